@@ -1,0 +1,31 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// runT runs the command line in a test and returns stdout, stderr and the
+// exit code main would have used.
+func runT(t testing.TB, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	code := exitCode(err, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"no-such-command"}, {"--no-such-flag"}} {
+		_, stderr, code := runT(t, "", args...)
+		if code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+		if n := strings.Count(strings.TrimSpace(stderr), "\n"); n != 0 || !strings.HasPrefix(stderr, "parley: ") {
+			t.Errorf("%v: error is not one line: %q", args, stderr)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	json "github.com/goccy/go-json"
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/config"
+)
+
+// Exit codes (SPEC §10).
+const (
+	exitOK      = 0
+	exitError   = 1
+	exitUsage   = 2
+	exitBlocked = 3 // a consensus conflict, a verdict other than CONSENSUS_REACHED, gate --exit-code choosing debate
+)
+
+// app is what every subcommand shares: the global flags and the streams.
+type app struct {
+	rootFlag, vaultFlag string
+	json                bool
+	verbose             bool
+
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// run is the whole command line: main calls it, and so do the tests.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:   "parley",
+		Short: "Multi-agent debate and consensus coordinator",
+		Long: "parley runs budgeted debates between verifier agents over a file messenger,\n" +
+			"gates which questions deserve a debate, and files every verdict as a\n" +
+			"Markdown consensus record in an Obsidian-style vault.",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q (see parley --help)", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetContext(ctx)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.rootFlag, "root", "", "messenger state directory (env PARLEY_ROOT, default .parley)")
+	pf.StringVar(&a.vaultFlag, "vault", "", "Obsidian-style vault directory (env PARLEY_VAULT, default <root>/vault)")
+	pf.BoolVar(&a.json, "json", false, "print JSON Lines, one object per result")
+	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log what happens to stderr")
+	for _, sub := range commands(a) {
+		root.AddCommand(sub)
+	}
+	return root.ExecuteContext(ctx)
+}
+
+// commands lists the subcommands, one constructor per file.
+func commands(a *app) []*cobra.Command {
+	return []*cobra.Command{}
+}
+
+// rootDir is the messenger state directory: --root, $PARLEY_ROOT, or .parley.
+func (a *app) rootDir() string {
+	switch {
+	case a.rootFlag != "":
+		return a.rootFlag
+	case os.Getenv("PARLEY_ROOT") != "":
+		return os.Getenv("PARLEY_ROOT")
+	}
+	return ".parley"
+}
+
+// vaultDir is the vault: --vault, $PARLEY_VAULT, or <root>/vault.
+func (a *app) vaultDir() string {
+	switch {
+	case a.vaultFlag != "":
+		return a.vaultFlag
+	case os.Getenv("PARLEY_VAULT") != "":
+		return os.Getenv("PARLEY_VAULT")
+	}
+	return filepath.Join(a.rootDir(), "vault")
+}
+
+// config loads <root>/config.json (defaults when it is missing).
+func (a *app) config() (*config.Config, error) {
+	return config.Load(a.rootDir())
+}
+
+// logger logs to stderr under --verbose and nowhere otherwise.
+func (a *app) logger() *slog.Logger {
+	if !a.verbose {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// emit prints one JSON line under --json.
+func (a *app) emit(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = a.stdout.Write(b)
+	return err
+}
+
+// printf prints human output (not under --json).
+func (a *app) printf(format string, args ...any) {
+	fmt.Fprintf(a.stdout, format, args...)
+}
+
+// warnf prints a one-line warning to stderr.
+func (a *app) warnf(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "parley: warning: "+format+"\n", args...)
+}
+
+// usageError is a mistake on the command line: exit 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// blockedError means the command worked and its answer is "blocked or needs
+// escalation": exit 3. Its message may be empty when the output said it all.
+type blockedError struct{ msg string }
+
+func (e blockedError) Error() string { return e.msg }
+
+// exactArgs is cobra.ExactArgs whose failure is a usage error.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s takes %d argument(s), got %d (see %s --help)", cmd.CommandPath(), n, len(args), cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// maxArgs is cobra.MaximumNArgs whose failure is a usage error.
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usagef("%s takes at most %d argument(s), got %d (see %s --help)", cmd.CommandPath(), n, len(args), cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// exitCode prints err as one line on stderr and maps it to an exit code.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var be blockedError
+	if errors.As(err, &be) {
+		if be.msg != "" {
+			fmt.Fprintf(stderr, "parley: %s\n", be.msg)
+		}
+		return exitBlocked
+	}
+	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " ")
+	fmt.Fprintf(stderr, "parley: %s\n", msg)
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(err) {
+		return exitUsage
+	}
+	return exitError
+}
+
+// isCobraUsage recognises cobra's own usage errors, which it does not type.
+func isCobraUsage(err error) bool {
+	s := err.Error()
+	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "unknown flag") ||
+		strings.HasPrefix(s, "unknown shorthand flag") || strings.Contains(s, "requires at least") ||
+		strings.HasPrefix(s, "required flag")
+}

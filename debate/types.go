@@ -1,0 +1,360 @@
+package debate
+
+import (
+	"fmt"
+	"strings"
+
+	json "github.com/goccy/go-json"
+)
+
+// Layer is the pipeline layer a debate belongs to.
+type Layer string
+
+// The layers of SPEC §5.1.
+const (
+	LayerSpec   Layer = "spec"
+	LayerPlan   Layer = "plan"
+	LayerVerify Layer = "verify"
+)
+
+// Layers lists every layer in pipeline order.
+var Layers = []Layer{LayerSpec, LayerPlan, LayerVerify}
+
+// ParseLayer accepts "spec", "plan" or "verify" (any case).
+func ParseLayer(s string) (Layer, error) {
+	l := Layer(strings.ToLower(strings.TrimSpace(s)))
+	for _, known := range Layers {
+		if l == known {
+			return l, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q (use spec, plan or verify)", ErrUnknownLayer, s)
+}
+
+// Role is a participant's side in a debate.
+type Role string
+
+// The two roles.
+const (
+	RoleDefender Role = "defender"
+	RoleAttacker Role = "attacker"
+)
+
+// ParseRole accepts "defender" or "attacker".
+func ParseRole(s string) (Role, error) {
+	switch r := Role(strings.ToLower(strings.TrimSpace(s))); r {
+	case RoleDefender, RoleAttacker:
+		return r, nil
+	}
+	return "", fmt.Errorf("%w: %q (use defender or attacker)", ErrUnknownRole, s)
+}
+
+// Verdict is how a debate ended.
+type Verdict string
+
+// The verdicts of SPEC §5.4.
+const (
+	ConsensusReached Verdict = "CONSENSUS_REACHED"
+	Deadlock         Verdict = "DEADLOCK"
+	BudgetExhausted  Verdict = "BUDGET_EXHAUSTED"
+	Timeout          Verdict = "TIMEOUT"
+)
+
+// Verdicts lists every verdict.
+var Verdicts = []Verdict{ConsensusReached, Deadlock, BudgetExhausted, Timeout}
+
+// ParseVerdict accepts a verdict name in any case.
+func ParseVerdict(s string) (Verdict, error) {
+	v := Verdict(strings.ToUpper(strings.TrimSpace(s)))
+	for _, known := range Verdicts {
+		if v == known {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q", ErrUnknownVerdict, s)
+}
+
+// Action is what the caller should do with a verdict (SPEC §5.5).
+type Action string
+
+// The actions.
+const (
+	ActionProceed  Action = "proceed"
+	ActionEscalate Action = "escalate"
+)
+
+// Rule names the end rule that closed a debate.
+type Rule string
+
+// The end rules, in the order they are checked (SPEC §5.4).
+const (
+	RuleConceded  Rule = "conceded"   // every attacker of the round had no further objections
+	RuleAdopted   Rule = "adopted"    // the defender adopted an attacker's position
+	RuleSurvived  Rule = "survived"   // the defender held while every attacker brought new counters
+	RuleRepeated  Rule = "repeated"   // defender unchanged, attackers only repeated themselves
+	RuleMaxRounds Rule = "max_rounds" // maxRounds rounds complete
+	RuleMaxTokens Rule = "max_tokens" // tokens spent reached maxTokens
+	RuleWallClock Rule = "wall_clock" // maxWallClockMs passed
+	RuleForfeit   Rule = "forfeit"    // a participant missed its deadline or died
+)
+
+// Participant is one agent in a debate.
+type Participant struct {
+	Name  string `json:"name"`
+	Role  Role   `json:"role"`
+	Agent string `json:"agent,omitempty"` // how it was started: script:FILE, exec:CMD, openai:MODEL, @NAME
+}
+
+// ContextItem is material handed to every turn: a file, a vault page or text.
+type ContextItem struct {
+	Kind string `json:"kind"`          // file | page | text
+	Ref  string `json:"ref,omitempty"` // the path or page name it came from
+	Text string `json:"text"`
+}
+
+// DebateSession defines a debate (SPEC §5.1). It is written once, as
+// session.json, when the debate opens.
+type DebateSession struct {
+	ID    string `json:"id"`
+	Topic string `json:"topic"`
+	Layer Layer  `json:"layer"`
+	Scope string `json:"scope,omitempty"`
+	// Position is the defender's opening claim, the position attacked in
+	// round 1. Empty means the topic itself.
+	Position     string          `json:"position,omitempty"`
+	Participants []Participant   `json:"participants"`
+	Budget       ConsensusBudget `json:"budget"`
+	Context      []ContextItem   `json:"context,omitempty"`
+	Created      string          `json:"created"` // RFC 3339, UTC, ms
+	// Coordinator is the agent name replies are sent to.
+	Coordinator string `json:"coordinator"`
+	// Workspace is the directory evidence paths are checked under.
+	Workspace string `json:"workspace,omitempty"`
+}
+
+// OpeningPosition is the position the defender holds before round 1.
+func (s *DebateSession) OpeningPosition() string {
+	if strings.TrimSpace(s.Position) != "" {
+		return s.Position
+	}
+	return s.Topic
+}
+
+// Defender returns the defending participant.
+func (s *DebateSession) Defender() Participant {
+	for _, p := range s.Participants {
+		if p.Role == RoleDefender {
+			return p
+		}
+	}
+	return Participant{}
+}
+
+// Attackers returns the attackers in speaking order.
+func (s *DebateSession) Attackers() []Participant {
+	var out []Participant
+	for _, p := range s.Participants {
+		if p.Role == RoleAttacker {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TurnBudget is the allowance a turn_request grants.
+type TurnBudget struct {
+	TokensThisTurn int    `json:"tokens_this_turn"`
+	Deadline       string `json:"deadline"` // RFC 3339, UTC, ms
+}
+
+// Message types on the messenger.
+const (
+	TypeTurnRequest = "turn_request"
+	TypeTurn        = "debate_turn"
+)
+
+// TurnRequest is the typed part of a turn_request message (SPEC §5.3).
+type TurnRequest struct {
+	DebateID  string `json:"debate_id"`
+	RequestID string `json:"request_id"`
+	Round     int    `json:"round"`
+	Role      Role   `json:"role"`
+	Topic     string `json:"topic"`
+	Layer     Layer  `json:"layer"`
+	Scope     string `json:"scope,omitempty"`
+	// Position is the defender's standing position when the request was made.
+	Position   string        `json:"position"`
+	Context    []ContextItem `json:"context"`
+	Transcript []TurnRecord  `json:"transcript"`
+	Budget     TurnBudget    `json:"budget"`
+}
+
+// Turn is the typed part of a debate_turn reply (SPEC §5.3).
+type Turn struct {
+	DebateID string `json:"debate_id"`
+	Round    int    `json:"round"`
+	Role     Role   `json:"role"`
+	// Position is the succinct statement this agent asserts; "claim" is
+	// accepted as an alias on input. Empty only on a conceding attacker turn.
+	Position         string   `json:"position"`
+	CounterTo        string   `json:"counter_to"`
+	EvidenceRefs     []string `json:"evidence_refs"`
+	ConfidenceChange int      `json:"confidence_change"`
+	Tokens           int      `json:"tokens"`
+	Text             string   `json:"text"`
+}
+
+// UnmarshalJSON accepts "claim" as an alias of "position".
+func (t *Turn) UnmarshalJSON(b []byte) error {
+	type plain Turn
+	var aux struct {
+		plain
+		Claim *string `json:"claim"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*t = Turn(aux.plain)
+	if t.Position == "" && aux.Claim != nil {
+		t.Position = *aux.Claim
+	}
+	return nil
+}
+
+// Concedes reports whether the turn says "no further objections":
+// confidence_change 0 and an empty counter_to.
+func (t *Turn) Concedes() bool {
+	return t.ConfidenceChange == 0 && strings.TrimSpace(t.CounterTo) == ""
+}
+
+// EvidenceStatus is the result of checking one evidence reference.
+type EvidenceStatus string
+
+// Evidence check results.
+const (
+	EvidenceOK         EvidenceStatus = "ok"
+	EvidenceMissing    EvidenceStatus = "missing"      // file or page does not exist
+	EvidenceOutOfRange EvidenceStatus = "out_of_range" // line(s) beyond the end of the file
+	EvidenceOutside    EvidenceStatus = "outside_root" // path escapes the workspace
+	EvidenceUnchecked  EvidenceStatus = "unchecked"    // URLs are recorded, not fetched
+	EvidenceInvalid    EvidenceStatus = "invalid"      // not a recognised reference
+)
+
+// EvidenceCheck is one checked evidence reference, stored with its turn.
+type EvidenceCheck struct {
+	Ref    string         `json:"ref"`
+	Kind   string         `json:"kind"` // path, line, range, wiki, url
+	Status EvidenceStatus `json:"status"`
+	Detail string         `json:"detail,omitempty"`
+}
+
+// TurnRecord is a turn as the coordinator recorded it in the transcript.
+type TurnRecord struct {
+	Turn
+	Agent           string          `json:"agent"`
+	RequestID       string          `json:"request_id"`
+	MessageID       string          `json:"message_id"`
+	PositionHash    string          `json:"position_hash"`
+	TokensEstimated bool            `json:"tokens_estimated,omitempty"`
+	OverBudget      bool            `json:"over_budget,omitempty"`
+	Evidence        []EvidenceCheck `json:"evidence,omitempty"`
+}
+
+// EventKind names a transcript event.
+type EventKind string
+
+// The transcript events.
+const (
+	EventOpen     EventKind = "open"     // data: DebateSession
+	EventRequest  EventKind = "request"  // data: RequestEvent
+	EventTurn     EventKind = "turn"     // data: TurnRecord
+	EventRejected EventKind = "rejected" // data: RejectedEvent
+	EventForfeit  EventKind = "forfeit"  // data: ForfeitEvent
+	EventResume   EventKind = "resume"   // data: ResumeEvent
+	EventVerdict  EventKind = "verdict"  // data: Outcome (without Turns)
+)
+
+// Event is one recorded event as a Journal gives it back.
+type Event struct {
+	Seq  int             `json:"seq"`
+	Kind EventKind       `json:"kind"`
+	At   string          `json:"at"`
+	Data json.RawMessage `json:"data"`
+}
+
+// RequestEvent records a turn_request sent to an agent.
+type RequestEvent struct {
+	RequestID string `json:"request_id"`
+	MessageID string `json:"message_id"`
+	Round     int    `json:"round"`
+	Role      Role   `json:"role"`
+	Agent     string `json:"agent"`
+	Attempt   int    `json:"attempt"` // 1, or 2 after a rejected reply
+	Deadline  string `json:"deadline"`
+}
+
+// RejectedEvent records a reply that was refused, and why.
+type RejectedEvent struct {
+	RequestID string `json:"request_id"`
+	MessageID string `json:"message_id"`
+	Round     int    `json:"round"`
+	Role      Role   `json:"role"`
+	Agent     string `json:"agent"`
+	Reason    string `json:"reason"`
+}
+
+// ForfeitReason says why a turn was forfeited.
+type ForfeitReason string
+
+// Forfeit reasons.
+const (
+	ForfeitDeadline ForfeitReason = "deadline"  // no reply before the deadline
+	ForfeitBadReply ForfeitReason = "bad_reply" // a second invalid reply
+	ForfeitDied     ForfeitReason = "agent_died"
+)
+
+// ForfeitEvent records a forfeited turn.
+type ForfeitEvent struct {
+	RequestID string        `json:"request_id"`
+	Round     int           `json:"round"`
+	Role      Role          `json:"role"`
+	Agent     string        `json:"agent"`
+	Reason    ForfeitReason `json:"reason"`
+	Detail    string        `json:"detail,omitempty"`
+}
+
+// ResumeEvent records that a coordinator picked the debate up again.
+type ResumeEvent struct {
+	Coordinator string `json:"coordinator"`
+	PID         int    `json:"pid"`
+	ElapsedMs   int64  `json:"elapsed_ms"`
+}
+
+// Outcome is how a debate closed: what the verdict event records and what a
+// Filer files.
+type Outcome struct {
+	DebateID string  `json:"debate_id"`
+	Verdict  Verdict `json:"verdict"`
+	Action   Action  `json:"action"`
+	Rule     Rule    `json:"rule"`
+	// Reason explains the verdict in a sentence.
+	Reason string `json:"reason"`
+	// FinalPosition is the position that stands: the defender's (conceded,
+	// survived), the adopted one, or the last agreed one of an exhausted
+	// budget. Empty when nothing was agreed.
+	FinalPosition     string `json:"final_position"`
+	FinalPositionHash string `json:"final_position_hash"`
+	// DefenderPosition and AttackerPositions are the latest positions of
+	// each side, keyed by agent name for attackers.
+	DefenderPosition  string            `json:"defender_position"`
+	AttackerPositions map[string]string `json:"attacker_positions"`
+	Rounds            int               `json:"rounds"` // rounds begun
+	Tokens            int               `json:"tokens"`
+	ElapsedMs         int64             `json:"elapsed_ms"`
+	Closed            string            `json:"closed"` // RFC 3339, UTC, ms
+	// Session and Turns are filled in for the Filer; they are not repeated
+	// in the verdict event.
+	Session  *DebateSession `json:"-"`
+	Turns    []TurnRecord   `json:"-"`
+	Forfeits []ForfeitEvent `json:"-"`
+}

@@ -1,0 +1,41 @@
+package inbox
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrInvalidName means an agent name does not match the allowlist
+	// ^[a-zA-Z0-9_][a-zA-Z0-9_-]*$ or is longer than MaxNameLen.
+	ErrInvalidName = errors.New("invalid_name")
+	// ErrNotFound means the agent has neither an inbox nor a registration.
+	ErrNotFound = errors.New("not_found")
+	// ErrTooLarge means an encoded message exceeds the size limit.
+	ErrTooLarge = errors.New("message too large")
+	// ErrMalformed means bytes do not decode to a valid message.
+	ErrMalformed = errors.New("malformed message")
+	// ErrBusy means another receiver already holds the inbox.
+	ErrBusy = errors.New("inbox busy: another receiver holds it")
+	// ErrClosed means the transport or receiver was closed.
+	ErrClosed = errors.New("closed")
+	// ErrUnknownDelivery means Ack was given a delivery this receiver did not hand out.
+	ErrUnknownDelivery = errors.New("unknown delivery")
+)
+
+// DeliveryError describes a failed operation on one agent's inbox.
+type DeliveryError struct {
+	Op    string // send, claim, ack, quarantine, listen
+	Agent string
+	Path  string // may be empty
+	Err   error
+}
+
+func (e *DeliveryError) Error() string {
+	if e.Path != "" {
+		return fmt.Sprintf("%s %s (%s): %v", e.Op, e.Agent, e.Path, e.Err)
+	}
+	return fmt.Sprintf("%s %s: %v", e.Op, e.Agent, e.Err)
+}
+
+func (e *DeliveryError) Unwrap() error { return e.Err }

@@ -1,0 +1,238 @@
+package inbox
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+)
+
+// MaxMessageBytes is the largest encoded message accepted, checked when a
+// message is written and enforced when one is read.
+const MaxMessageBytes = 1 << 20
+
+// TimeLayout is the timestamp format of messages: RFC 3339, UTC, milliseconds.
+const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// TypeText is the type of a plain message; a message without "type" has it.
+const TypeText = "text"
+
+// Message is one message between agents. On the wire it is a JSON object
+// with pi-messenger's six keys (id, from, to, text, timestamp, replyTo),
+// parley's "type", and the typed fields of that type as further top-level
+// keys. Text is always a readable Markdown rendering of the whole message.
+type Message struct {
+	ID        string
+	From      string
+	To        string
+	Text      string
+	Timestamp string
+	ReplyTo   string // empty encodes as null
+	Type      string // empty means TypeText
+	// Fields holds the typed fields, keyed by their JSON name. Keys that
+	// collide with the fields above are ignored when encoding.
+	Fields map[string]json.RawMessage
+}
+
+var reserved = map[string]bool{"id": true, "from": true, "to": true, "text": true, "timestamp": true, "replyTo": true, "type": true}
+
+// NewID returns a random (version 4) UUID.
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], b[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], b[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], b[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:], b[10:])
+	return string(s[:])
+}
+
+// Now returns the current time in TimeLayout.
+func Now() string { return time.Now().UTC().Format(TimeLayout) }
+
+// NewMessage builds a message with a fresh id and timestamp. fields, when
+// not nil, is encoded to a JSON object whose keys become the typed fields.
+func NewMessage(from, to, typ, text string, fields any) (*Message, error) {
+	m := &Message{ID: NewID(), From: from, To: to, Text: text, Timestamp: Now(), Type: typ}
+	if fields != nil {
+		if err := m.SetFields(fields); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// SetFields replaces the typed fields with the keys of v encoded as a JSON
+// object.
+func (m *Message) SetFields(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode fields: %w", err)
+	}
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("fields must encode to a JSON object: %w", err)
+	}
+	m.Fields = f
+	return nil
+}
+
+// DecodeFields decodes the typed fields into v (a pointer to a struct whose
+// JSON keys name them).
+func (m *Message) DecodeFields(v any) error {
+	b, err := json.Marshal(m.Fields)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%w: fields of %s message: %v", ErrMalformed, m.Kind(), err)
+	}
+	return nil
+}
+
+// Kind returns the message type, TypeText when none is set.
+func (m *Message) Kind() string {
+	if m.Type == "" {
+		return TypeText
+	}
+	return m.Type
+}
+
+// Encode returns the wire form of m: the six pi-messenger keys first, then
+// "type", then the typed fields in key order. It fails with ErrTooLarge
+// beyond MaxMessageBytes.
+func (m *Message) Encode() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(256 + len(m.Text))
+	put := func(key string, v any, first bool) error {
+		if !first {
+			buf.WriteByte(',')
+		}
+		k, _ := json.Marshal(key)
+		buf.Write(k)
+		buf.WriteByte(':')
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+		return nil
+	}
+	buf.WriteByte('{')
+	var replyTo any
+	if m.ReplyTo != "" {
+		replyTo = m.ReplyTo
+	}
+	for i, kv := range []struct {
+		k string
+		v any
+	}{{"id", m.ID}, {"from", m.From}, {"to", m.To}, {"text", m.Text}, {"timestamp", m.Timestamp}, {"replyTo", replyTo}, {"type", m.Kind()}} {
+		if err := put(kv.k, kv.v, i == 0); err != nil {
+			return nil, err
+		}
+	}
+	keys := make([]string, 0, len(m.Fields))
+	for k := range m.Fields {
+		if !reserved[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		raw := m.Fields[k]
+		if !json.Valid(raw) {
+			return nil, fmt.Errorf("field %q is not valid JSON", k)
+		}
+		if err := put(k, raw, false); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteByte('}')
+	if buf.Len() > MaxMessageBytes {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, buf.Len(), MaxMessageBytes)
+	}
+	return buf.Bytes(), nil
+}
+
+// Decode parses the wire form of a message. It requires a JSON object with
+// string "id", "from", "text" and "timestamp"; "to", "replyTo" (string or
+// null) and "type" are optional; every other key is kept in Fields. All
+// errors wrap ErrMalformed or ErrTooLarge.
+func Decode(data []byte) (*Message, error) {
+	if len(data) > MaxMessageBytes {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), MaxMessageBytes)
+	}
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%w: not UTF-8", ErrMalformed)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if obj == nil {
+		return nil, fmt.Errorf("%w: not a JSON object", ErrMalformed)
+	}
+	m := &Message{}
+	str := func(key string, dst *string, required, nullable bool) error {
+		raw, ok := obj[key]
+		if !ok {
+			if required {
+				return fmt.Errorf("%w: missing %q", ErrMalformed, key)
+			}
+			return nil
+		}
+		if nullable && string(raw) == "null" {
+			return nil
+		}
+		if err := json.Unmarshal(raw, dst); err != nil {
+			return fmt.Errorf("%w: %q must be a string", ErrMalformed, key)
+		}
+		return nil
+	}
+	for _, f := range []struct {
+		key                string
+		dst                *string
+		required, nullable bool
+	}{
+		{"id", &m.ID, true, false},
+		{"from", &m.From, true, false},
+		{"to", &m.To, false, true},
+		{"text", &m.Text, true, false},
+		{"timestamp", &m.Timestamp, true, false},
+		{"replyTo", &m.ReplyTo, false, true},
+		{"type", &m.Type, false, true},
+	} {
+		if err := str(f.key, f.dst, f.required, f.nullable); err != nil {
+			return nil, err
+		}
+	}
+	if m.ID == "" || len(m.ID) > 200 {
+		return nil, fmt.Errorf("%w: id must be 1-200 characters", ErrMalformed)
+	}
+	if err := ValidateName(m.From); err != nil {
+		return nil, fmt.Errorf("%w: from: %v", ErrMalformed, err)
+	}
+	for k, v := range obj {
+		if reserved[k] {
+			continue
+		}
+		if m.Fields == nil {
+			m.Fields = make(map[string]json.RawMessage, len(obj))
+		}
+		m.Fields[k] = v
+	}
+	return m, nil
+}

@@ -1,0 +1,29 @@
+package inbox
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+)
+
+// MaxNameLen is the longest agent name accepted (pi-messenger's limit).
+const MaxNameLen = 50
+
+var nameRE = regexp.MustCompile(`^[a-zA-Z0-9_][a-zA-Z0-9_-]*$`)
+
+// ValidateName checks an agent name against the allowlist of SPEC §3.1. It is
+// the one gate every name passes before it reaches the filesystem or the
+// network; the error wraps ErrInvalidName.
+func ValidateName(name string) error {
+	if len(name) == 0 || len(name) > MaxNameLen || !nameRE.MatchString(name) || !filepath.IsLocal(name) {
+		return fmt.Errorf("%w: %q (use 1-%d letters, digits, '_' or '-', not starting with '-')", ErrInvalidName, clip(name), MaxNameLen)
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}

@@ -1,0 +1,137 @@
+// Package durable is parley's one way to put a state file on disk: a staging
+// file in the same directory, written and fsynced, renamed (or linked) into
+// place, and the directory fsynced. A reader therefore sees either the old
+// file, the new file, or no file; never a torn one.
+//
+// Every operation goes through the small FS interface so that tests can
+// inject ENOSPC, EACCES or a crash between steps (see FaultFS).
+package durable
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+)
+
+// File is the part of *os.File that a durable write needs.
+type File interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+// FS is the seam through which state files are written. Names are slash
+// separated and relative to the FS; implementations must not follow a
+// symbolic link out of their root.
+type FS interface {
+	OpenFile(name string, flag int, perm fs.FileMode) (File, error)
+	Rename(oldname, newname string) error
+	Link(oldname, newname string) error
+	Remove(name string) error
+}
+
+// Root adapts an *os.Root, which keeps every name inside the root directory
+// and refuses symbolic links that lead out of it.
+func Root(r *os.Root) FS { return rootFS{r} }
+
+type rootFS struct{ r *os.Root }
+
+func (f rootFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	return f.r.OpenFile(name, flag, perm)
+}
+func (f rootFS) Rename(oldname, newname string) error { return f.r.Rename(oldname, newname) }
+func (f rootFS) Link(oldname, newname string) error   { return f.r.Link(oldname, newname) }
+func (f rootFS) Remove(name string) error             { return f.r.Remove(name) }
+
+// StagingName returns a fresh staging name beside name: it starts with a dot
+// and ends in ".tmp", so that no reader of "*.json" ever picks it up.
+func StagingName(name string) string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	dir, base := path.Split(name)
+	return dir + "." + base + "." + hex.EncodeToString(b[:]) + ".tmp"
+}
+
+// WriteFile atomically replaces name with data. On error nothing is left
+// behind: the staging file is removed and name keeps its previous content.
+func WriteFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
+	return write(fsys, name, data, perm, false)
+}
+
+// CreateFile atomically creates name with data; it never replaces an
+// existing file and then returns an error satisfying errors.Is(err,
+// fs.ErrExist). It is the race-free way to claim a name: of two concurrent
+// callers exactly one succeeds, and the file is complete when it appears.
+func CreateFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
+	return write(fsys, name, data, perm, true)
+}
+
+func write(fsys FS, name string, data []byte, perm fs.FileMode, exclusive bool) (err error) {
+	tmp := StagingName(name)
+	f, err := fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return &PathError{Op: "create", Path: tmp, Err: err}
+	}
+	defer func() {
+		if err != nil {
+			_ = fsys.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		f.Close()
+		return &PathError{Op: "write", Path: tmp, Err: err}
+	}
+	if err = f.Sync(); err != nil {
+		f.Close()
+		return &PathError{Op: "sync", Path: tmp, Err: err}
+	}
+	if err = f.Close(); err != nil {
+		return &PathError{Op: "close", Path: tmp, Err: err}
+	}
+	if exclusive {
+		if err = fsys.Link(tmp, name); err != nil {
+			return &PathError{Op: "link", Path: name, Err: err}
+		}
+		// The staging name is only a second link to the same file now; a
+		// failure to remove it leaves a dot-file that gc prunes.
+		_ = fsys.Remove(tmp)
+	} else if err = fsys.Rename(tmp, name); err != nil {
+		return &PathError{Op: "rename", Path: name, Err: err}
+	}
+	return SyncDir(fsys, path.Dir(name))
+}
+
+// SyncDir fsyncs a directory so that a rename or link in it survives a
+// crash.
+func SyncDir(fsys FS, dir string) error {
+	d, err := fsys.OpenFile(dir, os.O_RDONLY, 0)
+	if err != nil {
+		return &PathError{Op: "open", Path: dir, Err: err}
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &PathError{Op: "sync", Path: dir, Err: err}
+	}
+	return nil
+}
+
+// PathError records a failed step of a durable write.
+type PathError struct {
+	Op   string // create, write, sync, close, link, rename, open
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string { return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err) }
+func (e *PathError) Unwrap() error { return e.Err }
+
+// IsExist reports whether err says that the target name already exists.
+func IsExist(err error) bool { return errors.Is(err, fs.ErrExist) }
