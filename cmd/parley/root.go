@@ -72,7 +72,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // commands lists the subcommands, one constructor per file.
 func commands(a *app) []*cobra.Command {
-	return []*cobra.Command{}
+	return []*cobra.Command{
+		newBenchCmd(a),
+	}
 }
 
 // rootDir is the messenger state directory: --root, $PARLEY_ROOT, or .parley.

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// newBenchCmd is "parley bench [messenger|debate|consensus|gate]": whole-process
+// performance figures (SPEC §11). Without a subcommand it runs them all.
+func newBenchCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench [messenger|debate|consensus|gate]",
+		Short: "Measure parley's performance figures (SPEC §11)",
+		Args:  exactArgs(0),
+	}
+	subs := benchCommands(a)
+	for _, s := range subs {
+		cmd.AddCommand(s)
+	}
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		for _, s := range subs {
+			if err := s.RunE(s, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return cmd
+}
+
+// benchCommands lists the benchmarks, one file each (bench_<name>.go).
+func benchCommands(a *app) []*cobra.Command {
+	return []*cobra.Command{}
+}
