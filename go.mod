@@ -4,12 +4,12 @@ go 1.26.0
 
 require (
 	github.com/goccy/go-json v0.12.0
+	github.com/google/renameio/v2 v2.0.2
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/text v0.44.0
 )
 
 require (
-	github.com/google/renameio/v2 v2.0.2 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 )

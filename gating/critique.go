@@ -271,3 +271,7 @@ func truncate(s string, n int) string {
 
 // finite reports whether v is a finite number.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// EncodeSelfCritique returns sc as a JSON self-critique that ParseJSON
+// reads back to the same value.
+func EncodeSelfCritique(sc SelfCritique) ([]byte, error) { return json.Marshal(sc) }

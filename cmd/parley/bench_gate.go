@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/gating"
+)
+
+// gateBar is SPEC §11's bar: decisions per second on one core.
+const gateBar = 20000
+
+// newBenchGateCmd is "parley bench gate": decisions per second on one core
+// (GOMAXPROCS 1, one goroutine) over the shipped held-out self-critiques.
+func newBenchGateCmd(a *app) *cobra.Command {
+	var dur time.Duration
+	cmd := &cobra.Command{
+		Use:   "gate",
+		Short: "Gate decisions per second on one core (bar: 20,000/s)",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dur <= 0 {
+				dur = 2 * time.Second
+			}
+			examples, err := gating.HeldOut()
+			if err != nil {
+				return err
+			}
+			raw := make([][]byte, len(examples))
+			bytesTotal := 0
+			for i, e := range examples {
+				if raw[i], err = gating.EncodeSelfCritique(e.SelfCritique); err != nil {
+					return err
+				}
+				bytesTotal += len(raw[i])
+			}
+			prev := runtime.GOMAXPROCS(1)
+			defer runtime.GOMAXPROCS(prev)
+			g := gating.Default()
+			decide := measure(dur, len(examples), func(i int) error {
+				_, err := g.Decide(examples[i].SelfCritique)
+				return err
+			})
+			full := measure(dur, len(examples), func(i int) error {
+				sc, err := gating.ParseBytes(raw[i])
+				if err == nil {
+					_, err = g.Decide(sc)
+				}
+				return err
+			})
+			if decide.err != nil || full.err != nil {
+				return fmt.Errorf("bench gate: %v %v", decide.err, full.err)
+			}
+			res := map[string]any{
+				"bench": "gate", "gomaxprocs": 1, "examples": len(examples), "mean_bytes": bytesTotal / len(examples),
+				"decisions_per_sec": int(decide.rate), "parse_and_decide_per_sec": int(full.rate),
+				"bar_per_sec": gateBar, "meets_bar": decide.rate >= gateBar,
+			}
+			if a.json {
+				return a.emit(res)
+			}
+			verdict := "meets"
+			if decide.rate < gateBar {
+				verdict = "MISSES"
+			}
+			a.printf("gate: %.0f decisions/s on one core (Decide, %d held-out self-critiques, mean %d B); %.0f/s with JSON parsing; %s the bar of %d/s\n",
+				decide.rate, len(examples), bytesTotal/len(examples), full.rate, verdict, gateBar)
+			return nil
+		},
+	}
+	cmd.Flags().DurationVar(&dur, "duration", 2*time.Second, "how long to measure each figure")
+	return cmd
+}
+
+type rate struct {
+	rate float64
+	err  error
+}
+
+// measure calls f round-robin over n inputs for about d and returns calls
+// per second.
+func measure(d time.Duration, n int, f func(i int) error) rate {
+	runtime.GC()
+	start := time.Now()
+	calls := 0
+	for time.Since(start) < d {
+		for i := 0; i < n; i++ {
+			if err := f(i); err != nil {
+				return rate{err: err}
+			}
+		}
+		calls += n
+	}
+	return rate{rate: float64(calls) / time.Since(start).Seconds()}
+}
