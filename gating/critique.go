@@ -98,10 +98,28 @@ func ParseBytes(data []byte) (SelfCritique, error) {
 	if err != nil {
 		return SelfCritique{}, err
 	}
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+	if looksLikeJSON(data) {
 		return ParseJSON(data)
 	}
 	return ParseText(data)
+}
+
+// looksLikeJSON reports whether data starts (after white space) with an
+// object, or with an array of objects or an empty array, which ParseJSON
+// then refuses; a wikilink "[[page]]" starts a text.
+func looksLikeJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) == 0 {
+		return false
+	}
+	if t[0] == '{' {
+		return true
+	}
+	if t[0] == '[' {
+		u := bytes.TrimLeft(t[1:], " \t\r\n")
+		return len(u) > 0 && (u[0] == '{' || u[0] == ']')
+	}
+	return false
 }
 
 // checkText enforces the size limit and refuses binary input; it strips a

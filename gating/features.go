@@ -3,8 +3,10 @@ package gating
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
 )
@@ -369,8 +371,8 @@ func compareAnswers(ini, fin string) (overlap float64, flipped bool) {
 	a, b := answerWords(ini), answerWords(fin)
 	if len(a.words) > 0 && len(b.words) > 0 {
 		common := 0
-		for w := range a.words {
-			if b.words[w] {
+		for _, w := range a.words {
+			if slices.Contains(b.words, w) {
 				common++
 			}
 		}
@@ -390,40 +392,53 @@ func compareAnswers(ini, fin string) (overlap float64, flipped bool) {
 }
 
 type answerSummary struct {
-	words   map[string]bool
-	yesNo   string // "yes", "no" or "" for the answer's leading word
-	negated bool   // the first clause has a negator
+	words   []string // distinct stemmed content words
+	yesNo   string   // "yes", "no" or "" for the answer's leading word
+	negated bool     // the first clause has a negator
 }
 
+// answerWords splits an answer into lower-case words (letters, digits,
+// inner apostrophes and hyphens); a comma, semicolon, colon or full stop
+// ends its first clause.
 func answerWords(s string) answerSummary {
 	var sum answerSummary
-	sum.words = map[string]bool{}
-	a := &analysis{}
-	m := []byte(s)
-	lowerASCII(m)
-	a.tokenise(string(m))
-	for i, t := range a.tokens {
-		if i == 0 && (t.s == "yes" || t.s == "no") {
-			sum.yesNo = t.s
+	low := []byte(s)
+	lowerASCII(low)
+	m := string(low)
+	first, n := true, 0
+	for i := 0; i < len(m); {
+		r, size := utf8.DecodeRuneInString(m[i:])
+		if !isWordRune(r) {
+			if strings.IndexByte(",;:.!?", m[i]) >= 0 {
+				first = false
+			}
+			i += size
 			continue
 		}
-		if isNegator(t.s) && (i == 0 || !a.clauseBrokenBefore(i)) {
-			sum.negated = true
+		start := i
+		for i < len(m) {
+			r, size := utf8.DecodeRuneInString(m[i:])
+			if isWordRune(r) || (r == '\'' || r == '-') && i+1 < len(m) && isWordByte(low, i+1) {
+				i += size
+				continue
+			}
+			break
 		}
-		if !stopwords[t.s] && !isNegator(t.s) {
-			sum.words[stem(t.s)] = true
+		w := m[start:i]
+		n++
+		if n == 1 && (w == "yes" || w == "no") {
+			sum.yesNo = w
+			continue
+		}
+		if isNegator(w) {
+			sum.negated = sum.negated || first
+			continue
+		}
+		if !stopwords[w] {
+			if w = stem(w); !slices.Contains(sum.words, w) {
+				sum.words = append(sum.words, w)
+			}
 		}
 	}
 	return sum
-}
-
-// clauseBrokenBefore reports whether a clause break stands anywhere up to
-// token i (so token i is outside the first clause).
-func (a *analysis) clauseBrokenBefore(i int) bool {
-	for k := 1; k <= i; k++ {
-		if a.tokens[k].brk {
-			return true
-		}
-	}
-	return false
 }

@@ -134,7 +134,7 @@ func loadLexicon() (lexicon, error) {
 // them; any word ending in n't is one too.
 var negators = map[string]bool{
 	"not": true, "no": true, "never": true, "without": true, "hardly": true, "barely": true,
-	"nor": true, "neither": true, "cannot": true, "none": true,
+	"nor": true, "neither": true, "cannot": true, "none": true, "nothing": true,
 }
 
 func isNegator(w string) bool {

@@ -284,7 +284,10 @@ func (a *analysis) tokenise(m string) {
 			brk = true
 			fi++
 		}
-		r, size := utf8.DecodeRuneInString(m[i:])
+		r, size := rune(m[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(m[i:])
+		}
 		if !isWordRune(r) {
 			switch c := m[i]; c {
 			case ',', ';', '(', ')', '[', ']', '\n':
@@ -311,6 +314,10 @@ func (a *analysis) tokenise(m string) {
 		start := i
 		hasCurly := false
 		for i < len(m) {
+			if c := m[i]; c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
+				i++
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(m[i:])
 			if isWordRune(r) {
 				i += size
@@ -373,6 +380,33 @@ func listStart(s string) bool {
 func letterStats(w string) (letters, syllables int) {
 	prevVowel := false
 	ascii := true
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			letters, syllables, ascii = 0, 0, false
+			break
+		}
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			prevVowel = false
+			continue
+		}
+		letters++
+		v := c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y'
+		if v && !prevVowel {
+			syllables++
+		}
+		prevVowel = v
+	}
+	if ascii {
+		if letters == 0 {
+			return 0, 0
+		}
+		if syllables > 1 && w[len(w)-1] == 'e' && !strings.HasSuffix(w, "le") {
+			syllables--
+		}
+		return letters, max(1, syllables)
+	}
+	prevVowel = false
 	for _, r := range w {
 		if !unicode.IsLetter(r) {
 			prevVowel = false
@@ -551,12 +585,15 @@ func (a *analysis) scanContradictions() {
 	t := a.tokens
 	var seen map[claimKey]uint8 // bit 1: positive, bit 2: negative
 	for k := 0; k+2 < len(t); k++ {
-		subj := t[k].s
-		if len(subj) < 3 || stopwords[subj] || firstPerson[subj] || !isAlpha(subj) || t[k+1].brk {
+		subj, w := t[k].s, t[k+1].s
+		if t[k+1].brk || len(subj) < 3 || len(w) < 2 || !(auxiliaries[w] || w[len(w)-1] == 's' || strings.HasSuffix(w, "n't")) {
+			continue
+		}
+		if stopwords[subj] || firstPerson[subj] || !isAlpha(subj) {
 			continue
 		}
 		p, neg := k+1, false
-		switch w := t[p].s; {
+		switch {
 		case auxiliaries[w]:
 			p++
 			if p < len(t) && !t[p].brk && isNegator(t[p].s) {
@@ -670,7 +707,7 @@ func isPath(s string) bool {
 			hasLetter = true
 		}
 	}
-	if !hasLetter || len(name) < 2 {
+	if !hasLetter || len(name) < 2 && !strings.Contains(s, "/") {
 		return false
 	}
 	return strings.Contains(s, "/") || knownExt[ext]
