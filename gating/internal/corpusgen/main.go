@@ -47,13 +47,19 @@ func main() {
 // perTopic is how many examples each topic yields.
 const perTopic = 11
 
-// generate returns the two corpus files. Every fourth example of each case
-// (in generation order) is held out; the training file is shuffled with a
-// fixed seed so that the training folds mix topics.
+// generate returns the two corpus files. Every fourth topic is held out
+// whole (see heldOutTopic); the training file is shuffled with a fixed seed
+// so that the training folds mix topics.
 func generate() (train, heldout []byte, err error) {
 	r := rand.New(rand.NewPCG(20261130, 7))
 	var all []gating.Example
-	next := map[gating.Outcome]int{}
+	// Each split cycles through the scenarios on its own, so that both see
+	// every kind of example.
+	type rotation struct {
+		heldOut bool
+		label   gating.Outcome
+	}
+	next := map[rotation]int{}
 	forced := map[int]bool{}
 	for ti, t := range topics {
 		for k := 0; k < perTopic; k++ {
@@ -73,8 +79,9 @@ func generate() (train, heldout []byte, err error) {
 				sc = scenarioNamed("verify_no_evidence")
 			}
 			for sc.write == nil {
-				sc = list[next[label]%len(list)]
-				next[label]++
+				rot := rotation{heldOutTopic(ti), label}
+				sc = list[next[rot]%len(list)]
+				next[rot]++
 				if sc.layers != "" && !strings.Contains(sc.layers, t.layer) {
 					sc = scenario{}
 				}
@@ -93,12 +100,9 @@ func generate() (train, heldout []byte, err error) {
 			all = append(all, e)
 		}
 	}
-	seen := map[string]int{}
 	var tr, ho []gating.Example
-	for _, e := range all {
-		n := seen[e.Case]
-		seen[e.Case]++
-		if n%4 == 3 {
+	for i, e := range all {
+		if heldOutTopic(i / perTopic) {
 			ho = append(ho, e)
 		} else {
 			tr = append(tr, e)
@@ -114,6 +118,11 @@ func generate() (train, heldout []byte, err error) {
 	}
 	return a.Bytes(), b.Bytes(), nil
 }
+
+// heldOutTopic says whether all the examples of topic i are held out:
+// every fourth topic of each layer, so that the held-out split measures the
+// gate on questions (and facts, risks, evidence) that training never saw.
+func heldOutTopic(i int) bool { return i%4 == 3 }
 
 func mustLine(e gating.Example) []byte {
 	b, err := e.MarshalJSON()
