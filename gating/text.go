@@ -2,6 +2,7 @@ package gating
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -65,17 +66,31 @@ func analyse(sc *SelfCritique) *analysis {
 		a.fields[i].end = int32(b.Len())
 	}
 	a.doc = b.String()
-	m := []byte(a.doc)
+	sc2 := scratchPool.Get().(*scratch)
+	m := append(sc2.m[:0], a.doc...)
 	for _, f := range a.fields {
 		maskQuotedAndCode(m[f.start:f.end])
 	}
 	lowerASCII(m)
+	a.tokens = sc2.tokens[:0]
 	a.tokenise(string(m))
 	a.scanLexicon()
 	a.scanContradictions()
 	a.scanRefs()
+	// The tokens are scratch: the features keep offsets into a.doc only.
+	sc2.m, sc2.tokens = m[:0], a.tokens[:0]
+	a.tokens = nil
+	scratchPool.Put(sc2)
 	return a
 }
+
+// scratch holds the buffers one analysis needs only while it runs.
+type scratch struct {
+	m      []byte
+	tokens []token
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // fieldOf returns the field an offset lies in.
 func (a *analysis) fieldOf(off int32) field {
@@ -264,7 +279,9 @@ func isWordRune(r rune) bool {
 // tokenise splits the masked text m (same offsets as a.doc) into words,
 // counting sentences, letters and syllables as it goes.
 func (a *analysis) tokenise(m string) {
-	a.tokens = make([]token, 0, len(m)/5)
+	if a.tokens == nil {
+		a.tokens = make([]token, 0, len(m)/5)
+	}
 	sentWords := 0
 	var sentStart int32
 	endSentence := func() {

@@ -54,20 +54,29 @@ func newBenchGateCmd(a *app) *cobra.Command {
 			if decide.err != nil || full.err != nil {
 				return fmt.Errorf("bench gate: %v %v", decide.err, full.err)
 			}
+			// The bar is per core: judge it on CPU time when the platform
+			// reports it, so that other load on the machine does not count.
+			perCore := decide.cpuRate
+			if perCore == 0 {
+				perCore = decide.rate
+			}
 			res := map[string]any{
 				"bench": "gate", "gomaxprocs": 1, "examples": len(examples), "mean_bytes": bytesTotal / len(examples),
-				"decisions_per_sec": int(decide.rate), "parse_and_decide_per_sec": int(full.rate),
-				"bar_per_sec": gateBar, "meets_bar": decide.rate >= gateBar,
+				"decisions_per_sec": int(decide.rate), "decisions_per_cpu_sec": int(decide.cpuRate),
+				"parse_and_decide_per_sec": int(full.rate), "parse_and_decide_per_cpu_sec": int(full.cpuRate),
+				"bar_per_sec": gateBar, "meets_bar": perCore >= gateBar,
 			}
 			if a.json {
 				return a.emit(res)
 			}
 			verdict := "meets"
-			if decide.rate < gateBar {
+			if perCore < gateBar {
 				verdict = "MISSES"
 			}
-			a.printf("gate: %.0f decisions/s on one core (Decide, %d held-out self-critiques, mean %d B); %.0f/s with JSON parsing; %s the bar of %d/s\n",
-				decide.rate, len(examples), bytesTotal/len(examples), full.rate, verdict, gateBar)
+			a.printf("gate: %.0f decisions per CPU second on one core (%.0f per wall-clock second; Decide over %d held-out self-critiques, mean %d B)\n",
+				decide.cpuRate, decide.rate, len(examples), bytesTotal/len(examples))
+			a.printf("gate: %.0f per CPU second with JSON parsing (%.0f per wall-clock second); %s the bar of %d/s\n",
+				full.cpuRate, full.rate, verdict, gateBar)
 			return nil
 		},
 	}
@@ -76,14 +85,17 @@ func newBenchGateCmd(a *app) *cobra.Command {
 }
 
 type rate struct {
-	rate float64
-	err  error
+	rate    float64 // calls per wall-clock second
+	cpuRate float64 // calls per second of process CPU time (0 when unknown)
+	err     error
 }
 
 // measure calls f round-robin over n inputs for about d and returns calls
-// per second.
+// per wall-clock second and per CPU second. With GOMAXPROCS 1 the CPU
+// figure is what one core does, whatever else the machine runs.
 func measure(d time.Duration, n int, f func(i int) error) rate {
 	runtime.GC()
+	cpu0, cpuOK := processCPU()
 	start := time.Now()
 	calls := 0
 	for time.Since(start) < d {
@@ -94,5 +106,9 @@ func measure(d time.Duration, n int, f func(i int) error) rate {
 		}
 		calls += n
 	}
-	return rate{rate: float64(calls) / time.Since(start).Seconds()}
+	r := rate{rate: float64(calls) / time.Since(start).Seconds()}
+	if cpu1, ok := processCPU(); cpuOK && ok && cpu1 > cpu0 {
+		r.cpuRate = float64(calls) / (cpu1 - cpu0).Seconds()
+	}
+	return r
 }
