@@ -163,9 +163,16 @@ func printDecision(w io.Writer, d gating.Decision) {
 	}
 	fmt.Fprintln(w, "cues:")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  feature\tvalue\tweight\ttext")
-	for _, c := range d.Cues {
-		fmt.Fprintf(tw, "  %s\t%.3g\t%+.3g\t%s\n", c.Feature, c.Value, c.Weight, c.Text)
+	if d.Mode == gating.ModeRules {
+		fmt.Fprintln(tw, "  feature\tvalue\ttext")
+		for _, c := range d.Cues {
+			fmt.Fprintf(tw, "  %s\t%.3g\t%s\n", c.Feature, c.Value, c.Text)
+		}
+	} else {
+		fmt.Fprintln(tw, "  feature\tvalue\tweight\ttext")
+		for _, c := range d.Cues {
+			fmt.Fprintf(tw, "  %s\t%.3g\t%+.3g\t%s\n", c.Feature, c.Value, c.Weight, c.Text)
+		}
 	}
 	tw.Flush()
 }
