@@ -2,10 +2,11 @@ package gating
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
@@ -222,7 +223,7 @@ func (g *Gate) DecideFeatures(f *Features) Decision {
 		}
 		cs = append(cs, scored{Cue{Feature: featureDefs[i].name, Value: round4(x), Weight: round4(g.w[i]), Text: f.Text(i)}, contrib})
 	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].contrib > cs[j].contrib })
+	slices.SortStableFunc(cs, func(x, y scored) int { return cmp.Compare(y.contrib, x.contrib) })
 	d.Cues = make([]Cue, len(cs))
 	for i, c := range cs {
 		d.Cues[i] = c.cue

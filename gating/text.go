@@ -1,6 +1,7 @@
 package gating
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 	"unicode"
@@ -179,13 +180,13 @@ func maskQuotedAndCode(b []byte) {
 			i += n
 			continue
 		case c == '"':
-			if j := closeQuote(b, i+1, "\""); j >= 0 {
+			if j := closeQuote(b, i+1, i+1+maxQuote, "\""); j >= 0 {
 				blank(b, i, j+1)
 				i = j + 1
 				continue
 			}
 		case c == 0xe2 && i+2 < len(b) && b[i+1] == 0x80 && b[i+2] == 0x9c: // “
-			if j := closeQuote(b, i+3, "\u201d"); j >= 0 {
+			if j := closeQuote(b, i+3, i+3+maxQuote, "\u201d"); j >= 0 {
 				blank(b, i, j+3)
 				i = j + 3
 				continue
@@ -207,10 +208,20 @@ func maskQuotedAndCode(b []byte) {
 	}
 }
 
-// closingTicks finds the next run of exactly n backticks at or after i.
+// maxCodeSpan bounds how far a code span may run before its closing
+// backticks; an opening run with no close within it (or before a blank
+// line) is taken literally. The bound keeps masking linear on hostile input.
+const maxCodeSpan = 4096
+
+// closingTicks finds the next run of exactly n backticks at or after i,
+// within maxCodeSpan bytes and before a blank line.
 func closingTicks(b []byte, i, n int) int {
-	for i < len(b) {
+	lim := min(len(b), i+maxCodeSpan)
+	for i < lim {
 		if b[i] != '`' {
+			if b[i] == '\n' && i+1 < len(b) && b[i+1] == '\n' {
+				return -1
+			}
 			i++
 			continue
 		}
@@ -226,15 +237,15 @@ func closingTicks(b []byte, i, n int) int {
 	return -1
 }
 
-// closeQuote finds the closing mark of a quotation opened before i: within
-// maxQuote bytes and before a blank line.
-func closeQuote(b []byte, i int, mark string) int {
-	lim := min(len(b), i+maxQuote)
+// closeQuote finds the closing mark of a quotation opened before i: before
+// lim and before a blank line.
+func closeQuote(b []byte, i, lim int, mark string) int {
+	lim = min(len(b), lim)
 	for j := i; j < lim; j++ {
 		if b[j] == '\n' && j+1 < len(b) && b[j+1] == '\n' {
 			return -1
 		}
-		if strings.HasPrefix(string(b[j:min(lim, j+len(mark))]), mark) {
+		if b[j] == mark[0] && bytes.HasPrefix(b[j:], []byte(mark)) {
 			return j
 		}
 	}
@@ -242,10 +253,12 @@ func closeQuote(b []byte, i int, mark string) int {
 }
 
 // closeSingle is closeQuote for single quotes, whose closing mark doubles as
-// an apostrophe: it must not be followed by a letter ("don't").
+// an apostrophe: it must not be followed by a letter ("don't"). The search
+// stays within maxQuote bytes of the opening mark.
 func closeSingle(b []byte, i int, mark string) int {
+	lim := i + maxQuote
 	for {
-		j := closeQuote(b, i, mark)
+		j := closeQuote(b, i, lim, mark)
 		if j < 0 {
 			return -1
 		}
@@ -600,7 +613,14 @@ type claimKey struct{ subj, pred string }
 // migration holds the lock" … "the migration does not hold the lock".
 func (a *analysis) scanContradictions() {
 	t := a.tokens
-	var seen map[claimKey]uint8 // bit 1: positive, bit 2: negative
+	// The statements seen so far, with bit 1 for positive and bit 2 for
+	// negative; a text has few, so a slice beats a map.
+	type claim struct {
+		key  claimKey
+		bits uint8
+	}
+	var seen []claim
+	var index map[claimKey]int
 	for k := 0; k+2 < len(t); k++ {
 		subj, w := t[k].s, t[k+1].s
 		if t[k+1].brk || len(subj) < 3 || len(w) < 2 || !(auxiliaries[w] || w[len(w)-1] == 's' || strings.HasSuffix(w, "n't")) {
@@ -638,11 +658,34 @@ func (a *analysis) scanContradictions() {
 		if neg {
 			bit = 2
 		}
-		if seen == nil {
-			seen = map[claimKey]uint8{}
+		j := -1
+		if index != nil {
+			if at, ok := index[key]; ok {
+				j = at
+			}
+		} else {
+			for at := range seen {
+				if seen[at].key == key {
+					j = at
+					break
+				}
+			}
 		}
-		prev := seen[key]
-		seen[key] = prev | bit
+		if j < 0 {
+			j = len(seen)
+			seen = append(seen, claim{key: key})
+			if index != nil {
+				index[key] = j
+			} else if len(seen) > 32 {
+				// A long text: index the statements so the scan stays linear.
+				index = make(map[claimKey]int, 2*len(seen))
+				for at, c := range seen {
+					index[c.key] = at
+				}
+			}
+		}
+		prev := seen[j].bits
+		seen[j].bits = prev | bit
 		if prev != 0 && prev&bit == 0 && prev != 3 {
 			a.contra = append(a.contra, span{t[k].start, t[p].end})
 		}
