@@ -300,6 +300,13 @@ func (f *Features) Fired(i int) bool {
 // with its negator and first-person subject), or a description of the value
 // for features that do not match phrases.
 func (f *Features) Text(i int) string {
+	if i == FEvidenceRefs && len(f.sc.EvidenceRefs) > 0 {
+		parts := append([]string(nil), f.sc.EvidenceRefs...)
+		for _, s := range f.spans[i] {
+			parts = append(parts, f.a.doc[s.start:s.end])
+		}
+		return oneLine(strings.Join(parts, "; "), 200)
+	}
 	if sp := f.spans[i]; len(sp) > 0 {
 		const maxShown = 8
 		var b strings.Builder
@@ -325,8 +332,6 @@ func (f *Features) Text(i int) string {
 		return confidenceText(sc)
 	case FConfidenceMissing:
 		return "no confidence stated"
-	case FEvidenceRefs:
-		return "evidence_refs: " + oneLine(strings.Join(sc.EvidenceRefs, ", "), 120)
 	case FEvidenceMissing, FVerifyWithoutEvidence:
 		if sc.Layer != "" {
 			return "no evidence refs (layer " + string(sc.Layer) + ")"

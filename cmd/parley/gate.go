@@ -328,7 +328,7 @@ func newGateStatsCmd(a *app) *cobra.Command {
 				a.printf("no gate decisions recorded in %s\n", strings.TrimSuffix(a.rootDir(), "/")+"/"+gating.LogName)
 				return nil
 			}
-			a.printf("%d decisions (%s … %s): %d debate, %d skip, skip rate %.1f%%\n", s.Decisions, s.First, s.Last, s.Debate, s.Skip, 100*s.SkipRate)
+			a.printf("%d decision(s) (%s … %s): %d debate, %d skip, skip rate %.1f%%\n", s.Decisions, s.First, s.Last, s.Debate, s.Skip, 100*s.SkipRate)
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "  layer\tdecisions\tskip\tbudget\ttokens saved")
 			for _, name := range []string{"spec", "plan", "verify", "unknown"} {
