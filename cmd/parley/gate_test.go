@@ -272,3 +272,25 @@ func TestBenchGateRuns(t *testing.T) {
 		t.Errorf("bench output %v", m)
 	}
 }
+
+// TestGateLogDoesNotFollowSymlinkOut: a gate.jsonl planted as a symlink to
+// a file outside the root is refused, and the file is left alone.
+func TestGateLogDoesNotFollowSymlinkOut(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	outside := writeFile(t, dir, "outside.txt", "precious\n")
+	if err := os.Symlink(outside, filepath.Join(root, gating.LogName)); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runT(t, hesitantMD, "--root", root, "gate")
+	if code != exitError || out != "" || !strings.Contains(stderr, "not recorded") {
+		t.Errorf("exit %d, out %q, stderr %q; want exit 1 and a one-line error", code, out, stderr)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "precious\n" {
+		t.Errorf("the file outside the root was written: %q", b)
+	}
+}
