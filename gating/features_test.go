@@ -28,7 +28,7 @@ func TestFeaturesFireAndDoNotFire(t *testing.T) {
 	withRefs := SelfCritique{Critique: "The handler returns 400.", EvidenceRefs: []string{"internal/h.go:12"}}
 	cases := []featureCase{
 		{feature: "hedge_density",
-			fire:   []SelfCritique{crit("The cache is probably stale."), crit("I'm not sure the index helps."), crit("It is not unlikely that the job fails."), crit("This seems right.")},
+			fire:   []SelfCritique{crit("The cache is probably stale."), crit("I'm not sure the index helps."), crit("It is not unlikely that the job fails."), crit("This seems right."), crit("I'm fairly confident it holds.")},
 			noFire: []SelfCritique{crit("The cache is stale."), crit(`The ticket says "this is probably stale"; the cache is fresh.`), crit("The helper `probably_stale()` returns false."), crit("```\n// probably stale\n```\nThe cache is fresh."), crit("> This is probably stale.\n\nIt is fresh."), crit("There is no doubt the cache is fresh."), crit("This is not a guess.")},
 			text:   "probably"},
 		{feature: "hedge_density", // negation: "not sure" is a hedge and keeps its negator in the cue text
@@ -51,7 +51,7 @@ func TestFeaturesFireAndDoNotFire(t *testing.T) {
 			text:   "I think"},
 		{feature: "first_person_certainty",
 			fire:   []SelfCritique{crit("I checked the lock."), crit("I'm confident the lock is held."), crit("I ran the suite twice."), crit("We verified the migration.")},
-			noFire: []SelfCritique{crit("The lock is held."), crit("I'm not confident the lock is held."), crit("I didn't run the suite."), crit("`I checked` is a log line.")}},
+			noFire: []SelfCritique{crit("The lock is held."), crit("I'm not confident the lock is held."), crit("I'm fairly confident the lock is held."), crit("I didn't run the suite."), crit("`I checked` is a log line.")}},
 		{feature: "questions",
 			fire:   []SelfCritique{crit("Does the lock survive a restart?"), crit("The lock holds. What about restarts?")},
 			noFire: []SelfCritique{crit("The lock survives a restart."), crit(`The reviewer asked "what about restarts?" and the test answers it.`), crit("The `?` operator propagates the error.")}},
@@ -62,7 +62,7 @@ func TestFeaturesFireAndDoNotFire(t *testing.T) {
 			fire:   []SelfCritique{crit("Whether the replica lags is unknown."), crit("The owner is TBD."), crit("The failover path is untested."), crit("I have not tested the failover."), crit("This is not verified.")},
 			noFire: []SelfCritique{crit("The failover path is tested."), crit("No TODOs remain in the handler."), crit("```\n// TODO: tidy\n```\nDone."), crit(`The ticket says "owner TBD" but the owner is Ana.`), crit("Nothing here is unclear.")}},
 		{feature: "reversal_markers",
-			fire:   []SelfCritique{crit("On second thought, the cache is the problem."), crit("I was wrong about the index."), crit("Scratch that: the lock is fine.")},
+			fire:   []SelfCritique{crit("On second thought, the cache is the problem."), crit("I was wrong about the index."), crit("Scratch that: the lock is fine."), crit("Upon reflection, the index is missing.")},
 			noFire: []SelfCritique{crit("The cache is the problem."), crit(`He wrote "I was wrong" in the PR.`)}},
 		{feature: "alternatives",
 			fire:   []SelfCritique{crit("Either option works."), crit("Both approaches have a trade-off."), crit("It depends, and a case could be made for both.")},
