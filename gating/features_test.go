@@ -253,3 +253,27 @@ func describe(sc SelfCritique) string {
 	}
 	return sc.Critique
 }
+
+// TestQuotedAndCodeNeverFire: whatever a critique says, once it is all
+// inside a fenced code block or a block quote no lexical cue fires (the
+// evidence refs still count: a path in code is still a citation).
+func TestQuotedAndCodeNeverFire(t *testing.T) {
+	t.Parallel()
+	ex := readCorpusFile(t, "corpus/train.jsonl")
+	wraps := map[string]func(string) string{
+		"fence": func(s string) string { return "```\n" + strings.ReplaceAll(s, "```", "'''") + "\n```" },
+		"block quote": func(s string) string {
+			return "> " + strings.ReplaceAll(s, "\n", "\n> ")
+		},
+	}
+	for name, wrap := range wraps {
+		for _, e := range ex {
+			f := Extract(SelfCritique{Critique: wrap(e.Critique)})
+			for i, d := range featureDefs {
+				if d.kind == kindCount && i != FEvidenceRefs && f.Values[i] != 0 {
+					t.Errorf("%s %s: %s fired inside the %s: %q", e.ID, name, d.name, name, f.Text(i))
+				}
+			}
+		}
+	}
+}
