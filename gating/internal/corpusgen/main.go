@@ -180,7 +180,9 @@ func (c *ctx) fill(s string) string {
 
 func (c *ctx) pick(list []string) string { return c.fill(list[c.r.IntN(len(list))]) }
 
-// pickN picks n distinct fragments in a random order.
+// pickN picks n distinct fragments in a random order. The i-th fragment
+// sees the facts and risks rotated by i, so that fragments placed side by
+// side talk about different facts and risks.
 func (c *ctx) pickN(list []string, n int) []string {
 	idx := c.r.Perm(len(list))
 	if n > len(idx) {
@@ -188,9 +190,17 @@ func (c *ctx) pickN(list []string, n int) []string {
 	}
 	out := make([]string, n)
 	for i := 0; i < n; i++ {
-		out[i] = c.fill(list[idx[i]])
+		rot := *c
+		rot.facts = rotate(c.facts, i)
+		rot.risks = rotate(c.risks, i)
+		out[i] = rot.fill(list[idx[i]])
 	}
 	return out
+}
+
+func rotate(s []string, k int) []string {
+	k %= len(s)
+	return append(append([]string(nil), s[k:]...), s[:k]...)
 }
 
 func (c *ctx) chance(pct int) bool { return c.r.IntN(100) < pct }

@@ -53,7 +53,7 @@ var hedgySentences = []string{
 	"It is possible that {r1}; someone should argue the other side.",
 	"I guess the answer holds for the common case.",
 	"I believe {f1l} That said, if {r2}, that would probably undermine it.",
-	"Presumably {check} covers this, but I have not looked closely.",
+	"Presumably this is handled by {check}, but I have not looked closely.",
 	"It looks like {r1}, and that would matter.",
 	"The answer is more or less right, I think.",
 	"Possibly {r2}; I would want a second opinion.",
