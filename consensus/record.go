@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -126,8 +127,14 @@ type recordYAML struct {
 // without being a valid one. text is what search indexes: the topic and the
 // body's position and rationale sections.
 func parseRecord(name string, data []byte) (*Record, string, error) {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, "", fmt.Errorf("%w: binary content", ErrNotRecord)
+	}
 	var y recordYAML
 	body, err := vault.DecodeFrontmatter(data, &y)
+	if errors.Is(err, vault.ErrNoFrontmatter) && !bytes.HasPrefix(bytes.TrimLeft(data, "\r\n"), []byte("---")) {
+		return nil, "", nil // a page without frontmatter: a note, not a record
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: %v", ErrNotRecord, err)
 	}
