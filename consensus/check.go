@@ -58,6 +58,7 @@ func (s *Store) Check(ctx context.Context, layer debate.Layer, topic, position s
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.flush()
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}

@@ -233,6 +233,7 @@ func TestWarmLookupReadsNoRecord(t *testing.T) {
 		// process after the backdating reads them once.
 		t.Logf("first process read %d files", n)
 	}
+	s1.Close() // waits for its cache write
 	s2 := e.open(t)
 	for range 3 {
 		if _, err := s2.Check(ctx, debate.LayerSpec, "Alpha", defPos); err != nil {

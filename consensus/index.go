@@ -28,18 +28,21 @@ const (
 	cacheVersion  = 1
 )
 
-// racyMargin is how close a file's modification time may be to the moment
+// RacyMargin is how close a file's modification time may be to the moment
 // it was read before its size and time stop proving it unchanged: a second
 // write within the file system's timestamp granularity can leave both
-// alike. Such files (and the folder) are checked again at the next lookup.
-const racyMargin = 2 * time.Second
+// alike. Such files (and the folder) are checked again at every lookup
+// until they are older than this; a vault written in the last RacyMargin
+// therefore costs a folder scan (but no re-read of unchanged records) per
+// lookup.
+const RacyMargin = 2 * time.Second
 
 // entry is one Markdown file of the records folder as the index knows it.
 type entry struct {
 	Name  string `json:"name"`
 	Size  int64  `json:"size"`
 	ModNs int64  `json:"mtime_ns"`
-	// ReadNs is when the file was read; see racyMargin.
+	// ReadNs is when the file was read; see RacyMargin.
 	ReadNs int64   `json:"read_ns"`
 	Record *Record `json:"record,omitempty"`
 	// Text is what search indexes (records only).
@@ -48,7 +51,7 @@ type entry struct {
 	Skip string `json:"skip,omitempty"`
 }
 
-func (e *entry) racy() bool { return e.ReadNs-e.ModNs < int64(racyMargin) }
+func (e *entry) racy() bool { return e.ReadNs-e.ModNs < int64(RacyMargin) }
 
 // dirSig identifies a state of the records folder: any file created,
 // renamed or removed in it changes its modification time.
@@ -88,38 +91,97 @@ type index struct {
 	scannedNs int64 // when the folder was last listed
 	entries   map[string]*entry
 
-	// Derived from entries by derive.
-	records  []*entry // records only, sorted by name
+	// Kept up to date with entries by derive, put and drop.
 	byDebate map[string]*entry
 	byKey    map[string][]*entry
-	search   *bm25 // built on first search; nil after a change
+	// Rebuilt on demand after a change.
+	sorted []*entry // records only, by name; nil when stale
+	search *bm25    // nil when stale
+	dirty  bool     // the cache file is behind
 }
 
-func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(racyMargin) }
+func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyMargin) }
 
+// derive rebuilds the lookup maps from entries.
 func (ix *index) derive() {
-	ix.records = ix.records[:0]
 	ix.byDebate = map[string]*entry{}
 	ix.byKey = map[string][]*entry{}
-	ix.search = nil
-	for _, e := range ix.entries {
-		if e.Record != nil {
-			ix.records = append(ix.records, e)
+	ix.sorted, ix.search = nil, nil
+	for _, e := range ix.records() {
+		ix.link(e)
+	}
+}
+
+func (ix *index) link(e *entry) {
+	r := e.Record
+	if r == nil {
+		return
+	}
+	if cur := ix.byDebate[r.DebateID]; r.DebateID != "" && (cur == nil || e.Name < cur.Name) {
+		ix.byDebate[r.DebateID] = e
+	}
+	ix.byKey[r.key()] = append(ix.byKey[r.key()], e)
+}
+
+// put adds or replaces one entry, keeping the maps current.
+func (ix *index) put(e *entry) {
+	ix.drop(e.Name)
+	ix.entries[e.Name] = e
+	ix.link(e)
+	ix.sorted, ix.search, ix.dirty = nil, nil, true
+}
+
+// drop removes one entry, keeping the maps current.
+func (ix *index) drop(name string) {
+	old := ix.entries[name]
+	if old == nil {
+		return
+	}
+	delete(ix.entries, name)
+	ix.sorted, ix.search, ix.dirty = nil, nil, true
+	r := old.Record
+	if r == nil {
+		return
+	}
+	chain := ix.byKey[r.key()]
+	for i, e := range chain {
+		if e == old {
+			chain = append(chain[:i:i], chain[i+1:]...)
+			break
 		}
 	}
-	sort.Slice(ix.records, func(i, j int) bool { return ix.records[i].Name < ix.records[j].Name })
-	for _, e := range ix.records {
-		r := e.Record
-		if r.DebateID != "" && ix.byDebate[r.DebateID] == nil {
-			ix.byDebate[r.DebateID] = e
-		}
-		ix.byKey[r.key()] = append(ix.byKey[r.key()], e)
+	if len(chain) == 0 {
+		delete(ix.byKey, r.key())
+	} else {
+		ix.byKey[r.key()] = chain
 	}
+	if ix.byDebate[r.DebateID] == old {
+		delete(ix.byDebate, r.DebateID)
+		for _, e := range chain { // another record of the same debate, if any
+			if e.Record.DebateID == r.DebateID {
+				ix.link(e)
+			}
+		}
+	}
+}
+
+// records are the entries that are records, sorted by name.
+func (ix *index) records() []*entry {
+	if ix.sorted == nil {
+		ix.sorted = make([]*entry, 0, len(ix.entries))
+		for _, e := range ix.entries {
+			if e.Record != nil {
+				ix.sorted = append(ix.sorted, e)
+			}
+		}
+		sort.Slice(ix.sorted, func(i, j int) bool { return ix.sorted[i].Name < ix.sorted[j].Name })
+	}
+	return ix.sorted
 }
 
 func (ix *index) bm25() *bm25 {
 	if ix.search == nil {
-		ix.search = buildBM25(ix.records)
+		ix.search = buildBM25(ix.records())
 	}
 	return ix.search
 }
@@ -173,11 +235,16 @@ func (s *Store) scan(ctx context.Context) error {
 		if name == IndexName {
 			continue
 		}
+		e := old[name]
+		if e == nil {
+			toRead = append(toRead, name) // new: reading it tells its size and time
+			continue
+		}
 		st, err := s.dir.Lstat(name)
 		if err != nil {
 			continue // gone since the listing
 		}
-		if e := old[name]; e != nil && e.Size == st.Size && e.ModNs == st.ModTime.UnixNano() && !e.racy() {
+		if e.Size == st.Size && e.ModNs == st.ModTime.UnixNano() && !e.racy() {
 			next[name] = e
 			continue
 		}
@@ -195,9 +262,7 @@ func (s *Store) scan(ctx context.Context) error {
 	s.idx.scannedNs = start
 	if changed || s.idx.byKey == nil {
 		s.idx.derive()
-	}
-	if changed {
-		s.saveCache()
+		s.idx.dirty = s.idx.dirty || changed
 	}
 	return nil
 }
@@ -214,7 +279,7 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 		switch {
 		case err != nil:
 			if e != nil {
-				delete(s.idx.entries, name)
+				s.idx.drop(name)
 				gone = true
 			}
 		case e == nil || e.Size != st.Size || e.ModNs != st.ModTime.UnixNano() || e.racy():
@@ -224,11 +289,14 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 	if len(toRead) == 0 && !gone {
 		return false
 	}
-	for name, e := range s.readAll(ctx, toRead) {
-		s.idx.entries[name] = e
+	got := s.readAll(ctx, toRead)
+	for _, name := range toRead {
+		if e := got[name]; e != nil {
+			s.idx.put(e)
+		} else if ctx.Err() == nil {
+			s.idx.drop(name) // gone since the lstat
+		}
 	}
-	s.idx.derive()
-	s.saveCache()
 	return true
 }
 
@@ -359,21 +427,47 @@ func decodeSnapshot(data []byte) (*snapshot, error) {
 	return &snap, nil
 }
 
-// saveCache writes the cache atomically. A failure only costs the next
-// process a full read, so it is logged, not returned.
-func (s *Store) saveCache() {
-	snap := snapshot{Version: cacheVersion, Vault: s.v.Path(), Dir: s.idx.dir, ScannedNs: s.idx.scannedNs}
-	for _, e := range s.idx.entries {
-		snap.Entries = append(snap.Entries, e)
+// flush hands a snapshot of the index to the cache writer if the cache is
+// behind; the lookup that called it does not wait for the write. Callers
+// hold s.mu.
+func (s *Store) flush() {
+	if s.idx == nil || !s.idx.dirty || s.pending == nil {
+		return
 	}
-	sort.Slice(snap.Entries, func(i, j int) bool { return snap.Entries[i].Name < snap.Entries[j].Name })
-	data, err := json.Marshal(&snap)
-	if err == nil {
-		if err = s.root.MkdirAll("cache", vault.DirPerm); err == nil {
-			err = durable.WriteFile(s.rootFS, CacheFile, data, vault.FilePerm)
+	s.idx.dirty = false
+	snap := &snapshot{Version: cacheVersion, Vault: s.v.Path(), Dir: s.idx.dir, ScannedNs: s.idx.scannedNs}
+	snap.Entries = make([]*entry, 0, len(s.idx.entries))
+	for _, e := range s.idx.entries {
+		snap.Entries = append(snap.Entries, e) // entries are never changed, only replaced
+	}
+	for {
+		select {
+		case s.pending <- snap:
+			return
+		default:
+		}
+		select { // a snapshot not yet written is out of date: replace it
+		case <-s.pending:
+		default:
 		}
 	}
-	if err != nil {
-		s.log.Warn("consensus: could not write the lookup cache", "path", CacheFile, "err", err)
+}
+
+// writeCaches is the cache writer: it owns the cache file and writes each
+// snapshot it is handed, atomically, until pending is closed (by Close).
+// A failure only costs the next process a full read, so it is logged.
+func (s *Store) writeCaches() {
+	defer close(s.written)
+	for snap := range s.pending {
+		sort.Slice(snap.Entries, func(i, j int) bool { return snap.Entries[i].Name < snap.Entries[j].Name })
+		data, err := json.MarshalNoEscape(snap)
+		if err == nil {
+			if err = s.root.MkdirAll("cache", vault.DirPerm); err == nil {
+				err = durable.WriteFile(s.rootFS, CacheFile, data, vault.FilePerm)
+			}
+		}
+		if err != nil {
+			s.log.Warn("consensus: could not write the lookup cache", "path", CacheFile, "err", err)
+		}
 	}
 }

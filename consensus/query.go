@@ -26,11 +26,12 @@ func (f Filter) match(r *Record) bool {
 func (s *Store) Records(ctx context.Context, f Filter) ([]Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.flush()
 	if err := s.refresh(ctx); err != nil {
 		return nil, err
 	}
 	var out []Record
-	for _, e := range s.idx.records {
+	for _, e := range s.idx.records() {
 		if f.match(e.Record) {
 			out = append(out, *e.Record)
 		}
@@ -60,6 +61,7 @@ func (s *Store) refresh(ctx context.Context) error {
 func (s *Store) Refresh(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.flush()
 	return s.refresh(ctx)
 }
 
@@ -68,6 +70,7 @@ func (s *Store) Refresh(ctx context.Context) error {
 func (s *Store) Skipped() []Skipped {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.flush()
 	if s.idx == nil {
 		return nil
 	}
@@ -83,6 +86,7 @@ func (s *Store) Record(ctx context.Context, name string) (*Record, *vault.Page, 
 		s.mu.Unlock()
 		return nil, nil, err
 	}
+	s.flush()
 	file := linkName(name) + ".md"
 	if e := s.idx.byDebate[strings.TrimSpace(name)]; e != nil {
 		file = e.Name
@@ -130,6 +134,7 @@ type Hit struct {
 func (s *Store) Search(ctx context.Context, query string, f Filter, limit int) ([]Hit, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.flush()
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}

@@ -217,10 +217,17 @@ func searchText(r *Record, body []byte) string {
 			keep = false
 			continue
 		}
-		if keep && b.Len() < 16<<10 {
+		if keep && b.Len() < 16<<10 && !boilerplate(line) {
 			b.Write(line)
 			b.WriteByte('\n')
 		}
 	}
 	return b.String()
+}
+
+// boilerplate are the lines parley writes the same way in every record;
+// they would only make every record match every query a little.
+func boilerplate(line []byte) bool {
+	return bytes.HasPrefix(line, []byte("The debate closed by the rule ")) || bytes.HasPrefix(line, []byte("Verdict **")) ||
+		bytes.HasPrefix(line, []byte("_No position"))
 }

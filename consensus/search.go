@@ -2,7 +2,7 @@ package consensus
 
 import (
 	"math"
-	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,12 +18,16 @@ const (
 
 // bm25 is an inverted index over the records' search text. It is built
 // from the entries at one moment and never changed; a change to the records
-// builds a new one.
+// builds a new one. search reuses scratch buffers, so calls must not overlap
+// (the Store's mutex serializes them).
 type bm25 struct {
 	docs     []*entry
-	lens     []float64
+	lens     []float32
 	avgLen   float64
 	postings map[string][]posting
+
+	acc     []float64 // scratch: score per document
+	touched []int32   // scratch: documents with a score
 }
 
 type posting struct {
@@ -32,7 +36,7 @@ type posting struct {
 }
 
 func buildBM25(docs []*entry) *bm25 {
-	ix := &bm25{docs: docs, lens: make([]float64, len(docs)), postings: map[string][]posting{}}
+	ix := &bm25{docs: docs, lens: make([]float32, len(docs)), postings: map[string][]posting{}, acc: make([]float64, len(docs))}
 	var total float64
 	tf := map[string]uint32{}
 	for i, e := range docs {
@@ -45,7 +49,7 @@ func buildBM25(docs []*entry) *bm25 {
 		for t, c := range tf {
 			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), tf: c})
 		}
-		ix.lens[i] = float64(n)
+		ix.lens[i] = float32(n)
 		total += float64(n)
 	}
 	if len(docs) > 0 {
@@ -60,49 +64,79 @@ type scored struct {
 	score float64
 }
 
+// minIDF drops query terms found in nearly every document (idf below it,
+// about 82% of them): they cost a pass over every document and barely move
+// a ranking. A query made only of such terms keeps them.
+const minIDF = 0.2
+
 // search ranks the documents that share a term with the query, best first;
 // keep filters documents (nil keeps all); at most limit are returned.
 func (ix *bm25) search(query string, limit int, keep func(*entry) bool) []scored {
 	if ix == nil || len(ix.docs) == 0 || limit <= 0 {
 		return nil
 	}
-	terms := map[string]bool{}
-	tokenize(query, func(t string) { terms[t] = true })
-	scores := map[int32]float64{}
 	n := float64(len(ix.docs))
-	for t := range terms {
-		ps := ix.postings[t]
-		if len(ps) == 0 {
-			continue
+	type qterm struct {
+		ps  []posting
+		idf float64
+	}
+	var terms []qterm
+	seen := map[string]bool{}
+	tokenize(query, func(t string) {
+		if seen[t] {
+			return
 		}
-		df := float64(len(ps))
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		for _, p := range ps {
-			f := float64(p.tf)
-			norm := f + bm25K1*(1-bm25B+bm25B*ix.lens[p.doc]/ix.avgLen)
-			scores[p.doc] += idf * f * (bm25K1 + 1) / norm
+		seen[t] = true
+		if ps := ix.postings[t]; len(ps) > 0 {
+			df := float64(len(ps))
+			terms = append(terms, qterm{ps, math.Log(1 + (n-df+0.5)/(df+0.5))})
+		}
+	})
+	common := 0
+	for _, t := range terms {
+		if t.idf < minIDF {
+			common++
 		}
 	}
-	out := make([]scored, 0, min(len(scores), 4*limit))
-	for d, s := range scores {
+	for _, t := range terms {
+		if t.idf < minIDF && common < len(terms) {
+			continue
+		}
+		for _, p := range t.ps {
+			f := float64(p.tf)
+			if ix.acc[p.doc] == 0 {
+				ix.touched = append(ix.touched, p.doc)
+			}
+			ix.acc[p.doc] += t.idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(ix.lens[p.doc])/ix.avgLen))
+		}
+	}
+	// Keep the best limit in a small sorted slice (limit is small).
+	better := func(a, b scored) bool {
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return ix.docs[a.doc].Name < ix.docs[b.doc].Name
+	}
+	top := make([]scored, 0, limit+1)
+	for _, d := range ix.touched {
+		sc := scored{doc: int(d), score: ix.acc[d]}
+		ix.acc[d] = 0
+		if len(top) == limit && !better(sc, top[limit-1]) {
+			continue
+		}
 		if keep != nil && !keep(ix.docs[d]) {
 			continue
 		}
-		out = append(out, scored{doc: int(d), score: s})
-	}
-	slices.SortFunc(out, func(a, b scored) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
+		i := sort.Search(len(top), func(i int) bool { return better(sc, top[i]) })
+		top = append(top, scored{})
+		copy(top[i+1:], top[i:])
+		top[i] = sc
+		if len(top) > limit {
+			top = top[:limit]
 		}
-		return strings.Compare(ix.docs[a.doc].Name, ix.docs[b.doc].Name)
-	})
-	if len(out) > limit {
-		out = out[:limit]
 	}
-	return out
+	ix.touched = ix.touched[:0]
+	return top
 }
 
 // stopwords are English words too common to rank by.

@@ -16,6 +16,7 @@ import (
 type Dir struct {
 	path string
 	r    *os.Root
+	f    *os.File // the folder itself, for openat
 }
 
 // Entry is a file of a Dir as lstat sees it.
@@ -44,11 +45,16 @@ func (v *Vault) OpenDir(p string, create bool) (*Dir, error) {
 	if err != nil {
 		return nil, &PageError{Op: "open", Path: p, Err: err}
 	}
-	return &Dir{path: p, r: r}, nil
+	f, err := r.Open(".")
+	if err != nil {
+		r.Close()
+		return nil, &PageError{Op: "open", Path: p, Err: err}
+	}
+	return &Dir{path: p, r: r, f: f}, nil
 }
 
 // Close releases the folder.
-func (d *Dir) Close() error { return d.r.Close() }
+func (d *Dir) Close() error { return errors.Join(d.f.Close(), d.r.Close()) }
 
 // Path is the folder's slash path relative to the vault.
 func (d *Dir) Path() string { return d.path }
@@ -98,11 +104,11 @@ func (d *Dir) ReadFile(name string) ([]byte, Entry, error) {
 	if err := validName(name); err != nil {
 		return nil, Entry{}, err
 	}
-	data, info, err := readFile(d.r, name, true)
+	data, e, err := d.readAt(name)
 	if err != nil {
 		return nil, Entry{}, &PageError{Op: "read", Path: d.path + "/" + name, Err: err}
 	}
-	return data, Entry{Name: name, Size: info.Size(), ModTime: info.ModTime(), Regular: true}, nil
+	return data, e, nil
 }
 
 func validName(name string) error {

@@ -375,9 +375,23 @@ func readFile(root *os.Root, name string, strict bool) ([]byte, fs.FileInfo, err
 	if info.Size() > MaxPageBytes {
 		return nil, nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, info.Size(), MaxPageBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxPageBytes+1))
-	if err != nil {
-		return nil, nil, err
+	r := io.LimitReader(f, MaxPageBytes+1)
+	data := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(data) > MaxPageBytes {
+			break
+		}
+		if len(data) == cap(data) { // the file grew since the stat
+			data = append(data, 0)[:len(data)]
+		}
 	}
 	if len(data) > MaxPageBytes {
 		return nil, nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, MaxPageBytes)
