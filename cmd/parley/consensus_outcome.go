@@ -125,7 +125,7 @@ func decodeTranscript(ctx context.Context, r io.Reader) (*debate.Outcome, error)
 			o.Session = &s
 		case debate.EventTurn:
 			var t debate.TurnRecord
-			err = json.Unmarshal(ev.Data, &t)
+			t, err = decodeTurnRecord(ev.Data)
 			o.Turns = append(o.Turns, t)
 		case debate.EventForfeit:
 			var f debate.ForfeitEvent
@@ -162,4 +162,30 @@ func readJSON(r *os.Root, name string, v any) error {
 		return fmt.Errorf("larger than %d bytes", maxSessionBytes)
 	}
 	return json.Unmarshal(data, v)
+}
+
+// decodeTurnRecord decodes a turn event's data. debate.TurnRecord embeds
+// debate.Turn, whose UnmarshalJSON (the "claim" alias) is promoted to
+// TurnRecord and would drop every field TurnRecord adds (agent, hashes,
+// evidence); so the Turn and the rest are decoded separately.
+func decodeTurnRecord(data []byte) (debate.TurnRecord, error) {
+	var tr debate.TurnRecord
+	if err := json.Unmarshal(data, &tr.Turn); err != nil {
+		return tr, err
+	}
+	var rest struct {
+		Agent           string                 `json:"agent"`
+		RequestID       string                 `json:"request_id"`
+		MessageID       string                 `json:"message_id"`
+		PositionHash    string                 `json:"position_hash"`
+		TokensEstimated bool                   `json:"tokens_estimated"`
+		OverBudget      bool                   `json:"over_budget"`
+		Evidence        []debate.EvidenceCheck `json:"evidence"`
+	}
+	if err := json.Unmarshal(data, &rest); err != nil {
+		return tr, err
+	}
+	tr.Agent, tr.RequestID, tr.MessageID, tr.PositionHash = rest.Agent, rest.RequestID, rest.MessageID, rest.PositionHash
+	tr.TokensEstimated, tr.OverBudget, tr.Evidence = rest.TokensEstimated, rest.OverBudget, rest.Evidence
+	return tr, nil
 }
