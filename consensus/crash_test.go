@@ -210,3 +210,96 @@ func TestFilingChild(t *testing.T) {
 	_, err = s.File(context.Background(), outcomeB())
 	t.Fatalf("filing finished without stopping: %v", err)
 }
+
+// TestKill9RandomPoints (PARLEY_LONG=1) kills a process filing a stream of
+// debates, several on one question, at random moments, then checks that
+// every record file is whole, each question has one head, and that filing
+// everything again repairs the chains and the index.
+func TestKill9RandomPoints(t *testing.T) {
+	if os.Getenv("PARLEY_LONG") == "" {
+		t.Skip("set PARLEY_LONG=1 for the kill -9 campaign")
+	}
+	for i := range 20 {
+		e := newEnv(t)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestFilingStreamChild$")
+		cmd.Env = append(os.Environ(), "PARLEY_FILING_CHILD=1", "PARLEY_CHILD_ROOT="+e.root, "PARLEY_CHILD_VAULT="+e.vaultDir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(50+i*37%400) * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+
+		s := e.open(t)
+		recs, err := s.Records(context.Background(), Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sk := s.Skipped(); len(sk) != 0 {
+			t.Fatalf("kill %d left broken records: %v", i, sk)
+		}
+		heads := map[string]int{}
+		superseded := map[string]bool{}
+		for _, r := range recs {
+			if r.Supersedes != "" {
+				superseded[r.Supersedes] = true
+			}
+		}
+		for _, r := range recs {
+			if !superseded[r.Name] {
+				heads[string(r.Layer)+"/"+r.Slug]++
+			}
+		}
+		for q, n := range heads {
+			if n != 1 {
+				t.Fatalf("kill %d: question %s has %d heads", i, q, n)
+			}
+		}
+		if _, err := s.FileAll(context.Background(), streamOutcomes()); err != nil {
+			t.Fatal(err)
+		}
+		recs, _ = s.Records(context.Background(), Filter{})
+		if len(recs) != len(streamOutcomes()) {
+			t.Fatalf("kill %d: %d records after re-filing, want %d", i, len(recs), len(streamOutcomes()))
+		}
+		for _, r := range recs {
+			if superseded[r.Name] && r.Status != StatusSuperseded {
+				t.Fatalf("kill %d: %s not repaired", i, r.Name)
+			}
+		}
+		index := e.read(t, "wiki/consensus/"+IndexName)
+		if !strings.Contains(index, fmt.Sprintf("%d record(s)", len(recs))) {
+			t.Fatalf("kill %d: index not repaired", i)
+		}
+	}
+}
+
+func streamOutcomes() []*debate.Outcome {
+	var out []*debate.Outcome
+	for i := range 12 {
+		topic := []string{"Alpha", "Beta", "Gamma"}[i%3]
+		out = append(out, outcome(fmt.Sprintf("20261130-spec-stream%d-abcdef", i), topic, debate.LayerSpec, debate.ConsensusReached, false))
+	}
+	return out
+}
+
+// TestFilingStreamChild is the process TestKill9RandomPoints kills.
+func TestFilingStreamChild(t *testing.T) {
+	if os.Getenv("PARLEY_FILING_CHILD") != "1" {
+		t.Skip("helper process for TestKill9RandomPoints")
+	}
+	v, err := vault.Open(os.Getenv("PARLEY_CHILD_VAULT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(os.Getenv("PARLEY_CHILD_ROOT"), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range streamOutcomes() {
+		if _, err := s.File(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(time.Hour)
+}
