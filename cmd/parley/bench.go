@@ -31,5 +31,6 @@ func newBenchCmd(a *app) *cobra.Command {
 func benchCommands(a *app) []*cobra.Command {
 	return []*cobra.Command{
 		newBenchGateCmd(a),
+		newBenchConsensusCmd(a),
 	}
 }

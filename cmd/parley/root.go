@@ -75,6 +75,7 @@ func commands(a *app) []*cobra.Command {
 	return []*cobra.Command{
 		newBenchCmd(a),
 		newGateCmd(a),
+		newConsensusCmd(a),
 	}
 }
 
