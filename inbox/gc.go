@@ -138,4 +138,3 @@ func isStagingName(name string) bool {
 	i := strings.LastIndexByte(rest, '.')
 	return i > 0 && len(rest)-i-1 == 12 && isLowerHex(rest[i+1:])
 }
-

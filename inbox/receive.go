@@ -374,23 +374,27 @@ func readMessageFile(f *os.File) (data []byte, fi os.FileInfo, reason string) {
 	if fi.Size() > MaxMessageBytes {
 		return nil, fi, fmt.Sprintf("oversized: %d bytes, limit %d", fi.Size(), MaxMessageBytes)
 	}
+	// Read one byte past the stat size (and never past the limit) to see
+	// whether the file grew since.
 	data = make([]byte, 0, fi.Size()+1)
-	buf := bytesWriter{b: data}
-	n, err := io.Copy(&buf, io.LimitReader(f, MaxMessageBytes+1))
-	if err != nil {
-		return nil, fi, fmt.Sprintf("unreadable: %v", err)
+	lr := io.LimitReader(f, MaxMessageBytes+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := lr.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fi, fmt.Sprintf("unreadable: %v", err)
+		}
 	}
-	if n > MaxMessageBytes {
+	if len(data) > MaxMessageBytes {
 		return nil, fi, fmt.Sprintf("oversized: more than %d bytes", MaxMessageBytes)
 	}
-	return buf.b, fi, ""
-}
-
-type bytesWriter struct{ b []byte }
-
-func (w *bytesWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
+	return data, fi, ""
 }
 
 // quarantine moves a file to bad/ beside a <file>.reason sidecar (written
