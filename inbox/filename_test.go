@@ -32,7 +32,7 @@ func TestParseFileName(t *testing.T) {
 		parley bool
 	}{
 		{"1764504000000-000001-a1b2.json", true, true},
-		{"1764504000000-x7k2p9.json", true, false},  // pi-messenger
+		{"1764504000000-x7k2p9.json", true, false},      // pi-messenger
 		{"1764504000000-000001-A1B2.json", true, false}, // upper-case tail: foreign
 		{"176450400000-000001-a1b2.json", false, false},
 		{"1764504000000-000001-a1b2.tmp", false, false},
