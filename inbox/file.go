@@ -135,11 +135,15 @@ func NewFileTransport(root string, opts ...FileOption) (*FileTransport, error) {
 // Dir returns the absolute messenger root directory.
 func (t *FileTransport) Dir() string { return t.dir }
 
-// Close stops the shared watcher and releases the root. Close receivers
-// first; a receiver left open keeps working on reconciliation scans alone.
+// Close stops the shared watcher and releases the root. Close the
+// transport's receivers first: a receiver left open cannot acknowledge.
 func (t *FileTransport) Close() error {
-	t.closeOnce.Do(func() { t.hub.close() })
-	return nil
+	var err error
+	t.closeOnce.Do(func() {
+		t.hub.close()
+		err = t.root.Close()
+	})
+	return err
 }
 
 // mkdirSafe creates dir (0700) unless it exists, and refuses anything but

@@ -114,7 +114,8 @@ func TestBadFilesQuarantinedGoodOnesFlow(t *testing.T) {
 	plant(t, root, "Bob", fileName(base, "999-good"), goodMsg(999))
 
 	r := mustListen(t, tr, "Bob")
-	got := drainFor(t, r, 200*time.Millisecond) // several reconciliation scans
+	got := receiveN(t, ctxT(t), r, 9)
+	got = append(got, drainFor(t, r, 100*time.Millisecond)...) // several more scans
 	var texts []string
 	for _, m := range got {
 		texts = append(texts, m.Text)
@@ -538,5 +539,34 @@ func TestGC(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "inbox", "Bob", ".lock")); err != nil {
 		t.Fatal("GC removed the lock file")
+	}
+}
+
+// Directory reads are not snapshots: a scan may list a message without the
+// one its sender created just before. Scans alone (no watcher, a scan every
+// millisecond, senders writing throughout) must still keep every sender's
+// order.
+func TestScanOnlyKeepsSendOrder(t *testing.T) {
+	t.Parallel()
+	const senders, each = 4, 250
+	tr := newFile(t, inbox.WithoutWatcher(), inbox.WithReconcile(time.Millisecond))
+	mustCreate(t, tr, "Bob")
+	r := mustListen(t, tr, "Bob")
+	for s := 0; s < senders; s++ {
+		go func(s int) {
+			for i := 0; i < each; i++ {
+				if err := tr.Send(context.Background(), &inbox.Message{From: fmt.Sprintf("S%d", s), To: "Bob", Text: fmt.Sprint(i)}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}(s)
+	}
+	next := map[string]int{}
+	for _, m := range receiveN(t, ctxT(t), r, senders*each) {
+		if m.Text != fmt.Sprint(next[m.From]) {
+			t.Fatalf("from %s: got %s, want %d", m.From, m.Text, next[m.From])
+		}
+		next[m.From]++
 	}
 }

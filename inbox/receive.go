@@ -20,6 +20,11 @@ import (
 // is not receiving; past it the receiver rescans instead.
 const maxPending = 1 << 16
 
+// dedupWindow is how many recent ids a receiver remembers to drop
+// duplicates (retried sends). Kept small: one process may hold a thousand
+// receivers.
+const dedupWindow = 2048
+
 // deferRetry is how often a malformed file within its quarantine grace is
 // read again.
 const deferRetry = 20 * time.Millisecond
@@ -59,10 +64,11 @@ func (t *FileTransport) Listen(ctx context.Context, agent string) (Receiver, err
 		lock:     lock,
 		known:    make(map[string]struct{}),
 		out:      make(map[string]string),
-		seen:     NewSeenSet(1 << 16),
+		seen:     NewSeenSet(dedupWindow),
 		deferred: make(map[string]deferral),
 		ignored:  make(map[string]struct{}),
 		rescan:   true,
+		untrust:  true,
 		wake:     make(chan struct{}, 1),
 		closed:   make(chan struct{}),
 	}
@@ -91,7 +97,25 @@ func (t *FileTransport) lockInbox(agent string) (*os.File, error) {
 }
 
 // fileReceiver claims one inbox. The goroutine calling Receive and Ack owns
-// the fields above mu; the hub's goroutine hands it names through pending.
+// the fields above mu; the hub's goroutine hands it names through pending
+// and held.
+//
+// Order. One sender's messages must be claimed in send order, and a sender
+// creates its next message only after the previous one is in place. The
+// receiver therefore only ever queues (into names, a min-heap) a name whose
+// same-sender predecessors it already knows ("known" is prefix-closed):
+//   - the watcher's events arrive in creation order, so a name from an event
+//     is safe while no event was lost ("trusted");
+//   - a directory read is no snapshot, so a name found by a scan is safe
+//     only when confirmed by a second read: x in both reads means every
+//     predecessor of x existed throughout the second read, so it is in that
+//     read too. Names of the second read that the first did not show (B,
+//     less the names already known) may lack predecessors; confirmed names
+//     are queued only below the smallest of them (the barrier). Names a
+//     trusted watcher will report anyway wait for their events;
+//   - after a watcher overflow or error, event names are held back until a
+//     scan finds nothing unknown outside them; then the scan's names and the
+//     held ones are queued together and events are trusted again.
 type fileReceiver struct {
 	t     *FileTransport
 	agent string
@@ -100,18 +124,20 @@ type fileReceiver struct {
 	d     *os.File
 	lock  *os.File
 
-	names    nameHeap            // known names, smallest first
-	known    map[string]struct{} // in names or handed out
+	names    nameHeap            // queued names, smallest first
+	known    map[string]struct{} // queued or handed out
 	out      map[string]string   // handed out, not acked: file name → id
 	seen     *SeenSet            // ids handed out
 	deferred map[string]deferral // malformed but young: retried until the grace ends
 	ignored  map[string]struct{} // directories, links, files that could not be quarantined
-	lastScan time.Time
+	scanDue  time.Time           // when the next scan runs
 	spare    []string
 
 	mu      sync.Mutex
-	pending []string
-	rescan  bool
+	pending []string // names from events, while trusted
+	held    []string // names from events, while not trusted
+	untrust bool     // not trusted: an event may have been lost; hold events
+	rescan  bool     // scan at once
 	armed   bool
 
 	wake      chan struct{} // capacity 1: "pending or rescan changed"
@@ -119,27 +145,36 @@ type fileReceiver struct {
 	closeOnce sync.Once
 }
 
+// retryScan is how soon an unconfirmed scan is repeated.
+const retryScan = 5 * time.Millisecond
+
 type deferral struct {
 	retry, until time.Time
 }
 
 var _ Receiver = (*fileReceiver)(nil)
 
-// notify is called by the hub with the name of a file that appeared.
+// notify is called by the hub, in event order, with the name of a file that
+// appeared.
 func (r *fileReceiver) notify(name string) {
 	r.mu.Lock()
-	if len(r.pending) >= maxPending {
-		r.rescan = true
-	} else {
+	switch {
+	case len(r.pending)+len(r.held) >= maxPending:
+		r.untrust, r.rescan = true, true // drop it: the rescan will find it
+	case r.untrust:
+		r.held = append(r.held, name)
+	default:
 		r.pending = append(r.pending, name)
 	}
 	r.mu.Unlock()
 	r.poke()
 }
 
+// requestRescan is called by the hub when events may have been lost: from
+// now on event names are held until a scan confirms them.
 func (r *fileReceiver) requestRescan() {
 	r.mu.Lock()
-	r.rescan = true
+	r.untrust, r.rescan = true, true
 	r.mu.Unlock()
 	r.poke()
 }
@@ -191,8 +226,8 @@ func (r *fileReceiver) Receive(ctx context.Context) (*Delivery, error) {
 	}
 }
 
-// absorb takes the names the watcher queued and, when a rescan was asked
-// for or the reconciliation period passed, lists the directory.
+// absorb queues the names the watcher delivered and, when a rescan was
+// asked for or a scan is due, scans the directory.
 func (r *fileReceiver) absorb() {
 	r.mu.Lock()
 	p := r.pending
@@ -205,8 +240,8 @@ func (r *fileReceiver) absorb() {
 		r.push(name)
 	}
 	r.spare = p[:0]
-	if rescan || time.Since(r.lastScan) >= r.t.reconcile {
-		if !armed && r.t.watch && !r.lastScan.IsZero() {
+	if rescan || !time.Now().Before(r.scanDue) {
+		if !armed && r.t.watch && !r.scanDue.IsZero() {
 			r.t.hub.arm(r)
 		}
 		r.scan()
@@ -220,28 +255,53 @@ func (r *fileReceiver) absorb() {
 }
 
 func (r *fileReceiver) untilNextCheck() time.Duration {
-	wait := time.Until(r.lastScan.Add(r.t.reconcile))
+	wait := time.Until(r.scanDue)
 	for _, df := range r.deferred {
 		wait = min(wait, time.Until(df.retry))
 	}
 	return max(wait, 0)
 }
 
-// scan lists the inbox and queues every message name not yet known.
+// isKnown: queued, handed out, deferred or ignored.
+func (r *fileReceiver) isKnown(name string) bool {
+	if _, ok := r.known[name]; ok {
+		return true
+	}
+	if _, ok := r.deferred[name]; ok {
+		return true
+	}
+	_, ok := r.ignored[name]
+	return ok
+}
+
+// scan reads the directory twice and queues the names the second read
+// confirms, below the barrier (see fileReceiver). When nothing unknown is
+// left outside the held event names, the held names are queued too and
+// events are trusted again. An unconfirmed scan is retried soon.
 func (r *fileReceiver) scan() {
-	r.lastScan = time.Now()
-	ents, err := listDir(r.d)
+	r.scanDue = time.Now().Add(r.t.reconcile)
+	first, err := listDir(r.d)
+	var second []dirEntry
+	if err == nil {
+		second, err = listDir(r.d)
+	}
 	if err != nil {
 		r.t.log.Warn("cannot list inbox; will retry", "op", "scan", "agent", r.agent, "path", r.dir, "err", err)
 		return
 	}
+	inFirst := make(map[string]struct{}, len(first))
+	for _, e := range first {
+		inFirst[e.name] = struct{}{}
+	}
+	// Names only the second read shows, not yet known, may lack
+	// predecessors: the smallest of them is the barrier.
+	var unconfirmed []string
 	present := make(map[string]struct{}, len(r.ignored))
-	for _, e := range ents {
+	for _, e := range second {
 		if !IsMessageName(e.name) {
 			continue
 		}
-		switch e.kind {
-		case kindDir, kindSymlink, kindOther:
+		if e.kind == kindDir || e.kind == kindSymlink || e.kind == kindOther {
 			present[e.name] = struct{}{}
 			r.ignore(e.name, e.kind.String())
 			continue
@@ -249,12 +309,58 @@ func (r *fileReceiver) scan() {
 		if _, ok := r.ignored[e.name]; ok {
 			present[e.name] = struct{}{}
 		}
-		r.push(e.name)
+		if _, ok := inFirst[e.name]; !ok && !r.isKnown(e.name) {
+			unconfirmed = append(unconfirmed, e.name)
+		}
 	}
-	// Forget ignored names that are gone, so that a new file by that name
-	// is read again.
+	r.mu.Lock()
+	held := r.held
+	heldSet := make(map[string]struct{}, len(held))
+	for _, n := range held {
+		heldSet[n] = struct{}{}
+	}
+	barrier, outsideHeld := "", ""
+	for _, n := range unconfirmed {
+		if barrier == "" || n < barrier {
+			barrier = n
+		}
+		if _, ok := heldSet[n]; !ok && (outsideHeld == "" || n < outsideHeld) {
+			outsideHeld = n
+		}
+	}
+	// Not trusted, and nothing unknown outside the held event names: every
+	// predecessor of a confirmed or held name is confirmed or held, so all
+	// of them go in together and events are trusted again.
+	// Without a watch, stay untrusted: scans are all there is.
+	if r.untrust && outsideHeld == "" {
+		barrier = ""
+		r.held = nil
+		r.untrust = !r.armed
+	} else {
+		held = nil
+	}
+	// Names held back by the barrier: a trusted watcher reports them;
+	// otherwise scan again soon.
+	if barrier != "" && (r.untrust || !r.armed) {
+		r.scanDue = time.Now().Add(min(retryScan, r.t.reconcile))
+	}
+	r.mu.Unlock()
+	for _, e := range second {
+		if _, ok := inFirst[e.name]; !ok || !IsMessageName(e.name) {
+			continue
+		}
+		if e.kind == kindFile && (barrier == "" || e.name < barrier) {
+			r.push(e.name)
+		}
+	}
+	for _, n := range held {
+		r.push(n)
+	}
+	// Forget ignored names that are gone from both reads, so that a new
+	// file by that name is read again.
 	for name := range r.ignored {
-		if _, ok := present[name]; !ok {
+		_, in1 := inFirst[name]
+		if _, in2 := present[name]; !in1 && !in2 {
 			delete(r.ignored, name)
 		}
 	}
