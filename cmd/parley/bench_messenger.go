@@ -94,6 +94,8 @@ func runMessengerBench(ctx context.Context, a *app, dir string, nRaw, nIdle, nSt
 			return err
 		}
 		defer os.RemoveAll(dir)
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
 	}
 	res := messengerBench{Bench: "messenger", Dir: dir, FileSystem: fsType(dir), CPUs: runtime.NumCPU()}
 	if !a.json {
