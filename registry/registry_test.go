@@ -9,13 +9,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -558,4 +561,45 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("round trip changed the registration:\n%+v\n%+v", r, r2)
 		}
 	})
+}
+
+// ENOSPC and EACCES through the write seam: a clear error, no registration
+// and no staging file left behind.
+func TestRegisterWriteFaults(t *testing.T) {
+	t.Parallel()
+	for _, f := range []struct {
+		op  string
+		err error
+	}{{"write", syscall.ENOSPC}, {"link", syscall.EACCES}, {"open", syscall.EACCES}} {
+		t.Run(f.op, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			r, err := os.OpenRoot(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			ffs := &durable.FaultFS{FS: durable.Root(r)}
+			reg, err := registry.Open(root, nil, registry.WithFS(ffs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reg.Close()
+			ffs.Fail(f.op, "registry/", f.err, 0)
+			_, err = reg.Register(ctxT(t), registry.Registration{Name: "Bob"})
+			if !errors.Is(err, f.err) || !strings.Contains(err.Error(), "Bob") {
+				t.Fatalf("Register = %v, want %v naming Bob", err, f.err)
+			}
+			des, _ := os.ReadDir(filepath.Join(root, "registry"))
+			for _, d := range des {
+				if d.Name() != ".lock" {
+					t.Errorf("left behind: %s", d.Name())
+				}
+			}
+			ffs.Reset()
+			if _, err := reg.Register(ctxT(t), registry.Registration{Name: "Bob"}); err != nil {
+				t.Fatalf("after the fault cleared: %v", err)
+			}
+		})
+	}
 }

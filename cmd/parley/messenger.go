@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
@@ -90,6 +91,10 @@ func messengerError(err error) error {
 		return &cliError{msg: fmt.Sprintf("%v; parley never follows it: remove it and run 'parley init'", err), err: err}
 	case errors.Is(err, inbox.ErrTooLarge):
 		return &cliError{msg: fmt.Sprintf("%v; send a shorter text or put the content in a file and send its path", err), err: err}
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return &cliError{msg: fmt.Sprintf("%v; nothing was delivered: free disk space and try again", err), err: err}
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EROFS):
+		return &cliError{msg: fmt.Sprintf("%v; nothing was delivered: check the permissions of %s", err, "the messenger root"), err: err}
 	case errors.Is(err, context.Canceled):
 		return &cliError{msg: "interrupted", err: err}
 	}
