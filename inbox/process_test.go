@@ -59,9 +59,21 @@ func assertNothingBad(t *testing.T, root, agent string) {
 // send order, none torn.
 func TestConcurrentSenderProcesses(t *testing.T) {
 	t.Parallel()
-	const senders, each = 8, 500
+	t.Run("watcher", func(t *testing.T) {
+		t.Parallel()
+		concurrentSenders(t, 8, 500)
+	})
+	// The same with scans alone, every 2 ms, while the senders write: the
+	// scan's confirmation rule keeps each sender's order.
+	t.Run("scans only", func(t *testing.T) {
+		t.Parallel()
+		concurrentSenders(t, 4, 200, inbox.WithoutWatcher(), inbox.WithReconcile(2*time.Millisecond))
+	})
+}
+
+func concurrentSenders(t *testing.T, senders, each int, opts ...inbox.FileOption) {
 	root := t.TempDir()
-	tr := newFileAt(t, root)
+	tr := newFileAt(t, root, opts...)
 	mustCreate(t, tr, "Bob")
 	r := mustListen(t, tr, "Bob")
 
