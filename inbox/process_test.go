@@ -260,6 +260,10 @@ func TestReceiverKilledBeforeAck(t *testing.T) {
 	if err != nil || strings.TrimSpace(line) != sent.ID {
 		t.Fatalf("helper handled %q, %v; want %s", line, err, sent.ID)
 	}
+	// While the other process holds the inbox, a second receiver is refused.
+	if _, err := tr.Listen(context.Background(), "Bob"); !errors.Is(err, inbox.ErrBusy) {
+		t.Fatalf("Listen while another process receives = %v, want ErrBusy", err)
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
