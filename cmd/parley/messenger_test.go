@@ -178,6 +178,17 @@ func TestSendValidation(t *testing.T) {
 			}
 		}
 	})
+	t.Run("registered elsewhere without an inbox: the inbox is made", func(t *testing.T) {
+		reg := registry.Registration{Name: "PiAgent", PID: os.Getpid(), SessionID: "pi-1"}
+		b, _ := reg.Encode()
+		if err := os.WriteFile(filepath.Join(root, "registry", "PiAgent.json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "PiAgent", "hi")
+		if code != 0 || stderr != "" || waiting("PiAgent") != 1 {
+			t.Fatalf("exit %d, stderr %q, waiting %d", code, stderr, waiting("PiAgent"))
+		}
+	})
 	t.Run("the sender need not be registered", func(t *testing.T) {
 		mustCLI(t, root, "", "send", "--from", "a_script", "--to", "Live", "x")
 	})
