@@ -171,6 +171,39 @@ func TestSenderKilledAtRandomPoints(t *testing.T) {
 		}
 	}()
 
+	// A naive reader (pi-messenger's way: glob *.json, read, parse) runs
+	// beside it; it must never find a torn file.
+	naiveDone := make(chan error, 1)
+	go func() {
+		reads := 0
+		for {
+			select {
+			case <-stop:
+				t.Logf("naive reader: %d files read whole", reads)
+				naiveDone <- nil
+				return
+			default:
+			}
+			time.Sleep(200 * time.Microsecond)
+			paths, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "*.json"))
+			for _, p := range paths {
+				b, err := os.ReadFile(p)
+				if errors.Is(err, os.ErrNotExist) {
+					continue // claimed meanwhile
+				}
+				if err != nil {
+					naiveDone <- err
+					return
+				}
+				if _, err := inbox.Decode(b); err != nil {
+					naiveDone <- fmt.Errorf("torn file %s: %v", filepath.Base(p), err)
+					return
+				}
+				reads++
+			}
+		}
+	}()
+
 	var returned []string
 	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
 	for i := 0; i < kills; i++ {
@@ -221,6 +254,9 @@ func TestSenderKilledAtRandomPoints(t *testing.T) {
 	}
 	close(stop)
 	if err := <-readerDone; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-naiveDone; err != nil {
 		t.Fatal(err)
 	}
 	assertNothingBad(t, root, "Bob")
