@@ -62,8 +62,8 @@ func TestParseFileName(t *testing.T) {
 			t.Errorf("IsMessageName(%q) = %v, want %v", tc.name, got, tc.msg)
 		}
 	}
-	if !isStagingName(".1764504000000-000001-a1b2.json.0123456789ab.tmp") || isStagingName(".lock") || isStagingName(".owner") {
-		t.Error("isStagingName misjudges")
+	if !IsStagingName(".1764504000000-000001-a1b2.json.0123456789ab.tmp") || IsStagingName(".lock") || IsStagingName(".owner") {
+		t.Error("IsStagingName misjudges")
 	}
 }
 

@@ -101,7 +101,7 @@ func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff t
 			continue
 		}
 		switch {
-		case isStagingName(e.name):
+		case IsStagingName(e.name):
 			if mt, ok := modTime(e.name); ok && mt.Before(stagingCutoff) {
 				if err := t.fsys.Remove(dir + "/" + e.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return msgs, staging, err
@@ -128,9 +128,10 @@ func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff t
 	return msgs, staging, nil
 }
 
-// isStagingName recognises internal/durable's staging names:
-// .<name>.<12 hex>.tmp.
-func isStagingName(name string) bool {
+// IsStagingName recognises internal/durable's staging names,
+// .<name>.<12 hex>.tmp: what a crashed writer leaves behind, never a
+// message.
+func IsStagingName(name string) bool {
 	if !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".tmp") {
 		return false
 	}

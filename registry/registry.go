@@ -549,3 +549,33 @@ func (r *Registry) Prune(ctx context.Context) ([]string, error) {
 	})
 	return pruned, err
 }
+
+// RemoveStaleStaging removes staging files (see inbox.IsStagingName) older
+// than inbox.StaleStaging from the registry directory: what writers that
+// crashed mid-write left. It returns how many it removed.
+func (r *Registry) RemoveStaleStaging(ctx context.Context, now time.Time) (int, error) {
+	d, err := r.root.Open(Dir)
+	if err != nil {
+		return 0, err
+	}
+	defer d.Close()
+	des, err := d.ReadDir(-1)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, de := range des {
+		if !inbox.IsStagingName(de.Name()) || !de.Type().IsRegular() {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil || !fi.ModTime().Before(now.Add(-inbox.StaleStaging)) {
+			continue
+		}
+		if err := r.fsys.Remove(Dir + "/" + de.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, &PathError{Op: "gc", Name: de.Name(), Path: Dir + "/" + de.Name(), Err: err}
+		}
+		n++
+	}
+	return n, nil
+}

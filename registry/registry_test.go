@@ -603,3 +603,32 @@ func TestRegisterWriteFaults(t *testing.T) {
 		})
 	}
 }
+
+func TestRemoveStaleStaging(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	dir := filepath.Join(f.root, "registry")
+	stale := filepath.Join(dir, ".Bob.json.0123456789ab.tmp")
+	fresh := filepath.Join(dir, ".Carol.json.0123456789ab.tmp")
+	for _, p := range []string{stale, fresh} {
+		os.WriteFile(p, []byte("{"), 0o600)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	if _, err := f.reg.Register(ctxT(t), registry.Registration{Name: "Dave"}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := f.reg.RemoveStaleStaging(ctxT(t), time.Now())
+	if err != nil || n != 1 {
+		t.Fatalf("RemoveStaleStaging = %d, %v; want 1", n, err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Fatal("removed a staging file that may still be written")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".lock")); err != nil {
+		t.Fatal("removed the lock")
+	}
+	if _, err := f.reg.Get(ctxT(t), "Dave"); err != nil {
+		t.Fatalf("removed a registration: %v", err)
+	}
+}

@@ -39,6 +39,11 @@ func newGCCmd(a *app) *cobra.Command {
 			if err != nil {
 				return messengerError(err)
 			}
+			n, err := m.reg.RemoveStaleStaging(ctx, time.Now())
+			if err != nil {
+				return messengerError(err)
+			}
+			st.Staging += n
 			if a.json {
 				return a.emit(map[string]any{"acked_removed": st.Acked, "staging_removed": st.Staging, "registrations_pruned": pruned})
 			}
