@@ -615,7 +615,11 @@ func TestRemoveStaleStaging(t *testing.T) {
 	}
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(stale, old, old)
-	if _, err := f.reg.Register(ctxT(t), registry.Registration{Name: "Dave"}); err != nil {
+	dave, err := f.reg.Register(ctxT(t), registry.Registration{Name: "Dave"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reg.Heartbeat(ctxT(t), "Dave", dave.SessionID); err != nil { // takes the lock
 		t.Fatal(err)
 	}
 	n, err := f.reg.RemoveStaleStaging(ctxT(t), time.Now())
