@@ -44,6 +44,9 @@ func newGCCmd(a *app) *cobra.Command {
 				return messengerError(err)
 			}
 			st.Staging += n
+			if pruned == nil {
+				pruned = []string{}
+			}
 			if a.json {
 				return a.emit(map[string]any{"acked_removed": st.Acked, "staging_removed": st.Staging, "registrations_pruned": pruned})
 			}
