@@ -54,14 +54,19 @@ func assertNothingBad(t *testing.T, root, agent string) {
 	}
 }
 
-// Must show: 8 concurrent sender processes × 500 messages into one inbox:
+// Must show: 8 concurrent sender processes × 500 messages (3000 under
+// PARLEY_LONG=1) into one inbox:
 // every message claimed exactly once after dedup, each sender's messages in
 // send order, none torn.
 func TestConcurrentSenderProcesses(t *testing.T) {
 	t.Parallel()
+	each := 500
+	if long() {
+		each = 3000
+	}
 	t.Run("watcher", func(t *testing.T) {
 		t.Parallel()
-		concurrentSenders(t, 8, 500)
+		concurrentSenders(t, 8, each)
 	})
 	// The same with scans alone, every 2 ms, while the senders write: the
 	// scan's confirmation rule keeps each sender's order.
