@@ -32,5 +32,6 @@ func benchCommands(a *app) []*cobra.Command {
 	return []*cobra.Command{
 		newBenchGateCmd(a),
 		newBenchConsensusCmd(a),
+		newBenchMessengerCmd(a),
 	}
 }
