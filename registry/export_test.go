@@ -9,7 +9,13 @@ import (
 func SetClock(r *Registry, now func() time.Time) { r.now = now }
 
 // SeedNames makes r's memorable names deterministic.
-func SeedNames(r *Registry, seed uint64) { r.rng = rand.New(rand.NewPCG(seed, seed)) }
+func SeedNames(r *Registry, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	r.nextName = func() string { return memorableName(rng) }
+}
+
+// SetNames makes r draw its memorable base names from next.
+func SetNames(r *Registry, next func() string) { r.nextName = next }
 
 // FirstName returns the first memorable name a registry seeded with seed
 // draws.

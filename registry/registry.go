@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -57,7 +56,7 @@ type Registry struct {
 	ttl      time.Duration
 	now      func() time.Time
 	pidAlive func(int) bool
-	rng      *rand.Rand
+	nextName func() string
 }
 
 // Option configures a Registry.
@@ -110,8 +109,9 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 		ttl:      DefaultTTL,
 		now:      time.Now,
 		pidAlive: pidAlive,
-		rng:      rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano()))),
 	}
+	rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano())))
+	r.nextName = func() string { return memorableName(rng) }
 	for _, o := range opts {
 		o(r)
 	}
@@ -159,27 +159,7 @@ type Registered struct {
 // name is moved aside, mail waiting in an inbox created ahead (agents add)
 // or for this same session stays.
 func (r *Registry) Register(ctx context.Context, reg Registration) (*Registered, error) {
-	now := r.now().UTC()
-	if reg.PID == 0 {
-		reg.PID = os.Getpid()
-	}
-	if reg.SessionID == "" {
-		reg.SessionID = inbox.NewID()
-	}
-	if reg.Host == "" {
-		reg.Host = r.host
-	}
-	if reg.Cwd == "" {
-		reg.Cwd, _ = os.Getwd()
-	}
-	if reg.StartedAt == "" {
-		reg.StartedAt = now.Format(TimeLayout)
-	}
-	if reg.Activity.LastActivityAt == "" {
-		reg.Activity.LastActivityAt = now.Format(TimeLayout)
-	}
-	reg.Protocol = Protocol
-	reg.HeartbeatAt = now.Format(TimeLayout)
+	reg.FillDefaults(r.host, r.now())
 
 	var res *Registered
 	var err error
@@ -210,19 +190,13 @@ func (r *Registry) Register(ctx context.Context, reg Registration) (*Registered,
 }
 
 func (r *Registry) claimMemorable(ctx context.Context, reg Registration) (*Registered, error) {
-	for attempt := 0; attempt < 64; attempt++ {
-		base := memorableName(r.rng)
-		for n := 1; n <= maxSuffix; n++ {
-			reg.Name = base
-			if n > 1 {
-				reg.Name = base + strconv.Itoa(n)
-			}
-			res, err := r.claim(ctx, reg)
-			if errors.Is(err, ErrNameTaken) {
-				continue
-			}
-			return res, err
+	for name := range MemorableCandidates(r.nextName) {
+		reg.Name = name
+		res, err := r.claim(ctx, reg)
+		if errors.Is(err, ErrNameTaken) {
+			continue
 		}
+		return res, err
 	}
 	return nil, fmt.Errorf("register: no free memorable name after many tries: %w", ErrNameTaken)
 }
@@ -331,21 +305,9 @@ func (r *Registry) read(name string) (*Registration, time.Time, error) {
 	return reg, fi.ModTime(), nil
 }
 
-// isAlive: the heartbeat, when present, must be younger than the TTL; the
-// PID must run, when the registration is of this host. A registration of
-// another host cannot be PID-checked: without a heartbeat it counts as
-// alive (parley never prunes what it cannot check).
+// isAlive applies IsAlive with this registry's host, clock and TTL.
 func (r *Registry) isAlive(reg *Registration) bool {
-	if reg.HeartbeatAt != "" {
-		t, err := time.Parse(time.RFC3339Nano, reg.HeartbeatAt)
-		if err != nil || r.now().Sub(t) > r.ttl {
-			return false
-		}
-	}
-	if reg.Host != "" && reg.Host != r.host {
-		return true
-	}
-	return r.pidAlive(reg.PID)
+	return isAlive(reg, r.host, r.now(), r.ttl, r.pidAlive)
 }
 
 // Entry is a registration and whether its agent is alive.
