@@ -1,0 +1,117 @@
+// Package natsserver runs a nats-server with JetStream inside the current
+// process, for tests and for "parley bench messenger --transport nats". It is
+// never how parley is deployed: users run their own nats-server.
+package natsserver
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// MaxPayload is the embedded server's max_payload: parley's 1 MiB messages
+// plus room for headers (the nats-server default is exactly 1 MiB).
+const MaxPayload = 2 << 20
+
+// Server is an embedded nats-server with JetStream storing its files in one
+// directory. It can be stopped and started again on the same port and store,
+// as a restarted server would be.
+type Server struct {
+	mu    sync.Mutex
+	dir   string
+	port  int
+	sync  bool
+	srv   *server.Server
+	ready time.Duration
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// SyncAlways makes JetStream fsync every message before acknowledging it
+// (nats-server's "sync_interval: always"); the default syncs every two
+// minutes and relies on replication for durability.
+func SyncAlways() Option { return func(s *Server) { s.sync = true } }
+
+// Start starts a server listening on 127.0.0.1 at a free port, with
+// JetStream storing under dir.
+func Start(dir string, opts ...Option) (*Server, error) {
+	s := &Server{dir: dir, port: -1, ready: 30 * time.Second}
+	for _, o := range opts {
+		o(s)
+	}
+	if err := s.Restart(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Restart starts a stopped server again on the same port and store. It is
+// an error when the server runs.
+func (s *Server) Restart() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv != nil {
+		return errors.New("natsserver: the server is running")
+	}
+	o := &server.Options{
+		ServerName: "parley-embedded",
+		Host:       "127.0.0.1",
+		Port:       s.port,
+		JetStream:  true,
+		StoreDir:   s.dir,
+		SyncAlways: s.sync,
+		MaxPayload: MaxPayload,
+		NoLog:      true,
+		NoSigs:     true,
+	}
+	var srv *server.Server
+	var err error
+	// The port of a stopped server may take a moment to be free again.
+	for try := 0; try < 50; try++ {
+		srv, err = server.NewServer(o)
+		if err != nil {
+			return fmt.Errorf("natsserver: %w", err)
+		}
+		srv.Start()
+		if srv.ReadyForConnections(s.ready) {
+			break
+		}
+		srv.Shutdown()
+		srv.WaitForShutdown()
+		srv = nil
+		time.Sleep(100 * time.Millisecond)
+	}
+	if srv == nil {
+		return fmt.Errorf("natsserver: not ready on port %d", s.port)
+	}
+	if s.port < 0 {
+		s.port = srv.Addr().(*net.TCPAddr).Port
+	}
+	s.srv = srv
+	return nil
+}
+
+// URL is the server's client URL, the same across restarts.
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprintf("nats://127.0.0.1:%d", s.port)
+}
+
+// Stop shuts the server down and waits until it has; Restart starts it
+// again. Stopping a stopped server does nothing.
+func (s *Server) Stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv == nil {
+		return
+	}
+	s.srv.Shutdown()
+	s.srv.WaitForShutdown()
+	s.srv = nil
+}

@@ -1,0 +1,406 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	njs "github.com/nats-io/nats.go/jetstream"
+
+	"github.com/parleyhq/parley/inbox"
+)
+
+// Receiver tuning.
+const (
+	// prefetch is how many messages the client buffers ahead of Receive.
+	prefetch = 64
+	// pollWait bounds how long a poll (Receive with a done context) waits
+	// for a message the server says is on its way.
+	pollWait = 2 * time.Second
+	// seenIDs is how many handed-out ids a receiver remembers.
+	seenIDs = 1 << 16
+)
+
+// receiver is the inbox.Receiver of Transport. Receive and Ack run on the
+// caller's goroutine (one at a time, as the interface says) and own the
+// consumer, the iterator and the delivery maps; Close may come from any
+// goroutine and only flips closed and stops the iterator under mu.
+type receiver struct {
+	c     *Conn
+	agent string
+	hold  *hold
+
+	cons      njs.Consumer
+	gen       uint64 // c.reconnects() when the consumer was last reset
+	regained  uint64 // hold.regained when the consumer was last reset
+	epoch     uint64 // consumer resets so far
+	stale     bool   // the iterator failed: reset before the next message
+	out       map[uint64]*held
+	poisoned  map[uint64]bool // undecodable messages that could not be dead-lettered
+	seen      *inbox.SeenSet
+	lastReset time.Time
+
+	mu     sync.Mutex
+	iter   njs.MessagesContext // guarded by mu
+	closed bool                // guarded by mu
+}
+
+var _ inbox.Receiver = (*receiver)(nil)
+
+// held is a message handed out and not acknowledged: its latest delivery
+// (a redelivery replaces it) and the consumer reset it came from.
+type held struct {
+	msg   njs.Msg
+	epoch uint64
+	id    string
+}
+
+func newReceiver(c *Conn, agent string, h *hold) *receiver {
+	return &receiver{c: c, agent: agent, hold: h, out: make(map[uint64]*held), poisoned: make(map[uint64]bool), seen: inbox.NewSeenSet(seenIDs)}
+}
+
+func (r *receiver) start(ctx context.Context) error {
+	if !r.c.track(r) {
+		return inbox.ErrClosed
+	}
+	return r.reset(ctx)
+}
+
+func (r *receiver) consumerConfig() njs.ConsumerConfig {
+	return njs.ConsumerConfig{
+		Durable:       ConsumerName(r.agent),
+		Description:   "parley inbox of " + r.agent,
+		FilterSubject: InboxSubject(r.agent),
+		DeliverPolicy: njs.DeliverAllPolicy,
+		AckPolicy:     njs.AckExplicitPolicy,
+		AckWait:       r.c.cfg.AckWait,
+		MaxDeliver:    -1,
+		MaxAckPending: 1000,
+	}
+}
+
+// reset deletes and re-creates the inbox's consumer and starts a new
+// iterator on it: the server then delivers every message still in the
+// inbox from the first, in stream order. It runs when the receiver opens,
+// after every reconnection (a message in flight when the connection
+// dropped would otherwise come back after AckWait, behind later ones), when
+// the iterator fails, and when the hold was regained after expiring.
+func (r *receiver) reset(ctx context.Context) error {
+	r.stopIter()
+	gen := r.c.reconnects()
+	regained := r.hold.regained.Load()
+	ctx = context.WithoutCancel(ctx)
+	err := r.c.retry(ctx, func(ctx context.Context) error {
+		err := r.c.stream.DeleteConsumer(ctx, ConsumerName(r.agent))
+		if errors.Is(err, njs.ErrConsumerNotFound) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("reset the consumer: %w", err)
+	}
+	var cons njs.Consumer
+	if err := r.c.retry(ctx, func(ctx context.Context) (err error) {
+		cons, err = r.c.stream.CreateOrUpdateConsumer(ctx, r.consumerConfig())
+		return err
+	}); err != nil {
+		return fmt.Errorf("create the consumer: %w", err)
+	}
+	iter, err := cons.Messages(njs.PullMaxMessages(prefetch), njs.WithMessagesErrOnMissingHeartbeat(false))
+	if err != nil {
+		return fmt.Errorf("pull from the consumer: %w", err)
+	}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		iter.Stop()
+		return inbox.ErrClosed
+	}
+	r.iter = iter
+	r.mu.Unlock()
+	r.cons, r.gen, r.regained, r.stale = cons, gen, regained, false
+	r.epoch++
+	r.lastReset = time.Now()
+	return nil
+}
+
+func (r *receiver) stopIter() {
+	r.mu.Lock()
+	it := r.iter
+	r.iter = nil
+	r.mu.Unlock()
+	if it != nil {
+		it.Stop()
+	}
+}
+
+func (r *receiver) needsReset() bool {
+	return r.stale || r.c.reconnects() != r.gen || r.hold.regained.Load() != r.regained
+}
+
+// check returns the error that ends this receiver, if any.
+func (r *receiver) check() error {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return inbox.ErrClosed
+	}
+	if r.hold.isLost() {
+		return &inbox.DeliveryError{Op: "receive", Agent: r.agent, Path: InboxSubject(r.agent), Err: fmt.Errorf("%w: %w", inbox.ErrBusy, ErrLockLost)}
+	}
+	return nil
+}
+
+func (r *receiver) next(opts ...njs.NextOpt) (njs.Msg, error) {
+	r.mu.Lock()
+	it := r.iter
+	r.mu.Unlock()
+	if it == nil {
+		return nil, njs.ErrMsgIteratorClosed
+	}
+	return it.Next(opts...)
+}
+
+// Receive returns the next message of the inbox. With ctx done (already,
+// or while it waits) it polls: it asks the server whether a message is
+// waiting or on its way and, if so, waits up to two seconds for it. While the server cannot be
+// reached it keeps trying until ctx is done; it fails only when the
+// receiver was closed (inbox.ErrClosed) or lost its hold (ErrLockLost,
+// inbox.ErrBusy).
+func (r *receiver) Receive(ctx context.Context) (*inbox.Delivery, error) {
+	polling := ctx.Err() != nil
+	var pollUntil time.Time
+	backoff := 50 * time.Millisecond
+	for {
+		if err := r.check(); err != nil {
+			return nil, err
+		}
+		if r.needsReset() {
+			if err := r.reset(ctx); err != nil {
+				if errors.Is(err, inbox.ErrClosed) {
+					return nil, err
+				}
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				r.c.log.Warn("cannot reset the inbox consumer; retrying", "op", "receive", "agent", r.agent, "err", err)
+				if err := sleep(ctx, backoff); err != nil {
+					return nil, err
+				}
+				backoff = min(2*backoff, time.Second)
+				continue
+			}
+		}
+		var msg njs.Msg
+		var err error
+		if polling {
+			if pollUntil.IsZero() {
+				n, err := r.inFlight(ctx)
+				if err != nil {
+					return nil, &inbox.DeliveryError{Op: "receive", Agent: r.agent, Path: InboxSubject(r.agent), Err: err}
+				}
+				if n <= 0 {
+					return nil, ctx.Err()
+				}
+				pollUntil = time.Now().Add(pollWait)
+			}
+			left := time.Until(pollUntil)
+			if left <= 0 {
+				return nil, ctx.Err()
+			}
+			msg, err = r.next(njs.NextMaxWait(min(left, 100*time.Millisecond)))
+		} else {
+			wctx, cancel := context.WithTimeout(ctx, time.Second)
+			msg, err = r.next(njs.NextContext(wctx))
+			cancel()
+		}
+		if err != nil {
+			switch {
+			case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, nats.ErrTimeout):
+				if !polling && ctx.Err() != nil {
+					// A message that is waiting is still returned: poll.
+					polling = true
+				}
+			case errors.Is(err, nats.ErrConnectionClosed):
+				return nil, inbox.ErrClosed
+			default:
+				if cerr := r.check(); cerr != nil {
+					return nil, cerr
+				}
+				r.c.log.Warn("the inbox iterator stopped; resetting", "op", "receive", "agent", r.agent, "err", err)
+				r.stale = true
+				if time.Since(r.lastReset) < time.Second {
+					if err := sleep(ctx, backoff); err != nil {
+						return nil, err
+					}
+					backoff = min(2*backoff, time.Second)
+				}
+			}
+			continue
+		}
+		if d := r.accept(ctx, msg); d != nil {
+			return d, nil
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// inFlight asks the server how many messages of the inbox are waiting for
+// this receiver: not yet delivered, or delivered and neither handed out
+// nor set aside as undeliverable.
+func (r *receiver) inFlight(ctx context.Context) (int64, error) {
+	var info *njs.ConsumerInfo
+	err := r.c.retry(context.WithoutCancel(ctx), func(ctx context.Context) (err error) {
+		info, err = r.cons.Info(ctx)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return int64(info.NumPending) + int64(info.NumAckPending) - int64(len(r.out)) - int64(len(r.poisoned)), nil
+}
+
+// accept turns a delivered message into a Delivery, or returns nil when it
+// is not to be handed out: a redelivery of a message already handed out, a
+// second copy of an id, an undecodable message (dead-lettered), or a
+// message that arrived after a reconnection (the consumer is reset first).
+func (r *receiver) accept(ctx context.Context, msg njs.Msg) *inbox.Delivery {
+	if r.c.reconnects() != r.gen {
+		return nil
+	}
+	meta, err := msg.Metadata()
+	if err != nil {
+		r.c.log.Warn("a delivery without metadata; ignored", "op", "receive", "agent", r.agent, "err", err)
+		return nil
+	}
+	seq := meta.Sequence.Stream
+	if h, ok := r.out[seq]; ok {
+		// Delivered again (AckWait passed, or the consumer was reset): the
+		// latest delivery is the one to acknowledge.
+		h.msg, h.epoch = msg, r.epoch
+		return nil
+	}
+	if r.poisoned[seq] {
+		return nil
+	}
+	m, err := inbox.Decode(msg.Data())
+	if err != nil {
+		r.deadLetter(ctx, msg, seq, err.Error())
+		return nil
+	}
+	if !r.seen.Add(m.ID) {
+		r.c.log.Debug("a second copy of a message; acknowledged", "op", "receive", "agent", r.agent, "msg_id", m.ID)
+		_ = msg.Ack()
+		return nil
+	}
+	r.out[seq] = &held{msg: msg, epoch: r.epoch, id: m.ID}
+	return &inbox.Delivery{Message: m, Handle: strconv.FormatUint(seq, 10)}
+}
+
+// deadLetter moves an undecodable message to the inbox's dead-letter
+// subject with the reason, then acknowledges it. A message that cannot be
+// moved stays in the inbox, is never handed out, and is logged once.
+func (r *receiver) deadLetter(ctx context.Context, msg njs.Msg, seq uint64, reason string) {
+	seqs := strconv.FormatUint(seq, 10)
+	dl := &nats.Msg{Subject: DeadSubject(r.agent), Data: msg.Data(), Header: nats.Header{}}
+	dl.Header.Set(nats.MsgIdHdr, "dead/"+r.agent+"/"+seqs)
+	dl.Header.Set(HeaderReason, reason)
+	dl.Header.Set(HeaderInbox, r.agent)
+	dl.Header.Set(HeaderSeq, seqs)
+	ctx = context.WithoutCancel(ctx)
+	err := r.c.retry(ctx, func(ctx context.Context) error {
+		_, err := r.c.js.PublishMsg(ctx, dl, njs.WithExpectStream(StreamName))
+		return err
+	})
+	if err == nil {
+		err = r.c.retry(ctx, func(ctx context.Context) error {
+			err := msg.DoubleAck(ctx)
+			if errors.Is(err, njs.ErrMsgAlreadyAckd) {
+				return nil
+			}
+			return err
+		})
+	}
+	if err != nil {
+		r.poisoned[seq] = true
+		r.c.log.Error("a message that does not decode could not be dead-lettered; it stays in the inbox", "op", "quarantine", "agent", r.agent, "seq", seq, "reason", reason, "err", err)
+		return
+	}
+	r.c.log.Warn("moved a message that does not decode to the dead-letter subject", "op", "quarantine", "agent", r.agent, "seq", seq, "path", DeadSubject(r.agent), "reason", reason)
+}
+
+// Ack acknowledges d: the server removes it from the inbox (a double ack,
+// answered by the server). A delivery from before a consumer reset is
+// removed from the stream directly. While the server cannot be reached Ack
+// retries for up to Config.Retry.
+func (r *receiver) Ack(ctx context.Context, d *inbox.Delivery) error {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return inbox.ErrClosed
+	}
+	if d == nil || d.Message == nil {
+		return &inbox.DeliveryError{Op: "ack", Agent: r.agent, Err: inbox.ErrUnknownDelivery}
+	}
+	seq, err := strconv.ParseUint(d.Handle, 10, 64)
+	h, ok := r.out[seq]
+	if err != nil || !ok || h.id != d.Message.ID {
+		return &inbox.DeliveryError{Op: "ack", Agent: r.agent, Err: inbox.ErrUnknownDelivery}
+	}
+	err = r.c.retry(ctx, func(ctx context.Context) error {
+		if h.epoch == r.epoch {
+			err := h.msg.DoubleAck(ctx)
+			if errors.Is(err, njs.ErrMsgAlreadyAckd) {
+				return nil
+			}
+			return err
+		}
+		err := r.c.stream.DeleteMsg(ctx, seq)
+		if errors.Is(err, njs.ErrMsgNotFound) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return &inbox.DeliveryError{Op: "ack", Agent: r.agent, Path: InboxSubject(r.agent), Err: err}
+	}
+	delete(r.out, seq)
+	return nil
+}
+
+// Close releases the inbox; unacknowledged messages stay in it and go to
+// the next receiver. It is idempotent and may be called from any goroutine.
+func (r *receiver) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	it := r.iter
+	r.iter = nil
+	r.mu.Unlock()
+	if it != nil {
+		it.Stop()
+	}
+	r.hold.release()
+	r.c.untrack(r)
+	return nil
+}

@@ -1,0 +1,417 @@
+package jetstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	njs "github.com/nats-io/nats.go/jetstream"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+)
+
+// Registry is the agent registry on the JetStream bucket PARLEY_REGISTRY:
+// one key per agent name, whose value is the registration file of package
+// registry (registry.Registration's JSON). It has the file registry's
+// semantics and methods, and its errors (registry.ErrNameTaken,
+// ErrNotOwner, ErrNotRegistered, ErrMalformed).
+//
+// A name is claimed with the bucket's Create (stored only if the key holds
+// nothing); every later change — a re-registration, the takeover of a dead
+// registration, a heartbeat, an unregistration, a prune — is a
+// compare-and-swap on the revision it read, retried on a conflict after
+// reading again. So of racing claimers exactly one wins, and a stalled
+// agent whose name was taken over gets ErrNotOwner instead of overwriting
+// the new holder. Liveness is registry.IsAlive: the heartbeat younger than
+// the TTL (each reader's clock), and the PID running when the registration
+// is of this host. A Registry is safe for concurrent use.
+type Registry struct {
+	c    *Conn
+	kv   njs.KeyValue
+	mail registry.Mailboxes
+	host string
+	ttl  time.Duration
+	now  func() time.Time
+
+	mu       sync.Mutex // guards nextName's generator
+	nextName func() string
+}
+
+// RegistryOption configures a Registry.
+type RegistryOption func(*Registry)
+
+// WithTTL sets the heartbeat TTL (default registry.DefaultTTL).
+func WithTTL(d time.Duration) RegistryOption {
+	return func(r *Registry) {
+		if d > 0 {
+			r.ttl = d
+		}
+	}
+}
+
+// WithHost sets the host name written into registrations and compared for
+// PID checks (default os.Hostname).
+func WithHost(h string) RegistryOption { return func(r *Registry) { r.host = h } }
+
+// NewRegistry returns the registry of c's server. mail, when not nil,
+// receives every successful registration through Adopt (c.Transport() is
+// the natural choice).
+func NewRegistry(c *Conn, mail registry.Mailboxes, opts ...RegistryOption) *Registry {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano())))
+	r := &Registry{c: c, kv: c.regs, mail: mail, host: c.host, ttl: registry.DefaultTTL, now: time.Now}
+	r.nextName = func() string { return registry.MemorableName(rng) }
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Close does nothing: the registry's connection is its Conn's.
+func (r *Registry) Close() error { return nil }
+
+// Host is the host name this registry writes and PID-checks against.
+func (r *Registry) Host() string { return r.host }
+
+func (r *Registry) pathError(op, name string, err error) error {
+	return &registry.PathError{Op: op, Name: name, Path: "kv:" + RegistryBucket + "/" + name, Err: err}
+}
+
+// Register claims a name for reg and stores its registration, as
+// registry.Registry.Register does: an empty name gets a memorable one; a
+// name held by a live agent of another session is ErrNameTaken; a dead or
+// malformed registration is taken over (TookOver); the same SessionID
+// replaces its own. Then the inbox is handed to this session
+// (Mailboxes.Adopt), and the name given back if that fails.
+func (r *Registry) Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
+	reg.FillDefaults(r.host, r.now())
+	var res *registry.Registered
+	var err error
+	if reg.Name != "" {
+		if err := inbox.ValidateName(reg.Name); err != nil {
+			return nil, err
+		}
+		res, err = r.claim(ctx, reg)
+	} else {
+		res, err = r.claimMemorable(ctx, reg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.mail != nil {
+		n, err := r.mail.Adopt(ctx, res.Name, res.SessionID)
+		if err != nil {
+			_ = r.Unregister(context.WithoutCancel(ctx), res.Name, res.SessionID)
+			return nil, fmt.Errorf("register %s: inbox: %w", res.Name, err)
+		}
+		res.MovedAside = n
+		if n > 0 {
+			r.c.log.Info("a recycled name's unclaimed mail was moved aside", "op", "register", "agent", res.Name, "count", n)
+		}
+	}
+	return res, nil
+}
+
+func (r *Registry) next() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.nextName()
+}
+
+func (r *Registry) claimMemorable(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
+	for name := range registry.MemorableCandidates(r.next) {
+		reg.Name = name
+		res, err := r.claim(ctx, reg)
+		if errors.Is(err, registry.ErrNameTaken) {
+			continue
+		}
+		return res, err
+	}
+	return nil, fmt.Errorf("register: no free memorable name after many tries: %w", registry.ErrNameTaken)
+}
+
+// maxConflicts bounds the compare-and-swap retries of one change.
+const maxConflicts = 16
+
+func (r *Registry) claim(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
+	data, err := reg.Encode()
+	if err != nil {
+		return nil, err
+	}
+	for range maxConflicts {
+		err := r.c.retry(ctx, func(ctx context.Context) error {
+			_, err := r.kv.Create(ctx, reg.Name, data)
+			return err
+		})
+		if err == nil {
+			return &registry.Registered{Registration: reg}, nil
+		}
+		if !errors.Is(err, njs.ErrKeyExists) {
+			return nil, r.pathError("register", reg.Name, err)
+		}
+		cur, rev, rerr := r.read(ctx, reg.Name)
+		res := &registry.Registered{Registration: reg}
+		switch {
+		case errors.Is(rerr, registry.ErrNotRegistered):
+			continue // removed meanwhile: create again
+		case rerr != nil && !errors.Is(rerr, registry.ErrMalformed):
+			return nil, rerr
+		case rerr == nil && cur.SessionID == reg.SessionID:
+		case rerr == nil && r.isAlive(cur):
+			return nil, fmt.Errorf("%w: %s (pid %d on %s)", registry.ErrNameTaken, reg.Name, cur.PID, cur.Host)
+		default:
+			res.TookOver = true
+		}
+		err = r.c.retry(ctx, func(ctx context.Context) error {
+			_, err := r.kv.Update(ctx, reg.Name, data, rev)
+			return err
+		})
+		if isRevisionMismatch(err) {
+			continue // changed meanwhile: look again
+		}
+		if err != nil {
+			return nil, r.pathError("register", reg.Name, err)
+		}
+		if res.TookOver {
+			r.c.log.Info("took over a dead registration", "op", "register", "agent", reg.Name)
+		}
+		return res, nil
+	}
+	return nil, fmt.Errorf("register %s: the name keeps changing hands: %w", reg.Name, registry.ErrNameTaken)
+}
+
+// read loads name's registration and its revision. ErrNotRegistered when
+// there is none; a value that does not decode (or names another agent) is
+// an error wrapping registry.ErrMalformed, with its revision.
+func (r *Registry) read(ctx context.Context, name string) (*registry.Registration, uint64, error) {
+	var e njs.KeyValueEntry
+	err := r.c.retry(ctx, func(ctx context.Context) (err error) {
+		e, err = r.kv.Get(ctx, name)
+		return err
+	})
+	if errors.Is(err, njs.ErrKeyNotFound) || errors.Is(err, njs.ErrKeyDeleted) {
+		return nil, 0, registry.ErrNotRegistered
+	}
+	if err != nil {
+		return nil, 0, r.pathError("read", name, err)
+	}
+	reg, err := registry.Decode(e.Value())
+	if err != nil {
+		return nil, e.Revision(), r.pathError("read", name, err)
+	}
+	if reg.Name != name {
+		return nil, e.Revision(), r.pathError("read", name, fmt.Errorf("%w: the key %q names %q", registry.ErrMalformed, name, reg.Name))
+	}
+	return reg, e.Revision(), nil
+}
+
+func (r *Registry) isAlive(reg *registry.Registration) bool {
+	return registry.IsAlive(reg, r.host, r.now(), r.ttl)
+}
+
+// Get returns the registration of name. ErrNotRegistered when there is
+// none; a malformed one is an error wrapping ErrMalformed.
+func (r *Registry) Get(ctx context.Context, name string) (*registry.Entry, error) {
+	if err := inbox.ValidateName(name); err != nil {
+		return nil, err
+	}
+	reg, _, err := r.read(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return &registry.Entry{Registration: *reg, Alive: r.isAlive(reg)}, nil
+}
+
+// Alive reports whether name is registered and its agent alive; an
+// unregistered or malformed name is not alive (and not an error). It
+// satisfies debate.Presence.
+func (r *Registry) Alive(ctx context.Context, name string) (bool, error) {
+	e, err := r.Get(ctx, name)
+	switch {
+	case errors.Is(err, registry.ErrNotRegistered), errors.Is(err, registry.ErrMalformed):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return e.Alive, nil
+}
+
+// Update changes name's registration with fn, provided it still belongs to
+// sessionID (else ErrNotOwner; ErrNotRegistered when it is gone). fn may run
+// more than once when the registration changes meanwhile; its changes to
+// the name and session are ignored.
+func (r *Registry) Update(ctx context.Context, name, sessionID string, fn func(*registry.Registration)) error {
+	if err := inbox.ValidateName(name); err != nil {
+		return err
+	}
+	for range maxConflicts {
+		reg, rev, err := r.read(ctx, name)
+		if err != nil {
+			return err
+		}
+		if reg.SessionID != sessionID {
+			return r.pathError("update", name, registry.ErrNotOwner)
+		}
+		fn(reg)
+		reg.Name, reg.SessionID = name, sessionID
+		data, err := reg.Encode()
+		if err != nil {
+			return err
+		}
+		err = r.c.retry(ctx, func(ctx context.Context) error {
+			_, err := r.kv.Update(ctx, name, data, rev)
+			return err
+		})
+		if isRevisionMismatch(err) {
+			continue
+		}
+		if err != nil {
+			return r.pathError("update", name, err)
+		}
+		return nil
+	}
+	return r.pathError("update", name, errors.New("the registration keeps changing"))
+}
+
+// Heartbeat sets name's heartbeatAt to now, provided the registration still
+// belongs to sessionID (else ErrNotOwner: the name was taken over).
+func (r *Registry) Heartbeat(ctx context.Context, name, sessionID string) error {
+	now := r.now().UTC().Format(registry.TimeLayout)
+	return r.Update(ctx, name, sessionID, func(reg *registry.Registration) { reg.HeartbeatAt = now })
+}
+
+// Unregister removes name's registration if it belongs to sessionID. It is
+// idempotent: an absent registration is not an error; another session's is
+// ErrNotOwner. The inbox stays.
+func (r *Registry) Unregister(ctx context.Context, name, sessionID string) error {
+	if err := inbox.ValidateName(name); err != nil {
+		return err
+	}
+	for range maxConflicts {
+		reg, rev, err := r.read(ctx, name)
+		if errors.Is(err, registry.ErrNotRegistered) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if reg.SessionID != sessionID {
+			return r.pathError("unregister", name, registry.ErrNotOwner)
+		}
+		err = r.c.retry(ctx, func(ctx context.Context) error {
+			return r.kv.Delete(ctx, name, njs.LastRevision(rev))
+		})
+		if isRevisionMismatch(err) {
+			continue
+		}
+		if err != nil {
+			return r.pathError("unregister", name, err)
+		}
+		return nil
+	}
+	return r.pathError("unregister", name, errors.New("the registration keeps changing"))
+}
+
+// Names lists the names that have a registration, sorted.
+func (r *Registry) Names(ctx context.Context) ([]string, error) {
+	var names []string
+	err := r.c.retry(ctx, func(ctx context.Context) error {
+		names = names[:0]
+		l, err := r.kv.ListKeys(ctx)
+		if err != nil {
+			return err
+		}
+		for k := range l.Keys() {
+			if inbox.ValidateName(k) == nil {
+				names = append(names, k)
+			}
+		}
+		// The lister ends its channel quietly when ctx ends: a cut-short
+		// listing is an error, not a short list.
+		return ctx.Err()
+	})
+	if err != nil {
+		return nil, r.pathError("list", "*", err)
+	}
+	slices.Sort(names)
+	return slices.Compact(names), nil
+}
+
+// All returns every registration that decodes, alive or not, sorted by
+// name, without pruning. Malformed ones are logged and skipped.
+func (r *Registry) All(ctx context.Context) ([]registry.Entry, error) {
+	names, err := r.Names(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []registry.Entry
+	for _, n := range names {
+		reg, _, err := r.read(ctx, n)
+		if errors.Is(err, registry.ErrNotRegistered) {
+			continue
+		}
+		if err != nil {
+			r.c.log.Warn("skipping an unreadable registration", "op", "list", "agent", n, "err", err)
+			continue
+		}
+		out = append(out, registry.Entry{Registration: *reg, Alive: r.isAlive(reg)})
+	}
+	return out, nil
+}
+
+// List prunes dead registrations and returns the live ones, sorted by name.
+func (r *Registry) List(ctx context.Context) ([]registry.Entry, error) {
+	if _, err := r.Prune(ctx); err != nil {
+		return nil, err
+	}
+	all, err := r.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	live := all[:0]
+	for _, e := range all {
+		if e.Alive {
+			live = append(live, e)
+		}
+	}
+	return live, nil
+}
+
+// Prune removes the registrations of dead agents and malformed ones, and
+// returns their names. Each removal is conditional on the revision that
+// was judged dead, so a registration that beat or was taken over meanwhile
+// stays. Inboxes are kept.
+func (r *Registry) Prune(ctx context.Context) ([]string, error) {
+	names, err := r.Names(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var pruned []string
+	for _, n := range names {
+		reg, rev, err := r.read(ctx, n)
+		switch {
+		case errors.Is(err, registry.ErrNotRegistered):
+			continue
+		case err != nil && !errors.Is(err, registry.ErrMalformed):
+			return pruned, err
+		case err == nil && r.isAlive(reg):
+			continue
+		}
+		err = r.c.retry(ctx, func(ctx context.Context) error {
+			return r.kv.Delete(ctx, n, njs.LastRevision(rev))
+		})
+		if isRevisionMismatch(err) {
+			continue // changed meanwhile: judged again next time
+		}
+		if err != nil {
+			return pruned, r.pathError("prune", n, err)
+		}
+		r.c.log.Info("pruned a dead registration", "op", "prune", "agent", n)
+		pruned = append(pruned, n)
+	}
+	return pruned, nil
+}
