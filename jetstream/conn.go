@@ -121,9 +121,10 @@ type Conn struct {
 	host   string
 	tr     *Transport
 
-	mu        sync.Mutex
-	receivers map[*receiver]struct{}
-	closed    bool
+	mu          sync.Mutex
+	receivers   map[*receiver]struct{} // guarded by mu
+	closed      bool                   // guarded by mu
+	reconnected chan struct{}          // closed at the next reconnection; guarded by mu
 }
 
 // Connect connects to the server of cfg and makes sure parley's stream and
@@ -155,7 +156,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	host, _ := os.Hostname()
-	c := &Conn{cfg: cfg, log: log, host: host, receivers: make(map[*receiver]struct{})}
+	c := &Conn{cfg: cfg, log: log, host: host, receivers: make(map[*receiver]struct{}), reconnected: make(chan struct{})}
 	opts := []nats.Option{
 		nats.Name(cfg.Name),
 		nats.MaxReconnects(-1),
@@ -168,6 +169,10 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) {
 			log.Info("reconnected to the NATS server", "op", "connect", "url", nc.ConnectedUrlRedacted())
+			c.mu.Lock()
+			close(c.reconnected)
+			c.reconnected = make(chan struct{})
+			c.mu.Unlock()
 		}),
 	}
 	if cfg.Credentials != "" {
@@ -352,17 +357,38 @@ func (c *Conn) untrack(r *receiver) {
 	c.mu.Unlock()
 }
 
+// attemptTimeout bounds one attempt of an operation that retry repeats.
+const attemptTimeout = 3 * time.Second
+
 // retry runs op until it succeeds, fails for good, ctx is done, or the
 // retry budget is spent; transient failures (no server, no answer, JetStream
-// not ready yet) are retried with backoff.
+// not ready yet) are retried with backoff. An attempt is cut short when the
+// connection is re-established meanwhile (a request sent while it was down
+// may never be answered). Operations must therefore tolerate running twice:
+// publishes carry a message id, compare-and-swap writes re-read on a
+// conflict.
 func (c *Conn) retry(ctx context.Context, op func(ctx context.Context) error) error {
 	deadline := time.Now().Add(c.cfg.Retry)
 	wait := 50 * time.Millisecond
 	for {
-		actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		c.mu.Lock()
+		reconnected := c.reconnected
+		c.mu.Unlock()
+		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			select {
+			case <-reconnected:
+				cancel()
+			case <-actx.Done():
+			}
+		}()
 		err := op(actx)
+		cutShort := actx.Err() != nil // timed out, or a reconnection came
 		cancel()
-		if err == nil || !transient(err) || ctx.Err() != nil || time.Now().After(deadline) {
+		<-watched
+		if err == nil || !(cutShort || transient(err)) || ctx.Err() != nil || time.Now().After(deadline) {
 			if err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}

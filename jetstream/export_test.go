@@ -11,3 +11,14 @@ func SetNames(r *Registry, next func() string) {
 	r.nextName = next
 	r.mu.Unlock()
 }
+
+// DecodeHold and DecodeBox expose the bucket value decoders to the fuzz tests.
+func DecodeHold(data []byte) (holder, host string, pid int) {
+	v := decodeHold(data)
+	return v.Holder, v.Host, v.PID
+}
+
+func DecodeBox(data []byte) (owner string, err error) {
+	b, err := decodeBox(data)
+	return b.Owner, err
+}

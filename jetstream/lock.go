@@ -25,6 +25,20 @@ type holdValue struct {
 	Since  string `json:"since"`
 }
 
+// maxStateBytes bounds the values parley reads from the inbox bucket.
+const maxStateBytes = 4 << 10
+
+// decodeHold reads a hold's value. A value that does not decode or names no
+// holder (written by something else) is a hold of an unknown holder: it
+// still makes the inbox busy until it expires.
+func decodeHold(data []byte) holdValue {
+	var v holdValue
+	if len(data) > maxStateBytes || json.Unmarshal(data, &v) != nil || v.Holder == "" {
+		return holdValue{Holder: "?", Host: "an unknown host"}
+	}
+	return v
+}
+
 // hold is one receiver's exclusive hold on an inbox: the key lock.<Name>
 // of the inbox bucket, created with a TTL, renewed every third of the TTL
 // by compare-and-swap on its revision. The server deletes it when it is not
@@ -81,8 +95,7 @@ func (c *Conn) acquire(ctx context.Context, agent string) (*hold, error) {
 		if err != nil {
 			return nil, err
 		}
-		var cur holdValue
-		_ = json.Unmarshal(e.Value(), &cur)
+		cur := decodeHold(e.Value())
 		if cur.Holder == h.id { // our own create, whose answer was lost
 			h.rev = e.Revision()
 			break
@@ -185,8 +198,7 @@ func (h *hold) renewOnce() (next time.Duration, gone bool) {
 	case err != nil:
 		return min(every, time.Second), false
 	}
-	var cur holdValue
-	_ = json.Unmarshal(e.Value(), &cur)
+	cur := decodeHold(e.Value())
 	if cur.Holder == h.id {
 		h.mu.Lock()
 		h.rev = e.Revision()

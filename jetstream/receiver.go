@@ -126,6 +126,7 @@ func (r *receiver) reset(ctx context.Context) error {
 	r.cons, r.gen, r.regained, r.stale = cons, gen, regained, false
 	r.epoch++
 	r.lastReset = time.Now()
+	r.c.log.Debug("inbox consumer reset", "op", "receive", "agent", r.agent, "epoch", r.epoch, "held", len(r.out))
 	return nil
 }
 

@@ -43,6 +43,16 @@ type box struct {
 	Owner string `json:"owner"`
 }
 
+// decodeBox reads an inbox marker.
+func decodeBox(data []byte) (box, error) {
+	var b box
+	if len(data) > maxStateBytes {
+		return box{}, fmt.Errorf("inbox marker of %d bytes", len(data))
+	}
+	err := json.Unmarshal(data, &b)
+	return b, err
+}
+
 func boxKey(agent string) string  { return "box." + agent }
 func lockKey(agent string) string { return "lock." + agent }
 
@@ -210,8 +220,8 @@ func (t *Transport) Adopt(ctx context.Context, agent, sessionID string) (int, er
 	}); err != nil {
 		return 0, &inbox.DeliveryError{Op: "adopt", Agent: agent, Path: InboxSubject(agent), Err: err}
 	}
-	var b box
-	if err := json.Unmarshal(e.Value(), &b); err != nil {
+	b, err := decodeBox(e.Value())
+	if err != nil {
 		t.c.log.Warn("an inbox marker does not decode; taking it as unowned", "op", "adopt", "agent", agent, "err", err)
 	}
 	if b.Owner == sessionID {
@@ -228,6 +238,13 @@ func (t *Transport) Adopt(ctx context.Context, agent, sessionID string) (int, er
 	val, _ := json.Marshal(box{Owner: sessionID})
 	if err := t.c.retry(ctx, func(ctx context.Context) error {
 		_, err := t.c.boxes.Update(ctx, boxKey(agent), val, e.Revision())
+		if isRevisionMismatch(err) { // an earlier attempt may have landed unanswered
+			if cur, gerr := t.c.boxes.Get(ctx, boxKey(agent)); gerr == nil {
+				if b, err := decodeBox(cur.Value()); err == nil && b.Owner == sessionID {
+					return nil
+				}
+			}
+		}
 		return err
 	}); err != nil {
 		return moved, &inbox.DeliveryError{Op: "adopt", Agent: agent, Path: InboxSubject(agent), Err: err}

@@ -1,10 +1,19 @@
 package jetstream_test
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	njs "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
+	"github.com/parleyhq/parley/internal/natsserver"
+	"github.com/parleyhq/parley/jetstream"
 )
 
 // The JetStream transport passes the inbox conformance suite unchanged,
@@ -13,5 +22,257 @@ func TestConformance(t *testing.T) {
 	t.Parallel()
 	inboxtest.Run(t, func(t testing.TB) inbox.Transport {
 		return connect(t, startServer(t).URL()).Transport()
+	})
+}
+
+func sendT(t testing.TB, tr inbox.Transport, m *inbox.Message) *inbox.Message {
+	t.Helper()
+	if err := tr.Send(ctxT(t), m); err != nil {
+		t.Fatalf("Send: %v", err)
+	}
+	return m
+}
+
+func listenT(t testing.TB, tr inbox.Transport, agent string) inbox.Receiver {
+	t.Helper()
+	r, err := tr.Listen(ctxT(t), agent)
+	if err != nil {
+		t.Fatalf("Listen(%s): %v", agent, err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// rawPublish publishes data to subject with a plain client, as a foreign or
+// broken sender would.
+func rawPublish(t testing.TB, url, subject string, data []byte) {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := njs.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctxT(t), subject, data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Messages that do not decode are moved to parley.dead.<Name> with the
+// reason in a header, never handed out; the messages around them are.
+func TestPoisonMessagesAreDeadLettered(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	c := connect(t, srv.URL())
+	tr := c.Transport()
+	if err := tr.Create(ctxT(t), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	bad := [][]byte{
+		[]byte(`{"id":"x","from":"Alice","text":"no timestamp"}`),
+		[]byte("\xff\xfe binary"),
+		[]byte(`{"id":"y","from":"../etc","text":"t","timestamp":"2026-01-01T00:00:00.000Z"}`),
+		[]byte(`[1,2,3]`),
+		{},
+	}
+	sendT(t, tr, &inbox.Message{From: "Alice", To: "Bob", Text: "before"})
+	for _, b := range bad {
+		rawPublish(t, srv.URL(), jetstream.InboxSubject("Bob"), b)
+	}
+	sendT(t, tr, &inbox.Message{From: "Alice", To: "Bob", Text: "after"})
+	r := listenT(t, tr, "Bob")
+	if got := drainAll(t, r, 300*time.Millisecond); strings.Join(got, ",") != "before,after" {
+		t.Fatalf("received %v, want before,after", got)
+	}
+	waiting, _, dead, err := tr.Count(ctxT(t), "Bob")
+	if err != nil || waiting != 0 || dead != len(bad) {
+		t.Fatalf("Count = %d waiting, %d dead, %v; want 0 and %d", waiting, dead, err, len(bad))
+	}
+	s, err := njsStream(t, srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range bad {
+		m, err := s.GetMsg(ctxT(t), 1, njs.WithGetMsgSubject(jetstream.DeadSubject("Bob")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(m.Data) != string(b) || m.Header.Get(jetstream.HeaderReason) == "" || m.Header.Get(jetstream.HeaderInbox) != "Bob" {
+			t.Fatalf("dead letter %d: %q with headers %v; want %q with a reason", i, m.Data, m.Header, b)
+		}
+		if err := s.DeleteMsg(ctxT(t), m.Sequence); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func njsStream(t testing.TB, url string) (njs.Stream, error) {
+	nc, err := nats.Connect(url)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(nc.Close)
+	js, err := njs.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	return js.Stream(ctxT(t), jetstream.StreamName)
+}
+
+// A Send retried with the same id is stored once on the server (the
+// duplicate window), yet the same id sent to two inboxes reaches both.
+func TestMessageIDDeduplication(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	tr := connect(t, srv.URL()).Transport()
+	for _, n := range []string{"Bob", "Carol"} {
+		if err := tr.Create(ctxT(t), n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := sendT(t, tr, &inbox.Message{From: "Alice", To: "Bob", Text: "once"})
+	again := *m
+	sendT(t, tr, &again)
+	other := connect(t, srv.URL()).Transport() // a retry from another connection
+	again2 := *m
+	sendT(t, other, &again2)
+	if w, _, _, err := tr.Count(ctxT(t), "Bob"); err != nil || w != 1 {
+		t.Fatalf("after three sends of one id: %d stored, %v; want 1", w, err)
+	}
+	toCarol := *m
+	toCarol.To = "Carol"
+	sendT(t, tr, &toCarol)
+	if w, _, _, err := tr.Count(ctxT(t), "Carol"); err != nil || w != 1 {
+		t.Fatalf("the same id to another inbox: %d stored, %v; want 1", w, err)
+	}
+}
+
+// A hold left by a receiver on another host (it cannot be PID-checked)
+// keeps the inbox busy until its TTL runs out; then Listen takes it.
+func TestHoldOfAnotherHostExpires(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	ttl := time.Second
+	tr := connect(t, srv.URL(), func(c *jetstream.Config) { c.LockTTL = ttl }).Transport()
+	if err := tr.Create(ctxT(t), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	kv := bucket(t, srv.URL(), jetstream.InboxBucket)
+	if _, err := kv.Create(ctxT(t), "lock.Bob", []byte(`{"holder":"h","host":"elsewhere","pid":1,"since":"2026-01-01T00:00:00.000Z"}`), njs.KeyTTL(ttl)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tr.Listen(ctxT(t), "Bob")
+	if !errors.Is(err, inbox.ErrBusy) || !strings.Contains(err.Error(), "elsewhere") {
+		t.Fatalf("Listen while another host holds the inbox = %v, want ErrBusy naming the host", err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r, err := tr.Listen(ctxT(t), "Bob")
+		if err == nil {
+			r.Close()
+			break
+		}
+		if !errors.Is(err, inbox.ErrBusy) || time.Now().After(deadline) {
+			t.Fatalf("Listen after the hold's TTL: %v", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// A receiver renews its hold, so it keeps the inbox far beyond the TTL; a
+// receiver whose hold was taken by another (it expired while the server
+// was out of reach) stops with ErrLockLost.
+func TestHoldRenewedAndLost(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	ttl := time.Second
+	tr := connect(t, srv.URL(), func(c *jetstream.Config) { c.LockTTL = ttl }).Transport()
+	if err := tr.Create(ctxT(t), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	r := listenT(t, tr, "Bob")
+	time.Sleep(3 * ttl)
+	other := connect(t, srv.URL(), func(c *jetstream.Config) { c.LockTTL = ttl }).Transport()
+	if _, err := other.Listen(ctxT(t), "Bob"); !errors.Is(err, inbox.ErrBusy) {
+		t.Fatalf("Listen after three TTLs of a live receiver = %v, want ErrBusy (the hold is renewed)", err)
+	}
+	kv := bucket(t, srv.URL(), jetstream.InboxBucket)
+	if err := kv.Purge(ctxT(t), "lock.Bob"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Create(ctxT(t), "lock.Bob", []byte(`{"holder":"thief","host":"elsewhere","pid":1}`), njs.KeyTTL(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		_, err := r.Receive(ctx)
+		if errors.Is(err, jetstream.ErrLockLost) && errors.Is(err, inbox.ErrBusy) {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("a receiver whose hold was taken kept receiving: %v", err)
+		}
+	}
+}
+
+// With a server whose max_payload is the default 1 MiB, a message that
+// fits parley's limit but not the server's is refused with ErrTooLarge and
+// a hint, not half-sent.
+func TestServerMaxPayloadBelowParleysLimit(t *testing.T) {
+	t.Parallel()
+	srv, err := natsserver.Start(t.TempDir(), natsserver.MaxPayload(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	tr := connect(t, srv.URL()).Transport()
+	if err := tr.Create(ctxT(t), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	big := &inbox.Message{From: "Alice", To: "Bob", Text: strings.Repeat("x", inbox.MaxMessageBytes-2000)}
+	err = tr.Send(ctxT(t), big)
+	if !errors.Is(err, inbox.ErrTooLarge) || !strings.Contains(err.Error(), "max_payload") {
+		t.Fatalf("Send over the server's max_payload = %v, want ErrTooLarge naming max_payload", err)
+	}
+	if w, _, _, _ := tr.Count(ctxT(t), "Bob"); w != 0 {
+		t.Fatalf("%d messages stored", w)
+	}
+}
+
+func TestConnectErrors(t *testing.T) {
+	t.Parallel()
+	t.Run("no server", func(t *testing.T) {
+		t.Parallel()
+		_, err := jetstream.Connect(ctxT(t), jetstream.Config{URL: "nats://user:secret@127.0.0.1:1"})
+		if !errors.Is(err, jetstream.ErrUnavailable) || strings.Contains(err.Error(), "secret") {
+			t.Fatalf("Connect to nothing = %v, want ErrUnavailable without the password", err)
+		}
+	})
+	t.Run("incompatible stream", func(t *testing.T) {
+		t.Parallel()
+		srv := startServer(t)
+		nc, err := nats.Connect(srv.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		js, _ := njs.New(nc)
+		if _, err := js.CreateStream(ctxT(t), njs.StreamConfig{Name: jetstream.StreamName, Subjects: []string{"other.>"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := jetstream.Connect(ctxT(t), jetstream.Config{URL: srv.URL()}); !errors.Is(err, jetstream.ErrIncompatible) {
+			t.Fatalf("Connect with a foreign PARLEY stream = %v, want ErrIncompatible", err)
+		}
+	})
+	t.Run("missing credentials file", func(t *testing.T) {
+		t.Parallel()
+		_, err := jetstream.Connect(ctxT(t), jetstream.Config{URL: "nats://127.0.0.1:1", Credentials: "/nonexistent/user.creds"})
+		if err == nil || !strings.Contains(err.Error(), "credentials") {
+			t.Fatalf("Connect with a missing credentials file = %v", err)
+		}
 	})
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 )
 
-// MaxPayload is the embedded server's max_payload: parley's 1 MiB messages
-// plus room for headers (the nats-server default is exactly 1 MiB).
-const MaxPayload = 2 << 20
+// DefaultMaxPayload is the embedded server's max_payload: parley's 1 MiB
+// messages plus room for headers (the nats-server default is exactly 1 MiB).
+const DefaultMaxPayload = 2 << 20
 
 // Server is an embedded nats-server with JetStream storing its files in one
 // directory. It can be stopped and started again on the same port and store,
@@ -25,6 +25,7 @@ type Server struct {
 	dir   string
 	port  int
 	sync  bool
+	max   int32
 	srv   *server.Server
 	ready time.Duration
 }
@@ -37,10 +38,13 @@ type Option func(*Server)
 // minutes and relies on replication for durability.
 func SyncAlways() Option { return func(s *Server) { s.sync = true } }
 
+// MaxPayload sets the server's max_payload (default DefaultMaxPayload).
+func MaxPayload(n int32) Option { return func(s *Server) { s.max = n } }
+
 // Start starts a server listening on 127.0.0.1 at a free port, with
 // JetStream storing under dir.
 func Start(dir string, opts ...Option) (*Server, error) {
-	s := &Server{dir: dir, port: -1, ready: 30 * time.Second}
+	s := &Server{dir: dir, port: -1, max: DefaultMaxPayload, ready: 30 * time.Second}
 	for _, o := range opts {
 		o(s)
 	}
@@ -65,7 +69,7 @@ func (s *Server) Restart() error {
 		JetStream:  true,
 		StoreDir:   s.dir,
 		SyncAlways: s.sync,
-		MaxPayload: MaxPayload,
+		MaxPayload: s.max,
 		NoLog:      true,
 		NoSigs:     true,
 	}
