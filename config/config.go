@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	json "github.com/goccy/go-json"
 
@@ -30,7 +32,35 @@ var ErrInvalid = errors.New("invalid config")
 type Config struct {
 	Debate    Debate    `json:"debate"`
 	Messenger Messenger `json:"messenger"`
+	// Transport selects the messenger's backend: TransportFile (the
+	// default: inboxes and registry under the root) or TransportNATS (a
+	// NATS JetStream server, for agents on several machines).
+	Transport string `json:"transport,omitempty"`
+	// NATS configures the "nats" transport.
+	NATS NATS `json:"nats"`
 }
+
+// The messenger transports.
+const (
+	TransportFile = "file"
+	TransportNATS = "nats"
+)
+
+// NATS holds the settings of the NATS JetStream transport.
+type NATS struct {
+	// URL is the server, or a comma-separated list of a cluster's servers
+	// (nats://, tls://, ws:// or wss://; default nats://127.0.0.1:4222).
+	URL string `json:"url,omitempty"`
+	// Credentials is the path of a NATS credentials file (.creds); a
+	// relative path is relative to the root directory (Load resolves it).
+	Credentials string `json:"credentials,omitempty"`
+	// Replicas is the replication factor of the stream and buckets parley
+	// creates on a cluster (1 to 5, default 1).
+	Replicas int `json:"replicas,omitempty"`
+}
+
+// UseNATS reports whether the messenger runs over NATS JetStream.
+func (c *Config) UseNATS() bool { return c.Transport == TransportNATS }
 
 // Debate holds debate settings.
 type Debate struct {
@@ -74,6 +104,9 @@ func Load(root string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name(), err)
 	}
+	if cr := c.NATS.Credentials; cr != "" && !filepath.IsAbs(cr) {
+		c.NATS.Credentials = filepath.Join(root, cr)
+	}
 	return c, nil
 }
 
@@ -102,6 +135,23 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if c.Messenger.ReconcileMs < 0 || c.Messenger.HeartbeatTTLMs < 0 {
 		return nil, fmt.Errorf("%w: messenger durations must not be negative", ErrInvalid)
+	}
+	switch c.Transport {
+	case "", TransportFile, TransportNATS:
+	default:
+		return nil, fmt.Errorf("%w: transport %q: use %q or %q", ErrInvalid, c.Transport, TransportFile, TransportNATS)
+	}
+	if c.NATS.Replicas < 0 || c.NATS.Replicas > 5 {
+		return nil, fmt.Errorf("%w: nats.replicas %d: use 1 to 5", ErrInvalid, c.NATS.Replicas)
+	}
+	if c.NATS.URL != "" {
+		for _, u := range strings.Split(c.NATS.URL, ",") {
+			u = strings.TrimSpace(u)
+			scheme, rest, ok := strings.Cut(u, "://")
+			if !ok || rest == "" || strings.ContainsAny(rest, " \t\n") || !slices.Contains([]string{"nats", "tls", "ws", "wss"}, scheme) {
+				return nil, fmt.Errorf("%w: nats.url %q: use nats://HOST:PORT (or tls://, ws://, wss://), several separated by commas", ErrInvalid, u)
+			}
+		}
 	}
 	return c, nil
 }

@@ -56,3 +56,43 @@ func TestLoadNamesTheFile(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestTransport(t *testing.T) {
+	t.Parallel()
+	c, err := Parse([]byte(`{}`))
+	if err != nil || c.UseNATS() {
+		t.Fatalf("default: %+v, %v; want the file transport", c, err)
+	}
+	c, err = Parse([]byte(`{"transport":"nats","nats":{"url":"nats://a:4222, tls://b:4222","credentials":"/etc/parley/user.creds","replicas":3}}`))
+	if err != nil || !c.UseNATS() || c.NATS.Replicas != 3 || c.NATS.Credentials != "/etc/parley/user.creds" {
+		t.Fatalf("nats: %+v, %v", c, err)
+	}
+	if c, err := Parse([]byte(`{"transport":"file","nats":{"url":"nats://x:1"}}`)); err != nil || c.UseNATS() {
+		t.Fatalf("a nats section with the file transport: %+v, %v", c, err)
+	}
+	for name, bad := range map[string]string{
+		"unknown transport": `{"transport":"redis"}`,
+		"unknown nats key":  `{"transport":"nats","nats":{"server":"nats://x:1"}}`,
+		"bad scheme":        `{"nats":{"url":"http://x:4222"}}`,
+		"no scheme":         `{"nats":{"url":"localhost:4222"}}`,
+		"empty in list":     `{"nats":{"url":"nats://a:1,"}}`,
+		"replicas":          `{"nats":{"replicas":7}}`,
+		"transport type":    `{"transport":1}`,
+	} {
+		if _, err := Parse([]byte(bad)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+func TestLoadResolvesCredentialsAgainstTheRoot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"transport":"nats","nats":{"credentials":"nats/user.creds"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(dir)
+	if err != nil || c.NATS.Credentials != filepath.Join(dir, "nats", "user.creds") {
+		t.Fatalf("Load = %+v, %v", c, err)
+	}
+}

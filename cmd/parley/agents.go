@@ -3,14 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -107,9 +106,11 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 				return notFound(name)
 			}
 			if has {
-				out.Inbox = filepath.Join(m.tr.Dir(), inbox.InboxDir, name)
-				if out.Waiting, out.Acked, out.Bad, err = m.tr.Count(ctx, name); err != nil {
-					return messengerError(err)
+				out.Inbox = m.inboxLocation(name)
+				if c, ok := m.tr.(inboxCounter); ok {
+					if out.Waiting, out.Acked, out.Bad, err = c.Count(ctx, name); err != nil {
+						return messengerError(err)
+					}
 				}
 			}
 			if a.json {
@@ -134,7 +135,11 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 			}
 			if has {
 				fmt.Fprintf(tw, "inbox:\t%s\n", out.Inbox)
-				fmt.Fprintf(tw, "messages:\t%d waiting, %d acknowledged (cur/), %d quarantined (bad/)\n", out.Waiting, out.Acked, out.Bad)
+				if m.files != nil {
+					fmt.Fprintf(tw, "messages:\t%d waiting, %d acknowledged (cur/), %d quarantined (bad/)\n", out.Waiting, out.Acked, out.Bad)
+				} else {
+					fmt.Fprintf(tw, "messages:\t%d waiting, %d dead-lettered (%s)\n", out.Waiting, out.Bad, jetstream.DeadSubject(name))
+				}
 			}
 			return tw.Flush()
 		},
@@ -193,7 +198,7 @@ func newAgentsAddCmd(a *app) *cobra.Command {
 			if err := m.tr.Create(cmd.Context(), name); err != nil {
 				return messengerError(err)
 			}
-			dir := filepath.Join(m.tr.Dir(), inbox.InboxDir, name)
+			dir := m.inboxLocation(name)
 			if a.json {
 				return a.emit(map[string]any{"agent": name, "inbox": dir})
 			}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/inbox"
 )
 
 // newGCCmd is "parley gc [--older-than DUR]".
@@ -31,19 +33,23 @@ func newGCCmd(a *app) *cobra.Command {
 			}
 			defer m.Close()
 			ctx := cmd.Context()
-			st, err := m.tr.GC(ctx, d, time.Now())
-			if err != nil {
-				return messengerError(err)
+			var st inbox.GCStats
+			if m.files != nil { // over NATS an acknowledged message leaves the stream at once
+				if st, err = m.files.GC(ctx, d, time.Now()); err != nil {
+					return messengerError(err)
+				}
 			}
 			pruned, err := m.reg.Prune(ctx)
 			if err != nil {
 				return messengerError(err)
 			}
-			n, err := m.reg.RemoveStaleStaging(ctx, time.Now())
-			if err != nil {
-				return messengerError(err)
+			if m.fileReg != nil {
+				n, err := m.fileReg.RemoveStaleStaging(ctx, time.Now())
+				if err != nil {
+					return messengerError(err)
+				}
+				st.Staging += n
 			}
-			st.Staging += n
 			if pruned == nil {
 				pruned = []string{}
 			}

@@ -4,33 +4,110 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/registry"
 )
 
-// messenger is the file messenger of the --root directory: the inboxes and
-// the registry. Commands open it, use it and close it.
+// messenger is the messenger config.json selects: the file messenger of the
+// --root directory (the default) or a NATS JetStream server. Commands open
+// it, use it and close it.
 type messenger struct {
-	tr  *inbox.FileTransport
-	reg *registry.Registry
+	tr  inbox.Transport
+	reg registrar
+	// files and fileReg are set over the file transport only (gc, paths).
+	files   *inbox.FileTransport
+	fileReg *registry.Registry
+	// nats is set over the NATS transport only.
+	nats    *jetstream.Conn
+	natsURL string
 }
+
+// registrar is what the commands, the agents and the coordinator need of
+// an agent registry. *registry.Registry (files) and *jetstream.Registry
+// (NATS) implement it.
+type registrar interface {
+	Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error)
+	Get(ctx context.Context, name string) (*registry.Entry, error)
+	Alive(ctx context.Context, name string) (bool, error)
+	Heartbeat(ctx context.Context, name, sessionID string) error
+	Unregister(ctx context.Context, name, sessionID string) error
+	List(ctx context.Context) ([]registry.Entry, error)
+	Prune(ctx context.Context) ([]string, error)
+	Host() string
+}
+
+var (
+	_ registrar = (*registry.Registry)(nil)
+	_ registrar = (*jetstream.Registry)(nil)
+)
+
+// inboxCounter is implemented by transports that count an inbox's
+// messages: waiting, acknowledged (kept for audit) and quarantined.
+type inboxCounter interface {
+	Count(ctx context.Context, agent string) (waiting, acked, bad int, err error)
+}
+
+var (
+	_ inboxCounter = (*inbox.FileTransport)(nil)
+	_ inboxCounter = (*jetstream.Transport)(nil)
+)
 
 func (m *messenger) Close() {
-	m.reg.Close()
-	m.tr.Close()
+	if m.fileReg != nil {
+		m.fileReg.Close()
+	}
+	if m.files != nil {
+		m.files.Close()
+	}
+	if m.nats != nil {
+		m.nats.Close()
+	}
 }
 
-// openMessenger opens (creating if needed) the messenger under --root with
-// the settings of config.json.
+// inboxLocation says where agent's inbox is: its directory, or the NATS
+// subject on the server.
+func (m *messenger) inboxLocation(agent string) string {
+	if m.files != nil {
+		return filepath.Join(m.files.Dir(), inbox.InboxDir, agent)
+	}
+	return jetstream.InboxSubject(agent) + " on " + m.natsURL
+}
+
+// connectTimeout bounds connecting to a NATS server.
+const connectTimeout = 10 * time.Second
+
+// openMessenger opens (creating if needed) the messenger with the settings
+// of config.json: the file messenger under --root, or, with "transport":
+// "nats", the NATS JetStream server of the "nats" section.
 func (a *app) openMessenger() (*messenger, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
 	}
 	log := a.logger()
+	ttl := time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+	if cfg.UseNATS() {
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		defer cancel()
+		c, err := jetstream.Connect(ctx, jetstream.Config{
+			URL: cfg.NATS.URL, Credentials: cfg.NATS.Credentials, Replicas: cfg.NATS.Replicas,
+			Name: "parley", Logger: log,
+		})
+		if err != nil {
+			return nil, messengerError(err)
+		}
+		url := cfg.NATS.URL
+		if url == "" {
+			url = jetstream.DefaultURL
+		}
+		reg := jetstream.NewRegistry(c, c.Transport(), jetstream.WithTTL(ttl))
+		return &messenger{tr: c.Transport(), reg: reg, nats: c, natsURL: url}, nil
+	}
 	topts := []inbox.FileOption{inbox.WithLogger(log)}
 	if ms := cfg.Messenger.ReconcileMs; ms > 0 {
 		topts = append(topts, inbox.WithReconcile(time.Duration(ms)*time.Millisecond))
@@ -39,16 +116,12 @@ func (a *app) openMessenger() (*messenger, error) {
 	if err != nil {
 		return nil, messengerError(err)
 	}
-	ropts := []registry.Option{registry.WithLogger(log)}
-	if ms := cfg.Messenger.HeartbeatTTLMs; ms > 0 {
-		ropts = append(ropts, registry.WithTTL(time.Duration(ms)*time.Millisecond))
-	}
-	reg, err := registry.Open(a.rootDir(), tr, ropts...)
+	reg, err := registry.Open(a.rootDir(), tr, registry.WithLogger(log), registry.WithTTL(ttl))
 	if err != nil {
 		tr.Close()
 		return nil, messengerError(err)
 	}
-	return &messenger{tr: tr, reg: reg}, nil
+	return &messenger{tr: tr, reg: reg, files: tr, fileReg: reg}, nil
 }
 
 // cliError is an error whose message already says what to do.
@@ -95,6 +168,12 @@ func messengerError(err error) error {
 		return &cliError{msg: fmt.Sprintf("%v; nothing was delivered: free disk space and try again", err), err: err}
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EROFS):
 		return &cliError{msg: fmt.Sprintf("%v; nothing was delivered: check the permissions of %s", err, "the messenger root"), err: err}
+	case errors.Is(err, jetstream.ErrUnavailable):
+		return &cliError{msg: fmt.Sprintf("%v; check \"nats\".\"url\" in config.json and that nats-server runs with JetStream (-js)", err), err: err}
+	case errors.Is(err, jetstream.ErrIncompatible):
+		return &cliError{msg: fmt.Sprintf("%v; see the README, \"The JetStream transport\"", err), err: err}
+	case errors.Is(err, jetstream.ErrLockLost):
+		return &cliError{msg: fmt.Sprintf("%v; another receiver took the inbox while the NATS server was out of reach: stop one of them", err), err: err}
 	case errors.Is(err, context.Canceled):
 		return &cliError{msg: "interrupted", err: err}
 	}

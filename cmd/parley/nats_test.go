@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/internal/natsserver"
+	"github.com/parleyhq/parley/jetstream"
+	"github.com/parleyhq/parley/registry"
+)
+
+// natsRoot starts an embedded nats-server and returns a root whose
+// config.json selects the NATS transport on it.
+func natsRoot(t testing.TB) (string, *natsserver.Server) {
+	t.Helper()
+	srv, err := natsserver.Start(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	root := t.TempDir()
+	writeConfig(t, root, fmt.Sprintf(`{"transport":"nats","nats":{"url":%q}}`, srv.URL()))
+	return root, srv
+}
+
+func writeConfig(t testing.TB, root, cfg string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// natsRegister registers name on the server of url, for this (live)
+// process or for a dead one.
+func natsRegister(t testing.TB, url, name string, alive bool) {
+	t.Helper()
+	c, err := jetstream.Connect(context.Background(), jetstream.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := registry.Registration{Name: name}
+	if !alive {
+		cmd := exec.Command("true")
+		if err := cmd.Run(); err != nil {
+			t.Fatal(err)
+		}
+		r.PID = cmd.Process.Pid
+	}
+	if _, err := jetstream.NewRegistry(c, c.Transport()).Register(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The messaging commands work unchanged over the NATS transport, and
+// nothing of the messenger lands in the root directory.
+func TestMessagingCommandsOverNATS(t *testing.T) {
+	t.Parallel()
+	root, srv := natsRoot(t)
+	mustCLI(t, root, "", "init")
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Bob", "hello **Bob**")
+	if code != 0 || !strings.Contains(stderr, "not_active") {
+		t.Fatalf("send to an inbox-only agent: exit %d, stderr %q; want a not_active warning", code, stderr)
+	}
+	for _, text := range []string{"two", "three"} {
+		mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", text)
+	}
+	show := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Bob"))
+	if len(show) != 1 || show[0]["waiting"] != float64(3) || !strings.Contains(fmt.Sprint(show[0]["inbox"]), "parley.inbox.Bob") {
+		t.Fatalf("show Bob: %v", show)
+	}
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Bob"))
+	if len(objs) != 1 || objs[0]["text"] != "hello **Bob**" || objs[0]["from"] != "Alice" {
+		t.Fatalf("recv: %v", objs)
+	}
+	objs = jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Bob", "--all"))
+	if len(objs) != 2 || objs[0]["text"] != "two" || objs[1]["text"] != "three" {
+		t.Fatalf("recv --all: %v", objs)
+	}
+	out, stderr, code := cli(t, root, "", "recv", "--as", "Bob")
+	if code != 0 || out != "" || !strings.Contains(stderr, "no messages") {
+		t.Fatalf("recv of an empty inbox: %d %q %q", code, out, stderr)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		runT(t, "", "--root", root, "send", "--from", "Alice", "--to", "Bob", "late")
+	}()
+	objs = jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Bob", "--wait", "30s"))
+	if len(objs) != 1 || objs[0]["text"] != "late" {
+		t.Fatalf("recv --wait: %v", objs)
+	}
+	_, stderr, code = cli(t, root, "", "send", "--from", "Alice", "--to", "Nobody", "x")
+	oneLineError(t, stderr, code, "not_found")
+
+	// A receiver holds the inbox: another is told it is busy.
+	c, err := jetstream.Connect(context.Background(), jetstream.Config{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, err := c.Transport().Listen(context.Background(), "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = cli(t, root, "", "recv", "--as", "Bob")
+	oneLineError(t, stderr, code, "busy")
+	r.Close()
+
+	// Registrations: list, show, prune, gc.
+	natsRegister(t, srv.URL(), "Live", true)
+	natsRegister(t, srv.URL(), "Dead", false)
+	objs = jsonLines(t, mustCLI(t, root, "", "--json", "agents", "prune"))
+	if len(objs) != 1 || objs[0]["pruned"] != "Dead" {
+		t.Fatalf("prune: %v", objs)
+	}
+	objs = jsonLines(t, mustCLI(t, root, "", "--json", "agents", "list"))
+	if len(objs) != 1 || objs[0]["name"] != "Live" || objs[0]["protocol"] != "parley/1" {
+		t.Fatalf("list: %v", objs)
+	}
+	natsRegister(t, srv.URL(), "Dead2", false)
+	gc := jsonLines(t, mustCLI(t, root, "", "--json", "gc"))
+	if len(gc) != 1 || fmt.Sprint(gc[0]["registrations_pruned"]) != "[Dead2]" {
+		t.Fatalf("gc: %v", gc)
+	}
+	for _, d := range []string{"inbox/Bob", "registry/Live.json"} {
+		if _, err := os.Stat(filepath.Join(root, d)); err == nil {
+			t.Errorf("%s exists in the root: the file messenger was used", d)
+		}
+	}
+}
+
+func TestNATSConfigErrors(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeConfig(t, root, `{"transport":"nats","nats":{"url":"nats://user:secret@127.0.0.1:1"}}`)
+	_, stderr, code := cli(t, root, "", "agents", "list")
+	oneLineError(t, stderr, code, "nats")
+	if !strings.Contains(stderr, "config.json") || strings.Contains(stderr, "secret") {
+		t.Errorf("unreachable server: %q; want a hint at config.json and no password", stderr)
+	}
+	writeConfig(t, root, `{"transport":"nats","nats":{"servers":["x"]}}`)
+	_, stderr, code = cli(t, root, "", "agents", "list")
+	oneLineError(t, stderr, code, "servers")
+	writeConfig(t, root, `{"transport":"carrier-pigeon"}`)
+	_, stderr, code = cli(t, root, "", "agents", "list")
+	oneLineError(t, stderr, code, "carrier-pigeon")
+}
