@@ -13,9 +13,14 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
+	"github.com/nats-io/nats.go"
+	njs "github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/natsserver"
+	"github.com/parleyhq/parley/jetstream"
 )
 
 // benchSenderCmd is the name of the hidden command that "parley bench
@@ -25,11 +30,17 @@ const benchSenderCmd = "bench-sender"
 // messengerBench holds the figures of "parley bench messenger".
 type messengerBench struct {
 	Bench      string `json:"bench"`
-	Dir        string `json:"dir"`
-	FileSystem string `json:"filesystem"`
+	Transport  string `json:"transport"`
+	Dir        string `json:"dir,omitempty"`
+	FileSystem string `json:"filesystem,omitempty"`
+	Server     string `json:"server,omitempty"`
 	CPUs       int    `json:"cpus"`
 
-	Raw        rawFigures     `json:"raw_write_fsync_rename_dirfsync"`
+	// Raw is the engine's own rate for what one delivery does: for files
+	// the disk's write+fsync+rename+directory-fsync, for NATS a JetStream
+	// publish awaiting its acknowledgement.
+	Raw        *rawFigures    `json:"raw_write_fsync_rename_dirfsync,omitempty"`
+	RawPublish *rawFigures    `json:"raw_jetstream_publish,omitempty"`
 	Idle       latencyFigures `json:"latency_idle"`
 	Stream     latencyFigures `json:"latency_stream"`
 	Throughput struct {
@@ -57,38 +68,93 @@ type latencyFigures struct {
 }
 
 func newBenchMessengerCmd(a *app) *cobra.Command {
-	var dir string
+	var dir, transport, natsURL string
+	var syncAlways bool
 	var raw, idle, stream, through int
 	cmd := &cobra.Command{
-		Use:   "messenger [--json]",
-		Short: "Delivery latency and throughput between separate processes, beside the disk's own rate",
-		Long: "Measures, on one file system and in one run:\n" +
-			"  raw         the machine's small-file write+fsync+rename+directory-fsync rate;\n" +
+		Use:   "messenger [--transport file|nats] [--json]",
+		Short: "Delivery latency and throughput between separate processes, beside the engine's own rate",
+		Long: "Measures, in one run:\n" +
+			"  raw         the engine's own rate for one delivery: for files the small-file\n" +
+			"              write+fsync+rename+directory-fsync, for NATS a JetStream publish\n" +
+			"              awaiting its acknowledgement;\n" +
 			"  idle        delivery latency (send start → receive) between a separate sender\n" +
 			"              process and this receiver, one message every 50 ms;\n" +
 			"  stream      the same under a steady stream of one message every 20 ms;\n" +
 			"  throughput  one sender process sending back to back into one inbox while this\n" +
 			"              process claims and acknowledges.\n" +
-			"Every delivery is durable (fsync of the file and the directory).",
+			"--transport file (the default) measures the file messenger on --dir, every\n" +
+			"delivery fsynced. --transport nats measures the JetStream transport against\n" +
+			"--nats-url, or by default an nats-server embedded in this process that stores\n" +
+			"in a temporary directory (--nats-sync-always: it fsyncs every message, as the\n" +
+			"file transport does; nats-server's default syncs every 2 minutes).",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runMessengerBench(cmd.Context(), a, dir, raw, idle, stream, through)
+			switch transport {
+			case config.TransportFile, config.TransportNATS:
+			default:
+				return usagef("--transport %q: use file or nats", transport)
+			}
+			return runMessengerBench(cmd.Context(), a, benchOptions{dir: dir, transport: transport, natsURL: natsURL, syncAlways: syncAlways,
+				raw: raw, idle: idle, stream: stream, through: through})
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&transport, "transport", config.TransportFile, "file or nats")
 	f.StringVar(&dir, "dir", "", "directory to measure in (default: a temporary directory)")
-	f.IntVar(&raw, "raw", 1000, "raw write+fsync+rename operations")
+	f.StringVar(&natsURL, "nats-url", "", "with --transport nats: the server to measure (default: an embedded one)")
+	f.BoolVar(&syncAlways, "nats-sync-always", false, "the embedded nats-server fsyncs every message")
+	f.IntVar(&raw, "raw", 1000, "raw operations")
 	f.IntVar(&idle, "idle", 200, "messages of the idle latency run")
 	f.IntVar(&stream, "stream", 500, "messages of the 20 ms stream run")
 	f.IntVar(&through, "throughput", 2000, "messages of the throughput run")
 	return cmd
 }
 
-func runMessengerBench(ctx context.Context, a *app, dir string, nRaw, nIdle, nStream, nThrough int) error {
+type benchOptions struct {
+	dir, transport, natsURL    string
+	syncAlways                 bool
+	raw, idle, stream, through int
+}
+
+// benchTarget is the messenger a run measures: files under a directory, or
+// a NATS server.
+type benchTarget struct {
+	dir     string // file transport: the runs' parent directory
+	natsURL string // NATS transport: the server
+}
+
+// open returns a transport for run (a directory or an inbox name of its
+// own), with its closer.
+func (bt benchTarget) open(ctx context.Context, run string) (inbox.Transport, func(), error) {
+	if bt.natsURL == "" {
+		tr, err := inbox.NewFileTransport(filepath.Join(bt.dir, run))
+		if err != nil {
+			return nil, nil, err
+		}
+		return tr, func() { tr.Close() }, nil
+	}
+	c, err := jetstream.Connect(ctx, jetstream.Config{URL: bt.natsURL, Name: "parley bench"})
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.Transport(), func() { c.Close() }, nil
+}
+
+// senderArgs are the sender process's arguments for run.
+func (bt benchTarget) senderArgs(run string) []string {
+	if bt.natsURL == "" {
+		return []string{"--root", filepath.Join(bt.dir, run), benchSenderCmd}
+	}
+	return []string{benchSenderCmd, "--nats-url", bt.natsURL}
+}
+
+func runMessengerBench(ctx context.Context, a *app, o benchOptions) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
+	dir := o.dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "parley-bench-"); err != nil {
 			return err
@@ -97,26 +163,62 @@ func runMessengerBench(ctx context.Context, a *app, dir string, nRaw, nIdle, nSt
 	} else if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	res := messengerBench{Bench: "messenger", Dir: dir, FileSystem: fsType(dir), CPUs: runtime.NumCPU()}
-	if !a.json {
-		a.printf("parley bench messenger: %s (%s), %d CPUs\n", dir, res.FileSystem, res.CPUs)
+	res := messengerBench{Bench: "messenger", Transport: o.transport, CPUs: runtime.NumCPU()}
+	bt := benchTarget{dir: dir}
+	if o.transport == config.TransportNATS {
+		bt.natsURL = o.natsURL
+		res.Server = o.natsURL
+		if o.natsURL == "" {
+			var opts []natsserver.Option
+			res.Server = "embedded nats-server " + natsserver.Version + ", sync_interval default (2m)"
+			if o.syncAlways {
+				opts = append(opts, natsserver.SyncAlways())
+				res.Server = "embedded nats-server " + natsserver.Version + ", sync_interval always"
+			}
+			srv, err := natsserver.Start(filepath.Join(dir, "nats"), opts...)
+			if err != nil {
+				return err
+			}
+			defer srv.Stop()
+			bt.natsURL = srv.URL()
+			res.Dir, res.FileSystem = dir, fsType(dir)
+		}
+		if !a.json {
+			a.printf("parley bench messenger --transport nats: %s, %d CPUs\n", res.Server, res.CPUs)
+		}
+		raw, err := rawPublishRate(ctx, bt.natsURL, o.raw)
+		if err != nil {
+			return err
+		}
+		res.RawPublish = &raw
+		if !a.json {
+			a.printf("  raw JetStream publish+ack          %5d ops     mean %.3f ms  p50 %.3f ms  %.0f ops/s\n", raw.Ops, raw.MeanMs, raw.P50Ms, raw.OpsPerSec)
+		}
+	} else {
+		res.Dir, res.FileSystem = dir, fsType(dir)
+		if !a.json {
+			a.printf("parley bench messenger: %s (%s), %d CPUs\n", dir, res.FileSystem, res.CPUs)
+		}
+		raw, err := rawRate(filepath.Join(dir, "raw"), o.raw)
+		if err != nil {
+			return err
+		}
+		res.Raw = &raw
+		if !a.json {
+			a.printf("  raw write+fsync+rename+dir-fsync  %5d ops     mean %.3f ms  p50 %.3f ms  %.0f ops/s\n", raw.Ops, raw.MeanMs, raw.P50Ms, raw.OpsPerSec)
+		}
 	}
-	if res.Raw, err = rawRate(filepath.Join(dir, "raw"), nRaw); err != nil {
-		return err
-	}
-	if !a.json {
-		a.printf("  raw write+fsync+rename+dir-fsync  %5d ops     mean %.3f ms  p50 %.3f ms  %.0f ops/s\n", res.Raw.Ops, res.Raw.MeanMs, res.Raw.P50Ms, res.Raw.OpsPerSec)
-	}
-	sendRate, e2e, err := benchThroughput(ctx, exe, filepath.Join(dir, "throughput"), nThrough)
+	rawRate := res.rawOpsPerSec()
+	sendRate, e2e, err := benchThroughput(ctx, exe, bt, o.through)
 	if err != nil {
 		return err
 	}
 	t := &res.Throughput
-	t.Messages, t.SendPerSec, t.EndToEndPerSec = nThrough, sendRate, e2e
-	t.RawOverSend, t.RawOverE2E = res.Raw.OpsPerSec/sendRate, res.Raw.OpsPerSec/e2e
+	t.Messages, t.SendPerSec, t.EndToEndPerSec = o.through, sendRate, e2e
+	t.RawOverSend, t.RawOverE2E = rawRate/sendRate, rawRate/e2e
 	if !a.json {
 		a.printf("  throughput into one inbox         %5d msgs    send %.0f msg/s (raw/send %.2f×)  end to end with claim+ack %.0f msg/s (%.2f×)\n",
-			nThrough, sendRate, t.RawOverSend, e2e, t.RawOverE2E)
+			o.through, sendRate, t.RawOverSend, e2e, t.RawOverE2E)
 	}
 	for _, run := range []struct {
 		name     string
@@ -124,10 +226,10 @@ func runMessengerBench(ctx context.Context, a *app, dir string, nRaw, nIdle, nSt
 		interval time.Duration
 		out      *latencyFigures
 	}{
-		{"idle", nIdle, 50 * time.Millisecond, &res.Idle},
-		{"stream", nStream, 20 * time.Millisecond, &res.Stream},
+		{"idle", o.idle, 50 * time.Millisecond, &res.Idle},
+		{"stream", o.stream, 20 * time.Millisecond, &res.Stream},
 	} {
-		lat, err := benchLatency(ctx, exe, filepath.Join(dir, run.name), run.n, run.interval)
+		lat, err := benchLatency(ctx, exe, bt, run.name, run.n, run.interval)
 		if err != nil {
 			return err
 		}
@@ -141,6 +243,49 @@ func runMessengerBench(ctx context.Context, a *app, dir string, nRaw, nIdle, nSt
 		return a.emit(res)
 	}
 	return nil
+}
+
+func (r *messengerBench) rawOpsPerSec() float64 {
+	if r.Raw != nil {
+		return r.Raw.OpsPerSec
+	}
+	return r.RawPublish.OpsPerSec
+}
+
+// rawPublishRate measures the server's own rate for what a delivery does:
+// publish a 400-byte message to a file-backed stream and wait for its
+// acknowledgement, back to back. It uses a scratch stream, deleted after.
+func rawPublishRate(ctx context.Context, url string, n int) (rawFigures, error) {
+	nc, err := nats.Connect(url, nats.Name("parley bench raw"))
+	if err != nil {
+		return rawFigures{}, err
+	}
+	defer nc.Close()
+	js, err := njs.New(nc)
+	if err != nil {
+		return rawFigures{}, err
+	}
+	const name, subject = "PARLEY_BENCH_RAW", "parley-bench.raw"
+	if _, err := js.CreateStream(ctx, njs.StreamConfig{Name: name, Subjects: []string{subject}, Storage: njs.FileStorage}); err != nil {
+		return rawFigures{}, err
+	}
+	defer js.DeleteStream(context.WithoutCancel(ctx), name)
+	data := make([]byte, 400)
+	for i := range data {
+		data[i] = 'x'
+	}
+	lat := make([]time.Duration, 0, n)
+	start := time.Now()
+	for range n {
+		t0 := time.Now()
+		if _, err := js.Publish(ctx, subject, data); err != nil {
+			return rawFigures{}, err
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	total := time.Since(start)
+	slices.Sort(lat)
+	return rawFigures{Ops: n, MeanMs: ms(total) / float64(n), P50Ms: ms(pct(lat, 50)), OpsPerSec: float64(n) / total.Seconds()}, nil
 }
 
 // rawRate measures the disk's own rate for what a delivery does: write a
@@ -191,10 +336,11 @@ func rawRate(dir string, n int) (rawFigures, error) {
 	return rawFigures{Ops: n, MeanMs: ms(total) / float64(n), P50Ms: ms(pct(lat, 50)), OpsPerSec: float64(n) / total.Seconds()}, nil
 }
 
-// sender starts the sender process: count messages to agent, one every
-// interval (0: back to back).
-func startSender(ctx context.Context, exe, root, agent string, count int, interval time.Duration) (*exec.Cmd, *bufio.Reader, error) {
-	cmd := exec.CommandContext(ctx, exe, "--root", root, benchSenderCmd, "--to", agent, "--count", strconv.Itoa(count), "--interval", interval.String())
+// startSender starts the sender process of run: count messages to agent,
+// one every interval (0: back to back).
+func startSender(ctx context.Context, exe string, bt benchTarget, run, agent string, count int, interval time.Duration) (*exec.Cmd, *bufio.Reader, error) {
+	args := append(bt.senderArgs(run), "--to", agent, "--count", strconv.Itoa(count), "--interval", interval.String())
+	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -252,35 +398,39 @@ func receiveAll(ctx context.Context, r inbox.Receiver, n int, cmd *exec.Cmd) ([]
 	return lat, first, last, nil
 }
 
-func benchInbox(ctx context.Context, root, agent string) (*inbox.FileTransport, inbox.Receiver, error) {
-	tr, err := inbox.NewFileTransport(root)
+// benchInbox opens the receiving side of run: agent's inbox, listened to.
+func benchInbox(ctx context.Context, bt benchTarget, run, agent string) (inbox.Receiver, func(), error) {
+	tr, closeTr, err := bt.open(ctx, run)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := tr.Create(ctx, agent); err != nil {
-		tr.Close()
+		closeTr()
 		return nil, nil, err
 	}
 	r, err := tr.Listen(ctx, agent)
 	if err != nil {
-		tr.Close()
+		closeTr()
 		return nil, nil, err
 	}
 	// The first Receive runs the initial scan before any message exists.
 	pctx, cancel := context.WithCancel(ctx)
 	cancel()
 	_, _ = r.Receive(pctx)
-	return tr, r, nil
+	return r, func() { r.Close(); closeTr() }, nil
 }
 
-func benchLatency(ctx context.Context, exe, root string, n int, interval time.Duration) ([]time.Duration, error) {
-	tr, r, err := benchInbox(ctx, root, "Receiver")
+// benchAgent names the receiving agent of a run: runs on one NATS server
+// need inboxes of their own.
+func benchAgent(run string) string { return "Receiver_" + run }
+
+func benchLatency(ctx context.Context, exe string, bt benchTarget, run string, n int, interval time.Duration) ([]time.Duration, error) {
+	r, done, err := benchInbox(ctx, bt, run, benchAgent(run))
 	if err != nil {
 		return nil, err
 	}
-	defer tr.Close()
-	defer r.Close()
-	cmd, _, err := startSender(ctx, exe, root, "Receiver", n, interval)
+	defer done()
+	cmd, _, err := startSender(ctx, exe, bt, run, benchAgent(run), n, interval)
 	if err != nil {
 		return nil, err
 	}
@@ -292,14 +442,14 @@ func benchLatency(ctx context.Context, exe, root string, n int, interval time.Du
 	return lat, nil
 }
 
-func benchThroughput(ctx context.Context, exe, root string, n int) (sendRate, e2e float64, err error) {
-	tr, r, err := benchInbox(ctx, root, "Receiver")
+func benchThroughput(ctx context.Context, exe string, bt benchTarget, n int) (sendRate, e2e float64, err error) {
+	const run = "throughput"
+	r, done, err := benchInbox(ctx, bt, run, benchAgent(run))
 	if err != nil {
 		return 0, 0, err
 	}
-	defer tr.Close()
-	defer r.Close()
-	cmd, out, err := startSender(ctx, exe, root, "Receiver", n, 0)
+	defer done()
+	cmd, out, err := startSender(ctx, exe, bt, run, benchAgent(run), n, 0)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -326,7 +476,7 @@ type senderReport struct {
 // messenger": it sends --count messages, each stamped with the time its
 // Send started, then prints a senderReport.
 func newBenchSenderCmd(a *app) *cobra.Command {
-	var to string
+	var to, natsURL string
 	var count int
 	var interval time.Duration
 	cmd := &cobra.Command{
@@ -334,12 +484,13 @@ func newBenchSenderCmd(a *app) *cobra.Command {
 		Hidden: true,
 		Args:   exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			tr, err := inbox.NewFileTransport(a.rootDir())
+			ctx := cmd.Context()
+			bt := benchTarget{dir: a.rootDir(), natsURL: natsURL}
+			tr, done, err := bt.open(ctx, "")
 			if err != nil {
 				return err
 			}
-			defer tr.Close()
-			ctx := cmd.Context()
+			defer done()
 			start := time.Now()
 			next := start
 			for i := 0; i < count; i++ {
@@ -360,6 +511,7 @@ func newBenchSenderCmd(a *app) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&to, "to", "", "recipient")
+	f.StringVar(&natsURL, "nats-url", "", "send through this NATS server")
 	f.IntVar(&count, "count", 100, "messages to send")
 	f.DurationVar(&interval, "interval", 0, "pause between sends")
 	return cmd

@@ -10,8 +10,21 @@ import (
 // here; "parley bench messenger" does.)
 func TestBenchMessengerRuns(t *testing.T) {
 	t.Setenv("PARLEY_TEST_AS_CLI", "1") // the re-executed sender is this binary
-	out := mustCLI(t, t.TempDir(), "", "--json", "bench", "messenger", "--dir", t.TempDir(),
-		"--raw", "20", "--idle", "5", "--stream", "5", "--throughput", "30")
+	for _, tc := range []struct {
+		transport, raw string
+	}{{"file", "raw_write_fsync_rename_dirfsync"}, {"nats", "raw_jetstream_publish"}} {
+		t.Run(tc.transport, func(t *testing.T) {
+			out := mustCLI(t, t.TempDir(), "", "--json", "bench", "messenger", "--transport", tc.transport, "--dir", t.TempDir(),
+				"--raw", "20", "--idle", "5", "--stream", "5", "--throughput", "30")
+			checkMessengerBench(t, out, tc.transport, tc.raw)
+		})
+	}
+	if _, _, code := cli(t, t.TempDir(), "", "bench", "messenger", "--transport", "pigeon"); code != exitUsage {
+		t.Errorf("an unknown transport: exit %d, want %d", code, exitUsage)
+	}
+}
+
+func checkMessengerBench(t *testing.T, out, transport, raw string) {
 	objs := jsonLines(t, out)
 	if len(objs) != 1 {
 		t.Fatalf("want one JSON line, got %q", out)
@@ -28,7 +41,10 @@ func TestBenchMessengerRuns(t *testing.T) {
 		}
 		return f
 	}
-	num("raw_write_fsync_rename_dirfsync", "ops_per_sec")
+	if o["transport"] != transport {
+		t.Errorf("transport %v, want %s", o["transport"], transport)
+	}
+	num(raw, "ops_per_sec")
 	for _, run := range []string{"latency_idle", "latency_stream"} {
 		p50, p99, mx := num(run, "p50_ms"), num(run, "p99_ms"), num(run, "max_ms")
 		if !(p50 <= p99 && p99 <= mx) {

@@ -13,6 +13,9 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 )
 
+// Version is the embedded nats-server's version.
+const Version = server.VERSION
+
 // DefaultMaxPayload is the embedded server's max_payload: parley's 1 MiB
 // messages plus room for headers (the nats-server default is exactly 1 MiB).
 const DefaultMaxPayload = 2 << 20
