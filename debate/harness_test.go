@@ -69,8 +69,12 @@ type party struct {
 	respond agent.ResponderFunc
 }
 
-func att(name, script string) party { return party{name: name, role: debate.RoleAttacker, script: script} }
-func def(name, script string) party { return party{name: name, role: debate.RoleDefender, script: script} }
+func att(name, script string) party {
+	return party{name: name, role: debate.RoleAttacker, script: script}
+}
+func def(name, script string) party {
+	return party{name: name, role: debate.RoleDefender, script: script}
+}
 
 // turns writes a script from entries "round|position|counter_to|confidence|tokens".
 func turns(entries ...string) string {
