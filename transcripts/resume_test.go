@@ -27,7 +27,9 @@ func startAgent(t *testing.T, tr inbox.Transport, name, script string) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan struct{}), make(chan error, 1)
-	go func() { done <- (&agent.Runner{Name: name, Transport: tr, Responder: s, Ready: func() { close(ready) }}).Run(ctx) }()
+	go func() {
+		done <- (&agent.Runner{Name: name, Transport: tr, Responder: s, Ready: func() { close(ready) }}).Run(ctx)
+	}()
 	<-ready
 	t.Cleanup(func() { cancel(); <-done })
 }
