@@ -79,11 +79,8 @@ func (r *Runner) Run(ctx context.Context) error {
 	if err := r.Transport.Create(ctx, r.Name); err != nil {
 		return fmt.Errorf("create the inbox of %s: %w", r.Name, err)
 	}
-	rcv, err := r.Transport.Listen(ctx, r.Name)
-	if err != nil {
-		return fmt.Errorf("listen as %s: %w", r.Name, err)
-	}
-	defer rcv.Close()
+	// Register before listening: registering hands the inbox to this
+	// session, which it cannot do while a receiver holds it.
 	if r.Registry != nil {
 		if err := r.Registry.Register(ctx, r.Name, r.Roles); err != nil {
 			return fmt.Errorf("register %s: %w", r.Name, err)
@@ -94,6 +91,11 @@ func (r *Runner) Run(ctx context.Context) error {
 			}
 		}()
 	}
+	rcv, err := r.Transport.Listen(ctx, r.Name)
+	if err != nil {
+		return fmt.Errorf("listen as %s: %w", r.Name, err)
+	}
+	defer rcv.Close()
 	hbCtx, stopHB := context.WithCancel(ctx)
 	hbDone := make(chan struct{})
 	go func() {

@@ -290,46 +290,34 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 	if p.req.Transcript == nil {
 		p.req.Transcript = []TurnRecord{}
 	}
-	m, err := c.fit(p.req, p.sp.Name)
-	if err != nil {
-		return err
-	}
 	if err := c.record(ctx, EventRequest, RequestEvent{
 		RequestID: p.requestID, MessageID: p.messageID, Round: p.round, Role: p.sp.Role,
 		Agent: p.sp.Name, Attempt: p.attempt, Deadline: p.req.Budget.Deadline,
 	}); err != nil {
 		return err
 	}
-	if err := c.Messenger.Send(ctx, m); err != nil {
-		return fmt.Errorf("send %s to %s: %w", p.requestID, p.sp.Name, err)
-	}
-	c.log.Debug("request sent", "agent", p.sp.Name, "msg_id", m.ID, "request_id", p.requestID)
-	return nil
-}
-
-// fit builds the request message, leaving out the oldest turns' arguments
-// (their positions stay) and then the context when the whole would exceed
-// the message size limit.
-func (c *Coordinator) fit(req *TurnRequest, to string) (*inbox.Message, error) {
+	// A request over the message size limit leaves out the oldest turns'
+	// arguments (their positions stay), then the context.
 	for trimmed := 0; ; trimmed++ {
-		m, err := NewRequestMessage(c.st.Session.Coordinator, to, req)
+		m, err := NewRequestMessage(s.Coordinator, p.sp.Name, p.req)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if _, err = m.Encode(); err == nil {
-			return m, nil
-		}
-		if !errors.Is(err, inbox.ErrTooLarge) {
-			return nil, err
+		err = c.Messenger.Send(ctx, m)
+		if err == nil {
+			c.log.Debug("request sent", "agent", p.sp.Name, "msg_id", m.ID, "request_id", p.requestID)
+			return nil
 		}
 		switch {
-		case trimmed < len(req.Transcript):
-			req.Transcript[trimmed].Text = "(left out: the request would exceed the message size limit)"
-		case len(req.Context) > 0:
-			req.Context = []ContextItem{}
-		default:
-			return nil, err
+		case !errors.Is(err, inbox.ErrTooLarge):
+		case trimmed < len(p.req.Transcript):
+			p.req.Transcript[trimmed].Text = "(left out: the request would exceed the message size limit)"
+			continue
+		case len(p.req.Context) > 0:
+			p.req.Context = []ContextItem{}
+			continue
 		}
+		return fmt.Errorf("send %s to %s: %w", p.requestID, p.sp.Name, err)
 	}
 }
 

@@ -56,19 +56,13 @@ type appendFile interface {
 	Fd() uintptr
 }
 
-// OpenStore opens (creating it, 0700, if needed) <root>/debates. logger
-// may be nil.
+// OpenStore opens the debates of the parley root directory root, which
+// must exist; <root>/debates is created (0700) when the first debate is.
+// logger may be nil.
 func OpenStore(root string, logger *slog.Logger) (*Store, error) {
-	if err := os.MkdirAll(root, 0o700); err != nil {
-		return nil, fmt.Errorf("create the parley root: %w", err)
-	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return nil, err
-	}
-	if err := r.Mkdir(Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		r.Close()
-		return nil, fmt.Errorf("create %s: %w", Dir, err)
+		return nil, fmt.Errorf("open the parley root: %w", err)
 	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -99,6 +93,9 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 		return nil, err
 	}
 	id := sess.ID
+	if err := s.root.Mkdir(Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("create %s: %w", Dir, err)
+	}
 	if err := s.root.Mkdir(dirOf(id), 0o700); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("%w: %s", ErrExists, id)
@@ -504,6 +501,9 @@ type Summary struct {
 // skipped and logged.
 func (s *Store) List() ([]Summary, error) {
 	entries, err := fs.ReadDir(s.root.FS(), Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
