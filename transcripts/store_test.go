@@ -327,6 +327,7 @@ func TestHostileIDsAndSymlinks(t *testing.T) {
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "transcript.jsonl"), nil, 0o600)
 	const planted = "20260101-spec-planted-abcdef"
+	os.Mkdir(filepath.Join(dir, "debates"), 0o700)
 	if err := os.Symlink(outside, filepath.Join(dir, "debates", planted)); err != nil {
 		t.Fatal(err)
 	}
