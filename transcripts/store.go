@@ -109,16 +109,15 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 	if err != nil {
 		return nil, err
 	}
-	if err := durable.CreateFile(s.fs, fileOf(id, SessionFile), append(data, '\n'), 0o600); err != nil {
-		return nil, fmt.Errorf("write the session of %s: %w", id, err)
-	}
+	// The empty transcript first: writing session.json syncs the directory,
+	// which makes both names durable.
 	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create the transcript of %s: %w", id, err)
 	}
 	f.Close()
-	if err := durable.SyncDir(s.fs, dirOf(id)); err != nil {
-		return nil, err
+	if err := durable.CreateFile(s.fs, fileOf(id, SessionFile), append(data, '\n'), 0o600); err != nil {
+		return nil, fmt.Errorf("write the session of %s: %w", id, err)
 	}
 	return s.Open(ctx, id)
 }
@@ -166,6 +165,7 @@ type Log struct {
 	head   string
 	size   int64
 	sealed bool
+	dirty  bool  // an appended request event is not fsynced yet
 	broken error // set after a failed write: nothing more is appended
 	mu     sync.Mutex
 }
@@ -252,11 +252,13 @@ func (l *Log) Append(ctx context.Context, kind debate.EventKind, elapsedMs int64
 		l.fail(err)
 		return debate.Event{}, fmt.Errorf("append to the transcript of %s: %w", l.id, err)
 	}
+	l.dirty = true
 	if kind != debate.EventRequest {
 		if err := l.f.Sync(); err != nil {
 			l.fail(err)
 			return debate.Event{}, fmt.Errorf("sync the transcript of %s: %w", l.id, err)
 		}
+		l.dirty = false
 	}
 	l.events = append(l.events, e)
 	l.head = hash
@@ -312,8 +314,11 @@ func (l *Log) Seal(ctx context.Context, o *debate.Outcome, record string) error 
 	if l.f == nil {
 		return fmt.Errorf("transcript of %s is closed", l.id)
 	}
-	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("sync the transcript of %s: %w", l.id, err)
+	if l.dirty {
+		if err := l.f.Sync(); err != nil {
+			return fmt.Errorf("sync the transcript of %s: %w", l.id, err)
+		}
+		l.dirty = false
 	}
 	v := Verdict{Outcome: *o, Record: record, Transcript: fileOf(l.id, TranscriptFile), Events: len(l.events), Head: l.head}
 	data, err := json.MarshalIndent(v, "", "  ")

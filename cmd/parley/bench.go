@@ -29,5 +29,5 @@ func newBenchCmd(a *app) *cobra.Command {
 
 // benchCommands lists the benchmarks, one file each (bench_<name>.go).
 func benchCommands(a *app) []*cobra.Command {
-	return []*cobra.Command{}
+	return []*cobra.Command{newBenchDebateCmd(a)}
 }
