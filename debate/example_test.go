@@ -29,7 +29,9 @@ func ExampleCoordinator() {
 	for name, script := range scripts {
 		s, _ := agent.ParseScript([]byte(script))
 		ready, done := make(chan struct{}), make(chan error, 1)
-		go func() { done <- (&agent.Runner{Name: name, Transport: tr, Responder: s, Ready: func() { close(ready) }}).Run(ctx) }()
+		go func() {
+			done <- (&agent.Runner{Name: name, Transport: tr, Responder: s, Ready: func() { close(ready) }}).Run(ctx)
+		}()
 		<-ready
 		stopped = append(stopped, done)
 	}
