@@ -29,5 +29,9 @@ func newBenchCmd(a *app) *cobra.Command {
 
 // benchCommands lists the benchmarks, one file each (bench_<name>.go).
 func benchCommands(a *app) []*cobra.Command {
-	return []*cobra.Command{newBenchDebateCmd(a)}
+	return []*cobra.Command{
+		newBenchGateCmd(a),
+		newBenchConsensusCmd(a),
+		newBenchDebateCmd(a),
+	}
 }

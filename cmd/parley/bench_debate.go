@@ -31,24 +31,24 @@ func newBenchDebateCmd(a *app) *cobra.Command {
 				return usagef("--debates, --concurrent and --rounds must be positive")
 			}
 			ctx := cmd.Context()
-			for _, sc := range debateScenarios() {
-				res, err := benchTurns(ctx, sc, sequential, rounds)
+			for _, sc := range debateBenchScenarios() {
+				res, err := debateBenchTurns(ctx, sc, sequential, rounds)
 				if err != nil {
 					return fmt.Errorf("bench debate %s: %w", sc.name, err)
 				}
-				if err := a.report(res); err != nil {
+				if err := a.reportDebateBench(res); err != nil {
 					return err
 				}
 			}
-			for _, sc := range debateScenarios() {
+			for _, sc := range debateBenchScenarios() {
 				if !sc.concurrent {
 					continue
 				}
-				res, err := benchConcurrent(ctx, sc, concurrent, rounds)
+				res, err := debateBenchConcurrent(ctx, sc, concurrent, rounds)
 				if err != nil {
 					return fmt.Errorf("bench debate %s: %w", sc.name, err)
 				}
-				if err := a.report(res); err != nil {
+				if err := a.reportDebateBench(res); err != nil {
 					return err
 				}
 			}
@@ -61,8 +61,8 @@ func newBenchDebateCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// benchResult is one figure of "parley bench debate".
-type benchResult struct {
+// debateBenchResult is one figure of "parley bench debate".
+type debateBenchResult struct {
 	Bench   string  `json:"bench"`
 	Name    string  `json:"name"`
 	Setup   string  `json:"setup"`
@@ -84,7 +84,7 @@ type benchResult struct {
 	Pass     bool    `json:"pass"`
 }
 
-func (a *app) report(r benchResult) error {
+func (a *app) reportDebateBench(r debateBenchResult) error {
 	if a.json {
 		return a.emit(r)
 	}
@@ -106,8 +106,8 @@ func (a *app) report(r benchResult) error {
 	return nil
 }
 
-// scenario is a transport and journal combination to measure.
-type scenario struct {
+// debateScenario is a transport and journal combination to measure.
+type debateScenario struct {
 	name, setup string
 	concurrent  bool
 	disk        bool // transcripts are fsynced to disk
@@ -115,8 +115,8 @@ type scenario struct {
 	env func() (tr inbox.Transport, journal func(*debate.DebateSession) (debate.Journal, error), cleanup func(), err error)
 }
 
-func debateScenarios() []scenario {
-	return []scenario{
+func debateBenchScenarios() []debateScenario {
+	return []debateScenario{
 		{
 			name:  "turn_mem",
 			setup: "in-memory transport, in-memory journal, agents in-process answering instantly",
@@ -130,7 +130,7 @@ func debateScenarios() []scenario {
 			concurrent: true,
 			disk:       true,
 			env: func() (inbox.Transport, func(*debate.DebateSession) (debate.Journal, error), func(), error) {
-				st, cleanup, err := tempStore()
+				st, cleanup, err := debateBenchStore()
 				if err != nil {
 					return nil, nil, nil, err
 				}
@@ -140,7 +140,7 @@ func debateScenarios() []scenario {
 	}
 }
 
-func tempStore() (*transcripts.Store, func(), error) {
+func debateBenchStore() (*transcripts.Store, func(), error) {
 	dir, err := os.MkdirTemp("", "parley-bench-")
 	if err != nil {
 		return nil, nil, err
@@ -153,9 +153,9 @@ func tempStore() (*transcripts.Store, func(), error) {
 	return st, func() { st.Close(); os.RemoveAll(dir) }, nil
 }
 
-// instantResponder answers at once with a new position every round, so
+// debateBenchResponder answers at once with a new position every round, so
 // that a debate runs until its round budget is spent.
-var instantResponder = agent.ResponderFunc(func(ctx context.Context, req *debate.TurnRequest) (*agent.Reply, error) {
+var debateBenchResponder = agent.ResponderFunc(func(ctx context.Context, req *debate.TurnRequest) (*agent.Reply, error) {
 	t := &debate.Turn{DebateID: req.DebateID, Round: req.Round, Role: req.Role, Position: fmt.Sprintf("%s position %d", req.Role, req.Round),
 		ConfidenceChange: -1, Tokens: 50, Text: "An argument of a realistic length: a sentence or two, citing nothing in particular."}
 	if req.Role == debate.RoleAttacker {
@@ -164,19 +164,19 @@ var instantResponder = agent.ResponderFunc(func(ctx context.Context, req *debate
 	return &agent.Reply{Turn: t}, nil
 })
 
-// agentPool runs pairs of instant agents on tr until stop is called.
-func agentPool(ctx context.Context, tr inbox.Transport, pairs int) (stop func(), err error) {
+// debateBenchAgents runs pairs of instant agents on tr until stop is called.
+func debateBenchAgents(ctx context.Context, tr inbox.Transport, pairs int) (stop func(), err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	stop = func() { cancel(); wg.Wait() }
 	for i := 0; i < pairs; i++ {
-		for _, p := range []debate.Participant{attackerOf(i), defenderOf(i)} {
+		for _, p := range []debate.Participant{debateBenchAttacker(i), debateBenchDefender(i)} {
 			ready := make(chan struct{})
 			errc := make(chan error, 1)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errc <- (&agent.Runner{Name: p.Name, Transport: tr, Responder: instantResponder, Ready: func() { close(ready) }}).Run(ctx)
+				errc <- (&agent.Runner{Name: p.Name, Transport: tr, Responder: debateBenchResponder, Ready: func() { close(ready) }}).Run(ctx)
 			}()
 			select {
 			case <-ready:
@@ -189,15 +189,15 @@ func agentPool(ctx context.Context, tr inbox.Transport, pairs int) (stop func(),
 	return stop, nil
 }
 
-func attackerOf(i int) debate.Participant {
+func debateBenchAttacker(i int) debate.Participant {
 	return debate.Participant{Name: fmt.Sprintf("BenchCritic%d", i), Role: debate.RoleAttacker}
 }
-func defenderOf(i int) debate.Participant {
+func debateBenchDefender(i int) debate.Participant {
 	return debate.Participant{Name: fmt.Sprintf("BenchProposer%d", i), Role: debate.RoleDefender}
 }
 
-// benchSession is debate n of a run, spoken by agent pair n%pairs.
-func benchSession(n, pairs, rounds int) *debate.DebateSession {
+// debateBenchSession is debate n of a run, spoken by agent pair n%pairs.
+func debateBenchSession(n, pairs, rounds int) *debate.DebateSession {
 	// Ids (and so coordinator names) unique within a run: the suffix spells n.
 	const digits = "abcdefghijklmnopqrstuvwxyz234567"
 	var suffix [6]byte
@@ -207,20 +207,20 @@ func benchSession(n, pairs, rounds int) *debate.DebateSession {
 	id := fmt.Sprintf("%s-verify-bench-%d-%s", time.Now().UTC().Format("20060102"), n, suffix[:])
 	return &debate.DebateSession{
 		ID: id, Topic: fmt.Sprintf("bench %d", n), Layer: debate.LayerVerify, Created: inbox.Now(),
-		Participants: []debate.Participant{attackerOf(n % pairs), defenderOf(n % pairs)},
+		Participants: []debate.Participant{debateBenchAttacker(n % pairs), debateBenchDefender(n % pairs)},
 		Budget:       debate.ConsensusBudget{MaxRounds: rounds, MaxTokens: 1 << 30, MaxTokensPerRound: 2000, MaxWallClockMs: 600000, ConvergenceRounds: 1},
 		Coordinator:  debate.CoordinatorName(id),
 	}
 }
 
-// nopFilerBench files nothing: the bench measures the debate, not filing.
-type nopFilerBench struct{}
+// debateBenchFiler files nothing: the bench measures the debate, not filing.
+type debateBenchFiler struct{}
 
-func (nopFilerBench) File(context.Context, *debate.Outcome) (string, error) { return "", nil }
+func (debateBenchFiler) File(context.Context, *debate.Outcome) (string, error) { return "", nil }
 
-func runBenchDebate(ctx context.Context, tr inbox.Transport, j debate.Journal, s *debate.DebateSession, progress func(debate.Progress)) (*debate.Outcome, error) {
+func debateBenchRun(ctx context.Context, tr inbox.Transport, j debate.Journal, s *debate.DebateSession, progress func(debate.Progress)) (*debate.Outcome, error) {
 	defer j.Close()
-	o, err := (&debate.Coordinator{Messenger: tr, Journal: j, Filer: nopFilerBench{}, Progress: progress}).Start(ctx, s)
+	o, err := (&debate.Coordinator{Messenger: tr, Journal: j, Filer: debateBenchFiler{}, Progress: progress}).Start(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -230,17 +230,17 @@ func runBenchDebate(ctx context.Context, tr inbox.Transport, j debate.Journal, s
 	return o, nil
 }
 
-// benchTurns runs n debates one after another and measures the time per
+// debateBenchTurns runs n debates one after another and measures the time per
 // turn: overall (wall time / turns) and per request→turn.
-func benchTurns(ctx context.Context, sc scenario, n, rounds int) (benchResult, error) {
+func debateBenchTurns(ctx context.Context, sc debateScenario, n, rounds int) (debateBenchResult, error) {
 	tr, journal, cleanup, err := sc.env()
 	if err != nil {
-		return benchResult{}, err
+		return debateBenchResult{}, err
 	}
 	defer cleanup()
-	stop, err := agentPool(ctx, tr, 1)
+	stop, err := debateBenchAgents(ctx, tr, 1)
 	if err != nil {
-		return benchResult{}, err
+		return debateBenchResult{}, err
 	}
 	defer stop()
 	var lat []time.Duration
@@ -254,8 +254,8 @@ func benchTurns(ctx context.Context, sc scenario, n, rounds int) (benchResult, e
 		}
 	}
 	// One debate to warm up.
-	if _, err := runJournal(ctx, tr, journal, benchSession(0, 1, rounds), nil); err != nil {
-		return benchResult{}, err
+	if _, err := debateBenchJournal(ctx, tr, journal, debateBenchSession(0, 1, rounds), nil); err != nil {
+		return debateBenchResult{}, err
 	}
 	runtime.GC()
 	turns := 0
@@ -263,17 +263,17 @@ func benchTurns(ctx context.Context, sc scenario, n, rounds int) (benchResult, e
 	for i := 1; i <= n; i++ {
 		// Debate ids must differ: request ids derive from them, and agents
 		// drop a request id they have already seen.
-		o, err := runJournal(ctx, tr, journal, benchSession(i, 1, rounds), progress)
+		o, err := debateBenchJournal(ctx, tr, journal, debateBenchSession(i, 1, rounds), progress)
 		if err != nil {
-			return benchResult{}, err
+			return debateBenchResult{}, err
 		}
 		turns += len(o.Turns)
 	}
 	el := time.Since(start)
 	var fsync float64
 	if sc.disk {
-		if fsync, err = fsyncFloor(); err != nil {
-			return benchResult{}, err
+		if fsync, err = debateBenchFsync(); err != nil {
+			return debateBenchResult{}, err
 		}
 	}
 	var sum time.Duration
@@ -282,7 +282,7 @@ func benchTurns(ctx context.Context, sc scenario, n, rounds int) (benchResult, e
 	}
 	per := us(sum) / float64(len(lat))
 	slices.Sort(lat)
-	return benchResult{
+	return debateBenchResult{
 		Bench: "debate", Name: sc.name, Setup: sc.setup + "; a turn is timed from its request event to its recorded turn event (fsynced when on disk)",
 		Debates: n, Turns: turns, Seconds: el.Seconds(),
 		PerTurn: per, Fsync: fsync, Amortized: float64(el.Microseconds()) / float64(turns), P50: us(lat[len(lat)/2]), P99: us(lat[len(lat)*99/100]),
@@ -290,28 +290,27 @@ func benchTurns(ctx context.Context, sc scenario, n, rounds int) (benchResult, e
 	}, nil
 }
 
-func runJournal(ctx context.Context, tr inbox.Transport, journal func(*debate.DebateSession) (debate.Journal, error), s *debate.DebateSession, progress func(debate.Progress)) (*debate.Outcome, error) {
+func debateBenchJournal(ctx context.Context, tr inbox.Transport, journal func(*debate.DebateSession) (debate.Journal, error), s *debate.DebateSession, progress func(debate.Progress)) (*debate.Outcome, error) {
 	j, err := journal(s)
 	if err != nil {
 		return nil, err
 	}
-	return runBenchDebate(ctx, tr, j, s, progress)
+	return debateBenchRun(ctx, tr, j, s, progress)
 }
 
-func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
 
-// benchConcurrent runs n debates at once, each its own coordinator, spoken
+// debateBenchConcurrent runs n debates at once, each its own coordinator, spoken
 // by a pool of agent pairs, and counts those that complete.
-func benchConcurrent(ctx context.Context, sc scenario, n, rounds int) (benchResult, error) {
+func debateBenchConcurrent(ctx context.Context, sc debateScenario, n, rounds int) (debateBenchResult, error) {
 	tr, journal, cleanup, err := sc.env()
 	if err != nil {
-		return benchResult{}, err
+		return debateBenchResult{}, err
 	}
 	defer cleanup()
 	pairs := min(n, 50)
-	stop, err := agentPool(ctx, tr, pairs)
+	stop, err := debateBenchAgents(ctx, tr, pairs)
 	if err != nil {
-		return benchResult{}, err
+		return debateBenchResult{}, err
 	}
 	defer stop()
 	var wg sync.WaitGroup
@@ -323,7 +322,7 @@ func benchConcurrent(ctx context.Context, sc scenario, n, rounds int) (benchResu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			o, err := runJournal(ctx, tr, journal, benchSession(i, pairs, rounds), nil)
+			o, err := debateBenchJournal(ctx, tr, journal, debateBenchSession(i, pairs, rounds), nil)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -338,7 +337,7 @@ func benchConcurrent(ctx context.Context, sc scenario, n, rounds int) (benchResu
 	}
 	wg.Wait()
 	el := time.Since(start)
-	res := benchResult{
+	res := debateBenchResult{
 		Bench: "debate", Name: "concurrent_" + sc.name[len("turn_"):], Setup: fmt.Sprintf("%s; %d coordinators at once, %d agent pairs", sc.setup, n, pairs),
 		Debates: n, Turns: turns, Seconds: el.Seconds(), Complete: done, Bar: fmt.Sprintf("%d debates complete", n), Pass: done == n,
 	}
@@ -348,9 +347,9 @@ func benchConcurrent(ctx context.Context, sc scenario, n, rounds int) (benchResu
 	return res, nil
 }
 
-// fsyncFloor measures the mean time of a 600-byte append and fsync in the
+// debateBenchFsync measures the mean time of a 600-byte append and fsync in the
 // directory the transcripts go to.
-func fsyncFloor() (float64, error) {
+func debateBenchFsync() (float64, error) {
 	f, err := os.CreateTemp("", "parley-bench-fsync-")
 	if err != nil {
 		return 0, err

@@ -74,6 +74,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func commands(a *app) []*cobra.Command {
 	return []*cobra.Command{
 		newBenchCmd(a),
+		newGateCmd(a),
+		newConsensusCmd(a),
 		newTranscriptsCmd(a),
 	}
 }

@@ -1,0 +1,366 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vault"
+)
+
+// newConsensusCmd is "parley consensus": the filed records and the check
+// before a decision (SPEC §6).
+func newConsensusCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "consensus",
+		Short: "List, show, search and check the filed consensus records",
+		Long: "Every debate verdict is filed as a record in <vault>/wiki/consensus/.\n" +
+			"Before deciding, run \"parley consensus check\": it exits 3 when the position\n" +
+			"contradicts the active consensus of its question.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newConsensusListCmd(a), newConsensusShowCmd(a), newConsensusSearchCmd(a),
+		newConsensusCheckCmd(a), newConsensusFileCmd(a))
+	return cmd
+}
+
+// consensusStore opens the vault and the Store; close releases both.
+func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
+	v, err := vault.Create(a.vaultDir(), vault.WithLogger(a.logger()))
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err = consensus.Open(a.rootDir(), v, consensus.WithLogger(a.logger()))
+	if err != nil {
+		v.Close()
+		return nil, nil, err
+	}
+	return s, func() { s.Close(); v.Close() }, nil
+}
+
+// warnSkipped names the record files lookup skipped, once each, on stderr.
+func (a *app) warnSkipped(s *consensus.Store) {
+	for _, sk := range s.Skipped() {
+		a.warnf("skipped %s: %s", sk.Path, strings.ReplaceAll(sk.Reason, "\n", " "))
+	}
+}
+
+// filterFlags are --layer, --verdict and --status.
+type filterFlags struct{ layer, verdict, status string }
+
+func (f *filterFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.layer, "layer", "", "only this layer: spec, plan or verify")
+	cmd.Flags().StringVar(&f.verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
+	cmd.Flags().StringVar(&f.status, "status", "", "only this status: active or superseded")
+}
+
+func (f *filterFlags) filter() (consensus.Filter, error) {
+	var out consensus.Filter
+	var err error
+	if f.layer != "" {
+		if out.Layer, err = debate.ParseLayer(f.layer); err != nil {
+			return out, usagef("--layer: %v", err)
+		}
+	}
+	if f.verdict != "" {
+		if out.Verdict, err = debate.ParseVerdict(f.verdict); err != nil {
+			return out, usagef("--verdict: %v", err)
+		}
+	}
+	if f.status != "" {
+		if out.Status, err = consensus.ParseStatus(f.status); err != nil {
+			return out, usagef("--status: %v", err)
+		}
+	}
+	return out, nil
+}
+
+func newConsensusListCmd(a *app) *cobra.Command {
+	var ff filterFlags
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the consensus records, newest first",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f, err := ff.filter()
+			if err != nil {
+				return err
+			}
+			s, closeFn, err := a.consensusStore()
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			recs, err := s.Records(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			a.warnSkipped(s)
+			for _, r := range recs {
+				if a.json {
+					if err := a.emit(r); err != nil {
+						return err
+					}
+					continue
+				}
+				a.printf("%s  %-6s  %-17s  %-10s  %s  %s\n", r.Date, r.Layer, r.Verdict, r.Status, r.Name, oneLine(r.Topic, 80))
+			}
+			if !a.json && len(recs) == 0 {
+				a.printf("no consensus records in %s\n", filepath.Join(s.Vault().Path(), consensus.Folder))
+			}
+			return nil
+		},
+	}
+	ff.add(cmd)
+	return cmd
+}
+
+func newConsensusShowCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show NAME",
+		Short: "Print a record (by name, file name, wikilink or debate id)",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, closeFn, err := a.consensusStore()
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			r, page, err := s.Record(cmd.Context(), args[0])
+			if errors.Is(err, consensus.ErrNoRecord) {
+				return fmt.Errorf("%w (see parley consensus list)", err)
+			}
+			if err != nil {
+				return err
+			}
+			path := filepath.Join(s.Vault().Path(), filepath.FromSlash(r.Path))
+			if a.json {
+				return a.emit(struct {
+					*consensus.Record
+					File string `json:"file"`
+					Body string `json:"body"`
+				}{r, path, string(page.Body)})
+			}
+			a.printf("%s\n\n", path)
+			a.printf("layer %s  verdict %s  action %s  status %s  debate %s\n", r.Layer, r.Verdict, r.Action, r.Status, r.DebateID)
+			if r.Supersedes != "" || r.SupersededBy != "" {
+				a.printf("supersedes %s  superseded by %s\n", orDash(r.Supersedes), orDash(r.SupersededBy))
+			}
+			a.printf("\n%s", page.Body)
+			return nil
+		},
+	}
+}
+
+func newConsensusSearchCmd(a *app) *cobra.Command {
+	var ff filterFlags
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Rank the records by relevance (BM25 over topic, positions and rationale)",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("consensus search needs a query (see parley consensus search --help)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := ff.filter()
+			if err != nil {
+				return err
+			}
+			if limit < 1 {
+				return usagef("--limit must be at least 1")
+			}
+			s, closeFn, err := a.consensusStore()
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			hits, err := s.Search(cmd.Context(), strings.Join(args, " "), f, limit)
+			if err != nil {
+				return err
+			}
+			a.warnSkipped(s)
+			for _, h := range hits {
+				if a.json {
+					if err := a.emit(struct {
+						consensus.Record
+						Score float64 `json:"score"`
+					}{h.Record, round3(h.Score)}); err != nil {
+						return err
+					}
+					continue
+				}
+				a.printf("%6.3f  %-6s  %-17s  %-10s  %s  %s\n", h.Score, h.Record.Layer, h.Record.Verdict, h.Record.Status, h.Record.Name, oneLine(h.Record.Topic, 70))
+			}
+			if !a.json && len(hits) == 0 {
+				a.printf("no record matches %q\n", strings.Join(args, " "))
+			}
+			return nil
+		},
+	}
+	ff.add(cmd)
+	cmd.Flags().IntVar(&limit, "limit", 10, "at most this many results")
+	return cmd
+}
+
+// checkJSON is what "consensus check --json" prints.
+type checkJSON struct {
+	Status        consensus.CheckStatus `json:"status"`
+	Record        string                `json:"record"`
+	File          string                `json:"file,omitempty"`
+	Verdict       debate.Verdict        `json:"verdict,omitempty"`
+	FinalPosition string                `json:"final_position"`
+	Position      string                `json:"position"`
+	Related       []relatedJSON         `json:"related"`
+}
+
+type relatedJSON struct {
+	Record string  `json:"record"`
+	Score  float64 `json:"score"`
+}
+
+func newConsensusCheckCmd(a *app) *cobra.Command {
+	var layer, topic, position string
+	cmd := &cobra.Command{
+		Use:   "check --layer L --topic T --position P",
+		Short: "Check a position against the filed consensus (exit 3 on conflict)",
+		Long: "Finds the active record of the question (layer and topic) and compares the\n" +
+			"position with its final position, ignoring case, spacing and trailing\n" +
+			"punctuation. consistent and none exit 0; open (the record bound nothing:\n" +
+			"DEADLOCK, TIMEOUT, BUDGET_EXHAUSTED without agreement) exits 0 with a\n" +
+			"warning; conflict exits 3 and prints both positions and the record's path.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if layer == "" || strings.TrimSpace(topic) == "" || strings.TrimSpace(position) == "" {
+				return usagef("consensus check needs --layer, --topic and --position")
+			}
+			l, err := debate.ParseLayer(layer)
+			if err != nil {
+				return usagef("--layer: %v", err)
+			}
+			s, closeFn, err := a.consensusStore()
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			res, err := s.Check(cmd.Context(), l, topic, position)
+			if errors.Is(err, consensus.ErrEmptyQuestion) {
+				return usagef("--position says nothing once normalized")
+			}
+			if err != nil {
+				return err
+			}
+			a.warnSkipped(s)
+			file := ""
+			if res.Record != nil {
+				file = filepath.Join(s.Vault().Path(), filepath.FromSlash(res.Record.Path))
+			}
+			if a.json {
+				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{}}
+				if res.Record != nil {
+					out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition
+				}
+				for _, h := range res.Related {
+					out.Related = append(out.Related, relatedJSON{Record: h.Record.Path, Score: round3(h.Score)})
+				}
+				if err := a.emit(out); err != nil {
+					return err
+				}
+			} else {
+				printCheck(a, res, file)
+			}
+			switch res.Status {
+			case consensus.CheckConflict:
+				return blockedError{fmt.Sprintf("conflict: the position contradicts the filed consensus %s", file)}
+			case consensus.CheckOpen:
+				a.warnf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&layer, "layer", "", "the question's layer: spec, plan or verify")
+	cmd.Flags().StringVar(&topic, "topic", "", "the question's topic")
+	cmd.Flags().StringVar(&position, "position", "", "the position about to be taken")
+	return cmd
+}
+
+func printCheck(a *app, res *consensus.CheckResult, file string) {
+	switch res.Status {
+	case consensus.CheckConsistent:
+		a.printf("consistent: the position agrees with the active consensus %s\n", file)
+	case consensus.CheckConflict:
+		a.printf("conflict: the position contradicts the active consensus %s\n", file)
+		a.printf("  filed consensus (%s, debate %s):\n    %s\n", res.Record.Verdict, res.Record.DebateID, oneLine(res.Record.FinalPosition, 0))
+		a.printf("  your position:\n    %s\n", oneLine(res.Position, 0))
+	case consensus.CheckOpen:
+		a.printf("open: %s records %s; no position is bound, the question is still open\n", file, res.Record.Verdict)
+	default:
+		a.printf("none: no consensus filed for %s/%s\n", res.Layer, res.Slug)
+	}
+	if len(res.Related) > 0 {
+		a.printf("related:\n")
+		for _, h := range res.Related {
+			a.printf("  %6.3f  %s  %s  %s\n", h.Score, h.Record.Path, h.Record.Status, oneLine(h.Record.Topic, 70))
+		}
+	}
+}
+
+func newConsensusFileCmd(a *app) *cobra.Command {
+	var id string
+	cmd := &cobra.Command{
+		Use:   "file --from-debate ID",
+		Short: "File (again) the record of a closed debate; finishes an interrupted filing",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if id == "" {
+				return usagef("consensus file needs --from-debate ID")
+			}
+			if err := debate.ValidateID(id); err != nil {
+				return usagef("--from-debate: %v", err)
+			}
+			s, closeFn, err := a.consensusStore()
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			p, err := s.FileFrom(cmd.Context(), newOutcomeLoader(a), id)
+			if err != nil {
+				return err
+			}
+			file := filepath.Join(s.Vault().Path(), filepath.FromSlash(p))
+			if a.json {
+				return a.emit(map[string]string{"debate_id": id, "record": p, "file": file})
+			}
+			a.printf("filed %s\n", file)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&id, "from-debate", "", "the id of a closed debate under <root>/debates/")
+	return cmd
+}
+
+// oneLine collapses white space and cuts to max runes (0: no limit).
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); max > 0 && len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

@@ -1,0 +1,387 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/consensus/consensustest"
+	"github.com/parleyhq/parley/debate"
+)
+
+const (
+	cliTopic  = "Idempotency key design"
+	cliPos    = "Use a client-supplied Idempotency-Key header"
+	cliCount  = "Hash the request body instead"
+	cliDebate = "20261130-spec-idempotency-key-design-abcdef"
+)
+
+// writeDebate writes <root>/debates/<id>/ as the transcripts package lays
+// it out: session.json, transcript.jsonl (open, request, turn, forfeit and,
+// when closed, verdict events) and, when written, verdict.json.
+func writeDebate(t *testing.T, root string, o *debate.Outcome, closed, verdictJSON bool) {
+	t.Helper()
+	dir := filepath.Join(root, "debates", o.DebateID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("session.json", o.Session)
+	var lines bytes.Buffer
+	seq := 0
+	event := func(kind debate.EventKind, data any) {
+		seq++
+		b, err := json.Marshal(map[string]any{"prev": strings.Repeat("0", 64), "seq": seq, "kind": kind, "at": "2026-11-30T10:00:00.000Z", "data": data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines.Write(b)
+		lines.WriteByte('\n')
+	}
+	event(debate.EventOpen, o.Session)
+	for _, tr := range o.Turns {
+		event(debate.EventRequest, debate.RequestEvent{Round: tr.Round, Role: tr.Role, Agent: tr.Agent, Attempt: 1})
+		event(debate.EventTurn, tr)
+	}
+	for _, f := range o.Forfeits {
+		event(debate.EventForfeit, f)
+	}
+	if closed {
+		event(debate.EventVerdict, o)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "transcript.jsonl"), lines.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if verdictJSON {
+		write("verdict.json", o)
+	}
+}
+
+// cliEnv is a root and a vault for the CLI; args prefixes the global flags.
+type cliEnv struct{ root, vault string }
+
+func newCLIEnv(t *testing.T) cliEnv {
+	base := t.TempDir()
+	return cliEnv{root: filepath.Join(base, "root"), vault: filepath.Join(base, "vault")}
+}
+
+func (c cliEnv) run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	return runT(t, "", append([]string{"--root", c.root, "--vault", c.vault}, args...)...)
+}
+
+// fileDebates files outcomes through "consensus file --from-debate".
+func (c cliEnv) fileDebates(t *testing.T, outcomes ...*debate.Outcome) {
+	t.Helper()
+	for _, o := range outcomes {
+		writeDebate(t, c.root, o, true, false)
+		if out, errOut, code := c.run(t, "consensus", "file", "--from-debate", o.DebateID); code != 0 {
+			t.Fatalf("file %s: exit %d\n%s%s", o.DebateID, code, out, errOut)
+		}
+	}
+}
+
+func TestConsensusFileFromDebate(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	o := consensustest.Outcome(cliDebate, cliTopic, debate.LayerSpec, debate.ConsensusReached, cliPos, cliCount, false)
+	writeDebate(t, c.root, o, true, false)
+	out, _, code := c.run(t, "--json", "consensus", "file", "--from-debate", cliDebate)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var got map[string]string
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got["record"] != "wiki/consensus/spec-idempotency-key-design.md" {
+		t.Fatalf("output %q %v", out, err)
+	}
+	record := filepath.Join(c.vault, "wiki", "consensus", "spec-idempotency-key-design.md")
+	data, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`final_position: "` + cliPos + `"`, `debate_id: "` + cliDebate + `"`, "| 2 | GoldFalcon: _no further objections_ |"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("record lacks %q", want)
+		}
+	}
+
+	// An interrupted filing: the record is there, the index page is not.
+	index := filepath.Join(c.vault, "wiki", "consensus", consensus.IndexName)
+	if err := os.Remove(index); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = c.run(t, "consensus", "file", "--from-debate", cliDebate)
+	if code != 0 || !strings.Contains(out, "filed "+record) {
+		t.Fatalf("re-filing: exit %d %q", code, out)
+	}
+	if b, err := os.ReadFile(index); err != nil || !strings.Contains(string(b), "[[spec-idempotency-key-design\\|") {
+		t.Errorf("index not repaired: %v", err)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(record)); len(ents) != 2 {
+		t.Errorf("re-filing added records: %v", ents)
+	}
+
+	// The verdict only in verdict.json (the transcript has none yet).
+	o2 := consensustest.Outcome("20261130-plan-rollout-abcdef", "Rollout", debate.LayerPlan, debate.Deadlock, cliPos, cliCount, false)
+	writeDebate(t, c.root, o2, false, true)
+	if out, errOut, code := c.run(t, "consensus", "file", "--from-debate", o2.DebateID); code != 0 {
+		t.Errorf("verdict.json only: exit %d %s%s", code, out, errOut)
+	}
+	// Not closed: an error that says so.
+	o3 := consensustest.Outcome("20261130-verify-open-abcdef", "Still running", debate.LayerVerify, debate.Timeout, cliPos, cliCount, false)
+	writeDebate(t, c.root, o3, false, false)
+	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", o3.DebateID); code != 1 || !strings.Contains(errOut, "not closed") {
+		t.Errorf("open debate: exit %d %q", code, errOut)
+	}
+	for _, args := range [][]string{{"consensus", "file"}, {"consensus", "file", "--from-debate", "../../etc"}} {
+		if _, _, code := c.run(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want usage", args, code)
+		}
+	}
+	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", "20261130-spec-missing-abcdef"); code != 1 || !strings.Contains(errOut, "no transcript") {
+		t.Errorf("missing debate: exit %d %q", code, errOut)
+	}
+}
+
+func TestConsensusCheckCLI(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	c.fileDebates(t,
+		consensustest.Outcome(cliDebate, cliTopic, debate.LayerSpec, debate.ConsensusReached, cliPos, cliCount, false),
+		consensustest.Outcome("20261130-plan-rollout-abcdef", "Rollout of the idempotency keys", debate.LayerPlan, debate.Deadlock, cliPos, cliCount, false),
+	)
+	record := filepath.Join(c.vault, "wiki", "consensus", "spec-idempotency-key-design.md")
+
+	// consistent: same position up to case, spacing and punctuation.
+	out, errOut, code := c.run(t, "consensus", "check", "--layer", "spec", "--topic", "idempotency key design", "--position", "use a CLIENT-supplied  idempotency-key header.")
+	if code != 0 || !strings.HasPrefix(out, "consistent: ") || !strings.Contains(out, record) || errOut != "" {
+		t.Errorf("consistent: exit %d\n%s%s", code, out, errOut)
+	}
+	// conflict: exit 3, both positions and the record's path.
+	out, errOut, code = c.run(t, "consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", cliCount)
+	if code != exitBlocked {
+		t.Errorf("conflict: exit %d", code)
+	}
+	for _, want := range []string{"conflict: ", record, cliPos, cliCount} {
+		if !strings.Contains(out, want) {
+			t.Errorf("conflict output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, record) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("conflict stderr %q", errOut)
+	}
+	// open: a DEADLOCK record, exit 0 with a warning.
+	out, errOut, code = c.run(t, "consensus", "check", "--layer", "plan", "--topic", "Rollout of the idempotency keys", "--position", cliPos)
+	if code != 0 || !strings.HasPrefix(out, "open: ") || !strings.Contains(errOut, "warning: the question is open") {
+		t.Errorf("open: exit %d\n%s%s", code, out, errOut)
+	}
+	// none, with related records listed.
+	out, _, code = c.run(t, "consensus", "check", "--layer", "verify", "--topic", "Idempotency keys in the gateway", "--position", "keys are checked")
+	if code != 0 || !strings.HasPrefix(out, "none: ") || !strings.Contains(out, "related:\n") || !strings.Contains(out, "wiki/consensus/spec-idempotency-key-design.md") {
+		t.Errorf("none: exit %d\n%s", code, out)
+	}
+
+	// --json: the shape of the issue.
+	for _, tc := range []struct {
+		args   []string
+		status string
+		code   int
+	}{
+		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", cliPos}, "consistent", 0},
+		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", cliCount}, "conflict", exitBlocked},
+		{[]string{"--layer", "plan", "--topic", "Rollout of the idempotency keys", "--position", "x"}, "open", 0},
+		{[]string{"--layer", "verify", "--topic", "Idempotency keys in the gateway", "--position", "x"}, "none", 0},
+	} {
+		out, _, code := c.run(t, append([]string{"--json", "consensus", "check"}, tc.args...)...)
+		var got struct {
+			Status        string `json:"status"`
+			Record        string `json:"record"`
+			FinalPosition string `json:"final_position"`
+			Related       []struct {
+				Record string  `json:"record"`
+				Score  float64 `json:"score"`
+			} `json:"related"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v %q", tc.status, err, out)
+		}
+		if got.Status != tc.status || code != tc.code {
+			t.Errorf("%s: status %s exit %d", tc.status, got.Status, code)
+		}
+		if tc.status == "consistent" && (got.Record != "wiki/consensus/spec-idempotency-key-design.md" || got.FinalPosition != cliPos) {
+			t.Errorf("consistent json %+v", got)
+		}
+		if tc.status == "none" && (len(got.Related) == 0 || got.Related[0].Score <= 0 || got.Record != "") {
+			t.Errorf("none json %+v", got)
+		}
+	}
+	for _, args := range [][]string{
+		{"consensus", "check", "--layer", "spec", "--topic", cliTopic},
+		{"consensus", "check", "--layer", "review", "--topic", cliTopic, "--position", "x"},
+		{"consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", "..."},
+	} {
+		if _, _, code := c.run(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want usage", args, code)
+		}
+	}
+}
+
+func TestConsensusListShowSearchCLI(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	later := consensustest.Outcome("20261201-spec-idempotency-bbbbbb", cliTopic, debate.LayerSpec, debate.ConsensusReached, cliCount, cliPos, false)
+	c.fileDebates(t,
+		consensustest.Outcome(cliDebate, cliTopic, debate.LayerSpec, debate.ConsensusReached, cliPos, cliCount, false),
+		consensustest.Outcome("20261130-plan-rollout-abcdef", "Rollout plan", debate.LayerPlan, debate.Deadlock, cliPos, cliCount, false),
+		later,
+	)
+	// A broken record is skipped with a warning.
+	if err := os.WriteFile(filepath.Join(c.vault, "wiki", "consensus", "spec-broken.md"), []byte("---\ntype: consensus\ntopic: [\n---\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := c.run(t, "consensus", "list")
+	if code != 0 || strings.Count(out, "\n") != 3 || !strings.Contains(errOut, "warning: skipped wiki/consensus/spec-broken.md") {
+		t.Errorf("list: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--status", "superseded"}, []string{"spec-idempotency-key-design"}},
+		{[]string{"--layer", "plan"}, []string{"plan-rollout-plan"}},
+		{[]string{"--verdict", "consensus_reached", "--status", "active"}, []string{"spec-idempotency-key-design-2"}},
+	} {
+		out, _, code := c.run(t, append([]string{"--json", "consensus", "list"}, tc.args...)...)
+		var names []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var r consensus.Record
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("%v: %v %q", tc.args, err, line)
+			}
+			names = append(names, r.Name)
+		}
+		if code != 0 || strings.Join(names, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("list %v: %v (exit %d)", tc.args, names, code)
+		}
+	}
+	if _, _, code := c.run(t, "consensus", "list", "--status", "maybe"); code != exitUsage {
+		t.Errorf("bad --status: exit %d", code)
+	}
+
+	out, _, code = c.run(t, "consensus", "show", "spec-idempotency-key-design")
+	if code != 0 || !strings.Contains(out, "status superseded") || !strings.Contains(out, "superseded by spec-idempotency-key-design-2") || !strings.Contains(out, "## Final Position") {
+		t.Errorf("show: exit %d\n%s", code, out)
+	}
+	out, _, code = c.run(t, "--json", "consensus", "show", later.DebateID)
+	var shown struct {
+		Name string `json:"name"`
+		Body string `json:"body"`
+	}
+	if err := json.Unmarshal([]byte(out), &shown); err != nil || code != 0 || shown.Name != "spec-idempotency-key-design-2" || !strings.Contains(shown.Body, cliCount) {
+		t.Errorf("show by debate id: %v %+v", err, shown)
+	}
+	if _, errOut, code := c.run(t, "consensus", "show", "nothing-here"); code != 1 || !strings.Contains(errOut, "no such consensus record") {
+		t.Errorf("show missing: exit %d %q", code, errOut)
+	}
+
+	out, _, code = c.run(t, "consensus", "search", "rollout")
+	if code != 0 || !strings.Contains(strings.SplitN(out, "\n", 2)[0], "plan-rollout-plan") {
+		t.Errorf("search: exit %d\n%s", code, out)
+	}
+	out, _, _ = c.run(t, "--json", "consensus", "search", "--status", "active", "--limit", "1", "idempotency", "header")
+	var hit struct {
+		Name  string  `json:"name"`
+		Score float64 `json:"score"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &hit); err != nil || hit.Score <= 0 || strings.Count(out, "\n") != 1 {
+		t.Errorf("search --json: %v %q", err, out)
+	}
+	if _, _, code := c.run(t, "consensus", "search"); code != exitUsage {
+		t.Errorf("search without a query: exit %d", code)
+	}
+}
+
+func TestDecodeTranscript(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		in      string
+		verdict debate.Verdict
+		turns   int
+		err     bool
+	}{
+		"closed":        {`{"seq":1,"kind":"open","data":{"id":"x","topic":"T","layer":"spec"}}` + "\n" + `{"seq":2,"kind":"turn","data":{"round":1,"role":"attacker","position":"p"}}` + "\n" + `{"seq":3,"kind":"verdict","data":{"verdict":"DEADLOCK"}}`, debate.Deadlock, 1, false},
+		"claim alias":   {`{"kind":"turn","data":{"round":1,"role":"defender","claim":"c"}}`, "", 1, false},
+		"no verdict":    {`{"kind":"open","data":{"topic":"T"}}`, "", 0, false},
+		"blank lines":   {"\n\n" + `{"kind":"resume","data":{}}` + "\n\n", "", 0, false},
+		"bad line":      {`{"kind":"open","data":{}}` + "\nnot json\n", "", 0, true},
+		"bad data":      {`{"kind":"turn","data":{"round":"one"}}`, "", 0, true},
+		"unknown kinds": {`{"kind":"mystery","data":[1,2]}`, "", 0, false},
+	} {
+		o, err := decodeTranscript(context.Background(), strings.NewReader(tc.in))
+		if (err != nil) != tc.err {
+			t.Errorf("%s: err %v", name, err)
+			continue
+		}
+		if err == nil && (o.Verdict != tc.verdict || len(o.Turns) != tc.turns) {
+			t.Errorf("%s: %+v", name, o)
+		}
+	}
+	if o, _ := decodeTranscript(context.Background(), strings.NewReader(`{"kind":"turn","data":{"round":1,"claim":"c"}}`)); o.Turns[0].Position != "c" {
+		t.Error("claim is not read as position")
+	}
+	o, err := decodeTranscript(context.Background(), strings.NewReader(`{"kind":"turn","data":{"round":2,"position":"p","agent":"GoldFalcon","position_hash":"h","over_budget":true,"evidence":[{"ref":"[[x]]","kind":"wiki","status":"ok"}]}}`))
+	if err != nil || len(o.Turns) != 1 {
+		t.Fatal(err)
+	}
+	if tr := o.Turns[0]; tr.Agent != "GoldFalcon" || tr.PositionHash != "h" || !tr.OverBudget || len(tr.Evidence) != 1 || tr.Round != 2 || tr.Position != "p" {
+		t.Errorf("turn record fields lost: %+v", tr)
+	}
+	_, err = decodeTranscript(context.Background(), strings.NewReader(`{"kind":"open","data":"`+strings.Repeat("x", maxEventBytes)+`"}`))
+	if err == nil || errors.Is(err, context.Canceled) {
+		t.Errorf("oversized line: %v", err)
+	}
+}
+
+// FuzzDecodeTranscript checks that no transcript line crashes the reader.
+func FuzzDecodeTranscript(f *testing.F) {
+	f.Add([]byte(`{"prev":"00","seq":1,"kind":"open","at":"x","data":{"id":"a","topic":"t","layer":"spec","participants":[{"name":"A","role":"defender"}]}}`))
+	f.Add([]byte(`{"kind":"verdict","data":{"verdict":"TIMEOUT","attacker_positions":{"a":"b"}}}`))
+	f.Add([]byte(`{"kind":"turn","data":{"evidence":[{"ref":"[[x]]","status":"ok"}]}}` + "\n" + `{"kind":"forfeit","data":{"round":2}}`))
+	f.Add([]byte("{\"kind\":\"turn\",\"data\":null}\n\x00\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := decodeTranscript(context.Background(), bytes.NewReader(data))
+		if err == nil && o == nil {
+			t.Fatal("nil outcome without an error")
+		}
+	})
+}
+
+func TestBenchConsensusSmall(t *testing.T) {
+	t.Parallel()
+	out, errOut, code := runT(t, "", "--json", "bench", "consensus", "--records", "300", "--checks", "40")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res consensusBench
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 10 || res.ColdBuildMs <= 0 || res.WarmCheckP50 <= 0 || res.SearchP50 <= 0 || res.CacheLoadRds != 0 {
+		t.Errorf("figures %+v", res)
+	}
+}

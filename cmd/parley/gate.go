@@ -1,0 +1,345 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/google/renameio/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/gating"
+)
+
+// newGateCmd is "parley gate [FILE|-]": decide debate or skip for one
+// self-critique (SPEC §7), print why, and log the decision to gate.jsonl.
+func newGateCmd(a *app) *cobra.Command {
+	var (
+		mode, layer, model string
+		exit               bool
+	)
+	cmd := &cobra.Command{
+		Use:   "gate [FILE | -]",
+		Short: "Decide whether a self-critique deserves a debate (iMAD-style gate)",
+		Long: "gate reads one self-critique (JSON, or Markdown/plain text with sections such as\n" +
+			"\"Initial answer\", \"Self-critique\", \"Final answer\" and \"Confidence: 0.8\" lines)\n" +
+			"from FILE or standard input, decides debate or skip, prints the score, the\n" +
+			"threshold and the cues that fired with the text that fired them, and appends\n" +
+			"the decision to <root>/gate.jsonl. With --exit-code a debate exits 3.",
+		Args: maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			g, err := a.gate(mode, model)
+			if err != nil {
+				return err
+			}
+			source := "-"
+			if len(args) == 1 {
+				source = args[0]
+			}
+			sc, err := a.readCritique(source)
+			if err != nil {
+				return err
+			}
+			if layer != "" {
+				l, err := debate.ParseLayer(layer)
+				if err != nil {
+					return usageError{err}
+				}
+				sc.Layer = l
+			}
+			d, err := g.Decide(sc)
+			if err != nil {
+				return fmt.Errorf("%s: %w", source, err)
+			}
+			if err := a.logDecision(gating.NewLogEntry(d, sc, source, time.Now())); err != nil {
+				return err
+			}
+			if a.json {
+				if err := a.emit(d); err != nil {
+					return err
+				}
+			} else {
+				printDecision(a.stdout, d)
+			}
+			if exit && d.Debate() {
+				return blockedError{}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&mode, "mode", "model", "model (the trained classifier) or rules (the seed's starter rule)")
+	f.StringVar(&layer, "layer", "", "the question's layer (spec, plan, verify); overrides the input's")
+	f.StringVar(&model, "model", "", "a model file from 'parley gate train' instead of the embedded one")
+	f.BoolVar(&exit, "exit-code", false, "exit 3 when the decision is debate")
+	cmd.AddCommand(newGateTrainCmd(a), newGateEvalCmd(a), newGateStatsCmd(a))
+	return cmd
+}
+
+// gate returns the gate for --mode and --model.
+func (a *app) gate(mode, modelFile string) (*gating.Gate, error) {
+	m, err := gating.ParseMode(mode)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if m == gating.ModeRules {
+		if modelFile != "" {
+			return nil, usagef("--model applies to --mode model only")
+		}
+		return gating.Rules(), nil
+	}
+	if modelFile == "" {
+		return gating.Default(), nil
+	}
+	f, err := os.Open(modelFile)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	model, err := gating.ReadModel(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", modelFile, err)
+	}
+	return gating.New(model)
+}
+
+// readCritique parses a self-critique from a file, or from standard input
+// for "-".
+func (a *app) readCritique(source string) (gating.SelfCritique, error) {
+	var r io.Reader = a.stdin
+	if source != "-" {
+		f, err := os.Open(source)
+		if err != nil {
+			return gating.SelfCritique{}, err
+		}
+		defer f.Close()
+		r = f
+	}
+	sc, err := gating.Parse(r)
+	if err != nil {
+		return gating.SelfCritique{}, fmt.Errorf("%s: %w", source, err)
+	}
+	return sc, nil
+}
+
+// logDecision appends a decision to <root>/gate.jsonl, creating the root
+// (0700) if it is missing.
+func (a *app) logDecision(e gating.LogEntry) error {
+	dir := a.rootDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create root: %w", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := gating.AppendLog(root, e); err != nil {
+		return fmt.Errorf("%s: %w (the decision was not recorded)", dir, err)
+	}
+	return nil
+}
+
+func printDecision(w io.Writer, d gating.Decision) {
+	cmp := "≥"
+	if d.Mode == gating.ModeRules {
+		cmp = ">"
+	}
+	fmt.Fprintf(w, "decision: %s\n", d.Outcome)
+	layer := string(d.Layer)
+	if layer == "" {
+		layer = "unknown"
+	}
+	fmt.Fprintf(w, "score:    %.3f (debate iff score %s threshold %.3f; mode %s, layer %s)\n", d.Score, cmp, d.Threshold, d.Mode, layer)
+	if len(d.Cues) == 0 {
+		fmt.Fprintln(w, "cues:     none fired")
+		return
+	}
+	fmt.Fprintln(w, "cues:")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	if d.Mode == gating.ModeRules {
+		fmt.Fprintln(tw, "  feature\tvalue\ttext")
+		for _, c := range d.Cues {
+			fmt.Fprintf(tw, "  %s\t%.3g\t%s\n", c.Feature, c.Value, c.Text)
+		}
+	} else {
+		fmt.Fprintln(tw, "  feature\tvalue\tweight\ttext")
+		for _, c := range d.Cues {
+			fmt.Fprintf(tw, "  %s\t%.3g\t%+.3g\t%s\n", c.Feature, c.Value, c.Weight, c.Text)
+		}
+	}
+	tw.Flush()
+}
+
+// newGateTrainCmd is "parley gate train --data FILE --out FILE".
+func newGateTrainCmd(a *app) *cobra.Command {
+	var (
+		data, out string
+		opts      gating.TrainOptions
+	)
+	cmd := &cobra.Command{
+		Use:   "train --data FILE --out FILE",
+		Short: "Train the gate's classifier on a labeled JSONL corpus",
+		Long: "train fits the logistic regression deterministically on the corpus and picks\n" +
+			"the threshold whose cross-validated recall of debate reaches --target-recall.\n" +
+			"Training gating/corpus/train.jsonl reproduces gating/model.json byte for byte.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if data == "" || out == "" {
+				return usagef("gate train needs --data FILE and --out FILE")
+			}
+			examples, err := readCorpus(data)
+			if err != nil {
+				return err
+			}
+			m, err := gating.Train(examples, opts)
+			if err != nil {
+				return fmt.Errorf("%s: %w", data, err)
+			}
+			b, err := m.Encode()
+			if err != nil {
+				return err
+			}
+			if err := renameio.WriteFile(out, b, 0o644); err != nil {
+				return fmt.Errorf("write model: %w", err)
+			}
+			if a.json {
+				return a.emit(map[string]any{
+					"out": out, "threshold": m.Threshold, "layer_thresholds": m.LayerThresholds, "training": m.Training,
+				})
+			}
+			t := m.Training
+			a.printf("trained on %d examples (%d debate, %d skip), %d-fold cross-validation\n", t.Examples, t.Debate, t.Skip, t.Folds)
+			a.printf("threshold %.4f", m.Threshold)
+			for _, l := range debate.Layers {
+				if v, ok := m.LayerThresholds[l]; ok {
+					a.printf(", %s %.4f", l, v)
+				}
+			}
+			a.printf("\ncross-validated: recall of debate %.3f (target %.2f), skip rate on skip examples %.3f, AUC %.3f\n", t.CVRecall, t.TargetRecall, t.CVSkipRate, t.CVAUC)
+			a.printf("wrote %s\n", out)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&data, "data", "", "labeled corpus (JSONL: self-critique fields plus \"label\": \"debate\"|\"skip\")")
+	f.StringVar(&out, "out", "", "where to write the model (JSON)")
+	f.IntVar(&opts.Folds, "folds", 5, "cross-validation folds")
+	f.Float64Var(&opts.TargetRecall, "target-recall", 0.95, "recall of debate the threshold must reach under cross-validation")
+	f.Float64Var(&opts.L2, "l2", 1, "ridge penalty on standardised weights")
+	return cmd
+}
+
+func readCorpus(path string) ([]gating.Example, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ex, err := gating.ReadCorpus(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return ex, nil
+}
+
+// newGateEvalCmd is "parley gate eval --data FILE".
+func newGateEvalCmd(a *app) *cobra.Command {
+	var data, mode, model string
+	cmd := &cobra.Command{
+		Use:   "eval --data FILE",
+		Short: "Measure the gate on a labeled corpus (precision and recall of debate)",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if data == "" {
+				return usagef("gate eval needs --data FILE")
+			}
+			g, err := a.gate(mode, model)
+			if err != nil {
+				return err
+			}
+			examples, err := readCorpus(data)
+			if err != nil {
+				return err
+			}
+			m, err := gating.Evaluate(g, examples)
+			if err != nil {
+				return fmt.Errorf("%s: %w", data, err)
+			}
+			if a.json {
+				return a.emit(m)
+			}
+			a.printf("%d examples, mode %s, threshold %.4f\n", m.N, m.Mode, m.Threshold)
+			a.printf("accuracy  %.3f\nprecision %.3f  (of debate)\nrecall    %.3f  (of debate)\nf1        %.3f\nauc       %.3f\n", m.Accuracy, m.Precision, m.Recall, m.F1, m.AUC)
+			a.printf("skip rate %.3f  (skip examples the gate skipped; %.3f of all examples skipped)\n", m.SkipRate, m.Skipped)
+			a.printf("confusion tp %d  fp %d  tn %d  fn %d\n", m.TP, m.FP, m.TN, m.FN)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&data, "data", "", "labeled corpus (JSONL)")
+	f.StringVar(&mode, "mode", "model", "model or rules")
+	f.StringVar(&model, "model", "", "a model file instead of the embedded one")
+	return cmd
+}
+
+// newGateStatsCmd is "parley gate stats": what gate.jsonl says.
+func newGateStatsCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "stats",
+		Short: "Summarise gate.jsonl: decisions, skip rate, tokens saved against always-debate",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := a.config()
+			if err != nil {
+				return err
+			}
+			var (
+				entries []gating.LogEntry
+				bad     int
+			)
+			root, err := os.OpenRoot(a.rootDir())
+			if err == nil {
+				defer root.Close()
+				var f *os.File
+				f, err = root.Open(gating.LogName)
+				if err == nil {
+					defer f.Close()
+					entries, bad, err = gating.ReadLog(f)
+				}
+			}
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			s := gating.Summarize(entries, bad, func(l debate.Layer) int { return cfg.Budget(l).MaxTokens })
+			if bad > 0 {
+				a.warnf("%d line(s) of %s could not be read and were skipped", bad, gating.LogName)
+			}
+			if a.json {
+				return a.emit(s)
+			}
+			if s.Decisions == 0 {
+				a.printf("no gate decisions recorded in %s\n", strings.TrimSuffix(a.rootDir(), "/")+"/"+gating.LogName)
+				return nil
+			}
+			a.printf("%d decision(s) (%s … %s): %d debate, %d skip, skip rate %.1f%%\n", s.Decisions, s.First, s.Last, s.Debate, s.Skip, 100*s.SkipRate)
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "  layer\tdecisions\tskip\tbudget\ttokens saved")
+			for _, name := range []string{"spec", "plan", "verify", "unknown"} {
+				if ls, ok := s.ByLayer[name]; ok {
+					fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\n", name, ls.Decisions, ls.Skip, ls.Budget, ls.TokensSaved)
+				}
+			}
+			tw.Flush()
+			a.printf("estimated tokens: always-debate %d, gated %d, saved %d (%.1f%%) at each layer's maxTokens budget\n",
+				s.TokensAlwaysDebate, s.TokensGated, s.TokensSaved, 100*s.SavedShare)
+			return nil
+		},
+	}
+}

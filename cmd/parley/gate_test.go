@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/gating"
+)
+
+const hesitantMD = `Layer: verify
+
+## Initial answer
+Yes, retries stop after five attempts.
+Confidence: 0.9
+
+## Self-critique
+I think the counter is probably reset on a 429, but I'm not sure.
+Whether the backoff path works is unknown.
+
+## Final answer
+Yes, probably.
+Final confidence: 90%
+`
+
+const settledJSON = `{"layer":"verify","initial_answer":"Yes, retries stop after five attempts.",
+"critique":"I re-read the dispatcher loop. The attempt counter is incremented before each send and compared with max_attempts (see internal/webhook/dispatch.go:88). TestDispatchStopsAfterMaxAttempts drives six failures and asserts five sends. I stand by the answer.",
+"final_answer":"Yes, retries stop after five attempts.","final_confidence":0.92,"evidence_refs":["internal/webhook/dispatch.go:88-104"]}`
+
+func writeFile(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func gateLog(t testing.TB, root string) []gating.LogEntry {
+	t.Helper()
+	f, err := os.Open(filepath.Join(root, gating.LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	entries, bad, err := gating.ReadLog(f)
+	if err != nil || bad != 0 {
+		t.Fatalf("gate.jsonl: %v, %d bad lines", err, bad)
+	}
+	return entries
+}
+
+func TestGateDecidesPrintsAndLogs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "state")
+	md := writeFile(t, dir, "hesitant.md", hesitantMD)
+
+	out, stderr, code := runT(t, "", "--root", root, "gate", md)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"decision: debate", "threshold", "first_person_uncertainty", "I'm not sure", "unknown_markers"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	fi, err := os.Stat(root)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("root dir: %v, mode %v; want 0700", err, fi.Mode().Perm())
+	}
+
+	// Standard input, JSON output.
+	out, stderr, code = runT(t, settledJSON, "--root", root, "--json", "gate", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var d map[string]any
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("not one JSON object: %q", out)
+	}
+	var keys []string
+	for k := range d {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if !reflect.DeepEqual(keys, []string{"cues", "decision", "layer", "mode", "score", "threshold"}) {
+		t.Errorf("keys %v", keys)
+	}
+	if d["decision"] != "skip" || d["mode"] != "model" {
+		t.Errorf("settled critique: %v", d)
+	}
+
+	entries := gateLog(t, root)
+	if len(entries) != 2 || entries[0].Outcome != gating.Debate || entries[1].Outcome != gating.Skip || entries[0].Source != md || entries[1].Source != "-" {
+		t.Fatalf("gate.jsonl entries: %+v", entries)
+	}
+	if fi, _ := os.Stat(filepath.Join(root, gating.LogName)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("gate.jsonl mode %v", fi.Mode().Perm())
+	}
+}
+
+func TestGateExitCode(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if _, stderr, code := runT(t, hesitantMD, "--root", root, "gate", "--exit-code"); code != exitBlocked || stderr != "" {
+		t.Errorf("debate with --exit-code: exit %d, stderr %q; want 3 and nothing", code, stderr)
+	}
+	if _, _, code := runT(t, hesitantMD, "--root", root, "gate"); code != 0 {
+		t.Errorf("debate without --exit-code: exit %d", code)
+	}
+	if _, _, code := runT(t, settledJSON, "--root", root, "gate", "--exit-code"); code != 0 {
+		t.Errorf("skip with --exit-code: exit %d", code)
+	}
+}
+
+func TestGateModesAndLayer(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	// Confident and clean, but 0.79: the seed rule debates, at the edge.
+	in := `{"critique":"The handler returns 400 for a missing key; the test covers it.","final_confidence":0.79}`
+	out, _, code := runT(t, in, "--root", root, "--json", "gate", "--mode", "rules", "--layer", "plan")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var d gating.Decision
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Outcome != gating.Debate || d.Mode != gating.ModeRules || d.Layer != "plan" {
+		t.Errorf("rules decision %+v", d)
+	}
+	in = strings.Replace(in, "0.79", "0.8", 1)
+	out, _, _ = runT(t, in, "--root", root, "--json", "gate", "--mode", "rules")
+	if !strings.Contains(out, `"decision":"skip"`) {
+		t.Errorf("0.8 clean under rules: %s", out)
+	}
+	for _, args := range [][]string{{"gate", "--mode", "vibes"}, {"gate", "--layer", "deploy"}, {"gate", "a", "b"}} {
+		if _, _, code := runT(t, in, append([]string{"--root", root}, args...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestGateMalformedInput(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	cases := map[string]string{
+		"invalid JSON":   `{"critique":`,
+		"confidence 7":   `{"critique":"c","final_confidence":7}`,
+		"confidence -1":  "Critique: c\nConfidence: -1",
+		"empty critique": `{"critique":""}`,
+		"10 MiB":         strings.Repeat("maybe ", (10<<20)/6),
+		"binary":         "\x00\x01\x02\x03binary",
+	}
+	for name, in := range cases {
+		out, stderr, code := runT(t, in, "--root", root, "gate")
+		if code != exitError || out != "" {
+			t.Errorf("%s: exit %d, output %q; want 1 and nothing", name, code, out)
+		}
+		if !strings.HasPrefix(stderr, "parley: ") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s: error is not one line: %q", name, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, gating.LogName)); err == nil {
+		t.Error("a malformed input was logged as a decision")
+	}
+}
+
+func TestGateTrainReproducesEmbeddedModel(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "model.json")
+	stdout, stderr, code := runT(t, "", "gate", "train", "--data", "../../gating/corpus/train.jsonl", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, gating.EmbeddedModel()) {
+		t.Error("gate train did not reproduce the embedded model")
+	}
+	if !strings.Contains(stdout, "cross-validated: recall of debate") {
+		t.Errorf("output: %s", stdout)
+	}
+	// The trained file can be used in place of the embedded one.
+	if _, stderr, code := runT(t, hesitantMD, "--root", t.TempDir(), "gate", "--model", out); code != 0 {
+		t.Errorf("gate --model: exit %d %s", code, stderr)
+	}
+	if _, _, code := runT(t, "", "gate", "train", "--data", "../../gating/corpus/train.jsonl"); code != exitUsage {
+		t.Errorf("train without --out: exit %d", code)
+	}
+}
+
+func TestGateEvalHeldOut(t *testing.T) {
+	t.Parallel()
+	out, stderr, code := runT(t, "", "--json", "gate", "eval", "--data", "../../gating/corpus/heldout.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"n", "accuracy", "precision", "recall", "f1", "auc", "skip_rate", "threshold"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("eval JSON lacks %q: %s", k, out)
+		}
+	}
+	if m["recall"].(float64) < 0.9 || m["skip_rate"].(float64) < 0.6 {
+		t.Errorf("held-out recall %v, skip rate %v", m["recall"], m["skip_rate"])
+	}
+	out, _, code = runT(t, "", "gate", "eval", "--data", "../../gating/corpus/heldout.jsonl", "--mode", "rules")
+	if code != 0 || !strings.Contains(out, "mode rules") {
+		t.Errorf("rules eval: exit %d\n%s", code, out)
+	}
+	bad := writeFile(t, t.TempDir(), "bad.jsonl", `{"critique":"c","label":"perhaps"}`+"\n")
+	if _, stderr, code := runT(t, "", "gate", "eval", "--data", bad); code != exitError || !strings.Contains(stderr, "line 1") {
+		t.Errorf("bad corpus: exit %d %q", code, stderr)
+	}
+}
+
+func TestGateStats(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	out, _, code := runT(t, "", "--root", root, "gate", "stats")
+	if code != 0 || !strings.Contains(out, "no gate decisions") {
+		t.Fatalf("empty stats: exit %d %q", code, out)
+	}
+	// A config budget changes the estimate: verify costs 5000 here.
+	writeFile(t, root, "config.json", `{"debate":{"budgets":{"verify":{"maxTokens":5000}}}}`)
+	runT(t, hesitantMD, "--root", root, "gate")  // verify, debate
+	runT(t, settledJSON, "--root", root, "gate") // verify, skip
+	runT(t, settledJSON, "--root", root, "gate", "--layer", "plan")
+	out, stderr, code := runT(t, "", "--root", root, "--json", "gate", "stats")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	var s gating.Stats
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Decisions != 3 || s.Skip != 2 || s.TokensAlwaysDebate != 5000+5000+10000 || s.TokensSaved != 15000 {
+		t.Errorf("stats %+v", s)
+	}
+	out, _, _ = runT(t, "", "--root", root, "gate", "stats")
+	if !strings.Contains(out, "skip rate 66.7%") || !strings.Contains(out, "saved 15000") {
+		t.Errorf("human stats:\n%s", out)
+	}
+}
+
+// TestBenchGateRuns checks that the benchmark runs and reports (it sets
+// GOMAXPROCS, so it does not run in parallel with other tests). The figure
+// itself is never judged here.
+func TestBenchGateRuns(t *testing.T) {
+	out, stderr, code := runT(t, "", "--json", "bench", "gate", "--duration", "20ms")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["decisions_per_sec"].(float64) <= 0 || m["gomaxprocs"].(float64) != 1 {
+		t.Errorf("bench output %v", m)
+	}
+}
+
+// TestGateLogDoesNotFollowSymlinkOut: a gate.jsonl planted as a symlink to
+// a file outside the root is refused, and the file is left alone.
+func TestGateLogDoesNotFollowSymlinkOut(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	outside := writeFile(t, dir, "outside.txt", "precious\n")
+	if err := os.Symlink(outside, filepath.Join(root, gating.LogName)); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runT(t, hesitantMD, "--root", root, "gate")
+	if code != exitError || out != "" || !strings.Contains(stderr, "not recorded") {
+		t.Errorf("exit %d, out %q, stderr %q; want exit 1 and a one-line error", code, out, stderr)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "precious\n" {
+		t.Errorf("the file outside the root was written: %q", b)
+	}
+}

@@ -1,0 +1,33 @@
+package consensus
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrIncompleteOutcome means an Outcome that cannot be filed: no
+	// Session, an invalid debate id, or an unknown verdict or layer.
+	ErrIncompleteOutcome = errors.New("incomplete outcome")
+	// ErrNotRecord means a page of the consensus folder that is not a valid
+	// consensus record (broken frontmatter, a missing or unknown layer,
+	// verdict or status, no topic). Lookup skips it with a warning.
+	ErrNotRecord = errors.New("not a consensus record")
+	// ErrNoRecord means no record has the name or debate id asked for.
+	ErrNoRecord = errors.New("no such consensus record")
+	// ErrEmptyQuestion means a check without a topic or a position.
+	ErrEmptyQuestion = errors.New("empty topic or position")
+	// ErrNotClosed means a debate has no verdict yet, so there is nothing
+	// to file.
+	ErrNotClosed = errors.New("debate not closed")
+)
+
+// RecordError records a failure on one record file.
+type RecordError struct {
+	Op   string // read, parse, file, supersede, index
+	Path string // slash path relative to the vault
+	Err  error
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err) }
+func (e *RecordError) Unwrap() error { return e.Err }

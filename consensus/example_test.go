@@ -1,0 +1,53 @@
+package consensus_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vault"
+)
+
+// File a debate's verdict, then check two positions against it.
+func Example() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "parley")
+	defer os.RemoveAll(dir)
+	v, _ := vault.Create(filepath.Join(dir, "vault"))
+	defer v.Close()
+	store, err := consensus.Open(filepath.Join(dir, "root"), v)
+	if err != nil {
+		panic(err)
+	}
+	defer store.Close()
+
+	position := "Use a client-supplied Idempotency-Key header"
+	record, err := store.File(ctx, &debate.Outcome{
+		DebateID: "20261130-spec-idempotency-key-design-abcdef",
+		Verdict:  debate.ConsensusReached, Action: debate.ActionProceed, Rule: debate.RuleConceded,
+		FinalPosition: position,
+		Session: &debate.DebateSession{
+			Topic: "Idempotency key design", Layer: debate.LayerSpec,
+			Participants: []debate.Participant{{Name: "SwiftRaven", Role: debate.RoleDefender}, {Name: "GoldFalcon", Role: debate.RoleAttacker}},
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("filed", record)
+
+	for _, p := range []string{"use a client-supplied idempotency-key header.", "Hash the request body"} {
+		res, err := store.Check(ctx, debate.LayerSpec, "Idempotency key design", p)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(res.Status, res.Record.Name)
+	}
+	// Output:
+	// filed wiki/consensus/spec-idempotency-key-design.md
+	// consistent spec-idempotency-key-design
+	// conflict spec-idempotency-key-design
+}

@@ -1,0 +1,404 @@
+package consensus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v2"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vault"
+)
+
+// File writes the consensus record of a closed debate and returns its path
+// relative to the vault ("wiki/consensus/spec-x.md"). It implements
+// debate.Filer.
+//
+// The first record of a question (layer, TopicSlug(topic)) is
+// <layer>-<slug>.md; a later debate on it files <layer>-<slug>-2.md (-3 …),
+// whose supersedes names the previous head, and flips that one to status
+// superseded with superseded_by. Filing the same debate again rewrites its
+// record in place (same name, same place in the chain). Every filing then
+// repairs what an interrupted filing may have left (a superseded record
+// still marked active) and rewrites the index page.
+//
+// Each file is replaced atomically: a crash leaves every record whole, and
+// the next filing, or filing the same debate again, completes the rest.
+func (s *Store) File(ctx context.Context, o *debate.Outcome) (string, error) {
+	paths, err := s.FileAll(ctx, []*debate.Outcome{o})
+	if err != nil {
+		return "", err
+	}
+	return paths[0], nil
+}
+
+// FileAll files several outcomes in order under one lock, with one repair
+// and one index rewrite at the end: what File does for each, faster (an
+// import of past debates, a generated vault). It stops at the first error;
+// the records filed before it stay filed, and the next filing completes the
+// index.
+func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]string, error) {
+	for _, o := range outcomes {
+		if err := validateOutcome(o); err != nil {
+			return nil, err
+		}
+	}
+	unlock, err := s.lockFile(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer s.flush()
+	if s.idx == nil {
+		s.idx = s.loadCache()
+	}
+	if err := s.scan(ctx); err != nil {
+		return nil, err
+	}
+	// Whatever happens from here on must finish: a half-done filing is
+	// repaired by the next one, but there is no reason to leave one.
+	ctx = context.WithoutCancel(ctx)
+	now := s.now()
+	paths := make([]string, 0, len(outcomes))
+	for _, o := range outcomes {
+		p, err := s.fileOne(ctx, o, now)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	if err := s.repair(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.writeIndexPage(now); err != nil {
+		return nil, err
+	}
+	s.step("index")
+	return paths, nil
+}
+
+// fileOne writes one record (and flips the one it supersedes) and brings
+// the index up to date with both. Callers hold the locks.
+func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (string, error) {
+	var written []string
+	var place recordPlace
+	if e := s.idx.byDebate[o.DebateID]; e != nil {
+		r := e.Record
+		place = recordPlace{name: r.Name, status: r.Status, created: r.Created, supersedes: r.Supersedes, supersededBy: r.SupersededBy}
+		if place.created == "" {
+			place.created = now.UTC().Format(timeFormat)
+		}
+		fm, body := renderRecord(o, place, now)
+		if err := s.v.WritePage(Folder+"/"+r.Name+".md", fm, body); err != nil {
+			return "", &RecordError{Op: "file", Path: r.Path, Err: err}
+		}
+	} else {
+		layer := debate.Layer(string(o.Session.Layer))
+		slug := TopicSlug(o.Session.Topic)
+		head := s.head(string(layer) + "/" + slug)
+		place = recordPlace{status: StatusActive, created: now.UTC().Format(timeFormat)}
+		if head != nil {
+			place.supersedes = head.Name
+		}
+		for n := 1; ; n++ {
+			place.name = recordName(layer, slug, n)
+			if _, taken := s.idx.entries[place.name+".md"]; taken {
+				continue
+			}
+			fm, body := renderRecord(o, place, now)
+			err := s.v.CreatePage(Folder+"/"+place.name+".md", fm, body)
+			if errors.Is(err, fs.ErrExist) {
+				continue // a file that is not a record, or a link, holds the name
+			}
+			if err != nil {
+				return "", &RecordError{Op: "file", Path: Folder + "/" + place.name + ".md", Err: err}
+			}
+			break
+		}
+		s.step("record")
+		if head != nil {
+			err := s.rewrite(head.Name, map[string]any{
+				"status": string(StatusSuperseded), "superseded_by": "[[" + place.name + "]]", "updated": now.UTC().Format(timeFormat),
+			})
+			if err != nil {
+				return "", &RecordError{Op: "supersede", Path: head.Path, Err: err}
+			}
+			written = append(written, head.Name+".md")
+			s.step("supersede")
+		}
+	}
+	written = append(written, place.name+".md")
+	s.touch(ctx, written)
+	return Folder + "/" + place.name + ".md", nil
+}
+
+// FileFrom loads a closed debate's outcome from src and files it, like
+// "parley consensus file --from-debate ID": the way to finish a filing that
+// a crash interrupted. It is idempotent.
+func (s *Store) FileFrom(ctx context.Context, src OutcomeLoader, debateID string) (string, error) {
+	if err := debate.ValidateID(debateID); err != nil {
+		return "", err
+	}
+	o, err := src.LoadOutcome(ctx, debateID)
+	if err != nil {
+		return "", err
+	}
+	return s.File(ctx, o)
+}
+
+// OutcomeLoader loads the outcome of a closed debate with its Session,
+// Turns and Forfeits filled in; a debate without a verdict yields an error
+// wrapping ErrNotClosed. Package transcripts provides one over
+// <root>/debates/<id>/.
+type OutcomeLoader interface {
+	LoadOutcome(ctx context.Context, debateID string) (*debate.Outcome, error)
+}
+
+func recordName(l debate.Layer, slug string, n int) string {
+	if n == 1 {
+		return string(l) + "-" + slug
+	}
+	return fmt.Sprintf("%s-%s-%d", l, slug, n)
+}
+
+// head is the current record of a question: among the records of key that
+// no other record of key supersedes, the latest created. nil if none.
+func (s *Store) head(key string) *Record {
+	chain := s.idx.byKey[key]
+	referenced := map[string]bool{}
+	for _, e := range chain {
+		if e.Record.Supersedes != "" {
+			referenced[e.Record.Supersedes] = true
+		}
+	}
+	var best *Record
+	for _, e := range chain {
+		r := e.Record
+		if referenced[r.Name] {
+			continue
+		}
+		if best == nil || r.Created > best.Created || (r.Created == best.Created && r.Name > best.Name) {
+			best = r
+		}
+	}
+	return best
+}
+
+// active is the record that answers a question: the head, if its status is
+// active.
+func (s *Store) active(key string) *Record {
+	if h := s.head(key); h != nil && h.Status == StatusActive {
+		return h
+	}
+	return nil
+}
+
+// repair marks every record that another record of its question supersedes
+// as superseded by it, finishing a filing that stopped between writing the
+// new record and flipping the old one.
+func (s *Store) repair(ctx context.Context) error {
+	var fixed []string
+	for _, chain := range s.idx.byKey {
+		by := map[string]*Record{}
+		for _, e := range chain {
+			r := e.Record
+			if r.Supersedes == "" || r.Supersedes == r.Name {
+				continue
+			}
+			if prev := by[r.Supersedes]; prev == nil || r.Created > prev.Created {
+				by[r.Supersedes] = r
+			}
+		}
+		for _, e := range chain {
+			r := e.Record
+			newer := by[r.Name]
+			if newer == nil || (r.Status == StatusSuperseded && r.SupersededBy == newer.Name) {
+				continue
+			}
+			err := s.rewrite(r.Name, map[string]any{
+				"status": string(StatusSuperseded), "superseded_by": "[[" + newer.Name + "]]", "updated": s.now().UTC().Format(timeFormat),
+			})
+			if err != nil {
+				return &RecordError{Op: "repair", Path: r.Path, Err: err}
+			}
+			s.log.Info("consensus: repaired an interrupted supersession", "path", r.Path, "superseded_by", newer.Name)
+			fixed = append(fixed, r.Name+".md")
+		}
+	}
+	if len(fixed) > 0 {
+		s.touch(ctx, fixed)
+	}
+	return nil
+}
+
+// rewrite changes some frontmatter keys of a record and keeps the rest of
+// the page: the other keys in their order (values that are neither strings,
+// lists of strings, numbers nor booleans are dropped with a warning) and
+// the body, byte for byte.
+func (s *Store) rewrite(name string, set map[string]any) error {
+	data, _, err := s.dir.ReadFile(name + ".md")
+	if err != nil {
+		return err
+	}
+	var ms yaml.MapSlice
+	body, err := vault.DecodeFrontmatter(data, &ms)
+	if err != nil {
+		return err
+	}
+	var fm vault.Frontmatter
+	done := map[string]bool{}
+	for _, item := range ms {
+		key, ok := item.Key.(string)
+		if !ok || done[key] {
+			continue
+		}
+		done[key] = true
+		if v, ok := set[key]; ok {
+			fm = append(fm, vault.Field{Key: key, Value: v})
+			continue
+		}
+		v, ok := plainValue(key, item.Value)
+		if !ok {
+			s.log.Warn("consensus: dropped a frontmatter value parley cannot rewrite", "path", Folder+"/"+name+".md", "key", key)
+			continue
+		}
+		fm = append(fm, vault.Field{Key: key, Value: v})
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !done[k] {
+			fm = append(fm, vault.Field{Key: k, Value: set[k]})
+		}
+	}
+	return s.v.WritePage(Folder+"/"+name+".md", fm, body)
+}
+
+var dateRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// plainValue converts a yaml.v2 value into one vault.Frontmatter writes.
+func plainValue(key string, v any) (any, bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case string:
+		if key == "date" && dateRE.MatchString(x) {
+			return vault.Date(x), true
+		}
+		return x, true
+	case int:
+		return x, true
+	case int64:
+		return x, true
+	case bool:
+		return x, true
+	case float64:
+		return fmt.Sprint(x), true
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			switch y := e.(type) {
+			case string:
+				out = append(out, y)
+			case int, int64, bool, float64:
+				out = append(out, fmt.Sprint(y))
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// writeIndexPage rewrites wiki/consensus/consensus-records.md from the
+// index: one row per record, newest first.
+func (s *Store) writeIndexPage(now time.Time) error {
+	now = now.UTC()
+	recs := make([]*Record, 0, len(s.idx.records()))
+	active := 0
+	for _, e := range s.idx.records() {
+		recs = append(recs, e.Record)
+		if e.Record.Status == StatusActive {
+			active++
+		}
+	}
+	sort.Slice(recs, func(i, j int) bool {
+		if recs[i].Created != recs[j].Created {
+			return recs[i].Created > recs[j].Created
+		}
+		return recs[i].Name < recs[j].Name
+	})
+	created := now.Format(timeFormat)
+	if data, _, err := s.dir.ReadFile(IndexName); err == nil {
+		var old struct {
+			Created string `yaml:"created"`
+		}
+		if _, err := vault.DecodeFrontmatter(data, &old); err == nil && old.Created != "" {
+			created = old.Created
+		}
+	}
+	fm := vault.Frontmatter{
+		{Key: "type", Value: "index"},
+		{Key: "title", Value: "Consensus Records"},
+		{Key: "created", Value: created},
+		{Key: "updated", Value: now.Format(timeFormat)},
+		{Key: "status", Value: "active"},
+		{Key: "tags", Value: []string{"consensus", "debate", "alignment", "index"}},
+	}
+	var head strings.Builder
+	head.WriteString("# Consensus Records\n\n")
+	head.WriteString("Permanent alignment records of every debate verdict: win, lose, deadlock or timeout. ")
+	head.WriteString("Before deciding, check whether a filed consensus settles the question:\n\n")
+	head.WriteString("```sh\nparley consensus check --layer LAYER --topic TOPIC --position POSITION\n```\n\n")
+	head.WriteString("It exits 3 when the position contradicts an active consensus. parley rewrites this page on every filing; edits to it are lost.\n\n")
+	fmt.Fprintf(&head, "%d record(s), %d active.\n\n", len(recs), active)
+	head.WriteString("| Date | Layer | Topic | Verdict | Status |\n|------|-------|-------|---------|--------|\n")
+	var rows strings.Builder
+	budget := vault.MaxPageBytes - 8<<10 - head.Len()
+	listed := 0
+	for _, r := range recs {
+		row := fmt.Sprintf("| %s | %s | [[%s\\|%s]] | %s | %s |\n", inline(r.Date, 20), r.Layer, r.Name, linkAlias(r.Topic), r.Verdict, r.Status)
+		if rows.Len()+len(row) > budget {
+			break
+		}
+		rows.WriteString(row)
+		listed++
+	}
+	body := head.String() + rows.String()
+	if listed < len(recs) {
+		body += fmt.Sprintf("\n%d older record(s) do not fit on this page; `parley consensus list` shows them all.\n", len(recs)-listed)
+	}
+	if skipped := s.idx.skipped(); len(skipped) > 0 {
+		body += fmt.Sprintf("\n%d file(s) in this folder are not valid records and are skipped by lookup; `parley consensus list` names them.\n", len(skipped))
+	}
+	if err := s.v.WritePage(Folder+"/"+IndexName, fm, []byte(body)); err != nil {
+		return &RecordError{Op: "index", Path: Folder + "/" + IndexName, Err: err}
+	}
+	return nil
+}
+
+// linkAlias makes a topic safe as the alias of a wikilink inside a table
+// cell: one line, no brackets or pipes, at most 120 runes.
+func linkAlias(topic string) string {
+	r := strings.NewReplacer("[", "(", "]", ")", "|", "/", "\\", "/")
+	s := strings.Join(strings.Fields(r.Replace(strings.ToValidUTF8(topic, "\uFFFD"))), " ")
+	var b strings.Builder
+	for _, c := range s {
+		if c >= 0x20 && c != 0x7f && c != '\u2028' && c != '\u2029' && c != '\uFFFD' {
+			b.WriteRune(c)
+		}
+	}
+	return orText(clipRunes(b.String(), 120), "(untitled)")
+}

@@ -1,0 +1,233 @@
+package consensus
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vault"
+)
+
+// Where records live in the vault.
+const (
+	// Folder is the records' folder, relative to the vault.
+	Folder = "wiki/consensus"
+	// IndexName is the index page's file name in Folder.
+	IndexName = "consensus-records.md"
+	// MaxSlug bounds a topic slug (SPEC §6).
+	MaxSlug = 60
+	// maxStoredPosition bounds the final position kept in the frontmatter
+	// (its hash always covers the whole position).
+	maxStoredPosition = 8000
+)
+
+// Status says whether a record is the current answer to its question.
+type Status string
+
+// The statuses of SPEC §6.
+const (
+	StatusActive     Status = "active"
+	StatusSuperseded Status = "superseded"
+)
+
+// ParseStatus accepts "active" or "superseded".
+func ParseStatus(s string) (Status, error) {
+	switch st := Status(strings.ToLower(strings.TrimSpace(s))); st {
+	case StatusActive, StatusSuperseded:
+		return st, nil
+	}
+	return "", fmt.Errorf("unknown status %q (use active or superseded)", s)
+}
+
+// Record is a consensus record as read back from the vault.
+type Record struct {
+	// Name is the file name without ".md", the name wikilinks use.
+	Name string `json:"name"`
+	// Path is the slash path relative to the vault.
+	Path         string         `json:"path"`
+	Layer        debate.Layer   `json:"layer"`
+	Slug         string         `json:"slug"`
+	Topic        string         `json:"topic"`
+	Verdict      debate.Verdict `json:"verdict"`
+	Action       debate.Action  `json:"action"`
+	Status       Status         `json:"status"`
+	Date         string         `json:"date"`
+	Created      string         `json:"created"`
+	Updated      string         `json:"updated"`
+	Participants []string       `json:"participants"`
+	DebateID     string         `json:"debate_id"`
+	// FinalPosition is the position that stands ("" when nothing was
+	// agreed); FinalPositionHash is debate.PositionHash of the whole of it.
+	FinalPosition     string `json:"final_position,omitempty"`
+	FinalPositionHash string `json:"final_position_hash,omitempty"`
+	// Supersedes and SupersededBy name the neighbouring records of the
+	// same question ("" if none).
+	Supersedes   string `json:"supersedes,omitempty"`
+	SupersededBy string `json:"superseded_by,omitempty"`
+}
+
+// Binding reports whether the record settles its question: the debate
+// proceeded on a position (CONSENSUS_REACHED, or BUDGET_EXHAUSTED on a last
+// agreed position). A DEADLOCK, a TIMEOUT or an exhausted budget without
+// agreement bind nothing: the question is open.
+func (r *Record) Binding() bool {
+	return r.Action == debate.ActionProceed && r.FinalPositionHash != "" &&
+		(r.Verdict == debate.ConsensusReached || r.Verdict == debate.BudgetExhausted)
+}
+
+func (r *Record) key() string { return string(r.Layer) + "/" + r.Slug }
+
+// TopicSlug is the slug that names a topic's records (SPEC §6): lower-case
+// ASCII letters, digits and hyphens, transliterated, at most MaxSlug
+// characters. A topic with nothing transliterable gets "topic-" and a hash
+// (debate.SlugOr). A topic whose slug would be longer than MaxSlug is cut
+// at a word boundary and ends in 8 hex digits of the whole slug's hash, so
+// two long topics that differ only after the cut stay two questions.
+// Topics that differ only in case, punctuation or spacing share a slug:
+// they are the same question.
+func TopicSlug(topic string) string {
+	full := debate.Slug(topic, 4*len(topic)+8)
+	if full == "" {
+		return debate.SlugOr(topic, MaxSlug)
+	}
+	if len(full) <= MaxSlug {
+		return full
+	}
+	sum := sha256.Sum256([]byte(full))
+	return debate.Slug(full, MaxSlug-9) + "-" + hex.EncodeToString(sum[:4])
+}
+
+// recordYAML is the part of a record's frontmatter that lookup reads.
+// Other keys (tags, related, keys added by hand) are ignored.
+type recordYAML struct {
+	Type              string   `yaml:"type"`
+	Layer             string   `yaml:"layer"`
+	Verdict           string   `yaml:"verdict"`
+	Date              string   `yaml:"date"`
+	Participants      []string `yaml:"participants"`
+	Topic             string   `yaml:"topic"`
+	Status            string   `yaml:"status"`
+	Created           string   `yaml:"created"`
+	Updated           string   `yaml:"updated"`
+	DebateID          string   `yaml:"debate_id"`
+	Action            string   `yaml:"action"`
+	FinalPosition     string   `yaml:"final_position"`
+	FinalPositionHash string   `yaml:"final_position_hash"`
+	Supersedes        string   `yaml:"supersedes"`
+	SupersededBy      string   `yaml:"superseded_by"`
+}
+
+// parseRecord reads a record file's bytes. It returns (nil, "", nil) for a
+// valid page of another type (the index page, notes), and an error
+// wrapping ErrNotRecord for a page that is broken or claims to be a record
+// without being a valid one. text is what search indexes: the topic and the
+// body's position and rationale sections.
+func parseRecord(name string, data []byte) (*Record, string, error) {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, "", fmt.Errorf("%w: binary content", ErrNotRecord)
+	}
+	var y recordYAML
+	body, err := vault.DecodeFrontmatter(data, &y)
+	if errors.Is(err, vault.ErrNoFrontmatter) && !bytes.HasPrefix(bytes.TrimLeft(data, "\r\n"), []byte("---")) {
+		return nil, "", nil // a page without frontmatter: a note, not a record
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrNotRecord, err)
+	}
+	if y.Type != "consensus" {
+		return nil, "", nil
+	}
+	r := &Record{
+		Name:              strings.TrimSuffix(name, ".md"),
+		Path:              Folder + "/" + name,
+		Topic:             strings.TrimSpace(y.Topic),
+		Date:              y.Date,
+		Created:           y.Created,
+		Updated:           y.Updated,
+		Participants:      y.Participants,
+		DebateID:          y.DebateID,
+		Action:            debate.Action(y.Action),
+		FinalPosition:     y.FinalPosition,
+		FinalPositionHash: strings.ToLower(strings.TrimSpace(y.FinalPositionHash)),
+		Supersedes:        linkName(y.Supersedes),
+		SupersededBy:      linkName(y.SupersededBy),
+	}
+	if r.Layer, err = debate.ParseLayer(y.Layer); err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrNotRecord, err)
+	}
+	if r.Verdict, err = debate.ParseVerdict(y.Verdict); err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrNotRecord, err)
+	}
+	if r.Status, err = ParseStatus(y.Status); err != nil {
+		return nil, "", fmt.Errorf("%w: %v", ErrNotRecord, err)
+	}
+	if r.Topic == "" {
+		return nil, "", fmt.Errorf("%w: no topic", ErrNotRecord)
+	}
+	if r.FinalPositionHash == "" && r.FinalPosition != "" {
+		r.FinalPositionHash = debate.PositionHash(r.FinalPosition)
+	}
+	r.Slug = TopicSlug(r.Topic)
+	return r, searchText(r, body), nil
+}
+
+// linkName turns "[[spec-x]]", "[[spec-x|alias]]" or "spec-x.md" into
+// "spec-x".
+func linkName(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	if l, err := vault.ParseLink(s); err == nil {
+		s = l.Target
+	}
+	s = strings.TrimSuffix(s, ".md")
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// indexedSections are the body sections search reads besides the topic:
+// the positions and the reasons, not the tables or the evidence list.
+var indexedSections = map[string]bool{
+	"final position": true, "rationale": true, "positions": true, "last positions": true,
+	"deadlock analysis": true, "exhaustion analysis": true,
+}
+
+// searchText is the topic (twice, so that it weighs more) and the indexed
+// sections of the body.
+func searchText(r *Record, body []byte) string {
+	var b strings.Builder
+	b.WriteString(r.Topic)
+	b.WriteByte('\n')
+	b.WriteString(r.Topic)
+	b.WriteByte('\n')
+	keep := false
+	for _, line := range bytes.Split(body, []byte("\n")) {
+		if bytes.HasPrefix(line, []byte("## ")) {
+			keep = indexedSections[strings.ToLower(strings.TrimSpace(string(line[3:])))]
+			continue
+		}
+		if bytes.HasPrefix(line, []byte("# ")) {
+			keep = false
+			continue
+		}
+		if keep && b.Len() < 16<<10 && !boilerplate(line) {
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// boilerplate are the lines parley writes the same way in every record;
+// they would only make every record match every query a little.
+func boilerplate(line []byte) bool {
+	return bytes.HasPrefix(line, []byte("The debate closed by the rule ")) || bytes.HasPrefix(line, []byte("Verdict **")) ||
+		bytes.HasPrefix(line, []byte("_No position"))
+}

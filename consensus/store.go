@@ -1,0 +1,142 @@
+package consensus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/vault"
+)
+
+// Store files consensus records into a vault and looks them up. Open one
+// per process over the parley root (for its cache and lock) and the vault
+// (for the records); it is safe for concurrent use, and several processes
+// may file into the same vault at once (filing takes a lock file under the
+// root).
+type Store struct {
+	v      *vault.Vault
+	dir    *vault.Dir
+	root   *os.Root
+	rootFS durable.FS
+	log    *slog.Logger
+	now    func() time.Time
+	// hook, when set by a test, is called after each step of a filing
+	// ("record", "supersede", "index"), so a crash can be injected there.
+	hook func(step string)
+
+	mu  sync.Mutex // guards idx; held for a whole filing or query
+	idx *index
+
+	reads atomic.Int64 // record files read, for tests and benchmarks
+
+	// The cache writer goroutine (writeCaches) takes snapshots from
+	// pending and closes written when pending is closed and drained.
+	pending chan *snapshot
+	written chan struct{}
+	closed  bool // guarded by mu
+}
+
+var _ debate.Filer = (*Store)(nil)
+
+// Option configures Open.
+type Option func(*Store)
+
+// WithLogger logs skipped records and cache problems to l (default:
+// nowhere).
+func WithLogger(l *slog.Logger) Option { return func(s *Store) { s.log = l } }
+
+// WithClock replaces time.Now, for tests.
+func WithClock(now func() time.Time) Option { return func(s *Store) { s.now = now } }
+
+// Open opens a Store over the parley root directory and a vault; it creates
+// <root>/cache and <vault>/wiki/consensus (0700) when they are missing.
+// The vault stays the caller's to close.
+func Open(root string, v *vault.Vault, opts ...Option) (*Store, error) {
+	if err := os.MkdirAll(filepath.Join(root, "cache"), vault.DirPerm); err != nil {
+		return nil, fmt.Errorf("open consensus store: %w", err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open consensus store: %w", err)
+	}
+	dir, err := v.OpenDir(Folder, true)
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("open consensus store: %w", err)
+	}
+	s := &Store{v: v, dir: dir, root: r, rootFS: durable.Root(r), log: slog.New(slog.DiscardHandler), now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.pending, s.written = make(chan *snapshot, 1), make(chan struct{})
+	go s.writeCaches()
+	return s, nil
+}
+
+// Close waits for the last cache write and releases the Store's handles
+// (not the vault). It may be called more than once.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	close(s.pending)
+	<-s.written
+	s.pending = nil
+	return errors.Join(s.dir.Close(), s.root.Close())
+}
+
+// Vault is the vault the Store files into.
+func (s *Store) Vault() *vault.Vault { return s.v }
+
+func (s *Store) step(name string) {
+	if s.hook != nil {
+		s.hook(name)
+	}
+}
+
+// lockFile takes the cross-process filing lock, <root>/cache/consensus.lock,
+// waiting for it as long as ctx allows.
+func (s *Store) lockFile(ctx context.Context) (unlock func(), err error) {
+	f, err := s.root.OpenFile("cache/consensus.lock", os.O_RDWR|os.O_CREATE, vault.FilePerm)
+	if err != nil {
+		return nil, fmt.Errorf("filing lock: %w", err)
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() {
+				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				f.Close()
+			}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, fmt.Errorf("filing lock: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// FilesRead is how many record files the Store has read so far: a warm
+// lookup over an unchanged vault reads none.
+func (s *Store) FilesRead() int64 { return s.reads.Load() }

@@ -1,0 +1,559 @@
+package consensus
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vault"
+)
+
+// cellRunes bounds a position quoted in the rounds table.
+const cellRunes = 160
+
+// recordPlace is what filing decides about a record before it is written:
+// its name and its place in its question's chain.
+type recordPlace struct {
+	name         string
+	status       Status
+	created      string
+	supersedes   string
+	supersededBy string
+}
+
+// validateOutcome checks what filing needs of an Outcome.
+func validateOutcome(o *debate.Outcome) error {
+	switch {
+	case o == nil:
+		return fmt.Errorf("%w: nil outcome", ErrIncompleteOutcome)
+	case o.Session == nil:
+		return fmt.Errorf("%w: debate %q has no session", ErrIncompleteOutcome, o.DebateID)
+	}
+	if err := debate.ValidateID(o.DebateID); err != nil {
+		return fmt.Errorf("%w: %v", ErrIncompleteOutcome, err)
+	}
+	if o.Session.ID != "" && o.Session.ID != o.DebateID {
+		return fmt.Errorf("%w: outcome of %q carries the session of %q", ErrIncompleteOutcome, o.DebateID, o.Session.ID)
+	}
+	if _, err := debate.ParseVerdict(string(o.Verdict)); err != nil {
+		return fmt.Errorf("%w: %v", ErrIncompleteOutcome, err)
+	}
+	if _, err := debate.ParseLayer(string(o.Session.Layer)); err != nil {
+		return fmt.Errorf("%w: %v", ErrIncompleteOutcome, err)
+	}
+	if strings.TrimSpace(o.Session.Topic) == "" {
+		return fmt.Errorf("%w: debate %q has no topic", ErrIncompleteOutcome, o.DebateID)
+	}
+	return nil
+}
+
+// outcomeAction is the outcome's action, or the one SPEC §5.5 gives its
+// verdict when the outcome carries none.
+func outcomeAction(o *debate.Outcome) debate.Action {
+	switch o.Action {
+	case debate.ActionProceed, debate.ActionEscalate:
+		return o.Action
+	}
+	if o.Verdict == debate.ConsensusReached || (o.Verdict == debate.BudgetExhausted && strings.TrimSpace(o.FinalPosition) != "") {
+		return debate.ActionProceed
+	}
+	return debate.ActionEscalate
+}
+
+// renderRecord builds a record's frontmatter and body (SPEC §6).
+func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Frontmatter, []byte) {
+	s := o.Session
+	layer := string(debate.Layer(strings.ToLower(string(s.Layer))))
+	closed := now
+	if t, err := time.Parse(time.RFC3339Nano, o.Closed); err == nil {
+		closed = t
+	}
+	var names []string
+	for _, p := range s.Participants {
+		names = append(names, p.Name)
+	}
+	hash := debate.PositionHash(o.FinalPosition)
+	final := strings.TrimSpace(o.FinalPosition)
+	if hash == "" {
+		final = ""
+	}
+	fm := vault.Frontmatter{
+		{Key: "type", Value: "consensus"},
+		{Key: "layer", Value: layer},
+		{Key: "verdict", Value: string(o.Verdict)},
+		{Key: "date", Value: vault.Date(closed.UTC().Format(time.DateOnly))},
+		{Key: "participants", Value: names},
+		{Key: "topic", Value: s.Topic},
+		{Key: "related", Value: []string{"[[debates/" + o.DebateID + "]]"}},
+		{Key: "status", Value: string(pl.status)},
+		{Key: "created", Value: pl.created},
+		{Key: "updated", Value: now.UTC().Format(timeFormat)},
+		{Key: "tags", Value: []string{"consensus", layer}},
+		{Key: "debate_id", Value: o.DebateID},
+		{Key: "action", Value: string(outcomeAction(o))},
+		{Key: "final_position", Value: orNil(clipRunes(final, maxStoredPosition))},
+		{Key: "final_position_hash", Value: orNil(hash)},
+		{Key: "supersedes", Value: wikiOrNil(pl.supersedes)},
+		{Key: "superseded_by", Value: wikiOrNil(pl.supersededBy)},
+	}
+	return fm, renderBody(o, final)
+}
+
+// timeFormat is how created and updated are written: RFC 3339, UTC, ms.
+const timeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+func orNil(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func wikiOrNil(name string) any {
+	if name == "" {
+		return nil
+	}
+	return "[[" + name + "]]"
+}
+
+func renderBody(o *debate.Outcome, final string) []byte {
+	var b strings.Builder
+	s := o.Session
+	fmt.Fprintf(&b, "# %s\n\n", orText(inline(s.Topic, 0), "(untitled)"))
+
+	b.WriteString("## Final Position\n\n")
+	if final != "" {
+		fmt.Fprintf(&b, "> %s\n\n", inline(final, 0))
+	} else {
+		b.WriteString("_No position was agreed._\n\n")
+	}
+	fmt.Fprintf(&b, "Verdict **%s** (rule `%s`), action **%s**.\n\n", o.Verdict, orText(string(o.Rule), "none"), outcomeAction(o))
+
+	b.WriteString("## Key Rounds Summary\n\n")
+	writeRounds(&b, o)
+
+	b.WriteString("## Evidence References\n\n")
+	writeEvidence(&b, o)
+
+	b.WriteString("## Rationale\n\n")
+	if r := strings.TrimSpace(o.Reason); r != "" {
+		fmt.Fprintf(&b, "%s\n\n", inline(r, 0))
+	}
+	fmt.Fprintf(&b, "The debate closed by the rule `%s` after %d round(s), %d token(s) and %s. Participants: %s. The whole transcript is [[debates/%s]].\n\n",
+		orText(string(o.Rule), "none"), o.Rounds, o.Tokens, seconds(o.ElapsedMs), participantList(s), o.DebateID)
+
+	switch o.Verdict {
+	case debate.Deadlock:
+		b.WriteString("## Positions\n\n")
+		writePositions(&b, o)
+		b.WriteString("## Deadlock Analysis\n\n")
+		writeDeadlock(&b, o)
+	case debate.BudgetExhausted:
+		b.WriteString("## Last Positions\n\n")
+		writePositions(&b, o)
+		b.WriteString("## Exhaustion Analysis\n\n")
+		writeExhaustion(&b, o)
+	case debate.Timeout:
+		b.WriteString("## Last Positions\n\n")
+		writePositions(&b, o)
+		b.WriteString("## Partial Transcript\n\n")
+		writePartial(&b, o)
+	}
+	return []byte(b.String())
+}
+
+func participantList(s *debate.DebateSession) string {
+	var parts []string
+	for _, p := range s.Participants {
+		parts = append(parts, fmt.Sprintf("%s (%s)", inline(p.Name, 60), p.Role))
+	}
+	return orText(strings.Join(parts, ", "), "none")
+}
+
+func seconds(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) }
+
+// roundTurns groups the turns and forfeits by round, in order.
+type roundTurns struct {
+	round    int
+	turns    []debate.TurnRecord
+	forfeits []debate.ForfeitEvent
+}
+
+func byRound(o *debate.Outcome) []roundTurns {
+	idx := map[int]int{}
+	var out []roundTurns
+	get := func(r int) *roundTurns {
+		i, ok := idx[r]
+		if !ok {
+			i = len(out)
+			idx[r] = i
+			out = append(out, roundTurns{round: r})
+		}
+		return &out[i]
+	}
+	for _, t := range o.Turns {
+		rt := get(t.Round)
+		rt.turns = append(rt.turns, t)
+	}
+	for _, f := range o.Forfeits {
+		rt := get(f.Round)
+		rt.forfeits = append(rt.forfeits, f)
+	}
+	slices.SortStableFunc(out, func(a, b roundTurns) int { return a.round - b.round })
+	return out
+}
+
+// writeRounds writes the Round | Attacker | Defender | Outcome table, one
+// row per round, built from the recorded turns.
+func writeRounds(b *strings.Builder, o *debate.Outcome) {
+	rounds := byRound(o)
+	if len(rounds) == 0 {
+		b.WriteString("_No turn was recorded._\n\n")
+		return
+	}
+	b.WriteString("| Round | Attacker | Defender | Outcome |\n|-------|----------|----------|---------|\n")
+	standing := debate.PositionHash(o.Session.OpeningPosition())
+	seen := map[string]map[string]bool{} // attacker -> hashes asserted in earlier rounds
+	asserted := map[string]string{}      // hash -> attacker who asserted it
+	defended := false                    // the defender has taken a turn
+	for _, rt := range rounds {
+		var att, def, outcome []string
+		concede, total, fresh, repeat := 0, 0, 0, 0
+		for _, t := range rt.turns {
+			if t.Role != debate.RoleAttacker {
+				continue
+			}
+			total++
+			h := t.PositionHash
+			if h == "" {
+				h = debate.PositionHash(t.Position)
+			}
+			switch {
+			case t.Concedes():
+				concede++
+				att = append(att, fmt.Sprintf("%s: _no further objections_", inline(t.Agent, 60)))
+			default:
+				att = append(att, fmt.Sprintf("%s: %s", inline(t.Agent, 60), inline(t.Position, cellRunes)))
+				if seen[t.Agent][h] {
+					repeat++
+				} else if h != "" {
+					fresh++
+				}
+			}
+			if h != "" {
+				if asserted[h] == "" {
+					asserted[h] = t.Agent
+				}
+			}
+		}
+		for _, t := range rt.turns {
+			if t.Role != debate.RoleDefender {
+				continue
+			}
+			h := t.PositionHash
+			if h == "" {
+				h = debate.PositionHash(t.Position)
+			}
+			def = append(def, fmt.Sprintf("%s: %s", inline(t.Agent, 60), inline(t.Position, cellRunes)))
+			switch {
+			case h != standing && asserted[h] != "":
+				outcome = append(outcome, fmt.Sprintf("defender adopts %s's position", inline(asserted[h], 60)))
+			case !defended && strings.TrimSpace(o.Session.Position) == "":
+				outcome = append(outcome, "defender states its position")
+			case h == standing:
+				outcome = append(outcome, "defender holds")
+			default:
+				outcome = append(outcome, "defender revises")
+			}
+			standing = h
+			defended = true
+		}
+		switch {
+		case total > 0 && concede == total:
+			outcome = append([]string{"attackers concede"}, outcome...)
+		default:
+			if fresh > 0 {
+				outcome = append([]string{fmt.Sprintf("%d new counter(s)", fresh)}, outcome...)
+			}
+			if repeat > 0 {
+				outcome = append([]string{fmt.Sprintf("%d repeated counter(s)", repeat)}, outcome...)
+			}
+			if concede > 0 {
+				outcome = append(outcome, fmt.Sprintf("%d attacker(s) concede", concede))
+			}
+		}
+		for _, f := range rt.forfeits {
+			cell := fmt.Sprintf("%s: _forfeited (%s)_", inline(f.Agent, 60), inline(string(f.Reason), 40))
+			if f.Role == debate.RoleDefender {
+				def = append(def, cell)
+			} else {
+				att = append(att, cell)
+			}
+			outcome = append(outcome, fmt.Sprintf("%s forfeits (%s)", inline(f.Agent, 60), inline(string(f.Reason), 40)))
+		}
+		for _, t := range rt.turns {
+			if t.Role == debate.RoleAttacker {
+				if seen[t.Agent] == nil {
+					seen[t.Agent] = map[string]bool{}
+				}
+				h := t.PositionHash
+				if h == "" {
+					h = debate.PositionHash(t.Position)
+				}
+				seen[t.Agent][h] = true
+			}
+		}
+		fmt.Fprintf(b, "| %d | %s | %s | %s |\n", rt.round, orText(strings.Join(att, "; "), "—"),
+			orText(strings.Join(def, "; "), "—"), orText(strings.Join(outcome, "; "), "—"))
+	}
+	b.WriteString("\n")
+}
+
+// writeEvidence lists every evidence reference cited, once, with its check
+// result and who cited it. Only a wiki page that exists becomes a wikilink;
+// everything else is written as code, so no record links to nothing.
+func writeEvidence(b *strings.Builder, o *debate.Outcome) {
+	type cite struct {
+		ev  debate.EvidenceCheck
+		who []string
+	}
+	var order []string
+	cites := map[string]*cite{}
+	for _, t := range o.Turns {
+		for _, ev := range t.Evidence {
+			c := cites[ev.Ref]
+			if c == nil {
+				c = &cite{ev: ev}
+				cites[ev.Ref] = c
+				order = append(order, ev.Ref)
+			}
+			who := fmt.Sprintf("%s, round %d", t.Agent, t.Round)
+			if !slices.Contains(c.who, who) {
+				c.who = append(c.who, who)
+			}
+		}
+	}
+	if len(order) == 0 {
+		b.WriteString("_No evidence was cited._\n\n")
+		return
+	}
+	for _, ref := range order {
+		c := cites[ref]
+		link := code(ref)
+		if c.ev.Kind == "wiki" && c.ev.Status == debate.EvidenceOK {
+			if l, err := vault.ParseLink(ref); err == nil && l.Target != "" {
+				link = vault.Link{Target: l.Target, Heading: l.Heading}.String()
+			}
+		}
+		status := string(c.ev.Status)
+		if c.ev.Detail != "" {
+			status += ": " + inline(c.ev.Detail, 200)
+		}
+		var who []string
+		for _, w := range c.who {
+			who = append(who, inline(w, 80))
+		}
+		fmt.Fprintf(b, "- %s — %s (%s; cited by %s)\n", link, orText(inline(status, 0), "unchecked"), inline(c.ev.Kind, 20), strings.Join(who, "; "))
+	}
+	b.WriteString("\n")
+}
+
+// writePositions writes each side's latest position.
+func writePositions(b *strings.Builder, o *debate.Outcome) {
+	d := o.Session.Defender()
+	fmt.Fprintf(b, "### Defender: %s\n\n", orText(inline(d.Name, 60), "(none)"))
+	writeQuote(b, o.DefenderPosition)
+	for _, a := range o.Session.Attackers() {
+		fmt.Fprintf(b, "### Attacker: %s\n\n", inline(a.Name, 60))
+		writeQuote(b, o.AttackerPositions[a.Name])
+	}
+}
+
+func writeQuote(b *strings.Builder, pos string) {
+	if strings.TrimSpace(pos) == "" {
+		b.WriteString("_No position asserted._\n\n")
+		return
+	}
+	fmt.Fprintf(b, "> %s\n\n", inline(pos, 0))
+}
+
+// writeDeadlock says what blocked convergence: the defender held its
+// position while every attacker only repeated a counter made before.
+func writeDeadlock(b *strings.Builder, o *debate.Outcome) {
+	k := o.Session.Budget.ConvergenceRounds
+	if k < 1 {
+		k = 1
+	}
+	fmt.Fprintf(b, "The defender's position did not change for %d round(s) while the attackers only repeated counters they had already made, so neither side moved and no further round could converge (rule `%s`). ", k, orText(string(o.Rule), "repeated"))
+	b.WriteString("The question is open and escalated to a person.\n\n")
+	first := map[string]map[string]int{}
+	last := map[string]debate.TurnRecord{}
+	for _, t := range o.Turns {
+		if t.Role != debate.RoleAttacker || t.Concedes() {
+			continue
+		}
+		h := t.PositionHash
+		if h == "" {
+			h = debate.PositionHash(t.Position)
+		}
+		if first[t.Agent] == nil {
+			first[t.Agent] = map[string]int{}
+		}
+		if _, ok := first[t.Agent][h]; !ok {
+			first[t.Agent][h] = t.Round
+		}
+		last[t.Agent] = t
+	}
+	for _, a := range o.Session.Attackers() {
+		t, ok := last[a.Name]
+		if !ok {
+			continue
+		}
+		h := t.PositionHash
+		if h == "" {
+			h = debate.PositionHash(t.Position)
+		}
+		fmt.Fprintf(b, "- %s repeated in round %d the counter first made in round %d: %s\n", inline(a.Name, 60), t.Round, first[a.Name][h], inline(t.Position, cellRunes))
+	}
+	b.WriteString("\n")
+}
+
+// writeExhaustion says which limit ran out and whether a position had been
+// agreed by then.
+func writeExhaustion(b *strings.Builder, o *debate.Outcome) {
+	bud := o.Session.Budget
+	switch o.Rule {
+	case debate.RuleMaxTokens:
+		fmt.Fprintf(b, "The token budget ran out: %d token(s) spent against a limit of %d, in %d round(s).", o.Tokens, bud.MaxTokens, o.Rounds)
+	default:
+		fmt.Fprintf(b, "The round budget ran out: %d of %d round(s) complete, %d of %d token(s) spent.", o.Rounds, bud.MaxRounds, o.Tokens, bud.MaxTokens)
+	}
+	if pos := strings.TrimSpace(o.FinalPosition); pos != "" && outcomeAction(o) == debate.ActionProceed {
+		round := agreedRound(o)
+		if round > 0 {
+			fmt.Fprintf(b, " Every participant asserted the same position in round %d; that last agreed position stands and the pipeline proceeds on it.\n\n", round)
+		} else {
+			b.WriteString(" The last agreed position stands and the pipeline proceeds on it.\n\n")
+		}
+		return
+	}
+	b.WriteString(" No position was asserted by every participant in the same round, so nothing was agreed: the question is open and escalated to a person.\n\n")
+}
+
+// agreedRound is the latest round in which every participant's turn
+// asserted the final position (0 if none).
+func agreedRound(o *debate.Outcome) int {
+	want := debate.PositionHash(o.FinalPosition)
+	best := 0
+	for _, rt := range byRound(o) {
+		speakers := map[string]bool{}
+		ok := len(rt.turns) > 0
+		for _, t := range rt.turns {
+			h := t.PositionHash
+			if h == "" {
+				h = debate.PositionHash(t.Position)
+			}
+			if h != want {
+				ok = false
+			}
+			speakers[t.Agent] = true
+		}
+		if ok && len(speakers) == len(o.Session.Participants) && rt.round > best {
+			best = rt.round
+		}
+	}
+	return best
+}
+
+// writePartial writes the note and the turns a timed-out debate recorded.
+func writePartial(b *strings.Builder, o *debate.Outcome) {
+	switch o.Rule {
+	case debate.RuleForfeit:
+		b.WriteString("A participant missed its deadline or died, so the debate stopped before it could converge.")
+	default:
+		fmt.Fprintf(b, "The wall-clock budget (%s) ran out after %s, so the debate stopped before it could converge.", seconds(o.Session.Budget.MaxWallClockMs), seconds(o.ElapsedMs))
+	}
+	fmt.Fprintf(b, " This transcript is partial: it holds the %d turn(s) recorded before the stop. Nothing was agreed; the question is open and escalated to a person. The full event log is [[debates/%s]].\n\n", len(o.Turns), o.DebateID)
+	for _, rt := range byRound(o) {
+		for _, t := range rt.turns {
+			fmt.Fprintf(b, "- round %d, %s %s: %s\n", t.Round, t.Role, inline(t.Agent, 60), orText(inline(t.Position, cellRunes), "_no further objections_"))
+		}
+		for _, f := range rt.forfeits {
+			detail := ""
+			if f.Detail != "" {
+				detail = ": " + inline(f.Detail, 200)
+			}
+			fmt.Fprintf(b, "- round %d, %s %s: _forfeited (%s%s)_\n", f.Round, f.Role, inline(f.Agent, 60), inline(string(f.Reason), 40), detail)
+		}
+	}
+	b.WriteString("\n")
+}
+
+// mdSpecial are the characters inline escapes: those that would start
+// emphasis, code, links, HTML, tables, Obsidian tags, highlights, math or
+// comments.
+const mdSpecial = "\\`*_[]<>|#&~=$%^{}!"
+
+// inline makes text safe to place inside a Markdown line: white space
+// (line breaks included) collapses to single spaces, Markdown and Obsidian
+// syntax characters are backslash-escaped, and the text is cut to max runes
+// (0: no limit) with an ellipsis.
+func inline(s string, max int) string {
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	if max > 0 {
+		s = clipRunes(s, max)
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			continue
+		case strings.ContainsRune(mdSpecial, r):
+			b.WriteByte('\\')
+		case i == 0 && (r == '-' || r == '+'):
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// code writes s as an inline code span whose fence is longer than any run
+// of backticks inside it.
+func code(s string) string {
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	s = clipRunes(s, 300)
+	if s == "" {
+		return "(empty)"
+	}
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	return fence + " " + s + " " + fence
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+func orText(s, alt string) string {
+	if strings.TrimSpace(s) == "" {
+		return alt
+	}
+	return s
+}

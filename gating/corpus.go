@@ -1,0 +1,135 @@
+package gating
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	json "github.com/goccy/go-json"
+)
+
+// MaxCorpusBytes bounds a labeled corpus file.
+const MaxCorpusBytes = 64 << 20
+
+// Example is one labeled self-critique of a corpus: a JSONL line with the
+// self-critique's keys plus "label" ("debate" or "skip"), and optionally
+// "id" and "case" (the kind of example, e.g. "flip_confident").
+type Example struct {
+	ID    string
+	Case  string
+	Label Outcome
+	SelfCritique
+}
+
+// exampleWire is an Example on disk, keys in a fixed order.
+type exampleWire struct {
+	ID                string   `json:"id,omitempty"`
+	Layer             string   `json:"layer,omitempty"`
+	Question          string   `json:"question,omitempty"`
+	InitialAnswer     string   `json:"initial_answer,omitempty"`
+	Reasoning         string   `json:"reasoning,omitempty"`
+	Critique          string   `json:"critique"`
+	FinalAnswer       string   `json:"final_answer,omitempty"`
+	InitialConfidence *float64 `json:"initial_confidence,omitempty"`
+	FinalConfidence   *float64 `json:"final_confidence,omitempty"`
+	EvidenceRefs      []string `json:"evidence_refs,omitempty"`
+	Label             Outcome  `json:"label"`
+	Case              string   `json:"case,omitempty"`
+}
+
+// exampleIn is what a corpus line decodes into.
+type exampleIn struct {
+	jsonCritique
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Case  string `json:"case"`
+}
+
+// MarshalJSON writes the example as one corpus line (without newline).
+func (e Example) MarshalJSON() ([]byte, error) {
+	return json.Marshal(exampleWire{
+		ID: e.ID, Layer: string(e.Layer), Question: e.Question, InitialAnswer: e.InitialAnswer,
+		Reasoning: e.Reasoning, Critique: e.Critique, FinalAnswer: e.FinalAnswer,
+		InitialConfidence: e.InitialConfidence, FinalConfidence: e.FinalConfidence,
+		EvidenceRefs: e.EvidenceRefs, Label: e.Label, Case: e.Case,
+	})
+}
+
+// ParseExample reads one corpus line strictly: the self-critique must be
+// valid (as for ParseJSON) and the label debate or skip.
+func ParseExample(line []byte) (Example, error) {
+	if _, err := checkText(line); err != nil {
+		return Example{}, err
+	}
+	var in exampleIn
+	if err := decodeStrict(line, &in); err != nil {
+		return Example{}, err
+	}
+	sc, err := in.critique()
+	if err != nil {
+		return Example{}, err
+	}
+	label, err := ParseOutcome(in.Label)
+	if err != nil {
+		return Example{}, fmt.Errorf("%w: label: %v", ErrCorpus, err)
+	}
+	return Example{ID: in.ID, Case: in.Case, Label: label, SelfCritique: sc}, nil
+}
+
+// ReadCorpus reads a JSONL corpus (blank lines and lines starting with //
+// are skipped). Any bad line is an error naming its line number and
+// wrapping ErrCorpus; ids, when given, must be unique.
+func ReadCorpus(r io.Reader) ([]Example, error) {
+	br := bufio.NewReader(io.LimitReader(r, MaxCorpusBytes+1))
+	var (
+		out   []Example
+		total int
+		ids   = map[string]int{}
+	)
+	for lineNo := 1; ; lineNo++ {
+		line, err := br.ReadBytes('\n')
+		total += len(line)
+		if total > MaxCorpusBytes {
+			return nil, fmt.Errorf("%w: %w: larger than %d bytes", ErrCorpus, ErrTooLarge, MaxCorpusBytes)
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 && !bytes.HasPrefix(t, []byte("//")) {
+			if len(t) > MaxInputBytes {
+				return nil, fmt.Errorf("%w: line %d: %w", ErrCorpus, lineNo, ErrTooLarge)
+			}
+			e, perr := ParseExample(t)
+			if perr != nil {
+				return nil, fmt.Errorf("%w: line %d: %w", ErrCorpus, lineNo, perr)
+			}
+			if e.ID != "" {
+				if prev, dup := ids[e.ID]; dup {
+					return nil, fmt.Errorf("%w: line %d: id %q repeats line %d", ErrCorpus, lineNo, e.ID, prev)
+				}
+				ids[e.ID] = lineNo
+			}
+			out = append(out, e)
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// WriteCorpus writes examples as JSONL, one per line.
+func WriteCorpus(w io.Writer, examples []Example) error {
+	var b strings.Builder
+	for _, e := range examples {
+		line, err := e.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

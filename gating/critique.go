@@ -1,0 +1,295 @@
+package gating
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// MaxInputBytes bounds one self-critique, in either form. A self-critique
+// is a few kilobytes; anything larger is a mistake (or an attack) and is
+// refused with ErrTooLarge rather than analysed.
+const MaxInputBytes = 1 << 20
+
+// SelfCritique is one agent's structured self-critique of its answer to a
+// candidate question (SPEC §7). Only Critique is required.
+type SelfCritique struct {
+	// Layer is the pipeline layer the question belongs to; empty when the
+	// agent did not say.
+	Layer         debate.Layer `json:"layer,omitempty"`
+	Question      string       `json:"question,omitempty"`
+	InitialAnswer string       `json:"initial_answer,omitempty"`
+	Reasoning     string       `json:"reasoning,omitempty"`
+	Critique      string       `json:"critique"`
+	FinalAnswer   string       `json:"final_answer,omitempty"`
+	// InitialConfidence and FinalConfidence are in [0, 1]; nil when not
+	// stated.
+	InitialConfidence *float64 `json:"initial_confidence,omitempty"`
+	FinalConfidence   *float64 `json:"final_confidence,omitempty"`
+	// EvidenceRefs are the references the agent cites (paths, path:line,
+	// [[wiki pages]], URLs). They are counted, not checked.
+	EvidenceRefs []string `json:"evidence_refs,omitempty"`
+}
+
+// Confidence returns the stated confidence the gate uses: the final
+// confidence, else the initial one; ok is false when neither is stated.
+func (sc *SelfCritique) Confidence() (c float64, ok bool) {
+	switch {
+	case sc.FinalConfidence != nil:
+		return *sc.FinalConfidence, true
+	case sc.InitialConfidence != nil:
+		return *sc.InitialConfidence, true
+	}
+	return 0, false
+}
+
+// Validate reports why a self-critique cannot be gated: a blank critique
+// (ErrNoCritique), a confidence outside [0, 1] or not finite
+// (ErrConfidence), an unknown layer or a blank evidence ref (ErrMalformed).
+func (sc *SelfCritique) Validate() error {
+	if strings.TrimSpace(sc.Critique) == "" {
+		return ErrNoCritique
+	}
+	for _, c := range []struct {
+		name string
+		v    *float64
+	}{{"initial_confidence", sc.InitialConfidence}, {"final_confidence", sc.FinalConfidence}} {
+		if c.v != nil && !(*c.v >= 0 && *c.v <= 1) {
+			return fmt.Errorf("%w: %s is %v (use a number from 0 to 1, or a percentage)", ErrConfidence, c.name, *c.v)
+		}
+	}
+	if sc.Layer != "" {
+		if _, err := debate.ParseLayer(string(sc.Layer)); err != nil || debate.Layer(strings.ToLower(string(sc.Layer))) != sc.Layer {
+			return fmt.Errorf("%w: layer %q (use spec, plan or verify)", ErrMalformed, sc.Layer)
+		}
+	}
+	for i, r := range sc.EvidenceRefs {
+		if strings.TrimSpace(r) == "" {
+			return fmt.Errorf("%w: evidence_refs[%d] is blank", ErrMalformed, i)
+		}
+	}
+	return nil
+}
+
+// Parse reads one self-critique from r, in either form: a JSON object
+// (when the first non-blank character is '{') or Markdown/plain text. It
+// reads at most MaxInputBytes+1 bytes. Every failure wraps one of
+// ErrTooLarge, ErrBinary, ErrMalformed, ErrNoCritique or ErrConfidence, or
+// is the reader's own error.
+func Parse(r io.Reader) (SelfCritique, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
+	if err != nil {
+		return SelfCritique{}, err
+	}
+	return ParseBytes(data)
+}
+
+// ParseBytes is Parse on a byte slice.
+func ParseBytes(data []byte) (SelfCritique, error) {
+	data, err := checkText(data)
+	if err != nil {
+		return SelfCritique{}, err
+	}
+	if looksLikeJSON(data) {
+		return ParseJSON(data)
+	}
+	return ParseText(data)
+}
+
+// looksLikeJSON reports whether data starts (after white space) with an
+// object, or with an array of objects or an empty array, which ParseJSON
+// then refuses; a wikilink "[[page]]" starts a text.
+func looksLikeJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) == 0 {
+		return false
+	}
+	if t[0] == '{' {
+		return true
+	}
+	if t[0] == '[' {
+		u := bytes.TrimLeft(t[1:], " \t\r\n")
+		return len(u) > 0 && (u[0] == '{' || u[0] == ']')
+	}
+	return false
+}
+
+// checkText enforces the size limit and refuses binary input; it strips a
+// UTF-8 byte order mark.
+func checkText(data []byte) ([]byte, error) {
+	if len(data) > MaxInputBytes {
+		return nil, fmt.Errorf("%w: self-critique is larger than %d bytes", ErrTooLarge, MaxInputBytes)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%w: invalid UTF-8", ErrBinary)
+	}
+	for i, b := range data {
+		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' || b == 0x7f {
+			return nil, fmt.Errorf("%w: control byte 0x%02x at offset %d", ErrBinary, b, i)
+		}
+	}
+	return data, nil
+}
+
+// jsonCritique is the wire form of a JSON self-critique. Confidences accept
+// a number in [0, 1] or a string ("0.8", "80%"); "confidence" is an alias of
+// "final_confidence".
+type jsonCritique struct {
+	Layer             string          `json:"layer"`
+	Question          string          `json:"question"`
+	InitialAnswer     string          `json:"initial_answer"`
+	Reasoning         string          `json:"reasoning"`
+	Critique          string          `json:"critique"`
+	FinalAnswer       string          `json:"final_answer"`
+	InitialConfidence json.RawMessage `json:"initial_confidence"`
+	FinalConfidence   json.RawMessage `json:"final_confidence"`
+	Confidence        json.RawMessage `json:"confidence"`
+	EvidenceRefs      []string        `json:"evidence_refs"`
+}
+
+func (j *jsonCritique) critique() (SelfCritique, error) {
+	sc := SelfCritique{
+		Question: j.Question, InitialAnswer: j.InitialAnswer, Reasoning: j.Reasoning,
+		Critique: j.Critique, FinalAnswer: j.FinalAnswer, EvidenceRefs: j.EvidenceRefs,
+	}
+	if strings.TrimSpace(j.Layer) != "" {
+		l, err := debate.ParseLayer(j.Layer)
+		if err != nil {
+			return SelfCritique{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		sc.Layer = l
+	}
+	var err error
+	if sc.InitialConfidence, err = jsonConfidence("initial_confidence", j.InitialConfidence); err != nil {
+		return SelfCritique{}, err
+	}
+	if sc.FinalConfidence, err = jsonConfidence("final_confidence", j.FinalConfidence); err != nil {
+		return SelfCritique{}, err
+	}
+	alias, err := jsonConfidence("confidence", j.Confidence)
+	if err != nil {
+		return SelfCritique{}, err
+	}
+	if alias != nil {
+		if sc.FinalConfidence != nil {
+			return SelfCritique{}, fmt.Errorf("%w: both confidence and final_confidence are set", ErrMalformed)
+		}
+		sc.FinalConfidence = alias
+	}
+	if err := sc.Validate(); err != nil {
+		return SelfCritique{}, err
+	}
+	return sc, nil
+}
+
+// jsonConfidence decodes one confidence: absent or null is nil; a number
+// must lie in [0, 1]; a string is read like a Confidence line.
+func jsonConfidence(name string, raw json.RawMessage) (*float64, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var v float64
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, name, err)
+		}
+		c, err := parseConfidence(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return &c, nil
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s is %s, not a number", ErrMalformed, name, truncate(string(raw), 40))
+	}
+	if !(v >= 0 && v <= 1) {
+		return nil, fmt.Errorf("%w: %s is %s (use a number from 0 to 1, or a string like \"80%%\")", ErrConfidence, name, truncate(string(raw), 40))
+	}
+	return &v, nil
+}
+
+// parseConfidence reads "0.8", "80%" or "80 %"; trailing words after the
+// number are allowed ("0.8 (I checked the tests)").
+func parseConfidence(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	end := 0
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || s[end] == '-' || s[end] == '+') {
+		end++
+	}
+	num, rest := s[:end], strings.TrimLeft(s[end:], " ")
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || end == 0 {
+		return 0, fmt.Errorf("%w: confidence %q is not a number from 0 to 1 or a percentage", ErrMalformed, truncate(s, 40))
+	}
+	if strings.HasPrefix(rest, "%") {
+		if !(v >= 0 && v <= 100) {
+			return 0, fmt.Errorf("%w: confidence %s%% is outside 0–100%%", ErrConfidence, num)
+		}
+		return v / 100, nil
+	}
+	if !(v >= 0 && v <= 1) {
+		return 0, fmt.Errorf("%w: confidence %s is outside 0–1 (write 0.8 or 80%%)", ErrConfidence, num)
+	}
+	return v, nil
+}
+
+// ParseJSON reads a JSON self-critique: one object with the keys of SPEC §7
+// (only "critique" required); an unknown key or trailing data is an error.
+func ParseJSON(data []byte) (SelfCritique, error) {
+	data, err := checkText(data)
+	if err != nil {
+		return SelfCritique{}, err
+	}
+	var j jsonCritique
+	if err := decodeStrict(data, &j); err != nil {
+		return SelfCritique{}, err
+	}
+	return j.critique()
+}
+
+// decodeStrict decodes exactly one JSON object with no unknown keys and
+// nothing but white space after it.
+func decodeStrict(data []byte, v any) error {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] != '{' {
+		return fmt.Errorf("%w: not a JSON object", ErrMalformed)
+	}
+	dec := json.NewDecoder(bytes.NewReader(t))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if off := dec.InputOffset(); off < 0 || off > int64(len(t)) || len(bytes.TrimSpace(t[off:])) != 0 {
+		return fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// finite reports whether v is a finite number.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// EncodeSelfCritique returns sc as a JSON self-critique that ParseJSON
+// reads back to the same value.
+func EncodeSelfCritique(sc SelfCritique) ([]byte, error) { return json.Marshal(sc) }

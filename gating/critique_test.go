@@ -1,0 +1,181 @@
+package gating
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+func TestParseJSON(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   string
+		want SelfCritique
+	}{
+		{"only critique", `{"critique":"It holds."}`, SelfCritique{Critique: "It holds."}},
+		{"all fields", `{"layer":"Verify","question":"Q?","initial_answer":"Yes","reasoning":"R","critique":"C","final_answer":"No",
+			"initial_confidence":0.9,"final_confidence":0.4,"evidence_refs":["a.go:1","[[p]]"]}`,
+			SelfCritique{Layer: debate.LayerVerify, Question: "Q?", InitialAnswer: "Yes", Reasoning: "R", Critique: "C", FinalAnswer: "No",
+				InitialConfidence: conf(0.9), FinalConfidence: conf(0.4), EvidenceRefs: []string{"a.go:1", "[[p]]"}}},
+		{"percent string", `{"critique":"C","final_confidence":"80%"}`, SelfCritique{Critique: "C", FinalConfidence: conf(0.8)}},
+		{"numeric string", `{"critique":"C","initial_confidence":"0.25"}`, SelfCritique{Critique: "C", InitialConfidence: conf(0.25)}},
+		{"confidence alias", `{"critique":"C","confidence":1}`, SelfCritique{Critique: "C", FinalConfidence: conf(1)}},
+		{"nulls", `{"critique":"C","final_confidence":null,"layer":""}`, SelfCritique{Critique: "C"}},
+		{"leading space and BOM", "\xef\xbb\xbf  \n{\"critique\":\"C\"}\n", SelfCritique{Critique: "C"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Parse(strings.NewReader(c.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestParseText(t *testing.T) {
+	t.Parallel()
+	md := "# Self-critique for T-412\n\nLayer: verify\n\n## Question\nDo retries stop?\n\n## Initial answer\nYes.\nConfidence: 0.9\n\n" +
+		"## Reasoning\nThe counter is checked.\n\n## Self-critique\nThe 429 path resets it.\n\n```\n## Final answer\nConfidence: 7\n```\n\n" +
+		"## Final answer\nNo.\n\nFinal confidence: 60%\n\n## Evidence\n- internal/webhook/dispatch.go:88\n- `ci/run.log`\n1. [[adr-011]]\n"
+	got, err := Parse(strings.NewReader(md))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SelfCritique{
+		Layer: debate.LayerVerify, Question: "Do retries stop?", InitialAnswer: "Yes.", Reasoning: "The counter is checked.",
+		Critique:    "The 429 path resets it.\n\n```\n## Final answer\nConfidence: 7\n```",
+		FinalAnswer: "No.", InitialConfidence: conf(0.9), FinalConfidence: conf(0.6),
+		EvidenceRefs: []string{"internal/webhook/dispatch.go:88", "ci/run.log", "[[adr-011]]"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("markdown:\ngot  %+v\nwant %+v", got, want)
+	}
+
+	cases := []struct {
+		name string
+		in   string
+		want SelfCritique
+	}{
+		{"plain text is the critique", "The lock is held; I checked it.\nConfidence: 85%\n",
+			SelfCritique{Critique: "The lock is held; I checked it.", FinalConfidence: conf(0.85)}},
+		{"label lines with inline content", "Initial answer: Yes.\nSelf-critique: It might not hold.\nFinal answer: Probably yes.\nConfidence: 0.7",
+			SelfCritique{InitialAnswer: "Yes.", Critique: "It might not hold.", FinalAnswer: "Probably yes.", FinalConfidence: conf(0.7)}},
+		{"bold headings", "**Answer:** Use cursors.\n**Critique**\nOffsets skip rows.\n**Final answer:** Use cursors.\n- Initial confidence: 0.5\n- Final confidence: 0.8",
+			SelfCritique{InitialAnswer: "Use cursors.", Critique: "Offsets skip rows.", FinalAnswer: "Use cursors.", InitialConfidence: conf(0.5), FinalConfidence: conf(0.8)}},
+		{"confidence in the answer section is initial", "Answer: Yes\nConfidence: 0.6\nCritique: fine\nConfidence: 0.9",
+			SelfCritique{InitialAnswer: "Yes", Critique: "fine", InitialConfidence: conf(0.6), FinalConfidence: conf(0.9)}},
+		{"preamble ignored when sections exist", "Some notes first.\n## Critique\nC",
+			SelfCritique{Critique: "C"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Parse(strings.NewReader(c.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got  %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+func TestParseMalformed(t *testing.T) {
+	t.Parallel()
+	tenMiB := strings.Repeat("It might fail. ", (10<<20)/16)
+	cases := []struct {
+		name string
+		in   string
+		want error
+		msg  string // part of the error message
+	}{
+		{"invalid JSON", `{"critique": "C",`, ErrMalformed, ""},
+		{"JSON confidence 7", `{"critique":"C","final_confidence":7}`, ErrConfidence, "final_confidence is 7"},
+		{"JSON confidence -1", `{"critique":"C","initial_confidence":-1}`, ErrConfidence, "initial_confidence is -1"},
+		{"JSON confidence 150%", `{"critique":"C","initial_confidence":"150%"}`, ErrConfidence, "150"},
+		{"JSON confidence word", `{"critique":"C","final_confidence":"high"}`, ErrMalformed, "not a number"},
+		{"JSON confidence bool", `{"critique":"C","final_confidence":true}`, ErrMalformed, ""},
+		{"JSON empty critique", `{"critique":"   "}`, ErrNoCritique, ""},
+		{"JSON missing critique", `{"final_answer":"yes"}`, ErrNoCritique, ""},
+		{"JSON unknown key", `{"critique":"C","critque":"x"}`, ErrMalformed, "critque"},
+		{"JSON trailing data", `{"critique":"C"} {"critique":"D"}`, ErrMalformed, "trailing"},
+		{"JSON unknown layer", `{"critique":"C","layer":"deploy"}`, ErrMalformed, "deploy"},
+		{"JSON both confidence and final", `{"critique":"C","confidence":0.5,"final_confidence":0.6}`, ErrMalformed, ""},
+		{"JSON blank evidence ref", `{"critique":"C","evidence_refs":[" "]}`, ErrMalformed, "evidence_refs[0]"},
+		{"JSON array", `[{"critique":"C"}]`, ErrMalformed, "not a JSON object"},
+		{"text confidence 7", "Critique: C\nConfidence: 7", ErrConfidence, "outside 0–1"},
+		{"text confidence -1", "Critique: C\nConfidence: -1", ErrConfidence, ""},
+		{"text confidence 101%", "Critique: C\nConfidence: 101%", ErrConfidence, ""},
+		{"text confidence word", "Critique: C\nConfidence: high", ErrMalformed, "line 2"},
+		{"text confidence twice", "Critique: C\nConfidence: 0.5\nConfidence: 0.6", ErrMalformed, "again"},
+		{"text no critique section", "## Initial answer\nYes\n## Final answer\nNo", ErrNoCritique, ""},
+		{"text empty", "   \n\n", ErrNoCritique, ""},
+		{"text unknown layer", "Layer: deploy\nCritique: C", ErrMalformed, "deploy"},
+		{"10 MiB of text", tenMiB, ErrTooLarge, "larger than"},
+		{"binary NUL", "Critique: \x00\x01\x02 it holds", ErrBinary, "0x00"},
+		{"binary invalid UTF-8", "Critique: \xff\xfe holds", ErrBinary, "UTF-8"},
+		{"binary in JSON", "{\"critique\":\"a\x00b\"}", ErrBinary, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			cr := &countingReader{r: strings.NewReader(c.in)}
+			sc, err := Parse(cr)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v (parsed %+v)", err, c.want, sc)
+			}
+			if c.msg != "" && !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("error %q does not say %q", err, c.msg)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+			if cr.n > MaxInputBytes+1+bytes.MinRead {
+				t.Errorf("read %d bytes, limit is %d", cr.n, MaxInputBytes+1)
+			}
+			if _, derr := Default().Decide(sc); derr == nil {
+				t.Errorf("the zero value returned with the error can be decided on")
+			}
+		})
+	}
+}
+
+func TestEncodeSelfCritiqueRoundTrips(t *testing.T) {
+	t.Parallel()
+	sc := SelfCritique{Layer: debate.LayerPlan, Critique: "C \"q\"", InitialConfidence: conf(0.3), EvidenceRefs: []string{"a.go:1"}}
+	b, err := EncodeSelfCritique(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, sc) {
+		t.Errorf("round trip: %+v != %+v", back, sc)
+	}
+}

@@ -1,0 +1,80 @@
+package gating
+
+import (
+	"fmt"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Metrics is how a gate did on labeled examples; precision and recall are
+// those of the "debate" label. SkipRate is the share of skip-labeled
+// examples the gate skipped (the debates it rightly saved); Skipped is the
+// share of all examples it skipped.
+type Metrics struct {
+	N               int                      `json:"n"`
+	Accuracy        float64                  `json:"accuracy"`
+	Precision       float64                  `json:"precision"`
+	Recall          float64                  `json:"recall"`
+	F1              float64                  `json:"f1"`
+	AUC             float64                  `json:"auc"`
+	SkipRate        float64                  `json:"skip_rate"`
+	Threshold       float64                  `json:"threshold"`
+	LayerThresholds map[debate.Layer]float64 `json:"layer_thresholds,omitempty"`
+	Mode            Mode                     `json:"mode"`
+	Skipped         float64                  `json:"skipped"`
+	TP              int                      `json:"tp"`
+	FP              int                      `json:"fp"`
+	TN              int                      `json:"tn"`
+	FN              int                      `json:"fn"`
+}
+
+// Evaluate decides every example with g and compares with its label. It
+// fails (ErrCorpus) on an empty set or an invalid example.
+func Evaluate(g *Gate, examples []Example) (Metrics, error) {
+	if len(examples) == 0 {
+		return Metrics{}, fmt.Errorf("%w: no examples", ErrCorpus)
+	}
+	m := Metrics{N: len(examples), Mode: g.Mode(), Threshold: g.Threshold("")}
+	if g.model != nil && len(g.model.LayerThresholds) > 0 {
+		m.LayerThresholds = g.model.LayerThresholds
+	}
+	scores := make([]float64, len(examples))
+	ys := make([]float64, len(examples))
+	for i, e := range examples {
+		d, err := g.Decide(e.SelfCritique)
+		if err != nil {
+			return Metrics{}, fmt.Errorf("%w: example %d (%s): %w", ErrCorpus, i+1, e.ID, err)
+		}
+		scores[i] = d.Score
+		deb := e.Label == Debate
+		if deb {
+			ys[i] = 1
+		}
+		switch {
+		case deb && d.Debate():
+			m.TP++
+		case deb:
+			m.FN++
+		case d.Debate():
+			m.FP++
+		default:
+			m.TN++
+		}
+	}
+	ratio := func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
+	}
+	m.Accuracy = ratio(m.TP+m.TN, m.N)
+	m.Precision = ratio(m.TP, m.TP+m.FP)
+	m.Recall = ratio(m.TP, m.TP+m.FN)
+	if m.Precision+m.Recall > 0 {
+		m.F1 = 2 * m.Precision * m.Recall / (m.Precision + m.Recall)
+	}
+	m.SkipRate = ratio(m.TN, m.TN+m.FP)
+	m.Skipped = ratio(m.TN+m.FN, m.N)
+	m.AUC = auc(scores, ys)
+	return m, nil
+}

@@ -1,0 +1,197 @@
+package gating
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// LogName is the gate's telemetry file under the parley root (SPEC §3).
+const LogName = "gate.jsonl"
+
+// MaxLogLine bounds one line of gate.jsonl when it is read back; a longer
+// line counts as bad.
+const MaxLogLine = 1 << 20
+
+// LogEntry is one line of gate.jsonl: a decision, when it was made, and
+// where its input came from.
+type LogEntry struct {
+	Time string `json:"time"` // RFC 3339, UTC, milliseconds
+	Decision
+	// Source names the input: a file path, "-" for standard input, or a
+	// caller's own label (a debate id, a task id).
+	Source string `json:"source,omitempty"`
+	// Question is the self-critique's question, shortened to 200 bytes.
+	Question string `json:"question,omitempty"`
+}
+
+// NewLogEntry returns the entry for a decision made now on sc.
+func NewLogEntry(d Decision, sc SelfCritique, source string, now time.Time) LogEntry {
+	return LogEntry{
+		Time:     now.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
+		Decision: d, Source: source, Question: oneLine(sc.Question, 200),
+	}
+}
+
+// AppendLog appends e as one JSON line to gate.jsonl under root, creating
+// the file (0600) if needed, and fsyncs it before returning. The line is
+// written with one write on an O_APPEND descriptor, so concurrent writers
+// (other parley processes) never interleave inside a line. It is safe for
+// concurrent use.
+func AppendLog(root *os.Root, e LogEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	f, err := root.OpenFile(LogName, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("append %s: %w", LogName, err)
+	}
+	_, err = f.Write(line)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append %s: %w", LogName, err)
+	}
+	return nil
+}
+
+// ReadLog reads gate.jsonl. Lines that do not decode (a torn last line
+// after a crash, hand edits) are skipped and counted in bad; only the
+// reader's own failure is an error.
+func ReadLog(r io.Reader) (entries []LogEntry, bad int, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, long, rerr := readLine(br)
+		if t := bytes.TrimSpace(line); len(t) > 0 || long {
+			var e LogEntry
+			if long || json.Unmarshal(t, &e) != nil || (e.Outcome != Debate && e.Outcome != Skip) {
+				bad++
+			} else {
+				entries = append(entries, e)
+			}
+		}
+		if rerr == io.EOF {
+			return entries, bad, nil
+		}
+		if rerr != nil {
+			return entries, bad, rerr
+		}
+	}
+}
+
+// readLine reads one line of at most MaxLogLine bytes; a longer one is
+// consumed and reported as long.
+func readLine(br *bufio.Reader) (line []byte, long bool, err error) {
+	for {
+		chunk, isPrefix, rerr := br.ReadLine()
+		if !long {
+			line = append(line, chunk...)
+			if len(line) > MaxLogLine {
+				long, line = true, nil
+			}
+		}
+		if rerr != nil {
+			if errors.Is(rerr, io.EOF) && (len(line) > 0 || long) {
+				return line, long, nil
+			}
+			return line, long, rerr
+		}
+		if !isPrefix {
+			return line, long, nil
+		}
+	}
+}
+
+// Stats summarises gate.jsonl against always-debate (SPEC §7).
+type Stats struct {
+	Decisions int     `json:"decisions"`
+	Debate    int     `json:"debate"`
+	Skip      int     `json:"skip"`
+	SkipRate  float64 `json:"skip_rate"`
+	// TokensAlwaysDebate is what debating every question would have cost at
+	// each layer's token budget; TokensGated what the gate's debates cost
+	// at the same rate; TokensSaved the difference.
+	TokensAlwaysDebate int                   `json:"tokens_always_debate"`
+	TokensGated        int                   `json:"tokens_gated"`
+	TokensSaved        int                   `json:"tokens_saved"`
+	SavedShare         float64               `json:"saved_share"`
+	ByLayer            map[string]LayerStats `json:"by_layer"`
+	ByMode             map[Mode]int          `json:"by_mode"`
+	BadLines           int                   `json:"bad_lines"`
+	First              string                `json:"first,omitempty"`
+	Last               string                `json:"last,omitempty"`
+}
+
+// LayerStats is Stats for one layer ("" is reported as "unknown").
+type LayerStats struct {
+	Decisions   int `json:"decisions"`
+	Skip        int `json:"skip"`
+	Budget      int `json:"budget_tokens"`
+	TokensSaved int `json:"tokens_saved"`
+}
+
+// Summarize counts decisions and estimates the tokens the skips saved:
+// each skip saves its layer's maxTokens budget (budget(l)); a decision
+// without a layer is priced at the smallest layer budget, so that the
+// estimate errs low.
+func Summarize(entries []LogEntry, bad int, budget func(debate.Layer) int) Stats {
+	s := Stats{BadLines: bad, ByLayer: map[string]LayerStats{}, ByMode: map[Mode]int{}}
+	smallest := 0
+	for i, l := range debate.Layers {
+		if b := budget(l); i == 0 || b < smallest {
+			smallest = b
+		}
+	}
+	var times []string
+	for _, e := range entries {
+		name, cost := string(e.Layer), 0
+		if _, err := debate.ParseLayer(name); err == nil && name != "" {
+			cost = budget(e.Layer)
+		} else {
+			name, cost = "unknown", smallest
+		}
+		ls := s.ByLayer[name]
+		ls.Decisions++
+		ls.Budget = cost
+		s.Decisions++
+		s.ByMode[e.Mode]++
+		s.TokensAlwaysDebate += cost
+		if e.Outcome == Skip {
+			s.Skip++
+			ls.Skip++
+			ls.TokensSaved += cost
+		} else {
+			s.Debate++
+			s.TokensGated += cost
+		}
+		s.ByLayer[name] = ls
+		times = append(times, e.Time)
+	}
+	s.TokensSaved = s.TokensAlwaysDebate - s.TokensGated
+	if s.Decisions > 0 {
+		s.SkipRate = float64(s.Skip) / float64(s.Decisions)
+	}
+	if s.TokensAlwaysDebate > 0 {
+		s.SavedShare = float64(s.TokensSaved) / float64(s.TokensAlwaysDebate)
+	}
+	if len(times) > 0 {
+		sort.Strings(times)
+		s.First, s.Last = times[0], times[len(times)-1]
+	}
+	return s
+}

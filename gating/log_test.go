@@ -1,0 +1,91 @@
+package gating
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+func TestAppendAndReadLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	inputs := []SelfCritique{
+		{Layer: debate.LayerSpec, Critique: "I think it might fail.", Question: "Q1"},
+		{Layer: debate.LayerVerify, Critique: "It holds; see a.go:1.", FinalConfidence: conf(0.9), EvidenceRefs: []string{"a.go:1"}},
+		{Critique: "No layer; it holds.", FinalConfidence: conf(0.95)},
+	}
+	var wg sync.WaitGroup
+	for i, sc := range inputs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, err := Rules().Decide(sc)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if err := AppendLog(root, NewLogEntry(d, sc, "in"+string(rune('0'+i)), now)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	fi, err := os.Stat(filepath.Join(dir, LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("gate.jsonl mode %v, want 0600", fi.Mode().Perm())
+	}
+	// A torn last line (a crash mid-write) is skipped and counted.
+	f, _ := root.OpenFile(LogName, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"time":"2026-11-30T12:00:00.000Z","decision":"sk`)
+	f.Close()
+	r, _ := root.Open(LogName)
+	defer r.Close()
+	entries, bad, err := ReadLog(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3 || bad != 1 {
+		t.Fatalf("%d entries, %d bad; want 3 and 1", len(entries), bad)
+	}
+	for _, e := range entries {
+		if e.Time != "2026-11-30T12:00:00.000Z" || e.Mode != ModeRules || !strings.HasPrefix(e.Source, "in") {
+			t.Errorf("entry %+v", e)
+		}
+	}
+	budget := func(l debate.Layer) int { return debate.DefaultBudget(l).MaxTokens }
+	s := Summarize(entries, bad, budget)
+	// spec debates (6000); verify skips (8000 saved); unlayered skips at the
+	// smallest budget (6000 saved).
+	if s.Decisions != 3 || s.Skip != 2 || s.Debate != 1 || s.TokensAlwaysDebate != 20000 || s.TokensGated != 6000 || s.TokensSaved != 14000 || s.BadLines != 1 {
+		t.Errorf("stats %+v", s)
+	}
+	if s.ByLayer["unknown"].TokensSaved != 6000 || s.ByLayer["verify"].Skip != 1 {
+		t.Errorf("by layer %+v", s.ByLayer)
+	}
+}
+
+func TestReadLogSkipsOverlongLines(t *testing.T) {
+	t.Parallel()
+	in := strings.Repeat("x", MaxLogLine+10) + "\n" + `{"time":"t","decision":"debate","score":1,"threshold":0.2,"mode":"rules","cues":[]}` + "\n\n{\"decision\":\"maybe\"}\n"
+	entries, bad, err := ReadLog(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || bad != 2 {
+		t.Errorf("%d entries, %d bad; want 1 and 2", len(entries), bad)
+	}
+}

@@ -1,0 +1,129 @@
+package gating
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// MaxModelBytes bounds a model file.
+const MaxModelBytes = 1 << 20
+
+// ModelVersion is the model file format this package reads and writes.
+const ModelVersion = 1
+
+// Model is a logistic regression over the features: the score is
+// sigmoid(Bias + Σ Weight·value), in raw feature units. Mean is each
+// feature's training mean, against which a cue's contribution is judged.
+type Model struct {
+	Version   int     `json:"version"`
+	Bias      float64 `json:"bias"`
+	Threshold float64 `json:"threshold"`
+	// LayerThresholds replace Threshold for the layers whose training data
+	// supported a threshold of their own.
+	LayerThresholds map[debate.Layer]float64 `json:"layer_thresholds,omitempty"`
+	Features        []ModelFeature           `json:"features"`
+	Training        TrainingInfo             `json:"training"`
+}
+
+// ModelFeature is one feature's weight.
+type ModelFeature struct {
+	Name   string  `json:"name"`
+	Weight float64 `json:"weight"`
+	Mean   float64 `json:"mean"`
+}
+
+// TrainingInfo records how a model was trained and how it did under
+// cross-validation (out-of-fold scores, chosen thresholds).
+type TrainingInfo struct {
+	Examples     int     `json:"examples"`
+	Debate       int     `json:"debate"`
+	Skip         int     `json:"skip"`
+	Folds        int     `json:"folds"`
+	L2           float64 `json:"l2"`
+	TargetRecall float64 `json:"target_recall"`
+	CVRecall     float64 `json:"cv_recall"`
+	CVSkipRate   float64 `json:"cv_skip_rate"`
+	CVAUC        float64 `json:"cv_auc"`
+}
+
+// Validate reports a model this package cannot use (ErrModel): another
+// version, features that are not exactly FeatureNames in order, a
+// non-finite number, a threshold outside [0, 1], an unknown layer.
+func (m *Model) Validate() error {
+	if m.Version != ModelVersion {
+		return fmt.Errorf("%w: version %d (this parley reads %d)", ErrModel, m.Version, ModelVersion)
+	}
+	if len(m.Features) != NumFeatures {
+		return fmt.Errorf("%w: %d features, want %d", ErrModel, len(m.Features), NumFeatures)
+	}
+	for i, f := range m.Features {
+		if f.Name != featureDefs[i].name {
+			return fmt.Errorf("%w: feature %d is %q, want %q", ErrModel, i, f.Name, featureDefs[i].name)
+		}
+		if !finite(f.Weight) || !finite(f.Mean) {
+			return fmt.Errorf("%w: feature %q has a non-finite number", ErrModel, f.Name)
+		}
+	}
+	if !finite(m.Bias) {
+		return fmt.Errorf("%w: non-finite bias", ErrModel)
+	}
+	if !(m.Threshold >= 0 && m.Threshold <= 1) {
+		return fmt.Errorf("%w: threshold %v outside [0, 1]", ErrModel, m.Threshold)
+	}
+	for l, t := range m.LayerThresholds {
+		if _, err := debate.ParseLayer(string(l)); err != nil || !(t >= 0 && t <= 1) {
+			return fmt.Errorf("%w: layer threshold %q: %v", ErrModel, l, t)
+		}
+	}
+	return nil
+}
+
+// ReadModel reads and validates a model file (at most MaxModelBytes).
+func ReadModel(r io.Reader) (*Model, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxModelBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxModelBytes {
+		return nil, fmt.Errorf("%w: %w: larger than %d bytes", ErrModel, ErrTooLarge, MaxModelBytes)
+	}
+	var m Model
+	if err := decodeStrict(data, &m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrModel, err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// Encode returns the model file: indented JSON with a trailing newline.
+// The same model always encodes to the same bytes.
+func (m *Model) Encode() ([]byte, error) {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// roundModel rounds every number of a model file to 1e-6 (weights per
+// unit, means, thresholds) so that the file reads well and does not depend
+// on the last bits of floating-point arithmetic.
+func roundModel(m *Model) {
+	r := func(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+	m.Bias, m.Threshold = r(m.Bias), r(m.Threshold)
+	for l, t := range m.LayerThresholds {
+		m.LayerThresholds[l] = r(t)
+	}
+	for i := range m.Features {
+		m.Features[i].Weight, m.Features[i].Mean = r(m.Features[i].Weight), r(m.Features[i].Mean)
+	}
+	ti := &m.Training
+	ti.CVRecall, ti.CVSkipRate, ti.CVAUC = r(ti.CVRecall), r(ti.CVSkipRate), r(ti.CVAUC)
+}

@@ -1,0 +1,339 @@
+package gating
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// TrainOptions tune Train; zero fields take the defaults.
+type TrainOptions struct {
+	// Folds is the number of cross-validation folds (default 5).
+	Folds int
+	// TargetRecall is the recall of "debate" the threshold must reach on
+	// out-of-fold scores (default 0.95).
+	TargetRecall float64
+	// L2 is the ridge penalty on standardised weights (default 1).
+	L2 float64
+	// MinLayerExamples is how many examples of each label a layer needs for
+	// a threshold of its own (default 20).
+	MinLayerExamples int
+}
+
+func (o *TrainOptions) defaults() {
+	if o.Folds == 0 {
+		o.Folds = 5
+	}
+	if o.TargetRecall == 0 {
+		o.TargetRecall = 0.95
+	}
+	if o.L2 == 0 {
+		o.L2 = 1
+	}
+	if o.MinLayerExamples == 0 {
+		o.MinLayerExamples = 20
+	}
+}
+
+// Train fits a logistic regression on the examples and chooses its
+// thresholds. It is deterministic: the same examples in the same order give
+// the same model, bit for bit. The folds are stratified by label in corpus
+// order (the k-th example of a label goes to fold k mod Folds); the global
+// threshold is the highest one whose out-of-fold recall of "debate" reaches
+// TargetRecall, and so is each layer's where the layer has
+// MinLayerExamples of each label. The final weights are fitted on all the
+// examples.
+func Train(examples []Example, opts TrainOptions) (*Model, error) {
+	opts.defaults()
+	if opts.Folds < 2 || !(opts.TargetRecall > 0 && opts.TargetRecall <= 1) || !(opts.L2 > 0) {
+		return nil, fmt.Errorf("gating: invalid training options %+v", opts)
+	}
+	n := len(examples)
+	x := make([][NumFeatures]float64, n)
+	y := make([]float64, n)
+	var pos, neg int
+	for i := range examples {
+		x[i] = Extract(examples[i].SelfCritique).Values
+		if examples[i].Label == Debate {
+			y[i] = 1
+			pos++
+		} else {
+			neg++
+		}
+	}
+	if pos < opts.Folds || neg < opts.Folds {
+		return nil, fmt.Errorf("%w: %d debate and %d skip examples; need at least %d of each", ErrCorpus, pos, neg, opts.Folds)
+	}
+
+	// Stratified folds in corpus order.
+	fold := make([]int, n)
+	seen := [2]int{}
+	for i := range examples {
+		c := int(y[i])
+		fold[i] = seen[c] % opts.Folds
+		seen[c]++
+	}
+	oof := make([]float64, n)
+	for k := 0; k < opts.Folds; k++ {
+		var train []int
+		for i := range examples {
+			if fold[i] != k {
+				train = append(train, i)
+			}
+		}
+		w, b := fit(x, y, train, opts.L2)
+		for i := range examples {
+			if fold[i] == k {
+				oof[i] = score(w, b, &x[i])
+			}
+		}
+	}
+
+	m := &Model{Version: ModelVersion}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	m.Threshold = chooseThreshold(oof, y, all, opts.TargetRecall)
+	for _, l := range debate.Layers {
+		var idx []int
+		var lp, ln int
+		for i := range examples {
+			if examples[i].Layer == l {
+				idx = append(idx, i)
+				if y[i] == 1 {
+					lp++
+				} else {
+					ln++
+				}
+			}
+		}
+		if lp >= opts.MinLayerExamples && ln >= opts.MinLayerExamples {
+			if m.LayerThresholds == nil {
+				m.LayerThresholds = map[debate.Layer]float64{}
+			}
+			m.LayerThresholds[l] = chooseThreshold(oof, y, idx, opts.TargetRecall)
+		}
+	}
+	var tp, fn, tn int
+	for i := range examples {
+		t := m.Threshold
+		if lt, ok := m.LayerThresholds[examples[i].Layer]; ok {
+			t = lt
+		}
+		switch {
+		case y[i] == 1 && oof[i] >= t:
+			tp++
+		case y[i] == 1:
+			fn++
+		case oof[i] < t:
+			tn++
+		}
+	}
+	w, b := fit(x, y, all, opts.L2)
+	m.Bias = b
+	mean := means(x, all)
+	m.Features = make([]ModelFeature, NumFeatures)
+	for j := range m.Features {
+		m.Features[j] = ModelFeature{Name: featureDefs[j].name, Weight: w[j], Mean: mean[j]}
+	}
+	m.Training = TrainingInfo{
+		Examples: n, Debate: pos, Skip: neg, Folds: opts.Folds, L2: opts.L2, TargetRecall: opts.TargetRecall,
+		CVRecall: float64(tp) / float64(tp+fn), CVSkipRate: float64(tn) / float64(neg), CVAUC: auc(oof, y),
+	}
+	roundModel(m)
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func score(w [NumFeatures]float64, b float64, x *[NumFeatures]float64) float64 {
+	z := b
+	for j := range w {
+		z += w[j] * x[j]
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
+func means(x [][NumFeatures]float64, idx []int) (mu [NumFeatures]float64) {
+	for _, i := range idx {
+		for j := range mu {
+			mu[j] += x[i][j]
+		}
+	}
+	for j := range mu {
+		mu[j] /= float64(len(idx))
+	}
+	return mu
+}
+
+// fit is ridge-penalised logistic regression by Newton's method on
+// standardised features; it returns weights and bias in raw units.
+func fit(x [][NumFeatures]float64, y []float64, idx []int, l2 float64) (w [NumFeatures]float64, b float64) {
+	const p = NumFeatures + 1 // bias last
+	mu := means(x, idx)
+	var sd [NumFeatures]float64
+	for _, i := range idx {
+		for j := range sd {
+			d := x[i][j] - mu[j]
+			sd[j] += d * d
+		}
+	}
+	for j := range sd {
+		sd[j] = math.Sqrt(sd[j] / float64(len(idx)))
+		if sd[j] < 1e-12 {
+			sd[j] = 1
+		}
+	}
+	z := make([][p]float64, len(idx))
+	for r, i := range idx {
+		for j := 0; j < NumFeatures; j++ {
+			z[r][j] = (x[i][j] - mu[j]) / sd[j]
+		}
+		z[r][NumFeatures] = 1
+	}
+	var beta [p]float64
+	for iter := 0; iter < 100; iter++ {
+		var g [p]float64
+		h := make([][p]float64, p)
+		for r, i := range idx {
+			t := 0.0
+			for j := 0; j < p; j++ {
+				t += beta[j] * z[r][j]
+			}
+			pr := 1 / (1 + math.Exp(-t))
+			e := pr - y[i]
+			v := pr * (1 - pr)
+			for j := 0; j < p; j++ {
+				g[j] += e * z[r][j]
+				vz := v * z[r][j]
+				for k := 0; k <= j; k++ {
+					h[j][k] += vz * z[r][k]
+				}
+			}
+		}
+		for j := 0; j < p; j++ {
+			for k := 0; k < j; k++ {
+				h[k][j] = h[j][k]
+			}
+		}
+		for j := 0; j < NumFeatures; j++ {
+			g[j] += l2 * beta[j]
+			h[j][j] += l2
+		}
+		h[NumFeatures][NumFeatures] += 1e-9
+		step := solve(h, g)
+		maxStep := 0.0
+		for j := range beta {
+			beta[j] -= step[j]
+			maxStep = math.Max(maxStep, math.Abs(step[j]))
+		}
+		if maxStep < 1e-10 {
+			break
+		}
+	}
+	b = beta[NumFeatures]
+	for j := 0; j < NumFeatures; j++ {
+		w[j] = beta[j] / sd[j]
+		b -= beta[j] * mu[j] / sd[j]
+	}
+	return w, b
+}
+
+// solve solves h·s = g for a symmetric positive definite h by Cholesky
+// decomposition.
+func solve(h [][NumFeatures + 1]float64, g [NumFeatures + 1]float64) (s [NumFeatures + 1]float64) {
+	const p = NumFeatures + 1
+	var l [p][p]float64
+	for i := 0; i < p; i++ {
+		for j := 0; j <= i; j++ {
+			sum := h[i][j]
+			for k := 0; k < j; k++ {
+				sum -= l[i][k] * l[j][k]
+			}
+			if i == j {
+				l[i][i] = math.Sqrt(math.Max(sum, 1e-300))
+			} else {
+				l[i][j] = sum / l[j][j]
+			}
+		}
+	}
+	var t [p]float64
+	for i := 0; i < p; i++ {
+		sum := g[i]
+		for k := 0; k < i; k++ {
+			sum -= l[i][k] * t[k]
+		}
+		t[i] = sum / l[i][i]
+	}
+	for i := p - 1; i >= 0; i-- {
+		sum := t[i]
+		for k := i + 1; k < p; k++ {
+			sum -= l[k][i] * s[k]
+		}
+		s[i] = sum / l[i][i]
+	}
+	return s
+}
+
+// chooseThreshold returns the highest threshold at which the scores of the
+// examples idx recall at least target of their "debate" examples, set
+// half-way down to the next lower score so that it has a margin.
+func chooseThreshold(scores, y []float64, idx []int, target float64) float64 {
+	var pos, all []float64
+	for _, i := range idx {
+		all = append(all, scores[i])
+		if y[i] == 1 {
+			pos = append(pos, scores[i])
+		}
+	}
+	if len(pos) == 0 {
+		return 0.5
+	}
+	sort.Float64s(pos)
+	sort.Float64s(all)
+	need := int(math.Ceil(target*float64(len(pos)) - 1e-9))
+	misses := len(pos) - need
+	edge := pos[misses]
+	below := 0.0
+	for _, s := range all {
+		if s < edge {
+			below = s
+		}
+	}
+	return (edge + below) / 2
+}
+
+// auc is the area under the ROC curve of scores for labels y (1 = debate),
+// ties counted half.
+func auc(scores, y []float64) float64 {
+	type sy struct{ s, y float64 }
+	v := make([]sy, len(scores))
+	for i := range scores {
+		v[i] = sy{scores[i], y[i]}
+	}
+	sort.SliceStable(v, func(i, j int) bool { return v[i].s < v[j].s })
+	var rankSum, pos float64
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && v[j].s == v[i].s {
+			j++
+		}
+		avg := float64(i+j+1) / 2 // ranks i+1 … j
+		for k := i; k < j; k++ {
+			if v[k].y == 1 {
+				rankSum += avg
+				pos++
+			}
+		}
+		i = j
+	}
+	neg := float64(len(v)) - pos
+	if pos == 0 || neg == 0 {
+		return 0
+	}
+	return (rankSum - pos*(pos+1)/2) / (pos * neg)
+}

@@ -1,0 +1,122 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+)
+
+// Dir is one folder of the vault opened for fast, repeated access to the
+// pages directly in it (the consensus records): listing, lstat and reads of
+// single names, each a single system call relative to the open folder.
+// Names with a '/' or starting with '.' are refused. Close it when done.
+type Dir struct {
+	path string
+	r    *os.Root
+	f    *os.File // the folder itself, for openat
+}
+
+// Entry is a file of a Dir as lstat sees it.
+type Entry struct {
+	Name    string
+	Size    int64
+	ModTime time.Time
+	// Regular is false for symbolic links, folders and devices; such an
+	// entry is never read as a page.
+	Regular bool
+}
+
+// OpenDir opens the folder at a slash path relative to the vault, creating
+// it (0700) when create is set. A missing folder without create yields an
+// error satisfying errors.Is(err, fs.ErrNotExist).
+func (v *Vault) OpenDir(p string, create bool) (*Dir, error) {
+	if err := validRead(p); err != nil {
+		return nil, err
+	}
+	if create {
+		if err := v.root.MkdirAll(p, DirPerm); err != nil {
+			return nil, &PageError{Op: "mkdir", Path: p, Err: err}
+		}
+	}
+	r, err := v.root.OpenRoot(p)
+	if err != nil {
+		return nil, &PageError{Op: "open", Path: p, Err: err}
+	}
+	f, err := r.Open(".")
+	if err != nil {
+		r.Close()
+		return nil, &PageError{Op: "open", Path: p, Err: err}
+	}
+	return &Dir{path: p, r: r, f: f}, nil
+}
+
+// Close releases the folder.
+func (d *Dir) Close() error { return errors.Join(d.f.Close(), d.r.Close()) }
+
+// Path is the folder's slash path relative to the vault.
+func (d *Dir) Path() string { return d.path }
+
+// Stat lstats the folder itself; its modification time changes whenever a
+// file is created, renamed or removed in it.
+func (d *Dir) Stat() (fs.FileInfo, error) { return d.r.Lstat(".") }
+
+// Names lists the names of the Markdown files in the folder (ending in
+// ".md", not starting with '.', so staging files are never listed),
+// unsorted, without lstat.
+func (d *Dir) Names() ([]string, error) {
+	f, err := d.r.Open(".")
+	if err != nil {
+		return nil, &PageError{Op: "list", Path: d.path, Err: err}
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, &PageError{Op: "list", Path: d.path, Err: err}
+	}
+	out := names[:0]
+	for _, n := range names {
+		if strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".") {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// Lstat describes one file of the folder without following a link.
+func (d *Dir) Lstat(name string) (Entry, error) {
+	if err := validName(name); err != nil {
+		return Entry{}, err
+	}
+	info, err := d.r.Lstat(name)
+	if err != nil {
+		return Entry{}, err
+	}
+	return Entry{Name: name, Size: info.Size(), ModTime: info.ModTime(), Regular: info.Mode().IsRegular()}, nil
+}
+
+// ReadFile reads one page of the folder: a regular file, not a symbolic
+// link (ErrNotPage), at most MaxPageBytes (ErrTooLarge). It returns the
+// bytes and the entry as read.
+func (d *Dir) ReadFile(name string) ([]byte, Entry, error) {
+	if err := validName(name); err != nil {
+		return nil, Entry{}, err
+	}
+	data, e, err := d.readAt(name)
+	if err != nil {
+		return nil, Entry{}, &PageError{Op: "read", Path: d.path + "/" + name, Err: err}
+	}
+	return data, e, nil
+}
+
+func validName(name string) error {
+	if name == "" || strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") {
+		return fmt.Errorf("%w: %q", ErrInvalidPath, clip(name))
+	}
+	return nil
+}
+
+// IsNotExist reports whether err says a page or folder does not exist.
+func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

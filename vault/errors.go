@@ -1,0 +1,40 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrTooLarge means a page or its frontmatter exceeds MaxPageBytes or
+	// MaxFrontmatterBytes.
+	ErrTooLarge = errors.New("too large")
+	// ErrFrontmatter means a page's frontmatter is not valid YAML, or not
+	// a mapping, or a value parley writes cannot be encoded.
+	ErrFrontmatter = errors.New("invalid frontmatter")
+	// ErrNoFrontmatter means a page that must have frontmatter has none.
+	ErrNoFrontmatter = errors.New("no frontmatter")
+	// ErrInvalidPath means a page path that is not a local, slash-separated
+	// path of allowed names ending in ".md".
+	ErrInvalidPath = errors.New("invalid page path")
+	// ErrNotPage means the path names something other than a regular file
+	// (a directory, a symbolic link, a device).
+	ErrNotPage = errors.New("not a regular page file")
+	// ErrInvalidLink means text that is not a well-formed [[wikilink]].
+	ErrInvalidLink = errors.New("invalid wikilink")
+	// ErrNotFound means no page matches a wikilink.
+	ErrNotFound = errors.New("page not found")
+	// ErrAmbiguous means several pages match a wikilink that names no
+	// folder; qualify it with a path ("[[debates/x]]").
+	ErrAmbiguous = errors.New("ambiguous wikilink")
+)
+
+// PageError records a failure on one page.
+type PageError struct {
+	Op   string // read, parse, write, resolve
+	Path string // slash path relative to the vault
+	Err  error
+}
+
+func (e *PageError) Error() string { return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err) }
+func (e *PageError) Unwrap() error { return e.Err }

@@ -1,0 +1,223 @@
+package vault
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	"gopkg.in/yaml.v2"
+)
+
+// Size limits, checked when a page is written and enforced with an
+// io.LimitReader when it is read.
+const (
+	// MaxPageBytes bounds a whole page file.
+	MaxPageBytes = 1 << 20
+	// MaxFrontmatterBytes bounds the YAML between the "---" lines.
+	MaxFrontmatterBytes = 64 << 10
+)
+
+// yamlFormats are the only frontmatter formats a vault page may use: YAML
+// between "---" lines, as Obsidian writes it. TOML and JSON frontmatter,
+// which adrg/frontmatter would also detect, are not accepted.
+var yamlFormats = []*frontmatter.Format{
+	frontmatter.NewFormat("---", "---", unmarshalYAML),
+	frontmatter.NewFormat("---yaml", "---", unmarshalYAML),
+}
+
+// unmarshalYAML bounds the frontmatter and turns a panic of the YAML
+// library on hostile input into an error.
+func unmarshalYAML(data []byte, v any) (err error) {
+	if len(data) > MaxFrontmatterBytes {
+		return fmt.Errorf("%w: frontmatter is larger than %d bytes", ErrTooLarge, MaxFrontmatterBytes)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: yaml: %v", ErrFrontmatter, r)
+		}
+	}()
+	if err := yaml.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%w: %v", ErrFrontmatter, err)
+	}
+	return nil
+}
+
+// DecodeFrontmatter decodes the YAML frontmatter at the start of a page into
+// v (a pointer to a struct with yaml tags, or to a map) and returns the body
+// that follows it. A page without frontmatter yields ErrNoFrontmatter; YAML
+// that does not decode into v yields an error wrapping ErrFrontmatter; a
+// block over MaxFrontmatterBytes one wrapping ErrTooLarge. It never panics.
+func DecodeFrontmatter(page []byte, v any) (body []byte, err error) {
+	if len(page) > MaxPageBytes {
+		return nil, fmt.Errorf("%w: page is larger than %d bytes", ErrTooLarge, MaxPageBytes)
+	}
+	body, err = frontmatter.MustParse(bytes.NewReader(page), v, yamlFormats...)
+	switch {
+	case errors.Is(err, frontmatter.ErrNotFound):
+		return nil, ErrNoFrontmatter
+	case errors.Is(err, ErrTooLarge), errors.Is(err, ErrFrontmatter):
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrFrontmatter, err)
+	}
+	return body, nil
+}
+
+// Frontmatter is an ordered list of keys and values, written as YAML in the
+// order given. Values may be string, Date, []string, int, int64, bool or nil
+// (written as an empty value, which YAML reads as null).
+type Frontmatter []Field
+
+// Field is one frontmatter key and its value.
+type Field struct {
+	Key   string
+	Value any
+}
+
+// Date is a calendar date (YYYY-MM-DD). It is written unquoted, as the seed
+// template and Obsidian's date properties have it; anything else is quoted.
+type Date string
+
+var (
+	keyRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+	dateRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+)
+
+// Get returns the value of key, or nil.
+func (fm Frontmatter) Get(key string) any {
+	for _, f := range fm {
+		if f.Key == key {
+			return f.Value
+		}
+	}
+	return nil
+}
+
+// Marshal writes the frontmatter block, "---" lines included. Every string
+// is double-quoted and escaped, so that no value can end the block, start a
+// new YAML document or change type (a topic "no", "1.0", "---" or one with
+// quotes, colons, newlines or control characters reads back as the same
+// string). Keys must match [A-Za-z_][A-Za-z0-9_-]* and appear once.
+func (fm Frontmatter) Marshal() ([]byte, error) {
+	var b []byte
+	b = append(b, "---\n"...)
+	seen := make(map[string]bool, len(fm))
+	for _, f := range fm {
+		if !keyRE.MatchString(f.Key) {
+			return nil, fmt.Errorf("%w: key %q", ErrFrontmatter, f.Key)
+		}
+		if seen[f.Key] {
+			return nil, fmt.Errorf("%w: key %q twice", ErrFrontmatter, f.Key)
+		}
+		seen[f.Key] = true
+		b = append(b, f.Key...)
+		b = append(b, ':')
+		var err error
+		if b, err = appendValue(b, f.Value); err != nil {
+			return nil, fmt.Errorf("%w: key %q: %v", ErrFrontmatter, f.Key, err)
+		}
+		b = append(b, '\n')
+	}
+	b = append(b, "---\n"...)
+	if len(b) > MaxFrontmatterBytes {
+		return nil, fmt.Errorf("%w: frontmatter is %d bytes, the limit is %d", ErrTooLarge, len(b), MaxFrontmatterBytes)
+	}
+	return b, nil
+}
+
+func appendValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return b, nil
+	case string:
+		return append(append(b, ' '), Quote(x)...), nil
+	case Date:
+		if dateRE.MatchString(string(x)) {
+			return append(append(b, ' '), x...), nil
+		}
+		return append(append(b, ' '), Quote(string(x))...), nil
+	case []string:
+		b = append(b, " ["...)
+		for i, s := range x {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, Quote(s)...)
+		}
+		return append(b, ']'), nil
+	case int:
+		return strconv.AppendInt(append(b, ' '), int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(append(b, ' '), x, 10), nil
+	case bool:
+		return strconv.AppendBool(append(b, ' '), x), nil
+	}
+	return nil, fmt.Errorf("unsupported value type %T", v)
+}
+
+// Quote returns s as a YAML double-quoted scalar on one line. Invalid UTF-8
+// becomes U+FFFD; line breaks (including NEL, LS and PS, which YAML would
+// fold), control characters, DEL, C1 controls, the byte-order mark and the
+// non-characters U+FFFE/U+FFFF are escaped. Everything else is kept as is.
+func Quote(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
+				fmt.Fprintf(&b, `\u%04X`, r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// normalizeYAML turns the map[interface{}]interface{} values yaml.v2 decodes
+// nested mappings into map[string]any, so callers and JSON encoders see one
+// kind of map.
+func normalizeYAML(v any) any {
+	switch x := v.(type) {
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, val := range x {
+			m[fmt.Sprint(k)] = normalizeYAML(val)
+		}
+		return m
+	case map[string]any:
+		for k, val := range x {
+			x[k] = normalizeYAML(val)
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = normalizeYAML(x[i])
+		}
+		return x
+	case string:
+		if !utf8.ValidString(x) {
+			return strings.ToValidUTF8(x, "\uFFFD")
+		}
+	}
+	return v
+}

@@ -1,0 +1,152 @@
+package vault
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	goyaml "github.com/goccy/go-yaml"
+	yamlv3 "gopkg.in/yaml.v3"
+)
+
+// hostile are strings that break naive YAML writers.
+var hostile = []string{
+	"",
+	"plain",
+	`say "hi"`,
+	"key: value",
+	"a: b: c",
+	"line one\nline two",
+	"---",
+	"...",
+	"x\n---\ny: z",
+	"no", "yes", "off", "~", "null", "1.0", "0x1F", "1e3", ".inf",
+	"#not a comment", "&anchor", "*alias", "!tag", "%directive", "@at", "`tick`", "| pipe", "> fold",
+	"- dash", "[flow]", "{map: 1}", "'single'", `back\slash`, "tab\there",
+	"trailing space ", " leading space",
+	"NUL\x00byte", "bell\a", "esc\x1b[31m", "del\x7f", "c1\u0085nel", "ls\u2028ps\u2029",
+	"\ufeffbom", "nonchar\uffff",
+	"unicode: café, naïve, 東京, Ελλάδα, русский, 🦜",
+	"invalid \xff\xfe utf-8",
+	"[[debates/20261130-spec-x-abcdef]]",
+	strings.Repeat("long ", 2000),
+}
+
+// TestQuoteReadsBackWithThreeParsers checks that every hostile string written
+// by Marshal reads back unchanged with the parser vault uses (yaml.v2 through
+// adrg/frontmatter) and two independent ones (goccy/go-yaml, yaml.v3).
+func TestQuoteReadsBackWithThreeParsers(t *testing.T) {
+	t.Parallel()
+	for _, s := range hostile {
+		want := strings.ToValidUTF8(s, "\uFFFD")
+		fm := Frontmatter{{"type", "test"}, {"topic", s}, {"list", []string{s, "b"}}, {"date", Date("2026-11-30")}, {"none", nil}, {"n", 3}}
+		head, err := fm.Marshal()
+		if err != nil {
+			t.Fatalf("%q: %v", clip(s), err)
+		}
+		page := append(head, "# body\n"...)
+
+		var v2 struct {
+			Type  string   `yaml:"type"`
+			Topic string   `yaml:"topic"`
+			List  []string `yaml:"list"`
+			Date  string   `yaml:"date"`
+			None  *string  `yaml:"none"`
+			N     int      `yaml:"n"`
+		}
+		body, err := DecodeFrontmatter(page, &v2)
+		if err != nil {
+			t.Fatalf("%q: frontmatter: %v\n%s", clip(s), err, head)
+		}
+		if string(body) != "# body\n" {
+			t.Errorf("%q: body %q", clip(s), body)
+		}
+		if v2.Topic != want || len(v2.List) != 2 || v2.List[0] != want || v2.Date != "2026-11-30" || v2.None != nil || v2.N != 3 {
+			t.Errorf("%q: yaml.v2 read back %+v", clip(s), v2)
+		}
+
+		yamlText := head[len("---\n") : len(head)-len("---\n")]
+		var g map[string]any
+		if err := goyaml.Unmarshal(yamlText, &g); err != nil {
+			t.Fatalf("%q: goccy/go-yaml: %v\n%s", clip(s), err, yamlText)
+		}
+		if g["topic"] != want {
+			t.Errorf("%q: goccy/go-yaml read %q", clip(s), g["topic"])
+		}
+		var v3 map[string]any
+		if err := yamlv3.Unmarshal(yamlText, &v3); err != nil {
+			t.Fatalf("%q: yaml.v3: %v", clip(s), err)
+		}
+		if v3["topic"] != want {
+			t.Errorf("%q: yaml.v3 read %q", clip(s), v3["topic"])
+		}
+		// Every value stays on its key's line: nothing can end the block.
+		if n := strings.Count(string(yamlText), "\n"); n != len(fm) {
+			t.Errorf("%q: %d lines for %d keys", clip(s), n, len(fm))
+		}
+	}
+}
+
+func TestMarshalRefuses(t *testing.T) {
+	t.Parallel()
+	for name, fm := range map[string]Frontmatter{
+		"bad key":    {{"a b", "x"}},
+		"colon key":  {{"a:b", "x"}},
+		"empty key":  {{"", "x"}},
+		"twice":      {{"a", "x"}, {"a", "y"}},
+		"type":       {{"a", 1.5}},
+		"too large":  {{"a", strings.Repeat("x", MaxFrontmatterBytes)}},
+		"map values": {{"a", map[string]string{}}},
+	} {
+		if _, err := fm.Marshal(); !errors.Is(err, ErrFrontmatter) && !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s: err %v, want ErrFrontmatter or ErrTooLarge", name, err)
+		}
+	}
+}
+
+func TestDecodeFrontmatterErrors(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		page string
+		want error
+	}{
+		"none":          {"# just a page\n", ErrNoFrontmatter},
+		"unclosed":      {"---\ntype: x\n# no end\n", ErrNoFrontmatter},
+		"bad yaml":      {"---\ntype: [unclosed\n---\n", ErrFrontmatter},
+		"not a mapping": {"---\n- a\n- b\n---\n", ErrFrontmatter},
+		"tab indent":    {"---\na:\n\t- b\n---\n", ErrFrontmatter},
+		"toml refused":  {"+++\ntype = 'x'\n+++\n", ErrNoFrontmatter},
+		"too large fm":  {"---\na: \"" + strings.Repeat("x", MaxFrontmatterBytes) + "\"\n---\n", ErrTooLarge},
+		"too large":     {"---\na: b\n---\n" + strings.Repeat("x", MaxPageBytes), ErrTooLarge},
+	} {
+		var m map[string]any
+		if _, err := DecodeFrontmatter([]byte(tc.page), &m); !errors.Is(err, tc.want) {
+			t.Errorf("%s: err %v, want %v", name, err, tc.want)
+		}
+	}
+}
+
+func TestParsePage(t *testing.T) {
+	t.Parallel()
+	p, err := ParsePage("wiki/a/Page One.md", []byte("---\ntype: concept\ntags: [\"#x\", yy]\nrelated:\n  - \"[[b]]\"\nnested: {k: \"[[c#h]]\"}\n---\nSee [[d|dee]] and `[[not-a-link]]`.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name() != "Page One" || p.Type() != "concept" {
+		t.Errorf("name %q type %q", p.Name(), p.Type())
+	}
+	if got := strings.Join(p.Tags(), ","); got != "x,yy" {
+		t.Errorf("tags %q", got)
+	}
+	var got []string
+	for _, l := range p.Links() {
+		got = append(got, l.String())
+	}
+	if strings.Join(got, " ") != "[[c#h]] [[b]] [[d|dee]]" {
+		t.Errorf("links %v", got)
+	}
+	plain, err := ParsePage("x.md", []byte("no frontmatter\n"))
+	if err != nil || plain.Meta != nil || string(plain.Body) != "no frontmatter\n" {
+		t.Errorf("plain page: %+v %v", plain, err)
+	}
+}

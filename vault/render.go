@@ -1,0 +1,141 @@
+package vault
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// LinkResolver turns a wikilink into the URL it points to; ok false means
+// the page does not exist (the link is rendered as broken, not as a link).
+// Vault.Resolver builds one that finds the page in the vault and leaves the
+// URL scheme to the caller (a web server, a static export).
+type LinkResolver func(l Link) (href string, ok bool)
+
+// Render writes the HTML of a Markdown page body (without its frontmatter)
+// to w: CommonMark with GitHub tables, strikethrough, task lists and
+// autolinks, and [[wikilinks]] turned into links through resolve (nil:
+// every wikilink is rendered as broken). It is safe on hostile input: raw
+// HTML is not passed through (goldmark replaces it with a comment) and
+// links with dangerous schemes such as javascript: are dropped. Render is
+// safe for concurrent use.
+func Render(w io.Writer, markdown []byte, resolve LinkResolver) error {
+	if len(markdown) > MaxPageBytes {
+		return fmt.Errorf("%w: page is larger than %d bytes", ErrTooLarge, MaxPageBytes)
+	}
+	pc := parser.NewContext()
+	pc.Set(resolverKey, resolve)
+	return md.Convert(markdown, w, parser.WithContext(pc))
+}
+
+// md is the one converter; it holds no per-call state (the resolver travels
+// in the parser context), so it is shared.
+var md = goldmark.New(
+	goldmark.WithExtensions(extension.GFM, wikilinkExt{}),
+	goldmark.WithRendererOptions(html.WithXHTML()),
+)
+
+var resolverKey = parser.NewContextKey()
+
+// kindWikilink is the AST node kind of a wikilink.
+var kindWikilink = ast.NewNodeKind("Wikilink")
+
+// wikilinkNode is a [[wikilink]] in the AST, resolved while parsing.
+type wikilinkNode struct {
+	ast.BaseInline
+	Link     Link
+	Href     string
+	Resolved bool
+}
+
+func (n *wikilinkNode) Kind() ast.NodeKind { return kindWikilink }
+
+func (n *wikilinkNode) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Link": n.Link.String(), "Href": n.Href}, nil)
+}
+
+type wikilinkExt struct{}
+
+func (wikilinkExt) Extend(m goldmark.Markdown) {
+	// Before the link parser (200), which would otherwise take "[[".
+	m.Parser().AddOptions(parser.WithInlineParsers(util.Prioritized(wikilinkParser{}, 199)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(wikilinkRenderer{}, 199)))
+}
+
+type wikilinkParser struct{}
+
+func (wikilinkParser) Trigger() []byte { return []byte{'['} }
+
+func (wikilinkParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, _ := block.PeekLine()
+	if len(line) < 5 || line[1] != '[' {
+		return nil
+	}
+	end := bytes.Index(line[2:], []byte("]]"))
+	if end < 0 {
+		return nil
+	}
+	l, err := ParseLink(string(line[2 : 2+end]))
+	if err != nil {
+		return nil
+	}
+	block.Advance(2 + end + 2)
+	n := &wikilinkNode{Link: l}
+	if pc != nil {
+		if resolve, _ := pc.Get(resolverKey).(LinkResolver); resolve != nil {
+			n.Href, n.Resolved = resolve(l)
+		}
+	}
+	return n
+}
+
+type wikilinkRenderer struct{}
+
+func (wikilinkRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindWikilink, renderWikilink)
+}
+
+func renderWikilink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*wikilinkNode)
+	label := util.EscapeHTML([]byte(n.Link.Text()))
+	if !n.Resolved || html.IsDangerousURL([]byte(n.Href)) {
+		_, _ = w.WriteString(`<span class="wikilink broken" title="no such page">`)
+		_, _ = w.Write(label)
+		_, _ = w.WriteString(`</span>`)
+		return ast.WalkSkipChildren, nil
+	}
+	_, _ = w.WriteString(`<a class="wikilink" href="`)
+	_, _ = w.Write(util.EscapeHTML(util.URLEscape([]byte(n.Href), true)))
+	_, _ = w.WriteString(`">`)
+	_, _ = w.Write(label)
+	_, _ = w.WriteString(`</a>`)
+	return ast.WalkSkipChildren, nil
+}
+
+// collectLinks parses markdown and returns its wikilink nodes in order.
+func collectLinks(markdown []byte) []Link {
+	if len(markdown) > MaxPageBytes {
+		markdown = markdown[:MaxPageBytes]
+	}
+	doc := md.Parser().Parse(text.NewReader(markdown))
+	var out []Link
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if w, ok := n.(*wikilinkNode); ok && entering {
+			out = append(out, w.Link)
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}

@@ -1,0 +1,336 @@
+package vault
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/parleyhq/parley/internal/durable"
+)
+
+// newVault makes a vault in a temp dir holding the given pages.
+func newVault(t testing.TB, pages map[string]string, opts ...Option) *Vault {
+	t.Helper()
+	dir := t.TempDir()
+	for p, content := range pages {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := Open(dir, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	return v
+}
+
+func TestParseLink(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want Link
+		err  bool
+	}{
+		{in: "[[spec-x]]", want: Link{Target: "spec-x"}},
+		{in: "spec-x", want: Link{Target: "spec-x"}},
+		{in: "[[debates/20261130-spec-x-abcdef]]", want: Link{Target: "debates/20261130-spec-x-abcdef"}},
+		{in: "[[spec-x|the topic]]", want: Link{Target: "spec-x", Alias: "the topic"}},
+		{in: `[[spec-x\|the topic]]`, want: Link{Target: "spec-x", Alias: "the topic"}},
+		{in: "[[spec-x#Final Position]]", want: Link{Target: "spec-x", Heading: "Final Position"}},
+		{in: "[[spec-x#Rationale|why]]", want: Link{Target: "spec-x", Heading: "Rationale", Alias: "why"}},
+		{in: "[[#Rationale]]", want: Link{Heading: "Rationale"}},
+		{in: "[[spec-x#^block1]]", want: Link{Target: "spec-x", Heading: "^block1"}},
+		{in: "[[ padded | alias ]]", want: Link{Target: "padded", Alias: "alias"}},
+		{in: "[[a|b|c]]", want: Link{Target: "a", Alias: "b|c"}},
+		{in: "[[]]", err: true},
+		{in: "[[ ]]", err: true},
+		{in: "[[|alias]]", err: true},
+		{in: "[[a[b]]", err: true},
+		{in: "[[a\nb]]", err: true},
+		{in: "[[a\x00b]]", err: true},
+		{in: "[[" + strings.Repeat("a", MaxLinkBytes+1) + "]]", err: true},
+	} {
+		got, err := ParseLink(tc.in)
+		if tc.err {
+			if !errors.Is(err, ErrInvalidLink) {
+				t.Errorf("%q: err %v, want ErrInvalidLink", clip(tc.in), err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: got %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	t.Parallel()
+	v := newVault(t, map[string]string{
+		"wiki/consensus/spec-idempotency.md":     "x",
+		"wiki/debates/20261130-spec-x-abcdef.md": "x",
+		"wiki/concepts/Consensus Debate.md":      "x",
+		"wiki/a/dup.md":                          "x",
+		"wiki/b/dup.md":                          "x",
+		"wiki/c/Case.md":                         "x",
+		"wiki/d/case.md":                         "x",
+		"assets/diagram.png":                     "x",
+		".obsidian/hidden.md":                    "x",
+		"wiki/consensus/.staging.md.1234.tmp":    "x",
+	})
+	for _, tc := range []struct {
+		link, want string
+		err        error
+	}{
+		{"spec-idempotency", "wiki/consensus/spec-idempotency.md", nil},
+		{"[[spec-idempotency|alias]]", "wiki/consensus/spec-idempotency.md", nil},
+		{"[[spec-idempotency#Rationale]]", "wiki/consensus/spec-idempotency.md", nil},
+		{"SPEC-Idempotency", "wiki/consensus/spec-idempotency.md", nil},
+		{"spec-idempotency.md", "wiki/consensus/spec-idempotency.md", nil},
+		{"debates/20261130-spec-x-abcdef", "wiki/debates/20261130-spec-x-abcdef.md", nil},
+		{"[[wiki/debates/20261130-spec-x-abcdef]]", "wiki/debates/20261130-spec-x-abcdef.md", nil},
+		{"consensus debate", "wiki/concepts/Consensus Debate.md", nil},
+		{"diagram.png", "assets/diagram.png", nil},
+		{"a/dup", "wiki/a/dup.md", nil},
+		{"dup", "", ErrAmbiguous},
+		{"Case", "wiki/c/Case.md", nil},
+		{"CASE", "", ErrAmbiguous},
+		{"hidden", "", ErrNotFound},
+		{"missing", "", ErrNotFound},
+		{"x/spec-idempotency", "", ErrNotFound},
+		{"[[#heading-only]]", "", ErrInvalidLink},
+		{"[[../etc/passwd]]", "", ErrNotFound},
+	} {
+		got, err := v.Resolve(tc.link)
+		if tc.err != nil {
+			if !errors.Is(err, tc.err) {
+				t.Errorf("%q: got %q, %v; want %v", tc.link, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: got %q, %v; want %q", tc.link, got, err, tc.want)
+		}
+	}
+	// A page written after the index was built is found; one removed is not.
+	if err := v.WritePage("wiki/new/fresh.md", Frontmatter{{"type", "x"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(v.Path(), "wiki", "outside-writer.md"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{"fresh", "outside-writer"} {
+		if _, err := v.Resolve(link); err != nil {
+			t.Errorf("%s: %v", link, err)
+		}
+	}
+	if err := os.Remove(filepath.Join(v.Path(), "wiki", "outside-writer.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Resolve("outside-writer"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("removed page: %v", err)
+	}
+}
+
+func TestRender(t *testing.T) {
+	t.Parallel()
+	v := newVault(t, map[string]string{"wiki/consensus/spec-x.md": "x", "wiki/debates/d1.md": "x"})
+	src := "# Title\n\n| Date | Topic |\n|---|---|\n| 2026 | [[spec-x\\|The topic]] |\n\n" +
+		"See [[debates/d1]], [[spec-x#Rationale|why]], [[missing page]] and `[[in code]]`.\n\n" +
+		"<script>alert(1)</script>\n\n<b onclick=x>bold</b> [click](javascript:alert(1))\n"
+	var buf bytes.Buffer
+	err := Render(&buf, []byte(src), v.Resolver(func(p, h string) string {
+		if h != "" {
+			return "/page/" + p + "#" + h
+		}
+		return "/page/" + p
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"<table>", "<th>Topic</th>",
+		`<a class="wikilink" href="/page/wiki/consensus/spec-x.md">The topic</a>`,
+		`<a class="wikilink" href="/page/wiki/debates/d1.md">debates/d1</a>`,
+		`<a class="wikilink" href="/page/wiki/consensus/spec-x.md#Rationale">why</a>`,
+		`<span class="wikilink broken" title="no such page">missing page</span>`,
+		"<code>[[in code]]</code>",
+		"<!-- raw HTML omitted -->",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"<script", "onclick", "javascript:"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("unsafe %q passed through:\n%s", bad, out)
+		}
+	}
+	// Without a resolver every wikilink is broken, never a link.
+	buf.Reset()
+	if err := Render(&buf, []byte("[[spec-x]]"), nil); err != nil || strings.Contains(buf.String(), "<a") {
+		t.Errorf("nil resolver: %q %v", buf.String(), err)
+	}
+}
+
+func TestLinksInSkipsCode(t *testing.T) {
+	t.Parallel()
+	got := LinksIn([]byte("a [[one]] `[[two]]`\n\n```\n[[three]]\n```\n\n    [[four]]\n\n[[five|5]]\n"))
+	if len(got) != 2 || got[0].Target != "one" || got[1].Target != "five" {
+		t.Errorf("links %+v", got)
+	}
+}
+
+func TestSymlinkOutsideVaultNotRead(t *testing.T) {
+	t.Parallel()
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(outside, []byte("---\ntype: consensus\n---\nsecret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v := newVault(t, map[string]string{"wiki/ok.md": "---\ntype: consensus\n---\nok\n"})
+	link := filepath.Join(v.Path(), "wiki", "evil.md")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(outside), filepath.Join(v.Path(), "wiki", "evildir")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.ReadPage("wiki/evil.md"); err == nil {
+		t.Error("a symlink out of the vault was read")
+	}
+	if _, err := v.ReadPage("wiki/evildir/secret.md"); err == nil {
+		t.Error("a page through a symlinked folder out of the vault was read")
+	}
+	if _, err := v.ReadPage("../" + filepath.Base(filepath.Dir(outside)) + "/secret.md"); !errors.Is(err, ErrInvalidPath) {
+		t.Errorf(".. path: %v", err)
+	}
+	pages, err := v.Pages(context.Background(), Query{Type: "consensus"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 1 || pages[0].Path != "wiki/ok.md" {
+		t.Errorf("pages %v", pages)
+	}
+	if _, err := v.Page("evil"); err == nil {
+		t.Error("resolved and read a symlink out of the vault")
+	}
+	d, err := v.OpenDir("wiki", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, _, err := d.ReadFile("evil.md"); !errors.Is(err, ErrNotPage) {
+		t.Errorf("Dir.ReadFile of a symlink: %v", err)
+	}
+	// Even a symlink to a page inside the vault is not read through a Dir.
+	if err := os.Symlink("ok.md", filepath.Join(v.Path(), "wiki", "alias.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.ReadFile("alias.md"); !errors.Is(err, ErrNotPage) {
+		t.Errorf("Dir.ReadFile of an inner symlink: %v", err)
+	}
+	if e, err := d.Lstat("alias.md"); err != nil || e.Regular {
+		t.Errorf("Lstat of a symlink: %+v %v", e, err)
+	}
+}
+
+func TestPagesByTypeAndTag(t *testing.T) {
+	t.Parallel()
+	v := newVault(t, map[string]string{
+		"wiki/consensus/a.md":     "---\ntype: consensus\ntags: [consensus, spec]\n---\n",
+		"wiki/consensus/b.md":     "---\ntype: consensus\ntags: [consensus, plan]\n---\n",
+		"wiki/consensus/index.md": "---\ntype: index\ntags: [consensus]\n---\n",
+		"wiki/consensus/bad.md":   "---\ntype: [\n---\n",
+		"wiki/other/c.md":         "---\ntype: concept\ntags: \"#spec\"\n---\n",
+		".trash/d.md":             "---\ntype: consensus\n---\n",
+		"notes.txt":               "---\ntype: consensus\n---\n",
+	})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q    Query
+		want string
+	}{
+		{Query{Type: "consensus"}, "wiki/consensus/a.md wiki/consensus/b.md"},
+		{Query{Tag: "spec"}, "wiki/consensus/a.md wiki/other/c.md"},
+		{Query{Tag: "#consensus", Type: "index"}, "wiki/consensus/index.md"},
+		{Query{Under: "wiki/other"}, "wiki/other/c.md"},
+		{Query{Under: "wiki/none"}, ""},
+	} {
+		pages, err := v.Pages(ctx, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range pages {
+			got = append(got, p.Path)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%+v: %v, want %s", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestWritePage(t *testing.T) {
+	t.Parallel()
+	fault := &durable.FaultFS{}
+	v := newVault(t, nil, WithFS(func(f durable.FS) durable.FS { fault.FS = f; return fault }))
+	fm := Frontmatter{{"type", "consensus"}, {"topic", "a: \"b\"\n---"}}
+	if err := v.WritePage("wiki/consensus/spec-a.md", fm, []byte("# A\n")); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]fs.FileMode{"wiki": 0o700, "wiki/consensus": 0o700, "wiki/consensus/spec-a.md": 0o600} {
+		info, err := os.Stat(filepath.Join(v.Path(), p))
+		if err != nil || info.Mode().Perm() != want {
+			t.Errorf("%s: %v %v, want %v", p, info.Mode().Perm(), err, want)
+		}
+	}
+	page, err := v.ReadPage("wiki/consensus/spec-a.md")
+	if err != nil || page.Meta["topic"] != "a: \"b\"\n---" || string(page.Body) != "# A\n" {
+		t.Fatalf("read back %+v %v", page, err)
+	}
+
+	// A full disk mid-write leaves the old page whole and no staging file.
+	fault.Fail("write", "spec-a", syscall.ENOSPC, 1)
+	err = v.WritePage("wiki/consensus/spec-a.md", Frontmatter{{"type", "other"}}, []byte("new"))
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("err %v, want ENOSPC", err)
+	}
+	if page, err := v.ReadPage("wiki/consensus/spec-a.md"); err != nil || page.Type() != "consensus" {
+		t.Errorf("old page not intact: %+v %v", page, err)
+	}
+	ents, _ := os.ReadDir(filepath.Join(v.Path(), "wiki", "consensus"))
+	if len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+
+	if err := v.CreatePage("wiki/consensus/spec-a.md", fm, nil); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("CreatePage over an existing page: %v", err)
+	}
+	for _, p := range []string{"../x.md", "/abs.md", "wiki/x.txt", "wiki/.hidden.md", "wiki/a b.md", "wiki/../../x.md", "", "wiki//x.md"} {
+		if err := v.WritePage(p, fm, nil); !errors.Is(err, ErrInvalidPath) {
+			t.Errorf("%q: %v, want ErrInvalidPath", p, err)
+		}
+	}
+	if err := v.WritePage("wiki/big.md", fm, bytes.Repeat([]byte("x"), MaxPageBytes)); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("oversized page: %v", err)
+	}
+}
+
+func TestReadTooLarge(t *testing.T) {
+	t.Parallel()
+	v := newVault(t, map[string]string{"big.md": "---\na: b\n---\n" + strings.Repeat("x", MaxPageBytes)})
+	if _, err := v.ReadPage("big.md"); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("err %v, want ErrTooLarge", err)
+	}
+}

@@ -1,0 +1,103 @@
+package vault
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// MaxLinkBytes bounds the text between "[[" and "]]".
+const MaxLinkBytes = 1024
+
+// Link is a parsed [[wikilink]]: [[Target#Heading|Alias]].
+type Link struct {
+	// Target is the page named, as written: a file name without ".md"
+	// ("spec-idempotency-key-design") or a path ("debates/<id>"). Empty for
+	// a link to a heading of the same page ("[[#Rationale]]").
+	Target string
+	// Heading is the part after '#', without it ("" if none). A block
+	// reference keeps its '^' ("^abc123").
+	Heading string
+	// Alias is the text shown instead of the target ("" if none).
+	Alias string
+}
+
+// Text is what a reader sees: the alias, else the target (and heading).
+func (l Link) Text() string {
+	switch {
+	case l.Alias != "":
+		return l.Alias
+	case l.Heading == "":
+		return l.Target
+	case l.Target == "":
+		return l.Heading
+	}
+	return l.Target + " > " + l.Heading
+}
+
+// String writes the link back as [[Target#Heading|Alias]].
+func (l Link) String() string {
+	var b strings.Builder
+	b.WriteString("[[")
+	b.WriteString(l.Target)
+	if l.Heading != "" {
+		b.WriteByte('#')
+		b.WriteString(l.Heading)
+	}
+	if l.Alias != "" {
+		b.WriteByte('|')
+		b.WriteString(l.Alias)
+	}
+	b.WriteString("]]")
+	return b.String()
+}
+
+// ParseLink parses a wikilink, given either whole ("[[a#b|c]]") or as the
+// text between the brackets ("a#b|c"). The alias starts at the first '|'
+// (an escaped "\|", as written inside Markdown tables, counts as one); the
+// heading at the first '#' of what precedes it. Spaces around each part are
+// trimmed. It fails with ErrInvalidLink on brackets or line breaks inside
+// the link, control characters, an empty link or one over MaxLinkBytes.
+// It never panics.
+func ParseLink(s string) (Link, error) {
+	inner := s
+	if strings.HasPrefix(inner, "[[") && strings.HasSuffix(inner, "]]") && len(inner) >= 4 {
+		inner = inner[2 : len(inner)-2]
+	}
+	if len(inner) > MaxLinkBytes {
+		return Link{}, fmt.Errorf("%w: longer than %d bytes", ErrInvalidLink, MaxLinkBytes)
+	}
+	for _, r := range inner {
+		if r == '[' || r == ']' || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFFFD' {
+			return Link{}, fmt.Errorf("%w: %q", ErrInvalidLink, clip(s))
+		}
+	}
+	var l Link
+	target := inner
+	if i := strings.IndexByte(inner, '|'); i >= 0 {
+		target, l.Alias = inner[:i], strings.TrimSpace(inner[i+1:])
+		target = strings.TrimSuffix(strings.TrimSpace(target), `\`)
+	}
+	if i := strings.IndexByte(target, '#'); i >= 0 {
+		target, l.Heading = target[:i], strings.TrimSpace(target[i+1:])
+	}
+	l.Target = strings.TrimSpace(target)
+	if l.Target == "" && l.Heading == "" {
+		return Link{}, fmt.Errorf("%w: empty link %q", ErrInvalidLink, clip(s))
+	}
+	return l, nil
+}
+
+// LinksIn returns the wikilinks of a Markdown text, in order, as a reader
+// of the rendered page would see them: links inside code spans and code
+// blocks do not count, and neither does text that only looks like a link.
+func LinksIn(markdown []byte) []Link {
+	return collectLinks(markdown)
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
