@@ -559,3 +559,33 @@ func (s *Store) Summary(id string) (Summary, error) {
 	}
 	return sum, nil
 }
+
+// LoadOutcome returns the outcome of a closed debate as its transcript
+// records it, with the session, turns and forfeits filled in, for filing
+// (again): it is what "consensus file --from-debate" needs. The transcript
+// must verify (else ErrTampered); a debate without a verdict event is
+// ErrNotSealed.
+func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, error) {
+	rep, err := s.Verify(id)
+	if err != nil {
+		return nil, err
+	}
+	if !rep.Intact {
+		return nil, &TamperError{ID: id, Line: rep.BadLine, Problem: rep.Problem}
+	}
+	events, err := s.Events(id)
+	if err != nil {
+		return nil, err
+	}
+	st, err := debate.Replay(events)
+	if err != nil {
+		return nil, fmt.Errorf("transcript of %s: %w", id, err)
+	}
+	if st.Verdict == nil {
+		return nil, fmt.Errorf("%w: %s has no verdict event (parley debate resume %s closes it)", ErrNotSealed, id, id)
+	}
+	if v, err := s.Verdict(id); err == nil {
+		st.Verdict.Record = v.Record
+	}
+	return st.Verdict, nil
+}

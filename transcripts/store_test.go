@@ -439,3 +439,47 @@ func TestListAndRender(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadOutcome(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	turn := debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Tokens: 5}, Agent: "Critic", RequestID: "r"}
+	if _, err := l.Append(ctx, debate.EventTurn, 5, turn); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LoadOutcome(ctx, testID); !errors.Is(err, ErrNotSealed) {
+		t.Fatalf("an open debate: %v", err)
+	}
+	st, err := debate.Replay(l.Events())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, done := st.Judge(5)
+	if !done || o.Verdict != debate.ConsensusReached {
+		t.Fatalf("judge: %+v", o)
+	}
+	l.Append(ctx, debate.EventVerdict, 5, o)
+	l.Seal(ctx, o, "wiki/consensus/spec-idempotency-keys.md")
+	got, err := s.LoadOutcome(ctx, testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Verdict != debate.ConsensusReached || got.Session == nil || got.Session.Topic != sess.Topic || len(got.Turns) != 1 ||
+		got.Turns[0].Agent != "Critic" || got.FinalPosition != "Use UUIDv7 keys" || got.Record != "wiki/consensus/spec-idempotency-keys.md" {
+		t.Fatalf("outcome %+v", got)
+	}
+	path := filepath.Join(dir, "debates", testID, "transcript.jsonl")
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(data, []byte(`"tokens":5`), []byte(`"tokens":1`), 1), 0o600)
+	if _, err := s.LoadOutcome(ctx, testID); !errors.Is(err, ErrTampered) {
+		t.Fatalf("a tampered transcript: %v", err)
+	}
+}
