@@ -112,6 +112,9 @@ func DecodeTurn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
 		return nil, fmt.Errorf("%w: does not decode: %v", ErrBadReply, oneLine(err.Error()))
 	}
 	t.Text = m.Text
+	if t.Text == RenderTurn(&t) {
+		t.Text = "" // the rendering NewTurnMessage sends for a turn without an argument
+	}
 	if err := t.check(req); err != nil {
 		return nil, err
 	}
@@ -258,7 +261,7 @@ func renderTurnLine(t *Turn, agent string) string {
 	} else if t.Role == RoleAttacker && t.Concedes() {
 		b.WriteString("\n- no further objections\n")
 	}
-	fmt.Fprintf(&b, "- confidence change: %+d\n", t.ConfidenceChange)
+	fmt.Fprintf(&b, "- confidence change: %s\n", signed(t.ConfidenceChange))
 	if len(t.EvidenceRefs) > 0 {
 		fmt.Fprintf(&b, "- evidence: %s\n", strings.Join(t.EvidenceRefs, ", "))
 	}
@@ -283,4 +286,12 @@ func fence(text string) string {
 	}
 	f := strings.Repeat("`", n)
 	return f + "text\n" + strings.TrimRight(text, "\n") + "\n" + f
+}
+
+// signed writes -1, 0 or +1.
+func signed(n int) string {
+	if n > 0 {
+		return fmt.Sprintf("+%d", n)
+	}
+	return fmt.Sprint(n)
 }

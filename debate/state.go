@@ -171,3 +171,37 @@ func (st *State) Turns() []TurnRecord {
 func (st *State) Judge(elapsedMs int64) (*Outcome, bool) {
 	return Judge(st.Session, st.Slots, elapsedMs)
 }
+
+// ProgressOf describes an event already applied to the state, as a
+// Coordinator reports it: for those who follow a debate from its journal.
+func (st *State) ProgressOf(e *Event) Progress {
+	s := st.Session
+	p := Progress{Event: *e, Tokens: st.Tokens, ElapsedMs: e.ElapsedMs}
+	if s != nil {
+		p.DebateID, p.MaxRounds, p.MaxTokens, p.MaxWallClockMs = s.ID, s.Budget.MaxRounds, s.Budget.MaxTokens, s.Budget.MaxWallClockMs
+	}
+	var who struct {
+		Round  int    `json:"round"`
+		Rounds int    `json:"rounds"`
+		Role   Role   `json:"role"`
+		Agent  string `json:"agent"`
+		Reason string `json:"reason"`
+		Pos    string `json:"position"`
+		Claim  string `json:"claim"`
+		Rule   Rule   `json:"rule"`
+	}
+	_ = json.Unmarshal(e.Data, &who)
+	p.Round, p.Role, p.Agent = who.Round, who.Role, who.Agent
+	switch e.Kind {
+	case EventTurn:
+		p.Detail = who.Pos
+		if p.Detail == "" {
+			p.Detail = who.Claim
+		}
+	case EventRejected, EventForfeit:
+		p.Detail = who.Reason
+	case EventVerdict:
+		p.Round, p.Detail, p.Outcome = who.Rounds, string(who.Rule), st.Verdict
+	}
+	return p
+}

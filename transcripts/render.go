@@ -173,7 +173,7 @@ func renderTurn(b *bytes.Buffer, t *debate.TurnRecord) {
 	} else if t.Role == debate.RoleAttacker && t.Concedes() {
 		b.WriteString("- **No further objections**\n")
 	}
-	fmt.Fprintf(b, "- **Confidence change:** %+d\n", t.ConfidenceChange)
+	fmt.Fprintf(b, "- **Confidence change:** %s\n", signed(t.ConfidenceChange))
 	if len(t.Evidence) > 0 {
 		b.WriteString("- **Evidence:**\n")
 		for _, e := range t.Evidence {
@@ -216,4 +216,12 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// signed writes -1, 0 or +1.
+func signed(n int) string {
+	if n > 0 {
+		return fmt.Sprintf("+%d", n)
+	}
+	return fmt.Sprint(n)
 }

@@ -589,3 +589,21 @@ func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, er
 	}
 	return st.Verdict, nil
 }
+
+// LogsDir is the folder of a debate's agent logs.
+const LogsDir = "logs"
+
+// AgentLog opens (creating it, 0600) the log file of an agent a debate
+// started: <root>/debates/<id>/logs/<name>.log, appended to.
+func (s *Store) AgentLog(id, name string) (*os.File, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return nil, err
+	}
+	if err := inbox.ValidateName(name); err != nil {
+		return nil, err
+	}
+	if err := s.root.Mkdir(fileOf(id, LogsDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	return s.root.OpenFile(fileOf(id, LogsDir+"/"+name+".log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+}
