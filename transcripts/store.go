@@ -70,6 +70,9 @@ func OpenStore(root string, logger *slog.Logger) (*Store, error) {
 	return &Store{root: r, fs: durable.Root(r), log: logger, open: openAppend}, nil
 }
 
+// Dir returns the parley root directory the store was opened on.
+func (s *Store) Dir() string { return s.root.Name() }
+
 func openAppend(r *os.Root, name string) (appendFile, error) {
 	return r.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0o600)
 }
