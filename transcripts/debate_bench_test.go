@@ -34,7 +34,9 @@ func BenchmarkDebateTurnTranscript(b *testing.B) {
 	var done []chan error
 	for _, name := range []string{"Critic", "Proposer"} {
 		ready, d := make(chan struct{}), make(chan error, 1)
-		go func() { d <- (&agent.Runner{Name: name, Transport: tr, Responder: instant, Ready: func() { close(ready) }}).Run(ctx) }()
+		go func() {
+			d <- (&agent.Runner{Name: name, Transport: tr, Responder: instant, Ready: func() { close(ready) }}).Run(ctx)
+		}()
 		<-ready
 		done = append(done, d)
 	}
