@@ -361,7 +361,11 @@ func (c *Coordinator) handle(ctx context.Context, p *pending, d *inbox.Delivery)
 		}
 		return false, nil
 	}
-	rec := Record(t, p.sp.Name, p.requestID, m.ID, c.st.Session.Budget, c.evidence.Check(ctx, t.EvidenceRefs))
+	// Checking evidence reads files: it is bounded by the wall clock too.
+	ectx, cancel := context.WithTimeout(ctx, max(c.remaining(), time.Millisecond))
+	evidence := c.evidence.Check(ectx, t.EvidenceRefs)
+	cancel()
+	rec := Record(t, p.sp.Name, p.requestID, m.ID, c.st.Session.Budget, evidence)
 	return true, c.record(ctx, EventTurn, rec)
 }
 
