@@ -61,6 +61,16 @@ func TestVerdicts(t *testing.T) {
 			final: "Use UUIDv7 keys", rounds: 2,
 		},
 		{
+			name:   "survived: a position restated in other case, spacing and punctuation is unchanged",
+			budget: budgetOf(3, 6000),
+			parties: []party{
+				att("Critic", turns("1|Keys leak creation time|Use UUIDv7 keys|-1", "2|Keys collide across regions|Use UUIDv7 keys|-1")),
+				def("Proposer", turns("1|Use UUIDv7 keys|", "2|  use   UUIDv7\tKEYS!!|")),
+			},
+			verdict: debate.ConsensusReached, rule: debate.RuleSurvived, action: debate.ActionProceed,
+			final: "  use   UUIDv7\tKEYS!!", rounds: 2,
+		},
+		{
 			name:   "deadlock: the attacker only repeats itself",
 			budget: budgetOf(4, 6000),
 			parties: []party{
