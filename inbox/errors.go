@@ -21,6 +21,9 @@ var (
 	ErrClosed = errors.New("closed")
 	// ErrUnknownDelivery means Ack was given a delivery this receiver did not hand out.
 	ErrUnknownDelivery = errors.New("unknown delivery")
+	// ErrUnsafePath means a symbolic link, file or special file stands where
+	// parley expects one of its own directories; parley never follows it.
+	ErrUnsafePath = errors.New("unsafe path")
 )
 
 // DeliveryError describes a failed operation on one agent's inbox.

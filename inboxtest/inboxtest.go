@@ -1,6 +1,7 @@
 // Package inboxtest is the conformance suite that every inbox.Transport
 // backend must pass: deliver, claim, ack, redeliver, duplicate id, oversize,
-// bad name, order per sender, wake-up.
+// bad name, order per sender, wake-up, redelivery order, isolation between
+// inboxes, closed receivers, the size limit's edge.
 package inboxtest
 
 import (
@@ -38,6 +39,12 @@ func Run(t *testing.T, newTransport Factory) {
 		{"PollEmpty", testPollEmpty},
 		{"FieldsRoundTrip", testFields},
 		{"AckTwice", testAckTwice},
+		{"RedeliverInOrder", testRedeliverInOrder},
+		{"Isolation", testIsolation},
+		{"AckForeignDelivery", testAckForeign},
+		{"ListenMissingInbox", testListenMissing},
+		{"ClosedReceiver", testClosedReceiver},
+		{"NearSizeLimit", testNearLimit},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -392,5 +399,123 @@ func testAckTwice(t *testing.T, tr inbox.Transport) {
 	}
 	if err := r.Ack(ctxT(t), d); !errors.Is(err, inbox.ErrUnknownDelivery) {
 		t.Fatalf("second Ack = %v, want ErrUnknownDelivery", err)
+	}
+}
+
+// receiveOne receives with a generous deadline and fails the test on error.
+func receiveOne(t testing.TB, r inbox.Receiver) *inbox.Delivery {
+	t.Helper()
+	d, err := r.Receive(ctxT(t))
+	if err != nil {
+		t.Fatalf("Receive: %v", err)
+	}
+	return d
+}
+
+// Unacked messages come back to the next receiver in their original order,
+// ahead of the ones that were never handed out.
+func testRedeliverInOrder(t *testing.T, tr inbox.Transport) {
+	mustCreate(t, tr, "Bob")
+	for i := 0; i < 4; i++ {
+		send(t, tr, "Alice", "Bob", fmt.Sprint(i))
+	}
+	r, err := tr.Listen(ctxT(t), "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d0, d1 := receiveOne(t, r), receiveOne(t, r)
+	if d0.Message.Text != "0" || d1.Message.Text != "1" {
+		t.Fatalf("got %q, %q", d0.Message.Text, d1.Message.Text)
+	}
+	if err := r.Ack(ctxT(t), d0); err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // "1" was handled but never acked
+	var texts []string
+	for len(texts) < 3 {
+		r2 := listen(t, tr, "Bob")
+		d := receiveOne(t, r2)
+		texts = append(texts, d.Message.Text)
+		if err := r2.Ack(ctxT(t), d); err != nil {
+			t.Fatal(err)
+		}
+		r2.Close()
+	}
+	if strings.Join(texts, ",") != "1,2,3" {
+		t.Fatalf("after a crash: %v, want 1,2,3", texts)
+	}
+}
+
+// A message reaches only its recipient's inbox.
+func testIsolation(t *testing.T, tr inbox.Transport) {
+	mustCreate(t, tr, "Bob", "Carol")
+	send(t, tr, "Alice", "Bob", "for Bob")
+	send(t, tr, "Alice", "Carol", "for Carol")
+	for _, who := range []string{"Bob", "Carol"} {
+		got := drain(t, listen(t, tr, who), 100*time.Millisecond)
+		if len(got) != 1 || got[0].Text != "for "+who || got[0].To != who {
+			t.Fatalf("%s's inbox holds %v", who, got)
+		}
+	}
+}
+
+// A receiver refuses to acknowledge a delivery another receiver handed out.
+func testAckForeign(t *testing.T, tr inbox.Transport) {
+	mustCreate(t, tr, "Bob", "Carol")
+	send(t, tr, "Alice", "Bob", "x")
+	rb, rc := listen(t, tr, "Bob"), listen(t, tr, "Carol")
+	d := receiveOne(t, rb)
+	if err := rc.Ack(ctxT(t), d); !errors.Is(err, inbox.ErrUnknownDelivery) {
+		t.Fatalf("Carol acked Bob's delivery: %v, want ErrUnknownDelivery", err)
+	}
+	if err := rb.Ack(ctxT(t), d); err != nil {
+		t.Fatalf("the owner's ack after a refused foreign ack: %v", err)
+	}
+}
+
+func testListenMissing(t *testing.T, tr inbox.Transport) {
+	if _, err := tr.Listen(ctxT(t), "Nobody"); !errors.Is(err, inbox.ErrNotFound) {
+		t.Fatalf("Listen on a missing inbox = %v, want ErrNotFound", err)
+	}
+}
+
+// A closed receiver neither hands out nor acknowledges, and the message it
+// held goes to the next receiver.
+func testClosedReceiver(t *testing.T, tr inbox.Transport) {
+	mustCreate(t, tr, "Bob")
+	sent := send(t, tr, "Alice", "Bob", "x")
+	r, err := tr.Listen(ctxT(t), "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := receiveOne(t, r)
+	r.Close()
+	if err := r.Ack(ctxT(t), d); !errors.Is(err, inbox.ErrClosed) {
+		t.Fatalf("Ack after Close = %v, want ErrClosed", err)
+	}
+	if _, err := r.Receive(ctxT(t)); !errors.Is(err, inbox.ErrClosed) {
+		t.Fatalf("Receive after Close = %v, want ErrClosed", err)
+	}
+	got := drain(t, listen(t, tr, "Bob"), 100*time.Millisecond)
+	if len(got) != 1 || got[0].ID != sent.ID {
+		t.Fatalf("the next receiver got %v", got)
+	}
+}
+
+// A message just under the size limit goes through intact: the limit on
+// write and the limit on read agree.
+func testNearLimit(t *testing.T, tr inbox.Transport) {
+	mustCreate(t, tr, "Bob")
+	text := strings.Repeat("é", (inbox.MaxMessageBytes-1024)/2)
+	m := &inbox.Message{From: "Alice", To: "Bob", Text: text}
+	if b, _ := (&inbox.Message{ID: inbox.NewID(), From: "Alice", To: "Bob", Text: text, Timestamp: inbox.Now()}).Encode(); len(b) > inbox.MaxMessageBytes {
+		t.Fatalf("test message is %d bytes, over the limit", len(b))
+	}
+	if err := tr.Send(ctxT(t), m); err != nil {
+		t.Fatal(err)
+	}
+	got := drain(t, listen(t, tr, "Bob"), 100*time.Millisecond)
+	if len(got) != 1 || got[0].Text != text {
+		t.Fatalf("a message near the limit did not arrive intact (%d messages)", len(got))
 	}
 }

@@ -32,6 +32,7 @@ func benchCommands(a *app) []*cobra.Command {
 	return []*cobra.Command{
 		newBenchGateCmd(a),
 		newBenchConsensusCmd(a),
+		newBenchMessengerCmd(a),
 		newBenchDebateCmd(a),
 	}
 }

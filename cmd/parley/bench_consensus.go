@@ -183,7 +183,7 @@ func benchConsensus(ctx context.Context, n, checks int) (*consensusBench, error)
 		total += d
 	}
 	res.WarmChecks = checks
-	res.WarmCheckP50, res.WarmCheckP99 = pct(lat, 50), pct(lat, 99)
+	res.WarmCheckP50, res.WarmCheckP99 = pctUs(lat, 50), pctUs(lat, 99)
 	res.WarmCheckMean = us(total / time.Duration(checks))
 
 	searches := max(checks/4, 1)
@@ -201,7 +201,7 @@ func benchConsensus(ctx context.Context, n, checks int) (*consensusBench, error)
 		lat = append(lat, time.Since(t))
 	}
 	res.Searches = searches
-	res.SearchP50, res.SearchP99 = pct(lat, 50), pct(lat, 99)
+	res.SearchP50, res.SearchP99 = pctUs(lat, 50), pctUs(lat, 99)
 	if n := warm.FilesRead(); n != res.CacheLoadRds {
 		return nil, fmt.Errorf("warm lookups read %d record files; they should read none", n-res.CacheLoadRds)
 	}
@@ -215,15 +215,14 @@ func pickLayer(r *rand.Rand) debate.Layer {
 	return debate.Layers[r.IntN(len(debate.Layers))]
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
 
 // pct is the p-th percentile of the durations, in microseconds.
-func pct(d []time.Duration, p int) float64 {
+// pctUs is the p-th percentile of d in microseconds.
+func pctUs(d []time.Duration, p float64) float64 {
 	s := slices.Clone(d)
 	slices.Sort(s)
-	i := (len(s)*p + 99) / 100
-	return us(s[min(max(i-1, 0), len(s)-1)])
+	return us(pct(s, p))
 }
 
 // noSyncFS skips fsync, to build a benchmark vault fast.

@@ -356,11 +356,4 @@ func oneLine(s string, max int) string {
 	return s
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

@@ -73,9 +73,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // commands lists the subcommands, one constructor per file.
 func commands(a *app) []*cobra.Command {
 	return []*cobra.Command{
+		newInitCmd(a),
+		newDemoCmd(a),
+		newAgentsCmd(a),
+		newSendCmd(a),
+		newRecvCmd(a),
+		newWatchCmd(a),
+		newGCCmd(a),
 		newBenchCmd(a),
 		newGateCmd(a),
 		newConsensusCmd(a),
+		newBenchSenderCmd(a),
 		newTranscriptsCmd(a),
 	}
 }

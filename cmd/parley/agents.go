@@ -1,0 +1,213 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+)
+
+// newAgentsCmd is "parley agents list|show|prune|add".
+func newAgentsCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "agents",
+		Short: "List, show, prune and add agents",
+		Args:  exactArgs(0),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newAgentsListCmd(a), newAgentsShowCmd(a), newAgentsPruneCmd(a), newAgentsAddCmd(a))
+	return cmd
+}
+
+// agentJSON is one agent in --json output.
+type agentJSON struct {
+	*registry.Registration `json:",omitempty"`
+	Alive                  bool   `json:"alive"`
+	Inbox                  string `json:"inbox,omitempty"`
+	Waiting                int    `json:"waiting"`
+	Acked                  int    `json:"acked"`
+	Bad                    int    `json:"bad"`
+	Registered             bool   `json:"registered"`
+}
+
+func newAgentsListCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List live agents (dead registrations are pruned)",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := a.openMessenger()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			live, err := m.reg.List(cmd.Context())
+			if err != nil {
+				return messengerError(err)
+			}
+			if a.json {
+				for i := range live {
+					if err := a.emit(agentJSON{Registration: &live[i].Registration, Alive: true, Registered: true}); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if len(live) == 0 {
+				a.printf("no live agents under %s\n", a.rootDir())
+				return nil
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
+			for _, e := range live {
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, orDash(e.Host), orDash(strings.Join(e.Roles, ",")), orDash(e.Model), age(e.HeartbeatAt))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func newAgentsShowCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show NAME",
+		Short: "Show one agent: registration, liveness, inbox",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if err := validName("agent", name); err != nil {
+				return err
+			}
+			m, err := a.openMessenger()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			ctx := cmd.Context()
+			out := agentJSON{}
+			e, err := m.reg.Get(ctx, name)
+			switch {
+			case err == nil:
+				out.Registration, out.Alive, out.Registered = &e.Registration, e.Alive, true
+			case errors.Is(err, registry.ErrNotRegistered):
+			default:
+				return messengerError(err)
+			}
+			has, err := m.tr.Exists(ctx, name)
+			if err != nil {
+				return messengerError(err)
+			}
+			if !has && !out.Registered {
+				return notFound(name)
+			}
+			if has {
+				out.Inbox = filepath.Join(m.tr.Dir(), inbox.InboxDir, name)
+				if out.Waiting, out.Acked, out.Bad, err = m.tr.Count(ctx, name); err != nil {
+					return messengerError(err)
+				}
+			}
+			if a.json {
+				return a.emit(out)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(tw, "name:\t%s\n", name)
+			if out.Registered {
+				status := "live"
+				if !out.Alive {
+					status = "not active (its process is gone or its heartbeat is stale)"
+				}
+				fmt.Fprintf(tw, "status:\t%s\n", status)
+				fmt.Fprintf(tw, "pid:\t%d on %s\n", e.PID, orDash(e.Host))
+				fmt.Fprintf(tw, "session:\t%s\n", e.SessionID)
+				fmt.Fprintf(tw, "roles:\t%s\n", orDash(strings.Join(e.Roles, ",")))
+				fmt.Fprintf(tw, "model:\t%s\n", orDash(e.Model))
+				fmt.Fprintf(tw, "started:\t%s\n", orDash(e.StartedAt))
+				fmt.Fprintf(tw, "heartbeat:\t%s\n", age(e.HeartbeatAt))
+			} else {
+				fmt.Fprintf(tw, "status:\tnot registered (inbox made ahead with 'agents add')\n")
+			}
+			if has {
+				fmt.Fprintf(tw, "inbox:\t%s\n", out.Inbox)
+				fmt.Fprintf(tw, "messages:\t%d waiting, %d acknowledged (cur/), %d quarantined (bad/)\n", out.Waiting, out.Acked, out.Bad)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func newAgentsPruneCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "prune",
+		Short: "Remove the registrations of dead agents (their inboxes stay)",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := a.openMessenger()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			pruned, err := m.reg.Prune(cmd.Context())
+			if err != nil {
+				return messengerError(err)
+			}
+			for _, n := range pruned {
+				if a.json {
+					if err := a.emit(map[string]any{"pruned": n}); err != nil {
+						return err
+					}
+				} else {
+					a.printf("pruned %s\n", n)
+				}
+			}
+			if !a.json && len(pruned) == 0 {
+				a.printf("no dead registrations\n")
+			}
+			return nil
+		},
+	}
+}
+
+func newAgentsAddCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "add NAME",
+		Short: "Create the inbox of an agent that will come later",
+		Long: "Create inbox/NAME so that messages can be sent to an agent before it runs.\n" +
+			"The first session that registers NAME receives them.",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if err := validName("agent", name); err != nil {
+				return err
+			}
+			m, err := a.openMessenger()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			if err := m.tr.Create(cmd.Context(), name); err != nil {
+				return messengerError(err)
+			}
+			dir := filepath.Join(m.tr.Dir(), inbox.InboxDir, name)
+			if a.json {
+				return a.emit(map[string]any{"agent": name, "inbox": dir})
+			}
+			a.printf("inbox of %s ready at %s\n", name, dir)
+			return nil
+		},
+	}
+}
+
+// age renders an RFC 3339 time as "3s ago".
+func age(ts string) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return "-"
+	}
+	return time.Since(t).Round(time.Second).String() + " ago"
+}

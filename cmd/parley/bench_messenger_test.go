@@ -1,0 +1,46 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+// The benchmark runs end to end on a few messages: separate sender
+// processes, every figure present and consistent. (It measures nothing
+// here; "parley bench messenger" does.)
+func TestBenchMessengerRuns(t *testing.T) {
+	t.Setenv("PARLEY_TEST_AS_CLI", "1") // the re-executed sender is this binary
+	out := mustCLI(t, t.TempDir(), "", "--json", "bench", "messenger", "--dir", t.TempDir(),
+		"--raw", "20", "--idle", "5", "--stream", "5", "--throughput", "30")
+	objs := jsonLines(t, out)
+	if len(objs) != 1 {
+		t.Fatalf("want one JSON line, got %q", out)
+	}
+	o := objs[0]
+	num := func(path ...string) float64 {
+		var v any = o
+		for _, p := range path {
+			v = v.(map[string]any)[p]
+		}
+		f, ok := v.(float64)
+		if !ok || f <= 0 {
+			t.Errorf("%v = %v, want a positive number", path, v)
+		}
+		return f
+	}
+	num("raw_write_fsync_rename_dirfsync", "ops_per_sec")
+	for _, run := range []string{"latency_idle", "latency_stream"} {
+		p50, p99, mx := num(run, "p50_ms"), num(run, "p99_ms"), num(run, "max_ms")
+		if !(p50 <= p99 && p99 <= mx) {
+			t.Errorf("%s: p50 %v, p99 %v, max %v out of order", run, p50, p99, mx)
+		}
+		if mx > float64(time.Minute.Milliseconds()) {
+			t.Errorf("%s: a latency of %v ms is not a measurement", run, mx)
+		}
+	}
+	if num("throughput", "messages") != 30 {
+		t.Error("throughput ran the wrong number of messages")
+	}
+	num("throughput", "send_msgs_per_sec")
+	num("throughput", "raw_over_send_ratio")
+}

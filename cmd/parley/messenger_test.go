@@ -1,0 +1,382 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/inboxtest"
+	"github.com/parleyhq/parley/registry"
+)
+
+// cli runs parley with --root root.
+func cli(t testing.TB, root, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	return runT(t, stdin, append([]string{"--root", root}, args...)...)
+}
+
+func mustCLI(t testing.TB, root, stdin string, args ...string) string {
+	t.Helper()
+	out, errs, code := cli(t, root, stdin, args...)
+	if code != 0 {
+		t.Fatalf("parley %v: exit %d: %s", args, code, errs)
+	}
+	return out
+}
+
+// oneLineError checks that a failure is one line that names code.
+func oneLineError(t testing.TB, stderr string, code int, want string) {
+	t.Helper()
+	if code != exitError {
+		t.Errorf("exit %d, want %d (stderr %q)", code, exitError, stderr)
+	}
+	if strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.HasPrefix(stderr, "parley: ") {
+		t.Errorf("error is not one line: %q", stderr)
+	}
+	if !strings.Contains(stderr, want) {
+		t.Errorf("error %q does not say %s", stderr, want)
+	}
+}
+
+func jsonLines(t testing.TB, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not a JSON line: %q: %v", line, err)
+		}
+		objs = append(objs, m)
+	}
+	return objs
+}
+
+// register registers name for this (live) process, or for a dead one.
+func register(t testing.TB, root, name string, alive bool) {
+	t.Helper()
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	reg, err := registry.Open(root, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	r := registry.Registration{Name: name}
+	if !alive {
+		cmd := exec.Command("true")
+		if err := cmd.Run(); err != nil {
+			t.Fatal(err)
+		}
+		r.PID = cmd.Process.Pid
+	}
+	if _, err := reg.Register(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInitCreatesTheLayout(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "state")
+	vault := filepath.Join(t.TempDir(), "vault")
+	for i := 0; i < 2; i++ { // idempotent
+		mustCLI(t, root, "", "--vault", vault, "init")
+	}
+	for _, d := range []string{filepath.Join(root, "inbox"), filepath.Join(root, "registry"), filepath.Join(root, "debates"),
+		filepath.Join(vault, "wiki", "consensus"), filepath.Join(vault, "wiki", "debates")} {
+		fi, err := os.Stat(d)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s: %v %v", d, fi, err)
+		}
+	}
+}
+
+func TestSendRecvRoundTrip(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Bob", "hello **Bob**")
+	if code != 0 || !strings.Contains(stderr, "not_active") {
+		t.Fatalf("send to an inbox-only agent: exit %d, stderr %q; want a not_active warning", code, stderr)
+	}
+	mustCLI(t, root, "second, from stdin\n", "send", "--from", "Alice", "--to", "Bob", "--type", "note", "-")
+	out := mustCLI(t, root, "", "--json", "recv", "--as", "Bob")
+	objs := jsonLines(t, out)
+	if len(objs) != 1 || objs[0]["text"] != "hello **Bob**" || objs[0]["from"] != "Alice" || objs[0]["type"] != "text" {
+		t.Fatalf("recv: %v", objs)
+	}
+	out = mustCLI(t, root, "", "recv", "--as", "Bob")
+	if !strings.Contains(out, "second, from stdin") || !strings.Contains(out, "Alice → Bob · note") {
+		t.Fatalf("human recv output: %q", out)
+	}
+	out, stderr, code = cli(t, root, "", "recv", "--as", "Bob")
+	if code != 0 || out != "" || !strings.Contains(stderr, "no messages") {
+		t.Fatalf("recv of an empty inbox: %d %q %q", code, out, stderr)
+	}
+	// Both were acknowledged: they sit in cur/.
+	if m, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "cur", "*.json")); len(m) != 2 {
+		t.Fatalf("cur/ holds %v", m)
+	}
+}
+
+func TestSendValidation(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Waiting")
+	register(t, root, "Live", true)
+	register(t, root, "Dead", false)
+	waiting := func(name string) int {
+		m, _ := filepath.Glob(filepath.Join(root, "inbox", name, "*.json"))
+		return len(m)
+	}
+	t.Run("not_found", func(t *testing.T) {
+		_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Nobody", "x")
+		oneLineError(t, stderr, code, "not_found")
+		if !strings.Contains(stderr, "parley agents add Nobody") {
+			t.Errorf("the error does not say what to do: %q", stderr)
+		}
+		if _, err := os.Stat(filepath.Join(root, "inbox", "Nobody")); err == nil {
+			t.Error("send created an inbox for an unknown agent")
+		}
+	})
+	t.Run("live agent, no warning", func(t *testing.T) {
+		_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Live", "--require-live", "x")
+		if code != 0 || stderr != "" || waiting("Live") != 1 {
+			t.Fatalf("exit %d, stderr %q, waiting %d", code, stderr, waiting("Live"))
+		}
+	})
+	t.Run("dead agent: delivered with a warning", func(t *testing.T) {
+		out, stderr, code := cli(t, root, "", "--json", "send", "--from", "Alice", "--to", "Dead", "x")
+		if code != 0 || stderr != "" || waiting("Dead") != 1 {
+			t.Fatalf("exit %d, stderr %q, waiting %d", code, stderr, waiting("Dead"))
+		}
+		objs := jsonLines(t, out)
+		if len(objs) != 2 || objs[0]["warning"] != "not_active" || objs[0]["agent"] != "Dead" || objs[1]["to"] != "Dead" || objs[1]["id"] == "" {
+			t.Fatalf("JSON lines: %v", objs)
+		}
+	})
+	t.Run("--require-live: an error, nothing sent", func(t *testing.T) {
+		for _, name := range []string{"Dead", "Waiting"} {
+			before := waiting(name)
+			_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", name, "--require-live", "x")
+			oneLineError(t, stderr, code, "not_active")
+			if waiting(name) != before {
+				t.Errorf("%s: a message was delivered despite --require-live", name)
+			}
+		}
+	})
+	t.Run("registered elsewhere without an inbox: the inbox is made", func(t *testing.T) {
+		reg := registry.Registration{Name: "PiAgent", PID: os.Getpid(), SessionID: "pi-1"}
+		b, _ := reg.Encode()
+		if err := os.WriteFile(filepath.Join(root, "registry", "PiAgent.json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "PiAgent", "hi")
+		if code != 0 || stderr != "" || waiting("PiAgent") != 1 {
+			t.Fatalf("exit %d, stderr %q, waiting %d", code, stderr, waiting("PiAgent"))
+		}
+	})
+	t.Run("the sender need not be registered", func(t *testing.T) {
+		mustCLI(t, root, "", "send", "--from", "a_script", "--to", "Live", "x")
+	})
+	t.Run("usage", func(t *testing.T) {
+		for _, args := range [][]string{{"send", "--to", "Live", "x"}, {"send", "--from", "A", "--to", "Live", "--type", "Bad Type", "x"}, {"send", "--from", "A", "--to", "Live", ""}} {
+			if _, _, code := cli(t, root, "", args...); code != exitUsage {
+				t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+			}
+		}
+	})
+}
+
+// Must show: hostile names are rejected with invalid_name everywhere a name
+// enters the command line.
+func TestHostileNamesRejected(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	for _, name := range inboxtest.HostileNames {
+		if name == "" {
+			continue
+		}
+		for _, args := range [][]string{
+			{"send", "--from", "Alice", "--to=" + name, "x"},
+			{"send", "--from=" + name, "--to", "Bob", "x"},
+			{"recv", "--as=" + name},
+			{"watch", "--as=" + name},
+			{"agents", "add", "--", name},
+			{"agents", "show", "--", name},
+		} {
+			_, stderr, code := cli(t, root, "", args...)
+			oneLineError(t, stderr, code, "invalid_name")
+		}
+	}
+	des, _ := os.ReadDir(filepath.Join(root, "inbox"))
+	if len(des) != 1 {
+		t.Fatalf("hostile names left entries in inbox/: %v", des)
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "*.json")); len(m) != 0 {
+		t.Fatalf("a message from a hostile sender was delivered: %v", m)
+	}
+}
+
+func TestRecvAllAndWait(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	for _, text := range []string{"one", "two", "three"} {
+		mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", text)
+	}
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Bob", "--all"))
+	if len(objs) != 3 || objs[0]["text"] != "one" || objs[2]["text"] != "three" {
+		t.Fatalf("recv --all: %v", objs)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		runT(t, "", "--root", root, "send", "--from", "Alice", "--to", "Bob", "late")
+	}()
+	objs = jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Bob", "--wait", "30s"))
+	if len(objs) != 1 || objs[0]["text"] != "late" {
+		t.Fatalf("recv --wait: %v", objs)
+	}
+	// A second receiver while one holds the inbox: busy, and says what to do.
+	tr, _ := inbox.NewFileTransport(root)
+	defer tr.Close()
+	r, err := tr.Listen(context.Background(), "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, stderr, code := cli(t, root, "", "recv", "--as", "Bob")
+	oneLineError(t, stderr, code, "busy")
+	_, stderr, code = cli(t, root, "", "recv", "--as", "Nobody")
+	oneLineError(t, stderr, code, "not_found")
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestWatchStreamsUntilInterrupted(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--root", root, "--json", "watch", "--as", "Bob"}, strings.NewReader(""), &out, &errb)
+	}()
+	for i := 0; i < 3; i++ {
+		mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", strings.Repeat("x", i+1))
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(out.String(), "\n") < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("watch printed %q", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("watch ended with %v, want nil on interrupt", err)
+	}
+	objs := jsonLines(t, out.String())
+	if len(objs) != 3 || objs[0]["text"] != "x" || objs[2]["text"] != "xxx" {
+		t.Fatalf("watch: %v", objs)
+	}
+}
+
+func TestAgentsListShowPrune(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	register(t, root, "Live", true)
+	register(t, root, "Dead", false)
+	mustCLI(t, root, "", "agents", "add", "Later")
+
+	show := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Dead"))
+	if len(show) != 1 || show[0]["alive"] != false || show[0]["registered"] != true || show[0]["name"] != "Dead" {
+		t.Fatalf("show Dead: %v", show)
+	}
+	show = jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Later"))
+	if len(show) != 1 || show[0]["registered"] != false || show[0]["inbox"] == nil {
+		t.Fatalf("show Later: %v", show)
+	}
+	if out := mustCLI(t, root, "", "agents", "show", "Live"); !strings.Contains(strings.Join(strings.Fields(out), " "), "status: live pid:") {
+		t.Fatalf("show Live: %q", out)
+	}
+	_, stderr, code := cli(t, root, "", "agents", "show", "Nobody")
+	oneLineError(t, stderr, code, "not_found")
+
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "prune"))
+	if len(objs) != 1 || objs[0]["pruned"] != "Dead" {
+		t.Fatalf("prune: %v", objs)
+	}
+	objs = jsonLines(t, mustCLI(t, root, "", "--json", "agents", "list"))
+	if len(objs) != 1 || objs[0]["name"] != "Live" || objs[0]["protocol"] != "parley/1" {
+		t.Fatalf("list: %v", objs)
+	}
+	if out := mustCLI(t, root, "", "agents", "list"); !strings.Contains(out, "Live") || strings.Contains(out, "Dead") {
+		t.Fatalf("human list: %q", out)
+	}
+}
+
+func TestGC(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	register(t, root, "Dead", false)
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "read me")
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "keep me")
+	mustCLI(t, root, "", "recv", "--as", "Bob")
+	time.Sleep(5 * time.Millisecond)
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "gc", "--older-than", "1ms"))
+	if len(objs) != 1 || objs[0]["acked_removed"] != float64(1) || len(objs[0]["registrations_pruned"].([]any)) != 1 {
+		t.Fatalf("gc: %v", objs)
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "*.json")); len(m) != 1 {
+		t.Fatalf("gc touched a waiting message: %v", m)
+	}
+	if _, _, code := cli(t, root, "", "gc", "--older-than", "soon"); code != exitUsage {
+		t.Fatalf("bad --older-than: exit %d", code)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := mustCLI(t, dir, "", "demo", "--dir", dir)
+	if !strings.Contains(out, "answer 3") || !strings.Contains(out, "Where to look") {
+		t.Fatalf("demo output: %s", out)
+	}
+	objs := jsonLines(t, mustCLI(t, dir, "", "--json", "demo", "--dir", filepath.Join(dir, "again")))
+	if last := objs[len(objs)-1]; last["event"] != "done" {
+		t.Fatalf("demo --json ends with %v", last)
+	}
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/inbox"
+)
+
+// newRecvCmd is "parley recv --as NAME [--wait DUR] [--all]": claim, print,
+// acknowledge.
+func newRecvCmd(a *app) *cobra.Command {
+	var as string
+	var wait time.Duration
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "recv --as NAME [--wait DUR] [--all]",
+		Short: "Claim, print and acknowledge messages of an inbox",
+		Long: "Claim the oldest waiting message of NAME's inbox, print it, and acknowledge it\n" +
+			"(move it to cur/). --all takes every waiting message; --wait waits up to DUR for\n" +
+			"the first one. Prints nothing when the inbox is empty. A message is acknowledged\n" +
+			"only after it was printed, so an interrupted recv delivers it again.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if as == "" {
+				return usagef("recv needs --as NAME (see parley recv --help)")
+			}
+			if err := validName("--as", as); err != nil {
+				return err
+			}
+			m, r, err := a.listen(cmd.Context(), as)
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			defer r.Close()
+			ctx := cmd.Context()
+			n := 0
+			for {
+				// The first message may be waited for; the rest are polled.
+				wctx, cancel := context.WithCancel(ctx)
+				if n > 0 || wait <= 0 {
+					cancel()
+				} else {
+					wctx, cancel = context.WithTimeout(ctx, wait)
+				}
+				d, err := r.Receive(wctx)
+				cancel()
+				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+					if ctx.Err() != nil && n == 0 {
+						return messengerError(ctx.Err())
+					}
+					break
+				}
+				if err != nil {
+					return messengerError(err)
+				}
+				if err := printMessage(a, d.Message); err != nil {
+					return err
+				}
+				if err := r.Ack(ctx, d); err != nil {
+					return messengerError(err)
+				}
+				n++
+				if !all {
+					break
+				}
+			}
+			if n == 0 && !a.json {
+				fmt.Fprintf(a.stderr, "parley: no messages for %s\n", as)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&as, "as", "", "the agent whose inbox to read")
+	f.DurationVar(&wait, "wait", 0, "wait up to this long for a message (e.g. 30s)")
+	f.BoolVar(&all, "all", false, "take every waiting message, not just one")
+	return cmd
+}
+
+// newWatchCmd is "parley watch --as NAME": stream messages as they arrive.
+func newWatchCmd(a *app) *cobra.Command {
+	var as string
+	cmd := &cobra.Command{
+		Use:   "watch --as NAME",
+		Short: "Stream an inbox's messages as they arrive, until interrupted",
+		Long: "Print every message of NAME's inbox as it arrives, acknowledging each once it\n" +
+			"is printed, until interrupted (Ctrl-C).",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if as == "" {
+				return usagef("watch needs --as NAME (see parley watch --help)")
+			}
+			if err := validName("--as", as); err != nil {
+				return err
+			}
+			m, r, err := a.listen(cmd.Context(), as)
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			defer r.Close()
+			ctx := cmd.Context()
+			if !a.json {
+				fmt.Fprintf(a.stderr, "parley: watching the inbox of %s (Ctrl-C to stop)\n", as)
+			}
+			for {
+				d, err := r.Receive(ctx)
+				if ctx.Err() != nil {
+					return nil
+				}
+				if err != nil {
+					return messengerError(err)
+				}
+				if err := printMessage(a, d.Message); err != nil {
+					return err
+				}
+				if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
+					return messengerError(err)
+				}
+			}
+		},
+	}
+	cmd.Flags().StringVar(&as, "as", "", "the agent whose inbox to watch")
+	return cmd
+}
+
+// listen opens the messenger and the inbox of name.
+func (a *app) listen(ctx context.Context, name string) (*messenger, inbox.Receiver, error) {
+	m, err := a.openMessenger()
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := m.tr.Listen(ctx, name)
+	if err != nil {
+		m.Close()
+		if errors.Is(err, inbox.ErrNotFound) {
+			return nil, nil, notFound(name)
+		}
+		return nil, nil, messengerError(err)
+	}
+	return m, r, nil
+}
+
+// printMessage prints one message: its wire form under --json, else a
+// header line and the text.
+func printMessage(a *app, m *inbox.Message) error {
+	if a.json {
+		return emitMessage(a, m)
+	}
+	reply := ""
+	if m.ReplyTo != "" {
+		reply = " · reply to " + m.ReplyTo
+	}
+	_, err := fmt.Fprintf(a.stdout, "── %s → %s · %s · %s · %s%s\n%s\n\n", m.From, orDash(m.To), m.Kind(), m.Timestamp, m.ID, reply, m.Text)
+	return err
+}

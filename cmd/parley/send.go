@@ -1,0 +1,148 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+)
+
+var typeRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// newSendCmd is "parley send --from A --to B [--type T] [--reply-to ID]
+// [--require-live] [TEXT | -]" (SPEC §4: validation before send).
+func newSendCmd(a *app) *cobra.Command {
+	var from, to, typ, replyTo string
+	var requireLive bool
+	cmd := &cobra.Command{
+		Use:   "send --from A --to B [--type T] [--reply-to ID] [--require-live] [TEXT | -]",
+		Short: "Deliver a message to an agent's inbox",
+		Long: "Deliver TEXT (or standard input, with - or no argument) from A to B's inbox,\n" +
+			"durably: once send returns, the message survives a crash.\n\n" +
+			"A name that is not valid is an error (invalid_name); an agent with neither an inbox\n" +
+			"nor a registration is an error (not_found). An agent that is known but not running\n" +
+			"still gets the message in its inbox, with a not_active warning (an error under\n" +
+			"--require-live, and then nothing is sent). The sender need not be registered.",
+		Args: maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if from == "" || to == "" {
+				return usagef("send needs --from and --to (see parley send --help)")
+			}
+			if err := validName("--from", from); err != nil {
+				return err
+			}
+			if err := validName("--to", to); err != nil {
+				return err
+			}
+			if !typeRE.MatchString(typ) {
+				return usagef("--type %q: use lower-case letters, digits and '_', starting with a letter", typ)
+			}
+			if len(replyTo) > 200 {
+				return usagef("--reply-to: an id is at most 200 characters")
+			}
+			text, err := messageText(a, args)
+			if err != nil {
+				return err
+			}
+			m, err := a.openMessenger()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			ctx := cmd.Context()
+
+			has, err := m.tr.Exists(ctx, to)
+			if err != nil {
+				return messengerError(err)
+			}
+			e, err := m.reg.Get(ctx, to)
+			registered := err == nil
+			if err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrMalformed) {
+				return messengerError(err)
+			}
+			if !has && !registered {
+				return notFound(to)
+			}
+			if !has {
+				// Registered by a writer that did not make the inbox.
+				if err := m.tr.Create(ctx, to); err != nil {
+					return messengerError(err)
+				}
+			}
+			if !registered || !e.Alive {
+				why := "it is not registered yet"
+				if registered {
+					why = "its process is gone or its heartbeat is stale"
+				}
+				if requireLive {
+					return &cliError{msg: fmt.Sprintf("not_active: %s is not running (%s); nothing sent (drop --require-live to leave the message in its inbox)", to, why), err: errNotActive}
+				}
+				warning := fmt.Sprintf("%s is not running (%s); the message waits in its inbox", to, why)
+				if a.json {
+					if err := a.emit(map[string]any{"warning": "not_active", "agent": to, "message": warning}); err != nil {
+						return err
+					}
+				} else {
+					a.warnf("not_active: %s", warning)
+				}
+			}
+			msg := &inbox.Message{From: from, To: to, Text: text, Type: typ, ReplyTo: replyTo}
+			if err := m.tr.Send(ctx, msg); err != nil {
+				return messengerError(err)
+			}
+			if a.json {
+				return emitMessage(a, msg)
+			}
+			a.printf("sent %s to %s\n", msg.ID, to)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&from, "from", "", "the sender's name (need not be registered)")
+	f.StringVar(&to, "to", "", "the recipient's name")
+	f.StringVar(&typ, "type", inbox.TypeText, "the message type")
+	f.StringVar(&replyTo, "reply-to", "", "the id of the message this one answers")
+	f.BoolVar(&requireLive, "require-live", false, "fail (not_active) instead of delivering to an agent that is not running")
+	return cmd
+}
+
+// errNotActive is the cause of a not_active error.
+var errNotActive = errors.New("not_active")
+
+// messageText is TEXT, or standard input for "-" or no argument.
+func messageText(a *app, args []string) (string, error) {
+	if len(args) == 1 && args[0] != "-" {
+		if args[0] == "" {
+			return "", usagef("nothing to send: the text is empty")
+		}
+		return args[0], nil
+	}
+	b, err := io.ReadAll(io.LimitReader(a.stdin, inbox.MaxMessageBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("read the message from standard input: %w", err)
+	}
+	if len(b) > inbox.MaxMessageBytes {
+		return "", messengerError(fmt.Errorf("%w: standard input is over %d bytes", inbox.ErrTooLarge, inbox.MaxMessageBytes))
+	}
+	text := string(b)
+	if strings.TrimSpace(text) == "" {
+		return "", usagef("nothing to send: standard input is empty (pass TEXT or pipe it in)")
+	}
+	return text, nil
+}
+
+// emitMessage prints a message's wire form as one JSON line.
+func emitMessage(a *app, m *inbox.Message) error {
+	b, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	_, err = a.stdout.Write(append(b, '\n'))
+	return err
+}

@@ -1,0 +1,19 @@
+package main
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+// TestMain lets the test binary stand in for the parley binary: with
+// PARLEY_TEST_AS_CLI=1 in its environment it runs the command line instead
+// of the tests. Commands that re-execute themselves (the sender process of
+// "bench messenger") then work under "go test" without a build step.
+func TestMain(m *testing.M) {
+	if os.Getenv("PARLEY_TEST_AS_CLI") == "1" {
+		err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		os.Exit(exitCode(err, os.Stderr))
+	}
+	os.Exit(m.Run())
+}

@@ -1,0 +1,15 @@
+package inbox
+
+// Test hooks for the package's external tests.
+
+// DropWatchEvents makes the transport's watcher lose every event while drop
+// is set, as an overflowing inotify queue would.
+func DropWatchEvents(t *FileTransport, drop bool) {
+	t.hub.mu.Lock()
+	t.hub.dropEvents = drop
+	t.hub.mu.Unlock()
+}
+
+// InjectWatchError feeds err to the transport's watcher loop, as fsnotify
+// would report it.
+func InjectWatchError(t *FileTransport, err error) { t.hub.inject(err) }

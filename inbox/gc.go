@@ -1,0 +1,141 @@
+package inbox
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+)
+
+// StaleStaging is how old a staging file must be before GC removes it: a
+// write stages its file for well under a second, so an older one was left
+// by a writer that crashed.
+const StaleStaging = 10 * time.Minute
+
+// GCStats counts what GC removed.
+type GCStats struct {
+	Acked   int // files removed from cur/
+	Staging int // stale staging files removed
+}
+
+// Agents lists the names that have an inbox, sorted. Entries that are not
+// valid names or not directories are skipped.
+func (t *FileTransport) Agents(ctx context.Context) ([]string, error) {
+	d, err := t.root.Open(InboxDir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	ents, err := listDir(d)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		if ValidateName(e.name) != nil {
+			continue
+		}
+		if e.kind == kindDir || (e.kind == kindUnknown && checkDir(t.root, inboxPath(e.name)) == nil) {
+			names = append(names, e.name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// GC removes acknowledged messages older than olderThan from every cur/,
+// and staging files older than StaleStaging from every inbox and its cur/
+// and bad/. Unclaimed messages, quarantined files and mail moved aside are
+// never removed. A message's age is its name's millisecond prefix, or its
+// modification time for a name without one.
+func (t *FileTransport) GC(ctx context.Context, olderThan time.Duration, now time.Time) (GCStats, error) {
+	var st GCStats
+	agents, err := t.Agents(ctx)
+	if err != nil {
+		return st, err
+	}
+	for _, a := range agents {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		dir := inboxPath(a)
+		for _, sub := range []string{dir, dir + "/" + CurDir, dir + "/" + BadDir} {
+			n, m, err := t.gcDir(sub, sub == dir+"/"+CurDir, now.Add(-olderThan), now.Add(-StaleStaging))
+			st.Acked += n
+			st.Staging += m
+			if err != nil {
+				return st, &DeliveryError{Op: "gc", Agent: a, Path: sub, Err: err}
+			}
+		}
+	}
+	return st, nil
+}
+
+func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff time.Time) (msgs, staging int, err error) {
+	if err := checkDir(t.root, dir); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return 0, 0, nil
+		}
+		return 0, 0, err
+	}
+	d, err := t.root.Open(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer d.Close()
+	ents, err := listDir(d)
+	if err != nil {
+		return 0, 0, err
+	}
+	modTime := func(name string) (time.Time, bool) {
+		fi, err := t.root.Lstat(dir + "/" + name)
+		if err != nil || !fi.Mode().IsRegular() {
+			return time.Time{}, false
+		}
+		return fi.ModTime(), true
+	}
+	for _, e := range ents {
+		if e.kind == kindDir {
+			continue
+		}
+		switch {
+		case IsStagingName(e.name):
+			if mt, ok := modTime(e.name); ok && mt.Before(stagingCutoff) {
+				if err := t.fsys.Remove(dir + "/" + e.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return msgs, staging, err
+				}
+				staging++
+			}
+		case acked && IsMessageName(e.name):
+			var at time.Time
+			if fn, ok := ParseFileName(e.name); ok {
+				at = time.UnixMilli(fn.Millis)
+			} else if mt, ok := modTime(e.name); ok {
+				at = mt
+			} else {
+				continue
+			}
+			if at.Before(msgCutoff) {
+				if err := t.fsys.Remove(dir + "/" + e.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return msgs, staging, err
+				}
+				msgs++
+			}
+		}
+	}
+	return msgs, staging, nil
+}
+
+// IsStagingName recognises internal/durable's staging names,
+// .<name>.<12 hex>.tmp: what a crashed writer leaves behind, never a
+// message.
+func IsStagingName(name string) bool {
+	if !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".tmp") {
+		return false
+	}
+	rest := strings.TrimSuffix(name, ".tmp")
+	i := strings.LastIndexByte(rest, '.')
+	return i > 0 && len(rest)-i-1 == 12 && isLowerHex(rest[i+1:])
+}

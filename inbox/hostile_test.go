@@ -1,0 +1,572 @@
+package inbox_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/durable"
+)
+
+// logBuffer is a concurrency-safe log sink for asserting what was logged.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *logBuffer) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// plant writes a file straight into an inbox, dated in the past so that
+// the quarantine grace does not hold it back.
+func plant(t testing.TB, root, agent, name string, data []byte) {
+	t.Helper()
+	p := filepath.Join(root, "inbox", agent, name)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fileName(ms int64, tail string) string { return fmt.Sprintf("%013d-%s.json", ms, tail) }
+
+// Must show: malformed JSON, truncated files, binary garbage, a 5 MiB file,
+// a directory and a symlink named *.json: each quarantined (or ignored, for
+// the directory and the symlink) with a clear reason, logged once, while
+// the good messages around them are delivered in order.
+func TestBadFilesQuarantinedGoodOnesFlow(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	var logs logBuffer
+	tr := newFileAt(t, root, inbox.WithLogger(logs.logger()), inbox.WithReconcile(10*time.Millisecond))
+	mustCreate(t, tr, "Bob")
+
+	good, _ := (&inbox.Message{ID: "g", From: "Alice", To: "Bob", Text: "x", Timestamp: inbox.Now()}).Encode()
+	garbage := make([]byte, 300)
+	rand.Read(garbage)
+	garbage[0] = 0xff // never valid UTF-8
+	outside := filepath.Join(t.TempDir(), "secret.json")
+	if err := os.WriteFile(outside, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Now().Add(-time.Hour).UnixMilli()
+	goodMsg := func(i int) []byte {
+		b, _ := (&inbox.Message{ID: fmt.Sprintf("good-%d", i), From: "Alice", To: "Bob", Text: fmt.Sprint(i), Timestamp: inbox.Now()}).Encode()
+		return b
+	}
+	bad := []struct {
+		name, reason string
+		data         []byte
+	}{
+		{"malformed", "malformed", []byte(`{"id": "x", "from": "Alice",`)},
+		{"truncated", "malformed", good[:len(good)/2]},
+		{"binary", "not UTF-8", garbage},
+		{"huge", "oversized", bytes.Repeat([]byte("a"), 5<<20)},
+		{"missing", `missing "id"`, []byte(`{"from":"Alice","to":"Bob","text":"x","timestamp":"2026-01-01T00:00:00.000Z"}`)},
+		{"empty", "malformed", nil},
+		{"array", "malformed", []byte(`[1,2,3]`)},
+		{"badfrom", "from", []byte(`{"id":"1","from":"../etc","text":"x","timestamp":"t"}`)},
+	}
+	i := 0
+	for _, b := range bad {
+		plant(t, root, "Bob", fileName(base, fmt.Sprintf("%03d-good", i)), goodMsg(i))
+		i++
+		plant(t, root, "Bob", fileName(base, fmt.Sprintf("%03d-%s", i, b.name)), b.data)
+		i++
+	}
+	dirName := fileName(base, "900-dir")
+	linkName := fileName(base, "901-link")
+	if err := os.Mkdir(filepath.Join(root, "inbox", "Bob", dirName), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "inbox", "Bob", linkName)); err != nil {
+		t.Fatal(err)
+	}
+	plant(t, root, "Bob", fileName(base, "999-good"), goodMsg(999))
+
+	r := mustListen(t, tr, "Bob")
+	got := receiveN(t, ctxT(t), r, 9)
+	got = append(got, drainFor(t, r, 100*time.Millisecond)...) // several more scans
+	var texts []string
+	for _, m := range got {
+		texts = append(texts, m.Text)
+	}
+	want := []string{"0", "2", "4", "6", "8", "10", "12", "14", "999"}
+	if !slices.Equal(texts, want) {
+		t.Fatalf("good messages delivered: %v, want %v in order", texts, want)
+	}
+	i = 1
+	for _, b := range bad {
+		name := fileName(base, fmt.Sprintf("%03d-%s", i, b.name))
+		i += 2
+		reason, err := os.ReadFile(filepath.Join(root, "inbox", "Bob", "bad", name+".reason"))
+		if err != nil {
+			t.Errorf("%s: no reason sidecar: %v", b.name, err)
+			continue
+		}
+		if !strings.Contains(string(reason), b.reason) {
+			t.Errorf("%s: reason %q does not say %q", b.name, reason, b.reason)
+		}
+		if _, err := os.Stat(filepath.Join(root, "inbox", "Bob", "bad", name)); err != nil {
+			t.Errorf("%s: not kept in bad/: %v", b.name, err)
+		}
+		if n := strings.Count(logs.String(), name); n != 1 {
+			t.Errorf("%s: logged %d times, want once", b.name, n)
+		}
+	}
+	// The directory and the symlink stay where they are, logged once,
+	// never followed: the file they point to is untouched.
+	for _, name := range []string{dirName, linkName} {
+		if _, err := os.Lstat(filepath.Join(root, "inbox", "Bob", name)); err != nil {
+			t.Errorf("%s was moved: %v", name, err)
+		}
+		if n := strings.Count(logs.String(), name); n != 1 {
+			t.Errorf("%s: logged %d times, want once:\n%s", name, n, logs.String())
+		}
+	}
+	if b, _ := os.ReadFile(outside); !bytes.Equal(b, good) {
+		t.Error("the symlink's target was changed")
+	}
+}
+
+// A file that does not decode but was modified within the grace period is
+// not quarantined: a foreign writer that writes in place may still be
+// writing it. Once complete it is delivered.
+func TestQuarantineGraceForAWriterInProgress(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root, inbox.WithQuarantineGrace(time.Minute))
+	mustCreate(t, tr, "Bob")
+	r := mustListen(t, tr, "Bob")
+	data, _ := (&inbox.Message{ID: "slow", From: "Pi", To: "Bob", Text: "written in two steps", Timestamp: inbox.Now()}).Encode()
+	path := filepath.Join(root, "inbox", "Bob", fileName(time.Now().UnixMilli(), "pi"))
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(data[:10])
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, err = r.Receive(ctx)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("half-written file: Receive = %v, want nothing yet", err)
+	}
+	if des, _ := os.ReadDir(filepath.Join(root, "inbox", "Bob", "bad")); len(des) != 0 {
+		t.Fatalf("a file still being written was quarantined")
+	}
+	f.Write(data[10:])
+	d, err := r.Receive(ctxT(t))
+	if err != nil || d.Message.ID != "slow" {
+		t.Fatalf("completed file: %v, %v", d, err)
+	}
+}
+
+// Must show: lost wake-ups cost latency, not messages.
+func TestLostWakeUps(t *testing.T) {
+	t.Parallel()
+	const n = 60
+	sendAll := func(t *testing.T, tr inbox.Transport) {
+		go func() {
+			for i := 0; i < n; i++ {
+				if err := tr.Send(context.Background(), &inbox.Message{From: "Alice", To: "Bob", Text: fmt.Sprint(i)}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	check := func(t *testing.T, r inbox.Receiver) {
+		got := receiveN(t, ctxT(t), r, n)
+		for i, m := range got {
+			if m.Text != fmt.Sprint(i) {
+				t.Fatalf("message %d is %q: out of order", i, m.Text)
+			}
+		}
+	}
+	t.Run("watcher disabled", func(t *testing.T) {
+		t.Parallel()
+		tr := newFile(t, inbox.WithoutWatcher(), inbox.WithReconcile(30*time.Millisecond))
+		mustCreate(t, tr, "Bob")
+		r := mustListen(t, tr, "Bob")
+		sendAll(t, tr)
+		check(t, r)
+	})
+	t.Run("events lost, reconciliation", func(t *testing.T) {
+		t.Parallel()
+		tr := newFile(t, inbox.WithReconcile(30*time.Millisecond))
+		mustCreate(t, tr, "Bob")
+		r := mustListen(t, tr, "Bob")
+		inbox.DropWatchEvents(tr, true)
+		sendAll(t, tr)
+		check(t, r)
+	})
+	t.Run("overflow triggers a rescan", func(t *testing.T) {
+		t.Parallel()
+		// Reconciliation is too slow to matter here: only the rescan on
+		// overflow can deliver within the test's deadline.
+		tr := newFile(t, inbox.WithReconcile(time.Hour))
+		mustCreate(t, tr, "Bob")
+		r := mustListen(t, tr, "Bob")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		r.Receive(ctx) // the initial scan
+		cancel()
+		inbox.DropWatchEvents(tr, true)
+		for i := 0; i < n; i++ {
+			mustSend(t, tr, "Alice", "Bob", fmt.Sprint(i))
+		}
+		inbox.DropWatchEvents(tr, false)
+		inbox.InjectWatchError(tr, errors.New("fsnotify: queue or buffer overflow"))
+		check(t, r)
+	})
+}
+
+// Must show: ENOSPC and EACCES injected through the write seam give a clear
+// error and leave nothing a reader would pick up.
+func TestWriteFaults(t *testing.T) {
+	t.Parallel()
+	for _, f := range []struct {
+		op  string
+		err error
+	}{
+		{"open", syscall.EACCES}, {"write", syscall.ENOSPC}, {"sync", syscall.ENOSPC}, {"link", syscall.EACCES}, {"link", syscall.ENOSPC},
+	} {
+		t.Run(f.op+"/"+f.err.Error(), func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			r, err := os.OpenRoot(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			ffs := &durable.FaultFS{FS: durable.Root(r)}
+			tr := newFileAt(t, root, inbox.WithFS(ffs))
+			mustCreate(t, tr, "Bob")
+			ffs.Fail(f.op, "", f.err, 0)
+			err = tr.Send(context.Background(), &inbox.Message{From: "Alice", To: "Bob", Text: "lost?"})
+			if !errors.Is(err, f.err) {
+				t.Fatalf("Send = %v, want %v", err, f.err)
+			}
+			var de *inbox.DeliveryError
+			if !errors.As(err, &de) || de.Agent != "Bob" || !strings.Contains(err.Error(), f.err.Error()) {
+				t.Fatalf("error does not say what failed: %v", err)
+			}
+			des, _ := os.ReadDir(filepath.Join(root, "inbox", "Bob"))
+			for _, d := range des {
+				if !d.IsDir() {
+					t.Errorf("left behind: %s", d.Name())
+				}
+			}
+			ffs.Reset()
+			rc := mustListen(t, tr, "Bob")
+			if got := drainFor(t, rc, 50*time.Millisecond); len(got) != 0 {
+				t.Fatalf("a failed send was delivered: %v", got)
+			}
+			mustSend(t, tr, "Alice", "Bob", "after the disk recovered")
+			if got := drainFor(t, rc, 100*time.Millisecond); len(got) != 1 {
+				t.Fatalf("got %d messages after recovery, want 1", len(got))
+			}
+		})
+	}
+}
+
+// Must show: a planted symlink does not let any write escape the root.
+func TestPlantedSymlinks(t *testing.T) {
+	t.Parallel()
+	outsideFiles := func(t *testing.T, dir string) []string {
+		var names []string
+		filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
+				names = append(names, p)
+			}
+			return nil
+		})
+		return names
+	}
+	t.Run("inbox is a symlink", func(t *testing.T) {
+		t.Parallel()
+		root, outside := t.TempDir(), t.TempDir()
+		tr := newFileAt(t, root)
+		os.Symlink(outside, filepath.Join(root, "inbox", "Bob"))
+		err := tr.Send(context.Background(), &inbox.Message{From: "Alice", To: "Bob", Text: "x"})
+		if !errors.Is(err, inbox.ErrUnsafePath) {
+			t.Errorf("Send through a symlinked inbox = %v, want ErrUnsafePath", err)
+		}
+		if err := tr.Create(context.Background(), "Bob"); !errors.Is(err, inbox.ErrUnsafePath) {
+			t.Errorf("Create over a symlink = %v, want ErrUnsafePath", err)
+		}
+		if _, err := tr.Listen(context.Background(), "Bob"); !errors.Is(err, inbox.ErrUnsafePath) {
+			t.Errorf("Listen on a symlink = %v, want ErrUnsafePath", err)
+		}
+		if _, err := tr.Exists(context.Background(), "Bob"); !errors.Is(err, inbox.ErrUnsafePath) {
+			t.Errorf("Exists on a symlink = %v, want ErrUnsafePath", err)
+		}
+		if f := outsideFiles(t, outside); len(f) != 0 {
+			t.Fatalf("wrote outside the root: %v", f)
+		}
+	})
+	t.Run("inbox root is a symlink", func(t *testing.T) {
+		t.Parallel()
+		root, outside := t.TempDir(), t.TempDir()
+		os.Symlink(outside, filepath.Join(root, "inbox"))
+		if _, err := inbox.NewFileTransport(root); !errors.Is(err, inbox.ErrUnsafePath) {
+			t.Fatalf("NewFileTransport with inbox/ a symlink = %v, want ErrUnsafePath", err)
+		}
+	})
+	for _, sub := range []string{"cur", "bad", ".lock"} {
+		t.Run(sub+" is a symlink", func(t *testing.T) {
+			t.Parallel()
+			root, outside := t.TempDir(), t.TempDir()
+			tr := newFileAt(t, root, inbox.WithQuarantineGrace(0))
+			mustCreate(t, tr, "Bob")
+			p := filepath.Join(root, "inbox", "Bob", sub)
+			os.RemoveAll(p)
+			target := outside
+			if sub == ".lock" {
+				target = filepath.Join(outside, "lock")
+			}
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+			mustSend(t, tr, "Alice", "Bob", "good")
+			plant(t, root, "Bob", fileName(time.Now().UnixMilli(), "zz-bad"), []byte("{"))
+			if r, err := tr.Listen(context.Background(), "Bob"); err == nil {
+				defer r.Close()
+				ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+				if d, err := r.Receive(ctx); err == nil {
+					r.Ack(ctx, d)
+				}
+				r.Receive(ctx)
+				cancel()
+			}
+			if f := outsideFiles(t, outside); len(f) != 0 {
+				t.Fatalf("wrote outside the root: %v", f)
+			}
+		})
+	}
+}
+
+// Must show: a pi-messenger-style writer (six keys, staged under a
+// non-.json name and renamed in) is delivered; a parley message is readable
+// by a reader that knows only the six fields and reads *.json sorted by name.
+func TestPiMessengerCompatibility(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+
+	t.Run("pi writer, parley reader", func(t *testing.T) {
+		r := mustListen(t, tr, "Bob")
+		defer r.Close()
+		pi := map[string]any{"id": "0b6f3a2e-8d0c-4f57-9d43-1c2b3a4d5e6f", "from": "PiAgent", "to": "Bob",
+			"text": "hello from pi", "timestamp": "2026-11-30T12:00:00.000Z", "replyTo": nil}
+		b, _ := json.Marshal(pi)
+		dir := filepath.Join(root, "inbox", "Bob")
+		staged := filepath.Join(dir, ".pi-staging.tmp")
+		if err := os.WriteFile(staged, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		final := filepath.Join(dir, fmt.Sprintf("%d-a1b2c3.json", time.Now().UnixMilli()))
+		if err := os.Rename(staged, final); err != nil {
+			t.Fatal(err)
+		}
+		d, err := r.Receive(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := d.Message
+		if m.ID != pi["id"] || m.From != "PiAgent" || m.Text != "hello from pi" || m.ReplyTo != "" || m.Kind() != inbox.TypeText {
+			t.Fatalf("pi message decoded as %+v", m)
+		}
+		if err := r.Ack(ctxT(t), d); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("parley writer, pi reader", func(t *testing.T) {
+		first := mustSend(t, tr, "Alice", "Bob", "first")
+		typed, err := inbox.NewMessage("Alice", "Bob", "debate_turn", "# Round 1\n\nmy argument", map[string]any{"round": 1, "position": "p"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		typed.ReplyTo = first.ID
+		if err := tr.Send(context.Background(), typed); err != nil {
+			t.Fatal(err)
+		}
+		mustSend(t, tr, "Alice", "Bob", "third")
+		// pi-messenger's reader: *.json in the inbox, sorted by name, the
+		// six fields only.
+		type piMessage struct {
+			ID        string  `json:"id"`
+			From      string  `json:"from"`
+			To        string  `json:"to"`
+			Text      string  `json:"text"`
+			Timestamp string  `json:"timestamp"`
+			ReplyTo   *string `json:"replyTo"`
+		}
+		matches, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "*.json"))
+		slices.Sort(matches)
+		var got []piMessage
+		for _, p := range matches {
+			if len(filepath.Base(p)) < 13 || strings.Trim(filepath.Base(p)[:13], "0123456789") != "" {
+				t.Errorf("%s does not start with 13 digits", p)
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m piMessage
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			got = append(got, m)
+		}
+		if len(got) != 3 || got[0].Text != "first" || got[1].Text != "# Round 1\n\nmy argument" || got[2].Text != "third" {
+			t.Fatalf("pi reader saw %+v", got)
+		}
+		if got[0].ReplyTo != nil || got[1].ReplyTo == nil || *got[1].ReplyTo != first.ID || got[1].From != "Alice" || got[1].To != "Bob" {
+			t.Fatalf("pi reader saw wrong fields: %+v", got)
+		}
+		if _, err := time.Parse(time.RFC3339, got[0].Timestamp); err != nil || !strings.HasSuffix(got[0].Timestamp, "Z") {
+			t.Fatalf("timestamp %q is not RFC 3339 UTC", got[0].Timestamp)
+		}
+	})
+}
+
+func TestAdoptMovesARecycledNamesMailAside(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	ctx := context.Background()
+	// agents add: the inbox exists before anyone owns it; the first owner
+	// inherits its mail.
+	mustCreate(t, tr, "Bob")
+	early := mustSend(t, tr, "Alice", "Bob", "before Bob came")
+	if n, err := tr.Adopt(ctx, "Bob", "session-1"); err != nil || n != 0 {
+		t.Fatalf("first Adopt = %d, %v", n, err)
+	}
+	mustSend(t, tr, "Alice", "Bob", "to session 1")
+	// The same session again keeps its mail.
+	if n, err := tr.Adopt(ctx, "Bob", "session-1"); err != nil || n != 0 {
+		t.Fatalf("re-Adopt = %d, %v", n, err)
+	}
+	// A new session takes the name: the two unclaimed messages go aside.
+	n, err := tr.Adopt(ctx, "Bob", "session-2")
+	if err != nil || n != 2 {
+		t.Fatalf("Adopt by a new session = %d, %v; want 2 moved", n, err)
+	}
+	r := mustListen(t, tr, "Bob")
+	if got := drainFor(t, r, 50*time.Millisecond); len(got) != 0 {
+		t.Fatalf("the new session inherited %d messages", len(got))
+	}
+	aside, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "aside", "session-1", "*.json"))
+	if len(aside) != 2 {
+		t.Fatalf("aside: %v, want 2 files", aside)
+	}
+	b, _ := os.ReadFile(aside[0])
+	if m, err := inbox.Decode(b); err != nil || m.ID != early.ID {
+		t.Fatalf("aside[0] = %v, %v", m, err)
+	}
+	// While a receiver holds the inbox, Adopt waits its turn: ErrBusy.
+	if _, err := tr.Adopt(ctx, "Bob", "session-3"); !errors.Is(err, inbox.ErrBusy) {
+		t.Fatalf("Adopt of a held inbox = %v, want ErrBusy", err)
+	}
+}
+
+func TestGC(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		mustSend(t, tr, "Alice", "Bob", fmt.Sprint(i))
+	}
+	r := mustListen(t, tr, "Bob")
+	d, _ := r.Receive(ctxT(t))
+	r.Ack(ctx, d)
+	stale := filepath.Join(root, "inbox", "Bob", ".x.json.0123456789ab.tmp")
+	os.WriteFile(stale, []byte("partial"), 0o600)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	fresh := filepath.Join(root, "inbox", "Bob", ".y.json.0123456789ab.tmp")
+	os.WriteFile(fresh, []byte("in progress"), 0o600)
+
+	st, err := tr.GC(ctx, time.Hour, time.Now())
+	if err != nil || st.Acked != 0 || st.Staging != 1 {
+		t.Fatalf("GC = %+v, %v; want only the stale staging file", st, err)
+	}
+	st, err = tr.GC(ctx, time.Hour, time.Now().Add(2*time.Hour))
+	if err != nil || st.Acked != 1 {
+		t.Fatalf("GC later = %+v, %v; want the acked message", st, err)
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		// two hours later the fresh staging file is stale too
+		t.Fatal("GC kept a stale staging file")
+	}
+	waiting, acked, bad, err := tr.Count(ctx, "Bob")
+	if err != nil || waiting != 2 || acked != 0 || bad != 0 {
+		t.Fatalf("Count = %d %d %d %v; GC must never remove unclaimed messages", waiting, acked, bad, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "inbox", "Bob", ".lock")); err != nil {
+		t.Fatal("GC removed the lock file")
+	}
+}
+
+// Directory reads are not snapshots: a scan may list a message without the
+// one its sender created just before. Scans alone (no watcher, a scan every
+// millisecond, senders writing throughout) must still keep every sender's
+// order.
+func TestScanOnlyKeepsSendOrder(t *testing.T) {
+	t.Parallel()
+	const senders, each = 4, 250
+	tr := newFile(t, inbox.WithoutWatcher(), inbox.WithReconcile(time.Millisecond))
+	mustCreate(t, tr, "Bob")
+	r := mustListen(t, tr, "Bob")
+	for s := 0; s < senders; s++ {
+		go func(s int) {
+			for i := 0; i < each; i++ {
+				if err := tr.Send(context.Background(), &inbox.Message{From: fmt.Sprintf("S%d", s), To: "Bob", Text: fmt.Sprint(i)}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}(s)
+	}
+	next := map[string]int{}
+	for _, m := range receiveN(t, ctxT(t), r, senders*each) {
+		if m.Text != fmt.Sprint(next[m.From]) {
+			t.Fatalf("from %s: got %s, want %d", m.From, m.Text, next[m.From])
+		}
+		next[m.From]++
+	}
+}

@@ -1,0 +1,149 @@
+package inbox
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"strings"
+
+	"github.com/parleyhq/parley/internal/durable"
+)
+
+// maxOwnerBytes bounds the .owner file.
+const maxOwnerBytes = 1024
+
+// Adopt hands agent's inbox (created if missing) to the session sessionID.
+// The inbox remembers its owner in a .owner file. When the inbox has no
+// owner yet (made by Create, for an agent that comes later) or already
+// belongs to sessionID, its mail stays. When it belonged to another session
+// (a recycled name), the unclaimed messages are moved aside to
+// aside/<old-session>/, kept, never lost, and the count is returned; the new
+// session starts with an empty inbox.
+//
+// Adopt takes the inbox's receiver lock for the move, so it fails with
+// ErrBusy while a receiver holds the inbox.
+func (t *FileTransport) Adopt(ctx context.Context, agent, sessionID string) (int, error) {
+	if sessionID == "" {
+		return 0, &DeliveryError{Op: "adopt", Agent: agent, Err: errors.New("empty session id")}
+	}
+	if err := t.Create(ctx, agent); err != nil {
+		return 0, err
+	}
+	lock, err := t.lockInbox(agent)
+	if err != nil {
+		return 0, err
+	}
+	defer lock.Close()
+	dir := inboxPath(agent)
+	d, err := t.root.Open(dir)
+	if err != nil {
+		return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: dir, Err: err}
+	}
+	defer d.Close()
+	owner := ""
+	if f, err := openNoFollow(d, ownerFile); err == nil {
+		b, rerr := io.ReadAll(io.LimitReader(f, maxOwnerBytes))
+		f.Close()
+		if rerr != nil {
+			return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: dir + "/" + ownerFile, Err: rerr}
+		}
+		owner = strings.TrimSpace(string(b))
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: dir + "/" + ownerFile, Err: err}
+	}
+	if owner == sessionID {
+		return 0, nil
+	}
+	moved := 0
+	if owner != "" {
+		aside := AsideDir + "/" + asideName(owner)
+		for _, sub := range []string{dir + "/" + AsideDir, dir + "/" + aside} {
+			if err := mkdirSafe(t.root, sub); err != nil {
+				return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: sub, Err: err}
+			}
+		}
+		ents, err := listDir(d)
+		if err != nil {
+			return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: dir, Err: err}
+		}
+		for _, e := range ents {
+			if !IsMessageName(e.name) || (e.kind != kindFile && e.kind != kindUnknown) {
+				continue
+			}
+			err := t.fsys.Rename(dir+"/"+e.name, dir+"/"+aside+"/"+e.name)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return moved, &DeliveryError{Op: "adopt", Agent: agent, Path: dir + "/" + e.name, Err: err}
+			}
+			moved++
+		}
+		if err := durable.SyncDir(t.fsys, dir+"/"+aside); err != nil {
+			return moved, &DeliveryError{Op: "adopt", Agent: agent, Path: dir + "/" + aside, Err: err}
+		}
+	}
+	// Written last: a crash before this point leaves the old owner in
+	// place, and the next Adopt moves what is left.
+	if err := durable.WriteFile(t.fsys, dir+"/"+ownerFile, []byte(sessionID+"\n"), 0o600); err != nil {
+		return moved, &DeliveryError{Op: "adopt", Agent: agent, Path: dir + "/" + ownerFile, Err: err}
+	}
+	return moved, nil
+}
+
+// asideName turns a session id into a directory name: the id itself when it
+// is a valid name, else a digest of it.
+func asideName(session string) string {
+	if ValidateName(session) == nil {
+		return session
+	}
+	sum := sha256.Sum256([]byte(session))
+	return "session-" + hex.EncodeToString(sum[:8])
+}
+
+// Count reports how many messages wait in agent's inbox, how many are
+// acknowledged in cur/ and how many files are quarantined in bad/.
+func (t *FileTransport) Count(ctx context.Context, agent string) (waiting, acked, bad int, err error) {
+	if err := ValidateName(agent); err != nil {
+		return 0, 0, 0, err
+	}
+	count := func(dir string, keep func(string) bool) (int, error) {
+		if err := checkDir(t.root, dir); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				return 0, nil
+			}
+			return 0, err
+		}
+		d, err := t.root.Open(dir)
+		if err != nil {
+			return 0, err
+		}
+		defer d.Close()
+		ents, err := listDir(d)
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		for _, e := range ents {
+			if keep(e.name) && e.kind != kindDir {
+				n++
+			}
+		}
+		return n, nil
+	}
+	dir := inboxPath(agent)
+	if waiting, err = count(dir, IsMessageName); err != nil {
+		return 0, 0, 0, &DeliveryError{Op: "count", Agent: agent, Path: dir, Err: err}
+	}
+	if acked, err = count(dir+"/"+CurDir, IsMessageName); err != nil {
+		return 0, 0, 0, &DeliveryError{Op: "count", Agent: agent, Path: dir, Err: err}
+	}
+	notReason := func(n string) bool { return n[0] != '.' && !strings.HasSuffix(n, ReasonSuffix) }
+	if bad, err = count(dir+"/"+BadDir, notReason); err != nil {
+		return 0, 0, 0, &DeliveryError{Op: "count", Agent: agent, Path: dir, Err: err}
+	}
+	return waiting, acked, bad, nil
+}

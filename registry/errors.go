@@ -1,0 +1,35 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrNotRegistered means no registration has that name.
+	ErrNotRegistered = errors.New("not registered")
+	// ErrNameTaken means a live agent of another session holds the name.
+	ErrNameTaken = errors.New("name taken by a live agent")
+	// ErrNotOwner means the registration belongs to another session: the
+	// caller's name was taken over (its heartbeat had gone stale).
+	ErrNotOwner = errors.New("registration belongs to another session")
+	// ErrMalformed means bytes do not decode to a valid registration.
+	ErrMalformed = errors.New("malformed registration")
+	// ErrUnsafePath means a symbolic link or other non-directory stands in
+	// place of the registry directory.
+	ErrUnsafePath = errors.New("unsafe path")
+)
+
+// PathError records a failed operation on one registration file.
+type PathError struct {
+	Op   string // register, read, heartbeat, unregister, prune, list
+	Name string
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string {
+	return fmt.Sprintf("%s %s (%s): %v", e.Op, e.Name, e.Path, e.Err)
+}
+
+func (e *PathError) Unwrap() error { return e.Err }

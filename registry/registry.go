@@ -1,0 +1,581 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/durable"
+)
+
+// DefaultTTL is how old a heartbeat may be before its agent counts as dead.
+const DefaultTTL = 30 * time.Second
+
+// Dir is the registry's directory under the messenger root.
+const Dir = "registry"
+
+// lockName is the flock that serialises changes to existing registrations.
+const lockName = Dir + "/.lock"
+
+// malformedGrace is how old a registration that does not decode must be
+// before it may be replaced or pruned: a foreign writer that writes in
+// place may still be writing it.
+const malformedGrace = 5 * time.Second
+
+// maxSuffix bounds the numeric suffixes tried on a memorable name before
+// another base name is drawn.
+const maxSuffix = 9
+
+// Mailboxes is what the registry needs of the inboxes: to hand an agent's
+// inbox to the session that registers the name. inbox.FileTransport
+// implements it (see its Adopt for the recycled-name rule).
+type Mailboxes interface {
+	Adopt(ctx context.Context, agent, sessionID string) (movedAside int, err error)
+}
+
+var _ Mailboxes = (*inbox.FileTransport)(nil)
+
+// Registry reads and writes registrations under <root>/registry. It is safe
+// for concurrent use, by goroutines and by processes.
+type Registry struct {
+	root     *os.Root
+	fsys     durable.FS
+	mail     Mailboxes
+	log      *slog.Logger
+	host     string
+	ttl      time.Duration
+	now      func() time.Time
+	pidAlive func(int) bool
+	rng      *rand.Rand
+}
+
+// Option configures a Registry.
+type Option func(*Registry)
+
+// WithLogger sets the logger (default: discard).
+func WithLogger(l *slog.Logger) Option {
+	return func(r *Registry) {
+		if l != nil {
+			r.log = l
+		}
+	}
+}
+
+// WithTTL sets the heartbeat TTL (default DefaultTTL).
+func WithTTL(d time.Duration) Option {
+	return func(r *Registry) {
+		if d > 0 {
+			r.ttl = d
+		}
+	}
+}
+
+// WithFS routes every write through fsys, rooted at the same directory
+// (tests inject faults with durable.FaultFS).
+func WithFS(fsys durable.FS) Option { return func(r *Registry) { r.fsys = fsys } }
+
+// WithHost sets the host name written into registrations and compared for
+// PID checks (default os.Hostname).
+func WithHost(h string) Option { return func(r *Registry) { r.host = h } }
+
+// Open opens the registry under the messenger root (creating root and
+// registry/, 0700). mail, when not nil, receives every successful
+// registration through Adopt.
+func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, fmt.Errorf("create messenger root: %w", err)
+	}
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open messenger root: %w", err)
+	}
+	host, _ := os.Hostname()
+	r := &Registry{
+		root:     rt,
+		fsys:     durable.Root(rt),
+		mail:     mail,
+		log:      slog.New(slog.DiscardHandler),
+		host:     host,
+		ttl:      DefaultTTL,
+		now:      time.Now,
+		pidAlive: pidAlive,
+		rng:      rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano()))),
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	if err := rt.Mkdir(Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		rt.Close()
+		return nil, err
+	}
+	if fi, err := rt.Lstat(Dir); err != nil || !fi.IsDir() {
+		rt.Close()
+		if err == nil {
+			err = fmt.Errorf("%w: %s is not a directory", ErrUnsafePath, filepath.Join(root, Dir))
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// Close releases the root.
+func (r *Registry) Close() error { return r.root.Close() }
+
+// Host is the host name this registry writes and PID-checks against.
+func (r *Registry) Host() string { return r.host }
+
+func regPath(name string) string { return Dir + "/" + name + ".json" }
+
+// Registered is the result of Register.
+type Registered struct {
+	Registration
+	// MovedAside counts the unclaimed messages of the name's previous
+	// holder that were moved aside (a recycled name does not inherit them).
+	MovedAside int
+	// TookOver is set when the name belonged to a dead registration.
+	TookOver bool
+}
+
+// Register claims a name for reg and writes its registration. When
+// reg.Name is empty a memorable Adjective+Noun name is chosen, with a
+// numeric suffix on collision. Empty PID, SessionID, Host, Cwd, StartedAt
+// and Protocol are filled in; HeartbeatAt is set to now.
+//
+// A name held by a live agent of another session is ErrNameTaken. A name
+// held by a dead registration is taken over; the same SessionID
+// re-registering replaces its own registration. Then the inbox is handed to
+// this session (Mailboxes.Adopt): mail waiting for a previous holder of the
+// name is moved aside, mail waiting in an inbox created ahead (agents add)
+// or for this same session stays.
+func (r *Registry) Register(ctx context.Context, reg Registration) (*Registered, error) {
+	now := r.now().UTC()
+	if reg.PID == 0 {
+		reg.PID = os.Getpid()
+	}
+	if reg.SessionID == "" {
+		reg.SessionID = inbox.NewID()
+	}
+	if reg.Host == "" {
+		reg.Host = r.host
+	}
+	if reg.Cwd == "" {
+		reg.Cwd, _ = os.Getwd()
+	}
+	if reg.StartedAt == "" {
+		reg.StartedAt = now.Format(TimeLayout)
+	}
+	if reg.Activity.LastActivityAt == "" {
+		reg.Activity.LastActivityAt = now.Format(TimeLayout)
+	}
+	reg.Protocol = Protocol
+	reg.HeartbeatAt = now.Format(TimeLayout)
+
+	var res *Registered
+	var err error
+	if reg.Name != "" {
+		if err := inbox.ValidateName(reg.Name); err != nil {
+			return nil, err
+		}
+		res, err = r.claim(ctx, reg)
+	} else {
+		res, err = r.claimMemorable(ctx, reg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.mail != nil {
+		n, err := r.mail.Adopt(ctx, res.Name, res.SessionID)
+		if err != nil {
+			// Give the name back rather than hold it without an inbox.
+			_ = r.Unregister(context.WithoutCancel(ctx), res.Name, res.SessionID)
+			return nil, fmt.Errorf("register %s: inbox: %w", res.Name, err)
+		}
+		res.MovedAside = n
+		if n > 0 {
+			r.log.Info("a recycled name's unclaimed mail was moved aside", "op", "register", "agent", res.Name, "count", n)
+		}
+	}
+	return res, nil
+}
+
+func (r *Registry) claimMemorable(ctx context.Context, reg Registration) (*Registered, error) {
+	for attempt := 0; attempt < 64; attempt++ {
+		base := memorableName(r.rng)
+		for n := 1; n <= maxSuffix; n++ {
+			reg.Name = base
+			if n > 1 {
+				reg.Name = base + strconv.Itoa(n)
+			}
+			res, err := r.claim(ctx, reg)
+			if errors.Is(err, ErrNameTaken) {
+				continue
+			}
+			return res, err
+		}
+	}
+	return nil, fmt.Errorf("register: no free memorable name after many tries: %w", ErrNameTaken)
+}
+
+// claim takes reg.Name for reg: exclusive create, or under the lock a
+// re-register or a takeover of a dead registration.
+func (r *Registry) claim(ctx context.Context, reg Registration) (*Registered, error) {
+	data, err := reg.Encode()
+	if err != nil {
+		return nil, err
+	}
+	path := regPath(reg.Name)
+	for tries := 0; tries < 8; tries++ {
+		err := durable.CreateFile(r.fsys, path, data, 0o600)
+		if err == nil {
+			return &Registered{Registration: reg}, nil
+		}
+		if !durable.IsExist(err) {
+			return nil, &PathError{Op: "register", Name: reg.Name, Path: path, Err: err}
+		}
+		var res *Registered
+		var retry bool
+		err = r.locked(ctx, func() error {
+			cur, mtime, rerr := r.read(reg.Name)
+			switch {
+			case errors.Is(rerr, ErrNotRegistered):
+				retry = true // removed meanwhile: create again
+				return nil
+			case rerr == nil && cur.SessionID == reg.SessionID && cur.SessionID != "":
+				res = &Registered{Registration: reg}
+			case rerr == nil && r.isAlive(cur):
+				return fmt.Errorf("%w: %s (pid %d on %s)", ErrNameTaken, reg.Name, cur.PID, hostOf(cur))
+			case rerr != nil && r.now().Sub(mtime) < malformedGrace:
+				return fmt.Errorf("%w: %s (its registration is being written)", ErrNameTaken, reg.Name)
+			default:
+				res = &Registered{Registration: reg, TookOver: true}
+				r.log.Info("taking over a dead registration", "op", "register", "agent", reg.Name, "path", path)
+			}
+			if err := durable.WriteFile(r.fsys, path, data, 0o600); err != nil {
+				return &PathError{Op: "register", Name: reg.Name, Path: path, Err: err}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !retry {
+			return res, nil
+		}
+	}
+	return nil, fmt.Errorf("register %s: the name keeps changing hands: %w", reg.Name, ErrNameTaken)
+}
+
+func hostOf(reg *Registration) string {
+	if reg.Host == "" {
+		return "this host"
+	}
+	return reg.Host
+}
+
+// locked runs fn under the registry's flock.
+func (r *Registry) locked(ctx context.Context, fn func() error) error {
+	f, err := r.root.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return &PathError{Op: "lock", Path: lockName, Err: err}
+	}
+	defer f.Close()
+	if err := flock(ctx, f); err != nil {
+		return &PathError{Op: "lock", Path: lockName, Err: err}
+	}
+	return fn()
+}
+
+// read loads one registration. It never follows a symbolic link: one in a
+// registration's place reads as malformed. The modification time is
+// returned even when the content does not decode.
+func (r *Registry) read(name string) (*Registration, time.Time, error) {
+	path := regPath(name)
+	fi, err := r.root.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, time.Time{}, ErrNotRegistered
+	}
+	if err != nil {
+		return nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		// Never a writer in progress: replaceable at once (zero time).
+		return nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: a %v, not a regular file", ErrMalformed, fi.Mode().Type())}
+	}
+	f, err := r.root.Open(path)
+	if err != nil {
+		return nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxRegistrationBytes+1))
+	if err != nil {
+		return nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
+	}
+	reg, err := Decode(data)
+	if err != nil {
+		return nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
+	}
+	if reg.Name != name {
+		return nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: file of %q names %q", ErrMalformed, name, reg.Name)}
+	}
+	return reg, fi.ModTime(), nil
+}
+
+// isAlive: the heartbeat, when present, must be younger than the TTL; the
+// PID must run, when the registration is of this host. A registration of
+// another host cannot be PID-checked: without a heartbeat it counts as
+// alive (parley never prunes what it cannot check).
+func (r *Registry) isAlive(reg *Registration) bool {
+	if reg.HeartbeatAt != "" {
+		t, err := time.Parse(time.RFC3339Nano, reg.HeartbeatAt)
+		if err != nil || r.now().Sub(t) > r.ttl {
+			return false
+		}
+	}
+	if reg.Host != "" && reg.Host != r.host {
+		return true
+	}
+	return r.pidAlive(reg.PID)
+}
+
+// Entry is a registration and whether its agent is alive.
+type Entry struct {
+	Registration
+	Alive bool `json:"alive"`
+}
+
+// Get returns the registration of name. ErrNotRegistered when there is
+// none; a malformed one is an error wrapping ErrMalformed.
+func (r *Registry) Get(ctx context.Context, name string) (*Entry, error) {
+	if err := inbox.ValidateName(name); err != nil {
+		return nil, err
+	}
+	reg, _, err := r.read(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Entry{Registration: *reg, Alive: r.isAlive(reg)}, nil
+}
+
+// Alive reports whether name is registered and its agent alive. An
+// unregistered name is not alive (and not an error). It satisfies
+// debate.Presence.
+func (r *Registry) Alive(ctx context.Context, name string) (bool, error) {
+	e, err := r.Get(ctx, name)
+	switch {
+	case errors.Is(err, ErrNotRegistered), errors.Is(err, ErrMalformed):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return e.Alive, nil
+}
+
+// Update changes name's registration with fn under the lock, provided it
+// still belongs to sessionID (else ErrNotOwner; ErrNotRegistered when it is
+// gone).
+func (r *Registry) Update(ctx context.Context, name, sessionID string, fn func(*Registration)) error {
+	if err := inbox.ValidateName(name); err != nil {
+		return err
+	}
+	return r.locked(ctx, func() error {
+		reg, _, err := r.read(name)
+		if err != nil {
+			return err
+		}
+		if reg.SessionID != sessionID {
+			return &PathError{Op: "update", Name: name, Path: regPath(name), Err: ErrNotOwner}
+		}
+		fn(reg)
+		reg.Name, reg.SessionID = name, sessionID
+		data, err := reg.Encode()
+		if err != nil {
+			return err
+		}
+		if err := durable.WriteFile(r.fsys, regPath(name), data, 0o600); err != nil {
+			return &PathError{Op: "update", Name: name, Path: regPath(name), Err: err}
+		}
+		return nil
+	})
+}
+
+// Heartbeat sets name's heartbeatAt to now, provided the registration still
+// belongs to sessionID (else ErrNotOwner: the name was taken over).
+func (r *Registry) Heartbeat(ctx context.Context, name, sessionID string) error {
+	now := r.now().UTC().Format(TimeLayout)
+	return r.Update(ctx, name, sessionID, func(reg *Registration) { reg.HeartbeatAt = now })
+}
+
+// Unregister removes name's registration if it belongs to sessionID. It is
+// idempotent: an absent registration is not an error; another session's is
+// ErrNotOwner. The inbox stays.
+func (r *Registry) Unregister(ctx context.Context, name, sessionID string) error {
+	if err := inbox.ValidateName(name); err != nil {
+		return err
+	}
+	return r.locked(ctx, func() error {
+		reg, _, err := r.read(name)
+		if errors.Is(err, ErrNotRegistered) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if reg.SessionID != sessionID {
+			return &PathError{Op: "unregister", Name: name, Path: regPath(name), Err: ErrNotOwner}
+		}
+		return r.remove(name)
+	})
+}
+
+func (r *Registry) remove(name string) error {
+	if err := r.fsys.Remove(regPath(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &PathError{Op: "remove", Name: name, Path: regPath(name), Err: err}
+	}
+	return durable.SyncDir(r.fsys, Dir)
+}
+
+// Names lists the names that have a registration file, sorted.
+func (r *Registry) Names(ctx context.Context) ([]string, error) {
+	d, err := r.root.Open(Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	des, err := d.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, de := range des {
+		name, ok := strings.CutSuffix(de.Name(), ".json")
+		if ok && inbox.ValidateName(name) == nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// All returns every registration that decodes, alive or not, sorted by
+// name, without pruning. Malformed ones are logged and skipped.
+func (r *Registry) All(ctx context.Context) ([]Entry, error) {
+	names, err := r.Names(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, n := range names {
+		reg, _, err := r.read(n)
+		if errors.Is(err, ErrNotRegistered) {
+			continue
+		}
+		if err != nil {
+			r.log.Warn("skipping an unreadable registration", "op", "list", "agent", n, "err", err)
+			continue
+		}
+		out = append(out, Entry{Registration: *reg, Alive: r.isAlive(reg)})
+	}
+	return out, nil
+}
+
+// List prunes dead registrations and returns the live ones, sorted by name.
+func (r *Registry) List(ctx context.Context) ([]Entry, error) {
+	if _, err := r.Prune(ctx); err != nil {
+		return nil, err
+	}
+	all, err := r.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	live := all[:0]
+	for _, e := range all {
+		if e.Alive {
+			live = append(live, e)
+		}
+	}
+	return live, nil
+}
+
+// Prune removes the registrations of dead agents (and malformed ones older
+// than a grace period) and returns their names. Each is re-checked under the
+// lock before removal, so a registration that came back to life or was
+// taken over meanwhile stays. Inboxes are kept.
+func (r *Registry) Prune(ctx context.Context) ([]string, error) {
+	names, err := r.Names(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var dead []string
+	for _, n := range names {
+		reg, _, err := r.read(n)
+		if err == nil && r.isAlive(reg) || errors.Is(err, ErrNotRegistered) {
+			continue
+		}
+		dead = append(dead, n)
+	}
+	if len(dead) == 0 {
+		return nil, nil
+	}
+	var pruned []string
+	err = r.locked(ctx, func() error {
+		for _, n := range dead {
+			reg, mtime, err := r.read(n)
+			switch {
+			case errors.Is(err, ErrNotRegistered):
+				continue
+			case err == nil && r.isAlive(reg):
+				continue
+			case err != nil && r.now().Sub(mtime) < malformedGrace:
+				continue
+			}
+			if err := r.remove(n); err != nil {
+				return err
+			}
+			r.log.Info("pruned a dead registration", "op", "prune", "agent", n)
+			pruned = append(pruned, n)
+		}
+		return nil
+	})
+	return pruned, err
+}
+
+// RemoveStaleStaging removes staging files (see inbox.IsStagingName) older
+// than inbox.StaleStaging from the registry directory: what writers that
+// crashed mid-write left. It returns how many it removed.
+func (r *Registry) RemoveStaleStaging(ctx context.Context, now time.Time) (int, error) {
+	d, err := r.root.Open(Dir)
+	if err != nil {
+		return 0, err
+	}
+	defer d.Close()
+	des, err := d.ReadDir(-1)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, de := range des {
+		if !inbox.IsStagingName(de.Name()) || !de.Type().IsRegular() {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil || !fi.ModTime().Before(now.Add(-inbox.StaleStaging)) {
+			continue
+		}
+		if err := r.fsys.Remove(Dir + "/" + de.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, &PathError{Op: "gc", Name: de.Name(), Path: Dir + "/" + de.Name(), Err: err}
+		}
+		n++
+	}
+	return n, nil
+}
