@@ -137,6 +137,25 @@ func debateBenchScenarios() []debateScenario {
 				return inbox.NewMemTransport(), func(s *debate.DebateSession) (debate.Journal, error) { return st.Create(context.Background(), s) }, cleanup, nil
 			},
 		},
+		{
+			name:       "turn_file_transcript",
+			setup:      "file transport (durable delivery, fsync) and fsynced transcripts in one root, agents in-process goroutines sharing the transport",
+			concurrent: true,
+			disk:       true,
+			env: func() (inbox.Transport, func(*debate.DebateSession) (debate.Journal, error), func(), error) {
+				st, cleanup, err := debateBenchStore()
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				tr, err := inbox.NewFileTransport(st.Dir())
+				if err != nil {
+					cleanup()
+					return nil, nil, nil, err
+				}
+				return tr, func(s *debate.DebateSession) (debate.Journal, error) { return st.Create(context.Background(), s) },
+					func() { tr.Close(); cleanup() }, nil
+			},
+		},
 	}
 }
 
@@ -297,7 +316,6 @@ func debateBenchJournal(ctx context.Context, tr inbox.Transport, journal func(*d
 	}
 	return debateBenchRun(ctx, tr, j, s, progress)
 }
-
 
 // debateBenchConcurrent runs n debates at once, each its own coordinator, spoken
 // by a pool of agent pairs, and counts those that complete.

@@ -85,6 +85,8 @@ func commands(a *app) []*cobra.Command {
 		newConsensusCmd(a),
 		newBenchSenderCmd(a),
 		newTranscriptsCmd(a),
+		newDebateCmd(a),
+		newAgentCmd(a),
 	}
 }
 
