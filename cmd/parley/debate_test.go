@@ -589,3 +589,31 @@ func TestDebateStartWatchStatus(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestBenchDebateRuns(t *testing.T) {
+	t.Parallel()
+	out, errs, code := runT(t, "", "--json", "bench", "debate", "--debates", "3", "--concurrent", "5", "--rounds", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	objs := lines(t, out)
+	names := map[string]map[string]any{}
+	for _, o := range objs {
+		names[o["name"].(string)] = o
+	}
+	for _, n := range []string{"turn_mem", "turn_mem_transcript", "turn_file_transcript", "concurrent_mem_transcript", "concurrent_file_transcript"} {
+		o, ok := names[n]
+		if !ok {
+			t.Fatalf("no %s figure in %s", n, out)
+		}
+		if strings.HasPrefix(n, "turn_") && (o["turns"] != float64(12) || o["us_per_turn"].(float64) <= 0) {
+			t.Errorf("%s: %v", n, o)
+		}
+		if strings.HasPrefix(n, "concurrent_") && (o["completed"] != float64(5) || o["pass"] != true) {
+			t.Errorf("%s: %v", n, o)
+		}
+	}
+	if _, ok := names["turn_file_transcript"]["pass"]; ok {
+		t.Error("the end-to-end file transport figure is judged against the coordinator's bar")
+	}
+}
