@@ -102,6 +102,9 @@ func (a *app) reportDebateBench(r debateBenchResult) error {
 			r.Name, r.Complete, r.Debates, r.Turns, r.Seconds, float64(r.Complete)/r.Seconds, r.Bar, verdict, r.Setup)
 		return nil
 	}
+	if r.Bar == "" {
+		r.Bar = "none, an end-to-end figure"
+	}
 	fsync := ""
 	if r.Fsync > 0 {
 		fsync = fmt.Sprintf("; the disk's append+fsync alone: %.0f µs", r.Fsync)
