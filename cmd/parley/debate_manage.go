@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"syscall"
@@ -14,6 +15,15 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 )
+
+// storeFor opens the debates of the root to read debate id.
+func (a *app) storeFor(id string) (*transcripts.Store, error) {
+	st, err := a.store()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("no debate %s: there is no parley root at %s", id, a.rootDir())
+	}
+	return st, err
+}
 
 // debateID checks the ID argument of a debate subcommand.
 func debateID(args []string) (string, error) {
@@ -37,7 +47,7 @@ func newDebateResumeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store, err := a.store()
+			store, err := a.storeFor(id)
 			if err != nil {
 				return err
 			}
@@ -183,7 +193,7 @@ func newDebateStatusCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store, err := a.store()
+			store, err := a.storeFor(id)
 			if err != nil {
 				return err
 			}
@@ -220,6 +230,12 @@ func newDebateListCmd(a *app) *cobra.Command {
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			store, err := a.store()
+			if errors.Is(err, fs.ErrNotExist) {
+				if !a.json {
+					a.printf("no debates: there is no parley root at %s (parley init makes one)\n", a.rootDir())
+				}
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -263,7 +279,7 @@ func newDebateWatchCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store, err := a.store()
+			store, err := a.storeFor(id)
 			if err != nil {
 				return err
 			}

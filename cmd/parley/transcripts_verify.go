@@ -24,6 +24,9 @@ func newTranscriptsVerifyCmd(a *app) *cobra.Command {
 				return usagef("%v (see parley debate list)", err)
 			}
 			st, err := a.store()
+			if errors.Is(err, fs.ErrNotExist) {
+				return usagef("no debate %s: there is no parley root at %s", id, a.rootDir())
+			}
 			if err != nil {
 				return err
 			}
