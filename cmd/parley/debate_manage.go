@@ -129,8 +129,11 @@ func (a *app) detach(store *transcripts.Store, id string) (int, error) {
 		return 0, fmt.Errorf("start the debate's process: %w", err)
 	}
 	pid := cmd.Process.Pid
-	// Reap it if it ends while this process still runs; nobody waits otherwise.
-	go func() { _ = cmd.Wait() }()
+	// Nobody here waits for it: this process ends at once and the detached
+	// one is reparented (and reaped) by the system.
+	if err := cmd.Process.Release(); err != nil {
+		return 0, err
+	}
 	return pid, nil
 }
 
