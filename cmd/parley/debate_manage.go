@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -338,7 +339,8 @@ func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id stri
 				return a.printVerdict(st.Verdict) // recorded, but its filing did not finish
 			}
 			view.Close()
-			return fmt.Errorf("debate %s is not running and has no verdict: parley debate resume %s continues it", id, id)
+			return fmt.Errorf("debate %s is not running and has no verdict (its logs: %s): parley debate resume %s continues it",
+				id, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))), id)
 		}
 		select {
 		case <-ctx.Done():
