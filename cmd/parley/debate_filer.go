@@ -115,9 +115,8 @@ func (p vaultPages) PageExists(ctx context.Context, name string) (bool, error) {
 }
 
 // transcriptLoader gives "consensus file --from-debate" the verified
-// outcome of a debate (transcripts.Store.LoadOutcome). It is meant to
-// replace debateDir in newOutcomeLoader (consensus_outcome.go), whose tests
-// write transcripts without a hash chain.
+// outcome of a debate (transcripts.Store.LoadOutcome): a tampered
+// transcript is refused, naming its first bad line.
 type transcriptLoader struct{ a *app }
 
 var _ consensus.OutcomeLoader = transcriptLoader{}
