@@ -149,7 +149,10 @@ func readContext(path string) (string, error) {
 }
 
 func newDebateRunCmd(a *app) *cobra.Command {
-	var f debateFlags
+	var (
+		f                  debateFlags
+		gateFile, gateMode string
+	)
 	cmd := &cobra.Command{
 		Use:   "run --layer L --topic T --agent ROLE=SPEC... [budget flags]",
 		Short: "Run a debate to its verdict (exit 0 on CONSENSUS_REACHED, 3 otherwise)",
@@ -163,10 +166,18 @@ func newDebateRunCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if gateFile != "" {
+				skip, err := a.gateDebate(s, gateFile, gateMode)
+				if err != nil || skip {
+					return err
+				}
+			}
 			return a.runDebate(cmd.Context(), s, false)
 		},
 	}
 	f.add(cmd)
+	cmd.Flags().StringVar(&gateFile, "gate", "", "a self-critique (FILE or -): run the gate first and debate only when it says so")
+	cmd.Flags().StringVar(&gateMode, "gate-mode", "model", "the gate's mode with --gate: model or rules")
 	return cmd
 }
 
