@@ -16,4 +16,14 @@ var (
 	// ErrInvalidSession means a session without exactly one defender and at
 	// least one attacker, or with an empty topic.
 	ErrInvalidSession = errors.New("invalid session")
+	// ErrSealed means a debate's verdict.json was already written.
+	ErrSealed = errors.New("debate already sealed")
+	// ErrClosed means the debate already has a verdict.
+	ErrClosed = errors.New("debate already closed")
+	// ErrCorrupt means a journal's events do not describe a debate: they are
+	// out of order or name a slot the debate never reached.
+	ErrCorrupt = errors.New("journal does not describe a debate")
+	// ErrBadReply means a debate_turn reply that cannot be accepted for its
+	// request; the coordinator records it as rejected.
+	ErrBadReply = errors.New("bad reply")
 )

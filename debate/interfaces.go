@@ -19,12 +19,25 @@ var _ Messenger = inbox.Transport(nil)
 // Journal records one debate's events, in order, durably: when Append
 // returns nil the event survives a crash. Package transcripts implements it
 // as a hash-chained JSONL file.
+//
+// A Journal is used by one coordinator goroutine at a time.
 type Journal interface {
-	// Append records an event of kind with data encoded as JSON and
-	// returns it as recorded.
-	Append(ctx context.Context, kind EventKind, data any) (Event, error)
+	// Append records an event of kind, at elapsedMs of the coordinator's
+	// active time, with data encoded as JSON, and returns it as recorded.
+	// Every event is durable when Append returns, except an EventRequest,
+	// which may become durable only with the next event: a request is
+	// derived again from the rest of the journal after a crash.
+	Append(ctx context.Context, kind EventKind, elapsedMs int64, data any) (Event, error)
 	// Events returns every event recorded so far, in order.
 	Events() []Event
+	// Seal writes the closing summary (verdict.json) beside the events:
+	// the outcome, where its record was filed, and the head of the
+	// journal, so that lost trailing events are detected. It is written
+	// once; a second Seal fails with an error satisfying
+	// errors.Is(err, ErrSealed).
+	Seal(ctx context.Context, o *Outcome, record string) error
+	// Sealed reports whether Seal has completed, in this process or before.
+	Sealed() bool
 	Close() error
 }
 

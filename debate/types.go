@@ -187,6 +187,11 @@ type TurnRequest struct {
 	Context    []ContextItem `json:"context"`
 	Transcript []TurnRecord  `json:"transcript"`
 	Budget     TurnBudget    `json:"budget"`
+	// Attempt is 1, or 2 when the first reply was rejected.
+	Attempt int `json:"attempt"`
+	// MaxRounds is the debate's round limit, so the agent knows how many
+	// rounds remain.
+	MaxRounds int `json:"max_rounds"`
 }
 
 // Turn is the typed part of a debate_turn reply (SPEC §5.3).
@@ -260,6 +265,34 @@ type TurnRecord struct {
 	Evidence        []EvidenceCheck `json:"evidence,omitempty"`
 }
 
+// UnmarshalJSON decodes a recorded turn. It is needed because the embedded
+// Turn's own UnmarshalJSON (the "claim" alias) would otherwise be promoted
+// and decode the turn's fields only.
+func (r *TurnRecord) UnmarshalJSON(b []byte) error {
+	var t Turn
+	if err := json.Unmarshal(b, &t); err != nil {
+		return err
+	}
+	var meta struct {
+		Agent           string          `json:"agent"`
+		RequestID       string          `json:"request_id"`
+		MessageID       string          `json:"message_id"`
+		PositionHash    string          `json:"position_hash"`
+		TokensEstimated bool            `json:"tokens_estimated"`
+		OverBudget      bool            `json:"over_budget"`
+		Evidence        []EvidenceCheck `json:"evidence"`
+	}
+	if err := json.Unmarshal(b, &meta); err != nil {
+		return err
+	}
+	*r = TurnRecord{
+		Turn: t, Agent: meta.Agent, RequestID: meta.RequestID, MessageID: meta.MessageID,
+		PositionHash: meta.PositionHash, TokensEstimated: meta.TokensEstimated,
+		OverBudget: meta.OverBudget, Evidence: meta.Evidence,
+	}
+	return nil
+}
+
 // EventKind names a transcript event.
 type EventKind string
 
@@ -276,10 +309,13 @@ const (
 
 // Event is one recorded event as a Journal gives it back.
 type Event struct {
-	Seq  int             `json:"seq"`
-	Kind EventKind       `json:"kind"`
-	At   string          `json:"at"`
-	Data json.RawMessage `json:"data"`
+	Seq  int       `json:"seq"`
+	Kind EventKind `json:"kind"`
+	At   string    `json:"at"` // RFC 3339, UTC, ms
+	// ElapsedMs is the coordinator's active time when the event was
+	// recorded; time a crashed coordinator spent dead is not in it.
+	ElapsedMs int64           `json:"elapsed_ms"`
+	Data      json.RawMessage `json:"data"`
 }
 
 // RequestEvent records a turn_request sent to an agent.
@@ -354,7 +390,9 @@ type Outcome struct {
 	Closed            string            `json:"closed"` // RFC 3339, UTC, ms
 	// Session and Turns are filled in for the Filer; they are not repeated
 	// in the verdict event.
-	Session  *DebateSession `json:"-"`
+	Session *DebateSession `json:"-"`
+	// Record is where the Filer filed the outcome, set once it has.
+	Record   string         `json:"-"`
 	Turns    []TurnRecord   `json:"-"`
 	Forfeits []ForfeitEvent `json:"-"`
 }

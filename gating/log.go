@@ -32,6 +32,9 @@ type LogEntry struct {
 	Source string `json:"source,omitempty"`
 	// Question is the self-critique's question, shortened to 200 bytes.
 	Question string `json:"question,omitempty"`
+	// DebateID is the debate the decision opened, or would have opened
+	// had it not skipped (debate run --gate).
+	DebateID string `json:"debate_id,omitempty"`
 }
 
 // NewLogEntry returns the entry for a decision made now on sc.

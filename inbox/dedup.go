@@ -2,19 +2,18 @@ package inbox
 
 // SeenSet remembers the most recent ids it was given, up to a fixed
 // capacity, forgetting the oldest first. Consumers use it to deduplicate an
-// at-least-once stream by message id. It is not safe for concurrent use.
+// at-least-once stream by message id. Memory grows with the ids added, not
+// with the capacity. It is not safe for concurrent use.
 type SeenSet struct {
-	ids  map[string]struct{}
-	ring []string
-	next int
+	capacity int
+	ids      map[string]struct{}
+	ring     []string // grows to capacity, then is overwritten oldest first
+	next     int
 }
 
 // NewSeenSet returns a set that remembers up to capacity ids.
 func NewSeenSet(capacity int) *SeenSet {
-	if capacity < 1 {
-		capacity = 1
-	}
-	return &SeenSet{ids: make(map[string]struct{}, capacity), ring: make([]string, capacity)}
+	return &SeenSet{capacity: max(capacity, 1), ids: make(map[string]struct{})}
 }
 
 // Add records id and reports whether it was new.
@@ -22,11 +21,13 @@ func (s *SeenSet) Add(id string) bool {
 	if _, ok := s.ids[id]; ok {
 		return false
 	}
-	if old := s.ring[s.next]; old != "" {
-		delete(s.ids, old)
+	if len(s.ring) < s.capacity {
+		s.ring = append(s.ring, id)
+	} else {
+		delete(s.ids, s.ring[s.next])
+		s.ring[s.next] = id
+		s.next = (s.next + 1) % s.capacity
 	}
-	s.ring[s.next] = id
-	s.next = (s.next + 1) % len(s.ring)
 	s.ids[id] = struct{}{}
 	return true
 }

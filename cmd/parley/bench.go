@@ -33,5 +33,6 @@ func benchCommands(a *app) []*cobra.Command {
 		newBenchGateCmd(a),
 		newBenchConsensusCmd(a),
 		newBenchMessengerCmd(a),
+		newBenchDebateCmd(a),
 	}
 }

@@ -331,7 +331,7 @@ func newConsensusFileCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			p, err := s.FileFrom(cmd.Context(), newOutcomeLoader(a), id)
+			p, err := s.FileFrom(cmd.Context(), transcriptLoader{a}, id)
 			if err != nil {
 				return err
 			}

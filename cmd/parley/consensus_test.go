@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
 )
 
 const (
@@ -23,52 +23,46 @@ const (
 	cliDebate = "20261130-spec-idempotency-key-design-abcdef"
 )
 
-// writeDebate writes <root>/debates/<id>/ as the transcripts package lays
-// it out: session.json, transcript.jsonl (open, request, turn, forfeit and,
-// when closed, verdict events) and, when written, verdict.json.
-func writeDebate(t *testing.T, root string, o *debate.Outcome, closed, verdictJSON bool) {
+// writeDebate records a debate under <root>/debates/<id>/ through package
+// transcripts, as a coordinator would: the open event, a request and a turn
+// event per turn, the forfeits, the verdict event when closed, and
+// verdict.json when sealed.
+func writeDebate(t *testing.T, root string, o *debate.Outcome, closed, sealed bool) {
 	t.Helper()
-	dir := filepath.Join(root, "debates", o.DebateID)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	ctx := context.Background()
+	if err := os.MkdirAll(root, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	write := func(name string, v any) {
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
+	st, err := transcripts.OpenStore(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	lg, err := st.Create(ctx, o.Session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	appendEvent := func(kind debate.EventKind, data any) {
+		if _, err := lg.Append(ctx, kind, 0, data); err != nil {
+			t.Fatalf("append %s: %v", kind, err)
 		}
 	}
-	write("session.json", o.Session)
-	var lines bytes.Buffer
-	seq := 0
-	event := func(kind debate.EventKind, data any) {
-		seq++
-		b, err := json.Marshal(map[string]any{"prev": strings.Repeat("0", 64), "seq": seq, "kind": kind, "at": "2026-11-30T10:00:00.000Z", "data": data})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines.Write(b)
-		lines.WriteByte('\n')
-	}
-	event(debate.EventOpen, o.Session)
+	appendEvent(debate.EventOpen, o.Session)
 	for _, tr := range o.Turns {
-		event(debate.EventRequest, debate.RequestEvent{Round: tr.Round, Role: tr.Role, Agent: tr.Agent, Attempt: 1})
-		event(debate.EventTurn, tr)
+		appendEvent(debate.EventRequest, debate.RequestEvent{RequestID: tr.RequestID, Round: tr.Round, Role: tr.Role, Agent: tr.Agent, Attempt: 1})
+		appendEvent(debate.EventTurn, tr)
 	}
 	for _, f := range o.Forfeits {
-		event(debate.EventForfeit, f)
+		appendEvent(debate.EventForfeit, f)
 	}
 	if closed {
-		event(debate.EventVerdict, o)
+		appendEvent(debate.EventVerdict, o)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "transcript.jsonl"), lines.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if verdictJSON {
-		write("verdict.json", o)
+	if sealed {
+		if err := lg.Seal(ctx, o, ""); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -136,11 +130,25 @@ func TestConsensusFileFromDebate(t *testing.T) {
 		t.Errorf("re-filing added records: %v", ents)
 	}
 
-	// The verdict only in verdict.json (the transcript has none yet).
+	// A crash after the verdict event, before verdict.json: still filed.
 	o2 := consensustest.Outcome("20261130-plan-rollout-abcdef", "Rollout", debate.LayerPlan, debate.Deadlock, cliPos, cliCount, false)
-	writeDebate(t, c.root, o2, false, true)
+	writeDebate(t, c.root, o2, true, false)
 	if out, errOut, code := c.run(t, "consensus", "file", "--from-debate", o2.DebateID); code != 0 {
-		t.Errorf("verdict.json only: exit %d %s%s", code, out, errOut)
+		t.Errorf("verdict event without verdict.json: exit %d %s%s", code, out, errOut)
+	}
+	// A tampered transcript is refused, naming the bad line.
+	o4 := consensustest.Outcome("20261130-spec-tampered-abcdef", "Tampered", debate.LayerSpec, debate.ConsensusReached, cliPos, cliCount, false)
+	writeDebate(t, c.root, o4, true, true)
+	tp := filepath.Join(c.root, "debates", o4.DebateID, "transcript.jsonl")
+	data, err = os.ReadFile(tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tp, bytes.Replace(data, []byte(cliPos), []byte("Something else entirely"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", o4.DebateID); code != 1 || !strings.Contains(errOut, "tampered") || !strings.Contains(errOut, "line") {
+		t.Errorf("tampered debate: exit %d %q", code, errOut)
 	}
 	// Not closed: an error that says so.
 	o3 := consensustest.Outcome("20261130-verify-open-abcdef", "Still running", debate.LayerVerify, debate.Timeout, cliPos, cliCount, false)
@@ -153,7 +161,7 @@ func TestConsensusFileFromDebate(t *testing.T) {
 			t.Errorf("%v: exit %d, want usage", args, code)
 		}
 	}
-	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", "20261130-spec-missing-abcdef"); code != 1 || !strings.Contains(errOut, "no transcript") {
+	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", "20261130-spec-missing-abcdef"); code != 1 || !strings.Contains(errOut, "no such debate") {
 		t.Errorf("missing debate: exit %d %q", code, errOut)
 	}
 }
@@ -314,61 +322,6 @@ func TestConsensusListShowSearchCLI(t *testing.T) {
 	if _, _, code := c.run(t, "consensus", "search"); code != exitUsage {
 		t.Errorf("search without a query: exit %d", code)
 	}
-}
-
-func TestDecodeTranscript(t *testing.T) {
-	t.Parallel()
-	for name, tc := range map[string]struct {
-		in      string
-		verdict debate.Verdict
-		turns   int
-		err     bool
-	}{
-		"closed":        {`{"seq":1,"kind":"open","data":{"id":"x","topic":"T","layer":"spec"}}` + "\n" + `{"seq":2,"kind":"turn","data":{"round":1,"role":"attacker","position":"p"}}` + "\n" + `{"seq":3,"kind":"verdict","data":{"verdict":"DEADLOCK"}}`, debate.Deadlock, 1, false},
-		"claim alias":   {`{"kind":"turn","data":{"round":1,"role":"defender","claim":"c"}}`, "", 1, false},
-		"no verdict":    {`{"kind":"open","data":{"topic":"T"}}`, "", 0, false},
-		"blank lines":   {"\n\n" + `{"kind":"resume","data":{}}` + "\n\n", "", 0, false},
-		"bad line":      {`{"kind":"open","data":{}}` + "\nnot json\n", "", 0, true},
-		"bad data":      {`{"kind":"turn","data":{"round":"one"}}`, "", 0, true},
-		"unknown kinds": {`{"kind":"mystery","data":[1,2]}`, "", 0, false},
-	} {
-		o, err := decodeTranscript(context.Background(), strings.NewReader(tc.in))
-		if (err != nil) != tc.err {
-			t.Errorf("%s: err %v", name, err)
-			continue
-		}
-		if err == nil && (o.Verdict != tc.verdict || len(o.Turns) != tc.turns) {
-			t.Errorf("%s: %+v", name, o)
-		}
-	}
-	if o, _ := decodeTranscript(context.Background(), strings.NewReader(`{"kind":"turn","data":{"round":1,"claim":"c"}}`)); o.Turns[0].Position != "c" {
-		t.Error("claim is not read as position")
-	}
-	o, err := decodeTranscript(context.Background(), strings.NewReader(`{"kind":"turn","data":{"round":2,"position":"p","agent":"GoldFalcon","position_hash":"h","over_budget":true,"evidence":[{"ref":"[[x]]","kind":"wiki","status":"ok"}]}}`))
-	if err != nil || len(o.Turns) != 1 {
-		t.Fatal(err)
-	}
-	if tr := o.Turns[0]; tr.Agent != "GoldFalcon" || tr.PositionHash != "h" || !tr.OverBudget || len(tr.Evidence) != 1 || tr.Round != 2 || tr.Position != "p" {
-		t.Errorf("turn record fields lost: %+v", tr)
-	}
-	_, err = decodeTranscript(context.Background(), strings.NewReader(`{"kind":"open","data":"`+strings.Repeat("x", maxEventBytes)+`"}`))
-	if err == nil || errors.Is(err, context.Canceled) {
-		t.Errorf("oversized line: %v", err)
-	}
-}
-
-// FuzzDecodeTranscript checks that no transcript line crashes the reader.
-func FuzzDecodeTranscript(f *testing.F) {
-	f.Add([]byte(`{"prev":"00","seq":1,"kind":"open","at":"x","data":{"id":"a","topic":"t","layer":"spec","participants":[{"name":"A","role":"defender"}]}}`))
-	f.Add([]byte(`{"kind":"verdict","data":{"verdict":"TIMEOUT","attacker_positions":{"a":"b"}}}`))
-	f.Add([]byte(`{"kind":"turn","data":{"evidence":[{"ref":"[[x]]","status":"ok"}]}}` + "\n" + `{"kind":"forfeit","data":{"round":2}}`))
-	f.Add([]byte("{\"kind\":\"turn\",\"data\":null}\n\x00\xff"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		o, err := decodeTranscript(context.Background(), bytes.NewReader(data))
-		if err == nil && o == nil {
-			t.Fatal("nil outcome without an error")
-		}
-	})
 }
 
 func TestBenchConsensusSmall(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/registry"
 )
@@ -21,8 +22,11 @@ import (
 // questions and answers through their durable inboxes. The agents run as
 // goroutines of this process (so the demo needs no binary on disk); the
 // multi-process behaviour is what "parley bench messenger" and the inbox
-// tests exercise. Later stages (debate, filing, lookup) are added as
-// further steps of runDemo.
+// tests exercise.
+//
+// Stage 2 (the debate, demo_debate.go): a scripted critic and proposer run
+// as separate "parley agent run" processes and debate to a verdict, which is
+// filed in the vault; the transcript's hash chain is verified.
 func newDemoCmd(a *app) *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
@@ -76,7 +80,11 @@ func runDemo(ctx context.Context, a *app, root string) error {
 	if err := d.exchange(ctx, alice, bob); err != nil {
 		return err
 	}
-	d.report(alice, bob)
+	o, err := d.demoDebate(ctx)
+	if err != nil {
+		return err
+	}
+	d.report(alice, bob, o)
 	return nil
 }
 
@@ -201,14 +209,23 @@ func (d *demo) answer(ctx context.Context, ag *demoAgent, n int) error {
 }
 
 // report says what happened and where to look.
-func (d *demo) report(alice, bob *demoAgent) {
+func (d *demo) report(alice, bob *demoAgent, o *debate.Outcome) {
 	elapsed := time.Since(d.start).Round(time.Millisecond)
 	if d.a.json {
-		_ = d.a.emit(map[string]any{"event": "done", "elapsed_ms": elapsed.Milliseconds(), "root": d.root,
-			"acknowledged": []string{filepath.Join(d.root, inbox.InboxDir, alice.name, inbox.CurDir), filepath.Join(d.root, inbox.InboxDir, bob.name, inbox.CurDir)}})
+		_ = d.a.emit(map[string]any{
+			"event":        "done",
+			"elapsed_ms":   elapsed.Milliseconds(),
+			"root":         d.root,
+			"acknowledged": []string{filepath.Join(d.root, inbox.InboxDir, alice.name, inbox.CurDir), filepath.Join(d.root, inbox.InboxDir, bob.name, inbox.CurDir)},
+			"debate_id":    o.DebateID,
+			"verdict":      o.Verdict,
+			"transcript":   filepath.Join(d.root, "debates", o.DebateID, "transcript.jsonl"),
+			"record":       filepath.Join(d.root, "vault", filepath.FromSlash(o.Record)),
+		})
 		return
 	}
-	d.a.printf("\n%d questions answered in %s. Where to look:\n", len(demoQuestions), elapsed)
+	d.a.printf("\n%d questions answered and a debate closed with %s in %s. Where to look:\n", len(demoQuestions), o.Verdict, elapsed)
+	d.reportDebate(o)
 	d.a.printf("  messages      %s/inbox/{%s,%s}/cur/   (acknowledged, one JSON file each)\n", d.root, alice.name, bob.name)
 	d.a.printf("  registrations %s/registry/            (removed as the agents stopped)\n", d.root)
 	d.a.printf("  try           parley --root %s agents show %s\n", d.root, bob.name)

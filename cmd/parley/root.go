@@ -84,6 +84,9 @@ func commands(a *app) []*cobra.Command {
 		newGateCmd(a),
 		newConsensusCmd(a),
 		newBenchSenderCmd(a),
+		newTranscriptsCmd(a),
+		newDebateCmd(a),
+		newAgentCmd(a),
 	}
 }
 

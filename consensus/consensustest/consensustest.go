@@ -16,7 +16,7 @@ import (
 // agreed set, position stands; otherwise nothing was agreed.
 func Outcome(id, topic string, l debate.Layer, v debate.Verdict, position, counter string, agreed bool) *debate.Outcome {
 	s := &debate.DebateSession{
-		ID: id, Topic: topic, Layer: l, Budget: debate.DefaultBudget(l), Created: "2026-11-30T08:00:00.000Z",
+		ID: id, Topic: topic, Layer: l, Budget: debate.DefaultBudget(l), Created: "2026-11-30T08:00:00.000Z", Coordinator: "Coordinator-test",
 		Participants: []debate.Participant{{Name: "SwiftRaven", Role: debate.RoleDefender}, {Name: "GoldFalcon", Role: debate.RoleAttacker}},
 	}
 	turn := func(round int, role debate.Role, agent, pos string) debate.TurnRecord {

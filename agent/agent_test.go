@@ -1,0 +1,342 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+)
+
+func request(round, attempt int) *debate.TurnRequest {
+	return &debate.TurnRequest{
+		DebateID: "20260101-spec-x-abcdef", RequestID: "20260101-spec-x-abcdef:r1:attacker1:a1", Round: round, Role: debate.RoleAttacker,
+		Topic: "Keys", Layer: debate.LayerSpec, Position: "Use UUIDv7 keys", Attempt: attempt, MaxRounds: 3,
+		Budget: debate.TurnBudget{TokensThisTurn: 2000, Deadline: time.Now().Add(time.Minute).UTC().Format(inbox.TimeLayout)},
+	}
+}
+
+func TestParseSpec(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]Spec{
+		"script:turns.json":      {KindScript, "turns.json"},
+		"exec:echo a:b | cat":    {KindExec, "echo a:b | cat"},
+		"openai:llama3.1:8b":     {KindOpenAI, "llama3.1:8b"},
+		"@SwiftRaven":            {KindRegistered, "SwiftRaven"},
+		"SCRIPT:x":               {KindScript, "x"},
+		"custom:whatever it is ": {"custom", "whatever it is "},
+	} {
+		got, err := ParseSpec(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSpec(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "script", "script:", ":x", "@", "@../x", "@a b", "sc ript:x", "a/b:c"} {
+		if _, err := ParseSpec(bad); !errors.Is(err, ErrBadSpec) {
+			t.Errorf("ParseSpec(%q) = %v, want ErrBadSpec", bad, err)
+		}
+	}
+	a := DefaultAdapters()
+	if _, err := a.New(Spec{KindOpenAI, "m"}); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "not available yet") {
+		t.Errorf("openai: %v", err)
+	}
+	if _, err := a.New(Spec{"carrier-pigeon", "m"}); !errors.Is(err, ErrBadSpec) {
+		t.Errorf("unknown kind: %v", err)
+	}
+	if _, err := a.New(Spec{KindRegistered, "X"}); !errors.Is(err, ErrBadSpec) {
+		t.Errorf("@NAME as an adapter: %v", err)
+	}
+	if r, err := a.New(Spec{KindExec, "true"}); err != nil || r.(*Exec).Command != "true" {
+		t.Errorf("exec: %v", err)
+	}
+}
+
+func TestScriptPicksTheRoundElseTheLast(t *testing.T) {
+	t.Parallel()
+	s, err := ParseScript([]byte(`{"turns":[
+		{"round":2,"position":"two","counter_to":"c","confidence_change":-1,"tokens":7,"text":"t","evidence_refs":["a.go:1"]},
+		{"round":1,"claim":"one"},
+		{"round":5,"position":"last"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round, want := range map[int]string{1: "one", 2: "two", 3: "last", 9: "last"} {
+		rep, err := s.Respond(context.Background(), request(round, 1))
+		if err != nil || rep.Turn.Position != want || rep.Turn.Round != round || rep.Turn.Role != debate.RoleAttacker {
+			t.Errorf("round %d: %+v %v, want %q", round, rep.Turn, err, want)
+		}
+	}
+	rep, _ := s.Respond(context.Background(), request(2, 1))
+	if tu := rep.Turn; tu.CounterTo != "c" || tu.ConfidenceChange != -1 || tu.Tokens != 7 || tu.Text != "t" || len(tu.EvidenceRefs) != 1 {
+		t.Errorf("fields lost: %+v", tu)
+	}
+}
+
+func TestScriptWrongRepliesOnPurpose(t *testing.T) {
+	t.Parallel()
+	s, err := ParseScript([]byte(`{"turns":[
+		{"round":1,"position":"p","reply_round":4,"reply_role":"defender","reply_debate_id":"other","wrong_attempts":1},
+		{"round":2,"position":"p","reply_fields":{"round":"two"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, _ := s.Respond(context.Background(), request(1, 1))
+	if rep.Turn.Round != 4 || rep.Turn.Role != debate.RoleDefender || rep.Turn.DebateID != "other" {
+		t.Errorf("attempt 1 should be wrong: %+v", rep.Turn)
+	}
+	rep, _ = s.Respond(context.Background(), request(1, 2))
+	if rep.Turn.Round != 1 || rep.Turn.Role != debate.RoleAttacker || rep.Turn.DebateID != "20260101-spec-x-abcdef" {
+		t.Errorf("attempt 2 should be right: %+v", rep.Turn)
+	}
+	rep, _ = s.Respond(context.Background(), request(2, 2))
+	if string(rep.Raw) != `{"round":"two"}` {
+		t.Errorf("raw reply %s", rep.Raw)
+	}
+}
+
+func TestScriptDelayStopsWithTheContext(t *testing.T) {
+	t.Parallel()
+	s, _ := ParseScript([]byte(`{"turns":[{"position":"p","delay_ms":600000}]}`))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := s.Respond(ctx, request(1, 1)); done <- err }()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled delay returned %v", err)
+	}
+}
+
+func TestParseScriptRejects(t *testing.T) {
+	t.Parallel()
+	for name, bad := range map[string]string{
+		"not json":          `{`,
+		"no turns":          `{"turns":[]}`,
+		"unknown key":       `{"turns":[{"position":"p","colour":"red"}]}`,
+		"negative delay":    `{"turns":[{"position":"p","delay_ms":-1}]}`,
+		"negative round":    `{"turns":[{"position":"p","round":-1}]}`,
+		"fields not an obj": `{"turns":[{"position":"p","reply_fields":[1]}]}`,
+		"trailing":          `{"turns":[{"position":"p"}]} {}`,
+	} {
+		if _, err := ParseScript([]byte(bad)); !errors.Is(err, ErrBadScript) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := LoadScript(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+		t.Error("a missing script loaded")
+	}
+}
+
+func TestExecAdapter(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, cmd string
+		check     func(t *testing.T, r *Reply)
+	}{
+		{"json output, request on stdin, defaults filled", `read -r line; case "$line" in *'"round":2'*) printf '{"position":"seen round 2","counter_to":"x","confidence_change":-1,"text":"arg"}';; *) echo '{"position":"no"}';; esac`,
+			func(t *testing.T, r *Reply) {
+				var f map[string]any
+				_ = json.Unmarshal(r.Raw, &f)
+				if f["position"] != "seen round 2" || f["debate_id"] != "20260101-spec-x-abcdef" || f["round"] != float64(2) || f["role"] != "attacker" {
+					t.Errorf("fields %v", f)
+				}
+			}},
+		{"plain text: first line the position", `printf '\n  Keys leak time  \nBecause of the timestamp.\nSecond line.\n'`,
+			func(t *testing.T, r *Reply) {
+				if r.Turn.Position != "Keys leak time" || r.Turn.Text != "Because of the timestamp.\nSecond line." || r.Turn.CounterTo != "Use UUIDv7 keys" {
+					t.Errorf("turn %+v", r.Turn)
+				}
+			}},
+		{"plain text repeating the standing position concedes", `echo 'use uuidv7 keys.'`,
+			func(t *testing.T, r *Reply) {
+				if !r.Turn.Concedes() {
+					t.Errorf("turn %+v", r.Turn)
+				}
+			}},
+		{"environment", `echo "$PARLEY_ROLE $PARLEY_ROUND $PARLEY_ATTEMPT $PARLEY_DEBATE_ID"`,
+			func(t *testing.T, r *Reply) {
+				if r.Turn.Position != "attacker 2 1 20260101-spec-x-abcdef" {
+					t.Errorf("env %q", r.Turn.Position)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := (&Exec{Command: tc.cmd, Dir: dir}).Respond(context.Background(), request(2, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, r)
+		})
+	}
+	for name, cmd := range map[string]string{"exit 1": "echo oops >&2; exit 3", "no output": "true", "json array": "echo '[1,2]'"} {
+		if _, err := (&Exec{Command: cmd}).Respond(context.Background(), request(1, 1)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestExecKilledAtTheDeadline(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	// The grandchild (sleep) must die with the command's process group.
+	_, err := (&Exec{Command: "sleep 600 & echo $! > " + pidFile + "; wait"}).Respond(ctx, request(1, 1))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v", err)
+	}
+	data, _ := os.ReadFile(pidFile)
+	pid := strings.TrimSpace(string(data))
+	for i := 0; i < 100; i++ {
+		if _, err := os.Stat("/proc/" + pid); errors.Is(err, os.ErrNotExist) || pid == "" {
+			return
+		}
+		if st, _ := os.ReadFile("/proc/" + pid + "/stat"); strings.Contains(string(st), ") Z ") {
+			return // a zombie awaiting its reaper is dead
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the command's child %s outlived the deadline", pid)
+}
+
+// fakeRegistry records what a Runner does with the registry.
+type fakeRegistry struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (f *fakeRegistry) note(s string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, s)
+}
+func (f *fakeRegistry) Register(ctx context.Context, name string, roles []debate.Role) error {
+	f.note("register " + name)
+	return nil
+}
+func (f *fakeRegistry) Heartbeat(ctx context.Context, name string) error {
+	f.note("heartbeat")
+	return nil
+}
+func (f *fakeRegistry) Unregister(ctx context.Context, name string) error {
+	f.note("unregister " + name)
+	return nil
+}
+
+func TestRunnerAnswersDeduplicatesAndUnregisters(t *testing.T) {
+	t.Parallel()
+	tr := inbox.NewMemTransport()
+	ctx := context.Background()
+	tr.Create(ctx, "Coord")
+	var calls int
+	var mu sync.Mutex
+	resp := ResponderFunc(func(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		return &Reply{Turn: &debate.Turn{DebateID: req.DebateID, Round: req.Round, Role: req.Role, Position: "p", Text: "the argument"}}, nil
+	})
+	reg := &fakeRegistry{}
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	ready := make(chan struct{})
+	r := &Runner{Name: "Critic", Transport: tr, Registry: reg, Responder: resp, Heartbeat: 10 * time.Millisecond, Ready: func() { close(ready) }}
+	go func() { done <- r.Run(rctx) }()
+	<-ready
+	req := request(1, 1)
+	m1, _ := debate.NewRequestMessage("Coord", "Critic", req)
+	tr.Send(ctx, m1)
+	tr.Send(ctx, &inbox.Message{From: "Coord", To: "Critic", Text: "just chatting"})
+	receive := func() *inbox.Message {
+		t.Helper()
+		rcv, err := tr.Listen(ctx, "Coord")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rcv.Close()
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		d, err := rcv.Receive(wctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rcv.Ack(ctx, d)
+		return d.Message
+	}
+	var replies []*inbox.Message
+	replies = append(replies, receive())
+	// The same request again under another message id (a resumed
+	// coordinator whose copy the transport does not deduplicate).
+	m2 := *m1
+	m2.ID = inbox.NewID()
+	tr.Send(ctx, &m2)
+	replies = append(replies, receive())
+	if calls != 1 {
+		t.Errorf("the responder was asked %d times for one request_id", calls)
+	}
+	if replies[0].ReplyTo != m1.ID || replies[0].Kind() != debate.TypeTurn || replies[0].Text != "the argument" {
+		t.Errorf("reply %+v", replies[0])
+	}
+	if replies[1].ID != replies[0].ID {
+		t.Errorf("the repeated request got a different reply %s, want the cached %s", replies[1].ID, replies[0].ID)
+	}
+	tu, err := debate.DecodeTurn(replies[0], req)
+	if err != nil || tu.Position != "p" {
+		t.Errorf("reply does not decode: %v", err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if reg.calls[0] != "register Critic" || reg.calls[len(reg.calls)-1] != "unregister Critic" || !strings.Contains(strings.Join(reg.calls, ","), "heartbeat") {
+		t.Errorf("registry calls %v", reg.calls)
+	}
+}
+
+func TestRunnerLeavesAnInterruptedRequestForTheNextHolder(t *testing.T) {
+	t.Parallel()
+	tr := inbox.NewMemTransport()
+	ctx := context.Background()
+	tr.Create(ctx, "Coord")
+	started := make(chan struct{})
+	slow := ResponderFunc(func(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- (&Runner{Name: "Critic", Transport: tr, Responder: slow}).Run(rctx) }()
+	for tr.Create(ctx, "Critic") != nil {
+	}
+	m, _ := debate.NewRequestMessage("Coord", "Critic", request(1, 1))
+	tr.Send(ctx, m)
+	<-started
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	rcv, err := tr.Listen(ctx, "Critic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv.Close()
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	d, err := rcv.Receive(pctx)
+	if err != nil || d.Message.ID != m.ID {
+		t.Fatalf("the interrupted request was acknowledged: %v", err)
+	}
+}

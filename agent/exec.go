@@ -1,0 +1,147 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+)
+
+// MaxOutputBytes bounds what a command may print for one turn.
+const MaxOutputBytes = inbox.MaxMessageBytes / 2
+
+// Exec is the exec adapter: it runs Command with "sh -c" for every turn,
+// with the request as a JSON object on stdin (the turn_request's fields plus
+// "text", the Markdown prompt) and PARLEY_DEBATE_ID, PARLEY_REQUEST_ID,
+// PARLEY_ROUND, PARLEY_ROLE and PARLEY_ATTEMPT in its environment.
+//
+// Its stdout is either a JSON object, the debate_turn's fields (debate_id,
+// round and role default to the request's when absent; tokens, when absent,
+// are estimated by the coordinator), or plain text: the first non-empty line
+// is the position and the rest the argument. A plain-text attacker counters
+// the defender's standing position unless it repeats it (then it concedes).
+//
+// The command is killed, with its process group, when the request's
+// deadline passes or the agent stops. A non-zero exit is an error; nothing
+// is sent and the coordinator's wall clock decides.
+type Exec struct {
+	Command string
+	// Dir is the working directory ("" = the agent's).
+	Dir string
+	// Env is added to the agent's environment.
+	Env []string
+}
+
+var _ Responder = (*Exec)(nil)
+
+// Respond runs the command once for req.
+func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
+	input, err := json.Marshal(struct {
+		*debate.TurnRequest
+		Text string `json:"text"`
+	}{req, debate.RenderRequest(req)})
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "sh", "-c", e.Command)
+	cmd.Dir = e.Dir
+	cmd.Env = append(os.Environ(), e.Env...)
+	cmd.Env = append(cmd.Env,
+		"PARLEY_DEBATE_ID="+req.DebateID, "PARLEY_REQUEST_ID="+req.RequestID,
+		"PARLEY_ROUND="+strconv.Itoa(req.Round), "PARLEY_ROLE="+string(req.Role),
+		"PARLEY_ATTEMPT="+strconv.Itoa(req.Attempt))
+	cmd.Stdin = bytes.NewReader(input)
+	var stdout, stderr limitedBuffer
+	stdout.max, stderr.max = MaxOutputBytes, 4096
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("exec %q: %w%s", e.Command, err, tail(stderr.String()))
+	}
+	if stdout.over {
+		return nil, fmt.Errorf("%w: %q printed more than %d bytes", ErrBadOutput, e.Command, MaxOutputBytes)
+	}
+	return ParseOutput(stdout.Bytes(), req)
+}
+
+func tail(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return ": " + s
+}
+
+// ParseOutput reads what a command printed for req: a JSON object (the
+// reply's fields, with debate_id, round and role filled in from req when
+// absent) or plain text. Output that is empty, or a JSON value other than an
+// object, is ErrBadOutput.
+func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
+	trimmed := bytes.TrimSpace(out)
+	if len(trimmed) == 0 {
+		return nil, fmt.Errorf("%w: no output", ErrBadOutput)
+	}
+	if trimmed[0] == '{' || trimmed[0] == '[' {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(trimmed, &fields); err != nil || fields == nil {
+			return nil, fmt.Errorf("%w: output looks like JSON but is not an object: %v", ErrBadOutput, err)
+		}
+		defaults := map[string]any{"debate_id": req.DebateID, "round": req.Round, "role": req.Role}
+		for k, v := range defaults {
+			if _, ok := fields[k]; !ok {
+				fields[k], _ = json.Marshal(v)
+			}
+		}
+		raw, err := json.Marshal(fields)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrBadOutput, err)
+		}
+		return &Reply{Raw: raw}, nil
+	}
+	text := strings.ReplaceAll(string(trimmed), "\r\n", "\n")
+	position, rest, _ := strings.Cut(text, "\n")
+	t := &debate.Turn{
+		DebateID: req.DebateID, Round: req.Round, Role: req.Role,
+		Position: strings.TrimSpace(position), Text: strings.TrimSpace(rest), EvidenceRefs: []string{},
+	}
+	if req.Role == debate.RoleAttacker && debate.PositionHash(t.Position) != debate.PositionHash(req.Position) {
+		t.CounterTo = req.Position
+	}
+	return &Reply{Turn: t}, nil
+}
+
+// limitedBuffer keeps the first max bytes written and notes any excess.
+type limitedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.Len(); room < len(p) {
+		b.over = true
+		if room > 0 {
+			b.Buffer.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/registry"
+)
+
+// newAgentCmd is "parley agent run".
+func newAgentCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "agent",
+		Short: "Keep a debate agent alive",
+		Args:  exactArgs(0),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newAgentRunCmd(a))
+	return cmd
+}
+
+// adapters are the agent kinds this build provides (script, exec; openai
+// joins with its adapter).
+var adapters = agent.DefaultAdapters
+
+func newAgentRunCmd(a *app) *cobra.Command {
+	var name, role, execCmd, script, spec, sessionID string
+	var exitWithParent bool
+	cmd := &cobra.Command{
+		Use:   "run --name N --role R (--exec CMD | --script FILE | --spec KIND:ARG)",
+		Short: "Register an agent and answer its turn requests until interrupted",
+		Long: "Registers NAME, heartbeats, answers every turn_request in its inbox, and\n" +
+			"unregisters on SIGINT or SIGTERM. --exec runs CMD per turn (the request as\n" +
+			"JSON on stdin; a debate_turn JSON object or plain text on stdout); --script\n" +
+			"answers from a JSON script (see README, \"Debates\").",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := validName("--name", name); err != nil {
+				return usageError{err}
+			}
+			r, err := debate.ParseRole(role)
+			if err != nil {
+				return usagef("--role: %v", err)
+			}
+			given := 0
+			for _, s := range []string{execCmd, script, spec} {
+				if s != "" {
+					given++
+				}
+			}
+			if given != 1 {
+				return usagef("give exactly one of --exec CMD, --script FILE or --spec KIND:ARG")
+			}
+			switch {
+			case execCmd != "":
+				spec = agent.KindExec + ":" + execCmd
+			case script != "":
+				spec = agent.KindScript + ":" + script
+			}
+			sp, err := agent.ParseSpec(spec)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			resp, err := adapters().New(sp)
+			if err != nil {
+				if errors.Is(err, agent.ErrBadSpec) || errors.Is(err, agent.ErrUnavailable) {
+					return usagef("%v", err)
+				}
+				return err
+			}
+			return a.runAgent(cmd.Context(), name, r, sp, resp, sessionID, exitWithParent)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&name, "name", "", "the agent's name (letters, digits, '_' and '-')")
+	f.StringVar(&role, "role", "", "defender or attacker")
+	f.StringVar(&execCmd, "exec", "", "command run per turn with sh -c")
+	f.StringVar(&script, "script", "", "JSON script of turns")
+	f.StringVar(&spec, "spec", "", "any agent spec, e.g. script:FILE or openai:MODEL")
+	f.StringVar(&sessionID, "session-id", "", "registry session id (default: a new one)")
+	f.BoolVar(&exitWithParent, "exit-with-parent", false, "stop when the process that started this one ends")
+	_ = f.MarkHidden("session-id")
+	_ = f.MarkHidden("exit-with-parent")
+	return cmd
+}
+
+// runAgent serves as name until ctx ends (SIGINT, SIGTERM) or, with
+// exitWithParent, until the parent process is gone.
+func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp agent.Spec, resp agent.Responder, sessionID string, exitWithParent bool) error {
+	m, err := a.openMessenger()
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	// SIGINT and SIGTERM end the agent cleanly (it unregisters), also when
+	// the caller did not arrange for it (a test binary standing in for parley).
+	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if exitWithParent {
+		ppid := os.Getppid()
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			t := time.NewTicker(100 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					if os.Getppid() != ppid {
+						cancel()
+						return
+					}
+				}
+			}
+		}()
+		defer func() { close(stop); <-done }()
+	}
+	reg := &agentRegistry{reg: m.reg, sessionID: sessionID, model: sp.String()}
+	r := &agent.Runner{
+		Name: name, Roles: []debate.Role{role}, Transport: m.tr, Registry: reg, Responder: resp,
+		Logger: a.logger(), Heartbeat: a.heartbeatEvery(),
+		Ready: func() {
+			if a.json {
+				_ = a.emit(map[string]any{"event": "ready", "agent": name, "role": role, "spec": sp.String(), "pid": os.Getpid()})
+			} else {
+				a.printf("agent %s (%s, %s) is listening; stop it with Ctrl-C\n", name, role, sp)
+			}
+		},
+	}
+	if err := r.Run(ctx); err != nil {
+		if errors.Is(err, registry.ErrNameTaken) {
+			return fmt.Errorf("%w: another live agent is called %s (see parley agents list)", err, name)
+		}
+		return messengerError(err)
+	}
+	return nil
+}
+
+// agentRegistry adapts the registry to agent.Registry.
+type agentRegistry struct {
+	reg       *registry.Registry
+	sessionID string
+	model     string
+}
+
+func (r *agentRegistry) Register(ctx context.Context, name string, roles []debate.Role) error {
+	rs := make([]string, len(roles))
+	for i, ro := range roles {
+		rs[i] = string(ro)
+	}
+	res, err := r.reg.Register(ctx, registry.Registration{Name: name, SessionID: r.sessionID, Roles: rs, Model: r.model})
+	if err != nil {
+		return err
+	}
+	r.sessionID = res.SessionID
+	return nil
+}
+
+func (r *agentRegistry) Heartbeat(ctx context.Context, name string) error {
+	return r.reg.Heartbeat(ctx, name, r.sessionID)
+}
+
+func (r *agentRegistry) Unregister(ctx context.Context, name string) error {
+	return r.reg.Unregister(ctx, name, r.sessionID)
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// newDebateCmd is "parley debate run | start | status | watch | resume | list".
+func newDebateCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "debate",
+		Short: "Run budgeted debates between a defender and its attackers",
+		Long: "A debate puts one defender's position to one or more attackers, round by round,\n" +
+			"within a budget of rounds, tokens and seconds, and ends in one verdict:\n" +
+			"CONSENSUS_REACHED (exit 0), DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT (exit 3).\n" +
+			"Every event is recorded in <root>/debates/<id>/transcript.jsonl, hash-chained.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newDebateRunCmd(a), newDebateStartCmd(a), newDebateStatusCmd(a),
+		newDebateWatchCmd(a), newDebateResumeCmd(a), newDebateListCmd(a))
+	return cmd
+}
+
+// budgetFlags are the per-debate budget overrides (SPEC §5.2).
+type budgetFlags struct {
+	rounds, tokens, perRound, convergence int
+	timeout                               time.Duration
+}
+
+func (f *budgetFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.IntVar(&f.rounds, "max-rounds", 0, "rounds at most (default: the layer's, from config.json)")
+	fl.IntVar(&f.tokens, "max-tokens", 0, "tokens at most, all turns together")
+	fl.IntVar(&f.perRound, "max-tokens-per-round", 0, "tokens each agent may spend per round (a turn over it is kept and flagged)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "wall-clock budget of the debate, e.g. 90s or 2m")
+	fl.IntVar(&f.convergence, "convergence-rounds", 0, "consecutive rounds a pattern must hold to end the debate")
+}
+
+// apply puts the flags that were given over b.
+func (f *budgetFlags) apply(cmd *cobra.Command, b debate.ConsensusBudget) (debate.ConsensusBudget, error) {
+	var o debate.BudgetOverride
+	fl := cmd.Flags()
+	if fl.Changed("max-rounds") {
+		o.MaxRounds = &f.rounds
+	}
+	if fl.Changed("max-tokens") {
+		o.MaxTokens = &f.tokens
+	}
+	if fl.Changed("max-tokens-per-round") {
+		o.MaxTokensPerRound = &f.perRound
+	}
+	if fl.Changed("timeout") {
+		ms := f.timeout.Milliseconds()
+		o.MaxWallClockMs = &ms
+	}
+	if fl.Changed("convergence-rounds") {
+		o.ConvergenceRounds = &f.convergence
+	}
+	b = b.Apply(o)
+	if err := b.Validate(); err != nil {
+		return b, usagef("%v (see parley debate run --help)", err)
+	}
+	return b, nil
+}

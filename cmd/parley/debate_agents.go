@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// The glue between the debate and the file messenger: the coordinator's
+// registration, the liveness of participants, and the agent processes a
+// debate starts for itself.
+
+// childEnv is added to the environment of the parley processes this one
+// starts (agents, a detached debate). Tests set it so that the test binary,
+// standing in for parley, runs the command line.
+var childEnv []string
+
+// sessionIDOf is the registry session id of a name in a debate: derived,
+// so that a coordinator or agent restarted by "debate resume" is the same
+// session and keeps the mail waiting in its inbox.
+func sessionIDOf(debateID, name string) string {
+	sum := sha256.Sum256([]byte("parley/session/" + debateID + "/" + name))
+	h := fmt.Sprintf("%x", sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
+}
+
+// heartbeatEvery is how often agents renew their registration: a third of
+// the liveness TTL, at most 5 s.
+func (a *app) heartbeatEvery() time.Duration {
+	ttl := registry.DefaultTTL
+	if cfg, err := a.config(); err == nil && cfg.Messenger.HeartbeatTTLMs > 0 {
+		ttl = time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+	}
+	return min(ttl/3, 5*time.Second)
+}
+
+// enroller registers the coordinator for as long as it runs.
+type enroller struct {
+	reg *registry.Registry
+	id  string // the debate
+}
+
+func (e enroller) Enroll(ctx context.Context, name string) (func(context.Context), error) {
+	sid := sessionIDOf(e.id, name)
+	_, err := e.reg.Register(ctx, registry.Registration{Name: name, SessionID: sid, Roles: []string{"coordinator"}, Model: "parley"})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				_ = e.reg.Heartbeat(ctx, name, sid)
+			}
+		}
+	}()
+	return func(ctx context.Context) {
+		cancel()
+		<-done
+		_ = e.reg.Unregister(ctx, name, sid)
+	}, nil
+}
+
+// agentProcs are the agent processes a debate started; stop ends them.
+// Each has a goroutine that waits for it, ended when the process ends.
+type agentProcs struct {
+	procs []*agentProc
+}
+
+type agentProc struct {
+	name   string
+	cmd    *exec.Cmd
+	log    io.Closer
+	exited chan struct{} // closed when the process has ended
+}
+
+// startAgents starts, as separate processes ("parley agent run"), every
+// participant of s that has an adapter spec and is not already alive, and
+// waits until each has registered. Their output goes to
+// <root>/debates/<id>/logs/<name>.log.
+func (a *app) startAgents(ctx context.Context, m *messenger, store *transcripts.Store, s *debate.DebateSession) (*agentProcs, error) {
+	procs := &agentProcs{}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range s.Participants {
+		sp, err := agent.ParseSpec(p.Agent)
+		if err != nil || sp.Kind == agent.KindRegistered {
+			continue
+		}
+		if err := a.retire(ctx, m, s.ID, p.Name); err != nil {
+			procs.stop()
+			return nil, err
+		}
+		logf, err := store.AgentLog(s.ID, p.Name)
+		if err != nil {
+			procs.stop()
+			return nil, err
+		}
+		args, err := a.childArgs()
+		if err != nil {
+			procs.stop()
+			return nil, err
+		}
+		args = append(args, "agent", "run", "--name", p.Name, "--role", string(p.Role), "--spec", sp.String(),
+			"--session-id", sessionIDOf(s.ID, p.Name), "--exit-with-parent")
+		cmd := exec.Command(exe, args...)
+		cmd.Stdout, cmd.Stderr = logf, logf
+		cmd.Env = append(os.Environ(), childEnv...)
+		// Not in the terminal's process group: Ctrl-C stops the debate, and
+		// the debate stops its agents.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			logf.Close()
+			procs.stop()
+			return nil, fmt.Errorf("start agent %s: %w", p.Name, err)
+		}
+		ap := &agentProc{name: p.Name, cmd: cmd, log: logf, exited: make(chan struct{})}
+		go func() { _ = cmd.Wait(); close(ap.exited) }()
+		procs.procs = append(procs.procs, ap)
+	}
+	// Wait for the registrations.
+	deadline := time.Now().Add(20 * time.Second)
+	for _, ap := range procs.procs {
+		for {
+			if alive, _ := m.reg.Alive(ctx, ap.name); alive {
+				break
+			}
+			select {
+			case <-ap.exited:
+			case <-ctx.Done():
+			case <-time.After(20 * time.Millisecond):
+				if time.Now().Before(deadline) {
+					continue
+				}
+			}
+			procs.stop()
+			return nil, fmt.Errorf("agent %s did not start: see %s", ap.name, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(s.ID, "logs/"+ap.name+".log"))))
+		}
+	}
+	return procs, nil
+}
+
+// retire makes sure no earlier process of the debate's agent name is
+// alive: an agent started by a coordinator that was killed stops by itself
+// (it watches its parent), but may not have yet. It is told to stop
+// (SIGTERM: it unregisters) and waited for; a live agent of that name that
+// the debate did not start is an error.
+func (a *app) retire(ctx context.Context, m *messenger, id, name string) error {
+	e, err := m.reg.Get(ctx, name)
+	if errors.Is(err, registry.ErrNotRegistered) || (err == nil && !e.Alive) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if e.SessionID != sessionIDOf(id, name) || e.Host != m.reg.Host() || e.PID <= 0 {
+		return fmt.Errorf("a live agent that this debate did not start is called %s (see parley agents show %s)", name, name)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		_ = syscall.Kill(e.PID, sig)
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+			if alive, err := m.reg.Alive(ctx, name); err == nil && !alive {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	return fmt.Errorf("agent %s (pid %d) of an earlier run does not stop", name, e.PID)
+}
+
+// stop sends SIGTERM to every agent process (they unregister), waits up to
+// 5 s, then kills what is left.
+func (p *agentProcs) stop() {
+	if p == nil {
+		return
+	}
+	for _, ap := range p.procs {
+		_ = ap.cmd.Process.Signal(syscall.SIGTERM)
+	}
+	deadline := time.After(5 * time.Second)
+	for _, ap := range p.procs {
+		select {
+		case <-ap.exited:
+		case <-deadline:
+			_ = ap.cmd.Process.Kill()
+			<-ap.exited
+		}
+		ap.log.Close()
+	}
+	p.procs = nil
+}
+
+// participantName is the name a debate gives an agent it starts itself:
+// the role (and place, for attackers) and the debate id's suffix, so that
+// it reads well in "parley agents list" and stays the same on resume.
+func participantName(id string, role debate.Role, n int) string {
+	suffix := id[strings.LastIndexByte(id, '-')+1:]
+	if role == debate.RoleDefender {
+		if n > 1 {
+			return fmt.Sprintf("Defender%d-%s", n, suffix)
+		}
+		return "Defender-" + suffix
+	}
+	return fmt.Sprintf("Attacker%d-%s", n, suffix)
+}
+
+// childArgs are the global flags of a parley process this one starts: the
+// same root and vault, as absolute paths.
+func (a *app) childArgs() ([]string, error) {
+	root, err := filepath.Abs(a.rootDir())
+	if err != nil {
+		return nil, err
+	}
+	vault, err := filepath.Abs(a.vaultDir())
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"--root", root, "--vault", vault}
+	if a.verbose {
+		args = append(args, "--verbose")
+	}
+	return args, nil
+}

@@ -1,0 +1,351 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// storeFor opens the debates of the root to read debate id.
+func (a *app) storeFor(id string) (*transcripts.Store, error) {
+	st, err := a.store()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("no debate %s: there is no parley root at %s", id, a.rootDir())
+	}
+	return st, err
+}
+
+// debateID checks the ID argument of a debate subcommand.
+func debateID(args []string) (string, error) {
+	if err := debate.ValidateID(args[0]); err != nil {
+		return "", usagef("%v (see parley debate list)", err)
+	}
+	return args[0], nil
+}
+
+func newDebateResumeCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "resume ID",
+		Short: "Continue an interrupted debate from its transcript (and file a verdict not yet filed)",
+		Long: "Continues a debate whose coordinator stopped (crash, kill -9, Ctrl-C): requests are\n" +
+			"sent again under the same request ids, replies that arrived meanwhile are taken\n" +
+			"from the inbox, nothing recorded is counted twice, and time spent stopped does\n" +
+			"not count against the wall clock. A closed debate prints its verdict.",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := debateID(args)
+			if err != nil {
+				return err
+			}
+			store, err := a.storeFor(id)
+			if err != nil {
+				return err
+			}
+			s, err := store.Session(id)
+			store.Close()
+			if err != nil {
+				return debateError(err, id)
+			}
+			return a.runDebate(cmd.Context(), s, true)
+		},
+	}
+}
+
+func newDebateStartCmd(a *app) *cobra.Command {
+	var f debateFlags
+	cmd := &cobra.Command{
+		Use:   "start --layer L --topic T --agent ROLE=SPEC... [budget flags]",
+		Short: "Start a debate in the background and print its id",
+		Long: "Like \"debate run\", but the debate runs in a detached process (its output in\n" +
+			"<root>/debates/<id>/logs/coordinator.log). Follow it with \"parley debate watch ID\".",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := f.session(cmd, a)
+			if err != nil {
+				return err
+			}
+			m, err := a.openMessenger() // makes the root if it is new
+			if err != nil {
+				return err
+			}
+			m.Close()
+			store, err := a.store()
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			log, err := store.Create(cmd.Context(), s)
+			if err != nil {
+				return err
+			}
+			log.Close()
+			pid, err := a.detach(store, s.ID)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.emit(map[string]any{"event": "started", "debate_id": s.ID, "pid": pid})
+			}
+			a.printf("%s\n", s.ID)
+			fmt.Fprintf(a.stderr, "debate %s runs in the background (pid %d); follow it with: parley debate watch %s\n", s.ID, pid, s.ID)
+			return nil
+		},
+	}
+	f.add(cmd)
+	return cmd
+}
+
+// detach starts "parley debate resume ID" in a new session, its output in
+// the debate's logs, and does not wait for it.
+func (a *app) detach(store *transcripts.Store, id string) (int, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	logf, err := store.AgentLog(id, "coordinator")
+	if err != nil {
+		return 0, err
+	}
+	defer logf.Close()
+	args, err := a.childArgs()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(exe, append(args, "debate", "resume", id)...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = append(os.Environ(), childEnv...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("start the debate's process: %w", err)
+	}
+	pid := cmd.Process.Pid
+	// Nobody here waits for it: this process ends at once and the detached
+	// one is reparented (and reaped) by the system.
+	if err := cmd.Process.Release(); err != nil {
+		return 0, err
+	}
+	return pid, nil
+}
+
+// statusLine is the JSON form of "debate status" and "debate list".
+type statusLine struct {
+	DebateID       string            `json:"debate_id"`
+	Topic          string            `json:"topic"`
+	Layer          debate.Layer      `json:"layer"`
+	Created        string            `json:"created"`
+	State          transcripts.State `json:"state"`
+	Round          int               `json:"round"`
+	MaxRounds      int               `json:"max_rounds"`
+	Tokens         int               `json:"tokens"`
+	MaxTokens      int               `json:"max_tokens"`
+	ElapsedMs      int64             `json:"elapsed_ms"`
+	MaxWallClockMs int64             `json:"max_wall_clock_ms"`
+	Events         int               `json:"events"`
+	Verdict        debate.Verdict    `json:"verdict,omitempty"`
+	Action         debate.Action     `json:"action,omitempty"`
+	Record         string            `json:"record,omitempty"`
+}
+
+// debateStatus reads where a debate stands.
+func debateStatus(store *transcripts.Store, id string) (*statusLine, *debate.State, error) {
+	sum, err := store.Summary(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	events, err := store.Events(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := sum.Session
+	line := &statusLine{
+		DebateID: id, Topic: s.Topic, Layer: s.Layer, Created: s.Created, State: sum.State,
+		MaxRounds: s.Budget.MaxRounds, MaxTokens: s.Budget.MaxTokens, MaxWallClockMs: s.Budget.MaxWallClockMs,
+		Events: len(events), Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
+	}
+	st, err := debate.Replay(events)
+	if err != nil {
+		return line, nil, nil // nothing recorded yet (or not replayable): the summary says what it can
+	}
+	line.Tokens, line.ElapsedMs = st.Tokens, st.ElapsedMs
+	if n := len(st.Slots); n > 0 {
+		line.Round = st.Slots[n-1].Round
+	}
+	if st.Verdict != nil {
+		line.Verdict, line.Action, line.Round = st.Verdict.Verdict, st.Verdict.Action, st.Verdict.Rounds
+	}
+	return line, st, nil
+}
+
+func newDebateStatusCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status ID",
+		Short: "Where a debate stands: running, closed or interrupted; round, tokens, time",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := debateID(args)
+			if err != nil {
+				return err
+			}
+			store, err := a.storeFor(id)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			line, _, err := debateStatus(store, id)
+			if err != nil {
+				return debateError(err, id)
+			}
+			if a.json {
+				return a.emit(line)
+			}
+			a.printf("%s  [%s] %s\n", line.DebateID, line.Layer, line.Topic)
+			a.printf("  state:  %s\n", line.State)
+			a.printf("  round %d/%d · tokens %d/%d · %.1f s / %.0f s · %d events\n", line.Round, line.MaxRounds,
+				line.Tokens, line.MaxTokens, float64(line.ElapsedMs)/1000, float64(line.MaxWallClockMs)/1000, line.Events)
+			if line.Verdict != "" {
+				a.printf("  verdict: %s → %s\n", line.Verdict, line.Action)
+			}
+			if line.Record != "" {
+				a.printf("  record:  %s\n", line.Record)
+			}
+			if line.State == transcripts.StateInterrupted && line.Verdict == "" {
+				a.printf("  the coordinator is not running: parley debate resume %s\n", id)
+			}
+			return nil
+		},
+	}
+}
+
+func newDebateListCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the debates under the root, newest first",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			store, err := a.store()
+			if errors.Is(err, fs.ErrNotExist) {
+				if !a.json {
+					a.printf("no debates: there is no parley root at %s (parley init makes one)\n", a.rootDir())
+				}
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			list, err := store.List()
+			if err != nil {
+				return err
+			}
+			if len(list) == 0 && !a.json {
+				a.printf("no debates yet under %s (start one with parley debate run)\n", a.rootDir())
+			}
+			for _, sum := range list {
+				if a.json {
+					line, _, err := debateStatus(store, sum.ID)
+					if err != nil {
+						return err
+					}
+					if err := a.emit(line); err != nil {
+						return err
+					}
+					continue
+				}
+				verdict := string(sum.Verdict)
+				if verdict == "" {
+					verdict = "-"
+				}
+				a.printf("%-52s %-11s %-17s %s\n", sum.ID, sum.State, verdict, clipLine(sum.Topic, 60))
+			}
+			return nil
+		},
+	}
+}
+
+func newDebateWatchCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "watch ID",
+		Short: "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 3 otherwise)",
+		Args:  exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := debateID(args)
+			if err != nil {
+				return err
+			}
+			store, err := a.storeFor(id)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			return a.watchDebate(cmd.Context(), store, id)
+		},
+	}
+}
+
+// watchDebate prints a debate's events as its transcript grows, until the
+// verdict is filed, the debate is found interrupted, or ctx ends.
+func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id string) error {
+	if _, err := store.Session(id); err != nil {
+		return debateError(err, id)
+	}
+	view := a.newProgress()
+	defer view.Close()
+	st := &debate.State{}
+	shown := 0
+	idle := time.Now()
+	for {
+		events, err := store.Events(id)
+		if err != nil && !errors.Is(err, transcripts.ErrTampered) {
+			return err
+		}
+		for ; shown < len(events); shown++ {
+			e := events[shown]
+			if err := st.Apply(&e); err != nil {
+				return fmt.Errorf("transcript of %s: %w", id, err)
+			}
+			view.Event(st.ProgressOf(&e))
+			idle = time.Now()
+		}
+		if err != nil {
+			view.Close()
+			return debateError(err, id)
+		}
+		if st.Verdict != nil {
+			if v, err := store.Verdict(id); err == nil {
+				view.Close()
+				st.Verdict.Record = v.Record
+				return a.printVerdict(st.Verdict)
+			}
+		}
+		running, err := store.Running(id)
+		if err != nil {
+			return err
+		}
+		// A debate just started by "debate start" may not hold its lock yet.
+		if !running && time.Since(idle) > 5*time.Second {
+			if st.Verdict != nil {
+				view.Close()
+				return a.printVerdict(st.Verdict) // recorded, but its filing did not finish
+			}
+			view.Close()
+			return fmt.Errorf("debate %s is not running and has no verdict (its logs: %s): parley debate resume %s continues it",
+				id, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))), id)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

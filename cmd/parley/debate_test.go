@@ -1,0 +1,619 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// The processes this test binary starts as parley (the agents of a
+// debate, a detached debate) run the command line instead of the tests
+// (see TestMain).
+func init() { childEnv = []string{"PARLEY_TEST_AS_CLI=1"} }
+
+// dcli runs parley in-process with --root root.
+func dcli(t testing.TB, root string, args ...string) (string, string, int) {
+	t.Helper()
+	return runT(t, "", append([]string{"--root", root}, args...)...)
+}
+
+// writeScripts writes script files into dir and returns their paths.
+func writeScripts(t testing.TB, dir string, scripts map[string]string) map[string]string {
+	t.Helper()
+	paths := map[string]string{}
+	for name, body := range scripts {
+		p := filepath.Join(dir, name+".json")
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths[name] = p
+	}
+	return paths
+}
+
+func lines(t testing.TB, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("not a JSON line: %q: %v", l, err)
+		}
+		objs = append(objs, m)
+	}
+	return objs
+}
+
+const (
+	concedingCritic = `{"turns":[{"round":1,"position":"Keys leak the creation time","counter_to":"Use UUIDv7 keys","confidence_change":-1,"tokens":120,"evidence_refs":["notes.md:1"]},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":30}]}`
+	holdingDefender = `{"turns":[{"round":1,"position":"Use UUIDv7 keys with a 24h window","tokens":100}]}`
+	repeatingCritic = `{"turns":[{"round":1,"position":"Keys leak the creation time","counter_to":"Use UUIDv7 keys","confidence_change":-1,"tokens":120}]}`
+	stubbornDefense = `{"turns":[{"round":1,"position":"Use UUIDv7 keys","tokens":100}]}`
+)
+
+func TestDebateRunCLI(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"critic": concedingCritic, "proposer": holdingDefender, "repeater": repeatingCritic, "stubborn": stubbornDefense})
+	os.WriteFile(filepath.Join(dir, "notes.md"), []byte("one line\n"), 0o600)
+
+	// Conceded consensus: exit 0, one JSON line per event, the verdict last.
+	out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "spec", "--topic", "Idempotency keys",
+		"--position", "Use UUIDv7 keys", "--workspace", dir,
+		"--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"])
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	objs := lines(t, out)
+	var kinds []string
+	for _, o := range objs {
+		kinds = append(kinds, o["event"].(string))
+	}
+	want := []string{"open", "request", "turn", "request", "turn", "request", "turn", "verdict"}
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("events %v, want %v", kinds, want)
+	}
+	v := objs[len(objs)-1]
+	for _, k := range []string{"debate_id", "verdict", "action", "final_position", "rounds", "tokens", "elapsed_ms", "transcript", "record"} {
+		if _, ok := v[k]; !ok {
+			t.Errorf("verdict line lacks %q: %v", k, v)
+		}
+	}
+	if v["verdict"] != "CONSENSUS_REACHED" || v["action"] != "proceed" || v["final_position"] != "Use UUIDv7 keys with a 24h window" || v["rounds"] != float64(2) || v["tokens"] != float64(250) {
+		t.Fatalf("verdict line %v", v)
+	}
+	if turn := objs[2]; turn["round"] != float64(1) || turn["max_rounds"] != float64(3) || turn["tokens"] != float64(120) || turn["max_tokens"] != float64(6000) {
+		t.Fatalf("turn line %v", turn)
+	}
+	id := v["debate_id"].(string)
+	for _, p := range []string{v["transcript"].(string), v["record"].(string), filepath.Join(root, "vault", "wiki", "debates", id+".md")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	// The agents it started are gone and unregistered.
+	out, _, _ = dcli(t, root, "--json", "agents", "list")
+	if strings.Contains(out, "Attacker1-") || strings.Contains(out, "Defender-") {
+		t.Errorf("agents still registered after the debate: %s", out)
+	}
+	// The evidence was checked under --workspace.
+	events, err := openStore(t, root).Events(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr debate.TurnRecord
+	json.Unmarshal(events[2].Data, &tr)
+	if len(tr.Evidence) != 1 || tr.Evidence[0].Status != debate.EvidenceOK {
+		t.Errorf("evidence %+v", tr.Evidence)
+	}
+	if out, _, code := dcli(t, root, "transcripts", "verify", id); code != 0 || !strings.Contains(out, "intact") {
+		t.Errorf("verify: exit %d %s", code, out)
+	}
+	// The verified outcome, as "consensus file --from-debate" can load it.
+	o, err := transcriptLoader{&app{rootFlag: root}}.LoadOutcome(context.Background(), id)
+	if err != nil || o.Verdict != debate.ConsensusReached || len(o.Turns) != 3 || o.Session == nil || !strings.HasPrefix(o.Record, "wiki/consensus/") {
+		t.Errorf("LoadOutcome: %v %+v", err, o)
+	}
+
+	// Deadlock: exit 3, the human output names the verdict and the files.
+	out, errs, code = dcli(t, root, "debate", "run", "--layer", "verify", "--topic", "Keys again", "--position", "Use UUIDv7 keys",
+		"--agent", "attacker=script:"+s["repeater"], "--agent", "defender=script:"+s["stubborn"], "--max-rounds", "5")
+	if code != exitBlocked || errs != "" {
+		t.Fatalf("deadlock: exit %d, stderr %q", code, errs)
+	}
+	for _, w := range []string{"DEADLOCK → escalate (repeated)", "round 2/5", "transcript:", "record:"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	out, _, _ = dcli(t, root, "--json", "debate", "list")
+	if n := len(lines(t, out)); n != 2 {
+		t.Errorf("debate list: %d debates:\n%s", n, out)
+	}
+	out, _, code = dcli(t, root, "--json", "debate", "status", id)
+	if st := lines(t, out)[0]; code != 0 || st["state"] != "closed" || st["verdict"] != "CONSENSUS_REACHED" || st["tokens"] != float64(250) {
+		t.Errorf("status: %v", st)
+	}
+}
+
+func TestDebateRunUsageErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := writeScripts(t, dir, map[string]string{"a": concedingCritic, "bad": `{"turns":[]}`})
+	root := filepath.Join(dir, "root")
+	base := []string{"debate", "run", "--layer", "spec", "--topic", "T"}
+	for name, tc := range map[string]struct {
+		args []string
+		want string
+	}{
+		"no agents":         {base, "--agent"},
+		"no defender":       {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
+		"two defenders":     {append(slices.Clone(base), "--agent", "defender=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
+		"openai":            {append(slices.Clone(base), "--agent", "attacker=openai:llama3", "--agent", "defender=script:"+s["a"]), "not available yet"},
+		"bad role":          {append(slices.Clone(base), "--agent", "judge=script:"+s["a"]), "unknown role"},
+		"bad spec":          {append(slices.Clone(base), "--agent", "attacker=telepathy"), "invalid agent spec"},
+		"bad script":        {append(slices.Clone(base), "--agent", "attacker=script:"+s["bad"], "--agent", "defender=script:"+s["a"]), "invalid script"},
+		"bad layer":         {[]string{"debate", "run", "--layer", "code", "--topic", "T", "--agent", "attacker=script:x"}, "unknown layer"},
+		"zero rounds":       {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--max-rounds", "0"), "maxRounds must be positive"},
+		"hostile @name":     {append(slices.Clone(base), "--agent", "attacker=@../x", "--agent", "defender=script:"+s["a"]), "invalid_name"},
+		"unknown debate id": {[]string{"debate", "status", "../../etc"}, "invalid debate id"},
+	} {
+		_, errs, code := dcli(t, root, tc.args...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%s: exit %d, stderr %q (want exit 2 saying %q)", name, code, errs, tc.want)
+		}
+	}
+	// A named agent that is not running: one clear line, exit 1.
+	_, errs, code := dcli(t, root, append(slices.Clone(base), "--agent", "attacker=@Nobody", "--agent", "defender=script:"+s["a"])...)
+	if code != exitError || !strings.Contains(errs, "agent Nobody is not running") {
+		t.Errorf("@Nobody: exit %d %q", code, errs)
+	}
+}
+
+func openStore(t testing.TB, root string) *transcripts.Store {
+	t.Helper()
+	st, err := transcripts.OpenStore(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// A registered agent (@NAME) started on its own takes part; budget flags
+// override config.json, which overrides the layer's defaults.
+func TestDebateWithARunningAgentAndBudgets(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"critic": repeatingCritic, "proposer": `{"turns":[{"round":1,"position":"P1","tokens":100},{"round":2,"position":"P2","tokens":100},{"round":3,"position":"P3","tokens":100}]}`})
+	mustRun(t, root, "init")
+	os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"debate":{"budgets":{"plan":{"maxRounds":2,"maxTokens":50000}}}}`), 0o600)
+	agentProc := startAgentProcess(t, root, "Skeptic", "attacker", s["critic"])
+	out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "plan", "--topic", "Plan", "--agent", "attacker=@Skeptic", "--agent", "defender=script:"+s["proposer"])
+	if code != exitBlocked {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	v := lines(t, out)
+	last := v[len(v)-1]
+	if last["verdict"] != "BUDGET_EXHAUSTED" || last["rounds"] != float64(2) || v[0]["max_tokens"] != float64(50000) {
+		t.Fatalf("config budget not applied: %v / %v", last, v[0])
+	}
+	// The flag wins over config.json.
+	out, _, _ = dcli(t, root, "--json", "debate", "run", "--layer", "plan", "--topic", "Plan", "--agent", "attacker=@Skeptic",
+		"--agent", "defender=script:"+s["proposer"], "--max-rounds", "3", "--max-tokens", "250", "--timeout", "30s")
+	v = lines(t, out)
+	last = v[len(v)-1]
+	if last["verdict"] != "BUDGET_EXHAUSTED" || last["rule"] != "max_tokens" || v[0]["max_rounds"] != float64(3) || v[0]["max_wall_clock_ms"] != float64(30000) || last["tokens"] != float64(340) {
+		t.Fatalf("flags not applied: %v / %v", last, v[0])
+	}
+	// The registered agent was not stopped by the debates.
+	if agentProc.ProcessState != nil {
+		t.Fatal("the @NAME agent was stopped")
+	}
+}
+
+func mustRun(t testing.TB, root string, args ...string) string {
+	t.Helper()
+	out, errs, code := dcli(t, root, args...)
+	if code != 0 {
+		t.Fatalf("parley %v: exit %d: %s", args, code, errs)
+	}
+	return out
+}
+
+// testBinary returns a command running this test binary as parley.
+func testBinary(t testing.TB, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+	return cmd
+}
+
+// startAgentProcess runs "parley agent run" as a separate process until
+// the test ends, and waits until it is registered.
+func startAgentProcess(t testing.TB, root, name, role, script string) *exec.Cmd {
+	t.Helper()
+	cmd := testBinary(t, "--root", root, "agent", "run", "--name", name, "--role", role, "--script", script)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		<-done
+	})
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if alive(t, root, name) {
+			return cmd
+		}
+		select {
+		case <-done:
+			t.Fatalf("agent %s exited: %s", name, out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("agent %s did not register", name)
+		}
+	}
+}
+
+func alive(t testing.TB, root, name string) bool {
+	t.Helper()
+	reg, err := registry.Open(root, nil)
+	if err != nil {
+		return false
+	}
+	defer reg.Close()
+	ok, _ := reg.Alive(context.Background(), name)
+	return ok
+}
+
+func TestAgentRunUnregistersOnSIGTERM(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"c": repeatingCritic})
+	cmd := testBinary(t, "--root", root, "agent", "run", "--name", "Lonely", "--role", "attacker", "--script", s["c"])
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; !alive(t, root, "Lonely"); i++ {
+		if i > 1500 {
+			t.Fatal("never registered")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("agent run after SIGTERM: %v", err)
+	}
+	reg, err := registry.Open(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	if _, err := reg.Get(context.Background(), "Lonely"); err == nil {
+		t.Fatal("still registered after SIGTERM")
+	}
+	if _, errs, code := dcli(t, root, "agent", "run", "--name", "X", "--role", "attacker"); code != exitUsage || !strings.Contains(errs, "exactly one") {
+		t.Fatalf("no adapter: %d %q", code, errs)
+	}
+}
+
+// runDebateProcess starts "parley --json debate run …" as a separate
+// process and returns it with a reader of its JSON lines.
+func runDebateProcess(t testing.TB, root string, args ...string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := testBinary(t, append([]string{"--root", root, "--json", "debate", "run"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, bufio.NewScanner(stdout)
+}
+
+// An agent process killed in the middle of a debate ends it in TIMEOUT at
+// once (its registration says it is dead), not at the wall clock.
+func TestTimeoutWhenAnAgentProcessDies(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{
+		"critic":   `{"turns":[{"round":1,"position":"C1","counter_to":"x","confidence_change":-1},{"round":2,"position":"C2","counter_to":"x","confidence_change":-1}]}`,
+		"proposer": `{"turns":[{"round":1,"position":"P1"},{"round":2,"position":"P2","delay_ms":600000}]}`,
+	})
+	cmd, sc := runDebateProcess(t, root, "--layer", "spec", "--topic", "Dying", "--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"])
+	var last map[string]any
+	killed := false
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("%q: %v", sc.Text(), err)
+		}
+		last = m
+		if !killed && m["event"] == "request" && m["role"] == "defender" && m["round"] == float64(2) {
+			reg, err := registry.Open(root, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := reg.Get(context.Background(), m["agent"].(string))
+			reg.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Kill(e.PID, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			killed = true
+		}
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBlocked {
+		t.Fatalf("exit: %v", err)
+	}
+	if !killed || last["verdict"] != "TIMEOUT" || last["rule"] != "forfeit" || last["action"] != "escalate" || last["rounds"] != float64(2) {
+		t.Fatalf("verdict %v (killed %v)", last, killed)
+	}
+	if last["elapsed_ms"].(float64) >= 120000 {
+		t.Fatalf("waited for the wall clock: %v", last["elapsed_ms"])
+	}
+}
+
+// The coordinator killed with SIGKILL at random points: "debate resume"
+// ends with the same verdict and the same turns as an uninterrupted run,
+// the chain verifies, and no turn is counted twice. PARLEY_LONG=1 runs 200.
+func TestKill9CoordinatorThenResume(t *testing.T) {
+	t.Parallel()
+	runs := 30
+	switch {
+	case os.Getenv("PARLEY_LONG") == "1":
+		runs = 200
+	case testing.Short():
+		runs = 10
+	}
+	dir := t.TempDir()
+	s := writeScripts(t, dir, map[string]string{
+		"a1": `{"turns":[{"round":1,"position":"A1","counter_to":"x","confidence_change":-1,"tokens":11,"delay_ms":15},{"round":2,"position":"A2","counter_to":"x","confidence_change":-1,"tokens":12,"delay_ms":15},{"round":3,"position":"A3","counter_to":"x","confidence_change":-1,"tokens":13,"delay_ms":15}]}`,
+		"a2": `{"turns":[{"round":1,"position":"B1","counter_to":"x","confidence_change":-1,"tokens":21,"delay_ms":10,"reply_round":9,"wrong_attempts":1},{"round":2,"position":"B2","counter_to":"x","confidence_change":-1,"tokens":22,"delay_ms":10},{"round":3,"position":"B2","counter_to":"x","confidence_change":-1,"tokens":23,"delay_ms":10}]}`,
+		"d":  `{"turns":[{"round":1,"position":"D1","tokens":31,"delay_ms":15},{"round":2,"position":"D2","tokens":32,"delay_ms":15},{"round":3,"position":"D3","tokens":33,"delay_ms":15}]}`,
+	})
+	args := []string{"--layer", "spec", "--topic", "Crash me", "--agent", "attacker=script:" + s["a1"], "--agent", "attacker=script:" + s["a2"], "--agent", "defender=script:" + s["d"]}
+	// The uninterrupted run.
+	refRoot := filepath.Join(dir, "ref")
+	start := time.Now()
+	cmd, sc := runDebateProcess(t, refRoot, args...)
+	var refID string
+	for sc.Scan() {
+		var m map[string]any
+		json.Unmarshal(sc.Bytes(), &m)
+		refID, _ = m["debate_id"].(string)
+	}
+	cmd.Wait()
+	took := time.Since(start)
+	want := debateTurns(t, refRoot, refID)
+	if want.verdict != "BUDGET_EXHAUSTED" || len(want.turns) != 9 {
+		t.Fatalf("reference run: %+v", want)
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("%d runs, seed %d, an uninterrupted run takes %v", runs, seed, took)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 3)
+	for i := 0; i < runs; i++ {
+		delay := time.Duration(rng.Int64N(int64(took)))
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := killAndResume(t, filepath.Join(dir, fmt.Sprint(i)), args, delay, want); err != nil {
+				t.Errorf("run %d (kill after %v): %v", i, delay, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+type turnsOf struct {
+	verdict string
+	turns   []string
+	events  int
+}
+
+// debateTurns reads a closed debate back: its verdict, its turns in order,
+// after checking the chain and that no turn is recorded twice.
+func debateTurns(t testing.TB, root, id string) turnsOf {
+	t.Helper()
+	st := openStore(t, root)
+	rep, err := st.Verify(id)
+	if err != nil || !rep.Intact || !rep.Sealed {
+		t.Errorf("%s: chain %+v %v", id, rep, err)
+	}
+	events, err := st.Events(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out turnsOf
+	seen := map[string]bool{}
+	for _, e := range events {
+		switch e.Kind {
+		case debate.EventTurn:
+			var tr debate.TurnRecord
+			json.Unmarshal(e.Data, &tr)
+			line := fmt.Sprintf("r%d %s %s %q %d", tr.Round, tr.Role, tr.Agent, tr.Position, tr.Tokens)
+			if seen[tr.RequestID] {
+				t.Errorf("%s: request %s answered twice", id, tr.RequestID)
+			}
+			seen[tr.RequestID] = true
+			out.turns = append(out.turns, strings.ReplaceAll(line, id[len(id)-6:], "X"))
+		case debate.EventVerdict:
+			var o debate.Outcome
+			json.Unmarshal(e.Data, &o)
+			out.verdict = string(o.Verdict)
+		}
+	}
+	out.events = len(events)
+	return out
+}
+
+func killAndResume(t *testing.T, root string, args []string, delay time.Duration, want turnsOf) error {
+	cmd, sc := runDebateProcess(t, root, args...)
+	var id string
+	if sc.Scan() { // the open event: the debate exists
+		var m map[string]any
+		json.Unmarshal(sc.Bytes(), &m)
+		id, _ = m["debate_id"].(string)
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	time.Sleep(delay)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if id == "" {
+		return fmt.Errorf("no open event")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res := exec.CommandContext(ctx, os.Args[0], "--root", root, "--json", "debate", "resume", id)
+	res.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+	out, err := res.Output()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != exitBlocked) {
+		return fmt.Errorf("resume: %v: %s", err, out)
+	}
+	got := debateTurns(t, root, id)
+	if got.verdict != want.verdict || !slices.Equal(got.turns, want.turns) {
+		return fmt.Errorf("resumed: %s %v\nwant %s %v", got.verdict, got.turns, want.verdict, want.turns)
+	}
+	return nil
+}
+
+func TestTranscriptsVerifyCLI(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"c": concedingCritic, "d": holdingDefender})
+	out := mustRun(t, root, "--json", "debate", "run", "--layer", "spec", "--topic", "Verify me", "--agent", "attacker=script:"+s["c"], "--agent", "defender=script:"+s["d"])
+	objs := lines(t, out)
+	id := objs[len(objs)-1]["debate_id"].(string)
+	if out, _, code := dcli(t, root, "--json", "transcripts", "verify", id); code != 0 || lines(t, out)[0]["intact"] != true {
+		t.Fatalf("intact transcript: exit %d %s", code, out)
+	}
+	path := filepath.Join(root, "debates", id, "transcript.jsonl")
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(data, []byte(`"tokens":120`), []byte(`"tokens":12`), 1), 0o600)
+	out, errs, code := dcli(t, root, "transcripts", "verify", id)
+	if code != exitBlocked || !strings.Contains(out, "TAMPERED at line 3") || !strings.Contains(errs, "line 3") {
+		t.Fatalf("tampered transcript: exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, errs, code := dcli(t, root, "transcripts", "verify", "20260101-spec-missing-abcdef"); code != exitUsage || !strings.Contains(errs, "no debate") {
+		t.Fatalf("missing debate: exit %d %q", code, errs)
+	}
+	// A tampered debate cannot be resumed.
+	if _, errs, code := dcli(t, root, "debate", "resume", id); code != exitBlocked || !strings.Contains(errs, "line 3") {
+		t.Fatalf("resume of a tampered debate: exit %d %q", code, errs)
+	}
+}
+
+func TestDebateStartWatchStatus(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{
+		"c": `{"turns":[{"round":1,"position":"C1","counter_to":"x","confidence_change":-1,"delay_ms":100},{"round":2,"position":"","counter_to":"","confidence_change":0,"delay_ms":100}]}`,
+		"d": `{"turns":[{"round":1,"position":"D1","delay_ms":100}]}`,
+	})
+	out := mustRun(t, root, "debate", "start", "--layer", "plan", "--topic", "In the background", "--agent", "attacker=script:"+s["c"], "--agent", "defender=script:"+s["d"])
+	id := strings.TrimSpace(out)
+	if debate.ValidateID(id) != nil {
+		t.Fatalf("debate start printed %q", out)
+	}
+	out, errs, code := dcli(t, root, "--json", "debate", "watch", id)
+	if code != 0 {
+		t.Fatalf("watch: exit %d %s\n%s", code, errs, out)
+	}
+	objs := lines(t, out)
+	last := objs[len(objs)-1]
+	if objs[0]["event"] != "open" || last["event"] != "verdict" || last["verdict"] != "CONSENSUS_REACHED" || last["final_position"] != "D1" || last["record"] == "" {
+		t.Fatalf("watch output %v … %v", objs[0], last)
+	}
+	// Watching a closed debate replays it.
+	out2, _, code := dcli(t, root, "--json", "debate", "watch", id)
+	if code != 0 || len(lines(t, out2)) != len(objs) {
+		t.Fatalf("second watch: %d lines, want %d", len(lines(t, out2)), len(objs))
+	}
+	out, _, _ = dcli(t, root, "debate", "status", id)
+	if !strings.Contains(out, "state:  closed") || !strings.Contains(out, "CONSENSUS_REACHED") {
+		t.Fatalf("status: %s", out)
+	}
+	// The detached process prints the verdict to its log after sealing.
+	for i := 0; ; i++ {
+		log, err := os.ReadFile(filepath.Join(root, "debates", id, "logs", "coordinator.log"))
+		if err == nil && strings.Contains(string(log), "CONSENSUS_REACHED") {
+			break
+		}
+		if i > 500 {
+			t.Fatalf("coordinator log: %v %s", err, log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestBenchDebateRuns(t *testing.T) {
+	t.Parallel()
+	out, errs, code := runT(t, "", "--json", "bench", "debate", "--debates", "3", "--concurrent", "5", "--rounds", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	objs := lines(t, out)
+	names := map[string]map[string]any{}
+	for _, o := range objs {
+		names[o["name"].(string)] = o
+	}
+	for _, n := range []string{"turn_mem", "turn_mem_transcript", "turn_file_transcript", "concurrent_mem_transcript", "concurrent_file_transcript"} {
+		o, ok := names[n]
+		if !ok {
+			t.Fatalf("no %s figure in %s", n, out)
+		}
+		if strings.HasPrefix(n, "turn_") && (o["turns"] != float64(12) || o["us_per_turn"].(float64) <= 0) {
+			t.Errorf("%s: %v", n, o)
+		}
+		if strings.HasPrefix(n, "concurrent_") && (o["completed"] != float64(5) || o["pass"] != true) {
+			t.Errorf("%s: %v", n, o)
+		}
+	}
+	if _, ok := names["turn_file_transcript"]["pass"]; ok {
+		t.Error("the end-to-end file transport figure is judged against the coordinator's bar")
+	}
+}

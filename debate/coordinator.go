@@ -1,0 +1,443 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/parleyhq/parley/inbox"
+)
+
+// Enroller makes the coordinator known as an agent for as long as it runs
+// (cmd/parley passes the registry). leave undoes it; it is called once.
+type Enroller interface {
+	Enroll(ctx context.Context, name string) (leave func(context.Context), err error)
+}
+
+// Progress reports one recorded event to whoever draws the debate: the
+// event, and where the debate stands against its budget. It is delivered
+// on the coordinator's goroutine; a slow callback slows the debate.
+type Progress struct {
+	DebateID string
+	Event    Event
+	// Round is the round the event belongs to (0 for open, resume and
+	// verdict when no round began), MaxRounds the budget's.
+	Round, MaxRounds int
+	Role             Role
+	Agent            string
+	// Detail is a short description: a rejection's reason, a forfeit's
+	// reason, a verdict's rule.
+	Detail                    string
+	Tokens, MaxTokens         int
+	ElapsedMs, MaxWallClockMs int64
+	// Outcome is set on the verdict event.
+	Outcome *Outcome
+}
+
+// DefaultPresenceInterval is how often a waiting coordinator asks whether
+// the agent it waits for is still alive.
+const DefaultPresenceInterval = 250 * time.Millisecond
+
+// Coordinator runs one debate: it sends each speaker a turn_request,
+// collects and validates the debate_turn replies, records every event in
+// the Journal, applies the end rules after every turn, and closes the
+// debate by recording the verdict, filing it and sealing the journal.
+//
+// All the debate's state is owned by the goroutine that calls Start or
+// Resume; the Coordinator starts no goroutine of its own. A Coordinator
+// runs one debate, once.
+type Coordinator struct {
+	// Messenger reaches the agents; required.
+	Messenger Messenger
+	// Journal records the debate; required. Start needs an empty one,
+	// Resume one that holds the debate so far.
+	Journal Journal
+	// Filer files the verdict; required.
+	Filer Filer
+	// Presence tells whether an agent is alive; nil counts every agent
+	// as alive (then only the wall clock ends a wait).
+	Presence Presence
+	// Enroller registers the coordinator as an agent; optional.
+	Enroller Enroller
+	// Pages checks [[page]] evidence; nil records pages as unchecked.
+	Pages PageIndex
+	// Progress, when set, is called after every recorded event.
+	Progress func(Progress)
+	// Logger receives debug and warning logs; nil discards them.
+	Logger *slog.Logger
+	// PresenceInterval overrides DefaultPresenceInterval.
+	PresenceInterval time.Duration
+
+	st       *State
+	log      *slog.Logger
+	base     int64     // active time recorded before this process took over
+	started  time.Time // when this process took over
+	evidence *EvidenceChecker
+	rcv      inbox.Receiver
+}
+
+// Start opens a new debate on an empty journal and runs it to its verdict.
+// It returns the outcome, with Record set to where the Filer filed it. An
+// error means the debate did not close (cancelled, or the journal, the
+// messenger or the filer failed); it can be resumed.
+func (c *Coordinator) Start(ctx context.Context, s *DebateSession) (*Outcome, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if n := len(c.Journal.Events()); n != 0 {
+		return nil, fmt.Errorf("start %s: the journal already holds %d events (use resume)", s.ID, n)
+	}
+	c.init()
+	c.st = &State{}
+	if err := c.record(ctx, EventOpen, s); err != nil {
+		return nil, err
+	}
+	return c.run(ctx, false)
+}
+
+// Resume continues the debate recorded in the journal: requests are sent
+// again under the same request ids, replies that arrived meanwhile are
+// taken from the inbox, and turns already recorded are never counted again.
+// The active time continues from the last recorded event. A debate that
+// already has a verdict is filed and sealed if it was not yet, and its
+// outcome returned.
+func (c *Coordinator) Resume(ctx context.Context) (*Outcome, error) {
+	st, err := Replay(c.Journal.Events())
+	if err != nil {
+		return nil, err
+	}
+	c.init()
+	c.st = st
+	c.base = st.ElapsedMs
+	if st.Verdict != nil {
+		if c.Journal.Sealed() {
+			return st.Verdict, nil
+		}
+		return c.file(ctx, st.Verdict)
+	}
+	return c.run(ctx, true)
+}
+
+func (c *Coordinator) init() {
+	c.log = c.Logger
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.PresenceInterval <= 0 {
+		c.PresenceInterval = DefaultPresenceInterval
+	}
+	c.started = time.Now()
+}
+
+// elapsed is the debate's active time: what earlier processes recorded plus
+// this one's.
+func (c *Coordinator) elapsed() int64 {
+	return c.base + time.Since(c.started).Milliseconds()
+}
+
+// remaining is how long the wall clock still allows.
+func (c *Coordinator) remaining() time.Duration {
+	return time.Duration(c.st.Session.Budget.MaxWallClockMs-c.elapsed()) * time.Millisecond
+}
+
+func (c *Coordinator) run(ctx context.Context, resumed bool) (*Outcome, error) {
+	s := c.st.Session
+	c.log = c.log.With("debate_id", s.ID)
+	if err := c.Messenger.Create(ctx, s.Coordinator); err != nil {
+		return nil, fmt.Errorf("create the coordinator's inbox: %w", err)
+	}
+	if c.Enroller != nil {
+		leave, err := c.Enroller.Enroll(ctx, s.Coordinator)
+		if err != nil {
+			return nil, fmt.Errorf("register the coordinator %s: %w", s.Coordinator, err)
+		}
+		defer leave(context.WithoutCancel(ctx))
+	}
+	rcv, err := c.Messenger.Listen(ctx, s.Coordinator)
+	if err != nil {
+		return nil, fmt.Errorf("listen as %s: %w", s.Coordinator, err)
+	}
+	defer rcv.Close()
+	c.rcv = rcv
+	ev, err := NewEvidenceChecker(s.Workspace, c.Pages)
+	if err != nil {
+		c.log.Warn("evidence paths will be recorded unchecked", "op", "workspace", "err", err)
+		ev = &EvidenceChecker{pages: c.Pages}
+	}
+	defer ev.Close()
+	c.evidence = ev
+	if resumed {
+		if err := c.record(ctx, EventResume, ResumeEvent{Coordinator: s.Coordinator, PID: os.Getpid(), ElapsedMs: c.st.ElapsedMs}); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		if o, done := c.st.Judge(c.elapsed()); done {
+			return c.close(ctx, o)
+		}
+		if err := c.turn(ctx); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// pending is the request the coordinator waits on.
+type pending struct {
+	round     int
+	sp        Speaker
+	attempt   int
+	requestID string
+	messageID string
+	req       *TurnRequest
+}
+
+// turn settles the next slot: a recorded turn or a forfeit.
+func (c *Coordinator) turn(ctx context.Context) error {
+	round, sp, attempt := c.st.Next()
+	p := &pending{round: round, sp: sp, attempt: attempt}
+	if attempt > 2 { // both replies were rejected before a crash
+		return c.forfeit(ctx, p, ForfeitBadReply, "a second invalid reply")
+	}
+	if dead, detail := c.dead(ctx, sp.Name); dead {
+		return c.forfeit(ctx, p, ForfeitDied, detail)
+	}
+	if err := c.send(ctx, p); err != nil {
+		if errors.Is(err, inbox.ErrNotFound) {
+			return c.forfeit(ctx, p, ForfeitDied, "the agent has no inbox")
+		}
+		return err
+	}
+	for {
+		left := c.remaining()
+		if left <= 0 {
+			return c.forfeit(ctx, p, ForfeitDeadline, fmt.Sprintf("no reply within the wall clock (%d ms)", c.st.Session.Budget.MaxWallClockMs))
+		}
+		wctx, cancel := context.WithTimeout(ctx, min(left, c.PresenceInterval))
+		d, err := c.rcv.Receive(wctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if !errors.Is(err, context.DeadlineExceeded) {
+				return fmt.Errorf("receive as %s: %w", c.st.Session.Coordinator, err)
+			}
+			if dead, detail := c.dead(ctx, sp.Name); dead {
+				return c.forfeit(ctx, p, ForfeitDied, detail)
+			}
+			continue
+		}
+		settled, err := c.handle(ctx, p, d)
+		if err != nil {
+			// Not acknowledged: the next holder of the inbox sees it again.
+			return err
+		}
+		if aerr := c.rcv.Ack(context.WithoutCancel(ctx), d); aerr != nil {
+			c.log.Warn("ack failed; the message will be seen again and ignored", "op", "ack", "msg_id", d.Message.ID, "err", aerr)
+		}
+		if settled {
+			return nil
+		}
+	}
+}
+
+// dead asks Presence whether agent died. An error counts as alive: the
+// wall clock still bounds the wait.
+func (c *Coordinator) dead(ctx context.Context, agent string) (bool, string) {
+	if c.Presence == nil {
+		return false, ""
+	}
+	ok, err := c.Presence.Alive(ctx, agent)
+	if err != nil {
+		c.log.Warn("cannot tell whether an agent is alive", "agent", agent, "err", err)
+		return false, ""
+	}
+	if !ok {
+		return true, "the agent's process is not running"
+	}
+	return false, ""
+}
+
+// send records and sends the request for p.
+func (c *Coordinator) send(ctx context.Context, p *pending) error {
+	s := c.st.Session
+	p.requestID = RequestID(s.ID, p.round, p.sp, p.attempt)
+	p.messageID = RequestMessageID(p.requestID)
+	left := c.remaining()
+	deadline := time.Now().Add(left).UTC()
+	tokens := min(s.Budget.MaxTokensPerRound, s.Budget.MaxTokens-c.st.Tokens)
+	p.req = &TurnRequest{
+		DebateID:   s.ID,
+		RequestID:  p.requestID,
+		Round:      p.round,
+		Role:       p.sp.Role,
+		Topic:      s.Topic,
+		Layer:      s.Layer,
+		Scope:      s.Scope,
+		Position:   c.standing(),
+		Context:    s.Context,
+		Transcript: c.st.Turns(),
+		Budget:     TurnBudget{TokensThisTurn: max(tokens, 1), Deadline: deadline.Format(inbox.TimeLayout)},
+		Attempt:    p.attempt,
+		MaxRounds:  s.Budget.MaxRounds,
+	}
+	if p.req.Context == nil {
+		p.req.Context = []ContextItem{}
+	}
+	if p.req.Transcript == nil {
+		p.req.Transcript = []TurnRecord{}
+	}
+	if err := c.record(ctx, EventRequest, RequestEvent{
+		RequestID: p.requestID, MessageID: p.messageID, Round: p.round, Role: p.sp.Role,
+		Agent: p.sp.Name, Attempt: p.attempt, Deadline: p.req.Budget.Deadline,
+	}); err != nil {
+		return err
+	}
+	// A request over the message size limit leaves out the oldest turns'
+	// arguments (their positions stay), then the context.
+	for trimmed := 0; ; trimmed++ {
+		m, err := NewRequestMessage(s.Coordinator, p.sp.Name, p.req)
+		if err != nil {
+			return err
+		}
+		err = c.Messenger.Send(ctx, m)
+		if err == nil {
+			c.log.Debug("request sent", "agent", p.sp.Name, "msg_id", m.ID, "request_id", p.requestID)
+			return nil
+		}
+		switch {
+		case !errors.Is(err, inbox.ErrTooLarge):
+		case trimmed < len(p.req.Transcript):
+			p.req.Transcript[trimmed].Text = "(left out: the request would exceed the message size limit)"
+			continue
+		case len(p.req.Context) > 0:
+			p.req.Context = []ContextItem{}
+			continue
+		}
+		return fmt.Errorf("send %s to %s: %w", p.requestID, p.sp.Name, err)
+	}
+}
+
+// standing is the defender's latest position.
+func (c *Coordinator) standing() string {
+	return newTally(c.st.Session, c.st.Slots, 0).standing()
+}
+
+// handle deals with one delivered message while p is pending. It reports
+// whether p's slot is settled.
+func (c *Coordinator) handle(ctx context.Context, p *pending, d *inbox.Delivery) (bool, error) {
+	m := d.Message
+	log := c.log.With("msg_id", m.ID, "agent", m.From)
+	rid := replyRequestID(m)
+	switch {
+	case m.Kind() != TypeTurn:
+		log.Debug("ignored a message that is not a debate_turn", "type", m.Kind())
+		return false, nil
+	case m.ReplyTo != p.messageID && rid != p.requestID:
+		// A reply to a request already settled or rejected (a duplicate, or
+		// one that arrived while a crashed coordinator was down), or a stray.
+		log.Debug("ignored a reply that answers no pending request", "reply_to", m.ReplyTo, "request_id", rid)
+		return false, nil
+	case m.From != p.sp.Name:
+		log.Warn("ignored a reply from an agent that was not asked", "expected", p.sp.Name)
+		return false, nil
+	}
+	t, err := DecodeTurn(m, p.req)
+	if err != nil {
+		if err := c.record(ctx, EventRejected, RejectedEvent{
+			RequestID: p.requestID, MessageID: m.ID, Round: p.round, Role: p.sp.Role, Agent: p.sp.Name, Reason: err.Error(),
+		}); err != nil {
+			return false, err
+		}
+		if p.attempt >= 2 {
+			return true, c.forfeit(ctx, p, ForfeitBadReply, err.Error())
+		}
+		p.attempt++
+		if err := c.send(ctx, p); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	// Checking evidence reads files: it is bounded by the wall clock too.
+	ectx, cancel := context.WithTimeout(ctx, max(c.remaining(), time.Millisecond))
+	evidence := c.evidence.Check(ectx, t.EvidenceRefs)
+	cancel()
+	rec := Record(t, p.sp.Name, p.requestID, m.ID, c.st.Session.Budget, evidence)
+	return true, c.record(ctx, EventTurn, rec)
+}
+
+func (c *Coordinator) forfeit(ctx context.Context, p *pending, reason ForfeitReason, detail string) error {
+	if p.requestID == "" {
+		p.requestID = RequestID(c.st.Session.ID, p.round, p.sp, min(p.attempt, 2))
+	}
+	return c.record(ctx, EventForfeit, ForfeitEvent{
+		RequestID: p.requestID, Round: p.round, Role: p.sp.Role, Agent: p.sp.Name, Reason: reason, Detail: detail,
+	})
+}
+
+// record appends an event to the journal, applies it to the state, and
+// reports it.
+func (c *Coordinator) record(ctx context.Context, kind EventKind, data any) error {
+	e, err := c.Journal.Append(ctx, kind, c.elapsed(), data)
+	if err != nil {
+		return fmt.Errorf("record the %s event: %w", kind, err)
+	}
+	if err := c.st.Apply(&e); err != nil {
+		return err
+	}
+	if c.Progress != nil {
+		c.Progress(c.progress(e, data))
+	}
+	return nil
+}
+
+func (c *Coordinator) progress(e Event, data any) Progress {
+	s := c.st.Session
+	p := Progress{
+		DebateID: s.ID, Event: e, MaxRounds: s.Budget.MaxRounds,
+		Tokens: c.st.Tokens, MaxTokens: s.Budget.MaxTokens,
+		ElapsedMs: e.ElapsedMs, MaxWallClockMs: s.Budget.MaxWallClockMs,
+	}
+	switch v := data.(type) {
+	case RequestEvent:
+		p.Round, p.Role, p.Agent = v.Round, v.Role, v.Agent
+	case TurnRecord:
+		p.Round, p.Role, p.Agent = v.Round, v.Role, v.Agent
+		p.Detail = v.Position
+	case RejectedEvent:
+		p.Round, p.Role, p.Agent, p.Detail = v.Round, v.Role, v.Agent, v.Reason
+	case ForfeitEvent:
+		p.Round, p.Role, p.Agent, p.Detail = v.Round, v.Role, v.Agent, string(v.Reason)
+	case *Outcome:
+		p.Round, p.Outcome, p.Detail = v.Rounds, v, string(v.Rule)
+	}
+	return p
+}
+
+// close records the verdict, files it and seals the journal. Once the
+// verdict is being recorded, cancelling ctx no longer interrupts closing.
+func (c *Coordinator) close(ctx context.Context, o *Outcome) (*Outcome, error) {
+	ctx = context.WithoutCancel(ctx)
+	o.Closed = time.Now().UTC().Format(inbox.TimeLayout)
+	if err := c.record(ctx, EventVerdict, o); err != nil {
+		return nil, err
+	}
+	c.log.Info("debate closed", "verdict", o.Verdict, "rule", o.Rule)
+	return c.file(ctx, c.st.Verdict)
+}
+
+// file files a recorded verdict and seals the journal.
+func (c *Coordinator) file(ctx context.Context, o *Outcome) (*Outcome, error) {
+	record, err := c.Filer.File(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("file the verdict of %s (parley debate resume files it again): %w", o.DebateID, err)
+	}
+	o.Record = record
+	if err := c.Journal.Seal(ctx, o, record); err != nil && !errors.Is(err, ErrSealed) {
+		return nil, fmt.Errorf("seal %s: %w", o.DebateID, err)
+	}
+	return o, nil
+}

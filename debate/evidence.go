@@ -1,0 +1,270 @@
+package debate
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// PageIndex tells whether a vault page exists; package vault implements it.
+// Names are as written between [[ and ]], without alias or heading.
+type PageIndex interface {
+	PageExists(ctx context.Context, name string) (bool, error)
+}
+
+// PageFunc adapts a function to PageIndex.
+type PageFunc func(ctx context.Context, name string) (bool, error)
+
+// PageExists calls f.
+func (f PageFunc) PageExists(ctx context.Context, name string) (bool, error) { return f(ctx, name) }
+
+// EvidenceChecker checks the evidence references of turns (SPEC §5.3):
+// paths and line ranges under a workspace directory, opened through an
+// os.Root so that neither ".." nor a symbolic link leads out of it; wiki
+// pages in a vault; URLs recorded as unchecked. It is safe for concurrent
+// use. The zero value checks nothing but the form of each reference.
+type EvidenceChecker struct {
+	root  *os.Root
+	pages PageIndex
+
+	mu    sync.Mutex
+	lines map[string]lineCount // files counted so far, by cleaned path
+}
+
+// lineCount is a file's line count, and whether the whole file was read.
+type lineCount struct {
+	n        int
+	complete bool
+}
+
+// NewEvidenceChecker checks paths under workspace (none when empty) and
+// pages in pages (none when nil). Close releases the workspace.
+func NewEvidenceChecker(workspace string, pages PageIndex) (*EvidenceChecker, error) {
+	c := &EvidenceChecker{pages: pages}
+	if workspace != "" {
+		r, err := os.OpenRoot(workspace)
+		if err != nil {
+			return nil, fmt.Errorf("open the workspace: %w", err)
+		}
+		c.root = r
+	}
+	return c, nil
+}
+
+// Close releases the workspace directory.
+func (c *EvidenceChecker) Close() error {
+	if c == nil || c.root == nil {
+		return nil
+	}
+	return c.root.Close()
+}
+
+// MaxEvidenceBytes bounds how much of a file is read to count its lines;
+// a line beyond it is recorded as unchecked.
+const MaxEvidenceBytes = 16 << 20
+
+var (
+	schemeRE = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://`)
+	lineRE   = regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`)
+)
+
+// Check checks every reference, in order. Once ctx is done the remaining
+// references are recorded as unchecked. Line counts are remembered for the
+// checker's life (one debate).
+func (c *EvidenceChecker) Check(ctx context.Context, refs []string) []EvidenceCheck {
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]EvidenceCheck, 0, len(refs))
+	for _, ref := range refs {
+		if ctx.Err() != nil {
+			out = append(out, EvidenceCheck{Ref: clip(ref), Kind: "unknown", Status: EvidenceUnchecked, Detail: "no time left to check it"})
+			continue
+		}
+		out = append(out, c.CheckOne(ctx, ref))
+	}
+	return out
+}
+
+// CheckOne checks one reference:
+//   - "[[page]]", "[[page|alias]]", "[[page#heading]]": the page exists in
+//     the vault (kind wiki);
+//   - "scheme://…": recorded as unchecked (kind url);
+//   - "path", "path:line", "path:from-to": the file exists under the
+//     workspace and the lines are within it (kinds path, line, range);
+//
+// anything else is invalid.
+func (c *EvidenceChecker) CheckOne(ctx context.Context, ref string) EvidenceCheck {
+	ref = strings.TrimSpace(ref)
+	switch {
+	case ref == "" || len(ref) > 4096 || strings.ContainsRune(ref, 0):
+		return EvidenceCheck{Ref: clip(ref), Kind: "unknown", Status: EvidenceInvalid, Detail: "empty, too long or not text"}
+	case strings.HasPrefix(ref, "[[") && strings.HasSuffix(ref, "]]"):
+		return c.checkPage(ctx, ref)
+	case schemeRE.MatchString(ref):
+		if u, err := url.Parse(ref); err != nil || u.Host == "" && u.Scheme != "file" {
+			return EvidenceCheck{Ref: ref, Kind: "url", Status: EvidenceInvalid, Detail: "not a URL"}
+		}
+		return EvidenceCheck{Ref: ref, Kind: "url", Status: EvidenceUnchecked, Detail: "URLs are recorded, not fetched"}
+	}
+	return c.checkPath(ref)
+}
+
+func (c *EvidenceChecker) checkPage(ctx context.Context, ref string) EvidenceCheck {
+	ec := EvidenceCheck{Ref: ref, Kind: "wiki"}
+	name := ref[2 : len(ref)-2]
+	if i := strings.IndexAny(name, "|#"); i >= 0 {
+		name = name[:i]
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, "[]") {
+		ec.Status, ec.Detail = EvidenceInvalid, "empty or malformed page name"
+		return ec
+	}
+	if c == nil || c.pages == nil {
+		ec.Status, ec.Detail = EvidenceUnchecked, "no vault to check against"
+		return ec
+	}
+	ok, err := c.pages.PageExists(ctx, name)
+	switch {
+	case err != nil:
+		ec.Status, ec.Detail = EvidenceInvalid, oneLine(err.Error())
+	case ok:
+		ec.Status = EvidenceOK
+	default:
+		ec.Status, ec.Detail = EvidenceMissing, "no such page in the vault"
+	}
+	return ec
+}
+
+func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
+	p, from, to := ref, 0, 0
+	kind := "path"
+	if m := lineRE.FindStringSubmatch(ref); m != nil {
+		var err1, err2 error
+		p = m[1]
+		from, err1 = strconv.Atoi(m[2])
+		to, err2 = from, error(nil)
+		kind = "line"
+		if m[3] != "" {
+			to, err2 = strconv.Atoi(m[3])
+			kind = "range"
+		}
+		if err1 != nil || err2 != nil || from < 1 || to < from {
+			return EvidenceCheck{Ref: ref, Kind: kind, Status: EvidenceInvalid, Detail: "lines must be 1 ≤ from ≤ to"}
+		}
+	}
+	ec := EvidenceCheck{Ref: ref, Kind: kind}
+	name := filepath.ToSlash(filepath.Clean(filepath.FromSlash(p)))
+	if !filepath.IsLocal(filepath.FromSlash(name)) {
+		ec.Status, ec.Detail = EvidenceOutside, "not a relative path inside the workspace"
+		return ec
+	}
+	if c == nil || c.root == nil {
+		ec.Status, ec.Detail = EvidenceUnchecked, "no workspace to check against"
+		return ec
+	}
+	f, err := c.root.Open(name)
+	if err != nil {
+		ec.Status, ec.Detail = pathStatus(err)
+		return ec
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		ec.Status, ec.Detail = EvidenceInvalid, oneLine(err.Error())
+		return ec
+	}
+	if kind == "path" {
+		ec.Status = EvidenceOK
+		return ec
+	}
+	if !st.Mode().IsRegular() {
+		ec.Status, ec.Detail = EvidenceInvalid, "lines of something that is not a file"
+		return ec
+	}
+	lc, err := c.count(name, f, st.Size())
+	if err != nil {
+		ec.Status, ec.Detail = EvidenceInvalid, oneLine(err.Error())
+		return ec
+	}
+	switch {
+	case to <= lc.n:
+		ec.Status = EvidenceOK
+	case !lc.complete:
+		ec.Status, ec.Detail = EvidenceUnchecked, fmt.Sprintf("beyond the first %d MiB of the file, which is all parley reads", MaxEvidenceBytes>>20)
+	default:
+		ec.Status, ec.Detail = EvidenceOutOfRange, fmt.Sprintf("the file has %d lines", lc.n)
+	}
+	return ec
+}
+
+// count returns the line count of the file name, reading it once per
+// checker: a turn citing one file a hundred times reads it once.
+func (c *EvidenceChecker) count(name string, f io.Reader, size int64) (lineCount, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if lc, ok := c.lines[name]; ok {
+		return lc, nil
+	}
+	n, err := countLines(f)
+	if err != nil {
+		return lineCount{}, err
+	}
+	lc := lineCount{n: n, complete: size <= MaxEvidenceBytes}
+	if c.lines == nil {
+		c.lines = map[string]lineCount{}
+	}
+	c.lines[name] = lc
+	return lc, nil
+}
+
+func pathStatus(err error) (EvidenceStatus, string) {
+	if errors.Is(err, fs.ErrNotExist) {
+		return EvidenceMissing, "no such file in the workspace"
+	}
+	// os.Root refuses a path that escapes it, through ".." or a link.
+	if strings.Contains(err.Error(), "escapes") {
+		return EvidenceOutside, "leads out of the workspace"
+	}
+	return EvidenceInvalid, oneLine(err.Error())
+}
+
+// countLines counts lines as an editor numbers them: a last line without a
+// newline still counts.
+func countLines(r io.Reader) (int, error) {
+	br := bufio.NewReaderSize(io.LimitReader(r, MaxEvidenceBytes), 64<<10)
+	n, last := 0, byte('\n')
+	buf := make([]byte, 64<<10)
+	for {
+		k, err := br.Read(buf)
+		for _, c := range buf[:k] {
+			if c == '\n' {
+				n++
+			}
+		}
+		if k > 0 {
+			last = buf[k-1]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if last != '\n' {
+		n++
+	}
+	return n, nil
+}

@@ -1,0 +1,81 @@
+package debate
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestEvidenceChecks(t *testing.T) {
+	t.Parallel()
+	ws, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(ws, "a.go"), []byte("one\ntwo\nthree"), 0o600) // no final newline: 3 lines
+	os.Mkdir(filepath.Join(ws, "dir"), 0o700)
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("s\n"), 0o600)
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(ws, "escape"))
+	os.Symlink("a.go", filepath.Join(ws, "inside"))
+	pages := PageFunc(func(ctx context.Context, name string) (bool, error) {
+		switch name {
+		case "idempotency":
+			return true, nil
+		case "broken":
+			return false, errors.New("vault unreadable")
+		}
+		return false, nil
+	})
+	c, err := NewEvidenceChecker(ws, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, tc := range []struct {
+		ref    string
+		kind   string
+		status EvidenceStatus
+	}{
+		{"a.go", "path", EvidenceOK},
+		{"./dir/../a.go", "path", EvidenceOK},
+		{"a.go:3", "line", EvidenceOK},
+		{"a.go:4", "line", EvidenceOutOfRange},
+		{"a.go:1-3", "range", EvidenceOK},
+		{"a.go:2-9", "range", EvidenceOutOfRange},
+		{"a.go:0", "line", EvidenceInvalid},
+		{"a.go:3-2", "range", EvidenceInvalid},
+		{"dir", "path", EvidenceOK},
+		{"dir:1", "line", EvidenceInvalid},
+		{"missing.go", "path", EvidenceMissing},
+		{"../x", "path", EvidenceOutside},
+		{"/etc/passwd", "path", EvidenceOutside},
+		{"escape", "path", EvidenceOutside},
+		{"escape:1", "line", EvidenceOutside},
+		{"inside:2", "line", EvidenceOK},
+		{"[[idempotency]]", "wiki", EvidenceOK},
+		{"[[idempotency|the page]]", "wiki", EvidenceOK},
+		{"[[idempotency#Keys]]", "wiki", EvidenceOK},
+		{"[[nowhere]]", "wiki", EvidenceMissing},
+		{"[[broken]]", "wiki", EvidenceInvalid},
+		{"[[]]", "wiki", EvidenceInvalid},
+		{"https://example.com/x", "url", EvidenceUnchecked},
+		{"http://", "url", EvidenceInvalid},
+		{"", "unknown", EvidenceInvalid},
+		{"a\x00b", "unknown", EvidenceInvalid},
+	} {
+		got := c.CheckOne(context.Background(), tc.ref)
+		if got.Kind != tc.kind || got.Status != tc.status {
+			t.Errorf("%q: %s/%s (%s), want %s/%s", tc.ref, got.Kind, got.Status, got.Detail, tc.kind, tc.status)
+		}
+	}
+	// Without a workspace or a vault, paths and pages are recorded unchecked.
+	var none *EvidenceChecker
+	if got := none.CheckOne(context.Background(), "a.go:1"); got.Status != EvidenceUnchecked {
+		t.Errorf("no workspace: %+v", got)
+	}
+	// Once the context is done, what is left is unchecked.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := c.Check(ctx, []string{"a.go"}); got[0].Status != EvidenceUnchecked {
+		t.Errorf("after the deadline: %+v", got)
+	}
+}

@@ -1,0 +1,297 @@
+package debate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/inbox"
+)
+
+// RequestID is the request_id of the turn_request for speaker sp in round,
+// attempt 1 or 2. It is derived, never random, so that a coordinator that
+// resumes after a crash sends the very request it sent before, and an agent
+// that already answered it answers again from its cache:
+// "<debate id>:r<round>:attacker<index>:a<attempt>" or "…:defender:a<attempt>".
+func RequestID(debateID string, round int, sp Speaker, attempt int) string {
+	who := string(RoleDefender)
+	if sp.Role == RoleAttacker {
+		who = fmt.Sprintf("%s%d", RoleAttacker, sp.Index+1)
+	}
+	return fmt.Sprintf("%s:r%d:%s:a%d", debateID, round, who, attempt)
+}
+
+// RequestMessageID is the message id of the turn_request with requestID: a
+// UUID (version 8) derived from it, so a re-sent request is the same
+// message and an agent's receiver drops the copy it already handled.
+func RequestMessageID(requestID string) string {
+	sum := sha256.Sum256([]byte("parley/turn_request/" + requestID))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x80
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b)
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// NewRequestMessage builds the turn_request message for req, from the
+// coordinator to agent, with its derived message id and a Markdown rendering
+// of the whole request as its text.
+func NewRequestMessage(from, to string, req *TurnRequest) (*inbox.Message, error) {
+	m, err := inbox.NewMessage(from, to, TypeTurnRequest, RenderRequest(req), req)
+	if err != nil {
+		return nil, err
+	}
+	m.ID = RequestMessageID(req.RequestID)
+	return m, nil
+}
+
+// NewTurnMessage builds the debate_turn reply to the request message req:
+// replyTo is req's id, and request_id travels with the turn's fields so that
+// a coordinator can match the reply either way. The turn's text (its
+// argument) is the message's text, as "text" is a message key; a turn
+// without an argument gets a Markdown rendering of itself instead.
+func NewTurnMessage(from string, req *inbox.Message, requestID string, t *Turn) (*inbox.Message, error) {
+	fields := struct {
+		*Turn
+		RequestID string `json:"request_id,omitempty"`
+	}{t, requestID}
+	text := t.Text
+	if strings.TrimSpace(text) == "" {
+		text = RenderTurn(t)
+	}
+	m, err := inbox.NewMessage(from, req.From, TypeTurn, text, fields)
+	if err != nil {
+		return nil, err
+	}
+	m.ReplyTo = req.ID
+	return m, nil
+}
+
+// DecodeRequest decodes the typed fields of a turn_request message.
+func DecodeRequest(m *inbox.Message) (*TurnRequest, error) {
+	if m.Kind() != TypeTurnRequest {
+		return nil, fmt.Errorf("%w: a %q message is not a %s", inbox.ErrMalformed, m.Kind(), TypeTurnRequest)
+	}
+	var r TurnRequest
+	if err := m.DecodeFields(&r); err != nil {
+		return nil, err
+	}
+	if r.RequestID == "" || r.DebateID == "" || r.Round < 1 {
+		return nil, fmt.Errorf("%w: a %s needs debate_id, request_id and a round ≥ 1", inbox.ErrMalformed, TypeTurnRequest)
+	}
+	return &r, nil
+}
+
+// MaxPositionLen bounds a turn's position and counter_to (characters).
+const MaxPositionLen = 4000
+
+// MaxEvidenceRefs bounds how many evidence references one turn may cite.
+const MaxEvidenceRefs = 100
+
+// DecodeTurn decodes the typed fields of a debate_turn message (its text,
+// the argument, is the message's text) and checks
+// them against the request they answer: the debate id, round and role must
+// match, the position may be empty only on a conceding attacker turn, and
+// confidence_change is -1, 0 or +1. It also returns the request_id the reply
+// names, if any. Every failure wraps ErrBadReply and says why in words fit
+// for the transcript.
+func DecodeTurn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
+	if m.Kind() != TypeTurn {
+		return nil, fmt.Errorf("%w: a %q message, not a %s", ErrBadReply, m.Kind(), TypeTurn)
+	}
+	raw, err := json.Marshal(m.Fields)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadReply, err)
+	}
+	var t Turn
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("%w: does not decode: %v", ErrBadReply, oneLine(err.Error()))
+	}
+	t.Text = m.Text
+	if t.Text == RenderTurn(&t) {
+		t.Text = "" // the rendering NewTurnMessage sends for a turn without an argument
+	}
+	if err := t.check(req); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+func (t *Turn) check(req *TurnRequest) error {
+	switch {
+	case t.DebateID != req.DebateID:
+		return fmt.Errorf("%w: debate_id %q, expected %q", ErrBadReply, clip(t.DebateID), req.DebateID)
+	case t.Round != req.Round:
+		return fmt.Errorf("%w: round %d, expected %d", ErrBadReply, t.Round, req.Round)
+	case t.Role != req.Role:
+		return fmt.Errorf("%w: role %q, expected %q", ErrBadReply, clip(string(t.Role)), req.Role)
+	case t.ConfidenceChange < -1 || t.ConfidenceChange > 1:
+		return fmt.Errorf("%w: confidence_change %d, expected -1, 0 or +1", ErrBadReply, t.ConfidenceChange)
+	case t.Tokens < 0:
+		return fmt.Errorf("%w: negative tokens %d", ErrBadReply, t.Tokens)
+	case strings.TrimSpace(t.Position) == "" && (t.Role == RoleDefender || !t.Concedes()):
+		return fmt.Errorf("%w: empty position (only a conceding attacker turn may have none)", ErrBadReply)
+	case utf8.RuneCountInString(t.Position) > MaxPositionLen || utf8.RuneCountInString(t.CounterTo) > MaxPositionLen:
+		return fmt.Errorf("%w: position or counter_to longer than %d characters", ErrBadReply, MaxPositionLen)
+	case len(t.EvidenceRefs) > MaxEvidenceRefs:
+		return fmt.Errorf("%w: %d evidence refs, limit %d", ErrBadReply, len(t.EvidenceRefs), MaxEvidenceRefs)
+	}
+	return nil
+}
+
+// replyRequestID returns the request_id a reply's fields name, if any.
+func replyRequestID(m *inbox.Message) string {
+	raw, ok := m.Fields["request_id"]
+	if !ok {
+		return ""
+	}
+	var id string
+	if json.Unmarshal(raw, &id) != nil {
+		return ""
+	}
+	return id
+}
+
+// Record turns an accepted reply into the turn as recorded: its position
+// hash, its tokens (the agent's figure, else EstimateTokens of what it wrote,
+// flagged as estimated), over_budget when it exceeds the per-round
+// allowance, and its checked evidence.
+func Record(t *Turn, agent, requestID, messageID string, b ConsensusBudget, evidence []EvidenceCheck) TurnRecord {
+	rec := TurnRecord{
+		Turn:         *t,
+		Agent:        agent,
+		RequestID:    requestID,
+		MessageID:    messageID,
+		PositionHash: PositionHash(t.Position),
+		Evidence:     evidence,
+	}
+	if rec.Tokens <= 0 {
+		rec.Tokens = EstimateTokens(t.Position + t.CounterTo + t.Text)
+		rec.TokensEstimated = true
+	}
+	rec.OverBudget = rec.Tokens > b.MaxTokensPerRound
+	if rec.EvidenceRefs == nil {
+		rec.EvidenceRefs = []string{}
+	}
+	return rec
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// RenderRequest renders a turn_request as the Markdown prompt of its text
+// field: everything the request holds, readable by an agent that only reads
+// text.
+func RenderRequest(r *TurnRequest) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Debate turn: round %d of %d — you are the %s\n\n", r.Round, r.MaxRounds, r.Role)
+	fmt.Fprintf(&b, "- **Debate:** `%s` (layer `%s`)\n", r.DebateID, r.Layer)
+	fmt.Fprintf(&b, "- **Topic:** %s\n", r.Topic)
+	if r.Scope != "" {
+		fmt.Fprintf(&b, "- **Scope:** %s\n", r.Scope)
+	}
+	fmt.Fprintf(&b, "- **Defender's standing position:** %s\n", r.Position)
+	fmt.Fprintf(&b, "- **Request:** `%s` (attempt %d)\n", r.RequestID, r.Attempt)
+	fmt.Fprintf(&b, "- **Budget:** at most %d tokens for this turn; reply before %s\n\n", r.Budget.TokensThisTurn, r.Budget.Deadline)
+	b.WriteString("## Your task\n\n")
+	if r.Role == RoleDefender {
+		b.WriteString("Defend the position against this round's attacks. Restate it unchanged if it holds, refine it, or adopt an attacker's position word for word if they are right.\n\n")
+	} else {
+		b.WriteString("Attack the defender's standing position. State your own position and the claim you counter. If you have no further objections, reply with an empty `counter_to` and `confidence_change: 0`.\n\n")
+	}
+	b.WriteString("Reply with a `" + TypeTurn + "` message whose `replyTo` is this message's id, with the fields ")
+	b.WriteString("`debate_id`, `round`, `role` (as above), `position`, `counter_to`, `evidence_refs` ")
+	b.WriteString("(`path`, `path:line`, `path:from-to`, `[[wiki page]]`, URL), `confidence_change` (-1, 0, +1), `tokens` and `text` (your argument).\n")
+	if len(r.Context) > 0 {
+		b.WriteString("\n## Context\n")
+		for _, c := range r.Context {
+			title := c.Kind
+			if c.Ref != "" {
+				title += ": " + c.Ref
+			}
+			fmt.Fprintf(&b, "\n### %s\n\n%s\n", title, fence(c.Text))
+		}
+	}
+	b.WriteString("\n## Transcript so far\n")
+	if len(r.Transcript) == 0 {
+		b.WriteString("\nNo turns yet.\n")
+	}
+	round := 0
+	for i := range r.Transcript {
+		t := &r.Transcript[i]
+		if t.Round != round {
+			round = t.Round
+			fmt.Fprintf(&b, "\n### Round %d\n", round)
+		}
+		b.WriteString("\n" + renderTurnLine(&t.Turn, t.Agent))
+	}
+	return b.String()
+}
+
+// RenderTurn renders a debate_turn as the Markdown of its text field.
+func RenderTurn(t *Turn) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Round %d — %s\n\n", t.Round, t.Role)
+	b.WriteString(renderTurnLine(t, ""))
+	return b.String()
+}
+
+func renderTurnLine(t *Turn, agent string) string {
+	var b strings.Builder
+	who := string(t.Role)
+	if agent != "" {
+		who += " " + agent
+	}
+	pos := t.Position
+	if strings.TrimSpace(pos) == "" {
+		pos = "_(no position)_"
+	}
+	fmt.Fprintf(&b, "**%s:** %s\n", who, oneLine(pos))
+	if strings.TrimSpace(t.CounterTo) != "" {
+		fmt.Fprintf(&b, "\n- counters: %s\n", oneLine(t.CounterTo))
+	} else if t.Role == RoleAttacker && t.Concedes() {
+		b.WriteString("\n- no further objections\n")
+	}
+	fmt.Fprintf(&b, "- confidence change: %s\n", signed(t.ConfidenceChange))
+	if len(t.EvidenceRefs) > 0 {
+		fmt.Fprintf(&b, "- evidence: %s\n", strings.Join(t.EvidenceRefs, ", "))
+	}
+	if strings.TrimSpace(t.Text) != "" {
+		fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(t.Text))
+	}
+	return b.String()
+}
+
+// fence wraps text in a Markdown code fence longer than any it contains.
+func fence(text string) string {
+	n := 3
+	for run, i := 0, 0; i < len(text); i++ {
+		if text[i] == '`' {
+			run++
+			if run >= n {
+				n = run + 1
+			}
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", n)
+	return f + "text\n" + strings.TrimRight(text, "\n") + "\n" + f
+}
+
+// signed writes -1, 0 or +1.
+func signed(n int) string {
+	if n > 0 {
+		return fmt.Sprintf("+%d", n)
+	}
+	return fmt.Sprint(n)
+}

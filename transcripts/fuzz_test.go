@@ -1,0 +1,59 @@
+package transcripts
+
+import (
+	"bytes"
+	"testing"
+)
+
+func FuzzDecodeLine(f *testing.F) {
+	data := syntheticTranscript(f, testID, 4)
+	for line := range bytes.Lines(data) {
+		f.Add(bytes.TrimSuffix(line, []byte("\n")))
+	}
+	f.Add([]byte(`{"prev":"` + Genesis(testID) + `","seq":1,"kind":"open","data":{},"hash":"` + Genesis(testID) + `"}`))
+	f.Add([]byte(`{}`))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e, err := DecodeLine(line)
+		if err != nil {
+			return
+		}
+		// A line that decodes carries its own valid hash, a kind and data.
+		if e.Kind == "" || len(e.Data) == 0 {
+			t.Fatalf("decoded an event without kind or data: %+v", e)
+		}
+		if _, problem := checkLine(line); problem != "" {
+			t.Fatalf("decoded a line that does not check: %s", problem)
+		}
+	})
+}
+
+func FuzzVerify(f *testing.F) {
+	data := syntheticTranscript(f, testID, 6)
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	f.Add(append(bytes.Clone(data), data...))
+	f.Add([]byte("\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rep, err := Verify(bytes.NewReader(data), testID, nil)
+		if err != nil {
+			t.Fatal(err) // reading from memory never fails
+		}
+		if rep.Intact {
+			// Every line of an intact transcript decodes, in sequence.
+			n := 0
+			for line := range bytes.Lines(data) {
+				n++
+				e, err := DecodeLine(bytes.TrimSuffix(line, []byte("\n")))
+				if err != nil || e.Seq != n {
+					t.Fatalf("intact transcript, line %d: %v (seq %d)", n, err, e.Seq)
+				}
+			}
+			if n != rep.Events {
+				t.Fatalf("%d lines, report says %d", n, rep.Events)
+			}
+		} else if rep.BadLine < 1 || rep.Problem == "" {
+			t.Fatalf("bad report %+v", rep)
+		}
+	})
+}

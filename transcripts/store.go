@@ -1,0 +1,612 @@
+package transcripts
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/durable"
+)
+
+// File names inside a debate's directory (SPEC §3).
+const (
+	Dir            = "debates"
+	SessionFile    = "session.json"
+	TranscriptFile = "transcript.jsonl"
+	VerdictFile    = "verdict.json"
+	// MaxStateBytes bounds session.json and verdict.json.
+	MaxStateBytes = 4 << 20
+)
+
+// Store is the debates directory of a parley root: one directory per
+// debate, opened under an os.Root so that neither a debate id nor a
+// symbolic link leads out of it. A Store is safe for concurrent use; each
+// debate's Log has one writer at a time, across processes (an advisory
+// lock on its transcript).
+type Store struct {
+	root *os.Root
+	fs   durable.FS
+	log  *slog.Logger
+	// open opens a transcript for appending; tests replace it to inject
+	// write and sync failures.
+	open func(r *os.Root, name string) (appendFile, error)
+}
+
+// appendFile is what a Log needs of its transcript file.
+type appendFile interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+	Fd() uintptr
+}
+
+// OpenStore opens the debates of the parley root directory root, which
+// must exist; <root>/debates is created (0700) when the first debate is.
+// logger may be nil.
+func OpenStore(root string, logger *slog.Logger) (*Store, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open the parley root: %w", err)
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Store{root: r, fs: durable.Root(r), log: logger, open: openAppend}, nil
+}
+
+// Dir returns the parley root directory the store was opened on.
+func (s *Store) Dir() string { return s.root.Name() }
+
+func openAppend(r *os.Root, name string) (appendFile, error) {
+	return r.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0o600)
+}
+
+// Close releases the root.
+func (s *Store) Close() error { return s.root.Close() }
+
+func dirOf(id string) string        { return path.Join(Dir, id) }
+func fileOf(id, name string) string { return path.Join(Dir, id, name) }
+
+// Path returns the path of a debate's file relative to the parley root,
+// e.g. "debates/<id>/transcript.jsonl".
+func Path(id, name string) string { return fileOf(id, name) }
+
+// Create makes the directory of a new debate with its session.json
+// (written once) and an empty transcript, and returns the Log to record it
+// in, locked for writing. The session must validate; a debate whose
+// directory exists is ErrExists.
+func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, error) {
+	if err := sess.Validate(); err != nil {
+		return nil, err
+	}
+	id := sess.ID
+	if err := s.root.Mkdir(Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("create %s: %w", Dir, err)
+	}
+	if err := s.root.Mkdir(dirOf(id), 0o700); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("%w: %s", ErrExists, id)
+		}
+		return nil, fmt.Errorf("create the directory of %s: %w", id, err)
+	}
+	if err := durable.SyncDir(s.fs, Dir); err != nil {
+		return nil, err
+	}
+	data, err := json.MarshalIndent(sess, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	// The empty transcript first: writing session.json syncs the directory,
+	// which makes both names durable.
+	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create the transcript of %s: %w", id, err)
+	}
+	f.Close()
+	if err := durable.CreateFile(s.fs, fileOf(id, SessionFile), append(data, '\n'), 0o600); err != nil {
+		return nil, fmt.Errorf("write the session of %s: %w", id, err)
+	}
+	return s.Open(ctx, id)
+}
+
+// Open opens an existing debate's Log for writing (to resume it): it takes
+// the debate's lock (ErrBusy while another process holds it), reads and
+// verifies the transcript, and sets aside an incomplete last line left by a
+// crash (moved to transcript.jsonl.torn-<ms>, never deleted). A transcript
+// that fails verification anywhere else is ErrTampered.
+func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return nil, err
+	}
+	f, err := s.open(s.root, fileOf(id, TranscriptFile))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%w: %s", ErrBusy, id)
+		}
+		return nil, fmt.Errorf("lock the transcript of %s: %w", id, err)
+	}
+	l := &Log{s: s, id: id, f: f}
+	if err := l.load(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	_, err = fs.Stat(s.root.FS(), fileOf(id, VerdictFile))
+	l.sealed = err == nil
+	return l, nil
+}
+
+// Log is one debate's transcript opened for writing; it implements
+// debate.Journal. It is used by one goroutine at a time (the coordinator's).
+type Log struct {
+	s      *Store
+	id     string
+	f      appendFile
+	events []debate.Event
+	head   string
+	size   int64
+	sealed bool
+	dirty  bool  // an appended request event is not fsynced yet
+	broken error // set after a failed write: nothing more is appended
+	mu     sync.Mutex
+}
+
+var _ debate.Journal = (*Log)(nil)
+
+// load reads the transcript, verifies it, and sets aside a torn last line.
+func (l *Log) load() error {
+	data, err := l.s.root.ReadFile(fileOf(l.id, TranscriptFile))
+	if err != nil {
+		return err
+	}
+	good := data
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		good = data[:i+1]
+		if err := l.setAside(data[i+1:], int64(len(good))); err != nil {
+			return err
+		}
+	}
+	rep, err := Verify(bytes.NewReader(good), l.id, nil)
+	if err != nil {
+		return err
+	}
+	if !rep.Intact {
+		return &TamperError{ID: l.id, Line: rep.BadLine, Problem: rep.Problem}
+	}
+	l.head, l.size = rep.Head, int64(len(good))
+	if l.head == "" {
+		l.head = Genesis(l.id)
+	}
+	for line := range bytes.Lines(good) {
+		e, err := DecodeLine(bytes.TrimSuffix(line, []byte("\n")))
+		if err != nil {
+			return &TamperError{ID: l.id, Line: len(l.events) + 1, Problem: err.Error()}
+		}
+		l.events = append(l.events, e)
+	}
+	return nil
+}
+
+// setAside moves the torn tail of a transcript to a file of its own and
+// truncates the transcript to its last complete line.
+func (l *Log) setAside(torn []byte, keep int64) error {
+	name := fileOf(l.id, TranscriptFile+".torn-"+strconv.FormatInt(time.Now().UnixMilli(), 10))
+	if err := durable.CreateFile(l.s.fs, name, torn, 0o600); err != nil && !durable.IsExist(err) {
+		return fmt.Errorf("set aside the incomplete last line of %s: %w", l.id, err)
+	}
+	if err := l.f.Truncate(keep); err != nil {
+		return fmt.Errorf("truncate the incomplete last line of %s: %w", l.id, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return err
+	}
+	l.s.log.Warn("set aside an incomplete last line", "debate_id", l.id, "path", name, "op", "resume")
+	return nil
+}
+
+// Append records an event. The line is written with one write call and
+// fsynced before Append returns, except for an EventRequest, which becomes
+// durable with the next event's fsync (a request is derived again from the
+// rest of the transcript after a crash). After a failed write or sync the
+// Log refuses further appends; the transcript is cut back to its last
+// complete line where possible, and Open sets aside whatever remains.
+func (l *Log) Append(ctx context.Context, kind debate.EventKind, elapsedMs int64, data any) (debate.Event, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.broken != nil {
+		return debate.Event{}, fmt.Errorf("transcript of %s: an earlier write failed: %w", l.id, l.broken)
+	}
+	if l.f == nil {
+		return debate.Event{}, fmt.Errorf("transcript of %s is closed", l.id)
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return debate.Event{}, fmt.Errorf("encode the %s event: %w", kind, err)
+	}
+	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(inbox.TimeLayout), ElapsedMs: elapsedMs, Data: compact(raw)}
+	line, hash, err := encodeLine(l.head, &e)
+	if err != nil {
+		return debate.Event{}, err
+	}
+	line = append(line, '\n')
+	if _, err := l.f.Write(line); err != nil {
+		l.fail(err)
+		return debate.Event{}, fmt.Errorf("append to the transcript of %s: %w", l.id, err)
+	}
+	l.dirty = true
+	if kind != debate.EventRequest {
+		if err := l.f.Sync(); err != nil {
+			l.fail(err)
+			return debate.Event{}, fmt.Errorf("sync the transcript of %s: %w", l.id, err)
+		}
+		l.dirty = false
+	}
+	l.events = append(l.events, e)
+	l.head = hash
+	l.size += int64(len(line))
+	return e, nil
+}
+
+func (l *Log) fail(err error) {
+	l.broken = err
+	if terr := l.f.Truncate(l.size); terr != nil {
+		l.s.log.Warn("cannot cut the transcript back after a failed write", "debate_id", l.id, "err", terr)
+	}
+}
+
+// Events returns the recorded events, in order (a copy).
+func (l *Log) Events() []debate.Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]debate.Event(nil), l.events...)
+}
+
+// Head returns the hash of the last line (the genesis when empty).
+func (l *Log) Head() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.head
+}
+
+// ID returns the debate's id.
+func (l *Log) ID() string { return l.id }
+
+// Verdict is the content of verdict.json: the outcome, where it was filed,
+// and the end of the transcript it closed.
+type Verdict struct {
+	debate.Outcome
+	// Record is where the Filer filed the outcome ("" if it filed none).
+	Record string `json:"record"`
+	// Transcript is the transcript's path relative to the parley root.
+	Transcript string `json:"transcript"`
+	// Events and Head are the transcript's length and last hash at close.
+	Events int    `json:"events"`
+	Head   string `json:"head"`
+}
+
+// Seal writes verdict.json once, after syncing the transcript. A second
+// Seal (in any process) fails with debate.ErrSealed.
+func (l *Log) Seal(ctx context.Context, o *debate.Outcome, record string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sealed {
+		return debate.ErrSealed
+	}
+	if l.f == nil {
+		return fmt.Errorf("transcript of %s is closed", l.id)
+	}
+	if l.dirty {
+		if err := l.f.Sync(); err != nil {
+			return fmt.Errorf("sync the transcript of %s: %w", l.id, err)
+		}
+		l.dirty = false
+	}
+	v := Verdict{Outcome: *o, Record: record, Transcript: fileOf(l.id, TranscriptFile), Events: len(l.events), Head: l.head}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := durable.CreateFile(l.s.fs, fileOf(l.id, VerdictFile), append(data, '\n'), 0o600); err != nil {
+		if durable.IsExist(err) {
+			l.sealed = true
+			return debate.ErrSealed
+		}
+		return fmt.Errorf("write the verdict of %s: %w", l.id, err)
+	}
+	l.sealed = true
+	return nil
+}
+
+// Sealed reports whether verdict.json exists.
+func (l *Log) Sealed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.sealed
+}
+
+// Close releases the transcript and its lock.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+// Session reads a debate's session.json.
+func (s *Store) Session(id string) (*debate.DebateSession, error) {
+	var sess debate.DebateSession
+	if err := s.readJSON(id, SessionFile, &sess); err != nil {
+		return nil, err
+	}
+	return &sess, nil
+}
+
+// Verdict reads a debate's verdict.json; a debate without one is
+// ErrNotSealed.
+func (s *Store) Verdict(id string) (*Verdict, error) {
+	var v Verdict
+	if err := s.readJSON(id, VerdictFile, &v); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrNotSealed, id)
+		}
+		return nil, err
+	}
+	return &v, nil
+}
+
+func (s *Store) readJSON(id, name string, v any) error {
+	if err := debate.ValidateID(id); err != nil {
+		return err
+	}
+	f, err := s.root.Open(fileOf(id, name))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && name == SessionFile {
+			return fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxStateBytes+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > MaxStateBytes {
+		return fmt.Errorf("%w: %s of %s is larger than %d bytes", ErrMalformed, name, id, MaxStateBytes)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%w: %s of %s: %v", ErrMalformed, name, id, err)
+	}
+	return nil
+}
+
+// Verify verifies debate id's transcript against its verdict.json, if any.
+func (s *Store) Verify(id string) (Report, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return Report{}, err
+	}
+	f, err := s.root.Open(fileOf(id, TranscriptFile))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Report{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return Report{}, err
+	}
+	defer f.Close()
+	var seal *Seal
+	v, err := s.Verdict(id)
+	switch {
+	case err == nil:
+		seal = &Seal{Events: v.Events, Head: v.Head}
+	case !errors.Is(err, ErrNotSealed):
+		return Report{}, err
+	}
+	return Verify(f, id, seal)
+}
+
+// Events reads debate id's events without taking its lock (the debate may
+// be running). A torn last line is left out; a line that does not decode
+// ends the list with ErrTampered.
+func (s *Store) Events(id string) ([]debate.Event, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return nil, err
+	}
+	data, err := s.root.ReadFile(fileOf(id, TranscriptFile))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return nil, err
+	}
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		data = data[:i+1]
+	}
+	var out []debate.Event
+	for line := range bytes.Lines(data) {
+		e, err := DecodeLine(bytes.TrimSuffix(line, []byte("\n")))
+		if err != nil {
+			return out, &TamperError{ID: id, Line: len(out) + 1, Problem: err.Error()}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Running reports whether a process holds debate id's lock: a coordinator
+// is running it now.
+func (s *Store) Running(id string) (bool, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return false, err
+	}
+	f, err := s.root.Open(fileOf(id, TranscriptFile))
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false, nil
+}
+
+// State says where a debate stands.
+type State string
+
+// The states of a debate in a listing.
+const (
+	StateRunning     State = "running"     // a coordinator holds it
+	StateClosed      State = "closed"      // verdict.json written
+	StateInterrupted State = "interrupted" // neither: resume it
+)
+
+// Summary is one debate in a listing.
+type Summary struct {
+	ID      string                `json:"debate_id"`
+	Topic   string                `json:"topic"`
+	Layer   debate.Layer          `json:"layer"`
+	Created string                `json:"created"`
+	State   State                 `json:"state"`
+	Verdict debate.Verdict        `json:"verdict,omitempty"`
+	Action  debate.Action         `json:"action,omitempty"`
+	Rounds  int                   `json:"rounds,omitempty"`
+	Tokens  int                   `json:"tokens,omitempty"`
+	Record  string                `json:"record,omitempty"`
+	Session *debate.DebateSession `json:"-"`
+}
+
+// List summarises every debate under debates/, newest first. Entries whose
+// name is not a valid debate id, or without a readable session.json, are
+// skipped and logged.
+func (s *Store) List() ([]Summary, error) {
+	entries, err := fs.ReadDir(s.root.FS(), Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Summary
+	for _, e := range entries {
+		id := e.Name()
+		if !e.IsDir() || debate.ValidateID(id) != nil {
+			continue
+		}
+		sum, err := s.Summary(id)
+		if err != nil {
+			s.log.Warn("skipped a debate directory", "debate_id", id, "err", err)
+			continue
+		}
+		out = append(out, sum)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Created != out[j].Created {
+			return out[i].Created > out[j].Created
+		}
+		return out[i].ID > out[j].ID
+	})
+	return out, nil
+}
+
+// Summary summarises one debate.
+func (s *Store) Summary(id string) (Summary, error) {
+	sess, err := s.Session(id)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{ID: id, Topic: sess.Topic, Layer: sess.Layer, Created: sess.Created, Session: sess}
+	v, err := s.Verdict(id)
+	switch {
+	case err == nil:
+		sum.State, sum.Verdict, sum.Action, sum.Rounds, sum.Tokens, sum.Record = StateClosed, v.Verdict, v.Action, v.Rounds, v.Tokens, v.Record
+		return sum, nil
+	case !errors.Is(err, ErrNotSealed):
+		return Summary{}, err
+	}
+	running, err := s.Running(id)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum.State = StateInterrupted
+	if running {
+		sum.State = StateRunning
+	}
+	return sum, nil
+}
+
+// LoadOutcome returns the outcome of a closed debate as its transcript
+// records it, with the session, turns and forfeits filled in, for filing
+// (again): it is what "consensus file --from-debate" needs. The transcript
+// must verify (else ErrTampered); a debate without a verdict event is
+// ErrNotSealed.
+func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, error) {
+	rep, err := s.Verify(id)
+	if err != nil {
+		return nil, err
+	}
+	if !rep.Intact {
+		return nil, &TamperError{ID: id, Line: rep.BadLine, Problem: rep.Problem}
+	}
+	events, err := s.Events(id)
+	if err != nil {
+		return nil, err
+	}
+	st, err := debate.Replay(events)
+	if err != nil {
+		return nil, fmt.Errorf("transcript of %s: %w", id, err)
+	}
+	if st.Verdict == nil {
+		return nil, fmt.Errorf("%w: %s has no verdict event (parley debate resume %s closes it)", ErrNotSealed, id, id)
+	}
+	if v, err := s.Verdict(id); err == nil {
+		st.Verdict.Record = v.Record
+	}
+	return st.Verdict, nil
+}
+
+// LogsDir is the folder of a debate's agent logs.
+const LogsDir = "logs"
+
+// AgentLog opens (creating it, 0600) the log file of an agent a debate
+// started: <root>/debates/<id>/logs/<name>.log, appended to.
+func (s *Store) AgentLog(id, name string) (*os.File, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return nil, err
+	}
+	if err := inbox.ValidateName(name); err != nil {
+		return nil, err
+	}
+	if err := s.root.Mkdir(fileOf(id, LogsDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	return s.root.OpenFile(fileOf(id, LogsDir+"/"+name+".log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+}

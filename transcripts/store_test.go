@@ -1,0 +1,485 @@
+package transcripts
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+)
+
+const testID = "20260101-spec-idempotency-keys-abcdef"
+
+func testSession(id string) *debate.DebateSession {
+	return &debate.DebateSession{
+		ID: id, Topic: "Idempotency keys", Layer: debate.LayerSpec, Position: "Use UUIDv7 keys",
+		Participants: []debate.Participant{{Name: "Critic", Role: debate.RoleAttacker}, {Name: "Proposer", Role: debate.RoleDefender}},
+		Budget:       debate.DefaultBudget(debate.LayerSpec), Created: inbox.Now(), Coordinator: debate.CoordinatorName(id),
+	}
+}
+
+func newStore(t testing.TB) (*Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := OpenStore(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, dir
+}
+
+// writeDebate records a plausible debate of n events (open, then
+// request/turn pairs, then a verdict) and seals it when seal is set.
+func writeDebate(t testing.TB, s *Store, id string, n int, seal bool) *Log {
+	t.Helper()
+	ctx := context.Background()
+	sess := testSession(id)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx, debate.EventOpen, 0, sess); err != nil {
+		t.Fatal(err)
+	}
+	for i := 2; i < n; i++ {
+		round := (i-2)/4 + 1
+		if i%2 == 0 {
+			_, err = l.Append(ctx, debate.EventRequest, int64(i), debate.RequestEvent{RequestID: fmt.Sprintf("%s:r%d:x:a1", id, round), Round: round, Agent: "Critic", Attempt: 1})
+		} else {
+			_, err = l.Append(ctx, debate.EventTurn, int64(i), debate.TurnRecord{
+				Turn:  debate.Turn{DebateID: id, Round: round, Role: debate.RoleAttacker, Position: fmt.Sprintf("position %d", i), Text: "line one\nline two with \"quotes\" and <html>", Tokens: 100},
+				Agent: "Critic", PositionHash: debate.PositionHash(fmt.Sprintf("position %d", i)),
+			})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := &debate.Outcome{DebateID: id, Verdict: debate.Deadlock, Action: debate.ActionEscalate, Rule: debate.RuleRepeated, Reason: "repeated"}
+	if _, err := l.Append(ctx, debate.EventVerdict, int64(n), o); err != nil {
+		t.Fatal(err)
+	}
+	if seal {
+		if err := l.Seal(ctx, o, "wiki/consensus/spec-idempotency-keys.md"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return l
+}
+
+func TestLogRoundTrip(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	l := writeDebate(t, s, testID, 12, true)
+	want := l.Events()
+	head := l.Head()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Verify(testID)
+	if err != nil || !rep.Intact || rep.Events != 12 || rep.Head != head || !rep.Sealed {
+		t.Fatalf("verify: %+v %v", rep, err)
+	}
+	l2, err := s.Open(context.Background(), testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	got := l2.Events()
+	if len(got) != len(want) {
+		t.Fatalf("%d events read back, %d written", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Seq != i+1 || got[i].Kind != want[i].Kind || !bytes.Equal(got[i].Data, want[i].Data) || got[i].ElapsedMs != want[i].ElapsedMs {
+			t.Fatalf("event %d: %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+	if !l2.Sealed() || l2.Head() != head {
+		t.Fatal("sealed state or head lost")
+	}
+	if err := l2.Seal(context.Background(), &debate.Outcome{}, ""); !errors.Is(err, debate.ErrSealed) {
+		t.Fatalf("second seal: %v", err)
+	}
+	v, err := s.Verdict(testID)
+	if err != nil || v.Verdict != debate.Deadlock || v.Events != 12 || v.Head != head || v.Record == "" || v.Transcript != "debates/"+testID+"/transcript.jsonl" {
+		t.Fatalf("verdict.json: %+v %v", v, err)
+	}
+	// Permissions (SPEC §3).
+	for name, mode := range map[string]os.FileMode{"debates/" + testID: 0o700, "debates/" + testID + "/transcript.jsonl": 0o600, "debates/" + testID + "/session.json": 0o600, "debates/" + testID + "/verdict.json": 0o600} {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil || st.Mode().Perm() != mode {
+			t.Errorf("%s: %v %v, want %v", name, st.Mode().Perm(), err, mode)
+		}
+	}
+	// Each line is {"prev":…,"seq":…,…,"hash":…}, prev first.
+	data, _ := os.ReadFile(filepath.Join(dir, "debates", testID, "transcript.jsonl"))
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	if !bytes.HasPrefix(first, []byte(`{"prev":"`+Genesis(testID)+`","seq":1,"kind":"open","at":"`)) {
+		t.Fatalf("line 1: %s", first)
+	}
+}
+
+// Editing, deleting or reordering any line makes verification fail at that
+// line; an untouched transcript verifies.
+func TestVerifyNamesTheFirstBadLine(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	const n = 14
+	writeDebate(t, s, testID, n, true).Close()
+	path := filepath.Join(dir, "debates", testID, "transcript.jsonl")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(orig, []byte("\n"))
+	lines = lines[:len(lines)-1] // the empty piece after the last newline
+	if len(lines) != n {
+		t.Fatalf("%d lines", len(lines))
+	}
+	join := func(ls [][]byte) []byte { return bytes.Join(ls, nil) }
+	verify := func(data []byte) Report {
+		t.Helper()
+		v, err := s.Verdict(testID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Verify(bytes.NewReader(data), testID, &Seal{Events: v.Events, Head: v.Head})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	if rep := verify(orig); !rep.Intact || rep.Events != n {
+		t.Fatalf("untouched transcript: %+v", rep)
+	}
+	edit := func(line []byte, at int) []byte {
+		c := append([]byte(nil), line...)
+		if c[at] == 'a' {
+			c[at] = 'b'
+		} else {
+			c[at] = 'a'
+		}
+		return c
+	}
+	for i := 0; i < n; i++ {
+		l := lines[i]
+		cases := map[string]struct {
+			data []byte
+			want int
+		}{}
+		// An edit anywhere in the line: prev, seq, kind, data, the hash itself.
+		for _, at := range []int{len(prevPrefix) + 3, bytes.Index(l, []byte(`"seq":`)) + 6, bytes.Index(l, []byte(`"kind":`)) + 8, bytes.Index(l, []byte(`"data":`)) + 9, len(l) - 10} {
+			mod := append(append(append([][]byte{}, lines[:i]...), edit(l, at)), lines[i+1:]...)
+			cases[fmt.Sprintf("edit byte %d", at)] = struct {
+				data []byte
+				want int
+			}{join(mod), i + 1}
+		}
+		del := append(append([][]byte{}, lines[:i]...), lines[i+1:]...)
+		cases["delete"] = struct {
+			data []byte
+			want int
+		}{join(del), i + 1}
+		dup := append(append(append([][]byte{}, lines[:i+1]...), lines[i]), lines[i+1:]...)
+		cases["duplicate"] = struct {
+			data []byte
+			want int
+		}{join(dup), i + 2}
+		if i+1 < n {
+			sw := append([][]byte{}, lines...)
+			sw[i], sw[i+1] = sw[i+1], sw[i]
+			cases["swap with next"] = struct {
+				data []byte
+				want int
+			}{join(sw), i + 1}
+		}
+		for name, tc := range cases {
+			rep := verify(tc.data)
+			if rep.Intact || rep.BadLine != tc.want || rep.Problem == "" {
+				t.Errorf("line %d, %s: report %+v, want bad line %d", i+1, name, rep, tc.want)
+			}
+		}
+	}
+	// Without verdict.json, a transcript cut after a complete line cannot
+	// be told from one still being written (documented); a torn line can.
+	rep, _ := Verify(bytes.NewReader(join(lines[:n-1])), testID, nil)
+	if !rep.Intact || rep.Events != n-1 {
+		t.Errorf("unsealed prefix: %+v", rep)
+	}
+	rep, _ = Verify(bytes.NewReader(join(append(lines[:n-1:n-1], lines[n-1][:40]))), testID, nil)
+	if rep.Intact || rep.BadLine != n {
+		t.Errorf("torn last line: %+v", rep)
+	}
+	// A transcript of another debate does not verify under this id.
+	rep, _ = Verify(bytes.NewReader(orig), "20260101-spec-other-abcdef", nil)
+	if rep.Intact || rep.BadLine != 1 {
+		t.Errorf("transplanted transcript: %+v", rep)
+	}
+}
+
+func TestOpenSetsAsideATornLine(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	l := writeDebate(t, s, testID, 6, false)
+	events := l.Events()
+	l.Close()
+	path := filepath.Join(dir, "debates", testID, "transcript.jsonl")
+	torn := []byte(`{"prev":"0123","seq":7,"kind":"tu`)
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	f.Write(torn)
+	f.Close()
+	if rep, _ := s.Verify(testID); rep.Intact || rep.BadLine != 7 {
+		t.Fatalf("torn line not reported: %+v", rep)
+	}
+	l2, err := s.Open(context.Background(), testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	if len(l2.Events()) != len(events) {
+		t.Fatalf("%d events after setting aside, want %d", len(l2.Events()), len(events))
+	}
+	matches, _ := filepath.Glob(path + ".torn-*")
+	if len(matches) != 1 {
+		t.Fatalf("set-aside files: %v", matches)
+	}
+	if got, _ := os.ReadFile(matches[0]); !bytes.Equal(got, torn) {
+		t.Fatalf("set aside %q, want %q", got, torn)
+	}
+	if _, err := l2.Append(context.Background(), debate.EventResume, 99, debate.ResumeEvent{}); err != nil {
+		t.Fatal(err)
+	}
+	if rep, _ := s.Verify(testID); !rep.Intact || rep.Events != 7 {
+		t.Fatalf("after resume: %+v", rep)
+	}
+}
+
+func TestOpenRefusesATamperedTranscript(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 8, false).Close()
+	path := filepath.Join(dir, "debates", testID, "transcript.jsonl")
+	data, _ := os.ReadFile(path)
+	data = bytes.Replace(data, []byte("position 5"), []byte("position 6"), 1)
+	os.WriteFile(path, data, 0o600)
+	_, err := s.Open(context.Background(), testID)
+	var te *TamperError
+	if !errors.As(err, &te) || !errors.Is(err, ErrTampered) || te.Line != 5 {
+		t.Fatalf("open of a tampered transcript: %v", err)
+	}
+}
+
+func TestOneWriterAtATime(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	l := writeDebate(t, s, testID, 4, false)
+	if _, err := s.Open(context.Background(), testID); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second writer: %v", err)
+	}
+	if running, err := s.Running(testID); !running || err != nil {
+		t.Fatalf("Running = %v, %v while held", running, err)
+	}
+	if sum, _ := s.Summary(testID); sum.State != StateRunning {
+		t.Fatalf("state %s", sum.State)
+	}
+	l.Close()
+	if running, _ := s.Running(testID); running {
+		t.Fatal("still running after Close")
+	}
+	if sum, _ := s.Summary(testID); sum.State != StateInterrupted {
+		t.Fatalf("state %s", sum.State)
+	}
+	l2, err := s.Open(context.Background(), testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2.Close()
+	if _, err := s.Create(context.Background(), testSession(testID)); !errors.Is(err, ErrExists) {
+		t.Fatalf("create twice: %v", err)
+	}
+}
+
+func TestHostileIDsAndSymlinks(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	for _, id := range []string{"", "..", "../x", "debates", "20260101-spec-a/b-abcdef", "20260101-spec-x-abcdef/../../y", "20260101-spec-x-abcdef\x00"} {
+		if _, err := s.Open(context.Background(), id); !errors.Is(err, debate.ErrInvalidID) {
+			t.Errorf("Open(%q) = %v", id, err)
+		}
+		if _, err := s.Verify(id); !errors.Is(err, debate.ErrInvalidID) {
+			t.Errorf("Verify(%q) = %v", id, err)
+		}
+		sess := testSession(testID)
+		sess.ID = id
+		if _, err := s.Create(context.Background(), sess); !errors.Is(err, debate.ErrInvalidID) {
+			t.Errorf("Create(%q) = %v", id, err)
+		}
+	}
+	// A debate directory planted as a symlink out of the root.
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "transcript.jsonl"), nil, 0o600)
+	const planted = "20260101-spec-planted-abcdef"
+	os.Mkdir(filepath.Join(dir, "debates"), 0o700)
+	if err := os.Symlink(outside, filepath.Join(dir, "debates", planted)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open(context.Background(), planted); err == nil {
+		t.Fatal("opened a transcript through a symlink out of the root")
+	}
+	if _, err := s.Verify(planted); err == nil {
+		t.Fatal("verified a transcript through a symlink out of the root")
+	}
+	if got, _ := os.ReadFile(filepath.Join(outside, "transcript.jsonl")); len(got) != 0 {
+		t.Fatal("wrote outside the root")
+	}
+}
+
+// failingFile fails the n-th write or sync, like a full disk.
+type failingFile struct {
+	*os.File
+	failWrite, failSync int
+	writes, syncs       int
+}
+
+func (f *failingFile) Write(p []byte) (int, error) {
+	f.writes++
+	if f.writes == f.failWrite {
+		n, _ := f.File.Write(p[:len(p)/2])
+		return n, syscall.ENOSPC
+	}
+	return f.File.Write(p)
+}
+
+func (f *failingFile) Sync() error {
+	f.syncs++
+	if f.syncs == f.failSync {
+		return syscall.EIO
+	}
+	return f.File.Sync()
+}
+
+func TestAppendFailureLeavesNothingHalfWritten(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		write, sync int
+		want        error
+	}{{"disk full", 3, 0, syscall.ENOSPC}, {"sync error", 0, 2, syscall.EIO}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newStore(t)
+			s.open = func(r *os.Root, name string) (appendFile, error) {
+				f, err := r.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0o600)
+				if err != nil {
+					return nil, err
+				}
+				return &failingFile{File: f, failWrite: tc.write, failSync: tc.sync}, nil
+			}
+			ctx := context.Background()
+			l, err := s.Create(ctx, testSession(testID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var failed error
+			for i := 0; i < 5 && failed == nil; i++ {
+				_, failed = l.Append(ctx, debate.EventResume, int64(i), debate.ResumeEvent{ElapsedMs: int64(i)})
+			}
+			if !errors.Is(failed, tc.want) {
+				t.Fatalf("append error %v, want %v", failed, tc.want)
+			}
+			if _, err := l.Append(ctx, debate.EventResume, 9, debate.ResumeEvent{}); err == nil {
+				t.Fatal("appended after a failed write")
+			}
+			good := len(l.Events())
+			l.Close()
+			rep, err := s.Verify(testID)
+			if err != nil || !rep.Intact || rep.Events != good {
+				t.Fatalf("after the failure: %+v %v (want %d intact events)", rep, err, good)
+			}
+		})
+	}
+}
+
+func TestListAndRender(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 8, true).Close()
+	other := "20260102-plan-another-topic-bcdefg"
+	l := writeDebate(t, s, other, 4, false)
+	defer l.Close()
+	os.Mkdir(filepath.Join(dir, "debates", "not-a-debate"), 0o700)
+	list, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 {
+		t.Fatalf("list: %+v", list)
+	}
+	byID := map[string]Summary{list[0].ID: list[0], list[1].ID: list[1]}
+	if byID[testID].State != StateClosed || byID[testID].Verdict != debate.Deadlock || byID[other].State != StateRunning {
+		t.Fatalf("list: %+v", list)
+	}
+	tr, err := s.Read(testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(RenderMarkdown(tr))
+	for _, want := range []string{"# Debate: Idempotency keys", "`" + testID + "`", "## Round 1", "### Critic (attacker) — 100 tokens",
+		"> line one\n> line two", "## Verdict: DEADLOCK → escalate", "intact: 8 events", "wiki/consensus/spec-idempotency-keys.md"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+func TestLoadOutcome(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	turn := debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Tokens: 5}, Agent: "Critic", RequestID: "r"}
+	if _, err := l.Append(ctx, debate.EventTurn, 5, turn); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LoadOutcome(ctx, testID); !errors.Is(err, ErrNotSealed) {
+		t.Fatalf("an open debate: %v", err)
+	}
+	st, err := debate.Replay(l.Events())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, done := st.Judge(5)
+	if !done || o.Verdict != debate.ConsensusReached {
+		t.Fatalf("judge: %+v", o)
+	}
+	l.Append(ctx, debate.EventVerdict, 5, o)
+	l.Seal(ctx, o, "wiki/consensus/spec-idempotency-keys.md")
+	got, err := s.LoadOutcome(ctx, testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Verdict != debate.ConsensusReached || got.Session == nil || got.Session.Topic != sess.Topic || len(got.Turns) != 1 ||
+		got.Turns[0].Agent != "Critic" || got.FinalPosition != "Use UUIDv7 keys" || got.Record != "wiki/consensus/spec-idempotency-keys.md" {
+		t.Fatalf("outcome %+v", got)
+	}
+	path := filepath.Join(dir, "debates", testID, "transcript.jsonl")
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(data, []byte(`"tokens":5`), []byte(`"tokens":1`), 1), 0o600)
+	if _, err := s.LoadOutcome(ctx, testID); !errors.Is(err, ErrTampered) {
+		t.Fatalf("a tampered transcript: %v", err)
+	}
+}
