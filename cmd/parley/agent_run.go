@@ -152,7 +152,7 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 
 // agentRegistry adapts the registry to agent.Registry.
 type agentRegistry struct {
-	reg       *registry.Registry
+	reg       registrar
 	sessionID string
 	model     string
 }

@@ -49,7 +49,7 @@ func (a *app) heartbeatEvery() time.Duration {
 
 // enroller registers the coordinator for as long as it runs.
 type enroller struct {
-	reg *registry.Registry
+	reg registrar
 	id  string // the debate
 }
 
