@@ -19,7 +19,6 @@ import (
 
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/internal/natsserver"
 	"github.com/parleyhq/parley/jetstream"
 )
 
@@ -69,7 +68,6 @@ type latencyFigures struct {
 
 func newBenchMessengerCmd(a *app) *cobra.Command {
 	var dir, transport, natsURL string
-	var syncAlways bool
 	var raw, idle, stream, through int
 	cmd := &cobra.Command{
 		Use:   "messenger [--transport file|nats] [--json]",
@@ -84,10 +82,11 @@ func newBenchMessengerCmd(a *app) *cobra.Command {
 			"  throughput  one sender process sending back to back into one inbox while this\n" +
 			"              process claims and acknowledges.\n" +
 			"--transport file (the default) measures the file messenger on --dir, every\n" +
-			"delivery fsynced. --transport nats measures the JetStream transport against\n" +
-			"--nats-url, or by default an nats-server embedded in this process that stores\n" +
-			"in a temporary directory (--nats-sync-always: it fsyncs every message, as the\n" +
-			"file transport does; nats-server's default syncs every 2 minutes).",
+			"delivery fsynced. --transport nats measures the JetStream transport on the\n" +
+			"server of --nats-url (default: the \"nats\" section of config.json, else\n" +
+			"nats://127.0.0.1:4222); start one with\n" +
+			"  go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR\n" +
+			"(its stream and buckets are parley's; run it on a scratch server).",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch transport {
@@ -95,15 +94,14 @@ func newBenchMessengerCmd(a *app) *cobra.Command {
 			default:
 				return usagef("--transport %q: use file or nats", transport)
 			}
-			return runMessengerBench(cmd.Context(), a, benchOptions{dir: dir, transport: transport, natsURL: natsURL, syncAlways: syncAlways,
+			return runMessengerBench(cmd.Context(), a, benchOptions{dir: dir, transport: transport, natsURL: natsURL,
 				raw: raw, idle: idle, stream: stream, through: through})
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&transport, "transport", config.TransportFile, "file or nats")
 	f.StringVar(&dir, "dir", "", "directory to measure in (default: a temporary directory)")
-	f.StringVar(&natsURL, "nats-url", "", "with --transport nats: the server to measure (default: an embedded one)")
-	f.BoolVar(&syncAlways, "nats-sync-always", false, "the embedded nats-server fsyncs every message")
+	f.StringVar(&natsURL, "nats-url", "", "with --transport nats: the server to measure")
 	f.IntVar(&raw, "raw", 1000, "raw operations")
 	f.IntVar(&idle, "idle", 200, "messages of the idle latency run")
 	f.IntVar(&stream, "stream", 500, "messages of the 20 ms stream run")
@@ -167,22 +165,17 @@ func runMessengerBench(ctx context.Context, a *app, o benchOptions) error {
 	bt := benchTarget{dir: dir}
 	if o.transport == config.TransportNATS {
 		bt.natsURL = o.natsURL
-		res.Server = o.natsURL
-		if o.natsURL == "" {
-			var opts []natsserver.Option
-			res.Server = "embedded nats-server " + natsserver.Version + ", sync_interval default (2m)"
-			if o.syncAlways {
-				opts = append(opts, natsserver.SyncAlways())
-				res.Server = "embedded nats-server " + natsserver.Version + ", sync_interval always"
+		if bt.natsURL == "" {
+			bt.natsURL = jetstream.DefaultURL
+			if cfg, err := a.config(); err == nil && cfg.NATS.URL != "" {
+				bt.natsURL = cfg.NATS.URL
 			}
-			srv, err := natsserver.Start(filepath.Join(dir, "nats"), opts...)
-			if err != nil {
-				return err
-			}
-			defer srv.Stop()
-			bt.natsURL = srv.URL()
-			res.Dir, res.FileSystem = dir, fsType(dir)
 		}
+		version, err := serverVersion(bt.natsURL)
+		if err != nil {
+			return &cliError{msg: fmt.Sprintf("%v; start a scratch server with: go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR, and give --nats-url", err), err: err}
+		}
+		res.Server = bt.natsURL + " (nats-server " + version + ")"
 		if !a.json {
 			a.printf("parley bench messenger --transport nats: %s, %d CPUs\n", res.Server, res.CPUs)
 		}
@@ -250,6 +243,16 @@ func (r *messengerBench) rawOpsPerSec() float64 {
 		return r.Raw.OpsPerSec
 	}
 	return r.RawPublish.OpsPerSec
+}
+
+// serverVersion connects to url and returns the server's version.
+func serverVersion(url string) (string, error) {
+	nc, err := nats.Connect(url, nats.Name("parley bench"), nats.Timeout(5*time.Second))
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: %v", jetstream.ErrUnavailable, url, err)
+	}
+	defer nc.Close()
+	return nc.ConnectedServerVersion(), nil
 }
 
 // rawPublishRate measures the server's own rate for what a delivery does:

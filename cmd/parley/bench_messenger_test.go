@@ -3,6 +3,8 @@ package main
 import (
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/internal/natsserver"
 )
 
 // The benchmark runs end to end on a few messages: separate sender
@@ -10,18 +12,25 @@ import (
 // here; "parley bench messenger" does.)
 func TestBenchMessengerRuns(t *testing.T) {
 	t.Setenv("PARLEY_TEST_AS_CLI", "1") // the re-executed sender is this binary
+	srv, err := natsserver.Start(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
 	for _, tc := range []struct {
 		transport, raw string
 	}{{"file", "raw_write_fsync_rename_dirfsync"}, {"nats", "raw_jetstream_publish"}} {
 		t.Run(tc.transport, func(t *testing.T) {
 			out := mustCLI(t, t.TempDir(), "", "--json", "bench", "messenger", "--transport", tc.transport, "--dir", t.TempDir(),
-				"--raw", "20", "--idle", "5", "--stream", "5", "--throughput", "30")
+				"--nats-url", srv.URL(), "--raw", "20", "--idle", "5", "--stream", "5", "--throughput", "30")
 			checkMessengerBench(t, out, tc.transport, tc.raw)
 		})
 	}
 	if _, _, code := cli(t, t.TempDir(), "", "bench", "messenger", "--transport", "pigeon"); code != exitUsage {
 		t.Errorf("an unknown transport: exit %d, want %d", code, exitUsage)
 	}
+	_, stderr, code := cli(t, t.TempDir(), "", "bench", "messenger", "--transport", "nats", "--nats-url", "nats://127.0.0.1:1")
+	oneLineError(t, stderr, code, "nats-server")
 }
 
 func checkMessengerBench(t *testing.T, out, transport, raw string) {
