@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"sync"
@@ -238,7 +239,11 @@ func TestServerRestartLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	const senders, each = 3, 150
+	// PARLEY_LONG=1: more messages and eight restarts at random moments.
+	senders, each, restarts := 3, 150, 1
+	if os.Getenv("PARLEY_LONG") == "1" {
+		each, restarts = 2000, 8
+	}
 	var wg sync.WaitGroup
 	errc := make(chan error, senders)
 	for s := range senders {
@@ -257,10 +262,16 @@ func TestServerRestartLosesNothing(t *testing.T) {
 	}
 	restarted := make(chan error, 1)
 	go func() {
-		time.Sleep(80 * time.Millisecond)
-		srv.Stop()
-		time.Sleep(300 * time.Millisecond)
-		restarted <- srv.Restart()
+		for i := range restarts {
+			time.Sleep(time.Duration(80+rand.IntN(400*min(i, 1)+1)) * time.Millisecond)
+			srv.Stop()
+			time.Sleep(time.Duration(100+rand.IntN(1000)) * time.Millisecond)
+			if err := srv.Restart(); err != nil {
+				restarted <- err
+				return
+			}
+		}
+		restarted <- nil
 	}()
 	next := map[string]int{}
 	total := 0

@@ -157,13 +157,19 @@ func TestDebateSurvivesNATSServerRestart(t *testing.T) {
 	fileRoot := filepath.Join(dir, "files")
 	want := debateTurns(t, fileRoot, runDebateCLI(t, fileRoot, args))
 	root, srv := natsRoot(t)
-	turns, restarted := 0, false
+	// After the third turn; PARLEY_LONG=1: after every second turn.
+	at := map[int]bool{3: true}
+	if os.Getenv("PARLEY_LONG") == "1" {
+		at = map[int]bool{2: true, 4: true, 6: true, 8: true}
+	}
+	turns, restarts := 0, 0
 	id, err := debateEvents(t, root, args, func(m map[string]any) {
-		if m["event"] == "turn" {
-			turns++
+		if m["event"] != "turn" {
+			return
 		}
-		if turns == 3 && !restarted {
-			restarted = true
+		turns++
+		if at[turns] {
+			restarts++
 			srv.Stop()
 			time.Sleep(time.Second)
 			if err := srv.Restart(); err != nil {
@@ -171,8 +177,8 @@ func TestDebateSurvivesNATSServerRestart(t *testing.T) {
 			}
 		}
 	})
-	if err != nil || !restarted {
-		t.Fatalf("debate run: %v (restarted: %v)", err, restarted)
+	if err != nil || restarts != len(at) {
+		t.Fatalf("debate run: %v (%d restarts)", err, restarts)
 	}
 	got := debateTurns(t, root, id)
 	if got.verdict != want.verdict || !slices.Equal(got.turns, want.turns) {
