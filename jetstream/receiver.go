@@ -170,10 +170,10 @@ func (r *receiver) next(opts ...njs.NextOpt) (njs.Msg, error) {
 
 // Receive returns the next message of the inbox. With ctx done (already,
 // or while it waits) it polls: it asks the server whether a message is
-// waiting or on its way and, if so, waits up to two seconds for it. While the server cannot be
-// reached it keeps trying until ctx is done; it fails only when the
-// receiver was closed (inbox.ErrClosed) or lost its hold (ErrLockLost,
-// inbox.ErrBusy).
+// waiting or on its way and, if so, waits up to two seconds for it. While
+// the server cannot be reached it keeps trying until ctx is done; it fails
+// only when the receiver was closed (inbox.ErrClosed) or lost its hold
+// (ErrLockLost, inbox.ErrBusy), or when a poll cannot reach the server.
 func (r *receiver) Receive(ctx context.Context) (*inbox.Delivery, error) {
 	polling := ctx.Err() != nil
 	var pollUntil time.Time
