@@ -261,4 +261,8 @@ const (
 	concedingCritic = `{"turns":[{"round":1,"position":"Keys leak the creation time","counter_to":"Use UUIDv7 keys","confidence_change":-1,"tokens":120,"text":"A UUIDv7 key starts with a timestamp."},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":30}]}`
 	// holdingDefender refines its position in round 1 and holds it.
 	holdingDefender = `{"turns":[{"round":1,"position":"Use UUIDv7 keys with a 24h window","tokens":100,"text":"The window bounds what leaks."}]}`
+	// repeatingCritic makes the same counter every round.
+	repeatingCritic = `{"turns":[{"round":1,"position":"Keys leak the creation time","counter_to":"Use UUIDv7 keys","confidence_change":-1,"tokens":120,"evidence_refs":["https://example.com/uuidv7"]}]}`
+	// stubbornDefender restates the opening position every round.
+	stubbornDefender = `{"turns":[{"round":1,"position":"Use UUIDv7 keys","tokens":100,"text":"Nothing leaks that matters."}]}`
 )

@@ -167,8 +167,8 @@ func TestGateTool(t *testing.T) {
 	e := newEnv(t)
 	hesitant := GateInput{
 		Layer: "verify", Question: "Is the cache invalidated on writes?", InitialAnswer: "Yes",
-		Critique:        "I think it might not be; I'm not sure the write path calls invalidate, maybe it only does so on delete.",
-		FinalAnswer:     "Probably not on every write", InitialConfidence: 0.9, FinalConfidence: "40%",
+		Critique:    "I think it might not be; I'm not sure the write path calls invalidate, maybe it only does so on delete.",
+		FinalAnswer: "Probably not on every write", InitialConfidence: 0.9, FinalConfidence: "40%",
 	}
 	d := ok[gating.Decision](t, e.client, "gate", hesitant)
 	if d.Outcome != gating.Debate || d.Layer != debate.LayerVerify || len(d.Cues) == 0 || d.Mode != gating.ModeModel {
