@@ -224,7 +224,7 @@ func TestMCPParticipantMissesTheDeadline(t *testing.T) {
 	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
 	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Slow"})
 	s := session(t, "Slow answers", "Answer quickly", "Critic", "Slow")
-	s.Budget.MaxWallClockMs = 1500
+	s.Budget.MaxWallClockMs = 3000 // ample for the critic's turn, even on a loaded machine
 	done := e.runDebate(t, s)
 	nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Slow", WaitSeconds: 10})
 	if !nt.Pending || nt.Request.Round != 1 || nt.Request.Budget.Deadline == "" {

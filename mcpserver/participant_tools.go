@@ -191,6 +191,9 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 	}
 	p := newParticipant(name, role, session, in.DebateID)
 	if err := s.start(p, model); err != nil {
+		if in.Name == "" { // give back the memorable name claimed above
+			_ = s.cfg.Registry.Unregister(context.WithoutCancel(ctx), name, session)
+		}
 		if errors.Is(err, registry.ErrNameTaken) {
 			err = fmt.Errorf("%w; choose another name", err)
 		}
