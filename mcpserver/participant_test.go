@@ -328,6 +328,13 @@ func TestDebateJoin(t *testing.T) {
 	if again := ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Host"}); again.Already || again.SessionID != sessionFor("Host") {
 		t.Errorf("join after leave: %+v", again)
 	}
+	// Joining the debate as the participant it already is points it there.
+	if again := ok[JoinOutput](t, e.client, "debate_join", JoinInput{DebateID: s.ID, Role: "defender", Name: "Host"}); !again.Already || again.DebateID != s.ID {
+		t.Errorf("join the debate again: %+v", again)
+	}
+	if nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Host"}); nt.Debate == nil || nt.Debate.DebateID != s.ID {
+		t.Errorf("next_turn after joining the debate: %+v", nt)
+	}
 
 	// Close leaves every debate: the participants unregister.
 	e.srv.Close()

@@ -166,6 +166,11 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 		if p.role != role {
 			return nil, out, invalidf("%s joined through this server as %s, not %s (debate_leave first)", name, p.role, role)
 		}
+		if in.DebateID != "" {
+			p.mu.Lock()
+			p.debateID = in.DebateID
+			p.mu.Unlock()
+		}
 		return nil, JoinOutput{Name: name, Role: role, DebateID: p.lastDebate(), Agent: string(role) + "=@" + name, SessionID: p.session, Already: true}, nil
 	}
 	s.mu.Unlock()
@@ -174,8 +179,8 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 	if ci := clientInfo(req); ci != "" {
 		model = "mcp:" + ci
 	}
-	session := ""
-	if name == "" {
+	session, memorable := "", name == ""
+	if memorable {
 		// A memorable name, claimed now; the runner registers it again
 		// under the same session.
 		res, err := s.cfg.Registry.Register(ctx, registry.Registration{SessionID: inbox.NewID(), Roles: []string{string(role)}, Model: model})
@@ -191,7 +196,7 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 	}
 	p := newParticipant(name, role, session, in.DebateID)
 	if err := s.start(p, model); err != nil {
-		if in.Name == "" { // give back the memorable name claimed above
+		if memorable { // give back the name claimed above
 			_ = s.cfg.Registry.Unregister(context.WithoutCancel(ctx), name, session)
 		}
 		if errors.Is(err, registry.ErrNameTaken) {
