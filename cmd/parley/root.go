@@ -87,6 +87,7 @@ func commands(a *app) []*cobra.Command {
 		newTranscriptsCmd(a),
 		newDebateCmd(a),
 		newAgentCmd(a),
+		newServeCmd(a),
 	}
 }
 
