@@ -148,6 +148,15 @@ func NewView(t *Transcript) *View {
 			if json.Unmarshal(e.Data, &tr) != nil {
 				continue
 			}
+			if tr.Text != "" {
+				// A turn sent without an argument travels with a Markdown
+				// rendering of itself as its text; that is not an argument.
+				bare := tr.Turn
+				bare.Text = ""
+				if strings.TrimSpace(tr.Text) == strings.TrimSpace(debate.RenderTurn(&bare)) {
+					tr.Text = ""
+				}
+			}
 			en.Turn, round = &tr, tr.Round
 			v.Turns++
 			v.Tokens += tr.Tokens

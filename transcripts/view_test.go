@@ -371,3 +371,26 @@ func TestFindAndProgressOfAnUnsealedDebate(t *testing.T) {
 		t.Fatalf("running: %+v", got)
 	}
 }
+
+func TestARenderingIsNotAnArgument(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	bare := debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker}
+	l.Append(ctx, debate.EventTurn, 1, debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Text: debate.RenderTurn(&bare)}, Agent: "Critic"})
+	l.Append(ctx, debate.EventTurn, 2, debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleDefender, Position: "p", Text: "a real argument"}, Agent: "Proposer"})
+	v := readView(t, s, testID)
+	if got := v.Rounds[0].Entries[0].Turn.Text; got != "" {
+		t.Errorf("the rendering sent for a turn without argument is shown as its argument: %q", got)
+	}
+	if got := v.Rounds[0].Entries[1].Turn.Text; got != "a real argument" {
+		t.Errorf("argument %q", got)
+	}
+}
