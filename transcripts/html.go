@@ -30,11 +30,8 @@ func mustRead(name string) string {
 }
 
 var htmlTemplates = template.Must(template.New("transcript").Funcs(template.FuncMap{
-	"signed":  Signed,
-	"tokens":  TokensLabel,
 	"short":   short,
 	"seconds": func(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) },
-	"entryOf": func(p *htmlData, e Entry) entryData { return entryData{P: p, E: e} },
 	"pageStatus": func(s PageStatus) string {
 		switch s {
 		case PageMatches:
@@ -66,11 +63,6 @@ type htmlData struct {
 	*View
 	opts HTMLOptions
 	CSS  template.CSS
-}
-
-type entryData struct {
-	P *htmlData
-	E Entry
 }
 
 // EvidenceHref is the address of an evidence reference, "" for none.

@@ -1,6 +1,7 @@
 package transcripts
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -30,7 +31,9 @@ func PageLink(id string) string { return "debates/" + id }
 // tells the story: the frontmatter has type "debate", the layer, verdict,
 // action, date, topic, participants, the debate id, a wikilink to the
 // consensus record (record, related), the chain's head hash and event
-// count (PageHeadKey, PageEventsKey) and tags; the body is RenderMarkdown.
+// count (PageHeadKey, PageEventsKey) and tags; the body is RenderMarkdown,
+// or, when that would pass vault.MaxPageBytes, the same without the
+// agents' arguments (each turn says how long its argument was).
 //
 // t is the transcript as Read returned it, after the verdict event was
 // recorded; o the outcome and record where it was filed ("" if nowhere).
@@ -72,7 +75,13 @@ func WritePage(v *vault.Vault, t *Transcript, o *debate.Outcome, record string) 
 		vault.Field{Key: "created", Value: s.Created},
 		vault.Field{Key: "tags", Value: []string{"debate", string(s.Layer)}},
 	)
-	if err := v.WritePage(PagePath(s.ID), fm, RenderMarkdown(t)); err != nil {
+	view := NewView(t)
+	err := v.WritePage(PagePath(s.ID), fm, renderMarkdown(view, true))
+	if errors.Is(err, vault.ErrTooLarge) {
+		// A long debate: the page keeps every turn but not the arguments.
+		err = v.WritePage(PagePath(s.ID), fm, renderMarkdown(view, false))
+	}
+	if err != nil {
 		return fmt.Errorf("write the transcript page of %s: %w", s.ID, err)
 	}
 	return nil

@@ -23,7 +23,11 @@ func RenderMarkdown(t *Transcript) []byte {
 
 // RenderMarkdownView is RenderMarkdown of a View (with its page check, if
 // the caller made one).
-func RenderMarkdownView(v *View) []byte {
+func RenderMarkdownView(v *View) []byte { return renderMarkdown(v, true) }
+
+// renderMarkdown renders a view; without arguments, each turn's argument
+// is replaced by a note of its length (for a page that would be too large).
+func renderMarkdown(v *View, arguments bool) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Debate: %s\n\n", mdLine(v.Topic))
 	in := &v.Integrity
@@ -71,7 +75,7 @@ func RenderMarkdownView(v *View) []byte {
 			fmt.Fprintf(&b, "\n## Round %d\n", r.N)
 		}
 		for i := range r.Entries {
-			renderEntryMD(&b, &r.Entries[i])
+			renderEntryMD(&b, &r.Entries[i], arguments)
 		}
 	}
 	if o := v.Verdict; o != nil {
@@ -80,14 +84,14 @@ func RenderMarkdownView(v *View) []byte {
 	return b.Bytes()
 }
 
-func renderEntryMD(b *bytes.Buffer, e *Entry) {
+func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 	mark := ""
 	if e.Unverified {
 		mark = " — **unverified**"
 	}
 	switch {
 	case e.Turn != nil:
-		renderTurnMD(b, e.Turn, mark)
+		renderTurnMD(b, e.Turn, mark, arguments)
 	case e.Rejected != nil:
 		r := e.Rejected
 		fmt.Fprintf(b, "\n> [!warning] Reply of %s (%s, round %d) rejected%s: %s\n", r.Agent, r.Role, r.Round, mark, mdLine(r.Reason))
@@ -103,7 +107,7 @@ func renderEntryMD(b *bytes.Buffer, e *Entry) {
 	}
 }
 
-func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string) {
+func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string, arguments bool) {
 	fmt.Fprintf(b, "\n### %s (%s) — %s%s\n\n", t.Agent, t.Role, TokensLabel(t), mark)
 	pos := mdLine(t.Position)
 	if pos == "" {
@@ -126,7 +130,9 @@ func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string) {
 			b.WriteString("\n")
 		}
 	}
-	if text := strings.TrimSpace(t.Text); text != "" {
+	if text := strings.TrimSpace(t.Text); text != "" && !arguments {
+		fmt.Fprintf(b, "\n_The argument (%d characters) is left out of this page to keep it under the vault's size limit: parley transcripts show %s has it._\n", len([]rune(text)), t.DebateID)
+	} else if text != "" {
 		b.WriteString("\n")
 		for line := range strings.Lines(text) {
 			b.WriteString("> " + escapeHTML(strings.TrimRight(line, "\r\n")) + "\n")

@@ -3,6 +3,7 @@ package transcripts
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,7 +147,8 @@ func TestHostileArgumentsAreText(t *testing.T) {
 	l.Append(ctx, debate.EventTurn, 1, debate.TurnRecord{
 		Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Position: "<script>alert(1)</script>", CounterTo: "x",
 			Text: "</blockquote><script>alert(2)</script>\n\x1b[31mred"},
-		Agent: "Critic", Evidence: []debate.EvidenceCheck{{Ref: "javascript:alert(3)", Kind: "url", Status: debate.EvidenceUnchecked}, {Ref: "https://example.org/a?b=<c>", Kind: "url", Status: debate.EvidenceUnchecked}},
+		Agent: "Critic", Evidence: []debate.EvidenceCheck{{Ref: "javascript:alert(3)", Kind: "url", Status: debate.EvidenceUnchecked}, {Ref: "https://example.org/a?b=<c>", Kind: "url", Status: debate.EvidenceUnchecked},
+			{Ref: `x" onmouseover="alert(4)`, Kind: "path", Status: debate.EvidenceStatus(`ok" onmouseover="alert(5)`)}},
 	})
 	v := readView(t, s, testID)
 	var html bytes.Buffer
@@ -154,10 +156,10 @@ func TestHostileArgumentsAreText(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := html.String()
-	if strings.Contains(h, "<script>") || strings.Contains(h, "<img") || strings.Contains(h, `href="javascript`) {
+	if strings.Contains(h, "<script>") || strings.Contains(h, "<img") || strings.Contains(h, `href="javascript`) || strings.Contains(h, `" onmouseover=`) {
 		t.Errorf("HTML lets markup through:\n%s", h)
 	}
-	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;/blockquote&gt;&lt;script&gt;alert(2)", `href="https://example.org/a?b=%3cc%3e"`} {
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;/blockquote&gt;&lt;script&gt;alert(2)", `href="https://example.org/a?b=&lt;c&gt;"`} {
 		if !strings.Contains(h, want) {
 			t.Errorf("HTML lacks %q", want)
 		}
@@ -392,5 +394,43 @@ func TestARenderingIsNotAnArgument(t *testing.T) {
 	}
 	if got := v.Rounds[0].Entries[1].Turn.Text; got != "a real argument" {
 		t.Errorf("argument %q", got)
+	}
+}
+
+func TestAPageTooLargeLeavesTheArgumentsOut(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	v, err := vault.Create(filepath.Join(dir, "vault"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	long := strings.Repeat("A very long argument. ", 20000) // 440 kB each
+	for i := 1; i <= 3; i++ {
+		l.Append(ctx, debate.EventTurn, int64(i), debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: i, Role: debate.RoleAttacker, Position: fmt.Sprintf("p%d", i), Text: long}, Agent: "Critic"})
+	}
+	o := &debate.Outcome{DebateID: testID, Verdict: debate.Timeout, Action: debate.ActionEscalate}
+	l.Append(ctx, debate.EventVerdict, 4, o)
+	tr, err := s.Read(testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePage(v, tr, o, ""); err != nil {
+		t.Fatalf("a long debate gets no page: %v", err)
+	}
+	page, err := v.ReadPage(PagePath(testID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := string(page.Body); !strings.Contains(body, fmt.Sprintf("The argument (%d characters) is left out of this page", len(strings.TrimSpace(long)))) || strings.Count(body, "### Critic") != 3 || page.Meta[PageHeadKey] == nil {
+		t.Errorf("page of %d bytes:\n%.2000s", len(page.Body), body)
 	}
 }

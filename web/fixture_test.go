@@ -34,6 +34,8 @@ type fixture struct {
 	vault     *vault.Vault
 	cs        *consensus.Store
 	srv       *Server
+	// budget, when set, replaces the layer's default budget.
+	budget *debate.ConsensusBudget
 }
 
 func newFixture(t testing.TB) *fixture {
@@ -127,6 +129,9 @@ func (f *fixture) start(layer debate.Layer, topic, position string, sides ...sid
 	id := debate.NewID(time.Now(), layer, topic)
 	b := debate.DefaultBudget(layer)
 	b.MaxWallClockMs = 60000
+	if f.budget != nil {
+		b = *f.budget
+	}
 	sess := &debate.DebateSession{
 		ID: id, Topic: topic, Layer: layer, Position: position, Budget: b, Created: inbox.Now(),
 		Coordinator: debate.CoordinatorName(id), Workspace: f.workspace,
