@@ -112,11 +112,18 @@ func WebURL(e debate.EvidenceCheck) string {
 // RenderHTML writes a view as a whole HTML document with its stylesheet
 // inline: the header (topic, participants, budget), the integrity badge
 // and, for a tampered transcript, a banner naming the first bad line, the
-// rounds as a thread, and the verdict. Everything agents wrote is escaped
-// (html/template): it is shown as text, never run.
+// rounds as a thread, and the verdict. Everything agents wrote is escaped:
+// it is shown as text, never run.
 func RenderHTML(w io.Writer, v *View, o HTMLOptions) error {
 	d := &htmlData{View: v, opts: o, CSS: template.CSS(baseCSS + Stylesheet)}
-	return htmlTemplates.ExecuteTemplate(w, "document", d)
+	if err := htmlTemplates.ExecuteTemplate(w, "document", d); err != nil {
+		return err
+	}
+	if err := d.writeBody(w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "</main>\n</body>\n</html>\n")
+	return err
 }
 
 // RenderHTMLBody writes the body of RenderHTML without the document around
@@ -124,11 +131,35 @@ func RenderHTML(w io.Writer, v *View, o HTMLOptions) error {
 // then <div id="live"> holding what changes while a debate runs (see
 // RenderHTMLLive).
 func RenderHTMLBody(w io.Writer, v *View, o HTMLOptions) error {
-	return htmlTemplates.ExecuteTemplate(w, "body", &htmlData{View: v, opts: o})
+	return (&htmlData{View: v, opts: o}).writeBody(w)
 }
 
 // RenderHTMLLive writes the inside of RenderHTMLBody's <div id="live">:
 // the integrity badge and banners, the rounds and the verdict.
 func RenderHTMLLive(w io.Writer, v *View, o HTMLOptions) error {
-	return htmlTemplates.ExecuteTemplate(w, "live", &htmlData{View: v, opts: o})
+	return (&htmlData{View: v, opts: o}).writeLive(w)
+}
+
+func (d *htmlData) writeBody(w io.Writer) error {
+	if err := htmlTemplates.ExecuteTemplate(w, "body", d); err != nil {
+		return err
+	}
+	if err := d.writeLive(w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "</div>\n")
+	return err
+}
+
+// writeLive writes the badge and banners and opens the thread (template
+// "live"), the thread (in Go: it is what grows), then closes it and
+// writes the verdict (template "live-end").
+func (d *htmlData) writeLive(w io.Writer) error {
+	if err := htmlTemplates.ExecuteTemplate(w, "live", d); err != nil {
+		return err
+	}
+	if err := d.writeThread(w); err != nil {
+		return err
+	}
+	return htmlTemplates.ExecuteTemplate(w, "live-end", d)
 }

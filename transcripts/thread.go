@@ -2,14 +2,14 @@ package transcripts
 
 import (
 	"html"
-	"html/template"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
 )
 
-// Thread renders the rounds as HTML: one <section class="round"> per
+// writeThread writes the rounds as HTML: one <section class="round"> per
 // round, an <article class="turn …"> per turn, a paragraph per rejection,
 // forfeit and resume. It is written in Go rather than as a template
 // because it is the part that grows with the debate (a 1000-turn page
@@ -17,7 +17,7 @@ import (
 // value from the transcript goes through html.EscapeString, in text and
 // in double-quoted attributes alike, and links come only from EvidenceHref
 // (web addresses checked to be http or https, or the caller's own).
-func (d *htmlData) Thread() template.HTML {
+func (d *htmlData) writeThread(w io.Writer) error {
 	var b strings.Builder
 	b.Grow(1024 * (d.Turns + 1))
 	if len(d.Rounds) == 0 {
@@ -37,7 +37,8 @@ func (d *htmlData) Thread() template.HTML {
 		}
 		b.WriteString("</section>\n")
 	}
-	return template.HTML(b.String())
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 var esc = html.EscapeString

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -152,7 +153,6 @@ func isNotFound(err error) bool {
 
 type debateData struct {
 	View    *transcripts.View
-	Body    template.HTML
 	Live    bool
 	PageURL string
 }
@@ -174,16 +174,13 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "debate", err)
 		return
 	}
-	var body bytes.Buffer
-	if err := transcripts.RenderHTMLBody(&body, v, s.htmlOptions()); err != nil {
-		s.fail(w, r, "debate", err)
-		return
-	}
-	d := debateData{View: v, Body: template.HTML(body.String()), Live: v.State == transcripts.StateRunning}
+	d := debateData{View: v, Live: v.State == transcripts.StateRunning}
 	if pc := v.Integrity.Page; pc != nil && pc.Status != transcripts.PageMissing {
 		d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(pc.Path, "wiki/"), ".md")
 	}
-	l := layoutData{Title: v.Topic, Nav: "debates", MainClass: "narrow", Data: d}
+	opts := s.htmlOptions()
+	l := layoutData{Title: v.Topic, Nav: "debates", MainClass: "narrow", Data: d,
+		raw: func(w io.Writer) error { return transcripts.RenderHTMLBody(w, v, opts) }}
 	if d.Live {
 		l.Script, l.Refresh = true, 5
 	}

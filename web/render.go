@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"embed"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
@@ -64,14 +67,42 @@ type layoutData struct {
 	Root      string
 	VaultDir  string
 	Data      any
+	// raw, when set, writes the page's main part after its "content"
+	// template and before its "after" template, without going through a
+	// template (a long debate's thread is large).
+	raw func(io.Writer) error
 }
+
+// bufs recycles the buffers pages are rendered into.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // render writes a page. The page is rendered into a buffer first, so that
 // a template error is a clean 500 rather than half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, l layoutData) {
 	l.Root, l.VaultDir = s.debates.Dir(), s.vault.Path()
-	var buf bytes.Buffer
-	if err := pages[name].ExecuteTemplate(&buf, "layout", l); err != nil {
+	buf := bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufs.Put(buf)
+	t := pages[name]
+	var err error
+	if l.raw == nil {
+		err = t.ExecuteTemplate(buf, "layout", l)
+	} else {
+		err = t.ExecuteTemplate(buf, "top", l)
+		if err == nil {
+			err = t.ExecuteTemplate(buf, "content", l.Data)
+		}
+		if err == nil {
+			err = l.raw(buf)
+		}
+		if err == nil {
+			err = t.ExecuteTemplate(buf, "after", l.Data)
+		}
+		if err == nil {
+			err = t.ExecuteTemplate(buf, "bottom", l)
+		}
+	}
+	if err != nil {
 		s.log.Error("render a page", "op", name, "path", r.URL.Path, "err", err)
 		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
 		return
@@ -81,6 +112,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 		h.Set("Content-Security-Policy", scriptCSP)
 	}
 	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(buf.Bytes())
