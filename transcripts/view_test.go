@@ -434,3 +434,50 @@ func TestAPageTooLargeLeavesTheArgumentsOut(t *testing.T) {
 		t.Errorf("page of %d bytes:\n%.2000s", len(page.Body), body)
 	}
 }
+
+func TestRejectionsForfeitsAndResumesAreShown(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	l.Append(ctx, debate.EventRejected, 1, debate.RejectedEvent{Round: 1, Role: debate.RoleAttacker, Agent: "Critic", Reason: "round 2, expected 1"})
+	l.Append(ctx, debate.EventForfeit, 2, debate.ForfeitEvent{Round: 1, Role: debate.RoleAttacker, Agent: "Critic", Reason: debate.ForfeitBadReply, Detail: "a second bad reply"})
+	l.Append(ctx, debate.EventResume, 3, debate.ResumeEvent{Coordinator: "Coordinator-abcdef", ElapsedMs: 2500})
+	l.Append(ctx, debate.EventTurn, 4, debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleDefender, Position: "Hold", Tokens: 7}, Agent: "Proposer", TokensEstimated: true, OverBudget: true})
+	l.Append(ctx, debate.EventForfeit, 5, debate.ForfeitEvent{Round: 2, Role: debate.RoleAttacker, Agent: "Critic", Reason: debate.ForfeitDeadline})
+	o := &debate.Outcome{DebateID: testID, Verdict: debate.Timeout, Action: debate.ActionEscalate, Rule: debate.RuleWallClock, Reason: "Critic missed its deadline", DefenderPosition: "Hold", Rounds: 2, Tokens: 7}
+	l.Append(ctx, debate.EventVerdict, 6, o)
+	v := readView(t, s, testID)
+	if len(v.Rounds) != 2 || len(v.Rounds[0].Entries) != 4 || v.Rounds[0].Entries[0].Rejected == nil || v.Rounds[0].Entries[1].Forfeit == nil ||
+		v.Rounds[0].Entries[2].Resume == nil || v.Rounds[1].Entries[0].Forfeit == nil || v.Verdict == nil || v.Verdict.Verdict != debate.Timeout {
+		t.Fatalf("view %+v", v)
+	}
+	var text, html bytes.Buffer
+	RenderText(&text, v)
+	RenderHTML(&html, v, HTMLOptions{})
+	for _, want := range []string{"! Reply of Critic (attacker, round 1) rejected: round 2, expected 1 · line 2", "✗ Critic (attacker) forfeited: bad_reply (a second bad reply) · line 3",
+		"↻ The coordinator was resumed at 2.5 s of active time · line 4", "7 tokens (estimated), over budget", "✗ Critic (attacker) forfeited: deadline · line 6",
+		"══ Verdict: TIMEOUT → escalate (wall_clock)", "   Critic missed its deadline"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	for _, want := range []string{`<p class="event rejected" id="line-2">`, `<p class="event forfeit" id="line-3">`, `<p class="event resume" id="line-4">`,
+		`<span class="tokens over">7 tokens (estimated), over budget</span>`, `<section class="verdict verdict-TIMEOUT" id="verdict">`} {
+		if !strings.Contains(html.String(), want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	md := string(RenderMarkdownView(v))
+	for _, want := range []string{"> [!warning] Reply of Critic (attacker, round 1) rejected: round 2, expected 1", "### Critic (attacker) — forfeited\n\nbad_reply: a second bad reply", "_The coordinator was resumed at 2.5 s of active time._"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
