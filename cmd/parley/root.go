@@ -88,6 +88,7 @@ func commands(a *app) []*cobra.Command {
 		newDebateCmd(a),
 		newAgentCmd(a),
 		newMCPCmd(a),
+		newServeCmd(a),
 	}
 }
 
