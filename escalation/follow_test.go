@@ -74,7 +74,7 @@ func appendTo(t *testing.T, path, s string) {
 func TestFollow(t *testing.T) {
 	t.Parallel()
 	for name, opts := range map[string]FollowOptions{
-		"fsnotify":               {Reconcile: time.Hour},             // only events wake it
+		"fsnotify":               {Reconcile: time.Hour}, // only events wake it
 		"reconciliation only":    {NoWatcher: true, Reconcile: 10 * time.Millisecond},
 		"fsnotify and reconcile": {Reconcile: 10 * time.Millisecond}, // both
 	} {
