@@ -22,13 +22,13 @@ type Escalation struct {
 	// Defender argues that the task's claims hold; Attacker argues the
 	// verifier's reasons. Each is an agent spec as for "debate run
 	// --agent": script:FILE, exec:COMMAND, openai:MODEL or @NAME.
-	Defender string `json:"defender,omitempty"`
-	Attacker string `json:"attacker,omitempty"`
+	Defender string `json:"defender"`
+	Attacker string `json:"attacker"`
 	// Workspace is the directory evidence paths are checked under
 	// (default: the working directory of "parley escalate").
-	Workspace string `json:"workspace,omitempty"`
+	Workspace string `json:"workspace"`
 	// GateMode is the gate's mode: "model" (default) or "rules".
-	GateMode string `json:"gateMode,omitempty"`
+	GateMode string `json:"gateMode"`
 }
 
 // DefaultGateMode is the gate's mode when the config names none.
@@ -62,7 +62,7 @@ type OpenAI struct {
 	OpenAIEndpoint
 	// Templates is a directory of prompt templates that replace the
 	// embedded ones, file by file (relative to the root).
-	Templates string                    `json:"templates,omitempty"`
+	Templates string                    `json:"templates"`
 	Models    map[string]OpenAIEndpoint `json:"models,omitempty"`
 }
 
@@ -71,24 +71,24 @@ type OpenAI struct {
 type OpenAIEndpoint struct {
 	// BaseURL is the API base, up to and including /v1
 	// (default DefaultOpenAIBaseURL, Ollama's).
-	BaseURL string `json:"baseUrl,omitempty"`
+	BaseURL string `json:"baseUrl"`
 	// APIKeyEnv names the environment variable that holds the API key;
 	// empty (the default) or an unset variable sends no key.
-	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
+	APIKeyEnv string `json:"apiKeyEnv"`
 	// Temperature is the sampling temperature (default 0.2).
 	Temperature *float64 `json:"temperature,omitempty"`
 	// MaxTokens caps the completion (default 0: the turn's token allowance).
-	MaxTokens int `json:"maxTokens,omitempty"`
+	MaxTokens int `json:"maxTokens"`
 	// RequestTimeoutMs caps one HTTP request (default 120000); the turn's
 	// deadline always bounds it too.
-	RequestTimeoutMs int `json:"requestTimeoutMs,omitempty"`
+	RequestTimeoutMs int `json:"requestTimeoutMs"`
 	// MaxRetries is how often a request is retried on 429, 5xx and
 	// transport errors (default 6), within the turn's deadline.
 	MaxRetries *int `json:"maxRetries,omitempty"`
 	// CountTokens is what a turn reports as its tokens: "completion"
 	// (default: what the model wrote, comparable to parley's estimate of
 	// a scripted turn) or "total" (prompt + completion).
-	CountTokens string `json:"countTokens,omitempty"`
+	CountTokens string `json:"countTokens"`
 	// JSONMode asks the server for response_format json_object.
 	JSONMode *bool `json:"jsonMode,omitempty"`
 }

@@ -87,6 +87,8 @@ func commands(a *app) []*cobra.Command {
 		newTranscriptsCmd(a),
 		newDebateCmd(a),
 		newAgentCmd(a),
+		newEscalateCmd(a),
+		newConfigCmd(a),
 	}
 }
 
