@@ -430,3 +430,13 @@ func TestPromptOverrides(t *testing.T) {
 		t.Errorf("a missing directory: %v", err)
 	}
 }
+
+func BenchmarkParseModelReply(b *testing.B) {
+	content := "Here is my turn.\n```json\n" + goodTurn + "\n```\nThanks."
+	req := request(1, 1)
+	for b.Loop() {
+		if _, err := ParseModelReply(content, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
