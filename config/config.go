@@ -28,8 +28,10 @@ var ErrInvalid = errors.New("invalid config")
 
 // Config is the whole of config.json. Every section is optional.
 type Config struct {
-	Debate    Debate    `json:"debate"`
-	Messenger Messenger `json:"messenger"`
+	Debate     Debate     `json:"debate"`
+	Messenger  Messenger  `json:"messenger"`
+	Escalation Escalation `json:"escalation"`
+	OpenAI     OpenAI     `json:"openai"`
 }
 
 // Debate holds debate settings.
@@ -46,6 +48,13 @@ type Messenger struct {
 	// as dead (default 30000).
 	HeartbeatTTLMs int `json:"heartbeatTtlMs,omitempty"`
 }
+
+// Defaults of the messenger section (the packages' own defaults, repeated
+// here so that "parley config show" can print them).
+const (
+	DefaultReconcileMs    = 1000
+	DefaultHeartbeatTTLMs = 30000
+)
 
 // Budget returns the effective budget of layer l: the default with the
 // config's override applied.
@@ -102,6 +111,12 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if c.Messenger.ReconcileMs < 0 || c.Messenger.HeartbeatTTLMs < 0 {
 		return nil, fmt.Errorf("%w: messenger durations must not be negative", ErrInvalid)
+	}
+	if err := c.Escalation.validate(); err != nil {
+		return nil, fmt.Errorf("%w: escalation.%v", ErrInvalid, err)
+	}
+	if err := c.OpenAI.validate(); err != nil {
+		return nil, fmt.Errorf("%w: openai.%v", ErrInvalid, err)
 	}
 	return c, nil
 }

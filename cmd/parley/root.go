@@ -89,6 +89,8 @@ func commands(a *app) []*cobra.Command {
 		newAgentCmd(a),
 		newMCPCmd(a),
 		newServeCmd(a),
+		newEscalateCmd(a),
+		newConfigCmd(a),
 	}
 }
 
