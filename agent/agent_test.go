@@ -45,7 +45,7 @@ func TestParseSpec(t *testing.T) {
 		}
 	}
 	a := DefaultAdapters()
-	if _, err := a.New(Spec{KindOpenAI, "m"}); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "not available yet") {
+	if r, err := a.New(Spec{KindOpenAI, "llama3.1:8b"}); err != nil || r.(*OpenAI).cfg.Model != "llama3.1:8b" || r.(*OpenAI).endpoint != DefaultOpenAIBaseURL+"/chat/completions" {
 		t.Errorf("openai: %v", err)
 	}
 	if _, err := a.New(Spec{"carrier-pigeon", "m"}); !errors.Is(err, ErrBadSpec) {

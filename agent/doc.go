@@ -4,7 +4,8 @@
 // context ends.
 //
 // Responders are the adapters of SPEC §8, one file each: script
-// (deterministic turns from a JSON file), exec (a command per turn). An
+// (deterministic turns from a JSON file), exec (a command per turn), openai
+// (an OpenAI-compatible chat-completions endpoint; openai*.go). An
 // adapter kind is looked up by the prefix of an agent spec ("script:FILE",
 // "exec:COMMAND", "openai:MODEL"); "@NAME" names an agent that is already
 // running and needs no adapter.

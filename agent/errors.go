@@ -12,4 +12,17 @@ var (
 	ErrBadScript = errors.New("invalid script")
 	// ErrBadOutput means a command's output that is neither a turn nor text.
 	ErrBadOutput = errors.New("invalid command output")
+	// ErrMalformedReply means a model's reply that holds no usable
+	// debate_turn JSON object.
+	ErrMalformedReply = errors.New("malformed model reply")
+	// ErrEndpoint means an OpenAI-compatible endpoint that answered with an
+	// error status (see *HTTPError) or something other than a chat
+	// completion.
+	ErrEndpoint = errors.New("openai endpoint error")
+	// ErrUnreachable means an endpoint that could not be reached or did not
+	// answer in time.
+	ErrUnreachable = errors.New("openai endpoint unreachable")
+	// ErrBadTemplate means a prompt template that does not parse or execute,
+	// or an override file with an unknown name.
+	ErrBadTemplate = errors.New("invalid prompt template")
 )

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
@@ -52,6 +54,47 @@ func FuzzParseOutput(f *testing.F) {
 		}
 		if !isObject(rep.Raw) {
 			t.Fatalf("raw output is not an object: %s", rep.Raw)
+		}
+	})
+}
+
+// FuzzParseModelReply: whatever a model writes, the parser returns a turn
+// that the coordinator's rules accept for the request, or ErrMalformedReply;
+// and a sloppy reply never concedes unless it says so field by field.
+func FuzzParseModelReply(f *testing.F) {
+	for _, s := range []string{
+		`{"position":"p","counter_to":"c","confidence_change":-1,"evidence_refs":["a:1"],"text":"t"}`,
+		"prose ```json\n{\"claim\":\"x\"}\n``` more",
+		`<think>{"position":"no"}</think>{"position":"","counter_to":"","confidence_change":0}`,
+		`{"position":"a","confidence_change":"+1"} {"position":"b"}`,
+		`{{{{"position":"x"}`, `{"position":"\"}"}`, `[{"position":"x"}]`, "",
+	} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, content string, attacker bool) {
+		req := request(1, 1)
+		if !attacker {
+			req.Role = debate.RoleDefender
+		}
+		tu, err := ParseModelReply(content, req)
+		if err != nil {
+			if !errors.Is(err, ErrMalformedReply) {
+				t.Fatalf("error %v does not wrap ErrMalformedReply", err)
+			}
+			return
+		}
+		if tu.DebateID != req.DebateID || tu.Round != req.Round || tu.Role != req.Role || tu.EvidenceRefs == nil {
+			t.Fatalf("turn %+v", tu)
+		}
+		if tu.ConfidenceChange < -1 || tu.ConfidenceChange > 1 || len(tu.EvidenceRefs) > debate.MaxEvidenceRefs {
+			t.Fatalf("out of protocol: %+v", tu)
+		}
+		if strings.TrimSpace(tu.Position) == "" && (req.Role == debate.RoleDefender || !tu.Concedes()) {
+			t.Fatalf("an empty position that the coordinator would reject: %+v", tu)
+		}
+		if tu.Concedes() && tu.Position == "" && !strings.Contains(content, "confidence_change") {
+			t.Fatalf("a concession without an explicit confidence_change: %q", content)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -58,17 +59,45 @@ func ParseSpec(s string) (Spec, error) {
 // "kind:").
 type Factory func(arg string) (Responder, error)
 
-// Adapters maps adapter kinds to their factories. The openai adapter adds
-// itself with a line in DefaultAdapters.
+// Adapters maps adapter kinds to their factories.
 type Adapters map[string]Factory
 
-// DefaultAdapters returns the adapters this build provides.
+// DefaultAdapters returns the adapters this build provides. Its openai
+// adapter uses the defaults (DefaultOpenAIBaseURL, no API key); replace it
+// with WithOpenAI to use settings from config.json.
 func DefaultAdapters() Adapters {
 	return Adapters{
 		KindScript: func(arg string) (Responder, error) { return LoadScript(arg) },
 		KindExec:   func(arg string) (Responder, error) { return &Exec{Command: arg}, nil },
+		KindOpenAI: func(arg string) (Responder, error) { return NewOpenAI(OpenAIConfig{Model: arg}) },
 	}
 }
+
+// WithOpenAI returns a copy of a whose openai adapter builds its
+// configuration for a model with settings.
+func (a Adapters) WithOpenAI(settings func(model string) (OpenAIConfig, error)) Adapters {
+	out := Adapters{}
+	for k, f := range a {
+		out[k] = f
+	}
+	out[KindOpenAI] = func(arg string) (Responder, error) {
+		cfg, err := settings(arg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Model = arg
+		return NewOpenAI(cfg)
+	}
+	return out
+}
+
+// Prober is a Responder that can tell, before a debate, whether what it
+// answers with is reachable (the openai adapter's server).
+type Prober interface {
+	Probe(ctx context.Context) error
+}
+
+var _ Prober = (*OpenAI)(nil)
 
 // New makes the Responder for spec. A kind parley documents but this build
 // lacks fails with ErrUnavailable; an unknown kind with ErrBadSpec; "@NAME"

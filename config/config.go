@@ -30,8 +30,10 @@ var ErrInvalid = errors.New("invalid config")
 
 // Config is the whole of config.json. Every section is optional.
 type Config struct {
-	Debate    Debate    `json:"debate"`
-	Messenger Messenger `json:"messenger"`
+	Debate     Debate     `json:"debate"`
+	Messenger  Messenger  `json:"messenger"`
+	Escalation Escalation `json:"escalation"`
+	OpenAI     OpenAI     `json:"openai"`
 	// Transport selects the messenger's backend: TransportFile (the
 	// default: inboxes and registry under the root) or TransportNATS (a
 	// NATS JetStream server, for agents on several machines).
@@ -44,6 +46,12 @@ type Config struct {
 const (
 	TransportFile = "file"
 	TransportNATS = "nats"
+)
+
+// Defaults of the "nats" section.
+const (
+	DefaultNATSURL      = "nats://127.0.0.1:4222"
+	DefaultNATSReplicas = 1
 )
 
 // NATS holds the settings of the NATS JetStream transport.
@@ -76,6 +84,13 @@ type Messenger struct {
 	// as dead (default 30000).
 	HeartbeatTTLMs int `json:"heartbeatTtlMs,omitempty"`
 }
+
+// Defaults of the messenger section (the packages' own defaults, repeated
+// here so that "parley config show" can print them).
+const (
+	DefaultReconcileMs    = 1000
+	DefaultHeartbeatTTLMs = 30000
+)
 
 // Budget returns the effective budget of layer l: the default with the
 // config's override applied.
@@ -135,6 +150,12 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if c.Messenger.ReconcileMs < 0 || c.Messenger.HeartbeatTTLMs < 0 {
 		return nil, fmt.Errorf("%w: messenger durations must not be negative", ErrInvalid)
+	}
+	if err := c.Escalation.validate(); err != nil {
+		return nil, fmt.Errorf("%w: escalation.%v", ErrInvalid, err)
+	}
+	if err := c.OpenAI.validate(); err != nil {
+		return nil, fmt.Errorf("%w: openai.%v", ErrInvalid, err)
 	}
 	switch c.Transport {
 	case "", TransportFile, TransportNATS:

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	json "github.com/goccy/go-json"
+
 	"github.com/parleyhq/parley/debate"
 )
 
@@ -57,6 +59,91 @@ func TestLoadNamesTheFile(t *testing.T) {
 	}
 }
 
+func TestEscalationAndOpenAISections(t *testing.T) {
+	t.Parallel()
+	c, err := Parse([]byte(`{
+		"escalation":{"defender":"script:defender.json","attacker":"openai:qwen2.5:7b","workspace":"ws","gateMode":"rules"},
+		"openai":{"baseUrl":"http://127.0.0.1:8080/v1","apiKeyEnv":"LOCAL_KEY","temperature":0,"maxRetries":2,
+		          "models":{"qwen2.5:7b":{"baseUrl":"http://127.0.0.1:11434/v1","countTokens":"total"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Escalation.Attacker != "openai:qwen2.5:7b" || c.Escalation.GateMode != "rules" {
+		t.Fatalf("escalation %+v", c.Escalation)
+	}
+	// A model's entry overrides the section, which overrides the defaults.
+	e := c.OpenAI.Endpoint("qwen2.5:7b")
+	if e.BaseURL != "http://127.0.0.1:11434/v1" || e.CountTokens != CountTotal || e.APIKeyEnv != "LOCAL_KEY" || *e.Temperature != 0 || *e.MaxRetries != 2 || e.RequestTimeoutMs != DefaultRequestTimeoutMs {
+		t.Fatalf("endpoint of the model %+v", e)
+	}
+	if e := c.OpenAI.Endpoint("other"); e.BaseURL != "http://127.0.0.1:8080/v1" || e.CountTokens != CountCompletion {
+		t.Fatalf("endpoint of another model %+v", e)
+	}
+	if e := (&Config{}).OpenAI.Endpoint("m"); e.BaseURL != DefaultOpenAIBaseURL || *e.Temperature != DefaultTemperature || *e.MaxRetries != DefaultMaxRetries || *e.JSONMode {
+		t.Fatalf("defaults %+v", e)
+	}
+	for name, bad := range map[string]string{
+		"one agent only":   `{"escalation":{"defender":"script:d.json"}}`,
+		"bad spec":         `{"escalation":{"defender":"script:","attacker":"exec:true"}}`,
+		"bad gate mode":    `{"escalation":{"gateMode":"coin"}}`,
+		"unknown esc key":  `{"escalation":{"defendr":"script:d.json"}}`,
+		"bad base url":     `{"openai":{"baseUrl":"localhost:11434"}}`,
+		"bad env name":     `{"openai":{"apiKeyEnv":"MY KEY"}}`,
+		"hot temperature":  `{"openai":{"temperature":3}}`,
+		"retries":          `{"openai":{"maxRetries":-1}}`,
+		"count":            `{"openai":{"countTokens":"prompt"}}`,
+		"model bad url":    `{"openai":{"models":{"m":{"baseUrl":"ftp://x"}}}}`,
+		"model unknown":    `{"openai":{"models":{"m":{"url":"http://x"}}}}`,
+		"empty model name": `{"openai":{"models":{" ":{}}}}`,
+	} {
+		if _, err := Parse([]byte(bad)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+// The effective configuration is a complete config.json: every default
+// written out, and parsing it back gives the same settings.
+func TestEffectiveRoundTrips(t *testing.T) {
+	t.Parallel()
+	c, err := Parse([]byte(`{"debate":{"budgets":{"plan":{"maxRounds":5}}},"openai":{"models":{"m":{"maxTokens":512}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.Effective()
+	if *e.Debate.Budgets[debate.LayerPlan].MaxRounds != 5 || *e.Debate.Budgets[debate.LayerSpec].MaxTokens != 6000 ||
+		e.Messenger.ReconcileMs != DefaultReconcileMs || e.Escalation.GateMode != DefaultGateMode ||
+		e.OpenAI.BaseURL != DefaultOpenAIBaseURL || e.OpenAI.Models["m"].MaxTokens != 512 || e.OpenAI.Models["m"].BaseURL != DefaultOpenAIBaseURL {
+		t.Fatalf("effective %+v", e)
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(data)
+	if err != nil {
+		t.Fatalf("the effective config does not parse back: %v\n%s", err, data)
+	}
+	again, _ := json.Marshal(back.Effective())
+	if string(again) != string(data) {
+		t.Fatalf("round trip differs:\n%s\n%s", data, again)
+	}
+	for _, l := range debate.Layers {
+		if back.Budget(l) != c.Budget(l) {
+			t.Errorf("%s budget %+v, want %+v", l, back.Budget(l), c.Budget(l))
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"": "", "/abs/x": "/abs/x", "rel/x": filepath.Join("/root", "rel/x")} {
+		if got := Resolve("/root", in); got != want {
+			t.Errorf("Resolve(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestTransport(t *testing.T) {
 	t.Parallel()
 	c, err := Parse([]byte(`{}`))
@@ -69,6 +156,14 @@ func TestTransport(t *testing.T) {
 	}
 	if c, err := Parse([]byte(`{"transport":"file","nats":{"url":"nats://x:1"}}`)); err != nil || c.UseNATS() {
 		t.Fatalf("a nats section with the file transport: %+v, %v", c, err)
+	}
+	// The effective configuration names the transport and the server.
+	e := (&Config{}).Effective()
+	if e.Transport != TransportFile || e.NATS.URL != DefaultNATSURL || e.NATS.Replicas != 1 {
+		t.Fatalf("effective defaults: %q %+v", e.Transport, e.NATS)
+	}
+	if e := c.Effective(); e.Transport != TransportNATS || e.NATS.Replicas != 3 || e.NATS.Credentials != "/etc/parley/user.creds" {
+		t.Fatalf("effective: %q %+v", e.Transport, e.NATS)
 	}
 	for name, bad := range map[string]string{
 		"unknown transport": `{"transport":"redis"}`,

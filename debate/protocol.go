@@ -111,9 +111,11 @@ func DecodeTurn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
 	if err := json.Unmarshal(raw, &t); err != nil {
 		return nil, fmt.Errorf("%w: does not decode: %v", ErrBadReply, oneLine(err.Error()))
 	}
-	t.Text = m.Text
-	if t.Text == RenderTurn(&t) {
-		t.Text = "" // the rendering NewTurnMessage sends for a turn without an argument
+	// A turn without an argument travels with its own rendering as the
+	// message text (NewTurnMessage); that rendering is not an argument.
+	t.Text = ""
+	if m.Text != RenderTurn(&t) {
+		t.Text = m.Text
 	}
 	if err := t.check(req); err != nil {
 		return nil, err

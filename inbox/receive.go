@@ -79,6 +79,10 @@ func (t *FileTransport) Listen(ctx context.Context, agent string) (Receiver, err
 }
 
 // lockInbox takes the receiver lock of agent's inbox, or fails with ErrBusy.
+// lockGrace is how long a refused inbox lock is retried before the inbox
+// counts as busy.
+const lockGrace = time.Second
+
 func (t *FileTransport) lockInbox(agent string) (*os.File, error) {
 	name := inboxPath(agent) + "/" + lockFile
 	f, err := t.root.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
@@ -86,6 +90,14 @@ func (t *FileTransport) lockInbox(agent string) (*os.File, error) {
 		return nil, &DeliveryError{Op: "listen", Agent: agent, Path: name, Err: err}
 	}
 	ok, err := tryLock(f)
+	// A lock another process holds is busy at once; but a lock released a
+	// moment ago can still be held by a child this process is forking
+	// (between fork and exec the child shares the open file description),
+	// so a refused lock is retried for a short grace before it counts.
+	for deadline := time.Now().Add(lockGrace); err == nil && !ok && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		ok, err = tryLock(f)
+	}
 	if err != nil || !ok {
 		f.Close()
 		if err == nil {

@@ -537,7 +537,8 @@ func (s *Store) List() ([]Summary, error) {
 	return out, nil
 }
 
-// Summary summarises one debate.
+// Summary summarises one debate. Rounds and tokens come from verdict.json
+// for a closed debate, else from the transcript so far (unverified).
 func (s *Store) Summary(id string) (Summary, error) {
 	sess, err := s.Session(id)
 	if err != nil {
@@ -559,6 +560,9 @@ func (s *Store) Summary(id string) (Summary, error) {
 	sum.State = StateInterrupted
 	if running {
 		sum.State = StateRunning
+	}
+	if data, err := s.root.ReadFile(fileOf(id, TranscriptFile)); err == nil {
+		sum.Rounds, sum.Tokens = progress(data)
 	}
 	return sum, nil
 }

@@ -28,15 +28,15 @@ func newAgentCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// adapters are the agent kinds this build provides (script, exec; openai
-// joins with its adapter).
+// adapters are the agent kinds this build provides (script, exec, openai);
+// a.agentAdapters configures openai from config.json.
 var adapters = agent.DefaultAdapters
 
 func newAgentRunCmd(a *app) *cobra.Command {
-	var name, role, execCmd, script, spec, sessionID string
+	var name, role, execCmd, script, openaiModel, spec, sessionID string
 	var exitWithParent bool
 	cmd := &cobra.Command{
-		Use:   "run --name N --role R (--exec CMD | --script FILE | --spec KIND:ARG)",
+		Use:   "run --name N --role R (--exec CMD | --script FILE | --openai MODEL | --spec KIND:ARG)",
 		Short: "Register an agent and answer its turn requests until interrupted",
 		Long: "Registers NAME, heartbeats, answers every turn_request in its inbox, and\n" +
 			"unregisters on SIGINT or SIGTERM. --exec runs CMD per turn (the request as\n" +
@@ -52,25 +52,31 @@ func newAgentRunCmd(a *app) *cobra.Command {
 				return usagef("--role: %v", err)
 			}
 			given := 0
-			for _, s := range []string{execCmd, script, spec} {
+			for _, s := range []string{execCmd, script, openaiModel, spec} {
 				if s != "" {
 					given++
 				}
 			}
 			if given != 1 {
-				return usagef("give exactly one of --exec CMD, --script FILE or --spec KIND:ARG")
+				return usagef("give exactly one of --exec CMD, --script FILE, --openai MODEL or --spec KIND:ARG")
 			}
 			switch {
 			case execCmd != "":
 				spec = agent.KindExec + ":" + execCmd
 			case script != "":
 				spec = agent.KindScript + ":" + script
+			case openaiModel != "":
+				spec = agent.KindOpenAI + ":" + openaiModel
 			}
 			sp, err := agent.ParseSpec(spec)
 			if err != nil {
 				return usagef("%v", err)
 			}
-			resp, err := adapters().New(sp)
+			ads, err := a.agentAdapters()
+			if err != nil {
+				return err
+			}
+			resp, err := ads.New(sp)
 			if err != nil {
 				if errors.Is(err, agent.ErrBadSpec) || errors.Is(err, agent.ErrUnavailable) {
 					return usagef("%v", err)
@@ -85,6 +91,7 @@ func newAgentRunCmd(a *app) *cobra.Command {
 	f.StringVar(&role, "role", "", "defender or attacker")
 	f.StringVar(&execCmd, "exec", "", "command run per turn with sh -c")
 	f.StringVar(&script, "script", "", "JSON script of turns")
+	f.StringVar(&openaiModel, "openai", "", "model served by the OpenAI-compatible endpoint of config.json (openai.baseUrl)")
 	f.StringVar(&spec, "spec", "", "any agent spec, e.g. script:FILE or openai:MODEL")
 	f.StringVar(&sessionID, "session-id", "", "registry session id (default: a new one)")
 	f.BoolVar(&exitWithParent, "exit-with-parent", false, "stop when the process that started this one ends")

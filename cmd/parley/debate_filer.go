@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
@@ -51,53 +50,16 @@ func (f *debateFiler) File(ctx context.Context, o *debate.Outcome) (string, erro
 	return record, nil
 }
 
-// transcriptPage is the vault path of a debate's readable transcript.
-func transcriptPage(id string) string { return "wiki/debates/" + id + ".md" }
-
+// writePage writes the debate's page in the vault (transcripts.WritePage):
+// the readable transcript with the chain's head in its frontmatter and a
+// wikilink to the record. A transcript that does not verify gets no page,
+// and the debate is not closed.
 func (f *debateFiler) writePage(o *debate.Outcome, record string) error {
 	t, err := f.store.Read(o.DebateID)
 	if err != nil {
 		return fmt.Errorf("read the transcript of %s: %w", o.DebateID, err)
 	}
-	if t.Verdict == nil {
-		t.Verdict = &transcripts.Verdict{Outcome: *o, Record: record}
-	}
-	s := t.Session
-	fm := vault.Frontmatter{
-		{Key: "type", Value: "debate"},
-		{Key: "layer", Value: string(s.Layer)},
-		{Key: "verdict", Value: string(o.Verdict)},
-		{Key: "action", Value: string(o.Action)},
-		{Key: "date", Value: vault.Date(dateOf(o.Closed))},
-		{Key: "topic", Value: s.Topic},
-		{Key: "debate_id", Value: s.ID},
-	}
-	if record != "" {
-		fm = append(fm, vault.Field{Key: "related", Value: []string{"[[" + trimMD(record) + "]]"}})
-	}
-	fm = append(fm, vault.Field{Key: "tags", Value: []string{"debate", string(s.Layer)}})
-	if err := f.v.WritePage(transcriptPage(o.DebateID), fm, transcripts.RenderMarkdown(t)); err != nil {
-		return fmt.Errorf("write the transcript page of %s: %w", o.DebateID, err)
-	}
-	return nil
-}
-
-func dateOf(ts string) string {
-	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-		return t.UTC().Format("2006-01-02")
-	}
-	return time.Now().UTC().Format("2006-01-02")
-}
-
-// trimMD turns "wiki/consensus/spec-x.md" into the link "consensus/spec-x".
-func trimMD(p string) string {
-	if len(p) > 3 && p[len(p)-3:] == ".md" {
-		p = p[:len(p)-3]
-	}
-	if len(p) > 5 && p[:5] == "wiki/" {
-		p = p[5:]
-	}
-	return p
+	return transcripts.WritePage(f.v, t, o, record)
 }
 
 // vaultPages checks [[page]] evidence against the vault.

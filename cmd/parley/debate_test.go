@@ -167,7 +167,7 @@ func TestDebateRunUsageErrors(t *testing.T) {
 		"no agents":         {base, "--agent"},
 		"no defender":       {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
 		"two defenders":     {append(slices.Clone(base), "--agent", "defender=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
-		"openai":            {append(slices.Clone(base), "--agent", "attacker=openai:llama3", "--agent", "defender=script:"+s["a"]), "not available yet"},
+		"openai, no model":  {append(slices.Clone(base), "--agent", "attacker=openai:", "--agent", "defender=script:"+s["a"]), "invalid agent spec"},
 		"bad role":          {append(slices.Clone(base), "--agent", "judge=script:"+s["a"]), "unknown role"},
 		"bad spec":          {append(slices.Clone(base), "--agent", "attacker=telepathy"), "invalid agent spec"},
 		"bad script":        {append(slices.Clone(base), "--agent", "attacker=script:"+s["bad"], "--agent", "defender=script:"+s["a"]), "invalid script"},

@@ -27,6 +27,9 @@ import (
 // Stage 2 (the debate, demo_debate.go): a scripted critic and proposer run
 // as separate "parley agent run" processes and debate to a verdict, which is
 // filed in the vault; the transcript's hash chain is verified.
+//
+// Stage 3 (escalation, demo_escalate.go): a sample mini-verifier telemetry
+// file is escalated with scripted agents; it ends in escalate's JSON lines.
 func newDemoCmd(a *app) *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
@@ -84,7 +87,12 @@ func runDemo(ctx context.Context, a *app, root string) error {
 	if err != nil {
 		return err
 	}
+	ds, err := d.demoEscalate(ctx)
+	if err != nil {
+		return err
+	}
 	d.report(alice, bob, o)
+	d.reportEscalate(ds)
 	return nil
 }
 

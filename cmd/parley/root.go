@@ -87,6 +87,10 @@ func commands(a *app) []*cobra.Command {
 		newTranscriptsCmd(a),
 		newDebateCmd(a),
 		newAgentCmd(a),
+		newMCPCmd(a),
+		newServeCmd(a),
+		newEscalateCmd(a),
+		newConfigCmd(a),
 	}
 }
 

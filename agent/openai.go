@@ -1,0 +1,520 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Defaults of the openai adapter.
+const (
+	DefaultOpenAIBaseURL  = "http://127.0.0.1:11434/v1" // Ollama's
+	DefaultRequestTimeout = 120 * time.Second
+	// MinCompletionTokens is the least max_tokens a request asks for, so
+	// that a tiny turn allowance still leaves room for the JSON object.
+	MinCompletionTokens = 256
+	// MaxResponseBytes bounds an HTTP response body.
+	MaxResponseBytes = 4 << 20
+	// maxRetryAfter caps what a server's Retry-After may make us wait.
+	maxRetryAfter = 60 * time.Second
+	backoffBase   = 500 * time.Millisecond
+	backoffCap    = 8 * time.Second
+)
+
+// OpenAIConfig says how an OpenAI adapter reaches its model.
+type OpenAIConfig struct {
+	// BaseURL is the API base up to and including /v1; the adapter posts
+	// to BaseURL + "/chat/completions". Default DefaultOpenAIBaseURL.
+	BaseURL string
+	// Model is the model name sent with every request (the ARG of
+	// "openai:ARG").
+	Model string
+	// APIKey, when set, is sent as "Authorization: Bearer APIKey".
+	APIKey string
+	// Temperature is the sampling temperature.
+	Temperature float64
+	// MaxTokens caps the completion; 0 asks for the turn's token
+	// allowance (at least MinCompletionTokens).
+	MaxTokens int
+	// RequestTimeout caps one HTTP request (default
+	// DefaultRequestTimeout); the turn's deadline bounds it too.
+	RequestTimeout time.Duration
+	// MaxRetries is how often a request is retried after a 408, 409, 429,
+	// 5xx or transport error, within the turn's deadline.
+	MaxRetries int
+	// CountTotal reports prompt + completion tokens as the turn's tokens;
+	// by default only the completion's (what the model wrote).
+	CountTotal bool
+	// JSONMode asks for response_format {"type": "json_object"}.
+	JSONMode bool
+	// Prompts are the templates (nil: the embedded ones).
+	Prompts *Prompts
+	// HTTPClient is the client used (nil: a client without a global
+	// timeout; every request is bounded by its context).
+	HTTPClient *http.Client
+	// Logger receives a warning for each turn that failed and each retry;
+	// nil discards them.
+	Logger *slog.Logger
+}
+
+// OpenAI is the openai adapter: it answers a turn_request by asking an
+// OpenAI-compatible chat-completions endpoint (Ollama, llama.cpp, vLLM, MLX
+// servers, OpenAI) for a debate_turn JSON object. It is safe for
+// concurrent use.
+type OpenAI struct {
+	cfg      OpenAIConfig
+	endpoint string
+	client   *http.Client
+	log      *slog.Logger
+
+	// Seams for tests: how a backoff delay is waited, and the jitter.
+	sleep  func(ctx context.Context, d time.Duration) error
+	jitter func() float64
+}
+
+var _ Responder = (*OpenAI)(nil)
+
+// NewOpenAI checks cfg and returns the adapter. It does not contact the
+// server (see Probe).
+func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
+	if strings.TrimSpace(cfg.Model) == "" {
+		return nil, fmt.Errorf("%w: openai needs a model name (openai:MODEL)", ErrBadSpec)
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultOpenAIBaseURL
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%w: openai base URL %q (use e.g. %s)", ErrBadSpec, cfg.BaseURL, DefaultOpenAIBaseURL)
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.Prompts == nil {
+		if cfg.Prompts, err = LoadPrompts(""); err != nil {
+			return nil, err
+		}
+	}
+	o := &OpenAI{
+		cfg:      cfg,
+		endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions",
+		client:   cfg.HTTPClient,
+		log:      cfg.Logger,
+		sleep:    sleepCtx,
+		jitter:   rand.Float64,
+	}
+	if o.client == nil {
+		o.client = &http.Client{}
+	}
+	if o.log == nil {
+		o.log = slog.New(slog.DiscardHandler)
+	}
+	o.log = o.log.With("model", cfg.Model)
+	return o, nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// HTTPError is an error status from the endpoint.
+type HTTPError struct {
+	URL        string
+	StatusCode int
+	// Message is the server's error message (its JSON "error", else the
+	// start of the body).
+	Message string
+	// RetryAfter is what the server asked us to wait, if it said.
+	RetryAfter time.Duration
+}
+
+func (e *HTTPError) Error() string {
+	hint := ""
+	switch e.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		hint = " (check the API key: openai.apiKeyEnv in config.json names its environment variable)"
+	case http.StatusNotFound:
+		hint = " (check openai.baseUrl, which ends in /v1, and that the server has this model)"
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.StatusCode)
+	}
+	return fmt.Sprintf("%s: HTTP %d: %s%s", e.URL, e.StatusCode, msg, hint)
+}
+
+// Unwrap makes every HTTPError an ErrEndpoint.
+func (e *HTTPError) Unwrap() error { return ErrEndpoint }
+
+// retryable reports whether the status is worth another try.
+func (e *HTTPError) retryable() bool {
+	switch e.StatusCode {
+	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooManyRequests:
+		return true
+	}
+	return e.StatusCode >= 500
+}
+
+// Usage is the token usage a response reports.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type chatRequest struct {
+	Model          string        `json:"model"`
+	Messages       []chatMessage `json:"messages"`
+	Temperature    float64       `json:"temperature"`
+	MaxTokens      int           `json:"max_tokens,omitempty"`
+	Stream         bool          `json:"stream"`
+	ResponseFormat *struct {
+		Type string `json:"type"`
+	} `json:"response_format,omitempty"`
+}
+
+// Respond answers req. A turn that cannot be had (the endpoint refuses, the
+// retries run out, or the model's reply is malformed after one re-ask) is
+// answered with a reply the coordinator rejects — no position, objecting —
+// whose text says why, so that the coordinator asks once more and then
+// forfeits the turn instead of waiting for its deadline; the reason is
+// logged. When ctx ends first, Respond returns ctx's error and sends
+// nothing.
+func (o *OpenAI) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
+	t, err := o.Turn(ctx, req)
+	if err == nil {
+		return &Reply{Turn: t}, nil
+	}
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	o.log.Warn("the turn failed; answering with a reply the coordinator rejects", "request_id", req.RequestID, "err", err)
+	return &Reply{Turn: &debate.Turn{
+		DebateID: req.DebateID, Round: req.Round, Role: req.Role, EvidenceRefs: []string{},
+		ConfidenceChange: -1, Text: "The openai agent could not produce a turn: " + err.Error(),
+	}}, nil
+}
+
+// Turn asks the model for req's turn: the prompts rendered from the
+// templates, one request (retried on 429, 5xx and transport errors), the
+// reply parsed by ParseModelReply, and a malformed reply re-asked once. The
+// turn's tokens are the usage of every request it took (completion tokens,
+// or total with CountTotal); 0 when the server reports no usage, so that
+// the coordinator estimates. Errors wrap ErrMalformedReply, ErrEndpoint
+// (*HTTPError), ErrUnreachable, or ctx's error.
+func (o *OpenAI) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, error) {
+	system, user, err := o.cfg.Prompts.Turn(req)
+	if err != nil {
+		return nil, err
+	}
+	msgs := []chatMessage{{Role: "system", Content: system}, {Role: "user", Content: user}}
+	tokens := 0
+	for ask := 1; ; ask++ {
+		content, usage, err := o.complete(ctx, msgs, req.Budget.TokensThisTurn)
+		if err != nil {
+			return nil, err
+		}
+		if o.cfg.CountTotal {
+			tokens += max(usage.TotalTokens, usage.PromptTokens+usage.CompletionTokens)
+		} else {
+			tokens += usage.CompletionTokens
+		}
+		t, perr := ParseModelReply(content, req)
+		if perr == nil {
+			t.Tokens = tokens
+			return t, nil
+		}
+		if ask == 2 {
+			return nil, fmt.Errorf("%w (after one re-ask)", perr)
+		}
+		problem := strings.TrimPrefix(perr.Error(), ErrMalformedReply.Error()+": ")
+		o.log.Info("re-asking after a reply that could not be used", "request_id", req.RequestID, "problem", problem)
+		again, err := o.cfg.Prompts.Reask(req, problem)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, chatMessage{Role: "assistant", Content: clipBytes(content, 8<<10)}, chatMessage{Role: "user", Content: again})
+	}
+}
+
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// complete posts one chat completion, with retries, and returns the reply
+// text and its usage.
+func (o *OpenAI) complete(ctx context.Context, msgs []chatMessage, allowance int) (string, Usage, error) {
+	body := chatRequest{Model: o.cfg.Model, Messages: msgs, Temperature: o.cfg.Temperature, MaxTokens: o.cfg.MaxTokens}
+	if body.MaxTokens == 0 {
+		body.MaxTokens = max(allowance, MinCompletionTokens)
+	}
+	if o.cfg.JSONMode {
+		body.ResponseFormat = &struct {
+			Type string `json:"type"`
+		}{"json_object"}
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return "", Usage{}, err
+	}
+	var last error
+	for try := 0; ; try++ {
+		content, usage, wait, err := o.once(ctx, payload)
+		if err == nil {
+			return content, usage, nil
+		}
+		if ctx.Err() != nil {
+			return "", Usage{}, fmt.Errorf("%w (last error: %v)", ctx.Err(), orNil(last, err))
+		}
+		var he *HTTPError
+		retry := errors.Is(err, ErrUnreachable) || (errors.As(err, &he) && he.retryable())
+		if !retry {
+			return "", Usage{}, err
+		}
+		last = err
+		if try >= o.cfg.MaxRetries {
+			return "", Usage{}, fmt.Errorf("%w (gave up after %d retries)", err, try)
+		}
+		delay := wait
+		if delay <= 0 {
+			d := min(backoffCap, backoffBase<<try)
+			delay = d/2 + time.Duration(o.jitter()*float64(d/2))
+		}
+		// A wait that would pass the turn's deadline ends with it: the
+		// coordinator then forfeits the turn for its deadline (TIMEOUT),
+		// which is what an endpoint that stays down amounts to.
+		o.log.Info("retrying", "try", try+1, "delay", delay, "err", err)
+		if err := o.sleep(ctx, delay); err != nil {
+			return "", Usage{}, fmt.Errorf("%w (last error: %v)", err, last)
+		}
+	}
+}
+
+func orNil(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// once makes one request. wait is the server's Retry-After, if any.
+func (o *OpenAI) once(ctx context.Context, payload []byte) (content string, usage Usage, wait time.Duration, err error) {
+	rctx, cancel := context.WithTimeout(ctx, o.cfg.RequestTimeout)
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, o.endpoint, bytes.NewReader(payload))
+	if err != nil {
+		return "", Usage{}, 0, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	if o.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
+	}
+	resp, err := o.client.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", Usage{}, 0, ctx.Err()
+		}
+		if rctx.Err() != nil {
+			return "", Usage{}, 0, fmt.Errorf("%w: %s: no answer within the request timeout (%v)", ErrUnreachable, o.endpoint, o.cfg.RequestTimeout)
+		}
+		return "", Usage{}, 0, fmt.Errorf("%w: %v", ErrUnreachable, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", Usage{}, 0, ctx.Err()
+		}
+		return "", Usage{}, 0, fmt.Errorf("%w: reading the response of %s: %v", ErrUnreachable, o.endpoint, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		he := &HTTPError{URL: o.endpoint, StatusCode: resp.StatusCode, Message: errorMessage(data), RetryAfter: retryAfter(resp.Header, time.Now())}
+		return "", Usage{}, he.RetryAfter, he
+	}
+	if len(data) > MaxResponseBytes {
+		return "", Usage{}, 0, fmt.Errorf("%w: %s sent more than %d bytes", ErrEndpoint, o.endpoint, MaxResponseBytes)
+	}
+	content, usage, err = decodeCompletion(data)
+	if err != nil {
+		return "", Usage{}, 0, fmt.Errorf("%s: %w", o.endpoint, err)
+	}
+	return content, usage, 0, nil
+}
+
+// decodeCompletion reads a chat-completions response tolerantly: the
+// first choice's message content as a string or a list of text parts (or a
+// legacy "text"), else its reasoning_content; usage when present.
+func decodeCompletion(data []byte) (string, Usage, error) {
+	var r struct {
+		Choices []struct {
+			Message struct {
+				Content          json.RawMessage `json:"content"`
+				ReasoningContent string          `json:"reasoning_content"`
+			} `json:"message"`
+			Text         string `json:"text"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage *Usage          `json:"usage"`
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v", ErrEndpoint, oneLine(err.Error()))
+	}
+	if len(r.Error) > 0 && !isNull(r.Error) {
+		return "", Usage{}, fmt.Errorf("%w: the server answered with an error: %s", ErrEndpoint, errorMessage(data))
+	}
+	if len(r.Choices) == 0 {
+		return "", Usage{}, fmt.Errorf("%w: the response has no choices", ErrEndpoint)
+	}
+	c := r.Choices[0]
+	text := contentText(c.Message.Content)
+	if strings.TrimSpace(text) == "" {
+		text = c.Text
+	}
+	if strings.TrimSpace(text) == "" {
+		text = c.Message.ReasoningContent
+	}
+	if strings.TrimSpace(text) == "" && c.FinishReason == "length" {
+		var u Usage
+		if r.Usage != nil {
+			u = *r.Usage
+		}
+		return "", u, fmt.Errorf("%w: the reply was cut at max_tokens before any text (raise openai.maxTokens)", ErrMalformedReply)
+	}
+	var u Usage
+	if r.Usage != nil {
+		u = *r.Usage
+	}
+	return text, u, nil
+}
+
+// contentText reads a message content: a string, or a list of parts whose
+// text ones are joined.
+func contentText(raw json.RawMessage) string {
+	if len(raw) == 0 || isNull(raw) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Type == "" || p.Type == "text" || p.Type == "output_text" {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// errorMessage reads a server's error body: {"error":{"message":…}},
+// {"error":"…"} (Ollama), {"message":…}, else the start of the body.
+func errorMessage(data []byte) string {
+	var r struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  string          `json:"detail"`
+	}
+	if json.Unmarshal(data, &r) == nil {
+		var s string
+		var obj struct {
+			Message string `json:"message"`
+		}
+		switch {
+		case len(r.Error) > 0 && json.Unmarshal(r.Error, &s) == nil && s != "":
+			return oneLine(s)
+		case len(r.Error) > 0 && json.Unmarshal(r.Error, &obj) == nil && obj.Message != "":
+			return oneLine(obj.Message)
+		case r.Message != "":
+			return oneLine(r.Message)
+		case r.Detail != "":
+			return oneLine(r.Detail)
+		}
+	}
+	s := strings.ToValidUTF8(string(data[:min(len(data), 200)]), "")
+	return oneLine(s)
+}
+
+// retryAfter reads retry-after-ms, or Retry-After in seconds or as an HTTP
+// date; capped at maxRetryAfter; 0 when absent or unreadable.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	var d time.Duration
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			d = time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After")); d == 0 && v != "" {
+		if s, err := strconv.ParseFloat(v, 64); err == nil {
+			if s > 0 {
+				d = time.Duration(s * float64(time.Second))
+			}
+		} else if t, err := http.ParseTime(v); err == nil {
+			d = t.Sub(now)
+		}
+	}
+	if d < 0 {
+		return 0
+	}
+	return min(d, maxRetryAfter)
+}
+
+// Probe tells whether the endpoint answers at all: a GET of BaseURL/models
+// that gets any HTTP response counts as reachable (some servers do not
+// serve /models); a transport error is ErrUnreachable.
+func (o *OpenAI) Probe(ctx context.Context) error {
+	u := strings.TrimRight(o.cfg.BaseURL, "/") + "/models"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	if o.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
+	}
+	resp, err := o.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrUnreachable, u, err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return nil
+}

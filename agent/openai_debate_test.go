@@ -1,0 +1,194 @@
+package agent_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/agent/openaitest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+)
+
+type nopFiler struct{}
+
+func (nopFiler) File(ctx context.Context, o *debate.Outcome) (string, error) {
+	return "wiki/consensus/" + o.DebateID + ".md", nil
+}
+
+const opening = "Use a client-supplied Idempotency-Key header, claimed atomically"
+
+// openaiDebate runs a whole debate whose defender and attacker are openai
+// adapters served by one fake endpoint, each answering from its own Runner
+// over an in-memory messenger, and returns the outcome and the journal.
+func openaiDebate(t *testing.T, b debate.ConsensusBudget, respond func(r *openaitest.Request) openaitest.Response) (*debate.Outcome, *debate.MemJournal, *openaitest.Server) {
+	t.Helper()
+	srv := openaitest.New(t, respond)
+	tr := inbox.NewMemTransport()
+	id := debate.NewID(time.Now(), debate.LayerSpec, "Idempotency keys")
+	s := &debate.DebateSession{
+		ID: id, Topic: "Idempotency keys", Layer: debate.LayerSpec, Position: opening, Budget: b,
+		Created: inbox.Now(), Coordinator: debate.CoordinatorName(id),
+		Participants: []debate.Participant{
+			{Name: "Attacker1-x", Role: debate.RoleAttacker, Agent: "openai:critic-8b"},
+			{Name: "Defender-x", Role: debate.RoleDefender, Agent: "openai:proposer-8b"},
+		},
+	}
+	ads := agent.DefaultAdapters().WithOpenAI(func(model string) (agent.OpenAIConfig, error) {
+		return agent.OpenAIConfig{BaseURL: srv.URL(), MaxRetries: 20}, nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	for _, p := range s.Participants {
+		sp, err := agent.ParseSpec(p.Agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := ads.New(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Create(ctx, p.Name); err != nil {
+			t.Fatal(err)
+		}
+		r := &agent.Runner{Name: p.Name, Roles: []debate.Role{p.Role}, Transport: tr, Responder: resp}
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = r.Run(ctx) }()
+	}
+	j := debate.NewMemJournal()
+	c := &debate.Coordinator{Messenger: tr, Journal: j, Filer: nopFiler{}}
+	o, err := c.Start(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, j, srv
+}
+
+func turnJSON(position, counter string, cc int) string {
+	b, _ := json.Marshal(map[string]any{"position": position, "counter_to": counter, "confidence_change": cc, "evidence_refs": []string{}, "text": "argument"})
+	return string(b)
+}
+
+// Both sides served by the fake: the critic objects, the proposer holds,
+// the critic concedes; the tokens are the completions' usage.
+func TestDebateServedByTheFake(t *testing.T) {
+	t.Parallel()
+	o, _, srv := openaiDebate(t, debate.DefaultBudget(debate.LayerSpec), func(r *openaitest.Request) openaitest.Response {
+		round, role := r.Turn()
+		switch {
+		case role == "defender":
+			return openaitest.Reply("Here is my turn:\n```json\n"+turnJSON(opening, "", 0)+"\n```", 800, 90)
+		case round == 1:
+			return openaitest.Reply(turnJSON("Two concurrent first attempts both run", opening, -1), 700, 120)
+		default:
+			return openaitest.Reply(turnJSON("", "", 0), 900, 30)
+		}
+	})
+	if o.Verdict != debate.ConsensusReached || o.Rule != debate.RuleConceded || o.FinalPosition != opening {
+		t.Fatalf("outcome %+v", o)
+	}
+	if o.Tokens != 120+90+30 {
+		t.Fatalf("tokens %d, want the completions' 240", o.Tokens)
+	}
+	for _, tu := range o.Turns {
+		if tu.TokensEstimated {
+			t.Errorf("turn %+v: tokens estimated, want the server's usage", tu)
+		}
+	}
+	// Each request named its model; the defender saw the attack.
+	models := map[string]int{}
+	for _, r := range srv.Requests() {
+		models[r.Model]++
+		if _, role := r.Turn(); role == "defender" && !strings.Contains(r.Messages[1].Content, "Two concurrent first attempts both run") {
+			t.Errorf("the defender's prompt lacks the attack:\n%s", r.Messages[1].Content)
+		}
+	}
+	if models["critic-8b"] != 2 || models["proposer-8b"] != 1 {
+		t.Errorf("requests per model %v", models)
+	}
+}
+
+// Usage tokens count against the budget: large completions exhaust it.
+func TestDebateUsageCountsAgainstTheBudget(t *testing.T) {
+	t.Parallel()
+	b := debate.DefaultBudget(debate.LayerSpec) // 6000 tokens, 2000 per agent per round
+	o, _, _ := openaiDebate(t, b, func(r *openaitest.Request) openaitest.Response {
+		round, role := r.Turn()
+		if role == "defender" {
+			return openaitest.Reply(turnJSON(opening, "", 0), 100, 2500)
+		}
+		return openaitest.Reply(turnJSON("Objection "+string(rune('A'+round)), opening, -1), 100, 2500)
+	})
+	if o.Verdict != debate.BudgetExhausted || o.Rule != debate.RuleMaxTokens || o.Tokens != 7500 {
+		t.Fatalf("outcome %+v", o)
+	}
+	for _, tu := range o.Turns {
+		if !tu.OverBudget || tu.Tokens != 2500 {
+			t.Errorf("turn %+v: want 2500 tokens flagged over_budget", tu)
+		}
+	}
+}
+
+// An attacker whose model never sends JSON: each request is asked twice
+// (one re-ask), the coordinator rejects the failure reply and asks once
+// more, then forfeits the turn; it never counts as a concession.
+func TestDebateMalformedAttackerForfeits(t *testing.T) {
+	t.Parallel()
+	b := debate.DefaultBudget(debate.LayerSpec)
+	b.MaxRounds = 1
+	o, j, srv := openaiDebate(t, b, func(r *openaitest.Request) openaitest.Response {
+		if _, role := r.Turn(); role == "defender" {
+			return openaitest.Reply(turnJSON(opening, "", 0), 10, 10)
+		}
+		return openaitest.Reply("Honestly I have doubts but cannot say which.", 10, 10)
+	})
+	if o.Verdict != debate.BudgetExhausted || o.Verdict == debate.ConsensusReached {
+		t.Fatalf("outcome %+v", o)
+	}
+	var rejected, forfeits int
+	for _, e := range j.Events() {
+		switch e.Kind {
+		case debate.EventRejected:
+			rejected++
+		case debate.EventForfeit:
+			var f debate.ForfeitEvent
+			_ = json.Unmarshal(e.Data, &f)
+			if f.Reason != debate.ForfeitBadReply || f.Role != debate.RoleAttacker {
+				t.Errorf("forfeit %+v", f)
+			}
+			forfeits++
+		}
+	}
+	attackerRequests := 0
+	for _, r := range srv.Requests() {
+		if _, role := r.Turn(); role == "attacker" {
+			attackerRequests++
+		}
+	}
+	if rejected != 2 || forfeits != 1 || attackerRequests != 4 {
+		t.Fatalf("rejected %d, forfeits %d, attacker requests %d; want 2, 1, 4", rejected, forfeits, attackerRequests)
+	}
+}
+
+// A server that answers 500 until the debate's wall clock runs out: the
+// turn is forfeited at the deadline and the debate times out.
+func TestDebate500UntilTimeout(t *testing.T) {
+	t.Parallel()
+	b := debate.DefaultBudget(debate.LayerSpec)
+	b.MaxWallClockMs = 1500
+	o, _, srv := openaiDebate(t, b, func(r *openaitest.Request) openaitest.Response {
+		return openaitest.Status(500, "overloaded")
+	})
+	if o.Verdict != debate.Timeout || len(o.Forfeits) != 1 || o.Forfeits[0].Reason != debate.ForfeitDeadline {
+		t.Fatalf("outcome %+v forfeits %+v", o, o.Forfeits)
+	}
+	if len(srv.Requests()) < 2 {
+		t.Fatalf("%d requests: the adapter did not retry", len(srv.Requests()))
+	}
+}

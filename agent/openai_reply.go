@@ -1,0 +1,267 @@
+package agent
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// MaxModelReplyBytes bounds the reply text a model may send for one turn.
+const MaxModelReplyBytes = 1 << 20
+
+// maxCandidates bounds how many '{' a reply is searched from, so that a
+// hostile reply full of braces costs linear time, not quadratic.
+const maxCandidates = 64
+
+var (
+	thinkRE = regexp.MustCompile(`(?is)<think>.*?</think>`)
+	fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)```")
+)
+
+// ParseModelReply reads what a model wrote for req as a debate turn. The
+// reply contract is one JSON object with the debate_turn fields
+// (position — or its alias claim —, counter_to, evidence_refs,
+// confidence_change, text); it is found tolerantly: in a fenced ```json
+// block, else as the first balanced JSON object in the text that has a
+// turn field. <think>…</think> blocks are ignored, and prose around the
+// object becomes the argument when the object has no text. debate_id,
+// round and role are always the request's (a model is not trusted to copy
+// them); tokens are left for the caller.
+//
+// A missing field takes the value that objects rather than concedes: an
+// attacker's counter_to defaults to the defender's standing position and
+// its confidence_change to -1, so only an explicit "position": "",
+// "counter_to": "", "confidence_change": 0 concedes. Errors wrap
+// ErrMalformedReply and say what is wrong in words fit to show the model.
+func ParseModelReply(content string, req *debate.TurnRequest) (*debate.Turn, error) {
+	if len(content) > MaxModelReplyBytes {
+		return nil, fmt.Errorf("%w: the reply is longer than %d bytes", ErrMalformedReply, MaxModelReplyBytes)
+	}
+	if !utf8.ValidString(content) {
+		content = strings.ToValidUTF8(content, "\uFFFD")
+	}
+	content = thinkRE.ReplaceAllString(content, "")
+	obj, span, err := findObject(content)
+	if err != nil {
+		return nil, err
+	}
+	prose := strings.TrimSpace(content[:span[0]] + "\n" + content[span[1]:])
+	return turnFromObject(obj, prose, req)
+}
+
+// findObject returns the reply's JSON object and the byte span it (or its
+// fence) occupies in content.
+func findObject(content string) (map[string]json.RawMessage, [2]int, error) {
+	for _, m := range fenceRE.FindAllStringSubmatchIndex(content, -1) {
+		lang := strings.ToLower(content[m[2]:m[3]])
+		if lang != "" && lang != "json" && lang != "jsonc" {
+			continue
+		}
+		if obj, _, ok := firstObject(content[m[4]:m[5]]); ok {
+			return obj, [2]int{m[0], m[1]}, nil
+		}
+	}
+	if obj, span, ok := firstObject(content); ok {
+		return obj, span, nil
+	}
+	if strings.TrimSpace(content) == "" {
+		return nil, [2]int{}, fmt.Errorf("%w: the reply is empty", ErrMalformedReply)
+	}
+	return nil, [2]int{}, fmt.Errorf("%w: the reply holds no JSON object with a \"position\"", ErrMalformedReply)
+}
+
+// turnKeys are the keys that make a JSON object a turn.
+var turnKeys = []string{"position", "claim", "counter_to", "confidence_change", "evidence_refs"}
+
+// firstObject finds the first balanced {…} in s that decodes to an object
+// with a turn key.
+func firstObject(s string) (map[string]json.RawMessage, [2]int, bool) {
+	tried := 0
+	for start := strings.IndexByte(s, '{'); start >= 0 && tried < maxCandidates; tried++ {
+		if end := balanced(s, start); end > start {
+			var obj map[string]json.RawMessage
+			if json.Unmarshal([]byte(s[start:end]), &obj) == nil && obj != nil {
+				for _, k := range turnKeys {
+					if _, ok := obj[k]; ok {
+						return obj, [2]int{start, end}, true
+					}
+				}
+			}
+		}
+		next := strings.IndexByte(s[start+1:], '{')
+		if next < 0 {
+			break
+		}
+		start += 1 + next
+	}
+	return nil, [2]int{}, false
+}
+
+// balanced returns the end (exclusive) of the JSON object that starts at
+// s[start] == '{', honouring strings and escapes, or -1.
+func balanced(s string, start int) int {
+	depth, inString, escaped := 0, false, false
+	for i := start; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				if c != '}' {
+					return -1
+				}
+				return i + 1
+			}
+			if depth < 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+func turnFromObject(obj map[string]json.RawMessage, prose string, req *debate.TurnRequest) (*debate.Turn, error) {
+	t := &debate.Turn{DebateID: req.DebateID, Round: req.Round, Role: req.Role, EvidenceRefs: []string{}}
+	var err error
+	key := "position"
+	if _, ok := obj[key]; !ok {
+		key = "claim"
+	}
+	if t.Position, _, err = stringField(obj, key); err != nil {
+		return nil, err
+	}
+	counter, hasCounter, err := stringField(obj, "counter_to")
+	if err != nil {
+		return nil, err
+	}
+	cc, hasCC, err := confidenceField(obj)
+	if err != nil {
+		return nil, err
+	}
+	if t.EvidenceRefs, err = refsField(obj); err != nil {
+		return nil, err
+	}
+	if t.Text, _, err = stringField(obj, "text"); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(t.Text) == "" {
+		t.Text = prose
+	}
+	t.Position = strings.TrimSpace(t.Position)
+	counter = strings.TrimSpace(counter)
+	switch req.Role {
+	case debate.RoleDefender:
+		if t.Position == "" {
+			return nil, fmt.Errorf("%w: \"position\" is empty; the defender must state its position", ErrMalformedReply)
+		}
+		t.CounterTo, t.ConfidenceChange = counter, cc
+	default:
+		concedes := t.Position == "" && hasCounter && counter == "" && hasCC && cc == 0
+		switch {
+		case concedes:
+			t.CounterTo, t.ConfidenceChange = "", 0
+		case t.Position == "":
+			return nil, fmt.Errorf("%w: \"position\" is empty; state your objection, or concede with \"position\": \"\", \"counter_to\": \"\" and \"confidence_change\": 0", ErrMalformedReply)
+		default:
+			t.CounterTo = counter
+			if !hasCounter {
+				t.CounterTo = req.Position
+			}
+			t.ConfidenceChange = -1
+			if hasCC {
+				t.ConfidenceChange = cc
+			}
+		}
+	}
+	if utf8.RuneCountInString(t.Position) > debate.MaxPositionLen || utf8.RuneCountInString(t.CounterTo) > debate.MaxPositionLen {
+		return nil, fmt.Errorf("%w: \"position\" or \"counter_to\" is longer than %d characters; state it in a sentence", ErrMalformedReply, debate.MaxPositionLen)
+	}
+	return t, nil
+}
+
+// stringField reads a string (or null) field; present reports whether the
+// key was there at all.
+func stringField(obj map[string]json.RawMessage, key string) (s string, present bool, err error) {
+	raw, ok := obj[key]
+	if !ok {
+		return "", false, nil
+	}
+	if isNull(raw) {
+		return "", true, nil
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", true, fmt.Errorf("%w: %q must be a string", ErrMalformedReply, key)
+	}
+	return s, true, nil
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// confidenceField reads confidence_change: -1, 0 or 1, as a number
+// (1.0 too) or a string ("+1").
+func confidenceField(obj map[string]json.RawMessage) (int, bool, error) {
+	raw, ok := obj["confidence_change"]
+	if !ok || isNull(raw) {
+		return 0, false, nil
+	}
+	bad := fmt.Errorf("%w: \"confidence_change\" must be -1, 0 or 1", ErrMalformedReply)
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return 0, true, bad
+		}
+		if f, err = strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "+"), 64); err != nil {
+			return 0, true, bad
+		}
+	}
+	if f != math.Trunc(f) || f < -1 || f > 1 {
+		return 0, true, bad
+	}
+	return int(f), true, nil
+}
+
+// refsField reads evidence_refs: a list of strings (blank ones dropped), a
+// single string, or null; at most debate.MaxEvidenceRefs are kept.
+func refsField(obj map[string]json.RawMessage) ([]string, error) {
+	raw, ok := obj["evidence_refs"]
+	if !ok || isNull(raw) {
+		return []string{}, nil
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		var one string
+		if json.Unmarshal(raw, &one) != nil {
+			return nil, fmt.Errorf("%w: \"evidence_refs\" must be a list of strings", ErrMalformedReply)
+		}
+		list = []string{one}
+	}
+	out := []string{}
+	for _, r := range list {
+		if r = strings.TrimSpace(r); r != "" && len(out) < debate.MaxEvidenceRefs {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/mcpserver"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// newMCPCmd is "parley mcp [--http ADDR [--allow-remote] [--trusted]]": the
+// Model Context Protocol server (see package mcpserver).
+func newMCPCmd(a *app) *cobra.Command {
+	var (
+		httpAddr             string
+		allowRemote, trusted bool
+	)
+	cmd := &cobra.Command{
+		Use:   "mcp [--http ADDR]",
+		Short: "Serve parley's tools to agents over the Model Context Protocol (stdio, or HTTP)",
+		Long: "Serves MCP on standard input and output (register \"parley mcp\" with an MCP client),\n" +
+			"or with --http ADDR the streamable HTTP transport at http://ADDR/mcp, on a loopback\n" +
+			"address unless --allow-remote. Tools: consensus_check, consensus_search, consensus_show,\n" +
+			"gate, debate_start, debate_status, debate_join, debate_next_turn, debate_submit_turn,\n" +
+			"debate_leave, transcript_show, send, recv. Resources: parley://consensus/NAME and\n" +
+			"parley://debates/ID. Over HTTP, debate_start runs only @NAME and openai: agents, with\n" +
+			"no --context files and no workspace, unless --trusted. Logs go to stderr (--verbose).",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("http") && (allowRemote || trusted) {
+				return usagef("--allow-remote and --trusted apply to --http only")
+			}
+			if httpAddr != "" {
+				if err := checkListenAddr(a, httpAddr, allowRemote); err != nil {
+					return err
+				}
+			}
+			return a.serveMCP(cmd.Context(), httpAddr, httpAddr == "" || trusted)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&httpAddr, "http", "", "serve the streamable HTTP transport on ADDR (e.g. 127.0.0.1:7421) instead of stdio")
+	f.BoolVar(&allowRemote, "allow-remote", false, "allow --http on an address that is not loopback (anyone who reaches it can use every tool)")
+	f.BoolVar(&trusted, "trusted", false, "over --http, let debate_start run exec:/script: agents and read --context files and a workspace")
+	return cmd
+}
+
+// checkListenAddr refuses a --http address that is not loopback, unless
+// --allow-remote, and then warns.
+func checkListenAddr(a *app, addr string, allowRemote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("--http %q: want HOST:PORT, e.g. 127.0.0.1:7421", addr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return usagef("--http %q: the port must be a number from 0 to 65535", addr)
+	}
+	if isLoopback(host) {
+		return nil
+	}
+	if !allowRemote {
+		return usagef("--http %s is not a loopback address: other machines could call every tool; use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, port)
+	}
+	a.warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serveMCP opens the messenger, the transcripts and the consensus store of
+// the root and serves MCP until the client disconnects (stdio) or ctx ends.
+func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool) error {
+	m, err := a.openMessenger() // makes the root if it is new
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	store, err := a.store()
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	cs, closeCS, err := a.consensusStore()
+	if err != nil {
+		return err
+	}
+	defer closeCS()
+	srv, err := mcpserver.New(mcpserver.Config{
+		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(),
+		Starter:   &mcpStarter{a: a, m: m, store: store, trusted: trusted},
+		Heartbeat: a.heartbeatEvery(), Logger: a.logger(),
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if httpAddr == "" {
+		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	return a.serveMCPHTTP(ctx, httpAddr, srv)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// serveMCPHTTP serves the streamable HTTP transport at /mcp until ctx ends.
+func (a *app) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Server) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--http %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.HTTPHandler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	url := "http://" + ln.Addr().String() + "/mcp"
+	if a.json {
+		_ = a.emit(map[string]any{"event": "listening", "url": url})
+	} else {
+		fmt.Fprintf(a.stderr, "parley: MCP over streamable HTTP at %s (Ctrl-C to stop)\n", url)
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err = hs.Shutdown(sctx)
+	<-served
+	if errors.Is(err, context.DeadlineExceeded) {
+		hs.Close()
+		return nil
+	}
+	return err
+}
+
+// mcpStarter is debate_start: the checks of "parley debate start" (its
+// flags, parsed from the tool's fields), then the session is written and
+// the debate runs detached, as "parley debate start" does.
+type mcpStarter struct {
+	a       *app
+	m       *messenger
+	store   *transcripts.Store
+	trusted bool
+}
+
+var _ mcpserver.DebateStarter = (*mcpStarter)(nil)
+
+// startFlags names the debate flags after the tool's fields in messages.
+var startFlags = strings.NewReplacer(
+	"--layer", "layer", "--topic", "topic", "--agent", "agents", "--position", "position", "--scope", "scope",
+	"--context", "context", "--workspace", "workspace", "--max-rounds", "max_rounds", "--max-tokens-per-round", "max_tokens_per_round",
+	"--max-tokens", "max_tokens", "--timeout", "timeout", "--convergence-rounds", "convergence_rounds",
+	"parley debate run --help", "the debate_start tool's schema")
+
+func (st *mcpStarter) StartDebate(ctx context.Context, in mcpserver.StartInput) (mcpserver.StartOutput, error) {
+	var out mcpserver.StartOutput
+	if !st.trusted {
+		if len(in.Context) > 0 || in.Workspace != "" {
+			return out, fmt.Errorf("context files and a workspace are refused over HTTP unless parley mcp runs with --trusted")
+		}
+		for _, arg := range in.Agents {
+			_, spec, _ := strings.Cut(arg, "=")
+			if sp, err := agent.ParseSpec(spec); err == nil && sp.Kind != agent.KindRegistered && sp.Kind != agent.KindOpenAI {
+				return out, fmt.Errorf("agents %q: %s: agents are refused over HTTP unless parley mcp runs with --trusted (use @NAME agents that joined with debate_join)", arg, sp.Kind)
+			}
+		}
+	}
+	args := []string{"--layer=" + in.Layer, "--topic=" + in.Topic}
+	add := func(flag, v string) {
+		if v != "" {
+			args = append(args, flag+"="+v)
+		}
+	}
+	add("--position", in.Position)
+	add("--scope", in.Scope)
+	add("--workspace", in.Workspace)
+	add("--timeout", in.Timeout)
+	for _, ag := range in.Agents {
+		args = append(args, "--agent="+ag)
+	}
+	for _, c := range in.Context {
+		args = append(args, "--context="+c)
+	}
+	for _, b := range []struct {
+		flag string
+		v    *int
+	}{{"--max-rounds", in.MaxRounds}, {"--max-tokens", in.MaxTokens}, {"--max-tokens-per-round", in.MaxTokensPerRound}, {"--convergence-rounds", in.ConvergenceRounds}} {
+		if b.v != nil {
+			args = append(args, b.flag+"="+strconv.Itoa(*b.v))
+		}
+	}
+	cmd := &cobra.Command{Use: "debate_start", SilenceErrors: true, SilenceUsage: true}
+	var f debateFlags
+	f.add(cmd)
+	if err := cmd.ParseFlags(args); err != nil {
+		return out, errors.New(startFlags.Replace(err.Error()))
+	}
+	s, err := f.session(cmd, st.a)
+	if err != nil {
+		return out, errors.New(startFlags.Replace(err.Error()))
+	}
+	for _, p := range s.Participants {
+		if strings.HasPrefix(p.Agent, "@") {
+			if alive, err := st.m.reg.Alive(ctx, p.Name); err != nil || !alive {
+				return out, fmt.Errorf("agent %s is not running: join it first with debate_join (or start it with parley agent run --name %s …)", p.Name, p.Name)
+			}
+		}
+	}
+	log, err := st.store.Create(ctx, s)
+	if err != nil {
+		return out, err
+	}
+	log.Close()
+	pid, err := st.a.detach(st.store, s.ID)
+	if err != nil {
+		return out, err
+	}
+	return mcpserver.StartOutput{DebateID: s.ID, PID: pid}, nil
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestMCPHTTPAddressChecks(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--http", "0.0.0.0:7421"}, "--http 0.0.0.0:7421 is not a loopback address"},
+		{[]string{"--http", ":7421"}, "--http :7421 is not a loopback address"},
+		{[]string{"--http", "192.168.1.2:7421"}, "add --allow-remote if you mean it"},
+		{[]string{"--http", "localhost"}, "want HOST:PORT"},
+		{[]string{"--http", "127.0.0.1:99999"}, "the port must be a number"},
+		{[]string{"--trusted"}, "--allow-remote and --trusted apply to --http only"},
+	} {
+		_, stderr, code := dcli(t, root, append([]string{"mcp"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("mcp %v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	for _, host := range []string{"127.0.0.1", "127.8.9.10", "::1", "localhost", "LOCALHOST"} {
+		if !isLoopback(host) {
+			t.Errorf("%s is loopback", host)
+		}
+	}
+	for _, host := range []string{"", "0.0.0.0", "::", "10.0.0.1", "example.com", "127.0.0.1.example.com"} {
+		if isLoopback(host) {
+			t.Errorf("%s is not loopback", host)
+		}
+	}
+	// --allow-remote lets a remote address through, with a warning.
+	var errb bytes.Buffer
+	a := &app{stderr: &errb}
+	if err := checkListenAddr(a, "0.0.0.0:7421", true); err != nil || !strings.Contains(errb.String(), "warning: serving MCP on 0.0.0.0:7421, which is not a loopback address") {
+		t.Errorf("allow-remote: %v %q", err, errb.String())
+	}
+}
+
+// TestMCPOverHTTP serves the streamable HTTP transport on a loopback port
+// and drives it with the Go SDK's client: the tools answer, and debate_start
+// refuses agents that run commands or read files unless --trusted.
+func TestMCPOverHTTP(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	var errb bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"--root", root, "--json", "mcp", "--http", "127.0.0.1:0"}, strings.NewReader(""), pw, &errb)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no listening line: %v (%s)", err, errb.String())
+	}
+	go io.Copy(io.Discard, pr)
+	var ev struct{ Event, URL string }
+	if err := json.Unmarshal([]byte(line), &ev); err != nil || ev.Event != "listening" || !strings.HasPrefix(ev.URL, "http://127.0.0.1:") || !strings.HasSuffix(ev.URL, "/mcp") {
+		t.Fatalf("listening line %q: %v", line, err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ev.URL, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 13 {
+		t.Fatalf("tools: %v %d", err, len(tools.Tools))
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "consensus_check", Arguments: map[string]any{"layer": "spec", "topic": "Anything", "position": "At all"}})
+	if err != nil || res.IsError {
+		t.Fatalf("consensus_check: %v %+v", err, res)
+	}
+	if st := res.StructuredContent.(map[string]any)["status"]; st != "none" {
+		t.Errorf("status %v", st)
+	}
+	script := filepath.Join(t.TempDir(), "s.json")
+	os.WriteFile(script, []byte(concedingCritic), 0o600)
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=exec:cat /etc/passwd", "defender=@X"}}, "exec: agents are refused over HTTP unless parley mcp runs with --trusted"},
+		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=script:" + script, "defender=@X"}}, "script: agents are refused over HTTP"},
+		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@Y", "defender=@X"}, "context": []string{"/etc/passwd"}}, "context files and a workspace are refused over HTTP"},
+		// Past those checks, the CLI's own: its messages name the fields.
+		{map[string]any{"layer": "spek", "topic": "t", "agents": []string{"attacker=@Y", "defender=@X"}}, `layer: unknown layer: "spek"`},
+		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@Y", "defender=@X"}}, "agent Y is not running: join it first with debate_join"},
+		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"defender=@X"}}, "a debate needs at least one attacker"},
+		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@Y", "defender=@X"}, "max_rounds": 0}, "invalid budget"},
+		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@../Y", "defender=@X"}}, `agents "attacker=@../Y": invalid agent spec`},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "debate_start", Arguments: c.args})
+		if err != nil || !res.IsError {
+			t.Errorf("debate_start %v: %v, not a tool error", c.args, err)
+			continue
+		}
+		if msg := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(msg, c.want) {
+			t.Errorf("debate_start %v: %q, want %q", c.args, msg, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "debates")); err == nil {
+		if ents, _ := os.ReadDir(filepath.Join(root, "debates")); len(ents) != 0 {
+			t.Errorf("a refused debate_start left %d debate(s)", len(ents))
+		}
+	}
+	cs.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("mcp --http: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("mcp --http did not stop")
+	}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/vault"
+	"github.com/parleyhq/parley/web"
+)
+
+// newServeCmd is "parley serve [--addr 127.0.0.1:7420] [--allow-remote]":
+// read-only web pages over the root and the vault (package web).
+func newServeCmd(a *app) *cobra.Command {
+	var (
+		addr        string
+		allowRemote bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:7420] [--allow-remote]",
+		Short: "Serve read-only web pages of the debates, their integrity, the consensus records and the vault",
+		Long: "Serves the debates (each re-verified on every load: the integrity badge), the\n" +
+			"consensus records and the vault's pages, with search, until Ctrl-C. It listens\n" +
+			"on a loopback address only, unless --allow-remote is given: the pages have no\n" +
+			"authentication, so anyone who can reach them can read every debate.",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			loopback, err := web.CheckAddr(addr, allowRemote)
+			if errors.Is(err, web.ErrRemote) {
+				return usagef("--addr %s is not a loopback address; add --allow-remote to serve other machines (no authentication: anyone who reaches it reads every debate)", addr)
+			}
+			if err != nil {
+				return usagef("--addr: %v", err)
+			}
+			st, err := a.store()
+			if errors.Is(err, fs.ErrNotExist) {
+				return usagef("there is no parley root at %s (parley init makes one)", a.rootDir())
+			}
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			v, err := vault.Open(a.vaultDir(), vault.WithLogger(a.logger()))
+			if errors.Is(err, fs.ErrNotExist) {
+				return usagef("there is no vault at %s (parley init makes one)", a.vaultDir())
+			}
+			if err != nil {
+				return err
+			}
+			defer v.Close()
+			cs, err := consensus.Open(a.rootDir(), v, consensus.WithLogger(a.logger()))
+			if err != nil {
+				return err
+			}
+			defer cs.Close()
+			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, AllowRemote: allowRemote, Logger: a.logger()})
+			if err != nil {
+				return err
+			}
+			defer srv.Close()
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			if !loopback {
+				a.warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record", ln.Addr())
+			}
+			url := "http://" + ln.Addr().String() + "/"
+			if a.json {
+				if err := a.emit(map[string]any{"event": "listening", "url": url, "root": a.rootDir(), "vault": v.Path()}); err != nil {
+					ln.Close()
+					return err
+				}
+			} else {
+				a.printf("parley serve: %s (read-only; Ctrl-C stops)\n", url)
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return srv.Serve(ctx, ln)
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7420", "address to listen on (loopback unless --allow-remote)")
+	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --addr (prints a warning: the pages have no authentication)")
+	return cmd
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// newTranscriptsListCmd is "parley transcripts list [--layer L] [--verdict V]
+// [--since DATE|AGE]": the debates under the root, newest first.
+func newTranscriptsListCmd(a *app) *cobra.Command {
+	var layer, verdict, since string
+	cmd := &cobra.Command{
+		Use:   "list [--layer L] [--verdict V] [--since DATE|AGE]",
+		Short: "List the debates' transcripts, newest first (id, date, layer, topic, verdict, rounds, tokens)",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var f transcripts.Filter
+			var err error
+			if layer != "" {
+				if f.Layer, err = debate.ParseLayer(layer); err != nil {
+					return usagef("--layer: %v", err)
+				}
+			}
+			if verdict != "" {
+				if f.Verdict, err = debate.ParseVerdict(verdict); err != nil {
+					return usagef("--verdict: %v (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err)
+				}
+			}
+			if since != "" {
+				if f.Since, err = transcripts.ParseSince(since, time.Now()); err != nil {
+					return usagef("--%v", err)
+				}
+			}
+			st, err := a.store()
+			if errors.Is(err, fs.ErrNotExist) {
+				if !a.json {
+					a.printf("no debates: there is no parley root at %s (parley init makes one)\n", a.rootDir())
+				}
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			list, err := st.Find(f)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				for _, s := range list {
+					if err := a.emit(s); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if len(list) == 0 {
+				a.printf("no debates match under %s\n", a.rootDir())
+				return nil
+			}
+			a.printf("%-10s  %-6s  %-17s  %6s  %7s  %-44s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", "ID", "TOPIC")
+			for _, s := range list {
+				v := string(s.Verdict)
+				if v == "" {
+					v = "(" + string(s.State) + ")"
+				}
+				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-44s  %s\n", dateOnly(s.Created), s.Layer, v, s.Rounds, s.Tokens, s.ID, oneLine(s.Topic, 60))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&layer, "layer", "", "only this layer: spec, plan or verify")
+	cmd.Flags().StringVar(&verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
+	cmd.Flags().StringVar(&since, "since", "", "only debates created since a date (2026-01-31), an RFC 3339 time, or an age (36h, 7d)")
+	return cmd
+}
+
+// dateOnly is the date of an RFC 3339 time ("2026-01-31").
+func dateOnly(ts string) string {
+	if len(ts) >= 10 {
+		return ts[:10]
+	}
+	return ts
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
+)
+
+// newTranscriptsShowCmd is "parley transcripts show ID [--format
+// text|md|html|json]": a debate as a reader follows it, with the integrity
+// of its transcript (and of its vault page) checked on the way.
+func newTranscriptsShowCmd(a *app) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "show ID [--format text|md|html|json]",
+		Short: "Print a debate: rounds, turns, evidence checks, rejections, forfeits and the verdict (exit 3 if tampered)",
+		Long: "Reads the debate's transcript, verifies its hash chain, and compares the chain's\n" +
+			"head with the one its vault page (wiki/debates/<id>.md) recorded at filing.\n" +
+			"A transcript that does not verify, or whose vault page differs, is printed with\n" +
+			"a banner naming the first bad line, and the command exits 3.",
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := debateID(args)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				format = "json"
+			}
+			switch format {
+			case "text", "md", "html", "json":
+			default:
+				return usagef("--format %q: use text, md, html or json", format)
+			}
+			st, err := a.storeFor(id)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			t, err := st.Read(id)
+			if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+				return usagef("no debate %s under %s (see parley transcripts list)", id, a.rootDir())
+			}
+			if err != nil {
+				return err
+			}
+			view := transcripts.NewView(t)
+			if t.State == transcripts.StateClosed {
+				view.Integrity.Page = a.checkPage(id, t.Report)
+			}
+			switch format {
+			case "text":
+				err = transcripts.RenderText(a.stdout, view)
+			case "md":
+				_, err = a.stdout.Write(transcripts.RenderMarkdownView(view))
+			case "html":
+				err = transcripts.RenderHTML(a.stdout, view, transcripts.HTMLOptions{})
+			case "json":
+				err = a.emit(view)
+			}
+			if err != nil {
+				return err
+			}
+			in := view.Integrity
+			switch {
+			case !in.Intact:
+				return blockedError{msg: fmt.Sprintf("transcript %s does not verify: line %d %s", id, in.BadLine, in.Problem)}
+			case in.Page != nil && in.Page.Status == transcripts.PageDiffers:
+				return blockedError{msg: in.Page.Problem}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text, md (the vault page's Markdown), html (a whole page) or json")
+	return cmd
+}
+
+// checkPage compares debate id's vault page with its verified chain; nil
+// when there is no vault to look in.
+func (a *app) checkPage(id string, rep *transcripts.Report) *transcripts.PageCheck {
+	v, err := vault.Open(a.vaultDir(), vault.WithLogger(a.logger()))
+	if err != nil {
+		return &transcripts.PageCheck{Path: transcripts.PagePath(id), Status: transcripts.PageMissing, Problem: fmt.Sprintf("no vault at %s", a.vaultDir())}
+	}
+	defer v.Close()
+	return transcripts.CheckPage(v, id, rep)
+}

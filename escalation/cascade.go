@@ -1,0 +1,274 @@
+package escalation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/inbox"
+)
+
+// Gate decides whether a self-critique is worth a debate; *gating.Gate
+// satisfies it.
+type Gate interface {
+	Decide(sc gating.SelfCritique) (gating.Decision, error)
+}
+
+var _ Gate = (*gating.Gate)(nil)
+
+// Debater runs the debate that escalates a record.
+type Debater interface {
+	// Debate runs s to its verdict and returns the outcome, with Record
+	// set to where it was filed. When a debate with s.ID already exists it
+	// is resumed, or, closed, its outcome is returned: a debate is never
+	// started twice; one of another record is ErrConflict. An error
+	// wrapping ErrUnavailable means the participants could not be reached
+	// and no turn was asked for; any other error means the debate did not
+	// close (a later call resumes it).
+	Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error)
+}
+
+// Escalator applies the cascade to records and records each decision in
+// its Ledger. Its fields are set before the first call and not changed
+// after; Escalate is called by one goroutine at a time.
+type Escalator struct {
+	Ledger  *Ledger
+	Gate    Gate
+	Debater Debater
+	// GateLog, when set, records each gate decision (gate.jsonl).
+	GateLog func(gating.LogEntry) error
+	// Defender and Attacker are the agent specs of the debates.
+	Defender, Attacker string
+	// Workspace is the absolute directory evidence is read and checked
+	// under ("" checks nothing: every evidence path counts as missing).
+	Workspace string
+	// Budget is the verify-layer budget.
+	Budget debate.ConsensusBudget
+	// Now is the clock (default time.Now).
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Escalate decides r, records the decision in the ledger and returns it
+// with the ledger line. A record whose key is already in the ledger is not
+// decided again: Escalate returns nil, nil, nil. An error means nothing
+// was recorded (the record stays undecided and a later run takes it up;
+// a debate already begun is resumed, not started again).
+func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte, error) {
+	if e.Ledger.Has(r.Key()) {
+		return nil, nil, nil
+	}
+	d, err := e.decide(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.Decided = e.now().UTC().Format(inbox.TimeLayout)
+	line, err := e.Ledger.Append(*d)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, line, nil
+}
+
+func (e *Escalator) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e *Escalator) log() *slog.Logger {
+	if e.Logger != nil {
+		return e.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// decide is the cascade of SPEC §9.
+func (e *Escalator) decide(ctx context.Context, r *Record) (*Decision, error) {
+	d := &Decision{TaskID: r.TaskID, Timestamp: r.Timestamp, Priority: r.Priority, TelemetryVerdict: r.Verdict}
+	set := func(a Action, reason Reason, detail string) (*Decision, error) {
+		d.Action, d.Reason, d.Detail = a, reason, detail
+		return d, nil
+	}
+	if r.Verdict != VerdictDrift {
+		return set(ActionSkipped, ReasonNotDrift, fmt.Sprintf("the verdict is %s; only DRIFT is escalated", r.Verdict))
+	}
+	switch r.Priority {
+	case PriorityH, PriorityBlocker:
+		return set(ActionSkipped, ReasonHighPriority, fmt.Sprintf("%s priority: for the full evidence-verifier, not parley", r.Priority))
+	case PriorityL:
+		return set(ActionHold, ReasonLowPriority, "L priority: held for review without a debate")
+	}
+	id := DebateID(r)
+	sc := SelfCritique(r)
+	g, err := e.Gate.Decide(sc)
+	if err != nil {
+		// The critique is built by parley and always valid; if the gate
+		// cannot read it anyway, it cannot say "skip": debate.
+		e.log().Warn("the gate could not decide; debating", "task_id", r.TaskID, "err", err)
+		g = gating.Decision{Outcome: gating.Debate}
+	} else if e.GateLog != nil {
+		entry := gating.NewLogEntry(g, sc, "task:"+r.TaskID, e.now())
+		entry.DebateID = id
+		if err := e.GateLog(entry); err != nil {
+			return nil, err
+		}
+	}
+	if !g.Debate() {
+		return set(ActionHold, ReasonGateSkip, gateDetail(g))
+	}
+	s, err := Session(r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now())
+	if err != nil {
+		return nil, err
+	}
+	o, err := e.Debater.Debate(ctx, s)
+	if errors.Is(err, ErrUnavailable) {
+		return set(ActionHold, ReasonUnavailable, oneLine(err.Error(), 400))
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.Verdict, d.DebateID, d.Record = o.Verdict, o.DebateID, o.Record
+	d.Action, d.Reason, d.Detail = Judge(ctx, s, o, e.Workspace)
+	return d, nil
+}
+
+func gateDetail(g gating.Decision) string {
+	var cues []string
+	for i, c := range g.Cues {
+		if i == 3 {
+			break
+		}
+		cues = append(cues, c.Feature)
+	}
+	detail := fmt.Sprintf("the gate (%s) scored %.2f against %.2f: no doubt worth a debate; the DRIFT stands", g.Mode, g.Score, g.Threshold)
+	if len(cues) > 0 {
+		detail += " (cues: " + strings.Join(cues, ", ") + ")"
+	}
+	return detail
+}
+
+// Judge turns a closed debate of session s into an action: proceed only
+// when the verdict is CONSENSUS_REACHED, the position that stands is the
+// defender's opening claims (not an adopted attacker position, not a
+// changed one), and no evidence the defender cited or the record named is
+// missing under workspace. Everything else holds, with its reason; a
+// participant that never produced a turn makes the hold "unavailable".
+func Judge(ctx context.Context, s *debate.DebateSession, o *debate.Outcome, workspace string) (Action, Reason, string) {
+	if o.Verdict == debate.ConsensusReached {
+		switch {
+		case o.Rule == debate.RuleAdopted:
+			return ActionHold, ReasonAttackerWon, "the defender adopted the attacker's position: " + oneLine(o.FinalPosition, 300)
+		case debate.PositionHash(o.FinalPosition) != debate.PositionHash(s.OpeningPosition()):
+			return ActionHold, ReasonClaimsChanged, "consensus on a position other than the claims as stated: " + oneLine(o.FinalPosition, 300)
+		}
+		if missing := missingEvidence(ctx, s, o, workspace); len(missing) > 0 {
+			return ActionHold, ReasonEvidence, "consensus, but evidence it rests on is missing under the workspace: " + strings.Join(missing, ", ")
+		}
+		return ActionProceed, ReasonConsensus, fmt.Sprintf("the claims stand (%s): %s", o.Rule, oneLine(o.Reason, 300))
+	}
+	if who := silent(s, o); who != "" {
+		return ActionHold, ReasonUnavailable, who
+	}
+	switch o.Verdict {
+	case debate.Deadlock:
+		return ActionHold, ReasonDeadlock, oneLine(o.Reason, 400)
+	case debate.BudgetExhausted:
+		return ActionHold, ReasonBudget, oneLine(o.Reason, 400)
+	case debate.Timeout:
+		return ActionHold, ReasonTimeout, oneLine(o.Reason, 400)
+	}
+	return ActionHold, ReasonUnknownVerdict, fmt.Sprintf("verdict %q", o.Verdict)
+}
+
+// silent names the participants that never produced a turn, with why.
+func silent(s *debate.DebateSession, o *debate.Outcome) string {
+	spoke := map[string]bool{}
+	for _, t := range o.Turns {
+		spoke[t.Agent] = true
+	}
+	why := map[string][]string{}
+	for _, f := range o.Forfeits {
+		why[f.Agent] = append(why[f.Agent], string(f.Reason))
+	}
+	var out []string
+	for _, p := range s.Participants {
+		if !spoke[p.Name] && len(why[p.Name]) > 0 {
+			out = append(out, fmt.Sprintf("%s %s (%s) never produced a turn (forfeits: %s)", p.Role, p.Name, p.Agent, strings.Join(uniq(why[p.Name]), ", ")))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func uniq(ss []string) []string {
+	sort.Strings(ss)
+	out := ss[:0]
+	for i, s := range ss {
+		if i == 0 || s != ss[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// missingEvidence checks the record's evidence paths under workspace and
+// collects the defender's cited evidence that the debate found missing,
+// out of range or outside the workspace.
+func missingEvidence(ctx context.Context, s *debate.DebateSession, o *debate.Outcome, workspace string) []string {
+	var missing []string
+	for _, t := range o.Turns {
+		if t.Role != debate.RoleDefender {
+			continue
+		}
+		for _, ev := range t.Evidence {
+			switch ev.Status {
+			case debate.EvidenceMissing, debate.EvidenceOutOfRange, debate.EvidenceOutside, debate.EvidenceInvalid:
+				missing = append(missing, fmt.Sprintf("%s (%s)", ev.Ref, ev.Status))
+			}
+		}
+	}
+	paths := recordPaths(s)
+	if len(paths) == 0 {
+		return missing
+	}
+	checker, err := debate.NewEvidenceChecker(workspace, nil)
+	if err != nil || workspace == "" {
+		for _, p := range paths {
+			missing = append(missing, p+" (no workspace)")
+		}
+		return missing
+	}
+	defer checker.Close()
+	for _, p := range paths {
+		rel, ok := LocalPath(workspace, p)
+		if !ok {
+			missing = append(missing, p+" ("+string(debate.EvidenceOutside)+")")
+			continue
+		}
+		switch ev := checker.CheckOne(ctx, rel); ev.Status {
+		case debate.EvidenceOK, debate.EvidenceUnchecked:
+		default:
+			missing = append(missing, fmt.Sprintf("%s (%s)", p, ev.Status))
+		}
+	}
+	return missing
+}
+
+// recordPaths are the evidence paths the record named: the session's file
+// context items.
+func recordPaths(s *debate.DebateSession) []string {
+	var out []string
+	for _, c := range s.Context {
+		if c.Kind == "file" {
+			out = append(out, c.Ref)
+		}
+	}
+	return out
+}

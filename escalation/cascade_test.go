@@ -1,0 +1,395 @@
+package escalation
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/gating"
+)
+
+// fakeDebater answers each debate with the outcome its task's play
+// builds, and counts the debates it was asked for.
+type fakeDebater struct {
+	mu    sync.Mutex
+	plays map[string]func(s *debate.DebateSession) (*debate.Outcome, error)
+	calls map[string]int
+}
+
+func (f *fakeDebater) Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.calls == nil {
+		f.calls = map[string]int{}
+	}
+	f.calls[s.ID]++
+	task := strings.TrimPrefix(s.Topic, "Closure of task ")
+	play, ok := f.plays[task]
+	if !ok {
+		return nil, fmt.Errorf("no play for task %s", task)
+	}
+	o, err := play(s)
+	if o != nil {
+		o.DebateID, o.Record, o.Session = s.ID, "wiki/consensus/verify-"+debate.SlugOr(s.Topic, 60)+".md", s
+	}
+	return o, err
+}
+
+// turn is a recorded turn of a participant of s.
+func turn(s *debate.DebateSession, role debate.Role, round int, pos string, ev ...debate.EvidenceCheck) debate.TurnRecord {
+	name := s.Defender().Name
+	if role == debate.RoleAttacker {
+		name = s.Attackers()[0].Name
+	}
+	return debate.TurnRecord{Turn: debate.Turn{Round: round, Role: role, Position: pos}, Agent: name, Evidence: ev}
+}
+
+func both(s *debate.DebateSession) []debate.TurnRecord {
+	return []debate.TurnRecord{turn(s, debate.RoleAttacker, 1, "The retry loop is missing"), turn(s, debate.RoleDefender, 1, s.OpeningPosition())}
+}
+
+func consensus(rule debate.Rule, final func(s *debate.DebateSession) string, turns func(s *debate.DebateSession) []debate.TurnRecord) func(s *debate.DebateSession) (*debate.Outcome, error) {
+	return func(s *debate.DebateSession) (*debate.Outcome, error) {
+		return &debate.Outcome{Verdict: debate.ConsensusReached, Action: debate.ActionProceed, Rule: rule, FinalPosition: final(s), Turns: turns(s), Reason: "r"}, nil
+	}
+}
+
+func opening(s *debate.DebateSession) string { return s.OpeningPosition() }
+
+func verdict(v debate.Verdict, rule debate.Rule, turns func(s *debate.DebateSession) []debate.TurnRecord, forfeits ...debate.ForfeitEvent) func(s *debate.DebateSession) (*debate.Outcome, error) {
+	return func(s *debate.DebateSession) (*debate.Outcome, error) {
+		o := &debate.Outcome{Verdict: v, Action: debate.ActionEscalate, Rule: rule, Turns: turns(s), Reason: string(v) + " reason"}
+		for _, f := range forfeits {
+			f.Agent = s.Attackers()[0].Name
+			o.Forfeits = append(o.Forfeits, f)
+		}
+		if v == debate.BudgetExhausted {
+			o.Action, o.FinalPosition = debate.ActionProceed, s.OpeningPosition() // a last agreed position: still a hold
+		}
+		return o, nil
+	}
+}
+
+// The cascade table of SPEC §9 and README "Escalation", one telemetry
+// line per row.
+var cascadeRows = []struct {
+	line   string
+	play   func(s *debate.DebateSession) (*debate.Outcome, error)
+	action Action
+	reason Reason
+}{
+	{`{"timestamp":"2026-05-14T13:18:42Z","task_id":"100123","verdict":"CONFIRMED","confidence":0.92,"latency_ms":2341,"model_id":"gemma","cost_usd":0,"reasons":[],"fallback_used":false,"priority":"M"}`,
+		nil, ActionSkipped, ReasonNotDrift},
+	{`{"timestamp":"2026-05-14T13:19:00Z","task_id":"100124","verdict":"hallucination","priority":"L"}`, nil, ActionSkipped, ReasonNotDrift},
+	{`{"timestamp":"2026-05-14T13:19:01Z","task_id":"100125","verdict":"SKIP","fallback_used":true}`, nil, ActionSkipped, ReasonNotDrift},
+	{`{"timestamp":"2026-05-14T13:20:00Z","task_id":"100126","verdict":"DRIFT","priority":"H","reasons":["x"]}`, nil, ActionSkipped, ReasonHighPriority},
+	{`{"timestamp":"2026-05-14T13:20:01Z","task_id":"100127","verdict":"DRIFT","priority":"blocker"}`, nil, ActionSkipped, ReasonHighPriority},
+	{`{"timestamp":"2026-05-14T13:21:00Z","task_id":"100128","verdict":"DRIFT","priority":"L","confidence":0.4,"reasons":["might be missing"]}`, nil, ActionHold, ReasonLowPriority},
+	{`{"timestamp":"2026-05-14T13:22:00Z","task_id":"100129","verdict":"DRIFT","priority":"M","confidence":0.95,"reasons":["The file api/keys.go has no retry loop."],"claims":["Retries are implemented"]}`,
+		nil, ActionHold, ReasonGateSkip},
+	{`{"timestamp":"2026-05-14T13:23:00Z","task_id":"100130","verdict":"DRIFT","priority":"M","confidence":0.55,"reasons":["The retry loop might be missing"],"claims":["Retries are implemented"],"evidence_paths":["api/keys.go"]}`,
+		consensus(debate.RuleConceded, opening, both), ActionProceed, ReasonConsensus},
+	{`{"timestamp":"2026-05-14T13:24:00Z","task_id":"100131","verdict":"DRIFT","confidence":0.5,"reasons":["I am not sure the tests ran"],"claims":["Tests pass"]}`,
+		consensus(debate.RuleSurvived, opening, both), ActionProceed, ReasonConsensus},
+	{`{"timestamp":"2026-05-14T13:25:00Z","task_id":"100132","verdict":"DRIFT","priority":"m","confidence":0.5,"reasons":["maybe incomplete"],"claims":["Done"]}`,
+		consensus(debate.RuleAdopted, func(*debate.DebateSession) string { return "The retry loop is missing" }, both), ActionHold, ReasonAttackerWon},
+	{`{"timestamp":"2026-05-14T13:26:00Z","task_id":"100133","verdict":"DRIFT","confidence":0.5,"reasons":["perhaps partial"],"claims":["All endpoints done"]}`,
+		consensus(debate.RuleConceded, func(*debate.DebateSession) string { return "Two of three endpoints are done" }, both), ActionHold, ReasonClaimsChanged},
+	{`{"timestamp":"2026-05-14T13:27:00Z","task_id":"100134","verdict":"DRIFT","confidence":0.5,"reasons":["unclear"],"claims":["Done"]}`,
+		consensus(debate.RuleConceded, opening, func(s *debate.DebateSession) []debate.TurnRecord {
+			return []debate.TurnRecord{turn(s, debate.RoleAttacker, 1, "x"), turn(s, debate.RoleDefender, 1, s.OpeningPosition(),
+				debate.EvidenceCheck{Ref: "api/gone.go:3", Status: debate.EvidenceMissing})}
+		}), ActionHold, ReasonEvidence},
+	{`{"timestamp":"2026-05-14T13:28:00Z","task_id":"100135","verdict":"DRIFT","confidence":0.5,"reasons":["maybe"],"claims":["Done"],"evidence_paths":["docs/missing.md"]}`,
+		consensus(debate.RuleConceded, opening, both), ActionHold, ReasonEvidence},
+	{`{"timestamp":"2026-05-14T13:29:00Z","task_id":"100136","verdict":"DRIFT","confidence":0.5,"reasons":["maybe"],"claims":["Done"]}`,
+		verdict(debate.Deadlock, debate.RuleRepeated, both), ActionHold, ReasonDeadlock},
+	{`{"timestamp":"2026-05-14T13:30:00Z","task_id":"100137","verdict":"DRIFT","confidence":0.5,"reasons":["maybe"],"claims":["Done"]}`,
+		verdict(debate.BudgetExhausted, debate.RuleMaxRounds, both), ActionHold, ReasonBudget},
+	{`{"timestamp":"2026-05-14T13:31:00Z","task_id":"100138","verdict":"DRIFT","confidence":0.5,"reasons":["maybe"],"claims":["Done"]}`,
+		verdict(debate.Timeout, debate.RuleWallClock, both), ActionHold, ReasonTimeout},
+	{`{"timestamp":"2026-05-14T13:32:00Z","task_id":"100139","verdict":"DRIFT","confidence":0.5,"reasons":["maybe"],"claims":["Done"]}`,
+		verdict(debate.Timeout, debate.RuleForfeit, func(*debate.DebateSession) []debate.TurnRecord { return nil },
+			debate.ForfeitEvent{Round: 1, Role: debate.RoleAttacker, Reason: debate.ForfeitDied}), ActionHold, ReasonUnavailable},
+	{`{"timestamp":"2026-05-14T13:33:00Z","task_id":"100140","verdict":"DRIFT","confidence":0.5,"reasons":["maybe"],"claims":["Done"]}`,
+		verdict(debate.BudgetExhausted, debate.RuleMaxRounds, func(s *debate.DebateSession) []debate.TurnRecord { return both(s)[1:] },
+			debate.ForfeitEvent{Round: 1, Role: debate.RoleAttacker, Reason: debate.ForfeitBadReply}), ActionHold, ReasonUnavailable},
+	{`{"timestamp":"2026-05-14T13:34:00Z","task_id":"100141","verdict":"DRIFT","confidence":0.5,"reasons":["maybe"],"claims":["Done"]}`,
+		func(s *debate.DebateSession) (*debate.Outcome, error) {
+			return nil, fmt.Errorf("%w: connection refused", ErrUnavailable)
+		}, ActionHold, ReasonUnavailable},
+}
+
+type fixture struct {
+	root, workspace string
+	debater         *fakeDebater
+	gateLog         []gating.LogEntry
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	f := &fixture{root: filepath.Join(dir, "root"), workspace: filepath.Join(dir, "ws"), debater: &fakeDebater{plays: map[string]func(*debate.DebateSession) (*debate.Outcome, error){}}}
+	for _, d := range []string{f.root, filepath.Join(f.workspace, "api")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(f.workspace, "api", "keys.go"), []byte("package api\n\nfunc Retry() {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range cascadeRows {
+		r, err := ParseRecord([]byte(row.line))
+		if err != nil {
+			t.Fatalf("row %s: %v", row.line, err)
+		}
+		if row.play != nil {
+			f.debater.plays[r.TaskID] = row.play
+		}
+	}
+	return f
+}
+
+// run opens the ledger, escalates the file's content, and closes it.
+func (f *fixture) run(t *testing.T, telemetry string) (Stats, []*Decision, []string, []int) {
+	t.Helper()
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	l, err := OpenLedger(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	e := &Escalator{
+		Ledger: l, Gate: gating.Rules(), Debater: f.debater, Defender: "script:d.json", Attacker: "script:a.json",
+		Workspace: f.workspace, Budget: debate.DefaultBudget(debate.LayerVerify),
+		GateLog: func(le gating.LogEntry) error { f.gateLog = append(f.gateLog, le); return nil },
+	}
+	var ds []*Decision
+	var lines []string
+	var bad []int
+	st, err := e.Run(context.Background(), strings.NewReader(telemetry), Sink{
+		Malformed: func(n int, err error) { bad = append(bad, n) },
+		Decided: func(d *Decision, line []byte) error {
+			ds = append(ds, d)
+			lines = append(lines, string(line))
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, ds, lines, bad
+}
+
+func TestCascadeTable(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var file bytes.Buffer
+	for _, row := range cascadeRows {
+		file.WriteString(row.line + "\n")
+	}
+	st, ds, lines, bad := f.run(t, file.String())
+	if len(bad) != 0 || st.Records != len(cascadeRows) || st.Decided != len(cascadeRows) {
+		t.Fatalf("stats %+v, malformed lines %v", st, bad)
+	}
+	for i, row := range cascadeRows {
+		d := ds[i]
+		r, _ := ParseRecord([]byte(row.line))
+		t.Run(r.TaskID, func(t *testing.T) {
+			if d.TaskID != r.TaskID || d.Timestamp != r.Timestamp || d.Action != row.action || d.Reason != row.reason || d.Detail == "" {
+				t.Fatalf("decision %+v, want %s/%s", d, row.action, row.reason)
+			}
+			if d.Action == ActionProceed && (d.Verdict != debate.ConsensusReached || d.Reason != ReasonConsensus) {
+				t.Fatalf("proceed without consensus on the claims: %+v", d)
+			}
+			debated := row.play != nil
+			if debated != (f.debater.calls[DebateID(r)] == 1) {
+				t.Fatalf("debates for %s: %d", r.TaskID, f.debater.calls[DebateID(r)])
+			}
+			if debated && row.reason != ReasonUnavailable && (d.DebateID != DebateID(r) || d.Record == "" || d.Verdict == "") {
+				t.Fatalf("a debated decision without its debate: %+v", d)
+			}
+			if !debated && (d.DebateID != "" || d.Verdict != "") {
+				t.Fatalf("a decision without a debate names one: %+v", d)
+			}
+			// The output line is the ledger line.
+			var back Decision
+			if err := json.Unmarshal([]byte(lines[i]), &back); err != nil || back != *d {
+				t.Fatalf("line %s does not decode to %+v: %v", lines[i], d, err)
+			}
+		})
+	}
+	// Every gate decision was logged with its would-be debate id.
+	if len(f.gateLog) != 13 {
+		t.Fatalf("%d gate log entries, want 13 (one per M or unprioritised DRIFT)", len(f.gateLog))
+	}
+	data, err := os.ReadFile(filepath.Join(f.root, LedgerName))
+	if err != nil || string(data) != strings.Join(lines, "") {
+		t.Fatalf("ledger differs from the output: %v\n%s", err, data)
+	}
+}
+
+// A second run over the same file decides nothing and debates nothing; a
+// record appended later is decided alone.
+func TestIdempotentAcrossRuns(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var file bytes.Buffer
+	for _, row := range cascadeRows[:9] {
+		file.WriteString(row.line + "\n")
+	}
+	if st, _, _, _ := f.run(t, file.String()); st.Decided != 9 {
+		t.Fatalf("first run: %+v", st)
+	}
+	calls := len(f.debater.calls)
+	st, ds, _, _ := f.run(t, file.String())
+	if st.Decided != 0 || st.Already != 9 || len(ds) != 0 || len(f.debater.calls) != calls {
+		t.Fatalf("second run: %+v, %d decisions, debates %v", st, len(ds), f.debater.calls)
+	}
+	for id, n := range f.debater.calls {
+		if n != 1 {
+			t.Fatalf("debate %s asked for %d times", id, n)
+		}
+	}
+	file.WriteString(cascadeRows[9].line + "\n" + cascadeRows[0].line + "\n") // one new, one repeated
+	st, ds, _, _ = f.run(t, file.String())
+	if st.Decided != 1 || st.Already != 10 || ds[0].Reason != ReasonAttackerWon {
+		t.Fatalf("third run: %+v %+v", st, ds)
+	}
+}
+
+func TestMalformedLinesAreReportedAndSkipped(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	telemetry := strings.Join([]string{
+		cascadeRows[0].line,
+		`{"timestamp":"2026-05-14T13:18:42Z","verdict":"DRIFT"}`, // no task id
+		`not json`,
+		``,
+		`{"timestamp":"yesterday","task_id":"9","verdict":"DRIFT"}`,
+		`{"timestamp":"2026-05-14T13:18:42Z","task_id":"9","verdict":"DRIFT","priority":"URGENT"}`,
+		`{"timestamp":"2026-05-14T13:18:42Z","task_id":"9","verdict":"DRIFT","confidence":1.5}`,
+		`{"timestamp":"2026-05-14T13:18:42Z","task_id":"9","verdict":"DRIFT","reasons":[1,2]}`,
+		cascadeRows[3].line,
+		`{"timestamp":"2026-05-14T13:18:42Z","task_id":"10","verdict":"DRIFT","priority":"H"`, // cut short, no newline
+	}, "\n")
+	st, ds, _, bad := f.run(t, telemetry)
+	if want := []int{2, 3, 5, 6, 7, 8}; fmt.Sprint(bad) != fmt.Sprint(want) {
+		t.Fatalf("malformed lines %v, want %v", bad, want)
+	}
+	if len(ds) != 2 || !st.Incomplete || st.Malformed != 6 {
+		t.Fatalf("stats %+v decisions %d", st, len(ds))
+	}
+	// The last line, once complete, is decided by the next run.
+	st, ds, _, _ = f.run(t, telemetry+"}\n")
+	if st.Decided != 1 || ds[0].TaskID != "10" || ds[0].Reason != ReasonHighPriority || st.Incomplete {
+		t.Fatalf("the completed last line: %+v %+v", st, ds)
+	}
+}
+
+func TestLedgerLockAndTornLine(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	good, _ := json.Marshal(Decision{TaskID: "1", Timestamp: "t", Action: ActionHold, Reason: ReasonLowPriority})
+	// A ledger whose last line was torn by a crash.
+	if err := os.WriteFile(filepath.Join(dir, LedgerName), append(append(good, '\n'), []byte(`{"task_id":"2","times`)...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenLedger(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Has(Key("1", "t")) || l.Has(Key("2", "t")) || l.Bad() != 1 || l.Len() != 1 {
+		t.Fatalf("has 1 %v, bad %d, len %d", l.Has(Key("1", "t")), l.Bad(), l.Len())
+	}
+	// A second holder is refused while the first runs.
+	if _, err := OpenLedger(root); err == nil || !strings.Contains(err.Error(), ErrBusy.Error()) {
+		t.Fatalf("second open: %v", err)
+	}
+	if _, err := l.Append(Decision{TaskID: "3", Timestamp: "t", Action: ActionSkipped, Reason: ReasonNotDrift, Detail: strings.Repeat("x ", 5000)}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	data, _ := os.ReadFile(filepath.Join(dir, LedgerName))
+	ds, bad, err := ReadLedger(bytes.NewReader(data))
+	if err != nil || len(ds) != 2 || bad != 1 || ds[1].TaskID != "3" || len(ds[1].Detail) > maxDetail+4 {
+		t.Fatalf("ledger after the append: %d decisions, %d bad, %v:\n%s", len(ds), bad, err, data)
+	}
+}
+
+func TestDebateIDIsDerived(t *testing.T) {
+	t.Parallel()
+	a := &Record{TaskID: "100123", Timestamp: "2026-05-14T13:18:42Z"}
+	b := &Record{TaskID: "100123", Timestamp: "2026-05-14T13:18:43Z"}
+	c := &Record{TaskID: "../../etc/passwd \x00 ☃", Timestamp: "2026-05-14T23:59:59-05:00"}
+	if DebateID(a) != DebateID(a) || DebateID(a) == DebateID(b) {
+		t.Fatalf("ids %s %s", DebateID(a), DebateID(b))
+	}
+	for _, r := range []*Record{a, b, c} {
+		if err := debate.ValidateID(DebateID(r)); err != nil {
+			t.Errorf("%q: %v", r.TaskID, err)
+		}
+	}
+	if !strings.HasPrefix(DebateID(a), "20260514-verify-task-100123-") || !strings.HasPrefix(DebateID(c), "20260515-verify-") {
+		t.Errorf("ids %s %s", DebateID(a), DebateID(c))
+	}
+}
+
+func TestSessionFromARecord(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	r, err := ParseRecord([]byte(`{"timestamp":"2026-05-14T13:23:00Z","task_id":"7","verdict":"DRIFT","confidence":"60%","model_id":"gemma",
+		"reasons":["The retry loop might be missing"],"claims":["Retries are implemented","Tests cover them"],
+		"evidence_paths":["api/keys.go:3","docs/none.md","/etc/passwd"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Session(r, "openai:qwen", "@Critic", f.workspace, debate.DefaultBudget(debate.LayerVerify), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Layer != debate.LayerVerify || s.Position != "Task 7 is complete as claimed: Retries are implemented; Tests cover them" || s.Workspace != f.workspace {
+		t.Fatalf("session %+v", s)
+	}
+	if a, d := s.Attackers()[0], s.Defender(); a.Name != "Critic" || a.Agent != "@Critic" || d.Agent != "openai:qwen" || !strings.HasPrefix(d.Name, "Defender-") {
+		t.Fatalf("participants %+v", s.Participants)
+	}
+	texts := map[string]string{}
+	for _, c := range s.Context {
+		texts[c.Ref] = c.Text
+	}
+	if !strings.Contains(texts["verifier reasons (the attacker's case)"], "The retry loop might be missing") ||
+		!strings.Contains(texts["claims (the defender's case)"], "Tests cover them") ||
+		!strings.Contains(texts["api/keys.go:3"], "func Retry()") ||
+		!strings.Contains(texts["docs/none.md"], "missing") || !strings.Contains(texts["/etc/passwd"], "outside the workspace") {
+		t.Fatalf("context %v", texts)
+	}
+	sc := SelfCritique(r)
+	if sc.Critique != "The retry loop might be missing" || *sc.FinalConfidence != 0.6 || len(sc.EvidenceRefs) != 3 || sc.Layer != debate.LayerVerify {
+		t.Fatalf("self-critique %+v", sc)
+	}
+	if _, err := gating.Default().Decide(sc); err != nil {
+		t.Fatalf("the gate cannot read it: %v", err)
+	}
+	if _, err := Session(r, "", "", f.workspace, debate.DefaultBudget(debate.LayerVerify), time.Now()); err != ErrNoAgents {
+		t.Fatalf("no agents: %v", err)
+	}
+}

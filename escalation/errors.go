@@ -1,0 +1,19 @@
+package escalation
+
+import "errors"
+
+var (
+	// ErrMalformed means a telemetry line that is not a usable record.
+	ErrMalformed = errors.New("malformed telemetry record")
+	// ErrUnavailable means the debate's agents could not be reached; a
+	// Debater returns it (wrapped) when the debate could not run.
+	ErrUnavailable = errors.New("agents unavailable")
+	// ErrBusy means another process is escalating into the same root.
+	ErrBusy = errors.New("another parley escalate holds the ledger")
+	// ErrNoAgents means a record needs a debate and no defender and
+	// attacker are configured.
+	ErrNoAgents = errors.New("no escalation agents configured")
+	// ErrConflict means the debate id derived from a record names a debate
+	// of another record.
+	ErrConflict = errors.New("debate id in use by another record")
+)

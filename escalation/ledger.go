@@ -1,0 +1,222 @@
+package escalation
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// LedgerName is the ledger's file under the parley root (SPEC §3).
+const LedgerName = "escalations.jsonl"
+
+// Action is what the verifier's harness should do with a record.
+type Action string
+
+// The actions of SPEC §9.
+const (
+	// ActionProceed: the claims survived a debate; close the task.
+	ActionProceed Action = "proceed"
+	// ActionHold: keep the task for review, for the reason given.
+	ActionHold Action = "hold"
+	// ActionSkipped: not parley's to decide (not DRIFT, or H/BLOCKER);
+	// the harness's own cascade applies.
+	ActionSkipped Action = "skipped"
+)
+
+// Reason says why a record got its action. The vocabulary is closed.
+type Reason string
+
+// The reasons.
+const (
+	ReasonNotDrift       Reason = "not_drift"        // skipped: the verdict is not DRIFT
+	ReasonHighPriority   Reason = "high_priority"    // skipped: H/BLOCKER go to the full evidence-verifier
+	ReasonLowPriority    Reason = "low_priority"     // hold: L priority is held without a debate
+	ReasonGateSkip       Reason = "gate_skip"        // hold: the gate saw no doubt worth a debate; the DRIFT stands
+	ReasonConsensus      Reason = "consensus"        // proceed: CONSENSUS_REACHED on the claims
+	ReasonAttackerWon    Reason = "attacker_won"     // hold: the defender adopted the attacker's position
+	ReasonClaimsChanged  Reason = "claims_changed"   // hold: consensus on a position other than the claims as stated
+	ReasonEvidence       Reason = "evidence_missing" // hold: consensus, but evidence it rests on does not exist
+	ReasonDeadlock       Reason = "deadlock"         // hold: DEADLOCK
+	ReasonBudget         Reason = "budget_exhausted" // hold: BUDGET_EXHAUSTED
+	ReasonTimeout        Reason = "timeout"          // hold: TIMEOUT
+	ReasonUnavailable    Reason = "unavailable"      // hold: the agents could not be reached or never answered
+	ReasonUnknownVerdict Reason = "unknown_verdict"  // hold: a debate verdict parley does not know
+)
+
+// Decision is one line of the ledger and of "parley escalate"'s output.
+type Decision struct {
+	TaskID    string `json:"task_id"`
+	Timestamp string `json:"timestamp"`
+	Action    Action `json:"action"`
+	// Verdict is the debate's verdict; "" when no debate ran.
+	Verdict debate.Verdict `json:"verdict"`
+	// DebateID and Record are the debate and its consensus record (a path
+	// relative to the vault); "" when no debate ran.
+	DebateID string `json:"debate_id"`
+	Record   string `json:"record"`
+	Reason   Reason `json:"reason"`
+	// Detail explains the reason in a sentence.
+	Detail string `json:"detail"`
+	// Priority and TelemetryVerdict are the record's, as read.
+	Priority         Priority `json:"priority"`
+	TelemetryVerdict string   `json:"telemetry_verdict"`
+	// Decided is when the decision was made (RFC 3339, UTC, ms).
+	Decided string `json:"decided"`
+}
+
+// Key is the decision's record key.
+func (d *Decision) Key() string { return Key(d.TaskID, d.Timestamp) }
+
+// maxDetail bounds a decision's detail, so that a ledger line stays small
+// (one write of a few KiB).
+const maxDetail = 600
+
+// Ledger is the idempotency ledger and audit log of escalations: one
+// Decision per line in <root>/escalations.jsonl. Opening it takes an
+// exclusive lock that lasts until Close, so one process escalates into a
+// root at a time. Append writes one line with one write on an O_APPEND
+// descriptor and fsyncs before returning. A Ledger is safe for concurrent
+// use.
+type Ledger struct {
+	mu   sync.Mutex
+	f    *os.File
+	seen map[string]bool
+	bad  int
+}
+
+// OpenLedger opens (creating, 0600) and locks the ledger under root and
+// reads the keys it holds. A line that does not decode (a torn last line
+// after a crash, a hand edit) is counted in Bad and ignored; a last line
+// without its newline is ended first, so the next line starts clean.
+// Another process holding the ledger is ErrBusy.
+func OpenLedger(root *os.Root) (*Ledger, error) {
+	f, err := root.OpenFile(LedgerName, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", LedgerName, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%w (%s is locked; wait for it or stop it)", ErrBusy, LedgerName)
+		}
+		return nil, fmt.Errorf("lock %s: %w", LedgerName, err)
+	}
+	l := &Ledger{f: f, seen: map[string]bool{}}
+	ds, bad, last, err := readLedger(io.NewSectionReader(f, 0, 1<<62))
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	l.bad = bad
+	for i := range ds {
+		l.seen[ds[i].Key()] = true
+	}
+	if last != 0 && last != '\n' {
+		if err := l.write([]byte("\n")); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// Has reports whether a decision for key is in the ledger.
+func (l *Ledger) Has(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seen[key]
+}
+
+// Len is the number of keys decided.
+func (l *Ledger) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.seen)
+}
+
+// Bad is how many lines of the ledger did not decode when it was opened.
+func (l *Ledger) Bad() int { return l.bad }
+
+// Append records d durably and returns the line written (with its
+// newline). A failed write or sync is returned; the decision is then not
+// recorded (its key stays undecided).
+func (l *Ledger) Append(d Decision) ([]byte, error) {
+	d.Detail = oneLine(d.Detail, maxDetail)
+	line, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	line = append(line, '\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.write(line); err != nil {
+		return nil, err
+	}
+	l.seen[d.Key()] = true
+	return line, nil
+}
+
+func (l *Ledger) write(b []byte) error {
+	if _, err := l.f.Write(b); err != nil {
+		return fmt.Errorf("append %s: %w", LedgerName, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", LedgerName, err)
+	}
+	return nil
+}
+
+// Close releases the lock and the file.
+func (l *Ledger) Close() error { return l.f.Close() }
+
+// ReadLedger reads a ledger: its decisions in order and the number of
+// lines that did not decode.
+func ReadLedger(r io.Reader) ([]Decision, int, error) {
+	ds, bad, _, err := readLedger(r)
+	return ds, bad, err
+}
+
+func readLedger(r io.Reader) (ds []Decision, bad int, last byte, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var s Scanner
+	emit := func(ln Line) error {
+		var d Decision
+		if ln.TooLong || json.Unmarshal(ln.Data, &d) != nil || d.TaskID == "" || d.Timestamp == "" {
+			if len(bytes.TrimSpace(ln.Data)) > 0 || ln.TooLong {
+				bad++
+			}
+			return nil
+		}
+		ds = append(ds, d)
+		return nil
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n, rerr := br.Read(buf)
+		if n > 0 {
+			last = buf[n-1]
+			if err := s.Feed(buf[:n], emit); err != nil {
+				return nil, 0, 0, err
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, 0, 0, fmt.Errorf("read %s: %w", LedgerName, rerr)
+		}
+	}
+	if s.Pending() {
+		bad++ // a torn last line
+	}
+	return ds, bad, last, nil
+}

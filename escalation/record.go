@@ -1,0 +1,306 @@
+package escalation
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+)
+
+// Limits of one telemetry record.
+const (
+	// MaxLineBytes bounds one line of telemetry; a longer line is reported
+	// and skipped.
+	MaxLineBytes = 1 << 20
+	// MaxTaskIDLen bounds a task id.
+	MaxTaskIDLen = 200
+	// MaxItems bounds each of reasons, claims and evidence_paths.
+	MaxItems = 100
+	// MaxItemLen bounds one reason, claim or evidence path (bytes).
+	MaxItemLen = 4000
+)
+
+// Priority is a task's priority as the verifier's harness labels it.
+type Priority string
+
+// The priorities of the seed's cascade; PriorityNone when the record has
+// none (treated as M).
+const (
+	PriorityNone    Priority = ""
+	PriorityL       Priority = "L"
+	PriorityM       Priority = "M"
+	PriorityH       Priority = "H"
+	PriorityBlocker Priority = "BLOCKER"
+)
+
+// The mini-verifier's verdicts. Only DRIFT is escalated; other values,
+// known or not, are kept as written (upper-cased).
+const (
+	VerdictConfirmed     = "CONFIRMED"
+	VerdictDrift         = "DRIFT"
+	VerdictHallucination = "HALLUCINATION"
+	VerdictSkip          = "SKIP"
+)
+
+// Record is one mini-verifier telemetry record (seed 000): the fields of
+// the seed's log, and the optional priority, claims and evidence paths
+// parley needs to escalate it. Fields parley does not know are ignored.
+type Record struct {
+	Timestamp string `json:"timestamp"`
+	TaskID    string `json:"task_id"`
+	// Verdict is upper-cased: CONFIRMED, DRIFT, HALLUCINATION, SKIP, or
+	// whatever else the verifier wrote.
+	Verdict string `json:"verdict"`
+	// Confidence is the verifier's confidence in its verdict, in [0, 1];
+	// nil when absent.
+	Confidence    *float64 `json:"confidence,omitempty"`
+	LatencyMs     *float64 `json:"latency_ms,omitempty"`
+	ModelID       string   `json:"model_id,omitempty"`
+	CostUSD       *float64 `json:"cost_usd,omitempty"`
+	Reasons       []string `json:"reasons,omitempty"`
+	FallbackUsed  bool     `json:"fallback_used,omitempty"`
+	Priority      Priority `json:"priority,omitempty"`
+	Claims        []string `json:"claims,omitempty"`
+	EvidencePaths []string `json:"evidence_paths,omitempty"`
+
+	// Line is the record's line number in the file it was read from (0
+	// when it was not read from a file).
+	Line int `json:"-"`
+}
+
+// Key identifies a record for idempotency: its task id and timestamp, as
+// written.
+func (r *Record) Key() string { return Key(r.TaskID, r.Timestamp) }
+
+// Key is the idempotency key of a task id and a timestamp.
+func Key(taskID, timestamp string) string { return taskID + "\x00" + timestamp }
+
+// Time returns the record's timestamp as a time.
+func (r *Record) Time() time.Time {
+	t, _ := parseTime(r.Timestamp)
+	return t
+}
+
+func parseTime(s string) (time.Time, error) {
+	return time.Parse(time.RFC3339Nano, s)
+}
+
+// ParseRecord decodes one telemetry line strictly where parley relies on a
+// field and tolerantly elsewhere: unknown fields are ignored; task_id (a
+// string, or an integer written as a number), timestamp (RFC 3339) and
+// verdict are required; confidence, when present, is a number in [0, 1]
+// (or a string such as "0.8" or "80%"); priority is L, M, H or BLOCKER in
+// any case (empty or null: none); reasons, claims and evidence_paths are
+// lists of strings (a single string is a list of one; blank items are
+// dropped). Errors wrap ErrMalformed and name the field.
+func ParseRecord(line []byte) (*Record, error) {
+	if len(line) > MaxLineBytes {
+		return nil, fmt.Errorf("%w: the line is longer than %d bytes", ErrMalformed, MaxLineBytes)
+	}
+	if !utf8.Valid(line) {
+		return nil, fmt.Errorf("%w: not UTF-8 text", ErrMalformed)
+	}
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		if err == nil {
+			err = fmt.Errorf("not an object")
+		}
+		return nil, fmt.Errorf("%w: not a JSON object: %s", ErrMalformed, oneLine(err.Error(), 120))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
+	}
+	r := &Record{}
+	var err error
+	if r.TaskID, err = taskID(raw["task_id"]); err != nil {
+		return nil, err
+	}
+	if r.Timestamp, err = str(raw, "timestamp", true); err != nil {
+		return nil, err
+	}
+	if _, err := parseTime(r.Timestamp); err != nil {
+		return nil, fmt.Errorf("%w: timestamp %q is not RFC 3339 (e.g. 2026-05-14T13:18:42Z)", ErrMalformed, oneLine(r.Timestamp, 60))
+	}
+	if r.Verdict, err = str(raw, "verdict", true); err != nil {
+		return nil, err
+	}
+	r.Verdict = strings.ToUpper(strings.TrimSpace(r.Verdict))
+	if r.Confidence, err = confidence(raw["confidence"]); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		key string
+		dst **float64
+	}{{"latency_ms", &r.LatencyMs}, {"cost_usd", &r.CostUSD}} {
+		if *f.dst, err = number(raw, f.key); err != nil {
+			return nil, err
+		}
+	}
+	if r.ModelID, err = str(raw, "model_id", false); err != nil {
+		return nil, err
+	}
+	if b, ok := raw["fallback_used"]; ok && !isNull(b) {
+		if json.Unmarshal(b, &r.FallbackUsed) != nil {
+			return nil, fmt.Errorf("%w: fallback_used must be true or false", ErrMalformed)
+		}
+	}
+	p, err := str(raw, "priority", false)
+	if err != nil {
+		return nil, err
+	}
+	if r.Priority, err = ParsePriority(p); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		key string
+		dst *[]string
+	}{{"reasons", &r.Reasons}, {"claims", &r.Claims}, {"evidence_paths", &r.EvidencePaths}} {
+		if *f.dst, err = list(raw, f.key); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// ParsePriority reads a priority in any case; "" is PriorityNone.
+func ParsePriority(s string) (Priority, error) {
+	switch p := Priority(strings.ToUpper(strings.TrimSpace(s))); p {
+	case PriorityNone, PriorityL, PriorityM, PriorityH, PriorityBlocker:
+		return p, nil
+	}
+	return "", fmt.Errorf("%w: priority %q (use L, M, H or BLOCKER)", ErrMalformed, oneLine(s, 40))
+}
+
+func isNull(b json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }
+
+func taskID(b json.RawMessage) (string, error) {
+	if len(b) == 0 || isNull(b) {
+		return "", fmt.Errorf("%w: task_id is missing", ErrMalformed)
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		var n json.Number
+		if json.Unmarshal(b, &n) != nil {
+			return "", fmt.Errorf("%w: task_id must be a string or an integer", ErrMalformed)
+		}
+		if _, err := n.Int64(); err != nil {
+			return "", fmt.Errorf("%w: task_id must be a string or an integer", ErrMalformed)
+		}
+		s = n.String()
+	}
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return "", fmt.Errorf("%w: task_id is empty", ErrMalformed)
+	case len(s) > MaxTaskIDLen:
+		return "", fmt.Errorf("%w: task_id is longer than %d bytes", ErrMalformed, MaxTaskIDLen)
+	case strings.ContainsFunc(s, isControl):
+		return "", fmt.Errorf("%w: task_id holds control characters", ErrMalformed)
+	}
+	return s, nil
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+func str(raw map[string]json.RawMessage, key string, required bool) (string, error) {
+	b, ok := raw[key]
+	if !ok || isNull(b) {
+		if required {
+			return "", fmt.Errorf("%w: %s is missing", ErrMalformed, key)
+		}
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(b, &s) != nil {
+		return "", fmt.Errorf("%w: %s must be a string", ErrMalformed, key)
+	}
+	if required && strings.TrimSpace(s) == "" {
+		return "", fmt.Errorf("%w: %s is empty", ErrMalformed, key)
+	}
+	if len(s) > MaxItemLen {
+		return "", fmt.Errorf("%w: %s is longer than %d bytes", ErrMalformed, key, MaxItemLen)
+	}
+	return s, nil
+}
+
+func number(raw map[string]json.RawMessage, key string) (*float64, error) {
+	b, ok := raw[key]
+	if !ok || isNull(b) {
+		return nil, nil
+	}
+	var f float64
+	if json.Unmarshal(b, &f) != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("%w: %s must be a number", ErrMalformed, key)
+	}
+	return &f, nil
+}
+
+// confidence reads a number in [0, 1], or a string "0.8" / "80%".
+func confidence(b json.RawMessage) (*float64, error) {
+	if len(b) == 0 || isNull(b) {
+		return nil, nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		var s string
+		if json.Unmarshal(b, &s) != nil {
+			return nil, fmt.Errorf("%w: confidence must be a number from 0 to 1", ErrMalformed)
+		}
+		s = strings.TrimSpace(s)
+		pct := strings.HasSuffix(s, "%")
+		if _, err := fmt.Sscanf(strings.TrimSuffix(s, "%"), "%g", &f); err != nil {
+			return nil, fmt.Errorf("%w: confidence %q is not a number", ErrMalformed, oneLine(s, 40))
+		}
+		if pct {
+			f /= 100
+		}
+	}
+	if !(f >= 0 && f <= 1) {
+		return nil, fmt.Errorf("%w: confidence %v is outside 0…1", ErrMalformed, f)
+	}
+	return &f, nil
+}
+
+func list(raw map[string]json.RawMessage, key string) ([]string, error) {
+	b, ok := raw[key]
+	if !ok || isNull(b) {
+		return nil, nil
+	}
+	var items []string
+	if err := json.Unmarshal(b, &items); err != nil {
+		var one string
+		if json.Unmarshal(b, &one) != nil {
+			return nil, fmt.Errorf("%w: %s must be a list of strings", ErrMalformed, key)
+		}
+		items = []string{one}
+	}
+	var out []string
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			continue
+		}
+		if len(it) > MaxItemLen {
+			return nil, fmt.Errorf("%w: an item of %s is longer than %d bytes", ErrMalformed, key, MaxItemLen)
+		}
+		out = append(out, it)
+	}
+	if len(out) > MaxItems {
+		return nil, fmt.Errorf("%w: %s has more than %d items", ErrMalformed, key, MaxItems)
+	}
+	return out, nil
+}
+
+// oneLine collapses whitespace and shortens s to n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,91 @@
+package escalation
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Stats counts what a run saw.
+type Stats struct {
+	Lines, Records, Decided, Already, Malformed int
+	// Incomplete reports a last line without its newline that did not
+	// decode (a writer may still be writing it); it is left for a later
+	// run.
+	Incomplete bool
+}
+
+// Sink receives what a run finds: each malformed line with its number, and
+// each new decision with its ledger line. A Sink's functions are called on
+// the run's goroutine.
+type Sink struct {
+	Malformed func(line int, err error)
+	Decided   func(d *Decision, line []byte) error
+}
+
+// HandleLine parses one telemetry line and escalates its record: a
+// malformed line goes to sink.Malformed and is skipped; a record already
+// in the ledger is counted and skipped; a new decision goes to
+// sink.Decided. An error stops the caller.
+func (e *Escalator) HandleLine(ctx context.Context, l Line, sink Sink, st *Stats) error {
+	st.Lines++
+	if l.TooLong {
+		st.Malformed++
+		if sink.Malformed != nil {
+			sink.Malformed(l.N, fmt.Errorf("%w: the line is longer than %d bytes", ErrMalformed, MaxLineBytes))
+		}
+		return nil
+	}
+	if len(trimSpace(l.Data)) == 0 {
+		return nil // blank lines are no records
+	}
+	r, err := ParseRecord(l.Data)
+	if err != nil {
+		st.Malformed++
+		if sink.Malformed != nil {
+			sink.Malformed(l.N, err)
+		}
+		return nil
+	}
+	r.Line = l.N
+	st.Records++
+	d, line, err := e.Escalate(ctx, r)
+	if err != nil {
+		return fmt.Errorf("task %s (line %d): %w", r.TaskID, l.N, err)
+	}
+	if d == nil {
+		st.Already++
+		return nil
+	}
+	st.Decided++
+	if sink.Decided != nil {
+		return sink.Decided(d, line)
+	}
+	return nil
+}
+
+func trimSpace(b []byte) []byte {
+	i, j := 0, len(b)
+	for i < j && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+		i++
+	}
+	for j > i && (b[j-1] == ' ' || b[j-1] == '\t' || b[j-1] == '\r') {
+		j--
+	}
+	return b[i:j]
+}
+
+// Run escalates every record r holds, in order, and then a last line
+// without its newline if it is a whole record.
+func (e *Escalator) Run(ctx context.Context, r io.Reader, sink Sink) (Stats, error) {
+	var st Stats
+	var sc Scanner
+	incomplete, err := sc.ReadAll(r, func(l Line) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return e.HandleLine(ctx, l, sink, &st)
+	})
+	st.Incomplete = incomplete
+	return st, err
+}

@@ -1,0 +1,224 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// DebateStarter starts the debate a debate_start call describes and returns
+// its id without waiting for the verdict. It validates the request as
+// "parley debate start" validates its flags. cmd/parley's starter writes
+// the session and runs the debate in a detached process.
+type DebateStarter interface {
+	StartDebate(ctx context.Context, req StartInput) (StartOutput, error)
+}
+
+// StartInput is the input of debate_start: the flags of "parley debate
+// start".
+type StartInput struct {
+	Layer    string   `json:"layer" jsonschema:"spec, plan or verify (sets the default budget)"`
+	Topic    string   `json:"topic" jsonschema:"the question debated"`
+	Position string   `json:"position,omitempty" jsonschema:"the defender's opening position (default: the topic)"`
+	Scope    string   `json:"scope,omitempty" jsonschema:"what the debate covers, in a line"`
+	Agents   []string `json:"agents" jsonschema:"one ROLE=SPEC per participant, attackers in speaking order; SPEC is script:FILE, exec:COMMAND, openai:MODEL or @NAME (a running agent, such as one that joined with debate_join)"`
+	// Context are files handed to every turn (each at most 256 KiB).
+	Context           []string `json:"context,omitempty" jsonschema:"files handed to every turn"`
+	Workspace         string   `json:"workspace,omitempty" jsonschema:"the directory evidence paths are checked under (default: the server's working directory)"`
+	MaxRounds         *int     `json:"max_rounds,omitempty" jsonschema:"rounds at most (default: the layer's)"`
+	MaxTokens         *int     `json:"max_tokens,omitempty" jsonschema:"tokens at most, all turns together"`
+	MaxTokensPerRound *int     `json:"max_tokens_per_round,omitempty" jsonschema:"tokens each agent may spend per round"`
+	Timeout           string   `json:"timeout,omitempty" jsonschema:"wall-clock budget, e.g. 90s or 2m"`
+	ConvergenceRounds *int     `json:"convergence_rounds,omitempty" jsonschema:"consecutive rounds a pattern must hold to end the debate"`
+}
+
+// StartOutput is the result of debate_start.
+type StartOutput struct {
+	DebateID string `json:"debate_id"`
+	// PID is the process running the debate, when it runs in one.
+	PID int `json:"pid,omitempty"`
+}
+
+// IDInput names a debate.
+type IDInput struct {
+	ID string `json:"id" jsonschema:"the debate id, as debate_start returned it"`
+}
+
+// StatusOutput is the result of debate_status: what "parley debate status
+// --json" prints.
+type StatusOutput struct {
+	DebateID       string            `json:"debate_id"`
+	Topic          string            `json:"topic"`
+	Layer          debate.Layer      `json:"layer"`
+	Created        string            `json:"created"`
+	State          transcripts.State `json:"state" jsonschema:"running, closed or interrupted"`
+	Round          int               `json:"round"`
+	MaxRounds      int               `json:"max_rounds"`
+	Tokens         int               `json:"tokens"`
+	MaxTokens      int               `json:"max_tokens"`
+	ElapsedMs      int64             `json:"elapsed_ms"`
+	MaxWallClockMs int64             `json:"max_wall_clock_ms"`
+	Events         int               `json:"events"`
+	Verdict        debate.Verdict    `json:"verdict,omitempty"`
+	Action         debate.Action     `json:"action,omitempty"`
+	Record         string            `json:"record,omitempty"`
+}
+
+// TranscriptOutput is the result of transcript_show.
+type TranscriptOutput struct {
+	DebateID string            `json:"debate_id"`
+	Topic    string            `json:"topic"`
+	Layer    debate.Layer      `json:"layer"`
+	State    transcripts.State `json:"state"`
+	Verdict  debate.Verdict    `json:"verdict,omitempty"`
+	Action   debate.Action     `json:"action,omitempty"`
+	Record   string            `json:"record,omitempty"`
+	// Intact is the hash chain's verification; BadLine names the first
+	// line that fails it.
+	Intact   bool   `json:"intact"`
+	Events   int    `json:"events"`
+	BadLine  int    `json:"bad_line,omitempty"`
+	Problem  string `json:"problem,omitempty"`
+	Markdown string `json:"markdown" jsonschema:"the readable transcript"`
+}
+
+func (s *Server) addDebateTools() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:  "debate_start",
+		Title: "Start a debate",
+		Description: "Start a budgeted debate in the background and return its id (like \"parley debate start\"). " +
+			"Give one defender and at least one attacker as ROLE=SPEC; an agent that joined with debate_join " +
+			"takes part as ROLE=@NAME. Follow it with debate_status.",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(false)},
+	}, s.debateStart)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "debate_status",
+		Title:       "Where a debate stands",
+		Description: "Running, closed or interrupted; round, tokens and time against the budget; the verdict and record once closed.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	}, s.debateStatus)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "transcript_show",
+		Title:       "Read a debate's transcript",
+		Description: "The debate's transcript as readable Markdown, with the verification of its hash chain.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	}, s.transcriptShow)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (s *Server) debateStart(ctx context.Context, _ *mcp.CallToolRequest, in StartInput) (*mcp.CallToolResult, StartOutput, error) {
+	if s.cfg.Starter == nil {
+		return nil, StartOutput{}, fmt.Errorf("debate_start is %w (run parley debate start)", ErrUnavailable)
+	}
+	for _, f := range []struct{ name, v string }{{"topic", in.Topic}, {"position", in.Position}, {"scope", in.Scope}} {
+		if err := checkSize(f.name, f.v); err != nil {
+			return nil, StartOutput{}, err
+		}
+	}
+	out, err := s.cfg.Starter.StartDebate(ctx, in)
+	if err != nil {
+		return nil, StartOutput{}, err
+	}
+	return nil, out, nil
+}
+
+// debateID checks a debate id from a tool's arguments.
+func debateID(id string) error {
+	if err := debate.ValidateID(id); err != nil {
+		return invalidf("%w (see parley debate list)", err)
+	}
+	return nil
+}
+
+// storeError turns the transcripts' errors into one line that says what to
+// do, as the CLI does.
+func storeError(err error, id string) error {
+	var te *transcripts.TamperError
+	switch {
+	case errors.Is(err, transcripts.ErrNotFound):
+		return invalidf("no debate %s (see parley debate list)", id)
+	case errors.As(err, &te):
+		return fmt.Errorf("%w; it cannot be resumed (parley transcripts verify %s)", err, id)
+	}
+	return err
+}
+
+func (s *Server) debateStatus(_ context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, StatusOutput, error) {
+	if err := debateID(in.ID); err != nil {
+		return nil, StatusOutput{}, err
+	}
+	out, err := s.status(in.ID)
+	if err != nil {
+		return nil, StatusOutput{}, storeError(err, in.ID)
+	}
+	return nil, *out, nil
+}
+
+// status reads where a debate stands, as "debate status" does.
+func (s *Server) status(id string) (*StatusOutput, error) {
+	store := s.cfg.Transcripts
+	sum, err := store.Summary(id)
+	if err != nil {
+		return nil, err
+	}
+	events, err := store.Events(id)
+	if err != nil {
+		return nil, err
+	}
+	ss := sum.Session
+	out := &StatusOutput{
+		DebateID: id, Topic: ss.Topic, Layer: ss.Layer, Created: ss.Created, State: sum.State,
+		MaxRounds: ss.Budget.MaxRounds, MaxTokens: ss.Budget.MaxTokens, MaxWallClockMs: ss.Budget.MaxWallClockMs,
+		Events: len(events), Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
+	}
+	st, err := debate.Replay(events)
+	if err != nil {
+		return out, nil // nothing recorded yet: the summary says what it can
+	}
+	out.Tokens, out.ElapsedMs = st.Tokens, st.ElapsedMs
+	if n := len(st.Slots); n > 0 {
+		out.Round = st.Slots[n-1].Round
+	}
+	if st.Verdict != nil {
+		out.Verdict, out.Action, out.Round = st.Verdict.Verdict, st.Verdict.Action, st.Verdict.Rounds
+	}
+	return out, nil
+}
+
+func (s *Server) transcriptShow(_ context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, TranscriptOutput, error) {
+	var out TranscriptOutput
+	if err := debateID(in.ID); err != nil {
+		return nil, out, err
+	}
+	md, t, err := s.transcript(in.ID)
+	if err != nil {
+		return nil, out, storeError(err, in.ID)
+	}
+	sum, err := s.cfg.Transcripts.Summary(in.ID)
+	if err != nil {
+		return nil, out, storeError(err, in.ID)
+	}
+	out = TranscriptOutput{
+		DebateID: in.ID, Topic: t.Session.Topic, Layer: t.Session.Layer, State: sum.State,
+		Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record, Markdown: string(md),
+	}
+	if r := t.Report; r != nil {
+		out.Intact, out.Events, out.BadLine, out.Problem = r.Intact, r.Events, r.BadLine, r.Problem
+	}
+	return textResult(out.Markdown), out, nil
+}
+
+// transcript reads and renders a debate's transcript.
+func (s *Server) transcript(id string) ([]byte, *transcripts.Transcript, error) {
+	t, err := s.cfg.Transcripts.Read(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return transcripts.RenderMarkdown(t), t, nil
+}

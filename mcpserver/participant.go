@@ -1,0 +1,354 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+)
+
+// MaxWait bounds how long one debate_next_turn call waits for a request,
+// so that a call returns well within an MCP client's request timeout.
+const MaxWait = 30 * time.Second
+
+// answeredLimit is how many answered request ids a participant remembers
+// (as agent.DefaultCacheSize for the runner's reply cache).
+const answeredLimit = agent.DefaultCacheSize
+
+// sendConfirmWait bounds how long debate_submit_turn waits for the runner
+// to deliver the reply.
+const sendConfirmWait = 10 * time.Second
+
+// participant is an MCP client taking part in debates under one name: an
+// agent.Runner (registration, heartbeat, inbox) whose Responder hands each
+// turn request to the client through debate_next_turn and waits for its
+// debate_submit_turn.
+//
+// The runner's goroutine calls Respond; tool calls call next and submit.
+// mu guards the fields below it.
+type participant struct {
+	name    string
+	role    debate.Role
+	session string
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when the runner has returned
+	runErr  error         // the runner's error, set before done is closed
+
+	mu       sync.Mutex
+	debateID string    // the debate joined, or the latest one that asked
+	pending  *turnSlot // the request waiting for an answer
+	wake     chan struct{}
+	answered map[string]*answer
+	ring     []string
+	ringAt   int
+	sends    map[string]chan error // request id → delivery attempts of its reply
+}
+
+// turnSlot is one request handed to the client.
+type turnSlot struct {
+	req   *debate.TurnRequest
+	reply chan *debate.Turn // buffered 1: submit never blocks
+}
+
+// answer is a request the client answered.
+type answer struct {
+	turn      debate.Turn
+	messageID string
+}
+
+func newParticipant(name string, role debate.Role, session, debateID string) *participant {
+	return &participant{
+		name: name, role: role, session: session, debateID: debateID,
+		done: make(chan struct{}), wake: make(chan struct{}),
+		answered: map[string]*answer{}, ring: make([]string, answeredLimit), sends: map[string]chan error{},
+	}
+}
+
+var _ agent.Responder = (*participant)(nil)
+
+// signal wakes the callers of next. mu must be held.
+func (p *participant) signal() {
+	close(p.wake)
+	p.wake = make(chan struct{})
+}
+
+// Respond is called by the runner for every turn request not answered
+// before: the request waits for the client until it submits an answer or
+// ctx (which carries the request's deadline) ends.
+func (p *participant) Respond(ctx context.Context, req *debate.TurnRequest) (*agent.Reply, error) {
+	slot := &turnSlot{req: req, reply: make(chan *debate.Turn, 1)}
+	p.mu.Lock()
+	p.pending, p.debateID = slot, req.DebateID
+	p.signal()
+	p.mu.Unlock()
+	select {
+	case t := <-slot.reply:
+		return &agent.Reply{Turn: t}, nil
+	case <-ctx.Done():
+	}
+	p.mu.Lock()
+	if p.pending == slot {
+		p.pending = nil
+		p.signal()
+	}
+	p.mu.Unlock()
+	select {
+	case t := <-slot.reply: // submitted just as the deadline passed
+		return &agent.Reply{Turn: t}, nil
+	default:
+		return nil, ctx.Err()
+	}
+}
+
+// next returns the pending request, waiting up to wait for one. It
+// returns nil when none came; an error when the participant stopped.
+func (p *participant) next(ctx context.Context, wait time.Duration) (*debate.TurnRequest, error) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		p.mu.Lock()
+		slot, wake := p.pending, p.wake
+		p.mu.Unlock()
+		if slot != nil {
+			return slot.req, nil
+		}
+		select {
+		case <-p.done:
+			return nil, p.stopped()
+		default:
+		}
+		select {
+		case <-wake:
+		case <-p.done:
+			return nil, p.stopped()
+		case <-timer.C:
+			return nil, nil
+		case <-ctx.Done():
+			return nil, nil
+		}
+	}
+}
+
+func (p *participant) stopped() error {
+	if p.runErr != nil {
+		return fmt.Errorf("participant %s stopped: %w (call debate_join again)", p.name, p.runErr)
+	}
+	return fmt.Errorf("participant %s left (call debate_join again)", p.name)
+}
+
+// turnFields are the parts of a turn the client writes.
+type turnFields struct {
+	Position         string
+	CounterTo        string
+	EvidenceRefs     []string
+	ConfidenceChange int
+	Tokens           int
+	Text             string
+}
+
+// submit answers the pending request requestID with f. It checks the turn
+// as the coordinator will (debate.DecodeTurn on the very message the
+// runner sends), hands it to the runner and waits until the reply is
+// delivered. A request answered before is not answered again: the same
+// answer reports the first delivery (duplicate true), another answer is
+// ErrAnswered.
+func (p *participant) submit(ctx context.Context, requestID string, f turnFields) (*debate.TurnRequest, *answer, bool, error) {
+	p.mu.Lock()
+	if a := p.answered[requestID]; a != nil {
+		prev := *a
+		p.mu.Unlock()
+		if !sameTurn(&prev.turn, f) {
+			return nil, nil, false, fmt.Errorf("%w: %s was answered with another turn, which was sent; a turn cannot be changed", ErrAnswered, requestID)
+		}
+		return nil, &prev, true, nil
+	}
+	slot := p.pending
+	if slot == nil || slot.req.RequestID != requestID {
+		want := "none is pending"
+		if slot != nil {
+			want = "the pending one is " + slot.req.RequestID
+		}
+		p.mu.Unlock()
+		return nil, nil, false, fmt.Errorf("%w %q for %s (%s; call debate_next_turn)", ErrNoPendingTurn, clip(requestID), p.name, want)
+	}
+	req := slot.req
+	t := &debate.Turn{
+		DebateID: req.DebateID, Round: req.Round, Role: req.Role,
+		Position: f.Position, CounterTo: f.CounterTo, EvidenceRefs: f.EvidenceRefs,
+		ConfidenceChange: f.ConfidenceChange, Tokens: f.Tokens, Text: f.Text,
+	}
+	if t.EvidenceRefs == nil {
+		t.EvidenceRefs = []string{}
+	}
+	if err := checkTurn(p.name, req, t); err != nil {
+		p.mu.Unlock()
+		return nil, nil, false, err
+	}
+	a := &answer{turn: *t}
+	p.remember(requestID, a)
+	sent := make(chan error, 8)
+	p.sends[requestID] = sent
+	p.pending = nil
+	p.signal()
+	slot.reply <- t
+	p.mu.Unlock()
+
+	defer func() {
+		p.mu.Lock()
+		delete(p.sends, requestID)
+		p.mu.Unlock()
+	}()
+	timer := time.NewTimer(sendConfirmWait)
+	defer timer.Stop()
+	var last error
+	for tries := 0; ; {
+		select {
+		case err := <-sent:
+			if err == nil {
+				p.mu.Lock()
+				m := a.messageID
+				p.mu.Unlock()
+				return req, &answer{turn: *t, messageID: m}, false, nil
+			}
+			last, tries = err, tries+1
+			if tries >= 3 || errors.Is(err, inbox.ErrNotFound) || errors.Is(err, inbox.ErrTooLarge) || errors.Is(err, inbox.ErrInvalidName) {
+				return req, nil, false, fmt.Errorf("the turn was accepted but its reply was not delivered: %w", last)
+			}
+		case <-timer.C:
+			return req, nil, false, fmt.Errorf("the turn was accepted but its delivery was not confirmed within %s (last error: %v)", sendConfirmWait, last)
+		case <-p.done:
+			return req, nil, false, p.stopped()
+		case <-ctx.Done():
+			return req, nil, false, ctx.Err()
+		}
+	}
+}
+
+// checkTurn refuses a turn the coordinator would reject: it builds the
+// reply message as the runner will and decodes it with debate.DecodeTurn,
+// and checks the message's encoded size.
+func checkTurn(from string, req *debate.TurnRequest, t *debate.Turn) error {
+	reqMsg := &inbox.Message{ID: debate.RequestMessageID(req.RequestID), From: debate.CoordinatorName(req.DebateID), To: from, Type: debate.TypeTurnRequest}
+	m, err := debate.NewTurnMessage(from, reqMsg, req.RequestID, t)
+	if err != nil {
+		return invalidf("%w", err)
+	}
+	if _, err := m.Encode(); err != nil {
+		return invalidf("%w (limit %d bytes for the whole reply)", err, inbox.MaxMessageBytes)
+	}
+	if _, err := debate.DecodeTurn(m, req); err != nil {
+		return invalidf("%w", err)
+	}
+	return nil
+}
+
+func sameTurn(t *debate.Turn, f turnFields) bool {
+	refs := f.EvidenceRefs
+	if refs == nil {
+		refs = []string{}
+	}
+	return t.Position == f.Position && t.CounterTo == f.CounterTo && slices.Equal(t.EvidenceRefs, refs) &&
+		t.ConfidenceChange == f.ConfidenceChange && t.Tokens == f.Tokens && t.Text == f.Text
+}
+
+// remember records an answer, forgetting the oldest beyond answeredLimit.
+// mu must be held.
+func (p *participant) remember(id string, a *answer) {
+	if old := p.ring[p.ringAt]; old != "" {
+		delete(p.answered, old)
+	}
+	p.ring[p.ringAt] = id
+	p.ringAt = (p.ringAt + 1) % len(p.ring)
+	p.answered[id] = a
+}
+
+// delivered is called with every attempt to send one of the runner's
+// messages.
+func (p *participant) delivered(m *inbox.Message, err error) {
+	var id string
+	if raw, ok := m.Fields["request_id"]; !ok || json.Unmarshal(raw, &id) != nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if a := p.answered[id]; a != nil && err == nil && a.messageID == "" {
+		a.messageID = m.ID
+	}
+	if ch := p.sends[id]; ch != nil {
+		select {
+		case ch <- err:
+		default:
+		}
+	}
+}
+
+// state returns the debate the participant last dealt with.
+func (p *participant) lastDebate() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.debateID
+}
+
+// tapTransport is the runner's transport: the messenger, with every send
+// reported to the participant (to confirm the delivery of its replies).
+type tapTransport struct {
+	Transport
+	p *participant
+}
+
+func (t tapTransport) Send(ctx context.Context, m *inbox.Message) error {
+	err := t.Transport.Send(ctx, m)
+	t.p.delivered(m, err)
+	return err
+}
+
+// runnerRegistry adapts Registry to agent.Registry for one session.
+type runnerRegistry struct {
+	reg     Registry
+	session string
+	model   string
+}
+
+func (r *runnerRegistry) Register(ctx context.Context, name string, roles []debate.Role) error {
+	rs := make([]string, len(roles))
+	for i, ro := range roles {
+		rs[i] = string(ro)
+	}
+	_, err := r.reg.Register(ctx, registry.Registration{Name: name, SessionID: r.session, Roles: rs, Model: r.model})
+	return err
+}
+
+func (r *runnerRegistry) Heartbeat(ctx context.Context, name string) error {
+	return r.reg.Heartbeat(ctx, name, r.session)
+}
+
+func (r *runnerRegistry) Unregister(ctx context.Context, name string) error {
+	return r.reg.Unregister(ctx, name, r.session)
+}
+
+// sessionFor is the registry session of an MCP participant called name:
+// derived from the name, so that a server that restarts and joins again
+// under the same name is the same session and keeps the requests waiting
+// in its inbox (a recycled name of another kind of agent does not).
+func sessionFor(name string) string {
+	sum := sha256.Sum256([]byte("parley/mcp/" + name))
+	h := fmt.Sprintf("%x", sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-b" + h[17:20] + "-" + h[20:32]
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,353 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/registry"
+)
+
+// argue plays a participant through MCP: it fetches each turn request and
+// answers it with the script's entry for the round, until the debate is
+// closed. before, when set, is called with each request first (to try
+// wrong answers).
+func argue(t testing.TB, cs *mcp.ClientSession, name, script string, before func(req *debate.TurnRequest)) []SubmitOutput {
+	t.Helper()
+	sc, err := agent.ParseScript([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []SubmitOutput
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
+		nt := ok[NextTurnOutput](t, cs, "debate_next_turn", NextTurnInput{Name: name, WaitSeconds: 0.5})
+		if !nt.Pending {
+			if nt.Debate != nil && nt.Debate.State == "closed" {
+				return sent
+			}
+			continue
+		}
+		req := nt.Request
+		if nt.Prompt != debate.RenderRequest(req) || !strings.Contains(nt.Prompt, "you are the "+string(req.Role)) {
+			t.Errorf("prompt: %q", nt.Prompt)
+		}
+		if before != nil {
+			before(req)
+		}
+		e := sc.Entry(req.Round)
+		sent = append(sent, ok[SubmitOutput](t, cs, "debate_submit_turn", SubmitInput{
+			Name: name, RequestID: req.RequestID, Position: e.Position, CounterTo: e.CounterTo, EvidenceRefs: e.EvidenceRefs,
+			ConfidenceChange: e.ConfidenceChange, Text: e.Text, Tokens: e.Tokens,
+		}))
+	}
+	t.Fatal("the debate did not close")
+	return nil
+}
+
+// normalizeRecord hides what differs between two runs of one debate: the
+// id, the times and the elapsed seconds.
+func normalizeRecord(rec, id string) string {
+	rec = strings.ReplaceAll(rec, id, "DEBATE-ID")
+	rec = regexp.MustCompile(`(?m)^(created|updated|date): .*$`).ReplaceAllString(rec, "$1: T")
+	return regexp.MustCompile(`[0-9]+\.[0-9] s\b`).ReplaceAllString(rec, "N s")
+}
+
+// TestMCPDefenderArguesLikeAScriptedAgent is the debate of SPEC §5 with
+// the defender an MCP client (join, next_turn, submit_turn in a loop) and
+// the attacker a scripted agent: its verdict and record are those of the
+// same debate between two scripted agents.
+func TestMCPDefenderArguesLikeAScriptedAgent(t *testing.T) {
+	t.Parallel()
+	for _, sc := range []struct {
+		name, critic, defender string
+		verdict                debate.Verdict
+		defenderTurns          int
+	}{
+		{"conceded", concedingCritic, holdingDefender, debate.ConsensusReached, 1},
+		{"deadlock", repeatingCritic, stubbornDefender, debate.Deadlock, 2},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			mcpDefenderDebate(t, sc.critic, sc.defender, sc.verdict, sc.defenderTurns)
+		})
+	}
+}
+
+func mcpDefenderDebate(t *testing.T, critic, defender string, verdict debate.Verdict, defenderTurns int) {
+	topic, position := "Idempotency keys", "Use UUIDv7 keys"
+
+	// Two scripted agents.
+	ref := newEnv(t)
+	ref.scriptAgent(t, "Critic", debate.RoleAttacker, critic)
+	ref.scriptAgent(t, "Proposer", debate.RoleDefender, defender)
+	rs := session(t, topic, position, "Critic", "Proposer")
+	want := wait(t, ref.runDebate(t, rs))
+
+	// The defender through MCP.
+	e := newEnv(t)
+	e.scriptAgent(t, "Critic", debate.RoleAttacker, critic)
+	j := ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Proposer"})
+	if j.Name != "Proposer" || j.Agent != "defender=@Proposer" || j.SessionID == "" {
+		t.Fatalf("join: %+v", j)
+	}
+	if ent, err := e.reg.Get(context.Background(), "Proposer"); err != nil || !ent.Alive || ent.PID != os.Getpid() || ent.Model != "mcp:parley-test" || ent.Roles[0] != "defender" {
+		t.Fatalf("registration: %v %+v", err, ent)
+	}
+	s := session(t, topic, position, "Critic", "Proposer")
+	done := e.runDebate(t, s)
+	checked := false
+	sent := argue(t, e.client, "Proposer", defender, func(req *debate.TurnRequest) {
+		if checked {
+			return
+		}
+		checked = true
+		// A turn the coordinator would reject is refused, and the request
+		// stays pending.
+		for _, bad := range []struct {
+			in   SubmitInput
+			want string
+		}{
+			{SubmitInput{Position: "  "}, "bad reply: empty position (only a conceding attacker turn may have none)"},
+			{SubmitInput{Position: "x", ConfidenceChange: 5}, "bad reply: confidence_change 5, expected -1, 0 or +1"},
+			{SubmitInput{Position: "x", Tokens: -3}, "bad reply: negative tokens -3"},
+			{SubmitInput{Position: strings.Repeat("p", debate.MaxPositionLen+1)}, "longer than 4000 characters"},
+			{SubmitInput{Position: "x", EvidenceRefs: make([]string, debate.MaxEvidenceRefs+1)}, "101 evidence refs, limit 100"},
+			{SubmitInput{Position: "x", Text: strings.Repeat("t", 1<<20)}, "message too large"},
+			{SubmitInput{Position: "x", RequestID: req.RequestID + "x"}, "no pending turn request"},
+			{SubmitInput{Position: "x", RequestID: " "}, "needs the request_id"},
+		} {
+			bad.in.Name = "Proposer"
+			if bad.in.RequestID == "" {
+				bad.in.RequestID = req.RequestID
+			}
+			if msg := fails(t, e.client, "debate_submit_turn", bad.in); !strings.Contains(msg, bad.want) {
+				t.Errorf("bad turn: %q, want %q", msg, bad.want)
+			}
+		}
+		if nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer"}); !nt.Pending || nt.Request.RequestID != req.RequestID {
+			t.Errorf("after refused turns the request is not pending: %+v", nt)
+		}
+	})
+	got := wait(t, done)
+	if len(sent) != defenderTurns || sent[0].Round != 1 || sent[0].Role != debate.RoleDefender || sent[0].DebateID != s.ID || sent[0].MessageID == "" {
+		t.Fatalf("submitted %+v", sent)
+	}
+
+	for _, c := range []struct{ field, got, want string }{
+		{"verdict", string(got.Verdict), string(want.Verdict)},
+		{"action", string(got.Action), string(want.Action)},
+		{"rule", string(got.Rule), string(want.Rule)},
+		{"reason", got.Reason, want.Reason},
+		{"final position", got.FinalPosition, want.FinalPosition},
+		{"defender position", got.DefenderPosition, want.DefenderPosition},
+		{"rounds/tokens", mustJSON([]int{got.Rounds, got.Tokens}), mustJSON([]int{want.Rounds, want.Tokens})},
+		{"attackers", mustJSON(got.AttackerPositions), mustJSON(want.AttackerPositions)},
+		{"record path", got.Record, want.Record},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %q with the MCP defender, %q with two scripted agents", c.field, c.got, c.want)
+		}
+	}
+	if want.Verdict != verdict {
+		t.Errorf("the reference debate: %+v", want)
+	}
+	gotRec := normalizeRecord(readFile(t, filepath.Join(e.vault, filepath.FromSlash(got.Record))), s.ID)
+	wantRec := normalizeRecord(readFile(t, filepath.Join(ref.vault, filepath.FromSlash(want.Record))), rs.ID)
+	if gotRec != wantRec {
+		t.Errorf("records differ:\n--- MCP defender\n%s\n--- scripted defender\n%s", gotRec, wantRec)
+	}
+	// The reply recorded in the transcript is the message submit reported.
+	events, err := e.store.Events(s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defTurns []debate.TurnRecord
+	for _, ev := range events {
+		if ev.Kind == debate.EventTurn {
+			var tr debate.TurnRecord
+			if err := json.Unmarshal(ev.Data, &tr); err != nil {
+				t.Fatal(err)
+			}
+			if tr.Role == debate.RoleDefender {
+				defTurns = append(defTurns, tr)
+			}
+		}
+	}
+	if len(defTurns) != defenderTurns || defTurns[0].MessageID != sent[0].MessageID || defTurns[0].Agent != "Proposer" || defTurns[0].Text != mustScript(t, defender).Entry(1).Text {
+		t.Errorf("recorded defender turns %+v, submitted %+v", defTurns, sent)
+	}
+
+	// Answering again: the same turn is a harmless duplicate, another is
+	// refused; nothing is sent again.
+	first := sent[0]
+	e1 := mustScript(t, defender).Entry(1)
+	same := SubmitInput{Name: "Proposer", RequestID: first.RequestID, Position: e1.Position, Text: e1.Text, Tokens: e1.Tokens}
+	dup := ok[SubmitOutput](t, e.client, "debate_submit_turn", same)
+	if !dup.Duplicate || dup.MessageID != first.MessageID || dup.Round != 1 || dup.DebateID != s.ID {
+		t.Errorf("duplicate: %+v, first %+v", dup, first)
+	}
+	same.Position = "Something else"
+	if msg := fails(t, e.client, "debate_submit_turn", same); !strings.Contains(msg, "request already answered") {
+		t.Errorf("changed answer: %q", msg)
+	}
+	// The debate is closed: next_turn says so.
+	nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer"})
+	if nt.Pending || nt.Debate == nil || nt.Debate.DebateID != s.ID || nt.Debate.State != "closed" || nt.Debate.Verdict != verdict || nt.Debate.Record != got.Record {
+		t.Errorf("next_turn after the verdict: %+v", nt)
+	}
+}
+
+func mustScript(t testing.TB, s string) *agent.Script {
+	t.Helper()
+	sc, err := agent.ParseScript([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// An MCP participant that does not answer before the deadline forfeits
+// like any agent: the debate times out and the late answer is refused.
+func TestMCPParticipantMissesTheDeadline(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
+	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Slow"})
+	s := session(t, "Slow answers", "Answer quickly", "Critic", "Slow")
+	s.Budget.MaxWallClockMs = 3000 // ample for the critic's turn, even on a loaded machine
+	done := e.runDebate(t, s)
+	nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Slow", WaitSeconds: 10})
+	if !nt.Pending || nt.Request.Round != 1 || nt.Request.Budget.Deadline == "" {
+		t.Fatalf("next_turn: %+v", nt)
+	}
+	o := wait(t, done)
+	if o.Verdict != debate.Timeout || o.Rule != debate.RuleWallClock {
+		t.Fatalf("outcome %+v", o)
+	}
+	// The request expired with the deadline.
+	var msg string
+	for range 100 {
+		msg = fails(t, e.client, "debate_submit_turn", SubmitInput{Name: "Slow", RequestID: nt.Request.RequestID, Position: "Answer quickly"})
+		if strings.Contains(msg, "none is pending") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(msg, "no pending turn request") || !strings.Contains(msg, "none is pending") {
+		t.Errorf("late answer: %q", msg)
+	}
+}
+
+func TestDebateJoin(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
+
+	// No name: a memorable one, registered and alive.
+	j := ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "attacker"})
+	if inboxNameErr(j.Name) != nil || j.Agent != "attacker=@"+j.Name {
+		t.Fatalf("join without a name: %+v", j)
+	}
+	if ent, err := e.reg.Get(ctx, j.Name); err != nil || !ent.Alive || ent.SessionID != j.SessionID {
+		t.Fatalf("registration of %s: %v %+v", j.Name, err, ent)
+	}
+	// Again, same role: the same participant; another role: refused.
+	if again := ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "attacker", Name: j.Name}); !again.Already || again.SessionID != j.SessionID {
+		t.Errorf("join again: %+v", again)
+	}
+	if msg := fails(t, e.client, "debate_join", JoinInput{Role: "defender", Name: j.Name}); !strings.Contains(msg, "joined through this server as attacker") {
+		t.Errorf("join as another role: %q", msg)
+	}
+	// A name a live agent holds is taken.
+	if msg := fails(t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Critic"}); !strings.Contains(msg, "name taken by a live agent: Critic") {
+		t.Errorf("join a live agent's name: %q", msg)
+	}
+	if msg := fails(t, e.client, "debate_join", JoinInput{Role: "judge"}); !strings.Contains(msg, "role: unknown role") {
+		t.Errorf("unknown role: %q", msg)
+	}
+
+	// Joining a debate: the seat is found by role, or checked by name.
+	s := session(t, "Seats", "Sit down", "Critic", "Host")
+	log, err := e.store.Create(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	for _, c := range []struct {
+		in   JoinInput
+		want string
+	}{
+		{JoinInput{DebateID: s.ID, Role: "defender", Name: "Guest"}, "has no defender @Guest to join (its defenders waiting for a running agent: Host)"},
+		{JoinInput{DebateID: s.ID, Role: "attacker"}, "has no attacker played by a running agent"},
+		{JoinInput{DebateID: "20261130-spec-nothing-abcdef", Role: "defender"}, "no debate 20261130-spec-nothing-abcdef"},
+		{JoinInput{DebateID: "../debates", Role: "defender"}, "invalid debate id"},
+	} {
+		if msg := fails(t, e.client, "debate_join", c.in); !strings.Contains(msg, c.want) {
+			t.Errorf("join %+v: %q, want %q", c.in, msg, c.want)
+		}
+	}
+	seat := ok[JoinOutput](t, e.client, "debate_join", JoinInput{DebateID: s.ID, Role: "defender"})
+	if seat.Name != "Host" || seat.DebateID != s.ID {
+		t.Errorf("join by seat: %+v", seat)
+	}
+	// next_turn reports the joined debate's state before any request.
+	if nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Host"}); nt.Pending || nt.Debate == nil || nt.Debate.DebateID != s.ID || nt.Debate.State != "interrupted" {
+		t.Errorf("next_turn before the debate runs: %+v", nt)
+	}
+	// A second client sees the same participants (they are the server's).
+	other := e.connect(t)
+	if nt := ok[NextTurnOutput](t, other, "debate_next_turn", NextTurnInput{Name: "Host"}); nt.Name != "Host" {
+		t.Errorf("other client: %+v", nt)
+	}
+
+	// Leave: unregistered, and no longer known.
+	if l := ok[LeaveOutput](t, e.client, "debate_leave", NameInput{Name: "Host"}); !l.Left {
+		t.Errorf("leave: %+v", l)
+	}
+	if _, err := e.reg.Get(ctx, "Host"); !isNotRegistered(err) {
+		t.Errorf("after leave: %v", err)
+	}
+	if msg := fails(t, e.client, "debate_next_turn", NextTurnInput{Name: "Host"}); !strings.Contains(msg, "Host has not joined through this server") {
+		t.Errorf("next_turn after leave: %q", msg)
+	}
+	if l := ok[LeaveOutput](t, e.client, "debate_leave", NameInput{Name: "Host"}); l.Left {
+		t.Errorf("leave twice: %+v", l)
+	}
+	// A participant that left can join again under its name.
+	if again := ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Host"}); again.Already || again.SessionID != sessionFor("Host") {
+		t.Errorf("join after leave: %+v", again)
+	}
+	// Joining the debate as the participant it already is points it there.
+	if again := ok[JoinOutput](t, e.client, "debate_join", JoinInput{DebateID: s.ID, Role: "defender", Name: "Host"}); !again.Already || again.DebateID != s.ID {
+		t.Errorf("join the debate again: %+v", again)
+	}
+	if nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Host"}); nt.Debate == nil || nt.Debate.DebateID != s.ID {
+		t.Errorf("next_turn after joining the debate: %+v", nt)
+	}
+
+	// Close leaves every debate: the participants unregister.
+	e.srv.Close()
+	for _, n := range []string{j.Name, "Host"} {
+		if _, err := e.reg.Get(ctx, n); !isNotRegistered(err) {
+			t.Errorf("%s after Close: %v", n, err)
+		}
+	}
+	if msg := fails(t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Late"}); !strings.Contains(msg, "server closed") {
+		t.Errorf("join after Close: %q", msg)
+	}
+}
+
+func isNotRegistered(err error) bool { return errors.Is(err, registry.ErrNotRegistered) }
+
+func inboxNameErr(n string) error { return validName("name", n) }

@@ -1,0 +1,175 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// Transport is what the server needs of the messenger's inboxes.
+// *inbox.FileTransport satisfies it.
+type Transport interface {
+	Send(ctx context.Context, m *inbox.Message) error
+	Listen(ctx context.Context, agent string) (inbox.Receiver, error)
+	Create(ctx context.Context, agent string) error
+	Exists(ctx context.Context, agent string) (bool, error)
+}
+
+var _ Transport = inbox.Transport(nil)
+
+// Registry is what the server needs of the agent registry.
+// *registry.Registry satisfies it.
+type Registry interface {
+	Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error)
+	Heartbeat(ctx context.Context, name, sessionID string) error
+	Unregister(ctx context.Context, name, sessionID string) error
+	Get(ctx context.Context, name string) (*registry.Entry, error)
+}
+
+var _ Registry = (*registry.Registry)(nil)
+
+// Config is what a Server is built from. Transport, Registry, Consensus and
+// Transcripts are required; the Server uses them and does not close them.
+type Config struct {
+	Transport   Transport
+	Registry    Registry
+	Consensus   *consensus.Store
+	Transcripts *transcripts.Store
+	// Root is the parley root directory: gate decisions are appended to
+	// <Root>/gate.jsonl. Empty: decisions are not logged.
+	Root string
+	// Gate decides in model mode; nil is gating.Default().
+	Gate *gating.Gate
+	// Starter starts debates for debate_start; nil makes debate_start a
+	// tool error (ErrUnavailable).
+	Starter DebateStarter
+	// Heartbeat is how often a joined participant renews its registration
+	// (default agent.DefaultHeartbeat).
+	Heartbeat time.Duration
+	// Logger logs what happens (nil: discard). Never stdout under stdio.
+	Logger *slog.Logger
+	// Version is reported to clients as the server's version.
+	Version string
+}
+
+// Server is parley's MCP server. Its tools and resources are safe for
+// concurrent use by any number of client sessions; participants that joined
+// through it are server-wide, keyed by name. Close leaves every debate
+// (each participant unregisters) and waits for the goroutines it started.
+type Server struct {
+	cfg Config
+	log *slog.Logger
+	mcp *mcp.Server
+
+	// base is the context of the participants' runners; Close cancels it.
+	base   context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex // guards parts and closed
+	parts  map[string]*participant
+	closed bool
+
+	res resourceSet
+}
+
+// New builds a Server and registers its tools and resources.
+func New(cfg Config) (*Server, error) {
+	if cfg.Transport == nil || cfg.Registry == nil || cfg.Consensus == nil || cfg.Transcripts == nil {
+		return nil, fmt.Errorf("mcpserver: Config needs Transport, Registry, Consensus and Transcripts")
+	}
+	if cfg.Gate == nil {
+		cfg.Gate = gating.Default()
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	version := cfg.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := &Server{cfg: cfg, log: log, parts: map[string]*participant{}}
+	s.base, s.cancel = context.WithCancel(context.Background())
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "parley", Title: "parley: debates and consensus", Version: version},
+		&mcp.ServerOptions{Instructions: instructions, Logger: log, Capabilities: &mcp.ServerCapabilities{}})
+	s.addConsensusTools()
+	s.addGateTool()
+	s.addDebateTools()
+	s.addParticipantTools()
+	s.addMessageTools()
+	s.addResources()
+	return s, nil
+}
+
+const instructions = "parley runs budgeted debates between agents and files every verdict as a consensus record. " +
+	"Before deciding, call consensus_check: status \"conflict\" means the position contradicts a filed consensus " +
+	"and must not be taken. To argue in a debate, call debate_join, pass \"@NAME\" as that role's agent to " +
+	"debate_start (or join a debate that names you), then loop debate_next_turn / debate_submit_turn " +
+	"until debate_next_turn reports the debate closed."
+
+// MCP returns the SDK server, to run on a transport (Run, Connect) or to
+// serve over HTTP (see HTTPHandler).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves one session on t (stdio, in memory) until the client
+// disconnects or ctx ends. It does not Close the Server.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
+
+// HTTPHandler serves the streamable HTTP transport; every session shares
+// this Server. The SDK's protection against DNS rebinding stays on.
+func (s *Server) HTTPHandler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Logger: s.log})
+}
+
+// Close leaves every debate joined through the server (the participants
+// stop listening and unregister; unanswered requests stay in their inboxes)
+// and waits for their goroutines. It is idempotent.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+	return nil
+}
+
+// inputError is a refusal of a tool's arguments: its message is the
+// cause's (as the CLI prints it), and it matches ErrInvalidInput.
+type inputError struct{ err error }
+
+func (e inputError) Error() string   { return e.err.Error() }
+func (e inputError) Unwrap() []error { return []error{ErrInvalidInput, e.err} }
+
+// invalidf refuses a tool's arguments with a message (wrapping %w causes).
+func invalidf(format string, args ...any) error { return inputError{fmt.Errorf(format, args...)} }
+
+// validName checks an agent name from a tool's arguments as the CLI
+// checks a --flag: "field: invalid_name: …".
+func validName(field, name string) error {
+	if err := inbox.ValidateName(name); err != nil {
+		return invalidf("%s: %w", field, err)
+	}
+	return nil
+}
+
+// checkSize refuses a text over inbox.MaxMessageBytes, the messenger's
+// limit, which also bounds the free text of every other tool.
+func checkSize(field, text string) error {
+	if len(text) > inbox.MaxMessageBytes {
+		return invalidf("%s: %w: %d bytes, limit %d", field, inbox.ErrTooLarge, len(text), inbox.MaxMessageBytes)
+	}
+	return nil
+}

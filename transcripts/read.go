@@ -1,0 +1,108 @@
+package transcripts
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Transcript is a debate as read back from its directory.
+type Transcript struct {
+	Session *debate.DebateSession
+	// Events are the transcript's events. When the transcript verifies,
+	// they are all of them; when it does not, they are every line that
+	// still decodes as an event, each with Seq set to its line number, so
+	// that a reader can see what the tampered transcript now says.
+	Events []debate.Event
+	// Verdict is verdict.json, nil while the debate has none.
+	Verdict *Verdict
+	// Report is the verification of the transcript, nil if not verified.
+	Report *Report
+	// State is running, closed or interrupted, as when it was read.
+	State State
+}
+
+// Read reads debate id's session, verdict and transcript, and verifies the
+// transcript, every time it is called (nothing is cached: a page showing
+// the result shows the file as it is now). A transcript that does not
+// verify is still returned, with its report saying where it breaks.
+//
+// verdict.json is read before the transcript, so that a debate closing
+// while it is read is seen either unsealed (and verified so far) or sealed
+// whole. The incomplete last line of a debate that is running (a write in
+// progress) is left out; that of an interrupted debate is reported, as
+// Verify does.
+func (s *Store) Read(id string) (*Transcript, error) {
+	sess, err := s.Session(id)
+	if err != nil {
+		return nil, err
+	}
+	t := &Transcript{Session: sess, State: StateInterrupted}
+	var seal *Seal
+	switch v, err := s.Verdict(id); {
+	case err == nil:
+		t.Verdict, t.State = v, StateClosed
+		seal = &Seal{Events: v.Events, Head: v.Head}
+	case !errors.Is(err, ErrNotSealed):
+		return nil, err
+	default:
+		running, err := s.Running(id)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		if running {
+			t.State = StateRunning
+		}
+	}
+	data, err := s.root.ReadFile(fileOf(id, TranscriptFile))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s has no transcript", ErrNotFound, id)
+		}
+		return nil, err
+	}
+	if t.State == StateRunning {
+		if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+			data = data[:i+1]
+		}
+	}
+	rep, err := Verify(bytes.NewReader(data), id, seal)
+	if err != nil {
+		return nil, err
+	}
+	t.Report = &rep
+	if !rep.Intact {
+		t.Events = readLenient(data)
+		return t, nil
+	}
+	t.Events = make([]debate.Event, 0, rep.Events)
+	for line := range bytes.Lines(data) {
+		// Verify checked every line's structure and hash: decode only.
+		e, err := decodeVerified(bytes.TrimSuffix(line, []byte("\n")))
+		if err != nil {
+			// A chain that verifies over lines that are not events: show
+			// what does decode.
+			t.Events = readLenient(data)
+			break
+		}
+		t.Events = append(t.Events, e)
+	}
+	return t, nil
+}
+
+// decodeVerified decodes a line that Verify already checked.
+func decodeVerified(line []byte) (debate.Event, error) {
+	var r rawLine
+	if err := json.Unmarshal(line, &r); err != nil {
+		return debate.Event{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if r.Kind == "" || len(r.Data) == 0 {
+		return debate.Event{}, fmt.Errorf("%w: no kind or data", ErrMalformed)
+	}
+	return debate.Event{Seq: r.Seq, Kind: r.Kind, At: r.At, ElapsedMs: r.ElapsedMs, Data: r.Data}, nil
+}

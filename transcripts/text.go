@@ -1,0 +1,149 @@
+package transcripts
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// RenderText writes a view for a terminal: a tamper banner first when the
+// transcript (or its vault page) does not verify, then the session, each
+// round's turns (role, agent, position, counter, confidence change,
+// tokens, evidence with its check, the argument), rejections, forfeits
+// and resumes, and the verdict with its reason. Control characters in what
+// agents wrote are replaced, so a transcript cannot drive the terminal.
+func RenderText(w io.Writer, v *View) error {
+	bw := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	in := &v.Integrity
+	if !in.Intact {
+		p("!! TAMPERED: line %d %s\n", in.BadLine, termLine(in.Problem))
+		p("!! Everything from line %d on is not verified (marked UNVERIFIED below). See: parley transcripts verify %s\n\n", in.BadLine, v.ID)
+	}
+	if pc := in.Page; pc != nil && pc.Status == PageDiffers {
+		p("!! VAULT PAGE DIFFERS: %s\n\n", termLine(pc.Problem))
+	}
+	p("Debate %s\n", v.ID)
+	p("Topic:        %s\n", termLine(v.Topic))
+	p("Layer:        %s\n", v.Layer)
+	if v.Scope != "" {
+		p("Scope:        %s\n", termLine(v.Scope))
+	}
+	p("Created:      %s (%s)\n", v.Created, v.State)
+	p("Participants: %s\n", v.ParticipantList())
+	bu := v.Budget
+	p("Budget:       %d rounds, %d tokens (%d per agent per round), %d s\n", bu.MaxRounds, bu.MaxTokens, bu.MaxTokensPerRound, bu.MaxWallClockMs/1000)
+	p("Integrity:    %s\n", integrityLine(in))
+	if pc := in.Page; pc != nil {
+		p("Vault page:   %s (%s)\n", pc.Status, pc.Path)
+	}
+	p("Opening position (defender): %s\n", termLine(v.OpeningPosition))
+	for _, c := range v.Context {
+		p("Context:      %s %s (%d characters)\n", c.Kind, termLine(c.Ref), c.Chars)
+	}
+	for _, r := range v.Rounds {
+		if r.N > 0 {
+			p("\n── Round %d ──\n", r.N)
+		} else {
+			p("\n── Before round 1 ──\n")
+		}
+		for i := range r.Entries {
+			textEntry(bw, &r.Entries[i])
+		}
+	}
+	if o := v.Verdict; o != nil {
+		p("\n══ Verdict: %s → %s (%s)\n", o.Verdict, o.Action, o.Rule)
+		p("   %s\n", termLine(o.Reason))
+		if o.FinalPosition != "" {
+			p("   Final position: %s\n", termLine(o.FinalPosition))
+		}
+		p("   Defender's last position: %s\n", termLine(o.DefenderPosition))
+		for _, name := range slices.Sorted(maps.Keys(o.AttackerPositions)) {
+			p("   %s's last position: %s\n", name, termLine(o.AttackerPositions[name]))
+		}
+		p("   %d rounds, %d tokens, %.1f s of active time\n", o.Rounds, o.Tokens, float64(o.ElapsedMs)/1000)
+		if v.Record != "" {
+			p("   Record: %s\n", v.Record)
+		}
+	} else {
+		p("\nNo verdict yet (%s): %d turns, %d tokens so far.\n", v.State, v.Turns, v.Tokens)
+	}
+	return bw.Flush()
+}
+
+func integrityLine(in *Integrity) string {
+	switch {
+	case !in.Intact:
+		return fmt.Sprintf("TAMPERED at line %d (%d lines verify before it)", in.BadLine, in.Events)
+	case in.Sealed:
+		return fmt.Sprintf("intact, %d events, sealed by verdict.json, head %s", in.Events, in.Head)
+	}
+	return fmt.Sprintf("intact so far, %d events, not sealed yet, head %s", in.Events, in.Head)
+}
+
+func textEntry(w *bufio.Writer, e *Entry) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	mark := ""
+	if e.Unverified {
+		mark = "  UNVERIFIED"
+	}
+	switch {
+	case e.Turn != nil:
+		t := e.Turn
+		p("\n%s (%s) · %s · confidence %s · line %d%s\n", t.Agent, t.Role, TokensLabel(t), Signed(t.ConfidenceChange), e.Line, mark)
+		pos := termLine(t.Position)
+		if pos == "" {
+			pos = "(none)"
+		}
+		p("  Position: %s\n", pos)
+		if c := termLine(t.CounterTo); c != "" {
+			p("  Counters: %s\n", c)
+		} else if t.Role == debate.RoleAttacker && t.Concedes() {
+			p("  No further objections\n")
+		}
+		for _, ev := range t.Evidence {
+			p("  Evidence: %s — %s", termLine(ev.Ref), ev.Status)
+			if ev.Detail != "" {
+				p(" (%s)", termLine(ev.Detail))
+			}
+			p("\n")
+		}
+		if text := strings.TrimSpace(t.Text); text != "" {
+			for line := range strings.Lines(text) {
+				p("  │ %s\n", termText(strings.TrimRight(line, "\r\n")))
+			}
+		}
+	case e.Rejected != nil:
+		r := e.Rejected
+		p("\n! Reply of %s (%s, round %d) rejected: %s · line %d%s\n", r.Agent, r.Role, r.Round, termLine(r.Reason), e.Line, mark)
+	case e.Forfeit != nil:
+		f := e.Forfeit
+		p("\n✗ %s (%s) forfeited: %s", f.Agent, f.Role, f.Reason)
+		if f.Detail != "" {
+			p(" (%s)", termLine(f.Detail))
+		}
+		p(" · line %d%s\n", e.Line, mark)
+	case e.Resume != nil:
+		p("\n↻ The coordinator was resumed at %.1f s of active time · line %d%s\n", float64(e.Resume.ElapsedMs)/1000, e.Line, mark)
+	}
+}
+
+// termLine is text on one line with control characters replaced.
+func termLine(s string) string { return termText(oneLine(s)) }
+
+// termText replaces control characters (escape sequences included) with
+// U+FFFD, keeping tabs.
+func termText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}

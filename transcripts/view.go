@@ -1,0 +1,280 @@
+package transcripts
+
+import (
+	"bytes"
+	"strings"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// View is a debate as a reader follows it: the session, the rounds with
+// every turn, rejection, forfeit and resume in order, the verdict, and the
+// integrity of the transcript it was read from. Every rendering (text,
+// Markdown, HTML, JSON, the web page) is made from a View, so they agree.
+type View struct {
+	ID              string                 `json:"debate_id"`
+	Topic           string                 `json:"topic"`
+	Layer           debate.Layer           `json:"layer"`
+	Scope           string                 `json:"scope,omitempty"`
+	Created         string                 `json:"created"`
+	State           State                  `json:"state"`
+	OpeningPosition string                 `json:"opening_position"`
+	Participants    []debate.Participant   `json:"participants"`
+	Budget          debate.ConsensusBudget `json:"budget"`
+	Context         []ContextRef           `json:"context,omitempty"`
+	Integrity       Integrity              `json:"integrity"`
+	Rounds          []Round                `json:"rounds"`
+	// Verdict is the outcome (from verdict.json, else the verdict event),
+	// nil while the debate has none.
+	Verdict *debate.Outcome `json:"verdict,omitempty"`
+	// Record is where the outcome was filed (vault-relative), "" if not.
+	Record string `json:"record,omitempty"`
+	// Turns and Tokens count the recorded turns and their tokens.
+	Turns  int `json:"turns"`
+	Tokens int `json:"tokens"`
+}
+
+// ContextRef names one context item handed to every turn.
+type ContextRef struct {
+	Kind  string `json:"kind"`
+	Ref   string `json:"ref,omitempty"`
+	Chars int    `json:"chars"`
+}
+
+// Round is one round of a debate; round 0 holds what came before round 1
+// (a resume before the first turn).
+type Round struct {
+	N       int     `json:"round"`
+	Entries []Entry `json:"entries"`
+}
+
+// Entry is one event a reader sees: exactly one of Turn, Rejected, Forfeit
+// and Resume is set, as Kind says.
+type Entry struct {
+	// Line is the transcript line the event was read from (1-based).
+	Line      int                   `json:"line"`
+	Kind      debate.EventKind      `json:"kind"`
+	At        string                `json:"at"`
+	ElapsedMs int64                 `json:"elapsed_ms"`
+	Turn      *debate.TurnRecord    `json:"turn,omitempty"`
+	Rejected  *debate.RejectedEvent `json:"rejected,omitempty"`
+	Forfeit   *debate.ForfeitEvent  `json:"forfeit,omitempty"`
+	Resume    *debate.ResumeEvent   `json:"resume,omitempty"`
+	// Unverified is set on every entry at or after the first bad line of a
+	// tampered transcript: what it says cannot be trusted.
+	Unverified bool `json:"unverified,omitempty"`
+}
+
+// Integrity is what verification found.
+type Integrity struct {
+	// Intact is true when the whole chain verified (and agrees with
+	// verdict.json when there is one).
+	Intact bool `json:"intact"`
+	// Sealed says verdict.json was there to check the end against.
+	Sealed bool `json:"sealed"`
+	// Events is how many lines verified; Head the hash of the last one.
+	Events int    `json:"events"`
+	Head   string `json:"head"`
+	// BadLine and Problem name the first bad line of a tampered transcript.
+	BadLine int    `json:"bad_line,omitempty"`
+	Problem string `json:"problem,omitempty"`
+	// Page is the comparison with the debate's vault page, when a caller
+	// made one (see CheckPage).
+	Page *PageCheck `json:"page,omitempty"`
+}
+
+// Tampered reports whether the transcript, or the vault page's record of
+// it, does not verify.
+func (i Integrity) Tampered() bool {
+	return !i.Intact || (i.Page != nil && i.Page.Status == PageDiffers)
+}
+
+// Summary is the integrity in a few words, as a badge shows it.
+func (i Integrity) Summary() string {
+	switch {
+	case !i.Intact:
+		return "tampered"
+	case i.Page != nil && i.Page.Status == PageDiffers:
+		return "vault page differs"
+	case i.Sealed:
+		return "verified"
+	}
+	return "verified so far"
+}
+
+// NewView builds the view of a transcript as Read returned it. Events that
+// do not decode are left out; on a tampered transcript, entries from the
+// first bad line on are marked Unverified.
+func NewView(t *Transcript) *View {
+	s := t.Session
+	v := &View{
+		ID: s.ID, Topic: s.Topic, Layer: s.Layer, Scope: s.Scope, Created: s.Created, State: t.State,
+		OpeningPosition: s.OpeningPosition(), Participants: s.Participants, Budget: s.Budget,
+	}
+	for _, c := range s.Context {
+		v.Context = append(v.Context, ContextRef{Kind: c.Kind, Ref: c.Ref, Chars: len([]rune(c.Text))})
+	}
+	if r := t.Report; r != nil {
+		v.Integrity = Integrity{Intact: r.Intact, Sealed: r.Sealed, Events: r.Events, Head: r.Head, BadLine: r.BadLine, Problem: r.Problem}
+	}
+	bad := 0
+	if !v.Integrity.Intact && v.Integrity.BadLine > 0 {
+		bad = v.Integrity.BadLine
+	}
+	cur := -1 // index in v.Rounds of the round being filled
+	at := func(round int) *Round {
+		if cur >= 0 && v.Rounds[cur].N == round {
+			return &v.Rounds[cur]
+		}
+		for i := range v.Rounds {
+			if v.Rounds[i].N == round {
+				cur = i
+				return &v.Rounds[i]
+			}
+		}
+		v.Rounds = append(v.Rounds, Round{N: round})
+		cur = len(v.Rounds) - 1
+		return &v.Rounds[cur]
+	}
+	var fromEvents *debate.Outcome
+	for _, e := range t.Events {
+		en := Entry{Line: e.Seq, Kind: e.Kind, At: e.At, ElapsedMs: e.ElapsedMs, Unverified: bad > 0 && e.Seq >= bad}
+		round := 0
+		switch e.Kind {
+		case debate.EventTurn:
+			tr, ok := decodeTurn(e.Data)
+			if !ok {
+				continue
+			}
+			if tr.Text != "" {
+				// A turn sent without an argument travels with a Markdown
+				// rendering of itself as its text; that is not an argument.
+				bare := tr.Turn
+				bare.Text = ""
+				if strings.TrimSpace(tr.Text) == strings.TrimSpace(debate.RenderTurn(&bare)) {
+					tr.Text = ""
+				}
+			}
+			en.Turn, round = &tr, tr.Round
+			v.Turns++
+			v.Tokens += tr.Tokens
+		case debate.EventRejected:
+			var r debate.RejectedEvent
+			if json.Unmarshal(e.Data, &r) != nil {
+				continue
+			}
+			en.Rejected, round = &r, r.Round
+		case debate.EventForfeit:
+			var f debate.ForfeitEvent
+			if json.Unmarshal(e.Data, &f) != nil {
+				continue
+			}
+			en.Forfeit, round = &f, f.Round
+		case debate.EventResume:
+			var r debate.ResumeEvent
+			if json.Unmarshal(e.Data, &r) != nil {
+				continue
+			}
+			en.Resume = &r
+			round = 0
+			if cur >= 0 {
+				round = v.Rounds[cur].N
+			}
+		case debate.EventVerdict:
+			var o debate.Outcome
+			if json.Unmarshal(e.Data, &o) == nil {
+				fromEvents = &o
+			}
+			continue
+		default:
+			continue
+		}
+		r := at(round)
+		r.Entries = append(r.Entries, en)
+	}
+	switch {
+	case t.Verdict != nil:
+		o := t.Verdict.Outcome
+		v.Verdict, v.Record = &o, t.Verdict.Record
+	case fromEvents != nil:
+		v.Verdict = fromEvents
+	}
+	return v
+}
+
+// readLenient reads every line of a transcript that decodes as an event,
+// without checking hashes, for showing a tampered transcript as it now
+// reads. Each event's Seq is set to the line it was read from, whatever
+// the line claims. It reads at most maxLenientLines lines.
+func readLenient(data []byte) []debate.Event {
+	var out []debate.Event
+	n := 0
+	for line := range bytes.Lines(data) {
+		n++
+		if n > maxLenientLines {
+			break
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if len(line) == 0 || len(line) > MaxLineBytes {
+			continue
+		}
+		var r rawLine
+		if json.Unmarshal(line, &r) != nil || r.Kind == "" || len(r.Data) == 0 {
+			continue
+		}
+		out = append(out, debate.Event{Seq: n, Kind: r.Kind, At: r.At, ElapsedMs: r.ElapsedMs, Data: r.Data})
+	}
+	return out
+}
+
+// maxLenientLines bounds how much of a tampered transcript is shown.
+const maxLenientLines = 1 << 20
+
+// ParticipantList lists the participants as "Name (role)".
+func (v *View) ParticipantList() string {
+	var ps []string
+	for _, p := range v.Participants {
+		ps = append(ps, p.Name+" ("+string(p.Role)+")")
+	}
+	return strings.Join(ps, ", ")
+}
+
+// turnJSON is a recorded turn's JSON in one flat struct: one decode, where
+// debate.TurnRecord's UnmarshalJSON takes two (a long page has a thousand).
+type turnJSON struct {
+	DebateID         string                 `json:"debate_id"`
+	Round            int                    `json:"round"`
+	Role             debate.Role            `json:"role"`
+	Position         string                 `json:"position"`
+	Claim            *string                `json:"claim"`
+	CounterTo        string                 `json:"counter_to"`
+	EvidenceRefs     []string               `json:"evidence_refs"`
+	ConfidenceChange int                    `json:"confidence_change"`
+	Tokens           int                    `json:"tokens"`
+	Text             string                 `json:"text"`
+	Agent            string                 `json:"agent"`
+	RequestID        string                 `json:"request_id"`
+	MessageID        string                 `json:"message_id"`
+	PositionHash     string                 `json:"position_hash"`
+	TokensEstimated  bool                   `json:"tokens_estimated"`
+	OverBudget       bool                   `json:"over_budget"`
+	Evidence         []debate.EvidenceCheck `json:"evidence"`
+}
+
+func decodeTurn(data []byte) (debate.TurnRecord, bool) {
+	var j turnJSON
+	if json.Unmarshal(data, &j) != nil {
+		return debate.TurnRecord{}, false
+	}
+	if j.Position == "" && j.Claim != nil {
+		j.Position = *j.Claim
+	}
+	return debate.TurnRecord{
+		Turn: debate.Turn{DebateID: j.DebateID, Round: j.Round, Role: j.Role, Position: j.Position, CounterTo: j.CounterTo,
+			EvidenceRefs: j.EvidenceRefs, ConfidenceChange: j.ConfidenceChange, Tokens: j.Tokens, Text: j.Text},
+		Agent: j.Agent, RequestID: j.RequestID, MessageID: j.MessageID, PositionHash: j.PositionHash,
+		TokensEstimated: j.TokensEstimated, OverBudget: j.OverBudget, Evidence: j.Evidence,
+	}, true
+}

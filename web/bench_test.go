@@ -1,0 +1,153 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+)
+
+// longDebate records a debate of rounds rounds between one attacker and
+// one defender who never agree, the way the coordinator records one
+// (open, then a request and a turn per speaker, then the verdict the end
+// rules give), through the real transcript journal, then files and seals
+// it: 2×rounds turns with arguments and checked evidence, a chain that
+// verifies, a vault page that matches. (A debate this long cannot run over
+// the messenger: each turn_request carries the whole transcript, which
+// passes inbox.MaxMessageBytes long before 1000 turns.)
+func (f *fixture) longDebate(rounds int) string {
+	f.t.Helper()
+	ctx := context.Background()
+	id := debate.NewID(time.Now(), debate.LayerPlan, "A long debate")
+	sess := &debate.DebateSession{
+		ID: id, Topic: "A long debate", Layer: debate.LayerPlan, Position: "defender position 0", Created: inbox.Now(), Coordinator: debate.CoordinatorName(id),
+		Budget:       debate.ConsensusBudget{MaxRounds: rounds, MaxTokens: 1 << 30, MaxTokensPerRound: 2000, MaxWallClockMs: 600000, ConvergenceRounds: 1},
+		Participants: []debate.Participant{{Name: "Critic", Role: debate.RoleAttacker}, {Name: "Proposer", Role: debate.RoleDefender}},
+		Workspace:    f.workspace,
+	}
+	log, err := f.debates.Create(ctx, sess)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer log.Close()
+	must := func(_ debate.Event, err error) {
+		if err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	must(log.Append(ctx, debate.EventOpen, 0, sess))
+	st, err := debate.Replay(log.Events())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	arg := strings.Repeat("An argument of some length, as a model would write it. ", 6)
+	elapsed := int64(0)
+	for {
+		round, sp, attempt := st.Next()
+		if round > rounds {
+			break
+		}
+		elapsed += 3
+		reqID := debate.RequestID(id, round, sp, attempt)
+		must(log.Append(ctx, debate.EventRequest, elapsed, debate.RequestEvent{RequestID: reqID, MessageID: debate.RequestMessageID(reqID), Round: round, Role: sp.Role, Agent: sp.Name, Attempt: attempt}))
+		pos := fmt.Sprintf("%s position %d", sp.Role, round)
+		t := debate.TurnRecord{
+			Turn: debate.Turn{DebateID: id, Round: round, Role: sp.Role, Position: pos, ConfidenceChange: -1, Tokens: 120, Text: arg,
+				EvidenceRefs: []string{"notes.md:2", "https://example.org/spec"}},
+			Agent: sp.Name, RequestID: reqID, MessageID: debate.RequestMessageID(reqID + ":reply"), PositionHash: debate.PositionHash(pos),
+			Evidence: []debate.EvidenceCheck{{Ref: "notes.md:2", Kind: "line", Status: debate.EvidenceOK}, {Ref: "https://example.org/spec", Kind: "url", Status: debate.EvidenceUnchecked}},
+		}
+		if sp.Role == debate.RoleAttacker {
+			t.CounterTo = fmt.Sprintf("defender position %d", round-1)
+		}
+		e, err := log.Append(ctx, debate.EventTurn, elapsed, t)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if err := st.Apply(&e); err != nil {
+			f.t.Fatal(err)
+		}
+		if o, done := st.Judge(elapsed); done {
+			if o.Verdict != debate.BudgetExhausted || round != rounds {
+				f.t.Fatalf("round %d: %s", round, o.Verdict)
+			}
+			o.Closed = inbox.Now()
+			must(log.Append(ctx, debate.EventVerdict, elapsed, o))
+			break
+		}
+	}
+	st, err = debate.Replay(log.Events())
+	if err != nil || st.Verdict == nil {
+		f.t.Fatalf("replay: %v", err)
+	}
+	record, err := filer{f}.File(ctx, st.Verdict)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if err := log.Seal(ctx, st.Verdict, record); err != nil {
+		f.t.Fatal(err)
+	}
+	return id
+}
+
+// benchDir is a directory for a generated root: in memory (/dev/shm) when
+// there is one, since generating the transcript fsyncs every turn and only
+// serving it is measured.
+func benchDir(b *testing.B) string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if dir, err := os.MkdirTemp("/dev/shm", "parley-bench-"); err == nil {
+			b.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	return b.TempDir()
+}
+
+// BenchmarkDebatePage1000Turns measures what "parley serve" does for the
+// page of a debate of 1000 turns: read the session, the verdict and the
+// transcript, verify the whole chain, check the vault page, lay out and
+// render the thread. Nothing is cached between requests.
+func BenchmarkDebatePage1000Turns(b *testing.B) {
+	f := newFixtureAt(b, benchDir(b))
+	id := f.longDebate(500)
+	req := httptest.NewRequest(http.MethodGet, "/debates/"+id, nil)
+	req.Host = "127.0.0.1:7420"
+	rec := httptest.NewRecorder()
+	f.srv.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK || strings.Count(body, `<article class="turn `) != 1000 || !strings.Contains(body, `class="integrity ok"`) || !strings.Contains(body, "BUDGET_EXHAUSTED") {
+		b.Fatalf("the page of the 1000-turn debate: %d, %d turns", rec.Code, strings.Count(body, `<article class="turn `))
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		f.srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatal(rec.Code)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/page")
+	// The CPU time of the process per page (garbage collection included),
+	// which a machine loaded by other work inflates less than wall time.
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/page")
+}
+
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

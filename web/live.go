@@ -1,0 +1,155 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// Live streams.
+const (
+	heartbeatEvery = 15 * time.Second
+	maxStream      = time.Hour // then the browser reconnects on its own
+	streamWrite    = 10 * time.Second
+)
+
+// stamp is what tells that a debate changed: its transcript's size and
+// time, whether it is sealed, and its state.
+type stamp struct {
+	size  int64
+	mod   time.Time
+	state transcripts.State
+}
+
+func (s *Server) stampOf(id string) (stamp, error) {
+	var st stamp
+	fi, err := s.droot.Stat(transcripts.Path(id, transcripts.TranscriptFile))
+	if err != nil {
+		return st, err
+	}
+	st.size, st.mod = fi.Size(), fi.ModTime()
+	switch _, err := s.droot.Stat(transcripts.Path(id, transcripts.VerdictFile)); {
+	case err == nil:
+		st.state = transcripts.StateClosed
+	case !errors.Is(err, fs.ErrNotExist):
+		return st, err
+	default:
+		running, err := s.debates.Running(id)
+		if err != nil {
+			return st, err
+		}
+		st.state = transcripts.StateInterrupted
+		if running {
+			st.state = transcripts.StateRunning
+		}
+	}
+	return st, nil
+}
+
+// handleLive streams a debate's changes as server-sent events: an event
+// "live" carries the new inside of the page's <div id="live"> (rendered
+// and escaped as the page is) whenever the transcript changes, and an
+// event "done" (data: the state) ends the stream once the debate is no
+// longer running. It ends too when the client goes, when the server shuts
+// down, and after an hour (the browser then reconnects).
+func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if debate.ValidateID(id) != nil {
+		s.notFound(w, r)
+		return
+	}
+	cur, err := s.stampOf(id)
+	if err != nil {
+		if isNotFound(err) || errors.Is(err, fs.ErrNotExist) {
+			s.notFound(w, r)
+			return
+		}
+		s.fail(w, r, "live", err)
+		return
+	}
+	select {
+	case s.live <- struct{}{}:
+		defer func() { <-s.live }()
+	default:
+		http.Error(w, "too many live pages open; reload to update", http.StatusServiceUnavailable)
+		return
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	send := func(event, data string) bool {
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "event: %s\n", event)
+		for line := range strings.Lines(data) {
+			fmt.Fprintf(&b, "data: %s\n", strings.TrimRight(line, "\r\n"))
+		}
+		if data == "" {
+			b.WriteString("data:\n")
+		}
+		b.WriteString("\n")
+		_ = rc.SetWriteDeadline(time.Now().Add(streamWrite))
+		if _, err := w.Write(b.Bytes()); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	update := func() bool {
+		v, err := s.view(id)
+		if err != nil {
+			s.log.Warn("live: read the debate", "debate_id", id, "err", err)
+			return true
+		}
+		var b bytes.Buffer
+		if err := transcripts.RenderHTMLLive(&b, v, s.htmlOptions()); err != nil {
+			s.log.Warn("live: render", "debate_id", id, "err", err)
+			return true
+		}
+		return send("live", b.String())
+	}
+	// The page was rendered before this stream opened: send the state now.
+	if !update() {
+		return
+	}
+	tick := time.NewTicker(s.poll)
+	defer tick.Stop()
+	beat := time.NewTicker(heartbeatEvery)
+	defer beat.Stop()
+	end := time.NewTimer(maxStream)
+	defer end.Stop()
+	for cur.state == transcripts.StateRunning {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.stopping:
+			return
+		case <-end.C:
+			return
+		case <-beat.C:
+			_ = rc.SetWriteDeadline(time.Now().Add(streamWrite))
+			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil || rc.Flush() != nil {
+				return
+			}
+		case <-tick.C:
+			next, err := s.stampOf(id)
+			if err != nil {
+				return
+			}
+			if next != cur {
+				cur = next
+				if !update() {
+					return
+				}
+			}
+		}
+	}
+	send("done", string(cur.state))
+}

@@ -1,0 +1,439 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
+)
+
+// perPage is how many debates the index lists (and verifies) per page.
+const perPage = 100
+
+// maxQuery bounds a search or filter text.
+const maxQuery = 500
+
+type debateRow struct {
+	S       transcripts.Summary
+	Intact  bool
+	Events  int
+	BadLine int
+	Problem string
+}
+
+type indexData struct {
+	F                  transcripts.Filter
+	Filtered           bool
+	Layers             []debate.Layer
+	Verdicts           []debate.Verdict
+	States             []transcripts.State
+	Rows               []debateRow
+	Total, Page, Pages int
+	Prev, Next         string
+}
+
+var states = []transcripts.State{transcripts.StateRunning, transcripts.StateClosed, transcripts.StateInterrupted}
+
+// handleIndex lists the debates, filtered by text, layer, verdict and
+// state, each with its chain verified.
+func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	d := indexData{Layers: debate.Layers, Verdicts: debate.Verdicts, States: states}
+	d.F.Text = clipQuery(q.Get("q"))
+	if v := q.Get("layer"); v != "" {
+		d.F.Layer, _ = debate.ParseLayer(v)
+	}
+	if v := q.Get("verdict"); v != "" {
+		d.F.Verdict, _ = debate.ParseVerdict(v)
+	}
+	if v := q.Get("state"); slices.Contains(states, transcripts.State(v)) {
+		d.F.State = transcripts.State(v)
+	}
+	d.Filtered = d.F != (transcripts.Filter{})
+	list, err := s.debates.Find(d.F)
+	if err != nil {
+		s.fail(w, r, "list", err)
+		return
+	}
+	d.Total = len(list)
+	d.Pages = max(1, (len(list)+perPage-1)/perPage)
+	d.Page, _ = strconv.Atoi(q.Get("page"))
+	d.Page = min(max(d.Page, 1), d.Pages)
+	from, to := (d.Page-1)*perPage, min(d.Page*perPage, len(list))
+	for _, sum := range list[from:to] {
+		row := debateRow{S: sum}
+		rep, err := s.debates.Verify(sum.ID)
+		if err != nil {
+			row.BadLine, row.Problem = 1, err.Error()
+		} else {
+			row.Intact, row.Events, row.BadLine, row.Problem = rep.Intact, rep.Events, rep.BadLine, rep.Problem
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	pageLink := func(n int) string {
+		v := url.Values{}
+		for _, k := range []string{"q", "layer", "verdict", "state"} {
+			if q.Get(k) != "" {
+				v.Set(k, q.Get(k))
+			}
+		}
+		v.Set("page", strconv.Itoa(n))
+		return "/?" + v.Encode()
+	}
+	if d.Page > 1 {
+		d.Prev = pageLink(d.Page - 1)
+	}
+	if d.Page < d.Pages {
+		d.Next = pageLink(d.Page + 1)
+	}
+	s.render(w, r, http.StatusOK, "index", layoutData{Title: "Debates", Nav: "debates", Data: d})
+}
+
+func clipQuery(s string) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > maxQuery {
+		s = string(r[:maxQuery])
+	}
+	return s
+}
+
+// view reads, verifies and lays out a debate; for a closed debate the
+// vault page is checked against the chain too. Nothing is cached.
+func (s *Server) view(id string) (*transcripts.View, error) {
+	t, err := s.debates.Read(id)
+	if err != nil {
+		return nil, err
+	}
+	v := transcripts.NewView(t)
+	if t.State == transcripts.StateClosed {
+		v.Integrity.Page = transcripts.CheckPage(s.vault, id, t.Report)
+	}
+	return v, nil
+}
+
+// htmlOptions links evidence to the vault pages it names and to web
+// addresses; files of the workspace are named, never served.
+func (s *Server) htmlOptions() transcripts.HTMLOptions {
+	return transcripts.HTMLOptions{
+		EvidenceURL: func(e debate.EvidenceCheck) string {
+			if e.Kind == "wiki" {
+				if p, err := s.vault.Resolve(e.Ref); err == nil {
+					return pageURL(p)
+				}
+				return ""
+			}
+			return transcripts.WebURL(e)
+		},
+		RecordURL: func(record string) string {
+			if !strings.HasPrefix(record, consensus.Folder+"/") {
+				return ""
+			}
+			return pageURL(record)
+		},
+	}
+}
+
+func isNotFound(err error) bool {
+	return errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, debate.ErrInvalidID)
+}
+
+type debateData struct {
+	View    *transcripts.View
+	Live    bool
+	PageURL string
+}
+
+// handleDebate shows one debate as a thread, its integrity badge computed
+// from the chain now. A running debate's page updates live.
+func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if debate.ValidateID(id) != nil {
+		s.notFound(w, r)
+		return
+	}
+	v, err := s.view(id)
+	if isNotFound(err) {
+		s.notFound(w, r)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, "debate", err)
+		return
+	}
+	d := debateData{View: v, Live: v.State == transcripts.StateRunning}
+	if pc := v.Integrity.Page; pc != nil && pc.Status != transcripts.PageMissing {
+		d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(pc.Path, "wiki/"), ".md")
+	}
+	opts := s.htmlOptions()
+	l := layoutData{Title: v.Topic, Nav: "debates", MainClass: "narrow", Data: d,
+		raw: func(w io.Writer) error { return transcripts.RenderHTMLBody(w, v, opts) }}
+	if d.Live {
+		l.Script, l.Refresh = true, 5
+	}
+	s.render(w, r, http.StatusOK, "debate", l)
+}
+
+type recordsData struct {
+	F        consensus.Filter
+	Filtered bool
+	Layers   []debate.Layer
+	Verdicts []debate.Verdict
+	Records  []consensus.Record
+}
+
+func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	d := recordsData{Layers: debate.Layers, Verdicts: debate.Verdicts}
+	if v := q.Get("layer"); v != "" {
+		d.F.Layer, _ = debate.ParseLayer(v)
+	}
+	if v := q.Get("verdict"); v != "" {
+		d.F.Verdict, _ = debate.ParseVerdict(v)
+	}
+	if v := q.Get("status"); v != "" {
+		d.F.Status, _ = consensus.ParseStatus(v)
+	}
+	d.Filtered = d.F != (consensus.Filter{})
+	recs, err := s.cs.Records(r.Context(), d.F)
+	if err != nil {
+		s.fail(w, r, "records", err)
+		return
+	}
+	d.Records = recs
+	s.render(w, r, http.StatusOK, "records", layoutData{Title: "Consensus records", Nav: "consensus", Data: d})
+}
+
+var recordNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$`)
+
+type recordData struct {
+	R     *consensus.Record
+	Chain []consensus.Record
+	HTML  template.HTML
+}
+
+// handleRecord shows a consensus record: its facts, the supersession chain
+// of its question, and its page rendered with wikilinks as links.
+func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if !recordNameRE.MatchString(name) || strings.HasSuffix(name, ".") {
+		s.notFound(w, r)
+		return
+	}
+	rec, page, err := s.cs.Record(r.Context(), name)
+	if errors.Is(err, consensus.ErrNoRecord) || isNotFound(err) || errors.Is(err, vault.ErrNotPage) || errors.Is(err, vault.ErrInvalidPath) {
+		s.notFound(w, r)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, "record", err)
+		return
+	}
+	d := recordData{R: rec}
+	all, err := s.cs.Records(r.Context(), consensus.Filter{Layer: rec.Layer})
+	if err != nil {
+		s.fail(w, r, "record", err)
+		return
+	}
+	for _, o := range all {
+		if o.Slug == rec.Slug {
+			d.Chain = append(d.Chain, o)
+		}
+	}
+	slices.SortFunc(d.Chain, func(a, b consensus.Record) int { return strings.Compare(a.Created, b.Created) })
+	if d.HTML, err = s.markdown(page.Body); err != nil {
+		s.fail(w, r, "record", err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "record", layoutData{Title: rec.Topic, Nav: "consensus", MainClass: "narrow", Data: d})
+}
+
+// markdown renders a page body: goldmark, no raw HTML, wikilinks resolved
+// against the vault.
+func (s *Server) markdown(body []byte) (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := vault.Render(&buf, body, s.vault.Resolver(func(p, _ string) string { return pageURL(p) })); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil // goldmark escapes text and drops raw HTML
+}
+
+type prop struct {
+	Key   string
+	Value template.HTML
+}
+
+type pageCheck struct {
+	ID, Class, Summary, Detail string
+	Bad                        bool
+}
+
+type pageData struct {
+	Path   string
+	Props  []prop
+	HTML   template.HTML
+	Debate *pageCheck
+}
+
+func (s *Server) handleWiki(w http.ResponseWriter, r *http.Request) {
+	s.servePage(w, r, "wiki/"+r.PathValue("path"))
+}
+
+func (s *Server) handleVault(w http.ResponseWriter, r *http.Request) {
+	s.servePage(w, r, r.PathValue("path"))
+}
+
+// servePage renders the vault page at p ("wiki/x" or "wiki/x.md"). Only
+// Markdown pages are served, read strictly (see readPage). A debate's page
+// is compared with the debate's chain.
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p string) {
+	if strings.HasSuffix(p, "/") || p == "" {
+		s.notFound(w, r)
+		return
+	}
+	if !strings.HasSuffix(p, ".md") {
+		p += ".md"
+	}
+	data, err := readPage(s.vroot, p)
+	if err != nil {
+		s.log.Debug("vault page refused", "path", p, "err", err)
+		s.notFound(w, r)
+		return
+	}
+	d := pageData{Path: p}
+	body := data
+	if page, err := vault.ParsePage(p, data); err == nil {
+		body = page.Body
+		d.Props = s.props(page.Meta)
+	}
+	if d.HTML, err = s.markdown(body); err != nil {
+		s.fail(w, r, "page", err)
+		return
+	}
+	if dir, file := path.Split(p); dir == "wiki/debates/" {
+		id := strings.TrimSuffix(file, ".md")
+		if t, err := s.debates.Read(id); err == nil {
+			d.Debate = pageCheckOf(id, t.Report, transcripts.CheckPage(s.vault, id, t.Report))
+		}
+	}
+	title := strings.TrimSuffix(path.Base(p), ".md")
+	s.render(w, r, http.StatusOK, "page", layoutData{Title: title, Nav: "vault", MainClass: "narrow", Data: d})
+}
+
+func pageCheckOf(id string, rep *transcripts.Report, pc *transcripts.PageCheck) *pageCheck {
+	c := &pageCheck{ID: id}
+	switch {
+	case !rep.Intact:
+		c.Bad, c.Summary = true, "transcript tampered"
+		c.Detail = fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem)
+		if pc.Status == transcripts.PageDiffers {
+			c.Detail = pc.Problem + "; " + c.Detail
+		}
+	case pc.Status == transcripts.PageDiffers:
+		c.Bad, c.Summary, c.Detail = true, "vault page differs", pc.Problem
+	case pc.Status == transcripts.PageMatches:
+		c.Summary = "vault page matches the transcript"
+		c.Detail = fmt.Sprintf("head %s at %d events, as the chain verifies", pc.Head, pc.Events)
+	default:
+		c.Summary, c.Detail = "vault page not checked", pc.Problem
+	}
+	c.Class = "ok"
+	if c.Bad {
+		c.Class = "bad"
+	} else if pc.Status != transcripts.PageMatches {
+		c.Class = "pending"
+	}
+	return c
+}
+
+// propOrder is the order frontmatter keys are shown in; others follow,
+// sorted.
+var propOrder = []string{"type", "layer", "verdict", "action", "status", "date", "topic", "participants", "debate_id", "record", "related",
+	"supersedes", "superseded_by", "final_position", transcripts.PageHeadKey, transcripts.PageEventsKey, "created", "updated", "tags"}
+
+// props lays out a page's frontmatter; wikilinks in it become links.
+func (s *Server) props(meta map[string]any) []prop {
+	var keys []string
+	for _, k := range propOrder {
+		if _, ok := meta[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	var rest []string
+	for k := range meta {
+		if !slices.Contains(propOrder, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	var out []prop
+	for _, k := range append(keys, rest...) {
+		out = append(out, prop{Key: k, Value: s.propValue(meta[k])})
+	}
+	return out
+}
+
+func (s *Server) propValue(v any) template.HTML {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		t := strings.TrimSpace(x)
+		if strings.HasPrefix(t, "[[") && strings.HasSuffix(t, "]]") {
+			if l, err := vault.ParseLink(t); err == nil {
+				if p, err := s.vault.Resolve(l.Target); err == nil {
+					return template.HTML(`<a class="wikilink" href="` + template.HTMLEscapeString(pageURL(p)) + `">` + template.HTMLEscapeString(l.Text()) + `</a>`)
+				}
+				return template.HTML(`<span class="wikilink broken">` + template.HTMLEscapeString(l.Text()) + `</span>`)
+			}
+		}
+		return template.HTML(template.HTMLEscapeString(x))
+	case []any:
+		var parts []string
+		for _, e := range x {
+			parts = append(parts, string(s.propValue(e)))
+		}
+		return template.HTML(strings.Join(parts, ", "))
+	}
+	return template.HTML(template.HTMLEscapeString(fmt.Sprint(v)))
+}
+
+type searchData struct {
+	Q       string
+	Hits    []consensus.Hit
+	Debates []transcripts.Summary
+}
+
+// handleSearch searches the consensus records (BM25) and the debates'
+// topics.
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
+	d := searchData{Q: clipQuery(r.URL.Query().Get("q"))}
+	if d.Q != "" {
+		hits, err := s.cs.Search(r.Context(), d.Q, consensus.Filter{}, 20)
+		if err != nil {
+			s.fail(w, r, "search", err)
+			return
+		}
+		d.Hits = hits
+		list, err := s.debates.Find(transcripts.Filter{Text: d.Q})
+		if err != nil {
+			s.fail(w, r, "search", err)
+			return
+		}
+		d.Debates = list[:min(len(list), 50)]
+	}
+	s.render(w, r, http.StatusOK, "search", layoutData{Title: "Search", Nav: "search", Query: d.Q, Data: d})
+}

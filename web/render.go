@@ -1,0 +1,175 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+//go:embed templates/*.html static/*
+var files embed.FS
+
+// pages holds one template set per page, each with the layout.
+var pages = func() map[string]*template.Template {
+	funcs := template.FuncMap{
+		"date": func(ts string) string {
+			if len(ts) >= 10 {
+				return ts[:10]
+			}
+			return ts
+		},
+		"join": strings.Join,
+	}
+	layout := template.Must(template.New("layout").Funcs(funcs).ParseFS(files, "templates/layout.html"))
+	out := map[string]*template.Template{}
+	for _, name := range []string{"index", "debate", "records", "record", "page", "search", "error"} {
+		t := template.Must(layout.Clone())
+		out[name] = template.Must(t.ParseFS(files, "templates/"+name+".html"))
+	}
+	return out
+}()
+
+// stylesheet is the site's CSS followed by the transcript's.
+var stylesheet = func() []byte {
+	b, err := files.ReadFile("static/style.css")
+	if err != nil {
+		panic(err)
+	}
+	return append(append(b, '\n'), transcripts.Stylesheet...)
+}()
+
+var liveJS = func() []byte {
+	b, err := files.ReadFile("static/live.js")
+	if err != nil {
+		panic(err)
+	}
+	return b
+}()
+
+// layoutData is what the layout shows around a page.
+type layoutData struct {
+	Title     string
+	Nav       string // debates, consensus, vault, search
+	Query     string // the search box's text
+	MainClass string
+	Script    bool // load live.js (and allow it in the CSP)
+	Refresh   int  // seconds: a <noscript> refresh for a live page
+	Root      string
+	VaultDir  string
+	Data      any
+	// raw, when set, writes the page's main part after its "content"
+	// template and before its "after" template, without going through a
+	// template (a long debate's thread is large).
+	raw func(io.Writer) error
+}
+
+// bufs recycles the buffers pages are rendered into.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render writes a page. The page is rendered into a buffer first, so that
+// a template error is a clean 500 rather than half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, l layoutData) {
+	l.Root, l.VaultDir = s.debates.Dir(), s.vault.Path()
+	buf := bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufs.Put(buf)
+	t := pages[name]
+	var err error
+	if l.raw == nil {
+		err = t.ExecuteTemplate(buf, "layout", l)
+	} else {
+		err = t.ExecuteTemplate(buf, "top", l)
+		if err == nil {
+			err = t.ExecuteTemplate(buf, "content", l.Data)
+		}
+		if err == nil {
+			err = l.raw(buf)
+		}
+		if err == nil {
+			err = t.ExecuteTemplate(buf, "after", l.Data)
+		}
+		if err == nil {
+			err = t.ExecuteTemplate(buf, "bottom", l)
+		}
+	}
+	if err != nil {
+		s.log.Error("render a page", "op", name, "path", r.URL.Path, "err", err)
+		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	if l.Script {
+		h.Set("Content-Security-Policy", scriptCSP)
+	}
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(buf.Bytes())
+	}
+}
+
+type errorData struct{ Title, Message string }
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "Not found", Data: errorData{"Not found", "There is no page at this address."}})
+}
+
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, op string, err error) {
+	s.log.Error("serve a page", "op", op, "path", r.URL.Path, "err", err)
+	s.render(w, r, http.StatusInternalServerError, "error", layoutData{Title: "Error", Data: errorData{"Something went wrong", "The page could not be read; the server's log says why."}})
+}
+
+func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
+	var body []byte
+	switch r.PathValue("name") {
+	case "style.css":
+		w.Header().Set("Content-Type", "text/css; charset=utf-8")
+		body = stylesheet
+	case "live.js":
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		body = liveJS
+	default:
+		s.notFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// pageURL is the address of a vault page (a slash path relative to the
+// vault): a debate's page links to the debate (its verified transcript), a
+// consensus record to its record page, any other page to /wiki/… (pages
+// under wiki/) or /vault/…, without ".md".
+func pageURL(p string) string {
+	dir, file := path.Split(p)
+	name := strings.TrimSuffix(file, ".md")
+	switch {
+	case dir == "wiki/debates/" && debate.ValidateID(name) == nil && strings.HasSuffix(file, ".md"):
+		return "/debates/" + name
+	case dir == "wiki/consensus/" && name != "consensus-records" && strings.HasSuffix(file, ".md"):
+		return "/consensus/" + url.PathEscape(name)
+	}
+	p = strings.TrimSuffix(p, ".md")
+	prefix := "/vault/"
+	if rest, ok := strings.CutPrefix(p, "wiki/"); ok {
+		prefix, p = "/wiki/", rest
+	}
+	segs := strings.Split(p, "/")
+	for i := range segs {
+		segs[i] = url.PathEscape(segs[i])
+	}
+	return prefix + strings.Join(segs, "/")
+}

@@ -1,0 +1,264 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
+)
+
+// Config is what a Server reads. Debates, Vault and Consensus are required
+// and stay the caller's to close.
+type Config struct {
+	Debates   *transcripts.Store
+	Vault     *vault.Vault
+	Consensus *consensus.Store
+	// AllowRemote accepts requests whatever their Host header. Without it
+	// only requests addressed to a loopback name (localhost, 127.0.0.1,
+	// [::1]) are served, so that a web page elsewhere cannot read these
+	// pages through DNS rebinding.
+	AllowRemote bool
+	// LivePoll is how often a live page's transcript is checked for news
+	// (default 250 ms).
+	LivePoll time.Duration
+	// MaxLive bounds the live streams open at once (default 64); more are
+	// refused with 503 and the page still works by reloading.
+	MaxLive int
+	Logger  *slog.Logger
+}
+
+// Server serves the pages; see the package comment. It is safe for
+// concurrent use. Close releases its handle on the vault.
+type Server struct {
+	debates *transcripts.Store
+	vault   *vault.Vault
+	cs      *consensus.Store
+	vroot   *os.Root // the vault, for strict page reads
+	droot   *os.Root // the parley root, to stat transcripts
+	log     *slog.Logger
+	mux     *http.ServeMux
+	remote  bool
+	poll    time.Duration
+	live    chan struct{} // a slot per live stream
+
+	stopOnce sync.Once
+	stopping chan struct{} // closed when Serve's context ends: live streams end
+}
+
+var _ http.Handler = (*Server)(nil)
+
+// New makes a Server.
+func New(c Config) (*Server, error) {
+	if c.Debates == nil || c.Vault == nil || c.Consensus == nil {
+		return nil, errors.New("web: a Server needs the debates, the vault and the consensus store")
+	}
+	vroot, err := os.OpenRoot(c.Vault.Path())
+	if err != nil {
+		return nil, fmt.Errorf("web: open the vault: %w", err)
+	}
+	droot, err := os.OpenRoot(c.Debates.Dir())
+	if err != nil {
+		vroot.Close()
+		return nil, fmt.Errorf("web: open the parley root: %w", err)
+	}
+	s := &Server{
+		debates: c.Debates, vault: c.Vault, cs: c.Consensus, vroot: vroot, droot: droot, log: c.Logger,
+		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.poll <= 0 {
+		s.poll = 250 * time.Millisecond
+	}
+	if c.MaxLive <= 0 {
+		c.MaxLive = 64
+	}
+	s.live = make(chan struct{}, c.MaxLive)
+	s.routes()
+	return s, nil
+}
+
+// Close ends the live streams and releases the Server's handles on the
+// vault and the root.
+func (s *Server) Close() error {
+	s.stop()
+	return errors.Join(s.vroot.Close(), s.droot.Close())
+}
+
+func (s *Server) stop() { s.stopOnce.Do(func() { close(s.stopping) }) }
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /{$}", s.handleIndex)
+	m.HandleFunc("GET /debates/{id}", s.handleDebate)
+	m.HandleFunc("GET /debates/{id}/live", s.handleLive)
+	m.HandleFunc("GET /consensus", s.handleRecords)
+	m.HandleFunc("GET /consensus/{name}", s.handleRecord)
+	m.HandleFunc("GET /wiki/{path...}", s.handleWiki)
+	m.HandleFunc("GET /vault/{path...}", s.handleVault)
+	m.HandleFunc("GET /search", s.handleSearch)
+	m.HandleFunc("GET /static/{name}", s.handleStatic)
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.notFound(w, r) })
+	s.mux = m
+}
+
+// The security headers of every response. Pages get script-src and
+// connect-src 'self' only where they update live (see scriptCSP).
+const (
+	baseCSP   = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+	scriptCSP = baseCSP + "; script-src 'self'; connect-src 'self'"
+)
+
+// ServeHTTP sets the security headers, refuses other methods than GET and
+// HEAD, requests for a Host that is not loopback (unless remote access was
+// allowed), and paths that are not plain (see cleanPath), then routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", baseCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Cache-Control", "no-store")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
+		return
+	}
+	if !s.remote && !LoopbackHost(r.Host) {
+		http.Error(w, "this server answers loopback addresses only (parley serve --allow-remote)", http.StatusMisdirectedRequest)
+		return
+	}
+	if !cleanPath(r) {
+		s.notFound(w, r)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// cleanPath accepts a request path only when it is plain: absolute, made
+// of non-empty segments (the last may be empty) that are not "." or ".."
+// and do not start with a dot, with no backslash, NUL, control character
+// or '%' once decoded (a '%' left after decoding is double encoding), and
+// no encoded '/', '\' or '.' in the raw path.
+func cleanPath(r *http.Request) bool {
+	p := r.URL.Path
+	if !strings.HasPrefix(p, "/") || len(p) > 4096 {
+		return false
+	}
+	raw := strings.ToLower(r.URL.EscapedPath())
+	if strings.Contains(raw, "%2f") || strings.Contains(raw, "%5c") || strings.Contains(raw, "%2e") {
+		return false
+	}
+	segs := strings.Split(p[1:], "/")
+	for i, seg := range segs {
+		if seg == "" {
+			if i == len(segs)-1 {
+				continue
+			}
+			return false
+		}
+		if !plainSegment(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainSegment is one path segment that names a file, never a way out.
+func plainSegment(seg string) bool {
+	if seg == "" || seg[0] == '.' || len(seg) > 255 {
+		return false
+	}
+	for _, r := range seg {
+		if r == '\\' || r == '%' || r == '/' || unicode.IsControl(r) || r == unicode.ReplacementChar {
+			return false
+		}
+	}
+	return true
+}
+
+// LoopbackHost reports whether a Host header names this machine: localhost,
+// or a loopback IP address, with or without a port.
+func LoopbackHost(host string) bool {
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	}
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckAddr checks a listen address: a loopback address is fine; any
+// other (a LAN address, or an empty host, which listens on every
+// interface) is ErrRemote unless allowRemote. It reports whether the
+// address is loopback.
+func CheckAddr(addr string, allowRemote bool) (loopback bool, err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("address %q: %w", addr, err)
+	}
+	if host != "" && LoopbackHost(host) {
+		return true, nil
+	}
+	if !allowRemote {
+		return false, fmt.Errorf("%w: %q (use 127.0.0.1, [::1] or localhost, or allow remote access)", ErrRemote, addr)
+	}
+	return false, nil
+}
+
+// Timeouts of the http.Server that Serve runs.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 60 * time.Second
+	shutdownTimeout   = 5 * time.Second
+)
+
+// Serve answers requests on ln until ctx ends, then shuts down gracefully:
+// live streams are told to end, requests in flight get up to 5 s to
+// finish. It returns nil after a shutdown caused by ctx.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    32 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	s.stop()
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if serr := <-done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}

@@ -1,0 +1,501 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// get serves one request for target (a raw request target, not cleaned)
+// and returns the response and its body.
+func get(t testing.TB, h http.Handler, target string) (*http.Response, string) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, target, nil)
+	req.Host = "127.0.0.1:7420"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	res := rec.Result()
+	body, _ := io.ReadAll(res.Body)
+	return res, string(body)
+}
+
+func checkSecurityHeaders(t testing.TB, target string, res *http.Response) {
+	t.Helper()
+	csp := res.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'none'", "style-src 'self'", "img-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("%s: CSP %q lacks %q", target, csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe") || strings.Contains(csp, "*") {
+		t.Errorf("%s: CSP %q allows too much", target, csp)
+	}
+	if res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("%s: headers %v", target, res.Header)
+	}
+}
+
+func TestPathTraversalIs404(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	wiki := filepath.Join(f.vaultDir, "wiki")
+	os.WriteFile(filepath.Join(f.root, "secret.md"), []byte("root-secret"), 0o600)
+	os.MkdirAll(filepath.Join(wiki, "notes"), 0o700)
+	os.WriteFile(filepath.Join(wiki, "notes", "real.md"), []byte("# Real page\n"), 0o600)
+	os.Mkdir(filepath.Join(f.vaultDir, ".obsidian"), 0o700)
+	os.WriteFile(filepath.Join(f.vaultDir, ".obsidian", "app.md"), []byte("hidden"), 0o600)
+	// Symbolic links planted in the vault: out of it, and inside it.
+	os.Symlink("/etc/passwd", filepath.Join(wiki, "evil.md"))
+	os.Symlink("/etc", filepath.Join(wiki, "etc"))
+	os.Symlink(filepath.Join(f.root, "secret.md"), filepath.Join(wiki, "secret.md"))
+	os.Symlink(filepath.Join(wiki, "notes", "real.md"), filepath.Join(wiki, "alias.md"))
+	os.Symlink(filepath.Join(wiki, "notes"), filepath.Join(wiki, "linked"))
+	os.Symlink("../../root/secret.md", filepath.Join(wiki, "rel.md"))
+
+	// The real pages are served, so the 404s below are refusals.
+	for _, ok := range []string{"/wiki/notes/real", "/wiki/notes/real.md", "/wiki/debates/" + id, "/debates/" + id} {
+		if res, _ := get(t, f.srv, ok); res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d, want 200", ok, res.StatusCode)
+		}
+	}
+	for _, target := range []string{
+		"/wiki/../../etc/passwd",
+		"/wiki/../../../../../../etc/passwd",
+		"/wiki/..%2f..%2fetc%2fpasswd",
+		"/wiki/%2e%2e/%2e%2e/etc/passwd",
+		"/wiki/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+		"/wiki/%252e%252e%252f%252e%252e%252fetc%252fpasswd",
+		"/wiki/%25252e%25252e%25252fetc",
+		"/wiki/..%5c..%5cetc%5cpasswd",
+		`/wiki/..\..\etc\passwd`,
+		"/wiki/./notes/real",
+		"/wiki//etc/passwd",
+		"/wiki/notes/../notes/real",
+		"/wiki/%00",
+		"/wiki/notes/real%00.md",
+		"/vault/../root/secret.md",
+		"/vault/wiki/../../root/secret",
+		"/vault/.obsidian/app",
+		"/wiki/.obsidian/app",
+		"/vault/%2e%2e/root/secret",
+		"/debates/..%2f..%2fsecret.md",
+		"/debates/../../secret.md",
+		"/debates/" + id + "/../../secret.md",
+		"/consensus/..%2f..%2f..%2froot%2fsecret",
+		"/consensus/../../root/secret",
+		"/static/../../root/secret.md",
+		"/static/%2e%2e/secret.md",
+		"/wiki/evil",
+		"/wiki/evil.md",
+		"/wiki/etc/passwd",
+		"/wiki/secret",
+		"/wiki/alias",
+		"/wiki/linked/real",
+		"/wiki/rel",
+		"/vault/wiki/evil",
+		"/wiki/debates/" + id + ".md/..",
+	} {
+		res, body := get(t, f.srv, target)
+		if res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", target, res.StatusCode)
+		}
+		if strings.Contains(body, "root:") || strings.Contains(body, "root-secret") || strings.Contains(body, "Real page") || strings.Contains(body, "hidden") {
+			t.Errorf("%s: leaks a file:\n%s", target, body)
+		}
+		checkSecurityHeaders(t, target, res)
+	}
+
+	// The same through a real server and a raw request line, which no
+	// client library cleans first.
+	ts := httptest.NewServer(f.srv)
+	defer ts.Close()
+	for _, target := range []string{"/wiki/../../etc/passwd", "/wiki/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/wiki/%252e%252e%252fetc%252fpasswd", "/wiki/evil"} {
+		if code := rawGet(t, ts.Listener.Addr().String(), target); code != 404 {
+			t.Errorf("raw %s: status %d, want 404", target, code)
+		}
+	}
+}
+
+// rawGet sends a request line as written and returns the status code.
+func rawGet(t testing.TB, addr, target string) int {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", target, addr)
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+func TestEveryResponseHasTheCSP(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	release := make(chan struct{})
+	running := f.start(debate.LayerPlan, "A debate that waits", "", waitingSides(release)...)
+	waitEvents(t, f, running.ID, 3)
+	targets := []string{"/", "/?layer=spec&verdict=DEADLOCK&q=x", "/debates/" + id, "/debates/" + running.ID, "/consensus", "/consensus/spec-idempotency-keys",
+		"/wiki/debates/" + id, "/wiki/consensus/consensus-records", "/search?q=keys", "/search", "/static/style.css", "/static/live.js",
+		"/nowhere", "/debates/not-an-id", "/consensus/nothing", "/static/nothing.js", "/debates/" + id + "/live"}
+	for _, target := range targets {
+		res, _ := get(t, f.srv, target)
+		checkSecurityHeaders(t, target, res)
+		script := strings.Contains(res.Header.Get("Content-Security-Policy"), "script-src")
+		if want := target == "/debates/"+running.ID; script != want {
+			t.Errorf("%s: script-src in the CSP is %v, want %v", target, script, want)
+		}
+	}
+	// Other methods, and requests for another host (DNS rebinding).
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, "PROPFIND"} {
+		req := httptest.NewRequest(m, "/", strings.NewReader("x"))
+		req.Host = "localhost:7420"
+		rec := httptest.NewRecorder()
+		f.srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s: %d %v", m, rec.Code, rec.Header())
+		}
+		checkSecurityHeaders(t, m, rec.Result())
+	}
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Host = "attacker.example:7420"
+	rec := httptest.NewRecorder()
+	f.srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusMisdirectedRequest || strings.Contains(rec.Body.String(), id) {
+		t.Errorf("another host: %d", rec.Code)
+	}
+	checkSecurityHeaders(t, "another host", rec.Result())
+	close(release)
+	running.wait(t)
+}
+
+func TestCheckAddr(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]bool{"127.0.0.1:7420": true, "[::1]:7420": true, "localhost:7420": true, "127.1.2.3:80": true,
+		"0.0.0.0:7420": false, ":7420": false, "192.168.1.5:7420": false, "[::]:7420": false, "example.org:80": false} {
+		loop, err := CheckAddr(addr, false)
+		if loop != want || (err == nil) != want {
+			t.Errorf("CheckAddr(%q, false) = %v, %v", addr, loop, err)
+		}
+		if loop, err := CheckAddr(addr, true); loop != want || err != nil {
+			t.Errorf("CheckAddr(%q, true) = %v, %v", addr, loop, err)
+		}
+	}
+	if _, err := CheckAddr("no-port", true); err == nil {
+		t.Error("an address without a port was accepted")
+	}
+}
+
+func TestDebatePages(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.vault.WritePage("wiki/glossary.md", nil, []byte("# Glossary\n"))
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	dead := f.run(debate.LayerPlan, "Rate limits", "Rate limits live in each service", deadlocked...)
+
+	res, body := get(t, f.srv, "/debates/"+id)
+	for _, want := range []string{"<h2>Round 1</h2>", "<h2>Round 2</h2>", "Keys leak the creation time", "Use UUIDv7 keys with a 24h window",
+		"No further objections", `class="integrity ok"`, "✓ verified", "sealed by verdict.json", "vault page matches",
+		`href="https://www.rfc-editor.org/rfc/rfc9562"`, `href="/wiki/glossary"`, "<code>notes.md:2</code>", "Verdict: CONSENSUS_REACHED",
+		`href="/consensus/spec-idempotency-keys"`, "Anyone who sees a key learns when the payment was made."} {
+		if !strings.Contains(body, want) {
+			t.Errorf("debate page lacks %q", want)
+		}
+	}
+	if res.StatusCode != 200 || strings.Contains(body, "/static/live.js") || strings.Contains(body, "tampered") {
+		t.Errorf("a closed debate: %d, live script or tamper mark", res.StatusCode)
+	}
+
+	// The index filters by layer, verdict and text.
+	for target, want := range map[string][]string{
+		"/":                                      {id, dead},
+		"/?layer=plan":                           {dead},
+		"/?verdict=DEADLOCK":                     {dead},
+		"/?verdict=CONSENSUS_REACHED&layer=plan": {},
+		"/?q=IDEMPOTENCY":                        {id},
+		"/?q=rate+limits&state=closed":           {dead},
+	} {
+		_, body := get(t, f.srv, target)
+		for _, d := range []string{id, dead} {
+			in := strings.Contains(body, "/debates/"+d)
+			if should := contains(want, d); in != should {
+				t.Errorf("%s: lists %s: %v, want %v", target, d, in, should)
+			}
+		}
+	}
+
+	// The record: rendered Markdown, wikilinks as links, the chain.
+	_, body = get(t, f.srv, "/consensus/spec-idempotency-keys")
+	for _, want := range []string{"CONSENSUS_REACHED", `href="/debates/` + id + `"`, "<h2>Final Position</h2>", "Use UUIDv7 keys with a 24h window"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("record page lacks %q", want)
+		}
+	}
+	// A second debate on the question supersedes the first: the chain.
+	id2 := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	_, body = get(t, f.srv, "/consensus/spec-idempotency-keys-2")
+	for _, want := range []string{"Supersession chain", `href="/consensus/spec-idempotency-keys"`, "<strong>spec-idempotency-keys-2</strong>", "superseded", `href="/debates/` + id2 + `"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the superseding record's page lacks %q", want)
+		}
+	}
+
+	// The vault page of the debate: frontmatter with links, the check.
+	_, body = get(t, f.srv, "/wiki/debates/"+id)
+	for _, want := range []string{"vault page matches the transcript", `<dt>record</dt><dd><a class="wikilink" href="/consensus/spec-idempotency-keys">consensus/spec-idempotency-keys</a></dd>`, "<dt>transcript_head</dt>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("vault page lacks %q", want)
+		}
+	}
+
+	// Search: records by BM25, debates by topic.
+	_, body = get(t, f.srv, "/search?q=rate+limits")
+	if !strings.Contains(body, `href="/debates/`+dead+`"`) || !strings.Contains(body, `href="/consensus/plan-rate-limits"`) || strings.Contains(body, `href="/debates/`+id+`"`) {
+		t.Errorf("search:\n%s", body)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestTamperedDebateOnTheWeb(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	line := f.lineOf(id, "Keys leak the creation time")
+	f.tamperFile(id, "Keys leak the creation time", "Keys leak nothing at all")
+	_, body := get(t, f.srv, "/debates/"+id)
+	for _, want := range []string{`class="integrity bad"`, "✗ tampered", fmt.Sprintf("Line %d its content does not match its hash", line),
+		`class="banner tampered" role="alert"`, "Keys leak nothing at all", fmt.Sprintf(`class="turn attacker unverified" id="line-%d"`, line), "vault page DIFFERS"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("tampered debate page lacks %q", want)
+		}
+	}
+	_, body = get(t, f.srv, "/")
+	if !strings.Contains(body, fmt.Sprintf("✗ tampered at line %d", line)) {
+		t.Errorf("the index does not flag the tampered debate")
+	}
+	_, body = get(t, f.srv, "/wiki/debates/"+id)
+	if !strings.Contains(body, "transcript tampered") || !strings.Contains(body, "This vault page does not match its transcript.") {
+		t.Errorf("the vault page view does not flag the tampered transcript")
+	}
+}
+
+func TestRewrittenChainIsCaughtByTheVaultPage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	rewriteChain(t, f, id, "Keys leak the creation time", "Keys are fine")
+	rep, err := f.debates.Verify(id)
+	if err != nil || !rep.Intact {
+		t.Fatalf("the rewritten chain should verify on its own: %+v %v", rep, err)
+	}
+	_, body := get(t, f.srv, "/debates/"+id)
+	for _, want := range []string{`class="integrity bad"`, "vault page differs", "The vault page does not match the transcript."} {
+		if !strings.Contains(body, want) {
+			t.Errorf("debate page lacks %q", want)
+		}
+	}
+}
+
+// waitingSides is a debate whose defender answers only once release is
+// closed: it runs until then.
+func waitingSides(release chan struct{}) []side {
+	s, err := agent.ParseScript([]byte(turns("1|Ship it now||0|50|Held until the test says so.")))
+	if err != nil {
+		panic(err)
+	}
+	return []side{
+		attacker(turns("1|Wait for the review|Ship it now|-1|60|Nobody has read it.", "2||||10|")),
+		{role: debate.RoleDefender, respond: agent.ResponderFunc(func(ctx context.Context, req *debate.TurnRequest) (*agent.Reply, error) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return s.Respond(ctx, req)
+		})},
+	}
+}
+
+// waitEvents waits until debate id's transcript holds n events.
+func waitEvents(t testing.TB, f *fixture, id string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if ev, err := f.debates.Events(id); err == nil && len(ev) >= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("debate %s never reached %d events", id, n)
+}
+
+func TestLiveStream(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	release := make(chan struct{})
+	run := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", waitingSides(release)...)
+	waitEvents(t, f, run.ID, 3) // open, request, the attacker's turn
+	ts := httptest.NewServer(f.srv)
+	defer ts.Close()
+	res, err := http.Get(ts.URL + "/debates/" + run.ID + "/live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("content type %q", ct)
+	}
+	events := readEvents(res.Body)
+	first := <-events
+	if first.name != "live" || !strings.Contains(first.data, "Wait for the review") || strings.Contains(first.data, "Verdict:") {
+		t.Fatalf("first event %+v", first)
+	}
+	close(release)
+	var last sse
+	var sawVerdict bool
+	for e := range events {
+		if e.name == "live" && strings.Contains(e.data, "Verdict: CONSENSUS_REACHED") && strings.Contains(e.data, "Held until the test says so.") {
+			sawVerdict = true
+		}
+		last = e
+	}
+	if !sawVerdict || last.name != "done" || last.data != "closed" {
+		t.Fatalf("the stream did not carry the verdict then end: verdict %v, last %+v", sawVerdict, last)
+	}
+	run.wait(t)
+}
+
+type sse struct{ name, data string }
+
+// readEvents parses a server-sent event stream until it ends.
+func readEvents(r io.Reader) <-chan sse {
+	out := make(chan sse, 100)
+	go func() {
+		defer close(out)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		var e sse
+		var data []string
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case line == "":
+				if e.name != "" {
+					e.data = strings.Join(data, "\n")
+					out <- e
+				}
+				e, data = sse{}, nil
+			case strings.HasPrefix(line, "event: "):
+				e.name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data:"):
+				data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+			}
+		}
+	}()
+	return out
+}
+
+func TestServeShutsDownWithALiveStreamOpen(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	release := make(chan struct{})
+	run := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", waitingSides(release)...)
+	waitEvents(t, f, run.ID, 3)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- f.srv.Serve(ctx, ln) }()
+	res, err := http.Get("http://" + ln.Addr().String() + "/debates/" + run.ID + "/live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := readEvents(res.Body)
+	<-events
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
+	}
+	for range events { // the stream ended
+	}
+	res.Body.Close()
+	close(release)
+	run.wait(t)
+	if _, err := http.Get("http://" + ln.Addr().String() + "/"); err == nil {
+		t.Error("the server still answers after shutdown")
+	}
+}
+
+// rewriteChain rewrites debate id's transcript with old replaced by new as
+// a chain that verifies (each line's hash and prev recomputed, the format
+// being public), and verdict.json's head to match: the forgery only a
+// second witness, the vault page, can reveal.
+func rewriteChain(t testing.TB, f *fixture, id, old, new string) {
+	t.Helper()
+	dir := filepath.Join(f.root, "debates", id)
+	data, err := os.ReadFile(filepath.Join(dir, transcripts.TranscriptFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tail = len(`,"hash":"`) + 64 + len(`"}`)
+	prev := transcripts.Genesis(id)
+	var out bytes.Buffer
+	for line := range bytes.Lines(data) {
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		body := bytes.ReplaceAll(line[:len(line)-tail], []byte(old), []byte(new))
+		body = append([]byte(`{"prev":"`+prev), body[len(`{"prev":"`)+64:]...)
+		sum := sha256.Sum256(body)
+		prev = hex.EncodeToString(sum[:])
+		out.Write(body)
+		out.WriteString(`,"hash":"` + prev + `"}` + "\n")
+	}
+	os.WriteFile(filepath.Join(dir, transcripts.TranscriptFile), out.Bytes(), 0o600)
+	v, err := os.ReadFile(filepath.Join(dir, transcripts.VerdictFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	json.Unmarshal(v, &m)
+	m["head"] = prev
+	v, _ = json.Marshal(m)
+	os.WriteFile(filepath.Join(dir, transcripts.VerdictFile), v, 0o600)
+}

@@ -1,0 +1,22 @@
+// Live updates of a running debate's page (parley serve). The page works
+// without this script; with it, the part of the page that changes while a
+// debate runs is replaced by what the server sends over server-sent events,
+// rendered and escaped on the server like the page itself.
+"use strict";
+(function () {
+  var status = document.querySelector("[data-live]");
+  var live = document.getElementById("live");
+  if (!status || !live || !window.EventSource) {
+    return;
+  }
+  var es = new EventSource(status.getAttribute("data-live"));
+  es.addEventListener("live", function (e) {
+    live.innerHTML = e.data;
+  });
+  es.addEventListener("done", function (e) {
+    es.close();
+    status.removeAttribute("data-live");
+    status.classList.add("ended");
+    status.textContent = "The debate is " + e.data + ".";
+  });
+})();

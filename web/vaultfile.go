@@ -1,0 +1,60 @@
+package web
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/parleyhq/parley/vault"
+)
+
+// readPage reads a vault page strictly: every folder on the way must be a
+// real folder and the page a regular file, none of them a symbolic link
+// (even one that stays inside the vault), hidden names refused, at most
+// vault.MaxPageBytes. os.Root keeps every open inside the vault; the
+// opened file must be the one lstat saw.
+func readPage(root *os.Root, p string) ([]byte, error) {
+	segs := strings.Split(p, "/")
+	for _, seg := range segs {
+		if !plainSegment(seg) {
+			return nil, fmt.Errorf("%w: %q", errNotPage, p)
+		}
+	}
+	for i := 1; i < len(segs); i++ {
+		fi, err := root.Lstat(strings.Join(segs[:i], "/"))
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("%w: %s is not a folder", errNotPage, strings.Join(segs[:i], "/"))
+		}
+	}
+	li, err := root.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !li.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s (%s)", errNotPage, p, li.Mode().Type())
+	}
+	f, err := root.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !os.SameFile(li, fi) {
+		return nil, fmt.Errorf("%w: %s changed while it was opened", errNotPage, p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, vault.MaxPageBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > vault.MaxPageBytes {
+		return nil, fmt.Errorf("%w: %s is larger than %d bytes", vault.ErrTooLarge, p, vault.MaxPageBytes)
+	}
+	return data, nil
+}
