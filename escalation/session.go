@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/agent"
@@ -216,7 +217,9 @@ func evidenceText(root *os.Root, workspace, p string, room int) string {
 	case room <= 0:
 		return "(not read: the evidence handed to the debate is already at its limit)"
 	}
-	f, err := root.Open(filepath.FromSlash(stripLines(rel)))
+	// O_NONBLOCK: a named pipe opens at once instead of waiting for a
+	// writer (and is then refused as not a regular file).
+	f, err := root.OpenFile(filepath.FromSlash(stripLines(rel)), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "(missing: no such file under the workspace)"
 	}
