@@ -89,8 +89,9 @@ func Path(id, name string) string { return fileOf(id, name) }
 
 // Create makes the directory of a new debate with its session.json
 // (written once) and an empty transcript, and returns the Log to record it
-// in, locked for writing. The session must validate; a debate whose
-// directory exists is ErrExists.
+// in, locked for writing. The session must validate; a debate that
+// already has its session.json is ErrExists (a directory without one, left
+// by a create cut short, is taken over).
 func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, error) {
 	if err := sess.Validate(); err != nil {
 		return nil, err
@@ -100,10 +101,17 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 		return nil, fmt.Errorf("create %s: %w", Dir, err)
 	}
 	if err := s.root.Mkdir(dirOf(id), 0o700); err != nil {
-		if errors.Is(err, fs.ErrExist) {
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("create the directory of %s: %w", id, err)
+		}
+		// session.json is the claim on an id. A directory without it is a
+		// create cut short by a crash: finish it (an id derived from its
+		// question, as an escalation's, would otherwise be refused for
+		// ever). Anything else there is someone's debate.
+		if !s.unclaimed(id) {
 			return nil, fmt.Errorf("%w: %s", ErrExists, id)
 		}
-		return nil, fmt.Errorf("create the directory of %s: %w", id, err)
+		s.log.Warn("finishing the creation of a debate cut short", "debate_id", id, "op", "create")
 	}
 	if err := durable.SyncDir(s.fs, Dir); err != nil {
 		return nil, err
@@ -113,16 +121,36 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 		return nil, err
 	}
 	// The empty transcript first: writing session.json syncs the directory,
-	// which makes both names durable.
-	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// which makes both names durable. An empty one left by a crash is kept.
+	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create the transcript of %s: %w", id, err)
 	}
 	f.Close()
 	if err := durable.CreateFile(s.fs, fileOf(id, SessionFile), append(data, '\n'), 0o600); err != nil {
+		if durable.IsExist(err) {
+			return nil, fmt.Errorf("%w: %s", ErrExists, id)
+		}
 		return nil, fmt.Errorf("write the session of %s: %w", id, err)
 	}
 	return s.Open(ctx, id)
+}
+
+// unclaimed reports whether debate id's directory is what a Create cut
+// short leaves: a real directory without session.json whose transcript,
+// if any, is an empty regular file.
+func (s *Store) unclaimed(id string) bool {
+	if st, err := s.root.Lstat(dirOf(id)); err != nil || !st.IsDir() {
+		return false
+	}
+	if _, err := s.root.Lstat(fileOf(id, SessionFile)); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	st, err := s.root.Lstat(fileOf(id, TranscriptFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	return err == nil && st.Mode().IsRegular() && st.Size() == 0
 }
 
 // Open opens an existing debate's Log for writing (to resume it): it takes

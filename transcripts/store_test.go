@@ -483,3 +483,60 @@ func TestLoadOutcome(t *testing.T) {
 		t.Fatalf("a tampered transcript: %v", err)
 	}
 }
+
+// A create cut short by a crash (the directory made, the empty transcript
+// perhaps, but no session.json) is finished by the next Create of that id:
+// a debate id derived from its question (an escalation's) must not be
+// refused for ever. A debate that has its session.json still exists.
+func TestCreateFinishesACreateCutShort(t *testing.T) {
+	t.Parallel()
+	for name, leave := range map[string][]string{
+		"directory only":             nil,
+		"directory and transcript":   {TranscriptFile},
+		"directory, transcript, tmp": {TranscriptFile, ".session.json.0123.tmp"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, dir := newStore(t)
+			ddir := filepath.Join(dir, "debates", testID)
+			if err := os.MkdirAll(ddir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range leave {
+				if err := os.WriteFile(filepath.Join(ddir, f), nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l, err := s.Create(context.Background(), testSession(testID))
+			if err != nil {
+				t.Fatalf("create after a crash mid-create: %v", err)
+			}
+			if _, err := l.Append(context.Background(), debate.EventOpen, 0, testSession(testID)); err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+			if sess, err := s.Session(testID); err != nil || sess.Topic != "Idempotency keys" {
+				t.Fatalf("session %+v %v", sess, err)
+			}
+			if rep, err := s.Verify(testID); err != nil || !rep.Intact || rep.Events != 1 {
+				t.Fatalf("verify %+v %v", rep, err)
+			}
+			// Now it exists.
+			if _, err := s.Create(context.Background(), testSession(testID)); !errors.Is(err, ErrExists) {
+				t.Fatalf("second create: %v", err)
+			}
+		})
+	}
+	// A directory holding a transcript with events but no session.json was
+	// not left by Create: it is not taken over.
+	s, dir := newStore(t)
+	ddir := filepath.Join(dir, "debates", testID)
+	os.MkdirAll(ddir, 0o700)
+	os.WriteFile(filepath.Join(ddir, TranscriptFile), []byte("something\n"), 0o600)
+	if _, err := s.Create(context.Background(), testSession(testID)); !errors.Is(err, ErrExists) {
+		t.Fatalf("create over a transcript with content: %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(ddir, TranscriptFile)); string(got) != "something\n" {
+		t.Fatalf("transcript changed: %q", got)
+	}
+}
