@@ -32,8 +32,9 @@ const MaxOutputBytes = inbox.MaxMessageBytes / 2
 // the defender's standing position unless it repeats it (then it concedes).
 //
 // The command is killed, with its process group, when the request's
-// deadline passes or the agent stops. A non-zero exit is an error; nothing
-// is sent and the coordinator's wall clock decides.
+// deadline passes, the agent stops, or it prints more than MaxOutputBytes.
+// A non-zero exit is an error; nothing is sent and the coordinator's wall
+// clock decides.
 type Exec struct {
 	Command string
 	// Dir is the working directory ("" = the agent's).
@@ -65,16 +66,21 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	stdout.max, stderr.max = MaxOutputBytes, 4096
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	killGroup := func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = killGroup
+	// Output past the limit stops the command at once (Write is only
+	// called once the process has started).
+	stdout.onOver = func() { _ = killGroup() }
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("exec %q: %w%s", e.Command, err, tail(stderr.String()))
-	}
-	if stdout.over {
+	err = cmd.Run()
+	switch {
+	case stdout.over:
 		return nil, fmt.Errorf("%w: %q printed more than %d bytes", ErrBadOutput, e.Command, MaxOutputBytes)
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	default:
+		return nil, fmt.Errorf("exec %q: %w%s", e.Command, err, tail(stderr.String()))
 	}
 	return ParseOutput(stdout.Bytes(), req)
 }
@@ -128,20 +134,33 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	return &Reply{Turn: t}, nil
 }
 
-// limitedBuffer keeps the first max bytes written and notes any excess.
+// limitedBuffer keeps the first max bytes written and notes any excess,
+// calling onOver (if set) the first time. It holds its bytes.Buffer in a
+// field rather than embedding it: an embedded Buffer's ReadFrom would be
+// what io.Copy (and so os/exec) calls, bypassing the limit.
 type limitedBuffer struct {
-	bytes.Buffer
-	max  int
-	over bool
+	buf    bytes.Buffer
+	max    int
+	over   bool
+	onOver func()
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); room < len(p) {
+	if room := b.max - b.buf.Len(); room < len(p) {
+		if !b.over && b.onOver != nil {
+			b.onOver()
+		}
 		b.over = true
 		if room > 0 {
-			b.Buffer.Write(p[:room])
+			b.buf.Write(p[:room])
 		}
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
+
+// Bytes returns what was kept.
+func (b *limitedBuffer) Bytes() []byte { return b.buf.Bytes() }
+
+// String returns what was kept.
+func (b *limitedBuffer) String() string { return b.buf.String() }
