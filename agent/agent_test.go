@@ -341,6 +341,24 @@ func TestRunnerLeavesAnInterruptedRequestForTheNextHolder(t *testing.T) {
 	}
 }
 
+// A command that answers and exits, leaving a background child that holds
+// its stdout, has answered: the reply is taken, and the child is killed
+// with the command's process group rather than left behind.
+func TestExecBackgroundChildHoldingStdout(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r, err := (&Exec{Command: "sleep 600 & echo $! > " + pidFile + "; echo 'Keys leak time'"}).Respond(ctx, request(1, 1))
+	if err != nil {
+		t.Fatalf("the answer was lost: %v", err)
+	}
+	if r.Turn == nil || r.Turn.Position != "Keys leak time" {
+		t.Fatalf("reply %+v", r)
+	}
+	waitGone(t, pidFile)
+}
+
 // A command printing without end is stopped as soon as it passes the
 // output limit, not when the turn's deadline comes.
 func TestExecEndlessOutputIsCutShort(t *testing.T) {

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -32,9 +33,10 @@ const MaxOutputBytes = inbox.MaxMessageBytes / 2
 // the defender's standing position unless it repeats it (then it concedes).
 //
 // The command is killed, with its process group, when the request's
-// deadline passes, the agent stops, or it prints more than MaxOutputBytes.
-// A non-zero exit is an error; nothing is sent and the coordinator's wall
-// clock decides.
+// deadline passes, the agent stops, or it prints more than MaxOutputBytes;
+// a child it leaves running that holds its output open is killed when the
+// command exits (what the command printed is its answer). A non-zero exit
+// is an error; nothing is sent and the coordinator's wall clock decides.
 type Exec struct {
 	Command string
 	// Dir is the working directory ("" = the agent's).
@@ -72,13 +74,25 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	// called once the process has started).
 	stdout.onOver = func() { _ = killGroup() }
 	cmd.WaitDelay = 2 * time.Second
-	err = cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("exec %q: %w", e.Command, err)
+	}
+	err = cmd.Wait()
+	if errors.Is(err, exec.ErrWaitDelay) {
+		// The command exited, but something it left in its process group
+		// (a background child) still held its output: it ends with the
+		// turn. (The group cannot have been recycled: that child is in it.)
+		_ = killGroup()
+	}
 	switch {
 	case stdout.over:
 		return nil, fmt.Errorf("%w: %q printed more than %d bytes", ErrBadOutput, e.Command, MaxOutputBytes)
 	case err == nil:
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
+	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState.Success():
+		// The command exited 0, but a child it left kept its stdout open:
+		// what it printed is its answer.
 	default:
 		return nil, fmt.Errorf("exec %q: %w%s", e.Command, err, tail(stderr.String()))
 	}
