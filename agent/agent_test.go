@@ -341,6 +341,24 @@ func TestRunnerLeavesAnInterruptedRequestForTheNextHolder(t *testing.T) {
 	}
 }
 
+// Plain text that merely starts with "[" (a wikilink, a tag) is plain
+// text, not a JSON value; a JSON array is still refused.
+func TestExecPlainTextStartingWithABracket(t *testing.T) {
+	t.Parallel()
+	r, err := (&Exec{Command: `printf '[[design]] keeps UUIDv7 keys\nSee the page.\n'`}).Respond(context.Background(), request(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Turn == nil || r.Turn.Position != "[[design]] keeps UUIDv7 keys" || r.Turn.Text != "See the page." {
+		t.Fatalf("reply %+v", r)
+	}
+	for _, out := range []string{"[1,2]", " [\"a\"] ", "{not json"} {
+		if _, err := ParseOutput([]byte(out), request(1, 1)); !errors.Is(err, ErrBadOutput) {
+			t.Errorf("%q: %v, want ErrBadOutput", out, err)
+		}
+	}
+}
+
 // A command that answers and exits, leaving a background child that holds
 // its stdout, has answered: the reply is taken, and the child is killed
 // with the command's process group rather than left behind.

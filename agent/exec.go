@@ -119,7 +119,10 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	if len(trimmed) == 0 {
 		return nil, fmt.Errorf("%w: no output", ErrBadOutput)
 	}
-	if trimmed[0] == '{' || trimmed[0] == '[' {
+	if trimmed[0] == '[' && json.Valid(trimmed) {
+		return nil, fmt.Errorf("%w: output is a JSON array, not an object", ErrBadOutput)
+	}
+	if trimmed[0] == '{' {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(trimmed, &fields); err != nil || fields == nil {
 			return nil, fmt.Errorf("%w: output looks like JSON but is not an object: %v", ErrBadOutput, err)
