@@ -434,8 +434,21 @@ func (s *Store) readJSON(id, name string, v any) error {
 }
 
 // Verify verifies debate id's transcript against its verdict.json, if any.
+// The incomplete last line of a debate that is running (a write in
+// progress) is left out, as Read does; that of an interrupted debate is
+// reported.
 func (s *Store) Verify(id string) (Report, error) {
 	if err := debate.ValidateID(id); err != nil {
+		return Report{}, err
+	}
+	// verdict.json before the transcript: a debate closing meanwhile is
+	// seen unsealed (verified so far) or sealed whole.
+	var seal *Seal
+	v, err := s.Verdict(id)
+	switch {
+	case err == nil:
+		seal = &Seal{Events: v.Events, Head: v.Head}
+	case !errors.Is(err, ErrNotSealed):
 		return Report{}, err
 	}
 	f, err := s.root.Open(fileOf(id, TranscriptFile))
@@ -446,13 +459,17 @@ func (s *Store) Verify(id string) (Report, error) {
 		return Report{}, err
 	}
 	defer f.Close()
-	var seal *Seal
-	v, err := s.Verdict(id)
-	switch {
-	case err == nil:
-		seal = &Seal{Events: v.Events, Head: v.Head}
-	case !errors.Is(err, ErrNotSealed):
-		return Report{}, err
+	if seal == nil {
+		if running, err := s.Running(id); err == nil && running {
+			data, err := io.ReadAll(f)
+			if err != nil {
+				return Report{}, err
+			}
+			if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+				data = data[:i+1]
+			}
+			return Verify(bytes.NewReader(data), id, nil)
+		}
 	}
 	return Verify(f, id, seal)
 }

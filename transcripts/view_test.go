@@ -481,3 +481,28 @@ func TestRejectionsForfeitsAndResumesAreShown(t *testing.T) {
 		}
 	}
 }
+
+// "transcripts verify" of a running debate caught in the middle of a write
+// says what Read says: verified so far, not tampered; once the debate is
+// interrupted, the torn line is reported.
+func TestVerifyOfARunningDebateMidWrite(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	l := writeDebate(t, s, testID, 6, false) // held open: running
+	defer l.Close()
+	f, err := os.OpenFile(filepath.Join(dir, "debates", testID, TranscriptFile), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"prev":"half a line being writ`)
+	f.Close()
+	rep, err := s.Verify(testID)
+	if err != nil || !rep.Intact || rep.Sealed || rep.Events != 6 {
+		t.Fatalf("verify of a running debate mid-write: %+v %v", rep, err)
+	}
+	l.Close()
+	rep, err = s.Verify(testID)
+	if err != nil || rep.Intact || rep.BadLine != 7 {
+		t.Fatalf("verify of an interrupted debate with a torn line: %+v %v", rep, err)
+	}
+}
