@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -124,7 +125,7 @@ func (a *app) startAgents(ctx context.Context, m *messenger, store *transcripts.
 			return nil, err
 		}
 		args = append(args, "agent", "run", "--name", p.Name, "--role", string(p.Role), "--spec", sp.String(),
-			"--session-id", sessionIDOf(s.ID, p.Name), "--exit-with-parent")
+			"--session-id", sessionIDOf(s.ID, p.Name), "--exit-with-parent", "--parent-pid", strconv.Itoa(os.Getpid()))
 		cmd := exec.Command(exe, args...)
 		cmd.Stdout, cmd.Stderr = logf, logf
 		cmd.Env = append(os.Environ(), childEnv...)

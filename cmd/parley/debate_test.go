@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -615,5 +616,51 @@ func TestBenchDebateRuns(t *testing.T) {
 	}
 	if _, ok := names["turn_file_transcript"]["pass"]; ok {
 		t.Error("the end-to-end file transport figure is judged against the coordinator's bar")
+	}
+}
+
+// An agent whose coordinator died before the agent first looked at its
+// parent (kill -9 right after the start) still stops by itself: it is told
+// which process its parent is, rather than taking whoever it finds.
+func TestAgentExitsWhenItsParentDiedBeforeItStarted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"c": repeatingCritic})
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "agent.log")
+	// The shell starts the agent in the background and exits at once: the
+	// agent is an orphan before it runs a line of its own.
+	sh := exec.Command("sh", "-c", `"$0" --root "$1" agent run --name Orphan --role attacker --script "$2" --exit-with-parent --parent-pid $$ >"$3" 2>&1 & echo $!`,
+		exe, root, s["c"], logPath)
+	sh.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+	out, err := sh.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			break
+		}
+		if i > 1500 {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the orphaned agent %d is still running", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Either it found its parent gone at start, or it noticed later.
+	if log, _ := os.ReadFile(logPath); !strings.Contains(string(log), "is listening") && !strings.Contains(string(log), "has ended") {
+		t.Fatalf("the agent did not run: %s", log)
+	}
+	if alive(t, root, "Orphan") {
+		t.Fatal("the orphaned agent is still registered")
 	}
 }
