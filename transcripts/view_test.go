@@ -506,3 +506,43 @@ func TestVerifyOfARunningDebateMidWrite(t *testing.T) {
 		t.Fatalf("verify of an interrupted debate with a torn line: %+v %v", rep, err)
 	}
 }
+
+// A transcript (or session.json) edited to carry terminal escape sequences
+// in the fields an agent does not write — names, roles, reasons, statuses,
+// the layer — does not drive the terminal of whoever shows it.
+func TestTamperedFieldsCannotDriveTheTerminal(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	l := writeDebate(t, s, testID, 8, false)
+	ctx := context.Background()
+	l.Append(ctx, debate.EventRejected, 9, debate.RejectedEvent{RequestID: "r", Round: 2, Role: debate.RoleAttacker, Agent: "Critic", Reason: "bad"})
+	l.Append(ctx, debate.EventForfeit, 10, debate.ForfeitEvent{RequestID: "r", Round: 2, Role: debate.RoleAttacker, Agent: "Critic", Reason: debate.ForfeitBadReply})
+	l.Close()
+	const esc = `\u001b]0;pwned\u0007\u001b[2J`
+	p := filepath.Join(dir, "debates", testID, TranscriptFile)
+	data, _ := os.ReadFile(p)
+	data = bytes.ReplaceAll(data, []byte(`"agent":"Critic"`), []byte(`"agent":"Critic`+esc+`"`))
+	data = bytes.ReplaceAll(data, []byte(`"role":"attacker"`), []byte(`"role":"attacker`+esc+`"`))
+	data = bytes.ReplaceAll(data, []byte(`"reason":"bad_reply"`), []byte(`"reason":"bad_reply`+esc+`"`))
+	os.WriteFile(p, data, 0o600)
+	sp := filepath.Join(dir, "debates", testID, SessionFile)
+	sess, _ := os.ReadFile(sp)
+	sess = bytes.Replace(sess, []byte(`"layer": "spec"`), []byte(`"layer": "spec`+esc+`"`), 1)
+	sess = bytes.Replace(sess, []byte(`"name": "Proposer"`), []byte(`"name": "Proposer`+esc+`"`), 1)
+	os.WriteFile(sp, sess, 0o600)
+	v := readView(t, s, testID)
+	if v.Integrity.Intact {
+		t.Fatal("the tampered transcript verifies")
+	}
+	var text bytes.Buffer
+	if err := RenderText(&text, v); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Fatalf("text passes control characters to the terminal: %q", out)
+	}
+	if !strings.Contains(out, "Critic") || !strings.Contains(out, "Proposer") {
+		t.Fatalf("text lost the names: %q", out)
+	}
+}
