@@ -664,3 +664,18 @@ func TestAgentExitsWhenItsParentDiedBeforeItStarted(t *testing.T) {
 		t.Fatal("the orphaned agent is still registered")
 	}
 }
+
+// What an agent writes (a model's reply included) cannot drive the
+// terminal that shows a debate's progress: control characters in a
+// position, a rejection's reason or a forfeit's detail are replaced.
+func TestProgressLinesCannotDriveTheTerminal(t *testing.T) {
+	t.Parallel()
+	hostile := "Keys\x1b]0;pwned\x07 leak\x1b[2J time\u009b31m"
+	for _, kind := range []debate.EventKind{debate.EventTurn, debate.EventRejected, debate.EventForfeit} {
+		line := describe(debate.Progress{DebateID: "20260101-spec-x-abcdef", Event: debate.Event{Kind: kind}, Round: 1, MaxRounds: 3,
+			Role: debate.RoleAttacker, Agent: "Critic", Detail: hostile})
+		if strings.ContainsAny(line, "\x1b\x07\u009b") || !strings.Contains(line, "leak") {
+			t.Errorf("%s: %q", kind, line)
+		}
+	}
+}
