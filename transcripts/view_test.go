@@ -546,3 +546,57 @@ func TestTamperedFieldsCannotDriveTheTerminal(t *testing.T) {
 		t.Fatalf("text lost the names: %q", out)
 	}
 }
+
+// A debate whose turns alone (positions, counters, a hundred long evidence
+// references each) pass the vault's page limit even without the
+// arguments still gets a page: a hostile agent must not keep a debate
+// from ever being filed (resume would fail the same way for ever).
+func TestAPageTooLargeEvenWithoutArguments(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	v, err := vault.Create(filepath.Join(dir, "vault"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	var refs []string
+	var checks []debate.EvidenceCheck
+	for i := 0; i < debate.MaxEvidenceRefs; i++ {
+		ref := fmt.Sprintf("%04d-%s.go:1", i, strings.Repeat("x", 3990))
+		refs = append(refs, ref)
+		checks = append(checks, debate.EvidenceCheck{Ref: ref, Kind: "line", Status: debate.EvidenceMissing, Detail: "no such file in the workspace"})
+	}
+	long := strings.Repeat("y", debate.MaxPositionLen)
+	for i := 1; i <= 4; i++ {
+		l.Append(ctx, debate.EventTurn, int64(i), debate.TurnRecord{
+			Turn:  debate.Turn{DebateID: testID, Round: i, Role: debate.RoleAttacker, Position: long, CounterTo: long, EvidenceRefs: refs, ConfidenceChange: -1, Text: "arg"},
+			Agent: "Critic", Evidence: checks,
+		})
+	}
+	o := &debate.Outcome{DebateID: testID, Verdict: debate.Timeout, Action: debate.ActionEscalate, Rule: debate.RuleWallClock, Reason: "the wall clock passed"}
+	l.Append(ctx, debate.EventVerdict, 5, o)
+	tr, err := s.Read(testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePage(v, tr, o, "wiki/consensus/spec-x.md"); err != nil {
+		t.Fatalf("the debate gets no page: %v", err)
+	}
+	page, err := v.ReadPage(PagePath(testID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(page.Body)
+	if !strings.Contains(body, "## Verdict: TIMEOUT") || !strings.Contains(body, "parley transcripts show "+testID) ||
+		!strings.Contains(body, "[[consensus/spec-x]]") || page.Meta[PageHeadKey] == nil {
+		t.Errorf("page of %d bytes:\n%.3000s", len(page.Body), body)
+	}
+}
