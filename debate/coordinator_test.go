@@ -479,3 +479,30 @@ func TestStartValidates(t *testing.T) {
 		t.Fatalf("a cancelled debate: %v", err)
 	}
 }
+
+// An agent citing a hundred long evidence references in each turn makes a
+// transcript too large for a turn_request even with every argument and
+// the context left out: the request leaves out the turns' evidence, then
+// the oldest turns, and the debate goes on to its verdict instead of
+// stopping (a resume would stop at the same place for ever).
+func TestRequestsStayUnderTheSizeLimit(t *testing.T) {
+	t.Parallel()
+	var refs []string
+	for i := 0; i < debate.MaxEvidenceRefs; i++ {
+		refs = append(refs, fmt.Sprintf("%03d-%s.go:1", i, strings.Repeat("x", 3900)))
+	}
+	rj, _ := json.Marshal(refs)
+	long := strings.Repeat("z", debate.MaxPositionLen-10)
+	turn := func(round int, pos string) string {
+		return fmt.Sprintf(`{"round":%d,"position":"%s %d","counter_to":"%s","confidence_change":-1,"tokens":10,"evidence_refs":%s,"text":"t"}`, round, pos, round, long, rj)
+	}
+	b := budgetOf(3, 100000)
+	h := newHarness(t, b,
+		att("Critic", `{"turns":[`+turn(1, "a")+`,`+turn(2, "b")+`,`+turn(3, "c")+`]}`),
+		def("Proposer", `{"turns":[`+turn(1, "P")+`,`+turn(2, "P")+`,`+turn(3, "P")+`]}`))
+	h.session.Context = []debate.ContextItem{{Kind: "text", Ref: "ctx", Text: strings.Repeat("c", 300<<10)}}
+	o, _ := h.run()
+	if o.Verdict != debate.BudgetExhausted || o.Rounds != 3 || len(o.Turns) != 6 {
+		t.Fatalf("outcome %s/%s after %d rounds, %d turns: %s", o.Verdict, o.Rule, o.Rounds, len(o.Turns), o.Reason)
+	}
+}
