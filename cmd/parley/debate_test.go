@@ -679,3 +679,51 @@ func TestProgressLinesCannotDriveTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// "debate resume" continues the debate the transcript records (SPEC §5.6:
+// the transcript is the source of truth), not what session.json, which no
+// hash protects, says afterwards: the agents it starts are the recorded
+// participants', whatever session.json was edited to.
+func TestResumeStartsTheRecordedAgents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	mustRun(t, root, "init")
+	s := writeScripts(t, dir, map[string]string{"c": concedingCritic, "d": holdingDefender})
+	id := debate.NewID(time.Now(), debate.LayerSpec, "Keys")
+	sess := &debate.DebateSession{
+		ID: id, Topic: "Keys", Layer: debate.LayerSpec, Position: "Use UUIDv7 keys", Budget: debate.DefaultBudget(debate.LayerSpec),
+		Created: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Coordinator: debate.CoordinatorName(id), Workspace: dir,
+		Participants: []debate.Participant{
+			{Name: participantName(id, debate.RoleAttacker, 1), Role: debate.RoleAttacker, Agent: "script:" + s["c"]},
+			{Name: participantName(id, debate.RoleDefender, 1), Role: debate.RoleDefender, Agent: "script:" + s["d"]},
+		},
+	}
+	log, err := openStore(t, root).Create(context.Background(), sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := log.Append(context.Background(), debate.EventOpen, 0, sess); err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	// session.json edited after the fact: another command for the attacker.
+	marker := filepath.Join(dir, "ran")
+	sp := filepath.Join(root, "debates", id, "session.json")
+	data, _ := os.ReadFile(sp)
+	data = bytes.Replace(data, []byte("script:"+s["c"]), []byte("exec:touch "+marker), 1)
+	if err := os.WriteFile(sp, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := dcli(t, root, "--json", "debate", "resume", id)
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s\n%s", code, errs, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("resume ran the command session.json was edited to name")
+	}
+	ls := lines(t, out)
+	if v := ls[len(ls)-1]; v["verdict"] != "CONSENSUS_REACHED" {
+		t.Fatalf("verdict line %v", v)
+	}
+}
