@@ -157,7 +157,8 @@ func (s *Store) unclaimed(id string) bool {
 // the debate's lock (ErrBusy while another process holds it), reads and
 // verifies the transcript, and sets aside an incomplete last line left by a
 // crash (moved to transcript.jsonl.torn-<ms>, never deleted). A transcript
-// that fails verification anywhere else is ErrTampered.
+// that fails verification anywhere else, or does not end where its
+// verdict.json says, is ErrTampered.
 func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
 	if err := debate.ValidateID(id); err != nil {
 		return nil, err
@@ -176,13 +177,20 @@ func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
 		}
 		return nil, fmt.Errorf("lock the transcript of %s: %w", id, err)
 	}
-	l := &Log{s: s, id: id, f: f}
-	if err := l.load(); err != nil {
+	// A sealed debate's transcript must end where verdict.json says.
+	var seal *Seal
+	switch v, err := s.Verdict(id); {
+	case err == nil:
+		seal = &Seal{Events: v.Events, Head: v.Head}
+	case !errors.Is(err, ErrNotSealed):
 		f.Close()
 		return nil, err
 	}
-	_, err = fs.Stat(s.root.FS(), fileOf(id, VerdictFile))
-	l.sealed = err == nil
+	l := &Log{s: s, id: id, f: f, sealed: seal != nil}
+	if err := l.load(seal); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return l, nil
 }
 
@@ -203,8 +211,9 @@ type Log struct {
 
 var _ debate.Journal = (*Log)(nil)
 
-// load reads the transcript, verifies it, and sets aside a torn last line.
-func (l *Log) load() error {
+// load reads the transcript, verifies it (against seal, if the debate is
+// sealed), and sets aside a torn last line.
+func (l *Log) load(seal *Seal) error {
 	data, err := l.s.root.ReadFile(fileOf(l.id, TranscriptFile))
 	if err != nil {
 		return err
@@ -216,7 +225,7 @@ func (l *Log) load() error {
 			return err
 		}
 	}
-	rep, err := Verify(bytes.NewReader(good), l.id, nil)
+	rep, err := Verify(bytes.NewReader(good), l.id, seal)
 	if err != nil {
 		return err
 	}

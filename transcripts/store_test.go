@@ -540,3 +540,30 @@ func TestCreateFinishesACreateCutShort(t *testing.T) {
 		t.Fatalf("transcript changed: %q", got)
 	}
 }
+
+// A sealed debate whose transcript lost its last lines (the verdict among
+// them) is tampered: Open refuses it, rather than letting a resume carry
+// the debate on past the verdict.json that sealed it.
+func TestOpenChecksTheSeal(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 8, true).Close()
+	path := filepath.Join(dir, "debates", testID, TranscriptFile)
+	data, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if err := os.WriteFile(path, bytes.Join(lines[:6], nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Open(context.Background(), testID)
+	var te *TamperError
+	if !errors.As(err, &te) || te.Line != 7 {
+		t.Fatalf("open of a sealed transcript cut short: %v", err)
+	}
+	// Untouched, a sealed debate opens (to be re-filed).
+	os.WriteFile(path, data, 0o600)
+	l, err := s.Open(context.Background(), testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+}
