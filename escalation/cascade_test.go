@@ -430,3 +430,24 @@ func TestEvidenceNamedPipeDoesNotHang(t *testing.T) {
 		t.Fatal("reading a named pipe as evidence blocked")
 	}
 }
+
+// Claims too long for a turn's position (debate.MaxPositionLen) would make
+// an opening position the defender can never restate, so that the claims
+// could never stand: the position then names the claims in the context.
+func TestLongClaimsStillMakeARestatablePosition(t *testing.T) {
+	t.Parallel()
+	var claims []string
+	for i := 0; i < 20; i++ {
+		claims = append(claims, fmt.Sprintf("Claim %d: %s", i, strings.Repeat("w", 300)))
+	}
+	r := &Record{TaskID: "77", Timestamp: "2026-05-14T13:18:42Z", Verdict: VerdictDrift, Claims: claims}
+	p := Position(r)
+	if n := len([]rune(p)); n > debate.MaxPositionLen || !strings.HasPrefix(p, "Task 77 is complete as claimed") {
+		t.Fatalf("position of %d characters: %.120q", n, p)
+	}
+	// Short claims are the position themselves, as before.
+	r.Claims = []string{"Retries back off"}
+	if p := Position(r); p != "Task 77 is complete as claimed: Retries back off" {
+		t.Fatalf("position %q", p)
+	}
+}
