@@ -48,10 +48,18 @@ func (a *app) heartbeatEvery() time.Duration {
 	return min(ttl/3, 5*time.Second)
 }
 
-// enroller registers the coordinator for as long as it runs.
+// enroller registers the coordinator for as long as it runs, renewing
+// its registration as often as agents do.
 type enroller struct {
-	reg registrar
-	id  string // the debate
+	reg   registrar
+	id    string // the debate
+	every time.Duration
+}
+
+// enroller is the coordinator's enroller for debate id, heartbeating at
+// a.heartbeatEvery (a third of the configured liveness TTL, at most 5 s).
+func (a *app) enroller(reg registrar, id string) enroller {
+	return enroller{reg: reg, id: id, every: a.heartbeatEvery()}
 }
 
 func (e enroller) Enroll(ctx context.Context, name string) (func(context.Context), error) {
@@ -64,7 +72,11 @@ func (e enroller) Enroll(ctx context.Context, name string) (func(context.Context
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(5 * time.Second)
+		every := e.every
+		if every <= 0 {
+			every = 5 * time.Second
+		}
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {

@@ -252,7 +252,7 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 	defer closeFiler()
 	view := a.newProgress()
 	c := &debate.Coordinator{
-		Messenger: m.tr, Journal: log, Filer: filer, Presence: m.reg, Enroller: enroller{reg: m.reg, id: s.ID},
+		Messenger: m.tr, Journal: log, Filer: filer, Presence: m.reg, Enroller: a.enroller(m.reg, s.ID),
 		Pages: vaultPages{filer.v}, Progress: view.Event, Logger: a.logger(),
 	}
 	var o *debate.Outcome
