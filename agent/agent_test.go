@@ -340,3 +340,78 @@ func TestRunnerLeavesAnInterruptedRequestForTheNextHolder(t *testing.T) {
 		t.Fatalf("the interrupted request was acknowledged: %v", err)
 	}
 }
+
+// Plain text that merely starts with "[" (a wikilink, a tag) is plain
+// text, not a JSON value; a JSON array is still refused.
+func TestExecPlainTextStartingWithABracket(t *testing.T) {
+	t.Parallel()
+	r, err := (&Exec{Command: `printf '[[design]] keeps UUIDv7 keys\nSee the page.\n'`}).Respond(context.Background(), request(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Turn == nil || r.Turn.Position != "[[design]] keeps UUIDv7 keys" || r.Turn.Text != "See the page." {
+		t.Fatalf("reply %+v", r)
+	}
+	for _, out := range []string{"[1,2]", " [\"a\"] ", "{not json"} {
+		if _, err := ParseOutput([]byte(out), request(1, 1)); !errors.Is(err, ErrBadOutput) {
+			t.Errorf("%q: %v, want ErrBadOutput", out, err)
+		}
+	}
+}
+
+// A command that answers and exits, leaving a background child that holds
+// its stdout, has answered: the reply is taken, and the child is killed
+// with the command's process group rather than left behind.
+func TestExecBackgroundChildHoldingStdout(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r, err := (&Exec{Command: "sleep 600 & echo $! > " + pidFile + "; echo 'Keys leak time'"}).Respond(ctx, request(1, 1))
+	if err != nil {
+		t.Fatalf("the answer was lost: %v", err)
+	}
+	if r.Turn == nil || r.Turn.Position != "Keys leak time" {
+		t.Fatalf("reply %+v", r)
+	}
+	waitGone(t, pidFile)
+}
+
+// A command printing without end is stopped as soon as it passes the
+// output limit, not when the turn's deadline comes.
+func TestExecEndlessOutputIsCutShort(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// The shell ignores SIGPIPE, so only a kill stops it.
+	_, err := (&Exec{Command: "trap '' PIPE; echo $$ > " + pidFile + "; while :; do echo yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy; done"}).Respond(ctx, request(1, 1))
+	if !errors.Is(err, ErrBadOutput) || ctx.Err() != nil {
+		t.Fatalf("err %v (ctx %v), want ErrBadOutput before the deadline", err, ctx.Err())
+	}
+	waitGone(t, pidFile)
+	// A finite but oversized answer is refused too, whole.
+	if _, err := (&Exec{Command: "head -c 3000000 /dev/zero | tr '\\0' y"}).Respond(ctx, request(1, 1)); !errors.Is(err, ErrBadOutput) {
+		t.Fatalf("3 MB of output: %v, want ErrBadOutput", err)
+	}
+}
+
+// waitGone waits until the process whose pid is in pidFile has ended.
+func waitGone(t *testing.T, pidFile string) {
+	t.Helper()
+	data, _ := os.ReadFile(pidFile)
+	pid := strings.TrimSpace(string(data))
+	if pid == "" {
+		t.Fatal("no pid written")
+	}
+	for i := 0; i < 500; i++ {
+		if _, err := os.Stat("/proc/" + pid); errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		if st, _ := os.ReadFile("/proc/" + pid + "/stat"); strings.Contains(string(st), ") Z ") {
+			return // a zombie awaiting its reaper is dead
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %s is still running", pid)
+}

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -32,8 +33,10 @@ const MaxOutputBytes = inbox.MaxMessageBytes / 2
 // the defender's standing position unless it repeats it (then it concedes).
 //
 // The command is killed, with its process group, when the request's
-// deadline passes or the agent stops. A non-zero exit is an error; nothing
-// is sent and the coordinator's wall clock decides.
+// deadline passes, the agent stops, or it prints more than MaxOutputBytes;
+// a child it leaves running that holds its output open is killed when the
+// command exits (what the command printed is its answer). A non-zero exit
+// is an error; nothing is sent and the coordinator's wall clock decides.
 type Exec struct {
 	Command string
 	// Dir is the working directory ("" = the agent's).
@@ -65,16 +68,33 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	stdout.max, stderr.max = MaxOutputBytes, 4096
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	killGroup := func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = killGroup
+	// Output past the limit stops the command at once (Write is only
+	// called once the process has started).
+	stdout.onOver = func() { _ = killGroup() }
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("exec %q: %w%s", e.Command, err, tail(stderr.String()))
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("exec %q: %w", e.Command, err)
 	}
-	if stdout.over {
+	err = cmd.Wait()
+	if errors.Is(err, exec.ErrWaitDelay) {
+		// The command exited, but something it left in its process group
+		// (a background child) still held its output: it ends with the
+		// turn. (The group cannot have been recycled: that child is in it.)
+		_ = killGroup()
+	}
+	switch {
+	case stdout.over:
 		return nil, fmt.Errorf("%w: %q printed more than %d bytes", ErrBadOutput, e.Command, MaxOutputBytes)
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState.Success():
+		// The command exited 0, but a child it left kept its stdout open:
+		// what it printed is its answer.
+	default:
+		return nil, fmt.Errorf("exec %q: %w%s", e.Command, err, tail(stderr.String()))
 	}
 	return ParseOutput(stdout.Bytes(), req)
 }
@@ -99,7 +119,10 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	if len(trimmed) == 0 {
 		return nil, fmt.Errorf("%w: no output", ErrBadOutput)
 	}
-	if trimmed[0] == '{' || trimmed[0] == '[' {
+	if trimmed[0] == '[' && json.Valid(trimmed) {
+		return nil, fmt.Errorf("%w: output is a JSON array, not an object", ErrBadOutput)
+	}
+	if trimmed[0] == '{' {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(trimmed, &fields); err != nil || fields == nil {
 			return nil, fmt.Errorf("%w: output looks like JSON but is not an object: %v", ErrBadOutput, err)
@@ -128,20 +151,33 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	return &Reply{Turn: t}, nil
 }
 
-// limitedBuffer keeps the first max bytes written and notes any excess.
+// limitedBuffer keeps the first max bytes written and notes any excess,
+// calling onOver (if set) the first time. It holds its bytes.Buffer in a
+// field rather than embedding it: an embedded Buffer's ReadFrom would be
+// what io.Copy (and so os/exec) calls, bypassing the limit.
 type limitedBuffer struct {
-	bytes.Buffer
-	max  int
-	over bool
+	buf    bytes.Buffer
+	max    int
+	over   bool
+	onOver func()
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); room < len(p) {
+	if room := b.max - b.buf.Len(); room < len(p) {
+		if !b.over && b.onOver != nil {
+			b.onOver()
+		}
 		b.over = true
 		if room > 0 {
-			b.Buffer.Write(p[:room])
+			b.buf.Write(p[:room])
 		}
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
+
+// Bytes returns what was kept.
+func (b *limitedBuffer) Bytes() []byte { return b.buf.Bytes() }
+
+// String returns what was kept.
+func (b *limitedBuffer) String() string { return b.buf.String() }

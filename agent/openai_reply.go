@@ -22,7 +22,9 @@ const MaxModelReplyBytes = 1 << 20
 const maxCandidates = 64
 
 var (
-	thinkRE = regexp.MustCompile(`(?is)<think>.*?</think>`)
+	// A reasoning block, or one left open by a reply cut short: a draft in
+	// a model's reasoning is not its answer.
+	thinkRE = regexp.MustCompile(`(?is)<think>.*?(?:</think>|\z)`)
 	fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)```")
 )
 
@@ -31,10 +33,10 @@ var (
 // (position — or its alias claim —, counter_to, evidence_refs,
 // confidence_change, text); it is found tolerantly: in a fenced ```json
 // block, else as the first balanced JSON object in the text that has a
-// turn field. <think>…</think> blocks are ignored, and prose around the
-// object becomes the argument when the object has no text. debate_id,
-// round and role are always the request's (a model is not trusted to copy
-// them); tokens are left for the caller.
+// turn field. <think>…</think> blocks (and one left open at the end) are
+// ignored, and prose around the object becomes the argument when the
+// object has no text. debate_id, round and role are always the request's
+// (a model is not trusted to copy them); tokens are left for the caller.
 //
 // A missing field takes the value that objects rather than concedes: an
 // attacker's counter_to defaults to the defender's standing position and
@@ -144,12 +146,15 @@ func balanced(s string, start int) int {
 func turnFromObject(obj map[string]json.RawMessage, prose string, req *debate.TurnRequest) (*debate.Turn, error) {
 	t := &debate.Turn{DebateID: req.DebateID, Round: req.Round, Role: req.Role, EvidenceRefs: []string{}}
 	var err error
-	key := "position"
-	if _, ok := obj[key]; !ok {
-		key = "claim"
-	}
-	if t.Position, _, err = stringField(obj, key); err != nil {
+	// "claim" is the alias of "position", used when position is absent,
+	// null or empty (as debate.Turn decodes it).
+	if t.Position, _, err = stringField(obj, "position"); err != nil {
 		return nil, err
+	}
+	if t.Position == "" {
+		if t.Position, _, err = stringField(obj, "claim"); err != nil {
+			return nil, err
+		}
 	}
 	counter, hasCounter, err := stringField(obj, "counter_to")
 	if err != nil {

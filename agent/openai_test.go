@@ -347,7 +347,12 @@ func TestParseModelReply(t *testing.T) {
 	}{
 		"defender holds": {def, `{"position":"Use UUIDv7 keys","counter_to":"Keys leak the creation time","confidence_change":0,"text":"t"}`,
 			debate.Turn{Position: "Use UUIDv7 keys", CounterTo: "Keys leak the creation time", Text: "t"}, ""},
-		"claim alias":       {def, `{"claim":"Use UUIDv7 keys"}`, debate.Turn{Position: "Use UUIDv7 keys"}, ""},
+		"claim alias":                  {def, `{"claim":"Use UUIDv7 keys"}`, debate.Turn{Position: "Use UUIDv7 keys"}, ""},
+		"claim when position is null":  {def, `{"position":null,"claim":"Use UUIDv7 keys"}`, debate.Turn{Position: "Use UUIDv7 keys"}, ""},
+		"claim when position is empty": {def, `{"position":"","claim":"Use UUIDv7 keys"}`, debate.Turn{Position: "Use UUIDv7 keys"}, ""},
+		"reasoning before the answer is not the answer": {att, `<think>{"position":"draft"}</think>{"position":"p","counter_to":"c","confidence_change":-1}`,
+			debate.Turn{Position: "p", CounterTo: "c", ConfidenceChange: -1}, ""},
+		"a reply cut inside its reasoning has no answer": {att, `<think>I could say {"position":"draft","counter_to":"c","confidence_change":-1} but`, debate.Turn{}, "empty"},
 		"explicit concede":  {att, `{"position":"","counter_to":"","confidence_change":0,"text":"fine"}`, debate.Turn{Text: "fine"}, ""},
 		"string confidence": {att, `{"position":"p","counter_to":"c","confidence_change":"+1"}`, debate.Turn{Position: "p", CounterTo: "c", ConfidenceChange: 1}, ""},
 		"float confidence":  {att, `{"position":"p","counter_to":"c","confidence_change":-1.0}`, debate.Turn{Position: "p", CounterTo: "c", ConfidenceChange: -1}, ""},

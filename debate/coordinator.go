@@ -297,8 +297,11 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 		return err
 	}
 	// A request over the message size limit leaves out the oldest turns'
-	// arguments (their positions stay), then the context.
-	for trimmed := 0; ; trimmed++ {
+	// arguments (their positions stay), then the context, then the turns'
+	// evidence, then the oldest turns themselves: the standing position is
+	// always there, and a debate never stops on a request it cannot send.
+	trimmed, evidence := 0, true
+	for {
 		m, err := NewRequestMessage(s.Coordinator, p.sp.Name, p.req)
 		if err != nil {
 			return err
@@ -308,13 +311,24 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 			c.log.Debug("request sent", "agent", p.sp.Name, "msg_id", m.ID, "request_id", p.requestID)
 			return nil
 		}
+		tr := p.req.Transcript
 		switch {
 		case !errors.Is(err, inbox.ErrTooLarge):
-		case trimmed < len(p.req.Transcript):
-			p.req.Transcript[trimmed].Text = "(left out: the request would exceed the message size limit)"
+		case trimmed < len(tr):
+			tr[trimmed].Text = "(left out: the request would exceed the message size limit)"
+			trimmed++
 			continue
 		case len(p.req.Context) > 0:
 			p.req.Context = []ContextItem{}
+			continue
+		case evidence && len(tr) > 0:
+			for i := range tr {
+				tr[i].EvidenceRefs, tr[i].Evidence = []string{}, nil
+			}
+			evidence = false
+			continue
+		case len(tr) > 0:
+			p.req.Transcript = tr[1:]
 			continue
 		}
 		return fmt.Errorf("send %s to %s: %w", p.requestID, p.sp.Name, err)

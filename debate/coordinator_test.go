@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -477,5 +478,96 @@ func TestStartValidates(t *testing.T) {
 	j := debate.NewMemJournal()
 	if _, err := slow.coordinator(j).Start(ctx, slow.session); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled debate: %v", err)
+	}
+}
+
+// smallMessenger refuses messages over limit bytes as the messenger
+// refuses those over inbox.MaxMessageBytes, so that the tests of what a
+// coordinator leaves out of a request need no megabyte messages.
+type smallMessenger struct {
+	debate.Messenger
+	limit int
+}
+
+func (m smallMessenger) Send(ctx context.Context, msg *inbox.Message) error {
+	data, err := msg.Encode()
+	if err != nil {
+		return err
+	}
+	if len(data) > m.limit {
+		return fmt.Errorf("%w: %d bytes, limit %d", inbox.ErrTooLarge, len(data), m.limit)
+	}
+	return m.Messenger.Send(ctx, msg)
+}
+
+// runSmall runs h's debate through a messenger that refuses messages over
+// limit bytes.
+func (h *harness) runSmall(limit int) *debate.Outcome {
+	h.t.Helper()
+	c := h.coordinator(debate.NewMemJournal())
+	c.Messenger = smallMessenger{Messenger: h.tr, limit: limit}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o, err := c.Start(ctx, h.session)
+	if err != nil {
+		h.t.Fatalf("debate: %v", err)
+	}
+	return o
+}
+
+// An agent citing many long evidence references makes a transcript too
+// large for a turn_request even with every argument and the context left
+// out: the request leaves out the turns' evidence, and the debate goes on
+// to its verdict instead of stopping (a resume would stop at the same
+// place for ever).
+func TestRequestsLeaveOutEvidenceToFit(t *testing.T) {
+	t.Parallel()
+	var refs []string
+	for i := 0; i < debate.MaxEvidenceRefs; i++ {
+		refs = append(refs, fmt.Sprintf("%03d-%s.go:1", i, strings.Repeat("x", 100)))
+	}
+	rj, _ := json.Marshal(refs)
+	h := newHarness(t, budgetOf(2, 100000),
+		att("Critic", `{"turns":[{"round":1,"position":"a","counter_to":"c","confidence_change":-1,"tokens":10,"evidence_refs":`+string(rj)+`},
+			{"round":2,"position":"b","counter_to":"c","confidence_change":-1,"tokens":10}]}`),
+		def("Proposer", `{"turns":[{"round":1,"position":"P1","tokens":10},{"round":2,"position":"P2","tokens":10}]}`))
+	h.session.Context = []debate.ContextItem{{Kind: "text", Ref: "ctx", Text: strings.Repeat("c", 8<<10)}}
+	o := h.runSmall(16 << 10)
+	if o.Verdict != debate.BudgetExhausted || o.Rounds != 2 || len(o.Turns) != 4 || len(o.Turns[0].Evidence) != debate.MaxEvidenceRefs {
+		t.Fatalf("outcome %s/%s after %d rounds, %d turns: %s", o.Verdict, o.Rule, o.Rounds, len(o.Turns), o.Reason)
+	}
+}
+
+// Many turns of long positions pass the size limit with nothing else left
+// to leave out: the oldest turns go, the standing position stays.
+func TestRequestsLeaveOutTheOldestTurnsToFit(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("y", 1000)
+	const rounds = 8
+	var seen []int
+	respond := func(ctx context.Context, req *debate.TurnRequest) (*agent.Reply, error) {
+		if req.Role == debate.RoleDefender {
+			seen = append(seen, len(req.Transcript))
+			if req.Round > 1 && !strings.HasPrefix(req.Position, fmt.Sprintf("P%d", req.Round-1)) {
+				return nil, fmt.Errorf("standing position lost: %.20q", req.Position)
+			}
+		}
+		pos := fmt.Sprintf("A%d%s", req.Round, long)
+		counter := long
+		if req.Role == debate.RoleDefender {
+			pos, counter = fmt.Sprintf("P%d%s", req.Round, long), ""
+		}
+		return &agent.Reply{Turn: &debate.Turn{DebateID: req.DebateID, Round: req.Round, Role: req.Role,
+			Position: pos, CounterTo: counter, ConfidenceChange: -1, Tokens: 10}}, nil
+	}
+	h := newHarness(t, budgetOf(rounds, 100000),
+		party{name: "Critic", role: debate.RoleAttacker, respond: respond},
+		party{name: "Proposer", role: debate.RoleDefender, respond: respond})
+	o := h.runSmall(16 << 10)
+	if o.Verdict != debate.BudgetExhausted || o.Rounds != rounds || len(o.Turns) != 2*rounds {
+		t.Fatalf("outcome %s/%s after %d rounds, %d turns: %s", o.Verdict, o.Rule, o.Rounds, len(o.Turns), o.Reason)
+	}
+	if last := seen[len(seen)-1]; last >= 2*rounds-1 || last == 0 {
+		t.Fatalf("the last request held %d turns (%v), want some left out, not all", last, seen)
 	}
 }

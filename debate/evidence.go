@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // PageIndex tells whether a vault page exists; package vault implements it.
@@ -174,7 +175,9 @@ func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
 		ec.Status, ec.Detail = EvidenceUnchecked, "no workspace to check against"
 		return ec
 	}
-	f, err := c.root.Open(name)
+	// O_NONBLOCK: a named pipe in the workspace opens at once instead of
+	// waiting for a writer (it is then found not to be a file).
+	f, err := c.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		ec.Status, ec.Detail = pathStatus(err)
 		return ec

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestEvidenceChecks(t *testing.T) {
@@ -77,5 +79,35 @@ func TestEvidenceChecks(t *testing.T) {
 	cancel()
 	if got := c.Check(ctx, []string{"a.go"}); got[0].Status != EvidenceUnchecked {
 		t.Errorf("after the deadline: %+v", got)
+	}
+}
+
+// A named pipe in the workspace, cited as evidence, is checked without
+// opening it for a read that would wait for a writer: the coordinator must
+// not hang past its wall clock on a reference an agent chose.
+func TestEvidenceNamedPipeDoesNotHang(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(ws, "pipe"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	c, err := NewEvidenceChecker(ws, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	done := make(chan []EvidenceCheck, 1)
+	go func() { done <- c.Check(context.Background(), []string{"pipe", "pipe:1"}) }()
+	select {
+	case got := <-done:
+		if got[0].Status != EvidenceOK || got[1].Status != EvidenceInvalid {
+			t.Fatalf("named pipe: %+v", got)
+		}
+	case <-time.After(20 * time.Second):
+		// Unblock the checker's open so the goroutine ends.
+		if f, err := os.OpenFile(filepath.Join(ws, "pipe"), os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("checking a named pipe blocked")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -391,5 +392,62 @@ func TestSessionFromARecord(t *testing.T) {
 	}
 	if _, err := Session(r, "", "", f.workspace, debate.DefaultBudget(debate.LayerVerify), time.Now()); err != ErrNoAgents {
 		t.Fatalf("no agents: %v", err)
+	}
+}
+
+// An evidence path naming a named pipe in the workspace is not opened for
+// a read that waits for a writer: building the session (and judging its
+// evidence) returns.
+func TestEvidenceNamedPipeDoesNotHang(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(ws, "pipe"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r := &Record{TaskID: "9", Timestamp: "2026-05-14T13:18:42Z", Verdict: VerdictDrift, EvidencePaths: []string{"pipe"}}
+	type result struct {
+		s   *debate.DebateSession
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := Session(r, "script:d.json", "script:a.json", ws, debate.DefaultBudget(debate.LayerVerify), time.Now())
+		done <- result{s, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			t.Fatal(res.err)
+		}
+		last := res.s.Context[len(res.s.Context)-1]
+		if last.Ref != "pipe" || !strings.Contains(last.Text, "not a regular file") {
+			t.Fatalf("context item %+v", last)
+		}
+	case <-time.After(20 * time.Second):
+		if f, err := os.OpenFile(filepath.Join(ws, "pipe"), os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("reading a named pipe as evidence blocked")
+	}
+}
+
+// Claims too long for a turn's position (debate.MaxPositionLen) would make
+// an opening position the defender can never restate, so that the claims
+// could never stand: the position then names the claims in the context.
+func TestLongClaimsStillMakeARestatablePosition(t *testing.T) {
+	t.Parallel()
+	var claims []string
+	for i := 0; i < 20; i++ {
+		claims = append(claims, fmt.Sprintf("Claim %d: %s", i, strings.Repeat("w", 300)))
+	}
+	r := &Record{TaskID: "77", Timestamp: "2026-05-14T13:18:42Z", Verdict: VerdictDrift, Claims: claims}
+	p := Position(r)
+	if n := len([]rune(p)); n > debate.MaxPositionLen || !strings.HasPrefix(p, "Task 77 is complete as claimed") {
+		t.Fatalf("position of %d characters: %.120q", n, p)
+	}
+	// Short claims are the position themselves, as before.
+	r.Claims = []string{"Retries back off"}
+	if p := Position(r); p != "Task 77 is complete as claimed: Retries back off" {
+		t.Fatalf("position %q", p)
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
@@ -41,12 +43,19 @@ func DebateID(r *Record) string {
 func Topic(r *Record) string { return "Closure of task " + r.TaskID }
 
 // Position is the defender's opening position: the task's claims, as
-// stated. "proceed" requires this very position to stand.
+// stated. "proceed" requires this very position to stand, so it must be
+// one a defender can restate: claims longer together than a turn's
+// position (debate.MaxPositionLen) are named instead, as the list the
+// context holds.
 func Position(r *Record) string {
 	if len(r.Claims) == 0 {
 		return fmt.Sprintf("Task %s is complete as it was closed", r.TaskID)
 	}
-	return fmt.Sprintf("Task %s is complete as claimed: %s", r.TaskID, strings.Join(r.Claims, "; "))
+	p := fmt.Sprintf("Task %s is complete as claimed: %s", r.TaskID, strings.Join(r.Claims, "; "))
+	if utf8.RuneCountInString(p) <= debate.MaxPositionLen {
+		return p
+	}
+	return fmt.Sprintf("Task %s is complete as claimed: all %d claims listed in the context (claims (the defender's case)) hold", r.TaskID, len(r.Claims))
 }
 
 // SelfCritique is the gate's input built from a record: the claims as the
@@ -216,7 +225,9 @@ func evidenceText(root *os.Root, workspace, p string, room int) string {
 	case room <= 0:
 		return "(not read: the evidence handed to the debate is already at its limit)"
 	}
-	f, err := root.Open(filepath.FromSlash(stripLines(rel)))
+	// O_NONBLOCK: a named pipe opens at once instead of waiting for a
+	// writer (and is then refused as not a regular file).
+	f, err := root.OpenFile(filepath.FromSlash(stripLines(rel)), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "(missing: no such file under the workspace)"
 	}

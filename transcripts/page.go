@@ -33,7 +33,8 @@ func PageLink(id string) string { return "debates/" + id }
 // consensus record (record, related), the chain's head hash and event
 // count (PageHeadKey, PageEventsKey) and tags; the body is RenderMarkdown,
 // or, when that would pass vault.MaxPageBytes, the same without the
-// agents' arguments (each turn says how long its argument was).
+// agents' arguments (each turn says how long its argument was), and when
+// even that would, the session and the verdict without the rounds.
 //
 // t is the transcript as Read returned it, after the verdict event was
 // recorded; o the outcome and record where it was filed ("" if nowhere).
@@ -76,10 +77,16 @@ func WritePage(v *vault.Vault, t *Transcript, o *debate.Outcome, record string) 
 		vault.Field{Key: "tags", Value: []string{"debate", string(s.Layer)}},
 	)
 	view := NewView(t)
-	err := v.WritePage(PagePath(s.ID), fm, renderMarkdown(view, true))
+	err := v.WritePage(PagePath(s.ID), fm, renderMarkdown(view, pageFull))
 	if errors.Is(err, vault.ErrTooLarge) {
 		// A long debate: the page keeps every turn but not the arguments.
-		err = v.WritePage(PagePath(s.ID), fm, renderMarkdown(view, false))
+		err = v.WritePage(PagePath(s.ID), fm, renderMarkdown(view, pageNoArguments))
+	}
+	if errors.Is(err, vault.ErrTooLarge) {
+		// Turns too long even so (long positions, a hundred long evidence
+		// references each): the page keeps the session and the verdict, so
+		// that the debate can still be filed.
+		err = v.WritePage(PagePath(s.ID), fm, renderMarkdown(view, pageSummary))
 	}
 	if err != nil {
 		return fmt.Errorf("write the transcript page of %s: %w", s.ID, err)

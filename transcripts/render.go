@@ -23,11 +23,21 @@ func RenderMarkdown(t *Transcript) []byte {
 
 // RenderMarkdownView is RenderMarkdown of a View (with its page check, if
 // the caller made one).
-func RenderMarkdownView(v *View) []byte { return renderMarkdown(v, true) }
+func RenderMarkdownView(v *View) []byte { return renderMarkdown(v, pageFull) }
 
-// renderMarkdown renders a view; without arguments, each turn's argument
-// is replaced by a note of its length (for a page that would be too large).
-func renderMarkdown(v *View, arguments bool) []byte {
+// pageDetail is how much of a debate a Markdown page holds.
+type pageDetail int
+
+const (
+	pageFull        pageDetail = iota // everything
+	pageNoArguments                   // each turn's argument replaced by a note of its length
+	pageSummary                       // no rounds: the session, a note, and the verdict
+)
+
+// renderMarkdown renders a view with the detail asked for (less for a
+// page that would be too large).
+func renderMarkdown(v *View, detail pageDetail) []byte {
+	arguments := detail == pageFull
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Debate: %s\n\n", mdLine(v.Topic))
 	in := &v.Integrity
@@ -70,7 +80,13 @@ func renderMarkdown(v *View, arguments bool) []byte {
 			fmt.Fprintf(&b, "\n- %s (%d characters)\n", title, c.Chars)
 		}
 	}
+	if detail == pageSummary {
+		fmt.Fprintf(&b, "\n_The %d turns of this debate are too long for a vault page: parley transcripts show %s has them._\n", v.Turns, v.ID)
+	}
 	for _, r := range v.Rounds {
+		if detail == pageSummary {
+			break
+		}
 		if r.N > 0 {
 			fmt.Fprintf(&b, "\n## Round %d\n", r.N)
 		}

@@ -89,8 +89,9 @@ func Path(id, name string) string { return fileOf(id, name) }
 
 // Create makes the directory of a new debate with its session.json
 // (written once) and an empty transcript, and returns the Log to record it
-// in, locked for writing. The session must validate; a debate whose
-// directory exists is ErrExists.
+// in, locked for writing. The session must validate; a debate that
+// already has its session.json is ErrExists (a directory without one, left
+// by a create cut short, is taken over).
 func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, error) {
 	if err := sess.Validate(); err != nil {
 		return nil, err
@@ -100,10 +101,17 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 		return nil, fmt.Errorf("create %s: %w", Dir, err)
 	}
 	if err := s.root.Mkdir(dirOf(id), 0o700); err != nil {
-		if errors.Is(err, fs.ErrExist) {
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("create the directory of %s: %w", id, err)
+		}
+		// session.json is the claim on an id. A directory without it is a
+		// create cut short by a crash: finish it (an id derived from its
+		// question, as an escalation's, would otherwise be refused for
+		// ever). Anything else there is someone's debate.
+		if !s.unclaimed(id) {
 			return nil, fmt.Errorf("%w: %s", ErrExists, id)
 		}
-		return nil, fmt.Errorf("create the directory of %s: %w", id, err)
+		s.log.Warn("finishing the creation of a debate cut short", "debate_id", id, "op", "create")
 	}
 	if err := durable.SyncDir(s.fs, Dir); err != nil {
 		return nil, err
@@ -113,23 +121,44 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 		return nil, err
 	}
 	// The empty transcript first: writing session.json syncs the directory,
-	// which makes both names durable.
-	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// which makes both names durable. An empty one left by a crash is kept.
+	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create the transcript of %s: %w", id, err)
 	}
 	f.Close()
 	if err := durable.CreateFile(s.fs, fileOf(id, SessionFile), append(data, '\n'), 0o600); err != nil {
+		if durable.IsExist(err) {
+			return nil, fmt.Errorf("%w: %s", ErrExists, id)
+		}
 		return nil, fmt.Errorf("write the session of %s: %w", id, err)
 	}
 	return s.Open(ctx, id)
+}
+
+// unclaimed reports whether debate id's directory is what a Create cut
+// short leaves: a real directory without session.json whose transcript,
+// if any, is an empty regular file.
+func (s *Store) unclaimed(id string) bool {
+	if st, err := s.root.Lstat(dirOf(id)); err != nil || !st.IsDir() {
+		return false
+	}
+	if _, err := s.root.Lstat(fileOf(id, SessionFile)); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	st, err := s.root.Lstat(fileOf(id, TranscriptFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	return err == nil && st.Mode().IsRegular() && st.Size() == 0
 }
 
 // Open opens an existing debate's Log for writing (to resume it): it takes
 // the debate's lock (ErrBusy while another process holds it), reads and
 // verifies the transcript, and sets aside an incomplete last line left by a
 // crash (moved to transcript.jsonl.torn-<ms>, never deleted). A transcript
-// that fails verification anywhere else is ErrTampered.
+// that fails verification anywhere else, or does not end where its
+// verdict.json says, is ErrTampered.
 func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
 	if err := debate.ValidateID(id); err != nil {
 		return nil, err
@@ -148,13 +177,20 @@ func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
 		}
 		return nil, fmt.Errorf("lock the transcript of %s: %w", id, err)
 	}
-	l := &Log{s: s, id: id, f: f}
-	if err := l.load(); err != nil {
+	// A sealed debate's transcript must end where verdict.json says.
+	var seal *Seal
+	switch v, err := s.Verdict(id); {
+	case err == nil:
+		seal = &Seal{Events: v.Events, Head: v.Head}
+	case !errors.Is(err, ErrNotSealed):
 		f.Close()
 		return nil, err
 	}
-	_, err = fs.Stat(s.root.FS(), fileOf(id, VerdictFile))
-	l.sealed = err == nil
+	l := &Log{s: s, id: id, f: f, sealed: seal != nil}
+	if err := l.load(seal); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return l, nil
 }
 
@@ -175,8 +211,9 @@ type Log struct {
 
 var _ debate.Journal = (*Log)(nil)
 
-// load reads the transcript, verifies it, and sets aside a torn last line.
-func (l *Log) load() error {
+// load reads the transcript, verifies it (against seal, if the debate is
+// sealed), and sets aside a torn last line.
+func (l *Log) load(seal *Seal) error {
 	data, err := l.s.root.ReadFile(fileOf(l.id, TranscriptFile))
 	if err != nil {
 		return err
@@ -188,7 +225,7 @@ func (l *Log) load() error {
 			return err
 		}
 	}
-	rep, err := Verify(bytes.NewReader(good), l.id, nil)
+	rep, err := Verify(bytes.NewReader(good), l.id, seal)
 	if err != nil {
 		return err
 	}
@@ -406,8 +443,21 @@ func (s *Store) readJSON(id, name string, v any) error {
 }
 
 // Verify verifies debate id's transcript against its verdict.json, if any.
+// The incomplete last line of a debate that is running (a write in
+// progress) is left out, as Read does; that of an interrupted debate is
+// reported.
 func (s *Store) Verify(id string) (Report, error) {
 	if err := debate.ValidateID(id); err != nil {
+		return Report{}, err
+	}
+	// verdict.json before the transcript: a debate closing meanwhile is
+	// seen unsealed (verified so far) or sealed whole.
+	var seal *Seal
+	v, err := s.Verdict(id)
+	switch {
+	case err == nil:
+		seal = &Seal{Events: v.Events, Head: v.Head}
+	case !errors.Is(err, ErrNotSealed):
 		return Report{}, err
 	}
 	f, err := s.root.Open(fileOf(id, TranscriptFile))
@@ -418,13 +468,17 @@ func (s *Store) Verify(id string) (Report, error) {
 		return Report{}, err
 	}
 	defer f.Close()
-	var seal *Seal
-	v, err := s.Verdict(id)
-	switch {
-	case err == nil:
-		seal = &Seal{Events: v.Events, Head: v.Head}
-	case !errors.Is(err, ErrNotSealed):
-		return Report{}, err
+	if seal == nil {
+		if running, err := s.Running(id); err == nil && running {
+			data, err := io.ReadAll(f)
+			if err != nil {
+				return Report{}, err
+			}
+			if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+				data = data[:i+1]
+			}
+			return Verify(bytes.NewReader(data), id, nil)
+		}
 	}
 	return Verify(f, id, seal)
 }

@@ -220,7 +220,7 @@ func TestVerifyNamesTheFirstBadLine(t *testing.T) {
 	}
 	// A transcript of another debate does not verify under this id.
 	rep, _ = Verify(bytes.NewReader(orig), "20260101-spec-other-abcdef", nil)
-	if rep.Intact || rep.BadLine != 1 {
+	if rep.Intact || rep.BadLine != 1 || strings.Contains(rep.Problem, "line 0") || !strings.Contains(rep.Problem, "another debate") {
 		t.Errorf("transplanted transcript: %+v", rep)
 	}
 }
@@ -482,4 +482,88 @@ func TestLoadOutcome(t *testing.T) {
 	if _, err := s.LoadOutcome(ctx, testID); !errors.Is(err, ErrTampered) {
 		t.Fatalf("a tampered transcript: %v", err)
 	}
+}
+
+// A create cut short by a crash (the directory made, the empty transcript
+// perhaps, but no session.json) is finished by the next Create of that id:
+// a debate id derived from its question (an escalation's) must not be
+// refused for ever. A debate that has its session.json still exists.
+func TestCreateFinishesACreateCutShort(t *testing.T) {
+	t.Parallel()
+	for name, leave := range map[string][]string{
+		"directory only":             nil,
+		"directory and transcript":   {TranscriptFile},
+		"directory, transcript, tmp": {TranscriptFile, ".session.json.0123.tmp"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, dir := newStore(t)
+			ddir := filepath.Join(dir, "debates", testID)
+			if err := os.MkdirAll(ddir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range leave {
+				if err := os.WriteFile(filepath.Join(ddir, f), nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l, err := s.Create(context.Background(), testSession(testID))
+			if err != nil {
+				t.Fatalf("create after a crash mid-create: %v", err)
+			}
+			if _, err := l.Append(context.Background(), debate.EventOpen, 0, testSession(testID)); err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+			if sess, err := s.Session(testID); err != nil || sess.Topic != "Idempotency keys" {
+				t.Fatalf("session %+v %v", sess, err)
+			}
+			if rep, err := s.Verify(testID); err != nil || !rep.Intact || rep.Events != 1 {
+				t.Fatalf("verify %+v %v", rep, err)
+			}
+			// Now it exists.
+			if _, err := s.Create(context.Background(), testSession(testID)); !errors.Is(err, ErrExists) {
+				t.Fatalf("second create: %v", err)
+			}
+		})
+	}
+	// A directory holding a transcript with events but no session.json was
+	// not left by Create: it is not taken over.
+	s, dir := newStore(t)
+	ddir := filepath.Join(dir, "debates", testID)
+	os.MkdirAll(ddir, 0o700)
+	os.WriteFile(filepath.Join(ddir, TranscriptFile), []byte("something\n"), 0o600)
+	if _, err := s.Create(context.Background(), testSession(testID)); !errors.Is(err, ErrExists) {
+		t.Fatalf("create over a transcript with content: %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(ddir, TranscriptFile)); string(got) != "something\n" {
+		t.Fatalf("transcript changed: %q", got)
+	}
+}
+
+// A sealed debate whose transcript lost its last lines (the verdict among
+// them) is tampered: Open refuses it, rather than letting a resume carry
+// the debate on past the verdict.json that sealed it.
+func TestOpenChecksTheSeal(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 8, true).Close()
+	path := filepath.Join(dir, "debates", testID, TranscriptFile)
+	data, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if err := os.WriteFile(path, bytes.Join(lines[:6], nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Open(context.Background(), testID)
+	var te *TamperError
+	if !errors.As(err, &te) || te.Line != 7 {
+		t.Fatalf("open of a sealed transcript cut short: %v", err)
+	}
+	// Untouched, a sealed debate opens (to be re-filed).
+	os.WriteFile(path, data, 0o600)
+	l, err := s.Open(context.Background(), testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
 }

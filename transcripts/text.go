@@ -16,11 +16,14 @@ import (
 // transcript (or its vault page) does not verify, then the session, each
 // round's turns (role, agent, position, counter, confidence change,
 // tokens, evidence with its check, the argument), rejections, forfeits
-// and resumes, and the verdict with its reason. Control characters in what
-// agents wrote are replaced, so a transcript cannot drive the terminal.
+// and resumes, and the verdict with its reason. Control characters in
+// anything read from the debate's files are replaced (every line is
+// filtered, not only the fields agents write: a tampered transcript or
+// session.json can put them anywhere), so a transcript cannot drive the
+// terminal.
 func RenderText(w io.Writer, v *View) error {
 	bw := bufio.NewWriter(w)
-	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	p := func(format string, args ...any) { bw.WriteString(termSafe(fmt.Sprintf(format, args...))) }
 	in := &v.Integrity
 	if !in.Intact {
 		p("!! TAMPERED: line %d %s\n", in.BadLine, termLine(in.Problem))
@@ -88,7 +91,7 @@ func integrityLine(in *Integrity) string {
 }
 
 func textEntry(w *bufio.Writer, e *Entry) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p := func(format string, args ...any) { w.WriteString(termSafe(fmt.Sprintf(format, args...))) }
 	mark := ""
 	if e.Unverified {
 		mark = "  UNVERIFIED"
@@ -142,6 +145,27 @@ func termLine(s string) string { return termText(oneLine(s)) }
 func termText(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
+// termSafe replaces the control characters of rendered output but the
+// line breaks and tabs it is laid out with.
+func termSafe(s string) string {
+	clean := true
+	for _, r := range s {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
 			return '\uFFFD'
 		}
 		return r

@@ -81,8 +81,10 @@ func Verify(r io.Reader, id string, seal *Seal) (Report, error) {
 			return bad(n, "%s", problem)
 		case c.seq != n:
 			return bad(n, "has seq %d: a line was removed, inserted or moved here", c.seq)
+		case !bytes.Equal(c.prev, prev) && n == 1:
+			return bad(n, "does not start this debate's chain: its prev is not the genesis of %s (a transcript of another debate, or line 1 was rewritten)", id)
 		case !bytes.Equal(c.prev, prev):
-			return bad(n, "does not follow line %d: its prev is not that line's hash", n-1)
+			return bad(n, "does not follow line %d: its prev is not that line's hash (line %d or this line was rewritten)", n-1, n-1)
 		}
 		copy(head[:], c.hash)
 		prev = head[:]

@@ -481,3 +481,122 @@ func TestRejectionsForfeitsAndResumesAreShown(t *testing.T) {
 		}
 	}
 }
+
+// "transcripts verify" of a running debate caught in the middle of a write
+// says what Read says: verified so far, not tampered; once the debate is
+// interrupted, the torn line is reported.
+func TestVerifyOfARunningDebateMidWrite(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	l := writeDebate(t, s, testID, 6, false) // held open: running
+	defer l.Close()
+	f, err := os.OpenFile(filepath.Join(dir, "debates", testID, TranscriptFile), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"prev":"half a line being writ`)
+	f.Close()
+	rep, err := s.Verify(testID)
+	if err != nil || !rep.Intact || rep.Sealed || rep.Events != 6 {
+		t.Fatalf("verify of a running debate mid-write: %+v %v", rep, err)
+	}
+	l.Close()
+	rep, err = s.Verify(testID)
+	if err != nil || rep.Intact || rep.BadLine != 7 {
+		t.Fatalf("verify of an interrupted debate with a torn line: %+v %v", rep, err)
+	}
+}
+
+// A transcript (or session.json) edited to carry terminal escape sequences
+// in the fields an agent does not write — names, roles, reasons, statuses,
+// the layer — does not drive the terminal of whoever shows it.
+func TestTamperedFieldsCannotDriveTheTerminal(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	l := writeDebate(t, s, testID, 8, false)
+	ctx := context.Background()
+	l.Append(ctx, debate.EventRejected, 9, debate.RejectedEvent{RequestID: "r", Round: 2, Role: debate.RoleAttacker, Agent: "Critic", Reason: "bad"})
+	l.Append(ctx, debate.EventForfeit, 10, debate.ForfeitEvent{RequestID: "r", Round: 2, Role: debate.RoleAttacker, Agent: "Critic", Reason: debate.ForfeitBadReply})
+	l.Close()
+	const esc = `\u001b]0;pwned\u0007\u001b[2J`
+	p := filepath.Join(dir, "debates", testID, TranscriptFile)
+	data, _ := os.ReadFile(p)
+	data = bytes.ReplaceAll(data, []byte(`"agent":"Critic"`), []byte(`"agent":"Critic`+esc+`"`))
+	data = bytes.ReplaceAll(data, []byte(`"role":"attacker"`), []byte(`"role":"attacker`+esc+`"`))
+	data = bytes.ReplaceAll(data, []byte(`"reason":"bad_reply"`), []byte(`"reason":"bad_reply`+esc+`"`))
+	os.WriteFile(p, data, 0o600)
+	sp := filepath.Join(dir, "debates", testID, SessionFile)
+	sess, _ := os.ReadFile(sp)
+	sess = bytes.Replace(sess, []byte(`"layer": "spec"`), []byte(`"layer": "spec`+esc+`"`), 1)
+	sess = bytes.Replace(sess, []byte(`"name": "Proposer"`), []byte(`"name": "Proposer`+esc+`"`), 1)
+	os.WriteFile(sp, sess, 0o600)
+	v := readView(t, s, testID)
+	if v.Integrity.Intact {
+		t.Fatal("the tampered transcript verifies")
+	}
+	var text bytes.Buffer
+	if err := RenderText(&text, v); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Fatalf("text passes control characters to the terminal: %q", out)
+	}
+	if !strings.Contains(out, "Critic") || !strings.Contains(out, "Proposer") {
+		t.Fatalf("text lost the names: %q", out)
+	}
+}
+
+// A debate whose turns alone (positions, counters, a hundred long evidence
+// references each) pass the vault's page limit even without the
+// arguments still gets a page: a hostile agent must not keep a debate
+// from ever being filed (resume would fail the same way for ever).
+func TestAPageTooLargeEvenWithoutArguments(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	v, err := vault.Create(filepath.Join(dir, "vault"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	var refs []string
+	var checks []debate.EvidenceCheck
+	for i := 0; i < debate.MaxEvidenceRefs; i++ {
+		ref := fmt.Sprintf("%04d-%s.go:1", i, strings.Repeat("x", 3990))
+		refs = append(refs, ref)
+		checks = append(checks, debate.EvidenceCheck{Ref: ref, Kind: "line", Status: debate.EvidenceMissing, Detail: "no such file in the workspace"})
+	}
+	long := strings.Repeat("y", debate.MaxPositionLen)
+	for i := 1; i <= 4; i++ {
+		l.Append(ctx, debate.EventTurn, int64(i), debate.TurnRecord{
+			Turn:  debate.Turn{DebateID: testID, Round: i, Role: debate.RoleAttacker, Position: long, CounterTo: long, EvidenceRefs: refs, ConfidenceChange: -1, Text: "arg"},
+			Agent: "Critic", Evidence: checks,
+		})
+	}
+	o := &debate.Outcome{DebateID: testID, Verdict: debate.Timeout, Action: debate.ActionEscalate, Rule: debate.RuleWallClock, Reason: "the wall clock passed"}
+	l.Append(ctx, debate.EventVerdict, 5, o)
+	tr, err := s.Read(testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePage(v, tr, o, "wiki/consensus/spec-x.md"); err != nil {
+		t.Fatalf("the debate gets no page: %v", err)
+	}
+	page, err := v.ReadPage(PagePath(testID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(page.Body)
+	if !strings.Contains(body, "## Verdict: TIMEOUT") || !strings.Contains(body, "parley transcripts show "+testID) ||
+		!strings.Contains(body, "[[consensus/spec-x]]") || page.Meta[PageHeadKey] == nil {
+		t.Errorf("page of %d bytes:\n%.3000s", len(page.Body), body)
+	}
+}

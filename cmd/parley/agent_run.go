@@ -35,6 +35,7 @@ var adapters = agent.DefaultAdapters
 func newAgentRunCmd(a *app) *cobra.Command {
 	var name, role, execCmd, script, openaiModel, spec, sessionID string
 	var exitWithParent bool
+	var parentPID int
 	cmd := &cobra.Command{
 		Use:   "run --name N --role R (--exec CMD | --script FILE | --openai MODEL | --spec KIND:ARG)",
 		Short: "Register an agent and answer its turn requests until interrupted",
@@ -83,7 +84,14 @@ func newAgentRunCmd(a *app) *cobra.Command {
 				}
 				return err
 			}
-			return a.runAgent(cmd.Context(), name, r, sp, resp, sessionID, exitWithParent)
+			parent := 0
+			if exitWithParent {
+				parent = parentPID
+				if parent <= 0 {
+					parent = os.Getppid()
+				}
+			}
+			return a.runAgent(cmd.Context(), name, r, sp, resp, sessionID, parent)
 		},
 	}
 	f := cmd.Flags()
@@ -95,14 +103,17 @@ func newAgentRunCmd(a *app) *cobra.Command {
 	f.StringVar(&spec, "spec", "", "any agent spec, e.g. script:FILE or openai:MODEL")
 	f.StringVar(&sessionID, "session-id", "", "registry session id (default: a new one)")
 	f.BoolVar(&exitWithParent, "exit-with-parent", false, "stop when the process that started this one ends")
+	f.IntVar(&parentPID, "parent-pid", 0, "with --exit-with-parent: the pid of that process (default: the parent found at start)")
 	_ = f.MarkHidden("session-id")
 	_ = f.MarkHidden("exit-with-parent")
+	_ = f.MarkHidden("parent-pid")
 	return cmd
 }
 
-// runAgent serves as name until ctx ends (SIGINT, SIGTERM) or, with
-// exitWithParent, until the parent process is gone.
-func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp agent.Spec, resp agent.Responder, sessionID string, exitWithParent bool) error {
+// runAgent serves as name until ctx ends (SIGINT, SIGTERM) or, when parent
+// is not 0, until this process's parent is no longer that process (it
+// died, and this one was handed to another).
+func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp agent.Spec, resp agent.Responder, sessionID string, parent int) error {
 	m, err := a.openMessenger()
 	if err != nil {
 		return err
@@ -114,8 +125,12 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 	defer stopSignals()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if exitWithParent {
-		ppid := os.Getppid()
+	if parent != 0 {
+		if os.Getppid() != parent {
+			// The parent died before this process looked: nothing to serve.
+			a.warnf("the process that started this agent (pid %d) has ended; %s does not start", parent, name)
+			return nil
+		}
 		stop := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
@@ -127,7 +142,7 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 				case <-stop:
 					return
 				case <-t.C:
-					if os.Getppid() != ppid {
+					if os.Getppid() != parent {
 						cancel()
 						return
 					}

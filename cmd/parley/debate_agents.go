@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -47,10 +48,18 @@ func (a *app) heartbeatEvery() time.Duration {
 	return min(ttl/3, 5*time.Second)
 }
 
-// enroller registers the coordinator for as long as it runs.
+// enroller registers the coordinator for as long as it runs, renewing
+// its registration as often as agents do.
 type enroller struct {
-	reg registrar
-	id  string // the debate
+	reg   registrar
+	id    string // the debate
+	every time.Duration
+}
+
+// enroller is the coordinator's enroller for debate id, heartbeating at
+// a.heartbeatEvery (a third of the configured liveness TTL, at most 5 s).
+func (a *app) enroller(reg registrar, id string) enroller {
+	return enroller{reg: reg, id: id, every: a.heartbeatEvery()}
 }
 
 func (e enroller) Enroll(ctx context.Context, name string) (func(context.Context), error) {
@@ -63,7 +72,11 @@ func (e enroller) Enroll(ctx context.Context, name string) (func(context.Context
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(5 * time.Second)
+		every := e.every
+		if every <= 0 {
+			every = 5 * time.Second
+		}
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
@@ -124,7 +137,7 @@ func (a *app) startAgents(ctx context.Context, m *messenger, store *transcripts.
 			return nil, err
 		}
 		args = append(args, "agent", "run", "--name", p.Name, "--role", string(p.Role), "--spec", sp.String(),
-			"--session-id", sessionIDOf(s.ID, p.Name), "--exit-with-parent")
+			"--session-id", sessionIDOf(s.ID, p.Name), "--exit-with-parent", "--parent-pid", strconv.Itoa(os.Getpid()))
 		cmd := exec.Command(exe, args...)
 		cmd.Stdout, cmd.Stderr = logf, logf
 		cmd.Env = append(os.Environ(), childEnv...)

@@ -209,7 +209,7 @@ func newDebateStatusCmd(a *app) *cobra.Command {
 			if a.json {
 				return a.emit(line)
 			}
-			a.printf("%s  [%s] %s\n", line.DebateID, line.Layer, line.Topic)
+			a.printf("%s  [%s] %s\n", line.DebateID, termClean(string(line.Layer)), clipLine(line.Topic, 200))
 			a.printf("  state:  %s\n", line.State)
 			a.printf("  round %d/%d · tokens %d/%d · %.1f s / %.0f s · %d events\n", line.Round, line.MaxRounds,
 				line.Tokens, line.MaxTokens, float64(line.ElapsedMs)/1000, float64(line.MaxWallClockMs)/1000, line.Events)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
@@ -160,13 +161,16 @@ func describe(p debate.Progress) string {
 	case debate.EventRejected:
 		return fmt.Sprintf("%s  %-8s %s: reply rejected: %s", where, p.Role, p.Agent, clipLine(p.Detail, 120))
 	case debate.EventForfeit:
-		return fmt.Sprintf("%s  %-8s %s forfeits the turn: %s  (%s)", where, p.Role, p.Agent, p.Detail, budget)
+		return fmt.Sprintf("%s  %-8s %s forfeits the turn: %s  (%s)", where, p.Role, p.Agent, clipLine(p.Detail, 120), budget)
 	}
 	return ""
 }
 
+// clipLine is s on one line of at most n characters, with control
+// characters (terminal escape sequences) replaced: what it shows comes
+// from agents.
 func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = termClean(strings.Join(strings.Fields(s), " "))
 	if s == "" {
 		return "(no position)"
 	}
@@ -209,7 +213,7 @@ func (a *app) printVerdict(o *debate.Outcome) error {
 			return err
 		}
 	} else {
-		a.printf("\n%s → %s (%s)\n  %s\n", o.Verdict, o.Action, o.Rule, o.Reason)
+		a.printf("\n%s → %s (%s)\n  %s\n", o.Verdict, o.Action, o.Rule, termClean(o.Reason))
 		if o.FinalPosition != "" {
 			a.printf("  final position: %s\n", clipLine(o.FinalPosition, 300))
 		}
@@ -225,4 +229,15 @@ func (a *app) printVerdict(o *debate.Outcome) error {
 		return blockedError{}
 	}
 	return nil
+}
+
+// termClean replaces control characters, so that text from a debate's
+// participants or files cannot drive a terminal.
+func termClean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }

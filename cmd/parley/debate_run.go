@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/agent"
@@ -217,10 +219,17 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 		return nil, debateError(err, s.ID)
 	}
 	defer log.Close()
-	// A debate that has its verdict only needs filing: no agents.
+	// A debate that has its verdict only needs filing: no agents. A resumed
+	// debate is the one its transcript records (the source of truth, hash
+	// chained), whatever session.json says now.
 	closed := false
-	if st, err := debate.Replay(log.Events()); err == nil && st.Verdict != nil {
-		closed = true
+	if st, err := debate.Replay(log.Events()); err == nil {
+		closed = st.Verdict != nil
+		if resume && !sameSession(st.Session, s) {
+			a.warnf("%s differs from the session the transcript of %s records; resuming the recorded one",
+				transcripts.Path(s.ID, transcripts.SessionFile), s.ID)
+		}
+		s = st.Session
 	}
 	if !closed {
 		for _, p := range s.Participants {
@@ -243,7 +252,7 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 	defer closeFiler()
 	view := a.newProgress()
 	c := &debate.Coordinator{
-		Messenger: m.tr, Journal: log, Filer: filer, Presence: m.reg, Enroller: enroller{reg: m.reg, id: s.ID},
+		Messenger: m.tr, Journal: log, Filer: filer, Presence: m.reg, Enroller: a.enroller(m.reg, s.ID),
 		Pages: vaultPages{filer.v}, Progress: view.Event, Logger: a.logger(),
 	}
 	var o *debate.Outcome
@@ -274,4 +283,11 @@ func debateError(err error, id string) error {
 		return blockedError{msg: fmt.Sprintf("%v; it cannot be resumed (parley transcripts verify %s)", err, id)}
 	}
 	return err
+}
+
+// sameSession reports whether two sessions encode alike.
+func sameSession(a, b *debate.DebateSession) bool {
+	x, errA := json.Marshal(a)
+	y, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(x, y)
 }

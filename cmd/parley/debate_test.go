@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -615,5 +617,160 @@ func TestBenchDebateRuns(t *testing.T) {
 	}
 	if _, ok := names["turn_file_transcript"]["pass"]; ok {
 		t.Error("the end-to-end file transport figure is judged against the coordinator's bar")
+	}
+}
+
+// An agent whose coordinator died before the agent first looked at its
+// parent (kill -9 right after the start) still stops by itself: it is told
+// which process its parent is, rather than taking whoever it finds.
+func TestAgentExitsWhenItsParentDiedBeforeItStarted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"c": repeatingCritic})
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "agent.log")
+	// The shell starts the agent in the background and exits at once: the
+	// agent is an orphan before it runs a line of its own.
+	sh := exec.Command("sh", "-c", `"$0" --root "$1" agent run --name Orphan --role attacker --script "$2" --exit-with-parent --parent-pid $$ >"$3" 2>&1 & echo $!`,
+		exe, root, s["c"], logPath)
+	sh.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+	out, err := sh.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			break
+		}
+		if i > 1500 {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the orphaned agent %d is still running", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Either it found its parent gone at start, or it noticed later.
+	if log, _ := os.ReadFile(logPath); !strings.Contains(string(log), "is listening") && !strings.Contains(string(log), "has ended") {
+		t.Fatalf("the agent did not run: %s", log)
+	}
+	if alive(t, root, "Orphan") {
+		t.Fatal("the orphaned agent is still registered")
+	}
+}
+
+// What an agent writes (a model's reply included) cannot drive the
+// terminal that shows a debate's progress: control characters in a
+// position, a rejection's reason or a forfeit's detail are replaced.
+func TestProgressLinesCannotDriveTheTerminal(t *testing.T) {
+	t.Parallel()
+	hostile := "Keys\x1b]0;pwned\x07 leak\x1b[2J time\u009b31m"
+	for _, kind := range []debate.EventKind{debate.EventTurn, debate.EventRejected, debate.EventForfeit} {
+		line := describe(debate.Progress{DebateID: "20260101-spec-x-abcdef", Event: debate.Event{Kind: kind}, Round: 1, MaxRounds: 3,
+			Role: debate.RoleAttacker, Agent: "Critic", Detail: hostile})
+		if strings.ContainsAny(line, "\x1b\x07\u009b") || !strings.Contains(line, "leak") {
+			t.Errorf("%s: %q", kind, line)
+		}
+	}
+}
+
+// "debate resume" continues the debate the transcript records (SPEC §5.6:
+// the transcript is the source of truth), not what session.json, which no
+// hash protects, says afterwards: the agents it starts are the recorded
+// participants', whatever session.json was edited to.
+func TestResumeStartsTheRecordedAgents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	mustRun(t, root, "init")
+	s := writeScripts(t, dir, map[string]string{"c": concedingCritic, "d": holdingDefender})
+	id := debate.NewID(time.Now(), debate.LayerSpec, "Keys")
+	sess := &debate.DebateSession{
+		ID: id, Topic: "Keys", Layer: debate.LayerSpec, Position: "Use UUIDv7 keys", Budget: debate.DefaultBudget(debate.LayerSpec),
+		Created: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Coordinator: debate.CoordinatorName(id), Workspace: dir,
+		Participants: []debate.Participant{
+			{Name: participantName(id, debate.RoleAttacker, 1), Role: debate.RoleAttacker, Agent: "script:" + s["c"]},
+			{Name: participantName(id, debate.RoleDefender, 1), Role: debate.RoleDefender, Agent: "script:" + s["d"]},
+		},
+	}
+	log, err := openStore(t, root).Create(context.Background(), sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := log.Append(context.Background(), debate.EventOpen, 0, sess); err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	// session.json edited after the fact: another command for the attacker.
+	marker := filepath.Join(dir, "ran")
+	sp := filepath.Join(root, "debates", id, "session.json")
+	data, _ := os.ReadFile(sp)
+	data = bytes.Replace(data, []byte("script:"+s["c"]), []byte("exec:touch "+marker), 1)
+	if err := os.WriteFile(sp, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := dcli(t, root, "--json", "debate", "resume", id)
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s\n%s", code, errs, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("resume ran the command session.json was edited to name")
+	}
+	ls := lines(t, out)
+	if v := ls[len(ls)-1]; v["verdict"] != "CONSENSUS_REACHED" {
+		t.Fatalf("verdict line %v", v)
+	}
+}
+
+// beatCounter is a registrar that counts the coordinator's heartbeats.
+type beatCounter struct {
+	registrar
+	beats chan struct{}
+}
+
+func (b *beatCounter) Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
+	return &registry.Registered{}, nil
+}
+
+func (b *beatCounter) Heartbeat(ctx context.Context, name, sessionID string) error {
+	select {
+	case b.beats <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+func (b *beatCounter) Unregister(ctx context.Context, name, sessionID string) error { return nil }
+
+// The coordinator renews its registration as often as the agents do (a
+// third of the configured liveness TTL), not every 5 s whatever the TTL: a
+// short TTL would otherwise show it dead, and pruned, mid-debate.
+func TestCoordinatorHeartbeatFollowsTheTTL(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	os.MkdirAll(root, 0o700)
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":600}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := &app{rootFlag: root, stdout: io.Discard, stderr: io.Discard}
+	bc := &beatCounter{beats: make(chan struct{}, 8)}
+	leave, err := a.enroller(bc, "20260101-spec-x-abcdef").Enroll(context.Background(), "Coordinator-abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leave(context.Background())
+	for i := 0; i < 2; i++ {
+		select {
+		case <-bc.beats:
+		case <-time.After(4 * time.Second):
+			t.Fatalf("%d heartbeat(s) in 4 s with a 600 ms TTL", i)
+		}
 	}
 }

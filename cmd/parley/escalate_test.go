@@ -389,3 +389,30 @@ func TestConfigShow(t *testing.T) {
 		t.Fatalf("unknown key: exit %d %s", code, errs)
 	}
 }
+
+// A process killed between making the debate's directory and writing its
+// session.json leaves a directory the derived debate id keeps pointing at:
+// the next run finishes the creation and debates, once.
+func TestEscalateAfterACreateCutShort(t *testing.T) {
+	t.Parallel()
+	root := escRoot(t, escConfig, escFiles(escConceding))
+	record := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
+	r, err := escalation.ParseRecord([]byte(record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := escalation.DebateID(r)
+	if err := os.MkdirAll(filepath.Join(root, "debates", id), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "debates", id, "transcript.jsonl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	telemetry := filepath.Join(root, "t.jsonl")
+	os.WriteFile(telemetry, []byte(record+"\n"), 0o600)
+	out, errs, code := runT(t, "", "--root", root, "escalate", "--telemetry", telemetry)
+	ds := decisions(t, out)
+	if code != 0 || len(ds) != 1 || ds[0].Action != escalation.ActionProceed || ds[0].DebateID != id {
+		t.Fatalf("exit %d %s: %+v", code, errs, ds)
+	}
+}

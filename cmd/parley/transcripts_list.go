@@ -70,7 +70,7 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 				if v == "" {
 					v = "(" + string(s.State) + ")"
 				}
-				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-44s  %s\n", dateOnly(s.Created), s.Layer, v, s.Rounds, s.Tokens, s.ID, oneLine(s.Topic, 60))
+				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.ID, termClean(oneLine(s.Topic, 60)))
 			}
 			return nil
 		},
