@@ -258,6 +258,12 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 	var o *debate.Outcome
 	if resume && len(log.Events()) > 0 {
 		o, err = c.Resume(ctx)
+		if err == nil && o.Record == "" {
+			// A debate sealed earlier: its record is named in verdict.json.
+			if v, verr := store.Verdict(s.ID); verr == nil {
+				o.Record = v.Record
+			}
+		}
 	} else {
 		o, err = c.Start(ctx, s)
 	}

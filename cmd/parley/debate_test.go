@@ -129,6 +129,11 @@ func TestDebateRunCLI(t *testing.T) {
 	if out, _, code := dcli(t, root, "transcripts", "verify", id); code != 0 || !strings.Contains(out, "intact") {
 		t.Errorf("verify: exit %d %s", code, out)
 	}
+	// Resuming a closed debate prints its verdict again, record included.
+	out, _, code = dcli(t, root, "--json", "debate", "resume", id)
+	if again := lines(t, out); code != 0 || len(again) == 0 || again[len(again)-1]["record"] != v["record"] {
+		t.Errorf("resume of a closed debate: exit %d, %s", code, out)
+	}
 	// The verified outcome, as "consensus file --from-debate" can load it.
 	o, err := transcriptLoader{&app{rootFlag: root}}.LoadOutcome(context.Background(), id)
 	if err != nil || o.Verdict != debate.ConsensusReached || len(o.Turns) != 3 || o.Session == nil || !strings.HasPrefix(o.Record, "wiki/consensus/") {
