@@ -1,6 +1,10 @@
 package jetstream
 
-import "time"
+import (
+	"time"
+
+	"github.com/parleyhq/parley/inbox"
+)
 
 // SetClock makes r read the time from now (tests of heartbeat age).
 func SetClock(r *Registry, now func() time.Time) { r.now = now }
@@ -22,3 +26,8 @@ func DecodeBox(data []byte) (owner string, err error) {
 	b, err := decodeBox(data)
 	return b.Owner, err
 }
+
+// StaleHold makes r's hold look as if no renewal had reached the server
+// for a whole TTL (a receiver cut off from the server), without stopping
+// its renewals.
+func StaleHold(r inbox.Receiver) { r.(*receiver).hold.confirmedAt.Store(0) }
