@@ -417,12 +417,13 @@ func (r *fileReceiver) next() (*Delivery, error) {
 
 // claim reads one file. It returns a delivery, or nil when the file is
 // gone, ignored, deferred, quarantined or a duplicate; an error only for a
-// failure that is not the file's fault (the name is then tried again).
+// failure that is not the file's fault (EMFILE, ENOMEM...): the name then
+// stays first in the queue and is tried again by the next Receive, so that
+// none of its sender's later messages overtakes it.
 func (r *fileReceiver) claim(name string) (*Delivery, error) {
 	forget := func() { delete(r.known, name) }
 	f, err := openNoFollow(r.d, name)
 	if err != nil {
-		forget()
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case errors.Is(err, syscall.ELOOP):
@@ -430,8 +431,10 @@ func (r *fileReceiver) claim(name string) (*Delivery, error) {
 		case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EIO), errors.Is(err, syscall.ENXIO):
 			r.quarantine(name, fmt.Sprintf("unreadable: %v", err))
 		default:
+			heap.Push(&r.names, name) // still known: queued again
 			return nil, &DeliveryError{Op: "claim", Agent: r.agent, Path: r.dir + "/" + name, Err: err}
 		}
+		forget()
 		return nil, nil
 	}
 	data, fi, reason := readMessageFile(f)
