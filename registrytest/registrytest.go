@@ -94,6 +94,7 @@ func Run(t *testing.T, newEnv Factory) {
 		{"HostileNames", testHostileNames},
 		{"MalformedRegistration", testMalformed},
 		{"RecycledNameMovesMailAside", testRecycled},
+		{"FailedTakeoverKeepsTheHolder", testFailedTakeover},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -594,5 +595,39 @@ func testRecycled(t *testing.T, env *Env) {
 	d, err := rcv.Receive(ctx)
 	if err != nil || d.Message.Text != "for the third Bob" {
 		t.Fatalf("the new holder received %+v, %v", d, err)
+	}
+}
+
+// A takeover that cannot get the inbox (the stalled holder's receiver still
+// holds it) fails with inbox.ErrBusy and gives the name back as it was: the
+// stalled holder's registration, not nothing. Otherwise a holder that was
+// only slow (stopped with Ctrl-Z, a long pause) would come back
+// unregistered, and every liveness check would call it dead.
+func testFailedTakeover(t *testing.T, env *Env) {
+	if env.Mail == nil {
+		t.Skip("this registry adopts no inboxes")
+	}
+	r := env.Open(t)
+	ctx := ctxT(t)
+	a := register(t, r, registry.Registration{Name: "Bob", Model: "stalled"})
+	rcv, err := env.Mail.Listen(ctx, "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv.Close()
+	env.Advance(env.TTL + time.Second) // its heartbeat went stale; its receiver is still open
+	_, err = env.Open(t).Register(ctx, registry.Registration{Name: "Bob", Model: "newcomer"})
+	if !errors.Is(err, inbox.ErrBusy) {
+		t.Fatalf("takeover of a name whose inbox is held = %v, want inbox.ErrBusy", err)
+	}
+	e, err := r.Get(ctx, "Bob")
+	if err != nil || e.SessionID != a.SessionID || e.Model != "stalled" {
+		t.Fatalf("after the failed takeover the registration is %+v, %v; want the stalled holder's", e, err)
+	}
+	if err := r.Heartbeat(ctx, "Bob", a.SessionID); err != nil {
+		t.Fatalf("the stalled holder's next heartbeat = %v, want it to keep its name", err)
+	}
+	if alive, _ := r.Alive(ctx, "Bob"); !alive {
+		t.Fatal("the stalled holder is not alive again after its heartbeat")
 	}
 }
