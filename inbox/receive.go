@@ -539,10 +539,20 @@ func (r *fileReceiver) quarantine(name, reason string) {
 }
 
 // move renames a file of the inbox into one of its subdirectories and
-// fsyncs the inbox directory.
+// fsyncs the inbox directory, so that the file is not claimed again after
+// a crash. A file moved to bad/ is the only copy of what it holds: bad/ is
+// fsynced too, first, so that a crash never leaves it in neither directory
+// (at worst in both, and it is quarantined again). An acknowledged
+// message's copy in cur/ is an audit copy; it is not worth an fsync per
+// message.
 func (r *fileReceiver) move(name, sub string) error {
 	if err := r.t.fsys.Rename(r.dir+"/"+name, r.dir+"/"+sub+"/"+name); err != nil {
 		return &DeliveryError{Op: "move", Agent: r.agent, Path: r.dir + "/" + name, Err: err}
+	}
+	if sub == BadDir {
+		if err := durable.SyncDir(r.t.fsys, r.dir+"/"+sub); err != nil {
+			return &DeliveryError{Op: "move", Agent: r.agent, Path: r.dir + "/" + sub, Err: err}
+		}
 	}
 	if err := durable.SyncDir(r.t.fsys, r.dir); err != nil {
 		return &DeliveryError{Op: "move", Agent: r.agent, Path: r.dir, Err: err}
