@@ -104,6 +104,34 @@ func TestInitCreatesTheLayout(t *testing.T) {
 	}
 }
 
+// A symbolic link planted inside the root or the vault (here the vault's
+// wiki/ and the root's debates/, pointing out) is refused: init creates
+// nothing outside, and its error says what to do.
+func TestInitRefusesPlantedSymlinks(t *testing.T) {
+	t.Parallel()
+	for _, planted := range []string{"vault/wiki", "debates"} {
+		t.Run(planted, func(t *testing.T) {
+			t.Parallel()
+			root := filepath.Join(t.TempDir(), "state")
+			outside := t.TempDir()
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, planted)), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, filepath.Join(root, planted)); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code := cli(t, root, "", "init")
+			oneLineError(t, stderr, code, "")
+			if !strings.Contains(stderr, "symbolic link") || !strings.Contains(stderr, "remove it") {
+				t.Errorf("error %q does not say what stands in the way and what to do", stderr)
+			}
+			if des, _ := os.ReadDir(outside); len(des) != 0 {
+				t.Fatalf("init created %v outside the root through a symbolic link", des)
+			}
+		})
+	}
+}
+
 func TestSendRecvRoundTrip(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
