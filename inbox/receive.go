@@ -524,11 +524,12 @@ func readMessageFile(f *os.File) (data []byte, fi os.FileInfo, reason string) {
 // the receiver is reopened, so a broken file never loops.
 func (r *fileReceiver) quarantine(name, reason string) {
 	path := r.dir + "/" + name
-	sidecar := r.dir + "/" + BadDir + "/" + name + ReasonSuffix
+	target := r.badName(name)
+	sidecar := r.dir + "/" + BadDir + "/" + target + ReasonSuffix
 	text := fmt.Sprintf("%s\nfile: %s\nquarantined: %s\n", reason, name, time.Now().UTC().Format(TimeLayout))
 	err := durable.WriteFile(r.t.fsys, sidecar, []byte(text), 0o600)
 	if err == nil {
-		err = r.move(name, BadDir)
+		err = r.moveTo(name, BadDir, target)
 	}
 	if err != nil {
 		r.ignored[name] = struct{}{}
@@ -538,6 +539,22 @@ func (r *fileReceiver) quarantine(name, reason string) {
 	r.t.log.Warn("quarantined a bad message file", "op", "quarantine", "agent", r.agent, "path", r.dir+"/"+BadDir+"/"+name, "reason", reason)
 }
 
+// badName returns the name under which a file called name is quarantined:
+// name itself, unless bad/ already holds a file of that name (a foreign
+// writer that reuses its names), then name.2, name.3...: a quarantine
+// never replaces an earlier one. Only this receiver, which holds the inbox,
+// moves files into bad/.
+func (r *fileReceiver) badName(name string) string {
+	target := name
+	for n := 2; n < 1000; n++ {
+		if _, err := r.t.root.Lstat(r.dir + "/" + BadDir + "/" + target); err != nil {
+			break // free (or bad/ unusable: the move will say so)
+		}
+		target = fmt.Sprintf("%s.%d", name, n)
+	}
+	return target
+}
+
 // move renames a file of the inbox into one of its subdirectories and
 // fsyncs the inbox directory, so that the file is not claimed again after
 // a crash. A file moved to bad/ is the only copy of what it holds: bad/ is
@@ -545,8 +562,11 @@ func (r *fileReceiver) quarantine(name, reason string) {
 // (at worst in both, and it is quarantined again). An acknowledged
 // message's copy in cur/ is an audit copy; it is not worth an fsync per
 // message.
-func (r *fileReceiver) move(name, sub string) error {
-	if err := r.t.fsys.Rename(r.dir+"/"+name, r.dir+"/"+sub+"/"+name); err != nil {
+func (r *fileReceiver) move(name, sub string) error { return r.moveTo(name, sub, name) }
+
+// moveTo is move to another name in sub.
+func (r *fileReceiver) moveTo(name, sub, target string) error {
+	if err := r.t.fsys.Rename(r.dir+"/"+name, r.dir+"/"+sub+"/"+target); err != nil {
 		return &DeliveryError{Op: "move", Agent: r.agent, Path: r.dir + "/" + name, Err: err}
 	}
 	if sub == BadDir {
