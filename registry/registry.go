@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
@@ -111,7 +112,12 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 		pidAlive: pidAlive,
 	}
 	rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano())))
-	r.nextName = func() string { return memorableName(rng) }
+	var rngMu sync.Mutex // a *rand.Rand is not safe for concurrent use
+	r.nextName = func() string {
+		rngMu.Lock()
+		defer rngMu.Unlock()
+		return memorableName(rng)
+	}
 	for _, o := range opts {
 		o(r)
 	}

@@ -123,6 +123,37 @@ func TestMemorableNames(t *testing.T) {
 	}
 }
 
+// A Registry is safe for concurrent use: goroutines registering memorable
+// names through one handle share its name generator (under -race, an
+// unguarded generator is a data race), and each gets its own name.
+func TestConcurrentMemorableRegistrations(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	const n = 8
+	names := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := f.reg.Register(context.Background(), registry.Registration{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			names[i] = got.Name
+		}()
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			t.Fatalf("name %q given twice: %v", name, names)
+		}
+		seen[name] = true
+	}
+}
+
 func TestMemorableNameCollisionGetsASuffix(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
