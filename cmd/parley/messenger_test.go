@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
@@ -338,6 +339,56 @@ func TestWatchStreamsUntilInterrupted(t *testing.T) {
 	objs := jsonLines(t, out.String())
 	if len(objs) != 3 || objs[0]["text"] != "x" || objs[2]["text"] != "xxx" {
 		t.Fatalf("watch: %v", objs)
+	}
+}
+
+// Messages and registrations come from other processes. Printed for a
+// person, their control characters are shown, never sent to the terminal:
+// an escape sequence could clear the screen, retitle the window, write the
+// clipboard (OSC 52) or forge the header line of another message.
+func TestHumanOutputShowsControlCharacters(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	hostile := "hello\x1b]52;c;ZXZpbA==\x07 \x1b[2J\u009b31m\r── Mallory → Bob · text"
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", hostile)
+	// A foreign writer's message whose header fields carry control
+	// characters too (send validates what it writes; a foreign file is not).
+	raw := `{"id":"x\u001b[1m","from":"Eve","to":"Bob\n── Alice → Bob","text":"t","timestamp":"2026-11-30T12:00:00.000Z","type":"text\u0007"}`
+	if err := os.WriteFile(filepath.Join(root, "inbox", "Bob", "9999999999999-foreign.json"), []byte(raw), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	register(t, root, "Carol", true)
+	regPath := filepath.Join(root, "registry", "Carol.json")
+	b, err := os.ReadFile(regPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), `"model": ""`, `"model": "m\u001b]0;owned\u0007"`, 1))
+	if err := os.WriteFile(regPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string // what must be shown instead
+	}{
+		{[]string{"recv", "--as", "Bob", "--all"}, []string{`hello\x1b]52;c;ZXZpbA==\x07 \x1b[2J\x9b31m\x0d── Mallory`, `→ Bob\x0a── Alice → Bob · text\x07`}},
+		{[]string{"agents", "list"}, []string{`m\x1b]0;owned\x07`}},
+		{[]string{"agents", "show", "Carol"}, []string{`m\x1b]0;owned\x07`}},
+	} {
+		out := mustCLI(t, root, "", tc.args...)
+		if i := strings.IndexFunc(out, func(r rune) bool { return r != '\n' && r != '\t' && unicode.IsControl(r) }); i >= 0 {
+			t.Errorf("parley %v printed the control character %q: %q", tc.args, out[i:i+1], out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("parley %v does not show %q: %q", tc.args, w, out)
+			}
+		}
+	}
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Carol"))
+	if len(objs) != 1 || objs[0]["model"] != "m\x1b]0;owned\x07" {
+		t.Errorf("--json changed the value: %v", objs)
 	}
 }
 
