@@ -194,3 +194,41 @@ func TestMovesAreDurable(t *testing.T) {
 		}
 	}
 }
+
+// A directory the messenger creates is itself a directory entry: until its
+// parent is fsynced, a power cut can lose it, and with it every file
+// fsynced inside (a delivered message, mail moved aside). Each creation is
+// followed by an fsync of the parent.
+func TestCreatedDirectoriesAreDurable(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	log := &syncLog{FS: durable.Root(rt)}
+	tr := newFileAt(t, root, inbox.WithFS(log))
+	mustCreate(t, tr, "Bob")
+	if _, err := tr.Adopt(ctxT(t), "Bob", "first"); err != nil {
+		t.Fatal(err)
+	}
+	mustSend(t, tr, "Alice", "Bob", "for the first session")
+	if n, err := tr.Adopt(ctxT(t), "Bob", "second"); err != nil || n != 1 {
+		t.Fatalf("Adopt = %d, %v", n, err)
+	}
+	for _, want := range []string{
+		"sync .",                     // inbox/
+		"sync inbox",                 // inbox/Bob
+		"sync inbox/Bob",             // cur/, bad/, aside/
+		"sync inbox/Bob/aside",       // aside/first
+		"sync inbox/Bob/aside/first", // the mail moved there
+	} {
+		log.mu.Lock()
+		ok := slices.Contains(log.ops, want)
+		log.mu.Unlock()
+		if !ok {
+			t.Errorf("no %q; operations: %q", want, log.ops)
+		}
+	}
+}

@@ -61,7 +61,7 @@ func (t *FileTransport) Adopt(ctx context.Context, agent, sessionID string) (int
 	if owner != "" {
 		aside := AsideDir + "/" + asideName(owner)
 		for _, sub := range []string{dir + "/" + AsideDir, dir + "/" + aside} {
-			if err := mkdirSafe(t.root, sub); err != nil {
+			if err := mkdirSafe(t.root, t.fsys, sub); err != nil {
 				return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: sub, Err: err}
 			}
 		}

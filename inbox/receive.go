@@ -42,7 +42,7 @@ func (t *FileTransport) Listen(ctx context.Context, agent string) (Receiver, err
 		return nil, &DeliveryError{Op: "listen", Agent: agent, Path: dir, Err: err}
 	}
 	for _, d := range []string{dir + "/" + CurDir, dir + "/" + BadDir} {
-		if err := mkdirSafe(t.root, d); err != nil {
+		if err := mkdirSafe(t.root, t.fsys, d); err != nil {
 			return nil, &DeliveryError{Op: "listen", Agent: agent, Path: d, Err: err}
 		}
 	}

@@ -121,7 +121,9 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 	for _, o := range opts {
 		o(r)
 	}
-	if err := rt.Mkdir(Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+	err = rt.Mkdir(Dir, 0o700)
+	created := err == nil
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		rt.Close()
 		return nil, err
 	}
@@ -131,6 +133,14 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 			err = fmt.Errorf("%w: %s is not a directory", ErrUnsafePath, filepath.Join(root, Dir))
 		}
 		return nil, err
+	}
+	if created {
+		// The new directory is an entry of the root: fsynced, or a power
+		// cut could lose it with the registrations fsynced inside.
+		if err := durable.SyncDir(r.fsys, "."); err != nil {
+			rt.Close()
+			return nil, err
+		}
 	}
 	return r, nil
 }

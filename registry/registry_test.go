@@ -635,6 +635,32 @@ func TestRegisterWriteFaults(t *testing.T) {
 	}
 }
 
+// Open creates registry/ and fsyncs the root, so that a power cut cannot
+// lose the directory with the registrations fsynced inside; a failed fsync
+// is an error. An existing registry/ needs no fsync.
+func TestOpenMakesTheRegistryDirectoryDurable(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ffs := &durable.FaultFS{FS: durable.Root(r)}
+	ffs.Fail("sync", "", syscall.EIO, 0)
+	if reg, err := registry.Open(root, nil, registry.WithFS(ffs)); !errors.Is(err, syscall.EIO) {
+		if err == nil {
+			reg.Close()
+		}
+		t.Fatalf("Open of a new registry with fsync failing = %v, want EIO (the new directory is fsynced)", err)
+	}
+	reg, err := registry.Open(root, nil, registry.WithFS(ffs))
+	if err != nil {
+		t.Fatalf("Open of an existing registry: %v", err)
+	}
+	reg.Close()
+}
+
 func TestRemoveStaleStaging(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
