@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -95,6 +96,7 @@ func Run(t *testing.T, newEnv Factory) {
 		{"MalformedRegistration", testMalformed},
 		{"RecycledNameMovesMailAside", testRecycled},
 		{"FailedTakeoverKeepsTheHolder", testFailedTakeover},
+		{"SameSessionKeepsItsMailWhateverItsID", testSessionIDs},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -629,5 +631,33 @@ func testFailedTakeover(t *testing.T, env *Env) {
 	}
 	if alive, _ := r.Alive(ctx, "Bob"); !alive {
 		t.Fatal("the stalled holder is not alive again after its heartbeat")
+	}
+}
+
+// A session re-registering keeps the mail of its inbox whatever its id
+// looks like (spaces around it, a long one): the inbox's record of its
+// owner must compare equal, or the session's own mail is moved aside.
+func testSessionIDs(t *testing.T, env *Env) {
+	if env.Mail == nil {
+		t.Skip("this registry adopts no inboxes")
+	}
+	ctx := ctxT(t)
+	for i, session := range []string{" padded session\t", strings.Repeat("s", 10000)} {
+		name := fmt.Sprintf("Bob%d", i)
+		r := env.Open(t)
+		register(t, r, registry.Registration{Name: name, SessionID: session})
+		if err := env.Mail.Send(ctx, &inbox.Message{From: "Alice", To: name, Text: "for this session"}); err != nil {
+			t.Fatal(err)
+		}
+		again := register(t, env.Open(t), registry.Registration{Name: name, SessionID: session})
+		if again.MovedAside != 0 || env.Waiting(t, name) != 1 {
+			t.Errorf("session %.20q re-registering: %d moved aside, %d waiting; want its mail kept", session, again.MovedAside, env.Waiting(t, name))
+		}
+		// And another session taking the name over does not inherit it.
+		makeDead(t, r, name, session)
+		other := register(t, env.Open(t), registry.Registration{Name: name})
+		if other.MovedAside != 1 || env.Waiting(t, name) != 0 {
+			t.Errorf("after session %.20q, a new session: %d moved aside, %d waiting; want the mail moved aside", session, other.MovedAside, env.Waiting(t, name))
+		}
 	}
 }
