@@ -30,4 +30,9 @@ func DecodeBox(data []byte) (owner string, err error) {
 // StaleHold makes r's hold look as if no renewal had reached the server
 // for a whole TTL (a receiver cut off from the server), without stopping
 // its renewals.
-func StaleHold(r inbox.Receiver) { r.(*receiver).hold.confirmedAt.Store(0) }
+func StaleHold(r inbox.Receiver) {
+	h := r.(*receiver).hold
+	h.mu.Lock()
+	h.confirmedAt = time.Time{}
+	h.mu.Unlock()
+}

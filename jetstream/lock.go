@@ -52,19 +52,19 @@ type hold struct {
 
 	mu  sync.Mutex
 	rev uint64 // guarded by mu
+	// confirmedAt is when the latest renewal the server stored was sent
+	// (with the monotonic clock): the hold lasts at least a TTL from then.
+	confirmedAt time.Time // guarded by mu
 
 	// regained counts the times the hold expired and was taken again by
 	// this holder: whatever another receiver did meanwhile, the consumer
 	// must be reset.
 	regained atomic.Uint64
-	// confirmedAt is when the latest renewal the server stored was sent
-	// (Unix nanoseconds): the hold lasts at least a TTL from then.
-	confirmedAt atomic.Int64
-	lost        chan struct{} // closed (once, by markLost) when another holder took the inbox
-	lostOnce    sync.Once
-	stop        chan struct{}
-	done        chan struct{}
-	once        sync.Once
+	lost     chan struct{} // closed (once, by markLost) when another holder took the inbox
+	lostOnce sync.Once
+	stop     chan struct{}
+	done     chan struct{}
+	once     sync.Once
 }
 
 // acquire takes agent's hold, or fails with inbox.ErrBusy naming the
@@ -242,8 +242,10 @@ func (h *hold) renewOnce() (next time.Duration, err error) {
 func (h *hold) renewed(rev uint64, sent time.Time) {
 	h.mu.Lock()
 	h.rev = rev
+	if sent.After(h.confirmedAt) {
+		h.confirmedAt = sent
+	}
 	h.mu.Unlock()
-	h.confirmedAt.Store(sent.UnixNano())
 }
 
 // fresh reports whether the hold is certainly still this holder's: the
@@ -251,7 +253,10 @@ func (h *hold) renewed(rev uint64, sent time.Time) {
 // have expired, and no other receiver can have taken the inbox. A receiver
 // hands out a message only while its hold is fresh.
 func (h *hold) fresh() bool {
-	return time.Since(time.Unix(0, h.confirmedAt.Load())) < h.c.cfg.LockTTL/2
+	h.mu.Lock()
+	at := h.confirmedAt
+	h.mu.Unlock()
+	return !at.IsZero() && time.Since(at) < h.c.cfg.LockTTL/2
 }
 
 // isLost reports whether another receiver took the inbox.
