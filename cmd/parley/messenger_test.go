@@ -447,6 +447,26 @@ func TestGC(t *testing.T) {
 	}
 }
 
+// An age too large for a duration ("keep everything", or a typo) is a
+// usage error: it must not wrap around to a negative age that puts the
+// cut-off in the future and removes every acknowledged message.
+func TestGCRefusesAnAgeThatOverflows(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "audit me")
+	mustCLI(t, root, "", "recv", "--as", "Bob")
+	for _, age := range []string{"200000d", "9223372036854775807d", "-1d", "-5m"} {
+		_, stderr, code := cli(t, root, "", "gc", "--older-than", age)
+		if code != exitUsage || !strings.Contains(stderr, "--older-than") {
+			t.Errorf("--older-than %s: exit %d, %q; want a usage error", age, code, stderr)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "cur", "*.json")); len(m) != 1 {
+		t.Fatalf("gc removed the acknowledged message: %v", m)
+	}
+}
+
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
