@@ -13,3 +13,11 @@ func DropWatchEvents(t *FileTransport, drop bool) {
 // InjectWatchError feeds err to the transport's watcher loop, as fsnotify
 // would report it.
 func InjectWatchError(t *FileTransport, err error) { t.hub.inject(err) }
+
+// OnRearm makes the transport's watcher call f, after a watcher error,
+// while one inbox's watch is removed and not yet added again.
+func OnRearm(t *FileTransport, f func()) {
+	t.hub.mu.Lock()
+	t.hub.rearming = f
+	t.hub.mu.Unlock()
+}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"sync"
 	"time"
@@ -124,7 +125,7 @@ func NewFileTransport(root string, opts ...FileOption) (*FileTransport, error) {
 	for _, o := range opts {
 		o(t)
 	}
-	if err := mkdirSafe(r, InboxDir); err != nil {
+	if err := mkdirSafe(r, t.fsys, InboxDir); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -147,13 +148,22 @@ func (t *FileTransport) Close() error {
 }
 
 // mkdirSafe creates dir (0700) unless it exists, and refuses anything but
-// a real directory in its place (a planted symbolic link, a file).
-func mkdirSafe(r *os.Root, dir string) error {
+// a real directory in its place (a planted symbolic link, a file). A
+// directory it creates is made durable: its parent is fsynced (through
+// fsys), or a power cut could lose it with every file fsynced inside.
+func mkdirSafe(r *os.Root, fsys durable.FS, dir string) error {
 	err := r.Mkdir(dir, 0o700)
+	created := err == nil
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	return checkDir(r, dir)
+	if err := checkDir(r, dir); err != nil {
+		return err
+	}
+	if created {
+		return durable.SyncDir(fsys, path.Dir(dir))
+	}
+	return nil
 }
 
 func checkDir(r *os.Root, dir string) error {
@@ -189,7 +199,7 @@ func (t *FileTransport) Create(ctx context.Context, agent string) error {
 	}
 	dir := inboxPath(agent)
 	for _, d := range []string{dir, dir + "/" + CurDir, dir + "/" + BadDir} {
-		if err := mkdirSafe(t.root, d); err != nil {
+		if err := mkdirSafe(t.root, t.fsys, d); err != nil {
 			return &DeliveryError{Op: "create", Agent: agent, Path: d, Err: err}
 		}
 	}

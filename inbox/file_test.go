@@ -3,11 +3,17 @@ package inbox_test
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
+	"github.com/parleyhq/parley/internal/durable"
 )
 
 // newFile opens a FileTransport on a fresh directory, closed with the test.
@@ -90,4 +96,139 @@ func TestFileTransportConformanceWithoutWatcher(t *testing.T) {
 	inboxtest.Run(t, func(t testing.TB) inbox.Transport {
 		return newFile(t, inbox.WithoutWatcher(), inbox.WithReconcile(20*time.Millisecond))
 	})
+}
+
+// syncLog is a durable.FS that records renames and directory fsyncs, in
+// order, as "rename OLD NEW" and "sync DIR".
+type syncLog struct {
+	durable.FS
+	mu  sync.Mutex
+	ops []string
+}
+
+func (l *syncLog) add(op string) {
+	l.mu.Lock()
+	l.ops = append(l.ops, op)
+	l.mu.Unlock()
+}
+
+func (l *syncLog) Rename(oldname, newname string) error {
+	err := l.FS.Rename(oldname, newname)
+	if err == nil {
+		l.add("rename " + oldname + " " + newname)
+	}
+	return err
+}
+
+func (l *syncLog) OpenFile(name string, flag int, perm fs.FileMode) (durable.File, error) {
+	f, err := l.FS.OpenFile(name, flag, perm)
+	if err != nil || flag != os.O_RDONLY {
+		return f, err
+	}
+	return &syncedDir{File: f, name: name, log: l}, nil
+}
+
+type syncedDir struct {
+	durable.File
+	name string
+	log  *syncLog
+}
+
+func (d *syncedDir) Sync() error {
+	err := d.File.Sync()
+	if err == nil {
+		d.log.add("sync " + d.name)
+	}
+	return err
+}
+
+// after reports whether want happens in the log after the operation first.
+func (l *syncLog) after(first, want string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := slices.Index(l.ops, first)
+	return i >= 0 && slices.Contains(l.ops[i+1:], want)
+}
+
+// Moving a file between directories is durable only when both directories
+// are fsynced: the one it leaves and the one it enters. A quarantined file
+// must not vanish in a crash ("nothing is silently deleted"); an
+// acknowledged one must not come back (its audit copy in cur/ is not worth
+// a second fsync per message).
+func TestMovesAreDurable(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	log := &syncLog{FS: durable.Root(rt)}
+	tr := newFileAt(t, root, inbox.WithFS(log), inbox.WithQuarantineGrace(0))
+	mustCreate(t, tr, "Bob")
+	const bad = "1700000000000-000000-0000.json"
+	if err := os.WriteFile(filepath.Join(root, "inbox", "Bob", bad), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := mustSend(t, tr, "Alice", "Bob", "hello")
+	r := mustListen(t, tr, "Bob")
+	d, err := r.Receive(ctxT(t))
+	if err != nil || d.Message.ID != m.ID {
+		t.Fatalf("Receive = %v, %v", d, err)
+	}
+	if err := r.Ack(ctxT(t), d); err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range []struct {
+		from, to string
+		synced   []string
+	}{
+		{"inbox/Bob/" + bad, "inbox/Bob/bad/" + bad, []string{"inbox/Bob/bad", "inbox/Bob"}},
+		{"inbox/Bob/" + d.Handle, "inbox/Bob/cur/" + d.Handle, []string{"inbox/Bob"}},
+	} {
+		rename := "rename " + mv.from + " " + mv.to
+		for _, dir := range mv.synced {
+			if !log.after(rename, "sync "+dir) {
+				t.Errorf("after %s, %s was not fsynced; operations: %q", rename, dir, log.ops)
+			}
+		}
+	}
+}
+
+// A directory the messenger creates is itself a directory entry: until its
+// parent is fsynced, a power cut can lose it, and with it every file
+// fsynced inside (a delivered message, mail moved aside). Each creation is
+// followed by an fsync of the parent.
+func TestCreatedDirectoriesAreDurable(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	log := &syncLog{FS: durable.Root(rt)}
+	tr := newFileAt(t, root, inbox.WithFS(log))
+	mustCreate(t, tr, "Bob")
+	if _, err := tr.Adopt(ctxT(t), "Bob", "first"); err != nil {
+		t.Fatal(err)
+	}
+	mustSend(t, tr, "Alice", "Bob", "for the first session")
+	if n, err := tr.Adopt(ctxT(t), "Bob", "second"); err != nil || n != 1 {
+		t.Fatalf("Adopt = %d, %v", n, err)
+	}
+	for _, want := range []string{
+		"sync .",                     // inbox/
+		"sync inbox",                 // inbox/Bob
+		"sync inbox/Bob",             // cur/, bad/, aside/
+		"sync inbox/Bob/aside",       // aside/first
+		"sync inbox/Bob/aside/first", // the mail moved there
+	} {
+		log.mu.Lock()
+		ok := slices.Contains(log.ops, want)
+		log.mu.Unlock()
+		if !ok {
+			t.Errorf("no %q; operations: %q", want, log.ops)
+		}
+	}
 }

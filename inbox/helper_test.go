@@ -3,10 +3,12 @@ package inbox_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,6 +26,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperSend())
 	case "recv-crash":
 		os.Exit(helperRecvCrash())
+	case "recv-emfile":
+		os.Exit(helperRecvEMFILE())
 	default:
 		fmt.Fprintln(os.Stderr, "unknown INBOX_HELPER")
 		os.Exit(2)
@@ -105,3 +109,63 @@ func helper(t testing.TB, mode string, env ...string) *exec.Cmd {
 }
 
 func long() bool { return os.Getenv("PARLEY_LONG") == "1" }
+
+// helperRecvEMFILE receives $TO's messages, one Receive with the process
+// out of file descriptors (EMFILE, not the file's fault) and the rest after
+// the limit is restored, printing "error" or each message's text.
+func helperRecvEMFILE() int {
+	tr, err := inbox.NewFileTransport(os.Getenv("ROOT"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	r, err := tr.Listen(context.Background(), os.Getenv("TO"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	// The lowest free descriptor: with the limit there, the next open fails.
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	low := uint64(f.Fd())
+	f.Close()
+	short := lim
+	short.Cur = low
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &short); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = r.Receive(ctx)
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err == nil || !errors.Is(err, syscall.EMFILE) {
+		fmt.Fprintln(os.Stderr, "Receive out of descriptors:", err)
+		return 1
+	}
+	fmt.Println("error")
+	for i := 0; i < 2; i++ {
+		d, err := r.Receive(ctx)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println(d.Message.Text)
+		if err := r.Ack(ctx, d); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return 0
+}

@@ -570,3 +570,49 @@ func TestScanOnlyKeepsSendOrder(t *testing.T) {
 		next[m.From]++
 	}
 }
+
+// A second bad file under a name already quarantined (a foreign writer that
+// reuses its file name) is quarantined beside the first, each with its own
+// reason: nothing is silently deleted.
+func TestQuarantineKeepsEarlierFilesOfTheSameName(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	r := mustListen(t, tr, "Bob")
+	name := fileName(1700000000000, "reused")
+	contents := []string{"first garbage", "second garbage"}
+	for i, garbage := range contents {
+		plant(t, root, "Bob", name, []byte(garbage))
+		m := mustSend(t, tr, "Alice", "Bob", fmt.Sprint(i)) // comes after the bad file
+		d, err := r.Receive(ctxT(t))
+		if err != nil || d.Message.ID != m.ID {
+			t.Fatalf("round %d: Receive = %v, %v", i, d, err)
+		}
+		if err := r.Ack(ctxT(t), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := filepath.Join(root, "inbox", "Bob", "bad")
+	des, err := os.ReadDir(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	reasons := 0
+	for _, de := range des {
+		if strings.HasSuffix(de.Name(), inbox.ReasonSuffix) {
+			reasons++
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(bad, de.Name()))
+		kept = append(kept, string(b))
+		if _, err := os.Stat(filepath.Join(bad, de.Name()+inbox.ReasonSuffix)); err != nil {
+			t.Errorf("%s has no reason beside it: %v", de.Name(), err)
+		}
+	}
+	slices.Sort(kept)
+	if !slices.Equal(kept, contents) || reasons != 2 {
+		t.Fatalf("bad/ keeps %q with %d reasons, want both files %q and their reasons", kept, reasons, contents)
+	}
+}

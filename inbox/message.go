@@ -111,10 +111,18 @@ func (m *Message) Kind() string {
 	return m.Type
 }
 
+// MaxIDLen is the longest message id accepted, on write and on read.
+const MaxIDLen = 200
+
 // Encode returns the wire form of m: the six pi-messenger keys first, then
 // "type", then the typed fields in key order. It fails with ErrTooLarge
-// beyond MaxMessageBytes.
+// beyond MaxMessageBytes, and with ErrMalformed when the result would not
+// decode (an id over MaxIDLen bytes, a typed field that is not UTF-8), so
+// that a transport never accepts a message its receivers must refuse.
 func (m *Message) Encode() ([]byte, error) {
+	if len(m.ID) > MaxIDLen {
+		return nil, fmt.Errorf("%w: id is %d bytes, limit %d", ErrMalformed, len(m.ID), MaxIDLen)
+	}
 	var buf bytes.Buffer
 	buf.Grow(256 + len(m.Text))
 	put := func(key string, v any, first bool) error {
@@ -163,6 +171,10 @@ func (m *Message) Encode() ([]byte, error) {
 	buf.WriteByte('}')
 	if buf.Len() > MaxMessageBytes {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, buf.Len(), MaxMessageBytes)
+	}
+	// Strings are made valid by the encoder; raw typed fields are copied.
+	if !utf8.Valid(buf.Bytes()) {
+		return nil, fmt.Errorf("%w: a typed field is not UTF-8", ErrMalformed)
 	}
 	return buf.Bytes(), nil
 }
@@ -219,8 +231,8 @@ func Decode(data []byte) (*Message, error) {
 			return nil, err
 		}
 	}
-	if m.ID == "" || len(m.ID) > 200 {
-		return nil, fmt.Errorf("%w: id must be 1-200 characters", ErrMalformed)
+	if m.ID == "" || len(m.ID) > MaxIDLen {
+		return nil, fmt.Errorf("%w: id must be 1-%d bytes", ErrMalformed, MaxIDLen)
 	}
 	if err := ValidateName(m.From); err != nil {
 		return nil, fmt.Errorf("%w: from: %v", ErrMalformed, err)

@@ -12,8 +12,9 @@ import (
 	"github.com/parleyhq/parley/internal/durable"
 )
 
-// maxOwnerBytes bounds the .owner file.
-const maxOwnerBytes = 1024
+// maxOwnerBytes bounds the .owner file: room for any session id a
+// registration (at most 64 KiB) can carry.
+const maxOwnerBytes = 80 << 10
 
 // Adopt hands agent's inbox (created if missing) to the session sessionID.
 // The inbox remembers its owner in a .owner file. When the inbox has no
@@ -50,7 +51,9 @@ func (t *FileTransport) Adopt(ctx context.Context, agent, sessionID string) (int
 		if rerr != nil {
 			return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: dir + "/" + ownerFile, Err: rerr}
 		}
-		owner = strings.TrimSpace(string(b))
+		// Exactly what was written, less its newline: a session id may
+		// have spaces at either end.
+		owner = strings.TrimSuffix(string(b), "\n")
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: dir + "/" + ownerFile, Err: err}
 	}
@@ -61,7 +64,7 @@ func (t *FileTransport) Adopt(ctx context.Context, agent, sessionID string) (int
 	if owner != "" {
 		aside := AsideDir + "/" + asideName(owner)
 		for _, sub := range []string{dir + "/" + AsideDir, dir + "/" + aside} {
-			if err := mkdirSafe(t.root, sub); err != nil {
+			if err := mkdirSafe(t.root, t.fsys, sub); err != nil {
 				return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: sub, Err: err}
 			}
 		}

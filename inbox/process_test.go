@@ -343,3 +343,26 @@ func TestReceiverKilledBeforeAck(t *testing.T) {
 		t.Fatalf("acked message not in cur/: %v", err)
 	}
 }
+
+// A claim that fails for a reason that is not the file's (here EMFILE: the
+// process is out of file descriptors) is reported and tried again first:
+// the next Receive must not hand out the same sender's later message
+// before it.
+func TestClaimFailureKeepsTheOrder(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	for _, text := range []string{"0", "1"} {
+		if err := tr.Send(context.Background(), &inbox.Message{From: "Alice", To: "Bob", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := helper(t, "recv-emfile", "ROOT="+root, "TO=Bob").Output()
+	if err != nil {
+		t.Fatalf("receiver: %v", err)
+	}
+	if got := strings.Fields(string(out)); strings.Join(got, ",") != "error,0,1" {
+		t.Fatalf("receiver printed %q, want an error, then 0 and 1 in send order", got)
+	}
+}

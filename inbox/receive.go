@@ -42,7 +42,7 @@ func (t *FileTransport) Listen(ctx context.Context, agent string) (Receiver, err
 		return nil, &DeliveryError{Op: "listen", Agent: agent, Path: dir, Err: err}
 	}
 	for _, d := range []string{dir + "/" + CurDir, dir + "/" + BadDir} {
-		if err := mkdirSafe(t.root, d); err != nil {
+		if err := mkdirSafe(t.root, t.fsys, d); err != nil {
 			return nil, &DeliveryError{Op: "listen", Agent: agent, Path: d, Err: err}
 		}
 	}
@@ -417,12 +417,13 @@ func (r *fileReceiver) next() (*Delivery, error) {
 
 // claim reads one file. It returns a delivery, or nil when the file is
 // gone, ignored, deferred, quarantined or a duplicate; an error only for a
-// failure that is not the file's fault (the name is then tried again).
+// failure that is not the file's fault (EMFILE, ENOMEM...): the name then
+// stays first in the queue and is tried again by the next Receive, so that
+// none of its sender's later messages overtakes it.
 func (r *fileReceiver) claim(name string) (*Delivery, error) {
 	forget := func() { delete(r.known, name) }
 	f, err := openNoFollow(r.d, name)
 	if err != nil {
-		forget()
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case errors.Is(err, syscall.ELOOP):
@@ -430,8 +431,10 @@ func (r *fileReceiver) claim(name string) (*Delivery, error) {
 		case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EIO), errors.Is(err, syscall.ENXIO):
 			r.quarantine(name, fmt.Sprintf("unreadable: %v", err))
 		default:
+			heap.Push(&r.names, name) // still known: queued again
 			return nil, &DeliveryError{Op: "claim", Agent: r.agent, Path: r.dir + "/" + name, Err: err}
 		}
+		forget()
 		return nil, nil
 	}
 	data, fi, reason := readMessageFile(f)
@@ -521,11 +524,12 @@ func readMessageFile(f *os.File) (data []byte, fi os.FileInfo, reason string) {
 // the receiver is reopened, so a broken file never loops.
 func (r *fileReceiver) quarantine(name, reason string) {
 	path := r.dir + "/" + name
-	sidecar := r.dir + "/" + BadDir + "/" + name + ReasonSuffix
+	target := r.badName(name)
+	sidecar := r.dir + "/" + BadDir + "/" + target + ReasonSuffix
 	text := fmt.Sprintf("%s\nfile: %s\nquarantined: %s\n", reason, name, time.Now().UTC().Format(TimeLayout))
 	err := durable.WriteFile(r.t.fsys, sidecar, []byte(text), 0o600)
 	if err == nil {
-		err = r.move(name, BadDir)
+		err = r.moveTo(name, BadDir, target)
 	}
 	if err != nil {
 		r.ignored[name] = struct{}{}
@@ -535,11 +539,40 @@ func (r *fileReceiver) quarantine(name, reason string) {
 	r.t.log.Warn("quarantined a bad message file", "op", "quarantine", "agent", r.agent, "path", r.dir+"/"+BadDir+"/"+name, "reason", reason)
 }
 
+// badName returns the name under which a file called name is quarantined:
+// name itself, unless bad/ already holds a file of that name (a foreign
+// writer that reuses its names), then name.2, name.3...: a quarantine
+// never replaces an earlier one. Only this receiver, which holds the inbox,
+// moves files into bad/.
+func (r *fileReceiver) badName(name string) string {
+	target := name
+	for n := 2; n < 1000; n++ {
+		if _, err := r.t.root.Lstat(r.dir + "/" + BadDir + "/" + target); err != nil {
+			break // free (or bad/ unusable: the move will say so)
+		}
+		target = fmt.Sprintf("%s.%d", name, n)
+	}
+	return target
+}
+
 // move renames a file of the inbox into one of its subdirectories and
-// fsyncs the inbox directory.
-func (r *fileReceiver) move(name, sub string) error {
-	if err := r.t.fsys.Rename(r.dir+"/"+name, r.dir+"/"+sub+"/"+name); err != nil {
+// fsyncs the inbox directory, so that the file is not claimed again after
+// a crash. A file moved to bad/ is the only copy of what it holds: bad/ is
+// fsynced too, first, so that a crash never leaves it in neither directory
+// (at worst in both, and it is quarantined again). An acknowledged
+// message's copy in cur/ is an audit copy; it is not worth an fsync per
+// message.
+func (r *fileReceiver) move(name, sub string) error { return r.moveTo(name, sub, name) }
+
+// moveTo is move to another name in sub.
+func (r *fileReceiver) moveTo(name, sub, target string) error {
+	if err := r.t.fsys.Rename(r.dir+"/"+name, r.dir+"/"+sub+"/"+target); err != nil {
 		return &DeliveryError{Op: "move", Agent: r.agent, Path: r.dir + "/" + name, Err: err}
+	}
+	if sub == BadDir {
+		if err := durable.SyncDir(r.t.fsys, r.dir+"/"+sub); err != nil {
+			return &DeliveryError{Op: "move", Agent: r.agent, Path: r.dir + "/" + sub, Err: err}
+		}
 	}
 	if err := durable.SyncDir(r.t.fsys, r.dir); err != nil {
 		return &DeliveryError{Op: "move", Agent: r.agent, Path: r.dir, Err: err}

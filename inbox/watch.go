@@ -29,6 +29,7 @@ type hub struct {
 
 	// test hooks, guarded by mu
 	dropEvents bool
+	rearming   func() // called by failed between removing and adding a watch
 }
 
 func newHub(log *slog.Logger) *hub {
@@ -168,13 +169,19 @@ func (h *hub) failed(w *fsnotify.Watcher, err error) {
 		h.log.Warn("inbox watcher error; rescanning and re-arming", "op", "watch", "err", err)
 	}
 	for dir, r := range h.byDir {
-		r.requestRescan()
+		// Re-arm first, then distrust: a scan between the two would find
+		// the inbox complete and trust events again while the watch is
+		// down, and a message created then has no event.
 		if !overflow && h.w == w {
 			_ = w.Remove(dir)
+			if h.rearming != nil {
+				h.rearming()
+			}
 			if aerr := w.Add(dir); aerr != nil {
 				r.setArmed(false)
 			}
 		}
+		r.requestRescan()
 	}
 }
 
@@ -189,8 +196,8 @@ func (h *hub) replace(w *fsnotify.Watcher) {
 	h.w = nil
 	h.log.Warn("inbox watcher stopped; starting a new one", "op", "watch")
 	for _, r := range h.byDir {
+		h.armLocked(r) // first: see failed
 		r.requestRescan()
-		h.armLocked(r)
 	}
 }
 

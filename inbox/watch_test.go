@@ -1,11 +1,14 @@
 package inbox_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/inbox"
 )
@@ -63,5 +66,48 @@ func TestOneWatcherForManyReceivers(t *testing.T) {
 	tr.Close()
 	if got := inotifyInstances(t) - before; got != 0 {
 		t.Fatalf("Close left %d inotify instances", got)
+	}
+}
+
+// After a watcher error the hub re-arms the inbox's watch; a message
+// created while the watch is down has no event. The receiver must not
+// trust events again before the watch is back, or the sender's next
+// message (which has an event) would be handed out first.
+func TestWatcherErrorKeepsTheOrderWhileRearming(t *testing.T) {
+	t.Parallel()
+	tr := newFile(t)
+	mustCreate(t, tr, "Bob")
+	r := mustListen(t, tr, "Bob")
+	// Let the receiver settle: its first scan trusts the watcher.
+	mustSend(t, tr, "Alice", "Bob", "warm-up")
+	if d, err := r.Receive(ctxT(t)); err != nil || d.Message.Text != "warm-up" {
+		t.Fatalf("Receive = %v, %v", d, err)
+	} else if err := r.Ack(ctxT(t), d); err != nil {
+		t.Fatal(err)
+	}
+	inbox.OnRearm(tr, func() {
+		// While the watch is down, the receiver looks at the inbox (finds
+		// it empty), then the sender's first message arrives unseen.
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if d, err := r.Receive(ctx); err == nil {
+			t.Errorf("received %q from an empty inbox", d.Message.Text)
+		}
+		mustSend(t, tr, "Alice", "Bob", "0")
+	})
+	inbox.InjectWatchError(tr, errors.New("injected watcher error"))
+	inbox.OnRearm(tr, nil)
+	mustSend(t, tr, "Alice", "Bob", "1") // has an event
+	for _, want := range []string{"0", "1"} {
+		d, err := r.Receive(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Message.Text != want {
+			t.Fatalf("received %q, want %q (send order)", d.Message.Text, want)
+		}
+		if err := r.Ack(ctxT(t), d); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

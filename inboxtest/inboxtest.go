@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	json "github.com/goccy/go-json"
+
 	"github.com/parleyhq/parley/inbox"
 )
 
@@ -45,6 +47,7 @@ func Run(t *testing.T, newTransport Factory) {
 		{"ListenMissingInbox", testListenMissing},
 		{"ClosedReceiver", testClosedReceiver},
 		{"NearSizeLimit", testNearLimit},
+		{"SendRefusesWhatCannotBeReceived", testUndeliverable},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -517,5 +520,35 @@ func testNearLimit(t *testing.T, tr inbox.Transport) {
 	got := drain(t, listen(t, tr, "Bob"), 100*time.Millisecond)
 	if len(got) != 1 || got[0].Text != text {
 		t.Fatalf("a message near the limit did not arrive intact (%d messages)", len(got))
+	}
+}
+
+// Send refuses, with ErrMalformed, a message that no receiver would accept
+// (an id over 200 characters, a field that is not UTF-8): accepting it
+// would lose it on the way (quarantined, dead-lettered) while the sender
+// believes it delivered. The messages around it are delivered as usual,
+// and an id of exactly 200 characters is fine.
+func testUndeliverable(t *testing.T, tr inbox.Transport) {
+	mustCreate(t, tr, "Bob")
+	longest := strings.Repeat("i", 200)
+	send(t, tr, "Alice", "Bob", "before")
+	for name, m := range map[string]*inbox.Message{
+		"an id of 201 characters":   {ID: strings.Repeat("i", 201), From: "Alice", To: "Bob", Text: "x"},
+		"a field that is not UTF-8": {From: "Alice", To: "Bob", Text: "x", Fields: map[string]json.RawMessage{"k": json.RawMessage("\"\xff\"")}},
+	} {
+		if err := tr.Send(ctxT(t), m); !errors.Is(err, inbox.ErrMalformed) {
+			t.Errorf("Send of a message with %s = %v, want ErrMalformed", name, err)
+		}
+	}
+	if err := tr.Send(ctxT(t), &inbox.Message{ID: longest, From: "Alice", To: "Bob", Text: "longest id"}); err != nil {
+		t.Fatalf("Send with a 200-character id: %v", err)
+	}
+	got := drain(t, listen(t, tr, "Bob"), 100*time.Millisecond)
+	var texts []string
+	for _, m := range got {
+		texts = append(texts, m.Text)
+	}
+	if strings.Join(texts, ",") != "before,longest id" || got[1].ID != longest {
+		t.Fatalf("received %q, want before and the message with the longest id", texts)
 	}
 }

@@ -1,6 +1,10 @@
 package jetstream
 
-import "time"
+import (
+	"time"
+
+	"github.com/parleyhq/parley/inbox"
+)
 
 // SetClock makes r read the time from now (tests of heartbeat age).
 func SetClock(r *Registry, now func() time.Time) { r.now = now }
@@ -21,4 +25,14 @@ func DecodeHold(data []byte) (holder, host string, pid int) {
 func DecodeBox(data []byte) (owner string, err error) {
 	b, err := decodeBox(data)
 	return b.Owner, err
+}
+
+// StaleHold makes r's hold look as if no renewal had reached the server
+// for a whole TTL (a receiver cut off from the server), without stopping
+// its renewals.
+func StaleHold(r inbox.Receiver) {
+	h := r.(*receiver).hold
+	h.mu.Lock()
+	h.confirmedAt = time.Time{}
+	h.mu.Unlock()
 }

@@ -52,12 +52,16 @@ type hold struct {
 
 	mu  sync.Mutex
 	rev uint64 // guarded by mu
+	// confirmedAt is when the latest renewal the server stored was sent
+	// (with the monotonic clock): the hold lasts at least a TTL from then.
+	confirmedAt time.Time // guarded by mu
 
 	// regained counts the times the hold expired and was taken again by
 	// this holder: whatever another receiver did meanwhile, the consumer
 	// must be reset.
 	regained atomic.Uint64
-	lost     chan struct{} // closed when another holder took the inbox
+	lost     chan struct{} // closed (once, by markLost) when another holder took the inbox
+	lostOnce sync.Once
 	stop     chan struct{}
 	done     chan struct{}
 	once     sync.Once
@@ -71,12 +75,14 @@ func (c *Conn) acquire(ctx context.Context, agent string) (*hold, error) {
 	h.val, _ = json.Marshal(holdValue{Holder: h.id, Host: c.host, PID: os.Getpid(), Since: inbox.Now()})
 	for tries := 0; ; tries++ {
 		var rev uint64
+		sent := time.Now()
 		err := c.retry(ctx, func(ctx context.Context) (err error) {
+			sent = time.Now()
 			rev, err = c.boxes.Create(ctx, h.key, h.val, njs.KeyTTL(c.cfg.LockTTL))
 			return err
 		})
 		if err == nil {
-			h.rev = rev
+			h.renewed(rev, sent)
 			break
 		}
 		if !errors.Is(err, njs.ErrKeyExists) {
@@ -97,14 +103,17 @@ func (c *Conn) acquire(ctx context.Context, agent string) (*hold, error) {
 		}
 		cur := decodeHold(e.Value())
 		if cur.Holder == h.id { // our own create, whose answer was lost
+			// When it landed is unknown: the hold is not fresh until
+			// renewed (the first Receive confirms it).
 			h.rev = e.Revision()
 			break
 		}
 		if cur.Host == c.host && cur.PID > 0 && !registry.PIDAlive(cur.PID) {
+			sent := time.Now()
 			rev, err := c.putHold(ctx, h.key, h.val, e.Revision())
 			if err == nil {
 				c.log.Info("took over the hold of a dead receiver", "op", "listen", "agent", agent, "pid", cur.PID)
-				h.rev = rev
+				h.renewed(rev, sent)
 				break
 			}
 			if !isRevisionMismatch(err) {
@@ -147,66 +156,107 @@ func (h *hold) renew() {
 			return
 		case <-t.C:
 		}
-		next, gone := h.renewOnce()
-		if gone {
-			close(h.lost)
+		next, err := h.renewOnce()
+		if errors.Is(err, ErrLockLost) {
 			return
 		}
 		t.Reset(next)
 	}
 }
 
-// renewOnce renews the hold once and returns when to renew next, or gone
-// when another holder has the inbox.
-func (h *hold) renewOnce() (next time.Duration, gone bool) {
+// confirm renews the hold at once and returns nil only when the server
+// says it is still this holder's (ErrLockLost when another holder has the
+// inbox; another error when the server could not tell). A receiver calls
+// it before it resets the inbox's consumer: a receiver whose hold expired
+// while it was cut off, and was taken by another, must not delete the new
+// holder's consumer and take the inbox back.
+func (h *hold) confirm() error {
+	_, err := h.renewOnce()
+	return err
+}
+
+// markLost records that another holder took the inbox.
+func (h *hold) markLost() { h.lostOnce.Do(func() { close(h.lost) }) }
+
+// renewOnce renews the hold once and returns when to renew next. err is
+// nil when the hold is this holder's with a fresh TTL, ErrLockLost (and the
+// hold is marked lost) when another holder has the inbox, and the failure
+// when the server could not tell.
+func (h *hold) renewOnce() (next time.Duration, err error) {
 	every := h.c.cfg.LockTTL / 3
 	ctx, cancel := context.WithTimeout(context.Background(), every)
 	defer cancel()
-	h.mu.Lock()
-	last := h.rev
-	h.mu.Unlock()
-	rev, err := h.c.putHold(ctx, h.key, h.val, last)
-	if err == nil {
+	for attempt := 0; ; attempt++ {
 		h.mu.Lock()
-		h.rev = rev
+		last := h.rev
 		h.mu.Unlock()
-		return every, false
-	}
-	if !isRevisionMismatch(err) {
-		if errors.Is(err, nats.ErrConnectionClosed) {
-			return every, false
+		sent := time.Now()
+		rev, err := h.c.putHold(ctx, h.key, h.val, last)
+		if err == nil {
+			h.renewed(rev, sent)
+			return every, nil
 		}
-		h.c.log.Warn("cannot renew the hold on an inbox; retrying", "op", "hold", "agent", h.agent, "err", err)
-		return min(every, time.Second), false
-	}
-	// The key moved on: our renewal landed without an answer, it expired
-	// (the server was unreachable longer than the TTL), or another
-	// receiver holds it.
-	e, err := h.c.boxes.Get(ctx, h.key)
-	switch {
-	case errors.Is(err, njs.ErrKeyNotFound), errors.Is(err, njs.ErrKeyDeleted):
-		rev, err := h.c.boxes.Create(ctx, h.key, h.val, njs.KeyTTL(h.c.cfg.LockTTL))
-		if err != nil {
-			return min(every, time.Second), false // look again soon
+		if !isRevisionMismatch(err) {
+			if errors.Is(err, nats.ErrConnectionClosed) {
+				return every, err
+			}
+			h.c.log.Warn("cannot renew the hold on an inbox; retrying", "op", "hold", "agent", h.agent, "err", err)
+			return min(every, time.Second), err
 		}
-		h.mu.Lock()
-		h.rev = rev
-		h.mu.Unlock()
-		h.regained.Add(1)
-		h.c.log.Warn("the hold on an inbox had expired; taken again", "op", "hold", "agent", h.agent)
-		return every, false
-	case err != nil:
-		return min(every, time.Second), false
-	}
-	cur := decodeHold(e.Value())
-	if cur.Holder == h.id {
+		// The key moved on: a renewal of ours landed without an answer,
+		// it expired (the server was unreachable longer than the TTL), or
+		// another receiver holds it.
+		e, err := h.c.boxes.Get(ctx, h.key)
+		switch {
+		case errors.Is(err, njs.ErrKeyNotFound), errors.Is(err, njs.ErrKeyDeleted):
+			sent := time.Now()
+			rev, err := h.c.boxes.Create(ctx, h.key, h.val, njs.KeyTTL(h.c.cfg.LockTTL))
+			if err != nil {
+				return min(every, time.Second), err // look again soon
+			}
+			h.renewed(rev, sent)
+			h.regained.Add(1)
+			h.c.log.Warn("the hold on an inbox had expired; taken again", "op", "hold", "agent", h.agent)
+			return every, nil
+		case err != nil:
+			return min(every, time.Second), err
+		}
+		cur := decodeHold(e.Value())
+		if cur.Holder != h.id {
+			h.c.log.Error("another receiver took the inbox", "op", "hold", "agent", h.agent, "holder_host", cur.Host, "holder_pid", cur.PID)
+			h.markLost()
+			return 0, fmt.Errorf("%w (a receiver on %s, pid %d, since %s)", ErrLockLost, cur.Host, cur.PID, cur.Since)
+		}
+		// Ours, from an attempt whose answer was lost: when it landed is
+		// unknown, so renew once more from its revision.
 		h.mu.Lock()
 		h.rev = e.Revision()
 		h.mu.Unlock()
-		return every, false
+		if attempt > 0 {
+			return min(every, time.Second), errors.New("the hold keeps changing under its holder")
+		}
 	}
-	h.c.log.Error("another receiver took the inbox", "op", "hold", "agent", h.agent, "holder_host", cur.Host, "holder_pid", cur.PID)
-	return 0, true
+}
+
+// renewed records a renewal sent at sent that the server stored as rev.
+func (h *hold) renewed(rev uint64, sent time.Time) {
+	h.mu.Lock()
+	h.rev = rev
+	if sent.After(h.confirmedAt) {
+		h.confirmedAt = sent
+	}
+	h.mu.Unlock()
+}
+
+// fresh reports whether the hold is certainly still this holder's: the
+// server stored a renewal sent less than half a TTL ago, so the key cannot
+// have expired, and no other receiver can have taken the inbox. A receiver
+// hands out a message only while its hold is fresh.
+func (h *hold) fresh() bool {
+	h.mu.Lock()
+	at := h.confirmedAt
+	h.mu.Unlock()
+	return !at.IsZero() && time.Since(at) < h.c.cfg.LockTTL/2
 }
 
 // isLost reports whether another receiver took the inbox.

@@ -38,6 +38,7 @@ type receiver struct {
 	gen       uint64 // c.reconnects() when the consumer was last reset
 	regained  uint64 // hold.regained when the consumer was last reset
 	epoch     uint64 // consumer resets so far
+	dseq      uint64 // consumer sequence of the latest delivery since the reset
 	stale     bool   // the iterator failed: reset before the next message
 	out       map[uint64]*held
 	poisoned  map[uint64]bool // undecodable messages that could not be dead-lettered
@@ -89,9 +90,20 @@ func (r *receiver) consumerConfig() njs.ConsumerConfig {
 // after every reconnection (a message in flight when the connection
 // dropped would otherwise come back after AckWait, behind later ones), when
 // the iterator fails, and when the hold was regained after expiring.
+//
+// It first makes sure, with the server, that the hold is still this
+// receiver's (renewing it): a receiver whose hold expired and was taken by
+// another receiver while it was cut off stops with ErrLockLost instead of
+// deleting the new holder's consumer and taking the inbox back.
 func (r *receiver) reset(ctx context.Context) error {
 	r.stopIter()
 	gen := r.c.reconnects()
+	if err := r.hold.confirm(); err != nil {
+		if errors.Is(err, ErrLockLost) {
+			return fmt.Errorf("%w: %w", inbox.ErrBusy, err)
+		}
+		return fmt.Errorf("confirm the hold on the inbox: %w", err)
+	}
 	regained := r.hold.regained.Load()
 	ctx = context.WithoutCancel(ctx)
 	err := r.c.retry(ctx, func(ctx context.Context) error {
@@ -123,7 +135,7 @@ func (r *receiver) reset(ctx context.Context) error {
 	}
 	r.iter = iter
 	r.mu.Unlock()
-	r.cons, r.gen, r.regained, r.stale = cons, gen, regained, false
+	r.cons, r.gen, r.regained, r.stale, r.dseq = cons, gen, regained, false, 0
 	r.epoch++
 	r.lastReset = time.Now()
 	r.c.log.Debug("inbox consumer reset", "op", "receive", "agent", r.agent, "epoch", r.epoch, "held", len(r.out))
@@ -186,6 +198,9 @@ func (r *receiver) Receive(ctx context.Context) (*inbox.Delivery, error) {
 			if err := r.reset(ctx); err != nil {
 				if errors.Is(err, inbox.ErrClosed) {
 					return nil, err
+				}
+				if cerr := r.check(); cerr != nil {
+					return nil, cerr
 				}
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -279,10 +294,23 @@ func (r *receiver) inFlight(ctx context.Context) (int64, error) {
 
 // accept turns a delivered message into a Delivery, or returns nil when it
 // is not to be handed out: a redelivery of a message already handed out, a
-// second copy of an id, an undecodable message (dead-lettered), or a
-// message that arrived after a reconnection (the consumer is reset first).
+// second copy of an id, an undecodable message (dead-lettered), a message
+// that arrived after a reconnection or while the hold is not fresh (the
+// consumer is reset first).
+//
+// A message is handed out only while the hold is fresh (see hold.fresh):
+// a receiver whose renewals have not reached the server for half a TTL may
+// have lost the inbox to another receiver without knowing it yet, and the
+// consumer it pulls from would then be the new holder's. It resets instead,
+// which confirms the hold first (ErrLockLost when it is gone) and delivers
+// the message again in order.
 func (r *receiver) accept(ctx context.Context, msg njs.Msg) *inbox.Delivery {
 	if r.c.reconnects() != r.gen {
+		return nil
+	}
+	if !r.hold.fresh() {
+		_ = msg.Nak() // whoever holds the consumer gets it again at once
+		r.stale = true
 		return nil
 	}
 	meta, err := msg.Metadata()
@@ -290,6 +318,18 @@ func (r *receiver) accept(ctx context.Context, msg njs.Msg) *inbox.Delivery {
 		r.c.log.Warn("a delivery without metadata; ignored", "op", "receive", "agent", r.agent, "err", err)
 		return nil
 	}
+	if meta.Sequence.Consumer != r.dseq+1 {
+		// The consumer numbers every delivery, redeliveries included: a
+		// gap means a delivery went to another puller (a receiver that
+		// lost its hold and has not noticed yet) or was dropped on the way,
+		// and would come back after AckWait, behind later messages.
+		// Resetting delivers everything again in stream order.
+		r.c.log.Warn("a delivery of the inbox consumer went elsewhere; resetting to keep the order", "op", "receive", "agent", r.agent,
+			"want", r.dseq+1, "got", meta.Sequence.Consumer)
+		r.stale = true
+		return nil
+	}
+	r.dseq = meta.Sequence.Consumer
 	seq := meta.Sequence.Stream
 	if h, ok := r.out[seq]; ok {
 		// Delivered again (AckWait passed, or the consumer was reset): the

@@ -1,6 +1,7 @@
 package jetstream
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -86,18 +87,20 @@ func (r *Registry) pathError(op, name string, err error) error {
 // name held by a live agent of another session is ErrNameTaken; a dead or
 // malformed registration is taken over (TookOver); the same SessionID
 // replaces its own. Then the inbox is handed to this session
-// (Mailboxes.Adopt), and the name given back if that fails.
+// (Mailboxes.Adopt); if that fails, the name is given back as it was (the
+// registration the claim replaced is put back).
 func (r *Registry) Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
 	reg.FillDefaults(r.host, r.now())
 	var res *registry.Registered
+	var prev []byte
 	var err error
 	if reg.Name != "" {
 		if err := inbox.ValidateName(reg.Name); err != nil {
 			return nil, err
 		}
-		res, err = r.claim(ctx, reg)
+		res, prev, err = r.claim(ctx, reg)
 	} else {
-		res, err = r.claimMemorable(ctx, reg)
+		res, prev, err = r.claimMemorable(ctx, reg)
 	}
 	if err != nil {
 		return nil, err
@@ -105,7 +108,12 @@ func (r *Registry) Register(ctx context.Context, reg registry.Registration) (*re
 	if r.mail != nil {
 		n, err := r.mail.Adopt(ctx, res.Name, res.SessionID)
 		if err != nil {
-			_ = r.Unregister(context.WithoutCancel(ctx), res.Name, res.SessionID)
+			// Give the name back as it was: the replaced registration (a
+			// stalled holder whose receiver still holds the inbox) is put
+			// back.
+			if gerr := r.giveBack(context.WithoutCancel(ctx), res.Name, res.SessionID, prev); gerr != nil {
+				r.c.log.Error("cannot give a name back after a failed registration", "op", "register", "agent", res.Name, "err", gerr)
+			}
 			return nil, fmt.Errorf("register %s: inbox: %w", res.Name, err)
 		}
 		res.MovedAside = n
@@ -122,47 +130,83 @@ func (r *Registry) next() string {
 	return r.nextName()
 }
 
-func (r *Registry) claimMemorable(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
+// giveBack undoes a claim of name by sessionID, provided the registration
+// is still that session's: prev (what the claim replaced) is written back,
+// or the registration deleted when the claim created it.
+func (r *Registry) giveBack(ctx context.Context, name, sessionID string, prev []byte) error {
+	for range maxConflicts {
+		reg, _, rev, err := r.readRaw(ctx, name)
+		if errors.Is(err, registry.ErrNotRegistered) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if reg.SessionID != sessionID {
+			return nil // taken meanwhile: not ours to undo
+		}
+		err = r.c.retry(ctx, func(ctx context.Context) error {
+			if prev == nil {
+				return r.kv.Delete(ctx, name, njs.LastRevision(rev))
+			}
+			_, err := r.kv.Update(ctx, name, prev, rev)
+			return err
+		})
+		if isRevisionMismatch(err) {
+			continue
+		}
+		return err
+	}
+	return r.pathError("register", name, errors.New("the registration keeps changing"))
+}
+
+func (r *Registry) claimMemorable(ctx context.Context, reg registry.Registration) (*registry.Registered, []byte, error) {
 	for name := range registry.MemorableCandidates(r.next) {
 		reg.Name = name
-		res, err := r.claim(ctx, reg)
+		res, prev, err := r.claim(ctx, reg)
 		if errors.Is(err, registry.ErrNameTaken) {
 			continue
 		}
-		return res, err
+		return res, prev, err
 	}
-	return nil, fmt.Errorf("register: no free memorable name after many tries: %w", registry.ErrNameTaken)
+	return nil, nil, fmt.Errorf("register: no free memorable name after many tries: %w", registry.ErrNameTaken)
 }
 
 // maxConflicts bounds the compare-and-swap retries of one change.
 const maxConflicts = 16
 
-func (r *Registry) claim(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
+// claim takes reg.Name for reg; prev is the value it replaced (nil when it
+// created the key).
+func (r *Registry) claim(ctx context.Context, reg registry.Registration) (*registry.Registered, []byte, error) {
 	data, err := reg.Encode()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var prev []byte // what the name held before this claim wrote it
 	for range maxConflicts {
 		err := r.c.retry(ctx, func(ctx context.Context) error {
 			_, err := r.kv.Create(ctx, reg.Name, data)
 			return err
 		})
-		if err == nil {
-			return &registry.Registered{Registration: reg}, nil
+		if err == nil { // the name was free
+			return &registry.Registered{Registration: reg}, nil, nil
 		}
 		if !errors.Is(err, njs.ErrKeyExists) {
-			return nil, r.pathError("register", reg.Name, err)
+			return nil, nil, r.pathError("register", reg.Name, err)
 		}
-		cur, rev, rerr := r.read(ctx, reg.Name)
+		cur, raw, rev, rerr := r.readRaw(ctx, reg.Name)
+		if !bytes.Equal(raw, data) { // not an earlier attempt of ours that landed unanswered
+			prev = raw
+		}
 		res := &registry.Registered{Registration: reg}
 		switch {
 		case errors.Is(rerr, registry.ErrNotRegistered):
 			continue // removed meanwhile: create again
 		case rerr != nil && !errors.Is(rerr, registry.ErrMalformed):
-			return nil, rerr
+			return nil, nil, rerr
 		case rerr == nil && cur.SessionID == reg.SessionID:
 		case rerr == nil && r.isAlive(cur):
-			return nil, fmt.Errorf("%w: %s (pid %d on %s)", registry.ErrNameTaken, reg.Name, cur.PID, cur.Host)
+			return nil, nil, fmt.Errorf("%w: %s (pid %d on %s)", registry.ErrNameTaken, reg.Name, cur.PID, cur.Host)
 		default:
 			res.TookOver = true
 		}
@@ -174,39 +218,45 @@ func (r *Registry) claim(ctx context.Context, reg registry.Registration) (*regis
 			continue // changed meanwhile: look again
 		}
 		if err != nil {
-			return nil, r.pathError("register", reg.Name, err)
+			return nil, nil, r.pathError("register", reg.Name, err)
 		}
 		if res.TookOver {
 			r.c.log.Info("took over a dead registration", "op", "register", "agent", reg.Name)
 		}
-		return res, nil
+		return res, prev, nil
 	}
-	return nil, fmt.Errorf("register %s: the name keeps changing hands: %w", reg.Name, registry.ErrNameTaken)
+	return nil, nil, fmt.Errorf("register %s: the name keeps changing hands: %w", reg.Name, registry.ErrNameTaken)
 }
 
 // read loads name's registration and its revision. ErrNotRegistered when
 // there is none; a value that does not decode (or names another agent) is
 // an error wrapping registry.ErrMalformed, with its revision.
 func (r *Registry) read(ctx context.Context, name string) (*registry.Registration, uint64, error) {
+	reg, _, rev, err := r.readRaw(ctx, name)
+	return reg, rev, err
+}
+
+// readRaw is read that also returns the stored value.
+func (r *Registry) readRaw(ctx context.Context, name string) (*registry.Registration, []byte, uint64, error) {
 	var e njs.KeyValueEntry
 	err := r.c.retry(ctx, func(ctx context.Context) (err error) {
 		e, err = r.kv.Get(ctx, name)
 		return err
 	})
 	if errors.Is(err, njs.ErrKeyNotFound) || errors.Is(err, njs.ErrKeyDeleted) {
-		return nil, 0, registry.ErrNotRegistered
+		return nil, nil, 0, registry.ErrNotRegistered
 	}
 	if err != nil {
-		return nil, 0, r.pathError("read", name, err)
+		return nil, nil, 0, r.pathError("read", name, err)
 	}
 	reg, err := registry.Decode(e.Value())
 	if err != nil {
-		return nil, e.Revision(), r.pathError("read", name, err)
+		return nil, e.Value(), e.Revision(), r.pathError("read", name, err)
 	}
 	if reg.Name != name {
-		return nil, e.Revision(), r.pathError("read", name, fmt.Errorf("%w: the key %q names %q", registry.ErrMalformed, name, reg.Name))
+		return nil, e.Value(), e.Revision(), r.pathError("read", name, fmt.Errorf("%w: the key %q names %q", registry.ErrMalformed, name, reg.Name))
 	}
-	return reg, e.Revision(), nil
+	return reg, e.Value(), e.Revision(), nil
 }
 
 func (r *Registry) isAlive(reg *registry.Registration) bool {

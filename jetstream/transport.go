@@ -43,10 +43,14 @@ type box struct {
 	Owner string `json:"owner"`
 }
 
+// maxBoxBytes bounds an inbox marker: room for any session id a
+// registration (at most 64 KiB) can carry.
+const maxBoxBytes = 80 << 10
+
 // decodeBox reads an inbox marker.
 func decodeBox(data []byte) (box, error) {
 	var b box
-	if len(data) > maxStateBytes {
+	if len(data) > maxBoxBytes {
 		return box{}, fmt.Errorf("inbox marker of %d bytes", len(data))
 	}
 	err := json.Unmarshal(data, &b)

@@ -3,6 +3,7 @@ package jetstream_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -275,4 +276,146 @@ func TestConnectErrors(t *testing.T) {
 			t.Fatalf("Connect with a missing credentials file = %v", err)
 		}
 	})
+}
+
+// A receiver whose hold expired while it was cut off, and was taken by
+// another receiver, must not take the inbox back: resetting its consumer
+// (as it does after a reconnection or when its iterator fails) would delete
+// the new holder's consumer and hand it the new holder's messages. It stops
+// with ErrLockLost instead, and the new holder receives everything in order.
+func TestExpiredHolderDoesNotTakeTheInboxBack(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	// A long TTL: the old holder's renewal goroutine does not notice the
+	// loss during the test; only what Receive does decides. A short
+	// AckWait: what the old holder pulled and dropped comes back soon.
+	ttl := func(c *jetstream.Config) { c.LockTTL, c.AckWait = time.Minute, time.Second }
+	old := connect(t, srv.URL(), ttl).Transport()
+	if err := old.Create(ctxT(t), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	stale := listenT(t, old, "Bob")
+	// The receiver is cut off from the server for longer than the TTL: its
+	// renewals do not arrive, the server lets the hold expire and another
+	// receiver takes the inbox.
+	jetstream.StaleHold(stale)
+	kv := bucket(t, srv.URL(), jetstream.InboxBucket)
+	if err := kv.Purge(ctxT(t), "lock.Bob"); err != nil {
+		t.Fatal(err)
+	}
+	cur := connect(t, srv.URL(), ttl).Transport()
+	r := listenT(t, cur, "Bob")
+	for i := range 3 {
+		sendT(t, cur, &inbox.Message{From: "Alice", To: "Bob", Text: strconv.Itoa(i)})
+	}
+
+	ctx, cancel := context.WithTimeout(ctxT(t), 3*time.Second)
+	defer cancel()
+	d, err := stale.Receive(ctx)
+	if err == nil {
+		t.Fatalf("the receiver whose hold was taken received %q", d.Message.Text)
+	}
+	if !errors.Is(err, jetstream.ErrLockLost) || !errors.Is(err, inbox.ErrBusy) {
+		t.Fatalf("Receive of the receiver whose hold was taken = %v, want ErrLockLost and ErrBusy", err)
+	}
+	var got []string
+	for range 3 {
+		d, err := r.Receive(ctxT(t))
+		if err != nil {
+			t.Fatalf("the holder after %v: %v", got, err)
+		}
+		got = append(got, d.Message.Text)
+		if err := r.Ack(ctxT(t), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Join(got, ",") != "0,1,2" {
+		t.Fatalf("the holder received %v, want 0,1,2", got)
+	}
+}
+
+// A delivery of the inbox's consumer that goes to another puller (a
+// receiver that lost its hold and has not noticed yet, or a pull request
+// it sent before a cut and that reached the server late) would come back to
+// the holder only after AckWait, behind the sender's later messages. The
+// receiver sees the gap in the consumer's delivery numbers and resets, so
+// it still receives the sender's messages in order, without waiting.
+func TestDeliveryToAnotherPullerKeepsTheOrder(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	tr := connect(t, srv.URL()).Transport() // AckWait 30 s: waiting for it would be seen
+	if err := tr.Create(ctxT(t), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	r := listenT(t, tr, "Bob")
+	s, err := njsStream(t, srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := s.Consumer(ctxT(t), jetstream.ConsumerName("Bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor := func(what string, ok func(*njs.ConsumerInfo) bool) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			info, err := cons.Info(ctxT(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok(info) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("consumer never reached %s: %+v", what, info)
+			}
+		}
+	}
+	send := func(from, to int) {
+		for i := from; i < to; i++ {
+			sendT(t, tr, &inbox.Message{From: "Alice", To: "Bob", Text: strconv.Itoa(i)})
+		}
+	}
+	// The receiver's prefetch takes the first 64 messages at its first
+	// Receive, and asks for more only as they are received.
+	send(0, 64)
+	d, err := r.Receive(ctxT(t))
+	if err != nil || d.Message.Text != "0" {
+		t.Fatalf("first Receive = %v, %v; want message 0", d, err)
+	}
+	if err := r.Ack(ctxT(t), d); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("63 deliveries pending and no pull waiting", func(i *njs.ConsumerInfo) bool { return i.NumAckPending == 63 && i.NumWaiting == 0 })
+	// Another puller takes message 64.
+	foreign := make(chan error, 1)
+	go func() {
+		b, err := cons.Fetch(1, njs.FetchMaxWait(20*time.Second))
+		if err == nil {
+			for range b.Messages() {
+			}
+			err = b.Error()
+		}
+		foreign <- err
+	}()
+	waitFor("the other puller waiting", func(i *njs.ConsumerInfo) bool { return i.NumWaiting == 1 })
+	send(64, 65)
+	if err := <-foreign; err != nil {
+		t.Fatal(err)
+	}
+	send(65, 80)
+	ctx, cancel := context.WithTimeout(ctxT(t), 10*time.Second) // well inside AckWait
+	defer cancel()
+	for want := 1; want < 80; want++ {
+		d, err := r.Receive(ctx)
+		if err != nil {
+			t.Fatalf("waiting for message %d: %v", want, err)
+		}
+		if d.Message.Text != strconv.Itoa(want) {
+			t.Fatalf("received %q, want %d (send order)", d.Message.Text, want)
+		}
+		if err := r.Ack(ctxT(t), d); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
@@ -111,11 +112,18 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 		pidAlive: pidAlive,
 	}
 	rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano())))
-	r.nextName = func() string { return memorableName(rng) }
+	var rngMu sync.Mutex // a *rand.Rand is not safe for concurrent use
+	r.nextName = func() string {
+		rngMu.Lock()
+		defer rngMu.Unlock()
+		return memorableName(rng)
+	}
 	for _, o := range opts {
 		o(r)
 	}
-	if err := rt.Mkdir(Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+	err = rt.Mkdir(Dir, 0o700)
+	created := err == nil
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		rt.Close()
 		return nil, err
 	}
@@ -125,6 +133,14 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 			err = fmt.Errorf("%w: %s is not a directory", ErrUnsafePath, filepath.Join(root, Dir))
 		}
 		return nil, err
+	}
+	if created {
+		// The new directory is an entry of the root: fsynced, or a power
+		// cut could lose it with the registrations fsynced inside.
+		if err := durable.SyncDir(r.fsys, "."); err != nil {
+			rt.Close()
+			return nil, err
+		}
 	}
 	return r, nil
 }
@@ -158,18 +174,22 @@ type Registered struct {
 // this session (Mailboxes.Adopt): mail waiting for a previous holder of the
 // name is moved aside, mail waiting in an inbox created ahead (agents add)
 // or for this same session stays.
+// If that fails (inbox.ErrBusy: the previous holder's receiver still holds
+// the inbox, it was only stalled), the name is given back as it was: the
+// registration the claim replaced is written back.
 func (r *Registry) Register(ctx context.Context, reg Registration) (*Registered, error) {
 	reg.FillDefaults(r.host, r.now())
 
 	var res *Registered
+	var prev []byte
 	var err error
 	if reg.Name != "" {
 		if err := inbox.ValidateName(reg.Name); err != nil {
 			return nil, err
 		}
-		res, err = r.claim(ctx, reg)
+		res, prev, err = r.claim(ctx, reg)
 	} else {
-		res, err = r.claimMemorable(ctx, reg)
+		res, prev, err = r.claimMemorable(ctx, reg)
 	}
 	if err != nil {
 		return nil, err
@@ -177,8 +197,12 @@ func (r *Registry) Register(ctx context.Context, reg Registration) (*Registered,
 	if r.mail != nil {
 		n, err := r.mail.Adopt(ctx, res.Name, res.SessionID)
 		if err != nil {
-			// Give the name back rather than hold it without an inbox.
-			_ = r.Unregister(context.WithoutCancel(ctx), res.Name, res.SessionID)
+			// Give the name back as it was rather than hold it without an
+			// inbox: the replaced registration (a stalled holder whose
+			// receiver still holds the inbox) is put back.
+			if gerr := r.giveBack(context.WithoutCancel(ctx), res.Name, res.SessionID, prev); gerr != nil {
+				r.log.Error("cannot give a name back after a failed registration", "op", "register", "agent", res.Name, "err", gerr)
+			}
 			return nil, fmt.Errorf("register %s: inbox: %w", res.Name, err)
 		}
 		res.MovedAside = n
@@ -189,38 +213,65 @@ func (r *Registry) Register(ctx context.Context, reg Registration) (*Registered,
 	return res, nil
 }
 
-func (r *Registry) claimMemorable(ctx context.Context, reg Registration) (*Registered, error) {
+// giveBack undoes a claim of name by sessionID, under the lock and only if
+// the registration is still that session's: prev (what the claim
+// replaced) is written back, or the registration removed when the claim
+// created it.
+func (r *Registry) giveBack(ctx context.Context, name, sessionID string, prev []byte) error {
+	return r.locked(ctx, func() error {
+		cur, _, err := r.read(name)
+		if errors.Is(err, ErrNotRegistered) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if cur.SessionID != sessionID {
+			return nil // taken meanwhile: not ours to undo
+		}
+		if prev == nil {
+			return r.remove(name)
+		}
+		if err := durable.WriteFile(r.fsys, regPath(name), prev, 0o600); err != nil {
+			return &PathError{Op: "register", Name: name, Path: regPath(name), Err: err}
+		}
+		return nil
+	})
+}
+
+func (r *Registry) claimMemorable(ctx context.Context, reg Registration) (*Registered, []byte, error) {
 	for name := range MemorableCandidates(r.nextName) {
 		reg.Name = name
-		res, err := r.claim(ctx, reg)
+		res, prev, err := r.claim(ctx, reg)
 		if errors.Is(err, ErrNameTaken) {
 			continue
 		}
-		return res, err
+		return res, prev, err
 	}
-	return nil, fmt.Errorf("register: no free memorable name after many tries: %w", ErrNameTaken)
+	return nil, nil, fmt.Errorf("register: no free memorable name after many tries: %w", ErrNameTaken)
 }
 
 // claim takes reg.Name for reg: exclusive create, or under the lock a
-// re-register or a takeover of a dead registration.
-func (r *Registry) claim(ctx context.Context, reg Registration) (*Registered, error) {
+// re-register or a takeover of a dead registration. prev is the content it
+// replaced (nil when it created the file).
+func (r *Registry) claim(ctx context.Context, reg Registration) (res *Registered, prev []byte, err error) {
 	data, err := reg.Encode()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	path := regPath(reg.Name)
 	for tries := 0; tries < 8; tries++ {
 		err := durable.CreateFile(r.fsys, path, data, 0o600)
 		if err == nil {
-			return &Registered{Registration: reg}, nil
+			return &Registered{Registration: reg}, nil, nil
 		}
 		if !durable.IsExist(err) {
-			return nil, &PathError{Op: "register", Name: reg.Name, Path: path, Err: err}
+			return nil, nil, &PathError{Op: "register", Name: reg.Name, Path: path, Err: err}
 		}
-		var res *Registered
 		var retry bool
 		err = r.locked(ctx, func() error {
-			cur, mtime, rerr := r.read(reg.Name)
+			cur, raw, mtime, rerr := r.readRaw(reg.Name)
+			prev = raw
 			switch {
 			case errors.Is(rerr, ErrNotRegistered):
 				retry = true // removed meanwhile: create again
@@ -241,13 +292,13 @@ func (r *Registry) claim(ctx context.Context, reg Registration) (*Registered, er
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !retry {
-			return res, nil
+			return res, prev, nil
 		}
 	}
-	return nil, fmt.Errorf("register %s: the name keeps changing hands: %w", reg.Name, ErrNameTaken)
+	return nil, nil, fmt.Errorf("register %s: the name keeps changing hands: %w", reg.Name, ErrNameTaken)
 }
 
 func hostOf(reg *Registration) string {
@@ -274,35 +325,49 @@ func (r *Registry) locked(ctx context.Context, fn func() error) error {
 // registration's place reads as malformed. The modification time is
 // returned even when the content does not decode.
 func (r *Registry) read(name string) (*Registration, time.Time, error) {
+	reg, _, mtime, err := r.readRaw(name)
+	return reg, mtime, err
+}
+
+// readRaw is read that also returns the file's bytes (nil when it is not a
+// regular file that could be read).
+func (r *Registry) readRaw(name string) (*Registration, []byte, time.Time, error) {
 	path := regPath(name)
 	fi, err := r.root.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, time.Time{}, ErrNotRegistered
+		return nil, nil, time.Time{}, ErrNotRegistered
 	}
 	if err != nil {
-		return nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: err}
+		return nil, nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: err}
 	}
 	if !fi.Mode().IsRegular() {
 		// Never a writer in progress: replaceable at once (zero time).
-		return nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: a %v, not a regular file", ErrMalformed, fi.Mode().Type())}
+		return nil, nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: a %v, not a regular file", ErrMalformed, fi.Mode().Type())}
 	}
 	f, err := r.root.Open(path)
 	if err != nil {
-		return nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
+		return nil, nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxRegistrationBytes+1))
 	if err != nil {
-		return nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
+		return nil, nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
 	}
+	reg, err := decodeAs(name, data)
+	return reg, data, fi.ModTime(), err
+}
+
+// decodeAs decodes the registration file of name.
+func decodeAs(name string, data []byte) (*Registration, error) {
+	path := regPath(name)
 	reg, err := Decode(data)
 	if err != nil {
-		return nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
+		return nil, &PathError{Op: "read", Name: name, Path: path, Err: err}
 	}
 	if reg.Name != name {
-		return nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: file of %q names %q", ErrMalformed, name, reg.Name)}
+		return nil, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: file of %q names %q", ErrMalformed, name, reg.Name)}
 	}
-	return reg, fi.ModTime(), nil
+	return reg, nil
 }
 
 // isAlive applies IsAlive with this registry's host, clock and TTL.

@@ -123,6 +123,37 @@ func TestMemorableNames(t *testing.T) {
 	}
 }
 
+// A Registry is safe for concurrent use: goroutines registering memorable
+// names through one handle share its name generator (under -race, an
+// unguarded generator is a data race), and each gets its own name.
+func TestConcurrentMemorableRegistrations(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	const n = 8
+	names := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := f.reg.Register(context.Background(), registry.Registration{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			names[i] = got.Name
+		}()
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			t.Fatalf("name %q given twice: %v", name, names)
+		}
+		seen[name] = true
+	}
+}
+
 func TestMemorableNameCollisionGetsASuffix(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -602,6 +633,32 @@ func TestRegisterWriteFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Open creates registry/ and fsyncs the root, so that a power cut cannot
+// lose the directory with the registrations fsynced inside; a failed fsync
+// is an error. An existing registry/ needs no fsync.
+func TestOpenMakesTheRegistryDirectoryDurable(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ffs := &durable.FaultFS{FS: durable.Root(r)}
+	ffs.Fail("sync", "", syscall.EIO, 0)
+	if reg, err := registry.Open(root, nil, registry.WithFS(ffs)); !errors.Is(err, syscall.EIO) {
+		if err == nil {
+			reg.Close()
+		}
+		t.Fatalf("Open of a new registry with fsync failing = %v, want EIO (the new directory is fsynced)", err)
+	}
+	reg, err := registry.Open(root, nil, registry.WithFS(ffs))
+	if err != nil {
+		t.Fatalf("Open of an existing registry: %v", err)
+	}
+	reg.Close()
 }
 
 func TestRemoveStaleStaging(t *testing.T) {

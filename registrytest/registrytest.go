@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -94,6 +95,8 @@ func Run(t *testing.T, newEnv Factory) {
 		{"HostileNames", testHostileNames},
 		{"MalformedRegistration", testMalformed},
 		{"RecycledNameMovesMailAside", testRecycled},
+		{"FailedTakeoverKeepsTheHolder", testFailedTakeover},
+		{"SameSessionKeepsItsMailWhateverItsID", testSessionIDs},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -594,5 +597,67 @@ func testRecycled(t *testing.T, env *Env) {
 	d, err := rcv.Receive(ctx)
 	if err != nil || d.Message.Text != "for the third Bob" {
 		t.Fatalf("the new holder received %+v, %v", d, err)
+	}
+}
+
+// A takeover that cannot get the inbox (the stalled holder's receiver still
+// holds it) fails with inbox.ErrBusy and gives the name back as it was: the
+// stalled holder's registration, not nothing. Otherwise a holder that was
+// only slow (stopped with Ctrl-Z, a long pause) would come back
+// unregistered, and every liveness check would call it dead.
+func testFailedTakeover(t *testing.T, env *Env) {
+	if env.Mail == nil {
+		t.Skip("this registry adopts no inboxes")
+	}
+	r := env.Open(t)
+	ctx := ctxT(t)
+	a := register(t, r, registry.Registration{Name: "Bob", Model: "stalled"})
+	rcv, err := env.Mail.Listen(ctx, "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv.Close()
+	env.Advance(env.TTL + time.Second) // its heartbeat went stale; its receiver is still open
+	_, err = env.Open(t).Register(ctx, registry.Registration{Name: "Bob", Model: "newcomer"})
+	if !errors.Is(err, inbox.ErrBusy) {
+		t.Fatalf("takeover of a name whose inbox is held = %v, want inbox.ErrBusy", err)
+	}
+	e, err := r.Get(ctx, "Bob")
+	if err != nil || e.SessionID != a.SessionID || e.Model != "stalled" {
+		t.Fatalf("after the failed takeover the registration is %+v, %v; want the stalled holder's", e, err)
+	}
+	if err := r.Heartbeat(ctx, "Bob", a.SessionID); err != nil {
+		t.Fatalf("the stalled holder's next heartbeat = %v, want it to keep its name", err)
+	}
+	if alive, _ := r.Alive(ctx, "Bob"); !alive {
+		t.Fatal("the stalled holder is not alive again after its heartbeat")
+	}
+}
+
+// A session re-registering keeps the mail of its inbox whatever its id
+// looks like (spaces around it, a long one): the inbox's record of its
+// owner must compare equal, or the session's own mail is moved aside.
+func testSessionIDs(t *testing.T, env *Env) {
+	if env.Mail == nil {
+		t.Skip("this registry adopts no inboxes")
+	}
+	ctx := ctxT(t)
+	for i, session := range []string{" padded session\t", strings.Repeat("s", 10000)} {
+		name := fmt.Sprintf("Bob%d", i)
+		r := env.Open(t)
+		register(t, r, registry.Registration{Name: name, SessionID: session})
+		if err := env.Mail.Send(ctx, &inbox.Message{From: "Alice", To: name, Text: "for this session"}); err != nil {
+			t.Fatal(err)
+		}
+		again := register(t, env.Open(t), registry.Registration{Name: name, SessionID: session})
+		if again.MovedAside != 0 || env.Waiting(t, name) != 1 {
+			t.Errorf("session %.20q re-registering: %d moved aside, %d waiting; want its mail kept", session, again.MovedAside, env.Waiting(t, name))
+		}
+		// And another session taking the name over does not inherit it.
+		makeDead(t, r, name, session)
+		other := register(t, env.Open(t), registry.Registration{Name: name})
+		if other.MovedAside != 1 || env.Waiting(t, name) != 0 {
+			t.Errorf("after session %.20q, a new session: %d moved aside, %d waiting; want the mail moved aside", session, other.MovedAside, env.Waiting(t, name))
+		}
 	}
 }

@@ -66,7 +66,8 @@ func newAgentsListCmd(a *app) *cobra.Command {
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
 			for _, e := range live {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, orDash(e.Host), orDash(strings.Join(e.Roles, ",")), orDash(e.Model), age(e.HeartbeatAt))
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, shown(orDash(e.Host), false), shown(orDash(strings.Join(e.Roles, ",")), false),
+					shown(orDash(e.Model), false), age(e.HeartbeatAt))
 			}
 			return tw.Flush()
 		},
@@ -124,11 +125,11 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 					status = "not active (its process is gone or its heartbeat is stale)"
 				}
 				fmt.Fprintf(tw, "status:\t%s\n", status)
-				fmt.Fprintf(tw, "pid:\t%d on %s\n", e.PID, orDash(e.Host))
-				fmt.Fprintf(tw, "session:\t%s\n", e.SessionID)
-				fmt.Fprintf(tw, "roles:\t%s\n", orDash(strings.Join(e.Roles, ",")))
-				fmt.Fprintf(tw, "model:\t%s\n", orDash(e.Model))
-				fmt.Fprintf(tw, "started:\t%s\n", orDash(e.StartedAt))
+				fmt.Fprintf(tw, "pid:\t%d on %s\n", e.PID, shown(orDash(e.Host), false))
+				fmt.Fprintf(tw, "session:\t%s\n", shown(e.SessionID, false))
+				fmt.Fprintf(tw, "roles:\t%s\n", shown(orDash(strings.Join(e.Roles, ",")), false))
+				fmt.Fprintf(tw, "model:\t%s\n", shown(orDash(e.Model), false))
+				fmt.Fprintf(tw, "started:\t%s\n", shown(orDash(e.StartedAt), false))
 				fmt.Fprintf(tw, "heartbeat:\t%s\n", age(e.HeartbeatAt))
 			} else {
 				fmt.Fprintf(tw, "status:\tnot registered (inbox made ahead with 'agents add')\n")

@@ -94,6 +94,14 @@ func newBenchMessengerCmd(a *app) *cobra.Command {
 			default:
 				return usagef("--transport %q: use file or nats", transport)
 			}
+			for _, c := range []struct {
+				flag string
+				n    int
+			}{{"--raw", raw}, {"--idle", idle}, {"--stream", stream}, {"--throughput", through}} {
+				if c.n < 1 {
+					return usagef("%s %d: each run needs at least one operation", c.flag, c.n)
+				}
+			}
 			return runMessengerBench(cmd.Context(), a, benchOptions{dir: dir, transport: transport, natsURL: natsURL,
 				raw: raw, idle: idle, stream: stream, through: through})
 		},

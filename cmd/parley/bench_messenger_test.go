@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -68,4 +69,19 @@ func checkMessengerBench(t *testing.T, out, transport, raw string) {
 	}
 	num("throughput", "send_msgs_per_sec")
 	num("throughput", "raw_over_send_ratio")
+}
+
+// Counts of zero or below are usage errors, refused before anything runs:
+// no panic (an empty latency run has no maximum; a negative count made a
+// slice of negative capacity), no ratio divided by zero.
+func TestBenchMessengerRefusesEmptyRuns(t *testing.T) {
+	t.Parallel()
+	for _, flag := range []string{"--raw", "--idle", "--stream", "--throughput"} {
+		for _, n := range []string{"0", "-5"} {
+			_, stderr, code := cli(t, t.TempDir(), "", "bench", "messenger", "--dir", t.TempDir(), flag, n)
+			if code != exitUsage || !strings.Contains(stderr, flag) {
+				t.Errorf("%s %s: exit %d, stderr %q; want a usage error naming the flag", flag, n, code, stderr)
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +72,11 @@ func parseAge(s string) (time.Duration, error) {
 		days, err := strconv.Atoi(n)
 		if err != nil || days < 0 {
 			return 0, fmt.Errorf("not a number of days")
+		}
+		// A larger count would wrap around to a negative duration: a
+		// cut-off in the future, removing everything.
+		if maxDays := int(math.MaxInt64 / int64(24*time.Hour)); days > maxDays {
+			return 0, fmt.Errorf("at most %dd", maxDays)
 		}
 		return time.Duration(days) * 24 * time.Hour, nil
 	}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +22,8 @@ func newInitCmd(a *app) *cobra.Command {
 		Short: "Create the messenger root and the vault layout",
 		Long: "Create the messenger root (--root, default .parley) with registry/, inbox/ and\n" +
 			"debates/, and the vault (--vault, default <root>/vault) with wiki/consensus/ and\n" +
-			"wiki/debates/. Directories are 0700. Running it again changes nothing.",
+			"wiki/debates/. Directories are 0700. Running it again changes nothing. The root\n" +
+			"and the vault may be symbolic links; nothing inside them may be.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			m, err := a.openMessenger() // creates root, inbox/ and registry/
@@ -28,24 +32,61 @@ func newInitCmd(a *app) *cobra.Command {
 			}
 			m.Close()
 			root, vault := a.rootDir(), a.vaultDir()
-			dirs := []string{filepath.Join(root, inbox.InboxDir), filepath.Join(root, registry.Dir), filepath.Join(root, "debates"),
-				filepath.Join(vault, "wiki", "consensus"), filepath.Join(vault, "wiki", "debates")}
-			for _, d := range dirs {
-				if err := os.MkdirAll(d, 0o700); err != nil {
+			var created []string
+			for _, b := range []struct {
+				dir  string
+				subs []string
+			}{
+				{root, []string{inbox.InboxDir, registry.Dir, "debates"}},
+				{vault, []string{"wiki/consensus", "wiki/debates"}},
+			} {
+				if err := os.MkdirAll(b.dir, 0o700); err != nil {
 					return err
 				}
-				if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
-					if err == nil {
-						err = &fs.PathError{Op: "init", Path: d, Err: errors.New("not a directory")}
+				for _, sub := range b.subs {
+					if err := mkdirUnder(b.dir, sub); err != nil {
+						return err
 					}
-					return err
+					created = append(created, filepath.Join(b.dir, filepath.FromSlash(sub)))
 				}
 			}
 			if a.json {
-				return a.emit(map[string]any{"root": root, "vault": vault, "created": dirs})
+				return a.emit(map[string]any{"root": root, "vault": vault, "created": created})
 			}
 			a.printf("parley root:  %s\nparley vault: %s\n", root, vault)
 			return nil
 		},
 	}
+}
+
+// mkdirUnder creates the slash-separated directory sub under base (0700),
+// one component at a time through an *os.Root of base, and refuses any
+// component that is not a real directory (a planted symbolic link, a file):
+// nothing is created through it.
+func mkdirUnder(base, sub string) error {
+	rt, err := os.OpenRoot(base)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	parts := strings.Split(sub, "/")
+	for i := range parts {
+		p := path.Join(parts[:i+1]...)
+		if err := rt.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		fi, err := rt.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() {
+			what := "a file"
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				what = "a symbolic link"
+			}
+			full := filepath.Join(base, filepath.FromSlash(p))
+			return &cliError{msg: fmt.Sprintf("%s is %s, not a directory; parley never follows it: remove it and run 'parley init' again", full, what)}
+		}
+	}
+	return nil
 }

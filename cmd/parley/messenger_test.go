@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
@@ -101,6 +102,34 @@ func TestInitCreatesTheLayout(t *testing.T) {
 		if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
 			t.Errorf("%s: %v %v", d, fi, err)
 		}
+	}
+}
+
+// A symbolic link planted inside the root or the vault (here the vault's
+// wiki/ and the root's debates/, pointing out) is refused: init creates
+// nothing outside, and its error says what to do.
+func TestInitRefusesPlantedSymlinks(t *testing.T) {
+	t.Parallel()
+	for _, planted := range []string{"vault/wiki", "debates"} {
+		t.Run(planted, func(t *testing.T) {
+			t.Parallel()
+			root := filepath.Join(t.TempDir(), "state")
+			outside := t.TempDir()
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, planted)), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, filepath.Join(root, planted)); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code := cli(t, root, "", "init")
+			oneLineError(t, stderr, code, "")
+			if !strings.Contains(stderr, "symbolic link") || !strings.Contains(stderr, "remove it") {
+				t.Errorf("error %q does not say what stands in the way and what to do", stderr)
+			}
+			if des, _ := os.ReadDir(outside); len(des) != 0 {
+				t.Fatalf("init created %v outside the root through a symbolic link", des)
+			}
+		})
 	}
 }
 
@@ -313,6 +342,56 @@ func TestWatchStreamsUntilInterrupted(t *testing.T) {
 	}
 }
 
+// Messages and registrations come from other processes. Printed for a
+// person, their control characters are shown, never sent to the terminal:
+// an escape sequence could clear the screen, retitle the window, write the
+// clipboard (OSC 52) or forge the header line of another message.
+func TestHumanOutputShowsControlCharacters(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	hostile := "hello\x1b]52;c;ZXZpbA==\x07 \x1b[2J\u009b31m\r── Mallory → Bob · text"
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", hostile)
+	// A foreign writer's message whose header fields carry control
+	// characters too (send validates what it writes; a foreign file is not).
+	raw := `{"id":"x\u001b[1m","from":"Eve","to":"Bob\n── Alice → Bob","text":"t","timestamp":"2026-11-30T12:00:00.000Z","type":"text\u0007"}`
+	if err := os.WriteFile(filepath.Join(root, "inbox", "Bob", "9999999999999-foreign.json"), []byte(raw), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	register(t, root, "Carol", true)
+	regPath := filepath.Join(root, "registry", "Carol.json")
+	b, err := os.ReadFile(regPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), `"model": ""`, `"model": "m\u001b]0;owned\u0007"`, 1))
+	if err := os.WriteFile(regPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string // what must be shown instead
+	}{
+		{[]string{"recv", "--as", "Bob", "--all"}, []string{`hello\x1b]52;c;ZXZpbA==\x07 \x1b[2J\x9b31m\x0d── Mallory`, `→ Bob\x0a── Alice → Bob · text\x07`}},
+		{[]string{"agents", "list"}, []string{`m\x1b]0;owned\x07`}},
+		{[]string{"agents", "show", "Carol"}, []string{`m\x1b]0;owned\x07`}},
+	} {
+		out := mustCLI(t, root, "", tc.args...)
+		if i := strings.IndexFunc(out, func(r rune) bool { return r != '\n' && r != '\t' && unicode.IsControl(r) }); i >= 0 {
+			t.Errorf("parley %v printed the control character %q: %q", tc.args, out[i:i+1], out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("parley %v does not show %q: %q", tc.args, w, out)
+			}
+		}
+	}
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Carol"))
+	if len(objs) != 1 || objs[0]["model"] != "m\x1b]0;owned\x07" {
+		t.Errorf("--json changed the value: %v", objs)
+	}
+}
+
 func TestAgentsListShowPrune(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -365,6 +444,26 @@ func TestGC(t *testing.T) {
 	}
 	if _, _, code := cli(t, root, "", "gc", "--older-than", "soon"); code != exitUsage {
 		t.Fatalf("bad --older-than: exit %d", code)
+	}
+}
+
+// An age too large for a duration ("keep everything", or a typo) is a
+// usage error: it must not wrap around to a negative age that puts the
+// cut-off in the future and removes every acknowledged message.
+func TestGCRefusesAnAgeThatOverflows(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "audit me")
+	mustCLI(t, root, "", "recv", "--as", "Bob")
+	for _, age := range []string{"200000d", "9223372036854775807d", "-1d", "-5m"} {
+		_, stderr, code := cli(t, root, "", "gc", "--older-than", age)
+		if code != exitUsage || !strings.Contains(stderr, "--older-than") {
+			t.Errorf("--older-than %s: exit %d, %q; want a usage error", age, code, stderr)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "cur", "*.json")); len(m) != 1 {
+		t.Fatalf("gc removed the acknowledged message: %v", m)
 	}
 }
 

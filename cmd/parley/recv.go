@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -148,15 +150,50 @@ func (a *app) listen(ctx context.Context, name string) (*messenger, inbox.Receiv
 }
 
 // printMessage prints one message: its wire form under --json, else a
-// header line and the text.
+// header line and the text, with their control characters shown (see
+// shown): a message comes from another process.
 func printMessage(a *app, m *inbox.Message) error {
 	if a.json {
 		return emitMessage(a, m)
 	}
 	reply := ""
 	if m.ReplyTo != "" {
-		reply = " · reply to " + m.ReplyTo
+		reply = " · reply to " + shown(m.ReplyTo, false)
 	}
-	_, err := fmt.Fprintf(a.stdout, "── %s → %s · %s · %s · %s%s\n%s\n\n", m.From, orDash(m.To), m.Kind(), m.Timestamp, m.ID, reply, m.Text)
+	_, err := fmt.Fprintf(a.stdout, "── %s → %s · %s · %s · %s%s\n%s\n\n", shown(m.From, false), shown(orDash(m.To), false),
+		shown(m.Kind(), false), shown(m.Timestamp, false), shown(m.ID, false), reply, shown(m.Text, true))
 	return err
+}
+
+// shown makes text written by another process safe to print on a
+// terminal: control characters (C0 but tab, and newline when multiline is
+// set; DEL; C1) and the bidirectional overrides are written as visible
+// escapes (\x1b, \u202e), so that no escape sequence reaches the terminal
+// (clearing it, retitling it, writing the clipboard) and no text can forge
+// or reorder the lines around it. --json output needs none of this.
+func shown(s string, multiline bool) string {
+	unsafe := func(r rune) bool {
+		switch {
+		case r == '\t', r == '\n' && multiline:
+			return false
+		case unicode.IsControl(r), r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return true
+		}
+		return false
+	}
+	if strings.IndexFunc(s, unsafe) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !unsafe(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
 }
