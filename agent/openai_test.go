@@ -268,9 +268,11 @@ func TestOpenAINonRetryableAndTransportErrors(t *testing.T) {
 
 func TestOpenAIRequestTimeout(t *testing.T) {
 	t.Parallel()
-	o, srv, _ := newFake(t, OpenAIConfig{RequestTimeout: 100 * time.Millisecond, MaxRetries: 1}, func(r *openaitest.Request) openaitest.Response {
+	// The timeout is long enough for the fake's instant second answer even
+	// on a loaded machine; the first answer's delay is far beyond it.
+	o, srv, _ := newFake(t, OpenAIConfig{RequestTimeout: time.Second, MaxRetries: 1}, func(r *openaitest.Request) openaitest.Response {
 		if r.N == 1 {
-			return openaitest.Response{Delay: 5 * time.Second}
+			return openaitest.Response{Delay: time.Minute}
 		}
 		return openaitest.Reply(goodTurn, 1, 2)
 	})
