@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -184,6 +185,65 @@ func TestRender(t *testing.T) {
 	}
 }
 
+// TestLinkEndLooksOnlyAtTheLink pins the search for a wikilink's "]]": it
+// stops at the first bracket and never looks past MaxLinkBytes, so a line
+// of "[[" that close far away (or never) is parsed in linear time. The old
+// search ran to the end of the line at every "[[": a 800 KB line of
+// "[[a|" took over a minute to render.
+func TestLinkEndLooksOnlyAtTheLink(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", MaxLinkBytes)
+	for _, tc := range []struct {
+		rest string
+		want int
+	}{
+		{"a]] tail", 1},
+		{"]]", 0},
+		{"a]]]", 1},
+		{"a", -1},
+		{"a]", -1},
+		{"a]b]]", -1},
+		{"a[b]]", -1},
+		{"a|[[b]]", -1},
+		{long + "]]", MaxLinkBytes},
+		{long + "x]]", -1},
+		{long + strings.Repeat("y", 10<<10) + "]]", -1},
+	} {
+		if got := linkEnd([]byte(tc.rest)); got != tc.want {
+			t.Errorf("linkEnd(%q) = %d, want %d", clip(tc.rest), got, tc.want)
+		}
+	}
+}
+
+// TestRenderHostileLinks renders lines made of wikilink openings that
+// close late or never: nothing becomes a link that ParseLink would refuse,
+// and the text survives (escaped).
+func TestRenderHostileLinks(t *testing.T) {
+	t.Parallel()
+	resolve := func(l Link) (string, bool) { return "/p/" + l.Target, true }
+	for _, tc := range []struct {
+		src   string
+		links int
+	}{
+		{strings.Repeat("[[a|", 20000) + "]]", 1}, // only the last: [[a|]]
+		{strings.Repeat("[[", 50000), 0},
+		{strings.Repeat("[[#", 30000), 0},
+		{strings.Repeat("[[a]] [[", 10000), 10000},
+		{"[[" + strings.Repeat("b", MaxLinkBytes) + "]] [[" + strings.Repeat("c", MaxLinkBytes+1) + "]]", 1},
+	} {
+		var buf bytes.Buffer
+		if err := Render(&buf, []byte(tc.src), resolve); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(buf.String(), `class="wikilink"`); got != tc.links {
+			t.Errorf("%q: %d links, want %d", clip(tc.src), got, tc.links)
+		}
+		if got := len(LinksIn([]byte(tc.src))); got != tc.links {
+			t.Errorf("%q: LinksIn found %d, want %d", clip(tc.src), got, tc.links)
+		}
+	}
+}
+
 func TestLinksInSkipsCode(t *testing.T) {
 	t.Parallel()
 	got := LinksIn([]byte("a [[one]] `[[two]]`\n\n```\n[[three]]\n```\n\n    [[four]]\n\n[[five|5]]\n"))
@@ -332,5 +392,18 @@ func TestReadTooLarge(t *testing.T) {
 	v := newVault(t, map[string]string{"big.md": "---\na: b\n---\n" + strings.Repeat("x", MaxPageBytes)})
 	if _, err := v.ReadPage("big.md"); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("err %v, want ErrTooLarge", err)
+	}
+}
+
+// BenchmarkRenderHostileLinks renders a 800 KB line of "[[a|" closed once
+// at its end (before the bounded search: over a minute).
+func BenchmarkRenderHostileLinks(b *testing.B) {
+	src := []byte(strings.Repeat("[[a|", 200000) + "]]")
+	resolve := func(l Link) (string, bool) { return "/p/" + l.Target, true }
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if err := Render(io.Discard, src, resolve); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
