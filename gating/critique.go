@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -221,7 +222,9 @@ func jsonConfidence(name string, raw json.RawMessage) (*float64, error) {
 }
 
 // parseConfidence reads "0.8", "80%" or "80 %"; trailing words after the
-// number are allowed ("0.8 (I checked the tests)").
+// number are allowed ("0.8 (I checked the tests)"), but not a number that
+// goes on ("1/5", "1 out of 5", "0,8", "1e-1"): reading its first digits
+// would be a confidence the agent did not state.
 func parseConfidence(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	end := 0
@@ -233,6 +236,9 @@ func parseConfidence(s string) (float64, error) {
 	if err != nil || end == 0 {
 		return 0, fmt.Errorf("%w: confidence %q is not a number from 0 to 1 or a percentage", ErrMalformed, truncate(s, 40))
 	}
+	if numberGoesOn(s[end:]) {
+		return 0, fmt.Errorf("%w: confidence %q is not one number; write 0.8 or 80%%", ErrMalformed, truncate(s, 40))
+	}
 	if strings.HasPrefix(rest, "%") {
 		if !(v >= 0 && v <= 100) {
 			return 0, fmt.Errorf("%w: confidence %s%% is outside 0–100%%", ErrConfidence, num)
@@ -243,6 +249,26 @@ func parseConfidence(s string) (float64, error) {
 		return 0, fmt.Errorf("%w: confidence %s is outside 0–1 (write 0.8 or 80%%)", ErrConfidence, num)
 	}
 	return v, nil
+}
+
+// numberGoesOn reports whether what follows a confidence's digits makes
+// them part of something else: a letter or digit right after them (an
+// exponent, a unit), a fraction, a decimal comma, or "out of"/"of".
+func numberGoesOn(after string) bool {
+	if after == "" {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(after); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return true
+	}
+	rest := strings.ToLower(strings.TrimLeft(after, " \t"))
+	switch {
+	case strings.HasPrefix(rest, "/"), strings.HasPrefix(rest, "out of"), rest == "of", strings.HasPrefix(rest, "of "):
+		return true
+	case len(rest) > 1 && (rest[0] == ',' || rest[0] == ':') && rest[1] >= '0' && rest[1] <= '9':
+		return true
+	}
+	return false
 }
 
 // ParseJSON reads a JSON self-critique: one object with the keys of SPEC §7
