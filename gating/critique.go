@@ -134,11 +134,29 @@ func checkText(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: invalid UTF-8", ErrBinary)
 	}
 	for i, b := range data {
-		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' || b == 0x7f {
+		if binaryByte(b) {
 			return nil, fmt.Errorf("%w: control byte 0x%02x at offset %d", ErrBinary, b, i)
 		}
 	}
 	return data, nil
+}
+
+// binaryByte is a control byte no text holds: C0 but tab, line feed,
+// carriage return and form feed, and DEL.
+func binaryByte(b byte) bool {
+	return b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' || b == 0x7f
+}
+
+// checkDecoded refuses in a decoded JSON string what checkText refuses in
+// raw input: "\u0000" or "\u001b" escapes make a self-critique as binary
+// as the bytes themselves.
+func checkDecoded(field, s string) error {
+	for i := 0; i < len(s); i++ {
+		if binaryByte(s[i]) {
+			return fmt.Errorf("%w: control character 0x%02x in %s", ErrBinary, s[i], field)
+		}
+	}
+	return nil
 }
 
 // jsonCritique is the wire form of a JSON self-critique. Confidences accept
@@ -161,6 +179,17 @@ func (j *jsonCritique) critique() (SelfCritique, error) {
 	sc := SelfCritique{
 		Question: j.Question, InitialAnswer: j.InitialAnswer, Reasoning: j.Reasoning,
 		Critique: j.Critique, FinalAnswer: j.FinalAnswer, EvidenceRefs: j.EvidenceRefs,
+	}
+	for _, f := range []struct{ name, s string }{{"layer", j.Layer}, {"question", j.Question}, {"initial_answer", j.InitialAnswer},
+		{"reasoning", j.Reasoning}, {"critique", j.Critique}, {"final_answer", j.FinalAnswer}} {
+		if err := checkDecoded(f.name, f.s); err != nil {
+			return SelfCritique{}, err
+		}
+	}
+	for i, r := range j.EvidenceRefs {
+		if err := checkDecoded(fmt.Sprintf("evidence_refs[%d]", i), r); err != nil {
+			return SelfCritique{}, err
+		}
 	}
 	if strings.TrimSpace(j.Layer) != "" {
 		l, err := debate.ParseLayer(j.Layer)

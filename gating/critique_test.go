@@ -153,6 +153,9 @@ func TestParseMalformed(t *testing.T) {
 		{"binary NUL", "Critique: \x00\x01\x02 it holds", ErrBinary, "0x00"},
 		{"binary invalid UTF-8", "Critique: \xff\xfe holds", ErrBinary, "UTF-8"},
 		{"binary in JSON", "{\"critique\":\"a\x00b\"}", ErrBinary, ""},
+		{"escaped NUL in JSON", `{"critique":"a\u0000b"}`, ErrBinary, "critique"},
+		{"escaped ESC in JSON", `{"critique":"C","final_answer":"\u001b[2J yes"}`, ErrBinary, "final_answer"},
+		{"escaped control in an evidence ref", `{"critique":"C","evidence_refs":["a.go","b\u0007"]}`, ErrBinary, "evidence_refs[1]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
