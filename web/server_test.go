@@ -499,3 +499,59 @@ func rewriteChain(t testing.TB, f *fixture, id, old, new string) {
 	v, _ = json.Marshal(m)
 	os.WriteFile(filepath.Join(dir, transcripts.VerdictFile), v, 0o600)
 }
+
+// TestLiveStreamsAreBounded: beyond MaxLive open streams a live request is
+// refused (503, with the security headers), and a stream whose client went
+// away gives its slot back.
+func TestLiveStreamsAreBounded(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	srv, err := New(Config{Debates: f.debates, Vault: f.vault, Consensus: f.cs, LivePoll: 20 * time.Millisecond, MaxLive: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	release := make(chan struct{})
+	run := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", waitingSides(release)...)
+	waitEvents(t, f, run.ID, 3)
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	url := ts.URL + "/debates/" + run.ID + "/live"
+	var open []*http.Response
+	for range 2 {
+		res, err := http.Get(url)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("stream within the limit: %v %v", res, err)
+		}
+		<-readEvents(res.Body) // the stream is open and counted
+		open = append(open, res)
+	}
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a stream over the limit: %d, want 503", res.StatusCode)
+	}
+	checkSecurityHeaders(t, "503", res)
+	open[0].Body.Close()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the slot of a closed stream was never given back")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	open[1].Body.Close()
+	close(release)
+	run.wait(t)
+}
