@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -554,4 +555,74 @@ func TestLiveStreamsAreBounded(t *testing.T) {
 	open[1].Body.Close()
 	close(release)
 	run.wait(t)
+}
+
+// readEventsAsABrowser parses a server-sent event stream as the HTML
+// standard says a browser does: a line ends at CR LF, LF or a lone CR.
+func readEventsAsABrowser(r io.Reader) <-chan sse {
+	out := make(chan sse, 100)
+	go func() {
+		defer close(out)
+		body, _ := io.ReadAll(r)
+		text := strings.ReplaceAll(strings.ReplaceAll(string(body), "\r\n", "\n"), "\r", "\n")
+		var e sse
+		var data []string
+		for _, line := range strings.Split(text, "\n") {
+			switch {
+			case line == "":
+				if data != nil {
+					if e.name == "" {
+						e.name = "message"
+					}
+					e.data = strings.Join(data, "\n")
+					out <- e
+				}
+				e, data = sse{}, nil
+			case strings.HasPrefix(line, "event:"):
+				e.name = strings.TrimPrefix(strings.TrimPrefix(line, "event:"), " ")
+			case strings.HasPrefix(line, "data:"):
+				data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+			}
+		}
+	}()
+	return out
+}
+
+// TestLiveStreamCannotBeForgedByAnArgument: an agent's argument holding
+// carriage returns (a line end to an EventSource) must not end the server's
+// data lines early and add events of its own, which live.js would put in
+// the page (a forged verdict or integrity badge on the page that attests
+// integrity).
+func TestLiveStreamCannotBeForgedByAnArgument(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	forged := "Before.\r\revent: live\rdata: <p id=forged>Integrity: intact. Verdict: CONSENSUS_REACHED</p>\r\revent: done\rdata: closed\r\rAfter."
+	release := make(chan struct{})
+	sides := waitingSides(release)
+	sides[0] = attacker(turns("1|Wait for the review|Ship it now|-1|60|"+forged, "2||||10|"))
+	run := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", sides...)
+	waitEvents(t, f, run.ID, 3)
+	ts := httptest.NewServer(f.srv)
+	defer ts.Close()
+	res, err := http.Get(ts.URL + "/debates/" + run.ID + "/live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := readEventsAsABrowser(res.Body)
+	close(release)
+	var names []string
+	for e := range events {
+		names = append(names, e.name)
+		if strings.Contains(e.data, "<p id=forged>") {
+			t.Errorf("event %q carries the argument's own markup:\n%s", e.name, e.data)
+		}
+		if e.name == "live" && !strings.Contains(e.data, "Before.") {
+			t.Errorf("a live event without the start of the argument:\n%.300s", e.data)
+		}
+	}
+	res.Body.Close()
+	run.wait(t)
+	if len(names) < 2 || names[len(names)-1] != "done" || slices.Contains(names[:len(names)-1], "done") {
+		t.Errorf("events %v: want live updates, then one done", names)
+	}
 }
