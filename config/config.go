@@ -129,20 +129,32 @@ func Load(root string) (*Config, error) {
 // and invalid budgets are errors wrapping ErrInvalid.
 func Parse(data []byte) (*Config, error) {
 	c := &Config{}
-	if len(bytes.TrimSpace(data)) == 0 {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
 		return c, nil
+	}
+	if data[0] != '{' {
+		return nil, fmt.Errorf("%w: config.json holds one JSON object ({…})", ErrInvalid)
+	}
+	if key, err := duplicateKey(data); err != nil || key != "" {
+		if err == nil {
+			err = fmt.Errorf("%s is given twice; keep one", key)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	if dec.More() {
+	// More misses a stray ']' or '}' after the object: look at the rest.
+	if off := dec.InputOffset(); off < 0 || off > int64(len(data)) || len(bytes.TrimSpace(data[off:])) != 0 {
 		return nil, fmt.Errorf("%w: trailing data after the JSON object", ErrInvalid)
 	}
 	for l := range c.Debate.Budgets {
-		if _, err := debate.ParseLayer(string(l)); err != nil {
-			return nil, fmt.Errorf("%w: debate.budgets: %v", ErrInvalid, err)
+		// Budget looks layers up in lower case: "Spec" would never apply.
+		if pl, err := debate.ParseLayer(string(l)); err != nil || pl != l {
+			return nil, fmt.Errorf("%w: debate.budgets: unknown layer %q (use spec, plan or verify, in lower case)", ErrInvalid, l)
 		}
 		if err := c.Budget(l).Validate(); err != nil {
 			return nil, fmt.Errorf("%w: debate.budgets.%s: %v", ErrInvalid, l, err)
@@ -175,4 +187,66 @@ func Parse(data []byte) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// maxDepth bounds how deeply config.json may nest (its own shape is three
+// levels deep), so that the duplicate-key walk stays small.
+const maxDepth = 32
+
+// duplicateKey returns the dotted path of the first key that an object of
+// data holds twice ("" if none): the decoder would keep the last value and
+// drop the other without a word. Syntax errors are left to the decoder,
+// which reports them better.
+func duplicateKey(data []byte) (string, error) {
+	errSyntax := errors.New("syntax")
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var walk func(path string, depth int) (string, error)
+	walk = func(path string, depth int) (string, error) {
+		if depth > maxDepth {
+			return "", fmt.Errorf("nested more than %d levels deep", maxDepth)
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return "", errSyntax
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				k, ok := kt.(string)
+				if err != nil || !ok {
+					return "", errSyntax
+				}
+				sub := k
+				if path != "" {
+					sub = path + "." + k
+				}
+				if seen[k] {
+					return sub, nil
+				}
+				seen[k] = true
+				if dup, err := walk(sub, depth+1); dup != "" || err != nil {
+					return dup, err
+				}
+			}
+		case json.Delim('['):
+			for dec.More() {
+				if dup, err := walk(path, depth+1); dup != "" || err != nil {
+					return dup, err
+				}
+			}
+		default:
+			return "", nil
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return "", errSyntax
+		}
+		return "", nil
+	}
+	dup, err := walk("", 0)
+	if errors.Is(err, errSyntax) {
+		return "", nil
+	}
+	return dup, err
 }

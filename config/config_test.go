@@ -40,10 +40,30 @@ func TestParse(t *testing.T) {
 		"not json":      `{debate`,
 		"trailing":      `{} {}`,
 		"negative":      `{"messenger":{"reconcileMs":-1}}`,
+		// Trailing data that json.Decoder.More does not see.
+		"trailing bracket": `{"transport":"nats"}]`,
+		"trailing brace":   `{}}`,
+		"not an object":    `null`,
+		// A layer is named in lower case: "Spec" would be accepted and
+		// then never applied (Budget looks up "spec").
+		"layer in capitals": `{"debate":{"budgets":{"Spec":{"maxRounds":9}}}}`,
+		"layer twice":       `{"debate":{"budgets":{"SPEC":{"maxRounds":9},"spec":{"maxRounds":2}}}}`,
+		// A key given twice: one of the two values would silently lose.
+		"duplicate key":        `{"transport":"nats","transport":"file"}`,
+		"duplicate nested key": `{"messenger":{"reconcileMs":5,"reconcileMs":6}}`,
+		"duplicate in a list":  `{"openai":{"models":{"a":{"maxTokens":1,"maxTokens":2}}}}`,
 	} {
 		if _, err := Parse([]byte(bad)); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 		}
+	}
+	// Keys that differ only in case are different model names.
+	c, err = Parse([]byte(`{"openai":{"models":{"llama":{"maxTokens":1},"Llama":{"maxTokens":2}}}}`))
+	if err != nil || c.OpenAI.Endpoint("llama").MaxTokens != 1 || c.OpenAI.Endpoint("Llama").MaxTokens != 2 {
+		t.Errorf("two models differing in case: %v", err)
+	}
+	if _, err := Parse([]byte("  \n")); err != nil {
+		t.Errorf("an empty file is all defaults: %v", err)
 	}
 }
 
@@ -99,6 +119,14 @@ func TestEscalationAndOpenAISections(t *testing.T) {
 		if _, err := Parse([]byte(bad)); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 		}
+	}
+	// Keys that differ only in case are different model names.
+	c, err = Parse([]byte(`{"openai":{"models":{"llama":{"maxTokens":1},"Llama":{"maxTokens":2}}}}`))
+	if err != nil || c.OpenAI.Endpoint("llama").MaxTokens != 1 || c.OpenAI.Endpoint("Llama").MaxTokens != 2 {
+		t.Errorf("two models differing in case: %v", err)
+	}
+	if _, err := Parse([]byte("  \n")); err != nil {
+		t.Errorf("an empty file is all defaults: %v", err)
 	}
 }
 
@@ -178,6 +206,14 @@ func TestTransport(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
 		}
 	}
+	// Keys that differ only in case are different model names.
+	c, err = Parse([]byte(`{"openai":{"models":{"llama":{"maxTokens":1},"Llama":{"maxTokens":2}}}}`))
+	if err != nil || c.OpenAI.Endpoint("llama").MaxTokens != 1 || c.OpenAI.Endpoint("Llama").MaxTokens != 2 {
+		t.Errorf("two models differing in case: %v", err)
+	}
+	if _, err := Parse([]byte("  \n")); err != nil {
+		t.Errorf("an empty file is all defaults: %v", err)
+	}
 }
 
 func TestLoadResolvesCredentialsAgainstTheRoot(t *testing.T) {
@@ -190,4 +226,38 @@ func TestLoadResolvesCredentialsAgainstTheRoot(t *testing.T) {
 	if err != nil || c.NATS.Credentials != filepath.Join(dir, "nats", "user.creds") {
 		t.Fatalf("Load = %+v, %v", c, err)
 	}
+}
+
+// FuzzParse feeds arbitrary bytes to the config decoder: it never panics
+// or hangs, and a config it accepts reads back the same through Effective.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"debate":{"budgets":{"spec":{"maxRounds":5}}}}`, `{"transport":"nats","nats":{"url":"nats://a:1","replicas":3}}`,
+		`{"openai":{"models":{"m":{"baseUrl":"http://x/v1"}}},"escalation":{"defender":"script:a","attacker":"@B"}}`,
+		`{"a":[x`, `{"a":[[[[`, `{"a":{"b":1,"b":2}}`, `{}]`, `null`, `{"messenger":{"reconcileMs":1e3}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse(data)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		b, err := json.Marshal(c.Effective())
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse(b)
+		if err != nil {
+			t.Fatalf("effective config %s does not parse back: %v", b, err)
+		}
+		for _, l := range debate.Layers {
+			if back.Budget(l) != c.Budget(l) {
+				t.Fatalf("%s budget %+v read back as %+v", l, c.Budget(l), back.Budget(l))
+			}
+		}
+	})
 }

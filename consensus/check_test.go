@@ -3,6 +3,7 @@ package consensus
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -221,6 +222,14 @@ func TestSearchAndFilters(t *testing.T) {
 		}
 		if tc.first != "" && hits[0].Record.Name != tc.first {
 			t.Errorf("%q: first %s, want %s", tc.q, hits[0].Record.Name, tc.first)
+		}
+	}
+	// A limit far above the number of records (a client's choice) is every
+	// hit, not an allocation of that many slots.
+	for _, limit := range []int{1 << 40, math.MaxInt} {
+		hits, err := e.s.Search(ctx, "idempotency", Filter{}, limit)
+		if err != nil || len(hits) != 2 {
+			t.Errorf("limit %d: %d hits, %v", limit, len(hits), err)
 		}
 	}
 }

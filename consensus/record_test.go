@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	goyaml "github.com/goccy/go-yaml"
 
@@ -265,9 +266,14 @@ func TestHostileTopicsReadBack(t *testing.T) {
 		"Ünïcödé тема 東京 🦜",
 		"<script>alert(1)</script> | pipes | [[link]] `code` *em*",
 		"no",
+		"tab\there \x1b[31mred\u009b1m\rcr \u2028ls\u0085nel \ufeffbom \x00nul",
 	} {
 		id := "20261130-verify-hostile-abcde" + string(rune('a'+i))
-		p := e.file(t, outcome(id, topic, debate.LayerVerify, debate.ConsensusReached, false))
+		o := outcome(id, topic, debate.LayerVerify, debate.ConsensusReached, false)
+		if strings.ContainsFunc(topic, unicode.IsControl) {
+			o.Turns[0].Evidence = append(o.Turns[0].Evidence, debate.EvidenceCheck{Ref: topic, Kind: "file", Status: debate.EvidenceMissing, Detail: topic})
+		}
+		p := e.file(t, o)
 		fm, body := frontmatterOf(t, e.read(t, p))
 		if fm["topic"] != topic {
 			t.Errorf("topic %q read back as %q", topic, fm["topic"])
@@ -282,6 +288,11 @@ func TestHostileTopicsReadBack(t *testing.T) {
 		}
 		if strings.Contains(body, "<script>") || strings.Contains(body, "[[link]]") {
 			t.Errorf("%q: raw syntax reached the body:\n%s", topic, body)
+		}
+		for _, r := range body {
+			if r != '\n' && unicode.IsControl(r) {
+				t.Errorf("%q: control %U in the body", topic, r)
+			}
 		}
 	}
 	pg, err := e.v.ReadPage("wiki/consensus/" + IndexName)
@@ -300,6 +311,7 @@ func TestRenderedRecordIsSafeHTML(t *testing.T) {
 	e := newEnv(t)
 	o := outcome("20261130-spec-html-abcdef", "<img src=x onerror=alert(1)>", debate.LayerSpec, debate.ConsensusReached, false)
 	o.FinalPosition = "<script>steal()</script> & [click](javascript:alert(1))"
+	o.Turns[0].Evidence = append(o.Turns[0].Evidence, debate.EvidenceCheck{Ref: "docs/x.md", Kind: "file", Status: debate.EvidenceMissing, Detail: "<b>no</b> such | file_name"})
 	p := e.file(t, o)
 	pg, err := e.v.ReadPage(p)
 	if err != nil {
@@ -316,5 +328,9 @@ func TestRenderedRecordIsSafeHTML(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "&lt;script&gt;steal()&lt;/script&gt; &amp; [click](javascript:alert(1))") {
 		t.Errorf("position text lost:\n%s", b.String())
+	}
+	// An evidence check's detail reads as written: escaped once, not twice.
+	if !strings.Contains(b.String(), "missing: &lt;b&gt;no&lt;/b&gt; such | file_name (file;") {
+		t.Errorf("evidence detail not shown as written:\n%s", b.String())
 	}
 }

@@ -75,6 +75,7 @@ func (ix *bm25) search(query string, limit int, keep func(*entry) bool) []scored
 	if ix == nil || len(ix.docs) == 0 || limit <= 0 {
 		return nil
 	}
+	limit = min(limit, len(ix.docs)) // top is allocated for limit hits
 	n := float64(len(ix.docs))
 	type qterm struct {
 		ps  []posting

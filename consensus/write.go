@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
@@ -348,7 +349,7 @@ func writeEvidence(b *strings.Builder, o *debate.Outcome) {
 				link = vault.Link{Target: l.Target, Heading: l.Heading}.String()
 			}
 		}
-		status := string(c.ev.Status)
+		status := orText(inline(string(c.ev.Status), 0), "unchecked")
 		if c.ev.Detail != "" {
 			status += ": " + inline(c.ev.Detail, 200)
 		}
@@ -356,7 +357,7 @@ func writeEvidence(b *strings.Builder, o *debate.Outcome) {
 		for _, w := range c.who {
 			who = append(who, inline(w, 80))
 		}
-		fmt.Fprintf(b, "- %s — %s (%s; cited by %s)\n", link, orText(inline(status, 0), "unchecked"), inline(c.ev.Kind, 20), strings.Join(who, "; "))
+		fmt.Fprintf(b, "- %s — %s (%s; cited by %s)\n", link, status, inline(c.ev.Kind, 20), strings.Join(who, "; "))
 	}
 	b.WriteString("\n")
 }
@@ -498,8 +499,8 @@ func writePartial(b *strings.Builder, o *debate.Outcome) {
 const mdSpecial = "\\`*_[]<>|#&~=$%^{}!"
 
 // inline makes text safe to place inside a Markdown line: white space
-// (line breaks included) collapses to single spaces, Markdown and Obsidian
-// syntax characters are backslash-escaped, and the text is cut to max runes
+// (line breaks included) collapses to single spaces, control characters
+// are dropped, Markdown and Obsidian syntax characters are backslash-escaped, and the text is cut to max runes
 // (0: no limit) with an ellipsis.
 func inline(s string, max int) string {
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
@@ -510,7 +511,7 @@ func inline(s string, max int) string {
 	b.Grow(len(s) + 8)
 	for i, r := range s {
 		switch {
-		case r < 0x20 || r == 0x7f:
+		case unicode.IsControl(r): // C0, DEL and C1 (a terminal reads U+009B as CSI)
 			continue
 		case strings.ContainsRune(mdSpecial, r):
 			b.WriteByte('\\')
@@ -526,6 +527,12 @@ func inline(s string, max int) string {
 // of backticks inside it.
 func code(s string) string {
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
 	s = clipRunes(s, 300)
 	if s == "" {
 		return "(empty)"

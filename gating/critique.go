@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -133,11 +134,29 @@ func checkText(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%w: invalid UTF-8", ErrBinary)
 	}
 	for i, b := range data {
-		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' || b == 0x7f {
+		if binaryByte(b) {
 			return nil, fmt.Errorf("%w: control byte 0x%02x at offset %d", ErrBinary, b, i)
 		}
 	}
 	return data, nil
+}
+
+// binaryByte is a control byte no text holds: C0 but tab, line feed,
+// carriage return and form feed, and DEL.
+func binaryByte(b byte) bool {
+	return b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' || b == 0x7f
+}
+
+// checkDecoded refuses in a decoded JSON string what checkText refuses in
+// raw input: "\u0000" or "\u001b" escapes make a self-critique as binary
+// as the bytes themselves.
+func checkDecoded(field, s string) error {
+	for i := 0; i < len(s); i++ {
+		if binaryByte(s[i]) {
+			return fmt.Errorf("%w: control character 0x%02x in %s", ErrBinary, s[i], field)
+		}
+	}
+	return nil
 }
 
 // jsonCritique is the wire form of a JSON self-critique. Confidences accept
@@ -160,6 +179,17 @@ func (j *jsonCritique) critique() (SelfCritique, error) {
 	sc := SelfCritique{
 		Question: j.Question, InitialAnswer: j.InitialAnswer, Reasoning: j.Reasoning,
 		Critique: j.Critique, FinalAnswer: j.FinalAnswer, EvidenceRefs: j.EvidenceRefs,
+	}
+	for _, f := range []struct{ name, s string }{{"layer", j.Layer}, {"question", j.Question}, {"initial_answer", j.InitialAnswer},
+		{"reasoning", j.Reasoning}, {"critique", j.Critique}, {"final_answer", j.FinalAnswer}} {
+		if err := checkDecoded(f.name, f.s); err != nil {
+			return SelfCritique{}, err
+		}
+	}
+	for i, r := range j.EvidenceRefs {
+		if err := checkDecoded(fmt.Sprintf("evidence_refs[%d]", i), r); err != nil {
+			return SelfCritique{}, err
+		}
 	}
 	if strings.TrimSpace(j.Layer) != "" {
 		l, err := debate.ParseLayer(j.Layer)
@@ -221,7 +251,9 @@ func jsonConfidence(name string, raw json.RawMessage) (*float64, error) {
 }
 
 // parseConfidence reads "0.8", "80%" or "80 %"; trailing words after the
-// number are allowed ("0.8 (I checked the tests)").
+// number are allowed ("0.8 (I checked the tests)"), but not a number that
+// goes on ("1/5", "1 out of 5", "0,8", "1e-1"): reading its first digits
+// would be a confidence the agent did not state.
 func parseConfidence(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	end := 0
@@ -233,6 +265,9 @@ func parseConfidence(s string) (float64, error) {
 	if err != nil || end == 0 {
 		return 0, fmt.Errorf("%w: confidence %q is not a number from 0 to 1 or a percentage", ErrMalformed, truncate(s, 40))
 	}
+	if numberGoesOn(s[end:]) {
+		return 0, fmt.Errorf("%w: confidence %q is not one number; write 0.8 or 80%%", ErrMalformed, truncate(s, 40))
+	}
 	if strings.HasPrefix(rest, "%") {
 		if !(v >= 0 && v <= 100) {
 			return 0, fmt.Errorf("%w: confidence %s%% is outside 0–100%%", ErrConfidence, num)
@@ -243,6 +278,26 @@ func parseConfidence(s string) (float64, error) {
 		return 0, fmt.Errorf("%w: confidence %s is outside 0–1 (write 0.8 or 80%%)", ErrConfidence, num)
 	}
 	return v, nil
+}
+
+// numberGoesOn reports whether what follows a confidence's digits makes
+// them part of something else: a letter or digit right after them (an
+// exponent, a unit), a fraction, a decimal comma, or "out of"/"of".
+func numberGoesOn(after string) bool {
+	if after == "" {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(after); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return true
+	}
+	rest := strings.ToLower(strings.TrimLeft(after, " \t"))
+	switch {
+	case strings.HasPrefix(rest, "/"), strings.HasPrefix(rest, "out of"), rest == "of", strings.HasPrefix(rest, "of "):
+		return true
+	case len(rest) > 1 && (rest[0] == ',' || rest[0] == ':') && rest[1] >= '0' && rest[1] <= '9':
+		return true
+	}
+	return false
 }
 
 // ParseJSON reads a JSON self-critique: one object with the keys of SPEC §7

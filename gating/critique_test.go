@@ -77,6 +77,10 @@ func TestParseText(t *testing.T) {
 			SelfCritique{InitialAnswer: "Yes", Critique: "fine", InitialConfidence: conf(0.6), FinalConfidence: conf(0.9)}},
 		{"preamble ignored when sections exist", "Some notes first.\n## Critique\nC",
 			SelfCritique{Critique: "C"}},
+		{"words after the confidence", "Critique: C\nInitial confidence: 0.4 (before the tests)\nFinal confidence: 0.8, fairly sure",
+			SelfCritique{Critique: "C", InitialConfidence: conf(0.4), FinalConfidence: conf(0.8)}},
+		{"words after a percentage", "Critique: C\nConfidence: 80 % sure",
+			SelfCritique{Critique: "C", FinalConfidence: conf(0.8)}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -132,6 +136,16 @@ func TestParseMalformed(t *testing.T) {
 		{"text confidence 101%", "Critique: C\nConfidence: 101%", ErrConfidence, ""},
 		{"text confidence word", "Critique: C\nConfidence: high", ErrMalformed, "line 2"},
 		{"text confidence twice", "Critique: C\nConfidence: 0.5\nConfidence: 0.6", ErrMalformed, "again"},
+		// A number that is only the start of another one is not read as
+		// that start: "1/5" is not a confidence of 1.
+		{"text confidence fraction", "Critique: C\nConfidence: 1/5", ErrMalformed, "1/5"},
+		{"text confidence fraction spaced", "Critique: C\nConfidence: 1 / 2", ErrMalformed, ""},
+		{"text confidence out of", "Critique: C\nConfidence: 1 out of 5", ErrMalformed, ""},
+		{"text confidence of", "Critique: C\nConfidence: 1 of 3 runs passed", ErrMalformed, ""},
+		{"text confidence exponent", "Critique: C\nConfidence: 1e-1", ErrMalformed, ""},
+		{"text confidence decimal comma", "Critique: C\nConfidence: 0,8", ErrMalformed, ""},
+		{"JSON confidence fraction", `{"critique":"C","final_confidence":"1/2"}`, ErrMalformed, "1/2"},
+		{"JSON confidence out of", `{"critique":"C","confidence":"1 out of 4"}`, ErrMalformed, ""},
 		{"text no critique section", "## Initial answer\nYes\n## Final answer\nNo", ErrNoCritique, ""},
 		{"text empty", "   \n\n", ErrNoCritique, ""},
 		{"text unknown layer", "Layer: deploy\nCritique: C", ErrMalformed, "deploy"},
@@ -139,6 +153,9 @@ func TestParseMalformed(t *testing.T) {
 		{"binary NUL", "Critique: \x00\x01\x02 it holds", ErrBinary, "0x00"},
 		{"binary invalid UTF-8", "Critique: \xff\xfe holds", ErrBinary, "UTF-8"},
 		{"binary in JSON", "{\"critique\":\"a\x00b\"}", ErrBinary, ""},
+		{"escaped NUL in JSON", `{"critique":"a\u0000b"}`, ErrBinary, "critique"},
+		{"escaped ESC in JSON", `{"critique":"C","final_answer":"\u001b[2J yes"}`, ErrBinary, "final_answer"},
+		{"escaped control in an evidence ref", `{"critique":"C","evidence_refs":["a.go","b\u0007"]}`, ErrBinary, "evidence_refs[1]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

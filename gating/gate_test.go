@@ -109,6 +109,9 @@ func TestReadModelRejectsBadModels(t *testing.T) {
 		"threshold":       func(s string) string { return strings.Replace(s, `"threshold": 0.`, `"threshold": 7.`, 1) },
 		"unknown key":     func(s string) string { return strings.Replace(s, `"version": 1`, `"version": 1, "extra": true`, 1) },
 		"not JSON":        func(s string) string { return s[:len(s)/2] },
+		// Threshold looks a layer up in lower case: "Plan" would be read
+		// and never used.
+		"capitalised layer": func(s string) string { return strings.Replace(s, `"plan":`, `"Plan":`, 1) },
 	} {
 		if _, err := ReadModel(strings.NewReader(edit(string(good)))); !errors.Is(err, ErrModel) {
 			t.Errorf("%s: err = %v, want ErrModel", name, err)

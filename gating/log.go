@@ -48,17 +48,21 @@ func NewLogEntry(d Decision, sc SelfCritique, source string, now time.Time) LogE
 // AppendLog appends e as one JSON line to gate.jsonl under root, creating
 // the file (0600) if needed, and fsyncs it before returning. The line is
 // written with one write on an O_APPEND descriptor, so concurrent writers
-// (other parley processes) never interleave inside a line. It is safe for
-// concurrent use.
+// (other parley processes) never interleave inside a line. A torn last
+// line (a crash mid-write) is ended first, so that the new line is not
+// glued to it and lost with it. It is safe for concurrent use.
 func AppendLog(root *os.Root, e LogEntry) error {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
 	line = append(line, '\n')
-	f, err := root.OpenFile(LogName, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := root.OpenFile(LogName, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("append %s: %w", LogName, err)
+	}
+	if torn(f) {
+		line = append([]byte{'\n'}, line...) // at worst a blank line, which readers skip
 	}
 	_, err = f.Write(line)
 	if err == nil {
@@ -71,6 +75,18 @@ func AppendLog(root *os.Root, e LogEntry) error {
 		return fmt.Errorf("append %s: %w", LogName, err)
 	}
 	return nil
+}
+
+// torn reports whether f's last byte is not a newline (an empty file is
+// not torn).
+func torn(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return false
+	}
+	var b [1]byte
+	n, err := f.ReadAt(b[:], fi.Size()-1)
+	return n == 1 && err == nil && b[0] != '\n'
 }
 
 // ReadLog reads gate.jsonl. Lines that do not decode (a torn last line

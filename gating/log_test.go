@@ -66,6 +66,24 @@ func TestAppendAndReadLog(t *testing.T) {
 			t.Errorf("entry %+v", e)
 		}
 	}
+	// The next decision after the torn line is a line of its own, not
+	// glued to the fragment and lost with it.
+	d, err := Rules().Decide(inputs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendLog(root, NewLogEntry(d, inputs[0], "after-crash", now)); err != nil {
+		t.Fatal(err)
+	}
+	r2, _ := root.Open(LogName)
+	defer r2.Close()
+	after, badAfter, err := ReadLog(r2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != 4 || badAfter != 1 || after[3].Source != "after-crash" {
+		t.Fatalf("after the torn line: %d entries, %d bad; want 4 and 1 (the new decision kept)", len(after), badAfter)
+	}
 	budget := func(l debate.Layer) int { return debate.DefaultBudget(l).MaxTokens }
 	s := Summarize(entries, bad, budget)
 	// spec debates (6000); verify skips (8000 saved); unlayered skips at the

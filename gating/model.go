@@ -76,7 +76,7 @@ func (m *Model) Validate() error {
 		return fmt.Errorf("%w: threshold %v outside [0, 1]", ErrModel, m.Threshold)
 	}
 	for l, t := range m.LayerThresholds {
-		if _, err := debate.ParseLayer(string(l)); err != nil || !(t >= 0 && t <= 1) {
+		if pl, err := debate.ParseLayer(string(l)); err != nil || pl != l || !(t >= 0 && t <= 1) {
 			return fmt.Errorf("%w: layer threshold %q: %v", ErrModel, l, t)
 		}
 	}

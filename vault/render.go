@@ -80,7 +80,7 @@ func (wikilinkParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) as
 	if len(line) < 5 || line[1] != '[' {
 		return nil
 	}
-	end := bytes.Index(line[2:], []byte("]]"))
+	end := linkEnd(line[2:])
 	if end < 0 {
 		return nil
 	}
@@ -96,6 +96,23 @@ func (wikilinkParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) as
 		}
 	}
 	return n
+}
+
+// linkEnd returns the length of a wikilink's inside at the start of rest
+// (what follows "[["): the offset of the "]]" that closes it, or -1 when
+// it does not close within MaxLinkBytes or a bracket comes first (a link
+// holds none, see ParseLink). It looks at no more than MaxLinkBytes+2
+// bytes, so a line full of "[[" that never close costs linear time, not
+// a scan to the end of the line at every bracket.
+func linkEnd(rest []byte) int {
+	if len(rest) > MaxLinkBytes+2 {
+		rest = rest[:MaxLinkBytes+2]
+	}
+	i := bytes.IndexAny(rest, "[]")
+	if i < 0 || rest[i] != ']' || i+1 >= len(rest) || rest[i+1] != ']' {
+		return -1
+	}
+	return i
 }
 
 type wikilinkRenderer struct{}

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"strings"
+	"time"
 )
 
 // nameIndex maps link keys to the paths of the vault's files. A key is the
@@ -13,6 +15,30 @@ import (
 // are case-insensitive and omit the extension).
 type nameIndex struct {
 	byName map[string][]string
+	// dirs are the folders walked, with their modification times then:
+	// a file created, renamed or removed in a folder changes its time.
+	dirs  map[string]time.Time
+	built time.Time // when the walk started
+}
+
+// racyDir is how close to a walk a folder's modification time may be
+// before it no longer proves the folder unchanged since: two changes
+// within the file system's timestamp granularity (a clock tick) can leave
+// the same time.
+const racyDir = 100 * time.Millisecond
+
+// stale reports whether a folder of the vault may have changed since ix
+// was built: its time differs, it is gone, or it was modified so close to
+// the walk that a later change could have kept its time. It costs one
+// lstat per folder and reads no folder.
+func (ix *nameIndex) stale(root *os.Root) bool {
+	for dir, mod := range ix.dirs {
+		fi, err := root.Lstat(dir)
+		if err != nil || !fi.ModTime().Equal(mod) || ix.built.Sub(mod) < racyDir {
+			return true
+		}
+	}
+	return false
 }
 
 func linkKey(p string) string {
@@ -29,9 +55,11 @@ func (ix *nameIndex) add(p string) {
 	ix.byName[k] = append(ix.byName[k], p)
 }
 
-// buildNames walks the vault for file names (no file is read).
+// buildNames walks the vault for file names (no file is read). Callers
+// hold v.mu.
 func (v *Vault) buildNames() *nameIndex {
-	ix := &nameIndex{byName: map[string][]string{}}
+	v.builds++
+	ix := &nameIndex{byName: map[string][]string{}, dirs: map[string]time.Time{}, built: time.Now()}
 	_ = fs.WalkDir(v.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -42,9 +70,13 @@ func (v *Vault) buildNames() *nameIndex {
 			}
 			return nil
 		}
-		if !d.IsDir() {
-			ix.add(p)
+		if d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				ix.dirs[p] = fi.ModTime()
+			}
+			return nil
 		}
+		ix.add(p)
 		return nil
 	})
 	return ix
@@ -58,7 +90,9 @@ func (v *Vault) buildNames() *nameIndex {
 // matched against the end of the paths). A name that matches several files
 // fails with ErrAmbiguous unless exactly one matches with the same case;
 // none fails with ErrNotFound. The index of names is built on first use and
-// rebuilt when a link is not found or its file has gone.
+// rebuilt when a link is not found or its file has gone, if a folder of the
+// vault changed since (see nameIndex.stale): a page full of broken links
+// costs one lstat per folder for each, not a walk of the vault.
 func (v *Vault) Resolve(link string) (string, error) {
 	l, err := ParseLink(link)
 	if err != nil {
@@ -69,7 +103,7 @@ func (v *Vault) Resolve(link string) (string, error) {
 	}
 	for attempt := 0; ; attempt++ {
 		v.mu.Lock()
-		if v.names == nil || attempt == 1 {
+		if v.names == nil || attempt == 1 && v.names.stale(v.root) {
 			v.names = v.buildNames()
 		}
 		p, err := v.names.lookup(l.Target)

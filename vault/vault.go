@@ -34,8 +34,9 @@ type Vault struct {
 	fs   durable.FS
 	log  *slog.Logger
 
-	mu    sync.Mutex // guards names
-	names *nameIndex // built on first Resolve; nil until then
+	mu     sync.Mutex // guards names and builds
+	names  *nameIndex // built on first Resolve; nil until then
+	builds int        // walks of the vault for names, for tests
 }
 
 // Option configures Open and Create.

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/internal/durable"
 )
@@ -142,6 +145,89 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// TestResolveMissesDoNotWalkTheVault: a link to no page used to walk the
+// whole vault again (a page of 1000 broken links over 5000 files took 29 s
+// to render, holding the vault's lock). A miss now rebuilds the names only
+// when a folder changed; pages created, removed or written in the same
+// clock tick as the walk are still seen.
+func TestResolveMissesDoNotWalkTheVault(t *testing.T) {
+	t.Parallel()
+	pages := map[string]string{}
+	for i := range 200 {
+		pages[fmt.Sprintf("wiki/d%d/p%d.md", i%10, i)] = "x"
+	}
+	v := newVault(t, pages)
+	old := time.Now().Add(-time.Hour)
+	setDirTimes := func(at time.Time) {
+		t.Helper()
+		err := filepath.WalkDir(v.Path(), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				err = os.Chtimes(p, at, at)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	setDirTimes(old)
+	builds := func() int {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		return v.builds
+	}
+	var src strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&src, "[[missing-%d]] [[p%d]]\n", i, i%200)
+	}
+	var buf bytes.Buffer
+	if err := Render(&buf, []byte(src.String()), v.Resolver(func(p, _ string) string { return "/" + p })); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "wikilink broken"); n != 1000 {
+		t.Fatalf("%d broken links rendered, want 1000", n)
+	}
+	if n := builds(); n != 1 {
+		t.Errorf("%d walks of the vault for one page, want 1", n)
+	}
+
+	// Another process creates a page: the next miss sees the folder changed.
+	fresh := filepath.Join(v.Path(), "wiki", "d3", "fresh.md")
+	if err := os.WriteFile(fresh, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := v.Resolve("fresh"); err != nil || p != "wiki/d3/fresh.md" {
+		t.Errorf("a page created since the walk: %q %v", p, err)
+	}
+	// ... and removes it: gone.
+	setDirTimes(old)
+	if _, err := v.Resolve("p1"); err != nil { // settles the index
+		t.Fatal(err)
+	}
+	os.Remove(fresh)
+	if _, err := v.Resolve("fresh"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a page removed since the walk: %v", err)
+	}
+
+	// A folder changed in the clock tick of the walk (its time is the
+	// same before and after the change) is not trusted: the page is found.
+	tick := time.Now().Add(time.Second)
+	setDirTimes(tick)
+	if _, err := v.Resolve("missing-x"); !errors.Is(err, ErrNotFound) { // walks now
+		t.Fatal(err)
+	}
+	same := filepath.Join(v.Path(), "wiki", "d5", "same-tick.md")
+	if err := os.WriteFile(same, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(filepath.Dir(same), tick, tick); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := v.Resolve("same-tick"); err != nil || p != "wiki/d5/same-tick.md" {
+		t.Errorf("a page created in the tick of the walk: %q %v", p, err)
+	}
+}
+
 func TestRender(t *testing.T) {
 	t.Parallel()
 	v := newVault(t, map[string]string{"wiki/consensus/spec-x.md": "x", "wiki/debates/d1.md": "x"})
@@ -181,6 +267,65 @@ func TestRender(t *testing.T) {
 	buf.Reset()
 	if err := Render(&buf, []byte("[[spec-x]]"), nil); err != nil || strings.Contains(buf.String(), "<a") {
 		t.Errorf("nil resolver: %q %v", buf.String(), err)
+	}
+}
+
+// TestLinkEndLooksOnlyAtTheLink pins the search for a wikilink's "]]": it
+// stops at the first bracket and never looks past MaxLinkBytes, so a line
+// of "[[" that close far away (or never) is parsed in linear time. The old
+// search ran to the end of the line at every "[[": a 800 KB line of
+// "[[a|" took over a minute to render.
+func TestLinkEndLooksOnlyAtTheLink(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", MaxLinkBytes)
+	for _, tc := range []struct {
+		rest string
+		want int
+	}{
+		{"a]] tail", 1},
+		{"]]", 0},
+		{"a]]]", 1},
+		{"a", -1},
+		{"a]", -1},
+		{"a]b]]", -1},
+		{"a[b]]", -1},
+		{"a|[[b]]", -1},
+		{long + "]]", MaxLinkBytes},
+		{long + "x]]", -1},
+		{long + strings.Repeat("y", 10<<10) + "]]", -1},
+	} {
+		if got := linkEnd([]byte(tc.rest)); got != tc.want {
+			t.Errorf("linkEnd(%q) = %d, want %d", clip(tc.rest), got, tc.want)
+		}
+	}
+}
+
+// TestRenderHostileLinks renders lines made of wikilink openings that
+// close late or never: nothing becomes a link that ParseLink would refuse,
+// and the text survives (escaped).
+func TestRenderHostileLinks(t *testing.T) {
+	t.Parallel()
+	resolve := func(l Link) (string, bool) { return "/p/" + l.Target, true }
+	for _, tc := range []struct {
+		src   string
+		links int
+	}{
+		{strings.Repeat("[[a|", 20000) + "]]", 1}, // only the last: [[a|]]
+		{strings.Repeat("[[", 50000), 0},
+		{strings.Repeat("[[#", 30000), 0},
+		{strings.Repeat("[[a]] [[", 10000), 10000},
+		{"[[" + strings.Repeat("b", MaxLinkBytes) + "]] [[" + strings.Repeat("c", MaxLinkBytes+1) + "]]", 1},
+	} {
+		var buf bytes.Buffer
+		if err := Render(&buf, []byte(tc.src), resolve); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(buf.String(), `class="wikilink"`); got != tc.links {
+			t.Errorf("%q: %d links, want %d", clip(tc.src), got, tc.links)
+		}
+		if got := len(LinksIn([]byte(tc.src))); got != tc.links {
+			t.Errorf("%q: LinksIn found %d, want %d", clip(tc.src), got, tc.links)
+		}
 	}
 }
 
@@ -332,5 +477,18 @@ func TestReadTooLarge(t *testing.T) {
 	v := newVault(t, map[string]string{"big.md": "---\na: b\n---\n" + strings.Repeat("x", MaxPageBytes)})
 	if _, err := v.ReadPage("big.md"); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("err %v, want ErrTooLarge", err)
+	}
+}
+
+// BenchmarkRenderHostileLinks renders a 800 KB line of "[[a|" closed once
+// at its end (before the bounded search: over a minute).
+func BenchmarkRenderHostileLinks(b *testing.B) {
+	src := []byte(strings.Repeat("[[a|", 200000) + "]]")
+	resolve := func(l Link) (string, bool) { return "/p/" + l.Target, true }
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if err := Render(io.Discard, src, resolve); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -89,8 +89,12 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 	send := func(event, data string) bool {
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "event: %s\n", event)
+		// An EventSource ends a line at CR, LF or CR LF: a CR left in the
+		// data (an agent's argument may hold one) would end the data line
+		// and let the rest read as fields and events of its own.
+		data = strings.ReplaceAll(strings.ReplaceAll(data, "\r\n", "\n"), "\r", "\n")
 		for line := range strings.Lines(data) {
-			fmt.Fprintf(&b, "data: %s\n", strings.TrimRight(line, "\r\n"))
+			fmt.Fprintf(&b, "data: %s\n", strings.TrimSuffix(line, "\n"))
 		}
 		if data == "" {
 			b.WriteString("data:\n")

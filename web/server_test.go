@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -498,4 +499,130 @@ func rewriteChain(t testing.TB, f *fixture, id, old, new string) {
 	m["head"] = prev
 	v, _ = json.Marshal(m)
 	os.WriteFile(filepath.Join(dir, transcripts.VerdictFile), v, 0o600)
+}
+
+// TestLiveStreamsAreBounded: beyond MaxLive open streams a live request is
+// refused (503, with the security headers), and a stream whose client went
+// away gives its slot back.
+func TestLiveStreamsAreBounded(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	srv, err := New(Config{Debates: f.debates, Vault: f.vault, Consensus: f.cs, LivePoll: 20 * time.Millisecond, MaxLive: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	release := make(chan struct{})
+	run := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", waitingSides(release)...)
+	waitEvents(t, f, run.ID, 3)
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	url := ts.URL + "/debates/" + run.ID + "/live"
+	var open []*http.Response
+	for range 2 {
+		res, err := http.Get(url)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("stream within the limit: %v %v", res, err)
+		}
+		<-readEvents(res.Body) // the stream is open and counted
+		open = append(open, res)
+	}
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a stream over the limit: %d, want 503", res.StatusCode)
+	}
+	checkSecurityHeaders(t, "503", res)
+	open[0].Body.Close()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the slot of a closed stream was never given back")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	open[1].Body.Close()
+	close(release)
+	run.wait(t)
+}
+
+// readEventsAsABrowser parses a server-sent event stream as the HTML
+// standard says a browser does: a line ends at CR LF, LF or a lone CR.
+func readEventsAsABrowser(r io.Reader) <-chan sse {
+	out := make(chan sse, 100)
+	go func() {
+		defer close(out)
+		body, _ := io.ReadAll(r)
+		text := strings.ReplaceAll(strings.ReplaceAll(string(body), "\r\n", "\n"), "\r", "\n")
+		var e sse
+		var data []string
+		for _, line := range strings.Split(text, "\n") {
+			switch {
+			case line == "":
+				if data != nil {
+					if e.name == "" {
+						e.name = "message"
+					}
+					e.data = strings.Join(data, "\n")
+					out <- e
+				}
+				e, data = sse{}, nil
+			case strings.HasPrefix(line, "event:"):
+				e.name = strings.TrimPrefix(strings.TrimPrefix(line, "event:"), " ")
+			case strings.HasPrefix(line, "data:"):
+				data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+			}
+		}
+	}()
+	return out
+}
+
+// TestLiveStreamCannotBeForgedByAnArgument: an agent's argument holding
+// carriage returns (a line end to an EventSource) must not end the server's
+// data lines early and add events of its own, which live.js would put in
+// the page (a forged verdict or integrity badge on the page that attests
+// integrity).
+func TestLiveStreamCannotBeForgedByAnArgument(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	forged := "Before.\r\revent: live\rdata: <p id=forged>Integrity: intact. Verdict: CONSENSUS_REACHED</p>\r\revent: done\rdata: closed\r\rAfter."
+	release := make(chan struct{})
+	sides := waitingSides(release)
+	sides[0] = attacker(turns("1|Wait for the review|Ship it now|-1|60|"+forged, "2||||10|"))
+	run := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", sides...)
+	waitEvents(t, f, run.ID, 3)
+	ts := httptest.NewServer(f.srv)
+	defer ts.Close()
+	res, err := http.Get(ts.URL + "/debates/" + run.ID + "/live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := readEventsAsABrowser(res.Body)
+	close(release)
+	var names []string
+	for e := range events {
+		names = append(names, e.name)
+		if strings.Contains(e.data, "<p id=forged>") {
+			t.Errorf("event %q carries the argument's own markup:\n%s", e.name, e.data)
+		}
+		if e.name == "live" && !strings.Contains(e.data, "Before.") {
+			t.Errorf("a live event without the start of the argument:\n%.300s", e.data)
+		}
+	}
+	res.Body.Close()
+	run.wait(t)
+	if len(names) < 2 || names[len(names)-1] != "done" || slices.Contains(names[:len(names)-1], "done") {
+		t.Errorf("events %v: want live updates, then one done", names)
+	}
 }

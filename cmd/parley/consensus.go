@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -47,7 +48,7 @@ func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
 // warnSkipped names the record files lookup skipped, once each, on stderr.
 func (a *app) warnSkipped(s *consensus.Store) {
 	for _, sk := range s.Skipped() {
-		a.warnf("skipped %s: %s", sk.Path, strings.ReplaceAll(sk.Reason, "\n", " "))
+		a.warnf("%s", termText(oneLine("skipped "+sk.Path+": "+sk.Reason, 0)))
 	}
 }
 
@@ -109,10 +110,10 @@ func newConsensusListCmd(a *app) *cobra.Command {
 					}
 					continue
 				}
-				a.printf("%s  %-6s  %-17s  %-10s  %s  %s\n", r.Date, r.Layer, r.Verdict, r.Status, r.Name, oneLine(r.Topic, 80))
+				a.termf("%s  %-6s  %-17s  %-10s  %s  %s\n", r.Date, r.Layer, r.Verdict, r.Status, r.Name, oneLine(r.Topic, 80))
 			}
 			if !a.json && len(recs) == 0 {
-				a.printf("no consensus records in %s\n", filepath.Join(s.Vault().Path(), consensus.Folder))
+				a.termf("no consensus records in %s\n", filepath.Join(s.Vault().Path(), consensus.Folder))
 			}
 			return nil
 		},
@@ -147,12 +148,12 @@ func newConsensusShowCmd(a *app) *cobra.Command {
 					Body string `json:"body"`
 				}{r, path, string(page.Body)})
 			}
-			a.printf("%s\n\n", path)
-			a.printf("layer %s  verdict %s  action %s  status %s  debate %s\n", r.Layer, r.Verdict, r.Action, r.Status, r.DebateID)
+			a.termf("%s\n\n", path)
+			a.termf("layer %s  verdict %s  action %s  status %s  debate %s\n", r.Layer, r.Verdict, r.Action, r.Status, r.DebateID)
 			if r.Supersedes != "" || r.SupersededBy != "" {
-				a.printf("supersedes %s  superseded by %s\n", orDash(r.Supersedes), orDash(r.SupersededBy))
+				a.termf("supersedes %s  superseded by %s\n", orDash(r.Supersedes), orDash(r.SupersededBy))
 			}
-			a.printf("\n%s", page.Body)
+			a.termf("\n%s", page.Body)
 			return nil
 		},
 	}
@@ -198,10 +199,10 @@ func newConsensusSearchCmd(a *app) *cobra.Command {
 					}
 					continue
 				}
-				a.printf("%6.3f  %-6s  %-17s  %-10s  %s  %s\n", h.Score, h.Record.Layer, h.Record.Verdict, h.Record.Status, h.Record.Name, oneLine(h.Record.Topic, 70))
+				a.termf("%6.3f  %-6s  %-17s  %-10s  %s  %s\n", h.Score, h.Record.Layer, h.Record.Verdict, h.Record.Status, h.Record.Name, oneLine(h.Record.Topic, 70))
 			}
 			if !a.json && len(hits) == 0 {
-				a.printf("no record matches %q\n", strings.Join(args, " "))
+				a.termf("no record matches %q\n", strings.Join(args, " "))
 			}
 			return nil
 		},
@@ -279,9 +280,9 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			}
 			switch res.Status {
 			case consensus.CheckConflict:
-				return blockedError{fmt.Sprintf("conflict: the position contradicts the filed consensus %s", file)}
+				return blockedError{termText(fmt.Sprintf("conflict: the position contradicts the filed consensus %s", file))}
 			case consensus.CheckOpen:
-				a.warnf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)
+				a.warnf("%s", termText(fmt.Sprintf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)))
 			}
 			return nil
 		},
@@ -295,20 +296,20 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 func printCheck(a *app, res *consensus.CheckResult, file string) {
 	switch res.Status {
 	case consensus.CheckConsistent:
-		a.printf("consistent: the position agrees with the active consensus %s\n", file)
+		a.termf("consistent: the position agrees with the active consensus %s\n", file)
 	case consensus.CheckConflict:
-		a.printf("conflict: the position contradicts the active consensus %s\n", file)
-		a.printf("  filed consensus (%s, debate %s):\n    %s\n", res.Record.Verdict, res.Record.DebateID, oneLine(res.Record.FinalPosition, 0))
-		a.printf("  your position:\n    %s\n", oneLine(res.Position, 0))
+		a.termf("conflict: the position contradicts the active consensus %s\n", file)
+		a.termf("  filed consensus (%s, debate %s):\n    %s\n", res.Record.Verdict, res.Record.DebateID, oneLine(res.Record.FinalPosition, 0))
+		a.termf("  your position:\n    %s\n", oneLine(res.Position, 0))
 	case consensus.CheckOpen:
-		a.printf("open: %s records %s; no position is bound, the question is still open\n", file, res.Record.Verdict)
+		a.termf("open: %s records %s; no position is bound, the question is still open\n", file, res.Record.Verdict)
 	default:
-		a.printf("none: no consensus filed for %s/%s\n", res.Layer, res.Slug)
+		a.termf("none: no consensus filed for %s/%s\n", res.Layer, res.Slug)
 	}
 	if len(res.Related) > 0 {
-		a.printf("related:\n")
+		a.termf("related:\n")
 		for _, h := range res.Related {
-			a.printf("  %6.3f  %s  %s  %s\n", h.Score, h.Record.Path, h.Record.Status, oneLine(h.Record.Topic, 70))
+			a.termf("  %6.3f  %s  %s  %s\n", h.Score, h.Record.Path, h.Record.Status, oneLine(h.Record.Topic, 70))
 		}
 	}
 }
@@ -347,13 +348,33 @@ func newConsensusFileCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// oneLine collapses white space and cuts to max runes (0: no limit).
+// oneLine collapses white space, replaces control characters (see
+// termText) and cuts to max runes (0: no limit).
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = termText(strings.Join(strings.Fields(s), " "))
 	if r := []rune(s); max > 0 && len(r) > max {
 		return string(r[:max-1]) + "…"
 	}
 	return s
+}
+
+// termText makes text read from records (agents' words, names of files in
+// the vault) safe to print on a terminal: every control character but
+// newline and tab (escape sequences' ESC, C1 controls such as CSI, CR) and
+// the Unicode line separators become U+FFFD.
+func termText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
+// termf is printf for human output that carries text read from records:
+// the whole line goes through termText.
+func (a *app) termf(format string, args ...any) {
+	fmt.Fprint(a.stdout, termText(fmt.Sprintf(format, args...)))
 }
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

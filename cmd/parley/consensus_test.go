@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	json "github.com/goccy/go-json"
 
@@ -321,6 +322,46 @@ func TestConsensusListShowSearchCLI(t *testing.T) {
 	}
 	if _, _, code := c.run(t, "consensus", "search"); code != exitUsage {
 		t.Errorf("search without a query: exit %d", code)
+	}
+}
+
+// TestConsensusOutputHasNoTerminalControls files a record whose topic and
+// positions (an agent's words) carry terminal escape sequences, C0 and C1
+// controls, and a skipped file whose name carries one: no command prints
+// them to the terminal (the --json output keeps them, escaped).
+func TestConsensusOutputHasNoTerminalControls(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	topic := "Keys \x1b[2J\x1b]0;owned\x07 design \u009b31m"
+	pos := "Use keys\x1b[8m hidden \u009b1m\r overwritten"
+	c.fileDebates(t, consensustest.Outcome(cliDebate, topic, debate.LayerSpec, debate.ConsensusReached, pos, cliCount, false))
+	if err := os.WriteFile(filepath.Join(c.vault, "wiki", "consensus", "spec-bad\x1b[1m.md"), []byte("---\ntype: consensus\ntopic: [\n---\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"consensus", "list"},
+		{"consensus", "search", "keys"},
+		{"consensus", "check", "--layer", "spec", "--topic", topic, "--position", "something else \x1b[5m"},
+		{"consensus", "check", "--layer", "spec", "--topic", topic, "--position", pos},
+		{"consensus", "show", cliDebate},
+	} {
+		out, errOut, code := c.run(t, args...)
+		if code != 0 && code != exitBlocked {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		for name, text := range map[string]string{"stdout": out, "stderr": errOut} {
+			for _, r := range text {
+				if r != '\n' && r != '\t' && unicode.IsControl(r) {
+					t.Errorf("%v: %s carries control %U:\n%q", args, name, r, text)
+					break
+				}
+			}
+		}
+	}
+	out, _, _ := c.run(t, "--json", "consensus", "list")
+	var r consensus.Record
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Topic != topic {
+		t.Errorf("--json keeps the topic as filed: %v %q", err, r.Topic)
 	}
 }
 

@@ -146,6 +146,9 @@ func (a *app) logDecision(e gating.LogEntry) error {
 	return nil
 }
 
+// printDecision prints a decision for a person; a cue's text (the
+// self-critique's words) is put on one line with its control characters
+// replaced (oneLine), so that it cannot drive the terminal.
 func printDecision(w io.Writer, d gating.Decision) {
 	cmp := "≥"
 	if d.Mode == gating.ModeRules {
@@ -166,12 +169,12 @@ func printDecision(w io.Writer, d gating.Decision) {
 	if d.Mode == gating.ModeRules {
 		fmt.Fprintln(tw, "  feature\tvalue\ttext")
 		for _, c := range d.Cues {
-			fmt.Fprintf(tw, "  %s\t%.3g\t%s\n", c.Feature, c.Value, c.Text)
+			fmt.Fprintf(tw, "  %s\t%.3g\t%s\n", c.Feature, c.Value, oneLine(c.Text, 0))
 		}
 	} else {
 		fmt.Fprintln(tw, "  feature\tvalue\tweight\ttext")
 		for _, c := range d.Cues {
-			fmt.Fprintf(tw, "  %s\t%.3g\t%+.3g\t%s\n", c.Feature, c.Value, c.Weight, c.Text)
+			fmt.Fprintf(tw, "  %s\t%.3g\t%+.3g\t%s\n", c.Feature, c.Value, c.Weight, oneLine(c.Text, 0))
 		}
 	}
 	tw.Flush()

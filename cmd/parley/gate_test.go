@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode"
 
 	json "github.com/goccy/go-json"
 
@@ -170,6 +171,22 @@ func TestGateMalformedInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, gating.LogName)); err == nil {
 		t.Error("a malformed input was logged as a decision")
+	}
+}
+
+// TestGateCuesHaveNoTerminalControls: a cue quotes the self-critique (an
+// agent's words), which may hold C1 controls (U+009B is CSI to a
+// terminal); the printed decision carries none.
+func TestGateCuesHaveNoTerminalControls(t *testing.T) {
+	t.Parallel()
+	out, stderr, code := runT(t, "Critique: I am not\u009b sure it holds; it might\u0085 fail.\nConfidence: 0.4", "--root", t.TempDir(), "gate")
+	if code != 0 || !strings.Contains(out, "not\uFFFD sure") {
+		t.Fatalf("exit %d, cue not shown:\n%s%s", code, out, stderr)
+	}
+	for _, r := range out {
+		if r != '\n' && unicode.IsControl(r) {
+			t.Errorf("output carries control %U:\n%q", r, out)
+		}
 	}
 }
 
