@@ -261,10 +261,23 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "record", layoutData{Title: rec.Topic, Nav: "consensus", MainClass: "narrow", Data: d})
 }
 
+// maxRenderBytes is the largest page body rendered as Markdown. goldmark
+// takes time superlinear in some hostile inputs (hundreds of KiB of "[a]("
+// or of nested list markers take minutes), and a vault page can hold an
+// agent's argument; a larger body is shown as plain text instead, which
+// costs linear time.
+const maxRenderBytes = 64 << 10
+
 // markdown renders a page body: goldmark, no raw HTML, wikilinks resolved
-// against the vault.
+// against the vault; a body over maxRenderBytes as escaped plain text.
 func (s *Server) markdown(body []byte) (template.HTML, error) {
 	var buf bytes.Buffer
+	if len(body) > maxRenderBytes {
+		fmt.Fprintf(&buf, "<p class=\"note\">This page is larger than %d KiB, so it is shown as plain text.</p>\n<pre class=\"plain\">", maxRenderBytes>>10)
+		template.HTMLEscape(&buf, body)
+		buf.WriteString("</pre>\n")
+		return template.HTML(buf.String()), nil
+	}
 	if err := vault.Render(&buf, body, s.vault.Resolver(func(p, _ string) string { return pageURL(p) })); err != nil {
 		return "", err
 	}
