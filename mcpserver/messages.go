@@ -161,9 +161,13 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	wait := min(time.Duration(in.WaitSeconds*float64(time.Second)), MaxWait)
 	for len(out.Messages) < maxRecv {
 		// The first message may be waited for; the rest are polled.
-		wctx, cancel := context.WithCancel(ctx)
+		var (
+			wctx   context.Context
+			cancel context.CancelFunc
+		)
 		if len(out.Messages) > 0 || wait <= 0 {
-			cancel()
+			wctx, cancel = context.WithCancel(ctx)
+			cancel() // a done context polls
 		} else {
 			wctx, cancel = context.WithTimeout(ctx, wait)
 		}
