@@ -91,37 +91,11 @@ func (r *Registry) pathError(op, name string, err error) error {
 // registration the claim replaced is put back).
 func (r *Registry) Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
 	reg.FillDefaults(r.host, r.now())
-	var res *registry.Registered
-	var prev []byte
-	var err error
-	if reg.Name != "" {
-		if err := inbox.ValidateName(reg.Name); err != nil {
-			return nil, err
-		}
-		res, prev, err = r.claim(ctx, reg)
-	} else {
-		res, prev, err = r.claimMemorable(ctx, reg)
-	}
+	res, prev, err := registry.ClaimName(ctx, reg, r.next, r.claim)
 	if err != nil {
 		return nil, err
 	}
-	if r.mail != nil {
-		n, err := r.mail.Adopt(ctx, res.Name, res.SessionID)
-		if err != nil {
-			// Give the name back as it was: the replaced registration (a
-			// stalled holder whose receiver still holds the inbox) is put
-			// back.
-			if gerr := r.giveBack(context.WithoutCancel(ctx), res.Name, res.SessionID, prev); gerr != nil {
-				r.c.log.Error("cannot give a name back after a failed registration", "op", "register", "agent", res.Name, "err", gerr)
-			}
-			return nil, fmt.Errorf("register %s: inbox: %w", res.Name, err)
-		}
-		res.MovedAside = n
-		if n > 0 {
-			r.c.log.Info("a recycled name's unclaimed mail was moved aside", "op", "register", "agent", res.Name, "count", n)
-		}
-	}
-	return res, nil
+	return registry.AdoptInbox(ctx, r.mail, res, prev, r.giveBack, r.c.log)
 }
 
 func (r *Registry) next() string {
@@ -158,18 +132,6 @@ func (r *Registry) giveBack(ctx context.Context, name, sessionID string, prev []
 		return err
 	}
 	return r.pathError("register", name, errors.New("the registration keeps changing"))
-}
-
-func (r *Registry) claimMemorable(ctx context.Context, reg registry.Registration) (*registry.Registered, []byte, error) {
-	for name := range registry.MemorableCandidates(r.next) {
-		reg.Name = name
-		res, prev, err := r.claim(ctx, reg)
-		if errors.Is(err, registry.ErrNameTaken) {
-			continue
-		}
-		return res, prev, err
-	}
-	return nil, nil, fmt.Errorf("register: no free memorable name after many tries: %w", registry.ErrNameTaken)
 }
 
 // maxConflicts bounds the compare-and-swap retries of one change.
@@ -280,14 +242,7 @@ func (r *Registry) Get(ctx context.Context, name string) (*registry.Entry, error
 // unregistered or malformed name is not alive (and not an error). It
 // satisfies debate.Presence.
 func (r *Registry) Alive(ctx context.Context, name string) (bool, error) {
-	e, err := r.Get(ctx, name)
-	switch {
-	case errors.Is(err, registry.ErrNotRegistered), errors.Is(err, registry.ErrMalformed):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	return e.Alive, nil
+	return registry.AliveOf(r.Get(ctx, name))
 }
 
 // Update changes name's registration with fn, provided it still belongs to
@@ -398,37 +353,16 @@ func (r *Registry) All(ctx context.Context) ([]registry.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []registry.Entry
-	for _, n := range names {
-		reg, _, err := r.read(ctx, n)
-		if errors.Is(err, registry.ErrNotRegistered) {
-			continue
-		}
-		if err != nil {
-			r.c.log.Warn("skipping an unreadable registration", "op", "list", "agent", n, "err", err)
-			continue
-		}
-		out = append(out, registry.Entry{Registration: *reg, Alive: r.isAlive(reg)})
+	read := func(name string) (*registry.Registration, error) {
+		reg, _, err := r.read(ctx, name)
+		return reg, err
 	}
-	return out, nil
+	return registry.Entries(names, read, r.isAlive, r.c.log), nil
 }
 
 // List prunes dead registrations and returns the live ones, sorted by name.
 func (r *Registry) List(ctx context.Context) ([]registry.Entry, error) {
-	if _, err := r.Prune(ctx); err != nil {
-		return nil, err
-	}
-	all, err := r.All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	live := all[:0]
-	for _, e := range all {
-		if e.Alive {
-			live = append(live, e)
-		}
-	}
-	return live, nil
+	return registry.ListLive(ctx, r.Prune, r.All)
 }
 
 // Prune removes the registrations of dead agents and malformed ones, and

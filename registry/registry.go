@@ -179,38 +179,11 @@ type Registered struct {
 // registration the claim replaced is written back.
 func (r *Registry) Register(ctx context.Context, reg Registration) (*Registered, error) {
 	reg.FillDefaults(r.host, r.now())
-
-	var res *Registered
-	var prev []byte
-	var err error
-	if reg.Name != "" {
-		if err := inbox.ValidateName(reg.Name); err != nil {
-			return nil, err
-		}
-		res, prev, err = r.claim(ctx, reg)
-	} else {
-		res, prev, err = r.claimMemorable(ctx, reg)
-	}
+	res, prev, err := ClaimName(ctx, reg, r.nextName, r.claim)
 	if err != nil {
 		return nil, err
 	}
-	if r.mail != nil {
-		n, err := r.mail.Adopt(ctx, res.Name, res.SessionID)
-		if err != nil {
-			// Give the name back as it was rather than hold it without an
-			// inbox: the replaced registration (a stalled holder whose
-			// receiver still holds the inbox) is put back.
-			if gerr := r.giveBack(context.WithoutCancel(ctx), res.Name, res.SessionID, prev); gerr != nil {
-				r.log.Error("cannot give a name back after a failed registration", "op", "register", "agent", res.Name, "err", gerr)
-			}
-			return nil, fmt.Errorf("register %s: inbox: %w", res.Name, err)
-		}
-		res.MovedAside = n
-		if n > 0 {
-			r.log.Info("a recycled name's unclaimed mail was moved aside", "op", "register", "agent", res.Name, "count", n)
-		}
-	}
-	return res, nil
+	return AdoptInbox(ctx, r.mail, res, prev, r.giveBack, r.log)
 }
 
 // giveBack undoes a claim of name by sessionID, under the lock and only if
@@ -237,18 +210,6 @@ func (r *Registry) giveBack(ctx context.Context, name, sessionID string, prev []
 		}
 		return nil
 	})
-}
-
-func (r *Registry) claimMemorable(ctx context.Context, reg Registration) (*Registered, []byte, error) {
-	for name := range MemorableCandidates(r.nextName) {
-		reg.Name = name
-		res, prev, err := r.claim(ctx, reg)
-		if errors.Is(err, ErrNameTaken) {
-			continue
-		}
-		return res, prev, err
-	}
-	return nil, nil, fmt.Errorf("register: no free memorable name after many tries: %w", ErrNameTaken)
 }
 
 // claim takes reg.Name for reg: exclusive create, or under the lock a
@@ -398,14 +359,7 @@ func (r *Registry) Get(ctx context.Context, name string) (*Entry, error) {
 // unregistered name is not alive (and not an error). It satisfies
 // debate.Presence.
 func (r *Registry) Alive(ctx context.Context, name string) (bool, error) {
-	e, err := r.Get(ctx, name)
-	switch {
-	case errors.Is(err, ErrNotRegistered), errors.Is(err, ErrMalformed):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	return e.Alive, nil
+	return AliveOf(r.Get(ctx, name))
 }
 
 // Update changes name's registration with fn under the lock, provided it
@@ -501,37 +455,16 @@ func (r *Registry) All(ctx context.Context) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Entry
-	for _, n := range names {
-		reg, _, err := r.read(n)
-		if errors.Is(err, ErrNotRegistered) {
-			continue
-		}
-		if err != nil {
-			r.log.Warn("skipping an unreadable registration", "op", "list", "agent", n, "err", err)
-			continue
-		}
-		out = append(out, Entry{Registration: *reg, Alive: r.isAlive(reg)})
+	read := func(name string) (*Registration, error) {
+		reg, _, err := r.read(name)
+		return reg, err
 	}
-	return out, nil
+	return Entries(names, read, r.isAlive, r.log), nil
 }
 
 // List prunes dead registrations and returns the live ones, sorted by name.
 func (r *Registry) List(ctx context.Context) ([]Entry, error) {
-	if _, err := r.Prune(ctx); err != nil {
-		return nil, err
-	}
-	all, err := r.All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	live := all[:0]
-	for _, e := range all {
-		if e.Alive {
-			live = append(live, e)
-		}
-	}
-	return live, nil
+	return ListLive(ctx, r.Prune, r.All)
 }
 
 // Prune removes the registrations of dead agents (and malformed ones older

@@ -1,7 +1,11 @@
 package registry
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"iter"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -92,4 +96,109 @@ func MemorableCandidates(next func() string) iter.Seq[string] {
 			}
 		}
 	}
+}
+
+// ClaimName is the claim step of Register: it takes reg.Name with claim
+// (after checking the name), or, when reg.Name is empty, the first of the
+// MemorableCandidates of next that claim does not find taken. claim
+// returns ErrNameTaken when a live agent of another session holds the name,
+// and prev, the stored registration it replaced (nil when the name was
+// free).
+func ClaimName(ctx context.Context, reg Registration, next func() string,
+	claim func(ctx context.Context, reg Registration) (res *Registered, prev []byte, err error)) (*Registered, []byte, error) {
+	if reg.Name != "" {
+		if err := inbox.ValidateName(reg.Name); err != nil {
+			return nil, nil, err
+		}
+		return claim(ctx, reg)
+	}
+	for name := range MemorableCandidates(next) {
+		reg.Name = name
+		res, prev, err := claim(ctx, reg)
+		if errors.Is(err, ErrNameTaken) {
+			continue
+		}
+		return res, prev, err
+	}
+	return nil, nil, fmt.Errorf("register: no free memorable name after many tries: %w", ErrNameTaken)
+}
+
+// AdoptInbox is the last step of Register: it hands the inbox of the name
+// res claimed to res's session (mail.Adopt; nothing when mail is nil) and
+// returns res with MovedAside set. If that fails (inbox.ErrBusy: the
+// previous holder's receiver still holds the inbox), the name is given back
+// as it was: giveBack writes prev (what the claim replaced) back, or
+// removes the registration when prev is nil, provided it is still res's
+// session's; then the error is returned.
+func AdoptInbox(ctx context.Context, mail Mailboxes, res *Registered, prev []byte,
+	giveBack func(ctx context.Context, name, sessionID string, prev []byte) error, log *slog.Logger) (*Registered, error) {
+	if mail == nil {
+		return res, nil
+	}
+	n, err := mail.Adopt(ctx, res.Name, res.SessionID)
+	if err != nil {
+		// Give the name back as it was rather than hold it without an
+		// inbox: the replaced registration (a stalled holder whose receiver
+		// still holds the inbox) is put back.
+		if gerr := giveBack(context.WithoutCancel(ctx), res.Name, res.SessionID, prev); gerr != nil {
+			log.Error("cannot give a name back after a failed registration", "op", "register", "agent", res.Name, "err", gerr)
+		}
+		return nil, fmt.Errorf("register %s: inbox: %w", res.Name, err)
+	}
+	res.MovedAside = n
+	if n > 0 {
+		log.Info("a recycled name's unclaimed mail was moved aside", "op", "register", "agent", res.Name, "count", n)
+	}
+	return res, nil
+}
+
+// AliveOf is Alive from Get's answer: an unregistered or malformed name is
+// not alive, and not an error.
+func AliveOf(e *Entry, err error) (bool, error) {
+	switch {
+	case errors.Is(err, ErrNotRegistered), errors.Is(err, ErrMalformed):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return e.Alive, nil
+}
+
+// Entries is All from the registered names: the registration of each name
+// that read finds, in the order of names, with alive's judgement. A name
+// whose registration is gone meanwhile is skipped; one that cannot be read
+// or does not decode is logged and skipped.
+func Entries(names []string, read func(name string) (*Registration, error), alive func(*Registration) bool, log *slog.Logger) []Entry {
+	var out []Entry
+	for _, n := range names {
+		reg, err := read(n)
+		if errors.Is(err, ErrNotRegistered) {
+			continue
+		}
+		if err != nil {
+			log.Warn("skipping an unreadable registration", "op", "list", "agent", n, "err", err)
+			continue
+		}
+		out = append(out, Entry{Registration: *reg, Alive: alive(reg)})
+	}
+	return out
+}
+
+// ListLive is List: it prunes dead registrations, then returns the live
+// entries of all, in its order.
+func ListLive(ctx context.Context, prune func(context.Context) ([]string, error), all func(context.Context) ([]Entry, error)) ([]Entry, error) {
+	if _, err := prune(ctx); err != nil {
+		return nil, err
+	}
+	entries, err := all(ctx)
+	if err != nil {
+		return nil, err
+	}
+	live := entries[:0]
+	for _, e := range entries {
+		if e.Alive {
+			live = append(live, e)
+		}
+	}
+	return live, nil
 }
