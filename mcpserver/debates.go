@@ -51,23 +51,7 @@ type IDInput struct {
 
 // StatusOutput is the result of debate_status: what "parley debate status
 // --json" prints.
-type StatusOutput struct {
-	DebateID       string            `json:"debate_id"`
-	Topic          string            `json:"topic"`
-	Layer          debate.Layer      `json:"layer"`
-	Created        string            `json:"created"`
-	State          transcripts.State `json:"state" jsonschema:"running, closed or interrupted"`
-	Round          int               `json:"round"`
-	MaxRounds      int               `json:"max_rounds"`
-	Tokens         int               `json:"tokens"`
-	MaxTokens      int               `json:"max_tokens"`
-	ElapsedMs      int64             `json:"elapsed_ms"`
-	MaxWallClockMs int64             `json:"max_wall_clock_ms"`
-	Events         int               `json:"events"`
-	Verdict        debate.Verdict    `json:"verdict,omitempty"`
-	Action         debate.Action     `json:"action,omitempty"`
-	Record         string            `json:"record,omitempty"`
-}
+type StatusOutput = transcripts.Status
 
 // TranscriptOutput is the result of transcript_show.
 type TranscriptOutput struct {
@@ -153,42 +137,11 @@ func (s *Server) debateStatus(_ context.Context, _ *mcp.CallToolRequest, in IDIn
 	if err := debateID(in.ID); err != nil {
 		return nil, StatusOutput{}, err
 	}
-	out, err := s.status(in.ID)
+	out, err := s.cfg.Transcripts.Status(in.ID)
 	if err != nil {
 		return nil, StatusOutput{}, storeError(err, in.ID)
 	}
 	return nil, *out, nil
-}
-
-// status reads where a debate stands, as "debate status" does.
-func (s *Server) status(id string) (*StatusOutput, error) {
-	store := s.cfg.Transcripts
-	sum, err := store.Summary(id)
-	if err != nil {
-		return nil, err
-	}
-	events, err := store.Events(id)
-	if err != nil {
-		return nil, err
-	}
-	ss := sum.Session
-	out := &StatusOutput{
-		DebateID: id, Topic: ss.Topic, Layer: ss.Layer, Created: ss.Created, State: sum.State,
-		MaxRounds: ss.Budget.MaxRounds, MaxTokens: ss.Budget.MaxTokens, MaxWallClockMs: ss.Budget.MaxWallClockMs,
-		Events: len(events), Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
-	}
-	st, err := debate.Replay(events)
-	if err != nil {
-		return out, nil // nothing recorded yet: the summary says what it can
-	}
-	out.Tokens, out.ElapsedMs = st.Tokens, st.ElapsedMs
-	if n := len(st.Slots); n > 0 {
-		out.Round = st.Slots[n-1].Round
-	}
-	if st.Verdict != nil {
-		out.Verdict, out.Action, out.Round = st.Verdict.Verdict, st.Verdict.Action, st.Verdict.Rounds
-	}
-	return out, nil
 }
 
 func (s *Server) transcriptShow(_ context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, TranscriptOutput, error) {

@@ -138,55 +138,6 @@ func (a *app) detach(store *transcripts.Store, id string) (int, error) {
 	return pid, nil
 }
 
-// statusLine is the JSON form of "debate status" and "debate list".
-type statusLine struct {
-	DebateID       string            `json:"debate_id"`
-	Topic          string            `json:"topic"`
-	Layer          debate.Layer      `json:"layer"`
-	Created        string            `json:"created"`
-	State          transcripts.State `json:"state"`
-	Round          int               `json:"round"`
-	MaxRounds      int               `json:"max_rounds"`
-	Tokens         int               `json:"tokens"`
-	MaxTokens      int               `json:"max_tokens"`
-	ElapsedMs      int64             `json:"elapsed_ms"`
-	MaxWallClockMs int64             `json:"max_wall_clock_ms"`
-	Events         int               `json:"events"`
-	Verdict        debate.Verdict    `json:"verdict,omitempty"`
-	Action         debate.Action     `json:"action,omitempty"`
-	Record         string            `json:"record,omitempty"`
-}
-
-// debateStatus reads where a debate stands.
-func debateStatus(store *transcripts.Store, id string) (*statusLine, *debate.State, error) {
-	sum, err := store.Summary(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	events, err := store.Events(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	s := sum.Session
-	line := &statusLine{
-		DebateID: id, Topic: s.Topic, Layer: s.Layer, Created: s.Created, State: sum.State,
-		MaxRounds: s.Budget.MaxRounds, MaxTokens: s.Budget.MaxTokens, MaxWallClockMs: s.Budget.MaxWallClockMs,
-		Events: len(events), Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
-	}
-	st, err := debate.Replay(events)
-	if err != nil {
-		return line, nil, nil // nothing recorded yet (or not replayable): the summary says what it can
-	}
-	line.Tokens, line.ElapsedMs = st.Tokens, st.ElapsedMs
-	if n := len(st.Slots); n > 0 {
-		line.Round = st.Slots[n-1].Round
-	}
-	if st.Verdict != nil {
-		line.Verdict, line.Action, line.Round = st.Verdict.Verdict, st.Verdict.Action, st.Verdict.Rounds
-	}
-	return line, st, nil
-}
-
 func newDebateStatusCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status ID",
@@ -202,7 +153,7 @@ func newDebateStatusCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer store.Close()
-			line, _, err := debateStatus(store, id)
+			line, err := store.Status(id)
 			if err != nil {
 				return debateError(err, id)
 			}
@@ -253,7 +204,7 @@ func newDebateListCmd(a *app) *cobra.Command {
 			}
 			for _, sum := range list {
 				if a.json {
-					line, _, err := debateStatus(store, sum.ID)
+					line, err := store.Status(sum.ID)
 					if err != nil {
 						return err
 					}

@@ -1,0 +1,58 @@
+package transcripts
+
+import "github.com/parleyhq/parley/debate"
+
+// Status is where one debate stands against its budget: what "parley debate
+// status --json" prints and the MCP tool debate_status returns.
+type Status struct {
+	DebateID       string         `json:"debate_id"`
+	Topic          string         `json:"topic"`
+	Layer          debate.Layer   `json:"layer"`
+	Created        string         `json:"created"`
+	State          State          `json:"state" jsonschema:"running, closed or interrupted"`
+	Round          int            `json:"round"`
+	MaxRounds      int            `json:"max_rounds"`
+	Tokens         int            `json:"tokens"`
+	MaxTokens      int            `json:"max_tokens"`
+	ElapsedMs      int64          `json:"elapsed_ms"`
+	MaxWallClockMs int64          `json:"max_wall_clock_ms"`
+	Events         int            `json:"events"`
+	Verdict        debate.Verdict `json:"verdict,omitempty"`
+	Action         debate.Action  `json:"action,omitempty"`
+	Record         string         `json:"record,omitempty"`
+}
+
+// Status reads where debate id stands: its Summary, with the budget from its
+// session, and the round, tokens, time and verdict replayed from the events
+// recorded so far (not verified: Verify does that). A transcript that does
+// not replay (nothing recorded yet) leaves round, tokens and time at zero
+// and the verdict as verdict.json has it. An id without a debate is
+// ErrNotFound; it is safe to call while the debate runs.
+func (s *Store) Status(id string) (*Status, error) {
+	sum, err := s.Summary(id)
+	if err != nil {
+		return nil, err
+	}
+	events, err := s.Events(id)
+	if err != nil {
+		return nil, err
+	}
+	ss := sum.Session
+	out := &Status{
+		DebateID: id, Topic: ss.Topic, Layer: ss.Layer, Created: ss.Created, State: sum.State,
+		MaxRounds: ss.Budget.MaxRounds, MaxTokens: ss.Budget.MaxTokens, MaxWallClockMs: ss.Budget.MaxWallClockMs,
+		Events: len(events), Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
+	}
+	st, err := debate.Replay(events)
+	if err != nil {
+		return out, nil // nothing recorded yet (or not replayable): the summary says what it can
+	}
+	out.Tokens, out.ElapsedMs = st.Tokens, st.ElapsedMs
+	if n := len(st.Slots); n > 0 {
+		out.Round = st.Slots[n-1].Round
+	}
+	if st.Verdict != nil {
+		out.Verdict, out.Action, out.Round = st.Verdict.Verdict, st.Verdict.Action, st.Verdict.Rounds
+	}
+	return out, nil
+}

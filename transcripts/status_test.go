@@ -1,0 +1,127 @@
+package transcripts
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Status follows a debate from its creation to its verdict: the budget from
+// the session, round, tokens and time from the events, the state from the
+// lock and verdict.json.
+func TestStatusFollowsADebate(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	budget := sess.Budget
+	// base is what every step shares; each step adds what it changes.
+	base := Status{DebateID: testID, Topic: sess.Topic, Layer: sess.Layer, Created: sess.Created,
+		MaxRounds: budget.MaxRounds, MaxTokens: budget.MaxTokens, MaxWallClockMs: budget.MaxWallClockMs}
+	turn := func(round int, role debate.Role, agent string, tokens int) debate.TurnRecord {
+		return debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: round, Role: role, Position: "p", Tokens: tokens}, Agent: agent}
+	}
+	outcome := &debate.Outcome{DebateID: testID, Verdict: debate.Deadlock, Action: debate.ActionEscalate, Rule: debate.RuleRepeated, Reason: "repeated", Rounds: 2, Tokens: 130}
+	const record = "wiki/consensus/spec-idempotency-keys.md"
+	steps := []struct {
+		name string
+		do   func() error
+		want func(*Status)
+	}{
+		{"created, nothing recorded", func() error { return nil }, func(w *Status) { w.State = StateRunning }},
+		{"opened", func() error { _, err := l.Append(ctx, debate.EventOpen, 0, sess); return err },
+			func(w *Status) { w.State, w.Events = StateRunning, 1 }},
+		{"round 1", func() error {
+			if _, err := l.Append(ctx, debate.EventTurn, 1000, turn(1, debate.RoleAttacker, "Critic", 40)); err != nil {
+				return err
+			}
+			_, err := l.Append(ctx, debate.EventTurn, 2000, turn(1, debate.RoleDefender, "Proposer", 60))
+			return err
+		}, func(w *Status) { w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateRunning, 3, 1, 100, 2000 }},
+		{"round 2 begun", func() error {
+			_, err := l.Append(ctx, debate.EventTurn, 3500, turn(2, debate.RoleAttacker, "Critic", 30))
+			return err
+		}, func(w *Status) { w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateRunning, 4, 2, 130, 3500 }},
+		{"verdict recorded, coordinator gone", func() error {
+			if _, err := l.Append(ctx, debate.EventVerdict, 3600, outcome); err != nil {
+				return err
+			}
+			return l.Close()
+		}, func(w *Status) {
+			w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateInterrupted, 5, 2, 130, 3600
+			w.Verdict, w.Action = debate.Deadlock, debate.ActionEscalate
+		}},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		want := base
+		st.want(&want)
+		got, err := s.Status(testID)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if *got != want {
+			t.Errorf("%s:\n got %+v\nwant %+v", st.name, *got, want)
+		}
+	}
+
+	// Sealed: closed, with the record verdict.json names.
+	sealed := writeDebate(t, s, "20260102-spec-sealed-debate-abcdef", 2, true)
+	sealed.Close()
+	got, err := s.Status("20260102-spec-sealed-debate-abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != StateClosed || got.Verdict != debate.Deadlock || got.Action != debate.ActionEscalate || got.Record != record || got.Events != 2 {
+		t.Errorf("sealed debate: %+v", *got)
+	}
+
+	// A transcript that does not replay (here: no open event) still has a
+	// status: the summary's, with nothing replayed.
+	const noOpen = "20260103-spec-no-open-event-abcdef"
+	lo, err := s.Create(ctx, testSession(noOpen))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lo.Close()
+	if _, err := lo.Append(ctx, debate.EventTurn, 900, turn(1, debate.RoleAttacker, "Critic", 40)); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.Status(noOpen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Events != 1 || got.Round != 0 || got.Tokens != 0 || got.ElapsedMs != 0 || got.State != StateRunning {
+		t.Errorf("a transcript that does not replay: %+v", *got)
+	}
+
+	// A line that no longer decodes is reported, not summarised.
+	tamper(t, dir, testID, `"tokens":60`, `"tokens":6x`)
+	var te *TamperError
+	if _, err := s.Status(testID); !errors.As(err, &te) || te.Line != 3 {
+		t.Errorf("tampered transcript: %v, want a TamperError at line 3", err)
+	}
+}
+
+func TestStatusOfNoDebate(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	for _, id := range []string{"20260101-spec-no-such-debate-abcdef", "../../etc", ""} {
+		st, err := s.Status(id)
+		if err == nil || st != nil {
+			t.Errorf("Status(%q) = %+v, %v; want an error", id, st, err)
+		}
+	}
+	if _, err := s.Status("20260101-spec-no-such-debate-abcdef"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a missing debate: %v, want ErrNotFound", err)
+	}
+}
