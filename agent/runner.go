@@ -24,7 +24,7 @@ type Transport interface {
 var _ Transport = inbox.Transport(nil)
 
 // Registry is what a Runner needs of the agent registry: make itself known,
-// prove it is alive, and leave. cmd/parley adapts package registry to it.
+// prove it is alive, and leave. SessionRegistry adapts package registry to it.
 type Registry interface {
 	Register(ctx context.Context, name string, roles []debate.Role) error
 	Heartbeat(ctx context.Context, name string) error

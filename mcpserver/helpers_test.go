@@ -176,7 +176,7 @@ func (e *env) scriptAgent(t testing.TB, name string, role debate.Role, script st
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan struct{}), make(chan error, 1)
 	r := &agent.Runner{Name: name, Roles: []debate.Role{role}, Transport: e.tr, Responder: sc, Ready: func() { close(ready) },
-		Registry: &runnerRegistry{reg: e.reg, session: inbox.NewID(), model: "script"}}
+		Registry: &agent.SessionRegistry{Registrar: e.reg, SessionID: inbox.NewID(), Model: "script"}}
 	go func() { done <- r.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 	select {

@@ -14,7 +14,6 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/registry"
 )
 
 // MaxWait bounds how long one debate_next_turn call waits for a request,
@@ -310,30 +309,6 @@ func (t tapTransport) Send(ctx context.Context, m *inbox.Message) error {
 	err := t.Transport.Send(ctx, m)
 	t.p.delivered(m, err)
 	return err
-}
-
-// runnerRegistry adapts Registry to agent.Registry for one session.
-type runnerRegistry struct {
-	reg     Registry
-	session string
-	model   string
-}
-
-func (r *runnerRegistry) Register(ctx context.Context, name string, roles []debate.Role) error {
-	rs := make([]string, len(roles))
-	for i, ro := range roles {
-		rs[i] = string(ro)
-	}
-	_, err := r.reg.Register(ctx, registry.Registration{Name: name, SessionID: r.session, Roles: rs, Model: r.model})
-	return err
-}
-
-func (r *runnerRegistry) Heartbeat(ctx context.Context, name string) error {
-	return r.reg.Heartbeat(ctx, name, r.session)
-}
-
-func (r *runnerRegistry) Unregister(ctx context.Context, name string) error {
-	return r.reg.Unregister(ctx, name, r.session)
 }
 
 // sessionFor is the registry session of an MCP participant called name:

@@ -284,7 +284,7 @@ func (s *Server) start(p *participant, model string) error {
 	ready := make(chan struct{})
 	r := &agent.Runner{
 		Name: p.name, Roles: []debate.Role{p.role}, Transport: tapTransport{s.cfg.Transport, p},
-		Registry:  &runnerRegistry{reg: s.cfg.Registry, session: p.session, model: model},
+		Registry:  &agent.SessionRegistry{Registrar: s.cfg.Registry, SessionID: p.session, Model: model},
 		Responder: p, Logger: s.log, Heartbeat: s.cfg.Heartbeat,
 		Ready: func() { close(ready) },
 	}

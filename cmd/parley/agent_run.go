@@ -151,7 +151,7 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 		}()
 		defer func() { close(stop); <-done }()
 	}
-	reg := &agentRegistry{reg: m.reg, sessionID: sessionID, model: sp.String()}
+	reg := &agent.SessionRegistry{Registrar: m.reg, SessionID: sessionID, Model: sp.String()}
 	r := &agent.Runner{
 		Name: name, Roles: []debate.Role{role}, Transport: m.tr, Registry: reg, Responder: resp,
 		Logger: a.logger(), Heartbeat: a.heartbeatEvery(),
@@ -170,32 +170,4 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 		return messengerError(err)
 	}
 	return nil
-}
-
-// agentRegistry adapts the registry to agent.Registry.
-type agentRegistry struct {
-	reg       registrar
-	sessionID string
-	model     string
-}
-
-func (r *agentRegistry) Register(ctx context.Context, name string, roles []debate.Role) error {
-	rs := make([]string, len(roles))
-	for i, ro := range roles {
-		rs[i] = string(ro)
-	}
-	res, err := r.reg.Register(ctx, registry.Registration{Name: name, SessionID: r.sessionID, Roles: rs, Model: r.model})
-	if err != nil {
-		return err
-	}
-	r.sessionID = res.SessionID
-	return nil
-}
-
-func (r *agentRegistry) Heartbeat(ctx context.Context, name string) error {
-	return r.reg.Heartbeat(ctx, name, r.sessionID)
-}
-
-func (r *agentRegistry) Unregister(ctx context.Context, name string) error {
-	return r.reg.Unregister(ctx, name, r.sessionID)
 }

@@ -1,0 +1,59 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/registry"
+)
+
+// Registrar is what a SessionRegistry needs of the agent registry.
+// *registry.Registry and the JetStream registry satisfy it.
+type Registrar interface {
+	Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error)
+	Heartbeat(ctx context.Context, name, sessionID string) error
+	Unregister(ctx context.Context, name, sessionID string) error
+}
+
+var _ Registrar = (*registry.Registry)(nil)
+
+// SessionRegistry is a Runner's Registry over the agent registry: it
+// registers the runner's name and roles under one session with Model, and
+// heartbeats and unregisters that session. With SessionID empty the
+// registry makes one at Register; SessionRegistry keeps the session the
+// registry wrote, so that the heartbeats and the unregistering are its own.
+//
+// A Runner calls Register once, before it heartbeats from another
+// goroutine; SessionRegistry is not for concurrent Registers.
+type SessionRegistry struct {
+	Registrar Registrar
+	SessionID string
+	Model     string
+}
+
+var _ Registry = (*SessionRegistry)(nil)
+
+// Register claims name for roles; a name held by a live agent of another
+// session is registry.ErrNameTaken.
+func (r *SessionRegistry) Register(ctx context.Context, name string, roles []debate.Role) error {
+	rs := make([]string, len(roles))
+	for i, ro := range roles {
+		rs[i] = string(ro)
+	}
+	res, err := r.Registrar.Register(ctx, registry.Registration{Name: name, SessionID: r.SessionID, Roles: rs, Model: r.Model})
+	if err != nil {
+		return err
+	}
+	r.SessionID = res.SessionID
+	return nil
+}
+
+// Heartbeat renews the session's registration of name.
+func (r *SessionRegistry) Heartbeat(ctx context.Context, name string) error {
+	return r.Registrar.Heartbeat(ctx, name, r.SessionID)
+}
+
+// Unregister removes the session's registration of name.
+func (r *SessionRegistry) Unregister(ctx context.Context, name string) error {
+	return r.Registrar.Unregister(ctx, name, r.SessionID)
+}
