@@ -128,9 +128,11 @@ type debateScenario struct {
 	bar         string // "" for a figure reported without a bar
 	concurrent  bool
 	disk        bool // transcripts are fsynced to disk
-	// env makes the transport and the journals; cleanup undoes it.
-	env func() (tr inbox.Transport, journal func(*debate.DebateSession) (debate.Journal, error), cleanup func(), err error)
+	env         debateEnv
 }
+
+// debateEnv makes a scenario's transport and journals; cleanup undoes it.
+type debateEnv func() (tr inbox.Transport, journal func(*debate.DebateSession) (debate.Journal, error), cleanup func(), err error)
 
 func debateBenchScenarios() []debateScenario {
 	return []debateScenario{
@@ -148,47 +150,48 @@ func debateBenchScenarios() []debateScenario {
 			bar:        "≤ 1000 µs per turn (mean)",
 			concurrent: true,
 			disk:       true,
-			env: func() (inbox.Transport, func(*debate.DebateSession) (debate.Journal, error), func(), error) {
-				st, cleanup, err := debateBenchStore()
-				if err != nil {
-					return nil, nil, nil, err
-				}
-				return inbox.NewMemTransport(), func(s *debate.DebateSession) (debate.Journal, error) { return st.Create(context.Background(), s) }, cleanup, nil
-			},
+			env:        onTranscripts(func(string) (inbox.Transport, func(), error) { return inbox.NewMemTransport(), func() {}, nil }),
 		},
 		{
 			name:       "turn_file_transcript",
 			setup:      "file transport (durable delivery, fsync) and fsynced transcripts in one root, agents in-process goroutines sharing the transport; end to end, dominated by the transport's fsyncs (request and reply delivered and acknowledged)",
 			concurrent: true,
 			disk:       true,
-			env: func() (inbox.Transport, func(*debate.DebateSession) (debate.Journal, error), func(), error) {
-				st, cleanup, err := debateBenchStore()
+			env: onTranscripts(func(root string) (inbox.Transport, func(), error) {
+				tr, err := inbox.NewFileTransport(root)
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, nil, err
 				}
-				tr, err := inbox.NewFileTransport(st.Dir())
-				if err != nil {
-					cleanup()
-					return nil, nil, nil, err
-				}
-				return tr, func(s *debate.DebateSession) (debate.Journal, error) { return st.Create(context.Background(), s) },
-					func() { tr.Close(); cleanup() }, nil
-			},
+				return tr, func() { tr.Close() }, nil
+			}),
 		},
 	}
 }
 
-func debateBenchStore() (*transcripts.Store, func(), error) {
-	dir, err := os.MkdirTemp("", "parley-bench-")
-	if err != nil {
-		return nil, nil, err
+// onTranscripts is the env of a scenario whose journals are fsynced
+// transcripts in a new temporary root, and whose transport newTransport
+// makes on that root. Cleanup closes the transport (with closeTr), then
+// the transcripts, and removes the root.
+func onTranscripts(newTransport func(root string) (tr inbox.Transport, closeTr func(), err error)) debateEnv {
+	return func() (inbox.Transport, func(*debate.DebateSession) (debate.Journal, error), func(), error) {
+		dir, err := os.MkdirTemp("", "parley-bench-")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		st, err := transcripts.OpenStore(dir, nil)
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, nil, nil, err
+		}
+		tr, closeTr, err := newTransport(dir)
+		if err != nil {
+			st.Close()
+			os.RemoveAll(dir)
+			return nil, nil, nil, err
+		}
+		journal := func(s *debate.DebateSession) (debate.Journal, error) { return st.Create(context.Background(), s) }
+		return tr, journal, func() { closeTr(); st.Close(); os.RemoveAll(dir) }, nil
 	}
-	st, err := transcripts.OpenStore(dir, nil)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
-	}
-	return st, func() { st.Close(); os.RemoveAll(dir) }, nil
 }
 
 // debateBenchResponder answers at once with a new position every round, so
