@@ -26,6 +26,20 @@ func (a *app) storeFor(id string) (*transcripts.Store, error) {
 	return st, err
 }
 
+// openDebate checks the ID argument of a debate subcommand and opens the
+// debates of the root to read it. The caller closes the store.
+func (a *app) openDebate(args []string) (string, *transcripts.Store, error) {
+	id, err := debateID(args)
+	if err != nil {
+		return "", nil, err
+	}
+	store, err := a.storeFor(id)
+	if err != nil {
+		return "", nil, err
+	}
+	return id, store, nil
+}
+
 // debateID checks the ID argument of a debate subcommand.
 func debateID(args []string) (string, error) {
 	if err := debate.ValidateID(args[0]); err != nil {
@@ -44,11 +58,7 @@ func newDebateResumeCmd(a *app) *cobra.Command {
 			"not count against the wall clock. A closed debate prints its verdict.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := debateID(args)
-			if err != nil {
-				return err
-			}
-			store, err := a.storeFor(id)
+			id, store, err := a.openDebate(args)
 			if err != nil {
 				return err
 			}
@@ -138,21 +148,27 @@ func (a *app) detach(store *transcripts.Store, id string) (int, error) {
 	return pid, nil
 }
 
-func newDebateStatusCmd(a *app) *cobra.Command {
+// debateCmd is a subcommand "USE ID" on one debate of the root: run is
+// given the checked id and the store that holds the debate, closed after.
+func (a *app) debateCmd(use, short string, run func(ctx context.Context, store *transcripts.Store, id string) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "status ID",
-		Short: "Where a debate stands: running, closed or interrupted; round, tokens, time",
+		Use:   use,
+		Short: short,
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := debateID(args)
-			if err != nil {
-				return err
-			}
-			store, err := a.storeFor(id)
+			id, store, err := a.openDebate(args)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
+			return run(cmd.Context(), store, id)
+		},
+	}
+}
+
+func newDebateStatusCmd(a *app) *cobra.Command {
+	return a.debateCmd("status ID", "Where a debate stands: running, closed or interrupted; round, tokens, time",
+		func(_ context.Context, store *transcripts.Store, id string) error {
 			line, err := store.Status(id)
 			if err != nil {
 				return debateError(err, id)
@@ -174,8 +190,7 @@ func newDebateStatusCmd(a *app) *cobra.Command {
 				a.printf("  the coordinator is not running: parley debate resume %s\n", id)
 			}
 			return nil
-		},
-	}
+		})
 }
 
 func newDebateListCmd(a *app) *cobra.Command {
@@ -184,14 +199,8 @@ func newDebateListCmd(a *app) *cobra.Command {
 		Short: "List the debates under the root, newest first",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			store, err := a.store()
-			if errors.Is(err, fs.ErrNotExist) {
-				if !a.json {
-					a.printf("no debates: there is no parley root at %s (parley init makes one)\n", a.rootDir())
-				}
-				return nil
-			}
-			if err != nil {
+			store, err := a.listStore()
+			if store == nil {
 				return err
 			}
 			defer store.Close()
@@ -225,23 +234,8 @@ func newDebateListCmd(a *app) *cobra.Command {
 }
 
 func newDebateWatchCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "watch ID",
-		Short: "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 3 otherwise)",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := debateID(args)
-			if err != nil {
-				return err
-			}
-			store, err := a.storeFor(id)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			return a.watchDebate(cmd.Context(), store, id)
-		},
-	}
+	return a.debateCmd("watch ID", "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 3 otherwise)",
+		a.watchDebate)
 }
 
 // watchDebate prints a debate's events as its transcript grows, until the

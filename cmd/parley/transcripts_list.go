@@ -37,14 +37,8 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 					return usagef("--%v", err)
 				}
 			}
-			st, err := a.store()
-			if errors.Is(err, fs.ErrNotExist) {
-				if !a.json {
-					a.printf("no debates: there is no parley root at %s (parley init makes one)\n", a.rootDir())
-				}
-				return nil
-			}
-			if err != nil {
+			st, err := a.listStore()
+			if st == nil {
 				return err
 			}
 			defer st.Close()
@@ -79,6 +73,21 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 	cmd.Flags().StringVar(&verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
 	cmd.Flags().StringVar(&since, "since", "", "only debates created since a date (2026-01-31), an RFC 3339 time, or an age (36h, 7d)")
 	return cmd
+}
+
+// listStore opens the debates of the root to list them. Without a root
+// there is nothing to list: it says so (except under --json, where the
+// list is empty) and returns no store and no error. With no store, the
+// error is what failed.
+func (a *app) listStore() (*transcripts.Store, error) {
+	st, err := a.store()
+	if errors.Is(err, fs.ErrNotExist) {
+		if !a.json {
+			a.printf("no debates: there is no parley root at %s (parley init makes one)\n", a.rootDir())
+		}
+		return nil, nil
+	}
+	return st, err
 }
 
 // dateOnly is the date of an RFC 3339 time ("2026-01-31").
