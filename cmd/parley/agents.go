@@ -42,34 +42,31 @@ func newAgentsListCmd(a *app) *cobra.Command {
 		Short: "List live agents (dead registrations are pruned)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, err := a.openMessenger()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			live, err := m.reg.List(cmd.Context())
-			if err != nil {
-				return messengerError(err)
-			}
-			if a.json {
-				for i := range live {
-					if err := a.emit(agentJSON{Registration: &live[i].Registration, Alive: true, Registered: true}); err != nil {
-						return err
-					}
+			return a.withMessenger(func(m *messenger) error {
+				live, err := m.reg.List(cmd.Context())
+				if err != nil {
+					return messengerError(err)
 				}
-				return nil
-			}
-			if len(live) == 0 {
-				a.printf("no live agents under %s\n", a.rootDir())
-				return nil
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
-			for _, e := range live {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, shown(orDash(e.Host), false), shown(orDash(strings.Join(e.Roles, ",")), false),
-					shown(orDash(e.Model), false), age(e.HeartbeatAt))
-			}
-			return tw.Flush()
+				if a.json {
+					for i := range live {
+						if err := a.emit(agentJSON{Registration: &live[i].Registration, Alive: true, Registered: true}); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				if len(live) == 0 {
+					a.printf("no live agents under %s\n", a.rootDir())
+					return nil
+				}
+				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
+				for _, e := range live {
+					fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, shown(orDash(e.Host), false), shown(orDash(strings.Join(e.Roles, ",")), false),
+						shown(orDash(e.Model), false), age(e.HeartbeatAt))
+				}
+				return tw.Flush()
+			})
 		},
 	}
 }
@@ -80,69 +77,62 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 		Short: "Show one agent: registration, liveness, inbox",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			if err := validName("agent", name); err != nil {
-				return err
-			}
-			m, err := a.openMessenger()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			ctx := cmd.Context()
-			out := agentJSON{}
-			e, err := m.reg.Get(ctx, name)
-			switch {
-			case err == nil:
-				out.Registration, out.Alive, out.Registered = &e.Registration, e.Alive, true
-			case errors.Is(err, registry.ErrNotRegistered):
-			default:
-				return messengerError(err)
-			}
-			has, err := m.tr.Exists(ctx, name)
-			if err != nil {
-				return messengerError(err)
-			}
-			if !has && !out.Registered {
-				return notFound(name)
-			}
-			if has {
-				out.Inbox = m.inboxLocation(name)
-				if c, ok := m.tr.(inboxCounter); ok {
-					if out.Waiting, out.Acked, out.Bad, err = c.Count(ctx, name); err != nil {
-						return messengerError(err)
+			return a.withAgent(args, func(m *messenger, name string) error {
+				ctx := cmd.Context()
+				out := agentJSON{}
+				e, err := m.reg.Get(ctx, name)
+				switch {
+				case err == nil:
+					out.Registration, out.Alive, out.Registered = &e.Registration, e.Alive, true
+				case errors.Is(err, registry.ErrNotRegistered):
+				default:
+					return messengerError(err)
+				}
+				has, err := m.tr.Exists(ctx, name)
+				if err != nil {
+					return messengerError(err)
+				}
+				if !has && !out.Registered {
+					return notFound(name)
+				}
+				if has {
+					out.Inbox = m.inboxLocation(name)
+					if c, ok := m.tr.(inboxCounter); ok {
+						if out.Waiting, out.Acked, out.Bad, err = c.Count(ctx, name); err != nil {
+							return messengerError(err)
+						}
 					}
 				}
-			}
-			if a.json {
-				return a.emit(out)
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "name:\t%s\n", name)
-			if out.Registered {
-				status := "live"
-				if !out.Alive {
-					status = "not active (its process is gone or its heartbeat is stale)"
+				if a.json {
+					return a.emit(out)
 				}
-				fmt.Fprintf(tw, "status:\t%s\n", status)
-				fmt.Fprintf(tw, "pid:\t%d on %s\n", e.PID, shown(orDash(e.Host), false))
-				fmt.Fprintf(tw, "session:\t%s\n", shown(e.SessionID, false))
-				fmt.Fprintf(tw, "roles:\t%s\n", shown(orDash(strings.Join(e.Roles, ",")), false))
-				fmt.Fprintf(tw, "model:\t%s\n", shown(orDash(e.Model), false))
-				fmt.Fprintf(tw, "started:\t%s\n", shown(orDash(e.StartedAt), false))
-				fmt.Fprintf(tw, "heartbeat:\t%s\n", age(e.HeartbeatAt))
-			} else {
-				fmt.Fprintf(tw, "status:\tnot registered (inbox made ahead with 'agents add')\n")
-			}
-			if has {
-				fmt.Fprintf(tw, "inbox:\t%s\n", out.Inbox)
-				if m.files != nil {
-					fmt.Fprintf(tw, "messages:\t%d waiting, %d acknowledged (cur/), %d quarantined (bad/)\n", out.Waiting, out.Acked, out.Bad)
+				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintf(tw, "name:\t%s\n", name)
+				if out.Registered {
+					status := "live"
+					if !out.Alive {
+						status = "not active (its process is gone or its heartbeat is stale)"
+					}
+					fmt.Fprintf(tw, "status:\t%s\n", status)
+					fmt.Fprintf(tw, "pid:\t%d on %s\n", e.PID, shown(orDash(e.Host), false))
+					fmt.Fprintf(tw, "session:\t%s\n", shown(e.SessionID, false))
+					fmt.Fprintf(tw, "roles:\t%s\n", shown(orDash(strings.Join(e.Roles, ",")), false))
+					fmt.Fprintf(tw, "model:\t%s\n", shown(orDash(e.Model), false))
+					fmt.Fprintf(tw, "started:\t%s\n", shown(orDash(e.StartedAt), false))
+					fmt.Fprintf(tw, "heartbeat:\t%s\n", age(e.HeartbeatAt))
 				} else {
-					fmt.Fprintf(tw, "messages:\t%d waiting, %d dead-lettered (%s)\n", out.Waiting, out.Bad, jetstream.DeadSubject(name))
+					fmt.Fprintf(tw, "status:\tnot registered (inbox made ahead with 'agents add')\n")
 				}
-			}
-			return tw.Flush()
+				if has {
+					fmt.Fprintf(tw, "inbox:\t%s\n", out.Inbox)
+					if m.files != nil {
+						fmt.Fprintf(tw, "messages:\t%d waiting, %d acknowledged (cur/), %d quarantined (bad/)\n", out.Waiting, out.Acked, out.Bad)
+					} else {
+						fmt.Fprintf(tw, "messages:\t%d waiting, %d dead-lettered (%s)\n", out.Waiting, out.Bad, jetstream.DeadSubject(name))
+					}
+				}
+				return tw.Flush()
+			})
 		},
 	}
 }
@@ -153,28 +143,25 @@ func newAgentsPruneCmd(a *app) *cobra.Command {
 		Short: "Remove the registrations of dead agents (their inboxes stay)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, err := a.openMessenger()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			pruned, err := m.reg.Prune(cmd.Context())
-			if err != nil {
-				return messengerError(err)
-			}
-			for _, n := range pruned {
-				if a.json {
-					if err := a.emit(map[string]any{"pruned": n}); err != nil {
-						return err
-					}
-				} else {
-					a.printf("pruned %s\n", n)
+			return a.withMessenger(func(m *messenger) error {
+				pruned, err := m.reg.Prune(cmd.Context())
+				if err != nil {
+					return messengerError(err)
 				}
-			}
-			if !a.json && len(pruned) == 0 {
-				a.printf("no dead registrations\n")
-			}
-			return nil
+				for _, n := range pruned {
+					if a.json {
+						if err := a.emit(map[string]any{"pruned": n}); err != nil {
+							return err
+						}
+					} else {
+						a.printf("pruned %s\n", n)
+					}
+				}
+				if !a.json && len(pruned) == 0 {
+					a.printf("no dead registrations\n")
+				}
+				return nil
+			})
 		},
 	}
 }
@@ -187,24 +174,17 @@ func newAgentsAddCmd(a *app) *cobra.Command {
 			"The first session that registers NAME receives them.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			if err := validName("agent", name); err != nil {
-				return err
-			}
-			m, err := a.openMessenger()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			if err := m.tr.Create(cmd.Context(), name); err != nil {
-				return messengerError(err)
-			}
-			dir := m.inboxLocation(name)
-			if a.json {
-				return a.emit(map[string]any{"agent": name, "inbox": dir})
-			}
-			a.printf("inbox of %s ready at %s\n", name, dir)
-			return nil
+			return a.withAgent(args, func(m *messenger, name string) error {
+				if err := m.tr.Create(cmd.Context(), name); err != nil {
+					return messengerError(err)
+				}
+				dir := m.inboxLocation(name)
+				if a.json {
+					return a.emit(map[string]any{"agent": name, "inbox": dir})
+				}
+				a.printf("inbox of %s ready at %s\n", name, dir)
+				return nil
+			})
 		},
 	}
 }
@@ -216,4 +196,24 @@ func age(ts string) string {
 		return "-"
 	}
 	return time.Since(t).Round(time.Second).String() + " ago"
+}
+
+// withAgent checks the NAME argument of an agents subcommand, then runs fn
+// with the messenger open (see withMessenger).
+func (a *app) withAgent(args []string, fn func(m *messenger, name string) error) error {
+	name := args[0]
+	if err := validName("agent", name); err != nil {
+		return err
+	}
+	return a.withMessenger(func(m *messenger) error { return fn(m, name) })
+}
+
+// withMessenger runs fn with the messenger open, and closes it after.
+func (a *app) withMessenger(fn func(m *messenger) error) error {
+	m, err := a.openMessenger()
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return fn(m)
 }

@@ -28,54 +28,44 @@ func newRecvCmd(a *app) *cobra.Command {
 			"only after it was printed, so an interrupted recv delivers it again.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if as == "" {
-				return usagef("recv needs --as NAME (see parley recv --help)")
-			}
-			if err := validName("--as", as); err != nil {
-				return err
-			}
-			m, r, err := a.listen(cmd.Context(), as)
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			defer r.Close()
-			ctx := cmd.Context()
-			n := 0
-			for {
-				// The first message may be waited for; the rest are polled.
-				wctx, cancel := context.WithCancel(ctx)
-				if n > 0 || wait <= 0 {
-					cancel()
-				} else {
-					wctx, cancel = context.WithTimeout(ctx, wait)
-				}
-				d, err := r.Receive(wctx)
-				cancel()
-				if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-					if ctx.Err() != nil && n == 0 {
-						return messengerError(ctx.Err())
+			return a.listen(cmd.Context(), "recv", as, func(r inbox.Receiver) error {
+				ctx := cmd.Context()
+				n := 0
+				for {
+					// The first message may be waited for; the rest are polled.
+					wctx, cancel := context.WithCancel(ctx)
+					if n > 0 || wait <= 0 {
+						cancel()
+					} else {
+						wctx, cancel = context.WithTimeout(ctx, wait)
 					}
-					break
+					d, err := r.Receive(wctx)
+					cancel()
+					if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+						if ctx.Err() != nil && n == 0 {
+							return messengerError(ctx.Err())
+						}
+						break
+					}
+					if err != nil {
+						return messengerError(err)
+					}
+					if err := printMessage(a, d.Message); err != nil {
+						return err
+					}
+					if err := r.Ack(ctx, d); err != nil {
+						return messengerError(err)
+					}
+					n++
+					if !all {
+						break
+					}
 				}
-				if err != nil {
-					return messengerError(err)
+				if n == 0 && !a.json {
+					fmt.Fprintf(a.stderr, "parley: no messages for %s\n", as)
 				}
-				if err := printMessage(a, d.Message); err != nil {
-					return err
-				}
-				if err := r.Ack(ctx, d); err != nil {
-					return messengerError(err)
-				}
-				n++
-				if !all {
-					break
-				}
-			}
-			if n == 0 && !a.json {
-				fmt.Fprintf(a.stderr, "parley: no messages for %s\n", as)
-			}
-			return nil
+				return nil
+			})
 		},
 	}
 	f := cmd.Flags()
@@ -95,58 +85,54 @@ func newWatchCmd(a *app) *cobra.Command {
 			"is printed, until interrupted (Ctrl-C).",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if as == "" {
-				return usagef("watch needs --as NAME (see parley watch --help)")
-			}
-			if err := validName("--as", as); err != nil {
-				return err
-			}
-			m, r, err := a.listen(cmd.Context(), as)
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			defer r.Close()
-			ctx := cmd.Context()
-			if !a.json {
-				fmt.Fprintf(a.stderr, "parley: watching the inbox of %s (Ctrl-C to stop)\n", as)
-			}
-			for {
-				d, err := r.Receive(ctx)
-				if ctx.Err() != nil {
-					return nil
+			return a.listen(cmd.Context(), "watch", as, func(r inbox.Receiver) error {
+				ctx := cmd.Context()
+				if !a.json {
+					fmt.Fprintf(a.stderr, "parley: watching the inbox of %s (Ctrl-C to stop)\n", as)
 				}
-				if err != nil {
-					return messengerError(err)
+				for {
+					d, err := r.Receive(ctx)
+					if ctx.Err() != nil {
+						return nil
+					}
+					if err != nil {
+						return messengerError(err)
+					}
+					if err := printMessage(a, d.Message); err != nil {
+						return err
+					}
+					if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
+						return messengerError(err)
+					}
 				}
-				if err := printMessage(a, d.Message); err != nil {
-					return err
-				}
-				if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
-					return messengerError(err)
-				}
-			}
+			})
 		},
 	}
 	cmd.Flags().StringVar(&as, "as", "", "the agent whose inbox to watch")
 	return cmd
 }
 
-// listen opens the messenger and the inbox of name.
-func (a *app) listen(ctx context.Context, name string) (*messenger, inbox.Receiver, error) {
-	m, err := a.openMessenger()
-	if err != nil {
-		return nil, nil, err
+// listen checks the --as NAME of command (recv, watch), then runs fn with
+// the inbox of NAME open for receiving; the receiver and the messenger are
+// closed after.
+func (a *app) listen(ctx context.Context, command, as string, fn func(r inbox.Receiver) error) error {
+	if as == "" {
+		return usagef("%s needs --as NAME (see parley %s --help)", command, command)
 	}
-	r, err := m.tr.Listen(ctx, name)
-	if err != nil {
-		m.Close()
+	if err := validName("--as", as); err != nil {
+		return err
+	}
+	return a.withMessenger(func(m *messenger) error {
+		r, err := m.tr.Listen(ctx, as)
 		if errors.Is(err, inbox.ErrNotFound) {
-			return nil, nil, notFound(name)
+			return notFound(as)
 		}
-		return nil, nil, messengerError(err)
-	}
-	return m, r, nil
+		if err != nil {
+			return messengerError(err)
+		}
+		defer r.Close()
+		return fn(r)
+	})
 }
 
 // printMessage prints one message: its wire form under --json, else a

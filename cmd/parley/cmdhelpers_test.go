@@ -1,0 +1,55 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The commands that share a helper (listStore, openDebate/debateCmd,
+// listen, withAgent) say the same thing for the same missing piece.
+func TestSharedCommandErrors(t *testing.T) {
+	t.Parallel()
+	noRoot := filepath.Join(t.TempDir(), "none")
+	const id = "20260101-spec-idempotency-keys-abcdef"
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // "" means none
+		stderr string
+	}{
+		{"debate list, no root", []string{"debate", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley init makes one)\n", ""},
+		{"transcripts list, no root", []string{"transcripts", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley init makes one)\n", ""},
+		{"debate list --json, no root", []string{"--json", "debate", "list"}, 0, "", ""},
+		{"transcripts list --json, no root", []string{"--json", "transcripts", "list"}, 0, "", ""},
+		{"debate status, no root", []string{"debate", "status", id}, exitUsage, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate watch, no root", []string{"debate", "watch", id}, exitUsage, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate resume, no root", []string{"debate", "resume", id}, exitUsage, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate watch, bad id", []string{"debate", "watch", "../x"}, exitUsage, "", "(see parley debate list)"},
+		{"recv without --as", []string{"recv"}, exitUsage, "", "recv needs --as NAME (see parley recv --help)"},
+		{"watch without --as", []string{"watch"}, exitUsage, "", "watch needs --as NAME (see parley watch --help)"},
+		{"recv --as a bad name", []string{"recv", "--as", "../Bob"}, exitError, "", `--as: invalid_name: "../Bob"`},
+		{"agents add a bad name", []string{"agents", "add", "--", "-x/y"}, exitError, "", `agent: invalid_name: "-x/y"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := cli(t, noRoot, "", tc.args...)
+			if code != tc.code || out != tc.stdout || !strings.Contains(errs, tc.stderr) || (tc.stderr == "" && errs != "") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr saying %q", code, out, errs, tc.code, tc.stdout, tc.stderr)
+			}
+			if _, err := os.Stat(noRoot); tc.code != 0 && !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a refused command made the root: %v", err)
+			}
+		})
+	}
+	// With a root, an inbox that does not exist is named, for recv and
+	// watch alike, and an unknown agent for agents show.
+	root := t.TempDir()
+	mustCLI(t, root, "", "init")
+	for _, args := range [][]string{{"recv", "--as", "Nobody"}, {"watch", "--as", "Nobody"}, {"agents", "show", "Nobody"}} {
+		_, errs, code := cli(t, root, "", args...)
+		oneLineError(t, errs, code, `not_found: no agent "Nobody"`)
+	}
+}
