@@ -15,12 +15,7 @@ func TestStatusFollowsADebate(t *testing.T) {
 	t.Parallel()
 	s, dir := newStore(t)
 	ctx := context.Background()
-	sess := testSession(testID)
-	l, err := s.Create(ctx, sess)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l, sess := created(t, s, testID)
 	budget := sess.Budget
 	// base is what every step shares; each step adds what it changes.
 	base := Status{DebateID: testID, Topic: sess.Topic, Layer: sess.Layer, Created: sess.Created,
@@ -88,11 +83,7 @@ func TestStatusFollowsADebate(t *testing.T) {
 	// A transcript that does not replay (here: no open event) still has a
 	// status: the summary's, with nothing replayed.
 	const noOpen = "20260103-spec-no-open-event-abcdef"
-	lo, err := s.Create(ctx, testSession(noOpen))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lo.Close()
+	lo, _ := created(t, s, noOpen)
 	if _, err := lo.Append(ctx, debate.EventTurn, 900, turn(1, debate.RoleAttacker, "Critic", 40)); err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +101,19 @@ func TestStatusFollowsADebate(t *testing.T) {
 	if _, err := s.Status(testID); !errors.As(err, &te) || te.Line != 3 {
 		t.Errorf("tampered transcript: %v, want a TamperError at line 3", err)
 	}
+}
+
+// created creates debate id in s, with nothing recorded yet; the test
+// closes its Log at the end.
+func created(t testing.TB, s *Store, id string) (*Log, *debate.DebateSession) {
+	t.Helper()
+	sess := testSession(id)
+	l, err := s.Create(context.Background(), sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, sess
 }
 
 func TestStatusOfNoDebate(t *testing.T) {
