@@ -106,12 +106,22 @@ func TestFollow(t *testing.T) {
 			appendTo(t, path, rec("2")+"\n"+rec("3")+"\n")
 			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3")
 
-			// A partial last line is held until its newline arrives.
+			// A partial last line is held until its newline arrives. It
+			// is written with the line before it, so the read that hands
+			// that line over has read the partial one too: the follower
+			// has surely seen it partial, in two pieces, before it ends.
 			line := rec("4")
-			appendTo(t, path, line[:25])
+			appendTo(t, path, rec("3a")+"\n"+line[:25])
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a")
 			appendTo(t, path, line[25:40])
 			appendTo(t, path, line[40:]+"\n")
-			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:4")
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4")
+			// A partial line that is already a whole record waits for its
+			// newline too: until then the writer has not finished it.
+			appendTo(t, path, rec("4a")+"\n"+rec("4b"))
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4", "1:6:4a")
+			appendTo(t, path, "\n")
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4", "1:6:4a", "1:7:4b")
 
 			// Rotation: the old file gets a last line after it was moved,
 			// then a new file appears at the path.
@@ -120,7 +130,7 @@ func TestFollow(t *testing.T) {
 			}
 			appendTo(t, path+".1", rec("5")+"\n")
 			appendTo(t, path, rec("6")+"\n"+`{"timestamp":"2026-05-14T13:18:42Z","task_id":"cut`)
-			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:4", "1:5:5", "2:1:6")
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4", "1:6:4a", "1:7:4b", "1:8:5", "2:1:6")
 
 			// Truncation: the file is read again from its start; the
 			// partial line it held is given up.
@@ -128,7 +138,7 @@ func TestFollow(t *testing.T) {
 				t.Fatal(err)
 			}
 			appendTo(t, path, rec("7")+"\n")
-			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:4", "1:5:5", "2:1:6", "3:1:7")
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4", "1:6:4a", "1:7:4b", "1:8:5", "2:1:6", "3:1:7")
 			mu.Lock()
 			if fmt.Sprint(drops) != "[2:2]" {
 				t.Errorf("dropped partial lines %v, want [2:2]", drops)

@@ -336,11 +336,12 @@ func TestEscalateFollow(t *testing.T) {
 		}
 	}
 	waitLines(1)
-	appendLine(tele("200", "DRIFT", "L", 0.7, `"x"`, "", "") + "\n")
-	waitLines(2)
-	// A partial line, completed later, is read once, whole.
+	// A partial line, completed later, is read once, whole. It is written
+	// with the record before it, so the read that decided that record read
+	// the partial line too.
 	line := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
-	appendLine(line[:30])
+	appendLine(tele("200", "DRIFT", "L", 0.7, `"x"`, "", "") + "\n" + line[:30])
+	waitLines(2)
 	appendLine(line[30:] + "\n")
 	ds := waitLines(3)
 	cancel()
