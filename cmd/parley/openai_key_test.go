@@ -9,9 +9,10 @@ import (
 
 // The API key of an openai: agent comes from the environment variable
 // config.json names (openai.apiKeyEnv, or a model's own entry), read by
-// the agent processes debate run starts. Not parallel: it sets the
-// variables for those processes.
-func TestOpenAIKeyFromTheNamedVariable(t *testing.T) {
+// the agent processes debate run starts; and openai.templates (relative to
+// the root) replaces the embedded prompts file by file. Not parallel: it
+// sets the variables for those processes.
+func TestOpenAIKeyAndTemplatesFromConfig(t *testing.T) {
 	t.Setenv("PARLEY_TEST_OPENAI_KEY", "sk-section")
 	t.Setenv("PARLEY_TEST_OPENAI_KEY_DEFENDER", "sk-defender")
 	srv := fakeDebater(t)
@@ -20,7 +21,13 @@ func TestOpenAIKeyFromTheNamedVariable(t *testing.T) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	cfg := fmt.Sprintf(`{"openai":{"baseUrl":%q,"apiKeyEnv":"PARLEY_TEST_OPENAI_KEY","models":{"proposer-8b":{"apiKeyEnv":"PARLEY_TEST_OPENAI_KEY_DEFENDER"}}}}`, srv.URL())
+	if err := os.MkdirAll(filepath.Join(root, "prompts"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "prompts", "attacker-spec.tmpl"), []byte("A custom critic of {{.Topic}}."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`{"openai":{"baseUrl":%q,"apiKeyEnv":"PARLEY_TEST_OPENAI_KEY","templates":"prompts","models":{"proposer-8b":{"apiKeyEnv":"PARLEY_TEST_OPENAI_KEY_DEFENDER"}}}}`, srv.URL())
 	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +43,10 @@ func TestOpenAIKeyFromTheNamedVariable(t *testing.T) {
 			t.Errorf("a request for %s carries Authorization %q, want %q", r.Model, r.Authorization, want[r.Model])
 		}
 		seen[r.Model]++
+		custom := r.Messages[0].Content == "A custom critic of Idempotency keys."
+		if _, role := r.Turn(); custom != (role == "attacker") {
+			t.Errorf("the %s's system prompt: %q", role, r.Messages[0].Content)
+		}
 	}
 	if seen["critic-8b"] == 0 || seen["proposer-8b"] == 0 {
 		t.Fatalf("requests per model %v", seen)
