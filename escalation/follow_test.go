@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -189,5 +191,31 @@ func TestScannerLines(t *testing.T) {
 	// A held last line that is not a record stays held.
 	if inc, err := s.Flush(emit); !inc || err != nil || len(got) != 4 {
 		t.Fatalf("flush: %v %v %v", inc, err, got)
+	}
+}
+
+// A named pipe appearing at the followed path (a rotation gone wrong, or
+// planted) is refused with an error, not opened for a read that waits for
+// a writer: Follow returns.
+func TestFollowRefusesANamedPipe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "telemetry.jsonl")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	s := &seen{}
+	done := make(chan error, 1)
+	go func() { done <- Follow(context.Background(), path, FollowOptions{Reconcile: 10 * time.Millisecond}, s.handle) }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("Follow of a named pipe: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("Follow blocked opening a named pipe")
 	}
 }
