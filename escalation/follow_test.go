@@ -206,7 +206,9 @@ func TestFollowRefusesANamedPipe(t *testing.T) {
 	}
 	s := &seen{}
 	done := make(chan error, 1)
-	go func() { done <- Follow(context.Background(), path, FollowOptions{Reconcile: 10 * time.Millisecond}, s.handle) }()
+	go func() {
+		done <- Follow(context.Background(), path, FollowOptions{Reconcile: 10 * time.Millisecond}, s.handle)
+	}()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
