@@ -177,11 +177,13 @@ func TestDebateMalformedAttackerForfeits(t *testing.T) {
 }
 
 // A server that answers 500 until the debate's wall clock runs out: the
-// turn is forfeited at the deadline and the debate times out.
+// turn is forfeited at the deadline and the debate times out. The clock
+// leaves room for a retry (a backoff of at most 0.5 s) even when the first
+// request is slow on a loaded machine under -race.
 func TestDebate500UntilTimeout(t *testing.T) {
 	t.Parallel()
 	b := debate.DefaultBudget(debate.LayerSpec)
-	b.MaxWallClockMs = 1500
+	b.MaxWallClockMs = 4000
 	o, _, srv := openaiDebate(t, b, func(r *openaitest.Request) openaitest.Response {
 		return openaitest.Status(500, "overloaded")
 	})

@@ -204,26 +204,54 @@ func TestOpenAIBackoffGrowsAndGivesUp(t *testing.T) {
 	}
 }
 
+// expiring is a context whose deadline passes when expire is called, not
+// on a clock: a test can let a fixed number of things happen before it.
+type expiring struct {
+	context.Context
+	once sync.Once
+	done chan struct{}
+}
+
+func newExpiring() *expiring {
+	return &expiring{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (e *expiring) expire()               { e.once.Do(func() { close(e.done) }) }
+func (e *expiring) Done() <-chan struct{} { return e.done }
+func (e *expiring) Err() error {
+	select {
+	case <-e.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
 // A server that answers 500 until the turn's deadline: the adapter retries
-// with real waits and stops at the deadline with the server's error.
+// with real waits and stops at the deadline with the server's error. The
+// deadline passes when the third request arrives, so the test does not
+// depend on how fast a loaded machine makes the first two.
 func TestOpenAI500UntilTheDeadline(t *testing.T) {
 	t.Parallel()
-	srv := openaitest.New(t, func(r *openaitest.Request) openaitest.Response { return openaitest.Status(500, "overloaded") })
+	ctx := newExpiring()
+	srv := openaitest.New(t, func(r *openaitest.Request) openaitest.Response {
+		if r.N >= 3 {
+			ctx.expire()
+		}
+		return openaitest.Status(500, "overloaded")
+	})
 	o, err := NewOpenAI(OpenAIConfig{BaseURL: srv.URL(), Model: "m", MaxRetries: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 1200*time.Millisecond)
-	defer cancel()
 	_, err = o.Turn(ctx, request(1, 1))
 	if err == nil || !strings.Contains(err.Error(), "HTTP 500") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(srv.Requests()); n < 2 {
-		t.Fatalf("%d requests: no retry before the deadline", n)
+	if n := len(srv.Requests()); n != 3 {
+		t.Fatalf("%d requests, want 3: retried until the deadline, not after it", n)
 	}
 	// Respond sends nothing once the request's own deadline is gone.
-	<-ctx.Done()
 	rep, err := o.Respond(ctx, request(1, 1))
 	if err == nil || rep != nil {
 		t.Fatalf("Respond after the deadline: %+v %v", rep, err)

@@ -211,7 +211,9 @@ func (t *tail) drop(why string) {
 }
 
 func (t *tail) open() error {
-	f, err := os.Open(t.path)
+	// O_NONBLOCK: a named pipe at the path must not block Follow in
+	// open(2) (where not even ctx ends it); it is refused below.
+	f, err := os.OpenFile(t.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -106,12 +108,22 @@ func TestFollow(t *testing.T) {
 			appendTo(t, path, rec("2")+"\n"+rec("3")+"\n")
 			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3")
 
-			// A partial last line is held until its newline arrives.
+			// A partial last line is held until its newline arrives. It
+			// is written with the line before it, so the read that hands
+			// that line over has read the partial one too: the follower
+			// has surely seen it partial, in two pieces, before it ends.
 			line := rec("4")
-			appendTo(t, path, line[:25])
+			appendTo(t, path, rec("3a")+"\n"+line[:25])
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a")
 			appendTo(t, path, line[25:40])
 			appendTo(t, path, line[40:]+"\n")
-			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:4")
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4")
+			// A partial line that is already a whole record waits for its
+			// newline too: until then the writer has not finished it.
+			appendTo(t, path, rec("4a")+"\n"+rec("4b"))
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4", "1:6:4a")
+			appendTo(t, path, "\n")
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4", "1:6:4a", "1:7:4b")
 
 			// Rotation: the old file gets a last line after it was moved,
 			// then a new file appears at the path.
@@ -120,7 +132,7 @@ func TestFollow(t *testing.T) {
 			}
 			appendTo(t, path+".1", rec("5")+"\n")
 			appendTo(t, path, rec("6")+"\n"+`{"timestamp":"2026-05-14T13:18:42Z","task_id":"cut`)
-			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:4", "1:5:5", "2:1:6")
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4", "1:6:4a", "1:7:4b", "1:8:5", "2:1:6")
 
 			// Truncation: the file is read again from its start; the
 			// partial line it held is given up.
@@ -128,7 +140,7 @@ func TestFollow(t *testing.T) {
 				t.Fatal(err)
 			}
 			appendTo(t, path, rec("7")+"\n")
-			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:4", "1:5:5", "2:1:6", "3:1:7")
+			s.waitFor(t, "1:1:1", "1:2:2", "1:3:3", "1:4:3a", "1:5:4", "1:6:4a", "1:7:4b", "1:8:5", "2:1:6", "3:1:7")
 			mu.Lock()
 			if fmt.Sprint(drops) != "[2:2]" {
 				t.Errorf("dropped partial lines %v, want [2:2]", drops)
@@ -179,5 +191,33 @@ func TestScannerLines(t *testing.T) {
 	// A held last line that is not a record stays held.
 	if inc, err := s.Flush(emit); !inc || err != nil || len(got) != 4 {
 		t.Fatalf("flush: %v %v %v", inc, err, got)
+	}
+}
+
+// A named pipe appearing at the followed path (a rotation gone wrong, or
+// planted) is refused with an error, not opened for a read that waits for
+// a writer: Follow returns.
+func TestFollowRefusesANamedPipe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "telemetry.jsonl")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	s := &seen{}
+	done := make(chan error, 1)
+	go func() {
+		done <- Follow(context.Background(), path, FollowOptions{Reconcile: 10 * time.Millisecond}, s.handle)
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("Follow of a named pipe: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("Follow blocked opening a named pipe")
 	}
 }

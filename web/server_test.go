@@ -71,6 +71,11 @@ func TestPathTraversalIs404(t *testing.T) {
 	os.Symlink(filepath.Join(wiki, "notes", "real.md"), filepath.Join(wiki, "alias.md"))
 	os.Symlink(filepath.Join(wiki, "notes"), filepath.Join(wiki, "linked"))
 	os.Symlink("../../root/secret.md", filepath.Join(wiki, "rel.md"))
+	// Relative links that stay inside the vault: os.Root would follow
+	// these (it refuses only absolute links and links that lead out), so
+	// only the server's own lstat checks refuse them.
+	os.Symlink("notes/real.md", filepath.Join(wiki, "relalias.md"))
+	os.Symlink("notes", filepath.Join(wiki, "rellinked"))
 
 	// The real pages are served, so the 404s below are refusals.
 	for _, ok := range []string{"/wiki/notes/real", "/wiki/notes/real.md", "/wiki/debates/" + id, "/debates/" + id} {
@@ -112,6 +117,9 @@ func TestPathTraversalIs404(t *testing.T) {
 		"/wiki/alias",
 		"/wiki/linked/real",
 		"/wiki/rel",
+		"/wiki/relalias",
+		"/wiki/rellinked/real",
+		"/vault/wiki/rellinked/real.md",
 		"/vault/wiki/evil",
 		"/wiki/debates/" + id + ".md/..",
 	} {
@@ -625,4 +633,40 @@ func TestLiveStreamCannotBeForgedByAnArgument(t *testing.T) {
 	if len(names) < 2 || names[len(names)-1] != "done" || slices.Contains(names[:len(names)-1], "done") {
 		t.Errorf("events %v: want live updates, then one done", names)
 	}
+}
+
+// A request that net/http would answer itself, before any handler ("OPTIONS
+// *", with an empty 200 and no headers of ours), reaches the Server under
+// Serve: it is refused with the security headers like every other.
+func TestServeLeavesNoResponseToNetHTTP(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- f.srv.Serve(ctx, ln) }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "OPTIONS * HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", ln.Addr())
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("OPTIONS *: status %d, want 405", res.StatusCode)
+	}
+	checkSecurityHeaders(t, "OPTIONS *", res)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/parleyhq/parley/vault"
 )
@@ -37,7 +38,9 @@ func readPage(root *os.Root, p string) ([]byte, error) {
 	if !li.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s (%s)", errNotPage, p, li.Mode().Type())
 	}
-	f, err := root.Open(p)
+	// O_NONBLOCK: a named pipe swapped in after the lstat must not block
+	// the request in open(2); SameFile refuses it below.
+	f, err := root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -189,8 +189,10 @@ func TestEscalateHoldsEveryOtherOutcome(t *testing.T) {
 			escRepeating, escDefender, escalation.ReasonBudget, debate.BudgetExhausted},
 		"timeout": {`{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"script:agents/attacker.json","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":600}}}}`,
 			`{"turns":[{"round":1,"position":"p","counter_to":"x","confidence_change":-1,"delay_ms":5000}]}`, escDefender, escalation.ReasonUnavailable, debate.Timeout},
-		"timeout after turns": {`{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"script:agents/attacker.json","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":1500}}}}`,
-			`{"turns":[{"round":1,"position":"There is no backoff","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"p","counter_to":"x","confidence_change":-1,"delay_ms":10000}]}`,
+		// Round 1 takes about 0.2 s of the 5 s (agent processes included):
+		// a loaded machine under -race does not make the defender miss it.
+		"timeout after turns": {`{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"script:agents/attacker.json","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":5000}}}}`,
+			`{"turns":[{"round":1,"position":"There is no backoff","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"p","counter_to":"x","confidence_change":-1,"delay_ms":60000}]}`,
 			escDefender, escalation.ReasonTimeout, debate.Timeout},
 		"attacker adopted": {escConfig, escConceding, `{"turns":[{"round":1,"position":"There is no backoff","tokens":5}]}`, escalation.ReasonAttackerWon, debate.ConsensusReached},
 		"claims changed":   {escConfig, escConceding, `{"turns":[{"round":1,"position":"Requests are retried, without backoff","tokens":5}]}`, escalation.ReasonClaimsChanged, debate.ConsensusReached},
@@ -336,11 +338,12 @@ func TestEscalateFollow(t *testing.T) {
 		}
 	}
 	waitLines(1)
-	appendLine(tele("200", "DRIFT", "L", 0.7, `"x"`, "", "") + "\n")
-	waitLines(2)
-	// A partial line, completed later, is read once, whole.
+	// A partial line, completed later, is read once, whole. It is written
+	// with the record before it, so the read that decided that record read
+	// the partial line too.
 	line := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
-	appendLine(line[:30])
+	appendLine(tele("200", "DRIFT", "L", 0.7, `"x"`, "", "") + "\n" + line[:30])
+	waitLines(2)
 	appendLine(line[30:] + "\n")
 	ds := waitLines(3)
 	cancel()

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
 )
 
 // twoDebates runs a conceded spec debate (with checked evidence) and a
@@ -273,5 +276,50 @@ func TestServeCLI(t *testing.T) {
 	}
 	if _, errs, code := dcli(t, filepath.Join(t.TempDir(), "none"), "serve", "--addr", "127.0.0.1:0"); code != exitUsage || !strings.Contains(errs, "parley init") {
 		t.Errorf("no root: exit %d %q", code, errs)
+	}
+}
+
+// On close, debate run writes the debate's readable page into the vault,
+// whose frontmatter alone tells the story in Obsidian: type, layer,
+// verdict, topic, participants, date, the chain's head (what verify
+// reports) and a wikilink to the consensus record, which the body links
+// too.
+func TestVaultPageWrittenOnClose(t *testing.T) {
+	t.Parallel()
+	root, id, other := twoDebates(t)
+	v, err := vault.Open(filepath.Join(root, "vault"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for _, c := range []struct {
+		id, layer, verdict, topic, record string
+	}{
+		{id, "spec", "CONSENSUS_REACHED", "Idempotency keys", "spec-idempotency-keys"},
+		{other, "verify", "DEADLOCK", "Keys again", "verify-keys-again"},
+	} {
+		page, err := v.ReadPage(transcripts.PagePath(c.id))
+		if err != nil {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		rep, err := openStore(t, root).Verify(c.id)
+		if err != nil || !rep.Intact {
+			t.Fatalf("verify %s: %+v %v", c.id, rep, err)
+		}
+		m := page.Meta
+		link := "[[consensus/" + c.record + "]]"
+		if m["type"] != "debate" || m["layer"] != c.layer || m["verdict"] != c.verdict || m["topic"] != c.topic || m["debate_id"] != c.id ||
+			m["record"] != link || m[transcripts.PageHeadKey] != rep.Head || m["date"] == nil {
+			t.Errorf("%s: frontmatter %v, want head %s and record %s", c.id, m, rep.Head, link)
+		}
+		if ps, _ := m["participants"].([]any); len(ps) != 2 {
+			t.Errorf("%s: participants %v", c.id, m["participants"])
+		}
+		if !strings.Contains(string(page.Body), link) {
+			t.Errorf("%s: the body does not link the record:\n%s", c.id, page.Body)
+		}
+		if _, err := os.Stat(filepath.Join(root, "vault", "wiki", "consensus", c.record+".md")); err != nil {
+			t.Errorf("%s: the linked record: %v", c.id, err)
+		}
 	}
 }
