@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/internal/durable"
@@ -361,7 +362,9 @@ func readFile(root *os.Root, name string, strict bool) ([]byte, fs.FileInfo, err
 			return nil, nil, fmt.Errorf("%w (%s)", ErrNotPage, linfo.Mode().Type())
 		}
 	}
-	f, err := root.Open(name)
+	// O_NONBLOCK: a named pipe opens at once (and is refused below as not
+	// a regular file) instead of blocking the reader in open(2) for good.
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -492,3 +492,24 @@ func BenchmarkRenderHostileLinks(b *testing.B) {
 		}
 	}
 }
+
+// A named pipe named like a page is refused at once (ErrNotPage), never
+// waited on: ReadPage opened it without O_NONBLOCK and blocked for good
+// ("transcripts show" reads the debate's page through it).
+func TestNamedPipeIsNotAPage(t *testing.T) {
+	t.Parallel()
+	v := newVault(t, map[string]string{"wiki/ok.md": "---\ntype: consensus\n---\nok\n"})
+	if err := syscall.Mkfifo(filepath.Join(v.Path(), "wiki", "pipe.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := v.ReadPage("wiki/pipe.md"); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotPage) {
+			t.Fatalf("ReadPage of a named pipe = %v, want ErrNotPage", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("ReadPage blocked on a named pipe")
+	}
+}
