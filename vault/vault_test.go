@@ -62,6 +62,12 @@ func TestParseLink(t *testing.T) {
 		{in: "[[a[b]]", err: true},
 		{in: "[[a\nb]]", err: true},
 		{in: "[[a\x00b]]", err: true},
+		// A target ending in a backslash: written back as "[[\\|0]]" it
+		// would read as the table escape and lose its target (found by
+		// FuzzParseLink).
+		{in: `[[\#|0]]`, err: true},
+		{in: `[[a\\#h]]`, err: true},
+		{in: `[[a\b#h]]`, want: Link{Target: `a\b`, Heading: "h"}},
 		{in: "[[" + strings.Repeat("a", MaxLinkBytes+1) + "]]", err: true},
 	} {
 		got, err := ParseLink(tc.in)
