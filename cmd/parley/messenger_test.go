@@ -474,9 +474,38 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(out, "answer 3") || !strings.Contains(out, "Where to look") {
 		t.Fatalf("demo output: %s", out)
 	}
-	objs := jsonLines(t, mustCLI(t, dir, "", "--json", "demo", "--dir", filepath.Join(dir, "again")))
-	if last := objs[len(objs)-1]; last["event"] != "done" {
+	again := filepath.Join(dir, "again")
+	objs := jsonLines(t, mustCLI(t, dir, "", "--json", "demo", "--dir", again))
+	last := objs[len(objs)-1]
+	if last["event"] != "done" {
 		t.Fatalf("demo --json ends with %v", last)
+	}
+	// The whole flow happened: a debate to a verdict, its transcript
+	// verified, its record filed, its agents run as processes of their own
+	// (each logs to the debate's logs/).
+	id, _ := last["debate_id"].(string)
+	events := map[string]map[string]any{}
+	for _, o := range objs {
+		if ev, _ := o["event"].(string); ev != "" && o["debate_id"] == id {
+			events[ev] = o
+		}
+	}
+	if v := events["verdict"]; v == nil || v["verdict"] != "CONSENSUS_REACHED" || last["verdict"] != "CONSENSUS_REACHED" {
+		t.Fatalf("no CONSENSUS_REACHED verdict for %s: %v", id, events["verdict"])
+	}
+	if v := events["verified"]; v == nil || v["events"] == float64(0) {
+		t.Fatalf("the transcript was not verified: %v", v)
+	}
+	rep, err := openStore(t, again).Verify(id)
+	if err != nil || !rep.Intact || !rep.Sealed {
+		t.Fatalf("transcript of %s: %+v %v", id, rep, err)
+	}
+	if _, err := os.Stat(last["record"].(string)); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(again, "debates", id, "logs", "*.log"))
+	if len(logs) != 2 {
+		t.Fatalf("agent process logs %v, want the attacker's and the defender's", logs)
 	}
 }
 
