@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	json "github.com/goccy/go-json"
 
@@ -100,7 +101,9 @@ func (c *Config) Budget(l debate.Layer) debate.ConsensusBudget {
 
 // Load reads <root>/config.json. A missing file yields the defaults.
 func Load(root string) (*Config, error) {
-	f, err := os.Open(filepath.Join(root, FileName))
+	// O_NONBLOCK: a named pipe planted as config.json must not block every
+	// command in open(2) (where not even SIGTERM gets it out).
+	f, err := os.OpenFile(filepath.Join(root, FileName), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Config{}, nil
 	}
@@ -108,6 +111,13 @@ func Load(root string) (*Config, error) {
 		return nil, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file (%v); replace it with a JSON file or remove it", ErrInvalid, f.Name(), fi.Mode().Type())
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
 		return nil, err

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -260,4 +262,36 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A config.json that is not a regular file is a clear error, at once: a
+// directory, and a named pipe (which, opened without O_NONBLOCK, blocked
+// every parley command in open(2) for good).
+func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		plant func(path string) error
+	}{
+		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }},
+		{"named pipe", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			if err := tc.plant(filepath.Join(dir, FileName)); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { _, err := Load(dir); done <- err }()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "not a regular file") {
+					t.Fatalf("err = %v, want ErrInvalid naming a file that is not regular", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("Load blocked on it")
+			}
+		})
+	}
 }

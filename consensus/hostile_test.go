@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -345,5 +346,39 @@ func TestConcurrentFilingsOnOneQuestion(t *testing.T) {
 	}
 	if active != 1 || len(supersedes) != n-1 {
 		t.Errorf("chain broken: %d active, %d superseded links", active, len(supersedes))
+	}
+}
+
+// A named pipe planted as the lookup cache is ignored like any corrupt
+// cache, at once: opened without O_NONBLOCK it blocked every lookup (and
+// "consensus list") in open(2) for good.
+func TestCacheNamedPipeIsIgnoredNotWaitedOn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	e.file(t, outcome(idA, "Idempotency key design", debate.LayerSpec, debate.ConsensusReached, false))
+	p := filepath.Join(e.root, CacheFile)
+	if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		res *CheckResult
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := e.open(t).Check(ctx, debate.LayerSpec, "Idempotency key design", defPos)
+		done <- answer{res, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil || a.res.Status != CheckConsistent {
+			t.Fatalf("Check = %+v, %v", a.res, a.err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a lookup blocked on a named pipe as the cache")
 	}
 }

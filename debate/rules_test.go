@@ -22,6 +22,7 @@ func testSession(attackers int, b ConsensusBudget) *DebateSession {
 //
 //	"X"        asserts X, countering the defender (confidence -1)
 //	"X~"       asserts X with an empty counter_to but confidence -1
+//	"X=0"      asserts X, still countering, with confidence 0
 //	"ok"       an attacker conceding: empty counter_to, confidence 0
 //	"ok:X"     conceding while stating X
 //	"!deadline", "!died", "!bad_reply"   a forfeit
@@ -51,6 +52,8 @@ func slotsOf(s *DebateSession, rounds ...[]string) []Slot {
 				t.ConfidenceChange, t.CounterTo, t.Position = 0, "", w[3:]
 			case strings.HasSuffix(w, "~"):
 				t.CounterTo, t.Position = "", strings.TrimSuffix(w, "~")
+			case strings.HasSuffix(w, "=0"):
+				t.ConfidenceChange, t.Position = 0, strings.TrimSuffix(w, "=0")
 			default:
 				t.Position = w
 			}
@@ -105,6 +108,8 @@ func TestJudgeEndRules(t *testing.T) {
 			rounds: [][]string{r("X", "Y", "P1"), r("ok", "ok")}, verdict: ConsensusReached, rule: RuleConceded, final: "P1", action: ActionProceed},
 		{name: "empty counter_to with confidence -1 is not a concession", attackers: 1, budget: budget(3, 6000, 1),
 			rounds: [][]string{r("X~")}},
+		{name: "confidence 0 with a counter is not a concession", attackers: 1, budget: budget(3, 6000, 1),
+			rounds: [][]string{r("X=0")}},
 		{name: "a forfeited attacker does not concede", attackers: 2, budget: budget(3, 6000, 1),
 			rounds: [][]string{r("!bad_reply", "ok")}},
 		{name: "the first attacker conceding is not checked before the round's last attacker", attackers: 2, budget: budget(3, 6000, 1),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -229,6 +230,67 @@ func TestCreatedDirectoriesAreDurable(t *testing.T) {
 		log.mu.Unlock()
 		if !ok {
 			t.Errorf("no %q; operations: %q", want, log.ops)
+		}
+	}
+}
+
+// Everything the messenger creates is private to its user: directories
+// 0700, files 0600 (SPEC §3) — the inbox and its cur/, bad/ and aside/
+// folders, delivered and acknowledged messages, quarantined files and their
+// reasons, the lock and owner files.
+func TestModesArePrivate(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root, inbox.WithQuarantineGrace(0))
+	mustCreate(t, tr, "Bob")
+	if _, err := tr.Adopt(ctxT(t), "Bob", "first"); err != nil {
+		t.Fatal(err)
+	}
+	mustSend(t, tr, "Alice", "Bob", "for the first session")
+	if _, err := tr.Adopt(ctxT(t), "Bob", "second"); err != nil {
+		t.Fatal(err)
+	}
+	mustSend(t, tr, "Alice", "Bob", "acknowledged")
+	mustSend(t, tr, "Alice", "Bob", "waiting")
+	if err := os.WriteFile(filepath.Join(root, "inbox", "Bob", "1700000000000-000000-0000.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := mustListen(t, tr, "Bob")
+	d, err := r.Receive(ctxT(t))
+	if err != nil || d.Message.Text != "acknowledged" {
+		t.Fatalf("Receive = %v, %v", d, err)
+	}
+	if err := r.Ack(ctxT(t), d); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	err = filepath.WalkDir(filepath.Join(root, "inbox"), func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := de.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		want := fs.FileMode(0o600)
+		if fi.IsDir() {
+			want = 0o700
+			seen[filepath.Base(p)] = true
+		} else if strings.HasSuffix(p, inbox.ReasonSuffix) {
+			seen["reason"] = true
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", rel, fi.Mode().Perm(), want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, what := range []string{"inbox", "Bob", "cur", "bad", "aside", "first", "reason"} {
+		if !seen[what] {
+			t.Errorf("the test made no %s to check", what)
 		}
 	}
 }

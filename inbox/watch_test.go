@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,5 +110,97 @@ func TestWatcherErrorKeepsTheOrderWhileRearming(t *testing.T) {
 		if err := r.Ack(ctxT(t), d); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The watcher wakes a blocked receiver: with the reconciliation scan an
+// hour away, only an fsnotify event can deliver within the test's bound.
+// (Without this, a watcher that never wakes anyone passed every test: the
+// default 1 s scan delivered instead.)
+func TestWatcherWakesABlockedReceiver(t *testing.T) {
+	t.Parallel()
+	tr := newFile(t, inbox.WithReconcile(time.Hour))
+	mustCreate(t, tr, "Bob")
+	r := mustListen(t, tr, "Bob")
+	settle(t, r)
+	for i := 0; i < 3; i++ {
+		got := make(chan error, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			d, err := r.Receive(ctx)
+			if err == nil {
+				err = r.Ack(ctx, d)
+			}
+			got <- err
+		}()
+		time.Sleep(20 * time.Millisecond) // let Receive block first
+		mustSend(t, tr, "Alice", "Bob", fmt.Sprint(i))
+		if err := <-got; err != nil {
+			t.Fatalf("message %d: a blocked Receive was not woken by the watcher: %v", i, err)
+		}
+	}
+}
+
+// No trailing debounce: under a steady stream (a message every millisecond
+// or two, never a quiet moment) the receiver keeps up with the stream. A
+// debounce that waits for the directory to be quiet delivers only in the
+// stream's gaps, hundreds of messages behind; the scan is an hour away.
+// The bound (200 messages behind) is far above what a receiver woken by
+// every event lags (one or two) and far below what a debounce lags.
+func TestASteadyStreamIsNotStarved(t *testing.T) {
+	t.Parallel()
+	tr := newFile(t, inbox.WithReconcile(time.Hour))
+	mustCreate(t, tr, "Bob")
+	r := mustListen(t, tr, "Bob")
+	settle(t, r)
+	var sent atomic.Int64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for n := 0; ; n++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := tr.Send(context.Background(), &inbox.Message{From: "Alice", To: "Bob", Text: fmt.Sprint(n)}); err != nil {
+				t.Error(err)
+				return
+			}
+			sent.Add(1)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	const want, maxLag = 50, 200
+	for i := 0; i < want; i++ {
+		d, err := r.Receive(ctx)
+		if err != nil {
+			t.Fatalf("after %d messages, while the stream went on: %v", i, err)
+		}
+		if lag := sent.Load() - int64(i) - 1; lag > maxLag {
+			t.Fatalf("message %d was received %d messages behind the stream: woken late", i, lag)
+		}
+		if d.Message.Text != fmt.Sprint(i) {
+			t.Fatalf("got %q, want %d (send order)", d.Message.Text, i)
+		}
+		if err := r.Ack(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// settle makes a receiver's first scan happen (an empty poll), so that it
+// trusts its watcher from then on.
+func settle(t *testing.T, r inbox.Receiver) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if d, err := r.Receive(ctx); err == nil {
+		t.Fatalf("unexpected message %q", d.Message.Text)
 	}
 }

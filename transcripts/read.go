@@ -59,7 +59,7 @@ func (s *Store) Read(id string) (*Transcript, error) {
 			t.State = StateRunning
 		}
 	}
-	data, err := s.root.ReadFile(fileOf(id, TranscriptFile))
+	data, err := readFile(s.root, fileOf(id, TranscriptFile))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s has no transcript", ErrNotFound, id)

@@ -74,7 +74,17 @@ func OpenStore(root string, logger *slog.Logger) (*Store, error) {
 func (s *Store) Dir() string { return s.root.Name() }
 
 func openAppend(r *os.Root, name string) (appendFile, error) {
-	return r.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0o600)
+	// O_NONBLOCK: a named pipe in the transcript's place fails here (ENXIO)
+	// instead of blocking until something reads it.
+	f, err := r.OpenFile(name, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(f, name); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // Close releases the root.
@@ -122,7 +132,7 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 	}
 	// The empty transcript first: writing session.json syncs the directory,
 	// which makes both names durable. An empty one left by a crash is kept.
-	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE, 0o600)
+	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create the transcript of %s: %w", id, err)
 	}
@@ -214,7 +224,7 @@ var _ debate.Journal = (*Log)(nil)
 // load reads the transcript, verifies it (against seal, if the debate is
 // sealed), and sets aside a torn last line.
 func (l *Log) load(seal *Seal) error {
-	data, err := l.s.root.ReadFile(fileOf(l.id, TranscriptFile))
+	data, err := readFile(l.s.root, fileOf(l.id, TranscriptFile))
 	if err != nil {
 		return err
 	}
@@ -421,7 +431,7 @@ func (s *Store) readJSON(id, name string, v any) error {
 	if err := debate.ValidateID(id); err != nil {
 		return err
 	}
-	f, err := s.root.Open(fileOf(id, name))
+	f, err := openRead(s.root, fileOf(id, name))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && name == SessionFile {
 			return fmt.Errorf("%w: %s", ErrNotFound, id)
@@ -460,7 +470,7 @@ func (s *Store) Verify(id string) (Report, error) {
 	case !errors.Is(err, ErrNotSealed):
 		return Report{}, err
 	}
-	f, err := s.root.Open(fileOf(id, TranscriptFile))
+	f, err := openRead(s.root, fileOf(id, TranscriptFile))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Report{}, fmt.Errorf("%w: %s", ErrNotFound, id)
@@ -490,7 +500,7 @@ func (s *Store) Events(id string) ([]debate.Event, error) {
 	if err := debate.ValidateID(id); err != nil {
 		return nil, err
 	}
-	data, err := s.root.ReadFile(fileOf(id, TranscriptFile))
+	data, err := readFile(s.root, fileOf(id, TranscriptFile))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
@@ -517,7 +527,7 @@ func (s *Store) Running(id string) (bool, error) {
 	if err := debate.ValidateID(id); err != nil {
 		return false, err
 	}
-	f, err := s.root.Open(fileOf(id, TranscriptFile))
+	f, err := openRead(s.root, fileOf(id, TranscriptFile))
 	if err != nil {
 		return false, err
 	}
@@ -615,7 +625,7 @@ func (s *Store) Summary(id string) (Summary, error) {
 	if running {
 		sum.State = StateRunning
 	}
-	if data, err := s.root.ReadFile(fileOf(id, TranscriptFile)); err == nil {
+	if data, err := readFile(s.root, fileOf(id, TranscriptFile)); err == nil {
 		sum.Rounds, sum.Tokens = progress(data)
 	}
 	return sum, nil

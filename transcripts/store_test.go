@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
@@ -566,4 +567,58 @@ func TestOpenChecksTheSeal(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
+}
+
+// A named pipe planted in place of any of a debate's files is refused at
+// once by every reader and by a resume, never waited on: opened without
+// O_NONBLOCK, it blocked "transcripts list", "debate list" and
+// "transcripts verify" in open(2) for good (Ctrl-C could not stop them).
+func TestNamedPipesAreRefusedNotWaitedOn(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{SessionFile, TranscriptFile, VerdictFile} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, dir := newStore(t)
+			const id = "20260101-spec-fifo-abcdef"
+			l := writeDebate(t, s, id, 6, true)
+			l.Close()
+			p := filepath.Join(dir, "debates", id, name)
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, op := range []struct {
+				name string
+				call func() error
+			}{
+				{"List", func() error { _, err := s.List(); return err }},
+				{"Summary", func() error { _, err := s.Summary(id); return err }},
+				{"Verify", func() error { _, err := s.Verify(id); return err }},
+				{"Read", func() error { _, err := s.Read(id); return err }},
+				{"Events", func() error { _, err := s.Events(id); return err }},
+				{"Open", func() error {
+					l, err := s.Open(context.Background(), id)
+					if err == nil {
+						l.Close()
+					}
+					return err
+				}},
+			} {
+				done := make(chan error, 1)
+				go func() { done <- op.call() }()
+				select {
+				case err := <-done:
+					// Verifying and resuming need the transcript and the
+					// seal: a pipe in their place is an error.
+					if (op.name == "Verify" || op.name == "Open") && name != SessionFile && err == nil {
+						t.Errorf("%s: no error with a named pipe as %s", op.name, name)
+					}
+				case <-time.After(20 * time.Second):
+					t.Fatalf("%s blocked on a named pipe as %s", op.name, name)
+				}
+			}
+		})
+	}
 }

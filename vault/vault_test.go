@@ -62,6 +62,12 @@ func TestParseLink(t *testing.T) {
 		{in: "[[a[b]]", err: true},
 		{in: "[[a\nb]]", err: true},
 		{in: "[[a\x00b]]", err: true},
+		// A target ending in a backslash: written back as "[[\\|0]]" it
+		// would read as the table escape and lose its target (found by
+		// FuzzParseLink).
+		{in: `[[\#|0]]`, err: true},
+		{in: `[[a\\#h]]`, err: true},
+		{in: `[[a\b#h]]`, want: Link{Target: `a\b`, Heading: "h"}},
 		{in: "[[" + strings.Repeat("a", MaxLinkBytes+1) + "]]", err: true},
 	} {
 		got, err := ParseLink(tc.in)
@@ -490,5 +496,26 @@ func BenchmarkRenderHostileLinks(b *testing.B) {
 		if err := Render(io.Discard, src, resolve); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A named pipe named like a page is refused at once (ErrNotPage), never
+// waited on: ReadPage opened it without O_NONBLOCK and blocked for good
+// ("transcripts show" reads the debate's page through it).
+func TestNamedPipeIsNotAPage(t *testing.T) {
+	t.Parallel()
+	v := newVault(t, map[string]string{"wiki/ok.md": "---\ntype: consensus\n---\nok\n"})
+	if err := syscall.Mkfifo(filepath.Join(v.Path(), "wiki", "pipe.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := v.ReadPage("wiki/pipe.md"); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotPage) {
+			t.Fatalf("ReadPage of a named pipe = %v, want ErrNotPage", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("ReadPage blocked on a named pipe")
 	}
 }

@@ -85,6 +85,11 @@ func ParseLink(s string) (Link, error) {
 	if l.Target == "" && l.Heading == "" {
 		return Link{}, fmt.Errorf("%w: empty link %q", ErrInvalidLink, clip(s))
 	}
+	// A target ending in a backslash names no file, and written back
+	// before a '|' it would read as the table escape "\|" and vanish.
+	if strings.HasSuffix(l.Target, `\`) {
+		return Link{}, fmt.Errorf("%w: the target ends in a backslash: %q", ErrInvalidLink, clip(s))
+	}
 	return l, nil
 }
 

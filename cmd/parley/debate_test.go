@@ -779,3 +779,54 @@ func TestCoordinatorHeartbeatFollowsTheTTL(t *testing.T) {
 		}
 	}
 }
+
+// --convergence-rounds and --max-tokens-per-round reach the debate: with
+// two convergence rounds a critic that only repeats itself deadlocks in
+// round 3, not 2; its 120-token turns are over a 100-token allowance,
+// kept and flagged, the defender's 100 are not.
+func TestDebateRunConvergenceAndPerRoundFlags(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"c": repeatingCritic, "d": stubbornDefense})
+	out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "spec", "--topic", "Flags", "--agent", "attacker=script:"+s["c"],
+		"--agent", "defender=script:"+s["d"], "--max-rounds", "5", "--convergence-rounds", "2", "--max-tokens-per-round", "100")
+	if code != exitBlocked {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	v := lines(t, out)
+	last := v[len(v)-1]
+	if last["verdict"] != "DEADLOCK" || last["rounds"] != float64(3) {
+		t.Fatalf("verdict line %v, want DEADLOCK in round 3", last)
+	}
+	id := last["debate_id"].(string)
+	st := openStore(t, root)
+	sess, err := st.Session(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := sess.Budget; b.ConvergenceRounds != 2 || b.MaxTokensPerRound != 100 || b.MaxRounds != 5 {
+		t.Fatalf("session budget %+v", b)
+	}
+	events, err := st.Events(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := 0
+	for _, e := range events {
+		if e.Kind != debate.EventTurn {
+			continue
+		}
+		var tr debate.TurnRecord
+		if err := json.Unmarshal(e.Data, &tr); err != nil {
+			t.Fatal(err)
+		}
+		turns++
+		if want := tr.Role == debate.RoleAttacker; tr.OverBudget != want {
+			t.Errorf("round %d %s (%d tokens): over_budget %v, want %v", tr.Round, tr.Role, tr.Tokens, tr.OverBudget, want)
+		}
+	}
+	if turns != 6 {
+		t.Fatalf("%d turns, want 6", turns)
+	}
+}

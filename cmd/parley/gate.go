@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -311,10 +312,18 @@ func newGateStatsCmd(a *app) *cobra.Command {
 			if err == nil {
 				defer root.Close()
 				var f *os.File
-				f, err = root.Open(gating.LogName)
+				// O_NONBLOCK and a regular file only: a named pipe as
+				// gate.jsonl must not block the command in open(2).
+				f, err = root.OpenFile(gating.LogName, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 				if err == nil {
 					defer f.Close()
-					entries, bad, err = gating.ReadLog(f)
+					var fi os.FileInfo
+					if fi, err = f.Stat(); err == nil && !fi.Mode().IsRegular() {
+						err = fmt.Errorf("%s is a %v, not a regular file: remove it (the next gate decision creates it)", gating.LogName, fi.Mode().Type())
+					}
+					if err == nil {
+						entries, bad, err = gating.ReadLog(f)
+					}
 				}
 			}
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -7,7 +7,9 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 	"unicode"
 
 	json "github.com/goccy/go-json"
@@ -309,5 +311,30 @@ func TestGateLogDoesNotFollowSymlinkOut(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(outside); string(b) != "precious\n" {
 		t.Errorf("the file outside the root was written: %q", b)
+	}
+}
+
+// gate stats on a named pipe planted as gate.jsonl: a one-line error that
+// says what to do, at once (it blocked in open(2) for good).
+func TestGateStatsRefusesANamedPipe(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, gating.LogName), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		stderr string
+		code   int
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, stderr, code := runT(t, "", "--root", root, "gate", "stats")
+		done <- result{stderr, code}
+	}()
+	select {
+	case r := <-done:
+		oneLineError(t, r.stderr, r.code, "not a regular file")
+	case <-time.After(20 * time.Second):
+		t.Fatal("gate stats blocked on a named pipe as gate.jsonl")
 	}
 }

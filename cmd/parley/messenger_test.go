@@ -474,8 +474,75 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(out, "answer 3") || !strings.Contains(out, "Where to look") {
 		t.Fatalf("demo output: %s", out)
 	}
-	objs := jsonLines(t, mustCLI(t, dir, "", "--json", "demo", "--dir", filepath.Join(dir, "again")))
-	if last := objs[len(objs)-1]; last["event"] != "done" {
+	again := filepath.Join(dir, "again")
+	objs := jsonLines(t, mustCLI(t, dir, "", "--json", "demo", "--dir", again))
+	last := objs[len(objs)-1]
+	if last["event"] != "done" {
 		t.Fatalf("demo --json ends with %v", last)
+	}
+	// The whole flow happened: a debate to a verdict, its transcript
+	// verified, its record filed, its agents run as processes of their own
+	// (each logs to the debate's logs/).
+	id, _ := last["debate_id"].(string)
+	events := map[string]map[string]any{}
+	for _, o := range objs {
+		if ev, _ := o["event"].(string); ev != "" && o["debate_id"] == id {
+			events[ev] = o
+		}
+	}
+	if v := events["verdict"]; v == nil || v["verdict"] != "CONSENSUS_REACHED" || last["verdict"] != "CONSENSUS_REACHED" {
+		t.Fatalf("no CONSENSUS_REACHED verdict for %s: %v", id, events["verdict"])
+	}
+	if v := events["verified"]; v == nil || v["events"] == float64(0) {
+		t.Fatalf("the transcript was not verified: %v", v)
+	}
+	rep, err := openStore(t, again).Verify(id)
+	if err != nil || !rep.Intact || !rep.Sealed {
+		t.Fatalf("transcript of %s: %+v %v", id, rep, err)
+	}
+	if _, err := os.Stat(last["record"].(string)); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(again, "debates", id, "logs", "*.log"))
+	if len(logs) != 2 {
+		t.Fatalf("agent process logs %v, want the attacker's and the defender's", logs)
+	}
+}
+
+// send delivers exactly what it was given or nothing: a text over the
+// size limit (read from standard input, or over it once encoded) and bytes
+// that are not UTF-8 (which JSON would silently turn into U+FFFD) are
+// one-line errors and leave the inbox as it was; --reply-to reaches the
+// reader.
+func TestSendDeliversWhatItWasGivenOrNothing(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	waiting := func() int {
+		m, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "*.json"))
+		return len(m)
+	}
+	for _, tc := range []struct {
+		name, stdin string
+		args        []string
+		want        string
+	}{
+		{"stdin over 1 MiB", strings.Repeat("a", inbox.MaxMessageBytes+1), []string{"-"}, "too large"},
+		{"over 1 MiB once encoded", strings.Repeat(`"`, inbox.MaxMessageBytes-1000), []string{"-"}, "too large"},
+		{"binary on stdin", "ok\xff\xfe\x00garbage", []string{"-"}, "not UTF-8"},
+		{"binary argument", "", []string{"bad \xc3\x28 bytes"}, "not UTF-8"},
+	} {
+		_, stderr, code := cli(t, root, tc.stdin, append([]string{"send", "--from", "Alice", "--to", "Bob"}, tc.args...)...)
+		oneLineError(t, stderr, code, tc.want)
+		if n := waiting(); n != 0 {
+			t.Fatalf("%s: %d message(s) delivered, want none", tc.name, n)
+		}
+	}
+	first := jsonLines(t, mustCLI(t, root, "", "--json", "send", "--from", "Alice", "--to", "Bob", "question"))
+	id, _ := first[len(first)-1]["id"].(string)
+	mustCLI(t, root, "héllo, ünïcode ✓\n", "send", "--from", "Carol", "--to", "Bob", "--reply-to", id, "-")
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Bob", "--all"))
+	if len(objs) != 2 || objs[0]["replyTo"] != nil || objs[1]["replyTo"] != id || objs[1]["text"] != "héllo, ünïcode ✓\n" {
+		t.Fatalf("recv: %v; want the reply to %s with its text intact", objs, id)
 	}
 }

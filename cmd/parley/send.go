@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -50,6 +51,13 @@ func newSendCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Encoded once before anything is said about the recipient, so
+			// that a message that cannot be sent (over the limit once
+			// encoded) is refused without a "waits in its inbox" warning.
+			msg := &inbox.Message{ID: inbox.NewID(), From: from, To: to, Text: text, Timestamp: inbox.Now(), Type: typ, ReplyTo: replyTo}
+			if _, err := msg.Encode(); err != nil {
+				return messengerError(err)
+			}
 			m, err := a.openMessenger()
 			if err != nil {
 				return err
@@ -92,7 +100,6 @@ func newSendCmd(a *app) *cobra.Command {
 					a.warnf("not_active: %s", warning)
 				}
 			}
-			msg := &inbox.Message{From: from, To: to, Text: text, Type: typ, ReplyTo: replyTo}
 			if err := m.tr.Send(ctx, msg); err != nil {
 				return messengerError(err)
 			}
@@ -121,6 +128,9 @@ func messageText(a *app, args []string) (string, error) {
 		if args[0] == "" {
 			return "", usagef("nothing to send: the text is empty")
 		}
+		if !utf8.ValidString(args[0]) {
+			return "", errNotText("the text")
+		}
 		return args[0], nil
 	}
 	b, err := io.ReadAll(io.LimitReader(a.stdin, inbox.MaxMessageBytes+1))
@@ -134,7 +144,17 @@ func messageText(a *app, args []string) (string, error) {
 	if strings.TrimSpace(text) == "" {
 		return "", usagef("nothing to send: standard input is empty (pass TEXT or pipe it in)")
 	}
+	if !utf8.ValidString(text) {
+		return "", errNotText("standard input")
+	}
 	return text, nil
+}
+
+// errNotText refuses bytes that are not UTF-8: a message's text is JSON
+// text, and encoding would silently replace every invalid byte with U+FFFD,
+// so what arrived would not be what was sent.
+func errNotText(what string) error {
+	return &cliError{msg: fmt.Sprintf("%s is not UTF-8 text; nothing sent (send text, or put the content in a file and send its path)", what), err: inbox.ErrMalformed}
 }
 
 // emitMessage prints a message's wire form as one JSON line.

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -139,4 +141,162 @@ func TestRootRefusesEscape(t *testing.T) {
 		t.Fatalf("wrote outside the root: %v", n)
 	}
 	_ = fs.ErrExist
+}
+
+// opLog is a durable.FS that records every step of a write, in order:
+// "create NAME" (an exclusive create), "open NAME" (a read-only open, a
+// directory), "write NAME", "sync NAME", "close NAME", "rename OLD NEW",
+// "link OLD NEW", "remove NAME".
+type opLog struct {
+	durable.FS
+	ops []string
+}
+
+func (l *opLog) OpenFile(name string, flag int, perm fs.FileMode) (durable.File, error) {
+	f, err := l.FS.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	if flag&os.O_CREATE != 0 {
+		l.ops = append(l.ops, "create "+name)
+	} else {
+		l.ops = append(l.ops, "open "+name)
+	}
+	return &loggedFile{File: f, name: name, log: l}, nil
+}
+
+func (l *opLog) Rename(oldname, newname string) error {
+	l.ops = append(l.ops, "rename "+oldname+" "+newname)
+	return l.FS.Rename(oldname, newname)
+}
+
+func (l *opLog) Link(oldname, newname string) error {
+	l.ops = append(l.ops, "link "+oldname+" "+newname)
+	return l.FS.Link(oldname, newname)
+}
+
+func (l *opLog) Remove(name string) error {
+	l.ops = append(l.ops, "remove "+name)
+	return l.FS.Remove(name)
+}
+
+type loggedFile struct {
+	durable.File
+	name string
+	log  *opLog
+}
+
+func (f *loggedFile) Write(p []byte) (int, error) {
+	f.log.ops = append(f.log.ops, "write "+f.name)
+	return f.File.Write(p)
+}
+
+func (f *loggedFile) Sync() error {
+	f.log.ops = append(f.log.ops, "sync "+f.name)
+	return f.File.Sync()
+}
+
+func (f *loggedFile) Close() error {
+	f.log.ops = append(f.log.ops, "close "+f.name)
+	return f.File.Close()
+}
+
+// The helper's contract, step by step: a staging dot-file in the same
+// directory, written, fsynced and closed, then renamed (WriteFile) or
+// linked (CreateFile) into place, then the directory fsynced, so that a
+// crash after the call returns cannot lose the new name.
+func TestWriteStepsInOrder(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		write func(durable.FS, string, []byte, fs.FileMode) error
+		place string // the step that puts the staging file at its name
+	}{
+		{"WriteFile", durable.WriteFile, "rename"},
+		{"CreateFile", durable.CreateFile, "link"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, dir := openRoot(t)
+			if err := r.Mkdir("sub", 0o700); err != nil {
+				t.Fatal(err)
+			}
+			log := &opLog{FS: durable.Root(r)}
+			if err := tc.write(log, "sub/a.json", []byte("data"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if len(log.ops) == 0 || !strings.HasPrefix(log.ops[0], "create sub/.a.json.") {
+				t.Fatalf("first step %q, want a staging dot-file beside the target; steps: %q", log.ops, log.ops)
+			}
+			tmp := strings.TrimPrefix(log.ops[0], "create ")
+			if !strings.HasSuffix(tmp, ".tmp") {
+				t.Fatalf("staging name %q ends in .json's reach; want .tmp", tmp)
+			}
+			want := []string{
+				"create " + tmp, "write " + tmp, "sync " + tmp, "close " + tmp,
+				tc.place + " " + tmp + " sub/a.json",
+			}
+			if tc.place == "link" {
+				want = append(want, "remove "+tmp)
+			}
+			want = append(want, "open sub", "sync sub", "close sub")
+			if !slices.Equal(log.ops, want) {
+				t.Fatalf("steps:\n got %q\nwant %q", log.ops, want)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, "sub", "a.json")); string(got) != "data" {
+				t.Fatalf("content %q", got)
+			}
+		})
+	}
+}
+
+// CreateFile under injected faults: the error says which step failed,
+// no file appears under the name and no staging file is left.
+func TestCreateFileFaultsLeaveNothingBehind(t *testing.T) {
+	t.Parallel()
+	for _, op := range []string{"open", "write", "sync", "link"} {
+		for _, errno := range []error{syscall.ENOSPC, syscall.EACCES} {
+			t.Run(op+"/"+errno.Error(), func(t *testing.T) {
+				t.Parallel()
+				r, dir := openRoot(t)
+				ffs := &durable.FaultFS{FS: durable.Root(r)}
+				ffs.Fail(op, ".tmp", errno, 0)
+				if op == "link" {
+					ffs.Reset()
+					ffs.Fail(op, "a.json", errno, 0)
+				}
+				err := durable.CreateFile(ffs, "a.json", []byte("new content"), 0o600)
+				var pe *durable.PathError
+				if !errors.Is(err, errno) || !errors.As(err, &pe) {
+					t.Fatalf("err = %v, want a *PathError wrapping %v", err, errno)
+				}
+				if n := entries(t, dir); len(n) != 0 {
+					t.Fatalf("left behind: %v", n)
+				}
+			})
+		}
+	}
+}
+
+// A failed fsync of the directory is reported: the caller must not take
+// the write as durable.
+func TestDirectorySyncFailureIsReported(t *testing.T) {
+	t.Parallel()
+	r, _ := openRoot(t)
+	if err := r.Mkdir("sub", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ffs := &durable.FaultFS{FS: durable.Root(r)}
+	ffs.Fail("sync", ".tmp", nil, 0) // the staging file's fsync passes (the first rule that matches decides)
+	ffs.Fail("sync", "sub", syscall.EIO, 0)
+	for _, write := range []func(durable.FS, string, []byte, fs.FileMode) error{durable.WriteFile, durable.CreateFile} {
+		err := write(ffs, "sub/b.json", []byte("x"), 0o600)
+		var pe *durable.PathError
+		if !errors.Is(err, syscall.EIO) || !errors.As(err, &pe) || pe.Path != "sub" {
+			t.Fatalf("err = %v, want the directory's fsync error", err)
+		}
+		if err := r.Remove("sub/b.json"); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
