@@ -46,7 +46,7 @@ func newAgentRunCmd(a *app) *cobra.Command {
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validName("--name", name); err != nil {
-				return usageError{err}
+				return err
 			}
 			r, err := debate.ParseRole(role)
 			if err != nil {

@@ -19,7 +19,7 @@ func runT(t testing.TB, stdin string, args ...string) (string, string, int) {
 
 func TestUsageErrorsExit2(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"no-such-command"}, {"--no-such-flag"}} {
+	for _, args := range [][]string{{"no-such-command"}, {"--no-such-flag"}, {"recv", "--as", "Bob", "--wait", "-5s"}} {
 		_, stderr, code := runT(t, "", args...)
 		if code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)

@@ -247,6 +247,7 @@ func TestHostileNamesRejected(t *testing.T) {
 			{"watch", "--as=" + name},
 			{"agents", "add", "--", name},
 			{"agents", "show", "--", name},
+			{"agent", "run", "--name=" + name, "--role", "attacker", "--script", "x.json"},
 		} {
 			_, stderr, code := cli(t, root, "", args...)
 			oneLineError(t, stderr, code, "invalid_name")

@@ -28,6 +28,9 @@ func newRecvCmd(a *app) *cobra.Command {
 			"only after it was printed, so an interrupted recv delivers it again.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if wait < 0 {
+				return usagef("--wait %v: give a duration of zero or more (e.g. 30s)", wait)
+			}
 			return a.listen(cmd.Context(), "recv", as, func(r inbox.Receiver) error {
 				ctx := cmd.Context()
 				n := 0
