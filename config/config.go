@@ -107,6 +107,9 @@ func Load(root string) (*Config, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Config{}, nil
 	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		return nil, fmt.Errorf("%w: the root %s is not a directory; give --root a directory (parley init creates one)", ErrInvalid, root)
+	}
 	if err != nil {
 		return nil, err
 	}

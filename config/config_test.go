@@ -295,3 +295,15 @@ func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadOfARootThatIsAFile(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(root, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(root)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "not a directory") || !strings.Contains(err.Error(), "--root") {
+		t.Fatalf("err = %v, want ErrInvalid saying the root is not a directory and what to give --root", err)
+	}
+}

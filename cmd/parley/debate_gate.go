@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
@@ -26,7 +27,7 @@ func (a *app) gateDebate(s *debate.DebateSession, source, mode string) (skip boo
 	}
 	sc, err := a.readCritique(source)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("--gate: %w", err)
 	}
 	if sc.Layer == "" {
 		sc.Layer = s.Layer

@@ -80,4 +80,9 @@ func TestDebateRunGate(t *testing.T) {
 	if code != exitError || !strings.Contains(errs, "bad.json") || !strings.Contains(errs, "no critique") {
 		t.Errorf("malformed critique: exit %d %q", code, errs)
 	}
+	// A missing one names the flag it came from.
+	_, errs, code = dcli(t, root, args(filepath.Join(dir, "missing.json"))...)
+	if code != exitError || !strings.Contains(errs, "--gate") || !strings.Contains(errs, "missing.json") {
+		t.Errorf("missing critique: exit %d %q", code, errs)
+	}
 }
