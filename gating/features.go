@@ -301,9 +301,13 @@ func (f *Features) Fired(i int) bool {
 // for features that do not match phrases.
 func (f *Features) Text(i int) string {
 	if i == FEvidenceRefs && len(f.sc.EvidenceRefs) > 0 {
+		// A ref both listed and cited in the text is shown once (it
+		// counts in both places).
 		parts := append([]string(nil), f.sc.EvidenceRefs...)
 		for _, s := range f.spans[i] {
-			parts = append(parts, f.a.doc[s.start:s.end])
+			if ref := f.a.doc[s.start:s.end]; !slices.Contains(parts, ref) {
+				parts = append(parts, ref)
+			}
 		}
 		return oneLine(strings.Join(parts, "; "), 200)
 	}

@@ -277,3 +277,15 @@ func TestQuotedAndCodeNeverFire(t *testing.T) {
 		}
 	}
 }
+
+func TestEvidenceCueShowsEachRefOnce(t *testing.T) {
+	t.Parallel()
+	f := Extract(SelfCritique{Critique: "The load test at tests/load.go:40 exercised it; see also docs/a.md.", EvidenceRefs: []string{"tests/load.go:40"}})
+	i := featureIndex(t, "evidence_refs")
+	if got, want := f.Text(i), "tests/load.go:40; docs/a.md"; got != want {
+		t.Errorf("evidence cue text = %q, want %q", got, want)
+	}
+	if v, _ := f.Value("evidence_refs"); math.Abs(v-math.Log1p(3)) > 1e-9 {
+		t.Errorf("evidence_refs = %v, want ln 4 (the listed ref counts in both places)", v)
+	}
+}

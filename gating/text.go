@@ -725,8 +725,9 @@ func (a *analysis) scanRefs() {
 			for j < len(d) && isPathByte(d[j]) {
 				j++
 			}
-			if isPath(strings.TrimRight(d[i:j], ".")) {
-				end := j
+			// A sentence's full stop after a path is not part of it.
+			if p := strings.TrimRight(d[i:j], "."); isPath(p) {
+				end := i + len(p)
 				if end < len(d) && d[end] == ':' && end+1 < len(d) && d[end+1] >= '0' && d[end+1] <= '9' {
 					end++
 					for end < len(d) && (d[end] >= '0' && d[end] <= '9' || d[end] == '-') {
