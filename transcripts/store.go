@@ -676,5 +676,19 @@ func (s *Store) AgentLog(id, name string) (*os.File, error) {
 	if err := s.root.Mkdir(fileOf(id, LogsDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, err
 	}
-	return s.root.OpenFile(fileOf(id, LogsDir+"/"+name+".log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// O_NONBLOCK: a named pipe planted in the log's place fails at once
+	// (no reader) instead of blocking the debate in open(2); anything but
+	// a regular file is refused.
+	f, err := s.root.OpenFile(fileOf(id, LogsDir+"/"+name+".log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%w: %s is not a regular file (%v)", ErrMalformed, f.Name(), fi.Mode().Type())
+		}
+		return nil, err
+	}
+	return f, nil
 }

@@ -622,3 +622,41 @@ func TestNamedPipesAreRefusedNotWaitedOn(t *testing.T) {
 		})
 	}
 }
+
+// A named pipe planted as an agent's log is refused at once: opened for
+// writing without O_NONBLOCK it blocked the debate starting that agent
+// until something read the pipe.
+func TestAgentLogRefusesANamedPipe(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	const id = "20260101-spec-fifo-abcdef"
+	writeDebate(t, s, id, 2, false).Close()
+	logs := filepath.Join(dir, "debates", id, LogsDir)
+	if err := os.MkdirAll(logs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(logs, "Bob.log"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		f, err := s.AgentLog(id, "Bob")
+		if err == nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("AgentLog opened a named pipe as a log")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("AgentLog blocked on a named pipe")
+	}
+	f, err := s.AgentLog(id, "Alice")
+	if err != nil {
+		t.Fatalf("a regular log: %v", err)
+	}
+	f.Close()
+}
