@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/agent"
@@ -112,18 +110,10 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool) error
 	}
 	defer srv.Close()
 	if httpAddr == "" {
-		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
-		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || ctx.Err() != nil {
-			return nil
-		}
-		return err
+		return srv.ServeStdio(ctx, a.stdin, a.stdout)
 	}
 	return a.serveMCPHTTP(ctx, httpAddr, srv)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // serveMCPHTTP serves the streamable HTTP transport at /mcp until ctx ends.
 func (a *app) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Server) error {

@@ -1,0 +1,188 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+
+	json "github.com/goccy/go-json"
+)
+
+// stdioPeer is a client speaking raw lines to ServeStdio.
+type stdioPeer struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Reader
+	done chan error
+}
+
+func newStdioPeer(t *testing.T) *stdioPeer {
+	e := newEnv(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &stdioPeer{t: t, in: inW, out: bufio.NewReaderSize(outR, 1<<20), done: make(chan error, 1)}
+	go func() {
+		err := e.srv.ServeStdio(context.Background(), inR, outW)
+		outW.Close()
+		p.done <- err
+	}()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	return p
+}
+
+func (p *stdioPeer) send(line string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		p.t.Fatalf("the server stopped reading: %v", err)
+	}
+}
+
+type rpcReply struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *rpcError       `json:"error"`
+}
+
+func (p *stdioPeer) reply() rpcReply {
+	p.t.Helper()
+	line, err := p.out.ReadBytes('\n')
+	if err != nil {
+		select {
+		case serr := <-p.done:
+			p.t.Fatalf("no reply, the session ended (%v): %v", serr, err)
+		default:
+		}
+		p.t.Fatalf("no reply: %v", err)
+	}
+	var r rpcReply
+	if err := json.Unmarshal(line, &r); err != nil {
+		p.t.Fatalf("reply %q: %v", line, err)
+	}
+	return r
+}
+
+// Must show (issue 9, errors): a line the SDK cannot decode is answered with
+// a JSON-RPC error and the session goes on; the SDK alone ends the session
+// on the first such line (go-sdk#1209), losing every reply still owed.
+func TestStdioSurvivesUndecodableLines(t *testing.T) {
+	t.Parallel()
+	p := newStdioPeer(t)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if r := p.reply(); string(r.ID) != "1" || r.Error != nil || len(r.Result) == 0 {
+		t.Fatalf("initialize: %+v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	for _, tc := range []struct {
+		name, line string
+		id         string
+		code       int
+	}{
+		{"not JSON", `{bad json`, "null", codeParseError},
+		{"two values on a line", `{} {}`, "null", codeParseError},
+		{"a number", `5`, "null", codeInvalidRequest},
+		{"null", `null`, "null", codeInvalidRequest},
+		{"an object that is not JSON-RPC", `{"hello":"world"}`, "null", codeInvalidRequest},
+		{"the wrong version, with an id", `{"jsonrpc":"1.0","id":9,"method":"ping"}`, "9", codeInvalidRequest},
+		{"a string id", `{"jsonrpc":"1.0","id":"x","method":"ping"}`, `"x"`, codeInvalidRequest},
+		{"a batch after 2025-06-18", `[{"jsonrpc":"2.0","id":10,"method":"ping"}]`, "null", codeInvalidRequest},
+		{"an empty batch", `[]`, "null", codeInvalidRequest},
+		{"over MaxFrame", `{"jsonrpc":"2.0","id":11,"method":"ping","params":{"x":"` + strings.Repeat("a", MaxFrame) + `"}}`, "null", codeParseError},
+	} {
+		p.send(tc.line)
+		r := p.reply()
+		if r.Error == nil || r.Error.Code != tc.code || string(r.ID) != tc.id {
+			t.Errorf("%s: reply %+v, want error %d with id %s", tc.name, r, tc.code, tc.id)
+		}
+		// The session still answers.
+		p.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+		if r := p.reply(); string(r.ID) != `"after"` || r.Error != nil {
+			t.Fatalf("%s: the session did not go on: ping got %+v", tc.name, r)
+		}
+	}
+
+	// Blank lines and CRLF are fine, and a tool list still comes back whole.
+	p.send("")
+	p.send(`{"jsonrpc":"2.0","id":12,"method":"tools/list"}` + "\r")
+	r := p.reply()
+	var tools struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if err := json.Unmarshal(r.Result, &tools); err != nil || string(r.ID) != "12" || len(tools.Tools) != len(allTools) {
+		t.Fatalf("tools/list: %+v (%v)", r, err)
+	}
+	p.in.Close()
+	if err := <-p.done; err != nil {
+		t.Fatalf("the end of input: %v, want a clean end", err)
+	}
+}
+
+func TestStdioBatchesBeforeTheNewerProtocols(t *testing.T) {
+	t.Parallel()
+	p := newStdioPeer(t)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if r := p.reply(); string(r.ID) != "1" || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	// 2025-03-26 has batches: one reaches the SDK and is answered.
+	p.send(`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`)
+	line, err := p.out.ReadBytes('\n')
+	if err != nil || !strings.Contains(string(line), `"id":2`) || strings.Contains(string(line), `"error"`) {
+		t.Fatalf("batch reply %q, %v", line, err)
+	}
+	// A batch with a member that is not JSON-RPC is refused before the SDK.
+	p.send(`[{"jsonrpc":"2.0","id":3,"method":"ping"},{"nope":1}]`)
+	if r := p.reply(); r.Error == nil || r.Error.Code != codeInvalidRequest {
+		t.Fatalf("bad batch: %+v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	if r := p.reply(); string(r.ID) != "4" || r.Error != nil {
+		t.Fatalf("after a bad batch: %+v", r)
+	}
+}
+
+// A client that writes its requests and closes its side still gets every
+// reply: the SDK alone ends the session at the end of its input without
+// answering the requests still in flight.
+func TestStdioAnswersEverythingBeforeTheEndOfInput(t *testing.T) {
+	t.Parallel()
+	p := newStdioPeer(t)
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	in.WriteString(`{bad` + "\n")
+	for id := 2; id <= 20; id++ {
+		in.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/list"}` + "\n")
+	}
+	go func() {
+		io.WriteString(p.in, in.String())
+		p.in.Close()
+	}()
+	got := map[string]bool{}
+	for {
+		line, err := p.out.ReadBytes('\n')
+		if err != nil {
+			break
+		}
+		var r rpcReply
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("reply %q: %v", line, err)
+		}
+		got[string(r.ID)] = true
+	}
+	for id := 1; id <= 20; id++ {
+		if !got[strconv.Itoa(id)] {
+			t.Errorf("no reply to request %d (replies: %v)", id, got)
+		}
+	}
+	if !got["null"] {
+		t.Error("no parse error for the bad line")
+	}
+	if err := <-p.done; err != nil {
+		t.Fatalf("the end of input: %v", err)
+	}
+}
