@@ -73,9 +73,7 @@ func (f *frameWriter) Write(p []byte) (int, error) {
 	f.mu.Lock()
 	n, err := f.w.Write(p)
 	f.mu.Unlock()
-	if f.owed != nil {
-		f.owed.answered(bytes.TrimSpace(p))
-	}
+	f.owed.answered(bytes.TrimSpace(p))
 	return n, err
 }
 
@@ -145,7 +143,8 @@ func filterFrames(ctx context.Context, r io.Reader, sdk io.Writer, out io.Writer
 // owed: the longest a tool waits (MaxWait), and time to answer.
 const drainLimit = MaxWait + 30*time.Second
 
-// owed is the set of request ids passed to the SDK and not yet answered.
+// owed is the set of request ids passed to the SDK and not yet answered. A
+// nil *owed tracks nothing.
 type owed struct {
 	mu      sync.Mutex
 	ids     map[jsonrpc.ID]bool
@@ -158,6 +157,9 @@ func newOwed() *owed {
 
 // add records the requests of a frame the SDK is about to read.
 func (o *owed) add(frame []byte) {
+	if o == nil {
+		return
+	}
 	o.each(frame, func(m jsonrpc.Message) {
 		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
 			o.mu.Lock()
@@ -169,6 +171,9 @@ func (o *owed) add(frame []byte) {
 
 // answered strikes the responses of a frame that went out.
 func (o *owed) answered(frame []byte) {
+	if o == nil {
+		return
+	}
 	o.each(frame, func(m jsonrpc.Message) {
 		if resp, ok := m.(*jsonrpc.Response); ok {
 			o.mu.Lock()
@@ -204,6 +209,9 @@ func (o *owed) each(frame []byte, fn func(jsonrpc.Message)) {
 
 // drain waits until nothing is owed, ctx ends or limit passes.
 func (o *owed) drain(ctx context.Context, limit time.Duration) {
+	if o == nil {
+		return
+	}
 	t := time.NewTimer(limit)
 	defer t.Stop()
 	for {

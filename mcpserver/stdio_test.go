@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	json "github.com/goccy/go-json"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // stdioPeer is a client speaking raw lines to ServeStdio.
@@ -185,4 +187,49 @@ func TestStdioAnswersEverythingBeforeTheEndOfInput(t *testing.T) {
 	if err := <-p.done; err != nil {
 		t.Fatalf("the end of input: %v", err)
 	}
+}
+
+// FuzzFilterFrames: whatever a client writes, every line the filter passes
+// on is one the SDK decodes, every line it answers is a JSON-RPC error, and
+// it returns at the end of the input.
+func FuzzFilterFrames(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
+		"{bad\n5\nnull\n[]\n",
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]` + "\n",
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}` + "\n[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]\n",
+		"\r\n\n  \t\n{}{}\n\xff\xfe\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var sdk, out bytes.Buffer
+		if err := filterFrames(context.Background(), bytes.NewReader(in), &sdk, &out, nil); err != nil {
+			t.Fatalf("filterFrames: %v", err)
+		}
+		for line := range strings.Lines(sdk.String()) {
+			frame := []byte(strings.TrimSuffix(line, "\n"))
+			if len(frame) > 0 && frame[0] == '[' {
+				var batch []json.RawMessage
+				if err := json.Unmarshal(frame, &batch); err != nil || len(batch) == 0 {
+					t.Fatalf("passed on a bad batch %q", frame)
+				}
+				for _, m := range batch {
+					if _, err := jsonrpc.DecodeMessage(m); err != nil {
+						t.Fatalf("passed on %q: %v", frame, err)
+					}
+				}
+				continue
+			}
+			if _, err := jsonrpc.DecodeMessage(frame); err != nil {
+				t.Fatalf("passed on %q: %v", frame, err)
+			}
+		}
+		for line := range strings.Lines(out.String()) {
+			var r rpcReply
+			if err := json.Unmarshal([]byte(line), &r); err != nil || r.Error == nil || len(r.ID) == 0 {
+				t.Fatalf("answered %q", line)
+			}
+		}
+	})
 }
