@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/nats-io/jwt/v2"
-	"github.com/nats-io/nkeys"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nkeys"
 )
 
 // Operator is a decentralized (JWT) chain of trust for an embedded server:
