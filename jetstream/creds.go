@@ -20,6 +20,11 @@ func checkCredentials(path string) error {
 		return fmt.Errorf("%w: credentials file: %w", ErrAuth, err)
 	}
 	defer clear(b)
+	return parseCredentials(path, b)
+}
+
+// parseCredentials checks the content b of the credentials file at path.
+func parseCredentials(path string, b []byte) error {
 	notCreds := func(err error) error {
 		return fmt.Errorf("%w: credentials file %s is not a NATS .creds file (a user JWT and its NKey seed, as 'nsc generate creds' writes): %w", ErrAuth, path, err)
 	}
