@@ -176,8 +176,8 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		}),
 	}
 	if cfg.Credentials != "" {
-		if _, err := os.Stat(cfg.Credentials); err != nil {
-			return nil, fmt.Errorf("nats credentials: %w", err)
+		if err := checkCredentials(cfg.Credentials); err != nil {
+			return nil, err
 		}
 		opts = append(opts, nats.UserCredentials(cfg.Credentials))
 	}
@@ -185,6 +185,9 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		opts = append(opts, nats.Timeout(max(time.Until(dl), 100*time.Millisecond)))
 	}
 	nc, err := nats.Connect(cfg.URL, opts...)
+	if err := authError(cfg, err); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrUnavailable, redact(cfg.URL), err)
 	}
@@ -301,7 +304,14 @@ func (c *Conn) bucket(ctx context.Context, cfg njs.KeyValueConfig) (njs.KeyValue
 }
 
 func (c *Conn) setupError(what string, err error) error {
-	if errors.Is(err, njs.ErrJetStreamNotEnabled) || errors.Is(err, njs.ErrJetStreamNotEnabledForAccount) || errors.Is(err, nats.ErrNoResponders) {
+	if errors.Is(err, njs.ErrJetStreamNotEnabledForAccount) {
+		whose := "the account the server puts this connection in"
+		if c.cfg.Credentials != "" {
+			whose = "the account of the user of credentials file " + c.cfg.Credentials
+		}
+		return fmt.Errorf("%w: JetStream is not enabled for %s on %s: enable it for that account (JetStream limits in its JWT, e.g. 'nsc edit account --js-disk-storage -1 --js-mem-storage -1') or use credentials of an account that has it: %v", ErrUnavailable, whose, redact(c.cfg.URL), err)
+	}
+	if errors.Is(err, njs.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrNoResponders) {
 		return fmt.Errorf("%w: JetStream is not enabled on %s (start nats-server with -js): %v", ErrUnavailable, redact(c.cfg.URL), err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {

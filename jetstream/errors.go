@@ -14,4 +14,8 @@ var (
 	// another receiver took the inbox. Errors that wrap it also wrap
 	// inbox.ErrBusy.
 	ErrLockLost = errors.New("lost the hold on the inbox")
+	// ErrAuth means the connection could not authenticate: the credentials
+	// file cannot be read or is not a user's .creds file, or the server
+	// refused the credentials given (or required some and none were given).
+	ErrAuth = errors.New("NATS authentication failed")
 )

@@ -36,3 +36,6 @@ func StaleHold(r inbox.Receiver) {
 	h.confirmedAt = time.Time{}
 	h.mu.Unlock()
 }
+
+// ParseCredentials exposes the credentials file check to the fuzz tests.
+func ParseCredentials(b []byte) error { return parseCredentials("fuzz.creds", b) }

@@ -1,8 +1,11 @@
 package jetstream_test
 
 import (
+	"bytes"
+	"errors"
 	"testing"
 
+	"github.com/parleyhq/parley/internal/natsserver"
 	"github.com/parleyhq/parley/jetstream"
 )
 
@@ -21,5 +24,48 @@ func FuzzDecodeBucketValues(f *testing.F) {
 			t.Fatalf("a hold that does not decode names no holder: %q", data)
 		}
 		_, _ = jetstream.DecodeBox(data)
+	})
+}
+
+// A credentials file may hold anything: its check never panics, refuses
+// with ErrAuth, and accepts a JWT only with its own user's seed.
+func FuzzParseCredentials(f *testing.F) {
+	op, err := natsserver.NewOperator("fuzz")
+	if err != nil {
+		f.Fatal(err)
+	}
+	acc, err := op.NewAccount("A", true)
+	if err != nil {
+		f.Fatal(err)
+	}
+	token, seed, err := acc.NewUser("u")
+	if err != nil {
+		f.Fatal(err)
+	}
+	_, other, err := acc.NewUser("v")
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, err := natsserver.FormatCreds(token, seed)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := jetstream.ParseCredentials(good); err != nil {
+		f.Fatalf("a good creds file: %v", err)
+	}
+	wrong := bytes.Replace(good, seed, other, 1)
+	if err := jetstream.ParseCredentials(wrong); !errors.Is(err, jetstream.ErrAuth) {
+		f.Fatalf("a JWT with another user's seed: %v", err)
+	}
+	f.Add(good)
+	f.Add(wrong)
+	f.Add(seed)
+	f.Add([]byte(token))
+	f.Add([]byte("-----BEGIN NATS USER JWT-----\nx.y.z\n------END NATS USER JWT------\n"))
+	f.Add([]byte("\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := jetstream.ParseCredentials(data); err != nil && !errors.Is(err, jetstream.ErrAuth) {
+			t.Fatalf("refused without ErrAuth: %v", err)
+		}
 	})
 }

@@ -272,7 +272,7 @@ func TestConnectErrors(t *testing.T) {
 	t.Run("missing credentials file", func(t *testing.T) {
 		t.Parallel()
 		_, err := jetstream.Connect(ctxT(t), jetstream.Config{URL: "nats://127.0.0.1:1", Credentials: "/nonexistent/user.creds"})
-		if err == nil || !strings.Contains(err.Error(), "credentials") {
+		if !errors.Is(err, jetstream.ErrAuth) || !strings.Contains(err.Error(), "/nonexistent/user.creds") {
 			t.Fatalf("Connect with a missing credentials file = %v", err)
 		}
 	})

@@ -168,6 +168,8 @@ func messengerError(err error) error {
 		return &cliError{msg: fmt.Sprintf("%v; nothing was delivered: free disk space and try again", err), err: err}
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EROFS):
 		return &cliError{msg: fmt.Sprintf("%v; nothing was delivered: check the permissions of %s", err, "the messenger root"), err: err}
+	case errors.Is(err, jetstream.ErrAuth):
+		return &cliError{msg: fmt.Sprintf("%v (the credentials file is set by \"nats\".\"credentials\" in config.json, relative to --root)", err), err: err}
 	case errors.Is(err, jetstream.ErrUnavailable):
 		return &cliError{msg: fmt.Sprintf("%v; check \"nats\".\"url\" in config.json and that nats-server runs with JetStream (-js)", err), err: err}
 	case errors.Is(err, jetstream.ErrIncompatible):

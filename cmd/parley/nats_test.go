@@ -152,3 +152,86 @@ func TestNATSConfigErrors(t *testing.T) {
 	_, stderr, code = cli(t, root, "", "agents", "list")
 	oneLineError(t, stderr, code, "carrier-pigeon")
 }
+
+// Over a server that requires credentials, the commands connect with the
+// .creds file config.json's nats.credentials names (relative to the
+// root); without it, or with another operator's user, they stop with one
+// line that names the credentials and where they are configured.
+func TestNATSCredentialsFromConfig(t *testing.T) {
+	t.Parallel()
+	op, err := natsserver.NewOperator("parley-cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, err := op.NewAccount("PARLEY", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := natsserver.Start(t.TempDir(), natsserver.WithOperator(op))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	stranger, err := natsserver.NewOperator("stranger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign, err := stranger.NewAccount("FOREIGN", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeCreds := func(root string, a *natsserver.Account) {
+		t.Helper()
+		b, err := a.Creds("agent")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(root, "nats"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "nats", "user.creds"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withCreds := fmt.Sprintf(`{"transport":"nats","nats":{"url":%q,"credentials":"nats/user.creds"}}`, srv.URL())
+
+	root := t.TempDir()
+	writeConfig(t, root, withCreds)
+	writeCreds(root, acc)
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "hello over credentials")
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Bob"))
+	if len(objs) != 1 || objs[0]["text"] != "hello over credentials" || objs[0]["from"] != "Alice" {
+		t.Fatalf("recv: %v", objs)
+	}
+
+	none := t.TempDir()
+	writeConfig(t, none, fmt.Sprintf(`{"transport":"nats","nats":{"url":%q}}`, srv.URL()))
+	_, stderr, code := cli(t, none, "", "send", "--from", "Alice", "--to", "Bob", "x")
+	oneLineError(t, stderr, code, "requires credentials")
+	oneLineError(t, stderr, code, `"nats"."credentials" in config.json`)
+
+	other := t.TempDir()
+	writeConfig(t, other, withCreds)
+	writeCreds(other, foreign)
+	_, stderr, code = cli(t, other, "", "recv", "--as", "Bob")
+	oneLineError(t, stderr, code, "refused the user of credentials file "+filepath.Join(other, "nats", "user.creds"))
+	oneLineError(t, stderr, code, `"nats"."credentials" in config.json`)
+
+	missing := t.TempDir()
+	writeConfig(t, missing, withCreds)
+	_, stderr, code = cli(t, missing, "", "agents", "list")
+	oneLineError(t, stderr, code, filepath.Join(missing, "nats", "user.creds"))
+	oneLineError(t, stderr, code, `"nats"."credentials" in config.json`)
+
+	// The message sent with credentials is the only one: nothing was
+	// delivered by the refused commands.
+	c, err := jetstream.Connect(context.Background(), jetstream.Config{URL: srv.URL(), Credentials: filepath.Join(root, "nats", "user.creds")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if w, _, _, err := c.Transport().Count(context.Background(), "Bob"); err != nil || w != 0 {
+		t.Fatalf("Bob's inbox holds %d messages, %v; want 0", w, err)
+	}
+}

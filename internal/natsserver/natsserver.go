@@ -31,6 +31,7 @@ type Server struct {
 	max   int32
 	srv   *server.Server
 	ready time.Duration
+	op    *Operator // decentralized JWT authentication, or nil
 }
 
 // Option configures a Server.
@@ -75,6 +76,11 @@ func (s *Server) Restart() error {
 		MaxPayload: s.max,
 		NoLog:      true,
 		NoSigs:     true,
+	}
+	if s.op != nil {
+		if err := s.op.apply(o); err != nil {
+			return err
+		}
 	}
 	var srv *server.Server
 	var err error
