@@ -1,0 +1,61 @@
+// Package regfile opens the files parley reads on its own (config.json, the
+// lookup cache, gate.jsonl, vault pages, a debate's files): read-only with
+// O_NONBLOCK, and refused unless they are regular files. A named pipe
+// planted in such a file's place would otherwise block the reader in
+// open(2) for good, waiting for a writer, where not even a signal gets it
+// out; with O_NONBLOCK it opens at once and the fstat refuses it.
+//
+// Paths the user names on the command line (--context, "gate FILE") may be
+// pipes and are not opened through this package.
+package regfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular is what Open's error wraps when the name is something
+// other than a regular file (a named pipe, a directory, a device, a
+// socket).
+var ErrNotRegular = errors.New("not a regular file")
+
+// NotRegularError is Open's error for something that is not a regular
+// file; errors.Is(err, ErrNotRegular) holds.
+type NotRegularError struct {
+	Name string
+	Mode fs.FileMode // the type bits of what was found
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is a %v, %v", e.Name, e.Mode, ErrNotRegular)
+}
+
+func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
+
+// OpenFunc opens a file: os.OpenFile, or the OpenFile method of an
+// *os.Root, which keeps the name inside the root.
+type OpenFunc func(name string, flag int, perm fs.FileMode) (*os.File, error)
+
+// Open opens name for reading through open, with O_NONBLOCK, and returns it
+// with its FileInfo if it is a regular file. Anything else is closed again
+// and fails with a *NotRegularError; the open's own errors (fs.ErrNotExist,
+// a symbolic link os.Root refuses) are returned as they are.
+func Open(open OpenFunc, name string) (*os.File, fs.FileInfo, error) {
+	f, err := open(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &NotRegularError{Name: name, Mode: fi.Mode().Type()}
+	}
+	return f, fi, nil
+}
