@@ -18,6 +18,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // FileName is the settings file's name under the root.
@@ -101,26 +102,20 @@ func (c *Config) Budget(l debate.Layer) debate.ConsensusBudget {
 
 // Load reads <root>/config.json. A missing file yields the defaults.
 func Load(root string) (*Config, error) {
-	// O_NONBLOCK: a named pipe planted as config.json must not block every
-	// command in open(2) (where not even SIGTERM gets it out).
-	f, err := os.OpenFile(filepath.Join(root, FileName), os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	// A named pipe planted as config.json must not block every command in
+	// open(2) (where not even SIGTERM gets it out): regfile refuses it.
+	f, _, err := regfile.Open(os.OpenFile, filepath.Join(root, FileName))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return &Config{}, nil
-	}
-	if errors.Is(err, syscall.ENOTDIR) {
+	case errors.Is(err, syscall.ENOTDIR):
 		return nil, fmt.Errorf("%w: the root %s is not a directory; give --root a directory (parley init creates one)", ErrInvalid, root)
-	}
-	if err != nil {
+	case errors.Is(err, regfile.ErrNotRegular):
+		return nil, fmt.Errorf("%w: %w; replace it with a JSON file or remove it", ErrInvalid, err)
+	case err != nil:
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file (%v); replace it with a JSON file or remove it", ErrInvalid, f.Name(), fi.Mode().Type())
-	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
 		return nil, err
