@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -377,16 +377,13 @@ func (s *Store) readEntry(name string) *entry {
 // vault, another version) yields an empty index, which the scan fills.
 func (s *Store) loadCache() *index {
 	ix := &index{entries: map[string]*entry{}}
-	// O_NONBLOCK: a named pipe planted as the cache must not block every
-	// lookup in open(2); only a regular file is read.
-	f, err := s.root.OpenFile(CacheFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// A named pipe planted as the cache must not block every lookup in
+	// open(2); only a regular file is read.
+	f, _, err := regfile.Open(s.root.OpenFile, CacheFile)
 	if err != nil {
 		return ix
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return ix
-	}
 	data, err := io.ReadAll(io.LimitReader(f, maxCacheBytes+1))
 	if err != nil || len(data) > maxCacheBytes {
 		return ix
