@@ -15,10 +15,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // Permissions of what a vault writes (SPEC §3).
@@ -362,18 +362,17 @@ func readFile(root *os.Root, name string, strict bool) ([]byte, fs.FileInfo, err
 			return nil, nil, fmt.Errorf("%w (%s)", ErrNotPage, linfo.Mode().Type())
 		}
 	}
-	// O_NONBLOCK: a named pipe in a page's place must not block the
-	// reader in open(2) waiting for a writer; it is refused below.
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// A named pipe in a page's place must not block the reader in open(2)
+	// waiting for a writer: regfile refuses it.
+	f, info, err := regfile.Open(root.OpenFile, name)
+	if nr := (*regfile.NotRegularError)(nil); errors.As(err, &nr) {
+		return nil, nil, fmt.Errorf("%w (%s)", ErrNotPage, nr.Mode)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !info.Mode().IsRegular() || (linfo != nil && !os.SameFile(linfo, info)) {
+	if linfo != nil && !os.SameFile(linfo, info) {
 		return nil, nil, fmt.Errorf("%w (%s)", ErrNotPage, info.Mode().Type())
 	}
 	if info.Size() > MaxPageBytes {
