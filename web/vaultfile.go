@@ -5,8 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
 
+	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -38,17 +38,13 @@ func readPage(root *os.Root, p string) ([]byte, error) {
 	if !li.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s (%s)", errNotPage, p, li.Mode().Type())
 	}
-	// O_NONBLOCK: a named pipe swapped in after the lstat must not block
-	// the request in open(2); SameFile refuses it below.
-	f, err := root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// A named pipe swapped in after the lstat must not block the request
+	// in open(2): regfile refuses it.
+	f, fi, err := regfile.Open(root.OpenFile, p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if !os.SameFile(li, fi) {
 		return nil, fmt.Errorf("%w: %s changed while it was opened", errNotPage, p)
 	}
