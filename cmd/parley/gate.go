@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // newGateCmd is "parley gate [FILE|-]": decide debate or skip for one
@@ -312,18 +312,14 @@ func newGateStatsCmd(a *app) *cobra.Command {
 			if err == nil {
 				defer root.Close()
 				var f *os.File
-				// O_NONBLOCK and a regular file only: a named pipe as
-				// gate.jsonl must not block the command in open(2).
-				f, err = root.OpenFile(gating.LogName, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+				// A named pipe as gate.jsonl must not block the command in
+				// open(2): regfile refuses it.
+				f, _, err = regfile.Open(root.OpenFile, gating.LogName)
 				if err == nil {
 					defer f.Close()
-					var fi os.FileInfo
-					if fi, err = f.Stat(); err == nil && !fi.Mode().IsRegular() {
-						err = fmt.Errorf("%s is a %v, not a regular file: remove it (the next gate decision creates it)", gating.LogName, fi.Mode().Type())
-					}
-					if err == nil {
-						entries, bad, err = gating.ReadLog(f)
-					}
+					entries, bad, err = gating.ReadLog(f)
+				} else if errors.Is(err, regfile.ErrNotRegular) {
+					err = fmt.Errorf("%w: remove it (the next gate decision creates it)", err)
 				}
 			}
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
