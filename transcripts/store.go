@@ -604,6 +604,13 @@ func (s *Store) List() ([]Summary, error) {
 // Summary summarises one debate. Rounds and tokens come from verdict.json
 // for a closed debate, else from the transcript so far (unverified).
 func (s *Store) Summary(id string) (Summary, error) {
+	return s.summary(id, true)
+}
+
+// summary is Summary; without withProgress, an unclosed debate's rounds and
+// tokens are left at zero and its transcript is not read (for a caller that
+// reads the events itself).
+func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	sess, err := s.Session(id)
 	if err != nil {
 		return Summary{}, err
@@ -624,6 +631,9 @@ func (s *Store) Summary(id string) (Summary, error) {
 	sum.State = StateInterrupted
 	if running {
 		sum.State = StateRunning
+	}
+	if !withProgress {
+		return sum, nil
 	}
 	if data, err := readFile(s.root, fileOf(id, TranscriptFile)); err == nil {
 		sum.Rounds, sum.Tokens = progress(data)
