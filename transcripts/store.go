@@ -647,14 +647,15 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 // must verify (else ErrTampered); a debate without a verdict event is
 // ErrNotSealed.
 func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, error) {
-	rep, err := s.Verify(id)
+	// One read of the transcript, verified, then decoded.
+	t, data, err := s.readChain(id)
 	if err != nil {
 		return nil, err
 	}
-	if !rep.Intact {
+	if rep := t.Report; !rep.Intact {
 		return nil, &TamperError{ID: id, Line: rep.BadLine, Problem: rep.Problem}
 	}
-	events, err := s.Events(id)
+	events, err := decodeChain(data, id, t.Report.Events)
 	if err != nil {
 		return nil, err
 	}
@@ -665,8 +666,8 @@ func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, er
 	if st.Verdict == nil {
 		return nil, fmt.Errorf("%w: %s has no verdict event (parley debate resume %s closes it)", ErrNotSealed, id, id)
 	}
-	if v, err := s.Verdict(id); err == nil {
-		st.Verdict.Record = v.Record
+	if t.Verdict != nil {
+		st.Verdict.Record = t.Verdict.Record
 	}
 	return st.Verdict, nil
 }
