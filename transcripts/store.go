@@ -288,11 +288,13 @@ func (l *Log) Append(ctx context.Context, kind debate.EventKind, elapsedMs int64
 	if l.f == nil {
 		return debate.Event{}, fmt.Errorf("transcript of %s is closed", l.id)
 	}
+	// Marshal's output is compact (it compacts what a MarshalJSON or a
+	// RawMessage returns too): no newline reaches the line.
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return debate.Event{}, fmt.Errorf("encode the %s event: %w", kind, err)
 	}
-	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(inbox.TimeLayout), ElapsedMs: elapsedMs, Data: compact(raw)}
+	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(inbox.TimeLayout), ElapsedMs: elapsedMs, Data: raw}
 	line, hash, err := encodeLine(l.head, &e)
 	if err != nil {
 		return debate.Event{}, err
