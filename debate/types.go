@@ -265,15 +265,14 @@ type TurnRecord struct {
 	Evidence        []EvidenceCheck `json:"evidence,omitempty"`
 }
 
-// UnmarshalJSON decodes a recorded turn. It is needed because the embedded
-// Turn's own UnmarshalJSON (the "claim" alias) would otherwise be promoted
-// and decode the turn's fields only.
+// UnmarshalJSON decodes a recorded turn, in one pass. It is needed
+// because the embedded Turn's own UnmarshalJSON (the "claim" alias) would
+// otherwise be promoted and decode the turn's fields only.
 func (r *TurnRecord) UnmarshalJSON(b []byte) error {
-	var t Turn
-	if err := json.Unmarshal(b, &t); err != nil {
-		return err
-	}
-	var meta struct {
+	type turn Turn // without Turn's UnmarshalJSON
+	var aux struct {
+		turn
+		Claim           *string         `json:"claim"`
 		Agent           string          `json:"agent"`
 		RequestID       string          `json:"request_id"`
 		MessageID       string          `json:"message_id"`
@@ -282,13 +281,16 @@ func (r *TurnRecord) UnmarshalJSON(b []byte) error {
 		OverBudget      bool            `json:"over_budget"`
 		Evidence        []EvidenceCheck `json:"evidence"`
 	}
-	if err := json.Unmarshal(b, &meta); err != nil {
+	if err := json.Unmarshal(b, &aux); err != nil {
 		return err
 	}
 	*r = TurnRecord{
-		Turn: t, Agent: meta.Agent, RequestID: meta.RequestID, MessageID: meta.MessageID,
-		PositionHash: meta.PositionHash, TokensEstimated: meta.TokensEstimated,
-		OverBudget: meta.OverBudget, Evidence: meta.Evidence,
+		Turn: Turn(aux.turn), Agent: aux.Agent, RequestID: aux.RequestID, MessageID: aux.MessageID,
+		PositionHash: aux.PositionHash, TokensEstimated: aux.TokensEstimated,
+		OverBudget: aux.OverBudget, Evidence: aux.Evidence,
+	}
+	if r.Position == "" && aux.Claim != nil {
+		r.Position = *aux.Claim
 	}
 	return nil
 }

@@ -84,16 +84,6 @@ func encodeLine(prev string, e *debate.Event) ([]byte, string, error) {
 	return b, string(h[:]), nil
 }
 
-// compact returns JSON without insignificant white space, so that no
-// newline can reach a line (string contents escape theirs).
-func compact(src []byte) json.RawMessage {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, src); err != nil {
-		return src
-	}
-	return buf.Bytes()
-}
-
 // checked is what checkLine learns from a line.
 type checked struct {
 	seq  int

@@ -42,18 +42,42 @@ func (s *Store) Read(id string) (*Transcript, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Transcript{Session: sess, State: StateInterrupted}
+	t, data, err := s.readChain(id)
+	if err != nil {
+		return nil, err
+	}
+	t.Session = sess
+	if !t.Report.Intact {
+		t.Events = readLenient(data)
+		return t, nil
+	}
+	if t.Events, _ = decodeChain(data, id, t.Report.Events); t.Events == nil {
+		// A chain that verifies over lines that are not events: show what
+		// does decode.
+		t.Events = readLenient(data)
+	}
+	return t, nil
+}
+
+// readChain reads debate id's verdict.json (into Verdict) and then its
+// transcript, verifies the one against the other (into Report), and
+// returns the transcript's bytes. verdict.json is read first, so that a
+// debate closing meanwhile is seen either unsealed (and verified so far)
+// or sealed whole. The incomplete last line of a debate that is running is
+// left out of the bytes; that of an interrupted debate is reported.
+func (s *Store) readChain(id string) (*Transcript, []byte, error) {
+	t := &Transcript{State: StateInterrupted}
 	var seal *Seal
 	switch v, err := s.Verdict(id); {
 	case err == nil:
 		t.Verdict, t.State = v, StateClosed
 		seal = &Seal{Events: v.Events, Head: v.Head}
 	case !errors.Is(err, ErrNotSealed):
-		return nil, err
+		return nil, nil, err
 	default:
 		running, err := s.Running(id)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return nil, nil, err
 		}
 		if running {
 			t.State = StateRunning
@@ -62,9 +86,9 @@ func (s *Store) Read(id string) (*Transcript, error) {
 	data, err := readFile(s.root, fileOf(id, TranscriptFile))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s has no transcript", ErrNotFound, id)
+			return nil, nil, fmt.Errorf("%w: %s has no transcript", ErrNotFound, id)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if t.State == StateRunning {
 		if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
@@ -73,26 +97,26 @@ func (s *Store) Read(id string) (*Transcript, error) {
 	}
 	rep, err := Verify(bytes.NewReader(data), id, seal)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t.Report = &rep
-	if !rep.Intact {
-		t.Events = readLenient(data)
-		return t, nil
-	}
-	t.Events = make([]debate.Event, 0, rep.Events)
+	return t, data, nil
+}
+
+// decodeChain decodes the n lines of debate id's transcript that Verify
+// found intact. A line that is not an event gives nil and a TamperError
+// naming it.
+func decodeChain(data []byte, id string, n int) ([]debate.Event, error) {
+	events := make([]debate.Event, 0, n)
 	for line := range bytes.Lines(data) {
 		// Verify checked every line's structure and hash: decode only.
 		e, err := decodeVerified(bytes.TrimSuffix(line, []byte("\n")))
 		if err != nil {
-			// A chain that verifies over lines that are not events: show
-			// what does decode.
-			t.Events = readLenient(data)
-			break
+			return nil, &TamperError{ID: id, Line: len(events) + 1, Problem: err.Error()}
 		}
-		t.Events = append(t.Events, e)
+		events = append(events, e)
 	}
-	return t, nil
+	return events, nil
 }
 
 // decodeVerified decodes a line that Verify already checked.

@@ -29,7 +29,9 @@ type Status struct {
 // and the verdict as verdict.json has it. An id without a debate is
 // ErrNotFound; it is safe to call while the debate runs.
 func (s *Store) Status(id string) (*Status, error) {
-	sum, err := s.Summary(id)
+	// The events give the round and tokens: the summary's count of them
+	// would read the transcript a second time.
+	sum, err := s.summary(id, false)
 	if err != nil {
 		return nil, err
 	}

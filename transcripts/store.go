@@ -288,11 +288,13 @@ func (l *Log) Append(ctx context.Context, kind debate.EventKind, elapsedMs int64
 	if l.f == nil {
 		return debate.Event{}, fmt.Errorf("transcript of %s is closed", l.id)
 	}
+	// Marshal's output is compact (it compacts what a MarshalJSON or a
+	// RawMessage returns too): no newline reaches the line.
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return debate.Event{}, fmt.Errorf("encode the %s event: %w", kind, err)
 	}
-	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(inbox.TimeLayout), ElapsedMs: elapsedMs, Data: compact(raw)}
+	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(inbox.TimeLayout), ElapsedMs: elapsedMs, Data: raw}
 	line, hash, err := encodeLine(l.head, &e)
 	if err != nil {
 		return debate.Event{}, err
@@ -604,6 +606,13 @@ func (s *Store) List() ([]Summary, error) {
 // Summary summarises one debate. Rounds and tokens come from verdict.json
 // for a closed debate, else from the transcript so far (unverified).
 func (s *Store) Summary(id string) (Summary, error) {
+	return s.summary(id, true)
+}
+
+// summary is Summary; without withProgress, an unclosed debate's rounds and
+// tokens are left at zero and its transcript is not read (for a caller that
+// reads the events itself).
+func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	sess, err := s.Session(id)
 	if err != nil {
 		return Summary{}, err
@@ -625,6 +634,9 @@ func (s *Store) Summary(id string) (Summary, error) {
 	if running {
 		sum.State = StateRunning
 	}
+	if !withProgress {
+		return sum, nil
+	}
 	if data, err := readFile(s.root, fileOf(id, TranscriptFile)); err == nil {
 		sum.Rounds, sum.Tokens = progress(data)
 	}
@@ -637,14 +649,15 @@ func (s *Store) Summary(id string) (Summary, error) {
 // must verify (else ErrTampered); a debate without a verdict event is
 // ErrNotSealed.
 func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, error) {
-	rep, err := s.Verify(id)
+	// One read of the transcript, verified, then decoded.
+	t, data, err := s.readChain(id)
 	if err != nil {
 		return nil, err
 	}
-	if !rep.Intact {
+	if rep := t.Report; !rep.Intact {
 		return nil, &TamperError{ID: id, Line: rep.BadLine, Problem: rep.Problem}
 	}
-	events, err := s.Events(id)
+	events, err := decodeChain(data, id, t.Report.Events)
 	if err != nil {
 		return nil, err
 	}
@@ -655,8 +668,8 @@ func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, er
 	if st.Verdict == nil {
 		return nil, fmt.Errorf("%w: %s has no verdict event (parley debate resume %s closes it)", ErrNotSealed, id, id)
 	}
-	if v, err := s.Verdict(id); err == nil {
-		st.Verdict.Record = v.Record
+	if t.Verdict != nil {
+		st.Verdict.Record = t.Verdict.Record
 	}
 	return st.Verdict, nil
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	json "github.com/goccy/go-json"
+
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
 )
@@ -659,4 +661,45 @@ func TestAgentLogRefusesANamedPipe(t *testing.T) {
 		t.Fatalf("a regular log: %v", err)
 	}
 	f.Close()
+}
+
+// spacedJSON marshals to JSON laid out over several lines.
+type spacedJSON struct{}
+
+func (spacedJSON) MarshalJSON() ([]byte, error) {
+	return []byte("{\n  \"a\": [1,\n 2],\r\n  \"b\": \"x\"\n}"), nil
+}
+
+// Append writes an event's data as compact JSON on one line, even when the
+// data lays itself out over several (a MarshalJSON or a json.RawMessage).
+func TestAppendCompactsData(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	ctx := context.Background()
+	l, sess := created(t, s, testID)
+	defer l.Close()
+	if _, err := l.Append(ctx, debate.EventOpen, 0, sess); err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []any{spacedJSON{}, json.RawMessage("{\n\"a\" : [1,\n 2], \"b\":\"x\"}"), struct {
+		R json.RawMessage `json:"r"`
+	}{json.RawMessage("[ 1,\r\n2 ]")}} {
+		e, err := l.Append(ctx, debate.EventResume, 1, data)
+		if err != nil {
+			t.Fatalf("%T: %v", data, err)
+		}
+		if bytes.ContainsAny(e.Data, " \r\n") {
+			t.Errorf("%T: data %q is not compact", data, e.Data)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "debates", testID, "transcript.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(raw, []byte("\n")); n != 4 {
+		t.Fatalf("%d lines, want 4:\n%s", n, raw)
+	}
+	if rep, err := s.Verify(testID); err != nil || !rep.Intact || rep.Events != 4 {
+		t.Fatalf("verify: %+v %v", rep, err)
+	}
 }

@@ -144,8 +144,8 @@ func NewView(t *Transcript) *View {
 		round := 0
 		switch e.Kind {
 		case debate.EventTurn:
-			tr, ok := decodeTurn(e.Data)
-			if !ok {
+			var tr debate.TurnRecord
+			if json.Unmarshal(e.Data, &tr) != nil {
 				continue
 			}
 			if tr.Text != "" {
@@ -239,42 +239,4 @@ func (v *View) ParticipantList() string {
 		ps = append(ps, p.Name+" ("+string(p.Role)+")")
 	}
 	return strings.Join(ps, ", ")
-}
-
-// turnJSON is a recorded turn's JSON in one flat struct: one decode, where
-// debate.TurnRecord's UnmarshalJSON takes two (a long page has a thousand).
-type turnJSON struct {
-	DebateID         string                 `json:"debate_id"`
-	Round            int                    `json:"round"`
-	Role             debate.Role            `json:"role"`
-	Position         string                 `json:"position"`
-	Claim            *string                `json:"claim"`
-	CounterTo        string                 `json:"counter_to"`
-	EvidenceRefs     []string               `json:"evidence_refs"`
-	ConfidenceChange int                    `json:"confidence_change"`
-	Tokens           int                    `json:"tokens"`
-	Text             string                 `json:"text"`
-	Agent            string                 `json:"agent"`
-	RequestID        string                 `json:"request_id"`
-	MessageID        string                 `json:"message_id"`
-	PositionHash     string                 `json:"position_hash"`
-	TokensEstimated  bool                   `json:"tokens_estimated"`
-	OverBudget       bool                   `json:"over_budget"`
-	Evidence         []debate.EvidenceCheck `json:"evidence"`
-}
-
-func decodeTurn(data []byte) (debate.TurnRecord, bool) {
-	var j turnJSON
-	if json.Unmarshal(data, &j) != nil {
-		return debate.TurnRecord{}, false
-	}
-	if j.Position == "" && j.Claim != nil {
-		j.Position = *j.Claim
-	}
-	return debate.TurnRecord{
-		Turn: debate.Turn{DebateID: j.DebateID, Round: j.Round, Role: j.Role, Position: j.Position, CounterTo: j.CounterTo,
-			EvidenceRefs: j.EvidenceRefs, ConfidenceChange: j.ConfidenceChange, Tokens: j.Tokens, Text: j.Text},
-		Agent: j.Agent, RequestID: j.RequestID, MessageID: j.MessageID, PositionHash: j.PositionHash,
-		TokensEstimated: j.TokensEstimated, OverBudget: j.OverBudget, Evidence: j.Evidence,
-	}, true
 }
