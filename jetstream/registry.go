@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	njs "github.com/nats-io/nats.go/jetstream"
@@ -38,8 +36,7 @@ type Registry struct {
 	host string
 	ttl  time.Duration
 	now  func() time.Time
-
-	mu       sync.Mutex // guards nextName's generator
+	// nextName draws memorable base names (default registry.RandomName).
 	nextName func() string
 }
 
@@ -63,9 +60,7 @@ func WithHost(h string) RegistryOption { return func(r *Registry) { r.host = h }
 // receives every successful registration through Adopt (c.Transport() is
 // the natural choice).
 func NewRegistry(c *Conn, mail registry.Mailboxes, opts ...RegistryOption) *Registry {
-	rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano())))
-	r := &Registry{c: c, kv: c.regs, mail: mail, host: c.host, ttl: registry.DefaultTTL, now: time.Now}
-	r.nextName = func() string { return registry.MemorableName(rng) }
+	r := &Registry{c: c, kv: c.regs, mail: mail, host: c.host, ttl: registry.DefaultTTL, now: time.Now, nextName: registry.RandomName}
 	for _, o := range opts {
 		o(r)
 	}
@@ -91,17 +86,11 @@ func (r *Registry) pathError(op, name string, err error) error {
 // registration the claim replaced is put back).
 func (r *Registry) Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
 	reg.FillDefaults(r.host, r.now())
-	res, prev, err := registry.ClaimName(ctx, reg, r.next, r.claim)
+	res, prev, err := registry.ClaimName(ctx, reg, r.nextName, r.claim)
 	if err != nil {
 		return nil, err
 	}
 	return registry.AdoptInbox(ctx, r.mail, res, prev, r.giveBack, r.c.log)
-}
-
-func (r *Registry) next() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.nextName()
 }
 
 // giveBack undoes a claim of name by sessionID, provided the registration
