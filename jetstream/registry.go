@@ -108,13 +108,7 @@ func (r *Registry) giveBack(ctx context.Context, name, sessionID string, prev []
 		if reg.SessionID != sessionID {
 			return nil // taken meanwhile: not ours to undo
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			if prev == nil {
-				return r.kv.Delete(ctx, name, njs.LastRevision(rev))
-			}
-			_, err := r.kv.Update(ctx, name, prev, rev)
-			return err
-		})
+		err = r.put(ctx, name, prev, rev)
 		if isRevisionMismatch(err) {
 			continue
 		}
@@ -125,6 +119,19 @@ func (r *Registry) giveBack(ctx context.Context, name, sessionID string, prev []
 
 // maxConflicts bounds the compare-and-swap retries of one change.
 const maxConflicts = 16
+
+// put writes data as name's registration, or deletes it when data is nil,
+// provided the key is still at revision rev (else a revision mismatch, see
+// isRevisionMismatch).
+func (r *Registry) put(ctx context.Context, name string, data []byte, rev uint64) error {
+	return r.c.retry(ctx, func(ctx context.Context) error {
+		if data == nil {
+			return r.kv.Delete(ctx, name, njs.LastRevision(rev))
+		}
+		_, err := r.kv.Update(ctx, name, data, rev)
+		return err
+	})
+}
 
 // claim takes reg.Name for reg; prev is the value it replaced (nil when it
 // created the key).
@@ -161,10 +168,7 @@ func (r *Registry) claim(ctx context.Context, reg registry.Registration) (*regis
 		default:
 			res.TookOver = true
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			_, err := r.kv.Update(ctx, reg.Name, data, rev)
-			return err
-		})
+		err = r.put(ctx, reg.Name, data, rev)
 		if isRevisionMismatch(err) {
 			continue // changed meanwhile: look again
 		}
@@ -256,10 +260,7 @@ func (r *Registry) Update(ctx context.Context, name, sessionID string, fn func(*
 		if err != nil {
 			return err
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			_, err := r.kv.Update(ctx, name, data, rev)
-			return err
-		})
+		err = r.put(ctx, name, data, rev)
 		if isRevisionMismatch(err) {
 			continue
 		}
@@ -296,9 +297,7 @@ func (r *Registry) Unregister(ctx context.Context, name, sessionID string) error
 		if reg.SessionID != sessionID {
 			return r.pathError("unregister", name, registry.ErrNotOwner)
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			return r.kv.Delete(ctx, name, njs.LastRevision(rev))
-		})
+		err = r.put(ctx, name, nil, rev)
 		if isRevisionMismatch(err) {
 			continue
 		}
@@ -374,9 +373,7 @@ func (r *Registry) Prune(ctx context.Context) ([]string, error) {
 		case err == nil && r.isAlive(reg):
 			continue
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			return r.kv.Delete(ctx, n, njs.LastRevision(rev))
-		})
+		err = r.put(ctx, n, nil, rev)
 		if isRevisionMismatch(err) {
 			continue // changed meanwhile: judged again next time
 		}
