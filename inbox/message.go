@@ -164,6 +164,10 @@ func (m *Message) Encode() ([]byte, error) {
 		if !json.Valid(raw) {
 			return nil, fmt.Errorf("field %q is not valid JSON", k)
 		}
+		// The encoder makes strings valid UTF-8 but copies raw fields.
+		if !utf8.Valid(raw) {
+			return nil, fmt.Errorf("%w: typed field %q is not UTF-8", ErrMalformed, k)
+		}
 		if err := put(k, raw, false); err != nil {
 			return nil, err
 		}
@@ -171,10 +175,6 @@ func (m *Message) Encode() ([]byte, error) {
 	buf.WriteByte('}')
 	if buf.Len() > MaxMessageBytes {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, buf.Len(), MaxMessageBytes)
-	}
-	// Strings are made valid by the encoder; raw typed fields are copied.
-	if !utf8.Valid(buf.Bytes()) {
-		return nil, fmt.Errorf("%w: a typed field is not UTF-8", ErrMalformed)
 	}
 	return buf.Bytes(), nil
 }

@@ -62,7 +62,7 @@ func (t *FileTransport) Adopt(ctx context.Context, agent, sessionID string) (int
 	}
 	moved := 0
 	if owner != "" {
-		aside := AsideDir + "/" + asideName(owner)
+		aside := AsideDir + "/" + AsideName(owner)
 		for _, sub := range []string{dir + "/" + AsideDir, dir + "/" + aside} {
 			if err := mkdirSafe(t.root, t.fsys, sub); err != nil {
 				return 0, &DeliveryError{Op: "adopt", Agent: agent, Path: sub, Err: err}
@@ -97,9 +97,11 @@ func (t *FileTransport) Adopt(ctx context.Context, agent, sessionID string) (int
 	return moved, nil
 }
 
-// asideName turns a session id into a directory name: the id itself when it
-// is a valid name, else a digest of it.
-func asideName(session string) string {
+// AsideName turns a session id into the name under which the mail set
+// aside for that session is kept (a directory under aside/, a subject token
+// in the JetStream transport): the id itself when it is a valid agent name
+// (a UUID is), else a digest of it.
+func AsideName(session string) string {
 	if ValidateName(session) == nil {
 		return session
 	}

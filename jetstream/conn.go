@@ -47,7 +47,7 @@ func DeadSubject(agent string) string { return deadPrefix + agent }
 // AsideSubject is where the unclaimed messages of agent's previous holder
 // session go when a new session takes the name.
 func AsideSubject(agent, session string) string {
-	return asidePrefix + agent + "." + asideToken(session)
+	return asidePrefix + agent + "." + inbox.AsideName(session)
 }
 
 // Headers parley sets on the messages it moves.

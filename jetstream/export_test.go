@@ -10,11 +10,7 @@ import (
 func SetClock(r *Registry, now func() time.Time) { r.now = now }
 
 // SetNames makes r draw its memorable base names from next.
-func SetNames(r *Registry, next func() string) {
-	r.mu.Lock()
-	r.nextName = next
-	r.mu.Unlock()
-}
+func SetNames(r *Registry, next func() string) { r.nextName = next }
 
 // DecodeHold and DecodeBox expose the bucket value decoders to the fuzz tests.
 func DecodeHold(data []byte) (holder, host string, pid int) {

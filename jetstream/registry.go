@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	njs "github.com/nats-io/nats.go/jetstream"
@@ -38,8 +36,7 @@ type Registry struct {
 	host string
 	ttl  time.Duration
 	now  func() time.Time
-
-	mu       sync.Mutex // guards nextName's generator
+	// nextName draws memorable base names (default registry.RandomName).
 	nextName func() string
 }
 
@@ -63,9 +60,7 @@ func WithHost(h string) RegistryOption { return func(r *Registry) { r.host = h }
 // receives every successful registration through Adopt (c.Transport() is
 // the natural choice).
 func NewRegistry(c *Conn, mail registry.Mailboxes, opts ...RegistryOption) *Registry {
-	rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano())))
-	r := &Registry{c: c, kv: c.regs, mail: mail, host: c.host, ttl: registry.DefaultTTL, now: time.Now}
-	r.nextName = func() string { return registry.MemorableName(rng) }
+	r := &Registry{c: c, kv: c.regs, mail: mail, host: c.host, ttl: registry.DefaultTTL, now: time.Now, nextName: registry.RandomName}
 	for _, o := range opts {
 		o(r)
 	}
@@ -91,17 +86,11 @@ func (r *Registry) pathError(op, name string, err error) error {
 // registration the claim replaced is put back).
 func (r *Registry) Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
 	reg.FillDefaults(r.host, r.now())
-	res, prev, err := registry.ClaimName(ctx, reg, r.next, r.claim)
+	res, prev, err := registry.ClaimName(ctx, reg, r.nextName, r.claim)
 	if err != nil {
 		return nil, err
 	}
 	return registry.AdoptInbox(ctx, r.mail, res, prev, r.giveBack, r.c.log)
-}
-
-func (r *Registry) next() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.nextName()
 }
 
 // giveBack undoes a claim of name by sessionID, provided the registration
@@ -119,13 +108,7 @@ func (r *Registry) giveBack(ctx context.Context, name, sessionID string, prev []
 		if reg.SessionID != sessionID {
 			return nil // taken meanwhile: not ours to undo
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			if prev == nil {
-				return r.kv.Delete(ctx, name, njs.LastRevision(rev))
-			}
-			_, err := r.kv.Update(ctx, name, prev, rev)
-			return err
-		})
+		err = r.put(ctx, name, prev, rev)
 		if isRevisionMismatch(err) {
 			continue
 		}
@@ -136,6 +119,19 @@ func (r *Registry) giveBack(ctx context.Context, name, sessionID string, prev []
 
 // maxConflicts bounds the compare-and-swap retries of one change.
 const maxConflicts = 16
+
+// put writes data as name's registration, or deletes it when data is nil,
+// provided the key is still at revision rev (else a revision mismatch, see
+// isRevisionMismatch).
+func (r *Registry) put(ctx context.Context, name string, data []byte, rev uint64) error {
+	return r.c.retry(ctx, func(ctx context.Context) error {
+		if data == nil {
+			return r.kv.Delete(ctx, name, njs.LastRevision(rev))
+		}
+		_, err := r.kv.Update(ctx, name, data, rev)
+		return err
+	})
+}
 
 // claim takes reg.Name for reg; prev is the value it replaced (nil when it
 // created the key).
@@ -172,10 +168,7 @@ func (r *Registry) claim(ctx context.Context, reg registry.Registration) (*regis
 		default:
 			res.TookOver = true
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			_, err := r.kv.Update(ctx, reg.Name, data, rev)
-			return err
-		})
+		err = r.put(ctx, reg.Name, data, rev)
 		if isRevisionMismatch(err) {
 			continue // changed meanwhile: look again
 		}
@@ -267,10 +260,7 @@ func (r *Registry) Update(ctx context.Context, name, sessionID string, fn func(*
 		if err != nil {
 			return err
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			_, err := r.kv.Update(ctx, name, data, rev)
-			return err
-		})
+		err = r.put(ctx, name, data, rev)
 		if isRevisionMismatch(err) {
 			continue
 		}
@@ -307,9 +297,7 @@ func (r *Registry) Unregister(ctx context.Context, name, sessionID string) error
 		if reg.SessionID != sessionID {
 			return r.pathError("unregister", name, registry.ErrNotOwner)
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			return r.kv.Delete(ctx, name, njs.LastRevision(rev))
-		})
+		err = r.put(ctx, name, nil, rev)
 		if isRevisionMismatch(err) {
 			continue
 		}
@@ -385,9 +373,7 @@ func (r *Registry) Prune(ctx context.Context) ([]string, error) {
 		case err == nil && r.isAlive(reg):
 			continue
 		}
-		err = r.c.retry(ctx, func(ctx context.Context) error {
-			return r.kv.Delete(ctx, n, njs.LastRevision(rev))
-		})
+		err = r.put(ctx, n, nil, rev)
 		if isRevisionMismatch(err) {
 			continue // changed meanwhile: judged again next time
 		}

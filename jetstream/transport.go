@@ -2,8 +2,6 @@ package jetstream
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -339,15 +337,4 @@ func (t *Transport) subjectCounts(ctx context.Context, filter string) (map[strin
 		return nil
 	})
 	return counts, err
-}
-
-// asideToken turns a session id into a subject token the way the file
-// transport names its aside directories: the id itself when it is a valid
-// agent name (a UUID is), else a digest of it.
-func asideToken(session string) string {
-	if inbox.ValidateName(session) == nil {
-		return session
-	}
-	sum := sha256.Sum256([]byte(session))
-	return "session-" + hex.EncodeToString(sum[:8])
 }

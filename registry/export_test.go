@@ -11,7 +11,7 @@ func SetClock(r *Registry, now func() time.Time) { r.now = now }
 // SeedNames makes r's memorable names deterministic.
 func SeedNames(r *Registry, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, seed))
-	r.nextName = func() string { return memorableName(rng) }
+	r.nextName = func() string { return MemorableName(rng) }
 }
 
 // SetNames makes r draw its memorable base names from next.
@@ -19,4 +19,4 @@ func SetNames(r *Registry, next func() string) { r.nextName = next }
 
 // FirstName returns the first memorable name a registry seeded with seed
 // draws.
-func FirstName(seed uint64) string { return memorableName(rand.New(rand.NewPCG(seed, seed))) }
+func FirstName(seed uint64) string { return MemorableName(rand.New(rand.NewPCG(seed, seed))) }

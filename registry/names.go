@@ -30,7 +30,15 @@ var (
 	}
 )
 
-// memorableName returns a random Adjective+Noun.
-func memorableName(rng *rand.Rand) string {
-	return adjectives[rng.IntN(len(adjectives))] + nouns[rng.IntN(len(nouns))]
+// memorableName returns an Adjective+Noun drawn with intN.
+func memorableName(intN func(int) int) string {
+	return adjectives[intN(len(adjectives))] + nouns[intN(len(nouns))]
 }
+
+// MemorableName draws a random Adjective+Noun name ("SwiftRaven") from rng.
+func MemorableName(rng *rand.Rand) string { return memorableName(rng.IntN) }
+
+// RandomName draws a memorable name from math/rand/v2's global generator,
+// which is randomly seeded and safe for concurrent use: the registries'
+// default source of names.
+func RandomName() string { return memorableName(rand.IntN) }

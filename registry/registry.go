@@ -7,12 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
@@ -110,13 +108,7 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 		ttl:      DefaultTTL,
 		now:      time.Now,
 		pidAlive: pidAlive,
-	}
-	rng := rand.New(rand.NewPCG(rand.Uint64(), uint64(time.Now().UnixNano())))
-	var rngMu sync.Mutex // a *rand.Rand is not safe for concurrent use
-	r.nextName = func() string {
-		rngMu.Lock()
-		defer rngMu.Unlock()
-		return memorableName(rng)
+		nextName: RandomName,
 	}
 	for _, o := range opts {
 		o(r)

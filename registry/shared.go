@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"time"
@@ -71,9 +70,6 @@ func isAlive(reg *Registration, host string, now time.Time, ttl time.Duration, p
 // PIDAlive reports whether a process with this id runs on this host. A
 // process of another user counts as alive.
 func PIDAlive(pid int) bool { return pidAlive(pid) }
-
-// MemorableName draws a random Adjective+Noun name ("SwiftRaven") from rng.
-func MemorableName(rng *rand.Rand) string { return memorableName(rng) }
 
 // memorableBases bounds how many base names a memorable claim draws.
 const memorableBases = 64
