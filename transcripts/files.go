@@ -1,10 +1,13 @@
 package transcripts
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"syscall"
+
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // openRead opens a file of the store for reading. O_NONBLOCK keeps a named
@@ -12,15 +15,17 @@ import (
 // (where not even SIGINT gets it out); anything but a regular file is
 // ErrMalformed.
 func openRead(r *os.Root, name string) (*os.File, error) {
-	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
+	return openFile(r, name, os.O_RDONLY, 0)
+}
+
+// openFile opens a file of the store through regfile (non-blocking, a
+// regular file only); what is not a regular file is ErrMalformed.
+func openFile(r *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, _, err := regfile.OpenFile(r.OpenFile, name, flag, perm)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
-	if err := checkRegular(f, name); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return f, err
 }
 
 // readFile reads a whole file of the store, as openRead opens it.
@@ -31,15 +36,4 @@ func readFile(r *os.Root, name string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(f)
-}
-
-func checkRegular(f *os.File, name string) error {
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is a %v, not a regular file", ErrMalformed, name, fi.Mode().Type())
-	}
-	return nil
 }

@@ -74,14 +74,10 @@ func OpenStore(root string, logger *slog.Logger) (*Store, error) {
 func (s *Store) Dir() string { return s.root.Name() }
 
 func openAppend(r *os.Root, name string) (appendFile, error) {
-	// O_NONBLOCK: a named pipe in the transcript's place fails here (ENXIO)
+	// A named pipe in the transcript's place fails here (ENXIO)
 	// instead of blocking until something reads it.
-	f, err := r.OpenFile(name, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0o600)
+	f, err := openFile(r, name, os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkRegular(f, name); err != nil {
-		f.Close()
 		return nil, err
 	}
 	return f, nil
@@ -689,19 +685,7 @@ func (s *Store) AgentLog(id, name string) (*os.File, error) {
 	if err := s.root.Mkdir(fileOf(id, LogsDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, err
 	}
-	// O_NONBLOCK: a named pipe planted in the log's place fails at once
-	// (no reader) instead of blocking the debate in open(2); anything but
-	// a regular file is refused.
-	f, err := s.root.OpenFile(fileOf(id, LogsDir+"/"+name+".log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = fmt.Errorf("%w: %s is not a regular file (%v)", ErrMalformed, f.Name(), fi.Mode().Type())
-		}
-		return nil, err
-	}
-	return f, nil
+	// A named pipe planted in the log's place fails at once (no reader)
+	// instead of blocking the debate in open(2).
+	return openFile(s.root, fileOf(id, LogsDir+"/"+name+".log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 }

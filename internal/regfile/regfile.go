@@ -44,7 +44,14 @@ type OpenFunc func(name string, flag int, perm fs.FileMode) (*os.File, error)
 // and fails with a *NotRegularError; the open's own errors (fs.ErrNotExist,
 // a symbolic link os.Root refuses) are returned as they are.
 func Open(open OpenFunc, name string) (*os.File, fs.FileInfo, error) {
-	f, err := open(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return OpenFile(open, name, os.O_RDONLY, 0)
+}
+
+// OpenFile is Open with other flags (O_WRONLY|O_APPEND for a log, O_CREATE
+// with perm): for writing, O_NONBLOCK makes a named pipe with no reader
+// fail at once (ENXIO) instead of blocking until something reads it.
+func OpenFile(open OpenFunc, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	f, err := open(name, flag|syscall.O_NONBLOCK, perm)
 	if err != nil {
 		return nil, nil, err
 	}

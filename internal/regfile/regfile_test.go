@@ -103,3 +103,48 @@ func TestOpenRegularReadsToEOF(t *testing.T) {
 		t.Fatalf("Read of an empty file = %d, %v; want 0, io.EOF", n, err)
 	}
 }
+
+// Opened for writing, a named pipe with no reader fails at once instead of
+// blocking until something reads it; a directory is refused; a regular file
+// is created and appended to.
+func TestOpenFileForWriting(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const flag = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+	done := make(chan error, 1)
+	go func() {
+		f, _, err := regfile.OpenFile(os.OpenFile, filepath.Join(dir, "pipe"), flag, 0o600)
+		if err == nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a named pipe was opened for writing")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("OpenFile blocked on a named pipe with no reader")
+	}
+	if _, _, err := regfile.OpenFile(os.OpenFile, dir, os.O_RDONLY, 0); !errors.Is(err, regfile.ErrNotRegular) {
+		t.Fatalf("a directory: %v, want ErrNotRegular", err)
+	}
+	p := filepath.Join(dir, "log")
+	for range 2 {
+		f, fi, err := regfile.OpenFile(os.OpenFile, p, flag, 0o600)
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("a new log: %v (mode %v)", err, fi)
+		}
+		if _, err := f.WriteString("x\n"); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if b, _ := os.ReadFile(p); string(b) != "x\nx\n" {
+		t.Fatalf("log = %q, want two appended lines", b)
+	}
+}
