@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -224,7 +225,7 @@ func (s *Server) seat(id string, role debate.Role, name string) (string, error) 
 		}
 	}
 	switch {
-	case name != "" && !containsName(seats, name):
+	case name != "" && !slices.Contains(seats, name):
 		return "", invalidf("debate %s has no %s @%s to join (its %ss waiting for a running agent: %s)", id, role, name, role, listOrNone(seats))
 	case name != "":
 		return name, nil
@@ -234,15 +235,6 @@ func (s *Server) seat(id string, role debate.Role, name string) (string, error) 
 		return "", invalidf("debate %s has no %s played by a running agent (@NAME) to join", id, role)
 	}
 	return "", invalidf("debate %s has several %ss to join (%s): give the name", id, role, strings.Join(seats, ", "))
-}
-
-func containsName(names []string, n string) bool {
-	for _, x := range names {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }
 
 func listOrNone(names []string) string {
