@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -320,14 +318,14 @@ func (s *Server) participant(name string) (*participant, error) {
 
 func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in NextTurnInput) (*mcp.CallToolResult, NextTurnOutput, error) {
 	out := NextTurnOutput{Name: in.Name}
-	if math.IsNaN(in.WaitSeconds) || in.WaitSeconds < 0 {
-		return nil, out, invalidf("wait_seconds must be 0 or more (at most %d)", int(MaxWait/time.Second))
+	wait, err := waitArg(in.WaitSeconds)
+	if err != nil {
+		return nil, out, err
 	}
 	p, err := s.participant(in.Name)
 	if err != nil {
 		return nil, out, err
 	}
-	wait := min(time.Duration(in.WaitSeconds*float64(time.Second)), MaxWait)
 	req, err := p.next(ctx, wait)
 	if err != nil {
 		return nil, out, err
