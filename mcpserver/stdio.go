@@ -259,10 +259,23 @@ func (c *frameChecker) check(frame []byte) (msgs []jsonrpc.Message, id json.RawM
 			return nil, nil, codeInvalidRequest, "Invalid Request: an empty or malformed batch"
 		}
 		msgs = make([]jsonrpc.Message, len(batch))
+		calls := make(map[jsonrpc.ID]bool, len(batch))
 		for i, raw := range batch {
 			m, err := jsonrpc.DecodeMessage(raw)
 			if err != nil {
 				return nil, nil, codeInvalidRequest, "Invalid Request: " + err.Error()
+			}
+			// The SDK waits for a reply to every request of a batch,
+			// notifications too (their empty ids collide, and the batch
+			// is never answered), and ends the session on a repeated id.
+			if req, ok := m.(*jsonrpc.Request); ok {
+				if !req.IsCall() {
+					return nil, nil, codeInvalidRequest, "Invalid Request: a batch with a notification in it is not supported; send notifications on their own lines"
+				}
+				if calls[req.ID] {
+					return nil, nil, codeInvalidRequest, "Invalid Request: the batch repeats a request id"
+				}
+				calls[req.ID] = true
 			}
 			msgs[i] = m
 		}
