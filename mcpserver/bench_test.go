@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 
@@ -53,4 +55,43 @@ func BenchmarkConsensusCheckStdio(b *testing.B) {
 			b.Fatal(err, res)
 		}
 	}
+}
+
+// BenchmarkServeStdioToolsList is one tools/list request and its reply
+// (every tool's schema, about 10 KB) through ServeStdio in process: the
+// frame filter's cost on top of the SDK's own framing.
+func BenchmarkServeStdioToolsList(b *testing.B) {
+	e := newEnv(b)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- e.srv.ServeStdio(context.Background(), inR, outW) }()
+	out := bufio.NewReaderSize(outR, 1<<20)
+	roundTrip := func(line string) []byte {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		reply, err := out.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return reply
+	}
+	roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var n int
+	for b.Loop() {
+		n = len(roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(n), "reply-bytes")
+	inW.Close()
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+	outR.Close()
 }

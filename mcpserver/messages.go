@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
-	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -141,8 +139,9 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	if err := validName("as", in.As); err != nil {
 		return nil, out, err
 	}
-	if math.IsNaN(in.WaitSeconds) || in.WaitSeconds < 0 {
-		return nil, out, invalidf("wait_seconds must be 0 or more (at most %d)", int(MaxWait/time.Second))
+	wait, err := waitArg(in.WaitSeconds)
+	if err != nil {
+		return nil, out, err
 	}
 	s.mu.Lock()
 	joined := s.parts[in.As] != nil
@@ -158,7 +157,6 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 		return nil, out, err
 	}
 	defer r.Close()
-	wait := min(time.Duration(in.WaitSeconds*float64(time.Second)), MaxWait)
 	for len(out.Messages) < maxRecv {
 		// The first message may be waited for; the rest are polled.
 		var (

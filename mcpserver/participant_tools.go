@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -224,7 +223,7 @@ func (s *Server) seat(id string, role debate.Role, name string) (string, error) 
 		}
 	}
 	switch {
-	case name != "" && !containsName(seats, name):
+	case name != "" && !slices.Contains(seats, name):
 		return "", invalidf("debate %s has no %s @%s to join (its %ss waiting for a running agent: %s)", id, role, name, role, listOrNone(seats))
 	case name != "":
 		return name, nil
@@ -234,15 +233,6 @@ func (s *Server) seat(id string, role debate.Role, name string) (string, error) 
 		return "", invalidf("debate %s has no %s played by a running agent (@NAME) to join", id, role)
 	}
 	return "", invalidf("debate %s has several %ss to join (%s): give the name", id, role, strings.Join(seats, ", "))
-}
-
-func containsName(names []string, n string) bool {
-	for _, x := range names {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }
 
 func listOrNone(names []string) string {
@@ -328,14 +318,14 @@ func (s *Server) participant(name string) (*participant, error) {
 
 func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in NextTurnInput) (*mcp.CallToolResult, NextTurnOutput, error) {
 	out := NextTurnOutput{Name: in.Name}
-	if math.IsNaN(in.WaitSeconds) || in.WaitSeconds < 0 {
-		return nil, out, invalidf("wait_seconds must be 0 or more (at most %d)", int(MaxWait/time.Second))
+	wait, err := waitArg(in.WaitSeconds)
+	if err != nil {
+		return nil, out, err
 	}
 	p, err := s.participant(in.Name)
 	if err != nil {
 		return nil, out, err
 	}
-	wait := min(time.Duration(in.WaitSeconds*float64(time.Second)), MaxWait)
 	req, err := p.next(ctx, wait)
 	if err != nil {
 		return nil, out, err

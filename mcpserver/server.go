@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -163,6 +164,18 @@ func validName(field, name string) error {
 		return invalidf("%s: %w", field, err)
 	}
 	return nil
+}
+
+// waitArg reads a tool's wait_seconds: 0 or more, cut to MaxWait. The cut
+// comes before the conversion, which a huge number would overflow.
+func waitArg(seconds float64) (time.Duration, error) {
+	if math.IsNaN(seconds) || seconds < 0 {
+		return 0, invalidf("wait_seconds must be 0 or more (at most %d)", int(MaxWait/time.Second))
+	}
+	if seconds >= MaxWait.Seconds() {
+		return MaxWait, nil
+	}
+	return time.Duration(seconds * float64(time.Second)), nil
 }
 
 // checkSize refuses a text over inbox.MaxMessageBytes, the messenger's

@@ -3,11 +3,13 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -480,4 +482,36 @@ func FuzzParseURI(f *testing.F) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+func TestWaitArg(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		seconds float64
+		want    time.Duration
+		bad     bool
+	}{
+		{0, 0, false},
+		{0.25, 250 * time.Millisecond, false},
+		{30, MaxWait, false},
+		{31, MaxWait, false},
+		// Past what a time.Duration holds: cut, not overflowed into a
+		// negative wait.
+		{1e300, MaxWait, false},
+		{math.Inf(1), MaxWait, false},
+		{-1, 0, true},
+		{math.Inf(-1), 0, true},
+		{math.NaN(), 0, true},
+	} {
+		got, err := waitArg(c.seconds)
+		if c.bad {
+			if !errors.Is(err, ErrInvalidInput) {
+				t.Errorf("waitArg(%v): %v, %v, want an invalid-input error", c.seconds, got, err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("waitArg(%v) = %v, %v, want %v", c.seconds, got, err, c.want)
+		}
+	}
 }

@@ -41,12 +41,12 @@ const (
 // reaches the SDK byte for byte.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	o := newOwed()
-	out := &frameWriter{w: w, owed: o}
+	out := &frameWriter{w: w}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { pw.CloseWithError(filterFrames(ctx, r, pw, out, o)) }()
-	err := s.mcp.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: out})
+	err := s.mcp.Run(ctx, &owedTransport{Transport: &mcp.IOTransport{Reader: pr, Writer: out}, owed: o})
 	// Run returns when the client's input ends (the filter has returned)
 	// or the session fails or ctx ends; then the filter stops at its next
 	// line. A read of r it is blocked in cannot be interrupted, as with any
@@ -61,23 +61,53 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 
 // frameWriter writes whole frames to w, one at a time: the SDK writes each
 // message with its newline in one Write, and the filter's error replies go
-// through the same lock, so no two frames interleave. It tells owed about
-// every response that went out.
+// through the same lock, so no two frames interleave.
 type frameWriter struct {
-	mu   sync.Mutex
-	w    io.Writer
-	owed *owed
+	mu sync.Mutex
+	w  io.Writer
 }
 
 func (f *frameWriter) Write(p []byte) (int, error) {
 	f.mu.Lock()
-	n, err := f.w.Write(p)
-	f.mu.Unlock()
-	f.owed.answered(bytes.TrimSpace(p))
-	return n, err
+	defer f.mu.Unlock()
+	return f.w.Write(p)
 }
 
 func (f *frameWriter) Close() error { return nil }
+
+// owedTransport strikes from owed every response the SDK has written, from
+// the message the SDK hands its connection, so no outgoing frame is decoded
+// again. A response that completes a batch is written whole before its Write
+// returns, so nothing is struck before it went out.
+//
+// The wrapper hides the SDK's own batch check from the connection (it learns
+// the protocol version through an unexported method); the filter's
+// frameChecker makes the same check before the SDK sees a frame.
+type owedTransport struct {
+	mcp.Transport
+	owed *owed
+}
+
+func (t *owedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &owedConn{Connection: c, owed: t.owed}, nil
+}
+
+type owedConn struct {
+	mcp.Connection
+	owed *owed
+}
+
+func (c *owedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.owed.answered(resp.ID)
+	}
+	return err
+}
 
 // filterFrames copies r to sdk line by line, answering the lines the SDK
 // could not decode on out instead. It returns nil at the end of r.
@@ -117,12 +147,12 @@ func filterFrames(ctx context.Context, r io.Reader, sdk io.Writer, out io.Writer
 			}
 		case len(frame) == 0:
 		default:
-			if id, code, msg := checker.check(frame); code != 0 {
+			if msgs, id, code, msg := checker.check(frame); code != 0 {
 				if werr := reply(out, id, code, msg); werr != nil {
 					return werr
 				}
 			} else {
-				o.add(frame)
+				o.add(msgs)
 				if _, werr := sdk.Write(append(frame, '\n')); werr != nil {
 					return nil // the session ended
 				}
@@ -155,55 +185,29 @@ func newOwed() *owed {
 	return &owed{ids: make(map[jsonrpc.ID]bool), changed: make(chan struct{})}
 }
 
-// add records the requests of a frame the SDK is about to read.
-func (o *owed) add(frame []byte) {
+// add records the calls among the messages of a frame the SDK is about to
+// read.
+func (o *owed) add(msgs []jsonrpc.Message) {
 	if o == nil {
 		return
 	}
-	o.each(frame, func(m jsonrpc.Message) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, m := range msgs {
 		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
-			o.mu.Lock()
 			o.ids[req.ID] = true
-			o.mu.Unlock()
 		}
-	})
+	}
 }
 
-// answered strikes the responses of a frame that went out.
-func (o *owed) answered(frame []byte) {
-	if o == nil {
-		return
-	}
-	o.each(frame, func(m jsonrpc.Message) {
-		if resp, ok := m.(*jsonrpc.Response); ok {
-			o.mu.Lock()
-			if o.ids[resp.ID] {
-				delete(o.ids, resp.ID)
-				close(o.changed)
-				o.changed = make(chan struct{})
-			}
-			o.mu.Unlock()
-		}
-	})
-}
-
-// each calls fn for the message or the batch's messages in frame; what does
-// not decode is skipped.
-func (o *owed) each(frame []byte, fn func(jsonrpc.Message)) {
-	if len(frame) > 0 && frame[0] == '[' {
-		var batch []json.RawMessage
-		if json.Unmarshal(frame, &batch) != nil {
-			return
-		}
-		for _, raw := range batch {
-			if m, err := jsonrpc.DecodeMessage(raw); err == nil {
-				fn(m)
-			}
-		}
-		return
-	}
-	if m, err := jsonrpc.DecodeMessage(frame); err == nil {
-		fn(m)
+// answered strikes id, a response that went out.
+func (o *owed) answered(id jsonrpc.ID) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ids[id] {
+		delete(o.ids, id)
+		close(o.changed)
+		o.changed = make(chan struct{})
 	}
 }
 
@@ -238,31 +242,48 @@ type frameChecker struct {
 	noBatches bool
 }
 
-// check reports whether the SDK can take frame; if not, the error to
-// answer with and the id to answer (nil: none could be read).
-func (c *frameChecker) check(frame []byte) (id json.RawMessage, code int, msg string) {
+// check decodes frame as the SDK will and returns its messages (one, or a
+// batch's); if the SDK could not take it, the error to answer with and the id
+// to answer (nil: none could be read).
+func (c *frameChecker) check(frame []byte) (msgs []jsonrpc.Message, id json.RawMessage, code int, msg string) {
 	// The standard library's check: the SDK decodes with encoding/json.
 	if !stdjson.Valid(frame) {
-		return nil, codeParseError, "Parse error: the line is not JSON"
+		return nil, nil, codeParseError, "Parse error: the line is not JSON"
 	}
 	if frame[0] == '[' {
 		if c.noBatches {
-			return nil, codeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported in protocol 2025-06-18 and later"
+			return nil, nil, codeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported in protocol 2025-06-18 and later"
 		}
 		var batch []json.RawMessage
 		if err := json.Unmarshal(frame, &batch); err != nil || len(batch) == 0 {
-			return nil, codeInvalidRequest, "Invalid Request: an empty or malformed batch"
+			return nil, nil, codeInvalidRequest, "Invalid Request: an empty or malformed batch"
 		}
-		for _, m := range batch {
-			if _, err := jsonrpc.DecodeMessage(m); err != nil {
-				return nil, codeInvalidRequest, "Invalid Request: " + err.Error()
+		msgs = make([]jsonrpc.Message, len(batch))
+		calls := make(map[jsonrpc.ID]bool, len(batch))
+		for i, raw := range batch {
+			m, err := jsonrpc.DecodeMessage(raw)
+			if err != nil {
+				return nil, nil, codeInvalidRequest, "Invalid Request: " + err.Error()
 			}
+			// The SDK waits for a reply to every request of a batch,
+			// notifications too (their empty ids collide, and the batch
+			// is never answered), and ends the session on a repeated id.
+			if req, ok := m.(*jsonrpc.Request); ok {
+				if !req.IsCall() {
+					return nil, nil, codeInvalidRequest, "Invalid Request: a batch with a notification in it is not supported; send notifications on their own lines"
+				}
+				if calls[req.ID] {
+					return nil, nil, codeInvalidRequest, "Invalid Request: the batch repeats a request id"
+				}
+				calls[req.ID] = true
+			}
+			msgs[i] = m
 		}
-		return nil, 0, ""
+		return msgs, nil, 0, ""
 	}
 	m, err := jsonrpc.DecodeMessage(frame)
 	if err != nil {
-		return requestID(frame), codeInvalidRequest, "Invalid Request: " + err.Error()
+		return nil, requestID(frame), codeInvalidRequest, "Invalid Request: " + err.Error()
 	}
 	if req, ok := m.(*jsonrpc.Request); ok && req.Method == "initialize" {
 		var p struct {
@@ -272,7 +293,7 @@ func (c *frameChecker) check(frame []byte) (id json.RawMessage, code int, msg st
 		// The server answers a version it does not know with its latest.
 		c.noBatches = p.ProtocolVersion != "2024-11-05" && p.ProtocolVersion != "2025-03-26"
 	}
-	return nil, 0, ""
+	return []jsonrpc.Message{m}, nil, 0, ""
 }
 
 // requestID is the id of a JSON object that has a string or number id, for

@@ -145,6 +145,22 @@ func TestStdioBatchesBeforeTheNewerProtocols(t *testing.T) {
 	if r := p.reply(); string(r.ID) != "4" || r.Error != nil {
 		t.Fatalf("after a bad batch: %+v", r)
 	}
+	// Batches the SDK would never answer, or end the session on, are
+	// refused before it: a repeated id, notifications.
+	for _, line := range []string{
+		`[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`,
+		`[{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"}]`,
+		`[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","method":"notifications/y"}]`,
+	} {
+		p.send(line)
+		if r := p.reply(); r.Error == nil || r.Error.Code != codeInvalidRequest {
+			t.Fatalf("batch %s: %+v", line, r)
+		}
+		p.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+		if r := p.reply(); string(r.ID) != `"after"` || r.Error != nil {
+			t.Fatalf("after batch %s: %+v", line, r)
+		}
+	}
 }
 
 // A client that writes its requests and closes its side still gets every
@@ -214,9 +230,17 @@ func FuzzFilterFrames(f *testing.F) {
 				if err := json.Unmarshal(frame, &batch); err != nil || len(batch) == 0 {
 					t.Fatalf("passed on a bad batch %q", frame)
 				}
+				ids := map[jsonrpc.ID]bool{}
 				for _, m := range batch {
-					if _, err := jsonrpc.DecodeMessage(m); err != nil {
+					msg, err := jsonrpc.DecodeMessage(m)
+					if err != nil {
 						t.Fatalf("passed on %q: %v", frame, err)
+					}
+					if req, ok := msg.(*jsonrpc.Request); ok {
+						if !req.IsCall() || ids[req.ID] {
+							t.Fatalf("passed on a batch the SDK cannot answer: %q", frame)
+						}
+						ids[req.ID] = true
 					}
 				}
 				continue
