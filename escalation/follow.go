@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // DefaultReconcile is how often Follow checks the file whatever the
@@ -211,20 +213,11 @@ func (t *tail) drop(why string) {
 }
 
 func (t *tail) open() error {
-	// O_NONBLOCK: a named pipe at the path must not block Follow in
-	// open(2) (where not even ctx ends it); it is refused below.
-	f, err := os.OpenFile(t.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// Non-blocking, a regular file only: a named pipe at the path must not
+	// block Follow in open(2) (where not even ctx ends it).
+	f, st, err := regfile.Open(os.OpenFile, t.path)
 	if err != nil {
 		return err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return fmt.Errorf("%s is not a regular file", t.path)
 	}
 	t.f, t.ino, t.off = f, inode(st), 0
 	t.gen++

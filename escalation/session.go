@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // Bounds of the evidence handed to the agents as context.
@@ -225,19 +225,18 @@ func evidenceText(root *os.Root, workspace, p string, room int) string {
 	case room <= 0:
 		return "(not read: the evidence handed to the debate is already at its limit)"
 	}
-	// O_NONBLOCK: a named pipe opens at once instead of waiting for a
-	// writer (and is then refused as not a regular file).
-	f, err := root.OpenFile(filepath.FromSlash(stripLines(rel)), os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	// Non-blocking: a named pipe opens at once instead of waiting for a
+	// writer, and is then refused as not a regular file.
+	f, _, err := regfile.Open(root.OpenFile, filepath.FromSlash(stripLines(rel)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return "(missing: no such file under the workspace)"
-	}
-	if err != nil {
+	case errors.Is(err, regfile.ErrNotRegular):
+		return "(not a regular file: not read)"
+	case err != nil:
 		return "(unreadable: " + oneLine(err.Error(), 200) + ")"
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return "(not a regular file: not read)"
-	}
 	limit := min(MaxEvidenceFileBytes, room)
 	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
