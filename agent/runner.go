@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
 )
 
 // Transport is what a Runner needs of the messenger. inbox.Transport
@@ -134,17 +135,9 @@ func (r *Runner) heartbeat(ctx context.Context, log *slog.Logger) {
 	if every <= 0 {
 		every = DefaultHeartbeat
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := r.Registry.Heartbeat(ctx, r.Name); err != nil && ctx.Err() == nil {
-				log.Warn("heartbeat failed", "op", "heartbeat", "err", err)
-			}
-		}
+	err := registry.Beat(ctx, every, func(ctx context.Context) error { return r.Registry.Heartbeat(ctx, r.Name) }, log)
+	if err != nil {
+		log.Warn("heartbeats stopped: the registration is lost", "op", "heartbeat", "err", err)
 	}
 }
 

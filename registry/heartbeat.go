@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 )
 
@@ -29,7 +30,17 @@ func (r *Registry) Keepalive(name, sessionID string, interval time.Duration) *He
 // ErrNotRegistered when it was removed. Other failures (a full disk, a
 // contended lock) are logged and retried at the next beat.
 func (h *Heartbeater) Run(ctx context.Context) error {
-	t := time.NewTicker(h.every)
+	return Beat(ctx, h.every, func(ctx context.Context) error { return h.r.Heartbeat(ctx, h.name, h.session) }, h.r.log.With("agent", h.name))
+}
+
+// Beat calls beat every interval until ctx is done (then it returns nil)
+// or beat reports the registration lost: ErrNotOwner when another session
+// took the name over, ErrNotRegistered when it was removed (returned).
+// Other failures (a full disk, a contended lock, a server out of reach) are
+// logged and retried at the next beat. It is the heartbeat loop of every
+// registry's holder; the caller owns the goroutine.
+func Beat(ctx context.Context, interval time.Duration, beat func(context.Context) error, log *slog.Logger) error {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
@@ -37,7 +48,7 @@ func (h *Heartbeater) Run(ctx context.Context) error {
 			return nil
 		case <-t.C:
 		}
-		err := h.r.Heartbeat(ctx, h.name, h.session)
+		err := beat(ctx)
 		switch {
 		case err == nil:
 		case errors.Is(err, ErrNotOwner), errors.Is(err, ErrNotRegistered):
@@ -45,7 +56,7 @@ func (h *Heartbeater) Run(ctx context.Context) error {
 		case ctx.Err() != nil:
 			return nil
 		default:
-			h.r.log.Warn("heartbeat failed; retrying", "op", "heartbeat", "agent", h.name, "err", err)
+			log.Warn("heartbeat failed; retrying", "op", "heartbeat", "err", err)
 		}
 	}
 }

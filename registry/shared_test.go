@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/registry"
@@ -128,5 +129,32 @@ func TestListLiveKeepsTheAliveInOrder(t *testing.T) {
 	boom := errors.New("boom")
 	if _, err := registry.ListLive(context.Background(), func(context.Context) ([]string, error) { return nil, boom }, all); !errors.Is(err, boom) {
 		t.Fatalf("a failed prune = %v, want it returned", err)
+	}
+}
+
+func TestBeatRetriesFailuresAndStopsWhenTheNameIsLost(t *testing.T) {
+	t.Parallel()
+	boom := errors.New("disk full")
+	results := []error{boom, nil, boom, registry.ErrNotOwner, nil}
+	calls := 0
+	err := registry.Beat(context.Background(), time.Millisecond, func(context.Context) error {
+		calls++
+		return results[calls-1]
+	}, slog.New(slog.DiscardHandler))
+	if !errors.Is(err, registry.ErrNotOwner) || calls != 4 {
+		t.Fatalf("Beat = %v after %d beats, want ErrNotOwner after 4 (failures retried)", err, calls)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	beats := 0
+	err = registry.Beat(ctx, time.Millisecond, func(context.Context) error {
+		if beats++; beats == 3 {
+			cancel()
+			return context.Canceled
+		}
+		return nil
+	}, slog.New(slog.DiscardHandler))
+	if err != nil || beats != 3 {
+		t.Fatalf("Beat = %v after %d beats, want nil once its context ends", err, beats)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,12 +55,13 @@ type enroller struct {
 	reg   registrar
 	id    string // the debate
 	every time.Duration
+	log   *slog.Logger
 }
 
 // enroller is the coordinator's enroller for debate id, heartbeating at
 // a.heartbeatEvery (a third of the configured liveness TTL, at most 5 s).
 func (a *app) enroller(reg registrar, id string) enroller {
-	return enroller{reg: reg, id: id, every: a.heartbeatEvery()}
+	return enroller{reg: reg, id: id, every: a.heartbeatEvery(), log: a.logger()}
 }
 
 func (e enroller) Enroll(ctx context.Context, name string) (func(context.Context), error) {
@@ -76,16 +78,9 @@ func (e enroller) Enroll(ctx context.Context, name string) (func(context.Context
 		if every <= 0 {
 			every = 5 * time.Second
 		}
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				_ = e.reg.Heartbeat(ctx, name, sid)
-			}
-		}
+		// A lost registration ends the beats; the coordinator's messenger
+		// then finds out on its own.
+		_ = registry.Beat(ctx, every, func(ctx context.Context) error { return e.reg.Heartbeat(ctx, name, sid) }, e.log)
 	}()
 	return func(ctx context.Context) {
 		cancel()
