@@ -147,8 +147,20 @@ func CheckPage(v *vault.Vault, id string, rep *Report) *PageCheck {
 		}
 		return pc
 	}
-	head, _ := page.Meta[PageHeadKey].(string)
-	events, okEvents := intOf(page.Meta[PageEventsKey])
+	return checkMeta(pc, page.Meta, rep)
+}
+
+// CheckReadPage is CheckPage on debate id's vault page already read (by a
+// caller that shows it too), so it is not read twice.
+func CheckReadPage(page *vault.Page, id string, rep *Report) *PageCheck {
+	return checkMeta(&PageCheck{Path: PagePath(id)}, page.Meta, rep)
+}
+
+// checkMeta compares the head and event count a page's frontmatter records
+// with rep.
+func checkMeta(pc *PageCheck, meta map[string]any, rep *Report) *PageCheck {
+	head, _ := meta[PageHeadKey].(string)
+	events, okEvents := intOf(meta[PageEventsKey])
 	if head == "" || !okEvents {
 		pc.Status, pc.Problem = PageNoHead, "the vault page records no transcript head"
 		return pc

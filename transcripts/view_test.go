@@ -248,6 +248,10 @@ func TestWriteAndCheckPage(t *testing.T) {
 	if pc.Status != PageDiffers || !strings.Contains(pc.Problem, "records head") {
 		t.Fatalf("check after a rewrite %+v", pc)
 	}
+	// The same check on the page a caller already read.
+	if read := CheckReadPage(page, testID, &rep); *read != *pc {
+		t.Fatalf("CheckReadPage %+v, CheckPage %+v", read, pc)
+	}
 	view := readView(t, s, testID)
 	view.Integrity.Page = pc
 	if !view.Integrity.Tampered() || view.Integrity.Summary() != "vault page differs" {

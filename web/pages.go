@@ -328,7 +328,8 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p string) {
 	}
 	d := pageData{Path: p}
 	body := data
-	if page, err := vault.ParsePage(p, data); err == nil {
+	page, perr := vault.ParsePage(p, data)
+	if perr == nil {
 		body = page.Body
 		d.Props = s.props(page.Meta)
 	}
@@ -339,7 +340,12 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p string) {
 	if dir, file := path.Split(p); dir == "wiki/debates/" {
 		id := strings.TrimSuffix(file, ".md")
 		if t, err := s.debates.Read(id); err == nil {
-			d.Debate = pageCheckOf(id, t.Report, transcripts.CheckPage(s.vault, id, t.Report))
+			// The page just read is the one checked, not a second read of it.
+			pc := &transcripts.PageCheck{Path: p, Status: transcripts.PageUnreadable, Problem: fmt.Sprint(perr)}
+			if perr == nil {
+				pc = transcripts.CheckReadPage(page, id, t.Report)
+			}
+			d.Debate = pageCheckOf(id, t.Report, pc)
 		}
 	}
 	title := strings.TrimSuffix(path.Base(p), ".md")
