@@ -54,6 +54,7 @@ func TestStatusFollowsADebate(t *testing.T) {
 			w.Verdict, w.Action = debate.Deadlock, debate.ActionEscalate
 		}},
 	}
+	var prev Stamp
 	for _, st := range steps {
 		if err := st.do(); err != nil {
 			t.Fatalf("%s: %v", st.name, err)
@@ -67,6 +68,15 @@ func TestStatusFollowsADebate(t *testing.T) {
 		if *got != want {
 			t.Errorf("%s:\n got %+v\nwant %+v", st.name, *got, want)
 		}
+		// The stamp moves with every step and agrees on the state.
+		stamp, err := s.Stamp(testID)
+		if err != nil || stamp.State != want.State || stamp == prev {
+			t.Errorf("%s: stamp %+v (%v), previous %+v, want a new one in state %s", st.name, stamp, err, prev, want.State)
+		}
+		if again, _ := s.Stamp(testID); again != stamp {
+			t.Errorf("%s: the stamp moved with nothing changed: %+v then %+v", st.name, stamp, again)
+		}
+		prev = stamp
 	}
 
 	// Sealed: closed, with the record verdict.json names.
@@ -78,6 +88,12 @@ func TestStatusFollowsADebate(t *testing.T) {
 	}
 	if got.State != StateClosed || got.Verdict != debate.Deadlock || got.Action != debate.ActionEscalate || got.Record != record || got.Events != 2 {
 		t.Errorf("sealed debate: %+v", *got)
+	}
+	if stamp, err := s.Stamp("20260102-spec-sealed-debate-abcdef"); err != nil || stamp.State != StateClosed {
+		t.Errorf("sealed debate's stamp: %+v, %v", stamp, err)
+	}
+	if _, err := s.Stamp("../etc"); err == nil {
+		t.Error("Stamp of a hostile id succeeded")
 	}
 
 	// A transcript that does not replay (here: no open event) still has a

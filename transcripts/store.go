@@ -541,6 +541,45 @@ func (s *Store) Running(id string) (bool, error) {
 	return false, nil
 }
 
+// Stamp is what tells, cheaply, that a debate changed: its transcript's
+// size and modification time, and its state. Watchers poll it and re-read
+// the transcript only when it moved.
+type Stamp struct {
+	Size    int64
+	ModTime time.Time
+	State   State
+}
+
+// Stamp stats debate id's transcript and seal and asks its lock whether it
+// runs; nothing is read.
+func (s *Store) Stamp(id string) (Stamp, error) {
+	var st Stamp
+	if err := debate.ValidateID(id); err != nil {
+		return st, err
+	}
+	fi, err := s.root.Stat(fileOf(id, TranscriptFile))
+	if err != nil {
+		return st, err
+	}
+	st.Size, st.ModTime = fi.Size(), fi.ModTime()
+	switch _, err := s.root.Stat(fileOf(id, VerdictFile)); {
+	case err == nil:
+		st.State = StateClosed
+	case !errors.Is(err, fs.ErrNotExist):
+		return st, err
+	default:
+		running, err := s.Running(id)
+		if err != nil {
+			return st, err
+		}
+		st.State = StateInterrupted
+		if running {
+			st.State = StateRunning
+		}
+	}
+	return st, nil
+}
+
 // State says where a debate stands.
 type State string
 

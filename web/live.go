@@ -20,39 +20,6 @@ const (
 	streamWrite    = 10 * time.Second
 )
 
-// stamp is what tells that a debate changed: its transcript's size and
-// time, whether it is sealed, and its state.
-type stamp struct {
-	size  int64
-	mod   time.Time
-	state transcripts.State
-}
-
-func (s *Server) stampOf(id string) (stamp, error) {
-	var st stamp
-	fi, err := s.droot.Stat(transcripts.Path(id, transcripts.TranscriptFile))
-	if err != nil {
-		return st, err
-	}
-	st.size, st.mod = fi.Size(), fi.ModTime()
-	switch _, err := s.droot.Stat(transcripts.Path(id, transcripts.VerdictFile)); {
-	case err == nil:
-		st.state = transcripts.StateClosed
-	case !errors.Is(err, fs.ErrNotExist):
-		return st, err
-	default:
-		running, err := s.debates.Running(id)
-		if err != nil {
-			return st, err
-		}
-		st.state = transcripts.StateInterrupted
-		if running {
-			st.state = transcripts.StateRunning
-		}
-	}
-	return st, nil
-}
-
 // handleLive streams a debate's changes as server-sent events: an event
 // "live" carries the new inside of the page's <div id="live"> (rendered
 // and escaped as the page is) whenever the transcript changes, and an
@@ -65,7 +32,7 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	cur, err := s.stampOf(id)
+	cur, err := s.debates.Stamp(id)
 	if err != nil {
 		if isNotFound(err) || errors.Is(err, fs.ErrNotExist) {
 			s.notFound(w, r)
@@ -129,7 +96,7 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 	defer beat.Stop()
 	end := time.NewTimer(maxStream)
 	defer end.Stop()
-	for cur.state == transcripts.StateRunning {
+	for cur.State == transcripts.StateRunning {
 		select {
 		case <-r.Context().Done():
 			return
@@ -143,7 +110,7 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-tick.C:
-			next, err := s.stampOf(id)
+			next, err := s.debates.Stamp(id)
 			if err != nil {
 				return
 			}
@@ -155,5 +122,5 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	send("done", string(cur.state))
+	send("done", string(cur.State))
 }

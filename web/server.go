@@ -45,7 +45,6 @@ type Server struct {
 	vault   *vault.Vault
 	cs      *consensus.Store
 	vroot   *os.Root // the vault, for strict page reads
-	droot   *os.Root // the parley root, to stat transcripts
 	log     *slog.Logger
 	mux     *http.ServeMux
 	remote  bool
@@ -67,13 +66,8 @@ func New(c Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: open the vault: %w", err)
 	}
-	droot, err := os.OpenRoot(c.Debates.Dir())
-	if err != nil {
-		vroot.Close()
-		return nil, fmt.Errorf("web: open the parley root: %w", err)
-	}
 	s := &Server{
-		debates: c.Debates, vault: c.Vault, cs: c.Consensus, vroot: vroot, droot: droot, log: c.Logger,
+		debates: c.Debates, vault: c.Vault, cs: c.Consensus, vroot: vroot, log: c.Logger,
 		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}),
 	}
 	if s.log == nil {
@@ -90,11 +84,11 @@ func New(c Config) (*Server, error) {
 	return s, nil
 }
 
-// Close ends the live streams and releases the Server's handles on the
-// vault and the root.
+// Close ends the live streams and releases the Server's handle on the
+// vault.
 func (s *Server) Close() error {
 	s.stop()
-	return errors.Join(s.vroot.Close(), s.droot.Close())
+	return s.vroot.Close()
 }
 
 func (s *Server) stop() { s.stopOnce.Do(func() { close(s.stopping) }) }

@@ -249,10 +249,21 @@ func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id stri
 	st := &debate.State{}
 	shown := 0
 	idle := time.Now()
+	var seen transcripts.Stamp
 	for {
-		events, err := store.Events(id)
-		if err != nil && !errors.Is(err, transcripts.ErrTampered) {
-			return err
+		// The transcript is read (and its chain verified) again only when
+		// its stamp moved since the last read.
+		stamp, err := store.Stamp(id)
+		if err != nil {
+			return debateError(err, id)
+		}
+		var events []debate.Event
+		if stamp != seen {
+			events, err = store.Events(id)
+			if err != nil && !errors.Is(err, transcripts.ErrTampered) {
+				return err
+			}
+			seen = stamp
 		}
 		for ; shown < len(events); shown++ {
 			e := events[shown]
@@ -273,12 +284,8 @@ func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id stri
 				return a.printVerdict(st.Verdict)
 			}
 		}
-		running, err := store.Running(id)
-		if err != nil {
-			return err
-		}
 		// A debate just started by "debate start" may not hold its lock yet.
-		if !running && time.Since(idle) > 5*time.Second {
+		if stamp.State != transcripts.StateRunning && time.Since(idle) > 5*time.Second {
 			if st.Verdict != nil {
 				view.Close()
 				return a.printVerdict(st.Verdict) // recorded, but its filing did not finish
