@@ -35,6 +35,32 @@ func (s *Store) Status(id string) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.statusOf(sum)
+}
+
+// Statuses is Status of every debate under the root, in List's order
+// (newest first); a debate whose files cannot be read is skipped, as List
+// skips it.
+func (s *Store) Statuses() ([]*Status, error) {
+	sums, err := s.list(false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Status, 0, len(sums))
+	for _, sum := range sums {
+		st, err := s.statusOf(sum)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// statusOf completes a summary made without progress with the replayed
+// events.
+func (s *Store) statusOf(sum Summary) (*Status, error) {
+	id := sum.ID
 	events, err := s.Events(id)
 	if err != nil {
 		return nil, err

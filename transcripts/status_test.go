@@ -111,6 +111,19 @@ func TestStatusFollowsADebate(t *testing.T) {
 		t.Errorf("a transcript that does not replay: %+v", *got)
 	}
 
+	// Statuses: every debate, in List's order, each as Status has it.
+	all, err := s.Statuses()
+	list, lerr := s.List()
+	if err != nil || lerr != nil || len(all) != 3 || len(list) != 3 {
+		t.Fatalf("Statuses: %d, %v; List: %d, %v", len(all), err, len(list), lerr)
+	}
+	for i, st := range all {
+		one, err := s.Status(list[i].ID)
+		if err != nil || *st != *one {
+			t.Errorf("Statuses[%d] = %+v, Status(%s) = %+v (%v)", i, *st, list[i].ID, one, err)
+		}
+	}
+
 	// A line that no longer decodes is reported, not summarised.
 	tamper(t, dir, testID, `"tokens":60`, `"tokens":6x`)
 	var te *TamperError

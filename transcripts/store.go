@@ -609,6 +609,11 @@ type Summary struct {
 // name is not a valid debate id, or without a readable session.json, are
 // skipped and logged.
 func (s *Store) List() ([]Summary, error) {
+	return s.list(true)
+}
+
+// list is List; withProgress as for summary.
+func (s *Store) list(withProgress bool) ([]Summary, error) {
 	entries, err := fs.ReadDir(s.root.FS(), Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -622,7 +627,7 @@ func (s *Store) List() ([]Summary, error) {
 		if !e.IsDir() || debate.ValidateID(id) != nil {
 			continue
 		}
-		sum, err := s.Summary(id)
+		sum, err := s.summary(id, withProgress)
 		if err != nil {
 			s.log.Warn("skipped a debate directory", "debate_id", id, "err", err)
 			continue

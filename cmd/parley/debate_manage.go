@@ -204,24 +204,26 @@ func newDebateListCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer store.Close()
+			if a.json {
+				lines, err := store.Statuses()
+				if err != nil {
+					return err
+				}
+				for _, line := range lines {
+					if err := a.emit(line); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
 			list, err := store.List()
 			if err != nil {
 				return err
 			}
-			if len(list) == 0 && !a.json {
+			if len(list) == 0 {
 				a.printf("no debates yet under %s (start one with parley debate run)\n", a.rootDir())
 			}
 			for _, sum := range list {
-				if a.json {
-					line, err := store.Status(sum.ID)
-					if err != nil {
-						return err
-					}
-					if err := a.emit(line); err != nil {
-						return err
-					}
-					continue
-				}
 				verdict := string(sum.Verdict)
 				if verdict == "" {
 					verdict = "-"
