@@ -7,9 +7,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/termsafe"
 )
 
 // RenderText writes a view for a terminal: a tamper banner first when the
@@ -142,32 +142,8 @@ func termLine(s string) string { return termText(oneLine(s)) }
 
 // termText replaces control characters (escape sequences included) with
 // U+FFFD, keeping tabs.
-func termText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
+func termText(s string) string { return termsafe.Clean(s, "\t") }
 
 // termSafe replaces the control characters of rendered output but the
 // line breaks and tabs it is laid out with.
-func termSafe(s string) string {
-	clean := true
-	for _, r := range s {
-		if r != '\n' && r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if r != '\n' && r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
+func termSafe(s string) string { return termsafe.Clean(s, "\n\t") }

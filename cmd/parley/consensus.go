@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -362,14 +362,7 @@ func oneLine(s string, max int) string {
 // the vault) safe to print on a terminal: every control character but
 // newline and tab (escape sequences' ESC, C1 controls such as CSI, CR) and
 // the Unicode line separators become U+FFFD.
-func termText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r != '\n' && r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
+func termText(s string) string { return termsafe.Clean(s, "\n\t") }
 
 // termf is printf for human output that carries text read from records:
 // the whole line goes through termText.

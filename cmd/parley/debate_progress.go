@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -233,11 +233,4 @@ func (a *app) printVerdict(o *debate.Outcome) error {
 
 // termClean replaces control characters, so that text from a debate's
 // participants or files cannot drive a terminal.
-func termClean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
+func termClean(s string) string { return termsafe.Clean(s, "") }

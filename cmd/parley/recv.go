@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/termsafe"
 )
 
 // newRecvCmd is "parley recv --as NAME [--wait DUR] [--all]": claim, print,
@@ -162,13 +162,7 @@ func printMessage(a *app, m *inbox.Message) error {
 // or reorder the lines around it. --json output needs none of this.
 func shown(s string, multiline bool) string {
 	unsafe := func(r rune) bool {
-		switch {
-		case r == '\t', r == '\n' && multiline:
-			return false
-		case unicode.IsControl(r), r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			return true
-		}
-		return false
+		return r != '\t' && (r != '\n' || !multiline) && termsafe.Unsafe(r)
 	}
 	if strings.IndexFunc(s, unsafe) < 0 {
 		return s

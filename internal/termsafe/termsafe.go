@@ -1,0 +1,36 @@
+// Package termsafe keeps text that parley did not write (agents' turns,
+// records, messages) from driving the terminal it is printed on: control
+// characters (escape sequences, carriage returns, backspaces), Unicode line
+// and paragraph separators, and the bidirectional overrides and isolates
+// that reorder what a reader sees ("Trojan Source").
+package termsafe
+
+import "strings"
+
+// Unsafe reports whether r must not reach a terminal as it is.
+func Unsafe(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f: // C0, DEL, C1
+		return true
+	case r == '\u2028', r == '\u2029': // line and paragraph separators
+		return true
+	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069': // bidi overrides and isolates
+		return true
+	}
+	return false
+}
+
+// Clean replaces every unsafe rune of s but those in keep (such as "\n\t")
+// with U+FFFD. It returns s itself when there is nothing to replace.
+func Clean(s, keep string) string {
+	bad := func(r rune) bool { return Unsafe(r) && !strings.ContainsRune(keep, r) }
+	if strings.IndexFunc(s, bad) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if bad(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
