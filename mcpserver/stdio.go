@@ -246,7 +246,8 @@ type frameChecker struct {
 // batch's); if the SDK could not take it, the error to answer with and the id
 // to answer (nil: none could be read).
 func (c *frameChecker) check(frame []byte) (msgs []jsonrpc.Message, id json.RawMessage, code int, msg string) {
-	// The standard library's check: the SDK decodes with encoding/json.
+	// The SDK reads its input with encoding/json's Decoder: the same
+	// library decides which lines it could read.
 	if !stdjson.Valid(frame) {
 		return nil, nil, codeParseError, "Parse error: the line is not JSON"
 	}
