@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -24,8 +25,8 @@ const maxCandidates = 64
 var (
 	// A reasoning block, or one left open by a reply cut short: a draft in
 	// a model's reasoning is not its answer.
-	thinkRE = regexp.MustCompile(`(?is)<think>.*?(?:</think>|\z)`)
-	fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)```")
+	thinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<think>.*?(?:</think>|\z)`) })
+	fenceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)```") })
 )
 
 // ParseModelReply reads what a model wrote for req as a debate turn. The
@@ -50,7 +51,7 @@ func ParseModelReply(content string, req *debate.TurnRequest) (*debate.Turn, err
 	if !utf8.ValidString(content) {
 		content = strings.ToValidUTF8(content, "\uFFFD")
 	}
-	content = thinkRE.ReplaceAllString(content, "")
+	content = thinkRE().ReplaceAllString(content, "")
 	obj, span, err := findObject(content)
 	if err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func ParseModelReply(content string, req *debate.TurnRequest) (*debate.Turn, err
 // findObject returns the reply's JSON object and the byte span it (or its
 // fence) occupies in content.
 func findObject(content string) (map[string]json.RawMessage, [2]int, error) {
-	for _, m := range fenceRE.FindAllStringSubmatchIndex(content, -1) {
+	for _, m := range fenceRE().FindAllStringSubmatchIndex(content, -1) {
 		lang := strings.ToLower(content[m[2]:m[3]])
 		if lang != "" && lang != "json" && lang != "jsonc" {
 			continue

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v2"
@@ -285,7 +286,7 @@ func (s *Store) rewrite(name string, set map[string]any) error {
 	return s.v.WritePage(Folder+"/"+name+".md", fm, body)
 }
 
-var dateRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+var dateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`) })
 
 // plainValue converts a yaml.v2 value into one vault.Frontmatter writes.
 func plainValue(key string, v any) (any, bool) {
@@ -293,7 +294,7 @@ func plainValue(key string, v any) (any, bool) {
 	case nil:
 		return nil, true
 	case string:
-		if key == "date" && dateRE.MatchString(x) {
+		if key == "date" && dateRE().MatchString(x) {
 			return vault.Date(x), true
 		}
 		return x, true

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"sync"
 
 	"github.com/parleyhq/parley/debate"
 )
@@ -29,23 +30,26 @@ func mustRead(name string) string {
 	return string(b)
 }
 
-var htmlTemplates = template.Must(template.New("transcript").Funcs(template.FuncMap{
-	"short":   short,
-	"seconds": func(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) },
-	"pageStatus": func(s PageStatus) string {
-		switch s {
-		case PageMatches:
-			return "matches"
-		case PageDiffers:
-			return "DIFFERS"
-		case PageMissing:
-			return "missing"
-		case PageNoHead:
-			return "records no head"
-		}
-		return "unreadable"
-	},
-}).ParseFS(htmlFS, "html/transcript.html"))
+// htmlTemplates is parsed on first use, not at start-up.
+var htmlTemplates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("transcript").Funcs(template.FuncMap{
+		"short":   short,
+		"seconds": func(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) },
+		"pageStatus": func(s PageStatus) string {
+			switch s {
+			case PageMatches:
+				return "matches"
+			case PageDiffers:
+				return "DIFFERS"
+			case PageMissing:
+				return "missing"
+			case PageNoHead:
+				return "records no head"
+			}
+			return "unreadable"
+		},
+	}).ParseFS(htmlFS, "html/transcript.html"))
+})
 
 // HTMLOptions says where an HTML rendering links to. Every field may be nil.
 type HTMLOptions struct {
@@ -116,7 +120,7 @@ func WebURL(e debate.EvidenceCheck) string {
 // it is shown as text, never run.
 func RenderHTML(w io.Writer, v *View, o HTMLOptions) error {
 	d := &htmlData{View: v, opts: o, CSS: template.CSS(baseCSS + Stylesheet)}
-	if err := htmlTemplates.ExecuteTemplate(w, "document", d); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(w, "document", d); err != nil {
 		return err
 	}
 	if err := d.writeBody(w); err != nil {
@@ -141,7 +145,7 @@ func RenderHTMLLive(w io.Writer, v *View, o HTMLOptions) error {
 }
 
 func (d *htmlData) writeBody(w io.Writer) error {
-	if err := htmlTemplates.ExecuteTemplate(w, "body", d); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(w, "body", d); err != nil {
 		return err
 	}
 	if err := d.writeLive(w); err != nil {
@@ -155,11 +159,11 @@ func (d *htmlData) writeBody(w io.Writer) error {
 // "live"), the thread (in Go: it is what grows), then closes it and
 // writes the verdict (template "live-end").
 func (d *htmlData) writeLive(w io.Writer) error {
-	if err := htmlTemplates.ExecuteTemplate(w, "live", d); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(w, "live", d); err != nil {
 		return err
 	}
 	if err := d.writeThread(w); err != nil {
 		return err
 	}
-	return htmlTemplates.ExecuteTemplate(w, "live-end", d)
+	return htmlTemplates().ExecuteTemplate(w, "live-end", d)
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
@@ -217,7 +218,7 @@ func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "records", layoutData{Title: "Consensus records", Nav: "consensus", Data: d})
 }
 
-var recordNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$`)
+var recordNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$`) })
 
 type recordData struct {
 	R     *consensus.Record
@@ -229,7 +230,7 @@ type recordData struct {
 // of its question, and its page rendered with wikilinks as links.
 func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	if !recordNameRE.MatchString(name) || strings.HasSuffix(name, ".") {
+	if !recordNameRE().MatchString(name) || strings.HasSuffix(name, ".") {
 		s.notFound(w, r)
 		return
 	}
