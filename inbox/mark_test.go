@@ -89,7 +89,9 @@ func TestSenderMarkHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"garbage", func(t *testing.T, path string) { writeFile(t, path, "not a stamp at all, but long enough to fill the buffer of the reader\n") }},
+		{"garbage", func(t *testing.T, path string) {
+			writeFile(t, path, "not a stamp at all, but long enough to fill the buffer of the reader\n")
+		}},
 		{"torn", func(t *testing.T, path string) { writeFile(t, path, far[:9]) }},
 		{"no newline", func(t *testing.T, path string) { writeFile(t, path, far[:20]+"x") }},
 		{"signed", func(t *testing.T, path string) { writeFile(t, path, "-999999999999-000001\n") }},
@@ -172,4 +174,3 @@ func countMessages(t *testing.T, root, agent string) int {
 	}
 	return n
 }
-
