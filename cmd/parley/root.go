@@ -37,6 +37,7 @@ type app struct {
 // run is the whole command line: main calls it, and so do the tests.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	var showVersion bool
 	root := &cobra.Command{
 		Use:   "parley",
 		Short: "Multi-agent debate and consensus coordinator",
@@ -51,7 +52,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if showVersion {
+				return printVersion(a)
+			}
+			return cmd.Help()
+		},
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -64,6 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	pf.StringVar(&a.vaultFlag, "vault", "", "Obsidian-style vault directory (env PARLEY_VAULT, default <root>/vault)")
 	pf.BoolVar(&a.json, "json", false, "print JSON Lines, one object per result")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log what happens to stderr")
+	root.Flags().BoolVar(&showVersion, "version", false, "print the version and the revision parley was built from")
 	for _, sub := range commands(a) {
 		root.AddCommand(sub)
 	}
@@ -91,6 +98,7 @@ func commands(a *app) []*cobra.Command {
 		newServeCmd(a),
 		newEscalateCmd(a),
 		newConfigCmd(a),
+		newVersionCmd(a),
 	}
 }
 
