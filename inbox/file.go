@@ -278,7 +278,7 @@ func (t *FileTransport) Send(ctx context.Context, m *Message) error {
 	if t.customFS {
 		fsys = durable.Prefix(t.fsys, dir)
 	}
-	ms, seq, err := stampFor(d, fsys, m.From, t.now())
+	ms, seq, err := stampFor(d, m.From, t.now())
 	if err != nil {
 		return &DeliveryError{Op: "send", Agent: m.To, Path: dir + "/" + senderMark(m.From), Err: err}
 	}

@@ -1,25 +1,31 @@
 package inbox
 
 import (
-	"io"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/parleyhq/parley/internal/durable"
 )
 
 // A sender mark remembers, in the recipient's inbox, the last stamp a
-// sender's message was given there: the file .from-<sender> holding
-// "<ms13>-<seq6>\n". The next message from that sender, from any process,
-// is stamped above it, so one sender's messages are claimed in send order
-// even when the wall clock steps back between two send processes. Reading
-// and replacing the mark costs a few system calls and no fsync: the mark is
-// replaced (staged and renamed) in the inbox directory before the message
-// is linked there, and the one directory fsync of the delivery makes both
-// durable, the mark first.
+// sender's message was given there, so that the next message from that
+// sender, from any process, is stamped above it: one sender's messages are
+// claimed in send order even when the wall clock steps back between two
+// send processes.
+//
+// The mark is the empty file .from-<sender>, and the stamp (ms13, seq6) is
+// its modification time: the Unix second, and as nanoseconds the
+// millisecond times 10⁶ plus the sequence. Reading it is one lstat and
+// raising it one utimensat, with no data written and no file created after
+// the first message: the cheapest state a send can keep. It is metadata,
+// changed before the message is linked into the same directory, so on a
+// journalling file system (ext4, xfs) the directory fsync that makes the
+// message durable makes the mark durable first. A file system that keeps
+// coarser times than nanoseconds stores a lower mark; the wall clock then
+// orders the sends as it did without one.
 //
 // The order is that of sends that do not overlap in time (one returns
 // before the next starts). Two processes sending as the same name at the
@@ -29,85 +35,66 @@ import (
 // read as a message, and gc leaves it alone (it is not a staging name).
 const markPrefix = ".from-"
 
-// maxMarkBytes bounds what is read of a mark (a valid one is 21 bytes).
-const maxMarkBytes = 64
+// maxMarkMillis keeps a stamp within the 13 digits of a message name: a
+// mark beyond it (planted) is ignored.
+const maxMarkMillis = 9999999999999 - 1
 
 func senderMark(from string) string { return markPrefix + from }
 
-// markMu makes reading, raising and replacing a mark one step within this
-// process, so that a mark only moves up.
+// markMu makes reading and raising a mark one step within this process,
+// so that a mark only moves up.
 var markMu sync.Mutex
 
-// stampFor gives the next message from "from" into the inbox d its stamp,
-// and records it in the sender's mark there (written through fsys, which
-// is rooted at the same inbox directory).
-func stampFor(d *os.Root, fsys durable.FS, from string, now time.Time) (int64, int, error) {
+// stampFor gives the next message from "from" into the inbox d its stamp
+// and raises the sender's mark there to it. Anything but a regular file in
+// the mark's place (a planted symbolic link, a FIFO, an empty directory) is
+// removed, never followed; what cannot be removed fails the send.
+func stampFor(d *os.Root, from string, now time.Time) (int64, int, error) {
 	markMu.Lock()
 	defer markMu.Unlock()
 	name := senderMark(from)
-	lastMs, lastSeq := readMark(d, name)
+	var lastMs int64
+	var lastSeq int
+	exists := false
+	switch fi, err := d.Lstat(name); {
+	case err == nil && fi.Mode().IsRegular():
+		exists = true
+		lastMs, lastSeq = markStamp(fi.ModTime())
+	case err == nil:
+		if rerr := d.Remove(name); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return 0, 0, fmt.Errorf("%w: a %s in place of the sender mark %s", ErrUnsafePath, describeMode(fi.Mode()), name)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return 0, 0, err
+	}
 	ms, seq := nextStamp(now, lastMs, lastSeq)
-	if err := writeMark(fsys, name, ms, seq); err != nil {
+	if !exists {
+		f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return 0, 0, err
+		}
+		if err == nil {
+			f.Close()
+		}
+	}
+	// The zero access time is left as it is.
+	if err := d.Chtimes(name, time.Time{}, markTime(ms, seq)); err != nil {
 		return 0, 0, err
 	}
 	return ms, seq, nil
 }
 
-// readMark returns the stamp in the mark, or zero when there is none or
-// it is not a stamp (a foreign or planted file is ignored, never followed:
-// a symbolic link in its place is not read, and a FIFO does not block).
-func readMark(d *os.Root, name string) (int64, int) {
-	f, err := d.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return 0, 0
-	}
-	defer f.Close()
-	var buf [maxMarkBytes]byte
-	n, _ := io.ReadFull(f, buf[:])
-	ms, seq, ok := parseMark(buf[:n])
-	if !ok {
-		return 0, 0
-	}
-	return ms, seq
+// markTime encodes a stamp as a modification time.
+func markTime(ms int64, seq int) time.Time {
+	return time.Unix(ms/1000, (ms%1000)*1_000_000+int64(seq))
 }
 
-// parseMark decodes "<ms13>-<seq6>\n".
-func parseMark(b []byte) (int64, int, bool) {
-	if len(b) != 21 || b[13] != '-' || b[20] != '\n' || !allDigits(string(b[:13])) || !allDigits(string(b[14:20])) {
-		return 0, 0, false
+// markStamp decodes a modification time; a time that is no stamp of a
+// message name (before 1970, past 13 digits) is zero.
+func markStamp(t time.Time) (int64, int) {
+	sec, ns := t.Unix(), int64(t.Nanosecond())
+	if sec < 0 || sec > maxMarkMillis/1000 {
+		return 0, 0
 	}
-	ms, err := strconv.ParseInt(string(b[:13]), 10, 64)
-	if err != nil {
-		return 0, 0, false
-	}
-	seq, _ := strconv.Atoi(string(b[14:20]))
-	return ms, seq, true
-}
-
-// writeMark replaces the mark with (ms, seq): staged under a dot-name and
-// renamed over it, never written in place, so a reader sees the old stamp
-// or the new one. It is not fsynced here (see the comment on marks).
-func writeMark(fsys durable.FS, name string, ms int64, seq int) (err error) {
-	var b [21]byte
-	copy(b[:], formatFileName(ms, seq, "")[:20])
-	b[20] = '\n'
-	tmp := durable.StagingName(name)
-	f, err := fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = fsys.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(b[:]); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	err = fsys.Rename(tmp, name)
-	return err
+	return sec*1000 + ns/1_000_000, int(ns % 1_000_000)
 }

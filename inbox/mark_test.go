@@ -2,6 +2,7 @@ package inbox_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,41 +61,65 @@ func TestOrderPerSenderAcrossProcessesWhenTheClockStepsBack(t *testing.T) {
 
 // The mark is state parley reads from a directory others may write to: a
 // planted mark is never followed or trusted beyond its form. A symbolic
-// link in its place is replaced, not read through, and its target is left
-// as it was; a FIFO does not block the sender; garbage or a torn mark only
-// means the clock alone stamps the next message.
+// link, a FIFO or an empty directory in its place is replaced by a mark,
+// never followed (the link's target keeps its content and its times); a
+// mark past the 13 digits of a message name is ignored; a mark that cannot
+// be replaced (a directory with something in it) fails the send, and
+// nothing is delivered.
 func TestSenderMarkHostile(t *testing.T) {
 	t.Parallel()
-	outside := filepath.Join(t.TempDir(), "target")
-	far := "9999999999999-999999\n"
 	for _, tc := range []struct {
 		name  string
 		plant func(t *testing.T, path string)
+		fails bool
 	}{
-		{"symlink out of the root", func(t *testing.T, path string) {
-			if err := os.WriteFile(outside, []byte(far), 0o600); err != nil {
+		{name: "symlink out of the root", plant: func(t *testing.T, path string) {
+			target := filepath.Join(t.TempDir(), "target")
+			writeFile(t, target, "keep")
+			old := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+			if err := os.Chtimes(target, old, old); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Symlink(outside, path); err != nil {
+			if err := os.Symlink(target, path); err != nil {
 				t.Fatal(err)
 			}
+			t.Cleanup(func() {
+				fi, err := os.Stat(target)
+				if b, _ := os.ReadFile(target); err != nil || string(b) != "keep" || !fi.ModTime().Equal(old) {
+					t.Errorf("the symlink's target was touched: %q, %v, %v", b, fi.ModTime(), err)
+				}
+			})
 		}},
-		{"fifo", func(t *testing.T, path string) {
+		{name: "fifo", plant: func(t *testing.T, path string) {
 			if err := syscall.Mkfifo(path, 0o600); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"directory", func(t *testing.T, path string) {
+		{name: "empty directory", plant: func(t *testing.T, path string) {
 			if err := os.Mkdir(path, 0o700); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"garbage", func(t *testing.T, path string) {
-			writeFile(t, path, "not a stamp at all, but long enough to fill the buffer of the reader\n")
+		{name: "directory with a file", fails: true, plant: func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(path, "x"), "x")
 		}},
-		{"torn", func(t *testing.T, path string) { writeFile(t, path, far[:9]) }},
-		{"no newline", func(t *testing.T, path string) { writeFile(t, path, far[:20]+"x") }},
-		{"signed", func(t *testing.T, path string) { writeFile(t, path, "-999999999999-000001\n") }},
+		{name: "beyond 13 digits", plant: func(t *testing.T, path string) {
+			writeFile(t, path, "")
+			far := time.Date(2400, 1, 1, 0, 0, 0, 0, time.UTC)
+			if err := os.Chtimes(path, far, far); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "before 1970", plant: func(t *testing.T, path string) {
+			writeFile(t, path, "")
+			early := time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)
+			if err := os.Chtimes(path, early, early); err != nil {
+				t.Fatal(err)
+			}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -106,11 +131,9 @@ func TestSenderMarkHostile(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			err := tr.Send(ctx, &inbox.Message{From: "Ann", To: "Bob", Text: "hello"})
-			if tc.name == "directory" {
-				// Nothing can replace a directory by rename: the send
-				// fails, and nothing is delivered.
-				if err == nil {
-					t.Fatal("send over a directory in the mark's place succeeded")
+			if tc.fails {
+				if !errors.Is(err, inbox.ErrUnsafePath) {
+					t.Fatalf("send over %s = %v, want ErrUnsafePath", tc.name, err)
 				}
 				if n := countMessages(t, root, "Bob"); n != 0 {
 					t.Fatalf("%d messages delivered after a failed send", n)
@@ -141,13 +164,8 @@ func TestSenderMarkHostile(t *testing.T) {
 			if err != nil || !fi.Mode().IsRegular() {
 				t.Fatalf("mark after the send: %v, %v; want a regular file", fi, err)
 			}
-			if b, _ := os.ReadFile(mark); string(b) != names[0][:20]+"\n" {
-				t.Fatalf("mark holds %q, want the stamp of %s", b, names[0])
-			}
-			if tc.name == "symlink out of the root" {
-				if b, _ := os.ReadFile(outside); string(b) != far {
-					t.Fatalf("the symlink's target was written: %q", b)
-				}
+			if mt := fi.ModTime(); mt.UnixMilli() != fn.Millis || mt.Nanosecond()%1_000_000 != fn.Seq {
+				t.Fatalf("mark holds %v, want the stamp of %s", mt, names[0])
 			}
 		})
 	}
