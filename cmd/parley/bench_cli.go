@@ -36,6 +36,17 @@ func newBenchCLICmd(a *app) *cobra.Command {
 		Example: "  parley bench cli\n  parley --json bench cli --dir /var/tmp/bench --idle 200",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, c := range []struct {
+				flag string
+				n    int
+			}{{"--idle", o.Idle}, {"--stream", o.Stream}, {"--blocks", o.Blocks}, {"--senders", o.Senders}, {"--per-sender", o.PerSender}, {"--rounds", o.Rounds}} {
+				if c.n < 1 {
+					return usagef("%s %d: each run needs at least one message", c.flag, c.n)
+				}
+			}
+			if o.IdleGap < 0 || o.Interval <= 0 {
+				return usagef("--idle-gap must be 0 or more and --interval more than 0")
+			}
 			ctx := cmd.Context()
 			exe, err := os.Executable()
 			if err != nil {
