@@ -15,7 +15,7 @@ import (
 // beside a minimal program's durable write (see internal/bench).
 func newBenchCLICmd(a *app) *cobra.Command {
 	o := bench.DefaultCLIOptions
-	var dir, floor string
+	var dir, floor, parley string
 	cmd := &cobra.Command{
 		Use:   "cli [--dir DIR] [--floor PATH]",
 		Short: "Latency, CPU and throughput of parley send processes, beside a minimal program's durable write",
@@ -33,7 +33,8 @@ func newBenchCLICmd(a *app) *cobra.Command {
 			"The minimal program is built from its source with the Go toolchain (go on PATH),\n" +
 			"or given with --floor (go build -o floor ./internal/bench/floor). It is a separate\n" +
 			"binary on purpose: re-running parley would carry parley's own start-up into the floor.",
-		Example: "  parley bench cli\n  parley --json bench cli --dir /var/tmp/bench --idle 200",
+		Example: "  parley bench cli\n  parley --json bench cli --dir /var/tmp/bench --idle 200\n" +
+			"  parley bench cli --parley ./parley-release   # measure another build with this harness",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, c := range []struct {
@@ -51,6 +52,9 @@ func newBenchCLICmd(a *app) *cobra.Command {
 			exe, err := os.Executable()
 			if err != nil {
 				return err
+			}
+			if parley != "" {
+				exe = parley
 			}
 			if dir == "" {
 				d, err := os.MkdirTemp("", "parley-bench-cli-")
@@ -89,6 +93,7 @@ func newBenchCLICmd(a *app) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&dir, "dir", "", "directory to measure in (default: a temporary directory)")
 	f.StringVar(&floor, "floor", "", "the minimal program's binary (default: build it with go)")
+	f.StringVar(&parley, "parley", "", "the parley binary to measure (default: this one), e.g. a release build or an older version")
 	f.IntVar(&o.Idle, "idle", o.Idle, "paired idle rounds")
 	f.DurationVar(&o.IdleGap, "idle-gap", o.IdleGap, "pause after each idle send")
 	f.IntVar(&o.Stream, "stream", o.Stream, "messages per side in each stream block")
