@@ -35,7 +35,7 @@ func newBenchCLICmd(a *app) *cobra.Command {
 			"binary on purpose: re-running parley would carry parley's own start-up into the floor.",
 		Example: "  parley bench cli\n  parley --json bench cli --dir /var/tmp/bench --idle 200\n" +
 			"  parley bench cli --parley ./parley-release   # measure another build with this harness",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, c := range []struct {
 				flag string
