@@ -107,6 +107,10 @@ func newBenchCLICmd(a *app) *cobra.Command {
 
 func printCLIBench(a *app, r *bench.CLIResult) {
 	a.printf("parley bench cli: %s, %s, %d CPUs\n", r.Dir, fsType(r.Dir), r.CPUs)
+	if r.ParleyBuild.CgoEnabled {
+		a.printf("note: the parley measured is a cgo build (dynamically linked), which starts more slowly;\n" +
+			"      release builds: CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' ./cmd/parley\n")
+	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\tparley\tfloor\tratio\n")
 	row := func(name string, p, f, ratio float64, unit string) {

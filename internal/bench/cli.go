@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,8 +80,15 @@ type CLIResult struct {
 	Dir     string `json:"dir"`
 	CPUs    int    `json:"cpus"`
 	Senders int    `json:"senders"`
-	Parley  Side   `json:"parley"`
-	Floor   Side   `json:"floor"`
+	// ParleyBuild says how the measured parley binary was built, as far
+	// as its build information tells: a cgo build is dynamically linked
+	// and starts more slowly (see docs/performance.md).
+	ParleyBuild struct {
+		Go         string `json:"go,omitempty"`
+		CgoEnabled bool   `json:"cgo_enabled"`
+	} `json:"parley_build"`
+	Parley Side `json:"parley"`
+	Floor  Side `json:"floor"`
 	// Ratios are parley's figure over the floor's (throughput: parley's
 	// share of the floor's rate).
 	Ratios struct {
@@ -106,6 +114,14 @@ const arrivalTimeout = 20 * time.Second
 func RunCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 	o = withDefaults(o)
 	res := &CLIResult{Bench: "cli", Dir: o.Dir, CPUs: runtime.NumCPU(), Senders: o.Senders}
+	if bi, err := buildinfo.ReadFile(o.Parley); err == nil {
+		res.ParleyBuild.Go = bi.GoVersion
+		for _, st := range bi.Settings {
+			if st.Key == "CGO_ENABLED" {
+				res.ParleyBuild.CgoEnabled = st.Value == "1"
+			}
+		}
+	}
 	root := filepath.Join(o.Dir, "root")
 	floorDir := filepath.Join(o.Dir, "floor-inbox")
 	if err := os.MkdirAll(floorDir, 0o700); err != nil {
