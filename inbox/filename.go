@@ -99,16 +99,11 @@ var stamp struct {
 
 const maxSeq = 999999
 
-// nextStamp returns the process's next stamp, raised first above the
-// floor (floorMs, floorSeq): the stamp the sender last left in the inbox,
-// perhaps by another process (zero when there is none).
-func nextStamp(now time.Time, floorMs int64, floorSeq int) (int64, int) {
+// nextStamp returns the process's next stamp.
+func nextStamp(now time.Time) (int64, int) {
 	ms := now.UnixMilli()
 	stamp.Lock()
 	defer stamp.Unlock()
-	if floorMs > stamp.ms || (floorMs == stamp.ms && floorSeq > stamp.seq) {
-		stamp.ms, stamp.seq = floorMs, floorSeq
-	}
 	if ms > stamp.ms {
 		stamp.ms, stamp.seq = ms, 0
 	} else if stamp.seq++; stamp.seq > maxSeq {

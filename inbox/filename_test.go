@@ -12,7 +12,7 @@ func TestFileNamesSortInSendOrderWhenTheClockStepsBack(t *testing.T) {
 	clock := []time.Time{base, base, base.Add(time.Millisecond), base.Add(-time.Hour), base.Add(-time.Hour), base.Add(2 * time.Millisecond), base.Add(time.Millisecond)}
 	prev := ""
 	for i, now := range clock {
-		ms, seq := nextStamp(now, 0, 0)
+		ms, seq := nextStamp(now)
 		name := formatFileName(ms, seq, rand4())
 		if name <= prev {
 			t.Fatalf("step %d: %s does not sort after %s", i, name, prev)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"sync"
 	"syscall"
@@ -35,9 +36,11 @@ import (
 // read as a message, and gc leaves it alone (it is not a staging name).
 const markPrefix = ".from-"
 
-// maxMarkMillis keeps a stamp within the 13 digits of a message name: a
-// mark beyond it (planted) is ignored.
-const maxMarkMillis = 9999999999999 - 1
+// maxMarkMillis bounds the stamps a mark holds: the stamp after it must
+// still be a modification time Go can set (nanoseconds since 1970 in an
+// int64, which end in April 2262), and within the 13 digits of a message
+// name. A mark beyond it (planted) is ignored.
+const maxMarkMillis = math.MaxInt64/1_000_000 - 1
 
 func senderMark(from string) string { return markPrefix + from }
 
@@ -67,7 +70,16 @@ func stampFor(d *os.Root, from string, now time.Time) (int64, int, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return 0, 0, err
 	}
-	ms, seq := nextStamp(now, lastMs, lastSeq)
+	// Above both the process's last stamp and the mark. The mark raises
+	// this message's stamp only, never the process's: a mark planted far
+	// ahead in one inbox moves nothing else the process sends.
+	ms, seq := nextStamp(now)
+	if lastMs > ms || (lastMs == ms && lastSeq >= seq) {
+		ms, seq = lastMs, lastSeq+1
+		if seq > maxSeq {
+			ms, seq = ms+1, 0
+		}
+	}
 	if !exists {
 		f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
@@ -96,5 +108,9 @@ func markStamp(t time.Time) (int64, int) {
 	if sec < 0 || sec > maxMarkMillis/1000 {
 		return 0, 0
 	}
-	return sec*1000 + ns/1_000_000, int(ns % 1_000_000)
+	ms := sec*1000 + ns/1_000_000
+	if ms > maxMarkMillis {
+		return 0, 0
+	}
+	return ms, int(ns % 1_000_000)
 }

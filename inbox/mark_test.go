@@ -106,9 +106,9 @@ func TestSenderMarkHostile(t *testing.T) {
 			}
 			writeFile(t, filepath.Join(path, "x"), "x")
 		}},
-		{name: "beyond 13 digits", plant: func(t *testing.T, path string) {
+		{name: "beyond what a mark holds", plant: func(t *testing.T, path string) {
 			writeFile(t, path, "")
-			far := time.Date(2400, 1, 1, 0, 0, 0, 0, time.UTC)
+			far := time.Unix(9223372036, 854_000_000) // one millisecond past the bound
 			if err := os.Chtimes(path, far, far); err != nil {
 				t.Fatal(err)
 			}
@@ -191,4 +191,53 @@ func countMessages(t *testing.T, root, agent string) int {
 		}
 	}
 	return n
+}
+
+// A mark planted at the very end of what a mark holds raises that sender's
+// next stamp in that inbox only: the message still has a 13-digit name,
+// the mark after it is past the bound and ignored (the clock stamps the
+// next one), and what the same process sends to another inbox is stamped
+// by the clock.
+func TestSenderMarkAtTheEndOfTime(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	mustCreate(t, tr, "Carol")
+	mark := filepath.Join(root, "inbox", "Bob", ".from-Ann")
+	writeFile(t, mark, "")
+	// The last stamp a mark holds: ms 9223372036853 (April 2262), seq 999999.
+	end := time.Unix(9223372036, 853_999_999)
+	if err := os.Chtimes(mark, end, end); err != nil {
+		t.Fatal(err)
+	}
+	names := func(agent string) []string {
+		ents, err := os.ReadDir(filepath.Join(root, "inbox", agent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range ents {
+			if inbox.IsMessageName(e.Name()) {
+				out = append(out, e.Name())
+			}
+		}
+		return out
+	}
+	for i := range 2 {
+		mustSend(t, tr, "Ann", "Bob", strconv.Itoa(i))
+	}
+	mustSend(t, tr, "Ann", "Carol", "elsewhere")
+	got := names("Bob")
+	if len(got) != 2 || got[1][:20] != "9223372036854-000000" {
+		t.Fatalf("inbox of Bob: %v, want the first message at the end of the 13 digits", got)
+	}
+	for _, n := range append(got, names("Carol")...) {
+		if fn, ok := inbox.ParseFileName(n); !ok || !fn.Parley {
+			t.Fatalf("%s is not a parley message name", n)
+		}
+	}
+	if fn, _ := inbox.ParseFileName(names("Carol")[0]); time.Since(time.UnixMilli(fn.Millis)).Abs() > time.Minute {
+		t.Fatalf("a mark in Bob's inbox moved the stamp of a message to Carol: %s", names("Carol")[0])
+	}
 }
