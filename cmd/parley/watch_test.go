@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -161,5 +163,49 @@ func TestWatchNoRegisterAndUnknownNames(t *testing.T) {
 	}
 	if r := registration(t, root, "Ottto"); r != nil {
 		t.Fatalf("watch of an unknown name registered it: %v", r)
+	}
+}
+
+// A watch process stopped by SIGINT or SIGTERM (Ctrl-C, a supervisor)
+// unregisters on its way out; one killed with SIGKILL leaves its
+// registration behind, and the next sender sees it is not running (its
+// process is gone).
+func TestWatchProcessUnregistersOnSignals(t *testing.T) {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			mustCLI(t, root, "", "agents", "add", "Wren")
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(exe, "--root", root, "watch", "--as", "Wren")
+			cmd.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the registration", func() bool {
+				r := registration(t, root, "Wren")
+				return r != nil && int(r["pid"].(float64)) == cmd.Process.Pid
+			})
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			r := registration(t, root, "Wren")
+			if sig == syscall.SIGKILL {
+				if r == nil {
+					t.Fatal("SIGKILL: the registration vanished")
+				}
+			} else if r != nil {
+				t.Fatalf("%v: registration left behind: %v", sig, r)
+			}
+			_, stderr, code := cli(t, root, "", "send", "--from", "Quill", "--to", "Wren", "still there?")
+			if code != exitOK || !strings.Contains(stderr, "not_active") {
+				t.Fatalf("send after the watch ended: exit %d, %q", code, stderr)
+			}
+		})
 	}
 }
