@@ -332,9 +332,9 @@ func (s *side) one(ctx context.Context, kind, from string, seq int) ([]time.Dura
 	if err != nil {
 		return nil, nil, err
 	}
-	at, ok := awaitArrival(ctx, ch)
-	if !ok {
-		return nil, []time.Duration{cpu}, ctx.Err()
+	at, ok, err := s.w.await(ctx, ch)
+	if err != nil || !ok {
+		return nil, []time.Duration{cpu}, err
 	}
 	return []time.Duration{at.Sub(t0)}, []time.Duration{cpu}, nil
 }
@@ -369,11 +369,15 @@ func (s *side) stream(ctx context.Context, kind, from string, first, n int, inte
 			return nil, nil, err
 		}
 		cpu = append(cpu, c)
-		if at, ok := awaitArrival(ctx, m.ch); ok {
+		at, ok, err := s.w.await(ctx, m.ch)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
 			lat = append(lat, at.Sub(m.t0))
 		}
 	}
-	return lat, cpu, ctx.Err()
+	return lat, cpu, nil
 }
 
 // throughput runs senders concurrent sender processes, each sending each
@@ -428,21 +432,33 @@ func (s *side) throughput(ctx context.Context, round, senders, each int) error {
 		return firstErr
 	}
 	for _, ch := range chans {
-		awaitArrival(ctx, ch)
+		if _, _, err := s.w.await(ctx, ch); err != nil {
+			return err
+		}
 	}
-	return ctx.Err()
+	return nil
 }
 
-func awaitArrival(ctx context.Context, ch <-chan time.Time) (time.Time, bool) {
+// await waits for a message's line: ok false when it did not come within
+// arrivalTimeout (the message counts as lost); an error when the run
+// cannot go on (interrupted, or the watcher process ended).
+func (w *watcher) await(ctx context.Context, ch <-chan time.Time) (time.Time, bool, error) {
 	t := time.NewTimer(arrivalTimeout)
 	defer t.Stop()
 	select {
 	case at := <-ch:
-		return at, true
+		return at, true, nil
 	case <-t.C:
-		return time.Time{}, false
+		return time.Time{}, false, nil
+	case <-w.done:
+		select {
+		case at := <-ch: // its last line
+			return at, true, nil
+		default:
+		}
+		return time.Time{}, false, fmt.Errorf("the watcher process ended: %s", strings.TrimSpace(w.stderrText()))
 	case <-ctx.Done():
-		return time.Time{}, false
+		return time.Time{}, false, ctx.Err()
 	}
 }
 
@@ -493,7 +509,26 @@ type watcher struct {
 	waiting map[string]chan time.Time
 	seen    map[string]int      // text → times seen
 	order   map[string][]string // "kind sender" → message texts in arrival order
-	stderr  *bytes.Buffer
+	stderr  *lockedBuffer
+}
+
+// lockedBuffer is the watcher's stderr, written by exec's copying
+// goroutine and read when the watcher ends.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (w *watcher) stderrText() string {
+	w.stderr.mu.Lock()
+	defer w.stderr.mu.Unlock()
+	return w.stderr.b.String()
 }
 
 // startWatcher starts a watcher process; saysReady: it prints "ready"
@@ -502,7 +537,7 @@ type watcher struct {
 func startWatcher(ctx context.Context, saysReady bool, argv0 string, args ...string) (*watcher, error) {
 	cmd := exec.Command(argv0, args...)
 	w := &watcher{cmd: cmd, ready: make(chan struct{}), done: make(chan struct{}),
-		waiting: map[string]chan time.Time{}, seen: map[string]int{}, order: map[string][]string{}, stderr: &bytes.Buffer{}}
+		waiting: map[string]chan time.Time{}, seen: map[string]int{}, order: map[string][]string{}, stderr: &lockedBuffer{}}
 	cmd.Stderr = w.stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -519,7 +554,7 @@ func startWatcher(ctx context.Context, saysReady bool, argv0 string, args ...str
 	case <-w.ready:
 		return w, nil
 	case <-w.done:
-		return nil, fmt.Errorf("%s ended: %s", argv0, strings.TrimSpace(w.stderr.String()))
+		return nil, fmt.Errorf("%s ended: %s", argv0, strings.TrimSpace(w.stderrText()))
 	case <-time.After(30 * time.Second):
 		w.stop()
 		return nil, errors.New("the floor's watcher did not start")

@@ -1,6 +1,10 @@
 package bench
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,5 +40,30 @@ func TestWatcherCheck(t *testing.T) {
 	lost, dup, reordered, total := w.check(map[string]int{"Ida": 3, "Sten": 3, "Warm": 1}, spans)
 	if lost != 1 || dup != 1 || reordered != 1 || total != 6 {
 		t.Fatalf("lost %d, duplicated %d, reordered %d, total %d; want 1, 1, 1, 6", lost, dup, reordered, total)
+	}
+}
+
+// A watcher that dies ends the run at once with what it said, rather than
+// waiting out a timeout for every message still to come.
+func TestRunCLIStopsWhenTheWatcherDies(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "parley")
+	script := "#!/bin/sh\ncase \" $* \" in\n*\" watch \"*) echo 'watch: the disk is on fire' >&2; exit 1;;\nesac\nexit 0\n"
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	floor, err := BuildFloor(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = RunCLI(ctx, CLIOptions{Parley: fake, Floor: floor, Dir: filepath.Join(dir, "run"), Idle: 1, Stream: 1, Blocks: 1, Senders: 1, PerSender: 1, Rounds: 1})
+	if err == nil || !strings.Contains(err.Error(), "the disk is on fire") {
+		t.Fatalf("RunCLI = %v, want the watcher's last words", err)
+	}
+	if d := time.Since(start); d > arrivalTimeout {
+		t.Fatalf("RunCLI took %v to notice", d)
 	}
 }
