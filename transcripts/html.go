@@ -12,23 +12,18 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-//go:embed html/transcript.html html/transcript.css html/base.css
+//go:embed html/transcript.html
 var htmlFS embed.FS
 
 // Stylesheet is the CSS of the classes RenderHTMLBody writes. It expects
 // the variables --fg, --muted, --line, --soft, --card and --link to be set
-// by the page around it.
-var Stylesheet = mustRead("html/transcript.css")
+// by the page around it. (Embedded as a string: no work at start-up.)
+//
+//go:embed html/transcript.css
+var Stylesheet string
 
-var baseCSS = mustRead("html/base.css")
-
-func mustRead(name string) string {
-	b, err := htmlFS.ReadFile(name)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
+//go:embed html/base.css
+var baseCSS string
 
 // htmlTemplates is parsed on first use, not at start-up.
 var htmlTemplates = sync.OnceValue(func() *template.Template {
