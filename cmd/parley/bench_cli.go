@@ -27,7 +27,8 @@ func newBenchCLICmd(a *app) *cobra.Command {
 			"  idle        latency from spawning the sender to the watcher's line, one send\n" +
 			"              every --idle-gap;\n" +
 			"  stream      the same with one sender spawned every --interval;\n" +
-			"  cpu         user+system CPU time of one sender process;\n" +
+			"  cpu         user+system CPU time of one sender process, and of starting one\n" +
+			"              that does nothing (parley --version; the minimal program);\n" +
 			"  throughput  messages per second with --senders sender processes at a time;\n" +
 			"and checks that every message arrived once, in send order per sender.\n\n" +
 			"The minimal program is built from its source with the Go toolchain (go on PATH),\n" +
@@ -126,6 +127,7 @@ func printCLIBench(a *app, r *bench.CLIResult) {
 	row(fmt.Sprintf("stream p50 (%d msgs, %.0f ms)", r.Parley.Stream.Messages, r.Parley.Stream.IntervalMs), r.Parley.Stream.P50Ms, r.Floor.Stream.P50Ms, r.Ratios.StreamP50, "ms")
 	row("stream p99", r.Parley.Stream.P99Ms, r.Floor.Stream.P99Ms, r.Ratios.StreamP99, "ms")
 	row("cpu per send (mean)", r.Parley.CPUPerSendMs, r.Floor.CPUPerSendMs, r.Ratios.CPU, "ms")
+	row("  of which start-up (p50)", r.Startup.ParleyVersionCPUMs, r.Startup.FloorCPUMs, r.Startup.ParleyVersionCPUMs/max(r.Startup.FloorCPUMs, 1e-9), "ms")
 	row(fmt.Sprintf("throughput (%d senders)", r.Senders), r.Parley.ThroughputPerSec, r.Floor.ThroughputPerSec, r.Ratios.Throughput, "msg/s")
 	tw.Flush()
 	for _, s := range []struct {

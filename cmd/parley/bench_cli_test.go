@@ -54,6 +54,9 @@ func TestBenchCLIRuns(t *testing.T) {
 			t.Errorf("%s: %v lost, %v duplicated, %v reordered", side, l, d, r)
 		}
 	}
+	if get("startup", "runs") <= 0 || get("startup", "floor_cpu_ms") <= 0 || get("startup", "parley_version_cpu_ms") <= 0 {
+		t.Errorf("start-up: %v", o["startup"])
+	}
 	for _, r := range []string{"idle_p50", "idle_p99", "stream_p50", "stream_p99", "cpu_per_send", "throughput"} {
 		if get("ratios", r) <= 0 {
 			t.Errorf("ratio %s = %v", r, get("ratios", r))

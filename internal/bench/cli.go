@@ -87,6 +87,15 @@ type CLIResult struct {
 		Go         string `json:"go,omitempty"`
 		CgoEnabled bool   `json:"cgo_enabled"`
 	} `json:"parley_build"`
+	// Startup is the CPU time (user+system, median) of starting a process
+	// that does nothing: the floor program ("floor start") and parley
+	// ("parley --version"), measured in turn. parley's send minus its
+	// start-up is what the send itself costs.
+	Startup struct {
+		Runs               int     `json:"runs"`
+		FloorCPUMs         float64 `json:"floor_cpu_ms"`
+		ParleyVersionCPUMs float64 `json:"parley_version_cpu_ms"`
+	} `json:"startup"`
 	Parley Side `json:"parley"`
 	Floor  Side `json:"floor"`
 	// Ratios are parley's figure over the floor's (throughput: parley's
@@ -163,6 +172,11 @@ func RunCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 		}
 	}
 
+	progress("start-up: %d paired runs of a process that does nothing", startupRuns)
+	if err := startup(ctx, res, o.Floor, o.Parley); err != nil {
+		return nil, err
+	}
+
 	progress("idle: %d paired rounds, one send each %v apart", o.Idle, o.IdleGap)
 	for i := range o.Idle {
 		for _, s := range ordered(sides, i) {
@@ -215,6 +229,38 @@ func RunCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 	return res, nil
 }
 
+// startupRuns is how many times each do-nothing process is started.
+const startupRuns = 30
+
+// startup measures the CPU time of starting the floor program and parley
+// doing nothing, alternating.
+func startup(ctx context.Context, res *CLIResult, floor, parley string) error {
+	var f, p []time.Duration
+	for i := range startupRuns {
+		for _, k := range ordered([2]int{0, 1}, i) {
+			argv := []string{floor, "start"}
+			if k == 1 {
+				argv = []string{parley, "--version"}
+			}
+			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, bytes.TrimSpace(out))
+			}
+			if k == 0 {
+				f = append(f, processCPU(cmd.ProcessState))
+			} else {
+				p = append(p, processCPU(cmd.ProcessState))
+			}
+		}
+	}
+	slices.Sort(f)
+	slices.Sort(p)
+	res.Startup.Runs = startupRuns
+	res.Startup.FloorCPUMs = ms(pct(f, 50))
+	res.Startup.ParleyVersionCPUMs = ms(pct(p, 50))
+	return nil
+}
+
 func withDefaults(o CLIOptions) CLIOptions {
 	d := DefaultCLIOptions
 	set := func(v *int, def int) {
@@ -239,9 +285,9 @@ func withDefaults(o CLIOptions) CLIOptions {
 }
 
 // ordered is the pair in round i's order: parley first in even rounds.
-func ordered(s [2]*side, i int) [2]*side {
+func ordered[T any](s [2]T, i int) [2]T {
 	if i%2 == 1 {
-		return [2]*side{s[1], s[0]}
+		return [2]T{s[1], s[0]}
 	}
 	return s
 }

@@ -8,6 +8,7 @@
 //	                            file, fsync, rename, fsync of DIR
 //	floor watch DIR             print each message file renamed into DIR
 //	                            (its content, one line), then remove it
+//	floor start                 nothing: a minimal Go process's start-up
 //
 // "parley bench cli" builds it from this source with the Go toolchain.
 package main
@@ -29,10 +30,12 @@ func main() {
 	switch {
 	case len(os.Args) == 5 && os.Args[1] == "write":
 		err = write(os.Args[2], os.Args[3], os.Args[4])
+	case len(os.Args) == 2 && os.Args[1] == "start":
+		// Nothing: the cost of starting a minimal Go process.
 	case len(os.Args) == 3 && os.Args[1] == "watch":
 		err = watch(os.Args[2])
 	default:
-		err = fmt.Errorf("usage: floor write DIR FROM TEXT | floor watch DIR")
+		err = fmt.Errorf("usage: floor write DIR FROM TEXT | floor watch DIR | floor start")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
