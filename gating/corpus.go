@@ -19,7 +19,12 @@ const MaxCorpusBytes = 64 << 20
 type Example struct {
 	ID    string
 	Case  string
-	Label Outcome
+	// Voice is the way the example is written (terse, bullets, polite …);
+	// leave-one-voice-out cross-validation holds out one voice at a time.
+	Voice string
+	// Weight scales the example in training (0 means 1).
+	Weight float64
+	Label  Outcome
 	SelfCritique
 }
 

@@ -24,8 +24,8 @@ var limitWords = map[string]bool{
 // clients may retry").
 var quoteWords = map[string]bool{
 	"spec": true, "specification": true, "rfc": true, "says": true, "documented": true, "docs": true,
-	"according": true, "contract": true, "api": true, "allowed": true, "allows": true, "permits": true,
-	"permitted": true, "readme": true, "documentation": true, "doc": true, "adr": true, "interface": true,
+	"according": true, "contract": true, "allowed": true, "allows": true, "permits": true,
+	"permitted": true, "readme": true, "documentation": true, "adr": true,
 }
 
 // copulas before an unknown word make it a predicate ("the cause is
@@ -213,6 +213,71 @@ func (a *analysis) scanSpecific() {
 			i += j
 		}
 	}
+	// Section references (§4.2, section 3.1), ticket and PR ids (OPS-221,
+	// #3310), fractions (37/500), percentages and grouped or decimal
+	// numbers (1,204,113; 0.02%).
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		switch {
+		case strings.HasPrefix(d[i:], "§"):
+			j := i + len("§")
+			for j < len(d) && (d[j] >= '0' && d[j] <= '9' || d[j] == '.' && j+1 < len(d) && d[j+1] >= '0' && d[j+1] <= '9') {
+				j++
+			}
+			if j > i+len("§") {
+				add(i, j)
+				i = j - 1
+			}
+		case c == '#' && i+1 < len(d) && d[i+1] >= '0' && d[i+1] <= '9' && (i == 0 || !isIdentByte(d[i-1])):
+			j := i + 1
+			for j < len(d) && d[j] >= '0' && d[j] <= '9' {
+				j++
+			}
+			add(i, j)
+			i = j - 1
+		case c >= 'A' && c <= 'Z' && (i == 0 || !isIdentByte(d[i-1])):
+			j := i
+			for j < len(d) && d[j] >= 'A' && d[j] <= 'Z' {
+				j++
+			}
+			if j-i >= 2 && j+1 < len(d) && d[j] == '-' && d[j+1] >= '0' && d[j+1] <= '9' {
+				k := j + 1
+				for k < len(d) && d[k] >= '0' && d[k] <= '9' {
+					k++
+				}
+				if k == len(d) || !isIdentByte(d[k]) {
+					add(i, k)
+					i = k - 1
+					continue
+				}
+			}
+			i = max(i, j-1)
+		case c >= '0' && c <= '9' && (i == 0 || !isIdentByte(d[i-1]) && d[i-1] != '.' && d[i-1] != ','):
+			j := i
+			grouped, frac := false, false
+			for j < len(d) {
+				if d[j] >= '0' && d[j] <= '9' {
+					j++
+				} else if (d[j] == ',' || d[j] == '.') && j+1 < len(d) && d[j+1] >= '0' && d[j+1] <= '9' {
+					grouped = true
+					j++
+				} else if d[j] == '/' && j+1 < len(d) && d[j+1] >= '0' && d[j+1] <= '9' {
+					frac = true
+					j++
+				} else {
+					break
+				}
+			}
+			pct := j < len(d) && d[j] == '%'
+			if pct {
+				j++
+			}
+			if (grouped || frac || pct) && d[i:j] != "100%" {
+				add(i, j)
+			}
+			i = j - 1
+		}
+	}
 	// Counts, measurements and command output, on the tokens.
 	t := a.tokens
 	for k := 0; k < len(t); k++ {
@@ -264,6 +329,20 @@ func (a *analysis) scanSpecific() {
 		}
 	}
 	a.specific = out
+	// Numbers outside the specific evidence.
+	si := 0
+	for _, tk := range a.tokens {
+		if tk.s[0] < '0' || tk.s[0] > '9' {
+			continue
+		}
+		for si < len(a.specific) && a.specific[si].end <= tk.start {
+			si++
+		}
+		if si < len(a.specific) && a.specific[si].start <= tk.start {
+			continue
+		}
+		a.numbers = append(a.numbers, span{tk.start, tk.end})
+	}
 }
 
 func isIdentByte(c byte) bool {
@@ -308,8 +387,8 @@ func (a *analysis) settleDoubts() {
 			if info[k].doubtAt < 0 || s.start < info[k].doubtAt {
 				info[k].doubtAt = s.start
 			}
-			if s.start > info[k].lastDoub {
-				info[k].lastDoub = s.start
+			if s.end > info[k].lastDoub {
+				info[k].lastDoub = s.end
 			}
 		}
 	}
@@ -321,6 +400,18 @@ func (a *analysis) settleDoubts() {
 			if info[k].firstChk < 0 || s.start < info[k].firstChk {
 				info[k].firstChk = s.start
 			}
+		}
+	}
+	// A check stated in the doubt's own sentence must be a check verb ("…,
+	// so I ran X"): a number there is more likely part of the doubt
+	// ("maybe 1000 calls a day?").
+	verbAt := make([]int32, n)
+	for i := range verbAt {
+		verbAt[i] = -1
+	}
+	for _, s := range a.checks {
+		if k := a.sentOf(s.start); k >= 0 && s.start > verbAt[k] {
+			verbAt[k] = s.start
 		}
 	}
 	for _, c := range []class{clHedge, clModal, clUnknown} {
@@ -345,9 +436,11 @@ func (a *analysis) settleDoubts() {
 		}
 		end := int32(-1)
 		switch {
-		case info[k].checkAt > info[k].lastDoub:
-			end = a.sents[k].end // "Could X? No: TestY covers it" in one sentence
-		case k+1 < n && info[k+1].checkAt >= 0 && info[k+1].doubtAt < 0:
+		case verbAt[k] > info[k].lastDoub && (k+1 >= n || info[k+1].doubtAt < 0):
+			end = a.sents[k].end // "I wasn't sure X, so I ran Y"
+		case k+1 < n && info[k+1].checkAt >= 0 && info[k+1].doubtAt < 0 && (k+2 >= n || info[k+2].doubtAt < 0) &&
+			a.fieldOf(a.sents[k+1].start) == a.fieldOf(a.sents[k].start):
+			// The doubt must not come straight back after the check.
 			end = a.sents[k+1].end
 		case k+1 < n && info[k+1].firstChk >= 0 && info[k+1].doubtAt > info[k+1].checkAt:
 			// The check comes first and a later doubt in the same sentence

@@ -61,10 +61,13 @@ const (
 	FEvidenceRefs
 	FEvidenceMissing
 	FVerifyWithoutEvidence
+	FChecksStated
 	FEvidenceSpecificity
+	FNumbers
 	FSettledDoubts
 	FUncheckedConfidence
 	FFailureReports
+	FDismissals
 	FSelfContradiction
 	FLayerPlan
 	FLayerVerify
@@ -110,12 +113,15 @@ var featureDefs = [NumFeatures]featureDef{
 	FConfidenceHigh:          {"confidence_high", kindFlag, "1 when the stated confidence is at least 0.8"},
 	FConfidenceHedgeMismatch: {"confidence_hedge_mismatch", kindScalar, "stated confidence × min(1, hesitation cues / 3): high confidence said in hedged words"},
 	FEvidenceRefs:            {"evidence_refs", kindCount, "ln(1 + evidence refs: the evidence_refs field plus paths, [[pages]] and URLs in the text)"},
-	FEvidenceMissing:         {"evidence_missing", kindFlag, "1 when no evidence is cited at all"},
+	FEvidenceMissing:         {"evidence_missing", kindFlag, "1 when no evidence is cited at all (no refs, no specific evidence)"},
 	FVerifyWithoutEvidence:   {"verify_without_evidence", kindFlag, "1 when a verify-layer critique cites no evidence"},
+	FChecksStated:            {"checks_stated", kindCount, "ln(1 + checks the agent says it made: I ran, re-read, traced, compared … (\"haven't run\" is an unknown marker instead))"},
 	FEvidenceSpecificity:     {"evidence_specificity", kindCount, "ln(1 + specific evidence: file:line refs, test names, commands run, command output, counts and measurements)"},
+	FNumbers:                 {"numbers", kindCount, "ln(1 + numbers written outside the specific evidence)"},
 	FSettledDoubts:           {"settled_doubts", kindCount, "ln(1 + doubts raised and then settled by a stated check in the same or the next sentence)"},
 	FUncheckedConfidence:     {"unchecked_confidence", kindFlag, "1 when the text is sure (confidence ≥ 0.8, boosters, I'm certain) but names no check: no evidence, no specific result, no settled doubt"},
 	FFailureReports:          {"failure_reports", kindCount, "ln(1 + failures reported: fails, panics, flaky, timed out, still reproduces …; \"no failures\" does not count)"},
+	FDismissals:              {"dismissals", kindCount, "ln(1 + phrases that wave evidence away or stand in for a check: close enough, probably noise, trust me, everyone knows …)"},
 	FSelfContradiction:       {"self_contradiction", kindCount, "ln(1 + statements asserted with both polarities: X is safe … X is not safe)"},
 	FLayerPlan:               {"layer_plan", kindFlag, "1 for a plan-layer question"},
 	FLayerVerify:             {"layer_verify", kindFlag, "1 for a verify-layer question"},
@@ -207,8 +213,14 @@ func Extract(sc SelfCritique) *Features {
 	v[FCommitment] = ln(len(a.hits[clCommitment]))
 	f.spans[FFailureReports] = a.hits[clFailure]
 	v[FFailureReports] = ln(len(a.hits[clFailure]))
+	f.spans[FDismissals] = a.hits[clDismissal]
+	v[FDismissals] = ln(len(a.hits[clDismissal]))
 	f.spans[FEvidenceSpecificity] = a.specific
 	v[FEvidenceSpecificity] = ln(len(a.specific))
+	f.spans[FChecksStated] = a.checks
+	v[FChecksStated] = ln(len(a.checks))
+	f.spans[FNumbers] = a.numbers
+	v[FNumbers] = ln(len(a.numbers))
 	f.spans[FSettledDoubts] = a.settled
 	v[FSettledDoubts] = ln(len(a.settled))
 
@@ -251,10 +263,10 @@ func Extract(sc SelfCritique) *Features {
 	nrefs := len(sc.EvidenceRefs) + len(a.refs)
 	f.spans[FEvidenceRefs] = a.refs
 	v[FEvidenceRefs] = ln(nrefs)
-	v[FEvidenceMissing] = flag(nrefs == 0)
-	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && sc.Layer == debate.LayerVerify)
+	v[FEvidenceMissing] = flag(nrefs == 0 && len(a.specific) == 0)
+	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && len(a.specific) == 0 && sc.Layer == debate.LayerVerify)
 	sure := ok && stated >= RulesMinConfidence || len(a.hits[clBooster]) > 0
-	if sure && nrefs == 0 && len(a.specific) == 0 && len(a.settled) == 0 {
+	if sure && len(sc.EvidenceRefs) == 0 && len(a.specific) == 0 && len(a.settled) == 0 && len(a.numbers) < 2 {
 		v[FUncheckedConfidence] = 1
 		f.spans[FUncheckedConfidence] = a.hits[clBooster]
 	}
@@ -345,9 +357,9 @@ func (f *Features) Text(i int) string {
 		return "no confidence stated"
 	case FEvidenceMissing, FVerifyWithoutEvidence:
 		if sc.Layer != "" {
-			return "no evidence refs (layer " + string(sc.Layer) + ")"
+			return "no evidence refs or specific results (layer " + string(sc.Layer) + ")"
 		}
-		return "no evidence refs"
+		return "no evidence refs or specific results"
 	case FSilentAnswerChange:
 		return fmt.Sprintf("initial %q → final %q, no word of a change", oneLine(sc.InitialAnswer, 60), oneLine(sc.FinalAnswer, 60))
 	case FUncheckedConfidence:

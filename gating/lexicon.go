@@ -23,6 +23,7 @@ const (
 	clCommitment
 	clReversal
 	clFailure
+	clDismissal
 	numClasses
 )
 
@@ -31,7 +32,7 @@ var classFiles = map[string]class{
 	"hedges.txt": clHedge, "modals.txt": clModal, "boosters.txt": clBooster, "claims.txt": clClaim,
 	"contrast.txt": clContrast, "conditionals.txt": clConditional, "unknown.txt": clUnknown,
 	"alternatives.txt": clAlternative, "commitment.txt": clCommitment, "reversal.txt": clReversal,
-	"failures.txt": clFailure,
+	"failures.txt": clFailure, "dismissals.txt": clDismissal,
 	"neutral.txt": clNone,
 }
 

@@ -49,6 +49,19 @@ type TrainingInfo struct {
 	CVRecall     float64 `json:"cv_recall"`
 	CVSkipRate   float64 `json:"cv_skip_rate"`
 	CVAUC        float64 `json:"cv_auc"`
+	// Groups are the figures of each cross-validation group held out in
+	// turn: one per voice of the corpus (leave one voice out), then folds
+	// of the examples without a voice.
+	Groups []GroupCV `json:"groups,omitempty"`
+}
+
+// GroupCV is how a model trained without a group did on it.
+type GroupCV struct {
+	Group    string  `json:"group"`
+	Debate   int     `json:"debate"`
+	Skip     int     `json:"skip"`
+	Recall   float64 `json:"recall"`    // of debate, at the model's thresholds
+	SkipRate float64 `json:"skip_rate"` // of skip examples
 }
 
 // Validate reports a model this package cannot use (ErrModel): another

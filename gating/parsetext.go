@@ -477,6 +477,11 @@ func ParseText(data []byte) (SelfCritique, error) {
 			confs = append(confs, c)
 			continue
 		}
+		if before, c, ok := trailingConfidence(line); ok {
+			c.sec, c.line = cur, lineNo
+			confs = append(confs, c)
+			line = before
+		}
 		appendLine(&parts[cur], line)
 		appendLine(&all, line)
 	}
@@ -550,7 +555,13 @@ func inlineConfidence(trimmed string) (confRead, bool) {
 		return confRead{}, false
 	}
 	low := strings.ToLower(strings.Trim(trimmed, "()[]*_ .-"))
-	i := strings.Index(low, "confidence")
+	word := "confidence"
+	i := strings.Index(low, word)
+	if i < 0 {
+		if word = "conf"; strings.HasPrefix(low, "conf ") {
+			i = 0
+		}
+	}
 	if i < 0 || strings.Count(low, " ") > 10 {
 		return confRead{}, false
 	}
@@ -568,7 +579,7 @@ func inlineConfidence(trimmed string) (confRead, bool) {
 	} else if strings.Contains(head, "final") || strings.Contains(head, "revised") || strings.Contains(head, "updated") {
 		slot = "final"
 	}
-	rest := strings.TrimSpace(low[i+len("confidence"):])
+	rest := strings.TrimSpace(low[i+len(word):])
 	for _, p := range []string{"is at", "is", "at", "of", "=", "level"} {
 		rest = strings.TrimSpace(strings.TrimPrefix(rest, p))
 	}
@@ -577,6 +588,42 @@ func inlineConfidence(trimmed string) (confRead, bool) {
 		return confRead{}, false
 	}
 	return confRead{vals: vals, slot: slot, how: how + " (inline)"}, true
+}
+
+// trailingConfidence reads a confidence that ends a line of text: "…
+// was red before the patch. conf 0.9", "… it's standard (confidence: 80%)".
+// It returns the line without it.
+func trailingConfidence(line string) (before string, c confRead, ok bool) {
+	low := strings.ToLower(line)
+	i := strings.LastIndex(low, "conf")
+	if i <= 0 || len(low)-i > 40 || isWordByte([]byte(low), i-1) {
+		return "", confRead{}, false
+	}
+	rest := low[i:]
+	j := 0
+	for j < len(rest) && rest[j] >= 'a' && rest[j] <= 'z' {
+		j++
+	}
+	if w := rest[:j]; w != "conf" && w != "confidence" {
+		return "", confRead{}, false
+	}
+	v := strings.TrimRight(strings.TrimSpace(strings.TrimLeft(rest[j:], " :=")), ").]")
+	vals, how := readConfidences(v)
+	if len(vals) == 0 || !strings.HasPrefix(how, "number") && how != "a -> b" {
+		return "", confRead{}, false
+	}
+	// The value must be all that follows: "conf 0.9", not "conf 0.9 for X".
+	end := 0
+	for end < len(v) && (v[end] >= '0' && v[end] <= '9' || strings.IndexByte(".%/ ->→", v[end]) >= 0) {
+		end++
+	}
+	if strings.TrimSpace(v[end:]) != "" && !strings.HasPrefix(v[end:], "\xe2") {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(v[end:]), 64); err != nil && how != "a -> b" {
+			return "", confRead{}, false
+		}
+	}
+	b := strings.TrimRight(line[:i], " (,;[")
+	return b, confRead{vals: vals, how: how + " (end of line)"}, true
 }
 
 // assignConfidences places the confidences read: labelled ones in their

@@ -55,6 +55,8 @@ type analysis struct {
 	// specific is specific evidence: file:line refs, test names, commands,
 	// command output, counts and measurements.
 	specific []span
+	// numbers are numbers written outside specific evidence.
+	numbers []span
 	// ack is the word that says the answer was changed on purpose, or "".
 	ack string
 	hits      [numClasses][]span
