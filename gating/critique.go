@@ -2,6 +2,7 @@ package gating
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -105,8 +106,10 @@ func ParseBytes(data []byte) (SelfCritique, error) {
 	}
 	if looksLikeJSON(data) {
 		sc, jerr := ParseJSON(data)
-		if jerr == nil {
-			return sc, nil
+		if jerr == nil || errors.Is(jerr, ErrBinary) {
+			// A JSON string that decodes to control bytes is as binary as
+			// the bytes themselves.
+			return sc, jerr
 		}
 		sc, err = ParseText(data)
 		if err != nil {

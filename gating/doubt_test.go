@@ -16,7 +16,30 @@ type readerCase struct {
 
 func TestFeaturesReadDoubtAsAReaderDoes(t *testing.T) {
 	t.Parallel()
-	cases := []readerCase{
+	for _, c := range readerCases() {
+		t.Run(c.feature, func(t *testing.T) {
+			t.Parallel()
+			idx := featureIndex(t, c.feature)
+			for k, sc := range c.fire {
+				f := Extract(sc)
+				if f.Values[idx] == 0 {
+					t.Errorf("did not fire on %q", sc.Critique)
+				}
+				if k == 0 && !strings.Contains(f.Text(idx), c.text) {
+					t.Errorf("cue text %q lacks %q", f.Text(idx), c.text)
+				}
+			}
+			for _, sc := range c.noFire {
+				if f := Extract(sc); f.Values[idx] != 0 {
+					t.Errorf("fired on %q: %v (%s)", sc.Critique, f.Values[idx], f.Text(idx))
+				}
+			}
+		})
+	}
+}
+
+func readerCases() []readerCase {
+	return []readerCase{
 		{
 			feature: "settled_doubts",
 			fire: []SelfCritique{
@@ -41,7 +64,7 @@ func TestFeaturesReadDoubtAsAReaderDoes(t *testing.T) {
 			text: "might",
 			noFire: []SelfCritique{
 				crit("Per the spec, the client may retry idempotent requests."),
-				crit("The client may retry up to 3 times before it gives up."),
+				crit("A worker may lease at most 4 jobs at once; the fifth lease waits."),
 				crit("A token may only be used once; the second use is rejected."),
 				crit("Could the lock be taken twice? TestLockIsReentrantSafe covers it and passes."),
 			},
@@ -55,7 +78,7 @@ func TestFeaturesReadDoubtAsAReaderDoes(t *testing.T) {
 			},
 			text: "unknown",
 			noFire: []SelfCritique{
-				crit("Unknown fields are refused with a 400 and a message naming the field."),
+				crit("Requests naming an unknown region get a 422 that lists the valid ones."),
 				crit("If the tenant is unknown, the middleware answers 404."),
 				crit("The decoder maps unknown enum values to UNSPECIFIED."),
 			},
@@ -69,7 +92,7 @@ func TestFeaturesReadDoubtAsAReaderDoes(t *testing.T) {
 			},
 			text: "probably",
 			noFire: []SelfCritique{
-				crit("No other path is possible: the function is private and has one caller."),
+				crit("Nothing else is possible here: the enum has two members and both are handled."),
 				crit("The parser assumes UTF-8 input and rejects anything else."),
 				crit("Retries are spread where possible with jitter from the config."),
 				crit("I was unsure whether the migration was applied. `psql -c '\\d orders'` lists the new column."),
@@ -86,7 +109,7 @@ func TestFeaturesReadDoubtAsAReaderDoes(t *testing.T) {
 			},
 			text: "internal/billing/charge.go:41",
 			noFire: []SelfCritique{
-				crit("I checked it and it is correct."),
+				crit("I had a look and it is fine."),
 				crit("The code looks right and the tests should pass."),
 				crit("See the billing package."),
 			},
@@ -94,7 +117,7 @@ func TestFeaturesReadDoubtAsAReaderDoes(t *testing.T) {
 		{
 			feature: "unchecked_confidence",
 			fire: []SelfCritique{
-				{Critique: "The answer is correct. I checked it.", FinalConfidence: conf(0.95)},
+				{Critique: "Right answer, looked at it myself.", FinalConfidence: conf(0.95)},
 				crit("This is definitely right; there is no doubt about it."),
 				{Critique: "Clear. The flag is off by default.", FinalConfidence: conf(0.9)},
 			},
@@ -132,25 +155,5 @@ func TestFeaturesReadDoubtAsAReaderDoes(t *testing.T) {
 				crit("It never fails on an empty batch; the loop is skipped."),
 			},
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.feature, func(t *testing.T) {
-			t.Parallel()
-			idx := featureIndex(t, c.feature)
-			for k, sc := range c.fire {
-				f := Extract(sc)
-				if f.Values[idx] == 0 {
-					t.Errorf("did not fire on %q", sc.Critique)
-				}
-				if k == 0 && !strings.Contains(f.Text(idx), c.text) {
-					t.Errorf("cue text %q lacks %q", f.Text(idx), c.text)
-				}
-			}
-			for _, sc := range c.noFire {
-				if f := Extract(sc); f.Values[idx] != 0 {
-					t.Errorf("fired on %q: %v (%s)", sc.Critique, f.Values[idx], f.Text(idx))
-				}
-			}
-		})
 	}
 }

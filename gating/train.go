@@ -170,6 +170,31 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 		CVRecall: float64(tp) / float64(tp+fn), CVSkipRate: float64(tn) / float64(neg), CVAUC: auc(oof, y),
 	}
 	m.Training.Groups = groupFigures(examples, y, oof, groups, names, m)
+	var hn, hnSkip, hp, hpDebate int
+	for i, e := range examples {
+		t := m.Threshold
+		if lt, ok := m.LayerThresholds[e.Layer]; ok {
+			t = lt
+		}
+		switch e.Case {
+		case KindHardNegative:
+			hn++
+			if oof[i] < t {
+				hnSkip++
+			}
+		case KindHardPositive:
+			hp++
+			if oof[i] >= t {
+				hpDebate++
+			}
+		}
+	}
+	if hn > 0 {
+		m.Training.CVHardNegativeSkipRate = float64(hnSkip) / float64(hn)
+	}
+	if hp > 0 {
+		m.Training.CVHardPositiveRecall = float64(hpDebate) / float64(hp)
+	}
 	roundModel(m)
 	if err := m.Validate(); err != nil {
 		return nil, err
