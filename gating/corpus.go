@@ -17,8 +17,8 @@ const MaxCorpusBytes = 64 << 20
 // self-critique's keys plus "label" ("debate" or "skip"), and optionally
 // "id" and "case" (the kind of example, e.g. "flip_confident").
 type Example struct {
-	ID    string
-	Case  string
+	ID   string
+	Case string
 	// Voice is the way the example is written (terse, bullets, polite …);
 	// leave-one-voice-out cross-validation holds out one voice at a time.
 	Voice string

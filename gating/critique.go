@@ -2,7 +2,6 @@ package gating
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -96,26 +95,24 @@ func Parse(r io.Reader) (SelfCritique, error) {
 	return ParseBytes(data)
 }
 
-// ParseBytes is Parse on a byte slice. Input that looks like JSON but is
-// not a valid JSON self-critique is read as text (and Parsed says why), so
-// that only empty, binary or oversized input is refused.
+// ParseBytes is Parse on a byte slice. A JSON object is read strictly:
+// one that does not fit the self-critique's fields is an error naming the
+// field. Input that starts like JSON but is not valid JSON is read as text
+// (and Parsed says so): only empty, binary or oversized text is refused.
 func ParseBytes(data []byte) (SelfCritique, error) {
 	data, err := checkText(data)
 	if err != nil {
 		return SelfCritique{}, err
 	}
 	if looksLikeJSON(data) {
-		sc, jerr := ParseJSON(data)
-		if jerr == nil || errors.Is(jerr, ErrBinary) {
-			// A JSON string that decodes to control bytes is as binary as
-			// the bytes themselves.
-			return sc, jerr
+		if json.Valid(data) {
+			return ParseJSON(data)
 		}
-		sc, err = ParseText(data)
+		sc, err := ParseText(data)
 		if err != nil {
 			return SelfCritique{}, err
 		}
-		sc.Parsed.Notes = append(sc.Parsed.Notes, "not a JSON self-critique ("+oneLine(jerr.Error(), 120)+"): read as text")
+		sc.Parsed.Notes = append(sc.Parsed.Notes, "not valid JSON: read as text")
 		return sc, nil
 	}
 	return ParseText(data)

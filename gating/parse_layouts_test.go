@@ -2,6 +2,8 @@ package gating
 
 import (
 	"errors"
+
+	json "github.com/goccy/go-json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -56,26 +58,26 @@ var layouts = []layout{
 		critique: "declared false", initial: "the flag defaults to off.", fin: "the flag defaults to off.", ic: 0.95, fc: 0.95,
 	},
 	{
-		name: "three unlabelled confidences: first is initial, last is final",
-		in: "Answer: 3 replicas.\nConfidence: 0.6\nReasoning: the quorum needs 2.\nConfidence: 0.7\nDouble-check: counted the nodes in deploy/prod.yaml, there are 3.\nFinal answer: 3 replicas.\nConfidence: 0.9\n",
+		name:     "three unlabelled confidences: first is initial, last is final",
+		in:       "Answer: 3 replicas.\nConfidence: 0.6\nReasoning: the quorum needs 2.\nConfidence: 0.7\nDouble-check: counted the nodes in deploy/prod.yaml, there are 3.\nFinal answer: 3 replicas.\nConfidence: 0.9\n",
 		sections: []string{"initial_answer", "reasoning", "critique", "final_answer"},
 		critique: "counted the nodes", initial: "3 replicas.", fin: "3 replicas.", ic: 0.6, fc: 0.9,
 	},
 	{
-		name: "arrow confidence a -> b",
-		in: "Draft: keep the retry at 3.\nVerification: the SLA allows 2 s and each try times out at 500 ms, so 3 fits.\nFinal answer: keep 3.\nConfidence: 0.72 -> 0.8\n",
+		name:     "arrow confidence a -> b",
+		in:       "Draft: keep the retry at 3.\nVerification: the SLA allows 2 s and each try times out at 500 ms, so 3 fits.\nFinal answer: keep 3.\nConfidence: 0.72 -> 0.8\n",
 		sections: []string{"initial_answer", "critique", "final_answer"},
 		critique: "each try times out", initial: "keep the retry at 3.", fin: "keep 3.", ic: 0.72, fc: 0.8,
 	},
 	{
-		name: "unicode arrow with percents and a word label",
-		in: "### Reasoning\nThe lock is taken in Acquire.\n### Critique\nCould Release run twice? No: it checks ownership first.\n### Conclusion\nSafe.\nCertainty: 60% → 85%\n",
+		name:     "unicode arrow with percents and a word label",
+		in:       "### Reasoning\nThe lock is taken in Acquire.\n### Critique\nCould Release run twice? No: it checks ownership first.\n### Conclusion\nSafe.\nCertainty: 60% → 85%\n",
 		sections: []string{"reasoning", "critique", "final_answer"},
 		critique: "Could Release run twice", fin: "Safe.", ic: 0.6, fc: 0.85,
 	},
 	{
-		name: "no sections at all",
-		in:   "The cache key omits the tenant id, so two tenants could read each other's rows. I have not checked whether the key builder adds it elsewhere.",
+		name:     "no sections at all",
+		in:       "The cache key omits the tenant id, so two tenants could read each other's rows. I have not checked whether the key builder adds it elsewhere.",
 		critique: "I have not checked", ic: -1, fc: -1, noteSubstring: "no sections",
 	},
 	{
@@ -84,44 +86,44 @@ var layouts = []layout{
 		critique: "row counts match", ic: -1, fc: 0.8, noteSubstring: "no sections",
 	},
 	{
-		name: "underlined headings",
-		in: "Initial answer\n==============\nUse a partial index.\n\nReview\n------\nThe planner picks it for status = 'open' (EXPLAIN shows Index Scan).\n\nFinal answer\n------------\nUse a partial index.\n",
+		name:     "underlined headings",
+		in:       "Initial answer\n==============\nUse a partial index.\n\nReview\n------\nThe planner picks it for status = 'open' (EXPLAIN shows Index Scan).\n\nFinal answer\n------------\nUse a partial index.\n",
 		sections: []string{"initial_answer", "critique", "final_answer"},
 		critique: "EXPLAIN shows Index Scan", initial: "Use a partial index.", fin: "Use a partial index.", ic: -1, fc: -1,
 	},
 	{
-		name: "tags as models emit them",
-		in: "<thinking>\nThe handler returns 404 for a missing id.\n</thinking>\n<reflection>\nI might be wrong about soft-deleted rows; they may return 410.\n</reflection>\n<answer>\n404, probably.\n</answer>\n",
+		name:     "tags as models emit them",
+		in:       "<thinking>\nThe handler returns 404 for a missing id.\n</thinking>\n<reflection>\nI might be wrong about soft-deleted rows; they may return 410.\n</reflection>\n<answer>\n404, probably.\n</answer>\n",
 		sections: []string{"reasoning", "critique", "final_answer"},
 		critique: "soft-deleted rows", fin: "404, probably.", ic: -1, fc: -1,
 	},
 	{
-		name: "numbered headings and a bare Answer after the critique",
-		in: "## 1. Question\nIs the backfill idempotent?\n## 2. Steps\nIt upserts by id.\n## 3. What could go wrong\nA partial run leaves the cursor behind; rerun starts over, which is fine for an upsert.\n## 4. Answer\nYes, idempotent.\nConfidence 0.85\n",
+		name:     "numbered headings and a bare Answer after the critique",
+		in:       "## 1. Question\nIs the backfill idempotent?\n## 2. Steps\nIt upserts by id.\n## 3. What could go wrong\nA partial run leaves the cursor behind; rerun starts over, which is fine for an upsert.\n## 4. Answer\nYes, idempotent.\nConfidence 0.85\n",
 		sections: []string{"question", "reasoning", "critique", "final_answer"},
 		critique: "rerun starts over", fin: "Yes, idempotent.", ic: -1, fc: 0.85,
 	},
 	{
-		name: "labelled initial and final confidence with fractions and words",
-		in: "Layer: plan\nInitial confidence: 7/10\nCritique: the plan skips the rollback step for the schema change.\nFinal confidence: low\n",
+		name:     "labelled initial and final confidence with fractions and words",
+		in:       "Layer: plan\nInitial confidence: 7/10\nCritique: the plan skips the rollback step for the schema change.\nFinal confidence: low\n",
 		sections: []string{"critique"},
 		critique: "skips the rollback", ic: 0.7, fc: 0.3, layer: debate.LayerPlan,
 	},
 	{
-		name: "a question label inside the critique stays critique",
-		in: "Initial answer: the job is safe to rerun.\nCritique:\nQuestion: could it double-charge a customer? The charge call passes an idempotency key (billing/charge.go:41), so no.\nFinal answer: safe to rerun.\n",
+		name:     "a question label inside the critique stays critique",
+		in:       "Initial answer: the job is safe to rerun.\nCritique:\nQuestion: could it double-charge a customer? The charge call passes an idempotency key (billing/charge.go:41), so no.\nFinal answer: safe to rerun.\n",
 		sections: []string{"initial_answer", "critique", "final_answer"},
 		critique: "could it double-charge", initial: "the job is safe to rerun.", fin: "safe to rerun.", ic: -1, fc: -1,
 	},
 	{
-		name: "no critique section: unlabelled text is the critique",
-		in:   "I went through the handler twice and the nil check is there.\n\nFinal answer: no panic possible on an empty body.\nConfidence: 90%\n",
+		name:     "no critique section: unlabelled text is the critique",
+		in:       "I went through the handler twice and the nil check is there.\n\nFinal answer: no panic possible on an empty body.\nConfidence: 90%\n",
 		sections: []string{"final_answer"},
 		critique: "nil check is there", fin: "no panic possible on an empty body.", ic: -1, fc: 0.9, noteSubstring: "no critique section",
 	},
 	{
-		name: "list items with bold labels and an unreadable confidence",
-		in: "- **Original answer:** ship it Friday\n- **Concerns:** nobody has load-tested the new queue\n- **Updated answer:** ship Monday after a load test\n- **Confidence:** pretty ok\n",
+		name:     "list items with bold labels and an unreadable confidence",
+		in:       "- **Original answer:** ship it Friday\n- **Concerns:** nobody has load-tested the new queue\n- **Updated answer:** ship Monday after a load test\n- **Confidence:** pretty ok\n",
 		sections: []string{"initial_answer", "critique", "final_answer"},
 		critique: "load-tested", initial: "ship it Friday", fin: "ship Monday after a load test", ic: -1, fc: -1, noteSubstring: "not read",
 	},
@@ -224,7 +226,7 @@ func TestConfidenceForms(t *testing.T) {
 func TestOnlyEmptyBinaryOrOversizedIsRefused(t *testing.T) {
 	t.Parallel()
 	readable := []string{"ok", "Confidence: 2", "Confidence: 0.9\nConfidence: 0.8\nConfidence: 0.7", "## Final answer\n",
-		"# \n## \n**:**", "Layer: sideways\nfine", "{", "[]", `{"critique":""}`, `{"critique":"x","extra":1}`, "Final confidence: 80%\nFinal confidence: 90%"}
+		"# \n## \n**:**", "Layer: sideways\nfine", "{", "[{", `{"critique": "cut off`, "Final confidence: 80%\nFinal confidence: 90%"}
 	for _, in := range readable {
 		if _, err := ParseBytes([]byte(in)); err != nil {
 			t.Errorf("%q refused: %v", in, err)
@@ -236,6 +238,8 @@ func TestOnlyEmptyBinaryOrOversizedIsRefused(t *testing.T) {
 	}{
 		{[]byte(""), ErrNoCritique}, {[]byte(" \n\t\n"), ErrNoCritique}, {[]byte("a\x00b"), ErrBinary},
 		{[]byte("\xff\xfe"), ErrBinary}, {[]byte(strings.Repeat("a", MaxInputBytes+1)), ErrTooLarge},
+		// Valid JSON is structured input and is held to its fields.
+		{[]byte(`{"critique":""}`), ErrNoCritique}, {[]byte(`{"critique":"x","extra":1}`), ErrMalformed},
 	}
 	for _, c := range refused {
 		if _, err := ParseBytes(c.in); !errors.Is(err, c.want) {
@@ -253,7 +257,9 @@ func FuzzParseReadable(f *testing.F) {
 	f.Add("Confidence: 0.5 -> \n**Final answer:**\n<critique>\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		sc, err := ParseBytes([]byte(s))
-		readable := utf8.ValidString(s) && len(s) <= MaxInputBytes && strings.TrimSpace(strings.TrimPrefix(s, "\ufeff")) != ""
+		body := strings.TrimPrefix(s, "\ufeff")
+		readable := utf8.ValidString(s) && len(s) <= MaxInputBytes && strings.TrimSpace(body) != "" &&
+			!(looksLikeJSON([]byte(body)) && json.Valid([]byte(body)))
 		for i := 0; i < len(s); i++ {
 			if binaryByte(s[i]) {
 				readable = false

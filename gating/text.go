@@ -58,12 +58,12 @@ type analysis struct {
 	// numbers are numbers written outside specific evidence.
 	numbers []span
 	// ack is the word that says the answer was changed on purpose, or "".
-	ack string
-	hits      [numClasses][]span
-	fpu, fpc  []span
-	checks    []span // checks stated in the first person or as a sentence's first word
-	contra    []span
-	refs      []span // evidence references written in the text
+	ack      string
+	hits     [numClasses][]span
+	fpu, fpc []span
+	checks   []span // checks stated in the first person or as a sentence's first word
+	contra   []span
+	refs     []span // evidence references written in the text
 }
 
 // longSentence is the length above which a sentence counts as long.
