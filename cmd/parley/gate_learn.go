@@ -285,8 +285,8 @@ func newGateLearnCmd(a *app) *cobra.Command {
 			if a.json {
 				return a.emit(map[string]any{
 					"labels": map[string]int{"user": res.User, "outcome": res.Outcomes}, "corpus": res.Corpus,
-					"current": map[string]any{"model": current.Name(), "score": res.Current},
-					"new":     map[string]any{"model": name, "score": res.New, "cross_validated": true},
+					"current":   map[string]any{"model": current.Name(), "score": res.Current},
+					"new":       map[string]any{"model": name, "score": res.New, "cross_validated": true},
 					"not_worse": res.NotWorse, "installed": install,
 				})
 			}
