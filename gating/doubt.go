@@ -154,6 +154,15 @@ var outputWords = [][]string{
 	{"no", "output"}, {"no", "matches"}, {"zero", "hits"}, {"build", "green"}, {"ci", "green"},
 }
 
+// outputFirst reports whether w starts one of outputWords.
+func outputFirst(w string) bool {
+	switch w {
+	case "exit", "exited", "returned", "pass", "ok", "fail", "http", "status", "0", "no", "zero", "build", "ci":
+		return true
+	}
+	return false
+}
+
 // scanSpecific finds specific evidence in the analysed text: file:line
 // references, test names, commands (in code spans, or after "$ "), command
 // output and counts. The code spans themselves are looked into, since a
@@ -172,6 +181,9 @@ func (a *analysis) scanSpecific() {
 	}
 	// Test names: TestXxx, test_xxx, xxx_test.
 	for i := 0; i+5 < len(d); i++ {
+		if c := d[i]; c != 'T' && c != 't' {
+			continue
+		}
 		if (i == 0 || !isIdentByte(d[i-1])) && (strings.HasPrefix(d[i:], "Test") && d[i+4] >= 'A' && d[i+4] <= 'Z' ||
 			strings.HasPrefix(d[i:], "test_") && d[i+5] >= 'a' && d[i+5] <= 'z') {
 			j := i
@@ -219,7 +231,7 @@ func (a *analysis) scanSpecific() {
 	for i := 0; i < len(d); i++ {
 		c := d[i]
 		switch {
-		case strings.HasPrefix(d[i:], "§"):
+		case c == 0xc2 && strings.HasPrefix(d[i:], "§"):
 			j := i + len("§")
 			for j < len(d) && (d[j] >= '0' && d[j] <= '9' || d[j] == '.' && j+1 < len(d) && d[j+1] >= '0' && d[j+1] <= '9') {
 				j++
@@ -294,8 +306,11 @@ func (a *analysis) scanSpecific() {
 			add(int(t[k].start), int(t[k].end))
 			continue
 		}
+		if !outputFirst(w) {
+			continue
+		}
 		for _, ow := range outputWords {
-			if k+len(ow) > len(t) {
+			if ow[0] != w || k+len(ow) > len(t) {
 				continue
 			}
 			ok := true
