@@ -100,3 +100,21 @@ func FuzzParseExample(f *testing.F) {
 		checkParsed(t, e.SelfCritique)
 	})
 }
+
+// FuzzParseLabelLine: a line "parley gate label" accepts can be trained
+// on and decided.
+func FuzzParseLabelLine(f *testing.F) {
+	f.Add([]byte(`{"layer":"plan","text":"**Draft:** x\n**Check:** y","label":"debate"}`))
+	f.Add([]byte(`{"critique":"c","final_confidence":"80%","label":"skip"}`))
+	f.Add([]byte(`{"text":"","label":"skip"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := ParseLabelLine(data)
+		if err != nil {
+			return
+		}
+		if e.Label != Debate && e.Label != Skip {
+			t.Fatalf("label %q", e.Label)
+		}
+		checkParsed(t, e.SelfCritique)
+	})
+}
