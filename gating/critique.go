@@ -193,6 +193,9 @@ func (j *jsonCritique) critique() (SelfCritique, error) {
 		Question: j.Question, InitialAnswer: j.InitialAnswer, Reasoning: j.Reasoning,
 		Critique: j.Critique, FinalAnswer: j.FinalAnswer, EvidenceRefs: j.EvidenceRefs,
 	}
+	if len(sc.EvidenceRefs) == 0 {
+		sc.EvidenceRefs = nil // "evidence_refs": [] is no refs, as an absent key is
+	}
 	for _, f := range []struct{ name, s string }{{"layer", j.Layer}, {"question", j.Question}, {"initial_answer", j.InitialAnswer},
 		{"reasoning", j.Reasoning}, {"critique", j.Critique}, {"final_answer", j.FinalAnswer}} {
 		if err := checkDecoded(f.name, f.s); err != nil {
