@@ -17,11 +17,10 @@ type layout struct {
 	name string
 	in   string
 	// want: the sections found in order, the critique must contain
-	// critique and must not contain notCritique; the answers and the
+	// critique; the answers and the
 	// confidences (-1 = not stated).
 	sections      []string
 	critique      string
-	notCritique   string
 	initial, fin  string
 	ic, fc        float64
 	layer         debate.Layer

@@ -21,8 +21,6 @@ const (
 	numFields
 )
 
-var fieldNames = [numFields]string{"reasoning", "critique", "final_answer"}
-
 // span is a range of the analysed text that fired a cue.
 type span struct{ start, end int32 }
 
