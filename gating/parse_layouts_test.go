@@ -121,6 +121,12 @@ var layouts = []layout{
 		critique: "nil check is there", fin: "no panic possible on an empty body.", ic: -1, fc: 0.9, noteSubstring: "no critique section",
 	},
 	{
+		name: "question and answer with a status line: the answer argues",
+		in:   "Status: answered\nQuestion: may guests export?\nAnswer: no; the export route checks membership (export/route.go:12).\n",
+		sections: []string{"question", "initial_answer"},
+		critique: "checks membership", ic: -1, fc: -1, noteSubstring: "outside the question",
+	},
+	{
 		name:     "list items with bold labels and an unreadable confidence",
 		in:       "- **Original answer:** ship it Friday\n- **Concerns:** nobody has load-tested the new queue\n- **Updated answer:** ship Monday after a load test\n- **Confidence:** pretty ok\n",
 		sections: []string{"initial_answer", "critique", "final_answer"},

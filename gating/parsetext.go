@@ -499,15 +499,18 @@ func ParseText(data []byte) (SelfCritique, error) {
 		if pre != "" {
 			p.Notes = append(p.Notes, "text before the first section was left out")
 		}
-	case pre != "":
-		sc.Critique = pre
-		p.Notes = append(p.Notes, "no critique section: the text before the first section is the critique")
-	case sc.Reasoning != "":
-		sc.Critique, sc.Reasoning = sc.Reasoning, ""
-		p.Notes = append(p.Notes, "no critique section: the reasoning is the critique")
 	default:
-		sc.Critique = strings.TrimSpace(all.String())
-		p.Notes = append(p.Notes, "no critique section: the whole text is the critique")
+		// No critique section: the agent's own words outside the question
+		// are the critique (a "Question/Answer" text argues in its answer).
+		var b strings.Builder
+		for _, part := range []string{pre, sc.Reasoning, sc.InitialAnswer, sc.FinalAnswer} {
+			if part != "" {
+				b.WriteString(part)
+				b.WriteString("\n\n")
+			}
+		}
+		sc.Critique, sc.Reasoning = strings.TrimSpace(b.String()), ""
+		p.Notes = append(p.Notes, "no critique section: the text outside the question is the critique")
 	}
 	if sc.Critique == "" {
 		// Only confidence or layer lines.

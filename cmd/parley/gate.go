@@ -304,7 +304,7 @@ func newGateTrainCmd(a *app) *cobra.Command {
 	f.StringVar(&out, "out", "", "where to write the model (JSON)")
 	f.IntVar(&opts.Folds, "folds", 5, "cross-validation folds for examples without a voice")
 	f.Float64Var(&opts.TargetRecall, "target-recall", 0.95, "recall of debate the threshold must reach under cross-validation")
-	f.Float64Var(&opts.L2, "l2", 1, "ridge penalty on standardised weights")
+	f.Float64Var(&opts.L2, "l2", 4, "ridge penalty on standardised weights")
 	return cmd
 }
 
