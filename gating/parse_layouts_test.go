@@ -124,7 +124,7 @@ var layouts = []layout{
 		name: "question and answer with a status line: the answer argues",
 		in:   "Status: answered\nQuestion: may guests export?\nAnswer: no; the export route checks membership (export/route.go:12).\n",
 		sections: []string{"question", "initial_answer"},
-		critique: "checks membership", ic: -1, fc: -1, noteSubstring: "outside the question",
+		critique: "checks membership", ic: -1, fc: -1, noteSubstring: "whole text",
 	},
 	{
 		name:     "list items with bold labels and an unreadable confidence",

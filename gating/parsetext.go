@@ -500,17 +500,10 @@ func ParseText(data []byte) (SelfCritique, error) {
 			p.Notes = append(p.Notes, "text before the first section was left out")
 		}
 	default:
-		// No critique section: the agent's own words outside the question
-		// are the critique (a "Question/Answer" text argues in its answer).
-		var b strings.Builder
-		for _, part := range []string{pre, sc.Reasoning, sc.InitialAnswer, sc.FinalAnswer} {
-			if part != "" {
-				b.WriteString(part)
-				b.WriteString("\n\n")
-			}
-		}
-		sc.Critique, sc.Reasoning = strings.TrimSpace(b.String()), ""
-		p.Notes = append(p.Notes, "no critique section: the text outside the question is the critique")
+		// No critique section: the agent argues somewhere else (in its
+		// answer, under a numbered "claim"): all its text is the critique.
+		sc.Critique, sc.Reasoning = strings.TrimSpace(all.String()), ""
+		p.Notes = append(p.Notes, "no critique section: the whole text is the critique")
 	}
 	if sc.Critique == "" {
 		// Only confidence or layer lines.
