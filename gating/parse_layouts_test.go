@@ -121,8 +121,8 @@ var layouts = []layout{
 		critique: "nil check is there", fin: "no panic possible on an empty body.", ic: -1, fc: 0.9, noteSubstring: "no critique section",
 	},
 	{
-		name: "question and answer with a status line: the answer argues",
-		in:   "Status: answered\nQuestion: may guests export?\nAnswer: no; the export route checks membership (export/route.go:12).\n",
+		name:     "question and answer with a status line: the answer argues",
+		in:       "Status: answered\nQuestion: may guests export?\nAnswer: no; the export route checks membership (export/route.go:12).\n",
 		sections: []string{"question", "initial_answer"},
 		critique: "checks membership", ic: -1, fc: -1, noteSubstring: "whole text",
 	},
