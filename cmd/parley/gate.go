@@ -276,7 +276,7 @@ func newGateTrainCmd(a *app) *cobra.Command {
 				})
 			}
 			t := m.Training
-			a.printf("trained on %d examples (%d debate, %d skip), %d-fold cross-validation\n", t.Examples, t.Debate, t.Skip, t.Folds)
+			a.printf("trained on %d examples (%d debate, %d skip), cross-validated by holding out each of %d groups in turn (a voice each; folds for examples without one)\n", t.Examples, t.Debate, t.Skip, t.Folds)
 			a.printf("threshold %.4f", m.Threshold)
 			for _, l := range debate.Layers {
 				if v, ok := m.LayerThresholds[l]; ok {
