@@ -497,19 +497,23 @@ var acknowledgeWords = map[string]bool{
 	"downgrade": true, "downgraded": true, "narrow": true, "narrowed": true, "walk": true,
 }
 
-// acknowledged returns the first word of the analysed text that says the
-// answer was changed on purpose, or "".
-func (a *analysis) acknowledged() string {
+// findAcknowledgement returns the offset of the first word of the
+// reasoning or critique that says the answer was changed on purpose
+// (changed, corrected, I was wrong …), or -1.
+func (a *analysis) findAcknowledgement() int32 {
+	for _, s := range a.hits[clReversal] {
+		return s.start
+	}
 	for _, t := range a.tokens {
-		if int(t.start) >= int(a.fields[fieldFinal].start) {
+		if t.start >= a.fields[fieldFinal].start {
 			break
 		}
-		if acknowledgeWords[t.s] {
-			return a.doc[t.start:t.end]
+		if len(t.s) >= 4 && acknowledgeWords[t.s] {
+			return t.start
 		}
 	}
-	for _, s := range a.hits[clReversal] {
-		return a.doc[s.start:s.end]
-	}
-	return ""
+	return -1
 }
+
+// acknowledged reports whether the text says the answer was changed.
+func (a *analysis) acknowledged() bool { return a.ackWord >= 0 }

@@ -231,7 +231,7 @@ func Extract(sc SelfCritique) *Features {
 		overlap, flipped := compareAnswers(ini, fin)
 		v[FAnswerChange] = 1 - overlap
 		v[FAnswerFlip] = flag(flipped)
-		v[FSilentAnswerChange] = flag((flipped || overlap < 0.5) && a.ack == "")
+		v[FSilentAnswerChange] = flag((flipped || overlap < 0.5) && !a.acknowledged())
 	}
 	fr := a.fields[fieldFinal]
 	for _, c := range []class{clHedge, clModal, clUnknown} {
@@ -392,6 +392,16 @@ func confidenceText(sc *SelfCritique) string {
 
 // oneLine collapses white space and shortens s to about n bytes.
 func oneLine(s string, n int) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return truncate(s, n)
+	}
 	return truncate(strings.Join(strings.Fields(s), " "), n)
 }
 

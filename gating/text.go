@@ -55,8 +55,9 @@ type analysis struct {
 	specific []span
 	// numbers are numbers written outside specific evidence.
 	numbers []span
-	// ack is the word that says the answer was changed on purpose, or "".
-	ack      string
+	// ackWord is where the reasoning or critique says the answer was
+	// changed on purpose (an offset into doc), or -1.
+	ackWord  int32
 	hits     [numClasses][]span
 	fpu, fpc []span
 	checks   []span // checks stated in the first person or as a sentence's first word
@@ -94,7 +95,10 @@ func analyse(sc *SelfCritique) *analysis {
 	a.scanRefs()
 	a.scanSpecific()
 	a.settleDoubts()
-	a.ack = a.acknowledged()
+	a.ackWord = -1
+	if strings.TrimSpace(sc.InitialAnswer) != "" && strings.TrimSpace(sc.FinalAnswer) != "" {
+		a.ackWord = a.findAcknowledgement()
+	}
 	// The tokens are scratch: the features keep offsets into a.doc only.
 	sc2.m, sc2.tokens = m[:0], a.tokens[:0]
 	a.tokens = nil
