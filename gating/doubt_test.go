@@ -157,3 +157,24 @@ func readerCases() []readerCase {
 		},
 	}
 }
+
+// TestEveryCueNamesItsText: on every example of the corpus, every cue the
+// gate reports carries the text (or the value description) that fired it.
+func TestEveryCueNamesItsText(t *testing.T) {
+	t.Parallel()
+	ex, err := Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ex {
+		d, err := Default().Decide(e.SelfCritique)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range d.Cues {
+			if strings.TrimSpace(c.Text) == "" {
+				t.Errorf("%s: cue %s has no text", e.ID, c.Feature)
+			}
+		}
+	}
+}
