@@ -330,6 +330,16 @@ func (f *Features) Text(i int) string {
 		}
 		return oneLine(strings.Join(parts, "; "), 200)
 	}
+	if i == FUncheckedConfidence {
+		var parts []string
+		for _, s := range f.spans[i] {
+			parts = append(parts, oneLine(f.a.doc[s.start:s.end], 60))
+		}
+		if _, ok := f.sc.Confidence(); ok {
+			parts = append(parts, confidenceText(f.sc))
+		}
+		return strings.Join(append(parts, "no check named"), "; ")
+	}
 	if sp := f.spans[i]; len(sp) > 0 {
 		const maxShown = 8
 		var b strings.Builder
@@ -362,8 +372,6 @@ func (f *Features) Text(i int) string {
 		return "no evidence refs or specific results"
 	case FSilentAnswerChange:
 		return fmt.Sprintf("initial %q → final %q, no word of a change", oneLine(sc.InitialAnswer, 60), oneLine(sc.FinalAnswer, 60))
-	case FUncheckedConfidence:
-		return confidenceText(sc) + "; no check named"
 	case FLayerPlan, FLayerVerify:
 		return "layer " + string(f.layer)
 	case FLayerMissing:
