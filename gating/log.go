@@ -22,6 +22,11 @@ const LogName = "gate.jsonl"
 // line counts as bad.
 const MaxLogLine = 1 << 20
 
+// MaxLoggedInput bounds the self-critique a gate.jsonl line keeps for
+// labelling later: a larger one is decided and logged without it, so that
+// a line stays well under MaxLogLine.
+const MaxLoggedInput = 256 << 10
+
 // LogEntry is one line of gate.jsonl: a decision, when it was made, and
 // where its input came from.
 type LogEntry struct {
@@ -39,19 +44,28 @@ type LogEntry struct {
 	// had it not skipped (debate run --gate).
 	DebateID string `json:"debate_id,omitempty"`
 	// Input is the self-critique decided on, so that the decision can be
-	// labelled later and learnt from.
+	// labelled later and learnt from; nil when it is larger than
+	// MaxLoggedInput.
 	Input *SelfCritique `json:"input,omitempty"`
 }
 
 // NewLogEntry returns the entry for a decision made now on sc.
 func NewLogEntry(d Decision, sc SelfCritique, source string, now time.Time) LogEntry {
-	in := sc
-	in.Parsed = nil
-	return LogEntry{
+	e := LogEntry{
 		ID:       NewDecisionID(),
 		Time:     now.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
-		Decision: d, Source: source, Question: oneLine(sc.Question, 200), Input: &in,
+		Decision: d, Source: source, Question: oneLine(sc.Question, 200),
 	}
+	size := len(sc.Question) + len(sc.InitialAnswer) + len(sc.Reasoning) + len(sc.Critique) + len(sc.FinalAnswer)
+	for _, r := range sc.EvidenceRefs {
+		size += len(r)
+	}
+	if size <= MaxLoggedInput {
+		in := sc
+		in.Parsed = nil
+		e.Input = &in
+	}
+	return e
 }
 
 // AppendLog appends e as one JSON line to gate.jsonl under root, creating

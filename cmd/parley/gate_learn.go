@@ -137,7 +137,7 @@ func newGateLabelCmd(a *app) *cobra.Command {
 					return usageError{err}
 				}
 				if e.Input == nil {
-					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley); label the self-critique with 'parley gate label FILE'", e.ID)
+					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with 'parley gate label FILE'", e.ID, gating.MaxLoggedInput>>10)
 				}
 				label := gating.Skip
 				if debate_ {
