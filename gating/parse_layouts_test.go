@@ -64,9 +64,9 @@ var layouts = []layout{
 	},
 	{
 		name:     "arrow confidence a -> b",
-		in:       "Draft: keep the retry at 3.\nVerification: the SLA allows 2 s and each try times out at 500 ms, so 3 fits.\nFinal answer: keep 3.\nConfidence: 0.72 -> 0.8\n",
+		in:       "Draft: keep the retry at 3.\nVerification: the SLA allows 2 s and each try times out at 500 ms, so 3 fits.\nFinal answer: keep 3.\nConfidence: 0.65 -> 0.85\n",
 		sections: []string{"initial_answer", "critique", "final_answer"},
-		critique: "each try times out", initial: "keep the retry at 3.", fin: "keep 3.", ic: 0.72, fc: 0.8,
+		critique: "each try times out", initial: "keep the retry at 3.", fin: "keep 3.", ic: 0.65, fc: 0.85,
 	},
 	{
 		name:     "unicode arrow with percents and a word label",
@@ -207,7 +207,7 @@ func TestConfidenceForms(t *testing.T) {
 		{"0.8", []float64{0.8}}, {"80%", []float64{0.8}}, {"80 %", []float64{0.8}}, {"8/10", []float64{0.8}},
 		{"4 out of 5", []float64{0.8}}, {"~0.7 (tests pass)", []float64{0.7}}, {"about 65%.", []float64{0.65}},
 		{"high", []float64{0.8}}, {"Very high", []float64{0.9}}, {"medium confidence", []float64{0.6}},
-		{"0.72 -> 0.8", []float64{0.72, 0.8}}, {"60% → 85%", []float64{0.6, 0.85}}, {"from 0.5 to 0.9", []float64{0.5, 0.9}},
+		{"0.55 -> 0.75", []float64{0.55, 0.75}}, {"60% → 85%", []float64{0.6, 0.85}}, {"from 0.5 to 0.9", []float64{0.5, 0.9}},
 		{"0.9=>0.4", []float64{0.9, 0.4}},
 		// Not confidences: refused values are left unread, never guessed.
 		{"1e-1", nil}, {"0,8", nil}, {"7", nil}, {"150%", nil}, {"pretty good", nil}, {"3/7", nil}, {"0.8 -> lots", nil},
