@@ -51,10 +51,10 @@ var layouts = []layout{
 	},
 	{
 		name: "two-confidence sequence: before the critique and after the final answer",
-		in: "Initial answer: the flag defaults to off.\nConfidence: 95%\n\nCritique:\nI read config/defaults.go and the flag is declared false.\n\n" +
-			"Final answer: the flag defaults to off.\nConfidence: 95%\n",
+		in: "Initial answer: the flag defaults to off.\nConfidence: 80%\n\nCritique:\nI read config/defaults.go and the flag is declared false.\n\n" +
+			"Final answer: the flag defaults to off.\nConfidence: 92%\n",
 		sections: []string{"initial_answer", "critique", "final_answer"},
-		critique: "declared false", initial: "the flag defaults to off.", fin: "the flag defaults to off.", ic: 0.95, fc: 0.95,
+		critique: "declared false", initial: "the flag defaults to off.", fin: "the flag defaults to off.", ic: 0.8, fc: 0.92,
 	},
 	{
 		name:     "three unlabelled confidences: first is initial, last is final",
