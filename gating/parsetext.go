@@ -523,12 +523,13 @@ func ParseText(data []byte) (SelfCritique, error) {
 	return sc, nil
 }
 
-// accept says whether a label line starts a section. A plain "Question:"
-// or bare "Answer:" line after the sections it would reopen is a sentence
-// of the critique ("Question: could the lock be held twice?"), not a new
-// section; headings, bold labels and tags always start one.
+// accept says whether a label line starts a section. A "Question:" label
+// (plain or bold) after the sections it would reopen is a sentence of the
+// critique ("**Question:** could the lock be held twice?"), and so is a
+// plain bare "Answer:" line after the final answer; headings and tags
+// always start a section.
 func accept(s section, how, rest string, seen [numSections]bool) bool {
-	if how != "label" || rest == "" {
+	if how == "heading" || how == "underline" || how == "tag" {
 		return true
 	}
 	switch s {
@@ -539,7 +540,7 @@ func accept(s section, how, rest string, seen [numSections]bool) bool {
 			}
 		}
 	case secAnswer:
-		return !seen[secFinal]
+		return how != "label" || rest == "" || !seen[secFinal]
 	}
 	return true
 }
