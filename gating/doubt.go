@@ -3,7 +3,12 @@ package gating
 import (
 	"sort"
 	"strings"
+	"sync"
 )
+
+// lazySet builds a word set on first use, so that nothing is built at
+// package initialisation.
+func lazySet(build func() map[string]bool) func() map[string]bool { return sync.OnceValue(build) }
 
 // This file reads doubt the way a reader does: a hedge word used to
 // describe behaviour is no hedge, a doubt that the next sentence settles
@@ -11,36 +16,45 @@ import (
 // names (a file:line, a test, a command, its output, a count).
 
 // modalWords are the modal hedges a description may use.
-var modalWords = map[string]bool{"may": true, "might": true, "could": true}
+var modalWords = lazySet(func() map[string]bool { return map[string]bool{"may": true, "might": true, "could": true} })
 
 // limitWords after a modal make it a stated limit or permission ("may
 // retry up to 3 times", "may only be called once").
-var limitWords = map[string]bool{
-	"up": true, "most": true, "least": true, "only": true, "once": true, "twice": true, "never": true,
-	"times": true, "per": true, "within": true,
-}
+var limitWords = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"up": true, "most": true, "least": true, "only": true, "once": true, "twice": true, "never": true,
+		"times": true, "per": true, "within": true,
+	}
+})
 
 // quoteWords before a modal make it a quotation of a rule ("the spec says
 // clients may retry").
-var quoteWords = map[string]bool{
-	"spec": true, "specification": true, "rfc": true, "says": true, "documented": true, "docs": true,
-	"according": true, "contract": true, "allowed": true, "allows": true, "permits": true,
-	"permitted": true, "readme": true, "documentation": true, "adr": true,
-}
+var quoteWords = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"spec": true, "specification": true, "rfc": true, "says": true, "documented": true, "docs": true,
+		"according": true, "contract": true, "allowed": true, "allows": true, "permits": true,
+		"permitted": true, "readme": true, "documentation": true, "adr": true,
+	}
+})
 
 // copulas before an unknown word make it a predicate ("the cause is
 // unknown"), which is a real unknown.
-var copulas = map[string]bool{
-	"is": true, "are": true, "was": true, "were": true, "remains": true, "remain": true, "still": true,
-	"stays": true, "be": true, "been": true, "it's": true, "seems": true, "looks": true, "feel": true, "totally": true,
-	"completely": true, "entirely": true, "somewhat": true, "also": true, "quite": true, "very": true,
-}
+var copulas = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"is": true, "are": true, "was": true, "were": true, "remains": true, "remain": true, "still": true,
+		"stays": true, "be": true, "been": true, "it's": true, "seems": true, "looks": true, "feel": true, "totally": true,
+		"completely": true, "entirely": true, "somewhat": true, "also": true, "quite": true, "very": true,
+	}
+})
 
 // clauseOpeners make an unknown word part of a described condition ("if
 // the key is unknown, return 401").
-var clauseOpeners = map[string]bool{"if": true, "when": true, "whenever": true, "unless": true, "where": true}
+var clauseOpeners = lazySet(func() map[string]bool {
+	return map[string]bool{"if": true, "when": true, "whenever": true, "unless": true, "where": true}
+})
 
-// selfWords are whose assumptions and estimates count as hedges.
+// firstPersonNear reports whether an I or we word stands up to four words
+// before token i in its clause: whose assumptions and estimates are hedges.
 func (a *analysis) firstPersonNear(i int) bool {
 	for k := i - 1; k >= 0 && k >= i-4; k-- {
 		if firstPerson[a.tokens[k].s] {
@@ -69,9 +83,9 @@ func (a *analysis) descriptive(i, j int, cls class) bool {
 	sent := t[i].sent
 	sameSentence := func(k int) bool { return k >= 0 && k < len(t) && t[k].sent == sent }
 	switch {
-	case cls == clModal && j-i == 1 && modalWords[w]:
+	case cls == clModal && j-i == 1 && modalWords()[w]:
 		for k := j; k < j+7 && sameSentence(k); k++ {
-			if limitWords[t[k].s] || t[k].s[0] >= '0' && t[k].s[0] <= '9' {
+			if limitWords()[t[k].s] || t[k].s[0] >= '0' && t[k].s[0] <= '9' {
 				return true
 			}
 			if k > j && t[k].brk {
@@ -79,7 +93,7 @@ func (a *analysis) descriptive(i, j int, cls class) bool {
 			}
 		}
 		for k := i - 1; k >= i-10 && sameSentence(k); k-- {
-			if quoteWords[t[k].s] {
+			if quoteWords()[t[k].s] {
 				return true
 			}
 		}
@@ -88,14 +102,14 @@ func (a *analysis) descriptive(i, j int, cls class) bool {
 			return true // an identifier: UNKNOWN, UNSPECIFIED
 		}
 		for k := i - 1; k >= i-6 && sameSentence(k); k-- {
-			if clauseOpeners[t[k].s] {
+			if clauseOpeners()[t[k].s] {
 				return true
 			}
 			if t[k+1].brk {
 				break
 			}
 		}
-		if i > 0 && !t[i].brk && copulas[t[i-1].s] {
+		if i > 0 && !t[i].brk && copulas()[t[i-1].s] {
 			return false
 		}
 		if j < len(t) && !t[j].brk && sameSentence(j) {
@@ -124,28 +138,32 @@ func (a *analysis) descriptive(i, j int, cls class) bool {
 }
 
 // commandWords start a command the agent says it ran.
-var commandWords = map[string]bool{
-	"go": true, "make": true, "npm": true, "npx": true, "pnpm": true, "yarn": true, "pytest": true, "cargo": true,
-	"curl": true, "grep": true, "rg": true, "git": true, "psql": true, "kubectl": true, "docker": true,
-	"select": true, "explain": true, "bash": true, "sh": true, "python": true, "python3": true, "node": true,
-	"jq": true, "sed": true, "awk": true, "terraform": true, "helm": true, "mvn": true, "gradle": true,
-	"dotnet": true, "ls": true, "cat": true, "diff": true, "wc": true, "find": true, "parley": true,
-	"redis-cli": true, "mysql": true, "sqlite3": true, "ruff": true, "mypy": true, "tsc": true, "eslint": true,
-	"vitest": true, "jest": true, "rspec": true, "bundle": true, "composer": true, "gh": true, "http": true,
-}
+var commandWords = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"go": true, "make": true, "npm": true, "npx": true, "pnpm": true, "yarn": true, "pytest": true, "cargo": true,
+		"curl": true, "grep": true, "rg": true, "git": true, "psql": true, "kubectl": true, "docker": true,
+		"select": true, "explain": true, "bash": true, "sh": true, "python": true, "python3": true, "node": true,
+		"jq": true, "sed": true, "awk": true, "terraform": true, "helm": true, "mvn": true, "gradle": true,
+		"dotnet": true, "ls": true, "cat": true, "diff": true, "wc": true, "find": true, "parley": true,
+		"redis-cli": true, "mysql": true, "sqlite3": true, "ruff": true, "mypy": true, "tsc": true, "eslint": true,
+		"vitest": true, "jest": true, "rspec": true, "bundle": true, "composer": true, "gh": true, "http": true,
+	}
+})
 
 // countUnits after a number make it a measurement or a count of a check.
-var countUnits = map[string]bool{
-	"ms": true, "s": true, "sec": true, "secs": true, "seconds": true, "minutes": true, "min": true, "mins": true,
-	"rows": true, "row": true, "tests": true, "test": true, "times": true, "runs": true, "run": true,
-	"failures": true, "errors": true, "requests": true, "req": true, "rps": true, "qps": true, "calls": true,
-	"of": true, "out": true, "files": true, "lines": true, "passes": true, "passed": true, "iterations": true,
-	"cases": true, "hits": true, "misses": true, "bytes": true, "kb": true, "mb": true, "gb": true,
-	"records": true, "items": true, "events": true, "messages": true, "retries": true, "attempts": true,
-	"occurrences": true, "matches": true, "results": true, "samples": true, "users": true, "tenants": true,
-	"nodes": true, "pods": true, "replicas": true, "queries": true, "jobs": true, "days": true, "hours": true,
-	"percent": true, "x": true, "µs": true, "us": true, "ns": true, "p99": true, "p95": true, "p50": true,
-}
+var countUnits = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"ms": true, "s": true, "sec": true, "secs": true, "seconds": true, "minutes": true, "min": true, "mins": true,
+		"rows": true, "row": true, "tests": true, "test": true, "times": true, "runs": true, "run": true,
+		"failures": true, "errors": true, "requests": true, "req": true, "rps": true, "qps": true, "calls": true,
+		"of": true, "out": true, "files": true, "lines": true, "passes": true, "passed": true, "iterations": true,
+		"cases": true, "hits": true, "misses": true, "bytes": true, "kb": true, "mb": true, "gb": true,
+		"records": true, "items": true, "events": true, "messages": true, "retries": true, "attempts": true,
+		"occurrences": true, "matches": true, "results": true, "samples": true, "users": true, "tenants": true,
+		"nodes": true, "pods": true, "replicas": true, "queries": true, "jobs": true, "days": true, "hours": true,
+		"percent": true, "x": true, "µs": true, "us": true, "ns": true, "p99": true, "p95": true, "p50": true,
+	}
+})
 
 // outputWords are what command output says.
 var outputWords = [][]string{
@@ -212,7 +230,7 @@ func (a *analysis) scanSpecific() {
 				continue
 			}
 			code := d[i+n : i+n+end]
-			if f := strings.Fields(strings.ToLower(code)); len(f) > 0 && (commandWords[strings.TrimPrefix(f[0], "./")] || strings.HasPrefix(f[0], "./") || strings.HasPrefix(f[0], "$")) {
+			if f := strings.Fields(strings.ToLower(code)); len(f) > 0 && (commandWords()[strings.TrimPrefix(f[0], "./")] || strings.HasPrefix(f[0], "./") || strings.HasPrefix(f[0], "$")) {
 				add(i, i+2*n+end)
 			}
 			i += 2*n + end - 1
@@ -296,7 +314,7 @@ func (a *analysis) scanSpecific() {
 		w := t[k].s
 		if w[0] >= '0' && w[0] <= '9' && k+1 < len(t) && t[k+1].sent == t[k].sent {
 			next := t[k+1].s
-			if countUnits[next] || countUnits[strings.TrimRight(next, "s")] {
+			if countUnits()[next] || countUnits()[strings.TrimRight(next, "s")] {
 				add(int(t[k].start), int(t[k+1].end))
 				k++
 				continue
@@ -487,15 +505,17 @@ func (a *analysis) settleDoubts() {
 }
 
 // acknowledgeWords say that the answer was changed on purpose.
-var acknowledgeWords = map[string]bool{
-	"changed": true, "change": true, "changing": true, "revise": true, "revised": true, "revising": true,
-	"correct": true, "corrected": true, "correction": true, "correcting": true, "instead": true, "wrong": true,
-	"mistake": true, "mistaken": true, "actually": true, "update": true, "updated": true, "updating": true,
-	"reconsider": true, "reconsidered": true, "overturn": true, "flip": true, "flipped": true, "switch": true,
-	"switched": true, "retract": true, "rather": true, "misread": true, "missed": true, "overlooked": true,
-	"reverse": true, "reversed": true, "withdraw": true, "amend": true, "amended": true, "backtrack": true,
-	"downgrade": true, "downgraded": true, "narrow": true, "narrowed": true, "walk": true,
-}
+var acknowledgeWords = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"changed": true, "change": true, "changing": true, "revise": true, "revised": true, "revising": true,
+		"correct": true, "corrected": true, "correction": true, "correcting": true, "instead": true, "wrong": true,
+		"mistake": true, "mistaken": true, "actually": true, "update": true, "updated": true, "updating": true,
+		"reconsider": true, "reconsidered": true, "overturn": true, "flip": true, "flipped": true, "switch": true,
+		"switched": true, "retract": true, "rather": true, "misread": true, "missed": true, "overlooked": true,
+		"reverse": true, "reversed": true, "withdraw": true, "amend": true, "amended": true, "backtrack": true,
+		"downgrade": true, "downgraded": true, "narrow": true, "narrowed": true, "walk": true,
+	}
+})
 
 // findAcknowledgement returns the offset of the first word of the
 // reasoning or critique that says the answer was changed on purpose
@@ -508,7 +528,7 @@ func (a *analysis) findAcknowledgement() int32 {
 		if t.start >= a.fields[fieldFinal].start {
 			break
 		}
-		if len(t.s) >= 4 && acknowledgeWords[t.s] {
+		if len(t.s) >= 4 && acknowledgeWords()[t.s] {
 			return t.start
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -64,73 +65,81 @@ type ParsedConfidence struct {
 }
 
 // phraseLabels are labels of several words recognised as a whole.
-var phraseLabels = map[string]section{
-	"what could be wrong": secCritique, "what could go wrong": secCritique, "where i could be wrong": secCritique,
-	"where i might be wrong": secCritique, "what might be wrong": secCritique, "sanity check": secCritique,
-	"double check": secCritique, "second look": secCritique, "second pass": secCritique, "second thoughts": secCritique,
-	"devil's advocate": secCritique, "devils advocate": secCritique, "red team": secCritique, "red teaming": secCritique,
-	"self check": secCritique, "self critique": secCritique, "self review": secCritique, "self reflection": secCritique,
-	"self assessment": secCritique, "self evaluation": secCritique, "self audit": secCritique,
-	"thought process": secReasoning, "chain of thought": secReasoning, "how i got there": secReasoning,
-	"what i did": secReasoning, "bottom line": secFinal, "tl dr": secFinal, "tl;dr": secFinal, "tldr": secFinal,
-	"in short": secFinal, "the ask": secQuestion, "q": secQuestion, "a": secAnswer,
-}
+var phraseLabels = sync.OnceValue(func() map[string]section {
+	return map[string]section{
+		"what could be wrong": secCritique, "what could go wrong": secCritique, "where i could be wrong": secCritique,
+		"where i might be wrong": secCritique, "what might be wrong": secCritique, "sanity check": secCritique,
+		"double check": secCritique, "second look": secCritique, "second pass": secCritique, "second thoughts": secCritique,
+		"devil's advocate": secCritique, "devils advocate": secCritique, "red team": secCritique, "red teaming": secCritique,
+		"self check": secCritique, "self critique": secCritique, "self review": secCritique, "self reflection": secCritique,
+		"self assessment": secCritique, "self evaluation": secCritique, "self audit": secCritique,
+		"thought process": secReasoning, "chain of thought": secReasoning, "how i got there": secReasoning,
+		"what i did": secReasoning, "bottom line": secFinal, "tl dr": secFinal, "tl;dr": secFinal, "tldr": secFinal,
+		"in short": secFinal, "the ask": secQuestion, "q": secQuestion, "a": secAnswer,
+	}
+})
 
 // labelWords classify a label by its first word that means something.
-var labelWords = map[string]section{
-	// question/task/ask
-	"question": secQuestion, "task": secQuestion, "ask": secQuestion, "prompt": secQuestion, "problem": secQuestion,
-	"query": secQuestion, "request": secQuestion, "topic": secQuestion, "claim": secQuestion,
-	// reasoning
-	"reasoning": secReasoning, "rationale": secReasoning, "analysis": secReasoning, "steps": secReasoning,
-	"step": secReasoning, "thinking": secReasoning, "thoughts": secReasoning, "justification": secReasoning,
-	"explanation": secReasoning, "working": secReasoning, "workings": secReasoning, "approach": secReasoning,
-	"method": secReasoning, "derivation": secReasoning, "argument": secReasoning, "why": secReasoning,
-	"findings": secReasoning, "observations": secReasoning, "investigation": secReasoning, "background": secReasoning,
-	"think": secReasoning, "plan": secReasoning,
-	// critique/self-check/reflection/review/double-check/verification
-	"critique": secCritique, "selfcritique": secCritique, "selfcheck": secCritique, "check": secCritique,
-	"checks": secCritique, "checking": secCritique, "checked": secCritique, "verification": secCritique, "verify": secCritique,
-	"verifying": secCritique, "reflection": secCritique, "reflections": secCritique, "reflect": secCritique,
-	"review": secCritique, "reviewing": secCritique, "doublecheck": secCritique, "audit": secCritique,
-	"assessment": secCritique, "evaluation": secCritique, "scrutiny": secCritique, "caveats": secCritique,
-	"caveat": secCritique, "concerns": secCritique, "doubts": secCritique, "risks": secCritique,
-	"limitations": secCritique, "weaknesses": secCritique, "objections": secCritique, "counterarguments": secCritique,
-	"uncertainties": secCritique, "uncertainty": secCritique, "hesitations": secCritique, "criticism": secCritique,
-	"introspection": secCritique, "retrospective": secCritique, "pushback": secCritique, "challenge": secCritique,
-	"crosscheck": secCritique, "cross": secCritique, "validation": secCritique, "selfreview": secCritique,
-	// final/revised/answer/conclusion
-	"conclusion": secFinal, "conclusions": secFinal, "verdict": secFinal, "summary": secFinal,
-	"recommendation": secFinal, "decision": secFinal,
-	// bare answers
-	"answer": secAnswer, "response": secAnswer, "reply": secAnswer, "position": secAnswer, "take": secAnswer,
-	"solution": secAnswer, "proposal": secAnswer, "attempt": secAnswer, "pass": secAnswer, "guess": secAnswer,
-	// evidence
-	"evidence": secEvidence, "references": secEvidence, "refs": secEvidence, "sources": secEvidence,
-	"citations": secEvidence,
-}
+var labelWords = sync.OnceValue(func() map[string]section {
+	return map[string]section{
+		// question/task/ask
+		"question": secQuestion, "task": secQuestion, "ask": secQuestion, "prompt": secQuestion, "problem": secQuestion,
+		"query": secQuestion, "request": secQuestion, "topic": secQuestion, "claim": secQuestion,
+		// reasoning
+		"reasoning": secReasoning, "rationale": secReasoning, "analysis": secReasoning, "steps": secReasoning,
+		"step": secReasoning, "thinking": secReasoning, "thoughts": secReasoning, "justification": secReasoning,
+		"explanation": secReasoning, "working": secReasoning, "workings": secReasoning, "approach": secReasoning,
+		"method": secReasoning, "derivation": secReasoning, "argument": secReasoning, "why": secReasoning,
+		"findings": secReasoning, "observations": secReasoning, "investigation": secReasoning, "background": secReasoning,
+		"think": secReasoning, "plan": secReasoning,
+		// critique/self-check/reflection/review/double-check/verification
+		"critique": secCritique, "selfcritique": secCritique, "selfcheck": secCritique, "check": secCritique,
+		"checks": secCritique, "checking": secCritique, "checked": secCritique, "verification": secCritique, "verify": secCritique,
+		"verifying": secCritique, "reflection": secCritique, "reflections": secCritique, "reflect": secCritique,
+		"review": secCritique, "reviewing": secCritique, "doublecheck": secCritique, "audit": secCritique,
+		"assessment": secCritique, "evaluation": secCritique, "scrutiny": secCritique, "caveats": secCritique,
+		"caveat": secCritique, "concerns": secCritique, "doubts": secCritique, "risks": secCritique,
+		"limitations": secCritique, "weaknesses": secCritique, "objections": secCritique, "counterarguments": secCritique,
+		"uncertainties": secCritique, "uncertainty": secCritique, "hesitations": secCritique, "criticism": secCritique,
+		"introspection": secCritique, "retrospective": secCritique, "pushback": secCritique, "challenge": secCritique,
+		"crosscheck": secCritique, "cross": secCritique, "validation": secCritique, "selfreview": secCritique,
+		// final/revised/answer/conclusion
+		"conclusion": secFinal, "conclusions": secFinal, "verdict": secFinal, "summary": secFinal,
+		"recommendation": secFinal, "decision": secFinal,
+		// bare answers
+		"answer": secAnswer, "response": secAnswer, "reply": secAnswer, "position": secAnswer, "take": secAnswer,
+		"solution": secAnswer, "proposal": secAnswer, "attempt": secAnswer, "pass": secAnswer, "guess": secAnswer,
+		// evidence
+		"evidence": secEvidence, "references": secEvidence, "refs": secEvidence, "sources": secEvidence,
+		"citations": secEvidence,
+	}
+})
 
 // qualifiers turn a bare answer (or stand alone) into an initial or final one.
-var qualifiers = map[string]section{
-	"initial": secInitial, "draft": secInitial, "first": secInitial, "original": secInitial,
-	"preliminary": secInitial, "proposed": secInitial, "tentative": secInitial, "provisional": secInitial,
-	"prior": secInitial, "starting": secInitial, "opening": secInitial, "naive": secInitial, "quick": secInitial,
-	"gut": secInitial, "candidate": secInitial, "early": secInitial,
-	"final": secFinal, "revised": secFinal, "updated": secFinal, "corrected": secFinal, "amended": secFinal,
-	"refined": secFinal, "definitive": secFinal, "new": secFinal, "improved": secFinal, "last": secFinal,
-	"settled": secFinal, "reconsidered": secFinal,
-}
+var qualifiers = sync.OnceValue(func() map[string]section {
+	return map[string]section{
+		"initial": secInitial, "draft": secInitial, "first": secInitial, "original": secInitial,
+		"preliminary": secInitial, "proposed": secInitial, "tentative": secInitial, "provisional": secInitial,
+		"prior": secInitial, "starting": secInitial, "opening": secInitial, "naive": secInitial, "quick": secInitial,
+		"gut": secInitial, "candidate": secInitial, "early": secInitial,
+		"final": secFinal, "revised": secFinal, "updated": secFinal, "corrected": secFinal, "amended": secFinal,
+		"refined": secFinal, "definitive": secFinal, "new": secFinal, "improved": secFinal, "last": secFinal,
+		"settled": secFinal, "reconsidered": secFinal,
+	}
+})
 
 // fillerWords are skipped when classifying a label.
-var fillerWords = map[string]bool{
-	"my": true, "the": true, "our": true, "a": true, "an": true, "of": true, "to": true, "self": true,
-	"i": true, "we": true, "on": true, "and": true, "for": true, "your": true, "this": true, "short": true,
-	"brief": true, "quick-": true, "part": true, "section": true, "stage": true, "phase": true, "round": true,
-}
+var fillerWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"my": true, "the": true, "our": true, "a": true, "an": true, "of": true, "to": true, "self": true,
+		"i": true, "we": true, "on": true, "and": true, "for": true, "your": true, "this": true, "short": true,
+		"brief": true, "quick-": true, "part": true, "section": true, "stage": true, "phase": true, "round": true,
+	}
+})
 
 // classifyLabel returns the section a normalised label means, or secNone.
 func classifyLabel(n string) section {
-	if s, ok := phraseLabels[n]; ok {
+	if s, ok := phraseLabels()[n]; ok {
 		return s
 	}
 	words := strings.Fields(n)
@@ -139,20 +148,20 @@ func classifyLabel(n string) section {
 	}
 	for _, k := range []int{3, 2} {
 		if len(words) >= k {
-			if s, ok := phraseLabels[strings.Join(words[:k], " ")]; ok {
+			if s, ok := phraseLabels()[strings.Join(words[:k], " ")]; ok {
 				return s
 			}
 		}
 	}
 	for i, w := range words {
-		if fillerWords[w] || isDigits(w) {
+		if fillerWords()[w] || isDigits(w) {
 			continue
 		}
-		if q, ok := qualifiers[w]; ok {
+		if q, ok := qualifiers()[w]; ok {
 			// "Final answer", "Draft", "Revised response", "First pass".
 			return q
 		}
-		s, ok := labelWords[w]
+		s, ok := labelWords()[w]
 		if !ok {
 			if i == 0 || len(words) <= 2 {
 				return secNone
@@ -161,10 +170,10 @@ func classifyLabel(n string) section {
 		}
 		if s == secAnswer {
 			for _, rest := range words[i+1:] {
-				if q, ok := qualifiers[rest]; ok {
+				if q, ok := qualifiers()[rest]; ok {
 					return q // "Answer (revised)"
 				}
-				if labelWords[rest] == secCritique {
+				if labelWords()[rest] == secCritique {
 					return secCritique // "Answer check"
 				}
 			}
@@ -241,10 +250,12 @@ func confidenceSlot(n string) (slot string, ok bool) {
 
 // confidenceWords are the words read as a confidence where they are the
 // whole value.
-var confidenceWords = map[string]float64{
-	"very high": 0.9, "high": 0.8, "fairly high": 0.75, "medium": 0.6, "moderate": 0.6,
-	"medium high": 0.7, "medium low": 0.45, "low": 0.3, "very low": 0.15,
-}
+var confidenceWords = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{
+		"very high": 0.9, "high": 0.8, "fairly high": 0.75, "medium": 0.6, "moderate": 0.6,
+		"medium high": 0.7, "medium low": 0.45, "low": 0.3, "very low": 0.15,
+	}
+})
 
 // readConfidences reads a confidence value: one number ("0.8", "80%",
 // "8/10", "about 0.8 (tests pass)"), a word ("high"), or an initial and a
@@ -284,7 +295,7 @@ func readConfidences(s string) (vals []float64, how string) {
 	for _, cut := range []string{" confidence", " certainty"} {
 		w = strings.TrimSuffix(w, cut)
 	}
-	if v, ok := confidenceWords[w]; ok {
+	if v, ok := confidenceWords()[w]; ok {
 		return []float64{v}, "word " + strconv.Quote(w)
 	}
 	return nil, ""
