@@ -50,6 +50,9 @@ type entry struct {
 	Text string `json:"text,omitempty"`
 	// Skip says why a file that should be a record is not one.
 	Skip string `json:"skip,omitempty"`
+
+	topicOnce sync.Once
+	topicA    *analysis
 }
 
 func (e *entry) racy() bool { return e.ReadNs-e.ModNs < int64(RacyMargin) }
@@ -96,9 +99,10 @@ type index struct {
 	byDebate map[string]*entry
 	byKey    map[string][]*entry
 	// Rebuilt on demand after a change.
-	sorted []*entry // records only, by name; nil when stale
-	search *bm25    // nil when stale
-	dirty  bool     // the cache file is behind
+	sorted []*entry    // records only, by name; nil when stale
+	search *bm25       // nil when stale
+	topics *topicIndex // nil when stale
+	dirty  bool        // the cache file is behind
 }
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyMargin) }
@@ -107,7 +111,7 @@ func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyM
 func (ix *index) derive() {
 	ix.byDebate = map[string]*entry{}
 	ix.byKey = map[string][]*entry{}
-	ix.sorted, ix.search = nil, nil
+	ix.sorted, ix.search, ix.topics = nil, nil, nil
 	for _, e := range ix.records() {
 		ix.link(e)
 	}
@@ -129,7 +133,7 @@ func (ix *index) put(e *entry) {
 	ix.drop(e.Name)
 	ix.entries[e.Name] = e
 	ix.link(e)
-	ix.sorted, ix.search, ix.dirty = nil, nil, true
+	ix.sorted, ix.search, ix.topics, ix.dirty = nil, nil, nil, true
 }
 
 // drop removes one entry, keeping the maps current.
@@ -139,7 +143,7 @@ func (ix *index) drop(name string) {
 		return
 	}
 	delete(ix.entries, name)
-	ix.sorted, ix.search, ix.dirty = nil, nil, true
+	ix.sorted, ix.search, ix.topics, ix.dirty = nil, nil, nil, true
 	r := old.Record
 	if r == nil {
 		return

@@ -179,7 +179,7 @@ func tokenize(text string, emit func(string)) {
 		if stopwords[w] {
 			return
 		}
-		emit(stem(w))
+		emit(foldPlural(w))
 	}
 	for i, r := range text {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -193,7 +193,7 @@ func tokenize(text string, emit func(string)) {
 	flush(len(text))
 }
 
-func stem(w string) string {
+func foldPlural(w string) string {
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
 		return w[:len(w)-3] + "y"
