@@ -451,7 +451,7 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "ed") && n-2 >= 3 && hasVowel(w[:n-2]):
 		w = undouble(w[:n-2])
 	}
-	for _, s := range [...][2]string{{"ization", "iz"}, {"isation", "iz"}, {"ation", "at"}, {"ition", "it"}, {"ment", ""}, {"ness", ""}, {"ure", ""}, {"ise", "iz"}, {"ize", "iz"}} {
+	for _, s := range [...][2]string{{"ization", "iz"}, {"isation", "iz"}, {"ation", "at"}, {"ition", "it"}, {"ment", ""}, {"ness", ""}, {"ure", ""}, {"able", ""}, {"ible", ""}, {"ise", "iz"}, {"ize", "iz"}} {
 		if strings.HasSuffix(w, s[0]) && len(w)-len(s[0]) >= 3 {
 			w = w[:len(w)-len(s[0])] + s[1]
 			break

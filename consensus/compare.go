@@ -3,6 +3,7 @@ package consensus
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -68,7 +69,7 @@ func topicScore(a, b *analysis) float64 {
 	case len(onlyA) > 0:
 		// The question names something specific the record's topic does
 		// not: a narrower question ("key rotation" under "key design").
-		score *= 0.75
+		score *= 0.8
 	}
 	return score
 }
@@ -463,29 +464,39 @@ func overlap(a, b []string) float64 {
 // by stock").
 const swapScore = 0.7
 
+// shortRule is how many specific words a position may have and still be
+// short enough that one swapped word changes it at any similarity.
+const shortRule = 3
+
+// versionRE matches version labels ("v1"), which read as numbers.
+var versionRE = regexp.MustCompile(`^v[0-9]+$`)
+
 // compareSwaps aligns the two positions' content words (longest common
 // subsequence) and, in sentences that are otherwise nearly the same, finds
 // a place where up to two specific words stand for others.
 func compareSwaps(a, b *analysis, score float64) []string {
-	if score < swapScore {
-		return nil
-	}
 	lx := theLexicon()
 	keep := func(x *analysis) []string {
 		var out []string
 		for _, t := range x.terms {
-			if !strings.ContainsAny(t.w, "#0123456789") && !lx.generic[t.w] && !lx.light[t.w] && lx.altGroup[t.w] == 0 {
+			if !strings.HasPrefix(t.w, "#") && !versionRE.MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && lx.altGroup[t.w] == 0 {
 				out = append(out, t.w)
 			}
 		}
 		return out
 	}
 	wa, wb := keep(a), keep(b)
+	// A short rule (a few specific words) swaps one word as surely as a
+	// long sentence that is otherwise the same.
+	if score < swapScore && (len(wa) > shortRule || len(wb) > shortRule) {
+		return nil
+	}
 	sa, sb := set(wa), set(wb)
 	var out []string
+	short := score < swapScore
 	for _, g := range alignGaps(wa, wb) {
 		x, y := absent(g[0], sb), absent(g[1], sa)
-		if len(x) == 0 || len(y) == 0 || len(x) > 2 || len(y) > 2 {
+		if len(x) == 0 || len(y) == 0 || len(x) > 2 || len(y) > 2 || short && (len(x) > 1 || len(y) > 1) {
 			continue
 		}
 		out = append(out, strings.Join(x, " ")+" → "+strings.Join(y, " "))

@@ -55,7 +55,7 @@ old older legacy outdated ancient
 new newer modern recent current
 fast quick rapid
 slow sluggish
-big large huge
+big large huge larger bigger
 small tiny little
 error failure fault problem
 fail break crash
@@ -268,7 +268,7 @@ feature capability
 // or drop them ("Retry policy for webhooks" asks what "How do we retry
 // webhooks?" asks). Written after stemming and synonym folding.
 const genericWords = `
-policy strategy approach design rule choice option method way management manag process behavior happen
+policy strategy approach rule choice option method way management manag process behavior happen
 behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
 question topic thing stuff kind type matter case
 use make have get do need want go put let apply
@@ -413,7 +413,7 @@ should must shall will would could can may might ought need needs needed to have
 what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
-per via about up down between out off again further more most other same own only both either
+per via about up down between within out off again further more most other same own only both either
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.

@@ -218,6 +218,12 @@ type checkJSON struct {
 	Record        string                `json:"record"`
 	File          string                `json:"file,omitempty"`
 	Verdict       debate.Verdict        `json:"verdict,omitempty"`
+	RecordTopic   string                `json:"record_topic,omitempty"`
+	TopicScore    float64               `json:"topic_score"`
+	Score         float64               `json:"score"`
+	Differences   []string              `json:"differences"`
+	Judge         string                `json:"judge,omitempty"`
+	Warnings      []string              `json:"warnings,omitempty"`
 	FinalPosition string                `json:"final_position"`
 	Position      string                `json:"position"`
 	Related       []relatedJSON         `json:"related"`
@@ -230,14 +236,24 @@ type relatedJSON struct {
 
 func newConsensusCheckCmd(a *app) *cobra.Command {
 	var layer, topic, position string
+	var lenient bool
 	cmd := &cobra.Command{
 		Use:   "check --layer L --topic T --position P",
 		Short: "Check a position against the filed consensus (exit 3 on conflict)",
-		Long: "Finds the active record of the question (layer and topic) and compares the\n" +
-			"position with its final position, ignoring case, spacing and trailing\n" +
-			"punctuation. consistent and none exit 0; open (the record bound nothing:\n" +
-			"DEADLOCK, TIMEOUT, BUDGET_EXHAUSTED without agreement) exits 0 with a\n" +
-			"warning; conflict exits 3 and prints both positions and the record's path.",
+		Long: "Finds the active record of the question by meaning, in the same layer only:\n" +
+			"a reworded topic (synonyms, word order, question form, numbers as words)\n" +
+			"matches, a near-miss (another object or endpoint) does not. It then compares\n" +
+			"the position with the record's final position by what carries meaning:\n" +
+			"numbers with units, negation, the options named, conditions and exceptions.\n\n" +
+			"  consistent  the same rule in other words                    exit 0\n" +
+			"  conflict    the rule changed; differences say what          exit 3\n" +
+			"  unclear     parley cannot tell                              exit 3 (0 with --lenient)\n" +
+			"  open        the record bound nothing (DEADLOCK, TIMEOUT,    exit 0, with a warning\n" +
+			"              BUDGET_EXHAUSTED without agreement)\n" +
+			"  none        no record of this question (related are listed) exit 0",
+		Example: "  parley consensus check --layer spec --topic \"Which format do thumbnails use?\" \\\n" +
+			"    --position \"Thumbnails are WebP at quality 80, JPEG for old browsers\"\n" +
+			"  parley consensus check --json --lenient --layer plan --topic \"Retry policy\" --position \"Retry 3 times\"",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if layer == "" || strings.TrimSpace(topic) == "" || strings.TrimSpace(position) == "" {
@@ -265,9 +281,15 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 				file = filepath.Join(s.Vault().Path(), filepath.FromSlash(res.Record.Path))
 			}
 			if a.json {
-				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{}}
+				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{},
+					TopicScore: res.TopicScore, Score: res.Comparison.Score, Differences: res.Comparison.Differences,
+					Judge: res.Judge, Warnings: res.Warnings}
+				if out.Differences == nil {
+					out.Differences = []string{}
+				}
 				if res.Record != nil {
 					out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition
+					out.RecordTopic = res.Record.Topic
 				}
 				for _, h := range res.Related {
 					out.Related = append(out.Related, relatedJSON{Record: h.Record.Path, Score: round3(h.Score)})
@@ -278,9 +300,18 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			} else {
 				printCheck(a, res, file)
 			}
+			for _, w := range res.Warnings {
+				a.warnf("%s", termText(oneLine(w, 0)))
+			}
 			switch res.Status {
 			case consensus.CheckConflict:
 				return blockedError{termText(fmt.Sprintf("conflict: the position contradicts the filed consensus %s", file))}
+			case consensus.CheckUnclear:
+				if lenient {
+					a.warnf("%s", termText(fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s (--lenient: not blocking)", file)))
+					return nil
+				}
+				return blockedError{termText(fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s; read it, or pass --lenient", file))}
 			case consensus.CheckOpen:
 				a.warnf("%s", termText(fmt.Sprintf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)))
 			}
@@ -290,17 +321,33 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 	cmd.Flags().StringVar(&layer, "layer", "", "the question's layer: spec, plan or verify")
 	cmd.Flags().StringVar(&topic, "topic", "", "the question's topic")
 	cmd.Flags().StringVar(&position, "position", "", "the position about to be taken")
+	cmd.Flags().BoolVar(&lenient, "lenient", false, "exit 0 when the answer is unclear (a warning is printed)")
 	return cmd
 }
 
 func printCheck(a *app, res *consensus.CheckResult, file string) {
+	defer func() {
+		if res.Record != nil {
+			a.termf("  question matched: %s (%q, topic score %.2f)\n", res.Record.Name, oneLine(res.Record.Topic, 80), res.TopicScore)
+		}
+	}()
 	switch res.Status {
 	case consensus.CheckConsistent:
-		a.termf("consistent: the position agrees with the active consensus %s\n", file)
-	case consensus.CheckConflict:
-		a.termf("conflict: the position contradicts the active consensus %s\n", file)
+		a.termf("consistent: the position agrees with the active consensus %s (score %.2f)\n", file, res.Comparison.Score)
+	case consensus.CheckConflict, consensus.CheckUnclear:
+		if res.Status == consensus.CheckConflict {
+			a.termf("conflict: the position contradicts the active consensus %s\n", file)
+		} else {
+			a.termf("unclear: parley cannot tell whether the position agrees with %s\n", file)
+		}
 		a.termf("  filed consensus (%s, debate %s):\n    %s\n", res.Record.Verdict, res.Record.DebateID, oneLine(res.Record.FinalPosition, 0))
 		a.termf("  your position:\n    %s\n", oneLine(res.Position, 0))
+		for _, d := range res.Comparison.Differences {
+			a.termf("  differs: %s\n", oneLine(d, 0))
+		}
+		if res.Judge != "" {
+			a.termf("  judge: %s\n", oneLine(res.Judge, 0))
+		}
 	case consensus.CheckOpen:
 		a.termf("open: %s records %s; no position is bound, the question is still open\n", file, res.Record.Verdict)
 	default:
