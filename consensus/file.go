@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
-
-	"gopkg.in/yaml.v2"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
@@ -239,87 +236,21 @@ func (s *Store) repair(ctx context.Context) error {
 	return nil
 }
 
-// rewrite changes some frontmatter keys of a record and keeps the rest of
-// the page: the other keys in their order (values that are neither strings,
-// lists of strings, numbers nor booleans are dropped with a warning) and
-// the body, byte for byte.
+// rewrite changes some of parley's frontmatter keys of a record and keeps
+// every other byte of the page: the user's keys and values exactly as
+// written (nested, aliased, commented, in any style), their order and the
+// body (vault.EditFrontmatter).
 func (s *Store) rewrite(name string, set map[string]any) error {
-	data, _, err := s.dir.ReadFile(name + ".md")
-	if err != nil {
-		return err
-	}
-	var ms yaml.MapSlice
-	body, err := vault.DecodeFrontmatter(data, &ms)
-	if err != nil {
-		return err
-	}
-	var fm vault.Frontmatter
-	done := map[string]bool{}
-	for _, item := range ms {
-		key, ok := item.Key.(string)
-		if !ok || done[key] {
-			continue
-		}
-		done[key] = true
-		if v, ok := set[key]; ok {
-			fm = append(fm, vault.Field{Key: key, Value: v})
-			continue
-		}
-		v, ok := plainValue(key, item.Value)
-		if !ok {
-			s.log.Warn("consensus: dropped a frontmatter value parley cannot rewrite", "path", Folder+"/"+name+".md", "key", key)
-			continue
-		}
-		fm = append(fm, vault.Field{Key: key, Value: v})
-	}
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	fm := make(vault.Frontmatter, 0, len(keys))
 	for _, k := range keys {
-		if !done[k] {
-			fm = append(fm, vault.Field{Key: k, Value: set[k]})
-		}
+		fm = append(fm, vault.Field{Key: k, Value: set[k]})
 	}
-	return s.v.WritePage(Folder+"/"+name+".md", fm, body)
-}
-
-var dateRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-
-// plainValue converts a yaml.v2 value into one vault.Frontmatter writes.
-func plainValue(key string, v any) (any, bool) {
-	switch x := v.(type) {
-	case nil:
-		return nil, true
-	case string:
-		if key == "date" && dateRE.MatchString(x) {
-			return vault.Date(x), true
-		}
-		return x, true
-	case int:
-		return x, true
-	case int64:
-		return x, true
-	case bool:
-		return x, true
-	case float64:
-		return fmt.Sprint(x), true
-	case []any:
-		out := make([]string, 0, len(x))
-		for _, e := range x {
-			switch y := e.(type) {
-			case string:
-				out = append(out, y)
-			case int, int64, bool, float64:
-				out = append(out, fmt.Sprint(y))
-			default:
-				return nil, false
-			}
-		}
-		return out, true
-	}
-	return nil, false
+	return s.v.UpdateFrontmatter(Folder+"/"+name+".md", fm)
 }
 
 // writeIndexPage rewrites wiki/consensus/consensus-records.md from the
