@@ -2,9 +2,9 @@ package transcripts
 
 import (
 	"bytes"
-	"path"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
