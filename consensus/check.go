@@ -79,6 +79,23 @@ func (s *Store) Check(ctx context.Context, layer debate.Layer, topic, position s
 	if strings.TrimSpace(topic) == "" || debate.PositionHash(position) == "" {
 		return nil, ErrEmptyQuestion
 	}
+	res, err := s.check(ctx, l, topic, position)
+	if err != nil {
+		return nil, err
+	}
+	if res.Status == CheckUnclear && s.judge != nil {
+		// Outside the lock: a model may take seconds.
+		agr, reason, err := s.judge.Judge(ctx, res.Record.Topic, res.Record.FinalPosition, position)
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("judge %s did not answer (%v); the answer stays unclear", s.judgeModel, err))
+		} else {
+			res.Status, res.Judge = statusOf(agr), s.judgeModel+": "+reason
+		}
+	}
+	return res, nil
+}
+
+func (s *Store) check(ctx context.Context, l debate.Layer, topic, position string) (*CheckResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.flush()
@@ -94,6 +111,15 @@ func (s *Store) Check(ctx context.Context, layer debate.Layer, topic, position s
 		}
 		if s.touch(ctx, chain) {
 			key, score = s.matchTopic(ctx, l, topic)
+		}
+	}
+	if key == "" && s.embedder != nil {
+		k, cos, err := s.embedMatch(ctx, l, topic)
+		switch {
+		case err != nil:
+			res.Warnings = append(res.Warnings, fmt.Sprintf("embeddings %s did not answer (%v); topics matched by their words only", s.embedModel, err))
+		case k != "" && !s.nearMissOf(l, topic, k):
+			key, score = k, cos
 		}
 	}
 	if r := s.active(key); key != "" && r != nil {
@@ -154,6 +180,27 @@ func (s *Store) matchTopic(_ context.Context, l debate.Layer, topic string) (str
 		return "", bestScore
 	}
 	return best, bestScore
+}
+
+// nearMissOf reports whether the question and the record of key differ
+// in two options of one choice (the curated alternatives: "WebP" and
+// "AVIF", "ascending" and "descending"): then an embedding's closeness
+// does not make them one question.
+func (s *Store) nearMissOf(_ debate.Layer, topic, key string) bool {
+	r := s.active(key)
+	if r == nil {
+		return true
+	}
+	lx := theLexicon()
+	wa, wb := analyze(topic).words(), analyze(r.Topic).words()
+	for x := range specificOnly(wa, set(wb)) {
+		for y := range specificOnly(wb, set(wa)) {
+			if g := lx.altGroup[x]; g != 0 && g == lx.altGroup[y] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // topicIndex maps the canonical words of every record's topic to the

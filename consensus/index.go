@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"runtime"
 	"sort"
 	"strings"
@@ -80,6 +81,9 @@ type snapshot struct {
 	Dir       dirSig   `json:"dir"`
 	ScannedNs int64    `json:"scanned_ns"`
 	Entries   []*entry `json:"entries"`
+	// Embeddings of record topics (consensus.embeddings), by model and
+	// topic.
+	Embeddings map[string][]float32 `json:"embeddings,omitempty"`
 }
 
 // Skipped is a file of the records folder that lookup skips, and why.
@@ -102,7 +106,10 @@ type index struct {
 	sorted []*entry    // records only, by name; nil when stale
 	search *bm25       // nil when stale
 	topics *topicIndex // nil when stale
-	dirty  bool        // the cache file is behind
+	// emb holds topics' embeddings by model and topic (Store.embedKey);
+	// kept in the cache with the entries.
+	emb   map[string][]float32
+	dirty bool // the cache file is behind
 }
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyMargin) }
@@ -404,6 +411,7 @@ func (s *Store) loadCache() *index {
 		ix.entries[e.Name] = e
 	}
 	ix.dir, ix.scannedNs = snap.Dir, snap.ScannedNs
+	ix.emb = snap.Embeddings
 	return ix
 }
 
@@ -442,7 +450,7 @@ func (s *Store) flush() {
 		return
 	}
 	s.idx.dirty = false
-	snap := &snapshot{Version: cacheVersion, Vault: s.v.Path(), Dir: s.idx.dir, ScannedNs: s.idx.scannedNs}
+	snap := &snapshot{Version: cacheVersion, Vault: s.v.Path(), Dir: s.idx.dir, ScannedNs: s.idx.scannedNs, Embeddings: maps.Clone(s.idx.emb)}
 	snap.Entries = make([]*entry, 0, len(s.idx.entries))
 	for _, e := range s.idx.entries {
 		snap.Entries = append(snap.Entries, e) // entries are never changed, only replaced

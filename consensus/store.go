@@ -38,6 +38,12 @@ type Store struct {
 
 	reads atomic.Int64 // record files read, for tests and benchmarks
 
+	// The optional models (WithEmbedder, WithJudge).
+	embedder   Embedder
+	embedModel string
+	judge      Judge
+	judgeModel string
+
 	// The cache writer goroutine (writeCaches) takes snapshots from
 	// pending and closes written when pending is closed and drained.
 	pending chan *snapshot

@@ -3,12 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/consensus/openai"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/vault"
@@ -31,18 +35,51 @@ func newConsensusCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// consensusStore opens the vault and the Store; close releases both.
+// consensusStore opens the vault and the Store, with the models that
+// config.json's consensus section names; close releases both.
 func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
+	opts, err := a.consensusModels()
+	if err != nil {
+		return nil, nil, err
+	}
 	v, err := vault.Create(a.vaultDir(), vault.WithLogger(a.logger()))
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err = consensus.Open(a.rootDir(), v, consensus.WithLogger(a.logger()))
+	s, err = consensus.Open(a.rootDir(), v, append(opts, consensus.WithLogger(a.logger()))...)
 	if err != nil {
 		v.Close()
 		return nil, nil, err
 	}
 	return s, func() { s.Close(); v.Close() }, nil
+}
+
+// consensusModels reads consensus.embeddings and consensus.judge
+// ("openai:MODEL") from config.json; the endpoint of each is the openai
+// section's for MODEL. Both are off by default.
+func (a *app) consensusModels() ([]consensus.Option, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	client := func(spec string) *openai.Client {
+		model := config.ModelOf(spec)
+		e := cfg.OpenAI.Endpoint(model)
+		key := ""
+		if e.APIKeyEnv != "" {
+			key = os.Getenv(e.APIKeyEnv)
+		}
+		timeout := min(time.Duration(e.RequestTimeoutMs)*time.Millisecond, 30*time.Second)
+		return &openai.Client{BaseURL: e.BaseURL, Model: model, APIKey: key, Timeout: timeout}
+	}
+	var opts []consensus.Option
+	if spec := cfg.Consensus.Embeddings; spec != "" {
+		opts = append(opts, consensus.WithEmbedder(client(spec), config.ModelOf(spec)))
+	}
+	if spec := cfg.Consensus.Judge; spec != "" {
+		opts = append(opts, consensus.WithJudge(client(spec), config.ModelOf(spec)))
+	}
+	return opts, nil
 }
 
 // warnSkipped names the record files lookup skipped, once each, on stderr.
