@@ -27,7 +27,7 @@ const (
 	CacheFile = "cache/consensus-index.json"
 	// maxCacheBytes bounds the cache file on read.
 	maxCacheBytes = 512 << 20
-	cacheVersion  = 1
+	cacheVersion  = 2
 )
 
 // RacyMargin is how close a file's modification time may be to the moment

@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -100,8 +101,31 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 		{Key: "supersedes", Value: wikiOrNil(pl.supersedes)},
 		{Key: "superseded_by", Value: wikiOrNil(pl.supersededBy)},
 	}
+	if lines := evidenceLines(o); len(lines) > 0 {
+		fm = append(fm, vault.Field{Key: "evidence_lines", Value: lines})
+	}
 	return fm, renderBody(o, final)
 }
+
+// evidenceLines are the line and range refs the debate cited that were
+// found, each as "<sha256 of the lines> <ref>", once per ref: what
+// "parley vault lint" compares with the workspace to find stale records.
+func evidenceLines(o *debate.Outcome) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range o.Turns {
+		for _, ev := range t.Evidence {
+			if ev.Hash == "" || seen[ev.Ref] || !hexRE.MatchString(ev.Hash) || strings.ContainsAny(ev.Ref, "\n\r") {
+				continue
+			}
+			seen[ev.Ref] = true
+			out = append(out, ev.Hash+" "+ev.Ref)
+		}
+	}
+	return out
+}
+
+var hexRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // timeFormat is how created and updated are written: RFC 3339, UTC, ms.
 const timeFormat = "2006-01-02T15:04:05.000Z07:00"
