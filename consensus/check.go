@@ -3,7 +3,6 @@ package consensus
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
@@ -98,7 +97,6 @@ func (s *Store) Check(ctx context.Context, layer debate.Layer, topic, position s
 func (s *Store) check(ctx context.Context, l debate.Layer, topic, position string) (*CheckResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.flush()
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
@@ -106,8 +104,8 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	key, score := s.matchTopic(ctx, l, topic)
 	if key != "" {
 		var chain []string
-		for _, e := range s.idx.byKey[key] {
-			chain = append(chain, e.Name)
+		for _, r := range s.chain(key) {
+			chain = append(chain, r.Name+".md")
 		}
 		if s.touch(ctx, chain) {
 			key, score = s.matchTopic(ctx, l, topic)
@@ -142,7 +140,7 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	if res.Record != nil {
 		self = res.Record.Name
 	}
-	res.Related = s.search(ctx, topic+"\n"+position, relatedLimit, func(e *entry) bool { return e.Name != self+".md" })
+	res.Related = s.search(ctx, topic+"\n"+position, relatedLimit, func(r *Record) bool { return r.Name != self }, relatedSearch)
 	return res, nil
 }
 
@@ -158,28 +156,77 @@ func statusOf(a Agreement) CheckStatus {
 
 // matchTopic finds the question a topic asks among the active records of
 // layer: the record with the same slug, else the best TopicScore at or
-// above TopicThreshold. It returns the question's key ("" if none) and the
-// score. Callers hold s.mu.
-func (s *Store) matchTopic(_ context.Context, l debate.Layer, topic string) (string, float64) {
+// above TopicThreshold among the topicCandidates records that share the
+// most specific words with it. It returns the question's key ("" if none)
+// and the score. Callers hold s.mu.
+func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic string) (string, float64) {
 	if key := string(l) + "/" + TopicSlug(topic); s.active(key) != nil {
 		return key, 1
 	}
 	q := analyze(topic)
 	best, bestScore := "", 0.0
-	for _, e := range s.idx.topicIx().candidates(l, q.words(), topicCandidates) {
-		r := e.Record
-		if s.active(r.key()) != r {
-			continue
-		}
-		sc := topicScore(q, e.topic())
-		if sc > bestScore || sc == bestScore && r.key() < best {
-			best, bestScore = r.key(), sc
+	for _, c := range s.topicCandidates(ctx, l, q.words(), topicCandidates) {
+		sc := topicScore(q, &c.topic)
+		if sc > bestScore || sc == bestScore && c.key < best {
+			best, bestScore = c.key, sc
 		}
 	}
-	if bestScore < TopicThreshold {
+	if bestScore < TopicThreshold || s.active(best) == nil {
 		return "", bestScore
 	}
 	return best, bestScore
+}
+
+// candidate is a question that may be the one asked.
+type candidate struct {
+	key   string
+	topic analysis // its canonical words only
+}
+
+// topicCandidates are the questions of layer whose active record's topic
+// shares a specific word with words, the rarest shared words first
+// (FTS5's BM25), at most limit. Callers hold s.mu.
+func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []string, limit int) []candidate {
+	lx := theLexicon()
+	var specific []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		if t := ftsToken(w); !lx.generic[w] && !seen[t] && len(specific) < maxQueryTerms {
+			seen[t] = true
+			specific = append(specific, t)
+		}
+	}
+	// Candidates come by the rarest words: a word in more than a fifth of
+	// the records (at least 500) finds too many to rank cheaply.
+	docs := s.df(ctx, "#docs")
+	var terms []string
+	for _, t := range s.rarest(ctx, "t:", specific, max(docs/5, 500), 6) {
+		terms = append(terms, `"`+t+`"`)
+	}
+	if len(terms) == 0 {
+		return nil
+	}
+	match := `"` + ftsToken("layer "+string(l)) + `" AND (` + strings.Join(terms, " OR ") + `)`
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT f.qkey, f.topic_words FROM topics JOIN files f ON f.id = topics.rowid
+		WHERE topics MATCH ? AND f.head = 1 ORDER BY bm25(topics) LIMIT ?`, match, limit)
+	if err != nil {
+		s.log.Warn("consensus: topic lookup failed", "path", CacheFile, "err", err)
+		return nil
+	}
+	defer rows.Close()
+	var out []candidate
+	for rows.Next() {
+		var c candidate
+		var ws string
+		if rows.Scan(&c.key, &ws) != nil {
+			continue
+		}
+		for _, w := range strings.Fields(ws) {
+			c.topic.terms = append(c.topic.terms, term{w: w, cond: -1})
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // nearMissOf reports whether the question and the record of key differ
@@ -201,68 +248,6 @@ func (s *Store) nearMissOf(_ debate.Layer, topic, key string) bool {
 		}
 	}
 	return false
-}
-
-// topicIndex maps the canonical words of every record's topic to the
-// records, per layer, for matchTopic.
-type topicIndex struct {
-	words map[string][]*entry // layer + "/" + word → records
-}
-
-func (ix *index) topicIx() *topicIndex {
-	if ix.topics == nil {
-		lx := theLexicon()
-		t := &topicIndex{words: map[string][]*entry{}}
-		for _, e := range ix.records() {
-			seen := map[string]bool{}
-			for _, w := range e.topic().words() {
-				if seen[w] || lx.generic[w] {
-					continue
-				}
-				seen[w] = true
-				k := string(e.Record.Layer) + "/" + w
-				t.words[k] = append(t.words[k], e)
-			}
-		}
-		ix.topics = t
-	}
-	return ix.topics
-}
-
-// candidates are the records of layer that share a specific word with the
-// topic's words, those sharing the most first, at most limit.
-func (t *topicIndex) candidates(l debate.Layer, words []string, limit int) []*entry {
-	count := map[*entry]int{}
-	seen := map[string]bool{}
-	for _, w := range words {
-		if seen[w] {
-			continue
-		}
-		seen[w] = true
-		for _, e := range t.words[string(l)+"/"+w] {
-			count[e]++
-		}
-	}
-	out := make([]*entry, 0, len(count))
-	for e := range count {
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if count[out[i]] != count[out[j]] {
-			return count[out[i]] > count[out[j]]
-		}
-		return out[i].Name < out[j].Name
-	})
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out
-}
-
-// topic is the analysis of the entry's record topic, computed once.
-func (e *entry) topic() *analysis {
-	e.topicOnce.Do(func() { e.topicA = analyze(e.Record.Topic) })
-	return e.topicA
 }
 
 // String is a one-line summary of the result.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	json "github.com/goccy/go-json"
+
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
 )
@@ -53,11 +55,7 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 	defer unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.flush()
-	if s.idx == nil {
-		s.idx = s.loadCache()
-	}
-	if err := s.scan(ctx); err != nil {
+	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
 	// Whatever happens from here on must finish: a half-done filing is
@@ -87,8 +85,11 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (string, error) {
 	var written []string
 	var place recordPlace
-	if e := s.idx.byDebate[o.DebateID]; e != nil {
-		r := e.Record
+	prev, err := s.byDebate(o.DebateID)
+	if err != nil {
+		return "", s.indexErr(err)
+	}
+	if r := prev; r != nil {
 		place = recordPlace{name: r.Name, status: r.Status, created: r.Created, supersedes: r.Supersedes, supersededBy: r.SupersededBy}
 		if place.created == "" {
 			place.created = now.UTC().Format(timeFormat)
@@ -107,7 +108,9 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (
 		}
 		for n := 1; ; n++ {
 			place.name = recordName(layer, slug, n)
-			if _, taken := s.idx.entries[place.name+".md"]; taken {
+			if taken, err := s.known(place.name + ".md"); err != nil {
+				return "", err
+			} else if taken {
 				continue
 			}
 			fm, body := renderRecord(o, place, now)
@@ -166,19 +169,21 @@ func recordName(l debate.Layer, slug string, n int) string {
 	return fmt.Sprintf("%s-%s-%d", l, slug, n)
 }
 
-// head is the current record of a question: among the records of key that
-// no other record of key supersedes, the latest created. nil if none.
-func (s *Store) head(key string) *Record {
-	chain := s.idx.byKey[key]
+// head is the current record of a question (headOf its chain). nil if
+// none. Callers hold s.mu.
+func (s *Store) head(key string) *Record { return headOf(s.chain(key)) }
+
+// headOf is the current record of a chain: among the records no other
+// record of the chain supersedes, the latest created.
+func headOf(chain []*Record) *Record {
 	referenced := map[string]bool{}
-	for _, e := range chain {
-		if e.Record.Supersedes != "" {
-			referenced[e.Record.Supersedes] = true
+	for _, r := range chain {
+		if r.Supersedes != "" {
+			referenced[r.Supersedes] = true
 		}
 	}
 	var best *Record
-	for _, e := range chain {
-		r := e.Record
+	for _, r := range chain {
 		if referenced[r.Name] {
 			continue
 		}
@@ -190,7 +195,7 @@ func (s *Store) head(key string) *Record {
 }
 
 // active is the record that answers a question: the head, if its status is
-// active.
+// active. Callers hold s.mu.
 func (s *Store) active(key string) *Record {
 	if h := s.head(key); h != nil && h.Status == StatusActive {
 		return h
@@ -198,15 +203,42 @@ func (s *Store) active(key string) *Record {
 	return nil
 }
 
-// repair marks every record that another record of its question supersedes
-// as superseded by it, finishing a filing that stopped between writing the
-// new record and flipping the old one.
+// known reports whether the index has a file of that name (a record or
+// not). Callers hold s.mu.
+func (s *Store) known(name string) (bool, error) {
+	var n int
+	if err := s.idx.db.QueryRow(`SELECT count(*) FROM files WHERE name = ?`, name).Scan(&n); err != nil {
+		return false, s.indexErr(err)
+	}
+	return n > 0, nil
+}
+
+// repair marks every record that another record of its question
+// supersedes as superseded by it, finishing a filing that stopped between
+// writing the new record and flipping the old one. The index finds them:
+// a record named by another's supersedes and not marked superseded by the
+// latest such record.
 func (s *Store) repair(ctx context.Context) error {
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT DISTINCT o.qkey FROM files n JOIN files o
+		ON o.qkey = n.qkey AND o.name = json_extract(n.rec, '$.supersedes') || '.md'
+		WHERE n.rec IS NOT NULL AND json_extract(n.rec, '$.supersedes') != '' AND n.name != o.name
+		AND (o.status != 'superseded' OR json_extract(o.rec, '$.superseded_by') IS NULL OR json_extract(o.rec, '$.superseded_by') != json_extract(n.rec, '$.name'))`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	var keys []string
+	for rows.Next() {
+		var k string
+		if rows.Scan(&k) == nil {
+			keys = append(keys, k)
+		}
+	}
+	rows.Close()
 	var fixed []string
-	for _, chain := range s.idx.byKey {
+	for _, key := range keys {
+		chain := s.chain(key)
 		by := map[string]*Record{}
-		for _, e := range chain {
-			r := e.Record
+		for _, r := range chain {
 			if r.Supersedes == "" || r.Supersedes == r.Name {
 				continue
 			}
@@ -214,8 +246,7 @@ func (s *Store) repair(ctx context.Context) error {
 				by[r.Supersedes] = r
 			}
 		}
-		for _, e := range chain {
-			r := e.Record
+		for _, r := range chain {
 			newer := by[r.Name]
 			if newer == nil || (r.Status == StatusSuperseded && r.SupersededBy == newer.Name) {
 				continue
@@ -257,20 +288,10 @@ func (s *Store) rewrite(name string, set map[string]any) error {
 // index: one row per record, newest first.
 func (s *Store) writeIndexPage(now time.Time) error {
 	now = now.UTC()
-	recs := make([]*Record, 0, len(s.idx.records()))
-	active := 0
-	for _, e := range s.idx.records() {
-		recs = append(recs, e.Record)
-		if e.Record.Status == StatusActive {
-			active++
-		}
+	var total, active int
+	if err := s.idx.db.QueryRow(`SELECT count(*), coalesce(sum(status = 'active'), 0) FROM files WHERE rec IS NOT NULL`).Scan(&total, &active); err != nil {
+		return s.indexErr(err)
 	}
-	sort.Slice(recs, func(i, j int) bool {
-		if recs[i].Created != recs[j].Created {
-			return recs[i].Created > recs[j].Created
-		}
-		return recs[i].Name < recs[j].Name
-	})
 	created := now.Format(timeFormat)
 	if data, _, err := s.dir.ReadFile(IndexName); err == nil {
 		var old struct {
@@ -294,12 +315,21 @@ func (s *Store) writeIndexPage(now time.Time) error {
 	head.WriteString("Before deciding, check whether a filed consensus settles the question:\n\n")
 	head.WriteString("```sh\nparley consensus check --layer LAYER --topic TOPIC --position POSITION\n```\n\n")
 	head.WriteString("It exits 3 when the position contradicts an active consensus. parley rewrites this page on every filing; edits to it are lost.\n\n")
-	fmt.Fprintf(&head, "%d record(s), %d active.\n\n", len(recs), active)
+	fmt.Fprintf(&head, "%d record(s), %d active.\n\n", total, active)
 	head.WriteString("| Date | Layer | Topic | Verdict | Status |\n|------|-------|-------|---------|--------|\n")
 	var rows strings.Builder
 	budget := vault.MaxPageBytes - 8<<10 - head.Len()
 	listed := 0
-	for _, r := range recs {
+	q, err := s.idx.db.Query(`SELECT rec FROM files WHERE rec IS NOT NULL ORDER BY created DESC, name`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	for q.Next() {
+		var b []byte
+		var r Record
+		if q.Scan(&b) != nil || json.Unmarshal(b, &r) != nil {
+			continue
+		}
 		row := fmt.Sprintf("| %s | %s | [[%s\\|%s]] | %s | %s |\n", inline(r.Date, 20), r.Layer, r.Name, linkAlias(r.Topic), r.Verdict, r.Status)
 		if rows.Len()+len(row) > budget {
 			break
@@ -307,11 +337,12 @@ func (s *Store) writeIndexPage(now time.Time) error {
 		rows.WriteString(row)
 		listed++
 	}
+	q.Close()
 	body := head.String() + rows.String()
-	if listed < len(recs) {
-		body += fmt.Sprintf("\n%d older record(s) do not fit on this page; `parley consensus list` shows them all.\n", len(recs)-listed)
+	if listed < total {
+		body += fmt.Sprintf("\n%d older record(s) do not fit on this page; `parley consensus list` shows them all.\n", total-listed)
 	}
-	if skipped := s.idx.skipped(); len(skipped) > 0 {
+	if skipped := s.skippedFiles(); len(skipped) > 0 {
 		body += fmt.Sprintf("\n%d file(s) in this folder are not valid records and are skipped by lookup; `parley consensus list` names them.\n", len(skipped))
 	}
 	if err := s.v.WritePage(Folder+"/"+IndexName, fm, []byte(body)); err != nil {

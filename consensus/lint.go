@@ -29,22 +29,33 @@ type Contradiction struct {
 func (s *Store) Contradictions(ctx context.Context) ([]Contradiction, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.flush()
 	if err := s.refresh(ctx); err != nil {
 		return nil, err
 	}
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT rec FROM files WHERE head = 1 ORDER BY name`)
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	heads, err := scanRecords(rows)
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	byKey := map[string]*Record{}
+	for _, r := range heads {
+		byKey[r.key()] = r
+	}
 	var out []Contradiction
-	for _, e := range s.idx.records() {
-		a := e.Record
-		if s.active(a.key()) != a || !a.Binding() {
+	for _, a := range heads {
+		if !a.Binding() {
 			continue
 		}
-		for _, c := range s.idx.topicIx().candidates(a.Layer, e.topic().words(), topicCandidates) {
-			b := c.Record
-			if b.Name <= a.Name || b.key() == a.key() || s.active(b.key()) != b || !b.Binding() {
+		ta := analyze(a.Topic)
+		for _, c := range s.topicCandidates(ctx, a.Layer, ta.words(), topicCandidates) {
+			b := byKey[c.key]
+			if b == nil || b.Name <= a.Name || b.key() == a.key() || !b.Binding() {
 				continue
 			}
-			score := max(topicScore(e.topic(), c.topic()), topicScore(c.topic(), e.topic()))
+			score := max(topicScore(ta, &c.topic), topicScore(&c.topic, ta))
 			if score < TopicThreshold {
 				continue
 			}

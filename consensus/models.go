@@ -2,9 +2,9 @@ package consensus
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/parleyhq/parley/debate"
 )
@@ -58,27 +58,38 @@ func (s *Store) embedKey(topic string) string { return s.embedModel + "\n" + top
 // cosine ("" when none reaches EmbeddingThreshold), or an error when the
 // endpoint failed. Callers hold s.mu.
 func (s *Store) embedMatch(ctx context.Context, l debate.Layer, topic string) (string, float64, error) {
-	var heads []*Record
-	for key := range s.idx.byKey {
-		if !strings.HasPrefix(key, string(l)+"/") {
+	type head struct {
+		key, topic string
+		vec        []float32
+	}
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT f.qkey, f.topic, e.v FROM files f LEFT JOIN emb e ON e.k = ? || f.topic
+		WHERE f.head = 1 AND f.layer = ?`, s.embedModel+"\n", string(l))
+	if err != nil {
+		return "", 0, s.indexErr(err)
+	}
+	var heads []*head
+	for rows.Next() {
+		h := &head{}
+		var v []byte
+		if rows.Scan(&h.key, &h.topic, &v) == nil {
+			h.vec = decodeVec(v)
+			heads = append(heads, h)
+		}
+	}
+	rows.Close()
+	want := []string{topic}
+	missing := map[string][]*head{}
+	for _, h := range heads {
+		if h.vec != nil {
 			continue
 		}
-		if r := s.active(key); r != nil {
-			heads = append(heads, r)
+		if _, ok := missing[h.topic]; !ok && len(want) <= maxEmbedPerCheck {
+			want = append(want, h.topic)
 		}
-	}
-	if s.idx.emb == nil {
-		s.idx.emb = map[string][]float32{}
-	}
-	want := []string{topic}
-	seen := map[string]bool{topic: true}
-	for _, r := range heads {
-		if _, ok := s.idx.emb[s.embedKey(r.Topic)]; !ok && !seen[r.Topic] && len(want) <= maxEmbedPerCheck {
-			want = append(want, r.Topic)
-			seen[r.Topic] = true
-		}
+		missing[h.topic] = append(missing[h.topic], h)
 	}
 	var q []float32
+	fresh := map[string][]float32{}
 	for i := 0; i < len(want); i += embedBatch {
 		batch := want[i:min(i+embedBatch, len(want))]
 		vecs, err := s.embedder.Embed(ctx, batch)
@@ -93,24 +104,58 @@ func (s *Store) embedMatch(ctx context.Context, l debate.Layer, topic string) (s
 				q = v
 				continue
 			}
-			s.idx.emb[s.embedKey(batch[j])] = v
-			s.idx.dirty = true
+			fresh[batch[j]] = v
+			for _, h := range missing[batch[j]] {
+				h.vec = v
+			}
+		}
+	}
+	if len(fresh) > 0 {
+		// Kept in the index: the next check, in this process or another,
+		// sends only its question.
+		tx, err := s.idx.db.BeginTx(ctx, nil)
+		if err == nil {
+			for t, v := range fresh {
+				_, _ = tx.Exec(`INSERT OR REPLACE INTO emb(k, v) VALUES (?, ?)`, s.embedKey(t), encodeVec(v))
+			}
+			err = tx.Commit()
+		}
+		if err != nil {
+			s.log.Warn("consensus: could not keep embeddings in the index", "path", CacheFile, "err", err)
 		}
 	}
 	best, bestCos := "", 0.0
-	for _, r := range heads {
-		v, ok := s.idx.emb[s.embedKey(r.Topic)]
-		if !ok {
+	for _, h := range heads {
+		if h.vec == nil {
 			continue
 		}
-		if c := cosine(q, v); c > bestCos || c == bestCos && r.key() < best {
-			best, bestCos = r.key(), c
+		if c := cosine(q, h.vec); c > bestCos || c == bestCos && h.key < best {
+			best, bestCos = h.key, c
 		}
 	}
 	if bestCos < EmbeddingThreshold {
 		return "", bestCos, nil
 	}
 	return best, bestCos, nil
+}
+
+func encodeVec(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+func decodeVec(b []byte) []float32 {
+	if len(b) == 0 || len(b)%4 != 0 {
+		return nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
 }
 
 func cosine(a, b []float32) float64 {

@@ -200,15 +200,6 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // or "#tag" is read as text in Obsidian too.
 func mdLine(s string) string { return vault.EscapeInline(s) }
 
-var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
-
-func escapeHTML(s string) string {
-	if !strings.ContainsAny(s, "<>&") {
-		return s
-	}
-	return htmlEscaper.Replace(s)
-}
-
 func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
 
 // Signed writes a confidence change as -1, 0 or +1.

@@ -383,8 +383,8 @@ func TestConsensusOutputHasNoTerminalControls(t *testing.T) {
 }
 
 func TestBenchConsensusSmall(t *testing.T) {
-	t.Parallel()
-	out, errOut, code := runT(t, "", "--json", "bench", "consensus", "--records", "300", "--checks", "40")
+	t.Setenv("PARLEY_TEST_AS_CLI", "1") // the checks in new processes run this binary
+	out, errOut, code := runT(t, "", "--json", "bench", "consensus", "--records", "300", "--checks", "40", "--processes", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -392,7 +392,8 @@ func TestBenchConsensusSmall(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 10 || res.ColdBuildMs <= 0 || res.WarmCheckP50 <= 0 || res.SearchP50 <= 0 || res.CacheLoadRds != 0 {
+	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 10 || res.ColdRebuildMs <= 0 || res.WarmCheckP50 <= 0 || res.SearchP50 <= 0 ||
+		res.WarmRecordReads != 0 || res.NewProcessRuns != 2 || res.NewProcessP50Ms <= 0 || res.NewProcessMaxRSSMB <= 0 || res.IndexBytes <= 0 {
 		t.Errorf("figures %+v", res)
 	}
 }
