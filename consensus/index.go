@@ -295,7 +295,7 @@ func (s *Store) scan(ctx context.Context, full bool) error {
 		}
 	}
 	sig := sigOf(info)
-	err = s.write(ctx, got, gone, &sig, start)
+	err = s.write(ctx, got, gone, &sig, start, len(old) == 0)
 	if err != nil {
 		return err
 	}
@@ -310,8 +310,10 @@ func (s *Store) indexErr(err error) error {
 
 // write stores what was read and drops what is gone, in one transaction,
 // recomputing the heads of the questions touched; with sig it also
-// records the folder's state. Callers hold s.mu.
-func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string, sig *dirSig, scannedNs int64) error {
+// records the folder's state. fresh says the index holds no file yet (a
+// rebuild): then nothing is deleted and the heads are computed from what
+// was read. Callers hold s.mu.
+func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string, sig *dirSig, scannedNs int64, fresh bool) error {
 	if len(got) == 0 && len(gone) == 0 && sig == nil {
 		return nil
 	}
@@ -342,10 +344,25 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 		delta["#docs"] += sign
 		delta["#terms"] += sign * n
 	}
+	sel, err := tx.Prepare(`SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	defer sel.Close()
+	var dels [3]*sql.Stmt
+	for i, q := range []string{`DELETE FROM files WHERE id = ?`, `DELETE FROM search WHERE rowid = ?`, `DELETE FROM topics WHERE rowid = ?`} {
+		if dels[i], err = tx.Prepare(q); err != nil {
+			return s.indexErr(err)
+		}
+		defer dels[i].Close()
+	}
 	del := func(name string) error {
+		if fresh {
+			return nil
+		}
 		var id, n int64
 		var key, words sql.NullString
-		err := tx.QueryRow(`SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`, name).Scan(&id, &key, &words, &n)
+		err := sel.QueryRow(name).Scan(&id, &key, &words, &n)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -359,8 +376,8 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 				count(-1, text, topicTokensOnly(words.String), n)
 			}
 		}
-		for _, q := range []string{`DELETE FROM files WHERE id = ?`, `DELETE FROM search WHERE rowid = ?`, `DELETE FROM topics WHERE rowid = ?`} {
-			if _, err := tx.Exec(q, id); err != nil {
+		for _, st := range dels {
+			if _, err := st.Exec(id); err != nil {
 				return err
 			}
 		}
@@ -376,8 +393,24 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	insFile, err := tx.Prepare(`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	// In a rebuild every question's records are all here: their heads are
+	// known before they are written.
+	heads := map[string]bool{}
+	if fresh {
+		chains := map[string][]*Record{}
+		for _, e := range got {
+			if r := e.Record; r != nil {
+				chains[r.key()] = append(chains[r.key()], r)
+			}
+		}
+		for _, chain := range chains {
+			if h := headOf(chain); h != nil && h.Status == StatusActive {
+				heads[h.Name] = true
+			}
+		}
+	}
+	insFile, err := tx.Prepare(`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms, head)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return s.indexErr(err)
 	}
@@ -399,7 +432,7 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 		}
 		var skip, rec, layer, key, debateID, status, verdict, created, topic, words any
 		var terms string
-		var nterms int
+		var nterms, head int
 		if e.Skip != "" {
 			skip = e.Skip
 		}
@@ -410,10 +443,14 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 			}
 			rec, layer, key, debateID, status, verdict, created, topic = string(b), string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Topic
 			words = strings.Join(analyze(r.Topic).words(), " ")
-			keys[r.key()] = true
+			if !fresh {
+				keys[r.key()] = true
+			} else if heads[r.Name] {
+				head = 1
+			}
 			terms, nterms = searchTerms(e.Text)
 		}
-		res, err := insFile.Exec(name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, topic, words, nterms)
+		res, err := insFile.Exec(name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, topic, words, nterms, head)
 		if err != nil {
 			return s.indexErr(err)
 		}
@@ -635,7 +672,7 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 			gone = append(gone, name)
 		}
 	}
-	if err := s.write(ctx, got, gone, nil, 0); err != nil {
+	if err := s.write(ctx, got, gone, nil, 0, false); err != nil {
 		s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
 	}
 	return true

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -240,23 +241,63 @@ func benchConsensus(ctx context.Context, n, checks, procs int) (*consensusBench,
 }
 
 // runProcess runs the command and returns its wall time and peak resident
-// memory in MB. Exit 3 (a conflict) is an answer, not a failure.
+// memory in MB. Exit 3 (a conflict) is an answer, not a failure. The peak
+// is the child's own VmHWM, read from /proc while it runs (its rusage
+// would count the parent's memory it was forked from); 0 where /proc is
+// not there.
 func runProcess(ctx context.Context, exe string, args ...string) (time.Duration, float64, error) {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	t0 := time.Now()
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	done := make(chan struct{})
+	peak := make(chan float64, 1)
+	parent := vmHWM("/proc/self/status")
+	go func() {
+		best := 0.0
+		status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+		for {
+			// Before its exec the child shares the parent's memory and
+			// shows the parent's peak: such readings are skipped.
+			if kb := vmHWM(status); kb > best && kb != parent {
+				best = kb
+			}
+			select {
+			case <-done:
+				peak <- best / 1024
+				return
+			case <-time.After(500 * time.Microsecond):
+			}
+		}
+	}()
+	err := cmd.Wait()
 	d := time.Since(t0)
+	close(done)
+	rss := <-peak
 	var exitErr *exec.ExitError
 	if err != nil && !(errors.As(err, &exitErr) && exitErr.ExitCode() == exitBlocked) {
 		return 0, 0, fmt.Errorf("%s %s: %v: %s", exe, strings.Join(args, " "), err, stderr.String())
 	}
-	rss := 0.0
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = float64(ru.Maxrss) / 1024 // kilobytes on Linux
-	}
 	return d, rss, nil
+}
+
+// vmHWM reads the peak resident set (kB) from a /proc/<pid>/status file,
+// 0 if it cannot.
+func vmHWM(status string) float64 {
+	data, err := os.ReadFile(status)
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb
+		}
+	}
+	return 0
 }
 
 func pickLayer(r *rand.Rand) debate.Layer {
