@@ -77,6 +77,16 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 		return nil, err
 	}
 	s.step("index")
+	// The index knows every change this filing made: record the folder's
+	// state, so that lookups need not list it again (they do until
+	// RacyMargin has passed, which also catches a file someone else wrote
+	// meanwhile).
+	if info, err := s.dir.Stat(); err == nil {
+		sig := sigOf(info)
+		if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano(), false); err != nil {
+			s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
+		}
+	}
 	return paths, nil
 }
 

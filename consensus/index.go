@@ -479,18 +479,24 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 		if err != nil {
 			return s.indexErr(err)
 		}
+		defer upd.Close()
+		drop, err := tx.Prepare(`DELETE FROM df WHERE term = ? AND n <= 0`)
+		if err != nil {
+			return s.indexErr(err)
+		}
+		defer drop.Close()
 		for t, d := range delta {
 			if d == 0 {
 				continue
 			}
 			if _, err := upd.Exec(t, d); err != nil {
-				upd.Close()
 				return s.indexErr(err)
 			}
-		}
-		upd.Close()
-		if _, err := tx.Exec(`DELETE FROM df WHERE n <= 0`); err != nil {
-			return s.indexErr(err)
+			if d < 0 {
+				if _, err := drop.Exec(t); err != nil {
+					return s.indexErr(err)
+				}
+			}
 		}
 	}
 	if sig != nil {
