@@ -170,6 +170,18 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 		if ctx.Err() != nil {
 			return false // stopping: leave it for the next holder of the inbox
 		}
+		var u *debate.UnavailableError
+		if errors.As(err, &u) {
+			// The coordinator learns at once why no turn comes. Not
+			// cached: a request sent again may find the endpoint back.
+			log.Warn("unavailable; telling the coordinator", "err", err)
+			reply, merr := debate.NewUnavailableMessage(r.Name, m, req.RequestID, u)
+			if merr != nil {
+				log.Warn("cannot build the unavailable reply", "err", merr)
+				return true
+			}
+			return r.send(ctx, log, reply)
+		}
 		log.Warn("no answer", "err", err)
 		return true
 	}
