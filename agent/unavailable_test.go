@@ -3,13 +3,18 @@ package agent
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/agent/openaitest"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
 )
 
 // Respond turns an endpoint that cannot be used into a
@@ -106,5 +111,70 @@ func TestExecCannotStart(t *testing.T) {
 		if got := errors.As(err, &u) && u.Kind == debate.UnavailableNoStart; got != want || err == nil {
 			t.Errorf("%q: unavailable %v (%v), want %v", cmd, got, err, want)
 		}
+	}
+}
+
+// countingHandler counts the records logged at each level with a message
+// that contains want.
+type countingHandler struct {
+	mu   sync.Mutex
+	want string
+	n    map[slog.Level]int
+}
+
+func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if strings.Contains(r.Message, h.want) {
+		h.n[r.Level]++
+	}
+	return nil
+}
+func (h *countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *countingHandler) WithGroup(string) slog.Handler      { return h }
+
+// A plain message a registered agent cannot use (a pi agent chatting to
+// it) is logged once at info and acknowledged: it is in cur/, kept, and
+// not delivered again.
+func TestRunnerKeepsAMessageItCannotUse(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	ctx, stop := context.WithCancel(context.Background())
+	h := &countingHandler{want: "cannot use", n: map[slog.Level]int{}}
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	r := &Runner{Name: "Critic", Transport: tr, Logger: slog.New(h), Ready: func() { close(ready) },
+		Responder: ResponderFunc(func(ctx context.Context, req *debate.TurnRequest) (*Reply, error) { return nil, errors.New("unused") })}
+	go func() { done <- r.Run(ctx) }()
+	<-ready
+	m := &inbox.Message{ID: inbox.NewID(), From: "PiAgent", To: "Critic", Text: "hey, are you there?", Timestamp: inbox.Now()}
+	if err := tr.Send(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	cur := filepath.Join(root, inbox.InboxDir, "Critic", inbox.CurDir)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		ents, _ := os.ReadDir(cur)
+		if len(ents) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the message is not in cur/: %v", ents)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // room for a second log line, if any
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n[slog.LevelInfo] != 1 || len(h.n) != 1 {
+		t.Fatalf("logged %v, want once at info", h.n)
 	}
 }

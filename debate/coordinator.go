@@ -372,6 +372,9 @@ func (c *Coordinator) standing() string {
 func (c *Coordinator) handle(ctx context.Context, p *pending, d *inbox.Delivery) (bool, error) {
 	m := d.Message
 	log := c.log.With("msg_id", m.ID, "agent", m.From)
+	if m.Kind() == inbox.TypeText {
+		return c.handleText(ctx, p, m, log)
+	}
 	rid := replyRequestID(m)
 	switch {
 	case m.Kind() != TypeTurn && m.Kind() != TypeTurnUnavailable:
@@ -396,6 +399,35 @@ func (c *Coordinator) handle(ctx context.Context, p *pending, d *inbox.Delivery)
 		}
 	}
 	t, err := DecodeTurn(m, p.req)
+	return c.settle(ctx, p, m, t, err)
+}
+
+// handleText deals with a plain message while p is pending: from p's agent,
+// replying to p's request (replyTo) or holding a turn object that names it,
+// it is the turn (DecodeTextTurn) — how an agent that can only send plain
+// messages takes part. Any other plain message is logged and left.
+func (c *Coordinator) handleText(ctx context.Context, p *pending, m *inbox.Message, log *slog.Logger) (bool, error) {
+	if m.From != p.sp.Name {
+		log.Info("ignored a plain message from an agent that was not asked", "expected", p.sp.Name)
+		return false, nil
+	}
+	r, found := findTextReply(m)
+	if m.ReplyTo != p.messageID && (!found || !r.answers(p.req)) {
+		log.Info("ignored a plain message that answers no pending request", "reply_to", m.ReplyTo)
+		return false, nil
+	}
+	if !found {
+		_, err := DecodeTextTurn(m, p.req)
+		return c.settle(ctx, p, m, nil, err)
+	}
+	t, err := r.turn(m, p.req)
+	return c.settle(ctx, p, m, t, err)
+}
+
+// settle records the reply m to p: the turn t, or, when err says it cannot
+// be accepted, a rejection followed by a second request (or, on the second
+// attempt, a forfeit).
+func (c *Coordinator) settle(ctx context.Context, p *pending, m *inbox.Message, t *Turn, err error) (bool, error) {
 	if err != nil {
 		if err := c.record(ctx, EventRejected, RejectedEvent{
 			RequestID: p.requestID, MessageID: m.ID, Round: p.round, Role: p.sp.Role, Agent: p.sp.Name, Reason: err.Error(),
