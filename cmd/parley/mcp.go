@@ -226,9 +226,10 @@ func (st *mcpStarter) StartDebate(ctx context.Context, in mcpserver.StartInput) 
 		return out, err
 	}
 	log.Close()
-	pid, err := st.a.detach(st.store, s.ID)
+	proc, err := st.a.detach(st.store, s.ID)
 	if err != nil {
 		return out, err
 	}
-	return mcpserver.StartOutput{DebateID: s.ID, PID: pid}, nil
+	reapChild(proc) // this server runs on: the debate must not become a zombie
+	return mcpserver.StartOutput{DebateID: s.ID, PID: proc.Pid}, nil
 }
