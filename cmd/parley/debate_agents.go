@@ -42,11 +42,16 @@ func sessionIDOf(debateID, name string) string {
 // heartbeatEvery is how often agents renew their registration: a third of
 // the liveness TTL, at most 5 s.
 func (a *app) heartbeatEvery() time.Duration {
-	ttl := registry.DefaultTTL
+	return min(a.registrationTTL()/3, 5*time.Second)
+}
+
+// registrationTTL is the liveness TTL of registrations (config's
+// messenger.heartbeatTtlMs, else registry.DefaultTTL).
+func (a *app) registrationTTL() time.Duration {
 	if cfg, err := a.config(); err == nil && cfg.Messenger.HeartbeatTTLMs > 0 {
-		ttl = time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+		return time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
 	}
-	return min(ttl/3, 5*time.Second)
+	return registry.DefaultTTL
 }
 
 // enroller registers the coordinator for as long as it runs, renewing
