@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A send that is refused (too large) to an agent that is not running says
+// only why it was refused: no not_active warning about a message that
+// was never delivered. Over files and over JetStream.
+func TestRefusedSendHasNoNotActiveWarning(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 2<<20)
+	for name, root := range map[string]func(t *testing.T) string{
+		"files": func(t *testing.T) string { return t.TempDir() },
+		"nats":  func(t *testing.T) string { r, _ := natsRoot(t); return r },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := root(t)
+			mustCLI(t, r, "", "agents", "add", "Sleepy")
+			for _, json := range []bool{false, true} {
+				args := []string{"send", "--from", "Alice", "--to", "Sleepy", "-"}
+				if json {
+					args = append([]string{"--json"}, args...)
+				}
+				out, stderr, code := cli(t, r, big, args...)
+				if strings.Contains(out+stderr, "not_active") {
+					t.Errorf("json=%v: a refused send warned not_active: %q %q", json, out, stderr)
+				}
+				oneLineError(t, stderr, code, "too large")
+			}
+			// A send that goes through still warns.
+			if _, stderr, code := cli(t, r, "", "send", "--from", "Alice", "--to", "Sleepy", "hello"); code != 0 || !strings.Contains(stderr, "not_active") {
+				t.Errorf("delivered send: exit %d %q", code, stderr)
+			}
+		})
+	}
+}
