@@ -67,12 +67,15 @@ func (u *UnavailableError) Error() string {
 	} else {
 		b.WriteString("unavailable: ")
 	}
-	b.WriteString(oneLine(u.Detail))
+	b.WriteString(flat(u.Detail))
 	if u.Hint != "" {
-		b.WriteString("; " + oneLine(u.Hint))
+		b.WriteString("; " + flat(u.Hint))
 	}
 	return b.String()
 }
+
+// flat puts s on one line (its length is bounded where it is decoded).
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Is makes every *UnavailableError match ErrUnavailable.
 func (u *UnavailableError) Is(target error) bool { return target == ErrUnavailable }

@@ -225,3 +225,44 @@ func webGet(t *testing.T, h http.Handler, target string) (int, string) {
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+target, nil))
 	return rec.Code, rec.Body.String()
 }
+
+// A participant that cannot start — an exec: command that does not exist,
+// an agent process that exits before it registers — makes the debate
+// UNAVAILABLE at once, naming it and why.
+func TestUnavailableWhenAnAgentCannotStart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.MkdirAll(filepath.Join(root, "prompts"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A prompt template that does not parse: the openai agent's process
+	// stops before it registers.
+	os.WriteFile(filepath.Join(root, "prompts", "defender-spec.tmpl"), []byte("{{.Broken"), 0o600)
+	writeConfig(t, root, `{"openai":{"templates":"prompts"}}`)
+	critic := writeScripts(t, dir, map[string]string{"c": repeatingCritic})["c"]
+	for _, c := range []struct {
+		defender string
+		kind     string
+		want     []string
+	}{
+		{"exec:/nonexistent/debater --fast", "cannot_start", []string{"/nonexistent/debater", "cannot start", "check the command"}},
+		{"openai:local-model", "cannot_start", []string{"exited", "before it registered", "defender-spec.tmpl", "logs/Defender-"}},
+	} {
+		out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "spec", "--topic", "Retry budget "+c.defender,
+			"--agent", "attacker=script:"+critic, "--agent", "defender="+c.defender)
+		if code != exitUnavailable {
+			t.Fatalf("%s: exit %d: %s\n%s", c.defender, code, errs, out)
+		}
+		u := verdictLineOf(t, out)["unavailable"].(map[string]any)
+		line := fmt.Sprint(u["detail"], "; ", u["hint"])
+		if u["kind"] != c.kind || !strings.HasPrefix(u["agent"].(string), "Defender-") {
+			t.Errorf("%s: %v", c.defender, u)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(line, w) {
+				t.Errorf("%s: the cause lacks %q: %s", c.defender, w, line)
+			}
+		}
+	}
+}
