@@ -53,10 +53,14 @@ type Escalator struct {
 	// Now is the clock (default time.Now).
 	Now    func() time.Time
 	Logger *slog.Logger
-	// RetryUnavailable decides again a record whose latest decision is
-	// hold with reason unavailable (the agents could not be reached), in a
-	// new debate; by default every decided record is left as it is.
+	// RetryUnavailable decides again, once per Escalator, a record whose
+	// latest decision (made before) is hold with reason unavailable (the
+	// agents could not be reached), in a new debate; by default every
+	// decided record is left as it is.
 	RetryUnavailable bool
+
+	// decided are the keys this Escalator decided: never retried by it.
+	decided map[string]bool
 }
 
 // Escalate decides r, records the decision in the ledger and returns it
@@ -68,7 +72,7 @@ func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte,
 	attempt := 1
 	if e.Ledger.Has(r.Key()) {
 		n, held := e.Ledger.HeldUnavailable(r.Key())
-		if !e.RetryUnavailable || !held {
+		if !e.RetryUnavailable || !held || e.decided[r.Key()] {
 			return nil, nil, nil
 		}
 		attempt = n + 1
@@ -82,6 +86,10 @@ func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte,
 	if err != nil {
 		return nil, nil, err
 	}
+	if e.decided == nil {
+		e.decided = map[string]bool{}
+	}
+	e.decided[r.Key()] = true
 	return d, line, nil
 }
 

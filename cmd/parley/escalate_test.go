@@ -447,6 +447,11 @@ func TestEscalateRetryUnavailable(t *testing.T) {
 	root := escRoot(t, cfg, escFiles(escConceding))
 	telemetry := filepath.Join(root, "t.jsonl")
 	os.WriteFile(telemetry, []byte(tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)+"\n"), 0o600)
+	// The record twice in the file: a run decides it once, and a retry
+	// retries it once.
+	f, _ := os.OpenFile(telemetry, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`) + "\n")
+	f.Close()
 	escalate := func(args ...string) []escalation.Decision {
 		t.Helper()
 		out, errs, code := runT(t, "", append([]string{"--root", root, "escalate", "--telemetry", telemetry}, args...)...)
@@ -467,6 +472,11 @@ func TestEscalateRetryUnavailable(t *testing.T) {
 	if ds := escalate(); len(ds) != 0 {
 		t.Fatalf("a second run decided again without --retry-unavailable: %+v", ds)
 	}
+	// Retried while the key is still wrong: held again, once per run
+	// although the record is in the file twice.
+	if ds := escalate("--retry-unavailable"); len(ds) != 1 || ds[0].Reason != escalation.ReasonUnavailable || ds[0].DebateID == first {
+		t.Fatalf("retry with the key still wrong: %+v", ds)
+	}
 	keyOK.Store(true)
 	ds = escalate("--retry-unavailable")
 	if len(ds) != 1 || ds[0].Action != escalation.ActionProceed || ds[0].DebateID == first || ds[0].Record == "" {
@@ -476,7 +486,7 @@ func TestEscalateRetryUnavailable(t *testing.T) {
 		t.Fatalf("a decided record was retried: %+v", ds)
 	}
 	data, _ := os.ReadFile(filepath.Join(root, escalation.LedgerName))
-	if n := strings.Count(string(data), "\n"); n != 2 {
-		t.Fatalf("the ledger holds %d lines, want both decisions:\n%s", n, data)
+	if n := strings.Count(string(data), "\n"); n != 3 {
+		t.Fatalf("the ledger holds %d lines, want the three decisions:\n%s", n, data)
 	}
 }
