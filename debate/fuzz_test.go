@@ -111,3 +111,27 @@ func FuzzDecodeTextTurn(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeUnavailable: a turn_unavailable reply's fields never panic the
+// decoder, and one it accepts has a known kind, a detail and bounded text.
+func FuzzDecodeUnavailable(f *testing.F) {
+	f.Add([]byte(`{"kind":"auth","status":401,"url":"http://x/v1/chat/completions","detail":"HTTP 401","hint":"set $K"}`))
+	f.Add([]byte(`{"kind":"bored","detail":"x"}`))
+	f.Add([]byte(`{"kind":"unreachable","detail":""}`))
+	f.Add([]byte(`{"kind":"cannot_start","detail":"x","status":"401"}`))
+	f.Fuzz(func(t *testing.T, fields []byte) {
+		var f map[string]json.RawMessage
+		if json.Unmarshal(fields, &f) != nil || f == nil {
+			return
+		}
+		m := &inbox.Message{ID: "x", From: "A", To: "B", Text: "t", Timestamp: inbox.Now(), Type: TypeTurnUnavailable, Fields: f}
+		u, err := DecodeUnavailable(m)
+		if err != nil {
+			return
+		}
+		if !u.valid() || len([]rune(u.Detail)) > 501 || len([]rune(u.Hint)) > 501 || len([]rune(u.URL)) > 501 {
+			t.Fatalf("accepted %+v", u)
+		}
+		_ = u.Error()
+	})
+}
