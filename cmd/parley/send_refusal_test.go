@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // A send that is refused (too large) to an agent that is not running says
@@ -35,5 +36,38 @@ func TestRefusedSendHasNoNotActiveWarning(t *testing.T) {
 				t.Errorf("delivered send: exit %d %q", code, stderr)
 			}
 		})
+	}
+}
+
+// A send started while the NATS server is down waits for it, saying so
+// once, and is delivered when the server is back.
+func TestSendWaitsForTheNATSServer(t *testing.T) {
+	t.Parallel()
+	root, srv := natsRoot(t)
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	srv.Stop()
+	type result struct {
+		out, errs string
+		code      int
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, errs, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Bob", "sent during the outage")
+		done <- result{out, errs, code}
+	}()
+	time.Sleep(time.Second)
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.code != 0 || !strings.Contains(r.out, "sent ") {
+		t.Fatalf("send during an outage: exit %d: %s %s", r.code, r.out, r.errs)
+	}
+	if n := strings.Count(r.errs, "does not answer"); n != 1 || !strings.Contains(r.errs, "retrying for up to 30s") {
+		t.Errorf("the wait was said %d times: %q", n, r.errs)
+	}
+	out := mustCLI(t, root, "", "recv", "--as", "Bob")
+	if !strings.Contains(out, "sent during the outage") {
+		t.Fatalf("not delivered: %s", out)
 	}
 }
