@@ -421,13 +421,13 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 		Error json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v", ErrEndpoint, oneLine(err.Error()))
+		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, oneLine(err.Error()), clipBytes(strings.TrimSpace(string(data)), 60))
 	}
 	if len(r.Error) > 0 && !isNull(r.Error) {
 		return "", Usage{}, fmt.Errorf("%w: the server answered with an error: %s", ErrEndpoint, errorMessage(data))
 	}
 	if len(r.Choices) == 0 {
-		return "", Usage{}, fmt.Errorf("%w: the response has no choices", ErrEndpoint)
+		return "", Usage{}, fmt.Errorf("%w: the response has no choices", errNotCompletion)
 	}
 	c := r.Choices[0]
 	text := contentText(c.Message.Content)
@@ -550,6 +550,11 @@ func (o *OpenAI) Probe(ctx context.Context) error {
 	return nil
 }
 
+// errNotCompletion is a 2xx answer that is not a chat completion at all
+// (an HTML page, some other API): the base URL points elsewhere. It is an
+// ErrEndpoint.
+var errNotCompletion = fmt.Errorf("%w", ErrEndpoint)
+
 // unreachableError is a request that got no HTTP answer (connection
 // refused, DNS, a reset): it is ErrUnreachable and keeps the transport's
 // error underneath.
@@ -602,6 +607,12 @@ func (o *OpenAI) Unavailable(err error) *debate.UnavailableError {
 			Kind: debate.UnavailableServer, Status: he.StatusCode, URL: he.URL, Err: err,
 			Detail: fmt.Sprintf("%s kept failing: HTTP %d: %s (after %d retries)", he.URL, he.StatusCode, he.message(), o.cfg.MaxRetries),
 			Hint:   "check the model server's own log; openai.maxRetries in config.json sets how often parley retries",
+		}
+	case errors.Is(err, errNotCompletion):
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableNotFound, URL: o.endpoint, Err: err,
+			Detail: fmt.Sprintf("%s answered, but not with a chat completion (%s)", o.endpoint, strings.TrimPrefix(err.Error(), ErrEndpoint.Error()+": ")),
+			Hint:   fmt.Sprintf("check openai.baseUrl in config.json: it is %s and must be an OpenAI-compatible API (it usually ends in /v1)", base),
 		}
 	case errors.Is(err, ErrUnreachable):
 		return &debate.UnavailableError{

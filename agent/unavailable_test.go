@@ -44,6 +44,9 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 			[]string{"HTTP 503: warming up", "after 2 retries"}},
 		{"429 after retries", OpenAIConfig{MaxRetries: 1}, status(429, "slow down"), debate.UnavailableServer,
 			[]string{"HTTP 429"}},
+		{"a web page, not an API", OpenAIConfig{}, func(*openaitest.Request) openaitest.Response {
+			return openaitest.Response{Body: "<!DOCTYPE html><html><body>Welcome to nginx!</body></html>"}
+		}, debate.UnavailableNotFound, []string{"not with a chat completion", "<!DOCTYPE html>", "openai.baseUrl"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o, srv, _ := newFake(t, c.cfg, c.respond)
