@@ -114,6 +114,9 @@ func (a *app) openMessenger() (*messenger, error) {
 			},
 		})
 		if err != nil {
+			if sctx.Err() != nil {
+				return nil, &cliError{msg: "interrupted while waiting for the NATS server", err: context.Canceled}
+			}
 			return nil, messengerError(err)
 		}
 		url := cfg.NATS.URL
