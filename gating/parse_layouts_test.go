@@ -231,7 +231,7 @@ func TestConfidenceForms(t *testing.T) {
 func TestOnlyEmptyBinaryOrOversizedIsRefused(t *testing.T) {
 	t.Parallel()
 	readable := []string{"ok", "Confidence: 2", "Confidence: 0.9\nConfidence: 0.8\nConfidence: 0.7", "## Final answer\n",
-		"# \n## \n**:**", "Layer: sideways\nfine", "{", "[{", `{"critique": "cut off`, "Final confidence: 80%\nFinal confidence: 90%"}
+		"# \n## \n**:**", "Layer: sideways\nfine", "{", "[{", `{"critique": "cut off`, "İİİİ deploy verified. conf 0.9", "ẞ conf", "Final confidence: 80%\nFinal confidence: 90%"}
 	for _, in := range readable {
 		if _, err := ParseBytes([]byte(in)); err != nil {
 			t.Errorf("%q refused: %v", in, err)
