@@ -193,7 +193,11 @@ func printDecision(w io.Writer, d gating.Decision) {
 	if p := d.Parsed; p != nil {
 		var parts []string
 		for _, s := range p.Sections {
-			parts = append(parts, fmt.Sprintf("%s (%s %q, line %d)", s.Section, s.How, oneLine(s.Label, 0), s.Line))
+			if s.Line > 0 {
+				parts = append(parts, fmt.Sprintf("%s (%s %q, line %d)", s.Section, s.How, oneLine(s.Label, 0), s.Line))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s (%s)", s.Section, s.How))
+			}
 		}
 		for _, c := range p.Confidences {
 			parts = append(parts, fmt.Sprintf("%s confidence %g (%s)", c.Slot, c.Value, c.How))
