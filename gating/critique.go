@@ -3,10 +3,10 @@ package gating
 import (
 	"bytes"
 	"errors"
-	"sort"
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
