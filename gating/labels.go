@@ -243,8 +243,9 @@ func FindDecision(entries []LogEntry, id string) (LogEntry, error) {
 //   - skip (a skip would have done) when every attacker conceded in round 1
 //     and the defender's position is the opening one;
 //   - no label otherwise: a deadlock, a survived or repeated position over
-//     several rounds, an exhausted budget, a timeout or a forfeit says
-//     nothing clear about whether the debate was needed.
+//     several rounds, an exhausted budget, a timeout, a forfeit or an
+//     unavailable agent says nothing clear about whether the debate was
+//     needed.
 func OutcomeLabel(o *debate.Outcome, opening string) (label Outcome, why string, ok bool) {
 	if o == nil {
 		return "", "", false
