@@ -38,7 +38,7 @@ func newGateCmd(a *app) *cobra.Command {
 			"<root>/gate/model.json when 'parley gate learn' installed one. With --exit-code\n" +
 			"a debate exits 3.",
 		Example: "  parley gate critique.md\n  parley --json gate - < critique.json\n  parley gate --exit-code --layer verify critique.md",
-		Args: maxArgs(1),
+		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := a.gate(mode, model)
 			if err != nil {
