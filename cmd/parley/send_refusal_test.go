@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +70,36 @@ func TestSendWaitsForTheNATSServer(t *testing.T) {
 	out := mustCLI(t, root, "", "recv", "--as", "Bob")
 	if !strings.Contains(out, "sent during the outage") {
 		t.Fatalf("not delivered: %s", out)
+	}
+}
+
+// Ctrl-C ends the wait for a NATS server that is down, at once.
+func TestInterruptTheWaitForNATS(t *testing.T) {
+	t.Parallel()
+	root, srv := natsRoot(t)
+	srv.Stop()
+	cmd := testBinary(t, "--root", root, "send", "--from", "Alice", "--to", "Bob", "hello")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for !strings.Contains(stderr.String(), "does not answer") {
+		select {
+		case err := <-done:
+			t.Fatalf("ended before waiting: %v %q", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ctrl-C did not end the wait")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(stderr.String(), "interrupted while waiting for the NATS server") {
+		t.Fatalf("exit %d: %q", code, stderr.String())
 	}
 }
