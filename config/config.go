@@ -36,6 +36,7 @@ type Config struct {
 	Messenger  Messenger  `json:"messenger"`
 	Escalation Escalation `json:"escalation"`
 	OpenAI     OpenAI     `json:"openai"`
+	Consensus  Consensus  `json:"consensus"`
 	// Transport selects the messenger's backend: TransportFile (the
 	// default: inboxes and registry under the root) or TransportNATS (a
 	// NATS JetStream server, for agents on several machines).
@@ -179,6 +180,9 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if err := c.OpenAI.validate(); err != nil {
 		return nil, fmt.Errorf("%w: openai.%v", ErrInvalid, err)
+	}
+	if err := c.Consensus.validate(); err != nil {
+		return nil, fmt.Errorf("%w: consensus.%v", ErrInvalid, err)
 	}
 	switch c.Transport {
 	case "", TransportFile, TransportNATS:

@@ -256,6 +256,10 @@ type EvidenceCheck struct {
 	Kind   string         `json:"kind"` // path, line, range, wiki, url
 	Status EvidenceStatus `json:"status"`
 	Detail string         `json:"detail,omitempty"`
+	// Hash is the hex SHA-256 of the cited lines (HashLines), for a line or
+	// range ref found in the workspace: a record keeps it, so that a later
+	// change to those lines shows the record as stale.
+	Hash string `json:"hash,omitempty"`
 }
 
 // TurnRecord is a turn as the coordinator recorded it in the transcript.

@@ -122,8 +122,12 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mc
 		return err
 	}
 	defer closeCS()
+	gate, err := a.rootGate() // the learnt model when there is one
+	if err != nil {
+		return err
+	}
 	cfg := mcpserver.Config{
-		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(),
+		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(), Gate: gate,
 		Starter:   &mcpStarter{a: a, m: m, store: store, trusted: trusted},
 		Heartbeat: a.heartbeatEvery(), Logger: a.logger(),
 	}

@@ -86,6 +86,7 @@ func commands(a *app) []*cobra.Command {
 		newBenchCmd(a),
 		newGateCmd(a),
 		newConsensusCmd(a),
+		newVaultCmd(a),
 		newBenchSenderCmd(a),
 		newTranscriptsCmd(a),
 		newDebateCmd(a),
