@@ -42,6 +42,8 @@ type Config struct {
 	Transport string `json:"transport,omitempty"`
 	// NATS configures the "nats" transport.
 	NATS NATS `json:"nats"`
+	// Seal configures the signing of debate seals.
+	Seal Seal `json:"seal"`
 }
 
 // The messenger transports.
@@ -130,6 +132,9 @@ func Load(root string) (*Config, error) {
 	if cr := c.NATS.Credentials; cr != "" && !filepath.IsAbs(cr) {
 		c.NATS.Credentials = filepath.Join(root, cr)
 	}
+	if k := c.Seal.SigningKey; k != "" && !filepath.IsAbs(k) {
+		c.Seal.SigningKey = filepath.Join(root, k)
+	}
 	return c, nil
 }
 
@@ -173,6 +178,9 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if err := c.Escalation.validate(); err != nil {
 		return nil, fmt.Errorf("%w: escalation.%v", ErrInvalid, err)
+	}
+	if err := c.Seal.validate(); err != nil {
+		return nil, fmt.Errorf("%w: seal.%v", ErrInvalid, err)
 	}
 	if err := c.OpenAI.validate(); err != nil {
 		return nil, fmt.Errorf("%w: openai.%v", ErrInvalid, err)

@@ -443,11 +443,17 @@ func (c *Coordinator) close(ctx context.Context, o *Outcome) (*Outcome, error) {
 	return c.file(ctx, c.st.Verdict)
 }
 
-// file files a recorded verdict and seals the journal.
+// file files a recorded verdict and seals the journal. A filing the
+// journal already sealed (a crash before verdict.json) is not repeated.
 func (c *Coordinator) file(ctx context.Context, o *Outcome) (*Outcome, error) {
-	record, err := c.Filer.File(ctx, o)
-	if err != nil {
-		return nil, fmt.Errorf("file the verdict of %s (parley debate resume files it again): %w", o.DebateID, err)
+	var record string
+	if f := c.st.Filing; f != nil {
+		o.Filing, record = f, f.Record
+	} else {
+		var err error
+		if record, err = c.Filer.File(ctx, o); err != nil {
+			return nil, fmt.Errorf("file the verdict of %s (parley debate resume files it again): %w", o.DebateID, err)
+		}
 	}
 	o.Record = record
 	if err := c.Journal.Seal(ctx, o, record); err != nil && !errors.Is(err, ErrSealed) {

@@ -47,6 +47,11 @@ func renderMarkdown(v *View, detail pageDetail) []byte {
 	if p := in.Page; p != nil && p.Status == PageDiffers {
 		fmt.Fprintf(&b, "> [!danger] The vault page does not match the transcript\n> %s\n\n", mdLine(p.Problem))
 	}
+	if f := FirstBad(in.Files); f != nil && in.Intact {
+		fmt.Fprintf(&b, "> [!danger] TAMPERED: %s %s\n> %s\n\n", mdLine(f.File), f.Status, mdLine(f.Problem))
+	} else if in.Signature.Bad() {
+		fmt.Fprintf(&b, "> [!danger] The seal's signature is %s\n\n", in.Signature)
+	}
 	b.WriteString("| | |\n|---|---|\n")
 	row := func(k, val string) { fmt.Fprintf(&b, "| %s | %s |\n", k, cell(val)) }
 	row("Debate", "`"+v.ID+"`")

@@ -3,6 +3,10 @@ package transcripts
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -45,7 +49,15 @@ type Store struct {
 	// open opens a transcript for appending; tests replace it to inject
 	// write and sync failures.
 	open func(r *os.Root, name string) (appendFile, error)
+	// signer signs verdict.json when set (SignWith).
+	signer ed25519.PrivateKey
 }
+
+// SignWith makes every Seal sign verdict.json with key (ed25519), so that
+// a reader holding the public key can tell a seal parley wrote from one
+// rewritten by someone with write access to the files. Call it before the
+// store is used.
+func (s *Store) SignWith(key ed25519.PrivateKey) { s.signer = key }
 
 // appendFile is what a Log needs of its transcript file.
 type appendFile interface {
@@ -278,6 +290,11 @@ func (l *Log) setAside(torn []byte, keep int64) error {
 func (l *Log) Append(ctx context.Context, kind debate.EventKind, elapsedMs int64, data any) (debate.Event, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.appendLocked(kind, elapsedMs, data)
+}
+
+// appendLocked is Append; l.mu is held.
+func (l *Log) appendLocked(kind debate.EventKind, elapsedMs int64, data any) (debate.Event, error) {
 	if l.broken != nil {
 		return debate.Event{}, fmt.Errorf("transcript of %s: an earlier write failed: %w", l.id, l.broken)
 	}
@@ -349,10 +366,27 @@ type Verdict struct {
 	// Events and Head are the transcript's length and last hash at close.
 	Events int    `json:"events"`
 	Head   string `json:"head"`
+	// Signature is the ed25519 signature of SealMessage(id, Events, Head)
+	// by the key of the root's config (base64), "" when unsigned;
+	// PublicKey is that key's public half (base64), for the reader.
+	Signature string `json:"signature,omitempty"`
+	PublicKey string `json:"public_key,omitempty"`
 }
 
-// Seal writes verdict.json once, after syncing the transcript. A second
-// Seal (in any process) fails with debate.ErrSealed.
+// SealMessage is what a signed seal signs: the debate, and the length and
+// head of its chain, which covers every event, the session's and the
+// filed pages' hashes (in the seal event) and the verdict.
+func SealMessage(id string, events int, head string) []byte {
+	return []byte("parley/seal/v1\n" + id + "\n" + strconv.Itoa(events) + "\n" + head)
+}
+
+// Seal closes the chain and writes verdict.json once. The chain's last
+// event must be the verdict; Seal appends the seal event after it
+// (debate.EventSeal, with o.Filing: what the filing wrote, and the
+// session's hash), unless a Seal cut short by a crash already did, then
+// writes verdict.json with the chain's final length and head, signed when
+// the store has a signing key. A second Seal (in any process) fails with
+// debate.ErrSealed.
 func (l *Log) Seal(ctx context.Context, o *debate.Outcome, record string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -362,6 +396,24 @@ func (l *Log) Seal(ctx context.Context, o *debate.Outcome, record string) error 
 	if l.f == nil {
 		return fmt.Errorf("transcript of %s is closed", l.id)
 	}
+	if n := len(l.events); n == 0 || l.events[n-1].Kind != debate.EventSeal {
+		if n == 0 || l.events[n-1].Kind != debate.EventVerdict {
+			return fmt.Errorf("seal %s: the transcript does not end with its verdict", l.id)
+		}
+		f := debate.Filing{Record: record}
+		if o.Filing != nil {
+			f = *o.Filing
+		}
+		f.Head, f.Events = l.head, n
+		sh, err := l.s.SessionHash(l.id)
+		if err != nil {
+			return err
+		}
+		f.SessionHash = sh
+		if _, err := l.appendLocked(debate.EventSeal, l.events[n-1].ElapsedMs, f); err != nil {
+			return err
+		}
+	}
 	if l.dirty {
 		if err := l.f.Sync(); err != nil {
 			return fmt.Errorf("sync the transcript of %s: %w", l.id, err)
@@ -369,6 +421,10 @@ func (l *Log) Seal(ctx context.Context, o *debate.Outcome, record string) error 
 		l.dirty = false
 	}
 	v := Verdict{Outcome: *o, Record: record, Transcript: fileOf(l.id, TranscriptFile), Events: len(l.events), Head: l.head}
+	if key := l.s.signer; key != nil {
+		v.Signature = base64.StdEncoding.EncodeToString(ed25519.Sign(key, SealMessage(l.id, v.Events, v.Head)))
+		v.PublicKey = base64.StdEncoding.EncodeToString(key.Public().(ed25519.PublicKey))
+	}
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
@@ -412,6 +468,22 @@ func (s *Store) Session(id string) (*debate.DebateSession, error) {
 	return &sess, nil
 }
 
+// SessionHash is the SHA-256 (hex) of debate id's session.json as it is
+// on disk.
+func (s *Store) SessionHash(id string) (string, error) {
+	data, err := s.readState(id, SessionFile)
+	if err != nil {
+		return "", err
+	}
+	return HashBytes(data), nil
+}
+
+// HashBytes is the hex SHA-256 of data, as seals record file contents.
+func HashBytes(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
 // Verdict reads a debate's verdict.json; a debate without one is
 // ErrNotSealed.
 func (s *Store) Verdict(id string) (*Verdict, error) {
@@ -426,28 +498,38 @@ func (s *Store) Verdict(id string) (*Verdict, error) {
 }
 
 func (s *Store) readJSON(id, name string, v any) error {
-	if err := debate.ValidateID(id); err != nil {
-		return err
-	}
-	f, err := openRead(s.root, fileOf(id, name))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && name == SessionFile {
-			return fmt.Errorf("%w: %s", ErrNotFound, id)
-		}
-		return err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxStateBytes+1))
+	data, err := s.readState(id, name)
 	if err != nil {
 		return err
-	}
-	if len(data) > MaxStateBytes {
-		return fmt.Errorf("%w: %s of %s is larger than %d bytes", ErrMalformed, name, id, MaxStateBytes)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return fmt.Errorf("%w: %s of %s: %v", ErrMalformed, name, id, err)
 	}
 	return nil
+}
+
+// readState reads session.json or verdict.json of debate id, at most
+// MaxStateBytes.
+func (s *Store) readState(id, name string) ([]byte, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return nil, err
+	}
+	f, err := openRead(s.root, fileOf(id, name))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && name == SessionFile {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxStateBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxStateBytes {
+		return nil, fmt.Errorf("%w: %s of %s is larger than %d bytes", ErrMalformed, name, id, MaxStateBytes)
+	}
+	return data, nil
 }
 
 // Verify verifies debate id's transcript against its verdict.json, if any.

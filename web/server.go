@@ -1,6 +1,7 @@
 package web
 
 import (
+	"crypto/ed25519"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,8 @@ type Config struct {
 	Debates   *transcripts.Store
 	Vault     *vault.Vault
 	Consensus *consensus.Store
+	// PublicKey, when set, must have signed every debate's seal.
+	PublicKey ed25519.PublicKey
 	// AllowRemote accepts requests whatever their Host header. Without it
 	// only requests addressed to a loopback name (localhost, 127.0.0.1,
 	// [::1]) are served, so that a web page elsewhere cannot read these
@@ -44,6 +47,7 @@ type Server struct {
 	debates *transcripts.Store
 	vault   *vault.Vault
 	cs      *consensus.Store
+	pub     ed25519.PublicKey
 	vroot   *os.Root // the vault, for strict page reads
 	log     *slog.Logger
 	mux     *http.ServeMux
@@ -67,7 +71,7 @@ func New(c Config) (*Server, error) {
 		return nil, fmt.Errorf("web: open the vault: %w", err)
 	}
 	s := &Server{
-		debates: c.Debates, vault: c.Vault, cs: c.Consensus, vroot: vroot, log: c.Logger,
+		debates: c.Debates, vault: c.Vault, cs: c.Consensus, pub: c.PublicKey, vroot: vroot, log: c.Logger,
 		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}),
 	}
 	if s.log == nil {

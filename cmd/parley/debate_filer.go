@@ -38,28 +38,40 @@ func (a *app) openFiler(store *transcripts.Store) (*debateFiler, func(), error) 
 }
 
 // File files the record, then writes the transcript page, and returns the
-// record's vault-relative path.
+// record's vault-relative path. Both are bound to the transcript: their
+// frontmatter records the chain's head, length and session hash at the
+// verdict, and o.Filing carries the hash of each body for the seal event
+// the journal appends next. A transcript that does not verify gets
+// neither, and the debate is not closed.
 func (f *debateFiler) File(ctx context.Context, o *debate.Outcome) (string, error) {
+	id := o.DebateID
+	t, err := f.store.Read(id)
+	if err != nil {
+		return "", fmt.Errorf("read the transcript of %s: %w", id, err)
+	}
+	if rep := t.Report; !rep.Intact {
+		return "", &transcripts.TamperError{ID: id, Line: rep.BadLine, Problem: rep.Problem}
+	}
+	sh, err := f.store.SessionHash(id)
+	if err != nil {
+		return "", err
+	}
+	o.Filing = &debate.Filing{Head: t.Report.Head, Events: t.Report.Events, SessionHash: sh}
 	record, err := f.cs.File(ctx, o)
 	if err != nil {
 		return "", fmt.Errorf("file the consensus record: %w", err)
 	}
-	if err := f.writePage(o, record); err != nil {
+	if err := transcripts.WritePage(f.v, t, o, record); err != nil {
+		return "", err
+	}
+	o.Filing.Record, o.Filing.Page = record, transcripts.PagePath(id)
+	if o.Filing.RecordHash, err = transcripts.BodyHash(f.v, record); err != nil {
+		return "", err
+	}
+	if o.Filing.PageHash, err = transcripts.BodyHash(f.v, o.Filing.Page); err != nil {
 		return "", err
 	}
 	return record, nil
-}
-
-// writePage writes the debate's page in the vault (transcripts.WritePage):
-// the readable transcript with the chain's head in its frontmatter and a
-// wikilink to the record. A transcript that does not verify gets no page,
-// and the debate is not closed.
-func (f *debateFiler) writePage(o *debate.Outcome, record string) error {
-	t, err := f.store.Read(o.DebateID)
-	if err != nil {
-		return fmt.Errorf("read the transcript of %s: %w", o.DebateID, err)
-	}
-	return transcripts.WritePage(f.v, t, o, record)
 }
 
 // vaultPages checks [[page]] evidence against the vault.

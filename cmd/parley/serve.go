@@ -59,7 +59,11 @@ func newServeCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer cs.Close()
-			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, AllowRemote: allowRemote, Logger: a.logger()})
+			cfg, err := a.config()
+			if err != nil {
+				return err
+			}
+			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, PublicKey: cfg.SealPublicKey(), AllowRemote: allowRemote, Logger: a.logger()})
 			if err != nil {
 				return err
 			}
