@@ -25,13 +25,15 @@ type CheckInput struct {
 // (the position contradicts the active record: do not proceed), open (the
 // record bound nothing) or none.
 type CheckOutput struct {
-	Status        consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), open (the question is still open) or none"`
+	Status        consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), open (the question is still open), tampered (the record does not verify against its debate's seal: do not proceed) or none"`
 	Record        string                `json:"record" jsonschema:"the active record's vault path, empty when none"`
 	File          string                `json:"file,omitempty" jsonschema:"the active record's file"`
 	Verdict       debate.Verdict        `json:"verdict,omitempty"`
 	FinalPosition string                `json:"final_position" jsonschema:"the position the record binds"`
 	Position      string                `json:"position"`
 	Related       []Related             `json:"related" jsonschema:"other records ranked by relevance"`
+	Problem       string                `json:"problem,omitempty" jsonschema:"why a tampered record's seal fails"`
+	Unsealed      string                `json:"unsealed,omitempty" jsonschema:"why the record's seal could not be checked"`
 }
 
 // Related is a related record of a check.
@@ -119,7 +121,7 @@ func (s *Server) consensusCheck(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
-	out = CheckOutput{Status: res.Status, Position: in.Position, Related: []Related{}}
+	out = CheckOutput{Status: res.Status, Position: in.Position, Related: []Related{}, Problem: res.Problem, Unsealed: res.Unsealed}
 	if res.Record != nil {
 		out.File = s.recordFile(res.Record)
 		out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -169,10 +170,14 @@ func (s *Store) readChainOnly(id string) (*Transcript, []byte, error) {
 		}
 		return nil, nil, err
 	}
-	if t.State == StateRunning {
-		if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
-			data = data[:i+1]
+	// An incomplete last line is a write in progress, or one a crash cut
+	// short (resume sets it aside): no evidence of tampering either way.
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		if t.State != StateRunning {
+			t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FilePending,
+				Problem: "an incomplete last line (a write cut short by a crash; parley debate resume sets it aside)"})
 		}
+		data = data[:i+1]
 	}
 	rep, err := Verify(bytes.NewReader(data), id, nil)
 	if err != nil {
@@ -369,7 +374,9 @@ func (a *auditor) verdict() {
 	if v == nil {
 		switch {
 		case a.filing != nil && t.State != StateRunning:
-			a.add(FileCheck{File: p, Status: FileMissing, Problem: "the chain is sealed (its last event is the seal) and verdict.json is gone", Want: want})
+			// A crash between the seal event and verdict.json leaves this
+			// too; resume writes it again from the chain.
+			a.add(FileCheck{File: p, Status: FileMissing, Problem: "the chain is sealed (its last event is the seal) and verdict.json is gone (parley debate resume writes it again from the chain)", Want: want})
 		case a.outcome != nil:
 			a.add(FileCheck{File: p, Status: FilePending, Problem: "the verdict is recorded and not filed yet (parley debate resume files it)"})
 		}
@@ -611,6 +618,22 @@ func BodyHash(v *vault.Vault, p string) (string, error) {
 		return "", fmt.Errorf("read back %s: %w", p, err)
 	}
 	return HashBytes(page.Body), nil
+}
+
+// OnlyVerdictMissing reports whether the one file found bad is a sealed
+// debate's missing verdict.json: what a crash between the seal event and
+// verdict.json leaves, and what resume repairs from the chain.
+func OnlyVerdictMissing(files []FileCheck) bool {
+	n := 0
+	for _, f := range files {
+		if f.Status.Bad() {
+			if f.Status != FileMissing || path.Base(f.File) != VerdictFile {
+				return false
+			}
+			n++
+		}
+	}
+	return n == 1
 }
 
 // FirstBad is the first check that found tampering, nil when none did.

@@ -674,17 +674,20 @@ const (
 
 // Summary is one debate in a listing.
 type Summary struct {
-	ID      string                `json:"debate_id"`
-	Topic   string                `json:"topic"`
-	Layer   debate.Layer          `json:"layer"`
-	Created string                `json:"created"`
-	State   State                 `json:"state"`
-	Verdict debate.Verdict        `json:"verdict,omitempty"`
-	Action  debate.Action         `json:"action,omitempty"`
-	Rounds  int                   `json:"rounds,omitempty"`
-	Tokens  int                   `json:"tokens,omitempty"`
-	Record  string                `json:"record,omitempty"`
-	Session *debate.DebateSession `json:"-"`
+	ID      string         `json:"debate_id"`
+	Topic   string         `json:"topic"`
+	Layer   debate.Layer   `json:"layer"`
+	Created string         `json:"created"`
+	State   State          `json:"state"`
+	Verdict debate.Verdict `json:"verdict,omitempty"`
+	Action  debate.Action  `json:"action,omitempty"`
+	Rounds  int            `json:"rounds,omitempty"`
+	Tokens  int            `json:"tokens,omitempty"`
+	Record  string         `json:"record,omitempty"`
+	// Integrity is the audit's summary ("verified", "verdict.json
+	// differs", …) when the caller audited the debate (Integrity.Summary).
+	Integrity string                `json:"integrity,omitempty"`
+	Session   *debate.DebateSession `json:"-"`
 }
 
 // List summarises every debate under debates/, newest first. Entries whose
@@ -792,6 +795,18 @@ func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, er
 	}
 	if t.Verdict != nil {
 		st.Verdict.Record = t.Verdict.Record
+	}
+	// The chain at the verdict, for the record's frontmatter.
+	switch {
+	case st.Filing != nil:
+		f := *st.Filing
+		st.Verdict.Filing = &debate.Filing{Head: f.Head, Events: f.Events, SessionHash: f.SessionHash}
+	case events[len(events)-1].Kind == debate.EventVerdict:
+		sh, err := s.SessionHash(id)
+		if err != nil {
+			return nil, err
+		}
+		st.Verdict.Filing = &debate.Filing{Head: t.Report.Head, Events: t.Report.Events, SessionHash: sh}
 	}
 	return st.Verdict, nil
 }

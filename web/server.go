@@ -1,8 +1,8 @@
 package web
 
 import (
-	"crypto/ed25519"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"

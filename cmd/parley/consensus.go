@@ -32,12 +32,18 @@ func newConsensusCmd(a *app) *cobra.Command {
 }
 
 // consensusStore opens the vault and the Store; close releases both.
-func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
+func (a *app) consensusStore(opts ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
 	v, err := vault.Create(a.vaultDir(), vault.WithLogger(a.logger()))
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err = consensus.Open(a.rootDir(), v, consensus.WithLogger(a.logger()))
+	// An option that needs the store itself (a seal check reading its
+	// records) is applied to it once it exists.
+	o := []consensus.Option{consensus.WithLogger(a.logger())}
+	for _, f := range opts {
+		o = append(o, func(cs *consensus.Store) { f(cs)(cs) })
+	}
+	s, err = consensus.Open(a.rootDir(), v, o...)
 	if err != nil {
 		v.Close()
 		return nil, nil, err
@@ -221,6 +227,10 @@ type checkJSON struct {
 	FinalPosition string                `json:"final_position"`
 	Position      string                `json:"position"`
 	Related       []relatedJSON         `json:"related"`
+	// Problem says why a tampered record's seal fails.
+	Problem string `json:"problem,omitempty"`
+	// Unsealed says why the record's seal could not be checked.
+	Unsealed string `json:"unsealed,omitempty"`
 }
 
 type relatedJSON struct {
@@ -247,7 +257,9 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("--layer: %v", err)
 			}
-			s, closeFn, err := a.consensusStore()
+			s, closeFn, err := a.consensusStore(func(cs *consensus.Store) consensus.Option {
+				return consensus.WithSealCheck(recordSeal{a: a, cs: cs})
+			})
 			if err != nil {
 				return err
 			}
@@ -265,7 +277,7 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 				file = filepath.Join(s.Vault().Path(), filepath.FromSlash(res.Record.Path))
 			}
 			if a.json {
-				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{}}
+				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{}, Problem: res.Problem, Unsealed: res.Unsealed}
 				if res.Record != nil {
 					out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition
 				}
@@ -281,6 +293,8 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			switch res.Status {
 			case consensus.CheckConflict:
 				return blockedError{termText(fmt.Sprintf("conflict: the position contradicts the filed consensus %s", file))}
+			case consensus.CheckTampered:
+				return blockedError{termText(fmt.Sprintf("tampered: %s does not verify against its debate's seal, so it binds nothing: %s", file, res.Problem))}
 			case consensus.CheckOpen:
 				a.warnf("%s", termText(fmt.Sprintf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)))
 			}
@@ -303,6 +317,8 @@ func printCheck(a *app, res *consensus.CheckResult, file string) {
 		a.termf("  your position:\n    %s\n", oneLine(res.Position, 0))
 	case consensus.CheckOpen:
 		a.termf("open: %s records %s; no position is bound, the question is still open\n", file, res.Record.Verdict)
+	case consensus.CheckTampered:
+		a.termf("tampered: %s does not verify against its debate's seal; it binds nothing\n  %s\n", file, oneLine(res.Problem, 0))
 	default:
 		a.termf("none: no consensus filed for %s/%s\n", res.Layer, res.Slug)
 	}

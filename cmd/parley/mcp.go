@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/parleyhq/parley/consensus"
 	"net"
 	"net/http"
 	"strconv"
@@ -95,7 +96,9 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool) error
 		return err
 	}
 	defer store.Close()
-	cs, closeCS, err := a.consensusStore()
+	cs, closeCS, err := a.consensusStore(func(cs *consensus.Store) consensus.Option {
+		return consensus.WithSealCheck(recordSeal{a: a, cs: cs})
+	})
 	if err != nil {
 		return err
 	}

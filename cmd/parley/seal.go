@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )
@@ -40,4 +44,76 @@ func (a *app) audit(ctx context.Context, st *transcripts.Store, id string) (*tra
 	}
 	defer done()
 	return st.Audit(ctx, id, w)
+}
+
+// integrity audits each debate and returns its integrity in a few words
+// ("verified", "verified so far", "verdict.json differs", …), the same
+// judgement transcripts verify, show and the web pages make.
+func (a *app) integrity(ctx context.Context, st *transcripts.Store, ids []string) (map[string]string, error) {
+	w, done, err := a.witnesses()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	out := make(map[string]string, len(ids))
+	for _, id := range ids {
+		t, err := st.Audit(ctx, id, w)
+		if err != nil {
+			out[id] = "unreadable"
+			continue
+		}
+		in := transcripts.NewView(t).Integrity
+		out[id] = in.Summary()
+		if in.Tampered() {
+			out[id] = "TAMPERED: " + in.Summary()
+		}
+	}
+	return out, nil
+}
+
+// recordSeal checks, for "consensus check", that a record's debate
+// verifies against its seal and that the seal names this record.
+type recordSeal struct {
+	a  *app
+	cs *consensus.Store
+}
+
+var _ consensus.SealChecker = recordSeal{}
+
+func (c recordSeal) CheckSeal(ctx context.Context, r *consensus.Record) error {
+	if r.DebateID == "" {
+		return fmt.Errorf("%s names no debate: nothing binds it", r.Path)
+	}
+	st, err := c.a.store()
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: there is no parley root at %s", consensus.ErrNoSeal, c.a.rootDir())
+	}
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cfg, err := c.a.config()
+	if err != nil {
+		return err
+	}
+	w := transcripts.Witnesses{Vault: c.cs.Vault(), Records: c.cs, PublicKey: cfg.SealPublicKey()}
+	t, err := st.Audit(ctx, r.DebateID, w)
+	if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, debate.ErrInvalidID) {
+		return fmt.Errorf("%w: debate %s is not under %s", consensus.ErrNoSeal, r.DebateID, c.a.rootDir())
+	}
+	if err != nil {
+		return err
+	}
+	in := transcripts.NewView(t).Integrity
+	if in.Tampered() {
+		return errors.New(in.Trouble())
+	}
+	for _, f := range in.Files {
+		// Pending: filed by "consensus file --from-debate" before the seal,
+		// bound to the chain's verdict line by its head.
+		if f.File == r.Path && (f.Status == transcripts.FileIntact || f.Status == transcripts.FilePending) {
+			return nil
+		}
+	}
+	return fmt.Errorf("debate %s's seal does not vouch for %s (parley transcripts verify %s)", r.DebateID, r.Path, r.DebateID)
 }

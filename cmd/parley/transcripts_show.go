@@ -71,4 +71,3 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 	cmd.Flags().StringVar(&format, "format", "text", "text, md (the vault page's Markdown), html (a whole page) or json")
 	return cmd
 }
-

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -55,7 +56,7 @@ func TestTranscriptsList(t *testing.T) {
 	if len(rows) != 3 || !strings.HasPrefix(rows[0], "DATE") {
 		t.Fatalf("list:\n%s", out)
 	}
-	row := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\s+spec\s+CONSENSUS_REACHED\s+2\s+250\s+` + conceded + `\s+Idempotency keys$`)
+	row := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\s+spec\s+CONSENSUS_REACHED\s+2\s+250\s+verified\s+` + conceded + `\s+Idempotency keys$`)
 	if !row.MatchString(rows[1]) && !row.MatchString(rows[2]) {
 		t.Errorf("no row for the conceded debate:\n%s", out)
 	}
