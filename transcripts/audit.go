@@ -555,6 +555,9 @@ func (a *auditor) unsealedWitness(w witness, page *vault.Page, head string, even
 	switch {
 	case head == "" || !okEvents:
 		a.add(FileCheck{File: w.path, Status: FileUnchecked, Problem: "it records no transcript head"})
+	case !a.t.Report.Intact && events >= a.t.Report.BadLine:
+		a.add(FileCheck{File: w.path, Status: FileDiffers,
+			Problem: fmt.Sprintf("it records head %s at %d events; the transcript breaks at line %d, so the chain it was filed from is gone", short(head), events, a.t.Report.BadLine)})
 	case events > n:
 		a.add(FileCheck{File: a.transcriptPath(), Status: FileMissing,
 			Problem: fmt.Sprintf("the %s %s records %d events ending at head %s; the transcript ends after %d: lines were cut after filing", w.kind, w.path, events, short(head), n),

@@ -363,6 +363,8 @@ func pageCheckOf(id, p string, in transcripts.Integrity) *pageCheck {
 		}
 	}
 	switch {
+	case !in.Intact:
+		c.Bad, c.Class, c.Summary, c.Detail = true, "bad", "transcript tampered", in.Trouble()
 	case in.Tampered():
 		c.Bad, c.Class, c.Summary, c.Detail = true, "bad", in.Summary(), in.Trouble()
 	case mine != nil && mine.Status == transcripts.FileIntact:

@@ -37,41 +37,10 @@ func (a *app) openFiler(store *transcripts.Store) (*debateFiler, func(), error) 
 	return &debateFiler{v: v, cs: cs, store: store}, func() { cs.Close(); v.Close() }, nil
 }
 
-// File files the record, then writes the transcript page, and returns the
-// record's vault-relative path. Both are bound to the transcript: their
-// frontmatter records the chain's head, length and session hash at the
-// verdict, and o.Filing carries the hash of each body for the seal event
-// the journal appends next. A transcript that does not verify gets
-// neither, and the debate is not closed.
+// File files through transcripts.Filer: the record, then the page, both
+// bound to the transcript's seal.
 func (f *debateFiler) File(ctx context.Context, o *debate.Outcome) (string, error) {
-	id := o.DebateID
-	t, err := f.store.Read(id)
-	if err != nil {
-		return "", fmt.Errorf("read the transcript of %s: %w", id, err)
-	}
-	if rep := t.Report; !rep.Intact {
-		return "", &transcripts.TamperError{ID: id, Line: rep.BadLine, Problem: rep.Problem}
-	}
-	sh, err := f.store.SessionHash(id)
-	if err != nil {
-		return "", err
-	}
-	o.Filing = &debate.Filing{Head: t.Report.Head, Events: t.Report.Events, SessionHash: sh}
-	record, err := f.cs.File(ctx, o)
-	if err != nil {
-		return "", fmt.Errorf("file the consensus record: %w", err)
-	}
-	if err := transcripts.WritePage(f.v, t, o, record); err != nil {
-		return "", err
-	}
-	o.Filing.Record, o.Filing.Page = record, transcripts.PagePath(id)
-	if o.Filing.RecordHash, err = transcripts.BodyHash(f.v, record); err != nil {
-		return "", err
-	}
-	if o.Filing.PageHash, err = transcripts.BodyHash(f.v, o.Filing.Page); err != nil {
-		return "", err
-	}
-	return record, nil
+	return (&transcripts.Filer{Store: f.store, Vault: f.v, Records: f.cs}).File(ctx, o)
 }
 
 // vaultPages checks [[page]] evidence against the vault.
