@@ -416,7 +416,7 @@ const (
 
 // Filing binds what filing a debate wrote to its transcript: the chain as
 // it stood at the verdict event (written into the vault page's and the
-// record's frontmatter), and a hash of each file's body (kept in the
+// record's frontmatter), and a hash of each file's content (kept in the
 // chain's closing seal event). Empty paths mean nothing was written there.
 type Filing struct {
 	// Head and Events are the chain's head and length at the verdict event.
@@ -425,7 +425,8 @@ type Filing struct {
 	// SessionHash is the SHA-256 of session.json as written at open.
 	SessionHash string `json:"session_hash"`
 	// Record and Page are vault-relative paths; RecordHash and PageHash
-	// the SHA-256 of each file's body (what follows the frontmatter).
+	// the hash of each file's content (transcripts.ContentHash: the
+	// frontmatter but for the keys supersession changes, and the body).
 	Record     string `json:"record,omitempty"`
 	RecordHash string `json:"record_hash,omitempty"`
 	Page       string `json:"page,omitempty"`

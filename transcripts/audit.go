@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -405,6 +408,10 @@ func (a *auditor) verdict() {
 		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("verdict.json records %d events ending at head %s; the chain has %d ending at %s", v.Events, short(v.Head), n, short(a.head(n))), Want: want})
 		return
 	}
+	if v.Transcript != a.transcriptPath() {
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("verdict.json names the transcript %q", v.Transcript), Want: want})
+		return
+	}
 	if f := a.filing; f != nil && v.Record != f.Record {
 		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("verdict.json names the record %q; the seal names %q", v.Record, f.Record), Want: want})
 		return
@@ -490,7 +497,7 @@ func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
 	f := a.filing
 	want := ""
 	if f != nil {
-		want = fmt.Sprintf("a %s whose frontmatter records %s %s, %s %d, %s %s, and whose body hashes to %s",
+		want = fmt.Sprintf("a %s whose frontmatter records %s %s, %s %d, %s %s, and whose content hashes to %s",
 			w.kind, PageHeadKey, short(f.Head), PageEventsKey, f.Events, PageSessionKey, short(f.SessionHash), short(w.hash))
 	}
 	page, err := a.w.Vault.ReadPage(w.path)
@@ -527,8 +534,8 @@ func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records head %s at %d events; the seal says %s at %d", short(head), events, short(f.Head), f.Events), Want: want})
 	case sh != f.SessionHash:
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records session hash %s; the seal says %s", short(sh), short(f.SessionHash)), Want: want})
-	case w.hash != "" && HashBytes(page.Body) != w.hash:
-		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("its body was edited after filing (it hashes to %s; the seal records %s)", short(HashBytes(page.Body)), short(w.hash)), Want: want})
+	case w.hash != "" && ContentHash(page) != w.hash:
+		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it was edited after filing (its content hashes to %s; the seal records %s)", short(ContentHash(page)), short(w.hash)), Want: want})
 	case f.Head != a.head(f.Events) || a.kind(f.Events) != debate.EventVerdict:
 		// The seal event and the files agree with each other but not with
 		// the chain they sit in.
@@ -609,10 +616,36 @@ func clip(s string) string {
 	return s
 }
 
-// BodyHash is the hash a seal records of the vault file at p: the SHA-256
-// of its body (what follows the frontmatter, which supersession may
-// rewrite). "" for p "".
-func BodyHash(v *vault.Vault, p string) (string, error) {
+// MutableKeys are the frontmatter keys a consensus record may change
+// after filing (supersession flips status, superseded_by and updated): a
+// seal leaves them out of the record's hash.
+var MutableKeys = []string{"status", "superseded_by", "updated"}
+
+// ContentHash is the hash a seal records of a vault file: the SHA-256 of
+// its frontmatter (as decoded, in canonical JSON, without MutableKeys) and
+// its body, so that a change to any other key or to the text shows, while
+// a rewrite of the frontmatter's layout that keeps every value does not.
+func ContentHash(page *vault.Page) string {
+	meta := make(map[string]any, len(page.Meta))
+	for k, v := range page.Meta {
+		if !slices.Contains(MutableKeys, k) {
+			meta[k] = v
+		}
+	}
+	fm, err := stdjson.Marshal(meta)
+	if err != nil {
+		fm = []byte(fmt.Sprint(meta))
+	}
+	h := sha256.New()
+	h.Write(fm)
+	h.Write([]byte{'\n'})
+	h.Write(page.Body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// FileHash reads the vault file at p and returns its ContentHash; "" for
+// p "".
+func FileHash(v *vault.Vault, p string) (string, error) {
 	if p == "" {
 		return "", nil
 	}
@@ -620,7 +653,7 @@ func BodyHash(v *vault.Vault, p string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read back %s: %w", p, err)
 	}
-	return HashBytes(page.Body), nil
+	return ContentHash(page), nil
 }
 
 // OnlyVerdictMissing reports whether the one file found bad is a sealed

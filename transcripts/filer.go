@@ -12,7 +12,7 @@ import (
 // the transcript: the consensus record (through Records, the consensus
 // store), then the readable transcript page in the vault (WritePage).
 // Both record the chain's head, length and session hash at the verdict in
-// their frontmatter, and o.Filing carries the hash of each body for the
+// their frontmatter, and o.Filing carries the ContentHash of each for the
 // seal event Log.Seal appends next. A transcript that does not verify
 // gets neither, and the debate is not closed. Filing again rewrites both.
 type Filer struct {
@@ -46,10 +46,10 @@ func (f *Filer) File(ctx context.Context, o *debate.Outcome) (string, error) {
 		return "", err
 	}
 	o.Filing.Record, o.Filing.Page = record, PagePath(id)
-	if o.Filing.RecordHash, err = BodyHash(f.Vault, record); err != nil {
+	if o.Filing.RecordHash, err = FileHash(f.Vault, record); err != nil {
 		return "", err
 	}
-	if o.Filing.PageHash, err = BodyHash(f.Vault, o.Filing.Page); err != nil {
+	if o.Filing.PageHash, err = FileHash(f.Vault, o.Filing.Page); err != nil {
 		return "", err
 	}
 	return record, nil

@@ -318,7 +318,7 @@ func TestVaultPageWrittenOnClose(t *testing.T) {
 		if m["type"] != "debate" || m["layer"] != c.layer || m["verdict"] != c.verdict || m["topic"] != c.topic || m["debate_id"] != c.id ||
 			m["record"] != link || fmt.Sprint(m[transcripts.PageEventsKey]) != fmt.Sprint(rep.Events-1) || m["date"] == nil ||
 			!strings.Contains(seal, `"head":"`+m[transcripts.PageHeadKey].(string)+`"`) ||
-			!strings.Contains(seal, `"page_hash":"`+transcripts.HashBytes(page.Body)+`"`) {
+			!strings.Contains(seal, `"page_hash":"`+transcripts.ContentHash(page)+`"`) {
 			t.Errorf("%s: frontmatter %v, seal %s, record %s", c.id, m, seal, link)
 		}
 		if ps, _ := m["participants"].([]any); len(ps) != 2 {
