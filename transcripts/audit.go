@@ -386,7 +386,7 @@ func (a *auditor) verdict() {
 		return
 	}
 	// verdict.json exists.
-	if v.Events > n && intactEnd {
+	if v.Events > n && intactEnd && a.kind(n) != debate.EventSeal {
 		a.add(FileCheck{File: a.transcriptPath(), Status: FileMissing,
 			Problem: fmt.Sprintf("lines %d to %d are missing: verdict.json records %d events, the transcript ends after %d", n+1, v.Events, v.Events, n),
 			Want:    fmt.Sprintf("%d events ending at head %s", v.Events, short(v.Head))})

@@ -1,6 +1,7 @@
 package transcripts
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
@@ -739,6 +740,12 @@ func (s *Store) Summary(id string) (Summary, error) {
 // reads the events itself).
 func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	sess, err := s.Session(id)
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrMalformed) {
+		// session.json gone: the chain's open event still says what the
+		// debate was, so that a listing shows it (and its audit says what
+		// is missing) rather than hiding it.
+		sess, err = s.openedSession(id)
+	}
 	if err != nil {
 		return Summary{}, err
 	}
@@ -748,6 +755,9 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	case err == nil:
 		sum.State, sum.Verdict, sum.Action, sum.Rounds, sum.Tokens, sum.Record = StateClosed, v.Verdict, v.Action, v.Rounds, v.Tokens, v.Record
 		return sum, nil
+	case errors.Is(err, ErrMalformed):
+		// A verdict.json that does not decode: listed (its audit says
+		// what is wrong), as a debate without a readable verdict.
 	case !errors.Is(err, ErrNotSealed):
 		return Summary{}, err
 	}
@@ -766,6 +776,26 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 		sum.Rounds, sum.Tokens = progress(data)
 	}
 	return sum, nil
+}
+
+// openedSession is the session the first line of debate id's transcript
+// (its open event) records; ErrNotFound when there is none.
+func (s *Store) openedSession(id string) (*debate.DebateSession, error) {
+	f, err := openRead(s.root, fileOf(id, TranscriptFile))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(io.LimitReader(f, MaxLineBytes)).ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	var sess debate.DebateSession
+	e, err := DecodeLine(bytes.TrimSuffix(line, []byte("\n")))
+	if err != nil || e.Kind != debate.EventOpen || json.Unmarshal(e.Data, &sess) != nil || sess.ID != id {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return &sess, nil
 }
 
 // LoadOutcome returns the outcome of a closed debate as its transcript

@@ -91,7 +91,7 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool) error
 		return err
 	}
 	defer m.Close()
-	store, err := a.store()
+	store, err := a.writeStore()
 	if err != nil {
 		return err
 	}

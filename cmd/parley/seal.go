@@ -117,3 +117,24 @@ func (c recordSeal) CheckSeal(ctx context.Context, r *consensus.Record) error {
 	}
 	return fmt.Errorf("debate %s's seal does not vouch for %s (parley transcripts verify %s)", r.DebateID, r.Path, r.DebateID)
 }
+
+// writeStore opens the debates of the root for running debates: their
+// seals are signed with config.json's seal.signingKey when it has one.
+func (a *app) writeStore() (*transcripts.Store, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	key, err := cfg.SealSigningKey()
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.store()
+	if err != nil {
+		return nil, err
+	}
+	if key != nil {
+		st.SignWith(key)
+	}
+	return st, nil
+}
