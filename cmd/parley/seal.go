@@ -98,7 +98,10 @@ func (c recordSeal) CheckSeal(ctx context.Context, r *consensus.Record) error {
 	}
 	w := transcripts.Witnesses{Vault: c.cs.Vault(), Records: c.cs, PublicKey: cfg.SealPublicKey()}
 	t, err := st.Audit(ctx, r.DebateID, w)
-	if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, debate.ErrInvalidID) {
+	if errors.Is(err, debate.ErrInvalidID) {
+		return fmt.Errorf("%s names %q, which is not a debate id", r.Path, r.DebateID)
+	}
+	if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: debate %s is not under %s", consensus.ErrNoSeal, r.DebateID, c.a.rootDir())
 	}
 	if err != nil {

@@ -218,7 +218,10 @@ func (e *tamperEnv) detect(want, position string) []string {
 	var res map[string]any
 	json.Unmarshal([]byte(out), &res)
 	switch st, _ := res["status"].(string); {
-	case st == "none" && !fileExists(e.record):
+	case st == "none" && (!fileExists(e.record) || res["record"] == ""):
+		// The record is gone, or edited so that it is no longer the
+		// record of this question (another topic, layer or type): nothing
+		// is called consistent, and the question reads as unanswered.
 	case st != "tampered" || code != exitBlocked:
 		misses = append(misses, fmt.Sprintf("consensus check: exit %d %s %s", code, out, errs))
 	}
