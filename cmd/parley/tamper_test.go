@@ -323,7 +323,9 @@ func tamperCases(d sealedDebate) []tamperCase {
 			e.setLines(ls)
 		}},
 		{name: "transcript: rewritten as a valid chain with verdict.json to match", want: "wiki/", edit: func(e *tamperEnv) {
-			e.rechain(func(i int, b []byte) []byte { return bytes.ReplaceAll(b, []byte("Keys leak the creation time"), []byte("Keys are fine")) })
+			e.rechain(func(i int, b []byte) []byte {
+				return bytes.ReplaceAll(b, []byte("Keys leak the creation time"), []byte("Keys are fine"))
+			})
 		}},
 		{name: "transcript: rewritten to DEADLOCK, verdict.json to match, the vault page deleted", want: "wiki/", edit: func(e *tamperEnv) {
 			e.rechain(func(i int, b []byte) []byte {
@@ -510,7 +512,9 @@ func TestSignedSealTellsAWholeRewrite(t *testing.T) {
 	// consistent everywhere but in the signature.
 	var newHead string
 	var events int
-	newHead = e.rechain(func(i int, b []byte) []byte { return bytes.ReplaceAll(b, []byte("Keys leak the creation time"), []byte("Keys are fine")) })
+	newHead = e.rechain(func(i int, b []byte) []byte {
+		return bytes.ReplaceAll(b, []byte("Keys leak the creation time"), []byte("Keys are fine"))
+	})
 	_ = newHead
 	ls := e.lines()
 	events = len(ls)
