@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/trust"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )
@@ -140,4 +142,25 @@ func (a *app) writeStore() (*transcripts.Store, error) {
 		st.SignWith(key)
 	}
 	return st, nil
+}
+
+// trustRoot refuses, before any command runs, a root that someone else
+// could have written (writable by group or others, or owned by another
+// user), and a default vault (<root>/vault) that is a symbolic link out of
+// the root: a vault elsewhere is used only when --vault or PARLEY_VAULT
+// names it.
+func (a *app) trustRoot() error {
+	root := a.rootDir()
+	if err := trust.Path("the parley root", root); err != nil {
+		return err
+	}
+	if a.vaultFlag != "" || os.Getenv("PARLEY_VAULT") != "" {
+		return nil
+	}
+	vault := a.vaultDir()
+	inside, real, err := trust.Inside(root, vault)
+	if err == nil && !inside {
+		return fmt.Errorf("the vault %s is a symbolic link to %s, out of the root; give --vault %s to use it", vault, real, real)
+	}
+	return nil
 }
