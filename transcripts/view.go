@@ -280,3 +280,16 @@ func (v *View) ParticipantList() string {
 	}
 	return strings.Join(ps, ", ")
 }
+
+// RedactEvidence replaces every evidence check of the view's turns with
+// what an untrusted reader may learn of it (debate.EvidenceCheck.Redacted).
+func (v *View) RedactEvidence() {
+	for i := range v.Rounds {
+		for j := range v.Rounds[i].Entries {
+			if tr := v.Rounds[i].Entries[j].Turn; tr != nil && len(tr.Evidence) > 0 {
+				cp := debate.RedactTurns([]debate.TurnRecord{*tr})[0]
+				v.Rounds[i].Entries[j].Turn = &cp
+			}
+		}
+	}
+}

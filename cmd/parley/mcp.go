@@ -109,7 +109,7 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool) error
 	srv, err := mcpserver.New(mcpserver.Config{
 		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(),
 		Starter:   &mcpStarter{a: a, m: m, store: store, trusted: trusted},
-		Heartbeat: a.heartbeatEvery(), Logger: a.logger(),
+		Heartbeat: a.heartbeatEvery(), Logger: a.logger(), Untrusted: !trusted,
 	})
 	if err != nil {
 		return err
