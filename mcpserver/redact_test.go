@@ -23,7 +23,7 @@ func TestUntrustedClientsLearnNothingOfTheWorkspace(t *testing.T) {
 	}
 	l.Append(ctx, debate.EventOpen, 0, s)
 	l.Append(ctx, debate.EventTurn, 1, debate.TurnRecord{
-		Turn: debate.Turn{DebateID: s.ID, Round: 1, Role: debate.RoleAttacker, Position: "Keys leak", EvidenceRefs: []string{"notes.md:99", "../../etc/passwd", "src/main.go:3", "secret.txt"}},
+		Turn:  debate.Turn{DebateID: s.ID, Round: 1, Role: debate.RoleAttacker, Position: "Keys leak", EvidenceRefs: []string{"notes.md:99", "../../etc/passwd", "src/main.go:3", "secret.txt"}},
 		Agent: "Critic", RequestID: s.ID + ":r1:attacker1:a1", PositionHash: debate.PositionHash("Keys leak"),
 		Evidence: []debate.EvidenceCheck{
 			{Ref: "notes.md:99", Kind: "line", Status: debate.EvidenceOutOfRange, Detail: "the file has 1 lines"},
