@@ -202,7 +202,7 @@ func (c *Coordinator) turn(ctx context.Context) error {
 		return c.forfeit(ctx, p, ForfeitBadReply, "a second invalid reply")
 	}
 	if dead, detail := c.dead(ctx, sp.Name); dead {
-		return c.forfeit(ctx, p, ForfeitDied, detail)
+		return c.blame(ctx, p, ForfeitDied, detail)
 	}
 	if err := c.send(ctx, p); err != nil {
 		if errors.Is(err, inbox.ErrNotFound) {
@@ -213,7 +213,7 @@ func (c *Coordinator) turn(ctx context.Context) error {
 	for {
 		left := c.remaining()
 		if left <= 0 {
-			return c.forfeit(ctx, p, ForfeitDeadline, fmt.Sprintf("no reply within the wall clock (%d ms)", c.st.Session.Budget.MaxWallClockMs))
+			return c.blame(ctx, p, ForfeitDeadline, fmt.Sprintf("no reply within the wall clock (%d ms)", c.st.Session.Budget.MaxWallClockMs))
 		}
 		wctx, cancel := context.WithTimeout(ctx, min(left, c.PresenceInterval))
 		d, err := c.rcv.Receive(wctx)
@@ -226,7 +226,7 @@ func (c *Coordinator) turn(ctx context.Context) error {
 				return fmt.Errorf("receive as %s: %w", c.st.Session.Coordinator, err)
 			}
 			if dead, detail := c.dead(ctx, sp.Name); dead {
-				return c.forfeit(ctx, p, ForfeitDied, detail)
+				return c.blame(ctx, p, ForfeitDied, detail)
 			}
 			continue
 		}
@@ -381,6 +381,18 @@ func (c *Coordinator) handle(ctx context.Context, p *pending, d *inbox.Delivery)
 	cancel()
 	rec := Record(t, p.sp.Name, p.requestID, m.ID, c.st.Session.Budget, evidence)
 	return true, c.record(ctx, EventTurn, rec)
+}
+
+// blame forfeits p's turn for a missed reply or a dead agent, unless the
+// journal's disk is full or failing: then the agent could not have
+// answered either, and the debate stops with a *StorageError instead.
+func (c *Coordinator) blame(ctx context.Context, p *pending, reason ForfeitReason, detail string) error {
+	if probe, ok := c.Journal.(StorageProbe); ok {
+		if err := probe.Writable(); err != nil {
+			return err
+		}
+	}
+	return c.forfeit(ctx, p, reason, detail)
 }
 
 func (c *Coordinator) forfeit(ctx context.Context, p *pending, reason ForfeitReason, detail string) error {

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"sync"
@@ -111,15 +112,33 @@ func Path(id, name string) string { return fileOf(id, name) }
 // in, locked for writing. The session must validate; a debate that
 // already has its session.json is ErrExists (a directory without one, left
 // by a create cut short, is taken over).
-func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, error) {
+func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (l *Log, err error) {
 	if err := sess.Validate(); err != nil {
 		return nil, err
 	}
+	// A debate that cannot be opened (a full disk, a failing one) leaves
+	// nothing behind: what this call made is removed again.
+	var made []string
+	defer func() {
+		if err == nil {
+			return
+		}
+		for i := len(made) - 1; i >= 0; i-- {
+			if rerr := s.root.Remove(made[i]); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				s.log.Warn("cannot remove what a failed create left", "debate_id", sess.ID, "path", made[i], "err", rerr)
+			}
+		}
+		if debate.IsDiskFault(err) && !errors.Is(err, debate.ErrStorage) {
+			err = &debate.StorageError{DebateID: sess.ID, Path: filepath.Join(s.Dir(), filepath.FromSlash(dirOf(sess.ID))), Err: err}
+		}
+	}()
 	id := sess.ID
 	if err := s.root.Mkdir(Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("create %s: %w", Dir, err)
 	}
-	if err := s.root.Mkdir(dirOf(id), 0o700); err != nil {
+	if err := s.root.Mkdir(dirOf(id), 0o700); err == nil {
+		made = append(made, dirOf(id))
+	} else {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create the directory of %s: %w", id, err)
 		}
@@ -141,11 +160,15 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 	}
 	// The empty transcript first: writing session.json syncs the directory,
 	// which makes both names durable. An empty one left by a crash is kept.
+	_, terr := s.root.Lstat(fileOf(id, TranscriptFile))
 	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create the transcript of %s: %w", id, err)
 	}
 	f.Close()
+	if errors.Is(terr, fs.ErrNotExist) {
+		made = append(made, fileOf(id, TranscriptFile))
+	}
 	if err := durable.CreateFile(s.fs, fileOf(id, SessionFile), append(data, '\n'), 0o600); err != nil {
 		if durable.IsExist(err) {
 			return nil, fmt.Errorf("%w: %s", ErrExists, id)
@@ -228,7 +251,10 @@ type Log struct {
 	mu     sync.Mutex
 }
 
-var _ debate.Journal = (*Log)(nil)
+var (
+	_ debate.Journal      = (*Log)(nil)
+	_ debate.StorageProbe = (*Log)(nil)
+)
 
 // load reads the transcript, verifies it (against seal, if the debate is
 // sealed), and sets aside a torn last line.
@@ -316,12 +342,18 @@ func (l *Log) appendLocked(kind debate.EventKind, elapsedMs int64, data any) (de
 	line = append(line, '\n')
 	if _, err := l.f.Write(line); err != nil {
 		l.fail(err)
+		if debate.IsDiskFault(err) {
+			return debate.Event{}, &debate.StorageError{DebateID: l.id, Path: l.path(), Err: err}
+		}
 		return debate.Event{}, fmt.Errorf("append to the transcript of %s: %w", l.id, err)
 	}
 	l.dirty = true
 	if kind != debate.EventRequest {
 		if err := l.f.Sync(); err != nil {
 			l.fail(err)
+			if debate.IsDiskFault(err) {
+				return debate.Event{}, &debate.StorageError{DebateID: l.id, Path: l.path(), Err: err}
+			}
 			return debate.Event{}, fmt.Errorf("sync the transcript of %s: %w", l.id, err)
 		}
 		l.dirty = false
@@ -331,6 +363,35 @@ func (l *Log) appendLocked(kind debate.EventKind, elapsedMs int64, data any) (de
 	l.size += int64(len(line))
 	return e, nil
 }
+
+// Writable reports whether the transcript's disk can still take a write:
+// a *debate.StorageError when the file system holding it has (almost) no
+// space left, or an earlier write failed on the disk. It implements
+// debate.StorageProbe.
+func (l *Log) Writable() error {
+	l.mu.Lock()
+	broken := l.broken
+	l.mu.Unlock()
+	if broken != nil && debate.IsDiskFault(broken) {
+		return &debate.StorageError{DebateID: l.id, Path: l.path(), Err: broken}
+	}
+	if l.f == nil {
+		return nil
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Fstatfs(int(l.f.Fd()), &st); err == nil && uint64(st.Bsize)*st.Bavail < minFreeBytes {
+		return &debate.StorageError{DebateID: l.id, Path: l.path(), Err: syscall.ENOSPC}
+	}
+	return nil
+}
+
+// minFreeBytes is the free space below which a transcript's disk counts as
+// full: less than one more event of the largest size.
+const minFreeBytes = MaxLineBytes
+
+// path is the transcript's path, under the root's directory, as a
+// storage error names it.
+func (l *Log) path() string { return filepath.Join(l.s.Dir(), filepath.FromSlash(fileOf(l.id, TranscriptFile))) }
 
 func (l *Log) fail(err error) {
 	l.broken = err
