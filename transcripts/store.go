@@ -391,7 +391,9 @@ const minFreeBytes = MaxLineBytes
 
 // path is the transcript's path, under the root's directory, as a
 // storage error names it.
-func (l *Log) path() string { return filepath.Join(l.s.Dir(), filepath.FromSlash(fileOf(l.id, TranscriptFile))) }
+func (l *Log) path() string {
+	return filepath.Join(l.s.Dir(), filepath.FromSlash(fileOf(l.id, TranscriptFile)))
+}
 
 func (l *Log) fail(err error) {
 	l.broken = err
