@@ -2,8 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
+	"path/filepath"
+
 	"errors"
 	"fmt"
+	"github.com/spf13/cobra"
 	"io/fs"
 	"os"
 
@@ -163,4 +169,50 @@ func (a *app) trustRoot() error {
 		return fmt.Errorf("the vault %s is a symbolic link to %s, out of the root; give --vault %s to use it", vault, real, real)
 	}
 	return nil
+}
+
+// newTranscriptsKeygenCmd is "parley transcripts keygen FILE": a new
+// ed25519 key for signing seals, written to FILE (0600, never replaced),
+// and the config.json lines that use it.
+func newTranscriptsKeygenCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "keygen FILE",
+		Short: "Make an ed25519 key that signs every debate's seal, and print the config.json lines that use it",
+		Long: "Writes a new ed25519 private key (base64) to FILE, readable by you only, and prints\n" +
+			"the \"seal\" section for config.json: signingKey (FILE) and publicKey. With it, every\n" +
+			"verdict.json parley writes is signed, and every seal read must carry a valid\n" +
+			"signature: a debate rewritten by someone with write access but not the key shows\n" +
+			"as tampered. Keep FILE out of reach of those you do not trust; give readers only\n" +
+			"the publicKey.",
+		Example: "  parley transcripts keygen ~/.parley-seal.key",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pub, priv, err := ed25519.GenerateKey(nil)
+			if err != nil {
+				return err
+			}
+			f, err := os.OpenFile(args[0], os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			if errors.Is(err, fs.ErrExist) {
+				return usagef("%s exists; parley never replaces a key (give another file)", args[0])
+			}
+			if err != nil {
+				return err
+			}
+			if _, err := f.WriteString(base64.StdEncoding.EncodeToString(priv.Seed()) + "\n"); err != nil {
+				f.Close()
+				return err
+			}
+			if err := f.Close(); err != nil {
+				return err
+			}
+			abs, _ := filepath.Abs(args[0])
+			section := map[string]any{"seal": map[string]string{"signingKey": abs, "publicKey": base64.StdEncoding.EncodeToString(pub)}}
+			if a.json {
+				return a.emit(section)
+			}
+			data, _ := json.MarshalIndent(section, "", "  ")
+			a.printf("key written to %s; add to %s:\n%s\n", abs, filepath.Join(a.rootDir(), "config.json"), data)
+			return nil
+		},
+	}
 }

@@ -553,3 +553,36 @@ func TestSignedSealTellsAWholeRewrite(t *testing.T) {
 	}
 	_ = context.Background
 }
+
+// TestKeygenSignsSeals: the key and the config lines "transcripts keygen"
+// prints make every seal signed and checked; the key file is the owner's
+// only and is never replaced.
+func TestKeygenSignsSeals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	dcli(t, root, "init")
+	keyFile := filepath.Join(dir, "seal.key")
+	out, errs, code := dcli(t, root, "--json", "transcripts", "keygen", keyFile)
+	if code != 0 {
+		t.Fatalf("keygen: exit %d %s", code, errs)
+	}
+	if fi, err := os.Stat(keyFile); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v %v", fi, err)
+	}
+	os.WriteFile(filepath.Join(root, "config.json"), []byte(strings.TrimSpace(out)), 0o600)
+	if _, _, code := dcli(t, root, "transcripts", "keygen", keyFile); code != exitUsage {
+		t.Errorf("keygen over an existing key: exit %d", code)
+	}
+	s := writeScripts(t, dir, map[string]string{"critic": concedingCritic, "proposer": holdingDefender})
+	out, errs, code = dcli(t, root, "--json", "debate", "run", "--layer", "spec", "--topic", "Keys", "--position", "Use UUIDv7 keys",
+		"--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"])
+	if code != 0 {
+		t.Fatalf("debate run: %s", errs)
+	}
+	objs := lines(t, out)
+	id := objs[len(objs)-1]["debate_id"].(string)
+	if out, _, code := dcli(t, root, "transcripts", "verify", id); code != 0 || !strings.Contains(out, "signature valid") {
+		t.Errorf("verify: exit %d\n%s", code, out)
+	}
+}
