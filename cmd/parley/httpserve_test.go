@@ -119,17 +119,29 @@ func TestHTTPServersShedSlowBodies(t *testing.T) {
 			pid, url := startServer(t, c.args...)
 			before := openFDs(t, pid)
 			addr := regexp.MustCompile(`[0-9.]+:[0-9]+`).FindString(url)
-			stop := slowClients(t, addr, c.path, 600, 200*time.Millisecond)
-			peak := 0
-			for range 10 {
-				time.Sleep(200 * time.Millisecond)
-				peak = max(peak, openFDs(t, pid))
+			rssBefore := residentKB(t, pid)
+			for _, load := range []struct {
+				name  string
+				start func() func()
+			}{
+				{"slow bodies", func() func() { return slowClients(t, addr, c.path, 600, 200*time.Millisecond) }},
+				{"idle kept-alive sessions", func() func() { return idleClients(t, addr, c.path, 600) }},
+			} {
+				stop := load.start()
+				peak := 0
+				for range 10 {
+					time.Sleep(200 * time.Millisecond)
+					peak = max(peak, openFDs(t, pid))
+				}
+				stop()
+				if limit := before + httpserve.DefaultMaxConns + 8; peak > limit {
+					t.Errorf("%s held %d descriptors under 600 clients with %s (%d before, cap %d connections)", c.name, peak, load.name, before, httpserve.DefaultMaxConns)
+				}
+				if rss := residentKB(t, pid); rss > rssBefore+100<<10 {
+					t.Errorf("%s grew from %d KB to %d KB resident under 600 clients with %s", c.name, rssBefore, rss, load.name)
+				}
+				t.Logf("%s: %d descriptors before, at most %d under 600 clients with %s; resident %d KB before, %d KB after", c.name, before, peak, load.name, rssBefore, residentKB(t, pid))
 			}
-			stop()
-			if limit := before + httpserve.DefaultMaxConns + 8; peak > limit {
-				t.Errorf("%s held %d descriptors under 600 slow clients (%d before, cap %d connections)", c.name, peak, before, httpserve.DefaultMaxConns)
-			}
-			t.Logf("%s: %d descriptors before, at most %d under 600 slow clients", c.name, before, peak)
 			var res *http.Response
 			var err error
 			for range 50 { // the slow clients' slots free as they close
@@ -176,4 +188,37 @@ func TestAllowRemoteOnLoopbackKeepsTheHostCheck(t *testing.T) {
 	if _, errs, code := dcli(t, root, "mcp", "--http", "127.0.0.1:bad", "--allow-remote"); code != exitUsage {
 		t.Errorf("mcp --http with a bad port: exit %d %s", code, errs)
 	}
+}
+
+// idleClients opens n connections that each send one whole request and
+// then keep the connection open, idle, until stop: kept-alive sessions.
+func idleClients(t *testing.T, addr, path string, n int) (stop func()) {
+	t.Helper()
+	var conns []net.Conn
+	for i := range n {
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatalf("dial %d: %v", i, err)
+		}
+		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, addr)
+		conns = append(conns, c)
+	}
+	return func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}
+}
+
+// residentKB is process pid's resident set (Linux).
+func residentKB(t testing.TB, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kb int
+	if m := regexp.MustCompile(`VmRSS:\s+(\d+) kB`).FindSubmatch(data); m != nil {
+		fmt.Sscan(string(m[1]), &kb)
+	}
+	return kb
 }
