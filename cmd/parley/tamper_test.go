@@ -412,6 +412,14 @@ func TestTamperTable(t *testing.T) {
 		if code, body := e.get("/"); code != 200 || strings.Contains(body, "✗") || !strings.Contains(body, "✓ verified") {
 			t.Fatalf("untouched index: %d", code)
 		}
+		// Filing the record again (as after an interrupted filing) rewrites
+		// it as it was: the seal still holds.
+		if _, errs, code := dcli(t, e.root, "consensus", "file", "--from-debate", d.id); code != 0 {
+			t.Fatalf("file again: %s", errs)
+		}
+		if out, errs, code := dcli(t, e.root, "transcripts", "verify", d.id); code != 0 {
+			t.Fatalf("after filing again: exit %d\n%s%s", code, out, errs)
+		}
 	}
 	cases := tamperCases(d)
 	if os.Getenv("PARLEY_LONG") != "" {
