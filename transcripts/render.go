@@ -115,10 +115,10 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 		renderTurnMD(b, e.Turn, mark, arguments)
 	case e.Rejected != nil:
 		r := e.Rejected
-		fmt.Fprintf(b, "\n> [!warning] Reply of %s (%s, round %d) rejected%s: %s\n", r.Agent, r.Role, r.Round, mark, mdLine(r.Reason))
+		fmt.Fprintf(b, "\n> [!warning] Reply of %s (%s, round %d) rejected%s: %s\n", mdLine(r.Agent), mdLine(string(r.Role)), r.Round, mark, mdLine(r.Reason))
 	case e.Forfeit != nil:
 		f := e.Forfeit
-		fmt.Fprintf(b, "\n### %s (%s) — forfeited%s\n\n%s", f.Agent, f.Role, mark, string(f.Reason))
+		fmt.Fprintf(b, "\n### %s (%s) — forfeited%s\n\n%s", mdLine(f.Agent), mdLine(string(f.Role)), mark, mdLine(string(f.Reason)))
 		if f.Detail != "" {
 			fmt.Fprintf(b, ": %s", mdLine(f.Detail))
 		}
@@ -129,7 +129,7 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 }
 
 func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string, arguments bool) {
-	fmt.Fprintf(b, "\n### %s (%s) — %s%s\n\n", t.Agent, t.Role, TokensLabel(t), mark)
+	fmt.Fprintf(b, "\n### %s (%s) — %s%s\n\n", mdLine(t.Agent), mdLine(string(t.Role)), TokensLabel(t), mark)
 	pos := mdLine(t.Position)
 	if pos == "" {
 		pos = "_(none)_"
