@@ -25,6 +25,9 @@ var (
 	// records filed by a program): Check answers on the record alone and
 	// says so.
 	ErrNoSeal = errors.New("the record's debate is not here to check its seal against")
+	// ErrNotFiled means an outcome whose verdict is never filed
+	// (UNAVAILABLE: not a debate outcome).
+	ErrNotFiled = errors.New("verdict not filed as a consensus record")
 )
 
 // RecordError records a failure on one record file.

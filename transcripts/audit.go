@@ -459,21 +459,18 @@ func (a *auditor) vaultFiles() {
 	if a.filing == nil {
 		// The seal is gone or was never written: a record found some other
 		// way is a witness all the same.
-		if page != nil {
-			if l, ok := page.Meta["record"].(string); ok {
-				if link, err := vault.ParseLink(l); err == nil {
-					record = "wiki/" + strings.TrimPrefix(link.Target, "wiki/")
-					if !strings.HasSuffix(record, ".md") {
-						record += ".md"
-					}
-				}
-			}
-		}
-		if record == "" && a.w.Records != nil {
+		if a.w.Records != nil {
 			record, _ = a.w.Records.RecordOf(a.ctx, a.id)
 		}
 		if record == "" && a.t.Verdict != nil {
 			record = a.t.Verdict.Record
+		}
+		if record == "" && page != nil {
+			if l, ok := page.Meta["record"].(string); ok {
+				if link, err := vault.ParseLink(l); err == nil {
+					record, _ = a.w.Vault.Resolve(link.Target)
+				}
+			}
 		}
 	}
 	if record != "" {

@@ -124,7 +124,7 @@ func TestTranscriptsShow(t *testing.T) {
 		}
 	}
 	md, _, code := dcli(t, root, "transcripts", "show", id, "--format", "md")
-	if code != 0 || !strings.HasPrefix(md, "# Debate: Idempotency keys") || !strings.Contains(md, "[[consensus/spec-idempotency-keys]]") {
+	if code != 0 || !strings.HasPrefix(md, "# Debate: Idempotency keys") || !strings.Contains(md, "[[spec-idempotency-keys]]") {
 		t.Errorf("md: exit %d\n%s", code, md)
 	}
 	html, _, code := dcli(t, root, "transcripts", "show", id, "--format", "html")
@@ -310,7 +310,7 @@ func TestVaultPageWrittenOnClose(t *testing.T) {
 			t.Fatalf("verify %s: %+v %v", c.id, rep, err)
 		}
 		m := page.Meta
-		link := "[[consensus/" + c.record + "]]"
+		link := "[[" + c.record + "]]"
 		// The page records the chain at the verdict, the line before the
 		// seal event; the seal event records the page's body by hash.
 		events, _ := openStore(t, root).Events(c.id)
