@@ -120,7 +120,13 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 		fmt.Fprintf(b, "\n> [!warning] Reply of %s (%s, round %d) rejected%s: %s\n", mdLine(r.Agent), mdLine(string(r.Role)), r.Round, mark, mdLine(r.Reason))
 	case e.Forfeit != nil:
 		f := e.Forfeit
-		fmt.Fprintf(b, "\n### %s (%s) — forfeited%s\n\n%s", mdLine(f.Agent), mdLine(string(f.Role)), mark, mdLine(string(f.Reason)))
+		// The reasons parley writes (deadline, bad_reply, …) are shown as
+		// written; anything else a tampered transcript says is escaped.
+		reason := string(f.Reason)
+		if strings.ContainsFunc(reason, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '_') }) {
+			reason = mdLine(reason)
+		}
+		fmt.Fprintf(b, "\n### %s (%s) — forfeited%s\n\n%s", mdLine(f.Agent), mdLine(string(f.Role)), mark, reason)
 		if f.Detail != "" {
 			fmt.Fprintf(b, ": %s", mdLine(f.Detail))
 		}
