@@ -274,7 +274,7 @@ func TestOpenAINonRetryableAndTransportErrors(t *testing.T) {
 		t.Fatalf("401: %v", err)
 	}
 	// A dropped connection, then an answer.
-	o, _, slept = newFake(t, OpenAIConfig{MaxRetries: 2}, func(r *openaitest.Request) openaitest.Response {
+	o, srv, slept = newFake(t, OpenAIConfig{MaxRetries: 2}, func(r *openaitest.Request) openaitest.Response {
 		if r.N == 1 {
 			return openaitest.Response{Hangup: true}
 		}
