@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -28,6 +29,16 @@ func TestVersionFlagAndCommandAgree(t *testing.T) {
 	var v buildVersion
 	if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitOK || v.Go != runtime.Version() || v.Version == "" {
 		t.Fatalf("--json version = %q (%v), exit %d", out, err, code)
+	}
+	// A root parley would refuse to use does not stop it saying its version.
+	bad := t.TempDir()
+	if err := os.Chmod(bad, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--root", bad, "--version"}, {"--root", bad, "version"}} {
+		if out, stderr, code := runT(t, "", args...); code != exitOK || out != flag {
+			t.Errorf("%v: exit %d, %q, %q", args, code, out, stderr)
+		}
 	}
 	if _, _, code := runT(t, "", "version", "extra"); code != exitUsage {
 		t.Fatalf("version extra: exit %d, want %d", code, exitUsage)
