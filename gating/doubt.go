@@ -193,21 +193,14 @@ func (a *analysis) dismissalAnswered(i int) bool {
 			return true
 		}
 	}
-	sentStart := t[i].start
-	for k := i - 1; k >= 0 && t[k].sent == sent; k-- {
-		sentStart = t[k].start
+	// Hits and checks are recorded in text order, so the last of each
+	// tells whether one stands earlier in this sentence.
+	sentStart := a.sents[sent].start
+	if f := a.hits[clFailure]; len(f) > 0 && f[len(f)-1].start >= sentStart {
+		return false
 	}
-	for _, s := range a.hits[clFailure] {
-		if s.start >= sentStart {
-			return false
-		}
-	}
-	for _, s := range a.checks {
-		if s.start >= sentStart && s.start < t[i].start {
-			return true
-		}
-	}
-	return false
+	c := a.checks
+	return len(c) > 0 && c[len(c)-1].start >= sentStart && c[len(c)-1].start < t[i].start
 }
 
 // commandWords start a command the agent says it ran.
@@ -447,12 +440,14 @@ func (a *analysis) scanSpecific() {
 			}
 		}
 	}
-	for _, l := range lone {
-		k := a.sentOf(l.start)
+	if len(lone) > 0 {
+		checked := make(map[int]bool, len(a.specific))
 		for _, s := range a.specific {
-			if a.sentOf(s.start) == k {
+			checked[a.sentOf(s.start)] = true
+		}
+		for _, l := range lone {
+			if checked[a.sentOf(l.start)] {
 				add(int(l.start), int(l.end))
-				break
 			}
 		}
 	}
@@ -491,35 +486,40 @@ func (a *analysis) dropAnswerFigures(sc *SelfCritique) {
 	if sc.InitialAnswer == "" && sc.FinalAnswer == "" {
 		return
 	}
-	d := a.doc
-	onAnswerLine := func(s span) bool {
-		ls := strings.LastIndexByte(d[:s.start], '\n') + 1
-		le := strings.IndexByte(d[s.end:], '\n')
-		if le < 0 {
-			le = len(d)
-		} else {
-			le += int(s.end)
-		}
-		line := strings.TrimSpace(d[ls:le])
-		if line == "" {
-			return false
-		}
-		for _, ans := range [2]string{sc.InitialAnswer, sc.FinalAnswer} {
-			for _, al := range strings.Split(ans, "\n") {
-				if strings.TrimSpace(al) == line {
-					return true
-				}
+	answerLines := map[string]bool{}
+	for _, ans := range [2]string{sc.InitialAnswer, sc.FinalAnswer} {
+		for _, al := range strings.Split(ans, "\n") {
+			if al = strings.TrimSpace(al); al != "" {
+				answerLines[al] = true
 			}
 		}
-		return false
 	}
+	d := a.doc
+	// The spans come in text order: walk the lines alongside them.
 	filter := func(spans []span) []span {
 		out := spans[:0]
+		ls, le, onAnswer := 0, -1, false
 		for _, s := range spans {
-			if c := d[s.start]; c >= '0' && c <= '9' && onAnswerLine(s) {
+			if c := d[s.start]; c < '0' || c > '9' {
+				out = append(out, s)
 				continue
 			}
-			out = append(out, s)
+			if int(s.start) > le {
+				ls = strings.LastIndexByte(d[:s.start], '\n') + 1
+				if ls < le {
+					ls = le + 1
+				}
+				le = strings.IndexByte(d[s.start:], '\n')
+				if le < 0 {
+					le = len(d)
+				} else {
+					le += int(s.start)
+				}
+				onAnswer = answerLines[strings.TrimSpace(d[ls:le])]
+			}
+			if !onAnswer {
+				out = append(out, s)
+			}
 		}
 		return out
 	}
@@ -792,6 +792,12 @@ func (a *analysis) scanOverruled() {
 		return
 	}
 	t := a.tokens
+	beforeSent := make([]bool, len(a.sents)+1)
+	for _, tk := range t {
+		if beforeWords()[tk.s] {
+			beforeSent[tk.sent] = true
+		}
+	}
 	tok := 0
 	// The failures that stand: none of their sentence's words places them
 	// before the change.
@@ -806,19 +812,12 @@ func (a *analysis) scanOverruled() {
 		}
 		sent := t[tok].sent
 		// "still climbs", "still fails": a failure that outlived the change.
-		before := t[tok].s == "still"
-		if before {
+		if t[tok].s == "still" {
 			standing = append(standing, f)
 			standingSent = append(standingSent, sent)
 			continue
 		}
-		for k := tok; k >= 0 && t[k].sent == sent && !before; k-- {
-			before = beforeWords()[t[k].s]
-		}
-		for k := tok + 1; k < len(t) && t[k].sent == sent && !before; k++ {
-			before = beforeWords()[t[k].s]
-		}
-		if !before {
+		if !beforeSent[sent] {
 			standing = append(standing, f)
 			standingSent = append(standingSent, sent)
 		}
@@ -826,39 +825,37 @@ func (a *analysis) scanOverruled() {
 	if len(standing) == 0 {
 		return
 	}
-	qs := a.questions
-	inQuestion := func(off int32) bool {
-		for _, q := range qs {
-			if off >= q.start && off < q.end {
-				return true
-			}
-		}
-		return false
+	failSent := make(map[int32]bool, len(standingSent))
+	for _, s := range standingSent {
+		failSent[s] = true
 	}
 	first, last := standing[0], standing[len(standing)-1]
 	lastSent := standingSent[len(standingSent)-1]
 	verdict, fixedLater := false, false
+	qs, qi := a.questions, 0
+	nowSent := int32(-1) // the sentence in which "now" or "after" was last seen
 	for i, tk := range t {
-		if !successWords()[tk.s] || a.negatedBy(i) >= 0 || inQuestion(tk.start) {
+		if tk.s == "now" || tk.s == "after" {
+			nowSent = tk.sent
+		}
+		if !successWords()[tk.s] || a.negatedBy(i) >= 0 {
 			continue
 		}
-		if tk.sent > lastSent {
+		for qi < len(qs) && qs[qi].end <= tk.start {
+			qi++
+		}
+		if qi < len(qs) && qs[qi].start <= tk.start {
+			continue // asked, not concluded
+		}
+		if tk.sent > lastSent && nowSent == tk.sent {
 			// "… now passes", "after the fix it passes": the failure was
 			// dealt with.
-			for k := i - 1; k >= 0 && t[k].sent == tk.sent; k-- {
-				if t[k].s == "now" || t[k].s == "after" {
-					fixedLater = true
-				}
-			}
+			fixedLater = true
 		}
 		// A success word after a failure is a verdict over it; one
 		// before it counts when it stands in a sentence of its own (a
 		// list "A: pass, B: FAIL" is no verdict).
-		inFailSent := false
-		for _, s := range standingSent {
-			inFailSent = inFailSent || s == tk.sent
-		}
-		if tk.start > first.start || !inFailSent {
+		if tk.start > first.start || !failSent[tk.sent] {
 			verdict = true
 		}
 	}
