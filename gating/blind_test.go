@@ -17,11 +17,14 @@ import (
 // read closely, labelled by what a careful reviewer would decide, and
 // committed with the shipped model's figures on them before any feature
 // was changed. The files named in heldOutBlind are never trained on.
-func readBlindSet(t *testing.T) map[string][]Example {
+func readBlindSet(t *testing.T) map[string][]Example { return readVoiceDir(t, "testdata/blind") }
+
+// readVoiceDir reads every dir/<voice>.txt in the corpus block format.
+func readVoiceDir(t *testing.T, dir string) map[string][]Example {
 	t.Helper()
-	files, err := filepath.Glob("testdata/blind/*.txt")
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no blind set: %v", err)
+		t.Fatalf("no examples in %s: %v", dir, err)
 	}
 	out := map[string][]Example{}
 	for _, name := range files {
@@ -91,10 +94,30 @@ func measureBlind(t *testing.T, g *Gate, ex []Example) (f blindFigures) {
 }
 
 // TestBlindVoices measures the shipped model on the blind set, per voice
-// and pooled, and lists every example it gets wrong.
+// and pooled, and lists every example it gets wrong. Its misses guided the
+// parser and feature fixes that followed its first measurement, so it is a
+// development set now; TestHoldoutVoices is the blind figure.
 func TestBlindVoices(t *testing.T) {
 	t.Parallel()
-	sets := readBlindSet(t)
+	reportVoices(t, readBlindSet(t), 130, 0.9, 0.3)
+}
+
+// TestHoldoutVoices measures the shipped model on gating/testdata/holdout:
+// six more voices (ReAct-style Thought/Action/Observation traces, release
+// checklists, formal e-mails, commit messages, forum answers with EDITs,
+// Socratic Q/A), written after the fixes the blind set led to and before
+// any gate was run on them; never trained or tuned on.
+func TestHoldoutVoices(t *testing.T) {
+	t.Parallel()
+	reportVoices(t, readVoiceDir(t, "testdata/holdout"), 50, 0.85, 0.5)
+}
+
+// reportVoices logs recall of debate and skip rate per voice and pooled,
+// and the misses, and checks the pooled figures against a floor: the gate
+// must stay conservative on writing it has never seen (debate when
+// unsure) and still save debates.
+func reportVoices(t *testing.T, sets map[string][]Example, minN int, minRecall, minSkip float64) {
+	t.Helper()
 	var voices []string
 	for v := range sets {
 		voices = append(voices, v)
@@ -114,15 +137,13 @@ func TestBlindVoices(t *testing.T) {
 	for _, e := range all {
 		d, _ := g.Decide(e.SelfCritique)
 		if d.Outcome != e.Label {
-			t.Logf("  miss %-9s %-7s labelled %-6s decided %-6s score %.3f", e.ID, e.Case, e.Label, d.Outcome, d.Score)
+			t.Logf("  miss %-9s %-13s labelled %-6s decided %-6s score %.3f", e.ID, e.Case, e.Label, d.Outcome, d.Score)
 		}
 	}
-	if f.n < 120 {
-		t.Errorf("blind set has %d examples, want ≥ 120", f.n)
+	if f.n < minN {
+		t.Errorf("%d examples, want ≥ %d", f.n, minN)
 	}
-	// A floor, not a target: the gate must stay conservative on writing it
-	// has never seen (debate when unsure) and still save some debates.
-	if f.recall < 0.9 || f.skipRt < 0.3 {
-		t.Errorf("blind: recall of debate %.3f (want ≥ 0.9), skip rate %.3f (want ≥ 0.3)", f.recall, f.skipRt)
+	if f.recall < minRecall || f.skipRt < minSkip {
+		t.Errorf("recall of debate %.3f (want ≥ %.2f), skip rate %.3f (want ≥ %.2f)", f.recall, minRecall, f.skipRt, minSkip)
 	}
 }
