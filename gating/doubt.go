@@ -628,10 +628,25 @@ func (a *analysis) settleDoubts() {
 			verbAt[k] = s.start
 		}
 	}
+	// hedged marks the sentences that hedge (not merely ask): a hedge
+	// soon after a check reopens the doubt it settled ("… I haven't rerun
+	// yet"); a new question is a new doubt of its own.
+	hedged := make([]bool, n)
 	for _, c := range []class{clHedge, clModal, clUnknown} {
 		for _, s := range a.hits[c] {
 			markDoubt(s)
+			if k := a.sentOf(s.start); k >= 0 {
+				hedged[k] = true
+			}
 		}
+	}
+	reopens := func(m int) bool {
+		for x := m + 1; x < n && x <= m+2; x++ {
+			if hedged[x] {
+				return true
+			}
+		}
+		return false
 	}
 	for _, s := range a.questions {
 		// A question's doubt sits where the question starts.
@@ -641,14 +656,11 @@ func (a *analysis) settleDoubts() {
 		markCheck(s)
 	}
 	for _, s := range a.specific {
-		markCheck(s)
+		// A section or ticket cited is where to look, not a check made.
+		if !a.citation(s) {
+			markCheck(s)
+		}
 	}
-	// answeredBy returns the sentence that settles the doubt of sentence
-	// k, or -1: one of the next settleReach sentences of the same field
-	// that states a check, with no new doubt from the doubt up to it or in
-	// the sentence after it. The sentences in between may restate the
-	// question's subject or say what the check will show ("Answer.", "The
-	// spec says so.").
 	// A check that reports a failure or is waved away ("… but that's
 	// close enough") settles nothing.
 	against := make([]bool, n)
@@ -659,6 +671,12 @@ func (a *analysis) settleDoubts() {
 			}
 		}
 	}
+	// answeredBy returns the sentence that settles the doubt of sentence
+	// k, or -1: one of the next settleReach sentences of the same field
+	// that states a check, with no new doubt from the doubt up to it and
+	// no hedge in the two sentences after it. The sentences in between may
+	// restate the question's subject or say what the check will show
+	// ("Answer.", "The spec says so.").
 	answeredBy := func(k int) int {
 		f := a.fieldOf(a.sents[k].start)
 		for m := k + 1; m < n && m <= k+settleReach; m++ {
@@ -666,7 +684,7 @@ func (a *analysis) settleDoubts() {
 				return -1
 			}
 			if info[m].checkAt >= 0 {
-				if against[m] || m+1 < n && info[m+1].doubtAt >= 0 {
+				if against[m] || reopens(m) {
 					return -1
 				}
 				return m
@@ -681,7 +699,7 @@ func (a *analysis) settleDoubts() {
 		}
 		end := int32(-1)
 		switch {
-		case verbAt[k] > info[k].lastDoub && (k+1 >= n || info[k+1].doubtAt < 0):
+		case verbAt[k] > info[k].lastDoub && !reopens(k):
 			end = a.sents[k].end // "I wasn't sure X, so I ran Y"
 		case answeredBy(k) >= 0:
 			end = a.sents[answeredBy(k)].end
@@ -720,6 +738,20 @@ func (a *analysis) settleDoubts() {
 // come: a reader takes a question answered within the next few sentences
 // of the same paragraph as answered.
 const settleReach = 3
+
+// citation reports whether the specific evidence s is a spec section or a
+// ticket or PR id (§4.2, #3310, OPS-221) rather than a result.
+func (a *analysis) citation(s span) bool {
+	t := a.doc[s.start:s.end]
+	if strings.HasPrefix(t, "§") || strings.HasPrefix(t, "#") {
+		return true
+	}
+	k := 0
+	for k < len(t) && t[k] >= 'A' && t[k] <= 'Z' {
+		k++
+	}
+	return k >= 2 && k+1 < len(t) && t[k] == '-' && isDigits(t[k+1:])
+}
 
 // acknowledgeWords say that the answer was changed on purpose.
 var acknowledgeWords = lazySet(func() map[string]bool {

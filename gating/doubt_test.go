@@ -91,6 +91,24 @@ func readerCases() []readerCase {
 			},
 		},
 		{
+			feature: "settled_doubts", // a cited section is no check; a hedge soon after reopens the doubt
+			fire:    []SelfCritique{crit("Could the index slow writes? I measured 20k inserts: 1.91 s without it, 1.97 s with it.")},
+			noFire: []SelfCritique{
+				crit("- [?] page size cap: I think it's 100, the code might use 200\n- [ ] §4.3 error format"),
+				crit("My timings above may be wrong, I ran them on a laptop on battery. Someone saw the opposite. I haven't rerun yet."),
+			},
+		},
+		{
+			feature: "failure_reports", // discrepancies and errors are failures too
+			fire:    []SelfCritique{crit("37 of the invoices differ by a cent."), crit("The call errored with NonExistentQueue.")},
+			noFire:  []SelfCritique{crit("No invoice differs from the reference.")},
+		},
+		{
+			feature: "unchecked_confidence", // a file cited in the text names where the check was made
+			fire:    []SelfCritique{{Critique: "The dedup is right.", FinalConfidence: conf(0.95)}},
+			noFire:  []SelfCritique{{Critique: "The dedup is right, verified in webhooks/dedup.go.", FinalConfidence: conf(0.95)}},
+		},
+		{
 			feature: "unknown_markers", // a label's "none"
 			fire:    []SelfCritique{crit("Open questions: the retention period.")},
 			noFire:  []SelfCritique{crit("Open questions: none.\nTODOs: 0")},

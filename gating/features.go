@@ -120,7 +120,7 @@ var featureDefs = [NumFeatures]featureDef{
 	FEvidenceSpecificity:     {"evidence_specificity", kindCount, "ln(1 + specific evidence: file:line refs, test names, commands run, command output, counts and measurements)"},
 	FNumbers:                 {"numbers", kindCount, "ln(1 + numbers written outside the specific evidence)"},
 	FSettledDoubts:           {"settled_doubts", kindCount, "ln(1 + doubts raised and then settled by a stated check in the same or the next sentence)"},
-	FUncheckedConfidence:     {"unchecked_confidence", kindFlag, "1 when the text is sure (confidence ≥ 0.8, boosters, I'm certain) but names no check: no evidence, no specific result, no settled doubt"},
+	FUncheckedConfidence:     {"unchecked_confidence", kindFlag, "1 when the text is sure (confidence ≥ 0.8, boosters, I'm certain) but names no check: no evidence ref, no specific result, no settled doubt"},
 	FFailureReports:          {"failure_reports", kindCount, "ln(1 + failures reported: fails, panics, flaky, timed out, still reproduces …; \"no failures\" does not count)"},
 	FDismissals:              {"dismissals", kindCount, "ln(1 + phrases that wave evidence away or stand in for a check: close enough, probably noise, trust me, everyone knows …)"},
 	FFailureOverruled:        {"failure_overruled", kindFlag, "1 when a reported failure (not placed before the change, not asked about) stands in a text that still gives a success verdict (passes, works, fixed, all good, LGTM) and never says it now passes"},
@@ -270,7 +270,7 @@ func Extract(sc SelfCritique) *Features {
 	v[FEvidenceMissing] = flag(nrefs == 0 && len(a.specific) == 0)
 	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && len(a.specific) == 0 && sc.Layer == debate.LayerVerify)
 	sure := ok && stated >= RulesMinConfidence || len(a.hits[clBooster]) > 0
-	if sure && len(sc.EvidenceRefs) == 0 && len(a.specific) == 0 && len(a.settled) == 0 && len(a.numbers) < 2 {
+	if sure && nrefs == 0 && len(a.specific) == 0 && len(a.settled) == 0 && len(a.numbers) < 2 {
 		v[FUncheckedConfidence] = 1
 		f.spans[FUncheckedConfidence] = a.hits[clBooster]
 	}

@@ -145,6 +145,12 @@ var layouts = []layout{
 		critique: "unit tests", fin: "fixed.", ic: -1, fc: 0.92,
 	},
 	{
+		name:     "a self-interrogation in Q/A turns has no initial or final answer",
+		in:       "Q: Is the leak fixed?\nA: The heap stays at 380 MB over an hour.\nQ: Could goroutines leak instead?\nA: Checked: NumGoroutine stays at 212.\nQ: Anything else?\nA: No.\n",
+		sections: []string{"question"},
+		critique: "Could goroutines leak instead?", ic: -1, fc: -1, noteSubstring: "in turns",
+	},
+	{
 		name:     "YAML-ish keys with a quoted value",
 		in:       "question: \"Are unknown enum values rejected?\"\nanswer: yes, with 4001\nverification: \"Could a lenient mode exist? Checked config.go: no such flag.\"\nconfidence: 0.9\n",
 		sections: []string{"question", "initial_answer", "critique"},

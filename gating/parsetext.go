@@ -413,8 +413,13 @@ func ParseText(data []byte) (SelfCritique, error) {
 		// bareAnswer is the index in p.Sections of a bare "Answer" read
 		// as the initial answer (-1 if none); namedInitial says an
 		// "Initial/Draft answer" label was seen.
-		bareAnswer   = -1
-		namedInitial bool
+		bareAnswer  = -1
+		namedAnswer bool
+		// bareAnswers counts bare "Answer"/"A:" sections; reopened says a
+		// question label came again after a section, and dialogue that a
+		// bare answer followed it: Q/A turns, not a draft and a revision.
+		bareAnswers        int
+		reopened, dialogue bool
 	)
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
@@ -474,8 +479,12 @@ func ParseText(data []byte) (SelfCritique, error) {
 					} else {
 						bareAnswer = len(p.Sections)
 					}
-				} else if s == secInitial {
-					namedInitial = true
+					bareAnswers++
+					if reopened {
+						dialogue = true
+					}
+				} else if s == secInitial || s == secFinal {
+					namedAnswer = true
 				}
 				cur, sawSection, seen[s] = s, true, true
 				if s == secCritique {
@@ -499,6 +508,11 @@ func ParseText(data []byte) (SelfCritique, error) {
 				continue
 			}
 		}
+		if how != "" && classifyLabel(normLabel(label)) == secQuestion && sawSection {
+			// "Q: …" again after an answer: the text asks and answers
+			// itself, turn by turn.
+			reopened = true
+		}
 		if c, ok := inlineConfidence(trimmed); ok {
 			c.sec, c.line = cur, lineNo
 			confs = append(confs, c)
@@ -512,7 +526,25 @@ func ParseText(data []byte) (SelfCritique, error) {
 		appendLine(&parts[cur], line)
 		appendLine(&all, line)
 	}
-	if bareAnswer >= 0 && !namedInitial && !sawCrit && !seen[secFinal] {
+	if dialogue && !namedAnswer {
+		// A self-interrogation (Q: … A: … Q: … A: …): its answers are
+		// turns of the critique, none of them the initial or final answer.
+		parts[secInitial], parts[secFinal] = strings.Builder{}, strings.Builder{}
+		seen[secInitial], seen[secFinal] = false, false
+		kept := p.Sections[:0]
+		for _, ps := range p.Sections {
+			if ps.Section != sectionNames[secInitial] && ps.Section != sectionNames[secFinal] {
+				kept = append(kept, ps)
+			}
+		}
+		p.Sections = kept
+		for k := range confs {
+			if confs[k].sec == secInitial || confs[k].sec == secFinal {
+				confs[k].sec = secCritique
+			}
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("questions and answers in turns (%d answers): read as critique, with no initial or final answer", bareAnswers))
+	} else if bareAnswer >= 0 && !namedAnswer && !sawCrit && !seen[secFinal] {
 		// One bare answer and no critique after it (a chain of thought
 		// then <answer>, a Question / Answer note): the answer the text
 		// ends on is its final answer.
