@@ -11,7 +11,7 @@ import (
 func lazySet(build func() map[string]bool) func() map[string]bool { return sync.OnceValue(build) }
 
 // This file reads doubt the way a reader does: a hedge word used to
-// describe behaviour is no hedge, a doubt that the next sentence settles
+// describe behaviour is no hedge, a doubt that one of the next sentences settles
 // with a stated check is no open doubt, and a check counts by what it
 // names (a file:line, a test, a command, its output, a count).
 
@@ -577,10 +577,13 @@ func (a *analysis) sentOf(off int32) int {
 
 // settleDoubts finds doubts raised and settled: a sentence that hedges or
 // asks (a question, "could X be wrong", "I wasn't sure whether …") whose
-// own remainder or next sentence states a check — a check verb ("I ran",
-// "re-read", "traced") or specific evidence (a file:line, a test name, a
-// command, a count) — without hedging again. The doubt's hedges and
-// question then count as none; the pair is recorded in a.settled.
+// own remainder states a check verb ("…, so I ran Y"), or one of whose next
+// settleReach sentences states a check — a check verb ("I ran", "re-read",
+// "traced") or specific evidence (a file:line, a test name, a command, a
+// count; not a cited § or ticket) — with no new doubt in between, no
+// failure or dismissal in the check's sentence and no hedge in the two
+// sentences after it. The doubt's hedges, question, failure and dismissal
+// words then count as none; the pair is recorded in a.settled.
 func (a *analysis) settleDoubts() {
 	n := len(a.sents)
 	if n == 0 {

@@ -119,7 +119,7 @@ var featureDefs = [NumFeatures]featureDef{
 	FChecksStated:            {"checks_stated", kindCount, "ln(1 + checks the agent says it made: I ran, re-read, traced, compared … (\"haven't run\" is an unknown marker instead))"},
 	FEvidenceSpecificity:     {"evidence_specificity", kindCount, "ln(1 + specific evidence: file:line refs, test names, commands run, command output, counts and measurements)"},
 	FNumbers:                 {"numbers", kindCount, "ln(1 + numbers written outside the specific evidence)"},
-	FSettledDoubts:           {"settled_doubts", kindCount, "ln(1 + doubts raised and then settled by a stated check in the same or the next sentence)"},
+	FSettledDoubts:           {"settled_doubts", kindCount, "ln(1 + doubts raised and then settled by a stated check in the same sentence or within the next three, not reopened by a hedge right after)"},
 	FUncheckedConfidence:     {"unchecked_confidence", kindFlag, "1 when the text is sure (confidence ≥ 0.8, boosters, I'm certain) but names no check: no evidence ref, no specific result, no settled doubt"},
 	FFailureReports:          {"failure_reports", kindCount, "ln(1 + failures reported: fails, panics, flaky, timed out, still reproduces …; \"no failures\" does not count)"},
 	FDismissals:              {"dismissals", kindCount, "ln(1 + phrases that wave evidence away or stand in for a check: close enough, probably noise, trust me, everyone knows …)"},

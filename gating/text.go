@@ -44,8 +44,9 @@ type analysis struct {
 	tokens    []token
 	sents     []span // sentence extents, in order
 	questions []span
-	// desc are hedge words used descriptively ("unknown fields are
-	// refused", "may retry up to 3 times"); they count as no hedge.
+	// desc are hedge, failure and dismissal words used descriptively
+	// ("unknown fields are refused", "may retry up to 3 times", "the
+	// regression suite", "receivers MUST ignore it"); they count as none.
 	desc []span
 	// settled are doubts raised and then settled by a stated check: the
 	// doubt and its check. Their hedges and questions count as none.
