@@ -68,6 +68,9 @@ type NATS struct {
 	// Replicas is the replication factor of the stream and buckets parley
 	// creates on a cluster (1 to 5, default 1).
 	Replicas int `json:"replicas,omitempty"`
+	// RetryMs is how long connecting, and every operation, retries while
+	// the server does not answer (default 30000: a server restart).
+	RetryMs int `json:"retryMs,omitempty"`
 }
 
 // UseNATS reports whether the messenger runs over NATS JetStream.
@@ -185,6 +188,9 @@ func Parse(data []byte) (*Config, error) {
 	case "", TransportFile, TransportNATS:
 	default:
 		return nil, fmt.Errorf("%w: transport %q: use %q or %q", ErrInvalid, c.Transport, TransportFile, TransportNATS)
+	}
+	if c.NATS.RetryMs < 0 {
+		return nil, fmt.Errorf("%w: nats.retryMs %d: use a positive number of milliseconds (default 30000)", ErrInvalid, c.NATS.RetryMs)
 	}
 	if c.NATS.Replicas < 0 || c.NATS.Replicas > 5 {
 		return nil, fmt.Errorf("%w: nats.replicas %d: use 1 to 5", ErrInvalid, c.NATS.Replicas)

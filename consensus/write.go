@@ -43,6 +43,9 @@ func validateOutcome(o *debate.Outcome) error {
 	if _, err := debate.ParseVerdict(string(o.Verdict)); err != nil {
 		return fmt.Errorf("%w: %v", ErrIncompleteOutcome, err)
 	}
+	if !o.Verdict.Filed() {
+		return fmt.Errorf("%w: debate %s ended %s: an agent could not be reached, so nothing was debated", ErrNotFiled, o.DebateID, o.Verdict)
+	}
 	if _, err := debate.ParseLayer(string(o.Session.Layer)); err != nil {
 		return fmt.Errorf("%w: %v", ErrIncompleteOutcome, err)
 	}

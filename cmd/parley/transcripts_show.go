@@ -50,7 +50,8 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 				return err
 			}
 			view := transcripts.NewView(t)
-			if t.State == transcripts.StateClosed {
+			// A verdict that is never filed (UNAVAILABLE) has no vault page.
+			if t.State == transcripts.StateClosed && (view.Verdict == nil || view.Verdict.Verdict.Filed()) {
 				view.Integrity.Page = a.checkPage(id, t.Report)
 			}
 			switch format {
