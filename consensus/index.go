@@ -85,6 +85,9 @@ type index struct {
 	db        *sql.DB
 	dir       dirSig
 	scannedNs int64 // when the folder was last listed
+	// stmts are the statements of txWriter, prepared once per Store (a
+	// filing's transaction uses them through tx.Stmt).
+	stmts map[string]*sql.Stmt
 }
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyMargin) }
@@ -196,6 +199,9 @@ func (s *Store) tryOpen() (*index, error) {
 func (s *Store) closeIndex() error {
 	if s.idx == nil {
 		return nil
+	}
+	for _, st := range s.idx.stmts {
+		st.Close()
 	}
 	err := s.idx.db.Close()
 	s.idx = nil
@@ -448,28 +454,37 @@ type txWriter struct {
 }
 
 func (s *Store) begin(ctx context.Context) (*txWriter, error) {
+	queries := []string{
+		`SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`,
+		`DELETE FROM files WHERE id = ?`,
+		`DELETE FROM search WHERE rowid = ?`,
+		`DELETE FROM topics WHERE rowid = ?`,
+		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO search(rowid, text) VALUES (?, ?)`,
+		`INSERT INTO topics(rowid, words) VALUES (?, ?)`,
+	}
+	// Prepared on the database before the transaction takes its one
+	// connection.
+	if s.idx.stmts == nil {
+		s.idx.stmts = map[string]*sql.Stmt{}
+	}
+	for _, q := range queries {
+		if s.idx.stmts[q] == nil {
+			st, err := s.idx.db.PrepareContext(ctx, q)
+			if err != nil {
+				return nil, s.indexErr(err)
+			}
+			s.idx.stmts[q] = st
+		}
+	}
 	tx, err := s.idx.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, s.indexErr(err)
 	}
 	w := &txWriter{s: s, tx: tx, delta: map[string]int64{}, keys: map[string]bool{}}
-	for _, p := range []struct {
-		st **sql.Stmt
-		q  string
-	}{
-		{&w.sel, `SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`},
-		{&w.delFile, `DELETE FROM files WHERE id = ?`},
-		{&w.delSearch, `DELETE FROM search WHERE rowid = ?`},
-		{&w.delTopic, `DELETE FROM topics WHERE rowid = ?`},
-		{&w.insFile, `INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&w.insSearch, `INSERT INTO search(rowid, text) VALUES (?, ?)`},
-		{&w.insTopic, `INSERT INTO topics(rowid, words) VALUES (?, ?)`},
-	} {
-		if *p.st, err = tx.Prepare(p.q); err != nil {
-			w.close()
-			return nil, s.indexErr(err)
-		}
+	for i, st := range []**sql.Stmt{&w.sel, &w.delFile, &w.delSearch, &w.delTopic, &w.insFile, &w.insSearch, &w.insTopic} {
+		*st = tx.Stmt(s.idx.stmts[queries[i]])
 	}
 	return w, nil
 }
