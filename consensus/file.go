@@ -83,7 +83,7 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 	// meanwhile).
 	if info, err := s.dir.Stat(); err == nil {
 		sig := sigOf(info)
-		if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano(), false); err != nil {
+		if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano()); err != nil {
 			s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
 		}
 	}

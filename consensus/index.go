@@ -85,6 +85,9 @@ type index struct {
 	db        *sql.DB
 	dir       dirSig
 	scannedNs int64 // when the folder was last listed
+	// stmts are the statements of txWriter, prepared once per Store (a
+	// filing's transaction uses them through tx.Stmt).
+	stmts map[string]*sql.Stmt
 }
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyMargin) }
@@ -197,6 +200,9 @@ func (s *Store) closeIndex() error {
 	if s.idx == nil {
 		return nil
 	}
+	for _, st := range s.idx.stmts {
+		st.Close()
+	}
 	err := s.idx.db.Close()
 	s.idx = nil
 	return err
@@ -279,6 +285,9 @@ func (s *Store) scan(ctx context.Context, full bool) error {
 		}
 		toRead = append(toRead, name)
 	}
+	if len(old) == 0 {
+		return s.rebuild(ctx, toRead, sigOf(info), start)
+	}
 	var gone []string
 	for name := range old {
 		if !present[name] {
@@ -295,12 +304,8 @@ func (s *Store) scan(ctx context.Context, full bool) error {
 		}
 	}
 	sig := sigOf(info)
-	err = s.write(ctx, got, gone, &sig, start, len(old) == 0)
-	if err != nil {
-		return err
-	}
 	_ = full
-	return nil
+	return s.write(ctx, got, gone, &sig, start)
 }
 
 // indexErr wraps a database failure.
@@ -310,81 +315,18 @@ func (s *Store) indexErr(err error) error {
 
 // write stores what was read and drops what is gone, in one transaction,
 // recomputing the heads of the questions touched; with sig it also
-// records the folder's state. fresh says the index holds no file yet (a
-// rebuild): then nothing is deleted and the heads are computed from what
-// was read. Callers hold s.mu.
-func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string, sig *dirSig, scannedNs int64, fresh bool) error {
+// records the folder's state. Callers hold s.mu.
+func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string, sig *dirSig, scannedNs int64) error {
 	if len(got) == 0 && len(gone) == 0 && sig == nil {
 		return nil
 	}
-	tx, err := s.idx.db.BeginTx(ctx, nil)
+	w, err := s.begin(ctx)
 	if err != nil {
-		return s.indexErr(err)
+		return err
 	}
-	defer tx.Rollback()
-	keys := map[string]bool{}
-	// Document frequencies change by these deltas ("s:" search terms, "t:"
-	// topic words, "#docs" and "#terms" the totals), applied once at the
-	// end: a rebuild of many records costs one update per distinct term.
-	delta := map[string]int64{}
-	count := func(sign int64, terms, words string, n int64) {
-		seen := map[string]bool{}
-		for _, t := range strings.Fields(terms) {
-			if !seen["s:"+t] {
-				seen["s:"+t] = true
-				delta["s:"+t] += sign
-			}
-		}
-		for _, w := range strings.Fields(words) {
-			if !seen["t:"+w] {
-				seen["t:"+w] = true
-				delta["t:"+w] += sign
-			}
-		}
-		delta["#docs"] += sign
-		delta["#terms"] += sign * n
-	}
-	sel, err := tx.Prepare(`SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`)
-	if err != nil {
-		return s.indexErr(err)
-	}
-	defer sel.Close()
-	var dels [3]*sql.Stmt
-	for i, q := range []string{`DELETE FROM files WHERE id = ?`, `DELETE FROM search WHERE rowid = ?`, `DELETE FROM topics WHERE rowid = ?`} {
-		if dels[i], err = tx.Prepare(q); err != nil {
-			return s.indexErr(err)
-		}
-		defer dels[i].Close()
-	}
-	del := func(name string) error {
-		if fresh {
-			return nil
-		}
-		var id, n int64
-		var key, words sql.NullString
-		err := sel.QueryRow(name).Scan(&id, &key, &words, &n)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if key.Valid {
-			keys[key.String] = true
-			var text string
-			if err := tx.QueryRow(`SELECT text FROM search WHERE rowid = ?`, id).Scan(&text); err == nil {
-				count(-1, text, topicTokensOnly(words.String), n)
-			}
-		}
-		for _, st := range dels {
-			if _, err := st.Exec(id); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	defer w.close()
 	for _, name := range gone {
-		if err := del(name); err != nil {
+		if err := w.del(name); err != nil {
 			return s.indexErr(err)
 		}
 	}
@@ -393,99 +335,269 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	// In a rebuild every question's records are all here: their heads are
-	// known before they are written.
-	heads := map[string]bool{}
-	if fresh {
-		chains := map[string][]*Record{}
-		for _, e := range got {
-			if r := e.Record; r != nil {
-				chains[r.key()] = append(chains[r.key()], r)
-			}
-		}
-		for _, chain := range chains {
-			if h := headOf(chain); h != nil && h.Status == StatusActive {
-				heads[h.Name] = true
-			}
-		}
-	}
-	insFile, err := tx.Prepare(`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms, head)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return s.indexErr(err)
-	}
-	defer insFile.Close()
-	insSearch, err := tx.Prepare(`INSERT INTO search(rowid, text) VALUES (?, ?)`)
-	if err != nil {
-		return s.indexErr(err)
-	}
-	defer insSearch.Close()
-	insTopic, err := tx.Prepare(`INSERT INTO topics(rowid, words) VALUES (?, ?)`)
-	if err != nil {
-		return s.indexErr(err)
-	}
-	defer insTopic.Close()
 	for _, name := range names {
-		e := got[name]
-		if err := del(name); err != nil {
+		if err := w.del(name); err != nil {
 			return s.indexErr(err)
 		}
-		var skip, rec, layer, key, debateID, status, verdict, created, topic, words any
-		var terms string
-		var nterms, head int
-		if e.Skip != "" {
-			skip = e.Skip
+		if err := w.insert(got[name]); err != nil {
+			return s.indexErr(err)
 		}
-		if r := e.Record; r != nil {
-			b, err := json.Marshal(r)
+	}
+	for key := range w.keys {
+		if err := recomputeHead(w.tx, key); err != nil {
+			return s.indexErr(err)
+		}
+	}
+	return w.commit(sig, scannedNs)
+}
+
+// rebuild fills an empty index from the named files: workers read and
+// parse them while this goroutine inserts them, in one transaction, so
+// that a rebuild takes about as long as the slower of the two and holds
+// neither the files nor their records in memory. Callers hold s.mu.
+func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scannedNs int64) error {
+	w, err := s.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan string)
+	parsed := make(chan *entry, 64)
+	var wg sync.WaitGroup
+	for range max(runtime.GOMAXPROCS(0), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for name := range next {
+				if e := s.readEntry(name); e != nil {
+					select {
+					case parsed <- e:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(next)
+		for _, name := range names {
+			select {
+			case next <- name:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(parsed)
+	}()
+	var werr error
+	for e := range parsed {
+		if werr == nil {
+			if werr = w.insert(e); werr != nil {
+				cancel() // stop the readers; drain what they already sent
+			}
+		}
+	}
+	if werr != nil {
+		return s.indexErr(werr)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Heads: a question with one record is answered by it if it is
+	// active; the few with several go through headOf.
+	if _, err := w.tx.Exec(`UPDATE files SET head = (status = 'active') WHERE rec IS NOT NULL AND qkey IN
+		(SELECT qkey FROM files WHERE rec IS NOT NULL GROUP BY qkey HAVING count(*) = 1)`); err != nil {
+		return s.indexErr(err)
+	}
+	rows, err := w.tx.Query(`SELECT qkey FROM files WHERE rec IS NOT NULL GROUP BY qkey HAVING count(*) > 1`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	var multi []string
+	for rows.Next() {
+		var k string
+		if rows.Scan(&k) == nil {
+			multi = append(multi, k)
+		}
+	}
+	rows.Close()
+	for _, key := range multi {
+		if err := recomputeHead(w.tx, key); err != nil {
+			return s.indexErr(err)
+		}
+	}
+	return w.commit(&sig, scannedNs)
+}
+
+// txWriter is one transaction that changes rows, with its prepared
+// statements and the document-frequency deltas to apply at commit.
+type txWriter struct {
+	s                                 *Store
+	tx                                *sql.Tx
+	sel, delFile, delSearch, delTopic *sql.Stmt
+	insFile, insSearch, insTopic      *sql.Stmt
+	// delta counts the document-frequency changes ("s:" search terms,
+	// "t:" topic words, "#docs" and "#terms" the totals), applied once at
+	// commit: a rebuild of many records costs one update per distinct
+	// term.
+	delta map[string]int64
+	keys  map[string]bool // questions whose heads need recomputing
+	done  bool
+}
+
+func (s *Store) begin(ctx context.Context) (*txWriter, error) {
+	queries := []string{
+		`SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`,
+		`DELETE FROM files WHERE id = ?`,
+		`DELETE FROM search WHERE rowid = ?`,
+		`DELETE FROM topics WHERE rowid = ?`,
+		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO search(rowid, text) VALUES (?, ?)`,
+		`INSERT INTO topics(rowid, words) VALUES (?, ?)`,
+	}
+	// Prepared on the database before the transaction takes its one
+	// connection.
+	if s.idx.stmts == nil {
+		s.idx.stmts = map[string]*sql.Stmt{}
+	}
+	for _, q := range queries {
+		if s.idx.stmts[q] == nil {
+			st, err := s.idx.db.PrepareContext(ctx, q)
 			if err != nil {
-				return s.indexErr(err)
+				return nil, s.indexErr(err)
 			}
-			rec, layer, key, debateID, status, verdict, created, topic = string(b), string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Topic
-			words = strings.Join(analyze(r.Topic).words(), " ")
-			if !fresh {
-				keys[r.key()] = true
-			} else if heads[r.Name] {
-				head = 1
-			}
-			terms, nterms = searchTerms(e.Text)
-		}
-		res, err := insFile.Exec(name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, topic, words, nterms, head)
-		if err != nil {
-			return s.indexErr(err)
-		}
-		if e.Record == nil {
-			continue
-		}
-		id, err := res.LastInsertId()
-		if err != nil {
-			return s.indexErr(err)
-		}
-		if _, err := insSearch.Exec(id, terms); err != nil {
-			return s.indexErr(err)
-		}
-		count(1, terms, topicTokensOnly(words.(string)), int64(nterms))
-		if _, err := insTopic.Exec(id, topicTokens(e.Record.Layer, words.(string))); err != nil {
-			return s.indexErr(err)
+			s.idx.stmts[q] = st
 		}
 	}
-	for key := range keys {
-		if err := recomputeHead(tx, key); err != nil {
-			return s.indexErr(err)
+	tx, err := s.idx.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	w := &txWriter{s: s, tx: tx, delta: map[string]int64{}, keys: map[string]bool{}}
+	for i, st := range []**sql.Stmt{&w.sel, &w.delFile, &w.delSearch, &w.delTopic, &w.insFile, &w.insSearch, &w.insTopic} {
+		*st = tx.Stmt(s.idx.stmts[queries[i]])
+	}
+	return w, nil
+}
+
+// close rolls back an uncommitted transaction and releases the
+// statements.
+func (w *txWriter) close() {
+	for _, st := range []*sql.Stmt{w.sel, w.delFile, w.delSearch, w.delTopic, w.insFile, w.insSearch, w.insTopic} {
+		if st != nil {
+			st.Close()
 		}
 	}
-	if len(delta) > 0 {
-		upd, err := tx.Prepare(`INSERT INTO df(term, n) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET n = n + excluded.n`)
+	if !w.done {
+		_ = w.tx.Rollback()
+	}
+}
+
+func (w *txWriter) count(sign int64, terms, words string, n int64) {
+	seen := map[string]bool{}
+	for _, t := range strings.Fields(terms) {
+		if !seen["s:"+t] {
+			seen["s:"+t] = true
+			w.delta["s:"+t] += sign
+		}
+	}
+	for _, t := range strings.Fields(words) {
+		if !seen["t:"+t] {
+			seen["t:"+t] = true
+			w.delta["t:"+t] += sign
+		}
+	}
+	w.delta["#docs"] += sign
+	w.delta["#terms"] += sign * n
+}
+
+// del drops the row of a file, if any.
+func (w *txWriter) del(name string) error {
+	var id, n int64
+	var key, words sql.NullString
+	err := w.sel.QueryRow(name).Scan(&id, &key, &words, &n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if key.Valid {
+		w.keys[key.String] = true
+		var text string
+		if err := w.tx.QueryRow(`SELECT text FROM search WHERE rowid = ?`, id).Scan(&text); err == nil {
+			w.count(-1, text, topicTokensOnly(words.String), n)
+		}
+	}
+	for _, st := range []*sql.Stmt{w.delFile, w.delSearch, w.delTopic} {
+		if _, err := st.Exec(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insert adds the row of a file (which must have none).
+func (w *txWriter) insert(e *entry) error {
+	var skip, rec, layer, key, debateID, status, verdict, created, topic, words any
+	var terms, tw string
+	var nterms int
+	if e.Skip != "" {
+		skip = e.Skip
+	}
+	if r := e.Record; r != nil {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		tw = strings.Join(analyze(r.Topic).words(), " ")
+		rec, layer, key, debateID, status, verdict, created, topic, words = string(b), string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Topic, tw
+		w.keys[r.key()] = true
+		terms, nterms = searchTerms(e.Text)
+	}
+	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, topic, words, nterms)
+	if err != nil || e.Record == nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	if _, err := w.insSearch.Exec(id, terms); err != nil {
+		return err
+	}
+	if _, err := w.insTopic.Exec(id, topicTokens(e.Record.Layer, tw)); err != nil {
+		return err
+	}
+	w.count(1, terms, topicTokensOnly(tw), int64(nterms))
+	return nil
+}
+
+// commit applies the frequency deltas, records the folder's state (with
+// sig) and commits.
+func (w *txWriter) commit(sig *dirSig, scannedNs int64) error {
+	s := w.s
+	if len(w.delta) > 0 {
+		upd, err := w.tx.Prepare(`INSERT INTO df(term, n) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET n = n + excluded.n`)
 		if err != nil {
 			return s.indexErr(err)
 		}
 		defer upd.Close()
-		drop, err := tx.Prepare(`DELETE FROM df WHERE term = ? AND n <= 0`)
+		drop, err := w.tx.Prepare(`DELETE FROM df WHERE term = ? AND n <= 0`)
 		if err != nil {
 			return s.indexErr(err)
 		}
 		defer drop.Close()
-		for t, d := range delta {
+		for t, d := range w.delta {
 			if d == 0 {
 				continue
 			}
@@ -501,13 +613,14 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 	}
 	if sig != nil {
 		b, _ := json.Marshal(sig)
-		if _, err := tx.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES ('dir', ?), ('scanned_ns', ?)`, string(b), strconv.FormatInt(scannedNs, 10)); err != nil {
+		if _, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES ('dir', ?), ('scanned_ns', ?)`, string(b), strconv.FormatInt(scannedNs, 10)); err != nil {
 			return s.indexErr(err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := w.tx.Commit(); err != nil {
 		return s.indexErr(err)
 	}
+	w.done = true
 	if sig != nil {
 		s.idx.dir, s.idx.scannedNs = *sig, scannedNs
 	}
@@ -678,7 +791,7 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 			gone = append(gone, name)
 		}
 	}
-	if err := s.write(ctx, got, gone, nil, 0, false); err != nil {
+	if err := s.write(ctx, got, gone, nil, 0); err != nil {
 		s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
 	}
 	return true
