@@ -42,6 +42,12 @@ func newAgentsListCmd(a *app) *cobra.Command {
 		Short: "List live agents (dead registrations are pruned)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !a.haveRoot() {
+				if !a.json {
+					a.printf("no live agents: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
+				}
+				return nil
+			}
 			return a.withMessenger(func(m *messenger) error {
 				live, err := m.reg.List(cmd.Context())
 				if err != nil {
@@ -93,7 +99,7 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 					return messengerError(err)
 				}
 				if !has && !out.Registered {
-					return notFound(name)
+					return a.notFound(name)
 				}
 				if has {
 					out.Inbox = m.inboxLocation(name)
@@ -174,17 +180,24 @@ func newAgentsAddCmd(a *app) *cobra.Command {
 			"The first session that registers NAME receives them.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withAgent(args, func(m *messenger, name string) error {
-				if err := m.tr.Create(cmd.Context(), name); err != nil {
-					return messengerError(err)
-				}
-				dir := m.inboxLocation(name)
-				if a.json {
-					return a.emit(map[string]any{"agent": name, "inbox": dir})
-				}
-				a.printf("inbox of %s ready at %s\n", name, dir)
-				return nil
-			})
+			name := args[0]
+			if err := validName("agent", name); err != nil {
+				return err
+			}
+			m, err := a.openMessenger() // makes the root if it is new
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			if err := m.tr.Create(cmd.Context(), name); err != nil {
+				return messengerError(err)
+			}
+			dir := m.inboxLocation(name)
+			if a.json {
+				return a.emit(map[string]any{"agent": name, "inbox": dir})
+			}
+			a.printf("inbox of %s ready at %s\n", name, dir)
+			return nil
 		},
 	}
 }
@@ -209,7 +222,11 @@ func (a *app) withAgent(args []string, fn func(m *messenger, name string) error)
 }
 
 // withMessenger runs fn with the messenger open, and closes it after.
+// It never creates a root: where there is none it says so.
 func (a *app) withMessenger(fn func(m *messenger) error) error {
+	if !a.haveRoot() {
+		return a.noRootError("")
+	}
 	m, err := a.openMessenger()
 	if err != nil {
 		return err

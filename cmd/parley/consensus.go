@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +34,9 @@ func newConsensusCmd(a *app) *cobra.Command {
 
 // consensusStore opens the vault and the Store; close releases both.
 func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
+	if !a.haveRoot() { // only commands that write make a root
+		return nil, nil, a.noRootError("no consensus records: ")
+	}
 	v, err := vault.Create(a.vaultDir(), vault.WithLogger(a.logger()))
 	if err != nil {
 		return nil, nil, err
@@ -93,6 +97,12 @@ func newConsensusListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if !a.haveRoot() {
+				if !a.json {
+					a.printf("no consensus records: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
+				}
+				return nil
+			}
 			s, closeFn, err := a.consensusStore()
 			if err != nil {
 				return err
@@ -103,6 +113,10 @@ func newConsensusListCmd(a *app) *cobra.Command {
 				return err
 			}
 			a.warnSkipped(s)
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			if !a.json && len(recs) > 0 && a.stdoutTTY() {
+				fmt.Fprintln(tw, "DATE\tLAYER\tVERDICT\tACTION\tSTATUS\tNAME\tTOPIC")
+			}
 			for _, r := range recs {
 				if a.json {
 					if err := a.emit(r); err != nil {
@@ -110,7 +124,10 @@ func newConsensusListCmd(a *app) *cobra.Command {
 					}
 					continue
 				}
-				a.termf("%s  %-6s  %-17s  %-10s  %s  %s\n", r.Date, r.Layer, r.Verdict, r.Status, r.Name, oneLine(r.Topic, 80))
+				fmt.Fprint(tw, termText(fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Date, r.Layer, r.Verdict, orDash(string(r.Action)), r.Status, r.Name, oneLine(r.Topic, 80))))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
 			}
 			if !a.json && len(recs) == 0 {
 				a.termf("no consensus records in %s\n", filepath.Join(s.Vault().Path(), consensus.Folder))
@@ -133,9 +150,13 @@ func newConsensusShowCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			r, page, err := s.Record(cmd.Context(), args[0])
+			name, err := resolveRecord(cmd.Context(), s, args[0])
+			if err != nil {
+				return err
+			}
+			r, page, err := s.Record(cmd.Context(), name)
 			if errors.Is(err, consensus.ErrNoRecord) {
-				return fmt.Errorf("%w (see parley consensus list)", err)
+				return fmt.Errorf("%w (%s lists them)", err, a.cmdLine("consensus", "list"))
 			}
 			if err != nil {
 				return err
@@ -324,8 +345,9 @@ func newConsensusFileCmd(a *app) *cobra.Command {
 			if id == "" {
 				return usagef("consensus file needs --from-debate ID")
 			}
-			if err := debate.ValidateID(id); err != nil {
-				return usagef("--from-debate: %v", err)
+			id, err := a.resolveDebateID(id)
+			if err != nil {
+				return err
 			}
 			s, closeFn, err := a.consensusStore()
 			if err != nil {

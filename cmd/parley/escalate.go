@@ -64,9 +64,9 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 	}
 	if !follow {
 		if st, err := os.Stat(telemetry); err != nil {
-			return usagef("--telemetry: %v", err)
+			return fileError("--telemetry", err)
 		} else if !st.Mode().IsRegular() {
-			return usagef("--telemetry %s is not a regular file", telemetry)
+			return notFoundf("--telemetry %s is not a regular file", telemetry)
 		}
 	}
 	ws, err := a.escalationWorkspace(cfg, workspace, wsGiven)

@@ -128,7 +128,7 @@ func (a *app) listen(ctx context.Context, command, as string, fn func(r inbox.Re
 	return a.withMessenger(func(m *messenger) error {
 		r, err := m.tr.Listen(ctx, as)
 		if errors.Is(err, inbox.ErrNotFound) {
-			return notFound(as)
+			return a.notFound(as)
 		}
 		if err != nil {
 			return messengerError(err)

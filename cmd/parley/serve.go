@@ -40,7 +40,7 @@ func newServeCmd(a *app) *cobra.Command {
 			}
 			st, err := a.store()
 			if errors.Is(err, fs.ErrNotExist) {
-				return usagef("there is no parley root at %s (parley init makes one)", a.rootDir())
+				return a.noRootError("")
 			}
 			if err != nil {
 				return err
@@ -48,7 +48,7 @@ func newServeCmd(a *app) *cobra.Command {
 			defer st.Close()
 			v, err := vault.Open(a.vaultDir(), vault.WithLogger(a.logger()))
 			if errors.Is(err, fs.ErrNotExist) {
-				return usagef("there is no vault at %s (parley init makes one)", a.vaultDir())
+				return notFoundf("there is no vault at %s (%s makes one)", a.vaultDir(), a.cmdLine("init"))
 			}
 			if err != nil {
 				return err

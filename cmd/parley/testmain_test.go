@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"os"
+	"os/signal"
+	"syscall"
 	"testing"
 )
 
@@ -12,7 +14,10 @@ import (
 // "bench messenger") then work under "go test" without a build step.
 func TestMain(m *testing.M) {
 	if os.Getenv("PARLEY_TEST_AS_CLI") == "1" {
-		err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		// As main does: Ctrl-C and SIGTERM end the command's context.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		stop()
 		os.Exit(exitCode(err, os.Stderr))
 	}
 	os.Exit(m.Run())
