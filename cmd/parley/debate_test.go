@@ -171,15 +171,15 @@ func TestDebateRunUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		"no agents":         {base, "--agent"},
-		"no defender":       {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
-		"two defenders":     {append(slices.Clone(base), "--agent", "defender=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
-		"openai, no model":  {append(slices.Clone(base), "--agent", "attacker=openai:", "--agent", "defender=script:"+s["a"]), "invalid agent spec"},
-		"bad role":          {append(slices.Clone(base), "--agent", "judge=script:"+s["a"]), "unknown role"},
-		"bad spec":          {append(slices.Clone(base), "--agent", "attacker=telepathy"), "invalid agent spec"},
-		"bad layer":         {[]string{"debate", "run", "--layer", "code", "--topic", "T", "--agent", "attacker=script:x"}, "unknown layer"},
-		"zero rounds":       {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--max-rounds", "0"), "maxRounds must be positive"},
-		"hostile @name":     {append(slices.Clone(base), "--agent", "attacker=@../x", "--agent", "defender=script:"+s["a"]), "invalid_name"},
+		"no agents":        {base, "--agent"},
+		"no defender":      {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
+		"two defenders":    {append(slices.Clone(base), "--agent", "defender=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
+		"openai, no model": {append(slices.Clone(base), "--agent", "attacker=openai:", "--agent", "defender=script:"+s["a"]), "invalid agent spec"},
+		"bad role":         {append(slices.Clone(base), "--agent", "judge=script:"+s["a"]), "unknown role"},
+		"bad spec":         {append(slices.Clone(base), "--agent", "attacker=telepathy"), "invalid agent spec"},
+		"bad layer":        {[]string{"debate", "run", "--layer", "code", "--topic", "T", "--agent", "attacker=script:x"}, "unknown layer"},
+		"zero rounds":      {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--max-rounds", "0"), "maxRounds must be positive"},
+		"hostile @name":    {append(slices.Clone(base), "--agent", "attacker=@../x", "--agent", "defender=script:"+s["a"]), "invalid_name"},
 	} {
 		_, errs, code := dcli(t, root, tc.args...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
