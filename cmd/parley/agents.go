@@ -34,7 +34,21 @@ type agentJSON struct {
 	Acked                  int    `json:"acked"`
 	Bad                    int    `json:"bad"`
 	Registered             bool   `json:"registered"`
+	// State is live, stopped (it registered once: its registration is
+	// stale, or it unregistered and its inbox remembers it) or
+	// never_registered (an inbox made ahead with "agents add").
+	State string `json:"state"`
+	// LastSession is the session that last owned the inbox of an agent
+	// that stopped cleanly.
+	LastSession string `json:"last_session,omitempty"`
 }
+
+// The states "agents show" tells apart.
+const (
+	agentLive            = "live"
+	agentStopped         = "stopped"
+	agentNeverRegistered = "never_registered"
+)
 
 func newAgentsListCmd(a *app) *cobra.Command {
 	return &cobra.Command{
@@ -55,7 +69,7 @@ func newAgentsListCmd(a *app) *cobra.Command {
 				}
 				if a.json {
 					for i := range live {
-						if err := a.emit(agentJSON{Registration: &live[i].Registration, Alive: true, Registered: true}); err != nil {
+						if err := a.emit(agentJSON{Registration: &live[i].Registration, Alive: true, Registered: true, State: agentLive}); err != nil {
 							return err
 						}
 					}
@@ -101,6 +115,23 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 				if !has && !out.Registered {
 					return a.notFound(name)
 				}
+				switch {
+				case out.Alive:
+					out.State = agentLive
+				case out.Registered:
+					out.State = agentStopped
+				default:
+					out.State = agentNeverRegistered
+					if m.files != nil {
+						owner, err := m.files.Owner(ctx, name)
+						if err != nil {
+							return messengerError(err)
+						}
+						if owner != "" {
+							out.State, out.LastSession = agentStopped, owner
+						}
+					}
+				}
 				if has {
 					out.Inbox = m.inboxLocation(name)
 					if c, ok := m.tr.(inboxCounter); ok {
@@ -117,7 +148,7 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 				if out.Registered {
 					status := "live"
 					if !out.Alive {
-						status = "not active (its process is gone or its heartbeat is stale)"
+						status = "stopped (its process is gone or its heartbeat is stale; 'agents prune' removes the registration)"
 					}
 					fmt.Fprintf(tw, "status:\t%s\n", status)
 					fmt.Fprintf(tw, "pid:\t%d on %s\n", e.PID, shown(orDash(e.Host), false))
@@ -126,8 +157,11 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 					fmt.Fprintf(tw, "model:\t%s\n", shown(orDash(e.Model), false))
 					fmt.Fprintf(tw, "started:\t%s\n", shown(orDash(e.StartedAt), false))
 					fmt.Fprintf(tw, "heartbeat:\t%s\n", age(e.HeartbeatAt))
+				} else if out.State == agentStopped {
+					fmt.Fprintf(tw, "status:\tstopped (it registered, then unregistered as it stopped)\n")
+					fmt.Fprintf(tw, "last session:\t%s\n", shown(out.LastSession, false))
 				} else {
-					fmt.Fprintf(tw, "status:\tnot registered (inbox made ahead with 'agents add')\n")
+					fmt.Fprintf(tw, "status:\tnever registered (its inbox was made ahead with 'agents add'; messages wait there for it)\n")
 				}
 				if has {
 					fmt.Fprintf(tw, "inbox:\t%s\n", out.Inbox)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
 )
 
 // commandPaths lists every command the user can call, as argument lists
@@ -322,5 +326,53 @@ func TestReadmeExitTable(t *testing.T) {
 		if !strings.Contains(readme, s) {
 			t.Errorf("README's exit table does not say %q", s)
 		}
+	}
+}
+
+// agents show tells apart an agent that is live, one that stopped (its
+// registration went stale, or it unregistered as it stopped cleanly), and
+// one that never registered (an inbox made ahead with agents add).
+func TestAgentsShowStates(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	register(t, root, "Live", true)
+	register(t, root, "Crashed", false)
+	mustCLI(t, root, "", "agents", "add", "Later")
+	// Stopped cleanly: registered (adopting its inbox), then unregistered.
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := registry.Open(root, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reg.Register(context.Background(), registry.Registration{Name: "Gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Unregister(context.Background(), "Gone", r.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	reg.Close()
+	tr.Close()
+	for name, want := range map[string]struct{ state, human string }{
+		"Live":    {"live", "status: live pid:"},
+		"Crashed": {"stopped", "status: stopped (its process is gone"},
+		"Gone":    {"stopped", "status: stopped (it registered, then unregistered"},
+		"Later":   {"never_registered", "status: never registered"},
+	} {
+		js := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", name))
+		if len(js) != 1 || js[0]["state"] != want.state {
+			t.Errorf("%s: --json %v, want state %s", name, js, want.state)
+		}
+		out := strings.Join(strings.Fields(mustCLI(t, root, "", "agents", "show", name)), " ")
+		if !strings.Contains(out, want.human) {
+			t.Errorf("%s: %q does not say %q", name, out, want.human)
+		}
+	}
+	js := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Gone"))
+	if js[0]["last_session"] != r.SessionID {
+		t.Errorf("Gone: last session %v, want %s", js[0]["last_session"], r.SessionID)
 	}
 }
