@@ -100,9 +100,13 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 	if n := ledger.Bad(); n > 0 {
 		a.warnf("%d line(s) of %s do not decode and were ignored", n, filepath.Join(a.rootDir(), escalation.LedgerName))
 	}
+	gateLog, err := a.gateLogOnce()
+	if err != nil {
+		return err
+	}
 	e := &escalation.Escalator{
 		Ledger: ledger, Gate: g, Debater: escalationDebater{a: a},
-		GateLog:  a.logDecision,
+		GateLog:  gateLog,
 		Defender: a.rootRelativeSpec(cfg.Escalation.Defender), Attacker: a.rootRelativeSpec(cfg.Escalation.Attacker),
 		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.logger(),
 	}
