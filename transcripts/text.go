@@ -49,6 +49,9 @@ func RenderText(w io.Writer, v *View) error {
 	p("Opening position (defender): %s\n", termLine(v.OpeningPosition))
 	for _, c := range v.Context {
 		p("Context:      %s %s (%d characters)\n", c.Kind, termLine(c.Ref), c.Chars)
+		for _, l := range strings.Split(strings.TrimRight(c.Text, "\n"), "\n") {
+			p("  │ %s\n", termText(l))
+		}
 	}
 	for _, r := range v.Rounds {
 		if r.N > 0 {

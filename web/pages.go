@@ -44,6 +44,7 @@ type indexData struct {
 	Rows               []debateRow
 	Total, Page, Pages int
 	Prev, Next         string
+	GateChart          template.HTML
 }
 
 var states = []transcripts.State{transcripts.StateRunning, transcripts.StateClosed, transcripts.StateInterrupted}
@@ -100,6 +101,7 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	if d.Page < d.Pages {
 		d.Next = pageLink(d.Page + 1)
 	}
+	d.GateChart = s.gateChart()
 	s.render(w, r, http.StatusOK, "index", layoutData{Title: "Debates", Nav: "debates", Data: d})
 }
 
@@ -125,9 +127,10 @@ func (s *Server) view(id string) (*transcripts.View, error) {
 	return v, nil
 }
 
-// htmlOptions links evidence to the vault pages it names and to web
-// addresses; files of the workspace are named, never served.
-func (s *Server) htmlOptions() transcripts.HTMLOptions {
+// htmlOptions of debate id links evidence to the vault pages it names, to
+// web addresses, and to the cited lines of files under the debate's
+// workspace (handleEvidence); it draws the debate's charts.
+func (s *Server) htmlOptions(id string) transcripts.HTMLOptions {
 	return transcripts.HTMLOptions{
 		EvidenceURL: func(e debate.EvidenceCheck) string {
 			if e.Kind == "wiki" {
@@ -136,8 +139,12 @@ func (s *Server) htmlOptions() transcripts.HTMLOptions {
 				}
 				return ""
 			}
+			if fileEvidence(e) {
+				return evidenceURL(id, e)
+			}
 			return transcripts.WebURL(e)
 		},
+		Charts: debateCharts,
 		RecordURL: func(record string) string {
 			if !strings.HasPrefix(record, consensus.Folder+"/") {
 				return ""
@@ -178,7 +185,7 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 	if pc := v.Integrity.Page; pc != nil && pc.Status != transcripts.PageMissing {
 		d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(pc.Path, "wiki/"), ".md")
 	}
-	opts := s.htmlOptions()
+	opts := s.htmlOptions(id)
 	l := layoutData{Title: v.Topic, Nav: "debates", MainClass: "narrow", Data: d,
 		raw: func(w io.Writer) error { return transcripts.RenderHTMLBody(w, v, opts) }}
 	if d.Live {
@@ -433,11 +440,12 @@ func (s *Server) propValue(v any) template.HTML {
 type searchData struct {
 	Q       string
 	Hits    []consensus.Hit
-	Debates []transcripts.Summary
+	Debates []debateHit
 }
 
-// handleSearch searches the consensus records (BM25) and the debates'
-// topics.
+// handleSearch searches the consensus records (BM25 over topic, positions
+// and rationale) and the debates (topic, every turn's position, counter
+// and text, the verdict's reason and final position).
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	d := searchData{Q: clipQuery(r.URL.Query().Get("q"))}
 	if d.Q != "" {
@@ -447,12 +455,12 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		d.Hits = hits
-		list, err := s.debates.Find(transcripts.Filter{Text: d.Q})
+		found, err := s.searchDebates(d.Q)
 		if err != nil {
 			s.fail(w, r, "search", err)
 			return
 		}
-		d.Debates = list[:min(len(list), 50)]
+		d.Debates = found
 	}
 	s.render(w, r, http.StatusOK, "search", layoutData{Title: "Search", Nav: "search", Query: d.Q, Data: d})
 }

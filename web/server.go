@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )
@@ -35,7 +36,11 @@ type Config struct {
 	// MaxLive bounds the live streams open at once (default 64); more are
 	// refused with 503 and the page still works by reloading.
 	MaxLive int
-	Logger  *slog.Logger
+	// Budget is the token budget of a layer's debate, which prices what the
+	// gate's skips saved in the index's chart (default: the built-in
+	// budgets; parley serve passes config.json's).
+	Budget func(debate.Layer) int
+	Logger *slog.Logger
 }
 
 // Server serves the pages; see the package comment. It is safe for
@@ -50,6 +55,7 @@ type Server struct {
 	remote  bool
 	poll    time.Duration
 	live    chan struct{} // a slot per live stream
+	budget  func(debate.Layer) int
 
 	stopOnce sync.Once
 	stopping chan struct{} // closed when Serve's context ends: live streams end
@@ -68,7 +74,10 @@ func New(c Config) (*Server, error) {
 	}
 	s := &Server{
 		debates: c.Debates, vault: c.Vault, cs: c.Consensus, vroot: vroot, log: c.Logger,
-		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}),
+		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}), budget: c.Budget,
+	}
+	if s.budget == nil {
+		s.budget = func(l debate.Layer) int { return debate.DefaultBudget(l).MaxTokens }
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -98,6 +107,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /{$}", s.handleIndex)
 	m.HandleFunc("GET /debates/{id}", s.handleDebate)
 	m.HandleFunc("GET /debates/{id}/live", s.handleLive)
+	m.HandleFunc("GET /debates/{id}/evidence", s.handleEvidence)
 	m.HandleFunc("GET /consensus", s.handleRecords)
 	m.HandleFunc("GET /consensus/{name}", s.handleRecord)
 	m.HandleFunc("GET /wiki/{path...}", s.handleWiki)

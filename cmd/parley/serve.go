@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
 	"github.com/parleyhq/parley/web"
 )
@@ -38,6 +39,10 @@ func newServeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("--addr: %v", err)
 			}
+			cfg, err := a.config()
+			if err != nil && a.haveRoot() {
+				return err
+			}
 			st, err := a.store()
 			if errors.Is(err, fs.ErrNotExist) {
 				return a.noRootError("")
@@ -59,7 +64,8 @@ func newServeCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer cs.Close()
-			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, AllowRemote: allowRemote, Logger: a.logger()})
+			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, AllowRemote: allowRemote, Logger: a.logger(),
+				Budget: func(l debate.Layer) int { return cfg.Budget(l).MaxTokens }})
 			if err != nil {
 				return err
 			}
