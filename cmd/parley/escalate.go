@@ -150,7 +150,7 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 	}
 	if err != nil {
 		if errors.Is(err, escalation.ErrNoAgents) {
-			return usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see README, \"Escalation\")", err, filepath.Join(a.rootDir(), config.FileName))
+			return usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see docs/escalation.md)", err, filepath.Join(a.rootDir(), config.FileName))
 		}
 		return err
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -374,5 +376,73 @@ func TestAgentsShowStates(t *testing.T) {
 	js := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Gone"))
 	if js[0]["last_session"] != r.SessionID {
 		t.Errorf("Gone: last session %v, want %s", js[0]["last_session"], r.SessionID)
+	}
+}
+
+// The README and the docs state rules, never where a rule came from: no
+// citation of documents a reader of the repository does not have. The
+// README stays a short page (at most 300 lines) that links every area's
+// page, and every page it links exists.
+func TestDocsStandOnTheirOwn(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("docs: %v", err)
+	}
+	files = append(files, "../../README.md")
+	cite := regexp.MustCompile(`SPEC ?§|SPEC\.md|§|\bseed 0\d\d|\bthe seed\b|\bthe issue\b|\bissue \d+|\(issue`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if m := cite.FindString(line); m != "" {
+				t.Errorf("%s:%d cites %q: %s", f, i+1, m, line)
+			}
+		}
+	}
+	readme, _ := os.ReadFile("../../README.md")
+	if n := strings.Count(string(readme), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines, more than 300", n)
+	}
+	for _, area := range []string{"messenger", "debates", "gate", "consensus", "browsing", "escalation", "agents", "mcp", "config", "performance"} {
+		link := "(docs/" + area + ".md)"
+		if !strings.Contains(string(readme), link) {
+			t.Errorf("README.md does not link %s", link)
+		}
+		if _, err := os.Stat("../../docs/" + area + ".md"); err != nil {
+			t.Errorf("docs/%s.md: %v", area, err)
+		}
+	}
+}
+
+// init reports what it really made: every directory on a new root, none on
+// an existing one, and only the missing ones on a root half made (here an
+// existing vault elsewhere, an Obsidian vault, and a root with inbox/).
+func TestInitReportsWhatItCreated(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "state")
+	vault := filepath.Join(t.TempDir(), "notes")
+	if err := os.MkdirAll(filepath.Join(vault, "wiki"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "inbox"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	first := jsonLines(t, mustCLI(t, root, "", "--json", "--vault", vault, "init"))[0]
+	want := []any{filepath.Join(root, "registry"), filepath.Join(root, "debates"), filepath.Join(vault, "wiki", "consensus"), filepath.Join(vault, "wiki", "debates")}
+	if fmt.Sprint(first["created"]) != fmt.Sprint(want) {
+		t.Errorf("first init created %v, want %v", first["created"], want)
+	}
+	if ex := first["existing"].([]any); len(ex) != 4 {
+		t.Errorf("first init found existing %v, want the root, inbox/, the vault and wiki/", ex)
+	}
+	again := jsonLines(t, mustCLI(t, root, "", "--json", "--vault", vault, "init"))[0]
+	if c := again["created"].([]any); len(c) != 0 {
+		t.Errorf("a second init says it created %v", c)
+	}
+	if out := mustCLI(t, root, "", "--vault", vault, "init"); !strings.Contains(out, "already set up: nothing created") {
+		t.Errorf("a second init: %q", out)
 	}
 }

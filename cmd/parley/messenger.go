@@ -173,7 +173,7 @@ func messengerError(err error) error {
 	case errors.Is(err, jetstream.ErrUnavailable):
 		return &cliError{msg: fmt.Sprintf("%v; check \"nats\".\"url\" in config.json and that nats-server runs with JetStream (-js)", err), err: err}
 	case errors.Is(err, jetstream.ErrIncompatible):
-		return &cliError{msg: fmt.Sprintf("%v; see the README, \"The JetStream transport\"", err), err: err}
+		return &cliError{msg: fmt.Sprintf("%v; see docs/messenger.md, \"The JetStream transport\"", err), err: err}
 	case errors.Is(err, jetstream.ErrLockLost):
 		return &cliError{msg: fmt.Sprintf("%v; another receiver took the inbox while the NATS server was out of reach: stop one of them", err), err: err}
 	case errors.Is(err, context.Canceled):
