@@ -162,3 +162,35 @@ func TestHeaderRowsOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// Every other wait ends on Ctrl-C too: recv --wait is interrupted (130);
+// watch and mcp over stdio, whose way to stop Ctrl-C is, end with 0.
+func TestCtrlCEndsEveryWait(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	for _, tc := range []struct {
+		args  []string
+		ready string // what the terminal shows once the command waits; "" for nothing
+		code  int
+	}{
+		{[]string{"recv", "--as", "Bob", "--wait", "10m"}, "", exitInterrupted},
+		{[]string{"watch", "--as", "Bob"}, "watching the inbox of Bob", 0},
+		{[]string{"mcp"}, "", 0},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			cmd, tty, out := ptyRun(t, append([]string{"--root", root}, tc.args...)...)
+			if tc.ready != "" {
+				waitFor(t, out, tc.ready)
+			} else {
+				time.Sleep(time.Second) // nothing to wait for: let it start waiting
+			}
+			if _, err := tty.Write([]byte{3}); err != nil {
+				t.Fatal(err)
+			}
+			if code := exitOf(t, cmd); code != tc.code {
+				t.Errorf("exit %d after Ctrl-C, want %d; terminal: %q", code, tc.code, out.String())
+			}
+		})
+	}
+}
