@@ -264,7 +264,7 @@ func (d escalationDebater) available(ctx context.Context, s *debate.DebateSessio
 				}
 			}
 			if alive, err := m.reg.Alive(ctx, p.Name); err != nil || !alive {
-				return fmt.Errorf("the %s %s is not running (parley agents list)", p.Role, p.Name)
+				return fmt.Errorf("the %s %s is not running (%s)", p.Role, p.Name, d.a.cmdLine("agents", "list"))
 			}
 			continue
 		}
