@@ -80,7 +80,9 @@ func newAgentsListCmd(a *app) *cobra.Command {
 					return nil
 				}
 				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
+				if a.stdoutTTY() {
+					fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
+				}
 				for _, e := range live {
 					fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, shown(orDash(e.Host), false), shown(orDash(strings.Join(e.Roles, ",")), false),
 						shown(orDash(e.Model), false), age(e.HeartbeatAt))
