@@ -36,9 +36,7 @@ func commandPaths() [][]string {
 		root.AddCommand(s)
 	}
 	walk(root, nil)
-	for _, p := range [][]string{{"help"}, {"completion"}, {"completion", "bash"}, {"completion", "zsh"}, {"completion", "fish"}, {"completion", "powershell"}} {
-		out = append(out, p)
-	}
+	out = append(out, [][]string{{"help"}, {"completion"}, {"completion", "bash"}, {"completion", "zsh"}, {"completion", "fish"}, {"completion", "powershell"}}...)
 	return out
 }
 
