@@ -40,7 +40,17 @@ func newEscalateCmd(a *app) *cobra.Command {
 			"everything else is hold with its reason. Prints one JSON line per record decided,\n" +
 			"also appended to <root>/escalations.jsonl; a record already there is not decided\n" +
 			"again. Malformed lines are reported on stderr with their number and skipped.\n" +
-			"--follow keeps reading lines appended to FILE until interrupted.",
+			"--follow keeps reading lines appended to FILE until interrupted.\n\n" +
+			"Each line of FILE is one JSON object with task_id (a string or an integer),\n" +
+			"timestamp (RFC 3339) and verdict (CONFIRMED, DRIFT, HALLUCINATION, SKIP, …), all\n" +
+			"required; and, optional: priority (L, M, H or BLOCKER; none counts as M),\n" +
+			"confidence (0–1, or \"80%\"), reasons[] (the verifier's doubts, which the attacker\n" +
+			"argues), claims[] (what the task claims, which the defender holds), evidence_paths[]\n" +
+			"(files under the workspace), latency_ms, model_id, cost_usd, fallback_used. Other\n" +
+			"fields are ignored. task_id and timestamp together identify a record.\n\n" +
+			"--workspace (default: escalation.workspace of config.json, else the working\n" +
+			"directory) is where evidence paths are checked; a relative escalation.workspace\n" +
+			"is relative to the root, a relative --workspace to the working directory.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if telemetry == "" {
@@ -128,6 +138,7 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 		if ms := cfg.Messenger.ReconcileMs; ms > 0 {
 			reconcile = time.Duration(ms) * time.Millisecond
 		}
+		fmt.Fprintf(a.stderr, "parley: following %s: a line per record decided, as records arrive (Ctrl-C stops)\n", telemetry)
 		err = escalation.Follow(ctx, telemetry, escalation.FollowOptions{
 			Reconcile: reconcile, Logger: a.logger(),
 			Incomplete: func(src escalation.Source, line int) {
@@ -177,7 +188,7 @@ func (a *app) escalationWorkspace(cfg *config.Config, flag string, given bool) (
 		return "", err
 	}
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", usagef("the escalation workspace %s is not a directory", ws)
+		return "", notFoundf("the escalation workspace %s is not a directory", ws)
 	}
 	return abs, nil
 }

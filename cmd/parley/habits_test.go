@@ -244,6 +244,7 @@ func TestExitCodesEveryCommand(t *testing.T) {
 	for _, args := range [][]string{
 		{"gate", missing}, {"gate", "--model", missing, "-"}, {"gate", "train", "--data", missing, "--out", filepath.Join(dir, "m.json")},
 		{"gate", "eval", "--data", missing}, {"escalate", "--telemetry", missing},
+		{"escalate", "--telemetry", script, "--workspace", missing},
 		append(append([]string{}, run...), "--context", missing),
 		append(append([]string{}, run...), "--workspace", missing),
 		{"debate", "run", "--layer", "spec", "--topic", "t", "--agent", "attacker=script:" + missing, "--agent", "defender=script:" + script},
