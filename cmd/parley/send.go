@@ -58,6 +58,11 @@ func newSendCmd(a *app) *cobra.Command {
 			if _, err := msg.Encode(); err != nil {
 				return messengerError(err)
 			}
+			if !a.haveRoot() {
+				// No root, no inbox: nothing to deliver to, and a refused
+				// send must not leave a root behind.
+				return a.noRootError(fmt.Sprintf("not_found: no agent %q: ", to))
+			}
 			m, err := a.openMessenger()
 			if err != nil {
 				return err
