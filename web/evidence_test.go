@@ -98,3 +98,27 @@ func getBody(t *testing.T, h http.Handler, target string) (int, string) {
 	res, body := get(t, h, target)
 	return res.StatusCode, body
 }
+
+// A unique prefix of a debate id, in the address, leads to the debate, as
+// on the command line; an ambiguous or unknown one is not found.
+func TestDebatePrefixRedirects(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := f.run(debate.LayerSpec, "Alpha question", "A", conceding...)
+	b := f.run(debate.LayerSpec, "Beta question", "B", conceding...)
+	res, _ := get(t, f.srv, "/debates/"+a[:strings.Index(a, "alpha")+len("alpha")])
+	if res.StatusCode != 302 || res.Header.Get("Location") != "/debates/"+a {
+		t.Errorf("a unique prefix: %d → %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	common := b[:strings.Index(b, "beta")] // "<date>-spec-": both debates, unless made on two dates
+	if strings.HasPrefix(a, common) {
+		if res, _ := get(t, f.srv, "/debates/"+common); res.StatusCode != 404 {
+			t.Errorf("an ambiguous prefix %s: %d, want 404", common, res.StatusCode)
+		}
+	}
+	for _, p := range []string{"20991231-none", "..", "ab"} {
+		if res, _ := get(t, f.srv, "/debates/"+p); res.StatusCode != 404 {
+			t.Errorf("%s: %d, want 404", p, res.StatusCode)
+		}
+	}
+}

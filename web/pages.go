@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"path"
 	"regexp"
 	"slices"
@@ -169,12 +171,12 @@ type debateData struct {
 func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if debate.ValidateID(id) != nil {
-		s.notFound(w, r)
+		s.redirectPrefix(w, r, id)
 		return
 	}
 	v, err := s.view(id)
 	if isNotFound(err) {
-		s.notFound(w, r)
+		s.redirectPrefix(w, r, id)
 		return
 	}
 	if err != nil {
@@ -464,3 +466,37 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, http.StatusOK, "search", layoutData{Title: "Search", Nav: "search", Query: d.Q, Data: d})
 }
+
+// redirectPrefix sends /debates/PREFIX to the one debate whose id starts
+// with PREFIX, as the command line accepts a unique prefix; anything else
+// is not found.
+func (s *Server) redirectPrefix(w http.ResponseWriter, r *http.Request, prefix string) {
+	if !debateIDPrefixRE.MatchString(prefix) {
+		s.notFound(w, r)
+		return
+	}
+	ents, err := os.ReadDir(filepath.Join(s.debates.Dir(), transcripts.Dir))
+	if err != nil {
+		s.notFound(w, r)
+		return
+	}
+	match := ""
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) || debate.ValidateID(e.Name()) != nil {
+			continue
+		}
+		if match != "" {
+			s.notFound(w, r) // ambiguous
+			return
+		}
+		match = e.Name()
+	}
+	if match == "" {
+		s.notFound(w, r)
+		return
+	}
+	http.Redirect(w, r, "/debates/"+match, http.StatusFound)
+}
+
+// debateIDPrefixRE is what may start a debate id.
+var debateIDPrefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{3,}$`)
