@@ -59,7 +59,7 @@ func newInitCmd(a *app) *cobra.Command {
 					return err
 				}
 				for _, sub := range b.subs {
-					if err := mkdirUnder(b.dir, sub); err != nil {
+					if err := mkdirUnder(b.dir, sub, a.cmdLine("init")); err != nil {
 						return err
 					}
 				}
@@ -100,8 +100,9 @@ func plural(n int, one, many string) string {
 // mkdirUnder creates the slash-separated directory sub under base (0700),
 // one component at a time through an *os.Root of base, and refuses any
 // component that is not a real directory (a planted symbolic link, a file):
-// nothing is created through it.
-func mkdirUnder(base, sub string) error {
+// nothing is created through it. again is the init command to run once
+// it is removed.
+func mkdirUnder(base, sub, again string) error {
 	rt, err := os.OpenRoot(base)
 	if err != nil {
 		return err
@@ -123,7 +124,7 @@ func mkdirUnder(base, sub string) error {
 				what = "a symbolic link"
 			}
 			full := filepath.Join(base, filepath.FromSlash(p))
-			return &cliError{msg: fmt.Sprintf("%s is %s, not a directory; parley never follows it: remove it and run parley init again", full, what)}
+			return &cliError{msg: fmt.Sprintf("%s is %s, not a directory; parley never follows it: remove it and run %s again", full, what, again)}
 		}
 	}
 	return nil
