@@ -36,6 +36,10 @@ type View struct {
 	// Turns and Tokens count the recorded turns and their tokens.
 	Turns  int `json:"turns"`
 	Tokens int `json:"tokens"`
+	// VerifyCommand is the command a reader of a tampered transcript is
+	// told to run, as the caller would paste it (with its --root); empty:
+	// "parley transcripts verify <id>".
+	VerifyCommand string `json:"-"`
 }
 
 // ContextRef is one context item handed to every turn: what it is, where

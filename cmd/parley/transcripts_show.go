@@ -50,6 +50,7 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 				return err
 			}
 			view := transcripts.NewView(t)
+			view.VerifyCommand = a.cmdLine("transcripts", "verify", id)
 			if t.State == transcripts.StateClosed {
 				view.Integrity.Page = a.checkPage(id, t.Report)
 			}

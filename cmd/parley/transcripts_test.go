@@ -181,6 +181,7 @@ func TestTranscriptsShow(t *testing.T) {
 	out, errs, code = dcli(t, root, "transcripts", "show", id)
 	if code != exitBlocked || !strings.HasPrefix(out, "!! TAMPERED: line 3 its content does not match its hash") ||
 		!strings.Contains(out, "line 3  UNVERIFIED") || !strings.Contains(out, "Keys leak nothing") ||
+		!strings.Contains(out, "See: parley --root "+root+" transcripts verify "+id) ||
 		!strings.Contains(errs, "does not verify: line 3") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("tampered show: exit %d, stderr %q\n%s", code, errs, out)
 	}
