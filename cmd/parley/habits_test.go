@@ -445,3 +445,37 @@ func TestInitReportsWhatItCreated(t *testing.T) {
 		t.Errorf("a second init: %q", out)
 	}
 }
+
+// A unique prefix of a debate id works wherever an id does, and of a
+// record's name or debate id for consensus show; an ambiguous prefix names
+// its candidates (exit 1), as an unknown id does.
+func TestIDPrefixes(t *testing.T) {
+	t.Parallel()
+	root, conceded, deadlocked := twoDebates(t) // spec and verify debates of the same day
+	short := conceded[:strings.Index(conceded, "idempotency")+len("idem")]
+	for _, args := range [][]string{
+		{"debate", "status", short}, {"debate", "watch", short}, {"transcripts", "show", short}, {"transcripts", "verify", short},
+		{"consensus", "file", "--from-debate", short},
+	} {
+		out, errs, code := dcli(t, root, append([]string{"--json"}, args...)...)
+		if code != 0 || !strings.Contains(out, conceded) {
+			t.Errorf("%v: exit %d, %s\n%s", args, code, errs, out)
+		}
+	}
+	// consensus show: a prefix of the record's name, and of its debate id.
+	for _, p := range []string{"spec-idempo", short} {
+		out, errs, code := dcli(t, root, "--json", "consensus", "show", p)
+		if code != 0 || !strings.Contains(out, `"debate_id":"`+conceded+`"`) {
+			t.Errorf("consensus show %s: exit %d, %s", p, code, errs)
+		}
+	}
+	day := conceded[:9] // "20261201-": both debates
+	if !strings.HasPrefix(deadlocked, day) {
+		t.Fatalf("the debates %s and %s do not share a day", conceded, deadlocked)
+	}
+	_, errs, code := dcli(t, root, "transcripts", "show", day)
+	if code != exitError || !strings.Contains(errs, fmt.Sprintf("%q is the start of 2 debates: ", day)) ||
+		!strings.Contains(errs, conceded) || !strings.Contains(errs, deadlocked) {
+		t.Errorf("an ambiguous prefix: exit %d %q", code, errs)
+	}
+}
