@@ -129,7 +129,9 @@ func TestBrowser(t *testing.T) {
 	line := f.lineOf(tampered, "Keys leak the creation time")
 	f.tamperFile(tampered, "Keys leak the creation time", "Keys leak nothing")
 	release := make(chan struct{})
+	f.context = []debate.ContextItem{{Kind: "file", Ref: "release-plan.md", Text: "Ship the release on Friday at 16:00."}}
 	live := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", waitingSides(release)...)
+	f.context = nil
 	defer func() {
 		select {
 		case <-release:
@@ -228,6 +230,7 @@ func TestBrowser(t *testing.T) {
 		has(t, "the running debate", value(t, ctx, "thread", chromedp.Text(chromedp.CSS("#live"))), "Wait for the review", "No verdict yet (running)")
 		screenshot(t, ctx, shots, "live-running")
 		value(t, ctx, "mark the page", chromedp.Evaluate[bool](`window.__sameDocument = true`))
+		step(t, ctx, "open the context", chromedp.Click(chromedp.CSS("details.context-doc summary")))
 		close(release)
 		step(t, ctx, "wait for the verdict", chromedp.WaitVisible(chromedp.CSS("section.verdict")), chromedp.WaitVisible(chromedp.CSS("#live-status.ended")))
 		if same := value(t, ctx, "same document", chromedp.Evaluate[bool](`window.__sameDocument === true`)); !same {
@@ -235,6 +238,10 @@ func TestBrowser(t *testing.T) {
 		}
 		has(t, "the updated page", value(t, ctx, "live", chromedp.Text(chromedp.CSS("#live"))), "Held until the test says so.", "CONSENSUS_REACHED", "✓ verified")
 		has(t, "the status", value(t, ctx, "status", chromedp.Text(chromedp.CSS("#live-status"))), "The debate is closed.")
+		if open := value(t, ctx, "context open", chromedp.Evaluate[bool](`document.querySelector("details.context-doc").open`)); !open {
+			t.Error("the context document the reader opened closed when the page updated")
+		}
+		has(t, "the answer after the update", value(t, ctx, "answer", chromedp.Text(chromedp.CSS("#answer"))), "CONSENSUS_REACHED")
 		screenshot(t, ctx, shots, "live-closed")
 	})
 }
