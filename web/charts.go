@@ -37,6 +37,19 @@ func debateCharts(v *transcripts.View) template.HTML {
 	return template.HTML(b.String()) // every value written above is escaped
 }
 
+// maxChartRounds is the most rounds a chart draws: the latest ones.
+const maxChartRounds = 30
+
+// window is the rounds a chart draws, first to last, and a note saying
+// so when they are not all of them.
+func window(rounds int) (first int, note string) {
+	first = max(1, rounds-maxChartRounds+1)
+	if first > 1 {
+		note = fmt.Sprintf(" Rounds %d–%d of %d shown.", first, rounds, rounds)
+	}
+	return first, note
+}
+
 // roundsOf is the highest round with an entry.
 func roundsOf(v *transcripts.View) int {
 	n := 0
@@ -91,10 +104,11 @@ func tokensChart(b *strings.Builder, v *transcripts.View) {
 		groupGap, barRatio = 0.25, 1.0
 	)
 	y := func(t int) float64 { return float64(top) + float64(plotH)*(1-float64(t)/float64(peak)*0.9) }
-	groupW := float64(plotW) / float64(rounds)
+	first, note := window(rounds)
+	groupW := float64(plotW) / float64(rounds-first+1)
 	barW := groupW * (1 - groupGap) / float64(len(v.Participants)) * barRatio
-	caption := fmt.Sprintf("Tokens per round and agent; dashed: the %d-token allowance of one agent in one round. In all: %d of %d tokens.",
-		v.Budget.MaxTokensPerRound, v.Tokens, v.Budget.MaxTokens)
+	caption := fmt.Sprintf("Tokens per round and agent; dashed: the %d-token allowance of one agent in one round. In all: %d of %d tokens.%s",
+		v.Budget.MaxTokensPerRound, v.Tokens, v.Budget.MaxTokens, note)
 	fmt.Fprintf(b, `<figure class="chart" id="chart-tokens"><figcaption>%s</figcaption>`, esc(caption))
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, w, h, esc(caption))
 	// Axis and grid: 0, the allowance, the peak.
@@ -102,8 +116,10 @@ func tokensChart(b *strings.Builder, v *transcripts.View) {
 	for _, t := range []int{0, peak} {
 		fmt.Fprintf(b, `<text x="%d" y="%.1f" text-anchor="end">%d</text>`, left-4, y(t)+4, t)
 	}
-	for r := 1; r <= rounds; r++ {
-		x0 := float64(left) + groupW*float64(r-1) + groupW*groupGap/2
+	// At most about 10 round labels, so that they never overlap.
+	stride := max(1, (rounds-first+1+9)/10)
+	for r := first; r <= rounds; r++ {
+		x0 := float64(left) + groupW*float64(r-first) + groupW*groupGap/2
 		for i := range v.Participants {
 			t := tokens[r][i]
 			over := ""
@@ -114,7 +130,9 @@ func tokensChart(b *strings.Builder, v *transcripts.View) {
 				x0+barW*float64(i), y(t), max(barW-1, 1), y(0)-y(t), colour(i), over,
 				esc(fmt.Sprintf("round %d, %s: %d tokens", r, v.Participants[i].Name, t)))
 		}
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">round %d</text>`, x0+groupW*(1-groupGap)/2, y(0)+14, r)
+		if (r-first)%stride == 0 {
+			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">round %d</text>`, x0+groupW*(1-groupGap)/2, y(0)+14, r)
+		}
 	}
 	if a := v.Budget.MaxTokensPerRound; a > 0 {
 		fmt.Fprintf(b, `<line class="allowance" x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#b3261e" stroke-dasharray="5 4"/>`, left, y(a), w-right, y(a))
@@ -208,27 +226,34 @@ func positionsChart(b *strings.Builder, v *transcripts.View) {
 		colW, rowH = 64, 34
 		rad        = 11
 	)
-	w := left + colW*rounds + 10
+	first, note := window(rounds)
+	w := left + colW*(rounds-first+1) + 10
 	h := top + rowH*len(v.Participants) + 8
-	caption := "Positions over rounds: each letter is one position; a filled disc is a move to a new position, a hollow one a position held; – concedes, × forfeits."
+	caption := "Positions over rounds: each letter is one position; a filled disc is a move to a new position, a hollow one a position held; – concedes, × forfeits." + note
+	clipped := make([]string, len(texts))
+	for i, t := range texts {
+		clipped[i] = clip(t, 200)
+	}
 	fmt.Fprintf(b, `<figure class="chart" id="chart-positions"><figcaption>%s</figcaption>`, esc(caption))
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, w, h, esc(caption))
-	for r := 1; r <= rounds; r++ {
-		fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="middle">round %d</text>`, left+colW*(r-1)+colW/2, top-8, r)
+	for r := first; r <= rounds; r++ {
+		fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="middle">round %d</text>`, left+colW*(r-first)+colW/2, top-8, r)
 	}
+	used := map[int]bool{}
 	for i, p := range v.Participants {
 		cy := top + rowH*i + rowH/2
 		fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="%s">%s</text>`, left-8, cy+4, colour(i), esc(clip(p.Name, 18)))
-		fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#ddd"/>`, left, cy, left+colW*rounds, cy)
-		for r := 1; r <= rounds; r++ {
+		fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#ddd"/>`, left, cy, left+colW*(rounds-first+1), cy)
+		for r := first; r <= rounds; r++ {
 			c := cells[i][r]
-			cx := left + colW*(r-1) + colW/2
+			cx := left + colW*(r-first) + colW/2
 			switch {
 			case c.concede:
 				fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="middle" font-weight="700"><title>%s</title>–</text>`, cx, cy+4, esc(fmt.Sprintf("round %d: %s concedes", r, p.Name)))
 			case c.forfeit:
 				fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="middle" fill="#b3261e" font-weight="700"><title>%s</title>×</text>`, cx, cy+4, esc(fmt.Sprintf("round %d: %s forfeits", r, p.Name)))
 			case c.letter > 0:
+				used[c.letter] = true
 				fill, text := "#fff", colour(i)
 				if c.moved {
 					fill, text = colour(i), "#fff"
@@ -238,15 +263,18 @@ func positionsChart(b *strings.Builder, v *transcripts.View) {
 					verb = "moves to"
 				}
 				fmt.Fprintf(b, `<g class="pos"><title>%s</title><circle cx="%d" cy="%d" r="%d" fill="%s" stroke="%s" stroke-width="2"/><text x="%d" y="%d" text-anchor="middle" fill="%s" font-weight="700">%s</text></g>`,
-					esc(fmt.Sprintf("round %d: %s %s %s: %s", r, p.Name, verb, letter(c.letter), clip(texts[c.letter-1], 200))),
+					esc(fmt.Sprintf("round %d: %s %s %s: %s", r, p.Name, verb, letter(c.letter), clipped[c.letter-1])),
 					cx, cy, rad, fill, colour(i), cx, cy+4, text, letter(c.letter))
 			}
 		}
 	}
 	b.WriteString("</svg>")
+	// The legend spells out the letters drawn (value keeps each letter).
 	b.WriteString(`<ol class="legend" type="A">`)
-	for _, t := range texts {
-		b.WriteString("<li>" + esc(clip(t, 160)) + "</li>")
+	for i := range texts {
+		if used[i+1] {
+			fmt.Fprintf(b, `<li value="%d">%s</li>`, i+1, esc(clip(texts[i], 160)))
+		}
 	}
 	b.WriteString("</ol></figure>\n")
 }
