@@ -75,7 +75,11 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	stdout.onOver = func() { _ = killGroup() }
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("exec %q: %w", e.Command, err)
+		return nil, &debate.UnavailableError{
+			Kind: debate.UnavailableNoStart, Err: err,
+			Detail: fmt.Sprintf("cannot start sh -c %q: %v", e.Command, err),
+			Hint:   "check that sh is on PATH and the agent's working directory exists",
+		}
 	}
 	err = cmd.Wait()
 	if errors.Is(err, exec.ErrWaitDelay) {
@@ -93,10 +97,25 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState.Success():
 		// The command exited 0, but a child it left kept its stdout open:
 		// what it printed is its answer.
+	case noStart(err):
+		// The shell ran, but not the command: not found (127) or not
+		// executable (126).
+		return nil, &debate.UnavailableError{
+			Kind: debate.UnavailableNoStart, Err: err,
+			Detail: fmt.Sprintf("the command %q cannot start (%v%s)", e.Command, err, tail(stderr.String())),
+			Hint:   "check the command of the exec: agent: that it exists, is executable and is on PATH",
+		}
 	default:
 		return nil, fmt.Errorf("exec %q: %w%s", e.Command, err, tail(stderr.String()))
 	}
 	return ParseOutput(stdout.Bytes(), req)
+}
+
+// noStart reports the exit statuses of sh -c for a command it could not
+// run: 127 (not found) and 126 (not executable).
+func noStart(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee) && (ee.ExitCode() == 127 || ee.ExitCode() == 126)
 }
 
 func tail(s string) string {

@@ -8,10 +8,14 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -44,6 +48,9 @@ type OpenAIConfig struct {
 	Model string
 	// APIKey, when set, is sent as "Authorization: Bearer APIKey".
 	APIKey string
+	// APIKeyEnv names the environment variable APIKey was read from
+	// (openai.apiKeyEnv), so that a refused key says which one to set.
+	APIKeyEnv string
 	// Temperature is the sampling temperature.
 	Temperature float64
 	// MaxTokens caps the completion; 0 asks for the turn's token
@@ -79,6 +86,10 @@ type OpenAI struct {
 	endpoint string
 	client   *http.Client
 	log      *slog.Logger
+
+	// answered is set once the endpoint gave any HTTP answer: until then
+	// a refused connection or an unknown host is not retried.
+	answered atomic.Bool
 
 	// Seams for tests: how a backoff delay is waited, and the jitter.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -166,6 +177,14 @@ func (e *HTTPError) Error() string {
 	return fmt.Sprintf("%s: HTTP %d: %s%s", e.URL, e.StatusCode, msg, hint)
 }
 
+// message is the server's message, else the status text.
+func (e *HTTPError) message() string {
+	if e.Message != "" {
+		return e.Message
+	}
+	return http.StatusText(e.StatusCode)
+}
+
 // Unwrap makes every HTTPError an ErrEndpoint.
 func (e *HTTPError) Unwrap() error { return ErrEndpoint }
 
@@ -201,13 +220,15 @@ type chatRequest struct {
 	} `json:"response_format,omitempty"`
 }
 
-// Respond answers req. A turn that cannot be had (the endpoint refuses, the
-// retries run out, or the model's reply is malformed after one re-ask) is
-// answered with a reply the coordinator rejects — no position, objecting —
-// whose text says why, so that the coordinator asks once more and then
-// forfeits the turn instead of waiting for its deadline; the reason is
-// logged. When ctx ends first, Respond returns ctx's error and sends
-// nothing.
+// Respond answers req. An endpoint that cannot be used (it refuses the
+// key, does not exist, keeps failing after the retries, cannot be reached)
+// is a *debate.UnavailableError, which a Runner sends to the coordinator
+// as a turn_unavailable reply. Any other turn that cannot be had (the
+// model's reply is malformed after one re-ask) is answered with a reply
+// the coordinator rejects — no position, objecting — whose text says why,
+// so that the coordinator asks once more and then forfeits the turn
+// instead of waiting for its deadline; the reason is logged. When ctx ends
+// first, Respond returns ctx's error and sends nothing.
 func (o *OpenAI) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
 	t, err := o.Turn(ctx, req)
 	if err == nil {
@@ -215,6 +236,10 @@ func (o *OpenAI) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, 
 	}
 	if ctx.Err() != nil {
 		return nil, err
+	}
+	if u := o.Unavailable(err); u != nil {
+		o.log.Warn("the endpoint cannot be used", "request_id", req.RequestID, "err", err)
+		return nil, u
 	}
 	o.log.Warn("the turn failed; answering with a reply the coordinator rejects", "request_id", req.RequestID, "err", err)
 	return &Reply{Turn: &debate.Turn{
@@ -299,6 +324,11 @@ func (o *OpenAI) complete(ctx context.Context, msgs []chatMessage, allowance int
 		}
 		var he *HTTPError
 		retry := errors.Is(err, ErrUnreachable) || (errors.As(err, &he) && he.retryable())
+		if retry && !o.answered.Load() && refused(err) {
+			// Nothing ever answered there: a server that is not running,
+			// or a host that does not exist. Fail fast.
+			return "", Usage{}, err
+		}
 		if !retry {
 			return "", Usage{}, err
 		}
@@ -349,9 +379,10 @@ func (o *OpenAI) once(ctx context.Context, payload []byte) (content string, usag
 		if rctx.Err() != nil {
 			return "", Usage{}, 0, fmt.Errorf("%w: %s: no answer within the request timeout (%v)", ErrUnreachable, o.endpoint, o.cfg.RequestTimeout)
 		}
-		return "", Usage{}, 0, fmt.Errorf("%w: %v", ErrUnreachable, err)
+		return "", Usage{}, 0, &unreachableError{url: o.endpoint, err: err}
 	}
 	defer resp.Body.Close()
+	o.answered.Store(true)
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -390,13 +421,13 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 		Error json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v", ErrEndpoint, oneLine(err.Error()))
+		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, oneLine(err.Error()), clipBytes(strings.TrimSpace(string(data)), 60))
 	}
 	if len(r.Error) > 0 && !isNull(r.Error) {
 		return "", Usage{}, fmt.Errorf("%w: the server answered with an error: %s", ErrEndpoint, errorMessage(data))
 	}
 	if len(r.Choices) == 0 {
-		return "", Usage{}, fmt.Errorf("%w: the response has no choices", ErrEndpoint)
+		return "", Usage{}, fmt.Errorf("%w: the response has no choices", errNotCompletion)
 	}
 	c := r.Choices[0]
 	text := contentText(c.Message.Content)
@@ -517,4 +548,108 @@ func (o *OpenAI) Probe(ctx context.Context) error {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	return nil
+}
+
+// errNotCompletion is a 2xx answer that is not a chat completion at all
+// (an HTML page, some other API): the base URL points elsewhere. It is an
+// ErrEndpoint.
+var errNotCompletion = fmt.Errorf("%w", ErrEndpoint)
+
+// unreachableError is a request that got no HTTP answer (connection
+// refused, DNS, a reset): it is ErrUnreachable and keeps the transport's
+// error underneath.
+type unreachableError struct {
+	url string
+	err error
+}
+
+func (e *unreachableError) Error() string {
+	return fmt.Sprintf("%v: %v", ErrUnreachable, e.err)
+}
+
+func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.err} }
+
+// refused reports a transport error that means nothing listens there: a
+// refused connection or a host name that does not resolve.
+func refused(err error) bool {
+	var dns *net.DNSError
+	return errors.Is(err, syscall.ECONNREFUSED) || (errors.As(err, &dns) && dns.IsNotFound)
+}
+
+// Unavailable classifies err, an error of Turn, as an endpoint that cannot
+// be used, with a hint that says what to fix: 401 and 403 (which API key,
+// from which variable, and whether it is set), 404 (the base URL and the
+// path tried), 5xx and 408/409/429 once the retries ran out, and an
+// endpoint that cannot be reached. Anything else (a malformed reply, a
+// cancelled context, a 400) is nil.
+func (o *OpenAI) Unavailable(err error) *debate.UnavailableError {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	base := strings.TrimRight(o.cfg.BaseURL, "/")
+	var he *HTTPError
+	switch {
+	case errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableAuth, Status: he.StatusCode, URL: he.URL, Err: err,
+			Detail: fmt.Sprintf("%s refused the API key (HTTP %d: %s)", he.URL, he.StatusCode, he.message()),
+			Hint:   o.keyHint(),
+		}
+	case errors.As(err, &he) && he.StatusCode == http.StatusNotFound:
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableNotFound, Status: he.StatusCode, URL: he.URL, Err: err,
+			Detail: fmt.Sprintf("HTTP 404 for POST %s (%s)", he.URL, he.message()),
+			Hint: fmt.Sprintf("check openai.baseUrl in config.json: it is %s and parley posts to %s/chat/completions, so it usually ends in /v1; and check that the server has the model %q",
+				base, base, o.cfg.Model),
+		}
+	case errors.As(err, &he) && he.retryable():
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableServer, Status: he.StatusCode, URL: he.URL, Err: err,
+			Detail: fmt.Sprintf("%s kept failing: HTTP %d: %s (after %d retries)", he.URL, he.StatusCode, he.message(), o.cfg.MaxRetries),
+			Hint:   "check the model server's own log; openai.maxRetries in config.json sets how often parley retries",
+		}
+	case errors.Is(err, errNotCompletion):
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableNotFound, URL: o.endpoint, Err: err,
+			Detail: fmt.Sprintf("%s answered, but not with a chat completion (%s)", o.endpoint, strings.TrimPrefix(err.Error(), ErrEndpoint.Error()+": ")),
+			Hint:   fmt.Sprintf("check openai.baseUrl in config.json: it is %s and must be an OpenAI-compatible API (it usually ends in /v1)", base),
+		}
+	case errors.Is(err, ErrUnreachable):
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableUnreachable, URL: o.endpoint, Err: err,
+			Detail: fmt.Sprintf("cannot reach %s: %s", o.endpoint, unreachableCause(err)),
+			Hint:   fmt.Sprintf("start the model server, or set openai.baseUrl in config.json to where it runs (now %s)", base),
+		}
+	}
+	return nil
+}
+
+// keyHint says which API key was refused and what to do about it.
+func (o *OpenAI) keyHint() string {
+	env := o.cfg.APIKeyEnv
+	switch {
+	case env == "":
+		return "no API key is sent: put the name of the environment variable that holds it in openai.apiKeyEnv in config.json"
+	case o.cfg.APIKey == "":
+		if _, set := os.LookupEnv(env); set {
+			return fmt.Sprintf("the API key comes from $%s (openai.apiKeyEnv), which is set but empty: set it to the key", env)
+		}
+		return fmt.Sprintf("the API key comes from $%s (openai.apiKeyEnv), which is not set: export %s=<key> and run again", env, env)
+	}
+	return fmt.Sprintf("the API key comes from $%s (openai.apiKeyEnv), which is set: the server does not accept that key", env)
+}
+
+// unreachableCause is the transport's failure underneath ErrUnreachable,
+// in a few words.
+func unreachableCause(err error) string {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused (nothing listens there)"
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return fmt.Sprintf("no such host %q", dns.Name)
+	}
+	s := err.Error()
+	s = strings.TrimPrefix(s, ErrUnreachable.Error()+": ")
+	return oneLine(s)
 }

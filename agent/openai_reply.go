@@ -17,15 +17,10 @@ import (
 // MaxModelReplyBytes bounds the reply text a model may send for one turn.
 const MaxModelReplyBytes = 1 << 20
 
-// maxCandidates bounds how many '{' a reply is searched from, so that a
-// hostile reply full of braces costs linear time, not quadratic.
-const maxCandidates = 64
-
 var (
 	// A reasoning block, or one left open by a reply cut short: a draft in
 	// a model's reasoning is not its answer.
 	thinkRE = regexp.MustCompile(`(?is)<think>.*?(?:</think>|\z)`)
-	fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)```")
 )
 
 // ParseModelReply reads what a model wrote for req as a debate turn. The
@@ -60,87 +55,15 @@ func ParseModelReply(content string, req *debate.TurnRequest) (*debate.Turn, err
 }
 
 // findObject returns the reply's JSON object and the byte span it (or its
-// fence) occupies in content.
+// fence) occupies in content (debate.FindTurnObject).
 func findObject(content string) (map[string]json.RawMessage, [2]int, error) {
-	for _, m := range fenceRE.FindAllStringSubmatchIndex(content, -1) {
-		lang := strings.ToLower(content[m[2]:m[3]])
-		if lang != "" && lang != "json" && lang != "jsonc" {
-			continue
-		}
-		if obj, _, ok := firstObject(content[m[4]:m[5]]); ok {
-			return obj, [2]int{m[0], m[1]}, nil
-		}
-	}
-	if obj, span, ok := firstObject(content); ok {
+	if obj, span, ok := debate.FindTurnObject(content); ok {
 		return obj, span, nil
 	}
 	if strings.TrimSpace(content) == "" {
 		return nil, [2]int{}, fmt.Errorf("%w: the reply is empty", ErrMalformedReply)
 	}
 	return nil, [2]int{}, fmt.Errorf("%w: the reply holds no JSON object with a \"position\"", ErrMalformedReply)
-}
-
-// turnKeys are the keys that make a JSON object a turn.
-var turnKeys = []string{"position", "claim", "counter_to", "confidence_change", "evidence_refs"}
-
-// firstObject finds the first balanced {…} in s that decodes to an object
-// with a turn key.
-func firstObject(s string) (map[string]json.RawMessage, [2]int, bool) {
-	tried := 0
-	for start := strings.IndexByte(s, '{'); start >= 0 && tried < maxCandidates; tried++ {
-		if end := balanced(s, start); end > start {
-			var obj map[string]json.RawMessage
-			if json.Unmarshal([]byte(s[start:end]), &obj) == nil && obj != nil {
-				for _, k := range turnKeys {
-					if _, ok := obj[k]; ok {
-						return obj, [2]int{start, end}, true
-					}
-				}
-			}
-		}
-		next := strings.IndexByte(s[start+1:], '{')
-		if next < 0 {
-			break
-		}
-		start += 1 + next
-	}
-	return nil, [2]int{}, false
-}
-
-// balanced returns the end (exclusive) of the JSON object that starts at
-// s[start] == '{', honouring strings and escapes, or -1.
-func balanced(s string, start int) int {
-	depth, inString, escaped := 0, false, false
-	for i := start; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-			if depth == 0 {
-				if c != '}' {
-					return -1
-				}
-				return i + 1
-			}
-			if depth < 0 {
-				return -1
-			}
-		}
-	}
-	return -1
 }
 
 func turnFromObject(obj map[string]json.RawMessage, prose string, req *debate.TurnRequest) (*debate.Turn, error) {

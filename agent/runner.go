@@ -146,7 +146,9 @@ func (r *Runner) heartbeat(ctx context.Context, log *slog.Logger) {
 func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, c *replyCache) bool {
 	log = log.With("msg_id", m.ID)
 	if m.Kind() != debate.TypeTurnRequest {
-		log.Debug("ignored a message that is not a turn_request", "type", m.Kind())
+		// Said once, at info: the message is acknowledged (kept in cur/),
+		// so it is not delivered again.
+		log.Info("a message this agent cannot use: it answers turn_requests only; acknowledged and kept", "from", m.From, "type", m.Kind(), "text", clipBytes(m.Text, 200))
 		return true
 	}
 	req, err := debate.DecodeRequest(m)
@@ -169,6 +171,18 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 	if err != nil {
 		if ctx.Err() != nil {
 			return false // stopping: leave it for the next holder of the inbox
+		}
+		var u *debate.UnavailableError
+		if errors.As(err, &u) {
+			// The coordinator learns at once why no turn comes. Not
+			// cached: a request sent again may find the endpoint back.
+			log.Warn("unavailable; telling the coordinator", "err", err)
+			reply, merr := debate.NewUnavailableMessage(r.Name, m, req.RequestID, u)
+			if merr != nil {
+				log.Warn("cannot build the unavailable reply", "err", merr)
+				return true
+			}
+			return r.send(ctx, log, reply)
 		}
 		log.Warn("no answer", "err", err)
 		return true

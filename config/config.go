@@ -36,6 +36,7 @@ type Config struct {
 	Messenger  Messenger  `json:"messenger"`
 	Escalation Escalation `json:"escalation"`
 	OpenAI     OpenAI     `json:"openai"`
+	Consensus  Consensus  `json:"consensus"`
 	// Transport selects the messenger's backend: TransportFile (the
 	// default: inboxes and registry under the root) or TransportNATS (a
 	// NATS JetStream server, for agents on several machines).
@@ -67,6 +68,9 @@ type NATS struct {
 	// Replicas is the replication factor of the stream and buckets parley
 	// creates on a cluster (1 to 5, default 1).
 	Replicas int `json:"replicas,omitempty"`
+	// RetryMs is how long connecting, and every operation, retries while
+	// the server does not answer (default 30000: a server restart).
+	RetryMs int `json:"retryMs,omitempty"`
 }
 
 // UseNATS reports whether the messenger runs over NATS JetStream.
@@ -177,10 +181,16 @@ func Parse(data []byte) (*Config, error) {
 	if err := c.OpenAI.validate(); err != nil {
 		return nil, fmt.Errorf("%w: openai.%v", ErrInvalid, err)
 	}
+	if err := c.Consensus.validate(); err != nil {
+		return nil, fmt.Errorf("%w: consensus.%v", ErrInvalid, err)
+	}
 	switch c.Transport {
 	case "", TransportFile, TransportNATS:
 	default:
 		return nil, fmt.Errorf("%w: transport %q: use %q or %q", ErrInvalid, c.Transport, TransportFile, TransportNATS)
+	}
+	if c.NATS.RetryMs < 0 {
+		return nil, fmt.Errorf("%w: nats.retryMs %d: use a positive number of milliseconds (default 30000)", ErrInvalid, c.NATS.RetryMs)
 	}
 	if c.NATS.Replicas < 0 || c.NATS.Replicas > 5 {
 		return nil, fmt.Errorf("%w: nats.replicas %d: use 1 to 5", ErrInvalid, c.NATS.Replicas)

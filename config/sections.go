@@ -242,3 +242,33 @@ func (c *Config) Effective() *Config {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Consensus configures the optional models of consensus lookup. Both are
+// off by default: lookup is lexical and needs no model.
+type Consensus struct {
+	// Embeddings ("openai:MODEL") matches topics by the cosine of their
+	// embeddings from the endpoint's /embeddings, beside the lexical match;
+	// the endpoint is the openai section's for MODEL.
+	Embeddings string `json:"embeddings,omitempty"`
+	// Judge ("openai:MODEL") asks a chat model to decide consistent or
+	// conflict when the lexical comparison cannot tell (unclear).
+	Judge string `json:"judge,omitempty"`
+}
+
+// ModelOf returns MODEL of an "openai:MODEL" setting ("" when unset).
+func ModelOf(spec string) string {
+	m, _ := strings.CutPrefix(spec, "openai:")
+	return strings.TrimSpace(m)
+}
+
+func (c *Consensus) validate() error {
+	for name, v := range map[string]string{"embeddings": c.Embeddings, "judge": c.Judge} {
+		if v == "" {
+			continue
+		}
+		if !strings.HasPrefix(v, "openai:") || ModelOf(v) == "" {
+			return fmt.Errorf("%s %q: use \"openai:MODEL\" (the model served by the openai section's endpoint)", name, v)
+		}
+	}
+	return nil
+}

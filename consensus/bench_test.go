@@ -43,7 +43,7 @@ func (f noSync) OpenFile(name string, flag int, perm fs.FileMode) (durable.File,
 
 // benchVault builds, once per process, a vault of benchRecords records and
 // waits until it is out of the racy window.
-func benchVault(b *testing.B) (root string, v *vault.Vault) {
+func benchVault(b testing.TB) (root string, v *vault.Vault) {
 	b.Helper()
 	benchOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "parley-consensus-bench-")

@@ -20,6 +20,9 @@ var (
 	// ErrNotClosed means a debate has no verdict yet, so there is nothing
 	// to file.
 	ErrNotClosed = errors.New("debate not closed")
+	// ErrNotFiled means an outcome whose verdict is never filed
+	// (UNAVAILABLE: not a debate outcome).
+	ErrNotFiled = errors.New("verdict not filed as a consensus record")
 )
 
 // RecordError records a failure on one record file.

@@ -24,13 +24,13 @@ func Example() {
 	}
 	defer store.Close()
 
-	position := "Use a client-supplied Idempotency-Key header"
+	position := "Keep idempotency keys for 24 hours, then delete them"
 	record, err := store.File(ctx, &debate.Outcome{
 		DebateID: "20261130-spec-idempotency-key-design-abcdef",
 		Verdict:  debate.ConsensusReached, Action: debate.ActionProceed, Rule: debate.RuleConceded,
 		FinalPosition: position,
 		Session: &debate.DebateSession{
-			Topic: "Idempotency key design", Layer: debate.LayerSpec,
+			Topic: "Idempotency key expiry", Layer: debate.LayerSpec,
 			Participants: []debate.Participant{{Name: "SwiftRaven", Role: debate.RoleDefender}, {Name: "GoldFalcon", Role: debate.RoleAttacker}},
 		},
 	})
@@ -39,15 +39,15 @@ func Example() {
 	}
 	fmt.Println("filed", record)
 
-	for _, p := range []string{"use a client-supplied idempotency-key header.", "Hash the request body"} {
-		res, err := store.Check(ctx, debate.LayerSpec, "Idempotency key design", p)
+	for _, p := range []string{"Idempotency keys are deleted after one day.", "Keep idempotency keys for 7 days, then delete them"} {
+		res, err := store.Check(ctx, debate.LayerSpec, "When do idempotency keys expire?", p)
 		if err != nil {
 			panic(err)
 		}
-		fmt.Println(res.Status, res.Record.Name)
+		fmt.Println(res.Status, res.Record.Name, res.Comparison.Differences)
 	}
 	// Output:
-	// filed wiki/consensus/spec-idempotency-key-design.md
-	// consistent spec-idempotency-key-design
-	// conflict spec-idempotency-key-design
+	// filed wiki/consensus/spec-idempotency-key-expiry.md
+	// consistent spec-idempotency-key-expiry []
+	// conflict spec-idempotency-key-expiry [24 hours → 7 days]
 }

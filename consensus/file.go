@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v2"
+	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
@@ -56,11 +55,7 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 	defer unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.flush()
-	if s.idx == nil {
-		s.idx = s.loadCache()
-	}
-	if err := s.scan(ctx); err != nil {
+	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
 	// Whatever happens from here on must finish: a half-done filing is
@@ -82,6 +77,16 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 		return nil, err
 	}
 	s.step("index")
+	// The index knows every change this filing made: record the folder's
+	// state, so that lookups need not list it again (they do until
+	// RacyMargin has passed, which also catches a file someone else wrote
+	// meanwhile).
+	if info, err := s.dir.Stat(); err == nil {
+		sig := sigOf(info)
+		if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano(), false); err != nil {
+			s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
+		}
+	}
 	return paths, nil
 }
 
@@ -90,8 +95,11 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (string, error) {
 	var written []string
 	var place recordPlace
-	if e := s.idx.byDebate[o.DebateID]; e != nil {
-		r := e.Record
+	prev, err := s.byDebate(o.DebateID)
+	if err != nil {
+		return "", s.indexErr(err)
+	}
+	if r := prev; r != nil {
 		place = recordPlace{name: r.Name, status: r.Status, created: r.Created, supersedes: r.Supersedes, supersededBy: r.SupersededBy}
 		if place.created == "" {
 			place.created = now.UTC().Format(timeFormat)
@@ -110,7 +118,9 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (
 		}
 		for n := 1; ; n++ {
 			place.name = recordName(layer, slug, n)
-			if _, taken := s.idx.entries[place.name+".md"]; taken {
+			if taken, err := s.known(place.name + ".md"); err != nil {
+				return "", err
+			} else if taken {
 				continue
 			}
 			fm, body := renderRecord(o, place, now)
@@ -169,19 +179,21 @@ func recordName(l debate.Layer, slug string, n int) string {
 	return fmt.Sprintf("%s-%s-%d", l, slug, n)
 }
 
-// head is the current record of a question: among the records of key that
-// no other record of key supersedes, the latest created. nil if none.
-func (s *Store) head(key string) *Record {
-	chain := s.idx.byKey[key]
+// head is the current record of a question (headOf its chain). nil if
+// none. Callers hold s.mu.
+func (s *Store) head(key string) *Record { return headOf(s.chain(key)) }
+
+// headOf is the current record of a chain: among the records no other
+// record of the chain supersedes, the latest created.
+func headOf(chain []*Record) *Record {
 	referenced := map[string]bool{}
-	for _, e := range chain {
-		if e.Record.Supersedes != "" {
-			referenced[e.Record.Supersedes] = true
+	for _, r := range chain {
+		if r.Supersedes != "" {
+			referenced[r.Supersedes] = true
 		}
 	}
 	var best *Record
-	for _, e := range chain {
-		r := e.Record
+	for _, r := range chain {
 		if referenced[r.Name] {
 			continue
 		}
@@ -193,7 +205,7 @@ func (s *Store) head(key string) *Record {
 }
 
 // active is the record that answers a question: the head, if its status is
-// active.
+// active. Callers hold s.mu.
 func (s *Store) active(key string) *Record {
 	if h := s.head(key); h != nil && h.Status == StatusActive {
 		return h
@@ -201,15 +213,42 @@ func (s *Store) active(key string) *Record {
 	return nil
 }
 
-// repair marks every record that another record of its question supersedes
-// as superseded by it, finishing a filing that stopped between writing the
-// new record and flipping the old one.
+// known reports whether the index has a file of that name (a record or
+// not). Callers hold s.mu.
+func (s *Store) known(name string) (bool, error) {
+	var n int
+	if err := s.idx.db.QueryRow(`SELECT count(*) FROM files WHERE name = ?`, name).Scan(&n); err != nil {
+		return false, s.indexErr(err)
+	}
+	return n > 0, nil
+}
+
+// repair marks every record that another record of its question
+// supersedes as superseded by it, finishing a filing that stopped between
+// writing the new record and flipping the old one. The index finds them:
+// a record named by another's supersedes and not marked superseded by the
+// latest such record.
 func (s *Store) repair(ctx context.Context) error {
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT DISTINCT o.qkey FROM files n JOIN files o
+		ON o.qkey = n.qkey AND o.name = json_extract(n.rec, '$.supersedes') || '.md'
+		WHERE n.rec IS NOT NULL AND json_extract(n.rec, '$.supersedes') != '' AND n.name != o.name
+		AND (o.status != 'superseded' OR json_extract(o.rec, '$.superseded_by') IS NULL OR json_extract(o.rec, '$.superseded_by') != json_extract(n.rec, '$.name'))`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	var keys []string
+	for rows.Next() {
+		var k string
+		if rows.Scan(&k) == nil {
+			keys = append(keys, k)
+		}
+	}
+	rows.Close()
 	var fixed []string
-	for _, chain := range s.idx.byKey {
+	for _, key := range keys {
+		chain := s.chain(key)
 		by := map[string]*Record{}
-		for _, e := range chain {
-			r := e.Record
+		for _, r := range chain {
 			if r.Supersedes == "" || r.Supersedes == r.Name {
 				continue
 			}
@@ -217,8 +256,7 @@ func (s *Store) repair(ctx context.Context) error {
 				by[r.Supersedes] = r
 			}
 		}
-		for _, e := range chain {
-			r := e.Record
+		for _, r := range chain {
 			newer := by[r.Name]
 			if newer == nil || (r.Status == StatusSuperseded && r.SupersededBy == newer.Name) {
 				continue
@@ -239,107 +277,31 @@ func (s *Store) repair(ctx context.Context) error {
 	return nil
 }
 
-// rewrite changes some frontmatter keys of a record and keeps the rest of
-// the page: the other keys in their order (values that are neither strings,
-// lists of strings, numbers nor booleans are dropped with a warning) and
-// the body, byte for byte.
+// rewrite changes some of parley's frontmatter keys of a record and keeps
+// every other byte of the page: the user's keys and values exactly as
+// written (nested, aliased, commented, in any style), their order and the
+// body (vault.EditFrontmatter).
 func (s *Store) rewrite(name string, set map[string]any) error {
-	data, _, err := s.dir.ReadFile(name + ".md")
-	if err != nil {
-		return err
-	}
-	var ms yaml.MapSlice
-	body, err := vault.DecodeFrontmatter(data, &ms)
-	if err != nil {
-		return err
-	}
-	var fm vault.Frontmatter
-	done := map[string]bool{}
-	for _, item := range ms {
-		key, ok := item.Key.(string)
-		if !ok || done[key] {
-			continue
-		}
-		done[key] = true
-		if v, ok := set[key]; ok {
-			fm = append(fm, vault.Field{Key: key, Value: v})
-			continue
-		}
-		v, ok := plainValue(key, item.Value)
-		if !ok {
-			s.log.Warn("consensus: dropped a frontmatter value parley cannot rewrite", "path", Folder+"/"+name+".md", "key", key)
-			continue
-		}
-		fm = append(fm, vault.Field{Key: key, Value: v})
-	}
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	fm := make(vault.Frontmatter, 0, len(keys))
 	for _, k := range keys {
-		if !done[k] {
-			fm = append(fm, vault.Field{Key: k, Value: set[k]})
-		}
+		fm = append(fm, vault.Field{Key: k, Value: set[k]})
 	}
-	return s.v.WritePage(Folder+"/"+name+".md", fm, body)
-}
-
-var dateRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-
-// plainValue converts a yaml.v2 value into one vault.Frontmatter writes.
-func plainValue(key string, v any) (any, bool) {
-	switch x := v.(type) {
-	case nil:
-		return nil, true
-	case string:
-		if key == "date" && dateRE.MatchString(x) {
-			return vault.Date(x), true
-		}
-		return x, true
-	case int:
-		return x, true
-	case int64:
-		return x, true
-	case bool:
-		return x, true
-	case float64:
-		return fmt.Sprint(x), true
-	case []any:
-		out := make([]string, 0, len(x))
-		for _, e := range x {
-			switch y := e.(type) {
-			case string:
-				out = append(out, y)
-			case int, int64, bool, float64:
-				out = append(out, fmt.Sprint(y))
-			default:
-				return nil, false
-			}
-		}
-		return out, true
-	}
-	return nil, false
+	return s.v.UpdateFrontmatter(Folder+"/"+name+".md", fm)
 }
 
 // writeIndexPage rewrites wiki/consensus/consensus-records.md from the
 // index: one row per record, newest first.
 func (s *Store) writeIndexPage(now time.Time) error {
 	now = now.UTC()
-	recs := make([]*Record, 0, len(s.idx.records()))
-	active := 0
-	for _, e := range s.idx.records() {
-		recs = append(recs, e.Record)
-		if e.Record.Status == StatusActive {
-			active++
-		}
+	var total, active int
+	if err := s.idx.db.QueryRow(`SELECT count(*), coalesce(sum(status = 'active'), 0) FROM files WHERE rec IS NOT NULL`).Scan(&total, &active); err != nil {
+		return s.indexErr(err)
 	}
-	sort.Slice(recs, func(i, j int) bool {
-		if recs[i].Created != recs[j].Created {
-			return recs[i].Created > recs[j].Created
-		}
-		return recs[i].Name < recs[j].Name
-	})
 	created := now.Format(timeFormat)
 	if data, _, err := s.dir.ReadFile(IndexName); err == nil {
 		var old struct {
@@ -363,12 +325,21 @@ func (s *Store) writeIndexPage(now time.Time) error {
 	head.WriteString("Before deciding, check whether a filed consensus settles the question:\n\n")
 	head.WriteString("```sh\nparley consensus check --layer LAYER --topic TOPIC --position POSITION\n```\n\n")
 	head.WriteString("It exits 3 when the position contradicts an active consensus. parley rewrites this page on every filing; edits to it are lost.\n\n")
-	fmt.Fprintf(&head, "%d record(s), %d active.\n\n", len(recs), active)
+	fmt.Fprintf(&head, "%d record(s), %d active.\n\n", total, active)
 	head.WriteString("| Date | Layer | Topic | Verdict | Status |\n|------|-------|-------|---------|--------|\n")
 	var rows strings.Builder
 	budget := vault.MaxPageBytes - 8<<10 - head.Len()
 	listed := 0
-	for _, r := range recs {
+	q, err := s.idx.db.Query(`SELECT rec FROM files WHERE rec IS NOT NULL ORDER BY created DESC, name`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	for q.Next() {
+		var b []byte
+		var r Record
+		if q.Scan(&b) != nil || json.Unmarshal(b, &r) != nil {
+			continue
+		}
 		row := fmt.Sprintf("| %s | %s | [[%s\\|%s]] | %s | %s |\n", inline(r.Date, 20), r.Layer, r.Name, linkAlias(r.Topic), r.Verdict, r.Status)
 		if rows.Len()+len(row) > budget {
 			break
@@ -376,11 +347,12 @@ func (s *Store) writeIndexPage(now time.Time) error {
 		rows.WriteString(row)
 		listed++
 	}
+	q.Close()
 	body := head.String() + rows.String()
-	if listed < len(recs) {
-		body += fmt.Sprintf("\n%d older record(s) do not fit on this page; `parley consensus list` shows them all.\n", len(recs)-listed)
+	if listed < total {
+		body += fmt.Sprintf("\n%d older record(s) do not fit on this page; `parley consensus list` shows them all.\n", total-listed)
 	}
-	if skipped := s.idx.skipped(); len(skipped) > 0 {
+	if skipped := s.skippedFiles(); len(skipped) > 0 {
 		body += fmt.Sprintf("\n%d file(s) in this folder are not valid records and are skipped by lookup; `parley consensus list` names them.\n", len(skipped))
 	}
 	if err := s.v.WritePage(Folder+"/"+IndexName, fm, []byte(body)); err != nil {

@@ -38,26 +38,27 @@ func FuzzParseRecord(f *testing.F) {
 	})
 }
 
-// FuzzDecodeSnapshot checks that a corrupt cache file is refused, never
-// trusted with bad names, and never panics.
-func FuzzDecodeSnapshot(f *testing.F) {
-	f.Add([]byte(`{"version":1,"vault":"/v","entries":[{"name":"spec-a.md","size":3,"mtime_ns":1,"record":{"name":"spec-a","path":"wiki/consensus/spec-a.md","topic":"A","slug":"a"}}]}`))
-	f.Add([]byte(`{"version":1,"entries":[{"name":"../../etc/passwd.md"}]}`))
-	f.Add([]byte(`{"version":1,"entries":[null]}`))
-	f.Add([]byte(`{"version":1,"entries":[{"name":"a.md"},{"name":"a.md"}]}`))
-	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		snap, err := decodeSnapshot(data)
-		if err != nil {
-			return
+// FuzzCompare checks that the analysis of any text (topics and positions
+// as agents write them) never panics, stays symmetric where it must, and
+// answers one of the three agreements.
+func FuzzCompare(f *testing.F) {
+	f.Add("Serve thumbnails as WebP at quality 80", "Thumbnails are WebP (q=80); browsers without WebP get JPEG.")
+	f.Add("Retry 3 times unless the error is permanent", "do not retry")
+	f.Add("twenty five hundred and one million 1,000.5k 10ms", "half an hour per minute every day nightly")
+	f.Add(strings.Repeat("not ", 500), strings.Repeat("1e999 ", 100))
+	f.Add("\x00\xff\u2028[[x]]", "")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		c := ComparePositions(a, b)
+		switch c.Agreement {
+		case Agree, Disagree, Unsure:
+		default:
+			t.Fatalf("agreement %q", c.Agreement)
 		}
-		for _, e := range snap.Entries {
-			if validFile(e.Name) != nil || !strings.HasSuffix(e.Name, ".md") {
-				t.Fatalf("accepted entry name %q", e.Name)
-			}
-			if r := e.Record; r != nil && (r.Slug != TopicSlug(r.Topic) || r.Name+".md" != e.Name) {
-				t.Fatalf("accepted inconsistent record %+v", r)
-			}
+		if c.Score < 0 || c.Score > 1 {
+			t.Fatalf("score %v", c.Score)
+		}
+		if ts := TopicScore(a, b); ts < 0 || ts > 1 {
+			t.Fatalf("topic score %v", ts)
 		}
 	})
 }

@@ -291,14 +291,19 @@ func TestCorruptCacheIsRebuilt(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t)
 	e.file(t, outcome(idA, "Idempotency key design", debate.LayerSpec, debate.ConsensusReached, false))
-	for _, junk := range []string{"", "{", `{"version":1,"vault":"` + e.v.Path() + `","entries":[{"name":"../x.md"}]}`, `{"version":99}`, "\x00\xff"} {
+	// The database is replaced while no process has it open (one that had
+	// it open would see its own journal and wait for the writer).
+	e.s.Close()
+	for _, junk := range []string{"", "{", "SQLite format 3\x00" + strings.Repeat("\xff", 200), `{"version":99}`, "\x00\xff"} {
 		if err := os.WriteFile(filepath.Join(e.root, CacheFile), []byte(junk), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.open(t).Check(ctx, debate.LayerSpec, "Idempotency key design", defPos)
+		s := e.open(t)
+		res, err := s.Check(ctx, debate.LayerSpec, "Idempotency key design", defPos)
 		if err != nil || res.Status != CheckConsistent {
 			t.Errorf("cache %q: %v %v", junk, res, err)
 		}
+		s.Close()
 	}
 }
 

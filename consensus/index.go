@@ -2,31 +2,39 @@ package consensus
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	json "github.com/goccy/go-json"
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
 
-	"github.com/parleyhq/parley/internal/durable"
-	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
 )
 
-// The lookup cache under the parley root.
+// The lookup index under the parley root: an SQLite database (pure Go,
+// modernc.org/sqlite) with a row per file of the records folder, an FTS5
+// table of the records' search text (related records, search) and one of
+// their topics' canonical words (matching a question). A check reads a
+// few rows and no record file; a new process opens the database and
+// answers without loading the index into memory.
 const (
-	// CacheFile is the cache's path relative to the root.
-	CacheFile = "cache/consensus-index.json"
-	// maxCacheBytes bounds the cache file on read.
-	maxCacheBytes = 512 << 20
-	cacheVersion  = 1
+	// CacheFile is the index's path relative to the root.
+	CacheFile = "cache/consensus-index.db"
+	// schemaVersion names the layout of the database and of what it
+	// stores; another version is rebuilt from the vault.
+	schemaVersion = "6"
 )
 
 // RacyMargin is how close a file's modification time may be to the moment
@@ -38,21 +46,16 @@ const (
 // lookup.
 const RacyMargin = 2 * time.Second
 
-// entry is one Markdown file of the records folder as the index knows it.
+// entry is one Markdown file of the records folder as read.
 type entry struct {
-	Name  string `json:"name"`
-	Size  int64  `json:"size"`
-	ModNs int64  `json:"mtime_ns"`
-	// ReadNs is when the file was read; see RacyMargin.
-	ReadNs int64   `json:"read_ns"`
-	Record *Record `json:"record,omitempty"`
-	// Text is what search indexes (records only).
-	Text string `json:"text,omitempty"`
-	// Skip says why a file that should be a record is not one.
-	Skip string `json:"skip,omitempty"`
+	Name   string
+	Size   int64
+	ModNs  int64
+	ReadNs int64 // when the file was read; see RacyMargin
+	Record *Record
+	Text   string // what search indexes (records only)
+	Skip   string // why a file that should be a record is not one
 }
-
-func (e *entry) racy() bool { return e.ReadNs-e.ModNs < int64(RacyMargin) }
 
 // dirSig identifies a state of the records folder: any file created,
 // renamed or removed in it changes its modification time.
@@ -70,142 +73,142 @@ func sigOf(info fs.FileInfo) dirSig {
 	return sig
 }
 
-// snapshot is the cache file's content.
-type snapshot struct {
-	Version   int      `json:"version"`
-	Vault     string   `json:"vault"`
-	Dir       dirSig   `json:"dir"`
-	ScannedNs int64    `json:"scanned_ns"`
-	Entries   []*entry `json:"entries"`
-}
-
 // Skipped is a file of the records folder that lookup skips, and why.
 type Skipped struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
 }
 
-// index is the Store's knowledge of the records folder. The Store's mutex
-// guards it.
+// index is the Store's handle on the database, with the folder state it
+// last saw. The Store's mutex guards it.
 type index struct {
+	db        *sql.DB
 	dir       dirSig
 	scannedNs int64 // when the folder was last listed
-	entries   map[string]*entry
-
-	// Kept up to date with entries by derive, put and drop.
-	byDebate map[string]*entry
-	byKey    map[string][]*entry
-	// Rebuilt on demand after a change.
-	sorted []*entry // records only, by name; nil when stale
-	search *bm25    // nil when stale
-	dirty  bool     // the cache file is behind
 }
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyMargin) }
 
-// derive rebuilds the lookup maps from entries.
-func (ix *index) derive() {
-	ix.byDebate = map[string]*entry{}
-	ix.byKey = map[string][]*entry{}
-	ix.sorted, ix.search = nil, nil
-	for _, e := range ix.records() {
-		ix.link(e)
-	}
-}
+const schema = `
+CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS files(
+	id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE,
+	size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, read_ns INTEGER NOT NULL,
+	skip TEXT,
+	rec TEXT,
+	layer TEXT, qkey TEXT, debate_id TEXT, status TEXT, verdict TEXT, created TEXT,
+	topic TEXT, topic_words TEXT,
+	terms INTEGER NOT NULL DEFAULT 0,
+	head INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS files_qkey ON files(qkey);
+CREATE INDEX IF NOT EXISTS files_debate ON files(debate_id);
+CREATE INDEX IF NOT EXISTS files_created ON files(created);
+CREATE INDEX IF NOT EXISTS files_head ON files(head, layer);
+CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "unicode61 tokenchars '_'");
+CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(words, tokenize = "unicode61 tokenchars '_'");
+CREATE TABLE IF NOT EXISTS emb(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+`
 
-func (ix *index) link(e *entry) {
-	r := e.Record
-	if r == nil {
-		return
+// openIndex opens (creating or rebuilding when needed) the database.
+// Callers hold s.mu.
+func (s *Store) openIndex() error {
+	if s.idx != nil {
+		return nil
 	}
-	if cur := ix.byDebate[r.DebateID]; r.DebateID != "" && (cur == nil || e.Name < cur.Name) {
-		ix.byDebate[r.DebateID] = e
-	}
-	ix.byKey[r.key()] = append(ix.byKey[r.key()], e)
-}
-
-// put adds or replaces one entry, keeping the maps current.
-func (ix *index) put(e *entry) {
-	ix.drop(e.Name)
-	ix.entries[e.Name] = e
-	ix.link(e)
-	ix.sorted, ix.search, ix.dirty = nil, nil, true
-}
-
-// drop removes one entry, keeping the maps current.
-func (ix *index) drop(name string) {
-	old := ix.entries[name]
-	if old == nil {
-		return
-	}
-	delete(ix.entries, name)
-	ix.sorted, ix.search, ix.dirty = nil, nil, true
-	r := old.Record
-	if r == nil {
-		return
-	}
-	chain := ix.byKey[r.key()]
-	for i, e := range chain {
-		if e == old {
-			chain = append(chain[:i:i], chain[i+1:]...)
-			break
+	for attempt := 0; ; attempt++ {
+		ix, err := s.tryOpen()
+		if err == nil {
+			s.idx = ix
+			return nil
 		}
-	}
-	if len(chain) == 0 {
-		delete(ix.byKey, r.key())
-	} else {
-		ix.byKey[r.key()] = chain
-	}
-	if ix.byDebate[r.DebateID] == old {
-		delete(ix.byDebate, r.DebateID)
-		for _, e := range chain { // another record of the same debate, if any
-			if e.Record.DebateID == r.DebateID {
-				ix.link(e)
-			}
+		if attempt > 0 {
+			return &RecordError{Op: "index", Path: CacheFile, Err: err}
+		}
+		// Corrupt, foreign, of another version or vault: start afresh.
+		s.log.Warn("consensus: rebuilding the lookup index", "path", CacheFile, "err", err)
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			_ = s.root.Remove(CacheFile + suffix)
 		}
 	}
 }
 
-// records are the entries that are records, sorted by name.
-func (ix *index) records() []*entry {
-	if ix.sorted == nil {
-		ix.sorted = make([]*entry, 0, len(ix.entries))
-		for _, e := range ix.entries {
-			if e.Record != nil {
-				ix.sorted = append(ix.sorted, e)
-			}
-		}
-		sort.Slice(ix.sorted, func(i, j int) bool { return ix.sorted[i].Name < ix.sorted[j].Name })
+func (s *Store) tryOpen() (*index, error) {
+	if err := s.root.MkdirAll("cache", vault.DirPerm); err != nil {
+		return nil, err
 	}
-	return ix.sorted
-}
-
-func (ix *index) bm25() *bm25 {
-	if ix.search == nil {
-		ix.search = buildBM25(ix.records())
-	}
-	return ix.search
-}
-
-func (ix *index) skipped() []Skipped {
-	var out []Skipped
-	for _, e := range ix.entries {
-		if e.Skip != "" {
-			out = append(out, Skipped{Path: Folder + "/" + e.Name, Reason: e.Skip})
+	// Only a regular file (or none) is opened: a link planted in its place
+	// must not make the index write elsewhere.
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if st, err := s.root.Lstat(CacheFile + suffix); err == nil && !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s%s is not a regular file", CacheFile, suffix)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	if _, err := s.root.Lstat(CacheFile); errors.Is(err, fs.ErrNotExist) {
+		f, err := s.root.OpenFile(CacheFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, vault.FilePerm)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		if f != nil {
+			f.Close()
+		}
+	}
+	path := filepath.Join(s.rootDir, filepath.FromSlash(CacheFile))
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	ix := &index{db: db}
+	fail := func(err error) (*index, error) {
+		db.Close()
+		return nil, err
+	}
+	var version, vaultPath string
+	err = db.QueryRow(`SELECT (SELECT v FROM meta WHERE k='version'), (SELECT v FROM meta WHERE k='vault')`).Scan(&version, &vaultPath)
+	switch {
+	case err == nil && (version != schemaVersion || vaultPath != s.v.Path()):
+		return fail(fmt.Errorf("index of version %q for vault %q", version, vaultPath))
+	case err != nil && !strings.Contains(err.Error(), "no such table") && !errors.Is(err, sql.ErrNoRows) && !strings.Contains(err.Error(), "converting NULL"):
+		return fail(err)
+	case err != nil:
+		if _, err := db.Exec(schema); err != nil {
+			return fail(err)
+		}
+		if _, err := db.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES ('version', ?), ('vault', ?)`, schemaVersion, s.v.Path()); err != nil {
+			return fail(err)
+		}
+	}
+	var dir string
+	if err := db.QueryRow(`SELECT v FROM meta WHERE k='dir'`).Scan(&dir); err == nil {
+		_ = json.Unmarshal([]byte(dir), &ix.dir)
+	}
+	var scanned string
+	if err := db.QueryRow(`SELECT v FROM meta WHERE k='scanned_ns'`).Scan(&scanned); err == nil {
+		ix.scannedNs, _ = strconv.ParseInt(scanned, 10, 64)
+	}
+	return ix, nil
+}
+
+// closeIndex closes the database, if open.
+func (s *Store) closeIndex() error {
+	if s.idx == nil {
+		return nil
+	}
+	err := s.idx.db.Close()
+	s.idx = nil
+	return err
 }
 
 // ensure brings the index up to date for a query, cheaply when nothing
-// changed: on first use it loads the cache and checks every file's size and
-// time (reading only the changed ones); afterwards it lstats the folder
-// alone and rescans only when the folder changed. Callers hold s.mu.
+// changed: it stats the folder alone and rescans only when the folder
+// changed (a file created, renamed or removed) or was written within
+// RacyMargin of the last scan. Callers hold s.mu.
 func (s *Store) ensure(ctx context.Context) error {
-	if s.idx == nil {
-		s.idx = s.loadCache()
-		return s.scan(ctx)
+	if err := s.openIndex(); err != nil {
+		return err
 	}
 	info, err := s.dir.Stat()
 	if err != nil {
@@ -214,12 +217,22 @@ func (s *Store) ensure(ctx context.Context) error {
 	if sigOf(info) == s.idx.dir && !s.idx.dirRacy() {
 		return nil
 	}
-	return s.scan(ctx)
+	return s.scan(ctx, false)
+}
+
+// refresh is a full check of every file's size and time. Callers hold
+// s.mu.
+func (s *Store) refresh(ctx context.Context) error {
+	if err := s.openIndex(); err != nil {
+		return err
+	}
+	return s.scan(ctx, true)
 }
 
 // scan lists the folder, lstats every file and reads those whose size or
-// time changed (or that are new, or racy), in parallel. Callers hold s.mu.
-func (s *Store) scan(ctx context.Context) error {
+// time changed (or that are new, or racy), in parallel, and writes what
+// changed to the index in one transaction. Callers hold s.mu.
+func (s *Store) scan(ctx context.Context, full bool) error {
 	info, err := s.dir.Stat()
 	if err != nil {
 		return &RecordError{Op: "stat", Path: Folder, Err: err}
@@ -229,74 +242,444 @@ func (s *Store) scan(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	old := s.idx.entries
-	next := make(map[string]*entry, len(names))
+	type known struct{ size, mod, read int64 }
+	old := map[string]known{}
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT name, size, mtime_ns, read_ns FROM files`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	for rows.Next() {
+		var n string
+		var k known
+		if err := rows.Scan(&n, &k.size, &k.mod, &k.read); err != nil {
+			rows.Close()
+			return s.indexErr(err)
+		}
+		old[n] = k
+	}
+	rows.Close()
+	present := make(map[string]bool, len(names))
 	var toRead []string
 	for _, name := range names {
 		if name == IndexName {
 			continue
 		}
-		e := old[name]
-		if e == nil {
-			toRead = append(toRead, name) // new: reading it tells its size and time
+		present[name] = true
+		k, ok := old[name]
+		if !ok {
+			toRead = append(toRead, name)
 			continue
 		}
 		st, err := s.dir.Lstat(name)
 		if err != nil {
 			continue // gone since the listing
 		}
-		if e.Size == st.Size && e.ModNs == st.ModTime.UnixNano() && !e.racy() {
-			next[name] = e
+		if k.size == st.Size && k.mod == st.ModTime.UnixNano() && k.read-k.mod >= int64(RacyMargin) {
 			continue
 		}
 		toRead = append(toRead, name)
 	}
-	changed := len(toRead) > 0 || len(next) != len(old)
-	for name, e := range s.readAll(ctx, toRead) {
-		next[name] = e
+	var gone []string
+	for name := range old {
+		if !present[name] {
+			gone = append(gone, name)
+		}
 	}
+	got := s.readAll(ctx, toRead)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.idx.entries = next
-	s.idx.dir = sigOf(info)
-	s.idx.scannedNs = start
-	if changed || s.idx.byKey == nil {
-		s.idx.derive()
-		s.idx.dirty = s.idx.dirty || changed
+	for _, name := range toRead {
+		if got[name] == nil {
+			gone = append(gone, name)
+		}
+	}
+	sig := sigOf(info)
+	err = s.write(ctx, got, gone, &sig, start, len(old) == 0)
+	if err != nil {
+		return err
+	}
+	_ = full
+	return nil
+}
+
+// indexErr wraps a database failure.
+func (s *Store) indexErr(err error) error {
+	return &RecordError{Op: "index", Path: CacheFile, Err: err}
+}
+
+// write stores what was read and drops what is gone, in one transaction,
+// recomputing the heads of the questions touched; with sig it also
+// records the folder's state. fresh says the index holds no file yet (a
+// rebuild): then nothing is deleted and the heads are computed from what
+// was read. Callers hold s.mu.
+func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string, sig *dirSig, scannedNs int64, fresh bool) error {
+	if len(got) == 0 && len(gone) == 0 && sig == nil {
+		return nil
+	}
+	tx, err := s.idx.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	defer tx.Rollback()
+	keys := map[string]bool{}
+	// Document frequencies change by these deltas ("s:" search terms, "t:"
+	// topic words, "#docs" and "#terms" the totals), applied once at the
+	// end: a rebuild of many records costs one update per distinct term.
+	delta := map[string]int64{}
+	count := func(sign int64, terms, words string, n int64) {
+		seen := map[string]bool{}
+		for _, t := range strings.Fields(terms) {
+			if !seen["s:"+t] {
+				seen["s:"+t] = true
+				delta["s:"+t] += sign
+			}
+		}
+		for _, w := range strings.Fields(words) {
+			if !seen["t:"+w] {
+				seen["t:"+w] = true
+				delta["t:"+w] += sign
+			}
+		}
+		delta["#docs"] += sign
+		delta["#terms"] += sign * n
+	}
+	sel, err := tx.Prepare(`SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	defer sel.Close()
+	var dels [3]*sql.Stmt
+	for i, q := range []string{`DELETE FROM files WHERE id = ?`, `DELETE FROM search WHERE rowid = ?`, `DELETE FROM topics WHERE rowid = ?`} {
+		if dels[i], err = tx.Prepare(q); err != nil {
+			return s.indexErr(err)
+		}
+		defer dels[i].Close()
+	}
+	del := func(name string) error {
+		if fresh {
+			return nil
+		}
+		var id, n int64
+		var key, words sql.NullString
+		err := sel.QueryRow(name).Scan(&id, &key, &words, &n)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if key.Valid {
+			keys[key.String] = true
+			var text string
+			if err := tx.QueryRow(`SELECT text FROM search WHERE rowid = ?`, id).Scan(&text); err == nil {
+				count(-1, text, topicTokensOnly(words.String), n)
+			}
+		}
+		for _, st := range dels {
+			if _, err := st.Exec(id); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, name := range gone {
+		if err := del(name); err != nil {
+			return s.indexErr(err)
+		}
+	}
+	names := make([]string, 0, len(got))
+	for n := range got {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	// In a rebuild every question's records are all here: their heads are
+	// known before they are written.
+	heads := map[string]bool{}
+	if fresh {
+		chains := map[string][]*Record{}
+		for _, e := range got {
+			if r := e.Record; r != nil {
+				chains[r.key()] = append(chains[r.key()], r)
+			}
+		}
+		for _, chain := range chains {
+			if h := headOf(chain); h != nil && h.Status == StatusActive {
+				heads[h.Name] = true
+			}
+		}
+	}
+	insFile, err := tx.Prepare(`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms, head)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	defer insFile.Close()
+	insSearch, err := tx.Prepare(`INSERT INTO search(rowid, text) VALUES (?, ?)`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	defer insSearch.Close()
+	insTopic, err := tx.Prepare(`INSERT INTO topics(rowid, words) VALUES (?, ?)`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	defer insTopic.Close()
+	for _, name := range names {
+		e := got[name]
+		if err := del(name); err != nil {
+			return s.indexErr(err)
+		}
+		var skip, rec, layer, key, debateID, status, verdict, created, topic, words any
+		var terms string
+		var nterms, head int
+		if e.Skip != "" {
+			skip = e.Skip
+		}
+		if r := e.Record; r != nil {
+			b, err := json.Marshal(r)
+			if err != nil {
+				return s.indexErr(err)
+			}
+			rec, layer, key, debateID, status, verdict, created, topic = string(b), string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Topic
+			words = strings.Join(analyze(r.Topic).words(), " ")
+			if !fresh {
+				keys[r.key()] = true
+			} else if heads[r.Name] {
+				head = 1
+			}
+			terms, nterms = searchTerms(e.Text)
+		}
+		res, err := insFile.Exec(name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, topic, words, nterms, head)
+		if err != nil {
+			return s.indexErr(err)
+		}
+		if e.Record == nil {
+			continue
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return s.indexErr(err)
+		}
+		if _, err := insSearch.Exec(id, terms); err != nil {
+			return s.indexErr(err)
+		}
+		count(1, terms, topicTokensOnly(words.(string)), int64(nterms))
+		if _, err := insTopic.Exec(id, topicTokens(e.Record.Layer, words.(string))); err != nil {
+			return s.indexErr(err)
+		}
+	}
+	for key := range keys {
+		if err := recomputeHead(tx, key); err != nil {
+			return s.indexErr(err)
+		}
+	}
+	if len(delta) > 0 {
+		upd, err := tx.Prepare(`INSERT INTO df(term, n) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET n = n + excluded.n`)
+		if err != nil {
+			return s.indexErr(err)
+		}
+		defer upd.Close()
+		drop, err := tx.Prepare(`DELETE FROM df WHERE term = ? AND n <= 0`)
+		if err != nil {
+			return s.indexErr(err)
+		}
+		defer drop.Close()
+		for t, d := range delta {
+			if d == 0 {
+				continue
+			}
+			if _, err := upd.Exec(t, d); err != nil {
+				return s.indexErr(err)
+			}
+			if d < 0 {
+				if _, err := drop.Exec(t); err != nil {
+					return s.indexErr(err)
+				}
+			}
+		}
+	}
+	if sig != nil {
+		b, _ := json.Marshal(sig)
+		if _, err := tx.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES ('dir', ?), ('scanned_ns', ?)`, string(b), strconv.FormatInt(scannedNs, 10)); err != nil {
+			return s.indexErr(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s.indexErr(err)
+	}
+	if sig != nil {
+		s.idx.dir, s.idx.scannedNs = *sig, scannedNs
 	}
 	return nil
+}
+
+// recomputeHead marks the record that answers question key (its head, if
+// active) with head = 1 and the others 0.
+func recomputeHead(tx *sql.Tx, key string) error {
+	chain, err := chainOf(tx, key)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`UPDATE files SET head = 0 WHERE qkey = ? AND head != 0`, key); err != nil {
+		return err
+	}
+	if h := headOf(chain); h != nil && h.Status == StatusActive {
+		_, err = tx.Exec(`UPDATE files SET head = 1 WHERE name = ?`, h.Name+".md")
+	}
+	return err
+}
+
+// querier is a *sql.DB or a *sql.Tx.
+type querier interface {
+	Query(query string, args ...any) (*sql.Rows, error)
+}
+
+// chainOf reads the records of question key.
+func chainOf(q querier, key string) ([]*Record, error) {
+	rows, err := q.Query(`SELECT rec FROM files WHERE qkey = ? AND rec IS NOT NULL ORDER BY name`, key)
+	if err != nil {
+		return nil, err
+	}
+	return scanRecords(rows)
+}
+
+func scanRecords(rows *sql.Rows) ([]*Record, error) {
+	defer rows.Close()
+	var out []*Record
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, err
+		}
+		r := new(Record)
+		if err := json.Unmarshal(b, r); err != nil {
+			return nil, err
+		}
+		// A row edited by hand must not name a file outside the folder.
+		if validFile(r.Name+".md") != nil || r.Path != Folder+"/"+r.Name+".md" {
+			return nil, fmt.Errorf("index row for %q is inconsistent", r.Name)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// searchTerms is a record's search text as search indexes it: its terms
+// (tokenize) as FTS5 tokens, and how many there are.
+func searchTerms(text string) (string, int) {
+	var b strings.Builder
+	n := 0
+	tokenize(text, func(t string) {
+		if n > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(ftsToken(t))
+		n++
+	})
+	return b.String(), n
+}
+
+// topicTokensOnly is a topic's canonical words as FTS5 tokens, without
+// the layer.
+func topicTokensOnly(words string) string {
+	f := strings.Fields(words)
+	for i, w := range f {
+		f[i] = ftsToken(w)
+	}
+	return strings.Join(f, " ")
+}
+
+// df is how many records hold a term ("s:" a search term, "t:" a topic
+// word; "#docs" the records, "#terms" their search terms). Callers hold
+// s.mu.
+func (s *Store) df(ctx context.Context, term string) int64 {
+	var n int64
+	_ = s.idx.db.QueryRowContext(ctx, `SELECT n FROM df WHERE term = ?`, term).Scan(&n)
+	return n
+}
+
+// rarest keeps the terms whose document frequency (df of prefix+term) is
+// at most maxDF, rarest first, at most keep of them; when none is that
+// rare, the rarest one (the caller decides what to do with it). Common terms cost a pass over most records and
+// barely move a ranking. Callers hold s.mu.
+func (s *Store) rarest(ctx context.Context, prefix string, terms []string, maxDF int64, keep int) []string {
+	type tf struct {
+		t string
+		n int64
+	}
+	var all []tf
+	for _, t := range terms {
+		if n := s.df(ctx, prefix+t); n > 0 {
+			all = append(all, tf{t, n})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].n < all[j].n })
+	var out []string
+	for _, x := range all {
+		if len(out) < keep && (x.n <= maxDF || len(out) == 0) {
+			out = append(out, x.t)
+		}
+	}
+	return out
+}
+
+// topicTokens is what the topics table indexes for a record: its layer
+// and its topic's canonical words, as FTS5 tokens.
+func topicTokens(l debate.Layer, words string) string {
+	var b strings.Builder
+	b.WriteString(ftsToken("layer " + string(l)))
+	for _, w := range strings.Fields(words) {
+		b.WriteByte(' ')
+		b.WriteString(ftsToken(w))
+	}
+	return b.String()
+}
+
+// ftsToken turns a canonical word into one FTS5 token (letters, digits and
+// '_').
+func ftsToken(w string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return '_'
+	}, w)
 }
 
 // touch re-checks the named files alone (the records an answer rests on),
 // so that a record edited in place is seen even though the folder did not
 // change. It reports whether anything changed. Callers hold s.mu.
 func (s *Store) touch(ctx context.Context, names []string) bool {
-	var toRead []string
-	gone := false
+	var toRead, gone []string
 	for _, name := range names {
-		e := s.idx.entries[name]
-		st, err := s.dir.Lstat(name)
+		var size, mod, read int64
+		err := s.idx.db.QueryRowContext(ctx, `SELECT size, mtime_ns, read_ns FROM files WHERE name = ?`, name).Scan(&size, &mod, &read)
+		known := err == nil
+		st, lerr := s.dir.Lstat(name)
 		switch {
-		case err != nil:
-			if e != nil {
-				s.idx.drop(name)
-				gone = true
+		case lerr != nil:
+			if known {
+				gone = append(gone, name)
 			}
-		case e == nil || e.Size != st.Size || e.ModNs != st.ModTime.UnixNano() || e.racy():
+		case !known || size != st.Size || mod != st.ModTime.UnixNano() || read-mod < int64(RacyMargin):
 			toRead = append(toRead, name)
 		}
 	}
-	if len(toRead) == 0 && !gone {
+	if len(toRead) == 0 && len(gone) == 0 {
 		return false
 	}
 	got := s.readAll(ctx, toRead)
 	for _, name := range toRead {
-		if e := got[name]; e != nil {
-			s.idx.put(e)
-		} else if ctx.Err() == nil {
-			s.idx.drop(name) // gone since the lstat
+		if got[name] == nil && ctx.Err() == nil {
+			gone = append(gone, name)
 		}
+	}
+	if err := s.write(ctx, got, gone, nil, 0, false); err != nil {
+		s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
 	}
 	return true
 }
@@ -373,104 +756,42 @@ func (s *Store) readEntry(name string) *entry {
 	return e
 }
 
-// loadCache reads the cache file; any problem (missing, corrupt, another
-// vault, another version) yields an empty index, which the scan fills.
-func (s *Store) loadCache() *index {
-	ix := &index{entries: map[string]*entry{}}
-	// A named pipe planted as the cache must not block every lookup in
-	// open(2); only a regular file is read.
-	f, _, err := regfile.Open(s.root.OpenFile, CacheFile)
+// byDebate is the record of a debate (the first by name if several).
+// Callers hold s.mu.
+func (s *Store) byDebate(id string) (*Record, error) {
+	rows, err := s.idx.db.Query(`SELECT rec FROM files WHERE debate_id = ? AND rec IS NOT NULL ORDER BY name LIMIT 1`, id)
 	if err != nil {
-		return ix
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCacheBytes+1))
-	if err != nil || len(data) > maxCacheBytes {
-		return ix
-	}
-	snap, err := decodeSnapshot(data)
-	if err != nil {
-		s.log.Warn("consensus: ignoring the lookup cache", "path", CacheFile, "err", err)
-		return ix
-	}
-	if snap.Vault != s.v.Path() {
-		return ix
-	}
-	for _, e := range snap.Entries {
-		ix.entries[e.Name] = e
-	}
-	ix.dir, ix.scannedNs = snap.Dir, snap.ScannedNs
-	return ix
-}
-
-// decodeSnapshot decodes and checks a cache file: every entry must name a
-// Markdown file of the folder and every record must be well formed, or the
-// whole cache is refused.
-func decodeSnapshot(data []byte) (*snapshot, error) {
-	var snap snapshot
-	if err := json.Unmarshal(data, &snap); err != nil {
 		return nil, err
 	}
-	if snap.Version != cacheVersion {
-		return nil, fmt.Errorf("cache version %d, want %d", snap.Version, cacheVersion)
+	recs, err := scanRecords(rows)
+	if err != nil || len(recs) == 0 {
+		return nil, err
 	}
-	seen := map[string]bool{}
-	for _, e := range snap.Entries {
-		if e == nil || e.Name == "" || strings.ContainsAny(e.Name, "/\\\x00") || strings.HasPrefix(e.Name, ".") ||
-			!strings.HasSuffix(e.Name, ".md") || seen[e.Name] {
-			return nil, errors.New("cache entry with a bad or repeated name")
-		}
-		seen[e.Name] = true
-		if r := e.Record; r != nil {
-			if r.Name+".md" != e.Name || r.Topic == "" || r.Slug != TopicSlug(r.Topic) || r.Path != Folder+"/"+e.Name {
-				return nil, fmt.Errorf("cache record %q is inconsistent", e.Name)
-			}
-		}
-	}
-	return &snap, nil
+	return recs[0], nil
 }
 
-// flush hands a snapshot of the index to the cache writer if the cache is
-// behind; the lookup that called it does not wait for the write. Callers
-// hold s.mu.
-func (s *Store) flush() {
-	if s.idx == nil || !s.idx.dirty || s.pending == nil {
-		return
+// chain is the records of question key. Callers hold s.mu.
+func (s *Store) chain(key string) []*Record {
+	recs, err := chainOf(s.idx.db, key)
+	if err != nil {
+		s.log.Warn("consensus: could not read the lookup index", "path", CacheFile, "err", err)
 	}
-	s.idx.dirty = false
-	snap := &snapshot{Version: cacheVersion, Vault: s.v.Path(), Dir: s.idx.dir, ScannedNs: s.idx.scannedNs}
-	snap.Entries = make([]*entry, 0, len(s.idx.entries))
-	for _, e := range s.idx.entries {
-		snap.Entries = append(snap.Entries, e) // entries are never changed, only replaced
-	}
-	for {
-		select {
-		case s.pending <- snap:
-			return
-		default:
-		}
-		select { // a snapshot not yet written is out of date: replace it
-		case <-s.pending:
-		default:
-		}
-	}
+	return recs
 }
 
-// writeCaches is the cache writer: it owns the cache file and writes each
-// snapshot it is handed, atomically, until pending is closed (by Close).
-// A failure only costs the next process a full read, so it is logged.
-func (s *Store) writeCaches() {
-	defer close(s.written)
-	for snap := range s.pending {
-		sort.Slice(snap.Entries, func(i, j int) bool { return snap.Entries[i].Name < snap.Entries[j].Name })
-		data, err := json.MarshalNoEscape(snap)
-		if err == nil {
-			if err = s.root.MkdirAll("cache", vault.DirPerm); err == nil {
-				err = durable.WriteFile(s.rootFS, CacheFile, data, vault.FilePerm)
-			}
-		}
-		if err != nil {
-			s.log.Warn("consensus: could not write the lookup cache", "path", CacheFile, "err", err)
+// skipped lists the files lookup skips. Callers hold s.mu.
+func (s *Store) skippedFiles() []Skipped {
+	rows, err := s.idx.db.Query(`SELECT name, skip FROM files WHERE skip IS NOT NULL ORDER BY name`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []Skipped
+	for rows.Next() {
+		var n, why string
+		if rows.Scan(&n, &why) == nil {
+			out = append(out, Skipped{Path: Folder + "/" + n, Reason: why})
 		}
 	}
+	return out
 }

@@ -3,8 +3,11 @@ package consensus
 import (
 	"context"
 	"fmt"
-	"slices"
+	"math"
+	"sort"
 	"strings"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
@@ -26,32 +29,36 @@ func (f Filter) match(r *Record) bool {
 func (s *Store) Records(ctx context.Context, f Filter) ([]Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.flush()
 	if err := s.refresh(ctx); err != nil {
 		return nil, err
 	}
-	var out []Record
-	for _, e := range s.idx.records() {
-		if f.match(e.Record) {
-			out = append(out, *e.Record)
-		}
+	q := `SELECT rec FROM files WHERE rec IS NOT NULL`
+	var args []any
+	if f.Layer != "" {
+		q += ` AND layer = ?`
+		args = append(args, string(f.Layer))
 	}
-	slices.SortFunc(out, func(a, b Record) int {
-		if c := strings.Compare(b.Created, a.Created); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	if f.Verdict != "" {
+		q += ` AND verdict = ?`
+		args = append(args, string(f.Verdict))
+	}
+	if f.Status != "" {
+		q += ` AND status = ?`
+		args = append(args, string(f.Status))
+	}
+	rows, err := s.idx.db.QueryContext(ctx, q+` ORDER BY created DESC, name`, args...)
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	recs, err := scanRecords(rows)
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	out := make([]Record, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, *r)
+	}
 	return out, nil
-}
-
-// refresh is a full check of every file's size and time (the first query
-// of a Store does the same). Callers hold s.mu.
-func (s *Store) refresh(ctx context.Context) error {
-	if s.idx == nil {
-		s.idx = s.loadCache()
-	}
-	return s.scan(ctx)
 }
 
 // Refresh checks every record file's size and time and re-reads those that
@@ -61,7 +68,6 @@ func (s *Store) refresh(ctx context.Context) error {
 func (s *Store) Refresh(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.flush()
 	return s.refresh(ctx)
 }
 
@@ -70,11 +76,10 @@ func (s *Store) Refresh(ctx context.Context) error {
 func (s *Store) Skipped() []Skipped {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.flush()
 	if s.idx == nil {
 		return nil
 	}
-	return s.idx.skipped()
+	return s.skippedFiles()
 }
 
 // Record reads one record afresh from the vault by name ("spec-x"),
@@ -86,10 +91,9 @@ func (s *Store) Record(ctx context.Context, name string) (*Record, *vault.Page, 
 		s.mu.Unlock()
 		return nil, nil, err
 	}
-	s.flush()
 	file := linkName(name) + ".md"
-	if e := s.idx.byDebate[strings.TrimSpace(name)]; e != nil {
-		file = e.Name
+	if r, err := s.byDebate(strings.TrimSpace(name)); err == nil && r != nil {
+		file = r.Name + ".md"
 	}
 	s.mu.Unlock()
 	if err := validFile(file); err != nil {
@@ -130,33 +134,154 @@ type Hit struct {
 }
 
 // Search ranks the records the filter selects by BM25 relevance of their
-// topic, positions and rationale to the query, best first, at most limit.
+// topic, positions and rationale to the query (SQLite FTS5), best first,
+// at most limit.
 func (s *Store) Search(ctx context.Context, query string, f Filter, limit int) ([]Hit, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.flush()
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
-	return s.search(ctx, query, limit, func(e *entry) bool { return f.match(e.Record) }), nil
+	return s.search(ctx, query, limit, func(r *Record) bool { return f.match(r) }, fullSearch), nil
 }
 
+// searchBudget bounds the candidates a search ranks: the query terms that
+// find them must be rare (in at most maxDF records, or a fraction of the
+// records), at most terms of them, else the rarest fallback one if it is
+// in at most fallbackDF records. A term in many records costs a pass over
+// them and barely moves a ranking.
+type searchBudget struct {
+	fraction          int64 // maxDF is docs / fraction, when larger
+	maxDF, fallbackDF int64
+	terms             int
+}
+
+var (
+	// fullSearch is "consensus search": thorough.
+	fullSearch = searchBudget{fraction: 5, maxDF: 50, fallbackDF: 1 << 62, terms: 8}
+	// relatedSearch is the related records of a check: cheap, so that a
+	// check stays within a millisecond on a large vault.
+	relatedSearch = searchBudget{maxDF: 200, fallbackDF: 1000, terms: 4}
+)
+
+// searchOverfetch is how many more hits than asked a search reads, to
+// fill the answer after the filter.
+const searchOverfetch = 4
+
+// maxQueryTerms bounds the terms of a search query.
+const maxQueryTerms = 32
+
+// BM25 parameters (the usual ones).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
 // search runs a query and re-checks the files of its hits; if one changed
-// it runs the query again on the fresh index. Callers hold s.mu.
-func (s *Store) search(ctx context.Context, query string, limit int, keep func(*entry) bool) []Hit {
+// it runs the query again on the fresh index. FTS5 finds and orders the
+// candidates; their scores are BM25 with an idf that stays positive
+// (log(1 + (N - n + 0.5)/(n + 0.5))), so that a small vault ranks too.
+// Callers hold s.mu.
+func (s *Store) search(ctx context.Context, query string, limit int, keep func(*Record) bool, budget searchBudget) []Hit {
+	if limit <= 0 {
+		return nil
+	}
+	docs := float64(s.df(ctx, "#docs"))
+	if docs == 0 {
+		return nil
+	}
+	avg := max(float64(s.df(ctx, "#terms"))/docs, 1)
+	// The rarest terms find the candidates; the common ones only add to
+	// their scores.
+	all := queryTerms(query)
+	maxDF := budget.maxDF
+	if budget.fraction > 0 {
+		maxDF = max(maxDF, int64(docs)/budget.fraction)
+	}
+	terms := s.rarest(ctx, "s:", all, maxDF, budget.terms)
+	if len(terms) > 0 && s.df(ctx, "s:"+terms[0]) > maxDF {
+		// Nothing is rare enough: the rarest one, if it is not common.
+		terms = terms[:1]
+		if s.df(ctx, "s:"+terms[0]) > budget.fallbackDF {
+			terms = nil
+		}
+	}
+	if len(terms) == 0 {
+		return nil
+	}
+	idf := map[string]float64{}
+	for _, t := range all {
+		if n := float64(s.df(ctx, "s:"+t)); n > 0 {
+			idf[t] = math.Log(1 + (docs-n+0.5)/(n+0.5))
+		}
+	}
+	match := make([]string, len(terms))
+	for i, t := range terms {
+		match[i] = `"` + t + `"`
+	}
 	for attempt := 0; ; attempt++ {
-		found := s.idx.bm25().search(query, limit, keep)
-		names := make([]string, len(found))
-		for i, h := range found {
-			names[i] = s.idx.search.docs[h.doc].Name
+		rows, err := s.idx.db.QueryContext(ctx, `SELECT f.rec, search.text, f.terms FROM search JOIN files f ON f.id = search.rowid
+			WHERE search MATCH ? ORDER BY bm25(search), f.name LIMIT ?`, strings.Join(match, " OR "), limit*searchOverfetch+1)
+		if err != nil {
+			s.log.Warn("consensus: search failed", "path", CacheFile, "err", err)
+			return nil
+		}
+		var out []Hit
+		for rows.Next() {
+			var b []byte
+			var text string
+			var dl float64
+			if err := rows.Scan(&b, &text, &dl); err != nil {
+				break
+			}
+			var r Record
+			if json.Unmarshal(b, &r) != nil || keep != nil && !keep(&r) {
+				continue
+			}
+			tf := map[string]float64{}
+			for _, w := range strings.Fields(text) {
+				if _, ok := idf[w]; ok {
+					tf[w]++
+				}
+			}
+			score := 0.0
+			for t, f := range tf {
+				score += idf[t] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
+			}
+			out = append(out, Hit{Record: r, Score: score})
+		}
+		rows.Close()
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Score != out[j].Score {
+				return out[i].Score > out[j].Score
+			}
+			return out[i].Record.Name < out[j].Record.Name
+		})
+		if len(out) > limit {
+			out = out[:limit]
+		}
+		names := make([]string, len(out))
+		for i, h := range out {
+			names[i] = h.Record.Name + ".md"
 		}
 		if attempt == 0 && s.touch(ctx, names) {
 			continue
 		}
-		out := make([]Hit, len(found))
-		for i, h := range found {
-			out[i] = Hit{Record: *s.idx.search.docs[h.doc].Record, Score: h.score}
-		}
 		return out
 	}
+}
+
+// queryTerms are the search terms of a query (tokenize) as FTS5 tokens,
+// once each, at most maxQueryTerms.
+func queryTerms(text string) []string {
+	var terms []string
+	seen := map[string]bool{}
+	tokenize(text, func(t string) {
+		t = ftsToken(t)
+		if !seen[t] && len(terms) < maxQueryTerms {
+			seen[t] = true
+			terms = append(terms, t)
+		}
+	})
+	return terms
 }

@@ -68,6 +68,9 @@ type Record struct {
 	// same question ("" if none).
 	Supersedes   string `json:"supersedes,omitempty"`
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// EvidenceLines are the cited line ranges with the hash of their lines
+	// at filing ("<sha256> path:from-to").
+	EvidenceLines []string `json:"evidence_lines,omitempty"`
 }
 
 // Binding reports whether the record settles its question: the debate
@@ -119,6 +122,7 @@ type recordYAML struct {
 	FinalPositionHash string   `yaml:"final_position_hash"`
 	Supersedes        string   `yaml:"supersedes"`
 	SupersededBy      string   `yaml:"superseded_by"`
+	EvidenceLines     []string `yaml:"evidence_lines"`
 }
 
 // parseRecord reads a record file's bytes. It returns (nil, "", nil) for a
@@ -155,6 +159,7 @@ func parseRecord(name string, data []byte) (*Record, string, error) {
 		FinalPositionHash: strings.ToLower(strings.TrimSpace(y.FinalPositionHash)),
 		Supersedes:        linkName(y.Supersedes),
 		SupersededBy:      linkName(y.SupersededBy),
+		EvidenceLines:     y.EvidenceLines,
 	}
 	if r.Layer, err = debate.ParseLayer(y.Layer); err != nil {
 		return nil, "", fmt.Errorf("%w: %v", ErrNotRecord, err)

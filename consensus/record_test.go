@@ -158,7 +158,7 @@ func TestFileEachVerdict(t *testing.T) {
 			if got := strs(fm["participants"]); !slices.Equal(got, []string{"SwiftRaven", "GoldFalcon"}) {
 				t.Errorf("participants %v", got)
 			}
-			if got := strs(fm["related"]); !slices.Equal(got, []string{"[[debates/" + id + "]]"}) {
+			if got := strs(fm["related"]); !slices.Equal(got, []string{"[[" + id + "]]"}) {
 				t.Errorf("related %v", got)
 			}
 			if got := strs(fm["tags"]); !slices.Equal(got, []string{"consensus", "spec"}) {

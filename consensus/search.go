@@ -1,144 +1,12 @@
 package consensus
 
 import (
-	"math"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
-
-// BM25 parameters (the usual ones).
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
-// bm25 is an inverted index over the records' search text. It is built
-// from the entries at one moment and never changed; a change to the records
-// builds a new one. search reuses scratch buffers, so calls must not overlap
-// (the Store's mutex serializes them).
-type bm25 struct {
-	docs     []*entry
-	lens     []float32
-	avgLen   float64
-	postings map[string][]posting
-
-	acc     []float64 // scratch: score per document
-	touched []int32   // scratch: documents with a score
-}
-
-type posting struct {
-	doc int32
-	tf  uint32
-}
-
-func buildBM25(docs []*entry) *bm25 {
-	ix := &bm25{docs: docs, lens: make([]float32, len(docs)), postings: map[string][]posting{}, acc: make([]float64, len(docs))}
-	var total float64
-	tf := map[string]uint32{}
-	for i, e := range docs {
-		clear(tf)
-		n := 0
-		tokenize(e.Text, func(t string) {
-			tf[t]++
-			n++
-		})
-		for t, c := range tf {
-			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), tf: c})
-		}
-		ix.lens[i] = float32(n)
-		total += float64(n)
-	}
-	if len(docs) > 0 {
-		ix.avgLen = total / float64(len(docs))
-	}
-	return ix
-}
-
-// scored is one ranked document.
-type scored struct {
-	doc   int
-	score float64
-}
-
-// minIDF drops query terms found in nearly every document (idf below it,
-// about 82% of them): they cost a pass over every document and barely move
-// a ranking. A query made only of such terms keeps them.
-const minIDF = 0.2
-
-// search ranks the documents that share a term with the query, best first;
-// keep filters documents (nil keeps all); at most limit are returned.
-func (ix *bm25) search(query string, limit int, keep func(*entry) bool) []scored {
-	if ix == nil || len(ix.docs) == 0 || limit <= 0 {
-		return nil
-	}
-	limit = min(limit, len(ix.docs)) // top is allocated for limit hits
-	n := float64(len(ix.docs))
-	type qterm struct {
-		ps  []posting
-		idf float64
-	}
-	var terms []qterm
-	seen := map[string]bool{}
-	tokenize(query, func(t string) {
-		if seen[t] {
-			return
-		}
-		seen[t] = true
-		if ps := ix.postings[t]; len(ps) > 0 {
-			df := float64(len(ps))
-			terms = append(terms, qterm{ps, math.Log(1 + (n-df+0.5)/(df+0.5))})
-		}
-	})
-	common := 0
-	for _, t := range terms {
-		if t.idf < minIDF {
-			common++
-		}
-	}
-	for _, t := range terms {
-		if t.idf < minIDF && common < len(terms) {
-			continue
-		}
-		for _, p := range t.ps {
-			f := float64(p.tf)
-			if ix.acc[p.doc] == 0 {
-				ix.touched = append(ix.touched, p.doc)
-			}
-			ix.acc[p.doc] += t.idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(ix.lens[p.doc])/ix.avgLen))
-		}
-	}
-	// Keep the best limit in a small sorted slice (limit is small).
-	better := func(a, b scored) bool {
-		if a.score != b.score {
-			return a.score > b.score
-		}
-		return ix.docs[a.doc].Name < ix.docs[b.doc].Name
-	}
-	top := make([]scored, 0, limit+1)
-	for _, d := range ix.touched {
-		sc := scored{doc: int(d), score: ix.acc[d]}
-		ix.acc[d] = 0
-		if len(top) == limit && !better(sc, top[limit-1]) {
-			continue
-		}
-		if keep != nil && !keep(ix.docs[d]) {
-			continue
-		}
-		i := sort.Search(len(top), func(i int) bool { return better(sc, top[i]) })
-		top = append(top, scored{})
-		copy(top[i+1:], top[i:])
-		top[i] = sc
-		if len(top) > limit {
-			top = top[:limit]
-		}
-	}
-	ix.touched = ix.touched[:0]
-	return top
-}
 
 // stopwords are English words too common to rank by.
 var stopwords = map[string]bool{}
@@ -179,7 +47,7 @@ func tokenize(text string, emit func(string)) {
 		if stopwords[w] {
 			return
 		}
-		emit(stem(w))
+		emit(foldPlural(w))
 	}
 	for i, r := range text {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -193,7 +61,7 @@ func tokenize(text string, emit func(string)) {
 	flush(len(text))
 }
 
-func stem(w string) string {
+func foldPlural(w string) string {
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
 		return w[:len(w)-3] + "y"

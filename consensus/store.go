@@ -23,26 +23,29 @@ import (
 // may file into the same vault at once (filing takes a lock file under the
 // root).
 type Store struct {
-	v      *vault.Vault
-	dir    *vault.Dir
-	root   *os.Root
-	rootFS durable.FS
-	log    *slog.Logger
-	now    func() time.Time
+	rootDir string
+	v       *vault.Vault
+	dir     *vault.Dir
+	root    *os.Root
+	rootFS  durable.FS
+	log     *slog.Logger
+	now     func() time.Time
 	// hook, when set by a test, is called after each step of a filing
 	// ("record", "supersede", "index"), so a crash can be injected there.
 	hook func(step string)
 
 	mu  sync.Mutex // guards idx; held for a whole filing or query
-	idx *index
+	idx *index     // opened on first use
 
 	reads atomic.Int64 // record files read, for tests and benchmarks
 
-	// The cache writer goroutine (writeCaches) takes snapshots from
-	// pending and closes written when pending is closed and drained.
-	pending chan *snapshot
-	written chan struct{}
-	closed  bool // guarded by mu
+	// The optional models (WithEmbedder, WithJudge).
+	embedder   Embedder
+	embedModel string
+	judge      Judge
+	judgeModel string
+
+	closed bool // guarded by mu
 }
 
 var _ debate.Filer = (*Store)(nil)
@@ -73,20 +76,24 @@ func Open(root string, v *vault.Vault, opts ...Option) (*Store, error) {
 		r.Close()
 		return nil, fmt.Errorf("open consensus store: %w", err)
 	}
-	s := &Store{v: v, dir: dir, root: r, rootFS: durable.Root(r), log: slog.New(slog.DiscardHandler), now: time.Now}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		r.Close()
+		dir.Close()
+		return nil, fmt.Errorf("open consensus store: %w", err)
+	}
+	s := &Store{rootDir: abs, v: v, dir: dir, root: r, rootFS: durable.Root(r), log: slog.New(slog.DiscardHandler), now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.pending, s.written = make(chan *snapshot, 1), make(chan struct{})
-	go s.writeCaches()
 	return s, nil
 }
 
-// Close waits for the last cache write and releases the Store's handles
-// (not the vault). It may be called more than once.
+// Close releases the Store's handles (not the vault): the lookup index's
+// database and the folders. It may be called more than once.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -94,10 +101,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
-	close(s.pending)
-	<-s.written
-	s.pending = nil
-	return errors.Join(s.dir.Close(), s.root.Close())
+	return errors.Join(s.closeIndex(), s.dir.Close(), s.root.Close())
 }
 
 // Vault is the vault the Store files into.

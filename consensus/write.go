@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -41,6 +42,9 @@ func validateOutcome(o *debate.Outcome) error {
 	}
 	if _, err := debate.ParseVerdict(string(o.Verdict)); err != nil {
 		return fmt.Errorf("%w: %v", ErrIncompleteOutcome, err)
+	}
+	if !o.Verdict.Filed() {
+		return fmt.Errorf("%w: debate %s ended %s: an agent could not be reached, so nothing was debated", ErrNotFiled, o.DebateID, o.Verdict)
 	}
 	if _, err := debate.ParseLayer(string(o.Session.Layer)); err != nil {
 		return fmt.Errorf("%w: %v", ErrIncompleteOutcome, err)
@@ -88,7 +92,7 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 		{Key: "date", Value: vault.Date(closed.UTC().Format(time.DateOnly))},
 		{Key: "participants", Value: names},
 		{Key: "topic", Value: s.Topic},
-		{Key: "related", Value: []string{"[[debates/" + o.DebateID + "]]"}},
+		{Key: "related", Value: []string{"[[" + o.DebateID + "]]"}},
 		{Key: "status", Value: string(pl.status)},
 		{Key: "created", Value: pl.created},
 		{Key: "updated", Value: now.UTC().Format(timeFormat)},
@@ -100,8 +104,31 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 		{Key: "supersedes", Value: wikiOrNil(pl.supersedes)},
 		{Key: "superseded_by", Value: wikiOrNil(pl.supersededBy)},
 	}
+	if lines := evidenceLines(o); len(lines) > 0 {
+		fm = append(fm, vault.Field{Key: "evidence_lines", Value: lines})
+	}
 	return fm, renderBody(o, final)
 }
+
+// evidenceLines are the line and range refs the debate cited that were
+// found, each as "<sha256 of the lines> <ref>", once per ref: what
+// "parley vault lint" compares with the workspace to find stale records.
+func evidenceLines(o *debate.Outcome) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range o.Turns {
+		for _, ev := range t.Evidence {
+			if ev.Hash == "" || seen[ev.Ref] || !hexRE.MatchString(ev.Hash) || strings.ContainsAny(ev.Ref, "\n\r") {
+				continue
+			}
+			seen[ev.Ref] = true
+			out = append(out, ev.Hash+" "+ev.Ref)
+		}
+	}
+	return out
+}
+
+var hexRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // timeFormat is how created and updated are written: RFC 3339, UTC, ms.
 const timeFormat = "2006-01-02T15:04:05.000Z07:00"
@@ -143,7 +170,7 @@ func renderBody(o *debate.Outcome, final string) []byte {
 	if r := strings.TrimSpace(o.Reason); r != "" {
 		fmt.Fprintf(&b, "%s\n\n", inline(r, 0))
 	}
-	fmt.Fprintf(&b, "The debate closed by the rule `%s` after %d round(s), %d token(s) and %s. Participants: %s. The whole transcript is [[debates/%s]].\n\n",
+	fmt.Fprintf(&b, "The debate closed by the rule `%s` after %d round(s), %d token(s) and %s. Participants: %s. The whole transcript is [[%s]].\n\n",
 		orText(string(o.Rule), "none"), o.Rounds, o.Tokens, seconds(o.ElapsedMs), participantList(s), o.DebateID)
 
 	switch o.Verdict {
@@ -477,7 +504,7 @@ func writePartial(b *strings.Builder, o *debate.Outcome) {
 	default:
 		fmt.Fprintf(b, "The wall-clock budget (%s) ran out after %s, so the debate stopped before it could converge.", seconds(o.Session.Budget.MaxWallClockMs), seconds(o.ElapsedMs))
 	}
-	fmt.Fprintf(b, " This transcript is partial: it holds the %d turn(s) recorded before the stop. Nothing was agreed; the question is open and escalated to a person. The full event log is [[debates/%s]].\n\n", len(o.Turns), o.DebateID)
+	fmt.Fprintf(b, " This transcript is partial: it holds the %d turn(s) recorded before the stop. Nothing was agreed; the question is open and escalated to a person. The full event log is [[%s]].\n\n", len(o.Turns), o.DebateID)
 	for _, rt := range byRound(o) {
 		for _, t := range rt.turns {
 			fmt.Fprintf(b, "- round %d, %s %s: %s\n", t.Round, t.Role, inline(t.Agent, 60), orText(inline(t.Position, cellRunes), "_no further objections_"))
@@ -493,34 +520,13 @@ func writePartial(b *strings.Builder, o *debate.Outcome) {
 	b.WriteString("\n")
 }
 
-// mdSpecial are the characters inline escapes: those that would start
-// emphasis, code, links, HTML, tables, Obsidian tags, highlights, math or
-// comments.
-const mdSpecial = "\\`*_[]<>|#&~=$%^{}!"
-
-// inline makes text safe to place inside a Markdown line: white space
-// (line breaks included) collapses to single spaces, control characters
-// are dropped, Markdown and Obsidian syntax characters are backslash-escaped, and the text is cut to max runes
-// (0: no limit) with an ellipsis.
+// inline makes text safe to place inside a Markdown line
+// (vault.EscapeInline), cut to max runes (0: no limit) with an ellipsis.
 func inline(s string, max int) string {
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 	if max > 0 {
-		s = clipRunes(s, max)
+		s = clipRunes(strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " "), max)
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i, r := range s {
-		switch {
-		case unicode.IsControl(r): // C0, DEL and C1 (a terminal reads U+009B as CSI)
-			continue
-		case strings.ContainsRune(mdSpecial, r):
-			b.WriteByte('\\')
-		case i == 0 && (r == '-' || r == '+'):
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return vault.EscapeInline(s)
 }
 
 // code writes s as an inline code span whose fence is longer than any run

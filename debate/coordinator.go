@@ -202,6 +202,9 @@ func (c *Coordinator) turn(ctx context.Context) error {
 		return c.forfeit(ctx, p, ForfeitBadReply, "a second invalid reply")
 	}
 	if dead, detail := c.dead(ctx, sp.Name); dead {
+		if u := c.diagnose(sp.Name); u != nil {
+			return c.forfeitUnavailable(ctx, p, u)
+		}
 		return c.forfeit(ctx, p, ForfeitDied, detail)
 	}
 	if err := c.send(ctx, p); err != nil {
@@ -226,6 +229,9 @@ func (c *Coordinator) turn(ctx context.Context) error {
 				return fmt.Errorf("receive as %s: %w", c.st.Session.Coordinator, err)
 			}
 			if dead, detail := c.dead(ctx, sp.Name); dead {
+				if u := c.diagnose(sp.Name); u != nil {
+					return c.forfeitUnavailable(ctx, p, u)
+				}
 				return c.forfeit(ctx, p, ForfeitDied, detail)
 			}
 			continue
@@ -259,6 +265,27 @@ func (c *Coordinator) dead(ctx context.Context, agent string) (bool, string) {
 		return true, "the agent's process is not running"
 	}
 	return false, ""
+}
+
+// Diagnoser is an optional interface of a Presence: why an agent that is
+// not alive could never be reached (its process could not start), or nil
+// when it is not known to be unavailable (it died, or was never started
+// here).
+type Diagnoser interface {
+	Unavailable(agent string) *UnavailableError
+}
+
+// diagnose asks the Presence, if it can tell, why a dead agent is
+// unavailable.
+func (c *Coordinator) diagnose(agent string) *UnavailableError {
+	if d, ok := c.Presence.(Diagnoser); ok {
+		if u := d.Unavailable(agent); u != nil {
+			cp := *u
+			cp.Agent = agent
+			return &cp
+		}
+	}
+	return nil
 }
 
 // send records and sends the request for p.
@@ -345,9 +372,12 @@ func (c *Coordinator) standing() string {
 func (c *Coordinator) handle(ctx context.Context, p *pending, d *inbox.Delivery) (bool, error) {
 	m := d.Message
 	log := c.log.With("msg_id", m.ID, "agent", m.From)
+	if m.Kind() == inbox.TypeText {
+		return c.handleText(ctx, p, m, log)
+	}
 	rid := replyRequestID(m)
 	switch {
-	case m.Kind() != TypeTurn:
+	case m.Kind() != TypeTurn && m.Kind() != TypeTurnUnavailable:
 		log.Debug("ignored a message that is not a debate_turn", "type", m.Kind())
 		return false, nil
 	case m.ReplyTo != p.messageID && rid != p.requestID:
@@ -359,7 +389,45 @@ func (c *Coordinator) handle(ctx context.Context, p *pending, d *inbox.Delivery)
 		log.Warn("ignored a reply from an agent that was not asked", "expected", p.sp.Name)
 		return false, nil
 	}
+	if m.Kind() == TypeTurnUnavailable {
+		if u, err := DecodeUnavailable(m); err == nil {
+			// Not worth a second request: the agent already retried what
+			// was worth retrying. The first request fails fast.
+			u.Agent = p.sp.Name
+			log.Warn("the agent is unavailable", "err", u)
+			return true, c.forfeitUnavailable(ctx, p, u)
+		}
+	}
 	t, err := DecodeTurn(m, p.req)
+	return c.settle(ctx, p, m, t, err)
+}
+
+// handleText deals with a plain message while p is pending: from p's agent,
+// replying to p's request (replyTo) or holding a turn object that names it,
+// it is the turn (DecodeTextTurn) — how an agent that can only send plain
+// messages takes part. Any other plain message is logged and left.
+func (c *Coordinator) handleText(ctx context.Context, p *pending, m *inbox.Message, log *slog.Logger) (bool, error) {
+	if m.From != p.sp.Name {
+		log.Info("ignored a plain message from an agent that was not asked", "expected", p.sp.Name)
+		return false, nil
+	}
+	r, found := findTextReply(m)
+	if m.ReplyTo != p.messageID && (!found || !r.answers(p.req)) {
+		log.Info("ignored a plain message that answers no pending request", "reply_to", m.ReplyTo)
+		return false, nil
+	}
+	if !found {
+		_, err := DecodeTextTurn(m, p.req)
+		return c.settle(ctx, p, m, nil, err)
+	}
+	t, err := r.turn(m, p.req)
+	return c.settle(ctx, p, m, t, err)
+}
+
+// settle records the reply m to p: the turn t, or, when err says it cannot
+// be accepted, a rejection followed by a second request (or, on the second
+// attempt, a forfeit).
+func (c *Coordinator) settle(ctx context.Context, p *pending, m *inbox.Message, t *Turn, err error) (bool, error) {
 	if err != nil {
 		if err := c.record(ctx, EventRejected, RejectedEvent{
 			RequestID: p.requestID, MessageID: m.ID, Round: p.round, Role: p.sp.Role, Agent: p.sp.Name, Reason: err.Error(),
@@ -389,6 +457,18 @@ func (c *Coordinator) forfeit(ctx context.Context, p *pending, reason ForfeitRea
 	}
 	return c.record(ctx, EventForfeit, ForfeitEvent{
 		RequestID: p.requestID, Round: p.round, Role: p.sp.Role, Agent: p.sp.Name, Reason: reason, Detail: detail,
+	})
+}
+
+// forfeitUnavailable forfeits p's turn because its agent could not be
+// reached, recording why.
+func (c *Coordinator) forfeitUnavailable(ctx context.Context, p *pending, u *UnavailableError) error {
+	if p.requestID == "" {
+		p.requestID = RequestID(c.st.Session.ID, p.round, p.sp, min(p.attempt, 2))
+	}
+	return c.record(ctx, EventForfeit, ForfeitEvent{
+		RequestID: p.requestID, Round: p.round, Role: p.sp.Role, Agent: p.sp.Name,
+		Reason: ForfeitUnavailable, Detail: oneLine(u.Detail), Unavailable: u,
 	})
 }
 
@@ -443,11 +523,15 @@ func (c *Coordinator) close(ctx context.Context, o *Outcome) (*Outcome, error) {
 	return c.file(ctx, c.st.Verdict)
 }
 
-// file files a recorded verdict and seals the journal.
+// file files a recorded verdict (one that Verdict.Filed says is filed) and
+// seals the journal.
 func (c *Coordinator) file(ctx context.Context, o *Outcome) (*Outcome, error) {
-	record, err := c.Filer.File(ctx, o)
-	if err != nil {
-		return nil, fmt.Errorf("file the verdict of %s (parley debate resume files it again): %w", o.DebateID, err)
+	record := ""
+	if o.Verdict.Filed() {
+		var err error
+		if record, err = c.Filer.File(ctx, o); err != nil {
+			return nil, fmt.Errorf("file the verdict of %s (parley debate resume files it again): %w", o.DebateID, err)
+		}
 	}
 	o.Record = record
 	if err := c.Journal.Seal(ctx, o, record); err != nil && !errors.Is(err, ErrSealed) {

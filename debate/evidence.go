@@ -3,6 +3,8 @@ package debate
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -204,6 +206,11 @@ func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
 	switch {
 	case to <= lc.n:
 		ec.Status = EvidenceOK
+		if _, err := f.Seek(0, io.SeekStart); err == nil {
+			if h, err := HashLines(f, from, to); err == nil {
+				ec.Hash = h
+			}
+		}
 	case !lc.complete:
 		ec.Status, ec.Detail = EvidenceUnchecked, fmt.Sprintf("beyond the first %d MiB of the file, which is all parley reads", MaxEvidenceBytes>>20)
 	default:
@@ -241,6 +248,42 @@ func pathStatus(err error) (EvidenceStatus, string) {
 		return EvidenceOutside, "leads out of the workspace"
 	}
 	return EvidenceInvalid, oneLine(err.Error())
+}
+
+// ErrLinesOutOfRange means a file has fewer lines than a ref cites.
+var ErrLinesOutOfRange = errors.New("the file has fewer lines than cited")
+
+// HashLines is the hex SHA-256 of lines from to to (1-based, inclusive,
+// each with its line end as in the file) of r, read up to
+// MaxEvidenceBytes. It fails with ErrLinesOutOfRange when r ends first.
+func HashLines(r io.Reader, from, to int) (string, error) {
+	if from < 1 || to < from {
+		return "", ErrLinesOutOfRange
+	}
+	br := bufio.NewReaderSize(io.LimitReader(r, MaxEvidenceBytes), 64<<10)
+	h := sha256.New()
+	for n := 1; n <= to; n++ {
+		line, err := br.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) {
+			if n >= from {
+				h.Write(line)
+			}
+			line, err = br.ReadSlice('\n')
+		}
+		if n >= from {
+			h.Write(line)
+		}
+		if err == io.EOF {
+			if len(line) == 0 || n < to {
+				return "", ErrLinesOutOfRange
+			}
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // countLines counts lines as an editor numbers them: a last line without a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -68,6 +69,13 @@ func TestEvidenceChecks(t *testing.T) {
 		if got.Kind != tc.kind || got.Status != tc.status {
 			t.Errorf("%q: %s/%s (%s), want %s/%s", tc.ref, got.Kind, got.Status, got.Detail, tc.kind, tc.status)
 		}
+		// Lines found carry the hash of what they say; nothing else does.
+		if wantHash := (tc.kind == "line" || tc.kind == "range") && tc.status == EvidenceOK; (got.Hash != "") != wantHash {
+			t.Errorf("%q: hash %q", tc.ref, got.Hash)
+		}
+	}
+	if got := c.CheckOne(context.Background(), "a.go:2-3"); got.Hash != mustHash(t, "one\ntwo\nthree", 2, 3) {
+		t.Errorf("hash of a.go:2-3 is %q", got.Hash)
 	}
 	// Without a workspace or a vault, paths and pages are recorded unchecked.
 	var none *EvidenceChecker
@@ -110,4 +118,39 @@ func TestEvidenceNamedPipeDoesNotHang(t *testing.T) {
 		}
 		t.Fatal("checking a named pipe blocked")
 	}
+}
+
+func TestHashLines(t *testing.T) {
+	t.Parallel()
+	text := "one\ntwo\nthree\nfour"
+	h := func(s string, from, to int) string {
+		got, err := HashLines(strings.NewReader(s), from, to)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return got
+	}
+	if h(text, 2, 3) != h("zero\ntwo\nthree\nfive\n", 2, 3) {
+		t.Error("lines outside the range changed the hash")
+	}
+	if h(text, 2, 3) == h("one\ntwo\nTHREE\nfour", 2, 3) {
+		t.Error("a change inside the range kept the hash")
+	}
+	if h(text, 4, 4) == h(text+"\n", 4, 4) {
+		t.Error("a line end added to the last line kept the hash")
+	}
+	for _, r := range [][2]int{{4, 5}, {0, 1}, {3, 2}, {9, 9}} {
+		if _, err := HashLines(strings.NewReader(text), r[0], r[1]); !errors.Is(err, ErrLinesOutOfRange) {
+			t.Errorf("%v: %v", r, err)
+		}
+	}
+}
+
+func mustHash(t *testing.T, s string, from, to int) string {
+	t.Helper()
+	h, err := HashLines(strings.NewReader(s), from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -86,3 +86,52 @@ func FuzzReplay(f *testing.F) {
 		st.Judge(st.ElapsedMs)
 	})
 }
+
+// FuzzDecodeTextTurn feeds plain message texts (what a pi agent or a
+// person writes) to the text-turn decoder: it never panics, and a turn it
+// accepts matches its request.
+func FuzzDecodeTextTurn(f *testing.F) {
+	f.Add("```json\n{\"position\":\"p\",\"counter_to\":\"c\",\"confidence_change\":-1}\n```")
+	f.Add(`prose {"claim":"p","round":1} more {"position":"q"}`)
+	f.Add(`{"position":"","counter_to":"","confidence_change":0}`)
+	f.Add(`{"position":"p","evidence_refs":"x"} {{{{ "`)
+	f.Add("```\n{\"position\":1}\n```")
+	req := &TurnRequest{DebateID: "d", RequestID: "d:r1:attacker1:a1", Round: 1, Role: RoleAttacker}
+	f.Fuzz(func(t *testing.T, text string) {
+		m := &inbox.Message{ID: "x", From: "A", To: "B", Text: text, Timestamp: inbox.Now()}
+		tu, err := DecodeTextTurn(m, req)
+		if err != nil {
+			return
+		}
+		if tu.DebateID != "d" || tu.Round != 1 || tu.Role != RoleAttacker || tu.ConfidenceChange < -1 || tu.ConfidenceChange > 1 {
+			t.Fatalf("accepted a turn that does not match its request: %+v", tu)
+		}
+		if strings.TrimSpace(tu.Position) == "" && !tu.Concedes() {
+			t.Fatalf("accepted an empty position that does not concede: %+v", tu)
+		}
+	})
+}
+
+// FuzzDecodeUnavailable: a turn_unavailable reply's fields never panic the
+// decoder, and one it accepts has a known kind, a detail and bounded text.
+func FuzzDecodeUnavailable(f *testing.F) {
+	f.Add([]byte(`{"kind":"auth","status":401,"url":"http://x/v1/chat/completions","detail":"HTTP 401","hint":"set $K"}`))
+	f.Add([]byte(`{"kind":"bored","detail":"x"}`))
+	f.Add([]byte(`{"kind":"unreachable","detail":""}`))
+	f.Add([]byte(`{"kind":"cannot_start","detail":"x","status":"401"}`))
+	f.Fuzz(func(t *testing.T, fields []byte) {
+		var f map[string]json.RawMessage
+		if json.Unmarshal(fields, &f) != nil || f == nil {
+			return
+		}
+		m := &inbox.Message{ID: "x", From: "A", To: "B", Text: "t", Timestamp: inbox.Now(), Type: TypeTurnUnavailable, Fields: f}
+		u, err := DecodeUnavailable(m)
+		if err != nil {
+			return
+		}
+		if !u.valid() || len([]rune(u.Detail)) > 501 || len([]rune(u.Hint)) > 501 || len([]rune(u.URL)) > 501 {
+			t.Fatalf("accepted %+v", u)
+		}
+		_ = u.Error()
+	})
+}

@@ -41,7 +41,7 @@ func RequestMessageID(requestID string) string {
 // coordinator to agent, with its derived message id and a Markdown rendering
 // of the whole request as its text.
 func NewRequestMessage(from, to string, req *TurnRequest) (*inbox.Message, error) {
-	m, err := inbox.NewMessage(from, to, TypeTurnRequest, RenderRequest(req), req)
+	m, err := inbox.NewMessage(from, to, TypeTurnRequest, renderRequest(req, from), req)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,11 @@ func oneLine(s string) string {
 // RenderRequest renders a turn_request as the Markdown prompt of its text
 // field: everything the request holds, readable by an agent that only reads
 // text.
-func RenderRequest(r *TurnRequest) string {
+func RenderRequest(r *TurnRequest) string { return renderRequest(r, "") }
+
+// renderRequest is RenderRequest for a request sent by coordinator, which
+// the reply instructions name.
+func renderRequest(r *TurnRequest, coordinator string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Debate turn: round %d of %d — you are the %s\n\n", r.Round, r.MaxRounds, r.Role)
 	fmt.Fprintf(&b, "- **Debate:** `%s` (layer `%s`)\n", r.DebateID, r.Layer)
@@ -213,6 +217,10 @@ func RenderRequest(r *TurnRequest) string {
 	b.WriteString("Reply with a `" + TypeTurn + "` message whose `replyTo` is this message's id, with the fields ")
 	b.WriteString("`debate_id`, `round`, `role` (as above), `position`, `counter_to`, `evidence_refs` ")
 	b.WriteString("(`path`, `path:line`, `path:from-to`, `[[wiki page]]`, URL), `confidence_change` (-1, 0, +1), `tokens` and `text` (your argument).\n")
+	if coordinator != "" {
+		// Only the message's text: exec and MCP agents answer otherwise.
+		writePlainReply(&b, r, coordinator)
+	}
 	if len(r.Context) > 0 {
 		b.WriteString("\n## Context\n")
 		for _, c := range r.Context {
@@ -237,6 +245,34 @@ func RenderRequest(r *TurnRequest) string {
 		b.WriteString("\n" + renderTurnLine(&t.Turn, t.Agent))
 	}
 	return b.String()
+}
+
+// writePlainReply tells an agent that can only send plain messages (a
+// pi-messenger agent) exactly what to send: the JSON object to put in its
+// message's text, with this request's ids filled in.
+func writePlainReply(b *strings.Builder, r *TurnRequest, coordinator string) {
+	to := "`" + coordinator + "`"
+	b.WriteString("\n### If you can only send plain messages\n\n")
+	b.WriteString("Send a message to " + to + ", as a reply to this message if you can, whose text is this JSON object ")
+	b.WriteString("with your own words in place of the angle brackets (keep `request_id`, `debate_id`, `round` and `role` as they are):\n\n")
+	example := map[Role]struct {
+		counter string
+		cc      int
+	}{RoleAttacker: {"<the claim of the defender you counter>", -1}, RoleDefender: {"", 0}}[r.Role]
+	obj := fmt.Sprintf(`{"request_id": %s, "debate_id": %s, "round": %d, "role": %s, "position": "<your position, in one sentence>", "counter_to": %q, "evidence_refs": ["<path/to/file:line>"], "confidence_change": %d, "text": "<your argument>"}`,
+		jsonString(r.RequestID), jsonString(r.DebateID), r.Round, jsonString(string(r.Role)), example.counter, example.cc)
+	b.WriteString("```json\n" + obj + "\n```\n\n")
+	if r.Role == RoleAttacker {
+		b.WriteString("To concede (no further objections), send `\"position\": \"\"`, `\"counter_to\": \"\"` and `\"confidence_change\": 0`.\n")
+	} else {
+		b.WriteString("To hold your position, restate it word for word; to adopt an attacker's position, copy it word for word.\n")
+	}
+}
+
+// jsonString is s as a JSON string literal.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // RenderTurn renders a debate_turn as the Markdown of its text field.

@@ -30,7 +30,7 @@ func (s *Slot) asserted() string {
 // clockForfeit reports a slot lost to the clock or to a dead agent: it ends
 // the debate in TIMEOUT and does not complete its round.
 func (s *Slot) clockForfeit() bool {
-	return s.Forfeit != nil && (s.Forfeit.Reason == ForfeitDeadline || s.Forfeit.Reason == ForfeitDied)
+	return s.Forfeit != nil && (s.Forfeit.Reason == ForfeitDeadline || s.Forfeit.Reason == ForfeitDied || s.Forfeit.Reason == ForfeitUnavailable)
 }
 
 // Judge applies the end rules of SPEC §5.4, in their order, to a debate
@@ -137,6 +137,11 @@ func (t *tally) rules() *Outcome {
 		}
 		return nil
 	}
+	// 0. An agent that never took a turn could not be reached: not an
+	// outcome of the debate, whatever else the slots say.
+	if o := t.unavailableRule(); o != nil {
+		return o
+	}
 	last := &t.slots[len(t.slots)-1]
 	r := last.Round
 	k := t.s.Budget.ConvergenceRounds
@@ -221,8 +226,14 @@ func (t *tally) rules() *Outcome {
 	}
 	if last.clockForfeit() {
 		why := "missed its deadline"
-		if last.Forfeit.Reason == ForfeitDied {
+		switch last.Forfeit.Reason {
+		case ForfeitDied:
 			why = "died"
+		case ForfeitUnavailable:
+			why = "became unavailable"
+			if u := last.Forfeit.Unavailable; u != nil {
+				why += ": " + oneLine(u.Detail)
+			}
 		}
 		return t.close(Timeout, RuleForfeit, "", fmt.Sprintf("%s (%s, round %d) %s", last.Agent, last.Role, r, why))
 	}

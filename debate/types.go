@@ -58,10 +58,13 @@ const (
 	Deadlock         Verdict = "DEADLOCK"
 	BudgetExhausted  Verdict = "BUDGET_EXHAUSTED"
 	Timeout          Verdict = "TIMEOUT"
+	// Unavailable: an agent never produced a valid turn because it, or its
+	// model endpoint, could not be reached. Not filed (see Verdict.Filed).
+	Unavailable Verdict = "UNAVAILABLE"
 )
 
 // Verdicts lists every verdict.
-var Verdicts = []Verdict{ConsensusReached, Deadlock, BudgetExhausted, Timeout}
+var Verdicts = []Verdict{ConsensusReached, Deadlock, BudgetExhausted, Timeout, Unavailable}
 
 // ParseVerdict accepts a verdict name in any case.
 func ParseVerdict(s string) (Verdict, error) {
@@ -96,6 +99,8 @@ const (
 	RuleMaxTokens Rule = "max_tokens" // tokens spent reached maxTokens
 	RuleWallClock Rule = "wall_clock" // maxWallClockMs passed
 	RuleForfeit   Rule = "forfeit"    // a participant missed its deadline or died
+	// RuleUnavailable: an agent that never took a turn could not be reached.
+	RuleUnavailable Rule = "unavailable"
 )
 
 // Participant is one agent in a debate.
@@ -251,6 +256,10 @@ type EvidenceCheck struct {
 	Kind   string         `json:"kind"` // path, line, range, wiki, url
 	Status EvidenceStatus `json:"status"`
 	Detail string         `json:"detail,omitempty"`
+	// Hash is the hex SHA-256 of the cited lines (HashLines), for a line or
+	// range ref found in the workspace: a record keeps it, so that a later
+	// change to those lines shows the record as stale.
+	Hash string `json:"hash,omitempty"`
 }
 
 // TurnRecord is a turn as the coordinator recorded it in the transcript.
@@ -349,6 +358,9 @@ const (
 	ForfeitDeadline ForfeitReason = "deadline"  // no reply before the deadline
 	ForfeitBadReply ForfeitReason = "bad_reply" // a second invalid reply
 	ForfeitDied     ForfeitReason = "agent_died"
+	// ForfeitUnavailable: the agent or its model endpoint could not be
+	// reached (ForfeitEvent.Unavailable says why).
+	ForfeitUnavailable ForfeitReason = "unavailable"
 )
 
 // ForfeitEvent records a forfeited turn.
@@ -359,6 +371,8 @@ type ForfeitEvent struct {
 	Agent     string        `json:"agent"`
 	Reason    ForfeitReason `json:"reason"`
 	Detail    string        `json:"detail,omitempty"`
+	// Unavailable says why, for ForfeitUnavailable.
+	Unavailable *UnavailableError `json:"unavailable,omitempty"`
 }
 
 // ResumeEvent records that a coordinator picked the debate up again.
@@ -390,6 +404,8 @@ type Outcome struct {
 	Tokens            int               `json:"tokens"`
 	ElapsedMs         int64             `json:"elapsed_ms"`
 	Closed            string            `json:"closed"` // RFC 3339, UTC, ms
+	// Unavailable names the agent and the cause of an UNAVAILABLE verdict.
+	Unavailable *UnavailableError `json:"unavailable,omitempty"`
 	// Session and Turns are filled in for the Filer; they are not repeated
 	// in the verdict event.
 	Session *DebateSession `json:"-"`

@@ -53,6 +53,14 @@ type Escalator struct {
 	// Now is the clock (default time.Now).
 	Now    func() time.Time
 	Logger *slog.Logger
+	// RetryUnavailable decides again, once per Escalator, a record whose
+	// latest decision (made before) is hold with reason unavailable (the
+	// agents could not be reached), in a new debate; by default every
+	// decided record is left as it is.
+	RetryUnavailable bool
+
+	// decided are the keys this Escalator decided: never retried by it.
+	decided map[string]bool
 }
 
 // Escalate decides r, records the decision in the ledger and returns it
@@ -61,10 +69,15 @@ type Escalator struct {
 // was recorded (the record stays undecided and a later run takes it up;
 // a debate already begun is resumed, not started again).
 func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte, error) {
+	attempt := 1
 	if e.Ledger.Has(r.Key()) {
-		return nil, nil, nil
+		n, held := e.Ledger.HeldUnavailable(r.Key())
+		if !e.RetryUnavailable || !held || e.decided[r.Key()] {
+			return nil, nil, nil
+		}
+		attempt = n + 1
 	}
-	d, err := e.decide(ctx, r)
+	d, err := e.decide(ctx, r, attempt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,6 +86,10 @@ func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte,
 	if err != nil {
 		return nil, nil, err
 	}
+	if e.decided == nil {
+		e.decided = map[string]bool{}
+	}
+	e.decided[r.Key()] = true
 	return d, line, nil
 }
 
@@ -91,7 +108,7 @@ func (e *Escalator) log() *slog.Logger {
 }
 
 // decide is the cascade of SPEC §9.
-func (e *Escalator) decide(ctx context.Context, r *Record) (*Decision, error) {
+func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decision, error) {
 	d := &Decision{TaskID: r.TaskID, Timestamp: r.Timestamp, Priority: r.Priority, TelemetryVerdict: r.Verdict}
 	set := func(a Action, reason Reason, detail string) (*Decision, error) {
 		d.Action, d.Reason, d.Detail = a, reason, detail
@@ -106,7 +123,7 @@ func (e *Escalator) decide(ctx context.Context, r *Record) (*Decision, error) {
 	case PriorityL:
 		return set(ActionHold, ReasonLowPriority, "L priority: held for review without a debate")
 	}
-	id := DebateID(r)
+	id := AttemptID(r, attempt)
 	sc := SelfCritique(r)
 	g, err := e.Gate.Decide(sc)
 	if err != nil {
@@ -124,7 +141,7 @@ func (e *Escalator) decide(ctx context.Context, r *Record) (*Decision, error) {
 	if !g.Debate() {
 		return set(ActionHold, ReasonGateSkip, gateDetail(g))
 	}
-	s, err := Session(r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now())
+	s, err := sessionOf(id, r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now())
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +190,10 @@ func Judge(ctx context.Context, s *debate.DebateSession, o *debate.Outcome, work
 			return ActionHold, ReasonEvidence, "consensus, but evidence it rests on is missing under the workspace: " + strings.Join(missing, ", ")
 		}
 		return ActionProceed, ReasonConsensus, fmt.Sprintf("the claims stand (%s): %s", o.Rule, oneLine(o.Reason, 300))
+	}
+	if o.Verdict == debate.Unavailable {
+		// The agent and the cause, with what to do about it.
+		return ActionHold, ReasonUnavailable, oneLine(o.Reason, 400)
 	}
 	if who := silent(s, o); who != "" {
 		return ActionHold, ReasonUnavailable, who

@@ -90,7 +90,10 @@ type Ledger struct {
 	mu   sync.Mutex
 	f    *os.File
 	seen map[string]bool
-	bad  int
+	// unavailable counts each key's hold/unavailable decisions while its
+	// latest decision is one (a later decision of another kind clears it).
+	unavailable map[string]int
+	bad         int
 }
 
 // OpenLedger opens (creating, 0600) and locks the ledger under root and
@@ -110,7 +113,7 @@ func OpenLedger(root *os.Root) (*Ledger, error) {
 		}
 		return nil, fmt.Errorf("lock %s: %w", LedgerName, err)
 	}
-	l := &Ledger{f: f, seen: map[string]bool{}}
+	l := &Ledger{f: f, seen: map[string]bool{}, unavailable: map[string]int{}}
 	ds, bad, last, err := readLedger(io.NewSectionReader(f, 0, 1<<62))
 	if err != nil {
 		f.Close()
@@ -118,7 +121,7 @@ func OpenLedger(root *os.Root) (*Ledger, error) {
 	}
 	l.bad = bad
 	for i := range ds {
-		l.seen[ds[i].Key()] = true
+		l.note(&ds[i])
 	}
 	if last != 0 && last != '\n' {
 		if err := l.write([]byte("\n")); err != nil {
@@ -127,6 +130,27 @@ func OpenLedger(root *os.Root) (*Ledger, error) {
 		}
 	}
 	return l, nil
+}
+
+// note records d's key as decided; l.mu is held or l not yet shared.
+func (l *Ledger) note(d *Decision) {
+	k := d.Key()
+	l.seen[k] = true
+	if d.Action == ActionHold && d.Reason == ReasonUnavailable {
+		l.unavailable[k]++
+	} else {
+		delete(l.unavailable, k)
+	}
+}
+
+// HeldUnavailable reports whether key's latest decision is hold with
+// reason unavailable, and how many such decisions it had in a row: a
+// retry (--retry-unavailable) is attempt n+1.
+func (l *Ledger) HeldUnavailable(key string) (n int, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, ok = l.unavailable[key]
+	return n, ok
 }
 
 // Has reports whether a decision for key is in the ledger.
@@ -161,7 +185,7 @@ func (l *Ledger) Append(d Decision) ([]byte, error) {
 	if err := l.write(line); err != nil {
 		return nil, err
 	}
-	l.seen[d.Key()] = true
+	l.note(&d)
 	return line, nil
 }
 

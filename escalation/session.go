@@ -38,6 +38,18 @@ func DebateID(r *Record) string {
 	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, debate.SlugOr("task "+r.TaskID, 32), suffix)
 }
 
+// AttemptID is the debate id of the attempt-th debate of r: DebateID for
+// the first; a retry of a record held as unavailable (--retry-unavailable)
+// is a new debate, whose id is derived from the attempt too.
+func AttemptID(r *Record, attempt int) string {
+	if attempt <= 1 {
+		return DebateID(r)
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("parley/escalation/%s\x00%s\x00%d", r.TaskID, r.Timestamp, attempt)))
+	suffix := strings.ToLower(base32.StdEncoding.EncodeToString(sum[:5]))[:6]
+	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, debate.SlugOr("task "+r.TaskID, 32), suffix)
+}
+
 // Topic is the question a record's debate settles, one per task: a later
 // escalation of the same task files a record that supersedes the earlier.
 func Topic(r *Record) string { return "Closure of task " + r.TaskID }
@@ -111,7 +123,10 @@ func Participants(id, defender, attacker string) ([]debate.Participant, error) {
 // evidence files (read under workspace, bounded) as context for both
 // sides. workspace must be absolute.
 func Session(r *Record, defender, attacker, workspace string, b debate.ConsensusBudget, now time.Time) (*debate.DebateSession, error) {
-	id := DebateID(r)
+	return sessionOf(DebateID(r), r, defender, attacker, workspace, b, now)
+}
+
+func sessionOf(id string, r *Record, defender, attacker, workspace string, b debate.ConsensusBudget, now time.Time) (*debate.DebateSession, error) {
 	ps, err := Participants(id, defender, attacker)
 	if err != nil {
 		return nil, err

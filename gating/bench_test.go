@@ -5,7 +5,7 @@ import (
 )
 
 func benchExamples(b *testing.B) []Example {
-	ex, err := HeldOut()
+	ex, err := Corpus()
 	if err != nil {
 		b.Fatal(err)
 	}

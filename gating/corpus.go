@@ -15,11 +15,17 @@ const MaxCorpusBytes = 64 << 20
 
 // Example is one labeled self-critique of a corpus: a JSONL line with the
 // self-critique's keys plus "label" ("debate" or "skip"), and optionally
-// "id" and "case" (the kind of example, e.g. "flip_confident").
+// "id", "case" (the kind of example, e.g. "hard-negative") and "voice" (how
+// it is written; cross-validation leaves one voice out at a time).
 type Example struct {
-	ID    string
-	Case  string
-	Label Outcome
+	ID   string
+	Case string
+	// Voice is the way the example is written (terse, bullets, polite …);
+	// leave-one-voice-out cross-validation holds out one voice at a time.
+	Voice string
+	// Weight scales the example in training (0 means 1).
+	Weight float64
+	Label  Outcome
 	SelfCritique
 }
 
@@ -37,6 +43,7 @@ type exampleWire struct {
 	EvidenceRefs      []string `json:"evidence_refs,omitempty"`
 	Label             Outcome  `json:"label"`
 	Case              string   `json:"case,omitempty"`
+	Voice             string   `json:"voice,omitempty"`
 }
 
 // exampleIn is what a corpus line decodes into.
@@ -45,6 +52,7 @@ type exampleIn struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
 	Case  string `json:"case"`
+	Voice string `json:"voice"`
 }
 
 // MarshalJSON writes the example as one corpus line (without newline).
@@ -53,7 +61,7 @@ func (e Example) MarshalJSON() ([]byte, error) {
 		ID: e.ID, Layer: string(e.Layer), Question: e.Question, InitialAnswer: e.InitialAnswer,
 		Reasoning: e.Reasoning, Critique: e.Critique, FinalAnswer: e.FinalAnswer,
 		InitialConfidence: e.InitialConfidence, FinalConfidence: e.FinalConfidence,
-		EvidenceRefs: e.EvidenceRefs, Label: e.Label, Case: e.Case,
+		EvidenceRefs: e.EvidenceRefs, Label: e.Label, Case: e.Case, Voice: e.Voice,
 	})
 }
 
@@ -75,7 +83,7 @@ func ParseExample(line []byte) (Example, error) {
 	if err != nil {
 		return Example{}, fmt.Errorf("%w: label: %v", ErrCorpus, err)
 	}
-	return Example{ID: in.ID, Case: in.Case, Label: label, SelfCritique: sc}, nil
+	return Example{ID: in.ID, Case: in.Case, Voice: in.Voice, Label: label, SelfCritique: sc}, nil
 }
 
 // ReadCorpus reads a JSONL corpus (blank lines and lines starting with //

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -38,6 +37,9 @@ type SelfCritique struct {
 	// EvidenceRefs are the references the agent cites (paths, path:line,
 	// [[wiki pages]], URLs). They are counted, not checked.
 	EvidenceRefs []string `json:"evidence_refs,omitempty"`
+	// Parsed says how the input was read (nil for a value built in code);
+	// it is not part of the JSON form.
+	Parsed *Parsed `json:"-"`
 }
 
 // Confidence returns the stated confidence the gate uses: the final
@@ -93,14 +95,25 @@ func Parse(r io.Reader) (SelfCritique, error) {
 	return ParseBytes(data)
 }
 
-// ParseBytes is Parse on a byte slice.
+// ParseBytes is Parse on a byte slice. A JSON object is read strictly:
+// one that does not fit the self-critique's fields is an error naming the
+// field. Input that starts like JSON but is not valid JSON is read as text
+// (and Parsed says so): only empty, binary or oversized text is refused.
 func ParseBytes(data []byte) (SelfCritique, error) {
 	data, err := checkText(data)
 	if err != nil {
 		return SelfCritique{}, err
 	}
 	if looksLikeJSON(data) {
-		return ParseJSON(data)
+		if json.Valid(data) {
+			return ParseJSON(data)
+		}
+		sc, err := ParseText(data)
+		if err != nil {
+			return SelfCritique{}, err
+		}
+		sc.Parsed.Notes = append(sc.Parsed.Notes, "not valid JSON: read as text")
+		return sc, nil
 	}
 	return ParseText(data)
 }
@@ -180,6 +193,9 @@ func (j *jsonCritique) critique() (SelfCritique, error) {
 		Question: j.Question, InitialAnswer: j.InitialAnswer, Reasoning: j.Reasoning,
 		Critique: j.Critique, FinalAnswer: j.FinalAnswer, EvidenceRefs: j.EvidenceRefs,
 	}
+	if len(sc.EvidenceRefs) == 0 {
+		sc.EvidenceRefs = nil // "evidence_refs": [] is no refs, as an absent key is
+	}
 	for _, f := range []struct{ name, s string }{{"layer", j.Layer}, {"question", j.Question}, {"initial_answer", j.InitialAnswer},
 		{"reasoning", j.Reasoning}, {"critique", j.Critique}, {"final_answer", j.FinalAnswer}} {
 		if err := checkDecoded(f.name, f.s); err != nil {
@@ -218,7 +234,26 @@ func (j *jsonCritique) critique() (SelfCritique, error) {
 	if err := sc.Validate(); err != nil {
 		return SelfCritique{}, err
 	}
+	sc.Parsed = jsonParsed(&sc)
 	return sc, nil
+}
+
+// jsonParsed describes a JSON self-critique: the fields that were given.
+func jsonParsed(sc *SelfCritique) *Parsed {
+	p := &Parsed{Form: "json"}
+	for _, f := range []struct{ name, v string }{{"question", sc.Question}, {"initial_answer", sc.InitialAnswer},
+		{"reasoning", sc.Reasoning}, {"critique", sc.Critique}, {"final_answer", sc.FinalAnswer}} {
+		if strings.TrimSpace(f.v) != "" {
+			p.Sections = append(p.Sections, ParsedSection{Section: f.name, Label: f.name, How: "json field"})
+		}
+	}
+	if sc.InitialConfidence != nil {
+		p.Confidences = append(p.Confidences, ParsedConfidence{Slot: "initial", Value: *sc.InitialConfidence, How: "json field"})
+	}
+	if sc.FinalConfidence != nil {
+		p.Confidences = append(p.Confidences, ParsedConfidence{Slot: "final", Value: *sc.FinalConfidence, How: "json field"})
+	}
+	return p
 }
 
 // jsonConfidence decodes one confidence: absent or null is nil; a number
@@ -234,11 +269,11 @@ func jsonConfidence(name string, raw json.RawMessage) (*float64, error) {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, name, err)
 		}
-		c, err := parseConfidence(s)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+		vals, _ := readConfidences(s)
+		if len(vals) != 1 {
+			return nil, fmt.Errorf("%w: %s %q is not a number from 0 to 1 or a percentage", ErrMalformed, name, truncate(s, 40))
 		}
-		return &c, nil
+		return &vals[0], nil
 	}
 	v, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
@@ -248,56 +283,6 @@ func jsonConfidence(name string, raw json.RawMessage) (*float64, error) {
 		return nil, fmt.Errorf("%w: %s is %s (use a number from 0 to 1, or a string like \"80%%\")", ErrConfidence, name, truncate(string(raw), 40))
 	}
 	return &v, nil
-}
-
-// parseConfidence reads "0.8", "80%" or "80 %"; trailing words after the
-// number are allowed ("0.8 (I checked the tests)"), but not a number that
-// goes on ("1/5", "1 out of 5", "0,8", "1e-1"): reading its first digits
-// would be a confidence the agent did not state.
-func parseConfidence(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	end := 0
-	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || s[end] == '-' || s[end] == '+') {
-		end++
-	}
-	num, rest := s[:end], strings.TrimLeft(s[end:], " ")
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || end == 0 {
-		return 0, fmt.Errorf("%w: confidence %q is not a number from 0 to 1 or a percentage", ErrMalformed, truncate(s, 40))
-	}
-	if numberGoesOn(s[end:]) {
-		return 0, fmt.Errorf("%w: confidence %q is not one number; write 0.8 or 80%%", ErrMalformed, truncate(s, 40))
-	}
-	if strings.HasPrefix(rest, "%") {
-		if !(v >= 0 && v <= 100) {
-			return 0, fmt.Errorf("%w: confidence %s%% is outside 0–100%%", ErrConfidence, num)
-		}
-		return v / 100, nil
-	}
-	if !(v >= 0 && v <= 1) {
-		return 0, fmt.Errorf("%w: confidence %s is outside 0–1 (write 0.8 or 80%%)", ErrConfidence, num)
-	}
-	return v, nil
-}
-
-// numberGoesOn reports whether what follows a confidence's digits makes
-// them part of something else: a letter or digit right after them (an
-// exponent, a unit), a fraction, a decimal comma, or "out of"/"of".
-func numberGoesOn(after string) bool {
-	if after == "" {
-		return false
-	}
-	if r, _ := utf8.DecodeRuneInString(after); unicode.IsLetter(r) || unicode.IsDigit(r) {
-		return true
-	}
-	rest := strings.ToLower(strings.TrimLeft(after, " \t"))
-	switch {
-	case strings.HasPrefix(rest, "/"), strings.HasPrefix(rest, "out of"), rest == "of", strings.HasPrefix(rest, "of "):
-		return true
-	case len(rest) > 1 && (rest[0] == ',' || rest[0] == ':') && rest[1] >= '0' && rest[1] <= '9':
-		return true
-	}
-	return false
 }
 
 // ParseJSON reads a JSON self-critique: one object with the keys of SPEC §7

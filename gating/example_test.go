@@ -66,10 +66,31 @@ func ExampleRules() {
 	// debate
 }
 
-// Malformed input is an error, never a default decision.
-func ExampleParse_malformed() {
-	_, err := gating.Parse(strings.NewReader(`{"critique": "fine", "final_confidence": 7}`))
+// Only empty, binary or oversized input is refused; anything readable is
+// read, and the decision says how.
+func ExampleParse_anyLayout() {
+	sc, err := gating.Parse(strings.NewReader(`**Draft:** the export is paginated.
+**Double-check:** spec §4.3 says cursor pages of at most 500; export/list.go:27 does that.
+**Revised answer:** paginated, 500 per page.
+Confidence: 0.7 -> 0.9
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range sc.Parsed.Sections {
+		fmt.Printf("%s from %s %q\n", s.Section, s.How, s.Label)
+	}
+	for _, c := range sc.Parsed.Confidences {
+		fmt.Printf("%s confidence %v (%s)\n", c.Slot, c.Value, c.How)
+	}
+	_, err = gating.Parse(strings.NewReader("\x00\x01"))
 	fmt.Println(err)
 	// Output:
-	// confidence out of range: final_confidence is 7 (use a number from 0 to 1, or a string like "80%")
+	// initial_answer from bold "Draft"
+	// critique from bold "Double-check"
+	// final_answer from bold "Revised answer"
+	// initial confidence 0.7 (a -> b)
+	// final confidence 0.9 (a -> b)
+	// input is not text: control byte 0x00 at offset 0
 }

@@ -47,9 +47,9 @@ const (
 	FReversalMarkers
 	FAlternatives
 	FCommitment
-	FNoCommitment
 	FAnswerFlip
 	FAnswerChange
+	FSilentAnswerChange
 	FFinalAnswerMissing
 	FFinalAnswerHedged
 	FInitialConfidence
@@ -58,11 +58,16 @@ const (
 	FConfidenceMissing
 	FConfidenceHigh
 	FConfidenceHedgeMismatch
-	FConfidenceLowNoHedges
 	FEvidenceRefs
 	FEvidenceMissing
 	FVerifyWithoutEvidence
-	FClaimsWithoutEvidence
+	FChecksStated
+	FEvidenceSpecificity
+	FNumbers
+	FSettledDoubts
+	FUncheckedConfidence
+	FFailureReports
+	FDismissals
 	FSelfContradiction
 	FLayerPlan
 	FLayerVerify
@@ -84,21 +89,21 @@ var featureDefs = [NumFeatures]featureDef{
 	FFinalAnswerWords:        {"final_answer_words", kindScalar, "ln(1 + words) of the final answer"},
 	FFleschReadingEase:       {"flesch_reading_ease", kindScalar, "Flesch reading ease, 206.835 − 1.015·words/sentence − 84.6·syllables/word, clamped to [-50, 150]"},
 	FColemanLiau:             {"coleman_liau", kindScalar, "Coleman–Liau index, 0.0588·L − 0.296·S − 15.8, clamped to [-10, 40]"},
-	FHedgeDensity:            {"hedge_density", kindCount, "hedges per 100 words (probably, seems, I think, not sure, not unlikely …)"},
-	FModalDensity:            {"modal_density", kindCount, "modal hedges per 100 words (might, may, could, would)"},
+	FHedgeDensity:            {"hedge_density", kindCount, "hedges per 100 words (probably, seems, I think, not sure, not unlikely …); hedge words used descriptively and doubts settled by a check do not count"},
+	FModalDensity:            {"modal_density", kindCount, "modal hedges per 100 words (might, may, could, would); \"may retry up to 3 times\" and settled doubts do not count"},
 	FBoosterDensity:          {"booster_density", kindCount, "boosters per 100 words (clearly, definitely, no doubt, verified …)"},
 	FContrastDensity:         {"contrast_density", kindCount, "contrast and turn markers per 100 words (but, however, on the other hand …)"},
 	FFirstPersonUncertainty:  {"first_person_uncertainty", kindCount, "ln(1 + first-person hesitations: I think, I'm not sure, we haven't tested …)"},
 	FFirstPersonCertainty:    {"first_person_certainty", kindCount, "ln(1 + first-person certainties and checks: I'm confident, I checked, I ran …)"},
 	FQuestions:               {"questions", kindCount, "ln(1 + sentences ending in a question mark)"},
 	FConditionals:            {"conditionals", kindCount, "ln(1 + conditionals: if, unless, depends on …)"},
-	FUnknownMarkers:          {"unknown_markers", kindCount, "ln(1 + unknown/TBD markers: TBD, TODO, unclear, unverified, not tested …)"},
+	FUnknownMarkers:          {"unknown_markers", kindCount, "ln(1 + unknown/TBD markers: TBD, TODO, unclear, unverified, not tested …); \"unknown fields are refused\" does not count"},
 	FReversalMarkers:         {"reversal_markers", kindCount, "ln(1 + reversals: on second thought, I was wrong, scratch that …)"},
 	FAlternatives:            {"alternatives", kindCount, "ln(1 + unresolved alternatives: either, trade-off, it depends …)"},
 	FCommitment:              {"commitment", kindCount, "ln(1 + commitments: I recommend, therefore, the answer is …)"},
-	FNoCommitment:            {"no_commitment", kindFlag, "1 when the text never commits (no commitment phrase)"},
 	FAnswerFlip:              {"answer_flip", kindFlag, "1 when the final answer reverses the initial one (yes/no or polarity differs, or they share under half their content words)"},
 	FAnswerChange:            {"answer_change", kindScalar, "1 − the overlap coefficient of the initial and final answers' content words (0 when either is missing)"},
+	FSilentAnswerChange:      {"silent_answer_change", kindFlag, "1 when the final answer differs from the initial one (reversed, or under half their content words shared) and the text never says it changed it"},
 	FFinalAnswerMissing:      {"final_answer_missing", kindFlag, "1 when there is no final answer"},
 	FFinalAnswerHedged:       {"final_answer_hedged", kindFlag, "1 when the final answer itself hedges or leaves something unknown"},
 	FInitialConfidence:       {"initial_confidence", kindScalar, "stated initial confidence (0 when missing; the final one when only it is stated)"},
@@ -107,11 +112,16 @@ var featureDefs = [NumFeatures]featureDef{
 	FConfidenceMissing:       {"confidence_missing", kindFlag, "1 when no confidence is stated"},
 	FConfidenceHigh:          {"confidence_high", kindFlag, "1 when the stated confidence is at least 0.8"},
 	FConfidenceHedgeMismatch: {"confidence_hedge_mismatch", kindScalar, "stated confidence × min(1, hesitation cues / 3): high confidence said in hedged words"},
-	FConfidenceLowNoHedges:   {"confidence_low_no_hedges", kindScalar, "1 − stated confidence when it is below 0.7 and no hesitation cue fired"},
 	FEvidenceRefs:            {"evidence_refs", kindCount, "ln(1 + evidence refs: the evidence_refs field plus paths, [[pages]] and URLs in the text)"},
-	FEvidenceMissing:         {"evidence_missing", kindFlag, "1 when no evidence is cited at all"},
+	FEvidenceMissing:         {"evidence_missing", kindFlag, "1 when no evidence is cited at all (no refs, no specific evidence)"},
 	FVerifyWithoutEvidence:   {"verify_without_evidence", kindFlag, "1 when a verify-layer critique cites no evidence"},
-	FClaimsWithoutEvidence:   {"claims_without_evidence", kindCount, "ln(1 + verification claims and certainties) when no evidence is cited"},
+	FChecksStated:            {"checks_stated", kindCount, "ln(1 + checks the agent says it made: I ran, re-read, traced, compared … (\"haven't run\" is an unknown marker instead))"},
+	FEvidenceSpecificity:     {"evidence_specificity", kindCount, "ln(1 + specific evidence: file:line refs, test names, commands run, command output, counts and measurements)"},
+	FNumbers:                 {"numbers", kindCount, "ln(1 + numbers written outside the specific evidence)"},
+	FSettledDoubts:           {"settled_doubts", kindCount, "ln(1 + doubts raised and then settled by a stated check in the same or the next sentence)"},
+	FUncheckedConfidence:     {"unchecked_confidence", kindFlag, "1 when the text is sure (confidence ≥ 0.8, boosters, I'm certain) but names no check: no evidence, no specific result, no settled doubt"},
+	FFailureReports:          {"failure_reports", kindCount, "ln(1 + failures reported: fails, panics, flaky, timed out, still reproduces …; \"no failures\" does not count)"},
+	FDismissals:              {"dismissals", kindCount, "ln(1 + phrases that wave evidence away or stand in for a check: close enough, probably noise, trust me, everyone knows …)"},
 	FSelfContradiction:       {"self_contradiction", kindCount, "ln(1 + statements asserted with both polarities: X is safe … X is not safe)"},
 	FLayerPlan:               {"layer_plan", kindFlag, "1 for a plan-layer question"},
 	FLayerVerify:             {"layer_verify", kindFlag, "1 for a verify-layer question"},
@@ -201,7 +211,18 @@ func Extract(sc SelfCritique) *Features {
 	v[FAlternatives] = ln(len(a.hits[clAlternative]))
 	f.spans[FCommitment] = a.hits[clCommitment]
 	v[FCommitment] = ln(len(a.hits[clCommitment]))
-	v[FNoCommitment] = flag(len(a.hits[clCommitment]) == 0)
+	f.spans[FFailureReports] = a.hits[clFailure]
+	v[FFailureReports] = ln(len(a.hits[clFailure]))
+	f.spans[FDismissals] = a.hits[clDismissal]
+	v[FDismissals] = ln(len(a.hits[clDismissal]))
+	f.spans[FEvidenceSpecificity] = a.specific
+	v[FEvidenceSpecificity] = ln(len(a.specific))
+	f.spans[FChecksStated] = a.checks
+	v[FChecksStated] = ln(len(a.checks))
+	f.spans[FNumbers] = a.numbers
+	v[FNumbers] = ln(len(a.numbers))
+	f.spans[FSettledDoubts] = a.settled
+	v[FSettledDoubts] = ln(len(a.settled))
 
 	// Answers.
 	ini, fin := strings.TrimSpace(sc.InitialAnswer), strings.TrimSpace(sc.FinalAnswer)
@@ -210,6 +231,7 @@ func Extract(sc SelfCritique) *Features {
 		overlap, flipped := compareAnswers(ini, fin)
 		v[FAnswerChange] = 1 - overlap
 		v[FAnswerFlip] = flag(flipped)
+		v[FSilentAnswerChange] = flag((flipped || overlap < 0.5) && !a.acknowledged())
 	}
 	fr := a.fields[fieldFinal]
 	for _, c := range []class{clHedge, clModal, clUnknown} {
@@ -235,21 +257,18 @@ func Extract(sc SelfCritique) *Features {
 	hes := hesitations(a)
 	if ok {
 		v[FConfidenceHedgeMismatch] = stated * math.Min(1, float64(hes)/3)
-		if stated < 0.7 && hes == 0 {
-			v[FConfidenceLowNoHedges] = 1 - stated
-		}
 	}
 
 	// Evidence.
 	nrefs := len(sc.EvidenceRefs) + len(a.refs)
 	f.spans[FEvidenceRefs] = a.refs
 	v[FEvidenceRefs] = ln(nrefs)
-	v[FEvidenceMissing] = flag(nrefs == 0)
-	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && sc.Layer == debate.LayerVerify)
-	if nrefs == 0 {
-		claims := append(append([]span(nil), a.fpc...), a.hits[clClaim]...)
-		f.spans[FClaimsWithoutEvidence] = claims
-		v[FClaimsWithoutEvidence] = ln(len(claims))
+	v[FEvidenceMissing] = flag(nrefs == 0 && len(a.specific) == 0)
+	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && len(a.specific) == 0 && sc.Layer == debate.LayerVerify)
+	sure := ok && stated >= RulesMinConfidence || len(a.hits[clBooster]) > 0
+	if sure && len(sc.EvidenceRefs) == 0 && len(a.specific) == 0 && len(a.settled) == 0 && len(a.numbers) < 2 {
+		v[FUncheckedConfidence] = 1
+		f.spans[FUncheckedConfidence] = a.hits[clBooster]
 	}
 	f.spans[FSelfContradiction] = a.contra
 	v[FSelfContradiction] = ln(len(a.contra))
@@ -311,6 +330,16 @@ func (f *Features) Text(i int) string {
 		}
 		return oneLine(strings.Join(parts, "; "), 200)
 	}
+	if i == FUncheckedConfidence {
+		var parts []string
+		for _, s := range f.spans[i] {
+			parts = append(parts, oneLine(f.a.doc[s.start:s.end], 60))
+		}
+		if _, ok := f.sc.Confidence(); ok {
+			parts = append(parts, confidenceText(f.sc))
+		}
+		return strings.Join(append(parts, "no check named"), "; ")
+	}
 	if sp := f.spans[i]; len(sp) > 0 {
 		const maxShown = 8
 		var b strings.Builder
@@ -332,17 +361,17 @@ func (f *Features) Text(i int) string {
 		return fmt.Sprintf("initial %q → final %q", oneLine(sc.InitialAnswer, 60), oneLine(sc.FinalAnswer, 60))
 	case FFinalAnswerMissing:
 		return "no final answer"
-	case FInitialConfidence, FFinalConfidence, FConfidenceGap, FConfidenceHigh, FConfidenceHedgeMismatch, FConfidenceLowNoHedges:
+	case FInitialConfidence, FFinalConfidence, FConfidenceGap, FConfidenceHigh, FConfidenceHedgeMismatch:
 		return confidenceText(sc)
 	case FConfidenceMissing:
 		return "no confidence stated"
 	case FEvidenceMissing, FVerifyWithoutEvidence:
 		if sc.Layer != "" {
-			return "no evidence refs (layer " + string(sc.Layer) + ")"
+			return "no evidence refs or specific results (layer " + string(sc.Layer) + ")"
 		}
-		return "no evidence refs"
-	case FNoCommitment:
-		return "no commitment phrase"
+		return "no evidence refs or specific results"
+	case FSilentAnswerChange:
+		return fmt.Sprintf("initial %q → final %q, no word of a change", oneLine(sc.InitialAnswer, 60), oneLine(sc.FinalAnswer, 60))
 	case FLayerPlan, FLayerVerify:
 		return "layer " + string(f.layer)
 	case FLayerMissing:
@@ -371,6 +400,16 @@ func confidenceText(sc *SelfCritique) string {
 
 // oneLine collapses white space and shortens s to about n bytes.
 func oneLine(s string, n int) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return truncate(s, n)
+	}
 	return truncate(strings.Join(strings.Fields(s), " "), n)
 }
 

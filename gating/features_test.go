@@ -70,9 +70,6 @@ func TestFeaturesFireAndDoNotFire(t *testing.T) {
 		{feature: "commitment",
 			fire:   []SelfCritique{crit("I recommend the first option."), crit("Therefore the answer holds."), crit("I stand by the answer.")},
 			noFire: []SelfCritique{crit("The first option is cheaper."), crit(`The reviewer said "I recommend it".`)}},
-		{feature: "no_commitment",
-			fire:   []SelfCritique{crit("The first option is cheaper.")},
-			noFire: []SelfCritique{crit("I recommend the first option.")}},
 		{feature: "answer_flip",
 			fire: []SelfCritique{
 				{InitialAnswer: "Yes, it holds.", FinalAnswer: "No, it does not.", Critique: "c"},
@@ -112,9 +109,6 @@ func TestFeaturesFireAndDoNotFire(t *testing.T) {
 		{feature: "confidence_hedge_mismatch",
 			fire:   []SelfCritique{{FinalConfidence: conf(0.95), Critique: "It might fail; I think the lock is probably held."}},
 			noFire: []SelfCritique{{FinalConfidence: conf(0.95), Critique: "The lock is held."}, crit("It might fail."), {FinalConfidence: conf(0.95), Critique: `The ticket says "might fail, probably".`}}},
-		{feature: "confidence_low_no_hedges",
-			fire:   []SelfCritique{{FinalConfidence: conf(0.4), Critique: "The lock is held; the test covers it."}},
-			noFire: []SelfCritique{{FinalConfidence: conf(0.4), Critique: "The lock is probably held."}, {FinalConfidence: conf(0.9), Critique: "The lock is held."}, crit("The lock is held.")}},
 		{feature: "evidence_refs",
 			fire:   []SelfCritique{withRefs, crit("See internal/webhook/dispatch.go:88-104."), crit("It is in [[adr-011]]."), crit("Per https://example.com/rfc, yes."), crit("The `dispatch.go:88` loop caps it.")},
 			noFire: []SelfCritique{crit("The handler returns 400, e.g. for bad JSON; confidence 0.8 and v1.2 are fine.")},
@@ -125,9 +119,17 @@ func TestFeaturesFireAndDoNotFire(t *testing.T) {
 		{feature: "verify_without_evidence",
 			fire:   []SelfCritique{{Layer: debate.LayerVerify, Critique: "I verified the fix."}},
 			noFire: []SelfCritique{{Layer: debate.LayerSpec, Critique: "I verified the fix."}, {Layer: debate.LayerVerify, Critique: "I verified the fix.", EvidenceRefs: []string{"ci/run.log"}}}},
-		{feature: "claims_without_evidence",
-			fire:   []SelfCritique{crit("I ran the tests and they pass."), crit("I confirmed the fix.")},
-			noFire: []SelfCritique{{Critique: "I ran the tests and they pass.", EvidenceRefs: []string{"ci/run.log"}}, crit("The tests pass."), crit("I didn't run the tests.")}},
+		{feature: "checks_stated",
+			fire:   []SelfCritique{crit("I ran the suite twice."), crit("Re-read the handler; it returns early."), crit("We traced the request through the proxy.")},
+			noFire: []SelfCritique{crit("I haven't run the suite."), crit("The job ran at 02:00."), crit("Nobody traced it.")},
+			text:   "I ran"},
+		{feature: "numbers",
+			fire:   []SelfCritique{crit("It took 3 tries."), crit("Maybe 50 or so.")},
+			noFire: []SelfCritique{crit("It took a few tries."), crit("See orders/list.go:40.")}},
+		{feature: "dismissals",
+			fire:   []SelfCritique{crit("p99 is 320 ms, close enough to the target."), crit("Two tests fail, but trust me, it's fine."), crit("The drop is probably noise.")},
+			noFire: []SelfCritique{crit("p99 is 180 ms, under the 200 ms target."), crit("The two failures also happen on main (run #812).")},
+			text:   "close enough"},
 		{feature: "self_contradiction",
 			fire:   []SelfCritique{crit("The cache is safe. Later on, the cache is not safe under failover."), crit("The migration holds the lock. The migration does not hold the lock during backfill.")},
 			noFire: []SelfCritique{crit("The cache is safe. The queue is not safe."), crit("The cache is safe. The cache is fast."), crit(`The cache is safe. The ticket says "the cache is not safe" but that was before the fix.`)}},
@@ -153,6 +155,9 @@ func TestFeaturesFireAndDoNotFire(t *testing.T) {
 				t.Errorf("%s must not fire on %q (no-fire case %d), value is %v (text %q)", c.feature, describe(sc), k, v, Extract(sc).Text(i))
 			}
 		}
+	}
+	for _, c := range readerCases() {
+		covered[c.feature] = true
 	}
 	for _, d := range featureDefs {
 		if d.kind != kindScalar && !covered[d.name] {
@@ -259,7 +264,10 @@ func describe(sc SelfCritique) string {
 // evidence refs still count: a path in code is still a citation).
 func TestQuotedAndCodeNeverFire(t *testing.T) {
 	t.Parallel()
-	ex := readCorpusFile(t, "corpus/train.jsonl")
+	ex, err := Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
 	wraps := map[string]func(string) string{
 		"fence": func(s string) string { return "```\n" + strings.ReplaceAll(s, "```", "'''") + "\n```" },
 		"block quote": func(s string) string {
@@ -270,7 +278,9 @@ func TestQuotedAndCodeNeverFire(t *testing.T) {
 		for _, e := range ex {
 			f := Extract(SelfCritique{Critique: wrap(e.Critique)})
 			for i, d := range featureDefs {
-				if d.kind == kindCount && i != FEvidenceRefs && f.Values[i] != 0 {
+				// Evidence is looked for in code too: a command or a test
+				// name is usually written as code.
+				if d.kind == kindCount && i != FEvidenceRefs && i != FEvidenceSpecificity && f.Values[i] != 0 {
 					t.Errorf("%s %s: %s fired inside the %s: %q", e.ID, name, d.name, name, f.Text(i))
 				}
 			}

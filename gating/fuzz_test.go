@@ -43,6 +43,7 @@ func checkParsed(t *testing.T, sc SelfCritique) {
 	if err != nil {
 		t.Fatalf("re-parse of %s: %v", b, err)
 	}
+	back.Parsed, sc.Parsed = nil, nil
 	if !reflect.DeepEqual(back, sc) {
 		t.Fatalf("round trip changed %+v into %+v", sc, back)
 	}
@@ -90,6 +91,24 @@ func FuzzParseExample(f *testing.F) {
 	f.Add([]byte(`{"critique":"C","label":"maybe"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := ParseExample(data)
+		if err != nil {
+			return
+		}
+		if e.Label != Debate && e.Label != Skip {
+			t.Fatalf("label %q", e.Label)
+		}
+		checkParsed(t, e.SelfCritique)
+	})
+}
+
+// FuzzParseLabelLine: a line "parley gate label" accepts can be trained
+// on and decided.
+func FuzzParseLabelLine(f *testing.F) {
+	f.Add([]byte(`{"layer":"plan","text":"**Draft:** x\n**Check:** y","label":"debate"}`))
+	f.Add([]byte(`{"critique":"c","final_confidence":"80%","label":"skip"}`))
+	f.Add([]byte(`{"text":"","label":"skip"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := ParseLabelLine(data)
 		if err != nil {
 			return
 		}

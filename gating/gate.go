@@ -82,9 +82,16 @@ type Decision struct {
 	Threshold float64      `json:"threshold"`
 	Mode      Mode         `json:"mode"`
 	Layer     debate.Layer `json:"layer,omitempty"`
+	// Model names the model that decided: "embedded" for the one shipped
+	// in the binary, "sha256:<12 hex>" for a model file, "rules" in rules
+	// mode.
+	Model string `json:"model,omitempty"`
 	// Cues are the features that fired, the ones pushing towards a debate
 	// first.
 	Cues []Cue `json:"cues"`
+	// Parsed says how the self-critique was read (sections found and how,
+	// confidences read, what was inferred); nil for a value built in code.
+	Parsed *Parsed `json:"parsed,omitempty"`
 }
 
 // Debate reports whether the decision is to debate.
@@ -93,6 +100,7 @@ func (d Decision) Debate() bool { return d.Outcome == Debate }
 // Gate decides debate or skip. It is immutable and safe for concurrent use.
 type Gate struct {
 	mode  Mode
+	name  string
 	model *Model
 	w, mu [NumFeatures]float64
 }
@@ -113,6 +121,7 @@ var defaultGate = sync.OnceValue(func() *Gate {
 	if err != nil {
 		panic(fmt.Sprintf("gating: embedded model: %v", err))
 	}
+	g.name = EmbeddedName
 	return g
 })
 
@@ -120,7 +129,21 @@ var defaultGate = sync.OnceValue(func() *Gate {
 func Default() *Gate { return defaultGate() }
 
 // Rules returns a gate that applies the seed's starter rule.
-func Rules() *Gate { return &Gate{mode: ModeRules} }
+func Rules() *Gate { return &Gate{mode: ModeRules, name: "rules"} }
+
+// EmbeddedName is the model name of decisions made by the embedded model.
+const EmbeddedName = "embedded"
+
+// Name returns the name decisions give for g's model: "embedded", "rules",
+// or the name given to Named (a model file's hash).
+func (g *Gate) Name() string { return g.name }
+
+// Named returns a copy of g whose decisions name their model name.
+func (g *Gate) Named(name string) *Gate {
+	c := *g
+	c.name = name
+	return &c
+}
 
 // New returns a model-mode gate for m.
 func New(m *Model) (*Gate, error) {
@@ -188,7 +211,7 @@ var rulesFeatures = []int{FHedgeDensity, FModalDensity, FFirstPersonUncertainty,
 
 // DecideFeatures decides on already extracted features.
 func (g *Gate) DecideFeatures(f *Features) Decision {
-	d := Decision{Mode: g.mode, Layer: f.layer, Threshold: g.Threshold(f.layer)}
+	d := Decision{Mode: g.mode, Layer: f.layer, Threshold: g.Threshold(f.layer), Model: g.Name(), Parsed: f.sc.Parsed}
 	if g.mode == ModeRules {
 		var deb bool
 		d.Score, deb = rulesScore(f)

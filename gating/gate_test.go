@@ -32,7 +32,7 @@ func TestDecisionJSONShape(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if want := []string{"cues", "decision", "layer", "mode", "score", "threshold"}; !reflect.DeepEqual(keys, want) {
+	if want := []string{"cues", "decision", "layer", "mode", "model", "score", "threshold"}; !reflect.DeepEqual(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
 	cues := m["cues"].([]any)
@@ -105,13 +105,15 @@ func TestReadModelRejectsBadModels(t *testing.T) {
 	}
 	for name, edit := range map[string]func(string) string{
 		"renamed feature": func(s string) string { return strings.Replace(s, `"hedge_density"`, `"hedges"`, 1) },
-		"version":         func(s string) string { return strings.Replace(s, `"version": 1`, `"version": 2`, 1) },
+		"version":         func(s string) string { return strings.Replace(s, `"version": 2`, `"version": 1`, 1) },
 		"threshold":       func(s string) string { return strings.Replace(s, `"threshold": 0.`, `"threshold": 7.`, 1) },
-		"unknown key":     func(s string) string { return strings.Replace(s, `"version": 1`, `"version": 1, "extra": true`, 1) },
+		"unknown key":     func(s string) string { return strings.Replace(s, `"version": 2`, `"version": 2, "extra": true`, 1) },
 		"not JSON":        func(s string) string { return s[:len(s)/2] },
 		// Threshold looks a layer up in lower case: "Plan" would be read
 		// and never used.
-		"capitalised layer": func(s string) string { return strings.Replace(s, `"plan":`, `"Plan":`, 1) },
+		"capitalised layer": func(s string) string {
+			return strings.Replace(s, `"threshold": `, `"layer_thresholds": {"Plan": 0.5}, "threshold": `, 1)
+		},
 	} {
 		if _, err := ReadModel(strings.NewReader(edit(string(good)))); !errors.Is(err, ErrModel) {
 			t.Errorf("%s: err = %v, want ErrModel", name, err)

@@ -22,6 +22,8 @@ const (
 	clAlternative
 	clCommitment
 	clReversal
+	clFailure
+	clDismissal
 	numClasses
 )
 
@@ -30,6 +32,7 @@ var classFiles = map[string]class{
 	"hedges.txt": clHedge, "modals.txt": clModal, "boosters.txt": clBooster, "claims.txt": clClaim,
 	"contrast.txt": clContrast, "conditionals.txt": clConditional, "unknown.txt": clUnknown,
 	"alternatives.txt": clAlternative, "commitment.txt": clCommitment, "reversal.txt": clReversal,
+	"failures.txt": clFailure, "dismissals.txt": clDismissal,
 	"neutral.txt": clNone,
 }
 
@@ -134,7 +137,7 @@ func loadLexicon() (lexicon, error) {
 // them; any word ending in n't is one too.
 var negators = map[string]bool{
 	"not": true, "no": true, "never": true, "without": true, "hardly": true, "barely": true,
-	"nor": true, "neither": true, "cannot": true, "none": true, "nothing": true,
+	"nor": true, "neither": true, "cannot": true, "none": true, "nothing": true, "zero": true, "0": true,
 }
 
 func isNegator(w string) bool {

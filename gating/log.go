@@ -22,9 +22,17 @@ const LogName = "gate.jsonl"
 // line counts as bad.
 const MaxLogLine = 1 << 20
 
+// MaxLoggedInput bounds the self-critique a gate.jsonl line keeps for
+// labelling later: a larger one is decided and logged without it, so that
+// a line stays well under MaxLogLine.
+const MaxLoggedInput = 256 << 10
+
 // LogEntry is one line of gate.jsonl: a decision, when it was made, and
 // where its input came from.
 type LogEntry struct {
+	// ID is the decision's short id (8 hex digits), by which "parley gate
+	// label --decision" labels it.
+	ID   string `json:"id,omitempty"`
 	Time string `json:"time"` // RFC 3339, UTC, milliseconds
 	Decision
 	// Source names the input: a file path, "-" for standard input, or a
@@ -35,14 +43,29 @@ type LogEntry struct {
 	// DebateID is the debate the decision opened, or would have opened
 	// had it not skipped (debate run --gate).
 	DebateID string `json:"debate_id,omitempty"`
+	// Input is the self-critique decided on, so that the decision can be
+	// labelled later and learnt from; nil when it is larger than
+	// MaxLoggedInput.
+	Input *SelfCritique `json:"input,omitempty"`
 }
 
 // NewLogEntry returns the entry for a decision made now on sc.
 func NewLogEntry(d Decision, sc SelfCritique, source string, now time.Time) LogEntry {
-	return LogEntry{
+	e := LogEntry{
+		ID:       NewDecisionID(),
 		Time:     now.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
 		Decision: d, Source: source, Question: oneLine(sc.Question, 200),
 	}
+	size := len(sc.Question) + len(sc.InitialAnswer) + len(sc.Reasoning) + len(sc.Critique) + len(sc.FinalAnswer)
+	for _, r := range sc.EvidenceRefs {
+		size += len(r)
+	}
+	if size <= MaxLoggedInput {
+		in := sc
+		in.Parsed = nil
+		e.Input = &in
+	}
+	return e
 }
 
 // AppendLog appends e as one JSON line to gate.jsonl under root, creating
@@ -162,6 +185,41 @@ type LayerStats struct {
 	Skip        int `json:"skip"`
 	Budget      int `json:"budget_tokens"`
 	TokensSaved int `json:"tokens_saved"`
+	// OutcomeLabelled is how many of the layer's debate decisions have an
+	// outcome label (see OutcomeLabel); WorthIt how many of those the
+	// debate proved worth having; Precision is WorthIt/OutcomeLabelled
+	// (0 when none is labelled).
+	OutcomeLabelled int     `json:"outcome_labelled"`
+	WorthIt         int     `json:"worth_it"`
+	Precision       float64 `json:"outcome_precision"`
+}
+
+// AddOutcomes fills in the outcome-labelled precision of s's layers from
+// outcome labels (see OutcomeLabels) of the entries Summarize counted.
+func (s *Stats) AddOutcomes(entries []LogEntry, outcomes []Label) {
+	byID := map[string]Outcome{}
+	for _, l := range outcomes {
+		if l.Source == SourceOutcome && l.DecisionID != "" {
+			byID[l.DecisionID] = l.Label
+		}
+	}
+	for _, e := range entries {
+		label, ok := byID[e.ID]
+		if !ok || e.Outcome != Debate {
+			continue
+		}
+		name := string(e.Layer)
+		if _, known := s.ByLayer[name]; !known || name == "" {
+			name = "unknown"
+		}
+		ls := s.ByLayer[name]
+		ls.OutcomeLabelled++
+		if label == Debate {
+			ls.WorthIt++
+		}
+		ls.Precision = float64(ls.WorthIt) / float64(ls.OutcomeLabelled)
+		s.ByLayer[name] = ls
+	}
 }
 
 // Summarize counts decisions and estimates the tokens the skips saved:

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	json "github.com/goccy/go-json"
+
 	"github.com/parleyhq/parley/debate"
 )
 
@@ -105,5 +107,28 @@ func TestReadLogSkipsOverlongLines(t *testing.T) {
 	}
 	if len(entries) != 1 || bad != 2 {
 		t.Errorf("%d entries, %d bad; want 1 and 2", len(entries), bad)
+	}
+}
+
+// TestLogKeepsTheInputForLabelling: a decision's line keeps its
+// self-critique (what "gate label --decision" labels), except one too large
+// to keep, whose line stays readable.
+func TestLogKeepsTheInputForLabelling(t *testing.T) {
+	t.Parallel()
+	small := SelfCritique{Critique: "TestX passes.", FinalAnswer: "Yes."}
+	d, _ := Default().Decide(small)
+	e := NewLogEntry(d, small, "-", time.Now())
+	if e.Input == nil || e.Input.Critique != small.Critique || len(e.ID) != 8 {
+		t.Errorf("small entry %+v", e)
+	}
+	big := SelfCritique{Critique: strings.Repeat("It might hold. ", MaxLoggedInput/10)}
+	d, _ = Default().Decide(big)
+	e = NewLogEntry(d, big, "-", time.Now())
+	if e.Input != nil {
+		t.Error("an oversized self-critique was kept in the log line")
+	}
+	line, _ := json.Marshal(e)
+	if len(line) > MaxLogLine {
+		t.Errorf("log line of %d bytes is longer than MaxLogLine", len(line))
 	}
 }

@@ -14,7 +14,7 @@ import (
 const MaxModelBytes = 1 << 20
 
 // ModelVersion is the model file format this package reads and writes.
-const ModelVersion = 1
+const ModelVersion = 2
 
 // Model is a logistic regression over the features: the score is
 // sigmoid(Bias + Σ Weight·value), in raw feature units. Mean is each
@@ -49,6 +49,23 @@ type TrainingInfo struct {
 	CVRecall     float64 `json:"cv_recall"`
 	CVSkipRate   float64 `json:"cv_skip_rate"`
 	CVAUC        float64 `json:"cv_auc"`
+	// CVHardNegativeSkipRate and CVHardPositiveRecall are the cross-
+	// validated figures on the corpus's hard cases (0 when it has none).
+	CVHardNegativeSkipRate float64 `json:"cv_hard_negative_skip_rate,omitempty"`
+	CVHardPositiveRecall   float64 `json:"cv_hard_positive_recall,omitempty"`
+	// Groups are the figures of each cross-validation group held out in
+	// turn: one per voice of the corpus (leave one voice out), then folds
+	// of the examples without a voice.
+	Groups []GroupCV `json:"groups,omitempty"`
+}
+
+// GroupCV is how a model trained without a group did on it.
+type GroupCV struct {
+	Group    string  `json:"group"`
+	Debate   int     `json:"debate"`
+	Skip     int     `json:"skip"`
+	Recall   float64 `json:"recall"`    // of debate, at the model's thresholds
+	SkipRate float64 `json:"skip_rate"` // of skip examples
 }
 
 // Validate reports a model this package cannot use (ErrModel): another
@@ -126,4 +143,5 @@ func roundModel(m *Model) {
 	}
 	ti := &m.Training
 	ti.CVRecall, ti.CVSkipRate, ti.CVAUC = r(ti.CVRecall), r(ti.CVSkipRate), r(ti.CVAUC)
+	ti.CVHardNegativeSkipRate, ti.CVHardPositiveRecall = r(ti.CVHardNegativeSkipRate), r(ti.CVHardPositiveRecall)
 }

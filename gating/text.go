@@ -21,8 +21,6 @@ const (
 	numFields
 )
 
-var fieldNames = [numFields]string{"reasoning", "critique", "final_answer"}
-
 // span is a range of the analysed text that fired a cue.
 type span struct{ start, end int32 }
 
@@ -30,7 +28,8 @@ type span struct{ start, end int32 }
 type token struct {
 	s          string // lower case; ’ written as '
 	start, end int32
-	brk        bool // a clause break (punctuation, newline) stands before it
+	brk        bool  // a clause break (punctuation, newline) stands before it
+	sent       int32 // the sentence it belongs to (index into analysis.sents)
 }
 
 // analysis is everything the features are computed from.
@@ -43,11 +42,27 @@ type analysis struct {
 	finalWords                      int
 
 	tokens    []token
+	sents     []span // sentence extents, in order
 	questions []span
-	hits      [numClasses][]span
-	fpu, fpc  []span
-	contra    []span
-	refs      []span // evidence references written in the text
+	// desc are hedge words used descriptively ("unknown fields are
+	// refused", "may retry up to 3 times"); they count as no hedge.
+	desc []span
+	// settled are doubts raised and then settled by a stated check: the
+	// doubt and its check. Their hedges and questions count as none.
+	settled []span
+	// specific is specific evidence: file:line refs, test names, commands,
+	// command output, counts and measurements.
+	specific []span
+	// numbers are numbers written outside specific evidence.
+	numbers []span
+	// ackWord is where the reasoning or critique says the answer was
+	// changed on purpose (an offset into doc), or -1.
+	ackWord  int32
+	hits     [numClasses][]span
+	fpu, fpc []span
+	checks   []span // checks stated in the first person or as a sentence's first word
+	contra   []span
+	refs     []span // evidence references written in the text
 }
 
 // longSentence is the length above which a sentence counts as long.
@@ -78,6 +93,12 @@ func analyse(sc *SelfCritique) *analysis {
 	a.scanLexicon()
 	a.scanContradictions()
 	a.scanRefs()
+	a.scanSpecific()
+	a.settleDoubts()
+	a.ackWord = -1
+	if strings.TrimSpace(sc.InitialAnswer) != "" && strings.TrimSpace(sc.FinalAnswer) != "" {
+		a.ackWord = a.findAcknowledgement()
+	}
 	// The tokens are scratch: the features keep offsets into a.doc only.
 	sc2.m, sc2.tokens = m[:0], a.tokens[:0]
 	a.tokens = nil
@@ -296,9 +317,10 @@ func (a *analysis) tokenise(m string) {
 		a.tokens = make([]token, 0, len(m)/5)
 	}
 	sentWords := 0
-	var sentStart int32
+	var sentStart, sentEnd int32
 	endSentence := func() {
 		if sentWords > 0 {
+			a.sents = append(a.sents, span{sentStart, sentEnd})
 			a.sentences++
 			if sentWords > longSentence {
 				a.longSentences++
@@ -369,7 +391,8 @@ func (a *analysis) tokenise(m string) {
 		if hasCurly {
 			s = strings.ReplaceAll(s, "’", "'")
 		}
-		a.tokens = append(a.tokens, token{s: s, start: int32(start), end: int32(i), brk: brk})
+		a.tokens = append(a.tokens, token{s: s, start: int32(start), end: int32(i), brk: brk, sent: int32(a.sentences)})
+		sentEnd = int32(i)
 		brk = false
 		if sentWords == 0 {
 			sentStart = int32(start)
@@ -546,6 +569,10 @@ func (a *analysis) matchAt(i int) int {
 			start = t[neg].start
 		}
 		sp := span{start, t[j-1].end}
+		if (cls == clHedge || cls == clModal || cls == clUnknown) && neg < 0 && a.descriptive(i, j, cls) {
+			a.desc = append(a.desc, sp)
+			return len(e.words)
+		}
 		if cls != clNone {
 			a.hits[cls] = append(a.hits[cls], sp)
 		}
@@ -562,6 +589,10 @@ func (a *analysis) matchAt(i int) int {
 				case clBooster, clClaim:
 					a.fpc = append(a.fpc, sp)
 				}
+			}
+			if cls == clClaim && (fp >= 0 || t[i].sent != t[max(i-1, 0)].sent || i == 0) {
+				// "I ran …", "Ran the suite …": a check the agent states.
+				a.checks = append(a.checks, sp)
 			}
 		}
 		return len(e.words)

@@ -4,18 +4,22 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/parleyhq/parley/debate"
 )
 
 // TrainOptions tune Train; zero fields take the defaults.
 type TrainOptions struct {
-	// Folds is the number of cross-validation folds (default 5).
+	// Folds is the number of cross-validation folds for examples without a
+	// voice (default 5). Examples with a voice are cross-validated by
+	// leaving one voice out.
 	Folds int
 	// TargetRecall is the recall of "debate" the threshold must reach on
 	// out-of-fold scores (default 0.95).
 	TargetRecall float64
-	// L2 is the ridge penalty on standardised weights (default 1).
+	// L2 is the ridge penalty on standardised weights (default 4, chosen by
+	// leave-one-voice-out cross-validation among 0.5, 1, 2, 4 and 8).
 	L2 float64
 	// MinLayerExamples is how many examples of each label a layer needs for
 	// a threshold of its own (default 20).
@@ -30,7 +34,7 @@ func (o *TrainOptions) defaults() {
 		o.TargetRecall = 0.95
 	}
 	if o.L2 == 0 {
-		o.L2 = 1
+		o.L2 = 4
 	}
 	if o.MinLayerExamples == 0 {
 		o.MinLayerExamples = 20
@@ -53,9 +57,14 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 	n := len(examples)
 	x := make([][NumFeatures]float64, n)
 	y := make([]float64, n)
+	wt := make([]float64, n)
 	var pos, neg int
 	for i := range examples {
 		x[i] = Extract(examples[i].SelfCritique).Values
+		wt[i] = examples[i].Weight
+		if wt[i] <= 0 {
+			wt[i] = 1
+		}
 		if examples[i].Label == Debate {
 			y[i] = 1
 			pos++
@@ -67,25 +76,18 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 		return nil, fmt.Errorf("%w: %d debate and %d skip examples; need at least %d of each", ErrCorpus, pos, neg, opts.Folds)
 	}
 
-	// Stratified folds in corpus order.
-	fold := make([]int, n)
-	seen := [2]int{}
-	for i := range examples {
-		c := int(y[i])
-		fold[i] = seen[c] % opts.Folds
-		seen[c]++
-	}
+	groups, names := cvGroups(examples, y, opts.Folds)
 	oof := make([]float64, n)
-	for k := 0; k < opts.Folds; k++ {
+	for k := range names {
 		var train []int
 		for i := range examples {
-			if fold[i] != k {
+			if groups[i] != k {
 				train = append(train, i)
 			}
 		}
-		w, b := fit(x, y, train, opts.L2)
+		w, b := fit(x, y, wt, train, opts.L2)
 		for i := range examples {
-			if fold[i] == k {
+			if groups[i] == k {
 				oof[i] = score(w, b, &x[i])
 			}
 		}
@@ -97,7 +99,32 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 		all[i] = i
 	}
 	m.Threshold = chooseThreshold(oof, y, all, opts.TargetRecall)
+	// With voices, the threshold must also reach the target on every voice
+	// held out in turn (a voice needs MinLayerExamples debate examples to
+	// count), and no layer gets a threshold of its own: a per-layer
+	// threshold tuned on the pool could undo the per-voice guarantee.
+	voiced := false
+	for k, name := range names {
+		if strings.HasPrefix(name, "fold-") {
+			continue
+		}
+		voiced = true
+		var idx []int
+		var gp int
+		for i := range examples {
+			if groups[i] == k {
+				idx = append(idx, i)
+				gp += int(y[i])
+			}
+		}
+		if gp >= opts.MinLayerExamples {
+			m.Threshold = math.Min(m.Threshold, chooseThreshold(oof, y, idx, opts.TargetRecall))
+		}
+	}
 	for _, l := range debate.Layers {
+		if voiced {
+			break
+		}
 		var idx []int
 		var lp, ln int
 		for i := range examples {
@@ -132,7 +159,7 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 			tn++
 		}
 	}
-	w, b := fit(x, y, all, opts.L2)
+	w, b := fit(x, y, wt, all, opts.L2)
 	m.Bias = b
 	mean := means(x, all)
 	m.Features = make([]ModelFeature, NumFeatures)
@@ -140,8 +167,34 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 		m.Features[j] = ModelFeature{Name: featureDefs[j].name, Weight: w[j], Mean: mean[j]}
 	}
 	m.Training = TrainingInfo{
-		Examples: n, Debate: pos, Skip: neg, Folds: opts.Folds, L2: opts.L2, TargetRecall: opts.TargetRecall,
+		Examples: n, Debate: pos, Skip: neg, Folds: len(names), L2: opts.L2, TargetRecall: opts.TargetRecall,
 		CVRecall: float64(tp) / float64(tp+fn), CVSkipRate: float64(tn) / float64(neg), CVAUC: auc(oof, y),
+	}
+	m.Training.Groups = groupFigures(examples, y, oof, groups, names, m)
+	var hn, hnSkip, hp, hpDebate int
+	for i, e := range examples {
+		t := m.Threshold
+		if lt, ok := m.LayerThresholds[e.Layer]; ok {
+			t = lt
+		}
+		switch e.Case {
+		case KindHardNegative:
+			hn++
+			if oof[i] < t {
+				hnSkip++
+			}
+		case KindHardPositive:
+			hp++
+			if oof[i] >= t {
+				hpDebate++
+			}
+		}
+	}
+	if hn > 0 {
+		m.Training.CVHardNegativeSkipRate = float64(hnSkip) / float64(hn)
+	}
+	if hp > 0 {
+		m.Training.CVHardPositiveRecall = float64(hpDebate) / float64(hp)
 	}
 	roundModel(m)
 	if err := m.Validate(); err != nil {
@@ -170,9 +223,73 @@ func means(x [][NumFeatures]float64, idx []int) (mu [NumFeatures]float64) {
 	return mu
 }
 
-// fit is ridge-penalised logistic regression by Newton's method on
-// standardised features; it returns weights and bias in raw units.
-func fit(x [][NumFeatures]float64, y []float64, idx []int, l2 float64) (w [NumFeatures]float64, b float64) {
+// cvGroups assigns every example to a cross-validation group: its voice
+// when it has one (leave one voice out), else a stratified fold in corpus
+// order among the examples without a voice (the k-th of a label goes to
+// fold k mod folds). names lists the groups in order of first appearance.
+func cvGroups(examples []Example, y []float64, folds int) (groups []int, names []string) {
+	groups = make([]int, len(examples))
+	index := map[string]int{}
+	seen := [2]int{}
+	for i, e := range examples {
+		name := e.Voice
+		if name == "" {
+			c := int(y[i])
+			name = fmt.Sprintf("fold-%d", seen[c]%folds+1)
+			seen[c]++
+		}
+		k, ok := index[name]
+		if !ok {
+			k = len(names)
+			index[name] = k
+			names = append(names, name)
+		}
+		groups[i] = k
+	}
+	return groups, names
+}
+
+// groupFigures are the cross-validated figures of each held-out group at
+// the model's thresholds.
+func groupFigures(examples []Example, y, oof []float64, groups []int, names []string, m *Model) []GroupCV {
+	out := make([]GroupCV, len(names))
+	for k, name := range names {
+		out[k].Group = name
+	}
+	for i, e := range examples {
+		g := &out[groups[i]]
+		t := m.Threshold
+		if lt, ok := m.LayerThresholds[e.Layer]; ok {
+			t = lt
+		}
+		if y[i] == 1 {
+			g.Debate++
+			if oof[i] >= t {
+				g.Recall++
+			}
+		} else {
+			g.Skip++
+			if oof[i] < t {
+				g.SkipRate++
+			}
+		}
+	}
+	for k := range out {
+		if out[k].Debate > 0 {
+			out[k].Recall /= float64(out[k].Debate)
+		}
+		if out[k].Skip > 0 {
+			out[k].SkipRate /= float64(out[k].Skip)
+		}
+		out[k].Recall = math.Round(out[k].Recall*1e4) / 1e4
+		out[k].SkipRate = math.Round(out[k].SkipRate*1e4) / 1e4
+	}
+	return out
+}
+
+// fit is ridge-penalised, weighted logistic regression by Newton's method
+// on standardised features; it returns weights and bias in raw units.
+func fit(x [][NumFeatures]float64, y, wt []float64, idx []int, l2 float64) (w [NumFeatures]float64, b float64) {
 	const p = NumFeatures + 1 // bias last
 	mu := means(x, idx)
 	var sd [NumFeatures]float64
@@ -205,8 +322,8 @@ func fit(x [][NumFeatures]float64, y []float64, idx []int, l2 float64) (w [NumFe
 				t += beta[j] * z[r][j]
 			}
 			pr := 1 / (1 + math.Exp(-t))
-			e := pr - y[i]
-			v := pr * (1 - pr)
+			e := wt[i] * (pr - y[i])
+			v := wt[i] * pr * (1 - pr)
 			for j := 0; j < p; j++ {
 				g[j] += e * z[r][j]
 				vz := v * z[r][j]

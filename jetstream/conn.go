@@ -103,8 +103,14 @@ type Config struct {
 	LockTTL time.Duration
 	// AckWait overrides DefaultAckWait.
 	AckWait time.Duration
-	// Retry overrides DefaultRetry.
+	// Retry overrides DefaultRetry. It also bounds how long Connect keeps
+	// trying a server that does not answer (one being restarted).
 	Retry time.Duration
+	// Waiting, when set, is called once when the first attempt to connect
+	// finds no server, before Connect retries for up to Retry: a caller
+	// that talks to a person says it is waiting. It gets the error and how
+	// long Connect will keep trying.
+	Waiting func(err error, window time.Duration)
 }
 
 // Conn is a connection to a NATS server with JetStream, and the stream and
@@ -181,15 +187,9 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		}
 		opts = append(opts, nats.UserCredentials(cfg.Credentials))
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		opts = append(opts, nats.Timeout(max(time.Until(dl), 100*time.Millisecond)))
-	}
-	nc, err := nats.Connect(cfg.URL, opts...)
-	if err := authError(cfg, err); err != nil {
-		return nil, err
-	}
+	nc, err := dial(ctx, cfg, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrUnavailable, redact(cfg.URL), err)
+		return nil, err
 	}
 	c.nc = nc
 	if c.js, err = njs.New(nc); err != nil {
@@ -202,6 +202,43 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	}
 	c.tr = &Transport{c: c}
 	return c, nil
+}
+
+// dial connects to the server, retrying for up to cfg.Retry (or until ctx
+// ends) while none answers, as every later operation retries a lost
+// connection: a command started while the server restarts waits for it.
+// A refused authentication is not retried.
+func dial(ctx context.Context, cfg Config, opts []nats.Option) (*nats.Conn, error) {
+	deadline := time.Now().Add(cfg.Retry)
+	wait := 100 * time.Millisecond
+	for first := true; ; first = false {
+		o := opts
+		if dl, ok := ctx.Deadline(); ok {
+			o = append(o[:len(o):len(o)], nats.Timeout(max(time.Until(dl), 100*time.Millisecond)))
+		}
+		nc, err := nats.Connect(cfg.URL, o...)
+		if err == nil {
+			return nc, nil
+		}
+		if aerr := authError(cfg, err); aerr != nil {
+			return nil, aerr
+		}
+		left := time.Until(deadline)
+		if left <= 0 || ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %s: %v (tried for %v)", ErrUnavailable, redact(cfg.URL), err, cfg.Retry)
+		}
+		if first && cfg.Waiting != nil {
+			cfg.Waiting(err, cfg.Retry)
+		}
+		t := time.NewTimer(min(wait, left))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%w: %s: %v", ErrUnavailable, redact(cfg.URL), err)
+		case <-t.C:
+		}
+		wait = min(wait*2, 2*time.Second)
+	}
 }
 
 // redact hides the user information of server URLs in messages.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -248,9 +249,37 @@ func TestConnectErrors(t *testing.T) {
 	t.Parallel()
 	t.Run("no server", func(t *testing.T) {
 		t.Parallel()
-		_, err := jetstream.Connect(ctxT(t), jetstream.Config{URL: "nats://user:secret@127.0.0.1:1"})
-		if !errors.Is(err, jetstream.ErrUnavailable) || strings.Contains(err.Error(), "secret") {
-			t.Fatalf("Connect to nothing = %v, want ErrUnavailable without the password", err)
+		waited := 0
+		_, err := jetstream.Connect(ctxT(t), jetstream.Config{URL: "nats://user:secret@127.0.0.1:1", Retry: 300 * time.Millisecond,
+			Waiting: func(error, time.Duration) { waited++ }})
+		if !errors.Is(err, jetstream.ErrUnavailable) || strings.Contains(err.Error(), "secret") || waited != 1 {
+			t.Fatalf("Connect to nothing = %v (waiting said %d times), want ErrUnavailable without the password", err, waited)
+		}
+	})
+	// A command started while the server restarts waits for it: Connect
+	// says once that it waits, then connects when the server is back.
+	t.Run("server back within the window", func(t *testing.T) {
+		t.Parallel()
+		srv := startServer(t)
+		srv.Stop()
+		var waits atomic.Int32
+		done := make(chan error, 1)
+		go func() {
+			c, err := jetstream.Connect(ctxT(t), jetstream.Config{URL: srv.URL(), Retry: 30 * time.Second,
+				Waiting: func(error, time.Duration) { waits.Add(1) }})
+			if err == nil {
+				c.Close()
+			}
+			done <- err
+		}()
+		for waits.Load() == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := srv.Restart(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil || waits.Load() != 1 {
+			t.Fatalf("Connect while the server restarted: %v (waiting said %d times)", err, waits.Load())
 		}
 	})
 	t.Run("incompatible stream", func(t *testing.T) {

@@ -22,13 +22,20 @@ type CheckInput struct {
 
 // CheckOutput is the result of consensus_check: exactly what
 // "parley consensus check --json" prints. Status is consistent, conflict
-// (the position contradicts the active record: do not proceed), open (the
-// record bound nothing) or none.
+// (the position contradicts the active record: do not proceed), unclear
+// (parley cannot tell: do not take it for a pass), open (the record bound
+// nothing) or none.
 type CheckOutput struct {
-	Status        consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), open (the question is still open) or none"`
+	Status        consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), unclear (parley cannot tell: do not proceed without a person), open (the question is still open) or none"`
 	Record        string                `json:"record" jsonschema:"the active record's vault path, empty when none"`
 	File          string                `json:"file,omitempty" jsonschema:"the active record's file"`
 	Verdict       debate.Verdict        `json:"verdict,omitempty"`
+	RecordTopic   string                `json:"record_topic,omitempty" jsonschema:"the matched record's topic"`
+	TopicScore    float64               `json:"topic_score" jsonschema:"how surely the record asks the same question, 0 to 1"`
+	Score         float64               `json:"score" jsonschema:"how much content the positions share, 0 to 1"`
+	Differences   []string              `json:"differences" jsonschema:"what changed from the filed position, e.g. 5 minutes → 10 minutes"`
+	Judge         string                `json:"judge,omitempty" jsonschema:"the reason a model gave, when one decided"`
+	Warnings      []string              `json:"warnings,omitempty"`
 	FinalPosition string                `json:"final_position" jsonschema:"the position the record binds"`
 	Position      string                `json:"position"`
 	Related       []Related             `json:"related" jsonschema:"other records ranked by relevance"`
@@ -119,10 +126,15 @@ func (s *Server) consensusCheck(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
-	out = CheckOutput{Status: res.Status, Position: in.Position, Related: []Related{}}
+	out = CheckOutput{Status: res.Status, Position: in.Position, Related: []Related{}, TopicScore: res.TopicScore,
+		Score: res.Comparison.Score, Differences: res.Comparison.Differences, Judge: res.Judge, Warnings: res.Warnings}
+	if out.Differences == nil {
+		out.Differences = []string{}
+	}
 	if res.Record != nil {
 		out.File = s.recordFile(res.Record)
 		out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition
+		out.RecordTopic = res.Record.Topic
 	}
 	for _, h := range res.Related {
 		out.Related = append(out.Related, Related{Record: h.Record.Path, Score: round3(h.Score)})

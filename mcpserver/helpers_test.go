@@ -35,7 +35,10 @@ type env struct {
 	starter     *fakeStarter
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { t.Helper(); return newEnvWith(t, nil) }
+
+// newEnvWith is newEnv with the Server's Config changed by mod first.
+func newEnvWith(t testing.TB, mod func(*Config)) *env {
 	t.Helper()
 	dir := t.TempDir()
 	e := &env{root: filepath.Join(dir, "root"), vault: filepath.Join(dir, "vault"), starter: &fakeStarter{}}
@@ -61,10 +64,14 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.store.Close() })
-	e.srv, err = New(Config{
+	cfg := Config{
 		Transport: e.tr, Registry: e.reg, Consensus: e.cs, Transcripts: e.store, Root: e.root,
 		Starter: e.starter, Heartbeat: 200 * time.Millisecond,
-	})
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	e.srv, err = New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

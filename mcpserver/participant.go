@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -43,6 +44,11 @@ type participant struct {
 	done    chan struct{} // closed when the runner has returned
 	runErr  error         // the runner's error, set before done is closed
 
+	// lastCall is when a tool call naming the participant last began or
+	// ended (Unix ns); inCall counts those still running.
+	lastCall atomic.Int64
+	inCall   atomic.Int32
+
 	mu       sync.Mutex
 	debateID string    // the debate joined, or the latest one that asked
 	pending  *turnSlot // the request waiting for an answer
@@ -66,11 +72,33 @@ type answer struct {
 }
 
 func newParticipant(name string, role debate.Role, session, debateID string) *participant {
-	return &participant{
+	p := &participant{
 		name: name, role: role, session: session, debateID: debateID,
 		done: make(chan struct{}), wake: make(chan struct{}),
 		answered: map[string]*answer{}, ring: make([]string, answeredLimit), sends: map[string]chan error{},
 	}
+	p.lastCall.Store(time.Now().UnixNano())
+	return p
+}
+
+// enter notes a tool call naming the participant; the function it returns
+// notes its end.
+func (p *participant) enter() (exit func()) {
+	p.inCall.Add(1)
+	p.lastCall.Store(time.Now().UnixNano())
+	return func() {
+		p.lastCall.Store(time.Now().UnixNano())
+		p.inCall.Add(-1)
+	}
+}
+
+// idle is how long the participant has gone without a tool call naming
+// it: 0 while one runs.
+func (p *participant) idle(now time.Time) time.Duration {
+	if p.inCall.Load() > 0 {
+		return 0
+	}
+	return now.Sub(time.Unix(0, p.lastCall.Load()))
 }
 
 var _ agent.Responder = (*participant)(nil)

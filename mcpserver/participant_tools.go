@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -162,6 +163,7 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 	}
 	if p := s.parts[name]; name != "" && p != nil {
 		s.mu.Unlock()
+		p.enter()()
 		if p.role != role {
 			return nil, out, invalidf("%s joined through this server as %s, not %s (debate_leave first)", name, p.role, role)
 		}
@@ -278,6 +280,13 @@ func (s *Server) start(p *participant, model string) error {
 		Responder: p, Logger: s.log, Heartbeat: s.cfg.Heartbeat,
 		Ready: func() { close(ready) },
 	}
+	if idle := s.cfg.ParticipantIdle; idle > 0 {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.expire(ctx, p, idle)
+		}()
+	}
 	go func() {
 		defer s.wg.Done()
 		defer cancel()
@@ -300,6 +309,27 @@ func (s *Server) start(p *participant, model string) error {
 			return p.runErr
 		}
 		return ErrClosed
+	}
+}
+
+// expire makes p leave once it has gone idle longer than idle (its client
+// went away without debate_leave); it returns when p stops or ctx ends.
+func (s *Server) expire(ctx context.Context, p *participant, idle time.Duration) {
+	t := time.NewTicker(max(min(idle/4, time.Second), 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.done:
+			return
+		case now := <-t.C:
+			if d := p.idle(now); d > idle {
+				s.log.Info("a participant idle longer than its registration TTL leaves", "agent", p.name, "idle", d.Round(time.Millisecond))
+				p.cancel()
+				return
+			}
+		}
 	}
 }
 
@@ -326,6 +356,7 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
+	defer p.enter()()
 	req, err := p.next(ctx, wait)
 	if err != nil {
 		return nil, out, err
@@ -356,6 +387,7 @@ func (s *Server) debateSubmitTurn(ctx context.Context, _ *mcp.CallToolRequest, i
 	if err != nil {
 		return nil, out, err
 	}
+	defer p.enter()()
 	req, a, dup, err := p.submit(ctx, in.RequestID, turnFields{
 		Position: in.Position, CounterTo: in.CounterTo, EvidenceRefs: in.EvidenceRefs,
 		ConfidenceChange: in.ConfidenceChange, Tokens: in.Tokens, Text: in.Text,

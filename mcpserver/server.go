@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,6 +62,24 @@ type Config struct {
 	// Heartbeat is how often a joined participant renews its registration
 	// (default agent.DefaultHeartbeat).
 	Heartbeat time.Duration
+	// ParticipantIdle, when positive, is how long a joined participant may
+	// go without a tool call naming it (debate_join, debate_next_turn,
+	// debate_submit_turn; a debate_next_turn that is waiting counts as a
+	// call) before it leaves and unregisters: a client that went away
+	// without debate_leave does not stay registered. cmd/parley sets the
+	// registration TTL over HTTP.
+	ParticipantIdle time.Duration
+	// SessionTimeout is how long an HTTP session may go without a request
+	// before it is closed and forgotten (default DefaultSessionTimeout;
+	// negative: never). A client that drops a session without a DELETE
+	// then costs nothing after it, and gets no notifications.
+	SessionTimeout time.Duration
+	// AllowedOrigins are the Origin headers the HTTP transport serves
+	// besides none and a loopback one (http://localhost:PORT,
+	// http://127.0.0.1, http://[::1], with any port): each an origin as a
+	// browser sends it, "https://app.example.com". Any other Origin is
+	// answered 403.
+	AllowedOrigins []string
 	// Logger logs what happens (nil: discard). Never stdout under stdio.
 	Logger *slog.Logger
 	// Version is reported to clients as the server's version.
@@ -128,11 +150,56 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // disconnects or ctx ends. It does not Close the Server.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
 
+// DefaultSessionTimeout is how long an idle HTTP session lives.
+const DefaultSessionTimeout = 5 * time.Minute
+
 // HTTPHandler serves the streamable HTTP transport; every session shares
-// this Server. The SDK's protection against DNS rebinding stays on.
+// this Server. The SDK's protection against DNS rebinding stays on; a
+// request whose Origin is neither absent, loopback nor allowed
+// (Config.AllowedOrigins) is answered 403, as the MCP specification asks
+// of the HTTP transport; an idle session expires (Config.SessionTimeout).
 func (s *Server) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Logger: s.log})
+	timeout := s.cfg.SessionTimeout
+	switch {
+	case timeout == 0:
+		timeout = DefaultSessionTimeout
+	case timeout < 0:
+		timeout = 0
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: timeout})
+	allowed := map[string]bool{}
+	for _, o := range s.cfg.AllowedOrigins {
+		allowed[strings.ToLower(strings.TrimRight(o, "/"))] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !allowed[strings.ToLower(o)] && !LoopbackOrigin(o) {
+			s.log.Warn("refused a request from a foreign origin", "op", "http", "origin", o)
+			http.Error(w, "forbidden: origin "+strconv.Quote(o)+" is not allowed (parley mcp --allow-origin ORIGIN allows it)", http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// LoopbackOrigin reports whether an Origin header names this machine:
+// http or https on localhost, 127.0.0.0/8 or [::1], with any port.
+func LoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		return false
+	}
+	if port := u.Port(); port != "" {
+		if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 {
+			return false
+		}
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Close leaves every debate joined through the server (the participants

@@ -20,3 +20,6 @@ func SetNames(r *Registry, next func() string) { r.nextName = next }
 // FirstName returns the first memorable name a registry seeded with seed
 // draws.
 func FirstName(seed uint64) string { return MemorableName(rand.New(rand.NewPCG(seed, seed))) }
+
+// ZombieStat exposes the /proc/PID/stat state check.
+var ZombieStat = zombieStat

@@ -3,9 +3,11 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -43,11 +45,39 @@ func flock(ctx context.Context, f *os.File) error {
 }
 
 // pidAlive reports whether a process with this id runs on this host. A
-// process of another user (EPERM) counts as alive.
+// process of another user (EPERM) counts as alive; a zombie (state Z in
+// /proc/PID/stat: it has exited and only waits for its parent to reap it)
+// does not. In a container without an init process a killed agent stays a
+// zombie until its parent exits, and it must not hold its name meanwhile.
 func pidAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
 	err := unix.Kill(pid, 0)
-	return err == nil || errors.Is(err, unix.EPERM)
+	if err != nil && !errors.Is(err, unix.EPERM) {
+		return false
+	}
+	return !zombie(pid)
+}
+
+// zombie reports whether /proc/PID/stat shows the process as a zombie (Z)
+// or dead (X). Without /proc (not Linux) nothing is a zombie.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	return zombieStat(b)
+}
+
+// zombieStat reads the state field of a /proc/PID/stat line: the field
+// after the command name, which is in parentheses and may itself hold
+// spaces and parentheses (so the last ')' ends it).
+func zombieStat(stat []byte) bool {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return false
+	}
+	f := bytes.Fields(stat[i+1:])
+	return len(f) > 0 && (string(f[0]) == "Z" || string(f[0]) == "X")
 }

@@ -382,11 +382,12 @@ func (r *Registry) Update(ctx context.Context, name, sessionID string, fn func(*
 	})
 }
 
-// Heartbeat sets name's heartbeatAt to now, provided the registration still
-// belongs to sessionID (else ErrNotOwner: the name was taken over).
+// Heartbeat sets name's heartbeatAt and activity.lastActivityAt to now
+// (Registration.Beat), provided the registration still belongs to
+// sessionID (else ErrNotOwner: the name was taken over).
 func (r *Registry) Heartbeat(ctx context.Context, name, sessionID string) error {
-	now := r.now().UTC().Format(TimeLayout)
-	return r.Update(ctx, name, sessionID, func(reg *Registration) { reg.HeartbeatAt = now })
+	now := r.now()
+	return r.Update(ctx, name, sessionID, func(reg *Registration) { reg.Beat(now) })
 }
 
 // Unregister removes name's registration if it belongs to sessionID. It is

@@ -45,6 +45,15 @@ func (reg *Registration) FillDefaults(host string, now time.Time) {
 	reg.HeartbeatAt = now.Format(TimeLayout)
 }
 
+// Beat is a heartbeat's change to a registration: heartbeatAt and
+// pi-messenger's activity.lastActivityAt are now, so that pi shows a live
+// parley agent as active rather than away.
+func (reg *Registration) Beat(now time.Time) {
+	t := now.UTC().Format(TimeLayout)
+	reg.HeartbeatAt = t
+	reg.Activity.LastActivityAt = t
+}
+
 // IsAlive is the liveness rule of SPEC §4, seen from host at now: the
 // heartbeat, when present, must be younger than ttl; the PID must run when
 // the registration is of host or names no host. A registration of another

@@ -294,8 +294,21 @@ func testHeartbeatAndTakeover(t *testing.T, env *Env) {
 	a := register(t, r, registry.Registration{Name: "Bob"})
 	step := env.TTL * 2 / 3
 	env.Advance(step)
+	before, err := r.Get(ctxT(t), "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := r.Heartbeat(ctxT(t), "Bob", a.SessionID); err != nil {
 		t.Fatal(err)
+	}
+	// pi-messenger shows an agent whose activity.lastActivityAt is old as
+	// away: a heartbeat moves it with heartbeatAt.
+	after, err := r.Get(ctxT(t), "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Activity.LastActivityAt != after.HeartbeatAt || after.Activity.LastActivityAt <= before.Activity.LastActivityAt {
+		t.Fatalf("after a heartbeat lastActivityAt is %q (was %q), heartbeatAt %q", after.Activity.LastActivityAt, before.Activity.LastActivityAt, after.HeartbeatAt)
 	}
 	env.Advance(step) // older than the TTL since registering, younger since the heartbeat
 	if alive, _ := r.Alive(ctxT(t), "Bob"); !alive {

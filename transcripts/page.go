@@ -23,8 +23,11 @@ const (
 // PagePath is the vault path of debate id's readable transcript page.
 func PagePath(id string) string { return "wiki/debates/" + id + ".md" }
 
-// PageLink is the wikilink target of debate id's page ("debates/<id>").
-func PageLink(id string) string { return "debates/" + id }
+// PageLink is the wikilink target of debate id's page: its bare name
+// ("<id>"), which is unique in a vault and which Obsidian and obsidiantools
+// resolve by name (a path-style "debates/<id>" they count as a missing
+// note).
+func PageLink(id string) string { return id }
 
 // WritePage writes the readable transcript of a closed debate to the vault
 // at PagePath(id) (replacing any earlier version), so that the vault alone

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vault"
 )
 
 // RenderMarkdown renders a transcript as a readable Markdown page: the
@@ -150,8 +152,8 @@ func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string, arguments 
 		fmt.Fprintf(b, "\n_The argument (%d characters) is left out of this page to keep it under the vault's size limit: parley transcripts show %s has it._\n", len([]rune(text)), t.DebateID)
 	} else if text != "" {
 		b.WriteString("\n")
-		for line := range strings.Lines(text) {
-			b.WriteString("> " + escapeHTML(strings.TrimRight(line, "\r\n")) + "\n")
+		for _, line := range vault.EscapeLines(text) {
+			b.WriteString("> " + line + "\n")
 		}
 	}
 }
@@ -172,9 +174,9 @@ func renderVerdictMD(b *bytes.Buffer, o *debate.Outcome, record string) {
 }
 
 // RecordLink turns a record's vault path ("wiki/consensus/spec-x.md") into
-// the wikilink target that names it ("consensus/spec-x").
+// the wikilink target that names it: its bare, unique name ("spec-x").
 func RecordLink(record string) string {
-	return strings.TrimPrefix(strings.TrimSuffix(record, ".md"), "wiki/")
+	return path.Base(strings.TrimSuffix(record, ".md"))
 }
 
 // TokensLabel is a turn's tokens as a reader sees them: "120 tokens",
@@ -192,18 +194,11 @@ func TokensLabel(t *debate.TurnRecord) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// mdLine is text on one line of Markdown: white space collapsed and HTML
-// escaped, so an agent's "<script>" is read as text in Obsidian too.
-func mdLine(s string) string { return escapeHTML(oneLine(s)) }
-
-var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
-
-func escapeHTML(s string) string {
-	if !strings.ContainsAny(s, "<>&") {
-		return s
-	}
-	return htmlEscaper.Replace(s)
-}
+// mdLine is text that parley did not write on one line of Markdown
+// (vault.EscapeInline): white space collapsed and every Markdown and
+// Obsidian syntax character escaped, so an agent's "<script>", "[[page]]"
+// or "#tag" is read as text in Obsidian too.
+func mdLine(s string) string { return vault.EscapeInline(s) }
 
 func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
 

@@ -224,13 +224,13 @@ func TestWriteAndCheckPage(t *testing.T) {
 	m := page.Meta
 	rep, _ := s.Verify(testID)
 	if m["type"] != "debate" || m["layer"] != "spec" || m["verdict"] != "DEADLOCK" || m["topic"] != "Idempotency keys" ||
-		m["record"] != "[[consensus/spec-idempotency-keys]]" || m[PageHeadKey] != rep.Head || m["date"] == nil {
+		m["record"] != "[[spec-idempotency-keys]]" || m[PageHeadKey] != rep.Head || m["date"] == nil {
 		t.Fatalf("frontmatter %v", m)
 	}
 	if ps, _ := m["participants"].([]any); len(ps) != 2 || ps[0] != "Critic" {
 		t.Fatalf("participants %v", m["participants"])
 	}
-	if !strings.Contains(string(page.Body), "[[consensus/spec-idempotency-keys]]") {
+	if !strings.Contains(string(page.Body), "[[spec-idempotency-keys]]") {
 		t.Errorf("the body does not link the record:\n%s", page.Body)
 	}
 	if pc := CheckPage(v, testID, &rep); pc.Status != PageMatches {
@@ -600,7 +600,7 @@ func TestAPageTooLargeEvenWithoutArguments(t *testing.T) {
 	}
 	body := string(page.Body)
 	if !strings.Contains(body, "## Verdict: TIMEOUT") || !strings.Contains(body, "parley transcripts show "+testID) ||
-		!strings.Contains(body, "[[consensus/spec-x]]") || page.Meta[PageHeadKey] == nil {
+		!strings.Contains(body, "[[spec-x]]") || page.Meta[PageHeadKey] == nil {
 		t.Errorf("page of %d bytes:\n%.3000s", len(page.Body), body)
 	}
 }

@@ -123,7 +123,8 @@ func (s *Server) view(id string) (*transcripts.View, error) {
 		return nil, err
 	}
 	v := transcripts.NewView(t)
-	if t.State == transcripts.StateClosed {
+	// A verdict that is never filed (UNAVAILABLE) has no vault page.
+	if t.State == transcripts.StateClosed && (v.Verdict == nil || v.Verdict.Verdict.Filed()) {
 		v.Integrity.Page = transcripts.CheckPage(s.vault, id, t.Report)
 	}
 	return v, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -154,7 +155,7 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 	reg := &agent.SessionRegistry{Registrar: m.reg, SessionID: sessionID, Model: sp.String()}
 	r := &agent.Runner{
 		Name: name, Roles: []debate.Role{role}, Transport: m.tr, Registry: reg, Responder: resp,
-		Logger: a.logger(), Heartbeat: a.heartbeatEvery(),
+		Logger: a.agentLogger(), Heartbeat: a.heartbeatEvery(),
 		Ready: func() {
 			if a.json {
 				_ = a.emit(map[string]any{"event": "ready", "agent": name, "role": role, "spec": sp.String(), "pid": os.Getpid()})
@@ -170,4 +171,14 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 		return messengerError(err)
 	}
 	return nil
+}
+
+// agentLogger is the log of a running agent: --verbose's, else info and
+// above on stderr (a message the agent cannot use is worth a line there,
+// or in the log file of an agent a debate started).
+func (a *app) agentLogger() *slog.Logger {
+	if a.verbose {
+		return a.logger()
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }

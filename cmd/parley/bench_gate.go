@@ -14,7 +14,7 @@ import (
 const gateBar = 20000
 
 // newBenchGateCmd is "parley bench gate": decisions per second on one core
-// (GOMAXPROCS 1, one goroutine) over the shipped held-out self-critiques.
+// (GOMAXPROCS 1, one goroutine) over the self-critiques of the shipped corpus.
 func newBenchGateCmd(a *app) *cobra.Command {
 	var dur time.Duration
 	cmd := &cobra.Command{
@@ -25,7 +25,7 @@ func newBenchGateCmd(a *app) *cobra.Command {
 			if dur <= 0 {
 				dur = 2 * time.Second
 			}
-			examples, err := gating.HeldOut()
+			examples, err := gating.Corpus()
 			if err != nil {
 				return err
 			}
@@ -73,7 +73,7 @@ func newBenchGateCmd(a *app) *cobra.Command {
 			if perCore < gateBar {
 				verdict = "MISSES"
 			}
-			a.printf("gate: %.0f decisions per CPU second on one core (%.0f per wall-clock second; Decide over %d held-out self-critiques, mean %d B)\n",
+			a.printf("gate: %.0f decisions per CPU second on one core (%.0f per wall-clock second; Decide over the %d shipped corpus self-critiques, mean %d B)\n",
 				decide.cpuRate, decide.rate, len(examples), bytesTotal/len(examples))
 			a.printf("gate: %.0f per CPU second with JSON parsing (%.0f per wall-clock second); %s the bar of %d/s\n",
 				full.cpuRate, full.rate, verdict, gateBar)

@@ -3,13 +3,17 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/consensus/openai"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/vault"
@@ -32,21 +36,60 @@ func newConsensusCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-// consensusStore opens the vault and the Store; close releases both.
-func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
-	if !a.haveRoot() { // only commands that write make a root
+// readConsensusStore is consensusStore for the commands that only read
+// records (show, search, check): with no root it says so, and makes none.
+func (a *app) readConsensusStore() (s *consensus.Store, closeFn func(), err error) {
+	if !a.haveRoot() {
 		return nil, nil, a.noRootError("no consensus records: ")
+	}
+	return a.consensusStore()
+}
+
+// consensusStore opens the vault and the Store, with the models that
+// config.json's consensus section names; close releases both.
+func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
+	opts, err := a.consensusModels()
+	if err != nil {
+		return nil, nil, err
 	}
 	v, err := vault.Create(a.vaultDir(), vault.WithLogger(a.logger()))
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err = consensus.Open(a.rootDir(), v, consensus.WithLogger(a.logger()))
+	s, err = consensus.Open(a.rootDir(), v, append(opts, consensus.WithLogger(a.logger()))...)
 	if err != nil {
 		v.Close()
 		return nil, nil, err
 	}
 	return s, func() { s.Close(); v.Close() }, nil
+}
+
+// consensusModels reads consensus.embeddings and consensus.judge
+// ("openai:MODEL") from config.json; the endpoint of each is the openai
+// section's for MODEL. Both are off by default.
+func (a *app) consensusModels() ([]consensus.Option, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	client := func(spec string) *openai.Client {
+		model := config.ModelOf(spec)
+		e := cfg.OpenAI.Endpoint(model)
+		key := ""
+		if e.APIKeyEnv != "" {
+			key = os.Getenv(e.APIKeyEnv)
+		}
+		timeout := min(time.Duration(e.RequestTimeoutMs)*time.Millisecond, 30*time.Second)
+		return &openai.Client{BaseURL: e.BaseURL, Model: model, APIKey: key, Timeout: timeout}
+	}
+	var opts []consensus.Option
+	if spec := cfg.Consensus.Embeddings; spec != "" {
+		opts = append(opts, consensus.WithEmbedder(client(spec), config.ModelOf(spec)))
+	}
+	if spec := cfg.Consensus.Judge; spec != "" {
+		opts = append(opts, consensus.WithJudge(client(spec), config.ModelOf(spec)))
+	}
+	return opts, nil
 }
 
 // warnSkipped names the record files lookup skipped, once each, on stderr.
@@ -145,7 +188,7 @@ func newConsensusShowCmd(a *app) *cobra.Command {
 		Short: "Print a record (by name, file name, wikilink or debate id)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, closeFn, err := a.consensusStore()
+			s, closeFn, err := a.readConsensusStore()
 			if err != nil {
 				return err
 			}
@@ -200,7 +243,7 @@ func newConsensusSearchCmd(a *app) *cobra.Command {
 			if limit < 1 {
 				return usagef("--limit must be at least 1")
 			}
-			s, closeFn, err := a.consensusStore()
+			s, closeFn, err := a.readConsensusStore()
 			if err != nil {
 				return err
 			}
@@ -239,6 +282,12 @@ type checkJSON struct {
 	Record        string                `json:"record"`
 	File          string                `json:"file,omitempty"`
 	Verdict       debate.Verdict        `json:"verdict,omitempty"`
+	RecordTopic   string                `json:"record_topic,omitempty"`
+	TopicScore    float64               `json:"topic_score"`
+	Score         float64               `json:"score"`
+	Differences   []string              `json:"differences"`
+	Judge         string                `json:"judge,omitempty"`
+	Warnings      []string              `json:"warnings,omitempty"`
 	FinalPosition string                `json:"final_position"`
 	Position      string                `json:"position"`
 	Related       []relatedJSON         `json:"related"`
@@ -251,14 +300,24 @@ type relatedJSON struct {
 
 func newConsensusCheckCmd(a *app) *cobra.Command {
 	var layer, topic, position string
+	var lenient bool
 	cmd := &cobra.Command{
 		Use:   "check --layer L --topic T --position P",
 		Short: "Check a position against the filed consensus (exit 3 on conflict)",
-		Long: "Finds the active record of the question (layer and topic) and compares the\n" +
-			"position with its final position, ignoring case, spacing and trailing\n" +
-			"punctuation. consistent and none exit 0; open (the record bound nothing:\n" +
-			"DEADLOCK, TIMEOUT, BUDGET_EXHAUSTED without agreement) exits 0 with a\n" +
-			"warning; conflict exits 3 and prints both positions and the record's path.",
+		Long: "Finds the active record of the question by meaning, in the same layer only:\n" +
+			"a reworded topic (synonyms, word order, question form, numbers as words)\n" +
+			"matches, a near-miss (another object or endpoint) does not. It then compares\n" +
+			"the position with the record's final position by what carries meaning:\n" +
+			"numbers with units, negation, the options named, conditions and exceptions.\n\n" +
+			"  consistent  the same rule in other words                    exit 0\n" +
+			"  conflict    the rule changed; differences say what          exit 3\n" +
+			"  unclear     parley cannot tell                              exit 3 (0 with --lenient)\n" +
+			"  open        the record bound nothing (DEADLOCK, TIMEOUT,    exit 0, with a warning\n" +
+			"              BUDGET_EXHAUSTED without agreement)\n" +
+			"  none        no record of this question (related are listed) exit 0",
+		Example: "  parley consensus check --layer spec --topic \"Which format do thumbnails use?\" \\\n" +
+			"    --position \"Thumbnails are WebP at quality 80, JPEG for old browsers\"\n" +
+			"  parley consensus check --json --lenient --layer plan --topic \"Retry policy\" --position \"Retry 3 times\"",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if layer == "" || strings.TrimSpace(topic) == "" || strings.TrimSpace(position) == "" {
@@ -268,7 +327,7 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("--layer: %v", err)
 			}
-			s, closeFn, err := a.consensusStore()
+			s, closeFn, err := a.readConsensusStore()
 			if err != nil {
 				return err
 			}
@@ -286,9 +345,15 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 				file = filepath.Join(s.Vault().Path(), filepath.FromSlash(res.Record.Path))
 			}
 			if a.json {
-				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{}}
+				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{},
+					TopicScore: res.TopicScore, Score: res.Comparison.Score, Differences: res.Comparison.Differences,
+					Judge: res.Judge, Warnings: res.Warnings}
+				if out.Differences == nil {
+					out.Differences = []string{}
+				}
 				if res.Record != nil {
 					out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition
+					out.RecordTopic = res.Record.Topic
 				}
 				for _, h := range res.Related {
 					out.Related = append(out.Related, relatedJSON{Record: h.Record.Path, Score: round3(h.Score)})
@@ -299,9 +364,18 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			} else {
 				printCheck(a, res, file)
 			}
+			for _, w := range res.Warnings {
+				a.warnf("%s", termText(oneLine(w, 0)))
+			}
 			switch res.Status {
 			case consensus.CheckConflict:
 				return blockedError{termText(fmt.Sprintf("conflict: the position contradicts the filed consensus %s", file))}
+			case consensus.CheckUnclear:
+				if lenient {
+					a.warnf("%s", termText(fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s (--lenient: not blocking)", file)))
+					return nil
+				}
+				return blockedError{termText(fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s; read it, or pass --lenient", file))}
 			case consensus.CheckOpen:
 				a.warnf("%s", termText(fmt.Sprintf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)))
 			}
@@ -311,17 +385,33 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 	cmd.Flags().StringVar(&layer, "layer", "", "the question's layer: spec, plan or verify")
 	cmd.Flags().StringVar(&topic, "topic", "", "the question's topic")
 	cmd.Flags().StringVar(&position, "position", "", "the position about to be taken")
+	cmd.Flags().BoolVar(&lenient, "lenient", false, "exit 0 when the answer is unclear (a warning is printed)")
 	return cmd
 }
 
 func printCheck(a *app, res *consensus.CheckResult, file string) {
+	defer func() {
+		if res.Record != nil {
+			a.termf("  question matched: %s (%q, topic score %.2f)\n", res.Record.Name, oneLine(res.Record.Topic, 80), res.TopicScore)
+		}
+	}()
 	switch res.Status {
 	case consensus.CheckConsistent:
-		a.termf("consistent: the position agrees with the active consensus %s\n", file)
-	case consensus.CheckConflict:
-		a.termf("conflict: the position contradicts the active consensus %s\n", file)
+		a.termf("consistent: the position agrees with the active consensus %s (score %.2f)\n", file, res.Comparison.Score)
+	case consensus.CheckConflict, consensus.CheckUnclear:
+		if res.Status == consensus.CheckConflict {
+			a.termf("conflict: the position contradicts the active consensus %s\n", file)
+		} else {
+			a.termf("unclear: parley cannot tell whether the position agrees with %s\n", file)
+		}
 		a.termf("  filed consensus (%s, debate %s):\n    %s\n", res.Record.Verdict, res.Record.DebateID, oneLine(res.Record.FinalPosition, 0))
 		a.termf("  your position:\n    %s\n", oneLine(res.Position, 0))
+		for _, d := range res.Comparison.Differences {
+			a.termf("  differs: %s\n", oneLine(d, 0))
+		}
+		if res.Judge != "" {
+			a.termf("  judge: %s\n", oneLine(res.Judge, 0))
+		}
 	case consensus.CheckOpen:
 		a.termf("open: %s records %s; no position is bound, the question is still open\n", file, res.Record.Verdict)
 	default:

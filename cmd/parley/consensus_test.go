@@ -182,18 +182,29 @@ func TestConsensusCheckCLI(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "consistent: ") || !strings.Contains(out, record) || errOut != "" {
 		t.Errorf("consistent: exit %d\n%s%s", code, out, errOut)
 	}
-	// conflict: exit 3, both positions and the record's path.
-	out, errOut, code = c.run(t, "consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", cliCount)
+	// conflict: exit 3, both positions, what differs and the record's path.
+	negated := "Do not use a client-supplied Idempotency-Key header"
+	out, errOut, code = c.run(t, "consensus", "check", "--layer", "spec", "--topic", "Which design do idempotency keys have?", "--position", negated)
 	if code != exitBlocked {
 		t.Errorf("conflict: exit %d", code)
 	}
-	for _, want := range []string{"conflict: ", record, cliPos, cliCount} {
+	for _, want := range []string{"conflict: ", record, cliPos, negated, "differs: use → not use"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("conflict output lacks %q:\n%s", want, out)
 		}
 	}
 	if !strings.Contains(errOut, record) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Errorf("conflict stderr %q", errOut)
+	}
+	// unclear: a position about something else; exit 3, or 0 with a
+	// warning under --lenient.
+	out, errOut, code = c.run(t, "consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", cliCount)
+	if code != exitBlocked || !strings.HasPrefix(out, "unclear: ") || !strings.Contains(errOut, "--lenient") {
+		t.Errorf("unclear: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = c.run(t, "consensus", "check", "--lenient", "--layer", "spec", "--topic", cliTopic, "--position", cliCount)
+	if code != 0 || !strings.HasPrefix(out, "unclear: ") || !strings.Contains(errOut, "warning: unclear") {
+		t.Errorf("unclear --lenient: exit %d\n%s%s", code, out, errOut)
 	}
 	// open: a DEADLOCK record, exit 0 with a warning.
 	out, errOut, code = c.run(t, "consensus", "check", "--layer", "plan", "--topic", "Rollout of the idempotency keys", "--position", cliPos)
@@ -213,15 +224,18 @@ func TestConsensusCheckCLI(t *testing.T) {
 		code   int
 	}{
 		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", cliPos}, "consistent", 0},
-		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", cliCount}, "conflict", exitBlocked},
+		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", negated}, "conflict", exitBlocked},
+		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", cliCount}, "unclear", exitBlocked},
 		{[]string{"--layer", "plan", "--topic", "Rollout of the idempotency keys", "--position", "x"}, "open", 0},
 		{[]string{"--layer", "verify", "--topic", "Idempotency keys in the gateway", "--position", "x"}, "none", 0},
 	} {
 		out, _, code := c.run(t, append([]string{"--json", "consensus", "check"}, tc.args...)...)
 		var got struct {
-			Status        string `json:"status"`
-			Record        string `json:"record"`
-			FinalPosition string `json:"final_position"`
+			Status        string   `json:"status"`
+			Record        string   `json:"record"`
+			FinalPosition string   `json:"final_position"`
+			TopicScore    float64  `json:"topic_score"`
+			Differences   []string `json:"differences"`
 			Related       []struct {
 				Record string  `json:"record"`
 				Score  float64 `json:"score"`
@@ -235,6 +249,9 @@ func TestConsensusCheckCLI(t *testing.T) {
 		}
 		if tc.status == "consistent" && (got.Record != "wiki/consensus/spec-idempotency-key-design.md" || got.FinalPosition != cliPos) {
 			t.Errorf("consistent json %+v", got)
+		}
+		if tc.status == "conflict" && (got.TopicScore != 1 || len(got.Differences) != 1 || got.Differences[0] != "use → not use") {
+			t.Errorf("conflict json %+v", got)
 		}
 		if tc.status == "none" && (len(got.Related) == 0 || got.Related[0].Score <= 0 || got.Record != "") {
 			t.Errorf("none json %+v", got)
@@ -367,8 +384,8 @@ func TestConsensusOutputHasNoTerminalControls(t *testing.T) {
 }
 
 func TestBenchConsensusSmall(t *testing.T) {
-	t.Parallel()
-	out, errOut, code := runT(t, "", "--json", "bench", "consensus", "--records", "300", "--checks", "40")
+	t.Setenv("PARLEY_TEST_AS_CLI", "1") // the checks in new processes run this binary
+	out, errOut, code := runT(t, "", "--json", "bench", "consensus", "--records", "300", "--checks", "40", "--processes", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -376,7 +393,8 @@ func TestBenchConsensusSmall(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 10 || res.ColdBuildMs <= 0 || res.WarmCheckP50 <= 0 || res.SearchP50 <= 0 || res.CacheLoadRds != 0 {
+	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 10 || res.ColdRebuildMs <= 0 || res.WarmCheckP50 <= 0 || res.SearchP50 <= 0 ||
+		res.WarmRecordReads != 0 || res.NewProcessRuns != 2 || res.NewProcessP50Ms <= 0 || res.NewProcessMaxRSSMB <= 0 || res.IndexBytes <= 0 {
 		t.Errorf("figures %+v", res)
 	}
 }

@@ -42,11 +42,16 @@ func sessionIDOf(debateID, name string) string {
 // heartbeatEvery is how often agents renew their registration: a third of
 // the liveness TTL, at most 5 s.
 func (a *app) heartbeatEvery() time.Duration {
-	ttl := registry.DefaultTTL
+	return min(a.registrationTTL()/3, 5*time.Second)
+}
+
+// registrationTTL is the liveness TTL of registrations (config's
+// messenger.heartbeatTtlMs, else registry.DefaultTTL).
+func (a *app) registrationTTL() time.Duration {
 	if cfg, err := a.config(); err == nil && cfg.Messenger.HeartbeatTTLMs > 0 {
-		ttl = time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+		return time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
 	}
-	return min(ttl/3, 5*time.Second)
+	return registry.DefaultTTL
 }
 
 // enroller registers the coordinator for as long as it runs, renewing
@@ -93,6 +98,25 @@ func (e enroller) Enroll(ctx context.Context, name string) (func(context.Context
 // Each has a goroutine that waits for it, ended when the process ends.
 type agentProcs struct {
 	procs []*agentProc
+	// failed are the agents whose process could not start, and why.
+	failed map[string]*debate.UnavailableError
+}
+
+// presence is the debate's Presence: the registry's liveness, and why an
+// agent the debate started never came up (debate.Diagnoser), so that the
+// debate ends UNAVAILABLE naming it rather than waiting for it.
+type presence struct {
+	debate.Presence
+	procs *agentProcs
+}
+
+var _ debate.Diagnoser = presence{}
+
+func (p presence) Unavailable(agent string) *debate.UnavailableError {
+	if p.procs == nil {
+		return nil
+	}
+	return p.procs.failed[agent]
 }
 
 type agentProc struct {
@@ -148,7 +172,9 @@ func (a *app) startAgents(ctx context.Context, m *messenger, store *transcripts.
 		go func() { _ = cmd.Wait(); close(ap.exited) }()
 		procs.procs = append(procs.procs, ap)
 	}
-	// Wait for the registrations.
+	// Wait for the registrations. An agent whose process ends (or does not
+	// register in time) is one that cannot start: the debate goes on and
+	// ends UNAVAILABLE when that agent's turn comes.
 	deadline := time.Now().Add(20 * time.Second)
 	for _, ap := range procs.procs {
 		for {
@@ -158,16 +184,52 @@ func (a *app) startAgents(ctx context.Context, m *messenger, store *transcripts.
 			select {
 			case <-ap.exited:
 			case <-ctx.Done():
+				procs.stop()
+				return nil, ctx.Err()
 			case <-time.After(20 * time.Millisecond):
 				if time.Now().Before(deadline) {
 					continue
 				}
 			}
-			procs.stop()
-			return nil, fmt.Errorf("agent %s did not start: see %s", ap.name, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(s.ID, "logs/"+ap.name+".log"))))
+			logPath := filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(s.ID, "logs/"+ap.name+".log")))
+			why := "its process did not register within 20 s"
+			select {
+			case <-ap.exited:
+				why = "its process exited before it registered"
+				if ap.cmd.ProcessState != nil {
+					why = fmt.Sprintf("its process exited (%v) before it registered", ap.cmd.ProcessState)
+				}
+			default:
+				_ = ap.cmd.Process.Kill()
+			}
+			if last := lastLogLine(logPath); last != "" {
+				why += ": " + last
+			}
+			if procs.failed == nil {
+				procs.failed = map[string]*debate.UnavailableError{}
+			}
+			procs.failed[ap.name] = &debate.UnavailableError{
+				Kind: debate.UnavailableNoStart, Detail: "the agent cannot start: " + why, Hint: "see " + logPath,
+			}
+			break
 		}
 	}
 	return procs, nil
+}
+
+// lastLogLine is the last non-empty line of an agent's log (at most 300
+// characters), "" when there is none.
+func lastLogLine(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if r := []rune(last); len(r) > 300 {
+		last = string(r[:300]) + "…"
+	}
+	return last
 }
 
 // retire makes sure no earlier process of the debate's agent name is

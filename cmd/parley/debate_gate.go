@@ -14,6 +14,7 @@ import (
 type gateLine struct {
 	Event    string `json:"event"` // "gate"
 	DebateID string `json:"debate_id"`
+	ID       string `json:"id"` // the decision's id in gate.jsonl
 	gating.Decision
 }
 
@@ -46,11 +47,11 @@ func (a *app) gateDebate(ctx context.Context, s *debate.DebateSession, source, m
 		return false, err
 	}
 	if a.json {
-		if err := a.emit(gateLine{Event: "gate", DebateID: s.ID, Decision: d}); err != nil {
+		if err := a.emit(gateLine{Event: "gate", DebateID: s.ID, ID: entry.ID, Decision: d}); err != nil {
 			return false, err
 		}
 	} else {
-		a.printf("gate (%s): ", source)
+		a.printf("gate (%s, decision %s): ", source, entry.ID)
 		printDecision(a.stdout, d)
 		if !d.Debate() {
 			a.printf("\nno debate: the gate skipped %q (recorded in %s/%s)\n", s.Topic, a.rootDir(), gating.LogName)

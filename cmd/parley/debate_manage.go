@@ -98,8 +98,14 @@ func newDebateStartCmd(a *app) *cobra.Command {
 				return err
 			}
 			log.Close()
-			pid, err := a.detach(store, s.ID)
+			proc, err := a.detach(store, s.ID)
 			if err != nil {
+				return err
+			}
+			pid := proc.Pid
+			// Nobody here waits for it: this process ends at once and the
+			// detached one is reparented (and reaped) by the system.
+			if err := proc.Release(); err != nil {
 				return err
 			}
 			if a.json {
@@ -115,35 +121,40 @@ func newDebateStartCmd(a *app) *cobra.Command {
 }
 
 // detach starts "parley debate resume ID" in a new session, its output in
-// the debate's logs, and does not wait for it.
-func (a *app) detach(store *transcripts.Store, id string) (int, error) {
+// the debate's logs, and does not wait for it. The caller owns the process:
+// one that ends at once releases it (the system reaps it); one that keeps
+// running must reap it (reapChild), or it stays a zombie once it exits.
+func (a *app) detach(store *transcripts.Store, id string) (*os.Process, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	logf, err := store.AgentLog(id, "coordinator")
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer logf.Close()
 	args, err := a.childArgs()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	cmd := exec.Command(exe, append(args, "debate", "resume", id)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), childEnv...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("start the debate's process: %w", err)
+		return nil, fmt.Errorf("start the debate's process: %w", err)
 	}
-	pid := cmd.Process.Pid
-	// Nobody here waits for it: this process ends at once and the detached
-	// one is reparented (and reaped) by the system.
-	if err := cmd.Process.Release(); err != nil {
-		return 0, err
-	}
-	return pid, nil
+	return cmd.Process, nil
+}
+
+// reapChild waits for a child process that runs on after its starter
+// returned (a debate detached by a long-running "parley mcp"), so that it
+// does not stay a zombie once it exits. The goroutine ends when the child
+// does; if this process ends first, the child is reparented and reaped by
+// the system.
+func reapChild(p *os.Process) {
+	go func() { _, _ = p.Wait() }()
 }
 
 // debateCmd is a subcommand "USE ID" on one debate of the root: run is

@@ -194,7 +194,15 @@ type verdictLine struct {
 	ElapsedMs     int64          `json:"elapsed_ms"`
 	Transcript    string         `json:"transcript"`
 	Record        string         `json:"record"`
+	// Unavailable names the agent and the cause of an UNAVAILABLE verdict.
+	Unavailable *debate.UnavailableError `json:"unavailable,omitempty"`
 }
+
+// unavailableExit is the result of a debate that ended UNAVAILABLE: exit 4,
+// with nothing more on stderr (the verdict named the agent and the cause).
+type unavailableExit struct{}
+
+func (unavailableExit) Error() string { return "" }
 
 // printVerdict prints how a debate closed and returns the command's
 // result: nil for CONSENSUS_REACHED, a blockedError (exit 3) otherwise.
@@ -208,22 +216,30 @@ func (a *app) printVerdict(o *debate.Outcome) error {
 		if err := a.emit(verdictLine{
 			Event: "verdict", DebateID: o.DebateID, Verdict: o.Verdict, Action: o.Action, Rule: o.Rule, Reason: o.Reason,
 			FinalPosition: o.FinalPosition, Rounds: o.Rounds, Tokens: o.Tokens, ElapsedMs: o.ElapsedMs,
-			Transcript: transcript, Record: record,
+			Transcript: transcript, Record: record, Unavailable: o.Unavailable,
 		}); err != nil {
 			return err
 		}
 	} else {
+		// An UNAVAILABLE reason is the cause and what to do about it, in
+		// one line: it is the only place the terminal shows it.
 		a.printf("\n%s → %s (%s)\n  %s\n", o.Verdict, o.Action, o.Rule, termClean(o.Reason))
 		if o.FinalPosition != "" {
 			a.printf("  final position: %s\n", clipLine(o.FinalPosition, 300))
 		}
 		a.printf("  %d round(s) · %d tokens · %.1f s\n", o.Rounds, o.Tokens, float64(o.ElapsedMs)/1000)
 		a.printf("  transcript: %s  (%s)\n", transcript, a.cmdLine("transcripts", "verify", o.DebateID))
-		if record != "" {
+		switch {
+		case record != "":
 			a.printf("  record:     %s\n", record)
-		} else {
+		case !o.Verdict.Filed():
+			a.printf("  record:     none filed (%s is not a debate outcome)\n", o.Verdict)
+		default:
 			a.printf("  record:     none filed\n")
 		}
+	}
+	if o.Verdict == debate.Unavailable {
+		return unavailableExit{}
 	}
 	if o.Verdict != debate.ConsensusReached {
 		return blockedError{}

@@ -223,6 +223,7 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 	// debate is the one its transcript records (the source of truth, hash
 	// chained), whatever session.json says now.
 	closed := false
+	var procs *agentProcs
 	if st, err := debate.Replay(log.Events()); err == nil {
 		closed = st.Verdict != nil
 		if resume && !sameSession(st.Session, s) {
@@ -239,7 +240,8 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 				}
 			}
 		}
-		procs, err := a.startAgents(ctx, m, store, s)
+		var err error
+		procs, err = a.startAgents(ctx, m, store, s)
 		if err != nil {
 			return nil, err
 		}
@@ -252,7 +254,7 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 	defer closeFiler()
 	view := a.newProgress()
 	c := &debate.Coordinator{
-		Messenger: m.tr, Journal: log, Filer: filer, Presence: m.reg, Enroller: a.enroller(m.reg, s.ID),
+		Messenger: m.tr, Journal: log, Filer: filer, Presence: presence{m.reg, procs}, Enroller: a.enroller(m.reg, s.ID),
 		Pages: vaultPages{filer.v}, Progress: view.Event, Logger: a.logger(),
 	}
 	var o *debate.Outcome

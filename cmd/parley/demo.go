@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -37,17 +39,43 @@ func newDemoCmd(a *app) *cobra.Command {
 		Short: "Run the whole flow on a temporary root, in seconds",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if dir == "" {
-				var err error
-				if dir, err = os.MkdirTemp("", "parley-demo-"); err != nil {
-					return err
-				}
+			root, err := demoRoot(dir)
+			if err != nil {
+				return err
 			}
-			return runDemo(cmd.Context(), a, dir)
+			return runDemo(cmd.Context(), a, root)
 		},
 	}
-	cmd.Flags().StringVar(&dir, "dir", "", "root directory for the demo (default: a new temporary directory, kept)")
+	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's root: used if new or empty, else a new demo-* directory is made in it (default: a new temporary directory, kept)")
 	return cmd
+}
+
+// demoRoot is the directory a demo runs in: never one that holds
+// anything, so that a demo neither overwrites a file (a config.json, a
+// vault) nor mixes with an earlier run. dir itself when it is new or
+// empty; else a new demo-* directory inside it, so the same --dir can be
+// given again; a new temporary directory without dir.
+func demoRoot(dir string) (string, error) {
+	if dir == "" {
+		return os.MkdirTemp("", "parley-demo-")
+	}
+	ents, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", fmt.Errorf("--dir: %w", err)
+		}
+		return dir, nil
+	case err != nil:
+		return "", usagef("--dir %s: %v", dir, err)
+	case len(ents) == 0:
+		return dir, nil
+	}
+	sub, err := os.MkdirTemp(dir, "demo-")
+	if err != nil {
+		return "", fmt.Errorf("--dir: %w", err)
+	}
+	return sub, nil
 }
 
 // demoQuestions are what the defender asks the attacker in stage 1.

@@ -59,7 +59,7 @@ func (d *demo) demoEscalate(ctx context.Context) ([]escalation.Decision, error) 
 	var out lineBuffer
 	quiet := *d.a
 	quiet.stdout, quiet.stderr = &out, &lineBuffer{}
-	if err := quiet.escalate(ctx, telemetry, "", false, false); err != nil {
+	if err := quiet.escalate(ctx, telemetry, "", false, false, false); err != nil {
 		return nil, err
 	}
 	var ds []escalation.Decision

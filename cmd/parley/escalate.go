@@ -26,8 +26,8 @@ const probeTimeout = 5 * time.Second
 
 func newEscalateCmd(a *app) *cobra.Command {
 	var (
-		telemetry, workspace string
-		follow               bool
+		telemetry, workspace     string
+		follow, retryUnavailable bool
 	)
 	cmd := &cobra.Command{
 		Use:   "escalate --telemetry FILE [--follow] [--workspace DIR]",
@@ -40,7 +40,9 @@ func newEscalateCmd(a *app) *cobra.Command {
 			"everything else is hold with its reason. Prints one JSON line per record decided,\n" +
 			"also appended to <root>/escalations.jsonl; a record already there is not decided\n" +
 			"again. Malformed lines are reported on stderr with their number and skipped.\n" +
-			"--follow keeps reading lines appended to FILE until interrupted.\n\n" +
+			"--follow keeps reading lines appended to FILE until interrupted.\n" +
+			"--retry-unavailable decides again, in a new debate, the records held because\n" +
+			"their agents could not be reached (reason \"unavailable\").\n\n" +
 			"Each line of FILE is one JSON object with task_id (a string or an integer),\n" +
 			"timestamp (RFC 3339) and verdict (CONFIRMED, DRIFT, HALLUCINATION, SKIP, …), all\n" +
 			"required; and, optional: priority (L, M, H or BLOCKER; none counts as M),\n" +
@@ -56,18 +58,19 @@ func newEscalateCmd(a *app) *cobra.Command {
 			if telemetry == "" {
 				return usagef("--telemetry FILE is required (the mini-verifier's JSONL log)")
 			}
-			return a.escalate(cmd.Context(), telemetry, workspace, cmd.Flags().Changed("workspace"), follow)
+			return a.escalate(cmd.Context(), telemetry, workspace, cmd.Flags().Changed("workspace"), follow, retryUnavailable)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&telemetry, "telemetry", "", "the verifier's telemetry file (JSON Lines)")
 	f.BoolVar(&follow, "follow", false, "keep reading records appended to the file until interrupted")
+	f.BoolVar(&retryUnavailable, "retry-unavailable", false, "decide again the records held because their agents could not be reached")
 	f.StringVar(&workspace, "workspace", "", "the directory evidence paths are read and checked under (default: config's escalation.workspace, else .)")
 	return cmd
 }
 
 // escalate runs the cascade over the telemetry file (once, or following it).
-func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven, follow bool) error {
+func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven, follow, retryUnavailable bool) error {
 	cfg, err := a.config()
 	if err != nil {
 		return err
@@ -119,6 +122,7 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 		GateLog:  gateLog,
 		Defender: a.rootRelativeSpec(cfg.Escalation.Defender), Attacker: a.rootRelativeSpec(cfg.Escalation.Attacker),
 		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.logger(),
+		RetryUnavailable: retryUnavailable,
 	}
 	out := a.stdout
 	sink := escalation.Sink{

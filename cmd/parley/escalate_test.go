@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -451,5 +452,75 @@ func TestEscalateLogsTheGateOncePerRecord(t *testing.T) {
 	stats := jsonLines(t, mustCLI(t, root, "", "--json", "gate", "stats"))
 	if len(stats) != 1 || stats[0]["decisions"] != float64(1) || stats[0]["debate"] != float64(1) {
 		t.Errorf("gate stats after two failed runs and one that decided: %v", stats)
+	}
+}
+
+// An endpoint that refuses the key makes the debate UNAVAILABLE: hold with
+// reason unavailable, nothing filed. A second run leaves it; a run with
+// --retry-unavailable, once the key is right, decides it again in a new
+// debate; after that, it is decided for good.
+func TestEscalateRetryUnavailable(t *testing.T) {
+	t.Parallel()
+	var keyOK atomic.Bool
+	srv := openaitest.New(t, func(r *openaitest.Request) openaitest.Response {
+		if !keyOK.Load() {
+			return openaitest.Status(401, "invalid key")
+		}
+		round, role := r.Turn()
+		if role == "defender" {
+			standing := standingRE.FindStringSubmatch(r.Messages[1].Content)
+			b, _ := json.Marshal(map[string]any{"position": standing[1], "evidence_refs": []string{"retry.go:2"}, "confidence_change": 0})
+			return openaitest.Reply(string(b), 10, 10)
+		}
+		if round == 1 {
+			return openaitest.Reply(`{"position":"There is no backoff","counter_to":"the claims","confidence_change":-1}`, 10, 10)
+		}
+		return openaitest.Reply(`{"position":"","counter_to":"","confidence_change":0}`, 10, 10)
+	})
+	cfg := fmt.Sprintf(`{"escalation":{"gateMode":"rules","defender":"openai:d","attacker":"openai:a","workspace":"ws"},"openai":{"baseUrl":%q,"apiKeyEnv":"PARLEY_TEST_ESCALATION_KEY_NEVER_SET"}}`, srv.URL())
+	root := escRoot(t, cfg, escFiles(escConceding))
+	telemetry := filepath.Join(root, "t.jsonl")
+	os.WriteFile(telemetry, []byte(tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)+"\n"), 0o600)
+	// The record twice in the file: a run decides it once, and a retry
+	// retries it once.
+	f, _ := os.OpenFile(telemetry, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`) + "\n")
+	f.Close()
+	escalate := func(args ...string) []escalation.Decision {
+		t.Helper()
+		out, errs, code := runT(t, "", append([]string{"--root", root, "escalate", "--telemetry", telemetry}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		return decisions(t, out)
+	}
+	ds := escalate()
+	if len(ds) != 1 || ds[0].Action != escalation.ActionHold || ds[0].Reason != escalation.ReasonUnavailable ||
+		ds[0].Verdict != debate.Unavailable || ds[0].Record != "" || !strings.Contains(ds[0].Detail, "PARLEY_TEST_ESCALATION_KEY_NEVER_SET") {
+		t.Fatalf("first run: %+v", ds)
+	}
+	first := ds[0].DebateID
+	if files := vaultFiles(t, root); len(files) != 0 {
+		t.Fatalf("an unavailable debate filed %v", files)
+	}
+	if ds := escalate(); len(ds) != 0 {
+		t.Fatalf("a second run decided again without --retry-unavailable: %+v", ds)
+	}
+	// Retried while the key is still wrong: held again, once per run
+	// although the record is in the file twice.
+	if ds := escalate("--retry-unavailable"); len(ds) != 1 || ds[0].Reason != escalation.ReasonUnavailable || ds[0].DebateID == first {
+		t.Fatalf("retry with the key still wrong: %+v", ds)
+	}
+	keyOK.Store(true)
+	ds = escalate("--retry-unavailable")
+	if len(ds) != 1 || ds[0].Action != escalation.ActionProceed || ds[0].DebateID == first || ds[0].Record == "" {
+		t.Fatalf("retry: %+v (first debate %s)", ds, first)
+	}
+	if ds := escalate("--retry-unavailable"); len(ds) != 0 {
+		t.Fatalf("a decided record was retried: %+v", ds)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, escalation.LedgerName))
+	if n := strings.Count(string(data), "\n"); n != 3 {
+		t.Fatalf("the ledger holds %d lines, want the three decisions:\n%s", n, data)
 	}
 }

@@ -92,6 +92,7 @@ var examples = map[string]string{
 	"mcp": `  parley mcp                                   # over stdio: register this command with an MCP client
   parley mcp --http 127.0.0.1:7421             # streamable HTTP at http://127.0.0.1:7421/mcp`,
 	"config": `  parley config show`,
+	"vault":  `  parley vault lint                            # contradictions, broken links, orphans, stale evidence`,
 	"config show": `  parley config show                           # every setting in force, as a config.json
   parley --json config show`,
 	"gc": `  parley gc                                    # acknowledged messages older than the default age, stale files

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // newGateCmd is "parley gate [FILE|-]": decide debate or skip for one
@@ -65,14 +65,16 @@ func newGateCmd(a *app) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", source, err)
 			}
-			if err := a.logDecision(gating.NewLogEntry(d, sc, source, time.Now())); err != nil {
+			entry := gating.NewLogEntry(d, sc, source, time.Now())
+			if err := a.logDecision(entry); err != nil {
 				return err
 			}
 			if a.json {
-				if err := a.emit(d); err != nil {
+				if err := a.emit(decisionOut{ID: entry.ID, Decision: d}); err != nil {
 					return err
 				}
 			} else {
+				a.printf("id:       %s (label it later: parley gate label --decision %s --debate|--skip)\n", entry.ID, entry.ID)
 				printDecision(a.stdout, d)
 			}
 			if exit && d.Debate() {
@@ -84,10 +86,17 @@ func newGateCmd(a *app) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&mode, "mode", "model", "model (the trained classifier) or rules (skip iff the stated confidence is at least 0.8 and no doubt cue fired)")
 	f.StringVar(&layer, "layer", "", "the question's layer (spec, plan, verify); overrides the input's")
-	f.StringVar(&model, "model", "", "a model file from 'parley gate train' instead of the embedded one")
+	f.StringVar(&model, "model", "", "a model file from 'parley gate train' instead of <root>/gate/model.json or the embedded one")
 	f.BoolVar(&exit, "exit-code", false, "exit 3 when the decision is debate")
-	cmd.AddCommand(newGateTrainCmd(a), newGateEvalCmd(a), newGateStatsCmd(a))
+	cmd.AddCommand(newGateTrainCmd(a), newGateEvalCmd(a), newGateStatsCmd(a), newGateLabelCmd(a), newGateLearnCmd(a))
 	return cmd
+}
+
+// decisionOut is a decision as "parley gate --json" prints it: with the id
+// it has in gate.jsonl.
+type decisionOut struct {
+	ID string `json:"id"`
+	gating.Decision
 }
 
 // gate returns the gate for --mode and --model.
@@ -103,18 +112,35 @@ func (a *app) gate(mode, modelFile string) (*gating.Gate, error) {
 		return gating.Rules(), nil
 	}
 	if modelFile == "" {
-		return gating.Default(), nil
+		return a.rootGate()
 	}
-	f, err := os.Open(modelFile)
+	data, err := os.ReadFile(modelFile)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	model, err := gating.ReadModel(f)
+	g, err := gating.LoadModelFile(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", modelFile, err)
 	}
-	return gating.New(model)
+	return g, nil
+}
+
+// rootGate returns the gate of <root>/gate/model.json (from "parley gate
+// learn") when there is one, else the embedded model's.
+func (a *app) rootGate() (*gating.Gate, error) {
+	path := filepath.Join(a.rootDir(), gating.ModelName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return gating.Default(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	g, err := gating.LoadModelFile(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (remove it with: parley gate learn --reset)", path, err)
+	}
+	return g, nil
 }
 
 // readCritique parses a self-critique from a file, or from standard input
@@ -174,6 +200,25 @@ func printDecision(w io.Writer, d gating.Decision) {
 		layer = "unknown"
 	}
 	fmt.Fprintf(w, "score:    %.3f (debate iff score %s threshold %.3f; mode %s, layer %s)\n", d.Score, cmp, d.Threshold, d.Mode, layer)
+	if d.Model != "" {
+		fmt.Fprintf(w, "model:    %s\n", d.Model)
+	}
+	if p := d.Parsed; p != nil {
+		var parts []string
+		for _, s := range p.Sections {
+			parts = append(parts, fmt.Sprintf("%s (%s %q, line %d)", s.Section, s.How, oneLine(s.Label, 0), s.Line))
+		}
+		for _, c := range p.Confidences {
+			parts = append(parts, fmt.Sprintf("%s confidence %g (%s)", c.Slot, c.Value, c.How))
+		}
+		if len(parts) == 0 {
+			parts = append(parts, "no sections")
+		}
+		fmt.Fprintf(w, "parsed:   %s %s\n", p.Form, strings.Join(parts, "; "))
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "          %s\n", oneLine(n, 0))
+		}
+	}
 	if len(d.Cues) == 0 {
 		fmt.Fprintln(w, "cues:     none fired")
 		return
@@ -201,17 +246,29 @@ func newGateTrainCmd(a *app) *cobra.Command {
 		opts      gating.TrainOptions
 	)
 	cmd := &cobra.Command{
-		Use:   "train --data FILE --out FILE",
-		Short: "Train the gate's classifier on a labeled JSONL corpus",
-		Long: "train fits the logistic regression deterministically on the corpus and picks\n" +
-			"the threshold whose cross-validated recall of debate reaches --target-recall.\n" +
-			"Training gating/corpus/train.jsonl reproduces gating/model.json byte for byte.",
-		Args: exactArgs(0),
+		Use:   "train [--data FILE] --out FILE",
+		Short: "Train the gate's classifier on a labeled corpus (default: the shipped one)",
+		Long: "train fits the logistic regression deterministically and picks the threshold\n" +
+			"whose cross-validated recall of debate reaches --target-recall on every voice\n" +
+			"held out in turn (leave one voice out). Without --data it trains on the\n" +
+			"hand-written corpus shipped in the binary, which reproduces the embedded\n" +
+			"model byte for byte. --data is JSON Lines: self-critique fields plus \"label\"\n" +
+			"(and optionally \"voice\": examples without one are cross-validated in folds).",
+		Example: "  parley gate train --out model.json\n  parley gate train --data mine.jsonl --out model.json",
+		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if data == "" || out == "" {
-				return usagef("gate train needs --data FILE and --out FILE")
+			if out == "" {
+				return usagef("gate train needs --out FILE")
 			}
-			examples, err := readCorpus(data)
+			var (
+				examples []gating.Example
+				err      error
+			)
+			if data == "" {
+				examples, err = gating.Corpus()
+			} else {
+				examples, err = readCorpus(data)
+			}
 			if err != nil {
 				return err
 			}
@@ -232,7 +289,7 @@ func newGateTrainCmd(a *app) *cobra.Command {
 				})
 			}
 			t := m.Training
-			a.printf("trained on %d examples (%d debate, %d skip), %d-fold cross-validation\n", t.Examples, t.Debate, t.Skip, t.Folds)
+			a.printf("trained on %d examples (%d debate, %d skip), cross-validated by holding out each of %d groups in turn (a voice each; folds for examples without one)\n", t.Examples, t.Debate, t.Skip, t.Folds)
 			a.printf("threshold %.4f", m.Threshold)
 			for _, l := range debate.Layers {
 				if v, ok := m.LayerThresholds[l]; ok {
@@ -240,16 +297,27 @@ func newGateTrainCmd(a *app) *cobra.Command {
 				}
 			}
 			a.printf("\ncross-validated: recall of debate %.3f (target %.2f), skip rate on skip examples %.3f, AUC %.3f\n", t.CVRecall, t.TargetRecall, t.CVSkipRate, t.CVAUC)
+			if t.CVHardNegativeSkipRate > 0 || t.CVHardPositiveRecall > 0 {
+				a.printf("hard cases: hard negatives skipped %.3f, hard positives debated %.3f\n", t.CVHardNegativeSkipRate, t.CVHardPositiveRecall)
+			}
+			if len(t.Groups) > 0 {
+				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "  held out\tdebate\tskip\trecall\tskip rate")
+				for _, g := range t.Groups {
+					fmt.Fprintf(tw, "  %s\t%d\t%d\t%.3f\t%.3f\n", g.Group, g.Debate, g.Skip, g.Recall, g.SkipRate)
+				}
+				tw.Flush()
+			}
 			a.printf("wrote %s\n", out)
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&data, "data", "", "labeled corpus (JSONL: self-critique fields plus \"label\": \"debate\"|\"skip\")")
+	f.StringVar(&data, "data", "", "labeled corpus (JSONL: self-critique fields plus \"label\": \"debate\"|\"skip\"); default: the shipped corpus")
 	f.StringVar(&out, "out", "", "where to write the model (JSON)")
-	f.IntVar(&opts.Folds, "folds", 5, "cross-validation folds")
+	f.IntVar(&opts.Folds, "folds", 5, "cross-validation folds for examples without a voice")
 	f.Float64Var(&opts.TargetRecall, "target-recall", 0.95, "recall of debate the threshold must reach under cross-validation")
-	f.Float64Var(&opts.L2, "l2", 1, "ridge penalty on standardised weights")
+	f.Float64Var(&opts.L2, "l2", 4, "ridge penalty on standardised weights")
 	return cmd
 }
 
@@ -317,28 +385,12 @@ func newGateStatsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var (
-				entries []gating.LogEntry
-				bad     int
-			)
-			root, err := os.OpenRoot(a.rootDir())
-			if err == nil {
-				defer root.Close()
-				var f *os.File
-				// A named pipe as gate.jsonl must not block the command in
-				// open(2): regfile refuses it.
-				f, _, err = regfile.Open(root.OpenFile, gating.LogName)
-				if err == nil {
-					defer f.Close()
-					entries, bad, err = gating.ReadLog(f)
-				} else if errors.Is(err, regfile.ErrNotRegular) {
-					err = fmt.Errorf("%w: remove it (the next gate decision creates it)", err)
-				}
-			}
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			entries, bad, err := a.readGateLog()
+			if err != nil {
 				return err
 			}
 			s := gating.Summarize(entries, bad, func(l debate.Layer) int { return cfg.Budget(l).MaxTokens })
+			s.AddOutcomes(entries, a.outcomeLabels(entries))
 			if bad > 0 {
 				a.warnf("%d line(s) of %s could not be read and were skipped", bad, gating.LogName)
 			}
@@ -351,10 +403,14 @@ func newGateStatsCmd(a *app) *cobra.Command {
 			}
 			a.printf("%d decision(s) (%s … %s): %d debate, %d skip, skip rate %.1f%%\n", s.Decisions, s.First, s.Last, s.Debate, s.Skip, 100*s.SkipRate)
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "  layer\tdecisions\tskip\tbudget\ttokens saved")
+			fmt.Fprintln(tw, "  layer\tdecisions\tskip\tbudget\ttokens saved\tdebate precision (outcome-labelled)")
 			for _, name := range []string{"spec", "plan", "verify", "unknown"} {
 				if ls, ok := s.ByLayer[name]; ok {
-					fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\n", name, ls.Decisions, ls.Skip, ls.Budget, ls.TokensSaved)
+					prec := "-"
+					if ls.OutcomeLabelled > 0 {
+						prec = fmt.Sprintf("%.2f (%d of %d worth it)", ls.Precision, ls.WorthIt, ls.OutcomeLabelled)
+					}
+					fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t%s\n", name, ls.Decisions, ls.Skip, ls.Budget, ls.TokensSaved, prec)
 				}
 			}
 			tw.Flush()

@@ -93,7 +93,7 @@ func TestGateDecidesPrintsAndLogs(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if !reflect.DeepEqual(keys, []string{"cues", "decision", "layer", "mode", "score", "threshold"}) {
+	if !reflect.DeepEqual(keys, []string{"cues", "decision", "id", "layer", "mode", "model", "parsed", "score", "threshold"}) {
 		t.Errorf("keys %v", keys)
 	}
 	if d["decision"] != "skip" || d["mode"] != "model" {
@@ -155,10 +155,11 @@ func TestGateMalformedInput(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	cases := map[string]string{
-		"invalid JSON":   `{"critique":`,
+		// Valid JSON is held to the self-critique's fields; text is
+		// refused only when empty, binary or oversized.
 		"confidence 7":   `{"critique":"c","final_confidence":7}`,
-		"confidence -1":  "Critique: c\nConfidence: -1",
 		"empty critique": `{"critique":""}`,
+		"empty":          " \n\n",
 		"10 MiB":         strings.Repeat("maybe ", (10<<20)/6),
 		"binary":         "\x00\x01\x02\x03binary",
 	}
@@ -195,7 +196,7 @@ func TestGateCuesHaveNoTerminalControls(t *testing.T) {
 func TestGateTrainReproducesEmbeddedModel(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "model.json")
-	stdout, stderr, code := runT(t, "", "gate", "train", "--data", "../../gating/corpus/train.jsonl", "--out", out)
+	stdout, stderr, code := runT(t, "", "gate", "train", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -206,21 +207,32 @@ func TestGateTrainReproducesEmbeddedModel(t *testing.T) {
 	if !bytes.Equal(got, gating.EmbeddedModel()) {
 		t.Error("gate train did not reproduce the embedded model")
 	}
-	if !strings.Contains(stdout, "cross-validated: recall of debate") {
+	if !strings.Contains(stdout, "cross-validated: recall of debate") || !strings.Contains(stdout, "held out") || !strings.Contains(stdout, "nonnative") {
 		t.Errorf("output: %s", stdout)
 	}
 	// The trained file can be used in place of the embedded one.
 	if _, stderr, code := runT(t, hesitantMD, "--root", t.TempDir(), "gate", "--model", out); code != 0 {
 		t.Errorf("gate --model: exit %d %s", code, stderr)
 	}
-	if _, _, code := runT(t, "", "gate", "train", "--data", "../../gating/corpus/train.jsonl"); code != exitUsage {
+	if _, _, code := runT(t, "", "gate", "train"); code != exitUsage {
 		t.Errorf("train without --out: exit %d", code)
 	}
 }
 
-func TestGateEvalHeldOut(t *testing.T) {
+// evalJSONL is a small labelled set written for this test, in voices of
+// its own (a release checklist, a code-review note, a chat reply).
+const evalJSONL = `{"layer":"verify","critique":"Release checklist: smoke suite 31/31 green on staging, error rate 0.01% over 2 h, rollback rehearsed (3 min).","label":"skip"}
+{"layer":"verify","critique":"Smoke tests mostly ran I think. Didn't look at the error rate yet, probably fine.","label":"debate"}
+{"layer":"spec","critique":"Reviewer note: the field is nullable per spec §2.4, and TestNullableNickname covers the null case.","label":"skip"}
+{"layer":"spec","critique":"Not sure whether nickname can be null; the spec is vague and I haven't found a test.","label":"debate"}
+{"layer":"plan","critique":"we could shard later maybe, unclear if we need it, no numbers on growth yet","label":"debate"}
+{"layer":"plan","critique":"No sharding: 40 GB today, growing 1.5 GB/month (last 12 months), one instance handles 2 TB.","label":"skip"}
+`
+
+func TestGateEvalLabelledSet(t *testing.T) {
 	t.Parallel()
-	out, stderr, code := runT(t, "", "--json", "gate", "eval", "--data", "../../gating/corpus/heldout.jsonl")
+	data := writeFile(t, t.TempDir(), "eval.jsonl", evalJSONL)
+	out, stderr, code := runT(t, "", "--json", "gate", "eval", "--data", data)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -233,10 +245,10 @@ func TestGateEvalHeldOut(t *testing.T) {
 			t.Errorf("eval JSON lacks %q: %s", k, out)
 		}
 	}
-	if m["recall"].(float64) < 0.9 || m["skip_rate"].(float64) < 0.6 {
-		t.Errorf("held-out recall %v, skip rate %v", m["recall"], m["skip_rate"])
+	if m["n"].(float64) != 6 || m["recall"].(float64) < 1 || m["skip_rate"].(float64) < 0.6 {
+		t.Errorf("eval on the labelled set: %v", out)
 	}
-	out, _, code = runT(t, "", "gate", "eval", "--data", "../../gating/corpus/heldout.jsonl", "--mode", "rules")
+	out, _, code = runT(t, "", "gate", "eval", "--data", data, "--mode", "rules")
 	if code != 0 || !strings.Contains(out, "mode rules") {
 		t.Errorf("rules eval: exit %d\n%s", code, out)
 	}

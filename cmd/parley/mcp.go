@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +24,8 @@ func newMCPCmd(a *app) *cobra.Command {
 	var (
 		httpAddr             string
 		allowRemote, trusted bool
+		origins              []string
+		sessionTimeout       time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR]",
@@ -36,21 +39,31 @@ func newMCPCmd(a *app) *cobra.Command {
 			"no --context files and no workspace, unless --trusted. Logs go to stderr (--verbose).",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("http") && (allowRemote || trusted) {
-				return usagef("--allow-remote and --trusted apply to --http only")
+			if !cmd.Flags().Changed("http") && (allowRemote || trusted || len(origins) > 0 || cmd.Flags().Changed("session-timeout")) {
+				return usagef("--allow-remote and --trusted apply to --http only, as do --allow-origin and --session-timeout")
+			}
+			for _, o := range origins {
+				if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+					return usagef("--allow-origin %q: an origin as a browser sends it, e.g. https://app.example.com", o)
+				}
+			}
+			if sessionTimeout <= 0 {
+				return usagef("--session-timeout must be positive, e.g. 5m")
 			}
 			if httpAddr != "" {
 				if err := checkListenAddr(a, httpAddr, allowRemote); err != nil {
 					return err
 				}
 			}
-			return a.serveMCP(cmd.Context(), httpAddr, httpAddr == "" || trusted)
+			return a.serveMCP(cmd.Context(), httpAddr, httpAddr == "" || trusted, mcpHTTPOptions{origins: origins, sessionTimeout: sessionTimeout})
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&httpAddr, "http", "", "serve the streamable HTTP transport on ADDR (e.g. 127.0.0.1:7421) instead of stdio")
 	f.BoolVar(&allowRemote, "allow-remote", false, "allow --http on an address that is not loopback (anyone who reaches it can use every tool)")
 	f.BoolVar(&trusted, "trusted", false, "over --http, let debate_start run exec:/script: agents and read --context files and a workspace")
+	f.StringArrayVar(&origins, "allow-origin", nil, "over --http, also serve requests whose Origin is this (repeatable); requests without Origin or from a loopback origin are always served, any other gets 403")
+	f.DurationVar(&sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "over --http, close a session after this long without a request")
 	return cmd
 }
 
@@ -84,7 +97,13 @@ func isLoopback(host string) bool {
 
 // serveMCP opens the messenger, the transcripts and the consensus store of
 // the root and serves MCP until the client disconnects (stdio) or ctx ends.
-func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool) error {
+// mcpHTTPOptions are the settings of the HTTP transport.
+type mcpHTTPOptions struct {
+	origins        []string
+	sessionTimeout time.Duration
+}
+
+func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mcpHTTPOptions) error {
 	m, err := a.openMessenger() // makes the root if it is new
 	if err != nil {
 		return err
@@ -100,11 +119,23 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool) error
 		return err
 	}
 	defer closeCS()
-	srv, err := mcpserver.New(mcpserver.Config{
-		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(),
+	gate, err := a.rootGate() // the learnt model when there is one
+	if err != nil {
+		return err
+	}
+	cfg := mcpserver.Config{
+		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(), Gate: gate,
 		Starter:   &mcpStarter{a: a, m: m, store: store, trusted: trusted},
 		Heartbeat: a.heartbeatEvery(), Logger: a.logger(),
-	})
+	}
+	if httpAddr != "" {
+		// An HTTP client can vanish without a word: its participants leave
+		// after the registration TTL without a tool call, its session after
+		// --session-timeout.
+		cfg.ParticipantIdle = a.registrationTTL()
+		cfg.SessionTimeout, cfg.AllowedOrigins = ho.sessionTimeout, ho.origins
+	}
+	srv, err := mcpserver.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -226,9 +257,10 @@ func (st *mcpStarter) StartDebate(ctx context.Context, in mcpserver.StartInput) 
 		return out, err
 	}
 	log.Close()
-	pid, err := st.a.detach(st.store, s.ID)
+	proc, err := st.a.detach(st.store, s.ID)
 	if err != nil {
 		return out, err
 	}
-	return mcpserver.StartOutput{DebateID: s.ID, PID: pid}, nil
+	reapChild(proc) // this server runs on: the debate must not become a zombie
+	return mcpserver.StartOutput{DebateID: s.ID, PID: proc.Pid}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -92,13 +94,29 @@ func (a *app) openMessenger() (*messenger, error) {
 	log := a.logger()
 	ttl := time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
 	if cfg.UseNATS() {
-		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		// A server that does not answer is waited for, as long as every
+		// later operation waits for it (nats.retryMs, default
+		// jetstream.DefaultRetry), with one line saying so; Ctrl-C stops
+		// the wait.
+		retry := jetstream.DefaultRetry
+		if cfg.NATS.RetryMs > 0 {
+			retry = time.Duration(cfg.NATS.RetryMs) * time.Millisecond
+		}
+		sctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		ctx, cancel := context.WithTimeout(sctx, retry+connectTimeout)
 		defer cancel()
 		c, err := jetstream.Connect(ctx, jetstream.Config{
 			URL: cfg.NATS.URL, Credentials: cfg.NATS.Credentials, Replicas: cfg.NATS.Replicas,
-			Name: "parley", Logger: log,
+			Name: "parley", Logger: log, Retry: retry,
+			Waiting: func(err error, window time.Duration) {
+				a.warnf("the NATS server does not answer (%v); retrying for up to %v (Ctrl-C to stop)", err, window)
+			},
 		})
 		if err != nil {
+			if sctx.Err() != nil {
+				return nil, &cliError{msg: "interrupted while waiting for the NATS server", err: context.Canceled}
+			}
 			return nil, messengerError(err)
 		}
 		url := cfg.NATS.URL

@@ -139,8 +139,13 @@ func TestMessagingCommandsOverNATS(t *testing.T) {
 func TestNATSConfigErrors(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	writeConfig(t, root, `{"transport":"nats","nats":{"url":"nats://user:secret@127.0.0.1:1"}}`)
+	writeConfig(t, root, `{"transport":"nats","nats":{"url":"nats://user:secret@127.0.0.1:1","retryMs":300}}`)
 	_, stderr, code := cli(t, root, "", "agents", "list")
+	// One line says it waits for the server, one why it gave up.
+	notice, stderr, _ := strings.Cut(stderr, "\n")
+	if !strings.Contains(notice, "does not answer") || !strings.Contains(notice, "retrying for up to 300ms") || strings.Contains(notice, "secret") {
+		t.Errorf("no notice of the wait: %q", notice)
+	}
 	oneLineError(t, stderr, code, "nats")
 	if !strings.Contains(stderr, "config.json") || strings.Contains(stderr, "secret") {
 		t.Errorf("unreachable server: %q; want a hint at config.json and no password", stderr)

@@ -43,7 +43,7 @@ func (a *app) agentAdapters() (agent.Adapters, error) {
 			key = os.Getenv(e.APIKeyEnv)
 		}
 		return agent.OpenAIConfig{
-			BaseURL: e.BaseURL, APIKey: key, Temperature: *e.Temperature, MaxTokens: e.MaxTokens,
+			BaseURL: e.BaseURL, APIKey: key, APIKeyEnv: e.APIKeyEnv, Temperature: *e.Temperature, MaxTokens: e.MaxTokens,
 			RequestTimeout: time.Duration(e.RequestTimeoutMs) * time.Millisecond, MaxRetries: *e.MaxRetries,
 			CountTotal: e.CountTokens == config.CountTotal, JSONMode: *e.JSONMode, Prompts: prompts, Logger: log,
 		}, nil

@@ -22,6 +22,9 @@ const (
 	exitError   = 1
 	exitUsage   = 2
 	exitBlocked = 3 // a consensus conflict, a verdict other than CONSENSUS_REACHED, gate --exit-code choosing debate
+	// exitUnavailable: a debate ended UNAVAILABLE, an agent or its model
+	// endpoint could not be reached (a configuration mistake, nothing filed).
+	exitUnavailable = 4
 )
 
 // app is what every subcommand shares: the global flags and the streams.
@@ -84,6 +87,7 @@ func commands(a *app) []*cobra.Command {
 		newBenchCmd(a),
 		newGateCmd(a),
 		newConsensusCmd(a),
+		newVaultCmd(a),
 		newBenchSenderCmd(a),
 		newTranscriptsCmd(a),
 		newDebateCmd(a),
@@ -189,6 +193,10 @@ func maxArgs(n int) cobra.PositionalArgs {
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
+	}
+	var unavail unavailableExit
+	if errors.As(err, &unavail) {
+		return exitUnavailable // the output named the agent and the cause
 	}
 	var be blockedError
 	if errors.As(err, &be) {

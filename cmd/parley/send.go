@@ -88,6 +88,7 @@ func newSendCmd(a *app) *cobra.Command {
 					return messengerError(err)
 				}
 			}
+			warning := ""
 			if !registered || !e.Alive {
 				why := "it is not registered yet"
 				if registered {
@@ -96,7 +97,14 @@ func newSendCmd(a *app) *cobra.Command {
 				if requireLive {
 					return &cliError{msg: fmt.Sprintf("not_active: %s is not running (%s); nothing sent (drop --require-live to leave the message in its inbox)", to, why), err: errNotActive}
 				}
-				warning := fmt.Sprintf("%s is not running (%s); the message waits in its inbox", to, why)
+				warning = fmt.Sprintf("%s is not running (%s); the message waits in its inbox", to, why)
+			}
+			if err := m.tr.Send(ctx, msg); err != nil {
+				return messengerError(err)
+			}
+			// Said only once the message is in the inbox: a refused send
+			// (too large, a full disk) is its error alone.
+			if warning != "" {
 				if a.json {
 					if err := a.emit(map[string]any{"warning": "not_active", "agent": to, "message": warning}); err != nil {
 						return err
@@ -104,9 +112,6 @@ func newSendCmd(a *app) *cobra.Command {
 				} else {
 					a.warnf("not_active: %s", warning)
 				}
-			}
-			if err := m.tr.Send(ctx, msg); err != nil {
-				return messengerError(err)
 			}
 			if a.json {
 				return emitMessage(a, msg)

@@ -51,7 +51,8 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 			}
 			view := transcripts.NewView(t)
 			view.VerifyCommand = a.cmdLine("transcripts", "verify", id)
-			if t.State == transcripts.StateClosed {
+			// A verdict that is never filed (UNAVAILABLE) has no vault page.
+			if t.State == transcripts.StateClosed && (view.Verdict == nil || view.Verdict.Verdict.Filed()) {
 				view.Integrity.Page = a.checkPage(id, t.Report)
 			}
 			switch format {

@@ -123,7 +123,7 @@ func TestTranscriptsShow(t *testing.T) {
 		}
 	}
 	md, _, code := dcli(t, root, "transcripts", "show", id, "--format", "md")
-	if code != 0 || !strings.HasPrefix(md, "# Debate: Idempotency keys") || !strings.Contains(md, "[[consensus/spec-idempotency-keys]]") {
+	if code != 0 || !strings.HasPrefix(md, "# Debate: Idempotency keys") || !strings.Contains(md, "[[spec-idempotency-keys]]") {
 		t.Errorf("md: exit %d\n%s", code, md)
 	}
 	html, _, code := dcli(t, root, "transcripts", "show", id, "--format", "html")
@@ -315,7 +315,7 @@ func TestVaultPageWrittenOnClose(t *testing.T) {
 			t.Fatalf("verify %s: %+v %v", c.id, rep, err)
 		}
 		m := page.Meta
-		link := "[[consensus/" + c.record + "]]"
+		link := "[[" + c.record + "]]"
 		if m["type"] != "debate" || m["layer"] != c.layer || m["verdict"] != c.verdict || m["topic"] != c.topic || m["debate_id"] != c.id ||
 			m["record"] != link || m[transcripts.PageHeadKey] != rep.Head || m["date"] == nil {
 			t.Errorf("%s: frontmatter %v, want head %s and record %s", c.id, m, rep.Head, link)

@@ -1,0 +1,183 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/agent/openaitest"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+)
+
+// Respond turns an endpoint that cannot be used into a
+// *debate.UnavailableError whose hint says what to fix; a malformed reply
+// stays a reply the coordinator rejects.
+func TestOpenAIUnavailableCauses(t *testing.T) {
+	t.Setenv("PARLEY_TEST_SET_KEY", "sk-wrong")
+	status := func(code int, msg string) func(*openaitest.Request) openaitest.Response {
+		return func(*openaitest.Request) openaitest.Response { return openaitest.Status(code, msg) }
+	}
+	for _, c := range []struct {
+		name    string
+		cfg     OpenAIConfig
+		respond func(*openaitest.Request) openaitest.Response
+		kind    debate.UnavailableKind
+		want    []string
+	}{
+		{"401, variable unset", OpenAIConfig{APIKeyEnv: "PARLEY_TEST_NEVER_SET"}, status(401, "bad key"), debate.UnavailableAuth,
+			[]string{"HTTP 401: bad key", "$PARLEY_TEST_NEVER_SET", "not set"}},
+		{"401, variable set", OpenAIConfig{APIKeyEnv: "PARLEY_TEST_SET_KEY", APIKey: "sk-wrong"}, status(401, "bad key"), debate.UnavailableAuth,
+			[]string{"$PARLEY_TEST_SET_KEY", "which is set", "does not accept"}},
+		{"403, no variable configured", OpenAIConfig{}, status(403, "forbidden"), debate.UnavailableAuth,
+			[]string{"HTTP 403", "openai.apiKeyEnv"}},
+		{"404", OpenAIConfig{Model: "llama-9000"}, status(404, "model not found"), debate.UnavailableNotFound,
+			[]string{"HTTP 404", "/v1/chat/completions", "openai.baseUrl", `"llama-9000"`}},
+		{"503 after retries", OpenAIConfig{MaxRetries: 2}, status(503, "warming up"), debate.UnavailableServer,
+			[]string{"HTTP 503: warming up", "after 2 retries"}},
+		{"429 after retries", OpenAIConfig{MaxRetries: 1}, status(429, "slow down"), debate.UnavailableServer,
+			[]string{"HTTP 429"}},
+		{"a web page, not an API", OpenAIConfig{}, func(*openaitest.Request) openaitest.Response {
+			return openaitest.Response{Body: "<!DOCTYPE html><html><body>Welcome to nginx!</body></html>"}
+		}, debate.UnavailableNotFound, []string{"not with a chat completion", "<!DOCTYPE html>", "openai.baseUrl"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, srv, _ := newFake(t, c.cfg, c.respond)
+			rep, err := o.Respond(context.Background(), request(1, 1))
+			var u *debate.UnavailableError
+			if rep != nil || !errors.As(err, &u) || u.Kind != c.kind {
+				t.Fatalf("Respond: %+v %v", rep, err)
+			}
+			if !errors.Is(err, ErrEndpoint) {
+				t.Errorf("the HTTP error underneath is lost: %v", err)
+			}
+			line := u.Detail + "; " + u.Hint
+			for _, w := range c.want {
+				if !strings.Contains(line, w) {
+					t.Errorf("%q lacks %q", line, w)
+				}
+			}
+			if n, want := len(srv.Requests()), 1+c.cfg.MaxRetries; c.kind == debate.UnavailableServer && n != want {
+				t.Errorf("%d requests, want %d", n, want)
+			}
+		})
+	}
+	t.Run("malformed is still a rejected reply", func(t *testing.T) {
+		o, _, _ := newFake(t, OpenAIConfig{}, func(*openaitest.Request) openaitest.Response { return openaitest.Reply("I refuse to use JSON.", 1, 1) })
+		rep, err := o.Respond(context.Background(), request(1, 1))
+		if err != nil || rep == nil || rep.Turn == nil || rep.Turn.Position != "" {
+			t.Fatalf("%+v %v", rep, err)
+		}
+	})
+}
+
+// A refused connection to an endpoint that never answered fails at once:
+// no retries, no waiting for the turn's deadline.
+func TestOpenAIRefusedOnFirstContactFailsFast(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	o, err := NewOpenAI(OpenAIConfig{BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slept := 0
+	o.sleep = func(ctx context.Context, _ time.Duration) error { slept++; return nil }
+	_, err = o.Respond(context.Background(), request(1, 1))
+	var u *debate.UnavailableError
+	if !errors.As(err, &u) || u.Kind != debate.UnavailableUnreachable || !strings.Contains(u.Detail, "connection refused") || slept != 0 {
+		t.Fatalf("%v (slept %d times)", err, slept)
+	}
+}
+
+// A command that cannot start is unavailable; one that fails is not.
+func TestExecCannotStart(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]bool{
+		"/nonexistent/debater --json": true,
+		"./not-executable-here":       true,
+		"exit 3":                      false,
+	} {
+		_, err := (&Exec{Command: cmd, Dir: t.TempDir()}).Respond(context.Background(), request(1, 1))
+		var u *debate.UnavailableError
+		if got := errors.As(err, &u) && u.Kind == debate.UnavailableNoStart; got != want || err == nil {
+			t.Errorf("%q: unavailable %v (%v), want %v", cmd, got, err, want)
+		}
+	}
+}
+
+// countingHandler counts the records logged at each level with a message
+// that contains want.
+type countingHandler struct {
+	mu   sync.Mutex
+	want string
+	n    map[slog.Level]int
+}
+
+func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if strings.Contains(r.Message, h.want) {
+		h.n[r.Level]++
+	}
+	return nil
+}
+func (h *countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *countingHandler) WithGroup(string) slog.Handler      { return h }
+
+// A plain message a registered agent cannot use (a pi agent chatting to
+// it) is logged once at info and acknowledged: it is in cur/, kept, and
+// not delivered again.
+func TestRunnerKeepsAMessageItCannotUse(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	ctx, stop := context.WithCancel(context.Background())
+	h := &countingHandler{want: "cannot use", n: map[slog.Level]int{}}
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	r := &Runner{Name: "Critic", Transport: tr, Logger: slog.New(h), Ready: func() { close(ready) },
+		Responder: ResponderFunc(func(ctx context.Context, req *debate.TurnRequest) (*Reply, error) { return nil, errors.New("unused") })}
+	go func() { done <- r.Run(ctx) }()
+	<-ready
+	m := &inbox.Message{ID: inbox.NewID(), From: "PiAgent", To: "Critic", Text: "hey, are you there?", Timestamp: inbox.Now()}
+	if err := tr.Send(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	cur := filepath.Join(root, inbox.InboxDir, "Critic", inbox.CurDir)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		ents, _ := os.ReadDir(cur)
+		if len(ents) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the message is not in cur/: %v", ents)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // room for a second log line, if any
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n[slog.LevelInfo] != 1 || len(h.n) != 1 {
+		t.Fatalf("logged %v, want once at info", h.n)
+	}
+}

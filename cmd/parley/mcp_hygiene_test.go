@@ -1,0 +1,123 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// childrenOf counts the processes whose parent is pid: running ones and
+// zombies (state Z, exited but not reaped).
+func childrenOf(pid int) (live, zombies int) {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 || f[1] != strconv.Itoa(pid) {
+			continue
+		}
+		if f[0] == "Z" {
+			zombies++
+		} else {
+			live++
+		}
+	}
+	return live, zombies
+}
+
+// A long-running "parley mcp" reaps the debates it starts: after N
+// debate_start calls whose debates have closed, it has no zombie child,
+// over stdio and over HTTP.
+func TestMCPDebateStartLeavesNoZombie(t *testing.T) {
+	t.Parallel()
+	const n = 4
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			root := filepath.Join(dir, "root")
+			s := writeScripts(t, dir, map[string]string{"critic": concedingCritic, "proposer": holdingDefender})
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			var (
+				cmd *exec.Cmd
+				tr  mcp.Transport
+			)
+			if transport == "stdio" {
+				cmd = testBinary(t, "--root", root, "mcp")
+				tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}
+			} else {
+				cmd = testBinary(t, "--root", root, "--json", "mcp", "--http", "127.0.0.1:0", "--trusted")
+				out, err := cmd.StdoutPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+				line, err := bufio.NewReader(out).ReadString('\n')
+				var ev struct{ URL string }
+				if err != nil || json.Unmarshal([]byte(line), &ev) != nil {
+					t.Fatalf("no listening line: %q %v", line, err)
+				}
+				tr = &mcp.StreamableClientTransport{Endpoint: ev.URL, DisableStandaloneSSE: true}
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "zombie-test", Version: "1"}, nil).Connect(ctx, tr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			var ids []string
+			for i := range n {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "debate_start", Arguments: map[string]any{
+					"layer": "spec", "topic": "Idempotency keys " + strconv.Itoa(i), "position": "Use UUIDv7 keys",
+					"agents": []string{"attacker=script:" + s["critic"], "defender=script:" + s["proposer"]}}})
+				if err != nil || res.IsError {
+					t.Fatalf("debate_start: %v %+v", err, res)
+				}
+				ids = append(ids, res.StructuredContent.(map[string]any)["debate_id"].(string))
+			}
+			st := openStore(t, root)
+			pid := cmd.Process.Pid
+			for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				closed := 0
+				for _, id := range ids {
+					if _, err := st.Verdict(id); err == nil {
+						closed++
+					}
+				}
+				live, zombies := childrenOf(pid)
+				if closed == n && live == 0 && zombies == 0 {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%d of %d debates closed; the mcp server (pid %d) has %d live and %d zombie children", closed, n, pid, live, zombies)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/consensus/consensustest"
+	"github.com/parleyhq/parley/debate"
+)
+
+// vault lint reports each kind of finding, exits 3 while anything is
+// found, and 0 once the vault is clean.
+func TestVaultLint(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	ws := t.TempDir()
+	src := filepath.Join(ws, "api", "handler.go")
+	if err := os.MkdirAll(filepath.Dir(src), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, "line "+string(rune('a'+i%26)))
+	}
+	writeSrc := func(ls []string) {
+		if err := os.WriteFile(src, []byte(strings.Join(ls, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeSrc(lines)
+	f, _ := os.Open(src)
+	hash, err := debate.HashLines(f, 10, 20)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cited := consensustest.Outcome("20261130-spec-cache-aaaaaa", "Cache lifetime for product pages", debate.LayerSpec, debate.ConsensusReached,
+		"Cache product pages for 10 minutes", "Cache product pages for an hour", false)
+	cited.Turns[1].Evidence = []debate.EvidenceCheck{{Ref: "api/handler.go:10-20", Kind: "range", Status: debate.EvidenceOK, Hash: hash}}
+	other := consensustest.Outcome("20261130-spec-cachettl-bbbbbb", "How long are product pages cached?", debate.LayerSpec, debate.ConsensusReached,
+		"Cache product pages for 30 minutes", "Do not cache product pages", false)
+	c.fileDebates(t, cited, other)
+
+	lint := func() ([]lintFinding, int) {
+		out, errOut, code := c.run(t, "--json", "vault", "lint", "--workspace", ws)
+		var found []lintFinding
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if line == "" {
+				continue
+			}
+			var f lintFinding
+			if err := json.Unmarshal([]byte(line), &f); err != nil {
+				t.Fatalf("%v: %q (%s)", err, line, errOut)
+			}
+			found = append(found, f)
+		}
+		return found, code
+	}
+	kinds := func(found []lintFinding) map[string][]lintFinding {
+		m := map[string][]lintFinding{}
+		for _, f := range found {
+			m[f.Kind] = append(m[f.Kind], f)
+		}
+		return m
+	}
+
+	found, code := lint()
+	k := kinds(found)
+	if code != exitBlocked {
+		t.Errorf("exit %d with findings %+v", code, found)
+	}
+	// The two records answer one question with 10 and 30 minutes.
+	if cs := k["contradiction"]; len(cs) != 1 || cs[0].Page != "wiki/consensus/spec-cache-lifetime-for-product-pages.md" ||
+		cs[0].Other != "wiki/consensus/spec-how-long-are-product-pages-cached.md" || len(cs[0].Differences) != 1 || cs[0].Differences[0] != "10 minutes → 30 minutes" {
+		t.Errorf("contradictions %+v", cs)
+	}
+	// No debate pages exist (filed without transcripts' pages): each record
+	// links to its debate, which is missing.
+	if bl := k["broken_link"]; len(bl) != 2 || !hasLink(bl, "wiki/consensus/spec-cache-lifetime-for-product-pages.md", "[[20261130-spec-cache-aaaaaa]]") {
+		t.Errorf("broken links %+v", bl)
+	}
+	if len(k["stale"]) != 0 || len(k["orphan"]) != 0 {
+		t.Errorf("stale or orphan before any change: %+v", found)
+	}
+
+	// A hand-written note nobody links to is an orphan; a link to nowhere
+	// in it is broken.
+	note := filepath.Join(c.vault, "wiki", "notes", "caching.md")
+	os.MkdirAll(filepath.Dir(note), 0o700)
+	os.WriteFile(note, []byte("# Caching\n\nSee [[no-such-note]] and [[spec-cache-lifetime-for-product-pages]].\n"), 0o600)
+	k = kinds(mustLint(t, lint))
+	if o := k["orphan"]; len(o) != 1 || o[0].Page != "wiki/notes/caching.md" {
+		t.Errorf("orphans %+v", o)
+	}
+	if !hasLink(k["broken_link"], "wiki/notes/caching.md", "[[no-such-note]]") {
+		t.Errorf("broken link of the note missing: %+v", k["broken_link"])
+	}
+
+	// The cited lines change: the record is stale. Lines outside the
+	// range do not matter.
+	lines[0] = "changed outside the range"
+	writeSrc(lines)
+	if st := kinds(mustLint(t, lint))["stale"]; len(st) != 0 {
+		t.Errorf("a change outside the cited lines made the record stale: %+v", st)
+	}
+	lines[14] = "changed inside the range"
+	writeSrc(lines)
+	st := kinds(mustLint(t, lint))["stale"]
+	if len(st) != 1 || st[0].Page != "wiki/consensus/spec-cache-lifetime-for-product-pages.md" || st[0].Ref != "api/handler.go:10-20" || !strings.Contains(st[0].Problem, "changed") {
+		t.Errorf("stale after a change %+v", st)
+	}
+	writeSrc(lines[:12])
+	if st := kinds(mustLint(t, lint))["stale"]; len(st) != 1 || !strings.Contains(st[0].Problem, "gone") {
+		t.Errorf("stale after truncation %+v", st)
+	}
+	os.Remove(src)
+	if st := kinds(mustLint(t, lint))["stale"]; len(st) != 1 || st[0].Problem != "the file is gone" {
+		t.Errorf("stale after removal %+v", st)
+	}
+
+	// Human output names every finding, one line each.
+	out, errOut, code := c.run(t, "vault", "lint", "--workspace", ws)
+	for _, want := range []string{"contradiction wiki/consensus/spec-cache-lifetime-for-product-pages.md", "orphan", "stale", "broken_link"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("human output lacks %q:\n%s", want, out)
+		}
+	}
+	if code != exitBlocked || !strings.Contains(errOut, "finding(s)") {
+		t.Errorf("human: exit %d %s", code, errOut)
+	}
+}
+
+// A clean vault exits 0.
+func TestVaultLintClean(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	if err := os.MkdirAll(filepath.Join(c.vault, "wiki"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := c.run(t, "vault", "lint", "--workspace", t.TempDir())
+	if code != 0 || !strings.Contains(out, "nothing found") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func mustLint(t *testing.T, lint func() ([]lintFinding, int)) []lintFinding {
+	t.Helper()
+	found, code := lint()
+	if len(found) > 0 && code != exitBlocked {
+		t.Fatalf("findings with exit %d", code)
+	}
+	return found
+}
+
+func hasLink(fs []lintFinding, page, link string) bool {
+	for _, f := range fs {
+		if f.Page == page && f.Link == link {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,491 @@
+package consensus
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file turns a topic or a position into what carries its meaning:
+// content terms in their canonical form (stemmed, synonyms folded), the
+// quantities (numbers with their units), the negated terms and the
+// conditions and exceptions. Everything here is deterministic and needs no
+// model.
+
+// term is one content word (or phrase) of a text.
+type term struct {
+	w      string // canonical form
+	neg    bool   // under a negation ("do not cache": cache)
+	cond   int    // index into analysis.conds, -1 when not in a condition
+	clause int
+}
+
+// quantity is a number with what it counts.
+type quantity struct {
+	value  float64 // in the unit's base (seconds, bytes), or as written
+	dim    string  // time, bytes, percent, pixels; "" for a bare count
+	per    string  // a rate's period ("per minute"): the unit's dimension name
+	perVal float64
+	text   string // as written, for the differences ("5 minutes")
+	cond   int
+}
+
+// condition is a condition ("if", "when", "only if") or an exception
+// ("unless", "except") and the content terms it holds.
+type condition struct {
+	kind  string // "if" or "unless"
+	terms []string
+	text  string
+}
+
+// analysis is what analyze found in a text.
+type analysis struct {
+	terms []term
+	qty   []quantity
+	conds []condition
+	negs  int // negation cues and negative verbs
+}
+
+// words returns the canonical content words, in order (numbers as "#n").
+func (a *analysis) words() []string {
+	out := make([]string, 0, len(a.terms))
+	for _, t := range a.terms {
+		out = append(out, t.w)
+	}
+	return out
+}
+
+// rawTok is a word of the text before folding.
+type rawTok struct {
+	low    string // lower case, accents removed
+	num    float64
+	isNum  bool
+	clause int
+	text   string // as written
+}
+
+// maxAnalyzed bounds the text analyze reads: a position is a sentence or
+// a paragraph, and the comparison must stay cheap on hostile input.
+const maxAnalyzed = 4096
+
+// lex splits text into words, numbers and clause breaks.
+func lex(text string) []rawTok {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	text = strings.ToValidUTF8(text, " ")
+	ascii := true
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		text = stripMarks(text)
+	}
+	text = strings.ToLower(text)
+	text = contractions.Replace(text)
+	var out []rawTok
+	clause := 0
+	rs := []rune(text)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsDigit(r):
+			j := i
+			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+				j++
+			}
+			lit := strings.NewReplacer(",", "", "_", "").Replace(string(rs[i:j]))
+			// Letters glued to the number: a unit ("10ms", "5k") or part
+			// of a name ("2fa", "3des").
+			k := j
+			for k < len(rs) && (unicode.IsLetter(rs[k]) || unicode.IsDigit(rs[k])) {
+				k++
+			}
+			suffix := string(rs[j:k])
+			v, err := strconv.ParseFloat(lit, 64)
+			switch {
+			case err != nil || math.IsInf(v, 0):
+				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
+			case suffix == "":
+				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
+			case suffix == "k":
+				out = append(out, rawTok{num: v * 1000, isNum: true, clause: clause, text: string(rs[i:k])})
+			case shortUnits[suffix] != "" || isUnitWord(suffix):
+				low := suffix
+				if u := shortUnits[suffix]; u != "" {
+					low = u
+				}
+				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit},
+					rawTok{low: low, clause: clause, text: suffix})
+			default:
+				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
+			}
+			i = k
+		case unicode.IsLetter(r):
+			j := i
+			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
+				j++
+			}
+			w := string(rs[i:j])
+			out = append(out, rawTok{low: w, clause: clause, text: w})
+			i = j
+		case r == '%':
+			out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
+			i++
+		case strings.ContainsRune(",;:.!?()[]{}\n—–", r):
+			// A period inside a word was handled above; here it ends a
+			// clause.
+			clause++
+			i++
+		case r == '-' && i+1 < len(rs) && rs[i+1] == '-':
+			clause++
+			i += 2
+		default:
+			i++
+		}
+	}
+	return numberWordsToNumbers(out)
+}
+
+var contractions = strings.NewReplacer(
+	"can't", "can not", "cannot", "can not", "won't", "will not", "shan't", "shall not", "n't", " not",
+	"’", "'", "it's", "it is", "'s", "", "'re", " are", "'ll", " will", "'ve", " have", "'d", " would",
+)
+
+// shortUnits are the one-letter units written glued to a number ("30s").
+var shortUnits = map[string]string{"s": "second", "m": "minute", "h": "hour", "d": "day", "w": "week"}
+
+// isUnitWord reports whether a suffix glued to a number is a unit.
+func isUnitWord(s string) bool {
+	lx := theLexicon()
+	_, ok := lx.units[lx.fold(stem(s))]
+	return ok
+}
+
+// numberWordsToNumbers turns "twenty five" into 25, "a hundred" into 100
+// and "1.5 million" into 1500000.
+func numberWordsToNumbers(in []rawTok) []rawTok {
+	out := make([]rawTok, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		t := in[i]
+		v, isWord := numberWords[t.low]
+		_, isScale := numberScales[t.low]
+		if isWord && !t.isNum && notANumber(in, i) {
+			out = append(out, t)
+			continue
+		}
+		startsScale := (t.low == "a" || t.low == "an") && i+1 < len(in) && numberScales[in[i+1].low] > 0
+		if !t.isNum && !isWord && !startsScale {
+			out = append(out, t)
+			continue
+		}
+		if isScale && !t.isNum {
+			out = append(out, t)
+			continue
+		}
+		if t.isNum {
+			v = t.num
+		}
+		if startsScale {
+			v = 1
+		}
+		text := []string{t.text}
+		j := i + 1
+		if t.low == "half" && j+1 < len(in) && (in[j].low == "a" || in[j].low == "an") {
+			j++ // "half an hour"
+		}
+		for j < len(in) && in[j].clause == t.clause {
+			n := in[j]
+			if s, ok := numberScales[n.low]; ok {
+				v *= s
+			} else if w, ok := numberWords[n.low]; ok && !t.isNum && w < 10 && math.Mod(v, 10) == 0 && v >= 20 {
+				v += w // "twenty five"
+			} else if n.low == "and" && j+1 < len(in) && numberWords[in[j+1].low] > 0 && v >= 100 {
+				// "one hundred and twenty"
+			} else {
+				break
+			}
+			text = append(text, n.text)
+			j++
+		}
+		out = append(out, rawTok{num: v, isNum: true, clause: t.clause, text: strings.Join(text, " ")})
+		i = j - 1
+	}
+	return out
+}
+
+// notANumber reports whether the number word at in[i] is part of a phrase
+// of the lexicon ("two factor") or a pronoun ("the next one").
+func notANumber(in []rawTok, i int) bool {
+	lx := theLexicon()
+	if i+1 < len(in) && !in[i+1].isNum {
+		for _, p := range lx.phrases[stem(in[i].low)] {
+			if words := strings.Split(p, "_"); len(words) > 1 && stem(in[i+1].low) == words[1] {
+				return true
+			}
+		}
+	}
+	if in[i].low != "one" {
+		return false
+	}
+	switch prevLow(in, i) {
+	case "the", "next", "each", "every", "this", "that", "which", "any", "no", "last", "first", "new", "old", "another", "no one", "only":
+		return true
+	}
+	return i+1 >= len(in) || in[i+1].clause != in[i].clause || in[i+1].low == "of"
+}
+
+// analyze finds the terms, quantities and conditions of a text.
+func analyze(text string) *analysis {
+	lx := theLexicon()
+	toks := lex(text)
+	a := &analysis{}
+	negPending := -1 // the clause of a negation cue waiting for its word
+	cond := -1       // the open condition
+	condClause := -1
+	lastQty := -1
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if cond >= 0 && t.clause != condClause {
+			cond = -1
+		}
+		if negPending >= 0 && t.clause != negPending {
+			negPending = -1
+		}
+		if t.isNum && !lx.phraseAt(toks, i) {
+			q := quantity{value: t.num, text: t.text, cond: cond}
+			// A unit follows: "5 minutes", "80 percent".
+			if i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
+				w, n := lx.match(toks, i+1)
+				if u, ok := lx.units[w]; ok {
+					q.value *= u.scale
+					q.dim = u.dim
+					q.text += " " + joinText(toks[i+1:i+1+n])
+					i += n
+				}
+			}
+			a.qty = append(a.qty, q)
+			lastQty = len(a.qty) - 1
+			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause})
+			continue
+		}
+		w, n := lx.match(toks, i)
+		raw := joinText(toks[i : i+n])
+		i += n - 1
+		if kind, ok := lx.condCue[w]; ok {
+			a.conds = append(a.conds, condition{kind: kind})
+			cond, condClause = len(a.conds)-1, t.clause
+			continue
+		}
+		if lx.negCue[w] || w == "not" {
+			negPending = t.clause
+			a.negs++
+			continue
+		}
+		// A unit after "per", "every", "a" or alone ("daily"): a period.
+		if u, ok := lx.units[w]; ok && u.dim == "time" {
+			if prev := prevLow(toks, i-n+1); prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
+				if prev != "every" && lastQty >= 0 && a.qty[lastQty].per == "" {
+					a.qty[lastQty].per, a.qty[lastQty].perVal = "time", u.scale
+					a.qty[lastQty].text += " per " + raw
+				} else {
+					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: "every " + raw, cond: cond})
+				}
+				continue
+			}
+		}
+		if p, ok := lx.period[w]; ok {
+			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond})
+			continue
+		}
+		if lx.stop[w] {
+			continue
+		}
+		neg := false
+		if pos, ok := lx.negVerb[w]; ok {
+			w, neg = pos, true
+			a.negs++
+		}
+		if negPending >= 0 {
+			neg = !neg
+			negPending = -1
+		}
+		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause})
+		if cond >= 0 {
+			a.conds[cond].terms = append(a.conds[cond].terms, w)
+			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
+		}
+	}
+	return a
+}
+
+func prevLow(toks []rawTok, i int) string {
+	if i > 0 && toks[i-1].clause == toks[i].clause {
+		return toks[i-1].low
+	}
+	return ""
+}
+
+func joinText(toks []rawTok) string {
+	parts := make([]string, len(toks))
+	for i, t := range toks {
+		parts[i] = t.text
+	}
+	return strings.Join(parts, " ")
+}
+
+// tokKey is how a token is compared with the lexicon's phrases.
+func tokKey(t rawTok) string {
+	if t.isNum {
+		return t.text
+	}
+	return stem(t.low)
+}
+
+// phraseAt reports whether a phrase of the lexicon starts at toks[i].
+func (lx *lexicon) phraseAt(toks []rawTok, i int) bool {
+	_, n := lx.match(toks, i)
+	return n > 1
+}
+
+// match folds the longest phrase of the lexicon that starts at toks[i]
+// (within one clause), else the word alone; it returns the canonical form
+// and how many tokens it took.
+func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
+	first := tokKey(toks[i])
+	if cands := lx.phrases[first]; len(cands) > 0 {
+		best, bestN := "", 0
+		for _, p := range cands {
+			words := strings.Split(p, "_")
+			if len(words) <= bestN || i+len(words) > len(toks) {
+				continue
+			}
+			ok := true
+			for k, w := range words {
+				t := toks[i+k]
+				if t.clause != toks[i].clause || tokKey(t) != w {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				best, bestN = p, len(words)
+			}
+		}
+		if bestN > 0 {
+			if _, cue := lx.condCue[best]; cue {
+				return best, bestN
+			}
+			return lx.fold(best), bestN
+		}
+	}
+	return lx.fold(first), 1
+}
+
+// irregular are words the suffix rules would get wrong.
+var irregular = map[string]string{
+	"use": "use", "uses": "use", "used": "use", "using": "use", "usage": "use",
+	"made": "make", "making": "make", "makes": "make",
+	"got": "get", "gets": "get", "getting": "get", "gotten": "get",
+	"went": "go", "goes": "go", "going": "go", "gone": "go",
+	"ran": "run", "running": "run", "runs": "run",
+	"wrote": "writ", "written": "writ", "writing": "writ", "writes": "writ", "write": "writ",
+	"sent": "send", "kept": "keep", "held": "hold", "chose": "choos", "chosen": "choos",
+	"took": "take", "taken": "take", "taking": "take", "gave": "giv", "given": "giv",
+	"did": "do", "done": "do", "does": "do", "doing": "do",
+	"has": "have", "had": "have", "having": "have",
+	"is": "is", "was": "was", "this": "this", "its": "its", "us": "us", "yes": "yes",
+	"data": "data", "news": "news", "status": "status", "always": "always", "alias": "alias",
+	"redis": "redis", "postgres": "postgres", "kubernetes": "kubernetes", "https": "https", "analytics": "analytics",
+	"series": "series", "species": "species", "ios": "ios", "macos": "macos", "windows": "windows", "canvas": "canvas",
+	"bus": "bus", "less": "less", "unless": "unless", "across": "across", "access": "access", "process": "process",
+	"address": "address", "business": "business", "success": "success", "progress": "progress", "class": "class",
+	"children": "child", "indices": "index", "indexes": "index", "criteria": "criterion",
+	"lives": "live", "leaves": "leave", "caches": "cache", "cached": "cache", "caching": "cache",
+	"logging": "log", "logged": "log", "logs": "log", "timestamps": "timestamp",
+	"times": "time", "timing": "time", "timed": "time",
+	"sizes": "size", "sized": "size", "sizing": "size",
+	"during": "during", "thing": "thing", "string": "string", "strings": "string", "nothing": "nothing",
+	"anything": "anything", "everything": "everything", "something": "something", "ping": "ping", "bring": "bring",
+	"spring": "spring", "king": "king", "ring": "ring", "sing": "sing", "wing": "wing", "ceiling": "ceiling",
+	"need": "need", "seed": "seed", "speed": "speed", "feed": "feed", "red": "red", "bed": "bed", "shed": "shed",
+	"embed": "embed", "hundred": "hundred", "sacred": "sacred", "kindred": "kindred",
+}
+
+// stem reduces an English word to a crude root, the same for its
+// inflections and common derivations ("validate", "validating",
+// "validation" → "validat"). It is not a linguist's stemmer; it only needs
+// to be consistent on both sides of a comparison.
+func stem(w string) string {
+	if s, ok := irregular[w]; ok {
+		return s
+	}
+	if len(w) == 3 && w[2] == 's' && !strings.ContainsRune("aeiousy", rune(w[1])) && isLetters(w) {
+		return w[:2] // "prs", "ids"
+	}
+	if len(w) <= 3 || !isLetters(w) {
+		return w
+	}
+	n := len(w)
+	switch {
+	case strings.HasSuffix(w, "ies") && n > 4:
+		w = w[:n-3] + "i"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:n-2]
+	case strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes"):
+		w = w[:n-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:n-1]
+	}
+	n = len(w)
+	switch {
+	case strings.HasSuffix(w, "ied") && n > 4:
+		w = w[:n-3] + "i"
+	case strings.HasSuffix(w, "ing") && n-3 >= 3 && hasVowel(w[:n-3]):
+		w = undouble(w[:n-3])
+	case strings.HasSuffix(w, "ed") && n-2 >= 3 && hasVowel(w[:n-2]):
+		w = undouble(w[:n-2])
+	}
+	for _, s := range [...][2]string{{"ization", "iz"}, {"isation", "iz"}, {"ation", "at"}, {"ition", "it"}, {"ment", ""}, {"ness", ""}, {"ure", ""}, {"able", ""}, {"ible", ""}, {"ise", "iz"}, {"ize", "iz"}} {
+		if strings.HasSuffix(w, s[0]) && len(w)-len(s[0]) >= 3 {
+			w = w[:len(w)-len(s[0])] + s[1]
+			break
+		}
+	}
+	if len(w) >= 4 && strings.HasSuffix(w, "e") && !strings.HasSuffix(w, "ee") {
+		w = w[:len(w)-1]
+	}
+	if n := len(w); n >= 4 && w[n-1] == 'y' && !strings.ContainsRune("aeiou", rune(w[n-2])) {
+		w = w[:n-1] + "i" // "retry" and "retries" → "retri"
+	}
+	if len(w) >= 5 && strings.HasSuffix(w, "is") {
+		w = w[:len(w)-2] + "iz" // "normalis" (from "normalise")
+	}
+	return w
+}
+
+func isLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func hasVowel(w string) bool { return strings.ContainsAny(w, "aeiouy") }
+
+// undouble turns "logg" into "log" and "stopp" into "stop" (but keeps
+// "install", "pass", "buzz").
+func undouble(w string) string {
+	n := len(w)
+	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouylsz", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}

@@ -1,0 +1,564 @@
+package consensus
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// TopicThreshold is the score from which a topic is taken to ask the same
+// question as a record's topic (see TopicScore).
+const TopicThreshold = 0.6
+
+// genericWeight is how much a generic word ("policy", "use") counts
+// against a specific one.
+const genericWeight = 0.3
+
+// TopicScore tells, from 0 to 1, how surely two topics ask the same
+// question. Both are reduced to their content words (stemmed, synonyms
+// folded, numbers written as words read as numbers, stop words and
+// question words dropped), so word order, question form and rewording
+// within the curated synonyms do not matter. Generic words ("policy",
+// "approach") weigh little. A near-miss, where each topic has a specific
+// word the other lacks in the same place ("hero image format" and
+// "thumbnail image format", "/search" and "/orders" endpoints) or two
+// options of one choice, scores below TopicThreshold.
+//
+// a is the question asked and b the record's topic: a question that adds a
+// specific word ("idempotency key rotation" against "idempotency key
+// design") asks something narrower and scores lower than one that leaves
+// a word out.
+func TopicScore(a, b string) float64 {
+	return topicScore(analyze(a), analyze(b))
+}
+
+func topicScore(a, b *analysis) float64 {
+	lx := theLexicon()
+	wa, wb := a.words(), b.words()
+	if len(wa) == 0 || len(wb) == 0 {
+		return 0
+	}
+	sa, sb := set(wa), set(wb)
+	weight := func(w string) float64 {
+		if lx.generic[w] {
+			return genericWeight
+		}
+		return 1
+	}
+	var common, total float64
+	for w := range sa {
+		total += weight(w)
+		if sb[w] {
+			common += 2 * weight(w)
+		}
+	}
+	for w := range sb {
+		total += weight(w)
+	}
+	score := common / total
+	onlyA, onlyB := specificOnly(wa, sb), specificOnly(wb, sa)
+	switch {
+	case len(onlyA) > 0 && len(onlyB) > 0:
+		score *= 0.85
+		if nearMiss(wa, wb, onlyA, onlyB) {
+			score *= 0.6
+		}
+	case len(onlyA) > 0:
+		// The question names something specific the record's topic does
+		// not: a narrower question ("key rotation" under "key design").
+		score *= 0.8
+	}
+	return score
+}
+
+// specificOnly are the non-generic words of ws missing from other.
+func specificOnly(ws []string, other map[string]bool) map[string]bool {
+	lx := theLexicon()
+	out := map[string]bool{}
+	for _, w := range ws {
+		if !other[w] && !lx.generic[w] {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// nearMiss reports whether a word only a has and a word only b has stand
+// in the same place (the same neighbour before or after them) or are two
+// options of one choice: the topics ask about different objects.
+func nearMiss(wa, wb []string, onlyA, onlyB map[string]bool) bool {
+	lx := theLexicon()
+	for x := range onlyA {
+		for y := range onlyB {
+			if g := lx.altGroup[x]; g != 0 && g == lx.altGroup[y] {
+				return true
+			}
+		}
+	}
+	ctx := func(ws []string, only map[string]bool) map[string]bool {
+		out := map[string]bool{}
+		for i, w := range ws {
+			if !only[w] {
+				continue
+			}
+			if i > 0 && !only[ws[i-1]] {
+				out["<"+ws[i-1]] = true
+			}
+			if i+1 < len(ws) && !only[ws[i+1]] {
+				out[">"+ws[i+1]] = true
+			}
+			if i == len(ws)-1 {
+				out[">$"] = true
+			}
+		}
+		return out
+	}
+	ca, cb := ctx(wa, onlyA), ctx(wb, onlyB)
+	for k := range ca {
+		if cb[k] {
+			return true
+		}
+	}
+	return false
+}
+
+func set(ws []string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// Agreement is how a position compares with a filed one.
+type Agreement string
+
+// The answers of ComparePositions.
+const (
+	Agree    Agreement = "consistent"
+	Disagree Agreement = "conflict"
+	Unsure   Agreement = "unclear"
+)
+
+// Comparison is what ComparePositions found.
+type Comparison struct {
+	Agreement Agreement `json:"agreement"`
+	// Score is how much of the two positions' content is shared, 0 to 1.
+	Score float64 `json:"score"`
+	// Differences say what changed from the filed position to the new one,
+	// one short phrase each ("5 minutes → 10 minutes", "webp → avif",
+	// "condition dropped: unless the error is permanent").
+	Differences []string `json:"differences,omitempty"`
+}
+
+// consistentScore is the similarity from which two positions with no
+// difference that changes the rule are taken to say the same thing.
+const consistentScore = 0.42
+
+// ComparePositions compares a position with a filed one by what carries
+// their meaning: the numbers with their units, negation, the options of a
+// choice, and the conditions and exceptions, then the content words.
+// Another number or unit, a negated rule, the other option of a choice, a
+// dropped or added condition or exception, or one word swapped for another
+// in an otherwise identical sentence is a conflict. No such difference and
+// enough shared content is consistent. Anything else (a number given on
+// one side only, little shared content) is unclear: a model or a person
+// has to decide.
+func ComparePositions(filed, position string) Comparison {
+	return comparePositions(analyze(filed), analyze(position))
+}
+
+func comparePositions(a, b *analysis) Comparison {
+	c := Comparison{Score: round2(contentScore(a, b))}
+	var hard, weak []string
+	h, w := compareQuantities(a.qty, b.qty)
+	hard, weak = append(hard, h...), append(weak, w...)
+	hard = append(hard, compareOptions(a, b)...)
+	hard = append(hard, compareNegation(a, b)...)
+	hard = append(hard, compareConditions(a, b)...)
+	hard = append(hard, compareSwaps(a, b, c.Score)...)
+	switch {
+	case len(hard) > 0 && c.Score < unrelatedScore:
+		// So little in common that the differences found may be about
+		// different things: parley cannot tell.
+		c.Agreement, c.Differences = Unsure, append(hard, weak...)
+	case len(hard) > 0:
+		c.Agreement, c.Differences = Disagree, append(hard, weak...)
+	case len(weak) > 0:
+		c.Agreement, c.Differences = Unsure, weak
+	case c.Score >= consistentScore:
+		c.Agreement = Agree
+	default:
+		c.Agreement = Unsure
+		c.Differences = []string{fmt.Sprintf("little in common (%.2f)", c.Score)}
+	}
+	return c
+}
+
+// unrelatedScore is the similarity below which two positions are not taken
+// to speak about the same things, so that a difference found between them
+// proves nothing.
+const unrelatedScore = 0.25
+
+func round2(f float64) float64 { return math.Round(f*100) / 100 }
+
+// contentScore is the weighted Dice overlap of the two texts' content
+// words (numbers and negated words included).
+func contentScore(a, b *analysis) float64 {
+	lx := theLexicon()
+	sa, sb := set(a.words()), set(b.words())
+	if len(sa) == 0 || len(sb) == 0 {
+		return 0
+	}
+	var common, total float64
+	for w := range sa {
+		wt := 1.0
+		if lx.generic[w] {
+			wt = genericWeight
+		}
+		total += wt
+		if sb[w] {
+			common += 2 * wt
+		}
+	}
+	for w := range sb {
+		if lx.generic[w] {
+			total += genericWeight
+		} else {
+			total++
+		}
+	}
+	return common / total
+}
+
+// compareQuantities pairs the numbers of both sides by value and unit.
+// Numbers left over on both sides changed the rule ("5 minutes → 10
+// minutes"); a number on one side only is a weak difference.
+func compareQuantities(qa, qb []quantity) (hard, weak []string) {
+	usedB := make([]bool, len(qb))
+	var ua []quantity
+	for _, x := range qa {
+		found := false
+		for j, y := range qb {
+			if !usedB[j] && sameQuantity(x, y) {
+				usedB[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			ua = append(ua, x)
+		}
+	}
+	var ub []quantity
+	for j, y := range qb {
+		if !usedB[j] {
+			ub = append(ub, y)
+		}
+	}
+	// Pair what is left: the same dimension first, then in order.
+	pairedB := make([]bool, len(ub))
+	var restA []quantity
+	for _, x := range ua {
+		best := -1
+		for j, y := range ub {
+			if pairedB[j] {
+				continue
+			}
+			if x.dim == y.dim {
+				best = j
+				break
+			}
+			if best < 0 {
+				best = j
+			}
+		}
+		if best < 0 {
+			restA = append(restA, x)
+			continue
+		}
+		pairedB[best] = true
+		hard = append(hard, x.text+" → "+ub[best].text)
+	}
+	for _, x := range restA {
+		weak = append(weak, x.text+" → (not said)")
+	}
+	for j, y := range ub {
+		if !pairedB[j] {
+			weak = append(weak, "(not said) → "+y.text)
+		}
+	}
+	return hard, weak
+}
+
+func sameQuantity(x, y quantity) bool {
+	if x.dim != y.dim && x.dim != "" && y.dim != "" {
+		return false
+	}
+	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
+		return false
+	}
+	return math.Abs(x.value-y.value) <= 1e-9*math.Max(1, math.Abs(x.value))
+}
+
+// compareOptions finds two options of one choice: the filed position names
+// one (not negated) and the new one names another.
+func compareOptions(a, b *analysis) []string {
+	lx := theLexicon()
+	pos := func(x *analysis) map[int][]string {
+		m := map[int][]string{}
+		for _, t := range x.terms {
+			if g := lx.altGroup[t.w]; g != 0 && !t.neg && !slices.Contains(m[g], t.w) {
+				m[g] = append(m[g], t.w)
+			}
+		}
+		return m
+	}
+	pa, pb := pos(a), pos(b)
+	groups := make([]int, 0, len(pa))
+	for g := range pa {
+		groups = append(groups, g)
+	}
+	sort.Ints(groups)
+	var out []string
+	for _, g := range groups {
+		onlyA, onlyB := unmentioned(minus(pa[g], pb[g]), b), unmentioned(minus(pb[g], pa[g]), a)
+		if len(onlyA) > 0 && len(onlyB) > 0 {
+			out = append(out, strings.Join(onlyA, ", ")+" → "+strings.Join(onlyB, ", "))
+		}
+	}
+	return out
+}
+
+// unmentioned are the words of ws that x does not name at all (negated
+// or not): "squash-merge" against "rebase; no merge commits" swaps squash
+// for rebase, and the negated merge is compareNegation's business.
+func unmentioned(ws []string, x *analysis) []string {
+	var out []string
+	for _, w := range ws {
+		if !slices.ContainsFunc(x.terms, func(t term) bool { return t.w == w }) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func minus(a, b []string) []string {
+	var out []string
+	for _, w := range a {
+		if !slices.Contains(b, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// compareNegation finds a word one side negates and the other asserts.
+func compareNegation(a, b *analysis) []string {
+	pol := func(x *analysis) (pos, neg map[string]bool) {
+		pos, neg = map[string]bool{}, map[string]bool{}
+		for _, t := range x.terms {
+			if t.neg {
+				neg[t.w] = true
+			} else {
+				pos[t.w] = true
+			}
+		}
+		return pos, neg
+	}
+	if a.negs == b.negs {
+		return nil // as many negations on both sides: reworded, not reversed
+	}
+	posA, negA := pol(a)
+	posB, negB := pol(b)
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range a.terms {
+		w := t.w
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		switch {
+		case negA[w] && !posA[w] && posB[w] && !negB[w]:
+			out = append(out, "not "+w+" → "+w)
+		case posA[w] && !negA[w] && negB[w] && !posB[w]:
+			out = append(out, w+" → not "+w)
+		}
+	}
+	return out
+}
+
+// compareConditions finds a condition or exception one side states and
+// the other does not (not even in other words), or an "if" turned into an
+// "unless".
+func compareConditions(a, b *analysis) []string {
+	var out []string
+	check := func(x, y *analysis, verb string) {
+		all := set(y.words())
+		for _, cd := range x.conds {
+			if len(cd.terms) == 0 {
+				continue
+			}
+			in := 0
+			for _, w := range cd.terms {
+				if all[w] {
+					in++
+				}
+			}
+			if float64(in)/float64(len(cd.terms)) < 0.5 {
+				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind) {
+					continue // the other side states a condition of its own: reworded
+				}
+				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
+				continue
+			}
+			// Stated on both sides: the same kind?
+			for _, other := range y.conds {
+				if other.kind != cd.kind && overlap(cd.terms, other.terms) >= 0.5 && verb == "dropped" {
+					out = append(out, fmt.Sprintf("%s %s → %s %s", cd.kind, cd.text, other.kind, other.text))
+				}
+			}
+		}
+	}
+	check(a, b, "dropped")
+	check(b, a, "added")
+	return out
+}
+
+func countKind(cs []condition, kind string) int {
+	n := 0
+	for _, c := range cs {
+		if c.kind == kind && len(c.terms) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func (cd condition) label() string {
+	if cd.kind == "unless" {
+		return "exception"
+	}
+	return "condition"
+}
+
+func overlap(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	sb := set(b)
+	n := 0
+	for _, w := range a {
+		if sb[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(min(len(a), len(b)))
+}
+
+// swapScore is the similarity from which a word swapped for another in an
+// otherwise identical sentence changes the rule ("sort by price" / "sort
+// by stock").
+const swapScore = 0.7
+
+// shortRule is how many specific words a position may have and still be
+// short enough that one swapped word changes it at any similarity.
+const shortRule = 3
+
+// versionRE matches version labels ("v1"), which read as numbers.
+var versionRE = regexp.MustCompile(`^v[0-9]+$`)
+
+// compareSwaps aligns the two positions' content words (longest common
+// subsequence) and, in sentences that are otherwise nearly the same, finds
+// a place where up to two specific words stand for others.
+func compareSwaps(a, b *analysis, score float64) []string {
+	lx := theLexicon()
+	keep := func(x *analysis) []string {
+		var out []string
+		for _, t := range x.terms {
+			if !strings.HasPrefix(t.w, "#") && !versionRE.MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && lx.altGroup[t.w] == 0 {
+				out = append(out, t.w)
+			}
+		}
+		return out
+	}
+	wa, wb := keep(a), keep(b)
+	// A short rule (a few specific words) swaps one word as surely as a
+	// long sentence that is otherwise the same.
+	if score < swapScore && (len(wa) > shortRule || len(wb) > shortRule) {
+		return nil
+	}
+	sa, sb := set(wa), set(wb)
+	var out []string
+	short := score < swapScore
+	for _, g := range alignGaps(wa, wb) {
+		x, y := absent(g[0], sb), absent(g[1], sa)
+		if len(x) == 0 || len(y) == 0 || len(x) > 2 || len(y) > 2 || short && (len(x) > 1 || len(y) > 1) {
+			continue
+		}
+		out = append(out, strings.Join(x, " ")+" → "+strings.Join(y, " "))
+	}
+	return out
+}
+
+func absent(ws []string, other map[string]bool) []string {
+	var out []string
+	for _, w := range ws {
+		if !other[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// alignGaps returns the stretches between the common subsequence of a and
+// b, as pairs (the words of a, the words of b), where both are non-empty.
+func alignGaps(a, b []string) [][2][]string {
+	n, m := len(a), len(b)
+	if n == 0 || m == 0 || n > 256 || m > 256 {
+		return nil
+	}
+	l := make([][]int, n+1)
+	for i := range l {
+		l[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				l[i][j] = l[i+1][j+1] + 1
+			} else {
+				l[i][j] = max(l[i+1][j], l[i][j+1])
+			}
+		}
+	}
+	var out [][2][]string
+	var ga, gb []string
+	flush := func() {
+		if len(ga) > 0 && len(gb) > 0 {
+			out = append(out, [2][]string{ga, gb})
+		}
+		ga, gb = nil, nil
+	}
+	i, j := 0, 0
+	for i < n && j < m {
+		switch {
+		case a[i] == b[j]:
+			flush()
+			i++
+			j++
+		case l[i+1][j] >= l[i][j+1]:
+			ga = append(ga, a[i])
+			i++
+		default:
+			gb = append(gb, b[j])
+			j++
+		}
+	}
+	ga = append(ga, a[i:]...)
+	gb = append(gb, b[j:]...)
+	flush()
+	return out
+}

@@ -1,0 +1,522 @@
+package consensus
+
+import (
+	"strings"
+	"sync"
+)
+
+// The curated word lists that lookup by meaning rests on. They are plain
+// text, one group per line, so that they read (and grow) like the lists
+// they are; lexicon parses them on first use.
+
+// synonymGroups: each line is one meaning; the first word is the form every
+// other is folded into. Words are written before stemming and may be
+// phrases of up to four words ("time to live"). Only words that mean the
+// same thing in a software decision belong on one line: "format" and
+// "type" do not (a file type is not a serialisation format).
+const synonymGroups = `
+use employ adopt utilise utilize pick choose go_with standardise_on standardize_on rely_on opt_for
+serve deliver return send emit respond_with ship hand_out give
+store save persist keep write_to storage retention retain keep_for retain_for
+delete remove purge erase wipe
+fetch retrieve load read get pull
+create add make generate
+update modify change edit alter
+forbid prohibit ban disallow
+require mandate enforce demand must_pass must_have need_to_pass
+allow permit let enable_for
+reject refuse decline
+accept take admit
+limit cap throttle ceiling bound quota
+retry reattempt retries redo
+request call query req
+response reply answer
+timeout time_out deadline time_limit
+duration how_long how_much_time length_of_time window time_window
+ttl time_to_live expiry expiration lifetime expire live
+cache caching memoize
+database db datastore data_store
+postgresql postgres pg
+mysql mariadb
+mongodb mongo
+kubernetes k8s
+javascript js
+typescript ts
+authentication authn auth sign_in signin log_in login logon
+authorization authz permission permissions access_control
+password passphrase passwd pwd
+user account member customer client_account
+administrator admin admins superuser operator
+credential secret token api_key
+thumbnail thumb preview_image thumbnail_image
+image picture img photo
+browser user_agent web_browser
+old older legacy outdated ancient
+new newer modern recent current
+fast quick rapid
+slow sluggish
+big large huge larger bigger
+small tiny little
+error failure fault problem
+fail break crash
+job task work_item
+queue backlog
+message msg
+notification alert notice
+email e_mail mail
+endpoint route api_route url_path
+server backend back_end
+frontend front_end ui user_interface client_side
+documentation docs doc
+configuration config conf
+environment env
+production prod
+staging preprod pre_production
+deploy deployment release rollout ship_to_production roll_out
+rollback roll_back revert
+version release_number
+log logging logfile log_file
+monitor monitoring observe observability
+metric metrics measurement stat stats
+dashboard panel
+backup back_up snapshot
+restore recover
+encrypt encryption encrypted cipher
+hash hashing digest
+compress compression gzip_compress zip
+upload upload_file
+download
+file document attachment
+folder directory dir
+payment charge billing
+invoice bill
+price cost pricing
+discount coupon promo
+stock inventory
+decrease reduce lower drop cut shrink
+increase raise grow bump
+below under beneath less_than lower_than fewer_than smaller_than
+above over more_than greater_than exceed higher_than larger_than bigger_than
+low lowest cheapest cheap least_expensive
+high highest priciest most_expensive
+selfhost self_host self_hosted host_ourselves own_server
+thirdparty third_party external_provider
+os operating_system
+order purchase
+product item article sku
+search lookup look_up find query_search
+page webpage screen view
+list listing
+sort order_by rank
+paginate pagination page_through
+filter narrow
+session
+cookie
+header
+webhook web_hook callback_url
+event
+schedule cron
+daily every_day each_day nightly once_a_day once_per_day once_daily
+hourly every_hour each_hour
+weekly every_week each_week
+monthly every_month each_month
+yearly annually every_year each_year annual
+minute min mins minutes
+second sec secs seconds
+hour hr hrs hours
+millisecond ms msec milliseconds
+day days
+week weeks wk
+month months
+year years yr
+byte bytes
+kilobyte kb kib kilobytes
+megabyte mb mib megabytes
+gigabyte gb gib gigabytes
+terabyte tb tib terabytes
+percent pct percentage per_cent %
+quality q qual
+width w_px
+height h_px
+pixel px pixels
+atmost max maximum at_most up_to no_more_than not_more_than upper_bound no_greater_than highest_allowed
+atleast minimum at_least no_less_than not_less_than no_fewer_than lower_bound
+fallback fall_back
+support supported handle handles
+lack lacks lacking missing without_support unsupported cannot_handle no_support
+2fa two_factor mfa multi_factor two_factor_authentication multi_factor_authentication 2_factor second_factor
+ci continuous_integration
+pr pull_request merge_request mr
+repo repository
+branch
+main master trunk default_branch
+commit
+review code_review
+approve sign_off approval
+pass succeed green
+always no_exception no_exceptions without_exception without_exceptions in_all_cases every_time
+merge
+squash
+rebase
+lint linter
+format formatting
+dependency dependencies dep deps library package_dependency
+vendor vendoring
+utc coordinated_universal_time gmt zulu
+timezone time_zone tz
+timestamp time_stamp
+date
+id identifier identify
+uuid guid uuidv4 uuid4 uuid_v4
+primary_key pk
+index indexes indices
+replica read_replica secondary follower
+primary leader master_node writer
+shard partition
+migration schema_change migrate
+column field
+table
+row record_row
+pool connection_pool
+connection conn
+thread
+worker
+container docker_container
+image_tag tag_version
+memory ram
+cpu processor
+disk volume
+bandwidth throughput
+latency delay lag
+uptime availability
+incident outage
+on_call pager oncall
+alert_threshold threshold
+rate frequency
+interval period
+attempt try
+backoff back_off
+exponential exp
+jitter randomisation randomization
+idempotency idempotent idempotency_key
+duplicate dupe
+unique distinct
+mobile phone smartphone
+desktop pc
+app application
+font typeface
+color colour
+dark_mode dark_theme night_mode
+light_mode light_theme
+tab tab_character
+space space_character spaces
+indent indentation
+line_length line_width column_limit
+comment code_comment
+translation localization localisation i18n l10n
+language locale
+currency
+tax vat
+refund chargeback_refund
+cart basket shopping_cart
+checkout check_out
+shipping delivery_cost postage
+address
+country
+region
+cdn content_delivery_network edge_cache
+dns
+tls ssl https_encryption
+certificate cert
+http plain_http
+https secure_http
+port
+proxy reverse_proxy
+load_balancer lb balancer
+gateway api_gateway
+feature_flag feature_toggle
+experiment ab_test a_b_test split_test
+analytics tracking telemetry
+privacy
+consent opt_in_consent
+gdpr
+archive archival cold_storage
+audit audit_log audit_trail
+report
+export
+import ingest
+sync synchronous synchronously blocking_call
+async asynchronous asynchronously background non_blocking
+stream streaming
+batch bulk batched
+real_time realtime live_update
+poll polling
+push push_notification
+reviewer approver
+owner maintainer
+team squad
+meeting sync_meeting standup
+sprint iteration
+estimate estimation
+deadline_date due_date
+ticket issue bug_report
+bug defect
+feature capability
+`
+
+// genericWords carry little of what a question is about: a topic may add
+// or drop them ("Retry policy for webhooks" asks what "How do we retry
+// webhooks?" asks). Written after stemming and synonym folding.
+const genericWords = `
+policy strategy approach rule choice option method way management manag process behavior happen
+behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
+question topic thing stuff kind type matter case
+use make have get do need want go put let apply
+we our us you your team everyone anyone people someone one
+new current exist existing
+should must shall will would could can may might ought need_to have_to
+what which how when where why who whom whose
+good best right proper correct recommended prefer preferred ideal
+all any every each some
+also just only still even really actually
+the a an
+`
+
+// alternativeGroups: each line names options of one choice. A position
+// naming one of them and another naming a different one of the same line
+// (and not the first) disagree: "WebP → AVIF", "ascending → descending".
+// Written after stemming and synonym folding (canonical forms).
+const alternativeGroups = `
+webp jpeg png avif gif svg heic tiff bmp
+postgresql mysql sqlite mongodb oracle sqlserver cassandra dynamodb cockroachdb
+redis memcached
+json yaml xml protobuf csv toml msgpack avro parquet
+rest graphql grpc soap
+uuid ulid serial snowflake nanoid
+sha256 sha1 md5 sha512 blake2 blake3 bcrypt argon2 scrypt pbkdf2
+rsa ecdsa ed25519
+aws gcp azure
+kafka rabbitmq nats sqs pubsub
+go rust python java javascript typescript ruby php kotlin swift
+react vue angular svelte
+tab space
+utc local
+ascend descend
+increase decrease
+before after
+atleast atmost
+sync async
+public private
+internal external
+client server
+push poll
+read write
+allow forbid
+accept reject
+lazy eager
+manual automatic
+optional require
+strict lenient
+inclusive exclusive
+selfhost thirdparty
+first last
+oldest newest
+earliest latest
+above below
+more less
+above below
+long short
+high low
+fast slow
+big small
+soft hard
+dark_mode light_mode
+squash rebase merge
+monorepo polyrepo
+horizontal vertical
+cookie localstorage sessionstorage
+daily hourly weekly monthly yearly
+http https
+tcp udp
+ipv4 ipv6
+linux windows macos
+gzip brotli zstd
+spa ssr ssg
+`
+
+// lightWords are words that rewording swaps freely ("wait 5 minutes",
+// "after 5 minutes"; "billing runs on", "billing uses"): a swap of one of
+// them is not a change of the rule. Written before stemming.
+const lightWords = `wait after then via run go happen take mark flag set make get put give call aim target stay remain become
+follow goes went come gets receive hold carry contain live show tell say mean apply work`
+
+// negationCues turn the meaning of what follows them.
+const negationCues = `not no never none nor neither nothing nobody nowhere cannot without`
+
+// negativeVerbs are words that mean "not <canonical>": "disable" is "not
+// enable". They are folded so that "disable caching" and "do not enable
+// caching" say the same.
+const negativeVerbs = `
+disable=enable
+disabled=enable
+disallow=allow
+deny=allow
+unsupported=support
+unset=set
+exclude=include
+skip=run
+omit=include
+avoid=use
+`
+
+// conditionCues open a condition; exceptionCues an exception. The words
+// after a cue up to the end of its clause are the condition.
+const (
+	conditionCues = `if when whenever provided_that as_long_as only_if only_when in_case so_long_as given_that assuming`
+	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of`
+)
+
+// numberWords are the numbers written as words.
+var numberWords = map[string]float64{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2,
+	"half": 0.5, "double": 2, "triple": 3,
+}
+
+var numberScales = map[string]float64{"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
+
+// unit is what a number measures and how many base units one of it is.
+type unit struct {
+	dim   string  // time, bytes, percent, pixels
+	scale float64 // in seconds, bytes, percent, pixels
+}
+
+// units are keyed by word (the lexicon keys them by canonical form).
+var units = map[string]unit{
+	"millisecond": {"time", 0.001}, "second": {"time", 1}, "minute": {"time", 60}, "hour": {"time", 3600},
+	"day": {"time", 86400}, "week": {"time", 7 * 86400}, "month": {"time", 365 * 86400 / 12}, "year": {"time", 365 * 86400},
+	"byte": {"bytes", 1}, "kilobyte": {"bytes", 1 << 10}, "megabyte": {"bytes", 1 << 20}, "gigabyte": {"bytes", 1 << 30},
+	"terabyte": {"bytes", 1 << 40}, "percent": {"percent", 1}, "pixel": {"pixels", 1},
+}
+
+// periodWords are units of time that stand alone for "every one of them".
+var periodWords = map[string]string{"daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month", "yearly": "year"}
+
+// stopWords never carry meaning on their own. Negation and condition cues
+// are not among them.
+const stopWords = `a an the and or of to in on at by for from with into onto as is are was were be been being am do does did
+doing done it its it's this that these those there here then than so such very too also just please
+we our us you your they them their i me my he she his her him itself ourselves
+should must shall will would could can may might ought need needs needed to have has had having
+what which how why who whom whose where
+let lets let's get gets got go goes going put puts make makes made
+all any each every some
+per via about up down between within out off again further more most other same own only both either
+s t d ll re ve m`
+
+// lexicon is the parsed form of the lists above.
+type lexicon struct {
+	canon    map[string]string   // stemmed word or joined phrase → canonical
+	phrases  map[string][]string // stemmed first word → stemmed phrases (joined by '_') starting with it
+	maxWords int
+	generic  map[string]bool
+	light    map[string]bool
+	altGroup map[string]int
+	negCue   map[string]bool
+	negVerb  map[string]string // stemmed negative verb → canonical positive
+	condCue  map[string]string // cue (joined) → "if" or "unless"
+	stop     map[string]bool
+	units    map[string]unit   // canonical unit word → unit
+	period   map[string]string // canonical "daily" → canonical "day"
+}
+
+var theLexicon = sync.OnceValue(buildLexicon)
+
+func buildLexicon() *lexicon {
+	lx := &lexicon{canon: map[string]string{}, phrases: map[string][]string{}, generic: map[string]bool{}, light: nil,
+		altGroup: map[string]int{}, negCue: map[string]bool{}, negVerb: map[string]string{}, condCue: map[string]string{}, stop: map[string]bool{}}
+	addPhrase := func(p string) {
+		words := strings.Split(p, "_")
+		if len(words) < 2 {
+			return
+		}
+		p = stemPhrase(p)
+		first := stem(words[0])
+		for _, have := range lx.phrases[first] {
+			if have == p {
+				return
+			}
+		}
+		lx.phrases[first] = append(lx.phrases[first], p)
+		lx.maxWords = max(lx.maxWords, len(words))
+	}
+	for _, line := range strings.Split(synonymGroups, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		head := stemPhrase(f[0])
+		for _, w := range f {
+			addPhrase(w)
+			lx.canon[stemPhrase(w)] = head
+		}
+	}
+	for _, w := range strings.Fields(genericWords) {
+		lx.generic[lx.fold(stemPhrase(w))] = true
+	}
+	lx.light = map[string]bool{}
+	for _, w := range strings.Fields(lightWords) {
+		lx.light[lx.fold(stem(w))] = true
+	}
+	for i, line := range strings.Split(alternativeGroups, "\n") {
+		for _, w := range strings.Fields(line) {
+			lx.altGroup[lx.fold(stemPhrase(w))] = i + 1
+		}
+	}
+	for _, w := range strings.Fields(negationCues) {
+		lx.negCue[w] = true
+	}
+	for _, line := range strings.Fields(negativeVerbs) {
+		neg, pos, _ := strings.Cut(line, "=")
+		lx.negVerb[stem(neg)] = lx.fold(stem(pos))
+	}
+	for _, w := range strings.Fields(conditionCues) {
+		addPhrase(w)
+		lx.condCue[stemPhrase(w)] = "if"
+	}
+	for _, w := range strings.Fields(exceptionCues) {
+		addPhrase(w)
+		lx.condCue[stemPhrase(w)] = "unless"
+	}
+	for _, w := range strings.Fields(stopWords) {
+		lx.stop[stem(w)] = true
+	}
+	lx.units = make(map[string]unit, len(units))
+	for w, u := range units {
+		lx.units[lx.fold(stem(w))] = u
+	}
+	lx.period = make(map[string]string, len(periodWords))
+	for w, u := range periodWords {
+		lx.period[lx.fold(stem(w))] = lx.fold(stem(u))
+	}
+	return lx
+}
+
+// stemPhrase stems each word of a '_'-joined phrase.
+func stemPhrase(p string) string {
+	words := strings.Split(p, "_")
+	for i, w := range words {
+		words[i] = stem(w)
+	}
+	return strings.Join(words, "_")
+}
+
+// fold is the canonical form of a stemmed word or phrase.
+func (lx *lexicon) fold(w string) string {
+	if c, ok := lx.canon[w]; ok {
+		return c
+	}
+	return w
+}

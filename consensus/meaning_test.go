@@ -1,0 +1,194 @@
+package consensus
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// meaningCase is one question asked against the filed records of a
+// testdata/meaning file.
+type meaningCase struct {
+	record, want, topic, position, category string
+	layer                                   debate.Layer
+	line                                    int
+}
+
+type meaningRecord struct {
+	name, topic, position string
+	layer                 debate.Layer
+	open                  bool
+}
+
+func loadMeaning(t testing.TB, file string) ([]meaningRecord, []meaningCase) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var recs []meaningRecord
+	var cases []meaningCase
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		kind, rest, _ := strings.Cut(line, " ")
+		parts := strings.Split(rest, "|")
+		for i := range parts {
+			parts[i] = strings.TrimSpace(parts[i])
+		}
+		switch {
+		case kind == "R" && (len(parts) == 4 || len(parts) == 5):
+			recs = append(recs, meaningRecord{name: parts[0], layer: debate.Layer(parts[1]), topic: parts[2], position: parts[3], open: len(parts) == 5})
+		case kind == "Q" && len(parts) == 6:
+			cases = append(cases, meaningCase{record: parts[0], want: parts[1], layer: debate.Layer(parts[2]), topic: parts[3], position: parts[4], category: parts[5], line: n})
+		default:
+			t.Fatalf("%s:%d: cannot parse %q", file, n, line)
+		}
+	}
+	return recs, cases
+}
+
+// meaningFigures are the rates the issue asks for.
+type meaningFigures struct {
+	n                                         int
+	consistent, conflict, none, unclear, open rate
+	paraphraseConflict                        rate // agreeing paraphrases answered conflict
+	byCategory                                map[string]*rate
+	failures                                  []string
+}
+
+type rate struct{ ok, of int }
+
+func (r rate) String() string {
+	if r.of == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f (%d/%d)", float64(r.ok)/float64(r.of), r.ok, r.of)
+}
+
+func (r rate) value() float64 {
+	if r.of == 0 {
+		return 1
+	}
+	return float64(r.ok) / float64(r.of)
+}
+
+// runMeaning files the records of file into a fresh vault and asks every
+// question, counting the answers.
+func runMeaning(t *testing.T, file string) meaningFigures {
+	t.Helper()
+	ctx := context.Background()
+	e := newEnv(t)
+	recs, cases := loadMeaning(t, file)
+	names := map[string]string{}
+	for i, r := range recs {
+		id := fmt.Sprintf("20261130-%s-m%05d-abcdef", r.layer, i)
+		o := outcome(id, r.topic, r.layer, debate.ConsensusReached, false)
+		if r.open {
+			o = outcome(id, r.topic, r.layer, debate.Deadlock, false)
+		} else {
+			o.FinalPosition, o.FinalPositionHash = r.position, debate.PositionHash(r.position)
+		}
+		p := e.file(t, o)
+		names[r.name] = strings.TrimSuffix(strings.TrimPrefix(p, Folder+"/"), ".md")
+	}
+	fig := meaningFigures{byCategory: map[string]*rate{}}
+	for _, c := range cases {
+		res, err := e.s.Check(ctx, c.layer, c.topic, c.position)
+		if err != nil {
+			t.Fatalf("line %d: %v", c.line, err)
+		}
+		got := string(res.Status)
+		ok := got == c.want
+		matched := ""
+		if res.Record != nil {
+			matched = res.Record.Name
+		}
+		if c.want != "none" && ok && matched != names[c.record] {
+			ok = false
+		}
+		if c.want == "none" && res.Record != nil && matched == names[c.record] {
+			ok = false
+		}
+		fig.n++
+		r := map[string]*rate{"consistent": &fig.consistent, "conflict": &fig.conflict, "none": &fig.none, "unclear": &fig.unclear, "open": &fig.open}[c.want]
+		r.of++
+		cat := fig.byCategory[c.category]
+		if cat == nil {
+			cat = &rate{}
+			fig.byCategory[c.category] = cat
+		}
+		cat.of++
+		if ok {
+			r.ok++
+			cat.ok++
+		} else {
+			fig.failures = append(fig.failures, fmt.Sprintf("line %d (%s): want %s, got %s (record %q, topic %.2f, %v, %v)",
+				c.line, c.category, c.want, got, matched, res.TopicScore, res.Comparison.Score, res.Comparison.Differences))
+		}
+		if c.want == "consistent" {
+			fig.paraphraseConflict.of++
+			if got == "conflict" {
+				fig.paraphraseConflict.ok++
+			}
+		}
+	}
+	return fig
+}
+
+func (f meaningFigures) log(t *testing.T, name string) {
+	t.Helper()
+	t.Logf("%s: %d questions: consistent %v, conflict %v, none %v, unclear %v, open %v; agreeing paraphrases answered conflict %v",
+		name, f.n, f.consistent, f.conflict, f.none, f.unclear, f.open, f.paraphraseConflict)
+	for cat, r := range f.byCategory {
+		t.Logf("  %-22s %v", cat, *r)
+	}
+	for _, s := range f.failures {
+		t.Logf("  miss: %s", s)
+	}
+}
+
+// The bars lookup by meaning must clear: consistent, conflict and none
+// each answered right at least 90% of the time, and at most 5% of the
+// agreeing paraphrases answered conflict (an agent told conflict does not
+// act).
+func (f meaningFigures) check(t *testing.T) {
+	t.Helper()
+	if f.consistent.value() < 0.9 || f.conflict.value() < 0.9 || f.none.value() < 0.9 || f.paraphraseConflict.value() > 0.05 {
+		t.Errorf("below the bar: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
+			f.consistent, f.conflict, f.none, f.paraphraseConflict)
+	}
+}
+
+// TestMeaningTune runs the pairs the matcher was tuned on.
+func TestMeaningTune(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/tune.txt")
+	f.log(t, "tuning set")
+	f.check(t)
+}
+
+// TestMeaningHeldOut runs pairs written before the tuning and never used
+// for it, in other domains and voices. On these the matcher does not yet
+// clear the bar (docs/consensus.md gives the figures); the test guards
+// against falling below what was measured at the first run.
+func TestMeaningHeldOut(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/heldout.txt")
+	f.log(t, "held-out set")
+	if f.consistent.value() < 0.5 || f.conflict.value() < 0.85 || f.none.value() < 0.95 || f.paraphraseConflict.value() > 0.3 {
+		t.Errorf("held-out figures fell below the first measurement: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
+			f.consistent, f.conflict, f.none, f.paraphraseConflict)
+	}
+}

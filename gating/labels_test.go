@@ -1,0 +1,122 @@
+package gating
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// TestOutcomeLabel pins which verdicts label what.
+func TestOutcomeLabel(t *testing.T) {
+	t.Parallel()
+	const opening = "Use UUIDv7 keys"
+	h := debate.PositionHash
+	cases := []struct {
+		name string
+		o    debate.Outcome
+		want Outcome // "" = no label
+	}{
+		{"attacker's position adopted", debate.Outcome{Verdict: debate.ConsensusReached, Rule: debate.RuleAdopted, Rounds: 2,
+			FinalPosition: "Hash the body", FinalPositionHash: h("Hash the body"), DefenderPosition: "Hash the body"}, Debate},
+		{"answer changed, then conceded", debate.Outcome{Verdict: debate.ConsensusReached, Rule: debate.RuleConceded, Rounds: 2,
+			FinalPosition: "Use UUIDv7 keys with a 24h window", FinalPositionHash: h("Use UUIDv7 keys with a 24h window"), DefenderPosition: "Use UUIDv7 keys with a 24h window"}, Debate},
+		{"conceded in round 1, unchanged", debate.Outcome{Verdict: debate.ConsensusReached, Rule: debate.RuleConceded, Rounds: 1,
+			FinalPosition: opening, FinalPositionHash: h(opening), DefenderPosition: opening}, Skip},
+		{"conceded in round 3, unchanged", debate.Outcome{Verdict: debate.ConsensusReached, Rule: debate.RuleConceded, Rounds: 3,
+			FinalPosition: opening, FinalPositionHash: h(opening), DefenderPosition: opening}, ""},
+		{"survived", debate.Outcome{Verdict: debate.ConsensusReached, Rule: debate.RuleSurvived, Rounds: 3,
+			FinalPosition: opening, FinalPositionHash: h(opening), DefenderPosition: opening}, ""},
+		{"deadlock", debate.Outcome{Verdict: debate.Deadlock, Rule: debate.RuleRepeated, Rounds: 3, DefenderPosition: opening}, ""},
+		{"budget exhausted", debate.Outcome{Verdict: debate.BudgetExhausted, Rule: debate.RuleMaxTokens, Rounds: 2, DefenderPosition: "other"}, ""},
+		{"timeout", debate.Outcome{Verdict: debate.Timeout, Rule: debate.RuleWallClock, Rounds: 1, DefenderPosition: opening}, ""},
+	}
+	for _, c := range cases {
+		got, why, ok := OutcomeLabel(&c.o, opening)
+		if got != c.want || ok != (c.want != "") || ok && why == "" {
+			t.Errorf("%s: label %q (%v, %q), want %q", c.name, got, ok, why, c.want)
+		}
+	}
+}
+
+func TestParseLabelLine(t *testing.T) {
+	t.Parallel()
+	e, err := ParseLabelLine([]byte(`{"layer":"plan","text":"**Draft:** ship Friday\n**Concerns:** nobody on call\n**Final:** ship Tuesday","label":"debate"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Label != Debate || e.Layer != debate.LayerPlan || e.InitialAnswer != "ship Friday" || e.FinalAnswer != "ship Tuesday" || !strings.Contains(e.Critique, "on call") {
+		t.Errorf("text label read as %+v", e)
+	}
+	e, err = ParseLabelLine([]byte(`{"critique":"TestX passes","final_confidence":"90%","label":"skip","id":"mine-1"}`))
+	if err != nil || e.Label != Skip || *e.FinalConfidence != 0.9 || e.ID != "mine-1" {
+		t.Errorf("field label: %+v %v", e, err)
+	}
+	for _, bad := range []string{`{"critique":"c","label":"maybe"}`, `{"critique":"c"}`, `{"text":"t","critique":"c","label":"skip"}`,
+		`{"text":"","label":"skip"}`, `{"critique":"c","label":"skip","extra":1}`, `not json`, `{"layer":"deploy","text":"t","label":"skip"}`} {
+		if _, err := ParseLabelLine([]byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	if _, err := ReadLabelInput(strings.NewReader("{\"critique\":\"a\",\"label\":\"skip\"}\n\n{\"critique\":\"b\",\"label\":\"nope\"}\n")); err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("bad third line: %v", err)
+	}
+}
+
+func TestFindDecision(t *testing.T) {
+	t.Parallel()
+	entries := []LogEntry{{ID: "3f9a2c1e"}, {ID: "3f9b0000"}, {ID: "a0000000"}}
+	if e, err := FindDecision(entries, "A0"); err != nil || e.ID != "a0000000" {
+		t.Errorf("prefix: %v %v", e, err)
+	}
+	if _, err := FindDecision(entries, "3f9"); err == nil || !strings.Contains(err.Error(), "ambiguous") {
+		t.Errorf("ambiguous prefix: %v", err)
+	}
+	if _, err := FindDecision(entries, "ffff"); err == nil {
+		t.Error("unknown id found")
+	}
+	if e, err := FindDecision(entries, "3f9a2c1e"); err != nil || e.ID != "3f9a2c1e" {
+		t.Errorf("full id: %v %v", e, err)
+	}
+}
+
+func TestLabelsRoundTrip(t *testing.T) {
+	t.Parallel()
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	ls := []Label{{Time: "t", Source: SourceUser, Label: Skip, Input: SelfCritique{Critique: "ok"}},
+		{Time: "t", Source: SourceOutcome, Label: Debate, DecisionID: "d", DebateID: "x", Input: SelfCritique{Critique: "hm", Layer: debate.LayerSpec}}}
+	if err := AppendLabels(root, ls); err != nil {
+		t.Fatal(err)
+	}
+	f, err := root.OpenFile(LabelsName, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"time":"t","source":"martian","label":"skip","input":{"critique":"c"}}` + "\n" + `{"torn`)
+	f.Close()
+	if err := AppendLabels(root, ls[:1]); err != nil {
+		t.Fatal(err)
+	}
+	f, _ = root.Open(LabelsName)
+	defer f.Close()
+	got, bad, err := ReadLabels(f)
+	if err != nil || len(got) != 3 || bad != 2 {
+		t.Fatalf("read back %d labels, %d bad, %v", len(got), bad, err)
+	}
+	if got[1].Example().Weight != OutcomeLabelWeight || got[0].Example().Weight != UserLabelWeight || UserLabelWeight <= OutcomeLabelWeight {
+		t.Error("user labels must weigh more than outcome labels")
+	}
+	fi, _ := root.Stat(LabelsName)
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("labels.jsonl mode %v", fi.Mode().Perm())
+	}
+	if _, err := Learn(nil, nil, Default(), LearnOptions{}); !errors.Is(err, ErrCorpus) {
+		t.Errorf("learning from no labels: %v", err)
+	}
+}
