@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -20,7 +21,7 @@ const MaxModelReplyBytes = 1 << 20
 var (
 	// A reasoning block, or one left open by a reply cut short: a draft in
 	// a model's reasoning is not its answer.
-	thinkRE = regexp.MustCompile(`(?is)<think>.*?(?:</think>|\z)`)
+	thinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<think>.*?(?:</think>|\z)`) })
 )
 
 // ParseModelReply reads what a model wrote for req as a debate turn. The
@@ -45,7 +46,7 @@ func ParseModelReply(content string, req *debate.TurnRequest) (*debate.Turn, err
 	if !utf8.ValidString(content) {
 		content = strings.ToValidUTF8(content, "\uFFFD")
 	}
-	content = thinkRE.ReplaceAllString(content, "")
+	content = thinkRE().ReplaceAllString(content, "")
 	obj, span, err := findObject(content)
 	if err != nil {
 		return nil, err

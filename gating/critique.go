@@ -2,9 +2,11 @@ package gating
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -95,27 +97,91 @@ func Parse(r io.Reader) (SelfCritique, error) {
 	return ParseBytes(data)
 }
 
-// ParseBytes is Parse on a byte slice. A JSON object is read strictly:
-// one that does not fit the self-critique's fields is an error naming the
-// field. Input that starts like JSON but is not valid JSON is read as text
-// (and Parsed says so): only empty, binary or oversized text is refused.
+// ParseBytes is Parse on a byte slice. Only empty, binary or oversized
+// input is refused. A JSON object is read with its fields; one that does
+// not fit them exactly (an unknown key, a confidence of 7, a blank
+// critique beside other text) is read leniently, and Parsed notes what was
+// left out. Input that starts like JSON but is not a JSON object is read as
+// text.
 func ParseBytes(data []byte) (SelfCritique, error) {
 	data, err := checkText(data)
 	if err != nil {
 		return SelfCritique{}, err
 	}
-	if looksLikeJSON(data) {
-		if json.Valid(data) {
-			return ParseJSON(data)
-		}
-		sc, err := ParseText(data)
-		if err != nil {
-			return SelfCritique{}, err
-		}
-		sc.Parsed.Notes = append(sc.Parsed.Notes, "not valid JSON: read as text")
+	if !looksLikeJSON(data) {
+		return ParseText(data)
+	}
+	sc, jerr := ParseJSON(data)
+	if jerr == nil || errors.Is(jerr, ErrBinary) {
+		return sc, jerr
+	}
+	switch sc, object, err := lenientJSON(data, jerr); {
+	case err != nil:
+		return SelfCritique{}, err
+	case object:
 		return sc, nil
 	}
-	return ParseText(data)
+	sc, err = ParseText(data)
+	if err != nil {
+		return SelfCritique{}, err
+	}
+	sc.Parsed.Notes = append(sc.Parsed.Notes, "not a JSON object ("+oneLine(jerr.Error(), 100)+"): read as text")
+	return sc, nil
+}
+
+// lenientJSON reads a JSON object that ParseJSON refused (strictErr): keys
+// it does not know, confidences it cannot use, an unknown layer and blank
+// evidence refs are left out, and a blank critique is made of the other
+// text fields. object is false when data is not a JSON object (the caller
+// reads it as text); an object with no text at all is ErrNoCritique.
+func lenientJSON(data []byte, strictErr error) (sc SelfCritique, object bool, err error) {
+	var j jsonCritique
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimSpace(data)))
+	if err := dec.Decode(&j); err != nil {
+		return SelfCritique{}, false, nil
+	}
+	notes := []string{"not a strict JSON self-critique (" + oneLine(strictErr.Error(), 100) + "): read leniently"}
+	if strings.TrimSpace(j.Critique) == "" {
+		var parts []string
+		for _, f := range []string{j.Reasoning, j.InitialAnswer, j.FinalAnswer} {
+			if strings.TrimSpace(f) != "" {
+				parts = append(parts, f)
+			}
+		}
+		if len(parts) == 0 {
+			return SelfCritique{}, true, fmt.Errorf("%w: the JSON object has no critique, reasoning or answer", ErrNoCritique)
+		}
+		j.Critique = strings.Join(parts, "\n\n")
+		notes = append(notes, "no critique: the reasoning and answers are the critique")
+	}
+	refs := j.EvidenceRefs[:0]
+	for _, r := range j.EvidenceRefs {
+		if strings.TrimSpace(r) != "" {
+			refs = append(refs, r)
+		}
+	}
+	j.EvidenceRefs = refs
+	for name, raw := range map[string]*json.RawMessage{"initial_confidence": &j.InitialConfidence, "final_confidence": &j.FinalConfidence, "confidence": &j.Confidence} {
+		if _, err := jsonConfidence(name, *raw); err != nil {
+			*raw = nil
+			notes = append(notes, name+" left out: "+oneLine(err.Error(), 80))
+		}
+	}
+	if j.Confidence != nil && j.FinalConfidence != nil {
+		j.Confidence = nil
+		notes = append(notes, "confidence left out: final_confidence is given")
+	}
+	if _, err := debate.ParseLayer(j.Layer); strings.TrimSpace(j.Layer) != "" && err != nil {
+		notes = append(notes, fmt.Sprintf("layer %q left out", oneLine(j.Layer, 20)))
+		j.Layer = ""
+	}
+	sc, err = j.critique()
+	if err != nil {
+		return SelfCritique{}, true, err
+	}
+	sort.Strings(notes[1:])
+	sc.Parsed.Notes = notes
+	return sc, true, nil
 }
 
 // looksLikeJSON reports whether data starts (after white space) with an

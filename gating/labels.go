@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -242,8 +243,9 @@ func FindDecision(entries []LogEntry, id string) (LogEntry, error) {
 //   - skip (a skip would have done) when every attacker conceded in round 1
 //     and the defender's position is the opening one;
 //   - no label otherwise: a deadlock, a survived or repeated position over
-//     several rounds, an exhausted budget, a timeout or a forfeit says
-//     nothing clear about whether the debate was needed.
+//     several rounds, an exhausted budget, a timeout, a forfeit or an
+//     unavailable agent says nothing clear about whether the debate was
+//     needed.
 func OutcomeLabel(o *debate.Outcome, opening string) (label Outcome, why string, ok bool) {
 	if o == nil {
 		return "", "", false
@@ -312,6 +314,19 @@ type LearnOptions struct {
 	Folds int
 }
 
+// LabelKey identifies a label by what it says: its self-critique and its
+// label (the first 8 bytes of a SHA-256, hex).
+func LabelKey(l Label) string {
+	in := l.Input
+	in.Parsed = nil
+	b, _ := json.Marshal(struct {
+		Label Outcome      `json:"label"`
+		Input SelfCritique `json:"input"`
+	}{l.Label, in})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
 // LearnResult is what Learn found: the new model and how the current and
 // the new model do on the user's own labels.
 type LearnResult struct {
@@ -320,9 +335,13 @@ type LearnResult struct {
 	// labels, outcome labels.
 	Corpus, User, Outcomes int
 	// Current and New are recall of debate and skip rate of skip on the
-	// labels (user and outcome), the new model's cross-validated (each
-	// label scored by a model trained without it).
-	Current, New LabelScore
+	// labels (user and outcome) the current model was not trained on, the
+	// new model's cross-validated (each label scored by a model trained
+	// without it). When the current model has seen every label, they are
+	// compared on all of them and CurrentSawAll is set: the current
+	// model's figures are then in-sample and flatter it.
+	Current, New  LabelScore
+	CurrentSawAll bool
 	// NotWorse says the new model's recall and skip rate are both at least
 	// the current one's.
 	NotWorse bool
@@ -360,18 +379,48 @@ func Learn(corpus []Example, labels []Label, current *Gate, opts LearnOptions) (
 	if err != nil {
 		return nil, err
 	}
+	keys := make([]string, len(labels))
+	for i, l := range labels {
+		keys[i] = LabelKey(l)
+	}
+	m.Training.LabelKeys = slices.Compact(slices.Sorted(slices.Values(keys)))
 	res.Model = m
 
-	// The current gate, on every label.
-	cur := make([]bool, len(lab))
-	for i, e := range lab {
-		d, err := current.Decide(e.SelfCritique)
+	// The labels the comparison is made on: those the current model was
+	// not trained on.
+	seen := map[string]bool{}
+	if cm := current.Model(); cm != nil {
+		for _, k := range cm.Training.LabelKeys {
+			seen[k] = true
+		}
+	}
+	var cmp []int
+	for i := range lab {
+		if !seen[keys[i]] {
+			cmp = append(cmp, i)
+		}
+	}
+	if len(cmp) == 0 {
+		res.CurrentSawAll = true
+		for i := range lab {
+			cmp = append(cmp, i)
+		}
+	}
+	sub := make([]Example, len(cmp))
+	for k, i := range cmp {
+		sub[k] = lab[i]
+	}
+
+	// The current gate.
+	cur := make([]bool, len(cmp))
+	for k, i := range cmp {
+		d, err := current.Decide(lab[i].SelfCritique)
 		if err != nil {
 			return nil, err
 		}
-		cur[i] = d.Debate()
+		cur[k] = d.Debate()
 	}
-	res.Current = scoreLabels(lab, cur)
+	res.Current = scoreLabels(sub, cur)
 
 	// The new model, cross-validated on the labels.
 	folds := opts.Folds
@@ -380,15 +429,15 @@ func Learn(corpus []Example, labels []Label, current *Gate, opts LearnOptions) (
 	}
 	folds = min(folds, len(lab))
 	pred := make([]bool, len(lab))
-	seen := [2]int{}
+	perLabel := [2]int{}
 	fold := make([]int, len(lab))
 	for i, e := range lab {
 		c := 0
 		if e.Label == Debate {
 			c = 1
 		}
-		fold[i] = seen[c] % folds
-		seen[c]++
+		fold[i] = perLabel[c] % folds
+		perLabel[c]++
 	}
 	for k := 0; k < folds; k++ {
 		train := append([]Example(nil), corpus...)
@@ -419,7 +468,11 @@ func Learn(corpus []Example, labels []Label, current *Gate, opts LearnOptions) (
 			pred[i] = d.Debate()
 		}
 	}
-	res.New = scoreLabels(lab, pred)
+	newPred := make([]bool, len(cmp))
+	for k, i := range cmp {
+		newPred[k] = pred[i]
+	}
+	res.New = scoreLabels(sub, newPred)
 	res.NotWorse = res.New.Recall >= res.Current.Recall && res.New.SkipRate >= res.Current.SkipRate
 	return res, nil
 }

@@ -32,6 +32,7 @@ func TestOutcomeLabel(t *testing.T) {
 		{"deadlock", debate.Outcome{Verdict: debate.Deadlock, Rule: debate.RuleRepeated, Rounds: 3, DefenderPosition: opening}, ""},
 		{"budget exhausted", debate.Outcome{Verdict: debate.BudgetExhausted, Rule: debate.RuleMaxTokens, Rounds: 2, DefenderPosition: "other"}, ""},
 		{"timeout", debate.Outcome{Verdict: debate.Timeout, Rule: debate.RuleWallClock, Rounds: 1, DefenderPosition: opening}, ""},
+		{"an agent unavailable", debate.Outcome{Verdict: debate.Unavailable, Rule: debate.RuleUnavailable, Rounds: 1, DefenderPosition: opening}, ""},
 	}
 	for _, c := range cases {
 		got, why, ok := OutcomeLabel(&c.o, opening)

@@ -53,6 +53,10 @@ type TrainingInfo struct {
 	// validated figures on the corpus's hard cases (0 when it has none).
 	CVHardNegativeSkipRate float64 `json:"cv_hard_negative_skip_rate,omitempty"`
 	CVHardPositiveRecall   float64 `json:"cv_hard_positive_recall,omitempty"`
+	// LabelKeys identify the user and outcome labels a learnt model was
+	// trained on (see LabelKey), so that a later "gate learn" judges it
+	// only on labels it has not seen.
+	LabelKeys []string `json:"label_keys,omitempty"`
 	// Groups are the figures of each cross-validation group held out in
 	// turn: one per voice of the corpus (leave one voice out), then folds
 	// of the examples without a voice.

@@ -231,7 +231,9 @@ func TestConfidenceForms(t *testing.T) {
 func TestOnlyEmptyBinaryOrOversizedIsRefused(t *testing.T) {
 	t.Parallel()
 	readable := []string{"ok", "Confidence: 2", "Confidence: 0.9\nConfidence: 0.8\nConfidence: 0.7", "## Final answer\n",
-		"# \n## \n**:**", "Layer: sideways\nfine", "{", "[{", `{"critique": "cut off`, "Final confidence: 80%\nFinal confidence: 90%"}
+		"# \n## \n**:**", "Layer: sideways\nfine", "{", "[{", `{"critique": "cut off`, "İİİİ deploy verified. conf 0.9", "ẞ conf",
+		`{"critique":"x","extra":1}`, `{"critique":"fine","final_confidence":7}`, `{"critique":"","final_answer":"yes, it holds"}`,
+		`{"critique":"c","layer":"deploy","evidence_refs":[" "]}`, `{"critique":"C"} {"critique":"D"}`, `[{"critique":"C"}]`, "Final confidence: 80%\nFinal confidence: 90%"}
 	for _, in := range readable {
 		if _, err := ParseBytes([]byte(in)); err != nil {
 			t.Errorf("%q refused: %v", in, err)
@@ -243,8 +245,8 @@ func TestOnlyEmptyBinaryOrOversizedIsRefused(t *testing.T) {
 	}{
 		{[]byte(""), ErrNoCritique}, {[]byte(" \n\t\n"), ErrNoCritique}, {[]byte("a\x00b"), ErrBinary},
 		{[]byte("\xff\xfe"), ErrBinary}, {[]byte(strings.Repeat("a", MaxInputBytes+1)), ErrTooLarge},
-		// Valid JSON is structured input and is held to its fields.
-		{[]byte(`{"critique":""}`), ErrNoCritique}, {[]byte(`{"critique":"x","extra":1}`), ErrMalformed},
+		// A JSON object with no text at all is empty.
+		{[]byte(`{"critique":""}`), ErrNoCritique}, {[]byte(`{"layer":"spec","final_confidence":0.9}`), ErrNoCritique},
 	}
 	for _, c := range refused {
 		if _, err := ParseBytes(c.in); !errors.Is(err, c.want) {
@@ -263,14 +265,15 @@ func FuzzParseReadable(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		sc, err := ParseBytes([]byte(s))
 		body := strings.TrimPrefix(s, "\ufeff")
-		readable := utf8.ValidString(s) && len(s) <= MaxInputBytes && strings.TrimSpace(body) != "" &&
-			!(looksLikeJSON([]byte(body)) && json.Valid([]byte(body)))
+		readable := utf8.ValidString(s) && len(s) <= MaxInputBytes && strings.TrimSpace(body) != ""
 		for i := 0; i < len(s); i++ {
 			if binaryByte(s[i]) {
 				readable = false
 			}
 		}
-		if readable && err != nil {
+		// A JSON object whose text fields are all blank is empty.
+		emptyObject := errors.Is(err, ErrNoCritique) && json.Valid([]byte(body)) && strings.HasPrefix(strings.TrimSpace(body), "{")
+		if readable && err != nil && !emptyObject {
 			t.Fatalf("readable input refused: %v", err)
 		}
 		if err != nil {

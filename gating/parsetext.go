@@ -602,9 +602,11 @@ func inlineConfidence(trimmed string) (confRead, bool) {
 // was red before the patch. conf 0.9", "… it's standard (confidence: 80%)".
 // It returns the line without it.
 func trailingConfidence(line string) (before string, c confRead, ok bool) {
-	low := strings.ToLower(line)
+	lb := []byte(line)
+	lowerASCII(lb) // same offsets as line
+	low := string(lb)
 	i := strings.LastIndex(low, "conf")
-	if i <= 0 || len(low)-i > 40 || isWordByte([]byte(low), i-1) {
+	if i <= 0 || len(low)-i > 40 || isWordByte(lb, i-1) {
 		return "", confRead{}, false
 	}
 	rest := low[i:]
@@ -616,22 +618,17 @@ func trailingConfidence(line string) (before string, c confRead, ok bool) {
 		return "", confRead{}, false
 	}
 	v := strings.TrimRight(strings.TrimSpace(strings.TrimLeft(rest[j:], " :=")), ").]")
-	vals, how := readConfidences(v)
-	if len(vals) == 0 || !strings.HasPrefix(how, "number") && how != "a -> b" {
-		return "", confRead{}, false
-	}
 	// The value must be all that follows: "conf 0.9", not "conf 0.9 for X".
-	end := 0
-	for end < len(v) && (v[end] >= '0' && v[end] <= '9' || strings.IndexByte(".%/ ->→", v[end]) >= 0) {
-		end++
-	}
-	if strings.TrimSpace(v[end:]) != "" && !strings.HasPrefix(v[end:], "\xe2") {
-		if _, err := strconv.ParseFloat(strings.TrimSpace(v[end:]), 64); err != nil && how != "a -> b" {
+	for _, r := range v {
+		if unicode.IsLetter(r) {
 			return "", confRead{}, false
 		}
 	}
-	b := strings.TrimRight(line[:i], " (,;[")
-	return b, confRead{vals: vals, how: how + " (end of line)"}, true
+	vals, how := readConfidences(v)
+	if len(vals) == 0 {
+		return "", confRead{}, false
+	}
+	return strings.TrimRight(line[:i], " (,;["), confRead{vals: vals, how: how + " (end of line)"}, true
 }
 
 // assignConfidences places the confidences read: labelled ones in their

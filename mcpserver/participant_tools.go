@@ -303,6 +303,8 @@ func (s *Server) start(p *participant, model string) error {
 	}()
 	select {
 	case <-ready:
+		// Joining is a call: the idle time counts from its end.
+		p.enter()()
 		return nil
 	case <-p.done:
 		if p.runErr != nil {

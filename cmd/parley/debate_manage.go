@@ -247,7 +247,7 @@ func newDebateListCmd(a *app) *cobra.Command {
 }
 
 func newDebateWatchCmd(a *app) *cobra.Command {
-	return a.debateCmd("watch ID", "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 3 otherwise)",
+	return a.debateCmd("watch ID", "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 4 on UNAVAILABLE, 3 otherwise)",
 		a.watchDebate)
 }
 

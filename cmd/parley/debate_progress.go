@@ -205,7 +205,8 @@ type unavailableExit struct{}
 func (unavailableExit) Error() string { return "" }
 
 // printVerdict prints how a debate closed and returns the command's
-// result: nil for CONSENSUS_REACHED, a blockedError (exit 3) otherwise.
+// result: nil for CONSENSUS_REACHED, unavailableExit (exit 4) for
+// UNAVAILABLE, a blockedError (exit 3) otherwise.
 func (a *app) printVerdict(o *debate.Outcome) error {
 	transcript := filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(o.DebateID, transcripts.TranscriptFile)))
 	record := ""

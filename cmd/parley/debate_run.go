@@ -157,7 +157,7 @@ func newDebateRunCmd(a *app) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "run --layer L --topic T --agent ROLE=SPEC... [budget flags]",
-		Short: "Run a debate to its verdict (exit 0 on CONSENSUS_REACHED, 3 otherwise)",
+		Short: "Run a debate to its verdict (exit 0 on CONSENSUS_REACHED, 4 on UNAVAILABLE, 3 otherwise)",
 		Long: "Starts the agents it needs as separate processes (script:FILE, exec:COMMAND)\n" +
 			"or uses running ones (@NAME), runs the debate, files the verdict in the vault\n" +
 			"and prints it. Attackers speak in the order given, then the defender.\n" +
@@ -184,7 +184,8 @@ func newDebateRunCmd(a *app) *cobra.Command {
 }
 
 // runDebate runs (resume false) or resumes a debate in this process and
-// prints its verdict: nil for CONSENSUS_REACHED, exit 3 otherwise.
+// prints its verdict: nil for CONSENSUS_REACHED, exit 4 for UNAVAILABLE,
+// exit 3 otherwise.
 func (a *app) runDebate(ctx context.Context, s *debate.DebateSession, resume bool) error {
 	o, err := a.execDebate(ctx, s, resume)
 	if err != nil {

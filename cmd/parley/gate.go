@@ -30,12 +30,17 @@ func newGateCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gate [FILE | -]",
 		Short: "Decide whether a self-critique deserves a debate (iMAD-style gate)",
-		Long: "gate reads one self-critique (JSON, or Markdown/plain text with sections such as\n" +
-			"\"Initial answer\", \"Self-critique\", \"Final answer\" and \"Confidence: 0.8\" lines)\n" +
-			"from FILE or standard input, decides debate or skip, prints the score, the\n" +
-			"threshold and the cues that fired with the text that fired them, and appends\n" +
-			"the decision to <root>/gate.jsonl. With --exit-code a debate exits 3.",
-		Args: maxArgs(1),
+		Long: "gate reads one self-critique from FILE or standard input: JSON, or any readable\n" +
+			"text (sections such as \"Draft\", \"Self-check\", \"Reflection\", \"Revised answer\"\n" +
+			"are recognised by meaning in headings, bold labels or Label: lines; confidences\n" +
+			"as 0.8, 80%, high or 0.6 -> 0.9; text without sections is all critique). It\n" +
+			"decides debate or skip, prints the score, the threshold, the model, what it\n" +
+			"parsed and the cues that fired with the text that fired them, and appends the\n" +
+			"decision, with a short id, to <root>/gate.jsonl. It decides with\n" +
+			"<root>/gate/model.json when 'parley gate learn' installed one. With --exit-code\n" +
+			"a debate exits 3.",
+		Example: "  parley gate critique.md\n  parley --json gate - < critique.json\n  parley gate --exit-code --layer verify critique.md",
+		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := a.gate(mode, model)
 			if err != nil {
@@ -206,7 +211,11 @@ func printDecision(w io.Writer, d gating.Decision) {
 	if p := d.Parsed; p != nil {
 		var parts []string
 		for _, s := range p.Sections {
-			parts = append(parts, fmt.Sprintf("%s (%s %q, line %d)", s.Section, s.How, oneLine(s.Label, 0), s.Line))
+			if s.Line > 0 {
+				parts = append(parts, fmt.Sprintf("%s (%s %q, line %d)", s.Section, s.How, oneLine(s.Label, 0), s.Line))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s (%s)", s.Section, s.How))
+			}
 		}
 		for _, c := range p.Confidences {
 			parts = append(parts, fmt.Sprintf("%s confidence %g (%s)", c.Slot, c.Value, c.How))

@@ -214,8 +214,9 @@ func newGateLearnCmd(a *app) *cobra.Command {
 			"weigh 4 corpus examples each) and the outcome labels of debates the gate sent to\n" +
 			"debate (2 each): the attacker won or the answer changed labels debate; every\n" +
 			"attacker conceding in round 1 with the defender's position unchanged labels skip;\n" +
-			"other verdicts give no label. It prints recall of debate and skip rate on those\n" +
-			"labels for the current model and, cross-validated, for the new one, and installs\n" +
+			"other verdicts give no label. It prints recall of debate and skip rate for the\n" +
+			"current model and, cross-validated, for the new one, on the labels the current\n" +
+			"model was not trained on (all of them for the embedded model), and installs\n" +
 			"the new one as <root>/gate/model.json only when neither figure is worse (--force\n" +
 			"installs it anyway). 'parley gate' then decides with it and names it by its hash.\n" +
 			"--reset removes <root>/gate/model.json: the embedded model decides again.",
@@ -287,12 +288,17 @@ func newGateLearnCmd(a *app) *cobra.Command {
 					"labels": map[string]int{"user": res.User, "outcome": res.Outcomes}, "corpus": res.Corpus,
 					"current":   map[string]any{"model": current.Name(), "score": res.Current},
 					"new":       map[string]any{"model": name, "score": res.New, "cross_validated": true},
-					"not_worse": res.NotWorse, "installed": install,
+					"not_worse": res.NotWorse, "installed": install, "current_saw_all": res.CurrentSawAll,
 				})
 			}
 			a.printf("trained on %d corpus examples, %d user label(s) and %d outcome label(s)\n", res.Corpus, res.User, res.Outcomes)
-			a.printf("on your %d label(s):  current %s: recall of debate %.3f, skip rate %.3f\n", res.Current.N, current.Name(), res.Current.Recall, res.Current.SkipRate)
-			a.printf("                      new %s: recall of debate %.3f, skip rate %.3f (cross-validated)\n", name, res.New.Recall, res.New.SkipRate)
+			if res.CurrentSawAll {
+				a.printf("compared on all %d label(s); the current model was trained on them, so its figures are in-sample\n", res.Current.N)
+			} else {
+				a.printf("compared on the %d label(s) the current model was not trained on\n", res.Current.N)
+			}
+			a.printf("  current %s: recall of debate %.3f, skip rate %.3f\n", current.Name(), res.Current.Recall, res.Current.SkipRate)
+			a.printf("  new     %s: recall of debate %.3f, skip rate %.3f (cross-validated)\n", name, res.New.Recall, res.New.SkipRate)
 			switch {
 			case res.NotWorse:
 				a.printf("installed %s: %s decides with it (undo: %s)\n", path, a.cmdLine("gate"), a.cmdLine("gate", "learn", "--reset"))

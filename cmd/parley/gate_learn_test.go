@@ -187,6 +187,22 @@ func TestGateLearnsFromItsUser(t *testing.T) {
 		t.Errorf("printed decision does not name its model:\n%s", out)
 	}
 
+	// Learning again with no new label: the installed model has seen every
+	// label, and learn says its figures are in-sample.
+	out, _, _ = dcli(t, root, "gate", "learn")
+	if !strings.Contains(out, "in-sample") {
+		t.Errorf("second learn does not say the current model saw every label:\n%s", out)
+	}
+	// One new label: the comparison is made on it alone.
+	if _, errs, code := runT(t, `{"layer":"spec","critique":"Unsure the spec allows this; nobody has read §4 yet and the owner is TBD.","label":"debate"}`+"\n",
+		"--root", root, "gate", "label", "-"); code != 0 {
+		t.Fatalf("label: %s", errs)
+	}
+	out, _, _ = dcli(t, root, "gate", "learn")
+	if !strings.Contains(out, "compared on the 1 label(s) the current model was not trained on") {
+		t.Errorf("learn after one new label:\n%s", out)
+	}
+
 	// --reset: the embedded model decides again.
 	if out, _, code := dcli(t, root, "gate", "learn", "--reset"); code != 0 || !strings.Contains(out, "embedded model decides again") {
 		t.Errorf("reset: exit %d %q", code, out)

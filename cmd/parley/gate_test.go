@@ -155,9 +155,7 @@ func TestGateMalformedInput(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	cases := map[string]string{
-		// Valid JSON is held to the self-critique's fields; text is
-		// refused only when empty, binary or oversized.
-		"confidence 7":   `{"critique":"c","final_confidence":7}`,
+		// Only empty, binary or oversized input is refused.
 		"empty critique": `{"critique":""}`,
 		"empty":          " \n\n",
 		"10 MiB":         strings.Repeat("maybe ", (10<<20)/6),
@@ -174,6 +172,12 @@ func TestGateMalformedInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, gating.LogName)); err == nil {
 		t.Error("a malformed input was logged as a decision")
+	}
+	// A JSON object that does not fit the fields exactly is read, and the
+	// decision says what was left out.
+	out, stderr, code := runT(t, `{"critique":"It might fail.","final_confidence":7,"mood":"tired"}`, "--root", root, "gate")
+	if code != 0 || !strings.Contains(out, "final_confidence left out") || !strings.Contains(out, "read leniently") {
+		t.Errorf("lenient JSON: exit %d %q %q", code, out, stderr)
 	}
 }
 

@@ -36,7 +36,10 @@ func newMCPCmd(a *app) *cobra.Command {
 			"gate, debate_start, debate_status, debate_join, debate_next_turn, debate_submit_turn,\n" +
 			"debate_leave, transcript_show, send, recv. Resources: parley://consensus/NAME and\n" +
 			"parley://debates/ID. Over HTTP, debate_start runs only @NAME and openai: agents, with\n" +
-			"no --context files and no workspace, unless --trusted. Logs go to stderr (--verbose).",
+			"no --context files and no workspace, unless --trusted. Over HTTP a request with an Origin\n" +
+			"other than a loopback one (or one --allow-origin lists) is refused 403, a session idle\n" +
+			"for --session-timeout is closed, and a joined participant without a tool call for the\n" +
+			"registration TTL leaves. Logs go to stderr (--verbose).",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("http") && (allowRemote || trusted || len(origins) > 0 || cmd.Flags().Changed("session-timeout")) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -46,28 +48,62 @@ func TestSendWaitsForTheNATSServer(t *testing.T) {
 	root, srv := natsRoot(t)
 	mustCLI(t, root, "", "agents", "add", "Bob")
 	srv.Stop()
-	type result struct {
-		out, errs string
-		code      int
-	}
-	done := make(chan result, 1)
+	var out, errs syncBuffer
+	done := make(chan int, 1)
 	go func() {
-		out, errs, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Bob", "sent during the outage")
-		done <- result{out, errs, code}
+		err := run(context.Background(), []string{"--root", root, "send", "--from", "Alice", "--to", "Bob", "sent during the outage"}, strings.NewReader(""), &out, &errs)
+		done <- exitCode(err, &errs)
 	}()
-	time.Sleep(time.Second)
+	// The server comes back once the send said it waits for it.
+	for !strings.Contains(errs.String(), "does not answer") {
+		select {
+		case code := <-done:
+			t.Fatalf("send ended (exit %d) without waiting: %q", code, errs.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
 	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	r := <-done
-	if r.code != 0 || !strings.Contains(r.out, "sent ") {
-		t.Fatalf("send during an outage: exit %d: %s %s", r.code, r.out, r.errs)
+	if code := <-done; code != 0 || !strings.Contains(out.String(), "sent ") {
+		t.Fatalf("send during an outage: exit %d: %s %s", code, out.String(), errs.String())
 	}
-	if n := strings.Count(r.errs, "does not answer"); n != 1 || !strings.Contains(r.errs, "retrying for up to 30s") {
-		t.Errorf("the wait was said %d times: %q", n, r.errs)
+	if n := strings.Count(errs.String(), "does not answer"); n != 1 || !strings.Contains(errs.String(), "retrying for up to 30s") {
+		t.Errorf("the wait was said %d times: %q", n, errs.String())
 	}
-	out := mustCLI(t, root, "", "recv", "--as", "Bob")
-	if !strings.Contains(out, "sent during the outage") {
-		t.Fatalf("not delivered: %s", out)
+	if got := mustCLI(t, root, "", "recv", "--as", "Bob"); !strings.Contains(got, "sent during the outage") {
+		t.Fatalf("not delivered: %s", got)
+	}
+}
+
+// Ctrl-C ends the wait for a NATS server that is down, at once.
+func TestInterruptTheWaitForNATS(t *testing.T) {
+	t.Parallel()
+	root, srv := natsRoot(t)
+	srv.Stop()
+	cmd := testBinary(t, "--root", root, "send", "--from", "Alice", "--to", "Bob", "hello")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for !strings.Contains(stderr.String(), "does not answer") {
+		select {
+		case err := <-done:
+			t.Fatalf("ended before waiting: %v %q", err, stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ctrl-C did not end the wait")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(stderr.String(), "interrupted while waiting for the NATS server") {
+		t.Fatalf("exit %d: %q", code, stderr.String())
 	}
 }
