@@ -269,7 +269,7 @@ func TestOpenAINonRetryableAndTransportErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "not found, try pulling it first") || !strings.Contains(err.Error(), "check openai.baseUrl") {
 		t.Fatalf("404: %v (%d requests)", err, len(srv.Requests()))
 	}
-	o, srv, _ = newFake(t, OpenAIConfig{}, func(r *openaitest.Request) openaitest.Response { return openaitest.Status(401, "invalid api key") })
+	o, _, _ = newFake(t, OpenAIConfig{}, func(r *openaitest.Request) openaitest.Response { return openaitest.Status(401, "invalid api key") })
 	if _, err := o.Turn(context.Background(), request(1, 1)); !strings.Contains(err.Error(), "check the API key") {
 		t.Fatalf("401: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/parleyhq/parley/internal/trust"
 	"io"
 	"os"
 	"time"
@@ -63,6 +64,15 @@ func LoadScript(path string) (*Script, error) {
 		return nil, fmt.Errorf("script: %w", err)
 	}
 	defer f.Close()
+	// A script decides what an agent says: one that someone else could
+	// have written is refused, as ssh refuses such a config.
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("script: %w", err)
+	}
+	if err := trust.Check("the agent script", path, fi); err != nil {
+		return nil, err
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxScriptBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("script %s: %w", path, err)

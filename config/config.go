@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/internal/trust"
 )
 
 // FileName is the settings file's name under the root.
@@ -43,6 +44,8 @@ type Config struct {
 	Transport string `json:"transport,omitempty"`
 	// NATS configures the "nats" transport.
 	NATS NATS `json:"nats"`
+	// Seal configures the signing of debate seals.
+	Seal Seal `json:"seal"`
 }
 
 // The messenger transports.
@@ -105,18 +108,50 @@ func (c *Config) Budget(l debate.Layer) debate.ConsensusBudget {
 }
 
 // Load reads <root>/config.json. A missing file yields the defaults.
+//
+// Like ssh with its configuration, Load refuses (with a *trust.Error that
+// says how to fix it) a root or a config.json that is writable by group or
+// others or owned by another user: config.json names commands parley runs.
+// config.json is opened inside the root: a symbolic link out of it is
+// refused.
 func Load(root string) (*Config, error) {
-	// A named pipe planted as config.json must not block every command in
-	// open(2) (where not even SIGTERM gets it out): regfile refuses it.
-	f, _, err := regfile.Open(os.OpenFile, filepath.Join(root, FileName))
+	if err := trust.Path("the parley root", root); err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(root)
+	if fi, serr := os.Stat(root); serr == nil && !fi.IsDir() {
+		err = syscall.ENOTDIR
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return &Config{}, nil
 	case errors.Is(err, syscall.ENOTDIR):
+		if r != nil {
+			r.Close()
+		}
 		return nil, fmt.Errorf("%w: the root %s is not a directory; give --root a directory (parley init creates one)", ErrInvalid, root)
+	case err != nil:
+		return nil, err
+	}
+	defer r.Close()
+	name := filepath.Join(root, FileName)
+	// A named pipe planted as config.json must not block every command in
+	// open(2) (where not even SIGTERM gets it out): regfile refuses it.
+	f, fi, err := regfile.Open(r.OpenFile, FileName)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &Config{}, nil
 	case errors.Is(err, regfile.ErrNotRegular):
 		return nil, fmt.Errorf("%w: %w; replace it with a JSON file or remove it", ErrInvalid, err)
 	case err != nil:
+		if li, lerr := r.Lstat(FileName); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(name)
+			return nil, fmt.Errorf("%w: %s is a symbolic link to %s, out of the root; copy the file into the root instead", ErrInvalid, name, target)
+		}
+		return nil, err
+	}
+	if err := trust.Check("config.json", name, fi); err != nil {
+		f.Close()
 		return nil, err
 	}
 	defer f.Close()
@@ -125,14 +160,17 @@ func Load(root string) (*Config, error) {
 		return nil, err
 	}
 	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrInvalid, f.Name(), MaxBytes)
+		return nil, fmt.Errorf("%w: %s is larger than %d bytes", ErrInvalid, name, MaxBytes)
 	}
 	c, err := Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name(), err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if cr := c.NATS.Credentials; cr != "" && !filepath.IsAbs(cr) {
 		c.NATS.Credentials = filepath.Join(root, cr)
+	}
+	if k := c.Seal.SigningKey; k != "" && !filepath.IsAbs(k) {
+		c.Seal.SigningKey = filepath.Join(root, k)
 	}
 	return c, nil
 }
@@ -177,6 +215,9 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if err := c.Escalation.validate(); err != nil {
 		return nil, fmt.Errorf("%w: escalation.%v", ErrInvalid, err)
+	}
+	if err := c.Seal.validate(); err != nil {
+		return nil, fmt.Errorf("%w: seal.%v", ErrInvalid, err)
 	}
 	if err := c.OpenAI.validate(); err != nil {
 		return nil, fmt.Errorf("%w: openai.%v", ErrInvalid, err)

@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -30,7 +31,24 @@ const (
 	CheckOpen CheckStatus = "open"
 	// CheckNone: no active record for the question.
 	CheckNone CheckStatus = "none"
+	// CheckTampered: the active record's debate does not verify against
+	// its seal (the record, its transcript or another of its files was
+	// changed after filing): it binds nothing until it does. The caller
+	// must not proceed (the CLI exits 3).
+	CheckTampered CheckStatus = "tampered"
 )
+
+// SealChecker tells whether the debate a record was filed from still
+// verifies against its seal, the record included: nil when it does, else
+// an error saying which file differs. The CLI, the MCP server and the web
+// pages provide one over the parley root.
+type SealChecker interface {
+	CheckSeal(ctx context.Context, r *Record) error
+}
+
+// WithSealCheck makes Check verify the active record's seal before
+// answering consistent, conflict or open.
+func WithSealCheck(c SealChecker) Option { return func(s *Store) { s.seal = c } }
 
 // relatedLimit is how many related records a check lists.
 const relatedLimit = 5
@@ -62,6 +80,11 @@ type CheckResult struct {
 	// Related are other records ranked by relevance to the topic and the
 	// position, best first (the active record itself is not among them).
 	Related []Hit
+	// Problem says why a Tampered record's seal fails.
+	Problem string
+	// Unsealed says why the record's seal could not be checked (its
+	// debate is not under the root: ErrNoSeal), "" when it was.
+	Unsealed string
 }
 
 // Check answers whether a filed consensus settles a question before a
@@ -69,8 +92,26 @@ type CheckResult struct {
 // by meaning (TopicScore at least TopicThreshold, the best one wins; the
 // same slug always matches), and compares the position with the record's
 // final position (ComparePositions). It always lists related records. A
-// record edited in place is read again before it is used.
+// record edited in place is read again before it is used. With
+// WithSealCheck, a record whose seal fails is CheckTampered whatever it
+// says.
 func (s *Store) Check(ctx context.Context, layer debate.Layer, topic, position string) (*CheckResult, error) {
+	res, err := s.checkUnsealed(ctx, layer, topic, position)
+	if err != nil || res.Record == nil || s.seal == nil {
+		return res, err
+	}
+	// Outside the store's lock: the seal check reads the records too.
+	switch err := s.seal.CheckSeal(ctx, res.Record); {
+	case errors.Is(err, ErrNoSeal):
+		res.Unsealed = err.Error()
+	case err != nil:
+		res.Status, res.Problem = CheckTampered, err.Error()
+	}
+	return res, nil
+}
+
+// checkUnsealed is Check without the seal.
+func (s *Store) checkUnsealed(ctx context.Context, layer debate.Layer, topic, position string) (*CheckResult, error) {
 	l, err := debate.ParseLayer(string(layer))
 	if err != nil {
 		return nil, err
@@ -261,6 +302,8 @@ func (r *CheckResult) String() string {
 		return fmt.Sprintf("consistent with %s", r.Record.Path)
 	case CheckOpen:
 		return fmt.Sprintf("open: %s records %s without a binding position", r.Record.Path, r.Record.Verdict)
+	case CheckTampered:
+		return fmt.Sprintf("tampered: %s does not verify against its debate's seal: %s", r.Record.Path, r.Problem)
 	}
 	return fmt.Sprintf("none: no consensus filed for %s/%s", r.Layer, r.Slug)
 }

@@ -20,6 +20,11 @@ var (
 	// ErrNotClosed means a debate has no verdict yet, so there is nothing
 	// to file.
 	ErrNotClosed = errors.New("debate not closed")
+	// ErrNoSeal means a record whose debate is not under the parley root,
+	// so its seal cannot be checked (a vault shared between roots, or
+	// records filed by a program): Check answers on the record alone and
+	// says so.
+	ErrNoSeal = errors.New("the record's debate is not here to check its seal against")
 	// ErrNotFiled means an outcome whose verdict is never filed
 	// (UNAVAILABLE: not a debate outcome).
 	ErrNotFiled = errors.New("verdict not filed as a consensus record")

@@ -120,6 +120,21 @@ func (s *Store) Record(ctx context.Context, name string) (*Record, *vault.Page, 
 	return rec, page, nil
 }
 
+// RecordOf returns the vault path of the record filed for debate id, ""
+// when none is. It implements transcripts.RecordFinder.
+func (s *Store) RecordOf(ctx context.Context, debateID string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensure(ctx); err != nil {
+		return "", err
+	}
+	r, err := s.byDebate(debateID)
+	if err != nil || r == nil {
+		return "", err
+	}
+	return r.Path, nil
+}
+
 func validFile(name string) error {
 	if name == ".md" || strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") {
 		return ErrNoRecord

@@ -33,6 +33,8 @@ type Store struct {
 	// hook, when set by a test, is called after each step of a filing
 	// ("record", "supersede", "index"), so a crash can be injected there.
 	hook func(step string)
+	// seal checks a record's seal before Check trusts it (WithSealCheck).
+	seal SealChecker
 
 	mu  sync.Mutex // guards idx; held for a whole filing or query
 	idx *index     // opened on first use

@@ -107,6 +107,12 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 	if lines := evidenceLines(o); len(lines) > 0 {
 		fm = append(fm, vault.Field{Key: "evidence_lines", Value: lines})
 	}
+	if f := o.Filing; f != nil && f.Head != "" {
+		// The transcript this record was filed from, as its seal checks it.
+		fm = append(fm, vault.Field{Key: debate.FrontmatterHead, Value: f.Head},
+			vault.Field{Key: debate.FrontmatterEvents, Value: f.Events},
+			vault.Field{Key: debate.FrontmatterSessionHash, Value: f.SessionHash})
+	}
 	return fm, renderBody(o, final)
 }
 

@@ -202,6 +202,9 @@ func (c *Coordinator) turn(ctx context.Context) error {
 		return c.forfeit(ctx, p, ForfeitBadReply, "a second invalid reply")
 	}
 	if dead, detail := c.dead(ctx, sp.Name); dead {
+		if err := c.storageFault(); err != nil {
+			return err
+		}
 		if u := c.diagnose(sp.Name); u != nil {
 			return c.forfeitUnavailable(ctx, p, u)
 		}
@@ -216,7 +219,7 @@ func (c *Coordinator) turn(ctx context.Context) error {
 	for {
 		left := c.remaining()
 		if left <= 0 {
-			return c.forfeit(ctx, p, ForfeitDeadline, fmt.Sprintf("no reply within the wall clock (%d ms)", c.st.Session.Budget.MaxWallClockMs))
+			return c.blame(ctx, p, ForfeitDeadline, fmt.Sprintf("no reply within the wall clock (%d ms)", c.st.Session.Budget.MaxWallClockMs))
 		}
 		wctx, cancel := context.WithTimeout(ctx, min(left, c.PresenceInterval))
 		d, err := c.rcv.Receive(wctx)
@@ -229,6 +232,9 @@ func (c *Coordinator) turn(ctx context.Context) error {
 				return fmt.Errorf("receive as %s: %w", c.st.Session.Coordinator, err)
 			}
 			if dead, detail := c.dead(ctx, sp.Name); dead {
+				if err := c.storageFault(); err != nil {
+					return err
+				}
 				if u := c.diagnose(sp.Name); u != nil {
 					return c.forfeitUnavailable(ctx, p, u)
 				}
@@ -451,6 +457,25 @@ func (c *Coordinator) settle(ctx context.Context, p *pending, m *inbox.Message, 
 	return true, c.record(ctx, EventTurn, rec)
 }
 
+// blame forfeits p's turn for a missed reply or a dead agent, unless the
+// journal's disk is full or failing: then the agent could not have
+// answered either, and the debate stops with a *StorageError instead.
+func (c *Coordinator) blame(ctx context.Context, p *pending, reason ForfeitReason, detail string) error {
+	if err := c.storageFault(); err != nil {
+		return err
+	}
+	return c.forfeit(ctx, p, reason, detail)
+}
+
+// storageFault is the journal's disk fault (a *StorageError), nil when its
+// disk can take a write or the journal cannot tell (StorageProbe).
+func (c *Coordinator) storageFault() error {
+	if probe, ok := c.Journal.(StorageProbe); ok {
+		return probe.Writable()
+	}
+	return nil
+}
+
 func (c *Coordinator) forfeit(ctx context.Context, p *pending, reason ForfeitReason, detail string) error {
 	if p.requestID == "" {
 		p.requestID = RequestID(c.st.Session.ID, p.round, p.sp, min(p.attempt, 2))
@@ -524,10 +549,13 @@ func (c *Coordinator) close(ctx context.Context, o *Outcome) (*Outcome, error) {
 }
 
 // file files a recorded verdict (one that Verdict.Filed says is filed) and
-// seals the journal.
+// seals the journal. A filing the journal already sealed (a crash before
+// verdict.json) is not repeated.
 func (c *Coordinator) file(ctx context.Context, o *Outcome) (*Outcome, error) {
-	record := ""
-	if o.Verdict.Filed() {
+	var record string
+	if f := c.st.Filing; f != nil {
+		o.Filing, record = f, f.Record
+	} else if o.Verdict.Filed() {
 		var err error
 		if record, err = c.Filer.File(ctx, o); err != nil {
 			return nil, fmt.Errorf("file the verdict of %s (parley debate resume files it again): %w", o.DebateID, err)

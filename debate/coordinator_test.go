@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -569,5 +571,54 @@ func TestRequestsLeaveOutTheOldestTurnsToFit(t *testing.T) {
 	}
 	if last := seen[len(seen)-1]; last >= 2*rounds-1 || last == 0 {
 		t.Fatalf("the last request held %d turns (%v), want some left out, not all", last, seen)
+	}
+}
+
+// fullDisk is a journal whose disk a test fills: Writable fails once full.
+type fullDisk struct {
+	*debate.MemJournal
+	mu   sync.Mutex
+	full bool
+}
+
+func (j *fullDisk) Writable() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.full {
+		return &debate.StorageError{DebateID: "d", Path: "debates/d/transcript.jsonl", Err: syscall.ENOSPC}
+	}
+	return nil
+}
+
+// TestAnAgentOnAFullDiskIsNotBlamed: an agent that stops answering because
+// the disk is full (its reply cannot be written) is not recorded as dead:
+// the debate stops with the disk's error, resumable, no forfeit recorded.
+func TestAnAgentOnAFullDiskIsNotBlamed(t *testing.T) {
+	t.Parallel()
+	var h *harness
+	j := &fullDisk{MemJournal: debate.NewMemJournal()}
+	dying := party{name: "Proposer", role: debate.RoleDefender, respond: func(ctx context.Context, req *debate.TurnRequest) (*agent.Reply, error) {
+		if req.Round == 2 {
+			// The disk fills: the agent cannot write its reply and exits.
+			j.mu.Lock()
+			j.full = true
+			j.mu.Unlock()
+			h.presence.kill("Proposer")
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		return &agent.Reply{Turn: &debate.Turn{DebateID: req.DebateID, Round: req.Round, Role: req.Role, Position: "Use UUIDv7 keys, hashed"}}, nil
+	}}
+	h = newHarness(t, budgetOf(3, 6000), att("Critic", turns("1|Keys leak creation time|Use UUIDv7 keys|-1", "2|Keys collide|x|-1")), dying)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_, err := h.coordinator(j).Start(ctx, h.session)
+	if !errors.Is(err, debate.ErrStorage) || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("the debate ended with %v, want the disk's error", err)
+	}
+	for _, k := range kinds(t, j.Events()) {
+		if strings.HasPrefix(k, "forfeit") || strings.HasPrefix(k, "verdict") {
+			t.Errorf("recorded %s", k)
+		}
 	}
 }

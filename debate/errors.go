@@ -1,6 +1,10 @@
 package debate
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"syscall"
+)
 
 var (
 	// ErrUnknownLayer means a layer other than spec, plan or verify.
@@ -26,4 +30,38 @@ var (
 	// ErrBadReply means a debate_turn reply that cannot be accepted for its
 	// request; the coordinator records it as rejected.
 	ErrBadReply = errors.New("bad reply")
+	// ErrStorage means the coordinator could not write its own files (a
+	// full or failing disk): the debate stops without a verdict, and no
+	// agent is blamed. It can be resumed once the disk is writable.
+	ErrStorage = errors.New("the coordinator cannot write to its disk")
 )
+
+// StorageError is ErrStorage for one file: which, and what the disk said
+// (ENOSPC, EIO, EDQUOT, EROFS).
+type StorageError struct {
+	DebateID string
+	Path     string
+	Err      error
+}
+
+func (e *StorageError) Error() string {
+	return fmt.Sprintf("the disk holding %s failed (%v): debate %s stopped without a verdict and no agent is blamed; free space or fix the disk, then run parley debate resume %s",
+		e.Path, e.Err, e.DebateID, e.DebateID)
+}
+
+// Unwrap gives both ErrStorage and the disk's own error.
+func (e *StorageError) Unwrap() []error { return []error{ErrStorage, e.Err} }
+
+// IsDiskFault reports whether err is the disk's own failure (out of space
+// or quota, an I/O error, a read-only file system), as opposed to a
+// mistake of the caller.
+func IsDiskFault(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EIO) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS)
+}
+
+// StorageProbe is what a Journal may also implement: whether its disk
+// can still take a write. A coordinator asks it before blaming an agent
+// for a missed reply, since an agent on a full disk cannot answer either.
+type StorageProbe interface {
+	Writable() error
+}

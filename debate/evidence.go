@@ -314,3 +314,35 @@ func countLines(r io.Reader) (int, error) {
 	}
 	return n, nil
 }
+
+// Redacted is what a reader who may not learn about the workspace (an
+// untrusted MCP client over HTTP) is told of a check: for a file reference
+// only whether it was found under the workspace ("ok") or not ("missing"),
+// never a line count, and nothing that tells a path outside the workspace
+// from one that does not exist; for any reference, no detail.
+func (ec EvidenceCheck) Redacted() EvidenceCheck {
+	out := EvidenceCheck{Ref: ec.Ref, Kind: ec.Kind, Status: ec.Status}
+	switch ec.Kind {
+	case "path", "line", "range":
+		if ec.Status != EvidenceOK {
+			out.Status = EvidenceMissing
+		}
+	}
+	return out
+}
+
+// RedactTurns returns turns with every evidence check Redacted (a copy;
+// turns is not changed).
+func RedactTurns(turns []TurnRecord) []TurnRecord {
+	out := make([]TurnRecord, len(turns))
+	for i, t := range turns {
+		out[i] = t
+		if len(t.Evidence) > 0 {
+			out[i].Evidence = make([]EvidenceCheck, len(t.Evidence))
+			for j, ec := range t.Evidence {
+				out[i].Evidence[j] = ec.Redacted()
+			}
+		}
+	}
+	return out
+}

@@ -18,6 +18,8 @@ type State struct {
 	ElapsedMs int64
 	// Verdict is the recorded outcome, nil while the debate runs.
 	Verdict *Outcome
+	// Filing is the seal event's data, nil until the filing was sealed.
+	Filing *Filing
 	// Tokens is the sum of the recorded turns' tokens.
 	Tokens int
 	// Events is how many events were replayed.
@@ -30,7 +32,8 @@ type State struct {
 
 // Replay rebuilds a debate's state from its journal's events. The first
 // event must open the debate; a turn or forfeit must settle the slot that
-// speaking order says comes next; nothing may follow the verdict. Any other
+// speaking order says comes next; nothing but one seal event may follow
+// the verdict. Any other
 // sequence is ErrCorrupt.
 func Replay(events []Event) (*State, error) {
 	st := &State{}
@@ -50,7 +53,7 @@ func (st *State) Apply(e *Event) error {
 	if st.Session == nil && e.Kind != EventOpen {
 		return fmt.Errorf("%w: the first event is %q, not open", ErrCorrupt, e.Kind)
 	}
-	if st.Verdict != nil {
+	if st.Filing != nil || (st.Verdict != nil && e.Kind != EventSeal) {
 		return fmt.Errorf("%w: a %q event after the verdict", ErrCorrupt, e.Kind)
 	}
 	st.Events++
@@ -113,6 +116,15 @@ func (st *State) Apply(e *Event) error {
 		}
 		st.fill(&o)
 		st.Verdict = &o
+	case EventSeal:
+		if st.Verdict == nil {
+			return fmt.Errorf("%w: a seal event before the verdict", ErrCorrupt)
+		}
+		var f Filing
+		if err := decode(&f); err != nil {
+			return err
+		}
+		st.Filing = &f
 	case EventRequest, EventResume:
 		// Informational: requests are derived again, time comes from ElapsedMs.
 	default:

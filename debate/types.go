@@ -316,6 +316,9 @@ const (
 	EventForfeit  EventKind = "forfeit"  // data: ForfeitEvent
 	EventResume   EventKind = "resume"   // data: ResumeEvent
 	EventVerdict  EventKind = "verdict"  // data: Outcome (without Turns)
+	// EventSeal closes the chain after filing: data Filing, what the
+	// filing wrote (the vault page's and the record's bodies by hash).
+	EventSeal EventKind = "seal"
 )
 
 // Event is one recorded event as a Journal gives it back.
@@ -410,7 +413,38 @@ type Outcome struct {
 	// in the verdict event.
 	Session *DebateSession `json:"-"`
 	// Record is where the Filer filed the outcome, set once it has.
-	Record   string         `json:"-"`
+	Record string `json:"-"`
+	// Filing is what the Filer wrote, set by a Filer that binds its files
+	// to the transcript; the journal's Seal records it.
+	Filing   *Filing        `json:"-"`
 	Turns    []TurnRecord   `json:"-"`
 	Forfeits []ForfeitEvent `json:"-"`
+}
+
+// The frontmatter keys that bind a debate's vault page and its consensus
+// record to the transcript they were written from (Filing's Head, Events
+// and SessionHash).
+const (
+	FrontmatterHead        = "transcript_head"
+	FrontmatterEvents      = "transcript_events"
+	FrontmatterSessionHash = "session_hash"
+)
+
+// Filing binds what filing a debate wrote to its transcript: the chain as
+// it stood at the verdict event (written into the vault page's and the
+// record's frontmatter), and a hash of each file's content (kept in the
+// chain's closing seal event). Empty paths mean nothing was written there.
+type Filing struct {
+	// Head and Events are the chain's head and length at the verdict event.
+	Head   string `json:"head"`
+	Events int    `json:"events"`
+	// SessionHash is the SHA-256 of session.json as written at open.
+	SessionHash string `json:"session_hash"`
+	// Record and Page are vault-relative paths; RecordHash and PageHash
+	// the hash of each file's content (transcripts.ContentHash: the
+	// frontmatter but for the keys supersession changes, and the body).
+	Record     string `json:"record,omitempty"`
+	RecordHash string `json:"record_hash,omitempty"`
+	Page       string `json:"page,omitempty"`
+	PageHash   string `json:"page_hash,omitempty"`
 }

@@ -341,7 +341,7 @@ func TestDebateIDIsDerived(t *testing.T) {
 	a := &Record{TaskID: "100123", Timestamp: "2026-05-14T13:18:42Z"}
 	b := &Record{TaskID: "100123", Timestamp: "2026-05-14T13:18:43Z"}
 	c := &Record{TaskID: "../../etc/passwd \x00 ☃", Timestamp: "2026-05-14T23:59:59-05:00"}
-	if DebateID(a) != DebateID(a) || DebateID(a) == DebateID(b) {
+	if DebateID(a) != DebateID(&Record{TaskID: a.TaskID, Timestamp: a.Timestamp}) || DebateID(a) == DebateID(b) {
 		t.Fatalf("ids %s %s", DebateID(a), DebateID(b))
 	}
 	for _, r := range []*Record{a, b, c} {

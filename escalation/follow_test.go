@@ -16,7 +16,6 @@ type seen struct {
 	mu    sync.Mutex
 	lines []string // "gen:line:task"
 	bad   []string
-	drops []string
 }
 
 func (s *seen) handle(src Source, l Line) error {

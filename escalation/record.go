@@ -123,8 +123,12 @@ func ParseRecord(line []byte) (*Record, error) {
 	if r.Timestamp, err = str(raw, "timestamp", true); err != nil {
 		return nil, err
 	}
-	if _, err := parseTime(r.Timestamp); err != nil {
+	if t, err := parseTime(r.Timestamp); err != nil {
 		return nil, fmt.Errorf("%w: timestamp %q is not RFC 3339 (e.g. 2026-05-14T13:18:42Z)", ErrMalformed, oneLine(r.Timestamp, 60))
+	} else if y := t.UTC().Year(); y < 1 || y > 9999 {
+		// A debate id starts with the UTC date: year 0000 at +01:00 is
+		// the year -1 in UTC (found by FuzzParseRecord).
+		return nil, fmt.Errorf("%w: timestamp %q is not a date between the years 1 and 9999 in UTC", ErrMalformed, oneLine(r.Timestamp, 60))
 	}
 	if r.Verdict, err = str(raw, "verdict", true); err != nil {
 		return nil, err

@@ -11,6 +11,11 @@ import (
 	"github.com/nats-io/nkeys"
 )
 
+// MaxCredentialsBytes bounds a credentials file: a user JWT and its seed
+// take a few kilobytes; parsing is superlinear in the size, so a larger
+// file is refused before it is parsed.
+const MaxCredentialsBytes = 64 << 10
+
 // checkCredentials reads the credentials file at path and checks, before
 // any connection, that it holds a user JWT and the NKey seed of that same
 // user. The errors wrap ErrAuth and name the file, never its content.
@@ -27,6 +32,9 @@ func checkCredentials(path string) error {
 func parseCredentials(path string, b []byte) error {
 	notCreds := func(err error) error {
 		return fmt.Errorf("%w: credentials file %s is not a NATS .creds file (a user JWT and its NKey seed, as 'nsc generate creds' writes): %w", ErrAuth, path, err)
+	}
+	if len(b) > MaxCredentialsBytes {
+		return notCreds(fmt.Errorf("it is %d bytes, more than a credentials file holds (%d)", len(b), MaxCredentialsBytes))
 	}
 	token, err := nkeys.ParseDecoratedJWT(b)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -51,8 +50,7 @@ func parleyBin(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		binPath = filepath.Join(binDir, "parley")
-		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-		cmd := exec.Command(goBin, "build", "-o", binPath, "../cmd/parley")
+		cmd := exec.Command("go", "build", "-o", binPath, "../cmd/parley")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			binError = fmt.Errorf("go build ./cmd/parley: %v\n%s", err, out)
 		}

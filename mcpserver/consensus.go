@@ -26,7 +26,7 @@ type CheckInput struct {
 // (parley cannot tell: do not take it for a pass), open (the record bound
 // nothing) or none.
 type CheckOutput struct {
-	Status        consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), unclear (parley cannot tell: do not proceed without a person), open (the question is still open) or none"`
+	Status        consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), unclear (parley cannot tell: do not proceed without a person), open (the question is still open), tampered (the record does not verify against its debate's seal: do not proceed) or none"`
 	Record        string                `json:"record" jsonschema:"the active record's vault path, empty when none"`
 	File          string                `json:"file,omitempty" jsonschema:"the active record's file"`
 	Verdict       debate.Verdict        `json:"verdict,omitempty"`
@@ -39,6 +39,8 @@ type CheckOutput struct {
 	FinalPosition string                `json:"final_position" jsonschema:"the position the record binds"`
 	Position      string                `json:"position"`
 	Related       []Related             `json:"related" jsonschema:"other records ranked by relevance"`
+	Problem       string                `json:"problem,omitempty" jsonschema:"why a tampered record's seal fails"`
+	Unsealed      string                `json:"unsealed,omitempty" jsonschema:"why the record's seal could not be checked"`
 }
 
 // Related is a related record of a check.
@@ -127,7 +129,8 @@ func (s *Server) consensusCheck(ctx context.Context, _ *mcp.CallToolRequest, in 
 		return nil, out, err
 	}
 	out = CheckOutput{Status: res.Status, Position: in.Position, Related: []Related{}, TopicScore: res.TopicScore,
-		Score: res.Comparison.Score, Differences: res.Comparison.Differences, Judge: res.Judge, Warnings: res.Warnings}
+		Score: res.Comparison.Score, Differences: res.Comparison.Differences, Judge: res.Judge, Warnings: res.Warnings,
+		Problem: res.Problem, Unsealed: res.Unsealed}
 	if out.Differences == nil {
 		out.Differences = []string{}
 	}

@@ -173,5 +173,10 @@ func (s *Server) transcript(id string) ([]byte, *transcripts.Transcript, error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	if s.cfg.Untrusted {
+		v := transcripts.NewView(t)
+		v.RedactEvidence()
+		return transcripts.RenderMarkdownView(v), t, nil
+	}
 	return transcripts.RenderMarkdown(t), t, nil
 }

@@ -364,6 +364,11 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 		return nil, out, err
 	}
 	if req != nil {
+		if s.cfg.Untrusted {
+			cp := *req
+			cp.Transcript = debate.RedactTurns(req.Transcript)
+			req = &cp
+		}
 		out.Pending, out.Request, out.Prompt = true, req, debate.RenderRequest(req)
 	}
 	if id := p.lastDebate(); id != "" {

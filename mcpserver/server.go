@@ -83,7 +83,11 @@ type Config struct {
 	// Logger logs what happens (nil: discard). Never stdout under stdio.
 	Logger *slog.Logger
 	// Version is reported to clients as the server's version.
-	Version string
+	// Untrusted says the clients may not learn about the workspace (MCP
+	// over HTTP without --trusted): every evidence check they are shown
+	// says only "ok" or "missing" for a file, without a line count.
+	Untrusted bool
+	Version   string
 }
 
 // Server is parley's MCP server. Its tools and resources are safe for

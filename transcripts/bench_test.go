@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -63,6 +64,23 @@ func BenchmarkVerify(b *testing.B) {
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
+// BenchmarkVerifySmall measures verifying a short transcript (10 events),
+// what every show, list row and web badge does for a typical debate: its
+// cost must follow the transcript's size, not a fixed buffer.
+func BenchmarkVerifySmall(b *testing.B) {
+	const n = 10
+	data := syntheticTranscript(b, testID, n)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rep, err := Verify(bytes.NewReader(data), testID, nil)
+		if err != nil || !rep.Intact || rep.Events != n {
+			b.Fatalf("%+v %v", rep, err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "verifies/s")
+}
+
 // BenchmarkAppend measures one fsynced transcript append on the real disk.
 func BenchmarkAppend(b *testing.B) {
 	s, _ := newStore(b)
@@ -77,5 +95,25 @@ func BenchmarkAppend(b *testing.B) {
 		if _, err := l.Append(context.Background(), debate.EventTurn, 1, rec); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestVerifyAllocatesInProportion: verifying a 10-event transcript
+// allocates about the transcript's size, not a fixed megabyte buffer (not
+// parallel: it reads the process's allocation counter).
+func TestVerifyAllocatesInProportion(t *testing.T) {
+	data := syntheticTranscript(t, testID, 10)
+	const runs = 200
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		if rep, err := Verify(bytes.NewReader(data), testID, nil); err != nil || !rep.Intact {
+			t.Fatalf("%+v %v", rep, err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	per := (after.TotalAlloc - before.TotalAlloc) / runs
+	if limit := uint64(2*len(data) + 16<<10); per > limit {
+		t.Errorf("a %d-byte transcript allocates %d bytes per verification, want at most %d", len(data), per, limit)
 	}
 }

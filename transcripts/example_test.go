@@ -39,7 +39,8 @@ func ExampleStore_Verify() {
 
 	rep, err := store.Verify(id)
 	fmt.Println(rep.Intact, rep.Events, rep.Sealed, err)
-	// Output: true 2 true <nil>
+	// The open and verdict events, and the seal event Seal appends.
+	// Output: true 3 true <nil>
 }
 
 // Read a debate back, verified, and print it for a terminal; a tampered

@@ -15,9 +15,11 @@ import (
 const (
 	// PageHeadKey holds the hash of the transcript's last line when the
 	// page was written (the head verdict.json records).
-	PageHeadKey = "transcript_head"
+	PageHeadKey = debate.FrontmatterHead
 	// PageEventsKey holds how many events the transcript had then.
-	PageEventsKey = "transcript_events"
+	PageEventsKey = debate.FrontmatterEvents
+	// PageSessionKey holds the SHA-256 of session.json.
+	PageSessionKey = debate.FrontmatterSessionHash
 )
 
 // PagePath is the vault path of debate id's readable transcript page.
@@ -76,6 +78,11 @@ func WritePage(v *vault.Vault, t *Transcript, o *debate.Outcome, record string) 
 	fm = append(fm,
 		vault.Field{Key: PageHeadKey, Value: rep.Head},
 		vault.Field{Key: PageEventsKey, Value: rep.Events},
+	)
+	if o.Filing != nil && o.Filing.SessionHash != "" {
+		fm = append(fm, vault.Field{Key: PageSessionKey, Value: o.Filing.SessionHash})
+	}
+	fm = append(fm,
 		vault.Field{Key: "created", Value: s.Created},
 		vault.Field{Key: "tags", Value: []string{"debate", string(s.Layer)}},
 	)

@@ -25,6 +25,13 @@ type Transcript struct {
 	Report *Report
 	// State is running, closed or interrupted, as when it was read.
 	State State
+	// Audit is every file checked against the seal, and Signature the
+	// seal's signature; both are set by Store.Audit only.
+	Audit     []FileCheck
+	Signature SigStatus
+	// VerdictErr is set when verdict.json exists but cannot be decoded
+	// (Audit only).
+	VerdictErr error
 }
 
 // Read reads debate id's session, verdict and transcript, and verifies the

@@ -49,6 +49,11 @@ func renderMarkdown(v *View, detail pageDetail) []byte {
 	if p := in.Page; p != nil && p.Status == PageDiffers {
 		fmt.Fprintf(&b, "> [!danger] The vault page does not match the transcript\n> %s\n\n", mdLine(p.Problem))
 	}
+	if f := FirstBad(in.Files); f != nil && in.Intact {
+		fmt.Fprintf(&b, "> [!danger] TAMPERED: %s %s\n> %s\n\n", mdLine(f.File), f.Status, mdLine(f.Problem))
+	} else if in.Signature.Bad() {
+		fmt.Fprintf(&b, "> [!danger] The seal's signature is %s\n\n", in.Signature)
+	}
 	b.WriteString("| | |\n|---|---|\n")
 	row := func(k, val string) { fmt.Fprintf(&b, "| %s | %s |\n", k, cell(val)) }
 	row("Debate", "`"+v.ID+"`")
@@ -112,10 +117,16 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 		renderTurnMD(b, e.Turn, mark, arguments)
 	case e.Rejected != nil:
 		r := e.Rejected
-		fmt.Fprintf(b, "\n> [!warning] Reply of %s (%s, round %d) rejected%s: %s\n", r.Agent, r.Role, r.Round, mark, mdLine(r.Reason))
+		fmt.Fprintf(b, "\n> [!warning] Reply of %s (%s, round %d) rejected%s: %s\n", mdLine(r.Agent), mdLine(string(r.Role)), r.Round, mark, mdLine(r.Reason))
 	case e.Forfeit != nil:
 		f := e.Forfeit
-		fmt.Fprintf(b, "\n### %s (%s) — forfeited%s\n\n%s", f.Agent, f.Role, mark, string(f.Reason))
+		// The reasons parley writes (deadline, bad_reply, …) are shown as
+		// written; anything else a tampered transcript says is escaped.
+		reason := string(f.Reason)
+		if strings.ContainsFunc(reason, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r == '_') }) {
+			reason = mdLine(reason)
+		}
+		fmt.Fprintf(b, "\n### %s (%s) — forfeited%s\n\n%s", mdLine(f.Agent), mdLine(string(f.Role)), mark, reason)
 		if f.Detail != "" {
 			fmt.Fprintf(b, ": %s", mdLine(f.Detail))
 		}
@@ -126,7 +137,7 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 }
 
 func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string, arguments bool) {
-	fmt.Fprintf(b, "\n### %s (%s) — %s%s\n\n", t.Agent, t.Role, TokensLabel(t), mark)
+	fmt.Fprintf(b, "\n### %s (%s) — %s%s\n\n", mdLine(t.Agent), mdLine(string(t.Role)), TokensLabel(t), mark)
 	pos := mdLine(t.Position)
 	if pos == "" {
 		pos = "_(none)_"

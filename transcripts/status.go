@@ -20,6 +20,8 @@ type Status struct {
 	Verdict        debate.Verdict `json:"verdict,omitempty"`
 	Action         debate.Action  `json:"action,omitempty"`
 	Record         string         `json:"record,omitempty"`
+	// Integrity is the audit's summary when the caller audited the debate.
+	Integrity string `json:"integrity,omitempty"`
 }
 
 // Status reads where debate id stands: its Summary, with the budget from its

@@ -87,7 +87,7 @@ func TestStatusFollowsADebate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.State != StateClosed || got.Verdict != debate.Deadlock || got.Action != debate.ActionEscalate || got.Record != record || got.Events != 2 {
+	if got.State != StateClosed || got.Verdict != debate.Deadlock || got.Action != debate.ActionEscalate || got.Record != record || got.Events != 3 {
 		t.Errorf("sealed debate: %+v", *got)
 	}
 	if stamp, err := s.Stamp("20260102-spec-sealed-debate-abcdef"); err != nil || stamp.State != StateClosed {

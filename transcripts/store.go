@@ -1,8 +1,13 @@
 package transcripts
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"sync"
@@ -45,7 +51,15 @@ type Store struct {
 	// open opens a transcript for appending; tests replace it to inject
 	// write and sync failures.
 	open func(r *os.Root, name string) (appendFile, error)
+	// signer signs verdict.json when set (SignWith).
+	signer ed25519.PrivateKey
 }
+
+// SignWith makes every Seal sign verdict.json with key (ed25519), so that
+// a reader holding the public key can tell a seal parley wrote from one
+// rewritten by someone with write access to the files. Call it before the
+// store is used.
+func (s *Store) SignWith(key ed25519.PrivateKey) { s.signer = key }
 
 // appendFile is what a Log needs of its transcript file.
 type appendFile interface {
@@ -98,15 +112,33 @@ func Path(id, name string) string { return fileOf(id, name) }
 // in, locked for writing. The session must validate; a debate that
 // already has its session.json is ErrExists (a directory without one, left
 // by a create cut short, is taken over).
-func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, error) {
+func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (l *Log, err error) {
 	if err := sess.Validate(); err != nil {
 		return nil, err
 	}
+	// A debate that cannot be opened (a full disk, a failing one) leaves
+	// nothing behind: what this call made is removed again.
+	var made []string
+	defer func() {
+		if err == nil {
+			return
+		}
+		for i := len(made) - 1; i >= 0; i-- {
+			if rerr := s.root.Remove(made[i]); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				s.log.Warn("cannot remove what a failed create left", "debate_id", sess.ID, "path", made[i], "err", rerr)
+			}
+		}
+		if debate.IsDiskFault(err) && !errors.Is(err, debate.ErrStorage) {
+			err = &debate.StorageError{DebateID: sess.ID, Path: filepath.Join(s.Dir(), filepath.FromSlash(dirOf(sess.ID))), Err: err}
+		}
+	}()
 	id := sess.ID
 	if err := s.root.Mkdir(Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("create %s: %w", Dir, err)
 	}
-	if err := s.root.Mkdir(dirOf(id), 0o700); err != nil {
+	if err := s.root.Mkdir(dirOf(id), 0o700); err == nil {
+		made = append(made, dirOf(id))
+	} else {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create the directory of %s: %w", id, err)
 		}
@@ -128,11 +160,15 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (*Log, e
 	}
 	// The empty transcript first: writing session.json syncs the directory,
 	// which makes both names durable. An empty one left by a crash is kept.
+	_, terr := s.root.Lstat(fileOf(id, TranscriptFile))
 	f, err := s.root.OpenFile(fileOf(id, TranscriptFile), os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create the transcript of %s: %w", id, err)
 	}
 	f.Close()
+	if errors.Is(terr, fs.ErrNotExist) {
+		made = append(made, fileOf(id, TranscriptFile))
+	}
 	if err := durable.CreateFile(s.fs, fileOf(id, SessionFile), append(data, '\n'), 0o600); err != nil {
 		if durable.IsExist(err) {
 			return nil, fmt.Errorf("%w: %s", ErrExists, id)
@@ -215,7 +251,10 @@ type Log struct {
 	mu     sync.Mutex
 }
 
-var _ debate.Journal = (*Log)(nil)
+var (
+	_ debate.Journal      = (*Log)(nil)
+	_ debate.StorageProbe = (*Log)(nil)
+)
 
 // load reads the transcript, verifies it (against seal, if the debate is
 // sealed), and sets aside a torn last line.
@@ -278,6 +317,11 @@ func (l *Log) setAside(torn []byte, keep int64) error {
 func (l *Log) Append(ctx context.Context, kind debate.EventKind, elapsedMs int64, data any) (debate.Event, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.appendLocked(kind, elapsedMs, data)
+}
+
+// appendLocked is Append; l.mu is held.
+func (l *Log) appendLocked(kind debate.EventKind, elapsedMs int64, data any) (debate.Event, error) {
 	if l.broken != nil {
 		return debate.Event{}, fmt.Errorf("transcript of %s: an earlier write failed: %w", l.id, l.broken)
 	}
@@ -298,12 +342,18 @@ func (l *Log) Append(ctx context.Context, kind debate.EventKind, elapsedMs int64
 	line = append(line, '\n')
 	if _, err := l.f.Write(line); err != nil {
 		l.fail(err)
+		if debate.IsDiskFault(err) {
+			return debate.Event{}, &debate.StorageError{DebateID: l.id, Path: l.path(), Err: err}
+		}
 		return debate.Event{}, fmt.Errorf("append to the transcript of %s: %w", l.id, err)
 	}
 	l.dirty = true
 	if kind != debate.EventRequest {
 		if err := l.f.Sync(); err != nil {
 			l.fail(err)
+			if debate.IsDiskFault(err) {
+				return debate.Event{}, &debate.StorageError{DebateID: l.id, Path: l.path(), Err: err}
+			}
 			return debate.Event{}, fmt.Errorf("sync the transcript of %s: %w", l.id, err)
 		}
 		l.dirty = false
@@ -312,6 +362,37 @@ func (l *Log) Append(ctx context.Context, kind debate.EventKind, elapsedMs int64
 	l.head = hash
 	l.size += int64(len(line))
 	return e, nil
+}
+
+// Writable reports whether the transcript's disk can still take a write:
+// a *debate.StorageError when the file system holding it has (almost) no
+// space left, or an earlier write failed on the disk. It implements
+// debate.StorageProbe.
+func (l *Log) Writable() error {
+	l.mu.Lock()
+	broken := l.broken
+	l.mu.Unlock()
+	if broken != nil && debate.IsDiskFault(broken) {
+		return &debate.StorageError{DebateID: l.id, Path: l.path(), Err: broken}
+	}
+	if l.f == nil {
+		return nil
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Fstatfs(int(l.f.Fd()), &st); err == nil && uint64(st.Bsize)*st.Bavail < minFreeBytes {
+		return &debate.StorageError{DebateID: l.id, Path: l.path(), Err: syscall.ENOSPC}
+	}
+	return nil
+}
+
+// minFreeBytes is the free space below which a transcript's disk counts as
+// full: less than one more event of the largest size.
+const minFreeBytes = MaxLineBytes
+
+// path is the transcript's path, under the root's directory, as a
+// storage error names it.
+func (l *Log) path() string {
+	return filepath.Join(l.s.Dir(), filepath.FromSlash(fileOf(l.id, TranscriptFile)))
 }
 
 func (l *Log) fail(err error) {
@@ -349,10 +430,27 @@ type Verdict struct {
 	// Events and Head are the transcript's length and last hash at close.
 	Events int    `json:"events"`
 	Head   string `json:"head"`
+	// Signature is the ed25519 signature of SealMessage(id, Events, Head)
+	// by the key of the root's config (base64), "" when unsigned;
+	// PublicKey is that key's public half (base64), for the reader.
+	Signature string `json:"signature,omitempty"`
+	PublicKey string `json:"public_key,omitempty"`
 }
 
-// Seal writes verdict.json once, after syncing the transcript. A second
-// Seal (in any process) fails with debate.ErrSealed.
+// SealMessage is what a signed seal signs: the debate, and the length and
+// head of its chain, which covers every event, the session's and the
+// filed pages' hashes (in the seal event) and the verdict.
+func SealMessage(id string, events int, head string) []byte {
+	return []byte("parley/seal/v1\n" + id + "\n" + strconv.Itoa(events) + "\n" + head)
+}
+
+// Seal closes the chain and writes verdict.json once. The chain's last
+// event must be the verdict; Seal appends the seal event after it
+// (debate.EventSeal, with o.Filing: what the filing wrote, and the
+// session's hash), unless a Seal cut short by a crash already did, then
+// writes verdict.json with the chain's final length and head, signed when
+// the store has a signing key. A second Seal (in any process) fails with
+// debate.ErrSealed.
 func (l *Log) Seal(ctx context.Context, o *debate.Outcome, record string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -362,6 +460,24 @@ func (l *Log) Seal(ctx context.Context, o *debate.Outcome, record string) error 
 	if l.f == nil {
 		return fmt.Errorf("transcript of %s is closed", l.id)
 	}
+	if n := len(l.events); n == 0 || l.events[n-1].Kind != debate.EventSeal {
+		if n == 0 || l.events[n-1].Kind != debate.EventVerdict {
+			return fmt.Errorf("seal %s: the transcript does not end with its verdict", l.id)
+		}
+		f := debate.Filing{Record: record}
+		if o.Filing != nil {
+			f = *o.Filing
+		}
+		f.Head, f.Events = l.head, n
+		sh, err := l.s.SessionHash(l.id)
+		if err != nil {
+			return err
+		}
+		f.SessionHash = sh
+		if _, err := l.appendLocked(debate.EventSeal, l.events[n-1].ElapsedMs, f); err != nil {
+			return err
+		}
+	}
 	if l.dirty {
 		if err := l.f.Sync(); err != nil {
 			return fmt.Errorf("sync the transcript of %s: %w", l.id, err)
@@ -369,6 +485,10 @@ func (l *Log) Seal(ctx context.Context, o *debate.Outcome, record string) error 
 		l.dirty = false
 	}
 	v := Verdict{Outcome: *o, Record: record, Transcript: fileOf(l.id, TranscriptFile), Events: len(l.events), Head: l.head}
+	if key := l.s.signer; key != nil {
+		v.Signature = base64.StdEncoding.EncodeToString(ed25519.Sign(key, SealMessage(l.id, v.Events, v.Head)))
+		v.PublicKey = base64.StdEncoding.EncodeToString(key.Public().(ed25519.PublicKey))
+	}
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
@@ -412,6 +532,22 @@ func (s *Store) Session(id string) (*debate.DebateSession, error) {
 	return &sess, nil
 }
 
+// SessionHash is the SHA-256 (hex) of debate id's session.json as it is
+// on disk.
+func (s *Store) SessionHash(id string) (string, error) {
+	data, err := s.readState(id, SessionFile)
+	if err != nil {
+		return "", err
+	}
+	return HashBytes(data), nil
+}
+
+// HashBytes is the hex SHA-256 of data, as seals record file contents.
+func HashBytes(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
 // Verdict reads a debate's verdict.json; a debate without one is
 // ErrNotSealed.
 func (s *Store) Verdict(id string) (*Verdict, error) {
@@ -426,28 +562,38 @@ func (s *Store) Verdict(id string) (*Verdict, error) {
 }
 
 func (s *Store) readJSON(id, name string, v any) error {
-	if err := debate.ValidateID(id); err != nil {
-		return err
-	}
-	f, err := openRead(s.root, fileOf(id, name))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && name == SessionFile {
-			return fmt.Errorf("%w: %s", ErrNotFound, id)
-		}
-		return err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxStateBytes+1))
+	data, err := s.readState(id, name)
 	if err != nil {
 		return err
-	}
-	if len(data) > MaxStateBytes {
-		return fmt.Errorf("%w: %s of %s is larger than %d bytes", ErrMalformed, name, id, MaxStateBytes)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return fmt.Errorf("%w: %s of %s: %v", ErrMalformed, name, id, err)
 	}
 	return nil
+}
+
+// readState reads session.json or verdict.json of debate id, at most
+// MaxStateBytes.
+func (s *Store) readState(id, name string) ([]byte, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return nil, err
+	}
+	f, err := openRead(s.root, fileOf(id, name))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && name == SessionFile {
+			return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxStateBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxStateBytes {
+		return nil, fmt.Errorf("%w: %s of %s is larger than %d bytes", ErrMalformed, name, id, MaxStateBytes)
+	}
+	return data, nil
 }
 
 // Verify verifies debate id's transcript against its verdict.json, if any.
@@ -592,17 +738,20 @@ const (
 
 // Summary is one debate in a listing.
 type Summary struct {
-	ID      string                `json:"debate_id"`
-	Topic   string                `json:"topic"`
-	Layer   debate.Layer          `json:"layer"`
-	Created string                `json:"created"`
-	State   State                 `json:"state"`
-	Verdict debate.Verdict        `json:"verdict,omitempty"`
-	Action  debate.Action         `json:"action,omitempty"`
-	Rounds  int                   `json:"rounds,omitempty"`
-	Tokens  int                   `json:"tokens,omitempty"`
-	Record  string                `json:"record,omitempty"`
-	Session *debate.DebateSession `json:"-"`
+	ID      string         `json:"debate_id"`
+	Topic   string         `json:"topic"`
+	Layer   debate.Layer   `json:"layer"`
+	Created string         `json:"created"`
+	State   State          `json:"state"`
+	Verdict debate.Verdict `json:"verdict,omitempty"`
+	Action  debate.Action  `json:"action,omitempty"`
+	Rounds  int            `json:"rounds,omitempty"`
+	Tokens  int            `json:"tokens,omitempty"`
+	Record  string         `json:"record,omitempty"`
+	// Integrity is the audit's summary ("verified", "verdict.json
+	// differs", …) when the caller audited the debate (Integrity.Summary).
+	Integrity string                `json:"integrity,omitempty"`
+	Session   *debate.DebateSession `json:"-"`
 }
 
 // List summarises every debate under debates/, newest first. Entries whose
@@ -654,6 +803,12 @@ func (s *Store) Summary(id string) (Summary, error) {
 // reads the events itself).
 func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	sess, err := s.Session(id)
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrMalformed) {
+		// session.json gone: the chain's open event still says what the
+		// debate was, so that a listing shows it (and its audit says what
+		// is missing) rather than hiding it.
+		sess, err = s.openedSession(id)
+	}
 	if err != nil {
 		return Summary{}, err
 	}
@@ -663,6 +818,9 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	case err == nil:
 		sum.State, sum.Verdict, sum.Action, sum.Rounds, sum.Tokens, sum.Record = StateClosed, v.Verdict, v.Action, v.Rounds, v.Tokens, v.Record
 		return sum, nil
+	case errors.Is(err, ErrMalformed):
+		// A verdict.json that does not decode: listed (its audit says
+		// what is wrong), as a debate without a readable verdict.
 	case !errors.Is(err, ErrNotSealed):
 		return Summary{}, err
 	}
@@ -681,6 +839,26 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 		sum.Rounds, sum.Tokens = progress(data)
 	}
 	return sum, nil
+}
+
+// openedSession is the session the first line of debate id's transcript
+// (its open event) records; ErrNotFound when there is none.
+func (s *Store) openedSession(id string) (*debate.DebateSession, error) {
+	f, err := openRead(s.root, fileOf(id, TranscriptFile))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(io.LimitReader(f, MaxLineBytes)).ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	var sess debate.DebateSession
+	e, err := DecodeLine(bytes.TrimSuffix(line, []byte("\n")))
+	if err != nil || e.Kind != debate.EventOpen || json.Unmarshal(e.Data, &sess) != nil || sess.ID != id {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return &sess, nil
 }
 
 // LoadOutcome returns the outcome of a closed debate as its transcript
@@ -710,6 +888,18 @@ func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, er
 	}
 	if t.Verdict != nil {
 		st.Verdict.Record = t.Verdict.Record
+	}
+	// The chain at the verdict, for the record's frontmatter.
+	switch {
+	case st.Filing != nil:
+		f := *st.Filing
+		st.Verdict.Filing = &debate.Filing{Head: f.Head, Events: f.Events, SessionHash: f.SessionHash}
+	case events[len(events)-1].Kind == debate.EventVerdict:
+		sh, err := s.SessionHash(id)
+		if err != nil {
+			return nil, err
+		}
+		st.Verdict.Filing = &debate.Filing{Head: t.Report.Head, Events: t.Report.Events, SessionHash: sh}
 	}
 	return st.Verdict, nil
 }

@@ -88,7 +88,7 @@ func TestLogRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep, err := s.Verify(testID)
-	if err != nil || !rep.Intact || rep.Events != 12 || rep.Head != head || !rep.Sealed {
+	if err != nil || !rep.Intact || rep.Events != 13 || rep.Head != head || !rep.Sealed { // 12 and the seal event
 		t.Fatalf("verify: %+v %v", rep, err)
 	}
 	l2, err := s.Open(context.Background(), testID)
@@ -112,7 +112,7 @@ func TestLogRoundTrip(t *testing.T) {
 		t.Fatalf("second seal: %v", err)
 	}
 	v, err := s.Verdict(testID)
-	if err != nil || v.Verdict != debate.Deadlock || v.Events != 12 || v.Head != head || v.Record == "" || v.Transcript != "debates/"+testID+"/transcript.jsonl" {
+	if err != nil || v.Verdict != debate.Deadlock || v.Events != 13 || v.Head != head || v.Record == "" || v.Transcript != "debates/"+testID+"/transcript.jsonl" {
 		t.Fatalf("verdict.json: %+v %v", v, err)
 	}
 	// Permissions (SPEC §3).
@@ -136,7 +136,7 @@ func TestVerifyNamesTheFirstBadLine(t *testing.T) {
 	t.Parallel()
 	s, dir := newStore(t)
 	const n = 14
-	writeDebate(t, s, testID, n, true).Close()
+	writeDebate(t, s, testID, n-1, true).Close() // and the seal event
 	path := filepath.Join(dir, "debates", testID, "transcript.jsonl")
 	orig, err := os.ReadFile(path)
 	if err != nil {
@@ -436,7 +436,7 @@ func TestListAndRender(t *testing.T) {
 	}
 	md := string(RenderMarkdown(tr))
 	for _, want := range []string{"# Debate: Idempotency keys", "`" + testID + "`", "## Round 1", "### Critic (attacker) — 100 tokens",
-		"> line one\n> line two", "## Verdict: DEADLOCK → escalate", "intact: 8 events", "wiki/consensus/spec-idempotency-keys.md"} {
+		"> line one\n> line two", "## Verdict: DEADLOCK → escalate", "intact: 9 events", "wiki/consensus/spec-idempotency-keys.md"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}

@@ -36,6 +36,15 @@ func RenderText(w io.Writer, v *View) error {
 	if pc := in.Page; pc != nil && pc.Status == PageDiffers {
 		p("!! VAULT PAGE DIFFERS: %s\n\n", termLine(pc.Problem))
 	}
+	if f := FirstBad(in.Files); f != nil && in.Intact {
+		p("!! TAMPERED: %s %s: %s\n", f.File, f.Status, termLine(f.Problem))
+		if f.Want != "" {
+			p("!! An intact one: %s\n", termLine(f.Want))
+		}
+		p("!! See: parley transcripts verify %s\n\n", v.ID)
+	} else if in.Signature.Bad() {
+		p("!! SEAL SIGNATURE %s\n\n", strings.ToUpper(string(in.Signature)))
+	}
 	p("Debate %s\n", v.ID)
 	p("Topic:        %s\n", termLine(v.Topic))
 	p("Layer:        %s\n", v.Layer)
@@ -49,6 +58,12 @@ func RenderText(w io.Writer, v *View) error {
 	p("Integrity:    %s\n", integrityLine(in))
 	if pc := in.Page; pc != nil {
 		p("Vault page:   %s (%s)\n", pc.Status, pc.Path)
+	}
+	for _, f := range in.Files {
+		p("File:         %s %s\n", f.Status, termLine(f.File))
+	}
+	if in.Signature != SigNone {
+		p("Signature:    %s\n", in.Signature)
 	}
 	p("Opening position (defender): %s\n", termLine(v.OpeningPosition))
 	for _, c := range v.Context {

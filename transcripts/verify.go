@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 )
 
 // Report is the result of verifying a transcript.
@@ -41,7 +42,7 @@ func Verify(r io.Reader, id string, seal *Seal) (Report, error) {
 	rep := Report{ID: id, Sealed: seal != nil}
 	prev := []byte(Genesis(id))
 	var head [hexLen]byte
-	br := bufio.NewReaderSize(r, 1<<20)
+	br := bufio.NewReaderSize(r, readSize(r))
 	var long []byte
 	n := 0
 	bad := func(line int, format string, args ...any) (Report, error) {
@@ -107,3 +108,25 @@ func Verify(r io.Reader, id string, seal *Seal) (Report, error) {
 	}
 	return rep, nil
 }
+
+// readSize is the read buffer Verify uses for r: as large as what r holds
+// when it says (a bytes.Reader, a file), so that verifying a short
+// transcript costs as much as the transcript, never more than
+// maxReadBuffer; a longer line is gathered past the buffer as needed.
+func readSize(r io.Reader) int {
+	n := defaultReadBuffer
+	switch x := r.(type) {
+	case interface{ Len() int }:
+		n = x.Len() + 1
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := x.Stat(); err == nil && fi.Mode().IsRegular() {
+			n = int(min(fi.Size(), maxReadBuffer)) + 1
+		}
+	}
+	return min(max(n, 16), maxReadBuffer)
+}
+
+const (
+	defaultReadBuffer = 64 << 10
+	maxReadBuffer     = 1 << 20
+)

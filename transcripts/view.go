@@ -2,6 +2,7 @@ package transcripts
 
 import (
 	"bytes"
+	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
@@ -28,8 +29,8 @@ type View struct {
 	Context         []ContextRef           `json:"context,omitempty"`
 	Integrity       Integrity              `json:"integrity"`
 	Rounds          []Round                `json:"rounds"`
-	// Verdict is the outcome (from verdict.json, else the verdict event),
-	// nil while the debate has none.
+	// Verdict is the outcome (the chain's verdict event; verdict.json when
+	// the chain is broken), nil while the debate has none.
 	Verdict *debate.Outcome `json:"verdict,omitempty"`
 	// Record is where the outcome was filed (vault-relative), "" if not.
 	Record string `json:"record,omitempty"`
@@ -92,12 +93,16 @@ type Integrity struct {
 	// Page is the comparison with the debate's vault page, when a caller
 	// made one (see CheckPage).
 	Page *PageCheck `json:"page,omitempty"`
+	// Files is every file of the debate checked against the seal, when
+	// the view was made from an Audit; Signature the seal's signature.
+	Files     []FileCheck `json:"files,omitempty"`
+	Signature SigStatus   `json:"signature,omitempty"`
 }
 
-// Tampered reports whether the transcript, or the vault page's record of
-// it, does not verify.
+// Tampered reports whether the transcript, or any file checked against
+// its seal, does not verify.
 func (i Integrity) Tampered() bool {
-	return !i.Intact || (i.Page != nil && i.Page.Status == PageDiffers)
+	return !i.Intact || (i.Page != nil && i.Page.Status == PageDiffers) || FirstBad(i.Files) != nil || i.Signature.Bad()
 }
 
 // Summary is the integrity in a few words, as a badge shows it.
@@ -105,12 +110,38 @@ func (i Integrity) Summary() string {
 	switch {
 	case !i.Intact:
 		return "tampered"
+	case FirstBad(i.Files) != nil:
+		f := FirstBad(i.Files)
+		return path.Base(f.File) + " " + string(f.Status)
 	case i.Page != nil && i.Page.Status == PageDiffers:
 		return "vault page differs"
+	case i.Signature == SigInvalid:
+		return "signature invalid"
+	case i.Signature == SigMissing:
+		return "seal not signed"
 	case i.Sealed:
 		return "verified"
 	}
 	return "verified so far"
+}
+
+// Trouble says in a sentence what is wrong, naming the file; "" when
+// nothing is.
+func (i Integrity) Trouble() string {
+	if f := FirstBad(i.Files); f != nil {
+		return f.File + " " + string(f.Status) + ": " + f.Problem
+	}
+	switch {
+	case !i.Intact:
+		return fmt.Sprintf("line %d %s", i.BadLine, i.Problem)
+	case i.Page != nil && i.Page.Status == PageDiffers:
+		return i.Page.Problem
+	case i.Signature == SigInvalid:
+		return "verdict.json's signature was not made by the configured key (the seal was rewritten)"
+	case i.Signature == SigMissing:
+		return "verdict.json is not signed although a public key is configured"
+	}
+	return ""
 }
 
 // NewView builds the view of a transcript as Read returned it. Events that
@@ -128,6 +159,7 @@ func NewView(t *Transcript) *View {
 	if r := t.Report; r != nil {
 		v.Integrity = Integrity{Intact: r.Intact, Sealed: r.Sealed, Events: r.Events, Head: r.Head, BadLine: r.BadLine, Problem: r.Problem}
 	}
+	v.Integrity.Files, v.Integrity.Signature = t.Audit, t.Signature
 	bad := 0
 	if !v.Integrity.Intact && v.Integrity.BadLine > 0 {
 		bad = v.Integrity.BadLine
@@ -203,7 +235,14 @@ func NewView(t *Transcript) *View {
 		r := at(round)
 		r.Entries = append(r.Entries, en)
 	}
+	// The chain's verdict event is the verdict: verdict.json only says
+	// where it was filed (an audit compares the two).
 	switch {
+	case fromEvents != nil && bad == 0:
+		v.Verdict = fromEvents
+		if t.Verdict != nil {
+			v.Record = t.Verdict.Record
+		}
 	case t.Verdict != nil:
 		o := t.Verdict.Outcome
 		v.Verdict, v.Record = &o, t.Verdict.Record
@@ -274,4 +313,17 @@ func AgentLabel(p debate.Participant) string {
 		}
 	}
 	return kind + " " + arg
+}
+
+// RedactEvidence replaces every evidence check of the view's turns with
+// what an untrusted reader may learn of it (debate.EvidenceCheck.Redacted).
+func (v *View) RedactEvidence() {
+	for i := range v.Rounds {
+		for j := range v.Rounds[i].Entries {
+			if tr := v.Rounds[i].Entries[j].Turn; tr != nil && len(tr.Evidence) > 0 {
+				cp := debate.RedactTurns([]debate.TurnRecord{*tr})[0]
+				v.Rounds[i].Entries[j].Turn = &cp
+			}
+		}
+	}
 }

@@ -11,7 +11,7 @@ import (
 // (every line that decodes, hashes unchecked) and renders it every way: no
 // panic, and no markup from the bytes survives into the HTML.
 func FuzzView(f *testing.F) {
-	f.Add(syntheticTranscript(f, testID, 6))
+	f.Add(tinyTranscript(f, 3))
 	f.Add([]byte(`{"kind":"turn","data":{"round":1,"role":"attacker\" onclick=\"x","agent":"<b>","position":"<script>alert(1)</script>","evidence":[{"ref":"javascript:alert(1)","kind":"url","status":"ok"}]}}` + "\n"))
 	f.Add([]byte(`{"kind":"forfeit","data":{"round":-3,"reason":"<i>"}}` + "\n" + `{"kind":"resume","data":{}}` + "\n" + `{"kind":"verdict","data":{"verdict":"<x>"}}`))
 	f.Add([]byte("\n\n{}\n"))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"regexp"
 	"strconv"
 	"strings"
@@ -182,7 +183,7 @@ func Quote(s string) string {
 		case '\t':
 			b.WriteString(`\t`)
 		default:
-			if r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
+			if termsafe.Unsafe(r) || r == 0xfeff || r == 0xfffe || r == 0xffff {
 				fmt.Fprintf(&b, `\u%04X`, r)
 				continue
 			}

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/internal/termsafe"
 )
 
 // Permissions of what a vault writes (SPEC §3).
@@ -260,6 +262,12 @@ func (v *Vault) write(p string, fm Frontmatter, body []byte, exclusive bool) err
 	head, err := fm.Marshal()
 	if err != nil {
 		return &PageError{Op: "write", Path: p, Err: err}
+	}
+	// A page never stores a control character (an escape sequence an
+	// agent wrote would run in the terminal of whoever cats the page), a
+	// bidi override or a line separator: each becomes U+FFFD.
+	if bytes.ContainsFunc(body, func(r rune) bool { return termsafe.Unsafe(r) && r != '\n' && r != '\t' }) {
+		body = []byte(termsafe.Clean(string(body), "\n\t"))
 	}
 	data := make([]byte, 0, len(head)+len(body))
 	data = append(append(data, head...), body...)

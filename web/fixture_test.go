@@ -82,15 +82,7 @@ func newFixtureAt(t testing.TB, dir string) *fixture {
 type filer struct{ f *fixture }
 
 func (fl filer) File(ctx context.Context, o *debate.Outcome) (string, error) {
-	rec, err := fl.f.cs.File(ctx, o)
-	if err != nil {
-		return "", err
-	}
-	t, err := fl.f.debates.Read(o.DebateID)
-	if err != nil {
-		return "", err
-	}
-	return rec, transcripts.WritePage(fl.f.vault, t, o, rec)
+	return (&transcripts.Filer{Store: fl.f.debates, Vault: fl.f.vault, Records: fl.f.cs}).File(ctx, o)
 }
 
 // side is one participant: a script (JSON of agent.Script) or a responder,

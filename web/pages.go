@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -30,10 +31,12 @@ const perPage = 100
 const maxQuery = 500
 
 type debateRow struct {
-	S       transcripts.Summary
+	S transcripts.Summary
+	// Intact is true when nothing the debate produced was tampered with;
+	// Summary and Problem say what was.
 	Intact  bool
 	Events  int
-	BadLine int
+	Summary string
 	Problem string
 }
 
@@ -79,11 +82,12 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	from, to := (d.Page-1)*perPage, min(d.Page*perPage, len(list))
 	for _, sum := range list[from:to] {
 		row := debateRow{S: sum}
-		rep, err := s.debates.Verify(sum.ID)
+		t, err := s.debates.Audit(r.Context(), sum.ID, s.witnesses())
 		if err != nil {
-			row.BadLine, row.Problem = 1, err.Error()
+			row.Summary, row.Problem = "unreadable", err.Error()
 		} else {
-			row.Intact, row.Events, row.BadLine, row.Problem = rep.Intact, rep.Events, rep.BadLine, rep.Problem
+			in := transcripts.NewView(t).Integrity
+			row.Intact, row.Events, row.Summary, row.Problem = !in.Tampered(), in.Events, in.Summary(), in.Trouble()
 		}
 		d.Rows = append(d.Rows, row)
 	}
@@ -118,16 +122,16 @@ func clipQuery(s string) string {
 // view reads, verifies and lays out a debate; for a closed debate the
 // vault page is checked against the chain too. Nothing is cached.
 func (s *Server) view(id string) (*transcripts.View, error) {
-	t, err := s.debates.Read(id)
+	t, err := s.debates.Audit(context.Background(), id, s.witnesses())
 	if err != nil {
 		return nil, err
 	}
-	v := transcripts.NewView(t)
-	// A verdict that is never filed (UNAVAILABLE) has no vault page.
-	if t.State == transcripts.StateClosed && (v.Verdict == nil || v.Verdict.Verdict.Filed()) {
-		v.Integrity.Page = transcripts.CheckPage(s.vault, id, t.Report)
-	}
-	return v, nil
+	return transcripts.NewView(t), nil
+}
+
+// witnesses are what a debate's seal is checked against.
+func (s *Server) witnesses() transcripts.Witnesses {
+	return transcripts.Witnesses{Vault: s.vault, Records: s.cs, PublicKey: s.pub}
 }
 
 // htmlOptions of debate id links evidence to the vault pages it names, to
@@ -185,8 +189,10 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := debateData{View: v, Live: v.State == transcripts.StateRunning}
-	if pc := v.Integrity.Page; pc != nil && pc.Status != transcripts.PageMissing {
-		d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(pc.Path, "wiki/"), ".md")
+	for _, f := range v.Integrity.Files {
+		if f.File == transcripts.PagePath(id) && f.Status != transcripts.FileMissing {
+			d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(f.File, "wiki/"), ".md")
+		}
 	}
 	opts := s.htmlOptions(id)
 	l := layoutData{Title: v.Topic, Nav: "debates", MainClass: "narrow", Data: d,
@@ -349,41 +355,35 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p string) {
 	}
 	if dir, file := path.Split(p); dir == "wiki/debates/" {
 		id := strings.TrimSuffix(file, ".md")
-		if t, err := s.debates.Read(id); err == nil {
-			// The page just read is the one checked, not a second read of it.
-			pc := &transcripts.PageCheck{Path: p, Status: transcripts.PageUnreadable, Problem: fmt.Sprint(perr)}
-			if perr == nil {
-				pc = transcripts.CheckReadPage(page, id, t.Report)
-			}
-			d.Debate = pageCheckOf(id, t.Report, pc)
+		if t, err := s.debates.Audit(r.Context(), id, s.witnesses()); err == nil {
+			d.Debate = pageCheckOf(id, p, transcripts.NewView(t).Integrity)
 		}
 	}
 	title := strings.TrimSuffix(path.Base(p), ".md")
 	s.render(w, r, http.StatusOK, "page", layoutData{Title: title, Nav: "vault", MainClass: "narrow", Data: d})
 }
 
-func pageCheckOf(id string, rep *transcripts.Report, pc *transcripts.PageCheck) *pageCheck {
-	c := &pageCheck{ID: id}
-	switch {
-	case !rep.Intact:
-		c.Bad, c.Summary = true, "transcript tampered"
-		c.Detail = fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem)
-		if pc.Status == transcripts.PageDiffers {
-			c.Detail = pc.Problem + "; " + c.Detail
+func pageCheckOf(id, p string, in transcripts.Integrity) *pageCheck {
+	c := &pageCheck{ID: id, Class: "ok"}
+	var mine *transcripts.FileCheck
+	for i := range in.Files {
+		if in.Files[i].File == p {
+			mine = &in.Files[i]
 		}
-	case pc.Status == transcripts.PageDiffers:
-		c.Bad, c.Summary, c.Detail = true, "vault page differs", pc.Problem
-	case pc.Status == transcripts.PageMatches:
-		c.Summary = "vault page matches the transcript"
-		c.Detail = fmt.Sprintf("head %s at %d events, as the chain verifies", pc.Head, pc.Events)
-	default:
-		c.Summary, c.Detail = "vault page not checked", pc.Problem
 	}
-	c.Class = "ok"
-	if c.Bad {
-		c.Class = "bad"
-	} else if pc.Status != transcripts.PageMatches {
-		c.Class = "pending"
+	switch {
+	case !in.Intact:
+		c.Bad, c.Class, c.Summary, c.Detail = true, "bad", "transcript tampered", in.Trouble()
+	case in.Tampered():
+		c.Bad, c.Class, c.Summary, c.Detail = true, "bad", in.Summary(), in.Trouble()
+	case mine != nil && mine.Status == transcripts.FileIntact:
+		c.Summary = "vault page matches the transcript"
+		c.Detail = fmt.Sprintf("head %s at %d events, as the chain verifies", in.Head, in.Events)
+	default:
+		c.Class, c.Summary = "pending", "vault page not checked"
+		if mine != nil {
+			c.Detail = mine.Problem
+		}
 	}
 	return c
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )
@@ -25,6 +27,8 @@ type Config struct {
 	Debates   *transcripts.Store
 	Vault     *vault.Vault
 	Consensus *consensus.Store
+	// PublicKey, when set, must have signed every debate's seal.
+	PublicKey ed25519.PublicKey
 	// AllowRemote accepts requests whatever their Host header. Without it
 	// only requests addressed to a loopback name (localhost, 127.0.0.1,
 	// [::1]) are served, so that a web page elsewhere cannot read these
@@ -36,6 +40,9 @@ type Config struct {
 	// MaxLive bounds the live streams open at once (default 64); more are
 	// refused with 503 and the page still works by reloading.
 	MaxLive int
+	// MaxConns caps the connections Serve keeps open at once (default
+	// httpserve.DefaultMaxConns); more wait in the kernel's backlog.
+	MaxConns int
 	// Budget is the token budget of a layer's debate, which prices what the
 	// gate's skips saved in the index's chart (default: the built-in
 	// budgets; parley serve passes config.json's).
@@ -46,16 +53,18 @@ type Config struct {
 // Server serves the pages; see the package comment. It is safe for
 // concurrent use. Close releases its handle on the vault.
 type Server struct {
-	debates *transcripts.Store
-	vault   *vault.Vault
-	cs      *consensus.Store
-	vroot   *os.Root // the vault, for strict page reads
-	log     *slog.Logger
-	mux     *http.ServeMux
-	remote  bool
-	poll    time.Duration
-	live    chan struct{} // a slot per live stream
-	budget  func(debate.Layer) int
+	debates  *transcripts.Store
+	vault    *vault.Vault
+	cs       *consensus.Store
+	pub      ed25519.PublicKey
+	vroot    *os.Root // the vault, for strict page reads
+	log      *slog.Logger
+	mux      *http.ServeMux
+	remote   bool
+	poll     time.Duration
+	live     chan struct{} // a slot per live stream
+	maxConns int
+	budget   func(debate.Layer) int
 
 	stopOnce sync.Once
 	stopping chan struct{} // closed when Serve's context ends: live streams end
@@ -73,8 +82,8 @@ func New(c Config) (*Server, error) {
 		return nil, fmt.Errorf("web: open the vault: %w", err)
 	}
 	s := &Server{
-		debates: c.Debates, vault: c.Vault, cs: c.Consensus, vroot: vroot, log: c.Logger,
-		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}), budget: c.Budget,
+		debates: c.Debates, vault: c.Vault, cs: c.Consensus, pub: c.PublicKey, vroot: vroot, log: c.Logger,
+		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}), maxConns: c.MaxConns, budget: c.Budget,
 	}
 	if s.budget == nil {
 		s.budget = func(l debate.Layer) int { return debate.DefaultBudget(l).MaxTokens }
@@ -235,37 +244,20 @@ const (
 	writeTimeout      = 30 * time.Second
 	idleTimeout       = 60 * time.Second
 	shutdownTimeout   = 5 * time.Second
+	// maxBodyBytes bounds a request body: the pages take none.
+	maxBodyBytes = 64 << 10
 )
 
 // Serve answers requests on ln until ctx ends, then shuts down gracefully:
 // live streams are told to end, requests in flight get up to 5 s to
 // finish. It returns nil after a shutdown caused by ctx.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    32 << 10,
-		// "OPTIONS *" would be answered by net/http itself, without the
-		// security headers; let ServeHTTP refuse it like any other method.
-		DisableGeneralOptionsHandler: true,
-		ErrorLog:                     slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	s.stop()
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
-	defer cancel()
-	err := srv.Shutdown(sctx)
-	if serr := <-done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
-		err = serr
+	err := httpserve.Serve(ctx, ln, s, httpserve.Options{
+		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout,
+		MaxBodyBytes: maxBodyBytes, MaxConns: s.maxConns, ShutdownTimeout: shutdownTimeout, OnShutdown: s.stop, Logger: s.log,
+	})
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
 	}
 	return err
 }

@@ -38,16 +38,18 @@ func newConsensusCmd(a *app) *cobra.Command {
 
 // readConsensusStore is consensusStore for the commands that only read
 // records (show, search, check): with no root it says so, and makes none.
-func (a *app) readConsensusStore() (s *consensus.Store, closeFn func(), err error) {
+func (a *app) readConsensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
 	if !a.haveRoot() {
 		return nil, nil, a.noRootError("no consensus records: ")
 	}
-	return a.consensusStore()
+	return a.consensusStore(with...)
 }
 
 // consensusStore opens the vault and the Store, with the models that
-// config.json's consensus section names; close releases both.
-func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
+// config.json's consensus section names, and the options of with (which
+// need the store itself, as a seal check reading its records); close
+// releases both.
+func (a *app) consensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
 	opts, err := a.consensusModels()
 	if err != nil {
 		return nil, nil, err
@@ -55,6 +57,9 @@ func (a *app) consensusStore() (s *consensus.Store, closeFn func(), err error) {
 	v, err := vault.Create(a.vaultDir(), vault.WithLogger(a.logger()))
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, f := range with {
+		opts = append(opts, func(cs *consensus.Store) { f(cs)(cs) })
 	}
 	s, err = consensus.Open(a.rootDir(), v, append(opts, consensus.WithLogger(a.logger()))...)
 	if err != nil {
@@ -291,6 +296,10 @@ type checkJSON struct {
 	FinalPosition string                `json:"final_position"`
 	Position      string                `json:"position"`
 	Related       []relatedJSON         `json:"related"`
+	// Problem says why a tampered record's seal fails.
+	Problem string `json:"problem,omitempty"`
+	// Unsealed says why the record's seal could not be checked.
+	Unsealed string `json:"unsealed,omitempty"`
 }
 
 type relatedJSON struct {
@@ -327,7 +336,9 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("--layer: %v", err)
 			}
-			s, closeFn, err := a.readConsensusStore()
+			s, closeFn, err := a.readConsensusStore(func(cs *consensus.Store) consensus.Option {
+				return consensus.WithSealCheck(recordSeal{a: a, cs: cs})
+			})
 			if err != nil {
 				return err
 			}
@@ -347,7 +358,7 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			if a.json {
 				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{},
 					TopicScore: res.TopicScore, Score: res.Comparison.Score, Differences: res.Comparison.Differences,
-					Judge: res.Judge, Warnings: res.Warnings}
+					Judge: res.Judge, Warnings: res.Warnings, Problem: res.Problem, Unsealed: res.Unsealed}
 				if out.Differences == nil {
 					out.Differences = []string{}
 				}
@@ -370,6 +381,8 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			switch res.Status {
 			case consensus.CheckConflict:
 				return blockedError{termText(fmt.Sprintf("conflict: the position contradicts the filed consensus %s", file))}
+			case consensus.CheckTampered:
+				return blockedError{termText(fmt.Sprintf("tampered: %s does not verify against its debate's seal, so it binds nothing: %s", file, res.Problem))}
 			case consensus.CheckUnclear:
 				if lenient {
 					a.warnf("%s", termText(fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s (--lenient: not blocking)", file)))
@@ -414,6 +427,8 @@ func printCheck(a *app, res *consensus.CheckResult, file string) {
 		}
 	case consensus.CheckOpen:
 		a.termf("open: %s records %s; no position is bound, the question is still open\n", file, res.Record.Verdict)
+	case consensus.CheckTampered:
+		a.termf("tampered: %s does not verify against its debate's seal; it binds nothing\n  %s\n", file, oneLine(res.Problem, 0))
 	default:
 		a.termf("none: no consensus filed for %s/%s\n", res.Layer, res.Slug)
 	}

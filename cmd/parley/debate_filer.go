@@ -37,29 +37,10 @@ func (a *app) openFiler(store *transcripts.Store) (*debateFiler, func(), error) 
 	return &debateFiler{v: v, cs: cs, store: store}, func() { cs.Close(); v.Close() }, nil
 }
 
-// File files the record, then writes the transcript page, and returns the
-// record's vault-relative path.
+// File files through transcripts.Filer: the record, then the page, both
+// bound to the transcript's seal.
 func (f *debateFiler) File(ctx context.Context, o *debate.Outcome) (string, error) {
-	record, err := f.cs.File(ctx, o)
-	if err != nil {
-		return "", fmt.Errorf("file the consensus record: %w", err)
-	}
-	if err := f.writePage(o, record); err != nil {
-		return "", err
-	}
-	return record, nil
-}
-
-// writePage writes the debate's page in the vault (transcripts.WritePage):
-// the readable transcript with the chain's head in its frontmatter and a
-// wikilink to the record. A transcript that does not verify gets no page,
-// and the debate is not closed.
-func (f *debateFiler) writePage(o *debate.Outcome, record string) error {
-	t, err := f.store.Read(o.DebateID)
-	if err != nil {
-		return fmt.Errorf("read the transcript of %s: %w", o.DebateID, err)
-	}
-	return transcripts.WritePage(f.v, t, o, record)
+	return (&transcripts.Filer{Store: f.store, Vault: f.v, Records: f.cs}).File(ctx, o)
 }
 
 // vaultPages checks [[page]] evidence against the vault.

@@ -53,7 +53,8 @@ func newDebateResumeCmd(a *app) *cobra.Command {
 		Long: "Continues a debate whose coordinator stopped (crash, kill -9, Ctrl-C): requests are\n" +
 			"sent again under the same request ids, replies that arrived meanwhile are taken\n" +
 			"from the inbox, nothing recorded is counted twice, and time spent stopped does\n" +
-			"not count against the wall clock. A closed debate prints its verdict.",
+			"not count against the wall clock. A closed debate prints its verdict. A debate\n" +
+			"whose files disagree with its seal (see parley transcripts verify) is refused.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, store, err := a.openDebate(args)
@@ -61,9 +62,20 @@ func newDebateResumeCmd(a *app) *cobra.Command {
 				return err
 			}
 			s, err := store.Session(id)
+			if err != nil {
+				store.Close()
+				return a.debateError(err, id)
+			}
+			// Resuming would rewrite the vault page and the record over the
+			// evidence: a debate whose files disagree with its seal is left
+			// as it is.
+			t, err := a.audit(cmd.Context(), store, id)
 			store.Close()
 			if err != nil {
 				return a.debateError(err, id)
+			}
+			if in := transcripts.NewView(t).Integrity; in.Tampered() && !transcripts.OnlyVerdictMissing(in.Files) {
+				return blockedError{msg: fmt.Sprintf("debate %s was tampered with, resume refuses to continue it: %s (see parley transcripts verify %s)", id, termClean(in.Trouble()), id)}
 			}
 			return a.runDebate(cmd.Context(), s, true)
 		},
@@ -218,7 +230,16 @@ func newDebateListCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				ids := make([]string, len(lines))
+				for i, l := range lines {
+					ids[i] = l.DebateID
+				}
+				integrity, err := a.integrity(cmd.Context(), store, ids)
+				if err != nil {
+					return err
+				}
 				for _, line := range lines {
+					line.Integrity = integrity[line.DebateID]
 					if err := a.emit(line); err != nil {
 						return err
 					}
@@ -234,12 +255,20 @@ func newDebateListCmd(a *app) *cobra.Command {
 			} else if a.stdoutTTY() {
 				a.printf("%-52s %-11s %-17s %s\n", "ID", "STATE", "VERDICT", "TOPIC")
 			}
+			ids := make([]string, len(list))
+			for i, sum := range list {
+				ids[i] = sum.ID
+			}
+			integrity, err := a.integrity(cmd.Context(), store, ids)
+			if err != nil {
+				return err
+			}
 			for _, sum := range list {
 				verdict := string(sum.Verdict)
 				if verdict == "" {
 					verdict = "-"
 				}
-				a.printf("%-52s %-11s %-17s %s\n", sum.ID, sum.State, verdict, clipLine(sum.Topic, 60))
+				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.ID, sum.State, verdict, integrity[sum.ID], clipLine(sum.Topic, 60))
 			}
 			return nil
 		},

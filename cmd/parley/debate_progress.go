@@ -42,7 +42,7 @@ func isTerminal(w any) bool {
 }
 
 func (a *app) newProgress() *progressView {
-	v := &progressView{a: a, tty: !a.json && isTerminal(a.stdout)}
+	v := &progressView{a: a, tty: !a.json && a.tty != nil}
 	if v.tty {
 		v.stop, v.done = make(chan struct{}), make(chan struct{})
 		go v.tick()
@@ -74,7 +74,7 @@ func (v *progressView) Close() {
 			close(v.stop)
 			<-v.done
 			v.mu.Lock()
-			fmt.Fprint(v.a.stdout, "\r\033[K")
+			fmt.Fprint(v.a.tty, "\r\033[K")
 			v.mu.Unlock()
 		}
 	})
@@ -119,7 +119,7 @@ func (v *progressView) Event(p debate.Progress) {
 		v.wait = ""
 	}
 	if v.tty {
-		fmt.Fprint(v.a.stdout, "\r\033[K")
+		fmt.Fprint(v.a.tty, "\r\033[K")
 		if line != "" {
 			fmt.Fprintln(v.a.stdout, line)
 		}
@@ -143,7 +143,8 @@ func (v *progressView) status() {
 	if v.wait != "" {
 		s += " · " + v.wait
 	}
-	fmt.Fprint(v.a.stdout, "\r\033[K"+s)
+	fmt.Fprint(v.a.tty, "\r\033[K")
+	fmt.Fprint(v.a.stdout, s)
 }
 
 // describe is the one-line human form of an event ("" for events shown

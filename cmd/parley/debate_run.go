@@ -205,7 +205,7 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 		return nil, err
 	}
 	defer m.Close()
-	store, err := a.store()
+	store, err := a.writeStore()
 	if err != nil {
 		return nil, err
 	}

@@ -734,12 +734,20 @@ func TestResumeStartsTheRecordedAgents(t *testing.T) {
 	if err := os.WriteFile(sp, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// session.json no longer says what the chain's open event says: resume
+	// refuses the debate, naming the file, and runs nothing.
 	out, errs, code := dcli(t, root, "--json", "debate", "resume", id)
-	if code != 0 {
+	if code != exitBlocked || !strings.Contains(errs, "session.json differs: session.json says participants") {
 		t.Fatalf("resume: exit %d: %s\n%s", code, errs, out)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("resume ran the command session.json was edited to name")
+	}
+	// Put back, the debate resumes with the agents the chain recorded.
+	os.WriteFile(sp, bytes.Replace(data, []byte("exec:touch "+marker), []byte("script:"+s["c"]), 1), 0o600)
+	out, errs, code = dcli(t, root, "--json", "debate", "resume", id)
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s\n%s", code, errs, out)
 	}
 	ls := lines(t, out)
 	if v := ls[len(ls)-1]; v["verdict"] != "CONSENSUS_REACHED" {

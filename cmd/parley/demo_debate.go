@@ -66,7 +66,7 @@ func (d *demo) demoDebate(ctx context.Context) (*debate.Outcome, error) {
 	if err := d.a.printVerdict(o); err != nil && o.Verdict == debate.ConsensusReached {
 		return nil, err
 	}
-	store, err := d.a.store()
+	store, err := d.a.writeStore()
 	if err != nil {
 		return nil, err
 	}

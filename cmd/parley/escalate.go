@@ -219,7 +219,7 @@ type escalationDebater struct{ a *app }
 var _ escalation.Debater = escalationDebater{}
 
 func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
-	store, err := d.a.store()
+	store, err := d.a.writeStore()
 	if err != nil {
 		return nil, err
 	}

@@ -41,9 +41,9 @@ func firstScreen(t *testing.T, readme string) [][]string {
 	return blocks
 }
 
-// copyTree copies the module at src into dst, as a fresh clone has it:
+// copyRepo copies the module at src into dst, as a fresh clone has it:
 // without .git, node_modules or a .parley root.
-func copyTree(t *testing.T, src, dst string) {
+func copyRepo(t *testing.T, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -130,7 +130,7 @@ func TestReadmeFirstScreenRunsAsPrinted(t *testing.T) {
 
 	dir := t.TempDir()
 	clone := filepath.Join(dir, "parley")
-	copyTree(t, repo, clone)
+	copyRepo(t, repo, clone)
 	gopath := filepath.Join(dir, "gopath")
 	tmp := filepath.Join(dir, "tmp")
 	home := filepath.Join(dir, "home")

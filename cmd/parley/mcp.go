@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/internal/httpserve"
 	"net"
 	"net/http"
 	"net/url"
@@ -81,6 +83,9 @@ func checkListenAddr(a *app, addr string, allowRemote bool) error {
 		return usagef("--http %q: the port must be a number from 0 to 65535", addr)
 	}
 	if isLoopback(host) {
+		if allowRemote {
+			a.warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
+		}
 		return nil
 	}
 	if !allowRemote {
@@ -112,12 +117,14 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mc
 		return err
 	}
 	defer m.Close()
-	store, err := a.store()
+	store, err := a.writeStore()
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	cs, closeCS, err := a.consensusStore()
+	cs, closeCS, err := a.consensusStore(func(cs *consensus.Store) consensus.Option {
+		return consensus.WithSealCheck(recordSeal{a: a, cs: cs})
+	})
 	if err != nil {
 		return err
 	}
@@ -129,7 +136,7 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mc
 	cfg := mcpserver.Config{
 		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(), Gate: gate,
 		Starter:   &mcpStarter{a: a, m: m, store: store, trusted: trusted},
-		Heartbeat: a.heartbeatEvery(), Logger: a.logger(),
+		Heartbeat: a.heartbeatEvery(), Logger: a.logger(), Untrusted: !trusted,
 	}
 	if httpAddr != "" {
 		// An HTTP client can vanish without a word: its participants leave
@@ -157,26 +164,16 @@ func (a *app) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Serv
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler())
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	if a.json {
 		_ = a.emit(map[string]any{"event": "listening", "url": url})
 	} else {
 		fmt.Fprintf(a.stderr, "parley: MCP over streamable HTTP at %s (Ctrl-C to stop)\n", url)
 	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	err = hs.Shutdown(sctx)
-	<-served
-	if errors.Is(err, context.DeadlineExceeded) {
-		hs.Close()
+	// Streams (GET /mcp) are long-lived: no write timeout; a request's body
+	// must arrive within the read timeout, and is bounded by a frame.
+	err = httpserve.Serve(ctx, ln, mux, httpserve.Options{MaxBodyBytes: mcpserver.MaxFrame, WriteTimeout: -1, Logger: a.logger()})
+	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return err

@@ -1,13 +1,12 @@
-//go:build unix
-
 package main
 
 import (
-	"errors"
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -15,184 +14,124 @@ import (
 	"github.com/creack/pty"
 )
 
-// ptyRun starts parley (this test binary standing in for it) on a new
-// terminal, its stdin, stdout and stderr all the terminal, as a user's
-// shell would. The returned buffer collects what it prints.
-func ptyRun(t *testing.T, args ...string) (*exec.Cmd, *os.File, *syncBuffer) {
+// Hostile agent text, in JSON escapes: an OSC 52 clipboard write, a screen
+// clear, an 8-bit CSI, a bidi override, a carriage return, a bell.
+const hostileText = `\u001b]52;c;cm0gLXJmIH4=\u0007 \u001b[2J\u009b31m \u202egnp.exe\u202c \rgone`
+
+// inPTY runs "parley ARGS" with its stdout and stderr on a pseudo-terminal
+// and returns all it wrote there.
+func inPTY(t *testing.T, args ...string) []byte {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
-	tty, err := pty.Start(cmd)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
 	if err != nil {
-		t.Fatalf("start on a pty: %v", err)
+		t.Fatalf("pty: %v", err)
 	}
-	out := &syncBuffer{}
-	go func() { _, _ = io.Copy(out, tty) }()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_, _ = cmd.Process.Wait()
-		}
-		tty.Close()
-	})
-	return cmd, tty, out
-}
-
-// waitFor waits until the terminal shows want.
-func waitFor(t *testing.T, out *syncBuffer, want string) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(out.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the terminal never showed %q; it shows %q", want, out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// exitOf waits for cmd (at most 20 s: a command that ignores Ctrl-C fails
-// the test instead of hanging it) and returns its exit code.
-func exitOf(t *testing.T, cmd *exec.Cmd) int {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	defer f.Close()
+	var out bytes.Buffer
+	done := make(chan struct{})
+	go func() { io.Copy(&out, f); close(done) }() // ends with EIO when the child exits
+	werr := make(chan error, 1)
+	go func() { werr <- cmd.Wait() }()
 	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode()
+	case <-werr:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("%v did not finish", args)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+	return out.Bytes()
+}
+
+// escapes finds what would drive a terminal in out: an escape sequence
+// other than parley's own "\r\x1b[K" status-line redraw, a bell, a C1
+// control (8-bit or UTF-8), a bidi override or isolate, a backspace.
+func escapes(out []byte) []string {
+	own := bytes.ReplaceAll(out, []byte("\r\x1b[K"), nil)
+	own = bytes.ReplaceAll(own, []byte("\r\n"), []byte("\n")) // the pty's own line discipline
+	var found []string
+	for _, bad := range []struct {
+		name string
+		re   *regexp.Regexp
+	}{
+		{"ESC", regexp.MustCompile(`\x1b`)},
+		{"BEL", regexp.MustCompile(`\x07`)},
+		{"BS", regexp.MustCompile(`\x08`)},
+		{"CR", regexp.MustCompile(`\r`)},
+		{"C1 (UTF-8)", regexp.MustCompile(`\xc2[\x80-\x9f]`)},
+		{"bidi", regexp.MustCompile("[\u202a-\u202e\u2066-\u2069]")},
+	} {
+		if loc := bad.re.FindIndex(own); loc != nil {
+			found = append(found, bad.name+" near "+string(bytes.ToValidUTF8(own[max(0, loc[0]-30):min(len(own), loc[1]+30)], nil)))
 		}
+	}
+	for _, b := range own { // an 8-bit C1 byte that is not part of a UTF-8 rune
+		if b == 0x9b || b == 0x9d {
+			if !bytes.Contains(own, []byte{0xc2, b}) {
+				found = append(found, "8-bit C1")
+				break
+			}
+		}
+	}
+	return found
+}
+
+// TestNoEscapeFromAgentTextReachesTheTerminal runs a debate whose agents
+// write terminal escapes into every field, then every command that shows
+// agent text, on a pseudo-terminal: none of the escapes reaches it. The
+// vault pages store none either.
+func TestNoEscapeFromAgentTextReachesTheTerminal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	critic := `{"turns":[{"round":1,"position":"Keys leak ` + hostileText + `","counter_to":"Use ` + hostileText + `","confidence_change":-1,"tokens":120,"text":"An argument ` + hostileText + `","evidence_refs":["notes.md:1"]},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":30}]}`
+	defender := `{"turns":[{"round":1,"position":"Hold ` + hostileText + `","tokens":100,"text":"Because ` + hostileText + `"}]}`
+	s := writeScripts(t, dir, map[string]string{"critic": critic, "proposer": defender})
+	os.WriteFile(filepath.Join(dir, "notes.md"), []byte("one line\n"), 0o600)
+
+	out := inPTY(t, "--root", root, "debate", "run", "--layer", "spec", "--topic", "Keys", "--position", "Use UUIDv7 keys",
+		"--workspace", dir, "--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"])
+	if !bytes.Contains(out, []byte("CONSENSUS_REACHED")) {
+		t.Fatalf("debate run:\n%q", out)
+	}
+	if e := escapes(out); e != nil {
+		t.Errorf("debate run let through %v", e)
+	}
+	id := regexp.MustCompile(`\d{8}-spec-keys-[a-z2-7]{6}`).FindString(string(out))
+	if id == "" {
+		t.Fatalf("no debate id in %q", out)
+	}
+	// The text is there, made harmless: the terminal shows U+FFFD.
+	if show := inPTY(t, "--root", root, "transcripts", "show", id); !strings.Contains(string(show), "Keys leak \uFFFD]52;c;") {
+		t.Errorf("show does not show the neutralised text:\n%q", show)
+	}
+	for _, args := range [][]string{
+		{"transcripts", "show", id}, {"transcripts", "show", id, "--format", "md"}, {"transcripts", "show", id, "--format", "html"},
+		{"transcripts", "show", id, "--format", "json"}, {"--json", "transcripts", "show", id},
+		{"transcripts", "list"}, {"transcripts", "verify", id}, {"debate", "list"}, {"debate", "status", id}, {"--json", "debate", "status", id},
+		{"consensus", "list"}, {"consensus", "show", "spec-keys"}, {"--json", "consensus", "show", "spec-keys"},
+		{"consensus", "search", "keys leak"}, {"consensus", "check", "--layer", "spec", "--topic", "Keys", "--position", "Use UUIDv7 keys"},
+		{"transcripts", "show", "no-such\x1b[2J"},
+	} {
+		got := inPTY(t, append([]string{"--root", root}, args...)...)
+		if len(got) == 0 {
+			t.Errorf("%q printed nothing", args)
+		}
+		if e := escapes(got); e != nil {
+			t.Errorf("%q let through %v", args, e)
+		}
+	}
+	for _, p := range []string{filepath.Join(root, "vault", "wiki", "debates", id+".md"), filepath.Join(root, "vault", "wiki", "consensus", "spec-keys.md")} {
+		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return 0
-	case <-time.After(20 * time.Second):
-		t.Fatalf("still waiting 20 s after Ctrl-C")
-		return -1
-	}
-}
-
-// "parley gate" with no file and "parley send … -" wait for standard
-// input; on a terminal they say so, and Ctrl-C (the terminal turns the
-// keystroke into SIGINT) ends the wait: exit 130, nothing logged or sent.
-func TestCtrlCEndsStdinWaitsOnATerminal(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	mustCLI(t, root, "", "agents", "add", "Bob")
-	for _, tc := range []struct {
-		name string
-		args []string
-		hint string
-	}{
-		{"gate", []string{"--root", root, "gate"}, "reading the self-critique from standard input"},
-		{"send -", []string{"--root", root, "send", "--from", "Alice", "--to", "Bob", "-"}, "reading the message from standard input"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			cmd, tty, out := ptyRun(t, tc.args...)
-			waitFor(t, out, tc.hint)
-			if !strings.Contains(out.String(), "Ctrl-C cancels") {
-				t.Errorf("the hint does not say how to cancel: %q", out.String())
-			}
-			if _, err := tty.Write([]byte{3}); err != nil { // Ctrl-C
-				t.Fatal(err)
-			}
-			if code := exitOf(t, cmd); code != exitInterrupted {
-				t.Errorf("exit %d after Ctrl-C, want %d; terminal: %q", code, exitInterrupted, out.String())
-			}
-			waitFor(t, out, "parley: interrupted")
-		})
-	}
-	if _, err := os.Stat(filepath.Join(root, "gate.jsonl")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("an interrupted gate logged a decision: %v", err)
-	}
-	if out := mustCLI(t, root, "", "--json", "recv", "--as", "Bob"); out != "" {
-		t.Errorf("an interrupted send delivered: %q", out)
-	}
-}
-
-// Also a plain SIGINT (kill -INT), as a supervisor would send it, ends a
-// wait on a terminal's input.
-func TestSIGINTEndsStdinWait(t *testing.T) {
-	t.Parallel()
-	cmd, _, out := ptyRun(t, "--root", t.TempDir(), "gate")
-	waitFor(t, out, "reading the self-critique")
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	if code := exitOf(t, cmd); code != exitInterrupted {
-		t.Errorf("exit %d after SIGINT, want %d; terminal: %q", code, exitInterrupted, out.String())
-	}
-}
-
-// List commands print a header row on a terminal, never in a pipe or
-// under --json.
-func TestHeaderRowsOnATerminal(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	mustCLI(t, root, "", "init")
-	script := filepath.Join(t.TempDir(), "s.json")
-	if err := os.WriteFile(script, []byte(`{"turns":[{"position":"Keep it"}]}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	mustCLI(t, root, "", "debate", "run", "--layer", "spec", "--topic", "Headers", "--position", "Keep it",
-		"--agent", "attacker=script:"+script, "--agent", "defender=script:"+script)
-	register(t, root, "Reviewer", true)
-	for _, tc := range []struct {
-		args         []string
-		header, last string
-	}{
-		{[]string{"debate", "list"}, "ID", "TOPIC"},
-		{[]string{"consensus", "list"}, "DATE", "TOPIC"},
-		{[]string{"transcripts", "list"}, "DATE", "TOPIC"},
-		{[]string{"agents", "list"}, "NAME", "HEARTBEAT"},
-	} {
-		cmd, _, out := ptyRun(t, append([]string{"--root", root}, tc.args...)...)
-		if code := exitOf(t, cmd); code != 0 {
-			t.Fatalf("%v: exit %d: %s", tc.args, code, out.String())
+		if e := escapes(data); e != nil {
+			t.Errorf("%s stores %v", filepath.Base(p), e)
 		}
-		time.Sleep(50 * time.Millisecond) // the copy of the last bytes
-		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-		if len(lines) < 2 || !strings.HasPrefix(lines[0], tc.header) || !strings.Contains(lines[0], tc.last) {
-			t.Errorf("%v on a terminal: no header row: %q", tc.args, out.String())
-		}
-		piped := mustCLI(t, root, "", tc.args...)
-		if strings.Contains(piped, tc.last) {
-			t.Errorf("%v in a pipe prints a header: %q", tc.args, piped)
-		}
-		if js := mustCLI(t, root, "", append([]string{"--json"}, tc.args...)...); strings.Contains(js, tc.last) {
-			t.Errorf("%v --json prints a header: %q", tc.args, js)
-		}
-	}
-}
-
-// Every other wait ends on Ctrl-C too: recv --wait is interrupted (130);
-// watch and mcp over stdio, whose way to stop Ctrl-C is, end with 0.
-func TestCtrlCEndsEveryWait(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	mustCLI(t, root, "", "agents", "add", "Bob")
-	for _, tc := range []struct {
-		args  []string
-		ready string // what the terminal shows once the command waits; "" for nothing
-		code  int
-	}{
-		{[]string{"recv", "--as", "Bob", "--wait", "10m"}, "", exitInterrupted},
-		{[]string{"watch", "--as", "Bob"}, "watching the inbox of Bob", 0},
-		{[]string{"mcp"}, "", 0},
-	} {
-		t.Run(tc.args[0], func(t *testing.T) {
-			cmd, tty, out := ptyRun(t, append([]string{"--root", root}, tc.args...)...)
-			if tc.ready != "" {
-				waitFor(t, out, tc.ready)
-			} else {
-				time.Sleep(time.Second) // nothing to wait for: let it start waiting
-			}
-			if _, err := tty.Write([]byte{3}); err != nil {
-				t.Fatal(err)
-			}
-			if code := exitOf(t, cmd); code != tc.code {
-				t.Errorf("exit %d after Ctrl-C, want %d; terminal: %q", code, tc.code, out.String())
-			}
-		})
 	}
 }

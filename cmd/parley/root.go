@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/internal/termsafe"
 )
 
 // Exit codes, the same for every command (the README's table).
@@ -35,11 +36,27 @@ type app struct {
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// tty is stdout itself when it is a terminal (stdout then filters
+	// what it prints through termsafe), for parley's own control
+	// sequences; nil otherwise.
+	tty io.Writer
 }
 
 // run is the whole command line: main calls it, and so do the tests.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	// On a terminal, nothing parley prints (agents' text, records, pages,
+	// JSON) may drive it: every byte goes through termsafe.
+	if isTerminal(stdout) {
+		w := termsafe.NewWriter(stdout)
+		defer w.Flush()
+		a.stdout, a.tty = w, stdout
+	}
+	if isTerminal(stderr) {
+		w := termsafe.NewWriter(stderr)
+		defer w.Flush()
+		a.stderr = w
+	}
 	root := &cobra.Command{
 		Use:   "parley",
 		Short: "Multi-agent debate and consensus coordinator",
@@ -54,12 +71,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		RunE:              func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		PersistentPreRunE: func(*cobra.Command, []string) error { return a.trustRoot() },
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
 	root.SetContext(ctx)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
@@ -201,11 +219,13 @@ func exitCode(err error, stderr io.Writer) int {
 	var be blockedError
 	if errors.As(err, &be) {
 		if be.msg != "" {
-			fmt.Fprintf(stderr, "parley: %s\n", be.msg)
+			fmt.Fprintf(stderr, "parley: %s\n", termsafe.Clean(be.msg, ""))
 		}
 		return exitBlocked
 	}
-	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " ")
+	// An error can quote what it refused (a name, a line of a file): it
+	// never drives the terminal.
+	msg := termsafe.Clean(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "), "")
 	fmt.Fprintf(stderr, "parley: %s\n", msg)
 	if errors.Is(err, errInterrupted) {
 		return exitInterrupted

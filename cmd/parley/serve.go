@@ -39,10 +39,6 @@ func newServeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("--addr: %v", err)
 			}
-			cfg, err := a.config()
-			if err != nil && a.haveRoot() {
-				return err
-			}
 			st, err := a.store()
 			if errors.Is(err, fs.ErrNotExist) {
 				return a.noRootError("")
@@ -64,7 +60,11 @@ func newServeCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer cs.Close()
-			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, AllowRemote: allowRemote, Logger: a.logger(),
+			cfg, err := a.config()
+			if err != nil {
+				return err
+			}
+			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, PublicKey: cfg.SealPublicKey(), AllowRemote: allowRemote && !loopback, Logger: a.logger(),
 				Budget: func(l debate.Layer) int { return cfg.Budget(l).MaxTokens }})
 			if err != nil {
 				return err
@@ -74,8 +74,13 @@ func newServeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if !loopback {
-				a.warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record", ln.Addr())
+			switch {
+			case !loopback:
+				a.warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record of %s and every page of the vault %s", ln.Addr(), a.rootDir(), v.Path())
+			case allowRemote:
+				// On a loopback address --allow-remote exposes nothing more:
+				// the Host check (against DNS rebinding) stays on.
+				a.warnf("--allow-remote with the loopback address %s: only this machine can connect, and requests must name a loopback host", ln.Addr())
 			}
 			url := "http://" + ln.Addr().String() + "/"
 			if a.json {

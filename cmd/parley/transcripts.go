@@ -22,7 +22,7 @@ func newTranscriptsCmd(a *app) *cobra.Command {
 
 // transcriptsCommands lists the subcommands, one file each (transcripts_<name>.go).
 func transcriptsCommands(a *app) []*cobra.Command {
-	return []*cobra.Command{newTranscriptsListCmd(a), newTranscriptsShowCmd(a), newTranscriptsVerifyCmd(a)}
+	return []*cobra.Command{newTranscriptsListCmd(a), newTranscriptsShowCmd(a), newTranscriptsVerifyCmd(a), newTranscriptsKeygenCmd(a)}
 }
 
 // store opens the debates of the parley root.

@@ -46,6 +46,17 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			ids := make([]string, len(list))
+			for i, s := range list {
+				ids[i] = s.ID
+			}
+			integrity, err := a.integrity(cmd.Context(), st, ids)
+			if err != nil {
+				return err
+			}
+			for i := range list {
+				list[i].Integrity = integrity[list[i].ID]
+			}
 			if a.json {
 				for _, s := range list {
 					if err := a.emit(s); err != nil {
@@ -59,14 +70,14 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 				return nil
 			}
 			if a.stdoutTTY() {
-				a.printf("%-10s  %-6s  %-17s  %6s  %7s  %-44s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", "ID", "TOPIC")
+				a.printf("%-10s  %-6s  %-17s  %6s  %7s  %-16s  %-44s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", "INTEGRITY", "ID", "TOPIC")
 			}
 			for _, s := range list {
 				v := string(s.Verdict)
 				if v == "" {
 					v = "(" + string(s.State) + ")"
 				}
-				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.ID, termClean(oneLine(s.Topic, 60)))
+				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.ID, termClean(oneLine(s.Topic, 60)))
 			}
 			return nil
 		},

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/transcripts"
-	"github.com/parleyhq/parley/vault"
 )
 
 // newTranscriptsShowCmd is "parley transcripts show ID [--format
@@ -42,7 +41,7 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			t, err := st.Read(id)
+			t, err := a.audit(cmd.Context(), st, id)
 			if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 				return notFoundf("no debate %s under %s (%s lists them)", id, a.rootDir(), a.cmdLine("transcripts", "list"))
 			}
@@ -51,10 +50,6 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 			}
 			view := transcripts.NewView(t)
 			view.VerifyCommand = a.cmdLine("transcripts", "verify", id)
-			// A verdict that is never filed (UNAVAILABLE) has no vault page.
-			if t.State == transcripts.StateClosed && (view.Verdict == nil || view.Verdict.Verdict.Filed()) {
-				view.Integrity.Page = a.checkPage(id, t.Report)
-			}
 			switch format {
 			case "text":
 				err = transcripts.RenderText(a.stdout, view)
@@ -68,27 +63,12 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			in := view.Integrity
-			switch {
-			case !in.Intact:
-				return blockedError{msg: fmt.Sprintf("transcript %s does not verify: line %d %s", id, in.BadLine, in.Problem)}
-			case in.Page != nil && in.Page.Status == transcripts.PageDiffers:
-				return blockedError{msg: in.Page.Problem}
+			if in := view.Integrity; in.Tampered() {
+				return blockedError{msg: fmt.Sprintf("debate %s does not verify: %s", id, termClean(in.Trouble()))}
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, md (the vault page's Markdown), html (a whole page) or json")
 	return cmd
-}
-
-// checkPage compares debate id's vault page with its verified chain; nil
-// when there is no vault to look in.
-func (a *app) checkPage(id string, rep *transcripts.Report) *transcripts.PageCheck {
-	v, err := vault.Open(a.vaultDir(), vault.WithLogger(a.logger()))
-	if err != nil {
-		return &transcripts.PageCheck{Path: transcripts.PagePath(id), Status: transcripts.PageMissing, Problem: fmt.Sprintf("no vault at %s", a.vaultDir())}
-	}
-	defer v.Close()
-	return transcripts.CheckPage(v, id, rep)
 }

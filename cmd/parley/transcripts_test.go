@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -55,7 +56,7 @@ func TestTranscriptsList(t *testing.T) {
 	if len(rows) != 2 { // no header row in a pipe (TestHeaderRowsOnATerminal: one on a terminal)
 		t.Fatalf("list:\n%s", out)
 	}
-	row := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\s+spec\s+CONSENSUS_REACHED\s+2\s+250\s+` + conceded + `\s+Idempotency keys$`)
+	row := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\s+spec\s+CONSENSUS_REACHED\s+2\s+250\s+verified\s+` + conceded + `\s+Idempotency keys$`)
 	if !row.MatchString(rows[0]) && !row.MatchString(rows[1]) {
 		t.Errorf("no row for the conceded debate:\n%s", out)
 	}
@@ -114,7 +115,7 @@ func TestTranscriptsShow(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("show: exit %d %s", code, errs)
 	}
-	for _, want := range []string{"Debate " + id, "Topic:        Idempotency keys", "Integrity:    intact, 8 events, sealed by verdict.json", "Vault page:   matches",
+	for _, want := range []string{"Debate " + id, "Topic:        Idempotency keys", "Integrity:    intact, 9 events, sealed by verdict.json", "File:         intact wiki/debates/" + id + ".md",
 		"── Round 1 ──", "(attacker) · 120 tokens · confidence -1 · line 3", "  Position: Keys leak the creation time", "  Counters: Use UUIDv7 keys",
 		"  Evidence: notes.md:1 — ok", "(defender) · 100 tokens · confidence 0", "── Round 2 ──", "  No further objections",
 		"══ Verdict: CONSENSUS_REACHED → proceed (conceded)", "   Final position: Use UUIDv7 keys with a 24h window", "Record: wiki/consensus/spec-idempotency-keys.md"} {
@@ -136,9 +137,10 @@ func TestTranscriptsShow(t *testing.T) {
 			ID        string `json:"debate_id"`
 			Integrity struct {
 				Intact bool `json:"intact"`
-				Page   struct {
+				Files  []struct {
+					File   string `json:"file"`
 					Status string `json:"status"`
-				} `json:"page"`
+				} `json:"files"`
 			} `json:"integrity"`
 			Rounds []struct {
 				Entries []struct {
@@ -155,7 +157,7 @@ func TestTranscriptsShow(t *testing.T) {
 				Verdict string `json:"verdict"`
 			} `json:"verdict"`
 		}
-		if code != 0 || json.Unmarshal([]byte(js), &v) != nil || v.ID != id || !v.Integrity.Intact || v.Integrity.Page.Status != "matches" ||
+		if code != 0 || json.Unmarshal([]byte(js), &v) != nil || v.ID != id || !v.Integrity.Intact || len(v.Integrity.Files) != 5 || v.Integrity.Files[3].File != "wiki/debates/"+id+".md" || v.Integrity.Files[3].Status != "intact" ||
 			len(v.Rounds) != 2 || v.Rounds[0].Entries[0].Turn.Position != "Keys leak the creation time" || v.Rounds[0].Entries[0].Turn.Evidence[0].Status != "ok" ||
 			v.Verdict.Verdict != "CONSENSUS_REACHED" || strings.Count(strings.TrimSpace(js), "\n") != 0 {
 			t.Errorf("%v: exit %d\n%s", args, code, js)
@@ -182,7 +184,7 @@ func TestTranscriptsShow(t *testing.T) {
 	if code != exitBlocked || !strings.HasPrefix(out, "!! TAMPERED: line 3 its content does not match its hash") ||
 		!strings.Contains(out, "line 3  UNVERIFIED") || !strings.Contains(out, "Keys leak nothing") ||
 		!strings.Contains(out, "See: parley --root "+root+" transcripts verify "+id) ||
-		!strings.Contains(errs, "does not verify: line 3") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		!strings.Contains(errs, "transcript.jsonl differs: line 3 its content") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("tampered show: exit %d, stderr %q\n%s", code, errs, out)
 	}
 	md, _, code = dcli(t, root, "transcripts", "show", id, "--format", "md")
@@ -201,13 +203,13 @@ func TestTranscriptsShow(t *testing.T) {
 	if head == nil {
 		t.Fatalf("the vault page records no head:\n%s", data)
 	}
-	if out, _, code := dcli(t, root, "transcripts", "show", other); code != 0 || !strings.Contains(out, "Vault page:   matches") {
+	if out, _, code := dcli(t, root, "transcripts", "show", other); code != 0 || !strings.Contains(out, "File:         intact wiki/debates/"+other+".md") {
 		t.Fatalf("before: exit %d\n%s", code, out)
 	}
 	os.WriteFile(page, bytes.Replace(data, head[1], bytes.Repeat([]byte("0"), 64), 1), 0o600)
 	out, errs, code = dcli(t, root, "transcripts", "show", other)
-	if code != exitBlocked || !strings.HasPrefix(out, "!! VAULT PAGE DIFFERS: the vault page wiki/debates/"+other+".md records head 000000000000") ||
-		!strings.Contains(out, "Vault page:   differs") || !strings.Contains(errs, "records head") {
+	if code != exitBlocked || !strings.HasPrefix(out, "!! TAMPERED: wiki/debates/"+other+".md differs: it records head 000000000000") ||
+		!strings.Contains(out, "File:         differs wiki/debates/"+other+".md") || !strings.Contains(errs, "records head") {
 		t.Errorf("a vault page that differs: exit %d %q\n%s", code, errs, out)
 	}
 }
@@ -259,6 +261,7 @@ func TestServeCLI(t *testing.T) {
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "default-src 'none'") || !strings.Contains(string(body), "✓ verified") {
+		t.Logf("%s", body)
 		t.Errorf("GET the debate: %d %v", res.StatusCode, res.Header)
 	}
 	if err := stop(); err != nil {
@@ -316,9 +319,15 @@ func TestVaultPageWrittenOnClose(t *testing.T) {
 		}
 		m := page.Meta
 		link := "[[" + c.record + "]]"
+		// The page records the chain at the verdict, the line before the
+		// seal event; the seal event records the page's body by hash.
+		events, _ := openStore(t, root).Events(c.id)
+		seal := string(events[len(events)-1].Data)
 		if m["type"] != "debate" || m["layer"] != c.layer || m["verdict"] != c.verdict || m["topic"] != c.topic || m["debate_id"] != c.id ||
-			m["record"] != link || m[transcripts.PageHeadKey] != rep.Head || m["date"] == nil {
-			t.Errorf("%s: frontmatter %v, want head %s and record %s", c.id, m, rep.Head, link)
+			m["record"] != link || fmt.Sprint(m[transcripts.PageEventsKey]) != fmt.Sprint(rep.Events-1) || m["date"] == nil ||
+			!strings.Contains(seal, `"head":"`+m[transcripts.PageHeadKey].(string)+`"`) ||
+			!strings.Contains(seal, `"page_hash":"`+transcripts.ContentHash(page)+`"`) {
+			t.Errorf("%s: frontmatter %v, seal %s, record %s", c.id, m, seal, link)
 		}
 		if ps, _ := m["participants"].([]any); len(ps) != 2 {
 			t.Errorf("%s: participants %v", c.id, m["participants"])

@@ -10,12 +10,15 @@ import (
 	"github.com/parleyhq/parley/transcripts"
 )
 
-// newTranscriptsVerifyCmd is "parley transcripts verify ID": exit 0 when the
-// hash chain is intact, 3 when it is not, naming the first bad line.
+// newTranscriptsVerifyCmd is "parley transcripts verify ID": every file the
+// debate produced checked against its seal (the transcript's hash chain,
+// session.json, verdict.json, the vault page, the consensus record); exit
+// 0 when all agree, 3 naming each file that differs or is missing and what
+// an intact one would say.
 func newTranscriptsVerifyCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify ID",
-		Short: "Recompute a transcript's hash chain (exit 3 and the first bad line if it was tampered with)",
+		Short: "Check a debate's transcript, session, verdict, vault page and record against its seal (exit 3 naming the file if tampered)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := a.debateID(args)
@@ -27,30 +30,68 @@ func newTranscriptsVerifyCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			rep, err := st.Verify(id)
+			t, err := a.audit(cmd.Context(), st, id)
 			if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 				return notFoundf("no debate %s under %s (%s lists them)", id, a.rootDir(), a.cmdLine("debate", "list"))
 			}
 			if err != nil {
 				return err
 			}
+			in := transcripts.NewView(t).Integrity
 			if a.json {
-				if err := a.emit(rep); err != nil {
+				if err := a.emit(verifyResult{Report: *t.Report, Tampered: in.Tampered(), Files: in.Files, Signature: in.Signature}); err != nil {
 					return err
 				}
-			} else if rep.Intact {
-				sealed := "not sealed yet (no verdict.json)"
-				if rep.Sealed {
-					sealed = "sealed by verdict.json"
-				}
-				a.printf("%s: intact, %d events, head %s, %s\n", id, rep.Events, rep.Head, sealed)
 			} else {
-				a.printf("%s: TAMPERED at line %d: %s\n", id, rep.BadLine, rep.Problem)
+				printAudit(a, id, in)
 			}
-			if !rep.Intact {
-				return blockedError{msg: fmt.Sprintf("transcript %s does not verify: line %d %s", id, rep.BadLine, rep.Problem)}
+			if in.Tampered() {
+				return blockedError{msg: fmt.Sprintf("debate %s does not verify: %s", id, in.Trouble())}
 			}
 			return nil
 		},
+	}
+}
+
+// verifyResult is what "transcripts verify --json" prints: the chain's
+// report, whether anything was tampered with, and every file checked.
+type verifyResult struct {
+	transcripts.Report
+	Tampered  bool                    `json:"tampered"`
+	Files     []transcripts.FileCheck `json:"files"`
+	Signature transcripts.SigStatus   `json:"signature,omitempty"`
+}
+
+// printAudit prints the chain and every checked file, one line each.
+func printAudit(a *app, id string, in transcripts.Integrity) {
+	switch {
+	case !in.Intact:
+		a.printf("%s: TAMPERED at line %d: %s\n", id, in.BadLine, termClean(in.Problem))
+	case in.Tampered():
+		a.printf("%s: TAMPERED: %s\n", id, termClean(in.Trouble()))
+	case in.Sealed:
+		a.printf("%s: intact, %d events, head %s, sealed by verdict.json\n", id, in.Events, in.Head)
+	default:
+		a.printf("%s: intact so far, %d events, head %s, not sealed yet (no verdict.json)\n", id, in.Events, in.Head)
+	}
+	for _, f := range in.Files {
+		line := fmt.Sprintf("  %-9s %s", f.Status, f.File)
+		if f.Problem != "" {
+			line += ": " + f.Problem
+		}
+		a.printf("%s\n", termClean(line))
+		if f.Status.Bad() && f.Want != "" {
+			a.printf("            an intact one: %s\n", termClean(f.Want))
+		}
+	}
+	switch in.Signature {
+	case transcripts.SigValid:
+		a.printf("  signature valid (seal.publicKey)\n")
+	case transcripts.SigInvalid:
+		a.printf("  signature INVALID: the seal was not signed by seal.publicKey\n")
+	case transcripts.SigMissing:
+		a.printf("  signature MISSING although seal.publicKey is set\n")
+	case transcripts.SigUnchecked:
+		a.printf("  signed; set seal.publicKey in config.json to check the signature\n")
 	}
 }

@@ -3,6 +3,7 @@ package termsafe
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestClean(t *testing.T) {
@@ -39,4 +40,31 @@ func FuzzClean(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWriterNeutralisesEveryEscape: what reaches the terminal through a
+// Writer holds no control character but newline and tab, no bidi override
+// and no invalid byte, however the text is split across writes.
+func TestWriterNeutralisesEveryEscape(t *testing.T) {
+	t.Parallel()
+	hostile := "ok\x1b]52;c;cm0gLXJmIH4=\x07 \x1b[2J\x9b31m \u202egnp.exe\u202c é 日本 \r\bend\n\ttab"
+	for split := 1; split <= len(hostile); split++ {
+		var b strings.Builder
+		w := NewWriter(&b)
+		for i := 0; i < len(hostile); i += split {
+			if _, err := w.Write([]byte(hostile[i:min(i+split, len(hostile))])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Flush()
+		got := b.String()
+		for _, r := range got {
+			if Unsafe(r) && r != '\n' && r != '\t' {
+				t.Fatalf("split %d: %q reached the terminal in %q", split, r, got)
+			}
+		}
+		if !utf8.ValidString(got) || !strings.Contains(got, "é 日本") || !strings.HasSuffix(got, "end\n\ttab") {
+			t.Fatalf("split %d: %q", split, got)
+		}
+	}
 }

@@ -1,0 +1,169 @@
+// Package httpserve runs parley's HTTP servers ("parley serve" and "parley
+// mcp --http") so that slow or many clients cannot exhaust the process: a
+// deadline on reading the headers and on reading each request, an idle
+// timeout between requests, a bound on a request's body, and a cap on the
+// connections open at once (beyond it, new connections wait in the
+// kernel's backlog, costing parley no descriptor).
+package httpserve
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Options are the limits of a server; a zero field takes its default.
+type Options struct {
+	// ReadHeaderTimeout bounds reading a request's headers (default 5 s).
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request, body included (default
+	// 30 s): a client dribbling its body is cut off.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds writing a response; 0 leaves it unbounded (a
+	// server with long-lived streams), negative is the default 0 too.
+	WriteTimeout time.Duration
+	// IdleTimeout closes a kept-alive connection with no request (default
+	// 60 s).
+	IdleTimeout time.Duration
+	// MaxBodyBytes bounds a request's body (default 4 MiB); a longer one
+	// fails to read, and the handler answers 413 or 400.
+	MaxBodyBytes int64
+	// MaxConns caps the connections open at once (default 256).
+	MaxConns int
+	// ShutdownTimeout is how long requests in flight get when ctx ends
+	// (default 5 s).
+	ShutdownTimeout time.Duration
+	// OnShutdown is called when ctx ends, before the graceful shutdown
+	// (to end long-lived streams).
+	OnShutdown func()
+	Logger     *slog.Logger
+}
+
+// Defaults.
+const (
+	DefaultReadHeaderTimeout = 5 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultIdleTimeout       = 60 * time.Second
+	DefaultMaxBodyBytes      = 4 << 20
+	DefaultMaxConns          = 256
+	DefaultShutdownTimeout   = 5 * time.Second
+)
+
+func (o *Options) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	def(&o.ReadTimeout, DefaultReadTimeout)
+	def(&o.IdleTimeout, DefaultIdleTimeout)
+	def(&o.ShutdownTimeout, DefaultShutdownTimeout)
+	if o.WriteTimeout < 0 {
+		o.WriteTimeout = 0
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Serve answers requests on ln with h under o's limits until ctx ends, then
+// shuts down gracefully. It returns nil after a shutdown caused by ctx.
+// ln is closed when Serve returns.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, o Options) error {
+	o.defaults()
+	max := o.MaxBodyBytes
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > max {
+				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, max)
+			h.ServeHTTP(w, r)
+		}),
+		ReadHeaderTimeout: o.ReadHeaderTimeout,
+		ReadTimeout:       o.ReadTimeout,
+		WriteTimeout:      o.WriteTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		MaxHeaderBytes:    32 << 10,
+		// "OPTIONS *" would be answered by net/http itself, around h.
+		DisableGeneralOptionsHandler: true,
+		ErrorLog:                     slog.NewLogLogger(o.Logger.Handler(), slog.LevelWarn),
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(LimitListener(ln, o.MaxConns)) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	if o.OnShutdown != nil {
+		o.OnShutdown()
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = srv.Close()
+	}
+	if serr := <-done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// LimitListener returns a listener that has at most n connections open at
+// once: Accept waits for one to close before it accepts another.
+func LimitListener(ln net.Listener, n int) net.Listener {
+	return &limitListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+type limitListener struct {
+	net.Listener
+	sem       chan struct{}
+	closeOnce sync.Once
+	done      chan struct{}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+func (l *limitListener) Close() error {
+	err := l.Listener.Close()
+	l.closeOnce.Do(func() { close(l.done) })
+	return err
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}

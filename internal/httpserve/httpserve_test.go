@@ -1,0 +1,143 @@
+package httpserve
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// countingListener counts the connections it has open, and the most at
+// once: the descriptors a server holds for its clients.
+type countingListener struct {
+	net.Listener
+	open, peak atomic.Int64
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	n := l.open.Add(1)
+	for {
+		p := l.peak.Load()
+		if n <= p || l.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	return &countedConn{Conn: c, l: l}, nil
+}
+
+type countedConn struct {
+	net.Conn
+	l    *countingListener
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() { c.l.open.Add(-1) })
+	return c.Conn.Close()
+}
+
+// SlowBodies opens n connections to addr that each send a POST's headers
+// and then its body one byte every gap, and returns how many the server
+// cut off before stop closed, and a func that closes the rest.
+func SlowBodies(t testing.TB, addr string, n int, gap time.Duration) (cut func() int, stop func()) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var closed atomic.Int64
+	done := make(chan struct{})
+	for range n {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("dial %d: %v", n, err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.Close()
+			fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+			t := time.NewTicker(gap)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+				}
+				if _, err := c.Write([]byte{'{'}); err != nil {
+					closed.Add(1)
+					return
+				}
+			}
+		}()
+	}
+	return func() int { return int(closed.Load()) }, func() { close(done); wg.Wait() }
+}
+
+// TestSlowBodiesAreShed: many clients dribbling a request body hold at
+// most MaxConns connections of the server at once, each is cut off after
+// the read timeout, and a normal request is served afterwards.
+func TestSlowBodiesAreShed(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := &countingListener{Listener: ln}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+			return
+		}
+		io.WriteString(w, "ok")
+	})
+	const maxConns = 16
+	go func() {
+		served <- Serve(ctx, cl, h, Options{MaxConns: maxConns, ReadTimeout: 700 * time.Millisecond, ReadHeaderTimeout: 300 * time.Millisecond, MaxBodyBytes: 1 << 10})
+	}()
+	cut, stop := SlowBodies(t, ln.Addr().String(), 200, 50*time.Millisecond)
+	deadline := time.Now().Add(30 * time.Second)
+	for cut() < 150 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	stop()
+	if got := cut(); got < 150 {
+		t.Errorf("the server cut off %d of 200 slow clients in 30 s", got)
+	}
+	if p := cl.peak.Load(); p > maxConns {
+		t.Errorf("%d connections open at once, cap %d", p, maxConns)
+	}
+	// A client that sends its request at once is served.
+	res, err := http.Post("http://"+ln.Addr().String()+"/", "text/plain", strings.NewReader("hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || string(body) != "ok" {
+		t.Errorf("a normal request: %d %q", res.StatusCode, body)
+	}
+	// A body over the bound is refused.
+	res, err = http.Post("http://"+ln.Addr().String()+"/", "text/plain", strings.NewReader(strings.Repeat("x", 2<<10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("an oversized body: %d", res.StatusCode)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}

@@ -1,0 +1,101 @@
+// Package trust refuses, as ssh does with its configuration, the files and
+// directories parley acts on that someone else could have written: a root,
+// a config.json or an agent script that is writable by group or others, or
+// owned by another user than the one running parley (root, too, trusts
+// only what root owns). Each refusal is one line that says how to fix it.
+package trust
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrUntrusted is what every refusal wraps.
+var ErrUntrusted = errors.New("refused")
+
+// Error is a refusal: what was found and the command that fixes it.
+type Error struct {
+	What, Path string
+	Problem    string
+	Fix        string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s %s %s: %s", e.What, e.Path, e.Problem, e.Fix)
+}
+
+// Unwrap makes errors.Is(err, ErrUntrusted) true.
+func (e *Error) Unwrap() error { return ErrUntrusted }
+
+// euid is the user parley runs as; a test replaces it.
+var euid = os.Geteuid
+
+// Check refuses fi (the stat of path, following a symbolic link the user
+// named) when it is writable by group or others or owned by another user.
+// what names it in the message ("the parley root", "config.json").
+func Check(what, path string, fi fs.FileInfo) error {
+	if uid, ok := owner(fi); ok && uid != euid() {
+		return &Error{What: what, Path: path, Problem: fmt.Sprintf("is owned by uid %d, not by you (uid %d)", uid, euid()),
+			Fix: fmt.Sprintf("use one of your own, or if you trust it, run: chown %d %s", euid(), shellQuote(path))}
+	}
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		who := "group and others"
+		switch {
+		case perm&0o020 == 0:
+			who = "others"
+		case perm&0o002 == 0:
+			who = "its group"
+		}
+		return &Error{What: what, Path: path, Problem: fmt.Sprintf("is writable by %s (mode %04o)", who, perm),
+			Fix: "run: chmod go-w " + shellQuote(path)}
+	}
+	return nil
+}
+
+// Path stats path (following symbolic links) and Checks it; a path that
+// does not exist is no refusal (nothing to trust yet).
+func Path(what, path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return Check(what, path, fi)
+}
+
+// Inside reports whether path, with every symbolic link resolved, is dir
+// or under it (dir's own links resolved too). A path that does not exist
+// is inside (nothing to follow).
+func Inside(dir, path string) (bool, string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, path, nil
+	}
+	if err != nil {
+		return false, "", err
+	}
+	base, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false, "", err
+	}
+	rel, err := filepath.Rel(base, real)
+	if err != nil {
+		return false, real, nil
+	}
+	return rel == "." || filepath.IsLocal(rel), real, nil
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

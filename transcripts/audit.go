@@ -1,0 +1,680 @@
+package transcripts
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"reflect"
+	"slices"
+	"strings"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vault"
+)
+
+// FileStatus is how one file a debate produced compares with the seal.
+type FileStatus string
+
+// The statuses of a FileCheck.
+const (
+	// FileIntact: the file says what the seal says it should.
+	FileIntact FileStatus = "intact"
+	// FileDiffers: the file was changed after the seal (or the seal
+	// rewritten without it).
+	FileDiffers FileStatus = "differs"
+	// FileMissing: the seal says the file exists, and it does not.
+	FileMissing FileStatus = "missing"
+	// FilePending: not written yet, and that is no tampering: the debate
+	// runs, or its filing was interrupted (parley debate resume completes
+	// it).
+	FilePending FileStatus = "pending"
+	// FileUnchecked: there is nothing to check the file against (a debate
+	// sealed before seals bound the vault files, or no vault to look in).
+	FileUnchecked FileStatus = "unchecked"
+)
+
+// Bad reports whether the status is evidence of tampering.
+func (s FileStatus) Bad() bool { return s == FileDiffers || s == FileMissing }
+
+// FileCheck is one file of a debate checked against the seal: the
+// transcript, session.json and verdict.json (paths relative to the parley
+// root), the vault page and the consensus record (relative to the vault).
+type FileCheck struct {
+	File    string     `json:"file"`
+	Status  FileStatus `json:"status"`
+	Problem string     `json:"problem,omitempty"`
+	// Want says what an intact file would say.
+	Want string `json:"want,omitempty"`
+}
+
+// SigStatus is what the signature of verdict.json showed.
+type SigStatus string
+
+// The statuses of a seal's signature.
+const (
+	// SigNone: no key to check with and no signature.
+	SigNone SigStatus = ""
+	// SigValid: signed by the configured public key.
+	SigValid SigStatus = "valid"
+	// SigInvalid: a signature the configured key did not make, over
+	// this chain: someone with write access rewrote the seal.
+	SigInvalid SigStatus = "invalid"
+	// SigMissing: a public key is configured and the seal is not signed.
+	SigMissing SigStatus = "unsigned"
+	// SigUnchecked: signed, but no public key is configured to check it.
+	SigUnchecked SigStatus = "unchecked"
+)
+
+// Bad reports whether the signature is evidence of tampering.
+func (s SigStatus) Bad() bool { return s == SigInvalid || s == SigMissing }
+
+// RecordFinder finds the consensus record filed for a debate (a
+// vault-relative path), so that a record survives as a witness when the
+// seal naming it is gone. consensus.Store provides one.
+type RecordFinder interface {
+	RecordOf(ctx context.Context, debateID string) (string, error)
+}
+
+// Witnesses are what an audit checks a debate's own files against. Every
+// field may be nil: a nil Vault leaves the page and the record unchecked.
+type Witnesses struct {
+	Vault   *vault.Vault
+	Records RecordFinder
+	// PublicKey, when set, must have signed every seal.
+	PublicKey ed25519.PublicKey
+}
+
+// Audit reads debate id's files and checks every one against the seal: the
+// transcript's hash chain; session.json against the chain's open event
+// (field by field) and the session hash the seal records; verdict.json
+// against the chain's verdict event (field by field), its end and the
+// seal's record; the vault page and the consensus record against the head,
+// length and session hash their frontmatter must record and the body
+// hashes in the chain's seal event; and, with a public key, the seal's
+// signature. A vault page or record that names a chain the transcript does
+// not have (lines cut after filing) is tampering, not an interruption.
+//
+// The Transcript is as Read returns it (with Integrity's Files and
+// Signature filled in on its view by Integrate). A debate with neither a
+// session.json nor a transcript is ErrNotFound.
+func (s *Store) Audit(ctx context.Context, id string, w Witnesses) (*Transcript, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return nil, err
+	}
+	sessRaw, sessErr := s.readState(id, SessionFile)
+	t, data, err := s.readChainOnly(id)
+	switch {
+	case errors.Is(err, ErrNotFound) && sessErr != nil:
+		return nil, err
+	case errors.Is(err, ErrNotFound):
+		t = &Transcript{State: StateInterrupted, Report: &Report{ID: id}}
+		t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FileMissing,
+			Problem: "the debate's session.json exists but its transcript does not", Want: "a hash chain opening with this debate's session"})
+	case err != nil:
+		return nil, err
+	}
+	if sessErr == nil {
+		var sess debate.DebateSession
+		if json.Unmarshal(sessRaw, &sess) == nil {
+			t.Session = &sess
+		}
+	}
+	a := &auditor{s: s, id: id, t: t, w: w, ctx: ctx}
+	a.chain(data)
+	if t.Session == nil && a.open != nil {
+		// The chain's own session stands in for a missing one.
+		var sess debate.DebateSession
+		if json.Unmarshal(a.open, &sess) == nil {
+			t.Session = &sess
+		}
+	}
+	if t.Session == nil {
+		return nil, fmt.Errorf("%w: %s has neither a readable session.json nor an open event", ErrNotFound, id)
+	}
+	a.session(sessRaw, sessErr)
+	a.verdict()
+	if w.Vault != nil {
+		a.vaultFiles()
+	}
+	return t, nil
+}
+
+// readChainOnly reads verdict.json and the transcript as readChain does,
+// but verifies the chain alone: the audit compares verdict.json with it
+// and names whichever of the two is wrong.
+func (s *Store) readChainOnly(id string) (*Transcript, []byte, error) {
+	t := &Transcript{State: StateInterrupted}
+	switch v, err := s.Verdict(id); {
+	case err == nil:
+		t.Verdict, t.State = v, StateClosed
+	case errors.Is(err, ErrNotSealed):
+		if running, _ := s.Running(id); running {
+			t.State = StateRunning
+		}
+	case errors.Is(err, ErrMalformed):
+		t.VerdictErr = err
+	default:
+		return nil, nil, err
+	}
+	data, err := readFile(s.root, fileOf(id, TranscriptFile))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%w: %s has no transcript", ErrNotFound, id)
+		}
+		return nil, nil, err
+	}
+	// An incomplete last line is a write in progress, or one a crash cut
+	// short (resume sets it aside): no evidence of tampering either way.
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		if t.State != StateRunning {
+			t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FilePending,
+				Problem: "an incomplete last line (a write cut short by a crash; parley debate resume sets it aside)"})
+		}
+		data = data[:i+1]
+	}
+	rep, err := Verify(bytes.NewReader(data), id, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Sealed = t.Verdict != nil
+	t.Report = &rep
+	return t, data, nil
+}
+
+// auditor holds what one Audit learnt so far.
+type auditor struct {
+	ctx context.Context
+	s   *Store
+	id  string
+	t   *Transcript
+	w   Witnesses
+	// hashes are the verified lines' hashes; kinds their event kinds.
+	hashes []string
+	kinds  []debate.EventKind
+	// open and verdictData are the open and verdict events' data, nil if
+	// the verified chain has none; verdictLine the verdict's line.
+	open, verdictData json.RawMessage
+	verdictLine       int
+	outcome           *debate.Outcome
+	filing            *debate.Filing
+}
+
+func (a *auditor) add(fc FileCheck) { a.t.Audit = append(a.t.Audit, fc) }
+
+func (a *auditor) transcriptPath() string { return Path(a.id, TranscriptFile) }
+
+// chain walks the verified lines, and reports a broken chain.
+func (a *auditor) chain(data []byte) {
+	rep := a.t.Report
+	if !rep.Intact {
+		a.add(FileCheck{File: a.transcriptPath(), Status: FileDiffers, Problem: fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem),
+			Want: fmt.Sprintf("line %d continuing the chain from line %d's hash", rep.BadLine, rep.BadLine-1)})
+	} else if data != nil {
+		a.add(FileCheck{File: a.transcriptPath(), Status: FileIntact})
+	}
+	n := 0
+	for line := range bytes.Lines(data) {
+		if n == rep.Events {
+			break
+		}
+		n++
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		a.hashes = append(a.hashes, string(line[len(line)-tailLen+len(hashPrefix):len(line)-len(hashSuffix)]))
+		e, err := decodeVerified(line)
+		if err != nil {
+			a.kinds = append(a.kinds, "")
+			continue
+		}
+		a.kinds = append(a.kinds, e.Kind)
+		a.t.Events = append(a.t.Events, e)
+		switch e.Kind {
+		case debate.EventOpen:
+			a.open = e.Data
+		case debate.EventVerdict:
+			a.verdictData, a.verdictLine = e.Data, n
+			var o debate.Outcome
+			if json.Unmarshal(e.Data, &o) == nil {
+				a.outcome = &o
+			}
+		case debate.EventSeal:
+			var f debate.Filing
+			if json.Unmarshal(e.Data, &f) == nil {
+				a.filing = &f
+			}
+		}
+	}
+	if !rep.Intact {
+		a.t.Events = readLenient(data)
+	}
+}
+
+// head returns the chain's hash after n events ("" if it has fewer).
+func (a *auditor) head(n int) string {
+	if n < 1 || n > len(a.hashes) {
+		return ""
+	}
+	return a.hashes[n-1]
+}
+
+// session compares session.json with the chain's open event and the hash
+// the seal records.
+func (a *auditor) session(raw []byte, err error) {
+	p := Path(a.id, SessionFile)
+	want := ""
+	if a.open != nil {
+		want = "the session the chain's open event records: " + describeSession(a.open)
+	}
+	switch {
+	case errors.Is(err, ErrNotFound) || errors.Is(err, fs.ErrNotExist):
+		a.add(FileCheck{File: p, Status: FileMissing, Problem: "session.json is gone", Want: want})
+		return
+	case err != nil:
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: err.Error(), Want: want})
+		return
+	}
+	if a.open != nil {
+		if field, got, exp, ok := firstDiff(raw, a.open); !ok {
+			a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("session.json says %s = %s; the chain's open event says %s", field, got, exp), Want: want})
+			return
+		}
+	}
+	if f := a.filing; f != nil && f.SessionHash != "" && HashBytes(raw) != f.SessionHash {
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("its bytes hash to %s; the seal records %s", short(HashBytes(raw)), short(f.SessionHash)), Want: want})
+		return
+	}
+	a.add(FileCheck{File: p, Status: FileIntact})
+}
+
+// describeSession is a session in a few words, for saying what an intact
+// session.json holds.
+func describeSession(raw []byte) string {
+	var s debate.DebateSession
+	if json.Unmarshal(raw, &s) != nil {
+		return "(unreadable)"
+	}
+	return fmt.Sprintf("topic %q, layer %s, %d participants", s.Topic, s.Layer, len(s.Participants))
+}
+
+// firstDiff compares two JSON objects key by key and returns the first key
+// (in sorted order) whose values differ, with both values; ok when none.
+func firstDiff(got, want []byte) (field, g, w string, ok bool) {
+	var gm, wm map[string]any
+	if json.Unmarshal(got, &gm) != nil {
+		return "(the whole file)", "not a JSON object", "an object", false
+	}
+	if json.Unmarshal(want, &wm) != nil {
+		return "", "", "", true
+	}
+	keys := map[string]bool{}
+	for k := range gm {
+		keys[k] = true
+	}
+	for k := range wm {
+		keys[k] = true
+	}
+	for _, k := range slices.Sorted(mapsKeys(keys)) {
+		if !reflect.DeepEqual(gm[k], wm[k]) {
+			return k, shown(gm[k]), shown(wm[k]), false
+		}
+	}
+	return "", "", "", true
+}
+
+func mapsKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func shown(v any) string {
+	if v == nil {
+		return "(nothing)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
+	}
+	return s
+}
+
+// verdict compares verdict.json with the chain: its outcome with the
+// verdict event, its record with the seal's, its end with the chain's.
+func (a *auditor) verdict() {
+	p := Path(a.id, VerdictFile)
+	t := a.t
+	n := len(a.hashes)
+	intactEnd := t.Report.Intact
+	want := ""
+	if a.outcome != nil {
+		want = fmt.Sprintf("verdict %s, action %s, final position hash %s", a.outcome.Verdict, a.outcome.Action, short(a.outcome.FinalPositionHash))
+		if a.filing != nil && intactEnd {
+			want += fmt.Sprintf(", %d events, head %s", n, short(a.head(n)))
+		}
+	}
+	if t.VerdictErr != nil {
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: t.VerdictErr.Error(), Want: want})
+		return
+	}
+	v := t.Verdict
+	if v == nil {
+		switch {
+		case a.filing != nil && t.State != StateRunning:
+			// A crash between the seal event and verdict.json leaves this
+			// too; resume writes it again from the chain.
+			a.add(FileCheck{File: p, Status: FileMissing, Problem: "the chain is sealed (its last event is the seal) and verdict.json is gone (parley debate resume writes it again from the chain)", Want: want})
+		case a.outcome != nil:
+			a.add(FileCheck{File: p, Status: FilePending, Problem: "the verdict is recorded and not filed yet (parley debate resume files it)"})
+		}
+		return
+	}
+	// verdict.json exists.
+	if v.Events > n && intactEnd && a.kind(n) != debate.EventSeal {
+		a.add(FileCheck{File: a.transcriptPath(), Status: FileMissing,
+			Problem: fmt.Sprintf("lines %d to %d are missing: verdict.json records %d events, the transcript ends after %d", n+1, v.Events, v.Events, n),
+			Want:    fmt.Sprintf("%d events ending at head %s", v.Events, short(v.Head))})
+		a.t.Report.Intact, a.t.Report.BadLine, a.t.Report.Problem = false, n+1, fmt.Sprintf("missing: verdict.json records %d events, the transcript ends after %d", v.Events, n)
+		return
+	}
+	if a.outcome == nil {
+		if intactEnd {
+			a.add(FileCheck{File: p, Status: FileDiffers, Problem: "verdict.json exists but the chain records no verdict", Want: "no verdict.json until the chain records a verdict"})
+		}
+		return
+	}
+	vj, _ := json.Marshal(v.Outcome)
+	if field, got, exp, ok := firstDiff(vj, a.verdictData); !ok {
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("verdict.json says %s = %s; the chain's verdict event (line %d) says %s", field, got, a.verdictLine, exp), Want: want})
+		return
+	}
+	if intactEnd && (v.Events != n || v.Head != a.head(n)) {
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("verdict.json records %d events ending at head %s; the chain has %d ending at %s", v.Events, short(v.Head), n, short(a.head(n))), Want: want})
+		return
+	}
+	if v.Transcript != a.transcriptPath() {
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("verdict.json names the transcript %q", v.Transcript), Want: want})
+		return
+	}
+	if f := a.filing; f != nil && v.Record != f.Record {
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("verdict.json names the record %q; the seal names %q", v.Record, f.Record), Want: want})
+		return
+	}
+	a.signature(v)
+	a.add(FileCheck{File: p, Status: FileIntact})
+}
+
+// signature checks verdict.json's signature against the configured key.
+func (a *auditor) signature(v *Verdict) {
+	switch {
+	case a.w.PublicKey == nil && v.Signature == "":
+		a.t.Signature = SigNone
+	case a.w.PublicKey == nil:
+		a.t.Signature = SigUnchecked
+	case v.Signature == "":
+		a.t.Signature = SigMissing
+	default:
+		sig, err := base64.StdEncoding.DecodeString(v.Signature)
+		a.t.Signature = SigInvalid
+		if err == nil && ed25519.Verify(a.w.PublicKey, SealMessage(a.id, v.Events, v.Head), sig) {
+			a.t.Signature = SigValid
+		}
+	}
+}
+
+// witness is what a vault page or record must record of the chain.
+type witness struct {
+	kind string // "vault page" or "record"
+	path string
+	hash string // body hash the seal records, "" when unsealed
+}
+
+// vaultFiles checks the debate's vault page and consensus record.
+func (a *auditor) vaultFiles() {
+	pagePath := PagePath(a.id)
+	var record string
+	if f := a.filing; f != nil {
+		if f.Page != "" {
+			pagePath = f.Page
+		}
+		record = f.Record
+	}
+	page := a.checkWitness(witness{kind: "vault page", path: pagePath, hash: a.filingHash(true)}, a.filing != nil && a.filing.Page != "")
+	if a.filing == nil {
+		// The seal is gone or was never written: a record found some other
+		// way is a witness all the same.
+		if a.w.Records != nil {
+			record, _ = a.w.Records.RecordOf(a.ctx, a.id)
+		}
+		if record == "" && a.t.Verdict != nil {
+			record = a.t.Verdict.Record
+		}
+		if record == "" && page != nil {
+			if l, ok := page.Meta["record"].(string); ok {
+				if link, err := vault.ParseLink(l); err == nil {
+					record, _ = a.w.Vault.Resolve(link.Target)
+				}
+			}
+		}
+	}
+	if record != "" {
+		a.checkWitness(witness{kind: "record", path: record, hash: a.filingHash(false)}, a.filing != nil && a.filing.Record != "")
+	}
+}
+
+func (a *auditor) filingHash(page bool) string {
+	if a.filing == nil {
+		return ""
+	}
+	if page {
+		return a.filing.PageHash
+	}
+	return a.filing.RecordHash
+}
+
+// checkWitness reads one vault file and checks it; sealed says the seal
+// names it. It returns the page when it could be read.
+func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
+	f := a.filing
+	want := ""
+	if f != nil {
+		want = fmt.Sprintf("a %s whose frontmatter records %s %s, %s %d, %s %s, and whose content hashes to %s",
+			w.kind, PageHeadKey, short(f.Head), PageEventsKey, f.Events, PageSessionKey, short(f.SessionHash), short(w.hash))
+	}
+	page, err := a.w.Vault.ReadPage(w.path)
+	if err != nil {
+		switch {
+		case vault.IsNotExist(err) && sealed:
+			a.add(FileCheck{File: w.path, Status: FileMissing, Problem: fmt.Sprintf("the seal names the %s %s and it is gone", w.kind, w.path), Want: want})
+		case vault.IsNotExist(err):
+			// Not written: the debate has not been filed.
+		default:
+			a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: err.Error(), Want: want})
+		}
+		return nil
+	}
+	if id, _ := page.Meta["debate_id"].(string); id != a.id {
+		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("its debate_id is %q, not %s", id, a.id), Want: want})
+		return page
+	}
+	head, _ := page.Meta[PageHeadKey].(string)
+	events, okEvents := intOf(page.Meta[PageEventsKey])
+	if f == nil {
+		a.unsealedWitness(w, page, head, events, okEvents)
+		return page
+	}
+	if o := a.outcome; o != nil {
+		if problem := outcomeDiff(page.Meta, o, w.kind == "record"); problem != "" {
+			a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: problem, Want: want})
+			return page
+		}
+	}
+	sh, _ := page.Meta[PageSessionKey].(string)
+	switch {
+	case head != f.Head || !okEvents || events != f.Events:
+		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records head %s at %d events; the seal says %s at %d", short(head), events, short(f.Head), f.Events), Want: want})
+	case sh != f.SessionHash:
+		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records session hash %s; the seal says %s", short(sh), short(f.SessionHash)), Want: want})
+	case w.hash != "" && ContentHash(page) != w.hash:
+		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it was edited after filing (its content hashes to %s; the seal records %s)", short(ContentHash(page)), short(w.hash)), Want: want})
+	case f.Head != a.head(f.Events) || a.kind(f.Events) != debate.EventVerdict:
+		// The seal event and the files agree with each other but not with
+		// the chain they sit in.
+		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records head %s at %d events, which is not the chain's verdict line", short(f.Head), f.Events), Want: want})
+	default:
+		a.add(FileCheck{File: w.path, Status: FileIntact})
+	}
+	return page
+}
+
+func (a *auditor) kind(n int) debate.EventKind {
+	if n < 1 || n > len(a.kinds) {
+		return ""
+	}
+	return a.kinds[n-1]
+}
+
+// unsealedWitness checks a vault file of a debate whose chain has no seal
+// event: it must name the chain's verdict line (a filing interrupted
+// before the seal), or, for a debate sealed before seals bound the vault
+// files, the chain's end.
+func (a *auditor) unsealedWitness(w witness, page *vault.Page, head string, events int, okEvents bool) {
+	n := len(a.hashes)
+	switch {
+	case head == "" || !okEvents:
+		a.add(FileCheck{File: w.path, Status: FileUnchecked, Problem: "it records no transcript head"})
+	case !a.t.Report.Intact && events >= a.t.Report.BadLine:
+		a.add(FileCheck{File: w.path, Status: FileDiffers,
+			Problem: fmt.Sprintf("it records head %s at %d events; the transcript breaks at line %d, so the chain it was filed from is gone", short(head), events, a.t.Report.BadLine)})
+	case events > n:
+		a.add(FileCheck{File: a.transcriptPath(), Status: FileMissing,
+			Problem: fmt.Sprintf("the %s %s records %d events ending at head %s; the transcript ends after %d: lines were cut after filing", w.kind, w.path, events, short(head), n),
+			Want:    fmt.Sprintf("%d events or more, line %d hashing to %s", events, events, short(head))})
+		if a.t.Report.Intact {
+			a.t.Report.Intact, a.t.Report.BadLine, a.t.Report.Problem = false, n+1, fmt.Sprintf("missing: the %s records %d events, the transcript ends after %d", w.kind, events, n)
+		}
+	case a.head(events) != head:
+		a.add(FileCheck{File: w.path, Status: FileDiffers,
+			Problem: fmt.Sprintf("it records head %s at %d events; the transcript's line %d hashes to %s (the transcript or the %s was rewritten)", short(head), events, events, short(a.head(events)), w.kind)})
+	case a.kind(events) == debate.EventVerdict && a.t.Verdict == nil:
+		a.add(FileCheck{File: w.path, Status: FilePending, Problem: "filed, not sealed yet (parley debate resume seals it)"})
+	case a.t.Verdict != nil && events == n:
+		// Sealed before seals bound the vault files: the head is all there
+		// is to compare.
+		a.add(FileCheck{File: w.path, Status: FileIntact, Problem: "checked by its head only (sealed before body hashes were kept)"})
+	default:
+		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records head %s at %d events, which is not where the chain's verdict is", short(head), events)})
+	}
+}
+
+// outcomeDiff compares the verdict fields a vault file shows with the
+// chain's verdict event; "" when they agree.
+func outcomeDiff(meta map[string]any, o *debate.Outcome, record bool) string {
+	str := func(k string) string { s, _ := meta[k].(string); return s }
+	if v := str("verdict"); v != string(o.Verdict) {
+		return fmt.Sprintf("it says verdict %q; the chain's verdict event says %s", v, o.Verdict)
+	}
+	if !record {
+		if v := str("action"); v != string(o.Action) {
+			return fmt.Sprintf("it says action %q; the chain's verdict event says %s", v, o.Action)
+		}
+		return ""
+	}
+	hash := debate.PositionHash(o.FinalPosition)
+	if v := str("final_position_hash"); v != hash {
+		return fmt.Sprintf("it says final_position_hash %q; the chain's final position hashes to %q", short(v), short(hash))
+	}
+	if fp := strings.TrimSuffix(str("final_position"), "…"); hash != "" && !strings.HasPrefix(strings.TrimSpace(o.FinalPosition), strings.TrimSpace(fp)) {
+		return fmt.Sprintf("it says final_position %q; the chain's verdict event says %q", clip(fp), clip(o.FinalPosition))
+	}
+	return ""
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return s
+}
+
+// MutableKeys are the frontmatter keys a consensus record may change
+// after filing (supersession flips status, superseded_by and updated): a
+// seal leaves them out of the record's hash.
+var MutableKeys = []string{"status", "superseded_by", "updated"}
+
+// ContentHash is the hash a seal records of a vault file: the SHA-256 of
+// its frontmatter (as decoded, in canonical JSON, without MutableKeys) and
+// its body, so that a change to any other key or to the text shows, while
+// a rewrite of the frontmatter's layout that keeps every value does not.
+func ContentHash(page *vault.Page) string {
+	meta := make(map[string]any, len(page.Meta))
+	for k, v := range page.Meta {
+		if !slices.Contains(MutableKeys, k) {
+			meta[k] = v
+		}
+	}
+	fm, err := stdjson.Marshal(meta)
+	if err != nil {
+		fm = []byte(fmt.Sprint(meta))
+	}
+	h := sha256.New()
+	h.Write(fm)
+	h.Write([]byte{'\n'})
+	h.Write(page.Body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// FileHash reads the vault file at p and returns its ContentHash; "" for
+// p "".
+func FileHash(v *vault.Vault, p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	page, err := v.ReadPage(p)
+	if err != nil {
+		return "", fmt.Errorf("read back %s: %w", p, err)
+	}
+	return ContentHash(page), nil
+}
+
+// OnlyVerdictMissing reports whether the one file found bad is a sealed
+// debate's missing verdict.json: what a crash between the seal event and
+// verdict.json leaves, and what resume repairs from the chain.
+func OnlyVerdictMissing(files []FileCheck) bool {
+	n := 0
+	for _, f := range files {
+		if f.Status.Bad() {
+			if f.Status != FileMissing || path.Base(f.File) != VerdictFile {
+				return false
+			}
+			n++
+		}
+	}
+	return n == 1
+}
+
+// FirstBad is the first check that found tampering, nil when none did.
+func FirstBad(files []FileCheck) *FileCheck {
+	for i := range files {
+		if files[i].Status.Bad() {
+			return &files[i]
+		}
+	}
+	return nil
+}
