@@ -150,7 +150,9 @@ func TestBrowser(t *testing.T) {
 	t.Run("index", func(t *testing.T) {
 		step(t, ctx, "load the index", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("table.debates")))
 		text := value(t, ctx, "index text", chromedp.Text(chromedp.CSS("main")))
-		has(t, "the index", text, "Idempotency keys", "Rate limits", "Retry budget", "Ship on Friday", "DEADLOCK", "running", "✓ verified", fmt.Sprintf("✗ tampered at line %d", line))
+		has(t, "the index", text, "Idempotency keys", "Rate limits", "Retry budget", "Ship on Friday", "DEADLOCK", "running", "✓ verified", "✗ tampered")
+		// The badge's title names the first bad line.
+		has(t, "the tampered badge's title", value(t, ctx, "badge title", chromedp.Evaluate[string](`document.querySelector(".bad-mark").title`)), fmt.Sprintf("line %d", line))
 		// The stylesheet loaded under the CSP.
 		bg := value(t, ctx, "style", chromedp.Evaluate[string](`getComputedStyle(document.querySelector("header.site")).backgroundColor`))
 		if bg == "" || bg == "rgba(0, 0, 0, 0)" {

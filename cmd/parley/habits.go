@@ -245,7 +245,7 @@ func (a *app) readStdin(ctx context.Context, what string, limit int64) ([]byte, 
 // stdoutTTY reports whether human output goes to a terminal: then list
 // commands print a header row. Never under --json.
 func (a *app) stdoutTTY() bool {
-	return !a.json && isTerminal(a.stdout)
+	return !a.json && (a.tty != nil || isTerminal(a.stdout))
 }
 
 // fileError is the error of a file named on the command line that cannot
