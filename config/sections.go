@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
@@ -103,7 +104,7 @@ const (
 	CountTotal              = "total"
 )
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 func (o *OpenAI) validate() error {
 	if err := o.OpenAIEndpoint.validate(); err != nil {
@@ -127,7 +128,7 @@ func (e *OpenAIEndpoint) validate() error {
 			return fmt.Errorf("baseUrl %q: use an http:// or https:// URL such as %s", e.BaseURL, DefaultOpenAIBaseURL)
 		}
 	}
-	if e.APIKeyEnv != "" && !envNameRE.MatchString(e.APIKeyEnv) {
+	if e.APIKeyEnv != "" && !envNameRE().MatchString(e.APIKeyEnv) {
 		return fmt.Errorf("apiKeyEnv %q: the name of an environment variable, such as OPENAI_API_KEY", e.APIKeyEnv)
 	}
 	if e.Temperature != nil && !(*e.Temperature >= 0 && *e.Temperature <= 2) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // TopicThreshold is the score from which a topic is taken to ask the same
@@ -469,7 +470,7 @@ const swapScore = 0.7
 const shortRule = 3
 
 // versionRE matches version labels ("v1"), which read as numbers.
-var versionRE = regexp.MustCompile(`^v[0-9]+$`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v[0-9]+$`) })
 
 // compareSwaps aligns the two positions' content words (longest common
 // subsequence) and, in sentences that are otherwise nearly the same, finds
@@ -479,7 +480,7 @@ func compareSwaps(a, b *analysis, score float64) []string {
 	keep := func(x *analysis) []string {
 		var out []string
 		for _, t := range x.terms {
-			if !strings.HasPrefix(t.w, "#") && !versionRE.MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && lx.altGroup[t.w] == 0 {
+			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && lx.altGroup[t.w] == 0 {
 				out = append(out, t.w)
 			}
 		}

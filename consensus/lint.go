@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/regfile"
@@ -77,7 +78,7 @@ type StaleEvidence struct {
 	Problem string // what is wrong now
 }
 
-var evidenceRefRE = regexp.MustCompile(`^(.+):([0-9]+)(?:-([0-9]+))?$`)
+var evidenceRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+):([0-9]+)(?:-([0-9]+))?$`) })
 
 // Stale compares the lines every active record cites (its evidence_lines)
 // with the files under workspace now: a file gone, lines gone, or lines
@@ -115,7 +116,7 @@ func (s *Store) Stale(ctx context.Context, workspace string) ([]StaleEvidence, e
 
 // checkLines says what changed about the lines ref cites ("" if nothing).
 func checkLines(root *os.Root, ref, hash string) string {
-	m := evidenceRefRE.FindStringSubmatch(ref)
+	m := evidenceRefRE().FindStringSubmatch(ref)
 	if m == nil {
 		return "not a path:line or path:from-to reference"
 	}

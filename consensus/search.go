@@ -2,22 +2,23 @@ package consensus
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
 
-// stopwords are English words too common to rank by.
-var stopwords = map[string]bool{}
-
-func init() {
+// stopwords are English words too common to rank by (built on first use).
+var stopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an and are as at be but by can do does for from had has have he her his how i if in into is it its
 		itself me my no nor not of on or our she should so than that the their them then there these they this those to too
 		was we were what when where which while who whom why will with would you your it's we'll must may`) {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // tokenize splits text into search terms: letters and digits, lower case,
 // accents removed, English stopwords and one-letter words dropped, and a
@@ -44,7 +45,7 @@ func tokenize(text string, emit func(string)) {
 			return
 		}
 		w = strings.ToLower(w)
-		if stopwords[w] {
+		if stopwords()[w] {
 			return
 		}
 		emit(foldPlural(w))

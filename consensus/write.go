@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -124,7 +125,7 @@ func evidenceLines(o *debate.Outcome) []string {
 	seen := map[string]bool{}
 	for _, t := range o.Turns {
 		for _, ev := range t.Evidence {
-			if ev.Hash == "" || seen[ev.Ref] || !hexRE.MatchString(ev.Hash) || strings.ContainsAny(ev.Ref, "\n\r") {
+			if ev.Hash == "" || seen[ev.Ref] || !hexRE().MatchString(ev.Hash) || strings.ContainsAny(ev.Ref, "\n\r") {
 				continue
 			}
 			seen[ev.Ref] = true
@@ -134,7 +135,7 @@ func evidenceLines(o *debate.Outcome) []string {
 	return out
 }
 
-var hexRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // timeFormat is how created and updated are written: RFC 3339, UTC, ms.
 const timeFormat = "2006-01-02T15:04:05.000Z07:00"

@@ -77,8 +77,8 @@ func (c *EvidenceChecker) Close() error {
 const MaxEvidenceBytes = 16 << 20
 
 var (
-	schemeRE = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://`)
-	lineRE   = regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`)
+	schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://`) })
+	lineRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`) })
 )
 
 // Check checks every reference, in order. Once ctx is done the remaining
@@ -114,7 +114,7 @@ func (c *EvidenceChecker) CheckOne(ctx context.Context, ref string) EvidenceChec
 		return EvidenceCheck{Ref: clip(ref), Kind: "unknown", Status: EvidenceInvalid, Detail: "empty, too long or not text"}
 	case strings.HasPrefix(ref, "[[") && strings.HasSuffix(ref, "]]"):
 		return c.checkPage(ctx, ref)
-	case schemeRE.MatchString(ref):
+	case schemeRE().MatchString(ref):
 		if u, err := url.Parse(ref); err != nil || u.Host == "" && u.Scheme != "file" {
 			return EvidenceCheck{Ref: ref, Kind: "url", Status: EvidenceInvalid, Detail: "not a URL"}
 		}
@@ -153,7 +153,7 @@ func (c *EvidenceChecker) checkPage(ctx context.Context, ref string) EvidenceChe
 func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
 	p, from, to := ref, 0, 0
 	kind := "path"
-	if m := lineRE.FindStringSubmatch(ref); m != nil {
+	if m := lineRE().FindStringSubmatch(ref); m != nil {
 		var err1, err2 error
 		p = m[1]
 		from, err1 = strconv.Atoi(m[2])

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -83,7 +84,9 @@ func SlugOr(text string, max int) string {
 	return "topic-" + hex.EncodeToString(sum[:4])
 }
 
-var idRE = regexp.MustCompile(`^[0-9]{8}-(spec|plan|verify)-[a-z0-9]+(-[a-z0-9]+)*-[a-z2-7]{6}$`)
+var idRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]{8}-(spec|plan|verify)-[a-z0-9]+(-[a-z0-9]+)*-[a-z2-7]{6}$`)
+})
 
 // NewID returns a debate id that reads well in a listing:
 // <yyyymmdd>-<layer>-<slug of the topic, ≤32>-<6 random base32>.
@@ -97,7 +100,7 @@ func NewID(now time.Time, l Layer, topic string) string {
 // ValidateID checks a debate id against the id pattern before it names a
 // directory; the error wraps ErrInvalidID.
 func ValidateID(id string) error {
-	if len(id) > 64 || !idRE.MatchString(id) {
+	if len(id) > 64 || !idRE().MatchString(id) {
 		return fmt.Errorf("%w: %q", ErrInvalidID, clip(id))
 	}
 	return nil

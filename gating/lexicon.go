@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // class is what a lexicon phrase counts as.
@@ -57,9 +58,9 @@ type lexicon map[string][]lexEntry
 //go:embed lexicon/*.txt
 var lexiconFiles embed.FS
 
-// lex is the gate's lexicon, loaded once from the embedded files; a broken
+// lex is the gate's lexicon, loaded from the embedded files on first use; a broken
 // file is a programming error caught by the tests.
-var lex = mustLoadLexicon()
+var lex = sync.OnceValue(mustLoadLexicon)
 
 func mustLoadLexicon() lexicon {
 	l, err := loadLexicon()

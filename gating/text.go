@@ -543,7 +543,7 @@ func (a *analysis) scanLexicon() {
 
 func (a *analysis) matchAt(i int) int {
 	t := a.tokens
-	for _, e := range lex[t[i].s] {
+	for _, e := range lex()[t[i].s] {
 		j := i + len(e.words)
 		if j > len(t) {
 			continue

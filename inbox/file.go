@@ -54,6 +54,11 @@ type FileTransport struct {
 	grace     time.Duration
 	watch     bool
 	hub       *hub
+	// customFS is set when WithFS replaced the default writer: Send then
+	// writes through it by full names rather than through an open inbox
+	// directory, so that injected faults still apply.
+	customFS bool
+	now      func() time.Time
 
 	closeOnce sync.Once
 }
@@ -92,11 +97,22 @@ func WithoutWatcher() FileOption {
 	return func(t *FileTransport) { t.watch = false }
 }
 
+// WithClock sets the wall clock that stamps message names (default
+// time.Now). Tests step it back to show that one sender's order does not
+// rest on it.
+func WithClock(now func() time.Time) FileOption {
+	return func(t *FileTransport) {
+		if now != nil {
+			t.now = now
+		}
+	}
+}
+
 // WithFS routes every write (delivery, acknowledgement, quarantine) through
 // fsys, which must be rooted at the same directory. Tests pass a
 // durable.FaultFS to inject ENOSPC or EACCES.
 func WithFS(fsys durable.FS) FileOption {
-	return func(t *FileTransport) { t.fsys = fsys }
+	return func(t *FileTransport) { t.fsys, t.customFS = fsys, true }
 }
 
 // NewFileTransport opens (creating if needed, 0700) the messenger root
@@ -121,6 +137,7 @@ func NewFileTransport(root string, opts ...FileOption) (*FileTransport, error) {
 		reconcile: DefaultReconcile,
 		grace:     DefaultQuarantineGrace,
 		watch:     true,
+		now:       time.Now,
 	}
 	for _, o := range opts {
 		o(t)
@@ -234,6 +251,12 @@ const maxNameAttempts = 16
 // returns once the file and its directory entry are on disk. On error
 // nothing a reader would pick up is left behind (a staging file that could
 // not be removed starts with a dot and is pruned by gc).
+//
+// The (ms13, seq6) stamp orders one sender's messages in that inbox, also
+// across processes and when the wall clock steps back: it is above the
+// stamp the sender last left there (see stampFor). Send opens the inbox
+// directory once and does every step relative to it: no directory scan,
+// no lock, one fsync of the message and one of the directory.
 func (t *FileTransport) Send(ctx context.Context, m *Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -246,15 +269,27 @@ func (t *FileTransport) Send(ctx context.Context, m *Message) error {
 	if err := checkDir(t.root, dir); err != nil {
 		return &DeliveryError{Op: "send", Agent: m.To, Path: dir, Err: err}
 	}
-	ms, seq := nextStamp(time.Now())
+	d, err := t.root.OpenRoot(dir)
+	if err != nil {
+		return &DeliveryError{Op: "send", Agent: m.To, Path: dir, Err: err}
+	}
+	defer d.Close()
+	fsys := durable.Root(d)
+	if t.customFS {
+		fsys = durable.Prefix(t.fsys, dir)
+	}
+	ms, seq, err := stampFor(d, m.From, t.now())
+	if err != nil {
+		return &DeliveryError{Op: "send", Agent: m.To, Path: dir + "/" + senderMark(m.From), Err: err}
+	}
 	for attempt := 1; ; attempt++ {
-		name := dir + "/" + formatFileName(ms, seq, rand4())
-		err := durable.CreateFile(t.fsys, name, data, 0o600)
+		name := formatFileName(ms, seq, rand4())
+		err := durable.CreateFile(fsys, name, data, 0o600)
 		if err == nil {
 			return nil
 		}
 		if !durable.IsExist(err) || attempt == maxNameAttempts {
-			return &DeliveryError{Op: "send", Agent: m.To, Path: name, Err: err}
+			return &DeliveryError{Op: "send", Agent: m.To, Path: dir + "/" + name, Err: err}
 		}
 	}
 }

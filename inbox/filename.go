@@ -99,6 +99,7 @@ var stamp struct {
 
 const maxSeq = 999999
 
+// nextStamp returns the process's next stamp.
 func nextStamp(now time.Time) (int64, int) {
 	ms := now.UnixMilli()
 	stamp.Lock()

@@ -34,18 +34,21 @@ func TestMain(m *testing.M) {
 	}
 }
 
-// helperSend sends $COUNT messages (text "0", "1", …; 0 = until killed)
+// helperSend sends $COUNT messages (text "$FIRST", "$FIRST+1", …; 0 = until killed)
 // from $FROM to $TO under $ROOT, printing each id once Send has returned.
 func helperSend() int {
-	tr, err := inbox.NewFileTransport(os.Getenv("ROOT"))
+	// $CLOCK_OFFSET (a duration) sets this process's wall clock off.
+	offset, _ := time.ParseDuration(os.Getenv("CLOCK_OFFSET"))
+	tr, err := inbox.NewFileTransport(os.Getenv("ROOT"), inbox.WithClock(func() time.Time { return time.Now().Add(offset) }))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	count, _ := strconv.Atoi(os.Getenv("COUNT"))
 	out := bufio.NewWriterSize(os.Stdout, 64)
+	first, _ := strconv.Atoi(os.Getenv("FIRST"))
 	for i := 0; count == 0 || i < count; i++ {
-		m := &inbox.Message{From: os.Getenv("FROM"), To: os.Getenv("TO"), Text: strconv.Itoa(i)}
+		m := &inbox.Message{From: os.Getenv("FROM"), To: os.Getenv("TO"), Text: strconv.Itoa(first + i)}
 		if err := tr.Send(context.Background(), m); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

@@ -282,7 +282,9 @@ func TestWriteFaults(t *testing.T) {
 			}
 			des, _ := os.ReadDir(filepath.Join(root, "inbox", "Bob"))
 			for _, d := range des {
-				if !d.IsDir() {
+				// The sender's mark (its last stamp here) may have moved
+				// up: it is state, never read as a message.
+				if !d.IsDir() && d.Name() != ".from-Alice" {
 					t.Errorf("left behind: %s", d.Name())
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,7 +16,7 @@ import (
 )
 
 // typeRE is what "parley send --type" accepts.
-var typeRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+var typeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`) })
 
 // maxRecv bounds how many messages one recv call takes.
 const maxRecv = 100
@@ -83,7 +84,7 @@ func (s *Server) send(ctx context.Context, _ *mcp.CallToolRequest, in SendInput)
 		return nil, out, err
 	}
 	typ := orDefault(in.Type, inbox.TypeText)
-	if !typeRE.MatchString(typ) {
+	if !typeRE().MatchString(typ) {
 		return nil, out, invalidf("type %q: use lower-case letters, digits and '_', starting with a letter", clip(typ))
 	}
 	if len(in.ReplyTo) > 200 {

@@ -32,7 +32,7 @@ func DebateURI(id string) string { return DebateURIPrefix + id }
 
 // recordNameRE is what a record's name (its file name without .md) may be:
 // a vault path segment.
-var recordNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$`)
+var recordNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$`) })
 
 // ParseURI splits a parley resource URI into its kind ("consensus" or
 // "debates") and its validated name. Anything else, including a name that
@@ -41,7 +41,7 @@ func ParseURI(uri string) (kind, name string, err error) {
 	switch {
 	case strings.HasPrefix(uri, ConsensusURIPrefix):
 		name = strings.TrimPrefix(uri, ConsensusURIPrefix)
-		if !recordNameRE.MatchString(name) || strings.HasSuffix(name, ".md") || strings.Contains(name, "..") {
+		if !recordNameRE().MatchString(name) || strings.HasSuffix(name, ".md") || strings.Contains(name, "..") {
 			return "", "", invalidf("%q is not a consensus record name", clip(name))
 		}
 		return "consensus", name, nil

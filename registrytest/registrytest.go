@@ -441,14 +441,14 @@ func testListPrunes(t *testing.T, env *Env) {
 	}
 }
 
-var memorableRE = regexp.MustCompile(`^[A-Z][a-z]+[A-Z][a-z]+[0-9]*$`)
+var memorableRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][a-z]+[A-Z][a-z]+[0-9]*$`) })
 
 func testMemorableNames(t *testing.T, env *Env) {
 	r := env.Open(t)
 	seen := map[string]bool{}
 	for range 20 {
 		got := register(t, r, registry.Registration{})
-		if !memorableRE.MatchString(got.Name) || inbox.ValidateName(got.Name) != nil {
+		if !memorableRE().MatchString(got.Name) || inbox.ValidateName(got.Name) != nil {
 			t.Fatalf("name %q is not Adjective+Noun", got.Name)
 		}
 		if seen[got.Name] {

@@ -7,46 +7,45 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"sync"
 
 	"github.com/parleyhq/parley/debate"
 )
 
-//go:embed html/transcript.html html/transcript.css html/base.css
+//go:embed html/transcript.html
 var htmlFS embed.FS
 
 // Stylesheet is the CSS of the classes RenderHTMLBody writes. It expects
 // the variables --fg, --muted, --line, --soft, --card and --link to be set
-// by the page around it.
-var Stylesheet = mustRead("html/transcript.css")
+// by the page around it. (Embedded as a string: no work at start-up.)
+//
+//go:embed html/transcript.css
+var Stylesheet string
 
-var baseCSS = mustRead("html/base.css")
+//go:embed html/base.css
+var baseCSS string
 
-func mustRead(name string) string {
-	b, err := htmlFS.ReadFile(name)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
-
-var htmlTemplates = template.Must(template.New("transcript").Funcs(template.FuncMap{
-	"short":   short,
-	"seconds": func(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) },
-	"agent":   AgentLabel,
-	"pageStatus": func(s PageStatus) string {
-		switch s {
-		case PageMatches:
-			return "matches"
-		case PageDiffers:
-			return "DIFFERS"
-		case PageMissing:
-			return "missing"
-		case PageNoHead:
-			return "records no head"
-		}
-		return "unreadable"
-	},
-}).ParseFS(htmlFS, "html/transcript.html"))
+// htmlTemplates is parsed on first use, not at start-up.
+var htmlTemplates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("transcript").Funcs(template.FuncMap{
+		"short":   short,
+		"seconds": func(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) },
+		"agent":   AgentLabel,
+		"pageStatus": func(s PageStatus) string {
+			switch s {
+			case PageMatches:
+				return "matches"
+			case PageDiffers:
+				return "DIFFERS"
+			case PageMissing:
+				return "missing"
+			case PageNoHead:
+				return "records no head"
+			}
+			return "unreadable"
+		},
+	}).ParseFS(htmlFS, "html/transcript.html"))
+})
 
 // HTMLOptions says where an HTML rendering links to. Every field may be nil.
 type HTMLOptions struct {
@@ -128,7 +127,7 @@ func WebURL(e debate.EvidenceCheck) string {
 // it is shown as text, never run.
 func RenderHTML(w io.Writer, v *View, o HTMLOptions) error {
 	d := &htmlData{View: v, opts: o, CSS: template.CSS(baseCSS + Stylesheet)}
-	if err := htmlTemplates.ExecuteTemplate(w, "document", d); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(w, "document", d); err != nil {
 		return err
 	}
 	if err := d.writeBody(w); err != nil {
@@ -153,7 +152,7 @@ func RenderHTMLLive(w io.Writer, v *View, o HTMLOptions) error {
 }
 
 func (d *htmlData) writeBody(w io.Writer) error {
-	if err := htmlTemplates.ExecuteTemplate(w, "body", d); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(w, "body", d); err != nil {
 		return err
 	}
 	if err := d.writeLive(w); err != nil {
@@ -167,11 +166,11 @@ func (d *htmlData) writeBody(w io.Writer) error {
 // "live"), the thread (in Go: it is what grows), then closes it and
 // writes the verdict (template "live-end").
 func (d *htmlData) writeLive(w io.Writer) error {
-	if err := htmlTemplates.ExecuteTemplate(w, "live", d); err != nil {
+	if err := htmlTemplates().ExecuteTemplate(w, "live", d); err != nil {
 		return err
 	}
 	if err := d.writeThread(w); err != nil {
 		return err
 	}
-	return htmlTemplates.ExecuteTemplate(w, "live-end", d)
+	return htmlTemplates().ExecuteTemplate(w, "live-end", d)
 }

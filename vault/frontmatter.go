@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
@@ -85,8 +86,8 @@ type Field struct {
 type Date string
 
 var (
-	keyRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
-	dateRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	keyRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
+	dateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`) })
 )
 
 // Get returns the value of key, or nil.
@@ -109,7 +110,7 @@ func (fm Frontmatter) Marshal() ([]byte, error) {
 	b = append(b, "---\n"...)
 	seen := make(map[string]bool, len(fm))
 	for _, f := range fm {
-		if !keyRE.MatchString(f.Key) {
+		if !keyRE().MatchString(f.Key) {
 			return nil, fmt.Errorf("%w: key %q", ErrFrontmatter, f.Key)
 		}
 		if seen[f.Key] {
@@ -138,7 +139,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case string:
 		return append(append(b, ' '), Quote(x)...), nil
 	case Date:
-		if dateRE.MatchString(string(x)) {
+		if dateRE().MatchString(string(x)) {
 			return append(append(b, ' '), x...), nil
 		}
 		return append(append(b, ' '), Quote(string(x))...), nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -34,15 +35,17 @@ func Render(w io.Writer, markdown []byte, resolve LinkResolver) error {
 	}
 	pc := parser.NewContext()
 	pc.Set(resolverKey, resolve)
-	return md.Convert(markdown, w, parser.WithContext(pc))
+	return md().Convert(markdown, w, parser.WithContext(pc))
 }
 
-// md is the one converter; it holds no per-call state (the resolver travels
-// in the parser context), so it is shared.
-var md = goldmark.New(
-	goldmark.WithExtensions(extension.GFM, wikilinkExt{}),
-	goldmark.WithRendererOptions(html.WithXHTML()),
-)
+// md is the one converter, built on first use; it holds no per-call state
+// (the resolver travels in the parser context), so it is shared.
+var md = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM, wikilinkExt{}),
+		goldmark.WithRendererOptions(html.WithXHTML()),
+	)
+})
 
 var resolverKey = parser.NewContextKey()
 
@@ -146,7 +149,7 @@ func collectLinks(markdown []byte) []Link {
 	if len(markdown) > MaxPageBytes {
 		markdown = markdown[:MaxPageBytes]
 	}
-	doc := md.Parser().Parse(text.NewReader(markdown))
+	doc := md().Parser().Parse(text.NewReader(markdown))
 	var out []Link
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if w, ok := n.(*wikilinkNode); ok && entering {

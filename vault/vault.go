@@ -231,7 +231,7 @@ func (v *Vault) CreatePage(p string, fm Frontmatter, body []byte) error {
 	return v.write(p, fm, body, true)
 }
 
-var segRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+var segRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`) })
 
 // ValidPath reports whether p is a path WritePage accepts.
 func ValidPath(p string) error {
@@ -239,7 +239,7 @@ func ValidPath(p string) error {
 		return fmt.Errorf("%w: %q", ErrInvalidPath, clip(p))
 	}
 	for _, seg := range strings.Split(p, "/") {
-		if !segRE.MatchString(seg) || seg == ".." {
+		if !segRE().MatchString(seg) || seg == ".." {
 			return fmt.Errorf("%w: %q", ErrInvalidPath, clip(p))
 		}
 	}

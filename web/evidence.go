@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 
@@ -41,7 +42,7 @@ const (
 
 // evidenceLineRE splits "path:from" and "path:from-to", as the evidence
 // checker does.
-var evidenceLineRE = regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`)
+var evidenceLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?):([0-9]+)(?:-([0-9]+))?$`) })
 
 // fileEvidence reports whether an evidence check is a file under the
 // workspace that the page can link to.
@@ -56,7 +57,7 @@ func fileEvidence(e debate.EvidenceCheck) bool {
 // evidenceURL is the address of the view of a cited file.
 func evidenceURL(id string, e debate.EvidenceCheck) string {
 	u := "/debates/" + id + "/evidence?ref=" + url.QueryEscape(e.Ref)
-	if m := evidenceLineRE.FindStringSubmatch(e.Ref); m != nil {
+	if m := evidenceLineRE().FindStringSubmatch(e.Ref); m != nil {
 		u += "#L" + m[2]
 	}
 	return u
@@ -129,7 +130,7 @@ func cited(v *transcripts.View, ref string) bool {
 func readEvidence(workspace, ref string) (evidenceData, error) {
 	d := evidenceData{}
 	p, from, to := strings.TrimSpace(ref), 0, 0
-	if m := evidenceLineRE.FindStringSubmatch(p); m != nil {
+	if m := evidenceLineRE().FindStringSubmatch(p); m != nil {
 		p = m[1]
 		from, _ = strconv.Atoi(m[2])
 		to = from

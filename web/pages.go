@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
@@ -233,7 +234,7 @@ func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "records", layoutData{Title: "Consensus records", Nav: "consensus", Data: d})
 }
 
-var recordNameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$`)
+var recordNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$`) })
 
 type recordData struct {
 	R     *consensus.Record
@@ -245,7 +246,7 @@ type recordData struct {
 // of its question, and its page rendered with wikilinks as links.
 func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	if !recordNameRE.MatchString(name) || strings.HasSuffix(name, ".") {
+	if !recordNameRE().MatchString(name) || strings.HasSuffix(name, ".") {
 		s.notFound(w, r)
 		return
 	}
@@ -472,7 +473,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 // with PREFIX, as the command line accepts a unique prefix; anything else
 // is not found.
 func (s *Server) redirectPrefix(w http.ResponseWriter, r *http.Request, prefix string) {
-	if !debateIDPrefixRE.MatchString(prefix) {
+	if !debateIDPrefixRE().MatchString(prefix) {
 		s.notFound(w, r)
 		return
 	}
@@ -500,4 +501,4 @@ func (s *Server) redirectPrefix(w http.ResponseWriter, r *http.Request, prefix s
 }
 
 // debateIDPrefixRE is what may start a debate id.
-var debateIDPrefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{3,}$`)
+var debateIDPrefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{3,}$`) })

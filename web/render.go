@@ -20,7 +20,7 @@ import (
 var files embed.FS
 
 // pages holds one template set per page, each with the layout.
-var pages = func() map[string]*template.Template {
+var pages = sync.OnceValue(func() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"date": func(ts string) string {
 			if len(ts) >= 10 {
@@ -37,24 +37,24 @@ var pages = func() map[string]*template.Template {
 		out[name] = template.Must(t.ParseFS(files, "templates/"+name+".html"))
 	}
 	return out
-}()
+})
 
 // stylesheet is the site's CSS followed by the transcript's.
-var stylesheet = func() []byte {
+var stylesheet = sync.OnceValue(func() []byte {
 	b, err := files.ReadFile("static/style.css")
 	if err != nil {
 		panic(err)
 	}
 	return append(append(b, '\n'), transcripts.Stylesheet...)
-}()
+})
 
-var liveJS = func() []byte {
+var liveJS = sync.OnceValue(func() []byte {
 	b, err := files.ReadFile("static/live.js")
 	if err != nil {
 		panic(err)
 	}
 	return b
-}()
+})
 
 // layoutData is what the layout shows around a page.
 type layoutData struct {
@@ -83,7 +83,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	buf := bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufs.Put(buf)
-	t := pages[name]
+	t := pages()[name]
 	var err error
 	if l.raw == nil {
 		err = t.ExecuteTemplate(buf, "layout", l)
@@ -135,10 +135,10 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 	switch r.PathValue("name") {
 	case "style.css":
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")
-		body = stylesheet
+		body = stylesheet()
 	case "live.js":
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-		body = liveJS
+		body = liveJS()
 	default:
 		s.notFound(w, r)
 		return

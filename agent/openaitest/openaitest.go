@@ -40,7 +40,9 @@ type Request struct {
 	N int `json:"-"`
 }
 
-var turnRE = regexp.MustCompile(`round (\d+) of \d+: you are the (defender|attacker)`)
+var turnRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`round (\d+) of \d+: you are the (defender|attacker)`)
+})
 
 // Turn reads the round and role the request's turn prompt (the first user
 // message) asks for; 0 and "" when it names none.
@@ -49,7 +51,7 @@ func (r *Request) Turn() (round int, role string) {
 		if m.Role != "user" {
 			continue
 		}
-		if sm := turnRE.FindStringSubmatch(m.Content); sm != nil {
+		if sm := turnRE().FindStringSubmatch(m.Content); sm != nil {
 			n, _ := strconv.Atoi(sm[1])
 			return n, sm[2]
 		}

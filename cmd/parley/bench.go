@@ -8,7 +8,7 @@ import (
 // performance figures (SPEC §11). Without a subcommand it runs them all.
 func newBenchCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "bench [messenger|debate|consensus|gate]",
+		Use:   "bench [messenger|cli|debate|consensus|gate]",
 		Short: "Measure parley's performance against its speed targets (docs/performance.md)",
 		Args:  exactArgs(0),
 	}
@@ -34,5 +34,6 @@ func benchCommands(a *app) []*cobra.Command {
 		newBenchConsensusCmd(a),
 		newBenchMessengerCmd(a),
 		newBenchDebateCmd(a),
+		newBenchCLICmd(a),
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -35,7 +36,7 @@ func polish(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if ex, ok := examples[commandKey(c)]; ok {
+		if ex, ok := examples()[commandKey(c)]; ok {
 			c.Example = strings.TrimRight(ex, "\n")
 		}
 		if c.HasSubCommands() && c != root && c.Name() != "gate" {
@@ -144,12 +145,14 @@ func orList(names []string) string {
 
 // unknownFlagRE takes the flag's name out of pflag's "unknown flag: --x"
 // and "unknown shorthand flag: 'x' in -x".
-var unknownFlagRE = regexp.MustCompile(`^unknown (?:shorthand )?flag: (?:--([^\s=]+)|'(.)')`)
+var unknownFlagRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^unknown (?:shorthand )?flag: (?:--([^\s=]+)|'(.)')`)
+})
 
 // flagError turns a flag error into a usage error that suggests the flag
 // meant, among the flags cmd accepts (its own and the global ones).
 func flagError(cmd *cobra.Command, err error) error {
-	m := unknownFlagRE.FindStringSubmatch(err.Error())
+	m := unknownFlagRE().FindStringSubmatch(err.Error())
 	if m == nil || m[1] == "" {
 		return usagef("%v (see %s --help)", err, cmd.CommandPath())
 	}
@@ -192,12 +195,25 @@ func (a *app) cmdLine(args ...string) string {
 	return strings.Join(words, " ")
 }
 
-// shellSafe matches a word a POSIX shell reads as itself.
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+// shellSafe reports whether a POSIX shell reads s as itself: letters,
+// digits and _@%+=:,./- only.
+func shellSafe(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("_@%+=:,./-", r):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // shellQuote quotes s for a POSIX shell, unless it needs no quotes.
 func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if shellSafe(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -38,8 +38,8 @@ func ptyRun(t *testing.T, args ...string) (*exec.Cmd, *os.File, *syncBuffer) {
 	return cmd, tty, out
 }
 
-// waitFor waits until the terminal shows want.
-func waitFor(t *testing.T, out *syncBuffer, want string) {
+// waitForText waits until the terminal shows want.
+func waitForText(t *testing.T, out *syncBuffer, want string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(out.String(), want) {
@@ -89,7 +89,7 @@ func TestCtrlCEndsStdinWaitsOnATerminal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, tty, out := ptyRun(t, tc.args...)
-			waitFor(t, out, tc.hint)
+			waitForText(t, out, tc.hint)
 			if !strings.Contains(out.String(), "Ctrl-C cancels") {
 				t.Errorf("the hint does not say how to cancel: %q", out.String())
 			}
@@ -99,7 +99,7 @@ func TestCtrlCEndsStdinWaitsOnATerminal(t *testing.T) {
 			if code := exitOf(t, cmd); code != exitInterrupted {
 				t.Errorf("exit %d after Ctrl-C, want %d; terminal: %q", code, exitInterrupted, out.String())
 			}
-			waitFor(t, out, "parley: interrupted")
+			waitForText(t, out, "parley: interrupted")
 		})
 	}
 	if _, err := os.Stat(filepath.Join(root, "gate.jsonl")); !errors.Is(err, os.ErrNotExist) {
@@ -115,7 +115,7 @@ func TestCtrlCEndsStdinWaitsOnATerminal(t *testing.T) {
 func TestSIGINTEndsStdinWait(t *testing.T) {
 	t.Parallel()
 	cmd, _, out := ptyRun(t, "--root", t.TempDir(), "gate")
-	waitFor(t, out, "reading the self-critique")
+	waitForText(t, out, "reading the self-critique")
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestCtrlCEndsEveryWait(t *testing.T) {
 		t.Run(tc.args[0], func(t *testing.T) {
 			cmd, tty, out := ptyRun(t, append([]string{"--root", root}, tc.args...)...)
 			if tc.ready != "" {
-				waitFor(t, out, tc.ready)
+				waitForText(t, out, tc.ready)
 			} else {
 				time.Sleep(time.Second) // nothing to wait for: let it start waiting
 			}

@@ -45,6 +45,7 @@ type app struct {
 // run is the whole command line: main calls it, and so do the tests.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	var showVersion bool
 	// On a terminal, nothing parley prints (agents' text, records, pages,
 	// JSON) may drive it: every byte goes through termsafe.
 	if isTerminal(stdout) {
@@ -71,8 +72,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			return nil
 		},
-		RunE:              func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-		PersistentPreRunE: func(*cobra.Command, []string) error { return a.trustRoot() },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if showVersion {
+				return printVersion(a)
+			}
+			return cmd.Help()
+		},
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if showVersion {
+				return nil // the version reads no root
+			}
+			return a.trustRoot()
+		},
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -85,6 +96,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	pf.StringVar(&a.vaultFlag, "vault", "", "Obsidian-style vault directory (env PARLEY_VAULT, default <root>/vault)")
 	pf.BoolVar(&a.json, "json", false, "print JSON Lines, one object per result")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log what happens to stderr")
+	root.Flags().BoolVar(&showVersion, "version", false, "print the version and the revision parley was built from")
 	for _, sub := range commands(a) {
 		root.AddCommand(sub)
 	}
@@ -114,6 +126,7 @@ func commands(a *app) []*cobra.Command {
 		newServeCmd(a),
 		newEscalateCmd(a),
 		newConfigCmd(a),
+		newVersionCmd(a),
 	}
 }
 

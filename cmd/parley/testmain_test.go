@@ -14,7 +14,7 @@ import (
 // "bench messenger") then work under "go test" without a build step.
 func TestMain(m *testing.M) {
 	if os.Getenv("PARLEY_TEST_AS_CLI") == "1" {
-		// As main does: Ctrl-C and SIGTERM end the command's context.
+		// As main does: SIGINT and SIGTERM end the command cleanly.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 		stop()

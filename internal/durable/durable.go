@@ -48,6 +48,30 @@ func (f rootFS) Rename(oldname, newname string) error { return f.r.Rename(oldnam
 func (f rootFS) Link(oldname, newname string) error   { return f.r.Link(oldname, newname) }
 func (f rootFS) Remove(name string) error             { return f.r.Remove(name) }
 
+// Prefix narrows fsys to its directory dir: every name is taken relative to
+// dir. It adds no system call; a FaultFS under it still sees the full names.
+// (Over an *os.Root, Root of r.OpenRoot(dir) does the same job with one
+// open directory and no path walk per call.)
+func Prefix(fsys FS, dir string) FS { return prefixFS{fsys, dir} }
+
+type prefixFS struct {
+	fs  FS
+	dir string
+}
+
+func (f prefixFS) name(n string) string { return path.Join(f.dir, n) }
+
+func (f prefixFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	return f.fs.OpenFile(f.name(name), flag, perm)
+}
+func (f prefixFS) Rename(oldname, newname string) error {
+	return f.fs.Rename(f.name(oldname), f.name(newname))
+}
+func (f prefixFS) Link(oldname, newname string) error {
+	return f.fs.Link(f.name(oldname), f.name(newname))
+}
+func (f prefixFS) Remove(name string) error { return f.fs.Remove(f.name(name)) }
+
 // StagingName returns a fresh staging name beside name: it starts with a dot
 // and ends in ".tmp", so that no reader of "*.json" ever picks it up.
 func StagingName(name string) string {

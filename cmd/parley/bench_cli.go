@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/bench"
+)
+
+// newBenchCLICmd is "parley bench cli": a message through the command line,
+// beside a minimal program's durable write (see internal/bench).
+func newBenchCLICmd(a *app) *cobra.Command {
+	o := bench.DefaultCLIOptions
+	var dir, floor, parley string
+	cmd := &cobra.Command{
+		Use:   "cli [--dir DIR] [--floor PATH]",
+		Short: "Latency, CPU and throughput of parley send processes, beside a minimal program's durable write",
+		Long: "Spawns one 'parley send' process per message against a 'parley watch' process,\n" +
+			"and, in the same run and at the same cadence, a minimal Go program (standard\n" +
+			"library only) that does the same durable write (staging file, fsync, rename,\n" +
+			"directory fsync) against a minimal inotify watcher. Rounds are paired and\n" +
+			"alternate which side goes first. It prints, for both and as ratios:\n" +
+			"  idle        latency from spawning the sender to the watcher's line, one send\n" +
+			"              every --idle-gap;\n" +
+			"  stream      the same with one sender spawned every --interval;\n" +
+			"  cpu         user+system CPU time of one sender process, and of starting one\n" +
+			"              that does nothing (parley --version; the minimal program);\n" +
+			"  throughput  messages per second with --senders sender processes at a time;\n" +
+			"and checks that every message arrived once, in send order per sender.\n\n" +
+			"The minimal program is built from its source with the Go toolchain (go on PATH),\n" +
+			"or given with --floor (go build -o floor ./internal/bench/floor). It is a separate\n" +
+			"binary on purpose: re-running parley would carry parley's own start-up into the floor.",
+		Example: "  parley bench cli\n  parley --json bench cli --dir /var/tmp/bench --idle 200\n" +
+			"  parley bench cli --parley ./parley-release   # measure another build with this harness",
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, c := range []struct {
+				flag string
+				n    int
+			}{{"--idle", o.Idle}, {"--stream", o.Stream}, {"--blocks", o.Blocks}, {"--senders", o.Senders}, {"--per-sender", o.PerSender}, {"--rounds", o.Rounds}} {
+				if c.n < 1 {
+					return usagef("%s %d: each run needs at least one message", c.flag, c.n)
+				}
+			}
+			if o.IdleGap < 0 || o.Interval <= 0 {
+				return usagef("--idle-gap must be 0 or more and --interval more than 0")
+			}
+			ctx := cmd.Context()
+			exe, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			if parley != "" {
+				exe = parley
+			}
+			if dir == "" {
+				d, err := os.MkdirTemp("", "parley-bench-cli-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(d)
+				dir = d
+			} else if err := os.MkdirAll(dir, 0o700); err != nil {
+				return err
+			}
+			if floor == "" {
+				floor, err = bench.BuildFloor(ctx, dir)
+				if errors.Is(err, bench.ErrNoToolchain) && cmd.CalledAs() == "" {
+					// Part of "parley bench" (all of them): say so and go on.
+					a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", err)
+					return nil
+				}
+				if errors.Is(err, bench.ErrNoToolchain) {
+					return &cliError{msg: fmt.Sprintf("%v; build it once with 'go build -o floor ./internal/bench/floor' in parley's source and pass --floor ./floor", err), err: err}
+				}
+				if err != nil {
+					return err
+				}
+			}
+			o.Parley, o.Floor, o.Dir = exe, floor, dir
+			if !a.json {
+				o.Progress = a.stderr
+			}
+			res, err := bench.RunCLI(ctx, o)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.emit(res)
+			}
+			printCLIBench(a, res)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&dir, "dir", "", "directory to measure in (default: a temporary directory)")
+	f.StringVar(&floor, "floor", "", "the minimal program's binary (default: build it with go)")
+	f.StringVar(&parley, "parley", "", "the parley binary to measure (default: this one), e.g. a release build or an older version")
+	f.IntVar(&o.Idle, "idle", o.Idle, "paired idle rounds")
+	f.DurationVar(&o.IdleGap, "idle-gap", o.IdleGap, "pause after each idle send")
+	f.IntVar(&o.Stream, "stream", o.Stream, "messages per side in each stream block")
+	f.IntVar(&o.Blocks, "blocks", o.Blocks, "paired stream blocks")
+	f.DurationVar(&o.Interval, "interval", o.Interval, "the stream's cadence")
+	f.IntVar(&o.Senders, "senders", o.Senders, "concurrent sender processes of the throughput run")
+	f.IntVar(&o.PerSender, "per-sender", o.PerSender, "messages each concurrent sender sends per round")
+	f.IntVar(&o.Rounds, "rounds", o.Rounds, "paired throughput rounds")
+	return cmd
+}
+
+func printCLIBench(a *app, r *bench.CLIResult) {
+	a.printf("parley bench cli: %s, %s, %d CPUs\n", r.Dir, fsType(r.Dir), r.CPUs)
+	if r.ParleyBuild.CgoEnabled {
+		a.printf("note: the parley measured is a cgo build (dynamically linked), which starts more slowly;\n" +
+			"      release builds: CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' ./cmd/parley\n")
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "\tparley\tfloor\tratio\n")
+	row := func(name string, p, f, ratio float64, unit string) {
+		fmt.Fprintf(tw, "%s\t%.2f %s\t%.2f %s\t%.2f×\n", name, p, unit, f, unit, ratio)
+	}
+	row(fmt.Sprintf("idle p50 (%d msgs)", r.Parley.Idle.Messages), r.Parley.Idle.P50Ms, r.Floor.Idle.P50Ms, r.Ratios.IdleP50, "ms")
+	row("idle p99", r.Parley.Idle.P99Ms, r.Floor.Idle.P99Ms, r.Ratios.IdleP99, "ms")
+	row(fmt.Sprintf("stream p50 (%d msgs, %.0f ms)", r.Parley.Stream.Messages, r.Parley.Stream.IntervalMs), r.Parley.Stream.P50Ms, r.Floor.Stream.P50Ms, r.Ratios.StreamP50, "ms")
+	row("stream p99", r.Parley.Stream.P99Ms, r.Floor.Stream.P99Ms, r.Ratios.StreamP99, "ms")
+	row("cpu per send (mean)", r.Parley.CPUPerSendMs, r.Floor.CPUPerSendMs, r.Ratios.CPU, "ms")
+	row("  of which start-up (p50)", r.Startup.ParleyVersionCPUMs, r.Startup.FloorCPUMs, r.Startup.ParleyVersionCPUMs/max(r.Startup.FloorCPUMs, 1e-9), "ms")
+	row(fmt.Sprintf("throughput (%d senders)", r.Senders), r.Parley.ThroughputPerSec, r.Floor.ThroughputPerSec, r.Ratios.Throughput, "msg/s")
+	tw.Flush()
+	for _, s := range []struct {
+		name string
+		side bench.Side
+	}{{"parley", r.Parley}, {"floor", r.Floor}} {
+		a.printf("%s: %d sent, %d lost, %d duplicated, %d out of order per sender\n", s.name, s.side.Sent, s.side.Lost, s.side.Duplicated, s.side.Reordered)
+	}
+}
