@@ -11,7 +11,7 @@ import (
 func lazySet(build func() map[string]bool) func() map[string]bool { return sync.OnceValue(build) }
 
 // This file reads doubt the way a reader does: a hedge word used to
-// describe behaviour is no hedge, a doubt that the next sentence settles
+// describe behaviour is no hedge, a doubt that one of the next sentences settles
 // with a stated check is no open doubt, and a check counts by what it
 // names (a file:line, a test, a command, its output, a count).
 
@@ -76,7 +76,8 @@ func (a *analysis) firstPersonNear(i int) bool {
 //     unknown");
 //   - "possible" after "no"/"only" in its sentence ("no other path is
 //     possible") or in a fixed phrase ("where possible");
-//   - assume/estimate words without an I or we ("the parser assumes UTF-8").
+//   - assume/estimate words without an I or we ("the parser assumes UTF-8");
+//   - "kind of"/"sort of" after a determiner ("this kind of API").
 func (a *analysis) descriptive(i, j int, cls class) bool {
 	t := a.tokens
 	w := t[i].s
@@ -131,10 +132,75 @@ func (a *analysis) descriptive(i, j int, cls class) bool {
 				return true
 			}
 		}
+	case (w == "kind" || w == "sort") && j-i == 2 && i > 0:
+		// "this kind of API", "the same sort of bug": a noun, not a hedge.
+		switch t[i-1].s {
+		case "this", "that", "the", "a", "what", "any", "every", "each", "some", "same", "other", "which", "one", "no", "one's", "its", "our", "their", "my", "your":
+			return !t[i].brk
+		}
 	case strings.HasPrefix(w, "assum") || strings.HasPrefix(w, "estimat"):
 		return !a.firstPersonNear(i) && w != "assuming"
 	}
 	return false
+}
+
+// testNouns after a failure word make it the name of a kind of test ("the
+// regression suite", "a timeout test"), not a failure reported.
+var testNouns = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"test": true, "tests": true, "suite": true, "suites": true, "job": true, "case": true, "cases": true,
+		"scenario": true, "scenarios": true, "injection": true, "mode": true, "handling": true, "handler": true,
+		"path": true, "paths": true, "budget": true,
+	}
+})
+
+// labelledNone reports whether the words from token j on say "none" to
+// the marker before them, as a label's value: "Open questions: none",
+// "TODOs: 0", "unknowns — n/a".
+func (a *analysis) labelledNone(j int) bool {
+	t := a.tokens
+	if j >= len(t) || !t[j].brk || t[j].sent != t[j-1].sent && !strings.ContainsAny(a.doc[t[j-1].end:t[j].start], ":=") {
+		return false
+	}
+	if gap := a.doc[t[j-1].end:t[j].start]; !strings.ContainsAny(gap, ":=—-") {
+		return false
+	}
+	switch t[j].s {
+	case "none", "no", "0", "nil", "nothing", "n":
+		return j+1 >= len(t) || t[j+1].brk || t[j].s == "n" && t[j+1].s == "a"
+	}
+	return false
+}
+
+// ruleModals before a dismissal word make it a stated rule ("clients MUST
+// ignore unknown types").
+var ruleModals = lazySet(func() map[string]bool {
+	return map[string]bool{"must": true, "shall": true, "should": true, "will": true}
+})
+
+// dismissalAnswered reports whether the dismissal at token i waves nothing
+// away:
+//   - it quotes or states a rule ("the spec says ignore", "receivers MUST
+//     ignore it");
+//   - it concludes from a check stated earlier in its sentence, with no
+//     failure reported there ("I checked the UI: it sorts the items, so the
+//     order does not matter").
+func (a *analysis) dismissalAnswered(i int) bool {
+	t := a.tokens
+	sent := t[i].sent
+	for k := i - 1; k >= 0 && k >= i-10 && t[k].sent == sent; k-- {
+		if quoteWords()[t[k].s] || ruleModals()[t[k].s] && k >= i-3 {
+			return true
+		}
+	}
+	// Hits and checks are recorded in text order, so the last of each
+	// tells whether one stands earlier in this sentence.
+	sentStart := a.sents[sent].start
+	if f := a.hits[clFailure]; len(f) > 0 && f[len(f)-1].start >= sentStart {
+		return false
+	}
+	c := a.checks
+	return len(c) > 0 && c[len(c)-1].start >= sentStart && c[len(c)-1].start < t[i].start
 }
 
 // commandWords start a command the agent says it ran.
@@ -162,12 +228,15 @@ var countUnits = lazySet(func() map[string]bool {
 		"occurrences": true, "matches": true, "results": true, "samples": true, "users": true, "tenants": true,
 		"nodes": true, "pods": true, "replicas": true, "queries": true, "jobs": true, "days": true, "hours": true,
 		"percent": true, "x": true, "µs": true, "us": true, "ns": true, "p99": true, "p95": true, "p50": true,
+		// Test runners' tallies: "88 pass, 0 fail", "156 passing".
+		"pass": true, "passing": true, "fail": true, "failed": true, "failing": true, "skipped": true,
+		"succeeded": true,
 	}
 })
 
 // outputWords are what command output says.
 var outputWords = [][]string{
-	{"exit", "code"}, {"exit", "status"}, {"exited", "0"}, {"returned", "0"}, {"pass"}, {"ok"}, {"fail"},
+	{"exit", "code"}, {"exit", "status"}, {"exited", "0"}, {"returned", "0"}, {"pass"}, {"ok"},
 	{"http", "200"}, {"http", "500"}, {"status", "200"}, {"status", "500"}, {"0", "failures"},
 	{"no", "output"}, {"no", "matches"}, {"zero", "hits"}, {"build", "green"}, {"ci", "green"},
 }
@@ -175,7 +244,7 @@ var outputWords = [][]string{
 // outputFirst reports whether w starts one of outputWords.
 func outputFirst(w string) bool {
 	switch w {
-	case "exit", "exited", "returned", "pass", "ok", "fail", "http", "status", "0", "no", "zero", "build", "ci":
+	case "exit", "exited", "returned", "pass", "ok", "http", "status", "0", "no", "zero", "build", "ci":
 		return true
 	}
 	return false
@@ -308,7 +377,21 @@ func (a *analysis) scanSpecific() {
 			i = j - 1
 		}
 	}
+	// Command lines: a line (or list item, or "key:" value) that starts
+	// with a command and passes it a flag or a path: "- ran: curl -s
+	// localhost:8080/v1", "go test ./cache -run TTL".
+	for ls := 0; ls < len(d); {
+		le := strings.IndexByte(d[ls:], '\n')
+		if le < 0 {
+			le = len(d) - ls
+		}
+		if sp, ok := commandLine(d[ls : ls+le]); ok {
+			add(ls+int(sp.start), ls+int(sp.end))
+		}
+		ls += le + 1
+	}
 	// Counts, measurements and command output, on the tokens.
+	var lone []span
 	t := a.tokens
 	for k := 0; k < len(t); k++ {
 		w := t[k].s
@@ -344,10 +427,27 @@ func (a *analysis) scanSpecific() {
 				raw := d[t[k].start:t[k].end]
 				ok = raw == strings.ToUpper(raw) && len(raw) > 2 || raw == "ok" && int(t[k].end)+1 < len(d) && d[t[k].end] == ' ' && d[t[k].end+1] == ' '
 			}
+			if ok && len(ow) == 1 {
+				// A bare "PASS" is a verdict ("RESULT: PASS"); it is a
+				// tool's output when something checked stands beside it.
+				lone = append(lone, span{t[k].start, t[k].end})
+				break
+			}
 			if ok {
 				add(int(t[k].start), int(t[k+len(ow)-1].end))
 				k += len(ow) - 1
 				break
+			}
+		}
+	}
+	if len(lone) > 0 {
+		checked := make(map[int]bool, len(a.specific))
+		for _, s := range a.specific {
+			checked[a.sentOf(s.start)] = true
+		}
+		for _, l := range lone {
+			if checked[a.sentOf(l.start)] {
+				add(int(l.start), int(l.end))
 			}
 		}
 	}
@@ -378,6 +478,87 @@ func (a *analysis) scanSpecific() {
 	}
 }
 
+// dropAnswerFigures takes out of the evidence and the numbers the figures
+// written on a line of the initial or final answer ("at most 500 rows per
+// page"): they are the claim, not a check of it. File refs, test names and
+// commands there still count.
+func (a *analysis) dropAnswerFigures(sc *SelfCritique) {
+	if sc.InitialAnswer == "" && sc.FinalAnswer == "" {
+		return
+	}
+	answerLines := map[string]bool{}
+	for _, ans := range [2]string{sc.InitialAnswer, sc.FinalAnswer} {
+		for _, al := range strings.Split(ans, "\n") {
+			if al = strings.TrimSpace(al); al != "" {
+				answerLines[al] = true
+			}
+		}
+	}
+	d := a.doc
+	// The spans come in text order: walk the lines alongside them.
+	filter := func(spans []span) []span {
+		out := spans[:0]
+		ls, le, onAnswer := 0, -1, false
+		for _, s := range spans {
+			if c := d[s.start]; c < '0' || c > '9' {
+				out = append(out, s)
+				continue
+			}
+			if int(s.start) > le {
+				ls = strings.LastIndexByte(d[:s.start], '\n') + 1
+				if ls < le {
+					ls = le + 1
+				}
+				le = strings.IndexByte(d[s.start:], '\n')
+				if le < 0 {
+					le = len(d)
+				} else {
+					le += int(s.start)
+				}
+				onAnswer = answerLines[strings.TrimSpace(d[ls:le])]
+			}
+			if !onAnswer {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	a.specific = filter(a.specific)
+	a.numbers = filter(a.numbers)
+}
+
+// commandLine finds a command at the start of line: after indentation, a
+// list marker and one "key:" label, a command word followed, within its
+// next three arguments, by a flag (-x) or a path (./x, a/b). It returns
+// the command's extent in line.
+func commandLine(line string) (span, bool) {
+	i := 0
+	skip := func() {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+	}
+	skip()
+	if i+1 < len(line) && (line[i] == '-' || line[i] == '*' || line[i] == '+') && line[i+1] == ' ' {
+		i += 2
+		skip()
+	}
+	if c := strings.IndexByte(line[i:], ':'); c > 0 && c < 24 && !strings.ContainsAny(line[i:i+c], " \t/") && i+c+1 < len(line) && line[i+c+1] == ' ' {
+		i += c + 1
+		skip()
+	}
+	f := strings.Fields(line[i:])
+	if len(f) < 2 || !commandWords()[strings.ToLower(f[0])] {
+		return span{}, false
+	}
+	for _, arg := range f[1:min(len(f), 4)] {
+		if len(arg) > 1 && (arg[0] == '-' && arg[1] != '-' && arg[1] != ' ' || strings.HasPrefix(arg, "--") && len(arg) > 2 || strings.Contains(arg, "/")) {
+			return span{int32(i), int32(len(line))}, true
+		}
+	}
+	return span{}, false
+}
+
 func isIdentByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
@@ -396,10 +577,13 @@ func (a *analysis) sentOf(off int32) int {
 
 // settleDoubts finds doubts raised and settled: a sentence that hedges or
 // asks (a question, "could X be wrong", "I wasn't sure whether …") whose
-// own remainder or next sentence states a check — a check verb ("I ran",
-// "re-read", "traced") or specific evidence (a file:line, a test name, a
-// command, a count) — without hedging again. The doubt's hedges and
-// question then count as none; the pair is recorded in a.settled.
+// own remainder states a check verb ("…, so I ran Y"), or one of whose next
+// settleReach sentences states a check — a check verb ("I ran", "re-read",
+// "traced") or specific evidence (a file:line, a test name, a command, a
+// count; not a cited § or ticket) — with no new doubt in between, no
+// failure or dismissal in the check's sentence and no hedge in the two
+// sentences after it. The doubt's hedges, question, failure and dismissal
+// words then count as none; the pair is recorded in a.settled.
 func (a *analysis) settleDoubts() {
 	n := len(a.sents)
 	if n == 0 {
@@ -447,10 +631,25 @@ func (a *analysis) settleDoubts() {
 			verbAt[k] = s.start
 		}
 	}
+	// hedged marks the sentences that hedge (not merely ask): a hedge
+	// soon after a check reopens the doubt it settled ("… I haven't rerun
+	// yet"); a new question is a new doubt of its own.
+	hedged := make([]bool, n)
 	for _, c := range []class{clHedge, clModal, clUnknown} {
 		for _, s := range a.hits[c] {
 			markDoubt(s)
+			if k := a.sentOf(s.start); k >= 0 {
+				hedged[k] = true
+			}
 		}
+	}
+	reopens := func(m int) bool {
+		for x := m + 1; x < n && x <= m+2; x++ {
+			if hedged[x] {
+				return true
+			}
+		}
+		return false
 	}
 	for _, s := range a.questions {
 		// A question's doubt sits where the question starts.
@@ -460,7 +659,41 @@ func (a *analysis) settleDoubts() {
 		markCheck(s)
 	}
 	for _, s := range a.specific {
-		markCheck(s)
+		// A section or ticket cited is where to look, not a check made.
+		if !a.citation(s) {
+			markCheck(s)
+		}
+	}
+	// A check that reports a failure or is waved away ("… but that's
+	// close enough") settles nothing.
+	against := make([]bool, n)
+	for _, c := range []class{clFailure, clDismissal} {
+		for _, s := range a.hits[c] {
+			if k := a.sentOf(s.start); k >= 0 {
+				against[k] = true
+			}
+		}
+	}
+	// answeredBy returns the sentence that settles the doubt of sentence
+	// k, or -1: one of the next settleReach sentences of the same field
+	// that states a check, with no new doubt from the doubt up to it and
+	// no hedge in the two sentences after it. The sentences in between may
+	// restate the question's subject or say what the check will show
+	// ("Answer.", "The spec says so.").
+	answeredBy := func(k int) int {
+		f := a.fieldOf(a.sents[k].start)
+		for m := k + 1; m < n && m <= k+settleReach; m++ {
+			if info[m].doubtAt >= 0 || a.fieldOf(a.sents[m].start) != f {
+				return -1
+			}
+			if info[m].checkAt >= 0 {
+				if against[m] || reopens(m) {
+					return -1
+				}
+				return m
+			}
+		}
+		return -1
 	}
 	settledSent := make([]bool, n)
 	for k := 0; k < n; k++ {
@@ -469,12 +702,10 @@ func (a *analysis) settleDoubts() {
 		}
 		end := int32(-1)
 		switch {
-		case verbAt[k] > info[k].lastDoub && (k+1 >= n || info[k+1].doubtAt < 0):
+		case verbAt[k] > info[k].lastDoub && !reopens(k):
 			end = a.sents[k].end // "I wasn't sure X, so I ran Y"
-		case k+1 < n && info[k+1].checkAt >= 0 && info[k+1].doubtAt < 0 && (k+2 >= n || info[k+2].doubtAt < 0) &&
-			a.fieldOf(a.sents[k+1].start) == a.fieldOf(a.sents[k].start):
-			// The doubt must not come straight back after the check.
-			end = a.sents[k+1].end
+		case answeredBy(k) >= 0:
+			end = a.sents[answeredBy(k)].end
 		case k+1 < n && info[k+1].firstChk >= 0 && info[k+1].doubtAt > info[k+1].checkAt:
 			// The check comes first and a later doubt in the same sentence
 			// is its own: not settled.
@@ -497,11 +728,32 @@ func (a *analysis) settleDoubts() {
 		}
 		return out
 	}
-	for _, c := range []class{clHedge, clModal, clUnknown, clConditional} {
+	// A failure or dismissal word inside a settled doubt is asked about,
+	// not reported ("do we crash on unknown types?").
+	for _, c := range []class{clHedge, clModal, clUnknown, clConditional, clFailure, clDismissal} {
 		a.hits[c] = keep(a.hits[c])
 	}
 	a.questions = keep(a.questions)
 	a.fpu = keep(a.fpu)
+}
+
+// settleReach is how many sentences after a doubt its settling check may
+// come: a reader takes a question answered within the next few sentences
+// of the same paragraph as answered.
+const settleReach = 3
+
+// citation reports whether the specific evidence s is a spec section or a
+// ticket or PR id (§4.2, #3310, OPS-221) rather than a result.
+func (a *analysis) citation(s span) bool {
+	t := a.doc[s.start:s.end]
+	if strings.HasPrefix(t, "§") || strings.HasPrefix(t, "#") {
+		return true
+	}
+	k := 0
+	for k < len(t) && t[k] >= 'A' && t[k] <= 'Z' {
+		k++
+	}
+	return k >= 2 && k+1 < len(t) && t[k] == '-' && isDigits(t[k+1:])
 }
 
 // acknowledgeWords say that the answer was changed on purpose.
@@ -537,3 +789,112 @@ func (a *analysis) findAcknowledgement() int32 {
 
 // acknowledged reports whether the text says the answer was changed.
 func (a *analysis) acknowledged() bool { return a.ackWord >= 0 }
+
+// successWords state that the thing checked works: a verdict.
+var successWords = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"pass": true, "passes": true, "passed": true, "passing": true, "works": true, "working": true,
+		"fixed": true, "resolved": true, "good": true, "green": true, "lgtm": true, "approve": true,
+		"approved": true, "approving": true, "ship": true, "complies": true, "compliant": true,
+		"success": true, "successful": true, "succeeded": true, "fine": true, "correct": true,
+		"addressed": true, "done": true,
+	}
+})
+
+// beforeWords place a reported failure before the change under review (a
+// reproduction, a mutation check, the bug that was fixed): "fails on
+// main", "17/200 before", "fails when I revert the fix", "the timeout is
+// fixed".
+var beforeWords = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"before": true, "previously": true, "originally": true, "earlier": true, "prior": true,
+		"main": true, "master": true, "baseline": true, "without": true, "used": true, "old": true,
+		"repro": true, "reproduced": true, "until": true, "unpatched": true, "parent": true, "revert": true,
+		"reverted": true, "reverting": true, "reverts": true, "mutation": true,
+		// A failure its own sentence calls fixed is the bug report.
+		"fixed": true, "resolved": true, "gone": true, "addressed": true,
+	}
+})
+
+// scanOverruled finds failures the text reports and then overrules: a
+// failure (not placed before the change, not asked about) in a text that
+// still gives a success verdict (passes, works, fixed, all good, LGTM) in
+// another sentence or after it, with no later sentence saying that it now
+// passes. The evidence contradicts the claim it is offered for.
+func (a *analysis) scanOverruled() {
+	fails := a.hits[clFailure]
+	if len(fails) == 0 {
+		return
+	}
+	t := a.tokens
+	beforeSent := make([]bool, len(a.sents)+1)
+	for _, tk := range t {
+		if beforeWords()[tk.s] {
+			beforeSent[tk.sent] = true
+		}
+	}
+	tok := 0
+	// The failures that stand: none of their sentence's words places them
+	// before the change.
+	var standing []span
+	var standingSent []int32
+	for _, f := range fails {
+		for tok < len(t) && t[tok].end <= f.start {
+			tok++
+		}
+		if tok >= len(t) {
+			break
+		}
+		sent := t[tok].sent
+		// "still climbs", "still fails": a failure that outlived the change.
+		if t[tok].s == "still" {
+			standing = append(standing, f)
+			standingSent = append(standingSent, sent)
+			continue
+		}
+		if !beforeSent[sent] {
+			standing = append(standing, f)
+			standingSent = append(standingSent, sent)
+		}
+	}
+	if len(standing) == 0 {
+		return
+	}
+	failSent := make(map[int32]bool, len(standingSent))
+	for _, s := range standingSent {
+		failSent[s] = true
+	}
+	first, last := standing[0], standing[len(standing)-1]
+	lastSent := standingSent[len(standingSent)-1]
+	verdict, fixedLater := false, false
+	qs, qi := a.questions, 0
+	nowSent := int32(-1) // the sentence in which "now" or "after" was last seen
+	for i, tk := range t {
+		if tk.s == "now" || tk.s == "after" {
+			nowSent = tk.sent
+		}
+		if !successWords()[tk.s] || a.negatedBy(i) >= 0 {
+			continue
+		}
+		for qi < len(qs) && qs[qi].end <= tk.start {
+			qi++
+		}
+		if qi < len(qs) && qs[qi].start <= tk.start {
+			continue // asked, not concluded
+		}
+		if tk.sent > lastSent && nowSent == tk.sent {
+			// "… now passes", "after the fix it passes": the failure was
+			// dealt with.
+			fixedLater = true
+		}
+		// A success word after a failure is a verdict over it; one
+		// before it counts when it stands in a sentence of its own (a
+		// list "A: pass, B: FAIL" is no verdict).
+		if tk.start > first.start || !failSent[tk.sent] {
+			verdict = true
+		}
+	}
+	if verdict && !fixedLater {
+		a.overruled = append(a.overruled, last)
+	}
+}

@@ -40,6 +40,109 @@ func TestFeaturesReadDoubtAsAReaderDoes(t *testing.T) {
 
 func readerCases() []readerCase {
 	return []readerCase{
+		// Reading fixes found by the blind set (testdata/blind): each
+		// case is written afresh, not copied from it.
+		{
+			feature: "settled_doubts", // the check may come a few sentences later
+			fire: []SelfCritique{
+				crit("Can the cache hand out a stale token? The spec forbids it. TestTokenRefreshOrder covers exactly that and passes."),
+				crit("Is a negative count possible? Answer. The column is declared unsigned (schema.sql:12) and the decoder rejects -1."),
+			},
+			noFire: []SelfCritique{
+				crit("Can the cache hand out a stale token? The spec forbids it, I think."),
+				crit("Did the copy finish? It did. Row counts are 1,000,120 vs 1,000,020 but that's close enough."),
+			},
+		},
+		{
+			feature: "questions", // a new doubt between a question and a check leaves the question open
+			fire:    []SelfCritique{crit("Can the cache hand out a stale token? I might be wrong about the spec. TestTokenRefreshOrder passes.")},
+			noFire:  []SelfCritique{crit("Can the cache hand out a stale token? The spec forbids it. TestTokenRefreshOrder passes.")},
+		},
+		{
+			feature: "failure_reports",
+			fire:    []SelfCritique{crit("TestUpload fails with a deadline error."), crit("The e2e job timed out twice.")},
+			noFire: []SelfCritique{
+				crit("Do we crash on an empty body? The handler checks the length first. TestEmptyBody sends one and passes."),
+				crit("The regression suite is green and the timeout test passes."),
+			},
+		},
+		{
+			feature: "dismissals",
+			fire:    []SelfCritique{crit("TestLogin fails but that does not matter."), crit("Totals are off by a cent on 3 invoices, ignoring that for now.")},
+			text:    "does not matter",
+			noFire: []SelfCritique{
+				crit("Receivers MUST ignore unknown message types, and ours do (recv.go:88)."),
+				crit("I checked the renderer: it sorts by date (list.tsx:40), so the order the API returns does not matter."),
+			},
+		},
+		{
+			feature: "failure_overruled",
+			fire: []SelfCritique{
+				crit("TestSessionExpiry: FAIL. Everything else works, ship it."),
+				crit("The e2e payment test times out, probably slow runners. All good."),
+				crit("Heap still climbs about 30 MB an hour, so the leak is fixed."),
+			},
+			text: "FAIL",
+			noFire: []SelfCritique{
+				crit("TestParseEmpty fails on main and passes on this branch."),
+				crit("It failed 17/200 before the fix. Now 0/200, all pass."),
+				crit("TestUpload fails with a deadline error. I don't know why yet."),
+				crit("Does it crash on empty input? I ran the fuzzer for 10 minutes without a crash. Works."),
+			},
+		},
+		{
+			feature: "settled_doubts", // a cited section is no check; a hedge soon after reopens the doubt
+			fire:    []SelfCritique{crit("Could the index slow writes? I measured 20k inserts: 1.91 s without it, 1.97 s with it.")},
+			noFire: []SelfCritique{
+				crit("- [?] page size cap: I think it's 100, the code might use 200\n- [ ] §4.3 error format"),
+				crit("My timings above may be wrong, I ran them on a laptop on battery. Someone saw the opposite. I haven't rerun yet."),
+			},
+		},
+		{
+			feature: "failure_reports", // discrepancies and errors are failures too
+			fire:    []SelfCritique{crit("37 of the invoices differ by a cent."), crit("The call errored with NonExistentQueue.")},
+			noFire:  []SelfCritique{crit("No invoice differs from the reference.")},
+		},
+		{
+			feature: "unchecked_confidence", // a file cited in the text names where the check was made
+			fire:    []SelfCritique{{Critique: "The dedup is right.", FinalConfidence: conf(0.95)}},
+			noFire:  []SelfCritique{{Critique: "The dedup is right, verified in webhooks/dedup.go.", FinalConfidence: conf(0.95)}},
+		},
+		{
+			feature: "unknown_markers", // a label's "none"
+			fire:    []SelfCritique{crit("Open questions: the retention period.")},
+			noFire:  []SelfCritique{crit("Open questions: none.\nTODOs: 0")},
+		},
+		{
+			feature: "hedge_density", // "kind of" as a noun phrase
+			fire:    []SelfCritique{crit("The endpoint is kind of slow.")},
+			noFire:  []SelfCritique{crit("This kind of bug is fixed by the lock at cache.go:40.")},
+		},
+		{
+			feature: "evidence_specificity",
+			fire: []SelfCritique{
+				crit("- ran: curl -s localhost:8080/health"),
+				crit("88 pass, 0 fail."),
+				crit("go test ./cache -run TTL\nPASS"),
+			},
+			noFire: []SelfCritique{crit("RESULT: PASS"), crit("Make sure the docs are updated."), crit("Go to the settings page.")},
+		},
+		{
+			feature: "silent_answer_change", // the figure changed, the words did not
+			fire: []SelfCritique{
+				{InitialAnswer: "At most 1,000 rows per page.", Critique: "Looked at the docs again.", FinalAnswer: "At most 500 rows per page."},
+				{InitialAnswer: "The timeout is 30s.", Critique: "Read the config.", FinalAnswer: "The timeout is 60s."},
+			},
+			noFire: []SelfCritique{
+				{InitialAnswer: "3 retries within 10 s.", Critique: "Checked retry.go:20.", FinalAnswer: "3 retries within 10 s, with jitter."},
+				{InitialAnswer: "At most 1,000 rows.", Critique: "Looked at the docs again.", FinalAnswer: "At most 1000 rows per page."},
+			},
+		},
+		{
+			feature: "numbers", // an answer's own figures are the claim, not evidence
+			fire:    []SelfCritique{{Critique: "It took 3 tries.", FinalAnswer: "Yes."}},
+			noFire:  []SelfCritique{{Critique: "Re-read the config.", FinalAnswer: "The pool holds 25 connections."}},
+		},
 		{
 			feature: "settled_doubts",
 			fire: []SelfCritique{

@@ -68,6 +68,7 @@ const (
 	FUncheckedConfidence
 	FFailureReports
 	FDismissals
+	FFailureOverruled
 	FSelfContradiction
 	FLayerPlan
 	FLayerVerify
@@ -118,10 +119,11 @@ var featureDefs = [NumFeatures]featureDef{
 	FChecksStated:            {"checks_stated", kindCount, "ln(1 + checks the agent says it made: I ran, re-read, traced, compared … (\"haven't run\" is an unknown marker instead))"},
 	FEvidenceSpecificity:     {"evidence_specificity", kindCount, "ln(1 + specific evidence: file:line refs, test names, commands run, command output, counts and measurements)"},
 	FNumbers:                 {"numbers", kindCount, "ln(1 + numbers written outside the specific evidence)"},
-	FSettledDoubts:           {"settled_doubts", kindCount, "ln(1 + doubts raised and then settled by a stated check in the same or the next sentence)"},
-	FUncheckedConfidence:     {"unchecked_confidence", kindFlag, "1 when the text is sure (confidence ≥ 0.8, boosters, I'm certain) but names no check: no evidence, no specific result, no settled doubt"},
+	FSettledDoubts:           {"settled_doubts", kindCount, "ln(1 + doubts raised and then settled by a stated check in the same sentence or within the next three, not reopened by a hedge right after)"},
+	FUncheckedConfidence:     {"unchecked_confidence", kindFlag, "1 when the text is sure (confidence ≥ 0.8, boosters, I'm certain) but names no check: no evidence ref, no specific result, no settled doubt"},
 	FFailureReports:          {"failure_reports", kindCount, "ln(1 + failures reported: fails, panics, flaky, timed out, still reproduces …; \"no failures\" does not count)"},
 	FDismissals:              {"dismissals", kindCount, "ln(1 + phrases that wave evidence away or stand in for a check: close enough, probably noise, trust me, everyone knows …)"},
+	FFailureOverruled:        {"failure_overruled", kindFlag, "1 when a reported failure (not placed before the change, not asked about) stands in a text that still gives a success verdict (passes, works, fixed, all good, LGTM) and never says it now passes"},
 	FSelfContradiction:       {"self_contradiction", kindCount, "ln(1 + statements asserted with both polarities: X is safe … X is not safe)"},
 	FLayerPlan:               {"layer_plan", kindFlag, "1 for a plan-layer question"},
 	FLayerVerify:             {"layer_verify", kindFlag, "1 for a verify-layer question"},
@@ -215,6 +217,8 @@ func Extract(sc SelfCritique) *Features {
 	v[FFailureReports] = ln(len(a.hits[clFailure]))
 	f.spans[FDismissals] = a.hits[clDismissal]
 	v[FDismissals] = ln(len(a.hits[clDismissal]))
+	f.spans[FFailureOverruled] = a.overruled
+	v[FFailureOverruled] = flag(len(a.overruled) > 0)
 	f.spans[FEvidenceSpecificity] = a.specific
 	v[FEvidenceSpecificity] = ln(len(a.specific))
 	f.spans[FChecksStated] = a.checks
@@ -266,7 +270,7 @@ func Extract(sc SelfCritique) *Features {
 	v[FEvidenceMissing] = flag(nrefs == 0 && len(a.specific) == 0)
 	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && len(a.specific) == 0 && sc.Layer == debate.LayerVerify)
 	sure := ok && stated >= RulesMinConfidence || len(a.hits[clBooster]) > 0
-	if sure && len(sc.EvidenceRefs) == 0 && len(a.specific) == 0 && len(a.settled) == 0 && len(a.numbers) < 2 {
+	if sure && nrefs == 0 && len(a.specific) == 0 && len(a.settled) == 0 && len(a.numbers) < 2 {
 		v[FUncheckedConfidence] = 1
 		f.spans[FUncheckedConfidence] = a.hits[clBooster]
 	}
@@ -433,16 +437,55 @@ func compareAnswers(ini, fin string) (overlap float64, flipped bool) {
 		flipped = a.yesNo != b.yesNo
 	case a.negated != b.negated:
 		flipped = true
+	case len(a.numbers) > 0 && len(b.numbers) > 0 && !slices.ContainsFunc(a.numbers, func(n string) bool { return slices.Contains(b.numbers, n) }):
+		// "at most 1,000 rows" → "at most 500 rows": the words agree, the
+		// figure does not.
+		flipped = true
 	default:
 		flipped = overlap < 0.5
 	}
 	return overlap, flipped
 }
 
+// answerNumbers returns the numbers an answer states, digit groups joined
+// ("1,000" and "1000" are one number), with a unit written onto them kept
+// ("30s").
+func answerNumbers(m string) []string {
+	var out []string
+	for i := 0; i < len(m); i++ {
+		if m[i] < '0' || m[i] > '9' || i > 0 && isIdentByte(m[i-1]) {
+			continue
+		}
+		var b strings.Builder
+		j := i
+		for j < len(m) {
+			c := m[j]
+			switch {
+			case c >= '0' && c <= '9' || c >= 'a' && c <= 'z':
+				b.WriteByte(c)
+			case (c == ',' || c == '.') && j+1 < len(m) && m[j+1] >= '0' && m[j+1] <= '9':
+				if c == '.' {
+					b.WriteByte(c)
+				}
+			default:
+				goto done
+			}
+			j++
+		}
+	done:
+		if n := b.String(); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+		i = j
+	}
+	return out
+}
+
 type answerSummary struct {
 	words   []string // distinct stemmed content words
 	yesNo   string   // "yes", "no" or "" for the answer's leading word
 	negated bool     // the first clause has a negator
+	numbers []string // the numbers stated (answerNumbers)
 }
 
 // answerWords splits an answer into lower-case words (letters, digits,
@@ -453,6 +496,7 @@ func answerWords(s string) answerSummary {
 	low := []byte(s)
 	lowerASCII(low)
 	m := string(low)
+	sum.numbers = answerNumbers(m)
 	first, n := true, 0
 	for i := 0; i < len(m); {
 		r, size := utf8.DecodeRuneInString(m[i:])
@@ -482,7 +526,7 @@ func answerWords(s string) answerSummary {
 			sum.negated = sum.negated || first
 			continue
 		}
-		if !stopwords[w] {
+		if !stopwords[w] && (w[0] < '0' || w[0] > '9') { // numbers are compared on their own
 			if w = stem(w); !slices.Contains(sum.words, w) {
 				sum.words = append(sum.words, w)
 			}

@@ -31,6 +31,11 @@ func hostileInputs() map[string]string {
 		"one word":        fill("a"),
 		"paths":           fill("a/b.go:1 "),
 		"hedges":          fill("I'm not sure it might probably fail. "),
+		// One endless sentence, then endless short ones, full of what
+		// the failure, verdict, dismissal and settled-doubt scans look at.
+		"failures and verdicts": fill("TestX fails now works close enough I checked 3 rows PASS "),
+		"questions and checks":  fill("Does it fail? Works. I ran go test ./x -run Y. PASS\n- ran: curl -s a/b\n"),
+		"answer figures":        "Initial answer: 1 row\nFinal answer: " + fill("5 rows 7 ms "),
 	}
 }
 

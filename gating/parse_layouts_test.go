@@ -123,8 +123,38 @@ var layouts = []layout{
 	{
 		name:     "question and answer with a status line: the answer argues",
 		in:       "Status: answered\nQuestion: may guests export?\nAnswer: no; the export route checks membership (export/route.go:12).\n",
-		sections: []string{"question", "initial_answer"},
-		critique: "checks membership", ic: -1, fc: -1, noteSubstring: "whole text",
+		sections: []string{"question", "final_answer"},
+		critique: "checks membership", fin: "no; the export route checks membership (export/route.go:12).", ic: -1, fc: -1, noteSubstring: "whole text",
+	},
+	{
+		name:     "a chain of thought in tags, then the answer: the answer is the final one",
+		in:       "<thinking>\nThe pool holds 20 connections; pgbouncer caps us at 25 (pgbouncer.ini:14).\n</thinking>\n<answer>\nRaise the pool to 25 at most.\n</answer>\nConfidence: 0.8\n",
+		sections: []string{"reasoning", "final_answer"},
+		critique: "pgbouncer caps us", fin: "Raise the pool to 25 at most.", ic: -1, fc: 0.8, noteSubstring: "read as the final answer",
+	},
+	{
+		name:     "answers in Markdown table rows",
+		in:       "| | Answer | Confidence |\n|---|---|---|\n| Initial | 10 per host | 0.8 |\n| Final | 100 per host | 0.9 |\n",
+		sections: []string{"initial_answer", "final_answer"},
+		critique: "100 per host", initial: "10 per host | 0.8", fin: "100 per host | 0.9", ic: -1, fc: -1,
+	},
+	{
+		name:     "a table of checks stays critique; a verdict line with its confidence",
+		in:       "| Check | Result |\n|---|---|\n| unit tests | ok |\n| race | ok |\n\nVerdict: fixed. Confidence 0.92\n",
+		sections: []string{"final_answer"},
+		critique: "unit tests", fin: "fixed.", ic: -1, fc: 0.92,
+	},
+	{
+		name:     "a self-interrogation in Q/A turns has no initial or final answer",
+		in:       "Q: Is the leak fixed?\nA: The heap stays at 380 MB over an hour.\nQ: Could goroutines leak instead?\nA: Checked: NumGoroutine stays at 212.\nQ: Anything else?\nA: No.\n",
+		sections: []string{"question"},
+		critique: "Could goroutines leak instead?", ic: -1, fc: -1, noteSubstring: "in turns",
+	},
+	{
+		name:     "YAML-ish keys with a quoted value",
+		in:       "question: \"Are unknown enum values rejected?\"\nanswer: yes, with 4001\nverification: \"Could a lenient mode exist? Checked config.go: no such flag.\"\nconfidence: 0.9\n",
+		sections: []string{"question", "initial_answer", "critique"},
+		critique: "Could a lenient mode exist? Checked config.go", ic: -1, fc: 0.9,
 	},
 	{
 		name:     "list items with bold labels and an unreadable confidence",

@@ -410,6 +410,16 @@ func ParseText(data []byte) (SelfCritique, error) {
 		seen       [numSections]bool
 		fence      string
 		confs      []confRead
+		// bareAnswer is the index in p.Sections of a bare "Answer" read
+		// as the initial answer (-1 if none); namedInitial says an
+		// "Initial/Draft answer" label was seen.
+		bareAnswer  = -1
+		namedAnswer bool
+		// bareAnswers counts bare "Answer"/"A:" sections; reopened says a
+		// question label came again after a section, and dialogue that a
+		// bare answer followed it: Q/A turns, not a draft and a revision.
+		bareAnswers        int
+		reopened, dialogue bool
 	)
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
@@ -466,14 +476,29 @@ func ParseText(data []byte) (SelfCritique, error) {
 					s = secInitial
 					if sawCrit || seen[secInitial] {
 						s = secFinal
+					} else {
+						bareAnswer = len(p.Sections)
 					}
+					bareAnswers++
+					if reopened {
+						dialogue = true
+					}
+				} else if s == secInitial || s == secFinal {
+					namedAnswer = true
 				}
 				cur, sawSection, seen[s] = s, true, true
 				if s == secCritique {
 					sawCrit = true
 				}
 				p.Sections = append(p.Sections, ParsedSection{Section: sectionNames[s], Label: oneLine(label, 40), Line: lineNo, How: how})
+				if before, c, ok := trailingConfidence(rest); ok {
+					// "Verdict: fixed. Confidence 0.92"
+					c.sec, c.line = cur, lineNo
+					confs = append(confs, c)
+					rest = before
+				}
 				if rest != "" {
+					rest = unquoteValue(rest)
 					appendLine(&parts[cur], rest)
 					appendLine(&all, rest)
 				}
@@ -482,6 +507,11 @@ func ParseText(data []byte) (SelfCritique, error) {
 				}
 				continue
 			}
+		}
+		if how != "" && classifyLabel(normLabel(label)) == secQuestion && sawSection {
+			// "Q: …" again after an answer: the text asks and answers
+			// itself, turn by turn.
+			reopened = true
 		}
 		if c, ok := inlineConfidence(trimmed); ok {
 			c.sec, c.line = cur, lineNo
@@ -495,6 +525,38 @@ func ParseText(data []byte) (SelfCritique, error) {
 		}
 		appendLine(&parts[cur], line)
 		appendLine(&all, line)
+	}
+	if dialogue && !namedAnswer {
+		// A self-interrogation (Q: … A: … Q: … A: …): its answers are
+		// turns of the critique, none of them the initial or final answer.
+		parts[secInitial], parts[secFinal] = strings.Builder{}, strings.Builder{}
+		seen[secInitial], seen[secFinal] = false, false
+		kept := p.Sections[:0]
+		for _, ps := range p.Sections {
+			if ps.Section != sectionNames[secInitial] && ps.Section != sectionNames[secFinal] {
+				kept = append(kept, ps)
+			}
+		}
+		p.Sections = kept
+		for k := range confs {
+			if confs[k].sec == secInitial || confs[k].sec == secFinal {
+				confs[k].sec = secCritique
+			}
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("questions and answers in turns (%d answers): read as critique, with no initial or final answer", bareAnswers))
+	} else if bareAnswer >= 0 && !namedAnswer && !sawCrit && !seen[secFinal] {
+		// One bare answer and no critique after it (a chain of thought
+		// then <answer>, a Question / Answer note): the answer the text
+		// ends on is its final answer.
+		parts[secFinal], parts[secInitial] = parts[secInitial], strings.Builder{}
+		seen[secFinal], seen[secInitial] = true, false
+		p.Sections[bareAnswer].Section = sectionNames[secFinal]
+		for k := range confs {
+			if confs[k].sec == secInitial {
+				confs[k].sec = secFinal
+			}
+		}
+		p.Notes = append(p.Notes, "one answer and no critique after it: read as the final answer")
 	}
 	get := func(s section) string { return strings.TrimSpace(parts[s].String()) }
 	sc.Question, sc.InitialAnswer, sc.Reasoning = get(secQuestion), get(secInitial), get(secReasoning)
@@ -532,6 +594,16 @@ func ParseText(data []byte) (SelfCritique, error) {
 		return SelfCritique{}, err
 	}
 	return sc, nil
+}
+
+// unquoteValue strips the quotes of a labelled value written as one quoted
+// string (YAML, TOML: doubts: "Could X fail? I checked …"): they are the
+// format's, not a quotation, so the words inside are the agent's own.
+func unquoteValue(rest string) string {
+	if len(rest) > 2 && rest[0] == '"' && rest[len(rest)-1] == '"' && !strings.Contains(rest[1:len(rest)-1], "\"") {
+		return rest[1 : len(rest)-1]
+	}
+	return rest
 }
 
 // accept says whether a label line starts a section. A "Question:" label
@@ -717,6 +789,35 @@ func underline(line string) bool {
 	return len(t) >= 3 && (strings.Trim(t, "=") == "" || strings.Trim(t, "-") == "")
 }
 
+// tableLabel reads a Markdown table row whose first cell names an answer
+// ("| Initial | 10 per host | 0.8 |", "| Final answer | yes |") as that
+// label, with the other cells as its text. Other rows are ordinary lines:
+// a table of checks stays one block of critique.
+func tableLabel(row string) (label, rest, how string) {
+	row = strings.TrimSpace(row)
+	row = strings.TrimSuffix(strings.TrimPrefix(row, "|"), "|")
+	cells := strings.Split(row, "|")
+	if len(cells) < 2 {
+		return "", "", ""
+	}
+	l := strings.Trim(strings.TrimSpace(cells[0]), "*_` ")
+	if !validLabel(l) {
+		return "", "", ""
+	}
+	switch classifyLabel(normLabel(l)) {
+	case secInitial, secFinal, secAnswer:
+	default:
+		return "", "", ""
+	}
+	var parts []string
+	for _, c := range cells[1:] {
+		if c = strings.TrimSpace(c); c != "" {
+			parts = append(parts, c)
+		}
+	}
+	return l, strings.Join(parts, " | "), "table"
+}
+
 // splitLabel recognises a line that may hold a label and returns the label,
 // the text after it and how it was marked: "heading" ("## Final answer"),
 // "bold" ("**Critique:** text", "__Review__"), "tag" ("<reflection>"),
@@ -737,6 +838,9 @@ func splitLabel(trimmed string) (label, rest, how string) {
 			}
 		}
 		return "", "", ""
+	}
+	if strings.HasPrefix(s, "|") {
+		return tableLabel(s)
 	}
 	if strings.HasPrefix(s, "<") && strings.HasSuffix(s, ">") && len(s) < 40 {
 		inner := s[1 : len(s)-1]

@@ -44,8 +44,9 @@ type analysis struct {
 	tokens    []token
 	sents     []span // sentence extents, in order
 	questions []span
-	// desc are hedge words used descriptively ("unknown fields are
-	// refused", "may retry up to 3 times"); they count as no hedge.
+	// desc are hedge, failure and dismissal words used descriptively
+	// ("unknown fields are refused", "may retry up to 3 times", "the
+	// regression suite", "receivers MUST ignore it"); they count as none.
 	desc []span
 	// settled are doubts raised and then settled by a stated check: the
 	// doubt and its check. Their hedges and questions count as none.
@@ -61,8 +62,11 @@ type analysis struct {
 	hits     [numClasses][]span
 	fpu, fpc []span
 	checks   []span // checks stated in the first person or as a sentence's first word
-	contra   []span
-	refs     []span // evidence references written in the text
+	// overruled is a reported failure the text still gives a success
+	// verdict over.
+	overruled []span
+	contra    []span
+	refs      []span // evidence references written in the text
 }
 
 // longSentence is the length above which a sentence counts as long.
@@ -94,7 +98,9 @@ func analyse(sc *SelfCritique) *analysis {
 	a.scanContradictions()
 	a.scanRefs()
 	a.scanSpecific()
+	a.dropAnswerFigures(sc)
 	a.settleDoubts()
+	a.scanOverruled()
 	a.ackWord = -1
 	if strings.TrimSpace(sc.InitialAnswer) != "" && strings.TrimSpace(sc.FinalAnswer) != "" {
 		a.ackWord = a.findAcknowledgement()
@@ -569,7 +575,10 @@ func (a *analysis) matchAt(i int) int {
 			start = t[neg].start
 		}
 		sp := span{start, t[j-1].end}
-		if (cls == clHedge || cls == clModal || cls == clUnknown) && neg < 0 && a.descriptive(i, j, cls) {
+		if (cls == clHedge || cls == clModal || cls == clUnknown) && neg < 0 && a.descriptive(i, j, cls) ||
+			cls == clDismissal && a.dismissalAnswered(i) ||
+			cls == clFailure && neg < 0 && j < len(t) && !t[j].brk && testNouns()[t[j].s] ||
+			cls == clUnknown && neg < 0 && a.labelledNone(j) {
 			a.desc = append(a.desc, sp)
 			return len(e.words)
 		}

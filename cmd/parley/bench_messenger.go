@@ -125,7 +125,6 @@ func newBenchMessengerCmd(a *app) *cobra.Command {
 
 type benchOptions struct {
 	dir, transport, natsURL    string
-	syncAlways                 bool
 	raw, idle, stream, through int
 }
 
