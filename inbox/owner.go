@@ -152,3 +152,39 @@ func (t *FileTransport) Count(ctx context.Context, agent string) (waiting, acked
 	}
 	return waiting, acked, bad, nil
 }
+
+// Owner is the session that last adopted agent's inbox: "" when no session
+// ever registered under the name (the inbox was made ahead by Create, or
+// does not exist). An agent that stopped cleanly leaves no registration,
+// but its inbox keeps its owner: this is how "stopped" is told apart from
+// "never registered".
+func (t *FileTransport) Owner(ctx context.Context, agent string) (string, error) {
+	if err := ValidateName(agent); err != nil {
+		return "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	dir := inboxPath(agent)
+	d, err := t.root.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", &DeliveryError{Op: "owner", Agent: agent, Path: dir, Err: err}
+	}
+	defer d.Close()
+	f, err := openNoFollow(d, ownerFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", &DeliveryError{Op: "owner", Agent: agent, Path: dir + "/" + ownerFile, Err: err}
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxOwnerBytes))
+	if err != nil {
+		return "", &DeliveryError{Op: "owner", Agent: agent, Path: dir + "/" + ownerFile, Err: err}
+	}
+	return strings.TrimSuffix(string(b), "\n"), nil
+}

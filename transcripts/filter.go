@@ -94,29 +94,42 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 	return now.Add(-d), nil
 }
 
-// progress counts the rounds begun and the tokens spent in a transcript's
-// events, for the listing of a debate that has no verdict.json yet.
-// Lines that do not decode are skipped.
+// progress counts the rounds so far (see roundOf) and the tokens spent in
+// a transcript's events, for the listing of a debate that has no
+// verdict.json yet. Lines that do not decode are skipped.
 func progress(data []byte) (rounds, tokens int) {
 	for line := range bytes.Lines(data) {
 		var r rawLine
 		if json.Unmarshal(bytes.TrimSuffix(line, []byte("\n")), &r) != nil {
 			continue
 		}
-		var d struct {
-			Round  int `json:"round"`
-			Tokens int `json:"tokens"`
-		}
-		switch r.Kind {
-		case debate.EventTurn, debate.EventForfeit, debate.EventRequest:
-			if json.Unmarshal(r.Data, &d) != nil {
-				continue
+		rounds = max(rounds, roundOf(r.Kind, r.Data))
+		if r.Kind == debate.EventTurn {
+			var d struct {
+				Tokens int `json:"tokens"`
 			}
-			rounds = max(rounds, d.Round)
-			if r.Kind == debate.EventTurn {
+			if json.Unmarshal(r.Data, &d) == nil {
 				tokens += d.Tokens
 			}
 		}
 	}
 	return rounds, tokens
+}
+
+// roundOf is the round an event begins or settles: a turn requested, taken
+// or forfeited; 0 for any other event. A debate's rounds so far, wherever
+// parley shows them (debate status, transcripts list, the web pages), are
+// the highest roundOf its events — round 1 from the first request on —
+// and, once it is closed, its verdict's count.
+func roundOf(kind debate.EventKind, data []byte) int {
+	switch kind {
+	case debate.EventTurn, debate.EventForfeit, debate.EventRequest:
+		var d struct {
+			Round int `json:"round"`
+		}
+		if json.Unmarshal(data, &d) == nil {
+			return d.Round
+		}
+	}
+	return 0
 }

@@ -30,6 +30,7 @@ var htmlTemplates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("transcript").Funcs(template.FuncMap{
 		"short":   short,
 		"seconds": func(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) },
+		"agent":   AgentLabel,
 		"pageStatus": func(s PageStatus) string {
 			switch s {
 			case PageMatches:
@@ -55,6 +56,9 @@ type HTMLOptions struct {
 	// RecordURL returns the address of the consensus record at a vault
 	// path, "" for none. Nil: the record is named, not linked.
 	RecordURL func(record string) string
+	// Charts returns the charts drawn under the answer, as trusted HTML
+	// (inline SVG whose text the caller escaped). Nil: none.
+	Charts func(*View) template.HTML
 }
 
 // htmlData is what the templates see: the view and the links.
@@ -78,6 +82,14 @@ func (d *htmlData) RecordHref() string {
 		return ""
 	}
 	return d.opts.RecordURL(d.Record)
+}
+
+// Charts is the charts of the view, if the caller draws any.
+func (d *htmlData) Charts() template.HTML {
+	if d.opts.Charts == nil {
+		return ""
+	}
+	return d.opts.Charts(d.View)
 }
 
 // RecordName is the record's name (its file name without ".md").

@@ -73,14 +73,14 @@ func (s *Store) statusOf(sum Summary) (*Status, error) {
 		MaxRounds: ss.Budget.MaxRounds, MaxTokens: ss.Budget.MaxTokens, MaxWallClockMs: ss.Budget.MaxWallClockMs,
 		Events: len(events), Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
 	}
+	for i := range events {
+		out.Round = max(out.Round, roundOf(events[i].Kind, events[i].Data))
+	}
 	st, err := debate.Replay(events)
 	if err != nil {
 		return out, nil // nothing recorded yet (or not replayable): the summary says what it can
 	}
 	out.Tokens, out.ElapsedMs = st.Tokens, st.ElapsedMs
-	if n := len(st.Slots); n > 0 {
-		out.Round = st.Slots[n-1].Round
-	}
 	if st.Verdict != nil {
 		out.Verdict, out.Action, out.Round = st.Verdict.Verdict, st.Verdict.Action, st.Verdict.Rounds
 	}

@@ -3,6 +3,7 @@ package transcripts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
@@ -97,7 +98,8 @@ func TestStatusFollowsADebate(t *testing.T) {
 	}
 
 	// A transcript that does not replay (here: no open event) still has a
-	// status: the summary's, with nothing replayed.
+	// status: the summary's, with nothing replayed but the rounds so far,
+	// which transcripts list counts from the same events.
 	const noOpen = "20260103-spec-no-open-event-abcdef"
 	lo, _ := created(t, s, noOpen)
 	if _, err := lo.Append(ctx, debate.EventTurn, 900, turn(1, debate.RoleAttacker, "Critic", 40)); err != nil {
@@ -107,7 +109,7 @@ func TestStatusFollowsADebate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Events != 1 || got.Round != 0 || got.Tokens != 0 || got.ElapsedMs != 0 || got.State != StateRunning {
+	if got.Events != 1 || got.Round != 1 || got.Tokens != 0 || got.ElapsedMs != 0 || got.State != StateRunning {
 		t.Errorf("a transcript that does not replay: %+v", *got)
 	}
 
@@ -156,5 +158,57 @@ func TestStatusOfNoDebate(t *testing.T) {
 	}
 	if _, err := s.Status("20260101-spec-no-such-debate-abcdef"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a missing debate: %v, want ErrNotFound", err)
+	}
+}
+
+// "Rounds so far" has one definition: debate status (Status) and
+// transcripts list (List) say the same number at every step of a running
+// debate — round 1 as soon as its first turn is requested, before any
+// agent has answered — and the verdict's count once it is closed.
+func TestRoundsSoFarAgree(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	const id = "20260104-spec-rounds-agree-abcdef"
+	l, sess := created(t, s, id)
+	req := func(round int, role debate.Role) func() error {
+		return func() error {
+			_, err := l.Append(ctx, debate.EventRequest, 10, debate.RequestEvent{RequestID: fmt.Sprintf("r%d%s", round, role), MessageID: "m", Round: round, Role: role})
+			return err
+		}
+	}
+	turn := func(round int, role debate.Role) func() error {
+		return func() error {
+			_, err := l.Append(ctx, debate.EventTurn, 20, debate.TurnRecord{Turn: debate.Turn{DebateID: id, Round: round, Role: role, Position: "p", Tokens: 10}, Agent: "A"})
+			return err
+		}
+	}
+	steps := []struct {
+		name string
+		do   func() error
+		want int
+	}{
+		{"opened", func() error { _, err := l.Append(ctx, debate.EventOpen, 0, sess); return err }, 0},
+		{"round 1 requested", req(1, debate.RoleAttacker), 1},
+		{"round 1 attacker answered", turn(1, debate.RoleAttacker), 1},
+		{"round 1 defender requested", req(1, debate.RoleDefender), 1},
+		{"round 1 defender answered", turn(1, debate.RoleDefender), 1},
+		{"round 2 requested", req(2, debate.RoleAttacker), 2},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		status, err := s.Status(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := s.List()
+		if err != nil || len(list) != 1 {
+			t.Fatalf("List: %v %v", list, err)
+		}
+		if status.Round != st.want || list[0].Rounds != st.want {
+			t.Errorf("%s: debate status says round %d, transcripts list %d; want both %d", st.name, status.Round, list[0].Rounds, st.want)
+		}
 	}
 }

@@ -27,7 +27,11 @@ func RenderText(w io.Writer, v *View) error {
 	in := &v.Integrity
 	if !in.Intact {
 		p("!! TAMPERED: line %d %s\n", in.BadLine, termLine(in.Problem))
-		p("!! Everything from line %d on is not verified (marked UNVERIFIED below). See: parley transcripts verify %s\n\n", in.BadLine, v.ID)
+		verify := v.VerifyCommand
+		if verify == "" {
+			verify = "parley transcripts verify " + v.ID
+		}
+		p("!! Everything from line %d on is not verified (marked UNVERIFIED below). See: %s\n\n", in.BadLine, verify)
 	}
 	if pc := in.Page; pc != nil && pc.Status == PageDiffers {
 		p("!! VAULT PAGE DIFFERS: %s\n\n", termLine(pc.Problem))
@@ -64,6 +68,9 @@ func RenderText(w io.Writer, v *View) error {
 	p("Opening position (defender): %s\n", termLine(v.OpeningPosition))
 	for _, c := range v.Context {
 		p("Context:      %s %s (%d characters)\n", c.Kind, termLine(c.Ref), c.Chars)
+		for _, l := range strings.Split(strings.TrimRight(c.Text, "\n"), "\n") {
+			p("  │ %s\n", termText(l))
+		}
 	}
 	for _, r := range v.Rounds {
 		if r.N > 0 {

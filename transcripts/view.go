@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -36,13 +37,20 @@ type View struct {
 	// Turns and Tokens count the recorded turns and their tokens.
 	Turns  int `json:"turns"`
 	Tokens int `json:"tokens"`
+	// VerifyCommand is the command a reader of a tampered transcript is
+	// told to run, as the caller would paste it (with its --root); empty:
+	// "parley transcripts verify <id>".
+	VerifyCommand string `json:"-"`
 }
 
-// ContextRef names one context item handed to every turn.
+// ContextRef is one context item handed to every turn: what it is, where
+// it came from, and its text (the debated proposal, say), as session.json
+// holds it.
 type ContextRef struct {
 	Kind  string `json:"kind"`
 	Ref   string `json:"ref,omitempty"`
 	Chars int    `json:"chars"`
+	Text  string `json:"text,omitempty"`
 }
 
 // Round is one round of a debate; round 0 holds what came before round 1
@@ -146,7 +154,7 @@ func NewView(t *Transcript) *View {
 		OpeningPosition: s.OpeningPosition(), Participants: s.Participants, Budget: s.Budget,
 	}
 	for _, c := range s.Context {
-		v.Context = append(v.Context, ContextRef{Kind: c.Kind, Ref: c.Ref, Chars: len([]rune(c.Text))})
+		v.Context = append(v.Context, ContextRef{Kind: c.Kind, Ref: c.Ref, Chars: len([]rune(c.Text)), Text: c.Text})
 	}
 	if r := t.Report; r != nil {
 		v.Integrity = Integrity{Intact: r.Intact, Sealed: r.Sealed, Events: r.Events, Head: r.Head, BadLine: r.BadLine, Problem: r.Problem}
@@ -276,9 +284,35 @@ const maxLenientLines = 1 << 20
 func (v *View) ParticipantList() string {
 	var ps []string
 	for _, p := range v.Participants {
-		ps = append(ps, p.Name+" ("+string(p.Role)+")")
+		ps = append(ps, p.Name+" ("+string(p.Role)+", "+AgentLabel(p)+")")
 	}
 	return strings.Join(ps, ", ")
+}
+
+// AgentLabel says what kind of agent a participant is and what its spec
+// names: "openai llama3.1:8b" (the model), "script critic.json" (the
+// script's file name), "exec ./check.sh" (the command, shortened),
+// "registered agent Bob" (an agent that registered itself: an MCP client,
+// a long-running process).
+func AgentLabel(p debate.Participant) string {
+	spec := p.Agent
+	if name, ok := strings.CutPrefix(spec, "@"); ok {
+		return "registered agent " + name
+	}
+	kind, arg, ok := strings.Cut(spec, ":")
+	switch {
+	case spec == "":
+		return "agent kind not recorded"
+	case !ok:
+		return spec
+	case kind == "script":
+		arg = path.Base(filepath.ToSlash(arg))
+	case kind == "exec":
+		if r := []rune(arg); len(r) > 60 {
+			arg = string(r[:59]) + "…"
+		}
+	}
+	return kind + " " + arg
 }
 
 // RedactEvidence replaces every evidence check of the view's turns with

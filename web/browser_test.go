@@ -129,7 +129,9 @@ func TestBrowser(t *testing.T) {
 	line := f.lineOf(tampered, "Keys leak the creation time")
 	f.tamperFile(tampered, "Keys leak the creation time", "Keys leak nothing")
 	release := make(chan struct{})
+	f.context = []debate.ContextItem{{Kind: "file", Ref: "release-plan.md", Text: "Ship the release on Friday at 16:00."}}
 	live := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", waitingSides(release)...)
+	f.context = nil
 	defer func() {
 		select {
 		case <-release:
@@ -148,7 +150,9 @@ func TestBrowser(t *testing.T) {
 	t.Run("index", func(t *testing.T) {
 		step(t, ctx, "load the index", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("table.debates")))
 		text := value(t, ctx, "index text", chromedp.Text(chromedp.CSS("main")))
-		has(t, "the index", text, "Idempotency keys", "Rate limits", "Retry budget", "Ship on Friday", "DEADLOCK", "running", "✓ verified", fmt.Sprintf("✗ tampered at line %d", line))
+		has(t, "the index", text, "Idempotency keys", "Rate limits", "Retry budget", "Ship on Friday", "DEADLOCK", "running", "✓ verified", "✗ tampered")
+		// The badge's title names the first bad line.
+		has(t, "the tampered badge's title", value(t, ctx, "badge title", chromedp.Evaluate[string](`document.querySelector(".bad-mark").title`)), fmt.Sprintf("line %d", line))
 		// The stylesheet loaded under the CSP.
 		bg := value(t, ctx, "style", chromedp.Evaluate[string](`getComputedStyle(document.querySelector("header.site")).backgroundColor`))
 		if bg == "" || bg == "rgba(0, 0, 0, 0)" {
@@ -228,6 +232,7 @@ func TestBrowser(t *testing.T) {
 		has(t, "the running debate", value(t, ctx, "thread", chromedp.Text(chromedp.CSS("#live"))), "Wait for the review", "No verdict yet (running)")
 		screenshot(t, ctx, shots, "live-running")
 		value(t, ctx, "mark the page", chromedp.Evaluate[bool](`window.__sameDocument = true`))
+		step(t, ctx, "open the context", chromedp.Click(chromedp.CSS("details.context-doc summary")))
 		close(release)
 		step(t, ctx, "wait for the verdict", chromedp.WaitVisible(chromedp.CSS("section.verdict")), chromedp.WaitVisible(chromedp.CSS("#live-status.ended")))
 		if same := value(t, ctx, "same document", chromedp.Evaluate[bool](`window.__sameDocument === true`)); !same {
@@ -235,6 +240,10 @@ func TestBrowser(t *testing.T) {
 		}
 		has(t, "the updated page", value(t, ctx, "live", chromedp.Text(chromedp.CSS("#live"))), "Held until the test says so.", "CONSENSUS_REACHED", "✓ verified")
 		has(t, "the status", value(t, ctx, "status", chromedp.Text(chromedp.CSS("#live-status"))), "The debate is closed.")
+		if open := value(t, ctx, "context open", chromedp.Evaluate[bool](`document.querySelector("details.context-doc").open`)); !open {
+			t.Error("the context document the reader opened closed when the page updated")
+		}
+		has(t, "the answer after the update", value(t, ctx, "answer", chromedp.Text(chromedp.CSS("#answer"))), "CONSENSUS_REACHED")
 		screenshot(t, ctx, shots, "live-closed")
 	})
 }

@@ -36,6 +36,8 @@ type fixture struct {
 	srv       *Server
 	// budget, when set, replaces the layer's default budget.
 	budget *debate.ConsensusBudget
+	// context, when set, is handed to every turn of the debates started.
+	context []debate.ContextItem
 }
 
 func newFixture(t testing.TB) *fixture {
@@ -83,12 +85,17 @@ func (fl filer) File(ctx context.Context, o *debate.Outcome) (string, error) {
 	return (&transcripts.Filer{Store: fl.f.debates, Vault: fl.f.vault, Records: fl.f.cs}).File(ctx, o)
 }
 
-// side is one participant: a script (JSON of agent.Script) or a responder.
+// side is one participant: a script (JSON of agent.Script) or a responder,
+// and the agent spec its session records (default script:test).
 type side struct {
 	role    debate.Role
 	script  string
 	respond agent.Responder
+	spec    string
 }
+
+// as records spec as the side's agent spec in the session.
+func (sd side) as(spec string) side { sd.spec = spec; return sd }
 
 func attacker(script string) side { return side{role: debate.RoleAttacker, script: script} }
 func defender(script string) side { return side{role: debate.RoleDefender, script: script} }
@@ -126,7 +133,7 @@ func (f *fixture) start(layer debate.Layer, topic, position string, sides ...sid
 	}
 	sess := &debate.DebateSession{
 		ID: id, Topic: topic, Layer: layer, Position: position, Budget: b, Created: inbox.Now(),
-		Coordinator: debate.CoordinatorName(id), Workspace: f.workspace,
+		Coordinator: debate.CoordinatorName(id), Workspace: f.workspace, Context: f.context,
 	}
 	tr := inbox.NewMemTransport()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -135,7 +142,11 @@ func (f *fixture) start(layer debate.Layer, topic, position string, sides ...sid
 	for _, sd := range sides {
 		n[sd.role]++
 		name := fmt.Sprintf("%s%s%d-%s", strings.ToUpper(string(sd.role)[:1]), string(sd.role)[1:], n[sd.role], id[len(id)-6:])
-		sess.Participants = append(sess.Participants, debate.Participant{Name: name, Role: sd.role, Agent: "script:test"})
+		spec := sd.spec
+		if spec == "" {
+			spec = "script:test"
+		}
+		sess.Participants = append(sess.Participants, debate.Participant{Name: name, Role: sd.role, Agent: spec})
 		resp := sd.respond
 		if resp == nil {
 			s, err := agent.ParseScript([]byte(sd.script))

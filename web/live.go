@@ -80,7 +80,7 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 			return true
 		}
 		var b bytes.Buffer
-		if err := transcripts.RenderHTMLLive(&b, v, s.htmlOptions()); err != nil {
+		if err := transcripts.RenderHTMLLive(&b, v, s.htmlOptions(id)); err != nil {
 			s.log.Warn("live: render", "debate_id", id, "err", err)
 			return true
 		}

@@ -10,7 +10,9 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -48,6 +50,7 @@ type indexData struct {
 	Rows               []debateRow
 	Total, Page, Pages int
 	Prev, Next         string
+	GateChart          template.HTML
 }
 
 var states = []transcripts.State{transcripts.StateRunning, transcripts.StateClosed, transcripts.StateInterrupted}
@@ -105,6 +108,7 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	if d.Page < d.Pages {
 		d.Next = pageLink(d.Page + 1)
 	}
+	d.GateChart = s.gateChart()
 	s.render(w, r, http.StatusOK, "index", layoutData{Title: "Debates", Nav: "debates", Data: d})
 }
 
@@ -131,9 +135,10 @@ func (s *Server) witnesses() transcripts.Witnesses {
 	return transcripts.Witnesses{Vault: s.vault, Records: s.cs, PublicKey: s.pub}
 }
 
-// htmlOptions links evidence to the vault pages it names and to web
-// addresses; files of the workspace are named, never served.
-func (s *Server) htmlOptions() transcripts.HTMLOptions {
+// htmlOptions of debate id links evidence to the vault pages it names, to
+// web addresses, and to the cited lines of files under the debate's
+// workspace (handleEvidence); it draws the debate's charts.
+func (s *Server) htmlOptions(id string) transcripts.HTMLOptions {
 	return transcripts.HTMLOptions{
 		EvidenceURL: func(e debate.EvidenceCheck) string {
 			if e.Kind == "wiki" {
@@ -142,8 +147,12 @@ func (s *Server) htmlOptions() transcripts.HTMLOptions {
 				}
 				return ""
 			}
+			if fileEvidence(e) {
+				return evidenceURL(id, e)
+			}
 			return transcripts.WebURL(e)
 		},
+		Charts: debateCharts,
 		RecordURL: func(record string) string {
 			if !strings.HasPrefix(record, consensus.Folder+"/") {
 				return ""
@@ -168,12 +177,12 @@ type debateData struct {
 func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if debate.ValidateID(id) != nil {
-		s.notFound(w, r)
+		s.redirectPrefix(w, r, id)
 		return
 	}
 	v, err := s.view(id)
 	if isNotFound(err) {
-		s.notFound(w, r)
+		s.redirectPrefix(w, r, id)
 		return
 	}
 	if err != nil {
@@ -186,7 +195,7 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 			d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(f.File, "wiki/"), ".md")
 		}
 	}
-	opts := s.htmlOptions()
+	opts := s.htmlOptions(id)
 	l := layoutData{Title: v.Topic, Nav: "debates", MainClass: "narrow", Data: d,
 		raw: func(w io.Writer) error { return transcripts.RenderHTMLBody(w, v, opts) }}
 	if d.Live {
@@ -435,11 +444,12 @@ func (s *Server) propValue(v any) template.HTML {
 type searchData struct {
 	Q       string
 	Hits    []consensus.Hit
-	Debates []transcripts.Summary
+	Debates []debateHit
 }
 
-// handleSearch searches the consensus records (BM25) and the debates'
-// topics.
+// handleSearch searches the consensus records (BM25 over topic, positions
+// and rationale) and the debates (topic, every turn's position, counter
+// and text, the verdict's reason and final position).
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	d := searchData{Q: clipQuery(r.URL.Query().Get("q"))}
 	if d.Q != "" {
@@ -449,12 +459,46 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		d.Hits = hits
-		list, err := s.debates.Find(transcripts.Filter{Text: d.Q})
+		found, err := s.searchDebates(d.Q)
 		if err != nil {
 			s.fail(w, r, "search", err)
 			return
 		}
-		d.Debates = list[:min(len(list), 50)]
+		d.Debates = found
 	}
 	s.render(w, r, http.StatusOK, "search", layoutData{Title: "Search", Nav: "search", Query: d.Q, Data: d})
 }
+
+// redirectPrefix sends /debates/PREFIX to the one debate whose id starts
+// with PREFIX, as the command line accepts a unique prefix; anything else
+// is not found.
+func (s *Server) redirectPrefix(w http.ResponseWriter, r *http.Request, prefix string) {
+	if !debateIDPrefixRE().MatchString(prefix) {
+		s.notFound(w, r)
+		return
+	}
+	ents, err := os.ReadDir(filepath.Join(s.debates.Dir(), transcripts.Dir))
+	if err != nil {
+		s.notFound(w, r)
+		return
+	}
+	match := ""
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) || debate.ValidateID(e.Name()) != nil {
+			continue
+		}
+		if match != "" {
+			s.notFound(w, r) // ambiguous
+			return
+		}
+		match = e.Name()
+	}
+	if match == "" {
+		s.notFound(w, r)
+		return
+	}
+	http.Redirect(w, r, "/debates/"+match, http.StatusFound)
+}
+
+// debateIDPrefixRE is what may start a debate id.
+var debateIDPrefixRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{3,}$`) })

@@ -32,7 +32,7 @@ var pages = sync.OnceValue(func() map[string]*template.Template {
 	}
 	layout := template.Must(template.New("layout").Funcs(funcs).ParseFS(files, "templates/layout.html"))
 	out := map[string]*template.Template{}
-	for _, name := range []string{"index", "debate", "records", "record", "page", "search", "error"} {
+	for _, name := range []string{"index", "debate", "records", "record", "page", "search", "error", "evidence"} {
 		t := template.Must(layout.Clone())
 		out[name] = template.Must(t.ParseFS(files, "templates/"+name+".html"))
 	}

@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
@@ -42,7 +43,11 @@ type Config struct {
 	// MaxConns caps the connections Serve keeps open at once (default
 	// httpserve.DefaultMaxConns); more wait in the kernel's backlog.
 	MaxConns int
-	Logger   *slog.Logger
+	// Budget is the token budget of a layer's debate, which prices what the
+	// gate's skips saved in the index's chart (default: the built-in
+	// budgets; parley serve passes config.json's).
+	Budget func(debate.Layer) int
+	Logger *slog.Logger
 }
 
 // Server serves the pages; see the package comment. It is safe for
@@ -59,6 +64,7 @@ type Server struct {
 	poll     time.Duration
 	live     chan struct{} // a slot per live stream
 	maxConns int
+	budget   func(debate.Layer) int
 
 	stopOnce sync.Once
 	stopping chan struct{} // closed when Serve's context ends: live streams end
@@ -77,7 +83,10 @@ func New(c Config) (*Server, error) {
 	}
 	s := &Server{
 		debates: c.Debates, vault: c.Vault, cs: c.Consensus, pub: c.PublicKey, vroot: vroot, log: c.Logger,
-		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}), maxConns: c.MaxConns,
+		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}), maxConns: c.MaxConns, budget: c.Budget,
+	}
+	if s.budget == nil {
+		s.budget = func(l debate.Layer) int { return debate.DefaultBudget(l).MaxTokens }
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -107,6 +116,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /{$}", s.handleIndex)
 	m.HandleFunc("GET /debates/{id}", s.handleDebate)
 	m.HandleFunc("GET /debates/{id}/live", s.handleLive)
+	m.HandleFunc("GET /debates/{id}/evidence", s.handleEvidence)
 	m.HandleFunc("GET /consensus", s.handleRecords)
 	m.HandleFunc("GET /consensus/{name}", s.handleRecord)
 	m.HandleFunc("GET /wiki/{path...}", s.handleWiki)

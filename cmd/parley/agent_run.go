@@ -43,7 +43,7 @@ func newAgentRunCmd(a *app) *cobra.Command {
 		Long: "Registers NAME, heartbeats, answers every turn_request in its inbox, and\n" +
 			"unregisters on SIGINT or SIGTERM. --exec runs CMD per turn (the request as\n" +
 			"JSON on stdin; a debate_turn JSON object or plain text on stdout); --script\n" +
-			"answers from a JSON script (see README, \"Debates\").",
+			"answers from a JSON script (see docs/debates.md).",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validName("--name", name); err != nil {

@@ -34,7 +34,21 @@ type agentJSON struct {
 	Acked                  int    `json:"acked"`
 	Bad                    int    `json:"bad"`
 	Registered             bool   `json:"registered"`
+	// State is live, stopped (it registered once: its registration is
+	// stale, or it unregistered and its inbox remembers it) or
+	// never_registered (an inbox made ahead with "agents add").
+	State string `json:"state"`
+	// LastSession is the session that last owned the inbox of an agent
+	// that stopped cleanly.
+	LastSession string `json:"last_session,omitempty"`
 }
+
+// The states "agents show" tells apart.
+const (
+	agentLive            = "live"
+	agentStopped         = "stopped"
+	agentNeverRegistered = "never_registered"
+)
 
 func newAgentsListCmd(a *app) *cobra.Command {
 	return &cobra.Command{
@@ -42,6 +56,12 @@ func newAgentsListCmd(a *app) *cobra.Command {
 		Short: "List live agents (dead registrations are pruned)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !a.haveRoot() {
+				if !a.json {
+					a.printf("no live agents: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
+				}
+				return nil
+			}
 			return a.withMessenger(func(m *messenger) error {
 				live, err := m.reg.List(cmd.Context())
 				if err != nil {
@@ -49,7 +69,7 @@ func newAgentsListCmd(a *app) *cobra.Command {
 				}
 				if a.json {
 					for i := range live {
-						if err := a.emit(agentJSON{Registration: &live[i].Registration, Alive: true, Registered: true}); err != nil {
+						if err := a.emit(agentJSON{Registration: &live[i].Registration, Alive: true, Registered: true, State: agentLive}); err != nil {
 							return err
 						}
 					}
@@ -60,7 +80,9 @@ func newAgentsListCmd(a *app) *cobra.Command {
 					return nil
 				}
 				tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
+				if a.stdoutTTY() {
+					fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
+				}
 				for _, e := range live {
 					fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, shown(orDash(e.Host), false), shown(orDash(strings.Join(e.Roles, ",")), false),
 						shown(orDash(e.Model), false), age(e.HeartbeatAt))
@@ -93,7 +115,24 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 					return messengerError(err)
 				}
 				if !has && !out.Registered {
-					return notFound(name)
+					return a.notFound(name)
+				}
+				switch {
+				case out.Alive:
+					out.State = agentLive
+				case out.Registered:
+					out.State = agentStopped
+				default:
+					out.State = agentNeverRegistered
+					if m.files != nil {
+						owner, err := m.files.Owner(ctx, name)
+						if err != nil {
+							return messengerError(err)
+						}
+						if owner != "" {
+							out.State, out.LastSession = agentStopped, owner
+						}
+					}
 				}
 				if has {
 					out.Inbox = m.inboxLocation(name)
@@ -111,7 +150,7 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 				if out.Registered {
 					status := "live"
 					if !out.Alive {
-						status = "not active (its process is gone or its heartbeat is stale)"
+						status = "stopped (its process is gone or its heartbeat is stale; 'agents prune' removes the registration)"
 					}
 					fmt.Fprintf(tw, "status:\t%s\n", status)
 					fmt.Fprintf(tw, "pid:\t%d on %s\n", e.PID, shown(orDash(e.Host), false))
@@ -120,8 +159,11 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 					fmt.Fprintf(tw, "model:\t%s\n", shown(orDash(e.Model), false))
 					fmt.Fprintf(tw, "started:\t%s\n", shown(orDash(e.StartedAt), false))
 					fmt.Fprintf(tw, "heartbeat:\t%s\n", age(e.HeartbeatAt))
+				} else if out.State == agentStopped {
+					fmt.Fprintf(tw, "status:\tstopped (it registered, then unregistered as it stopped)\n")
+					fmt.Fprintf(tw, "last session:\t%s\n", shown(out.LastSession, false))
 				} else {
-					fmt.Fprintf(tw, "status:\tnot registered (inbox made ahead with 'agents add')\n")
+					fmt.Fprintf(tw, "status:\tnever registered (its inbox was made ahead with 'agents add'; messages wait there for it)\n")
 				}
 				if has {
 					fmt.Fprintf(tw, "inbox:\t%s\n", out.Inbox)
@@ -174,17 +216,24 @@ func newAgentsAddCmd(a *app) *cobra.Command {
 			"The first session that registers NAME receives them.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withAgent(args, func(m *messenger, name string) error {
-				if err := m.tr.Create(cmd.Context(), name); err != nil {
-					return messengerError(err)
-				}
-				dir := m.inboxLocation(name)
-				if a.json {
-					return a.emit(map[string]any{"agent": name, "inbox": dir})
-				}
-				a.printf("inbox of %s ready at %s\n", name, dir)
-				return nil
-			})
+			name := args[0]
+			if err := validName("agent", name); err != nil {
+				return err
+			}
+			m, err := a.openMessenger() // makes the root if it is new
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			if err := m.tr.Create(cmd.Context(), name); err != nil {
+				return messengerError(err)
+			}
+			dir := m.inboxLocation(name)
+			if a.json {
+				return a.emit(map[string]any{"agent": name, "inbox": dir})
+			}
+			a.printf("inbox of %s ready at %s\n", name, dir)
+			return nil
 		},
 	}
 }
@@ -209,7 +258,11 @@ func (a *app) withAgent(args []string, fn func(m *messenger, name string) error)
 }
 
 // withMessenger runs fn with the messenger open, and closes it after.
+// It never creates a root: where there is none it says so.
 func (a *app) withMessenger(fn func(m *messenger) error) error {
+	if !a.haveRoot() {
+		return a.noRootError("")
+	}
 	m, err := a.openMessenger()
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 func newBenchCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench [messenger|cli|debate|consensus|gate]",
-		Short: "Measure parley's performance figures (SPEC §11)",
+		Short: "Measure parley's performance against its speed targets (docs/performance.md)",
 		Args:  exactArgs(0),
 	}
 	subs := benchCommands(a)

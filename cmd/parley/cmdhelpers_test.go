@@ -21,14 +21,14 @@ func TestSharedCommandErrors(t *testing.T) {
 		stdout string // "" means none
 		stderr string
 	}{
-		{"debate list, no root", []string{"debate", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley init makes one)\n", ""},
-		{"transcripts list, no root", []string{"transcripts", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley init makes one)\n", ""},
+		{"debate list, no root", []string{"debate", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
+		{"transcripts list, no root", []string{"transcripts", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
 		{"debate list --json, no root", []string{"--json", "debate", "list"}, 0, "", ""},
 		{"transcripts list --json, no root", []string{"--json", "transcripts", "list"}, 0, "", ""},
-		{"debate status, no root", []string{"debate", "status", id}, exitUsage, "", "no debate " + id + ": there is no parley root at " + noRoot},
-		{"debate watch, no root", []string{"debate", "watch", id}, exitUsage, "", "no debate " + id + ": there is no parley root at " + noRoot},
-		{"debate resume, no root", []string{"debate", "resume", id}, exitUsage, "", "no debate " + id + ": there is no parley root at " + noRoot},
-		{"debate watch, bad id", []string{"debate", "watch", "../x"}, exitUsage, "", "(see parley debate list)"},
+		{"debate status, no root", []string{"debate", "status", id}, exitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate watch, no root", []string{"debate", "watch", id}, exitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate resume, no root", []string{"debate", "resume", id}, exitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate watch, bad id", []string{"debate", "watch", "../x"}, exitError, "", "(parley --root " + noRoot + " init makes one)"},
 		{"recv without --as", []string{"recv"}, exitUsage, "", "recv needs --as NAME (see parley recv --help)"},
 		{"watch without --as", []string{"watch"}, exitUsage, "", "watch needs --as NAME (see parley watch --help)"},
 		{"recv --as a bad name", []string{"recv", "--as", "../Bob"}, exitError, "", `--as: invalid_name: "../Bob"`},

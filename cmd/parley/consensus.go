@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,15 @@ func newConsensusCmd(a *app) *cobra.Command {
 	cmd.AddCommand(newConsensusListCmd(a), newConsensusShowCmd(a), newConsensusSearchCmd(a),
 		newConsensusCheckCmd(a), newConsensusFileCmd(a))
 	return cmd
+}
+
+// readConsensusStore is consensusStore for the commands that only read
+// records (show, search, check): with no root it says so, and makes none.
+func (a *app) readConsensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
+	if !a.haveRoot() {
+		return nil, nil, a.noRootError("no consensus records: ")
+	}
+	return a.consensusStore(with...)
 }
 
 // consensusStore opens the vault and the Store, with the models that
@@ -135,6 +145,12 @@ func newConsensusListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if !a.haveRoot() {
+				if !a.json {
+					a.printf("no consensus records: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
+				}
+				return nil
+			}
 			s, closeFn, err := a.consensusStore()
 			if err != nil {
 				return err
@@ -145,6 +161,10 @@ func newConsensusListCmd(a *app) *cobra.Command {
 				return err
 			}
 			a.warnSkipped(s)
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			if !a.json && len(recs) > 0 && a.stdoutTTY() {
+				fmt.Fprintln(tw, "DATE\tLAYER\tVERDICT\tACTION\tSTATUS\tNAME\tTOPIC")
+			}
 			for _, r := range recs {
 				if a.json {
 					if err := a.emit(r); err != nil {
@@ -152,7 +172,10 @@ func newConsensusListCmd(a *app) *cobra.Command {
 					}
 					continue
 				}
-				a.termf("%s  %-6s  %-17s  %-10s  %s  %s\n", r.Date, r.Layer, r.Verdict, r.Status, r.Name, oneLine(r.Topic, 80))
+				fmt.Fprint(tw, termText(fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Date, r.Layer, r.Verdict, orDash(string(r.Action)), r.Status, r.Name, oneLine(r.Topic, 80))))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
 			}
 			if !a.json && len(recs) == 0 {
 				a.termf("no consensus records in %s\n", filepath.Join(s.Vault().Path(), consensus.Folder))
@@ -170,14 +193,18 @@ func newConsensusShowCmd(a *app) *cobra.Command {
 		Short: "Print a record (by name, file name, wikilink or debate id)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, closeFn, err := a.consensusStore()
+			s, closeFn, err := a.readConsensusStore()
 			if err != nil {
 				return err
 			}
 			defer closeFn()
-			r, page, err := s.Record(cmd.Context(), args[0])
+			name, err := resolveRecord(cmd.Context(), s, args[0])
+			if err != nil {
+				return err
+			}
+			r, page, err := s.Record(cmd.Context(), name)
 			if errors.Is(err, consensus.ErrNoRecord) {
-				return fmt.Errorf("%w (see parley consensus list)", err)
+				return fmt.Errorf("%w (%s lists them)", err, a.cmdLine("consensus", "list"))
 			}
 			if err != nil {
 				return err
@@ -221,7 +248,7 @@ func newConsensusSearchCmd(a *app) *cobra.Command {
 			if limit < 1 {
 				return usagef("--limit must be at least 1")
 			}
-			s, closeFn, err := a.consensusStore()
+			s, closeFn, err := a.readConsensusStore()
 			if err != nil {
 				return err
 			}
@@ -309,7 +336,7 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("--layer: %v", err)
 			}
-			s, closeFn, err := a.consensusStore(func(cs *consensus.Store) consensus.Option {
+			s, closeFn, err := a.readConsensusStore(func(cs *consensus.Store) consensus.Option {
 				return consensus.WithSealCheck(recordSeal{a: a, cs: cs})
 			})
 			if err != nil {
@@ -423,8 +450,9 @@ func newConsensusFileCmd(a *app) *cobra.Command {
 			if id == "" {
 				return usagef("consensus file needs --from-debate ID")
 			}
-			if err := debate.ValidateID(id); err != nil {
-				return usagef("--from-debate: %v", err)
+			id, err := a.resolveDebateID(id)
+			if err != nil {
+				return err
 			}
 			s, closeFn, err := a.consensusStore()
 			if err != nil {

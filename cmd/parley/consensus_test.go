@@ -157,12 +157,13 @@ func TestConsensusFileFromDebate(t *testing.T) {
 	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", o3.DebateID); code != 1 || !strings.Contains(errOut, "not closed") {
 		t.Errorf("open debate: exit %d %q", code, errOut)
 	}
-	for _, args := range [][]string{{"consensus", "file"}, {"consensus", "file", "--from-debate", "../../etc"}} {
-		if _, _, code := c.run(t, args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want usage", args, code)
-		}
+	if _, _, code := c.run(t, "consensus", "file"); code != exitUsage {
+		t.Errorf("consensus file: exit %d, want usage", code)
 	}
-	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", "20261130-spec-missing-abcdef"); code != 1 || !strings.Contains(errOut, "no such debate") {
+	if _, _, code := c.run(t, "consensus", "file", "--from-debate", "../../etc"); code != exitError {
+		t.Errorf("consensus file --from-debate ../../etc: exit %d, want not found", code)
+	}
+	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", "20261130-spec-missing-abcdef"); code != 1 || !strings.Contains(errOut, "no debate 20261130-spec-missing-abcdef") {
 		t.Errorf("missing debate: exit %d %q", code, errOut)
 	}
 }

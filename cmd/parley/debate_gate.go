@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -21,12 +22,12 @@ type gateLine struct {
 // standard input) before debate s, records the decision (with its cues and
 // the debate id) in gate.jsonl, and reports whether the debate is skipped.
 // The self-critique's layer defaults to the debate's.
-func (a *app) gateDebate(s *debate.DebateSession, source, mode string) (skip bool, err error) {
+func (a *app) gateDebate(ctx context.Context, s *debate.DebateSession, source, mode string) (skip bool, err error) {
 	g, err := a.gate(mode, "")
 	if err != nil {
 		return false, err
 	}
-	sc, err := a.readCritique(source)
+	sc, err := a.readCritique(ctx, source)
 	if err != nil {
 		return false, fmt.Errorf("--gate: %w", err)
 	}

@@ -21,7 +21,7 @@ import (
 func (a *app) storeFor(id string) (*transcripts.Store, error) {
 	st, err := a.store()
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, usagef("no debate %s: there is no parley root at %s", id, a.rootDir())
+		return nil, a.noRootError(fmt.Sprintf("no debate %s: ", id))
 	}
 	return st, err
 }
@@ -29,7 +29,7 @@ func (a *app) storeFor(id string) (*transcripts.Store, error) {
 // openDebate checks the ID argument of a debate subcommand and opens the
 // debates of the root to read it. The caller closes the store.
 func (a *app) openDebate(args []string) (string, *transcripts.Store, error) {
-	id, err := debateID(args)
+	id, err := a.debateID(args)
 	if err != nil {
 		return "", nil, err
 	}
@@ -40,12 +40,10 @@ func (a *app) openDebate(args []string) (string, *transcripts.Store, error) {
 	return id, store, nil
 }
 
-// debateID checks the ID argument of a debate subcommand.
-func debateID(args []string) (string, error) {
-	if err := debate.ValidateID(args[0]); err != nil {
-		return "", usagef("%v (see parley debate list)", err)
-	}
-	return args[0], nil
+// debateID is the debate the ID argument of a command names: its id, or
+// a unique prefix of it.
+func (a *app) debateID(args []string) (string, error) {
+	return a.resolveDebateID(args[0])
 }
 
 func newDebateResumeCmd(a *app) *cobra.Command {
@@ -66,7 +64,7 @@ func newDebateResumeCmd(a *app) *cobra.Command {
 			s, err := store.Session(id)
 			if err != nil {
 				store.Close()
-				return debateError(err, id)
+				return a.debateError(err, id)
 			}
 			// Resuming would rewrite the vault page and the record over the
 			// evidence: a debate whose files disagree with its seal is left
@@ -74,7 +72,7 @@ func newDebateResumeCmd(a *app) *cobra.Command {
 			t, err := a.audit(cmd.Context(), store, id)
 			store.Close()
 			if err != nil {
-				return debateError(err, id)
+				return a.debateError(err, id)
 			}
 			if in := transcripts.NewView(t).Integrity; in.Tampered() && !transcripts.OnlyVerdictMissing(in.Files) {
 				return blockedError{msg: fmt.Sprintf("debate %s was tampered with, resume refuses to continue it: %s (see parley transcripts verify %s)", id, termClean(in.Trouble()), id)}
@@ -126,7 +124,7 @@ func newDebateStartCmd(a *app) *cobra.Command {
 				return a.emit(map[string]any{"event": "started", "debate_id": s.ID, "pid": pid})
 			}
 			a.printf("%s\n", s.ID)
-			fmt.Fprintf(a.stderr, "debate %s runs in the background (pid %d); follow it with: parley debate watch %s\n", s.ID, pid, s.ID)
+			fmt.Fprintf(a.stderr, "debate %s runs in the background (pid %d); follow it with: %s\n", s.ID, pid, a.cmdLine("debate", "watch", s.ID))
 			return nil
 		},
 	}
@@ -194,7 +192,7 @@ func newDebateStatusCmd(a *app) *cobra.Command {
 		func(_ context.Context, store *transcripts.Store, id string) error {
 			line, err := store.Status(id)
 			if err != nil {
-				return debateError(err, id)
+				return a.debateError(err, id)
 			}
 			if a.json {
 				return a.emit(line)
@@ -210,7 +208,7 @@ func newDebateStatusCmd(a *app) *cobra.Command {
 				a.printf("  record:  %s\n", line.Record)
 			}
 			if line.State == transcripts.StateInterrupted && line.Verdict == "" {
-				a.printf("  the coordinator is not running: parley debate resume %s\n", id)
+				a.printf("  the coordinator is not running: %s\n", a.cmdLine("debate", "resume", id))
 			}
 			return nil
 		})
@@ -253,7 +251,9 @@ func newDebateListCmd(a *app) *cobra.Command {
 				return err
 			}
 			if len(list) == 0 {
-				a.printf("no debates yet under %s (start one with parley debate run)\n", a.rootDir())
+				a.printf("no debates yet under %s (start one with %s)\n", a.rootDir(), a.cmdLine("debate", "run"))
+			} else if a.stdoutTTY() {
+				a.printf("%-52s %-11s %-17s %s\n", "ID", "STATE", "VERDICT", "TOPIC")
 			}
 			ids := make([]string, len(list))
 			for i, sum := range list {
@@ -284,7 +284,7 @@ func newDebateWatchCmd(a *app) *cobra.Command {
 // verdict is filed, the debate is found interrupted, or ctx ends.
 func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id string) error {
 	if _, err := store.Session(id); err != nil {
-		return debateError(err, id)
+		return a.debateError(err, id)
 	}
 	view := a.newProgress()
 	defer view.Close()
@@ -297,7 +297,7 @@ func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id stri
 		// its stamp moved since the last read.
 		stamp, err := store.Stamp(id)
 		if err != nil {
-			return debateError(err, id)
+			return a.debateError(err, id)
 		}
 		var events []debate.Event
 		if stamp != seen {
@@ -317,7 +317,7 @@ func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id stri
 		}
 		if err != nil {
 			view.Close()
-			return debateError(err, id)
+			return a.debateError(err, id)
 		}
 		if st.Verdict != nil {
 			if v, err := store.Verdict(id); err == nil {
@@ -333,8 +333,8 @@ func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id stri
 				return a.printVerdict(st.Verdict) // recorded, but its filing did not finish
 			}
 			view.Close()
-			return fmt.Errorf("debate %s is not running and has no verdict (its logs: %s): parley debate resume %s continues it",
-				id, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))), id)
+			return fmt.Errorf("debate %s is not running and has no verdict (its logs: %s): %s continues it",
+				id, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))), a.cmdLine("debate", "resume", id))
 		}
 		select {
 		case <-ctx.Done():

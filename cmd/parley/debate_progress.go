@@ -230,7 +230,7 @@ func (a *app) printVerdict(o *debate.Outcome) error {
 			a.printf("  final position: %s\n", clipLine(o.FinalPosition, 300))
 		}
 		a.printf("  %d round(s) · %d tokens · %.1f s\n", o.Rounds, o.Tokens, float64(o.ElapsedMs)/1000)
-		a.printf("  transcript: %s  (parley transcripts verify %s)\n", transcript, o.DebateID)
+		a.printf("  transcript: %s  (%s)\n", transcript, a.cmdLine("transcripts", "verify", o.DebateID))
 		switch {
 		case record != "":
 			a.printf("  record:     %s\n", record)

@@ -107,7 +107,7 @@ func (f *debateFlags) session(cmd *cobra.Command, a *app) (*debate.DebateSession
 				return nil, err
 			}
 			if _, err := agent.LoadScript(abs); err != nil {
-				return nil, usagef("--agent %q: %v", arg, err)
+				return nil, fileError(fmt.Sprintf("--agent %q", arg), err)
 			}
 			sp.Arg = abs
 		}
@@ -116,7 +116,7 @@ func (f *debateFlags) session(cmd *cobra.Command, a *app) (*debate.DebateSession
 	for _, path := range f.context {
 		text, err := readContext(path)
 		if err != nil {
-			return nil, usagef("--context: %v", err)
+			return nil, fileError("--context", err)
 		}
 		s.Context = append(s.Context, debate.ContextItem{Kind: "file", Ref: path, Text: text})
 	}
@@ -125,7 +125,7 @@ func (f *debateFlags) session(cmd *cobra.Command, a *app) (*debate.DebateSession
 		return nil, err
 	}
 	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
-		return nil, usagef("--workspace %s is not a directory", f.workspace)
+		return nil, notFoundf("--workspace %s is not a directory", f.workspace)
 	}
 	s.Workspace = ws
 	if err := s.Validate(); err != nil {
@@ -169,7 +169,7 @@ func newDebateRunCmd(a *app) *cobra.Command {
 				return err
 			}
 			if gateFile != "" {
-				skip, err := a.gateDebate(s, gateFile, gateMode)
+				skip, err := a.gateDebate(cmd.Context(), s, gateFile, gateMode)
 				if err != nil || skip {
 					return err
 				}
@@ -217,7 +217,7 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 		log, err = store.Create(ctx, s)
 	}
 	if err != nil {
-		return nil, debateError(err, s.ID)
+		return nil, a.debateError(err, s.ID)
 	}
 	defer log.Close()
 	// A debate that has its verdict only needs filing: no agents. A resumed
@@ -273,23 +273,23 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 	view.Close()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return nil, fmt.Errorf("interrupted; the debate can go on with: parley debate resume %s", s.ID)
+			return nil, fmt.Errorf("%w; the debate can go on with: %s", errInterrupted, a.cmdLine("debate", "resume", s.ID))
 		}
-		return nil, fmt.Errorf("debate %s stopped: %w (parley debate resume %s continues it)", s.ID, err, s.ID)
+		return nil, fmt.Errorf("debate %s stopped: %w (%s continues it)", s.ID, err, a.cmdLine("debate", "resume", s.ID))
 	}
 	return o, nil
 }
 
 // debateError turns the transcripts' errors into one line that says what to do.
-func debateError(err error, id string) error {
+func (a *app) debateError(err error, id string) error {
 	var te *transcripts.TamperError
 	switch {
 	case errors.Is(err, transcripts.ErrBusy):
-		return fmt.Errorf("debate %s is running in another process (follow it with parley debate watch %s)", id, id)
+		return fmt.Errorf("debate %s is running in another process (follow it with %s)", id, a.cmdLine("debate", "watch", id))
 	case errors.Is(err, transcripts.ErrNotFound):
-		return usagef("no debate %s (see parley debate list)", id)
+		return notFoundf("no debate %s (%s lists them)", id, a.cmdLine("debate", "list"))
 	case errors.As(err, &te):
-		return blockedError{msg: fmt.Sprintf("%v; it cannot be resumed (parley transcripts verify %s)", err, id)}
+		return blockedError{msg: fmt.Sprintf("%v; it cannot be resumed (%s)", err, a.cmdLine("transcripts", "verify", id))}
 	}
 	return err
 }

@@ -171,21 +171,34 @@ func TestDebateRunUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		"no agents":         {base, "--agent"},
-		"no defender":       {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
-		"two defenders":     {append(slices.Clone(base), "--agent", "defender=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
-		"openai, no model":  {append(slices.Clone(base), "--agent", "attacker=openai:", "--agent", "defender=script:"+s["a"]), "invalid agent spec"},
-		"bad role":          {append(slices.Clone(base), "--agent", "judge=script:"+s["a"]), "unknown role"},
-		"bad spec":          {append(slices.Clone(base), "--agent", "attacker=telepathy"), "invalid agent spec"},
-		"bad script":        {append(slices.Clone(base), "--agent", "attacker=script:"+s["bad"], "--agent", "defender=script:"+s["a"]), "invalid script"},
-		"bad layer":         {[]string{"debate", "run", "--layer", "code", "--topic", "T", "--agent", "attacker=script:x"}, "unknown layer"},
-		"zero rounds":       {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--max-rounds", "0"), "maxRounds must be positive"},
-		"hostile @name":     {append(slices.Clone(base), "--agent", "attacker=@../x", "--agent", "defender=script:"+s["a"]), "invalid_name"},
-		"unknown debate id": {[]string{"debate", "status", "../../etc"}, "invalid debate id"},
+		"no agents":        {base, "--agent"},
+		"no defender":      {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
+		"two defenders":    {append(slices.Clone(base), "--agent", "defender=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--agent", "attacker=script:"+s["a"]), "exactly one defender"},
+		"openai, no model": {append(slices.Clone(base), "--agent", "attacker=openai:", "--agent", "defender=script:"+s["a"]), "invalid agent spec"},
+		"bad role":         {append(slices.Clone(base), "--agent", "judge=script:"+s["a"]), "unknown role"},
+		"bad spec":         {append(slices.Clone(base), "--agent", "attacker=telepathy"), "invalid agent spec"},
+		"bad layer":        {[]string{"debate", "run", "--layer", "code", "--topic", "T", "--agent", "attacker=script:x"}, "unknown layer"},
+		"zero rounds":      {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--max-rounds", "0"), "maxRounds must be positive"},
+		"hostile @name":    {append(slices.Clone(base), "--agent", "attacker=@../x", "--agent", "defender=script:"+s["a"]), "invalid_name"},
 	} {
 		_, errs, code := dcli(t, root, tc.args...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%s: exit %d, stderr %q (want exit 2 saying %q)", name, code, errs, tc.want)
+		}
+	}
+	// A file that does not hold a script, and an id that names no debate,
+	// are not mistakes of the command line's form: exit 1, like every file
+	// that cannot be read and every name that names nothing.
+	for name, tc := range map[string]struct {
+		args []string
+		want string
+	}{
+		"bad script":        {append(slices.Clone(base), "--agent", "attacker=script:"+s["bad"], "--agent", "defender=script:"+s["a"]), "invalid script"},
+		"unknown debate id": {[]string{"debate", "status", "../../etc"}, "no debate ../../etc"},
+	} {
+		_, errs, code := dcli(t, root, tc.args...)
+		if code != exitError || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%s: exit %d, stderr %q (want exit 1 saying %q)", name, code, errs, tc.want)
 		}
 	}
 	// A named agent that is not running: one clear line, exit 1.
@@ -544,7 +557,7 @@ func TestTranscriptsVerifyCLI(t *testing.T) {
 	if code != exitBlocked || !strings.Contains(out, "TAMPERED at line 3") || !strings.Contains(errs, "line 3") {
 		t.Fatalf("tampered transcript: exit %d\n%s\n%s", code, out, errs)
 	}
-	if _, errs, code := dcli(t, root, "transcripts", "verify", "20260101-spec-missing-abcdef"); code != exitUsage || !strings.Contains(errs, "no debate") {
+	if _, errs, code := dcli(t, root, "transcripts", "verify", "20260101-spec-missing-abcdef"); code != exitError || !strings.Contains(errs, "no debate") {
 		t.Fatalf("missing debate: exit %d %q", code, errs)
 	}
 	// A tampered debate cannot be resumed.

@@ -42,7 +42,17 @@ func newEscalateCmd(a *app) *cobra.Command {
 			"again. Malformed lines are reported on stderr with their number and skipped.\n" +
 			"--follow keeps reading lines appended to FILE until interrupted.\n" +
 			"--retry-unavailable decides again, in a new debate, the records held because\n" +
-			"their agents could not be reached (reason \"unavailable\").",
+			"their agents could not be reached (reason \"unavailable\").\n\n" +
+			"Each line of FILE is one JSON object with task_id (a string or an integer),\n" +
+			"timestamp (RFC 3339) and verdict (CONFIRMED, DRIFT, HALLUCINATION, SKIP, …), all\n" +
+			"required; and, optional: priority (L, M, H or BLOCKER; none counts as M),\n" +
+			"confidence (0–1, or \"80%\"), reasons[] (the verifier's doubts, which the attacker\n" +
+			"argues), claims[] (what the task claims, which the defender holds), evidence_paths[]\n" +
+			"(files under the workspace), latency_ms, model_id, cost_usd, fallback_used. Other\n" +
+			"fields are ignored. task_id and timestamp together identify a record.\n\n" +
+			"--workspace (default: escalation.workspace of config.json, else the working\n" +
+			"directory) is where evidence paths are checked; a relative escalation.workspace\n" +
+			"is relative to the root, a relative --workspace to the working directory.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if telemetry == "" {
@@ -67,9 +77,9 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 	}
 	if !follow {
 		if st, err := os.Stat(telemetry); err != nil {
-			return usagef("--telemetry: %v", err)
+			return fileError("--telemetry", err)
 		} else if !st.Mode().IsRegular() {
-			return usagef("--telemetry %s is not a regular file", telemetry)
+			return notFoundf("--telemetry %s is not a regular file", telemetry)
 		}
 	}
 	ws, err := a.escalationWorkspace(cfg, workspace, wsGiven)
@@ -103,9 +113,13 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 	if n := ledger.Bad(); n > 0 {
 		a.warnf("%d line(s) of %s do not decode and were ignored", n, filepath.Join(a.rootDir(), escalation.LedgerName))
 	}
+	gateLog, err := a.gateLogOnce()
+	if err != nil {
+		return err
+	}
 	e := &escalation.Escalator{
 		Ledger: ledger, Gate: g, Debater: escalationDebater{a: a},
-		GateLog:  a.logDecision,
+		GateLog:  gateLog,
 		Defender: a.rootRelativeSpec(cfg.Escalation.Defender), Attacker: a.rootRelativeSpec(cfg.Escalation.Attacker),
 		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.logger(),
 		RetryUnavailable: retryUnavailable,
@@ -128,6 +142,7 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 		if ms := cfg.Messenger.ReconcileMs; ms > 0 {
 			reconcile = time.Duration(ms) * time.Millisecond
 		}
+		fmt.Fprintf(a.stderr, "parley: following %s: a line per record decided, as records arrive (Ctrl-C stops)\n", telemetry)
 		err = escalation.Follow(ctx, telemetry, escalation.FollowOptions{
 			Reconcile: reconcile, Logger: a.logger(),
 			Incomplete: func(src escalation.Source, line int) {
@@ -150,7 +165,7 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 	}
 	if err != nil {
 		if errors.Is(err, escalation.ErrNoAgents) {
-			return usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see README, \"Escalation\")", err, filepath.Join(a.rootDir(), config.FileName))
+			return usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see docs/escalation.md)", err, filepath.Join(a.rootDir(), config.FileName))
 		}
 		return err
 	}
@@ -177,7 +192,7 @@ func (a *app) escalationWorkspace(cfg *config.Config, flag string, given bool) (
 		return "", err
 	}
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", usagef("the escalation workspace %s is not a directory", ws)
+		return "", notFoundf("the escalation workspace %s is not a directory", ws)
 	}
 	return abs, nil
 }
@@ -264,7 +279,7 @@ func (d escalationDebater) available(ctx context.Context, s *debate.DebateSessio
 				}
 			}
 			if alive, err := m.reg.Alive(ctx, p.Name); err != nil || !alive {
-				return fmt.Errorf("the %s %s is not running (parley agents list)", p.Role, p.Name)
+				return fmt.Errorf("the %s %s is not running (%s)", p.Role, p.Name, d.a.cmdLine("agents", "list"))
 			}
 			continue
 		}

@@ -421,6 +421,40 @@ func TestEscalateAfterACreateCutShort(t *testing.T) {
 	}
 }
 
+// A gate decision is logged once per escalated record: a run that fails
+// after the gate decided (here: debates/ is a file, so the debate cannot
+// be created) leaves the record undecided; the run that decides it later
+// does not log the gate's decision again, and gate stats counts it once.
+func TestEscalateLogsTheGateOncePerRecord(t *testing.T) {
+	t.Parallel()
+	root := escRoot(t, escConfig, escFiles(escConceding))
+	blocker := filepath.Join(root, "debates")
+	if err := os.WriteFile(blocker, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	telemetry := filepath.Join(t.TempDir(), "telemetry.jsonl")
+	line := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
+	if err := os.WriteFile(telemetry, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if out, errs, code := runT(t, "", "--root", root, "escalate", "--telemetry", telemetry); code == 0 || out != "" {
+			t.Fatalf("run %d with debates/ a file: exit %d, out %q, stderr %s", i+1, code, out, errs)
+		}
+	}
+	if err := os.Remove(blocker); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runT(t, "", "--root", root, "escalate", "--telemetry", telemetry)
+	if ds := decisions(t, out); code != 0 || len(ds) != 1 || ds[0].Action != escalation.ActionProceed {
+		t.Fatalf("the run that decides: exit %d %s\n%s", code, out, errs)
+	}
+	stats := jsonLines(t, mustCLI(t, root, "", "--json", "gate", "stats"))
+	if len(stats) != 1 || stats[0]["decisions"] != float64(1) || stats[0]["debate"] != float64(1) {
+		t.Errorf("gate stats after two failed runs and one that decided: %v", stats)
+	}
+}
+
 // An endpoint that refuses the key makes the debate UNAVAILABLE: hold with
 // reason unavailable, nothing filed. A second run leaves it; a run with
 // --retry-unavailable, once the key is right, decides it again in a new

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -48,7 +50,12 @@ func newGateCmd(a *app) *cobra.Command {
 			if len(args) == 1 {
 				source = args[0]
 			}
-			sc, err := a.readCritique(source)
+			sc, err := a.readCritique(cmd.Context(), source)
+			if errors.Is(err, fs.ErrNotExist) {
+				if s := suggestCommands(cmd, source); len(s) > 0 {
+					return &cliError{msg: fmt.Sprintf("%v; did you mean %s?", err, orList(s)), err: err}
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -82,7 +89,7 @@ func newGateCmd(a *app) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&mode, "mode", "model", "model (the trained classifier) or rules (the seed's starter rule)")
+	f.StringVar(&mode, "mode", "model", "model (the trained classifier) or rules (skip iff the stated confidence is at least 0.8 and no doubt cue fired)")
 	f.StringVar(&layer, "layer", "", "the question's layer (spec, plan, verify); overrides the input's")
 	f.StringVar(&model, "model", "", "a model file from 'parley gate train' instead of <root>/gate/model.json or the embedded one")
 	f.BoolVar(&exit, "exit-code", false, "exit 3 when the decision is debate")
@@ -143,12 +150,18 @@ func (a *app) rootGate() (*gating.Gate, error) {
 
 // readCritique parses a self-critique from a file, or from standard input
 // for "-".
-func (a *app) readCritique(source string) (gating.SelfCritique, error) {
-	var r io.Reader = a.stdin
-	if source != "-" {
-		f, err := os.Open(source)
+func (a *app) readCritique(ctx context.Context, source string) (gating.SelfCritique, error) {
+	var r io.Reader
+	if source == "-" {
+		b, err := a.readStdin(ctx, "the self-critique", gating.MaxInputBytes)
 		if err != nil {
 			return gating.SelfCritique{}, err
+		}
+		r = bytes.NewReader(b)
+	} else {
+		f, err := os.Open(source)
+		if err != nil {
+			return gating.SelfCritique{}, fileError("gate", err)
 		}
 		defer f.Close()
 		r = f

@@ -137,7 +137,7 @@ func newGateLabelCmd(a *app) *cobra.Command {
 					return usageError{err}
 				}
 				if e.Input == nil {
-					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with 'parley gate label FILE'", e.ID, gating.MaxLoggedInput>>10)
+					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", e.ID, gating.MaxLoggedInput>>10, a.cmdLine("gate", "label", "FILE"))
 				}
 				label := gating.Skip
 				if debate_ {
@@ -151,7 +151,7 @@ func newGateLabelCmd(a *app) *cobra.Command {
 				if a.json {
 					return a.emit(map[string]any{"labelled": 1, "decision_id": e.ID, "label": label, "gate_decided": e.Outcome})
 				}
-				a.printf("labelled decision %s as %s (the gate decided %s); 'parley gate learn' trains on it\n", e.ID, label, e.Outcome)
+				a.printf("labelled decision %s as %s (the gate decided %s); %s trains on it\n", e.ID, label, e.Outcome, a.cmdLine("gate", "learn"))
 				return nil
 			}
 			if debate_ || skip {
@@ -255,7 +255,7 @@ func newGateLearnCmd(a *app) *cobra.Command {
 			}
 			labels := append(user, a.outcomeLabels(entries)...)
 			if len(labels) == 0 {
-				return usagef("no labels yet: add some with 'parley gate label FILE' or 'parley gate label --decision ID --debate|--skip'")
+				return usagef("no labels yet: add some with %s or %s", a.cmdLine("gate", "label", "FILE"), a.cmdLine("gate", "label", "--decision", "ID")+" --debate (or --skip)")
 			}
 			corpus, err := gating.Corpus()
 			if err != nil {
@@ -301,7 +301,7 @@ func newGateLearnCmd(a *app) *cobra.Command {
 			a.printf("  new     %s: recall of debate %.3f, skip rate %.3f (cross-validated)\n", name, res.New.Recall, res.New.SkipRate)
 			switch {
 			case res.NotWorse:
-				a.printf("installed %s: 'parley gate' decides with it (undo: parley gate learn --reset)\n", path)
+				a.printf("installed %s: %s decides with it (undo: %s)\n", path, a.cmdLine("gate"), a.cmdLine("gate", "learn", "--reset"))
 			case force:
 				a.printf("the new model is worse on your labels; installed it anyway (--force) as %s\n", path)
 			default:

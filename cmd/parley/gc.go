@@ -28,6 +28,9 @@ func newGCCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usagef("--older-than %q: %v", olderThan, err)
 			}
+			if !a.haveRoot() {
+				return a.noRootError("nothing to collect: ")
+			}
 			m, err := a.openMessenger()
 			if err != nil {
 				return err

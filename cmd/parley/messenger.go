@@ -160,9 +160,9 @@ func validName(flag, name string) error {
 	return nil
 }
 
-func notFound(name string) error {
+func (a *app) notFound(name string) error {
 	return &cliError{
-		msg: fmt.Sprintf("not_found: no agent %q (no inbox, no registration); check the name with 'parley agents list', or create its inbox with 'parley agents add %s'", name, name),
+		msg: fmt.Sprintf("not_found: no agent %q (no inbox, no registration); check the name with: %s; or create its inbox with: %s", name, a.cmdLine("agents", "list"), a.cmdLine("agents", "add", name)),
 		err: inbox.ErrNotFound,
 	}
 }
@@ -191,11 +191,11 @@ func messengerError(err error) error {
 	case errors.Is(err, jetstream.ErrUnavailable):
 		return &cliError{msg: fmt.Sprintf("%v; check \"nats\".\"url\" in config.json and that nats-server runs with JetStream (-js)", err), err: err}
 	case errors.Is(err, jetstream.ErrIncompatible):
-		return &cliError{msg: fmt.Sprintf("%v; see the README, \"The JetStream transport\"", err), err: err}
+		return &cliError{msg: fmt.Sprintf("%v; see docs/messenger.md, \"The JetStream transport\"", err), err: err}
 	case errors.Is(err, jetstream.ErrLockLost):
 		return &cliError{msg: fmt.Sprintf("%v; another receiver took the inbox while the NATS server was out of reach: stop one of them", err), err: err}
 	case errors.Is(err, context.Canceled):
-		return &cliError{msg: "interrupted", err: err}
+		return &cliError{msg: "interrupted", err: errInterrupted}
 	}
 	return err
 }

@@ -174,7 +174,7 @@ func TestSendValidation(t *testing.T) {
 	t.Run("not_found", func(t *testing.T) {
 		_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Nobody", "x")
 		oneLineError(t, stderr, code, "not_found")
-		if !strings.Contains(stderr, "parley agents add Nobody") {
+		if !strings.Contains(stderr, "parley --root "+root+" agents add Nobody") {
 			t.Errorf("the error does not say what to do: %q", stderr)
 		}
 		if _, err := os.Stat(filepath.Join(root, "inbox", "Nobody")); err == nil {

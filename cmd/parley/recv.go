@@ -153,7 +153,7 @@ func (a *app) registerWatcher(ctx context.Context, m *messenger, name string) (s
 	}
 	if !has {
 		if _, err := m.reg.Get(ctx, name); errors.Is(err, registry.ErrNotRegistered) {
-			return nil, notFound(name)
+			return nil, a.notFound(name)
 		}
 	}
 	sid := watchSession(name)
@@ -206,7 +206,7 @@ func (a *app) listen(ctx context.Context, command, as string, before func(m *mes
 		}
 		r, err := m.tr.Listen(ctx, as)
 		if errors.Is(err, inbox.ErrNotFound) {
-			return notFound(as)
+			return a.notFound(as)
 		}
 		if err != nil {
 			return messengerError(err)

@@ -17,7 +17,7 @@ import (
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
-// Exit codes (SPEC §10).
+// Exit codes, the same for every command (the README's table).
 const (
 	exitOK      = 0
 	exitError   = 1
@@ -100,6 +100,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for _, sub := range commands(a) {
 		root.AddCommand(sub)
 	}
+	polish(root)
 	return root.ExecuteContext(ctx)
 }
 
@@ -203,7 +204,7 @@ func (e blockedError) Error() string { return e.msg }
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s takes %d argument(s), got %d (see %s --help)", cmd.CommandPath(), n, len(args), cmd.CommandPath())
+			return argCountError(cmd, "", n, len(args))
 		}
 		return nil
 	}
@@ -213,7 +214,7 @@ func exactArgs(n int) cobra.PositionalArgs {
 func maxArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return usagef("%s takes at most %d argument(s), got %d (see %s --help)", cmd.CommandPath(), n, len(args), cmd.CommandPath())
+			return argCountError(cmd, "at most ", n, len(args))
 		}
 		return nil
 	}
@@ -239,6 +240,9 @@ func exitCode(err error, stderr io.Writer) int {
 	// never drives the terminal.
 	msg := termsafe.Clean(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "), "")
 	fmt.Fprintf(stderr, "parley: %s\n", msg)
+	if errors.Is(err, errInterrupted) {
+		return exitInterrupted
+	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		return exitUsage

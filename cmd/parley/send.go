@@ -1,9 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -58,7 +58,7 @@ func newSendCmd(a *app) *cobra.Command {
 			if len(replyTo) > 200 {
 				return usagef("--reply-to: an id is at most 200 characters")
 			}
-			text, err := messageText(a, args)
+			text, err := messageText(cmd.Context(), a, args)
 			if err != nil {
 				return err
 			}
@@ -68,6 +68,11 @@ func newSendCmd(a *app) *cobra.Command {
 			msg := &inbox.Message{ID: inbox.NewID(), From: from, To: to, Text: text, Timestamp: inbox.Now(), Type: typ, ReplyTo: replyTo}
 			if _, err := msg.Encode(); err != nil {
 				return messengerError(err)
+			}
+			if !a.haveRoot() {
+				// No root, no inbox: nothing to deliver to, and a refused
+				// send must not leave a root behind.
+				return a.noRootError(fmt.Sprintf("not_found: no agent %q: ", to))
 			}
 			m, err := a.openMessenger()
 			if err != nil {
@@ -86,7 +91,7 @@ func newSendCmd(a *app) *cobra.Command {
 				return messengerError(err)
 			}
 			if !has && !registered {
-				return notFound(to)
+				return a.notFound(to)
 			}
 			if !has {
 				// Registered by a writer that did not make the inbox.
@@ -139,7 +144,7 @@ func newSendCmd(a *app) *cobra.Command {
 var errNotActive = errors.New("not_active")
 
 // messageText is TEXT, or standard input for "-" or no argument.
-func messageText(a *app, args []string) (string, error) {
+func messageText(ctx context.Context, a *app, args []string) (string, error) {
 	if len(args) == 1 && args[0] != "-" {
 		if args[0] == "" {
 			return "", usagef("nothing to send: the text is empty")
@@ -149,7 +154,10 @@ func messageText(a *app, args []string) (string, error) {
 		}
 		return args[0], nil
 	}
-	b, err := io.ReadAll(io.LimitReader(a.stdin, inbox.MaxMessageBytes+1))
+	b, err := a.readStdin(ctx, "the message", inbox.MaxMessageBytes)
+	if errors.Is(err, errInterrupted) {
+		return "", err
+	}
 	if err != nil {
 		return "", fmt.Errorf("read the message from standard input: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
 	"github.com/parleyhq/parley/web"
 )
@@ -40,7 +41,7 @@ func newServeCmd(a *app) *cobra.Command {
 			}
 			st, err := a.store()
 			if errors.Is(err, fs.ErrNotExist) {
-				return usagef("there is no parley root at %s (parley init makes one)", a.rootDir())
+				return a.noRootError("")
 			}
 			if err != nil {
 				return err
@@ -48,7 +49,7 @@ func newServeCmd(a *app) *cobra.Command {
 			defer st.Close()
 			v, err := vault.Open(a.vaultDir(), vault.WithLogger(a.logger()))
 			if errors.Is(err, fs.ErrNotExist) {
-				return usagef("there is no vault at %s (parley init makes one)", a.vaultDir())
+				return notFoundf("there is no vault at %s (%s makes one)", a.vaultDir(), a.cmdLine("init"))
 			}
 			if err != nil {
 				return err
@@ -63,7 +64,8 @@ func newServeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, PublicKey: cfg.SealPublicKey(), AllowRemote: allowRemote && !loopback, Logger: a.logger()})
+			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, PublicKey: cfg.SealPublicKey(), AllowRemote: allowRemote && !loopback, Logger: a.logger(),
+				Budget: func(l debate.Layer) int { return cfg.Budget(l).MaxTokens }})
 			if err != nil {
 				return err
 			}

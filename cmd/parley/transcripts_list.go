@@ -69,7 +69,9 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 				a.printf("no debates match under %s\n", a.rootDir())
 				return nil
 			}
-			a.printf("%-10s  %-6s  %-17s  %6s  %7s  %-16s  %-44s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", "INTEGRITY", "ID", "TOPIC")
+			if a.stdoutTTY() {
+				a.printf("%-10s  %-6s  %-17s  %6s  %7s  %-16s  %-44s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", "INTEGRITY", "ID", "TOPIC")
+			}
 			for _, s := range list {
 				v := string(s.Verdict)
 				if v == "" {
@@ -94,7 +96,7 @@ func (a *app) listStore() (*transcripts.Store, error) {
 	st, err := a.store()
 	if errors.Is(err, fs.ErrNotExist) {
 		if !a.json {
-			a.printf("no debates: there is no parley root at %s (parley init makes one)\n", a.rootDir())
+			a.printf("no debates: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
 		}
 		return nil, nil
 	}

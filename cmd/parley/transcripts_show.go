@@ -24,7 +24,7 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 			"a banner naming the first bad line, and the command exits 3.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := debateID(args)
+			id, err := a.debateID(args)
 			if err != nil {
 				return err
 			}
@@ -43,12 +43,13 @@ func newTranscriptsShowCmd(a *app) *cobra.Command {
 			defer st.Close()
 			t, err := a.audit(cmd.Context(), st, id)
 			if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-				return usagef("no debate %s under %s (see parley transcripts list)", id, a.rootDir())
+				return notFoundf("no debate %s under %s (%s lists them)", id, a.rootDir(), a.cmdLine("transcripts", "list"))
 			}
 			if err != nil {
 				return err
 			}
 			view := transcripts.NewView(t)
+			view.VerifyCommand = a.cmdLine("transcripts", "verify", id)
 			switch format {
 			case "text":
 				err = transcripts.RenderText(a.stdout, view)

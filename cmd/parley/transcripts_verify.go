@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -22,21 +21,18 @@ func newTranscriptsVerifyCmd(a *app) *cobra.Command {
 		Short: "Check a debate's transcript, session, verdict, vault page and record against its seal (exit 3 naming the file if tampered)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id := args[0]
-			if err := debate.ValidateID(id); err != nil {
-				return usagef("%v (see parley debate list)", err)
+			id, err := a.debateID(args)
+			if err != nil {
+				return err
 			}
-			st, err := a.store()
-			if errors.Is(err, fs.ErrNotExist) {
-				return usagef("no debate %s: there is no parley root at %s", id, a.rootDir())
-			}
+			st, err := a.storeFor(id)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
 			t, err := a.audit(cmd.Context(), st, id)
 			if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-				return usagef("no debate %s under %s (see parley debate list)", id, a.rootDir())
+				return notFoundf("no debate %s under %s (%s lists them)", id, a.rootDir(), a.cmdLine("debate", "list"))
 			}
 			if err != nil {
 				return err

@@ -11,7 +11,14 @@
   }
   var es = new EventSource(status.getAttribute("data-live"));
   es.addEventListener("live", function (e) {
+    // A context document the reader opened stays open across updates.
+    var open = [];
+    live.querySelectorAll("details[open]").forEach(function (d) { open.push(d.id); });
     live.innerHTML = e.data;
+    open.forEach(function (id) {
+      var d = id && document.getElementById(id);
+      if (d) { d.open = true; }
+    });
   });
   es.addEventListener("done", function (e) {
     es.close();

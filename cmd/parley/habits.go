@@ -1,0 +1,282 @@
+package main
+
+// The habits every command shares, applied once to the whole command tree:
+// examples in the help, "did you mean" for commands and flags, the exact
+// command line to paste in a hint, waits on standard input that Ctrl-C
+// ends, and roots that commands which only read never create.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// exitInterrupted is the exit code of a command ended by Ctrl-C (SIGINT)
+// while it waited: 128 + the signal's number, as shells report it.
+const exitInterrupted = 130
+
+// errInterrupted ends a wait that Ctrl-C cut short.
+var errInterrupted = errors.New("interrupted")
+
+// polish applies the shared habits to every command under root: the
+// examples of its help, the usage error of a command group given an
+// unknown subcommand, and flag errors that suggest the flag meant.
+func polish(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if ex, ok := examples()[commandKey(c)]; ok {
+			c.Example = strings.TrimRight(ex, "\n")
+		}
+		if c.HasSubCommands() && c != root && c.Name() != "gate" {
+			c.Args = groupArgs
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
+	root.Args = groupArgs
+	root.SetFlagErrorFunc(flagError)
+}
+
+// commandKey is a command's path without the leading "parley ".
+func commandKey(c *cobra.Command) string {
+	p := c.CommandPath()
+	if i := strings.IndexByte(p, ' '); i >= 0 {
+		return p[i+1:]
+	}
+	return ""
+}
+
+// groupArgs refuses a word that names no subcommand of a command group,
+// suggesting the nearest subcommands.
+func groupArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return unknownCommand(cmd, args[0])
+}
+
+// unknownCommand is the usage error for name, which is no subcommand of cmd.
+func unknownCommand(cmd *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", termClean(name), cmd.CommandPath())
+	if s := suggestCommands(cmd, name); len(s) > 0 {
+		msg += "; did you mean " + orList(s) + "?"
+	}
+	return usagef("%s (see %s --help)", msg, cmd.CommandPath())
+}
+
+// suggestCommands names the subcommands of cmd close to name: within two
+// edits, or starting with it.
+func suggestCommands(cmd *cobra.Command, name string) []string {
+	var out []string
+	for _, s := range cmd.Commands() {
+		if !s.IsAvailableCommand() {
+			continue
+		}
+		if near(name, s.Name()) {
+			out = append(out, cmd.CommandPath()+" "+s.Name())
+		}
+	}
+	return out
+}
+
+// near reports whether typed is probably a slip for want: a unique-looking
+// prefix of it, or within two edits (one for short words).
+func near(typed, want string) bool {
+	typed, want = strings.ToLower(typed), strings.ToLower(want)
+	if typed == "" {
+		return false
+	}
+	if len(typed) >= 2 && strings.HasPrefix(want, typed) {
+		return true
+	}
+	max := 2
+	if len(want) <= 3 {
+		max = 1
+	}
+	return levenshtein(typed, want) <= max
+}
+
+// levenshtein is the edit distance between a and b, in bytes.
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// orList joins names as "'a'", "'a' or 'b'", "'a', 'b' or 'c'".
+func orList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// unknownFlagRE takes the flag's name out of pflag's "unknown flag: --x"
+// and "unknown shorthand flag: 'x' in -x".
+var unknownFlagRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^unknown (?:shorthand )?flag: (?:--([^\s=]+)|'(.)')`)
+})
+
+// flagError turns a flag error into a usage error that suggests the flag
+// meant, among the flags cmd accepts (its own and the global ones).
+func flagError(cmd *cobra.Command, err error) error {
+	m := unknownFlagRE().FindStringSubmatch(err.Error())
+	if m == nil || m[1] == "" {
+		return usagef("%v (see %s --help)", err, cmd.CommandPath())
+	}
+	typed := m[1]
+	var out []string
+	seen := map[string]bool{}
+	visit := func(f *pflag.Flag) {
+		if f.Hidden || seen[f.Name] {
+			return
+		}
+		seen[f.Name] = true
+		if near(typed, f.Name) {
+			out = append(out, "--"+f.Name)
+		}
+	}
+	cmd.LocalFlags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	sort.Strings(out)
+	msg := fmt.Sprintf("unknown flag --%s for %q", termClean(typed), cmd.CommandPath())
+	if len(out) > 0 {
+		msg += "; did you mean " + orList(out) + "?"
+	}
+	return usagef("%s (see %s --help)", msg, cmd.CommandPath())
+}
+
+// cmdLine is the command line a hint asks the user to run, ready to paste:
+// "parley", the --root and --vault given to this command, then args, each
+// quoted for a POSIX shell where it needs to be.
+func (a *app) cmdLine(args ...string) string {
+	words := []string{"parley"}
+	if a.rootFlag != "" {
+		words = append(words, "--root", shellQuote(a.rootFlag))
+	}
+	if a.vaultFlag != "" {
+		words = append(words, "--vault", shellQuote(a.vaultFlag))
+	}
+	for _, w := range args {
+		words = append(words, shellQuote(w))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellSafe reports whether a POSIX shell reads s as itself: letters,
+// digits and _@%+=:,./- only.
+func shellSafe(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("_@%+=:,./-", r):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// shellQuote quotes s for a POSIX shell, unless it needs no quotes.
+func shellQuote(s string) string {
+	if shellSafe(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// noRootError says there is no parley root where a command that only reads
+// looked for one, and how to make one. Exit 1: nothing is there to read.
+func (a *app) noRootError(what string) error {
+	return &cliError{msg: fmt.Sprintf("%sthere is no parley root at %s (%s makes one)", what, a.rootDir(), a.cmdLine("init")),
+		err: fs.ErrNotExist}
+}
+
+// haveRoot reports whether the root exists (as anything: a root that is
+// not a directory is for the command that opens it to refuse).
+func (a *app) haveRoot() bool {
+	_, err := os.Lstat(a.rootDir())
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// readStdin reads standard input whole (at most limit bytes, and one more
+// to tell that it is over). On a terminal it first says what it waits for
+// and how to end it. Ctrl-C (ctx's end) ends the wait: a read from a
+// terminal cannot be cancelled, so it is left to the exiting process.
+func (a *app) readStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
+	if isTerminal(a.stdin) {
+		fmt.Fprintf(a.stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(a.stdin, limit+1))
+		done <- result{b, err}
+	}()
+	select {
+	case r := <-done:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, errInterrupted
+	}
+}
+
+// stdoutTTY reports whether human output goes to a terminal: then list
+// commands print a header row. Never under --json.
+func (a *app) stdoutTTY() bool {
+	return !a.json && (a.tty != nil || isTerminal(a.stdout))
+}
+
+// fileError is the error of a file named on the command line that cannot
+// be read (missing, unreadable, malformed): exit 1, like every other thing
+// named that is not there, prefixed with what named it.
+func fileError(what string, err error) error {
+	return &cliError{msg: fmt.Sprintf("%s: %v", what, err), err: err}
+}
+
+// argCountError is the usage error of a command given too many or too few
+// arguments: how many it takes, and its usage line.
+func argCountError(cmd *cobra.Command, bound string, want, got int) error {
+	takes := "no arguments"
+	if want > 0 || bound != "" {
+		takes = fmt.Sprintf("%s%d argument%s", bound, want, plural(want, "", "s"))
+	}
+	return usagef("%s takes %s, got %d (usage: %s)", cmd.CommandPath(), takes, got, cmd.UseLine())
+}

@@ -1,0 +1,124 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// The evidence view serves the lines a turn cited, and nothing else: a
+// file no turn cited, a citation the checker refused (outside the
+// workspace), a cited file since replaced by a symbolic link out of the
+// workspace or by a named pipe, a directory, and hostile ids are all 404.
+func TestEvidenceViewServesOnlyCitedFilesUnderTheWorkspace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("the secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"link.txt": "one\ntwo\n", "pipe.txt": "one\n", "sub/code.go": "package x\n"} {
+		p := filepath.Join(f.workspace, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := f.run(debate.LayerSpec, "Evidence paths", "Paths are safe",
+		attacker(turns("1|Paths escape|Paths are safe|-1|50|Look.|notes.md:2,link.txt:1,pipe.txt,sub/code.go:1,../"+filepath.Base(filepath.Dir(outside))+"/secret.txt:1,sub",
+			"2||||10|")),
+		defender(turns("1|Paths are safe||0|40|No.")))
+	ev := func(ref string) string { return "/debates/" + id + "/evidence?ref=" + url.QueryEscape(ref) }
+
+	// Cited and under the workspace: the lines, the cited one marked.
+	code, body := getBody(t, f.srv, ev("notes.md:2"))
+	if code != http.StatusOK || !strings.Contains(body, `<tr id="L2" class="cited">`) || !strings.Contains(body, "three") {
+		t.Fatalf("notes.md:2: %d\n%s", code, body)
+	}
+	if code, body := getBody(t, f.srv, ev("sub/code.go:1")); code != http.StatusOK || !strings.Contains(body, "package x") {
+		t.Errorf("sub/code.go:1: %d", code)
+	}
+	// The debate page links the ones it can show, and only those.
+	_, page := getBody(t, f.srv, "/debates/"+id)
+	for _, ref := range []string{"notes.md:2", "link.txt:1", "pipe.txt", "sub/code.go:1"} {
+		if !strings.Contains(page, `href="`+strings.ReplaceAll(ev(ref), "&", "&amp;")) {
+			t.Errorf("the debate page does not link %s", ref)
+		}
+	}
+	if strings.Contains(page, "evidence?ref="+url.QueryEscape("../"+filepath.Base(filepath.Dir(outside)))) {
+		t.Error("the debate page links a citation outside the workspace")
+	}
+
+	// Swapped after the debate: a symbolic link out, a named pipe.
+	if err := os.Remove(filepath.Join(f.workspace, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(f.workspace, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(f.workspace, "pipe.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(f.workspace, "pipe.txt"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{
+		ev("link.txt:1"), // now a link out of the workspace
+		ev("pipe.txt"),   // now a named pipe: refused, not waited on
+		ev("three.md:1"), // cited by no turn
+		ev("notes.md:3"), // a line no turn cited
+		ev("../" + filepath.Base(filepath.Dir(outside)) + "/secret.txt:1"), // the checker said outside_root
+		ev("sub"),                      // a directory
+		ev(outside),                    // an absolute path
+		"/debates/" + id + "/evidence", // no ref
+		"/debates/..%2F..%2Fetc/evidence?ref=notes.md%3A2",
+		"/debates/20260101-spec-no-such-debate-abcdef/evidence?ref=notes.md%3A2",
+	} {
+		code, body := getBody(t, f.srv, path)
+		if code != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", path, code)
+		}
+		if strings.Contains(body, "the secret") {
+			t.Errorf("%s: served the file outside the workspace", path)
+		}
+	}
+}
+
+// getBody serves one request and returns its status and body.
+func getBody(t *testing.T, h http.Handler, target string) (int, string) {
+	t.Helper()
+	res, body := get(t, h, target)
+	return res.StatusCode, body
+}
+
+// A unique prefix of a debate id, in the address, leads to the debate, as
+// on the command line; an ambiguous or unknown one is not found.
+func TestDebatePrefixRedirects(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := f.run(debate.LayerSpec, "Alpha question", "A", conceding...)
+	b := f.run(debate.LayerSpec, "Beta question", "B", conceding...)
+	res, _ := get(t, f.srv, "/debates/"+a[:strings.Index(a, "alpha")+len("alpha")])
+	if res.StatusCode != 302 || res.Header.Get("Location") != "/debates/"+a {
+		t.Errorf("a unique prefix: %d → %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	common := b[:strings.Index(b, "beta")] // "<date>-spec-": both debates, unless made on two dates
+	if strings.HasPrefix(a, common) {
+		if res, _ := get(t, f.srv, "/debates/"+common); res.StatusCode != 404 {
+			t.Errorf("an ambiguous prefix %s: %d, want 404", common, res.StatusCode)
+		}
+	}
+	for _, p := range []string{"20991231-none", "..", "ab"} {
+		if res, _ := get(t, f.srv, "/debates/"+p); res.StatusCode != 404 {
+			t.Errorf("%s: %d, want 404", p, res.StatusCode)
+		}
+	}
+}

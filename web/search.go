@@ -1,0 +1,131 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// Limits of the debates' search.
+const (
+	maxDebateHits = 50
+	// maxSearched bounds the debates whose transcripts one search reads,
+	// newest first.
+	maxSearched = 2000
+)
+
+// debateHit is a debate a search found, and where: the first place its
+// words are (a turn, the verdict), with the anchor of that turn.
+type debateHit struct {
+	S                      transcripts.Summary
+	Where, Snippet, Anchor string
+}
+
+// searchDebates finds the debates that hold every word of q (ignoring
+// case) in their topic, their turns' positions, counters and texts, or
+// their verdict's reason and final position, newest first.
+func (s *Server) searchDebates(q string) ([]debateHit, error) {
+	words := strings.Fields(strings.ToLower(q))
+	if len(words) == 0 {
+		return nil, nil
+	}
+	list, err := s.debates.List()
+	if err != nil {
+		return nil, err
+	}
+	var hits []debateHit
+	for i, sum := range list {
+		if len(hits) == maxDebateHits || i == maxSearched {
+			break
+		}
+		if containsAll(strings.ToLower(sum.Topic), words) {
+			hits = append(hits, debateHit{S: sum})
+			continue
+		}
+		t, err := s.debates.Read(sum.ID)
+		if err != nil {
+			continue // a debate that cannot be read is not a hit
+		}
+		if h, ok := searchView(transcripts.NewView(t), words); ok {
+			h.S = sum
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
+}
+
+// field is one searchable text of a debate.
+type field struct{ where, text, anchor string }
+
+// searchView reports whether every word is somewhere in the debate, and
+// names the field that holds the most of them.
+func searchView(v *transcripts.View, words []string) (debateHit, bool) {
+	fields := []field{{"topic", v.Topic, ""}, {"opening position", v.OpeningPosition, ""}}
+	for _, r := range v.Rounds {
+		for _, e := range r.Entries {
+			if e.Turn == nil {
+				continue
+			}
+			at := "#line-" + strconv.Itoa(e.Line)
+			who := "round " + strconv.Itoa(r.N) + ", " + e.Turn.Agent
+			fields = append(fields, field{who + "'s position", e.Turn.Position, at}, field{who + "'s counter", e.Turn.CounterTo, at},
+				field{who + "'s argument", e.Turn.Text, at})
+		}
+	}
+	if o := v.Verdict; o != nil {
+		fields = append(fields, field{"final position", o.FinalPosition, "#verdict"}, field{"verdict", o.Reason, "#verdict"})
+	}
+	var all strings.Builder
+	for _, f := range fields {
+		all.WriteString(strings.ToLower(f.text))
+		all.WriteByte('\n')
+	}
+	if !containsAll(all.String(), words) {
+		return debateHit{}, false
+	}
+	best, bestN := fields[0], -1
+	for _, f := range fields {
+		lower := strings.ToLower(f.text)
+		n := 0
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = f, n
+		}
+	}
+	return debateHit{Where: best.where, Snippet: snippet(best.text, words[0]), Anchor: best.anchor}, true
+}
+
+func containsAll(text string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// snippet is about 160 characters of text around the first place word is.
+func snippet(text, word string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	r := []rune(text)
+	i := strings.Index(strings.ToLower(text), word)
+	if i < 0 || i > len(text) || len(r) <= 160 {
+		return clip(text, 160)
+	}
+	at := len([]rune(text[:i]))
+	from := max(0, at-60)
+	to := min(len(r), from+160)
+	out := string(r[from:to])
+	if from > 0 {
+		out = "…" + out
+	}
+	if to < len(r) {
+		out += "…"
+	}
+	return out
+}
