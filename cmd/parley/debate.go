@@ -16,7 +16,7 @@ func newDebateCmd(a *app) *cobra.Command {
 		Long: "A debate puts one defender's position to one or more attackers, round by round,\n" +
 			"within a budget of rounds, tokens and seconds, and ends in one verdict:\n" +
 			"CONSENSUS_REACHED (exit 0), DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT (exit 3), or\n" +
-			"UNAVAILABLE (exit 4: an agent or its model endpoint could not be reached; not filed).\n" +
+			"UNAVAILABLE (exit 3: an agent or its model endpoint could not be reached; not filed).\n" +
 			"Every event is recorded in <root>/debates/<id>/transcript.jsonl, hash-chained.",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },

@@ -199,14 +199,14 @@ type verdictLine struct {
 	Unavailable *debate.UnavailableError `json:"unavailable,omitempty"`
 }
 
-// unavailableExit is the result of a debate that ended UNAVAILABLE: exit 4,
+// unavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,
 // with nothing more on stderr (the verdict named the agent and the cause).
 type unavailableExit struct{}
 
 func (unavailableExit) Error() string { return "" }
 
 // printVerdict prints how a debate closed and returns the command's
-// result: nil for CONSENSUS_REACHED, unavailableExit (exit 4) for
+// result: nil for CONSENSUS_REACHED, unavailableExit (exit 3) for
 // UNAVAILABLE, a blockedError (exit 3) otherwise.
 func (a *app) printVerdict(o *debate.Outcome) error {
 	transcript := filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(o.DebateID, transcripts.TranscriptFile)))

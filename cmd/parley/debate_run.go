@@ -184,7 +184,7 @@ func newDebateRunCmd(a *app) *cobra.Command {
 }
 
 // runDebate runs (resume false) or resumes a debate in this process and
-// prints its verdict: nil for CONSENSUS_REACHED, exit 4 for UNAVAILABLE,
+// prints its verdict: nil for CONSENSUS_REACHED, exit 3 for UNAVAILABLE (as for every other verdict but CONSENSUS_REACHED),
 // exit 3 otherwise.
 func (a *app) runDebate(ctx context.Context, s *debate.DebateSession, resume bool) error {
 	o, err := a.execDebate(ctx, s, resume)

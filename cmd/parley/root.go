@@ -25,7 +25,9 @@ const (
 	exitBlocked = 3 // a consensus conflict, a verdict other than CONSENSUS_REACHED, gate --exit-code choosing debate
 	// exitUnavailable: a debate ended UNAVAILABLE, an agent or its model
 	// endpoint could not be reached (a configuration mistake, nothing filed).
-	exitUnavailable = 4
+	// Like every verdict but CONSENSUS_REACHED it needs escalation; the
+	// output, not the code, names the agent and the cause.
+	exitUnavailable = exitBlocked
 )
 
 // app is what every subcommand shares: the global flags and the streams.

@@ -45,7 +45,7 @@ func vaultFiles(t *testing.T, root string) []string {
 
 // An agent whose model endpoint cannot be used never produces a turn: the
 // debate ends UNAVAILABLE at its first request, naming the agent and the
-// cause with what to do, files nothing in the vault, and exits 4 — long
+// cause with what to do, files nothing in the vault, and exits 3 — long
 // before the wall clock. Not parallel: it sets an environment variable
 // that the agent processes read.
 func TestUnavailableEndpoints(t *testing.T) {
