@@ -257,7 +257,7 @@ func TestExitCodesEveryCommand(t *testing.T) {
 		{"debate", "status", id}, {"transcripts", "show", id}, {"transcripts", "verify", id},
 		{"agents", "show", "Bob"}, {"agents", "prune"}, {"recv", "--as", "Bob"}, {"watch", "--as", "Bob"},
 		{"consensus", "show", "x"}, {"consensus", "search", "x"}, {"consensus", "check", "--layer", "spec", "--topic", "t", "--position", "p"},
-		{"serve"}, {"gc"}, {"send", "--from", "Alice", "--to", "Bob", "hi"},
+		{"serve"}, {"gc"}, {"vault", "lint"}, {"send", "--from", "Alice", "--to", "Bob", "hi"},
 	} {
 		cases = append(cases, tc{"no root", noRoot, args, exitError})
 	}

@@ -56,7 +56,7 @@ func newVaultLintCmd(a *app) *cobra.Command {
 				}
 				workspace = wd
 			}
-			s, closeFn, err := a.consensusStore()
+			s, closeFn, err := a.readConsensusStore()
 			if err != nil {
 				return err
 			}

@@ -137,8 +137,8 @@ func TestVaultLint(t *testing.T) {
 func TestVaultLintClean(t *testing.T) {
 	t.Parallel()
 	c := newCLIEnv(t)
-	if err := os.MkdirAll(filepath.Join(c.vault, "wiki"), 0o700); err != nil {
-		t.Fatal(err)
+	if _, errOut, code := c.run(t, "init"); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, errOut)
 	}
 	out, errOut, code := c.run(t, "vault", "lint", "--workspace", t.TempDir())
 	if code != 0 || !strings.Contains(out, "nothing found") {
