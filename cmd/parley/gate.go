@@ -177,10 +177,7 @@ func (a *app) readCritique(ctx context.Context, source string) (gating.SelfCriti
 // (0700) if it is missing.
 func (a *app) logDecision(e gating.LogEntry) error {
 	dir := a.rootDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create root: %w", err)
-	}
-	root, err := os.OpenRoot(dir)
+	root, err := a.makeRoot()
 	if err != nil {
 		return err
 	}
@@ -428,4 +425,14 @@ func newGateStatsCmd(a *app) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// makeRoot opens the root for a command that writes to it, creating it
+// (0700) if it is missing. The caller closes the returned root.
+func (a *app) makeRoot() (*os.Root, error) {
+	dir := a.rootDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create root: %w", err)
+	}
+	return os.OpenRoot(dir)
 }

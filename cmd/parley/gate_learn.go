@@ -86,11 +86,7 @@ func (a *app) outcomeLabels(entries []gating.LogEntry) []gating.Label {
 // appendLabels appends labels to <root>/gate/labels.jsonl, creating the
 // root (0700) if it is missing.
 func (a *app) appendLabels(labels []gating.Label) error {
-	dir := a.rootDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create root: %w", err)
-	}
-	root, err := os.OpenRoot(dir)
+	root, err := a.makeRoot()
 	if err != nil {
 		return err
 	}
