@@ -34,17 +34,30 @@ const (
 	CacheFile = "cache/consensus-index.db"
 	// schemaVersion names the layout of the database and of what it
 	// stores; another version is rebuilt from the vault.
-	schemaVersion = "6"
+	schemaVersion = "7"
 )
 
 // RacyMargin is how close a file's modification time may be to the moment
 // it was read before its size and time stop proving it unchanged: a second
 // write within the file system's timestamp granularity can leave both
-// alike. Such files (and the folder) are checked again at every lookup
-// until they are older than this; a vault written in the last RacyMargin
-// therefore costs a folder scan (but no re-read of unchanged records) per
-// lookup.
+// alike. Such files (and the folder) are checked again until they are
+// older than the margin. It is RacyMargin on a file system whose
+// timestamps are whole milliseconds or coarser (FAT, HFS+, some network
+// file systems) and fineMargin where they carry nanoseconds (ext4, XFS,
+// Btrfs, tmpfs, APFS: a kernel clock tick is at most 10 ms).
 const RacyMargin = 2 * time.Second
+
+const fineMargin = 20 * time.Millisecond
+
+// marginOf is the racy margin of a file system, told by one of its
+// modification times (a coarse one is a whole number of milliseconds;
+// a fine one is so by chance once in a million).
+func marginOf(modNs int64) int64 {
+	if modNs%int64(time.Millisecond) != 0 {
+		return int64(fineMargin)
+	}
+	return int64(RacyMargin)
+}
 
 // entry is one Markdown file of the records folder as read.
 type entry struct {
@@ -88,9 +101,11 @@ type index struct {
 	// stmts are the statements of txWriter, prepared once per Store (a
 	// filing's transaction uses them through tx.Stmt).
 	stmts map[string]*sql.Stmt
+	// listings counts the folder listings (scans), for tests.
+	listings int
 }
 
-func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyMargin) }
+func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < marginOf(ix.dir.ModNs) }
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
@@ -99,20 +114,28 @@ CREATE TABLE IF NOT EXISTS files(
 	name TEXT NOT NULL UNIQUE,
 	size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, read_ns INTEGER NOT NULL,
 	skip TEXT,
-	rec TEXT,
-	layer TEXT, qkey TEXT, debate_id TEXT, status TEXT, verdict TEXT, created TEXT,
+	layer TEXT, qkey TEXT, debate_id TEXT, status TEXT, verdict TEXT, created TEXT, date TEXT,
 	topic TEXT, topic_words TEXT,
 	terms INTEGER NOT NULL DEFAULT 0,
-	head INTEGER NOT NULL DEFAULT 0
+	head INTEGER NOT NULL DEFAULT 0,
+	rec TEXT -- last: the columns before it are read without its overflow pages
 );
-CREATE INDEX IF NOT EXISTS files_qkey ON files(qkey);
-CREATE INDEX IF NOT EXISTS files_debate ON files(debate_id);
-CREATE INDEX IF NOT EXISTS files_created ON files(created);
-CREATE INDEX IF NOT EXISTS files_head ON files(head, layer);
+CREATE TABLE IF NOT EXISTS repairs(qkey TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "unicode61 tokenchars '_'");
 CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(words, tokenize = "unicode61 tokenchars '_'");
 CREATE TABLE IF NOT EXISTS emb(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+` + indexes
+
+// indexes are the files table's indexes; a rebuild drops them and
+// creates them again after its inserts (a sort each, faster than
+// maintaining them row by row).
+const indexes = `
+CREATE INDEX IF NOT EXISTS files_qkey ON files(qkey);
+CREATE INDEX IF NOT EXISTS files_debate ON files(debate_id);
+CREATE INDEX IF NOT EXISTS files_created ON files(created DESC, name);
+CREATE INDEX IF NOT EXISTS files_head ON files(head, layer);
+CREATE INDEX IF NOT EXISTS files_skip ON files(name) WHERE skip IS NOT NULL;
 `
 
 // openIndex opens (creating or rebuilding when needed) the database.
@@ -209,9 +232,14 @@ func (s *Store) closeIndex() error {
 }
 
 // ensure brings the index up to date for a query, cheaply when nothing
-// changed: it stats the folder alone and rescans only when the folder
-// changed (a file created, renamed or removed) or was written within
-// RacyMargin of the last scan. Callers hold s.mu.
+// changed: it stats the folder alone. When the folder changed (a file
+// created, renamed or removed) it lists the folder and checks every
+// file's size and time; when it looks unchanged but was written within
+// the racy margin of the last look, a change since could hide behind the
+// same time, and it compares the folder's names with the index's (a
+// create, rename or removal by someone else shows there). Records edited
+// in place do not change the folder: lookups re-check the records they
+// answer from (touch). Callers hold s.mu.
 func (s *Store) ensure(ctx context.Context) error {
 	if err := s.openIndex(); err != nil {
 		return err
@@ -220,14 +248,17 @@ func (s *Store) ensure(ctx context.Context) error {
 	if err != nil {
 		return &RecordError{Op: "stat", Path: Folder, Err: err}
 	}
-	if sigOf(info) == s.idx.dir && !s.idx.dirRacy() {
-		return nil
+	switch {
+	case sigOf(info) != s.idx.dir:
+		return s.scan(ctx, true)
+	case s.idx.dirRacy():
+		return s.scan(ctx, false)
 	}
-	return s.scan(ctx, false)
+	return nil
 }
 
-// refresh is a full check of every file's size and time. Callers hold
-// s.mu.
+// refresh is a full check of every file's size and time, whatever the
+// folder's state. Callers hold s.mu.
 func (s *Store) refresh(ctx context.Context) error {
 	if err := s.openIndex(); err != nil {
 		return err
@@ -235,15 +266,17 @@ func (s *Store) refresh(ctx context.Context) error {
 	return s.scan(ctx, true)
 }
 
-// scan lists the folder, lstats every file and reads those whose size or
-// time changed (or that are new, or racy), in parallel, and writes what
-// changed to the index in one transaction. Callers hold s.mu.
-func (s *Store) scan(ctx context.Context, full bool) error {
+// scan lists the folder and reads the files the index does not know and,
+// with stat, those whose size or time changed or that are racy, in
+// parallel, and writes what changed to the index in one transaction.
+// Callers hold s.mu.
+func (s *Store) scan(ctx context.Context, stat bool) error {
 	info, err := s.dir.Stat()
 	if err != nil {
 		return &RecordError{Op: "stat", Path: Folder, Err: err}
 	}
 	start := time.Now().UnixNano()
+	s.idx.listings++
 	names, err := s.dir.Names()
 	if err != nil {
 		return err
@@ -276,11 +309,14 @@ func (s *Store) scan(ctx context.Context, full bool) error {
 			toRead = append(toRead, name)
 			continue
 		}
+		if !stat {
+			continue
+		}
 		st, err := s.dir.Lstat(name)
 		if err != nil {
 			continue // gone since the listing
 		}
-		if k.size == st.Size && k.mod == st.ModTime.UnixNano() && k.read-k.mod >= int64(RacyMargin) {
+		if k.size == st.Size && k.mod == st.ModTime.UnixNano() && k.read-k.mod >= marginOf(k.mod) {
 			continue
 		}
 		toRead = append(toRead, name)
@@ -304,7 +340,6 @@ func (s *Store) scan(ctx context.Context, full bool) error {
 		}
 	}
 	sig := sigOf(info)
-	_ = full
 	return s.write(ctx, got, gone, &sig, start)
 }
 
@@ -361,6 +396,11 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 		return err
 	}
 	defer w.close()
+	for _, ix := range []string{"files_qkey", "files_debate", "files_created", "files_head", "files_skip"} {
+		if _, err := w.tx.Exec(`DROP INDEX IF EXISTS ` + ix); err != nil {
+			return s.indexErr(err)
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan string)
@@ -411,13 +451,16 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// Heads: a question with one record is answered by it if it is
-	// active; the few with several go through headOf.
-	if _, err := w.tx.Exec(`UPDATE files SET head = (status = 'active') WHERE rec IS NOT NULL AND qkey IN
-		(SELECT qkey FROM files WHERE rec IS NOT NULL GROUP BY qkey HAVING count(*) = 1)`); err != nil {
+	if _, err := w.tx.Exec(indexes); err != nil {
 		return s.indexErr(err)
 	}
-	rows, err := w.tx.Query(`SELECT qkey FROM files WHERE rec IS NOT NULL GROUP BY qkey HAVING count(*) > 1`)
+	// Heads: a question with one record is answered by it if it is
+	// active; the few with several go through headOf.
+	if _, err := w.tx.Exec(`UPDATE files SET head = (status = 'active') WHERE qkey IS NOT NULL AND qkey IN
+		(SELECT qkey FROM files WHERE qkey IS NOT NULL GROUP BY qkey HAVING count(*) = 1)`); err != nil {
+		return s.indexErr(err)
+	}
+	rows, err := w.tx.Query(`SELECT qkey FROM files WHERE qkey IS NOT NULL GROUP BY qkey HAVING count(*) > 1`)
 	if err != nil {
 		return s.indexErr(err)
 	}
@@ -455,12 +498,12 @@ type txWriter struct {
 
 func (s *Store) begin(ctx context.Context) (*txWriter, error) {
 	queries := []string{
-		`SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`,
+		`SELECT id, qkey, topic_words, terms, status = 'active' FROM files WHERE name = ?`,
 		`DELETE FROM files WHERE id = ?`,
 		`DELETE FROM search WHERE rowid = ?`,
 		`DELETE FROM topics WHERE rowid = ?`,
-		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, terms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		`INSERT INTO search(rowid, text) VALUES (?, ?)`,
 		`INSERT INTO topics(rowid, words) VALUES (?, ?)`,
 	}
@@ -524,7 +567,8 @@ func (w *txWriter) count(sign int64, terms, words string, n int64) {
 func (w *txWriter) del(name string) error {
 	var id, n int64
 	var key, words sql.NullString
-	err := w.sel.QueryRow(name).Scan(&id, &key, &words, &n)
+	var active sql.NullBool
+	err := w.sel.QueryRow(name).Scan(&id, &key, &words, &n, &active)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
@@ -537,6 +581,9 @@ func (w *txWriter) del(name string) error {
 		if err := w.tx.QueryRow(`SELECT text FROM search WHERE rowid = ?`, id).Scan(&text); err == nil {
 			w.count(-1, text, topicTokensOnly(words.String), n)
 		}
+		if active.Bool {
+			w.delta["#active"]--
+		}
 	}
 	for _, st := range []*sql.Stmt{w.delFile, w.delSearch, w.delTopic} {
 		if _, err := st.Exec(id); err != nil {
@@ -548,7 +595,7 @@ func (w *txWriter) del(name string) error {
 
 // insert adds the row of a file (which must have none).
 func (w *txWriter) insert(e *entry) error {
-	var skip, rec, layer, key, debateID, status, verdict, created, topic, words any
+	var skip, rec, layer, key, debateID, status, verdict, created, date, topic, words any
 	var terms, tw string
 	var nterms int
 	if e.Skip != "" {
@@ -560,11 +607,11 @@ func (w *txWriter) insert(e *entry) error {
 			return err
 		}
 		tw = strings.Join(analyze(r.Topic).words(), " ")
-		rec, layer, key, debateID, status, verdict, created, topic, words = string(b), string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Topic, tw
+		rec, layer, key, debateID, status, verdict, created, date, topic, words = string(b), string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Date, r.Topic, tw
 		w.keys[r.key()] = true
 		terms, nterms = searchTerms(e.Text)
 	}
-	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, topic, words, nterms)
+	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, nterms)
 	if err != nil || e.Record == nil {
 		return err
 	}
@@ -579,6 +626,9 @@ func (w *txWriter) insert(e *entry) error {
 		return err
 	}
 	w.count(1, terms, topicTokensOnly(tw), int64(nterms))
+	if e.Record.Status == StatusActive {
+		w.delta["#active"]++
+	}
 	return nil
 }
 
@@ -628,7 +678,9 @@ func (w *txWriter) commit(sig *dirSig, scannedNs int64) error {
 }
 
 // recomputeHead marks the record that answers question key (its head, if
-// active) with head = 1 and the others 0.
+// active) with head = 1 and the others 0, and notes the question in
+// repairs when a record of it is superseded but not marked so (see
+// unrepaired).
 func recomputeHead(tx *sql.Tx, key string) error {
 	chain, err := chainOf(tx, key)
 	if err != nil {
@@ -638,9 +690,43 @@ func recomputeHead(tx *sql.Tx, key string) error {
 		return err
 	}
 	if h := headOf(chain); h != nil && h.Status == StatusActive {
-		_, err = tx.Exec(`UPDATE files SET head = 1 WHERE name = ?`, h.Name+".md")
+		if _, err = tx.Exec(`UPDATE files SET head = 1 WHERE name = ?`, h.Name+".md"); err != nil {
+			return err
+		}
+	}
+	if len(unrepaired(chain)) > 0 {
+		_, err = tx.Exec(`INSERT OR IGNORE INTO repairs(qkey) VALUES (?)`, key)
+	} else {
+		_, err = tx.Exec(`DELETE FROM repairs WHERE qkey = ?`, key)
 	}
 	return err
+}
+
+// unrepaired maps each record of a chain that a later record supersedes
+// but that is not marked superseded by it (a filing interrupted between
+// writing the new record and flipping the old one) to that record.
+func unrepaired(chain []*Record) map[*Record]*Record {
+	by := map[string]*Record{}
+	for _, r := range chain {
+		if r.Supersedes == "" || r.Supersedes == r.Name {
+			continue
+		}
+		if prev := by[r.Supersedes]; prev == nil || r.Created > prev.Created {
+			by[r.Supersedes] = r
+		}
+	}
+	var out map[*Record]*Record
+	for _, r := range chain {
+		newer := by[r.Name]
+		if newer == nil || (r.Status == StatusSuperseded && r.SupersededBy == newer.Name) {
+			continue
+		}
+		if out == nil {
+			out = map[*Record]*Record{}
+		}
+		out[r] = newer
+	}
+	return out
 }
 
 // querier is a *sql.DB or a *sql.Tx.
@@ -650,7 +736,7 @@ type querier interface {
 
 // chainOf reads the records of question key.
 func chainOf(q querier, key string) ([]*Record, error) {
-	rows, err := q.Query(`SELECT rec FROM files WHERE qkey = ? AND rec IS NOT NULL ORDER BY name`, key)
+	rows, err := q.Query(`SELECT rec FROM files WHERE qkey = ? ORDER BY name`, key)
 	if err != nil {
 		return nil, err
 	}
@@ -778,7 +864,7 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 			if known {
 				gone = append(gone, name)
 			}
-		case !known || size != st.Size || mod != st.ModTime.UnixNano() || read-mod < int64(RacyMargin):
+		case !known || size != st.Size || mod != st.ModTime.UnixNano() || read-mod < marginOf(mod):
 			toRead = append(toRead, name)
 		}
 	}
@@ -872,7 +958,7 @@ func (s *Store) readEntry(name string) *entry {
 // byDebate is the record of a debate (the first by name if several).
 // Callers hold s.mu.
 func (s *Store) byDebate(id string) (*Record, error) {
-	rows, err := s.idx.db.Query(`SELECT rec FROM files WHERE debate_id = ? AND rec IS NOT NULL ORDER BY name LIMIT 1`, id)
+	rows, err := s.idx.db.Query(`SELECT rec FROM files WHERE debate_id = ? AND qkey IS NOT NULL ORDER BY name LIMIT 1`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -907,4 +993,134 @@ func (s *Store) skippedFiles() []Skipped {
 		}
 	}
 	return out
+}
+
+// ErrNotEmpty is returned by Import when the records folder already
+// holds records.
+var ErrNotEmpty = errors.New("the records folder already holds records")
+
+// Import files the outcomes of many debates into a records folder that
+// holds no record yet (a new vault, an import of past debates): the same
+// records FileAll would write, in order (a later debate on a question
+// supersedes the earlier one), but each page is written once with its
+// final status, by parallel workers, and the lookup index is built from
+// the folder in one transaction at the end. It returns the records' vault
+// paths in the order of outcomes.
+func (s *Store) Import(ctx context.Context, outcomes []*debate.Outcome) ([]string, error) {
+	seen := make(map[string]bool, len(outcomes))
+	for _, o := range outcomes {
+		if err := validateOutcome(o); err != nil {
+			return nil, err
+		}
+		if seen[o.DebateID] {
+			return nil, fmt.Errorf("%w: debate %s twice", ErrIncompleteOutcome, o.DebateID)
+		}
+		seen[o.DebateID] = true
+	}
+	unlock, err := s.lockFile(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	if s.df(ctx, "#docs") > 0 {
+		return nil, ErrNotEmpty
+	}
+	// The chains, in memory: each question's records in filing order.
+	now := s.now()
+	created := now.UTC().Format(timeFormat)
+	places := make([]recordPlace, len(outcomes))
+	heads := map[string]int{} // question → index of its latest outcome
+	counts := map[string]int{}
+	for i, o := range outcomes {
+		l, slug := debate.Layer(string(o.Session.Layer)), TopicSlug(o.Session.Topic)
+		key := string(l) + "/" + slug
+		counts[key]++
+		places[i] = recordPlace{name: recordName(l, slug, counts[key]), status: StatusActive, created: created}
+		if h, ok := heads[key]; ok {
+			places[i].supersedes = places[h].name
+			places[h].status, places[h].supersededBy = StatusSuperseded, places[i].name
+		}
+		heads[key] = i
+	}
+	paths := make([]string, len(outcomes))
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+		next  = make(chan int)
+	)
+	for range max(runtime.GOMAXPROCS(0), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := Folder + "/" + places[i].name + ".md"
+				fm, body := renderRecord(outcomes[i], places[i], now)
+				if err := s.v.CreatePage(p, fm, body); err != nil {
+					once.Do(func() { first = &RecordError{Op: "import", Path: p, Err: err} })
+					continue
+				}
+				paths[i] = p
+			}
+		}()
+	}
+feed:
+	for i := range outcomes {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	// Index what was written, even after an error: the pages are filed.
+	if err := s.scan(ctx, true); err != nil {
+		return nil, errors.Join(first, err)
+	}
+	if first != nil {
+		return nil, first
+	}
+	if err := s.writeIndexPage(now); err != nil {
+		return nil, err
+	}
+	s.noteOwnWrites(ctx)
+	return paths, nil
+}
+
+// noteOwnWrites records the folder's state after a filing whose every
+// change the index already holds, so that the next lookups need not list
+// the folder again. Callers hold the filing lock and s.mu.
+//
+// A change by someone else in the same clock tick as this filing's last
+// write would leave the folder's time as it is: on a file system with
+// fine timestamps it waits out the margin and looks again (a change
+// meanwhile leaves the index's state as it was, so that the next lookup
+// scans); on a coarse one the next lookup compares the names.
+func (s *Store) noteOwnWrites(ctx context.Context) {
+	info, err := s.dir.Stat()
+	if err != nil {
+		return
+	}
+	sig := sigOf(info)
+	if m := marginOf(sig.ModNs); m == int64(fineMargin) {
+		if wait := sig.ModNs + m - time.Now().UnixNano(); wait > 0 {
+			time.Sleep(time.Duration(wait))
+		}
+		again, err := s.dir.Stat()
+		if err != nil || sigOf(again) != sig {
+			return
+		}
+	}
+	if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano()); err != nil {
+		s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
+	}
 }
