@@ -26,9 +26,9 @@ var (
 	genOptions = [][2]string{{"WebP", "AVIF"}, {"JSON", "protobuf"}, {"gzip", "zstd"}, {"ascending", "descending"},
 		{"UTC", "local time"}, {"Postgres", "SQLite"}, {"push", "pull"}, {"hourly", "daily"}, {"soft delete", "hard delete"},
 		{"per tenant", "shared"}, {"optimistic locking", "pessimistic locking"}, {"cursor pagination", "offset pagination"}}
-	genUnits   = []string{"seconds", "minutes", "hours", "days", "weeks", "MB", "GB", "requests per second", "items", "percent"}
-	genVerbs   = strings.Fields("keep expire rotate store compress retry batch page encrypt archive purge cap limit")
-	genUnless  = []string{"the tenant is on the enterprise plan", "the request carries an idempotency key", "an operator overrides it",
+	genUnits  = []string{"seconds", "minutes", "hours", "days", "weeks", "MB", "GB", "requests per second", "items", "percent"}
+	genVerbs  = strings.Fields("keep expire rotate store compress retry batch page encrypt archive purge cap limit")
+	genUnless = []string{"the tenant is on the enterprise plan", "the request carries an idempotency key", "an operator overrides it",
 		"the region is under legal hold", "the job is marked urgent", "the client is a mobile app", "a replay is in progress"}
 )
 
@@ -44,8 +44,12 @@ type genQuestion struct {
 var topicForms = []func(q *genQuestion) string{
 	func(q *genQuestion) string { return fmt.Sprintf("%s %s %s", title(q.area), q.thing, q.aspect) },
 	func(q *genQuestion) string { return fmt.Sprintf("%s of %s %ss", title(q.aspect), q.area, q.thing) },
-	func(q *genQuestion) string { return fmt.Sprintf("What %s should %s %ss use?", q.aspect, q.area, q.thing) },
-	func(q *genQuestion) string { return fmt.Sprintf("Choosing the %s for the %s %s", q.aspect, q.area, q.thing) },
+	func(q *genQuestion) string {
+		return fmt.Sprintf("What %s should %s %ss use?", q.aspect, q.area, q.thing)
+	},
+	func(q *genQuestion) string {
+		return fmt.Sprintf("Choosing the %s for the %s %s", q.aspect, q.area, q.thing)
+	},
 }
 
 func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
