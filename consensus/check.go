@@ -225,8 +225,17 @@ type candidate struct {
 }
 
 // topicCandidates are the questions of layer whose active record's topic
-// shares a specific word with words, the rarest shared words first
-// (FTS5's BM25), at most limit. Callers hold s.mu.
+// shares specific words with words, found by the topics table (FTS5) and
+// ordered by BM25, at most limit. Callers hold s.mu.
+//
+// In a small vault (or when the words are rare) the candidates are the
+// records with any of the rarest words. When those words are common (more
+// than topicPostings records between them), reading every record that has
+// one would cost a pass over much of the vault; then the candidates are
+// the records with all the words, else with two of the rarest four (an
+// intersection costs about the rarer word's records), else with one word
+// that is itself rare enough. A record that shares a single common word
+// with the question scores below TopicThreshold anyway.
 func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []string, limit int) []candidate {
 	lx := theLexicon()
 	var specific []string
@@ -237,17 +246,53 @@ func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []str
 			specific = append(specific, t)
 		}
 	}
-	// Candidates come by the rarest words: a word in more than a fifth of
-	// the records (at least 500) finds too many to rank cheaply.
+	// By the rarest words first: a word in more than a fifth of the
+	// records (at least 500) finds too many to rank cheaply.
 	docs := s.df(ctx, "#docs")
-	var terms []string
-	for _, t := range s.rarest(ctx, "t:", specific, max(docs/5, 500), 6) {
-		terms = append(terms, `"`+t+`"`)
-	}
-	if len(terms) == 0 {
+	rare := s.rarest(ctx, "t:", specific, max(docs/5, 500), 6)
+	if len(rare) == 0 {
 		return nil
 	}
-	match := `"` + ftsToken("layer "+string(l)) + `" AND (` + strings.Join(terms, " OR ") + `)`
+	var postings int64
+	for _, t := range rare {
+		postings += s.df(ctx, "t:"+t)
+	}
+	layer := `"` + ftsToken("layer "+string(l)) + `"`
+	quote := func(ts ...string) []string {
+		out := make([]string, len(ts))
+		for i, t := range ts {
+			out[i] = `"` + t + `"`
+		}
+		return out
+	}
+	if postings <= topicPostings {
+		return s.topicQuery(ctx, layer+` AND (`+strings.Join(quote(rare...), " OR ")+`)`, limit, nil)
+	}
+	var out []candidate
+	have := map[string]bool{}
+	if len(rare) > 1 {
+		out = s.topicQuery(ctx, layer+` AND `+strings.Join(quote(rare...), " AND "), limit, have)
+	}
+	four := rare[:min(len(rare), 4)]
+	for i := 0; i < len(four) && len(out) == 0; i++ {
+		for j := i + 1; j < len(four) && len(out) < limit; j++ {
+			out = append(out, s.topicQuery(ctx, layer+` AND `+strings.Join(quote(four[i], four[j]), " AND "), limit-len(out), have)...)
+		}
+	}
+	if len(out) == 0 && s.df(ctx, "t:"+rare[0]) <= topicPostings {
+		out = s.topicQuery(ctx, layer+` AND `+quote(rare[0])[0], limit, have)
+	}
+	return out
+}
+
+// topicPostings bounds, roughly, the topic rows a lookup reads (see
+// topicCandidates).
+const topicPostings = 2000
+
+// topicQuery runs one FTS5 query on the topics table for the heads it
+// finds, best first, skipping the questions in have (and adding the rest
+// to it, when have is not nil).
+func (s *Store) topicQuery(ctx context.Context, match string, limit int, have map[string]bool) []candidate {
 	rows, err := s.idx.db.QueryContext(ctx, `SELECT f.qkey, f.topic_words FROM topics JOIN files f ON f.id = topics.rowid
 		WHERE topics MATCH ? AND f.head = 1 ORDER BY bm25(topics) LIMIT ?`, match, limit)
 	if err != nil {
@@ -259,8 +304,11 @@ func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []str
 	for rows.Next() {
 		var c candidate
 		var ws string
-		if rows.Scan(&c.key, &ws) != nil {
+		if rows.Scan(&c.key, &ws) != nil || have[c.key] {
 			continue
+		}
+		if have != nil {
+			have[c.key] = true
 		}
 		for _, w := range strings.Fields(ws) {
 			c.topic.terms = append(c.topic.terms, term{w: w, cond: -1})

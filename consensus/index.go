@@ -34,7 +34,7 @@ const (
 	CacheFile = "cache/consensus-index.db"
 	// schemaVersion names the layout of the database and of what it
 	// stores; another version is rebuilt from the vault.
-	schemaVersion = "7"
+	schemaVersion = "8"
 )
 
 // RacyMargin is how close a file's modification time may be to the moment
@@ -68,6 +68,54 @@ type entry struct {
 	Record *Record
 	Text   string // what search indexes (records only)
 	Skip   string // why a file that should be a record is not one
+	row    *row   // what the index stores of a record (prepare)
+}
+
+// row is what the index stores of a record, computed by the workers that
+// read the files so that the one writing to the database only writes.
+type row struct {
+	rec    string // the record as JSON
+	words  string // the topic's canonical words
+	terms  string // the search terms, as FTS5 tokens
+	nterms int
+	topic  string   // the topics table's text
+	counts []string // the distinct "s:" and "t:" terms, for df
+}
+
+// prepare computes e.row for a record.
+func (e *entry) prepare() error {
+	r := e.Record
+	if r == nil || e.row != nil {
+		return nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	x := &row{rec: string(b), words: strings.Join(analyze(r.Topic).words(), " ")}
+	x.terms, x.nterms = searchTerms(e.Text)
+	x.topic = topicTokens(r.Layer, x.words)
+	x.counts = distinctTerms(x.terms, topicTokensOnly(x.words))
+	e.row = x
+	return nil
+}
+
+// distinctTerms are the distinct search terms ("s:") and topic words
+// ("t:") of a record, as the df table counts them.
+func distinctTerms(terms, words string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(prefix, text string) {
+		for t := range strings.FieldsSeq(text) {
+			if k := prefix + t; !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	add("s:", terms)
+	add("t:", words)
+	return out
 }
 
 // dirSig identifies a state of the records folder: any file created,
@@ -107,6 +155,10 @@ type index struct {
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < marginOf(ix.dir.ModNs) }
 
+// The full-text tables hold FTS5 tokens made by ftsToken (ASCII letters,
+// digits and '_'), so the ascii tokenizer reads them as written; lookups
+// match single tokens, never phrases, so no positions are kept
+// (detail=none: a smaller index, faster to build).
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS files(
@@ -121,8 +173,8 @@ CREATE TABLE IF NOT EXISTS files(
 	rec TEXT -- last: the columns before it are read without its overflow pages
 );
 CREATE TABLE IF NOT EXISTS repairs(qkey TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "unicode61 tokenchars '_'");
-CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(words, tokenize = "unicode61 tokenchars '_'");
+CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "ascii tokenchars '_'", detail = none);
+CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(words, tokenize = "ascii tokenchars '_'", detail = none);
 CREATE TABLE IF NOT EXISTS emb(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 ` + indexes
@@ -182,7 +234,12 @@ func (s *Store) tryOpen() (*index, error) {
 		}
 	}
 	path := filepath.Join(s.rootDir, filepath.FromSlash(CacheFile))
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)")
+	// The database is read through a memory map (no read system call per
+	// page; only the pages a lookup touches become resident) with a page
+	// cache of at most 8 MB, so that a check stays small whatever the
+	// vault's size.
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)"+
+		"&_pragma=mmap_size(1073741824)&_pragma=cache_size(-8192)")
 	if err != nil {
 		return nil, err
 	}
@@ -396,6 +453,11 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 		return err
 	}
 	defer w.close()
+	// A larger page cache while the tables are filled: fewer pages spill
+	// to the log before the commit.
+	if _, err := w.tx.Exec(`PRAGMA cache_size = -65536`); err != nil {
+		return s.indexErr(err)
+	}
 	for _, ix := range []string{"files_qkey", "files_debate", "files_created", "files_head", "files_skip"} {
 		if _, err := w.tx.Exec(`DROP INDEX IF EXISTS ` + ix); err != nil {
 			return s.indexErr(err)
@@ -437,11 +499,20 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 		wg.Wait()
 		close(parsed)
 	}()
+	// Each record is inserted as the head of its question if it is
+	// active; the questions with several records are settled at the end
+	// from what is kept of them here.
+	w.rebuilding = true
+	chains := map[string][]*Record{}
 	var werr error
 	for e := range parsed {
 		if werr == nil {
 			if werr = w.insert(e); werr != nil {
 				cancel() // stop the readers; drain what they already sent
+			}
+			if r := e.Record; r != nil {
+				chains[r.key()] = append(chains[r.key()], &Record{Name: r.Name, Created: r.Created, Status: r.Status,
+					Supersedes: r.Supersedes, SupersededBy: r.SupersededBy})
 			}
 		}
 	}
@@ -454,30 +525,27 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 	if _, err := w.tx.Exec(indexes); err != nil {
 		return s.indexErr(err)
 	}
-	// Heads: a question with one record is answered by it if it is
-	// active; the few with several go through headOf.
-	if _, err := w.tx.Exec(`UPDATE files SET head = (status = 'active') WHERE qkey IS NOT NULL AND qkey IN
-		(SELECT qkey FROM files WHERE qkey IS NOT NULL GROUP BY qkey HAVING count(*) = 1)`); err != nil {
-		return s.indexErr(err)
-	}
-	rows, err := w.tx.Query(`SELECT qkey FROM files WHERE qkey IS NOT NULL GROUP BY qkey HAVING count(*) > 1`)
-	if err != nil {
-		return s.indexErr(err)
-	}
-	var multi []string
-	for rows.Next() {
-		var k string
-		if rows.Scan(&k) == nil {
-			multi = append(multi, k)
+	for key, chain := range chains {
+		if len(chain) < 2 {
+			continue
+		}
+		h := headOf(chain)
+		for _, r := range chain {
+			if want := r == h && r.Status == StatusActive; want != (r.Status == StatusActive) {
+				if _, err := w.tx.Exec(`UPDATE files SET head = ? WHERE name = ?`, want, r.Name+".md"); err != nil {
+					return s.indexErr(err)
+				}
+			}
+		}
+		if len(unrepaired(chain)) > 0 {
+			if _, err := w.tx.Exec(`INSERT OR IGNORE INTO repairs(qkey) VALUES (?)`, key); err != nil {
+				return s.indexErr(err)
+			}
 		}
 	}
-	rows.Close()
-	for _, key := range multi {
-		if err := recomputeHead(w.tx, key); err != nil {
-			return s.indexErr(err)
-		}
-	}
-	return w.commit(&sig, scannedNs)
+	err = w.commit(&sig, scannedNs)
+	_, _ = s.idx.db.Exec(`PRAGMA cache_size = -8192`) // the connection's, as opened
+	return err
 }
 
 // txWriter is one transaction that changes rows, with its prepared
@@ -494,6 +562,9 @@ type txWriter struct {
 	delta map[string]int64
 	keys  map[string]bool // questions whose heads need recomputing
 	done  bool
+	// rebuilding inserts each record as its question's head if it is
+	// active (rebuild settles the questions with several records).
+	rebuilding bool
 }
 
 func (s *Store) begin(ctx context.Context) (*txWriter, error) {
@@ -502,8 +573,8 @@ func (s *Store) begin(ctx context.Context) (*txWriter, error) {
 		`DELETE FROM files WHERE id = ?`,
 		`DELETE FROM search WHERE rowid = ?`,
 		`DELETE FROM topics WHERE rowid = ?`,
-		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, terms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, terms, head)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		`INSERT INTO search(rowid, text) VALUES (?, ?)`,
 		`INSERT INTO topics(rowid, words) VALUES (?, ?)`,
 	}
@@ -545,19 +616,9 @@ func (w *txWriter) close() {
 	}
 }
 
-func (w *txWriter) count(sign int64, terms, words string, n int64) {
-	seen := map[string]bool{}
-	for _, t := range strings.Fields(terms) {
-		if !seen["s:"+t] {
-			seen["s:"+t] = true
-			w.delta["s:"+t] += sign
-		}
-	}
-	for _, t := range strings.Fields(words) {
-		if !seen["t:"+t] {
-			seen["t:"+t] = true
-			w.delta["t:"+t] += sign
-		}
+func (w *txWriter) count(sign int64, distinct []string, n int64) {
+	for _, t := range distinct {
+		w.delta[t] += sign
 	}
 	w.delta["#docs"] += sign
 	w.delta["#terms"] += sign * n
@@ -579,7 +640,7 @@ func (w *txWriter) del(name string) error {
 		w.keys[key.String] = true
 		var text string
 		if err := w.tx.QueryRow(`SELECT text FROM search WHERE rowid = ?`, id).Scan(&text); err == nil {
-			w.count(-1, text, topicTokensOnly(words.String), n)
+			w.count(-1, distinctTerms(text, topicTokensOnly(words.String)), n)
 		}
 		if active.Bool {
 			w.delta["#active"]--
@@ -596,22 +657,24 @@ func (w *txWriter) del(name string) error {
 // insert adds the row of a file (which must have none).
 func (w *txWriter) insert(e *entry) error {
 	var skip, rec, layer, key, debateID, status, verdict, created, date, topic, words any
-	var terms, tw string
 	var nterms int
 	if e.Skip != "" {
 		skip = e.Skip
 	}
-	if r := e.Record; r != nil {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		tw = strings.Join(analyze(r.Topic).words(), " ")
-		rec, layer, key, debateID, status, verdict, created, date, topic, words = string(b), string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Date, r.Topic, tw
-		w.keys[r.key()] = true
-		terms, nterms = searchTerms(e.Text)
+	if err := e.prepare(); err != nil {
+		return err
 	}
-	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, nterms)
+	head := false
+	if r := e.Record; r != nil {
+		rec, layer, key, debateID, status, verdict, created, date, topic, words = e.row.rec, string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Date, r.Topic, e.row.words
+		if w.rebuilding {
+			head = r.Status == StatusActive
+		} else {
+			w.keys[r.key()] = true
+		}
+		nterms = e.row.nterms
+	}
+	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, nterms, head)
 	if err != nil || e.Record == nil {
 		return err
 	}
@@ -619,13 +682,13 @@ func (w *txWriter) insert(e *entry) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.insSearch.Exec(id, terms); err != nil {
+	if _, err := w.insSearch.Exec(id, e.row.terms); err != nil {
 		return err
 	}
-	if _, err := w.insTopic.Exec(id, topicTokens(e.Record.Layer, tw)); err != nil {
+	if _, err := w.insTopic.Exec(id, e.row.topic); err != nil {
 		return err
 	}
-	w.count(1, terms, topicTokensOnly(tw), int64(nterms))
+	w.count(1, e.row.counts, int64(nterms))
 	if e.Record.Status == StatusActive {
 		w.delta["#active"]++
 	}
@@ -951,6 +1014,9 @@ func (s *Store) readEntry(name string) *entry {
 		s.log.Warn("consensus: skipped record", "path", Folder+"/"+name, "err", err)
 	case rec != nil:
 		e.Record, e.Text = rec, text
+		if err := e.prepare(); err != nil {
+			e.Record, e.Skip = nil, err.Error()
+		}
 	}
 	return e
 }
