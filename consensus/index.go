@@ -151,6 +151,9 @@ type index struct {
 	stmts map[string]*sql.Stmt
 	// listings counts the folder listings (scans), for tests.
 	listings int
+	// dfMemo holds the document frequencies read during one lookup (see
+	// df); every lookup and every write starts it afresh.
+	dfMemo map[string]int64
 }
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < marginOf(ix.dir.ModNs) }
@@ -301,6 +304,7 @@ func (s *Store) ensure(ctx context.Context) error {
 	if err := s.openIndex(); err != nil {
 		return err
 	}
+	s.idx.dfMemo = nil
 	info, err := s.dir.Stat()
 	if err != nil {
 		return &RecordError{Op: "stat", Path: Folder, Err: err}
@@ -734,6 +738,7 @@ func (w *txWriter) commit(sig *dirSig, scannedNs int64) error {
 		return s.indexErr(err)
 	}
 	w.done = true
+	s.idx.dfMemo = nil
 	if sig != nil {
 		s.idx.dir, s.idx.scannedNs = *sig, scannedNs
 	}
@@ -855,10 +860,48 @@ func topicTokensOnly(words string) string {
 // df is how many records hold a term ("s:" a search term, "t:" a topic
 // word; "#docs" the records, "#terms" their search terms). Callers hold
 // s.mu.
+// A lookup asks for the same terms more than once (to pick the rarest,
+// then to weigh them): what it read is kept until the next lookup or
+// write.
 func (s *Store) df(ctx context.Context, term string) int64 {
-	var n int64
-	_ = s.idx.db.QueryRowContext(ctx, `SELECT n FROM df WHERE term = ?`, term).Scan(&n)
-	return n
+	if n, ok := s.idx.dfMemo[term]; ok {
+		return n
+	}
+	s.prefetchDF(ctx, []string{term})
+	return s.idx.dfMemo[term]
+}
+
+// prefetchDF reads the document frequencies of several terms in one
+// query (0 for a term in no record).
+func (s *Store) prefetchDF(ctx context.Context, terms []string) {
+	if s.idx.dfMemo == nil {
+		s.idx.dfMemo = map[string]int64{}
+	}
+	var args []any
+	for _, t := range terms {
+		if _, ok := s.idx.dfMemo[t]; !ok {
+			s.idx.dfMemo[t] = 0
+			args = append(args, t)
+		}
+	}
+	if len(args) == 0 {
+		return
+	}
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT term, n FROM df WHERE term IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
+	if err != nil {
+		for _, t := range args {
+			delete(s.idx.dfMemo, t.(string)) // asked again next time
+		}
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var n int64
+		if rows.Scan(&t, &n) == nil {
+			s.idx.dfMemo[t] = n
+		}
+	}
 }
 
 // rarest keeps the terms whose document frequency (df of prefix+term) is
@@ -870,6 +913,11 @@ func (s *Store) rarest(ctx context.Context, prefix string, terms []string, maxDF
 		t string
 		n int64
 	}
+	keys := make([]string, len(terms))
+	for i, t := range terms {
+		keys[i] = prefix + t
+	}
+	s.prefetchDF(ctx, keys)
 	var all []tf
 	for _, t := range terms {
 		if n := s.df(ctx, prefix+t); n > 0 {
