@@ -225,17 +225,19 @@ type candidate struct {
 }
 
 // topicCandidates are the questions of layer whose active record's topic
-// shares specific words with words, found by the topics table (FTS5) and
-// ordered by BM25, at most limit. Callers hold s.mu.
+// shares specific words with words, at most limit. Callers hold s.mu.
 //
-// In a small vault (or when the words are rare) the candidates are the
-// records with any of the rarest words. When those words are common (more
-// than topicPostings records between them), reading every record that has
-// one would cost a pass over much of the vault; then the candidates are
-// the records with all the words, else with two of the rarest four (an
-// intersection costs about the rarer word's records), else with one word
-// that is itself rare enough. A record that shares a single common word
-// with the question scores below TopicThreshold anyway.
+// In a small vault, or when the words are rare, they are the records with
+// any of the rarest words, best first by BM25 (the topics table, FTS5).
+// When those words are common (more than topicPostings records between
+// them), reading every record that has one, or weighing them by BM25
+// (which counts every record of each word), would cost a pass over much
+// of the vault; then the candidates are the records with the same
+// specific words (an indexed key: rewordings, other forms of the
+// question), else those with all the words (an intersection, which stops
+// at limit) and those that lack just one of them (the key again). A
+// record that shares fewer of a question's specific words scores below
+// TopicThreshold anyway.
 func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []string, limit int) []candidate {
 	lx := theLexicon()
 	var specific []string
@@ -257,8 +259,7 @@ func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []str
 	for _, t := range rare {
 		postings += s.df(ctx, "t:"+t)
 	}
-	layer := `"` + ftsToken("layer "+string(l)) + `"`
-	quote := func(ts ...string) []string {
+	quote := func(ts []string) []string {
 		out := make([]string, len(ts))
 		for i, t := range ts {
 			out[i] = `"` + t + `"`
@@ -266,35 +267,35 @@ func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []str
 		return out
 	}
 	if postings <= topicPostings {
-		return s.topicQuery(ctx, layer+` AND (`+strings.Join(quote(rare...), " OR ")+`)`, limit, nil)
+		return s.topicQuery(ctx, `SELECT f.qkey, f.topic_words FROM topics JOIN files f ON f.id = topics.rowid
+			WHERE topics MATCH ? AND f.head = 1 ORDER BY bm25(topics) LIMIT ?`,
+			nil, `"`+ftsToken("layer "+string(l))+`" AND (`+strings.Join(quote(rare), " OR ")+`)`, limit)
 	}
-	var out []candidate
 	have := map[string]bool{}
-	if len(rare) > 1 {
-		out = s.topicQuery(ctx, layer+` AND `+strings.Join(quote(rare...), " AND "), limit, have)
+	key := specKey(words)
+	const byKey = `SELECT qkey, topic_words FROM files WHERE layer = ? AND spec_key = ? AND head = 1 LIMIT ?`
+	if out := s.topicQuery(ctx, byKey, have, string(l), key, limit); len(out) > 0 {
+		return out
 	}
-	four := rare[:min(len(rare), 4)]
-	for i := 0; i < len(four) && len(out) == 0; i++ {
-		for j := i + 1; j < len(four) && len(out) < limit; j++ {
-			out = append(out, s.topicQuery(ctx, layer+` AND `+strings.Join(quote(four[i], four[j]), " AND "), limit-len(out), have)...)
+	out := s.topicQuery(ctx, `SELECT f.qkey, f.topic_words FROM topics JOIN files f ON f.id = topics.rowid
+		WHERE topics MATCH ? AND f.layer = ? AND f.head = 1 LIMIT ?`, have, strings.Join(quote(rare), " AND "), string(l), limit)
+	if ks := strings.Fields(key); len(ks) > 1 {
+		for i := range ks[:min(len(ks), 8)] {
+			fewer := strings.Join(append(append([]string{}, ks[:i]...), ks[i+1:]...), " ")
+			out = append(out, s.topicQuery(ctx, byKey, have, string(l), fewer, limit)...)
 		}
-	}
-	if len(out) == 0 && s.df(ctx, "t:"+rare[0]) <= topicPostings {
-		out = s.topicQuery(ctx, layer+` AND `+quote(rare[0])[0], limit, have)
 	}
 	return out
 }
 
 // topicPostings bounds, roughly, the topic rows a lookup reads (see
-// topicCandidates).
-const topicPostings = 2000
+// topicCandidates); a variable for tests.
+var topicPostings int64 = 2000
 
-// topicQuery runs one FTS5 query on the topics table for the heads it
-// finds, best first, skipping the questions in have (and adding the rest
-// to it, when have is not nil).
-func (s *Store) topicQuery(ctx context.Context, match string, limit int, have map[string]bool) []candidate {
-	rows, err := s.idx.db.QueryContext(ctx, `SELECT f.qkey, f.topic_words FROM topics JOIN files f ON f.id = topics.rowid
-		WHERE topics MATCH ? AND f.head = 1 ORDER BY bm25(topics) LIMIT ?`, match, limit)
+// topicQuery runs a query for (qkey, topic_words) rows, skipping the
+// questions in have (and adding the rest to it, when have is not nil).
+func (s *Store) topicQuery(ctx context.Context, query string, have map[string]bool, args ...any) []candidate {
+	rows, err := s.idx.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		s.log.Warn("consensus: topic lookup failed", "path", CacheFile, "err", err)
 		return nil

@@ -34,7 +34,7 @@ const (
 	CacheFile = "cache/consensus-index.db"
 	// schemaVersion names the layout of the database and of what it
 	// stores; another version is rebuilt from the vault.
-	schemaVersion = "8"
+	schemaVersion = "9"
 )
 
 // RacyMargin is how close a file's modification time may be to the moment
@@ -76,6 +76,7 @@ type entry struct {
 type row struct {
 	rec    string // the record as JSON
 	words  string // the topic's canonical words
+	spec   string // its specific words, sorted (specKey)
 	terms  string // the search terms, as FTS5 tokens
 	nterms int
 	topic  string   // the topics table's text
@@ -92,7 +93,8 @@ func (e *entry) prepare() error {
 	if err != nil {
 		return err
 	}
-	x := &row{rec: string(b), words: strings.Join(analyze(r.Topic).words(), " ")}
+	ws := analyze(r.Topic).words()
+	x := &row{rec: string(b), words: strings.Join(ws, " "), spec: specKey(ws)}
 	x.terms, x.nterms = searchTerms(e.Text)
 	x.topic = topicTokens(r.Layer, x.words)
 	x.counts = distinctTerms(x.terms, topicTokensOnly(x.words))
@@ -170,7 +172,7 @@ CREATE TABLE IF NOT EXISTS files(
 	size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, read_ns INTEGER NOT NULL,
 	skip TEXT,
 	layer TEXT, qkey TEXT, debate_id TEXT, status TEXT, verdict TEXT, created TEXT, date TEXT,
-	topic TEXT, topic_words TEXT,
+	topic TEXT, topic_words TEXT, spec_key TEXT,
 	terms INTEGER NOT NULL DEFAULT 0,
 	head INTEGER NOT NULL DEFAULT 0,
 	rec TEXT -- last: the columns before it are read without its overflow pages
@@ -191,6 +193,7 @@ CREATE INDEX IF NOT EXISTS files_debate ON files(debate_id);
 CREATE INDEX IF NOT EXISTS files_created ON files(created DESC, name);
 CREATE INDEX IF NOT EXISTS files_head ON files(head, layer);
 CREATE INDEX IF NOT EXISTS files_skip ON files(name) WHERE skip IS NOT NULL;
+CREATE INDEX IF NOT EXISTS files_spec ON files(layer, spec_key) WHERE head = 1;
 `
 
 // openIndex opens (creating or rebuilding when needed) the database.
@@ -462,7 +465,7 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 	if _, err := w.tx.Exec(`PRAGMA cache_size = -65536`); err != nil {
 		return s.indexErr(err)
 	}
-	for _, ix := range []string{"files_qkey", "files_debate", "files_created", "files_head", "files_skip"} {
+	for _, ix := range []string{"files_qkey", "files_debate", "files_created", "files_head", "files_skip", "files_spec"} {
 		if _, err := w.tx.Exec(`DROP INDEX IF EXISTS ` + ix); err != nil {
 			return s.indexErr(err)
 		}
@@ -577,8 +580,8 @@ func (s *Store) begin(ctx context.Context) (*txWriter, error) {
 		`DELETE FROM files WHERE id = ?`,
 		`DELETE FROM search WHERE rowid = ?`,
 		`DELETE FROM topics WHERE rowid = ?`,
-		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, terms, head)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, spec_key, terms, head)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		`INSERT INTO search(rowid, text) VALUES (?, ?)`,
 		`INSERT INTO topics(rowid, words) VALUES (?, ?)`,
 	}
@@ -660,7 +663,7 @@ func (w *txWriter) del(name string) error {
 
 // insert adds the row of a file (which must have none).
 func (w *txWriter) insert(e *entry) error {
-	var skip, rec, layer, key, debateID, status, verdict, created, date, topic, words any
+	var skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec any
 	var nterms int
 	if e.Skip != "" {
 		skip = e.Skip
@@ -671,6 +674,7 @@ func (w *txWriter) insert(e *entry) error {
 	head := false
 	if r := e.Record; r != nil {
 		rec, layer, key, debateID, status, verdict, created, date, topic, words = e.row.rec, string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Date, r.Topic, e.row.words
+		spec = e.row.spec
 		if w.rebuilding {
 			head = r.Status == StatusActive
 		} else {
@@ -678,7 +682,7 @@ func (w *txWriter) insert(e *entry) error {
 		}
 		nterms = e.row.nterms
 	}
-	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, nterms, head)
+	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec, nterms, head)
 	if err != nil || e.Record == nil {
 		return err
 	}
@@ -845,6 +849,23 @@ func searchTerms(text string) (string, int) {
 		n++
 	})
 	return b.String(), n
+}
+
+// specKey is the specific (not generic) canonical words of a topic as
+// FTS5 tokens, distinct and sorted: two topics with the same key name the
+// same things, in any order and form.
+func specKey(words []string) string {
+	lx := theLexicon()
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range words {
+		if t := ftsToken(w); !lx.generic[w] && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }
 
 // topicTokensOnly is a topic's canonical words as FTS5 tokens, without

@@ -207,3 +207,71 @@ func TestImportMatchesFileAll(t *testing.T) {
 		t.Errorf("a second import: %v", err)
 	}
 }
+
+// The bounded topic lookup of a large vault (by the specific words' key,
+// the intersection of all the words, the key less one word) answers the
+// questions a small vault's lookup answers, the same way.
+func TestBoundedTopicLookupAnswersAsTheFullOne(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	filed := map[string]string{
+		"Thumbnail cache lifetime":                "Keep cached thumbnails for 7 days",
+		"Retry budget for outgoing webhooks":      "Retry a failed webhook 5 times with exponential backoff",
+		"Password reset token expiry":             "Reset tokens expire after 30 minutes",
+		"Default page size of the orders export":  "Export orders in pages of 500 rows",
+		"Which region stores EU customer backups": "EU backups stay in eu-west-1",
+		"Log retention for the payments service":  "Keep payment logs for 90 days",
+		"Invoice numbering scheme":                "Number invoices per tenant and year",
+	}
+	i := 0
+	for topic, pos := range filed {
+		e.file(t, agreed(fmt.Sprintf("20261130-plan-bounded%d-aaaaaa", i), topic, pos))
+		i++
+	}
+	questions := []struct{ topic, position string }{
+		{"Thumbnail cache lifetime", "Keep cached thumbnails for 7 days"},
+		{"How long do we cache thumbnails?", "Cached thumbnails are kept for a week"},
+		{"lifetime of the thumbnail cache", "Keep cached thumbnails for 14 days"},
+		{"Retry budget for outgoing webhooks in the EU", "Retry a failed webhook 5 times"},
+		{"Webhook retry budget", "Retry a failed webhook 3 times"},
+		{"Expiry of password reset tokens", "Reset tokens expire after 30 minutes"},
+		{"Password reset email wording", "Say who asked for the reset"},
+		{"Page size of the orders export", "Export orders in pages of 500 rows"},
+		{"Where are EU customer backups stored?", "EU backups stay in eu-west-1"},
+		{"Retention of payments service logs", "Keep payment logs for 30 days"},
+		{"Invoice numbering", "Number invoices per tenant"},
+		{"Hero image format", "Serve hero images as AVIF"},
+	}
+	answer := func() []string {
+		s := e.open(t)
+		var out []string
+		for _, q := range questions {
+			res, err := s.Check(ctx, debate.LayerPlan, q.topic, q.position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := ""
+			if res.Record != nil {
+				name = res.Record.Name
+			}
+			out = append(out, fmt.Sprintf("%s: %s %s", q.topic, res.Status, name))
+		}
+		return out
+	}
+	full := answer()
+	defer func(old int64) { topicPostings = old }(topicPostings)
+	topicPostings = 0
+	bounded := answer()
+	matched := 0
+	for i := range full {
+		if full[i] != bounded[i] {
+			t.Errorf("full lookup %q, bounded lookup %q", full[i], bounded[i])
+		}
+		if !strings.Contains(full[i], " none ") && !strings.HasSuffix(full[i], "none ") {
+			matched++
+		}
+	}
+	if matched < 8 {
+		t.Errorf("only %d of %d questions found their record:\n%s", matched, len(full), strings.Join(full, "\n"))
+	}
+}
