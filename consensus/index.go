@@ -156,6 +156,9 @@ type index struct {
 	// dfMemo holds the document frequencies read during one lookup (see
 	// df); every lookup and every write starts it afresh.
 	dfMemo map[string]int64
+	// chainMemo holds the questions' records read during one lookup, in
+	// the same way.
+	chainMemo map[string][]*Record
 }
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < marginOf(ix.dir.ModNs) }
@@ -307,7 +310,7 @@ func (s *Store) ensure(ctx context.Context) error {
 	if err := s.openIndex(); err != nil {
 		return err
 	}
-	s.idx.dfMemo = nil
+	s.idx.dfMemo, s.idx.chainMemo = nil, nil
 	info, err := s.dir.Stat()
 	if err != nil {
 		return &RecordError{Op: "stat", Path: Folder, Err: err}
@@ -416,6 +419,7 @@ func (s *Store) indexErr(err error) error {
 // recomputing the heads of the questions touched; with sig it also
 // records the folder's state. Callers hold s.mu.
 func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string, sig *dirSig, scannedNs int64) error {
+	s.idx.dfMemo, s.idx.chainMemo = nil, nil // whatever the outcome
 	if len(got) == 0 && len(gone) == 0 && sig == nil {
 		return nil
 	}
@@ -742,7 +746,7 @@ func (w *txWriter) commit(sig *dirSig, scannedNs int64) error {
 		return s.indexErr(err)
 	}
 	w.done = true
-	s.idx.dfMemo = nil
+	s.idx.dfMemo, s.idx.chainMemo = nil, nil
 	if sig != nil {
 		s.idx.dir, s.idx.scannedNs = *sig, scannedNs
 	}
@@ -1106,10 +1110,18 @@ func (s *Store) byDebate(id string) (*Record, error) {
 
 // chain is the records of question key. Callers hold s.mu.
 func (s *Store) chain(key string) []*Record {
+	if recs, ok := s.idx.chainMemo[key]; ok {
+		return recs
+	}
 	recs, err := chainOf(s.idx.db, key)
 	if err != nil {
 		s.log.Warn("consensus: could not read the lookup index", "path", CacheFile, "err", err)
+		return recs
 	}
+	if s.idx.chainMemo == nil {
+		s.idx.chainMemo = map[string][]*Record{}
+	}
+	s.idx.chainMemo[key] = recs
 	return recs
 }
 
