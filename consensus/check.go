@@ -290,12 +290,12 @@ func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []str
 
 // topicPostings bounds, roughly, the topic rows a lookup reads (see
 // topicCandidates); a variable for tests.
-var topicPostings int64 = 2000
+var topicPostings int64 = 500
 
 // topicQuery runs a query for (qkey, topic_words) rows, skipping the
 // questions in have (and adding the rest to it, when have is not nil).
 func (s *Store) topicQuery(ctx context.Context, query string, have map[string]bool, args ...any) []candidate {
-	rows, err := s.idx.db.QueryContext(ctx, query, args...)
+	rows, err := s.query(ctx, query, args...)
 	if err != nil {
 		s.log.Warn("consensus: topic lookup failed", "path", CacheFile, "err", err)
 		return nil

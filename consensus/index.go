@@ -34,7 +34,7 @@ const (
 	CacheFile = "cache/consensus-index.db"
 	// schemaVersion names the layout of the database and of what it
 	// stores; another version is rebuilt from the vault.
-	schemaVersion = "9"
+	schemaVersion = "10"
 )
 
 // RacyMargin is how close a file's modification time may be to the moment
@@ -148,8 +148,8 @@ type index struct {
 	db        *sql.DB
 	dir       dirSig
 	scannedNs int64 // when the folder was last listed
-	// stmts are the statements of txWriter, prepared once per Store (a
-	// filing's transaction uses them through tx.Stmt).
+	// stmts are the statements prepared once per Store: lookups' (query)
+	// and txWriter's (a filing's transaction uses them through tx.Stmt).
 	stmts map[string]*sql.Stmt
 	// listings counts the folder listings (scans), for tests.
 	listings int
@@ -164,9 +164,10 @@ type index struct {
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < marginOf(ix.dir.ModNs) }
 
 // The full-text tables hold FTS5 tokens made by ftsToken (ASCII letters,
-// digits and '_'), so the ascii tokenizer reads them as written; lookups
-// match single tokens, never phrases, so no positions are kept
-// (detail=none: a smaller index, faster to build).
+// digits and '_'), so the ascii tokenizer reads them as written. Lookups
+// match single tokens, never phrases: the topics table keeps no positions
+// (detail=none: smaller, faster to build); the search table keeps them,
+// as BM25 on a table without them tokenizes each matching row again.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS files(
@@ -181,7 +182,7 @@ CREATE TABLE IF NOT EXISTS files(
 	rec TEXT -- last: the columns before it are read without its overflow pages
 );
 CREATE TABLE IF NOT EXISTS repairs(qkey TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "ascii tokenchars '_'", detail = none);
+CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "ascii tokenchars '_'");
 CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(words, tokenize = "ascii tokenchars '_'", detail = none);
 CREATE TABLE IF NOT EXISTS emb(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
@@ -408,6 +409,41 @@ func (s *Store) scan(ctx context.Context, stat bool) error {
 	}
 	sig := sigOf(info)
 	return s.write(ctx, got, gone, &sig, start)
+}
+
+// query runs a read through a statement prepared once per Store (SQLite
+// parses a statement's text in about as long as a small lookup takes).
+// Callers hold s.mu.
+func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// queryRow is query for one row.
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		return s.idx.db.QueryRowContext(ctx, q, args...) // reports the error at Scan
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+func (s *Store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st := s.idx.stmts[q]; st != nil {
+		return st, nil
+	}
+	st, err := s.idx.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if s.idx.stmts == nil {
+		s.idx.stmts = map[string]*sql.Stmt{}
+	}
+	s.idx.stmts[q] = st
+	return st, nil
 }
 
 // indexErr wraps a database failure.
@@ -810,9 +846,11 @@ type querier interface {
 	Query(query string, args ...any) (*sql.Rows, error)
 }
 
+const chainQuery = `SELECT rec FROM files WHERE qkey = ? ORDER BY name`
+
 // chainOf reads the records of question key.
 func chainOf(q querier, key string) ([]*Record, error) {
-	rows, err := q.Query(`SELECT rec FROM files WHERE qkey = ? ORDER BY name`, key)
+	rows, err := q.Query(chainQuery, key)
 	if err != nil {
 		return nil, err
 	}
@@ -912,7 +950,7 @@ func (s *Store) prefetchDF(ctx context.Context, terms []string) {
 	if len(args) == 0 {
 		return
 	}
-	rows, err := s.idx.db.QueryContext(ctx, `SELECT term, n FROM df WHERE term IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
+	rows, err := s.query(ctx, `SELECT term, n FROM df WHERE term IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
 	if err != nil {
 		for _, t := range args {
 			delete(s.idx.dfMemo, t.(string)) // asked again next time
@@ -992,7 +1030,7 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 	var toRead, gone []string
 	for _, name := range names {
 		var size, mod, read int64
-		err := s.idx.db.QueryRowContext(ctx, `SELECT size, mtime_ns, read_ns FROM files WHERE name = ?`, name).Scan(&size, &mod, &read)
+		err := s.queryRow(ctx, `SELECT size, mtime_ns, read_ns FROM files WHERE name = ?`, name).Scan(&size, &mod, &read)
 		known := err == nil
 		st, lerr := s.dir.Lstat(name)
 		switch {
@@ -1097,7 +1135,7 @@ func (s *Store) readEntry(name string) *entry {
 // byDebate is the record of a debate (the first by name if several).
 // Callers hold s.mu.
 func (s *Store) byDebate(id string) (*Record, error) {
-	rows, err := s.idx.db.Query(`SELECT rec FROM files WHERE debate_id = ? AND qkey IS NOT NULL ORDER BY name LIMIT 1`, id)
+	rows, err := s.query(context.Background(), `SELECT rec FROM files WHERE debate_id = ? AND qkey IS NOT NULL ORDER BY name LIMIT 1`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -1113,7 +1151,11 @@ func (s *Store) chain(key string) []*Record {
 	if recs, ok := s.idx.chainMemo[key]; ok {
 		return recs
 	}
-	recs, err := chainOf(s.idx.db, key)
+	var recs []*Record
+	rows, err := s.query(context.Background(), chainQuery, key)
+	if err == nil {
+		recs, err = scanRecords(rows)
+	}
 	if err != nil {
 		s.log.Warn("consensus: could not read the lookup index", "path", CacheFile, "err", err)
 		return recs

@@ -89,6 +89,7 @@ type ConsensusResult struct {
 	WarmChecks      int            `json:"warm_checks"`
 	WarmCheckP50Us  float64        `json:"warm_check_p50_us"`
 	WarmCheckP99Us  float64        `json:"warm_check_p99_us"`
+	WarmCheckCPUUs  float64        `json:"warm_check_cpu_us"` // process CPU time per check, all threads
 	WarmByKindP50Us map[string]int `json:"warm_by_kind_p50_us"`
 	Answers         map[string]int `json:"answers"` // statuses the checks got
 	SelectP50Us     float64        `json:"select_p50_us"`
@@ -328,13 +329,16 @@ func benchWarm(ctx context.Context, res *ConsensusResult, root string, v *vault.
 	res.Answers = map[string]int{}
 	byKind := map[string][]time.Duration{}
 	var lat, base []time.Duration
+	var cpu time.Duration
 	for _, q := range qs {
+		c0 := selfCPU()
 		t := time.Now()
 		cr, err := warm.Check(ctx, q.layer, q.topic, q.position)
 		if err != nil {
 			return err
 		}
 		d := time.Since(t)
+		cpu += selfCPU() - c0
 		lat = append(lat, d)
 		byKind[q.kind] = append(byKind[q.kind], d)
 		res.Answers[q.kind+" → "+string(cr.Status)]++
@@ -348,6 +352,7 @@ func benchWarm(ctx context.Context, res *ConsensusResult, root string, v *vault.
 	}
 	res.WarmChecks = len(qs)
 	res.WarmCheckP50Us, res.WarmCheckP99Us = usOf(pctOf(lat, 50)), usOf(pctOf(lat, 99))
+	res.WarmCheckCPUUs = usOf(cpu / time.Duration(len(qs)))
 	res.WarmByKindP50Us = map[string]int{}
 	for k, d := range byKind {
 		res.WarmByKindP50Us[k] = int(usOf(pctOf(d, 50)))
