@@ -63,7 +63,7 @@ func printConsensusBench(a *app, r *bench.ConsensusResult) {
 	a.printf("  %-22s %10s  %s\n", "", "parley", "baseline")
 	a.printf("  %-22s %7.0f ms  generating %.0f ms; index %.1f MB\n", "import (bulk, no fsync)", r.ImportMs, r.GenerateMs, r.IndexMB)
 	a.printf("  %-22s %7.1f ms  page write with fsync %.1f ms  (p50 of %d, max %.1f ms, %d record reads)\n", "filing one record", r.FilingP50Ms, r.PageWriteP50Ms, r.Filings, r.FilingMaxMs, r.FilingIndexReads)
-	a.printf("  %-22s %7.0f ms  reading every record file %.0f ms  (%.0f ms CPU)\n", "cold rebuild", r.ColdRebuildMs, r.ReadAllMs, r.ColdRebuildCPUMs)
+	a.printf("  %-22s %7.0f ms  reading every record file %.0f ms  (%.0f ms CPU, peak %.1f MB)\n", "cold rebuild", r.ColdRebuildMs, r.ReadAllMs, r.ColdRebuildCPUMs, r.ColdRebuildRSSMB)
 	a.printf("  %-22s %7.1f ms  parley --help %.1f ms  (p50 of %d, max %.1f ms)\n", "check, new process", r.NewProcessP50Ms, r.ProcessFloorP50Ms, r.NewProcessRuns, r.NewProcessMaxMs)
 	a.printf("  %-22s %7.1f MB  parley --help %.1f MB  (peak resident)\n", "memory of a check", r.NewProcessRSSMB, r.ProcessFloorRSSMB)
 	a.printf("  %-22s %7.0f µs  SELECT by name %.0f µs  (p50 of %d; p99 %.0f µs; %.0f µs CPU per check; %d record reads)\n", "warm check", r.WarmCheckP50Us, r.SelectP50Us, r.WarmChecks, r.WarmCheckP99Us, r.WarmCheckCPUUs, r.WarmRecordReads)

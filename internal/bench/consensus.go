@@ -68,10 +68,13 @@ type ConsensusResult struct {
 	PageWriteP50Ms   float64 `json:"page_write_p50_ms"`
 	FilingIndexReads int64   `json:"filing_record_reads"` // record files the filings read
 
-	// Cold rebuild: the cache deleted, a new Store answers one check.
-	// The baseline reads every file of the folder with as many workers.
+	// Cold rebuild: the cache deleted, "parley consensus check" as a new
+	// process rebuilds it and answers (in process when there is no
+	// binary to run): wall and CPU time, peak resident memory. The
+	// baseline reads every file of the folder with as many workers.
 	ColdRebuildMs    float64 `json:"cold_rebuild_ms"`
 	ColdRebuildCPUMs float64 `json:"cold_rebuild_cpu_ms"`
+	ColdRebuildRSSMB float64 `json:"cold_rebuild_rss_mb"`
 	ReadAllMs        float64 `json:"read_all_ms"`
 
 	// A check as a new process ("parley consensus check"), wall time
@@ -168,7 +171,7 @@ func RunConsensus(ctx context.Context, o ConsensusOptions) (*ConsensusResult, er
 	}
 	progress("filed %d records one by one: p50 %.1f ms", res.Filings, res.FilingP50Ms)
 
-	if err := benchCold(ctx, res, root, vaultDir, v, cv); err != nil {
+	if err := benchCold(ctx, res, o.Parley, root, vaultDir, v, cv); err != nil {
 		return nil, err
 	}
 	progress("cold rebuild %.0f ms", res.ColdRebuildMs)
@@ -234,7 +237,7 @@ func benchFilings(ctx context.Context, res *ConsensusResult, root string, v *vau
 
 // benchCold reads every file of the folder (the baseline), then deletes
 // the index and times a new Store's first check, which rebuilds it.
-func benchCold(ctx context.Context, res *ConsensusResult, root, vaultDir string, v *vault.Vault, cv *consensusVault) error {
+func benchCold(ctx context.Context, res *ConsensusResult, exe, root, vaultDir string, v *vault.Vault, cv *consensusVault) error {
 	folder := filepath.Join(vaultDir, filepath.FromSlash(consensus.Folder))
 	entries, err := os.ReadDir(folder)
 	if err != nil {
@@ -264,6 +267,16 @@ func benchCold(ctx context.Context, res *ConsensusResult, root, vaultDir string,
 			return err
 		}
 	}
+	o := cv.outcomes[0]
+	if exe != "" {
+		m, err := runMeasured(ctx, exe, "--root", root, "--vault", vaultDir, "--json", "consensus", "check", "--lenient",
+			"--layer", string(o.Session.Layer), "--topic", o.Session.Topic, "--position", o.DefenderPosition)
+		if err != nil {
+			return err
+		}
+		res.ColdRebuildMs, res.ColdRebuildCPUMs, res.ColdRebuildRSSMB = ms(m.wall), ms(m.cpu), m.rssMB
+		return nil
+	}
 	cold, err := consensus.Open(root, v)
 	if err != nil {
 		return err
@@ -271,7 +284,6 @@ func benchCold(ctx context.Context, res *ConsensusResult, root, vaultDir string,
 	defer cold.Close()
 	c0 := selfCPU()
 	t0 = time.Now()
-	o := cv.outcomes[0]
 	if _, err := cold.Check(ctx, o.Session.Layer, o.Session.Topic, o.DefenderPosition); err != nil {
 		return err
 	}
@@ -284,19 +296,19 @@ func benchCold(ctx context.Context, res *ConsensusResult, root, vaultDir string,
 func benchProcesses(ctx context.Context, res *ConsensusResult, exe, root, vaultDir string, qs []consensusQuery) error {
 	var wall, floor []time.Duration
 	for _, q := range qs {
-		d, rss, err := runMeasured(ctx, exe, "--help")
+		m, err := runMeasured(ctx, exe, "--help")
 		if err != nil {
 			return err
 		}
-		floor = append(floor, d)
-		res.ProcessFloorRSSMB = max(res.ProcessFloorRSSMB, rss)
-		d, rss, err = runMeasured(ctx, exe, "--root", root, "--vault", vaultDir, "--json", "consensus", "check", "--lenient",
+		floor = append(floor, m.wall)
+		res.ProcessFloorRSSMB = max(res.ProcessFloorRSSMB, m.rssMB)
+		m, err = runMeasured(ctx, exe, "--root", root, "--vault", vaultDir, "--json", "consensus", "check", "--lenient",
 			"--layer", string(q.layer), "--topic", q.topic, "--position", q.position)
 		if err != nil {
 			return err
 		}
-		wall = append(wall, d)
-		res.NewProcessRSSMB = max(res.NewProcessRSSMB, rss)
+		wall = append(wall, m.wall)
+		res.NewProcessRSSMB = max(res.NewProcessRSSMB, m.rssMB)
 	}
 	res.NewProcessRuns = len(qs)
 	res.NewProcessP50Ms, res.NewProcessMaxMs = ms(pctOf(wall, 50)), ms(slices.Max(wall))
@@ -379,18 +391,24 @@ func benchWarm(ctx context.Context, res *ConsensusResult, root string, v *vault.
 	return nil
 }
 
-// runMeasured runs a command and returns its wall time and its own peak
-// resident memory in MB. Exit 3 (a conflict) is an answer, not a
-// failure. The peak is the child's VmHWM, read from /proc while it runs:
-// its rusage would count the parent's memory, which it shares until its
-// exec. 0 where /proc is not there.
-func runMeasured(ctx context.Context, exe string, args ...string) (time.Duration, float64, error) {
+// measured is a process's wall time, CPU time (user and system) and own
+// peak resident memory.
+type measured struct {
+	wall, cpu time.Duration
+	rssMB     float64
+}
+
+// runMeasured runs a command and measures it. Exit 3 (a conflict) is an
+// answer, not a failure. The peak is the child's VmHWM, read from /proc
+// while it runs: its rusage would count the parent's memory, which it
+// shares until its exec. 0 where /proc is not there.
+func runMeasured(ctx context.Context, exe string, args ...string) (measured, error) {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return measured{}, err
 	}
 	done := make(chan struct{})
 	peak := make(chan float64, 1)
@@ -417,9 +435,9 @@ func runMeasured(ctx context.Context, exe string, args ...string) (time.Duration
 	rss := <-peak
 	var exitErr *exec.ExitError
 	if err != nil && !(errors.As(err, &exitErr) && exitErr.ExitCode() == 3) {
-		return 0, 0, fmt.Errorf("%s %s: %v: %s", exe, strings.Join(args, " "), err, stderr.String())
+		return measured{}, fmt.Errorf("%s %s: %v: %s", exe, strings.Join(args, " "), err, stderr.String())
 	}
-	return d, rss, nil
+	return measured{wall: d, cpu: processCPU(cmd.ProcessState), rssMB: rss}, nil
 }
 
 // vmHWM reads the peak resident set (kB) from a /proc/<pid>/status file,
