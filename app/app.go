@@ -4,7 +4,7 @@
 // input into its arguments and its results into their output. Warnings are
 // values returned to the caller, never printed here.
 //
-// app owns: where a root and its vault are, loading config.json once, and
+// app owns: where a root and its vault are, loading config.json, and
 // opening the messenger backend the configuration names (see Backend).
 // It must not import cobra, mcpserver, web or anything under cmd: front
 // ends import app, never the other way round.
@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/config"
@@ -52,12 +51,11 @@ type Notice struct {
 const NoticeWaiting = "waiting"
 
 // App is one root and its vault. It is cheap to make: nothing is read
-// until a method needs it, and then only once.
+// until a method needs it.
 type App struct {
 	root, vault string
 	log         *slog.Logger
 	notify      func(Notice)
-	config      func() (*config.Config, error)
 }
 
 // New makes an App for the root and vault the options name.
@@ -81,7 +79,6 @@ func New(o Options) *App {
 	if a.notify == nil {
 		a.notify = func(Notice) {}
 	}
-	a.config = sync.OnceValues(func() (*config.Config, error) { return config.Load(a.root) })
 	return a
 }
 
@@ -94,6 +91,6 @@ func (a *App) Vault() string { return a.vault }
 // Logger is where the App and what it opens log.
 func (a *App) Logger() *slog.Logger { return a.log }
 
-// Config is <root>/config.json (the defaults when it is missing), loaded
-// on first use.
-func (a *App) Config() (*config.Config, error) { return a.config() }
+// Config is <root>/config.json (the defaults when it is missing), read
+// at each call: a command that writes it (init, demo) reads what it wrote.
+func (a *App) Config() (*config.Config, error) { return config.Load(a.root) }

@@ -163,9 +163,10 @@ func (a *factory) config() (*config.Config, error) {
 }
 
 // service is the service layer for --root and --vault, made on first use
-// (after the flags are parsed) and shared by the command's calls.
+// (after the flags are parsed) and shared by the command's calls; made
+// again if the root or vault changed (the demo moves to its own).
 func (a *factory) service() *app.App {
-	if a.svc == nil {
+	if a.svc == nil || a.svc.Root() != a.rootDir() || a.svc.Vault() != a.vaultDir() {
 		a.svc = app.New(app.Options{
 			Root: a.rootDir(), Vault: a.vaultDir(), Logger: a.logger(),
 			Notify: func(n app.Notice) {
