@@ -10,7 +10,7 @@ import (
 	"github.com/parleyhq/parley/internal/bench"
 )
 
-func newBenchConsensusCmd(a *app) *cobra.Command {
+func newBenchConsensusCmd(a *factory) *cobra.Command {
 	o := bench.DefaultConsensusOptions
 	cmd := &cobra.Command{
 		Use:   "consensus",
@@ -57,7 +57,7 @@ func newBenchConsensusCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func printConsensusBench(a *app, r *bench.ConsensusResult) {
+func printConsensusBench(a *factory, r *bench.ConsensusResult) {
 	a.printf("consensus, %d records, %d CPUs, load %.2f → %.2f (bars: warm check p50 ≤ 1 ms, new process ≤ 100 ms, cold rebuild ≤ 10 s, memory ≤ 150 MB)\n",
 		r.Records, r.CPUs, r.LoadBefore, r.LoadAfter)
 	a.printf("  %-22s %10s  %s\n", "", "parley", "baseline")
