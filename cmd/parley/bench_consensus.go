@@ -51,7 +51,7 @@ func newBenchConsensusCmd(a *factory) *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&o.Records, "records", o.Records, "records in the generated vault")
-	cmd.Flags().IntVar(&o.Checks, "checks", o.Checks, "warm checks (and a quarter as many searches) to time")
+	cmd.Flags().IntVar(&o.Checks, "checks", o.Checks, "warm checks (and a twentieth as many searches) to time")
 	cmd.Flags().IntVar(&o.Processes, "processes", o.Processes, "checks to time as new processes")
 	cmd.Flags().IntVar(&o.Filings, "filings", o.Filings, "records to file one at a time into the full vault")
 	return cmd

@@ -394,7 +394,7 @@ func TestBenchConsensusSmall(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 10 || res.ColdRebuildMs <= 0 || res.WarmCheckP50Us <= 0 || res.SearchP50Us <= 0 ||
+	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 2 || res.ColdRebuildMs <= 0 || res.WarmCheckP50Us <= 0 || res.SearchP50Us <= 0 ||
 		res.WarmRecordReads != 0 || res.NewProcessRuns != 2 || res.NewProcessP50Ms <= 0 || res.NewProcessRSSMB <= 0 || res.IndexMB <= 0 {
 		t.Errorf("figures %+v", res)
 	}

@@ -371,7 +371,7 @@ func benchWarm(ctx context.Context, res *ConsensusResult, root string, v *vault.
 	}
 	res.SelectP50Us = usOf(pctOf(base, 50))
 
-	searches := max(len(qs)/4, 1)
+	searches := max(len(qs)/20, 1)
 	lat = lat[:0]
 	for i := range searches {
 		q := qs[i%len(qs)]
