@@ -163,6 +163,12 @@ type index struct {
 
 func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < marginOf(ix.dir.ModNs) }
 
+// The connection's memory map and page cache (KiB when negative).
+const (
+	mmapSize  = "1073741824"
+	cacheSize = "-8192"
+)
+
 // The full-text tables hold FTS5 tokens made by ftsToken (ASCII letters,
 // digits and '_'), so the ascii tokenizer reads them as written. Lookups
 // match single tokens, never phrases: the topics table keeps no positions
@@ -249,7 +255,7 @@ func (s *Store) tryOpen() (*index, error) {
 	// cache of at most 8 MB, so that a check stays small whatever the
 	// vault's size.
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)"+
-		"&_pragma=mmap_size(1073741824)&_pragma=cache_size(-8192)")
+		"&_pragma=mmap_size("+mmapSize+")&_pragma=cache_size("+cacheSize+")")
 	if err != nil {
 		return nil, err
 	}
@@ -495,16 +501,18 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 // that a rebuild takes about as long as the slower of the two and holds
 // neither the files nor their records in memory. Callers hold s.mu.
 func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scannedNs int64) error {
+	// While the tables are filled: a larger page cache (fewer pages
+	// spill to the log before the commit), and no memory map (creating
+	// the indexes reads every page, which would all stay resident).
+	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA cache_size = -32768; PRAGMA mmap_size = 0`); err != nil {
+		return s.indexErr(err)
+	}
+	defer s.idx.db.Exec(`PRAGMA cache_size = ` + cacheSize + `; PRAGMA mmap_size = ` + mmapSize)
 	w, err := s.begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer w.close()
-	// A larger page cache while the tables are filled: fewer pages spill
-	// to the log before the commit.
-	if _, err := w.tx.Exec(`PRAGMA cache_size = -65536`); err != nil {
-		return s.indexErr(err)
-	}
 	for _, ix := range []string{"files_qkey", "files_debate", "files_created", "files_head", "files_skip", "files_spec"} {
 		if _, err := w.tx.Exec(`DROP INDEX IF EXISTS ` + ix); err != nil {
 			return s.indexErr(err)
@@ -590,9 +598,7 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 			}
 		}
 	}
-	err = w.commit(&sig, scannedNs)
-	_, _ = s.idx.db.Exec(`PRAGMA cache_size = -8192`) // the connection's, as opened
-	return err
+	return w.commit(&sig, scannedNs)
 }
 
 // txWriter is one transaction that changes rows, with its prepared
