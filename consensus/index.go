@@ -501,13 +501,12 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 // that a rebuild takes about as long as the slower of the two and holds
 // neither the files nor their records in memory. Callers hold s.mu.
 func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scannedNs int64) error {
-	// While the tables are filled: a larger page cache (fewer pages
-	// spill to the log before the commit), and no memory map (creating
-	// the indexes reads every page, which would all stay resident).
-	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA cache_size = -32768; PRAGMA mmap_size = 0`); err != nil {
+	// No memory map while the tables are filled: creating the indexes
+	// reads every page, which would all stay resident.
+	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
 		return s.indexErr(err)
 	}
-	defer s.idx.db.Exec(`PRAGMA cache_size = ` + cacheSize + `; PRAGMA mmap_size = ` + mmapSize)
+	defer s.idx.db.Exec(`PRAGMA mmap_size = ` + mmapSize)
 	w, err := s.begin(ctx)
 	if err != nil {
 		return err
@@ -558,16 +557,11 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 	// active; the questions with several records are settled at the end
 	// from what is kept of them here.
 	w.rebuilding = true
-	chains := map[string][]*Record{}
 	var werr error
 	for e := range parsed {
 		if werr == nil {
 			if werr = w.insert(e); werr != nil {
 				cancel() // stop the readers; drain what they already sent
-			}
-			if r := e.Record; r != nil {
-				chains[r.key()] = append(chains[r.key()], &Record{Name: r.Name, Created: r.Created, Status: r.Status,
-					Supersedes: r.Supersedes, SupersededBy: r.SupersededBy})
 			}
 		}
 	}
@@ -580,22 +574,24 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 	if _, err := w.tx.Exec(indexes); err != nil {
 		return s.indexErr(err)
 	}
-	for key, chain := range chains {
-		if len(chain) < 2 {
-			continue
+	// The questions with several records (a tenth, say) have their
+	// heads computed from their chains; holding every record's links in
+	// memory instead would grow with the vault.
+	rows, err := w.tx.Query(`SELECT qkey FROM files WHERE qkey IS NOT NULL GROUP BY qkey HAVING count(*) > 1`)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	var multi []string
+	for rows.Next() {
+		var k string
+		if rows.Scan(&k) == nil {
+			multi = append(multi, k)
 		}
-		h := headOf(chain)
-		for _, r := range chain {
-			if want := r == h && r.Status == StatusActive; want != (r.Status == StatusActive) {
-				if _, err := w.tx.Exec(`UPDATE files SET head = ? WHERE name = ?`, want, r.Name+".md"); err != nil {
-					return s.indexErr(err)
-				}
-			}
-		}
-		if len(unrepaired(chain)) > 0 {
-			if _, err := w.tx.Exec(`INSERT OR IGNORE INTO repairs(qkey) VALUES (?)`, key); err != nil {
-				return s.indexErr(err)
-			}
+	}
+	rows.Close()
+	for _, key := range multi {
+		if err := recomputeHead(w.tx, key); err != nil {
+			return s.indexErr(err)
 		}
 	}
 	return w.commit(&sig, scannedNs)
