@@ -17,7 +17,7 @@ import (
 
 // newFake starts a fake endpoint and an adapter pointed at it whose
 // backoff waits are recorded instead of slept.
-func newFake(t *testing.T, cfg OpenAIConfig, respond func(r *openaitest.Request) openaitest.Response) (*OpenAI, *openaitest.Server, *[]time.Duration) {
+func newFake(t *testing.T, cfg OpenAIConfig, respond func(r *openaitest.Request) openaitest.Response) (*LLM, *openaitest.Server, *[]time.Duration) {
 	t.Helper()
 	srv := openaitest.New(t, respond)
 	cfg.BaseURL = srv.URL()
