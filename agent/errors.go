@@ -26,3 +26,7 @@ var (
 	// or an override file with an unknown name.
 	ErrBadTemplate = errors.New("invalid prompt template")
 )
+
+// ErrParentGone means the process that started this one has already ended
+// (WatchParent).
+var ErrParentGone = errors.New("the parent process has ended")

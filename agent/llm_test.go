@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +48,7 @@ func fails(err error) func(ChatRequest) (ChatReply, error) {
 // flaky is a transient failure; after is what the server asked to wait.
 type flaky struct{ after time.Duration }
 
-func (f flaky) Error() string                 { return "flaky" }
+func (f flaky) Error() string                { return "flaky" }
 func (f flaky) Retry() (bool, time.Duration) { return true, f.after }
 
 // diagnosed is a client that classifies its own errors.
@@ -217,5 +218,26 @@ func TestConfigureUsesTheRegisteredProviders(t *testing.T) {
 			}()
 			RegisterProvider(kind, Provider{Client: func(string, ChatSettings) (ChatClient, error) { return nil, nil }})
 		}()
+	}
+}
+
+// WatchParent ends its context only when the parent changes; a parent
+// that is already gone is ErrParentGone.
+func TestWatchParent(t *testing.T) {
+	t.Parallel()
+	ctx, stop, err := WatchParent(context.Background(), os.Getppid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * parentPoll)
+	if ctx.Err() != nil {
+		t.Fatal("the context ended while the parent lives")
+	}
+	stop()
+	if ctx.Err() == nil {
+		t.Fatal("stop left the context running")
+	}
+	if _, _, err := WatchParent(context.Background(), os.Getppid()+1_000_000); !errors.Is(err, ErrParentGone) {
+		t.Fatalf("another parent: %v", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -124,33 +123,14 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 	// the caller did not arrange for it (a test binary standing in for parley).
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	if parent != 0 {
-		if os.Getppid() != parent {
+		var stop func()
+		if ctx, stop, err = agent.WatchParent(ctx, parent); err != nil {
 			// The parent died before this process looked: nothing to serve.
 			a.warnf("the process that started this agent (pid %d) has ended; %s does not start", parent, name)
 			return nil
 		}
-		stop := make(chan struct{})
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			t := time.NewTicker(100 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					if os.Getppid() != parent {
-						cancel()
-						return
-					}
-				}
-			}
-		}()
-		defer func() { close(stop); <-done }()
+		defer stop()
 	}
 	reg := &agent.SessionRegistry{Registrar: m.reg, SessionID: sessionID, Model: sp.String()}
 	r := &agent.Runner{

@@ -58,7 +58,7 @@ type rehearsal struct {
 // stagehandBusy is a transient failure, worth another try.
 type stagehandBusy struct{ wait time.Duration }
 
-func (e stagehandBusy) Error() string                 { return "rehearsal: the stage is busy" }
+func (e stagehandBusy) Error() string                { return "rehearsal: the stage is busy" }
 func (e stagehandBusy) Retry() (bool, time.Duration) { return true, e.wait }
 
 var (
