@@ -12,7 +12,7 @@ import (
 // model, and the prompt templates of openai.templates (relative to the
 // root). An agent's failed turns go to stderr even without --verbose: the
 // coordinator only sees a rejected reply.
-func (a *app) agentAdapters() (agent.Adapters, error) {
+func (a *factory) agentAdapters() (agent.Adapters, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
