@@ -21,6 +21,9 @@ const (
 	backoffCap          = 8 * time.Second
 	// maxEchoBytes bounds the malformed reply shown back to the model.
 	maxEchoBytes = 8 << 10
+	// maxUsageTokens bounds a usage count a server reports, and a turn's
+	// sum of them.
+	maxUsageTokens = 1 << 30
 )
 
 // LLMConfig says how the turn loop asks a model.
@@ -145,11 +148,7 @@ func (l *LLM) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, 
 		if err != nil {
 			return nil, err
 		}
-		if l.conf.CountTotal {
-			tokens += max(rep.Usage.TotalTokens, rep.Usage.PromptTokens+rep.Usage.CompletionTokens)
-		} else {
-			tokens += rep.Usage.CompletionTokens
-		}
+		tokens = min(tokens+l.tokens(rep.Usage), maxUsageTokens)
 		t, perr := ParseModelReply(rep.Content, req)
 		if perr == nil {
 			t.Tokens = tokens
@@ -168,6 +167,19 @@ func (l *LLM) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, 
 	}
 }
 
+// tokens is what a reply's usage counts for: its completion tokens, or
+// with CountTotal prompt + completion (or the reported total, if larger).
+// A count a server reports below 0 is taken as not reported, and each is
+// capped at maxUsageTokens, so that no server can make a turn's tokens
+// negative or wrap them around.
+func (l *LLM) tokens(u Usage) int {
+	count := func(n int) int { return min(max(n, 0), maxUsageTokens) }
+	if l.conf.CountTotal {
+		return max(count(u.TotalTokens), count(u.PromptTokens)+count(u.CompletionTokens))
+	}
+	return count(u.CompletionTokens)
+}
+
 func clipBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -176,9 +188,9 @@ func clipBytes(s string, n int) string {
 }
 
 // chat makes one request of the client, retrying while its error is
-// Retryable: after the wait the error asks for, else d/2 + jitter·d/2 with
-// d = min(8 s, 0.5 s·2^try). A wait that would pass the turn's deadline
-// ends with it (ctx).
+// Retryable: after the wait the error asks for (at most a minute), else
+// d/2 + jitter·d/2 with d = min(8 s, 0.5 s·2^try). A wait that would pass
+// the turn's deadline ends with it (ctx).
 func (l *LLM) chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 	var last error
 	for try := 0; ; try++ {
@@ -197,9 +209,9 @@ func (l *LLM) chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 		if try >= l.conf.MaxRetries {
 			return ChatReply{}, &gaveUpError{err: err, retries: try}
 		}
-		delay := wait
+		delay := min(wait, maxRetryAfter)
 		if delay <= 0 {
-			d := min(backoffCap, backoffBase<<try)
+			d := min(backoffCap, backoffBase<<min(try, 10)) // no shift that overflows
 			delay = d/2 + time.Duration(l.jitter()*float64(d/2))
 		}
 		// A wait that would pass the turn's deadline ends with it: the

@@ -80,10 +80,10 @@ const heldTurn = `{"position":"Sessions expire after 30 minutes idle","counter_t
 func TestLLMRetriesRepairsAndCounts(t *testing.T) {
 	t.Parallel()
 	c := &scriptedClient{steps: []func(ChatRequest) (ChatReply, error){
-		fails(flaky{}), fails(fmt.Errorf("wrapped: %w", flaky{after: 3 * time.Second})),
+		fails(flaky{}), fails(fmt.Errorf("wrapped: %w", flaky{after: 3 * time.Second})), fails(flaky{after: 10 * time.Hour}),
 		says("I would rather talk than fill in JSON.", 25), says(heldTurn, 70),
 	}}
-	l, slept := newLoop(t, c, LLMConfig{Kind: "test", MaxRetries: 2})
+	l, slept := newLoop(t, c, LLMConfig{Kind: "test", MaxRetries: 3})
 	req := request(1, 1)
 	req.Budget.TokensThisTurn = 10
 	tu, err := l.Turn(context.Background(), req)
@@ -93,13 +93,14 @@ func TestLLMRetriesRepairsAndCounts(t *testing.T) {
 	if tu.Position != "Sessions expire after 30 minutes idle" || tu.Tokens != 25+70 || tu.DebateID != req.DebateID || tu.Round != 1 {
 		t.Fatalf("turn %+v", tu)
 	}
-	if want := []time.Duration{backoffBase / 2, 3 * time.Second}; fmt.Sprint(*slept) != fmt.Sprint(want) {
+	// The backoff (jitter 0), the server's wait, and a wait capped at a minute.
+	if want := []time.Duration{backoffBase / 2, 3 * time.Second, time.Minute}; fmt.Sprint(*slept) != fmt.Sprint(want) {
 		t.Errorf("waits %v, want %v", *slept, want)
 	}
-	if len(c.got) != 4 {
-		t.Fatalf("%d requests, want 4", len(c.got))
+	if len(c.got) != 5 {
+		t.Fatalf("%d requests, want 5", len(c.got))
 	}
-	first, reask := c.got[2], c.got[3]
+	first, reask := c.got[3], c.got[4]
 	if first.MaxTokens != MinCompletionTokens || len(first.Messages) != 2 || first.Messages[0].Role != ChatSystem ||
 		!strings.Contains(first.Messages[1].Content, "Use UUIDv7 keys") {
 		t.Errorf("first request %+v", first)
@@ -239,5 +240,56 @@ func TestWatchParent(t *testing.T) {
 	}
 	if _, _, err := WatchParent(context.Background(), os.Getppid()+1_000_000); !errors.Is(err, ErrParentGone) {
 		t.Fatalf("another parent: %v", err)
+	}
+}
+
+// Whatever usage a server reports, a turn's tokens are not negative (a
+// negative count is no count: the coordinator estimates) and do not wrap.
+func TestLLMHostileUsage(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		usage []Usage
+		total bool
+		want  int
+	}{
+		{"negative completion", []Usage{{CompletionTokens: -500}}, false, 0},
+		{"negative prompt, total", []Usage{{PromptTokens: -1000, CompletionTokens: 40, TotalTokens: -960}}, true, 40},
+		{"huge over a re-ask", []Usage{{CompletionTokens: 1<<62 + 1}, {CompletionTokens: 1 << 62}}, false, maxUsageTokens},
+		{"huge total", []Usage{{PromptTokens: 1 << 62, CompletionTokens: 1 << 62, TotalTokens: -1}}, true, maxUsageTokens},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var steps []func(ChatRequest) (ChatReply, error)
+			for i, u := range c.usage {
+				content := heldTurn
+				if i < len(c.usage)-1 {
+					content = "prose first"
+				}
+				steps = append(steps, func(ChatRequest) (ChatReply, error) { return ChatReply{Content: content, Usage: u}, nil })
+			}
+			l, _ := newLoop(t, &scriptedClient{steps: steps}, LLMConfig{CountTotal: c.total})
+			tu, err := l.Turn(context.Background(), request(1, 1))
+			if err != nil || tu.Tokens != c.want {
+				t.Fatalf("%+v %v, want %d tokens", tu, err, c.want)
+			}
+		})
+	}
+}
+
+// However many retries are allowed, the backoff stays at its cap.
+func TestLLMBackoffDoesNotOverflow(t *testing.T) {
+	t.Parallel()
+	l, slept := newLoop(t, &scriptedClient{steps: []func(ChatRequest) (ChatReply, error){fails(flaky{})}}, LLMConfig{MaxRetries: 80})
+	if _, err := l.Turn(context.Background(), request(1, 1)); err == nil {
+		t.Fatal("no error")
+	}
+	if len(*slept) != 80 {
+		t.Fatalf("%d waits", len(*slept))
+	}
+	for i, d := range *slept {
+		if d < backoffBase/2 || d > backoffCap {
+			t.Fatalf("wait %d is %v", i, d)
+		}
 	}
 }
