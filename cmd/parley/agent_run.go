@@ -28,8 +28,9 @@ func newAgentCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// adapters are the agent kinds this build provides (script, exec, openai);
-// a.agentAdapters configures openai from config.json.
+// adapters are the agent kinds this build provides (script, exec, and each
+// registered chat provider: openai); a.agentAdapters configures them from
+// config.json.
 var adapters = agent.DefaultAdapters
 
 func newAgentRunCmd(a *factory) *cobra.Command {
@@ -100,7 +101,7 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 	f.StringVar(&execCmd, "exec", "", "command run per turn with sh -c")
 	f.StringVar(&script, "script", "", "JSON script of turns")
 	f.StringVar(&openaiModel, "openai", "", "model served by the OpenAI-compatible endpoint of config.json (openai.baseUrl)")
-	f.StringVar(&spec, "spec", "", "any agent spec, e.g. script:FILE or openai:MODEL")
+	f.StringVar(&spec, "spec", "", "any agent spec, e.g. script:FILE, openai:MODEL or another chat provider's KIND:MODEL")
 	f.StringVar(&sessionID, "session-id", "", "registry session id (default: a new one)")
 	f.BoolVar(&exitWithParent, "exit-with-parent", false, "stop when the process that started this one ends")
 	f.IntVar(&parentPID, "parent-pid", 0, "with --exit-with-parent: the pid of that process (default: the parent found at start)")
