@@ -28,9 +28,8 @@ func newAgentCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// adapters are the agent kinds this build provides (script, exec, and each
-// registered chat provider: openai); a.agentAdapters configures them from
-// config.json.
+// adapters are the agent kinds this build provides (script, exec, openai);
+// a.agentAdapters configures openai from config.json.
 var adapters = agent.DefaultAdapters
 
 func newAgentRunCmd(a *factory) *cobra.Command {
