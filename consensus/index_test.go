@@ -275,3 +275,21 @@ func TestBoundedTopicLookupAnswersAsTheFullOne(t *testing.T) {
 		t.Errorf("only %d of %d questions found their record:\n%s", matched, len(full), strings.Join(full, "\n"))
 	}
 }
+
+// Opening a Store costs no database: a command that opens one and asks
+// nothing of it (or only files through it later) never opens the index.
+func TestOpenDoesNotOpenTheIndex(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.open(t)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.root, CacheFile)); !os.IsNotExist(err) {
+		t.Errorf("Open and Close made %s: %v", CacheFile, err)
+	}
+	mustCheck(t, e.open(t), "Anything at all", "Some position")
+	if _, err := os.Stat(filepath.Join(e.root, CacheFile)); err != nil {
+		t.Errorf("the first lookup did not open the index: %v", err)
+	}
+}
