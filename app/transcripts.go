@@ -1,0 +1,237 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
+)
+
+// Transcripts opens the debates of the root to read them. With no root
+// the error is fs.ErrNotExist: a command that only reads never makes one.
+// The caller closes the store.
+func (a *App) Transcripts() (*transcripts.Store, error) {
+	return transcripts.OpenStore(a.root, a.log)
+}
+
+// WriteTranscripts opens the debates of the root to run debates: their
+// seals are signed with config.json's seal.signingKey when it has one.
+func (a *App) WriteTranscripts() (*transcripts.Store, error) {
+	cfg, err := a.Config()
+	if err != nil {
+		return nil, err
+	}
+	key, err := cfg.SealSigningKey()
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.Transcripts()
+	if err != nil {
+		return nil, err
+	}
+	if key != nil {
+		st.SignWith(key)
+	}
+	return st, nil
+}
+
+// Witnesses opens what a debate's seal is checked against: the vault and
+// its consensus records (when the vault exists: reading never creates
+// one) and config.json's public key. done releases them; it is never nil
+// when err is nil.
+func (a *App) Witnesses() (w transcripts.Witnesses, done func(), err error) {
+	cfg, err := a.Config()
+	if err != nil {
+		return w, nil, err
+	}
+	w.PublicKey = cfg.SealPublicKey()
+	v, err := vault.Open(a.vault, vault.WithLogger(a.log))
+	if err != nil {
+		return w, func() {}, nil
+	}
+	w.Vault = v
+	cs, err := consensus.Open(a.root, v, consensus.WithLogger(a.log))
+	if err != nil {
+		return w, func() { v.Close() }, nil
+	}
+	w.Records = cs
+	return w, func() { cs.Close(); v.Close() }, nil
+}
+
+// Audit reads debate id from st and checks every file it produced against
+// its seal (transcripts.Store.Audit). A debate that is not there is
+// transcripts.ErrNotFound or fs.ErrNotExist (see IsNoDebate).
+func (a *App) Audit(ctx context.Context, st *transcripts.Store, id string) (*transcripts.Transcript, error) {
+	w, done, err := a.Witnesses()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return st.Audit(ctx, id, w)
+}
+
+// IsNoDebate reports whether err says the debate asked for is not there.
+func IsNoDebate(err error) bool {
+	return errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
+}
+
+// Integrity audits each debate and says its integrity in a few words
+// ("verified", "verified so far", "TAMPERED: …", "unreadable"): the
+// judgement transcripts list, show, verify and the web pages all show.
+func (a *App) Integrity(ctx context.Context, st *transcripts.Store, ids []string) (map[string]string, error) {
+	w, done, err := a.Witnesses()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	out := make(map[string]string, len(ids))
+	for _, id := range ids {
+		t, err := st.Audit(ctx, id, w)
+		if err != nil {
+			out[id] = "unreadable"
+			continue
+		}
+		in := transcripts.NewView(t).Integrity
+		out[id] = in.Summary()
+		if in.Tampered() {
+			out[id] = "TAMPERED: " + in.Summary()
+		}
+	}
+	return out, nil
+}
+
+// TranscriptQuery selects debates to list; every field is optional.
+type TranscriptQuery struct {
+	// Layer and Verdict are as the user typed them ("spec",
+	// "CONSENSUS_REACHED"); Since is a date, an RFC 3339 time or an age
+	// ("36h", "7d").
+	Layer, Verdict, Since string
+	// Now is what an age counts back from (zero: time.Now).
+	Now time.Time
+}
+
+// Filter parses q. A bad field is an *InputError naming it.
+func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
+	var f transcripts.Filter
+	var err error
+	if q.Layer != "" {
+		if f.Layer, err = debate.ParseLayer(q.Layer); err != nil {
+			return f, &InputError{Field: "layer", Err: err}
+		}
+	}
+	if q.Verdict != "" {
+		if f.Verdict, err = debate.ParseVerdict(q.Verdict); err != nil {
+			return f, &InputError{Field: "verdict", Err: err, Hint: "use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT"}
+		}
+	}
+	if q.Since != "" {
+		now := q.Now
+		if now.IsZero() {
+			now = time.Now()
+		}
+		if f.Since, err = transcripts.ParseSince(q.Since, now); err != nil {
+			return f, &InputError{Field: "since", Err: err}
+		}
+	}
+	return f, nil
+}
+
+// ListTranscripts is the debates under the root that q selects, newest
+// first, each with its integrity (see Integrity). With no root the error
+// is fs.ErrNotExist.
+func (a *App) ListTranscripts(ctx context.Context, q TranscriptQuery) ([]transcripts.Summary, error) {
+	f, err := q.Filter()
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.Transcripts()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	list, err := st.Find(f)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(list))
+	for i, s := range list {
+		ids[i] = s.ID
+	}
+	integrity, err := a.Integrity(ctx, st, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].Integrity = integrity[list[i].ID]
+	}
+	return list, nil
+}
+
+// ReadTranscript is debate id as a reader follows it, its integrity
+// checked against its seal on the way (View.Integrity.Tampered says
+// whether anything differs). A debate that is not there: see IsNoDebate.
+func (a *App) ReadTranscript(ctx context.Context, id string) (*transcripts.View, error) {
+	st, err := a.Transcripts()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	t, err := a.Audit(ctx, st, id)
+	if err != nil {
+		return nil, err
+	}
+	return transcripts.NewView(t), nil
+}
+
+// Verification is every file of a debate checked against its seal: what
+// "transcripts verify --json" prints.
+type Verification struct {
+	transcripts.Report
+	Tampered  bool                    `json:"tampered"`
+	Files     []transcripts.FileCheck `json:"files"`
+	Signature transcripts.SigStatus   `json:"signature,omitempty"`
+	// Integrity is the whole judgement, for a front end to word.
+	Integrity transcripts.Integrity `json:"-"`
+}
+
+// VerifyTranscript checks every file debate id produced (its hash chain,
+// session.json, verdict.json, its vault page, its consensus record) against
+// its seal. A tampered debate is a result (Tampered), not an error.
+func (a *App) VerifyTranscript(ctx context.Context, id string) (*Verification, error) {
+	st, err := a.Transcripts()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	t, err := a.Audit(ctx, st, id)
+	if err != nil {
+		return nil, err
+	}
+	in := transcripts.NewView(t).Integrity
+	return &Verification{Report: *t.Report, Tampered: in.Tampered(), Files: in.Files, Signature: in.Signature, Integrity: in}, nil
+}
+
+// LoadOutcome gives a consensus store the verified outcome of a closed
+// debate (transcripts.Store.LoadOutcome): a tampered transcript is
+// refused, naming its first bad line; one not sealed yet is
+// consensus.ErrNotClosed.
+func (a *App) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, error) {
+	st, err := a.Transcripts()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	o, err := st.LoadOutcome(ctx, id)
+	if errors.Is(err, transcripts.ErrNotSealed) {
+		return nil, fmt.Errorf("%w: %v", consensus.ErrNotClosed, err)
+	}
+	return o, err
+}
+
+var _ consensus.OutcomeLoader = (*App)(nil)
