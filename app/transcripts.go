@@ -2,9 +2,13 @@ package app
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/parleyhq/parley/consensus"
@@ -235,3 +239,33 @@ func (a *App) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, erro
 }
 
 var _ consensus.OutcomeLoader = (*App)(nil)
+
+// SealKey is a new key for signing seals, as config.json's seal section
+// names it.
+type SealKey struct {
+	PublicKey  string `json:"publicKey"`  // base64
+	SigningKey string `json:"signingKey"` // the private key's file, absolute
+}
+
+// NewSealKey makes an ed25519 key for signing every debate's seal and
+// writes its private half (base64) to file, readable by its owner only. It
+// never replaces a file: one that exists is fs.ErrExist.
+func NewSealKey(file string) (*SealKey, error) {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.WriteString(base64.StdEncoding.EncodeToString(priv.Seed()) + "\n"); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	abs, _ := filepath.Abs(file)
+	return &SealKey{SigningKey: abs, PublicKey: base64.StdEncoding.EncodeToString(pub)}, nil
+}
