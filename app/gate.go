@@ -360,7 +360,8 @@ type Learned struct {
 // outcome labels of debates the gate sent to debate, compares the new
 // model with the current one on the labels the current one was not
 // trained on, and installs it as <root>/gate/model.json when it is not
-// worse, or when force.
+// worse, or when force. With no label at all it is ErrNoLabels, and
+// the result carries only its warnings.
 func (a *App) Learn(folds int, force bool) (*Learned, error) {
 	user, bad, err := a.GateLabels()
 	if err != nil {
@@ -376,7 +377,7 @@ func (a *App) Learn(folds int, force bool) (*Learned, error) {
 	}
 	labels := append(user, a.OutcomeLabels(entries)...)
 	if len(labels) == 0 {
-		return nil, ErrNoLabels
+		return out, ErrNoLabels
 	}
 	corpus, err := gating.Corpus()
 	if err != nil {
