@@ -1,0 +1,68 @@
+package app
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/regfile"
+)
+
+// gateLogOnce returns escalate's gate log: it appends a decision to
+// gate.jsonl unless the decision on the same telemetry record (the same
+// debate id, which a record determines) is already there. A run that
+// failed after the gate decided (the debate's agents did not start, the
+// disk filled) leaves the record undecided, and the run that decides it
+// later must not count the gate's decision a second time in gate stats.
+func (a *App) gateLogOnce() (func(gating.LogEntry) error, error) {
+	logged, err := a.escalationGateDecisions()
+	if err != nil {
+		return nil, err
+	}
+	return func(e gating.LogEntry) error {
+		if e.DebateID != "" && logged[e.DebateID] {
+			return nil
+		}
+		if err := a.appendGateLog(e); err != nil {
+			return err
+		}
+		if e.DebateID != "" {
+			logged[e.DebateID] = true
+		}
+		return nil
+	}, nil
+}
+
+// escalationGateDecisions reads the debate ids of the escalations' gate
+// decisions already in gate.jsonl (those whose source is "task:…").
+func (a *App) escalationGateDecisions() (map[string]bool, error) {
+	logged := map[string]bool{}
+	root, err := os.OpenRoot(a.root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return logged, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, _, err := regfile.Open(root.OpenFile, gating.LogName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return logged, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, _, err := gating.ReadLog(f)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Source, "task:") && e.DebateID != "" {
+			logged[e.DebateID] = true
+		}
+	}
+	return logged, nil
+}
