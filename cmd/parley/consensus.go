@@ -459,7 +459,7 @@ func newConsensusFileCmd(a *factory) *cobra.Command {
 				return err
 			}
 			defer closeFn()
-			p, err := s.FileFrom(cmd.Context(), transcriptLoader{a}, id)
+			p, err := s.FileFrom(cmd.Context(), a.service(), id)
 			if err != nil {
 				return err
 			}
