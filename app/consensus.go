@@ -168,14 +168,14 @@ type SearchHit struct {
 // in.Query (BM25 over topic, positions and rationale), best first.
 func (c *Consensus) Search(ctx context.Context, in SearchInput) ([]SearchHit, error) {
 	if strings.TrimSpace(in.Query) == "" {
-		return nil, &InputError{Field: "query", Err: errors.New("query is empty")}
+		return nil, &InputError{Field: "query", Err: errors.New("is empty")}
 	}
 	f, err := in.Filter()
 	if err != nil {
 		return nil, err
 	}
 	if in.Limit < 1 {
-		return nil, &InputError{Field: "limit", Err: errors.New("limit must be at least 1")}
+		return nil, &InputError{Field: "limit", Err: errors.New("must be at least 1")}
 	}
 	hits, err := c.s.Search(ctx, in.Query, f, in.Limit)
 	if err != nil {
@@ -201,7 +201,7 @@ type RecordPage struct {
 // or an id. None is consensus.ErrNoRecord; several, an *AmbiguousError.
 func (c *Consensus) Show(ctx context.Context, name string) (*RecordPage, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, &InputError{Field: "name", Err: errors.New("name is empty")}
+		return nil, &InputError{Field: "name", Err: errors.New("is empty")}
 	}
 	resolved, err := c.resolve(ctx, name)
 	if err != nil {
@@ -355,7 +355,7 @@ func (c *Consensus) Check(ctx context.Context, in CheckInput) (*CheckResult, err
 	}
 	res, err := c.s.Check(ctx, l, in.Topic, in.Position)
 	if errors.Is(err, consensus.ErrEmptyQuestion) {
-		return nil, &InputError{Field: "position", Err: errors.New("position says nothing once normalized")}
+		return nil, &InputError{Err: errors.New("position says nothing once normalized")}
 	}
 	if err != nil {
 		return nil, err

@@ -42,7 +42,7 @@ func (a *App) LoadGate(mode, modelFile string) (*gating.Gate, error) {
 	}
 	if rules != nil {
 		if modelFile != "" {
-			return nil, &InputError{Field: "model", Err: errors.New("model applies to mode model only")}
+			return nil, &InputError{Field: "model", Err: errors.New("applies to the model mode only")}
 		}
 		return rules, nil
 	}
@@ -86,6 +86,11 @@ type GateInput struct {
 	// Source names where the self-critique came from in the decision log:
 	// a file, "-" for standard input, "mcp".
 	Source string
+	// DebateID is the debate the decision is for, when one runs after it.
+	DebateID string
+	// Question is the question the log names when the self-critique
+	// states none (a debate's topic).
+	Question string
 }
 
 // GateDecision is a decision with the id it has in gate.jsonl: what
@@ -100,25 +105,38 @@ type GateDecision struct {
 // self-critique the gate cannot decide on (no critique, a confidence out
 // of range), a *CritiqueError.
 func Decide(g *gating.Gate, in GateInput, log func(gating.LogEntry) error) (*GateDecision, error) {
+	e, err := decide(g, in, log)
+	if err != nil {
+		return nil, err
+	}
+	return &GateDecision{ID: e.ID, Decision: e.Decision}, nil
+}
+
+// decide is Decide, with the whole log entry.
+func decide(g *gating.Gate, in GateInput, log func(gating.LogEntry) error) (gating.LogEntry, error) {
 	sc := in.Critique
 	if in.Layer != "" {
 		l, err := debate.ParseLayer(in.Layer)
 		if err != nil {
-			return nil, &InputError{Field: "layer", Err: err}
+			return gating.LogEntry{}, &InputError{Field: "layer", Err: err}
 		}
 		sc.Layer = l
 	}
 	d, err := g.Decide(sc)
 	if err != nil {
-		return nil, &CritiqueError{Source: in.Source, Err: err}
+		return gating.LogEntry{}, &CritiqueError{Source: in.Source, Err: err}
 	}
 	e := gating.NewLogEntry(d, sc, in.Source, time.Now())
+	e.DebateID = in.DebateID
+	if e.Question == "" {
+		e.Question = in.Question
+	}
 	if log != nil {
 		if err := log(e); err != nil {
-			return nil, err
+			return gating.LogEntry{}, err
 		}
 	}
-	return &GateDecision{ID: e.ID, Decision: d}, nil
+	return e, nil
 }
 
 // CritiqueError is a self-critique the gate cannot decide on.

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/parleyhq/parley/consensus"
@@ -20,30 +21,11 @@ import (
 // Transcripts opens the debates of the root to read them. With no root
 // the error is fs.ErrNotExist: a command that only reads never makes one.
 // The caller closes the store.
-func (a *App) Transcripts() (*transcripts.Store, error) {
-	return transcripts.OpenStore(a.root, a.log)
-}
+func (a *App) Transcripts() (*transcripts.Store, error) { return a.debates(false) }
 
 // WriteTranscripts opens the debates of the root to run debates: their
 // seals are signed with config.json's seal.signingKey when it has one.
-func (a *App) WriteTranscripts() (*transcripts.Store, error) {
-	cfg, err := a.Config()
-	if err != nil {
-		return nil, err
-	}
-	key, err := cfg.SealSigningKey()
-	if err != nil {
-		return nil, err
-	}
-	st, err := a.Transcripts()
-	if err != nil {
-		return nil, err
-	}
-	if key != nil {
-		st.SignWith(key)
-	}
-	return st, nil
-}
+func (a *App) WriteTranscripts() (*transcripts.Store, error) { return a.debates(true) }
 
 // Witnesses opens what a debate's seal is checked against: the vault and
 // its consensus records (when the vault exists: reading never creates
@@ -131,7 +113,7 @@ func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
 	}
 	if q.Verdict != "" {
 		if f.Verdict, err = debate.ParseVerdict(q.Verdict); err != nil {
-			return f, &InputError{Field: "verdict", Err: err, Hint: "use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT"}
+			return f, &InputError{Field: "verdict", Err: fmt.Errorf("%w (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err)}
 		}
 	}
 	if q.Since != "" {
@@ -140,7 +122,8 @@ func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
 			now = time.Now()
 		}
 		if f.Since, err = transcripts.ParseSince(q.Since, now); err != nil {
-			return f, &InputError{Field: "since", Err: err}
+			// ParseSince's error names the value; the field is named once.
+			return f, &InputError{Field: "since", Value: q.Since, Err: errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("since %q: ", q.Since)))}
 		}
 	}
 	return f, nil
@@ -220,25 +203,6 @@ func (a *App) VerifyTranscript(ctx context.Context, id string) (*Verification, e
 	in := transcripts.NewView(t).Integrity
 	return &Verification{Report: *t.Report, Tampered: in.Tampered(), Files: in.Files, Signature: in.Signature, Integrity: in}, nil
 }
-
-// LoadOutcome gives a consensus store the verified outcome of a closed
-// debate (transcripts.Store.LoadOutcome): a tampered transcript is
-// refused, naming its first bad line; one not sealed yet is
-// consensus.ErrNotClosed.
-func (a *App) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, error) {
-	st, err := a.Transcripts()
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	o, err := st.LoadOutcome(ctx, id)
-	if errors.Is(err, transcripts.ErrNotSealed) {
-		return nil, fmt.Errorf("%w: %v", consensus.ErrNotClosed, err)
-	}
-	return o, err
-}
-
-var _ consensus.OutcomeLoader = (*App)(nil)
 
 // SealKey is a new key for signing seals, as config.json's seal section
 // names it.

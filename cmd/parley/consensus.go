@@ -48,21 +48,15 @@ func (a *factory) warnSkipped(c *app.Consensus) {
 	}
 }
 
-// inputError shows an *app.InputError as a usage error naming the flag
-// (exit 2); other errors pass through.
-func inputError(err error) error {
-	var ie *app.InputError
-	if errors.As(err, &ie) {
-		if ie.Field != "" {
-			return usagef("--%v", ie)
-		}
-		return usageError{err}
-	}
+// appError words an error of the service layer for the command line: an
+// *app.InputError names the flag (exit 2), an ambiguous name names nothing
+// (exit 1).
+func appError(err error) error {
 	var amb *app.AmbiguousError
 	if errors.As(err, &amb) {
 		return notFoundf("%s", err)
 	}
-	return err
+	return inputError(err, func(f string) string { return "--" + f }, "")
 }
 
 // filterFlags are --layer, --verdict and --status.
@@ -86,7 +80,7 @@ func newConsensusListCmd(a *factory) *cobra.Command {
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := ff.query().Filter(); err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			if !a.haveRoot() {
 				if !a.json {
@@ -146,7 +140,7 @@ func newConsensusShowCmd(a *factory) *cobra.Command {
 				return fmt.Errorf("%w (%s lists them)", err, a.cmdLine("consensus", "list"))
 			}
 			if err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			if a.json {
 				return a.emit(p)
@@ -178,7 +172,7 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in := app.SearchInput{Query: strings.Join(args, " "), RecordQuery: ff.query(), Limit: limit}
 			if _, err := in.Filter(); err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			if limit < 1 {
 				return usagef("--limit must be at least 1")
@@ -190,7 +184,7 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 			defer c.Close()
 			hits, err := c.Search(cmd.Context(), in)
 			if err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			a.warnSkipped(c)
 			for _, h := range hits {
@@ -240,7 +234,7 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			}
 			in := app.CheckInput{Layer: layer, Topic: topic, Position: position}
 			if _, err := in.Validate(); err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			c, err := a.openConsensus()
 			if err != nil {
@@ -249,7 +243,7 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			defer c.Close()
 			out, err := c.Check(cmd.Context(), in)
 			if err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			a.warnSkipped(c)
 			res, file := out.Check, out.File

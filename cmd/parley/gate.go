@@ -59,7 +59,7 @@ func newGateCmd(a *factory) *cobra.Command {
 			}
 			d, err := a.service().Decide(g, app.GateInput{Critique: sc, Layer: layer, Source: source})
 			if err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			if a.json {
 				if err := a.emit(d); err != nil {
@@ -87,7 +87,11 @@ func newGateCmd(a *factory) *cobra.Command {
 // gate is the gate for --mode and --model (app.LoadGate).
 func (a *factory) gate(mode, modelFile string) (*gating.Gate, error) {
 	g, err := a.service().LoadGate(mode, modelFile)
-	return g, inputError(err)
+	var ie *app.InputError
+	if errors.As(err, &ie) {
+		return nil, usageError{err} // "mode: …": debate run names the flag --gate-mode
+	}
+	return g, err
 }
 
 // readCritique parses a self-critique from a file, or from standard input

@@ -47,7 +47,7 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", e.ID, gating.MaxLoggedInput>>10, a.cmdLine("gate", "label", "FILE"))
 				}
 				if err != nil {
-					return inputError(err)
+					return appError(err)
 				}
 				if a.json {
 					return a.emit(map[string]any{"labelled": 1, "decision_id": e.ID, "label": label, "gate_decided": e.Outcome})
@@ -72,7 +72,7 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 			}
 			n, err := a.service().AddLabels(r, args[0])
 			if err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			if a.json {
 				return a.emit(n)

@@ -168,7 +168,7 @@ func (a *factory) config() (*config.Config, error) {
 func (a *factory) service() *app.App {
 	if a.svc == nil || a.svc.Root() != a.rootDir() || a.svc.Vault() != a.vaultDir() {
 		a.svc = app.New(app.Options{
-			Root: a.rootDir(), Vault: a.vaultDir(), Logger: a.logger(),
+			Root: a.rootDir(), Vault: a.vaultDir(), Logger: a.logger(), Spawn: a.spawn(),
 			Notify: func(n app.Notice) {
 				if n.Kind == app.NoticeWaiting {
 					a.warnf("the NATS server does not answer (%v); retrying for up to %v (Ctrl-C to stop)", n.Err, n.Window)

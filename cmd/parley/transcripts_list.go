@@ -21,7 +21,7 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			q := app.TranscriptQuery{Layer: layer, Verdict: verdict, Since: since}
 			if _, err := q.Filter(); err != nil {
-				return inputError(err)
+				return appError(err)
 			}
 			list, err := a.service().ListTranscripts(cmd.Context(), q)
 			if errors.Is(err, fs.ErrNotExist) {
