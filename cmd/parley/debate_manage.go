@@ -2,24 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 )
-
-// storeFor opens the debates of the root to read debate id.
-func (a *factory) storeFor(id string) (*transcripts.Store, error) {
-	st, err := a.store()
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, a.noRootError(fmt.Sprintf("no debate %s: ", id))
-	}
-	return st, err
-}
 
 // openDebate checks the ID argument of a debate subcommand: the id of a
 // debate under the root, or a unique prefix of one.

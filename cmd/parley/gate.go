@@ -119,9 +119,6 @@ func (a *factory) readCritique(ctx context.Context, source string) (gating.SelfC
 	return sc, nil
 }
 
-// logDecision appends a decision to <root>/gate.jsonl (app.LogDecision).
-func (a *factory) logDecision(e gating.LogEntry) error { return a.service().LogDecision(e) }
-
 // printDecision prints a decision for a person; a cue's text (the
 // self-critique's words) is put on one line with its control characters
 // replaced (oneLine), so that it cannot drive the terminal.

@@ -5,7 +5,6 @@ package main
 // other name that names nothing.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,7 +13,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -110,39 +108,4 @@ func validPrefix(s string) bool {
 		}
 	}
 	return true
-}
-
-// resolveRecord finds the record named by arg in s: by its name, file
-// name, wikilink or debate id, or by a unique prefix of a name or an id.
-func resolveRecord(ctx context.Context, s *consensus.Store, arg string) (string, error) {
-	recs, err := s.Records(ctx, consensus.Filter{})
-	if err != nil {
-		return "", err
-	}
-	names := make([]string, 0, len(recs))
-	byID := map[string]string{}
-	for _, r := range recs {
-		names = append(names, r.Name)
-		if r.DebateID != "" {
-			byID[r.DebateID] = r.Name
-		}
-	}
-	trimmed := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(arg), "[["), "]]"), ".md")
-	if m := matchPrefix(trimmed, names); len(m) == 1 {
-		return m[0], nil
-	} else if len(m) > 1 {
-		return "", ambiguous("record", arg, m)
-	}
-	var ids []string
-	for id := range byID {
-		ids = append(ids, id)
-	}
-	switch m := matchPrefix(trimmed, ids); len(m) {
-	case 0:
-		return arg, nil // for Record to say it is not there
-	case 1:
-		return byID[m[0]], nil
-	default:
-		return "", ambiguous("debate", arg, m)
-	}
 }

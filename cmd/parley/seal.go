@@ -16,12 +16,6 @@ import (
 	"github.com/parleyhq/parley/transcripts"
 )
 
-// audit reads debate id and checks every file it produced against its
-// seal (app.Audit).
-func (a *factory) audit(ctx context.Context, st *transcripts.Store, id string) (*transcripts.Transcript, error) {
-	return a.service().Audit(ctx, st, id)
-}
-
 // integrity is each debate's integrity in a few words (app.Integrity).
 func (a *factory) integrity(ctx context.Context, st *transcripts.Store, ids []string) (map[string]string, error) {
 	return a.service().Integrity(ctx, st, ids)
