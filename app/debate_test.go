@@ -91,7 +91,10 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 	// A good request: the agents the debate starts get its names, scripts
 	// an absolute path, and the overrides win over the layer's budget.
 	rounds := 2
-	r := with(func(r *DebateRequest) { r.Budget.MaxRounds = &rounds; r.Agents = append(r.Agents, "attacker=script:"+script) })
+	r := with(func(r *DebateRequest) {
+		r.Budget.MaxRounds = &rounds
+		r.Agents = append(r.Agents, "attacker=script:"+script)
+	})
 	s, err := a.NewSession(r)
 	if err != nil {
 		t.Fatal(err)
