@@ -168,3 +168,62 @@ func (a *App) WatchDebate(ctx context.Context, id string, progress func(debate.P
 		}
 	}
 }
+
+// ListDebates summarises the debates under the root, newest first, each
+// with its integrity: the audit's summary ("verified", "verdict.json
+// differs", …), "TAMPERED: …" when its files disagree with its seal,
+// "unreadable" when it cannot be audited. A missing root is an error
+// wrapping fs.ErrNotExist.
+func (a *App) ListDebates(ctx context.Context) ([]transcripts.Summary, error) {
+	st, err := a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	list, err := st.List()
+	if err != nil {
+		return nil, err
+	}
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].ID, &list[i].Integrity })
+	return list, err
+}
+
+// DebateStatuses is ListDebates with where each debate stands (round,
+// tokens, time replayed from its events), as DebateStatus has it.
+func (a *App) DebateStatuses(ctx context.Context) ([]*transcripts.Status, error) {
+	st, err := a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	lines, err := st.Statuses()
+	if err != nil {
+		return nil, err
+	}
+	err = a.withIntegrity(ctx, st, len(lines), func(i int) (string, *string) { return lines[i].DebateID, &lines[i].Integrity })
+	return lines, err
+}
+
+// withIntegrity audits n debates, the i-th named by at(i), and sets the
+// integrity at(i) points to.
+func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, at func(i int) (string, *string)) error {
+	w, done, err := a.sealWitnesses()
+	if err != nil {
+		return err
+	}
+	defer done()
+	for i := range n {
+		id, integrity := at(i)
+		t, err := st.Audit(ctx, id, w)
+		if err != nil {
+			*integrity = "unreadable"
+			continue
+		}
+		in := transcripts.NewView(t).Integrity
+		*integrity = in.Summary()
+		if in.Tampered() {
+			*integrity = "TAMPERED: " + in.Summary()
+		}
+	}
+	return nil
+}

@@ -252,3 +252,8 @@ func (a *App) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, erro
 }
 
 var _ consensus.OutcomeLoader = (*App)(nil)
+
+// OpenDebates opens the debates of the root for reading; the caller
+// closes the store. A root that does not exist is an error wrapping
+// fs.ErrNotExist.
+func (a *App) OpenDebates() (*transcripts.Store, error) { return a.debates(false) }

@@ -119,33 +119,21 @@ func newDebateListCmd(a *factory) *cobra.Command {
 		Short: "List the debates under the root, newest first",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			store, err := a.listStore()
+			store, err := a.listStore() // no root: it says so
 			if store == nil {
 				return err
 			}
-			defer store.Close()
+			store.Close()
 			if a.json {
-				lines, err := store.Statuses()
-				if err != nil {
-					return err
-				}
-				ids := make([]string, len(lines))
-				for i, l := range lines {
-					ids[i] = l.DebateID
-				}
-				integrity, err := a.integrity(cmd.Context(), store, ids)
-				if err != nil {
-					return err
-				}
+				lines, err := a.service().DebateStatuses(cmd.Context())
 				for _, line := range lines {
-					line.Integrity = integrity[line.DebateID]
 					if err := a.emit(line); err != nil {
 						return err
 					}
 				}
-				return nil
+				return err
 			}
-			list, err := store.List()
+			list, err := a.service().ListDebates(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -154,20 +142,12 @@ func newDebateListCmd(a *factory) *cobra.Command {
 			} else if a.stdoutTTY() {
 				a.printf("%-52s %-11s %-17s %s\n", "ID", "STATE", "VERDICT", "TOPIC")
 			}
-			ids := make([]string, len(list))
-			for i, sum := range list {
-				ids[i] = sum.ID
-			}
-			integrity, err := a.integrity(cmd.Context(), store, ids)
-			if err != nil {
-				return err
-			}
 			for _, sum := range list {
 				verdict := string(sum.Verdict)
 				if verdict == "" {
 					verdict = "-"
 				}
-				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.ID, sum.State, verdict, integrity[sum.ID], clipLine(sum.Topic, 60))
+				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.ID, sum.State, verdict, sum.Integrity, clipLine(sum.Topic, 60))
 			}
 			return nil
 		},

@@ -23,9 +23,6 @@ type messenger struct {
 	reg app.Registry
 }
 
-// registrar is the registry every backend offers.
-type registrar = app.Registry
-
 // inboxLocation says where agent's inbox is: its directory, or the NATS
 // subject on the server.
 func (m *messenger) inboxLocation(agent string) string { return m.Location(agent) }
