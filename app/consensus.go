@@ -410,7 +410,7 @@ func (c sealCheck) CheckSeal(ctx context.Context, r *consensus.Record) error {
 	if r.DebateID == "" {
 		return fmt.Errorf("%s names no debate: nothing binds it", r.Path)
 	}
-	st, err := c.a.Transcripts()
+	st, err := c.a.OpenDebates()
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: there is no parley root at %s", consensus.ErrNoSeal, c.a.root)
 	}

@@ -238,7 +238,7 @@ func (a *App) OutcomeLabels(entries []gating.LogEntry) []gating.Label {
 	if !has {
 		return nil
 	}
-	st, err := a.Transcripts()
+	st, err := a.OpenDebates()
 	if err != nil {
 		return nil
 	}

@@ -18,14 +18,9 @@ import (
 	"github.com/parleyhq/parley/vault"
 )
 
-// Transcripts opens the debates of the root to read them. With no root
-// the error is fs.ErrNotExist: a command that only reads never makes one.
-// The caller closes the store.
-func (a *App) Transcripts() (*transcripts.Store, error) { return a.debates(false) }
-
-// WriteTranscripts opens the debates of the root to run debates: their
-// seals are signed with config.json's seal.signingKey when it has one.
-func (a *App) WriteTranscripts() (*transcripts.Store, error) { return a.debates(true) }
+// WriteDebates opens the debates of the root to run debates: their seals
+// are signed with config.json's seal.signingKey when it has one.
+func (a *App) WriteDebates() (*transcripts.Store, error) { return a.debates(true) }
 
 // Witnesses opens what a debate's seal is checked against: the vault and
 // its consensus records (when the vault exists: reading never creates
@@ -67,31 +62,6 @@ func IsNoDebate(err error) bool {
 	return errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
 }
 
-// Integrity audits each debate and says its integrity in a few words
-// ("verified", "verified so far", "TAMPERED: …", "unreadable"): the
-// judgement transcripts list, show, verify and the web pages all show.
-func (a *App) Integrity(ctx context.Context, st *transcripts.Store, ids []string) (map[string]string, error) {
-	w, done, err := a.Witnesses()
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	out := make(map[string]string, len(ids))
-	for _, id := range ids {
-		t, err := st.Audit(ctx, id, w)
-		if err != nil {
-			out[id] = "unreadable"
-			continue
-		}
-		in := transcripts.NewView(t).Integrity
-		out[id] = in.Summary()
-		if in.Tampered() {
-			out[id] = "TAMPERED: " + in.Summary()
-		}
-	}
-	return out, nil
-}
-
 // TranscriptQuery selects debates to list; every field is optional.
 type TranscriptQuery struct {
 	// Layer and Verdict are as the user typed them ("spec",
@@ -130,14 +100,14 @@ func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
 }
 
 // ListTranscripts is the debates under the root that q selects, newest
-// first, each with its integrity (see Integrity). With no root the error
+// first, each with its integrity (as ListDebates has it). With no root the error
 // is fs.ErrNotExist.
 func (a *App) ListTranscripts(ctx context.Context, q TranscriptQuery) ([]transcripts.Summary, error) {
 	f, err := q.Filter()
 	if err != nil {
 		return nil, err
 	}
-	st, err := a.Transcripts()
+	st, err := a.OpenDebates()
 	if err != nil {
 		return nil, err
 	}
@@ -146,25 +116,15 @@ func (a *App) ListTranscripts(ctx context.Context, q TranscriptQuery) ([]transcr
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(list))
-	for i, s := range list {
-		ids[i] = s.ID
-	}
-	integrity, err := a.Integrity(ctx, st, ids)
-	if err != nil {
-		return nil, err
-	}
-	for i := range list {
-		list[i].Integrity = integrity[list[i].ID]
-	}
-	return list, nil
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].ID, &list[i].Integrity })
+	return list, err
 }
 
 // ReadTranscript is debate id as a reader follows it, its integrity
 // checked against its seal on the way (View.Integrity.Tampered says
 // whether anything differs). A debate that is not there: see IsNoDebate.
 func (a *App) ReadTranscript(ctx context.Context, id string) (*transcripts.View, error) {
-	st, err := a.Transcripts()
+	st, err := a.OpenDebates()
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +151,7 @@ type Verification struct {
 // session.json, verdict.json, its vault page, its consensus record) against
 // its seal. A tampered debate is a result (Tampered), not an error.
 func (a *App) VerifyTranscript(ctx context.Context, id string) (*Verification, error) {
-	st, err := a.Transcripts()
+	st, err := a.OpenDebates()
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,14 +15,9 @@ import (
 	"github.com/parleyhq/parley/transcripts"
 )
 
-// integrity is each debate's integrity in a few words (app.Integrity).
-func (a *factory) integrity(ctx context.Context, st *transcripts.Store, ids []string) (map[string]string, error) {
-	return a.service().Integrity(ctx, st, ids)
-}
-
 // writeStore opens the debates of the root for running debates
-// (app.WriteTranscripts).
-func (a *factory) writeStore() (*transcripts.Store, error) { return a.service().WriteTranscripts() }
+// (app.WriteDebates).
+func (a *factory) writeStore() (*transcripts.Store, error) { return a.service().WriteDebates() }
 
 // trustRoot refuses, before any command runs, a root that someone else
 // could have written (writable by group or others, or owned by another

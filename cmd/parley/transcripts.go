@@ -25,5 +25,5 @@ func transcriptsCommands(a *factory) []*cobra.Command {
 	return []*cobra.Command{newTranscriptsListCmd(a), newTranscriptsShowCmd(a), newTranscriptsVerifyCmd(a), newTranscriptsKeygenCmd(a)}
 }
 
-// store opens the debates of the parley root (app.Transcripts).
-func (a *factory) store() (*transcripts.Store, error) { return a.service().Transcripts() }
+// store opens the debates of the parley root (app.OpenDebates).
+func (a *factory) store() (*transcripts.Store, error) { return a.service().OpenDebates() }
