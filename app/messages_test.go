@@ -47,7 +47,6 @@ type outbox struct {
 	getErr   error
 	sendErr  error
 	calls    map[string]int
-	received []*inbox.Message
 }
 
 func newOutbox() *outbox {
