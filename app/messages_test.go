@@ -42,11 +42,11 @@ func TestTypeOKAgreesWithTheAllowlist(t *testing.T) {
 // outbox is an Outbox and a Lookup in memory that counts what a send asks
 // of the messenger.
 type outbox struct {
-	inboxes  map[string][]*inbox.Message
-	entries  map[string]*registry.Entry
-	getErr   error
-	sendErr  error
-	calls    map[string]int
+	inboxes map[string][]*inbox.Message
+	entries map[string]*registry.Entry
+	getErr  error
+	sendErr error
+	calls   map[string]int
 }
 
 func newOutbox() *outbox {
