@@ -3,10 +3,12 @@ package app
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -157,6 +159,17 @@ func TestDeliverTellsTheRecipientsState(t *testing.T) {
 	}
 	if _, ok := o.inboxes["Tam"]; !ok {
 		t.Error("an agent registered without an inbox did not get one")
+	}
+	// A write that fails is the error alone: no warning about a message
+	// that was never delivered, and the error says what to do.
+	o.sendErr = &os.PathError{Op: "write", Path: "inbox/Ravi/.x.tmp", Err: syscall.ENOSPC}
+	sent, err := Deliver(ctx, o, o, SendRequest{From: "deploy_bot", To: "Ravi", Text: "retry"})
+	if sent != nil || !errors.Is(err, syscall.ENOSPC) || !IsProblem(err, ProblemMessenger) || !strings.Contains(err.Error(), "free disk space") {
+		t.Errorf("a failed write: %+v, %v", sent, err)
+	}
+	o.sendErr, o.getErr = nil, registry.ErrUnsafePath
+	if _, err := Deliver(ctx, o, o, SendRequest{From: "deploy_bot", To: "Ravi", Text: "retry"}); !errors.Is(err, registry.ErrUnsafePath) || !strings.Contains(err.Error(), "parley never follows it") {
+		t.Errorf("a registry that cannot be read: %v", err)
 	}
 }
 
