@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -198,12 +197,13 @@ type RecordPage struct {
 
 // Show reads the record name names: a record's name, file name or
 // wikilink, the id of the debate it records, or a unique prefix of a name
-// or an id. None is consensus.ErrNoRecord; several, an *AmbiguousError.
+// or an id (ResolveRecord). None is consensus.ErrNoRecord; several, an
+// *Error of ProblemAmbiguous.
 func (c *Consensus) Show(ctx context.Context, name string) (*RecordPage, error) {
 	if strings.TrimSpace(name) == "" {
 		return nil, &InputError{Field: "name", Err: errors.New("is empty")}
 	}
-	resolved, err := c.resolve(ctx, name)
+	resolved, err := ResolveRecord(ctx, c.s, name)
 	if err != nil {
 		return nil, err
 	}
@@ -212,83 +212,6 @@ func (c *Consensus) Show(ctx context.Context, name string) (*RecordPage, error) 
 		return nil, err
 	}
 	return &RecordPage{Record: *r, File: c.File(r), Body: string(page.Body)}, nil
-}
-
-// AmbiguousError is a prefix that several names start with.
-type AmbiguousError struct {
-	What  string // "record", "debate"
-	Arg   string
-	Names []string // sorted
-}
-
-// maxCandidates bounds the candidates an AmbiguousError names.
-const maxCandidates = 5
-
-func (e *AmbiguousError) Error() string {
-	shown := e.Names
-	if len(shown) > maxCandidates {
-		shown = shown[:maxCandidates]
-	}
-	more := ""
-	if len(e.Names) > len(shown) {
-		more = fmt.Sprintf(" and %d more", len(e.Names)-len(shown))
-	}
-	return fmt.Sprintf("%q is the start of %d %ss: %s%s; give more of it", e.Arg, len(e.Names), e.What, strings.Join(shown, ", "), more)
-}
-
-// Unwrap makes an ambiguous name a name that names nothing.
-func (e *AmbiguousError) Unwrap() error { return fs.ErrNotExist }
-
-// resolve finds the record arg names: by its name, file name, wikilink or
-// debate id, or by a unique prefix of a name or an id; else arg itself,
-// for Record to say it is not there.
-func (c *Consensus) resolve(ctx context.Context, arg string) (string, error) {
-	recs, err := c.s.Records(ctx, consensus.Filter{})
-	if err != nil {
-		return "", err
-	}
-	names := make([]string, 0, len(recs))
-	byID := map[string]string{}
-	for _, r := range recs {
-		names = append(names, r.Name)
-		if r.DebateID != "" {
-			byID[r.DebateID] = r.Name
-		}
-	}
-	trimmed := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(arg), "[["), "]]"), ".md")
-	if m := matchPrefix(trimmed, names); len(m) == 1 {
-		return m[0], nil
-	} else if len(m) > 1 {
-		return "", &AmbiguousError{What: "record", Arg: arg, Names: m}
-	}
-	ids := make([]string, 0, len(byID))
-	for id := range byID {
-		ids = append(ids, id)
-	}
-	switch m := matchPrefix(trimmed, ids); len(m) {
-	case 0:
-		return arg, nil
-	case 1:
-		return byID[m[0]], nil
-	default:
-		return "", &AmbiguousError{What: "debate", Arg: arg, Names: m}
-	}
-}
-
-// matchPrefix returns the one name of names equal to arg, else the names
-// that start with it, sorted.
-func matchPrefix(arg string, names []string) []string {
-	var out []string
-	for _, n := range names {
-		if n == arg {
-			return []string{n}
-		}
-		if strings.HasPrefix(n, arg) {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // CheckInput is a position about to be taken on a question.

@@ -52,9 +52,9 @@ func (a *factory) warnSkipped(c *app.Consensus) {
 // *app.InputError names the flag (exit 2), an ambiguous name names nothing
 // (exit 1).
 func appError(err error) error {
-	var amb *app.AmbiguousError
-	if errors.As(err, &amb) {
-		return notFoundf("%s", err)
+	var e *app.Error
+	if errors.As(err, &e) && e.Problem == app.ProblemAmbiguous {
+		return notFoundf("%s", e.Error())
 	}
 	return inputError(err, func(f string) string { return "--" + f }, "")
 }

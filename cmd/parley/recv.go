@@ -1,21 +1,19 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/termsafe"
-	"github.com/parleyhq/parley/registry"
 )
 
 // newRecvCmd is "parley recv --as NAME [--wait DUR] [--all]": claim, print,
-// acknowledge.
+// acknowledge (app.Recv).
 func newRecvCmd(a *factory) *cobra.Command {
 	var as string
 	var wait time.Duration
@@ -27,49 +25,27 @@ func newRecvCmd(a *factory) *cobra.Command {
 			"(move it to cur/). --all takes every waiting message; --wait waits up to DUR for\n" +
 			"the first one. Prints nothing when the inbox is empty. A message is acknowledged\n" +
 			"only after it was printed, so an interrupted recv delivers it again.",
-		Args: exactArgs(0),
+		Example: "  parley recv --as Bob\n  parley --json recv --as Bob --all --wait 30s",
+		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if as == "" {
+				return usagef("recv needs --as NAME (see parley recv --help)")
+			}
 			if wait < 0 {
 				return usagef("--wait %v: give a duration of zero or more (e.g. 30s)", wait)
 			}
-			return a.listen(cmd.Context(), "recv", as, nil, func(r inbox.Receiver) error {
-				ctx := cmd.Context()
-				n := 0
-				for {
-					// The first message may be waited for; the rest are polled.
-					wctx, cancel := context.WithCancel(ctx)
-					if n > 0 || wait <= 0 {
-						cancel()
-					} else {
-						wctx, cancel = context.WithTimeout(ctx, wait)
-					}
-					d, err := r.Receive(wctx)
-					cancel()
-					if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-						if ctx.Err() != nil && n == 0 {
-							return messengerError(ctx.Err())
-						}
-						break
-					}
-					if err != nil {
-						return messengerError(err)
-					}
-					if err := printMessage(a, d.Message); err != nil {
-						return err
-					}
-					if err := r.Ack(ctx, d); err != nil {
-						return messengerError(err)
-					}
-					n++
-					if !all {
-						break
-					}
-				}
-				if n == 0 && !a.json {
-					fmt.Fprintf(a.stderr, "parley: no messages for %s\n", as)
-				}
-				return nil
-			})
+			o := app.ReceiveOptions{Wait: wait, Max: 1}
+			if all {
+				o.Max = 0
+			}
+			n, err := a.service().Recv(cmd.Context(), as, o, func(m *inbox.Message) error { return printMessage(a, m) })
+			if err != nil {
+				return a.fail(err, "", nil)
+			}
+			if n == 0 && !a.json {
+				fmt.Fprintf(a.stderr, "parley: no messages for %s\n", as)
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
@@ -80,7 +56,7 @@ func newRecvCmd(a *factory) *cobra.Command {
 }
 
 // newWatchCmd is "parley watch --as NAME [--no-register]": stream
-// messages as they arrive, registered as NAME while it runs.
+// messages as they arrive, registered as NAME while it runs (app.Watch).
 func newWatchCmd(a *factory) *cobra.Command {
 	var as string
 	var noRegister bool
@@ -96,124 +72,28 @@ func newWatchCmd(a *factory) *cobra.Command {
 		Example: "  parley watch --as Bob\n  parley --json watch --as Bob --no-register",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			register := func(m *messenger) (func(), error) {
-				if noRegister {
-					return func() {}, nil
-				}
-				return a.registerWatcher(ctx, m, as)
+			if as == "" {
+				return usagef("watch needs --as NAME (see parley watch --help)")
 			}
-			return a.listen(ctx, "watch", as, register, func(r inbox.Receiver) error {
-				if !a.json {
-					how := "registered as a live agent"
-					if noRegister {
-						how = "not registered"
+			how := "registered as a live agent"
+			if noRegister {
+				how = "not registered"
+			}
+			err := a.service().Watch(cmd.Context(), app.WatchRequest{
+				As: as, Register: !noRegister,
+				Started: func() {
+					if !a.json {
+						fmt.Fprintf(a.stderr, "parley: watching the inbox of %s, %s (Ctrl-C to stop)\n", as, how)
 					}
-					fmt.Fprintf(a.stderr, "parley: watching the inbox of %s, %s (Ctrl-C to stop)\n", as, how)
-				}
-				for {
-					d, err := r.Receive(ctx)
-					if ctx.Err() != nil {
-						return nil
-					}
-					if err != nil {
-						return messengerError(err)
-					}
-					if err := printMessage(a, d.Message); err != nil {
-						return err
-					}
-					if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
-						return messengerError(err)
-					}
-				}
-			})
+				},
+				Warn: func(w app.Warning) { a.warnf("%s", w.Text) },
+			}, func(m *inbox.Message) error { return printMessage(a, m) })
+			return a.fail(err, "", nil)
 		},
 	}
 	cmd.Flags().StringVar(&as, "as", "", "the agent whose inbox to watch")
 	cmd.Flags().BoolVar(&noRegister, "no-register", false, "only read: do not register NAME as a live agent while watching")
 	return cmd
-}
-
-// watchSession is the session id a watch registers NAME under. It is the
-// same for every watch of NAME, so that a watch that stops and starts again
-// is the same holder: the mail that arrived in between stays in its inbox
-// (a different session taking the name sets the previous holder's mail
-// aside). A second watch of NAME while one runs finds the inbox busy, and
-// the running watch's registration is put back as it was.
-func watchSession(name string) string { return "parley-watch-" + name }
-
-// registerWatcher registers name for a watch and heartbeats it until the
-// returned stop is called, which also unregisters it.
-func (a *factory) registerWatcher(ctx context.Context, m *messenger, name string) (stop func(), err error) {
-	// Registering makes an inbox; a name nobody knows is still not_found,
-	// as for recv (a typo must not make an agent).
-	has, err := m.tr.Exists(ctx, name)
-	if err != nil {
-		return nil, messengerError(err)
-	}
-	if !has {
-		if _, err := m.reg.Get(ctx, name); errors.Is(err, registry.ErrNotRegistered) {
-			return nil, a.notFound(name)
-		}
-	}
-	sid := watchSession(name)
-	res, err := m.reg.Register(ctx, registry.Registration{Name: name, SessionID: sid, Roles: []string{"watcher"}, Model: "parley watch"})
-	if err != nil {
-		if errors.Is(err, registry.ErrNameTaken) {
-			return nil, &cliError{msg: fmt.Sprintf("%v: another live agent is called %s (see parley agents list; --no-register only reads)", err, name), err: err}
-		}
-		return nil, messengerError(err)
-	}
-	if res.MovedAside > 0 {
-		a.warnf("%d unclaimed message(s) of the previous holder of %s were set aside in %s/%s", res.MovedAside, name, m.inboxLocation(name), inbox.AsideDir)
-	}
-	beatCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := registry.Beat(beatCtx, a.heartbeatEvery(), func(ctx context.Context) error { return m.reg.Heartbeat(ctx, name, sid) }, a.logger()); err != nil {
-			a.warnf("%s is no longer registered (%v); still watching its inbox", name, err)
-		}
-	}()
-	return func() {
-		cancel()
-		<-done
-		if err := m.reg.Unregister(context.WithoutCancel(ctx), name, sid); err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrNotOwner) {
-			a.warnf("could not unregister %s: %v", name, err)
-		}
-	}, nil
-}
-
-// listen checks the --as NAME of command (recv, watch), then runs fn with
-// the inbox of NAME open for receiving; the receiver and the messenger are
-// closed after. before, when not nil, runs first (watch registers NAME
-// there: a registration takes the inbox's lock, so it must come before
-// the receiver does), and the function it returns runs last.
-func (a *factory) listen(ctx context.Context, command, as string, before func(m *messenger) (func(), error), fn func(r inbox.Receiver) error) error {
-	if as == "" {
-		return usagef("%s needs --as NAME (see parley %s --help)", command, command)
-	}
-	if err := validName("--as", as); err != nil {
-		return err
-	}
-	return a.withMessenger(func(m *messenger) error {
-		if before != nil {
-			after, err := before(m)
-			if err != nil {
-				return err
-			}
-			defer after()
-		}
-		r, err := m.tr.Listen(ctx, as)
-		if errors.Is(err, inbox.ErrNotFound) {
-			return a.notFound(as)
-		}
-		if err != nil {
-			return messengerError(err)
-		}
-		defer r.Close()
-		return fn(r)
-	})
 }
 
 // printMessage prints one message: its wire form under --json, else a
