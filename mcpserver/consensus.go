@@ -49,7 +49,7 @@ type SearchHit = app.SearchHit
 
 // ShowInput is the input of consensus_show.
 type ShowInput struct {
-	Name string `json:"name" jsonschema:"a record's name (spec-x), file name, wikilink or the id of the debate it records"`
+	Name string `json:"name" jsonschema:"a record's name (spec-x), file name, wikilink or the id of the debate it records, or a unique prefix of a name or an id"`
 }
 
 // ShowOutput is the result of consensus_show ("consensus show --json").
