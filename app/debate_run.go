@@ -34,7 +34,7 @@ var (
 	// ErrSessionChanged: a resumed debate's session.json differs from the
 	// session its transcript records; the recorded one is resumed (the
 	// transcript is the source of truth, hash chained).
-	ErrSessionChanged = errors.New("the session file differs from the session the transcript records; resuming the recorded one")
+	ErrSessionChanged = errors.New("it differs from the session the transcript records; resuming the recorded one")
 	// ErrNotRunning: a debate has no verdict and nothing runs it.
 	ErrNotRunning = errors.New("the debate is not running and has no verdict")
 )
@@ -93,7 +93,7 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 	if st, err := debate.Replay(log.Events()); err == nil {
 		closed = st.Verdict != nil
 		if resume && !sameSession(st.Session, s) {
-			o.warn(fmt.Errorf("debate %s: %w", s.ID, ErrSessionChanged))
+			o.warn(fmt.Errorf("%s: %w", transcripts.Path(s.ID, transcripts.SessionFile), ErrSessionChanged))
 		}
 		s = st.Session
 	}

@@ -10,10 +10,6 @@ import (
 	"github.com/parleyhq/parley/transcripts"
 )
 
-// openDebate checks the ID argument of a debate subcommand: the id of a
-// debate under the root, or a unique prefix of one.
-func (a *factory) openDebate(args []string) (string, error) { return a.debateID(args) }
-
 // debateID is the debate the ID argument of a command names: its id, or
 // a unique prefix of it.
 func (a *factory) debateID(args []string) (string, error) {
@@ -31,7 +27,7 @@ func newDebateResumeCmd(a *factory) *cobra.Command {
 			"whose files disagree with its seal (see parley transcripts verify) is refused.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.openDebate(args)
+			id, err := a.debateID(args)
 			if err != nil {
 				return err
 			}
@@ -77,7 +73,7 @@ func (a *factory) debateCmd(use, short string, run func(ctx context.Context, id 
 		Short: short,
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.openDebate(args)
+			id, err := a.debateID(args)
 			if err != nil {
 				return err
 			}

@@ -89,6 +89,8 @@ func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 		err = nil
 	}
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return fmt.Errorf("%w; the next parley escalate takes the record up again", errInterrupted)
 	case errors.Is(err, escalation.ErrNoAgents):
 		return usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see docs/escalation.md)", err, filepath.Join(a.rootDir(), config.FileName))
 	case errors.Is(err, app.ErrEscalateBusy):

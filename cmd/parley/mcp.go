@@ -2,17 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/mcpserver"
 	"github.com/parleyhq/parley/web"
 )
@@ -149,19 +146,11 @@ func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", addr, err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler())
 	url := "http://" + ln.Addr().String() + "/mcp"
 	if a.json {
 		_ = a.emit(map[string]any{"event": "listening", "url": url})
 	} else {
 		fmt.Fprintf(a.stderr, "parley: MCP over streamable HTTP at %s (Ctrl-C to stop)\n", url)
 	}
-	// Streams (GET /mcp) are long-lived: no write timeout; a request's body
-	// must arrive within the read timeout, and is bounded by a frame.
-	err = httpserve.Serve(ctx, ln, mux, httpserve.Options{MaxBodyBytes: mcpserver.MaxFrame, WriteTimeout: -1, Logger: a.logger()})
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	return srv.ServeHTTPOn(ctx, ln)
 }
