@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -140,28 +139,12 @@ func printMessage(a *factory, m *inbox.Message) error {
 }
 
 // shown makes text written by another process safe to print on a
-// terminal: control characters (C0 but tab, and newline when multiline is
-// set; DEL; C1) and the bidirectional overrides are written as visible
-// escapes (\x1b, \u202e), so that no escape sequence reaches the terminal
-// (clearing it, retitling it, writing the clipboard) and no text can forge
-// or reorder the lines around it. --json output needs none of this.
+// terminal: its control characters (but tab, and newline when multiline
+// is set) and bidirectional overrides are written as visible escapes
+// (termsafe.Escape). --json output needs none of this.
 func shown(s string, multiline bool) string {
-	unsafe := func(r rune) bool {
-		return r != '\t' && (r != '\n' || !multiline) && termsafe.Unsafe(r)
+	if multiline {
+		return termsafe.Escape(s, "\t\n")
 	}
-	if strings.IndexFunc(s, unsafe) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case !unsafe(r):
-			b.WriteRune(r)
-		case r < 0x100:
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		}
-	}
-	return b.String()
+	return termsafe.Escape(s, "\t")
 }
