@@ -5,7 +5,13 @@
 // values returned to the caller, never printed here.
 //
 // app owns: where a root and its vault are, loading config.json, and
-// opening the messenger backend the configuration names (see Backend).
+// opening the messenger backend the configuration names (see Backend);
+// sending with the recipient's liveness (Send, Deliver), receiving and
+// watching (Recv, Receive, Watch), agents (LiveAgents, Agent, AddAgent,
+// Prune), collection (Collect), Init, debate-id and record prefixes
+// (ResolveDebate, ResolveRecord) and the build's Version. A refusal is an
+// *Error with a Problem, its message naming each input in braces so that
+// every front end names it its own way (a flag, a tool argument).
 // It must not import cobra, mcpserver, web or anything under cmd: front
 // ends import app, never the other way round.
 package app

@@ -127,9 +127,9 @@ func unknownBackend(name string) error {
 	for i, n := range names {
 		names[i] = fmt.Sprintf("%q", n)
 	}
-	use := names[len(names)-1]
+	use := strings.Join(names, "")
 	if len(names) > 1 {
-		use = strings.Join(names[:len(names)-1], ", ") + " or " + use
+		use = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 	}
 	return fmt.Errorf("%w: transport %q: use %s", config.ErrInvalid, name, use)
 }
@@ -152,7 +152,10 @@ func (a *App) openBackend(ctx context.Context, name string, cfg *config.Config) 
 		return nil, unknownBackend(name)
 	}
 	b, err := open(ctx, a, cfg)
-	return b, Explain(err)
+	if err != nil {
+		return nil, Explain(err)
+	}
+	return b, nil
 }
 
 // Messenger opens (creating if needed) the messenger config.json selects.

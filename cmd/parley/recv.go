@@ -1,9 +1,8 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,11 +11,17 @@ import (
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
+// recvOptions is what "parley recv" was asked.
+type recvOptions struct {
+	As string
+	app.ReceiveOptions
+}
+
 // newRecvCmd is "parley recv --as NAME [--wait DUR] [--all]": claim, print,
-// acknowledge (app.Recv).
-func newRecvCmd(a *factory) *cobra.Command {
-	var as string
-	var wait time.Duration
+// acknowledge (app.Recv). runF, when not nil, gets the parsed options
+// instead of recvRun.
+func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cobra.Command {
+	o := &recvOptions{}
 	var all bool
 	cmd := &cobra.Command{
 		Use:   "recv --as NAME [--wait DUR] [--all]",
@@ -28,38 +33,51 @@ func newRecvCmd(a *factory) *cobra.Command {
 		Example: "  parley recv --as Bob\n  parley --json recv --as Bob --all --wait 30s",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if as == "" {
+			if o.As == "" {
 				return usagef("recv needs --as NAME (see parley recv --help)")
 			}
-			if wait < 0 {
-				return usagef("--wait %v: give a duration of zero or more (e.g. 30s)", wait)
+			if o.Wait < 0 {
+				return usagef("--wait %v: give a duration of zero or more (e.g. 30s)", o.Wait)
 			}
-			o := app.ReceiveOptions{Wait: wait, Max: 1}
-			if all {
+			if o.Max = 1; all {
 				o.Max = 0
 			}
-			n, err := a.service().Recv(cmd.Context(), as, o, func(m *inbox.Message) error { return printMessage(a, m) })
-			if err != nil {
-				return a.fail(err, "", nil)
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			if n == 0 && !a.json {
-				fmt.Fprintf(a.stderr, "parley: no messages for %s\n", as)
-			}
-			return nil
+			return recvRun(cmd.Context(), a, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&as, "as", "", "the agent whose inbox to read")
-	f.DurationVar(&wait, "wait", 0, "wait up to this long for a message (e.g. 30s)")
+	f.StringVar(&o.As, "as", "", "the agent whose inbox to read")
+	f.DurationVar(&o.Wait, "wait", 0, "wait up to this long for a message (e.g. 30s)")
 	f.BoolVar(&all, "all", false, "take every waiting message, not just one")
 	return cmd
 }
 
+// recvRun prints each message claimed, or says the inbox was empty.
+func recvRun(ctx context.Context, a *factory, o *recvOptions) error {
+	n, err := a.service().Recv(ctx, o.As, o.ReceiveOptions, func(m *inbox.Message) error { return printMessage(a, m) })
+	if err != nil {
+		return a.fail(err, "", nil)
+	}
+	if n == 0 && !a.json {
+		fmt.Fprintf(a.stderr, "parley: no messages for %s\n", o.As)
+	}
+	return nil
+}
+
+// watchOptions is what "parley watch" was asked.
+type watchOptions struct {
+	As         string
+	NoRegister bool
+}
+
 // newWatchCmd is "parley watch --as NAME [--no-register]": stream
 // messages as they arrive, registered as NAME while it runs (app.Watch).
-func newWatchCmd(a *factory) *cobra.Command {
-	var as string
-	var noRegister bool
+// runF, when not nil, gets the parsed options instead of watchRun.
+func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *cobra.Command {
+	o := &watchOptions{}
 	cmd := &cobra.Command{
 		Use:   "watch --as NAME [--no-register]",
 		Short: "Stream an inbox's messages as they arrive, until interrupted",
@@ -72,28 +90,36 @@ func newWatchCmd(a *factory) *cobra.Command {
 		Example: "  parley watch --as Bob\n  parley --json watch --as Bob --no-register",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if as == "" {
+			if o.As == "" {
 				return usagef("watch needs --as NAME (see parley watch --help)")
 			}
-			how := "registered as a live agent"
-			if noRegister {
-				how = "not registered"
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			err := a.service().Watch(cmd.Context(), app.WatchRequest{
-				As: as, Register: !noRegister,
-				Started: func() {
-					if !a.json {
-						fmt.Fprintf(a.stderr, "parley: watching the inbox of %s, %s (Ctrl-C to stop)\n", as, how)
-					}
-				},
-				Warn: func(w app.Warning) { a.warnf("%s", w.Text) },
-			}, func(m *inbox.Message) error { return printMessage(a, m) })
-			return a.fail(err, "", nil)
+			return watchRun(cmd.Context(), a, o)
 		},
 	}
-	cmd.Flags().StringVar(&as, "as", "", "the agent whose inbox to watch")
-	cmd.Flags().BoolVar(&noRegister, "no-register", false, "only read: do not register NAME as a live agent while watching")
+	cmd.Flags().StringVar(&o.As, "as", "", "the agent whose inbox to watch")
+	cmd.Flags().BoolVar(&o.NoRegister, "no-register", false, "only read: do not register NAME as a live agent while watching")
 	return cmd
+}
+
+// watchRun prints each message as it arrives, and the warnings.
+func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
+	how := "registered as a live agent"
+	if o.NoRegister {
+		how = "not registered"
+	}
+	err := a.service().Watch(ctx, app.WatchRequest{
+		As: o.As, Register: !o.NoRegister,
+		Started: func() {
+			if !a.json {
+				fmt.Fprintf(a.stderr, "parley: watching the inbox of %s, %s (Ctrl-C to stop)\n", o.As, how)
+			}
+		},
+		Warn: func(w app.Warning) { a.warnf("%s", w.Text) },
+	}, func(m *inbox.Message) error { return printMessage(a, m) })
+	return a.fail(err, "", nil)
 }
 
 // printMessage prints one message: its wire form under --json, else a
@@ -113,28 +139,12 @@ func printMessage(a *factory, m *inbox.Message) error {
 }
 
 // shown makes text written by another process safe to print on a
-// terminal: control characters (C0 but tab, and newline when multiline is
-// set; DEL; C1) and the bidirectional overrides are written as visible
-// escapes (\x1b, \u202e), so that no escape sequence reaches the terminal
-// (clearing it, retitling it, writing the clipboard) and no text can forge
-// or reorder the lines around it. --json output needs none of this.
+// terminal: its control characters (but tab, and newline when multiline
+// is set) and bidirectional overrides are written as visible escapes
+// (termsafe.Escape). --json output needs none of this.
 func shown(s string, multiline bool) string {
-	unsafe := func(r rune) bool {
-		return r != '\t' && (r != '\n' || !multiline) && termsafe.Unsafe(r)
+	if multiline {
+		return termsafe.Escape(s, "\t\n")
 	}
-	if strings.IndexFunc(s, unsafe) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case !unsafe(r):
-			b.WriteRune(r)
-		case r < 0x100:
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		}
-	}
-	return b.String()
+	return termsafe.Escape(s, "\t")
 }

@@ -42,8 +42,8 @@ type factory struct {
 	// sequences; nil otherwise.
 	tty io.Writer
 
-	svc      *app.App  // see service
-	svcFlags [2]string // the --root and --vault svc was made for
+	svc    *app.App // see service
+	svcFor svcFlags // the flags svc was made for
 }
 
 // run is the whole command line: main calls it, and so do the tests.
@@ -114,9 +114,9 @@ func commands(a *factory) []*cobra.Command {
 		newInitCmd(a),
 		newDemoCmd(a),
 		newAgentsCmd(a),
-		newSendCmd(a),
-		newRecvCmd(a),
-		newWatchCmd(a),
+		newSendCmd(a, nil),
+		newRecvCmd(a, nil),
+		newWatchCmd(a, nil),
 		newGCCmd(a),
 		newBenchCmd(a),
 		newGateCmd(a),
@@ -143,12 +143,18 @@ func (a *factory) vaultDir() string { return a.service().Vault() }
 // config loads <root>/config.json (defaults when it is missing).
 func (a *factory) config() (*config.Config, error) { return a.service().Config() }
 
-// service is the service layer for --root and --vault, made on first use
-// (after the flags are parsed) and shared by the command's calls; made
-// again if the flags changed (the demo moves to its own root).
+// svcFlags are the global flags an App is made from.
+type svcFlags struct {
+	root, vault string
+	verbose     bool
+}
+
+// service is the service layer for --root, --vault and --verbose, made on
+// first use (after the flags are parsed) and shared by the command's
+// calls; made again if the flags changed (the demo moves to its own root).
 func (a *factory) service() *app.App {
-	if a.svc == nil || a.svcFlags != [2]string{a.rootFlag, a.vaultFlag} {
-		a.svcFlags = [2]string{a.rootFlag, a.vaultFlag}
+	if f := (svcFlags{a.rootFlag, a.vaultFlag, a.verbose}); a.svc == nil || a.svcFor != f {
+		a.svcFor = f
 		a.svc = app.New(app.Options{
 			Root: a.rootFlag, Vault: a.vaultFlag, Logger: a.logger(), Spawn: a.spawn(),
 			Notify: func(n app.Notice) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -10,11 +11,19 @@ import (
 	"github.com/parleyhq/parley/inbox"
 )
 
+// sendOptions is what "parley send" was asked: the request, and whether
+// its text comes from standard input (- or no TEXT).
+type sendOptions struct {
+	app.SendRequest
+	Stdin bool
+}
+
 // newSendCmd is "parley send": the flags, and the result printed; the
 // rules (names, type, size, the recipient known and running) are the
-// service layer's (app.SendRequest).
-func newSendCmd(a *factory) *cobra.Command {
-	var r app.SendRequest
+// service layer's (app.SendRequest). runF, when not nil, gets the parsed
+// options instead of sendRun.
+func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cobra.Command {
+	o := &sendOptions{}
 	cmd := &cobra.Command{
 		Use:   "send --from A --to B [--type T] [--reply-to ID] [--require-live] [TEXT | -]",
 		Short: "Deliver a message to an agent's inbox",
@@ -29,53 +38,64 @@ func newSendCmd(a *factory) *cobra.Command {
 			"  parley --json send --from Alice --to Bob --require-live --reply-to m-1 'agreed'",
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if r.From == "" || r.To == "" {
+			if o.From == "" || o.To == "" {
 				return usagef("send needs --from and --to (see parley send --help)")
 			}
-			textName := "the text"
-			if len(args) == 1 && args[0] != "-" {
-				r.Text = args[0]
-			} else {
-				b, err := a.readStdin(cmd.Context(), "the message", inbox.MaxMessageBytes)
-				if err != nil && !errors.Is(err, errInterrupted) {
-					err = fmt.Errorf("read the message from standard input: %w", err)
-				}
-				if err != nil {
-					return err
-				}
-				r.Text, textName = string(b), "standard input"
+			o.Stdin = len(args) == 0 || args[0] == "-"
+			if !o.Stdin {
+				o.Text = args[0]
 			}
-			sent, err := a.service().Send(cmd.Context(), r)
-			if errors.Is(err, app.ErrNoRoot) {
-				return a.noRootError(fmt.Sprintf("not_found: no agent %q: ", r.To))
+			if runF != nil {
+				return runF(cmd.Context(), o)
 			}
-			if err != nil {
-				return a.fail(err, "", func(field string) string {
-					if field == "text" {
-						return textName
-					}
-					return a.flagName(field)
-				})
-			}
-			// Said only once the message is in the inbox: a refused send
-			// (too large, a full disk) is its error alone.
-			if err := a.warn(sent.Warnings...); err != nil {
-				return err
-			}
-			if a.json {
-				return emitMessage(a, sent.Message)
-			}
-			a.printf("sent %s to %s\n", sent.Message.ID, r.To)
-			return nil
+			return sendRun(cmd.Context(), a, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&r.From, "from", "", "the sender's name (need not be registered)")
-	f.StringVar(&r.To, "to", "", "the recipient's name")
-	f.StringVar(&r.Type, "type", inbox.TypeText, "the message type")
-	f.StringVar(&r.ReplyTo, "reply-to", "", "the id of the message this one answers")
-	f.BoolVar(&r.RequireLive, "require-live", false, "fail (not_active) instead of delivering to an agent that is not running")
+	f.StringVar(&o.From, "from", "", "the sender's name (need not be registered)")
+	f.StringVar(&o.To, "to", "", "the recipient's name")
+	f.StringVar(&o.Type, "type", inbox.TypeText, "the message type")
+	f.StringVar(&o.ReplyTo, "reply-to", "", "the id of the message this one answers")
+	f.BoolVar(&o.RequireLive, "require-live", false, "fail (not_active) instead of delivering to an agent that is not running")
 	return cmd
+}
+
+// sendRun sends through the service layer and prints the message's id (or
+// its wire form under --json), after the warnings.
+func sendRun(ctx context.Context, a *factory, o *sendOptions) error {
+	textName := "the text"
+	if o.Stdin {
+		b, err := a.readStdin(ctx, "the message", inbox.MaxMessageBytes)
+		if err != nil && !errors.Is(err, errInterrupted) {
+			err = fmt.Errorf("read the message from standard input: %w", err)
+		}
+		if err != nil {
+			return err
+		}
+		o.Text, textName = string(b), "standard input"
+	}
+	sent, err := a.service().Send(ctx, o.SendRequest)
+	if errors.Is(err, app.ErrNoRoot) {
+		return a.noRootError(fmt.Sprintf("not_found: no agent %q: ", o.To))
+	}
+	if err != nil {
+		return a.fail(err, "", func(field string) string {
+			if field == "text" {
+				return textName
+			}
+			return a.flagName(field)
+		})
+	}
+	// Said only once the message is in the inbox: a refused send (too
+	// large, a full disk) is its error alone.
+	if err := a.warn(sent.Warnings...); err != nil {
+		return err
+	}
+	if a.json {
+		return emitMessage(a, sent.Message)
+	}
+	a.printf("sent %s to %s\n", sent.Message.ID, o.To)
+	return nil
 }
 
 // emitMessage prints a message's wire form as one JSON line.
