@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Where records live in the vault.
@@ -87,21 +88,21 @@ func (r *Record) key() string { return string(r.Layer) + "/" + r.Slug }
 // TopicSlug is the slug that names a topic's records (SPEC §6): lower-case
 // ASCII letters, digits and hyphens, transliterated, at most MaxSlug
 // characters. A topic with nothing transliterable gets "topic-" and a hash
-// (debate.SlugOr). A topic whose slug would be longer than MaxSlug is cut
+// (vocab.SlugOr). A topic whose slug would be longer than MaxSlug is cut
 // at a word boundary and ends in 8 hex digits of the whole slug's hash, so
 // two long topics that differ only after the cut stay two questions.
 // Topics that differ only in case, punctuation or spacing share a slug:
 // they are the same question.
 func TopicSlug(topic string) string {
-	full := debate.Slug(topic, 4*len(topic)+8)
+	full := vocab.Slug(topic, 4*len(topic)+8)
 	if full == "" {
-		return debate.SlugOr(topic, MaxSlug)
+		return vocab.SlugOr(topic, MaxSlug)
 	}
 	if len(full) <= MaxSlug {
 		return full
 	}
 	sum := sha256.Sum256([]byte(full))
-	return debate.Slug(full, MaxSlug-9) + "-" + hex.EncodeToString(sum[:4])
+	return vocab.Slug(full, MaxSlug-9) + "-" + hex.EncodeToString(sum[:4])
 }
 
 // recordYAML is the part of a record's frontmatter that lookup reads.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Gate decides whether a self-critique is worth a debate; *gating.Gate
@@ -81,7 +81,7 @@ func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte,
 	if err != nil {
 		return nil, nil, err
 	}
-	d.Decided = e.now().UTC().Format(inbox.TimeLayout)
+	d.Decided = e.now().UTC().Format(vocab.TimeLayout)
 	line, err := e.Ledger.Append(*d)
 	if err != nil {
 		return nil, nil, err

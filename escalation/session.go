@@ -16,8 +16,8 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Bounds of the evidence handed to the agents as context.
@@ -35,7 +35,7 @@ const (
 func DebateID(r *Record) string {
 	sum := sha256.Sum256([]byte("parley/escalation/" + r.TaskID + "\x00" + r.Timestamp))
 	suffix := strings.ToLower(base32.StdEncoding.EncodeToString(sum[:5]))[:6]
-	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, debate.SlugOr("task "+r.TaskID, 32), suffix)
+	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, vocab.SlugOr("task "+r.TaskID, 32), suffix)
 }
 
 // AttemptID is the debate id of the attempt-th debate of r: DebateID for
@@ -47,7 +47,7 @@ func AttemptID(r *Record, attempt int) string {
 	}
 	sum := sha256.Sum256([]byte(fmt.Sprintf("parley/escalation/%s\x00%s\x00%d", r.TaskID, r.Timestamp, attempt)))
 	suffix := strings.ToLower(base32.StdEncoding.EncodeToString(sum[:5]))[:6]
-	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, debate.SlugOr("task "+r.TaskID, 32), suffix)
+	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, vocab.SlugOr("task "+r.TaskID, 32), suffix)
 }
 
 // Topic is the question a record's debate settles, one per task: a later
@@ -134,7 +134,7 @@ func sessionOf(id string, r *Record, defender, attacker, workspace string, b deb
 	s := &debate.DebateSession{
 		ID: id, Topic: Topic(r), Layer: debate.LayerVerify, Position: Position(r),
 		Scope:        fmt.Sprintf("DRIFT verdict of %s on task %s at %s", orUnknown(r.ModelID), r.TaskID, r.Timestamp),
-		Participants: ps, Budget: b, Created: now.UTC().Format(inbox.TimeLayout),
+		Participants: ps, Budget: b, Created: now.UTC().Format(vocab.TimeLayout),
 		Coordinator: debate.CoordinatorName(id), Workspace: workspace,
 		Context: Context(r, workspace),
 	}

@@ -13,7 +13,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // MaxInputBytes bounds one self-critique, in either form. A self-critique
@@ -26,12 +26,12 @@ const MaxInputBytes = 1 << 20
 type SelfCritique struct {
 	// Layer is the pipeline layer the question belongs to; empty when the
 	// agent did not say.
-	Layer         debate.Layer `json:"layer,omitempty"`
-	Question      string       `json:"question,omitempty"`
-	InitialAnswer string       `json:"initial_answer,omitempty"`
-	Reasoning     string       `json:"reasoning,omitempty"`
-	Critique      string       `json:"critique"`
-	FinalAnswer   string       `json:"final_answer,omitempty"`
+	Layer         vocab.Layer `json:"layer,omitempty"`
+	Question      string      `json:"question,omitempty"`
+	InitialAnswer string      `json:"initial_answer,omitempty"`
+	Reasoning     string      `json:"reasoning,omitempty"`
+	Critique      string      `json:"critique"`
+	FinalAnswer   string      `json:"final_answer,omitempty"`
 	// InitialConfidence and FinalConfidence are in [0, 1]; nil when not
 	// stated.
 	InitialConfidence *float64 `json:"initial_confidence,omitempty"`
@@ -72,7 +72,7 @@ func (sc *SelfCritique) Validate() error {
 		}
 	}
 	if sc.Layer != "" {
-		if _, err := debate.ParseLayer(string(sc.Layer)); err != nil || debate.Layer(strings.ToLower(string(sc.Layer))) != sc.Layer {
+		if _, err := vocab.ParseLayer(string(sc.Layer)); err != nil || vocab.Layer(strings.ToLower(string(sc.Layer))) != sc.Layer {
 			return fmt.Errorf("%w: layer %q (use spec, plan or verify)", ErrMalformed, sc.Layer)
 		}
 	}
@@ -171,7 +171,7 @@ func lenientJSON(data []byte, strictErr error) (sc SelfCritique, object bool, er
 		j.Confidence = nil
 		notes = append(notes, "confidence left out: final_confidence is given")
 	}
-	if _, err := debate.ParseLayer(j.Layer); strings.TrimSpace(j.Layer) != "" && err != nil {
+	if _, err := vocab.ParseLayer(j.Layer); strings.TrimSpace(j.Layer) != "" && err != nil {
 		notes = append(notes, fmt.Sprintf("layer %q left out", oneLine(j.Layer, 20)))
 		j.Layer = ""
 	}
@@ -274,7 +274,7 @@ func (j *jsonCritique) critique() (SelfCritique, error) {
 		}
 	}
 	if strings.TrimSpace(j.Layer) != "" {
-		l, err := debate.ParseLayer(j.Layer)
+		l, err := vocab.ParseLayer(j.Layer)
 		if err != nil {
 			return SelfCritique{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 		}

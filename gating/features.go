@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // featureKind says when a feature counts as a cue that fired.
@@ -156,7 +156,7 @@ type Features struct {
 	a      *analysis
 	sc     *SelfCritique
 	spans  [NumFeatures][]span
-	layer  debate.Layer
+	layer  vocab.Layer
 }
 
 // Extract computes the features of sc. It does not validate sc; Parse
@@ -268,7 +268,7 @@ func Extract(sc SelfCritique) *Features {
 	f.spans[FEvidenceRefs] = a.refs
 	v[FEvidenceRefs] = ln(nrefs)
 	v[FEvidenceMissing] = flag(nrefs == 0 && len(a.specific) == 0)
-	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && len(a.specific) == 0 && sc.Layer == debate.LayerVerify)
+	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && len(a.specific) == 0 && sc.Layer == vocab.LayerVerify)
 	sure := ok && stated >= RulesMinConfidence || len(a.hits[clBooster]) > 0
 	if sure && nrefs == 0 && len(a.specific) == 0 && len(a.settled) == 0 && len(a.numbers) < 2 {
 		v[FUncheckedConfidence] = 1
@@ -277,8 +277,8 @@ func Extract(sc SelfCritique) *Features {
 	f.spans[FSelfContradiction] = a.contra
 	v[FSelfContradiction] = ln(len(a.contra))
 
-	v[FLayerPlan] = flag(sc.Layer == debate.LayerPlan)
-	v[FLayerVerify] = flag(sc.Layer == debate.LayerVerify)
+	v[FLayerPlan] = flag(sc.Layer == vocab.LayerPlan)
+	v[FLayerVerify] = flag(sc.Layer == vocab.LayerVerify)
 	v[FLayerMissing] = flag(sc.Layer == "")
 	return f
 }

@@ -12,7 +12,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // LogName is the gate's telemetry file under the parley root (SPEC §3).
@@ -226,10 +226,10 @@ func (s *Stats) AddOutcomes(entries []LogEntry, outcomes []Label) {
 // each skip saves its layer's maxTokens budget (budget(l)); a decision
 // without a layer is priced at the smallest layer budget, so that the
 // estimate errs low.
-func Summarize(entries []LogEntry, bad int, budget func(debate.Layer) int) Stats {
+func Summarize(entries []LogEntry, bad int, budget func(vocab.Layer) int) Stats {
 	s := Stats{BadLines: bad, ByLayer: map[string]LayerStats{}, ByMode: map[Mode]int{}}
 	smallest := 0
-	for i, l := range debate.Layers {
+	for i, l := range vocab.Layers {
 		if b := budget(l); i == 0 || b < smallest {
 			smallest = b
 		}
@@ -237,7 +237,7 @@ func Summarize(entries []LogEntry, bad int, budget func(debate.Layer) int) Stats
 	var times []string
 	for _, e := range entries {
 		name, cost := string(e.Layer), 0
-		if _, err := debate.ParseLayer(name); err == nil && name != "" {
+		if _, err := vocab.ParseLayer(name); err == nil && name != "" {
 			cost = budget(e.Layer)
 		} else {
 			name, cost = "unknown", smallest

@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // section is a part of a text self-critique.
@@ -465,7 +465,7 @@ func ParseText(data []byte) (SelfCritique, error) {
 				appendLine(&all, rest)
 				continue
 			} else if n == "layer" {
-				if l, err := debate.ParseLayer(strings.Trim(rest, "*_` .")); err == nil {
+				if l, err := vocab.ParseLayer(strings.Trim(rest, "*_` .")); err == nil {
 					sc.Layer = l
 				} else {
 					p.Notes = append(p.Notes, fmt.Sprintf("line %d: layer %q not known (spec, plan or verify)", lineNo, oneLine(rest, 40)))

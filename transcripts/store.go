@@ -25,8 +25,8 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // File names inside a debate's directory (SPEC §3).
@@ -334,7 +334,7 @@ func (l *Log) appendLocked(kind debate.EventKind, elapsedMs int64, data any) (de
 	if err != nil {
 		return debate.Event{}, fmt.Errorf("encode the %s event: %w", kind, err)
 	}
-	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(inbox.TimeLayout), ElapsedMs: elapsedMs, Data: raw}
+	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(vocab.TimeLayout), ElapsedMs: elapsedMs, Data: raw}
 	line, hash, err := encodeLine(l.head, &e)
 	if err != nil {
 		return debate.Event{}, err
@@ -913,7 +913,7 @@ func (s *Store) AgentLog(id, name string) (*os.File, error) {
 	if err := debate.ValidateID(id); err != nil {
 		return nil, err
 	}
-	if err := inbox.ValidateName(name); err != nil {
+	if err := vocab.ValidateName(name); err != nil {
 		return nil, err
 	}
 	if err := s.root.Mkdir(fileOf(id, LogsDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
