@@ -12,6 +12,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -372,5 +373,5 @@ func linkAlias(topic string) string {
 			b.WriteRune(c)
 		}
 	}
-	return orText(clipRunes(b.String(), 120), "(untitled)")
+	return orText(clip.Runes(b.String(), 120), "(untitled)")
 }
