@@ -1,6 +1,7 @@
 package debate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -129,23 +130,44 @@ func Analyze(o *Outcome) *Outcome {
 }
 
 // SlotsOf rebuilds an outcome's slots in speaking order from its turns and
-// forfeits and its session's speaking order.
+// forfeits and its session's speaking order. A turn or forfeit that cannot
+// be a slot of the debate (a speaker or role the session does not have, a
+// round below 1 or beyond the number of slots, a slot taken twice: what a
+// tampered transcript may hold) is left out.
 func SlotsOf(o *Outcome) []Slot {
-	index := map[string]int{}
+	speakers := map[string]Speaker{}
 	for _, sp := range o.Session.Order() {
-		index[sp.Name] = sp.Index
+		speakers[sp.Name] = sp
+	}
+	limit := len(o.Turns) + len(o.Forfeits)
+	taken := map[[2]int]bool{}
+	fits := func(round int, role Role, agent string) (int, bool) {
+		sp, ok := speakers[agent]
+		if !ok || sp.Role != role || round < 1 || round > limit || taken[[2]int{round, sp.Index}] {
+			return 0, false
+		}
+		taken[[2]int{round, sp.Index}] = true
+		return sp.Index, true
 	}
 	var slots []Slot
 	for i := range o.Turns {
 		t := o.Turns[i]
+		idx, ok := fits(t.Round, t.Role, t.Agent)
+		if !ok {
+			continue
+		}
 		if t.PositionHash == "" {
 			t.PositionHash = PositionHash(t.Position)
 		}
-		slots = append(slots, Slot{Round: t.Round, Role: t.Role, Index: index[t.Agent], Agent: t.Agent, Turn: &t})
+		slots = append(slots, Slot{Round: t.Round, Role: t.Role, Index: idx, Agent: t.Agent, Turn: &t})
 	}
 	for i := range o.Forfeits {
 		f := &o.Forfeits[i]
-		slots = append(slots, Slot{Round: f.Round, Role: f.Role, Index: index[f.Agent], Agent: f.Agent, Forfeit: f})
+		idx, ok := fits(f.Round, f.Role, f.Agent)
+		if !ok {
+			continue
+		}
+		slots = append(slots, Slot{Round: f.Round, Role: f.Role, Index: idx, Agent: f.Agent, Forfeit: f})
 	}
 	slices.SortStableFunc(slots, func(a, b Slot) int {
 		if a.Round != b.Round {
@@ -154,4 +176,29 @@ func SlotsOf(o *Outcome) []Slot {
 		return a.Index - b.Index
 	})
 	return slots
+}
+
+// Label is the decision in a few words, as records, pages and views print
+// it: "new counter", "repeated counter (first made in round 2)",
+// "concedes", "adopts Bob's position", "states its position", "holds",
+// "revises", "forfeits (deadline)"; "" when nothing was decided beyond who
+// spoke.
+func (d Decision) Label() string {
+	switch {
+	case d.Forfeit != "":
+		return "forfeits (" + string(d.Forfeit) + ")"
+	case d.Counter == CounterNew:
+		return "new counter"
+	case d.Counter == CounterRepeated:
+		return fmt.Sprintf("repeated counter (first made in round %d)", d.FirstRound)
+	case d.Counter == CounterConceding:
+		return "concedes"
+	case d.Stance == StanceAdopts:
+		return "adopts " + d.Adopted + "'s position"
+	case d.Stance == StanceStates:
+		return "states its position"
+	case d.Stance != "":
+		return string(d.Stance)
+	}
+	return ""
 }

@@ -114,7 +114,7 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 	}
 	switch {
 	case e.Turn != nil:
-		renderTurnMD(b, e.Turn, mark, arguments)
+		renderTurnMD(b, e.Turn, e.Decision, mark, arguments)
 	case e.Rejected != nil:
 		r := e.Rejected
 		fmt.Fprintf(b, "\n> [!warning] Reply of %s (%s, round %d) rejected%s: %s\n", mdLine(r.Agent), mdLine(string(r.Role)), r.Round, mark, mdLine(r.Reason))
@@ -136,7 +136,7 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 	}
 }
 
-func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string, arguments bool) {
+func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, d *debate.Decision, mark string, arguments bool) {
 	fmt.Fprintf(b, "\n### %s (%s) — %s%s\n\n", mdLine(t.Agent), mdLine(string(t.Role)), TokensLabel(t), mark)
 	pos := mdLine(t.Position)
 	if pos == "" {
@@ -145,10 +145,13 @@ func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string, arguments 
 	fmt.Fprintf(b, "- **Position:** %s\n", pos)
 	if c := mdLine(t.CounterTo); c != "" {
 		fmt.Fprintf(b, "- **Counters:** %s\n", c)
-	} else if t.Role == debate.RoleAttacker && t.Concedes() {
+	} else if d != nil && d.Counter == debate.CounterConceding {
 		b.WriteString("- **No further objections**\n")
 	}
 	fmt.Fprintf(b, "- **Confidence change:** %s\n", Signed(t.ConfidenceChange))
+	if d != nil && d.Label() != "" {
+		fmt.Fprintf(b, "- **Counted as:** %s\n", mdLine(d.Label()))
+	}
 	if len(t.Evidence) > 0 {
 		b.WriteString("- **Evidence:**\n")
 		for _, e := range t.Evidence {

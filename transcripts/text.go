@@ -129,8 +129,11 @@ func textEntry(w *bufio.Writer, e *Entry) {
 		p("  Position: %s\n", pos)
 		if c := termLine(t.CounterTo); c != "" {
 			p("  Counters: %s\n", c)
-		} else if t.Role == debate.RoleAttacker && t.Concedes() {
+		} else if e.Decision != nil && e.Decision.Counter == debate.CounterConceding {
 			p("  No further objections\n")
+		}
+		if d := e.Decision; d != nil && d.Label() != "" {
+			p("  Counted as: %s\n", termLine(d.Label()))
 		}
 		for _, ev := range t.Evidence {
 			p("  Evidence: %s — %s", termLine(ev.Ref), ev.Status)
