@@ -76,7 +76,6 @@ func TestIDs(t *testing.T) {
 	}
 }
 
-
 func TestValidateName(t *testing.T) {
 	t.Parallel()
 	for _, ok := range []string{"Alice", "a", "critic_2", "Plan-Reviewer", "_x", strings.Repeat("n", MaxNameLen)} {
