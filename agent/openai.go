@@ -21,6 +21,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/sleep"
 )
 
 // Defaults of the openai adapter.
@@ -127,7 +128,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions",
 		client:   cfg.HTTPClient,
 		log:      cfg.Logger,
-		sleep:    sleepCtx,
+		sleep:    sleep.For,
 		jitter:   rand.Float64,
 	}
 	if o.client == nil {
@@ -138,17 +139,6 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	}
 	o.log = o.log.With("model", cfg.Model)
 	return o, nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // HTTPError is an error status from the endpoint.

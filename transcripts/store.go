@@ -26,6 +26,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/flock"
 	"github.com/parleyhq/parley/vocab"
 )
 
@@ -68,6 +69,7 @@ type appendFile interface {
 	Truncate(size int64) error
 	Close() error
 	Fd() uintptr
+	SyscallConn() (syscall.RawConn, error)
 }
 
 // OpenStore opens the debates of the parley root directory root, which
@@ -212,9 +214,9 @@ func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
 		}
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if ok, err := flock.Try(f, flock.Exclusive); err != nil || !ok {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if err == nil {
 			return nil, fmt.Errorf("%w: %s", ErrBusy, id)
 		}
 		return nil, fmt.Errorf("lock the transcript of %s: %w", id, err)
@@ -676,14 +678,14 @@ func (s *Store) Running(id string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return true, nil
-	}
+	ok, err := flock.Try(f, flock.Shared)
 	if err != nil {
 		return false, err
 	}
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if !ok {
+		return true, nil
+	}
+	_ = flock.Unlock(f)
 	return false, nil
 }
 
