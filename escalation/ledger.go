@@ -11,6 +11,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/flock"
 )
 
@@ -173,7 +174,7 @@ func (l *Ledger) Bad() int { return l.bad }
 // newline). A failed write or sync is returned; the decision is then not
 // recorded (its key stays undecided).
 func (l *Ledger) Append(d Decision) ([]byte, error) {
-	d.Detail = oneLine(d.Detail, maxDetail)
+	d.Detail = clip.Line(d.Detail, maxDetail+1)
 	line, err := json.Marshal(d)
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/vocab"
 )
@@ -249,13 +250,13 @@ func evidenceText(root *os.Root, workspace, p string, room int) string {
 	case errors.Is(err, regfile.ErrNotRegular):
 		return "(not a regular file: not read)"
 	case err != nil:
-		return "(unreadable: " + oneLine(err.Error(), 200) + ")"
+		return "(unreadable: " + clip.Line(err.Error(), 201) + ")"
 	}
 	defer f.Close()
 	limit := min(MaxEvidenceFileBytes, room)
 	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return "(unreadable: " + oneLine(err.Error(), 200) + ")"
+		return "(unreadable: " + clip.Line(err.Error(), 201) + ")"
 	}
 	if len(data) > limit {
 		return strings.ToValidUTF8(string(data[:limit]), "") + fmt.Sprintf("\n… (cut at %d bytes)", limit)

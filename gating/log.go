@@ -12,6 +12,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/vocab"
 )
 
@@ -54,7 +55,7 @@ func NewLogEntry(d Decision, sc SelfCritique, source string, now time.Time) LogE
 	e := LogEntry{
 		ID:       NewDecisionID(),
 		Time:     now.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
-		Decision: d, Source: source, Question: oneLine(sc.Question, 200),
+		Decision: d, Source: source, Question: clip.Line(sc.Question, 201),
 	}
 	size := len(sc.Question) + len(sc.InitialAnswer) + len(sc.Reasoning) + len(sc.Critique) + len(sc.FinalAnswer)
 	for _, r := range sc.EvidenceRefs {

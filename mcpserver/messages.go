@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -85,7 +86,7 @@ func (s *Server) send(ctx context.Context, _ *mcp.CallToolRequest, in SendInput)
 	}
 	typ := orDefault(in.Type, inbox.TypeText)
 	if !typeRE().MatchString(typ) {
-		return nil, out, invalidf("type %q: use lower-case letters, digits and '_', starting with a letter", clip(typ))
+		return nil, out, invalidf("type %q: use lower-case letters, digits and '_', starting with a letter", clip.Runes(typ, 81))
 	}
 	if len(in.ReplyTo) > 200 {
 		return nil, out, invalidf("reply_to: an id is at most 200 characters")

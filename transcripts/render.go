@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -155,7 +156,7 @@ func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, d *debate.Decision, mar
 	if len(t.Evidence) > 0 {
 		b.WriteString("- **Evidence:**\n")
 		for _, e := range t.Evidence {
-			fmt.Fprintf(b, "  - `%s` — %s", strings.ReplaceAll(oneLine(e.Ref), "`", "'"), e.Status)
+			fmt.Fprintf(b, "  - `%s` — %s", strings.ReplaceAll(clip.OneLine(e.Ref), "`", "'"), e.Status)
 			if e.Detail != "" {
 				fmt.Fprintf(b, " (%s)", mdLine(e.Detail))
 			}
@@ -206,15 +207,13 @@ func TokensLabel(t *debate.TurnRecord) string {
 	return s
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // mdLine is text that parley did not write on one line of Markdown
 // (vault.EscapeInline): white space collapsed and every Markdown and
 // Obsidian syntax character escaped, so an agent's "<script>", "[[page]]"
 // or "#tag" is read as text in Obsidian too.
 func mdLine(s string) string { return vault.EscapeInline(s) }
 
-func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
+func cell(s string) string { return strings.ReplaceAll(clip.OneLine(s), "|", `\|`) }
 
 // Signed writes a confidence change as -1, 0 or +1.
 func Signed(n int) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -163,7 +164,7 @@ func textEntry(w *bufio.Writer, e *Entry) {
 }
 
 // termLine is text on one line with control characters replaced.
-func termLine(s string) string { return termText(oneLine(s)) }
+func termLine(s string) string { return termText(clip.OneLine(s)) }
 
 // termText replaces control characters (escape sequences included) with
 // U+FFFD, keeping tabs.

@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/consensus/openai"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/vault"
 )
@@ -477,13 +478,7 @@ func newConsensusFileCmd(a *app) *cobra.Command {
 
 // oneLine collapses white space, replaces control characters (see
 // termText) and cuts to max runes (0: no limit).
-func oneLine(s string, max int) string {
-	s = termText(strings.Join(strings.Fields(s), " "))
-	if r := []rune(s); max > 0 && len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
-}
+func oneLine(s string, max int) string { return clip.Runes(termText(clip.OneLine(s)), max) }
 
 // termText makes text read from records (agents' words, names of files in
 // the vault) safe to print on a terminal: every control character but

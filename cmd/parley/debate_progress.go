@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -171,14 +171,10 @@ func describe(p debate.Progress) string {
 // characters (terminal escape sequences) replaced: what it shows comes
 // from agents.
 func clipLine(s string, n int) string {
-	s = termClean(strings.Join(strings.Fields(s), " "))
-	if s == "" {
+	if s = termClean(clip.OneLine(s)); s == "" {
 		return "(no position)"
 	}
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return clip.Runes(s, n)
 }
 
 // verdictLine is the closing JSON line of a debate (--json).

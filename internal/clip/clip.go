@@ -31,9 +31,28 @@ func Runes(s string, n int) string {
 }
 
 // OneLine collapses every run of white space (newlines included) to one
-// space and trims both ends.
+// space and trims both ends. Text already on one line is returned as it
+// is, without allocating.
 func OneLine(s string) string {
+	if single(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// single reports ASCII text with no white space but single inner spaces;
+// anything else (non-ASCII included, which may hold Unicode spaces) takes
+// the slow path.
+func single(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 // Line is OneLine cut to n runes (Runes): how a quoted position, detail or
