@@ -108,12 +108,12 @@ func (s *Server) syncResources(ctx context.Context) error {
 		return err
 	}
 	for _, d := range list {
-		uri := DebateURI(d.ID)
+		uri := DebateURI(d.DebateID)
 		desc := fmt.Sprintf("%s debate, %s", d.Layer, d.State)
 		if d.Verdict != "" {
 			desc += ", " + string(d.Verdict)
 		}
-		want[uri] = mcp.Resource{URI: uri, Name: d.ID, Title: d.Topic, MIMEType: markdownMIME, Description: desc}
+		want[uri] = mcp.Resource{URI: uri, Name: d.DebateID, Title: d.Topic, MIMEType: markdownMIME, Description: desc}
 	}
 	s.res.mu.Lock()
 	defer s.res.mu.Unlock()

@@ -44,7 +44,7 @@ func (f Filter) Match(s *Summary) bool {
 		}
 	}
 	if words := strings.Fields(strings.ToLower(f.Text)); len(words) > 0 {
-		hay := strings.ToLower(s.Topic + "\n" + s.ID)
+		hay := strings.ToLower(s.Topic + "\n" + s.DebateID)
 		for _, w := range words {
 			if !strings.Contains(hay, w) {
 				return false

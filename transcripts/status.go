@@ -62,7 +62,7 @@ func (s *Store) Statuses() ([]*Status, error) {
 // statusOf completes a summary made without progress with the replayed
 // events.
 func (s *Store) statusOf(sum Summary) (*Status, error) {
-	id := sum.ID
+	id := sum.DebateID
 	events, err := s.Events(id)
 	if err != nil {
 		return nil, err

@@ -120,9 +120,9 @@ func TestStatusFollowsADebate(t *testing.T) {
 		t.Fatalf("Statuses: %d, %v; List: %d, %v", len(all), err, len(list), lerr)
 	}
 	for i, st := range all {
-		one, err := s.Status(list[i].ID)
+		one, err := s.Status(list[i].DebateID)
 		if err != nil || *st != *one {
-			t.Errorf("Statuses[%d] = %+v, Status(%s) = %+v (%v)", i, *st, list[i].ID, one, err)
+			t.Errorf("Statuses[%d] = %+v, Status(%s) = %+v (%v)", i, *st, list[i].DebateID, one, err)
 		}
 	}
 

@@ -740,16 +740,13 @@ const (
 
 // Summary is one debate in a listing.
 type Summary struct {
-	ID      string         `json:"debate_id"`
-	Topic   string         `json:"topic"`
-	Layer   debate.Layer   `json:"layer"`
-	Created string         `json:"created"`
-	State   State          `json:"state"`
-	Verdict debate.Verdict `json:"verdict,omitempty"`
-	Action  debate.Action  `json:"action,omitempty"`
-	Rounds  int            `json:"rounds,omitempty"`
-	Tokens  int            `json:"tokens,omitempty"`
-	Record  string         `json:"record,omitempty"`
+	// Summary is what the debate was about and, once it is sealed, how it
+	// ended (the verdict, action, rounds and tokens of verdict.json; the
+	// rounds and tokens so far while it runs).
+	debate.Summary
+	Created string `json:"created"`
+	State   State  `json:"state"`
+	Record  string `json:"record,omitempty"`
 	// Integrity is the audit's summary ("verified", "verdict.json
 	// differs", …) when the caller audited the debate (Integrity.Summary).
 	Integrity string                `json:"integrity,omitempty"`
@@ -789,7 +786,7 @@ func (s *Store) list(withProgress bool) ([]Summary, error) {
 		if out[i].Created != out[j].Created {
 			return out[i].Created > out[j].Created
 		}
-		return out[i].ID > out[j].ID
+		return out[i].DebateID > out[j].DebateID
 	})
 	return out, nil
 }
@@ -814,11 +811,13 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{ID: id, Topic: sess.Topic, Layer: sess.Layer, Created: sess.Created, Session: sess}
+	sum := Summary{Summary: debate.Summary{DebateID: id, Topic: sess.Topic, Layer: sess.Layer}, Created: sess.Created, Session: sess}
 	v, err := s.Verdict(id)
 	switch {
 	case err == nil:
-		sum.State, sum.Verdict, sum.Action, sum.Rounds, sum.Tokens, sum.Record = StateClosed, v.Verdict, v.Action, v.Rounds, v.Tokens, v.Record
+		sum.Summary = debate.SummaryOf(sess, &v.Outcome)
+		sum.DebateID = id
+		sum.State, sum.Record = StateClosed, v.Record
 		return sum, nil
 	case errors.Is(err, ErrMalformed):
 		// A verdict.json that does not decode: listed (its audit says

@@ -44,7 +44,7 @@ func (s *Server) searchDebates(q string) ([]debateHit, error) {
 			hits = append(hits, debateHit{S: sum})
 			continue
 		}
-		t, err := s.debates.Read(sum.ID)
+		t, err := s.debates.Read(sum.DebateID)
 		if err != nil {
 			continue // a debate that cannot be read is not a hit
 		}

@@ -257,7 +257,7 @@ func newDebateListCmd(a *app) *cobra.Command {
 			}
 			ids := make([]string, len(list))
 			for i, sum := range list {
-				ids[i] = sum.ID
+				ids[i] = sum.DebateID
 			}
 			integrity, err := a.integrity(cmd.Context(), store, ids)
 			if err != nil {
@@ -268,7 +268,7 @@ func newDebateListCmd(a *app) *cobra.Command {
 				if verdict == "" {
 					verdict = "-"
 				}
-				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.ID, sum.State, verdict, integrity[sum.ID], clipLine(sum.Topic, 60))
+				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.DebateID, sum.State, verdict, integrity[sum.DebateID], clipLine(sum.Topic, 60))
 			}
 			return nil
 		},

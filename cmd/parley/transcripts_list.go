@@ -48,14 +48,14 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 			}
 			ids := make([]string, len(list))
 			for i, s := range list {
-				ids[i] = s.ID
+				ids[i] = s.DebateID
 			}
 			integrity, err := a.integrity(cmd.Context(), st, ids)
 			if err != nil {
 				return err
 			}
 			for i := range list {
-				list[i].Integrity = integrity[list[i].ID]
+				list[i].Integrity = integrity[list[i].DebateID]
 			}
 			if a.json {
 				for _, s := range list {
@@ -77,7 +77,7 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 				if v == "" {
 					v = "(" + string(s.State) + ")"
 				}
-				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.ID, termClean(oneLine(s.Topic, 60)))
+				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.DebateID, termClean(oneLine(s.Topic, 60)))
 			}
 			return nil
 		},
