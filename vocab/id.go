@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/parleyhq/parley/internal/clip"
 )
 
 var idRE = sync.OnceValue(func() *regexp.Regexp {
@@ -29,7 +27,7 @@ func NewID(now time.Time, l Layer, topic string) string {
 // directory; the error wraps ErrInvalidID.
 func ValidateID(id string) error {
 	if len(id) > 64 || !idRE().MatchString(id) {
-		return fmt.Errorf("%w: %q", ErrInvalidID, clip.Runes(id, 61))
+		return fmt.Errorf("%w: %.60q", ErrInvalidID, id)
 	}
 	return nil
 }

@@ -3,8 +3,6 @@ package vocab
 import (
 	"fmt"
 	"path/filepath"
-
-	"github.com/parleyhq/parley/internal/clip"
 )
 
 // MaxNameLen is the longest agent name accepted (pi-messenger's limit).
@@ -31,7 +29,7 @@ func nameOK(name string) bool {
 // error wraps ErrInvalidName.
 func ValidateName(name string) error {
 	if len(name) == 0 || len(name) > MaxNameLen || !nameOK(name) || !filepath.IsLocal(name) {
-		return fmt.Errorf("%w: %q (use 1-%d letters, digits, '_' or '-', not starting with '-')", ErrInvalidName, clip.Runes(name, 61), MaxNameLen)
+		return fmt.Errorf("%w: %.60q (use 1-%d letters, digits, '_' or '-', not starting with '-')", ErrInvalidName, name, MaxNameLen)
 	}
 	return nil
 }
