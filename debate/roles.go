@@ -137,3 +137,8 @@ func roleSpec(r Role) *RoleSpec {
 	}
 	return &RoleSpec{Name: r}
 }
+
+// Spec is the participant's role: its RoleSpec from the role table (an
+// empty spec, with no rules, for a role no one registered, which a
+// session's Validate refuses).
+func (p Participant) Spec() *RoleSpec { return roleSpec(p.Role) }
