@@ -56,17 +56,14 @@ func validateOutcome(o *debate.Outcome) error {
 	return nil
 }
 
-// outcomeAction is the outcome's action, or the one SPEC §5.5 gives its
-// verdict when the outcome carries none.
+// outcomeAction is the outcome's action, or the one its verdict gives
+// (debate.ActionFor) when the outcome carries none.
 func outcomeAction(o *debate.Outcome) debate.Action {
 	switch o.Action {
 	case debate.ActionProceed, debate.ActionEscalate:
 		return o.Action
 	}
-	if o.Verdict == debate.ConsensusReached || (o.Verdict == debate.BudgetExhausted && strings.TrimSpace(o.FinalPosition) != "") {
-		return debate.ActionProceed
-	}
-	return debate.ActionEscalate
+	return debate.ActionFor(o.Verdict, o.FinalPosition)
 }
 
 // renderRecord builds a record's frontmatter and body (SPEC §6).
