@@ -30,6 +30,20 @@ func Runes(s string, n int) string {
 	return s[:i] + "…"
 }
 
+// Bytes returns s when it is at most n bytes long, else its longest
+// prefix of at most n bytes that ends on a rune boundary, and "…": for a
+// bound that counts bytes (an echoed reply, a log field). n <= 0 means no
+// limit.
+func Bytes(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // OneLine collapses every run of white space (newlines included) to one
 // space and trims both ends. Text already on one line is returned as it
 // is, without allocating.

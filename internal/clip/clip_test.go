@@ -53,3 +53,22 @@ func TestLine(t *testing.T) {
 		t.Errorf("Line(_, 12) = %q, want %q", got, want)
 	}
 }
+
+func TestBytes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"0123456789", 4, "0123…"},
+		{"né", 2, "n…"}, // é is two bytes: never half of it
+		{"日本語", 5, "日…"},
+		{"anything", 0, "anything"},
+	} {
+		if got := Bytes(tc.in, tc.n); got != tc.want {
+			t.Errorf("Bytes(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
