@@ -184,7 +184,7 @@ func (a *App) ListDebates(ctx context.Context) ([]transcripts.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].ID, &list[i].Integrity })
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].DebateID, &list[i].Integrity })
 	return list, err
 }
 

@@ -116,7 +116,7 @@ func (a *App) ListTranscripts(ctx context.Context, q TranscriptQuery) ([]transcr
 	if err != nil {
 		return nil, err
 	}
-	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].ID, &list[i].Integrity })
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].DebateID, &list[i].Integrity })
 	return list, err
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -355,13 +356,7 @@ func newConsensusFileCmd(a *factory) *cobra.Command {
 
 // oneLine collapses white space, replaces control characters (see
 // termText) and cuts to max runes (0: no limit).
-func oneLine(s string, max int) string {
-	s = termText(strings.Join(strings.Fields(s), " "))
-	if r := []rune(s); max > 0 && len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
-}
+func oneLine(s string, max int) string { return clip.Runes(termText(clip.OneLine(s)), max) }
 
 // termText makes text read from records (agents' words, names of files in
 // the vault) safe to print on a terminal: every control character but

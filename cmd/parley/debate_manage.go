@@ -143,7 +143,7 @@ func newDebateListCmd(a *factory) *cobra.Command {
 				if verdict == "" {
 					verdict = "-"
 				}
-				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.ID, sum.State, verdict, sum.Integrity, clipLine(sum.Topic, 60))
+				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.DebateID, sum.State, verdict, sum.Integrity, clipLine(sum.Topic, 60))
 			}
 			return nil
 		},

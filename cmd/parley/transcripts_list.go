@@ -53,7 +53,7 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 				if v == "" {
 					v = "(" + string(s.State) + ")"
 				}
-				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.ID, termClean(oneLine(s.Topic, 60)))
+				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.DebateID, termClean(oneLine(s.Topic, 60)))
 			}
 			return nil
 		},
