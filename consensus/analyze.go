@@ -20,6 +20,7 @@ type term struct {
 	neg    bool   // under a negation ("do not cache": cache)
 	cond   int    // index into analysis.conds, -1 when not in a condition
 	clause int
+	listed bool // next to "and", "or" or "nor": an item of a list
 }
 
 // quantity is a number with what it counts.
@@ -46,6 +47,9 @@ type analysis struct {
 	qty   []quantity
 	conds []condition
 	negs  int // negation cues and negative verbs
+	// truncated: the text was longer than maxAnalyzed and only its start
+	// was read.
+	truncated bool
 }
 
 // words returns the canonical content words, in order (numbers as "#n").
@@ -64,6 +68,7 @@ type rawTok struct {
 	isNum  bool
 	clause int
 	text   string // as written
+	conj   bool   // follows "and", "or" or "nor"
 }
 
 // maxAnalyzed bounds the text analyze reads: a position is a sentence or
@@ -88,6 +93,7 @@ func lex(text string) []rawTok {
 	}
 	text = strings.ToLower(text)
 	text = contractions.Replace(text)
+	text = symbols.Replace(text)
 	var out []rawTok
 	clause := 0
 	rs := []rune(text)
@@ -131,11 +137,23 @@ func lex(text string) []rawTok {
 			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
 				j++
 			}
-			w := string(rs[i:j])
-			out = append(out, rawTok{low: w, clause: clause, text: w})
+			// "Node.js", "Vue.js": one name.
+			if j+3 <= len(rs) && rs[j] == '.' && rs[j+1] == 'j' && rs[j+2] == 's' && (j+3 == len(rs) || !unicode.IsLetter(rs[j+3])) {
+				j += 3
+			}
+			w := strings.ReplaceAll(string(rs[i:j]), ".", "")
+			out = append(out, rawTok{low: w, clause: clause, text: string(rs[i:j])})
 			i = j
+
 		case r == '%':
 			out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
+			i++
+		case r == '/' && i > 0 && (unicode.IsDigit(rs[i-1]) || unicode.IsLetter(rs[i-1])) && unitAfter(rs[i+1:]):
+			// "60 requests/min": a rate.
+			out = append(out, rawTok{low: "per", clause: clause, text: "/"})
+			i++
+		case comparators[r] != "":
+			out = append(out, rawTok{low: comparators[r], clause: clause, text: string(r)})
 			i++
 		case strings.ContainsRune(",;:.!?()[]{}\n—–", r):
 			// A period inside a word was handled above; here it ends a
@@ -149,7 +167,39 @@ func lex(text string) []rawTok {
 			i++
 		}
 	}
+	for i := 0; i+1 < len(out); i++ {
+		if isConj(out[i].low) {
+			out[i+1].conj = true
+		}
+	}
 	return numberWordsToNumbers(out)
+}
+
+func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
+
+// symbols are written shorthands read as the words they stand for.
+var symbols = strings.NewReplacer("24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
+
+// comparators are the signs read as comparisons ("> 30s").
+var comparators = map[rune]string{'>': "above", '<': "below", '≤': "atmost", '≥': "atleast"}
+
+// unitAfter reports whether the letters at the start of rs are a unit of
+// time ("min" in "60 requests/min").
+func unitAfter(rs []rune) bool {
+	j := 0
+	for j < len(rs) && j < 16 && unicode.IsLetter(rs[j]) {
+		j++
+	}
+	if j == 0 {
+		return false
+	}
+	w := string(rs[:j])
+	if u := shortUnits[w]; u != "" {
+		return true
+	}
+	lx := theLexicon()
+	u, ok := lx.units[lx.fold(stem(w))]
+	return ok && u.dim == "time"
 }
 
 var contractions = strings.NewReplacer(
@@ -230,6 +280,17 @@ func notANumber(in []rawTok, i int) bool {
 			}
 		}
 	}
+	if in[i].low == "once" {
+		// "used once", "once a week"; not "once the build passes".
+		if i+1 >= len(in) || in[i+1].clause != in[i].clause {
+			return false
+		}
+		switch in[i+1].low {
+		case "a", "an", "per", "every", "each", "only", "more", "again":
+			return false
+		}
+		return true
+	}
 	if in[i].low != "one" {
 		return false
 	}
@@ -237,16 +298,17 @@ func notANumber(in []rawTok, i int) bool {
 	case "the", "next", "each", "every", "this", "that", "which", "any", "no", "last", "first", "new", "old", "another", "no one", "only":
 		return true
 	}
-	return i+1 >= len(in) || in[i+1].clause != in[i].clause || in[i+1].low == "of"
+	return i+1 >= len(in) || in[i+1].clause != in[i].clause
 }
 
 // analyze finds the terms, quantities and conditions of a text.
 func analyze(text string) *analysis {
 	lx := theLexicon()
 	toks := lex(text)
-	a := &analysis{}
-	negPending := -1 // the clause of a negation cue waiting for its word
-	cond := -1       // the open condition
+	a := &analysis{truncated: len(text) > maxAnalyzed}
+	listNext := false // a conjunction was read: the next term is an item
+	negPending := -1  // the clause of a negation cue waiting for its word
+	cond := -1        // the open condition
 	condClause := -1
 	lastQty := -1
 	for i := 0; i < len(toks); i++ {
@@ -257,11 +319,17 @@ func analyze(text string) *analysis {
 		if negPending >= 0 && t.clause != negPending {
 			negPending = -1
 		}
+		if t.conj {
+			listNext = true
+		}
 		if t.isNum && !lx.phraseAt(toks, i) {
 			q := quantity{value: t.num, text: t.text, cond: cond}
 			// A unit follows: "5 minutes", "80 percent".
 			if i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				w, n := lx.match(toks, i+1)
+				if short := shortUnits[toks[i+1].low]; short != "" {
+					w, n = lx.fold(short), 1 // "900 s"
+				}
 				if u, ok := lx.units[w]; ok {
 					q.value *= u.scale
 					q.dim = u.dim
@@ -271,12 +339,27 @@ func analyze(text string) *analysis {
 			}
 			a.qty = append(a.qty, q)
 			lastQty = len(a.qty) - 1
+			listNext = false
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause})
 			continue
 		}
 		w, n := lx.match(toks, i)
 		raw := joinText(toks[i : i+n])
 		i += n - 1
+		if lx.exemptCue[w] && cond < 0 {
+			// "nightly jobs are exempt": an exception whose words come
+			// before its cue.
+			cd := condition{kind: "unless"}
+			for k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && a.terms[k].cond < 0; k-- {
+				a.terms[k].cond = len(a.conds)
+				cd.terms = append([]string{a.terms[k].w}, cd.terms...)
+			}
+			if len(cd.terms) > 0 {
+				cd.text = strings.Join(cd.terms, " ")
+				a.conds = append(a.conds, cd)
+				continue
+			}
+		}
 		if kind, ok := lx.condCue[w]; ok {
 			a.conds = append(a.conds, condition{kind: kind})
 			cond, condClause = len(a.conds)-1, t.clause
@@ -286,6 +369,11 @@ func analyze(text string) *analysis {
 			negPending = t.clause
 			a.negs++
 			continue
+		}
+		if c, ok := negatedBound[w]; ok && negPending >= 0 {
+			// "not more than 20" is "at most 20".
+			w, negPending = c, -1
+			a.negs--
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" {
@@ -315,7 +403,9 @@ func analyze(text string) *analysis {
 			neg = !neg
 			negPending = -1
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause})
+		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
+		listNext = false
+		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause, listed: listed})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -415,6 +505,11 @@ var irregular = map[string]string{
 	"spring": "spring", "king": "king", "ring": "ring", "sing": "sing", "wing": "wing", "ceiling": "ceiling",
 	"need": "need", "seed": "seed", "speed": "speed", "feed": "feed", "red": "red", "bed": "bed", "shed": "shed",
 	"embed": "embed", "hundred": "hundred", "sacred": "sacred", "kindred": "kindred",
+	// Nouns in -al of the verbs they name.
+	"removal": "remov", "approval": "approv", "approvals": "approv", "renewal": "renew", "arrival": "arriv", "refusal": "refus",
+	"proposal": "propos", "disposal": "dispos", "reversal": "revers", "withdrawal": "withdraw", "retrieval": "retriev",
+	"denial": "deni", "dismissal": "dismiss", "renewals": "renew", "removals": "remov",
+	"only": "only", "early": "earli", "reply": "repli", "apply": "appli", "supply": "suppli",
 }
 
 // stem reduces an English word to a crude root, the same for its
@@ -430,6 +525,12 @@ func stem(w string) string {
 	}
 	if len(w) <= 3 || !isLetters(w) {
 		return w
+	}
+	if len(w) >= 8 && strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ply") {
+		w = w[:len(w)-2] // "permanently" → "permanent"
+	}
+	if i := len(w) - len("ersion"); i >= 3 && strings.HasSuffix(w, "ersion") {
+		w = w[:i] + "ert" // "conversion" → "convert"
 	}
 	n := len(w)
 	switch {

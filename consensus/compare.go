@@ -38,7 +38,7 @@ func TopicScore(a, b string) float64 {
 
 func topicScore(a, b *analysis) float64 {
 	lx := theLexicon()
-	wa, wb := a.words(), b.words()
+	wa, wb := topicWords(a), topicWords(b)
 	if len(wa) == 0 || len(wb) == 0 {
 		return 0
 	}
@@ -73,6 +73,18 @@ func topicScore(a, b *analysis) float64 {
 		score *= 0.8
 	}
 	return score
+}
+
+// topicWords are the words of a topic, a bound read as the limit it
+// sets: "maximum upload size" asks what "upload size limit" asks.
+func topicWords(a *analysis) []string {
+	ws := a.words()
+	for i, w := range ws {
+		if w == "atmost" || w == "atleast" {
+			ws[i] = "limit"
+		}
+	}
+	return ws
 }
 
 // specificOnly are the non-generic words of ws missing from other.
@@ -181,6 +193,9 @@ func comparePositions(a, b *analysis) Comparison {
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
 	hard = append(hard, compareSwaps(a, b, c.Score)...)
+	if len(hard) == 0 {
+		hard = append(hard, compareItems(a, b)...)
+	}
 	switch {
 	case len(hard) > 0 && c.Score < unrelatedScore:
 		// So little in common that the differences found may be about
@@ -190,6 +205,11 @@ func comparePositions(a, b *analysis) Comparison {
 		c.Agreement, c.Differences = Disagree, append(hard, weak...)
 	case len(weak) > 0:
 		c.Agreement, c.Differences = Unsure, weak
+	case c.Score >= consistentScore && (a.truncated || b.truncated):
+		// Only the start of a long position was compared: what follows
+		// may change the rule.
+		c.Agreement = Unsure
+		c.Differences = []string{fmt.Sprintf("too long to compare beyond the first %d bytes", maxAnalyzed)}
 	case c.Score >= consistentScore:
 		c.Agreement = Agree
 	default:
@@ -326,11 +346,45 @@ func compareOptions(a, b *analysis) []string {
 	var out []string
 	for _, g := range groups {
 		onlyA, onlyB := unmentioned(minus(pa[g], pb[g]), b), unmentioned(minus(pb[g], pa[g]), a)
+		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
+			continue // "merged after 2 approvals" is "2 approvals before merging"
+		}
 		if len(onlyA) > 0 && len(onlyB) > 0 {
 			out = append(out, strings.Join(onlyA, ", ")+" → "+strings.Join(onlyB, ", "))
 		}
 	}
 	return out
+}
+
+// reversed reports whether a relation word (before, after, above, below)
+// stands between the same two things in the other order on the other
+// side: "x before y" and "y after x".
+func reversed(a *analysis, x string, b *analysis, y string) bool {
+	pa, na := around(a, x)
+	pb, nb := around(b, y)
+	return pa != "" && pa == nb || na != "" && na == pb
+}
+
+// around are the content words just before and after w in x.
+func around(x *analysis, w string) (prev, next string) {
+	lx := theLexicon()
+	for i, t := range x.terms {
+		if t.w != w {
+			continue
+		}
+		for j := i - 1; j >= 0 && prev == ""; j-- {
+			if !lx.generic[x.terms[j].w] {
+				prev = x.terms[j].w
+			}
+		}
+		for j := i + 1; j < len(x.terms) && next == ""; j++ {
+			if !lx.generic[x.terms[j].w] {
+				next = x.terms[j].w
+			}
+		}
+		return prev, next
+	}
+	return "", ""
 }
 
 // unmentioned are the words of ws that x does not name at all (negated
@@ -399,18 +453,31 @@ func compareConditions(a, b *analysis) []string {
 	var out []string
 	check := func(x, y *analysis, verb string) {
 		all := set(y.words())
+		main := map[string]bool{}
+		for _, t := range x.terms {
+			if t.cond < 0 {
+				main[t.w] = true
+			}
+		}
 		for _, cd := range x.conds {
-			if len(cd.terms) == 0 {
+			// What the condition adds to the rule: its words that the rule
+			// itself does not say ("unless a service account" adds
+			// "service" to a rule about accounts).
+			terms := cd.terms
+			if own := minus(cd.terms, keys(main)); len(own) > 0 {
+				terms = own
+			}
+			if len(terms) == 0 {
 				continue
 			}
 			in := 0
-			for _, w := range cd.terms {
+			for _, w := range terms {
 				if all[w] {
 					in++
 				}
 			}
-			if float64(in)/float64(len(cd.terms)) < 0.5 {
-				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind) {
+			if float64(in)/float64(len(terms)) < 0.5 {
+				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
@@ -426,6 +493,23 @@ func compareConditions(a, b *analysis) []string {
 	}
 	check(a, b, "dropped")
 	check(b, a, "added")
+	return out
+}
+
+// implicitKind counts the condition a rule states without a cue: a
+// default ("50 items by default") is a rule with an exception.
+func implicitKind(x *analysis, kind string) int {
+	if kind == "unless" && slices.ContainsFunc(x.terms, func(t term) bool { return t.w == "default" }) {
+		return 1
+	}
+	return 0
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
 	return out
 }
 
@@ -500,9 +584,24 @@ func compareSwaps(a, b *analysis, score float64) []string {
 		if len(x) == 0 || len(y) == 0 || len(x) > 2 || len(y) > 2 || short && (len(x) > 1 || len(y) > 1) {
 			continue
 		}
+		if loose(x, y) {
+			continue // "cache pages" and "keep pages" at the CDN
+		}
 		out = append(out, strings.Join(x, " ")+" → "+strings.Join(y, " "))
 	}
 	return out
+}
+
+// loose reports whether every word of x has a near meaning among y's
+// (looseGroups): swapping them rewords the rule.
+func loose(x, y []string) bool {
+	lx := theLexicon()
+	for _, w := range x {
+		if !slices.ContainsFunc(y, func(v string) bool { return lx.near(w, v) }) {
+			return false
+		}
+	}
+	return true
 }
 
 func absent(ws []string, other map[string]bool) []string {
@@ -561,5 +660,37 @@ func alignGaps(a, b []string) [][2][]string {
 	ga = append(ga, a[i:]...)
 	gb = append(gb, b[j:]...)
 	flush()
+	return out
+}
+
+// compareItems finds an item of a list ("email addresses or phone
+// numbers", "the linter and the race detector") that one side names and
+// the other leaves out while saying nothing the first does not: the rule
+// covers fewer (or more) things.
+func compareItems(a, b *analysis) []string {
+	lx := theLexicon()
+	specific := func(t term) bool {
+		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w]
+	}
+	var out []string
+	check := func(x, y *analysis, verb string) {
+		sy, sx := set(y.words()), set(x.words())
+		for _, t := range y.terms {
+			if specific(t) && !sx[t.w] {
+				return // y says something x does not: reworded, not cut
+			}
+		}
+		var gone []string
+		for _, t := range x.terms {
+			if t.listed && specific(t) && !sy[t.w] && !slices.Contains(gone, t.w) {
+				gone = append(gone, t.w)
+			}
+		}
+		if len(gone) > 0 {
+			out = append(out, fmt.Sprintf("%s %s", strings.Join(gone, ", "), verb))
+		}
+	}
+	check(a, b, "dropped")
+	check(b, a, "added")
 	return out
 }

@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -16,12 +17,12 @@ import (
 // "type" do not (a file type is not a serialisation format).
 const synonymGroups = `
 use employ adopt utilise utilize pick choose go_with standardise_on standardize_on rely_on opt_for
-serve deliver return send emit respond_with ship hand_out give
+serve deliver return send emit respond_with hand_out give
 store save persist keep write_to storage retention retain keep_for retain_for
 delete remove purge erase wipe
 fetch retrieve load read get pull
 create add make generate
-update modify change edit alter
+update modify change edit alter upgrade
 forbid prohibit ban disallow
 require mandate enforce demand must_pass must_have need_to_pass
 allow permit let enable_for
@@ -33,7 +34,7 @@ request call query req
 response reply answer
 timeout time_out deadline time_limit
 duration how_long how_much_time length_of_time window time_window
-ttl time_to_live expiry expiration lifetime expire live
+ttl time_to_live expiry expiration lifetime expire live valid validity good_for
 cache caching memoize
 database db datastore data_store
 postgresql postgres pg
@@ -57,8 +58,8 @@ fast quick rapid
 slow sluggish
 big large huge larger bigger
 small tiny little
-error failure fault problem
-fail break crash
+error failure fault problem fail unsuccessful
+break crash
 job task work_item
 queue backlog
 message msg
@@ -68,7 +69,7 @@ endpoint route api_route url_path
 server backend back_end
 frontend front_end ui user_interface client_side
 documentation docs doc
-configuration config conf
+configuration config conf settings config_file configuration_file
 environment env
 production prod
 staging preprod pre_production
@@ -82,14 +83,14 @@ dashboard panel
 backup back_up snapshot
 restore recover
 encrypt encryption encrypted cipher
-hash hashing digest
+hash hashing digest checksum
 compress compression gzip_compress zip
 upload upload_file
 download
 file document attachment
 folder directory dir
 payment charge billing
-invoice bill
+invoice
 price cost pricing
 discount coupon promo
 stock inventory
@@ -115,11 +116,11 @@ cookie
 header
 webhook web_hook callback_url
 event
-schedule cron
+schedule cron cadence frequency how_often often
 daily every_day each_day nightly once_a_day once_per_day once_daily
 hourly every_hour each_hour
-weekly every_week each_week
-monthly every_month each_month
+weekly every_week each_week once_a_week once_per_week
+monthly every_month each_month once_a_month once_per_month
 yearly annually every_year each_year annual
 minute min mins minutes
 second sec secs seconds
@@ -154,7 +155,7 @@ commit
 review code_review
 approve sign_off approval
 pass succeed green
-always no_exception no_exceptions without_exception without_exceptions in_all_cases every_time
+always no_exception no_exceptions without_exception without_exceptions in_all_cases every_time around_the_clock day_or_night at_any_hour at_all_times any_time anytime
 merge
 squash
 rebase
@@ -192,7 +193,7 @@ uptime availability
 incident outage
 on_call pager oncall
 alert_threshold threshold
-rate frequency
+rate
 interval period
 attempt try
 backoff back_off
@@ -262,6 +263,39 @@ deadline_date due_date
 ticket issue bug_report
 bug defect
 feature capability
+quantity how_many how_much number_of amount_of
+override overrides take_precedence takes_precedence win_over wins_over supersede overrule trump
+mtls mutual_tls mutual_tls_authentication client_certificate client_certificates
+jwt json_web_token
+environment_variable env_var envvar env_variable environment_var
+lockfile lock_file
+monorepo mono_repo single_repository one_repository
+polyrepo multi_repo multirepo repo_per_service
+acknowledge ack acknowledgement
+p1 sev1 priority_1 priority_one severity_1
+p2 sev2 priority_2 priority_two severity_2
+p3 sev3 priority_3 priority_three severity_3
+log_level verbosity logging_level
+health_check healthcheck health_probe health_endpoint
+object_storage s3 blob_storage object_store
+local_disk local_filesystem local_storage
+abort cancel kill terminate
+consecutive in_a_row straight successive back_to_back
+lock lockout lock_out
+permanent forever indefinite for_good for_ever
+immediately instantly right_away straight_away at_once
+fix patch hotfix bugfix
+vulnerability vuln cve security_issue security_hole
+business_hours working_hours office_hours work_hours
+weekday workday business_day working_day
+outgoing outbound egress
+incoming inbound ingress
+plain_text plaintext text_plain
+artifact build_artifact
+nodejs node_js node
+display render show present
+exempt exempted excepted
+unlimited unbounded no_limit
 `
 
 // genericWords carry little of what a question is about: a topic may add
@@ -270,7 +304,8 @@ feature capability
 const genericWords = `
 policy strategy approach rule choice option method way management manag process behavior happen
 behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
-question topic thing stuff kind type matter case
+question topic thing stuff kind type matter case quantity
+look like happen handle deal treat work decide agree currently today yes nit
 use make have get do need want go put let apply
 we our us you your team everyone anyone people someone one
 new current exist existing
@@ -350,6 +385,31 @@ spa ssr ssg
 const lightWords = `wait after then via run go happen take mark flag set make get put give call aim target stay remain become
 follow goes went come gets receive hold carry contain live show tell say mean apply work`
 
+// relationalWords are the alternatives that relate two things: "x before
+// y" says what "y after x" says.
+const relationalWords = `before after above below more less`
+
+// looseGroups: each line holds words that are not synonyms everywhere but
+// that rewording swaps for each other in a rule ("cache" and "keep" pages
+// at the CDN, "show" and "render" dates): one swapped for another is not a
+// change of the rule. Written before stemming.
+const looseGroups = `
+cache store keep hold retain save persist
+serve send deliver return give respond emit
+show display render present print output
+reject refuse deny block forbid drop
+expire stop_working invalidate end lapse
+status http code status_code http_status
+run execute perform do
+check test verify validate
+write log record emit
+accept take receive
+create open start
+delete close
+stale old outdated
+new fresh
+`
+
 // negationCues turn the meaning of what follows them.
 const negationCues = `not no never none nor neither nothing nobody nowhere cannot without`
 
@@ -372,7 +432,10 @@ avoid=use
 // conditionCues open a condition; exceptionCues an exception. The words
 // after a cue up to the end of its clause are the condition.
 const (
-	conditionCues = `if when whenever provided_that as_long_as only_if only_when in_case so_long_as given_that assuming`
+	conditionCues = `if when whenever provided_that as_long_as only_if only_when in_case so_long_as given_that assuming only_for only_during`
+	// exemptCues close an exception that the words before them name
+	// ("security fixes are exempt").
+	exemptCues    = `exempt exempted excepted the_exception an_exception`
 	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of`
 )
 
@@ -382,7 +445,7 @@ var numberWords = map[string]float64{
 	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
 	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
 	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2,
-	"half": 0.5, "double": 2, "triple": 3,
+	"half": 0.5, "double": 2, "triple": 3, "once": 1, "thrice": 3,
 }
 
 var numberScales = map[string]float64{"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
@@ -401,6 +464,10 @@ var units = map[string]unit{
 	"terabyte": {"bytes", 1 << 40}, "percent": {"percent", 1}, "pixel": {"pixels", 1},
 }
 
+// negatedBound turns a negated comparison into the bound it sets: "not
+// more than" is "at most", "not under" is "at least". Canonical forms.
+var negatedBound = map[string]string{"above": "atmost", "below": "atleast", "atmost": "above", "atleast": "below"}
+
 // periodWords are units of time that stand alone for "every one of them".
 var periodWords = map[string]string{"daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month", "yearly": "year"}
 
@@ -418,18 +485,33 @@ s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
 type lexicon struct {
-	canon    map[string]string   // stemmed word or joined phrase → canonical
-	phrases  map[string][]string // stemmed first word → stemmed phrases (joined by '_') starting with it
-	maxWords int
-	generic  map[string]bool
-	light    map[string]bool
-	altGroup map[string]int
-	negCue   map[string]bool
-	negVerb  map[string]string // stemmed negative verb → canonical positive
-	condCue  map[string]string // cue (joined) → "if" or "unless"
-	stop     map[string]bool
-	units    map[string]unit   // canonical unit word → unit
-	period   map[string]string // canonical "daily" → canonical "day"
+	canon     map[string]string   // stemmed word or joined phrase → canonical
+	phrases   map[string][]string // stemmed first word → stemmed phrases (joined by '_') starting with it
+	maxWords  int
+	generic   map[string]bool
+	light     map[string]bool
+	altGroup  map[string]int
+	negCue    map[string]bool
+	negVerb   map[string]string // stemmed negative verb → canonical positive
+	condCue   map[string]string // cue (joined) → "if" or "unless"
+	stop      map[string]bool
+	units     map[string]unit   // canonical unit word → unit
+	period    map[string]string // canonical "daily" → canonical "day"
+	loose     map[string][]int  // canonical word → its looseGroups lines
+	exemptCue map[string]bool   // canonical words that end an exception
+	// relational are the alternatives that relate two things ("x before
+	// y"): the other one with the things swapped says the same.
+	relational map[string]bool
+}
+
+// near reports whether two canonical words share a line of looseGroups.
+func (lx *lexicon) near(a, b string) bool {
+	for _, g := range lx.loose[a] {
+		if slices.Contains(lx.loose[b], g) {
+			return true
+		}
+	}
+	return false
 }
 
 var theLexicon = sync.OnceValue(buildLexicon)
@@ -496,6 +578,24 @@ func buildLexicon() *lexicon {
 	lx.units = make(map[string]unit, len(units))
 	for w, u := range units {
 		lx.units[lx.fold(stem(w))] = u
+	}
+	lx.loose = map[string][]int{}
+	for i, line := range strings.Split(looseGroups, "\n") {
+		for _, w := range strings.Fields(line) {
+			c := lx.fold(stemPhrase(w))
+			if !slices.Contains(lx.loose[c], i) {
+				lx.loose[c] = append(lx.loose[c], i)
+			}
+		}
+	}
+	lx.exemptCue = map[string]bool{}
+	for _, w := range strings.Fields(exemptCues) {
+		addPhrase(w)
+		lx.exemptCue[lx.fold(stemPhrase(w))] = true
+	}
+	lx.relational = map[string]bool{}
+	for _, w := range strings.Fields(relationalWords) {
+		lx.relational[lx.fold(stemPhrase(w))] = true
 	}
 	lx.period = make(map[string]string, len(periodWords))
 	for w, u := range periodWords {
