@@ -298,7 +298,7 @@ func notANumber(in []rawTok, i int) bool {
 	case "the", "next", "each", "every", "this", "that", "which", "any", "no", "last", "first", "new", "old", "another", "no one", "only":
 		return true
 	}
-	return i+1 >= len(in) || in[i+1].clause != in[i].clause
+	return i+1 >= len(in) || in[i+1].clause != in[i].clause || in[i+1].low == "of"
 }
 
 // analyze finds the terms, quantities and conditions of a text.
@@ -317,6 +317,7 @@ func analyze(text string) *analysis {
 			cond = -1
 		}
 		if negPending >= 0 && t.clause != negPending {
+			trailingNegation(a, negPending)
 			negPending = -1
 		}
 		if t.conj {
@@ -387,6 +388,11 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
+		if w == lx.immediately {
+			// "at once" is after no time at all.
+			a.qty = append(a.qty, quantity{value: 0, dim: "time", text: raw, cond: cond})
+			continue
+		}
 		if p, ok := lx.period[w]; ok {
 			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond})
 			continue
@@ -411,7 +417,18 @@ func analyze(text string) *analysis {
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
 		}
 	}
+	if negPending >= 0 {
+		trailingNegation(a, negPending)
+	}
 	return a
+}
+
+// trailingNegation negates the last word of a clause that ends in its
+// negation ("libraries do not").
+func trailingNegation(a *analysis, clause int) {
+	if n := len(a.terms); n > 0 && a.terms[n-1].clause == clause {
+		a.terms[n-1].neg = !a.terms[n-1].neg
+	}
 }
 
 func prevLow(toks []rawTok, i int) string {

@@ -304,15 +304,21 @@ func compareQuantities(qa, qb []quantity) (hard, weak []string) {
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		weak = append(weak, x.text+" → (not said)")
+		if !bareOne(x) {
+			weak = append(weak, x.text+" → (not said)")
+		}
 	}
 	for j, y := range ub {
-		if !pairedB[j] {
+		if !pairedB[j] && !bareOne(y) {
 			weak = append(weak, "(not said) → "+y.text)
 		}
 	}
 	return hard, weak
 }
+
+// bareOne is a "one" with no unit, said on one side only: mostly an
+// article in other words ("at least one", "a single one").
+func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
 
 func sameQuantity(x, y quantity) bool {
 	if x.dim != y.dim && x.dim != "" && y.dim != "" {
@@ -414,8 +420,21 @@ func minus(a, b []string) []string {
 func compareNegation(a, b *analysis) []string {
 	pol := func(x *analysis) (pos, neg map[string]bool) {
 		pos, neg = map[string]bool{}, map[string]bool{}
+		negClause := map[int]bool{}
 		for _, t := range x.terms {
 			if t.neg {
+				negClause[t.clause] = true
+			}
+		}
+		for _, t := range x.terms {
+			if negClause[t.clause] && !t.neg {
+				// A negation covers its clause: "permanent errors are
+				// not retried" does not assert "permanent".
+				continue
+			}
+			// What an exception names is what the rule does not cover:
+			// "but not for libraries" says what "libraries do not" says.
+			if t.neg || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
 				neg[t.w] = true
 			} else {
 				pos[t.w] = true
@@ -483,6 +502,13 @@ func compareConditions(a, b *analysis) []string {
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
 				continue
 			}
+			// An exception whose words the other side states as part of
+			// its rule, neither excepted nor negated: the exception is gone
+			// ("but not for libraries" → "and for libraries").
+			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) {
+				out = append(out, fmt.Sprintf("exception dropped: unless %s", cd.text))
+				continue
+			}
 			// Stated on both sides: the same kind?
 			for _, other := range y.conds {
 				if other.kind != cd.kind && overlap(cd.terms, other.terms) >= 0.5 && verb == "dropped" {
@@ -494,6 +520,32 @@ func compareConditions(a, b *analysis) []string {
 	check(a, b, "dropped")
 	check(b, a, "added")
 	return out
+}
+
+// plainIn reports whether every word of ws stands in x's rule itself:
+// outside any condition, not negated, and in a clause with a word of
+// rule (a clause of its own, "security fixes may go out any time", is a
+// permission that restates the exception).
+func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
+	lx := theLexicon()
+	for _, w := range ws {
+		ok := false
+		for _, t := range x.terms {
+			if t.w == w && t.neg {
+				return false
+			}
+			if t.w != w || t.cond >= 0 || ok {
+				continue
+			}
+			ok = slices.ContainsFunc(x.terms, func(u term) bool {
+				return u.clause == t.clause && rule[u.w] && !slices.Contains(ws, u.w) && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#")
+			})
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // implicitKind counts the condition a rule states without a cue: a
@@ -646,6 +698,11 @@ func alignGaps(a, b []string) [][2][]string {
 	for i < n && j < m {
 		switch {
 		case a[i] == b[j]:
+			if i == 0 || j == 0 {
+				// Words before the first shared one have nothing before
+				// them to anchor a swap: an opening reworded.
+				ga, gb = nil, nil
+			}
 			flush()
 			i++
 			j++
@@ -675,6 +732,7 @@ func compareItems(a, b *analysis) []string {
 	var out []string
 	check := func(x, y *analysis, verb string) {
 		sy, sx := set(y.words()), set(x.words())
+		fewerNegs := x.negs > y.negs
 		for _, t := range y.terms {
 			if specific(t) && !sx[t.w] {
 				return // y says something x does not: reworded, not cut
@@ -682,7 +740,9 @@ func compareItems(a, b *analysis) []string {
 		}
 		var gone []string
 		for _, t := range x.terms {
-			if t.listed && specific(t) && !sy[t.w] && !slices.Contains(gone, t.w) {
+			// An item of a list, or a negated word when the other side
+			// negates less ("API keys are not accepted" left out).
+			if (t.listed || t.neg && fewerNegs) && specific(t) && !sy[t.w] && !slices.Contains(gone, t.w) {
 				gone = append(gone, t.w)
 			}
 		}

@@ -46,9 +46,15 @@ typescript ts
 authentication authn auth sign_in signin log_in login logon
 authorization authz permission permissions access_control
 password passphrase passwd pwd
-user account member customer client_account
+user account member customer client_account viewer visitor end_user
 administrator admin admins superuser operator
-credential secret token api_key
+credential secret
+token access_token bearer_token
+api_key apikey api_keys
+enable switch_on turn_on activate
+disable switch_off turn_off deactivate
+at_a_time
+response_time time_to_respond time_to_acknowledge how_fast how_quickly turnaround
 thumbnail thumb preview_image thumbnail_image
 image picture img photo
 browser user_agent web_browser
@@ -140,7 +146,7 @@ quality q qual
 width w_px
 height h_px
 pixel px pixels
-atmost max maximum at_most up_to no_more_than not_more_than upper_bound no_greater_than highest_allowed
+atmost max maximum at_most up_to no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than
 atleast minimum at_least no_less_than not_less_than no_fewer_than lower_bound
 fallback fall_back
 support supported handle handles
@@ -304,7 +310,7 @@ unlimited unbounded no_limit
 const genericWords = `
 policy strategy approach rule choice option method way management manag process behavior happen
 behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
-question topic thing stuff kind type matter case quantity
+question topic thing stuff kind type matter case quantity at_a_time size count amount layout structure setup
 look like happen handle deal treat work decide agree currently today yes nit
 use make have get do need want go put let apply
 we our us you your team everyone anyone people someone one
@@ -325,7 +331,7 @@ const alternativeGroups = `
 webp jpeg png avif gif svg heic tiff bmp
 postgresql mysql sqlite mongodb oracle sqlserver cassandra dynamodb cockroachdb
 redis memcached
-json yaml xml protobuf csv toml msgpack avro parquet
+json yaml xml protobuf csv toml msgpack avro parquet plain_text html
 rest graphql grpc soap
 uuid ulid serial snowflake nanoid
 sha256 sha1 md5 sha512 blake2 blake3 bcrypt argon2 scrypt pbkdf2
@@ -419,6 +425,7 @@ const negationCues = `not no never none nor neither nothing nobody nowhere canno
 const negativeVerbs = `
 disable=enable
 disabled=enable
+deactivate=enable
 disallow=allow
 deny=allow
 unsupported=support
@@ -481,24 +488,26 @@ what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
+whatever whichever many much through
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
 type lexicon struct {
-	canon     map[string]string   // stemmed word or joined phrase → canonical
-	phrases   map[string][]string // stemmed first word → stemmed phrases (joined by '_') starting with it
-	maxWords  int
-	generic   map[string]bool
-	light     map[string]bool
-	altGroup  map[string]int
-	negCue    map[string]bool
-	negVerb   map[string]string // stemmed negative verb → canonical positive
-	condCue   map[string]string // cue (joined) → "if" or "unless"
-	stop      map[string]bool
-	units     map[string]unit   // canonical unit word → unit
-	period    map[string]string // canonical "daily" → canonical "day"
-	loose     map[string][]int  // canonical word → its looseGroups lines
-	exemptCue map[string]bool   // canonical words that end an exception
+	canon       map[string]string   // stemmed word or joined phrase → canonical
+	phrases     map[string][]string // stemmed first word → stemmed phrases (joined by '_') starting with it
+	maxWords    int
+	generic     map[string]bool
+	light       map[string]bool
+	altGroup    map[string]int
+	negCue      map[string]bool
+	negVerb     map[string]string // stemmed negative verb → canonical positive
+	condCue     map[string]string // cue (joined) → "if" or "unless"
+	stop        map[string]bool
+	units       map[string]unit   // canonical unit word → unit
+	period      map[string]string // canonical "daily" → canonical "day"
+	loose       map[string][]int  // canonical word → its looseGroups lines
+	exemptCue   map[string]bool   // canonical words that end an exception
+	immediately string            // the canonical "immediately": after no time
 	// relational are the alternatives that relate two things ("x before
 	// y"): the other one with the things swapped says the same.
 	relational map[string]bool
@@ -588,6 +597,7 @@ func buildLexicon() *lexicon {
 			}
 		}
 	}
+	lx.immediately = lx.fold(stem("immediately"))
 	lx.exemptCue = map[string]bool{}
 	for _, w := range strings.Fields(exemptCues) {
 		addPhrase(w)
