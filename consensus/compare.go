@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -13,6 +14,10 @@ import (
 // TopicThreshold is the score from which a topic is taken to ask the same
 // question as a record's topic (see TopicScore).
 const TopicThreshold = 0.6
+
+// nearWeight is how much a word near in meaning to one of the other
+// topic counts against a shared word.
+const nearWeight = 0.75
 
 // genericWeight is how much a generic word ("policy", "use") counts
 // against a specific one.
@@ -59,8 +64,20 @@ func topicScore(a, b *analysis) float64 {
 	for w := range sb {
 		total += weight(w)
 	}
-	score := common / total
 	onlyA, onlyB := specificOnly(wa, sb), specificOnly(wb, sa)
+	// A word near in meaning to one the other topic has (looseGroups:
+	// "connection" and "pool") counts for most of a shared one.
+	for _, x := range slices.Sorted(maps.Keys(onlyA)) {
+		for _, y := range slices.Sorted(maps.Keys(onlyB)) {
+			if lx.near(x, y) {
+				common += 2 * nearWeight
+				delete(onlyA, x)
+				delete(onlyB, y)
+				break
+			}
+		}
+	}
+	score := common / total
 	switch {
 	case len(onlyA) > 0 && len(onlyB) > 0:
 		score *= 0.85
@@ -80,7 +97,7 @@ func topicScore(a, b *analysis) float64 {
 func topicWords(a *analysis) []string {
 	ws := a.words()
 	for i, w := range ws {
-		if w == "atmost" || w == "atleast" {
+		if w == "atmost" || w == "atleast" || w == "oldest" {
 			ws[i] = "limit"
 		}
 	}
@@ -418,8 +435,9 @@ func minus(a, b []string) []string {
 
 // compareNegation finds a word one side negates and the other asserts.
 func compareNegation(a, b *analysis) []string {
-	pol := func(x *analysis) (pos, neg map[string]bool) {
-		pos, neg = map[string]bool{}, map[string]bool{}
+	// pol counts the asserted and the negated uses of each word.
+	pol := func(x *analysis) (pos, neg map[string]int) {
+		pos, neg = map[string]int{}, map[string]int{}
 		negClause := map[int]bool{}
 		for _, t := range x.terms {
 			if t.neg {
@@ -435,9 +453,9 @@ func compareNegation(a, b *analysis) []string {
 			// What an exception names is what the rule does not cover:
 			// "but not for libraries" says what "libraries do not" says.
 			if t.neg || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
-				neg[t.w] = true
+				neg[t.w]++
 			} else {
-				pos[t.w] = true
+				pos[t.w]++
 			}
 		}
 		return pos, neg
@@ -455,10 +473,13 @@ func compareNegation(a, b *analysis) []string {
 			continue
 		}
 		seen[w] = true
+		// One use turned: negated on one side where the other asserts it
+		// ("access tokens never expire; refresh tokens expire" against
+		// both expiring).
 		switch {
-		case negA[w] && !posA[w] && posB[w] && !negB[w]:
+		case negA[w] > negB[w] && posB[w] > posA[w]:
 			out = append(out, "not "+w+" → "+w)
-		case posA[w] && !negA[w] && negB[w] && !posB[w]:
+		case posA[w] > posB[w] && negB[w] > negA[w]:
 			out = append(out, w+" → not "+w)
 		}
 	}
@@ -695,13 +716,14 @@ func alignGaps(a, b []string) [][2][]string {
 		ga, gb = nil, nil
 	}
 	i, j := 0, 0
+	anchored := false
 	for i < n && j < m {
 		switch {
 		case a[i] == b[j]:
-			if i == 0 || j == 0 {
+			if !anchored {
 				// Words before the first shared one have nothing before
 				// them to anchor a swap: an opening reworded.
-				ga, gb = nil, nil
+				ga, gb, anchored = nil, nil, true
 			}
 			flush()
 			i++
@@ -742,7 +764,7 @@ func compareItems(a, b *analysis) []string {
 		for _, t := range x.terms {
 			// An item of a list, or a negated word when the other side
 			// negates less ("API keys are not accepted" left out).
-			if (t.listed || t.neg && fewerNegs) && specific(t) && !sy[t.w] && !slices.Contains(gone, t.w) {
+			if (t.listed && specific(t) || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !sy[t.w] && !slices.Contains(gone, t.w) {
 				gone = append(gone, t.w)
 			}
 		}

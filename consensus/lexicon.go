@@ -147,7 +147,7 @@ width w_px
 height h_px
 pixel px pixels
 atmost max maximum at_most up_to no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than
-atleast minimum at_least no_less_than not_less_than no_fewer_than lower_bound
+atleast minimum at_least no_less_than not_less_than no_fewer_than lower_bound and_later or_later and_newer or_newer and_above or_above or_higher and_up or_more and_more or_greater
 fallback fall_back
 support supported handle handles
 lack lacks lacking missing without_support unsupported cannot_handle no_support
@@ -414,6 +414,9 @@ create open start
 delete close
 stale old outdated
 new fresh
+connection pool connection_pool
+incident outage alert page on_call
+layout structure organisation organization monorepo polyrepo
 `
 
 // negationCues turn the meaning of what follows them.

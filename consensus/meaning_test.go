@@ -202,11 +202,7 @@ func TestMeaningSealed(t *testing.T) {
 	f.log(t, "sealed set")
 	// Measured once before any change made with this set in view:
 	// consistent 0.70, conflict 0.80, none 0.95, paraphrases answered
-	// conflict 0.13. After general fixes made from reading its failures:
-	// consistent 0.83, conflict 0.89, none 1.00, 0.04. Short of the bar on
-	// consistent and conflict; guard against falling below that.
-	if f.consistent.value() < 0.82 || f.conflict.value() < 0.88 || f.none.value() < 0.95 || f.paraphraseConflict.value() > 0.05 {
-		t.Errorf("sealed figures fell below the last measurement: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
-			f.consistent, f.conflict, f.none, f.paraphraseConflict)
-	}
+	// conflict 0.13. Its failures were then read and fixed in general
+	// form, so it is no longer unseen either: TestMeaningSealed2 is.
+	f.check(t)
 }
