@@ -75,6 +75,10 @@ type rawTok struct {
 // a paragraph, and the comparison must stay cheap on hostile input.
 const maxAnalyzed = 4096
 
+// maxConds bounds the conditions a text is read for: comparing them is
+// quadratic in their number.
+const maxConds = 64
+
 // lex splits text into words, numbers and clause breaks.
 func lex(text string) []rawTok {
 	if len(text) > maxAnalyzed {
@@ -105,7 +109,7 @@ func lex(text string) []rawTok {
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
 				j++
 			}
-			lit := strings.NewReplacer(",", "", "_", "").Replace(string(rs[i:j]))
+			lit := strings.ReplaceAll(strings.ReplaceAll(string(rs[i:j]), ",", ""), "_", "")
 			// Letters glued to the number: a unit ("10ms", "5k") or part
 			// of a name ("2fa", "3des").
 			k := j
@@ -347,7 +351,7 @@ func analyze(text string) *analysis {
 		w, n := lx.match(toks, i)
 		raw := joinText(toks[i : i+n])
 		i += n - 1
-		if lx.exemptCue[w] && cond < 0 {
+		if lx.exemptCue[w] && cond < 0 && len(a.conds) < maxConds {
 			// "nightly jobs are exempt": an exception whose words come
 			// before its cue.
 			cd := condition{kind: "unless"}
@@ -361,7 +365,7 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
-		if kind, ok := lx.condCue[w]; ok {
+		if kind, ok := lx.condCue[w]; ok && len(a.conds) < maxConds {
 			a.conds = append(a.conds, condition{kind: kind})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue

@@ -67,7 +67,11 @@ func topicScore(a, b *analysis) float64 {
 	onlyA, onlyB := specificOnly(wa, sb), specificOnly(wb, sa)
 	// A word near in meaning to one the other topic has (looseGroups:
 	// "connection" and "pool") counts for most of a shared one.
+	hasNear := func(w string) bool { return len(lx.loose[w]) > 0 }
 	for _, x := range slices.Sorted(maps.Keys(onlyA)) {
+		if !hasNear(x) {
+			continue
+		}
 		for _, y := range slices.Sorted(maps.Keys(onlyB)) {
 			if lx.near(x, y) {
 				common += 2 * nearWeight
@@ -198,6 +202,9 @@ const consistentScore = 0.42
 // one side only, little shared content) is unclear: a model or a person
 // has to decide.
 func ComparePositions(filed, position string) Comparison {
+	if filed == position {
+		return Comparison{Agreement: Agree, Score: 1}
+	}
 	return comparePositions(analyze(filed), analyze(position))
 }
 
@@ -504,7 +511,7 @@ func compareConditions(a, b *analysis) []string {
 			// itself does not say ("unless a service account" adds
 			// "service" to a rule about accounts).
 			terms := cd.terms
-			if own := minus(cd.terms, keys(main)); len(own) > 0 {
+			if own := without(cd.terms, main); len(own) > 0 {
 				terms = own
 			}
 			if len(terms) == 0 {
@@ -549,20 +556,24 @@ func compareConditions(a, b *analysis) []string {
 // permission that restates the exception).
 func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 	lx := theLexicon()
-	for _, w := range ws {
-		ok := false
-		for _, t := range x.terms {
-			if t.w == w && t.neg {
-				return false
-			}
-			if t.w != w || t.cond >= 0 || ok {
-				continue
-			}
-			ok = slices.ContainsFunc(x.terms, func(u term) bool {
-				return u.clause == t.clause && rule[u.w] && !slices.Contains(ws, u.w) && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#")
-			})
+	own := set(ws)
+	ruled, negated := map[int]bool{}, map[string]bool{}
+	for _, u := range x.terms {
+		if u.neg {
+			negated[u.w] = true
 		}
-		if !ok {
+		if rule[u.w] && !own[u.w] && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#") {
+			ruled[u.clause] = true
+		}
+	}
+	plain := map[string]bool{}
+	for _, t := range x.terms {
+		if t.cond < 0 && !t.neg && ruled[t.clause] {
+			plain[t.w] = true
+		}
+	}
+	for _, w := range ws {
+		if negated[w] || !plain[w] {
 			return false
 		}
 	}
@@ -578,10 +589,13 @@ func implicitKind(x *analysis, kind string) int {
 	return 0
 }
 
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// without are the words of ws not in m.
+func without(ws []string, m map[string]bool) []string {
+	var out []string
+	for _, w := range ws {
+		if !m[w] {
+			out = append(out, w)
+		}
 	}
 	return out
 }

@@ -10,6 +10,12 @@ import (
 // text, one group per line, so that they read (and grow) like the lists
 // they are; lexicon parses them on first use.
 
+// lexiconVersion names the state of these lists and of the analysis that
+// reads them. The lookup index stores each topic's analysed words, so a
+// change here that changes any analysis must change lexiconVersion: an
+// index of another version is rebuilt from the vault.
+const lexiconVersion = "2"
+
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
 // phrases of up to four words ("time to live"). Only words that mean the
