@@ -21,19 +21,19 @@ func hostilePositions() map[string]string {
 		fmt.Fprintf(&lists, "item%d and item%d or ", i, i+1)
 	}
 	return map[string]string{
-		"empty":          "",
-		"spaces":         " \t\n ",
-		"words 100 KiB":  strings.Repeat("cache the product pages at the edge ", 100<<10/36),
-		"numbers":        nums.String(),
-		"conditions":     conds.String(),
-		"lists":          lists.String(),
-		"negations":      strings.Repeat("not never no ", 100<<10/13),
-		"unicode":        strings.Repeat("Кэшировать 商品ページ 🦜 ‮rtl‬ é\u0301 ", 2000),
-		"invalid utf-8":  strings.Repeat("\xff\xfe\x00", 30000),
-		"one long word":  strings.Repeat("a", 100<<10),
-		"number words":   strings.Repeat("twenty five hundred thousand million ", 3000),
-		"huge numbers":   strings.Repeat("1e308 9999999999999999999999 ", 3000),
-		"symbols":        strings.Repeat(">=<=24/7->%/min ", 6000),
+		"empty":         "",
+		"spaces":        " \t\n ",
+		"words 100 KiB": strings.Repeat("cache the product pages at the edge ", 100<<10/36),
+		"numbers":       nums.String(),
+		"conditions":    conds.String(),
+		"lists":         lists.String(),
+		"negations":     strings.Repeat("not never no ", 100<<10/13),
+		"unicode":       strings.Repeat("Кэшировать 商品ページ 🦜 ‮rtl‬ é\u0301 ", 2000),
+		"invalid utf-8": strings.Repeat("\xff\xfe\x00", 30000),
+		"one long word": strings.Repeat("a", 100<<10),
+		"number words":  strings.Repeat("twenty five hundred thousand million ", 3000),
+		"huge numbers":  strings.Repeat("1e308 9999999999999999999999 ", 3000),
+		"symbols":       strings.Repeat(">=<=24/7->%/min ", 6000),
 	}
 }
 
