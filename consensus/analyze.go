@@ -20,7 +20,9 @@ type term struct {
 	neg    bool   // under a negation ("do not cache": cache)
 	cond   int    // index into analysis.conds, -1 when not in a condition
 	clause int
-	listed bool // next to "and", "or" or "nor": an item of a list
+	listed bool   // next to "and", "or" or "nor": an item of a list
+	by     bool   // followed by "by": a passive ("overridden by")
+	text   string // as written, for the differences
 }
 
 // quantity is a number with what it counts.
@@ -50,6 +52,26 @@ type analysis struct {
 	// truncated: the text was longer than maxAnalyzed and only its start
 	// was read.
 	truncated bool
+}
+
+// say is how x wrote the canonical word w (its first use), for the
+// differences; w itself when x does not use it.
+func (a *analysis) say(w string) string {
+	for _, t := range a.terms {
+		if t.w == w && t.text != "" {
+			return strings.ToLower(t.text)
+		}
+	}
+	return w
+}
+
+// sayAll is say for each word.
+func (a *analysis) sayAll(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = a.say(w)
+	}
+	return out
 }
 
 // words returns the canonical content words, in order (numbers as "#n").
@@ -290,7 +312,7 @@ func notANumber(in []rawTok, i int) bool {
 			return false
 		}
 		switch in[i+1].low {
-		case "a", "an", "per", "every", "each", "only", "more", "again":
+		case "a", "an", "per", "every", "each", "only", "more", "again", "and", "or", "but":
 			return false
 		}
 		return true
@@ -345,7 +367,7 @@ func analyze(text string) *analysis {
 			a.qty = append(a.qty, q)
 			lastQty = len(a.qty) - 1
 			listNext = false
-			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause})
+			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
 			continue
 		}
 		w, n := lx.match(toks, i)
@@ -358,9 +380,9 @@ func analyze(text string) *analysis {
 			for k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && a.terms[k].cond < 0; k-- {
 				a.terms[k].cond = len(a.conds)
 				cd.terms = append([]string{a.terms[k].w}, cd.terms...)
+				cd.text = strings.TrimSpace(a.terms[k].text + " " + cd.text)
 			}
 			if len(cd.terms) > 0 {
-				cd.text = strings.Join(cd.terms, " ")
 				a.conds = append(a.conds, cd)
 				continue
 			}
@@ -415,7 +437,8 @@ func analyze(text string) *analysis {
 		}
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
 		listNext = false
-		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause, listed: listed})
+		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
+		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause, listed: listed, by: by, text: raw})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)

@@ -217,6 +217,7 @@ func comparePositions(a, b *analysis) Comparison {
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
 	hard = append(hard, compareSwaps(a, b, c.Score)...)
+	hard = append(hard, compareDirections(a, b)...)
 	if len(hard) == 0 {
 		hard = append(hard, compareItems(a, b)...)
 	}
@@ -380,7 +381,56 @@ func compareOptions(a, b *analysis) []string {
 			continue // "merged after 2 approvals" is "2 approvals before merging"
 		}
 		if len(onlyA) > 0 && len(onlyB) > 0 {
-			out = append(out, strings.Join(onlyA, ", ")+" → "+strings.Join(onlyB, ", "))
+			out = append(out, strings.Join(a.sayAll(onlyA), ", ")+" → "+strings.Join(b.sayAll(onlyB), ", "))
+		}
+	}
+	return out
+}
+
+// compareDirections finds a word that relates two things in one
+// direction ("override", "before", "instead of") used once on each side
+// with the things swapped: "env overrides the file" → "the file overrides
+// env". A passive ("overridden by") is read the other way round.
+func compareDirections(a, b *analysis) []string {
+	lx := theLexicon()
+	once := func(x *analysis, w string) (term, bool) {
+		var found term
+		n := 0
+		for _, t := range x.terms {
+			if t.w == w {
+				found = t
+				n++
+			}
+		}
+		return found, n == 1 && !found.neg
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range a.terms {
+		if !lx.directed[t.w] || seen[t.w] {
+			continue
+		}
+		seen[t.w] = true
+		ta, okA := once(a, t.w)
+		tb, okB := once(b, t.w)
+		if !okA || !okB {
+			continue
+		}
+		pa, na := around(a, t.w)
+		pb, nb := around(b, t.w)
+		if ta.by {
+			pa, na = na, pa
+		}
+		if tb.by {
+			pb, nb = nb, pb
+		}
+		if slices.ContainsFunc([]string{pa, na, pb, nb}, func(w string) bool { return strings.HasPrefix(w, "#") }) {
+			continue // "expire after 30 minutes", "30 minutes after it is sent": a delay, not an order
+		}
+		crossed := pa != "" && pa == nb || na != "" && na == pb
+		kept := pa != "" && pa == pb || na != "" && na == nb
+		if crossed && !kept {
+			out = append(out, fmt.Sprintf("%s %s %s → %s %s %s", a.say(pa), a.say(t.w), a.say(na), b.say(pb), b.say(t.w), b.say(nb)))
 		}
 	}
 	return out
@@ -485,9 +535,9 @@ func compareNegation(a, b *analysis) []string {
 		// both expiring).
 		switch {
 		case negA[w] > negB[w] && posB[w] > posA[w]:
-			out = append(out, "not "+w+" → "+w)
+			out = append(out, "not "+a.say(w)+" → "+b.say(w))
 		case posA[w] > posB[w] && negB[w] > negA[w]:
-			out = append(out, w+" → not "+w)
+			out = append(out, a.say(w)+" → not "+b.say(w))
 		}
 	}
 	return out
@@ -557,10 +607,10 @@ func compareConditions(a, b *analysis) []string {
 func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 	lx := theLexicon()
 	own := set(ws)
-	ruled, negated := map[int]bool{}, map[string]bool{}
+	ruled, negated, negClause := map[int]bool{}, map[string]bool{}, map[int]bool{}
 	for _, u := range x.terms {
 		if u.neg {
-			negated[u.w] = true
+			negated[u.w], negClause[u.clause] = true, true
 		}
 		if rule[u.w] && !own[u.w] && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#") {
 			ruled[u.clause] = true
@@ -568,7 +618,7 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 	}
 	plain := map[string]bool{}
 	for _, t := range x.terms {
-		if t.cond < 0 && !t.neg && ruled[t.clause] {
+		if t.cond < 0 && !t.neg && ruled[t.clause] && !negClause[t.clause] {
 			plain[t.w] = true
 		}
 	}
@@ -674,7 +724,7 @@ func compareSwaps(a, b *analysis, score float64) []string {
 		if loose(x, y) {
 			continue // "cache pages" and "keep pages" at the CDN
 		}
-		out = append(out, strings.Join(x, " ")+" → "+strings.Join(y, " "))
+		out = append(out, strings.Join(a.sayAll(x), " ")+" → "+strings.Join(b.sayAll(y), " "))
 	}
 	return out
 }
@@ -783,7 +833,7 @@ func compareItems(a, b *analysis) []string {
 			}
 		}
 		if len(gone) > 0 {
-			out = append(out, fmt.Sprintf("%s %s", strings.Join(gone, ", "), verb))
+			out = append(out, fmt.Sprintf("%s %s", strings.Join(x.sayAll(gone), ", "), verb))
 		}
 	}
 	check(a, b, "dropped")

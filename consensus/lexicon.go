@@ -108,8 +108,8 @@ discount coupon promo
 stock inventory
 decrease reduce lower drop cut shrink
 increase raise grow bump
-below under beneath less_than lower_than fewer_than smaller_than
-above over more_than greater_than exceed higher_than larger_than bigger_than
+below under beneath less_than lower_than fewer_than smaller_than shorter_than
+above over more_than greater_than exceed higher_than larger_than bigger_than longer_than in_excess_of beyond
 low lowest cheapest cheap least_expensive
 high highest priciest most_expensive
 selfhost self_host self_hosted host_ourselves own_server
@@ -152,9 +152,11 @@ quality q qual
 width w_px
 height h_px
 pixel px pixels
-atmost max maximum at_most up_to no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than
+atmost max maximum at_most up_to no_longer_than not_longer_than no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than
 atleast minimum at_least no_less_than not_less_than no_fewer_than lower_bound and_later or_later and_newer or_newer and_above or_above or_higher and_up or_more and_more or_greater
 fallback fall_back
+replace substitute swap_out
+nolonger no_longer not_anymore not_any_longer
 support supported handle handles
 lack lacks lacking missing without_support unsupported cannot_handle no_support
 2fa two_factor mfa multi_factor two_factor_authentication multi_factor_authentication 2_factor second_factor
@@ -401,6 +403,12 @@ follow goes went come gets receive hold carry contain live show tell say mean ap
 // y" says what "y after x" says.
 const relationalWords = `before after above below more less`
 
+// directedWords relate two things in one direction: "environment
+// variables override the file" and "the file overrides environment
+// variables" are two rules. Their passive ("overridden by") turns the
+// things around.
+const directedWords = `before after above below override replace fallback instead_of rather_than precede`
+
 // looseGroups: each line holds words that are not synonyms everywhere but
 // that rewording swaps for each other in a rule ("cache" and "keep" pages
 // at the CDN, "show" and "render" dates): one swapped for another is not a
@@ -426,7 +434,7 @@ layout structure organisation organization monorepo polyrepo
 `
 
 // negationCues turn the meaning of what follows them.
-const negationCues = `not no never none nor neither nothing nobody nowhere cannot without`
+const negationCues = `not no never none nor neither nothing nobody nowhere cannot without nolonger`
 
 // negativeVerbs are words that mean "not <canonical>": "disable" is "not
 // enable". They are folded so that "disable caching" and "do not enable
@@ -452,7 +460,7 @@ const (
 	// exemptCues close an exception that the words before them name
 	// ("security fixes are exempt").
 	exemptCues    = `exempt exempted excepted the_exception an_exception`
-	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of`
+	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of not_including`
 )
 
 // numberWords are the numbers written as words.
@@ -520,6 +528,7 @@ type lexicon struct {
 	// relational are the alternatives that relate two things ("x before
 	// y"): the other one with the things swapped says the same.
 	relational map[string]bool
+	directed   map[string]bool
 }
 
 // near reports whether two canonical words share a line of looseGroups.
@@ -611,6 +620,11 @@ func buildLexicon() *lexicon {
 	for _, w := range strings.Fields(exemptCues) {
 		addPhrase(w)
 		lx.exemptCue[lx.fold(stemPhrase(w))] = true
+	}
+	lx.directed = map[string]bool{}
+	for _, w := range strings.Fields(directedWords) {
+		addPhrase(w)
+		lx.directed[lx.fold(stemPhrase(w))] = true
 	}
 	lx.relational = map[string]bool{}
 	for _, w := range strings.Fields(relationalWords) {
