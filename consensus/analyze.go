@@ -48,7 +48,12 @@ type analysis struct {
 	terms []term
 	qty   []quantity
 	conds []condition
-	negs  int // negation cues and negative verbs
+	negs  int  // negation cues and negative verbs
+	all   bool // says "all", "every" or "each": as a share, 100%
+	only  bool // restricts with "only" (not "not only")
+	any   bool // opens up with "any" or "all"
+	// onlyAt and anyAt are the clauses of the first "only" and "any".
+	onlyAt, anyAt int
 	// truncated: the text was longer than maxAnalyzed and only its start
 	// was read.
 	truncated bool
@@ -145,6 +150,9 @@ func lex(text string) []rawTok {
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
 			case suffix == "":
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
+			case suffix == "x":
+				// "2x the peak": twice.
+				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
 			case suffix == "k":
 				out = append(out, rawTok{num: v * 1000, isNum: true, clause: clause, text: string(rs[i:k])})
 			case shortUnits[suffix] != "" || isUnitWord(suffix):
@@ -370,9 +378,33 @@ func analyze(text string) *analysis {
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
 			continue
 		}
+		switch t.low {
+		case "all", "every", "each":
+			a.all = true
+			if t.low == "all" && !a.any {
+				a.any, a.anyAt = true, t.clause
+			}
+		case "any", "anyone", "anything", "anywhere", "whatever":
+			if !a.any {
+				a.any, a.anyAt = true, t.clause
+			}
+		case "only", "solely", "exclusively":
+			if !a.only && prevLow(toks, i) != "not" {
+				a.only, a.onlyAt = true, t.clause
+			}
+		case "go":
+			// "Go" inside a sentence is the language.
+			if t.text == "Go" && i > 0 && toks[i-1].clause == t.clause {
+				a.terms = append(a.terms, term{w: lx.fold("golang"), cond: cond, clause: t.clause, text: t.text})
+				continue
+			}
+		}
 		w, n := lx.match(toks, i)
 		raw := joinText(toks[i : i+n])
 		i += n - 1
+		if (w == lx.minute) && n == 1 && !(i > 0 && toks[i-1].isNum) && (t.low == "min" || t.low == "mins") {
+			w = lx.fold("atleast") // "min password length": a minimum, not minutes
+		}
 		if lx.exemptCue[w] && cond < 0 && len(a.conds) < maxConds {
 			// "nightly jobs are exempt": an exception whose words come
 			// before its cue.

@@ -211,13 +211,14 @@ func ComparePositions(filed, position string) Comparison {
 func comparePositions(a, b *analysis) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
-	h, w := compareQuantities(a.qty, b.qty)
+	h, w := compareQuantities(a, b)
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
 	hard = append(hard, compareSwaps(a, b, c.Score)...)
 	hard = append(hard, compareDirections(a, b)...)
+	hard = append(hard, compareScope(a, b)...)
 	if len(hard) == 0 {
 		hard = append(hard, compareItems(a, b)...)
 	}
@@ -283,7 +284,8 @@ func contentScore(a, b *analysis) float64 {
 // compareQuantities pairs the numbers of both sides by value and unit.
 // Numbers left over on both sides changed the rule ("5 minutes → 10
 // minutes"); a number on one side only is a weak difference.
-func compareQuantities(qa, qb []quantity) (hard, weak []string) {
+func compareQuantities(a, b *analysis) (hard, weak []string) {
+	qa, qb := a.qty, b.qty
 	usedB := make([]bool, len(qb))
 	var ua []quantity
 	for _, x := range qa {
@@ -329,17 +331,20 @@ func compareQuantities(qa, qb []quantity) (hard, weak []string) {
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if !bareOne(x) {
+		if !bareOne(x) && !(whole(x) && b.all) {
 			weak = append(weak, x.text+" → (not said)")
 		}
 	}
 	for j, y := range ub {
-		if !pairedB[j] && !bareOne(y) {
+		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) {
 			weak = append(weak, "(not said) → "+y.text)
 		}
 	}
 	return hard, weak
 }
+
+// whole is 100%: what "every" or "all" says without a number.
+func whole(q quantity) bool { return q.dim == "percent" && q.value == 100 }
 
 // bareOne is a "one" with no unit, said on one side only: mostly an
 // article in other words ("at least one", "a single one").
@@ -385,6 +390,33 @@ func compareOptions(a, b *analysis) []string {
 		}
 	}
 	return out
+}
+
+// compareScope finds a rule restricted with "only" on one side and opened
+// to "any" on the other, with no "only" of its own: "only from these
+// origins" → "from any origin".
+func compareScope(a, b *analysis) []string {
+	switch {
+	case a.only && !b.only && b.any && !a.any && sameRule(a, a.onlyAt, b, b.anyAt):
+		return []string{"only → any"}
+	case b.only && !a.only && a.any && !b.any && sameRule(b, b.onlyAt, a, a.anyAt):
+		return []string{"any → only"}
+	}
+	return nil
+}
+
+// sameRule reports whether clause ca of a and clause cb of b share a
+// specific word: they state the same rule ("deploy only between 9 and 16"
+// and "security fixes may go out any time" do not).
+func sameRule(a *analysis, ca int, b *analysis, cb int) bool {
+	lx := theLexicon()
+	in := map[string]bool{}
+	for _, t := range a.terms {
+		if t.clause == ca && !lx.generic[t.w] && !strings.HasPrefix(t.w, "#") {
+			in[t.w] = true
+		}
+	}
+	return slices.ContainsFunc(b.terms, func(t term) bool { return t.clause == cb && in[t.w] })
 }
 
 // compareDirections finds a word that relates two things in one
@@ -828,7 +860,7 @@ func compareItems(a, b *analysis) []string {
 		for _, t := range x.terms {
 			// An item of a list, or a negated word when the other side
 			// negates less ("API keys are not accepted" left out).
-			if (t.listed && specific(t) || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !sy[t.w] && !slices.Contains(gone, t.w) {
+			if (t.listed && specific(t) && !lx.action[t.w] || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !sy[t.w] && !slices.Contains(gone, t.w) {
 				gone = append(gone, t.w)
 			}
 		}

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "2"
+const lexiconVersion = "3"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -175,6 +175,13 @@ squash
 rebase
 lint linter
 format formatting
+latest newest most_recent
+oldest earliest
+lowercase lower_case lowercased all_lowercase
+uppercase upper_case uppercased all_caps capital_letters
+cors cross_origin cross_origin_resource_sharing
+golang go_lang
+immutable write_once worm append_only
 dependency dependencies dep deps library package_dependency
 vendor vendoring
 utc coordinated_universal_time gmt zulu
@@ -319,7 +326,7 @@ const genericWords = `
 policy strategy approach rule choice option method way management manag process behavior happen
 behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
 question topic thing stuff kind type matter case quantity at_a_time size count amount layout structure setup
-look like happen handle deal treat work decide agree currently today yes nit
+look like happen handle deal treat work decide agree currently today yes nit follow accept allow support
 use make have get do need want go put let apply
 we our us you your team everyone anyone people someone one
 new current exist existing
@@ -337,8 +344,7 @@ the a an
 // Written after stemming and synonym folding (canonical forms).
 const alternativeGroups = `
 webp jpeg png avif gif svg heic tiff bmp
-postgresql mysql sqlite mongodb oracle sqlserver cassandra dynamodb cockroachdb
-redis memcached
+postgresql mysql sqlite mongodb oracle sqlserver cassandra dynamodb cockroachdb redis memcached elasticsearch
 json yaml xml protobuf csv toml msgpack avro parquet plain_text html
 rest graphql grpc soap
 uuid ulid serial snowflake nanoid
@@ -369,8 +375,9 @@ strict lenient
 inclusive exclusive
 selfhost thirdparty
 first last
-oldest newest
-earliest latest
+oldest latest
+lowercase uppercase
+immutable mutable
 above below
 more less
 above below
@@ -429,9 +436,16 @@ delete close
 stale old outdated
 new fresh
 connection pool connection_pool
+format convention style standard
 incident outage alert page on_call
 layout structure organisation organization monorepo polyrepo
 `
+
+// actionWords are the verbs of a rule: leaving one out of a list of
+// clauses ("..., and keep every migration compatible") rewords the rule
+// rather than dropping an item of it. Written before stemming.
+const actionWords = `use serve store delete fetch create update forbid require allow reject accept retry run keep
+send write read make give take put set apply start stop enable disable follow stay remain`
 
 // negationCues turn the meaning of what follows them.
 const negationCues = `not no never none nor neither nothing nobody nowhere cannot without nolonger`
@@ -456,7 +470,7 @@ avoid=use
 // conditionCues open a condition; exceptionCues an exception. The words
 // after a cue up to the end of its clause are the condition.
 const (
-	conditionCues = `if when whenever provided_that as_long_as only_if only_when in_case so_long_as given_that assuming only_for only_during`
+	conditionCues = `if when whenever while during provided_that as_long_as only_if only_when in_case so_long_as given_that assuming only_for only_during`
 	// exemptCues close an exception that the words before them name
 	// ("security fixes are exempt").
 	exemptCues    = `exempt exempted excepted the_exception an_exception`
@@ -505,7 +519,7 @@ what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
-whatever whichever many much through
+whatever whichever many much through against
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
@@ -529,6 +543,8 @@ type lexicon struct {
 	// y"): the other one with the things swapped says the same.
 	relational map[string]bool
 	directed   map[string]bool
+	action     map[string]bool
+	minute     string // the canonical "minute"
 }
 
 // near reports whether two canonical words share a line of looseGroups.
@@ -620,6 +636,11 @@ func buildLexicon() *lexicon {
 	for _, w := range strings.Fields(exemptCues) {
 		addPhrase(w)
 		lx.exemptCue[lx.fold(stemPhrase(w))] = true
+	}
+	lx.minute = lx.fold(stem("minute"))
+	lx.action = map[string]bool{}
+	for _, w := range strings.Fields(actionWords) {
+		lx.action[lx.fold(stem(w))] = true
 	}
 	lx.directed = map[string]bool{}
 	for _, w := range strings.Fields(directedWords) {
