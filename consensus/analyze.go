@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -33,6 +34,7 @@ type quantity struct {
 	perVal float64
 	text   string // as written, for the differences ("5 minutes")
 	cond   int
+	clause int
 }
 
 // condition is a condition ("if", "when", "only if") or an exception
@@ -122,6 +124,7 @@ func lex(text string) []rawTok {
 	if !ascii {
 		text = stripMarks(text)
 	}
+	text = caseNames(text)
 	text = strings.ToLower(text)
 	text = contractions.Replace(text)
 	text = symbols.Replace(text)
@@ -209,10 +212,56 @@ func lex(text string) []rawTok {
 	return numberWordsToNumbers(out)
 }
 
+// caseNames rewrites the names that only their capitals tell from common
+// words, before the text is lowered: "US" (not "us"), "IT", and "Go"
+// inside a sentence (the language, not the verb).
+func caseNames(text string) string {
+	if !strings.Contains(text, "US") && !strings.Contains(text, "IT") && !strings.Contains(text, "Go") {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text) + 16)
+	sentence := true // at the start of a sentence
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) {
+			if strings.ContainsRune(".!?:;\n", r) {
+				sentence = true
+			} else if !unicode.IsSpace(r) && r != '"' && r != '(' && r != '-' {
+				sentence = false
+			}
+			b.WriteRune(r)
+			i += size
+			continue
+		}
+		j := i
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			j += size
+		}
+		w := text[i:j]
+		switch {
+		case w == "US":
+			w = "USA"
+		case w == "IT":
+			w = "it_department"
+		case w == "Go" && !sentence:
+			w = "golang"
+		}
+		b.WriteString(w)
+		sentence = false
+		i = j
+	}
+	return b.String()
+}
+
 func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 
 // symbols are written shorthands read as the words they stand for.
-var symbols = strings.NewReplacer("24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
+var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
 
 // comparators are the signs read as comparisons ("> 30s").
 var comparators = map[rune]string{'>': "above", '<': "below", '≤': "atmost", '≥': "atleast"}
@@ -359,6 +408,7 @@ func analyze(text string) *analysis {
 		}
 		if t.isNum && !lx.phraseAt(toks, i) {
 			q := quantity{value: t.num, text: t.text, cond: cond}
+			i0 := i
 			// A unit follows: "5 minutes", "80 percent".
 			if i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				w, n := lx.match(toks, i+1)
@@ -372,6 +422,14 @@ func analyze(text string) *analysis {
 					i += n
 				}
 			}
+			if q.dim == "time" && t.num == 1 && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" &&
+				a.qty[lastQty].clause == t.clause && slices.Contains([]string{"in", "within", "per", "every", "each", "a"}, prevLow(toks, i0)) {
+				// "3 times in one week" is "3 times a week".
+				a.qty[lastQty].per, a.qty[lastQty].perVal = "time", q.value
+				a.qty[lastQty].text += " in " + q.text
+				continue
+			}
+			q.clause = t.clause
 			a.qty = append(a.qty, q)
 			lastQty = len(a.qty) - 1
 			listNext = false
@@ -384,19 +442,13 @@ func analyze(text string) *analysis {
 			if t.low == "all" && !a.any {
 				a.any, a.anyAt = true, t.clause
 			}
-		case "any", "anyone", "anything", "anywhere", "whatever":
+		case "any", "anyone", "anything", "anywhere", "whatever", "everything", "everyone":
 			if !a.any {
 				a.any, a.anyAt = true, t.clause
 			}
 		case "only", "solely", "exclusively":
 			if !a.only && prevLow(toks, i) != "not" {
 				a.only, a.onlyAt = true, t.clause
-			}
-		case "go":
-			// "Go" inside a sentence is the language.
-			if t.text == "Go" && i > 0 && toks[i-1].clause == t.clause {
-				a.terms = append(a.terms, term{w: lx.fold("golang"), cond: cond, clause: t.clause, text: t.text})
-				continue
 			}
 		}
 		w, n := lx.match(toks, i)
@@ -424,7 +476,9 @@ func analyze(text string) *analysis {
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
-		if lx.negCue[w] || w == "not" {
+		if n == 1 && lx.negCue[t.low] || n > 1 && lx.negCue[w] {
+			// The word as written: "note" stems to "not" but negates
+			// nothing.
 			negPending = t.clause
 			a.negs++
 			continue
@@ -452,7 +506,13 @@ func analyze(text string) *analysis {
 			continue
 		}
 		if p, ok := lx.period[w]; ok {
-			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond})
+			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].clause == t.clause {
+				// "99.9% each month": a rate.
+				a.qty[lastQty].per, a.qty[lastQty].perVal = "time", lx.units[p].scale
+				a.qty[lastQty].text += " " + raw
+				continue
+			}
+			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause})
 			continue
 		}
 		if lx.stop[w] {

@@ -380,8 +380,35 @@ func compareOptions(a, b *analysis) []string {
 	}
 	sort.Ints(groups)
 	var out []string
+	// Uses of each option: "EU customers' data in EU regions" against "EU
+	// customers' data in US regions" trades one EU for the US.
+	uses := func(x *analysis) map[string]int {
+		m := map[string]int{}
+		for _, t := range x.terms {
+			if !t.neg && lx.altGroup[t.w] != 0 {
+				m[t.w]++
+			}
+		}
+		return m
+	}
+	ua, ub := uses(a), uses(b)
+	fewer := func(ws []string, own, other map[string]int) []string {
+		var out []string
+		for _, w := range ws {
+			if own[w] > other[w] && other[w] > 0 {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
 	for _, g := range groups {
 		onlyA, onlyB := unmentioned(minus(pa[g], pb[g]), b), unmentioned(minus(pb[g], pa[g]), a)
+		if len(onlyA) == 0 && len(onlyB) > 0 {
+			onlyA = fewer(pa[g], ua, ub)
+		}
+		if len(onlyB) == 0 && len(onlyA) > 0 {
+			onlyB = fewer(pb[g], ub, ua)
+		}
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
 			continue // "merged after 2 approvals" is "2 approvals before merging"
 		}
@@ -448,8 +475,8 @@ func compareDirections(a, b *analysis) []string {
 		if !okA || !okB {
 			continue
 		}
-		pa, na := around(a, t.w)
-		pb, nb := around(b, t.w)
+		pa, na := around(a, t.w, false)
+		pb, nb := around(b, t.w, false)
 		if ta.by {
 			pa, na = na, pa
 		}
@@ -472,25 +499,30 @@ func compareDirections(a, b *analysis) []string {
 // stands between the same two things in the other order on the other
 // side: "x before y" and "y after x".
 func reversed(a *analysis, x string, b *analysis, y string) bool {
-	pa, na := around(a, x)
-	pb, nb := around(b, y)
+	pa, na := around(a, x, true)
+	pb, nb := around(b, y, true)
 	return pa != "" && pa == nb || na != "" && na == pb
 }
 
-// around are the content words just before and after w in x.
-func around(x *analysis, w string) (prev, next string) {
+// around are the content words just before and after w in x. With
+// bounds, numbers and bounds ("at least 6 months") are passed over: "x at
+// least 6 months before y" relates x and y.
+func around(x *analysis, w string, bounds bool) (prev, next string) {
 	lx := theLexicon()
+	skip := func(v string) bool {
+		return lx.generic[v] || bounds && (strings.HasPrefix(v, "#") || v == "atleast" || v == "atmost")
+	}
 	for i, t := range x.terms {
 		if t.w != w {
 			continue
 		}
 		for j := i - 1; j >= 0 && prev == ""; j-- {
-			if !lx.generic[x.terms[j].w] {
+			if !skip(x.terms[j].w) {
 				prev = x.terms[j].w
 			}
 		}
 		for j := i + 1; j < len(x.terms) && next == ""; j++ {
-			if !lx.generic[x.terms[j].w] {
+			if !skip(x.terms[j].w) {
 				next = x.terms[j].w
 			}
 		}
@@ -745,11 +777,12 @@ func compareSwaps(a, b *analysis, score float64) []string {
 	if score < swapScore && (len(wa) > shortRule || len(wb) > shortRule) {
 		return nil
 	}
-	sa, sb := set(wa), set(wb)
+	ca, cb := counts(wa), counts(wb)
 	var out []string
 	short := score < swapScore
-	for _, g := range alignGaps(wa, wb) {
-		x, y := absent(g[0], sb), absent(g[1], sa)
+	gaps := alignGaps(wa, wb, score >= openingScore)
+	for _, g := range gaps {
+		x, y := absent(g[0], ca, cb), absent(g[1], cb, ca)
 		if len(x) == 0 || len(y) == 0 || len(x) > 2 || len(y) > 2 || short && (len(x) > 1 || len(y) > 1) {
 			continue
 		}
@@ -758,25 +791,51 @@ func compareSwaps(a, b *analysis, score float64) []string {
 		}
 		out = append(out, strings.Join(a.sayAll(x), " ")+" → "+strings.Join(b.sayAll(y), " "))
 	}
+	// Two things trading places: "READ COMMITTED for web requests and
+	// SERIALIZABLE for billing" → the other way round.
+	for i, g := range gaps {
+		for _, h := range gaps[i+1:] {
+			if len(g[0]) <= 3 && len(g[1]) <= 3 && sameSet(g[0], h[1]) && sameSet(g[1], h[0]) && !sameSet(g[0], g[1]) {
+				out = append(out, strings.Join(a.sayAll(g[0]), " ")+" ↔ "+strings.Join(a.sayAll(g[1]), " "))
+			}
+		}
+	}
 	return out
 }
 
-// loose reports whether every word of x has a near meaning among y's
-// (looseGroups): swapping them rewords the rule.
-func loose(x, y []string) bool {
-	lx := theLexicon()
-	for _, w := range x {
-		if !slices.ContainsFunc(y, func(v string) bool { return lx.near(w, v) }) {
+// openingScore is the similarity from which the words before the first
+// shared one are compared too: in sentences this close, "Delete a test
+// after…" against "Quarantine a test after…" swaps the verb.
+const openingScore = 0.85
+
+func counts(ws []string) map[string]int {
+	m := make(map[string]int, len(ws))
+	for _, w := range ws {
+		m[w]++
+	}
+	return m
+}
+
+func sameSet(a, b []string) bool {
+	sa, sb := set(a), set(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	for w := range sa {
+		if !sb[w] {
 			return false
 		}
 	}
 	return true
 }
 
-func absent(ws []string, other map[string]bool) []string {
+// absent are the words of ws that their side uses more often than the
+// other: "EU customers' data only in US regions" has one "EU" fewer than
+// "EU customers' data only in EU regions".
+func absent(ws []string, own, other map[string]int) []string {
 	var out []string
 	for _, w := range ws {
-		if !other[w] && !slices.Contains(out, w) {
+		if own[w] > other[w] && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
@@ -785,7 +844,7 @@ func absent(ws []string, other map[string]bool) []string {
 
 // alignGaps returns the stretches between the common subsequence of a and
 // b, as pairs (the words of a, the words of b), where both are non-empty.
-func alignGaps(a, b []string) [][2][]string {
+func alignGaps(a, b []string, opening bool) [][2][]string {
 	n, m := len(a), len(b)
 	if n == 0 || m == 0 || n > 256 || m > 256 {
 		return nil
@@ -816,11 +875,12 @@ func alignGaps(a, b []string) [][2][]string {
 	for i < n && j < m {
 		switch {
 		case a[i] == b[j]:
-			if !anchored {
+			if !anchored && !opening {
 				// Words before the first shared one have nothing before
 				// them to anchor a swap: an opening reworded.
-				ga, gb, anchored = nil, nil, true
+				ga, gb = nil, nil
 			}
+			anchored = true
 			flush()
 			i++
 			j++
@@ -871,4 +931,16 @@ func compareItems(a, b *analysis) []string {
 	check(a, b, "dropped")
 	check(b, a, "added")
 	return out
+}
+
+// loose reports whether every word of x has a near meaning among y's
+// (looseGroups): swapping them rewords the rule.
+func loose(x, y []string) bool {
+	lx := theLexicon()
+	for _, w := range x {
+		if !slices.ContainsFunc(y, func(v string) bool { return lx.near(w, v) }) {
+			return false
+		}
+	}
+	return true
 }

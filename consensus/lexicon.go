@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "3"
+const lexiconVersion = "4"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -138,10 +138,10 @@ minute min mins minutes
 second sec secs seconds
 hour hr hrs hours
 millisecond ms msec milliseconds
-day days
-week weeks wk
-month months
-year years yr
+day days calendar_day
+week weeks wk calendar_week
+month months calendar_month
+year years yr calendar_year
 byte bytes
 kilobyte kb kib kilobytes
 megabyte mb mib megabytes
@@ -153,7 +153,7 @@ width w_px
 height h_px
 pixel px pixels
 atmost max maximum at_most up_to no_longer_than not_longer_than no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than
-atleast minimum at_least no_less_than not_less_than no_fewer_than lower_bound and_later or_later and_newer or_newer and_above or_above or_higher and_up or_more and_more or_greater
+atleast minimum no_earlier_than not_earlier_than no_sooner_than at_least no_less_than not_less_than no_fewer_than lower_bound and_later or_later and_newer or_newer and_above or_above or_higher and_up or_more and_more or_greater
 fallback fall_back
 replace substitute swap_out
 nolonger no_longer not_anymore not_any_longer
@@ -175,6 +175,12 @@ squash
 rebase
 lint linter
 format formatting
+usa united_states
+lenient lax
+concurrency concurrent concurrently in_parallel parallel parallelism simultaneously at_the_same_time simultaneous
+before prior prior_to ahead_of in_advance_of
+rfc3339 rfc_3339 iso8601 iso_8601
+epoch unix_time unix_timestamp epoch_seconds unix_epoch
 latest newest most_recent
 oldest earliest
 lowercase lower_case lowercased all_lowercase
@@ -327,6 +333,7 @@ policy strategy approach rule choice option method way management manag process 
 behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
 question topic thing stuff kind type matter case quantity at_a_time size count amount layout structure setup
 look like happen handle deal treat work decide agree currently today yes nit follow accept allow support
+value attribute setting parameter property target promise goal objective layer
 use make have get do need want go put let apply
 we our us you your team everyone anyone people someone one
 new current exist existing
@@ -352,7 +359,7 @@ sha256 sha1 md5 sha512 blake2 blake3 bcrypt argon2 scrypt pbkdf2
 rsa ecdsa ed25519
 aws gcp azure
 kafka rabbitmq nats sqs pubsub
-go rust python java javascript typescript ruby php kotlin swift
+golang rust python java javascript typescript ruby php kotlin swift
 react vue angular svelte
 tab space
 utc local
@@ -394,6 +401,8 @@ cookie localstorage sessionstorage
 daily hourly weekly monthly yearly
 http https
 tcp udp
+eu usa uk
+rfc3339 epoch
 ipv4 ipv6
 linux windows macos
 gzip brotli zstd
@@ -421,8 +430,8 @@ const directedWords = `before after above below override replace fallback instea
 // at the CDN, "show" and "render" dates): one swapped for another is not a
 // change of the rule. Written before stemming.
 const looseGroups = `
-cache store keep hold retain save persist
-serve send deliver return give respond emit
+cache store keep hold retain save persist residency
+serve send deliver return give respond emit reach provide
 show display render present print output
 reject refuse deny block forbid drop
 expire stop_working invalidate end lapse
@@ -519,7 +528,7 @@ what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
-whatever whichever many much through against
+whatever whichever many much through against everything everyone else
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
