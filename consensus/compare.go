@@ -108,6 +108,63 @@ func topicWords(a *analysis) []string {
 	return ws
 }
 
+// coverFloor is the TopicScore from which a question is also scored by
+// coverScore; coverCandidates is for how many of the closest (each costs
+// an analysis of the record's position).
+const (
+	coverFloor      = 0.3
+	coverCandidates = 3
+)
+
+// coverScore tells, from 0 to 1, how far a question and its position (q,
+// qp) and a record's topic and its topic with its final position (r, rp)
+// speak of the same things: the share of the question's specific words
+// the record names anywhere, times the share of the record topic's
+// specific words the question names anywhere. "What format do commit
+// messages follow?" names "format", which "Commit message convention"
+// does not but its position does. A near-miss (another object in the same
+// place) scores 0.
+func coverScore(q, qp, r, rp *analysis) float64 {
+	lx := theLexicon()
+	wq, wr := topicWords(q), topicWords(r)
+	sq, sr := set(wq), set(wr)
+	onlyQ, onlyR := specificOnly(wq, sr), specificOnly(wr, sq)
+	if len(onlyQ) > 0 && len(onlyR) > 0 && nearMiss(wq, wr, onlyQ, onlyR) {
+		return 0
+	}
+	cover := func(ws []string, in ...[]string) float64 {
+		all := map[string]bool{}
+		for _, x := range in {
+			for w := range set(x) {
+				all[w] = true
+			}
+		}
+		// Words that have near meanings: few, so that the near check
+		// stays cheap.
+		var nearby []string
+		for w := range all {
+			if len(lx.loose[w]) > 0 {
+				nearby = append(nearby, w)
+			}
+		}
+		n, of := 0, 0
+		for w := range set(ws) {
+			if lx.generic[w] || strings.HasPrefix(w, "#") {
+				continue
+			}
+			of++
+			if all[w] || slices.ContainsFunc(nearby, func(v string) bool { return lx.near(w, v) }) {
+				n++
+			}
+		}
+		if of == 0 {
+			return 0
+		}
+		return float64(n) / float64(of)
+	}
+	return cover(wq, wr, topicWords(rp)) * cover(wr, wq, topicWords(qp))
+}
+
 // specificOnly are the non-generic words of ws missing from other.
 func specificOnly(ws []string, other map[string]bool) map[string]bool {
 	lx := theLexicon()
