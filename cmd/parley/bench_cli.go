@@ -13,7 +13,7 @@ import (
 
 // newBenchCLICmd is "parley bench cli": a message through the command line,
 // beside a minimal program's durable write (see internal/bench).
-func newBenchCLICmd(a *app) *cobra.Command {
+func newBenchCLICmd(a *factory) *cobra.Command {
 	o := bench.DefaultCLIOptions
 	var dir, floor, parley string
 	cmd := &cobra.Command{
@@ -111,7 +111,7 @@ func newBenchCLICmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func printCLIBench(a *app, r *bench.CLIResult) {
+func printCLIBench(a *factory, r *bench.CLIResult) {
 	a.printf("parley bench cli: %s, %s, %d CPUs\n", r.Dir, fsType(r.Dir), r.CPUs)
 	if r.ParleyBuild.CgoEnabled {
 		a.printf("note: the parley measured is a cgo build (dynamically linked), which starts more slowly;\n" +

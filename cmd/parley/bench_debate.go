@@ -20,7 +20,7 @@ import (
 // newBenchDebateCmd is "parley bench debate": the coordinator's overhead per
 // turn with agents that answer instantly, and many concurrent debates run
 // to completion (SPEC §11).
-func newBenchDebateCmd(a *app) *cobra.Command {
+func newBenchDebateCmd(a *factory) *cobra.Command {
 	var sequential, concurrent, rounds int
 	cmd := &cobra.Command{
 		Use:   "debate",
@@ -85,7 +85,7 @@ type debateBenchResult struct {
 	Pass *bool `json:"pass,omitempty"`
 }
 
-func (a *app) reportDebateBench(r debateBenchResult) error {
+func (a *factory) reportDebateBench(r debateBenchResult) error {
 	if a.json {
 		return a.emit(r)
 	}

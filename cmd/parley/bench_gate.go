@@ -15,7 +15,7 @@ const gateBar = 20000
 
 // newBenchGateCmd is "parley bench gate": decisions per second on one core
 // (GOMAXPROCS 1, one goroutine) over the self-critiques of the shipped corpus.
-func newBenchGateCmd(a *app) *cobra.Command {
+func newBenchGateCmd(a *factory) *cobra.Command {
 	var dur time.Duration
 	cmd := &cobra.Command{
 		Use:   "gate",

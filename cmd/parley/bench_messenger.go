@@ -72,7 +72,7 @@ type latencyFigures struct {
 	DiskP99Ms float64 `json:"disk_p99_ms,omitempty"`
 }
 
-func newBenchMessengerCmd(a *app) *cobra.Command {
+func newBenchMessengerCmd(a *factory) *cobra.Command {
 	var dir, transport, natsURL string
 	var raw, idle, stream, through int
 	cmd := &cobra.Command{
@@ -160,7 +160,7 @@ func (bt benchTarget) senderArgs(run string) []string {
 	return []string{benchSenderCmd, "--nats-url", bt.natsURL}
 }
 
-func runMessengerBench(ctx context.Context, a *app, o benchOptions) error {
+func runMessengerBench(ctx context.Context, a *factory, o benchOptions) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -515,7 +515,7 @@ type senderReport struct {
 // newBenchSenderCmd is the hidden sender process of "parley bench
 // messenger": it sends --count messages, each stamped with the time its
 // Send started, then prints a senderReport.
-func newBenchSenderCmd(a *app) *cobra.Command {
+func newBenchSenderCmd(a *factory) *cobra.Command {
 	var to, natsURL string
 	var count int
 	var interval time.Duration

@@ -32,7 +32,7 @@ import (
 //
 // Stage 3 (escalation, demo_escalate.go): a sample mini-verifier telemetry
 // file is escalated with scripted agents; it ends in escalate's JSON lines.
-func newDemoCmd(a *app) *cobra.Command {
+func newDemoCmd(a *factory) *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
 		Use:   "demo [--dir DIR]",
@@ -87,13 +87,13 @@ var demoQuestions = []string{
 
 // demo carries the state and the output of one demo run.
 type demo struct {
-	a     *app
+	a     *factory
 	root  string
 	start time.Time
 	mu    sync.Mutex // serialises output from the agents' goroutines
 }
 
-func runDemo(ctx context.Context, a *app, root string) error {
+func runDemo(ctx context.Context, a *factory, root string) error {
 	d := &demo{a: a, root: root, start: time.Now()}
 	d.event("root", map[string]any{"root": root}, "messenger root: %s", root)
 
