@@ -28,7 +28,7 @@ func hostilePositions() map[string]string {
 		"conditions":    conds.String(),
 		"lists":         lists.String(),
 		"negations":     strings.Repeat("not never no ", 100<<10/13),
-		"unicode":       strings.Repeat("Кэшировать 商品ページ 🦜 ‮rtl‬ é\u0301 ", 2000),
+		"unicode":       strings.Repeat("Кэшировать 商品ページ 🦜 \u202ertl\u202c é\u0301 ", 2000),
 		"invalid utf-8": strings.Repeat("\xff\xfe\x00", 30000),
 		"one long word": strings.Repeat("a", 100<<10),
 		"number words":  strings.Repeat("twenty five hundred thousand million ", 3000),
