@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "4"
+const lexiconVersion = "5"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -26,8 +26,8 @@ use employ adopt utilise utilize pick choose go_with standardise_on standardize_
 serve deliver return send emit respond_with hand_out give
 store save persist keep write_to storage retention retain keep_for retain_for
 delete remove purge erase wipe
-fetch retrieve load read get pull
-create add make generate
+fetch retrieve load read pull
+create add generate
 update modify change edit alter upgrade
 forbid prohibit ban disallow
 require mandate enforce demand must_pass must_have need_to_pass
@@ -81,7 +81,7 @@ endpoint route api_route url_path
 server backend back_end
 frontend front_end ui user_interface client_side
 documentation docs doc
-configuration config conf settings config_file configuration_file
+configuration config conf config_file configuration_file
 environment env
 production prod
 staging preprod pre_production
@@ -333,7 +333,7 @@ policy strategy approach rule choice option method way management manag process 
 behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
 question topic thing stuff kind type matter case quantity at_a_time size count amount layout structure setup
 look like happen handle deal treat work decide agree currently today yes nit follow accept allow support
-value attribute setting parameter property target promise goal objective layer
+value attribute parameter property target promise goal objective layer
 use make have get do need want go put let apply
 we our us you your team everyone anyone people someone one
 new current exist existing
@@ -528,7 +528,7 @@ what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
-whatever whichever many much through against everything everyone else
+whatever whichever many much through against everything everyone else back away
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.

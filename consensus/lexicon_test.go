@@ -23,3 +23,22 @@ func TestLexiconGroupsDoNotCollide(t *testing.T) {
 		}
 	}
 }
+
+// TestLexiconGenericWordsStayGeneric guards against a generic word that
+// stems into a synonym group of a specific meaning ("settings" → "set" →
+// the configuration group would make "configuration" weigh nothing).
+func TestLexiconGenericWordsStayGeneric(t *testing.T) {
+	lx := theLexicon()
+	listed := map[string]bool{}
+	for _, w := range strings.Fields(genericWords) {
+		listed[stemPhrase(w)] = true
+	}
+	for _, w := range strings.Fields(genericWords) {
+		k := stemPhrase(w)
+		// "period" is a generic word of the interval group on purpose:
+		// "retry period" asks what "retry interval" asks.
+		if c := lx.fold(k); c != k && !listed[c] && w != "period" {
+			t.Errorf("generic %q folds into %q, a specific word's group", w, c)
+		}
+	}
+}
