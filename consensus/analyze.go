@@ -369,7 +369,7 @@ func notANumber(in []rawTok, i int) bool {
 			return false
 		}
 		switch in[i+1].low {
-		case "a", "an", "per", "every", "each", "only", "more", "again", "and", "or", "but":
+		case "a", "an", "per", "every", "each", "only", "more", "again", "and", "or", "but", "without", "with", "in", "within", "during", "for":
 			return false
 		}
 		return true
@@ -390,6 +390,8 @@ func analyze(text string) *analysis {
 	toks := lex(text)
 	a := &analysis{truncated: len(text) > maxAnalyzed}
 	listNext := false // a conjunction was read: the next term is an item
+	noDet := false    // the pending negation is the determiner "no"
+	noTerm := -1      // the term a determiner "no" negated
 	negPending := -1  // the clause of a negation cue waiting for its word
 	cond := -1        // the open condition
 	condClause := -1
@@ -479,13 +481,19 @@ func analyze(text string) *analysis {
 		if n == 1 && lx.negCue[t.low] || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
-			negPending = t.clause
+			negPending, noDet = t.clause, t.low == "no"
 			a.negs++
 			continue
 		}
-		if c, ok := negatedBound[w]; ok && negPending >= 0 {
+		if c, ok := lx.negBound[w]; ok && negPending >= 0 {
 			// "not more than 20" is "at most 20".
 			w, negPending = c, -1
+			a.negs--
+		} else if ok && noTerm >= 0 && a.terms[noTerm].clause == t.clause {
+			// "no tenant may have more than 4" is "every tenant at most
+			// 4": the "no" bounds the number, not the tenant.
+			a.terms[noTerm].neg = !a.terms[noTerm].neg
+			w, noTerm = c, -1
 			a.negs--
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
@@ -526,6 +534,9 @@ func analyze(text string) *analysis {
 		if negPending >= 0 {
 			neg = !neg
 			negPending = -1
+			if noDet {
+				noTerm = len(a.terms)
+			}
 		}
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
 		listNext = false

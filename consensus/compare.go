@@ -108,11 +108,19 @@ func topicWords(a *analysis) []string {
 	return ws
 }
 
+// without2 is the set m less the words of other.
+func without2(m, other map[string]bool) map[string]bool {
+	for w := range other {
+		delete(m, w)
+	}
+	return m
+}
+
 // coverFloor is the TopicScore from which a question is also scored by
 // coverScore; coverCandidates is for how many of the closest (each costs
 // an analysis of the record's position).
 const (
-	coverFloor      = 0.3
+	coverFloor      = 0.25
 	coverCandidates = 3
 )
 
@@ -128,7 +136,9 @@ func coverScore(q, qp, r, rp *analysis) float64 {
 	lx := theLexicon()
 	wq, wr := topicWords(q), topicWords(r)
 	sq, sr := set(wq), set(wr)
-	onlyQ, onlyR := specificOnly(wq, sr), specificOnly(wr, sq)
+	// A word one topic has and the other's position names is no sign of
+	// another object ("tenant" asked, "per tenant" in the record).
+	onlyQ, onlyR := without2(specificOnly(wq, sr), set(topicWords(rp))), without2(specificOnly(wr, sq), set(topicWords(qp)))
 	if len(onlyQ) > 0 && len(onlyR) > 0 && nearMiss(wq, wr, onlyQ, onlyR) {
 		return 0
 	}
@@ -269,6 +279,12 @@ func comparePositions(a, b *analysis) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
 	h, w := compareQuantities(a, b)
+	if len(h) == 0 && c.Score >= sameSentenceScore {
+		// Sentences otherwise the same: a number said on one side only
+		// ("at twice the last peak" → "at the last peak") is an edit of
+		// the rule, not a rewording.
+		h, w = w, nil
+	}
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b)...)
 	hard = append(hard, compareNegation(a, b)...)
@@ -276,6 +292,7 @@ func comparePositions(a, b *analysis) Comparison {
 	hard = append(hard, compareSwaps(a, b, c.Score)...)
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
+	hard = append(hard, compareModality(a, b)...)
 	if len(hard) == 0 {
 		hard = append(hard, compareItems(a, b)...)
 	}
@@ -300,6 +317,27 @@ func comparePositions(a, b *analysis) Comparison {
 		c.Differences = []string{fmt.Sprintf("little in common (%.2f)", c.Score)}
 	}
 	return c
+}
+
+// sameSentenceScore is the similarity from which two positions are the
+// same sentence edited.
+const sameSentenceScore = 0.9
+
+// compareModality finds a rule made optional on one side only: "load
+// tests before major releases are optional" against "run a load test
+// before every major release".
+func compareModality(a, b *analysis) []string {
+	lx := theLexicon()
+	optional := func(x *analysis) bool {
+		return slices.ContainsFunc(x.terms, func(t term) bool { return t.w == lx.optional && !t.neg })
+	}
+	switch oa, ob := optional(a), optional(b); {
+	case !oa && ob:
+		return []string{"required → optional"}
+	case oa && !ob:
+		return []string{"optional → required"}
+	}
+	return nil
 }
 
 // unrelatedScore is the similarity below which two positions are not taken
@@ -843,8 +881,8 @@ func compareSwaps(a, b *analysis, score float64) []string {
 		if len(x) == 0 || len(y) == 0 || len(x) > 2 || len(y) > 2 || short && (len(x) > 1 || len(y) > 1) {
 			continue
 		}
-		if loose(x, y) {
-			continue // "cache pages" and "keep pages" at the CDN
+		if len(x) <= len(y) && loose(x, y) || len(y) <= len(x) && loose(y, x) {
+			continue // "cache pages" and "keep pages" at the CDN; "files with HTTP 413" and "status 413"
 		}
 		out = append(out, strings.Join(a.sayAll(x), " ")+" → "+strings.Join(b.sayAll(y), " "))
 	}

@@ -39,6 +39,13 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"loose swap is a rewording", "Cache product pages at the CDN for 10 minutes.", "The CDN keeps product pages for 10 minutes.", Agree, ""},
 		{"other option", "Serve thumbnails as WebP.", "Serve thumbnails as AVIF.", Disagree, "webp → avif"},
 		{"a number said on one side only", "Retry failed jobs.", "Retry failed jobs 3 times.", Unsure, "not said"},
+		{"a determiner no bounds the number", "Run at most 4 export jobs at a time per tenant.", "No tenant may have more than four export jobs running at a time.", Agree, ""},
+		{"made optional", "Run a load test before every major release.", "Load tests before major releases are optional.", Disagree, "optional"},
+		{"a number left out of the same sentence", "Run a load test at twice the last peak traffic before every major release.", "Run a load test at the last peak traffic before every major release.", Disagree, "twice"},
+		{"nowhere else is only", "Store EU customers' data only in EU regions.", "Data of EU customers is kept in EU regions and nowhere else.", Agree, ""},
+		{"only against any", "Allow cross-origin requests only from app.example.com.", "Allow cross-origin requests from any origin.", Disagree, "only → any"},
+		{"an option used fewer times", "Store EU customers' data only in EU regions.", "Store EU customers' data only in US regions.", Disagree, "→"},
+		{"once as a conjunction", "Delete application logs after 90 days.", "Delete application logs once they are 90 days old.", Agree, ""},
 	} {
 		got := ComparePositions(c.filed, c.position)
 		if got.Agreement != c.want {

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "5"
+const lexiconVersion = "7"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -175,6 +175,7 @@ squash
 rebase
 lint linter
 format formatting
+optional voluntary nice_to_have up_to_the_team
 usa united_states
 lenient lax
 concurrency concurrent concurrently in_parallel parallel parallelism simultaneously at_the_same_time simultaneous
@@ -412,7 +413,7 @@ spa ssr ssg
 // lightWords are words that rewording swaps freely ("wait 5 minutes",
 // "after 5 minutes"; "billing runs on", "billing uses"): a swap of one of
 // them is not a change of the rule. Written before stemming.
-const lightWords = `wait after then via run go happen take mark flag set make get put give call aim target stay remain become
+const lightWords = `consecutive wait after then via run go happen take mark flag set make get put give call aim target stay remain become
 follow goes went come gets receive hold carry contain live show tell say mean apply work`
 
 // relationalWords are the alternatives that relate two things: "x before
@@ -513,6 +514,7 @@ var units = map[string]unit{
 
 // negatedBound turns a negated comparison into the bound it sets: "not
 // more than" is "at most", "not under" is "at least". Canonical forms.
+// Written before stemming.
 var negatedBound = map[string]string{"above": "atmost", "below": "atleast", "atmost": "above", "atleast": "below"}
 
 // periodWords are units of time that stand alone for "every one of them".
@@ -528,7 +530,7 @@ what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
-whatever whichever many much through against everything everyone else back away
+whatever whichever many much through against everything everyone else back away once
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
@@ -553,7 +555,9 @@ type lexicon struct {
 	relational map[string]bool
 	directed   map[string]bool
 	action     map[string]bool
-	minute     string // the canonical "minute"
+	minute     string            // the canonical "minute"
+	optional   string            // the canonical "optional"
+	negBound   map[string]string // negatedBound in canonical forms
 }
 
 // near reports whether two canonical words share a line of looseGroups.
@@ -647,6 +651,11 @@ func buildLexicon() *lexicon {
 		lx.exemptCue[lx.fold(stemPhrase(w))] = true
 	}
 	lx.minute = lx.fold(stem("minute"))
+	lx.optional = lx.fold(stem("optional"))
+	lx.negBound = map[string]string{}
+	for k, v := range negatedBound {
+		lx.negBound[lx.fold(stem(k))] = lx.fold(stem(v))
+	}
 	lx.action = map[string]bool{}
 	for _, w := range strings.Fields(actionWords) {
 		lx.action[lx.fold(stem(w))] = true
