@@ -216,7 +216,7 @@ func lex(text string) []rawTok {
 // words, before the text is lowered: "US" (not "us"), "IT", and "Go"
 // inside a sentence (the language, not the verb).
 func caseNames(text string) string {
-	if !strings.Contains(text, "US") && !strings.Contains(text, "IT") && !strings.Contains(text, "Go") {
+	if !strings.Contains(text, "US") && !strings.Contains(text, "IT") && !strings.Contains(text, "Go") && !strings.Contains(text, "-") {
 		return text
 	}
 	var b strings.Builder
@@ -243,6 +243,13 @@ func caseNames(text string) string {
 			j += size
 		}
 		w := text[i:j]
+		if k := ticketEnd(text, i, j); k > j {
+			// "OPS-412": a ticket's name, not words of the question.
+			b.WriteByte(' ')
+			sentence = false
+			i = k
+			continue
+		}
 		switch {
 		case w == "US":
 			w = "USA"
@@ -256,6 +263,20 @@ func caseNames(text string) string {
 		i = j
 	}
 	return b.String()
+}
+
+// ticketEnd is the end of a ticket reference in brackets ("[OPS-412]";
+// not "AES-256") whose capital
+// letters are text[i:j], or j when there is none.
+func ticketEnd(text string, i, j int) int {
+	if j-i < 2 || i == 0 || text[i-1] != '[' || j+1 >= len(text) || text[j] != '-' || text[j+1] < '0' || text[j+1] > '9' || strings.ToUpper(text[i:j]) != text[i:j] {
+		return j
+	}
+	k := j + 1
+	for k < len(text) && text[k] >= '0' && text[k] <= '9' {
+		k++
+	}
+	return k
 }
 
 func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
@@ -374,8 +395,15 @@ func notANumber(in []rawTok, i int) bool {
 		}
 		return true
 	}
+	if in[i].low == "first" || in[i].low == "third" {
+		// "after the first bounce" counts one; "lowest first" orders.
+		return prevLow(in, i) != "the" || i+1 >= len(in) || in[i+1].clause != in[i].clause
+	}
 	if in[i].low != "one" {
 		return false
+	}
+	if i+1 < len(in) && in[i+1].clause == in[i].clause && isUnitWord(in[i+1].low) {
+		return false // "last one week": a number of weeks
 	}
 	switch prevLow(in, i) {
 	case "the", "next", "each", "every", "this", "that", "which", "any", "no", "last", "first", "new", "old", "another", "no one", "only":

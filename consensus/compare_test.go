@@ -45,6 +45,10 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"nowhere else is only", "Store EU customers' data only in EU regions.", "Data of EU customers is kept in EU regions and nowhere else.", Agree, ""},
 		{"only against any", "Allow cross-origin requests only from app.example.com.", "Allow cross-origin requests from any origin.", Disagree, "only → any"},
 		{"an option used fewer times", "Store EU customers' data only in EU regions.", "Store EU customers' data only in US regions.", Disagree, "→"},
+		{"one after a verb counts", "On-call shifts last one week.", "An on-call shift lasts 7 days.", Agree, ""},
+		{"an ordinal counts", "Stop sending email after 3 hard bounces.", "Stop sending email after the first hard bounce.", Disagree, "3 → first"},
+		{"on and off", "New feature flags default to off.", "New feature flags default to on.", Disagree, "→"},
+		{"a cipher's size is not a ticket", "Encrypt backups with AES-256.", "Encrypt backups with AES-128.", Disagree, "256 → 128"},
 		{"once as a conjunction", "Delete application logs after 90 days.", "Delete application logs once they are 90 days old.", Agree, ""},
 	} {
 		got := ComparePositions(c.filed, c.position)

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "7"
+const lexiconVersion = "8"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -39,7 +39,7 @@ retry reattempt retries redo
 request call query req
 response reply answer
 timeout time_out deadline time_limit
-duration how_long how_much_time length_of_time window time_window
+duration how_long how_much_time length_of_time window time_window length long
 ttl time_to_live expiry expiration lifetime expire live valid validity good_for
 cache caching memoize
 database db datastore data_store
@@ -57,8 +57,8 @@ administrator admin admins superuser operator
 credential secret
 token access_token bearer_token
 api_key apikey api_keys
-enable switch_on turn_on activate
-disable switch_off turn_off deactivate
+enable switch_on turn_on activate switched_on turned_on to_on
+disable switch_off turn_off deactivate switched_off turned_off to_off
 at_a_time
 response_time time_to_respond time_to_acknowledge how_fast how_quickly turnaround
 thumbnail thumb preview_image thumbnail_image
@@ -90,7 +90,7 @@ rollback roll_back revert
 version release_number
 log logging logfile log_file
 monitor monitoring observe observability
-metric metrics measurement stat stats
+metric metrics measurement statistics
 dashboard panel
 backup back_up snapshot
 restore recover
@@ -175,6 +175,7 @@ squash
 rebase
 lint linter
 format formatting
+handover hand_over handoff hand_off
 optional voluntary nice_to_have up_to_the_team
 usa united_states
 lenient lax
@@ -192,6 +193,9 @@ immutable write_once worm append_only
 dependency dependencies dep deps library package_dependency
 vendor vendoring
 utc coordinated_universal_time gmt zulu
+local_time own_timezone own_time_zone their_timezone their_own_timezone local_timezone in_local_time
+malware virus viruses malicious_software
+depth deep nesting_depth
 timezone time_zone tz
 timestamp time_stamp
 date
@@ -332,7 +336,7 @@ unlimited unbounded no_limit
 const genericWords = `
 policy strategy approach rule choice option method way management manag process behavior happen
 behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
-question topic thing stuff kind type matter case quantity at_a_time size count amount layout structure setup
+question topic thing stuff kind type matter case quantity at_a_time count amount layout structure setup true
 look like happen handle deal treat work decide agree currently today yes nit follow accept allow support
 value attribute parameter property target promise goal objective layer
 use make have get do need want go put let apply
@@ -363,7 +367,7 @@ kafka rabbitmq nats sqs pubsub
 golang rust python java javascript typescript ruby php kotlin swift
 react vue angular svelte
 tab space
-utc local
+utc local local_time
 ascend descend
 increase decrease
 before after
@@ -467,6 +471,7 @@ const negativeVerbs = `
 disable=enable
 disabled=enable
 deactivate=enable
+stop=continue
 disallow=allow
 deny=allow
 unsupported=support
@@ -493,7 +498,7 @@ var numberWords = map[string]float64{
 	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
 	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
 	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2,
-	"half": 0.5, "double": 2, "triple": 3, "once": 1, "thrice": 3,
+	"half": 0.5, "double": 2, "triple": 3, "once": 1, "thrice": 3, "first": 1, "third": 3,
 }
 
 var numberScales = map[string]float64{"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
@@ -530,7 +535,7 @@ what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
-whatever whichever many much through against everything everyone else back away once
+whatever whichever many much through against everything everyone else back away once ever
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
