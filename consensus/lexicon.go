@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "8"
+const lexiconVersion = "9"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -175,6 +175,7 @@ squash
 rebase
 lint linter
 format formatting
+sign signature signed signing
 handover hand_over handoff hand_off
 optional voluntary nice_to_have up_to_the_team
 usa united_states
@@ -450,6 +451,8 @@ delete close
 stale old outdated
 new fresh
 connection pool connection_pool
+timeout wait give_up
+app client application
 format convention style standard
 incident outage alert page on_call
 layout structure organisation organization monorepo polyrepo
