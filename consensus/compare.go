@@ -875,7 +875,7 @@ func compareSwaps(a, b *analysis, score float64) []string {
 	ca, cb := counts(wa), counts(wb)
 	var out []string
 	short := score < swapScore
-	gaps := alignGaps(wa, wb, score >= openingScore)
+	gaps := alignGaps(wa, wb, score >= openingScore || len(wa) <= shortRule && len(wb) <= shortRule)
 	for _, g := range gaps {
 		x, y := absent(g[0], ca, cb), absent(g[1], cb, ca)
 		if len(x) == 0 || len(y) == 0 || len(x) > 2 || len(y) > 2 || short && (len(x) > 1 || len(y) > 1) {
@@ -900,7 +900,9 @@ func compareSwaps(a, b *analysis, score float64) []string {
 
 // openingScore is the similarity from which the words before the first
 // shared one are compared too: in sentences this close, "Delete a test
-// after…" against "Quarantine a test after…" swaps the verb.
+// after…" against "Quarantine a test after…" swaps the verb. A short rule
+// ("Use UUIDv7 keys" / "Use random keys") compares its opening at any
+// similarity.
 const openingScore = 0.85
 
 func counts(ws []string) map[string]int {
