@@ -13,8 +13,8 @@ import (
 
 // DebateStarter starts the debate a debate_start call describes and returns
 // its id without waiting for the verdict. It validates the request as
-// "parley debate start" validates its flags. cmd/parley's starter writes
-// the session and runs the debate in a detached process.
+// "parley debate start" validates its flags. AppStarter, over the service
+// layer, writes the session and runs the debate in a detached process.
 type DebateStarter interface {
 	StartDebate(ctx context.Context, req StartInput) (StartOutput, error)
 }
