@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,6 +21,9 @@ type term struct {
 	neg    bool   // under a negation ("do not cache": cache)
 	cond   int    // index into analysis.conds, -1 when not in a condition
 	clause int
+	listed bool   // next to "and", "or" or "nor": an item of a list
+	by     bool   // followed by "by": a passive ("overridden by")
+	text   string // as written, for the differences
 }
 
 // quantity is a number with what it counts.
@@ -30,6 +34,7 @@ type quantity struct {
 	perVal float64
 	text   string // as written, for the differences ("5 minutes")
 	cond   int
+	clause int
 }
 
 // condition is a condition ("if", "when", "only if") or an exception
@@ -45,7 +50,35 @@ type analysis struct {
 	terms []term
 	qty   []quantity
 	conds []condition
-	negs  int // negation cues and negative verbs
+	negs  int  // negation cues and negative verbs
+	all   bool // says "all", "every" or "each": as a share, 100%
+	only  bool // restricts with "only" (not "not only")
+	any   bool // opens up with "any" or "all"
+	// onlyAt and anyAt are the clauses of the first "only" and "any".
+	onlyAt, anyAt int
+	// truncated: the text was longer than maxAnalyzed and only its start
+	// was read.
+	truncated bool
+}
+
+// say is how x wrote the canonical word w (its first use), for the
+// differences; w itself when x does not use it.
+func (a *analysis) say(w string) string {
+	for _, t := range a.terms {
+		if t.w == w && t.text != "" {
+			return strings.ToLower(t.text)
+		}
+	}
+	return w
+}
+
+// sayAll is say for each word.
+func (a *analysis) sayAll(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = a.say(w)
+	}
+	return out
 }
 
 // words returns the canonical content words, in order (numbers as "#n").
@@ -64,11 +97,16 @@ type rawTok struct {
 	isNum  bool
 	clause int
 	text   string // as written
+	conj   bool   // follows "and", "or" or "nor"
 }
 
 // maxAnalyzed bounds the text analyze reads: a position is a sentence or
 // a paragraph, and the comparison must stay cheap on hostile input.
 const maxAnalyzed = 4096
+
+// maxConds bounds the conditions a text is read for: comparing them is
+// quadratic in their number.
+const maxConds = 64
 
 // lex splits text into words, numbers and clause breaks.
 func lex(text string) []rawTok {
@@ -86,8 +124,10 @@ func lex(text string) []rawTok {
 	if !ascii {
 		text = stripMarks(text)
 	}
+	text = caseNames(text)
 	text = strings.ToLower(text)
 	text = contractions.Replace(text)
+	text = symbols.Replace(text)
 	var out []rawTok
 	clause := 0
 	rs := []rune(text)
@@ -99,7 +139,7 @@ func lex(text string) []rawTok {
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
 				j++
 			}
-			lit := strings.NewReplacer(",", "", "_", "").Replace(string(rs[i:j]))
+			lit := strings.ReplaceAll(strings.ReplaceAll(string(rs[i:j]), ",", ""), "_", "")
 			// Letters glued to the number: a unit ("10ms", "5k") or part
 			// of a name ("2fa", "3des").
 			k := j
@@ -113,6 +153,9 @@ func lex(text string) []rawTok {
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
 			case suffix == "":
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
+			case suffix == "x":
+				// "2x the peak": twice.
+				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
 			case suffix == "k":
 				out = append(out, rawTok{num: v * 1000, isNum: true, clause: clause, text: string(rs[i:k])})
 			case shortUnits[suffix] != "" || isUnitWord(suffix):
@@ -131,11 +174,23 @@ func lex(text string) []rawTok {
 			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
 				j++
 			}
-			w := string(rs[i:j])
-			out = append(out, rawTok{low: w, clause: clause, text: w})
+			// "Node.js", "Vue.js": one name.
+			if j+3 <= len(rs) && rs[j] == '.' && rs[j+1] == 'j' && rs[j+2] == 's' && (j+3 == len(rs) || !unicode.IsLetter(rs[j+3])) {
+				j += 3
+			}
+			w := strings.ReplaceAll(string(rs[i:j]), ".", "")
+			out = append(out, rawTok{low: w, clause: clause, text: string(rs[i:j])})
 			i = j
+
 		case r == '%':
 			out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
+			i++
+		case r == '/' && i > 0 && (unicode.IsDigit(rs[i-1]) || unicode.IsLetter(rs[i-1])) && unitAfter(rs[i+1:]):
+			// "60 requests/min": a rate.
+			out = append(out, rawTok{low: "per", clause: clause, text: "/"})
+			i++
+		case comparators[r] != "":
+			out = append(out, rawTok{low: comparators[r], clause: clause, text: string(r)})
 			i++
 		case strings.ContainsRune(",;:.!?()[]{}\n—–", r):
 			// A period inside a word was handled above; here it ends a
@@ -149,7 +204,106 @@ func lex(text string) []rawTok {
 			i++
 		}
 	}
+	for i := 0; i+1 < len(out); i++ {
+		if isConj(out[i].low) {
+			out[i+1].conj = true
+		}
+	}
 	return numberWordsToNumbers(out)
+}
+
+// caseNames rewrites the names that only their capitals tell from common
+// words, before the text is lowered: "US" (not "us"), "IT", and "Go"
+// inside a sentence (the language, not the verb).
+func caseNames(text string) string {
+	if !strings.Contains(text, "US") && !strings.Contains(text, "IT") && !strings.Contains(text, "Go") && !strings.Contains(text, "-") {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text) + 16)
+	sentence := true // at the start of a sentence
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) {
+			if strings.ContainsRune(".!?:;\n", r) {
+				sentence = true
+			} else if !unicode.IsSpace(r) && r != '"' && r != '(' && r != '-' {
+				sentence = false
+			}
+			b.WriteRune(r)
+			i += size
+			continue
+		}
+		j := i
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			j += size
+		}
+		w := text[i:j]
+		if k := ticketEnd(text, i, j); k > j {
+			// "OPS-412": a ticket's name, not words of the question.
+			b.WriteByte(' ')
+			sentence = false
+			i = k
+			continue
+		}
+		switch {
+		case w == "US":
+			w = "USA"
+		case w == "IT":
+			w = "it_department"
+		case w == "Go" && !sentence:
+			w = "golang"
+		}
+		b.WriteString(w)
+		sentence = false
+		i = j
+	}
+	return b.String()
+}
+
+// ticketEnd is the end of a ticket reference in brackets ("[OPS-412]";
+// not "AES-256") whose capital
+// letters are text[i:j], or j when there is none.
+func ticketEnd(text string, i, j int) int {
+	if j-i < 2 || i == 0 || text[i-1] != '[' || j+1 >= len(text) || text[j] != '-' || text[j+1] < '0' || text[j+1] > '9' || strings.ToUpper(text[i:j]) != text[i:j] {
+		return j
+	}
+	k := j + 1
+	for k < len(text) && text[k] >= '0' && text[k] <= '9' {
+		k++
+	}
+	return k
+}
+
+func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
+
+// symbols are written shorthands read as the words they stand for.
+var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
+
+// comparators are the signs read as comparisons ("> 30s").
+var comparators = map[rune]string{'>': "above", '<': "below", '≤': "atmost", '≥': "atleast"}
+
+// unitAfter reports whether the letters at the start of rs are a unit of
+// time ("min" in "60 requests/min").
+func unitAfter(rs []rune) bool {
+	j := 0
+	for j < len(rs) && j < 16 && unicode.IsLetter(rs[j]) {
+		j++
+	}
+	if j == 0 {
+		return false
+	}
+	w := string(rs[:j])
+	if u := shortUnits[w]; u != "" {
+		return true
+	}
+	lx := theLexicon()
+	u, ok := lx.units[lx.fold(stem(w))]
+	return ok && u.dim == "time"
 }
 
 var contractions = strings.NewReplacer(
@@ -230,8 +384,26 @@ func notANumber(in []rawTok, i int) bool {
 			}
 		}
 	}
+	if in[i].low == "once" {
+		// "used once", "once a week"; not "once the build passes".
+		if i+1 >= len(in) || in[i+1].clause != in[i].clause {
+			return false
+		}
+		switch in[i+1].low {
+		case "a", "an", "per", "every", "each", "only", "more", "again", "and", "or", "but", "without", "with", "in", "within", "during", "for":
+			return false
+		}
+		return true
+	}
+	if in[i].low == "first" || in[i].low == "third" {
+		// "after the first bounce" counts one; "lowest first" orders.
+		return prevLow(in, i) != "the" || i+1 >= len(in) || in[i+1].clause != in[i].clause
+	}
 	if in[i].low != "one" {
 		return false
+	}
+	if i+1 < len(in) && in[i+1].clause == in[i].clause && isUnitWord(in[i+1].low) {
+		return false // "last one week": a number of weeks
 	}
 	switch prevLow(in, i) {
 	case "the", "next", "each", "every", "this", "that", "which", "any", "no", "last", "first", "new", "old", "another", "no one", "only":
@@ -244,9 +416,12 @@ func notANumber(in []rawTok, i int) bool {
 func analyze(text string) *analysis {
 	lx := theLexicon()
 	toks := lex(text)
-	a := &analysis{}
-	negPending := -1 // the clause of a negation cue waiting for its word
-	cond := -1       // the open condition
+	a := &analysis{truncated: len(text) > maxAnalyzed}
+	listNext := false // a conjunction was read: the next term is an item
+	noDet := false    // the pending negation is the determiner "no"
+	noTerm := -1      // the term a determiner "no" negated
+	negPending := -1  // the clause of a negation cue waiting for its word
+	cond := -1        // the open condition
 	condClause := -1
 	lastQty := -1
 	for i := 0; i < len(toks); i++ {
@@ -255,13 +430,21 @@ func analyze(text string) *analysis {
 			cond = -1
 		}
 		if negPending >= 0 && t.clause != negPending {
+			trailingNegation(a, negPending)
 			negPending = -1
+		}
+		if t.conj {
+			listNext = true
 		}
 		if t.isNum && !lx.phraseAt(toks, i) {
 			q := quantity{value: t.num, text: t.text, cond: cond}
+			i0 := i
 			// A unit follows: "5 minutes", "80 percent".
 			if i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				w, n := lx.match(toks, i+1)
+				if short := shortUnits[toks[i+1].low]; short != "" {
+					w, n = lx.fold(short), 1 // "900 s"
+				}
 				if u, ok := lx.units[w]; ok {
 					q.value *= u.scale
 					q.dim = u.dim
@@ -269,23 +452,77 @@ func analyze(text string) *analysis {
 					i += n
 				}
 			}
+			if q.dim == "time" && t.num == 1 && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" &&
+				a.qty[lastQty].clause == t.clause && slices.Contains([]string{"in", "within", "per", "every", "each", "a"}, prevLow(toks, i0)) {
+				// "3 times in one week" is "3 times a week".
+				a.qty[lastQty].per, a.qty[lastQty].perVal = "time", q.value
+				a.qty[lastQty].text += " in " + q.text
+				continue
+			}
+			q.clause = t.clause
 			a.qty = append(a.qty, q)
 			lastQty = len(a.qty) - 1
-			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause})
+			listNext = false
+			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
 			continue
+		}
+		switch t.low {
+		case "all", "every", "each":
+			a.all = true
+			if t.low == "all" && !a.any {
+				a.any, a.anyAt = true, t.clause
+			}
+		case "any", "anyone", "anything", "anywhere", "whatever", "everything", "everyone":
+			if !a.any {
+				a.any, a.anyAt = true, t.clause
+			}
+		case "only", "solely", "exclusively":
+			if !a.only && prevLow(toks, i) != "not" {
+				a.only, a.onlyAt = true, t.clause
+			}
 		}
 		w, n := lx.match(toks, i)
 		raw := joinText(toks[i : i+n])
 		i += n - 1
-		if kind, ok := lx.condCue[w]; ok {
+		if (w == lx.minute) && n == 1 && !(i > 0 && toks[i-1].isNum) && (t.low == "min" || t.low == "mins") {
+			w = lx.fold("atleast") // "min password length": a minimum, not minutes
+		}
+		if lx.exemptCue[w] && cond < 0 && len(a.conds) < maxConds {
+			// "nightly jobs are exempt": an exception whose words come
+			// before its cue.
+			cd := condition{kind: "unless"}
+			for k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && a.terms[k].cond < 0; k-- {
+				a.terms[k].cond = len(a.conds)
+				cd.terms = append([]string{a.terms[k].w}, cd.terms...)
+				cd.text = strings.TrimSpace(a.terms[k].text + " " + cd.text)
+			}
+			if len(cd.terms) > 0 {
+				a.conds = append(a.conds, cd)
+				continue
+			}
+		}
+		if kind, ok := lx.condCue[w]; ok && len(a.conds) < maxConds {
 			a.conds = append(a.conds, condition{kind: kind})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
-		if lx.negCue[w] || w == "not" {
-			negPending = t.clause
+		if n == 1 && lx.negCue[t.low] || n > 1 && lx.negCue[w] {
+			// The word as written: "note" stems to "not" but negates
+			// nothing.
+			negPending, noDet = t.clause, t.low == "no"
 			a.negs++
 			continue
+		}
+		if c, ok := lx.negBound[w]; ok && negPending >= 0 {
+			// "not more than 20" is "at most 20".
+			w, negPending = c, -1
+			a.negs--
+		} else if ok && noTerm >= 0 && a.terms[noTerm].clause == t.clause {
+			// "no tenant may have more than 4" is "every tenant at most
+			// 4": the "no" bounds the number, not the tenant.
+			a.terms[noTerm].neg = !a.terms[noTerm].neg
+			w, noTerm = c, -1
+			a.negs--
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" {
@@ -299,8 +536,19 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
+		if w == lx.immediately {
+			// "at once" is after no time at all.
+			a.qty = append(a.qty, quantity{value: 0, dim: "time", text: raw, cond: cond})
+			continue
+		}
 		if p, ok := lx.period[w]; ok {
-			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond})
+			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].clause == t.clause {
+				// "99.9% each month": a rate.
+				a.qty[lastQty].per, a.qty[lastQty].perVal = "time", lx.units[p].scale
+				a.qty[lastQty].text += " " + raw
+				continue
+			}
+			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause})
 			continue
 		}
 		if lx.stop[w] {
@@ -314,14 +562,31 @@ func analyze(text string) *analysis {
 		if negPending >= 0 {
 			neg = !neg
 			negPending = -1
+			if noDet {
+				noTerm = len(a.terms)
+			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause})
+		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
+		listNext = false
+		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
+		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause, listed: listed, by: by, text: raw})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
 		}
 	}
+	if negPending >= 0 {
+		trailingNegation(a, negPending)
+	}
 	return a
+}
+
+// trailingNegation negates the last word of a clause that ends in its
+// negation ("libraries do not").
+func trailingNegation(a *analysis, clause int) {
+	if n := len(a.terms); n > 0 && a.terms[n-1].clause == clause {
+		a.terms[n-1].neg = !a.terms[n-1].neg
+	}
 }
 
 func prevLow(toks []rawTok, i int) string {
@@ -415,6 +680,11 @@ var irregular = map[string]string{
 	"spring": "spring", "king": "king", "ring": "ring", "sing": "sing", "wing": "wing", "ceiling": "ceiling",
 	"need": "need", "seed": "seed", "speed": "speed", "feed": "feed", "red": "red", "bed": "bed", "shed": "shed",
 	"embed": "embed", "hundred": "hundred", "sacred": "sacred", "kindred": "kindred",
+	// Nouns in -al of the verbs they name.
+	"removal": "remov", "approval": "approv", "approvals": "approv", "renewal": "renew", "arrival": "arriv", "refusal": "refus",
+	"proposal": "propos", "disposal": "dispos", "reversal": "revers", "withdrawal": "withdraw", "retrieval": "retriev",
+	"denial": "deni", "dismissal": "dismiss", "renewals": "renew", "removals": "remov",
+	"only": "only", "early": "earli", "reply": "repli", "apply": "appli", "supply": "suppli",
 }
 
 // stem reduces an English word to a crude root, the same for its
@@ -430,6 +700,12 @@ func stem(w string) string {
 	}
 	if len(w) <= 3 || !isLetters(w) {
 		return w
+	}
+	if len(w) >= 8 && strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ply") {
+		w = w[:len(w)-2] // "permanently" → "permanent"
+	}
+	if i := len(w) - len("ersion"); i >= 3 && strings.HasSuffix(w, "ersion") {
+		w = w[:i] + "ert" // "conversion" → "convert"
 	}
 	n := len(w)
 	switch {

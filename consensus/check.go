@@ -1,9 +1,11 @@
 package consensus
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
@@ -142,14 +144,14 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 		return nil, err
 	}
 	res := &CheckResult{Layer: l, Slug: TopicSlug(topic), Topic: topic, Position: position}
-	key, score := s.matchTopic(ctx, l, topic)
+	key, score := s.matchTopic(ctx, l, topic, position)
 	if key != "" {
 		var chain []string
 		for _, r := range s.chain(key) {
 			chain = append(chain, r.Name+".md")
 		}
 		if s.touch(ctx, chain) {
-			key, score = s.matchTopic(ctx, l, topic)
+			key, score = s.matchTopic(ctx, l, topic, position)
 		}
 	}
 	if key == "" && s.embedder != nil {
@@ -196,19 +198,26 @@ func statusOf(a Agreement) CheckStatus {
 }
 
 // matchTopic finds the question a topic asks among the active records of
-// layer: the record with the same slug, else the best TopicScore at or
-// above TopicThreshold among the topicCandidates records that share the
-// most specific words with it. It returns the question's key ("" if none)
-// and the score. Callers hold s.mu.
-func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic string) (string, float64) {
+// layer: the record with the same slug, else the best score at or above
+// TopicThreshold among the topicCandidates records that share the most
+// specific words with it: TopicScore, or for the closest few below the
+// threshold the cover of the question and its position by the record's
+// topic and position (coverScore). It returns the question's key ("" if
+// none) and the score. Callers hold s.mu.
+func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position string) (string, float64) {
 	if key := string(l) + "/" + TopicSlug(topic); s.active(key) != nil {
 		return key, 1
 	}
 	q := analyze(topic)
+	cands := s.topicCandidates(ctx, l, q.words(), topicCandidates)
+	scores := make([]float64, len(cands))
+	for i := range cands {
+		scores[i] = topicScore(q, &cands[i].topic)
+	}
+	s.coverBelowThreshold(q, position, cands, scores)
 	best, bestScore := "", 0.0
-	for _, c := range s.topicCandidates(ctx, l, q.words(), topicCandidates) {
-		sc := topicScore(q, &c.topic)
-		if sc > bestScore || sc == bestScore && c.key < best {
+	for i, c := range cands {
+		if sc := scores[i]; sc > bestScore || sc == bestScore && c.key < best {
 			best, bestScore = c.key, sc
 		}
 	}
@@ -216,6 +225,33 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic string) (s
 		return "", bestScore
 	}
 	return best, bestScore
+}
+
+// coverBelowThreshold raises the scores of the few candidates closest
+// below TopicThreshold to their coverScore when it is higher. Callers hold
+// s.mu.
+func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64) {
+	if position == "" {
+		return
+	}
+	idx := make([]int, 0, len(cands))
+	for i, sc := range scores {
+		if sc >= coverFloor && sc < TopicThreshold {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(scores[y], scores[x]) })
+	var qp *analysis
+	for _, i := range idx[:min(len(idx), coverCandidates)] {
+		r := s.active(cands[i].key)
+		if r == nil {
+			continue
+		}
+		if qp == nil {
+			qp = analyze(position)
+		}
+		scores[i] = max(scores[i], coverScore(q, qp, &cands[i].topic, analyze(r.Topic+"\n"+r.FinalPosition)))
+	}
 }
 
 // candidate is a question that may be the one asked.

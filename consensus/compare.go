@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -13,6 +14,10 @@ import (
 // TopicThreshold is the score from which a topic is taken to ask the same
 // question as a record's topic (see TopicScore).
 const TopicThreshold = 0.6
+
+// nearWeight is how much a word near in meaning to one of the other
+// topic counts against a shared word.
+const nearWeight = 0.75
 
 // genericWeight is how much a generic word ("policy", "use") counts
 // against a specific one.
@@ -38,7 +43,7 @@ func TopicScore(a, b string) float64 {
 
 func topicScore(a, b *analysis) float64 {
 	lx := theLexicon()
-	wa, wb := a.words(), b.words()
+	wa, wb := topicWords(a), topicWords(b)
 	if len(wa) == 0 || len(wb) == 0 {
 		return 0
 	}
@@ -59,8 +64,24 @@ func topicScore(a, b *analysis) float64 {
 	for w := range sb {
 		total += weight(w)
 	}
-	score := common / total
 	onlyA, onlyB := specificOnly(wa, sb), specificOnly(wb, sa)
+	// A word near in meaning to one the other topic has (looseGroups:
+	// "connection" and "pool") counts for most of a shared one.
+	hasNear := func(w string) bool { return len(lx.loose[w]) > 0 }
+	for _, x := range slices.Sorted(maps.Keys(onlyA)) {
+		if !hasNear(x) {
+			continue
+		}
+		for _, y := range slices.Sorted(maps.Keys(onlyB)) {
+			if lx.near(x, y) {
+				common += 2 * nearWeight
+				delete(onlyA, x)
+				delete(onlyB, y)
+				break
+			}
+		}
+	}
+	score := common / total
 	switch {
 	case len(onlyA) > 0 && len(onlyB) > 0:
 		score *= 0.85
@@ -73,6 +94,85 @@ func topicScore(a, b *analysis) float64 {
 		score *= 0.8
 	}
 	return score
+}
+
+// topicWords are the words of a topic, a bound read as the limit it
+// sets: "maximum upload size" asks what "upload size limit" asks.
+func topicWords(a *analysis) []string {
+	ws := a.words()
+	for i, w := range ws {
+		if w == "atmost" || w == "atleast" || w == "oldest" {
+			ws[i] = "limit"
+		}
+	}
+	return ws
+}
+
+// without2 is the set m less the words of other.
+func without2(m, other map[string]bool) map[string]bool {
+	for w := range other {
+		delete(m, w)
+	}
+	return m
+}
+
+// coverFloor is the TopicScore from which a question is also scored by
+// coverScore; coverCandidates is for how many of the closest (each costs
+// an analysis of the record's position).
+const (
+	coverFloor      = 0.25
+	coverCandidates = 3
+)
+
+// coverScore tells, from 0 to 1, how far a question and its position (q,
+// qp) and a record's topic and its topic with its final position (r, rp)
+// speak of the same things: the share of the question's specific words
+// the record names anywhere, times the share of the record topic's
+// specific words the question names anywhere. "What format do commit
+// messages follow?" names "format", which "Commit message convention"
+// does not but its position does. A near-miss (another object in the same
+// place) scores 0.
+func coverScore(q, qp, r, rp *analysis) float64 {
+	lx := theLexicon()
+	wq, wr := topicWords(q), topicWords(r)
+	sq, sr := set(wq), set(wr)
+	// A word one topic has and the other's position names is no sign of
+	// another object ("tenant" asked, "per tenant" in the record).
+	onlyQ, onlyR := without2(specificOnly(wq, sr), set(topicWords(rp))), without2(specificOnly(wr, sq), set(topicWords(qp)))
+	if len(onlyQ) > 0 && len(onlyR) > 0 && nearMiss(wq, wr, onlyQ, onlyR) {
+		return 0
+	}
+	cover := func(ws []string, in ...[]string) float64 {
+		all := map[string]bool{}
+		for _, x := range in {
+			for w := range set(x) {
+				all[w] = true
+			}
+		}
+		// Words that have near meanings: few, so that the near check
+		// stays cheap.
+		var nearby []string
+		for w := range all {
+			if len(lx.loose[w]) > 0 {
+				nearby = append(nearby, w)
+			}
+		}
+		n, of := 0, 0
+		for w := range set(ws) {
+			if lx.generic[w] || strings.HasPrefix(w, "#") {
+				continue
+			}
+			of++
+			if all[w] || slices.ContainsFunc(nearby, func(v string) bool { return lx.near(w, v) }) {
+				n++
+			}
+		}
+		if of == 0 {
+			return 0
+		}
+		return float64(n) / float64(of)
+	}
+	return cover(wq, wr, topicWords(rp)) * cover(wr, wq, topicWords(qp))
 }
 
 // specificOnly are the non-generic words of ws missing from other.
@@ -169,18 +269,33 @@ const consistentScore = 0.42
 // one side only, little shared content) is unclear: a model or a person
 // has to decide.
 func ComparePositions(filed, position string) Comparison {
+	if filed == position {
+		return Comparison{Agreement: Agree, Score: 1}
+	}
 	return comparePositions(analyze(filed), analyze(position))
 }
 
 func comparePositions(a, b *analysis) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
-	h, w := compareQuantities(a.qty, b.qty)
+	h, w := compareQuantities(a, b)
+	if len(h) == 0 && c.Score >= sameSentenceScore {
+		// Sentences otherwise the same: a number said on one side only
+		// ("at twice the last peak" → "at the last peak") is an edit of
+		// the rule, not a rewording.
+		h, w = w, nil
+	}
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
 	hard = append(hard, compareSwaps(a, b, c.Score)...)
+	hard = append(hard, compareDirections(a, b)...)
+	hard = append(hard, compareScope(a, b)...)
+	hard = append(hard, compareModality(a, b)...)
+	if len(hard) == 0 {
+		hard = append(hard, compareItems(a, b)...)
+	}
 	switch {
 	case len(hard) > 0 && c.Score < unrelatedScore:
 		// So little in common that the differences found may be about
@@ -190,6 +305,11 @@ func comparePositions(a, b *analysis) Comparison {
 		c.Agreement, c.Differences = Disagree, append(hard, weak...)
 	case len(weak) > 0:
 		c.Agreement, c.Differences = Unsure, weak
+	case c.Score >= consistentScore && (a.truncated || b.truncated):
+		// Only the start of a long position was compared: what follows
+		// may change the rule.
+		c.Agreement = Unsure
+		c.Differences = []string{fmt.Sprintf("too long to compare beyond the first %d bytes", maxAnalyzed)}
 	case c.Score >= consistentScore:
 		c.Agreement = Agree
 	default:
@@ -197,6 +317,27 @@ func comparePositions(a, b *analysis) Comparison {
 		c.Differences = []string{fmt.Sprintf("little in common (%.2f)", c.Score)}
 	}
 	return c
+}
+
+// sameSentenceScore is the similarity from which two positions are the
+// same sentence edited.
+const sameSentenceScore = 0.9
+
+// compareModality finds a rule made optional on one side only: "load
+// tests before major releases are optional" against "run a load test
+// before every major release".
+func compareModality(a, b *analysis) []string {
+	lx := theLexicon()
+	optional := func(x *analysis) bool {
+		return slices.ContainsFunc(x.terms, func(t term) bool { return t.w == lx.optional && !t.neg })
+	}
+	switch oa, ob := optional(a), optional(b); {
+	case !oa && ob:
+		return []string{"required → optional"}
+	case oa && !ob:
+		return []string{"optional → required"}
+	}
+	return nil
 }
 
 // unrelatedScore is the similarity below which two positions are not taken
@@ -238,7 +379,8 @@ func contentScore(a, b *analysis) float64 {
 // compareQuantities pairs the numbers of both sides by value and unit.
 // Numbers left over on both sides changed the rule ("5 minutes → 10
 // minutes"); a number on one side only is a weak difference.
-func compareQuantities(qa, qb []quantity) (hard, weak []string) {
+func compareQuantities(a, b *analysis) (hard, weak []string) {
+	qa, qb := a.qty, b.qty
 	usedB := make([]bool, len(qb))
 	var ua []quantity
 	for _, x := range qa {
@@ -284,15 +426,24 @@ func compareQuantities(qa, qb []quantity) (hard, weak []string) {
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		weak = append(weak, x.text+" → (not said)")
+		if !bareOne(x) && !(whole(x) && b.all) {
+			weak = append(weak, x.text+" → (not said)")
+		}
 	}
 	for j, y := range ub {
-		if !pairedB[j] {
+		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) {
 			weak = append(weak, "(not said) → "+y.text)
 		}
 	}
 	return hard, weak
 }
+
+// whole is 100%: what "every" or "all" says without a number.
+func whole(q quantity) bool { return q.dim == "percent" && q.value == 100 }
+
+// bareOne is a "one" with no unit, said on one side only: mostly an
+// article in other words ("at least one", "a single one").
+func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
 
 func sameQuantity(x, y quantity) bool {
 	if x.dim != y.dim && x.dim != "" && y.dim != "" {
@@ -324,13 +475,155 @@ func compareOptions(a, b *analysis) []string {
 	}
 	sort.Ints(groups)
 	var out []string
+	// Uses of each option: "EU customers' data in EU regions" against "EU
+	// customers' data in US regions" trades one EU for the US.
+	uses := func(x *analysis) map[string]int {
+		m := map[string]int{}
+		for _, t := range x.terms {
+			if !t.neg && lx.altGroup[t.w] != 0 {
+				m[t.w]++
+			}
+		}
+		return m
+	}
+	ua, ub := uses(a), uses(b)
+	fewer := func(ws []string, own, other map[string]int) []string {
+		var out []string
+		for _, w := range ws {
+			if own[w] > other[w] && other[w] > 0 {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
 	for _, g := range groups {
 		onlyA, onlyB := unmentioned(minus(pa[g], pb[g]), b), unmentioned(minus(pb[g], pa[g]), a)
+		if len(onlyA) == 0 && len(onlyB) > 0 {
+			onlyA = fewer(pa[g], ua, ub)
+		}
+		if len(onlyB) == 0 && len(onlyA) > 0 {
+			onlyB = fewer(pb[g], ub, ua)
+		}
+		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
+			continue // "merged after 2 approvals" is "2 approvals before merging"
+		}
 		if len(onlyA) > 0 && len(onlyB) > 0 {
-			out = append(out, strings.Join(onlyA, ", ")+" → "+strings.Join(onlyB, ", "))
+			out = append(out, strings.Join(a.sayAll(onlyA), ", ")+" → "+strings.Join(b.sayAll(onlyB), ", "))
 		}
 	}
 	return out
+}
+
+// compareScope finds a rule restricted with "only" on one side and opened
+// to "any" on the other, with no "only" of its own: "only from these
+// origins" → "from any origin".
+func compareScope(a, b *analysis) []string {
+	switch {
+	case a.only && !b.only && b.any && !a.any && sameRule(a, a.onlyAt, b, b.anyAt):
+		return []string{"only → any"}
+	case b.only && !a.only && a.any && !b.any && sameRule(b, b.onlyAt, a, a.anyAt):
+		return []string{"any → only"}
+	}
+	return nil
+}
+
+// sameRule reports whether clause ca of a and clause cb of b share a
+// specific word: they state the same rule ("deploy only between 9 and 16"
+// and "security fixes may go out any time" do not).
+func sameRule(a *analysis, ca int, b *analysis, cb int) bool {
+	lx := theLexicon()
+	in := map[string]bool{}
+	for _, t := range a.terms {
+		if t.clause == ca && !lx.generic[t.w] && !strings.HasPrefix(t.w, "#") {
+			in[t.w] = true
+		}
+	}
+	return slices.ContainsFunc(b.terms, func(t term) bool { return t.clause == cb && in[t.w] })
+}
+
+// compareDirections finds a word that relates two things in one
+// direction ("override", "before", "instead of") used once on each side
+// with the things swapped: "env overrides the file" → "the file overrides
+// env". A passive ("overridden by") is read the other way round.
+func compareDirections(a, b *analysis) []string {
+	lx := theLexicon()
+	once := func(x *analysis, w string) (term, bool) {
+		var found term
+		n := 0
+		for _, t := range x.terms {
+			if t.w == w {
+				found = t
+				n++
+			}
+		}
+		return found, n == 1 && !found.neg
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range a.terms {
+		if !lx.directed[t.w] || seen[t.w] {
+			continue
+		}
+		seen[t.w] = true
+		ta, okA := once(a, t.w)
+		tb, okB := once(b, t.w)
+		if !okA || !okB {
+			continue
+		}
+		pa, na := around(a, t.w, false)
+		pb, nb := around(b, t.w, false)
+		if ta.by {
+			pa, na = na, pa
+		}
+		if tb.by {
+			pb, nb = nb, pb
+		}
+		if slices.ContainsFunc([]string{pa, na, pb, nb}, func(w string) bool { return strings.HasPrefix(w, "#") }) {
+			continue // "expire after 30 minutes", "30 minutes after it is sent": a delay, not an order
+		}
+		crossed := pa != "" && pa == nb || na != "" && na == pb
+		kept := pa != "" && pa == pb || na != "" && na == nb
+		if crossed && !kept {
+			out = append(out, fmt.Sprintf("%s %s %s → %s %s %s", a.say(pa), a.say(t.w), a.say(na), b.say(pb), b.say(t.w), b.say(nb)))
+		}
+	}
+	return out
+}
+
+// reversed reports whether a relation word (before, after, above, below)
+// stands between the same two things in the other order on the other
+// side: "x before y" and "y after x".
+func reversed(a *analysis, x string, b *analysis, y string) bool {
+	pa, na := around(a, x, true)
+	pb, nb := around(b, y, true)
+	return pa != "" && pa == nb || na != "" && na == pb
+}
+
+// around are the content words just before and after w in x. With
+// bounds, numbers and bounds ("at least 6 months") are passed over: "x at
+// least 6 months before y" relates x and y.
+func around(x *analysis, w string, bounds bool) (prev, next string) {
+	lx := theLexicon()
+	skip := func(v string) bool {
+		return lx.generic[v] || bounds && (strings.HasPrefix(v, "#") || v == "atleast" || v == "atmost")
+	}
+	for i, t := range x.terms {
+		if t.w != w {
+			continue
+		}
+		for j := i - 1; j >= 0 && prev == ""; j-- {
+			if !skip(x.terms[j].w) {
+				prev = x.terms[j].w
+			}
+		}
+		for j := i + 1; j < len(x.terms) && next == ""; j++ {
+			if !skip(x.terms[j].w) {
+				next = x.terms[j].w
+			}
+		}
+		return prev, next
+	}
+	return "", ""
 }
 
 // unmentioned are the words of ws that x does not name at all (negated
@@ -358,13 +651,27 @@ func minus(a, b []string) []string {
 
 // compareNegation finds a word one side negates and the other asserts.
 func compareNegation(a, b *analysis) []string {
-	pol := func(x *analysis) (pos, neg map[string]bool) {
-		pos, neg = map[string]bool{}, map[string]bool{}
+	// pol counts the asserted and the negated uses of each word.
+	pol := func(x *analysis) (pos, neg map[string]int) {
+		pos, neg = map[string]int{}, map[string]int{}
+		negClause := map[int]bool{}
 		for _, t := range x.terms {
 			if t.neg {
-				neg[t.w] = true
+				negClause[t.clause] = true
+			}
+		}
+		for _, t := range x.terms {
+			if negClause[t.clause] && !t.neg {
+				// A negation covers its clause: "permanent errors are
+				// not retried" does not assert "permanent".
+				continue
+			}
+			// What an exception names is what the rule does not cover:
+			// "but not for libraries" says what "libraries do not" says.
+			if t.neg || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
+				neg[t.w]++
 			} else {
-				pos[t.w] = true
+				pos[t.w]++
 			}
 		}
 		return pos, neg
@@ -382,11 +689,14 @@ func compareNegation(a, b *analysis) []string {
 			continue
 		}
 		seen[w] = true
+		// One use turned: negated on one side where the other asserts it
+		// ("access tokens never expire; refresh tokens expire" against
+		// both expiring).
 		switch {
-		case negA[w] && !posA[w] && posB[w] && !negB[w]:
-			out = append(out, "not "+w+" → "+w)
-		case posA[w] && !negA[w] && negB[w] && !posB[w]:
-			out = append(out, w+" → not "+w)
+		case negA[w] > negB[w] && posB[w] > posA[w]:
+			out = append(out, "not "+a.say(w)+" → "+b.say(w))
+		case posA[w] > posB[w] && negB[w] > negA[w]:
+			out = append(out, a.say(w)+" → not "+b.say(w))
 		}
 	}
 	return out
@@ -399,21 +709,41 @@ func compareConditions(a, b *analysis) []string {
 	var out []string
 	check := func(x, y *analysis, verb string) {
 		all := set(y.words())
+		main := map[string]bool{}
+		for _, t := range x.terms {
+			if t.cond < 0 {
+				main[t.w] = true
+			}
+		}
 		for _, cd := range x.conds {
-			if len(cd.terms) == 0 {
+			// What the condition adds to the rule: its words that the rule
+			// itself does not say ("unless a service account" adds
+			// "service" to a rule about accounts).
+			terms := cd.terms
+			if own := without(cd.terms, main); len(own) > 0 {
+				terms = own
+			}
+			if len(terms) == 0 {
 				continue
 			}
 			in := 0
-			for _, w := range cd.terms {
+			for _, w := range terms {
 				if all[w] {
 					in++
 				}
 			}
-			if float64(in)/float64(len(cd.terms)) < 0.5 {
-				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind) {
+			if float64(in)/float64(len(terms)) < 0.5 {
+				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
+				continue
+			}
+			// An exception whose words the other side states as part of
+			// its rule, neither excepted nor negated: the exception is gone
+			// ("but not for libraries" → "and for libraries").
+			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) {
+				out = append(out, fmt.Sprintf("exception dropped: unless %s", cd.text))
 				continue
 			}
 			// Stated on both sides: the same kind?
@@ -426,6 +756,56 @@ func compareConditions(a, b *analysis) []string {
 	}
 	check(a, b, "dropped")
 	check(b, a, "added")
+	return out
+}
+
+// plainIn reports whether every word of ws stands in x's rule itself:
+// outside any condition, not negated, and in a clause with a word of
+// rule (a clause of its own, "security fixes may go out any time", is a
+// permission that restates the exception).
+func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
+	lx := theLexicon()
+	own := set(ws)
+	ruled, negated, negClause := map[int]bool{}, map[string]bool{}, map[int]bool{}
+	for _, u := range x.terms {
+		if u.neg {
+			negated[u.w], negClause[u.clause] = true, true
+		}
+		if rule[u.w] && !own[u.w] && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#") {
+			ruled[u.clause] = true
+		}
+	}
+	plain := map[string]bool{}
+	for _, t := range x.terms {
+		if t.cond < 0 && !t.neg && ruled[t.clause] && !negClause[t.clause] {
+			plain[t.w] = true
+		}
+	}
+	for _, w := range ws {
+		if negated[w] || !plain[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// implicitKind counts the condition a rule states without a cue: a
+// default ("50 items by default") is a rule with an exception.
+func implicitKind(x *analysis, kind string) int {
+	if kind == "unless" && slices.ContainsFunc(x.terms, func(t term) bool { return t.w == "default" }) {
+		return 1
+	}
+	return 0
+}
+
+// without are the words of ws not in m.
+func without(ws []string, m map[string]bool) []string {
+	var out []string
+	for _, w := range ws {
+		if !m[w] {
+			out = append(out, w)
+		}
+	}
 	return out
 }
 
@@ -492,23 +872,67 @@ func compareSwaps(a, b *analysis, score float64) []string {
 	if score < swapScore && (len(wa) > shortRule || len(wb) > shortRule) {
 		return nil
 	}
-	sa, sb := set(wa), set(wb)
+	ca, cb := counts(wa), counts(wb)
 	var out []string
 	short := score < swapScore
-	for _, g := range alignGaps(wa, wb) {
-		x, y := absent(g[0], sb), absent(g[1], sa)
+	gaps := alignGaps(wa, wb, score >= openingScore || len(wa) <= shortRule && len(wb) <= shortRule)
+	for _, g := range gaps {
+		x, y := absent(g[0], ca, cb), absent(g[1], cb, ca)
 		if len(x) == 0 || len(y) == 0 || len(x) > 2 || len(y) > 2 || short && (len(x) > 1 || len(y) > 1) {
 			continue
 		}
-		out = append(out, strings.Join(x, " ")+" → "+strings.Join(y, " "))
+		if len(x) <= len(y) && loose(x, y) || len(y) <= len(x) && loose(y, x) {
+			continue // "cache pages" and "keep pages" at the CDN; "files with HTTP 413" and "status 413"
+		}
+		out = append(out, strings.Join(a.sayAll(x), " ")+" → "+strings.Join(b.sayAll(y), " "))
+	}
+	// Two things trading places: "READ COMMITTED for web requests and
+	// SERIALIZABLE for billing" → the other way round.
+	for i, g := range gaps {
+		for _, h := range gaps[i+1:] {
+			if len(g[0]) <= 3 && len(g[1]) <= 3 && sameSet(g[0], h[1]) && sameSet(g[1], h[0]) && !sameSet(g[0], g[1]) {
+				out = append(out, strings.Join(a.sayAll(g[0]), " ")+" ↔ "+strings.Join(a.sayAll(g[1]), " "))
+			}
+		}
 	}
 	return out
 }
 
-func absent(ws []string, other map[string]bool) []string {
+// openingScore is the similarity from which the words before the first
+// shared one are compared too: in sentences this close, "Delete a test
+// after…" against "Quarantine a test after…" swaps the verb. A short rule
+// ("Use UUIDv7 keys" / "Use random keys") compares its opening at any
+// similarity.
+const openingScore = 0.85
+
+func counts(ws []string) map[string]int {
+	m := make(map[string]int, len(ws))
+	for _, w := range ws {
+		m[w]++
+	}
+	return m
+}
+
+func sameSet(a, b []string) bool {
+	sa, sb := set(a), set(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	for w := range sa {
+		if !sb[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// absent are the words of ws that their side uses more often than the
+// other: "EU customers' data only in US regions" has one "EU" fewer than
+// "EU customers' data only in EU regions".
+func absent(ws []string, own, other map[string]int) []string {
 	var out []string
 	for _, w := range ws {
-		if !other[w] && !slices.Contains(out, w) {
+		if own[w] > other[w] && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
@@ -517,7 +941,7 @@ func absent(ws []string, other map[string]bool) []string {
 
 // alignGaps returns the stretches between the common subsequence of a and
 // b, as pairs (the words of a, the words of b), where both are non-empty.
-func alignGaps(a, b []string) [][2][]string {
+func alignGaps(a, b []string, opening bool) [][2][]string {
 	n, m := len(a), len(b)
 	if n == 0 || m == 0 || n > 256 || m > 256 {
 		return nil
@@ -544,9 +968,16 @@ func alignGaps(a, b []string) [][2][]string {
 		ga, gb = nil, nil
 	}
 	i, j := 0, 0
+	anchored := false
 	for i < n && j < m {
 		switch {
 		case a[i] == b[j]:
+			if !anchored && !opening {
+				// Words before the first shared one have nothing before
+				// them to anchor a swap: an opening reworded.
+				ga, gb = nil, nil
+			}
+			anchored = true
 			flush()
 			i++
 			j++
@@ -562,4 +993,51 @@ func alignGaps(a, b []string) [][2][]string {
 	gb = append(gb, b[j:]...)
 	flush()
 	return out
+}
+
+// compareItems finds an item of a list ("email addresses or phone
+// numbers", "the linter and the race detector") that one side names and
+// the other leaves out while saying nothing the first does not: the rule
+// covers fewer (or more) things.
+func compareItems(a, b *analysis) []string {
+	lx := theLexicon()
+	specific := func(t term) bool {
+		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w]
+	}
+	var out []string
+	check := func(x, y *analysis, verb string) {
+		sy, sx := set(y.words()), set(x.words())
+		fewerNegs := x.negs > y.negs
+		for _, t := range y.terms {
+			if specific(t) && !sx[t.w] {
+				return // y says something x does not: reworded, not cut
+			}
+		}
+		var gone []string
+		for _, t := range x.terms {
+			// An item of a list, or a negated word when the other side
+			// negates less ("API keys are not accepted" left out).
+			if (t.listed && specific(t) && !lx.action[t.w] || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !sy[t.w] && !slices.Contains(gone, t.w) {
+				gone = append(gone, t.w)
+			}
+		}
+		if len(gone) > 0 {
+			out = append(out, fmt.Sprintf("%s %s", strings.Join(x.sayAll(gone), ", "), verb))
+		}
+	}
+	check(a, b, "dropped")
+	check(b, a, "added")
+	return out
+}
+
+// loose reports whether every word of x has a near meaning among y's
+// (looseGroups): swapping them rewords the rule.
+func loose(x, y []string) bool {
+	lx := theLexicon()
+	for _, w := range x {
+		if !slices.ContainsFunc(y, func(v string) bool { return lx.near(w, v) }) {
+			return false
+		}
+	}
+	return true
 }

