@@ -46,7 +46,7 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 		}
 		for _, arg := range in.Agents {
 			_, spec, _ := strings.Cut(arg, "=")
-			if sp, err := agent.ParseSpec(spec); err == nil && sp.Kind != agent.KindRegistered && sp.Kind != agent.KindOpenAI {
+			if sp, err := agent.ParseSpec(spec); err == nil && sp.Kind != agent.KindRegistered && !agent.IsProvider(sp.Kind) {
 				return out, fmt.Errorf("agents %q: %s: agents are refused over HTTP unless parley mcp runs with --trusted (use @NAME agents that joined with debate_join)", arg, sp.Kind)
 			}
 		}

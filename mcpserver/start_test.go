@@ -2,13 +2,22 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/app"
 )
+
+// starterchat is a chat provider that exists only in this test file.
+func init() {
+	agent.RegisterProvider("starterchat", agent.Provider{Client: func(string, agent.ChatSettings) (agent.ChatClient, error) {
+		return nil, errors.New("starterchat answers nothing")
+	}})
+}
 
 // debate_start over the service layer: the tool's own field names in
 // every refusal, the HTTP restrictions for untrusted clients, and no
@@ -37,6 +46,9 @@ func TestAppStarterRefusals(t *testing.T) {
 		{true, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=script:" + script, "defender=@B"}}, "script: agents are refused over HTTP"},
 		{true, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=exec:rm -rf ~", "defender=@B"}}, "exec: agents are refused over HTTP"},
 		{true, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, Workspace: "/"}, "a workspace are refused over HTTP"},
+		// A chat provider runs nothing local: like openai, it passes the HTTP
+		// restriction (and the call fails later, on the @B that is not running).
+		{true, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=starterchat:m", "defender=@B"}}, "agent B is not running"},
 	} {
 		out, err := AppStarter(a, c.untrusted).StartDebate(context.Background(), c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
