@@ -72,21 +72,6 @@ func SessionID(debateID, name string) string {
 	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
 }
 
-// RegistrationTTL is the liveness TTL of registrations (config.json's
-// messenger.heartbeatTtlMs, else registry.DefaultTTL).
-func (a *App) RegistrationTTL() time.Duration {
-	if cfg, err := a.Config(); err == nil && cfg.Messenger.HeartbeatTTLMs > 0 {
-		return time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
-	}
-	return registry.DefaultTTL
-}
-
-// HeartbeatEvery is how often agents renew their registration: a third of
-// the liveness TTL, at most 5 s.
-func (a *App) HeartbeatEvery() time.Duration {
-	return min(a.RegistrationTTL()/3, 5*time.Second)
-}
-
 // Enroller registers a debate's coordinator for as long as it runs,
 // renewing its registration as often as agents do.
 type Enroller struct {

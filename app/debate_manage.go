@@ -7,10 +7,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
-	"github.com/parleyhq/parley/vault"
 )
 
 // TamperedError is a debate whose files disagree with its seal: resuming
@@ -38,7 +36,7 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 		st.Close()
 		return nil, err
 	}
-	t, err := a.audit(ctx, st, id)
+	t, err := a.Audit(ctx, st, id)
 	st.Close()
 	if err != nil {
 		return nil, err
@@ -47,39 +45,6 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 		return nil, &TamperedError{ID: id, Trouble: in.Trouble()}
 	}
 	return a.runDebate(ctx, s, true, o)
-}
-
-// audit reads debate id and checks every file it produced against its seal.
-func (a *App) audit(ctx context.Context, st *transcripts.Store, id string) (*transcripts.Transcript, error) {
-	w, done, err := a.sealWitnesses()
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return st.Audit(ctx, id, w)
-}
-
-// sealWitnesses opens what a debate's seal is checked against: the vault
-// and its consensus records (when the vault exists: reading never creates
-// one) and the public key of config.json. close releases them.
-func (a *App) sealWitnesses() (transcripts.Witnesses, func(), error) {
-	var w transcripts.Witnesses
-	cfg, err := a.Config()
-	if err != nil {
-		return w, nil, err
-	}
-	w.PublicKey = cfg.SealPublicKey()
-	v, err := vault.Open(a.vault, vault.WithLogger(a.log))
-	if err != nil {
-		return w, func() {}, nil
-	}
-	w.Vault = v
-	cs, err := consensus.Open(a.root, v, consensus.WithLogger(a.log))
-	if err != nil {
-		return w, func() { v.Close() }, nil
-	}
-	w.Records = cs
-	return w, func() { cs.Close(); v.Close() }, nil
 }
 
 // StartDebate writes the new debate s and runs it in a detached process
@@ -219,7 +184,7 @@ func (a *App) ListDebates(ctx context.Context) ([]transcripts.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].ID, &list[i].Integrity })
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].DebateID, &list[i].Integrity })
 	return list, err
 }
 
@@ -242,7 +207,7 @@ func (a *App) DebateStatuses(ctx context.Context) ([]*transcripts.Status, error)
 // withIntegrity audits n debates, the i-th named by at(i), and sets the
 // integrity at(i) points to.
 func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, at func(i int) (string, *string)) error {
-	w, done, err := a.sealWitnesses()
+	w, done, err := a.Witnesses()
 	if err != nil {
 		return err
 	}

@@ -189,7 +189,7 @@ func TestRunDebateThroughTheAPI(t *testing.T) {
 		t.Errorf("status %+v %v", st, err)
 	}
 	list, err := a.ListDebates(ctx)
-	if err != nil || len(list) != 1 || list[0].ID != s.ID || list[0].Integrity != "verified" {
+	if err != nil || len(list) != 1 || list[0].DebateID != s.ID || list[0].Integrity != "verified" {
 		t.Errorf("list %+v %v", list, err)
 	}
 	w, err := a.WatchDebate(ctx, s.ID, nil)

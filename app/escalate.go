@@ -91,7 +91,7 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 	if mode == "" {
 		mode = config.DefaultGateMode
 	}
-	g, err := a.gateFor(mode)
+	g, err := a.LoadGate(mode, "")
 	if err != nil {
 		return st, err
 	}

@@ -1,13 +1,9 @@
 package app
 
 import (
-	"errors"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // gateLogOnce returns escalate's gate log: it appends a decision to
@@ -25,7 +21,7 @@ func (a *App) gateLogOnce() (func(gating.LogEntry) error, error) {
 		if e.DebateID != "" && logged[e.DebateID] {
 			return nil
 		}
-		if err := a.appendGateLog(e); err != nil {
+		if err := a.LogDecision(e); err != nil {
 			return err
 		}
 		if e.DebateID != "" {
@@ -39,23 +35,7 @@ func (a *App) gateLogOnce() (func(gating.LogEntry) error, error) {
 // decisions already in gate.jsonl (those whose source is "task:…").
 func (a *App) escalationGateDecisions() (map[string]bool, error) {
 	logged := map[string]bool{}
-	root, err := os.OpenRoot(a.root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return logged, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	f, _, err := regfile.Open(root.OpenFile, gating.LogName)
-	if errors.Is(err, fs.ErrNotExist) {
-		return logged, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	entries, _, err := gating.ReadLog(f)
+	entries, _, err := a.GateLog()
 	if err != nil {
 		return nil, err
 	}

@@ -2,24 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 )
-
-// storeFor opens the debates of the root to read debate id.
-func (a *factory) storeFor(id string) (*transcripts.Store, error) {
-	st, err := a.store()
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, a.noRootError(fmt.Sprintf("no debate %s: ", id))
-	}
-	return st, err
-}
 
 // debateID is the debate the ID argument of a command names: its id, or
 // a unique prefix of it.
@@ -154,7 +143,7 @@ func newDebateListCmd(a *factory) *cobra.Command {
 				if verdict == "" {
 					verdict = "-"
 				}
-				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.ID, sum.State, verdict, sum.Integrity, clipLine(sum.Topic, 60))
+				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.DebateID, sum.State, verdict, sum.Integrity, clipLine(sum.Topic, 60))
 			}
 			return nil
 		},

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/debateview"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/transcripts"
@@ -93,32 +93,19 @@ func describe(p debate.Progress) string {
 // characters (terminal escape sequences) replaced: what it shows comes
 // from agents.
 func clipLine(s string, n int) string {
-	s = termClean(strings.Join(strings.Fields(s), " "))
-	if s == "" {
+	if s = termClean(clip.OneLine(s)); s == "" {
 		return "(no position)"
 	}
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return clip.Runes(s, n)
 }
 
-// verdictLine is the closing JSON line of a debate (--json).
+// verdictLine is the closing JSON line of a debate (--json): the debate's
+// one JSON view, and where its files are.
 type verdictLine struct {
-	Event         string         `json:"event"`
-	DebateID      string         `json:"debate_id"`
-	Verdict       debate.Verdict `json:"verdict"`
-	Action        debate.Action  `json:"action"`
-	Rule          debate.Rule    `json:"rule"`
-	Reason        string         `json:"reason"`
-	FinalPosition string         `json:"final_position"`
-	Rounds        int            `json:"rounds"`
-	Tokens        int            `json:"tokens"`
-	ElapsedMs     int64          `json:"elapsed_ms"`
-	Transcript    string         `json:"transcript"`
-	Record        string         `json:"record"`
-	// Unavailable names the agent and the cause of an UNAVAILABLE verdict.
-	Unavailable *debate.UnavailableError `json:"unavailable,omitempty"`
+	Event string `json:"event"`
+	debate.Summary
+	Transcript string `json:"transcript"`
+	Record     string `json:"record"`
 }
 
 // unavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,
@@ -137,11 +124,11 @@ func (a *factory) printVerdict(o *debate.Outcome) error {
 		record = filepath.Join(a.vaultDir(), filepath.FromSlash(o.Record))
 	}
 	if a.json {
-		if err := a.emit(verdictLine{
-			Event: "verdict", DebateID: o.DebateID, Verdict: o.Verdict, Action: o.Action, Rule: o.Rule, Reason: o.Reason,
-			FinalPosition: o.FinalPosition, Rounds: o.Rounds, Tokens: o.Tokens, ElapsedMs: o.ElapsedMs,
-			Transcript: transcript, Record: record, Unavailable: o.Unavailable,
-		}); err != nil {
+		sess := o.Session
+		if sess == nil {
+			sess = &debate.DebateSession{ID: o.DebateID}
+		}
+		if err := a.emit(verdictLine{Event: "verdict", Summary: debate.SummaryOf(sess, o), Transcript: transcript, Record: record}); err != nil {
 			return err
 		}
 	} else {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/mcpserver"
 	"github.com/parleyhq/parley/web"
 )
@@ -109,19 +108,17 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, trusted bool, h
 		return err
 	}
 	defer store.Close()
-	cs, closeCS, err := a.consensusStore(func(cs *consensus.Store) consensus.Option {
-		return consensus.WithSealCheck(recordSeal{a: a, cs: cs})
-	})
+	cs, err := a.service().OpenConsensus()
 	if err != nil {
 		return err
 	}
-	defer closeCS()
-	gate, err := a.rootGate() // the learnt model when there is one
+	defer cs.Close()
+	gate, err := a.service().RootGate() // the learnt model when there is one
 	if err != nil {
 		return err
 	}
 	cfg := mcpserver.Config{
-		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(), Gate: gate,
+		Transport: m.tr, Registry: m.reg, Consensus: cs.Store(), Transcripts: store, Root: a.rootDir(), Gate: gate,
 		Starter:   mcpserver.AppStarter(a.service(), !trusted),
 		Heartbeat: a.heartbeatEvery(), Logger: a.logger(), Untrusted: !trusted,
 	}
