@@ -507,6 +507,15 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 		return s.indexErr(err)
 	}
 	defer s.idx.db.Exec(`PRAGMA mmap_size = ` + mmapSize)
+	// The cache is filled from nothing: no fsync while it is written (the
+	// database is a cache; a rebuild that fails rolls back to the empty
+	// one, a torn write-ahead log is discarded by its checksums, and
+	// either way the next lookup rebuilds it). A larger page cache did not
+	// lower the CPU time and cost 58 MB of peak memory at 100,000 records.
+	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA synchronous = OFF`); err != nil {
+		return s.indexErr(err)
+	}
+	defer s.idx.db.Exec(`PRAGMA synchronous = NORMAL`)
 	w, err := s.begin(ctx)
 	if err != nil {
 		return err
