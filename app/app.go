@@ -44,6 +44,9 @@ type Options struct {
 	// Notify is told what the App is waiting for (a NATS server that does
 	// not answer yet), so a front end can say so; nil ignores it.
 	Notify func(Notice)
+	// Spawn says how parley processes of the App's own (a debate's agents,
+	// a detached debate) are started; the zero value runs this executable.
+	Spawn Spawn
 }
 
 // Notice is something a front end may want to show while a call runs.
@@ -66,11 +69,12 @@ type App struct {
 	root, vault string
 	log         *slog.Logger
 	notify      func(Notice)
+	spawn       Spawn
 }
 
 // New makes an App for the root and vault the options name.
 func New(o Options) *App {
-	a := &App{root: o.Root, vault: o.Vault, log: o.Logger, notify: o.Notify}
+	a := &App{root: o.Root, vault: o.Vault, log: o.Logger, notify: o.Notify, spawn: o.Spawn}
 	if a.root == "" {
 		a.root = os.Getenv("PARLEY_ROOT")
 	}

@@ -9,6 +9,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/escalation"
 )
@@ -59,7 +60,7 @@ func (d *demo) demoEscalate(ctx context.Context) ([]escalation.Decision, error) 
 	var out lineBuffer
 	quiet := *d.a
 	quiet.stdout, quiet.stderr = &out, &lineBuffer{}
-	if err := quiet.escalate(ctx, telemetry, "", false, false, false); err != nil {
+	if err := quiet.escalate(ctx, app.EscalateOptions{Telemetry: telemetry}); err != nil {
 		return nil, err
 	}
 	var ds []escalation.Decision

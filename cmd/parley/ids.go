@@ -5,13 +5,11 @@ package main
 // one is "not found" (exit 1), like every other name that names nothing.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 
 	"github.com/parleyhq/parley/app"
-	"github.com/parleyhq/parley/consensus"
 )
 
 // notFoundf is the error of a name that names nothing: exit 1.
@@ -28,14 +26,4 @@ func (a *factory) resolveDebateID(arg string) (string, error) {
 		return "", a.noRootError(fmt.Sprintf("no debate %s: ", termClean(arg)))
 	}
 	return id, a.fail(err, "", func(string) string { return a.cmdLine("debate", "list") })
-}
-
-// resolveRecord finds the record named by arg in s (see app.ResolveRecord).
-func resolveRecord(ctx context.Context, s *consensus.Store, arg string) (string, error) {
-	name, err := app.ResolveRecord(ctx, s, arg)
-	var e *app.Error
-	if errors.As(err, &e) {
-		return "", notFoundf("%s", e.Error())
-	}
-	return name, err
 }

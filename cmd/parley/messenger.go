@@ -22,9 +22,6 @@ type messenger struct {
 	reg app.Registry
 }
 
-// registrar is the registry every backend offers.
-type registrar = app.Registry
-
 // openMessenger opens (creating if needed) the messenger with the settings
 // of config.json. A server that does not answer is waited for with one
 // line saying so; Ctrl-C stops the wait.

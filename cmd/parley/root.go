@@ -156,7 +156,7 @@ func (a *factory) service() *app.App {
 	if f := (svcFlags{a.rootFlag, a.vaultFlag, a.verbose}); a.svc == nil || a.svcFor != f {
 		a.svcFor = f
 		a.svc = app.New(app.Options{
-			Root: a.rootFlag, Vault: a.vaultFlag, Logger: a.logger(),
+			Root: a.rootFlag, Vault: a.vaultFlag, Logger: a.logger(), Spawn: a.spawn(),
 			Notify: func(n app.Notice) {
 				if n.Kind == app.NoticeWaiting {
 					a.warnf("the NATS server does not answer (%v); retrying for up to %v (Ctrl-C to stop)", n.Err, n.Window)
