@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -117,7 +118,7 @@ func (r SendRequest) message() (*inbox.Message, error) {
 		typ = inbox.TypeText
 	}
 	if !typeOK(typ) {
-		return nil, newError(ProblemInvalid, "type", nil, "{type} %q: use lower-case letters, digits and '_', starting with a letter", clip(typ))
+		return nil, newError(ProblemInvalid, "type", nil, "{type} %q: use lower-case letters, digits and '_', starting with a letter", clip.Runes(typ, 81))
 	}
 	if len(r.ReplyTo) > MaxReplyTo {
 		return nil, newError(ProblemInvalid, "reply_to", nil, "{reply_to}: an id is at most %d characters", MaxReplyTo)
@@ -138,14 +139,6 @@ func (r SendRequest) message() (*inbox.Message, error) {
 		return nil, Explain(err)
 	}
 	return m, nil
-}
-
-// clip shortens a value quoted in a message.
-func clip(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:80]) + "…"
-	}
-	return s
 }
 
 // Send delivers r through the messenger config.json selects, durably:
