@@ -11,8 +11,8 @@ import (
 	"github.com/parleyhq/parley/internal/bench"
 )
 
-// newBenchCLICmd is "parley bench cli": a message through the command line,
-// beside a minimal program's durable write (see internal/bench).
+// newBenchCLICmd is "parley bench cli" (bench.RunCLI): a message through
+// the command line, beside a minimal program's durable write.
 func newBenchCLICmd(a *app) *cobra.Command {
 	o := bench.DefaultCLIOptions
 	var dir, floor, parley string
@@ -49,7 +49,6 @@ func newBenchCLICmd(a *app) *cobra.Command {
 			if o.IdleGap < 0 || o.Interval <= 0 {
 				return usagef("--idle-gap must be 0 or more and --interval more than 0")
 			}
-			ctx := cmd.Context()
 			exe, err := os.Executable()
 			if err != nil {
 				return err
@@ -57,35 +56,19 @@ func newBenchCLICmd(a *app) *cobra.Command {
 			if parley != "" {
 				exe = parley
 			}
-			if dir == "" {
-				d, err := os.MkdirTemp("", "parley-bench-cli-")
-				if err != nil {
-					return err
-				}
-				defer os.RemoveAll(d)
-				dir = d
-			} else if err := os.MkdirAll(dir, 0o700); err != nil {
-				return err
-			}
-			if floor == "" {
-				floor, err = bench.BuildFloor(ctx, dir)
-				if errors.Is(err, bench.ErrNoToolchain) && cmd.CalledAs() == "" {
-					// Part of "parley bench" (all of them): say so and go on.
-					a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", err)
-					return nil
-				}
-				if errors.Is(err, bench.ErrNoToolchain) {
-					return &cliError{msg: fmt.Sprintf("%v; build it once with 'go build -o floor ./internal/bench/floor' in parley's source and pass --floor ./floor", err), err: err}
-				}
-				if err != nil {
-					return err
-				}
-			}
 			o.Parley, o.Floor, o.Dir = exe, floor, dir
 			if !a.json {
 				o.Progress = a.stderr
 			}
-			res, err := bench.RunCLI(ctx, o)
+			res, err := bench.RunCLI(cmd.Context(), o)
+			if errors.Is(err, bench.ErrNoToolchain) && cmd.CalledAs() == "" {
+				// Part of "parley bench" (all of them): say so and go on.
+				a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", err)
+				return nil
+			}
+			if errors.Is(err, bench.ErrNoToolchain) {
+				return &cliError{msg: fmt.Sprintf("%v; build it once with 'go build -o floor ./internal/bench/floor' in parley's source and pass --floor ./floor", err), err: err}
+			}
 			if err != nil {
 				return err
 			}
@@ -112,7 +95,7 @@ func newBenchCLICmd(a *app) *cobra.Command {
 }
 
 func printCLIBench(a *app, r *bench.CLIResult) {
-	a.printf("parley bench cli: %s, %s, %d CPUs\n", r.Dir, fsType(r.Dir), r.CPUs)
+	a.printf("parley bench cli: %s, %s, %d CPUs\n", r.Dir, r.FileSystem, r.CPUs)
 	if r.ParleyBuild.CgoEnabled {
 		a.printf("note: the parley measured is a cgo build (dynamically linked), which starts more slowly;\n" +
 			"      release builds: CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' ./cmd/parley\n")
