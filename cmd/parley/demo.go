@@ -37,7 +37,9 @@ func newDemoCmd(a *app) *cobra.Command {
 			// Everything of the demo lives under its root.
 			a.rootFlag, a.vaultFlag = root, filepath.Join(root, "vault")
 			svc := demo.Services{
-				Debate:   func(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) { return a.execDebate(ctx, s, false) },
+				Debate: func(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
+					return a.execDebate(ctx, s, false)
+				},
 				Escalate: a.demoEscalate,
 				Logger:   a.logger(),
 			}
