@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,6 +39,15 @@ func benchCommands(a *app) []*cobra.Command {
 		newBenchDebateCmd(a),
 		newBenchCLICmd(a),
 	}
+}
+
+// benchResult prints a benchmark's result: a JSON line under --json, else
+// its text.
+func (a *app) benchResult(r interface{ WriteText(io.Writer) error }) error {
+	if a.json {
+		return a.emit(r)
+	}
+	return r.WriteText(a.stdout)
 }
 
 // ms and pct serve bench_consensus.go until its logic moves to

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -72,11 +71,7 @@ func newBenchCLICmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return a.emit(res)
-			}
-			printCLIBench(a, res)
-			return nil
+			return a.benchResult(res)
 		},
 	}
 	f := cmd.Flags()
@@ -92,31 +87,4 @@ func newBenchCLICmd(a *app) *cobra.Command {
 	f.IntVar(&o.PerSender, "per-sender", o.PerSender, "messages each concurrent sender sends per round")
 	f.IntVar(&o.Rounds, "rounds", o.Rounds, "paired throughput rounds")
 	return cmd
-}
-
-func printCLIBench(a *app, r *bench.CLIResult) {
-	a.printf("parley bench cli: %s, %s, %d CPUs\n", r.Dir, r.FileSystem, r.CPUs)
-	if r.ParleyBuild.CgoEnabled {
-		a.printf("note: the parley measured is a cgo build (dynamically linked), which starts more slowly;\n" +
-			"      release builds: CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' ./cmd/parley\n")
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "\tparley\tfloor\tratio\n")
-	row := func(name string, p, f, ratio float64, unit string) {
-		fmt.Fprintf(tw, "%s\t%.2f %s\t%.2f %s\t%.2f×\n", name, p, unit, f, unit, ratio)
-	}
-	row(fmt.Sprintf("idle p50 (%d msgs)", r.Parley.Idle.Messages), r.Parley.Idle.P50Ms, r.Floor.Idle.P50Ms, r.Ratios.IdleP50, "ms")
-	row("idle p99", r.Parley.Idle.P99Ms, r.Floor.Idle.P99Ms, r.Ratios.IdleP99, "ms")
-	row(fmt.Sprintf("stream p50 (%d msgs, %.0f ms)", r.Parley.Stream.Messages, r.Parley.Stream.IntervalMs), r.Parley.Stream.P50Ms, r.Floor.Stream.P50Ms, r.Ratios.StreamP50, "ms")
-	row("stream p99", r.Parley.Stream.P99Ms, r.Floor.Stream.P99Ms, r.Ratios.StreamP99, "ms")
-	row("cpu per send (mean)", r.Parley.CPUPerSendMs, r.Floor.CPUPerSendMs, r.Ratios.CPU, "ms")
-	row("  of which start-up (p50)", r.Startup.ParleyVersionCPUMs, r.Startup.FloorCPUMs, r.Startup.ParleyVersionCPUMs/max(r.Startup.FloorCPUMs, 1e-9), "ms")
-	row(fmt.Sprintf("throughput (%d senders)", r.Senders), r.Parley.ThroughputPerSec, r.Floor.ThroughputPerSec, r.Ratios.Throughput, "msg/s")
-	tw.Flush()
-	for _, s := range []struct {
-		name string
-		side bench.Side
-	}{{"parley", r.Parley}, {"floor", r.Floor}} {
-		a.printf("%s: %d sent, %d lost, %d duplicated, %d out of order per sender\n", s.name, s.side.Sent, s.side.Lost, s.side.Duplicated, s.side.Reordered)
-	}
 }

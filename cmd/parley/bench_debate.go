@@ -51,7 +51,7 @@ func newBenchDebateCmd(a *app) *cobra.Command {
 				return err
 			}
 			o.Parley, o.Env, o.Dir = exe, childEnv, dir
-			err = bench.RunDebate(cmd.Context(), o, func(r *bench.DebateResult) error { return reportDebateBench(a, r) })
+			err = bench.RunDebate(cmd.Context(), o, func(r *bench.DebateResult) error { return a.benchResult(r) })
 			if errors.Is(err, jetstream.ErrUnavailable) {
 				return &cliError{msg: fmt.Sprintf("%v; start a scratch server with: go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR, and give --nats-url", err), err: err}
 			}
@@ -67,38 +67,4 @@ func newBenchDebateCmd(a *app) *cobra.Command {
 	f.StringVar(&natsURL, "nats-url", "", "the NATS server of the nats backend")
 	f.StringVar(&dir, "dir", "", "directory of the agent-process runs (default: a temporary directory)")
 	return cmd
-}
-
-func reportDebateBench(a *app, r *bench.DebateResult) error {
-	if a.json {
-		return a.emit(r)
-	}
-	verdict := "(reported)"
-	switch {
-	case r.Pass == nil:
-	case *r.Pass:
-		verdict = "ok"
-	default:
-		verdict = "FAIL"
-	}
-	switch {
-	case r.Backend != "":
-		a.printf("debate %-22s %d/%d debates complete, %d turns in %.2f s: %.0f debates/s; turn p50 %.2f ms, p99 %.2f ms; CPU %.2f s here + %.2f s in %d agent processes = %.3f ms/turn  bar: %s  %s\n    %s\n",
-			r.Name, r.Complete, r.Debates, r.Turns, r.Seconds, r.DebatesPerSec, r.TurnP50Ms, r.TurnP99Ms, r.CoordinatorCPU, r.AgentsCPU, r.AgentProcesses, r.CPUPerTurn, r.Bar, verdict, r.Setup)
-		return nil
-	case r.Complete > 0 || r.PerTurn == 0:
-		a.printf("debate %-22s %d/%d debates complete, %d turns in %.2f s (%.0f debates/s)  bar: %s  %s\n    %s\n",
-			r.Name, r.Complete, r.Debates, r.Turns, r.Seconds, float64(r.Complete)/r.Seconds, r.Bar, verdict, r.Setup)
-		return nil
-	}
-	if r.Bar == "" {
-		r.Bar = "none, an end-to-end figure"
-	}
-	fsync := ""
-	if r.Fsync > 0 {
-		fsync = fmt.Sprintf("; the disk's append+fsync alone: %.0f µs", r.Fsync)
-	}
-	a.printf("debate %-20s %.0f µs/turn (request→turn: p50 %.0f µs, p99 %.0f µs; %.0f µs/turn with each debate's open and close%s), %d turns  bar: %s  %s\n    %s\n",
-		r.Name, r.PerTurn, r.P50, r.P99, r.Amortized, fsync, r.Turns, r.Bar, verdict, r.Setup)
-	return nil
 }

@@ -20,18 +20,7 @@ func newBenchGateCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return a.emit(r)
-			}
-			verdict := "meets"
-			if !r.MeetsBar {
-				verdict = "MISSES"
-			}
-			a.printf("gate: %d decisions per CPU second on one core (%d per wall-clock second; Decide over the %d shipped corpus self-critiques, mean %d B)\n",
-				r.DecisionsPerCPUSec, r.DecisionsPerSec, r.Examples, r.MeanBytes)
-			a.printf("gate: %d per CPU second with JSON parsing (%d per wall-clock second); %s the bar of %d/s\n",
-				r.ParseAndDecidePerCPUSec, r.ParseAndDecidePerSec, verdict, r.BarPerSec)
-			return nil
+			return a.benchResult(r)
 		},
 	}
 	cmd.Flags().DurationVar(&dur, "duration", 2*time.Second, "how long to measure each figure")

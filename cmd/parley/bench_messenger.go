@@ -62,11 +62,7 @@ func newBenchMessengerCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return a.emit(res)
-			}
-			printMessengerBench(a, res)
-			return nil
+			return a.benchResult(res)
 		},
 	}
 	f := cmd.Flags()
@@ -78,32 +74,6 @@ func newBenchMessengerCmd(a *app) *cobra.Command {
 	f.IntVar(&stream, "stream", 500, "messages of the 20 ms stream run")
 	f.IntVar(&through, "throughput", 2000, "messages of the throughput run")
 	return cmd
-}
-
-func printMessengerBench(a *app, r *bench.MessengerResult) {
-	if r.RawPublish != nil {
-		raw := r.RawPublish
-		a.printf("parley bench messenger --transport nats: %s, %d CPUs\n", r.Server, r.CPUs)
-		a.printf("  raw JetStream publish+ack          %5d ops     mean %.3f ms  p50 %.3f ms  %.0f ops/s\n", raw.Ops, raw.MeanMs, raw.P50Ms, raw.OpsPerSec)
-	} else {
-		raw := r.Raw
-		a.printf("parley bench messenger: %s (%s), %d CPUs\n", r.Dir, r.FileSystem, r.CPUs)
-		a.printf("  raw write+fsync+rename+dir-fsync  %5d ops     mean %.3f ms  p50 %.3f ms  %.0f ops/s\n", raw.Ops, raw.MeanMs, raw.P50Ms, raw.OpsPerSec)
-	}
-	t := r.Throughput
-	a.printf("  throughput into one inbox         %5d msgs    send %.0f msg/s (raw/send %.2f×)  end to end with claim+ack %.0f msg/s (%.2f×)\n",
-		t.Messages, t.SendPerSec, t.RawOverSend, t.EndToEndPerSec, t.RawOverE2E)
-	for _, run := range []struct {
-		name string
-		l    bench.LatencyFigures
-	}{{"idle", r.Idle}, {"stream", r.Stream}} {
-		floor := ""
-		if r.Raw != nil {
-			floor = fmt.Sprintf("  (the disk alone at this cadence: p50 %.3f ms  p99 %.3f ms)", run.l.DiskP50Ms, run.l.DiskP99Ms)
-		}
-		a.printf("  latency, %-6s (1 msg / %2.0f ms)   %5d msgs    p50 %.3f ms  p99 %.3f ms  max %.3f ms%s\n",
-			run.name, run.l.IntervalMs, run.l.Messages, run.l.P50Ms, run.l.P99Ms, run.l.MaxMs, floor)
-	}
 }
 
 // newBenchSenderCmd is the hidden sender process of "parley bench

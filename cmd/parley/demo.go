@@ -6,16 +6,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
-	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/demo"
-	"github.com/parleyhq/parley/registry"
 )
 
 // newDemoCmd is "parley demo" (demo.Run): the flow on a temporary root, in
@@ -47,8 +44,10 @@ func newDemoCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a.demoReport(res)
-			return nil
+			if a.json {
+				return a.emit(res.JSON())
+			}
+			return res.WriteText(a.stdout)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's root: used if new or empty, else a new demo-* directory is made in it (default: a new temporary directory, kept)")
@@ -56,7 +55,7 @@ func newDemoCmd(a *app) *cobra.Command {
 }
 
 // demoEvent prints one step: a JSON line under --json, else a timed line;
-// the verdict as "debate run" prints it, an escalation as escalate's line.
+// the verdict as "debate run" prints it.
 func (a *app) demoEvent(e demo.Event) error {
 	switch {
 	case e.Kind == demo.EventVerdict:
@@ -64,63 +63,11 @@ func (a *app) demoEvent(e demo.Event) error {
 			return err
 		}
 		return nil
-	case e.Kind == demo.EventEscalation && a.json:
-		return a.emit(struct {
-			Event string `json:"event"`
-			escalation.Decision
-		}{e.Kind, e.Escalation.Decision})
-	case e.Kind == demo.EventEscalation:
-		a.printf("%s\n", e.Escalation.Line)
-		return nil
 	case a.json:
-		obj := map[string]any{"event": e.Kind, "t_ms": float64(e.At.Microseconds()) / 1000}
-		for k, v := range e.Data {
-			obj[k] = v
-		}
-		return a.emit(obj)
+		return a.emit(e.JSON())
 	}
-	a.printf("[%8.1f ms] %s\n", float64(e.At.Microseconds())/1000, e.Text)
+	a.printf("%s\n", e.Line())
 	return nil
-}
-
-// demoReport says what happened and where to look.
-func (a *app) demoReport(r *demo.Result) {
-	o, root := r.Outcome, r.Root
-	vault := filepath.Join(root, "vault")
-	asker, answerer := r.Agents[0], r.Agents[1]
-	if a.json {
-		_ = a.emit(map[string]any{
-			"event":        "done",
-			"elapsed_ms":   r.Elapsed.Round(time.Millisecond).Milliseconds(),
-			"root":         root,
-			"acknowledged": []string{filepath.Join(root, inbox.InboxDir, asker, inbox.CurDir), filepath.Join(root, inbox.InboxDir, answerer, inbox.CurDir)},
-			"debate_id":    o.DebateID,
-			"verdict":      o.Verdict,
-			"transcript":   filepath.Join(root, "debates", o.DebateID, "transcript.jsonl"),
-			"record":       filepath.Join(vault, filepath.FromSlash(o.Record)),
-		})
-		return
-	}
-	a.printf("\n%d questions answered and a debate closed with %s in %s. Where to look:\n", r.Questions, o.Verdict, r.Elapsed.Round(time.Millisecond))
-	a.printf("  transcript    %s/transcript.jsonl   (hash-chained events; session.json, verdict.json beside it)\n", filepath.Join(root, "debates", o.DebateID))
-	if o.Record != "" {
-		a.printf("  record        %s\n", filepath.Join(vault, filepath.FromSlash(o.Record)))
-	}
-	a.printf("  readable      %s\n", filepath.Join(vault, "wiki", "debates", o.DebateID+".md"))
-	a.printf("  try           parley --root %s transcripts verify %s\n", root, o.DebateID)
-	a.printf("                parley --root %s debate status %s\n", root, o.DebateID)
-	a.printf("                parley --root %s consensus check --layer spec --topic %q --position 'Use server-generated keys'\n", root, demo.Topic)
-	a.printf("  messages      %s/inbox/{%s,%s}/cur/   (acknowledged, one JSON file each)\n", root, asker, answerer)
-	a.printf("  registrations %s/%s/            (removed as the agents stopped)\n", root, registry.Dir)
-	a.printf("  try           parley --root %s agents show %s\n", root, answerer)
-	a.printf("                parley --root %s send --from You --to %s 'hello'\n", root, answerer)
-	a.printf("  escalations   %s   (one line per record; a second run adds none)\n", filepath.Join(root, escalation.LedgerName))
-	for _, e := range r.Escalations {
-		if d := e.Decision; d.DebateID != "" {
-			a.printf("  debated       task %s: %s → %s (%s), %s\n", d.TaskID, d.Verdict, d.Action, d.Reason, filepath.Join(vault, filepath.FromSlash(d.Record)))
-		}
-	}
-	a.printf("  try           parley --root %s escalate --telemetry %s\n", root, demo.TelemetryPath(root))
 }
 
 // demoEscalate escalates the demo's telemetry as "parley escalate" does

@@ -174,3 +174,28 @@ func (r *run) event(e Event) error {
 	r.err = r.on(e)
 	return r.err
 }
+
+// JSON is the event as a JSON object: "event", "t_ms" and its fields; an
+// escalation is its decision.
+func (e Event) JSON() any {
+	if e.Kind == EventEscalation && e.Escalation != nil {
+		return struct {
+			Event string `json:"event"`
+			escalation.Decision
+		}{e.Kind, e.Escalation.Decision}
+	}
+	obj := map[string]any{"event": e.Kind, "t_ms": float64(e.At.Microseconds()) / 1000}
+	for k, v := range e.Data {
+		obj[k] = v
+	}
+	return obj
+}
+
+// Line is the event as a terminal line: timed, or an escalation's line as
+// "parley escalate" prints it.
+func (e Event) Line() string {
+	if e.Kind == EventEscalation && e.Escalation != nil {
+		return e.Escalation.Line
+	}
+	return fmt.Sprintf("[%8.1f ms] %s", float64(e.At.Microseconds())/1000, e.Text)
+}
