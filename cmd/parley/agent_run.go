@@ -18,7 +18,7 @@ import (
 )
 
 // newAgentCmd is "parley agent run".
-func newAgentCmd(a *app) *cobra.Command {
+func newAgentCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "agent",
 		Short: "Keep a debate agent alive",
@@ -33,7 +33,7 @@ func newAgentCmd(a *app) *cobra.Command {
 // a.agentAdapters configures openai from config.json.
 var adapters = agent.DefaultAdapters
 
-func newAgentRunCmd(a *app) *cobra.Command {
+func newAgentRunCmd(a *factory) *cobra.Command {
 	var name, role, execCmd, script, openaiModel, spec, sessionID string
 	var exitWithParent bool
 	var parentPID int
@@ -114,7 +114,7 @@ func newAgentRunCmd(a *app) *cobra.Command {
 // runAgent serves as name until ctx ends (SIGINT, SIGTERM) or, when parent
 // is not 0, until this process's parent is no longer that process (it
 // died, and this one was handed to another).
-func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp agent.Spec, resp agent.Responder, sessionID string, parent int) error {
+func (a *factory) runAgent(ctx context.Context, name string, role debate.Role, sp agent.Spec, resp agent.Responder, sessionID string, parent int) error {
 	m, err := a.openMessenger()
 	if err != nil {
 		return err
@@ -176,7 +176,7 @@ func (a *app) runAgent(ctx context.Context, name string, role debate.Role, sp ag
 // agentLogger is the log of a running agent: --verbose's, else info and
 // above on stderr (a message the agent cannot use is worth a line there,
 // or in the log file of an agent a debate started).
-func (a *app) agentLogger() *slog.Logger {
+func (a *factory) agentLogger() *slog.Logger {
 	if a.verbose {
 		return a.logger()
 	}

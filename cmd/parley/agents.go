@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/parleyhq/parley/app"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,7 +15,7 @@ import (
 )
 
 // newAgentsCmd is "parley agents list|show|prune|add".
-func newAgentsCmd(a *app) *cobra.Command {
+func newAgentsCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "agents",
 		Short: "List, show, prune and add agents",
@@ -50,7 +51,7 @@ const (
 	agentNeverRegistered = "never_registered"
 )
 
-func newAgentsListCmd(a *app) *cobra.Command {
+func newAgentsListCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List live agents (dead registrations are pruned)",
@@ -93,7 +94,7 @@ func newAgentsListCmd(a *app) *cobra.Command {
 	}
 }
 
-func newAgentsShowCmd(a *app) *cobra.Command {
+func newAgentsShowCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show NAME",
 		Short: "Show one agent: registration, liveness, inbox",
@@ -124,8 +125,8 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 					out.State = agentStopped
 				default:
 					out.State = agentNeverRegistered
-					if m.files != nil {
-						owner, err := m.files.Owner(ctx, name)
+					if o, ok := m.Backend.(app.OwnerReader); ok {
+						owner, err := o.Owner(ctx, name)
 						if err != nil {
 							return messengerError(err)
 						}
@@ -136,7 +137,7 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 				}
 				if has {
 					out.Inbox = m.inboxLocation(name)
-					if c, ok := m.tr.(inboxCounter); ok {
+					if c, ok := m.Backend.(app.Counter); ok {
 						if out.Waiting, out.Acked, out.Bad, err = c.Count(ctx, name); err != nil {
 							return messengerError(err)
 						}
@@ -167,7 +168,7 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 				}
 				if has {
 					fmt.Fprintf(tw, "inbox:\t%s\n", out.Inbox)
-					if m.files != nil {
+					if _, keeps := m.Backend.(app.Collector); keeps {
 						fmt.Fprintf(tw, "messages:\t%d waiting, %d acknowledged (cur/), %d quarantined (bad/)\n", out.Waiting, out.Acked, out.Bad)
 					} else {
 						fmt.Fprintf(tw, "messages:\t%d waiting, %d dead-lettered (%s)\n", out.Waiting, out.Bad, jetstream.DeadSubject(name))
@@ -179,7 +180,7 @@ func newAgentsShowCmd(a *app) *cobra.Command {
 	}
 }
 
-func newAgentsPruneCmd(a *app) *cobra.Command {
+func newAgentsPruneCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "prune",
 		Short: "Remove the registrations of dead agents (their inboxes stay)",
@@ -208,7 +209,7 @@ func newAgentsPruneCmd(a *app) *cobra.Command {
 	}
 }
 
-func newAgentsAddCmd(a *app) *cobra.Command {
+func newAgentsAddCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "add NAME",
 		Short: "Create the inbox of an agent that will come later",
@@ -249,7 +250,7 @@ func age(ts string) string {
 
 // withAgent checks the NAME argument of an agents subcommand, then runs fn
 // with the messenger open (see withMessenger).
-func (a *app) withAgent(args []string, fn func(m *messenger, name string) error) error {
+func (a *factory) withAgent(args []string, fn func(m *messenger, name string) error) error {
 	name := args[0]
 	if err := validName("agent", name); err != nil {
 		return err
@@ -259,7 +260,7 @@ func (a *app) withAgent(args []string, fn func(m *messenger, name string) error)
 
 // withMessenger runs fn with the messenger open, and closes it after.
 // It never creates a root: where there is none it says so.
-func (a *app) withMessenger(fn func(m *messenger) error) error {
+func (a *factory) withMessenger(fn func(m *messenger) error) error {
 	if !a.haveRoot() {
 		return a.noRootError("")
 	}

@@ -9,7 +9,7 @@ import (
 
 // newBenchCmd is "parley bench [messenger|debate|consensus|gate]": whole-process
 // performance figures (SPEC §11). Without a subcommand it runs them all.
-func newBenchCmd(a *app) *cobra.Command {
+func newBenchCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench [messenger|cli|debate|consensus|gate]",
 		Short: "Measure parley's performance against its speed targets (docs/performance.md)",
@@ -31,7 +31,7 @@ func newBenchCmd(a *app) *cobra.Command {
 }
 
 // benchCommands lists the benchmarks, one file each (bench_<name>.go).
-func benchCommands(a *app) []*cobra.Command {
+func benchCommands(a *factory) []*cobra.Command {
 	return []*cobra.Command{
 		newBenchGateCmd(a),
 		newBenchConsensusCmd(a),
@@ -43,7 +43,7 @@ func benchCommands(a *app) []*cobra.Command {
 
 // benchResult prints a benchmark's result: a JSON line under --json, else
 // its text.
-func (a *app) benchResult(r interface{ WriteText(io.Writer) error }) error {
+func (a *factory) benchResult(r interface{ WriteText(io.Writer) error }) error {
 	if a.json {
 		return a.emit(r)
 	}

@@ -12,7 +12,7 @@ import (
 
 // newBenchCLICmd is "parley bench cli" (bench.RunCLI): a message through
 // the command line, beside a minimal program's durable write.
-func newBenchCLICmd(a *app) *cobra.Command {
+func newBenchCLICmd(a *factory) *cobra.Command {
 	o := bench.DefaultCLIOptions
 	var dir, floor, parley string
 	cmd := &cobra.Command{

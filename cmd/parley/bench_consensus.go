@@ -61,7 +61,7 @@ type consensusBench struct {
 	WarmRecordReads int64 `json:"warm_record_reads"`
 }
 
-func newBenchConsensusCmd(a *app) *cobra.Command {
+func newBenchConsensusCmd(a *factory) *cobra.Command {
 	var n, checks, procs int
 	cmd := &cobra.Command{
 		Use:   "consensus",

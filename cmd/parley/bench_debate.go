@@ -12,7 +12,7 @@ import (
 )
 
 // newBenchDebateCmd is "parley bench debate" (bench.RunDebate).
-func newBenchDebateCmd(a *app) *cobra.Command {
+func newBenchDebateCmd(a *factory) *cobra.Command {
 	o := bench.DefaultDebateOptions
 	var backends []string
 	var natsURL, dir string
@@ -41,8 +41,8 @@ func newBenchDebateCmd(a *app) *cobra.Command {
 				if name == bench.BackendNATS {
 					b.NATSURL = a.benchNATSURL(natsURL)
 				}
-				if err := b.Check(); err != nil || name == bench.BackendMemory {
-					return usagef("--backends %q: agent processes run over file or nats", name)
+				if err := b.Check(); err != nil {
+					return usagef("--backends: %v", err)
 				}
 				o.Backends = append(o.Backends, b)
 			}

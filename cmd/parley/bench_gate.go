@@ -9,7 +9,7 @@ import (
 )
 
 // newBenchGateCmd is "parley bench gate" (bench.RunGate).
-func newBenchGateCmd(a *app) *cobra.Command {
+func newBenchGateCmd(a *factory) *cobra.Command {
 	var dur time.Duration
 	cmd := &cobra.Command{
 		Use:   "gate",

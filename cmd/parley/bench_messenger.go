@@ -12,7 +12,7 @@ import (
 )
 
 // newBenchMessengerCmd is "parley bench messenger" (bench.RunMessenger).
-func newBenchMessengerCmd(a *app) *cobra.Command {
+func newBenchMessengerCmd(a *factory) *cobra.Command {
 	var dir, transport, natsURL string
 	var raw, idle, stream, through int
 	cmd := &cobra.Command{
@@ -78,7 +78,7 @@ func newBenchMessengerCmd(a *app) *cobra.Command {
 
 // newBenchSenderCmd is the hidden sender process of "parley bench
 // messenger" (bench.RunSender): it prints a bench.SenderReport.
-func newBenchSenderCmd(a *app) *cobra.Command {
+func newBenchSenderCmd(a *factory) *cobra.Command {
 	var o bench.SenderOptions
 	cmd := &cobra.Command{
 		Use:    bench.SenderCommand,
@@ -95,7 +95,6 @@ func newBenchSenderCmd(a *app) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.To, "to", "", "recipient")
-	f.StringVar(&o.NATSURL, "nats-url", "", "send through this NATS server")
 	f.IntVar(&o.Count, "count", 100, "messages to send")
 	f.DurationVar(&o.Interval, "interval", 0, "pause between sends")
 	return cmd
@@ -103,7 +102,7 @@ func newBenchSenderCmd(a *app) *cobra.Command {
 
 // benchNATSURL is the NATS server a benchmark runs on: flag, else the
 // "nats" section of config.json, else jetstream.DefaultURL.
-func (a *app) benchNATSURL(flag string) string {
+func (a *factory) benchNATSURL(flag string) string {
 	if flag != "" {
 		return flag
 	}

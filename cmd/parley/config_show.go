@@ -14,7 +14,7 @@ import (
 )
 
 // newConfigCmd is "parley config show".
-func newConfigCmd(a *app) *cobra.Command {
+func newConfigCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show parley's settings (<root>/config.json)",

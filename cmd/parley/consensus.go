@@ -21,7 +21,7 @@ import (
 
 // newConsensusCmd is "parley consensus": the filed records and the check
 // before a decision (SPEC §6).
-func newConsensusCmd(a *app) *cobra.Command {
+func newConsensusCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "consensus",
 		Short: "List, show, search and check the filed consensus records",
@@ -38,7 +38,7 @@ func newConsensusCmd(a *app) *cobra.Command {
 
 // readConsensusStore is consensusStore for the commands that only read
 // records (show, search, check): with no root it says so, and makes none.
-func (a *app) readConsensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
+func (a *factory) readConsensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
 	if !a.haveRoot() {
 		return nil, nil, a.noRootError("no consensus records: ")
 	}
@@ -49,7 +49,7 @@ func (a *app) readConsensusStore(with ...func(*consensus.Store) consensus.Option
 // config.json's consensus section names, and the options of with (which
 // need the store itself, as a seal check reading its records); close
 // releases both.
-func (a *app) consensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
+func (a *factory) consensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
 	opts, err := a.consensusModels()
 	if err != nil {
 		return nil, nil, err
@@ -72,7 +72,7 @@ func (a *app) consensusStore(with ...func(*consensus.Store) consensus.Option) (s
 // consensusModels reads consensus.embeddings and consensus.judge
 // ("openai:MODEL") from config.json; the endpoint of each is the openai
 // section's for MODEL. Both are off by default.
-func (a *app) consensusModels() ([]consensus.Option, error) {
+func (a *factory) consensusModels() ([]consensus.Option, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (a *app) consensusModels() ([]consensus.Option, error) {
 }
 
 // warnSkipped names the record files lookup skipped, once each, on stderr.
-func (a *app) warnSkipped(s *consensus.Store) {
+func (a *factory) warnSkipped(s *consensus.Store) {
 	for _, sk := range s.Skipped() {
 		a.warnf("%s", termText(oneLine("skipped "+sk.Path+": "+sk.Reason, 0)))
 	}
@@ -134,7 +134,7 @@ func (f *filterFlags) filter() (consensus.Filter, error) {
 	return out, nil
 }
 
-func newConsensusListCmd(a *app) *cobra.Command {
+func newConsensusListCmd(a *factory) *cobra.Command {
 	var ff filterFlags
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -187,7 +187,7 @@ func newConsensusListCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newConsensusShowCmd(a *app) *cobra.Command {
+func newConsensusShowCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show NAME",
 		Short: "Print a record (by name, file name, wikilink or debate id)",
@@ -228,7 +228,7 @@ func newConsensusShowCmd(a *app) *cobra.Command {
 	}
 }
 
-func newConsensusSearchCmd(a *app) *cobra.Command {
+func newConsensusSearchCmd(a *factory) *cobra.Command {
 	var ff filterFlags
 	var limit int
 	cmd := &cobra.Command{
@@ -307,7 +307,7 @@ type relatedJSON struct {
 	Score  float64 `json:"score"`
 }
 
-func newConsensusCheckCmd(a *app) *cobra.Command {
+func newConsensusCheckCmd(a *factory) *cobra.Command {
 	var layer, topic, position string
 	var lenient bool
 	cmd := &cobra.Command{
@@ -402,7 +402,7 @@ func newConsensusCheckCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func printCheck(a *app, res *consensus.CheckResult, file string) {
+func printCheck(a *factory, res *consensus.CheckResult, file string) {
 	defer func() {
 		if res.Record != nil {
 			a.termf("  question matched: %s (%q, topic score %.2f)\n", res.Record.Name, oneLine(res.Record.Topic, 80), res.TopicScore)
@@ -440,7 +440,7 @@ func printCheck(a *app, res *consensus.CheckResult, file string) {
 	}
 }
 
-func newConsensusFileCmd(a *app) *cobra.Command {
+func newConsensusFileCmd(a *factory) *cobra.Command {
 	var id string
 	cmd := &cobra.Command{
 		Use:   "file --from-debate ID",
@@ -493,7 +493,7 @@ func termText(s string) string { return termsafe.Clean(s, "\n\t") }
 
 // termf is printf for human output that carries text read from records:
 // the whole line goes through termText.
-func (a *app) termf(format string, args ...any) {
+func (a *factory) termf(format string, args ...any) {
 	fmt.Fprint(a.stdout, termText(fmt.Sprintf(format, args...)))
 }
 

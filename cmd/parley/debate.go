@@ -9,7 +9,7 @@ import (
 )
 
 // newDebateCmd is "parley debate run | start | status | watch | resume | list".
-func newDebateCmd(a *app) *cobra.Command {
+func newDebateCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "debate",
 		Short: "Run budgeted debates between a defender and its attackers",

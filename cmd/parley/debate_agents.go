@@ -41,13 +41,13 @@ func sessionIDOf(debateID, name string) string {
 
 // heartbeatEvery is how often agents renew their registration: a third of
 // the liveness TTL, at most 5 s.
-func (a *app) heartbeatEvery() time.Duration {
+func (a *factory) heartbeatEvery() time.Duration {
 	return min(a.registrationTTL()/3, 5*time.Second)
 }
 
 // registrationTTL is the liveness TTL of registrations (config's
 // messenger.heartbeatTtlMs, else registry.DefaultTTL).
-func (a *app) registrationTTL() time.Duration {
+func (a *factory) registrationTTL() time.Duration {
 	if cfg, err := a.config(); err == nil && cfg.Messenger.HeartbeatTTLMs > 0 {
 		return time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
 	}
@@ -65,7 +65,7 @@ type enroller struct {
 
 // enroller is the coordinator's enroller for debate id, heartbeating at
 // a.heartbeatEvery (a third of the configured liveness TTL, at most 5 s).
-func (a *app) enroller(reg registrar, id string) enroller {
+func (a *factory) enroller(reg registrar, id string) enroller {
 	return enroller{reg: reg, id: id, every: a.heartbeatEvery(), log: a.logger()}
 }
 
@@ -130,7 +130,7 @@ type agentProc struct {
 // participant of s that has an adapter spec and is not already alive, and
 // waits until each has registered. Their output goes to
 // <root>/debates/<id>/logs/<name>.log.
-func (a *app) startAgents(ctx context.Context, m *messenger, store *transcripts.Store, s *debate.DebateSession) (*agentProcs, error) {
+func (a *factory) startAgents(ctx context.Context, m *messenger, store *transcripts.Store, s *debate.DebateSession) (*agentProcs, error) {
 	procs := &agentProcs{}
 	exe, err := os.Executable()
 	if err != nil {
@@ -237,7 +237,7 @@ func lastLogLine(path string) string {
 // (it watches its parent), but may not have yet. It is told to stop
 // (SIGTERM: it unregisters) and waited for; a live agent of that name that
 // the debate did not start is an error.
-func (a *app) retire(ctx context.Context, m *messenger, id, name string) error {
+func (a *factory) retire(ctx context.Context, m *messenger, id, name string) error {
 	e, err := m.reg.Get(ctx, name)
 	if errors.Is(err, registry.ErrNotRegistered) || (err == nil && !e.Alive) {
 		return nil
@@ -302,7 +302,7 @@ func participantName(id string, role debate.Role, n int) string {
 
 // childArgs are the global flags of a parley process this one starts: the
 // same root and vault, as absolute paths.
-func (a *app) childArgs() ([]string, error) {
+func (a *factory) childArgs() ([]string, error) {
 	root, err := filepath.Abs(a.rootDir())
 	if err != nil {
 		return nil, err

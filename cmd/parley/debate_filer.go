@@ -24,7 +24,7 @@ type debateFiler struct {
 var _ debate.Filer = (*debateFiler)(nil)
 
 // openFiler opens the vault and the consensus store; close releases them.
-func (a *app) openFiler(store *transcripts.Store) (*debateFiler, func(), error) {
+func (a *factory) openFiler(store *transcripts.Store) (*debateFiler, func(), error) {
 	v, err := vault.Create(a.vaultDir(), vault.WithLogger(a.logger()))
 	if err != nil {
 		return nil, nil, err
@@ -60,7 +60,7 @@ func (p vaultPages) PageExists(ctx context.Context, name string) (bool, error) {
 // transcriptLoader gives "consensus file --from-debate" the verified
 // outcome of a debate (transcripts.Store.LoadOutcome): a tampered
 // transcript is refused, naming its first bad line.
-type transcriptLoader struct{ a *app }
+type transcriptLoader struct{ a *factory }
 
 var _ consensus.OutcomeLoader = transcriptLoader{}
 

@@ -22,7 +22,7 @@ type gateLine struct {
 // standard input) before debate s, records the decision (with its cues and
 // the debate id) in gate.jsonl, and reports whether the debate is skipped.
 // The self-critique's layer defaults to the debate's.
-func (a *app) gateDebate(ctx context.Context, s *debate.DebateSession, source, mode string) (skip bool, err error) {
+func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, source, mode string) (skip bool, err error) {
 	g, err := a.gate(mode, "")
 	if err != nil {
 		return false, err

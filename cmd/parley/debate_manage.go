@@ -18,7 +18,7 @@ import (
 )
 
 // storeFor opens the debates of the root to read debate id.
-func (a *app) storeFor(id string) (*transcripts.Store, error) {
+func (a *factory) storeFor(id string) (*transcripts.Store, error) {
 	st, err := a.store()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, a.noRootError(fmt.Sprintf("no debate %s: ", id))
@@ -28,7 +28,7 @@ func (a *app) storeFor(id string) (*transcripts.Store, error) {
 
 // openDebate checks the ID argument of a debate subcommand and opens the
 // debates of the root to read it. The caller closes the store.
-func (a *app) openDebate(args []string) (string, *transcripts.Store, error) {
+func (a *factory) openDebate(args []string) (string, *transcripts.Store, error) {
 	id, err := a.debateID(args)
 	if err != nil {
 		return "", nil, err
@@ -42,11 +42,11 @@ func (a *app) openDebate(args []string) (string, *transcripts.Store, error) {
 
 // debateID is the debate the ID argument of a command names: its id, or
 // a unique prefix of it.
-func (a *app) debateID(args []string) (string, error) {
+func (a *factory) debateID(args []string) (string, error) {
 	return a.resolveDebateID(args[0])
 }
 
-func newDebateResumeCmd(a *app) *cobra.Command {
+func newDebateResumeCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "resume ID",
 		Short: "Continue an interrupted debate from its transcript (and file a verdict not yet filed)",
@@ -82,7 +82,7 @@ func newDebateResumeCmd(a *app) *cobra.Command {
 	}
 }
 
-func newDebateStartCmd(a *app) *cobra.Command {
+func newDebateStartCmd(a *factory) *cobra.Command {
 	var f debateFlags
 	cmd := &cobra.Command{
 		Use:   "start --layer L --topic T --agent ROLE=SPEC... [budget flags]",
@@ -136,7 +136,7 @@ func newDebateStartCmd(a *app) *cobra.Command {
 // the debate's logs, and does not wait for it. The caller owns the process:
 // one that ends at once releases it (the system reaps it); one that keeps
 // running must reap it (reapChild), or it stays a zombie once it exits.
-func (a *app) detach(store *transcripts.Store, id string) (*os.Process, error) {
+func (a *factory) detach(store *transcripts.Store, id string) (*os.Process, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -171,7 +171,7 @@ func reapChild(p *os.Process) {
 
 // debateCmd is a subcommand "USE ID" on one debate of the root: run is
 // given the checked id and the store that holds the debate, closed after.
-func (a *app) debateCmd(use, short string, run func(ctx context.Context, store *transcripts.Store, id string) error) *cobra.Command {
+func (a *factory) debateCmd(use, short string, run func(ctx context.Context, store *transcripts.Store, id string) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
@@ -187,7 +187,7 @@ func (a *app) debateCmd(use, short string, run func(ctx context.Context, store *
 	}
 }
 
-func newDebateStatusCmd(a *app) *cobra.Command {
+func newDebateStatusCmd(a *factory) *cobra.Command {
 	return a.debateCmd("status ID", "Where a debate stands: running, closed or interrupted; round, tokens, time",
 		func(_ context.Context, store *transcripts.Store, id string) error {
 			line, err := store.Status(id)
@@ -214,7 +214,7 @@ func newDebateStatusCmd(a *app) *cobra.Command {
 		})
 }
 
-func newDebateListCmd(a *app) *cobra.Command {
+func newDebateListCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the debates under the root, newest first",
@@ -275,14 +275,14 @@ func newDebateListCmd(a *app) *cobra.Command {
 	}
 }
 
-func newDebateWatchCmd(a *app) *cobra.Command {
+func newDebateWatchCmd(a *factory) *cobra.Command {
 	return a.debateCmd("watch ID", "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 4 on UNAVAILABLE, 3 otherwise)",
 		a.watchDebate)
 }
 
 // watchDebate prints a debate's events as its transcript grows, until the
 // verdict is filed, the debate is found interrupted, or ctx ends.
-func (a *app) watchDebate(ctx context.Context, store *transcripts.Store, id string) error {
+func (a *factory) watchDebate(ctx context.Context, store *transcripts.Store, id string) error {
 	if _, err := store.Session(id); err != nil {
 		return a.debateError(err, id)
 	}

@@ -114,7 +114,7 @@ func TestDebateOverNATSWithARunningAgent(t *testing.T) {
 // is alive.
 func aliveIn(t testing.TB, root, name string) bool {
 	t.Helper()
-	m, err := (&app{rootFlag: root}).openMessenger()
+	m, err := (&factory{rootFlag: root}).openMessenger()
 	if err != nil {
 		return false
 	}

@@ -19,7 +19,7 @@ import (
 // otherwise plain lines. Event is called on the coordinator's goroutine;
 // the terminal's ticker is its own goroutine, stopped by Close.
 type progressView struct {
-	a    *app
+	a    *factory
 	tty  bool
 	mu   sync.Mutex
 	last debate.Progress
@@ -41,7 +41,7 @@ func isTerminal(w any) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func (a *app) newProgress() *progressView {
+func (a *factory) newProgress() *progressView {
 	v := &progressView{a: a, tty: !a.json && a.tty != nil}
 	if v.tty {
 		v.stop, v.done = make(chan struct{}), make(chan struct{})
@@ -208,7 +208,7 @@ func (unavailableExit) Error() string { return "" }
 // printVerdict prints how a debate closed and returns the command's
 // result: nil for CONSENSUS_REACHED, unavailableExit (exit 3) for
 // UNAVAILABLE, a blockedError (exit 3) otherwise.
-func (a *app) printVerdict(o *debate.Outcome) error {
+func (a *factory) printVerdict(o *debate.Outcome) error {
 	transcript := filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(o.DebateID, transcripts.TranscriptFile)))
 	record := ""
 	if o.Record != "" {

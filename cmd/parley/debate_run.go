@@ -46,7 +46,7 @@ func (f *debateFlags) add(cmd *cobra.Command) {
 
 // session builds and validates the session the flags describe. It does not
 // touch the disk but to read the --context files.
-func (f *debateFlags) session(cmd *cobra.Command, a *app) (*debate.DebateSession, error) {
+func (f *debateFlags) session(cmd *cobra.Command, a *factory) (*debate.DebateSession, error) {
 	if f.layer == "" || strings.TrimSpace(f.topic) == "" || len(f.agents) == 0 {
 		return nil, usagef("--layer, --topic and --agent are required (see parley debate run --help)")
 	}
@@ -150,7 +150,7 @@ func readContext(path string) (string, error) {
 	return string(b), nil
 }
 
-func newDebateRunCmd(a *app) *cobra.Command {
+func newDebateRunCmd(a *factory) *cobra.Command {
 	var (
 		f                  debateFlags
 		gateFile, gateMode string
@@ -186,7 +186,7 @@ func newDebateRunCmd(a *app) *cobra.Command {
 // runDebate runs (resume false) or resumes a debate in this process and
 // prints its verdict: nil for CONSENSUS_REACHED, exit 3 for UNAVAILABLE (as for every other verdict but CONSENSUS_REACHED),
 // exit 3 otherwise.
-func (a *app) runDebate(ctx context.Context, s *debate.DebateSession, resume bool) error {
+func (a *factory) runDebate(ctx context.Context, s *debate.DebateSession, resume bool) error {
 	o, err := a.execDebate(ctx, s, resume)
 	if err != nil {
 		return err
@@ -197,7 +197,7 @@ func (a *app) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 // execDebate runs or resumes a debate: opens the messenger and the
 // transcript, starts the agents the debate owns, runs the coordinator with
 // a progress view, and files the verdict.
-func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bool) (*debate.Outcome, error) {
+func (a *factory) execDebate(ctx context.Context, s *debate.DebateSession, resume bool) (*debate.Outcome, error) {
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	m, err := a.openMessenger()
@@ -281,7 +281,7 @@ func (a *app) execDebate(ctx context.Context, s *debate.DebateSession, resume bo
 }
 
 // debateError turns the transcripts' errors into one line that says what to do.
-func (a *app) debateError(err error, id string) error {
+func (a *factory) debateError(err error, id string) error {
 	var te *transcripts.TamperError
 	switch {
 	case errors.Is(err, transcripts.ErrBusy):

@@ -135,7 +135,7 @@ func TestDebateRunCLI(t *testing.T) {
 		t.Errorf("resume of a closed debate: exit %d, %s", code, out)
 	}
 	// The verified outcome, as "consensus file --from-debate" can load it.
-	o, err := transcriptLoader{&app{rootFlag: root}}.LoadOutcome(context.Background(), id)
+	o, err := transcriptLoader{&factory{rootFlag: root}}.LoadOutcome(context.Background(), id)
 	if err != nil || o.Verdict != debate.ConsensusReached || len(o.Turns) != 3 || o.Session == nil || !strings.HasPrefix(o.Record, "wiki/consensus/") {
 		t.Errorf("LoadOutcome: %v %+v", err, o)
 	}
@@ -785,7 +785,7 @@ func TestCoordinatorHeartbeatFollowsTheTTL(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":600}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a := &app{rootFlag: root, stdout: io.Discard, stderr: io.Discard}
+	a := &factory{rootFlag: root, stdout: io.Discard, stderr: io.Discard}
 	bc := &beatCounter{beats: make(chan struct{}, 8)}
 	leave, err := a.enroller(bc, "20260101-spec-x-abcdef").Enroll(context.Background(), "Coordinator-abcdef")
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 
 // newDemoCmd is "parley demo" (demo.Run): the flow on a temporary root, in
 // seconds, printed as it happens.
-func newDemoCmd(a *app) *cobra.Command {
+func newDemoCmd(a *factory) *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
 		Use:   "demo [--dir DIR]",
@@ -56,7 +56,7 @@ func newDemoCmd(a *app) *cobra.Command {
 
 // demoEvent prints one step: a JSON line under --json, else a timed line;
 // the verdict as "debate run" prints it.
-func (a *app) demoEvent(e demo.Event) error {
+func (a *factory) demoEvent(e demo.Event) error {
 	switch {
 	case e.Kind == demo.EventVerdict:
 		if err := a.printVerdict(e.Outcome); err != nil && e.Outcome.Verdict == debate.ConsensusReached {
@@ -73,7 +73,7 @@ func (a *app) demoEvent(e demo.Event) error {
 // demoEscalate escalates the demo's telemetry as "parley escalate" does
 // and returns the lines it prints, decoded. (Until escalation returns its
 // decisions as values, it runs escalate with its output captured.)
-func (a *app) demoEscalate(ctx context.Context, telemetry string) ([]demo.Escalation, error) {
+func (a *factory) demoEscalate(ctx context.Context, telemetry string) ([]demo.Escalation, error) {
 	var out, discard strings.Builder
 	quiet := *a
 	quiet.stdout, quiet.stderr = &out, &discard

@@ -24,7 +24,7 @@ import (
 // debate is started with it.
 const probeTimeout = 5 * time.Second
 
-func newEscalateCmd(a *app) *cobra.Command {
+func newEscalateCmd(a *factory) *cobra.Command {
 	var (
 		telemetry, workspace     string
 		follow, retryUnavailable bool
@@ -70,7 +70,7 @@ func newEscalateCmd(a *app) *cobra.Command {
 }
 
 // escalate runs the cascade over the telemetry file (once, or following it).
-func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven, follow, retryUnavailable bool) error {
+func (a *factory) escalate(ctx context.Context, telemetry, workspace string, wsGiven, follow, retryUnavailable bool) error {
 	cfg, err := a.config()
 	if err != nil {
 		return err
@@ -179,7 +179,7 @@ func (a *app) escalate(ctx context.Context, telemetry, workspace string, wsGiven
 // escalationWorkspace is where evidence is read: --workspace (relative to
 // the working directory), else escalation.workspace (relative to the
 // root), else the working directory.
-func (a *app) escalationWorkspace(cfg *config.Config, flag string, given bool) (string, error) {
+func (a *factory) escalationWorkspace(cfg *config.Config, flag string, given bool) (string, error) {
 	ws := "."
 	switch {
 	case given:
@@ -199,7 +199,7 @@ func (a *app) escalationWorkspace(cfg *config.Config, flag string, given bool) (
 
 // rootRelativeSpec makes a relative script:FILE of config.json absolute
 // against the root, where config.json is.
-func (a *app) rootRelativeSpec(spec string) string {
+func (a *factory) rootRelativeSpec(spec string) string {
 	sp, err := agent.ParseSpec(spec)
 	if err != nil || sp.Kind != agent.KindScript || filepath.IsAbs(sp.Arg) {
 		return spec
@@ -214,7 +214,7 @@ func (a *app) rootRelativeSpec(spec string) string {
 
 // escalationDebater runs escalation debates with the machinery of "debate
 // run": agent processes, the file messenger, the transcript, the filer.
-type escalationDebater struct{ a *app }
+type escalationDebater struct{ a *factory }
 
 var _ escalation.Debater = escalationDebater{}
 

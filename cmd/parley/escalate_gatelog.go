@@ -16,7 +16,7 @@ import (
 // failed after the gate decided (the debate's agents did not start, the
 // disk filled) leaves the record undecided, and the run that decides it
 // later must not count the gate's decision a second time in gate stats.
-func (a *app) gateLogOnce() (func(gating.LogEntry) error, error) {
+func (a *factory) gateLogOnce() (func(gating.LogEntry) error, error) {
 	logged, err := a.escalationGateDecisions()
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func (a *app) gateLogOnce() (func(gating.LogEntry) error, error) {
 
 // escalationGateDecisions reads the debate ids of the escalations' gate
 // decisions already in gate.jsonl (those whose source is "task:…").
-func (a *app) escalationGateDecisions() (map[string]bool, error) {
+func (a *factory) escalationGateDecisions() (map[string]bool, error) {
 	logged := map[string]bool{}
 	root, err := os.OpenRoot(a.rootDir())
 	if errors.Is(err, fs.ErrNotExist) {

@@ -22,7 +22,7 @@ import (
 
 // newGateCmd is "parley gate [FILE|-]": decide debate or skip for one
 // self-critique (SPEC §7), print why, and log the decision to gate.jsonl.
-func newGateCmd(a *app) *cobra.Command {
+func newGateCmd(a *factory) *cobra.Command {
 	var (
 		mode, layer, model string
 		exit               bool
@@ -105,7 +105,7 @@ type decisionOut struct {
 }
 
 // gate returns the gate for --mode and --model.
-func (a *app) gate(mode, modelFile string) (*gating.Gate, error) {
+func (a *factory) gate(mode, modelFile string) (*gating.Gate, error) {
 	m, err := gating.ParseMode(mode)
 	if err != nil {
 		return nil, usageError{err}
@@ -132,7 +132,7 @@ func (a *app) gate(mode, modelFile string) (*gating.Gate, error) {
 
 // rootGate returns the gate of <root>/gate/model.json (from "parley gate
 // learn") when there is one, else the embedded model's.
-func (a *app) rootGate() (*gating.Gate, error) {
+func (a *factory) rootGate() (*gating.Gate, error) {
 	path := filepath.Join(a.rootDir(), gating.ModelName)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -150,7 +150,7 @@ func (a *app) rootGate() (*gating.Gate, error) {
 
 // readCritique parses a self-critique from a file, or from standard input
 // for "-".
-func (a *app) readCritique(ctx context.Context, source string) (gating.SelfCritique, error) {
+func (a *factory) readCritique(ctx context.Context, source string) (gating.SelfCritique, error) {
 	var r io.Reader
 	if source == "-" {
 		b, err := a.readStdin(ctx, "the self-critique", gating.MaxInputBytes)
@@ -175,7 +175,7 @@ func (a *app) readCritique(ctx context.Context, source string) (gating.SelfCriti
 
 // logDecision appends a decision to <root>/gate.jsonl, creating the root
 // (0700) if it is missing.
-func (a *app) logDecision(e gating.LogEntry) error {
+func (a *factory) logDecision(e gating.LogEntry) error {
 	dir := a.rootDir()
 	root, err := a.makeRoot()
 	if err != nil {
@@ -246,7 +246,7 @@ func printDecision(w io.Writer, d gating.Decision) {
 }
 
 // newGateTrainCmd is "parley gate train --data FILE --out FILE".
-func newGateTrainCmd(a *app) *cobra.Command {
+func newGateTrainCmd(a *factory) *cobra.Command {
 	var (
 		data, out string
 		opts      gating.TrainOptions
@@ -341,7 +341,7 @@ func readCorpus(path string) ([]gating.Example, error) {
 }
 
 // newGateEvalCmd is "parley gate eval --data FILE".
-func newGateEvalCmd(a *app) *cobra.Command {
+func newGateEvalCmd(a *factory) *cobra.Command {
 	var data, mode, model string
 	cmd := &cobra.Command{
 		Use:   "eval --data FILE",
@@ -381,7 +381,7 @@ func newGateEvalCmd(a *app) *cobra.Command {
 }
 
 // newGateStatsCmd is "parley gate stats": what gate.jsonl says.
-func newGateStatsCmd(a *app) *cobra.Command {
+func newGateStatsCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "stats",
 		Short: "Summarise gate.jsonl: decisions, skip rate, tokens saved against always-debate",
@@ -429,7 +429,7 @@ func newGateStatsCmd(a *app) *cobra.Command {
 
 // makeRoot opens the root for a command that writes to it, creating it
 // (0700) if it is missing. The caller closes the returned root.
-func (a *app) makeRoot() (*os.Root, error) {
+func (a *factory) makeRoot() (*os.Root, error) {
 	dir := a.rootDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create root: %w", err)

@@ -19,12 +19,12 @@ import (
 
 // readGateLog reads <root>/gate.jsonl; a missing root or file is no
 // decision at all.
-func (a *app) readGateLog() ([]gating.LogEntry, int, error) {
+func (a *factory) readGateLog() ([]gating.LogEntry, int, error) {
 	return readRootJSONL(a.rootDir(), gating.LogName, gating.ReadLog)
 }
 
 // readLabels reads <root>/gate/labels.jsonl.
-func (a *app) readLabels() ([]gating.Label, int, error) {
+func (a *factory) readLabels() ([]gating.Label, int, error) {
 	return readRootJSONL(a.rootDir(), gating.LabelsName, gating.ReadLabels)
 }
 
@@ -54,7 +54,7 @@ func readRootJSONL[T any](dir, name string, read func(io.Reader) ([]T, int, erro
 
 // outcomeLabels derives the outcome labels of the logged debate decisions
 // from the verdicts of their debates (see gating.OutcomeLabel).
-func (a *app) outcomeLabels(entries []gating.LogEntry) []gating.Label {
+func (a *factory) outcomeLabels(entries []gating.LogEntry) []gating.Label {
 	has := false
 	for _, e := range entries {
 		if e.DebateID != "" && e.Outcome == gating.Debate {
@@ -85,7 +85,7 @@ func (a *app) outcomeLabels(entries []gating.LogEntry) []gating.Label {
 
 // appendLabels appends labels to <root>/gate/labels.jsonl, creating the
 // root (0700) if it is missing.
-func (a *app) appendLabels(labels []gating.Label) error {
+func (a *factory) appendLabels(labels []gating.Label) error {
 	root, err := a.makeRoot()
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func (a *app) appendLabels(labels []gating.Label) error {
 
 // newGateLabelCmd is "parley gate label FILE|-" and "parley gate label
 // --decision ID --debate|--skip".
-func newGateLabelCmd(a *app) *cobra.Command {
+func newGateLabelCmd(a *factory) *cobra.Command {
 	var (
 		decision      string
 		debate_, skip bool
@@ -200,7 +200,7 @@ func newGateLabelCmd(a *app) *cobra.Command {
 }
 
 // newGateLearnCmd is "parley gate learn [--force] [--reset]".
-func newGateLearnCmd(a *app) *cobra.Command {
+func newGateLearnCmd(a *factory) *cobra.Command {
 	var force, reset bool
 	var folds int
 	cmd := &cobra.Command{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/parleyhq/parley/app"
 	"math"
 	"strconv"
 	"strings"
@@ -13,7 +14,7 @@ import (
 )
 
 // newGCCmd is "parley gc [--older-than DUR]".
-func newGCCmd(a *app) *cobra.Command {
+func newGCCmd(a *factory) *cobra.Command {
 	var olderThan string
 	cmd := &cobra.Command{
 		Use:   "gc [--older-than DUR]",
@@ -38,21 +39,16 @@ func newGCCmd(a *app) *cobra.Command {
 			defer m.Close()
 			ctx := cmd.Context()
 			var st inbox.GCStats
-			if m.files != nil { // over NATS an acknowledged message leaves the stream at once
-				if st, err = m.files.GC(ctx, d, time.Now()); err != nil {
+			// Over NATS an acknowledged message leaves the stream at once:
+			// only a backend that keeps them collects.
+			if c, ok := m.Backend.(app.Collector); ok {
+				if st, err = c.Collect(ctx, d, time.Now()); err != nil {
 					return messengerError(err)
 				}
 			}
 			pruned, err := m.reg.Prune(ctx)
 			if err != nil {
 				return messengerError(err)
-			}
-			if m.fileReg != nil {
-				n, err := m.fileReg.RemoveStaleStaging(ctx, time.Now())
-				if err != nil {
-					return messengerError(err)
-				}
-				st.Staging += n
 			}
 			if pruned == nil {
 				pruned = []string{}

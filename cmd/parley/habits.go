@@ -181,7 +181,7 @@ func flagError(cmd *cobra.Command, err error) error {
 // cmdLine is the command line a hint asks the user to run, ready to paste:
 // "parley", the --root and --vault given to this command, then args, each
 // quoted for a POSIX shell where it needs to be.
-func (a *app) cmdLine(args ...string) string {
+func (a *factory) cmdLine(args ...string) string {
 	words := []string{"parley"}
 	if a.rootFlag != "" {
 		words = append(words, "--root", shellQuote(a.rootFlag))
@@ -221,14 +221,14 @@ func shellQuote(s string) string {
 
 // noRootError says there is no parley root where a command that only reads
 // looked for one, and how to make one. Exit 1: nothing is there to read.
-func (a *app) noRootError(what string) error {
+func (a *factory) noRootError(what string) error {
 	return &cliError{msg: fmt.Sprintf("%sthere is no parley root at %s (%s makes one)", what, a.rootDir(), a.cmdLine("init")),
 		err: fs.ErrNotExist}
 }
 
 // haveRoot reports whether the root exists (as anything: a root that is
 // not a directory is for the command that opens it to refuse).
-func (a *app) haveRoot() bool {
+func (a *factory) haveRoot() bool {
 	_, err := os.Lstat(a.rootDir())
 	return !errors.Is(err, fs.ErrNotExist)
 }
@@ -237,7 +237,7 @@ func (a *app) haveRoot() bool {
 // to tell that it is over). On a terminal it first says what it waits for
 // and how to end it. Ctrl-C (ctx's end) ends the wait: a read from a
 // terminal cannot be cancelled, so it is left to the exiting process.
-func (a *app) readStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
+func (a *factory) readStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
 	if isTerminal(a.stdin) {
 		fmt.Fprintf(a.stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
 	}
@@ -260,7 +260,7 @@ func (a *app) readStdin(ctx context.Context, what string, limit int64) ([]byte, 
 
 // stdoutTTY reports whether human output goes to a terminal: then list
 // commands print a header row. Never under --json.
-func (a *app) stdoutTTY() bool {
+func (a *factory) stdoutTTY() bool {
 	return !a.json && (a.tty != nil || isTerminal(a.stdout))
 }
 

@@ -32,7 +32,7 @@ func commandPaths() [][]string {
 		}
 	}
 	root := &cobra.Command{Use: "parley"}
-	for _, s := range commands(&app{}) {
+	for _, s := range commands(&factory{}) {
 		root.AddCommand(s)
 	}
 	walk(root, nil)
@@ -193,13 +193,13 @@ func TestDidYouMean(t *testing.T) {
 // --root and --vault given, quoted for the shell where they need it.
 func TestCmdLineQuotes(t *testing.T) {
 	t.Parallel()
-	a := &app{rootFlag: "/tmp/my root", vaultFlag: "it's/vault"}
+	a := &factory{rootFlag: "/tmp/my root", vaultFlag: "it's/vault"}
 	got := a.cmdLine("transcripts", "verify", "20260101-spec-x-abcdef")
 	want := `parley --root '/tmp/my root' --vault 'it'\''s/vault' transcripts verify 20260101-spec-x-abcdef`
 	if got != want {
 		t.Errorf("cmdLine = %s, want %s", got, want)
 	}
-	if got := (&app{}).cmdLine("init"); got != "parley init" {
+	if got := (&factory{}).cmdLine("init"); got != "parley init" {
 		t.Errorf("no --root: %s", got)
 	}
 }
@@ -294,7 +294,7 @@ func TestExitCodesEveryCommand(t *testing.T) {
 // commandFor finds the command of path (nil for the root and cobra's own).
 func commandFor(path []string) *cobra.Command {
 	root := &cobra.Command{Use: "parley"}
-	for _, s := range commands(&app{}) {
+	for _, s := range commands(&factory{}) {
 		root.AddCommand(s)
 	}
 	c, rest, err := root.Find(path)

@@ -57,7 +57,7 @@ func ambiguous(what, arg string, names []string) error {
 }
 
 // debateIDs lists the names under <root>/debates that are debate ids.
-func (a *app) debateIDs() ([]string, error) {
+func (a *factory) debateIDs() ([]string, error) {
 	ents, err := os.ReadDir(filepath.Join(a.rootDir(), transcripts.Dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -77,7 +77,7 @@ func (a *app) debateIDs() ([]string, error) {
 // resolveDebateID turns the ID argument of a command into the id of one
 // debate under the root: the id itself, or the one id it is a prefix of.
 // With no root, or no such debate, it says so and how to go on.
-func (a *app) resolveDebateID(arg string) (string, error) {
+func (a *factory) resolveDebateID(arg string) (string, error) {
 	if !a.haveRoot() {
 		return "", a.noRootError(fmt.Sprintf("no debate %s: ", termClean(arg)))
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // newInitCmd is "parley init": create the root and vault layout.
-func newInitCmd(a *app) *cobra.Command {
+func newInitCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "init",
 		Short: "Create the messenger root and the vault layout",

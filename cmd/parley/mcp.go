@@ -22,7 +22,7 @@ import (
 
 // newMCPCmd is "parley mcp [--http ADDR [--allow-remote] [--trusted]]": the
 // Model Context Protocol server (see package mcpserver).
-func newMCPCmd(a *app) *cobra.Command {
+func newMCPCmd(a *factory) *cobra.Command {
 	var (
 		httpAddr             string
 		allowRemote, trusted bool
@@ -74,7 +74,7 @@ func newMCPCmd(a *app) *cobra.Command {
 
 // checkListenAddr refuses a --http address that is not loopback, unless
 // --allow-remote, and then warns.
-func checkListenAddr(a *app, addr string, allowRemote bool) error {
+func checkListenAddr(a *factory, addr string, allowRemote bool) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usagef("--http %q: want HOST:PORT, e.g. 127.0.0.1:7421", addr)
@@ -111,7 +111,7 @@ type mcpHTTPOptions struct {
 	sessionTimeout time.Duration
 }
 
-func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mcpHTTPOptions) error {
+func (a *factory) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mcpHTTPOptions) error {
 	m, err := a.openMessenger() // makes the root if it is new
 	if err != nil {
 		return err
@@ -157,7 +157,7 @@ func (a *app) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mc
 }
 
 // serveMCPHTTP serves the streamable HTTP transport at /mcp until ctx ends.
-func (a *app) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Server) error {
+func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Server) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", addr, err)
@@ -183,7 +183,7 @@ func (a *app) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Serv
 // flags, parsed from the tool's fields), then the session is written and
 // the debate runs detached, as "parley debate start" does.
 type mcpStarter struct {
-	a       *app
+	a       *factory
 	m       *messenger
 	store   *transcripts.Store
 	trusted bool

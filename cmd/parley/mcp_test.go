@@ -46,7 +46,7 @@ func TestMCPHTTPAddressChecks(t *testing.T) {
 	}
 	// --allow-remote lets a remote address through, with a warning.
 	var errb bytes.Buffer
-	a := &app{stderr: &errb}
+	a := &factory{stderr: &errb}
 	if err := checkListenAddr(a, "0.0.0.0:7421", true); err != nil || !strings.Contains(errb.String(), "warning: serving MCP on 0.0.0.0:7421, which is not a loopback address") {
 		t.Errorf("allow-remote: %v %q", err, errb.String())
 	}

@@ -6,140 +6,44 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
-	"time"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/registry"
 )
 
-// messenger is the messenger config.json selects: the file messenger of the
-// --root directory (the default) or a NATS JetStream server. Commands open
-// it, use it and close it.
+// messenger is the messenger config.json selects, opened through the
+// service layer: the file messenger of the --root directory (the default)
+// or a NATS JetStream server. Commands open it, use it and close it.
 type messenger struct {
+	app.Backend
 	tr  inbox.Transport
-	reg registrar
-	// files and fileReg are set over the file transport only (gc, paths).
-	files   *inbox.FileTransport
-	fileReg *registry.Registry
-	// nats is set over the NATS transport only.
-	nats    *jetstream.Conn
-	natsURL string
+	reg app.Registry
 }
 
-// registrar is what the commands, the agents and the coordinator need of
-// an agent registry. *registry.Registry (files) and *jetstream.Registry
-// (NATS) implement it.
-type registrar interface {
-	Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error)
-	Get(ctx context.Context, name string) (*registry.Entry, error)
-	Alive(ctx context.Context, name string) (bool, error)
-	Heartbeat(ctx context.Context, name, sessionID string) error
-	Unregister(ctx context.Context, name, sessionID string) error
-	List(ctx context.Context) ([]registry.Entry, error)
-	Prune(ctx context.Context) ([]string, error)
-	Host() string
-}
-
-var (
-	_ registrar = (*registry.Registry)(nil)
-	_ registrar = (*jetstream.Registry)(nil)
-)
-
-// inboxCounter is implemented by transports that count an inbox's
-// messages: waiting, acknowledged (kept for audit) and quarantined.
-type inboxCounter interface {
-	Count(ctx context.Context, agent string) (waiting, acked, bad int, err error)
-}
-
-var (
-	_ inboxCounter = (*inbox.FileTransport)(nil)
-	_ inboxCounter = (*jetstream.Transport)(nil)
-)
-
-func (m *messenger) Close() {
-	if m.fileReg != nil {
-		m.fileReg.Close()
-	}
-	if m.files != nil {
-		m.files.Close()
-	}
-	if m.nats != nil {
-		m.nats.Close()
-	}
-}
+// registrar is the registry every backend offers.
+type registrar = app.Registry
 
 // inboxLocation says where agent's inbox is: its directory, or the NATS
 // subject on the server.
-func (m *messenger) inboxLocation(agent string) string {
-	if m.files != nil {
-		return filepath.Join(m.files.Dir(), inbox.InboxDir, agent)
-	}
-	return jetstream.InboxSubject(agent) + " on " + m.natsURL
-}
-
-// connectTimeout bounds connecting to a NATS server.
-const connectTimeout = 10 * time.Second
+func (m *messenger) inboxLocation(agent string) string { return m.Location(agent) }
 
 // openMessenger opens (creating if needed) the messenger with the settings
-// of config.json: the file messenger under --root, or, with "transport":
-// "nats", the NATS JetStream server of the "nats" section.
-func (a *app) openMessenger() (*messenger, error) {
-	cfg, err := a.config()
+// of config.json. A server that does not answer is waited for with one
+// line saying so; Ctrl-C stops the wait.
+func (a *factory) openMessenger() (*messenger, error) {
+	sctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	b, err := a.service().Messenger(sctx)
 	if err != nil {
-		return nil, err
-	}
-	log := a.logger()
-	ttl := time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
-	if cfg.UseNATS() {
-		// A server that does not answer is waited for, as long as every
-		// later operation waits for it (nats.retryMs, default
-		// jetstream.DefaultRetry), with one line saying so; Ctrl-C stops
-		// the wait.
-		retry := jetstream.DefaultRetry
-		if cfg.NATS.RetryMs > 0 {
-			retry = time.Duration(cfg.NATS.RetryMs) * time.Millisecond
+		if sctx.Err() != nil {
+			return nil, &cliError{msg: "interrupted while waiting for the NATS server", err: context.Canceled}
 		}
-		sctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		ctx, cancel := context.WithTimeout(sctx, retry+connectTimeout)
-		defer cancel()
-		c, err := jetstream.Connect(ctx, jetstream.Config{
-			URL: cfg.NATS.URL, Credentials: cfg.NATS.Credentials, Replicas: cfg.NATS.Replicas,
-			Name: "parley", Logger: log, Retry: retry,
-			Waiting: func(err error, window time.Duration) {
-				a.warnf("the NATS server does not answer (%v); retrying for up to %v (Ctrl-C to stop)", err, window)
-			},
-		})
-		if err != nil {
-			if sctx.Err() != nil {
-				return nil, &cliError{msg: "interrupted while waiting for the NATS server", err: context.Canceled}
-			}
-			return nil, messengerError(err)
-		}
-		url := cfg.NATS.URL
-		if url == "" {
-			url = jetstream.DefaultURL
-		}
-		reg := jetstream.NewRegistry(c, c.Transport(), jetstream.WithTTL(ttl))
-		return &messenger{tr: c.Transport(), reg: reg, nats: c, natsURL: url}, nil
-	}
-	topts := []inbox.FileOption{inbox.WithLogger(log)}
-	if ms := cfg.Messenger.ReconcileMs; ms > 0 {
-		topts = append(topts, inbox.WithReconcile(time.Duration(ms)*time.Millisecond))
-	}
-	tr, err := inbox.NewFileTransport(a.rootDir(), topts...)
-	if err != nil {
 		return nil, messengerError(err)
 	}
-	reg, err := registry.Open(a.rootDir(), tr, registry.WithLogger(log), registry.WithTTL(ttl))
-	if err != nil {
-		tr.Close()
-		return nil, messengerError(err)
-	}
-	return &messenger{tr: tr, reg: reg, files: tr, fileReg: reg}, nil
+	return &messenger{Backend: b, tr: b.Transport(), reg: b.Registry()}, nil
 }
 
 // cliError is an error whose message already says what to do.
@@ -160,7 +64,7 @@ func validName(flag, name string) error {
 	return nil
 }
 
-func (a *app) notFound(name string) error {
+func (a *factory) notFound(name string) error {
 	return &cliError{
 		msg: fmt.Sprintf("not_found: no agent %q (no inbox, no registration); check the name with: %s; or create its inbox with: %s", name, a.cmdLine("agents", "list"), a.cmdLine("agents", "add", name)),
 		err: inbox.ErrNotFound,

@@ -15,7 +15,7 @@ import (
 // model, the API key read from the environment variable it names, and the
 // prompt templates (the embedded ones, overridden file by file from
 // openai.templates, relative to the root).
-func (a *app) agentAdapters() (agent.Adapters, error) {
+func (a *factory) agentAdapters() (agent.Adapters, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 func TestProgressOnATerminal(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	v := &progressView{a: &app{stdout: &out, tty: &out}, tty: true} // no ticker: the status is drawn by Event
+	v := &progressView{a: &factory{stdout: &out, tty: &out}, tty: true} // no ticker: the status is drawn by Event
 	base := debate.Progress{DebateID: "20260101-spec-x-abcdef", MaxRounds: 3, MaxTokens: 6000, MaxWallClockMs: 120000}
 	p := base
 	p.Event.Kind = debate.EventOpen

@@ -16,7 +16,7 @@ import (
 
 // newRecvCmd is "parley recv --as NAME [--wait DUR] [--all]": claim, print,
 // acknowledge.
-func newRecvCmd(a *app) *cobra.Command {
+func newRecvCmd(a *factory) *cobra.Command {
 	var as string
 	var wait time.Duration
 	var all bool
@@ -81,7 +81,7 @@ func newRecvCmd(a *app) *cobra.Command {
 
 // newWatchCmd is "parley watch --as NAME [--no-register]": stream
 // messages as they arrive, registered as NAME while it runs.
-func newWatchCmd(a *app) *cobra.Command {
+func newWatchCmd(a *factory) *cobra.Command {
 	var as string
 	var noRegister bool
 	cmd := &cobra.Command{
@@ -144,7 +144,7 @@ func watchSession(name string) string { return "parley-watch-" + name }
 
 // registerWatcher registers name for a watch and heartbeats it until the
 // returned stop is called, which also unregisters it.
-func (a *app) registerWatcher(ctx context.Context, m *messenger, name string) (stop func(), err error) {
+func (a *factory) registerWatcher(ctx context.Context, m *messenger, name string) (stop func(), err error) {
 	// Registering makes an inbox; a name nobody knows is still not_found,
 	// as for recv (a typo must not make an agent).
 	has, err := m.tr.Exists(ctx, name)
@@ -189,7 +189,7 @@ func (a *app) registerWatcher(ctx context.Context, m *messenger, name string) (s
 // closed after. before, when not nil, runs first (watch registers NAME
 // there: a registration takes the inbox's lock, so it must come before
 // the receiver does), and the function it returns runs last.
-func (a *app) listen(ctx context.Context, command, as string, before func(m *messenger) (func(), error), fn func(r inbox.Receiver) error) error {
+func (a *factory) listen(ctx context.Context, command, as string, before func(m *messenger) (func(), error), fn func(r inbox.Receiver) error) error {
 	if as == "" {
 		return usagef("%s needs --as NAME (see parley %s --help)", command, command)
 	}
@@ -219,7 +219,7 @@ func (a *app) listen(ctx context.Context, command, as string, before func(m *mes
 // printMessage prints one message: its wire form under --json, else a
 // header line and the text, with their control characters shown (see
 // shown): a message comes from another process.
-func printMessage(a *app, m *inbox.Message) error {
+func printMessage(a *factory, m *inbox.Message) error {
 	if a.json {
 		return emitMessage(a, m)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/parleyhq/parley/app"
 	"io"
 	"log/slog"
 	"os"
@@ -30,8 +31,8 @@ const (
 	exitUnavailable = exitBlocked
 )
 
-// app is what every subcommand shares: the global flags and the streams.
-type app struct {
+// factory is what every subcommand shares: the global flags and the streams.
+type factory struct {
 	rootFlag, vaultFlag string
 	json                bool
 	verbose             bool
@@ -42,11 +43,13 @@ type app struct {
 	// what it prints through termsafe), for parley's own control
 	// sequences; nil otherwise.
 	tty io.Writer
+
+	svc *app.App // see service
 }
 
 // run is the whole command line: main calls it, and so do the tests.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	a := &factory{stdin: stdin, stdout: stdout, stderr: stderr}
 	var showVersion bool
 	// On a terminal, nothing parley prints (agents' text, records, pages,
 	// JSON) may drive it: every byte goes through termsafe.
@@ -107,7 +110,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commands lists the subcommands, one constructor per file.
-func commands(a *app) []*cobra.Command {
+func commands(a *factory) []*cobra.Command {
 	return []*cobra.Command{
 		newInitCmd(a),
 		newDemoCmd(a),
@@ -133,7 +136,7 @@ func commands(a *app) []*cobra.Command {
 }
 
 // rootDir is the messenger state directory: --root, $PARLEY_ROOT, or .parley.
-func (a *app) rootDir() string {
+func (a *factory) rootDir() string {
 	switch {
 	case a.rootFlag != "":
 		return a.rootFlag
@@ -144,7 +147,7 @@ func (a *app) rootDir() string {
 }
 
 // vaultDir is the vault: --vault, $PARLEY_VAULT, or <root>/vault.
-func (a *app) vaultDir() string {
+func (a *factory) vaultDir() string {
 	switch {
 	case a.vaultFlag != "":
 		return a.vaultFlag
@@ -155,12 +158,29 @@ func (a *app) vaultDir() string {
 }
 
 // config loads <root>/config.json (defaults when it is missing).
-func (a *app) config() (*config.Config, error) {
-	return config.Load(a.rootDir())
+func (a *factory) config() (*config.Config, error) {
+	return a.service().Config()
+}
+
+// service is the service layer for --root and --vault, made on first use
+// (after the flags are parsed) and shared by the command's calls; made
+// again if the root or vault changed (the demo moves to its own).
+func (a *factory) service() *app.App {
+	if a.svc == nil || a.svc.Root() != a.rootDir() || a.svc.Vault() != a.vaultDir() {
+		a.svc = app.New(app.Options{
+			Root: a.rootDir(), Vault: a.vaultDir(), Logger: a.logger(),
+			Notify: func(n app.Notice) {
+				if n.Kind == app.NoticeWaiting {
+					a.warnf("the NATS server does not answer (%v); retrying for up to %v (Ctrl-C to stop)", n.Err, n.Window)
+				}
+			},
+		})
+	}
+	return a.svc
 }
 
 // logger logs to stderr under --verbose and nowhere otherwise.
-func (a *app) logger() *slog.Logger {
+func (a *factory) logger() *slog.Logger {
 	if !a.verbose {
 		return slog.New(slog.DiscardHandler)
 	}
@@ -168,7 +188,7 @@ func (a *app) logger() *slog.Logger {
 }
 
 // emit prints one JSON line under --json.
-func (a *app) emit(v any) error {
+func (a *factory) emit(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -179,12 +199,12 @@ func (a *app) emit(v any) error {
 }
 
 // printf prints human output (not under --json).
-func (a *app) printf(format string, args ...any) {
+func (a *factory) printf(format string, args ...any) {
 	fmt.Fprintf(a.stdout, format, args...)
 }
 
 // warnf prints a one-line warning to stderr.
-func (a *app) warnf(format string, args ...any) {
+func (a *factory) warnf(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "parley: warning: "+format+"\n", args...)
 }
 

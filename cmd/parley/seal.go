@@ -23,7 +23,7 @@ import (
 // witnesses opens what a debate's seal is checked against: the vault and
 // its consensus records (when the vault exists: a read-only command never
 // creates one) and the public key of config.json. close releases them.
-func (a *app) witnesses() (transcripts.Witnesses, func(), error) {
+func (a *factory) witnesses() (transcripts.Witnesses, func(), error) {
 	var w transcripts.Witnesses
 	cfg, err := a.config()
 	if err != nil {
@@ -45,7 +45,7 @@ func (a *app) witnesses() (transcripts.Witnesses, func(), error) {
 
 // audit reads debate id and checks every file it produced against its
 // seal (transcripts.Store.Audit).
-func (a *app) audit(ctx context.Context, st *transcripts.Store, id string) (*transcripts.Transcript, error) {
+func (a *factory) audit(ctx context.Context, st *transcripts.Store, id string) (*transcripts.Transcript, error) {
 	w, done, err := a.witnesses()
 	if err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func (a *app) audit(ctx context.Context, st *transcripts.Store, id string) (*tra
 // integrity audits each debate and returns its integrity in a few words
 // ("verified", "verified so far", "verdict.json differs", …), the same
 // judgement transcripts verify, show and the web pages make.
-func (a *app) integrity(ctx context.Context, st *transcripts.Store, ids []string) (map[string]string, error) {
+func (a *factory) integrity(ctx context.Context, st *transcripts.Store, ids []string) (map[string]string, error) {
 	w, done, err := a.witnesses()
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func (a *app) integrity(ctx context.Context, st *transcripts.Store, ids []string
 // recordSeal checks, for "consensus check", that a record's debate
 // verifies against its seal and that the seal names this record.
 type recordSeal struct {
-	a  *app
+	a  *factory
 	cs *consensus.Store
 }
 
@@ -131,7 +131,7 @@ func (c recordSeal) CheckSeal(ctx context.Context, r *consensus.Record) error {
 
 // writeStore opens the debates of the root for running debates: their
 // seals are signed with config.json's seal.signingKey when it has one.
-func (a *app) writeStore() (*transcripts.Store, error) {
+func (a *factory) writeStore() (*transcripts.Store, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
@@ -155,7 +155,7 @@ func (a *app) writeStore() (*transcripts.Store, error) {
 // user), and a default vault (<root>/vault) that is a symbolic link out of
 // the root: a vault elsewhere is used only when --vault or PARLEY_VAULT
 // names it.
-func (a *app) trustRoot() error {
+func (a *factory) trustRoot() error {
 	root := a.rootDir()
 	if err := trust.Path("the parley root", root); err != nil {
 		return err
@@ -174,7 +174,7 @@ func (a *app) trustRoot() error {
 // newTranscriptsKeygenCmd is "parley transcripts keygen FILE": a new
 // ed25519 key for signing seals, written to FILE (0600, never replaced),
 // and the config.json lines that use it.
-func newTranscriptsKeygenCmd(a *app) *cobra.Command {
+func newTranscriptsKeygenCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "keygen FILE",
 		Short: "Make an ed25519 key that signs every debate's seal, and print the config.json lines that use it",

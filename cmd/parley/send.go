@@ -29,7 +29,7 @@ func typeOK(t string) bool {
 
 // newSendCmd is "parley send --from A --to B [--type T] [--reply-to ID]
 // [--require-live] [TEXT | -]" (SPEC §4: validation before send).
-func newSendCmd(a *app) *cobra.Command {
+func newSendCmd(a *factory) *cobra.Command {
 	var from, to, typ, replyTo string
 	var requireLive bool
 	cmd := &cobra.Command{
@@ -144,7 +144,7 @@ func newSendCmd(a *app) *cobra.Command {
 var errNotActive = errors.New("not_active")
 
 // messageText is TEXT, or standard input for "-" or no argument.
-func messageText(ctx context.Context, a *app, args []string) (string, error) {
+func messageText(ctx context.Context, a *factory, args []string) (string, error) {
 	if len(args) == 1 && args[0] != "-" {
 		if args[0] == "" {
 			return "", usagef("nothing to send: the text is empty")
@@ -182,7 +182,7 @@ func errNotText(what string) error {
 }
 
 // emitMessage prints a message's wire form as one JSON line.
-func emitMessage(a *app, m *inbox.Message) error {
+func emitMessage(a *factory, m *inbox.Message) error {
 	b, err := m.Encode()
 	if err != nil {
 		return err

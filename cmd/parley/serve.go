@@ -18,7 +18,7 @@ import (
 
 // newServeCmd is "parley serve [--addr 127.0.0.1:7420] [--allow-remote]":
 // read-only web pages over the root and the vault (package web).
-func newServeCmd(a *app) *cobra.Command {
+func newServeCmd(a *factory) *cobra.Command {
 	var (
 		addr        string
 		allowRemote bool

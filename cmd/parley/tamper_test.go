@@ -248,7 +248,7 @@ func (e *tamperEnv) get(target string) (int, string) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	a := &app{rootFlag: e.root}
+	a := &factory{rootFlag: e.root}
 	c, err := a.config()
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 )
 
 // newTranscriptsCmd is "parley transcripts list | show ID | verify ID".
-func newTranscriptsCmd(a *app) *cobra.Command {
+func newTranscriptsCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "transcripts",
 		Short: "List, read and verify debate transcripts",
@@ -21,11 +21,11 @@ func newTranscriptsCmd(a *app) *cobra.Command {
 }
 
 // transcriptsCommands lists the subcommands, one file each (transcripts_<name>.go).
-func transcriptsCommands(a *app) []*cobra.Command {
+func transcriptsCommands(a *factory) []*cobra.Command {
 	return []*cobra.Command{newTranscriptsListCmd(a), newTranscriptsShowCmd(a), newTranscriptsVerifyCmd(a), newTranscriptsKeygenCmd(a)}
 }
 
 // store opens the debates of the parley root.
-func (a *app) store() (*transcripts.Store, error) {
+func (a *factory) store() (*transcripts.Store, error) {
 	return transcripts.OpenStore(a.rootDir(), a.logger())
 }

@@ -13,7 +13,7 @@ import (
 
 // newTranscriptsListCmd is "parley transcripts list [--layer L] [--verdict V]
 // [--since DATE|AGE]": the debates under the root, newest first.
-func newTranscriptsListCmd(a *app) *cobra.Command {
+func newTranscriptsListCmd(a *factory) *cobra.Command {
 	var layer, verdict, since string
 	cmd := &cobra.Command{
 		Use:   "list [--layer L] [--verdict V] [--since DATE|AGE]",
@@ -92,7 +92,7 @@ func newTranscriptsListCmd(a *app) *cobra.Command {
 // there is nothing to list: it says so (except under --json, where the
 // list is empty) and returns no store and no error. With no store, the
 // error is what failed.
-func (a *app) listStore() (*transcripts.Store, error) {
+func (a *factory) listStore() (*transcripts.Store, error) {
 	st, err := a.store()
 	if errors.Is(err, fs.ErrNotExist) {
 		if !a.json {

@@ -13,7 +13,7 @@ import (
 // newTranscriptsShowCmd is "parley transcripts show ID [--format
 // text|md|html|json]": a debate as a reader follows it, with the integrity
 // of its transcript (and of its vault page) checked on the way.
-func newTranscriptsShowCmd(a *app) *cobra.Command {
+func newTranscriptsShowCmd(a *factory) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "show ID [--format text|md|html|json]",

@@ -15,7 +15,7 @@ import (
 // session.json, verdict.json, the vault page, the consensus record); exit
 // 0 when all agree, 3 naming each file that differs or is missing and what
 // an intact one would say.
-func newTranscriptsVerifyCmd(a *app) *cobra.Command {
+func newTranscriptsVerifyCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify ID",
 		Short: "Check a debate's transcript, session, verdict, vault page and record against its seal (exit 3 naming the file if tampered)",
@@ -63,7 +63,7 @@ type verifyResult struct {
 }
 
 // printAudit prints the chain and every checked file, one line each.
-func printAudit(a *app, id string, in transcripts.Integrity) {
+func printAudit(a *factory, id string, in transcripts.Integrity) {
 	switch {
 	case !in.Intact:
 		a.printf("%s: TAMPERED at line %d: %s\n", id, in.BadLine, termClean(in.Problem))

@@ -10,7 +10,7 @@ import (
 )
 
 // newVaultCmd is "parley vault": checks of the vault as a whole.
-func newVaultCmd(a *app) *cobra.Command {
+func newVaultCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "vault",
 		Short: "Check the vault: contradicting records, broken links, orphans, stale evidence",
@@ -32,7 +32,7 @@ type lintFinding struct {
 	Differences []string `json:"differences,omitempty"`
 }
 
-func newVaultLintCmd(a *app) *cobra.Command {
+func newVaultLintCmd(a *factory) *cobra.Command {
 	var workspace string
 	cmd := &cobra.Command{
 		Use:   "lint",

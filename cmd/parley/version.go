@@ -74,7 +74,7 @@ func (v buildVersion) String() string {
 }
 
 // printVersion prints the version as one line, or one JSON object under --json.
-func printVersion(a *app) error {
+func printVersion(a *factory) error {
 	v := readVersion()
 	if a.json {
 		return a.emit(v)
@@ -84,7 +84,7 @@ func printVersion(a *app) error {
 }
 
 // newVersionCmd is "parley version", the same as "parley --version".
-func newVersionCmd(a *app) *cobra.Command {
+func newVersionCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print parley's version and the revision it was built from",

@@ -4,40 +4,44 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/jetstream"
 )
 
-// Backend names are the messenger backends a benchmark can run over.
+// Backend names of the messenger backends parley ships; any backend
+// registered with app.RegisterBackend can be measured by its name.
 const (
-	BackendMemory = "memory"             // in this process only
-	BackendFile   = config.TransportFile // inboxes under a root directory
-	BackendNATS   = config.TransportNATS // a NATS JetStream server
+	BackendFile = config.TransportFile // inboxes under a root directory
+	BackendNATS = config.TransportNATS // a NATS JetStream server
 )
 
-// ErrBackend means a backend name the benchmarks do not know, or one that
-// cannot do what was asked (the memory backend between processes).
+// ErrBackend means a messenger backend name that no backend is registered
+// under.
 var ErrBackend = errors.New("unknown messenger backend")
 
-// Backend is a messenger backend by name, with where it lives.
+// Backend is a messenger backend by name, with where it lives. The
+// benchmarks open it as every parley process does, through the root's
+// config.json and app: the processes they start use the same backend.
 type Backend struct {
-	Name    string // BackendMemory, BackendFile or BackendNATS
+	Name    string // a name app.Backends lists: BackendFile, BackendNATS, …
 	NATSURL string // BackendNATS: the server (default jetstream.DefaultURL)
 }
 
-// Check refuses a name the benchmarks do not know.
+// Check refuses a name no backend is registered under.
 func (b Backend) Check() error {
-	switch b.Name {
-	case BackendMemory, BackendFile, BackendNATS:
-		return nil
+	if known := app.Backends(); !slices.Contains(known, b.Name) {
+		return fmt.Errorf("%w: %q (known: %v)", ErrBackend, b.Name, known)
 	}
-	return fmt.Errorf("%w: %q (use %s, %s or %s)", ErrBackend, b.Name, BackendMemory, BackendFile, BackendNATS)
+	return nil
 }
-
-// shared reports whether separate processes reach the same inboxes.
-func (b Backend) shared() bool { return b.Name == BackendFile || b.Name == BackendNATS }
 
 func (b Backend) url() string {
 	if b.NATSURL == "" {
@@ -46,33 +50,37 @@ func (b Backend) url() string {
 	return b.NATSURL
 }
 
-// open is the one place the benchmarks turn a backend name into a
-// transport: root is the file backend's directory. close releases it.
-func (b Backend) open(ctx context.Context, root, client string) (tr inbox.Transport, close func(), err error) {
-	switch b.Name {
-	case BackendMemory:
-		return inbox.NewMemTransport(), func() {}, nil
-	case BackendFile:
-		ft, err := inbox.NewFileTransport(root)
-		if err != nil {
-			return nil, nil, err
-		}
-		return ft, func() { ft.Close() }, nil
-	case BackendNATS:
-		c, err := jetstream.Connect(ctx, jetstream.Config{URL: b.url(), Name: client})
-		if err != nil {
-			return nil, nil, err
-		}
-		return c.Transport(), func() { c.Close() }, nil
+// prepare makes root a parley root whose config.json selects b, for this
+// process and for the parley processes a benchmark starts on it.
+func (b Backend) prepare(root string) error {
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return err
 	}
-	return nil, nil, b.Check()
+	cfg := map[string]any{"transport": b.Name}
+	if b.NATSURL != "" {
+		cfg["nats"] = map[string]any{"url": b.NATSURL}
+	}
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(root, config.FileName), append(data, '\n'), 0o600)
 }
 
-// config is the config.json of a root on which a parley process uses this
-// backend (the file backend: the root's own inboxes, the default).
-func (b Backend) config() map[string]any {
-	if b.Name == BackendNATS {
-		return map[string]any{"transport": config.TransportNATS, "nats": map[string]any{"url": b.url()}}
+// open prepares root for b and opens its messenger there: the one place
+// the benchmarks turn a backend name into a transport.
+func (b Backend) open(ctx context.Context, root string) (inbox.Transport, func(), error) {
+	if err := b.prepare(root); err != nil {
+		return nil, nil, err
 	}
-	return map[string]any{"transport": config.TransportFile}
+	return openRoot(ctx, root)
+}
+
+// openRoot opens the messenger root's config.json selects.
+func openRoot(ctx context.Context, root string) (inbox.Transport, func(), error) {
+	m, err := app.New(app.Options{Root: root}).Messenger(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m.Transport(), m.Close, nil
 }

@@ -55,9 +55,6 @@ func RunDebate(ctx context.Context, o DebateOptions, report func(*DebateResult) 
 		if err := b.Check(); err != nil {
 			return err
 		}
-		if !b.shared() {
-			return fmt.Errorf("%w: %s reaches no other process: agent processes need %s or %s", ErrBackend, b.Name, BackendFile, BackendNATS)
-		}
 		if b.Name == BackendNATS {
 			// Before anything runs: a server that is not there fails at
 			// once, not after the other figures and a connect's retries.

@@ -17,7 +17,6 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -30,16 +29,6 @@ const agentReadyTimeout = 30 * time.Second
 // transcripts under root, spoken by o.AgentPairs pairs of "parley agent
 // run --script" processes on the same messenger, as a user runs them.
 func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root string) (*DebateResult, error) {
-	if err := os.MkdirAll(root, 0o700); err != nil {
-		return nil, err
-	}
-	cfg, err := json.Marshal(b.config())
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(root, config.FileName), cfg, 0o600); err != nil {
-		return nil, err
-	}
 	var nb [4]byte
 	if _, err := rand.Read(nb[:]); err != nil {
 		return nil, err
@@ -47,7 +36,7 @@ func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root 
 	base := binary.BigEndian.Uint32(nb[:])
 	tag := fmt.Sprintf("_%06x", base&0xffffff) // agent names of this run only
 
-	tr, closeTr, err := b.open(ctx, root, "parley bench debate")
+	tr, closeTr, err := b.open(ctx, root)
 	if err != nil {
 		return nil, err
 	}
@@ -134,10 +123,13 @@ func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root 
 
 // describe says what the backend is, for a figure's setup line.
 func (b Backend) describe() string {
-	if b.Name == BackendNATS {
+	switch b.Name {
+	case BackendNATS:
 		return "NATS JetStream transport (" + b.url() + ")"
+	case BackendFile:
+		return "file transport (durable delivery, fsync)"
 	}
-	return "file transport (durable delivery, fsync)"
+	return b.Name + " messenger backend"
 }
 
 func procParticipant(role debate.Role, i int, tag string) debate.Participant {

@@ -1,0 +1,73 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+)
+
+func init() { RegisterBackend(config.TransportFile, openFiles) }
+
+// files is the file messenger: inboxes and the registry under the root.
+type files struct {
+	tr  *inbox.FileTransport
+	reg *registry.Registry
+}
+
+func openFiles(_ context.Context, a *App, cfg *config.Config) (Backend, error) {
+	ttl := time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+	topts := []inbox.FileOption{inbox.WithLogger(a.log)}
+	if ms := cfg.Messenger.ReconcileMs; ms > 0 {
+		topts = append(topts, inbox.WithReconcile(time.Duration(ms)*time.Millisecond))
+	}
+	tr, err := inbox.NewFileTransport(a.root, topts...)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := registry.Open(a.root, tr, registry.WithLogger(a.log), registry.WithTTL(ttl))
+	if err != nil {
+		tr.Close()
+		return nil, err
+	}
+	return &files{tr: tr, reg: reg}, nil
+}
+
+func (f *files) Transport() inbox.Transport { return f.tr }
+func (f *files) Registry() Registry         { return f.reg }
+
+func (f *files) Location(agent string) string {
+	return filepath.Join(f.tr.Dir(), inbox.InboxDir, agent)
+}
+
+func (f *files) Close() {
+	f.reg.Close()
+	f.tr.Close()
+}
+
+func (f *files) Count(ctx context.Context, agent string) (waiting, acked, bad int, err error) {
+	return f.tr.Count(ctx, agent)
+}
+
+func (f *files) Owner(ctx context.Context, agent string) (string, error) {
+	return f.tr.Owner(ctx, agent)
+}
+
+func (f *files) Collect(ctx context.Context, olderThan time.Duration, now time.Time) (inbox.GCStats, error) {
+	st, err := f.tr.GC(ctx, olderThan, now)
+	if err != nil {
+		return st, err
+	}
+	n, err := f.reg.RemoveStaleStaging(ctx, now)
+	st.Staging += n
+	return st, err
+}
+
+var (
+	_ Counter     = (*files)(nil)
+	_ Collector   = (*files)(nil)
+	_ OwnerReader = (*files)(nil)
+)

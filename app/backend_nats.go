@@ -1,0 +1,68 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/jetstream"
+)
+
+func init() { RegisterBackend(config.TransportNATS, openNATS) }
+
+// connectTimeout bounds connecting to a NATS server, beyond the retry
+// window.
+const connectTimeout = 10 * time.Second
+
+// natsBackend is the messenger over a NATS JetStream server.
+type natsBackend struct {
+	c   *jetstream.Conn
+	reg *jetstream.Registry
+	url string
+}
+
+// openNATS connects to the server of the "nats" section. A server that
+// does not answer is waited for as long as every later operation waits
+// for it (nats.retryMs, default jetstream.DefaultRetry), and the App's
+// Notify is told once; cancelling ctx stops the wait.
+func openNATS(ctx context.Context, a *App, cfg *config.Config) (Backend, error) {
+	ttl := time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+	retry := jetstream.DefaultRetry
+	if cfg.NATS.RetryMs > 0 {
+		retry = time.Duration(cfg.NATS.RetryMs) * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(ctx, retry+connectTimeout)
+	defer cancel()
+	c, err := jetstream.Connect(ctx, jetstream.Config{
+		URL: cfg.NATS.URL, Credentials: cfg.NATS.Credentials, Replicas: cfg.NATS.Replicas,
+		Name: "parley", Logger: a.log, Retry: retry,
+		Waiting: func(err error, window time.Duration) {
+			a.notify(Notice{Kind: NoticeWaiting, Err: err, Window: window})
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	url := cfg.NATS.URL
+	if url == "" {
+		url = jetstream.DefaultURL
+	}
+	reg := jetstream.NewRegistry(c, c.Transport(), jetstream.WithTTL(ttl))
+	return &natsBackend{c: c, reg: reg, url: url}, nil
+}
+
+func (n *natsBackend) Transport() inbox.Transport { return n.c.Transport() }
+func (n *natsBackend) Registry() Registry         { return n.reg }
+
+func (n *natsBackend) Location(agent string) string {
+	return jetstream.InboxSubject(agent) + " on " + n.url
+}
+
+func (n *natsBackend) Close() { n.c.Close() }
+
+func (n *natsBackend) Count(ctx context.Context, agent string) (waiting, acked, bad int, err error) {
+	return n.c.Transport().Count(ctx, agent)
+}
+
+var _ Counter = (*natsBackend)(nil)
