@@ -61,9 +61,9 @@ func TestBenchDebateOverBackends(t *testing.T) {
 		t.Errorf("the NATS run made file inboxes: %v", err)
 	}
 
-	for _, bad := range []string{"pigeon", "memory"} {
-		if _, _, code := cli(t, t.TempDir(), "", "bench", "debate", "--backends", bad); code != exitUsage {
-			t.Errorf("--backends %s: exit %d, want %d", bad, code, exitUsage)
+	for _, bad := range [][]string{{"--backends", "pigeon"}, {"--backends", "memory"}, {"--agent-pairs", "0"}, {"--concurrent", "-1"}} {
+		if _, _, code := cli(t, t.TempDir(), "", append([]string{"bench", "debate"}, bad...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
 		}
 	}
 	_, stderr, code := cli(t, t.TempDir(), "", "bench", "debate", "--backends", "nats", "--nats-url", "nats://127.0.0.1:1")
