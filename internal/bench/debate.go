@@ -136,6 +136,9 @@ type DebateResult struct {
 	CoordinatorCPU float64 `json:"coordinator_cpu_s,omitempty"`
 	AgentsCPU      float64 `json:"agents_cpu_s,omitempty"`
 	CPUPerTurn     float64 `json:"cpu_ms_per_turn,omitempty"`
+	// Error is the first failure of a debate that did not complete, when
+	// others did.
+	Error string `json:"error,omitempty"`
 	Bar            string  `json:"bar"`
 	// Pass is nil for a figure reported without a bar.
 	Pass *bool `json:"pass,omitempty"`

@@ -112,6 +112,9 @@ func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root 
 		AgentsCPU: agentsCPU.Seconds(),
 		Bar:       fmt.Sprintf("%d debates complete", o.Concurrent), Pass: judge(true, done == o.Concurrent),
 	}
+	if firstErr != nil {
+		res.Error = firstErr.Error()
+	}
 	if cpuOK {
 		res.CoordinatorCPU = (cpu1 - cpu0).Seconds()
 	}

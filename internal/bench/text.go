@@ -81,6 +81,9 @@ func (r *DebateResult) WriteText(w io.Writer) error {
 	case r.Backend != "":
 		_, err = fmt.Fprintf(w, "debate %-22s %d/%d debates complete, %d turns in %.2f s: %.0f debates/s; turn p50 %.2f ms, p99 %.2f ms; CPU %.2f s here + %.2f s in %d agent processes = %.3f ms/turn  bar: %s  %s\n    %s\n",
 			r.Name, r.Complete, r.Debates, r.Turns, r.Seconds, r.DebatesPerSec, r.TurnP50Ms, r.TurnP99Ms, r.CoordinatorCPU, r.AgentsCPU, r.AgentProcesses, r.CPUPerTurn, r.Bar, verdict, r.Setup)
+		if err == nil && r.Error != "" {
+			_, err = fmt.Fprintf(w, "    the first debate that did not complete: %s\n", r.Error)
+		}
 	case r.Complete > 0 || r.PerTurn == 0:
 		_, err = fmt.Fprintf(w, "debate %-22s %d/%d debates complete, %d turns in %.2f s (%.0f debates/s)  bar: %s  %s\n    %s\n",
 			r.Name, r.Complete, r.Debates, r.Turns, r.Seconds, float64(r.Complete)/r.Seconds, r.Bar, verdict, r.Setup)
