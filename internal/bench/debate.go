@@ -139,7 +139,7 @@ type DebateResult struct {
 	// Error is the first failure of a debate that did not complete, when
 	// others did.
 	Error string `json:"error,omitempty"`
-	Bar            string  `json:"bar"`
+	Bar   string `json:"bar"`
 	// Pass is nil for a figure reported without a bar.
 	Pass *bool `json:"pass,omitempty"`
 }
