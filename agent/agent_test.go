@@ -45,7 +45,7 @@ func TestParseSpec(t *testing.T) {
 		}
 	}
 	a := DefaultAdapters()
-	if r, err := a.New(Spec{KindOpenAI, "llama3.1:8b"}); err != nil || r.(*OpenAI).cfg.Model != "llama3.1:8b" || r.(*OpenAI).endpoint != DefaultOpenAIBaseURL+"/chat/completions" {
+	if r, err := a.New(Spec{KindOpenAI, "llama3.1:8b"}); err != nil || r.(*LLM).Client().(*OpenAIClient).cfg.Model != "llama3.1:8b" || r.(*LLM).Client().(*OpenAIClient).endpoint != DefaultOpenAIBaseURL+"/chat/completions" {
 		t.Errorf("openai: %v", err)
 	}
 	if _, err := a.New(Spec{"carrier-pigeon", "m"}); !errors.Is(err, ErrBadSpec) {

@@ -15,14 +15,19 @@ var (
 	// ErrMalformedReply means a model's reply that holds no usable
 	// debate_turn JSON object.
 	ErrMalformedReply = errors.New("malformed model reply")
-	// ErrEndpoint means an OpenAI-compatible endpoint that answered with an
-	// error status (see *HTTPError) or something other than a chat
-	// completion.
-	ErrEndpoint = errors.New("openai endpoint error")
-	// ErrUnreachable means an endpoint that could not be reached or did not
-	// answer in time.
-	ErrUnreachable = errors.New("openai endpoint unreachable")
+	// ErrEndpoint means a model endpoint that answered with an error (for
+	// the openai client an error status, see *HTTPError) or with something
+	// other than a chat completion.
+	ErrEndpoint = errors.New("model endpoint error")
+	// ErrUnreachable means a model endpoint that could not be reached or
+	// did not answer in time. A ChatClient's error that wraps it and is not
+	// Retryable ends the turn as unavailable.
+	ErrUnreachable = errors.New("model endpoint unreachable")
 	// ErrBadTemplate means a prompt template that does not parse or execute,
 	// or an override file with an unknown name.
 	ErrBadTemplate = errors.New("invalid prompt template")
 )
+
+// ErrParentGone means the process that started this one has already ended
+// (WatchParent).
+var ErrParentGone = errors.New("the parent process has ended")

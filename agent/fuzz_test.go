@@ -98,3 +98,31 @@ func FuzzParseModelReply(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeCompletion: whatever an endpoint answers with a 2xx, the
+// openai client returns text and usage, or an error the loop understands
+// (ErrEndpoint: not a chat completion; ErrMalformedReply: cut before any
+// text), never a panic; and an error body always reads as one line.
+func FuzzDecodeCompletion(f *testing.F) {
+	for _, s := range []string{
+		`{"choices":[{"message":{"content":"hi"}}],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}`,
+		`{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"image","text":"b"}]}}]}`,
+		`{"choices":[{"message":{"content":null,"reasoning_content":"r"},"finish_reason":"length"}]}`,
+		`{"choices":[{"message":{"content":""},"finish_reason":"length"}],"usage":{"completion_tokens":-9}}`,
+		`{"error":{"message":"bad\nkey"}}`, `{"error":"x"}`, `<html>nope</html>`, `{"choices":[]}`, `null`, "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, _, err := decodeCompletion(data)
+		if err != nil && !errors.Is(err, ErrEndpoint) && !errors.Is(err, ErrMalformedReply) {
+			t.Fatalf("error %v is neither ErrEndpoint nor ErrMalformedReply", err)
+		}
+		if err != nil && text != "" {
+			t.Fatalf("text %q with error %v", text, err)
+		}
+		if msg := errorMessage(data); strings.ContainsAny(msg, "\n\r") {
+			t.Fatalf("error message on several lines: %q", msg)
+		}
+	})
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -23,24 +22,21 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-// Defaults of the openai adapter.
+// Defaults of the openai client.
 const (
 	DefaultOpenAIBaseURL  = "http://127.0.0.1:11434/v1" // Ollama's
 	DefaultRequestTimeout = 120 * time.Second
-	// MinCompletionTokens is the least max_tokens a request asks for, so
-	// that a tiny turn allowance still leaves room for the JSON object.
-	MinCompletionTokens = 256
 	// MaxResponseBytes bounds an HTTP response body.
 	MaxResponseBytes = 4 << 20
 	// maxRetryAfter caps what a server's Retry-After may make us wait.
 	maxRetryAfter = 60 * time.Second
-	backoffBase   = 500 * time.Millisecond
-	backoffCap    = 8 * time.Second
 )
 
-// OpenAIConfig says how an OpenAI adapter reaches its model.
+// OpenAIConfig says how the openai agent reaches its model: the client's
+// settings (BaseURL … JSONMode, HTTPClient) and the turn loop's
+// (MaxRetries, CountTotal, Prompts).
 type OpenAIConfig struct {
-	// BaseURL is the API base up to and including /v1; the adapter posts
+	// BaseURL is the API base up to and including /v1; the client posts
 	// to BaseURL + "/chat/completions". Default DefaultOpenAIBaseURL.
 	BaseURL string
 	// Model is the model name sent with every request (the ARG of
@@ -77,30 +73,60 @@ type OpenAIConfig struct {
 	Logger *slog.Logger
 }
 
-// OpenAI is the openai adapter: it answers a turn_request by asking an
-// OpenAI-compatible chat-completions endpoint (Ollama, llama.cpp, vLLM, MLX
-// servers, OpenAI) for a debate_turn JSON object. It is safe for
-// concurrent use.
-type OpenAI struct {
+func init() {
+	RegisterProvider(KindOpenAI, Provider{
+		Defaults: ChatSettings{BaseURL: DefaultOpenAIBaseURL, RequestTimeout: DefaultRequestTimeout},
+		Client: func(model string, s ChatSettings) (ChatClient, error) {
+			key := ""
+			if s.APIKeyEnv != "" {
+				key = os.Getenv(s.APIKeyEnv)
+			}
+			return NewOpenAIClient(OpenAIConfig{
+				BaseURL: s.BaseURL, Model: model, APIKey: key, APIKeyEnv: s.APIKeyEnv, Temperature: s.Temperature,
+				MaxTokens: s.MaxTokens, RequestTimeout: s.RequestTimeout, MaxRetries: s.MaxRetries, JSONMode: s.JSONMode,
+			})
+		},
+	})
+}
+
+// NewOpenAI returns the openai agent: the turn loop (LLM) over an
+// OpenAIClient. It does not contact the server (see Probe).
+func NewOpenAI(cfg OpenAIConfig) (*LLM, error) {
+	c, err := NewOpenAIClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return NewLLM(c, LLMConfig{Kind: KindOpenAI, Prompts: cfg.Prompts, MaxRetries: cfg.MaxRetries, CountTotal: cfg.CountTotal, Logger: log.With("model", c.cfg.Model)})
+}
+
+// OpenAIClient is the ChatClient of an OpenAI-compatible chat-completions
+// endpoint (Ollama, llama.cpp, vLLM, MLX servers, OpenAI): one POST per
+// Chat, no retries of its own. It is the one place that knows HTTP: which
+// URLs are accepted, which statuses are worth another try, what a refused
+// key or a wrong base URL means. It is safe for concurrent use.
+type OpenAIClient struct {
 	cfg      OpenAIConfig
 	endpoint string
 	client   *http.Client
-	log      *slog.Logger
 
 	// answered is set once the endpoint gave any HTTP answer: until then
 	// a refused connection or an unknown host is not retried.
 	answered atomic.Bool
-
-	// Seams for tests: how a backoff delay is waited, and the jitter.
-	sleep  func(ctx context.Context, d time.Duration) error
-	jitter func() float64
 }
 
-var _ Responder = (*OpenAI)(nil)
+var (
+	_ ChatClient    = (*OpenAIClient)(nil)
+	_ ChatDiagnoser = (*OpenAIClient)(nil)
+	_ Prober        = (*OpenAIClient)(nil)
+)
 
-// NewOpenAI checks cfg and returns the adapter. It does not contact the
-// server (see Probe).
-func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
+// NewOpenAIClient checks cfg (a model name; an http or https base URL) and
+// returns the client. It does not contact the server (see Probe).
+func NewOpenAIClient(cfg OpenAIConfig) (*OpenAIClient, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, fmt.Errorf("%w: openai needs a model name (openai:MODEL)", ErrBadSpec)
 	}
@@ -117,38 +143,11 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.MaxRetries < 0 {
 		cfg.MaxRetries = 0
 	}
-	if cfg.Prompts == nil {
-		if cfg.Prompts, err = LoadPrompts(""); err != nil {
-			return nil, err
-		}
+	c := &OpenAIClient{cfg: cfg, endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions", client: cfg.HTTPClient}
+	if c.client == nil {
+		c.client = &http.Client{}
 	}
-	o := &OpenAI{
-		cfg:      cfg,
-		endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions",
-		client:   cfg.HTTPClient,
-		log:      cfg.Logger,
-		sleep:    sleepCtx,
-		jitter:   rand.Float64,
-	}
-	if o.client == nil {
-		o.client = &http.Client{}
-	}
-	if o.log == nil {
-		o.log = slog.New(slog.DiscardHandler)
-	}
-	o.log = o.log.With("model", cfg.Model)
-	return o, nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return c, nil
 }
 
 // HTTPError is an error status from the endpoint.
@@ -188,7 +187,8 @@ func (e *HTTPError) message() string {
 // Unwrap makes every HTTPError an ErrEndpoint.
 func (e *HTTPError) Unwrap() error { return ErrEndpoint }
 
-// retryable reports whether the status is worth another try.
+// retryable reports whether the status is worth another try: 408, 409,
+// 429 and 5xx.
 func (e *HTTPError) retryable() bool {
 	switch e.StatusCode {
 	case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooManyRequests:
@@ -197,21 +197,13 @@ func (e *HTTPError) retryable() bool {
 	return e.StatusCode >= 500
 }
 
-// Usage is the token usage a response reports.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-}
-
-type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
+// Retry makes the retryable statuses Retryable, after the server's
+// Retry-After.
+func (e *HTTPError) Retry() (bool, time.Duration) { return e.retryable(), e.RetryAfter }
 
 type chatRequest struct {
 	Model          string        `json:"model"`
-	Messages       []chatMessage `json:"messages"`
+	Messages       []ChatMessage `json:"messages"`
 	Temperature    float64       `json:"temperature"`
 	MaxTokens      int           `json:"max_tokens,omitempty"`
 	Stream         bool          `json:"stream"`
@@ -220,151 +212,41 @@ type chatRequest struct {
 	} `json:"response_format,omitempty"`
 }
 
-// Respond answers req. An endpoint that cannot be used (it refuses the
-// key, does not exist, keeps failing after the retries, cannot be reached)
-// is a *debate.UnavailableError, which a Runner sends to the coordinator
-// as a turn_unavailable reply. Any other turn that cannot be had (the
-// model's reply is malformed after one re-ask) is answered with a reply
-// the coordinator rejects — no position, objecting — whose text says why,
-// so that the coordinator asks once more and then forfeits the turn
-// instead of waiting for its deadline; the reason is logged. When ctx ends
-// first, Respond returns ctx's error and sends nothing.
-func (o *OpenAI) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
-	t, err := o.Turn(ctx, req)
-	if err == nil {
-		return &Reply{Turn: t}, nil
-	}
-	if ctx.Err() != nil {
-		return nil, err
-	}
-	if u := o.Unavailable(err); u != nil {
-		o.log.Warn("the endpoint cannot be used", "request_id", req.RequestID, "err", err)
-		return nil, u
-	}
-	o.log.Warn("the turn failed; answering with a reply the coordinator rejects", "request_id", req.RequestID, "err", err)
-	return &Reply{Turn: &debate.Turn{
-		DebateID: req.DebateID, Round: req.Round, Role: req.Role, EvidenceRefs: []string{},
-		ConfidenceChange: -1, Text: "The openai agent could not produce a turn: " + err.Error(),
-	}}, nil
-}
-
-// Turn asks the model for req's turn: the prompts rendered from the
-// templates, one request (retried on 429, 5xx and transport errors), the
-// reply parsed by ParseModelReply, and a malformed reply re-asked once. The
-// turn's tokens are the usage of every request it took (completion tokens,
-// or total with CountTotal); 0 when the server reports no usage, so that
-// the coordinator estimates. Errors wrap ErrMalformedReply, ErrEndpoint
-// (*HTTPError), ErrUnreachable, or ctx's error.
-func (o *OpenAI) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, error) {
-	system, user, err := o.cfg.Prompts.Turn(req)
-	if err != nil {
-		return nil, err
-	}
-	msgs := []chatMessage{{Role: "system", Content: system}, {Role: "user", Content: user}}
-	tokens := 0
-	for ask := 1; ; ask++ {
-		content, usage, err := o.complete(ctx, msgs, req.Budget.TokensThisTurn)
-		if err != nil {
-			return nil, err
-		}
-		if o.cfg.CountTotal {
-			tokens += max(usage.TotalTokens, usage.PromptTokens+usage.CompletionTokens)
-		} else {
-			tokens += usage.CompletionTokens
-		}
-		t, perr := ParseModelReply(content, req)
-		if perr == nil {
-			t.Tokens = tokens
-			return t, nil
-		}
-		if ask == 2 {
-			return nil, fmt.Errorf("%w (after one re-ask)", perr)
-		}
-		problem := strings.TrimPrefix(perr.Error(), ErrMalformedReply.Error()+": ")
-		o.log.Info("re-asking after a reply that could not be used", "request_id", req.RequestID, "problem", problem)
-		again, err := o.cfg.Prompts.Reask(req, problem)
-		if err != nil {
-			return nil, err
-		}
-		msgs = append(msgs, chatMessage{Role: "assistant", Content: clipBytes(content, 8<<10)}, chatMessage{Role: "user", Content: again})
-	}
-}
-
-func clipBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
-}
-
-// complete posts one chat completion, with retries, and returns the reply
-// text and its usage.
-func (o *OpenAI) complete(ctx context.Context, msgs []chatMessage, allowance int) (string, Usage, error) {
-	body := chatRequest{Model: o.cfg.Model, Messages: msgs, Temperature: o.cfg.Temperature, MaxTokens: o.cfg.MaxTokens}
+// Chat posts one chat completion and returns the reply text and its
+// usage. Its errors are an *HTTPError (Retryable for 408, 409, 429 and
+// 5xx), an ErrUnreachable transport failure (Retryable, except a refused
+// connection or an unknown host while the endpoint has never answered: a
+// server that is not running fails fast), an ErrEndpoint for an answer
+// that is not a chat completion, an ErrMalformedReply for a reply cut
+// before any text, or ctx's error.
+func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
+	body := chatRequest{Model: c.cfg.Model, Messages: req.Messages, Temperature: c.cfg.Temperature, MaxTokens: c.cfg.MaxTokens}
 	if body.MaxTokens == 0 {
-		body.MaxTokens = max(allowance, MinCompletionTokens)
+		body.MaxTokens = max(req.MaxTokens, MinCompletionTokens)
 	}
-	if o.cfg.JSONMode {
+	if c.cfg.JSONMode {
 		body.ResponseFormat = &struct {
 			Type string `json:"type"`
 		}{"json_object"}
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return "", Usage{}, err
+		return ChatReply{}, err
 	}
-	var last error
-	for try := 0; ; try++ {
-		content, usage, wait, err := o.once(ctx, payload)
-		if err == nil {
-			return content, usage, nil
-		}
-		if ctx.Err() != nil {
-			return "", Usage{}, fmt.Errorf("%w (last error: %v)", ctx.Err(), orNil(last, err))
-		}
-		var he *HTTPError
-		retry := errors.Is(err, ErrUnreachable) || (errors.As(err, &he) && he.retryable())
-		if retry && !o.answered.Load() && refused(err) {
-			// Nothing ever answered there: a server that is not running,
-			// or a host that does not exist. Fail fast.
-			return "", Usage{}, err
-		}
-		if !retry {
-			return "", Usage{}, err
-		}
-		last = err
-		if try >= o.cfg.MaxRetries {
-			return "", Usage{}, fmt.Errorf("%w (gave up after %d retries)", err, try)
-		}
-		delay := wait
-		if delay <= 0 {
-			d := min(backoffCap, backoffBase<<try)
-			delay = d/2 + time.Duration(o.jitter()*float64(d/2))
-		}
-		// A wait that would pass the turn's deadline ends with it: the
-		// coordinator then forfeits the turn for its deadline (TIMEOUT),
-		// which is what an endpoint that stays down amounts to.
-		o.log.Info("retrying", "try", try+1, "delay", delay, "err", err)
-		if err := o.sleep(ctx, delay); err != nil {
-			return "", Usage{}, fmt.Errorf("%w (last error: %v)", err, last)
-		}
+	content, usage, err := c.once(ctx, payload)
+	if err != nil {
+		return ChatReply{}, err
 	}
+	return ChatReply{Content: content, Usage: usage}, nil
 }
 
-func orNil(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
-// once makes one request. wait is the server's Retry-After, if any.
-func (o *OpenAI) once(ctx context.Context, payload []byte) (content string, usage Usage, wait time.Duration, err error) {
+// once makes one request.
+func (o *OpenAIClient) once(ctx context.Context, payload []byte) (content string, usage Usage, err error) {
 	rctx, cancel := context.WithTimeout(ctx, o.cfg.RequestTimeout)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, o.endpoint, bytes.NewReader(payload))
 	if err != nil {
-		return "", Usage{}, 0, err
+		return "", Usage{}, err
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
@@ -374,34 +256,35 @@ func (o *OpenAI) once(ctx context.Context, payload []byte) (content string, usag
 	resp, err := o.client.Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", Usage{}, 0, ctx.Err()
+			return "", Usage{}, ctx.Err()
 		}
 		if rctx.Err() != nil {
-			return "", Usage{}, 0, fmt.Errorf("%w: %s: no answer within the request timeout (%v)", ErrUnreachable, o.endpoint, o.cfg.RequestTimeout)
+			return "", Usage{}, &unreachableError{err: fmt.Errorf("%s: no answer within the request timeout (%v)", o.endpoint, o.cfg.RequestTimeout)}
 		}
-		return "", Usage{}, 0, &unreachableError{url: o.endpoint, err: err}
+		// Nothing ever answered there and nothing listens (a server that
+		// is not running, a host that does not exist): not worth a retry.
+		return "", Usage{}, &unreachableError{err: err, final: !o.answered.Load() && refused(err)}
 	}
 	defer resp.Body.Close()
 	o.answered.Store(true)
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", Usage{}, 0, ctx.Err()
+			return "", Usage{}, ctx.Err()
 		}
-		return "", Usage{}, 0, fmt.Errorf("%w: reading the response of %s: %v", ErrUnreachable, o.endpoint, err)
+		return "", Usage{}, &unreachableError{err: fmt.Errorf("reading the response of %s: %v", o.endpoint, err)}
 	}
 	if resp.StatusCode/100 != 2 {
-		he := &HTTPError{URL: o.endpoint, StatusCode: resp.StatusCode, Message: errorMessage(data), RetryAfter: retryAfter(resp.Header, time.Now())}
-		return "", Usage{}, he.RetryAfter, he
+		return "", Usage{}, &HTTPError{URL: o.endpoint, StatusCode: resp.StatusCode, Message: errorMessage(data), RetryAfter: retryAfter(resp.Header, time.Now())}
 	}
 	if len(data) > MaxResponseBytes {
-		return "", Usage{}, 0, fmt.Errorf("%w: %s sent more than %d bytes", ErrEndpoint, o.endpoint, MaxResponseBytes)
+		return "", Usage{}, fmt.Errorf("%w: %s sent more than %d bytes", ErrEndpoint, o.endpoint, MaxResponseBytes)
 	}
 	content, usage, err = decodeCompletion(data)
 	if err != nil {
-		return "", Usage{}, 0, fmt.Errorf("%s: %w", o.endpoint, err)
+		return "", Usage{}, fmt.Errorf("%s: %w", o.endpoint, err)
 	}
-	return content, usage, 0, nil
+	return content, usage, nil
 }
 
 // decodeCompletion reads a chat-completions response tolerantly: the
@@ -532,7 +415,7 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 // Probe tells whether the endpoint answers at all: a GET of BaseURL/models
 // that gets any HTTP response counts as reachable (some servers do not
 // serve /models); a transport error is ErrUnreachable.
-func (o *OpenAI) Probe(ctx context.Context) error {
+func (o *OpenAIClient) Probe(ctx context.Context) error {
 	u := strings.TrimRight(o.cfg.BaseURL, "/") + "/models"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -556,11 +439,12 @@ func (o *OpenAI) Probe(ctx context.Context) error {
 var errNotCompletion = fmt.Errorf("%w", ErrEndpoint)
 
 // unreachableError is a request that got no HTTP answer (connection
-// refused, DNS, a reset): it is ErrUnreachable and keeps the transport's
-// error underneath.
+// refused, DNS, a reset, the request timeout): it is ErrUnreachable and
+// keeps the transport's error underneath. It is worth a retry unless
+// final.
 type unreachableError struct {
-	url string
-	err error
+	err   error
+	final bool
 }
 
 func (e *unreachableError) Error() string {
@@ -568,6 +452,9 @@ func (e *unreachableError) Error() string {
 }
 
 func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.err} }
+
+// Retry: a transport failure may go away, unless nothing ever answered.
+func (e *unreachableError) Retry() (bool, time.Duration) { return !e.final, 0 }
 
 // refused reports a transport error that means nothing listens there: a
 // refused connection or a host name that does not resolve.
@@ -582,7 +469,7 @@ func refused(err error) bool {
 // path tried), 5xx and 408/409/429 once the retries ran out, and an
 // endpoint that cannot be reached. Anything else (a malformed reply, a
 // cancelled context, a 400) is nil.
-func (o *OpenAI) Unavailable(err error) *debate.UnavailableError {
+func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil
 	}
@@ -625,7 +512,7 @@ func (o *OpenAI) Unavailable(err error) *debate.UnavailableError {
 }
 
 // keyHint says which API key was refused and what to do about it.
-func (o *OpenAI) keyHint() string {
+func (o *OpenAIClient) keyHint() string {
 	env := o.cfg.APIKeyEnv
 	switch {
 	case env == "":

@@ -17,7 +17,7 @@ import (
 
 // newFake starts a fake endpoint and an adapter pointed at it whose
 // backoff waits are recorded instead of slept.
-func newFake(t *testing.T, cfg OpenAIConfig, respond func(r *openaitest.Request) openaitest.Response) (*OpenAI, *openaitest.Server, *[]time.Duration) {
+func newFake(t *testing.T, cfg OpenAIConfig, respond func(r *openaitest.Request) openaitest.Response) (*LLM, *openaitest.Server, *[]time.Duration) {
 	t.Helper()
 	srv := openaitest.New(t, respond)
 	cfg.BaseURL = srv.URL()
@@ -473,5 +473,71 @@ func BenchmarkParseModelReply(b *testing.B) {
 		if _, err := ParseModelReply(content, req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The openai client alone, as the turn loop sees it: one request per Chat,
+// and each failure says whether it is worth another try (and after how
+// long) through Retryable, never through its text.
+func TestOpenAIClientTellsTheLoopWhatToRetry(t *testing.T) {
+	t.Parallel()
+	answers := map[string]openaitest.Response{
+		"ok":   openaitest.Reply("fine", 11, 22),
+		"503":  {Status: 503, Body: `{"error":{"message":"warming up"}}`, Header: http.Header{"Retry-After": {"7"}}},
+		"429":  openaitest.Status(429, "slow down"),
+		"400":  openaitest.Status(400, "bad request"),
+		"401":  openaitest.Status(401, "bad key"),
+		"html": {Body: "<html>hello</html>"},
+	}
+	var mu sync.Mutex
+	next := "ok"
+	srv := openaitest.New(t, func(*openaitest.Request) openaitest.Response { mu.Lock(); defer mu.Unlock(); return answers[next] })
+	c, err := NewOpenAIClient(OpenAIConfig{BaseURL: srv.URL(), Model: "m", MaxTokens: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		answer string
+		again  bool
+		after  time.Duration
+		isErr  error
+	}{
+		{"503", true, 7 * time.Second, ErrEndpoint},
+		{"429", true, 0, ErrEndpoint},
+		{"400", false, 0, ErrEndpoint},
+		{"401", false, 0, ErrEndpoint},
+		{"html", false, 0, ErrEndpoint},
+	} {
+		mu.Lock()
+		next = tc.answer
+		mu.Unlock()
+		_, err := c.Chat(context.Background(), ChatRequest{Messages: []ChatMessage{{Role: ChatUser, Content: "hi"}}, MaxTokens: 10})
+		again, after := retry(err)
+		if !errors.Is(err, tc.isErr) || again != tc.again || after != tc.after {
+			t.Errorf("%s: %v: retry %v after %v, want %v after %v", tc.answer, err, again, after, tc.again, tc.after)
+		}
+	}
+	mu.Lock()
+	next = "ok"
+	mu.Unlock()
+	rep, err := c.Chat(context.Background(), ChatRequest{Messages: []ChatMessage{{Role: ChatUser, Content: "hi"}}, MaxTokens: 10})
+	if err != nil || rep.Content != "fine" || rep.Usage.CompletionTokens != 22 {
+		t.Fatalf("%+v %v", rep, err)
+	}
+	rs := srv.Requests()
+	if len(rs) != 6 || rs[5].MaxTokens != MinCompletionTokens {
+		t.Fatalf("%d requests, the last %+v", len(rs), rs[len(rs)-1])
+	}
+	// The endpoint has answered: a refused connection now is worth a
+	// retry (a server restarting), where on first contact it is not.
+	srv.Close()
+	_, err = c.Chat(context.Background(), ChatRequest{MaxTokens: 10})
+	if again, _ := retry(err); !errors.Is(err, ErrUnreachable) || !again {
+		t.Fatalf("after an answer: %v, retry %v", err, again)
+	}
+	fresh, _ := NewOpenAIClient(OpenAIConfig{BaseURL: srv.URL(), Model: "m"})
+	_, err = fresh.Chat(context.Background(), ChatRequest{MaxTokens: 10})
+	if again, _ := retry(err); !errors.Is(err, ErrUnreachable) || again {
+		t.Fatalf("first contact: %v, retry %v", err, again)
 	}
 }

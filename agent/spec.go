@@ -62,19 +62,14 @@ type Factory func(arg string) (Responder, error)
 // Adapters maps adapter kinds to their factories.
 type Adapters map[string]Factory
 
-// DefaultAdapters returns the adapters this build provides. Its openai
-// adapter uses the defaults (DefaultOpenAIBaseURL, no API key); replace it
-// with WithOpenAI to use settings from config.json.
-func DefaultAdapters() Adapters {
-	return Adapters{
-		KindScript: func(arg string) (Responder, error) { return LoadScript(arg) },
-		KindExec:   func(arg string) (Responder, error) { return &Exec{Command: arg}, nil },
-		KindOpenAI: func(arg string) (Responder, error) { return NewOpenAI(OpenAIConfig{Model: arg}) },
-	}
-}
+// DefaultAdapters returns the adapters this build provides: script, exec,
+// and every registered chat provider with its defaults (for openai,
+// DefaultOpenAIBaseURL and no API key). Configure makes them with the
+// caller's settings.
+func DefaultAdapters() Adapters { return Configure(AdapterOptions{}) }
 
-// WithOpenAI returns a copy of a whose openai adapter builds its
-// configuration for a model with settings.
+// WithOpenAI returns a copy of a whose openai adapter is made from the
+// configuration settings gives for a model.
 func (a Adapters) WithOpenAI(settings func(model string) (OpenAIConfig, error)) Adapters {
 	out := Adapters{}
 	for k, f := range a {
@@ -92,12 +87,10 @@ func (a Adapters) WithOpenAI(settings func(model string) (OpenAIConfig, error)) 
 }
 
 // Prober is a Responder that can tell, before a debate, whether what it
-// answers with is reachable (the openai adapter's server).
+// answers with is reachable (a chat provider's server).
 type Prober interface {
 	Probe(ctx context.Context) error
 }
-
-var _ Prober = (*OpenAI)(nil)
 
 // New makes the Responder for spec. A kind parley documents but this build
 // lacks fails with ErrUnavailable; an unknown kind with ErrBadSpec; "@NAME"

@@ -11,6 +11,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 )
 
@@ -305,5 +306,29 @@ func TestLoadOfARootThatIsAFile(t *testing.T) {
 	_, err := Load(root)
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "not a directory") || !strings.Contains(err.Error(), "--root") {
 		t.Fatalf("err = %v, want ErrInvalid saying the root is not a directory and what to give --root", err)
+	}
+}
+
+// The openai section is the openai provider's settings, model by model;
+// other chat providers have no section here and keep their defaults.
+func TestChatSettings(t *testing.T) {
+	t.Parallel()
+	c, err := Parse([]byte(`{"openai":{"baseUrl":"http://127.0.0.1:8080/v1","apiKeyEnv":"LOCAL_KEY","maxRetries":3,"jsonMode":true,
+		"models":{"judge-7b":{"requestTimeoutMs":5000,"countTokens":"total","temperature":0.7,"maxTokens":900}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := c.ChatSettings(agent.KindOpenAI, "judge-7b")
+	want := agent.ChatSettings{BaseURL: "http://127.0.0.1:8080/v1", APIKeyEnv: "LOCAL_KEY", Temperature: 0.7, MaxTokens: 900,
+		RequestTimeout: 5 * time.Second, MaxRetries: 3, CountTotal: true, JSONMode: true}
+	if !ok || s != want {
+		t.Fatalf("judge-7b: %+v %v, want %+v", s, ok, want)
+	}
+	s, ok = c.ChatSettings(agent.KindOpenAI, "other")
+	if !ok || s.CountTotal || s.Temperature != DefaultTemperature || s.RequestTimeout != DefaultRequestTimeoutMs*time.Millisecond {
+		t.Fatalf("other: %+v %v", s, ok)
+	}
+	if s, ok := c.ChatSettings("another-provider", "judge-7b"); ok || s != (agent.ChatSettings{}) {
+		t.Fatalf("another provider: %+v %v", s, ok)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
@@ -185,6 +186,21 @@ func (o *OpenAI) Endpoint(model string) OpenAIEndpoint {
 		over(m)
 	}
 	return e
+}
+
+// ChatSettings are the settings of model for the chat provider kind, for
+// agent.Configure: the openai section's Endpoint for "openai" (ok); other
+// providers have no section here (ok false: their own defaults).
+func (c *Config) ChatSettings(kind, model string) (agent.ChatSettings, bool) {
+	if kind != agent.KindOpenAI {
+		return agent.ChatSettings{}, false
+	}
+	e := c.OpenAI.Endpoint(model)
+	return agent.ChatSettings{
+		BaseURL: e.BaseURL, APIKeyEnv: e.APIKeyEnv, Temperature: *e.Temperature, MaxTokens: e.MaxTokens,
+		RequestTimeout: time.Duration(e.RequestTimeoutMs) * time.Millisecond, MaxRetries: *e.MaxRetries,
+		CountTotal: e.CountTokens == CountTotal, JSONMode: *e.JSONMode,
+	}, true
 }
 
 // Resolve makes path, a relative path of config.json, relative to root;

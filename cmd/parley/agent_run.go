@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -101,7 +100,7 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 	f.StringVar(&execCmd, "exec", "", "command run per turn with sh -c")
 	f.StringVar(&script, "script", "", "JSON script of turns")
 	f.StringVar(&openaiModel, "openai", "", "model served by the OpenAI-compatible endpoint of config.json (openai.baseUrl)")
-	f.StringVar(&spec, "spec", "", "any agent spec, e.g. script:FILE or openai:MODEL")
+	f.StringVar(&spec, "spec", "", "any agent spec, e.g. script:FILE, openai:MODEL or another chat provider's KIND:MODEL")
 	f.StringVar(&sessionID, "session-id", "", "registry session id (default: a new one)")
 	f.BoolVar(&exitWithParent, "exit-with-parent", false, "stop when the process that started this one ends")
 	f.IntVar(&parentPID, "parent-pid", 0, "with --exit-with-parent: the pid of that process (default: the parent found at start)")
@@ -124,33 +123,14 @@ func (a *factory) runAgent(ctx context.Context, name string, role debate.Role, s
 	// the caller did not arrange for it (a test binary standing in for parley).
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	if parent != 0 {
-		if os.Getppid() != parent {
+		var stop func()
+		if ctx, stop, err = agent.WatchParent(ctx, parent); err != nil {
 			// The parent died before this process looked: nothing to serve.
 			a.warnf("the process that started this agent (pid %d) has ended; %s does not start", parent, name)
 			return nil
 		}
-		stop := make(chan struct{})
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			t := time.NewTicker(100 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					if os.Getppid() != parent {
-						cancel()
-						return
-					}
-				}
-			}
-		}()
-		defer func() { close(stop); <-done }()
+		defer stop()
 	}
 	reg := &agent.SessionRegistry{Registrar: m.reg, SessionID: sessionID, Model: sp.String()}
 	r := &agent.Runner{

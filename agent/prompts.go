@@ -14,11 +14,12 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-// The prompt templates of the openai adapter: a system prompt per role and
-// layer ("<role>-<layer>.tmpl"), the turn prompt ("turn.tmpl"), the reply
-// contract it includes ("contract.tmpl") and the re-ask after a reply that
-// could not be used ("reask.tmpl"). They are text/template files executed
-// with a PromptData.
+// The prompt templates of the chat agents (the LLM turn loop, whatever the
+// provider): a system prompt per role and layer ("<role>-<layer>.tmpl"),
+// the turn prompt ("turn.tmpl"), the reply contract it includes
+// ("contract.tmpl") and the re-ask after a reply that could not be used
+// ("reask.tmpl"). They are text/template files executed with a
+// PromptData.
 //
 //go:embed prompts/*.tmpl
 var promptFS embed.FS

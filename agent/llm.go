@@ -1,0 +1,293 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// Bounds of the turn loop.
+const (
+	// MinCompletionTokens is the least max_tokens a request asks for, so
+	// that a tiny turn allowance still leaves room for the JSON object.
+	MinCompletionTokens = 256
+	backoffBase         = 500 * time.Millisecond
+	backoffCap          = 8 * time.Second
+	// maxEchoBytes bounds the malformed reply shown back to the model.
+	maxEchoBytes = 8 << 10
+	// maxUsageTokens bounds a usage count a server reports, and a turn's
+	// sum of them.
+	maxUsageTokens = 1 << 30
+)
+
+// LLMConfig says how the turn loop asks a model.
+type LLMConfig struct {
+	// Kind names the provider in the text of a failed turn ("openai").
+	Kind string
+	// Prompts are the templates (nil: the embedded ones).
+	Prompts *Prompts
+	// MaxRetries is how often a request is retried after an error its
+	// client calls Retryable, within the turn's deadline.
+	MaxRetries int
+	// CountTotal reports prompt + completion tokens as the turn's tokens;
+	// by default only the completion's (what the model wrote).
+	CountTotal bool
+	// Logger receives a warning for each turn that failed and a line for
+	// each retry and re-ask; nil discards them.
+	Logger *slog.Logger
+}
+
+// LLM is the provider-neutral turn loop: a Responder that answers a
+// turn_request by chatting with a model through a ChatClient. It renders
+// the prompts, asks, reads the reply (ParseModelReply), re-asks once after
+// a malformed one, retries transient failures with backoff, sums the
+// tokens, and turns an endpoint that cannot be used into a
+// *debate.UnavailableError. It is safe for concurrent use.
+type LLM struct {
+	client ChatClient
+	conf   LLMConfig
+	log    *slog.Logger
+
+	// Seams for tests: how a backoff delay is waited, and the jitter.
+	sleep  func(ctx context.Context, d time.Duration) error
+	jitter func() float64
+}
+
+var (
+	_ Responder = (*LLM)(nil)
+	_ Prober    = (*LLM)(nil)
+)
+
+// NewLLM returns the turn loop over client.
+func NewLLM(client ChatClient, conf LLMConfig) (*LLM, error) {
+	if client == nil {
+		return nil, fmt.Errorf("%w: no chat client", ErrBadSpec)
+	}
+	if conf.MaxRetries < 0 {
+		conf.MaxRetries = 0
+	}
+	if conf.Kind == "" {
+		conf.Kind = "LLM"
+	}
+	if conf.Prompts == nil {
+		var err error
+		if conf.Prompts, err = LoadPrompts(""); err != nil {
+			return nil, err
+		}
+	}
+	l := &LLM{client: client, conf: conf, log: conf.Logger, sleep: sleepCtx, jitter: rand.Float64}
+	if l.log == nil {
+		l.log = slog.New(slog.DiscardHandler)
+	}
+	return l, nil
+}
+
+// Client is the chat client the loop asks.
+func (l *LLM) Client() ChatClient { return l.client }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Respond answers req. An endpoint that cannot be used (see ChatClient) is
+// a *debate.UnavailableError, which a Runner sends to the coordinator as a
+// turn_unavailable reply. Any other turn that cannot be had (the model's
+// reply is malformed after one re-ask) is answered with a reply the
+// coordinator rejects — no position, objecting — whose text says why, so
+// that the coordinator asks once more and then forfeits the turn instead
+// of waiting for its deadline; the reason is logged. When ctx ends first,
+// Respond returns ctx's error and sends nothing.
+func (l *LLM) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
+	t, err := l.Turn(ctx, req)
+	if err == nil {
+		return &Reply{Turn: t}, nil
+	}
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	if u := l.Unavailable(err); u != nil {
+		l.log.Warn("the endpoint cannot be used", "request_id", req.RequestID, "err", err)
+		return nil, u
+	}
+	l.log.Warn("the turn failed; answering with a reply the coordinator rejects", "request_id", req.RequestID, "err", err)
+	return &Reply{Turn: &debate.Turn{
+		DebateID: req.DebateID, Round: req.Round, Role: req.Role, EvidenceRefs: []string{},
+		ConfidenceChange: -1, Text: "The " + l.conf.Kind + " agent could not produce a turn: " + err.Error(),
+	}}, nil
+}
+
+// Turn asks the model for req's turn: the prompts rendered from the
+// templates, one request (retried while its error is Retryable), the reply
+// parsed by ParseModelReply, and a malformed reply re-asked once. The
+// turn's tokens are the usage of every request it took (completion tokens,
+// or total with CountTotal); 0 when the server reports no usage, so that
+// the coordinator estimates. Errors wrap ErrMalformedReply, the client's
+// error, or ctx's error.
+func (l *LLM) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, error) {
+	system, user, err := l.conf.Prompts.Turn(req)
+	if err != nil {
+		return nil, err
+	}
+	msgs := []ChatMessage{{Role: ChatSystem, Content: system}, {Role: ChatUser, Content: user}}
+	tokens := 0
+	for ask := 1; ; ask++ {
+		rep, err := l.chat(ctx, ChatRequest{Messages: msgs, MaxTokens: max(req.Budget.TokensThisTurn, MinCompletionTokens)})
+		if err != nil {
+			return nil, err
+		}
+		tokens = min(tokens+l.tokens(rep.Usage), maxUsageTokens)
+		t, perr := ParseModelReply(rep.Content, req)
+		if perr == nil {
+			t.Tokens = tokens
+			return t, nil
+		}
+		if ask == 2 {
+			return nil, fmt.Errorf("%w (after one re-ask)", perr)
+		}
+		problem := strings.TrimPrefix(perr.Error(), ErrMalformedReply.Error()+": ")
+		l.log.Info("re-asking after a reply that could not be used", "request_id", req.RequestID, "problem", problem)
+		again, err := l.conf.Prompts.Reask(req, problem)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, ChatMessage{Role: ChatAssistant, Content: clipBytes(rep.Content, maxEchoBytes)}, ChatMessage{Role: ChatUser, Content: again})
+	}
+}
+
+// tokens is what a reply's usage counts for: its completion tokens, or
+// with CountTotal prompt + completion (or the reported total, if larger).
+// A count a server reports below 0 is taken as not reported, and each is
+// capped at maxUsageTokens, so that no server can make a turn's tokens
+// negative or wrap them around.
+func (l *LLM) tokens(u Usage) int {
+	count := func(n int) int { return min(max(n, 0), maxUsageTokens) }
+	if l.conf.CountTotal {
+		return max(count(u.TotalTokens), count(u.PromptTokens)+count(u.CompletionTokens))
+	}
+	return count(u.CompletionTokens)
+}
+
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// chat makes one request of the client, retrying while its error is
+// Retryable: after the wait the error asks for (at most a minute), else
+// d/2 + jitter·d/2 with d = min(8 s, 0.5 s·2^try). A wait that would pass
+// the turn's deadline ends with it (ctx).
+func (l *LLM) chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
+	var last error
+	for try := 0; ; try++ {
+		rep, err := l.client.Chat(ctx, req)
+		if err == nil {
+			return rep, nil
+		}
+		if ctx.Err() != nil {
+			return ChatReply{}, fmt.Errorf("%w (last error: %v)", ctx.Err(), orNil(last, err))
+		}
+		again, wait := retry(err)
+		if !again {
+			return ChatReply{}, err
+		}
+		last = err
+		if try >= l.conf.MaxRetries {
+			return ChatReply{}, &gaveUpError{err: err, retries: try}
+		}
+		delay := min(wait, maxRetryAfter)
+		if delay <= 0 {
+			d := min(backoffCap, backoffBase<<min(try, 10)) // no shift that overflows
+			delay = d/2 + time.Duration(l.jitter()*float64(d/2))
+		}
+		// A wait that would pass the turn's deadline ends with it: the
+		// coordinator then forfeits the turn for its deadline (TIMEOUT),
+		// which is what an endpoint that stays down amounts to.
+		l.log.Info("retrying", "try", try+1, "delay", delay, "err", err)
+		if err := l.sleep(ctx, delay); err != nil {
+			return ChatReply{}, fmt.Errorf("%w (last error: %v)", err, last)
+		}
+	}
+}
+
+// retry reads a client's error as the loop's rule: retried when it is (or
+// wraps) a Retryable that says so.
+func retry(err error) (bool, time.Duration) {
+	var r Retryable
+	if errors.As(err, &r) {
+		return r.Retry()
+	}
+	return false, 0
+}
+
+func orNil(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// gaveUpError is a retryable error that outlived the retries.
+type gaveUpError struct {
+	err     error
+	retries int
+}
+
+func (e *gaveUpError) Error() string {
+	return fmt.Sprintf("%v (gave up after %d retries)", e.err, e.retries)
+}
+
+func (e *gaveUpError) Unwrap() error { return e.err }
+
+// Unavailable classifies err, an error of Turn, as an endpoint that cannot
+// be used: a *debate.UnavailableError the client returned; else what the
+// client's ChatDiagnoser says; else an ErrUnreachable, or a retryable
+// error that outlived the retries. Anything else (a malformed reply, a
+// cancelled context, a refused request) is nil.
+func (l *LLM) Unavailable(err error) *debate.UnavailableError {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	var u *debate.UnavailableError
+	if errors.As(err, &u) {
+		return u
+	}
+	if d, ok := l.client.(ChatDiagnoser); ok {
+		return d.Unavailable(err)
+	}
+	var g *gaveUpError
+	switch {
+	case errors.Is(err, ErrUnreachable):
+		return &debate.UnavailableError{Kind: debate.UnavailableUnreachable, Err: err,
+			Detail: "cannot reach the " + l.conf.Kind + " endpoint: " + oneLine(err.Error()),
+			Hint:   "start the model server, or check where the configuration says it runs"}
+	case errors.As(err, &g):
+		return &debate.UnavailableError{Kind: debate.UnavailableServer, Err: err,
+			Detail: "the " + l.conf.Kind + " endpoint kept failing: " + oneLine(err.Error()),
+			Hint:   "check the model server's own log"}
+	}
+	return nil
+}
+
+// Probe asks the client whether its endpoint answers at all, when it can
+// tell (Prober); nil otherwise.
+func (l *LLM) Probe(ctx context.Context) error {
+	if p, ok := l.client.(Prober); ok {
+		return p.Probe(ctx)
+	}
+	return nil
+}
