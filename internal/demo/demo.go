@@ -16,8 +16,9 @@
 // with scripted agents through Services.Escalate.
 //
 // The demo prints nothing: it hands each step to its caller as an Event
-// and returns a Result. It imports no front end; the application's debate
-// and escalation come in as Services.
+// and returns a Result, each with its JSON and its text form. The
+// application's debate and escalation come in as Services; demo must not
+// import cobra, app's front ends or anything under cmd.
 package demo
 
 import (
