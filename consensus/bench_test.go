@@ -60,7 +60,7 @@ func benchVault(b testing.TB) (root string, v *vault.Vault) {
 			b.Fatal(err)
 		}
 		benchOutcomes, _ = consensustest.Outcomes(benchRecords, 1)
-		if _, err := s.FileAll(context.Background(), benchOutcomes); err != nil {
+		if _, err := s.Import(context.Background(), benchOutcomes); err != nil {
 			b.Fatal(err)
 		}
 		s.Close()

@@ -225,8 +225,19 @@ type candidate struct {
 }
 
 // topicCandidates are the questions of layer whose active record's topic
-// shares a specific word with words, the rarest shared words first
-// (FTS5's BM25), at most limit. Callers hold s.mu.
+// shares specific words with words, at most limit. Callers hold s.mu.
+//
+// In a small vault, or when the words are rare, they are the records with
+// any of the rarest words, best first by BM25 (the topics table, FTS5).
+// When those words are common (more than topicPostings records between
+// them), reading every record that has one, or weighing them by BM25
+// (which counts every record of each word), would cost a pass over much
+// of the vault; then the candidates are the records with the same
+// specific words (an indexed key: rewordings, other forms of the
+// question), else those with all the words (an intersection, which stops
+// at limit) and those that lack just one of them (the key again). A
+// record that shares fewer of a question's specific words scores below
+// TopicThreshold anyway.
 func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []string, limit int) []candidate {
 	lx := theLexicon()
 	var specific []string
@@ -237,19 +248,54 @@ func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []str
 			specific = append(specific, t)
 		}
 	}
-	// Candidates come by the rarest words: a word in more than a fifth of
-	// the records (at least 500) finds too many to rank cheaply.
+	// By the rarest words first: a word in more than a fifth of the
+	// records (at least 500) finds too many to rank cheaply.
 	docs := s.df(ctx, "#docs")
-	var terms []string
-	for _, t := range s.rarest(ctx, "t:", specific, max(docs/5, 500), 6) {
-		terms = append(terms, `"`+t+`"`)
-	}
-	if len(terms) == 0 {
+	rare := s.rarest(ctx, "t:", specific, max(docs/5, 500), 6)
+	if len(rare) == 0 {
 		return nil
 	}
-	match := `"` + ftsToken("layer "+string(l)) + `" AND (` + strings.Join(terms, " OR ") + `)`
-	rows, err := s.idx.db.QueryContext(ctx, `SELECT f.qkey, f.topic_words FROM topics JOIN files f ON f.id = topics.rowid
-		WHERE topics MATCH ? AND f.head = 1 ORDER BY bm25(topics) LIMIT ?`, match, limit)
+	var postings int64
+	for _, t := range rare {
+		postings += s.df(ctx, "t:"+t)
+	}
+	quote := func(ts []string) []string {
+		out := make([]string, len(ts))
+		for i, t := range ts {
+			out[i] = `"` + t + `"`
+		}
+		return out
+	}
+	if postings <= topicPostings {
+		return s.topicQuery(ctx, `SELECT f.qkey, f.topic_words FROM topics JOIN files f ON f.id = topics.rowid
+			WHERE topics MATCH ? AND f.head = 1 ORDER BY bm25(topics) LIMIT ?`,
+			nil, `"`+ftsToken("layer "+string(l))+`" AND (`+strings.Join(quote(rare), " OR ")+`)`, limit)
+	}
+	have := map[string]bool{}
+	key := specKey(words)
+	const byKey = `SELECT qkey, topic_words FROM files WHERE layer = ? AND spec_key = ? AND head = 1 LIMIT ?`
+	if out := s.topicQuery(ctx, byKey, have, string(l), key, limit); len(out) > 0 {
+		return out
+	}
+	out := s.topicQuery(ctx, `SELECT f.qkey, f.topic_words FROM topics JOIN files f ON f.id = topics.rowid
+		WHERE topics MATCH ? AND f.layer = ? AND f.head = 1 LIMIT ?`, have, strings.Join(quote(rare), " AND "), string(l), limit)
+	if ks := strings.Fields(key); len(ks) > 1 {
+		for i := range ks[:min(len(ks), 8)] {
+			fewer := strings.Join(append(append([]string{}, ks[:i]...), ks[i+1:]...), " ")
+			out = append(out, s.topicQuery(ctx, byKey, have, string(l), fewer, limit)...)
+		}
+	}
+	return out
+}
+
+// topicPostings bounds, roughly, the topic rows a lookup reads (see
+// topicCandidates); a variable for tests.
+var topicPostings int64 = 500
+
+// topicQuery runs a query for (qkey, topic_words) rows, skipping the
+// questions in have (and adding the rest to it, when have is not nil).
+func (s *Store) topicQuery(ctx context.Context, query string, have map[string]bool, args ...any) []candidate {
+	rows, err := s.query(ctx, query, args...)
 	if err != nil {
 		s.log.Warn("consensus: topic lookup failed", "path", CacheFile, "err", err)
 		return nil
@@ -259,8 +305,11 @@ func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []str
 	for rows.Next() {
 		var c candidate
 		var ws string
-		if rows.Scan(&c.key, &ws) != nil {
+		if rows.Scan(&c.key, &ws) != nil || have[c.key] {
 			continue
+		}
+		if have != nil {
+			have[c.key] = true
 		}
 		for _, w := range strings.Fields(ws) {
 			c.topic.terms = append(c.topic.terms, term{w: w, cond: -1})

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	json "github.com/goccy/go-json"
-
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
 )
@@ -78,15 +76,8 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 	}
 	s.step("index")
 	// The index knows every change this filing made: record the folder's
-	// state, so that lookups need not list it again (they do until
-	// RacyMargin has passed, which also catches a file someone else wrote
-	// meanwhile).
-	if info, err := s.dir.Stat(); err == nil {
-		sig := sigOf(info)
-		if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano()); err != nil {
-			s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
-		}
-	}
+	// state, so that lookups need not list it again.
+	s.noteOwnWrites(ctx)
 	return paths, nil
 }
 
@@ -229,10 +220,8 @@ func (s *Store) known(name string) (bool, error) {
 // a record named by another's supersedes and not marked superseded by the
 // latest such record.
 func (s *Store) repair(ctx context.Context) error {
-	rows, err := s.idx.db.QueryContext(ctx, `SELECT DISTINCT o.qkey FROM files n JOIN files o
-		ON o.qkey = n.qkey AND o.name = json_extract(n.rec, '$.supersedes') || '.md'
-		WHERE n.rec IS NOT NULL AND json_extract(n.rec, '$.supersedes') != '' AND n.name != o.name
-		AND (o.status != 'superseded' OR json_extract(o.rec, '$.superseded_by') IS NULL OR json_extract(o.rec, '$.superseded_by') != json_extract(n.rec, '$.name'))`)
+	// The index lists the questions to repair (recomputeHead).
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT qkey FROM repairs`)
 	if err != nil {
 		return s.indexErr(err)
 	}
@@ -246,21 +235,7 @@ func (s *Store) repair(ctx context.Context) error {
 	rows.Close()
 	var fixed []string
 	for _, key := range keys {
-		chain := s.chain(key)
-		by := map[string]*Record{}
-		for _, r := range chain {
-			if r.Supersedes == "" || r.Supersedes == r.Name {
-				continue
-			}
-			if prev := by[r.Supersedes]; prev == nil || r.Created > prev.Created {
-				by[r.Supersedes] = r
-			}
-		}
-		for _, r := range chain {
-			newer := by[r.Name]
-			if newer == nil || (r.Status == StatusSuperseded && r.SupersededBy == newer.Name) {
-				continue
-			}
+		for r, newer := range unrepaired(s.chain(key)) {
 			err := s.rewrite(r.Name, map[string]any{
 				"status": string(StatusSuperseded), "superseded_by": "[[" + newer.Name + "]]", "updated": s.now().UTC().Format(timeFormat),
 			})
@@ -294,14 +269,14 @@ func (s *Store) rewrite(name string, set map[string]any) error {
 	return s.v.UpdateFrontmatter(Folder+"/"+name+".md", fm)
 }
 
+// IndexPageRows is how many records the index page lists, newest first.
+const IndexPageRows = 500
+
 // writeIndexPage rewrites wiki/consensus/consensus-records.md from the
-// index: one row per record, newest first.
+// index: one row per record, newest first, at most IndexPageRows.
 func (s *Store) writeIndexPage(now time.Time) error {
 	now = now.UTC()
-	var total, active int
-	if err := s.idx.db.QueryRow(`SELECT count(*), coalesce(sum(status = 'active'), 0) FROM files WHERE rec IS NOT NULL`).Scan(&total, &active); err != nil {
-		return s.indexErr(err)
-	}
+	total, active := int(s.df(context.Background(), "#docs")), int(s.df(context.Background(), "#active"))
 	created := now.Format(timeFormat)
 	if data, _, err := s.dir.ReadFile(IndexName); err == nil {
 		var old struct {
@@ -330,14 +305,16 @@ func (s *Store) writeIndexPage(now time.Time) error {
 	var rows strings.Builder
 	budget := vault.MaxPageBytes - 8<<10 - head.Len()
 	listed := 0
-	q, err := s.idx.db.Query(`SELECT rec FROM files WHERE rec IS NOT NULL ORDER BY created DESC, name`)
+	// Newest first, by the files_created index: at most IndexPageRows
+	// rows, so that a filing costs the same in a vault of any size.
+	q, err := s.idx.db.Query(`SELECT date, layer, substr(name, 1, length(name) - 3), topic, verdict, status FROM files
+		WHERE qkey IS NOT NULL ORDER BY created DESC, name LIMIT ?`, IndexPageRows)
 	if err != nil {
 		return s.indexErr(err)
 	}
 	for q.Next() {
-		var b []byte
 		var r Record
-		if q.Scan(&b) != nil || json.Unmarshal(b, &r) != nil {
+		if q.Scan(&r.Date, &r.Layer, &r.Name, &r.Topic, &r.Verdict, &r.Status) != nil {
 			continue
 		}
 		row := fmt.Sprintf("| %s | %s | [[%s\\|%s]] | %s | %s |\n", inline(r.Date, 20), r.Layer, r.Name, linkAlias(r.Topic), r.Verdict, r.Status)
@@ -350,7 +327,7 @@ func (s *Store) writeIndexPage(now time.Time) error {
 	q.Close()
 	body := head.String() + rows.String()
 	if listed < total {
-		body += fmt.Sprintf("\n%d older record(s) do not fit on this page; `parley consensus list` shows them all.\n", total-listed)
+		body += fmt.Sprintf("\n%d older record(s) are not listed on this page; `parley consensus list` shows them all.\n", total-listed)
 	}
 	if skipped := s.skippedFiles(); len(skipped) > 0 {
 		body += fmt.Sprintf("\n%d file(s) in this folder are not valid records and are skipped by lookup; `parley consensus list` names them.\n", len(skipped))

@@ -34,17 +34,30 @@ const (
 	CacheFile = "cache/consensus-index.db"
 	// schemaVersion names the layout of the database and of what it
 	// stores; another version is rebuilt from the vault.
-	schemaVersion = "6"
+	schemaVersion = "10"
 )
 
 // RacyMargin is how close a file's modification time may be to the moment
 // it was read before its size and time stop proving it unchanged: a second
 // write within the file system's timestamp granularity can leave both
-// alike. Such files (and the folder) are checked again at every lookup
-// until they are older than this; a vault written in the last RacyMargin
-// therefore costs a folder scan (but no re-read of unchanged records) per
-// lookup.
+// alike. Such files (and the folder) are checked again until they are
+// older than the margin. It is RacyMargin on a file system whose
+// timestamps are whole milliseconds or coarser (FAT, HFS+, some network
+// file systems) and fineMargin where they carry nanoseconds (ext4, XFS,
+// Btrfs, tmpfs, APFS: a kernel clock tick is at most 10 ms).
 const RacyMargin = 2 * time.Second
+
+const fineMargin = 20 * time.Millisecond
+
+// marginOf is the racy margin of a file system, told by one of its
+// modification times (a coarse one is a whole number of milliseconds;
+// a fine one is so by chance once in a million).
+func marginOf(modNs int64) int64 {
+	if modNs%int64(time.Millisecond) != 0 {
+		return int64(fineMargin)
+	}
+	return int64(RacyMargin)
+}
 
 // entry is one Markdown file of the records folder as read.
 type entry struct {
@@ -55,6 +68,56 @@ type entry struct {
 	Record *Record
 	Text   string // what search indexes (records only)
 	Skip   string // why a file that should be a record is not one
+	row    *row   // what the index stores of a record (prepare)
+}
+
+// row is what the index stores of a record, computed by the workers that
+// read the files so that the one writing to the database only writes.
+type row struct {
+	rec    string // the record as JSON
+	words  string // the topic's canonical words
+	spec   string // its specific words, sorted (specKey)
+	terms  string // the search terms, as FTS5 tokens
+	nterms int
+	topic  string   // the topics table's text
+	counts []string // the distinct "s:" and "t:" terms, for df
+}
+
+// prepare computes e.row for a record.
+func (e *entry) prepare() error {
+	r := e.Record
+	if r == nil || e.row != nil {
+		return nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	ws := analyze(r.Topic).words()
+	x := &row{rec: string(b), words: strings.Join(ws, " "), spec: specKey(ws)}
+	x.terms, x.nterms = searchTerms(e.Text)
+	x.topic = topicTokens(r.Layer, x.words)
+	x.counts = distinctTerms(x.terms, topicTokensOnly(x.words))
+	e.row = x
+	return nil
+}
+
+// distinctTerms are the distinct search terms ("s:") and topic words
+// ("t:") of a record, as the df table counts them.
+func distinctTerms(terms, words string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(prefix, text string) {
+		for t := range strings.FieldsSeq(text) {
+			if k := prefix + t; !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	add("s:", terms)
+	add("t:", words)
+	return out
 }
 
 // dirSig identifies a state of the records folder: any file created,
@@ -85,13 +148,32 @@ type index struct {
 	db        *sql.DB
 	dir       dirSig
 	scannedNs int64 // when the folder was last listed
-	// stmts are the statements of txWriter, prepared once per Store (a
-	// filing's transaction uses them through tx.Stmt).
+	// stmts are the statements prepared once per Store: lookups' (query)
+	// and txWriter's (a filing's transaction uses them through tx.Stmt).
 	stmts map[string]*sql.Stmt
+	// listings counts the folder listings (scans), for tests.
+	listings int
+	// dfMemo holds the document frequencies read during one lookup (see
+	// df); every lookup and every write starts it afresh.
+	dfMemo map[string]int64
+	// chainMemo holds the questions' records read during one lookup, in
+	// the same way.
+	chainMemo map[string][]*Record
 }
 
-func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < int64(RacyMargin) }
+func (ix *index) dirRacy() bool { return ix.scannedNs-ix.dir.ModNs < marginOf(ix.dir.ModNs) }
 
+// The connection's memory map and page cache (KiB when negative).
+const (
+	mmapSize  = "1073741824"
+	cacheSize = "-8192"
+)
+
+// The full-text tables hold FTS5 tokens made by ftsToken (ASCII letters,
+// digits and '_'), so the ascii tokenizer reads them as written. Lookups
+// match single tokens, never phrases: the topics table keeps no positions
+// (detail=none: smaller, faster to build); the search table keeps them,
+// as BM25 on a table without them tokenizes each matching row again.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS files(
@@ -99,20 +181,29 @@ CREATE TABLE IF NOT EXISTS files(
 	name TEXT NOT NULL UNIQUE,
 	size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, read_ns INTEGER NOT NULL,
 	skip TEXT,
-	rec TEXT,
-	layer TEXT, qkey TEXT, debate_id TEXT, status TEXT, verdict TEXT, created TEXT,
-	topic TEXT, topic_words TEXT,
+	layer TEXT, qkey TEXT, debate_id TEXT, status TEXT, verdict TEXT, created TEXT, date TEXT,
+	topic TEXT, topic_words TEXT, spec_key TEXT,
 	terms INTEGER NOT NULL DEFAULT 0,
-	head INTEGER NOT NULL DEFAULT 0
+	head INTEGER NOT NULL DEFAULT 0,
+	rec TEXT -- last: the columns before it are read without its overflow pages
 );
-CREATE INDEX IF NOT EXISTS files_qkey ON files(qkey);
-CREATE INDEX IF NOT EXISTS files_debate ON files(debate_id);
-CREATE INDEX IF NOT EXISTS files_created ON files(created);
-CREATE INDEX IF NOT EXISTS files_head ON files(head, layer);
-CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "unicode61 tokenchars '_'");
-CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(words, tokenize = "unicode61 tokenchars '_'");
+CREATE TABLE IF NOT EXISTS repairs(qkey TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "ascii tokenchars '_'");
+CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(words, tokenize = "ascii tokenchars '_'", detail = none);
 CREATE TABLE IF NOT EXISTS emb(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+` + indexes
+
+// indexes are the files table's indexes; a rebuild drops them and
+// creates them again after its inserts (a sort each, faster than
+// maintaining them row by row).
+const indexes = `
+CREATE INDEX IF NOT EXISTS files_qkey ON files(qkey);
+CREATE INDEX IF NOT EXISTS files_debate ON files(debate_id);
+CREATE INDEX IF NOT EXISTS files_created ON files(created DESC, name);
+CREATE INDEX IF NOT EXISTS files_head ON files(head, layer);
+CREATE INDEX IF NOT EXISTS files_skip ON files(name) WHERE skip IS NOT NULL;
+CREATE INDEX IF NOT EXISTS files_spec ON files(layer, spec_key) WHERE head = 1;
 `
 
 // openIndex opens (creating or rebuilding when needed) the database.
@@ -159,7 +250,12 @@ func (s *Store) tryOpen() (*index, error) {
 		}
 	}
 	path := filepath.Join(s.rootDir, filepath.FromSlash(CacheFile))
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)")
+	// The database is read through a memory map (no read system call per
+	// page; only the pages a lookup touches become resident) with a page
+	// cache of at most 8 MB, so that a check stays small whatever the
+	// vault's size.
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)"+
+		"&_pragma=mmap_size("+mmapSize+")&_pragma=cache_size("+cacheSize+")")
 	if err != nil {
 		return nil, err
 	}
@@ -209,25 +305,34 @@ func (s *Store) closeIndex() error {
 }
 
 // ensure brings the index up to date for a query, cheaply when nothing
-// changed: it stats the folder alone and rescans only when the folder
-// changed (a file created, renamed or removed) or was written within
-// RacyMargin of the last scan. Callers hold s.mu.
+// changed: it stats the folder alone. When the folder changed (a file
+// created, renamed or removed) it lists the folder and checks every
+// file's size and time; when it looks unchanged but was written within
+// the racy margin of the last look, a change since could hide behind the
+// same time, and it compares the folder's names with the index's (a
+// create, rename or removal by someone else shows there). Records edited
+// in place do not change the folder: lookups re-check the records they
+// answer from (touch). Callers hold s.mu.
 func (s *Store) ensure(ctx context.Context) error {
 	if err := s.openIndex(); err != nil {
 		return err
 	}
+	s.idx.dfMemo, s.idx.chainMemo = nil, nil
 	info, err := s.dir.Stat()
 	if err != nil {
 		return &RecordError{Op: "stat", Path: Folder, Err: err}
 	}
-	if sigOf(info) == s.idx.dir && !s.idx.dirRacy() {
-		return nil
+	switch {
+	case sigOf(info) != s.idx.dir:
+		return s.scan(ctx, true)
+	case s.idx.dirRacy():
+		return s.scan(ctx, false)
 	}
-	return s.scan(ctx, false)
+	return nil
 }
 
-// refresh is a full check of every file's size and time. Callers hold
-// s.mu.
+// refresh is a full check of every file's size and time, whatever the
+// folder's state. Callers hold s.mu.
 func (s *Store) refresh(ctx context.Context) error {
 	if err := s.openIndex(); err != nil {
 		return err
@@ -235,15 +340,17 @@ func (s *Store) refresh(ctx context.Context) error {
 	return s.scan(ctx, true)
 }
 
-// scan lists the folder, lstats every file and reads those whose size or
-// time changed (or that are new, or racy), in parallel, and writes what
-// changed to the index in one transaction. Callers hold s.mu.
-func (s *Store) scan(ctx context.Context, full bool) error {
+// scan lists the folder and reads the files the index does not know and,
+// with stat, those whose size or time changed or that are racy, in
+// parallel, and writes what changed to the index in one transaction.
+// Callers hold s.mu.
+func (s *Store) scan(ctx context.Context, stat bool) error {
 	info, err := s.dir.Stat()
 	if err != nil {
 		return &RecordError{Op: "stat", Path: Folder, Err: err}
 	}
 	start := time.Now().UnixNano()
+	s.idx.listings++
 	names, err := s.dir.Names()
 	if err != nil {
 		return err
@@ -276,11 +383,14 @@ func (s *Store) scan(ctx context.Context, full bool) error {
 			toRead = append(toRead, name)
 			continue
 		}
+		if !stat {
+			continue
+		}
 		st, err := s.dir.Lstat(name)
 		if err != nil {
 			continue // gone since the listing
 		}
-		if k.size == st.Size && k.mod == st.ModTime.UnixNano() && k.read-k.mod >= int64(RacyMargin) {
+		if k.size == st.Size && k.mod == st.ModTime.UnixNano() && k.read-k.mod >= marginOf(k.mod) {
 			continue
 		}
 		toRead = append(toRead, name)
@@ -304,8 +414,42 @@ func (s *Store) scan(ctx context.Context, full bool) error {
 		}
 	}
 	sig := sigOf(info)
-	_ = full
 	return s.write(ctx, got, gone, &sig, start)
+}
+
+// query runs a read through a statement prepared once per Store (SQLite
+// parses a statement's text in about as long as a small lookup takes).
+// Callers hold s.mu.
+func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// queryRow is query for one row.
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		return s.idx.db.QueryRowContext(ctx, q, args...) // reports the error at Scan
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+func (s *Store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st := s.idx.stmts[q]; st != nil {
+		return st, nil
+	}
+	st, err := s.idx.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if s.idx.stmts == nil {
+		s.idx.stmts = map[string]*sql.Stmt{}
+	}
+	s.idx.stmts[q] = st
+	return st, nil
 }
 
 // indexErr wraps a database failure.
@@ -317,6 +461,7 @@ func (s *Store) indexErr(err error) error {
 // recomputing the heads of the questions touched; with sig it also
 // records the folder's state. Callers hold s.mu.
 func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string, sig *dirSig, scannedNs int64) error {
+	s.idx.dfMemo, s.idx.chainMemo = nil, nil // whatever the outcome
 	if len(got) == 0 && len(gone) == 0 && sig == nil {
 		return nil
 	}
@@ -356,11 +501,22 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 // that a rebuild takes about as long as the slower of the two and holds
 // neither the files nor their records in memory. Callers hold s.mu.
 func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scannedNs int64) error {
+	// No memory map while the tables are filled: creating the indexes
+	// reads every page, which would all stay resident.
+	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
+		return s.indexErr(err)
+	}
+	defer s.idx.db.Exec(`PRAGMA mmap_size = ` + mmapSize)
 	w, err := s.begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer w.close()
+	for _, ix := range []string{"files_qkey", "files_debate", "files_created", "files_head", "files_skip", "files_spec"} {
+		if _, err := w.tx.Exec(`DROP INDEX IF EXISTS ` + ix); err != nil {
+			return s.indexErr(err)
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan string)
@@ -397,6 +553,10 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 		wg.Wait()
 		close(parsed)
 	}()
+	// Each record is inserted as the head of its question if it is
+	// active; the questions with several records are settled at the end
+	// from what is kept of them here.
+	w.rebuilding = true
 	var werr error
 	for e := range parsed {
 		if werr == nil {
@@ -411,13 +571,13 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// Heads: a question with one record is answered by it if it is
-	// active; the few with several go through headOf.
-	if _, err := w.tx.Exec(`UPDATE files SET head = (status = 'active') WHERE rec IS NOT NULL AND qkey IN
-		(SELECT qkey FROM files WHERE rec IS NOT NULL GROUP BY qkey HAVING count(*) = 1)`); err != nil {
+	if _, err := w.tx.Exec(indexes); err != nil {
 		return s.indexErr(err)
 	}
-	rows, err := w.tx.Query(`SELECT qkey FROM files WHERE rec IS NOT NULL GROUP BY qkey HAVING count(*) > 1`)
+	// The questions with several records (a tenth, say) have their
+	// heads computed from their chains; holding every record's links in
+	// memory instead would grow with the vault.
+	rows, err := w.tx.Query(`SELECT qkey FROM files WHERE qkey IS NOT NULL GROUP BY qkey HAVING count(*) > 1`)
 	if err != nil {
 		return s.indexErr(err)
 	}
@@ -451,16 +611,19 @@ type txWriter struct {
 	delta map[string]int64
 	keys  map[string]bool // questions whose heads need recomputing
 	done  bool
+	// rebuilding inserts each record as its question's head if it is
+	// active (rebuild settles the questions with several records).
+	rebuilding bool
 }
 
 func (s *Store) begin(ctx context.Context) (*txWriter, error) {
 	queries := []string{
-		`SELECT id, qkey, topic_words, terms FROM files WHERE name = ?`,
+		`SELECT id, qkey, topic_words, terms, status = 'active' FROM files WHERE name = ?`,
 		`DELETE FROM files WHERE id = ?`,
 		`DELETE FROM search WHERE rowid = ?`,
 		`DELETE FROM topics WHERE rowid = ?`,
-		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, topic, topic_words, terms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, spec_key, terms, head)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		`INSERT INTO search(rowid, text) VALUES (?, ?)`,
 		`INSERT INTO topics(rowid, words) VALUES (?, ?)`,
 	}
@@ -502,19 +665,9 @@ func (w *txWriter) close() {
 	}
 }
 
-func (w *txWriter) count(sign int64, terms, words string, n int64) {
-	seen := map[string]bool{}
-	for _, t := range strings.Fields(terms) {
-		if !seen["s:"+t] {
-			seen["s:"+t] = true
-			w.delta["s:"+t] += sign
-		}
-	}
-	for _, t := range strings.Fields(words) {
-		if !seen["t:"+t] {
-			seen["t:"+t] = true
-			w.delta["t:"+t] += sign
-		}
+func (w *txWriter) count(sign int64, distinct []string, n int64) {
+	for _, t := range distinct {
+		w.delta[t] += sign
 	}
 	w.delta["#docs"] += sign
 	w.delta["#terms"] += sign * n
@@ -524,7 +677,8 @@ func (w *txWriter) count(sign int64, terms, words string, n int64) {
 func (w *txWriter) del(name string) error {
 	var id, n int64
 	var key, words sql.NullString
-	err := w.sel.QueryRow(name).Scan(&id, &key, &words, &n)
+	var active sql.NullBool
+	err := w.sel.QueryRow(name).Scan(&id, &key, &words, &n, &active)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
@@ -535,7 +689,10 @@ func (w *txWriter) del(name string) error {
 		w.keys[key.String] = true
 		var text string
 		if err := w.tx.QueryRow(`SELECT text FROM search WHERE rowid = ?`, id).Scan(&text); err == nil {
-			w.count(-1, text, topicTokensOnly(words.String), n)
+			w.count(-1, distinctTerms(text, topicTokensOnly(words.String)), n)
+		}
+		if active.Bool {
+			w.delta["#active"]--
 		}
 	}
 	for _, st := range []*sql.Stmt{w.delFile, w.delSearch, w.delTopic} {
@@ -548,23 +705,26 @@ func (w *txWriter) del(name string) error {
 
 // insert adds the row of a file (which must have none).
 func (w *txWriter) insert(e *entry) error {
-	var skip, rec, layer, key, debateID, status, verdict, created, topic, words any
-	var terms, tw string
+	var skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec any
 	var nterms int
 	if e.Skip != "" {
 		skip = e.Skip
 	}
-	if r := e.Record; r != nil {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		tw = strings.Join(analyze(r.Topic).words(), " ")
-		rec, layer, key, debateID, status, verdict, created, topic, words = string(b), string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Topic, tw
-		w.keys[r.key()] = true
-		terms, nterms = searchTerms(e.Text)
+	if err := e.prepare(); err != nil {
+		return err
 	}
-	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, topic, words, nterms)
+	head := false
+	if r := e.Record; r != nil {
+		rec, layer, key, debateID, status, verdict, created, date, topic, words = e.row.rec, string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Date, r.Topic, e.row.words
+		spec = e.row.spec
+		if w.rebuilding {
+			head = r.Status == StatusActive
+		} else {
+			w.keys[r.key()] = true
+		}
+		nterms = e.row.nterms
+	}
+	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec, nterms, head)
 	if err != nil || e.Record == nil {
 		return err
 	}
@@ -572,13 +732,16 @@ func (w *txWriter) insert(e *entry) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.insSearch.Exec(id, terms); err != nil {
+	if _, err := w.insSearch.Exec(id, e.row.terms); err != nil {
 		return err
 	}
-	if _, err := w.insTopic.Exec(id, topicTokens(e.Record.Layer, tw)); err != nil {
+	if _, err := w.insTopic.Exec(id, e.row.topic); err != nil {
 		return err
 	}
-	w.count(1, terms, topicTokensOnly(tw), int64(nterms))
+	w.count(1, e.row.counts, int64(nterms))
+	if e.Record.Status == StatusActive {
+		w.delta["#active"]++
+	}
 	return nil
 }
 
@@ -621,6 +784,7 @@ func (w *txWriter) commit(sig *dirSig, scannedNs int64) error {
 		return s.indexErr(err)
 	}
 	w.done = true
+	s.idx.dfMemo, s.idx.chainMemo = nil, nil
 	if sig != nil {
 		s.idx.dir, s.idx.scannedNs = *sig, scannedNs
 	}
@@ -628,7 +792,9 @@ func (w *txWriter) commit(sig *dirSig, scannedNs int64) error {
 }
 
 // recomputeHead marks the record that answers question key (its head, if
-// active) with head = 1 and the others 0.
+// active) with head = 1 and the others 0, and notes the question in
+// repairs when a record of it is superseded but not marked so (see
+// unrepaired).
 func recomputeHead(tx *sql.Tx, key string) error {
 	chain, err := chainOf(tx, key)
 	if err != nil {
@@ -638,9 +804,43 @@ func recomputeHead(tx *sql.Tx, key string) error {
 		return err
 	}
 	if h := headOf(chain); h != nil && h.Status == StatusActive {
-		_, err = tx.Exec(`UPDATE files SET head = 1 WHERE name = ?`, h.Name+".md")
+		if _, err = tx.Exec(`UPDATE files SET head = 1 WHERE name = ?`, h.Name+".md"); err != nil {
+			return err
+		}
+	}
+	if len(unrepaired(chain)) > 0 {
+		_, err = tx.Exec(`INSERT OR IGNORE INTO repairs(qkey) VALUES (?)`, key)
+	} else {
+		_, err = tx.Exec(`DELETE FROM repairs WHERE qkey = ?`, key)
 	}
 	return err
+}
+
+// unrepaired maps each record of a chain that a later record supersedes
+// but that is not marked superseded by it (a filing interrupted between
+// writing the new record and flipping the old one) to that record.
+func unrepaired(chain []*Record) map[*Record]*Record {
+	by := map[string]*Record{}
+	for _, r := range chain {
+		if r.Supersedes == "" || r.Supersedes == r.Name {
+			continue
+		}
+		if prev := by[r.Supersedes]; prev == nil || r.Created > prev.Created {
+			by[r.Supersedes] = r
+		}
+	}
+	var out map[*Record]*Record
+	for _, r := range chain {
+		newer := by[r.Name]
+		if newer == nil || (r.Status == StatusSuperseded && r.SupersededBy == newer.Name) {
+			continue
+		}
+		if out == nil {
+			out = map[*Record]*Record{}
+		}
+		out[r] = newer
+	}
+	return out
 }
 
 // querier is a *sql.DB or a *sql.Tx.
@@ -648,9 +848,11 @@ type querier interface {
 	Query(query string, args ...any) (*sql.Rows, error)
 }
 
+const chainQuery = `SELECT rec FROM files WHERE qkey = ? ORDER BY name`
+
 // chainOf reads the records of question key.
 func chainOf(q querier, key string) ([]*Record, error) {
-	rows, err := q.Query(`SELECT rec FROM files WHERE qkey = ? AND rec IS NOT NULL ORDER BY name`, key)
+	rows, err := q.Query(chainQuery, key)
 	if err != nil {
 		return nil, err
 	}
@@ -693,6 +895,23 @@ func searchTerms(text string) (string, int) {
 	return b.String(), n
 }
 
+// specKey is the specific (not generic) canonical words of a topic as
+// FTS5 tokens, distinct and sorted: two topics with the same key name the
+// same things, in any order and form.
+func specKey(words []string) string {
+	lx := theLexicon()
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range words {
+		if t := ftsToken(w); !lx.generic[w] && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
 // topicTokensOnly is a topic's canonical words as FTS5 tokens, without
 // the layer.
 func topicTokensOnly(words string) string {
@@ -706,10 +925,48 @@ func topicTokensOnly(words string) string {
 // df is how many records hold a term ("s:" a search term, "t:" a topic
 // word; "#docs" the records, "#terms" their search terms). Callers hold
 // s.mu.
+// A lookup asks for the same terms more than once (to pick the rarest,
+// then to weigh them): what it read is kept until the next lookup or
+// write.
 func (s *Store) df(ctx context.Context, term string) int64 {
-	var n int64
-	_ = s.idx.db.QueryRowContext(ctx, `SELECT n FROM df WHERE term = ?`, term).Scan(&n)
-	return n
+	if n, ok := s.idx.dfMemo[term]; ok {
+		return n
+	}
+	s.prefetchDF(ctx, []string{term})
+	return s.idx.dfMemo[term]
+}
+
+// prefetchDF reads the document frequencies of several terms in one
+// query (0 for a term in no record).
+func (s *Store) prefetchDF(ctx context.Context, terms []string) {
+	if s.idx.dfMemo == nil {
+		s.idx.dfMemo = map[string]int64{}
+	}
+	var args []any
+	for _, t := range terms {
+		if _, ok := s.idx.dfMemo[t]; !ok {
+			s.idx.dfMemo[t] = 0
+			args = append(args, t)
+		}
+	}
+	if len(args) == 0 {
+		return
+	}
+	rows, err := s.query(ctx, `SELECT term, n FROM df WHERE term IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
+	if err != nil {
+		for _, t := range args {
+			delete(s.idx.dfMemo, t.(string)) // asked again next time
+		}
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var n int64
+		if rows.Scan(&t, &n) == nil {
+			s.idx.dfMemo[t] = n
+		}
+	}
 }
 
 // rarest keeps the terms whose document frequency (df of prefix+term) is
@@ -721,6 +978,11 @@ func (s *Store) rarest(ctx context.Context, prefix string, terms []string, maxDF
 		t string
 		n int64
 	}
+	keys := make([]string, len(terms))
+	for i, t := range terms {
+		keys[i] = prefix + t
+	}
+	s.prefetchDF(ctx, keys)
 	var all []tf
 	for _, t := range terms {
 		if n := s.df(ctx, prefix+t); n > 0 {
@@ -770,7 +1032,7 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 	var toRead, gone []string
 	for _, name := range names {
 		var size, mod, read int64
-		err := s.idx.db.QueryRowContext(ctx, `SELECT size, mtime_ns, read_ns FROM files WHERE name = ?`, name).Scan(&size, &mod, &read)
+		err := s.queryRow(ctx, `SELECT size, mtime_ns, read_ns FROM files WHERE name = ?`, name).Scan(&size, &mod, &read)
 		known := err == nil
 		st, lerr := s.dir.Lstat(name)
 		switch {
@@ -778,7 +1040,7 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 			if known {
 				gone = append(gone, name)
 			}
-		case !known || size != st.Size || mod != st.ModTime.UnixNano() || read-mod < int64(RacyMargin):
+		case !known || size != st.Size || mod != st.ModTime.UnixNano() || read-mod < marginOf(mod):
 			toRead = append(toRead, name)
 		}
 	}
@@ -865,6 +1127,9 @@ func (s *Store) readEntry(name string) *entry {
 		s.log.Warn("consensus: skipped record", "path", Folder+"/"+name, "err", err)
 	case rec != nil:
 		e.Record, e.Text = rec, text
+		if err := e.prepare(); err != nil {
+			e.Record, e.Skip = nil, err.Error()
+		}
 	}
 	return e
 }
@@ -872,7 +1137,7 @@ func (s *Store) readEntry(name string) *entry {
 // byDebate is the record of a debate (the first by name if several).
 // Callers hold s.mu.
 func (s *Store) byDebate(id string) (*Record, error) {
-	rows, err := s.idx.db.Query(`SELECT rec FROM files WHERE debate_id = ? AND rec IS NOT NULL ORDER BY name LIMIT 1`, id)
+	rows, err := s.query(context.Background(), `SELECT rec FROM files WHERE debate_id = ? AND qkey IS NOT NULL ORDER BY name LIMIT 1`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -885,10 +1150,22 @@ func (s *Store) byDebate(id string) (*Record, error) {
 
 // chain is the records of question key. Callers hold s.mu.
 func (s *Store) chain(key string) []*Record {
-	recs, err := chainOf(s.idx.db, key)
+	if recs, ok := s.idx.chainMemo[key]; ok {
+		return recs
+	}
+	var recs []*Record
+	rows, err := s.query(context.Background(), chainQuery, key)
+	if err == nil {
+		recs, err = scanRecords(rows)
+	}
 	if err != nil {
 		s.log.Warn("consensus: could not read the lookup index", "path", CacheFile, "err", err)
+		return recs
 	}
+	if s.idx.chainMemo == nil {
+		s.idx.chainMemo = map[string][]*Record{}
+	}
+	s.idx.chainMemo[key] = recs
 	return recs
 }
 
@@ -907,4 +1184,134 @@ func (s *Store) skippedFiles() []Skipped {
 		}
 	}
 	return out
+}
+
+// ErrNotEmpty is returned by Import when the records folder already
+// holds records.
+var ErrNotEmpty = errors.New("the records folder already holds records")
+
+// Import files the outcomes of many debates into a records folder that
+// holds no record yet (a new vault, an import of past debates): the same
+// records FileAll would write, in order (a later debate on a question
+// supersedes the earlier one), but each page is written once with its
+// final status, by parallel workers, and the lookup index is built from
+// the folder in one transaction at the end. It returns the records' vault
+// paths in the order of outcomes.
+func (s *Store) Import(ctx context.Context, outcomes []*debate.Outcome) ([]string, error) {
+	seen := make(map[string]bool, len(outcomes))
+	for _, o := range outcomes {
+		if err := validateOutcome(o); err != nil {
+			return nil, err
+		}
+		if seen[o.DebateID] {
+			return nil, fmt.Errorf("%w: debate %s twice", ErrIncompleteOutcome, o.DebateID)
+		}
+		seen[o.DebateID] = true
+	}
+	unlock, err := s.lockFile(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	if s.df(ctx, "#docs") > 0 {
+		return nil, ErrNotEmpty
+	}
+	// The chains, in memory: each question's records in filing order.
+	now := s.now()
+	created := now.UTC().Format(timeFormat)
+	places := make([]recordPlace, len(outcomes))
+	heads := map[string]int{} // question → index of its latest outcome
+	counts := map[string]int{}
+	for i, o := range outcomes {
+		l, slug := debate.Layer(string(o.Session.Layer)), TopicSlug(o.Session.Topic)
+		key := string(l) + "/" + slug
+		counts[key]++
+		places[i] = recordPlace{name: recordName(l, slug, counts[key]), status: StatusActive, created: created}
+		if h, ok := heads[key]; ok {
+			places[i].supersedes = places[h].name
+			places[h].status, places[h].supersededBy = StatusSuperseded, places[i].name
+		}
+		heads[key] = i
+	}
+	paths := make([]string, len(outcomes))
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+		next  = make(chan int)
+	)
+	for range max(runtime.GOMAXPROCS(0), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := Folder + "/" + places[i].name + ".md"
+				fm, body := renderRecord(outcomes[i], places[i], now)
+				if err := s.v.CreatePage(p, fm, body); err != nil {
+					once.Do(func() { first = &RecordError{Op: "import", Path: p, Err: err} })
+					continue
+				}
+				paths[i] = p
+			}
+		}()
+	}
+feed:
+	for i := range outcomes {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	// Index what was written, even after an error: the pages are filed.
+	if err := s.scan(ctx, true); err != nil {
+		return nil, errors.Join(first, err)
+	}
+	if first != nil {
+		return nil, first
+	}
+	if err := s.writeIndexPage(now); err != nil {
+		return nil, err
+	}
+	s.noteOwnWrites(ctx)
+	return paths, nil
+}
+
+// noteOwnWrites records the folder's state after a filing whose every
+// change the index already holds, so that the next lookups need not list
+// the folder again. Callers hold the filing lock and s.mu.
+//
+// A change by someone else in the same clock tick as this filing's last
+// write would leave the folder's time as it is: on a file system with
+// fine timestamps it waits out the margin and looks again (a change
+// meanwhile leaves the index's state as it was, so that the next lookup
+// scans); on a coarse one the next lookup compares the names.
+func (s *Store) noteOwnWrites(ctx context.Context) {
+	info, err := s.dir.Stat()
+	if err != nil {
+		return
+	}
+	sig := sigOf(info)
+	if m := marginOf(sig.ModNs); m == int64(fineMargin) {
+		if wait := sig.ModNs + m - time.Now().UnixNano(); wait > 0 {
+			time.Sleep(time.Duration(wait))
+		}
+		again, err := s.dir.Stat()
+		if err != nil || sigOf(again) != sig {
+			return
+		}
+	}
+	if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano()); err != nil {
+		s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
+	}
 }

@@ -176,7 +176,7 @@ var (
 	fullSearch = searchBudget{fraction: 5, maxDF: 50, fallbackDF: 1 << 62, terms: 8}
 	// relatedSearch is the related records of a check: cheap, so that a
 	// check stays within a millisecond on a large vault.
-	relatedSearch = searchBudget{maxDF: 200, fallbackDF: 1000, terms: 4}
+	relatedSearch = searchBudget{maxDF: 50, fallbackDF: 200, terms: 3}
 )
 
 // searchOverfetch is how many more hits than asked a search reads, to
@@ -235,8 +235,11 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 		match[i] = `"` + t + `"`
 	}
 	for attempt := 0; ; attempt++ {
-		rows, err := s.idx.db.QueryContext(ctx, `SELECT f.rec, search.text, f.terms FROM search JOIN files f ON f.id = search.rowid
-			WHERE search MATCH ? ORDER BY bm25(search), f.name LIMIT ?`, strings.Join(match, " OR "), limit*searchOverfetch+1)
+		// FTS5 ranks the matches alone; only the best are joined with
+		// their records (whose JSON is the larger part of a row).
+		rows, err := s.query(ctx, `SELECT f.rec, (SELECT text FROM search WHERE rowid = m.id), f.terms
+			FROM (SELECT rowid AS id, bm25(search) AS r FROM search WHERE search MATCH ? ORDER BY r LIMIT ?) m
+			JOIN files f ON f.id = m.id ORDER BY m.r, f.name`, strings.Join(match, " OR "), limit*searchOverfetch+1)
 		if err != nil {
 			s.log.Warn("consensus: search failed", "path", CacheFile, "err", err)
 			return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/bench"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -389,12 +390,12 @@ func TestBenchConsensusSmall(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var res consensusBench
+	var res bench.ConsensusResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 10 || res.ColdRebuildMs <= 0 || res.WarmCheckP50 <= 0 || res.SearchP50 <= 0 ||
-		res.WarmRecordReads != 0 || res.NewProcessRuns != 2 || res.NewProcessP50Ms <= 0 || res.NewProcessMaxRSSMB <= 0 || res.IndexBytes <= 0 {
+	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 2 || res.ColdRebuildMs <= 0 || res.WarmCheckP50Us <= 0 || res.SearchP50Us <= 0 ||
+		res.WarmRecordReads != 0 || res.NewProcessRuns != 2 || res.NewProcessP50Ms <= 0 || res.NewProcessRSSMB <= 0 || res.IndexMB <= 0 {
 		t.Errorf("figures %+v", res)
 	}
 }

@@ -1,0 +1,295 @@
+package consensus
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// agreed is a closed debate that agreed on position.
+func agreed(id, topic, position string) *debate.Outcome {
+	o := outcome(id, topic, debate.LayerPlan, debate.ConsensusReached, false)
+	o.DefenderPosition, o.FinalPosition, o.FinalPositionHash = position, position, debate.PositionHash(position)
+	return o
+}
+
+func mustCheck(t *testing.T, s *Store, topic, position string) *CheckResult {
+	t.Helper()
+	res, err := s.Check(context.Background(), debate.LayerPlan, topic, position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// editInPlace rewrites a vault file the way Obsidian saves a note: the
+// same file, truncated and written again (its folder does not change).
+func (e *env) editInPlace(t *testing.T, p, old, new string) {
+	t.Helper()
+	full := filepath.Join(e.vaultDir, filepath.FromSlash(p))
+	data, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s does not hold %q", p, old)
+	}
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(strings.ReplaceAll(string(data), old, new)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Another process's Store, warmed before the vault changes, sees every
+// change at its next check: a filing, a supersession, a record edited in
+// place by hand (same size), its status edited by hand, a record saved
+// by an editor that writes a new file and renames it over the old one, a
+// record created and one deleted by hand.
+func TestIndexSeesEveryChangeAtTheNextCheck(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	other := e.open(t)
+	const topic = "Upload size cap for avatars"
+	if res := mustCheck(t, other, topic, "Reject avatar uploads above 25 MB"); res.Status != CheckNone {
+		t.Fatalf("empty vault: %v", res.Status)
+	}
+
+	e.file(t, agreed("20261130-plan-avatars-aaaaaa", topic, "Reject avatar uploads above 25 MB"))
+	if res := mustCheck(t, other, topic, "Reject avatar uploads above 25 MB"); res.Status != CheckConsistent {
+		t.Fatalf("after a filing: %v", res.Status)
+	}
+
+	p2 := e.file(t, agreed("20261201-plan-avatars-bbbbbb", topic, "Reject avatar uploads above 40 MB"))
+	res := mustCheck(t, other, topic, "Reject avatar uploads above 25 MB")
+	if res.Status != CheckConflict || res.Record == nil || res.Record.Path != p2 {
+		t.Fatalf("after a supersession: %v %+v", res.Status, res.Record)
+	}
+
+	// Obsidian: the same file rewritten, here with the same size.
+	e.editInPlace(t, p2, "above 40 MB", "above 60 MB")
+	for name, s := range map[string]*Store{"other": other, "filer": e.s} {
+		res := mustCheck(t, s, topic, "Reject avatar uploads above 60 MB")
+		if res.Status != CheckConsistent || res.Record.FinalPosition != "Reject avatar uploads above 60 MB" {
+			t.Errorf("%s store, after an edit in place: %v %q", name, res.Status, res.Record.FinalPosition)
+		}
+	}
+
+	e.editInPlace(t, p2, `status: "active"`, `status: "superseded"`)
+	if res := mustCheck(t, other, topic, "Reject avatar uploads above 60 MB"); res.Status != CheckNone {
+		t.Errorf("after its status was edited by hand: %v", res.Status)
+	}
+	e.editInPlace(t, p2, `status: "superseded"`, `status: "active"`)
+
+	// An editor that saves by writing a new file and renaming it over.
+	full := filepath.Join(e.vaultDir, filepath.FromSlash(p2))
+	data, _ := os.ReadFile(full)
+	tmp := full + ".swp"
+	if err := os.WriteFile(tmp, []byte(strings.ReplaceAll(string(data), "above 60 MB", "above 75 MB")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, full); err != nil {
+		t.Fatal(err)
+	}
+	if res := mustCheck(t, other, topic, "Reject avatar uploads above 75 MB"); res.Status != CheckConsistent {
+		t.Errorf("after a save by rename: %v", res.Status)
+	}
+
+	// A record created by hand, under a name and topic of its own.
+	const handTopic = "Thumbnail cache lifetime"
+	hand := strings.NewReplacer("Upload size cap for avatars", handTopic, "above 75 MB", "for 7 days",
+		"plan-avatars-bbbbbb", "plan-thumbs-cccccc").Replace(string(data))
+	hand = strings.ReplaceAll(hand, "Reject avatar uploads above 60 MB", "Keep thumbnails for 7 days")
+	e.page(t, Folder+"/plan-thumbnail-cache-lifetime.md", hand)
+	res = mustCheck(t, other, handTopic, "Keep thumbnails for 7 days")
+	if res.Record == nil || res.Record.Name != "plan-thumbnail-cache-lifetime" {
+		t.Errorf("a record created by hand: %v %+v", res.Status, res.Record)
+	}
+
+	if err := os.Remove(full); err != nil {
+		t.Fatal(err)
+	}
+	res = mustCheck(t, other, topic, "Reject avatar uploads above 75 MB")
+	if res.Record != nil && res.Record.Path == p2 {
+		t.Errorf("a deleted record still answers: %v", res.Status)
+	}
+}
+
+// Filing into a settled vault neither lists nor re-reads the records
+// folder: its cost does not grow with the vault, and the next lookup does
+// not list it either.
+func TestFilingDoesNotScanTheFolder(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	var batch []*debate.Outcome
+	for i := range 60 {
+		batch = append(batch, agreed(fmt.Sprintf("20261130-plan-batch%d-aaaaaa", i), fmt.Sprintf("Retry budget for queue %d", i), "Retry three times"))
+	}
+	if _, err := e.s.FileAll(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, e.s, "Retry budget for queue 3", "Retry three times")
+	time.Sleep(2 * fineMargin)
+	mustCheck(t, e.s, "Retry budget for queue 4", "Retry three times")
+	listed, reads := e.s.idx.listings, e.s.FilesRead()
+
+	e.file(t, agreed("20261201-plan-single-bbbbbb", "Retry budget for the mailer", "Retry five times"))
+	if res := mustCheck(t, e.s, "Retry budget for the mailer", "Retry five times"); res.Status != CheckConsistent {
+		t.Fatalf("the new record: %v", res.Status)
+	}
+	if e.s.idx.listings != listed {
+		t.Errorf("a filing and the check after it listed the folder %d times", e.s.idx.listings-listed)
+	}
+	if n := e.s.FilesRead() - reads; n > 4 {
+		t.Errorf("a filing and the check after it read %d record files", n)
+	}
+	// A new process after the filing does not list the folder either.
+	fresh := e.open(t)
+	mustCheck(t, fresh, "Retry budget for the mailer", "Retry five times")
+	if fresh.idx.listings != 0 {
+		t.Errorf("a new Store listed the folder %d times", fresh.idx.listings)
+	}
+}
+
+// Import writes the records FileAll would, supersession chains included,
+// and its index answers as a filed one does.
+func TestImportMatchesFileAll(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var outs []*debate.Outcome
+	for i := range 12 {
+		topic := fmt.Sprintf("Session lifetime for tier %d", i%5) // chains of two and three
+		outs = append(outs, agreed(fmt.Sprintf("20261130-plan-imp%d-aaaaaa", i), topic, fmt.Sprintf("Expire sessions after %d hours", i+1)))
+	}
+	filed, imported := newEnv(t), newEnv(t)
+	pf, err := filed.s.FileAll(ctx, outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi, err := imported.s.Import(ctx, outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(pf, " ") != strings.Join(pi, " ") {
+		t.Fatalf("paths differ:\n%v\n%v", pf, pi)
+	}
+	summary := func(s *Store) string {
+		recs, err := s.Records(ctx, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, r := range recs {
+			fmt.Fprintf(&b, "%s %s %s %s %s\n", r.Name, r.Status, r.Supersedes, r.SupersededBy, r.FinalPosition)
+		}
+		return b.String()
+	}
+	if a, b := summary(filed.s), summary(imported.s); a != b {
+		t.Errorf("records differ:\nfiled:\n%s\nimported:\n%s", a, b)
+	}
+	res := mustCheck(t, imported.s, "Session lifetime for tier 2", "Expire sessions after 13 hours")
+	if res.Status != CheckConflict || res.Record.FinalPosition != "Expire sessions after 8 hours" {
+		t.Errorf("check on the imported vault: %v %+v", res.Status, res.Record)
+	}
+	if _, err := imported.s.Import(ctx, outs[:1]); err != ErrNotEmpty {
+		t.Errorf("a second import: %v", err)
+	}
+}
+
+// The bounded topic lookup of a large vault (by the specific words' key,
+// the intersection of all the words, the key less one word) answers the
+// questions a small vault's lookup answers, the same way.
+func TestBoundedTopicLookupAnswersAsTheFullOne(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	filed := map[string]string{
+		"Thumbnail cache lifetime":                "Keep cached thumbnails for 7 days",
+		"Retry budget for outgoing webhooks":      "Retry a failed webhook 5 times with exponential backoff",
+		"Password reset token expiry":             "Reset tokens expire after 30 minutes",
+		"Default page size of the orders export":  "Export orders in pages of 500 rows",
+		"Which region stores EU customer backups": "EU backups stay in eu-west-1",
+		"Log retention for the payments service":  "Keep payment logs for 90 days",
+		"Invoice numbering scheme":                "Number invoices per tenant and year",
+	}
+	i := 0
+	for topic, pos := range filed {
+		e.file(t, agreed(fmt.Sprintf("20261130-plan-bounded%d-aaaaaa", i), topic, pos))
+		i++
+	}
+	questions := []struct{ topic, position string }{
+		{"Thumbnail cache lifetime", "Keep cached thumbnails for 7 days"},
+		{"How long do we cache thumbnails?", "Cached thumbnails are kept for a week"},
+		{"lifetime of the thumbnail cache", "Keep cached thumbnails for 14 days"},
+		{"Retry budget for outgoing webhooks in the EU", "Retry a failed webhook 5 times"},
+		{"Webhook retry budget", "Retry a failed webhook 3 times"},
+		{"Expiry of password reset tokens", "Reset tokens expire after 30 minutes"},
+		{"Password reset email wording", "Say who asked for the reset"},
+		{"Page size of the orders export", "Export orders in pages of 500 rows"},
+		{"Where are EU customer backups stored?", "EU backups stay in eu-west-1"},
+		{"Retention of payments service logs", "Keep payment logs for 30 days"},
+		{"Invoice numbering", "Number invoices per tenant"},
+		{"Hero image format", "Serve hero images as AVIF"},
+	}
+	answer := func() []string {
+		s := e.open(t)
+		var out []string
+		for _, q := range questions {
+			res, err := s.Check(ctx, debate.LayerPlan, q.topic, q.position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := ""
+			if res.Record != nil {
+				name = res.Record.Name
+			}
+			out = append(out, fmt.Sprintf("%s: %s %s", q.topic, res.Status, name))
+		}
+		return out
+	}
+	full := answer()
+	defer func(old int64) { topicPostings = old }(topicPostings)
+	topicPostings = 0
+	bounded := answer()
+	matched := 0
+	for i := range full {
+		if full[i] != bounded[i] {
+			t.Errorf("full lookup %q, bounded lookup %q", full[i], bounded[i])
+		}
+		if !strings.Contains(full[i], " none ") && !strings.HasSuffix(full[i], "none ") {
+			matched++
+		}
+	}
+	if matched < 8 {
+		t.Errorf("only %d of %d questions found their record:\n%s", matched, len(full), strings.Join(full, "\n"))
+	}
+}
+
+// Opening a Store costs no database: a command that opens one and asks
+// nothing of it (or only files through it later) never opens the index.
+func TestOpenDoesNotOpenTheIndex(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.open(t)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.root, CacheFile)); !os.IsNotExist(err) {
+		t.Errorf("Open and Close made %s: %v", CacheFile, err)
+	}
+	mustCheck(t, e.open(t), "Anything at all", "Some position")
+	if _, err := os.Stat(filepath.Join(e.root, CacheFile)); err != nil {
+		t.Errorf("the first lookup did not open the index: %v", err)
+	}
+}
