@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -48,17 +47,4 @@ func (a *factory) benchResult(r interface{ WriteText(io.Writer) error }) error {
 		return a.emit(r)
 	}
 	return r.WriteText(a.stdout)
-}
-
-// ms and pct serve bench_consensus.go until its logic moves to
-// internal/bench like the other benchmarks'.
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
-// pct returns the p-th percentile of sorted durations (nearest rank).
-func pct(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(float64(len(sorted))*p/100+0.999999) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
 }

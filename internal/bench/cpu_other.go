@@ -9,6 +9,3 @@ import (
 
 // processCPU is the user+system CPU time of an ended process.
 func processCPU(ps *os.ProcessState) time.Duration { return ps.UserTime() + ps.SystemTime() }
-
-// selfCPU is not known on this platform.
-func selfCPU() (time.Duration, bool) { return 0, false }

@@ -15,13 +15,3 @@ func processCPU(ps *os.ProcessState) time.Duration {
 	}
 	return ps.UserTime() + ps.SystemTime()
 }
-
-// selfCPU returns the CPU time (user + system) this process has used, and
-// whether it is known.
-func selfCPU() (time.Duration, bool) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, false
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
-}

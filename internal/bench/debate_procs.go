@@ -60,7 +60,7 @@ func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root 
 	var lat []time.Duration
 	done, turns := 0, 0
 	var firstErr error
-	cpu0, cpuOK := selfCPU()
+	cpu0 := selfCPU()
 	start := time.Now()
 	for i := 0; i < o.Concurrent; i++ {
 		wg.Add(1)
@@ -93,7 +93,7 @@ func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root 
 	}
 	wg.Wait()
 	el := time.Since(start)
-	cpu1, _ := selfCPU()
+	cpu1 := selfCPU()
 	agentsCPU, err := procs.stop()
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root 
 	if firstErr != nil {
 		res.Error = firstErr.Error()
 	}
-	if cpuOK {
+	if cpu0 > 0 {
 		res.CoordinatorCPU = (cpu1 - cpu0).Seconds()
 	}
 	if turns > 0 {
