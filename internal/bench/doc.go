@@ -4,9 +4,10 @@
 // publish rate, a minimal program, the in-memory transport).
 //
 // It owns the benchmarks' logic and their results: RunMessenger (and
-// RunSender, the process it re-executes), RunCLI, RunDebate, RunGate and the
-// consensus benchmark return typed results that render themselves (WriteText; JSON through
-// their field tags). The parley commands only parse flags and print.
+// RunSender, the process it re-executes), RunCLI, RunDebate, RunGate and
+// the consensus benchmark return typed results (JSON through their field
+// tags; the first four also render their text, WriteText). The parley
+// commands only parse flags and print.
 // Messenger backends are opened by name through app (Backend), on a root
 // whose config.json the parley processes a benchmark starts share, so a
 // backend registered with app.RegisterBackend is measured like the
