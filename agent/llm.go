@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/sleep"
 )
 
 // Bounds of the turn loop.
@@ -81,7 +83,7 @@ func NewLLM(client ChatClient, conf LLMConfig) (*LLM, error) {
 			return nil, err
 		}
 	}
-	l := &LLM{client: client, conf: conf, log: conf.Logger, sleep: sleepCtx, jitter: rand.Float64}
+	l := &LLM{client: client, conf: conf, log: conf.Logger, sleep: sleep.For, jitter: rand.Float64}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
@@ -90,17 +92,6 @@ func NewLLM(client ChatClient, conf LLMConfig) (*LLM, error) {
 
 // Client is the chat client the loop asks.
 func (l *LLM) Client() ChatClient { return l.client }
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
 
 // Respond answers req. An endpoint that cannot be used (see ChatClient) is
 // a *debate.UnavailableError, which a Runner sends to the coordinator as a
@@ -163,7 +154,7 @@ func (l *LLM) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, 
 		if err != nil {
 			return nil, err
 		}
-		msgs = append(msgs, ChatMessage{Role: ChatAssistant, Content: clipBytes(rep.Content, maxEchoBytes)}, ChatMessage{Role: ChatUser, Content: again})
+		msgs = append(msgs, ChatMessage{Role: ChatAssistant, Content: clip.Bytes(rep.Content, maxEchoBytes)}, ChatMessage{Role: ChatUser, Content: again})
 	}
 }
 
@@ -178,13 +169,6 @@ func (l *LLM) tokens(u Usage) int {
 		return max(count(u.TotalTokens), count(u.PromptTokens)+count(u.CompletionTokens))
 	}
 	return count(u.CompletionTokens)
-}
-
-func clipBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
 // chat makes one request of the client, retrying while its error is
@@ -273,11 +257,11 @@ func (l *LLM) Unavailable(err error) *debate.UnavailableError {
 	switch {
 	case errors.Is(err, ErrUnreachable):
 		return &debate.UnavailableError{Kind: debate.UnavailableUnreachable, Err: err,
-			Detail: "cannot reach the " + l.conf.Kind + " endpoint: " + oneLine(err.Error()),
+			Detail: "cannot reach the " + l.conf.Kind + " endpoint: " + clip.Line(err.Error(), 401),
 			Hint:   "start the model server, or check where the configuration says it runs"}
 	case errors.As(err, &g):
 		return &debate.UnavailableError{Kind: debate.UnavailableServer, Err: err,
-			Detail: "the " + l.conf.Kind + " endpoint kept failing: " + oneLine(err.Error()),
+			Detail: "the " + l.conf.Kind + " endpoint kept failing: " + clip.Line(err.Error(), 401),
 			Hint:   "check the model server's own log"}
 	}
 	return nil

@@ -20,6 +20,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // Defaults of the openai client.
@@ -304,7 +305,7 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 		Error json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, oneLine(err.Error()), clipBytes(strings.TrimSpace(string(data)), 60))
+		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, clip.Line(err.Error(), 401), clip.Bytes(strings.TrimSpace(string(data)), 60))
 	}
 	if len(r.Error) > 0 && !isNull(r.Error) {
 		return "", Usage{}, fmt.Errorf("%w: the server answered with an error: %s", ErrEndpoint, errorMessage(data))
@@ -375,17 +376,17 @@ func errorMessage(data []byte) string {
 		}
 		switch {
 		case len(r.Error) > 0 && json.Unmarshal(r.Error, &s) == nil && s != "":
-			return oneLine(s)
+			return clip.Line(s, 401)
 		case len(r.Error) > 0 && json.Unmarshal(r.Error, &obj) == nil && obj.Message != "":
-			return oneLine(obj.Message)
+			return clip.Line(obj.Message, 401)
 		case r.Message != "":
-			return oneLine(r.Message)
+			return clip.Line(r.Message, 401)
 		case r.Detail != "":
-			return oneLine(r.Detail)
+			return clip.Line(r.Detail, 401)
 		}
 	}
 	s := strings.ToValidUTF8(string(data[:min(len(data), 200)]), "")
-	return oneLine(s)
+	return clip.Line(s, 401)
 }
 
 // retryAfter reads retry-after-ms, or Retry-After in seconds or as an HTTP
@@ -538,5 +539,5 @@ func unreachableCause(err error) string {
 	}
 	s := err.Error()
 	s = strings.TrimPrefix(s, ErrUnreachable.Error()+": ")
-	return oneLine(s)
+	return clip.Line(s, 401)
 }

@@ -12,6 +12,7 @@ import (
 	"text/template"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // The prompt templates of the chat agents (the LLM turn loop, whatever the
@@ -58,7 +59,7 @@ func systemTemplate(r debate.Role, l debate.Layer) string {
 
 var promptFuncs = template.FuncMap{
 	"fence":   fenceText,
-	"oneline": oneLine,
+	"oneline": func(s string) string { return clip.Line(s, 401) }, // one line, at most 400 characters and "…"
 	"join":    strings.Join,
 	"orNone": func(s string) string {
 		if strings.TrimSpace(s) == "" {
@@ -188,13 +189,4 @@ func fenceText(text string) string {
 	}
 	f := strings.Repeat("`", n)
 	return f + "text\n" + strings.TrimRight(text, "\n") + "\n" + f
-}
-
-// oneLine collapses whitespace and shortens s to 400 characters.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 400 {
-		s = string(r[:400]) + "…"
-	}
-	return s
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -148,7 +149,7 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 	if m.Kind() != debate.TypeTurnRequest {
 		// Said once, at info: the message is acknowledged (kept in cur/),
 		// so it is not delivered again.
-		log.Info("a message this agent cannot use: it answers turn_requests only; acknowledged and kept", "from", m.From, "type", m.Kind(), "text", clipBytes(m.Text, 200))
+		log.Info("a message this agent cannot use: it answers turn_requests only; acknowledged and kept", "from", m.From, "type", m.Kind(), "text", clip.Bytes(m.Text, 200))
 		return true
 	}
 	req, err := debate.DecodeRequest(m)

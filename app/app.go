@@ -5,18 +5,28 @@
 // values returned to the caller, never printed here.
 //
 // app owns: where a root and its vault are, loading config.json, and
-// opening the messenger backend the configuration names (see Backend).
+// opening the messenger backend the configuration names (see Backend);
+// sending with the recipient's liveness (Send, Deliver), receiving and
+// watching (Recv, Receive, Watch), agents (LiveAgents, Agent, AddAgent,
+// Prune), collection (Collect), Init, debate-id and record prefixes
+// (ResolveDebate, ResolveRecord) and the build's Version. A refusal is an
+// *Error with a Problem, its message naming each input in braces so that
+// every front end names it its own way (a flag, a tool argument).
 // It must not import cobra, mcpserver, web or anything under cmd: front
 // ends import app, never the other way round.
 package app
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/registry"
 )
 
 // Options say where the App works. The zero value is the defaults: the
@@ -34,6 +44,9 @@ type Options struct {
 	// Notify is told what the App is waiting for (a NATS server that does
 	// not answer yet), so a front end can say so; nil ignores it.
 	Notify func(Notice)
+	// Spawn says how parley processes of the App's own (a debate's agents,
+	// a detached debate) are started; the zero value runs this executable.
+	Spawn Spawn
 }
 
 // Notice is something a front end may want to show while a call runs.
@@ -56,11 +69,12 @@ type App struct {
 	root, vault string
 	log         *slog.Logger
 	notify      func(Notice)
+	spawn       Spawn
 }
 
 // New makes an App for the root and vault the options name.
 func New(o Options) *App {
-	a := &App{root: o.Root, vault: o.Vault, log: o.Logger, notify: o.Notify}
+	a := &App{root: o.Root, vault: o.Vault, log: o.Logger, notify: o.Notify, spawn: o.Spawn}
 	if a.root == "" {
 		a.root = os.Getenv("PARLEY_ROOT")
 	}
@@ -93,4 +107,35 @@ func (a *App) Logger() *slog.Logger { return a.log }
 
 // Config is <root>/config.json (the defaults when it is missing), read
 // at each call: a command that writes it (init, demo) reads what it wrote.
-func (a *App) Config() (*config.Config, error) { return config.Load(a.root) }
+// Its "transport" must name a registered backend (see RegisterBackend).
+func (a *App) Config() (*config.Config, error) {
+	cfg, err := config.Load(a.root)
+	if err != nil {
+		return nil, err
+	}
+	if t := cfg.Transport; t != "" && !registered(t) {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(a.root, config.FileName), unknownBackend(t))
+	}
+	return cfg, nil
+}
+
+// HaveRoot reports whether the root exists (as anything: a root that is
+// not a directory is for what opens it to refuse). Calls that only read
+// never create one.
+func (a *App) HaveRoot() bool {
+	_, err := os.Lstat(a.root)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// RegistrationTTL is how long a registration stays live without a
+// heartbeat: config's messenger.heartbeatTtlMs, else registry.DefaultTTL.
+func (a *App) RegistrationTTL() time.Duration {
+	if cfg, err := a.Config(); err == nil && cfg.Messenger.HeartbeatTTLMs > 0 {
+		return time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+	}
+	return registry.DefaultTTL
+}
+
+// HeartbeatEvery is how often a registration is renewed: a third of the
+// TTL, at most every 5s.
+func (a *App) HeartbeatEvery() time.Duration { return min(a.RegistrationTTL()/3, 5*time.Second) }

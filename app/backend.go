@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,10 +40,21 @@ type Backend interface {
 	Close()
 }
 
-// Counter is a backend that counts an inbox's messages: waiting,
-// acknowledged (kept for audit) and quarantined.
+// Counter is a backend that counts an inbox's messages.
 type Counter interface {
-	Count(ctx context.Context, agent string) (waiting, acked, bad int, err error)
+	Count(ctx context.Context, agent string) (InboxCount, error)
+}
+
+// InboxCount is what an inbox holds.
+type InboxCount struct {
+	Waiting int `json:"waiting"`
+	// Acked counts the acknowledged messages a backend keeps for audit.
+	Acked int `json:"acked"`
+	// Bad counts the messages set apart as unreadable (quarantined,
+	// dead-lettered).
+	Bad int `json:"bad"`
+	// Summary says it in the backend's words, with where each kind is.
+	Summary string `json:"-"`
 }
 
 // Collector is a backend that keeps acknowledged messages and can remove
@@ -101,6 +112,28 @@ func BackendName(cfg *config.Config) string {
 	return cfg.Transport
 }
 
+// registered reports whether a backend is registered under name.
+func registered(name string) bool {
+	backendsMu.RLock()
+	defer backendsMu.RUnlock()
+	_, ok := backends[name]
+	return ok
+}
+
+// unknownBackend is the error of a "transport" no backend is registered
+// under; it wraps config.ErrInvalid, as config.json's other mistakes do.
+func unknownBackend(name string) error {
+	names := Backends()
+	for i, n := range names {
+		names[i] = fmt.Sprintf("%q", n)
+	}
+	use := strings.Join(names, "")
+	if len(names) > 1 {
+		use = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	}
+	return fmt.Errorf("%w: transport %q: use %s", config.ErrInvalid, name, use)
+}
+
 // OpenBackend opens the backend called name (not the configured one: the
 // benchmarks open each in turn).
 func (a *App) OpenBackend(ctx context.Context, name string) (Backend, error) {
@@ -116,9 +149,13 @@ func (a *App) openBackend(ctx context.Context, name string, cfg *config.Config) 
 	open, ok := backends[name]
 	backendsMu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("no messenger backend %q (known: %v)", name, slices.Collect(slices.Values(Backends())))
+		return nil, unknownBackend(name)
 	}
-	return open(ctx, a, cfg)
+	b, err := open(ctx, a, cfg)
+	if err != nil {
+		return nil, Explain(err)
+	}
+	return b, nil
 }
 
 // Messenger opens (creating if needed) the messenger config.json selects.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -48,8 +49,10 @@ func (f *files) Close() {
 	f.tr.Close()
 }
 
-func (f *files) Count(ctx context.Context, agent string) (waiting, acked, bad int, err error) {
-	return f.tr.Count(ctx, agent)
+func (f *files) Count(ctx context.Context, agent string) (InboxCount, error) {
+	w, a, b, err := f.tr.Count(ctx, agent)
+	return InboxCount{Waiting: w, Acked: a, Bad: b,
+		Summary: fmt.Sprintf("%d waiting, %d acknowledged (cur/), %d quarantined (bad/)", w, a, b)}, err
 }
 
 func (f *files) Owner(ctx context.Context, agent string) (string, error) {

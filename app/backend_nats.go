@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/parleyhq/parley/config"
@@ -41,6 +43,9 @@ func openNATS(ctx context.Context, a *App, cfg *config.Config) (Backend, error) 
 			a.notify(Notice{Kind: NoticeWaiting, Err: err, Window: window})
 		},
 	})
+	if err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, newError(ProblemMessenger, "", context.Canceled, "interrupted while waiting for the NATS server")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -61,8 +66,10 @@ func (n *natsBackend) Location(agent string) string {
 
 func (n *natsBackend) Close() { n.c.Close() }
 
-func (n *natsBackend) Count(ctx context.Context, agent string) (waiting, acked, bad int, err error) {
-	return n.c.Transport().Count(ctx, agent)
+func (n *natsBackend) Count(ctx context.Context, agent string) (InboxCount, error) {
+	w, a, b, err := n.c.Transport().Count(ctx, agent)
+	return InboxCount{Waiting: w, Acked: a, Bad: b,
+		Summary: fmt.Sprintf("%d waiting, %d dead-lettered (%s)", w, b, jetstream.DeadSubject(agent))}, err
 }
 
 var _ Counter = (*natsBackend)(nil)

@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/config"
@@ -64,4 +67,41 @@ func TestDefaultsFromEnvironment(t *testing.T) {
 	if err != nil || BackendName(cfg) != config.TransportFile {
 		t.Fatalf("config %v, backend %q", err, BackendName(cfg))
 	}
+}
+
+// config.json's "transport" is any registered backend's name; another
+// name is refused when the configuration is read, as config.json's other
+// mistakes are, naming the file and the names to use.
+func TestConfigTransportIsARegisteredName(t *testing.T) {
+	RegisterBackend("test-echo", func(ctx context.Context, a *App, cfg *config.Config) (Backend, error) { return openFiles(ctx, a, cfg) })
+	root := t.TempDir()
+	a := New(Options{Root: root})
+	for transport, ok := range map[string]bool{"test-echo": true, "file": true, "nats": true, "redis": false, "File": false, "file ": false, "../file": false} {
+		if err := os.WriteFile(filepath.Join(root, config.FileName), []byte(`{"transport":`+strconv.Quote(transport)+`}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := a.Config()
+		if ok != (err == nil) {
+			t.Errorf("transport %q: %v", transport, err)
+			continue
+		}
+		if ok {
+			if BackendName(cfg) != transport {
+				t.Errorf("transport %q selects %q", transport, BackendName(cfg))
+			}
+			continue
+		}
+		if !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), filepath.Join(root, config.FileName)) || !strings.Contains(err.Error(), `use "file", "nats"`) {
+			t.Errorf("transport %q: %v; want config.ErrInvalid naming the file and the backends", transport, err)
+		}
+		if _, err := a.Messenger(context.Background()); !errors.Is(err, config.ErrInvalid) {
+			t.Errorf("transport %q: the messenger opened: %v", transport, err)
+		}
+	}
+	os.Remove(filepath.Join(root, config.FileName))
+	b, err := a.OpenBackend(context.Background(), "test-echo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
 }

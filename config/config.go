@@ -38,9 +38,12 @@ type Config struct {
 	Escalation Escalation `json:"escalation"`
 	OpenAI     OpenAI     `json:"openai"`
 	Consensus  Consensus  `json:"consensus"`
-	// Transport selects the messenger's backend: TransportFile (the
-	// default: inboxes and registry under the root) or TransportNATS (a
-	// NATS JetStream server, for agents on several machines).
+	// Transport names the messenger's backend: TransportFile (the
+	// default: inboxes and registry under the root), TransportNATS (a
+	// NATS JetStream server, for agents on several machines), or another
+	// one registered by name. The service layer (package app), which
+	// knows the registered backends, refuses a name none is registered
+	// under.
 	Transport string `json:"transport,omitempty"`
 	// NATS configures the "nats" transport.
 	NATS NATS `json:"nats"`
@@ -224,11 +227,6 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if err := c.Consensus.validate(); err != nil {
 		return nil, fmt.Errorf("%w: consensus.%v", ErrInvalid, err)
-	}
-	switch c.Transport {
-	case "", TransportFile, TransportNATS:
-	default:
-		return nil, fmt.Errorf("%w: transport %q: use %q or %q", ErrInvalid, c.Transport, TransportFile, TransportNATS)
 	}
 	if c.NATS.RetryMs < 0 {
 		return nil, fmt.Errorf("%w: nats.retryMs %d: use a positive number of milliseconds (default 30000)", ErrInvalid, c.NATS.RetryMs)

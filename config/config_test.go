@@ -197,13 +197,12 @@ func TestTransport(t *testing.T) {
 		t.Fatalf("effective: %q %+v", e.Transport, e.NATS)
 	}
 	for name, bad := range map[string]string{
-		"unknown transport": `{"transport":"redis"}`,
-		"unknown nats key":  `{"transport":"nats","nats":{"server":"nats://x:1"}}`,
-		"bad scheme":        `{"nats":{"url":"http://x:4222"}}`,
-		"no scheme":         `{"nats":{"url":"localhost:4222"}}`,
-		"empty in list":     `{"nats":{"url":"nats://a:1,"}}`,
-		"replicas":          `{"nats":{"replicas":7}}`,
-		"transport type":    `{"transport":1}`,
+		"unknown nats key": `{"transport":"nats","nats":{"server":"nats://x:1"}}`,
+		"bad scheme":       `{"nats":{"url":"http://x:4222"}}`,
+		"no scheme":        `{"nats":{"url":"localhost:4222"}}`,
+		"empty in list":    `{"nats":{"url":"nats://a:1,"}}`,
+		"replicas":         `{"nats":{"replicas":7}}`,
+		"transport type":   `{"transport":1}`,
 	} {
 		if _, err := Parse([]byte(bad)); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: err = %v, want ErrInvalid", name, err)

@@ -16,4 +16,9 @@
 // ranks records by BM25 over their topic, positions and rationale; Check
 // tells whether a position is consistent with, conflicts with, or is left
 // open by the active record of its question.
+//
+// A record formats what the debate decided (the Outcome's Decisions,
+// AgreedRound and Rule); it never works out again what a turn counted as.
+// It imports debate, vault, vocab and parley's internal helpers, never
+// transcripts, agent or a front end.
 package consensus

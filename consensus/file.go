@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -349,5 +350,5 @@ func linkAlias(topic string) string {
 			b.WriteRune(c)
 		}
 	}
-	return orText(clipRunes(b.String(), 120), "(untitled)")
+	return orText(clip.Runes(b.String(), 120), "(untitled)")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Where records live in the vault.
@@ -43,26 +44,24 @@ func ParseStatus(s string) (Status, error) {
 	return "", fmt.Errorf("unknown status %q (use active or superseded)", s)
 }
 
-// Record is a consensus record as read back from the vault.
+// Record is a consensus record as read back from the vault: the debate it
+// files (the debate's one JSON view, debate.Summary, with what the
+// record's frontmatter keeps of it) and the record's own place in the
+// vault and in its question's chain.
 type Record struct {
+	debate.Summary
 	// Name is the file name without ".md", the name wikilinks use.
 	Name string `json:"name"`
 	// Path is the slash path relative to the vault.
-	Path         string         `json:"path"`
-	Layer        debate.Layer   `json:"layer"`
-	Slug         string         `json:"slug"`
-	Topic        string         `json:"topic"`
-	Verdict      debate.Verdict `json:"verdict"`
-	Action       debate.Action  `json:"action"`
-	Status       Status         `json:"status"`
-	Date         string         `json:"date"`
-	Created      string         `json:"created"`
-	Updated      string         `json:"updated"`
-	Participants []string       `json:"participants"`
-	DebateID     string         `json:"debate_id"`
-	// FinalPosition is the position that stands ("" when nothing was
-	// agreed); FinalPositionHash is debate.PositionHash of the whole of it.
-	FinalPosition     string `json:"final_position,omitempty"`
+	Path         string   `json:"path"`
+	Slug         string   `json:"slug"`
+	Status       Status   `json:"status"`
+	Date         string   `json:"date"`
+	Created      string   `json:"created"`
+	Updated      string   `json:"updated"`
+	Participants []string `json:"participants"`
+	// FinalPositionHash is debate.PositionHash of the whole of
+	// FinalPosition (the position that stands, "" when nothing was agreed).
 	FinalPositionHash string `json:"final_position_hash,omitempty"`
 	// Supersedes and SupersededBy name the neighbouring records of the
 	// same question ("" if none).
@@ -87,21 +86,21 @@ func (r *Record) key() string { return string(r.Layer) + "/" + r.Slug }
 // TopicSlug is the slug that names a topic's records (SPEC §6): lower-case
 // ASCII letters, digits and hyphens, transliterated, at most MaxSlug
 // characters. A topic with nothing transliterable gets "topic-" and a hash
-// (debate.SlugOr). A topic whose slug would be longer than MaxSlug is cut
+// (vocab.SlugOr). A topic whose slug would be longer than MaxSlug is cut
 // at a word boundary and ends in 8 hex digits of the whole slug's hash, so
 // two long topics that differ only after the cut stay two questions.
 // Topics that differ only in case, punctuation or spacing share a slug:
 // they are the same question.
 func TopicSlug(topic string) string {
-	full := debate.Slug(topic, 4*len(topic)+8)
+	full := vocab.Slug(topic, 4*len(topic)+8)
 	if full == "" {
-		return debate.SlugOr(topic, MaxSlug)
+		return vocab.SlugOr(topic, MaxSlug)
 	}
 	if len(full) <= MaxSlug {
 		return full
 	}
 	sum := sha256.Sum256([]byte(full))
-	return debate.Slug(full, MaxSlug-9) + "-" + hex.EncodeToString(sum[:4])
+	return vocab.Slug(full, MaxSlug-9) + "-" + hex.EncodeToString(sum[:4])
 }
 
 // recordYAML is the part of a record's frontmatter that lookup reads.
@@ -146,16 +145,16 @@ func parseRecord(name string, data []byte) (*Record, string, error) {
 		return nil, "", nil
 	}
 	r := &Record{
+		Summary: debate.Summary{
+			DebateID: y.DebateID, Topic: strings.TrimSpace(y.Topic),
+			Action: debate.Action(y.Action), FinalPosition: y.FinalPosition,
+		},
 		Name:              strings.TrimSuffix(name, ".md"),
 		Path:              Folder + "/" + name,
-		Topic:             strings.TrimSpace(y.Topic),
 		Date:              y.Date,
 		Created:           y.Created,
 		Updated:           y.Updated,
 		Participants:      y.Participants,
-		DebateID:          y.DebateID,
-		Action:            debate.Action(y.Action),
-		FinalPosition:     y.FinalPosition,
 		FinalPositionHash: strings.ToLower(strings.TrimSpace(y.FinalPositionHash)),
 		Supersedes:        linkName(y.Supersedes),
 		SupersededBy:      linkName(y.SupersededBy),

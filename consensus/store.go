@@ -9,11 +9,11 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/flock"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -122,25 +122,17 @@ func (s *Store) lockFile(ctx context.Context) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("filing lock: %w", err)
 	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() {
-				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-				f.Close()
-			}, nil
+	if err := flock.Wait(ctx, f, flock.Exclusive); err != nil {
+		f.Close()
+		if ctx.Err() != nil {
+			return nil, err
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return nil, fmt.Errorf("filing lock: %w", err)
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
+		return nil, fmt.Errorf("filing lock: %w", err)
 	}
+	return func() {
+		_ = flock.Unlock(f)
+		f.Close()
+	}, nil
 }
 
 // FilesRead is how many record files the Store has read so far: a warm

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -56,21 +56,22 @@ func validateOutcome(o *debate.Outcome) error {
 	return nil
 }
 
-// outcomeAction is the outcome's action, or the one SPEC §5.5 gives its
-// verdict when the outcome carries none.
+// outcomeAction is the outcome's action, or the one its verdict gives
+// (debate.ActionFor) when the outcome carries none.
 func outcomeAction(o *debate.Outcome) debate.Action {
 	switch o.Action {
 	case debate.ActionProceed, debate.ActionEscalate:
 		return o.Action
 	}
-	if o.Verdict == debate.ConsensusReached || (o.Verdict == debate.BudgetExhausted && strings.TrimSpace(o.FinalPosition) != "") {
-		return debate.ActionProceed
-	}
-	return debate.ActionEscalate
+	return debate.ActionFor(o.Verdict, o.FinalPosition)
 }
 
 // renderRecord builds a record's frontmatter and body (SPEC §6).
+//
+// What each turn counted as is the debate's (Outcome.Decisions); an
+// outcome that does not carry it has it worked out by debate.Analyze.
 func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Frontmatter, []byte) {
+	o = debate.Analyze(o)
 	s := o.Session
 	layer := string(debate.Layer(strings.ToLower(string(s.Layer))))
 	closed := now
@@ -100,7 +101,7 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 		{Key: "tags", Value: []string{"consensus", layer}},
 		{Key: "debate_id", Value: o.DebateID},
 		{Key: "action", Value: string(outcomeAction(o))},
-		{Key: "final_position", Value: orNil(clipRunes(final, maxStoredPosition))},
+		{Key: "final_position", Value: orNil(clip.Runes(final, maxStoredPosition))},
 		{Key: "final_position_hash", Value: orNil(hash)},
 		{Key: "supersedes", Value: wikiOrNil(pl.supersedes)},
 		{Key: "superseded_by", Value: wikiOrNil(pl.supersededBy)},
@@ -241,70 +242,66 @@ func byRound(o *debate.Outcome) []roundTurns {
 	return out
 }
 
+// turnKey finds a slot's turn or decision: its round and speaker.
+type turnKey struct {
+	round int
+	agent string
+}
+
+// decisionsOf indexes what the debate decided each slot counted as.
+func decisionsOf(o *debate.Outcome) map[turnKey]debate.Decision {
+	out := make(map[turnKey]debate.Decision, len(o.Decisions))
+	for _, d := range o.Decisions {
+		out[turnKey{d.Round, d.Agent}] = d
+	}
+	return out
+}
+
 // writeRounds writes the Round | Attacker | Defender | Outcome table, one
-// row per round, built from the recorded turns.
+// row per round: the recorded turns, and what the debate decided each
+// counted as (Outcome.Decisions); nothing is judged here.
 func writeRounds(b *strings.Builder, o *debate.Outcome) {
 	rounds := byRound(o)
 	if len(rounds) == 0 {
 		b.WriteString("_No turn was recorded._\n\n")
 		return
 	}
+	decided := decisionsOf(o)
 	b.WriteString("| Round | Attacker | Defender | Outcome |\n|-------|----------|----------|---------|\n")
-	standing := debate.PositionHash(o.Session.OpeningPosition())
-	seen := map[string]map[string]bool{} // attacker -> hashes asserted in earlier rounds
-	asserted := map[string]string{}      // hash -> attacker who asserted it
-	defended := false                    // the defender has taken a turn
 	for _, rt := range rounds {
-		var att, def, outcome []string
+		var att, def, outcome, others []string
 		concede, total, fresh, repeat := 0, 0, 0, 0
 		for _, t := range rt.turns {
-			if t.Role != debate.RoleAttacker {
-				continue
-			}
-			total++
-			h := t.PositionHash
-			if h == "" {
-				h = debate.PositionHash(t.Position)
-			}
-			switch {
-			case t.Concedes():
-				concede++
-				att = append(att, fmt.Sprintf("%s: _no further objections_", inline(t.Agent, 60)))
-			default:
-				att = append(att, fmt.Sprintf("%s: %s", inline(t.Agent, 60), inline(t.Position, cellRunes)))
-				if seen[t.Agent][h] {
-					repeat++
-				} else if h != "" {
+			d := decided[turnKey{t.Round, t.Agent}]
+			switch t.Role {
+			case debate.RoleAttacker:
+				total++
+				switch d.Counter {
+				case debate.CounterConceding:
+					concede++
+					att = append(att, fmt.Sprintf("%s: _no further objections_", inline(t.Agent, 60)))
+					continue
+				case debate.CounterNew:
 					fresh++
+				case debate.CounterRepeated:
+					repeat++
 				}
-			}
-			if h != "" {
-				if asserted[h] == "" {
-					asserted[h] = t.Agent
+				att = append(att, fmt.Sprintf("%s: %s", inline(t.Agent, 60), inline(t.Position, cellRunes)))
+			case debate.RoleDefender:
+				def = append(def, fmt.Sprintf("%s: %s", inline(t.Agent, 60), inline(t.Position, cellRunes)))
+				switch d.Stance {
+				case debate.StanceAdopts:
+					outcome = append(outcome, fmt.Sprintf("defender adopts %s's position", inline(d.Adopted, 60)))
+				case debate.StanceStates:
+					outcome = append(outcome, "defender states its position")
+				case debate.StanceHolds:
+					outcome = append(outcome, "defender holds")
+				case debate.StanceRevises:
+					outcome = append(outcome, "defender revises")
 				}
-			}
-		}
-		for _, t := range rt.turns {
-			if t.Role != debate.RoleDefender {
-				continue
-			}
-			h := t.PositionHash
-			if h == "" {
-				h = debate.PositionHash(t.Position)
-			}
-			def = append(def, fmt.Sprintf("%s: %s", inline(t.Agent, 60), inline(t.Position, cellRunes)))
-			switch {
-			case h != standing && asserted[h] != "":
-				outcome = append(outcome, fmt.Sprintf("defender adopts %s's position", inline(asserted[h], 60)))
-			case !defended && strings.TrimSpace(o.Session.Position) == "":
-				outcome = append(outcome, "defender states its position")
-			case h == standing:
-				outcome = append(outcome, "defender holds")
 			default:
-				outcome = append(outcome, "defender revises")
+				others = append(others, fmt.Sprintf("%s %s: %s", t.Role, inline(t.Agent, 60), inline(t.Position, cellRunes)))
 			}
-			standing = h
-			defended = true
 		}
 		switch {
 		case total > 0 && concede == total:
@@ -320,6 +317,7 @@ func writeRounds(b *strings.Builder, o *debate.Outcome) {
 				outcome = append(outcome, fmt.Sprintf("%d attacker(s) concede", concede))
 			}
 		}
+		outcome = append(outcome, others...)
 		for _, f := range rt.forfeits {
 			cell := fmt.Sprintf("%s: _forfeited (%s)_", inline(f.Agent, 60), inline(string(f.Reason), 40))
 			if f.Role == debate.RoleDefender {
@@ -328,18 +326,6 @@ func writeRounds(b *strings.Builder, o *debate.Outcome) {
 				att = append(att, cell)
 			}
 			outcome = append(outcome, fmt.Sprintf("%s forfeits (%s)", inline(f.Agent, 60), inline(string(f.Reason), 40)))
-		}
-		for _, t := range rt.turns {
-			if t.Role == debate.RoleAttacker {
-				if seen[t.Agent] == nil {
-					seen[t.Agent] = map[string]bool{}
-				}
-				h := t.PositionHash
-				if h == "" {
-					h = debate.PositionHash(t.Position)
-				}
-				seen[t.Agent][h] = true
-			}
 		}
 		fmt.Fprintf(b, "| %d | %s | %s | %s |\n", rt.round, orText(strings.Join(att, "; "), "—"),
 			orText(strings.Join(def, "; "), "—"), orText(strings.Join(outcome, "; "), "—"))
@@ -424,34 +410,22 @@ func writeDeadlock(b *strings.Builder, o *debate.Outcome) {
 	}
 	fmt.Fprintf(b, "The defender's position did not change for %d round(s) while the attackers only repeated counters they had already made, so neither side moved and no further round could converge (rule `%s`). ", k, orText(string(o.Rule), "repeated"))
 	b.WriteString("The question is open and escalated to a person.\n\n")
-	first := map[string]map[string]int{}
+	// Each attacker's last counter, and the round the debate found it was
+	// first made in.
+	decided := decisionsOf(o)
 	last := map[string]debate.TurnRecord{}
 	for _, t := range o.Turns {
-		if t.Role != debate.RoleAttacker || t.Concedes() {
-			continue
+		if d := decided[turnKey{t.Round, t.Agent}]; t.Role == debate.RoleAttacker && (d.Counter == debate.CounterNew || d.Counter == debate.CounterRepeated) {
+			last[t.Agent] = t
 		}
-		h := t.PositionHash
-		if h == "" {
-			h = debate.PositionHash(t.Position)
-		}
-		if first[t.Agent] == nil {
-			first[t.Agent] = map[string]int{}
-		}
-		if _, ok := first[t.Agent][h]; !ok {
-			first[t.Agent][h] = t.Round
-		}
-		last[t.Agent] = t
 	}
 	for _, a := range o.Session.Attackers() {
 		t, ok := last[a.Name]
 		if !ok {
 			continue
 		}
-		h := t.PositionHash
-		if h == "" {
-			h = debate.PositionHash(t.Position)
-		}
-		fmt.Fprintf(b, "- %s repeated in round %d the counter first made in round %d: %s\n", inline(a.Name, 60), t.Round, first[a.Name][h], inline(t.Position, cellRunes))
+		first := decided[turnKey{t.Round, t.Agent}].FirstRound
+		fmt.Fprintf(b, "- %s repeated in round %d the counter first made in round %d: %s\n", inline(a.Name, 60), t.Round, first, inline(t.Position, cellRunes))
 	}
 	b.WriteString("\n")
 }
@@ -467,8 +441,7 @@ func writeExhaustion(b *strings.Builder, o *debate.Outcome) {
 		fmt.Fprintf(b, "The round budget ran out: %d of %d round(s) complete, %d of %d token(s) spent.", o.Rounds, bud.MaxRounds, o.Tokens, bud.MaxTokens)
 	}
 	if pos := strings.TrimSpace(o.FinalPosition); pos != "" && outcomeAction(o) == debate.ActionProceed {
-		round := agreedRound(o)
-		if round > 0 {
+		if round := o.AgreedRound; round > 0 {
 			fmt.Fprintf(b, " Every participant asserted the same position in round %d; that last agreed position stands and the pipeline proceeds on it.\n\n", round)
 		} else {
 			b.WriteString(" The last agreed position stands and the pipeline proceeds on it.\n\n")
@@ -476,31 +449,6 @@ func writeExhaustion(b *strings.Builder, o *debate.Outcome) {
 		return
 	}
 	b.WriteString(" No position was asserted by every participant in the same round, so nothing was agreed: the question is open and escalated to a person.\n\n")
-}
-
-// agreedRound is the latest round in which every participant's turn
-// asserted the final position (0 if none).
-func agreedRound(o *debate.Outcome) int {
-	want := debate.PositionHash(o.FinalPosition)
-	best := 0
-	for _, rt := range byRound(o) {
-		speakers := map[string]bool{}
-		ok := len(rt.turns) > 0
-		for _, t := range rt.turns {
-			h := t.PositionHash
-			if h == "" {
-				h = debate.PositionHash(t.Position)
-			}
-			if h != want {
-				ok = false
-			}
-			speakers[t.Agent] = true
-		}
-		if ok && len(speakers) == len(o.Session.Participants) && rt.round > best {
-			best = rt.round
-		}
-	}
-	return best
 }
 
 // writePartial writes the note and the turns a timed-out debate recorded.
@@ -531,7 +479,7 @@ func writePartial(b *strings.Builder, o *debate.Outcome) {
 // (vault.EscapeInline), cut to max runes (0: no limit) with an ellipsis.
 func inline(s string, max int) string {
 	if max > 0 {
-		s = clipRunes(strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " "), max)
+		s = clip.Runes(strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " "), max)
 	}
 	return vault.EscapeInline(s)
 }
@@ -546,7 +494,7 @@ func code(s string) string {
 		}
 		return r
 	}, s)
-	s = clipRunes(s, 300)
+	s = clip.Runes(s, 300)
 	if s == "" {
 		return "(empty)"
 	}
@@ -561,14 +509,6 @@ func code(s string) string {
 	}
 	fence := strings.Repeat("`", longest+1)
 	return fence + " " + s + " " + fence
-}
-
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
 func orText(s, alt string) string {

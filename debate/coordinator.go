@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // Enroller makes the coordinator known as an agent for as long as it runs
@@ -370,7 +371,7 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 
 // standing is the defender's latest position.
 func (c *Coordinator) standing() string {
-	return newTally(c.st.Session, c.st.Slots, 0).standing()
+	return newTally(c.st.Session, c.st.Slots, 0).Standing()
 }
 
 // handle deals with one delivered message while p is pending. It reports
@@ -493,7 +494,7 @@ func (c *Coordinator) forfeitUnavailable(ctx context.Context, p *pending, u *Una
 	}
 	return c.record(ctx, EventForfeit, ForfeitEvent{
 		RequestID: p.requestID, Round: p.round, Role: p.sp.Role, Agent: p.sp.Name,
-		Reason: ForfeitUnavailable, Detail: oneLine(u.Detail), Unavailable: u,
+		Reason: ForfeitUnavailable, Detail: clip.Line(u.Detail, 201), Unavailable: u,
 	})
 }
 

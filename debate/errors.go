@@ -4,17 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"syscall"
+
+	"github.com/parleyhq/parley/vocab"
 )
 
 var (
-	// ErrUnknownLayer means a layer other than spec, plan or verify.
-	ErrUnknownLayer = errors.New("unknown layer")
-	// ErrUnknownRole means a role other than defender or attacker.
-	ErrUnknownRole = errors.New("unknown role")
-	// ErrUnknownVerdict means a verdict name that SPEC §5.4 does not define.
-	ErrUnknownVerdict = errors.New("unknown verdict")
-	// ErrInvalidID means a debate id that does not match the id pattern.
-	ErrInvalidID = errors.New("invalid debate id")
+	// ErrUnknownLayer means a layer other than spec, plan or verify
+	// (vocab.ErrUnknownLayer: the same value).
+	ErrUnknownLayer = vocab.ErrUnknownLayer
+	// ErrUnknownRole means a role no RoleSpec defines (vocab.ErrUnknownRole).
+	ErrUnknownRole = vocab.ErrUnknownRole
+	// ErrUnknownVerdict means a verdict name that is not one of Verdicts
+	// (vocab.ErrUnknownVerdict).
+	ErrUnknownVerdict = vocab.ErrUnknownVerdict
+	// ErrInvalidID means a debate id that does not match the id pattern
+	// (vocab.ErrInvalidID).
+	ErrInvalidID = vocab.ErrInvalidID
 	// ErrInvalidBudget means a budget with a non-positive limit.
 	ErrInvalidBudget = errors.New("invalid budget")
 	// ErrInvalidSession means a session without exactly one defender and at

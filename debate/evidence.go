@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // PageIndex tells whether a vault page exists; package vault implements it.
@@ -91,7 +93,7 @@ func (c *EvidenceChecker) Check(ctx context.Context, refs []string) []EvidenceCh
 	out := make([]EvidenceCheck, 0, len(refs))
 	for _, ref := range refs {
 		if ctx.Err() != nil {
-			out = append(out, EvidenceCheck{Ref: clip(ref), Kind: "unknown", Status: EvidenceUnchecked, Detail: "no time left to check it"})
+			out = append(out, EvidenceCheck{Ref: clip.Runes(ref, 61), Kind: "unknown", Status: EvidenceUnchecked, Detail: "no time left to check it"})
 			continue
 		}
 		out = append(out, c.CheckOne(ctx, ref))
@@ -111,7 +113,7 @@ func (c *EvidenceChecker) CheckOne(ctx context.Context, ref string) EvidenceChec
 	ref = strings.TrimSpace(ref)
 	switch {
 	case ref == "" || len(ref) > 4096 || strings.ContainsRune(ref, 0):
-		return EvidenceCheck{Ref: clip(ref), Kind: "unknown", Status: EvidenceInvalid, Detail: "empty, too long or not text"}
+		return EvidenceCheck{Ref: clip.Runes(ref, 61), Kind: "unknown", Status: EvidenceInvalid, Detail: "empty, too long or not text"}
 	case strings.HasPrefix(ref, "[[") && strings.HasSuffix(ref, "]]"):
 		return c.checkPage(ctx, ref)
 	case schemeRE().MatchString(ref):
@@ -141,7 +143,7 @@ func (c *EvidenceChecker) checkPage(ctx context.Context, ref string) EvidenceChe
 	ok, err := c.pages.PageExists(ctx, name)
 	switch {
 	case err != nil:
-		ec.Status, ec.Detail = EvidenceInvalid, oneLine(err.Error())
+		ec.Status, ec.Detail = EvidenceInvalid, clip.Line(err.Error(), 201)
 	case ok:
 		ec.Status = EvidenceOK
 	default:
@@ -187,7 +189,7 @@ func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		ec.Status, ec.Detail = EvidenceInvalid, oneLine(err.Error())
+		ec.Status, ec.Detail = EvidenceInvalid, clip.Line(err.Error(), 201)
 		return ec
 	}
 	if kind == "path" {
@@ -200,7 +202,7 @@ func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
 	}
 	lc, err := c.count(name, f, st.Size())
 	if err != nil {
-		ec.Status, ec.Detail = EvidenceInvalid, oneLine(err.Error())
+		ec.Status, ec.Detail = EvidenceInvalid, clip.Line(err.Error(), 201)
 		return ec
 	}
 	switch {
@@ -247,7 +249,7 @@ func pathStatus(err error) (EvidenceStatus, string) {
 	if strings.Contains(err.Error(), "escapes") {
 		return EvidenceOutside, "leads out of the workspace"
 	}
-	return EvidenceInvalid, oneLine(err.Error())
+	return EvidenceInvalid, clip.Line(err.Error(), 201)
 }
 
 // ErrLinesOutOfRange means a file has fewer lines than a ref cites.

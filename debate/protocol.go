@@ -10,17 +10,19 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // RequestID is the request_id of the turn_request for speaker sp in round,
 // attempt 1 or 2. It is derived, never random, so that a coordinator that
 // resumes after a crash sends the very request it sent before, and an agent
 // that already answered it answers again from its cache:
-// "<debate id>:r<round>:attacker<index>:a<attempt>" or "…:defender:a<attempt>".
+// "<debate id>:r<round>:attacker<n>:a<attempt>" or "…:defender:a<attempt>":
+// the role, numbered from 1 when the role may have more than one speaker.
 func RequestID(debateID string, round int, sp Speaker, attempt int) string {
-	who := string(RoleDefender)
-	if sp.Role == RoleAttacker {
-		who = fmt.Sprintf("%s%d", RoleAttacker, sp.Index+1)
+	who := string(sp.Role)
+	if roleSpec(sp.Role).Max != 1 {
+		who = fmt.Sprintf("%s%d", sp.Role, sp.Nth+1)
 	}
 	return fmt.Sprintf("%s:r%d:%s:a%d", debateID, round, who, attempt)
 }
@@ -109,7 +111,7 @@ func DecodeTurn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
 	}
 	var t Turn
 	if err := json.Unmarshal(raw, &t); err != nil {
-		return nil, fmt.Errorf("%w: does not decode: %v", ErrBadReply, oneLine(err.Error()))
+		return nil, fmt.Errorf("%w: does not decode: %v", ErrBadReply, clip.Line(err.Error(), 201))
 	}
 	// A turn without an argument travels with its own rendering as the
 	// message text (NewTurnMessage); that rendering is not an argument.
@@ -126,16 +128,16 @@ func DecodeTurn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
 func (t *Turn) check(req *TurnRequest) error {
 	switch {
 	case t.DebateID != req.DebateID:
-		return fmt.Errorf("%w: debate_id %q, expected %q", ErrBadReply, clip(t.DebateID), req.DebateID)
+		return fmt.Errorf("%w: debate_id %q, expected %q", ErrBadReply, clip.Runes(t.DebateID, 61), req.DebateID)
 	case t.Round != req.Round:
 		return fmt.Errorf("%w: round %d, expected %d", ErrBadReply, t.Round, req.Round)
 	case t.Role != req.Role:
-		return fmt.Errorf("%w: role %q, expected %q", ErrBadReply, clip(string(t.Role)), req.Role)
+		return fmt.Errorf("%w: role %q, expected %q", ErrBadReply, clip.Runes(string(t.Role), 61), req.Role)
 	case t.ConfidenceChange < -1 || t.ConfidenceChange > 1:
 		return fmt.Errorf("%w: confidence_change %d, expected -1, 0 or +1", ErrBadReply, t.ConfidenceChange)
 	case t.Tokens < 0:
 		return fmt.Errorf("%w: negative tokens %d", ErrBadReply, t.Tokens)
-	case strings.TrimSpace(t.Position) == "" && (t.Role == RoleDefender || !t.Concedes()):
+	case strings.TrimSpace(t.Position) == "" && (!roleSpec(t.Role).MayConcede || !t.Concedes()):
 		return fmt.Errorf("%w: empty position (only a conceding attacker turn may have none)", ErrBadReply)
 	case utf8.RuneCountInString(t.Position) > MaxPositionLen || utf8.RuneCountInString(t.CounterTo) > MaxPositionLen:
 		return fmt.Errorf("%w: position or counter_to longer than %d characters", ErrBadReply, MaxPositionLen)
@@ -182,14 +184,6 @@ func Record(t *Turn, agent, requestID, messageID string, b ConsensusBudget, evid
 	return rec
 }
 
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
-}
-
 // RenderRequest renders a turn_request as the Markdown prompt of its text
 // field: everything the request holds, readable by an agent that only reads
 // text.
@@ -209,11 +203,7 @@ func renderRequest(r *TurnRequest, coordinator string) string {
 	fmt.Fprintf(&b, "- **Request:** `%s` (attempt %d)\n", r.RequestID, r.Attempt)
 	fmt.Fprintf(&b, "- **Budget:** at most %d tokens for this turn; reply before %s\n\n", r.Budget.TokensThisTurn, r.Budget.Deadline)
 	b.WriteString("## Your task\n\n")
-	if r.Role == RoleDefender {
-		b.WriteString("Defend the position against this round's attacks. Restate it unchanged if it holds, refine it, or adopt an attacker's position word for word if they are right.\n\n")
-	} else {
-		b.WriteString("Attack the defender's standing position. State your own position and the claim you counter. If you have no further objections, reply with an empty `counter_to` and `confidence_change: 0`.\n\n")
-	}
+	b.WriteString(roleSpec(r.Role).Task + "\n\n")
 	b.WriteString("Reply with a `" + TypeTurn + "` message whose `replyTo` is this message's id, with the fields ")
 	b.WriteString("`debate_id`, `round`, `role` (as above), `position`, `counter_to`, `evidence_refs` ")
 	b.WriteString("(`path`, `path:line`, `path:from-to`, `[[wiki page]]`, URL), `confidence_change` (-1, 0, +1), `tokens` and `text` (your argument).\n")
@@ -255,17 +245,12 @@ func writePlainReply(b *strings.Builder, r *TurnRequest, coordinator string) {
 	b.WriteString("\n### If you can only send plain messages\n\n")
 	b.WriteString("Send a message to " + to + ", as a reply to this message if you can, whose text is this JSON object ")
 	b.WriteString("with your own words in place of the angle brackets (keep `request_id`, `debate_id`, `round` and `role` as they are):\n\n")
-	example := map[Role]struct {
-		counter string
-		cc      int
-	}{RoleAttacker: {"<the claim of the defender you counter>", -1}, RoleDefender: {"", 0}}[r.Role]
+	spec := roleSpec(r.Role)
 	obj := fmt.Sprintf(`{"request_id": %s, "debate_id": %s, "round": %d, "role": %s, "position": "<your position, in one sentence>", "counter_to": %q, "evidence_refs": ["<path/to/file:line>"], "confidence_change": %d, "text": "<your argument>"}`,
-		jsonString(r.RequestID), jsonString(r.DebateID), r.Round, jsonString(string(r.Role)), example.counter, example.cc)
+		jsonString(r.RequestID), jsonString(r.DebateID), r.Round, jsonString(string(r.Role)), spec.ExampleCounter, spec.ExampleConfidence)
 	b.WriteString("```json\n" + obj + "\n```\n\n")
-	if r.Role == RoleAttacker {
-		b.WriteString("To concede (no further objections), send `\"position\": \"\"`, `\"counter_to\": \"\"` and `\"confidence_change\": 0`.\n")
-	} else {
-		b.WriteString("To hold your position, restate it word for word; to adopt an attacker's position, copy it word for word.\n")
+	if spec.ReplyHint != "" {
+		b.WriteString(spec.ReplyHint + "\n")
 	}
 }
 
@@ -293,10 +278,10 @@ func renderTurnLine(t *Turn, agent string) string {
 	if strings.TrimSpace(pos) == "" {
 		pos = "_(no position)_"
 	}
-	fmt.Fprintf(&b, "**%s:** %s\n", who, oneLine(pos))
+	fmt.Fprintf(&b, "**%s:** %s\n", who, clip.Line(pos, 201))
 	if strings.TrimSpace(t.CounterTo) != "" {
-		fmt.Fprintf(&b, "\n- counters: %s\n", oneLine(t.CounterTo))
-	} else if t.Role == RoleAttacker && t.Concedes() {
+		fmt.Fprintf(&b, "\n- counters: %s\n", clip.Line(t.CounterTo, 201))
+	} else if roleSpec(t.Role).MayConcede && t.Concedes() {
 		b.WriteString("\n- no further objections\n")
 	}
 	fmt.Fprintf(&b, "- confidence change: %s\n", signed(t.ConfidenceChange))

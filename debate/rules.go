@@ -3,6 +3,8 @@ package debate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // Slot is one speaking turn of a debate as it ended: with a recorded turn,
@@ -33,36 +35,84 @@ func (s *Slot) clockForfeit() bool {
 	return s.Forfeit != nil && (s.Forfeit.Reason == ForfeitDeadline || s.Forfeit.Reason == ForfeitDied || s.Forfeit.Reason == ForfeitUnavailable)
 }
 
-// Judge applies the end rules of SPEC §5.4, in their order, to a debate
-// whose slots so far are given in speaking order, after elapsedMs of active
-// time. It is called after every settled slot (and while waiting, with the
-// slots unchanged, for the wall clock); it returns the outcome when a rule
-// closes the debate. Judge is pure: the same slots and time give the same
-// answer. The Closed timestamp is left for the caller to set.
+// EndRule is one named end rule: Check returns the outcome that closes
+// the debate when the rule holds for the slots so far, else nil.
+type EndRule struct {
+	Name  Rule
+	Check func(t *Tally) *Outcome
+}
+
+// UnavailableRule comes before every other rule (see unavailableRule).
+var UnavailableRule = EndRule{RuleUnavailable, unavailableRule}
+
+// SharedRules are checked after every slot, whoever spoke, once the rules
+// of the speaker's role (RoleSpec.Rules) did not close the debate.
+var SharedRules = []EndRule{
+	{RuleMaxRounds, ruleMaxRounds},
+	{RuleMaxTokens, ruleMaxTokens},
+	{RuleWallClock, ruleWallClock},
+	{RuleForfeit, ruleForfeit},
+}
+
+// Judge applies the end rules, in their order, to a debate whose slots so
+// far are given in speaking order, after elapsedMs of active time: the
+// unavailable rule, then the rules of the role whose slot settled last,
+// then the budget and clock rules every role shares. It is called after
+// every settled slot (and while waiting, with the slots unchanged, for the
+// wall clock); it returns the outcome when a rule closes the debate. Judge
+// is pure: the same slots and time give the same answer. The Closed
+// timestamp is left for the caller to set.
 //
 // How each rule is read is written down in docs/design.md ("Debates: how
 // the end rules are read").
 func Judge(s *DebateSession, slots []Slot, elapsedMs int64) (*Outcome, bool) {
 	t := newTally(s, slots, elapsedMs)
-	if o := t.rules(); o != nil {
-		return o, true
+	if len(slots) == 0 {
+		if elapsedMs >= s.Budget.MaxWallClockMs {
+			return t.Close(Timeout, RuleWallClock, "", fmt.Sprintf("the wall clock (%d ms) ran out before round 1", s.Budget.MaxWallClockMs)), true
+		}
+		return nil, false
+	}
+	for _, r := range t.rules() {
+		if o := r.Check(t); o != nil {
+			return o, true
+		}
 	}
 	return nil, false
 }
 
-// tally is what the end rules need to know about the slots so far.
-type tally struct {
+// rules is the table Judge applies after the last slot, in order.
+func (t *Tally) rules() []EndRule {
+	out := []EndRule{UnavailableRule}
+	out = append(out, roleSpec(t.Last().Role).Rules...)
+	return append(out, SharedRules...)
+}
+
+// Tally is what the end rules know about a debate's slots so far. Rule
+// functions (RoleSpec.Rules) read it and close the debate with Close; it
+// is built by Judge and not safe for concurrent use.
+type Tally struct {
 	s         *DebateSession
 	slots     []Slot
 	elapsedMs int64
-	attackers int
+	order     []Speaker
+	attackers []int // the speaking index of each attacker, in order
+	defender  int   // the defender's speaking index
 	tokens    int
 	// byRound[r] holds round r's slots (index 0 unused).
 	byRound [][]*Slot
 }
 
-func newTally(s *DebateSession, slots []Slot, elapsedMs int64) *tally {
-	t := &tally{s: s, slots: slots, elapsedMs: elapsedMs, attackers: len(s.Attackers())}
+func newTally(s *DebateSession, slots []Slot, elapsedMs int64) *Tally {
+	t := &Tally{s: s, slots: slots, elapsedMs: elapsedMs, order: s.Order(), defender: -1}
+	for _, sp := range t.order {
+		switch sp.Role {
+		case RoleAttacker:
+			t.attackers = append(t.attackers, sp.Index)
+		case RoleDefender:
+			t.defender = sp.Index
+		}
+	}
 	for i := range slots {
 		sl := &slots[i]
 		if sl.Turn != nil {
@@ -76,8 +126,17 @@ func newTally(s *DebateSession, slots []Slot, elapsedMs int64) *tally {
 	return t
 }
 
-// round returns round r's slot for speaker index i, or nil.
-func (t *tally) slot(r, i int) *Slot {
+// Session is the debate's session.
+func (t *Tally) Session() *DebateSession { return t.s }
+
+// Last is the slot that settled last.
+func (t *Tally) Last() *Slot { return &t.slots[len(t.slots)-1] }
+
+// Tokens is the tokens spent so far.
+func (t *Tally) Tokens() int { return t.tokens }
+
+// Slot returns round r's slot of the speaker at index i, or nil.
+func (t *Tally) Slot(r, i int) *Slot {
 	if r < 1 || r >= len(t.byRound) {
 		return nil
 	}
@@ -89,155 +148,216 @@ func (t *tally) slot(r, i int) *Slot {
 	return nil
 }
 
+// attacker returns round r's slot of the i-th attacker (0-based), or nil.
+func (t *Tally) attacker(r, i int) *Slot { return t.Slot(r, t.attackers[i]) }
+
+// defenderSlot returns round r's defender slot, or nil.
+func (t *Tally) defenderSlot(r int) *Slot { return t.Slot(r, t.defender) }
+
 // defenderBefore is the defender's standing position before round r's
 // defender turn: its latest turn of an earlier round, else the opening.
-func (t *tally) defenderBefore(r int) string {
+func (t *Tally) defenderBefore(r int) string {
 	for q := r - 1; q >= 1; q-- {
-		if d := t.slot(q, t.attackers); d != nil && d.Turn != nil {
+		if d := t.defenderSlot(q); d != nil && d.Turn != nil {
 			return d.Turn.Position
 		}
 	}
 	return t.s.OpeningPosition()
 }
 
-// standing is the defender's latest position: its last turn, else the
+// Standing is the defender's latest position: its last turn, else the
 // opening position.
-func (t *tally) standing() string {
+func (t *Tally) Standing() string {
 	return t.defenderBefore(len(t.byRound))
 }
 
-// assertedBefore reports whether attacker i asserted hash h in a round
-// before r.
-func (t *tally) assertedBefore(i, r int, h string) bool {
+// firstAsserted is the first round before r in which attacker i asserted
+// hash h, 0 if none.
+func (t *Tally) firstAsserted(i, r int, h string) int {
 	for q := 1; q < r; q++ {
-		if a := t.slot(q, i); a != nil && a.asserted() == h {
-			return true
+		if a := t.attacker(q, i); a != nil && a.asserted() == h {
+			return q
 		}
 	}
-	return false
+	return 0
 }
 
-// counterKind classifies attacker i's turn in round r: "new", "repeated",
-// or "" for a conceding or forfeited turn (neither new nor repeated).
-func (t *tally) counterKind(i, r int) string {
-	a := t.slot(r, i)
-	if a == nil || a.Turn == nil || a.Turn.Concedes() || a.asserted() == "" {
+// counter is what attacker i's turn in round r counted as; "" for a
+// forfeit or a missing slot.
+func (t *Tally) counter(i, r int) Counter {
+	a := t.attacker(r, i)
+	switch {
+	case a == nil || a.Turn == nil:
 		return ""
+	case a.Turn.Concedes() || a.asserted() == "":
+		return CounterConceding
+	case t.firstAsserted(i, r, a.asserted()) > 0:
+		return CounterRepeated
 	}
-	if t.assertedBefore(i, r, a.asserted()) {
-		return "repeated"
-	}
-	return "new"
+	return CounterNew
 }
 
-func (t *tally) rules() *Outcome {
-	if len(t.slots) == 0 {
-		if t.elapsedMs >= t.s.Budget.MaxWallClockMs {
-			return t.close(Timeout, RuleWallClock, "", fmt.Sprintf("the wall clock (%d ms) ran out before round 1", t.s.Budget.MaxWallClockMs))
-		}
+// conceded: CONSENSUS_REACHED when, after the last attacker turn of a
+// round, every attacker of that round sent confidence_change 0 and an empty
+// counter_to; the defender's latest position stands.
+func conceded(t *Tally) *Outcome {
+	last, n := t.Last(), len(t.attackers)
+	if last.Role != RoleAttacker || last.Index != t.attackers[n-1] {
 		return nil
 	}
-	// 0. An agent that never took a turn could not be reached: not an
-	// outcome of the debate, whatever else the slots say.
-	if o := t.unavailableRule(); o != nil {
-		return o
-	}
-	last := &t.slots[len(t.slots)-1]
 	r := last.Round
-	k := t.s.Budget.ConvergenceRounds
+	for i := range n {
+		if a := t.attacker(r, i); a == nil || a.Turn == nil || !a.Turn.Concedes() {
+			return nil
+		}
+	}
+	who := "the attacker"
+	if n > 1 {
+		who = "every attacker"
+	}
+	return t.Close(ConsensusReached, RuleConceded, t.Standing(),
+		fmt.Sprintf("%s of round %d had no further objections; the defender's position stands", who, r))
+}
 
-	// 1. Consensus, conceded: after the round's last attacker turn.
-	if last.Role == RoleAttacker && last.Index == t.attackers-1 {
-		all := true
-		for i := 0; i < t.attackers; i++ {
-			a := t.slot(r, i)
-			if a == nil || a.Turn == nil || !a.Turn.Concedes() {
-				all = false
-				break
-			}
-		}
-		if all {
-			who := "the attacker"
-			if t.attackers > 1 {
-				who = "every attacker"
-			}
-			return t.close(ConsensusReached, RuleConceded, t.standing(),
-				fmt.Sprintf("%s of round %d had no further objections; the defender's position stands", who, r))
-		}
+// adopted: CONSENSUS_REACHED when a defender turn's position differs from
+// its standing position before the turn and equals a position an attacker
+// asserted in this round or earlier; the defender's wording stands.
+func adopted(t *Tally) *Outcome {
+	last := t.Last()
+	if last.Role != RoleDefender || last.Turn == nil {
+		return nil
 	}
-	// 1. Consensus, adopted: the defender moved to an attacker's position.
-	if last.Role == RoleDefender && last.Turn != nil {
-		h := last.asserted()
-		if h != "" && h != PositionHash(t.defenderBefore(r)) {
-			for q := r; q >= 1; q-- {
-				for i := 0; i < t.attackers; i++ {
-					if a := t.slot(q, i); a != nil && a.asserted() == h {
-						return t.close(ConsensusReached, RuleAdopted, last.Turn.Position,
-							fmt.Sprintf("the defender adopted %s's position (asserted in round %d) in round %d", a.Agent, q, r))
-					}
-				}
+	a, q := t.adoptedFrom(last.Round, last.asserted())
+	if a == nil {
+		return nil
+	}
+	return t.Close(ConsensusReached, RuleAdopted, last.Turn.Position,
+		fmt.Sprintf("the defender adopted %s's position (asserted in round %d) in round %d", a.Agent, q, last.Round))
+}
+
+// adoptedFrom is the attacker slot whose position (hash h) the defender's
+// turn of round r adopted, latest round first, and its round; nil when
+// the turn did not move to an attacker's position.
+func (t *Tally) adoptedFrom(r int, h string) (*Slot, int) {
+	if h == "" || h == PositionHash(t.defenderBefore(r)) {
+		return nil, 0
+	}
+	for q := r; q >= 1; q-- {
+		for i := range t.attackers {
+			if a := t.attacker(q, i); a != nil && a.asserted() == h {
+				return a, q
 			}
 		}
 	}
-	// 2 and 3: the defender unchanged over rounds r-k … r.
-	if last.Role == RoleDefender && last.Turn != nil && r-k >= 1 {
-		unchanged := true
-		h := last.asserted()
-		for q := r - k; q < r; q++ {
-			d := t.slot(q, t.attackers)
-			if d == nil || d.asserted() != h {
-				unchanged = false
-				break
-			}
-		}
-		if unchanged {
-			kinds := map[string]int{}
-			for q := r - k + 1; q <= r; q++ {
-				for i := 0; i < t.attackers; i++ {
-					kinds[t.counterKind(i, q)]++
-				}
-			}
-			n := k * t.attackers
-			span := roundSpan(r-k+1, r)
-			switch {
-			case kinds["new"] == n:
-				return t.close(ConsensusReached, RuleSurvived, last.Turn.Position,
-					fmt.Sprintf("the defender's position held through %s while every attacker brought a new counter", span))
-			case kinds["repeated"] == n:
-				return t.close(Deadlock, RuleRepeated, "",
-					fmt.Sprintf("the defender's position did not change and the attackers only repeated earlier counters in %s", span))
-			}
+	return nil, 0
+}
+
+// unchangedCounters is, after a defender turn of round r whose position is
+// the same as its turns of rounds r-k … r-1 (k = convergenceRounds), how
+// many of the attacker turns of rounds r-k+1 … r were new and repeated
+// counters, and how many there were; ok is false when the defender moved.
+func (t *Tally) unchangedCounters() (fresh, repeated, n int, ok bool) {
+	last, k := t.Last(), t.s.Budget.ConvergenceRounds
+	r := last.Round
+	if last.Role != RoleDefender || last.Turn == nil || r-k < 1 {
+		return 0, 0, 0, false
+	}
+	for q := r - k; q < r; q++ {
+		if d := t.defenderSlot(q); d == nil || d.asserted() != last.asserted() {
+			return 0, 0, 0, false
 		}
 	}
-	// 4. Budget.
-	if last.Role == RoleDefender && !last.clockForfeit() && r >= t.s.Budget.MaxRounds {
-		return t.exhausted(RuleMaxRounds, fmt.Sprintf("all %d rounds are complete", t.s.Budget.MaxRounds))
-	}
-	if t.tokens >= t.s.Budget.MaxTokens {
-		return t.exhausted(RuleMaxTokens, fmt.Sprintf("the tokens spent (%d) reached the budget (%d) in round %d", t.tokens, t.s.Budget.MaxTokens, r))
-	}
-	// 5. Timeout.
-	if t.elapsedMs >= t.s.Budget.MaxWallClockMs {
-		what := "the wall clock"
-		if last.clockForfeit() {
-			what = fmt.Sprintf("the wall clock ran out waiting for %s (round %d)", last.Agent, r)
+	for q := r - k + 1; q <= r; q++ {
+		for i := range t.attackers {
+			switch t.counter(i, q) {
+			case CounterNew:
+				fresh++
+			case CounterRepeated:
+				repeated++
+			}
 		}
-		return t.close(Timeout, RuleWallClock, "", fmt.Sprintf("%s (%d ms) passed", what, t.s.Budget.MaxWallClockMs))
 	}
+	return fresh, repeated, k * len(t.attackers), true
+}
+
+// survived: CONSENSUS_REACHED when the defender's position was unchanged
+// for convergenceRounds rounds (its turns of rounds r-k … r) while every
+// attacker turn of rounds r-k+1 … r brought a new counter.
+func survived(t *Tally) *Outcome {
+	fresh, _, n, ok := t.unchangedCounters()
+	if !ok || fresh != n {
+		return nil
+	}
+	last := t.Last()
+	return t.Close(ConsensusReached, RuleSurvived, last.Turn.Position,
+		fmt.Sprintf("the defender's position held through %s while every attacker brought a new counter", roundSpan(last.Round-t.s.Budget.ConvergenceRounds+1, last.Round)))
+}
+
+// repeated: DEADLOCK when the defender's position was unchanged for
+// convergenceRounds rounds while every attacker turn of those rounds only
+// repeated a counter that attacker made before.
+func repeated(t *Tally) *Outcome {
+	_, rep, n, ok := t.unchangedCounters()
+	if !ok || rep != n {
+		return nil
+	}
+	r := t.Last().Round
+	return t.Close(Deadlock, RuleRepeated, "",
+		fmt.Sprintf("the defender's position did not change and the attackers only repeated earlier counters in %s", roundSpan(r-t.s.Budget.ConvergenceRounds+1, r)))
+}
+
+// ruleMaxRounds: BUDGET_EXHAUSTED after the last slot of round maxRounds
+// (a turn or a bad_reply forfeit; a slot lost to the clock or a dead agent
+// does not complete its round).
+func ruleMaxRounds(t *Tally) *Outcome {
+	last := t.Last()
+	if last.Index != len(t.order)-1 || last.clockForfeit() || last.Round < t.s.Budget.MaxRounds {
+		return nil
+	}
+	return t.exhausted(RuleMaxRounds, fmt.Sprintf("all %d rounds are complete", t.s.Budget.MaxRounds))
+}
+
+// ruleMaxTokens: BUDGET_EXHAUSTED as soon as the tokens spent reach
+// maxTokens, after any turn.
+func ruleMaxTokens(t *Tally) *Outcome {
+	if t.tokens < t.s.Budget.MaxTokens {
+		return nil
+	}
+	return t.exhausted(RuleMaxTokens, fmt.Sprintf("the tokens spent (%d) reached the budget (%d) in round %d", t.tokens, t.s.Budget.MaxTokens, t.Last().Round))
+}
+
+// ruleWallClock: TIMEOUT once the coordinator's active time reaches
+// maxWallClockMs.
+func ruleWallClock(t *Tally) *Outcome {
+	if t.elapsedMs < t.s.Budget.MaxWallClockMs {
+		return nil
+	}
+	last := t.Last()
+	what := "the wall clock"
 	if last.clockForfeit() {
-		why := "missed its deadline"
-		switch last.Forfeit.Reason {
-		case ForfeitDied:
-			why = "died"
-		case ForfeitUnavailable:
-			why = "became unavailable"
-			if u := last.Forfeit.Unavailable; u != nil {
-				why += ": " + oneLine(u.Detail)
-			}
-		}
-		return t.close(Timeout, RuleForfeit, "", fmt.Sprintf("%s (%s, round %d) %s", last.Agent, last.Role, r, why))
+		what = fmt.Sprintf("the wall clock ran out waiting for %s (round %d)", last.Agent, last.Round)
 	}
-	return nil
+	return t.Close(Timeout, RuleWallClock, "", fmt.Sprintf("%s (%d ms) passed", what, t.s.Budget.MaxWallClockMs))
+}
+
+// ruleForfeit: TIMEOUT when a participant missed its deadline, died or
+// became unreachable after it had taken part.
+func ruleForfeit(t *Tally) *Outcome {
+	last := t.Last()
+	if !last.clockForfeit() {
+		return nil
+	}
+	why := "missed its deadline"
+	switch last.Forfeit.Reason {
+	case ForfeitDied:
+		why = "died"
+	case ForfeitUnavailable:
+		why = "became unavailable"
+		if u := last.Forfeit.Unavailable; u != nil {
+			why += ": " + clip.Line(u.Detail, 201)
+		}
+	}
+	return t.Close(Timeout, RuleForfeit, "", fmt.Sprintf("%s (%s, round %d) %s", last.Agent, last.Role, last.Round, why))
 }
 
 func roundSpan(from, to int) string {
@@ -249,25 +369,26 @@ func roundSpan(from, to int) string {
 
 // exhausted closes with BUDGET_EXHAUSTED: proceed on the last agreed
 // position if there is one, else escalate.
-func (t *tally) exhausted(rule Rule, why string) *Outcome {
+func (t *Tally) exhausted(rule Rule, why string) *Outcome {
 	pos, round := t.lastAgreed()
 	if round == 0 {
-		return t.close(BudgetExhausted, rule, "", why+"; no position was asserted by every participant in one round")
+		return t.Close(BudgetExhausted, rule, "", why+"; no position was asserted by every participant in one round")
 	}
-	return t.close(BudgetExhausted, rule, pos, fmt.Sprintf("%s; every participant asserted the same position in round %d", why, round))
+	return t.Close(BudgetExhausted, rule, pos, fmt.Sprintf("%s; every participant asserted the same position in round %d", why, round))
 }
 
-// lastAgreed returns the position of the latest round in which every
-// participant's turn asserted the same hash, and that round (0: none).
-func (t *tally) lastAgreed() (string, int) {
+// lastAgreed returns the position of the latest round in which the
+// defender's and every attacker's turn asserted the same hash, and that
+// round (0: none).
+func (t *Tally) lastAgreed() (string, int) {
 	for r := len(t.byRound) - 1; r >= 1; r-- {
-		d := t.slot(r, t.attackers)
+		d := t.defenderSlot(r)
 		if d == nil || d.asserted() == "" {
 			continue
 		}
 		agreed := true
-		for i := 0; i < t.attackers; i++ {
-			if a := t.slot(r, i); a == nil || a.asserted() != d.asserted() {
+		for i := range t.attackers {
+			if a := t.attacker(r, i); a == nil || a.asserted() != d.asserted() {
 				agreed = false
 				break
 			}
@@ -279,7 +400,10 @@ func (t *tally) lastAgreed() (string, int) {
 	return "", 0
 }
 
-func (t *tally) close(v Verdict, rule Rule, final, reason string) *Outcome {
+// Close is the outcome that closes the debate with verdict v by rule, final
+// the position that stands ("" when none): the rule's reason, the tokens
+// and time spent, every turn and forfeit, and what each slot counted as.
+func (t *Tally) Close(v Verdict, rule Rule, final, reason string) *Outcome {
 	o := &Outcome{
 		DebateID:          t.s.ID,
 		Verdict:           v,
@@ -288,7 +412,7 @@ func (t *tally) close(v Verdict, rule Rule, final, reason string) *Outcome {
 		Reason:            reason,
 		FinalPosition:     final,
 		FinalPositionHash: PositionHash(final),
-		DefenderPosition:  t.standing(),
+		DefenderPosition:  t.Standing(),
 		AttackerPositions: map[string]string{},
 		Tokens:            t.tokens,
 		ElapsedMs:         t.elapsedMs,
@@ -309,18 +433,7 @@ func (t *tally) close(v Verdict, rule Rule, final, reason string) *Outcome {
 			o.Forfeits = append(o.Forfeits, *sl.Forfeit)
 		}
 	}
+	o.Decisions = t.decisions()
+	_, o.AgreedRound = t.lastAgreed()
 	return o
-}
-
-// ActionFor maps a verdict to its action (SPEC §5.5): proceed on
-// CONSENSUS_REACHED, and on BUDGET_EXHAUSTED when a last agreed position
-// exists (final is not empty); escalate otherwise.
-func ActionFor(v Verdict, final string) Action {
-	switch {
-	case v == ConsensusReached:
-		return ActionProceed
-	case v == BudgetExhausted && strings.TrimSpace(final) != "":
-		return ActionProceed
-	}
-	return ActionEscalate
 }

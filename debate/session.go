@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // MaxTopicLen bounds a debate's topic (characters).
@@ -14,8 +14,9 @@ const MaxTopicLen = 1000
 // Validate reports a session that cannot be debated: a bad id, layer or
 // budget, an empty or oversized topic, a participant with an invalid name or
 // role, a name used twice, or not exactly one defender and at least one
-// attacker. Every error wraps ErrInvalidSession, ErrInvalidID,
-// ErrUnknownLayer, ErrUnknownRole, ErrInvalidBudget or inbox.ErrInvalidName.
+// attacker (or, for a registered role, outside its RoleSpec's Min and Max).
+// Every error wraps ErrInvalidSession, ErrInvalidID,
+// ErrUnknownLayer, ErrUnknownRole, ErrInvalidBudget or vocab.ErrInvalidName.
 func (s *DebateSession) Validate() error {
 	if err := ValidateID(s.ID); err != nil {
 		return err
@@ -32,37 +33,39 @@ func (s *DebateSession) Validate() error {
 	if err := s.Budget.Validate(); err != nil {
 		return err
 	}
-	if err := inbox.ValidateName(s.Coordinator); err != nil {
+	if err := vocab.ValidateName(s.Coordinator); err != nil {
 		return fmt.Errorf("%w: coordinator: %w", ErrInvalidSession, err)
 	}
 	seen := map[string]bool{s.Coordinator: true}
-	defenders, attackers := 0, 0
+	count := map[Role]int{}
 	for _, p := range s.Participants {
-		if err := inbox.ValidateName(p.Name); err != nil {
+		if err := vocab.ValidateName(p.Name); err != nil {
 			return fmt.Errorf("%w: participant: %w", ErrInvalidSession, err)
 		}
 		if seen[p.Name] {
 			return fmt.Errorf("%w: %s takes part twice (or is the coordinator's name)", ErrInvalidSession, p.Name)
 		}
 		seen[p.Name] = true
-		switch p.Role {
-		case RoleDefender:
-			defenders++
-		case RoleAttacker:
-			attackers++
-		default:
+		if _, ok := LookupRole(p.Role); !ok {
 			return fmt.Errorf("%w: %s: %w: %q", ErrInvalidSession, p.Name, ErrUnknownRole, p.Role)
 		}
+		count[p.Role]++
 	}
-	if defenders != 1 {
-		return fmt.Errorf("%w: a debate needs exactly one defender, got %d", ErrInvalidSession, defenders)
-	}
-	if attackers < 1 {
-		return fmt.Errorf("%w: a debate needs at least one attacker", ErrInvalidSession)
+	for _, r := range Roles() {
+		switch n := count[r.Name]; {
+		case r.Min == 1 && r.Max == 1 && n != 1:
+			return fmt.Errorf("%w: a debate needs exactly one %s, got %d", ErrInvalidSession, r.Name, n)
+		case n < r.Min && r.Min == 1:
+			return fmt.Errorf("%w: a debate needs at least one %s", ErrInvalidSession, r.Name)
+		case n < r.Min:
+			return fmt.Errorf("%w: a debate needs at least %d %ss", ErrInvalidSession, r.Min, r.Name)
+		case r.Max > 0 && n > r.Max:
+			return fmt.Errorf("%w: a debate takes at most %d of role %s, got %d", ErrInvalidSession, r.Max, r.Name, n)
+		}
 	}
 	if s.Created != "" {
-		if _, err := time.Parse(inbox.TimeLayout, s.Created); err != nil {
-			return fmt.Errorf("%w: created %q is not %s", ErrInvalidSession, s.Created, inbox.TimeLayout)
+		if _, err := time.Parse(vocab.TimeLayout, s.Created); err != nil {
+			return fmt.Errorf("%w: created %q is not %s", ErrInvalidSession, s.Created, vocab.TimeLayout)
 		}
 	}
 	return nil
@@ -83,17 +86,28 @@ func CoordinatorName(id string) string {
 // Speaker is one slot of a round's speaking order.
 type Speaker struct {
 	Participant
-	// Index is the attacker's position in speaking order (0-based); the
-	// defender's Index is the number of attackers.
+	// Index is the speaker's place in the round (0-based): attackers
+	// first, in session order, so an attacker's Index is its place among
+	// the attackers and the defender's is the number of attackers.
 	Index int
+	// Nth is the speaker's place among the participants of its role
+	// (0-based).
+	Nth int
 }
 
-// Order returns the speaking order of every round: the attackers in session
-// order, then the defender.
+// Order returns the speaking order of every round: the participants by
+// their role's Order (attackers, then the defender), each role's in
+// session order.
 func (s *DebateSession) Order() []Speaker {
 	var out []Speaker
-	for _, p := range s.Attackers() {
-		out = append(out, Speaker{Participant: p, Index: len(out)})
+	for _, r := range Roles() {
+		nth := 0
+		for _, p := range s.Participants {
+			if p.Role == r.Name {
+				out = append(out, Speaker{Participant: p, Index: len(out), Nth: nth})
+				nth++
+			}
+		}
 	}
-	return append(out, Speaker{Participant: s.Defender(), Index: len(out)})
+	return out
 }

@@ -152,6 +152,9 @@ func (st *State) fill(o *Outcome) {
 			o.Forfeits = append(o.Forfeits, *f)
 		}
 	}
+	t := newTally(st.Session, st.Slots, o.ElapsedMs)
+	o.Decisions = t.decisions()
+	_, o.AgreedRound = t.lastAgreed()
 }
 
 // Next returns the slot that speaks next: its round, its speaker, and the

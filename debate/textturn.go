@@ -9,6 +9,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // An agent that can only send plain messages (a pi-messenger agent, a
@@ -175,7 +176,7 @@ func (r *textReply) turn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
 	}
 	var t Turn
 	if err := json.Unmarshal(raw, &t); err != nil {
-		return nil, fmt.Errorf("%w: the JSON object in the text does not decode as a turn: %v", ErrBadReply, oneLine(err.Error()))
+		return nil, fmt.Errorf("%w: the JSON object in the text does not decode as a turn: %v", ErrBadReply, clip.Line(err.Error(), 201))
 	}
 	if strings.TrimSpace(t.Text) == "" {
 		var prose []string

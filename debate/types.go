@@ -1,89 +1,9 @@
 package debate
 
 import (
-	"fmt"
 	"strings"
 
 	json "github.com/goccy/go-json"
-)
-
-// Layer is the pipeline layer a debate belongs to.
-type Layer string
-
-// The layers of SPEC §5.1.
-const (
-	LayerSpec   Layer = "spec"
-	LayerPlan   Layer = "plan"
-	LayerVerify Layer = "verify"
-)
-
-// Layers lists every layer in pipeline order.
-var Layers = []Layer{LayerSpec, LayerPlan, LayerVerify}
-
-// ParseLayer accepts "spec", "plan" or "verify" (any case).
-func ParseLayer(s string) (Layer, error) {
-	l := Layer(strings.ToLower(strings.TrimSpace(s)))
-	for _, known := range Layers {
-		if l == known {
-			return l, nil
-		}
-	}
-	return "", fmt.Errorf("%w: %q (use spec, plan or verify)", ErrUnknownLayer, s)
-}
-
-// Role is a participant's side in a debate.
-type Role string
-
-// The two roles.
-const (
-	RoleDefender Role = "defender"
-	RoleAttacker Role = "attacker"
-)
-
-// ParseRole accepts "defender" or "attacker".
-func ParseRole(s string) (Role, error) {
-	switch r := Role(strings.ToLower(strings.TrimSpace(s))); r {
-	case RoleDefender, RoleAttacker:
-		return r, nil
-	}
-	return "", fmt.Errorf("%w: %q (use defender or attacker)", ErrUnknownRole, s)
-}
-
-// Verdict is how a debate ended.
-type Verdict string
-
-// The verdicts of SPEC §5.4.
-const (
-	ConsensusReached Verdict = "CONSENSUS_REACHED"
-	Deadlock         Verdict = "DEADLOCK"
-	BudgetExhausted  Verdict = "BUDGET_EXHAUSTED"
-	Timeout          Verdict = "TIMEOUT"
-	// Unavailable: an agent never produced a valid turn because it, or its
-	// model endpoint, could not be reached. Not filed (see Verdict.Filed).
-	Unavailable Verdict = "UNAVAILABLE"
-)
-
-// Verdicts lists every verdict.
-var Verdicts = []Verdict{ConsensusReached, Deadlock, BudgetExhausted, Timeout, Unavailable}
-
-// ParseVerdict accepts a verdict name in any case.
-func ParseVerdict(s string) (Verdict, error) {
-	v := Verdict(strings.ToUpper(strings.TrimSpace(s)))
-	for _, known := range Verdicts {
-		if v == known {
-			return v, nil
-		}
-	}
-	return "", fmt.Errorf("%w: %q", ErrUnknownVerdict, s)
-}
-
-// Action is what the caller should do with a verdict (SPEC §5.5).
-type Action string
-
-// The actions.
-const (
-	ActionProceed  Action = "proceed"
-	ActionEscalate Action = "escalate"
 )
 
 // Rule names the end rule that closed a debate.
@@ -419,6 +339,13 @@ type Outcome struct {
 	Filing   *Filing        `json:"-"`
 	Turns    []TurnRecord   `json:"-"`
 	Forfeits []ForfeitEvent `json:"-"`
+	// Decisions is what each slot counted as, in speaking order, and
+	// AgreedRound the latest round in which the defender and every
+	// attacker asserted one position (0: none): the coordinator's own
+	// analysis, worked out from the turns again when the outcome is read
+	// back from the journal (or by Analyze), never by a reader.
+	Decisions   []Decision `json:"-"`
+	AgreedRound int        `json:"-"`
 }
 
 // The frontmatter keys that bind a debate's vault page and its consensus

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // An agent that cannot take its turn at all — its model endpoint refuses
@@ -122,35 +123,14 @@ func DecodeUnavailable(m *inbox.Message) (*UnavailableError, error) {
 	if !u.valid() {
 		return nil, fmt.Errorf("%w: a %s without a known kind and a detail", ErrBadReply, TypeTurnUnavailable)
 	}
-	u.Detail, u.Hint, u.URL = clipText(u.Detail, 500), clipText(u.Hint, 500), clipText(u.URL, 500)
+	u.Detail, u.Hint, u.URL = clip.Runes(u.Detail, 501), clip.Runes(u.Hint, 501), clip.Runes(u.URL, 501)
 	return &u, nil
-}
-
-func clipText(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}
-
-// unfiled lists the verdicts that are never filed as a consensus record,
-// and why: they are not debate outcomes. Every other verdict is filed.
-var unfiled = map[Verdict]string{
-	Unavailable: "an agent could not be reached: a configuration mistake, not a debate outcome",
-}
-
-// Filed reports whether a debate that ends with v is filed as a consensus
-// record (SPEC §5.5); a verdict that is not keeps its transcript and
-// verdict.json only.
-func (v Verdict) Filed() bool {
-	_, no := unfiled[v]
-	return !no
 }
 
 // unavailableRule is the first end rule: an agent that never produced a
 // valid turn is unavailable. An agent that argued before and then became
 // unreachable forfeits like a dead one (TIMEOUT), and the debate is filed.
-func (t *tally) unavailableRule() *Outcome {
+func unavailableRule(t *Tally) *Outcome {
 	last := &t.slots[len(t.slots)-1]
 	if last.Forfeit == nil || last.Forfeit.Reason != ForfeitUnavailable {
 		return nil
@@ -166,7 +146,7 @@ func (t *tally) unavailableRule() *Outcome {
 	}
 	c := *u
 	c.Agent = last.Agent
-	o := t.close(Unavailable, RuleUnavailable, "", c.Error())
+	o := t.Close(Unavailable, RuleUnavailable, "", c.Error())
 	o.Unavailable = &c
 	return o
 }

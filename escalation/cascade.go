@@ -11,7 +11,8 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Gate decides whether a self-critique is worth a debate; *gating.Gate
@@ -81,7 +82,7 @@ func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte,
 	if err != nil {
 		return nil, nil, err
 	}
-	d.Decided = e.now().UTC().Format(inbox.TimeLayout)
+	d.Decided = e.now().UTC().Format(vocab.TimeLayout)
 	line, err := e.Ledger.Append(*d)
 	if err != nil {
 		return nil, nil, err
@@ -147,7 +148,7 @@ func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decisi
 	}
 	o, err := e.Debater.Debate(ctx, s)
 	if errors.Is(err, ErrUnavailable) {
-		return set(ActionHold, ReasonUnavailable, oneLine(err.Error(), 400))
+		return set(ActionHold, ReasonUnavailable, clip.Line(err.Error(), 401))
 	}
 	if err != nil {
 		return nil, err
@@ -182,29 +183,29 @@ func Judge(ctx context.Context, s *debate.DebateSession, o *debate.Outcome, work
 	if o.Verdict == debate.ConsensusReached {
 		switch {
 		case o.Rule == debate.RuleAdopted:
-			return ActionHold, ReasonAttackerWon, "the defender adopted the attacker's position: " + oneLine(o.FinalPosition, 300)
+			return ActionHold, ReasonAttackerWon, "the defender adopted the attacker's position: " + clip.Line(o.FinalPosition, 301)
 		case debate.PositionHash(o.FinalPosition) != debate.PositionHash(s.OpeningPosition()):
-			return ActionHold, ReasonClaimsChanged, "consensus on a position other than the claims as stated: " + oneLine(o.FinalPosition, 300)
+			return ActionHold, ReasonClaimsChanged, "consensus on a position other than the claims as stated: " + clip.Line(o.FinalPosition, 301)
 		}
 		if missing := missingEvidence(ctx, s, o, workspace); len(missing) > 0 {
 			return ActionHold, ReasonEvidence, "consensus, but evidence it rests on is missing under the workspace: " + strings.Join(missing, ", ")
 		}
-		return ActionProceed, ReasonConsensus, fmt.Sprintf("the claims stand (%s): %s", o.Rule, oneLine(o.Reason, 300))
+		return ActionProceed, ReasonConsensus, fmt.Sprintf("the claims stand (%s): %s", o.Rule, clip.Line(o.Reason, 301))
 	}
 	if o.Verdict == debate.Unavailable {
 		// The agent and the cause, with what to do about it.
-		return ActionHold, ReasonUnavailable, oneLine(o.Reason, 400)
+		return ActionHold, ReasonUnavailable, clip.Line(o.Reason, 401)
 	}
 	if who := silent(s, o); who != "" {
 		return ActionHold, ReasonUnavailable, who
 	}
 	switch o.Verdict {
 	case debate.Deadlock:
-		return ActionHold, ReasonDeadlock, oneLine(o.Reason, 400)
+		return ActionHold, ReasonDeadlock, clip.Line(o.Reason, 401)
 	case debate.BudgetExhausted:
-		return ActionHold, ReasonBudget, oneLine(o.Reason, 400)
+		return ActionHold, ReasonBudget, clip.Line(o.Reason, 401)
 	case debate.Timeout:
-		return ActionHold, ReasonTimeout, oneLine(o.Reason, 400)
+		return ActionHold, ReasonTimeout, clip.Line(o.Reason, 401)
 	}
 	return ActionHold, ReasonUnknownVerdict, fmt.Sprintf("verdict %q", o.Verdict)
 }

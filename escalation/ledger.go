@@ -3,16 +3,16 @@ package escalation
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
-	"syscall"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/flock"
 )
 
 // LedgerName is the ledger's file under the parley root (SPEC §3).
@@ -106,9 +106,9 @@ func OpenLedger(root *os.Root) (*Ledger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", LedgerName, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if ok, err := flock.Try(f, flock.Exclusive); err != nil || !ok {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if err == nil {
 			return nil, fmt.Errorf("%w (%s is locked; wait for it or stop it)", ErrBusy, LedgerName)
 		}
 		return nil, fmt.Errorf("lock %s: %w", LedgerName, err)
@@ -174,7 +174,7 @@ func (l *Ledger) Bad() int { return l.bad }
 // newline). A failed write or sync is returned; the decision is then not
 // recorded (its key stays undecided).
 func (l *Ledger) Append(d Decision) ([]byte, error) {
-	d.Detail = oneLine(d.Detail, maxDetail)
+	d.Detail = clip.Line(d.Detail, maxDetail+1)
 	line, err := json.Marshal(d)
 	if err != nil {
 		return nil, err

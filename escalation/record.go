@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // Limits of one telemetry record.
@@ -110,7 +112,7 @@ func ParseRecord(line []byte) (*Record, error) {
 		if err == nil {
 			err = fmt.Errorf("not an object")
 		}
-		return nil, fmt.Errorf("%w: not a JSON object: %s", ErrMalformed, oneLine(err.Error(), 120))
+		return nil, fmt.Errorf("%w: not a JSON object: %s", ErrMalformed, clip.Line(err.Error(), 121))
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
@@ -124,11 +126,11 @@ func ParseRecord(line []byte) (*Record, error) {
 		return nil, err
 	}
 	if t, err := parseTime(r.Timestamp); err != nil {
-		return nil, fmt.Errorf("%w: timestamp %q is not RFC 3339 (e.g. 2026-05-14T13:18:42Z)", ErrMalformed, oneLine(r.Timestamp, 60))
+		return nil, fmt.Errorf("%w: timestamp %q is not RFC 3339 (e.g. 2026-05-14T13:18:42Z)", ErrMalformed, clip.Line(r.Timestamp, 61))
 	} else if y := t.UTC().Year(); y < 1 || y > 9999 {
 		// A debate id starts with the UTC date: year 0000 at +01:00 is
 		// the year -1 in UTC (found by FuzzParseRecord).
-		return nil, fmt.Errorf("%w: timestamp %q is not a date between the years 1 and 9999 in UTC", ErrMalformed, oneLine(r.Timestamp, 60))
+		return nil, fmt.Errorf("%w: timestamp %q is not a date between the years 1 and 9999 in UTC", ErrMalformed, clip.Line(r.Timestamp, 61))
 	}
 	if r.Verdict, err = str(raw, "verdict", true); err != nil {
 		return nil, err
@@ -177,7 +179,7 @@ func ParsePriority(s string) (Priority, error) {
 	case PriorityNone, PriorityL, PriorityM, PriorityH, PriorityBlocker:
 		return p, nil
 	}
-	return "", fmt.Errorf("%w: priority %q (use L, M, H or BLOCKER)", ErrMalformed, oneLine(s, 40))
+	return "", fmt.Errorf("%w: priority %q (use L, M, H or BLOCKER)", ErrMalformed, clip.Line(s, 41))
 }
 
 func isNull(b json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }
@@ -258,7 +260,7 @@ func confidence(b json.RawMessage) (*float64, error) {
 		s = strings.TrimSpace(s)
 		pct := strings.HasSuffix(s, "%")
 		if _, err := fmt.Sscanf(strings.TrimSuffix(s, "%"), "%g", &f); err != nil {
-			return nil, fmt.Errorf("%w: confidence %q is not a number", ErrMalformed, oneLine(s, 40))
+			return nil, fmt.Errorf("%w: confidence %q is not a number", ErrMalformed, clip.Line(s, 41))
 		}
 		if pct {
 			f /= 100
@@ -298,13 +300,4 @@ func list(raw map[string]json.RawMessage, key string) ([]string, error) {
 		return nil, fmt.Errorf("%w: %s has more than %d items", ErrMalformed, key, MaxItems)
 	}
 	return out, nil
-}
-
-// oneLine collapses whitespace and shortens s to n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n]) + "…"
-	}
-	return s
 }

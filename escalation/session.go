@@ -16,8 +16,9 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Bounds of the evidence handed to the agents as context.
@@ -35,7 +36,7 @@ const (
 func DebateID(r *Record) string {
 	sum := sha256.Sum256([]byte("parley/escalation/" + r.TaskID + "\x00" + r.Timestamp))
 	suffix := strings.ToLower(base32.StdEncoding.EncodeToString(sum[:5]))[:6]
-	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, debate.SlugOr("task "+r.TaskID, 32), suffix)
+	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, vocab.SlugOr("task "+r.TaskID, 32), suffix)
 }
 
 // AttemptID is the debate id of the attempt-th debate of r: DebateID for
@@ -47,7 +48,7 @@ func AttemptID(r *Record, attempt int) string {
 	}
 	sum := sha256.Sum256([]byte(fmt.Sprintf("parley/escalation/%s\x00%s\x00%d", r.TaskID, r.Timestamp, attempt)))
 	suffix := strings.ToLower(base32.StdEncoding.EncodeToString(sum[:5]))[:6]
-	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, debate.SlugOr("task "+r.TaskID, 32), suffix)
+	return fmt.Sprintf("%s-%s-%s-%s", r.Time().UTC().Format("20060102"), debate.LayerVerify, vocab.SlugOr("task "+r.TaskID, 32), suffix)
 }
 
 // Topic is the question a record's debate settles, one per task: a later
@@ -134,7 +135,7 @@ func sessionOf(id string, r *Record, defender, attacker, workspace string, b deb
 	s := &debate.DebateSession{
 		ID: id, Topic: Topic(r), Layer: debate.LayerVerify, Position: Position(r),
 		Scope:        fmt.Sprintf("DRIFT verdict of %s on task %s at %s", orUnknown(r.ModelID), r.TaskID, r.Timestamp),
-		Participants: ps, Budget: b, Created: now.UTC().Format(inbox.TimeLayout),
+		Participants: ps, Budget: b, Created: now.UTC().Format(vocab.TimeLayout),
 		Coordinator: debate.CoordinatorName(id), Workspace: workspace,
 		Context: Context(r, workspace),
 	}
@@ -249,13 +250,13 @@ func evidenceText(root *os.Root, workspace, p string, room int) string {
 	case errors.Is(err, regfile.ErrNotRegular):
 		return "(not a regular file: not read)"
 	case err != nil:
-		return "(unreadable: " + oneLine(err.Error(), 200) + ")"
+		return "(unreadable: " + clip.Line(err.Error(), 201) + ")"
 	}
 	defer f.Close()
 	limit := min(MaxEvidenceFileBytes, room)
 	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return "(unreadable: " + oneLine(err.Error(), 200) + ")"
+		return "(unreadable: " + clip.Line(err.Error(), 201) + ")"
 	}
 	if len(data) > limit {
 		return strings.ToValidUTF8(string(data[:limit]), "") + fmt.Sprintf("\n… (cut at %d bytes)", limit)

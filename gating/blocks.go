@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // The shipped corpus is a set of hand-written self-critiques, one file per
@@ -129,7 +129,7 @@ func blockExample(head []string, body, voice string) (Example, error) {
 	if err != nil {
 		return Example{}, err
 	}
-	layer, err := debate.ParseLayer(head[2])
+	layer, err := vocab.ParseLayer(head[2])
 	if err != nil {
 		return Example{}, err
 	}

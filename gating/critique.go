@@ -13,7 +13,8 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // MaxInputBytes bounds one self-critique, in either form. A self-critique
@@ -26,12 +27,12 @@ const MaxInputBytes = 1 << 20
 type SelfCritique struct {
 	// Layer is the pipeline layer the question belongs to; empty when the
 	// agent did not say.
-	Layer         debate.Layer `json:"layer,omitempty"`
-	Question      string       `json:"question,omitempty"`
-	InitialAnswer string       `json:"initial_answer,omitempty"`
-	Reasoning     string       `json:"reasoning,omitempty"`
-	Critique      string       `json:"critique"`
-	FinalAnswer   string       `json:"final_answer,omitempty"`
+	Layer         vocab.Layer `json:"layer,omitempty"`
+	Question      string      `json:"question,omitempty"`
+	InitialAnswer string      `json:"initial_answer,omitempty"`
+	Reasoning     string      `json:"reasoning,omitempty"`
+	Critique      string      `json:"critique"`
+	FinalAnswer   string      `json:"final_answer,omitempty"`
 	// InitialConfidence and FinalConfidence are in [0, 1]; nil when not
 	// stated.
 	InitialConfidence *float64 `json:"initial_confidence,omitempty"`
@@ -72,7 +73,7 @@ func (sc *SelfCritique) Validate() error {
 		}
 	}
 	if sc.Layer != "" {
-		if _, err := debate.ParseLayer(string(sc.Layer)); err != nil || debate.Layer(strings.ToLower(string(sc.Layer))) != sc.Layer {
+		if _, err := vocab.ParseLayer(string(sc.Layer)); err != nil || vocab.Layer(strings.ToLower(string(sc.Layer))) != sc.Layer {
 			return fmt.Errorf("%w: layer %q (use spec, plan or verify)", ErrMalformed, sc.Layer)
 		}
 	}
@@ -125,7 +126,7 @@ func ParseBytes(data []byte) (SelfCritique, error) {
 	if err != nil {
 		return SelfCritique{}, err
 	}
-	sc.Parsed.Notes = append(sc.Parsed.Notes, "not a JSON object ("+oneLine(jerr.Error(), 100)+"): read as text")
+	sc.Parsed.Notes = append(sc.Parsed.Notes, "not a JSON object ("+clip.Line(jerr.Error(), 101)+"): read as text")
 	return sc, nil
 }
 
@@ -140,7 +141,7 @@ func lenientJSON(data []byte, strictErr error) (sc SelfCritique, object bool, er
 	if err := dec.Decode(&j); err != nil {
 		return SelfCritique{}, false, nil
 	}
-	notes := []string{"not a strict JSON self-critique (" + oneLine(strictErr.Error(), 100) + "): read leniently"}
+	notes := []string{"not a strict JSON self-critique (" + clip.Line(strictErr.Error(), 101) + "): read leniently"}
 	if strings.TrimSpace(j.Critique) == "" {
 		var parts []string
 		for _, f := range []string{j.Reasoning, j.InitialAnswer, j.FinalAnswer} {
@@ -164,15 +165,15 @@ func lenientJSON(data []byte, strictErr error) (sc SelfCritique, object bool, er
 	for name, raw := range map[string]*json.RawMessage{"initial_confidence": &j.InitialConfidence, "final_confidence": &j.FinalConfidence, "confidence": &j.Confidence} {
 		if _, err := jsonConfidence(name, *raw); err != nil {
 			*raw = nil
-			notes = append(notes, name+" left out: "+oneLine(err.Error(), 80))
+			notes = append(notes, name+" left out: "+clip.Line(err.Error(), 81))
 		}
 	}
 	if j.Confidence != nil && j.FinalConfidence != nil {
 		j.Confidence = nil
 		notes = append(notes, "confidence left out: final_confidence is given")
 	}
-	if _, err := debate.ParseLayer(j.Layer); strings.TrimSpace(j.Layer) != "" && err != nil {
-		notes = append(notes, fmt.Sprintf("layer %q left out", oneLine(j.Layer, 20)))
+	if _, err := vocab.ParseLayer(j.Layer); strings.TrimSpace(j.Layer) != "" && err != nil {
+		notes = append(notes, fmt.Sprintf("layer %q left out", clip.Line(j.Layer, 21)))
 		j.Layer = ""
 	}
 	sc, err = j.critique()
@@ -274,7 +275,7 @@ func (j *jsonCritique) critique() (SelfCritique, error) {
 		}
 	}
 	if strings.TrimSpace(j.Layer) != "" {
-		l, err := debate.ParseLayer(j.Layer)
+		l, err := vocab.ParseLayer(j.Layer)
 		if err != nil {
 			return SelfCritique{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 		}
@@ -337,16 +338,16 @@ func jsonConfidence(name string, raw json.RawMessage) (*float64, error) {
 		}
 		vals, _ := readConfidences(s)
 		if len(vals) != 1 {
-			return nil, fmt.Errorf("%w: %s %q is not a number from 0 to 1 or a percentage", ErrMalformed, name, truncate(s, 40))
+			return nil, fmt.Errorf("%w: %s %q is not a number from 0 to 1 or a percentage", ErrMalformed, name, clip.Runes(s, 41))
 		}
 		return &vals[0], nil
 	}
 	v, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s is %s, not a number", ErrMalformed, name, truncate(string(raw), 40))
+		return nil, fmt.Errorf("%w: %s is %s, not a number", ErrMalformed, name, clip.Runes(string(raw), 41))
 	}
 	if !(v >= 0 && v <= 1) {
-		return nil, fmt.Errorf("%w: %s is %s (use a number from 0 to 1, or a string like \"80%%\")", ErrConfidence, name, truncate(string(raw), 40))
+		return nil, fmt.Errorf("%w: %s is %s (use a number from 0 to 1, or a string like \"80%%\")", ErrConfidence, name, clip.Runes(string(raw), 41))
 	}
 	return &v, nil
 }
@@ -381,16 +382,6 @@ func decodeStrict(data []byte, v any) error {
 		return fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
 	}
 	return nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // finite reports whether v is a finite number.

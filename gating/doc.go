@@ -24,4 +24,8 @@
 //   - [AppendLog], [ReadLog] and [Summarize] keep and read gate.jsonl.
 //
 // A Gate is immutable and safe for concurrent use.
+//
+// It takes layers from package vocab and reads a debate's Outcome (package
+// debate) only to label a past decision; it never imports transcripts,
+// consensus, agent or a front end.
 package gating

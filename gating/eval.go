@@ -3,7 +3,7 @@ package gating
 import (
 	"fmt"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Metrics is how a gate did on labeled examples; precision and recall are
@@ -11,21 +11,21 @@ import (
 // examples the gate skipped (the debates it rightly saved); Skipped is the
 // share of all examples it skipped.
 type Metrics struct {
-	N               int                      `json:"n"`
-	Accuracy        float64                  `json:"accuracy"`
-	Precision       float64                  `json:"precision"`
-	Recall          float64                  `json:"recall"`
-	F1              float64                  `json:"f1"`
-	AUC             float64                  `json:"auc"`
-	SkipRate        float64                  `json:"skip_rate"`
-	Threshold       float64                  `json:"threshold"`
-	LayerThresholds map[debate.Layer]float64 `json:"layer_thresholds,omitempty"`
-	Mode            Mode                     `json:"mode"`
-	Skipped         float64                  `json:"skipped"`
-	TP              int                      `json:"tp"`
-	FP              int                      `json:"fp"`
-	TN              int                      `json:"tn"`
-	FN              int                      `json:"fn"`
+	N               int                     `json:"n"`
+	Accuracy        float64                 `json:"accuracy"`
+	Precision       float64                 `json:"precision"`
+	Recall          float64                 `json:"recall"`
+	F1              float64                 `json:"f1"`
+	AUC             float64                 `json:"auc"`
+	SkipRate        float64                 `json:"skip_rate"`
+	Threshold       float64                 `json:"threshold"`
+	LayerThresholds map[vocab.Layer]float64 `json:"layer_thresholds,omitempty"`
+	Mode            Mode                    `json:"mode"`
+	Skipped         float64                 `json:"skipped"`
+	TP              int                     `json:"tp"`
+	FP              int                     `json:"fp"`
+	TN              int                     `json:"tn"`
+	FN              int                     `json:"fn"`
 }
 
 // Evaluate decides every example with g and compares with its label. It

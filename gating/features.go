@@ -8,7 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // featureKind says when a feature counts as a cue that fired.
@@ -156,7 +157,7 @@ type Features struct {
 	a      *analysis
 	sc     *SelfCritique
 	spans  [NumFeatures][]span
-	layer  debate.Layer
+	layer  vocab.Layer
 }
 
 // Extract computes the features of sc. It does not validate sc; Parse
@@ -268,7 +269,7 @@ func Extract(sc SelfCritique) *Features {
 	f.spans[FEvidenceRefs] = a.refs
 	v[FEvidenceRefs] = ln(nrefs)
 	v[FEvidenceMissing] = flag(nrefs == 0 && len(a.specific) == 0)
-	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && len(a.specific) == 0 && sc.Layer == debate.LayerVerify)
+	v[FVerifyWithoutEvidence] = flag(nrefs == 0 && len(a.specific) == 0 && sc.Layer == vocab.LayerVerify)
 	sure := ok && stated >= RulesMinConfidence || len(a.hits[clBooster]) > 0
 	if sure && nrefs == 0 && len(a.specific) == 0 && len(a.settled) == 0 && len(a.numbers) < 2 {
 		v[FUncheckedConfidence] = 1
@@ -277,8 +278,8 @@ func Extract(sc SelfCritique) *Features {
 	f.spans[FSelfContradiction] = a.contra
 	v[FSelfContradiction] = ln(len(a.contra))
 
-	v[FLayerPlan] = flag(sc.Layer == debate.LayerPlan)
-	v[FLayerVerify] = flag(sc.Layer == debate.LayerVerify)
+	v[FLayerPlan] = flag(sc.Layer == vocab.LayerPlan)
+	v[FLayerVerify] = flag(sc.Layer == vocab.LayerVerify)
 	v[FLayerMissing] = flag(sc.Layer == "")
 	return f
 }
@@ -332,12 +333,12 @@ func (f *Features) Text(i int) string {
 				parts = append(parts, ref)
 			}
 		}
-		return oneLine(strings.Join(parts, "; "), 200)
+		return clip.Line(strings.Join(parts, "; "), 201)
 	}
 	if i == FUncheckedConfidence {
 		var parts []string
 		for _, s := range f.spans[i] {
-			parts = append(parts, oneLine(f.a.doc[s.start:s.end], 60))
+			parts = append(parts, clip.Line(f.a.doc[s.start:s.end], 61))
 		}
 		if _, ok := f.sc.Confidence(); ok {
 			parts = append(parts, confidenceText(f.sc))
@@ -355,14 +356,14 @@ func (f *Features) Text(i int) string {
 			if k > 0 {
 				b.WriteString("; ")
 			}
-			b.WriteString(oneLine(f.a.doc[s.start:s.end], 120))
+			b.WriteString(clip.Line(f.a.doc[s.start:s.end], 121))
 		}
 		return b.String()
 	}
 	sc := f.sc
 	switch i {
 	case FAnswerFlip, FAnswerChange:
-		return fmt.Sprintf("initial %q → final %q", oneLine(sc.InitialAnswer, 60), oneLine(sc.FinalAnswer, 60))
+		return fmt.Sprintf("initial %q → final %q", clip.Line(sc.InitialAnswer, 61), clip.Line(sc.FinalAnswer, 61))
 	case FFinalAnswerMissing:
 		return "no final answer"
 	case FInitialConfidence, FFinalConfidence, FConfidenceGap, FConfidenceHigh, FConfidenceHedgeMismatch:
@@ -375,7 +376,7 @@ func (f *Features) Text(i int) string {
 		}
 		return "no evidence refs or specific results"
 	case FSilentAnswerChange:
-		return fmt.Sprintf("initial %q → final %q, no word of a change", oneLine(sc.InitialAnswer, 60), oneLine(sc.FinalAnswer, 60))
+		return fmt.Sprintf("initial %q → final %q, no word of a change", clip.Line(sc.InitialAnswer, 61), clip.Line(sc.FinalAnswer, 61))
 	case FLayerPlan, FLayerVerify:
 		return "layer " + string(f.layer)
 	case FLayerMissing:
@@ -400,21 +401,6 @@ func confidenceText(sc *SelfCritique) string {
 		return "no confidence stated"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// oneLine collapses white space and shortens s to about n bytes.
-func oneLine(s string, n int) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') || c >= 0x80 {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return truncate(s, n)
-	}
-	return truncate(strings.Join(strings.Fields(s), " "), n)
 }
 
 // compareAnswers returns the overlap coefficient of the answers' content

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Outcome is a gate's answer.
@@ -78,10 +78,10 @@ type Decision struct {
 	// (model mode: debate iff Score ≥ Threshold), or in rules mode
 	// 1 − stated confidence, 1 when confidence is missing or a marker fired
 	// (debate iff Score > Threshold, 0.2).
-	Score     float64      `json:"score"`
-	Threshold float64      `json:"threshold"`
-	Mode      Mode         `json:"mode"`
-	Layer     debate.Layer `json:"layer,omitempty"`
+	Score     float64     `json:"score"`
+	Threshold float64     `json:"threshold"`
+	Mode      Mode        `json:"mode"`
+	Layer     vocab.Layer `json:"layer,omitempty"`
 	// Model names the model that decided: "embedded" for the one shipped
 	// in the binary, "sha256:<12 hex>" for a model file, "rules" in rules
 	// mode.
@@ -164,7 +164,7 @@ func (g *Gate) Mode() Mode { return g.mode }
 func (g *Gate) Model() *Model { return g.model }
 
 // Threshold returns the threshold g applies to a question of layer l.
-func (g *Gate) Threshold(l debate.Layer) float64 {
+func (g *Gate) Threshold(l vocab.Layer) float64 {
 	if g.mode == ModeRules {
 		return rulesThreshold
 	}

@@ -16,6 +16,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // The gate learns from its user. Labels live in <root>/gate/labels.jsonl,
@@ -98,7 +99,7 @@ func ParseLabelLine(line []byte) (Example, error) {
 			return Example{}, err
 		}
 		if strings.TrimSpace(in.Layer) != "" {
-			l, err := debate.ParseLayer(in.Layer)
+			l, err := vocab.ParseLayer(in.Layer)
 			if err != nil {
 				return Example{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 			}

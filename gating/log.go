@@ -12,7 +12,8 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // LogName is the gate's telemetry file under the parley root (SPEC §3).
@@ -54,7 +55,7 @@ func NewLogEntry(d Decision, sc SelfCritique, source string, now time.Time) LogE
 	e := LogEntry{
 		ID:       NewDecisionID(),
 		Time:     now.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
-		Decision: d, Source: source, Question: oneLine(sc.Question, 200),
+		Decision: d, Source: source, Question: clip.Line(sc.Question, 201),
 	}
 	size := len(sc.Question) + len(sc.InitialAnswer) + len(sc.Reasoning) + len(sc.Critique) + len(sc.FinalAnswer)
 	for _, r := range sc.EvidenceRefs {
@@ -226,10 +227,10 @@ func (s *Stats) AddOutcomes(entries []LogEntry, outcomes []Label) {
 // each skip saves its layer's maxTokens budget (budget(l)); a decision
 // without a layer is priced at the smallest layer budget, so that the
 // estimate errs low.
-func Summarize(entries []LogEntry, bad int, budget func(debate.Layer) int) Stats {
+func Summarize(entries []LogEntry, bad int, budget func(vocab.Layer) int) Stats {
 	s := Stats{BadLines: bad, ByLayer: map[string]LayerStats{}, ByMode: map[Mode]int{}}
 	smallest := 0
-	for i, l := range debate.Layers {
+	for i, l := range vocab.Layers {
 		if b := budget(l); i == 0 || b < smallest {
 			smallest = b
 		}
@@ -237,7 +238,7 @@ func Summarize(entries []LogEntry, bad int, budget func(debate.Layer) int) Stats
 	var times []string
 	for _, e := range entries {
 		name, cost := string(e.Layer), 0
-		if _, err := debate.ParseLayer(name); err == nil && name != "" {
+		if _, err := vocab.ParseLayer(name); err == nil && name != "" {
 			cost = budget(e.Layer)
 		} else {
 			name, cost = "unknown", smallest

@@ -7,7 +7,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // MaxModelBytes bounds a model file.
@@ -25,9 +25,9 @@ type Model struct {
 	Threshold float64 `json:"threshold"`
 	// LayerThresholds replace Threshold for the layers whose training data
 	// supported a threshold of their own.
-	LayerThresholds map[debate.Layer]float64 `json:"layer_thresholds,omitempty"`
-	Features        []ModelFeature           `json:"features"`
-	Training        TrainingInfo             `json:"training"`
+	LayerThresholds map[vocab.Layer]float64 `json:"layer_thresholds,omitempty"`
+	Features        []ModelFeature          `json:"features"`
+	Training        TrainingInfo            `json:"training"`
 }
 
 // ModelFeature is one feature's weight.
@@ -97,7 +97,7 @@ func (m *Model) Validate() error {
 		return fmt.Errorf("%w: threshold %v outside [0, 1]", ErrModel, m.Threshold)
 	}
 	for l, t := range m.LayerThresholds {
-		if pl, err := debate.ParseLayer(string(l)); err != nil || pl != l || !(t >= 0 && t <= 1) {
+		if pl, err := vocab.ParseLayer(string(l)); err != nil || pl != l || !(t >= 0 && t <= 1) {
 			return fmt.Errorf("%w: layer threshold %q: %v", ErrModel, l, t)
 		}
 	}

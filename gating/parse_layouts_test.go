@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // layout is one way a model writes a self-critique, and what the parser
@@ -280,7 +281,7 @@ func TestOnlyEmptyBinaryOrOversizedIsRefused(t *testing.T) {
 	}
 	for _, c := range refused {
 		if _, err := ParseBytes(c.in); !errors.Is(err, c.want) {
-			t.Errorf("%q: %v, want %v", truncate(string(c.in), 20), err, c.want)
+			t.Errorf("%q: %v, want %v", clip.Runes(string(c.in), 21), err, c.want)
 		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // section is a part of a text self-critique.
@@ -460,15 +461,15 @@ func ParseText(data []byte) (SelfCritique, error) {
 				}
 				// What the agent wrote instead of a number is its own
 				// words about its certainty: they belong to the critique.
-				p.Notes = append(p.Notes, fmt.Sprintf("line %d: confidence %q not read as a number (write 0.8, 80%% or 0.6 -> 0.8); its words count as critique", lineNo, oneLine(rest, 40)))
+				p.Notes = append(p.Notes, fmt.Sprintf("line %d: confidence %q not read as a number (write 0.8, 80%% or 0.6 -> 0.8); its words count as critique", lineNo, clip.Line(rest, 41)))
 				appendLine(&parts[secCritique], rest)
 				appendLine(&all, rest)
 				continue
 			} else if n == "layer" {
-				if l, err := debate.ParseLayer(strings.Trim(rest, "*_` .")); err == nil {
+				if l, err := vocab.ParseLayer(strings.Trim(rest, "*_` .")); err == nil {
 					sc.Layer = l
 				} else {
-					p.Notes = append(p.Notes, fmt.Sprintf("line %d: layer %q not known (spec, plan or verify)", lineNo, oneLine(rest, 40)))
+					p.Notes = append(p.Notes, fmt.Sprintf("line %d: layer %q not known (spec, plan or verify)", lineNo, clip.Line(rest, 41)))
 				}
 				continue
 			} else if s := classifyLabel(n); s != secNone && accept(s, how, rest, seen) {
@@ -490,7 +491,7 @@ func ParseText(data []byte) (SelfCritique, error) {
 				if s == secCritique {
 					sawCrit = true
 				}
-				p.Sections = append(p.Sections, ParsedSection{Section: sectionNames[s], Label: oneLine(label, 40), Line: lineNo, How: how})
+				p.Sections = append(p.Sections, ParsedSection{Section: sectionNames[s], Label: clip.Line(label, 41), Line: lineNo, How: how})
 				if before, c, ok := trailingConfidence(rest); ok {
 					// "Verdict: fixed. Confidence 0.92"
 					c.sec, c.line = cur, lineNo

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // TrainOptions tune Train; zero fields take the defaults.
@@ -121,7 +121,7 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 			m.Threshold = math.Min(m.Threshold, chooseThreshold(oof, y, idx, opts.TargetRecall))
 		}
 	}
-	for _, l := range debate.Layers {
+	for _, l := range vocab.Layers {
 		if voiced {
 			break
 		}
@@ -139,7 +139,7 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 		}
 		if lp >= opts.MinLayerExamples && ln >= opts.MinLayerExamples {
 			if m.LayerThresholds == nil {
-				m.LayerThresholds = map[debate.Layer]float64{}
+				m.LayerThresholds = map[vocab.Layer]float64{}
 			}
 			m.LayerThresholds[l] = chooseThreshold(oof, y, idx, opts.TargetRecall)
 		}

@@ -6,4 +6,7 @@
 // the pi-messenger-compatible directory layout of SPEC §3 and MemTransport an
 // in-memory fake with the same semantics. Both pass the conformance suite in
 // package inboxtest.
+//
+// Agent names, their validation and the time layout are package vocab's
+// (aliased here). inbox imports vocab and parley's internal helpers only.
 package inbox

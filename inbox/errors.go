@@ -3,12 +3,15 @@ package inbox
 import (
 	"errors"
 	"fmt"
+
+	"github.com/parleyhq/parley/vocab"
 )
 
 var (
 	// ErrInvalidName means an agent name does not match the allowlist
-	// ^[a-zA-Z0-9_][a-zA-Z0-9_-]*$ or is longer than MaxNameLen.
-	ErrInvalidName = errors.New("invalid_name")
+	// ^[a-zA-Z0-9_][a-zA-Z0-9_-]*$ or is longer than MaxNameLen
+	// (vocab.ErrInvalidName: the same value).
+	ErrInvalidName = vocab.ErrInvalidName
 	// ErrNotFound means the agent has neither an inbox nor a registration.
 	ErrNotFound = errors.New("not_found")
 	// ErrTooLarge means an encoded message exceeds the size limit.

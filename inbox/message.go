@@ -10,14 +10,17 @@ import (
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/vocab"
 )
 
 // MaxMessageBytes is the largest encoded message accepted, checked when a
 // message is written and enforced when one is read.
 const MaxMessageBytes = 1 << 20
 
-// TimeLayout is the timestamp format of messages: RFC 3339, UTC, milliseconds.
-const TimeLayout = "2006-01-02T15:04:05.000Z"
+// TimeLayout is the timestamp format of messages: RFC 3339, UTC,
+// milliseconds (vocab.TimeLayout).
+const TimeLayout = vocab.TimeLayout
 
 // TypeText is the type of a plain message; a message without "type" has it.
 const TypeText = "text"

@@ -1,41 +1,11 @@
 package inbox
 
-import (
-	"fmt"
-	"path/filepath"
-)
+import "github.com/parleyhq/parley/vocab"
 
-// MaxNameLen is the longest agent name accepted (pi-messenger's limit).
-const MaxNameLen = 50
+// MaxNameLen is the longest agent name accepted (vocab.MaxNameLen).
+const MaxNameLen = vocab.MaxNameLen
 
-// nameOK is the allowlist ^[a-zA-Z0-9_][a-zA-Z0-9_-]*$, written out so
-// that the send path compiles no regular expression.
-func nameOK(name string) bool {
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
-		case c == '-' && i > 0:
-		default:
-			return false
-		}
-	}
-	return name != ""
-}
-
-// ValidateName checks an agent name against the allowlist of SPEC §3.1. It is
-// the one gate every name passes before it reaches the filesystem or the
-// network; the error wraps ErrInvalidName.
-func ValidateName(name string) error {
-	if len(name) == 0 || len(name) > MaxNameLen || !nameOK(name) || !filepath.IsLocal(name) {
-		return fmt.Errorf("%w: %q (use 1-%d letters, digits, '_' or '-', not starting with '-')", ErrInvalidName, clip(name), MaxNameLen)
-	}
-	return nil
-}
-
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
-}
+// ValidateName checks an agent name against the allowlist of SPEC §3.1
+// (vocab.ValidateName, the one gate every name passes before it reaches
+// the filesystem or the network); the error wraps ErrInvalidName.
+func ValidateName(name string) error { return vocab.ValidateName(name) }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/flock"
 )
 
 // maxPending bounds the names the watcher may queue for one receiver that
@@ -89,14 +90,14 @@ func (t *FileTransport) lockInbox(agent string) (*os.File, error) {
 	if err != nil {
 		return nil, &DeliveryError{Op: "listen", Agent: agent, Path: name, Err: err}
 	}
-	ok, err := tryLock(f)
+	ok, err := flock.Try(f, flock.Exclusive)
 	// A lock another process holds is busy at once; but a lock released a
 	// moment ago can still be held by a child this process is forking
 	// (between fork and exec the child shares the open file description),
 	// so a refused lock is retried for a short grace before it counts.
 	for deadline := time.Now().Add(lockGrace); err == nil && !ok && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
-		ok, err = tryLock(f)
+		ok, err = flock.Try(f, flock.Exclusive)
 	}
 	if err != nil || !ok {
 		f.Close()

@@ -41,7 +41,8 @@ func child(role, url, arg string) error {
 	case "claim":
 		// Wait for the go line on stdin so that every claimer starts at once.
 		fmt.Println("ready")
-		if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+		in := bufio.NewReader(os.Stdin)
+		if _, err := in.ReadString('\n'); err != nil {
 			return err
 		}
 		_, err := jetstream.NewRegistry(c, c.Transport()).Register(ctx, registry.Registration{Name: arg})
@@ -53,6 +54,10 @@ func child(role, url, arg string) error {
 		default:
 			return err
 		}
+		// Stay alive until the test ends: a winner that exited at once
+		// would leave a dead holder, which a slower claimer rightly
+		// takes over, and the race would have two winners.
+		_, _ = in.ReadString('\n')
 		return nil
 	case "hold":
 		// Receive without acknowledging, print each text, and wait to be

@@ -12,6 +12,7 @@ import (
 	njs "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/sleep"
 )
 
 // Receiver tuning.
@@ -206,7 +207,7 @@ func (r *receiver) Receive(ctx context.Context) (*inbox.Delivery, error) {
 					return nil, ctx.Err()
 				}
 				r.c.log.Warn("cannot reset the inbox consumer; retrying", "op", "receive", "agent", r.agent, "err", err)
-				if err := sleep(ctx, backoff); err != nil {
+				if err := sleep.For(ctx, backoff); err != nil {
 					return nil, err
 				}
 				backoff = min(2*backoff, time.Second)
@@ -252,7 +253,7 @@ func (r *receiver) Receive(ctx context.Context) (*inbox.Delivery, error) {
 				r.c.log.Warn("the inbox iterator stopped; resetting", "op", "receive", "agent", r.agent, "err", err)
 				r.stale = true
 				if time.Since(r.lastReset) < time.Second {
-					if err := sleep(ctx, backoff); err != nil {
+					if err := sleep.For(ctx, backoff); err != nil {
 						return nil, err
 					}
 					backoff = min(2*backoff, time.Second)
@@ -263,17 +264,6 @@ func (r *receiver) Receive(ctx context.Context) (*inbox.Delivery, error) {
 		if d := r.accept(ctx, msg); d != nil {
 			return d, nil
 		}
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 

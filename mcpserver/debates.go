@@ -13,8 +13,8 @@ import (
 
 // DebateStarter starts the debate a debate_start call describes and returns
 // its id without waiting for the verdict. It validates the request as
-// "parley debate start" validates its flags. cmd/parley's starter writes
-// the session and runs the debate in a detached process.
+// "parley debate start" validates its flags. AppStarter, over the service
+// layer, writes the session and runs the debate in a detached process.
 type DebateStarter interface {
 	StartDebate(ctx context.Context, req StartInput) (StartOutput, error)
 }
@@ -55,13 +55,10 @@ type StatusOutput = transcripts.Status
 
 // TranscriptOutput is the result of transcript_show.
 type TranscriptOutput struct {
-	DebateID string            `json:"debate_id"`
-	Topic    string            `json:"topic"`
-	Layer    debate.Layer      `json:"layer"`
-	State    transcripts.State `json:"state"`
-	Verdict  debate.Verdict    `json:"verdict,omitempty"`
-	Action   debate.Action     `json:"action,omitempty"`
-	Record   string            `json:"record,omitempty"`
+	// Summary is the debate's one JSON view (transcripts' listing of it).
+	debate.Summary
+	State  transcripts.State `json:"state"`
+	Record string            `json:"record,omitempty"`
 	// Intact is the hash chain's verification; BadLine names the first
 	// line that fails it.
 	Intact   bool   `json:"intact"`
@@ -157,10 +154,7 @@ func (s *Server) transcriptShow(_ context.Context, _ *mcp.CallToolRequest, in ID
 	if err != nil {
 		return nil, out, storeError(err, in.ID)
 	}
-	out = TranscriptOutput{
-		DebateID: in.ID, Topic: t.Session.Topic, Layer: t.Session.Layer, State: sum.State,
-		Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record, Markdown: string(md),
-	}
+	out = TranscriptOutput{Summary: sum.Summary, State: sum.State, Record: sum.Record, Markdown: string(md)}
 	if r := t.Report; r != nil {
 		out.Intact, out.Events, out.BadLine, out.Problem = r.Intact, r.Events, r.BadLine, r.Problem
 	}

@@ -2,16 +2,13 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"strings"
-	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/gating"
 )
 
@@ -72,22 +69,16 @@ func (s *Server) addGateTool() {
 
 func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (*mcp.CallToolResult, gating.Decision, error) {
 	var d gating.Decision
-	g := s.cfg.Gate
-	switch m, err := gating.ParseMode(orDefault(in.Mode, string(gating.ModeModel))); {
-	case err != nil:
-		return nil, d, invalidf("mode: %w", err)
-	case m == gating.ModeRules:
-		g = gating.Rules()
+	g, err := app.GateFor(in.Mode, s.cfg.Gate)
+	if err != nil {
+		return nil, d, appError(err)
 	}
 	fields := gateCritique{
 		Question: in.Question, InitialAnswer: in.InitialAnswer, Reasoning: in.Reasoning, Critique: in.Critique,
 		FinalAnswer: in.FinalAnswer, InitialConfidence: in.InitialConfidence, FinalConfidence: in.FinalConfidence,
 		Confidence: in.Confidence, EvidenceRefs: in.EvidenceRefs,
 	}
-	var (
-		sc  gating.SelfCritique
-		err error
-	)
+	var sc gating.SelfCritique
 	if in.Text != "" {
 		if fields.given() {
 			return nil, d, invalidf("give the self-critique as text or as its fields, not both")
@@ -102,38 +93,15 @@ func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (
 	if err != nil {
 		return nil, d, invalidf("%w", err)
 	}
-	if in.Layer != "" {
-		l, err := debate.ParseLayer(in.Layer)
-		if err != nil {
-			return nil, d, invalidf("layer: %w", err)
-		}
-		sc.Layer = l
+	var log func(gating.LogEntry) error
+	if s.cfg.Root != "" { // the root exists: the messenger made it
+		log = func(e gating.LogEntry) error { return app.AppendGateLog(s.cfg.Root, false, e) }
 	}
-	d, err = g.Decide(sc)
+	res, err := app.Decide(g, app.GateInput{Critique: sc, Layer: in.Layer, Source: "mcp"}, log)
 	if err != nil {
-		return nil, d, invalidf("%w", err)
+		return nil, d, appError(err)
 	}
-	if err := s.logDecision(gating.NewLogEntry(d, sc, "mcp", time.Now())); err != nil {
-		return nil, d, err
-	}
-	return nil, d, nil
-}
-
-// logDecision appends a decision to <root>/gate.jsonl (the root exists: the
-// messenger made it).
-func (s *Server) logDecision(e gating.LogEntry) error {
-	if s.cfg.Root == "" {
-		return nil
-	}
-	root, err := os.OpenRoot(s.cfg.Root)
-	if err != nil {
-		return fmt.Errorf("%s: %w (the decision was not recorded)", s.cfg.Root, err)
-	}
-	defer root.Close()
-	if err := gating.AppendLog(root, e); err != nil {
-		return fmt.Errorf("%s: %w (the decision was not recorded)", s.cfg.Root, err)
-	}
-	return nil
+	return nil, res.Decision, nil
 }
 
 func orDefault(s, def string) string {

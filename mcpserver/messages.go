@@ -4,19 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
-	"strings"
-	"sync"
 
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/registry"
 )
-
-// typeRE is what "parley send --type" accepts.
-var typeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`) })
 
 // maxRecv bounds how many messages one recv call takes.
 const maxRecv = 100
@@ -74,61 +68,17 @@ func (s *Server) addMessageTools() {
 
 func (s *Server) send(ctx context.Context, _ *mcp.CallToolRequest, in SendInput) (*mcp.CallToolResult, SendOutput, error) {
 	var out SendOutput
-	if in.From == "" || in.To == "" {
-		return nil, out, invalidf("send needs from and to")
-	}
-	if err := validName("from", in.From); err != nil {
-		return nil, out, err
-	}
-	if err := validName("to", in.To); err != nil {
-		return nil, out, err
-	}
-	typ := orDefault(in.Type, inbox.TypeText)
-	if !typeRE().MatchString(typ) {
-		return nil, out, invalidf("type %q: use lower-case letters, digits and '_', starting with a letter", clip(typ))
-	}
-	if len(in.ReplyTo) > 200 {
-		return nil, out, invalidf("reply_to: an id is at most 200 characters")
-	}
-	if strings.TrimSpace(in.Text) == "" {
-		return nil, out, invalidf("nothing to send: the text is empty")
-	}
-	if len(in.Text) > inbox.MaxMessageBytes {
-		return nil, out, invalidf("%w: the text is over %d bytes; send a shorter text or put the content in a file and send its path", inbox.ErrTooLarge, inbox.MaxMessageBytes)
-	}
-	tr, reg := s.cfg.Transport, s.cfg.Registry
-	has, err := tr.Exists(ctx, in.To)
+	sent, err := app.Deliver(ctx, s.cfg.Transport, s.cfg.Registry, app.SendRequest{
+		From: in.From, To: in.To, Text: in.Text, Type: orDefault(in.Type, ""), ReplyTo: in.ReplyTo, RequireLive: in.RequireLive,
+	})
 	if err != nil {
-		return nil, out, err
+		return nil, out, messageError(err)
 	}
-	e, err := reg.Get(ctx, in.To)
-	registered := err == nil
-	if err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrMalformed) {
-		return nil, out, err
-	}
-	if !has && !registered {
-		return nil, out, fmt.Errorf("%w: no agent %q (no inbox, no registration); check the name with 'parley agents list', or create its inbox with 'parley agents add %s'", inbox.ErrNotFound, in.To, in.To)
-	}
-	if !has {
-		if err := tr.Create(ctx, in.To); err != nil {
-			return nil, out, err
-		}
-	}
-	if !registered || !e.Alive {
-		why := "it is not registered yet"
-		if registered {
-			why = "its process is gone or its heartbeat is stale"
-		}
-		if in.RequireLive {
-			return nil, out, fmt.Errorf("not_active: %s is not running (%s); nothing sent (drop require_live to leave the message in its inbox)", in.To, why)
-		}
-		out.Warning, out.Note = "not_active", fmt.Sprintf("%s is not running (%s); the message waits in its inbox", in.To, why)
-	}
-	m := &inbox.Message{From: in.From, To: in.To, Text: in.Text, Type: typ, ReplyTo: in.ReplyTo}
-	if err := tr.Send(ctx, m); err != nil {
-		return nil, out, err
-	}
+	m := sent.Message
 	out.ID, out.From, out.To, out.Type, out.Timestamp = m.ID, m.From, m.To, m.Kind(), m.Timestamp
+	for _, w := range sent.Warnings {
+		out.Warning, out.Note = w.Code, w.Text
+	}
 	return nil, out, nil
 }
 
@@ -152,48 +102,49 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	}
 	r, err := s.cfg.Transport.Listen(ctx, in.As)
 	if errors.Is(err, inbox.ErrNotFound) {
-		return nil, out, fmt.Errorf("%w: no agent %q (no inbox); check the name with 'parley agents list', or create its inbox with 'parley agents add %s'", err, in.As, in.As)
+		return nil, out, messageError(app.UnknownAgent(in.As))
 	}
 	if err != nil {
-		return nil, out, err
+		return nil, out, messageError(err)
 	}
 	defer r.Close()
-	for len(out.Messages) < maxRecv {
-		// The first message may be waited for; the rest are polled.
-		var (
-			wctx   context.Context
-			cancel context.CancelFunc
-		)
-		if len(out.Messages) > 0 || wait <= 0 {
-			wctx, cancel = context.WithCancel(ctx)
-			cancel() // a done context polls
-		} else {
-			wctx, cancel = context.WithTimeout(ctx, wait)
+	o := app.ReceiveOptions{Wait: wait, Max: 1}
+	if in.All {
+		o.Max = maxRecv
+	}
+	n, err := app.Receive(ctx, r, o, func(m *inbox.Message) error {
+		obj, err := wireForm(m)
+		if err == nil {
+			out.Messages = append(out.Messages, obj)
 		}
-		d, err := r.Receive(wctx)
-		cancel()
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			break
-		}
-		if err != nil && len(out.Messages) > 0 {
-			break // return what was taken; the error shows at the next recv
-		}
-		if err != nil {
-			return nil, out, err
-		}
-		obj, err := wireForm(d.Message)
-		if err != nil {
-			return nil, out, err
-		}
-		if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
-			return nil, out, err
-		}
-		out.Messages = append(out.Messages, obj)
-		if !in.All {
-			break
-		}
+		return err
+	})
+	if err != nil && n == 0 {
+		// What was taken is returned; an error after it shows at the
+		// next recv.
+		return nil, out, messageError(err)
 	}
 	return nil, out, nil
+}
+
+// messageError is app's refusal in the tools' words: the arguments keep
+// app's names (from, to, type, reply_to, text, require_live); a refused
+// argument is ErrInvalidInput; an unknown agent says how to find or make
+// one.
+func messageError(err error) error {
+	var e *app.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch e.Problem {
+	case app.ProblemMissing, app.ProblemInvalid, app.ProblemName, app.ProblemNotText, app.ProblemTooLarge:
+		return inputError{e}
+	case app.ProblemNotFound:
+		return fmt.Errorf("%w; check the name with 'parley agents list', or create its inbox with 'parley agents add %s'", e, e.Agent)
+	case app.ProblemInterrupted:
+		return e.Err
+	}
+	return err
 }
 
 // wireForm is a message as "parley recv --json" prints it, decoded.

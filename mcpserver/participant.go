@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // MaxWait bounds how long one debate_next_turn call waits for a request,
@@ -206,7 +207,7 @@ func (p *participant) submit(ctx context.Context, requestID string, f turnFields
 			want = "the pending one is " + slot.req.RequestID
 		}
 		p.mu.Unlock()
-		return nil, nil, false, fmt.Errorf("%w %q for %s (%s; call debate_next_turn)", ErrNoPendingTurn, clip(requestID), p.name, want)
+		return nil, nil, false, fmt.Errorf("%w %q for %s (%s; call debate_next_turn)", ErrNoPendingTurn, clip.Runes(requestID, 81), p.name, want)
 	}
 	req := slot.req
 	t := &debate.Turn{
@@ -347,11 +348,4 @@ func sessionFor(name string) string {
 	sum := sha256.Sum256([]byte("parley/mcp/" + name))
 	h := fmt.Sprintf("%x", sum[:16])
 	return h[0:8] + "-" + h[8:12] + "-8" + h[13:16] + "-b" + h[17:20] + "-" + h[20:32]
-}
-
-func clip(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:80]) + "…"
-	}
-	return s
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -252,7 +253,7 @@ func clientInfo(req *mcp.CallToolRequest) string {
 	if ip == nil || ip.ClientInfo == nil {
 		return ""
 	}
-	return clip(ip.ClientInfo.Name)
+	return clip.Runes(ip.ClientInfo.Name, 81)
 }
 
 // start runs p's agent runner in a goroutine the Server owns, and returns

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -42,7 +43,7 @@ func ParseURI(uri string) (kind, name string, err error) {
 	case strings.HasPrefix(uri, ConsensusURIPrefix):
 		name = strings.TrimPrefix(uri, ConsensusURIPrefix)
 		if !recordNameRE().MatchString(name) || strings.HasSuffix(name, ".md") || strings.Contains(name, "..") {
-			return "", "", invalidf("%q is not a consensus record name", clip(name))
+			return "", "", invalidf("%q is not a consensus record name", clip.Runes(name, 81))
 		}
 		return "consensus", name, nil
 	case strings.HasPrefix(uri, DebateURIPrefix):
@@ -52,7 +53,7 @@ func ParseURI(uri string) (kind, name string, err error) {
 		}
 		return "debates", name, nil
 	}
-	return "", "", invalidf("%q is not a parley resource (parley://consensus/NAME or parley://debates/ID)", clip(uri))
+	return "", "", invalidf("%q is not a parley resource (parley://consensus/NAME or parley://debates/ID)", clip.Runes(uri, 81))
 }
 
 // resourceSet is what resources/list last listed, to add and remove only
@@ -107,12 +108,12 @@ func (s *Server) syncResources(ctx context.Context) error {
 		return err
 	}
 	for _, d := range list {
-		uri := DebateURI(d.ID)
+		uri := DebateURI(d.DebateID)
 		desc := fmt.Sprintf("%s debate, %s", d.Layer, d.State)
 		if d.Verdict != "" {
 			desc += ", " + string(d.Verdict)
 		}
-		want[uri] = mcp.Resource{URI: uri, Name: d.ID, Title: d.Topic, MIMEType: markdownMIME, Description: desc}
+		want[uri] = mcp.Resource{URI: uri, Name: d.DebateID, Title: d.Topic, MIMEType: markdownMIME, Description: desc}
 	}
 	s.res.mu.Lock()
 	defer s.res.mu.Unlock()

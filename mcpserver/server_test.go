@@ -139,6 +139,13 @@ func TestConsensusTools(t *testing.T) {
 	if r := ok[ShowOutput](t, e.client, "consensus_show", ShowInput{Name: "[[spec-idempotency-keys]]"}); r.Path != rec {
 		t.Errorf("show by wikilink: %+v", r)
 	}
+	// And by a unique prefix of the name or of the debate id, as the CLI
+	// finds it (one resolution, app.ResolveRecord).
+	for _, prefix := range []string{"spec-idem", "20261130-spec-idem"} {
+		if r := ok[ShowOutput](t, e.client, "consensus_show", ShowInput{Name: prefix}); r.Path != rec {
+			t.Errorf("show by the prefix %q: %+v", prefix, r)
+		}
+	}
 
 	for _, c := range []struct {
 		tool string

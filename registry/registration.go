@@ -9,6 +9,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Protocol is the value of "protocol" in the registrations parley writes.
@@ -19,7 +20,7 @@ const MaxRegistrationBytes = 64 << 10
 
 // TimeLayout is the format of the registration's times (RFC 3339, UTC,
 // milliseconds), as in messages.
-const TimeLayout = inbox.TimeLayout
+const TimeLayout = vocab.TimeLayout
 
 // Registration is one agent's registry file. The first block of fields is
 // pi-messenger's; Host, Roles, Protocol and HeartbeatAt are parley's.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/flock"
 )
 
 // DefaultTTL is how old a heartbeat may be before its agent counts as dead.
@@ -268,7 +269,7 @@ func (r *Registry) locked(ctx context.Context, fn func() error) error {
 		return &PathError{Op: "lock", Path: lockName, Err: err}
 	}
 	defer f.Close()
-	if err := flock(ctx, f); err != nil {
+	if err := flock.Wait(ctx, f, flock.Exclusive); err != nil {
 		return &PathError{Op: "lock", Path: lockName, Err: err}
 	}
 	return fn()

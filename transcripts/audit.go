@@ -19,6 +19,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -601,16 +602,9 @@ func outcomeDiff(meta map[string]any, o *debate.Outcome, record bool) string {
 		return fmt.Sprintf("it says final_position_hash %q; the chain's final position hashes to %q", short(v), short(hash))
 	}
 	if fp := strings.TrimSuffix(str("final_position"), "…"); hash != "" && !strings.HasPrefix(strings.TrimSpace(o.FinalPosition), strings.TrimSpace(fp)) {
-		return fmt.Sprintf("it says final_position %q; the chain's verdict event says %q", clip(fp), clip(o.FinalPosition))
+		return fmt.Sprintf("it says final_position %q; the chain's verdict event says %q", clip.Runes(fp, 80), clip.Runes(o.FinalPosition, 80))
 	}
 	return ""
-}
-
-func clip(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:79]) + "…"
-	}
-	return s
 }
 
 // MutableKeys are the frontmatter keys a consensus record may change

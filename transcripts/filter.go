@@ -10,7 +10,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Filter selects debates in a listing. Zero fields match everything.
@@ -38,13 +38,13 @@ func (f Filter) Match(s *Summary) bool {
 		return false
 	}
 	if !f.Since.IsZero() {
-		created, err := time.Parse(inbox.TimeLayout, s.Created)
+		created, err := time.Parse(vocab.TimeLayout, s.Created)
 		if err != nil || created.Before(f.Since) {
 			return false
 		}
 	}
 	if words := strings.Fields(strings.ToLower(f.Text)); len(words) > 0 {
-		hay := strings.ToLower(s.Topic + "\n" + s.ID)
+		hay := strings.ToLower(s.Topic + "\n" + s.DebateID)
 		for _, w := range words {
 			if !strings.Contains(hay, w) {
 				return false

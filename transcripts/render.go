@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -114,7 +115,7 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 	}
 	switch {
 	case e.Turn != nil:
-		renderTurnMD(b, e.Turn, mark, arguments)
+		renderTurnMD(b, e.Turn, e.Decision, mark, arguments)
 	case e.Rejected != nil:
 		r := e.Rejected
 		fmt.Fprintf(b, "\n> [!warning] Reply of %s (%s, round %d) rejected%s: %s\n", mdLine(r.Agent), mdLine(string(r.Role)), r.Round, mark, mdLine(r.Reason))
@@ -136,7 +137,7 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 	}
 }
 
-func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string, arguments bool) {
+func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, d *debate.Decision, mark string, arguments bool) {
 	fmt.Fprintf(b, "\n### %s (%s) — %s%s\n\n", mdLine(t.Agent), mdLine(string(t.Role)), TokensLabel(t), mark)
 	pos := mdLine(t.Position)
 	if pos == "" {
@@ -145,14 +146,17 @@ func renderTurnMD(b *bytes.Buffer, t *debate.TurnRecord, mark string, arguments 
 	fmt.Fprintf(b, "- **Position:** %s\n", pos)
 	if c := mdLine(t.CounterTo); c != "" {
 		fmt.Fprintf(b, "- **Counters:** %s\n", c)
-	} else if t.Role == debate.RoleAttacker && t.Concedes() {
+	} else if d != nil && d.Counter == debate.CounterConceding {
 		b.WriteString("- **No further objections**\n")
 	}
 	fmt.Fprintf(b, "- **Confidence change:** %s\n", Signed(t.ConfidenceChange))
+	if d != nil && d.Label() != "" {
+		fmt.Fprintf(b, "- **Counted as:** %s\n", mdLine(d.Label()))
+	}
 	if len(t.Evidence) > 0 {
 		b.WriteString("- **Evidence:**\n")
 		for _, e := range t.Evidence {
-			fmt.Fprintf(b, "  - `%s` — %s", strings.ReplaceAll(oneLine(e.Ref), "`", "'"), e.Status)
+			fmt.Fprintf(b, "  - `%s` — %s", strings.ReplaceAll(clip.OneLine(e.Ref), "`", "'"), e.Status)
 			if e.Detail != "" {
 				fmt.Fprintf(b, " (%s)", mdLine(e.Detail))
 			}
@@ -203,15 +207,13 @@ func TokensLabel(t *debate.TurnRecord) string {
 	return s
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // mdLine is text that parley did not write on one line of Markdown
 // (vault.EscapeInline): white space collapsed and every Markdown and
 // Obsidian syntax character escaped, so an agent's "<script>", "[[page]]"
 // or "#tag" is read as text in Obsidian too.
 func mdLine(s string) string { return vault.EscapeInline(s) }
 
-func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
+func cell(s string) string { return strings.ReplaceAll(clip.OneLine(s), "|", `\|`) }
 
 // Signed writes a confidence change as -1, 0 or +1.
 func Signed(n int) string {

@@ -5,21 +5,17 @@ import "github.com/parleyhq/parley/debate"
 // Status is where one debate stands against its budget: what "parley debate
 // status --json" prints and the MCP tool debate_status returns.
 type Status struct {
-	DebateID       string         `json:"debate_id"`
-	Topic          string         `json:"topic"`
-	Layer          debate.Layer   `json:"layer"`
-	Created        string         `json:"created"`
-	State          State          `json:"state" jsonschema:"running, closed or interrupted"`
-	Round          int            `json:"round"`
-	MaxRounds      int            `json:"max_rounds"`
-	Tokens         int            `json:"tokens"`
-	MaxTokens      int            `json:"max_tokens"`
-	ElapsedMs      int64          `json:"elapsed_ms"`
-	MaxWallClockMs int64          `json:"max_wall_clock_ms"`
-	Events         int            `json:"events"`
-	Verdict        debate.Verdict `json:"verdict,omitempty"`
-	Action         debate.Action  `json:"action,omitempty"`
-	Record         string         `json:"record,omitempty"`
+	// Summary is the debate's one JSON view: what it is about, how it
+	// ended once it has, and the tokens and active time spent so far.
+	debate.Summary
+	Created        string `json:"created"`
+	State          State  `json:"state" jsonschema:"running, closed or interrupted"`
+	Round          int    `json:"round"`
+	MaxRounds      int    `json:"max_rounds"`
+	MaxTokens      int    `json:"max_tokens"`
+	MaxWallClockMs int64  `json:"max_wall_clock_ms"`
+	Events         int    `json:"events"`
+	Record         string `json:"record,omitempty"`
 	// Integrity is the audit's summary when the caller audited the debate.
 	Integrity string `json:"integrity,omitempty"`
 }
@@ -62,16 +58,16 @@ func (s *Store) Statuses() ([]*Status, error) {
 // statusOf completes a summary made without progress with the replayed
 // events.
 func (s *Store) statusOf(sum Summary) (*Status, error) {
-	id := sum.ID
+	id := sum.DebateID
 	events, err := s.Events(id)
 	if err != nil {
 		return nil, err
 	}
 	ss := sum.Session
 	out := &Status{
-		DebateID: id, Topic: ss.Topic, Layer: ss.Layer, Created: ss.Created, State: sum.State,
+		Summary: sum.Summary, Created: ss.Created, State: sum.State,
 		MaxRounds: ss.Budget.MaxRounds, MaxTokens: ss.Budget.MaxTokens, MaxWallClockMs: ss.Budget.MaxWallClockMs,
-		Events: len(events), Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
+		Events: len(events), Record: sum.Record,
 	}
 	for i := range events {
 		out.Round = max(out.Round, roundOf(events[i].Kind, events[i].Data))
@@ -80,9 +76,10 @@ func (s *Store) statusOf(sum Summary) (*Status, error) {
 	if err != nil {
 		return out, nil // nothing recorded yet (or not replayable): the summary says what it can
 	}
-	out.Tokens, out.ElapsedMs = st.Tokens, st.ElapsedMs
 	if st.Verdict != nil {
-		out.Verdict, out.Action, out.Round = st.Verdict.Verdict, st.Verdict.Action, st.Verdict.Rounds
+		out.Summary = debate.SummaryOf(ss, st.Verdict)
+		out.DebateID, out.Round = id, st.Verdict.Rounds
 	}
+	out.Tokens, out.ElapsedMs = st.Tokens, st.ElapsedMs
 	return out, nil
 }

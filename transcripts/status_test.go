@@ -19,7 +19,7 @@ func TestStatusFollowsADebate(t *testing.T) {
 	l, sess := created(t, s, testID)
 	budget := sess.Budget
 	// base is what every step shares; each step adds what it changes.
-	base := Status{DebateID: testID, Topic: sess.Topic, Layer: sess.Layer, Created: sess.Created,
+	base := Status{Summary: debate.Summary{DebateID: testID, Topic: sess.Topic, Layer: sess.Layer}, Created: sess.Created,
 		MaxRounds: budget.MaxRounds, MaxTokens: budget.MaxTokens, MaxWallClockMs: budget.MaxWallClockMs}
 	turn := func(round int, role debate.Role, agent string, tokens int) debate.TurnRecord {
 		return debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: round, Role: role, Position: "p", Tokens: tokens}, Agent: agent}
@@ -52,7 +52,7 @@ func TestStatusFollowsADebate(t *testing.T) {
 			return l.Close()
 		}, func(w *Status) {
 			w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateInterrupted, 5, 2, 130, 3600
-			w.Verdict, w.Action = debate.Deadlock, debate.ActionEscalate
+			w.Verdict, w.Action, w.Rule, w.Reason, w.Rounds = debate.Deadlock, debate.ActionEscalate, debate.RuleRepeated, "repeated", 2
 		}},
 	}
 	var prev Stamp
@@ -120,9 +120,9 @@ func TestStatusFollowsADebate(t *testing.T) {
 		t.Fatalf("Statuses: %d, %v; List: %d, %v", len(all), err, len(list), lerr)
 	}
 	for i, st := range all {
-		one, err := s.Status(list[i].ID)
+		one, err := s.Status(list[i].DebateID)
 		if err != nil || *st != *one {
-			t.Errorf("Statuses[%d] = %+v, Status(%s) = %+v (%v)", i, *st, list[i].ID, one, err)
+			t.Errorf("Statuses[%d] = %+v, Status(%s) = %+v (%v)", i, *st, list[i].DebateID, one, err)
 		}
 	}
 

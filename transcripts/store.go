@@ -25,8 +25,9 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/flock"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // File names inside a debate's directory (SPEC §3).
@@ -68,6 +69,7 @@ type appendFile interface {
 	Truncate(size int64) error
 	Close() error
 	Fd() uintptr
+	SyscallConn() (syscall.RawConn, error)
 }
 
 // OpenStore opens the debates of the parley root directory root, which
@@ -212,9 +214,9 @@ func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
 		}
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if ok, err := flock.Try(f, flock.Exclusive); err != nil || !ok {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if err == nil {
 			return nil, fmt.Errorf("%w: %s", ErrBusy, id)
 		}
 		return nil, fmt.Errorf("lock the transcript of %s: %w", id, err)
@@ -334,7 +336,7 @@ func (l *Log) appendLocked(kind debate.EventKind, elapsedMs int64, data any) (de
 	if err != nil {
 		return debate.Event{}, fmt.Errorf("encode the %s event: %w", kind, err)
 	}
-	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(inbox.TimeLayout), ElapsedMs: elapsedMs, Data: raw}
+	e := debate.Event{Seq: len(l.events) + 1, Kind: kind, At: time.Now().UTC().Format(vocab.TimeLayout), ElapsedMs: elapsedMs, Data: raw}
 	line, hash, err := encodeLine(l.head, &e)
 	if err != nil {
 		return debate.Event{}, err
@@ -676,14 +678,14 @@ func (s *Store) Running(id string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return true, nil
-	}
+	ok, err := flock.Try(f, flock.Shared)
 	if err != nil {
 		return false, err
 	}
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if !ok {
+		return true, nil
+	}
+	_ = flock.Unlock(f)
 	return false, nil
 }
 
@@ -738,16 +740,13 @@ const (
 
 // Summary is one debate in a listing.
 type Summary struct {
-	ID      string         `json:"debate_id"`
-	Topic   string         `json:"topic"`
-	Layer   debate.Layer   `json:"layer"`
-	Created string         `json:"created"`
-	State   State          `json:"state"`
-	Verdict debate.Verdict `json:"verdict,omitempty"`
-	Action  debate.Action  `json:"action,omitempty"`
-	Rounds  int            `json:"rounds,omitempty"`
-	Tokens  int            `json:"tokens,omitempty"`
-	Record  string         `json:"record,omitempty"`
+	// Summary is what the debate was about and, once it is sealed, how it
+	// ended (the verdict, action, rounds and tokens of verdict.json; the
+	// rounds and tokens so far while it runs).
+	debate.Summary
+	Created string `json:"created"`
+	State   State  `json:"state"`
+	Record  string `json:"record,omitempty"`
 	// Integrity is the audit's summary ("verified", "verdict.json
 	// differs", …) when the caller audited the debate (Integrity.Summary).
 	Integrity string                `json:"integrity,omitempty"`
@@ -787,7 +786,7 @@ func (s *Store) list(withProgress bool) ([]Summary, error) {
 		if out[i].Created != out[j].Created {
 			return out[i].Created > out[j].Created
 		}
-		return out[i].ID > out[j].ID
+		return out[i].DebateID > out[j].DebateID
 	})
 	return out, nil
 }
@@ -812,11 +811,13 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{ID: id, Topic: sess.Topic, Layer: sess.Layer, Created: sess.Created, Session: sess}
+	sum := Summary{Summary: debate.Summary{DebateID: id, Topic: sess.Topic, Layer: sess.Layer}, Created: sess.Created, Session: sess}
 	v, err := s.Verdict(id)
 	switch {
 	case err == nil:
-		sum.State, sum.Verdict, sum.Action, sum.Rounds, sum.Tokens, sum.Record = StateClosed, v.Verdict, v.Action, v.Rounds, v.Tokens, v.Record
+		sum.Summary = debate.SummaryOf(sess, &v.Outcome)
+		sum.DebateID = id
+		sum.State, sum.Record = StateClosed, v.Record
 		return sum, nil
 	case errors.Is(err, ErrMalformed):
 		// A verdict.json that does not decode: listed (its audit says
@@ -913,7 +914,7 @@ func (s *Store) AgentLog(id, name string) (*os.File, error) {
 	if err := debate.ValidateID(id); err != nil {
 		return nil, err
 	}
-	if err := inbox.ValidateName(name); err != nil {
+	if err := vocab.ValidateName(name); err != nil {
 		return nil, err
 	}
 	if err := s.root.Mkdir(fileOf(id, LogsDir), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {

@@ -426,7 +426,7 @@ func TestListAndRender(t *testing.T) {
 	if len(list) != 2 {
 		t.Fatalf("list: %+v", list)
 	}
-	byID := map[string]Summary{list[0].ID: list[0], list[1].ID: list[1]}
+	byID := map[string]Summary{list[0].DebateID: list[0], list[1].DebateID: list[1]}
 	if byID[testID].State != StateClosed || byID[testID].Verdict != debate.Deadlock || byID[other].State != StateRunning {
 		t.Fatalf("list: %+v", list)
 	}

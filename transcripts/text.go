@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -129,8 +130,11 @@ func textEntry(w *bufio.Writer, e *Entry) {
 		p("  Position: %s\n", pos)
 		if c := termLine(t.CounterTo); c != "" {
 			p("  Counters: %s\n", c)
-		} else if t.Role == debate.RoleAttacker && t.Concedes() {
+		} else if e.Decision != nil && e.Decision.Counter == debate.CounterConceding {
 			p("  No further objections\n")
+		}
+		if d := e.Decision; d != nil && d.Label() != "" {
+			p("  Counted as: %s\n", termLine(d.Label()))
 		}
 		for _, ev := range t.Evidence {
 			p("  Evidence: %s — %s", termLine(ev.Ref), ev.Status)
@@ -160,7 +164,7 @@ func textEntry(w *bufio.Writer, e *Entry) {
 }
 
 // termLine is text on one line with control characters replaced.
-func termLine(s string) string { return termText(oneLine(s)) }
+func termLine(s string) string { return termText(clip.OneLine(s)) }
 
 // termText replaces control characters (escape sequences included) with
 // U+FFFD, keeping tabs.

@@ -75,8 +75,11 @@ func (d *htmlData) entry(b *strings.Builder, e *Entry) {
 		b.WriteString("</p>\n")
 		if t.CounterTo != "" {
 			b.WriteString(`<p class="counter"><span class="label">Counters</span> ` + esc(t.CounterTo) + "</p>\n")
-		} else if t.Role == debate.RoleAttacker && t.Concedes() {
+		} else if e.Decision != nil && e.Decision.Counter == debate.CounterConceding {
 			b.WriteString(`<p class="concede">No further objections</p>` + "\n")
+		}
+		if dc := e.Decision; dc != nil && dc.Label() != "" {
+			b.WriteString(`<p class="decision"><span class="label">Counted as</span> ` + esc(dc.Label()) + "</p>\n")
 		}
 		if len(t.Evidence) > 0 {
 			b.WriteString(`<ul class="evidence">` + "\n")

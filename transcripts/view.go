@@ -41,6 +41,9 @@ type View struct {
 	// told to run, as the caller would paste it (with its --root); empty:
 	// "parley transcripts verify <id>".
 	VerifyCommand string `json:"-"`
+
+	decisions []debate.Decision
+	agreed    int
 }
 
 // ContextRef is one context item handed to every turn: what it is, where
@@ -72,6 +75,9 @@ type Entry struct {
 	Rejected  *debate.RejectedEvent `json:"rejected,omitempty"`
 	Forfeit   *debate.ForfeitEvent  `json:"forfeit,omitempty"`
 	Resume    *debate.ResumeEvent   `json:"resume,omitempty"`
+	// Decision is what the debate decided a turn or forfeit counted as
+	// (debate.Decision): shown as it is, never worked out here.
+	Decision *debate.Decision `json:"decision,omitempty"`
 	// Unverified is set on every entry at or after the first bad line of a
 	// tampered transcript: what it says cannot be trusted.
 	Unverified bool `json:"unverified,omitempty"`
@@ -235,6 +241,7 @@ func NewView(t *Transcript) *View {
 		r := at(round)
 		r.Entries = append(r.Entries, en)
 	}
+	v.decide(s)
 	// The chain's verdict event is the verdict: verdict.json only says
 	// where it was filed (an audit compares the two).
 	switch {
@@ -249,7 +256,50 @@ func NewView(t *Transcript) *View {
 	case fromEvents != nil:
 		v.Verdict = fromEvents
 	}
+	if o := v.Verdict; o != nil {
+		o.Session = s
+		o.Decisions, o.AgreedRound = v.decisions, v.agreed
+	}
 	return v
+}
+
+// decide attaches to every turn and forfeit entry what the debate decided
+// it counted as: debate.Analyze over the recorded slots, the analysis the
+// coordinator applied its end rules to.
+func (v *View) decide(s *debate.DebateSession) {
+	o := &debate.Outcome{Session: s}
+	for _, r := range v.Rounds {
+		for _, e := range r.Entries {
+			switch {
+			case e.Turn != nil:
+				o.Turns = append(o.Turns, *e.Turn)
+			case e.Forfeit != nil:
+				o.Forfeits = append(o.Forfeits, *e.Forfeit)
+			}
+		}
+	}
+	a := debate.Analyze(o)
+	v.decisions, v.agreed = a.Decisions, a.AgreedRound
+	type key struct {
+		round int
+		agent string
+	}
+	byKey := map[key]*debate.Decision{}
+	for i := range a.Decisions {
+		d := &a.Decisions[i]
+		byKey[key{d.Round, d.Agent}] = d
+	}
+	for i := range v.Rounds {
+		for j := range v.Rounds[i].Entries {
+			e := &v.Rounds[i].Entries[j]
+			switch {
+			case e.Turn != nil:
+				e.Decision = byKey[key{e.Turn.Round, e.Turn.Agent}]
+			case e.Forfeit != nil:
+				e.Decision = byKey[key{e.Forfeit.Round, e.Forfeit.Agent}]
+			}
+		}
+	}
 }
 
 // readLenient reads every line of a transcript that decodes as an event,

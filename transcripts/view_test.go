@@ -320,7 +320,7 @@ func asTamper(err error, te **TamperError) bool {
 func TestFilter(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
-	sum := Summary{ID: "20260308-plan-rate-limits-abcdef", Topic: "Rate limits for the API", Layer: debate.LayerPlan, State: StateClosed, Verdict: debate.Deadlock, Created: "2026-03-08T09:00:00.000Z"}
+	sum := Summary{Summary: debate.Summary{DebateID: "20260308-plan-rate-limits-abcdef", Topic: "Rate limits for the API", Layer: debate.LayerPlan, Verdict: debate.Deadlock}, State: StateClosed, Created: "2026-03-08T09:00:00.000Z"}
 	since := func(s string) time.Time {
 		t.Helper()
 		v, err := ParseSince(s, now)
@@ -368,14 +368,14 @@ func TestFindAndProgressOfAnUnsealedDebate(t *testing.T) {
 	defer l.Close()
 	// Both sessions are spec debates on one topic: the text finds the id.
 	got, err := s.Find(Filter{Layer: debate.LayerSpec, Text: "another"})
-	if err != nil || len(got) != 1 || got[0].ID != other {
+	if err != nil || len(got) != 1 || got[0].DebateID != other {
 		t.Fatalf("find: %+v %v", got, err)
 	}
 	if got, _ := s.Find(Filter{Layer: debate.LayerPlan}); len(got) != 0 {
 		t.Fatalf("find plan: %+v", got)
 	}
 	got, _ = s.Find(Filter{State: StateRunning})
-	if len(got) != 1 || got[0].ID != other || got[0].Rounds != 2 || got[0].Tokens != 400 {
+	if len(got) != 1 || got[0].DebateID != other || got[0].Rounds != 2 || got[0].Tokens != 400 {
 		t.Fatalf("running: %+v", got)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // Dir is one folder of the vault opened for fast, repeated access to the
@@ -113,7 +115,7 @@ func (d *Dir) ReadFile(name string) ([]byte, Entry, error) {
 
 func validName(name string) error {
 	if name == "" || strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") {
-		return fmt.Errorf("%w: %q", ErrInvalidPath, clip(name))
+		return fmt.Errorf("%w: %q", ErrInvalidPath, clip.Runes(name, 81))
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 
 	goyaml "github.com/goccy/go-yaml"
 	yamlv3 "gopkg.in/yaml.v3"
+
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // hostile are strings that break naive YAML writers.
@@ -42,7 +44,7 @@ func TestQuoteReadsBackWithThreeParsers(t *testing.T) {
 		fm := Frontmatter{{"type", "test"}, {"topic", s}, {"list", []string{s, "b"}}, {"date", Date("2026-11-30")}, {"none", nil}, {"n", 3}}
 		head, err := fm.Marshal()
 		if err != nil {
-			t.Fatalf("%q: %v", clip(s), err)
+			t.Fatalf("%q: %v", clip.Runes(s, 81), err)
 		}
 		page := append(head, "# body\n"...)
 
@@ -56,33 +58,33 @@ func TestQuoteReadsBackWithThreeParsers(t *testing.T) {
 		}
 		body, err := DecodeFrontmatter(page, &v2)
 		if err != nil {
-			t.Fatalf("%q: frontmatter: %v\n%s", clip(s), err, head)
+			t.Fatalf("%q: frontmatter: %v\n%s", clip.Runes(s, 81), err, head)
 		}
 		if string(body) != "# body\n" {
-			t.Errorf("%q: body %q", clip(s), body)
+			t.Errorf("%q: body %q", clip.Runes(s, 81), body)
 		}
 		if v2.Topic != want || len(v2.List) != 2 || v2.List[0] != want || v2.Date != "2026-11-30" || v2.None != nil || v2.N != 3 {
-			t.Errorf("%q: yaml.v2 read back %+v", clip(s), v2)
+			t.Errorf("%q: yaml.v2 read back %+v", clip.Runes(s, 81), v2)
 		}
 
 		yamlText := head[len("---\n") : len(head)-len("---\n")]
 		var g map[string]any
 		if err := goyaml.Unmarshal(yamlText, &g); err != nil {
-			t.Fatalf("%q: goccy/go-yaml: %v\n%s", clip(s), err, yamlText)
+			t.Fatalf("%q: goccy/go-yaml: %v\n%s", clip.Runes(s, 81), err, yamlText)
 		}
 		if g["topic"] != want {
-			t.Errorf("%q: goccy/go-yaml read %q", clip(s), g["topic"])
+			t.Errorf("%q: goccy/go-yaml read %q", clip.Runes(s, 81), g["topic"])
 		}
 		var v3 map[string]any
 		if err := yamlv3.Unmarshal(yamlText, &v3); err != nil {
-			t.Fatalf("%q: yaml.v3: %v", clip(s), err)
+			t.Fatalf("%q: yaml.v3: %v", clip.Runes(s, 81), err)
 		}
 		if v3["topic"] != want {
-			t.Errorf("%q: yaml.v3 read %q", clip(s), v3["topic"])
+			t.Errorf("%q: yaml.v3 read %q", clip.Runes(s, 81), v3["topic"])
 		}
 		// Every value stays on its key's line: nothing can end the block.
 		if n := strings.Count(string(yamlText), "\n"); n != len(fm) {
-			t.Errorf("%q: %d lines for %d keys", clip(s), n, len(fm))
+			t.Errorf("%q: %d lines for %d keys", clip.Runes(s, 81), n, len(fm))
 		}
 	}
 }

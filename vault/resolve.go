@@ -8,6 +8,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // nameIndex maps link keys to the paths of the vault's files. A key is the
@@ -99,7 +101,7 @@ func (v *Vault) Resolve(link string) (string, error) {
 		return "", err
 	}
 	if l.Target == "" {
-		return "", fmt.Errorf("%w: %q names no page", ErrInvalidLink, clip(link))
+		return "", fmt.Errorf("%w: %q names no page", ErrInvalidLink, clip.Runes(link, 81))
 	}
 	for attempt := 0; ; attempt++ {
 		v.mu.Lock()

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/internal/termsafe"
@@ -236,11 +237,11 @@ var segRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[
 // ValidPath reports whether p is a path WritePage accepts.
 func ValidPath(p string) error {
 	if len(p) > 1024 || !strings.HasSuffix(p, ".md") || !filepath.IsLocal(filepath.FromSlash(p)) {
-		return fmt.Errorf("%w: %q", ErrInvalidPath, clip(p))
+		return fmt.Errorf("%w: %q", ErrInvalidPath, clip.Runes(p, 81))
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if !segRE().MatchString(seg) || seg == ".." {
-			return fmt.Errorf("%w: %q", ErrInvalidPath, clip(p))
+			return fmt.Errorf("%w: %q", ErrInvalidPath, clip.Runes(p, 81))
 		}
 	}
 	return nil
@@ -250,7 +251,7 @@ func ValidPath(p string) error {
 // hold pages with spaces and Unicode in their names).
 func validRead(p string) error {
 	if p == "" || len(p) > 4096 || strings.ContainsRune(p, 0) || strings.Contains(p, `\`) || !filepath.IsLocal(filepath.FromSlash(p)) {
-		return &PageError{Op: "read", Path: clip(p), Err: ErrInvalidPath}
+		return &PageError{Op: "read", Path: clip.Runes(p, 81), Err: ErrInvalidPath}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/durable"
 )
 
@@ -73,7 +74,7 @@ func TestParseLink(t *testing.T) {
 		got, err := ParseLink(tc.in)
 		if tc.err {
 			if !errors.Is(err, ErrInvalidLink) {
-				t.Errorf("%q: err %v, want ErrInvalidLink", clip(tc.in), err)
+				t.Errorf("%q: err %v, want ErrInvalidLink", clip.Runes(tc.in, 81), err)
 			}
 			continue
 		}
@@ -301,7 +302,7 @@ func TestLinkEndLooksOnlyAtTheLink(t *testing.T) {
 		{long + strings.Repeat("y", 10<<10) + "]]", -1},
 	} {
 		if got := linkEnd([]byte(tc.rest)); got != tc.want {
-			t.Errorf("linkEnd(%q) = %d, want %d", clip(tc.rest), got, tc.want)
+			t.Errorf("linkEnd(%q) = %d, want %d", clip.Runes(tc.rest, 81), got, tc.want)
 		}
 	}
 }
@@ -327,10 +328,10 @@ func TestRenderHostileLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := strings.Count(buf.String(), `class="wikilink"`); got != tc.links {
-			t.Errorf("%q: %d links, want %d", clip(tc.src), got, tc.links)
+			t.Errorf("%q: %d links, want %d", clip.Runes(tc.src, 81), got, tc.links)
 		}
 		if got := len(LinksIn([]byte(tc.src))); got != tc.links {
-			t.Errorf("%q: LinksIn found %d, want %d", clip(tc.src), got, tc.links)
+			t.Errorf("%q: LinksIn found %d, want %d", clip.Runes(tc.src, 81), got, tc.links)
 		}
 	}
 }

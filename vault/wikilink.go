@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // MaxLinkBytes bounds the text between "[[" and "]]".
@@ -69,7 +71,7 @@ func ParseLink(s string) (Link, error) {
 	}
 	for _, r := range inner {
 		if r == '[' || r == ']' || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFFFD' {
-			return Link{}, fmt.Errorf("%w: %q", ErrInvalidLink, clip(s))
+			return Link{}, fmt.Errorf("%w: %q", ErrInvalidLink, clip.Runes(s, 81))
 		}
 	}
 	var l Link
@@ -83,12 +85,12 @@ func ParseLink(s string) (Link, error) {
 	}
 	l.Target = strings.TrimSpace(target)
 	if l.Target == "" && l.Heading == "" {
-		return Link{}, fmt.Errorf("%w: empty link %q", ErrInvalidLink, clip(s))
+		return Link{}, fmt.Errorf("%w: empty link %q", ErrInvalidLink, clip.Runes(s, 81))
 	}
 	// A target ending in a backslash names no file, and written back
 	// before a '|' it would read as the table escape "\|" and vanish.
 	if strings.HasSuffix(l.Target, `\`) {
-		return Link{}, fmt.Errorf("%w: the target ends in a backslash: %q", ErrInvalidLink, clip(s))
+		return Link{}, fmt.Errorf("%w: the target ends in a backslash: %q", ErrInvalidLink, clip.Runes(s, 81))
 	}
 	return l, nil
 }
@@ -98,11 +100,4 @@ func ParseLink(s string) (Link, error) {
 // blocks do not count, and neither does text that only looks like a link.
 func LinksIn(markdown []byte) []Link {
 	return collectLinks(markdown)
-}
-
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -150,8 +151,8 @@ func tokensChart(b *strings.Builder, v *transcripts.View) {
 	// Legend.
 	lx := float64(left)
 	for i, p := range v.Participants {
-		fmt.Fprintf(b, `<rect x="%.1f" y="%d" width="10" height="10" fill="%s"/><text x="%.1f" y="%d">%s</text>`, lx, h-12, colour(i), lx+14, h-3, esc(clip(p.Name, 22)))
-		lx += 28 + 6.5*float64(len([]rune(clip(p.Name, 22))))
+		fmt.Fprintf(b, `<rect x="%.1f" y="%d" width="10" height="10" fill="%s"/><text x="%.1f" y="%d">%s</text>`, lx, h-12, colour(i), lx+14, h-3, esc(clip.Line(p.Name, 22)))
+		lx += 28 + 6.5*float64(len([]rune(clip.Line(p.Name, 22))))
 	}
 	b.WriteString("</svg></figure>\n")
 }
@@ -232,7 +233,7 @@ func positionsChart(b *strings.Builder, v *transcripts.View) {
 	caption := "Positions over rounds: each letter is one position; a filled disc is a move to a new position, a hollow one a position held; – concedes, × forfeits." + note
 	clipped := make([]string, len(texts))
 	for i, t := range texts {
-		clipped[i] = clip(t, 200)
+		clipped[i] = clip.Line(t, 200)
 	}
 	fmt.Fprintf(b, `<figure class="chart" id="chart-positions"><figcaption>%s</figcaption>`, esc(caption))
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, w, h, esc(caption))
@@ -242,7 +243,7 @@ func positionsChart(b *strings.Builder, v *transcripts.View) {
 	used := map[int]bool{}
 	for i, p := range v.Participants {
 		cy := top + rowH*i + rowH/2
-		fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="%s">%s</text>`, left-8, cy+4, colour(i), esc(clip(p.Name, 18)))
+		fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="%s">%s</text>`, left-8, cy+4, colour(i), esc(clip.Line(p.Name, 18)))
 		fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#ddd"/>`, left, cy, left+colW*(rounds-first+1), cy)
 		for r := first; r <= rounds; r++ {
 			c := cells[i][r]
@@ -273,7 +274,7 @@ func positionsChart(b *strings.Builder, v *transcripts.View) {
 	b.WriteString(`<ol class="legend" type="A">`)
 	for i := range texts {
 		if used[i+1] {
-			fmt.Fprintf(b, `<li value="%d">%s</li>`, i+1, esc(clip(texts[i], 160)))
+			fmt.Fprintf(b, `<li value="%d">%s</li>`, i+1, esc(clip.Line(texts[i], 160)))
 		}
 	}
 	b.WriteString("</ol></figure>\n")
@@ -291,15 +292,6 @@ func letter(n int) string {
 }
 
 var esc = html.EscapeString
-
-// clip shortens s to n runes, on one line.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
 
 // gateDay is one day of the gate's record.
 type gateDay struct {

@@ -83,7 +83,7 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	from, to := (d.Page-1)*perPage, min(d.Page*perPage, len(list))
 	for _, sum := range list[from:to] {
 		row := debateRow{S: sum}
-		t, err := s.debates.Audit(r.Context(), sum.ID, s.witnesses())
+		t, err := s.debates.Audit(r.Context(), sum.DebateID, s.witnesses())
 		if err != nil {
 			row.Summary, row.Problem = "unreadable", err.Error()
 		} else {

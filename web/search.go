@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -43,7 +44,7 @@ func (s *Server) searchDebates(q string) ([]debateHit, error) {
 			hits = append(hits, debateHit{S: sum})
 			continue
 		}
-		t, err := s.debates.Read(sum.ID)
+		t, err := s.debates.Read(sum.DebateID)
 		if err != nil {
 			continue // a debate that cannot be read is not a hit
 		}
@@ -115,7 +116,7 @@ func snippet(text, word string) string {
 	r := []rune(text)
 	i := strings.Index(strings.ToLower(text), word)
 	if i < 0 || i > len(text) || len(r) <= 160 {
-		return clip(text, 160)
+		return clip.Line(text, 160)
 	}
 	at := len([]rune(text[:i]))
 	from := max(0, at-60)

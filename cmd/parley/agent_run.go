@@ -28,10 +28,6 @@ func newAgentCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// adapters are the agent kinds this build provides (script, exec, openai);
-// a.agentAdapters configures openai from config.json.
-var adapters = agent.DefaultAdapters
-
 func newAgentRunCmd(a *factory) *cobra.Command {
 	var name, role, execCmd, script, openaiModel, spec, sessionID string
 	var exitWithParent bool

@@ -3,20 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/consensus"
-	"github.com/parleyhq/parley/consensus/openai"
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/termsafe"
-	"github.com/parleyhq/parley/vault"
 )
 
 // newConsensusCmd is "parley consensus": the filed records and the check
@@ -36,72 +32,32 @@ func newConsensusCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// readConsensusStore is consensusStore for the commands that only read
-// records (show, search, check): with no root it says so, and makes none.
-func (a *factory) readConsensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
+// openConsensus opens the consensus store (app.OpenConsensus) for the
+// commands that only read records (show, search, check, lint): with no
+// root it says so, and makes none.
+func (a *factory) openConsensus() (*app.Consensus, error) {
 	if !a.haveRoot() {
-		return nil, nil, a.noRootError("no consensus records: ")
+		return nil, a.noRootError("no consensus records: ")
 	}
-	return a.consensusStore(with...)
+	return a.service().OpenConsensus()
 }
 
-// consensusStore opens the vault and the Store, with the models that
-// config.json's consensus section names, and the options of with (which
-// need the store itself, as a seal check reading its records); close
-// releases both.
-func (a *factory) consensusStore(with ...func(*consensus.Store) consensus.Option) (s *consensus.Store, closeFn func(), err error) {
-	opts, err := a.consensusModels()
-	if err != nil {
-		return nil, nil, err
+// warnSkipped names the record files the store skipped, once each, on stderr.
+func (a *factory) warnSkipped(c *app.Consensus) {
+	for _, w := range c.Skipped() {
+		a.warnf("%s", termText(oneLine(w, 0)))
 	}
-	v, err := vault.Create(a.vaultDir(), vault.WithLogger(a.logger()))
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, f := range with {
-		opts = append(opts, func(cs *consensus.Store) { f(cs)(cs) })
-	}
-	s, err = consensus.Open(a.rootDir(), v, append(opts, consensus.WithLogger(a.logger()))...)
-	if err != nil {
-		v.Close()
-		return nil, nil, err
-	}
-	return s, func() { s.Close(); v.Close() }, nil
 }
 
-// consensusModels reads consensus.embeddings and consensus.judge
-// ("openai:MODEL") from config.json; the endpoint of each is the openai
-// section's for MODEL. Both are off by default.
-func (a *factory) consensusModels() ([]consensus.Option, error) {
-	cfg, err := a.config()
-	if err != nil {
-		return nil, err
+// appError words an error of the service layer for the command line: an
+// *app.InputError names the flag (exit 2), an ambiguous name names nothing
+// (exit 1).
+func appError(err error) error {
+	var e *app.Error
+	if errors.As(err, &e) && e.Problem == app.ProblemAmbiguous {
+		return notFoundf("%s", e.Error())
 	}
-	client := func(spec string) *openai.Client {
-		model := config.ModelOf(spec)
-		e := cfg.OpenAI.Endpoint(model)
-		key := ""
-		if e.APIKeyEnv != "" {
-			key = os.Getenv(e.APIKeyEnv)
-		}
-		timeout := min(time.Duration(e.RequestTimeoutMs)*time.Millisecond, 30*time.Second)
-		return &openai.Client{BaseURL: e.BaseURL, Model: model, APIKey: key, Timeout: timeout}
-	}
-	var opts []consensus.Option
-	if spec := cfg.Consensus.Embeddings; spec != "" {
-		opts = append(opts, consensus.WithEmbedder(client(spec), config.ModelOf(spec)))
-	}
-	if spec := cfg.Consensus.Judge; spec != "" {
-		opts = append(opts, consensus.WithJudge(client(spec), config.ModelOf(spec)))
-	}
-	return opts, nil
-}
-
-// warnSkipped names the record files lookup skipped, once each, on stderr.
-func (a *factory) warnSkipped(s *consensus.Store) {
-	for _, sk := range s.Skipped() {
-		a.warnf("%s", termText(oneLine("skipped "+sk.Path+": "+sk.Reason, 0)))
-	}
+	return inputError(err, func(f string) string { return "--" + f }, "")
 }
 
 // filterFlags are --layer, --verdict and --status.
@@ -113,25 +69,8 @@ func (f *filterFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.status, "status", "", "only this status: active or superseded")
 }
 
-func (f *filterFlags) filter() (consensus.Filter, error) {
-	var out consensus.Filter
-	var err error
-	if f.layer != "" {
-		if out.Layer, err = debate.ParseLayer(f.layer); err != nil {
-			return out, usagef("--layer: %v", err)
-		}
-	}
-	if f.verdict != "" {
-		if out.Verdict, err = debate.ParseVerdict(f.verdict); err != nil {
-			return out, usagef("--verdict: %v", err)
-		}
-	}
-	if f.status != "" {
-		if out.Status, err = consensus.ParseStatus(f.status); err != nil {
-			return out, usagef("--status: %v", err)
-		}
-	}
-	return out, nil
+func (f *filterFlags) query() app.RecordQuery {
+	return app.RecordQuery{Layer: f.layer, Verdict: f.verdict, Status: f.status}
 }
 
 func newConsensusListCmd(a *factory) *cobra.Command {
@@ -141,9 +80,8 @@ func newConsensusListCmd(a *factory) *cobra.Command {
 		Short: "List the consensus records, newest first",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			f, err := ff.filter()
-			if err != nil {
-				return err
+			if _, err := ff.query().Filter(); err != nil {
+				return appError(err)
 			}
 			if !a.haveRoot() {
 				if !a.json {
@@ -151,16 +89,16 @@ func newConsensusListCmd(a *factory) *cobra.Command {
 				}
 				return nil
 			}
-			s, closeFn, err := a.consensusStore()
+			c, err := a.service().OpenConsensus()
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			recs, err := s.Records(cmd.Context(), f)
+			defer c.Close()
+			recs, err := c.List(cmd.Context(), ff.query())
 			if err != nil {
 				return err
 			}
-			a.warnSkipped(s)
+			a.warnSkipped(c)
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			if !a.json && len(recs) > 0 && a.stdoutTTY() {
 				fmt.Fprintln(tw, "DATE\tLAYER\tVERDICT\tACTION\tSTATUS\tNAME\tTOPIC")
@@ -178,7 +116,7 @@ func newConsensusListCmd(a *factory) *cobra.Command {
 				return err
 			}
 			if !a.json && len(recs) == 0 {
-				a.termf("no consensus records in %s\n", filepath.Join(s.Vault().Path(), consensus.Folder))
+				a.termf("no consensus records in %s\n", filepath.Join(c.Store().Vault().Path(), consensus.Folder))
 			}
 			return nil
 		},
@@ -193,36 +131,28 @@ func newConsensusShowCmd(a *factory) *cobra.Command {
 		Short: "Print a record (by name, file name, wikilink or debate id)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, closeFn, err := a.readConsensusStore()
+			c, err := a.openConsensus()
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			name, err := resolveRecord(cmd.Context(), s, args[0])
-			if err != nil {
-				return err
-			}
-			r, page, err := s.Record(cmd.Context(), name)
+			defer c.Close()
+			p, err := c.Show(cmd.Context(), args[0])
 			if errors.Is(err, consensus.ErrNoRecord) {
 				return fmt.Errorf("%w (%s lists them)", err, a.cmdLine("consensus", "list"))
 			}
 			if err != nil {
-				return err
+				return appError(err)
 			}
-			path := filepath.Join(s.Vault().Path(), filepath.FromSlash(r.Path))
 			if a.json {
-				return a.emit(struct {
-					*consensus.Record
-					File string `json:"file"`
-					Body string `json:"body"`
-				}{r, path, string(page.Body)})
+				return a.emit(p)
 			}
-			a.termf("%s\n\n", path)
+			r := &p.Record
+			a.termf("%s\n\n", p.File)
 			a.termf("layer %s  verdict %s  action %s  status %s  debate %s\n", r.Layer, r.Verdict, r.Action, r.Status, r.DebateID)
 			if r.Supersedes != "" || r.SupersededBy != "" {
 				a.termf("supersedes %s  superseded by %s\n", orDash(r.Supersedes), orDash(r.SupersededBy))
 			}
-			a.termf("\n%s", page.Body)
+			a.termf("\n%s", p.Body)
 			return nil
 		},
 	}
@@ -241,29 +171,26 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := ff.filter()
-			if err != nil {
-				return err
+			in := app.SearchInput{Query: strings.Join(args, " "), RecordQuery: ff.query(), Limit: limit}
+			if _, err := in.Filter(); err != nil {
+				return appError(err)
 			}
 			if limit < 1 {
 				return usagef("--limit must be at least 1")
 			}
-			s, closeFn, err := a.readConsensusStore()
+			c, err := a.openConsensus()
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			hits, err := s.Search(cmd.Context(), strings.Join(args, " "), f, limit)
+			defer c.Close()
+			hits, err := c.Search(cmd.Context(), in)
 			if err != nil {
-				return err
+				return appError(err)
 			}
-			a.warnSkipped(s)
+			a.warnSkipped(c)
 			for _, h := range hits {
 				if a.json {
-					if err := a.emit(struct {
-						consensus.Record
-						Score float64 `json:"score"`
-					}{h.Record, round3(h.Score)}); err != nil {
+					if err := a.emit(h); err != nil {
 						return err
 					}
 					continue
@@ -279,32 +206,6 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 	ff.add(cmd)
 	cmd.Flags().IntVar(&limit, "limit", 10, "at most this many results")
 	return cmd
-}
-
-// checkJSON is what "consensus check --json" prints.
-type checkJSON struct {
-	Status        consensus.CheckStatus `json:"status"`
-	Record        string                `json:"record"`
-	File          string                `json:"file,omitempty"`
-	Verdict       debate.Verdict        `json:"verdict,omitempty"`
-	RecordTopic   string                `json:"record_topic,omitempty"`
-	TopicScore    float64               `json:"topic_score"`
-	Score         float64               `json:"score"`
-	Differences   []string              `json:"differences"`
-	Judge         string                `json:"judge,omitempty"`
-	Warnings      []string              `json:"warnings,omitempty"`
-	FinalPosition string                `json:"final_position"`
-	Position      string                `json:"position"`
-	Related       []relatedJSON         `json:"related"`
-	// Problem says why a tampered record's seal fails.
-	Problem string `json:"problem,omitempty"`
-	// Unsealed says why the record's seal could not be checked.
-	Unsealed string `json:"unsealed,omitempty"`
-}
-
-type relatedJSON struct {
-	Record string  `json:"record"`
-	Score  float64 `json:"score"`
 }
 
 func newConsensusCheckCmd(a *factory) *cobra.Command {
@@ -332,43 +233,22 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			if layer == "" || strings.TrimSpace(topic) == "" || strings.TrimSpace(position) == "" {
 				return usagef("consensus check needs --layer, --topic and --position")
 			}
-			l, err := debate.ParseLayer(layer)
-			if err != nil {
-				return usagef("--layer: %v", err)
+			in := app.CheckInput{Layer: layer, Topic: topic, Position: position}
+			if _, err := in.Validate(); err != nil {
+				return appError(err)
 			}
-			s, closeFn, err := a.readConsensusStore(func(cs *consensus.Store) consensus.Option {
-				return consensus.WithSealCheck(recordSeal{a: a, cs: cs})
-			})
+			c, err := a.openConsensus()
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			res, err := s.Check(cmd.Context(), l, topic, position)
-			if errors.Is(err, consensus.ErrEmptyQuestion) {
-				return usagef("--position says nothing once normalized")
-			}
+			defer c.Close()
+			out, err := c.Check(cmd.Context(), in)
 			if err != nil {
-				return err
+				return appError(err)
 			}
-			a.warnSkipped(s)
-			file := ""
-			if res.Record != nil {
-				file = filepath.Join(s.Vault().Path(), filepath.FromSlash(res.Record.Path))
-			}
+			a.warnSkipped(c)
+			res, file := out.Check, out.File
 			if a.json {
-				out := checkJSON{Status: res.Status, Position: position, File: file, Related: []relatedJSON{},
-					TopicScore: res.TopicScore, Score: res.Comparison.Score, Differences: res.Comparison.Differences,
-					Judge: res.Judge, Warnings: res.Warnings, Problem: res.Problem, Unsealed: res.Unsealed}
-				if out.Differences == nil {
-					out.Differences = []string{}
-				}
-				if res.Record != nil {
-					out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition
-					out.RecordTopic = res.Record.Topic
-				}
-				for _, h := range res.Related {
-					out.Related = append(out.Related, relatedJSON{Record: h.Record.Path, Score: round3(h.Score)})
-				}
 				if err := a.emit(out); err != nil {
 					return err
 				}
@@ -454,20 +334,19 @@ func newConsensusFileCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, closeFn, err := a.consensusStore()
+			c, err := a.service().OpenConsensus()
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			p, err := s.FileFrom(cmd.Context(), transcriptLoader{a}, id)
+			defer c.Close()
+			f, err := c.FileFrom(cmd.Context(), id)
 			if err != nil {
 				return err
 			}
-			file := filepath.Join(s.Vault().Path(), filepath.FromSlash(p))
 			if a.json {
-				return a.emit(map[string]string{"debate_id": id, "record": p, "file": file})
+				return a.emit(f)
 			}
-			a.printf("filed %s\n", file)
+			a.printf("filed %s\n", f.File)
 			return nil
 		},
 	}
@@ -477,13 +356,7 @@ func newConsensusFileCmd(a *factory) *cobra.Command {
 
 // oneLine collapses white space, replaces control characters (see
 // termText) and cuts to max runes (0: no limit).
-func oneLine(s string, max int) string {
-	s = termText(strings.Join(strings.Fields(s), " "))
-	if r := []rune(s); max > 0 && len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
-}
+func oneLine(s string, max int) string { return clip.Runes(termText(clip.OneLine(s)), max) }
 
 // termText makes text read from records (agents' words, names of files in
 // the vault) safe to print on a terminal: every control character but
@@ -496,5 +369,3 @@ func termText(s string) string { return termsafe.Clean(s, "\n\t") }
 func (a *factory) termf(format string, args ...any) {
 	fmt.Fprint(a.stdout, termText(fmt.Sprintf(format, args...)))
 }
-
-func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

@@ -41,8 +41,8 @@ func (f *budgetFlags) add(cmd *cobra.Command) {
 	fl.IntVar(&f.convergence, "convergence-rounds", 0, "consecutive rounds a pattern must hold to end the debate")
 }
 
-// apply puts the flags that were given over b.
-func (f *budgetFlags) apply(cmd *cobra.Command, b debate.ConsensusBudget) (debate.ConsensusBudget, error) {
+// override is the budget flags that were given.
+func (f *budgetFlags) override(cmd *cobra.Command) debate.BudgetOverride {
 	var o debate.BudgetOverride
 	fl := cmd.Flags()
 	if fl.Changed("max-rounds") {
@@ -61,9 +61,5 @@ func (f *budgetFlags) apply(cmd *cobra.Command, b debate.ConsensusBudget) (debat
 	if fl.Changed("convergence-rounds") {
 		o.ConvergenceRounds = &f.convergence
 	}
-	b = b.Apply(o)
-	if err := b.Validate(); err != nil {
-		return b, usagef("%v (see parley debate run --help)", err)
-	}
-	return b, nil
+	return o
 }

@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"time"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
 )
@@ -19,9 +20,9 @@ type gateLine struct {
 }
 
 // gateDebate runs the gate on the self-critique in source ("-" for
-// standard input) before debate s, records the decision (with its cues and
-// the debate id) in gate.jsonl, and reports whether the debate is skipped.
-// The self-critique's layer defaults to the debate's.
+// standard input) before debate s, prints the decision (recorded in
+// gate.jsonl by the service layer) and reports whether the debate is
+// skipped.
 func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, source, mode string) (skip bool, err error) {
 	g, err := a.gate(mode, "")
 	if err != nil {
@@ -31,33 +32,24 @@ func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, sourc
 	if err != nil {
 		return false, fmt.Errorf("--gate: %w", err)
 	}
-	if sc.Layer == "" {
-		sc.Layer = s.Layer
+	entry, err := a.service().GateDebate(s, g, sc, source)
+	var ie *app.InputError
+	if errors.As(err, &ie) {
+		return false, usagef("--gate %s: %v", source, ie.Err)
 	}
-	d, err := g.Decide(sc)
 	if err != nil {
-		return false, usagef("--gate %s: %v", source, err)
-	}
-	entry := gating.NewLogEntry(d, sc, source, time.Now())
-	entry.DebateID = s.ID
-	if entry.Question == "" {
-		entry.Question = s.Topic
-	}
-	if err := a.logDecision(entry); err != nil {
 		return false, err
 	}
+	d := entry.Decision
 	if a.json {
-		if err := a.emit(gateLine{Event: "gate", DebateID: s.ID, ID: entry.ID, Decision: d}); err != nil {
-			return false, err
-		}
+		return !d.Debate(), a.emit(gateLine{Event: "gate", DebateID: s.ID, ID: entry.ID, Decision: d})
+	}
+	a.printf("gate (%s, decision %s): ", source, entry.ID)
+	printDecision(a.stdout, d)
+	if !d.Debate() {
+		a.printf("\nno debate: the gate skipped %q (recorded in %s/%s)\n", s.Topic, a.rootDir(), gating.LogName)
 	} else {
-		a.printf("gate (%s, decision %s): ", source, entry.ID)
-		printDecision(a.stdout, d)
-		if !d.Debate() {
-			a.printf("\nno debate: the gate skipped %q (recorded in %s/%s)\n", s.Topic, a.rootDir(), gating.LogName)
-		} else {
-			a.printf("\n")
-		}
+		a.printf("\n")
 	}
 	return !d.Debate(), nil
 }

@@ -2,43 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 )
-
-// storeFor opens the debates of the root to read debate id.
-func (a *factory) storeFor(id string) (*transcripts.Store, error) {
-	st, err := a.store()
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, a.noRootError(fmt.Sprintf("no debate %s: ", id))
-	}
-	return st, err
-}
-
-// openDebate checks the ID argument of a debate subcommand and opens the
-// debates of the root to read it. The caller closes the store.
-func (a *factory) openDebate(args []string) (string, *transcripts.Store, error) {
-	id, err := a.debateID(args)
-	if err != nil {
-		return "", nil, err
-	}
-	store, err := a.storeFor(id)
-	if err != nil {
-		return "", nil, err
-	}
-	return id, store, nil
-}
 
 // debateID is the debate the ID argument of a command names: its id, or
 // a unique prefix of it.
@@ -57,27 +27,11 @@ func newDebateResumeCmd(a *factory) *cobra.Command {
 			"whose files disagree with its seal (see parley transcripts verify) is refused.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, store, err := a.openDebate(args)
+			id, err := a.debateID(args)
 			if err != nil {
 				return err
 			}
-			s, err := store.Session(id)
-			if err != nil {
-				store.Close()
-				return a.debateError(err, id)
-			}
-			// Resuming would rewrite the vault page and the record over the
-			// evidence: a debate whose files disagree with its seal is left
-			// as it is.
-			t, err := a.audit(cmd.Context(), store, id)
-			store.Close()
-			if err != nil {
-				return a.debateError(err, id)
-			}
-			if in := transcripts.NewView(t).Integrity; in.Tampered() && !transcripts.OnlyVerdictMissing(in.Files) {
-				return blockedError{msg: fmt.Sprintf("debate %s was tampered with, resume refuses to continue it: %s (see parley transcripts verify %s)", id, termClean(in.Trouble()), id)}
-			}
-			return a.runDebate(cmd.Context(), s, true)
+			return a.runDebate(cmd.Context(), &debate.DebateSession{ID: id}, true)
 		},
 	}
 }
@@ -95,30 +49,9 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m, err := a.openMessenger() // makes the root if it is new
+			pid, err := a.service().StartDebate(cmd.Context(), s)
 			if err != nil {
-				return err
-			}
-			m.Close()
-			store, err := a.store()
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			log, err := store.Create(cmd.Context(), s)
-			if err != nil {
-				return err
-			}
-			log.Close()
-			proc, err := a.detach(store, s.ID)
-			if err != nil {
-				return err
-			}
-			pid := proc.Pid
-			// Nobody here waits for it: this process ends at once and the
-			// detached one is reparented (and reaped) by the system.
-			if err := proc.Release(); err != nil {
-				return err
+				return a.debateError(err, s.ID)
 			}
 			if a.json {
 				return a.emit(map[string]any{"event": "started", "debate_id": s.ID, "pid": pid})
@@ -132,65 +65,27 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// detach starts "parley debate resume ID" in a new session, its output in
-// the debate's logs, and does not wait for it. The caller owns the process:
-// one that ends at once releases it (the system reaps it); one that keeps
-// running must reap it (reapChild), or it stays a zombie once it exits.
-func (a *factory) detach(store *transcripts.Store, id string) (*os.Process, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	logf, err := store.AgentLog(id, "coordinator")
-	if err != nil {
-		return nil, err
-	}
-	defer logf.Close()
-	args, err := a.childArgs()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(exe, append(args, "debate", "resume", id)...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = append(os.Environ(), childEnv...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start the debate's process: %w", err)
-	}
-	return cmd.Process, nil
-}
-
-// reapChild waits for a child process that runs on after its starter
-// returned (a debate detached by a long-running "parley mcp"), so that it
-// does not stay a zombie once it exits. The goroutine ends when the child
-// does; if this process ends first, the child is reparented and reaped by
-// the system.
-func reapChild(p *os.Process) {
-	go func() { _, _ = p.Wait() }()
-}
-
 // debateCmd is a subcommand "USE ID" on one debate of the root: run is
-// given the checked id and the store that holds the debate, closed after.
-func (a *factory) debateCmd(use, short string, run func(ctx context.Context, store *transcripts.Store, id string) error) *cobra.Command {
+// given the checked id.
+func (a *factory) debateCmd(use, short string, run func(ctx context.Context, id string) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, store, err := a.openDebate(args)
+			id, err := a.debateID(args)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
-			return run(cmd.Context(), store, id)
+			return run(cmd.Context(), id)
 		},
 	}
 }
 
 func newDebateStatusCmd(a *factory) *cobra.Command {
 	return a.debateCmd("status ID", "Where a debate stands: running, closed or interrupted; round, tokens, time",
-		func(_ context.Context, store *transcripts.Store, id string) error {
-			line, err := store.Status(id)
+		func(_ context.Context, id string) error {
+			line, err := a.service().DebateStatus(id)
 			if err != nil {
 				return a.debateError(err, id)
 			}
@@ -220,33 +115,21 @@ func newDebateListCmd(a *factory) *cobra.Command {
 		Short: "List the debates under the root, newest first",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			store, err := a.listStore()
+			store, err := a.listStore() // no root: it says so
 			if store == nil {
 				return err
 			}
-			defer store.Close()
+			store.Close()
 			if a.json {
-				lines, err := store.Statuses()
-				if err != nil {
-					return err
-				}
-				ids := make([]string, len(lines))
-				for i, l := range lines {
-					ids[i] = l.DebateID
-				}
-				integrity, err := a.integrity(cmd.Context(), store, ids)
-				if err != nil {
-					return err
-				}
+				lines, err := a.service().DebateStatuses(cmd.Context())
 				for _, line := range lines {
-					line.Integrity = integrity[line.DebateID]
 					if err := a.emit(line); err != nil {
 						return err
 					}
 				}
-				return nil
+				return err
 			}
-			list, err := store.List()
+			list, err := a.service().ListDebates(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -255,20 +138,12 @@ func newDebateListCmd(a *factory) *cobra.Command {
 			} else if a.stdoutTTY() {
 				a.printf("%-52s %-11s %-17s %s\n", "ID", "STATE", "VERDICT", "TOPIC")
 			}
-			ids := make([]string, len(list))
-			for i, sum := range list {
-				ids[i] = sum.ID
-			}
-			integrity, err := a.integrity(cmd.Context(), store, ids)
-			if err != nil {
-				return err
-			}
 			for _, sum := range list {
 				verdict := string(sum.Verdict)
 				if verdict == "" {
 					verdict = "-"
 				}
-				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.ID, sum.State, verdict, integrity[sum.ID], clipLine(sum.Topic, 60))
+				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.DebateID, sum.State, verdict, sum.Integrity, clipLine(sum.Topic, 60))
 			}
 			return nil
 		},
@@ -280,66 +155,18 @@ func newDebateWatchCmd(a *factory) *cobra.Command {
 		a.watchDebate)
 }
 
-// watchDebate prints a debate's events as its transcript grows, until the
-// verdict is filed, the debate is found interrupted, or ctx ends.
-func (a *factory) watchDebate(ctx context.Context, store *transcripts.Store, id string) error {
-	if _, err := store.Session(id); err != nil {
+// watchDebate prints a debate's events as its transcript grows, until its
+// verdict is filed (then prints it), the debate is found interrupted, or
+// ctx ends.
+func (a *factory) watchDebate(ctx context.Context, id string) error {
+	view := a.newProgress()
+	o, err := a.service().WatchDebate(ctx, id, view.Event)
+	view.Close()
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil
+	case err != nil:
 		return a.debateError(err, id)
 	}
-	view := a.newProgress()
-	defer view.Close()
-	st := &debate.State{}
-	shown := 0
-	idle := time.Now()
-	var seen transcripts.Stamp
-	for {
-		// The transcript is read (and its chain verified) again only when
-		// its stamp moved since the last read.
-		stamp, err := store.Stamp(id)
-		if err != nil {
-			return a.debateError(err, id)
-		}
-		var events []debate.Event
-		if stamp != seen {
-			events, err = store.Events(id)
-			if err != nil && !errors.Is(err, transcripts.ErrTampered) {
-				return err
-			}
-			seen = stamp
-		}
-		for ; shown < len(events); shown++ {
-			e := events[shown]
-			if err := st.Apply(&e); err != nil {
-				return fmt.Errorf("transcript of %s: %w", id, err)
-			}
-			view.Event(st.ProgressOf(&e))
-			idle = time.Now()
-		}
-		if err != nil {
-			view.Close()
-			return a.debateError(err, id)
-		}
-		if st.Verdict != nil {
-			if v, err := store.Verdict(id); err == nil {
-				view.Close()
-				st.Verdict.Record = v.Record
-				return a.printVerdict(st.Verdict)
-			}
-		}
-		// A debate just started by "debate start" may not hold its lock yet.
-		if stamp.State != transcripts.StateRunning && time.Since(idle) > 5*time.Second {
-			if st.Verdict != nil {
-				view.Close()
-				return a.printVerdict(st.Verdict) // recorded, but its filing did not finish
-			}
-			view.Close()
-			return fmt.Errorf("debate %s is not running and has no verdict (its logs: %s): %s continues it",
-				id, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))), a.cmdLine("debate", "resume", id))
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return a.printVerdict(o)
 }

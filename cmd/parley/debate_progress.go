@@ -4,31 +4,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
-	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/debateview"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/transcripts"
 )
 
-// progressView draws a running debate: under --json one JSON line per
-// event; on a terminal a line per turn and a status line redrawn in place
-// (round r/M, tokens against the budget, seconds against the deadline);
-// otherwise plain lines. Event is called on the coordinator's goroutine;
-// the terminal's ticker is its own goroutine, stopped by Close.
-type progressView struct {
-	a    *factory
-	tty  bool
-	mu   sync.Mutex
-	last debate.Progress
-	at   time.Time // wall time of last
-	wait string    // who the debate waits for
-
-	stop  chan struct{}
-	done  chan struct{}
-	close sync.Once
+// progress shows a running debate: under --json one JSON line per event
+// (the verdict's line comes after filing); otherwise a line per turn and,
+// on a terminal, a status line redrawn in place (debateview).
+type progress interface {
+	Event(debate.Progress)
+	Close()
 }
 
 // isTerminal reports whether w is a character device (a terminal).
@@ -41,43 +30,11 @@ func isTerminal(w any) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func (a *factory) newProgress() *progressView {
-	v := &progressView{a: a, tty: !a.json && a.tty != nil}
-	if v.tty {
-		v.stop, v.done = make(chan struct{}), make(chan struct{})
-		go v.tick()
+func (a *factory) newProgress() progress {
+	if a.json {
+		return jsonProgress{a}
 	}
-	return v
-}
-
-func (v *progressView) tick() {
-	defer close(v.done)
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-v.stop:
-			return
-		case <-t.C:
-			v.mu.Lock()
-			v.status()
-			v.mu.Unlock()
-		}
-	}
-}
-
-// Close stops the ticker and clears the status line. It may be called
-// more than once.
-func (v *progressView) Close() {
-	v.close.Do(func() {
-		if v.tty {
-			close(v.stop)
-			<-v.done
-			v.mu.Lock()
-			fmt.Fprint(v.a.tty, "\r\033[K")
-			v.mu.Unlock()
-		}
-	})
+	return debateview.New(a.stdout, a.tty, describe, true)
 }
 
 // progressLine is the JSON form of one event.
@@ -96,55 +53,20 @@ type progressLine struct {
 	MaxWallClockMs int64            `json:"max_wall_clock_ms"`
 }
 
-// Event shows one recorded event.
-func (v *progressView) Event(p debate.Progress) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.last, v.at = p, time.Now()
-	if v.a.json {
-		if p.Event.Kind == debate.EventVerdict {
-			return // the closing line, after filing, says it all
-		}
-		_ = v.a.emit(progressLine{
-			Event: p.Event.Kind, DebateID: p.DebateID, Seq: p.Event.Seq, Round: p.Round, MaxRounds: p.MaxRounds,
-			Role: p.Role, Agent: p.Agent, Detail: p.Detail, Tokens: p.Tokens, MaxTokens: p.MaxTokens,
-			ElapsedMs: p.ElapsedMs, MaxWallClockMs: p.MaxWallClockMs,
-		})
-		return
-	}
-	line := describe(p)
-	if p.Event.Kind == debate.EventRequest {
-		v.wait = fmt.Sprintf("waiting for %s (%s)", p.Agent, p.Role)
-	} else if p.Event.Kind != debate.EventOpen && p.Event.Kind != debate.EventResume {
-		v.wait = ""
-	}
-	if v.tty {
-		fmt.Fprint(v.a.tty, "\r\033[K")
-		if line != "" {
-			fmt.Fprintln(v.a.stdout, line)
-		}
-		v.status()
-		return
-	}
-	if line != "" {
-		fmt.Fprintln(v.a.stdout, line)
-	}
-}
+// jsonProgress prints each event but the verdict as a progressLine.
+type jsonProgress struct{ a *factory }
 
-// status redraws the terminal's status line; v.mu is held.
-func (v *progressView) status() {
-	p := v.last
-	if p.DebateID == "" || p.Event.Kind == debate.EventVerdict {
-		return
+func (jsonProgress) Close() {}
+
+func (j jsonProgress) Event(p debate.Progress) {
+	if p.Event.Kind == debate.EventVerdict {
+		return // the closing line, after filing, says it all
 	}
-	el := p.ElapsedMs + time.Since(v.at).Milliseconds()
-	s := fmt.Sprintf("round %d/%d · tokens %d/%d · %.1f s / %.0f s", max(p.Round, 1), p.MaxRounds, p.Tokens, p.MaxTokens,
-		float64(el)/1000, float64(p.MaxWallClockMs)/1000)
-	if v.wait != "" {
-		s += " · " + v.wait
-	}
-	fmt.Fprint(v.a.tty, "\r\033[K")
-	fmt.Fprint(v.a.stdout, s)
+	_ = j.a.emit(progressLine{
+		Event: p.Event.Kind, DebateID: p.DebateID, Seq: p.Event.Seq, Round: p.Round, MaxRounds: p.MaxRounds,
+		Role: p.Role, Agent: p.Agent, Detail: p.Detail, Tokens: p.Tokens, MaxTokens: p.MaxTokens,
+		ElapsedMs: p.ElapsedMs, MaxWallClockMs: p.MaxWallClockMs,
+	})
 }
 
 // describe is the one-line human form of an event ("" for events shown
@@ -171,32 +93,19 @@ func describe(p debate.Progress) string {
 // characters (terminal escape sequences) replaced: what it shows comes
 // from agents.
 func clipLine(s string, n int) string {
-	s = termClean(strings.Join(strings.Fields(s), " "))
-	if s == "" {
+	if s = termClean(clip.OneLine(s)); s == "" {
 		return "(no position)"
 	}
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return clip.Runes(s, n)
 }
 
-// verdictLine is the closing JSON line of a debate (--json).
+// verdictLine is the closing JSON line of a debate (--json): the debate's
+// one JSON view, and where its files are.
 type verdictLine struct {
-	Event         string         `json:"event"`
-	DebateID      string         `json:"debate_id"`
-	Verdict       debate.Verdict `json:"verdict"`
-	Action        debate.Action  `json:"action"`
-	Rule          debate.Rule    `json:"rule"`
-	Reason        string         `json:"reason"`
-	FinalPosition string         `json:"final_position"`
-	Rounds        int            `json:"rounds"`
-	Tokens        int            `json:"tokens"`
-	ElapsedMs     int64          `json:"elapsed_ms"`
-	Transcript    string         `json:"transcript"`
-	Record        string         `json:"record"`
-	// Unavailable names the agent and the cause of an UNAVAILABLE verdict.
-	Unavailable *debate.UnavailableError `json:"unavailable,omitempty"`
+	Event string `json:"event"`
+	debate.Summary
+	Transcript string `json:"transcript"`
+	Record     string `json:"record"`
 }
 
 // unavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,
@@ -215,11 +124,11 @@ func (a *factory) printVerdict(o *debate.Outcome) error {
 		record = filepath.Join(a.vaultDir(), filepath.FromSlash(o.Record))
 	}
 	if a.json {
-		if err := a.emit(verdictLine{
-			Event: "verdict", DebateID: o.DebateID, Verdict: o.Verdict, Action: o.Action, Rule: o.Rule, Reason: o.Reason,
-			FinalPosition: o.FinalPosition, Rounds: o.Rounds, Tokens: o.Tokens, ElapsedMs: o.ElapsedMs,
-			Transcript: transcript, Record: record, Unavailable: o.Unavailable,
-		}); err != nil {
+		sess := o.Session
+		if sess == nil {
+			sess = &debate.DebateSession{ID: o.DebateID}
+		}
+		if err := a.emit(verdictLine{Event: "verdict", Summary: debate.SummaryOf(sess, o), Transcript: transcript, Record: record}); err != nil {
 			return err
 		}
 	} else {

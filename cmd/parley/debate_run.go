@@ -1,153 +1,65 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
-	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/transcripts"
 )
 
-// MaxContextBytes bounds one --context file.
-const maxContextBytes = 256 << 10
+// participantName is the name a debate gives an agent it starts itself.
+var participantName = app.ParticipantName
 
 // debateFlags are what "debate run" and "debate start" share.
 type debateFlags struct {
-	layer, topic, position, scope, workspace string
-	agents, context                          []string
-	budget                                   budgetFlags
+	req    app.DebateRequest
+	budget budgetFlags
 }
 
 func (f *debateFlags) add(cmd *cobra.Command) {
-	fl := cmd.Flags()
-	fl.StringVar(&f.layer, "layer", "", "spec, plan or verify (sets the default budget)")
-	fl.StringVar(&f.topic, "topic", "", "the question debated")
-	fl.StringArrayVar(&f.agents, "agent", nil, "ROLE=SPEC, once per participant in speaking order; SPEC is script:FILE, exec:COMMAND, openai:MODEL or @NAME")
-	fl.StringVar(&f.position, "position", "", "the defender's opening position (default: the topic)")
-	fl.StringVar(&f.scope, "scope", "", "what the debate covers, in a line")
-	fl.StringArrayVar(&f.context, "context", nil, "a file handed to every turn (repeatable)")
-	fl.StringVar(&f.workspace, "workspace", ".", "the directory evidence paths are checked under")
+	fl, r := cmd.Flags(), &f.req
+	fl.StringVar(&r.Layer, "layer", "", "spec, plan or verify (sets the default budget)")
+	fl.StringVar(&r.Topic, "topic", "", "the question debated")
+	fl.StringArrayVar(&r.Agents, "agent", nil, "ROLE=SPEC, once per participant in speaking order; SPEC is script:FILE, exec:COMMAND, openai:MODEL or @NAME")
+	fl.StringVar(&r.Position, "position", "", "the defender's opening position (default: the topic)")
+	fl.StringVar(&r.Scope, "scope", "", "what the debate covers, in a line")
+	fl.StringArrayVar(&r.Context, "context", nil, "a file handed to every turn (repeatable)")
+	fl.StringVar(&r.Workspace, "workspace", ".", "the directory evidence paths are checked under")
 	f.budget.add(cmd)
 }
 
-// session builds and validates the session the flags describe. It does not
-// touch the disk but to read the --context files.
+// session is the session the flags describe, built by the service layer.
 func (f *debateFlags) session(cmd *cobra.Command, a *factory) (*debate.DebateSession, error) {
-	if f.layer == "" || strings.TrimSpace(f.topic) == "" || len(f.agents) == 0 {
-		return nil, usagef("--layer, --topic and --agent are required (see parley debate run --help)")
-	}
-	l, err := debate.ParseLayer(f.layer)
-	if err != nil {
-		return nil, usagef("--layer: %v", err)
-	}
-	cfg, err := a.config()
-	if err != nil {
-		return nil, err
-	}
-	b, err := f.budget.apply(cmd, cfg.Budget(l))
-	if err != nil {
-		return nil, err
-	}
-	id := debate.NewID(time.Now(), l, f.topic)
-	s := &debate.DebateSession{
-		ID: id, Topic: strings.TrimSpace(f.topic), Layer: l, Scope: f.scope, Position: f.position,
-		Budget: b, Created: inbox.Now(), Coordinator: debate.CoordinatorName(id),
-	}
-	attackers, defenders := 0, 0
-	for _, arg := range f.agents {
-		roleS, specS, ok := strings.Cut(arg, "=")
-		if !ok {
-			return nil, usagef("--agent %q: use ROLE=SPEC, e.g. attacker=script:critic.json", arg)
-		}
-		role, err := debate.ParseRole(roleS)
-		if err != nil {
-			return nil, usagef("--agent %q: %v", arg, err)
-		}
-		sp, err := agent.ParseSpec(specS)
-		if err != nil {
-			return nil, usagef("--agent %q: %v", arg, err)
-		}
-		name := sp.Arg
-		switch {
-		case sp.Kind == agent.KindRegistered:
-		case !adapters().Has(sp.Kind):
-			if _, err := adapters().New(sp); err != nil {
-				return nil, usagef("--agent %q: %v", arg, err)
-			}
-		default:
-			n := 0
-			if role == debate.RoleAttacker {
-				attackers++
-				n = attackers
-			} else {
-				defenders++
-				n = defenders
-			}
-			name = participantName(id, role, n)
-		}
-		if sp.Kind == agent.KindScript {
-			// The agent process may run elsewhere: give it an absolute path,
-			// and fail now rather than in the middle of the debate.
-			abs, err := filepath.Abs(sp.Arg)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := agent.LoadScript(abs); err != nil {
-				return nil, fileError(fmt.Sprintf("--agent %q", arg), err)
-			}
-			sp.Arg = abs
-		}
-		s.Participants = append(s.Participants, debate.Participant{Name: name, Role: role, Agent: sp.String()})
-	}
-	for _, path := range f.context {
-		text, err := readContext(path)
-		if err != nil {
-			return nil, fileError("--context", err)
-		}
-		s.Context = append(s.Context, debate.ContextItem{Kind: "file", Ref: path, Text: text})
-	}
-	ws, err := filepath.Abs(f.workspace)
-	if err != nil {
-		return nil, err
-	}
-	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
-		return nil, notFoundf("--workspace %s is not a directory", f.workspace)
-	}
-	s.Workspace = ws
-	if err := s.Validate(); err != nil {
-		return nil, usagef("%v", err)
-	}
-	return s, nil
+	f.req.Budget = f.budget.override(cmd)
+	s, err := a.service().NewSession(f.req)
+	return s, inputError(err, func(field string) string { return "--" + field }, "parley debate run --help")
 }
 
-func readContext(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
+// inputError words the service layer's *app.InputError with name for each
+// field: a file that cannot be read is exit 1, any other mistake exit 2
+// (see help, for a missing or invalid value).
+func inputError(err error, name func(string) string, help string) error {
+	var ie *app.InputError
+	if !errors.As(err, &ie) {
+		return err
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxContextBytes+1))
-	if err != nil {
-		return "", err
+	msg := ie.Format(name)
+	switch {
+	case ie.File:
+		return &cliError{msg: msg, err: ie.Err}
+	case errors.Is(ie.Err, app.ErrRequired), ie.Field == app.FieldBudget:
+		msg += " (see " + help + ")"
 	}
-	if len(b) > maxContextBytes {
-		return "", fmt.Errorf("%s is larger than %d bytes", path, maxContextBytes)
-	}
-	return string(b), nil
+	return usageError{errors.New(msg)}
 }
 
 func newDebateRunCmd(a *factory) *cobra.Command {
@@ -183,9 +95,8 @@ func newDebateRunCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// runDebate runs (resume false) or resumes a debate in this process and
-// prints its verdict: nil for CONSENSUS_REACHED, exit 3 for UNAVAILABLE (as for every other verdict but CONSENSUS_REACHED),
-// exit 3 otherwise.
+// runDebate runs (or resumes: only s.ID counts) a debate in this process
+// and prints its verdict.
 func (a *factory) runDebate(ctx context.Context, s *debate.DebateSession, resume bool) error {
 	o, err := a.execDebate(ctx, s, resume)
 	if err != nil {
@@ -194,96 +105,53 @@ func (a *factory) runDebate(ctx context.Context, s *debate.DebateSession, resume
 	return a.printVerdict(o)
 }
 
-// execDebate runs or resumes a debate: opens the messenger and the
-// transcript, starts the agents the debate owns, runs the coordinator with
-// a progress view, and files the verdict.
+// execDebate runs or resumes a debate through the service layer with a
+// progress view; Ctrl-C stops it (resume continues it).
 func (a *factory) execDebate(ctx context.Context, s *debate.DebateSession, resume bool) (*debate.Outcome, error) {
-	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
-	m, err := a.openMessenger()
-	if err != nil {
-		return nil, err
-	}
-	defer m.Close()
-	store, err := a.writeStore()
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
-	var log *transcripts.Log
-	if resume {
-		log, err = store.Open(ctx, s.ID)
-	} else {
-		log, err = store.Create(ctx, s)
-	}
-	if err != nil {
-		return nil, a.debateError(err, s.ID)
-	}
-	defer log.Close()
-	// A debate that has its verdict only needs filing: no agents. A resumed
-	// debate is the one its transcript records (the source of truth, hash
-	// chained), whatever session.json says now.
-	closed := false
-	var procs *agentProcs
-	if st, err := debate.Replay(log.Events()); err == nil {
-		closed = st.Verdict != nil
-		if resume && !sameSession(st.Session, s) {
-			a.warnf("%s differs from the session the transcript of %s records; resuming the recorded one",
-				transcripts.Path(s.ID, transcripts.SessionFile), s.ID)
-		}
-		s = st.Session
-	}
-	if !closed {
-		for _, p := range s.Participants {
-			if strings.HasPrefix(p.Agent, "@") {
-				if alive, err := m.reg.Alive(ctx, p.Name); err != nil || !alive {
-					return nil, fmt.Errorf("agent %s is not running (see parley agents list, or start it with parley agent run --name %s …)", p.Name, p.Name)
-				}
-			}
-		}
-		var err error
-		procs, err = a.startAgents(ctx, m, store, s)
-		if err != nil {
-			return nil, err
-		}
-		defer procs.stop()
-	}
-	filer, closeFiler, err := a.openFiler(store)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFiler()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	view := a.newProgress()
-	c := &debate.Coordinator{
-		Messenger: m.tr, Journal: log, Filer: filer, Presence: presence{m.reg, procs}, Enroller: a.enroller(m.reg, s.ID),
-		Pages: vaultPages{filer.v}, Progress: view.Event, Logger: a.logger(),
-	}
-	var o *debate.Outcome
-	if resume && len(log.Events()) > 0 {
-		o, err = c.Resume(ctx)
-		if err == nil && o.Record == "" {
-			// A debate sealed earlier: its record is named in verdict.json.
-			if v, verr := store.Verdict(s.ID); verr == nil {
-				o.Record = v.Record
-			}
-		}
+	opts := app.RunOptions{Progress: view.Event, Warn: func(err error) { a.warnf("%v", err) }}
+	var (
+		o   *debate.Outcome
+		err error
+	)
+	if resume {
+		o, err = a.service().ResumeDebate(ctx, s.ID, opts)
 	} else {
-		o, err = c.Start(ctx, s)
+		o, err = a.service().RunDebate(ctx, s, opts)
 	}
 	view.Close()
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return nil, fmt.Errorf("%w; the debate can go on with: %s", errInterrupted, a.cmdLine("debate", "resume", s.ID))
-		}
-		return nil, fmt.Errorf("debate %s stopped: %w (%s continues it)", s.ID, err, a.cmdLine("debate", "resume", s.ID))
-	}
-	return o, nil
+	return o, a.debateError(err, s.ID)
 }
 
-// debateError turns the transcripts' errors into one line that says what to do.
+// debateError turns the service layer's errors about debate id into one
+// line that says what to do.
 func (a *factory) debateError(err error, id string) error {
-	var te *transcripts.TamperError
+	var (
+		te *transcripts.TamperError
+		td *app.TamperedError
+		se *app.StoppedError
+		nr *app.NotRunningError
+		fa *app.ForeignAgentError
+	)
+	resume := a.cmdLine("debate", "resume", id)
 	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &nr):
+		return fmt.Errorf("%w (see parley agents list, or start it with parley agent run --name %s …)", err, nr.Agent)
+	case errors.As(err, &fa):
+		return fmt.Errorf("%w (see parley agents show %s)", err, fa.Agent)
+	case errors.As(err, &td):
+		return blockedError{msg: fmt.Sprintf("debate %s was tampered with, resume refuses to continue it: %s (see parley transcripts verify %s)", id, termClean(td.Trouble), id)}
+	case errors.As(err, &se) && errors.Is(err, context.Canceled):
+		return fmt.Errorf("%w; the debate can go on with: %s", errInterrupted, resume)
+	case errors.As(err, &se) && errors.Is(err, app.ErrNotRunning):
+		return fmt.Errorf("debate %s is not running and has no verdict (its logs: %s): %s continues it",
+			id, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))), resume)
+	case errors.As(err, &se):
+		return fmt.Errorf("%w (%s continues it)", err, resume)
 	case errors.Is(err, transcripts.ErrBusy):
 		return fmt.Errorf("debate %s is running in another process (follow it with %s)", id, a.cmdLine("debate", "watch", id))
 	case errors.Is(err, transcripts.ErrNotFound):
@@ -291,12 +159,5 @@ func (a *factory) debateError(err error, id string) error {
 	case errors.As(err, &te):
 		return blockedError{msg: fmt.Sprintf("%v; it cannot be resumed (%s)", err, a.cmdLine("transcripts", "verify", id))}
 	}
-	return err
-}
-
-// sameSession reports whether two sessions encode alike.
-func sameSession(a, b *debate.DebateSession) bool {
-	x, errA := json.Marshal(a)
-	y, errB := json.Marshal(b)
-	return errA == nil && errB == nil && bytes.Equal(x, y)
+	return messengerError(err)
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -20,6 +19,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
@@ -135,7 +135,7 @@ func TestDebateRunCLI(t *testing.T) {
 		t.Errorf("resume of a closed debate: exit %d, %s", code, out)
 	}
 	// The verified outcome, as "consensus file --from-debate" can load it.
-	o, err := transcriptLoader{&factory{rootFlag: root}}.LoadOutcome(context.Background(), id)
+	o, err := app.New(app.Options{Root: root}).LoadOutcome(context.Background(), id)
 	if err != nil || o.Verdict != debate.ConsensusReached || len(o.Turns) != 3 || o.Session == nil || !strings.HasPrefix(o.Record, "wiki/consensus/") {
 		t.Errorf("LoadOutcome: %v %+v", err, o)
 	}
@@ -752,52 +752,6 @@ func TestResumeStartsTheRecordedAgents(t *testing.T) {
 	ls := lines(t, out)
 	if v := ls[len(ls)-1]; v["verdict"] != "CONSENSUS_REACHED" {
 		t.Fatalf("verdict line %v", v)
-	}
-}
-
-// beatCounter is a registrar that counts the coordinator's heartbeats.
-type beatCounter struct {
-	registrar
-	beats chan struct{}
-}
-
-func (b *beatCounter) Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
-	return &registry.Registered{}, nil
-}
-
-func (b *beatCounter) Heartbeat(ctx context.Context, name, sessionID string) error {
-	select {
-	case b.beats <- struct{}{}:
-	default:
-	}
-	return nil
-}
-
-func (b *beatCounter) Unregister(ctx context.Context, name, sessionID string) error { return nil }
-
-// The coordinator renews its registration as often as the agents do (a
-// third of the configured liveness TTL), not every 5 s whatever the TTL: a
-// short TTL would otherwise show it dead, and pruned, mid-debate.
-func TestCoordinatorHeartbeatFollowsTheTTL(t *testing.T) {
-	t.Parallel()
-	root := filepath.Join(t.TempDir(), "root")
-	os.MkdirAll(root, 0o700)
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":600}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a := &factory{rootFlag: root, stdout: io.Discard, stderr: io.Discard}
-	bc := &beatCounter{beats: make(chan struct{}, 8)}
-	leave, err := a.enroller(bc, "20260101-spec-x-abcdef").Enroll(context.Background(), "Coordinator-abcdef")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer leave(context.Background())
-	for i := 0; i < 2; i++ {
-		select {
-		case <-bc.beats:
-		case <-time.After(4 * time.Second):
-			t.Fatalf("%d heartbeat(s) in 4 s with a 600 ms TTL", i)
-		}
 	}
 }
 

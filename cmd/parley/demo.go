@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
 	"github.com/parleyhq/parley/internal/demo"
@@ -70,26 +70,14 @@ func (a *factory) demoEvent(e demo.Event) error {
 	return nil
 }
 
-// demoEscalate escalates the demo's telemetry as "parley escalate" does
-// and returns the lines it prints, decoded. (Until escalation returns its
-// decisions as values, it runs escalate with its output captured.)
+// demoEscalate escalates the demo's telemetry as "parley escalate" does,
+// silently, and returns each decision with the line escalate prints.
 func (a *factory) demoEscalate(ctx context.Context, telemetry string) ([]demo.Escalation, error) {
-	var out, discard strings.Builder
-	quiet := *a
-	quiet.stdout, quiet.stderr = &out, &discard
-	if err := quiet.escalate(ctx, telemetry, "", false, false, false); err != nil {
-		return nil, err
-	}
 	var es []demo.Escalation
-	for _, line := range strings.Split(out.String(), "\n") {
-		if line == "" {
-			continue
-		}
-		var d escalation.Decision
-		if err := json.Unmarshal([]byte(line), &d); err != nil {
-			return nil, fmt.Errorf("escalate printed %q: %w", line, err)
-		}
-		es = append(es, demo.Escalation{Decision: d, Line: line})
-	}
-	return es, nil
+	_, err := a.service().Escalate(ctx, app.EscalateOptions{Telemetry: telemetry,
+		Decided: func(d *escalation.Decision, line []byte) error {
+			es = append(es, demo.Escalation{Decision: *d, Line: strings.TrimRight(string(line), "\n")})
+			return nil
+		}})
+	return es, err
 }

@@ -8,14 +8,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
 )
@@ -59,28 +57,17 @@ func newGateCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if layer != "" {
-				l, err := debate.ParseLayer(layer)
-				if err != nil {
-					return usageError{err}
-				}
-				sc.Layer = l
-			}
-			d, err := g.Decide(sc)
+			d, err := a.service().Decide(g, app.GateInput{Critique: sc, Layer: layer, Source: source})
 			if err != nil {
-				return fmt.Errorf("%s: %w", source, err)
-			}
-			entry := gating.NewLogEntry(d, sc, source, time.Now())
-			if err := a.logDecision(entry); err != nil {
-				return err
+				return appError(err)
 			}
 			if a.json {
-				if err := a.emit(decisionOut{ID: entry.ID, Decision: d}); err != nil {
+				if err := a.emit(d); err != nil {
 					return err
 				}
 			} else {
-				a.printf("id:       %s (label it later: parley gate label --decision %s --debate|--skip)\n", entry.ID, entry.ID)
-				printDecision(a.stdout, d)
+				a.printf("id:       %s (label it later: parley gate label --decision %s --debate|--skip)\n", d.ID, d.ID)
+				printDecision(a.stdout, d.Decision)
 			}
 			if exit && d.Debate() {
 				return blockedError{}
@@ -97,55 +84,14 @@ func newGateCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// decisionOut is a decision as "parley gate --json" prints it: with the id
-// it has in gate.jsonl.
-type decisionOut struct {
-	ID string `json:"id"`
-	gating.Decision
-}
-
-// gate returns the gate for --mode and --model.
+// gate is the gate for --mode and --model (app.LoadGate).
 func (a *factory) gate(mode, modelFile string) (*gating.Gate, error) {
-	m, err := gating.ParseMode(mode)
-	if err != nil {
-		return nil, usageError{err}
+	g, err := a.service().LoadGate(mode, modelFile)
+	var ie *app.InputError
+	if errors.As(err, &ie) {
+		return nil, usageError{err} // "mode: …": debate run names the flag --gate-mode
 	}
-	if m == gating.ModeRules {
-		if modelFile != "" {
-			return nil, usagef("--model applies to --mode model only")
-		}
-		return gating.Rules(), nil
-	}
-	if modelFile == "" {
-		return a.rootGate()
-	}
-	data, err := os.ReadFile(modelFile)
-	if err != nil {
-		return nil, err
-	}
-	g, err := gating.LoadModelFile(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", modelFile, err)
-	}
-	return g, nil
-}
-
-// rootGate returns the gate of <root>/gate/model.json (from "parley gate
-// learn") when there is one, else the embedded model's.
-func (a *factory) rootGate() (*gating.Gate, error) {
-	path := filepath.Join(a.rootDir(), gating.ModelName)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return gating.Default(), nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	g, err := gating.LoadModelFile(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (remove it with: parley gate learn --reset)", path, err)
-	}
-	return g, nil
+	return g, err
 }
 
 // readCritique parses a self-critique from a file, or from standard input
@@ -171,21 +117,6 @@ func (a *factory) readCritique(ctx context.Context, source string) (gating.SelfC
 		return gating.SelfCritique{}, fmt.Errorf("%s: %w", source, err)
 	}
 	return sc, nil
-}
-
-// logDecision appends a decision to <root>/gate.jsonl, creating the root
-// (0700) if it is missing.
-func (a *factory) logDecision(e gating.LogEntry) error {
-	dir := a.rootDir()
-	root, err := a.makeRoot()
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	if err := gating.AppendLog(root, e); err != nil {
-		return fmt.Errorf("%s: %w (the decision was not recorded)", dir, err)
-	}
-	return nil
 }
 
 // printDecision prints a decision for a person; a cue's text (the
@@ -266,28 +197,9 @@ func newGateTrainCmd(a *factory) *cobra.Command {
 			if out == "" {
 				return usagef("gate train needs --out FILE")
 			}
-			var (
-				examples []gating.Example
-				err      error
-			)
-			if data == "" {
-				examples, err = gating.Corpus()
-			} else {
-				examples, err = readCorpus(data)
-			}
+			m, err := app.TrainGate(data, out, opts)
 			if err != nil {
 				return err
-			}
-			m, err := gating.Train(examples, opts)
-			if err != nil {
-				return fmt.Errorf("%s: %w", data, err)
-			}
-			b, err := m.Encode()
-			if err != nil {
-				return err
-			}
-			if err := renameio.WriteFile(out, b, 0o644); err != nil {
-				return fmt.Errorf("write model: %w", err)
 			}
 			if a.json {
 				return a.emit(map[string]any{
@@ -327,19 +239,6 @@ func newGateTrainCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-func readCorpus(path string) ([]gating.Example, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ex, err := gating.ReadCorpus(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return ex, nil
-}
-
 // newGateEvalCmd is "parley gate eval --data FILE".
 func newGateEvalCmd(a *factory) *cobra.Command {
 	var data, mode, model string
@@ -355,13 +254,9 @@ func newGateEvalCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			examples, err := readCorpus(data)
+			m, err := app.EvalGate(g, data)
 			if err != nil {
 				return err
-			}
-			m, err := gating.Evaluate(g, examples)
-			if err != nil {
-				return fmt.Errorf("%s: %w", data, err)
 			}
 			if a.json {
 				return a.emit(m)
@@ -387,18 +282,12 @@ func newGateStatsCmd(a *factory) *cobra.Command {
 		Short: "Summarise gate.jsonl: decisions, skip rate, tokens saved against always-debate",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := a.config()
+			s, warnings, err := a.service().GateStats()
 			if err != nil {
 				return err
 			}
-			entries, bad, err := a.readGateLog()
-			if err != nil {
-				return err
-			}
-			s := gating.Summarize(entries, bad, func(l debate.Layer) int { return cfg.Budget(l).MaxTokens })
-			s.AddOutcomes(entries, a.outcomeLabels(entries))
-			if bad > 0 {
-				a.warnf("%d line(s) of %s could not be read and were skipped", bad, gating.LogName)
+			for _, w := range warnings {
+				a.warnf("%s", w)
 			}
 			if a.json {
 				return a.emit(s)
@@ -425,14 +314,4 @@ func newGateStatsCmd(a *factory) *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// makeRoot opens the root for a command that writes to it, creating it
-// (0700) if it is missing. The caller closes the returned root.
-func (a *factory) makeRoot() (*os.Root, error) {
-	dir := a.rootDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create root: %w", err)
-	}
-	return os.OpenRoot(dir)
 }

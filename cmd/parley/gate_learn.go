@@ -4,95 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/internal/regfile"
 )
-
-// readGateLog reads <root>/gate.jsonl; a missing root or file is no
-// decision at all.
-func (a *factory) readGateLog() ([]gating.LogEntry, int, error) {
-	return readRootJSONL(a.rootDir(), gating.LogName, gating.ReadLog)
-}
-
-// readLabels reads <root>/gate/labels.jsonl.
-func (a *factory) readLabels() ([]gating.Label, int, error) {
-	return readRootJSONL(a.rootDir(), gating.LabelsName, gating.ReadLabels)
-}
-
-// readRootJSONL opens name under the root as a regular file (a named pipe
-// must not block the command in open(2)) and reads it with read.
-func readRootJSONL[T any](dir, name string, read func(io.Reader) ([]T, int, error)) ([]T, int, error) {
-	root, err := os.OpenRoot(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, nil
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	defer root.Close()
-	f, _, err := regfile.Open(root.OpenFile, name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, 0, nil
-	case errors.Is(err, regfile.ErrNotRegular):
-		return nil, 0, fmt.Errorf("%w: remove it", err)
-	case err != nil:
-		return nil, 0, err
-	}
-	defer f.Close()
-	return read(f)
-}
-
-// outcomeLabels derives the outcome labels of the logged debate decisions
-// from the verdicts of their debates (see gating.OutcomeLabel).
-func (a *factory) outcomeLabels(entries []gating.LogEntry) []gating.Label {
-	has := false
-	for _, e := range entries {
-		if e.DebateID != "" && e.Outcome == gating.Debate {
-			has = true
-			break
-		}
-	}
-	if !has {
-		return nil
-	}
-	st, err := a.store()
-	if err != nil {
-		return nil
-	}
-	defer st.Close()
-	return gating.OutcomeLabels(entries, func(id string) (*debate.Outcome, string, error) {
-		v, err := st.Verdict(id)
-		if err != nil {
-			return nil, "", err
-		}
-		s, err := st.Session(id)
-		if err != nil {
-			return nil, "", err
-		}
-		return &v.Outcome, s.OpeningPosition(), nil
-	})
-}
-
-// appendLabels appends labels to <root>/gate/labels.jsonl, creating the
-// root (0700) if it is missing.
-func (a *factory) appendLabels(labels []gating.Label) error {
-	root, err := a.makeRoot()
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	return gating.AppendLabels(root, labels)
-}
 
 // newGateLabelCmd is "parley gate label FILE|-" and "parley gate label
 // --decision ID --debate|--skip".
@@ -116,7 +35,6 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 			"  parley gate label --decision 3f9a2c1e --debate",
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00")
 			if decision != "" {
 				if len(args) > 0 {
 					return usagef("give a FILE or --decision, not both")
@@ -124,25 +42,12 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 				if debate_ == skip {
 					return usagef("--decision needs exactly one of --debate or --skip")
 				}
-				entries, _, err := a.readGateLog()
-				if err != nil {
-					return err
-				}
-				e, err := gating.FindDecision(entries, decision)
-				if err != nil {
-					return usageError{err}
-				}
-				if e.Input == nil {
+				e, label, err := a.service().LabelDecision(decision, debate_)
+				if errors.Is(err, app.ErrUnlabellable) {
 					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", e.ID, gating.MaxLoggedInput>>10, a.cmdLine("gate", "label", "FILE"))
 				}
-				label := gating.Skip
-				if debate_ {
-					label = gating.Debate
-				}
-				l := gating.Label{Time: now, Source: gating.SourceUser, Label: label, DecisionID: e.ID, DebateID: e.DebateID,
-					Why: "the gate decided " + string(e.Outcome), Input: *e.Input}
-				if err := a.appendLabels([]gating.Label{l}); err != nil {
-					return err
+				if err != nil {
+					return appError(err)
 				}
 				if a.json {
 					return a.emit(map[string]any{"labelled": 1, "decision_id": e.ID, "label": label, "gate_decided": e.Outcome})
@@ -165,30 +70,14 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 				defer f.Close()
 				r = f
 			}
-			ex, err := gating.ReadLabelInput(r)
+			n, err := a.service().AddLabels(r, args[0])
 			if err != nil {
-				return fmt.Errorf("%s: %w (nothing was added)", args[0], err)
-			}
-			if len(ex) == 0 {
-				return usagef("%s holds no labelled self-critique", args[0])
-			}
-			labels := make([]gating.Label, len(ex))
-			var counts [2]int
-			for i, e := range ex {
-				labels[i] = gating.Label{Time: now, Source: gating.SourceUser, Label: e.Label, Why: e.ID, Input: e.SelfCritique}
-				if e.Label == gating.Debate {
-					counts[0]++
-				} else {
-					counts[1]++
-				}
-			}
-			if err := a.appendLabels(labels); err != nil {
-				return err
+				return appError(err)
 			}
 			if a.json {
-				return a.emit(map[string]any{"labelled": len(labels), "debate": counts[0], "skip": counts[1]})
+				return a.emit(n)
 			}
-			a.printf("added %d label(s) (%d debate, %d skip) to %s\n", len(labels), counts[0], counts[1], filepath.Join(a.rootDir(), gating.LabelsName))
+			a.printf("added %d label(s) (%d debate, %d skip) to %s\n", n.Labelled, n.Debate, n.Skip, filepath.Join(a.rootDir(), gating.LabelsName))
 			return nil
 		},
 	}
@@ -219,18 +108,17 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 		Example: "  parley gate learn\n  parley gate learn --force\n  parley gate learn --reset",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			path := filepath.Join(a.rootDir(), gating.ModelName)
 			if reset {
 				if force {
 					return usagef("--reset and --force do not go together")
 				}
-				err := os.Remove(path)
+				removed, path, err := a.service().ResetGate()
 				switch {
-				case errors.Is(err, fs.ErrNotExist):
-					a.printf("no learnt model in %s; the embedded model decides\n", path)
-					return nil
 				case err != nil:
 					return err
+				case !removed:
+					a.printf("no learnt model in %s; the embedded model decides\n", path)
+					return nil
 				}
 				if a.json {
 					return a.emit(map[string]any{"reset": true, "model": gating.EmbeddedName})
@@ -238,52 +126,24 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 				a.printf("removed %s; the embedded model decides again\n", path)
 				return nil
 			}
-			user, bad, err := a.readLabels()
-			if err != nil {
-				return err
+			res, err := a.service().Learn(folds, force)
+			if res != nil {
+				for _, w := range res.Warnings {
+					a.warnf("%s", w)
+				}
 			}
-			if bad > 0 {
-				a.warnf("%d line(s) of %s could not be read and were skipped", bad, gating.LabelsName)
-			}
-			entries, _, err := a.readGateLog()
-			if err != nil {
-				return err
-			}
-			labels := append(user, a.outcomeLabels(entries)...)
-			if len(labels) == 0 {
+			if errors.Is(err, app.ErrNoLabels) {
 				return usagef("no labels yet: add some with %s or %s", a.cmdLine("gate", "label", "FILE"), a.cmdLine("gate", "label", "--decision", "ID")+" --debate (or --skip)")
 			}
-			corpus, err := gating.Corpus()
 			if err != nil {
 				return err
 			}
-			current, err := a.rootGate()
-			if err != nil {
-				return err
-			}
-			res, err := gating.Learn(corpus, labels, current, gating.LearnOptions{Folds: folds})
-			if err != nil {
-				return err
-			}
-			b, err := res.Model.Encode()
-			if err != nil {
-				return err
-			}
-			install := res.NotWorse || force
-			name := gating.ModelFileName(b)
-			if install {
-				if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-					return err
-				}
-				if err := renameio.WriteFile(path, b, 0o600); err != nil {
-					return fmt.Errorf("write model: %w", err)
-				}
-			}
+			path, install := res.Path, res.Installed
 			if a.json {
 				return a.emit(map[string]any{
 					"labels": map[string]int{"user": res.User, "outcome": res.Outcomes}, "corpus": res.Corpus,
-					"current":   map[string]any{"model": current.Name(), "score": res.Current},
-					"new":       map[string]any{"model": name, "score": res.New, "cross_validated": true},
+					"current":   map[string]any{"model": res.CurrentName, "score": res.Current},
+					"new":       map[string]any{"model": res.NewName, "score": res.New, "cross_validated": true},
 					"not_worse": res.NotWorse, "installed": install, "current_saw_all": res.CurrentSawAll,
 				})
 			}
@@ -293,8 +153,8 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 			} else {
 				a.printf("compared on the %d label(s) the current model was not trained on\n", res.Current.N)
 			}
-			a.printf("  current %s: recall of debate %.3f, skip rate %.3f\n", current.Name(), res.Current.Recall, res.Current.SkipRate)
-			a.printf("  new     %s: recall of debate %.3f, skip rate %.3f (cross-validated)\n", name, res.New.Recall, res.New.SkipRate)
+			a.printf("  current %s: recall of debate %.3f, skip rate %.3f\n", res.CurrentName, res.Current.Recall, res.Current.SkipRate)
+			a.printf("  new     %s: recall of debate %.3f, skip rate %.3f (cross-validated)\n", res.NewName, res.New.Recall, res.New.SkipRate)
 			switch {
 			case res.NotWorse:
 				a.printf("installed %s: %s decides with it (undo: %s)\n", path, a.cmdLine("gate"), a.cmdLine("gate", "learn", "--reset"))

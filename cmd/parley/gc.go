@@ -2,15 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/parleyhq/parley/app"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/parleyhq/parley/inbox"
 )
 
 // newGCCmd is "parley gc [--older-than DUR]".
@@ -23,41 +20,22 @@ func newGCCmd(a *factory) *cobra.Command {
 			"d, h, m, s), staging files left by crashed writers (older than 10m), and the\n" +
 			"registrations of dead agents. Waiting messages, quarantined files (bad/) and mail\n" +
 			"moved aside are never removed.",
-		Args: exactArgs(0),
+		Example: "  parley gc\n  parley gc --older-than 12h\n  parley --json gc --older-than 30d",
+		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := parseAge(olderThan)
 			if err != nil {
 				return usagef("--older-than %q: %v", olderThan, err)
 			}
-			if !a.haveRoot() {
-				return a.noRootError("nothing to collect: ")
-			}
-			m, err := a.openMessenger()
+			st, err := a.service().Collect(cmd.Context(), d)
 			if err != nil {
-				return err
-			}
-			defer m.Close()
-			ctx := cmd.Context()
-			var st inbox.GCStats
-			// Over NATS an acknowledged message leaves the stream at once:
-			// only a backend that keeps them collects.
-			if c, ok := m.Backend.(app.Collector); ok {
-				if st, err = c.Collect(ctx, d, time.Now()); err != nil {
-					return messengerError(err)
-				}
-			}
-			pruned, err := m.reg.Prune(ctx)
-			if err != nil {
-				return messengerError(err)
-			}
-			if pruned == nil {
-				pruned = []string{}
+				return a.fail(err, "nothing to collect: ", nil)
 			}
 			if a.json {
-				return a.emit(map[string]any{"acked_removed": st.Acked, "staging_removed": st.Staging, "registrations_pruned": pruned})
+				return a.emit(st)
 			}
 			a.printf("removed %d acknowledged message(s) older than %s, %d stale staging file(s); pruned %d dead registration(s)%s\n",
-				st.Acked, olderThan, st.Staging, len(pruned), list(pruned))
+				st.Acked, olderThan, st.Staging, len(st.Pruned), list(st.Pruned))
 			return nil
 		},
 	}

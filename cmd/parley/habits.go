@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -228,10 +227,7 @@ func (a *factory) noRootError(what string) error {
 
 // haveRoot reports whether the root exists (as anything: a root that is
 // not a directory is for the command that opens it to refuse).
-func (a *factory) haveRoot() bool {
-	_, err := os.Lstat(a.rootDir())
-	return !errors.Is(err, fs.ErrNotExist)
-}
+func (a *factory) haveRoot() bool { return a.service().HaveRoot() }
 
 // readStdin reads standard input whole (at most limit bytes, and one more
 // to tell that it is over). On a terminal it first says what it waits for

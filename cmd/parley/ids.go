@@ -1,22 +1,15 @@
 package main
 
 // Debate ids and record names as the user types them: whole, or a unique
-// prefix. An unknown or ambiguous one is "not found" (exit 1), like every
-// other name that names nothing.
+// prefix (app.ResolveDebate, app.ResolveRecord). An unknown or ambiguous
+// one is "not found" (exit 1), like every other name that names nothing.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
-	"github.com/parleyhq/parley/consensus"
-	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/app"
 )
 
 // notFoundf is the error of a name that names nothing: exit 1.
@@ -24,125 +17,13 @@ func notFoundf(format string, args ...any) error {
 	return &cliError{msg: fmt.Sprintf(format, args...), err: fs.ErrNotExist}
 }
 
-// maxCandidates bounds the candidates an ambiguous prefix lists.
-const maxCandidates = 5
-
-// matchPrefix returns the one name of names equal to arg, else the names
-// that start with it, sorted.
-func matchPrefix(arg string, names []string) []string {
-	var out []string
-	for _, n := range names {
-		if n == arg {
-			return []string{n}
-		}
-		if strings.HasPrefix(n, arg) {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// ambiguous is the error of a prefix that several names start with.
-func ambiguous(what, arg string, names []string) error {
-	shown := names
-	if len(shown) > maxCandidates {
-		shown = shown[:maxCandidates]
-	}
-	more := ""
-	if len(names) > len(shown) {
-		more = fmt.Sprintf(" and %d more", len(names)-len(shown))
-	}
-	return notFoundf("%q is the start of %d %ss: %s%s; give more of it", termClean(arg), len(names), what, strings.Join(shown, ", "), more)
-}
-
-// debateIDs lists the names under <root>/debates that are debate ids.
-func (a *factory) debateIDs() ([]string, error) {
-	ents, err := os.ReadDir(filepath.Join(a.rootDir(), transcripts.Dir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, 0, len(ents))
-	for _, e := range ents {
-		if e.IsDir() && debate.ValidateID(e.Name()) == nil {
-			ids = append(ids, e.Name())
-		}
-	}
-	return ids, nil
-}
-
 // resolveDebateID turns the ID argument of a command into the id of one
-// debate under the root: the id itself, or the one id it is a prefix of.
-// With no root, or no such debate, it says so and how to go on.
+// debate under the root. With no root, or no such debate, it says so and
+// how to go on.
 func (a *factory) resolveDebateID(arg string) (string, error) {
-	if !a.haveRoot() {
+	id, err := a.service().ResolveDebate(arg)
+	if errors.Is(err, app.ErrNoRoot) {
 		return "", a.noRootError(fmt.Sprintf("no debate %s: ", termClean(arg)))
 	}
-	ids, err := a.debateIDs()
-	if err != nil {
-		return "", err
-	}
-	m := matchPrefix(arg, ids)
-	switch len(m) {
-	case 1:
-		return m[0], nil
-	case 0:
-		if err := debate.ValidateID(arg); err != nil && !validPrefix(arg) {
-			return "", notFoundf("no debate %s: %v (%s lists them)", termClean(arg), err, a.cmdLine("debate", "list"))
-		}
-		return "", notFoundf("no debate %s under %s (%s lists them)", termClean(arg), a.rootDir(), a.cmdLine("debate", "list"))
-	}
-	return "", ambiguous("debate", arg, m)
-}
-
-// validPrefix reports whether s could start a debate id: the id's own
-// characters only.
-func validPrefix(s string) bool {
-	if s == "" || len(s) > 200 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-// resolveRecord finds the record named by arg in s: by its name, file
-// name, wikilink or debate id, or by a unique prefix of a name or an id.
-func resolveRecord(ctx context.Context, s *consensus.Store, arg string) (string, error) {
-	recs, err := s.Records(ctx, consensus.Filter{})
-	if err != nil {
-		return "", err
-	}
-	names := make([]string, 0, len(recs))
-	byID := map[string]string{}
-	for _, r := range recs {
-		names = append(names, r.Name)
-		if r.DebateID != "" {
-			byID[r.DebateID] = r.Name
-		}
-	}
-	trimmed := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(arg), "[["), "]]"), ".md")
-	if m := matchPrefix(trimmed, names); len(m) == 1 {
-		return m[0], nil
-	} else if len(m) > 1 {
-		return "", ambiguous("record", arg, m)
-	}
-	var ids []string
-	for id := range byID {
-		ids = append(ids, id)
-	}
-	switch m := matchPrefix(trimmed, ids); len(m) {
-	case 0:
-		return arg, nil // for Record to say it is not there
-	case 1:
-		return byID[m[0]], nil
-	default:
-		return "", ambiguous("debate", arg, m)
-	}
+	return id, a.fail(err, "", func(string) string { return a.cmdLine("debate", "list") })
 }

@@ -2,22 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"github.com/parleyhq/parley/consensus"
-	"github.com/parleyhq/parley/internal/httpserve"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/mcpserver"
-	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/web"
 )
 
 // newMCPCmd is "parley mcp [--http ADDR [--allow-remote] [--trusted]]": the
@@ -82,7 +76,7 @@ func checkListenAddr(a *factory, addr string, allowRemote bool) error {
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
 		return usagef("--http %q: the port must be a number from 0 to 65535", addr)
 	}
-	if isLoopback(host) {
+	if web.LoopbackHost(host) {
 		if allowRemote {
 			a.warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
 		}
@@ -93,14 +87,6 @@ func checkListenAddr(a *factory, addr string, allowRemote bool) error {
 	}
 	a.warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
 	return nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // serveMCP opens the messenger, the transcripts and the consensus store of
@@ -122,20 +108,18 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, trusted bool, h
 		return err
 	}
 	defer store.Close()
-	cs, closeCS, err := a.consensusStore(func(cs *consensus.Store) consensus.Option {
-		return consensus.WithSealCheck(recordSeal{a: a, cs: cs})
-	})
+	cs, err := a.service().OpenConsensus()
 	if err != nil {
 		return err
 	}
-	defer closeCS()
-	gate, err := a.rootGate() // the learnt model when there is one
+	defer cs.Close()
+	gate, err := a.service().RootGate() // the learnt model when there is one
 	if err != nil {
 		return err
 	}
 	cfg := mcpserver.Config{
-		Transport: m.tr, Registry: m.reg, Consensus: cs, Transcripts: store, Root: a.rootDir(), Gate: gate,
-		Starter:   &mcpStarter{a: a, m: m, store: store, trusted: trusted},
+		Transport: m.tr, Registry: m.reg, Consensus: cs.Store(), Transcripts: store, Root: a.rootDir(), Gate: gate,
+		Starter:   mcpserver.AppStarter(a.service(), !trusted),
 		Heartbeat: a.heartbeatEvery(), Logger: a.logger(), Untrusted: !trusted,
 	}
 	if httpAddr != "" {
@@ -162,105 +146,11 @@ func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.
 	if err != nil {
 		return fmt.Errorf("--http %s: %w", addr, err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler())
 	url := "http://" + ln.Addr().String() + "/mcp"
 	if a.json {
 		_ = a.emit(map[string]any{"event": "listening", "url": url})
 	} else {
 		fmt.Fprintf(a.stderr, "parley: MCP over streamable HTTP at %s (Ctrl-C to stop)\n", url)
 	}
-	// Streams (GET /mcp) are long-lived: no write timeout; a request's body
-	// must arrive within the read timeout, and is bounded by a frame.
-	err = httpserve.Serve(ctx, ln, mux, httpserve.Options{MaxBodyBytes: mcpserver.MaxFrame, WriteTimeout: -1, Logger: a.logger()})
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
-}
-
-// mcpStarter is debate_start: the checks of "parley debate start" (its
-// flags, parsed from the tool's fields), then the session is written and
-// the debate runs detached, as "parley debate start" does.
-type mcpStarter struct {
-	a       *factory
-	m       *messenger
-	store   *transcripts.Store
-	trusted bool
-}
-
-var _ mcpserver.DebateStarter = (*mcpStarter)(nil)
-
-// startFlags names the debate flags after the tool's fields in messages.
-var startFlags = strings.NewReplacer(
-	"--layer", "layer", "--topic", "topic", "--agent", "agents", "--position", "position", "--scope", "scope",
-	"--context", "context", "--workspace", "workspace", "--max-rounds", "max_rounds", "--max-tokens-per-round", "max_tokens_per_round",
-	"--max-tokens", "max_tokens", "--timeout", "timeout", "--convergence-rounds", "convergence_rounds",
-	"parley debate run --help", "the debate_start tool's schema")
-
-func (st *mcpStarter) StartDebate(ctx context.Context, in mcpserver.StartInput) (mcpserver.StartOutput, error) {
-	var out mcpserver.StartOutput
-	if !st.trusted {
-		if len(in.Context) > 0 || in.Workspace != "" {
-			return out, fmt.Errorf("context files and a workspace are refused over HTTP unless parley mcp runs with --trusted")
-		}
-		for _, arg := range in.Agents {
-			_, spec, _ := strings.Cut(arg, "=")
-			if sp, err := agent.ParseSpec(spec); err == nil && sp.Kind != agent.KindRegistered && sp.Kind != agent.KindOpenAI {
-				return out, fmt.Errorf("agents %q: %s: agents are refused over HTTP unless parley mcp runs with --trusted (use @NAME agents that joined with debate_join)", arg, sp.Kind)
-			}
-		}
-	}
-	args := []string{"--layer=" + in.Layer, "--topic=" + in.Topic}
-	add := func(flag, v string) {
-		if v != "" {
-			args = append(args, flag+"="+v)
-		}
-	}
-	add("--position", in.Position)
-	add("--scope", in.Scope)
-	add("--workspace", in.Workspace)
-	add("--timeout", in.Timeout)
-	for _, ag := range in.Agents {
-		args = append(args, "--agent="+ag)
-	}
-	for _, c := range in.Context {
-		args = append(args, "--context="+c)
-	}
-	for _, b := range []struct {
-		flag string
-		v    *int
-	}{{"--max-rounds", in.MaxRounds}, {"--max-tokens", in.MaxTokens}, {"--max-tokens-per-round", in.MaxTokensPerRound}, {"--convergence-rounds", in.ConvergenceRounds}} {
-		if b.v != nil {
-			args = append(args, b.flag+"="+strconv.Itoa(*b.v))
-		}
-	}
-	cmd := &cobra.Command{Use: "debate_start", SilenceErrors: true, SilenceUsage: true}
-	var f debateFlags
-	f.add(cmd)
-	if err := cmd.ParseFlags(args); err != nil {
-		return out, errors.New(startFlags.Replace(err.Error()))
-	}
-	s, err := f.session(cmd, st.a)
-	if err != nil {
-		return out, errors.New(startFlags.Replace(err.Error()))
-	}
-	for _, p := range s.Participants {
-		if strings.HasPrefix(p.Agent, "@") {
-			if alive, err := st.m.reg.Alive(ctx, p.Name); err != nil || !alive {
-				return out, fmt.Errorf("agent %s is not running: join it first with debate_join (or start it with parley agent run --name %s …)", p.Name, p.Name)
-			}
-		}
-	}
-	log, err := st.store.Create(ctx, s)
-	if err != nil {
-		return out, err
-	}
-	log.Close()
-	proc, err := st.a.detach(st.store, s.ID)
-	if err != nil {
-		return out, err
-	}
-	reapChild(proc) // this server runs on: the debate must not become a zombie
-	return mcpserver.StartOutput{DebateID: s.ID, PID: proc.Pid}, nil
+	return srv.ServeHTTPOn(ctx, ln)
 }

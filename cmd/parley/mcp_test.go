@@ -13,6 +13,8 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/web"
 )
 
 func TestMCPHTTPAddressChecks(t *testing.T) {
@@ -35,12 +37,12 @@ func TestMCPHTTPAddressChecks(t *testing.T) {
 		}
 	}
 	for _, host := range []string{"127.0.0.1", "127.8.9.10", "::1", "localhost", "LOCALHOST"} {
-		if !isLoopback(host) {
+		if !web.LoopbackHost(host) {
 			t.Errorf("%s is loopback", host)
 		}
 	}
 	for _, host := range []string{"", "0.0.0.0", "::", "10.0.0.1", "example.com", "127.0.0.1.example.com"} {
-		if isLoopback(host) {
+		if web.LoopbackHost(host) {
 			t.Errorf("%s is not loopback", host)
 		}
 	}

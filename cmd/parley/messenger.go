@@ -6,29 +6,21 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/jetstream"
-	"github.com/parleyhq/parley/registry"
 )
 
 // messenger is the messenger config.json selects, opened through the
-// service layer: the file messenger of the --root directory (the default)
-// or a NATS JetStream server. Commands open it, use it and close it.
+// service layer. Commands that drive the messenger themselves (debates,
+// agents) open it, use it and close it.
 type messenger struct {
 	app.Backend
 	tr  inbox.Transport
 	reg app.Registry
 }
-
-// registrar is the registry every backend offers.
-type registrar = app.Registry
-
-// inboxLocation says where agent's inbox is: its directory, or the NATS
-// subject on the server.
-func (m *messenger) inboxLocation(agent string) string { return m.Location(agent) }
 
 // openMessenger opens (creating if needed) the messenger with the settings
 // of config.json. A server that does not answer is waited for with one
@@ -38,10 +30,7 @@ func (a *factory) openMessenger() (*messenger, error) {
 	defer stop()
 	b, err := a.service().Messenger(sctx)
 	if err != nil {
-		if sctx.Err() != nil {
-			return nil, &cliError{msg: "interrupted while waiting for the NATS server", err: context.Canceled}
-		}
-		return nil, messengerError(err)
+		return nil, a.fail(err, "", nil)
 	}
 	return &messenger{Backend: b, tr: b.Transport(), reg: b.Registry()}, nil
 }
@@ -64,42 +53,69 @@ func validName(flag, name string) error {
 	return nil
 }
 
-func (a *factory) notFound(name string) error {
-	return &cliError{
-		msg: fmt.Sprintf("not_found: no agent %q (no inbox, no registration); check the name with: %s; or create its inbox with: %s", name, a.cmdLine("agents", "list"), a.cmdLine("agents", "add", name)),
-		err: inbox.ErrNotFound,
-	}
-}
-
 // messengerError turns the messenger's errors into one line that says what
 // to do.
 func messengerError(err error) error {
-	var ce *cliError
+	if errors.Is(err, context.Canceled) && !app.IsProblem(err, app.ProblemMessenger) {
+		return &cliError{msg: "interrupted", err: errInterrupted}
+	}
+	var e *app.Error
+	if errors.As(app.Explain(err), &e) {
+		return &cliError{msg: e.Format(flagName), err: err}
+	}
+	return err
+}
+
+// flagName names an input of the service layer as the command line does:
+// its flag ("reply_to" is --reply-to), the command to run, or the argument.
+func (a *factory) flagName(field string) string {
+	switch field {
+	case "init":
+		return a.cmdLine("init")
+	case "agent":
+		return field
+	}
+	return flagName(field)
+}
+
+func flagName(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") }
+
+// fail is the service layer's error in the command line's words: inputs
+// named by their flags, a mistake in them a usage error (exit 2), an
+// unknown agent with the commands that list and make agents, no root with
+// the command that makes one (noRoot, e.g. "nothing to collect: ", comes
+// first). name names the inputs (nil: a.flagName).
+func (a *factory) fail(err error, noRoot string, name func(field string) string) error {
+	if name == nil {
+		name = a.flagName
+	}
+	var e *app.Error
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &ce):
-		return err
-	case errors.Is(err, inbox.ErrBusy):
-		return &cliError{msg: fmt.Sprintf("%v; stop the other receiver (a 'parley watch' or a running agent) and try again", err), err: err}
-	case errors.Is(err, inbox.ErrUnsafePath), errors.Is(err, registry.ErrUnsafePath):
-		return &cliError{msg: fmt.Sprintf("%v; parley never follows it: remove it and run 'parley init'", err), err: err}
-	case errors.Is(err, inbox.ErrTooLarge):
-		return &cliError{msg: fmt.Sprintf("%v; send a shorter text or put the content in a file and send its path", err), err: err}
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return &cliError{msg: fmt.Sprintf("%v; nothing was delivered: free disk space and try again", err), err: err}
-	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EROFS):
-		return &cliError{msg: fmt.Sprintf("%v; nothing was delivered: check the permissions of %s", err, "the messenger root"), err: err}
-	case errors.Is(err, jetstream.ErrAuth):
-		return &cliError{msg: fmt.Sprintf("%v (the credentials file is set by \"nats\".\"credentials\" in config.json, relative to --root)", err), err: err}
-	case errors.Is(err, jetstream.ErrUnavailable):
-		return &cliError{msg: fmt.Sprintf("%v; check \"nats\".\"url\" in config.json and that nats-server runs with JetStream (-js)", err), err: err}
-	case errors.Is(err, jetstream.ErrIncompatible):
-		return &cliError{msg: fmt.Sprintf("%v; see docs/messenger.md, \"The JetStream transport\"", err), err: err}
-	case errors.Is(err, jetstream.ErrLockLost):
-		return &cliError{msg: fmt.Sprintf("%v; another receiver took the inbox while the NATS server was out of reach: stop one of them", err), err: err}
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, app.ErrNoRoot):
+		return a.noRootError(noRoot)
+	case !errors.As(err, &e):
+		return messengerError(err)
+	case e.Problem == app.ProblemMissing || e.Problem == app.ProblemInvalid:
+		return usageError{errors.New(e.Format(name))}
+	case e.Problem == app.ProblemInterrupted:
 		return &cliError{msg: "interrupted", err: errInterrupted}
+	case e.Problem == app.ProblemNotFound && errors.Is(e, inbox.ErrNotFound):
+		return &cliError{msg: fmt.Sprintf("%s; check the name with: %s; or create its inbox with: %s", e.Format(name), a.cmdLine("agents", "list"), a.cmdLine("agents", "add", e.Agent)), err: err}
 	}
-	return err
+	return &cliError{msg: e.Format(name), err: err}
+}
+
+// warn prints the service layer's warnings: one line each on stderr, or
+// one JSON object each under --json.
+func (a *factory) warn(ws ...app.Warning) error {
+	for _, w := range ws {
+		if !a.json {
+			a.warnf("%s: %s", w.Code, w.Text)
+		} else if err := a.emit(map[string]any{"warning": w.Code, "agent": w.Agent, "message": w.Text}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/debateview"
 )
 
 // On a terminal, debate run shows each turn as a line and keeps a status
@@ -14,7 +15,7 @@ import (
 func TestProgressOnATerminal(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	v := &progressView{a: &factory{stdout: &out, tty: &out}, tty: true} // no ticker: the status is drawn by Event
+	v := debateview.New(&out, &out, describe, false) // no ticker: the status is drawn by Event
 	base := debate.Progress{DebateID: "20260101-spec-x-abcdef", MaxRounds: 3, MaxTokens: 6000, MaxWallClockMs: 120000}
 	p := base
 	p.Event.Kind = debate.EventOpen

@@ -2,23 +2,26 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/termsafe"
-	"github.com/parleyhq/parley/registry"
 )
 
+// recvOptions is what "parley recv" was asked.
+type recvOptions struct {
+	As string
+	app.ReceiveOptions
+}
+
 // newRecvCmd is "parley recv --as NAME [--wait DUR] [--all]": claim, print,
-// acknowledge.
-func newRecvCmd(a *factory) *cobra.Command {
-	var as string
-	var wait time.Duration
+// acknowledge (app.Recv). runF, when not nil, gets the parsed options
+// instead of recvRun.
+func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cobra.Command {
+	o := &recvOptions{}
 	var all bool
 	cmd := &cobra.Command{
 		Use:   "recv --as NAME [--wait DUR] [--all]",
@@ -27,63 +30,54 @@ func newRecvCmd(a *factory) *cobra.Command {
 			"(move it to cur/). --all takes every waiting message; --wait waits up to DUR for\n" +
 			"the first one. Prints nothing when the inbox is empty. A message is acknowledged\n" +
 			"only after it was printed, so an interrupted recv delivers it again.",
-		Args: exactArgs(0),
+		Example: "  parley recv --as Bob\n  parley --json recv --as Bob --all --wait 30s",
+		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if wait < 0 {
-				return usagef("--wait %v: give a duration of zero or more (e.g. 30s)", wait)
+			if o.As == "" {
+				return usagef("recv needs --as NAME (see parley recv --help)")
 			}
-			return a.listen(cmd.Context(), "recv", as, nil, func(r inbox.Receiver) error {
-				ctx := cmd.Context()
-				n := 0
-				for {
-					// The first message may be waited for; the rest are polled.
-					wctx, cancel := context.WithCancel(ctx)
-					if n > 0 || wait <= 0 {
-						cancel()
-					} else {
-						wctx, cancel = context.WithTimeout(ctx, wait)
-					}
-					d, err := r.Receive(wctx)
-					cancel()
-					if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-						if ctx.Err() != nil && n == 0 {
-							return messengerError(ctx.Err())
-						}
-						break
-					}
-					if err != nil {
-						return messengerError(err)
-					}
-					if err := printMessage(a, d.Message); err != nil {
-						return err
-					}
-					if err := r.Ack(ctx, d); err != nil {
-						return messengerError(err)
-					}
-					n++
-					if !all {
-						break
-					}
-				}
-				if n == 0 && !a.json {
-					fmt.Fprintf(a.stderr, "parley: no messages for %s\n", as)
-				}
-				return nil
-			})
+			if o.Wait < 0 {
+				return usagef("--wait %v: give a duration of zero or more (e.g. 30s)", o.Wait)
+			}
+			if o.Max = 1; all {
+				o.Max = 0
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return recvRun(cmd.Context(), a, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&as, "as", "", "the agent whose inbox to read")
-	f.DurationVar(&wait, "wait", 0, "wait up to this long for a message (e.g. 30s)")
+	f.StringVar(&o.As, "as", "", "the agent whose inbox to read")
+	f.DurationVar(&o.Wait, "wait", 0, "wait up to this long for a message (e.g. 30s)")
 	f.BoolVar(&all, "all", false, "take every waiting message, not just one")
 	return cmd
 }
 
+// recvRun prints each message claimed, or says the inbox was empty.
+func recvRun(ctx context.Context, a *factory, o *recvOptions) error {
+	n, err := a.service().Recv(ctx, o.As, o.ReceiveOptions, func(m *inbox.Message) error { return printMessage(a, m) })
+	if err != nil {
+		return a.fail(err, "", nil)
+	}
+	if n == 0 && !a.json {
+		fmt.Fprintf(a.stderr, "parley: no messages for %s\n", o.As)
+	}
+	return nil
+}
+
+// watchOptions is what "parley watch" was asked.
+type watchOptions struct {
+	As         string
+	NoRegister bool
+}
+
 // newWatchCmd is "parley watch --as NAME [--no-register]": stream
-// messages as they arrive, registered as NAME while it runs.
-func newWatchCmd(a *factory) *cobra.Command {
-	var as string
-	var noRegister bool
+// messages as they arrive, registered as NAME while it runs (app.Watch).
+// runF, when not nil, gets the parsed options instead of watchRun.
+func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *cobra.Command {
+	o := &watchOptions{}
 	cmd := &cobra.Command{
 		Use:   "watch --as NAME [--no-register]",
 		Short: "Stream an inbox's messages as they arrive, until interrupted",
@@ -96,124 +90,36 @@ func newWatchCmd(a *factory) *cobra.Command {
 		Example: "  parley watch --as Bob\n  parley --json watch --as Bob --no-register",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			register := func(m *messenger) (func(), error) {
-				if noRegister {
-					return func() {}, nil
-				}
-				return a.registerWatcher(ctx, m, as)
+			if o.As == "" {
+				return usagef("watch needs --as NAME (see parley watch --help)")
 			}
-			return a.listen(ctx, "watch", as, register, func(r inbox.Receiver) error {
-				if !a.json {
-					how := "registered as a live agent"
-					if noRegister {
-						how = "not registered"
-					}
-					fmt.Fprintf(a.stderr, "parley: watching the inbox of %s, %s (Ctrl-C to stop)\n", as, how)
-				}
-				for {
-					d, err := r.Receive(ctx)
-					if ctx.Err() != nil {
-						return nil
-					}
-					if err != nil {
-						return messengerError(err)
-					}
-					if err := printMessage(a, d.Message); err != nil {
-						return err
-					}
-					if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
-						return messengerError(err)
-					}
-				}
-			})
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return watchRun(cmd.Context(), a, o)
 		},
 	}
-	cmd.Flags().StringVar(&as, "as", "", "the agent whose inbox to watch")
-	cmd.Flags().BoolVar(&noRegister, "no-register", false, "only read: do not register NAME as a live agent while watching")
+	cmd.Flags().StringVar(&o.As, "as", "", "the agent whose inbox to watch")
+	cmd.Flags().BoolVar(&o.NoRegister, "no-register", false, "only read: do not register NAME as a live agent while watching")
 	return cmd
 }
 
-// watchSession is the session id a watch registers NAME under. It is the
-// same for every watch of NAME, so that a watch that stops and starts again
-// is the same holder: the mail that arrived in between stays in its inbox
-// (a different session taking the name sets the previous holder's mail
-// aside). A second watch of NAME while one runs finds the inbox busy, and
-// the running watch's registration is put back as it was.
-func watchSession(name string) string { return "parley-watch-" + name }
-
-// registerWatcher registers name for a watch and heartbeats it until the
-// returned stop is called, which also unregisters it.
-func (a *factory) registerWatcher(ctx context.Context, m *messenger, name string) (stop func(), err error) {
-	// Registering makes an inbox; a name nobody knows is still not_found,
-	// as for recv (a typo must not make an agent).
-	has, err := m.tr.Exists(ctx, name)
-	if err != nil {
-		return nil, messengerError(err)
+// watchRun prints each message as it arrives, and the warnings.
+func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
+	how := "registered as a live agent"
+	if o.NoRegister {
+		how = "not registered"
 	}
-	if !has {
-		if _, err := m.reg.Get(ctx, name); errors.Is(err, registry.ErrNotRegistered) {
-			return nil, a.notFound(name)
-		}
-	}
-	sid := watchSession(name)
-	res, err := m.reg.Register(ctx, registry.Registration{Name: name, SessionID: sid, Roles: []string{"watcher"}, Model: "parley watch"})
-	if err != nil {
-		if errors.Is(err, registry.ErrNameTaken) {
-			return nil, &cliError{msg: fmt.Sprintf("%v: another live agent is called %s (see parley agents list; --no-register only reads)", err, name), err: err}
-		}
-		return nil, messengerError(err)
-	}
-	if res.MovedAside > 0 {
-		a.warnf("%d unclaimed message(s) of the previous holder of %s were set aside in %s/%s", res.MovedAside, name, m.inboxLocation(name), inbox.AsideDir)
-	}
-	beatCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := registry.Beat(beatCtx, a.heartbeatEvery(), func(ctx context.Context) error { return m.reg.Heartbeat(ctx, name, sid) }, a.logger()); err != nil {
-			a.warnf("%s is no longer registered (%v); still watching its inbox", name, err)
-		}
-	}()
-	return func() {
-		cancel()
-		<-done
-		if err := m.reg.Unregister(context.WithoutCancel(ctx), name, sid); err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrNotOwner) {
-			a.warnf("could not unregister %s: %v", name, err)
-		}
-	}, nil
-}
-
-// listen checks the --as NAME of command (recv, watch), then runs fn with
-// the inbox of NAME open for receiving; the receiver and the messenger are
-// closed after. before, when not nil, runs first (watch registers NAME
-// there: a registration takes the inbox's lock, so it must come before
-// the receiver does), and the function it returns runs last.
-func (a *factory) listen(ctx context.Context, command, as string, before func(m *messenger) (func(), error), fn func(r inbox.Receiver) error) error {
-	if as == "" {
-		return usagef("%s needs --as NAME (see parley %s --help)", command, command)
-	}
-	if err := validName("--as", as); err != nil {
-		return err
-	}
-	return a.withMessenger(func(m *messenger) error {
-		if before != nil {
-			after, err := before(m)
-			if err != nil {
-				return err
+	err := a.service().Watch(ctx, app.WatchRequest{
+		As: o.As, Register: !o.NoRegister,
+		Started: func() {
+			if !a.json {
+				fmt.Fprintf(a.stderr, "parley: watching the inbox of %s, %s (Ctrl-C to stop)\n", o.As, how)
 			}
-			defer after()
-		}
-		r, err := m.tr.Listen(ctx, as)
-		if errors.Is(err, inbox.ErrNotFound) {
-			return a.notFound(as)
-		}
-		if err != nil {
-			return messengerError(err)
-		}
-		defer r.Close()
-		return fn(r)
-	})
+		},
+		Warn: func(w app.Warning) { a.warnf("%s", w.Text) },
+	}, func(m *inbox.Message) error { return printMessage(a, m) })
+	return a.fail(err, "", nil)
 }
 
 // printMessage prints one message: its wire form under --json, else a
@@ -233,28 +139,12 @@ func printMessage(a *factory, m *inbox.Message) error {
 }
 
 // shown makes text written by another process safe to print on a
-// terminal: control characters (C0 but tab, and newline when multiline is
-// set; DEL; C1) and the bidirectional overrides are written as visible
-// escapes (\x1b, \u202e), so that no escape sequence reaches the terminal
-// (clearing it, retitling it, writing the clipboard) and no text can forge
-// or reorder the lines around it. --json output needs none of this.
+// terminal: its control characters (but tab, and newline when multiline
+// is set) and bidirectional overrides are written as visible escapes
+// (termsafe.Escape). --json output needs none of this.
 func shown(s string, multiline bool) string {
-	unsafe := func(r rune) bool {
-		return r != '\t' && (r != '\n' || !multiline) && termsafe.Unsafe(r)
+	if multiline {
+		return termsafe.Escape(s, "\t\n")
 	}
-	if strings.IndexFunc(s, unsafe) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case !unsafe(r):
-			b.WriteRune(r)
-		case r < 0x100:
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		}
-	}
-	return b.String()
+	return termsafe.Escape(s, "\t")
 }

@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/parleyhq/parley/app"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
@@ -44,7 +42,8 @@ type factory struct {
 	// sequences; nil otherwise.
 	tty io.Writer
 
-	svc *app.App // see service
+	svc    *app.App // see service
+	svcFor svcFlags // the flags svc was made for
 }
 
 // run is the whole command line: main calls it, and so do the tests.
@@ -115,9 +114,9 @@ func commands(a *factory) []*cobra.Command {
 		newInitCmd(a),
 		newDemoCmd(a),
 		newAgentsCmd(a),
-		newSendCmd(a),
-		newRecvCmd(a),
-		newWatchCmd(a),
+		newSendCmd(a, nil),
+		newRecvCmd(a, nil),
+		newWatchCmd(a, nil),
 		newGCCmd(a),
 		newBenchCmd(a),
 		newGateCmd(a),
@@ -136,39 +135,28 @@ func commands(a *factory) []*cobra.Command {
 }
 
 // rootDir is the messenger state directory: --root, $PARLEY_ROOT, or .parley.
-func (a *factory) rootDir() string {
-	switch {
-	case a.rootFlag != "":
-		return a.rootFlag
-	case os.Getenv("PARLEY_ROOT") != "":
-		return os.Getenv("PARLEY_ROOT")
-	}
-	return ".parley"
-}
+func (a *factory) rootDir() string { return a.service().Root() }
 
 // vaultDir is the vault: --vault, $PARLEY_VAULT, or <root>/vault.
-func (a *factory) vaultDir() string {
-	switch {
-	case a.vaultFlag != "":
-		return a.vaultFlag
-	case os.Getenv("PARLEY_VAULT") != "":
-		return os.Getenv("PARLEY_VAULT")
-	}
-	return filepath.Join(a.rootDir(), "vault")
-}
+func (a *factory) vaultDir() string { return a.service().Vault() }
 
 // config loads <root>/config.json (defaults when it is missing).
-func (a *factory) config() (*config.Config, error) {
-	return a.service().Config()
+func (a *factory) config() (*config.Config, error) { return a.service().Config() }
+
+// svcFlags are the global flags an App is made from.
+type svcFlags struct {
+	root, vault string
+	verbose     bool
 }
 
-// service is the service layer for --root and --vault, made on first use
-// (after the flags are parsed) and shared by the command's calls; made
-// again if the root or vault changed (the demo moves to its own).
+// service is the service layer for --root, --vault and --verbose, made on
+// first use (after the flags are parsed) and shared by the command's
+// calls; made again if the flags changed (the demo moves to its own root).
 func (a *factory) service() *app.App {
-	if a.svc == nil || a.svc.Root() != a.rootDir() || a.svc.Vault() != a.vaultDir() {
+	if f := (svcFlags{a.rootFlag, a.vaultFlag, a.verbose}); a.svc == nil || a.svcFor != f {
+		a.svcFor = f
 		a.svc = app.New(app.Options{
-			Root: a.rootDir(), Vault: a.vaultDir(), Logger: a.logger(),
+			Root: a.rootFlag, Vault: a.vaultFlag, Logger: a.logger(), Spawn: a.spawn(),
 			Notify: func(n app.Notice) {
 				if n.Kind == app.NoticeWaiting {
 					a.warnf("the NATS server does not answer (%v); retrying for up to %v (Ctrl-C to stop)", n.Err, n.Window)

@@ -1,31 +1,93 @@
 package main
 
 import (
-	"regexp"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/inbox"
 )
 
-// The hand-written message type check agrees with the allowlist as the
-// send command's error states it: ^[a-z][a-z0-9_]{0,63}$.
-func TestTypeOKAgreesWithTheAllowlist(t *testing.T) {
+// The service layer refuses a send; the command line says so in its own
+// words: each input named by its flag (or as the text or standard input),
+// a mistake in the command line's form exit 2, the rest exit 1, and
+// nothing delivered.
+func TestSendRefusalsNameTheFlags(t *testing.T) {
 	t.Parallel()
-	re := regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
-	alphabet := []string{"a", "z", "0", "9", "_", "A", "-", " ", ".", "é", "\x00", "`", "{", "/"}
-	types := []string{"", strings.Repeat("a", 64), strings.Repeat("a", 65), "a" + strings.Repeat("_", 63), "text\n"}
-	var gen func(prefix string, depth int)
-	gen = func(prefix string, depth int) {
-		types = append(types, prefix)
-		if depth > 0 {
-			for _, c := range alphabet {
-				gen(prefix+c, depth-1)
-			}
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Ines")
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		code  int
+		says  string
+	}{
+		{"", []string{"--type", "Release-Note", "v2 is out"}, exitUsage, `--type "Release-Note": use lower-case letters`},
+		{"", []string{"--reply-to", strings.Repeat("7", 201), "ack"}, exitUsage, "--reply-to: an id is at most 200 characters"},
+		{"", []string{""}, exitUsage, "nothing to send: the text is empty"},
+		{" \t\n", []string{"-"}, exitUsage, "nothing to send: standard input is empty"},
+		{"", []string{"caf\xe9 au lait"}, exitError, "the text is not UTF-8 text; nothing sent"},
+		{strings.Repeat("y", inbox.MaxMessageBytes+1), nil, exitError, "message too large: standard input is over 1048576 bytes"},
+		{"", []string{"--require-live", "are you there?"}, exitError, "not_active: Ines is not running (it is not registered yet); nothing sent (drop --require-live"},
+	} {
+		args := append([]string{"send", "--from", "ci-runner", "--to", "Ines"}, tc.args...)
+		out, stderr, code := cli(t, root, tc.stdin, args...)
+		if code != tc.code || out != "" || !strings.Contains(stderr, tc.says) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d saying %q", tc.args, code, out, stderr, tc.code, tc.says)
 		}
 	}
-	gen("", 3)
-	for _, typ := range types {
-		if got, want := typeOK(typ), re.MatchString(typ); got != want {
-			t.Errorf("typeOK(%q) = %v, want %v", typ, got, want)
+	if objs := jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Ines", "--all")); len(objs) != 0 {
+		t.Fatalf("refused sends delivered %v", objs)
+	}
+}
+
+// The flags of send, recv and watch fill their options; given a run
+// function, the command hands them over and nothing else runs: no root
+// is made, no messenger opened.
+func TestMessengerCommandsParseIntoOptions(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "none")
+	a := &factory{rootFlag: root, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	parse := func(cmd *cobra.Command, args ...string) {
+		t.Helper()
+		cmd.SetArgs(args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%v: %v", args, err)
 		}
+	}
+	var sent sendOptions
+	parse(newSendCmd(a, func(_ context.Context, o *sendOptions) error { sent = *o; return nil }),
+		"--from", "ci-runner", "--to", "Ines", "--type", "diff", "--reply-to", "m-9", "--require-live", "-")
+	if want := (sendOptions{SendRequest: app.SendRequest{From: "ci-runner", To: "Ines", Type: "diff", ReplyTo: "m-9", RequireLive: true}, Stdin: true}); sent != want {
+		t.Errorf("send: %+v, want %+v", sent, want)
+	}
+	parse(newSendCmd(a, func(_ context.Context, o *sendOptions) error { sent = *o; return nil }), "--from", "a", "--to", "b", "ship it")
+	if sent.Stdin || sent.Text != "ship it" || sent.Type != inbox.TypeText {
+		t.Errorf("send TEXT: %+v", sent)
+	}
+	for args, want := range map[string]recvOptions{
+		"--as Bob --wait 2s --all": {As: "Bob", ReceiveOptions: app.ReceiveOptions{Wait: 2 * time.Second}},
+		"--as Bob":                 {As: "Bob", ReceiveOptions: app.ReceiveOptions{Max: 1}},
+	} {
+		var got recvOptions
+		parse(newRecvCmd(a, func(_ context.Context, o *recvOptions) error { got = *o; return nil }), strings.Fields(args)...)
+		if got != want {
+			t.Errorf("recv %s: %+v, want %+v", args, got, want)
+		}
+	}
+	var watched watchOptions
+	parse(newWatchCmd(a, func(_ context.Context, o *watchOptions) error { watched = *o; return nil }), "--as", "Bob", "--no-register")
+	if watched != (watchOptions{As: "Bob", NoRegister: true}) {
+		t.Errorf("watch: %+v", watched)
+	}
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Errorf("parsing made the root: %v", err)
 	}
 }

@@ -6,13 +6,11 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/consensus"
-	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/vault"
 	"github.com/parleyhq/parley/web"
 )
 
@@ -39,44 +37,24 @@ func newServeCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return usagef("--addr: %v", err)
 			}
-			st, err := a.store()
-			if errors.Is(err, fs.ErrNotExist) {
-				return a.noRootError("")
-			}
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			v, err := vault.Open(a.vaultDir(), vault.WithLogger(a.logger()))
-			if errors.Is(err, fs.ErrNotExist) {
+			srv, closeSrv, err := web.FromApp(a.service(), allowRemote && !loopback)
+			switch {
+			case errors.Is(err, web.ErrNoVault):
 				return notFoundf("there is no vault at %s (%s makes one)", a.vaultDir(), a.cmdLine("init"))
-			}
-			if err != nil {
+			case errors.Is(err, fs.ErrNotExist):
+				return a.noRootError("")
+			case err != nil:
 				return err
 			}
-			defer v.Close()
-			cs, err := consensus.Open(a.rootDir(), v, consensus.WithLogger(a.logger()))
-			if err != nil {
-				return err
-			}
-			defer cs.Close()
-			cfg, err := a.config()
-			if err != nil {
-				return err
-			}
-			srv, err := web.New(web.Config{Debates: st, Vault: v, Consensus: cs, PublicKey: cfg.SealPublicKey(), AllowRemote: allowRemote && !loopback, Logger: a.logger(),
-				Budget: func(l debate.Layer) int { return cfg.Budget(l).MaxTokens }})
-			if err != nil {
-				return err
-			}
-			defer srv.Close()
+			defer closeSrv()
+			vdir, _ := filepath.Abs(a.vaultDir())
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
 			switch {
 			case !loopback:
-				a.warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record of %s and every page of the vault %s", ln.Addr(), a.rootDir(), v.Path())
+				a.warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record of %s and every page of the vault %s", ln.Addr(), a.rootDir(), vdir)
 			case allowRemote:
 				// On a loopback address --allow-remote exposes nothing more:
 				// the Host check (against DNS rebinding) stays on.
@@ -84,7 +62,7 @@ func newServeCmd(a *factory) *cobra.Command {
 			}
 			url := "http://" + ln.Addr().String() + "/"
 			if a.json {
-				if err := a.emit(map[string]any{"event": "listening", "url": url, "root": a.rootDir(), "vault": v.Path()}); err != nil {
+				if err := a.emit(map[string]any{"event": "listening", "url": url, "root": a.rootDir(), "vault": vdir}); err != nil {
 					ln.Close()
 					return err
 				}

@@ -25,7 +25,5 @@ func transcriptsCommands(a *factory) []*cobra.Command {
 	return []*cobra.Command{newTranscriptsListCmd(a), newTranscriptsShowCmd(a), newTranscriptsVerifyCmd(a), newTranscriptsKeygenCmd(a)}
 }
 
-// store opens the debates of the parley root.
-func (a *factory) store() (*transcripts.Store, error) {
-	return transcripts.OpenStore(a.rootDir(), a.logger())
-}
+// store opens the debates of the parley root (app.OpenDebates).
+func (a *factory) store() (*transcripts.Store, error) { return a.service().OpenDebates() }

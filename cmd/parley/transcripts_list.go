@@ -3,11 +3,10 @@ package main
 import (
 	"errors"
 	"io/fs"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -20,42 +19,19 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 		Short: "List the debates' transcripts, newest first (id, date, layer, topic, verdict, rounds, tokens)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var f transcripts.Filter
-			var err error
-			if layer != "" {
-				if f.Layer, err = debate.ParseLayer(layer); err != nil {
-					return usagef("--layer: %v", err)
+			q := app.TranscriptQuery{Layer: layer, Verdict: verdict, Since: since}
+			if _, err := q.Filter(); err != nil {
+				return appError(err)
+			}
+			list, err := a.service().ListTranscripts(cmd.Context(), q)
+			if errors.Is(err, fs.ErrNotExist) {
+				if !a.json {
+					a.printf("no debates: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
 				}
+				return nil
 			}
-			if verdict != "" {
-				if f.Verdict, err = debate.ParseVerdict(verdict); err != nil {
-					return usagef("--verdict: %v (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err)
-				}
-			}
-			if since != "" {
-				if f.Since, err = transcripts.ParseSince(since, time.Now()); err != nil {
-					return usagef("--%v", err)
-				}
-			}
-			st, err := a.listStore()
-			if st == nil {
-				return err
-			}
-			defer st.Close()
-			list, err := st.Find(f)
 			if err != nil {
 				return err
-			}
-			ids := make([]string, len(list))
-			for i, s := range list {
-				ids[i] = s.ID
-			}
-			integrity, err := a.integrity(cmd.Context(), st, ids)
-			if err != nil {
-				return err
-			}
-			for i := range list {
-				list[i].Integrity = integrity[list[i].ID]
 			}
 			if a.json {
 				for _, s := range list {
@@ -77,7 +53,7 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 				if v == "" {
 					v = "(" + string(s.State) + ")"
 				}
-				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.ID, termClean(oneLine(s.Topic, 60)))
+				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.DebateID, termClean(oneLine(s.Topic, 60)))
 			}
 			return nil
 		},

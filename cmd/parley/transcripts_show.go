@@ -1,12 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -36,19 +35,13 @@ func newTranscriptsShowCmd(a *factory) *cobra.Command {
 			default:
 				return usagef("--format %q: use text, md, html or json", format)
 			}
-			st, err := a.storeFor(id)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			t, err := a.audit(cmd.Context(), st, id)
-			if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			view, err := a.service().ReadTranscript(cmd.Context(), id)
+			if app.IsNoDebate(err) {
 				return notFoundf("no debate %s under %s (%s lists them)", id, a.rootDir(), a.cmdLine("transcripts", "list"))
 			}
 			if err != nil {
 				return err
 			}
-			view := transcripts.NewView(t)
 			view.VerifyCommand = a.cmdLine("transcripts", "verify", id)
 			switch format {
 			case "text":

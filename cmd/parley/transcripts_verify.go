@@ -1,12 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -25,41 +24,27 @@ func newTranscriptsVerifyCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, err := a.storeFor(id)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			t, err := a.audit(cmd.Context(), st, id)
-			if errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			v, err := a.service().VerifyTranscript(cmd.Context(), id)
+			if app.IsNoDebate(err) {
 				return notFoundf("no debate %s under %s (%s lists them)", id, a.rootDir(), a.cmdLine("debate", "list"))
 			}
 			if err != nil {
 				return err
 			}
-			in := transcripts.NewView(t).Integrity
+			in := v.Integrity
 			if a.json {
-				if err := a.emit(verifyResult{Report: *t.Report, Tampered: in.Tampered(), Files: in.Files, Signature: in.Signature}); err != nil {
+				if err := a.emit(v); err != nil {
 					return err
 				}
 			} else {
 				printAudit(a, id, in)
 			}
-			if in.Tampered() {
+			if v.Tampered {
 				return blockedError{msg: fmt.Sprintf("debate %s does not verify: %s", id, in.Trouble())}
 			}
 			return nil
 		},
 	}
-}
-
-// verifyResult is what "transcripts verify --json" prints: the chain's
-// report, whether anything was tampered with, and every file checked.
-type verifyResult struct {
-	transcripts.Report
-	Tampered  bool                    `json:"tampered"`
-	Files     []transcripts.FileCheck `json:"files"`
-	Signature transcripts.SigStatus   `json:"signature,omitempty"`
 }
 
 // printAudit prints the chain and every checked file, one line each.

@@ -21,17 +21,6 @@ func newVaultCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// lintFinding is one line of "vault lint --json".
-type lintFinding struct {
-	Kind        string   `json:"kind"` // contradiction, broken_link, orphan, stale
-	Page        string   `json:"page"`
-	Other       string   `json:"other,omitempty"` // the contradicting record
-	Link        string   `json:"link,omitempty"`
-	Ref         string   `json:"ref,omitempty"`
-	Problem     string   `json:"problem"`
-	Differences []string `json:"differences,omitempty"`
-}
-
 func newVaultLintCmd(a *factory) *cobra.Command {
 	var workspace string
 	cmd := &cobra.Command{
@@ -56,36 +45,14 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 				}
 				workspace = wd
 			}
-			s, closeFn, err := a.readConsensusStore()
+			c, err := a.openConsensus()
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			var found []lintFinding
-			contra, err := s.Contradictions(ctx)
+			defer c.Close()
+			found, err := c.Lint(ctx, workspace)
 			if err != nil {
 				return err
-			}
-			for _, c := range contra {
-				found = append(found, lintFinding{Kind: "contradiction", Page: c.A.Path, Other: c.B.Path, Differences: c.Differences,
-					Problem: fmt.Sprintf("%q and %q answer the same question (topic score %.2f) with conflicting positions", c.A.Topic, c.B.Topic, c.TopicScore)})
-			}
-			links, err := s.Vault().LintLinks(ctx)
-			if err != nil {
-				return err
-			}
-			for _, b := range links.Broken {
-				found = append(found, lintFinding{Kind: "broken_link", Page: b.Page, Link: b.Link, Problem: b.Reason})
-			}
-			for _, o := range links.Orphans {
-				found = append(found, lintFinding{Kind: "orphan", Page: o, Problem: "no other page links to it"})
-			}
-			stale, err := s.Stale(ctx, workspace)
-			if err != nil {
-				return err
-			}
-			for _, st := range stale {
-				found = append(found, lintFinding{Kind: "stale", Page: st.Record.Path, Ref: st.Ref, Problem: st.Problem})
 			}
 			for _, f := range found {
 				if a.json {
@@ -108,10 +75,10 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 				a.termf("%s\n", oneLine(line, 0))
 			}
 			if len(found) > 0 {
-				return blockedError{fmt.Sprintf("vault lint: %d finding(s) in %s", len(found), s.Vault().Path())}
+				return blockedError{fmt.Sprintf("vault lint: %d finding(s) in %s", len(found), c.Store().Vault().Path())}
 			}
 			if !a.json {
-				a.printf("vault lint: nothing found in %s\n", filepath.Clean(s.Vault().Path()))
+				a.printf("vault lint: nothing found in %s\n", filepath.Clean(c.Store().Vault().Path()))
 			}
 			return nil
 		},

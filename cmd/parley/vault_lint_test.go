@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"
 )
@@ -44,14 +45,14 @@ func TestVaultLint(t *testing.T) {
 		"Cache product pages for 30 minutes", "Do not cache product pages", false)
 	c.fileDebates(t, cited, other)
 
-	lint := func() ([]lintFinding, int) {
+	lint := func() ([]app.LintFinding, int) {
 		out, errOut, code := c.run(t, "--json", "vault", "lint", "--workspace", ws)
-		var found []lintFinding
+		var found []app.LintFinding
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 			if line == "" {
 				continue
 			}
-			var f lintFinding
+			var f app.LintFinding
 			if err := json.Unmarshal([]byte(line), &f); err != nil {
 				t.Fatalf("%v: %q (%s)", err, line, errOut)
 			}
@@ -59,8 +60,8 @@ func TestVaultLint(t *testing.T) {
 		}
 		return found, code
 	}
-	kinds := func(found []lintFinding) map[string][]lintFinding {
-		m := map[string][]lintFinding{}
+	kinds := func(found []app.LintFinding) map[string][]app.LintFinding {
+		m := map[string][]app.LintFinding{}
 		for _, f := range found {
 			m[f.Kind] = append(m[f.Kind], f)
 		}
@@ -146,7 +147,7 @@ func TestVaultLintClean(t *testing.T) {
 	}
 }
 
-func mustLint(t *testing.T, lint func() ([]lintFinding, int)) []lintFinding {
+func mustLint(t *testing.T, lint func() ([]app.LintFinding, int)) []app.LintFinding {
 	t.Helper()
 	found, code := lint()
 	if len(found) > 0 && code != exitBlocked {
@@ -155,7 +156,7 @@ func mustLint(t *testing.T, lint func() ([]lintFinding, int)) []lintFinding {
 	return found
 }
 
-func hasLink(fs []lintFinding, page, link string) bool {
+func hasLink(fs []app.LintFinding, page, link string) bool {
 	for _, f := range fs {
 		if f.Page == page && f.Link == link {
 			return true

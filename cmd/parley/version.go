@@ -1,81 +1,18 @@
 package main
 
 import (
-	"fmt"
-	"runtime"
-	"runtime/debug"
-
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/app"
 )
 
 // version, when set at link time (-ldflags "-X main.version=v1.2.3"),
 // overrides the module version the build recorded.
 var version string
 
-// buildVersion is what "parley version" reports: the module version, the
-// VCS revision and its time, whether the tree had uncommitted changes, and
-// the Go toolchain.
-type buildVersion struct {
-	Version  string `json:"version"`
-	Revision string `json:"revision,omitempty"`
-	Time     string `json:"time,omitempty"`
-	Modified bool   `json:"modified,omitempty"`
-	Go       string `json:"go"`
-}
-
-// readVersion reads the build information the Go toolchain embedded. A
-// build without VCS stamping (-buildvcs=false, a tarball, go run) has no
-// revision; that is said, not guessed.
-func readVersion() buildVersion {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		bi = nil
-	}
-	return versionFrom(bi)
-}
-
-// versionFrom reads a buildVersion out of bi (nil: none was embedded).
-func versionFrom(bi *debug.BuildInfo) buildVersion {
-	v := buildVersion{Version: "(unknown)", Go: runtime.Version()}
-	if bi != nil {
-		if bi.Main.Version != "" {
-			v.Version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				v.Revision = s.Value
-			case "vcs.time":
-				v.Time = s.Value
-			case "vcs.modified":
-				v.Modified = s.Value == "true"
-			}
-		}
-	}
-	if version != "" {
-		v.Version = version
-	}
-	return v
-}
-
-// String is the one line "parley --version" prints.
-func (v buildVersion) String() string {
-	rev := "revision unknown (built without VCS information)"
-	if v.Revision != "" {
-		rev = "revision " + v.Revision
-		if v.Time != "" {
-			rev += " (" + v.Time + ")"
-		}
-		if v.Modified {
-			rev += ", with uncommitted changes"
-		}
-	}
-	return fmt.Sprintf("parley %s, %s, %s", v.Version, rev, v.Go)
-}
-
 // printVersion prints the version as one line, or one JSON object under --json.
 func printVersion(a *factory) error {
-	v := readVersion()
+	v := app.BuildVersion(version)
 	if a.json {
 		return a.emit(v)
 	}

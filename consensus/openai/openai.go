@@ -17,6 +17,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // maxResponseBytes bounds what the endpoint may answer.
@@ -132,7 +133,7 @@ func (c *Client) Judge(ctx context.Context, topic, filed, position string) (cons
 			} `json:"message"`
 		} `json:"choices"`
 	}
-	user := fmt.Sprintf("QUESTION: %s\nFILED: %s\nNEW: %s", oneLine(topic), oneLine(filed), oneLine(position))
+	user := fmt.Sprintf("QUESTION: %s\nFILED: %s\nNEW: %s", clip.OneLine(topic), clip.OneLine(filed), clip.OneLine(position))
 	in := map[string]any{
 		"model":       c.Model,
 		"temperature": 0,
@@ -159,7 +160,7 @@ func (c *Client) Judge(ctx context.Context, topic, filed, position string) (cons
 	if err := json.Unmarshal([]byte(content), &ans); err != nil {
 		return "", "", fmt.Errorf("%w: the judge did not answer in JSON: %.120q", ErrEndpoint, content)
 	}
-	reason := oneLine(ans.Reason)
+	reason := clip.OneLine(ans.Reason)
 	if r := []rune(reason); len(r) > 300 {
 		reason = string(r[:299]) + "…"
 	}
@@ -171,5 +172,3 @@ func (c *Client) Judge(ctx context.Context, topic, filed, position string) (cons
 	}
 	return "", "", fmt.Errorf("%w: the judge answered %q, not consistent or conflict", ErrEndpoint, ans.Agreement)
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

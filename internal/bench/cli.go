@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/parleyhq/parley/internal/sleep"
 )
 
 // CLIOptions configures RunCLI. Zero counts and durations take the
@@ -199,7 +201,7 @@ func RunCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 			}
 			s.idle = append(s.idle, lat...)
 			s.cpu = append(s.cpu, cpu...)
-			if err := sleep(ctx, o.IdleGap); err != nil {
+			if err := sleep.For(ctx, o.IdleGap); err != nil {
 				return nil, err
 			}
 		}
@@ -214,7 +216,7 @@ func RunCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 			}
 			s.streamLat = append(s.streamLat, lat...)
 			s.cpu = append(s.cpu, cpu...)
-			if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			if err := sleep.For(ctx, 200*time.Millisecond); err != nil {
 				return nil, err
 			}
 		}
@@ -312,17 +314,6 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // side is one side's sender command, its watcher and what was measured.
 type side struct {
 	name string
@@ -410,7 +401,7 @@ func (s *side) stream(ctx context.Context, kind, from string, first, n int, inte
 	for i := range n {
 		tok := token(kind, from, first+i)
 		ch := s.w.expect(tok)
-		if err := sleep(ctx, time.Until(next)); err != nil {
+		if err := sleep.For(ctx, time.Until(next)); err != nil {
 			return nil, nil, err
 		}
 		next = next.Add(interval)

@@ -5,7 +5,10 @@
 // that reorder what a reader sees ("Trojan Source").
 package termsafe
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Unsafe reports whether r must not reach a terminal as it is.
 func Unsafe(r rune) bool {
@@ -33,4 +36,28 @@ func Clean(s, keep string) string {
 		}
 		return r
 	}, s)
+}
+
+// Escape writes every unsafe rune of s but those in keep as a visible
+// escape (\x1b, \u202e) rather than replacing it: what another process
+// sent stays readable, and no escape sequence reaches the terminal nor can
+// forge or reorder the lines around it. It returns s itself when there is
+// nothing to escape.
+func Escape(s, keep string) string {
+	bad := func(r rune) bool { return Unsafe(r) && !strings.ContainsRune(keep, r) }
+	if strings.IndexFunc(s, bad) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !bad(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
 }

@@ -68,3 +68,34 @@ func TestWriterNeutralisesEveryEscape(t *testing.T) {
 		}
 	}
 }
+
+// Escape leaves no unsafe rune but those kept, shows each as an escape a
+// reader can see, and leaves safe text as it was.
+func TestEscapeShowsWhatItRemoves(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"build ok":                        "build ok",
+		"\x1b]52;c;cGF5bG9hZA==\x07 done": `\x1b]52;c;cGF5bG9hZA==\x07 done`,
+		"line one\nline two\tcol":         "line one\nline two\tcol",
+		"a\u202egnp.exe":                  `a\u202egnp.exe`,
+		"\u009b2Jcleared":                 `\x9b2Jcleared`,
+		"para\u2029graph\r":               `para\u2029graph\x0d`,
+		"日本語 ✓":                           "日本語 ✓",
+	} {
+		if got := Escape(in, "\t\n"); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Escape("one\ntwo", "\t"); got != `one\x0atwo` {
+		t.Errorf("a newline not kept: %q", got)
+	}
+	var all strings.Builder
+	for r := rune(0); r < 0x2100; r++ {
+		all.WriteRune(r)
+	}
+	for _, r := range Escape(all.String(), "\n") {
+		if Unsafe(r) && r != '\n' {
+			t.Fatalf("Escape left %U", r)
+		}
+	}
+}

@@ -1,13 +1,9 @@
-package main
+package app
 
 import (
-	"errors"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // gateLogOnce returns escalate's gate log: it appends a decision to
@@ -16,7 +12,7 @@ import (
 // failed after the gate decided (the debate's agents did not start, the
 // disk filled) leaves the record undecided, and the run that decides it
 // later must not count the gate's decision a second time in gate stats.
-func (a *factory) gateLogOnce() (func(gating.LogEntry) error, error) {
+func (a *App) gateLogOnce() (func(gating.LogEntry) error, error) {
 	logged, err := a.escalationGateDecisions()
 	if err != nil {
 		return nil, err
@@ -25,7 +21,7 @@ func (a *factory) gateLogOnce() (func(gating.LogEntry) error, error) {
 		if e.DebateID != "" && logged[e.DebateID] {
 			return nil
 		}
-		if err := a.logDecision(e); err != nil {
+		if err := a.LogDecision(e); err != nil {
 			return err
 		}
 		if e.DebateID != "" {
@@ -37,25 +33,9 @@ func (a *factory) gateLogOnce() (func(gating.LogEntry) error, error) {
 
 // escalationGateDecisions reads the debate ids of the escalations' gate
 // decisions already in gate.jsonl (those whose source is "task:…").
-func (a *factory) escalationGateDecisions() (map[string]bool, error) {
+func (a *App) escalationGateDecisions() (map[string]bool, error) {
 	logged := map[string]bool{}
-	root, err := os.OpenRoot(a.rootDir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return logged, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	f, _, err := regfile.Open(root.OpenFile, gating.LogName)
-	if errors.Is(err, fs.ErrNotExist) {
-		return logged, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	entries, _, err := gating.ReadLog(f)
+	entries, _, err := a.GateLog()
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package debate
+package vocab
 
 import (
 	"crypto/sha256"
@@ -9,9 +9,10 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Normalize puts a position in the form positions are compared in (SPEC
-// §5.4): Unicode NFC, lower case, runs of white space collapsed to one
-// space, and trailing punctuation trimmed.
+// Normalize puts a position in the form positions are compared in: Unicode
+// NFC, lower case, runs of white space collapsed to one space, and trailing
+// punctuation trimmed. Two positions are the same position when their
+// normal forms are equal.
 func Normalize(position string) string {
 	s := strings.ToLower(norm.NFC.String(position))
 	s = strings.Join(strings.Fields(s), " ")

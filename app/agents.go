@@ -1,0 +1,185 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/parleyhq/parley/registry"
+)
+
+// The states of an agent (Agent.State).
+const (
+	// AgentLive: registered, and its heartbeat is fresh.
+	AgentLive = "live"
+	// AgentStopped: it registered once: its registration is stale, or it
+	// unregistered and its inbox remembers it.
+	AgentStopped = "stopped"
+	// AgentNeverRegistered: an inbox made ahead (AddAgent) that no agent
+	// has held yet.
+	AgentNeverRegistered = "never_registered"
+)
+
+// Agent is what the messenger knows of one agent; its JSON form is what
+// "parley --json agents list|show" prints.
+type Agent struct {
+	*registry.Registration `json:",omitempty"`
+	Alive                  bool `json:"alive"`
+	// Inbox says where its inbox is (Backend.Location); "" when it has none.
+	Inbox string `json:"inbox,omitempty"`
+	InboxCount
+	Registered bool `json:"registered"`
+	// State is AgentLive, AgentStopped or AgentNeverRegistered.
+	State string `json:"state"`
+	// LastSession is the session that last held the inbox of an agent
+	// that stopped cleanly.
+	LastSession string `json:"last_session,omitempty"`
+	// Counted says the backend counted the inbox (InboxCount is set).
+	Counted bool `json:"-"`
+}
+
+// LiveAgents lists the live agents (the registry drops dead ones as it
+// lists). With no root there are none, and ErrNoRoot says so.
+func (a *App) LiveAgents(ctx context.Context) ([]Agent, error) {
+	var out []Agent
+	err := a.withMessenger(ctx, "", func(b Backend) error {
+		live, err := b.Registry().List(ctx)
+		for i := range live {
+			out = append(out, Agent{Registration: &live[i].Registration, Alive: true, Registered: true, State: AgentLive})
+		}
+		return Explain(err)
+	})
+	return out, err
+}
+
+// Agent says what the messenger knows of name: its registration, whether
+// it runs, its inbox. Neither an inbox nor a registration is
+// ProblemNotFound.
+func (a *App) Agent(ctx context.Context, name string) (*Agent, error) {
+	if err := validName("agent", name); err != nil {
+		return nil, err
+	}
+	out := &Agent{}
+	err := a.withMessenger(ctx, name, func(b Backend) error {
+		e, err := b.Registry().Get(ctx, name)
+		switch {
+		case err == nil:
+			out.Registration, out.Alive, out.Registered = &e.Registration, e.Alive, true
+		case !errors.Is(err, registry.ErrNotRegistered):
+			return Explain(err)
+		}
+		has, err := b.Transport().Exists(ctx, name)
+		if err != nil {
+			return Explain(err)
+		}
+		if !has && !out.Registered {
+			return UnknownAgent(name)
+		}
+		switch {
+		case out.Alive:
+			out.State = AgentLive
+		case out.Registered:
+			out.State = AgentStopped
+		default:
+			out.State = AgentNeverRegistered
+			if o, ok := b.(OwnerReader); ok {
+				owner, err := o.Owner(ctx, name)
+				if err != nil {
+					return Explain(err)
+				}
+				if owner != "" {
+					out.State, out.LastSession = AgentStopped, owner
+				}
+			}
+		}
+		if !has {
+			return nil
+		}
+		out.Inbox = b.Location(name)
+		if c, ok := b.(Counter); ok {
+			out.InboxCount, err = c.Count(ctx, name)
+			out.Counted = true
+		}
+		return Explain(err)
+	})
+	return out, err
+}
+
+// AddAgent makes the inbox of an agent that will come later (and the root,
+// if it is new), so that messages can wait for it; the first session that
+// registers name receives them. It returns where the inbox is.
+func (a *App) AddAgent(ctx context.Context, name string) (string, error) {
+	if err := validName("agent", name); err != nil {
+		return "", err
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer b.Close()
+	if err := b.Transport().Create(ctx, name); err != nil {
+		return "", Explain(err)
+	}
+	return b.Location(name), nil
+}
+
+// Prune removes the registrations of dead agents (their inboxes stay) and
+// returns their names.
+func (a *App) Prune(ctx context.Context) ([]string, error) {
+	var pruned []string
+	err := a.withMessenger(ctx, "", func(b Backend) (err error) {
+		pruned, err = b.Registry().Prune(ctx)
+		return Explain(err)
+	})
+	return pruned, err
+}
+
+// Collected is what a collection removed.
+type Collected struct {
+	// Acked counts the acknowledged messages removed.
+	Acked int `json:"acked_removed"`
+	// Staging counts the staging files of crashed writers removed.
+	Staging int `json:"staging_removed"`
+	// Pruned names the dead registrations removed.
+	Pruned []string `json:"registrations_pruned"`
+}
+
+// Collect removes acknowledged messages older than olderThan and stale
+// staging files (where the backend keeps them: a Collector), and the
+// registrations of dead agents. Waiting messages, quarantined ones and
+// mail moved aside are never removed.
+func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, error) {
+	out := Collected{Pruned: []string{}}
+	err := a.withMessenger(ctx, "", func(b Backend) error {
+		// Over NATS an acknowledged message leaves the stream at once:
+		// only a backend that keeps them collects.
+		if c, ok := b.(Collector); ok {
+			st, err := c.Collect(ctx, olderThan, time.Now())
+			if err != nil {
+				return Explain(err)
+			}
+			out.Acked, out.Staging = st.Acked, st.Staging
+		}
+		pruned, err := b.Registry().Prune(ctx)
+		if len(pruned) > 0 {
+			out.Pruned = pruned
+		}
+		return Explain(err)
+	})
+	return out, err
+}
+
+// withMessenger runs fn with the configured messenger open, and closes it
+// after. It never creates a root: where there is none it returns the
+// not_found of agent (ErrNoRoot).
+func (a *App) withMessenger(ctx context.Context, agent string, fn func(Backend) error) error {
+	if !a.HaveRoot() {
+		return a.noRoot(agent)
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return fn(b)
+}

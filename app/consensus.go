@@ -1,0 +1,373 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/consensus/openai"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
+)
+
+// Consensus is an open consensus store and what front ends do with it:
+// list, show, search and check the filed records, file a closed debate's
+// record, lint the vault. Its methods are safe for concurrent use (the
+// store's are).
+type Consensus struct {
+	s    *consensus.Store
+	app  *App // nil for ConsensusOf: filing needs an App
+	done func()
+}
+
+// OpenConsensus opens the vault (creating it when missing) and the
+// consensus store of the root, with the embedding and judge models that
+// config.json's consensus section names, and a seal check: a record whose
+// debate does not verify against its seal binds nothing (CheckTampered).
+// The caller closes it.
+func (a *App) OpenConsensus() (*Consensus, error) {
+	opts, err := a.consensusModels()
+	if err != nil {
+		return nil, err
+	}
+	v, err := vault.Create(a.vault, vault.WithLogger(a.log))
+	if err != nil {
+		return nil, err
+	}
+	c := &Consensus{app: a}
+	opts = append(opts, consensus.WithLogger(a.log), func(cs *consensus.Store) {
+		consensus.WithSealCheck(sealCheck{a: a, cs: cs})(cs)
+	})
+	c.s, err = consensus.Open(a.root, v, opts...)
+	if err != nil {
+		v.Close()
+		return nil, err
+	}
+	c.done = func() { c.s.Close(); v.Close() }
+	return c, nil
+}
+
+// ConsensusOf is the operations over a store its caller opened (and
+// closes): a server that keeps one store for its lifetime. FileFrom needs
+// an App and is refused.
+func ConsensusOf(s *consensus.Store) *Consensus { return &Consensus{s: s, done: func() {}} }
+
+// Store is the consensus store itself.
+func (c *Consensus) Store() *consensus.Store { return c.s }
+
+// Close releases the store and the vault OpenConsensus opened.
+func (c *Consensus) Close() { c.done() }
+
+// File is where record r lives on disk.
+func (c *Consensus) File(r *consensus.Record) string {
+	return filepath.Join(c.s.Vault().Path(), filepath.FromSlash(r.Path))
+}
+
+// Skipped are the record files the store could not read, one warning
+// each ("skipped PATH: REASON"), for the front end to show.
+func (c *Consensus) Skipped() []string {
+	var out []string
+	for _, sk := range c.s.Skipped() {
+		out = append(out, "skipped "+sk.Path+": "+sk.Reason)
+	}
+	return out
+}
+
+// consensusModels reads consensus.embeddings and consensus.judge
+// ("openai:MODEL") from config.json; the endpoint of each is the openai
+// section's for MODEL. Both are off by default.
+func (a *App) consensusModels() ([]consensus.Option, error) {
+	cfg, err := a.Config()
+	if err != nil {
+		return nil, err
+	}
+	client := func(spec string) *openai.Client {
+		model := config.ModelOf(spec)
+		e := cfg.OpenAI.Endpoint(model)
+		key := ""
+		if e.APIKeyEnv != "" {
+			key = os.Getenv(e.APIKeyEnv)
+		}
+		timeout := min(time.Duration(e.RequestTimeoutMs)*time.Millisecond, 30*time.Second)
+		return &openai.Client{BaseURL: e.BaseURL, Model: model, APIKey: key, Timeout: timeout}
+	}
+	var opts []consensus.Option
+	if spec := cfg.Consensus.Embeddings; spec != "" {
+		opts = append(opts, consensus.WithEmbedder(client(spec), config.ModelOf(spec)))
+	}
+	if spec := cfg.Consensus.Judge; spec != "" {
+		opts = append(opts, consensus.WithJudge(client(spec), config.ModelOf(spec)))
+	}
+	return opts, nil
+}
+
+// RecordQuery selects records; every field is optional and as the user
+// typed it.
+type RecordQuery struct {
+	Layer   string // spec, plan or verify
+	Verdict string // CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT
+	Status  string // active or superseded
+}
+
+// Filter parses q. A bad field is an *InputError naming it.
+func (q RecordQuery) Filter() (consensus.Filter, error) {
+	var f consensus.Filter
+	var err error
+	if q.Layer != "" {
+		if f.Layer, err = debate.ParseLayer(q.Layer); err != nil {
+			return f, &InputError{Field: "layer", Err: err}
+		}
+	}
+	if q.Verdict != "" {
+		if f.Verdict, err = debate.ParseVerdict(q.Verdict); err != nil {
+			return f, &InputError{Field: "verdict", Err: err}
+		}
+	}
+	if q.Status != "" {
+		if f.Status, err = consensus.ParseStatus(q.Status); err != nil {
+			return f, &InputError{Field: "status", Err: err}
+		}
+	}
+	return f, nil
+}
+
+// List is the records q selects, newest first.
+func (c *Consensus) List(ctx context.Context, q RecordQuery) ([]consensus.Record, error) {
+	f, err := q.Filter()
+	if err != nil {
+		return nil, err
+	}
+	return c.s.Records(ctx, f)
+}
+
+// SearchInput is a search of the records.
+type SearchInput struct {
+	Query string
+	RecordQuery
+	// Limit is how many results at most; it must be at least 1.
+	Limit int
+}
+
+// SearchHit is one ranked record: what "consensus search --json" prints
+// and consensus_search returns.
+type SearchHit struct {
+	consensus.Record
+	Score float64 `json:"score"`
+}
+
+// Search ranks the records in.RecordQuery selects by relevance to
+// in.Query (BM25 over topic, positions and rationale), best first.
+func (c *Consensus) Search(ctx context.Context, in SearchInput) ([]SearchHit, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, &InputError{Field: "query", Err: errors.New("is empty")}
+	}
+	f, err := in.Filter()
+	if err != nil {
+		return nil, err
+	}
+	if in.Limit < 1 {
+		return nil, &InputError{Field: "limit", Err: errors.New("must be at least 1")}
+	}
+	hits, err := c.s.Search(ctx, in.Query, f, in.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SearchHit, len(hits))
+	for i, h := range hits {
+		out[i] = SearchHit{Record: h.Record, Score: round3(h.Score)}
+	}
+	return out, nil
+}
+
+// RecordPage is one record with its file and Markdown body: what
+// "consensus show --json" prints and consensus_show returns.
+type RecordPage struct {
+	consensus.Record
+	File string `json:"file"`
+	Body string `json:"body" jsonschema:"the record's Markdown after its frontmatter"`
+}
+
+// Show reads the record name names: a record's name, file name or
+// wikilink, the id of the debate it records, or a unique prefix of a name
+// or an id (ResolveRecord). None is consensus.ErrNoRecord; several, an
+// *Error of ProblemAmbiguous.
+func (c *Consensus) Show(ctx context.Context, name string) (*RecordPage, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, &InputError{Field: "name", Err: errors.New("is empty")}
+	}
+	resolved, err := ResolveRecord(ctx, c.s, name)
+	if err != nil {
+		return nil, err
+	}
+	r, page, err := c.s.Record(ctx, resolved)
+	if err != nil {
+		return nil, err
+	}
+	return &RecordPage{Record: *r, File: c.File(r), Body: string(page.Body)}, nil
+}
+
+// CheckInput is a position about to be taken on a question.
+type CheckInput struct {
+	Layer    string // spec, plan or verify
+	Topic    string
+	Position string
+}
+
+// CheckResult is a position checked against the filed consensus: what
+// "consensus check --json" prints and consensus_check returns. Status is
+// consistent, conflict (the position contradicts the active record: do
+// not proceed), unclear (parley cannot tell: do not take it for a pass),
+// open (the record bound nothing), tampered (the record does not verify
+// against its seal) or none.
+type CheckResult struct {
+	Status        consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), unclear (parley cannot tell: do not proceed without a person), open (the question is still open), tampered (the record does not verify against its debate's seal: do not proceed) or none"`
+	Record        string                `json:"record" jsonschema:"the active record's vault path, empty when none"`
+	File          string                `json:"file,omitempty" jsonschema:"the active record's file"`
+	Verdict       debate.Verdict        `json:"verdict,omitempty"`
+	RecordTopic   string                `json:"record_topic,omitempty" jsonschema:"the matched record's topic"`
+	TopicScore    float64               `json:"topic_score" jsonschema:"how surely the record asks the same question, 0 to 1"`
+	Score         float64               `json:"score" jsonschema:"how much content the positions share, 0 to 1"`
+	Differences   []string              `json:"differences" jsonschema:"what changed from the filed position, e.g. 5 minutes → 10 minutes"`
+	Judge         string                `json:"judge,omitempty" jsonschema:"the reason a model gave, when one decided"`
+	Warnings      []string              `json:"warnings,omitempty"`
+	FinalPosition string                `json:"final_position" jsonschema:"the position the record binds"`
+	Position      string                `json:"position"`
+	Related       []RelatedRecord       `json:"related" jsonschema:"other records ranked by relevance"`
+	Problem       string                `json:"problem,omitempty" jsonschema:"why a tampered record's seal fails"`
+	Unsealed      string                `json:"unsealed,omitempty" jsonschema:"why the record's seal could not be checked"`
+
+	// Check is the store's whole answer, for a front end that words it.
+	Check *consensus.CheckResult `json:"-"`
+}
+
+// RelatedRecord is a record related to a checked question.
+type RelatedRecord struct {
+	Record string  `json:"record"`
+	Score  float64 `json:"score"`
+}
+
+// Validate checks that in has every field and a layer that means
+// something; what is wrong is an *InputError.
+func (in CheckInput) Validate() (debate.Layer, error) {
+	if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
+		return "", &InputError{Err: errors.New("layer, topic and position are all needed")}
+	}
+	l, err := debate.ParseLayer(in.Layer)
+	if err != nil {
+		return "", &InputError{Field: "layer", Err: err}
+	}
+	return l, nil
+}
+
+// Check finds the active record of in's question (by meaning, in its
+// layer) and compares in.Position with the position it binds. A record
+// that does not verify against its seal is CheckTampered. What the user
+// must correct is an *InputError.
+func (c *Consensus) Check(ctx context.Context, in CheckInput) (*CheckResult, error) {
+	l, err := in.Validate()
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.s.Check(ctx, l, in.Topic, in.Position)
+	if errors.Is(err, consensus.ErrEmptyQuestion) {
+		return nil, &InputError{Err: errors.New("position says nothing once normalized")}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &CheckResult{Status: res.Status, Position: in.Position, Related: []RelatedRecord{}, TopicScore: res.TopicScore,
+		Score: res.Comparison.Score, Differences: res.Comparison.Differences, Judge: res.Judge, Warnings: res.Warnings,
+		Problem: res.Problem, Unsealed: res.Unsealed, Check: res}
+	if out.Differences == nil {
+		out.Differences = []string{}
+	}
+	if res.Record != nil {
+		out.File = c.File(res.Record)
+		out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition
+		out.RecordTopic = res.Record.Topic
+	}
+	for _, h := range res.Related {
+		out.Related = append(out.Related, RelatedRecord{Record: h.Record.Path, Score: round3(h.Score)})
+	}
+	return out, nil
+}
+
+// Filed is a record filed from a closed debate.
+type Filed struct {
+	DebateID string `json:"debate_id"`
+	Record   string `json:"record"`
+	File     string `json:"file"`
+}
+
+// FileFrom files (again) the record of closed debate id, from its
+// verified outcome; it finishes a filing that was interrupted.
+func (c *Consensus) FileFrom(ctx context.Context, id string) (*Filed, error) {
+	if c.app == nil {
+		return nil, errors.New("app: FileFrom needs a Consensus from App.OpenConsensus")
+	}
+	p, err := c.s.FileFrom(ctx, c.app, id)
+	if err != nil {
+		return nil, err
+	}
+	return &Filed{DebateID: id, Record: p, File: filepath.Join(c.s.Vault().Path(), filepath.FromSlash(p))}, nil
+}
+
+// sealCheck checks, for Check, that a record's debate verifies against its
+// seal and that the seal names this record.
+type sealCheck struct {
+	a  *App
+	cs *consensus.Store
+}
+
+var _ consensus.SealChecker = sealCheck{}
+
+func (c sealCheck) CheckSeal(ctx context.Context, r *consensus.Record) error {
+	if r.DebateID == "" {
+		return fmt.Errorf("%s names no debate: nothing binds it", r.Path)
+	}
+	st, err := c.a.OpenDebates()
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: there is no parley root at %s", consensus.ErrNoSeal, c.a.root)
+	}
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cfg, err := c.a.Config()
+	if err != nil {
+		return err
+	}
+	w := transcripts.Witnesses{Vault: c.cs.Vault(), Records: c.cs, PublicKey: cfg.SealPublicKey()}
+	t, err := st.Audit(ctx, r.DebateID, w)
+	if errors.Is(err, debate.ErrInvalidID) {
+		return fmt.Errorf("%s names %q, which is not a debate id", r.Path, r.DebateID)
+	}
+	if IsNoDebate(err) {
+		return fmt.Errorf("%w: debate %s is not under %s", consensus.ErrNoSeal, r.DebateID, c.a.root)
+	}
+	if err != nil {
+		return err
+	}
+	in := transcripts.NewView(t).Integrity
+	if in.Tampered() {
+		return errors.New(in.Trouble())
+	}
+	for _, f := range in.Files {
+		// Pending: filed by "consensus file --from-debate" before the seal,
+		// bound to the chain's verdict line by its head.
+		if f.File == r.Path && (f.Status == transcripts.FileIntact || f.Status == transcripts.FilePending) {
+			return nil
+		}
+	}
+	return fmt.Errorf("debate %s's seal does not vouch for %s (parley transcripts verify %s)", r.DebateID, r.Path, r.DebateID)
+}
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

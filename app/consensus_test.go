@@ -1,0 +1,179 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
+)
+
+// fileRecords opens the App's consensus store and files one record per
+// outcome (no debate behind them: their seals cannot be checked).
+func fileRecords(t testing.TB, a *App, outcomes ...*debate.Outcome) *Consensus {
+	t.Helper()
+	c, err := a.OpenConsensus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	for _, o := range outcomes {
+		if _, err := c.Store().File(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+// outcome is a reached consensus on topic, in the spec layer.
+func outcome(id, topic, position string) *debate.Outcome {
+	return &debate.Outcome{
+		DebateID: id, Verdict: debate.ConsensusReached, Action: debate.ActionProceed, Rule: debate.RuleConceded,
+		FinalPosition: position,
+		Session: &debate.DebateSession{
+			Topic: topic, Layer: debate.LayerSpec,
+			Participants: []debate.Participant{{Name: "AmberOtter", Role: debate.RoleDefender}, {Name: "SlateHeron", Role: debate.RoleAttacker}},
+		},
+	}
+}
+
+func newApp(t testing.TB) *App {
+	dir := t.TempDir()
+	return New(Options{Root: filepath.Join(dir, "root"), Vault: filepath.Join(dir, "vault")})
+}
+
+// A record is found by its name, its file name, its wikilink, its debate
+// id, or a unique prefix of a name or an id; a prefix several share is
+// ambiguous, naming them, which is also "not there".
+func TestShowResolvesNamesAndPrefixes(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := fileRecords(t, a,
+		outcome("20261201-spec-session-cookie-lifetime-q7w2ea", "Session cookie lifetime", "Session cookies last eight hours"),
+		outcome("20261201-spec-session-storage-x3k5pa", "Session storage backend", "Sessions live in Redis"),
+		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	ctx := context.Background()
+	for _, arg := range []string{
+		"spec-upload-size-cap", "spec-upload-size-cap.md", "[[spec-upload-size-cap]]", "spec-upl",
+		"20261201-spec-upload-size-cap-m4n5b6", "20261201-spec-upl",
+	} {
+		p, err := c.Show(ctx, arg)
+		if err != nil {
+			t.Errorf("Show(%q): %v", arg, err)
+			continue
+		}
+		if p.Name != "spec-upload-size-cap" || p.FinalPosition != "Uploads stop at 50 MB" || !strings.Contains(p.Body, "50 MB") {
+			t.Errorf("Show(%q) = %s %q", arg, p.Name, p.FinalPosition)
+		}
+		if p.File != filepath.Join(a.Vault(), "wiki", "consensus", "spec-upload-size-cap.md") {
+			t.Errorf("Show(%q).File = %s", arg, p.File)
+		}
+	}
+	for arg, what := range map[string]string{"spec-session": "record", "20261201-spec-session": "debate"} {
+		_, err := c.Show(ctx, arg)
+		if !IsProblem(err, ProblemAmbiguous) || !strings.Contains(err.Error(), "2 "+what+"s") || !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Show(%q): %v, want an ambiguous %s of 2", arg, err, what)
+		}
+	}
+	if _, err := c.Show(ctx, "spec-rate-limits"); !errors.Is(err, consensus.ErrNoRecord) {
+		t.Errorf("Show of no record: %v", err)
+	}
+	var ie *InputError
+	if _, err := c.Show(ctx, "  "); !errors.As(err, &ie) || ie.Field != "name" {
+		t.Errorf("Show of a blank name: %v", err)
+	}
+}
+
+// What the user must correct comes back as an InputError naming the
+// field, for every front end to word; nothing is looked up.
+func TestConsensusRefusesBadInput(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := fileRecords(t, a, outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	ctx := context.Background()
+	field := func(err error) string {
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			return "(not an InputError)"
+		}
+		return ie.Field
+	}
+	checks := map[string]struct {
+		in   CheckInput
+		want string
+	}{
+		"no layer":        {CheckInput{Topic: "Upload size cap", Position: "50 MB"}, ""},
+		"blank topic":     {CheckInput{Layer: "spec", Topic: " \t", Position: "50 MB"}, ""},
+		"unknown layer":   {CheckInput{Layer: "code", Topic: "Upload size cap", Position: "50 MB"}, "layer"},
+		"empty meaning":   {CheckInput{Layer: "spec", Topic: "Upload size cap", Position: "?! …"}, ""},
+		"a control layer": {CheckInput{Layer: "spec\x1b[2J", Topic: "Upload size cap", Position: "50 MB"}, "layer"},
+	}
+	for name, tc := range checks {
+		_, err := c.Check(ctx, tc.in)
+		if err == nil || field(err) != tc.want {
+			t.Errorf("%s: %v (field %q), want an InputError on %q", name, err, field(err), tc.want)
+		}
+	}
+	searches := map[string]struct {
+		in   SearchInput
+		want string
+	}{
+		"no query":        {SearchInput{Query: " ", Limit: 5}, "query"},
+		"zero limit":      {SearchInput{Query: "upload", Limit: 0}, "limit"},
+		"unknown verdict": {SearchInput{Query: "upload", Limit: 5, RecordQuery: RecordQuery{Verdict: "MAYBE"}}, "verdict"},
+		"unknown status":  {SearchInput{Query: "upload", Limit: 5, RecordQuery: RecordQuery{Status: "stale"}}, "status"},
+	}
+	for name, tc := range searches {
+		_, err := c.Search(ctx, tc.in)
+		if err == nil || field(err) != tc.want {
+			t.Errorf("%s: %v, want an InputError on %q", name, err, tc.want)
+		}
+	}
+}
+
+// Check gives the whole answer as data: the record, its file, the
+// differences, the related records rounded as every front end shows
+// them; and, opened by the App, it says when a record's debate is not
+// there to vouch for it rather than trusting it silently.
+func TestCheckResultIsTheWholeAnswer(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := fileRecords(t, a,
+		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"),
+		outcome("20261201-spec-upload-formats-r2t5ya", "Which upload formats are accepted?", "PNG and JPEG only"))
+	res, err := c.Check(context.Background(), CheckInput{Layer: "spec", Topic: "The upload size cap", Position: "Uploads stop at 80 MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != consensus.CheckConflict || res.Record != "wiki/consensus/spec-upload-size-cap.md" || res.FinalPosition != "Uploads stop at 50 MB" {
+		t.Fatalf("check = %+v", res)
+	}
+	if res.File != filepath.Join(a.Vault(), "wiki", "consensus", "spec-upload-size-cap.md") {
+		t.Errorf("file %s", res.File)
+	}
+	if len(res.Differences) == 0 || !strings.Contains(strings.Join(res.Differences, " "), "80") {
+		t.Errorf("differences %q do not name the changed size", res.Differences)
+	}
+	if res.Unsealed == "" || !strings.Contains(res.Unsealed, "20261201-spec-upload-size-cap-m4n5b6") {
+		t.Errorf("a record without its debate checked as sealed: %q", res.Unsealed)
+	}
+	for _, r := range res.Related {
+		if r.Score != round3(r.Score) {
+			t.Errorf("related score %v not rounded", r.Score)
+		}
+	}
+
+	// The same store wrapped by a server (ConsensusOf) gives the same
+	// answer, without the seal check it was opened without.
+	res2, err := ConsensusOf(c.Store()).Check(context.Background(), CheckInput{Layer: "spec", Topic: "The upload size cap", Position: "Uploads stop at 80 MB"})
+	if err != nil || res2.Status != res.Status || res2.Record != res.Record {
+		t.Errorf("ConsensusOf: %+v %v", res2, err)
+	}
+	if _, err := ConsensusOf(c.Store()).FileFrom(context.Background(), "20261201-spec-upload-size-cap-m4n5b6"); err == nil {
+		t.Error("FileFrom without an App filed")
+	}
+}

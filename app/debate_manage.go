@@ -1,0 +1,229 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// TamperedError is a debate whose files disagree with its seal: resuming
+// it would rewrite the vault page and the record over the evidence, so it
+// is left as it is. Trouble says what disagrees (text from the files: a
+// front end cleans it before a terminal shows it).
+type TamperedError struct{ ID, Trouble string }
+
+func (e *TamperedError) Error() string {
+	return fmt.Sprintf("debate %s was tampered with: %s", e.ID, e.Trouble)
+}
+
+// ResumeDebate continues debate id in this process from its transcript
+// (a crash, a kill, an interrupt): requests are sent again under the same
+// ids, replies that arrived meanwhile are taken from the inbox, nothing
+// recorded counts twice. A closed debate is filed if it was not yet. A
+// debate whose files disagree with its seal is a *TamperedError.
+func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debate.Outcome, error) {
+	st, err := a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	s, err := st.Session(id)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	t, err := a.Audit(ctx, st, id)
+	st.Close()
+	if err != nil {
+		return nil, err
+	}
+	if in := transcripts.NewView(t).Integrity; in.Tampered() && !transcripts.OnlyVerdictMissing(in.Files) {
+		return nil, &TamperedError{ID: id, Trouble: in.Trouble()}
+	}
+	return a.runDebate(ctx, s, true, o)
+}
+
+// StartDebate writes the new debate s and runs it in a detached process
+// ("parley debate resume ID" in a session of its own, its output in the
+// debate's logs/coordinator.log), and returns that process's id without
+// waiting for the verdict. While this process runs it reaps the debate's
+// when it ends (a long-running server makes no zombie); if this process
+// ends first, the system does.
+func (a *App) StartDebate(ctx context.Context, s *debate.DebateSession) (pid int, err error) {
+	m, err := a.Messenger(ctx) // makes the root if it is new
+	if err != nil {
+		return 0, err
+	}
+	m.Close()
+	store, err := a.debates(false)
+	if err != nil {
+		return 0, err
+	}
+	defer store.Close()
+	log, err := store.Create(ctx, s)
+	if err != nil {
+		return 0, err
+	}
+	log.Close()
+	logf, err := store.AgentLog(s.ID, "coordinator")
+	if err != nil {
+		return 0, err
+	}
+	defer logf.Close()
+	cmd, err := a.command(logf, "debate", "resume", s.ID)
+	if err != nil {
+		return 0, err
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("start the debate's process: %w", err)
+	}
+	p := cmd.Process
+	go func() { _, _ = p.Wait() }() // ends when the debate's process does
+	return p.Pid, nil
+}
+
+// DebateStatus is where debate id stands: running, closed or interrupted;
+// round, tokens and time against its budget; its verdict once closed.
+func (a *App) DebateStatus(id string) (*transcripts.Status, error) {
+	st, err := a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return st.Status(id)
+}
+
+// watchIdle is how long a debate that no process runs may stay without a
+// new event before WatchDebate gives up on it (one just started may not
+// hold its lock yet).
+const watchIdle = 5 * time.Second
+
+// WatchDebate follows debate id as its transcript grows, calling progress
+// for each event (those recorded so far first), until its verdict is
+// filed: it returns the outcome. A debate that is found not running and
+// without a verdict is a *StoppedError wrapping ErrNotRunning; ctx's end
+// returns ctx's error.
+func (a *App) WatchDebate(ctx context.Context, id string, progress func(debate.Progress)) (*debate.Outcome, error) {
+	store, err := a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	if _, err := store.Session(id); err != nil {
+		return nil, err
+	}
+	st := &debate.State{}
+	shown := 0
+	idle := time.Now()
+	var seen transcripts.Stamp
+	for {
+		// The transcript is read (and its chain verified) again only when
+		// its stamp moved since the last read.
+		stamp, err := store.Stamp(id)
+		if err != nil {
+			return nil, err
+		}
+		var events []debate.Event
+		if stamp != seen {
+			events, err = store.Events(id)
+			if err != nil && !errors.Is(err, transcripts.ErrTampered) {
+				return nil, err
+			}
+			seen = stamp
+		}
+		for ; shown < len(events); shown++ {
+			e := events[shown]
+			if err := st.Apply(&e); err != nil {
+				return nil, fmt.Errorf("transcript of %s: %w", id, err)
+			}
+			if progress != nil {
+				progress(st.ProgressOf(&e))
+			}
+			idle = time.Now()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if st.Verdict != nil {
+			if v, err := store.Verdict(id); err == nil {
+				st.Verdict.Record = v.Record
+				return st.Verdict, nil
+			}
+		}
+		if stamp.State != transcripts.StateRunning && time.Since(idle) > watchIdle {
+			if st.Verdict != nil {
+				return st.Verdict, nil // recorded, but its filing did not finish
+			}
+			return nil, &StoppedError{ID: id, Err: ErrNotRunning}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// ListDebates summarises the debates under the root, newest first, each
+// with its integrity: the audit's summary ("verified", "verdict.json
+// differs", …), "TAMPERED: …" when its files disagree with its seal,
+// "unreadable" when it cannot be audited. A missing root is an error
+// wrapping fs.ErrNotExist.
+func (a *App) ListDebates(ctx context.Context) ([]transcripts.Summary, error) {
+	st, err := a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	list, err := st.List()
+	if err != nil {
+		return nil, err
+	}
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].DebateID, &list[i].Integrity })
+	return list, err
+}
+
+// DebateStatuses is ListDebates with where each debate stands (round,
+// tokens, time replayed from its events), as DebateStatus has it.
+func (a *App) DebateStatuses(ctx context.Context) ([]*transcripts.Status, error) {
+	st, err := a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	lines, err := st.Statuses()
+	if err != nil {
+		return nil, err
+	}
+	err = a.withIntegrity(ctx, st, len(lines), func(i int) (string, *string) { return lines[i].DebateID, &lines[i].Integrity })
+	return lines, err
+}
+
+// withIntegrity audits n debates, the i-th named by at(i), and sets the
+// integrity at(i) points to.
+func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, at func(i int) (string, *string)) error {
+	w, done, err := a.Witnesses()
+	if err != nil {
+		return err
+	}
+	defer done()
+	for i := range n {
+		id, integrity := at(i)
+		t, err := st.Audit(ctx, id, w)
+		if err != nil {
+			*integrity = "unreadable"
+			continue
+		}
+		in := transcripts.NewView(t).Integrity
+		*integrity = in.Summary()
+		if in.Tampered() {
+			*integrity = "TAMPERED: " + in.Summary()
+		}
+	}
+	return nil
+}

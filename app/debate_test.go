@@ -1,0 +1,222 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// Scripts in the voice of a storage review, not the CLI tests'.
+const (
+	// yieldingCritic objects in round 1 and has nothing more in round 2.
+	yieldingCritic = `{"turns":[{"round":1,"position":"Compaction stalls writers for seconds","counter_to":"Compact the log every hour","confidence_change":-1,"tokens":90,"text":"A full rewrite blocks appends."},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":20}]}`
+	// adjustingDefender narrows its plan in round 1 and keeps it.
+	adjustingDefender = `{"turns":[{"round":1,"position":"Compact the log every hour, one segment at a time","tokens":80,"text":"Segment by segment, appends never wait on the whole log."}]}`
+)
+
+func write(t testing.TB, path, data string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// NewSession refuses a request it cannot run with an *InputError that
+// names the field at fault, and says whether a file is the trouble (exit
+// 1 on the command line) or the request's form (exit 2).
+func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := New(Options{Root: filepath.Join(dir, "root")})
+	script := write(t, filepath.Join(dir, "critic.json"), yieldingCritic)
+	notScript := write(t, filepath.Join(dir, "notes.json"), `{"rounds": "many"}`)
+	aFile := write(t, filepath.Join(dir, "plain.txt"), "not a directory")
+	zero := 0
+	ok := DebateRequest{Layer: "plan", Topic: "Log compaction", Agents: []string{"attacker=script:" + script, "defender=@Keeper"}}
+	with := func(f func(*DebateRequest)) DebateRequest {
+		r := ok
+		r.Agents = append([]string(nil), ok.Agents...)
+		f(&r)
+		return r
+	}
+	for name, tc := range map[string]struct {
+		req         DebateRequest
+		field, text string
+		file        bool
+	}{
+		"no topic":           {with(func(r *DebateRequest) { r.Topic = "  \t" }), "", "layer, topic and agent are required", false},
+		"no agents":          {with(func(r *DebateRequest) { r.Agents = nil }), "", "are required", false},
+		"unknown layer":      {with(func(r *DebateRequest) { r.Layer = "deploy" }), FieldLayer, "deploy", false},
+		"agent without role": {with(func(r *DebateRequest) { r.Agents[1] = "@Keeper" }), FieldAgent, "use ROLE=SPEC", false},
+		"unknown role":       {with(func(r *DebateRequest) { r.Agents[1] = "referee=@Keeper" }), FieldAgent, "referee", false},
+		"name escaping":      {with(func(r *DebateRequest) { r.Agents[1] = "defender=@../../etc" }), FieldAgent, "invalid", false},
+		"unknown adapter":    {with(func(r *DebateRequest) { r.Agents[1] = "defender=carrier-pigeon:x" }), FieldAgent, "carrier-pigeon", false},
+		"missing script":     {with(func(r *DebateRequest) { r.Agents[0] = "attacker=script:" + filepath.Join(dir, "gone.json") }), FieldAgent, "gone.json", true},
+		"not a script":       {with(func(r *DebateRequest) { r.Agents[0] = "attacker=script:" + notScript }), FieldAgent, "", true},
+		"missing context":    {with(func(r *DebateRequest) { r.Context = []string{filepath.Join(dir, "absent.md")} }), FieldContext, "absent.md", true},
+		"workspace a file":   {with(func(r *DebateRequest) { r.Workspace = aFile }), FieldWorkspace, "is not a directory", true},
+		"zero rounds":        {with(func(r *DebateRequest) { r.Budget.MaxRounds = &zero }), FieldBudget, "", false},
+		"no attacker":        {with(func(r *DebateRequest) { r.Agents = r.Agents[1:] }), "", "attacker", false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := a.NewSession(tc.req)
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("got %v, %v; want an *InputError", s, err)
+			}
+			if ie.Field != tc.field || ie.File != tc.file || !strings.Contains(err.Error(), tc.text) {
+				t.Errorf("%v: field %q file %v; want field %q file %v saying %q", err, ie.Field, ie.File, tc.field, tc.file, tc.text)
+			}
+			// A front end words it with its own names.
+			msg := ie.Format(func(f string) string { return "<" + f + ">" })
+			if tc.field != "" && !strings.HasPrefix(msg, "<"+tc.field+">") {
+				t.Errorf("Format: %q does not start with the front end's name of %s", msg, tc.field)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "root")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused request made the root: %v", err)
+	}
+
+	// A good request: the agents the debate starts get its names, scripts
+	// an absolute path, and the overrides win over the layer's budget.
+	rounds := 2
+	r := with(func(r *DebateRequest) {
+		r.Budget.MaxRounds = &rounds
+		r.Agents = append(r.Agents, "attacker=script:"+script)
+	})
+	s, err := a.NewSession(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	suffix := s.ID[strings.LastIndexByte(s.ID, '-')+1:]
+	names := []string{s.Participants[0].Name, s.Participants[1].Name, s.Participants[2].Name}
+	if names[0] != "Attacker1-"+suffix || names[1] != "Keeper" || names[2] != "Attacker2-"+suffix {
+		t.Errorf("names %v", names)
+	}
+	if !strings.HasPrefix(s.Participants[0].Agent, "script:/") || s.Budget.MaxRounds != 2 || s.Layer != debate.LayerPlan {
+		t.Errorf("session %+v", s)
+	}
+}
+
+// runAgent runs a scripted agent called name on a's messenger until the
+// test ends.
+func runAgent(t testing.TB, a *App, name string, role debate.Role, script string) {
+	t.Helper()
+	sc, err := agent.ParseScript([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.Messenger(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready, done := make(chan struct{}), make(chan error, 1)
+	r := &agent.Runner{Name: name, Roles: []debate.Role{role}, Transport: m.Transport(), Responder: sc, Ready: func() { close(ready) },
+		Registry: &agent.SessionRegistry{Registrar: m.Registry(), SessionID: inbox.NewID(), Model: "script"}}
+	go func() { done <- r.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done; m.Close() })
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("agent %s: %v", name, err)
+	}
+}
+
+// The typed API runs a debate end to end without any front end: the
+// verdict is filed in the vault, progress arrives as values, and status,
+// list, watch and resume agree on the closed debate; a debate whose page
+// was rewritten is not resumed.
+func TestRunDebateThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := New(Options{Root: filepath.Join(dir, "root")})
+	runAgent(t, a, "Skeptic", debate.RoleAttacker, yieldingCritic)
+	runAgent(t, a, "Planner", debate.RoleDefender, adjustingDefender)
+
+	// A participant that is not running is named, before any turn.
+	s, err := a.NewSession(DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour",
+		Agents: []string{"attacker=@Skeptic", "defender=@Nobody"}, Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nr *NotRunningError
+	if err := a.CheckAgents(context.Background(), s); !errors.As(err, &nr) || nr.Agent != "Nobody" {
+		t.Fatalf("CheckAgents: %v", err)
+	}
+
+	s, err = a.NewSession(DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour",
+		Agents: []string{"attacker=@Skeptic", "defender=@Planner"}, Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []debate.EventKind
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o, err := a.RunDebate(ctx, s, RunOptions{Progress: func(p debate.Progress) { kinds = append(kinds, p.Event.Kind) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Verdict != debate.ConsensusReached || o.FinalPosition != "Compact the log every hour, one segment at a time" || o.Record == "" {
+		t.Fatalf("outcome %+v", o)
+	}
+	if _, err := os.Stat(filepath.Join(a.Vault(), filepath.FromSlash(o.Record))); err != nil {
+		t.Errorf("the record is not in the vault: %v", err)
+	}
+	turns := 0
+	for _, k := range kinds {
+		if k == debate.EventTurn {
+			turns++
+		}
+	}
+	if len(kinds) == 0 || kinds[0] != debate.EventOpen || kinds[len(kinds)-1] != debate.EventVerdict || turns != 3 {
+		t.Errorf("progress %v", kinds)
+	}
+
+	st, err := a.DebateStatus(s.ID)
+	if err != nil || st.State != transcripts.StateClosed || st.Verdict != debate.ConsensusReached || st.Record != o.Record {
+		t.Errorf("status %+v %v", st, err)
+	}
+	list, err := a.ListDebates(ctx)
+	if err != nil || len(list) != 1 || list[0].DebateID != s.ID || list[0].Integrity != "verified" {
+		t.Errorf("list %+v %v", list, err)
+	}
+	w, err := a.WatchDebate(ctx, s.ID, nil)
+	if err != nil || w.Verdict != o.Verdict || w.Record != o.Record {
+		t.Errorf("watch %+v %v", w, err)
+	}
+	r, err := a.ResumeDebate(ctx, s.ID, RunOptions{})
+	if err != nil || r.Verdict != o.Verdict || r.Record != o.Record {
+		t.Errorf("resume of a closed debate %+v %v", r, err)
+	}
+	loaded, err := a.LoadOutcome(ctx, s.ID)
+	if err != nil || loaded.FinalPosition != o.FinalPosition {
+		t.Errorf("LoadOutcome %+v %v", loaded, err)
+	}
+
+	// The readable page rewritten: resume leaves the debate as it is.
+	page := filepath.Join(a.Vault(), "wiki", "debates", s.ID+".md")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, page, strings.Replace(string(b), "Compact", "Rewrite", 1))
+	var te *TamperedError
+	if _, err := a.ResumeDebate(ctx, s.ID, RunOptions{}); !errors.As(err, &te) || te.ID != s.ID || te.Trouble == "" {
+		t.Errorf("resume of a tampered debate: %v", err)
+	}
+	if _, err := a.ResumeDebate(ctx, "20260101-plan-nothing-here-abcdef", RunOptions{}); !errors.Is(err, transcripts.ErrNotFound) {
+		t.Errorf("resume of no debate: %v", err)
+	}
+}

@@ -1,0 +1,177 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"syscall"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/jetstream"
+	"github.com/parleyhq/parley/registry"
+)
+
+// Problem says what kind of refusal an *Error is, so that a front end can
+// choose its exit code or its protocol's error without reading the text.
+type Problem string
+
+// The problems app reports.
+const (
+	// ProblemMissing: a required input is empty.
+	ProblemMissing Problem = "missing"
+	// ProblemInvalid: an input is not of the form parley accepts (a
+	// message type, an id too long, a blank text).
+	ProblemInvalid Problem = "invalid"
+	// ProblemName: an agent name is not valid (invalid_name).
+	ProblemName Problem = "invalid_name"
+	// ProblemNotText: a text that is not UTF-8.
+	ProblemNotText Problem = "not_text"
+	// ProblemTooLarge: a message over inbox.MaxMessageBytes.
+	ProblemTooLarge Problem = "too_large"
+	// ProblemNotFound: no such agent, debate or record.
+	ProblemNotFound Problem = "not_found"
+	// ProblemAmbiguous: a prefix that several names start with.
+	ProblemAmbiguous Problem = "ambiguous"
+	// ProblemNotActive: the recipient is not running and the caller asked
+	// for a live one.
+	ProblemNotActive Problem = "not_active"
+	// ProblemTaken: another live agent holds the name.
+	ProblemTaken Problem = "name_taken"
+	// ProblemMessenger: the messenger refused or failed; the message says
+	// what to do.
+	ProblemMessenger Problem = "messenger"
+	// ProblemInterrupted: the caller's context ended while app waited.
+	ProblemInterrupted Problem = "interrupted"
+)
+
+// Sentinel causes, for errors.Is.
+var (
+	// ErrNoRoot is the cause of a not_found when there is no root at all
+	// (nothing was created looking for it).
+	ErrNoRoot = errors.New("there is no parley root")
+	// ErrNotActive is the cause of a not_active refusal.
+	ErrNotActive = errors.New("not_active")
+)
+
+// Error is a refusal or failure with a Problem, the input Field it
+// concerns (as app names inputs: "from", "to", "type", "reply_to",
+// "text", "as", "require_live"), and a message that names every input in
+// braces so that each front end names it its own way (a CLI flag, an MCP
+// argument): see Format.
+type Error struct {
+	Problem Problem
+	// Field is the first input the error concerns; "" when none.
+	Field string
+	// Agent is the agent it concerns, if any.
+	Agent string
+	// Err is the cause.
+	Err error
+
+	tmpl string // a fmt format in which "{field}" names an input
+	args []any
+}
+
+func newError(p Problem, field string, cause error, tmpl string, args ...any) *Error {
+	return &Error{Problem: p, Field: field, Err: cause, tmpl: tmpl, args: args}
+}
+
+// Error is the message with app's names of the inputs.
+func (e *Error) Error() string { return e.Format(nil) }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Format is the message with each input named by name (nil: app's
+// names). Only the template's own braces name inputs: the values quoted
+// in the message (a name, a type) are never read as one.
+func (e *Error) Format(name func(field string) string) string {
+	var b strings.Builder
+	rest := e.tmpl
+	for {
+		before, after, ok := strings.Cut(rest, "{")
+		b.WriteString(before)
+		if !ok {
+			break
+		}
+		field, tail, _ := strings.Cut(after, "}")
+		if name != nil {
+			field = name(field)
+		}
+		b.WriteString(strings.ReplaceAll(field, "%", "%%"))
+		rest = tail
+	}
+	if len(e.args) == 0 {
+		return strings.ReplaceAll(b.String(), "%%", "%")
+	}
+	return fmt.Sprintf(b.String(), e.args...)
+}
+
+// IsProblem reports whether err is an *Error of problem p.
+func IsProblem(err error, p Problem) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Problem == p
+}
+
+// Explain turns what the messenger returns into an error whose message
+// says what to do (an *Error of ProblemMessenger, ProblemTooLarge or
+// ProblemInterrupted wrapping err); it returns other errors, and *Errors,
+// as they are.
+func Explain(err error) error {
+	var ae *Error
+	hint := ""
+	p := ProblemMessenger
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ae):
+		return err
+	case errors.Is(err, inbox.ErrBusy):
+		hint = "%v; stop the other receiver (a 'parley watch' or a running agent) and try again"
+	case errors.Is(err, inbox.ErrUnsafePath), errors.Is(err, registry.ErrUnsafePath):
+		hint = "%v; parley never follows it: remove it and run 'parley init'"
+	case errors.Is(err, inbox.ErrTooLarge):
+		p, hint = ProblemTooLarge, "%v; send a shorter text or put the content in a file and send its path"
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		hint = "%v; nothing was delivered: free disk space and try again"
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EROFS):
+		hint = "%v; nothing was delivered: check the permissions of the messenger root"
+	case errors.Is(err, jetstream.ErrAuth):
+		hint = "%v (the credentials file is set by \"nats\".\"credentials\" in config.json, relative to --root)"
+	case errors.Is(err, jetstream.ErrUnavailable):
+		hint = "%v; check \"nats\".\"url\" in config.json and that nats-server runs with JetStream (-js)"
+	case errors.Is(err, jetstream.ErrIncompatible):
+		hint = "%v; see docs/messenger.md, \"The JetStream transport\""
+	case errors.Is(err, jetstream.ErrLockLost):
+		hint = "%v; another receiver took the inbox while the NATS server was out of reach: stop one of them"
+	case errors.Is(err, context.Canceled):
+		return newError(ProblemInterrupted, "", err, "interrupted")
+	default:
+		return err
+	}
+	return newError(p, "", err, hint, err)
+}
+
+// UnknownAgent is the error of an agent with neither an inbox nor a
+// registration. Front ends add how to list or create agents.
+func UnknownAgent(name string) *Error {
+	e := newError(ProblemNotFound, "", inbox.ErrNotFound, "not_found: no agent %q (no inbox, no registration)", name)
+	e.Agent = name
+	return e
+}
+
+// noRoot is the not_found of a call that looked for a root and found none.
+func (a *App) noRoot(agent string) *Error {
+	e := newError(ProblemNotFound, "", fmt.Errorf("%w: %w", ErrNoRoot, fs.ErrNotExist), "there is no parley root at %s", a.root)
+	e.Agent = agent
+	return e
+}
+
+// validName refuses a name that is not valid, naming the input.
+func validName(field, name string) error {
+	if err := inbox.ValidateName(name); err != nil {
+		return newError(ProblemName, field, err, "{"+field+"}: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,266 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// probeTimeout bounds the check that an openai endpoint answers before an
+// escalation debate is started with it.
+const probeTimeout = 5 * time.Second
+
+// Fields of EscalateOptions, as InputError names them.
+const (
+	FieldTelemetry = "telemetry"
+	// FieldEscalationWorkspace is the workspace of EscalateOptions or of
+	// config.json's escalation section.
+	FieldEscalationWorkspace = "escalation workspace"
+)
+
+// ErrEscalateBusy: another escalation holds the root's ledger.
+var ErrEscalateBusy = escalation.ErrBusy
+
+// EscalateOptions are one escalation run: the telemetry to read and what
+// the caller is told as it goes. The callbacks are called on the run's
+// goroutine; nil ones are not called.
+type EscalateOptions struct {
+	// Telemetry is the verifier's telemetry file (JSON Lines).
+	Telemetry string
+	// Workspace is where evidence paths are read and checked: relative to
+	// the working directory; "" means config.json's escalation.workspace
+	// (relative to the root), else the working directory.
+	Workspace string
+	// Follow keeps reading lines appended to Telemetry until ctx ends
+	// (then the run returns what it did, and no error unless one stopped
+	// it first).
+	Follow bool
+	// RetryUnavailable decides again the records held because their agents
+	// could not be reached.
+	RetryUnavailable bool
+
+	// Decided is given each decision and its ledger line; an error stops
+	// the run.
+	Decided func(d *escalation.Decision, line []byte) error
+	// Malformed is told of each line skipped, with its number.
+	Malformed func(line int, err error)
+	// Incomplete is told, when following, of a partial last line given up
+	// because the file was rotated or truncated before its newline came.
+	Incomplete func(path string, line int)
+	// Ready is called once the run has checked its settings and begins to
+	// read.
+	Ready func()
+	// Warn is told what the run noticed and went on from (ledger lines
+	// that do not decode).
+	Warn func(error)
+}
+
+// Escalate applies the cascade to the records of o.Telemetry (see package
+// escalation): each decision is appended to <root>/escalations.jsonl and
+// given to o.Decided, and a record already there is not decided again.
+// Debates run in this process, silently, with config.json's escalation
+// agents. Settings that cannot work are *InputError (the telemetry file,
+// the workspace), escalation.ErrNoAgents, or ErrEscalateBusy.
+func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats, error) {
+	var st escalation.Stats
+	cfg, err := a.Config()
+	if err != nil {
+		return st, err
+	}
+	if !o.Follow {
+		if fi, err := os.Stat(o.Telemetry); err != nil {
+			return st, &InputError{Field: FieldTelemetry, Err: err, File: true}
+		} else if !fi.Mode().IsRegular() {
+			return st, &InputError{Field: FieldTelemetry, Err: fmt.Errorf("%s is not a regular file", o.Telemetry), File: true}
+		}
+	}
+	ws, err := a.escalationWorkspace(cfg, o.Workspace)
+	if err != nil {
+		return st, err
+	}
+	mode := cfg.Escalation.GateMode
+	if mode == "" {
+		mode = config.DefaultGateMode
+	}
+	g, err := a.LoadGate(mode, "")
+	if err != nil {
+		return st, err
+	}
+	if err := os.MkdirAll(a.root, 0o700); err != nil {
+		return st, fmt.Errorf("create root: %w", err)
+	}
+	root, err := os.OpenRoot(a.root)
+	if err != nil {
+		return st, err
+	}
+	defer root.Close()
+	ledger, err := escalation.OpenLedger(root)
+	if err != nil {
+		return st, err
+	}
+	defer ledger.Close()
+	if n := ledger.Bad(); n > 0 && o.Warn != nil {
+		o.Warn(fmt.Errorf("%d line(s) of %s do not decode and were ignored", n, filepath.Join(a.root, escalation.LedgerName)))
+	}
+	gateLog, err := a.gateLogOnce()
+	if err != nil {
+		return st, err
+	}
+	e := &escalation.Escalator{
+		Ledger: ledger, Gate: g, Debater: escalationDebater{a: a}, GateLog: gateLog,
+		Defender: a.rootRelativeSpec(cfg.Escalation.Defender), Attacker: a.rootRelativeSpec(cfg.Escalation.Attacker),
+		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.log, RetryUnavailable: o.RetryUnavailable,
+	}
+	sink := escalation.Sink{Malformed: o.Malformed, Decided: o.Decided}
+	if o.Ready != nil {
+		o.Ready()
+	}
+	if o.Follow {
+		reconcile := escalation.DefaultReconcile
+		if ms := cfg.Messenger.ReconcileMs; ms > 0 {
+			reconcile = time.Duration(ms) * time.Millisecond
+		}
+		fo := escalation.FollowOptions{Reconcile: reconcile, Logger: a.log}
+		if o.Incomplete != nil {
+			fo.Incomplete = func(src escalation.Source, line int) { o.Incomplete(src.Path, line) }
+		}
+		err = escalation.Follow(ctx, o.Telemetry, fo, func(_ escalation.Source, l escalation.Line) error {
+			return e.HandleLine(ctx, l, sink, &st)
+		})
+		return st, err
+	}
+	f, err := os.Open(o.Telemetry)
+	if err != nil {
+		return st, err
+	}
+	defer f.Close()
+	return e.Run(ctx, f, sink)
+}
+
+// escalationWorkspace is where evidence is read: flag (relative to the
+// working directory), else escalation.workspace (relative to the root),
+// else the working directory.
+func (a *App) escalationWorkspace(cfg *config.Config, flag string) (string, error) {
+	ws := "."
+	switch {
+	case flag != "":
+		ws = flag
+	case cfg.Escalation.Workspace != "":
+		ws = config.Resolve(a.root, cfg.Escalation.Workspace)
+	}
+	abs, err := filepath.Abs(ws)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return "", &InputError{Field: FieldEscalationWorkspace, Err: fmt.Errorf("%s is not a directory", ws), File: true}
+	}
+	return abs, nil
+}
+
+// rootRelativeSpec makes a relative script:FILE of config.json absolute
+// against the root, where config.json is.
+func (a *App) rootRelativeSpec(spec string) string {
+	sp, err := agent.ParseSpec(spec)
+	if err != nil || sp.Kind != agent.KindScript || filepath.IsAbs(sp.Arg) {
+		return spec
+	}
+	abs, err := filepath.Abs(config.Resolve(a.root, sp.Arg))
+	if err != nil {
+		return spec
+	}
+	sp.Arg = abs
+	return sp.String()
+}
+
+// escalationDebater runs escalation debates as RunDebate does (agent
+// processes, the messenger, the transcript, the filer), with no progress.
+type escalationDebater struct{ a *App }
+
+var _ escalation.Debater = escalationDebater{}
+
+func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
+	store, err := d.a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	existing, err := store.Session(s.ID)
+	if err != nil && !errors.Is(err, transcripts.ErrNotFound) {
+		store.Close()
+		return nil, err
+	}
+	resume := err == nil
+	if resume {
+		if existing.Topic != s.Topic || debate.PositionHash(existing.OpeningPosition()) != debate.PositionHash(s.OpeningPosition()) {
+			store.Close()
+			return nil, fmt.Errorf("%w: %s is about %q", escalation.ErrConflict, s.ID, existing.Topic)
+		}
+		if _, verr := store.Verdict(s.ID); verr == nil {
+			// Closed and filed before a crash: its outcome, no debate.
+			o, err := store.LoadOutcome(ctx, s.ID)
+			store.Close()
+			return o, err
+		}
+		s = existing
+	}
+	store.Close()
+	if err := d.available(ctx, s); err != nil {
+		return nil, fmt.Errorf("%w: %v", escalation.ErrUnavailable, err)
+	}
+	return d.a.runDebate(ctx, s, resume, RunOptions{})
+}
+
+// available checks, before a debate, that its agents can be had: a
+// running agent (@NAME) is alive, an adapter spec makes a responder (its
+// script loads, its templates parse), and an openai endpoint answers.
+func (d escalationDebater) available(ctx context.Context, s *debate.DebateSession) error {
+	ads, err := d.a.Adapters(nil)
+	if err != nil {
+		return err
+	}
+	var m Backend
+	defer func() {
+		if m != nil {
+			m.Close()
+		}
+	}()
+	for _, p := range s.Participants {
+		sp, err := agent.ParseSpec(p.Agent)
+		if err != nil {
+			return err
+		}
+		if sp.Kind == agent.KindRegistered {
+			if m == nil {
+				if m, err = d.a.Messenger(ctx); err != nil {
+					return err
+				}
+			}
+			if alive, err := m.Registry().Alive(ctx, p.Name); err != nil || !alive {
+				return fmt.Errorf("the %s %s is not running (see parley agents list)", p.Role, p.Name)
+			}
+			continue
+		}
+		resp, err := ads.New(sp)
+		if err != nil {
+			return fmt.Errorf("the %s (%s): %v", p.Role, sp, err)
+		}
+		if pr, ok := resp.(agent.Prober); ok {
+			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+			err := pr.Probe(pctx)
+			cancel()
+			if err != nil {
+				return fmt.Errorf("the %s (%s): %v", p.Role, sp, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/gating"
+)
+
+// Escalate through the typed API, with running agents (@NAME): every
+// decision reaches the caller as a value, a malformed line as its number,
+// nothing is printed; a second run decides nothing again and does not log
+// the gate's decision twice; settings that cannot work name themselves.
+func TestEscalateThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	ws := filepath.Join(dir, "ws")
+	os.MkdirAll(root, 0o700)
+	os.MkdirAll(ws, 0o700)
+	write(t, filepath.Join(ws, "cache.go"), "package cache\n\nfunc Evict() { lru.RemoveOldest() }\n")
+	write(t, filepath.Join(root, "config.json"), `{"escalation":{"gateMode":"rules","defender":"@Keeper","attacker":"@Doubter","workspace":"../ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":30000}}}}`)
+	a := New(Options{Root: root})
+	claim := "Task 40 is complete as claimed: The cache evicts the least recently used entry"
+	runAgent(t, a, "Keeper", debate.RoleDefender, `{"turns":[{"round":1,"position":"`+claim+`","evidence_refs":["cache.go:3"],"tokens":60}]}`)
+	runAgent(t, a, "Doubter", debate.RoleAttacker, `{"turns":[{"round":1,"position":"Eviction order is random","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":10}]}`)
+	line := func(task, verdict, priority string, conf float64) string {
+		return fmt.Sprintf(`{"timestamp":"2026-06-02T09:%02d:00Z","task_id":%q,"verdict":%q,"priority":%q,"confidence":%v,"reasons":["eviction looked random in one trace"],"claims":["The cache evicts the least recently used entry"],"evidence_paths":["cache.go"]}`,
+			len(task), task, verdict, priority, conf)
+	}
+	telemetry := write(t, filepath.Join(dir, "verifier.jsonl"), strings.Join([]string{
+		line("40", "DRIFT", "M", 0.3), line("41", "CONFIRMED", "M", 0.9), "{\"task_id\": 42, oops", line("43", "DRIFT", "L", 0.2),
+	}, "\n")+"\n")
+
+	run := func() (map[string]escalation.Decision, []int, escalation.Stats, error) {
+		got := map[string]escalation.Decision{}
+		var bad []int
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		st, err := a.Escalate(ctx, EscalateOptions{Telemetry: telemetry,
+			Decided:   func(d *escalation.Decision, _ []byte) error { got[d.TaskID] = *d; return nil },
+			Malformed: func(n int, _ error) { bad = append(bad, n) }})
+		return got, bad, st, err
+	}
+	got, bad, st, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		action escalation.Action
+		reason escalation.Reason
+	}{"40": {escalation.ActionProceed, escalation.ReasonConsensus}, "41": {escalation.ActionSkipped, escalation.ReasonNotDrift}, "43": {escalation.ActionHold, escalation.ReasonLowPriority}}
+	for task, w := range want {
+		if d := got[task]; d.Action != w.action || d.Reason != w.reason {
+			t.Errorf("task %s: %s/%s, want %s/%s (%+v)", task, d.Action, d.Reason, w.action, w.reason, d)
+		}
+	}
+	if len(got) != 3 || len(bad) != 1 || bad[0] != 3 || st.Decided != 3 || st.Malformed != 1 {
+		t.Errorf("decided %v, malformed lines %v, stats %+v", got, bad, st)
+	}
+
+	got, _, st, err = run()
+	if err != nil || len(got) != 0 || st.Already != 3 || st.Decided != 0 {
+		t.Errorf("second run: decided %v, stats %+v, %v", got, st, err)
+	}
+	f, err := os.Open(filepath.Join(root, gating.LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := gating.ReadLog(f)
+	f.Close()
+	if err != nil || len(entries) != 1 || !strings.HasPrefix(entries[0].Source, "task:") || entries[0].DebateID == "" {
+		t.Errorf("gate.jsonl: %+v %v; want the one decision on task 40", entries, err)
+	}
+
+	var ie *InputError
+	if _, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: filepath.Join(dir, "gone.jsonl")}); !errors.As(err, &ie) || ie.Field != FieldTelemetry || !ie.File {
+		t.Errorf("missing telemetry: %v", err)
+	}
+	if _, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: telemetry, Workspace: telemetry}); !errors.As(err, &ie) || ie.Field != FieldEscalationWorkspace {
+		t.Errorf("a file as the workspace: %v", err)
+	}
+}

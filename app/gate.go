@@ -1,0 +1,495 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/regfile"
+)
+
+// GateFor is the gate that decides in mode: model (also "") decides with
+// model, rules with the starter rule. An unknown mode is an *InputError.
+func GateFor(mode string, model *gating.Gate) (*gating.Gate, error) {
+	if mode == "" {
+		mode = string(gating.ModeModel)
+	}
+	m, err := gating.ParseMode(mode)
+	if err != nil {
+		return nil, &InputError{Field: "mode", Err: err}
+	}
+	if m == gating.ModeRules {
+		return gating.Rules(), nil
+	}
+	return model, nil
+}
+
+// LoadGate is the gate for mode with the model of modelFile, or when that
+// is "" the root's learnt model (RootGate). A model file with the rules
+// mode is an *InputError.
+func (a *App) LoadGate(mode, modelFile string) (*gating.Gate, error) {
+	rules, err := GateFor(mode, nil)
+	if err != nil {
+		return nil, err
+	}
+	if rules != nil {
+		if modelFile != "" {
+			return nil, &InputError{Field: "model", Err: errors.New("applies to the model mode only")}
+		}
+		return rules, nil
+	}
+	if modelFile == "" {
+		return a.RootGate()
+	}
+	data, err := os.ReadFile(modelFile)
+	if err != nil {
+		return nil, err
+	}
+	g, err := gating.LoadModelFile(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", modelFile, err)
+	}
+	return g, nil
+}
+
+// RootGate is the gate of <root>/gate/model.json (installed by Learn) when
+// there is one, else the embedded model's.
+func (a *App) RootGate() (*gating.Gate, error) {
+	path := filepath.Join(a.root, gating.ModelName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return gating.Default(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	g, err := gating.LoadModelFile(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (remove it with: parley gate learn --reset)", path, err)
+	}
+	return g, nil
+}
+
+// GateInput is one self-critique to decide on.
+type GateInput struct {
+	Critique gating.SelfCritique
+	// Layer, when set, overrides the self-critique's (spec, plan, verify).
+	Layer string
+	// Source names where the self-critique came from in the decision log:
+	// a file, "-" for standard input, "mcp".
+	Source string
+	// DebateID is the debate the decision is for, when one runs after it.
+	DebateID string
+	// Question is the question the log names when the self-critique
+	// states none (a debate's topic).
+	Question string
+}
+
+// GateDecision is a decision with the id it has in gate.jsonl: what
+// "parley gate --json" prints.
+type GateDecision struct {
+	ID string `json:"id"`
+	gating.Decision
+}
+
+// Decide decides debate or skip for in with g and hands the decision to
+// log (nil: not logged). A layer that means nothing is an *InputError; a
+// self-critique the gate cannot decide on (no critique, a confidence out
+// of range), a *CritiqueError.
+func Decide(g *gating.Gate, in GateInput, log func(gating.LogEntry) error) (*GateDecision, error) {
+	e, err := decide(g, in, log)
+	if err != nil {
+		return nil, err
+	}
+	return &GateDecision{ID: e.ID, Decision: e.Decision}, nil
+}
+
+// decide is Decide, with the whole log entry.
+func decide(g *gating.Gate, in GateInput, log func(gating.LogEntry) error) (gating.LogEntry, error) {
+	sc := in.Critique
+	if in.Layer != "" {
+		l, err := debate.ParseLayer(in.Layer)
+		if err != nil {
+			return gating.LogEntry{}, &InputError{Field: "layer", Err: err}
+		}
+		sc.Layer = l
+	}
+	d, err := g.Decide(sc)
+	if err != nil {
+		return gating.LogEntry{}, &CritiqueError{Source: in.Source, Err: err}
+	}
+	e := gating.NewLogEntry(d, sc, in.Source, time.Now())
+	e.DebateID = in.DebateID
+	if e.Question == "" {
+		e.Question = in.Question
+	}
+	if log != nil {
+		if err := log(e); err != nil {
+			return gating.LogEntry{}, err
+		}
+	}
+	return e, nil
+}
+
+// CritiqueError is a self-critique the gate cannot decide on.
+type CritiqueError struct {
+	Source string // where it came from (GateInput.Source)
+	Err    error  // gating.ErrUnlabellable, gating.ErrConfidence, …
+}
+
+func (e *CritiqueError) Error() string { return e.Source + ": " + e.Err.Error() }
+func (e *CritiqueError) Unwrap() error { return e.Err }
+
+// Decide decides for in with g and appends the decision to the root's
+// gate.jsonl, creating the root (0700) when it is missing.
+func (a *App) Decide(g *gating.Gate, in GateInput) (*GateDecision, error) {
+	return Decide(g, in, a.LogDecision)
+}
+
+// LogDecision appends a decision to <root>/gate.jsonl, creating the root
+// (0700) when it is missing.
+func (a *App) LogDecision(e gating.LogEntry) error {
+	return AppendGateLog(a.root, true, e)
+}
+
+// AppendGateLog appends a decision to dir/gate.jsonl; with create, dir is
+// made (0700) when it is missing.
+func AppendGateLog(dir string, create bool, e gating.LogEntry) error {
+	root, err := openRoot(dir, create)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := gating.AppendLog(root, e); err != nil {
+		return fmt.Errorf("%s: %w (the decision was not recorded)", dir, err)
+	}
+	return nil
+}
+
+// openRoot opens dir as an os.Root; with create, it is made (0700) first.
+func openRoot(dir string, create bool) (*os.Root, error) {
+	if create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create root: %w", err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil && !create {
+		return nil, fmt.Errorf("%s: %w (the decision was not recorded)", dir, err)
+	}
+	return root, err
+}
+
+// GateLog reads <root>/gate.jsonl: the decisions, and how many lines could
+// not be read. A missing root or file is no decision at all.
+func (a *App) GateLog() ([]gating.LogEntry, int, error) {
+	return readRootJSONL(a.root, gating.LogName, gating.ReadLog)
+}
+
+// GateLabels reads <root>/gate/labels.jsonl: the labels, and how many
+// lines could not be read.
+func (a *App) GateLabels() ([]gating.Label, int, error) {
+	return readRootJSONL(a.root, gating.LabelsName, gating.ReadLabels)
+}
+
+// readRootJSONL opens name under the root as a regular file (a named pipe
+// must not block in open(2)) and reads it with read.
+func readRootJSONL[T any](dir, name string, read func(io.Reader) ([]T, int, error)) ([]T, int, error) {
+	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	defer root.Close()
+	f, _, err := regfile.Open(root.OpenFile, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, 0, nil
+	case errors.Is(err, regfile.ErrNotRegular):
+		return nil, 0, fmt.Errorf("%w: remove it", err)
+	case err != nil:
+		return nil, 0, err
+	}
+	defer f.Close()
+	return read(f)
+}
+
+// OutcomeLabels derives the outcome labels of the logged debate decisions
+// from the verdicts of their debates (see gating.OutcomeLabel). Debates
+// that cannot be read give none.
+func (a *App) OutcomeLabels(entries []gating.LogEntry) []gating.Label {
+	has := false
+	for _, e := range entries {
+		if e.DebateID != "" && e.Outcome == gating.Debate {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return nil
+	}
+	st, err := a.OpenDebates()
+	if err != nil {
+		return nil
+	}
+	defer st.Close()
+	return gating.OutcomeLabels(entries, func(id string) (*debate.Outcome, string, error) {
+		v, err := st.Verdict(id)
+		if err != nil {
+			return nil, "", err
+		}
+		s, err := st.Session(id)
+		if err != nil {
+			return nil, "", err
+		}
+		return &v.Outcome, s.OpeningPosition(), nil
+	})
+}
+
+// GateStats summarises gate.jsonl: decisions, skip rate, tokens saved
+// against always debating at each layer's budget, and the precision of
+// debate decisions whose debates labelled them. Warnings name what was
+// skipped.
+func (a *App) GateStats() (gating.Stats, []string, error) {
+	cfg, err := a.Config()
+	if err != nil {
+		return gating.Stats{}, nil, err
+	}
+	entries, bad, err := a.GateLog()
+	if err != nil {
+		return gating.Stats{}, nil, err
+	}
+	s := gating.Summarize(entries, bad, func(l debate.Layer) int { return cfg.Budget(l).MaxTokens })
+	s.AddOutcomes(entries, a.OutcomeLabels(entries))
+	var warnings []string
+	if bad > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d line(s) of %s could not be read and were skipped", bad, gating.LogName))
+	}
+	return s, warnings, nil
+}
+
+// labelTime is the time a label is stamped with.
+func labelTime() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+// ErrUnlabellable means a logged decision kept no self-critique to label:
+// logged by an older parley, or larger than gating.MaxLoggedInput.
+var ErrUnlabellable = errors.New("the decision was logged without its self-critique")
+
+// LabelDecision labels the decision of gate.jsonl whose id (or unique
+// prefix) is id: its question deserved a debate (debate) or not. It
+// returns the decision. An id that names no decision is an *InputError;
+// one logged without its self-critique, ErrUnlabellable.
+func (a *App) LabelDecision(id string, debate bool) (*gating.LogEntry, gating.Outcome, error) {
+	entries, _, err := a.GateLog()
+	if err != nil {
+		return nil, "", err
+	}
+	e, err := gating.FindDecision(entries, id)
+	if err != nil {
+		return nil, "", &InputError{Err: err}
+	}
+	if e.Input == nil {
+		return &e, "", ErrUnlabellable
+	}
+	label := gating.Skip
+	if debate {
+		label = gating.Debate
+	}
+	l := gating.Label{Time: labelTime(), Source: gating.SourceUser, Label: label, DecisionID: e.ID, DebateID: e.DebateID,
+		Why: "the gate decided " + string(e.Outcome), Input: *e.Input}
+	return &e, label, a.appendLabels([]gating.Label{l})
+}
+
+// Labelled counts the labels AddLabels added.
+type Labelled struct {
+	Labelled int `json:"labelled"`
+	Debate   int `json:"debate"`
+	Skip     int `json:"skip"`
+}
+
+// AddLabels appends the labelled self-critiques r holds (JSON Lines, see
+// gating.ReadLabelInput) to <root>/gate/labels.jsonl: all of them, or none
+// when a line is bad. source names r in errors.
+func (a *App) AddLabels(r io.Reader, source string) (*Labelled, error) {
+	ex, err := gating.ReadLabelInput(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (nothing was added)", source, err)
+	}
+	if len(ex) == 0 {
+		return nil, &InputError{Err: fmt.Errorf("%s holds no labelled self-critique", source)}
+	}
+	now := labelTime()
+	labels := make([]gating.Label, len(ex))
+	n := &Labelled{Labelled: len(ex)}
+	for i, e := range ex {
+		labels[i] = gating.Label{Time: now, Source: gating.SourceUser, Label: e.Label, Why: e.ID, Input: e.SelfCritique}
+		if e.Label == gating.Debate {
+			n.Debate++
+		} else {
+			n.Skip++
+		}
+	}
+	if err := a.appendLabels(labels); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// appendLabels appends labels to <root>/gate/labels.jsonl, creating the
+// root (0700) when it is missing.
+func (a *App) appendLabels(labels []gating.Label) error {
+	root, err := openRoot(a.root, true)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return gating.AppendLabels(root, labels)
+}
+
+// ErrNoLabels means Learn found nothing to learn from: no user label and
+// no outcome label.
+var ErrNoLabels = errors.New("no labels yet")
+
+// Learned is what Learn did.
+type Learned struct {
+	*gating.LearnResult
+	// CurrentName and NewName name the models compared (the new one by
+	// the hash of its file).
+	CurrentName, NewName string
+	// Path is where the learnt model is installed.
+	Path string
+	// Installed says whether the new model was installed.
+	Installed bool
+	// Warnings name what was skipped.
+	Warnings []string
+}
+
+// Learn trains on the shipped corpus plus the user's labels and the
+// outcome labels of debates the gate sent to debate, compares the new
+// model with the current one on the labels the current one was not
+// trained on, and installs it as <root>/gate/model.json when it is not
+// worse, or when force. With no label at all it is ErrNoLabels, and
+// the result carries only its warnings.
+func (a *App) Learn(folds int, force bool) (*Learned, error) {
+	user, bad, err := a.GateLabels()
+	if err != nil {
+		return nil, err
+	}
+	out := &Learned{Path: filepath.Join(a.root, gating.ModelName)}
+	if bad > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d line(s) of %s could not be read and were skipped", bad, gating.LabelsName))
+	}
+	entries, _, err := a.GateLog()
+	if err != nil {
+		return nil, err
+	}
+	labels := append(user, a.OutcomeLabels(entries)...)
+	if len(labels) == 0 {
+		return out, ErrNoLabels
+	}
+	corpus, err := gating.Corpus()
+	if err != nil {
+		return nil, err
+	}
+	current, err := a.RootGate()
+	if err != nil {
+		return nil, err
+	}
+	res, err := gating.Learn(corpus, labels, current, gating.LearnOptions{Folds: folds})
+	if err != nil {
+		return nil, err
+	}
+	b, err := res.Model.Encode()
+	if err != nil {
+		return nil, err
+	}
+	out.LearnResult, out.CurrentName, out.NewName = res, current.Name(), gating.ModelFileName(b)
+	out.Installed = res.NotWorse || force
+	if out.Installed {
+		if err := os.MkdirAll(filepath.Dir(out.Path), 0o700); err != nil {
+			return nil, err
+		}
+		if err := renameio.WriteFile(out.Path, b, 0o600); err != nil {
+			return nil, fmt.Errorf("write model: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// ResetGate removes the learnt model: the embedded model decides again.
+// It reports whether there was one, and its path.
+func (a *App) ResetGate() (removed bool, path string, err error) {
+	path = filepath.Join(a.root, gating.ModelName)
+	err = os.Remove(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, path, nil
+	}
+	return err == nil, path, err
+}
+
+// TrainGate fits a model on the labelled corpus in the file data (JSON
+// Lines; "" is the corpus shipped in the binary, which reproduces the
+// embedded model byte for byte) and writes it to out.
+func TrainGate(data, out string, opts gating.TrainOptions) (*gating.Model, error) {
+	var (
+		examples []gating.Example
+		err      error
+	)
+	if data == "" {
+		examples, err = gating.Corpus()
+	} else {
+		examples, err = ReadCorpus(data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := gating.Train(examples, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", data, err)
+	}
+	b, err := m.Encode()
+	if err != nil {
+		return nil, err
+	}
+	if err := renameio.WriteFile(out, b, 0o644); err != nil {
+		return nil, fmt.Errorf("write model: %w", err)
+	}
+	return m, nil
+}
+
+// EvalGate measures g on the labelled corpus in the file data.
+func EvalGate(g *gating.Gate, data string) (gating.Metrics, error) {
+	examples, err := ReadCorpus(data)
+	if err != nil {
+		return gating.Metrics{}, err
+	}
+	m, err := gating.Evaluate(g, examples)
+	if err != nil {
+		return m, fmt.Errorf("%s: %w", data, err)
+	}
+	return m, nil
+}
+
+// ReadCorpus reads a labelled corpus (JSON Lines) from a file.
+func ReadCorpus(path string) ([]gating.Example, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ex, err := gating.ReadCorpus(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return ex, nil
+}

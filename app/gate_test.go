@@ -1,0 +1,183 @@
+package app
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/gating"
+)
+
+func critique(t testing.TB, text string) gating.SelfCritique {
+	t.Helper()
+	sc, err := gating.ParseBytes([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// Decide logs each decision with its id, the layer given over the
+// self-critique's, and the debate it is for; refused input logs nothing.
+func TestDecideLogsWhatItDecided(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	g, err := a.LoadGate("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doubtful := critique(t, "Draft: the retry loop is safe.\nSelf-check: I never ran it against a flaky network and I am unsure the backoff resets.\nConfidence: 40%")
+	d, err := a.Decide(g, GateInput{Critique: doubtful, Layer: "verify", Source: "notes.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.ID) != 8 || d.Layer != debate.LayerVerify {
+		t.Errorf("decision %+v", d)
+	}
+	entries, bad, err := a.GateLog()
+	if err != nil || bad != 0 || len(entries) != 1 {
+		t.Fatalf("log: %d entries, %d bad, %v", len(entries), bad, err)
+	}
+	if e := entries[0]; e.ID != d.ID || e.Source != "notes.md" || e.Outcome != d.Outcome || e.Input == nil {
+		t.Errorf("logged %+v, decided %+v", e, d)
+	}
+
+	// The layer of a debate and its topic fill what the self-critique
+	// leaves out (GateDebate).
+	s := &debate.DebateSession{ID: "20261201-plan-queue-sharding-abcdef", Topic: "Shard the job queue by tenant", Layer: debate.LayerPlan}
+	e, err := a.GateDebate(s, g, critique(t, "I think sharding by tenant is fine but I did not measure the hot tenants."), "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.DebateID != s.ID || e.Question != s.Topic || e.Layer != debate.LayerPlan {
+		t.Errorf("GateDebate entry %+v", e)
+	}
+
+	for name, tc := range map[string]struct {
+		in   GateInput
+		want func(error) bool
+	}{
+		"unknown layer": {GateInput{Critique: doubtful, Layer: "deploy", Source: "-"}, func(err error) bool {
+			var ie *InputError
+			return errors.As(err, &ie) && ie.Field == "layer"
+		}},
+		"no critique": {GateInput{Critique: gating.SelfCritique{FinalAnswer: "Ship it."}, Source: "empty.md"}, func(err error) bool {
+			var ce *CritiqueError
+			return errors.As(err, &ce) && ce.Source == "empty.md" && errors.Is(err, gating.ErrNoCritique)
+		}},
+	} {
+		if _, err := a.Decide(g, tc.in); !tc.want(err) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if entries, _, _ := a.GateLog(); len(entries) != 2 {
+		t.Errorf("refused input was logged: %d entries", len(entries))
+	}
+}
+
+// A server logs only into a root that exists: it never makes one.
+func TestAppendGateLogWithoutCreate(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "gone")
+	err := AppendGateLog(dir, false, gating.LogEntry{ID: "0123abcd"})
+	if err == nil || !strings.Contains(err.Error(), "the decision was not recorded") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the root was made: %v", err)
+	}
+}
+
+func TestGateModes(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	var ie *InputError
+	if _, err := GateFor("vibes", gating.Default()); !errors.As(err, &ie) || ie.Field != "mode" {
+		t.Errorf("unknown mode: %v", err)
+	}
+	if g, err := GateFor("rules", gating.Default()); err != nil || g.Mode() != gating.ModeRules {
+		t.Errorf("rules: %v", err)
+	}
+	if _, err := a.LoadGate("rules", "model.json"); !errors.As(err, &ie) || ie.Field != "model" {
+		t.Errorf("a model file with the rules: %v", err)
+	}
+	// A broken learnt model says how to remove it.
+	if err := os.MkdirAll(filepath.Join(a.Root(), "gate"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a.Root(), gating.ModelName), []byte("{not a model"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.RootGate(); err == nil || !strings.Contains(err.Error(), "gate learn --reset") {
+		t.Errorf("broken model: %v", err)
+	}
+	if removed, _, err := a.ResetGate(); !removed || err != nil {
+		t.Errorf("reset: %v %v", removed, err)
+	}
+	if g, err := a.RootGate(); err != nil || g.Name() != gating.Default().Name() {
+		t.Errorf("after reset: %v", err)
+	}
+	if removed, _, err := a.ResetGate(); removed || err != nil {
+		t.Errorf("second reset: %v %v", removed, err)
+	}
+}
+
+// Labelling a decision: an unknown id is the user's mistake; one logged
+// without its self-critique cannot be learnt from; a good one is added.
+// Learning with no label at all says so, with the warnings it has.
+func TestLabelAndLearnRefusals(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	if err := os.MkdirAll(filepath.Join(a.Root(), "gate"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a.Root(), gating.LabelsName), []byte("{broken\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Learn(3, false)
+	if !errors.Is(err, ErrNoLabels) || res == nil || len(res.Warnings) != 1 {
+		t.Fatalf("learn without labels: %+v %v", res, err)
+	}
+	if err := os.Remove(filepath.Join(a.Root(), gating.LabelsName)); err != nil {
+		t.Fatal(err)
+	}
+
+	g := gating.Default()
+	d, err := a.Decide(g, GateInput{Critique: critique(t, "Self-check: I am not sure the cache key includes the tenant."), Source: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.LogDecision(gating.LogEntry{ID: "feedf00d", Decision: d.Decision, Source: "old"}); err != nil {
+		t.Fatal(err)
+	}
+	var ie *InputError
+	if _, _, err := a.LabelDecision("0000", true); !errors.As(err, &ie) {
+		t.Errorf("unknown decision: %v", err)
+	}
+	if e, _, err := a.LabelDecision("feed", true); !errors.Is(err, ErrUnlabellable) || e == nil || e.ID != "feedf00d" {
+		t.Errorf("decision without input: %v", err)
+	}
+	e, label, err := a.LabelDecision(d.ID[:5], false)
+	if err != nil || e.ID != d.ID || label != gating.Skip {
+		t.Fatalf("label: %v %v %v", e, label, err)
+	}
+	labels, bad, err := a.GateLabels()
+	if err != nil || bad != 0 || len(labels) != 1 || labels[0].DecisionID != d.ID || labels[0].Label != gating.Skip {
+		t.Errorf("labels %+v %d %v", labels, bad, err)
+	}
+
+	// A file of labels is added whole, or not at all.
+	n, err := a.AddLabels(strings.NewReader(`{"layer":"verify","text":"Fixed; TestUpload passes on CI.","label":"skip"}`+"\n"+`{"text":"no label here"}`+"\n"), "mine.jsonl")
+	if err == nil || n != nil || !strings.Contains(err.Error(), "nothing was added") {
+		t.Errorf("a bad line: %v %v", n, err)
+	}
+	if _, err := a.AddLabels(strings.NewReader(""), "empty.jsonl"); !errors.As(err, &ie) {
+		t.Errorf("no line: %v", err)
+	}
+	if labels, _, _ := a.GateLabels(); len(labels) != 1 {
+		t.Errorf("refused files added labels: %d", len(labels))
+	}
+}

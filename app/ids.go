@@ -1,0 +1,148 @@
+package app
+
+// Debate ids and record names as a user types them: whole, or a unique
+// prefix. An unknown or ambiguous one is ProblemNotFound or
+// ProblemAmbiguous, like every other name that names nothing.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/termsafe"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// maxCandidates bounds the candidates an ambiguous prefix lists.
+const maxCandidates = 5
+
+// MatchPrefix returns the one name of names equal to arg, else the names
+// that start with it, sorted.
+func MatchPrefix(arg string, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n == arg {
+			return []string{n}
+		}
+		if strings.HasPrefix(n, arg) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ambiguous is the error of a prefix that several names start with.
+func ambiguous(what, arg string, names []string) *Error {
+	shown := names
+	if len(shown) > maxCandidates {
+		shown = shown[:maxCandidates]
+	}
+	more := ""
+	if len(names) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(names)-len(shown))
+	}
+	return newError(ProblemAmbiguous, "", fs.ErrNotExist, "%q is the start of %d %ss: %s%s; give more of it",
+		termsafe.Clean(arg, ""), len(names), what, strings.Join(shown, ", "), more)
+}
+
+// DebateIDs lists the names under <root>/debates that are debate ids.
+func (a *App) DebateIDs() ([]string, error) {
+	ents, err := os.ReadDir(filepath.Join(a.root, transcripts.Dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(ents))
+	for _, e := range ents {
+		if e.IsDir() && debate.ValidateID(e.Name()) == nil {
+			ids = append(ids, e.Name())
+		}
+	}
+	return ids, nil
+}
+
+// ResolveDebate turns what a user typed into the id of one debate under
+// the root: the id itself, or the one id it is a prefix of. With no root
+// it is ErrNoRoot; with no such debate ProblemNotFound, whose message
+// names {debate_list}, the way to list the debates.
+func (a *App) ResolveDebate(arg string) (string, error) {
+	if !a.HaveRoot() {
+		return "", a.noRoot("")
+	}
+	ids, err := a.DebateIDs()
+	if err != nil {
+		return "", err
+	}
+	m := MatchPrefix(arg, ids)
+	switch len(m) {
+	case 1:
+		return m[0], nil
+	case 0:
+		if err := debate.ValidateID(arg); err != nil && !validPrefix(arg) {
+			return "", newError(ProblemNotFound, "debate_list", fs.ErrNotExist, "no debate %s: %v ({debate_list} lists them)", termsafe.Clean(arg, ""), err)
+		}
+		return "", newError(ProblemNotFound, "debate_list", fs.ErrNotExist, "no debate %s under %s ({debate_list} lists them)", termsafe.Clean(arg, ""), a.root)
+	}
+	return "", ambiguous("debate", arg, m)
+}
+
+// validPrefix reports whether s could start a debate id: the id's own
+// characters only.
+func validPrefix(s string) bool {
+	if s == "" || len(s) > 200 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// ResolveRecord finds the record named by arg in s: by its name, file
+// name, wikilink or debate id, or by a unique prefix of a name or an id.
+// A name that matches nothing is returned as it is, for the store to say
+// it is not there.
+func ResolveRecord(ctx context.Context, s *consensus.Store, arg string) (string, error) {
+	recs, err := s.Records(ctx, consensus.Filter{})
+	if err != nil {
+		return "", err
+	}
+	names := make([]string, 0, len(recs))
+	byID := map[string]string{}
+	for _, r := range recs {
+		names = append(names, r.Name)
+		if r.DebateID != "" {
+			byID[r.DebateID] = r.Name
+		}
+	}
+	trimmed := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(arg), "[["), "]]"), ".md")
+	if m := MatchPrefix(trimmed, names); len(m) == 1 {
+		return m[0], nil
+	} else if len(m) > 1 {
+		return "", ambiguous("record", arg, m)
+	}
+	var ids []string
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	switch m := MatchPrefix(trimmed, ids); len(m) {
+	case 0:
+		return arg, nil
+	case 1:
+		return byID[m[0]], nil
+	default:
+		return "", ambiguous("debate", arg, m)
+	}
+}

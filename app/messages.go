@@ -1,0 +1,413 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+)
+
+// MaxReplyTo bounds the id a message answers.
+const MaxReplyTo = 200
+
+// SendRequest is one message to deliver.
+type SendRequest struct {
+	// From is the sender; it need not be registered.
+	From string
+	// To is the recipient: an agent with an inbox or a registration.
+	To string
+	// Text is the message (UTF-8, not blank, at most
+	// inbox.MaxMessageBytes once encoded).
+	Text string
+	// Type is the message type, ^[a-z][a-z0-9_]{0,63}$; "" is
+	// inbox.TypeText.
+	Type string
+	// ReplyTo is the id of the message this one answers (at most
+	// MaxReplyTo bytes).
+	ReplyTo string
+	// RequireLive refuses (ProblemNotActive) to deliver to an agent that is
+	// not running, instead of delivering with a warning.
+	RequireLive bool
+}
+
+// Warning is something the caller should know about a call that
+// succeeded: a value for the front end to show as it shows things.
+type Warning struct {
+	// Code names the warning: WarnNotActive, WarnMovedAside,
+	// WarnRegistrationLost, WarnUnregister.
+	Code string
+	// Agent is the agent it concerns.
+	Agent string
+	// Text says it in one line.
+	Text string
+}
+
+// The warnings' codes.
+const (
+	// WarnNotActive: the recipient is not running; the message waits in
+	// its inbox.
+	WarnNotActive = "not_active"
+	// WarnMovedAside: registering a name set the previous holder's
+	// unclaimed messages aside.
+	WarnMovedAside = "moved_aside"
+	// WarnRegistrationLost: a watch's registration could not be renewed;
+	// the watch goes on reading.
+	WarnRegistrationLost = "registration_lost"
+	// WarnUnregister: a watch could not remove its registration.
+	WarnUnregister = "unregister_failed"
+)
+
+// Sent is a delivered message and what the sender should know about it.
+type Sent struct {
+	Message  *inbox.Message
+	Warnings []Warning
+}
+
+// Outbox is what sending needs of a messenger's transport; every
+// inbox.Transport is one.
+type Outbox interface {
+	Send(ctx context.Context, m *inbox.Message) error
+	Create(ctx context.Context, agent string) error
+	Exists(ctx context.Context, agent string) (bool, error)
+}
+
+// Lookup is what sending needs of a registry; every Registry is one.
+type Lookup interface {
+	Get(ctx context.Context, name string) (*registry.Entry, error)
+}
+
+// typeOK is the allowlist ^[a-z][a-z0-9_]{0,63}$ of message types, written
+// out so that sending compiles no regular expression.
+func typeOK(t string) bool {
+	if t == "" || len(t) > 64 || t[0] < 'a' || t[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		if c := t[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// message checks r and makes its message, encoded once so that one that
+// cannot be sent (over the limit once encoded) is refused before anything
+// is said about the recipient.
+func (r SendRequest) message() (*inbox.Message, error) {
+	if r.From == "" || r.To == "" {
+		field := "from"
+		if r.From != "" {
+			field = "to"
+		}
+		return nil, newError(ProblemMissing, field, nil, "send needs {from} and {to}")
+	}
+	if err := validName("from", r.From); err != nil {
+		return nil, err
+	}
+	if err := validName("to", r.To); err != nil {
+		return nil, err
+	}
+	typ := r.Type
+	if typ == "" {
+		typ = inbox.TypeText
+	}
+	if !typeOK(typ) {
+		return nil, newError(ProblemInvalid, "type", nil, "{type} %q: use lower-case letters, digits and '_', starting with a letter", clip(typ))
+	}
+	if len(r.ReplyTo) > MaxReplyTo {
+		return nil, newError(ProblemInvalid, "reply_to", nil, "{reply_to}: an id is at most %d characters", MaxReplyTo)
+	}
+	if len(r.Text) > inbox.MaxMessageBytes {
+		return nil, newError(ProblemTooLarge, "text", inbox.ErrTooLarge, "%v: {text} is over %d bytes; send a shorter text or put the content in a file and send its path", inbox.ErrTooLarge, inbox.MaxMessageBytes)
+	}
+	if strings.TrimSpace(r.Text) == "" {
+		return nil, newError(ProblemInvalid, "text", nil, "nothing to send: {text} is empty")
+	}
+	// Encoding would silently replace every invalid byte with U+FFFD: what
+	// arrived would not be what was sent.
+	if !utf8.ValidString(r.Text) {
+		return nil, newError(ProblemNotText, "text", inbox.ErrMalformed, "{text} is not UTF-8 text; nothing sent (send text, or put the content in a file and send its path)")
+	}
+	m := &inbox.Message{ID: inbox.NewID(), From: r.From, To: r.To, Text: r.Text, Timestamp: inbox.Now(), Type: typ, ReplyTo: r.ReplyTo}
+	if _, err := m.Encode(); err != nil {
+		return nil, Explain(err)
+	}
+	return m, nil
+}
+
+// clip shortens a value quoted in a message.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
+// Send delivers r through the messenger config.json selects, durably:
+// once Send returns, the message survives a crash. An agent with neither
+// an inbox nor a registration is ProblemNotFound (and so is every agent
+// when there is no root: nothing is created looking for one); an agent
+// that is known but not running gets the message with a WarnNotActive
+// warning, or, with RequireLive, nothing and ProblemNotActive.
+func (a *App) Send(ctx context.Context, r SendRequest) (*Sent, error) {
+	m, err := r.message()
+	if err != nil {
+		return nil, err
+	}
+	if !a.HaveRoot() {
+		return nil, a.noRoot(r.To)
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	return deliver(ctx, b.Transport(), b.Registry(), m, r.RequireLive)
+}
+
+// Deliver is Send over a messenger the caller holds open (the MCP server
+// holds one for as long as it runs).
+func Deliver(ctx context.Context, tr Outbox, reg Lookup, r SendRequest) (*Sent, error) {
+	m, err := r.message()
+	if err != nil {
+		return nil, err
+	}
+	return deliver(ctx, tr, reg, m, r.RequireLive)
+}
+
+// deliver checks that m's recipient is known, and whether it runs, then
+// sends m: one inbox lookup, one registry read, one durable write.
+func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requireLive bool) (*Sent, error) {
+	to := m.To
+	has, err := tr.Exists(ctx, to)
+	if err != nil {
+		return nil, Explain(err)
+	}
+	e, err := reg.Get(ctx, to)
+	registered := err == nil
+	if err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrMalformed) {
+		return nil, Explain(err)
+	}
+	if !has && !registered {
+		return nil, UnknownAgent(to)
+	}
+	if !has {
+		// Registered by a writer that did not make the inbox.
+		if err := tr.Create(ctx, to); err != nil {
+			return nil, Explain(err)
+		}
+	}
+	sent := &Sent{Message: m}
+	if !registered || !e.Alive {
+		why := "it is not registered yet"
+		if registered {
+			why = "its process is gone or its heartbeat is stale"
+		}
+		if requireLive {
+			err := newError(ProblemNotActive, "require_live", ErrNotActive, "not_active: %s is not running (%s); nothing sent (drop {require_live} to leave the message in its inbox)", to, why)
+			err.Agent = to
+			return nil, err
+		}
+		sent.Warnings = append(sent.Warnings, Warning{Code: WarnNotActive, Agent: to,
+			Text: fmt.Sprintf("%s is not running (%s); the message waits in its inbox", to, why)})
+	}
+	if err := tr.Send(ctx, m); err != nil {
+		return nil, Explain(err)
+	}
+	return sent, nil
+}
+
+// ReceiveOptions say how many messages a receive takes.
+type ReceiveOptions struct {
+	// Wait is how long to wait for the first message; 0 polls.
+	Wait time.Duration
+	// Max bounds how many messages are taken; 0 or less takes every
+	// waiting one.
+	Max int
+}
+
+// Receive claims messages of an open inbox: the first is waited for up to
+// o.Wait, the rest are polled. Each is given to handle, and acknowledged
+// once handle returns nil, so a message that was not handled is delivered
+// again. It returns how many were handled; when ctx ends before any was,
+// ctx's error.
+func Receive(ctx context.Context, r inbox.Receiver, o ReceiveOptions, handle func(*inbox.Message) error) (int, error) {
+	n := 0
+	for o.Max <= 0 || n < o.Max {
+		wctx, cancel := context.WithCancel(ctx)
+		if n > 0 || o.Wait <= 0 {
+			cancel() // a done context polls
+		} else {
+			wctx, cancel = context.WithTimeout(ctx, o.Wait)
+		}
+		d, err := r.Receive(wctx)
+		cancel()
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			if ctx.Err() != nil && n == 0 {
+				return 0, Explain(ctx.Err())
+			}
+			break
+		}
+		if err != nil {
+			return n, Explain(err)
+		}
+		if err := handle(d.Message); err != nil {
+			return n, err
+		}
+		if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
+			return n, Explain(err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Recv opens the inbox of as and receives from it (see Receive).
+func (a *App) Recv(ctx context.Context, as string, o ReceiveOptions, handle func(*inbox.Message) error) (int, error) {
+	n := 0
+	err := a.listen(ctx, as, nil, func(r inbox.Receiver) (err error) {
+		n, err = Receive(ctx, r, o, handle)
+		return err
+	})
+	return n, err
+}
+
+// WatchRequest says which inbox to watch and how.
+type WatchRequest struct {
+	// As is the agent whose inbox to watch.
+	As string
+	// Register registers As as a live agent while the watch runs (with a
+	// heartbeat, removed when it stops), so that senders see it running.
+	Register bool
+	// Started, if set, is called once the inbox is open, before the first
+	// message.
+	Started func()
+	// Warn, if set, is told what the caller should know along the way
+	// (WarnMovedAside, WarnRegistrationLost, WarnUnregister).
+	Warn func(Warning)
+}
+
+// Watch gives every message of w.As's inbox to handle as it arrives,
+// acknowledging each once handled, until ctx ends (then it returns nil).
+// Messages that waited in the inbox come first.
+func (a *App) Watch(ctx context.Context, w WatchRequest, handle func(*inbox.Message) error) error {
+	warn := w.Warn
+	if warn == nil {
+		warn = func(Warning) {}
+	}
+	var before func(Backend) (func(), error)
+	if w.Register {
+		before = func(b Backend) (func(), error) { return a.registerWatcher(ctx, b, w.As, warn) }
+	}
+	return a.listen(ctx, w.As, before, func(r inbox.Receiver) error {
+		if w.Started != nil {
+			w.Started()
+		}
+		for {
+			d, err := r.Receive(ctx)
+			if ctx.Err() != nil {
+				return nil
+			}
+			if err != nil {
+				return Explain(err)
+			}
+			if err := handle(d.Message); err != nil {
+				return err
+			}
+			if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
+				return Explain(err)
+			}
+		}
+	})
+}
+
+// WatchSession is the session id a watch registers name under. It is the
+// same for every watch of name, so that a watch that stops and starts
+// again is the same holder: the mail that arrived in between stays in its
+// inbox (a different session taking the name sets the previous holder's
+// mail aside). A second watch of name while one runs finds the inbox busy,
+// and the running watch's registration is put back as it was.
+func WatchSession(name string) string { return "parley-watch-" + name }
+
+// registerWatcher registers name for a watch and heartbeats it until the
+// returned stop is called, which also unregisters it.
+func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn func(Warning)) (stop func(), err error) {
+	reg := b.Registry()
+	// Registering makes an inbox; a name nobody knows is still not_found,
+	// as for recv (a typo must not make an agent).
+	has, err := b.Transport().Exists(ctx, name)
+	if err != nil {
+		return nil, Explain(err)
+	}
+	if !has {
+		if _, err := reg.Get(ctx, name); errors.Is(err, registry.ErrNotRegistered) {
+			return nil, UnknownAgent(name)
+		}
+	}
+	sid := WatchSession(name)
+	res, err := reg.Register(ctx, registry.Registration{Name: name, SessionID: sid, Roles: []string{"watcher"}, Model: "parley watch"})
+	if errors.Is(err, registry.ErrNameTaken) {
+		e := newError(ProblemTaken, "register", err, "%v: another live agent is called %s (see parley agents list; {no_register} only reads)", err, name)
+		e.Agent = name
+		return nil, e
+	}
+	if err != nil {
+		return nil, Explain(err)
+	}
+	if res.MovedAside > 0 {
+		warn(Warning{Code: WarnMovedAside, Agent: name, Text: fmt.Sprintf("%d unclaimed message(s) of the previous holder of %s were set aside in %s/%s",
+			res.MovedAside, name, b.Location(name), inbox.AsideDir)})
+	}
+	beatCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := registry.Beat(beatCtx, a.HeartbeatEvery(), func(ctx context.Context) error { return reg.Heartbeat(ctx, name, sid) }, a.log); err != nil {
+			warn(Warning{Code: WarnRegistrationLost, Agent: name, Text: fmt.Sprintf("%s is no longer registered (%v); still watching its inbox", name, err)})
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		if err := reg.Unregister(context.WithoutCancel(ctx), name, sid); err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrNotOwner) {
+			warn(Warning{Code: WarnUnregister, Agent: name, Text: fmt.Sprintf("could not unregister %s: %v", name, err)})
+		}
+	}, nil
+}
+
+// listen checks as, then runs fn with the inbox of as open for receiving;
+// the receiver and the messenger are closed after. before, when not nil,
+// runs first (a watch registers there: a registration takes the inbox's
+// lock, so it must come before the receiver does), and the function it
+// returns runs last. It never creates a root.
+func (a *App) listen(ctx context.Context, as string, before func(Backend) (func(), error), fn func(inbox.Receiver) error) error {
+	if as == "" {
+		return newError(ProblemMissing, "as", nil, "{as} is required: the agent whose inbox to read")
+	}
+	if err := validName("as", as); err != nil {
+		return err
+	}
+	return a.withMessenger(ctx, as, func(b Backend) error {
+		if before != nil {
+			after, err := before(b)
+			if err != nil {
+				return err
+			}
+			defer after()
+		}
+		r, err := b.Transport().Listen(ctx, as)
+		if errors.Is(err, inbox.ErrNotFound) {
+			return UnknownAgent(as)
+		}
+		if err != nil {
+			return Explain(err)
+		}
+		defer r.Close()
+		return fn(r)
+	})
+}

@@ -1,0 +1,321 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/inboxtest"
+	"github.com/parleyhq/parley/registry"
+)
+
+// The hand-written message type check agrees with the allowlist as the
+// send command's error states it: ^[a-z][a-z0-9_]{0,63}$.
+func TestTypeOKAgreesWithTheAllowlist(t *testing.T) {
+	t.Parallel()
+	re := regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+	alphabet := []string{"a", "z", "0", "9", "_", "A", "-", " ", ".", "é", "\x00", "`", "{", "/"}
+	types := []string{"", strings.Repeat("a", 64), strings.Repeat("a", 65), "a" + strings.Repeat("_", 63), "text\n"}
+	var gen func(prefix string, depth int)
+	gen = func(prefix string, depth int) {
+		types = append(types, prefix)
+		if depth > 0 {
+			for _, c := range alphabet {
+				gen(prefix+c, depth-1)
+			}
+		}
+	}
+	gen("", 3)
+	for _, typ := range types {
+		if got, want := typeOK(typ), re.MatchString(typ); got != want {
+			t.Errorf("typeOK(%q) = %v, want %v", typ, got, want)
+		}
+	}
+}
+
+// outbox is an Outbox and a Lookup in memory that counts what a send asks
+// of the messenger.
+type outbox struct {
+	inboxes map[string][]*inbox.Message
+	entries map[string]*registry.Entry
+	getErr  error
+	sendErr error
+	calls   map[string]int
+}
+
+func newOutbox() *outbox {
+	return &outbox{inboxes: map[string][]*inbox.Message{}, entries: map[string]*registry.Entry{}, calls: map[string]int{}}
+}
+
+func (o *outbox) Exists(_ context.Context, agent string) (bool, error) {
+	o.calls["exists"]++
+	_, ok := o.inboxes[agent]
+	return ok, nil
+}
+
+func (o *outbox) Create(_ context.Context, agent string) error {
+	o.calls["create"]++
+	if _, ok := o.inboxes[agent]; !ok {
+		o.inboxes[agent] = nil
+	}
+	return nil
+}
+
+func (o *outbox) Send(_ context.Context, m *inbox.Message) error {
+	o.calls["send"]++
+	if o.sendErr != nil {
+		return o.sendErr
+	}
+	o.inboxes[m.To] = append(o.inboxes[m.To], m)
+	return nil
+}
+
+func (o *outbox) Get(_ context.Context, name string) (*registry.Entry, error) {
+	o.calls["get"]++
+	if o.getErr != nil {
+		return nil, o.getErr
+	}
+	if e, ok := o.entries[name]; ok {
+		return e, nil
+	}
+	return nil, registry.ErrNotRegistered
+}
+
+func (o *outbox) delivered() int {
+	n := 0
+	for _, ms := range o.inboxes {
+		n += len(ms)
+	}
+	return n
+}
+
+// The recipient's state decides the result: a live agent gets the message
+// and no warning; a stopped one or one that never registered gets it with
+// a typed not_active warning, or, asked for a live one, nothing and a
+// not_active refusal; an agent registered without an inbox gets one; a
+// name nobody knows is not_found and nothing is made for it. Each send
+// asks the messenger one inbox lookup, one registry read and one write.
+func TestDeliverTellsTheRecipientsState(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	o := newOutbox()
+	o.inboxes["Quinn"], o.inboxes["Ravi"], o.inboxes["Sol"] = nil, nil, nil
+	o.entries["Quinn"] = &registry.Entry{Registration: registry.Registration{Name: "Quinn"}, Alive: true}
+	o.entries["Ravi"] = &registry.Entry{Registration: registry.Registration{Name: "Ravi"}, Alive: false}
+	o.entries["Tam"] = &registry.Entry{Registration: registry.Registration{Name: "Tam"}, Alive: true}
+
+	for _, tc := range []struct {
+		to          string
+		requireLive bool
+		warning     string // "" none
+		refused     Problem
+	}{
+		{to: "Quinn"},
+		{to: "Quinn", requireLive: true},
+		{to: "Ravi", warning: "its process is gone"},
+		{to: "Sol", warning: "not registered yet"},
+		{to: "Ravi", requireLive: true, refused: ProblemNotActive},
+		{to: "Sol", requireLive: true, refused: ProblemNotActive},
+		{to: "Tam"},
+		{to: "Ursula", refused: ProblemNotFound},
+		{to: "Ursula", requireLive: true, refused: ProblemNotFound},
+	} {
+		before := o.delivered()
+		clear(o.calls)
+		sent, err := Deliver(ctx, o, o, SendRequest{From: "deploy_bot", To: tc.to, Text: "rollout paused at 40%", RequireLive: tc.requireLive})
+		if tc.refused != "" {
+			var e *Error
+			if !errors.As(err, &e) || e.Problem != tc.refused || e.Agent != tc.to || sent != nil || o.delivered() != before {
+				t.Errorf("%s (require live %v): %v (%+v); want %s and nothing delivered", tc.to, tc.requireLive, err, e, tc.refused)
+			}
+			if tc.refused == ProblemNotFound && (!errors.Is(err, inbox.ErrNotFound) || o.calls["create"] != 0) {
+				t.Errorf("%s: not_found does not wrap inbox.ErrNotFound, or an inbox was made: %v %v", tc.to, err, o.calls)
+			}
+			if tc.refused == ProblemNotActive && (!errors.Is(err, ErrNotActive) || !strings.Contains(e.Format(func(string) string { return "--require-live" }), "drop --require-live")) {
+				t.Errorf("%s: not_active refusal %q does not name the input to drop", tc.to, err)
+			}
+			continue
+		}
+		if err != nil || o.delivered() != before+1 || sent.Message.To != tc.to || sent.Message.ID == "" {
+			t.Fatalf("%s: %v, %d delivered", tc.to, err, o.delivered()-before)
+		}
+		if o.calls["exists"] != 1 || o.calls["get"] != 1 || o.calls["send"] != 1 {
+			t.Errorf("%s: the send asked %v of the messenger; want one lookup, one read, one write", tc.to, o.calls)
+		}
+		switch {
+		case tc.warning == "" && len(sent.Warnings) != 0:
+			t.Errorf("%s: warnings %v for a live agent", tc.to, sent.Warnings)
+		case tc.warning != "" && (len(sent.Warnings) != 1 || sent.Warnings[0].Code != WarnNotActive || sent.Warnings[0].Agent != tc.to || !strings.Contains(sent.Warnings[0].Text, tc.warning)):
+			t.Errorf("%s: warnings %+v; want one not_active saying %q", tc.to, sent.Warnings, tc.warning)
+		}
+	}
+	if _, ok := o.inboxes["Tam"]; !ok {
+		t.Error("an agent registered without an inbox did not get one")
+	}
+	// A write that fails is the error alone: no warning about a message
+	// that was never delivered, and the error says what to do.
+	o.sendErr = &os.PathError{Op: "write", Path: "inbox/Ravi/.x.tmp", Err: syscall.ENOSPC}
+	sent, err := Deliver(ctx, o, o, SendRequest{From: "deploy_bot", To: "Ravi", Text: "retry"})
+	if sent != nil || !errors.Is(err, syscall.ENOSPC) || !IsProblem(err, ProblemMessenger) || !strings.Contains(err.Error(), "free disk space") {
+		t.Errorf("a failed write: %+v, %v", sent, err)
+	}
+	o.sendErr, o.getErr = nil, registry.ErrUnsafePath
+	if _, err := Deliver(ctx, o, o, SendRequest{From: "deploy_bot", To: "Ravi", Text: "retry"}); !errors.Is(err, registry.ErrUnsafePath) || !strings.Contains(err.Error(), "parley never follows it") {
+		t.Errorf("a registry that cannot be read: %v", err)
+	}
+}
+
+// Input a sender must not get through, each refused with its Problem and
+// the input it concerns, before the messenger is asked anything.
+func TestDeliverRefusesHostileInput(t *testing.T) {
+	t.Parallel()
+	ok := SendRequest{From: "ops-pager", To: "Quinn", Text: "disk at 91% on db-2"}
+	with := func(f func(*SendRequest)) SendRequest { r := ok; f(&r); return r }
+	cases := map[string]struct {
+		r       SendRequest
+		problem Problem
+		field   string
+	}{
+		"no sender":             {with(func(r *SendRequest) { r.From = "" }), ProblemMissing, "from"},
+		"no recipient":          {with(func(r *SendRequest) { r.To = "" }), ProblemMissing, "to"},
+		"blank text":            {with(func(r *SendRequest) { r.Text = "" }), ProblemInvalid, "text"},
+		"whitespace text":       {with(func(r *SendRequest) { r.Text = " \n\t\u00a0\u2003 " }), ProblemInvalid, "text"},
+		"binary text":           {with(func(r *SendRequest) { r.Text = "PK\x03\x04\xff\xfe" }), ProblemNotText, "text"},
+		"over the limit":        {with(func(r *SendRequest) { r.Text = strings.Repeat("z", inbox.MaxMessageBytes+1) }), ProblemTooLarge, "text"},
+		"over once encoded":     {with(func(r *SendRequest) { r.Text = strings.Repeat("\x01", inbox.MaxMessageBytes/2) }), ProblemTooLarge, ""},
+		"capital type":          {with(func(r *SendRequest) { r.Type = "Note" }), ProblemInvalid, "type"},
+		"type with a brace":     {with(func(r *SendRequest) { r.Type = "{to}%s" }), ProblemInvalid, "type"},
+		"type of 65 characters": {with(func(r *SendRequest) { r.Type = "t" + strings.Repeat("x", 64) }), ProblemInvalid, "type"},
+		"long reply-to":         {with(func(r *SendRequest) { r.ReplyTo = strings.Repeat("9", MaxReplyTo+1) }), ProblemInvalid, "reply_to"},
+	}
+	for _, name := range inboxtest.HostileNames {
+		if name != "" {
+			cases["recipient "+name] = struct {
+				r       SendRequest
+				problem Problem
+				field   string
+			}{with(func(r *SendRequest) { r.To = name }), ProblemName, "to"}
+			cases["sender "+name] = struct {
+				r       SendRequest
+				problem Problem
+				field   string
+			}{with(func(r *SendRequest) { r.From = name }), ProblemName, "from"}
+		}
+	}
+	for name, tc := range cases {
+		o := newOutbox()
+		o.inboxes["Quinn"] = nil
+		sent, err := Deliver(context.Background(), o, o, tc.r)
+		var e *Error
+		if !errors.As(err, &e) || e.Problem != tc.problem || e.Field != tc.field || sent != nil {
+			t.Errorf("%s: %v (%+v); want %s of %q", name, err, e, tc.problem, tc.field)
+			continue
+		}
+		if len(o.calls) != 0 || o.delivered() != 0 {
+			t.Errorf("%s: the messenger was asked %v", name, o.calls)
+		}
+		if tc.problem == ProblemTooLarge && !errors.Is(err, inbox.ErrTooLarge) {
+			t.Errorf("%s: %v does not wrap inbox.ErrTooLarge", name, err)
+		}
+	}
+}
+
+// A front end names the inputs its own way; a value quoted in the message
+// that looks like an input's name, or a format verb, stays as it was.
+func TestErrorFormatRenamesOnlyTheInputs(t *testing.T) {
+	t.Parallel()
+	_, err := Deliver(context.Background(), newOutbox(), newOutbox(), SendRequest{From: "a", To: "b", Text: "x", Type: "{type}%d"})
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%v", err)
+	}
+	flag := func(f string) string { return "--" + strings.ReplaceAll(f, "_", "-") }
+	if got, want := e.Format(flag), `--type "{type}%d": use lower-case letters, digits and '_', starting with a letter`; got != want {
+		t.Errorf("Format = %q, want %q", got, want)
+	}
+	if got := e.Error(); !strings.HasPrefix(got, `type "{type}%d"`) {
+		t.Errorf("Error = %q", got)
+	}
+}
+
+// Through the App, over the file messenger: no root means not_found and
+// no root made; a registration whose process is gone is not_active.
+func TestSendThroughTheApp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "state")
+	a := New(Options{Root: root})
+	if _, err := a.Send(ctx, SendRequest{From: "cron", To: "Quinn", Text: "nightly report ready"}); !errors.Is(err, ErrNoRoot) || !IsProblem(err, ProblemNotFound) {
+		t.Fatalf("send without a root: %v", err)
+	}
+	if a.HaveRoot() {
+		t.Fatal("a refused send made the root")
+	}
+	if _, err := a.AddAgent(ctx, "Quinn"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Registry().Register(ctx, registry.Registration{Name: "Ravi", PID: gone.Process.Pid}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	sent, err := a.Send(ctx, SendRequest{From: "cron", To: "Ravi", Text: "nightly report ready"})
+	if err != nil || len(sent.Warnings) != 1 || sent.Warnings[0].Code != WarnNotActive {
+		t.Fatalf("send to a stopped agent: %+v %v", sent, err)
+	}
+	var got []string
+	n, err := a.Recv(ctx, "Ravi", ReceiveOptions{}, func(m *inbox.Message) error { got = append(got, m.Text); return nil })
+	if err != nil || n != 1 || got[0] != "nightly report ready" {
+		t.Fatalf("recv: %d %v %v", n, got, err)
+	}
+}
+
+// A message the caller could not handle is not acknowledged: the next
+// receive gets it again. Max bounds a receive; an empty inbox is no error.
+func TestReceiveAcknowledgesOnlyWhatWasHandled(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := New(Options{Root: t.TempDir()})
+	if _, err := a.AddAgent(ctx, "Sol"); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"one", "two", "three"} {
+		if _, err := a.Send(ctx, SendRequest{From: "x", To: "Sol", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refuse := errors.New("terminal gone")
+	n, err := a.Recv(ctx, "Sol", ReceiveOptions{}, func(*inbox.Message) error { return refuse })
+	if n != 0 || !errors.Is(err, refuse) {
+		t.Fatalf("a refused message: %d %v", n, err)
+	}
+	var got []string
+	take := func(m *inbox.Message) error { got = append(got, m.Text); return nil }
+	if n, err := a.Recv(ctx, "Sol", ReceiveOptions{Max: 2}, take); n != 2 || err != nil {
+		t.Fatalf("max 2: %d %v", n, err)
+	}
+	if n, err := a.Recv(ctx, "Sol", ReceiveOptions{}, take); n != 1 || err != nil {
+		t.Fatalf("the rest: %d %v", n, err)
+	}
+	if n, err := a.Recv(ctx, "Sol", ReceiveOptions{Wait: 10 * time.Millisecond}, take); n != 0 || err != nil {
+		t.Fatalf("empty inbox: %d %v", n, err)
+	}
+	if strings.Join(got, ",") != "one,two,three" {
+		t.Fatalf("received %v", got)
+	}
+}

@@ -1,0 +1,195 @@
+package app
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
+)
+
+// WriteDebates opens the debates of the root to run debates: their seals
+// are signed with config.json's seal.signingKey when it has one.
+func (a *App) WriteDebates() (*transcripts.Store, error) { return a.debates(true) }
+
+// Witnesses opens what a debate's seal is checked against: the vault and
+// its consensus records (when the vault exists: reading never creates
+// one) and config.json's public key. done releases them; it is never nil
+// when err is nil.
+func (a *App) Witnesses() (w transcripts.Witnesses, done func(), err error) {
+	cfg, err := a.Config()
+	if err != nil {
+		return w, nil, err
+	}
+	w.PublicKey = cfg.SealPublicKey()
+	v, err := vault.Open(a.vault, vault.WithLogger(a.log))
+	if err != nil {
+		return w, func() {}, nil
+	}
+	w.Vault = v
+	cs, err := consensus.Open(a.root, v, consensus.WithLogger(a.log))
+	if err != nil {
+		return w, func() { v.Close() }, nil
+	}
+	w.Records = cs
+	return w, func() { cs.Close(); v.Close() }, nil
+}
+
+// Audit reads debate id from st and checks every file it produced against
+// its seal (transcripts.Store.Audit). A debate that is not there is
+// transcripts.ErrNotFound or fs.ErrNotExist (see IsNoDebate).
+func (a *App) Audit(ctx context.Context, st *transcripts.Store, id string) (*transcripts.Transcript, error) {
+	w, done, err := a.Witnesses()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return st.Audit(ctx, id, w)
+}
+
+// IsNoDebate reports whether err says the debate asked for is not there.
+func IsNoDebate(err error) bool {
+	return errors.Is(err, transcripts.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
+}
+
+// TranscriptQuery selects debates to list; every field is optional.
+type TranscriptQuery struct {
+	// Layer and Verdict are as the user typed them ("spec",
+	// "CONSENSUS_REACHED"); Since is a date, an RFC 3339 time or an age
+	// ("36h", "7d").
+	Layer, Verdict, Since string
+	// Now is what an age counts back from (zero: time.Now).
+	Now time.Time
+}
+
+// Filter parses q. A bad field is an *InputError naming it.
+func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
+	var f transcripts.Filter
+	var err error
+	if q.Layer != "" {
+		if f.Layer, err = debate.ParseLayer(q.Layer); err != nil {
+			return f, &InputError{Field: "layer", Err: err}
+		}
+	}
+	if q.Verdict != "" {
+		if f.Verdict, err = debate.ParseVerdict(q.Verdict); err != nil {
+			return f, &InputError{Field: "verdict", Err: fmt.Errorf("%w (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err)}
+		}
+	}
+	if q.Since != "" {
+		now := q.Now
+		if now.IsZero() {
+			now = time.Now()
+		}
+		if f.Since, err = transcripts.ParseSince(q.Since, now); err != nil {
+			// ParseSince's error names the value; the field is named once.
+			return f, &InputError{Field: "since", Value: q.Since, Err: errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("since %q: ", q.Since)))}
+		}
+	}
+	return f, nil
+}
+
+// ListTranscripts is the debates under the root that q selects, newest
+// first, each with its integrity (as ListDebates has it). With no root the error
+// is fs.ErrNotExist.
+func (a *App) ListTranscripts(ctx context.Context, q TranscriptQuery) ([]transcripts.Summary, error) {
+	f, err := q.Filter()
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.OpenDebates()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	list, err := st.Find(f)
+	if err != nil {
+		return nil, err
+	}
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].DebateID, &list[i].Integrity })
+	return list, err
+}
+
+// ReadTranscript is debate id as a reader follows it, its integrity
+// checked against its seal on the way (View.Integrity.Tampered says
+// whether anything differs). A debate that is not there: see IsNoDebate.
+func (a *App) ReadTranscript(ctx context.Context, id string) (*transcripts.View, error) {
+	st, err := a.OpenDebates()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	t, err := a.Audit(ctx, st, id)
+	if err != nil {
+		return nil, err
+	}
+	return transcripts.NewView(t), nil
+}
+
+// Verification is every file of a debate checked against its seal: what
+// "transcripts verify --json" prints.
+type Verification struct {
+	transcripts.Report
+	Tampered  bool                    `json:"tampered"`
+	Files     []transcripts.FileCheck `json:"files"`
+	Signature transcripts.SigStatus   `json:"signature,omitempty"`
+	// Integrity is the whole judgement, for a front end to word.
+	Integrity transcripts.Integrity `json:"-"`
+}
+
+// VerifyTranscript checks every file debate id produced (its hash chain,
+// session.json, verdict.json, its vault page, its consensus record) against
+// its seal. A tampered debate is a result (Tampered), not an error.
+func (a *App) VerifyTranscript(ctx context.Context, id string) (*Verification, error) {
+	st, err := a.OpenDebates()
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	t, err := a.Audit(ctx, st, id)
+	if err != nil {
+		return nil, err
+	}
+	in := transcripts.NewView(t).Integrity
+	return &Verification{Report: *t.Report, Tampered: in.Tampered(), Files: in.Files, Signature: in.Signature, Integrity: in}, nil
+}
+
+// SealKey is a new key for signing seals, as config.json's seal section
+// names it.
+type SealKey struct {
+	PublicKey  string `json:"publicKey"`  // base64
+	SigningKey string `json:"signingKey"` // the private key's file, absolute
+}
+
+// NewSealKey makes an ed25519 key for signing every debate's seal and
+// writes its private half (base64) to file, readable by its owner only. It
+// never replaces a file: one that exists is fs.ErrExist.
+func NewSealKey(file string) (*SealKey, error) {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.WriteString(base64.StdEncoding.EncodeToString(priv.Seed()) + "\n"); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	abs, _ := filepath.Abs(file)
+	return &SealKey{SigningKey: abs, PublicKey: base64.StdEncoding.EncodeToString(pub)}, nil
+}

@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+)
+
+// A watch registers its name while it runs, so a sender sees the agent
+// live and gets no warning; when it stops, the registration is gone and
+// the next send warns not_active again. A name another live session holds
+// is refused (ProblemTaken, naming the input that only reads); without
+// registering, the same watch reads.
+func TestWatchRegistersWhileItRuns(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := New(Options{Root: t.TempDir()})
+	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	started := make(chan struct{})
+	got := make(chan string, 4)
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Watch(wctx, WatchRequest{As: "Wren", Register: true, Started: func() { close(started) }},
+			func(m *inbox.Message) error { got <- m.Text; return nil })
+	}()
+	select {
+	case <-started:
+	case err := <-done:
+		t.Fatalf("watch ended: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the watch did not start")
+	}
+	ag, err := a.Agent(ctx, "Wren")
+	if err != nil || ag.State != AgentLive || ag.SessionID != WatchSession("Wren") {
+		t.Fatalf("while watching: %+v %v", ag, err)
+	}
+	sent, err := a.Send(ctx, SendRequest{From: "pager", To: "Wren", Text: "queue depth 4k", RequireLive: true})
+	if err != nil || len(sent.Warnings) != 0 {
+		t.Fatalf("send to a watched name: %+v %v", sent, err)
+	}
+	if text := <-got; text != "queue depth 4k" {
+		t.Fatalf("watched %q", text)
+	}
+
+	// Another session holds the name: the second watch is refused.
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := b.Registry().Register(ctx, registry.Registration{Name: "Kite", SessionID: "other-session"}); err != nil {
+		t.Fatal(err)
+	}
+	err = a.Watch(ctx, WatchRequest{As: "Kite", Register: true}, func(*inbox.Message) error { return nil })
+	var e *Error
+	if !errors.As(err, &e) || e.Problem != ProblemTaken || e.Format(func(f string) string { return "<" + f + ">" }) == e.Error() {
+		t.Fatalf("watch of a name held by another: %v", err)
+	}
+
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("watch stopped with %v", err)
+	}
+	ag, err = a.Agent(ctx, "Wren")
+	if err != nil || ag.Registered {
+		t.Fatalf("after the watch: %+v %v; want no registration", ag, err)
+	}
+	sent, err = a.Send(ctx, SendRequest{From: "pager", To: "Wren", Text: "queue drained"})
+	if err != nil || len(sent.Warnings) != 1 || sent.Warnings[0].Code != WarnNotActive {
+		t.Fatalf("send after the watch: %+v %v", sent, err)
+	}
+	// Unknown names are not_found, registering or not; nothing is made.
+	for _, register := range []bool{true, false} {
+		err := a.Watch(ctx, WatchRequest{As: "Nobody", Register: register}, func(*inbox.Message) error { return nil })
+		if !IsProblem(err, ProblemNotFound) || !errors.Is(err, inbox.ErrNotFound) {
+			t.Errorf("watch of an unknown name (register %v): %v", register, err)
+		}
+	}
+	if ok, _ := b.Transport().Exists(ctx, "Nobody"); ok {
+		t.Error("a watch of an unknown name made its inbox")
+	}
+}

@@ -1,0 +1,25 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+
+	"github.com/parleyhq/parley/internal/httpserve"
+)
+
+// ServeHTTPOn serves the streamable HTTP transport at /mcp on ln until ctx
+// ends, then shuts down; it returns nil after a shutdown caused by ctx.
+// Streams (GET /mcp) are long-lived: there is no write timeout; a
+// request's body must arrive within the read timeout and is bounded by
+// MaxFrame.
+func (s *Server) ServeHTTPOn(ctx context.Context, ln net.Listener) error {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.HTTPHandler())
+	err := httpserve.Serve(ctx, ln, mux, httpserve.Options{MaxBodyBytes: MaxFrame, WriteTimeout: -1, Logger: s.log})
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}

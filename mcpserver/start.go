@@ -1,0 +1,86 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/debate"
+)
+
+// AppStarter is debate_start over the service layer: the session is built
+// and checked by app.NewSession (its errors name the tool's fields), the
+// running agents (@NAME) it names must be alive, and the debate runs in a
+// detached process (app.StartDebate), reaped by this one. Untrusted
+// clients (MCP over HTTP without --trusted) may name neither agents that
+// run commands or read files (only @NAME and openai:), nor context files,
+// nor a workspace.
+func AppStarter(a *app.App, untrusted bool) DebateStarter {
+	return &appStarter{a: a, untrusted: untrusted}
+}
+
+type appStarter struct {
+	a         *app.App
+	untrusted bool
+}
+
+// fieldNames are the tool's names of the request's fields.
+var fieldNames = map[string]string{app.FieldAgent: "agents"}
+
+func fieldName(f string) string {
+	if n, ok := fieldNames[f]; ok {
+		return n
+	}
+	return f
+}
+
+func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutput, error) {
+	var out StartOutput
+	if st.untrusted {
+		if len(in.Context) > 0 || in.Workspace != "" {
+			return out, errors.New("context files and a workspace are refused over HTTP unless parley mcp runs with --trusted")
+		}
+		for _, arg := range in.Agents {
+			_, spec, _ := strings.Cut(arg, "=")
+			if sp, err := agent.ParseSpec(spec); err == nil && sp.Kind != agent.KindRegistered && sp.Kind != agent.KindOpenAI {
+				return out, fmt.Errorf("agents %q: %s: agents are refused over HTTP unless parley mcp runs with --trusted (use @NAME agents that joined with debate_join)", arg, sp.Kind)
+			}
+		}
+	}
+	req := app.DebateRequest{
+		Layer: in.Layer, Topic: in.Topic, Agents: in.Agents, Position: in.Position, Scope: in.Scope,
+		Context: in.Context, Workspace: in.Workspace,
+		Budget: debate.BudgetOverride{MaxRounds: in.MaxRounds, MaxTokens: in.MaxTokens, MaxTokensPerRound: in.MaxTokensPerRound, ConvergenceRounds: in.ConvergenceRounds},
+	}
+	if in.Timeout != "" {
+		d, err := time.ParseDuration(in.Timeout)
+		if err != nil {
+			return out, fmt.Errorf("timeout %q: want a duration such as 90s or 2m", in.Timeout)
+		}
+		ms := d.Milliseconds()
+		req.Budget.MaxWallClockMs = &ms
+	}
+	s, err := st.a.NewSession(req)
+	var ie *app.InputError
+	if errors.As(err, &ie) {
+		return out, errors.New(ie.Format(fieldName))
+	}
+	if err != nil {
+		return out, err
+	}
+	var nr *app.NotRunningError
+	if err := st.a.CheckAgents(ctx, s); errors.As(err, &nr) {
+		return out, fmt.Errorf("agent %s is not running: join it first with debate_join (or start it with parley agent run --name %s …)", nr.Agent, nr.Agent)
+	} else if err != nil {
+		return out, err
+	}
+	pid, err := st.a.StartDebate(ctx, s)
+	if err != nil {
+		return out, err
+	}
+	return StartOutput{DebateID: s.ID, PID: pid}, nil
+}

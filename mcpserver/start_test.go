@@ -1,0 +1,54 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/app"
+)
+
+// debate_start over the service layer: the tool's own field names in
+// every refusal, the HTTP restrictions for untrusted clients, and no
+// debate written for a refused call.
+func TestAppStarterRefusals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	a := app.New(app.Options{Root: root})
+	script := filepath.Join(dir, "s.json")
+	os.WriteFile(script, []byte(concedingCritic), 0o600)
+	zero := 0
+	for _, c := range []struct {
+		untrusted bool
+		in        StartInput
+		want      string
+	}{
+		{false, StartInput{Layer: "spec", Agents: []string{"attacker=@A", "defender=@B"}}, "layer, topic and agents are required"},
+		{false, StartInput{Layer: "verification", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}}, `layer: unknown layer: "verification"`},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender"}}, `agents "defender": use ROLE=SPEC`},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B\n"}}, `agents "defender=@B\n"`},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, MaxRounds: &zero}, "budget: invalid budget"},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, Timeout: "soon"}, `timeout "soon": want a duration`},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, Context: []string{filepath.Join(dir, "none")}}, "context: open"},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}}, "agent A is not running: join it first with debate_join"},
+		{true, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=script:" + script, "defender=@B"}}, "script: agents are refused over HTTP"},
+		{true, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=exec:rm -rf ~", "defender=@B"}}, "exec: agents are refused over HTTP"},
+		{true, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, Workspace: "/"}, "a workspace are refused over HTTP"},
+	} {
+		out, err := AppStarter(a, c.untrusted).StartDebate(context.Background(), c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %+v %v; want an error saying %q", c.in, out, err, c.want)
+		}
+		for _, flag := range []string{"--layer", "--topic", "--agent", "--context", "--workspace", "--max-", "--timeout", "debate run"} {
+			if err != nil && strings.Contains(err.Error(), flag) {
+				t.Errorf("%+v: %q names the command line's %s", c.in, err, flag)
+			}
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Join(root, "debates")); len(ents) != 0 {
+		t.Errorf("refused calls left %d debate(s)", len(ents))
+	}
+}
