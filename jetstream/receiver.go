@@ -431,7 +431,24 @@ func (r *receiver) Close() error {
 	if it != nil {
 		it.Stop()
 	}
+	// The consumer goes with the receiver, while the hold is still this
+	// receiver's (so it is never a new holder's): the next receiver makes
+	// its own (reset), and what was delivered but not acknowledged stays
+	// in the stream for it. Kept, every inbox ever listened to would keep
+	// a durable consumer on the server, whose default limit of 1000 per
+	// stream then refuses every new one. Only while the hold is known to
+	// be this receiver's (confirmed within half its TTL, never lost); best
+	// effort: otherwise, or with the server out of reach, the next
+	// receiver's reset replaces it.
+	if !r.hold.isLost() && r.hold.fresh() {
+		ctx, cancel := context.WithTimeout(context.Background(), closeDeleteTimeout)
+		_ = r.c.stream.DeleteConsumer(ctx, ConsumerName(r.agent))
+		cancel()
+	}
 	r.hold.release()
 	r.c.untrack(r)
 	return nil
 }
+
+// closeDeleteTimeout bounds Close's removal of the inbox's consumer.
+const closeDeleteTimeout = 2 * time.Second

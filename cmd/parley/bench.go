@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 )
 
@@ -36,4 +38,13 @@ func benchCommands(a *factory) []*cobra.Command {
 		newBenchDebateCmd(a),
 		newBenchCLICmd(a),
 	}
+}
+
+// benchResult prints a benchmark's result: a JSON line under --json, else
+// its text.
+func (a *factory) benchResult(r interface{ WriteText(io.Writer) error }) error {
+	if a.json {
+		return a.emit(r)
+	}
+	return r.WriteText(a.stdout)
 }

@@ -4,15 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/bench"
 )
 
-// newBenchCLICmd is "parley bench cli": a message through the command line,
-// beside a minimal program's durable write (see internal/bench).
+// newBenchCLICmd is "parley bench cli" (bench.RunCLI): a message through
+// the command line, beside a minimal program's durable write.
 func newBenchCLICmd(a *factory) *cobra.Command {
 	o := bench.DefaultCLIOptions
 	var dir, floor, parley string
@@ -49,7 +48,6 @@ func newBenchCLICmd(a *factory) *cobra.Command {
 			if o.IdleGap < 0 || o.Interval <= 0 {
 				return usagef("--idle-gap must be 0 or more and --interval more than 0")
 			}
-			ctx := cmd.Context()
 			exe, err := os.Executable()
 			if err != nil {
 				return err
@@ -57,43 +55,23 @@ func newBenchCLICmd(a *factory) *cobra.Command {
 			if parley != "" {
 				exe = parley
 			}
-			if dir == "" {
-				d, err := os.MkdirTemp("", "parley-bench-cli-")
-				if err != nil {
-					return err
-				}
-				defer os.RemoveAll(d)
-				dir = d
-			} else if err := os.MkdirAll(dir, 0o700); err != nil {
-				return err
-			}
-			if floor == "" {
-				floor, err = bench.BuildFloor(ctx, dir)
-				if errors.Is(err, bench.ErrNoToolchain) && cmd.CalledAs() == "" {
-					// Part of "parley bench" (all of them): say so and go on.
-					a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", err)
-					return nil
-				}
-				if errors.Is(err, bench.ErrNoToolchain) {
-					return &cliError{msg: fmt.Sprintf("%v; build it once with 'go build -o floor ./internal/bench/floor' in parley's source and pass --floor ./floor", err), err: err}
-				}
-				if err != nil {
-					return err
-				}
-			}
 			o.Parley, o.Floor, o.Dir = exe, floor, dir
 			if !a.json {
 				o.Progress = a.stderr
 			}
-			res, err := bench.RunCLI(ctx, o)
+			res, err := bench.RunCLI(cmd.Context(), o)
+			if errors.Is(err, bench.ErrNoToolchain) && cmd.CalledAs() == "" {
+				// Part of "parley bench" (all of them): say so and go on.
+				a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", err)
+				return nil
+			}
+			if errors.Is(err, bench.ErrNoToolchain) {
+				return &cliError{msg: fmt.Sprintf("%v; build it once with 'go build -o floor ./internal/bench/floor' in parley's source and pass --floor ./floor", err), err: err}
+			}
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return a.emit(res)
-			}
-			printCLIBench(a, res)
-			return nil
+			return a.benchResult(res)
 		},
 	}
 	f := cmd.Flags()
@@ -109,31 +87,4 @@ func newBenchCLICmd(a *factory) *cobra.Command {
 	f.IntVar(&o.PerSender, "per-sender", o.PerSender, "messages each concurrent sender sends per round")
 	f.IntVar(&o.Rounds, "rounds", o.Rounds, "paired throughput rounds")
 	return cmd
-}
-
-func printCLIBench(a *factory, r *bench.CLIResult) {
-	a.printf("parley bench cli: %s, %s, %d CPUs\n", r.Dir, fsType(r.Dir), r.CPUs)
-	if r.ParleyBuild.CgoEnabled {
-		a.printf("note: the parley measured is a cgo build (dynamically linked), which starts more slowly;\n" +
-			"      release builds: CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' ./cmd/parley\n")
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "\tparley\tfloor\tratio\n")
-	row := func(name string, p, f, ratio float64, unit string) {
-		fmt.Fprintf(tw, "%s\t%.2f %s\t%.2f %s\t%.2f×\n", name, p, unit, f, unit, ratio)
-	}
-	row(fmt.Sprintf("idle p50 (%d msgs)", r.Parley.Idle.Messages), r.Parley.Idle.P50Ms, r.Floor.Idle.P50Ms, r.Ratios.IdleP50, "ms")
-	row("idle p99", r.Parley.Idle.P99Ms, r.Floor.Idle.P99Ms, r.Ratios.IdleP99, "ms")
-	row(fmt.Sprintf("stream p50 (%d msgs, %.0f ms)", r.Parley.Stream.Messages, r.Parley.Stream.IntervalMs), r.Parley.Stream.P50Ms, r.Floor.Stream.P50Ms, r.Ratios.StreamP50, "ms")
-	row("stream p99", r.Parley.Stream.P99Ms, r.Floor.Stream.P99Ms, r.Ratios.StreamP99, "ms")
-	row("cpu per send (mean)", r.Parley.CPUPerSendMs, r.Floor.CPUPerSendMs, r.Ratios.CPU, "ms")
-	row("  of which start-up (p50)", r.Startup.ParleyVersionCPUMs, r.Startup.FloorCPUMs, r.Startup.ParleyVersionCPUMs/max(r.Startup.FloorCPUMs, 1e-9), "ms")
-	row(fmt.Sprintf("throughput (%d senders)", r.Senders), r.Parley.ThroughputPerSec, r.Floor.ThroughputPerSec, r.Ratios.Throughput, "msg/s")
-	tw.Flush()
-	for _, s := range []struct {
-		name string
-		side bench.Side
-	}{{"parley", r.Parley}, {"floor", r.Floor}} {
-		a.printf("%s: %d sent, %d lost, %d duplicated, %d out of order per sender\n", s.name, s.side.Sent, s.side.Lost, s.side.Duplicated, s.side.Reordered)
-	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -70,6 +69,3 @@ func printConsensusBench(a *factory, r *bench.ConsensusResult) {
 	a.printf("  %-22s %7.0f µs  (p50 of %d; p99 %.0f µs)\n", "search", r.SearchP50Us, r.Searches, r.SearchP99Us)
 	a.printf("  warm check p50 by question: %v\n  answers: %v\n", r.WarmByKindP50Us, r.Answers)
 }
-
-// us is a duration in microseconds (bench debate's figures).
-func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }

@@ -1,64 +1,71 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/internal/natsserver"
 )
 
-// onTranscripts gives a scenario journals that are transcripts in the same
-// root as its transport, and removes that root on cleanup, or at once when
-// the transport cannot be made.
-func TestOnTranscripts(t *testing.T) {
-	t.Parallel()
-	var root string
-	env := onTranscripts(func(dir string) (inbox.Transport, func(), error) {
-		root = dir
-		tr, err := inbox.NewFileTransport(dir)
-		if err != nil {
-			return nil, nil, err
+// "parley bench debate --backends file,nats" runs concurrent debates spoken
+// by agent processes over each backend in the same run, and reports for
+// each every figure: debates complete, debates/s, turn latency p50 ≤ p99,
+// CPU here and in the agent processes. The debates of each run really
+// went over its backend: the file run's agents have inboxes under its
+// root, the NATS run's none; both wrote every transcript.
+func TestBenchDebateOverBackends(t *testing.T) {
+	srv, err := natsserver.Start(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	dir := t.TempDir()
+	out := mustCLI(t, t.TempDir(), "", "--json", "bench", "debate", "--debates", "2", "--concurrent", "6", "--rounds", "2",
+		"--agent-pairs", "2", "--backends", "file,nats", "--nats-url", srv.URL(), "--dir", dir)
+	figures := map[string]map[string]any{}
+	for _, o := range jsonLines(t, out) {
+		figures[o["name"].(string)] = o
+	}
+	for _, b := range []string{"file", "nats"} {
+		o, ok := figures["processes_"+b]
+		if !ok {
+			t.Fatalf("no processes_%s figure in %s", b, out)
 		}
-		return tr, func() { tr.Close() }, nil
-	})
-	tr, journal, cleanup, err := env()
-	if err != nil {
-		t.Fatal(err)
+		num := func(k string) float64 {
+			f, _ := o[k].(float64)
+			if f <= 0 {
+				t.Errorf("%s: %s = %v, want a positive number", b, k, o[k])
+			}
+			return f
+		}
+		if o["backend"] != b || o["completed"] != float64(6) || o["turns"] != float64(24) || o["pass"] != true || o["agent_processes"] != float64(4) {
+			t.Errorf("%s: %v", b, o)
+		}
+		num("debates_per_sec")
+		if p50, p99 := num("turn_p50_ms"), num("turn_p99_ms"); p50 > p99 {
+			t.Errorf("%s: turn p50 %v > p99 %v", b, p50, p99)
+		}
+		num("coordinator_cpu_s")
+		num("agents_cpu_s")
+		num("cpu_ms_per_turn")
+		ds, err := filepath.Glob(filepath.Join(dir, b, "debates", "*", "transcript.jsonl"))
+		if err != nil || len(ds) != 6 {
+			t.Errorf("%s: %d transcripts (%v), want 6", b, len(ds), err)
+		}
 	}
-	s := debateBenchSession(0, 1, 1)
-	j, err := journal(s)
-	if err != nil {
-		t.Fatal(err)
+	if ents, err := os.ReadDir(filepath.Join(dir, "file", "inbox")); err != nil || len(ents) < 4 {
+		t.Errorf("the file run's inboxes: %d, %v", len(ents), err)
 	}
-	if _, err := j.Append(context.Background(), debate.EventOpen, 0, s); err != nil {
-		t.Fatal(err)
-	}
-	j.Close()
-	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(transcripts.Path(s.ID, transcripts.TranscriptFile)))); err != nil {
-		t.Errorf("the journal is not a transcript in the transport's root: %v", err)
-	}
-	if err := tr.Create(context.Background(), "Bob"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "inbox", "Bob")); err != nil {
-		t.Errorf("the transport is not on the root: %v", err)
-	}
-	cleanup()
-	if _, err := os.Stat(root); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("cleanup left the root: %v", err)
+	if _, err := os.Stat(filepath.Join(dir, "nats", "inbox")); !os.IsNotExist(err) {
+		t.Errorf("the NATS run made file inboxes: %v", err)
 	}
 
-	failed := errors.New("no transport")
-	env = onTranscripts(func(dir string) (inbox.Transport, func(), error) { root = dir; return nil, nil, failed })
-	if _, _, _, err := env(); !errors.Is(err, failed) {
-		t.Errorf("env: %v, want the transport's error", err)
+	for _, bad := range [][]string{{"--backends", "pigeon"}, {"--backends", "memory"}, {"--agent-pairs", "0"}, {"--concurrent", "-1"}} {
+		if _, _, code := cli(t, t.TempDir(), "", append([]string{"bench", "debate"}, bad...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		}
 	}
-	if _, err := os.Stat(root); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a failed env left its root: %v", err)
-	}
+	_, stderr, code := cli(t, t.TempDir(), "", "bench", "debate", "--backends", "nats", "--nats-url", "nats://127.0.0.1:1")
+	oneLineError(t, stderr, code, "nats-server")
 }

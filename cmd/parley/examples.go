@@ -107,7 +107,8 @@ var examples = sync.OnceValue(func() map[string]string {
   parley --json bench gate`,
 		"bench messenger": `  parley bench messenger
   parley bench messenger --transport nats --nats-url nats://127.0.0.1:4222`,
-		"bench debate":    `  parley bench debate`,
+		"bench debate": `  parley bench debate                          # agent processes over the file messenger
+  parley bench debate --backends file,nats --nats-url nats://127.0.0.1:4222`,
 		"bench consensus": `  parley bench consensus`,
 		"bench gate":      `  parley bench gate`,
 

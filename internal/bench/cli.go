@@ -26,8 +26,8 @@ import (
 // defaults of DefaultCLIOptions.
 type CLIOptions struct {
 	Parley string // the parley binary whose send and watch are measured
-	Floor  string // the floor binary (see BuildFloor)
-	Dir    string // scratch directory, on the file system to measure
+	Floor  string // the floor binary; "": built with BuildFloor (ErrNoToolchain without go)
+	Dir    string // scratch directory, on the file system to measure; "": a temporary one
 
 	Idle      int           // paired idle rounds: one parley send and one floor write each
 	IdleGap   time.Duration // pause after each idle send
@@ -78,10 +78,12 @@ type Side struct {
 
 // CLIResult is what RunCLI measured.
 type CLIResult struct {
-	Bench   string `json:"bench"`
-	Dir     string `json:"dir"`
-	CPUs    int    `json:"cpus"`
-	Senders int    `json:"senders"`
+	Bench string `json:"bench"`
+	Dir   string `json:"dir"`
+	// FileSystem names Dir's file system (a tmpfs's fsync is free).
+	FileSystem string `json:"filesystem"`
+	CPUs       int    `json:"cpus"`
+	Senders    int    `json:"senders"`
 	// ParleyBuild says how the measured parley binary was built, as far
 	// as its build information tells: a cgo build is dynamically linked
 	// and starts more slowly (see docs/performance.md).
@@ -124,7 +126,18 @@ const arrivalTimeout = 20 * time.Second
 // once, in send order per sender.
 func RunCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 	o = withDefaults(o)
-	res := &CLIResult{Bench: "cli", Dir: o.Dir, CPUs: runtime.NumCPU(), Senders: o.Senders}
+	dir, cleanup, err := scratch(o.Dir, "parley-bench-cli-")
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	o.Dir = dir
+	if o.Floor == "" {
+		if o.Floor, err = BuildFloor(ctx, dir); err != nil {
+			return nil, err
+		}
+	}
+	res := &CLIResult{Bench: "cli", Dir: o.Dir, FileSystem: FSType(o.Dir), CPUs: runtime.NumCPU(), Senders: o.Senders}
 	if bi, err := buildinfo.ReadFile(o.Parley); err == nil {
 		res.ParleyBuild.Go = bi.GoVersion
 		for _, st := range bi.Settings {
@@ -522,17 +535,6 @@ func (s *side) finish(o CLIOptions) {
 func latency(lat []time.Duration, interval time.Duration) Latency {
 	slices.Sort(lat)
 	return Latency{Messages: len(lat), IntervalMs: ms(interval), P50Ms: ms(pct(lat, 50)), P99Ms: ms(pct(lat, 99)), MaxMs: ms(pct(lat, 100))}
-}
-
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
-// pct returns the p-th percentile of sorted durations (nearest rank).
-func pct(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(float64(len(sorted))*p/100+0.999999) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
 }
 
 // watcher is a watcher process whose stdout lines are messages, one JSON

@@ -1,6 +1,3 @@
-// Package bench measures parley as a user runs it: whole processes, beside
-// a floor measured in the same run. "parley bench cli" is a thin front end
-// over RunCLI.
 package bench
 
 import (

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package bench
 
 import (
 	"fmt"
@@ -8,9 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// fsType names the file system of dir, so that a tmpfs figure (where fsync
+// FSType names the file system of dir, so that a tmpfs figure (where fsync
 // costs nothing) is not mistaken for a disk's.
-func fsType(dir string) string {
+func FSType(dir string) string {
 	var st unix.Statfs_t
 	if err := unix.Statfs(dir, &st); err != nil {
 		return "unknown"
