@@ -121,15 +121,8 @@ type RecordQuery struct {
 func (q RecordQuery) Filter() (consensus.Filter, error) {
 	var f consensus.Filter
 	var err error
-	if q.Layer != "" {
-		if f.Layer, err = debate.ParseLayer(q.Layer); err != nil {
-			return f, &InputError{Field: "layer", Err: err}
-		}
-	}
-	if q.Verdict != "" {
-		if f.Verdict, err = debate.ParseVerdict(q.Verdict); err != nil {
-			return f, &InputError{Field: "verdict", Err: err}
-		}
+	if f.Layer, f.Verdict, err = parseLayerVerdict(q.Layer, q.Verdict); err != nil {
+		return f, err
 	}
 	if q.Status != "" {
 		if f.Status, err = consensus.ParseStatus(q.Status); err != nil {
@@ -137,6 +130,22 @@ func (q RecordQuery) Filter() (consensus.Filter, error) {
 		}
 	}
 	return f, nil
+}
+
+// parseLayerVerdict parses the layer and verdict a query names (either may
+// be empty: no filter). A bad one is an *InputError naming its field.
+func parseLayerVerdict(layer, verdict string) (l debate.Layer, v debate.Verdict, err error) {
+	if layer != "" {
+		if l, err = debate.ParseLayer(layer); err != nil {
+			return l, v, &InputError{Field: "layer", Err: err}
+		}
+	}
+	if verdict != "" {
+		if v, err = debate.ParseVerdict(verdict); err != nil {
+			return l, v, &InputError{Field: "verdict", Err: fmt.Errorf("%w (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err)}
+		}
+	}
+	return l, v, nil
 }
 
 // List is the records q selects, newest first.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/consensus"
-	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )
@@ -76,15 +75,8 @@ type TranscriptQuery struct {
 func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
 	var f transcripts.Filter
 	var err error
-	if q.Layer != "" {
-		if f.Layer, err = debate.ParseLayer(q.Layer); err != nil {
-			return f, &InputError{Field: "layer", Err: err}
-		}
-	}
-	if q.Verdict != "" {
-		if f.Verdict, err = debate.ParseVerdict(q.Verdict); err != nil {
-			return f, &InputError{Field: "verdict", Err: fmt.Errorf("%w (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err)}
-		}
+	if f.Layer, f.Verdict, err = parseLayerVerdict(q.Layer, q.Verdict); err != nil {
+		return f, err
 	}
 	if q.Since != "" {
 		now := q.Now
