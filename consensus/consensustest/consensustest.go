@@ -80,26 +80,32 @@ func Outcomes(n int, seed uint64) ([]*debate.Outcome, []string) {
 		l := debate.Layers[r.IntN(len(debate.Layers))]
 		position := fmt.Sprintf("%s the %s %s before the %s %s", pick(verbs), pick(adjectives), pick(nouns), pick(nouns), pick(verbs))
 		counter := fmt.Sprintf("%s the %s instead of the %s", pick(verbs), pick(nouns), pick(nouns))
-		var v debate.Verdict
-		agreed := false
-		switch p := r.IntN(100); {
-		case p < 60:
-			v = debate.ConsensusReached
-		case p < 75:
-			v = debate.Deadlock
-		case p < 90:
-			v, agreed = debate.BudgetExhausted, r.IntN(2) == 0
-		default:
-			v = debate.Timeout
-		}
-		id := fmt.Sprintf("20261130-%s-gen%d-%s", l, i, suffix(r))
+		v, agreed := RandomVerdict(r)
+		id := fmt.Sprintf("20261130-%s-gen%d-%s", l, i, Suffix(r))
 		out = append(out, Outcome(id, topic, l, v, position, counter, agreed))
 		topics = append(topics, topic)
 	}
 	return out, topics
 }
 
-func suffix(r *rand.Rand) string {
+// RandomVerdict draws a filed debate's verdict in the mix a busy vault
+// has: 60% consensus, 15% deadlock, 15% budget exhausted (half of those
+// on an agreed round, reported in agreed), 10% timeout.
+func RandomVerdict(r *rand.Rand) (v debate.Verdict, agreed bool) {
+	switch p := r.IntN(100); {
+	case p < 60:
+		return debate.ConsensusReached, false
+	case p < 75:
+		return debate.Deadlock, false
+	case p < 90:
+		return debate.BudgetExhausted, r.IntN(2) == 0
+	default:
+		return debate.Timeout, false
+	}
+}
+
+// Suffix draws the six base-32 letters that end a debate id.
+func Suffix(r *rand.Rand) string {
 	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
 	b := make([]byte, 6)
 	for i := range b {

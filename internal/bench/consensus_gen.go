@@ -113,33 +113,13 @@ func genConsensus(n int, seed uint64) *consensusVault {
 				}
 			}
 		}
-		var v debate.Verdict
-		agreed := false
-		switch p := r.IntN(100); {
-		case p < 60:
-			v = debate.ConsensusReached
-		case p < 75:
-			v = debate.Deadlock
-		case p < 90:
-			v, agreed = debate.BudgetExhausted, r.IntN(2) == 0
-		default:
-			v = debate.Timeout
-		}
-		id := fmt.Sprintf("20261130-%s-g%d-%s", q.layer, i, genSuffix(r))
+		v, agreed := consensustest.RandomVerdict(r)
+		id := fmt.Sprintf("20261130-%s-g%d-%s", q.layer, i, consensustest.Suffix(r))
 		o := consensustest.Outcome(id, q.topic, q.layer, v, genPosition(r, q), genPosition(r, q), agreed)
 		cv.outcomes = append(cv.outcomes, o)
 		cv.questions = append(cv.questions, q)
 	}
 	return cv
-}
-
-func genSuffix(r *rand.Rand) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
-	b := make([]byte, 6)
-	for i := range b {
-		b[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	return string(b)
 }
 
 // consensusQuery is one check a user or agent might run.
