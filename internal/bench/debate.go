@@ -391,29 +391,11 @@ func debateBenchConcurrent(ctx context.Context, sc debateScenario, n, rounds int
 		return DebateResult{}, err
 	}
 	defer stop()
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done, turns := 0, 0
-	var firstErr error
 	start := time.Now()
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			o, err := debateBenchJournal(ctx, tr, journal, debateBenchSession(i, pairs, rounds), nil)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				return
-			}
-			done++
-			turns += len(o.Turns)
-		}()
-	}
-	wg.Wait()
+	done, turns, _, firstErr := concurrentDebates(n, func(i int) (*debate.Outcome, []time.Duration, error) {
+		o, err := debateBenchJournal(ctx, tr, journal, debateBenchSession(i, pairs, rounds), nil)
+		return o, nil, err
+	})
 	el := time.Since(start)
 	res := DebateResult{
 		Bench: "debate", Name: "concurrent_" + sc.name[len("turn_"):], Setup: fmt.Sprintf("%s; %d coordinators at once, %d agent pairs", sc.setup, n, pairs),
@@ -447,4 +429,32 @@ func debateBenchFsync() (float64, error) {
 		}
 	}
 	return us(time.Since(start)) / n, nil
+}
+
+// concurrentDebates runs n debates at once, run(i) being the i-th, and
+// sums what the finished ones report: how many finished, their turns and
+// their turn latencies; firstErr is the first failure, if any.
+func concurrentDebates(n int, run func(i int) (*debate.Outcome, []time.Duration, error)) (done, turns int, lat []time.Duration, firstErr error) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o, mine, err := run(i)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			done++
+			turns += len(o.Turns)
+			lat = append(lat, mine...)
+		}()
+	}
+	wg.Wait()
+	return done, turns, lat, firstErr
 }

@@ -55,43 +55,23 @@ func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root 
 	}
 	defer procs.stop()
 
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var lat []time.Duration
-	done, turns := 0, 0
-	var firstErr error
 	cpu0 := selfCPU()
 	start := time.Now()
-	for i := 0; i < o.Concurrent; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var sent time.Time
-			var mine []time.Duration
-			progress := func(p debate.Progress) {
-				switch p.Event.Kind {
-				case debate.EventRequest:
-					sent = time.Now()
-				case debate.EventTurn:
-					mine = append(mine, time.Since(sent))
-				}
+	done, turns, lat, firstErr := concurrentDebates(o.Concurrent, func(i int) (*debate.Outcome, []time.Duration, error) {
+		var sent time.Time
+		var mine []time.Duration
+		progress := func(p debate.Progress) {
+			switch p.Event.Kind {
+			case debate.EventRequest:
+				sent = time.Now()
+			case debate.EventTurn:
+				mine = append(mine, time.Since(sent))
 			}
-			s := benchSession(i, o.Rounds, base, procParticipant(debate.RoleAttacker, i%pairs, tag), procParticipant(debate.RoleDefender, i%pairs, tag))
-			out, err := debateBenchJournal(ctx, tr, journal, s, progress)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				return
-			}
-			done++
-			turns += len(out.Turns)
-			lat = append(lat, mine...)
-		}()
-	}
-	wg.Wait()
+		}
+		s := benchSession(i, o.Rounds, base, procParticipant(debate.RoleAttacker, i%pairs, tag), procParticipant(debate.RoleDefender, i%pairs, tag))
+		out, err := debateBenchJournal(ctx, tr, journal, s, progress)
+		return out, mine, err
+	})
 	el := time.Since(start)
 	cpu1 := selfCPU()
 	agentsCPU, err := procs.stop()
