@@ -15,6 +15,7 @@ import (
 	njs "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/sleep"
 )
 
 // What parley keeps on the server: one stream for the messages and two
@@ -270,14 +271,35 @@ func StreamConfig(replicas int) njs.StreamConfig {
 	}
 }
 
+// storeFailedCode is JetStream's "error creating store for stream": the
+// server could not set up the stream's files. It removes what it made and
+// logs the cause, which its client never sees; a moment later the same
+// request may succeed.
+const storeFailedCode njs.ErrorCode = 10049
+
+// createStream creates parley's stream, or returns the one another process
+// created meanwhile. A store failure is tried again twice, 200 ms apart.
+func (c *Conn) createStream(ctx context.Context, want njs.StreamConfig) (njs.Stream, error) {
+	for try := 0; ; try++ {
+		s, err := c.js.CreateStream(ctx, want)
+		if errors.Is(err, njs.ErrStreamNameAlreadyInUse) { // created meanwhile by another process
+			return c.js.Stream(ctx, StreamName)
+		}
+		var apiErr *njs.APIError
+		if try == 2 || !errors.As(err, &apiErr) || apiErr.ErrorCode != storeFailedCode {
+			return s, err
+		}
+		if err := sleep.For(ctx, 200*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+}
+
 func (c *Conn) setup(ctx context.Context) error {
 	want := StreamConfig(c.cfg.Replicas)
 	s, err := c.js.Stream(ctx, StreamName)
 	if errors.Is(err, njs.ErrStreamNotFound) {
-		s, err = c.js.CreateStream(ctx, want)
-		if errors.Is(err, njs.ErrStreamNameAlreadyInUse) { // created meanwhile by another process
-			s, err = c.js.Stream(ctx, StreamName)
-		}
+		s, err = c.createStream(ctx, want)
 	}
 	if err != nil {
 		return c.setupError("stream "+StreamName, err)

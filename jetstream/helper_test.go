@@ -2,6 +2,7 @@ package jetstream_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +18,16 @@ func startServer(t testing.TB) *natsserver.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.Stop)
+	t.Cleanup(func() {
+		s.Stop()
+		if t.Failed() {
+			for _, l := range s.Log() {
+				if !strings.Contains(l, "[INF]") {
+					t.Logf("nats-server: %s", l)
+				}
+			}
+		}
+	})
 	return s
 }
 

@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/parleyhq/parley/internal/natsserver"
 )
 
 // "parley bench debate --backends file,nats" runs concurrent debates spoken
@@ -15,11 +13,7 @@ import (
 // went over its backend: the file run's agents have inboxes under its
 // root, the NATS run's none; both wrote every transcript.
 func TestBenchDebateOverBackends(t *testing.T) {
-	srv, err := natsserver.Start(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
+	srv := startNATS(t)
 	dir := t.TempDir()
 	out := mustCLI(t, t.TempDir(), "", "--json", "bench", "debate", "--debates", "2", "--concurrent", "6", "--rounds", "2",
 		"--agent-pairs", "2", "--backends", "file,nats", "--nats-url", srv.URL(), "--dir", dir)

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/parleyhq/parley/internal/natsserver"
 )
 
 // The benchmark runs end to end on a few messages: separate sender
@@ -13,11 +11,7 @@ import (
 // here; "parley bench messenger" does.)
 func TestBenchMessengerRuns(t *testing.T) {
 	t.Setenv("PARLEY_TEST_AS_CLI", "1") // the re-executed sender is this binary
-	srv, err := natsserver.Start(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
+	srv := startNATS(t)
 	for _, tc := range []struct {
 		transport, raw string
 	}{{"file", "raw_write_fsync_rename_dirfsync"}, {"nats", "raw_jetstream_publish"}} {

@@ -19,14 +19,33 @@ import (
 // config.json selects the NATS transport on it.
 func natsRoot(t testing.TB) (string, *natsserver.Server) {
 	t.Helper()
-	srv, err := natsserver.Start(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := startNATS(t)
 	root := t.TempDir()
 	writeConfig(t, root, fmt.Sprintf(`{"transport":"nats","nats":{"url":%q}}`, srv.URL()))
 	return root, srv
+}
+
+// startNATS starts an embedded nats-server for the test, stopped at its
+// end; when the test fails it shows the server's warnings and errors (the
+// cause of a failure its clients only hear of as a generic API error).
+func startNATS(t testing.TB, opts ...natsserver.Option) *natsserver.Server {
+	t.Helper()
+	srv, err := natsserver.Start(t.TempDir(), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Stop()
+		if !t.Failed() {
+			return
+		}
+		for _, l := range srv.Log() {
+			if !strings.Contains(l, "[INF]") {
+				t.Logf("nats-server: %s", l)
+			}
+		}
+	})
+	return srv
 }
 
 func writeConfig(t testing.TB, root, cfg string) {
@@ -172,11 +191,7 @@ func TestNATSCredentialsFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := natsserver.Start(t.TempDir(), natsserver.WithOperator(op))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
+	srv := startNATS(t, natsserver.WithOperator(op))
 	stranger, err := natsserver.NewOperator("stranger")
 	if err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ type Server struct {
 	srv   *server.Server
 	ready time.Duration
 	op    *Operator // decentralized JWT authentication, or nil
+	log   serverLog // what the server warned about, for a failed test to show
 }
 
 // Option configures a Server.
@@ -90,6 +91,7 @@ func (s *Server) Restart() error {
 		if err != nil {
 			return fmt.Errorf("natsserver: %w", err)
 		}
+		srv.SetLogger(&s.log, false, false)
 		srv.Start()
 		if srv.ReadyForConnections(s.ready) {
 			break
@@ -108,6 +110,43 @@ func (s *Server) Restart() error {
 	s.srv = srv
 	return nil
 }
+
+// Log returns the warnings and errors the server logged, oldest first (the
+// last 200). The server gives its API clients only a generic error for some
+// failures ("error creating store for stream") and logs the cause; a test
+// that fails shows this.
+func (s *Server) Log() []string { return s.log.lines() }
+
+// serverLog keeps the last lines the server logged at notice level or above.
+type serverLog struct {
+	mu   sync.Mutex
+	kept []string
+}
+
+const keptLogLines = 200
+
+func (l *serverLog) add(level, format string, v ...any) {
+	line := time.Now().Format("15:04:05.000") + " " + level + " " + fmt.Sprintf(format, v...)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.kept) == keptLogLines {
+		l.kept = append(l.kept[:0], l.kept[1:]...)
+	}
+	l.kept = append(l.kept, line)
+}
+
+func (l *serverLog) lines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.kept...)
+}
+
+func (l *serverLog) Noticef(format string, v ...any) { l.add("[INF]", format, v...) }
+func (l *serverLog) Warnf(format string, v ...any)   { l.add("[WRN]", format, v...) }
+func (l *serverLog) Fatalf(format string, v ...any)  { l.add("[FTL]", format, v...) }
+func (l *serverLog) Errorf(format string, v ...any)  { l.add("[ERR]", format, v...) }
+func (l *serverLog) Debugf(string, ...any)           {}
+func (l *serverLog) Tracef(string, ...any)           {}
 
 // URL is the server's client URL, the same across restarts.
 func (s *Server) URL() string {
