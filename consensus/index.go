@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,16 +104,14 @@ func (e *entry) prepare() error {
 }
 
 // distinctTerms are the distinct search terms ("s:") and topic words
-// ("t:") of a record, as the df table counts them.
+// ("t:") of a record, as the df table counts them, in sorted order.
 func distinctTerms(terms, words string) []string {
-	seen := map[string]bool{}
 	var out []string
 	add := func(prefix, text string) {
-		for t := range strings.FieldsSeq(text) {
-			if k := prefix + t; !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
+		f := strings.Fields(text)
+		slices.Sort(f)
+		for _, t := range slices.Compact(f) {
+			out = append(out, prefix+t)
 		}
 	}
 	add("s:", terms)
@@ -1198,27 +1197,31 @@ feed:
 // change the index already holds, so that the next lookups need not list
 // the folder again. Callers hold the filing lock and s.mu.
 //
-// A change by someone else in the same clock tick as this filing's last
-// write would leave the folder's time as it is: on a file system with
-// fine timestamps it waits out the margin and looks again (a change
-// meanwhile leaves the index's state as it was, so that the next lookup
-// scans); on a coarse one the next lookup compares the names.
+// On a file system with fine timestamps the state is recorded as settled
+// (as if listed once the margin had passed) without waiting for the
+// margin: a change by someone else after this moment changes the folder's
+// signature, which every lookup compares (ensure), unless it falls in the
+// very clock tick (a few milliseconds) of the filing's last write.
+// Waiting out the margin and looking again, as this once did (20 ms a
+// filing), caught nothing more: a change in a later tick shows in the
+// signature either way, and one in the same tick shows in neither. Such
+// a change (another program creating, renaming or removing a file in the
+// folder within the same tick as a filing; parley's own filings take the
+// lock) is seen at the folder's next change or the next full look
+// (Refresh, "consensus list"). On a coarse one, where a tick may last a
+// second, the state is recorded as just listed: the lookups within the
+// margin compare the folder's names.
 func (s *Store) noteOwnWrites(ctx context.Context) {
 	info, err := s.dir.Stat()
 	if err != nil {
 		return
 	}
 	sig := sigOf(info)
+	scanned := time.Now().UnixNano()
 	if m := marginOf(sig.ModNs); m == int64(fineMargin) {
-		if wait := sig.ModNs + m - time.Now().UnixNano(); wait > 0 {
-			time.Sleep(time.Duration(wait))
-		}
-		again, err := s.dir.Stat()
-		if err != nil || sigOf(again) != sig {
-			return
-		}
+		scanned = max(scanned, sig.ModNs+m)
 	}
-	if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano()); err != nil {
+	if err := s.write(ctx, nil, nil, &sig, scanned); err != nil {
 		s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
 	}
 }

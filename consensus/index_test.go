@@ -393,3 +393,58 @@ func TestRebuiltIndexEqualsTheMaintainedOne(t *testing.T) {
 		t.Errorf("the rebuilt index differs from the maintained one:\nmaintained:\n%s\nrebuilt:\n%s", maintained, rebuilt)
 	}
 }
+
+// A filing records the folder's state without waiting out the timestamp
+// margin, yet a record another program creates or removes right after
+// it, in a later clock tick of the folder, is seen by the next check,
+// in this process and in a new one.
+func TestChangeRightAfterAFilingIsSeen(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const topic = "Session timeout for the admin console"
+	p := e.file(t, agreed("20261130-plan-admin-aaaaaa", topic, "Sign admins out after 15 minutes idle"))
+	e.s.mu.Lock()
+	recorded := e.s.idx.dir.ModNs
+	e.s.mu.Unlock()
+	folder := filepath.Join(e.vaultDir, filepath.FromSlash(Folder))
+	laterTick := func() {
+		t.Helper()
+		// However fast the machine, the change lands in a tick after the
+		// filing's last write.
+		st, err := os.Stat(folder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod := time.Unix(0, max(st.ModTime().UnixNano(), recorded+int64(time.Millisecond)))
+		if err := os.Chtimes(folder, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+		recorded = mod.UnixNano()
+	}
+
+	const handTopic = "Audit log retention for the admin console"
+	hand := strings.NewReplacer(topic, handTopic, "Sign admins out after 15 minutes idle", "Keep audit logs for 400 days",
+		"plan-admin-aaaaaa", "plan-audit-bbbbbb").Replace(e.read(t, p))
+	e.page(t, Folder+"/plan-audit-log-retention-for-the-admin-console.md", hand)
+	laterTick()
+	for name, s := range map[string]*Store{"same": e.s, "new": e.open(t)} {
+		res := mustCheck(t, s, handTopic, "Keep audit logs for 400 days")
+		if res.Status != CheckConsistent {
+			t.Errorf("%s store: a record created right after a filing: %v", name, res.Status)
+		}
+	}
+
+	p2 := e.file(t, agreed("20261201-plan-admin-cccccc", topic, "Sign admins out after 30 minutes idle"))
+	e.s.mu.Lock()
+	recorded = e.s.idx.dir.ModNs
+	e.s.mu.Unlock()
+	if err := os.Remove(filepath.Join(e.vaultDir, filepath.FromSlash(p2))); err != nil {
+		t.Fatal(err)
+	}
+	laterTick()
+	for name, s := range map[string]*Store{"same": e.s, "new": e.open(t)} {
+		if res := mustCheck(t, s, topic, "Sign admins out after 30 minutes idle"); res.Record != nil && res.Record.Path == p2 {
+			t.Errorf("%s store: a record removed right after its filing still answers", name)
+		}
+	}
+}
