@@ -20,6 +20,7 @@ func newBenchCmd(a *factory) *cobra.Command {
 	}
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		for _, s := range subs {
+			s.SetContext(cmd.Context())
 			if err := s.RunE(s, nil); err != nil {
 				return err
 			}

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"fmt"
-
-	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newConfigCmd is "parley config show" (app.ShowConfig).
@@ -29,20 +28,11 @@ func newConfigCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			source := c.Path
-			if !c.Found {
-				source = "no " + c.Path + ": all defaults"
-			}
-			fmt.Fprintf(a.stderr, "parley: effective configuration (%s)\n", source)
+			textview.ConfigSource(a.stderr, c)
 			if a.json {
 				return a.emit(c.Effective)
 			}
-			b, err := json.MarshalIndent(c.Effective, "", "  ")
-			if err != nil {
-				return err
-			}
-			a.printf("%s\n", b)
-			return nil
+			return textview.Config(a.stdout, c)
 		},
 	})
 	return cmd

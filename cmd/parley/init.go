@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newInitCmd is "parley init": create the root and vault layout
@@ -24,24 +26,7 @@ func newInitCmd(a *factory) *cobra.Command {
 			if a.json {
 				return a.emit(r)
 			}
-			a.printf("parley root:  %s\nparley vault: %s\n", r.Root, r.Vault)
-			if len(r.Created) == 0 {
-				a.printf("already set up: nothing created\n")
-				return nil
-			}
-			a.printf("created %d director%s:\n", len(r.Created), plural(len(r.Created), "y", "ies"))
-			for _, d := range r.Created {
-				a.printf("  %s\n", d)
-			}
-			return nil
+			return textview.Initialized(a.stdout, r)
 		},
 	}
-}
-
-// plural is one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

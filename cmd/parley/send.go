@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // sendOptions is what "parley send" was asked: the request, and whether
@@ -92,18 +93,7 @@ func sendRun(ctx context.Context, a *factory, o *sendOptions) error {
 		return err
 	}
 	if a.json {
-		return emitMessage(a, sent.Message)
+		return textview.MessageJSON(a.stdout, sent.Message)
 	}
-	a.printf("sent %s to %s\n", sent.Message.ID, o.To)
-	return nil
-}
-
-// emitMessage prints a message's wire form as one JSON line.
-func emitMessage(a *factory, m *inbox.Message) error {
-	b, err := m.Encode()
-	if err != nil {
-		return err
-	}
-	_, err = a.stdout.Write(append(b, '\n'))
-	return err
+	return textview.Sent(a.stdout, sent, o.To)
 }
