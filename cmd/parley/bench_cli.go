@@ -46,10 +46,7 @@ func newBenchCLICmd(a *factory) *cobra.Command {
 				a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", bench.ErrNoToolchain)
 				return nil
 			}
-			if err != nil {
-				return err
-			}
-			return a.benchResult(res)
+			return a.benchResult(res, err)
 		},
 	}
 	f := cmd.Flags()

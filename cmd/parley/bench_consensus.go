@@ -34,11 +34,7 @@ func newBenchConsensusCmd(a *factory) *cobra.Command {
 			if !a.json {
 				o.Progress = cmd.ErrOrStderr()
 			}
-			res, err := bench.RunConsensus(cmd.Context(), o)
-			if err != nil {
-				return err
-			}
-			return a.benchResult(res)
+			return a.benchResult(bench.RunConsensus(cmd.Context(), o))
 		},
 	}
 	cmd.Flags().IntVar(&o.Records, "records", o.Records, "records in the generated vault")

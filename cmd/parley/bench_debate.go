@@ -35,7 +35,7 @@ func newBenchDebateCmd(a *factory) *cobra.Command {
 				return usagef("--backends: %v", err)
 			}
 			o.Env = childEnv
-			return bench.RunDebate(cmd.Context(), o, func(r *bench.DebateResult) error { return a.benchResult(r) })
+			return bench.RunDebate(cmd.Context(), o, func(r *bench.DebateResult) error { return a.benchResult(r, nil) })
 		},
 	}
 	f := cmd.Flags()
