@@ -22,8 +22,7 @@ func newBenchConsensusCmd(a *factory) *cobra.Command {
 			"and searches (beside one SELECT on the same database).\n" +
 			"Bars: warm check p50 ≤ 1 ms, new process ≤ 100 ms, cold rebuild ≤ 10 s,\n" +
 			"memory of a check ≤ 150 MB.",
-		Example: "  parley bench consensus\n  parley bench consensus --records 100000 --json",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
 				return usageError{err}

@@ -9,11 +9,10 @@ import (
 // newConfigCmd is "parley config show" (app.ShowConfig).
 func newConfigCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "config",
-		Short:   "Show parley's settings (<root>/config.json)",
-		Example: "  parley config show",
-		Args:    exactArgs(0),
-		RunE:    func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Use:   "config",
+		Short: "Show parley's settings (<root>/config.json)",
+		Args:  exactArgs(0),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "show",
@@ -21,8 +20,7 @@ func newConfigCmd(a *factory) *cobra.Command {
 		Long: "Prints the settings in force as a complete config.json: the file's values, and the\n" +
 			"default of every key it leaves out. The output is itself a valid config.json.\n" +
 			"With --json it is one line; the file it came from is named on stderr.",
-		Example: "  parley config show\n  parley --root ~/.parley --json config show",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.service().ShowConfig()
 			if err != nil {

@@ -34,9 +34,6 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 			"nor a registration is an error (not_found). An agent that is known but not running\n" +
 			"still gets the message in its inbox, with a not_active warning (an error under\n" +
 			"--require-live, and then nothing is sent). The sender need not be registered.",
-		Example: "  parley send --from Alice --to Bob 'the plan is ready'\n" +
-			"  git diff | parley send --from ci --to Reviewer --type diff -\n" +
-			"  parley --json send --from Alice --to Bob --require-live --reply-to m-1 'agreed'",
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.From == "" || o.To == "" {
