@@ -73,11 +73,8 @@ func sendRun(ctx context.Context, a *factory, o *sendOptions) error {
 		o.Text, textName = string(b), "standard input"
 	}
 	sent, err := a.service().Send(ctx, o.SendRequest)
-	if errors.Is(err, app.ErrNoRoot) {
-		return a.noRootError(fmt.Sprintf("not_found: no agent %q: ", o.To))
-	}
 	if err != nil {
-		return a.fail(err, "", func(field string) string {
+		return a.fail(err, fmt.Sprintf("not_found: no agent %q: ", o.To), func(field string) string {
 			if field == "text" {
 				return textName
 			}
