@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // debateID is the debate the ID argument of a command names: its id, or
@@ -92,20 +92,7 @@ func newDebateStatusCmd(a *factory) *cobra.Command {
 			if a.json {
 				return a.emit(line)
 			}
-			a.printf("%s  [%s] %s\n", line.DebateID, termClean(string(line.Layer)), clipLine(line.Topic, 200))
-			a.printf("  state:  %s\n", line.State)
-			a.printf("  round %d/%d · tokens %d/%d · %.1f s / %.0f s · %d events\n", line.Round, line.MaxRounds,
-				line.Tokens, line.MaxTokens, float64(line.ElapsedMs)/1000, float64(line.MaxWallClockMs)/1000, line.Events)
-			if line.Verdict != "" {
-				a.printf("  verdict: %s → %s\n", line.Verdict, line.Action)
-			}
-			if line.Record != "" {
-				a.printf("  record:  %s\n", line.Record)
-			}
-			if line.State == transcripts.StateInterrupted && line.Verdict == "" {
-				a.printf("  the coordinator is not running: %s\n", a.cmdLine("debate", "resume", id))
-			}
-			return nil
+			return textview.DebateStatus(a.stdout, line, a.cmdLine("debate", "resume", id))
 		})
 }
 
@@ -135,17 +122,9 @@ func newDebateListCmd(a *factory) *cobra.Command {
 			}
 			if len(list) == 0 {
 				a.printf("no debates yet under %s (start one with %s)\n", a.rootDir(), a.cmdLine("debate", "run"))
-			} else if a.stdoutTTY() {
-				a.printf("%-52s %-11s %-17s %s\n", "ID", "STATE", "VERDICT", "TOPIC")
+				return nil
 			}
-			for _, sum := range list {
-				verdict := string(sum.Verdict)
-				if verdict == "" {
-					verdict = "-"
-				}
-				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.DebateID, sum.State, verdict, sum.Integrity, clipLine(sum.Topic, 60))
-			}
-			return nil
+			return textview.DebateList(a.stdout, list, a.stdoutTTY())
 		},
 	}
 }

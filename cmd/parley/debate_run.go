@@ -16,9 +16,6 @@ import (
 	"github.com/parleyhq/parley/transcripts"
 )
 
-// participantName is the name a debate gives an agent it starts itself.
-var participantName = app.ParticipantName
-
 // debateFlags are what "debate run" and "debate start" share.
 type debateFlags struct {
 	req    app.DebateRequest

@@ -1,4 +1,4 @@
-package main
+package textview_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/debateview"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // On a terminal, debate run shows each turn as a line and keeps a status
@@ -15,7 +16,7 @@ import (
 func TestProgressOnATerminal(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	v := debateview.New(&out, &out, describe, false) // no ticker: the status is drawn by Event
+	v := debateview.New(&out, &out, textview.ProgressLine, false) // no ticker: the status is drawn by Event
 	base := debate.Progress{DebateID: "20260101-spec-x-abcdef", MaxRounds: 3, MaxTokens: 6000, MaxWallClockMs: 120000}
 	p := base
 	p.Event.Kind = debate.EventOpen
@@ -37,5 +38,20 @@ func TestProgressOnATerminal(t *testing.T) {
 	status = got[strings.LastIndex(got, "\r\033[K")+len("\r\033[K"):]
 	if !strings.HasPrefix(status, "round 2/3 · tokens 400/6000 · 2.0 s / 120 s") || strings.Contains(status, "waiting") {
 		t.Fatalf("status line after the turn %q", status)
+	}
+}
+
+// What an agent writes (a model's reply included) cannot drive the
+// terminal that shows a debate's progress: control characters in a
+// position, a rejection's reason or a forfeit's detail are replaced.
+func TestProgressLinesCannotDriveTheTerminal(t *testing.T) {
+	t.Parallel()
+	hostile := "Keys\x1b]0;pwned\x07 leak\x1b[2J time\u009b31m"
+	for _, kind := range []debate.EventKind{debate.EventTurn, debate.EventRejected, debate.EventForfeit} {
+		line := textview.ProgressLine(debate.Progress{DebateID: "20260101-spec-x-abcdef", Event: debate.Event{Kind: kind}, Round: 1, MaxRounds: 3,
+			Role: debate.RoleAttacker, Agent: "Critic", Detail: hostile})
+		if strings.ContainsAny(line, "\x1b\x07\u009b") || !strings.Contains(line, "leak") {
+			t.Errorf("%s: %q", kind, line)
+		}
 	}
 }
