@@ -2,14 +2,12 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newAgentsCmd is "parley agents list|show|prune|add".
@@ -54,15 +52,7 @@ func newAgentsListCmd(a *factory) *cobra.Command {
 				a.printf("no live agents under %s\n", a.rootDir())
 				return nil
 			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			if a.stdoutTTY() {
-				fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
-			}
-			for _, e := range live {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, shown(orDash(e.Host), false), shown(orDash(strings.Join(e.Roles, ",")), false),
-					shown(orDash(e.Model), false), age(e.HeartbeatAt))
-			}
-			return tw.Flush()
+			return textview.Agents(a.stdout, live, a.stdoutTTY(), time.Now())
 		},
 	}
 }
@@ -81,34 +71,7 @@ func newAgentsShowCmd(a *factory) *cobra.Command {
 			if a.json {
 				return a.emit(ag)
 			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "name:\t%s\n", args[0])
-			switch {
-			case ag.Registered:
-				status := "live"
-				if !ag.Alive {
-					status = "stopped (its process is gone or its heartbeat is stale; 'agents prune' removes the registration)"
-				}
-				fmt.Fprintf(tw, "status:\t%s\n", status)
-				fmt.Fprintf(tw, "pid:\t%d on %s\n", ag.PID, shown(orDash(ag.Host), false))
-				fmt.Fprintf(tw, "session:\t%s\n", shown(ag.SessionID, false))
-				fmt.Fprintf(tw, "roles:\t%s\n", shown(orDash(strings.Join(ag.Roles, ",")), false))
-				fmt.Fprintf(tw, "model:\t%s\n", shown(orDash(ag.Model), false))
-				fmt.Fprintf(tw, "started:\t%s\n", shown(orDash(ag.StartedAt), false))
-				fmt.Fprintf(tw, "heartbeat:\t%s\n", age(ag.HeartbeatAt))
-			case ag.State == app.AgentStopped:
-				fmt.Fprintf(tw, "status:\tstopped (it registered, then unregistered as it stopped)\n")
-				fmt.Fprintf(tw, "last session:\t%s\n", shown(ag.LastSession, false))
-			default:
-				fmt.Fprintf(tw, "status:\tnever registered (its inbox was made ahead with 'agents add'; messages wait there for it)\n")
-			}
-			if ag.Inbox != "" {
-				fmt.Fprintf(tw, "inbox:\t%s\n", ag.Inbox)
-			}
-			if ag.Counted {
-				fmt.Fprintf(tw, "messages:\t%s\n", ag.Summary)
-			}
-			return tw.Flush()
+			return textview.Agent(a.stdout, args[0], ag, time.Now())
 		},
 	}
 }
@@ -161,13 +124,4 @@ func newAgentsAddCmd(a *factory) *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// age renders an RFC 3339 time as "3s ago".
-func age(ts string) string {
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return "-"
-	}
-	return time.Since(t).Round(time.Second).String() + " ago"
 }
