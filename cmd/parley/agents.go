@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,27 +34,17 @@ func newAgentsListCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			live, err := a.service().LiveAgents(cmd.Context())
 			switch {
-			case errors.Is(err, app.ErrNoRoot) && !a.json:
-				a.printf("no live agents: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
-				return nil
 			case errors.Is(err, app.ErrNoRoot):
+				if !a.json {
+					a.printf("no live agents: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
+				}
 				return nil
 			case err != nil:
 				return a.fail(err, "", nil)
+			case a.json:
+				return emitAll(a, live)
 			}
-			if a.json {
-				for _, ag := range live {
-					if err := a.emit(ag); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			if len(live) == 0 {
-				a.printf("no live agents under %s\n", a.rootDir())
-				return nil
-			}
-			return textview.Agents(a.stdout, live, a.stdoutTTY(), time.Now())
+			return textview.Agents(a.stdout, live, a.stdoutTTY(), time.Now(), a.rootDir())
 		},
 	}
 }
@@ -68,10 +60,7 @@ func newAgentsShowCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "", nil)
 			}
-			if a.json {
-				return a.emit(ag)
-			}
-			return textview.Agent(a.stdout, args[0], ag, time.Now())
+			return a.show(ag, func(w io.Writer) error { return textview.Agent(w, args[0], ag, time.Now()) })
 		},
 	}
 }
@@ -87,21 +76,21 @@ func newAgentsPruneCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "", nil)
 			}
-			for _, n := range pruned {
-				if a.json {
-					if err := a.emit(map[string]any{"pruned": n}); err != nil {
-						return err
-					}
-				} else {
-					a.printf("pruned %s\n", n)
+			if a.json {
+				lines := make([]prunedLine, len(pruned))
+				for i, n := range pruned {
+					lines[i].Pruned = n
 				}
+				return emitAll(a, lines)
 			}
-			if !a.json && len(pruned) == 0 {
-				a.printf("no dead registrations\n")
-			}
-			return nil
+			return textview.Pruned(a.stdout, pruned)
 		},
 	}
+}
+
+// prunedLine is the JSON line of an agent whose registration was removed.
+type prunedLine struct {
+	Pruned string `json:"pruned"`
 }
 
 func newAgentsAddCmd(a *factory) *cobra.Command {
@@ -117,11 +106,10 @@ func newAgentsAddCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "", nil)
 			}
-			if a.json {
-				return a.emit(map[string]any{"agent": args[0], "inbox": dir})
-			}
-			a.printf("inbox of %s ready at %s\n", args[0], dir)
-			return nil
+			return a.show(map[string]any{"agent": args[0], "inbox": dir}, func(w io.Writer) error {
+				_, err := fmt.Fprintf(w, "inbox of %s ready at %s\n", args[0], dir)
+				return err
+			})
 		},
 	}
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -89,10 +91,7 @@ func newDebateStatusCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.debateError(err, id)
 			}
-			if a.json {
-				return a.emit(line)
-			}
-			return textview.DebateStatus(a.stdout, line, a.cmdLine("debate", "resume", id))
+			return a.show(line, func(w io.Writer) error { return textview.DebateStatus(w, line, a.cmdLine("debate", "resume", id)) })
 		})
 }
 
@@ -109,12 +108,7 @@ func newDebateListCmd(a *factory) *cobra.Command {
 			store.Close()
 			if a.json {
 				lines, err := a.service().DebateStatuses(cmd.Context())
-				for _, line := range lines {
-					if err := a.emit(line); err != nil {
-						return err
-					}
-				}
-				return err
+				return errors.Join(emitAll(a, lines), err)
 			}
 			list, err := a.service().ListDebates(cmd.Context())
 			if err != nil {

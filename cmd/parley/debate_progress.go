@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 
 	"github.com/parleyhq/parley/app"
@@ -44,6 +45,24 @@ func (j jsonProgress) Event(p debate.Progress) {
 	if line, ok := app.ProgressJSON(p); ok {
 		_ = j.a.emit(line)
 	}
+}
+
+// show prints v as a JSON line under --json, else its text view.
+func (a *factory) show(v any, text func(w io.Writer) error) error {
+	if a.json {
+		return a.emit(v)
+	}
+	return text(a.stdout)
+}
+
+// emitAll prints each of vs as a JSON line.
+func emitAll[T any](a *factory, vs []T) error {
+	for _, v := range vs {
+		if err := a.emit(v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,

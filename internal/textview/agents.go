@@ -31,9 +31,14 @@ func age(ts string, now time.Time) string {
 	return now.Sub(t).Round(time.Second).String() + " ago"
 }
 
-// Agents writes a table of live agents (name, pid, host, roles, model,
-// heartbeat's age at now), with a header row when header is set.
-func Agents(w io.Writer, live []app.Agent, header bool, now time.Time) error {
+// Agents writes a table of the live agents under root (name, pid, host,
+// roles, model, heartbeat's age at now), with a header row when header is
+// set; or that there are none.
+func Agents(w io.Writer, live []app.Agent, header bool, now time.Time, root string) error {
+	if len(live) == 0 {
+		_, err := fmt.Fprintf(w, "no live agents under %s\n", root)
+		return err
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	if header {
 		fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
@@ -83,4 +88,17 @@ func Agent(w io.Writer, name string, ag *app.Agent, now time.Time) error {
 func AgentReady(w io.Writer, name string, role debate.Role, spec string) error {
 	_, err := fmt.Fprintf(w, "agent %s (%s, %s) is listening; stop it with Ctrl-C\n", name, role, spec)
 	return err
+}
+
+// Pruned writes the agents whose registrations were removed, a line each,
+// or that there were none.
+func Pruned(w io.Writer, names []string) error {
+	p := &textOut{w: w}
+	for _, n := range names {
+		p.printf("pruned %s\n", n)
+	}
+	if len(names) == 0 {
+		p.printf("no dead registrations\n")
+	}
+	return p.err
 }
