@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -21,6 +22,46 @@ func (a *App) AgentLog(w io.Writer, min slog.Level) *slog.Logger {
 		return a.log
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: min}))
+}
+
+// ErrAgentSpec is the error of an agent given no way to answer, or more
+// than one (AgentSpec).
+var ErrAgentSpec = errors.New("give exactly one way to answer")
+
+// AgentSpec is the spec (KIND:ARG) of an agent given as exactly one of
+// exec (a command run per turn), script (a JSON script), openAI (a model
+// of the OpenAI-compatible endpoint) or spec itself; else ErrAgentSpec.
+func AgentSpec(exec, script, openAI, spec string) (string, error) {
+	given := 0
+	for _, s := range []string{exec, script, openAI, spec} {
+		if s != "" {
+			given++
+		}
+	}
+	switch {
+	case given != 1:
+		return "", ErrAgentSpec
+	case exec != "":
+		return agent.KindExec + ":" + exec, nil
+	case script != "":
+		return agent.KindScript + ":" + script, nil
+	case openAI != "":
+		return agent.KindOpenAI + ":" + openAI, nil
+	}
+	return spec, nil
+}
+
+// ParentPID is the process an agent stops with: none (0) unless
+// exitWithParent, then pid, or this process's parent when pid is not
+// positive.
+func ParentPID(exitWithParent bool, pid int) int {
+	switch {
+	case !exitWithParent:
+		return 0
+	case pid <= 0:
+		return os.Getppid()
+	}
+	return pid
 }
 
 // AgentResponder is how an agent of the given spec (KIND:ARG) answers its

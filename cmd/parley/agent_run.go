@@ -48,22 +48,9 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return usagef("--role: %v", err)
 			}
-			given := 0
-			for _, s := range []string{execCmd, script, openaiModel, spec} {
-				if s != "" {
-					given++
-				}
-			}
-			if given != 1 {
+			spec, err := app.AgentSpec(execCmd, script, openaiModel, spec)
+			if err != nil {
 				return usagef("give exactly one of --exec CMD, --script FILE, --openai MODEL or --spec KIND:ARG")
-			}
-			switch {
-			case execCmd != "":
-				spec = agent.KindExec + ":" + execCmd
-			case script != "":
-				spec = agent.KindScript + ":" + script
-			case openaiModel != "":
-				spec = agent.KindOpenAI + ":" + openaiModel
 			}
 			sp, resp, err := a.service().AgentResponder(spec, a.service().AgentLog(a.stderr, slog.LevelWarn))
 			if errors.Is(err, agent.ErrBadSpec) || errors.Is(err, agent.ErrUnavailable) {
@@ -71,14 +58,8 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 			} else if err != nil {
 				return err
 			}
-			parent := 0
-			if exitWithParent {
-				parent = parentPID
-				if parent <= 0 {
-					parent = os.Getppid()
-				}
-			}
-			return a.runAgent(cmd.Context(), app.AgentRun{Name: name, Role: r, Spec: sp, Responder: resp, SessionID: sessionID, Parent: parent})
+			return a.runAgent(cmd.Context(), app.AgentRun{Name: name, Role: r, Spec: sp, Responder: resp, SessionID: sessionID,
+				Parent: app.ParentPID(exitWithParent, parentPID)})
 		},
 	}
 	f := cmd.Flags()
