@@ -19,7 +19,7 @@ func (a *factory) debateID(args []string) (string, error) {
 }
 
 func newDebateResumeCmd(a *factory) *cobra.Command {
-	return &cobra.Command{
+	return a.debateCmd(&cobra.Command{
 		Use:   "resume ID",
 		Short: "Continue an interrupted debate from its transcript (and file a verdict not yet filed)",
 		Long: "Continues a debate whose coordinator stopped (crash, kill -9, Ctrl-C): requests are\n" +
@@ -27,15 +27,9 @@ func newDebateResumeCmd(a *factory) *cobra.Command {
 			"from the inbox, nothing recorded is counted twice, and time spent stopped does\n" +
 			"not count against the wall clock. A closed debate prints its verdict. A debate\n" +
 			"whose files disagree with its seal (see parley transcripts verify) is refused.",
-		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.debateID(args)
-			if err != nil {
-				return err
-			}
-			return a.runDebate(cmd.Context(), &debate.DebateSession{ID: id}, true)
-		},
-	}
+	}, func(ctx context.Context, id string) error {
+		return a.runDebate(ctx, &debate.DebateSession{ID: id}, true)
+	})
 }
 
 func newDebateStartCmd(a *factory) *cobra.Command {
@@ -67,25 +61,22 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// debateCmd is a subcommand "USE ID" on one debate of the root: run is
-// given the checked id.
-func (a *factory) debateCmd(use, short string, run func(ctx context.Context, id string) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   use,
-		Short: short,
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.debateID(args)
-			if err != nil {
-				return err
-			}
-			return run(cmd.Context(), id)
-		},
+// debateCmd is cmd, a subcommand "USE ID" on one debate of the root: run
+// is given the checked id.
+func (a *factory) debateCmd(cmd *cobra.Command, run func(ctx context.Context, id string) error) *cobra.Command {
+	cmd.Args = exactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		id, err := a.debateID(args)
+		if err != nil {
+			return err
+		}
+		return run(cmd.Context(), id)
 	}
+	return cmd
 }
 
 func newDebateStatusCmd(a *factory) *cobra.Command {
-	return a.debateCmd("status ID", "Where a debate stands: running, closed or interrupted; round, tokens, time",
+	return a.debateCmd(&cobra.Command{Use: "status ID", Short: "Where a debate stands: running, closed or interrupted; round, tokens, time"},
 		func(_ context.Context, id string) error {
 			line, err := a.service().DebateStatus(id)
 			if err != nil {
@@ -124,8 +115,8 @@ func newDebateListCmd(a *factory) *cobra.Command {
 }
 
 func newDebateWatchCmd(a *factory) *cobra.Command {
-	return a.debateCmd("watch ID", "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 4 on UNAVAILABLE, 3 otherwise)",
-		a.watchDebate)
+	return a.debateCmd(&cobra.Command{Use: "watch ID",
+		Short: "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 4 on UNAVAILABLE, 3 otherwise)"}, a.watchDebate)
 }
 
 // watchDebate prints a debate's events as its transcript grows, until its

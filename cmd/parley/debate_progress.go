@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
@@ -20,14 +19,7 @@ type progress interface {
 }
 
 // isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+func isTerminal(w any) bool { return termsafe.IsTerminal(w) }
 
 func (a *factory) newProgress() progress {
 	if a.json {
