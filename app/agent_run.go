@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
@@ -100,16 +98,11 @@ type AgentRun struct {
 }
 
 // ServeAgent registers r on backend b, heartbeats at HeartbeatEvery and
-// answers every turn request in its inbox until ctx ends, SIGINT or
-// SIGTERM arrives (it then unregisters and returns nil) or its parent ends.
-// A parent already gone is an error wrapping agent.ErrParentGone, and
-// nothing is served; a name held by another live agent wraps
-// registry.ErrNameTaken.
+// answers every turn request in its inbox until ctx ends (it then
+// unregisters and returns nil) or its parent ends. A parent already gone
+// is an error wrapping agent.ErrParentGone, and nothing is served; a name
+// held by another live agent wraps registry.ErrNameTaken.
 func (a *App) ServeAgent(ctx context.Context, b Backend, r AgentRun) error {
-	// SIGINT and SIGTERM end the agent cleanly (it unregisters), also when
-	// the caller did not arrange for it (a test binary standing in for parley).
-	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
 	if r.Parent != 0 {
 		var (
 			stop func()

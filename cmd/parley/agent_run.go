@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -87,6 +89,10 @@ func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 		return err
 	}
 	defer m.Close()
+	// SIGINT and SIGTERM end the agent cleanly (it unregisters), also when
+	// the caller did not arrange for it (a test binary standing in for parley).
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	r.Logger = a.service().AgentLog(a.stderr, slog.LevelInfo)
 	r.Ready = func() {
 		if a.json {
