@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -52,8 +51,7 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 			if a.json {
 				return a.emit(map[string]any{"event": "started", "debate_id": s.ID, "pid": pid})
 			}
-			a.printf("%s\n", s.ID)
-			fmt.Fprintf(a.stderr, "debate %s runs in the background (pid %d); follow it with: %s\n", s.ID, pid, a.cmdLine("debate", "watch", s.ID))
+			_ = textview.DebateStarted(a.stdout, a.stderr, s.ID, pid, a.cmdLine("debate", "watch", s.ID))
 			return nil
 		},
 	}

@@ -121,3 +121,14 @@ func DebateList(w io.Writer, list []transcripts.Summary, header bool) error {
 	}
 	return p.err
 }
+
+// DebateStarted writes the id of a debate started in the background to
+// out, and to note (standard error) which process runs it and watch, the
+// command that follows it.
+func DebateStarted(out, note io.Writer, id string, pid int, watch string) error {
+	_, err := fmt.Fprintf(out, "%s\n", id)
+	if _, nerr := fmt.Fprintf(note, "debate %s runs in the background (pid %d); follow it with: %s\n", id, pid, watch); err == nil {
+		err = nerr
+	}
+	return err
+}

@@ -143,3 +143,18 @@ func TestEscalationNotes(t *testing.T) {
 		t.Fatalf("got %q\nwant %q", out.String(), want)
 	}
 }
+
+// A debate started in the background: its id alone on standard output
+// (for a script to read), where it runs and how to follow it on standard
+// error.
+func TestDebateStarted(t *testing.T) {
+	t.Parallel()
+	var out, note bytes.Buffer
+	if err := textview.DebateStarted(&out, &note, "20261201-spec-keys-000001", 5150, "parley debate watch 20261201-spec-keys-000001"); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "20261201-spec-keys-000001\n" ||
+		note.String() != "debate 20261201-spec-keys-000001 runs in the background (pid 5150); follow it with: parley debate watch 20261201-spec-keys-000001\n" {
+		t.Fatalf("%q %q", out.String(), note.String())
+	}
+}
