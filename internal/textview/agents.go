@@ -9,18 +9,11 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/internal/termsafe"
 )
 
-// agentField makes a field another process wrote (its host, roles, model)
-// safe to print on a terminal, its control characters written as visible
-// escapes, and an empty one "-".
-func agentField(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return termsafe.Escape(s, "\t")
-}
+// agentField is a field another process wrote (its host, roles, model)
+// as a table shows it: escaped (Shown), and "-" when empty.
+func agentField(s string) string { return Shown(OrDash(s), false) }
 
 // age renders an RFC 3339 time as "3s ago" at now; "-" when it is not one.
 func age(ts string, now time.Time) string {
@@ -64,14 +57,14 @@ func Agent(w io.Writer, name string, ag *app.Agent, now time.Time) error {
 		}
 		fmt.Fprintf(tw, "status:\t%s\n", status)
 		fmt.Fprintf(tw, "pid:\t%d on %s\n", ag.PID, agentField(ag.Host))
-		fmt.Fprintf(tw, "session:\t%s\n", termsafe.Escape(ag.SessionID, "\t"))
+		fmt.Fprintf(tw, "session:\t%s\n", Shown(ag.SessionID, false))
 		fmt.Fprintf(tw, "roles:\t%s\n", agentField(strings.Join(ag.Roles, ",")))
 		fmt.Fprintf(tw, "model:\t%s\n", agentField(ag.Model))
 		fmt.Fprintf(tw, "started:\t%s\n", agentField(ag.StartedAt))
 		fmt.Fprintf(tw, "heartbeat:\t%s\n", age(ag.HeartbeatAt, now))
 	case ag.State == app.AgentStopped:
 		fmt.Fprintf(tw, "status:\tstopped (it registered, then unregistered as it stopped)\n")
-		fmt.Fprintf(tw, "last session:\t%s\n", termsafe.Escape(ag.LastSession, "\t"))
+		fmt.Fprintf(tw, "last session:\t%s\n", Shown(ag.LastSession, false))
 	default:
 		fmt.Fprintf(tw, "status:\tnever registered (its inbox was made ahead with 'agents add'; messages wait there for it)\n")
 	}
