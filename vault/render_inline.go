@@ -120,12 +120,12 @@ func (urlParser) Trigger() []byte { return []byte{' ', '('} }
 
 func (urlParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
-	if len(line) == 0 || pc.IsInLinkLabel() {
+	if len(line) == 0 {
 		return nil
 	}
 	switch line[0] {
 	case ' ', '\t', '(':
-		if bareURL(line[1:]) == 0 {
+		if bareURL(line[1:]) == 0 || pc.IsInLinkLabel() {
 			return nil
 		}
 		block.Advance(1)
@@ -137,7 +137,7 @@ func (urlParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Nod
 		return nil
 	}
 	n := bareURL(line)
-	if n == 0 {
+	if n == 0 || pc.IsInLinkLabel() {
 		return nil
 	}
 	block.Advance(n)

@@ -115,20 +115,21 @@ func (tableParagraphs) Transform(para *ast.Paragraph, reader text.Reader, _ pars
 		return
 	}
 	table := &tableNode{}
-	table.AppendChild(table, newTableRow(src, lines.At(head), aligns, true))
+	table.AppendChild(table, newTableRow(splitRow(src, lines.At(head)), aligns, true))
 	budget, padded, end := 0, 0, lines.Len()
 	for i := head; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		budget += seg.Len()
 	}
 	for i := head + 2; i < lines.Len(); i++ {
-		if n := len(splitRow(src, lines.At(i))); n < len(aligns) {
+		cells := splitRow(src, lines.At(i))
+		if n := len(cells); n < len(aligns) {
 			if padded += len(aligns) - n; padded > budget {
 				end = i
 				break
 			}
 		}
-		table.AppendChild(table, newTableRow(src, lines.At(i), aligns, false))
+		table.AppendChild(table, newTableRow(cells, aligns, false))
 	}
 
 	parent := para.Parent()
@@ -160,9 +161,8 @@ func trimLastLine(p *ast.Paragraph, src []byte) {
 	p.Lines().Set(n-1, last.TrimRightSpace(src))
 }
 
-func newTableRow(src []byte, line text.Segment, aligns []cellAlign, header bool) *tableRowNode {
+func newTableRow(cells []text.Segment, aligns []cellAlign, header bool) *tableRowNode {
 	row := &tableRowNode{header: header}
-	cells := splitRow(src, line)
 	for i, a := range aligns {
 		cell := &tableCellNode{header: header, align: a}
 		if i < len(cells) && !cells[i].IsEmpty() {
@@ -190,7 +190,7 @@ func splitRow(src []byte, line text.Segment) []text.Segment {
 	if stop > start && src[stop-1] == '|' && (stop-2 < start || src[stop-2] != '\\') {
 		stop--
 	}
-	var cells []text.Segment
+	cells := make([]text.Segment, 0, 1+bytes.Count(src[start:stop], []byte("|")))
 	from := start
 	for i := start; i <= stop; i++ {
 		if i < stop && (src[i] != '|' || (i > start && src[i-1] == '\\')) {
@@ -337,9 +337,14 @@ func renderTableCell(w util.BufWriter, _ []byte, node ast.Node, entering bool) (
 		tag = "th"
 	}
 	if entering {
-		_, _ = w.WriteString("<" + tag + n.align.attr() + ">")
+		_ = w.WriteByte('<')
+		_, _ = w.WriteString(tag)
+		_, _ = w.WriteString(n.align.attr())
+		_ = w.WriteByte('>')
 		return ast.WalkContinue, nil
 	}
-	_, _ = w.WriteString("</" + tag + ">\n")
+	_, _ = w.WriteString("</")
+	_, _ = w.WriteString(tag)
+	_, _ = w.WriteString(">\n")
 	return ast.WalkContinue, nil
 }

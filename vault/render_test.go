@@ -2,6 +2,8 @@ package vault
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -226,5 +228,40 @@ func FuzzRender(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		out := render(t, s)
 		checkEscaped(t, s, out)
+	})
+}
+
+// BenchmarkRenderPage renders a page of the shape parley's records and
+// hand-written pages have (a table, task list, prose with links and
+// URLs), with parley's extensions and, beside them in the same run, with
+// goldmark's GFM extension.
+func BenchmarkRenderPage(b *testing.B) {
+	var page strings.Builder
+	page.WriteString("# Rate limits\n\n| Date | Layer | Topic | Verdict | Status |\n|------|-------|-------|---------|--------|\n")
+	for i := range 200 {
+		fmt.Fprintf(&page, "| 2026-11-%02d | plan | [[rate-limit-%d\\|Rate limits, take %d]] | CONSENSUS_REACHED | ~~open~~ closed |\n", i%28+1, i, i)
+	}
+	page.WriteString("\n## Follow-ups\n\n- [x] write the **runbook** (see https://example.org/runbook_v2)\n- [ ] load test at `10k rps`\n\n")
+	for range 50 {
+		page.WriteString("The gateway sheds load *before* the queue fills; details in [[capacity#Limits]] and https://example.org/design?rev=3.\n\n")
+	}
+	src := []byte(page.String())
+	resolve := func(l Link) (string, bool) { return "/p/" + l.Target, true }
+	b.Run("parley", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if err := Render(io.Discard, src, resolve); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("goldmark-gfm", func(b *testing.B) {
+		gfm := goldmark.New(goldmark.WithExtensions(extension.GFM, wikilinkExt{}), goldmark.WithRendererOptions(html.WithXHTML()))
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if err := gfm.Convert(src, io.Discard); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }
