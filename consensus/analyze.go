@@ -23,6 +23,7 @@ type term struct {
 	clause int
 	listed bool   // next to "and", "or" or "nor": an item of a list
 	by     bool   // followed by "by": a passive ("overridden by")
+	verbal bool   // negated by "not" or "never" (a verb's negation, not "no x" or "without x")
 	text   string // as written, for the differences
 }
 
@@ -419,6 +420,7 @@ func analyze(text string) *analysis {
 	a := &analysis{truncated: len(text) > maxAnalyzed}
 	listNext := false // a conjunction was read: the next term is an item
 	noDet := false    // the pending negation is the determiner "no"
+	verbal := false   // the pending negation is "not" or "never"
 	noTerm := -1      // the term a determiner "no" negated
 	negPending := -1  // the clause of a negation cue waiting for its word
 	cond := -1        // the open condition
@@ -510,6 +512,7 @@ func analyze(text string) *analysis {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
 			negPending, noDet = t.clause, t.low == "no"
+			verbal = t.low == "not" || t.low == "never" || w == "nolonger"
 			a.negs++
 			continue
 		}
@@ -559,9 +562,11 @@ func analyze(text string) *analysis {
 			w, neg = pos, true
 			a.negs++
 		}
+		negVerbal := false
 		if negPending >= 0 {
 			neg = !neg
 			negPending = -1
+			negVerbal = verbal
 			if noDet {
 				noTerm = len(a.terms)
 			}
@@ -569,7 +574,7 @@ func analyze(text string) *analysis {
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
 		listNext = false
 		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
-		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause, listed: listed, by: by, text: raw})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)

@@ -279,7 +279,7 @@ func comparePositions(a, b *analysis) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
 	h, w := compareQuantities(a, b)
-	if len(h) == 0 && c.Score >= sameSentenceScore {
+	if len(h) == 0 && c.Score >= editScore {
 		// Sentences otherwise the same: a number said on one side only
 		// ("at twice the last peak" → "at the last peak") is an edit of
 		// the rule, not a rewording.
@@ -319,9 +319,11 @@ func comparePositions(a, b *analysis) Comparison {
 	return c
 }
 
-// sameSentenceScore is the similarity from which two positions are the
-// same sentence edited.
-const sameSentenceScore = 0.9
+// editScore is the similarity from which a number said on one side only is
+// taken as an edit of the rule ("page when disk usage stays above 85% for
+// 10 minutes" → "page as soon as disk usage goes above 85%") rather than
+// something a rewording left out.
+const editScore = 0.6
 
 // compareModality finds a rule made optional on one side only: "load
 // tests before major releases are optional" against "run a load test
@@ -426,17 +428,21 @@ func compareQuantities(a, b *analysis) (hard, weak []string) {
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if !bareOne(x) && !(whole(x) && b.all) {
+		if !bareOne(x) && !(whole(x) && b.all) && !now(x) {
 			weak = append(weak, x.text+" → (not said)")
 		}
 	}
 	for j, y := range ub {
-		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) {
+		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
 			weak = append(weak, "(not said) → "+y.text)
 		}
 	}
 	return hard, weak
 }
+
+// now is "immediately" (after no time), said on one side only: "evict it
+// at once" adds nothing to "evict it on update".
+func now(q quantity) bool { return q.dim == "time" && q.value == 0 && q.per == "" }
 
 // whole is 100%: what "every" or "all" says without a number.
 func whole(q quantity) bool { return q.dim == "percent" && q.value == 100 }
@@ -452,8 +458,17 @@ func sameQuantity(x, y quantity) bool {
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
 	}
-	return math.Abs(x.value-y.value) <= 1e-9*math.Max(1, math.Abs(x.value))
+	tolerance := 1e-9
+	if x.dim == "time" && y.dim == "time" {
+		// Calendar lengths: 30 days is a month, 365 days a year.
+		tolerance = calendarTolerance
+	}
+	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
 }
+
+// calendarTolerance is how far two lengths of time may differ and still be
+// one: a month is 30.4 days on average, and "30 days" means a month.
+const calendarTolerance = 0.015
 
 // compareOptions finds two options of one choice: the filed position names
 // one (not negated) and the new one names another.
@@ -660,15 +675,32 @@ func compareNegation(a, b *analysis) []string {
 				negClause[t.clause] = true
 			}
 		}
-		for _, t := range x.terms {
-			if negClause[t.clause] && !t.neg {
+		// The object of a negated verb is negated with it, up to the next
+		// verb: "never split by row" does not split by row, "do not commit
+		// notebooks with outputs" commits no notebook.
+		lx := theLexicon()
+		objNeg := make([]bool, len(x.terms))
+		for i, t := range x.terms {
+			if !t.neg || !t.verbal || t.cond >= 0 {
+				continue
+			}
+			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
+				u := x.terms[j]
+				if u.clause != t.clause || u.neg || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") {
+					break
+				}
+				objNeg[j] = true
+			}
+		}
+		for i, t := range x.terms {
+			if negClause[t.clause] && !t.neg && !objNeg[i] {
 				// A negation covers its clause: "permanent errors are
 				// not retried" does not assert "permanent".
 				continue
 			}
 			// What an exception names is what the rule does not cover:
 			// "but not for libraries" says what "libraries do not" says.
-			if t.neg || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
+			if t.neg || objNeg[i] || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
 				neg[t.w]++
 			} else {
 				pos[t.w]++
@@ -857,16 +889,22 @@ var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // a place where up to two specific words stand for others.
 func compareSwaps(a, b *analysis, score float64) []string {
 	lx := theLexicon()
-	keep := func(x *analysis) []string {
+	// An option of a choice (compareOptions' business) stays in the
+	// alignment only as an anchor both sides name: "roll back first and
+	// investigate later" → "investigate first and roll back later".
+	otherOption := func(w string, y *analysis) bool {
+		return lx.altGroup[w] != 0 && !slices.ContainsFunc(y.terms, func(t term) bool { return t.w == w })
+	}
+	keep := func(x, y *analysis) []string {
 		var out []string
 		for _, t := range x.terms {
-			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && lx.altGroup[t.w] == 0 {
+			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !otherOption(t.w, y) {
 				out = append(out, t.w)
 			}
 		}
 		return out
 	}
-	wa, wb := keep(a), keep(b)
+	wa, wb := keep(a, b), keep(b, a)
 	// A short rule (a few specific words) swaps one word as surely as a
 	// long sentence that is otherwise the same.
 	if score < swapScore && (len(wa) > shortRule || len(wb) > shortRule) {

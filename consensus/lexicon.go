@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "9"
+const lexiconVersion = "10"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -24,7 +24,7 @@ const lexiconVersion = "9"
 const synonymGroups = `
 use employ adopt utilise utilize pick choose go_with standardise_on standardize_on rely_on opt_for
 serve deliver return send emit respond_with hand_out give
-store save persist keep write_to storage retention retain keep_for retain_for
+store save persist keep write_to storage retention retain keep_for retain_for hold_on_to
 delete remove purge erase wipe
 fetch retrieve load read pull
 create add generate
@@ -218,7 +218,7 @@ worker
 container docker_container
 image_tag tag_version
 memory ram
-cpu processor
+cpu processor cpus
 disk volume
 bandwidth throughput
 latency delay lag
@@ -329,6 +329,11 @@ nodejs node_js node
 display render show present
 exempt exempted excepted
 unlimited unbounded no_limit
+evaluation eval evaluating evals
+holdout hold_out held_out holdout_set
+postmortem post_mortem post_incident_review incident_review incident_retrospective
+equal same identical the_same_as equal_to
+gpu gpus graphics_card
 `
 
 // genericWords carry little of what a question is about: a topic may add
@@ -340,6 +345,7 @@ behaviour plan decision guideline convention standard mode scheme mechanism prac
 question topic thing stuff kind type matter case quantity at_a_time count amount layout structure setup true
 look like happen handle deal treat work decide agree currently today yes nit follow accept allow support
 value attribute parameter property target promise goal objective layer
+ok okay fine alright data information info run
 use make have get do need want go put let apply
 we our us you your team everyone anyone people someone one
 new current exist existing
@@ -456,6 +462,10 @@ app client application
 format convention style standard
 incident outage alert page on_call
 layout structure organisation organization monorepo polyrepo
+strip clear remove wipe
+record entry
+scheduler orchestrator workflow_engine
+pipeline job workflow
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of
@@ -539,6 +549,7 @@ let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
 whatever whichever many much through against everything everyone else back away once ever
+anything something
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
