@@ -99,6 +99,39 @@ type rawTok struct {
 	clause int
 	text   string // as written
 	conj   bool   // follows "and", "or" or "nor"
+	clock  bool   // a time of day ("22:00", "10 pm"), num in hours
+}
+
+// clockAt reads a time of day at rs[i:j] (the digits of a number): "22:00",
+// "8:30", "10pm", "10 pm", "10:30 am". It returns the hour (with its
+// minutes as a fraction) and the end of what it read.
+func clockAt(rs []rune, i, j int) (float64, int, bool) {
+	h, err := strconv.Atoi(string(rs[i:j]))
+	if err != nil || j-i > 2 || h > 24 {
+		return 0, 0, false
+	}
+	v, k, clock := float64(h), j, false
+	if k+2 < len(rs) && rs[k] == ':' && unicode.IsDigit(rs[k+1]) && unicode.IsDigit(rs[k+2]) && (k+3 == len(rs) || !unicode.IsDigit(rs[k+3])) {
+		m, _ := strconv.Atoi(string(rs[k+1 : k+3]))
+		if m >= 60 {
+			return 0, 0, false
+		}
+		v += float64(m) / 60
+		k, clock = k+3, true
+	}
+	// "am" or "pm", glued or after one space.
+	e := k
+	if e < len(rs) && rs[e] == ' ' {
+		e++
+	}
+	if e+1 < len(rs) && (rs[e] == 'a' || rs[e] == 'p') && rs[e+1] == 'm' && (e+2 == len(rs) || !unicode.IsLetter(rs[e+2]) && !unicode.IsDigit(rs[e+2])) && h >= 1 && h <= 12 {
+		v = math.Mod(v, 12)
+		if rs[e] == 'p' {
+			v += 12
+		}
+		return v, e + 2, true
+	}
+	return v, k, clock
 }
 
 // maxAnalyzed bounds the text analyze reads: a position is a sentence or
@@ -139,6 +172,12 @@ func lex(text string) []rawTok {
 			j := i
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
 				j++
+			}
+			if h, k, ok := clockAt(rs, i, j); ok {
+				// "22:00", "10pm", "8 am": a time of day, in hours.
+				out = append(out, rawTok{num: h, isNum: true, clock: true, clause: clause, text: string(rs[i:k])})
+				i = k
+				continue
 			}
 			lit := strings.ReplaceAll(strings.ReplaceAll(string(rs[i:j]), ",", ""), "_", "")
 			// Letters glued to the number: a unit ("10ms", "5k") or part
@@ -441,8 +480,11 @@ func analyze(text string) *analysis {
 		if t.isNum && !lx.phraseAt(toks, i) {
 			q := quantity{value: t.num, text: t.text, cond: cond}
 			i0 := i
+			if t.clock {
+				q.dim = "clock"
+			}
 			// A unit follows: "5 minutes", "80 percent".
-			if i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
+			if !t.clock && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				w, n := lx.match(toks, i+1)
 				if short := shortUnits[toks[i+1].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
@@ -530,6 +572,14 @@ func analyze(text string) *analysis {
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" {
 			if prev := prevLow(toks, i-n+1); prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
+				article := prev == "a" || prev == "an"
+				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].clause != t.clause) {
+					// "a month ahead of expiry" is one month; "twice a
+					// month" a rate.
+					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
+					lastQty = len(a.qty) - 1
+					continue
+				}
 				if prev != "every" && lastQty >= 0 && a.qty[lastQty].per == "" {
 					a.qty[lastQty].per, a.qty[lastQty].perVal = "time", u.scale
 					a.qty[lastQty].text += " per " + raw
@@ -539,7 +589,10 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
-		if w == lx.immediately {
+		if w == lx.immediately && t.low == "at" && lastQty >= 0 && a.qty[lastQty].clause == t.clause && a.qty[lastQty].dim == "" && a.qty[lastQty].per == "" {
+			// "8 GPUs at once": at the same time, not without delay.
+			w = lx.fold("concurrency")
+		} else if w == lx.immediately {
 			// "at once" is after no time at all.
 			a.qty = append(a.qty, quantity{value: 0, dim: "time", text: raw, cond: cond})
 			continue

@@ -278,12 +278,19 @@ func ComparePositions(filed, position string) Comparison {
 func comparePositions(a, b *analysis) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
-	h, w := compareQuantities(a, b)
-	if len(h) == 0 && c.Score >= editScore {
+	h, dropped, added := compareQuantities(a, b)
+	w := append(dropped, added...)
+	switch {
+	case len(h) == 0 && c.Score >= sameSentenceScore:
 		// Sentences otherwise the same: a number said on one side only
 		// ("at twice the last peak" → "at the last peak") is an edit of
 		// the rule, not a rewording.
 		h, w = w, nil
+	case len(dropped) > 0 && len(b.qty) > 0 && c.Score >= editScore:
+		// A number of the filed rule left out by a position that keeps
+		// its others ("above 85% for 10 minutes" → "above 85%"): the rule
+		// loosened. A number only added stays unsure.
+		h, w = append(h, dropped...), added
 	}
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b)...)
@@ -318,6 +325,10 @@ func comparePositions(a, b *analysis) Comparison {
 	}
 	return c
 }
+
+// sameSentenceScore is the similarity from which two positions are the
+// same sentence edited.
+const sameSentenceScore = 0.9
 
 // editScore is the similarity from which a number said on one side only is
 // taken as an edit of the rule ("page when disk usage stays above 85% for
@@ -380,8 +391,9 @@ func contentScore(a, b *analysis) float64 {
 
 // compareQuantities pairs the numbers of both sides by value and unit.
 // Numbers left over on both sides changed the rule ("5 minutes → 10
-// minutes"); a number on one side only is a weak difference.
-func compareQuantities(a, b *analysis) (hard, weak []string) {
+// minutes"); a number on one side only is dropped or added, a weak
+// difference unless comparePositions decides otherwise.
+func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 	qa, qb := a.qty, b.qty
 	usedB := make([]bool, len(qb))
 	var ua []quantity
@@ -429,15 +441,15 @@ func compareQuantities(a, b *analysis) (hard, weak []string) {
 	}
 	for _, x := range restA {
 		if !bareOne(x) && !(whole(x) && b.all) && !now(x) {
-			weak = append(weak, x.text+" → (not said)")
+			dropped = append(dropped, x.text+" → (not said)")
 		}
 	}
 	for j, y := range ub {
 		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
-			weak = append(weak, "(not said) → "+y.text)
+			added = append(added, "(not said) → "+y.text)
 		}
 	}
-	return hard, weak
+	return hard, dropped, added
 }
 
 // now is "immediately" (after no time), said on one side only: "evict it

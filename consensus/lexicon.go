@@ -512,6 +512,7 @@ var numberWords = map[string]float64{
 	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
 	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2,
 	"half": 0.5, "double": 2, "triple": 3, "once": 1, "thrice": 3, "first": 1, "third": 3,
+	"doubles": 2, "doubled": 2, "triples": 3, "tripled": 3,
 }
 
 var numberScales = map[string]float64{"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
