@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -250,7 +251,15 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 		if qp == nil {
 			qp = analyze(position)
 		}
-		scores[i] = max(scores[i], coverScore(q, qp, &cands[i].topic, analyze(r.Topic+"\n"+r.FinalPosition)))
+		cq, cr := coverParts(q, qp, &cands[i].topic, analyze(r.Topic+"\n"+r.FinalPosition))
+		scores[i] = max(scores[i], cq*cr)
+		if r.Binding() && contentScore(qp, analyze(r.FinalPosition)) >= backedScore {
+			// The position says much of what the record's does: the
+			// question's words need not be the topic's, only name the
+			// same things ("When should we page for a filling disk on DB
+			// hosts?" and "Disk usage alert threshold").
+			scores[i] = max(scores[i], math.Sqrt(cq*cr))
+		}
 	}
 }
 

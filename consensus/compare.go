@@ -120,9 +120,15 @@ func without2(m, other map[string]bool) map[string]bool {
 // coverScore; coverCandidates is for how many of the closest (each costs
 // an analysis of the record's position).
 const (
-	coverFloor      = 0.25
+	coverFloor      = 0.12
 	coverCandidates = 3
 )
+
+// backedScore is the similarity (contentScore) from which a question's
+// position is taken to speak of what a record's final position speaks
+// of; then the question is scored by the geometric mean of coverParts
+// rather than their product.
+const backedScore = 0.6
 
 // coverScore tells, from 0 to 1, how far a question and its position (q,
 // qp) and a record's topic and its topic with its final position (r, rp)
@@ -133,6 +139,14 @@ const (
 // does not but its position does. A near-miss (another object in the same
 // place) scores 0.
 func coverScore(q, qp, r, rp *analysis) float64 {
+	cq, cr := coverParts(q, qp, r, rp)
+	return cq * cr
+}
+
+// coverParts are the two shares coverScore multiplies: of the question's
+// specific words the record names, and of the record topic's the question
+// names. Both are 0 for a near-miss.
+func coverParts(q, qp, r, rp *analysis) (float64, float64) {
 	lx := theLexicon()
 	wq, wr := topicWords(q), topicWords(r)
 	sq, sr := set(wq), set(wr)
@@ -140,7 +154,7 @@ func coverScore(q, qp, r, rp *analysis) float64 {
 	// another object ("tenant" asked, "per tenant" in the record).
 	onlyQ, onlyR := without2(specificOnly(wq, sr), set(topicWords(rp))), without2(specificOnly(wr, sq), set(topicWords(qp)))
 	if len(onlyQ) > 0 && len(onlyR) > 0 && nearMiss(wq, wr, onlyQ, onlyR) {
-		return 0
+		return 0, 0
 	}
 	cover := func(ws []string, in ...[]string) float64 {
 		all := map[string]bool{}
@@ -172,7 +186,7 @@ func coverScore(q, qp, r, rp *analysis) float64 {
 		}
 		return float64(n) / float64(of)
 	}
-	return cover(wq, wr, topicWords(rp)) * cover(wr, wq, topicWords(qp))
+	return cover(wq, wr, topicWords(rp)), cover(wr, wq, topicWords(qp))
 }
 
 // specificOnly are the non-generic words of ws missing from other.
