@@ -101,7 +101,7 @@ func topicScore(a, b *analysis) float64 {
 func topicWords(a *analysis) []string {
 	ws := a.words()
 	for i, w := range ws {
-		if w == "atmost" || w == "atleast" || w == "oldest" {
+		if w == "atmost" || w == "atleast" || w == "oldest" || w == "quantity" {
 			ws[i] = "limit"
 		}
 	}
@@ -707,6 +707,10 @@ func compareNegation(a, b *analysis) []string {
 		lx := theLexicon()
 		objNeg := make([]bool, len(x.terms))
 		for i, t := range x.terms {
+			if lx.instead[t.w] && i+1 < len(x.terms) && x.terms[i+1].clause == t.clause {
+				objNeg[i+1] = true // "rather than by row"
+				continue
+			}
 			if !t.neg || !t.verbal || t.cond >= 0 {
 				continue
 			}
@@ -924,7 +928,7 @@ func compareSwaps(a, b *analysis, score float64) []string {
 	keep := func(x, y *analysis) []string {
 		var out []string
 		for _, t := range x.terms {
-			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !otherOption(t.w, y) {
+			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !lx.instead[t.w] && !otherOption(t.w, y) {
 				out = append(out, t.w)
 			}
 		}

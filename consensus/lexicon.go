@@ -435,7 +435,11 @@ const relationalWords = `before after above below more less`
 // variables override the file" and "the file overrides environment
 // variables" are two rules. Their passive ("overridden by") turns the
 // things around.
-const directedWords = `before after above below override replace fallback instead_of rather_than precede`
+const directedWords = `before after above below override replace fallback instead_of rather_than precede first later`
+
+// insteadWords name what a rule does not do: "split by user rather than
+// by row" does not split by row.
+const insteadWords = `instead_of rather_than`
 
 // looseGroups: each line holds words that are not synonyms everywhere but
 // that rewording swaps for each other in a rule ("cache" and "keep" pages
@@ -550,7 +554,7 @@ let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
 whatever whichever many much through against everything everyone else back away once ever
-anything something
+anything something individual particular respective certain
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
@@ -574,6 +578,7 @@ type lexicon struct {
 	// y"): the other one with the things swapped says the same.
 	relational map[string]bool
 	directed   map[string]bool
+	instead    map[string]bool
 	action     map[string]bool
 	minute     string            // the canonical "minute"
 	optional   string            // the canonical "optional"
@@ -684,6 +689,10 @@ func buildLexicon() *lexicon {
 	for _, w := range strings.Fields(directedWords) {
 		addPhrase(w)
 		lx.directed[lx.fold(stemPhrase(w))] = true
+	}
+	lx.instead = map[string]bool{}
+	for _, w := range strings.Fields(insteadWords) {
+		lx.instead[lx.fold(stemPhrase(w))] = true
 	}
 	lx.relational = map[string]bool{}
 	for _, w := range strings.Fields(relationalWords) {
