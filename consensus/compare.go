@@ -317,6 +317,9 @@ func comparePositions(a, b *analysis) Comparison {
 	if len(hard) == 0 {
 		hard = append(hard, compareItems(a, b)...)
 	}
+	if len(hard) == 0 {
+		hard = append(hard, compareClauses(a, b)...)
+	}
 	switch {
 	case len(hard) > 0 && c.Score < unrelatedScore:
 		// So little in common that the differences found may be about
@@ -1108,4 +1111,62 @@ func loose(x, y []string) bool {
 		}
 	}
 	return true
+}
+
+// clauseWords is how many specific words a clause needs for leaving it out
+// to change the rule: "larger jobs need approval from the platform team"
+// is a part of the rule, "please" or "always" is not.
+const clauseWords = 2
+
+// compareClauses finds a clause of the filed position (a part of the rule:
+// "…; larger jobs need approval from the platform team") that the new
+// one leaves out, none of its specific words said, while saying nothing
+// the filed one does not: the rule lost a part. And the other way round:
+// a part added.
+func compareClauses(a, b *analysis) []string {
+	lx := theLexicon()
+	specific := func(t term) bool {
+		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && !lx.stop[t.w]
+	}
+	var out []string
+	check := func(x, y *analysis, verb string) {
+		sx, sy := set(x.words()), set(y.words())
+		for _, t := range y.terms {
+			if specific(t) && !sx[t.w] {
+				return // y says something x does not: reworded, not cut
+			}
+		}
+		byClause := map[int][]term{}
+		var order []int
+		for _, t := range x.terms {
+			if _, ok := byClause[t.clause]; !ok {
+				order = append(order, t.clause)
+			}
+			byClause[t.clause] = append(byClause[t.clause], t)
+		}
+		for _, c := range order {
+			ts := byClause[c]
+			n, said := 0, false
+			for _, t := range ts {
+				if specific(t) {
+					n++
+				}
+				// A number the other side names ties the clause to it:
+				// "access JWTs are valid for 900 s" is "access tokens
+				// expire after 15 minutes".
+				said = said || sy[t.w] && (specific(t) || strings.HasPrefix(t.w, "#"))
+			}
+			if n < clauseWords || said {
+				continue
+			}
+			words := make([]string, len(ts))
+			for i, t := range ts {
+				words[i] = strings.ToLower(t.text)
+			}
+			out = append(out, fmt.Sprintf("%s %s", strings.Join(words, " "), verb))
+		}
+	}
+	check(a, b, "dropped")
+	check(b, a, "added")
+	return out
 }
