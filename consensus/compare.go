@@ -216,7 +216,9 @@ func nearMiss(wa, wb []string, onlyA, onlyB map[string]bool) bool {
 	ctx := func(ws []string, only map[string]bool) map[string]bool {
 		out := map[string]bool{}
 		for i, w := range ws {
-			if !only[w] {
+			// A word that relates things ("before", "after") names no
+			// other object.
+			if !only[w] || lx.directed[w] || lx.relational[w] {
 				continue
 			}
 			if i > 0 && !only[ws[i-1]] {
