@@ -425,6 +425,9 @@ func notANumber(in []rawTok, i int) bool {
 		}
 	}
 	if in[i].low == "once" {
+		if prevLow(in, i) == "at" {
+			return true // "at once"
+		}
 		// "used once", "once a week"; not "once the build passes".
 		if i+1 >= len(in) || in[i+1].clause != in[i].clause {
 			return false
@@ -591,7 +594,7 @@ func analyze(text string) *analysis {
 		}
 		if w == lx.immediately && t.low == "at" && lastQty >= 0 && a.qty[lastQty].clause == t.clause && a.qty[lastQty].dim == "" && a.qty[lastQty].per == "" {
 			// "8 GPUs at once": at the same time, not without delay.
-			w = lx.fold("concurrency")
+			w = lx.fold(stem("concurrency"))
 		} else if w == lx.immediately {
 			// "at once" is after no time at all.
 			a.qty = append(a.qty, quantity{value: 0, dim: "time", text: raw, cond: cond})

@@ -43,7 +43,7 @@ func TopicScore(a, b string) float64 {
 
 func topicScore(a, b *analysis) float64 {
 	lx := theLexicon()
-	wa, wb := topicWords(a), topicWords(b)
+	wa, wb := askLimit(topicWords(a), b), topicWords(b)
 	if len(wa) == 0 || len(wb) == 0 {
 		return 0
 	}
@@ -101,7 +101,24 @@ func topicScore(a, b *analysis) float64 {
 func topicWords(a *analysis) []string {
 	ws := a.words()
 	for i, w := range ws {
-		if w == "atmost" || w == "atleast" || w == "oldest" || w == "quantity" {
+		if w == "atmost" || w == "atleast" || w == "oldest" {
+			ws[i] = "limit"
+		}
+	}
+	return ws
+}
+
+// askLimit reads "how many" in question words ws as "limit" when the
+// record's topic r names a limit: "How many GPUs may a team use?" asks
+// what "GPU quota per team" answers, while "How many approvals does a PR
+// need?" asks no limit of "Code review approvals".
+func askLimit(ws []string, r *analysis) []string {
+	lx := theLexicon()
+	if !slices.Contains(topicWords(r), "limit") {
+		return ws
+	}
+	for i, w := range ws {
+		if w == lx.quantity {
 			ws[i] = "limit"
 		}
 	}
@@ -148,7 +165,7 @@ func coverScore(q, qp, r, rp *analysis) float64 {
 // names. Both are 0 for a near-miss.
 func coverParts(q, qp, r, rp *analysis) (float64, float64) {
 	lx := theLexicon()
-	wq, wr := topicWords(q), topicWords(r)
+	wq, wr := askLimit(topicWords(q), r), topicWords(r)
 	sq, sr := set(wq), set(wr)
 	// A word one topic has and the other's position names is no sign of
 	// another object ("tenant" asked, "per tenant" in the record).

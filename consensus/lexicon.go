@@ -581,6 +581,7 @@ type lexicon struct {
 	instead    map[string]bool
 	action     map[string]bool
 	minute     string            // the canonical "minute"
+	quantity   string            // the canonical "how many"
 	optional   string            // the canonical "optional"
 	negBound   map[string]string // negatedBound in canonical forms
 }
@@ -676,6 +677,7 @@ func buildLexicon() *lexicon {
 		lx.exemptCue[lx.fold(stemPhrase(w))] = true
 	}
 	lx.minute = lx.fold(stem("minute"))
+	lx.quantity = lx.fold(stem("quantity"))
 	lx.optional = lx.fold(stem("optional"))
 	lx.negBound = map[string]string{}
 	for k, v := range negatedBound {
