@@ -944,19 +944,16 @@ func compareSwaps(a, b *analysis, score float64) []string {
 	// An option of a choice (compareOptions' business) stays in the
 	// alignment only as an anchor both sides name: "roll back first and
 	// investigate later" → "investigate first and roll back later".
-	otherOption := func(w string, y *analysis) bool {
-		return lx.altGroup[w] != 0 && !slices.ContainsFunc(y.terms, func(t term) bool { return t.w == w })
-	}
-	keep := func(x, y *analysis) []string {
+	keep := func(x *analysis, y map[string]bool) []string {
 		var out []string
 		for _, t := range x.terms {
-			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !lx.instead[t.w] && !otherOption(t.w, y) {
+			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !lx.instead[t.w] && (lx.altGroup[t.w] == 0 || y[t.w]) {
 				out = append(out, t.w)
 			}
 		}
 		return out
 	}
-	wa, wb := keep(a, b), keep(b, a)
+	wa, wb := keep(a, set(b.words())), keep(b, set(a.words()))
 	// A short rule (a few specific words) swaps one word as surely as a
 	// long sentence that is otherwise the same.
 	if score < swapScore && (len(wa) > shortRule || len(wb) > shortRule) {
@@ -1148,8 +1145,8 @@ func compareClauses(a, b *analysis) []string {
 		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && !lx.stop[t.w]
 	}
 	var out []string
-	check := func(x, y *analysis, verb string) {
-		sx, sy := set(x.words()), set(y.words())
+	sa, sb := set(a.words()), set(b.words())
+	check := func(x, y *analysis, sx, sy map[string]bool, verb string) {
 		for _, t := range y.terms {
 			if specific(t) && !sx[t.w] {
 				return // y says something x does not: reworded, not cut
@@ -1185,7 +1182,7 @@ func compareClauses(a, b *analysis) []string {
 			out = append(out, fmt.Sprintf("%s %s", strings.Join(words, " "), verb))
 		}
 	}
-	check(a, b, "dropped")
-	check(b, a, "added")
+	check(a, b, sa, sb, "dropped")
+	check(b, a, sb, sa, "added")
 	return out
 }
