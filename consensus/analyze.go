@@ -553,6 +553,11 @@ func analyze(text string) *analysis {
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
+		if t.low == "no" && i == 0 && (len(toks) == 1 || toks[1].clause != t.clause) {
+			// "No — outputs are stripped first": the answer to a
+			// question, not a negation of what follows.
+			continue
+		}
 		if n == 1 && lx.negCue[t.low] || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.

@@ -333,6 +333,7 @@ func comparePositions(a, b *analysis) Comparison {
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
+	hard = append(hard, compareInclusion(a, b)...)
 	if len(hard) == 0 {
 		hard = append(hard, compareItems(a, b)...)
 	}
@@ -1160,8 +1161,12 @@ func compareClauses(a, b *analysis) []string {
 			}
 			byClause[t.clause] = append(byClause[t.clause], t)
 		}
+		inc := lx.fold(stem("include"))
 		for _, c := range order {
 			ts := byClause[c]
+			if slices.ContainsFunc(ts, func(t term) bool { return t.w == inc }) {
+				continue // "including health checks" restates the scope (compareInclusion)
+			}
 			n, said := 0, false
 			for _, t := range ts {
 				if specific(t) {
@@ -1184,5 +1189,49 @@ func compareClauses(a, b *analysis) []string {
 	}
 	check(a, b, sa, sb, "dropped")
 	check(b, a, sb, sa, "added")
+	return out
+}
+
+// compareInclusion finds a thing the filed position names that the new
+// one says is "included" in a rule that leaves out something the filed
+// one says: "use READ COMMITTED for everything, billing jobs included"
+// against "READ COMMITTED for web requests and SERIALIZABLE for billing
+// jobs"; "delete the data within 30 days, invoices included" against
+// "… but keep invoices for 10 years". The thing was treated apart.
+func compareInclusion(a, b *analysis) []string {
+	lx := theLexicon()
+	inc := lx.fold(stem("include"))
+	if slices.ContainsFunc(a.terms, func(t term) bool { return t.w == inc }) {
+		return nil
+	}
+	specific := func(t term) bool {
+		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && t.w != inc
+	}
+	sa, sb := set(a.words()), set(b.words())
+	lost := false
+	for w := range sa {
+		if !sb[w] && !lx.generic[w] && !lx.light[w] {
+			lost = true
+			break
+		}
+	}
+	if !lost {
+		return nil
+	}
+	var out []string
+	for i, t := range b.terms {
+		if t.w != inc || t.neg {
+			continue
+		}
+		// The things next to the cue: "billing jobs included",
+		// "including the invoices".
+		for j := max(0, i-2); j < min(len(b.terms), i+3); j++ {
+			u := b.terms[j]
+			if j != i && u.clause == t.clause && specific(u) && sa[u.w] {
+				out = append(out, b.say(u.w)+" included")
+				break
+			}
+		}
+	}
 	return out
 }

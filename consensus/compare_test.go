@@ -60,6 +60,9 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"first and later in the other order", "Drain the node first and upgrade it later.", "Upgrade the node first and drain it later.", Disagree, "upgrade"},
 		{"a part of the rule left out", "Each tenant may run 4 exports at a time; bigger batches need a support ticket.", "Each tenant may run 4 exports at a time.", Disagree, "dropped"},
 		{"a number left out of a rule that keeps its others", "Lock an account after 5 failed logins within 10 minutes.", "Lock an account after 5 failed logins.", Disagree, "10 minutes → (not said)"},
+		{"a thing treated apart now included", "Compress responses with gzip, but send images as they are.", "Compress every response with gzip, images included.", Disagree, "images included"},
+		{"an inclusion that loses nothing", "Log every request at info level.", "Every request is logged at info level, including health checks.", Agree, ""},
+		{"no as the answer to a question", "Do not deploy on Fridays.", "No — nobody deploys on a Friday.", Agree, ""},
 		{"a doubled rate is two", "Scale out when the queue length doubles.", "Scale out once the queue is twice as long.", Agree, ""},
 	} {
 		got := ComparePositions(c.filed, c.position)
