@@ -134,7 +134,7 @@ func without2(m, other map[string]bool) map[string]bool {
 }
 
 // coverFloor is the TopicScore from which a question is also scored by
-// coverScore; coverCandidates is for how many of the closest (each costs
+// coverParts; coverCandidates is for how many of the closest (each costs
 // an analysis of the record's position).
 const (
 	coverFloor      = 0.12
@@ -147,22 +147,15 @@ const (
 // rather than their product.
 const backedScore = 0.6
 
-// coverScore tells, from 0 to 1, how far a question and its position (q,
-// qp) and a record's topic and its topic with its final position (r, rp)
-// speak of the same things: the share of the question's specific words
-// the record names anywhere, times the share of the record topic's
-// specific words the question names anywhere. "What format do commit
-// messages follow?" names "format", which "Commit message convention"
-// does not but its position does. A near-miss (another object in the same
-// place) scores 0.
-func coverScore(q, qp, r, rp *analysis) float64 {
-	cq, cr := coverParts(q, qp, r, rp)
-	return cq * cr
-}
-
-// coverParts are the two shares coverScore multiplies: of the question's
-// specific words the record names, and of the record topic's the question
-// names. Both are 0 for a near-miss.
+// coverParts tell, each from 0 to 1, how far a question and its position
+// (q, qp) and a record's topic and its topic with its final position (r,
+// rp) speak of the same things: the share of the question's specific words
+// the record names anywhere, and the share of the record topic's specific
+// words the question names anywhere. "What format do commit messages
+// follow?" names "format", which "Commit message convention" does not but
+// its position does. A near-miss (another object in the same place) scores
+// 0 on both. The cover score is their product, or their geometric mean
+// when the positions say much the same (backedScore).
 func coverParts(q, qp, r, rp *analysis) (float64, float64) {
 	lx := theLexicon()
 	wq, wr := askLimit(topicWords(q), r), topicWords(r)
