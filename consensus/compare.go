@@ -708,9 +708,10 @@ func minus(a, b []string) []string {
 
 // compareNegation finds a word one side negates and the other asserts.
 func compareNegation(a, b *analysis) []string {
-	// pol counts the asserted and the negated uses of each word.
-	pol := func(x *analysis) (pos, neg map[string]int) {
-		pos, neg = map[string]int{}, map[string]int{}
+	// pol counts the asserted and the negated uses of each word; obj are
+	// the words negated only as the object of a negated verb.
+	pol := func(x *analysis) (pos, neg map[string]int, obj map[string]bool) {
+		pos, neg, obj = map[string]int{}, map[string]int{}, map[string]bool{}
 		negClause := map[int]bool{}
 		for _, t := range x.terms {
 			if t.neg {
@@ -748,18 +749,28 @@ func compareNegation(a, b *analysis) []string {
 			// "but not for libraries" says what "libraries do not" says.
 			if t.neg || objNeg[i] || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
 				neg[t.w]++
+				obj[t.w] = objNeg[i] && !t.neg
 			} else {
 				pos[t.w]++
 			}
 		}
-		return pos, neg
+		return pos, neg, obj
 	}
 	if a.negs == b.negs {
 		return nil // as many negations on both sides: reworded, not reversed
 	}
-	posA, negA := pol(a)
-	posB, negB := pol(b)
-	var out []string
+	posA, negA, objA := pol(a)
+	posB, negB, objB := pol(b)
+	// A verb's object is named only when the verb itself did not turn:
+	// "use → not use", not "client → not client" besides.
+	var out, objects []string
+	add := func(w, diff string) {
+		if objA[w] || objB[w] {
+			objects = append(objects, diff)
+		} else {
+			out = append(out, diff)
+		}
+	}
 	seen := map[string]bool{}
 	for _, t := range a.terms {
 		w := t.w
@@ -772,10 +783,13 @@ func compareNegation(a, b *analysis) []string {
 		// both expiring).
 		switch {
 		case negA[w] > negB[w] && posB[w] > posA[w]:
-			out = append(out, "not "+a.say(w)+" → "+b.say(w))
+			add(w, "not "+a.say(w)+" → "+b.say(w))
 		case posA[w] > posB[w] && negB[w] > negA[w]:
-			out = append(out, a.say(w)+" → not "+b.say(w))
+			add(w, a.say(w)+" → not "+b.say(w))
 		}
+	}
+	if len(out) == 0 {
+		return objects
 	}
 	return out
 }

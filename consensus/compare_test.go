@@ -56,6 +56,7 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"a month is not a week", "Archive tickets 30 days after they close.", "Tickets are archived a week after closing.", Disagree, "→ a week"},
 		{"at once after a count is at the same time", "Run at most 3 builds at once per branch.", "No more than three builds of a branch run at the same time.", Agree, ""},
 		{"a verb's negation covers its object", "Do not store card numbers; keep only their last four digits.", "Store card numbers.", Disagree, "not card"},
+		{"a negated verb is named without its object", "Use a signed URL for downloads.", "Do not use a signed URL for downloads.", Disagree, "use → not use"},
 		{"rather than says not", "Shard by tenant, not by region.", "Shard by tenant rather than by region.", Agree, ""},
 		{"first and later in the other order", "Drain the node first and upgrade it later.", "Upgrade the node first and drain it later.", Disagree, "upgrade"},
 		{"a part of the rule left out", "Each tenant may run 4 exports at a time; bigger batches need a support ticket.", "Each tenant may run 4 exports at a time.", Disagree, "dropped"},
