@@ -23,6 +23,7 @@ type term struct {
 	clause int
 	listed bool   // next to "and", "or" or "nor": an item of a list
 	by     bool   // followed by "by": a passive ("overridden by")
+	verbal bool   // negated by "not" or "never" (a verb's negation, not "no x" or "without x")
 	text   string // as written, for the differences
 }
 
@@ -98,6 +99,39 @@ type rawTok struct {
 	clause int
 	text   string // as written
 	conj   bool   // follows "and", "or" or "nor"
+	clock  bool   // a time of day ("22:00", "10 pm"), num in hours
+}
+
+// clockAt reads a time of day at rs[i:j] (the digits of a number): "22:00",
+// "8:30", "10pm", "10 pm", "10:30 am". It returns the hour (with its
+// minutes as a fraction) and the end of what it read.
+func clockAt(rs []rune, i, j int) (float64, int, bool) {
+	h, err := strconv.Atoi(string(rs[i:j]))
+	if err != nil || j-i > 2 || h > 24 {
+		return 0, 0, false
+	}
+	v, k, clock := float64(h), j, false
+	if k+2 < len(rs) && rs[k] == ':' && unicode.IsDigit(rs[k+1]) && unicode.IsDigit(rs[k+2]) && (k+3 == len(rs) || !unicode.IsDigit(rs[k+3])) {
+		m, _ := strconv.Atoi(string(rs[k+1 : k+3]))
+		if m >= 60 {
+			return 0, 0, false
+		}
+		v += float64(m) / 60
+		k, clock = k+3, true
+	}
+	// "am" or "pm", glued or after one space.
+	e := k
+	if e < len(rs) && rs[e] == ' ' {
+		e++
+	}
+	if e+1 < len(rs) && (rs[e] == 'a' || rs[e] == 'p') && rs[e+1] == 'm' && (e+2 == len(rs) || !unicode.IsLetter(rs[e+2]) && !unicode.IsDigit(rs[e+2])) && h >= 1 && h <= 12 {
+		v = math.Mod(v, 12)
+		if rs[e] == 'p' {
+			v += 12
+		}
+		return v, e + 2, true
+	}
+	return v, k, clock
 }
 
 // maxAnalyzed bounds the text analyze reads: a position is a sentence or
@@ -138,6 +172,12 @@ func lex(text string) []rawTok {
 			j := i
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
 				j++
+			}
+			if h, k, ok := clockAt(rs, i, j); ok {
+				// "22:00", "10pm", "8 am": a time of day, in hours.
+				out = append(out, rawTok{num: h, isNum: true, clock: true, clause: clause, text: string(rs[i:k])})
+				i = k
+				continue
 			}
 			lit := strings.ReplaceAll(strings.ReplaceAll(string(rs[i:j]), ",", ""), "_", "")
 			// Letters glued to the number: a unit ("10ms", "5k") or part
@@ -385,6 +425,9 @@ func notANumber(in []rawTok, i int) bool {
 		}
 	}
 	if in[i].low == "once" {
+		if prevLow(in, i) == "at" {
+			return true // "at once"
+		}
 		// "used once", "once a week"; not "once the build passes".
 		if i+1 >= len(in) || in[i+1].clause != in[i].clause {
 			return false
@@ -419,6 +462,7 @@ func analyze(text string) *analysis {
 	a := &analysis{truncated: len(text) > maxAnalyzed}
 	listNext := false // a conjunction was read: the next term is an item
 	noDet := false    // the pending negation is the determiner "no"
+	verbal := false   // the pending negation is "not" or "never"
 	noTerm := -1      // the term a determiner "no" negated
 	negPending := -1  // the clause of a negation cue waiting for its word
 	cond := -1        // the open condition
@@ -439,8 +483,11 @@ func analyze(text string) *analysis {
 		if t.isNum && !lx.phraseAt(toks, i) {
 			q := quantity{value: t.num, text: t.text, cond: cond}
 			i0 := i
+			if t.clock {
+				q.dim = "clock"
+			}
 			// A unit follows: "5 minutes", "80 percent".
-			if i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
+			if !t.clock && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				w, n := lx.match(toks, i+1)
 				if short := shortUnits[toks[i+1].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
@@ -506,10 +553,16 @@ func analyze(text string) *analysis {
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
+		if t.low == "no" && i == 0 && (len(toks) == 1 || toks[1].clause != t.clause) {
+			// "No — outputs are stripped first": the answer to a
+			// question, not a negation of what follows.
+			continue
+		}
 		if n == 1 && lx.negCue[t.low] || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
 			negPending, noDet = t.clause, t.low == "no"
+			verbal = t.low == "not" || t.low == "never" || w == "nolonger"
 			a.negs++
 			continue
 		}
@@ -527,6 +580,14 @@ func analyze(text string) *analysis {
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" {
 			if prev := prevLow(toks, i-n+1); prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
+				article := prev == "a" || prev == "an"
+				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].clause != t.clause) {
+					// "a month ahead of expiry" is one month; "twice a
+					// month" a rate.
+					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
+					lastQty = len(a.qty) - 1
+					continue
+				}
 				if prev != "every" && lastQty >= 0 && a.qty[lastQty].per == "" {
 					a.qty[lastQty].per, a.qty[lastQty].perVal = "time", u.scale
 					a.qty[lastQty].text += " per " + raw
@@ -536,7 +597,10 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
-		if w == lx.immediately {
+		if w == lx.immediately && t.low == "at" && lastQty >= 0 && a.qty[lastQty].clause == t.clause && a.qty[lastQty].dim == "" && a.qty[lastQty].per == "" {
+			// "8 GPUs at once": at the same time, not without delay.
+			w = lx.fold(stem("concurrency"))
+		} else if w == lx.immediately {
 			// "at once" is after no time at all.
 			a.qty = append(a.qty, quantity{value: 0, dim: "time", text: raw, cond: cond})
 			continue
@@ -559,9 +623,11 @@ func analyze(text string) *analysis {
 			w, neg = pos, true
 			a.negs++
 		}
+		negVerbal := false
 		if negPending >= 0 {
 			neg = !neg
 			negPending = -1
+			negVerbal = verbal
 			if noDet {
 				noTerm = len(a.terms)
 			}
@@ -569,7 +635,7 @@ func analyze(text string) *analysis {
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
 		listNext = false
 		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
-		a.terms = append(a.terms, term{w: w, neg: neg, cond: cond, clause: t.clause, listed: listed, by: by, text: raw})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)

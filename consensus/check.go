@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -202,7 +203,7 @@ func statusOf(a Agreement) CheckStatus {
 // TopicThreshold among the topicCandidates records that share the most
 // specific words with it: TopicScore, or for the closest few below the
 // threshold the cover of the question and its position by the record's
-// topic and position (coverScore). It returns the question's key ("" if
+// topic and position (coverParts). It returns the question's key ("" if
 // none) and the score. Callers hold s.mu.
 func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position string) (string, float64) {
 	if key := string(l) + "/" + TopicSlug(topic); s.active(key) != nil {
@@ -228,7 +229,7 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position 
 }
 
 // coverBelowThreshold raises the scores of the few candidates closest
-// below TopicThreshold to their coverScore when it is higher. Callers hold
+// below TopicThreshold to their cover score (coverParts) when it is higher. Callers hold
 // s.mu.
 func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64) {
 	if position == "" {
@@ -250,7 +251,15 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 		if qp == nil {
 			qp = analyze(position)
 		}
-		scores[i] = max(scores[i], coverScore(q, qp, &cands[i].topic, analyze(r.Topic+"\n"+r.FinalPosition)))
+		cq, cr := coverParts(q, qp, &cands[i].topic, analyze(r.Topic+"\n"+r.FinalPosition))
+		scores[i] = max(scores[i], cq*cr)
+		if r.Binding() && contentScore(qp, analyze(r.FinalPosition)) >= backedScore {
+			// The position says much of what the record's does: the
+			// question's words need not be the topic's, only name the
+			// same things ("When should we page for a filling disk on DB
+			// hosts?" and "Disk usage alert threshold").
+			scores[i] = max(scores[i], math.Sqrt(cq*cr))
+		}
 	}
 }
 

@@ -235,3 +235,45 @@ func TestSearchAndFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckQuestionBackedByItsPosition: a question worded far from the
+// record's topic is found when its position says what the record's final
+// position says, and not when it is about another object.
+func TestCheckQuestionBackedByItsPosition(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	file := func(id, topic, position string) {
+		o := outcome(id, topic, debate.LayerVerify, debate.ConsensusReached, false)
+		o.FinalPosition, o.FinalPositionHash = position, debate.PositionHash(position)
+		e.file(t, o)
+	}
+	file("20261130-verify-disk-aaaaaa", "CI runner disk alerting", "Page the build team when a build agent's disk is more than 90% full for 15 minutes.")
+	file("20261130-verify-lag-aaaaaa", "Replica lag alert", "Page the database team when a read replica lags more than 30 seconds behind.")
+	for _, tc := range []struct {
+		name, topic, pos string
+		want             CheckStatus
+		record           string
+	}{
+		{"reworded question, same rule", "How full may a build agent's disk get before someone is paged?",
+			"If a build agent's disk stays over 90 percent full for fifteen minutes, the build team gets paged.", CheckConsistent, "verify-ci-runner-disk-alerting"},
+		{"reworded question, other number", "How full may a build agent's disk get before someone is paged?",
+			"If a build agent's disk stays over 95 percent full for fifteen minutes, the build team gets paged.", CheckConflict, "verify-ci-runner-disk-alerting"},
+		{"another object in the same place", "How full may a build agent's memory get before someone is paged?",
+			"If a build agent's memory stays over 90 percent full for fifteen minutes, the build team gets paged.", CheckNone, ""},
+		{"a question about another record", "How far may a read replica lag before someone is paged?",
+			"If a read replica is more than half a minute behind, the database team gets paged.", CheckConsistent, "verify-replica-lag-alert"},
+	} {
+		res, err := e.s.Check(ctx, debate.LayerVerify, tc.topic, tc.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Record != nil {
+			got = res.Record.Name
+		}
+		if res.Status != tc.want || got != tc.record {
+			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func TopicScore(a, b string) float64 {
 
 func topicScore(a, b *analysis) float64 {
 	lx := theLexicon()
-	wa, wb := topicWords(a), topicWords(b)
+	wa, wb := askLimit(topicWords(a), b), topicWords(b)
 	if len(wa) == 0 || len(wb) == 0 {
 		return 0
 	}
@@ -108,6 +108,23 @@ func topicWords(a *analysis) []string {
 	return ws
 }
 
+// askLimit reads "how many" in question words ws as "limit" when the
+// record's topic r names a limit: "How many GPUs may a team use?" asks
+// what "GPU quota per team" answers, while "How many approvals does a PR
+// need?" asks no limit of "Code review approvals".
+func askLimit(ws []string, r *analysis) []string {
+	lx := theLexicon()
+	if !slices.Contains(topicWords(r), "limit") {
+		return ws
+	}
+	for i, w := range ws {
+		if w == lx.quantity {
+			ws[i] = "limit"
+		}
+	}
+	return ws
+}
+
 // without2 is the set m less the words of other.
 func without2(m, other map[string]bool) map[string]bool {
 	for w := range other {
@@ -117,30 +134,37 @@ func without2(m, other map[string]bool) map[string]bool {
 }
 
 // coverFloor is the TopicScore from which a question is also scored by
-// coverScore; coverCandidates is for how many of the closest (each costs
+// coverParts; coverCandidates is for how many of the closest (each costs
 // an analysis of the record's position).
 const (
-	coverFloor      = 0.25
+	coverFloor      = 0.12
 	coverCandidates = 3
 )
 
-// coverScore tells, from 0 to 1, how far a question and its position (q,
-// qp) and a record's topic and its topic with its final position (r, rp)
-// speak of the same things: the share of the question's specific words
-// the record names anywhere, times the share of the record topic's
-// specific words the question names anywhere. "What format do commit
-// messages follow?" names "format", which "Commit message convention"
-// does not but its position does. A near-miss (another object in the same
-// place) scores 0.
-func coverScore(q, qp, r, rp *analysis) float64 {
+// backedScore is the similarity (contentScore) from which a question's
+// position is taken to speak of what a record's final position speaks
+// of; then the question is scored by the geometric mean of coverParts
+// rather than their product.
+const backedScore = 0.6
+
+// coverParts tell, each from 0 to 1, how far a question and its position
+// (q, qp) and a record's topic and its topic with its final position (r,
+// rp) speak of the same things: the share of the question's specific words
+// the record names anywhere, and the share of the record topic's specific
+// words the question names anywhere. "What format do commit messages
+// follow?" names "format", which "Commit message convention" does not but
+// its position does. A near-miss (another object in the same place) scores
+// 0 on both. The cover score is their product, or their geometric mean
+// when the positions say much the same (backedScore).
+func coverParts(q, qp, r, rp *analysis) (float64, float64) {
 	lx := theLexicon()
-	wq, wr := topicWords(q), topicWords(r)
+	wq, wr := askLimit(topicWords(q), r), topicWords(r)
 	sq, sr := set(wq), set(wr)
 	// A word one topic has and the other's position names is no sign of
 	// another object ("tenant" asked, "per tenant" in the record).
 	onlyQ, onlyR := without2(specificOnly(wq, sr), set(topicWords(rp))), without2(specificOnly(wr, sq), set(topicWords(qp)))
 	if len(onlyQ) > 0 && len(onlyR) > 0 && nearMiss(wq, wr, onlyQ, onlyR) {
-		return 0
+		return 0, 0
 	}
 	cover := func(ws []string, in ...[]string) float64 {
 		all := map[string]bool{}
@@ -172,7 +196,7 @@ func coverScore(q, qp, r, rp *analysis) float64 {
 		}
 		return float64(n) / float64(of)
 	}
-	return cover(wq, wr, topicWords(rp)) * cover(wr, wq, topicWords(qp))
+	return cover(wq, wr, topicWords(rp)), cover(wr, wq, topicWords(qp))
 }
 
 // specificOnly are the non-generic words of ws missing from other.
@@ -202,7 +226,9 @@ func nearMiss(wa, wb []string, onlyA, onlyB map[string]bool) bool {
 	ctx := func(ws []string, only map[string]bool) map[string]bool {
 		out := map[string]bool{}
 		for i, w := range ws {
-			if !only[w] {
+			// A word that relates things ("before", "after") names no
+			// other object.
+			if !only[w] || lx.directed[w] || lx.relational[w] {
 				continue
 			}
 			if i > 0 && !only[ws[i-1]] {
@@ -278,12 +304,19 @@ func ComparePositions(filed, position string) Comparison {
 func comparePositions(a, b *analysis) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
-	h, w := compareQuantities(a, b)
-	if len(h) == 0 && c.Score >= sameSentenceScore {
+	h, dropped, added := compareQuantities(a, b)
+	w := append(dropped, added...)
+	switch {
+	case len(h) == 0 && c.Score >= sameSentenceScore:
 		// Sentences otherwise the same: a number said on one side only
 		// ("at twice the last peak" → "at the last peak") is an edit of
 		// the rule, not a rewording.
 		h, w = w, nil
+	case len(dropped) > 0 && len(b.qty) > 0 && c.Score >= editScore:
+		// A number of the filed rule left out by a position that keeps
+		// its others ("above 85% for 10 minutes" → "above 85%"): the rule
+		// loosened. A number only added stays unsure.
+		h, w = append(h, dropped...), added
 	}
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b)...)
@@ -293,8 +326,12 @@ func comparePositions(a, b *analysis) Comparison {
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
+	hard = append(hard, compareInclusion(a, b)...)
 	if len(hard) == 0 {
 		hard = append(hard, compareItems(a, b)...)
+	}
+	if len(hard) == 0 {
+		hard = append(hard, compareClauses(a, b)...)
 	}
 	switch {
 	case len(hard) > 0 && c.Score < unrelatedScore:
@@ -322,6 +359,12 @@ func comparePositions(a, b *analysis) Comparison {
 // sameSentenceScore is the similarity from which two positions are the
 // same sentence edited.
 const sameSentenceScore = 0.9
+
+// editScore is the similarity from which a number said on one side only is
+// taken as an edit of the rule ("page when disk usage stays above 85% for
+// 10 minutes" → "page as soon as disk usage goes above 85%") rather than
+// something a rewording left out.
+const editScore = 0.6
 
 // compareModality finds a rule made optional on one side only: "load
 // tests before major releases are optional" against "run a load test
@@ -378,8 +421,9 @@ func contentScore(a, b *analysis) float64 {
 
 // compareQuantities pairs the numbers of both sides by value and unit.
 // Numbers left over on both sides changed the rule ("5 minutes → 10
-// minutes"); a number on one side only is a weak difference.
-func compareQuantities(a, b *analysis) (hard, weak []string) {
+// minutes"); a number on one side only is dropped or added, a weak
+// difference unless comparePositions decides otherwise.
+func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 	qa, qb := a.qty, b.qty
 	usedB := make([]bool, len(qb))
 	var ua []quantity
@@ -426,17 +470,21 @@ func compareQuantities(a, b *analysis) (hard, weak []string) {
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if !bareOne(x) && !(whole(x) && b.all) {
-			weak = append(weak, x.text+" → (not said)")
+		if !bareOne(x) && !(whole(x) && b.all) && !now(x) {
+			dropped = append(dropped, x.text+" → (not said)")
 		}
 	}
 	for j, y := range ub {
-		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) {
-			weak = append(weak, "(not said) → "+y.text)
+		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
+			added = append(added, "(not said) → "+y.text)
 		}
 	}
-	return hard, weak
+	return hard, dropped, added
 }
+
+// now is "immediately" (after no time), said on one side only: "evict it
+// at once" adds nothing to "evict it on update".
+func now(q quantity) bool { return q.dim == "time" && q.value == 0 && q.per == "" }
 
 // whole is 100%: what "every" or "all" says without a number.
 func whole(q quantity) bool { return q.dim == "percent" && q.value == 100 }
@@ -452,8 +500,17 @@ func sameQuantity(x, y quantity) bool {
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
 	}
-	return math.Abs(x.value-y.value) <= 1e-9*math.Max(1, math.Abs(x.value))
+	tolerance := 1e-9
+	if x.dim == "time" && y.dim == "time" {
+		// Calendar lengths: 30 days is a month, 365 days a year.
+		tolerance = calendarTolerance
+	}
+	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
 }
+
+// calendarTolerance is how far two lengths of time may differ and still be
+// one: a month is 30.4 days on average, and "30 days" means a month.
+const calendarTolerance = 0.015
 
 // compareOptions finds two options of one choice: the filed position names
 // one (not negated) and the new one names another.
@@ -651,37 +708,69 @@ func minus(a, b []string) []string {
 
 // compareNegation finds a word one side negates and the other asserts.
 func compareNegation(a, b *analysis) []string {
-	// pol counts the asserted and the negated uses of each word.
-	pol := func(x *analysis) (pos, neg map[string]int) {
-		pos, neg = map[string]int{}, map[string]int{}
+	// pol counts the asserted and the negated uses of each word; obj are
+	// the words negated only as the object of a negated verb.
+	pol := func(x *analysis) (pos, neg map[string]int, obj map[string]bool) {
+		pos, neg, obj = map[string]int{}, map[string]int{}, map[string]bool{}
 		negClause := map[int]bool{}
 		for _, t := range x.terms {
 			if t.neg {
 				negClause[t.clause] = true
 			}
 		}
-		for _, t := range x.terms {
-			if negClause[t.clause] && !t.neg {
+		// The object of a negated verb is negated with it, up to the next
+		// verb: "never split by row" does not split by row, "do not commit
+		// notebooks with outputs" commits no notebook.
+		lx := theLexicon()
+		objNeg := make([]bool, len(x.terms))
+		for i, t := range x.terms {
+			if lx.instead[t.w] && i+1 < len(x.terms) && x.terms[i+1].clause == t.clause {
+				objNeg[i+1] = true // "rather than by row"
+				continue
+			}
+			if !t.neg || !t.verbal || t.cond >= 0 {
+				continue
+			}
+			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
+				u := x.terms[j]
+				if u.clause != t.clause || u.neg || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") {
+					break
+				}
+				objNeg[j] = true
+			}
+		}
+		for i, t := range x.terms {
+			if negClause[t.clause] && !t.neg && !objNeg[i] {
 				// A negation covers its clause: "permanent errors are
 				// not retried" does not assert "permanent".
 				continue
 			}
 			// What an exception names is what the rule does not cover:
 			// "but not for libraries" says what "libraries do not" says.
-			if t.neg || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
+			if t.neg || objNeg[i] || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
 				neg[t.w]++
+				obj[t.w] = objNeg[i] && !t.neg
 			} else {
 				pos[t.w]++
 			}
 		}
-		return pos, neg
+		return pos, neg, obj
 	}
 	if a.negs == b.negs {
 		return nil // as many negations on both sides: reworded, not reversed
 	}
-	posA, negA := pol(a)
-	posB, negB := pol(b)
-	var out []string
+	posA, negA, objA := pol(a)
+	posB, negB, objB := pol(b)
+	// A verb's object is named only when the verb itself did not turn:
+	// "use → not use", not "client → not client" besides.
+	var out, objects []string
+	add := func(w, diff string) {
+		if objA[w] || objB[w] {
+			objects = append(objects, diff)
+		} else {
+			out = append(out, diff)
+		}
+	}
 	seen := map[string]bool{}
 	for _, t := range a.terms {
 		w := t.w
@@ -694,10 +783,13 @@ func compareNegation(a, b *analysis) []string {
 		// both expiring).
 		switch {
 		case negA[w] > negB[w] && posB[w] > posA[w]:
-			out = append(out, "not "+a.say(w)+" → "+b.say(w))
+			add(w, "not "+a.say(w)+" → "+b.say(w))
 		case posA[w] > posB[w] && negB[w] > negA[w]:
-			out = append(out, a.say(w)+" → not "+b.say(w))
+			add(w, a.say(w)+" → not "+b.say(w))
 		}
+	}
+	if len(out) == 0 {
+		return objects
 	}
 	return out
 }
@@ -857,16 +949,19 @@ var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // a place where up to two specific words stand for others.
 func compareSwaps(a, b *analysis, score float64) []string {
 	lx := theLexicon()
-	keep := func(x *analysis) []string {
+	// An option of a choice (compareOptions' business) stays in the
+	// alignment only as an anchor both sides name: "roll back first and
+	// investigate later" → "investigate first and roll back later".
+	keep := func(x *analysis, y map[string]bool) []string {
 		var out []string
 		for _, t := range x.terms {
-			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && lx.altGroup[t.w] == 0 {
+			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !lx.instead[t.w] && (lx.altGroup[t.w] == 0 || y[t.w]) {
 				out = append(out, t.w)
 			}
 		}
 		return out
 	}
-	wa, wb := keep(a), keep(b)
+	wa, wb := keep(a, set(b.words())), keep(b, set(a.words()))
 	// A short rule (a few specific words) swaps one word as surely as a
 	// long sentence that is otherwise the same.
 	if score < swapScore && (len(wa) > shortRule || len(wb) > shortRule) {
@@ -1040,4 +1135,110 @@ func loose(x, y []string) bool {
 		}
 	}
 	return true
+}
+
+// clauseWords is how many specific words a clause needs for leaving it out
+// to change the rule: "larger jobs need approval from the platform team"
+// is a part of the rule, "please" or "always" is not.
+const clauseWords = 2
+
+// compareClauses finds a clause of the filed position (a part of the rule:
+// "…; larger jobs need approval from the platform team") that the new
+// one leaves out, none of its specific words said, while saying nothing
+// the filed one does not: the rule lost a part. And the other way round:
+// a part added.
+func compareClauses(a, b *analysis) []string {
+	lx := theLexicon()
+	specific := func(t term) bool {
+		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && !lx.stop[t.w]
+	}
+	var out []string
+	sa, sb := set(a.words()), set(b.words())
+	check := func(x, y *analysis, sx, sy map[string]bool, verb string) {
+		for _, t := range y.terms {
+			if specific(t) && !sx[t.w] {
+				return // y says something x does not: reworded, not cut
+			}
+		}
+		byClause := map[int][]term{}
+		var order []int
+		for _, t := range x.terms {
+			if _, ok := byClause[t.clause]; !ok {
+				order = append(order, t.clause)
+			}
+			byClause[t.clause] = append(byClause[t.clause], t)
+		}
+		inc := lx.fold(stem("include"))
+		for _, c := range order {
+			ts := byClause[c]
+			if slices.ContainsFunc(ts, func(t term) bool { return t.w == inc }) {
+				continue // "including health checks" restates the scope (compareInclusion)
+			}
+			n, said := 0, false
+			for _, t := range ts {
+				if specific(t) {
+					n++
+				}
+				// A number the other side names ties the clause to it:
+				// "access JWTs are valid for 900 s" is "access tokens
+				// expire after 15 minutes".
+				said = said || sy[t.w] && (specific(t) || strings.HasPrefix(t.w, "#"))
+			}
+			if n < clauseWords || said {
+				continue
+			}
+			words := make([]string, len(ts))
+			for i, t := range ts {
+				words[i] = strings.ToLower(t.text)
+			}
+			out = append(out, fmt.Sprintf("%s %s", strings.Join(words, " "), verb))
+		}
+	}
+	check(a, b, sa, sb, "dropped")
+	check(b, a, sb, sa, "added")
+	return out
+}
+
+// compareInclusion finds a thing the filed position names that the new
+// one says is "included" in a rule that leaves out something the filed
+// one says: "use READ COMMITTED for everything, billing jobs included"
+// against "READ COMMITTED for web requests and SERIALIZABLE for billing
+// jobs"; "delete the data within 30 days, invoices included" against
+// "… but keep invoices for 10 years". The thing was treated apart.
+func compareInclusion(a, b *analysis) []string {
+	lx := theLexicon()
+	inc := lx.fold(stem("include"))
+	if slices.ContainsFunc(a.terms, func(t term) bool { return t.w == inc }) {
+		return nil
+	}
+	specific := func(t term) bool {
+		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && t.w != inc
+	}
+	sa, sb := set(a.words()), set(b.words())
+	lost := false
+	for w := range sa {
+		if !sb[w] && !lx.generic[w] && !lx.light[w] {
+			lost = true
+			break
+		}
+	}
+	if !lost {
+		return nil
+	}
+	var out []string
+	for i, t := range b.terms {
+		if t.w != inc || t.neg {
+			continue
+		}
+		// The things next to the cue: "billing jobs included",
+		// "including the invoices".
+		for j := max(0, i-2); j < min(len(b.terms), i+3); j++ {
+			u := b.terms[j]
+			if j != i && u.clause == t.clause && specific(u) && sa[u.w] {
+				out = append(out, b.say(u.w)+" included")
+				break
+			}
+		}
+	}
+	return out
 }

@@ -34,6 +34,7 @@ func hostilePositions() map[string]string {
 		"number words":  strings.Repeat("twenty five hundred thousand million ", 3000),
 		"huge numbers":  strings.Repeat("1e308 9999999999999999999999 ", 3000),
 		"symbols":       strings.Repeat(">=<=24/7->%/min ", 6000),
+		"clock times":   strings.Repeat("10:30pm 25:00 12:60 am 0:00am 13pm 1:00:00 99:99 pm a month at once, included; ", 1200),
 	}
 }
 

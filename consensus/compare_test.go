@@ -50,6 +50,21 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"on and off", "New feature flags default to off.", "New feature flags default to on.", Disagree, "→"},
 		{"a cipher's size is not a ticket", "Encrypt backups with AES-256.", "Encrypt backups with AES-128.", Disagree, "256 → 128"},
 		{"once as a conjunction", "Delete application logs after 90 days.", "Delete application logs once they are 90 days old.", Agree, ""},
+		{"a time of day in both clocks", "Send the daily digest at 18:00.", "The daily digest goes out at 6 pm.", Agree, ""},
+		{"another time of day", "Send the daily digest at 18:00.", "Send the daily digest at 8pm.", Disagree, "18:00 → 8pm"},
+		{"a month is thirty days", "Archive tickets 30 days after they close.", "Tickets are archived a month after closing.", Agree, ""},
+		{"a month is not a week", "Archive tickets 30 days after they close.", "Tickets are archived a week after closing.", Disagree, "→ a week"},
+		{"at once after a count is at the same time", "Run at most 3 builds at once per branch.", "No more than three builds of a branch run at the same time.", Agree, ""},
+		{"a verb's negation covers its object", "Do not store card numbers; keep only their last four digits.", "Store card numbers.", Disagree, "not card"},
+		{"a negated verb is named without its object", "Use a signed URL for downloads.", "Do not use a signed URL for downloads.", Disagree, "use → not use"},
+		{"rather than says not", "Shard by tenant, not by region.", "Shard by tenant rather than by region.", Agree, ""},
+		{"first and later in the other order", "Drain the node first and upgrade it later.", "Upgrade the node first and drain it later.", Disagree, "upgrade"},
+		{"a part of the rule left out", "Each tenant may run 4 exports at a time; bigger batches need a support ticket.", "Each tenant may run 4 exports at a time.", Disagree, "dropped"},
+		{"a number left out of a rule that keeps its others", "Lock an account after 5 failed logins within 10 minutes.", "Lock an account after 5 failed logins.", Disagree, "10 minutes → (not said)"},
+		{"a thing treated apart now included", "Compress responses with gzip, but send images as they are.", "Compress every response with gzip, images included.", Disagree, "images included"},
+		{"an inclusion that loses nothing", "Log every request at info level.", "Every request is logged at info level, including health checks.", Agree, ""},
+		{"no as the answer to a question", "Do not deploy on Fridays.", "No — nobody deploys on a Friday.", Agree, ""},
+		{"a doubled rate is two", "Scale out when the queue length doubles.", "Scale out once the queue is twice as long.", Agree, ""},
 	} {
 		got := ComparePositions(c.filed, c.position)
 		if got.Agreement != c.want {

@@ -45,6 +45,7 @@ func FuzzCompare(f *testing.F) {
 	f.Add("Serve thumbnails as WebP at quality 80", "Thumbnails are WebP (q=80); browsers without WebP get JPEG.")
 	f.Add("Retry 3 times unless the error is permanent", "do not retry")
 	f.Add("twenty five hundred and one million 1,000.5k 10ms", "half an hour per minute every day nightly")
+	f.Add("Send at 22:00, not 8 am; 12:60 pm", "No — 10pm a month ahead, 8 GPUs at once, billing jobs included rather than x")
 	f.Add(strings.Repeat("not ", 500), strings.Repeat("1e999 ", 100))
 	f.Add("\x00\xff\u2028[[x]]", "")
 	f.Fuzz(func(t *testing.T, a, b string) {

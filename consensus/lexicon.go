@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "9"
+const lexiconVersion = "10"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -24,7 +24,7 @@ const lexiconVersion = "9"
 const synonymGroups = `
 use employ adopt utilise utilize pick choose go_with standardise_on standardize_on rely_on opt_for
 serve deliver return send emit respond_with hand_out give
-store save persist keep write_to storage retention retain keep_for retain_for
+store save persist keep write_to storage retention retain keep_for retain_for hold_on_to
 delete remove purge erase wipe
 fetch retrieve load read pull
 create add generate
@@ -218,7 +218,7 @@ worker
 container docker_container
 image_tag tag_version
 memory ram
-cpu processor
+cpu processor cpus
 disk volume
 bandwidth throughput
 latency delay lag
@@ -329,6 +329,11 @@ nodejs node_js node
 display render show present
 exempt exempted excepted
 unlimited unbounded no_limit
+evaluation eval evaluating evals
+holdout hold_out held_out holdout_set
+postmortem post_mortem post_incident_review incident_review incident_retrospective
+equal same identical the_same_as equal_to
+gpu gpus graphics_card
 `
 
 // genericWords carry little of what a question is about: a topic may add
@@ -340,6 +345,7 @@ behaviour plan decision guideline convention standard mode scheme mechanism prac
 question topic thing stuff kind type matter case quantity at_a_time count amount layout structure setup true
 look like happen handle deal treat work decide agree currently today yes nit follow accept allow support
 value attribute parameter property target promise goal objective layer
+ok okay fine alright data information info run
 use make have get do need want go put let apply
 we our us you your team everyone anyone people someone one
 new current exist existing
@@ -429,7 +435,11 @@ const relationalWords = `before after above below more less`
 // variables override the file" and "the file overrides environment
 // variables" are two rules. Their passive ("overridden by") turns the
 // things around.
-const directedWords = `before after above below override replace fallback instead_of rather_than precede`
+const directedWords = `before after above below override replace fallback instead_of rather_than precede first later`
+
+// insteadWords name what a rule does not do: "split by user rather than
+// by row" does not split by row.
+const insteadWords = `instead_of rather_than`
 
 // looseGroups: each line holds words that are not synonyms everywhere but
 // that rewording swaps for each other in a rule ("cache" and "keep" pages
@@ -456,6 +466,10 @@ app client application
 format convention style standard
 incident outage alert page on_call
 layout structure organisation organization monorepo polyrepo
+strip clear remove wipe
+record entry
+scheduler orchestrator workflow_engine
+pipeline job workflow
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of
@@ -502,6 +516,7 @@ var numberWords = map[string]float64{
 	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
 	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2,
 	"half": 0.5, "double": 2, "triple": 3, "once": 1, "thrice": 3, "first": 1, "third": 3,
+	"doubles": 2, "doubled": 2, "triples": 3, "tripled": 3,
 }
 
 var numberScales = map[string]float64{"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
@@ -539,6 +554,7 @@ let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about up down between within out off again further more most other same own only both either
 whatever whichever many much through against everything everyone else back away once ever
+anything something individual particular respective certain
 s t d ll re ve m`
 
 // lexicon is the parsed form of the lists above.
@@ -562,8 +578,10 @@ type lexicon struct {
 	// y"): the other one with the things swapped says the same.
 	relational map[string]bool
 	directed   map[string]bool
+	instead    map[string]bool
 	action     map[string]bool
 	minute     string            // the canonical "minute"
+	quantity   string            // the canonical "how many"
 	optional   string            // the canonical "optional"
 	negBound   map[string]string // negatedBound in canonical forms
 }
@@ -659,6 +677,7 @@ func buildLexicon() *lexicon {
 		lx.exemptCue[lx.fold(stemPhrase(w))] = true
 	}
 	lx.minute = lx.fold(stem("minute"))
+	lx.quantity = lx.fold(stem("quantity"))
 	lx.optional = lx.fold(stem("optional"))
 	lx.negBound = map[string]string{}
 	for k, v := range negatedBound {
@@ -672,6 +691,10 @@ func buildLexicon() *lexicon {
 	for _, w := range strings.Fields(directedWords) {
 		addPhrase(w)
 		lx.directed[lx.fold(stemPhrase(w))] = true
+	}
+	lx.instead = map[string]bool{}
+	for _, w := range strings.Fields(insteadWords) {
+		lx.instead[lx.fold(stemPhrase(w))] = true
 	}
 	lx.relational = map[string]bool{}
 	for _, w := range strings.Fields(relationalWords) {
