@@ -1,7 +1,7 @@
 package bench
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -27,7 +27,7 @@ const SenderCommand = "bench-sender"
 // MessengerOptions configures RunMessenger.
 type MessengerOptions struct {
 	// Parley is the binary started as the sender process, as
-	// "parley [--root DIR] bench-sender ...".
+	// "parley [--root DIR] bench-sender ..."; "": this one.
 	Parley string
 	// Backend is the messenger measured: BackendFile (on Dir, every
 	// delivery fsynced) or BackendNATS.
@@ -107,7 +107,20 @@ func (bt benchTarget) senderArgs(run string) []string {
 // and delivery latency between a separate sender process and this
 // receiver, idle (one message every 50 ms) and under a stream (one every
 // 20 ms).
+//
+// Without o.Parley its sender process is this process's executable. A
+// NATS server that does not answer is jetstream.ErrUnavailable, saying
+// how to start one.
 func RunMessenger(ctx context.Context, o MessengerOptions) (*MessengerResult, error) {
+	r, err := runMessenger(ctx, o)
+	return r, withHint(err)
+}
+
+func runMessenger(ctx context.Context, o MessengerOptions) (*MessengerResult, error) {
+	var err error
+	if o.Parley, err = parley(o.Parley); err != nil {
+		return nil, err
+	}
 	for _, n := range []int{o.Raw, o.Idle, o.Stream, o.Throughput} {
 		if n < 1 {
 			return nil, fmt.Errorf("bench messenger: every run needs at least one operation")
@@ -293,19 +306,18 @@ func rawLatencies(dir string, n int, interval time.Duration) ([]time.Duration, e
 }
 
 // startSender starts the sender process of run: count messages to agent,
-// one every interval (0: back to back).
-func startSender(ctx context.Context, exe string, bt benchTarget, run, agent string, count int, interval time.Duration) (*exec.Cmd, *bufio.Reader, error) {
+// one every interval (0: back to back). What it prints lands in the buffer
+// returned, complete once cmd.Wait has returned (receiveAll waits).
+func startSender(ctx context.Context, exe string, bt benchTarget, run, agent string, count int, interval time.Duration) (*exec.Cmd, *bytes.Buffer, error) {
 	args := append(bt.senderArgs(run), "--to", agent, "--count", strconv.Itoa(count), "--interval", interval.String())
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, nil, err
-	}
+	out := new(bytes.Buffer)
+	cmd.Stdout = out
 	if err := cmd.Start(); err != nil {
 		return nil, nil, err
 	}
-	return cmd, bufio.NewReader(out), nil
+	return cmd, out, nil
 }
 
 // receiveAll claims and acks n messages, returning for each the time from
@@ -409,14 +421,13 @@ func benchThroughput(ctx context.Context, exe string, bt benchTarget, n int) (se
 	if err != nil {
 		return 0, 0, err
 	}
-	var report SenderReport
-	rep := make(chan error, 1)
-	go func() { rep <- json.NewDecoder(out).Decode(&report) }()
 	_, first, last, err := receiveAll(ctx, r, n, cmd)
 	if err != nil {
 		return 0, 0, err
 	}
-	if err := <-rep; err != nil {
+	// receiveAll waited for the sender, so its report is all in out.
+	var report SenderReport
+	if err := json.NewDecoder(out).Decode(&report); err != nil {
 		return 0, 0, fmt.Errorf("sender report: %w", err)
 	}
 	return float64(n) / time.Duration(report.ElapsedNs).Seconds(), float64(n) / last.Sub(first).Seconds(), nil
