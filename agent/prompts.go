@@ -57,16 +57,20 @@ func systemTemplate(r debate.Role, l debate.Layer) string {
 	return string(r) + "-" + string(l) + ".tmpl"
 }
 
-var promptFuncs = template.FuncMap{
-	"fence":   fenceText,
-	"oneline": func(s string) string { return clip.Line(s, 401) }, // one line, at most 400 characters and "…"
-	"join":    strings.Join,
-	"orNone": func(s string) string {
-		if strings.TrimSpace(s) == "" {
-			return "(no position: conceded)"
-		}
-		return s
-	},
+// promptFuncs are the prompt templates' functions, built when LoadPrompts
+// parses them rather than when the program starts.
+func promptFuncs() template.FuncMap {
+	return template.FuncMap{
+		"fence":   fenceText,
+		"oneline": func(s string) string { return clip.Line(s, 401) }, // one line, at most 400 characters and "…"
+		"join":    strings.Join,
+		"orNone": func(s string) string {
+			if strings.TrimSpace(s) == "" {
+				return "(no position: conceded)"
+			}
+			return s
+		},
+	}
 }
 
 // LoadPrompts parses the embedded templates and, when dir is not empty,
@@ -75,7 +79,7 @@ var promptFuncs = template.FuncMap{
 // (wrapping ErrBadTemplate): a misspelt override never silently does
 // nothing.
 func LoadPrompts(dir string) (*Prompts, error) {
-	t := template.New("").Funcs(promptFuncs).Option("missingkey=error")
+	t := template.New("").Funcs(promptFuncs()).Option("missingkey=error")
 	known := map[string]bool{}
 	for _, name := range templateNames() {
 		known[name] = true

@@ -15,7 +15,7 @@ import (
 )
 
 // frontmatterOf splits a record and parses its frontmatter with goccy/go-yaml,
-// a YAML parser independent of the yaml.v2 that vault reads with.
+// a YAML parser independent of the yaml.v3 that vault reads with.
 func frontmatterOf(t *testing.T, page string) (map[string]any, string) {
 	t.Helper()
 	if !strings.HasPrefix(page, "---\n") {

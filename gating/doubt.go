@@ -57,7 +57,7 @@ var clauseOpeners = lazySet(func() map[string]bool {
 // before token i in its clause: whose assumptions and estimates are hedges.
 func (a *analysis) firstPersonNear(i int) bool {
 	for k := i - 1; k >= 0 && k >= i-4; k-- {
-		if firstPerson[a.tokens[k].s] {
+		if firstPerson()[a.tokens[k].s] {
 			return true
 		}
 		if a.tokens[k+1].brk && k < i-1 {

@@ -512,7 +512,7 @@ func answerWords(s string) answerSummary {
 			sum.negated = sum.negated || first
 			continue
 		}
-		if !stopwords[w] && (w[0] < '0' || w[0] > '9') { // numbers are compared on their own
+		if !stopwords()[w] && (w[0] < '0' || w[0] > '9') { // numbers are compared on their own
 			if w = stem(w); !slices.Contains(sum.words, w) {
 				sum.words = append(sum.words, w)
 			}

@@ -29,17 +29,21 @@ const (
 )
 
 // classFiles maps each lexicon file to its class.
-var classFiles = map[string]class{
-	"hedges.txt": clHedge, "modals.txt": clModal, "boosters.txt": clBooster, "claims.txt": clClaim,
-	"contrast.txt": clContrast, "conditionals.txt": clConditional, "unknown.txt": clUnknown,
-	"alternatives.txt": clAlternative, "commitment.txt": clCommitment, "reversal.txt": clReversal,
-	"failures.txt": clFailure, "dismissals.txt": clDismissal,
-	"neutral.txt": clNone,
-}
+var classFiles = sync.OnceValue(func() map[string]class {
+	return map[string]class{
+		"hedges.txt": clHedge, "modals.txt": clModal, "boosters.txt": clBooster, "claims.txt": clClaim,
+		"contrast.txt": clContrast, "conditionals.txt": clConditional, "unknown.txt": clUnknown,
+		"alternatives.txt": clAlternative, "commitment.txt": clCommitment, "reversal.txt": clReversal,
+		"failures.txt": clFailure, "dismissals.txt": clDismissal,
+		"neutral.txt": clNone,
+	}
+})
 
-var classByName = map[string]class{
-	"none": clNone, "hedge": clHedge, "booster": clBooster, "unknown": clUnknown,
-}
+var classByName = sync.OnceValue(func() map[string]class {
+	return map[string]class{
+		"none": clNone, "hedge": clHedge, "booster": clBooster, "unknown": clUnknown,
+	}
+})
 
 // lexEntry is one phrase of a lexicon.
 type lexEntry struct {
@@ -72,8 +76,8 @@ func mustLoadLexicon() lexicon {
 
 func loadLexicon() (lexicon, error) {
 	l := lexicon{}
-	names := make([]string, 0, len(classFiles))
-	for n := range classFiles {
+	names := make([]string, 0, len(classFiles()))
+	for n := range classFiles() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -91,7 +95,7 @@ func loadLexicon() (lexicon, error) {
 			if len(f) == 0 {
 				continue
 			}
-			e := lexEntry{class: classFiles[name]}
+			e := lexEntry{class: classFiles()[name]}
 			e.neg = e.class
 			for len(f) > 0 {
 				last := f[len(f)-1]
@@ -99,7 +103,7 @@ func loadLexicon() (lexicon, error) {
 				case last == "fp":
 					e.fp = true
 				case strings.HasPrefix(last, "neg="):
-					c, ok := classByName[strings.TrimPrefix(last, "neg=")]
+					c, ok := classByName()[strings.TrimPrefix(last, "neg=")]
 					if !ok {
 						return nil, fmt.Errorf("lexicon/%s:%d: unknown class %q", name, i+1, last)
 					}
@@ -136,17 +140,21 @@ func loadLexicon() (lexicon, error) {
 
 // negators are the words that negate a phrase within three words after
 // them; any word ending in n't is one too.
-var negators = map[string]bool{
-	"not": true, "no": true, "never": true, "without": true, "hardly": true, "barely": true,
-	"nor": true, "neither": true, "cannot": true, "none": true, "nothing": true, "zero": true, "0": true,
-}
+var negators = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"not": true, "no": true, "never": true, "without": true, "hardly": true, "barely": true,
+		"nor": true, "neither": true, "cannot": true, "none": true, "nothing": true, "zero": true, "0": true,
+	}
+})
 
 func isNegator(w string) bool {
-	return negators[w] || strings.HasSuffix(w, "n't")
+	return negators()[w] || strings.HasSuffix(w, "n't")
 }
 
 // firstPerson are the words that make a phrase first-person.
-var firstPerson = map[string]bool{
-	"i": true, "i'm": true, "i've": true, "i'd": true, "i'll": true, "me": true, "my": true, "myself": true,
-	"we": true, "we're": true, "we've": true, "we'd": true, "our": true, "us": true,
-}
+var firstPerson = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"i": true, "i'm": true, "i've": true, "i'd": true, "i'll": true, "me": true, "my": true, "myself": true,
+		"we": true, "we're": true, "we've": true, "we'd": true, "our": true, "us": true,
+	}
+})

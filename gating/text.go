@@ -524,7 +524,7 @@ func (a *analysis) negatedBy(i int) int {
 func (a *analysis) firstPersonBefore(i int) int {
 	found := -1
 	a.clauseBack(i, 4, func(k int) bool {
-		if firstPerson[a.tokens[k].s] {
+		if firstPerson()[a.tokens[k].s] {
 			found = k
 			return false
 		}
@@ -610,28 +610,34 @@ func (a *analysis) matchAt(i int) int {
 }
 
 // auxiliaries introduce a predicate whose polarity a negator flips.
-var auxiliaries = map[string]bool{
-	"is": true, "are": true, "was": true, "were": true, "does": true, "do": true, "did": true,
-	"will": true, "can": true, "has": true, "have": true, "should": true,
-}
+var auxiliaries = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"is": true, "are": true, "was": true, "were": true, "does": true, "do": true, "did": true,
+		"will": true, "can": true, "has": true, "have": true, "should": true,
+	}
+})
 
 // stopwords are never the subject or predicate of a statement.
-var stopwords = map[string]bool{
-	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true,
-	"it": true, "its": true, "they": true, "there": true, "which": true, "what": true, "who": true,
-	"and": true, "or": true, "but": true, "to": true, "of": true, "in": true, "on": true, "for": true,
-	"with": true, "as": true, "at": true, "by": true, "from": true, "be": true, "been": true, "so": true,
-	"if": true, "then": true, "than": true, "also": true, "only": true, "just": true, "all": true,
-	"any": true, "some": true, "each": true, "more": true, "most": true, "very": true, "now": true,
-	"here": true, "one": true, "still": true, "really": true, "actually": true, "always": true,
-	"not": true, "no": true, "i": true, "we": true, "you": true, "he": true, "she": true, "is": true,
-	"are": true, "was": true, "were": true, "does": true, "do": true, "did": true, "will": true,
-	"can": true, "has": true, "have": true, "should": true, "would": true, "could": true, "might": true,
-	"may": true, "must": true, "why": true, "how": true, "when": true, "where": true, "yes": true,
-}
+var stopwords = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true,
+		"it": true, "its": true, "they": true, "there": true, "which": true, "what": true, "who": true,
+		"and": true, "or": true, "but": true, "to": true, "of": true, "in": true, "on": true, "for": true,
+		"with": true, "as": true, "at": true, "by": true, "from": true, "be": true, "been": true, "so": true,
+		"if": true, "then": true, "than": true, "also": true, "only": true, "just": true, "all": true,
+		"any": true, "some": true, "each": true, "more": true, "most": true, "very": true, "now": true,
+		"here": true, "one": true, "still": true, "really": true, "actually": true, "always": true,
+		"not": true, "no": true, "i": true, "we": true, "you": true, "he": true, "she": true, "is": true,
+		"are": true, "was": true, "were": true, "does": true, "do": true, "did": true, "will": true,
+		"can": true, "has": true, "have": true, "should": true, "would": true, "could": true, "might": true,
+		"may": true, "must": true, "why": true, "how": true, "when": true, "where": true, "yes": true,
+	}
+})
 
 // articles are skipped between an auxiliary and its predicate.
-var articles = map[string]bool{"a": true, "an": true, "the": true, "any": true, "really": true, "actually": true, "always": true, "still": true, "also": true, "fully": true}
+var articles = lazySet(func() map[string]bool {
+	return map[string]bool{"a": true, "an": true, "the": true, "any": true, "really": true, "actually": true, "always": true, "still": true, "also": true, "fully": true}
+})
 
 // stem strips a plural or third-person s so that "holds" meets "hold".
 func stem(w string) string {
@@ -663,15 +669,15 @@ func (a *analysis) scanContradictions() {
 	var index map[claimKey]int
 	for k := 0; k+2 < len(t); k++ {
 		subj, w := t[k].s, t[k+1].s
-		if t[k+1].brk || len(subj) < 3 || len(w) < 2 || !(auxiliaries[w] || w[len(w)-1] == 's' || strings.HasSuffix(w, "n't")) {
+		if t[k+1].brk || len(subj) < 3 || len(w) < 2 || !(auxiliaries()[w] || w[len(w)-1] == 's' || strings.HasSuffix(w, "n't")) {
 			continue
 		}
-		if stopwords[subj] || firstPerson[subj] || !isAlpha(subj) {
+		if stopwords()[subj] || firstPerson()[subj] || !isAlpha(subj) {
 			continue
 		}
 		p, neg := k+1, false
 		switch {
-		case auxiliaries[w]:
+		case auxiliaries()[w]:
 			p++
 			if p < len(t) && !t[p].brk && isNegator(t[p].s) {
 				neg = true
@@ -682,15 +688,15 @@ func (a *analysis) scanContradictions() {
 			p++
 		case isNegator(w):
 			continue
-		case len(w) > 3 && strings.HasSuffix(w, "s") && !stopwords[w] && !strings.HasSuffix(w, "ss"):
+		case len(w) > 3 && strings.HasSuffix(w, "s") && !stopwords()[w] && !strings.HasSuffix(w, "ss"):
 			// a third-person verb: "holds", "passes"
 		default:
 			continue
 		}
-		for p < len(t) && !t[p].brk && articles[t[p].s] {
+		for p < len(t) && !t[p].brk && articles()[t[p].s] {
 			p++
 		}
-		if p >= len(t) || t[p].brk || stopwords[t[p].s] || !isAlpha(t[p].s) {
+		if p >= len(t) || t[p].brk || stopwords()[t[p].s] || !isAlpha(t[p].s) {
 			continue
 		}
 		key := claimKey{stem(subj), stem(t[p].s)}
@@ -811,14 +817,16 @@ func isPath(s string) bool {
 	if !hasLetter || len(name) < 2 && !strings.Contains(s, "/") {
 		return false
 	}
-	return strings.Contains(s, "/") || knownExt[ext]
+	return strings.Contains(s, "/") || knownExt()[ext]
 }
 
 // knownExt are the extensions a bare file name must have to count as a
 // reference (so that "e.g" or "i.e" never do).
-var knownExt = map[string]bool{
-	"go": true, "md": true, "json": true, "jsonl": true, "yaml": true, "yml": true, "toml": true,
-	"sql": true, "py": true, "ts": true, "js": true, "rs": true, "java": true, "txt": true, "log": true,
-	"sh": true, "proto": true, "html": true, "css": true, "c": true, "h": true, "rb": true, "kt": true,
-	"csv": true, "mod": true, "sum": true, "cfg": true, "ini": true, "tf": true,
-}
+var knownExt = lazySet(func() map[string]bool {
+	return map[string]bool{
+		"go": true, "md": true, "json": true, "jsonl": true, "yaml": true, "yml": true, "toml": true,
+		"sql": true, "py": true, "ts": true, "js": true, "rs": true, "java": true, "txt": true, "log": true,
+		"sh": true, "proto": true, "html": true, "css": true, "c": true, "h": true, "rb": true, "kt": true,
+		"csv": true, "mod": true, "sum": true, "cfg": true, "ini": true, "tf": true,
+	}
+})

@@ -2,17 +2,16 @@ package vault
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"github.com/parleyhq/parley/internal/termsafe"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	"github.com/adrg/frontmatter"
-	"gopkg.in/yaml.v2"
+	"gopkg.in/yaml.v3"
+
+	"github.com/parleyhq/parley/internal/termsafe"
 )
 
 // Size limits, checked when a page is written and enforced with an
@@ -23,14 +22,6 @@ const (
 	// MaxFrontmatterBytes bounds the YAML between the "---" lines.
 	MaxFrontmatterBytes = 64 << 10
 )
-
-// yamlFormats are the only frontmatter formats a vault page may use: YAML
-// between "---" lines, as Obsidian writes it. TOML and JSON frontmatter,
-// which adrg/frontmatter would also detect, are not accepted.
-var yamlFormats = []*frontmatter.Format{
-	frontmatter.NewFormat("---", "---", unmarshalYAML),
-	frontmatter.NewFormat("---yaml", "---", unmarshalYAML),
-}
 
 // unmarshalYAML bounds the frontmatter and turns a panic of the YAML
 // library on hostile input into an error.
@@ -54,20 +45,63 @@ func unmarshalYAML(data []byte, v any) (err error) {
 // that follows it. A page without frontmatter yields ErrNoFrontmatter; YAML
 // that does not decode into v yields an error wrapping ErrFrontmatter; a
 // block over MaxFrontmatterBytes one wrapping ErrTooLarge. It never panics.
+// The block is split as SplitFrontmatter says and read as YAML 1.2
+// (yaml.v3): "yes" and "no" are strings, and a key given twice is an error.
 func DecodeFrontmatter(page []byte, v any) (body []byte, err error) {
 	if len(page) > MaxPageBytes {
 		return nil, fmt.Errorf("%w: page is larger than %d bytes", ErrTooLarge, MaxPageBytes)
 	}
-	body, err = frontmatter.MustParse(bytes.NewReader(page), v, yamlFormats...)
-	switch {
-	case errors.Is(err, frontmatter.ErrNotFound):
+	head, body, ok := SplitFrontmatter(page)
+	if !ok {
 		return nil, ErrNoFrontmatter
-	case errors.Is(err, ErrTooLarge), errors.Is(err, ErrFrontmatter):
+	}
+	if err := unmarshalYAML(head, v); err != nil {
 		return nil, err
-	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrFrontmatter, err)
 	}
 	return body, nil
+}
+
+// SplitFrontmatter returns the YAML of a page's frontmatter and the body
+// after it; ok is false when the page has none. The frontmatter opens
+// with a "---" line (or "---yaml"), after an optional UTF-8 byte-order
+// mark and blank lines, and closes at the next line that is "---" from
+// its first column: an indented "---" is text of a block scalar. Lines
+// may end in "\n" or "\r\n", and spaces after either fence are allowed.
+// A page whose frontmatter never closes has none (its first line is
+// then a thematic break). Only YAML is read: "+++" (TOML) and "{" (JSON)
+// open nothing. SplitFrontmatter looks at each byte once.
+func SplitFrontmatter(page []byte) (yaml, body []byte, ok bool) {
+	rest := bytes.TrimPrefix(page, []byte("\ufeff"))
+	for {
+		line, next, found := cutLine(rest)
+		open := string(bytes.TrimSpace(line))
+		switch {
+		case open == "" && found:
+			rest = next
+			continue
+		case open != "---" && open != "---yaml":
+			return nil, nil, false
+		}
+		rest = next
+		break
+	}
+	for at := 0; at < len(rest); {
+		line, next, _ := cutLine(rest[at:])
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+			return rest[:at], next, true
+		}
+		at = len(rest) - len(next)
+	}
+	return nil, nil, false
+}
+
+// cutLine returns the first line of b without its "\n", what follows it,
+// and whether there was a "\n".
+func cutLine(b []byte) (line, rest []byte, found bool) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:], true
+	}
+	return b, b[len(b):], false
 }
 
 // Frontmatter is an ordered list of keys and values, written as YAML in the
@@ -195,9 +229,9 @@ func Quote(s string) string {
 	return b.String()
 }
 
-// normalizeYAML turns the map[interface{}]interface{} values yaml.v2 decodes
-// nested mappings into map[string]any, so callers and JSON encoders see one
-// kind of map.
+// normalizeYAML turns the map[interface{}]interface{} values the YAML
+// decoder gives mappings with keys that are not all strings into
+// map[string]any, so callers and JSON encoders see one kind of map.
 func normalizeYAML(v any) any {
 	switch x := v.(type) {
 	case map[any]any:

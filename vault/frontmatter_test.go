@@ -2,6 +2,7 @@ package vault
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -35,8 +36,8 @@ var hostile = []string{
 }
 
 // TestQuoteReadsBackWithThreeParsers checks that every hostile string written
-// by Marshal reads back unchanged with the parser vault uses (yaml.v2 through
-// adrg/frontmatter) and two independent ones (goccy/go-yaml, yaml.v3).
+// by Marshal reads back unchanged through DecodeFrontmatter, and with two
+// parsers directly (goccy/go-yaml, yaml.v3).
 func TestQuoteReadsBackWithThreeParsers(t *testing.T) {
 	t.Parallel()
 	for _, s := range hostile {
@@ -48,7 +49,7 @@ func TestQuoteReadsBackWithThreeParsers(t *testing.T) {
 		}
 		page := append(head, "# body\n"...)
 
-		var v2 struct {
+		var v struct {
 			Type  string   `yaml:"type"`
 			Topic string   `yaml:"topic"`
 			List  []string `yaml:"list"`
@@ -56,15 +57,15 @@ func TestQuoteReadsBackWithThreeParsers(t *testing.T) {
 			None  *string  `yaml:"none"`
 			N     int      `yaml:"n"`
 		}
-		body, err := DecodeFrontmatter(page, &v2)
+		body, err := DecodeFrontmatter(page, &v)
 		if err != nil {
 			t.Fatalf("%q: frontmatter: %v\n%s", clip.Runes(s, 81), err, head)
 		}
 		if string(body) != "# body\n" {
 			t.Errorf("%q: body %q", clip.Runes(s, 81), body)
 		}
-		if v2.Topic != want || len(v2.List) != 2 || v2.List[0] != want || v2.Date != "2026-11-30" || v2.None != nil || v2.N != 3 {
-			t.Errorf("%q: yaml.v2 read back %+v", clip.Runes(s, 81), v2)
+		if v.Topic != want || len(v.List) != 2 || v.List[0] != want || v.Date != "2026-11-30" || v.None != nil || v.N != 3 {
+			t.Errorf("%q: DecodeFrontmatter read back %+v", clip.Runes(s, 81), v)
 		}
 
 		yamlText := head[len("---\n") : len(head)-len("---\n")]
@@ -118,6 +119,9 @@ func TestDecodeFrontmatterErrors(t *testing.T) {
 		"not a mapping": {"---\n- a\n- b\n---\n", ErrFrontmatter},
 		"tab indent":    {"---\na:\n\t- b\n---\n", ErrFrontmatter},
 		"toml refused":  {"+++\ntype = 'x'\n+++\n", ErrNoFrontmatter},
+		"json refused":  {"{\"type\": \"x\"}\n", ErrNoFrontmatter},
+		"key twice":     {"---\ntype: a\ntype: b\n---\n", ErrFrontmatter},
+		"anchor bomb":   {"---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: [*g, *g, *g, *g, *g, *g, *g, *g, *g]\n---\n", ErrFrontmatter},
 		"too large fm":  {"---\na: \"" + strings.Repeat("x", MaxFrontmatterBytes) + "\"\n---\n", ErrTooLarge},
 		"too large":     {"---\na: b\n---\n" + strings.Repeat("x", MaxPageBytes), ErrTooLarge},
 	} {
@@ -150,5 +154,66 @@ func TestParsePage(t *testing.T) {
 	plain, err := ParsePage("x.md", []byte("no frontmatter\n"))
 	if err != nil || plain.Meta != nil || string(plain.Body) != "no frontmatter\n" {
 		t.Errorf("plain page: %+v %v", plain, err)
+	}
+}
+
+// TestSplitFrontmatter: where a page's frontmatter starts and ends, for
+// the ways editors and people write it.
+func TestSplitFrontmatter(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		page, yaml, body string
+		ok               bool
+	}{
+		"plain":                {"---\ntype: x\n---\n# Body\n", "type: x\n", "# Body\n", true},
+		"crlf":                 {"---\r\ntype: x\r\ntags: [a]\r\n---\r\n# Body\r\n", "type: x\r\ntags: [a]\r\n", "# Body\r\n", true},
+		"bom":                  {"\ufeff---\ntype: x\n---\nbody", "type: x\n", "body", true},
+		"bom and crlf":         {"\ufeff---\r\na: 1\r\n---\r\n", "a: 1\r\n", "", true},
+		"no closing fence":     {"---\ntype: x\n# Body\n", "", "", false},
+		"only an opening":      {"---", "", "", false},
+		"empty frontmatter":    {"---\n---\nbody\n", "", "body\n", true},
+		"empty page":           {"", "", "", false},
+		"closing at the end":   {"---\na: b\n---", "a: b\n", "", true},
+		"fence with spaces":    {"---  \na: b\n--- \t\nbody", "a: b\n", "body", true},
+		"blank lines first":    {"\n  \n---\na: b\n---\nbody", "a: b\n", "body", true},
+		"---yaml":              {"---yaml\na: b\n---\nbody", "a: b\n", "body", true},
+		"text first":           {"# Title\n---\na: b\n---\n", "", "", false},
+		"four dashes":          {"----\na: b\n----\n", "", "", false},
+		"dashes in a scalar":   {"---\nnote: |\n  first\n  ---\n  after\n---\nbody", "note: |\n  first\n  ---\n  after\n", "body", true},
+		"dashes in a sequence": {"---\nlist:\n  - ---x\n  - \"---\"\n---\n", "list:\n  - ---x\n  - \"---\"\n", "", true},
+		"later rule in body":   {"---\na: b\n---\ntext\n\n---\nmore", "a: b\n", "text\n\n---\nmore", true},
+		"toml":                 {"+++\na = 1\n+++\n", "", "", false},
+	} {
+		yaml, body, ok := SplitFrontmatter([]byte(tc.page))
+		if ok != tc.ok || string(yaml) != tc.yaml || string(body) != tc.body {
+			t.Errorf("%s: got %q %q %v, want %q %q %v", name, yaml, body, ok, tc.yaml, tc.body, tc.ok)
+		}
+	}
+}
+
+// TestDecodeFrontmatterReadsWhatEditorsWrite decodes pages in the shapes
+// SplitFrontmatter accepts into the map ParsePage uses.
+func TestDecodeFrontmatterReadsWhatEditorsWrite(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		page string
+		want map[string]any
+		body string
+	}{
+		"crlf":        {"---\r\ntitle: Rollout plan\r\nsteps: 3\r\n---\r\nbody", map[string]any{"title": "Rollout plan", "steps": 3}, "body"},
+		"bom":         {"\ufeff---\ntitle: Ünïcode\n---\n", map[string]any{"title": "Ünïcode"}, ""},
+		"block":       {"---\nsummary: |\n  line one\n  ---\n  line three\nowner: ops\n---\n# B\n", map[string]any{"summary": "line one\n---\nline three\n", "owner": "ops"}, "# B\n"},
+		"empty":       {"---\n---\n# B\n", map[string]any{}, "# B\n"},
+		"comments":    {"---\n# a comment\n---\n", map[string]any{}, ""},
+		"yes is text": {"---\nship: yes\nready: true\n---\n", map[string]any{"ship": "yes", "ready": true}, ""},
+	} {
+		p, err := ParsePage("x.md", []byte(tc.page))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if fmt.Sprint(p.Meta) != fmt.Sprint(tc.want) || string(p.Body) != tc.body {
+			t.Errorf("%s: meta %v body %q, want %v %q", name, p.Meta, p.Body, tc.want, tc.body)
+		}
 	}
 }

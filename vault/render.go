@@ -8,7 +8,6 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
@@ -23,8 +22,9 @@ import (
 type LinkResolver func(l Link) (href string, ok bool)
 
 // Render writes the HTML of a Markdown page body (without its frontmatter)
-// to w: CommonMark with GitHub tables, strikethrough, task lists and
-// autolinks, and [[wikilinks]] turned into links through resolve (nil:
+// to w: CommonMark with tables, ~~strikethrough~~, task list items and
+// bare http(s) URLs as links (render_table.go, render_inline.go), and
+// [[wikilinks]] turned into links through resolve (nil:
 // every wikilink is rendered as broken). It is safe on hostile input: raw
 // HTML is not passed through (goldmark replaces it with a comment) and
 // links with dangerous schemes such as javascript: are dropped. Render is
@@ -39,13 +39,37 @@ func Render(w io.Writer, markdown []byte, resolve LinkResolver) error {
 }
 
 // md is the one converter, built on first use; it holds no per-call state
-// (the resolver travels in the parser context), so it is shared.
+// (the resolver travels in the parser context), so it is shared. Its
+// extensions are parley's own, for what vault pages use: goldmark's
+// extension package compiles its regular expressions and tables when the
+// program starts, in every command, whether it renders or not.
 var md = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(
-		goldmark.WithExtensions(extension.GFM, wikilinkExt{}),
+		goldmark.WithExtensions(pageSyntax{}, wikilinkExt{}),
 		goldmark.WithRendererOptions(html.WithXHTML()),
 	)
 })
+
+// pageSyntax adds tables, strikethrough, task list items and bare URLs.
+type pageSyntax struct{}
+
+func (pageSyntax) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(
+		// After the link reference definitions (100) are taken out.
+		parser.WithParagraphTransformers(util.Prioritized(tableParagraphs{}, 200)),
+		parser.WithASTTransformers(util.Prioritized(codePipes{}, 100)),
+		parser.WithInlineParsers(
+			// Before the link parser (200), which would take "[ ]".
+			util.Prioritized(checkboxParser{}, 198),
+			util.Prioritized(strikeParser{}, 500),
+			util.Prioritized(urlParser{}, 999),
+		),
+	)
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(
+		util.Prioritized(tableRenderer{}, 500),
+		util.Prioritized(inlineRenderer{}, 500),
+	))
+}
 
 var resolverKey = parser.NewContextKey()
 
