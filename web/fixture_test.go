@@ -127,7 +127,11 @@ func (f *fixture) start(layer debate.Layer, topic, position string, sides ...sid
 	f.t.Helper()
 	id := debate.NewID(time.Now(), layer, topic)
 	b := debate.DefaultBudget(layer)
-	b.MaxWallClockMs = 60000
+	// A debate held open until the test releases it (waitingSides) must
+	// still be running when a slow test on a busy machine gets to it: the
+	// wall clock is far longer than any test, which ends it by its script
+	// or its release.
+	b.MaxWallClockMs = (10 * time.Minute).Milliseconds()
 	if f.budget != nil {
 		b = *f.budget
 	}

@@ -5,6 +5,8 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,8 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/transcripts"
 )
 
 // childrenOf counts the processes whose parent is pid: running ones and
@@ -66,11 +70,14 @@ func TestMCPDebateStartLeavesNoZombie(t *testing.T) {
 				cmd *exec.Cmd
 				tr  mcp.Transport
 			)
+			stderr := &syncBuffer{} // the server's, shown when the test fails
 			if transport == "stdio" {
 				cmd = testBinary(t, "--root", root, "mcp")
+				cmd.Stderr = stderr
 				tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}
 			} else {
 				cmd = testBinary(t, "--root", root, "--json", "mcp", "--http", "127.0.0.1:0", "--trusted")
+				cmd.Stderr = stderr
 				out, err := cmd.StdoutPipe()
 				if err != nil {
 					t.Fatal(err)
@@ -79,10 +86,23 @@ func TestMCPDebateStartLeavesNoZombie(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
-				line, err := bufio.NewReader(out).ReadString('\n')
+				// A server that never says it listens fails the test
+				// when ctx ends, rather than hanging it.
+				lines := make(chan string, 1)
+				go func() {
+					line, _ := bufio.NewReader(out).ReadString('\n')
+					lines <- line
+					io.Copy(io.Discard, out)
+				}()
+				var line string
+				select {
+				case line = <-lines:
+				case <-ctx.Done():
+					t.Fatalf("no listening line in 2 minutes; stderr %q", stderr.String())
+				}
 				var ev struct{ URL string }
-				if err != nil || json.Unmarshal([]byte(line), &ev) != nil {
-					t.Fatalf("no listening line: %q %v", line, err)
+				if err := json.Unmarshal([]byte(line), &ev); err != nil || ev.URL == "" {
+					t.Fatalf("no listening line: %q %v; stderr %q", line, err, stderr.String())
 				}
 				tr = &mcp.StreamableClientTransport{Endpoint: ev.URL, DisableStandaloneSSE: true}
 			}
@@ -115,7 +135,14 @@ func TestMCPDebateStartLeavesNoZombie(t *testing.T) {
 					return
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("%d of %d debates closed; the mcp server (pid %d) has %d live and %d zombie children", closed, n, pid, live, zombies)
+					var logs strings.Builder
+					for _, id := range ids {
+						if _, err := st.Verdict(id); err != nil {
+							b, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(transcripts.Path(id, "logs/coordinator.log"))))
+							fmt.Fprintf(&logs, "\ndebate %s has no verdict (%v); its coordinator's log:\n%s", id, err, b)
+						}
+					}
+					t.Fatalf("%d of %d debates closed; the mcp server (pid %d) has %d live and %d zombie children; its stderr %q%s", closed, n, pid, live, zombies, stderr.String(), logs.String())
 				}
 			}
 		})

@@ -131,7 +131,7 @@ func TestMCPOverHTTP(t *testing.T) {
 		if err != nil {
 			t.Errorf("mcp --http: %v", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("mcp --http did not stop")
+	case <-time.After(30 * time.Second):
+		t.Fatal("mcp --http did not stop in 30 s")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,6 +65,17 @@ func registration(t *testing.T, root, name string) map[string]any {
 	return m
 }
 
+// regTime is the time in field k of registration reg.
+func regTime(t *testing.T, reg map[string]any, k string) time.Time {
+	t.Helper()
+	s, _ := reg[k].(string)
+	at, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatalf("registration %s %q: %v", k, s, err)
+	}
+	return at
+}
+
 // A watch makes its name a live agent for as long as it runs: a sender
 // gets no not_active warning, the registration carries what pi-messenger
 // needs to message it and stays alive past the heartbeat TTL, and it is
@@ -74,8 +86,11 @@ func TestWatchRegistersWhileItRuns(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	mustCLI(t, root, "", "agents", "add", "Nadia")
-	// A short TTL, so that the test shows the heartbeat keeping it alive.
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":600}}`), 0o600); err != nil {
+	// A short TTL, so that the test shows the heartbeat keeping it alive;
+	// long enough that a heartbeat (every third of it) delayed by a busy
+	// machine does not let the registration go stale.
+	const ttl = 3 * time.Second
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(fmt.Sprintf(`{"messenger":{"heartbeatTtlMs":%d}}`, ttl.Milliseconds())), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, stderr, _ := cli(t, root, "", "send", "--from", "Quill", "--to", "Nadia", "waiting since before the watch"); !strings.Contains(stderr, "not_active") {
@@ -93,7 +108,13 @@ func TestWatchRegistersWhileItRuns(t *testing.T) {
 	if int(reg["pid"].(float64)) != os.Getpid() {
 		t.Errorf("registered pid %v, want this process %d", reg["pid"], os.Getpid())
 	}
-	time.Sleep(1500 * time.Millisecond) // 2.5 TTLs: only heartbeats keep it live
+	// Only heartbeats keep it live past its first TTL: wait for one dated
+	// more than a TTL after the watch registered.
+	started := regTime(t, reg, "startedAt")
+	waitFor(t, "a heartbeat more than a TTL after the start", func() bool {
+		r := registration(t, root, "Nadia")
+		return r != nil && r["heartbeatAt"] != nil && regTime(t, r, "heartbeatAt").Sub(started) > ttl
+	})
 	_, stderr, code := cli(t, root, "", "send", "--from", "Quill", "--to", "Nadia", "while watched")
 	if code != exitOK || strings.Contains(stderr, "not_active") {
 		t.Fatalf("send to a watched agent: exit %d, %q", code, stderr)
