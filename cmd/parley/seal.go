@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/textview"
 	"github.com/parleyhq/parley/internal/trust"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -63,13 +63,10 @@ func newTranscriptsKeygenCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			section := map[string]any{"seal": key}
 			if a.json {
-				return a.emit(section)
+				return a.emit(map[string]any{"seal": key})
 			}
-			data, _ := json.MarshalIndent(section, "", "  ")
-			a.printf("key written to %s; add to %s:\n%s\n", key.SigningKey, filepath.Join(a.rootDir(), "config.json"), data)
-			return nil
+			return textview.SealKey(a.stdout, key, filepath.Join(a.rootDir(), "config.json"))
 		},
 	}
 }

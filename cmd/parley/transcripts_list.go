@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/textview"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -34,28 +35,9 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 				return err
 			}
 			if a.json {
-				for _, s := range list {
-					if err := a.emit(s); err != nil {
-						return err
-					}
-				}
-				return nil
+				return emitEach(a, list)
 			}
-			if len(list) == 0 {
-				a.printf("no debates match under %s\n", a.rootDir())
-				return nil
-			}
-			if a.stdoutTTY() {
-				a.printf("%-10s  %-6s  %-17s  %6s  %7s  %-16s  %-44s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", "INTEGRITY", "ID", "TOPIC")
-			}
-			for _, s := range list {
-				v := string(s.Verdict)
-				if v == "" {
-					v = "(" + string(s.State) + ")"
-				}
-				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.DebateID, termClean(oneLine(s.Topic, 60)))
-			}
-			return nil
+			return textview.Transcripts(a.stdout, list, a.rootDir(), a.stdoutTTY())
 		},
 	}
 	cmd.Flags().StringVar(&layer, "layer", "", "only this layer: spec, plan or verify")
@@ -77,12 +59,4 @@ func (a *factory) listStore() (*transcripts.Store, error) {
 		return nil, nil
 	}
 	return st, err
-}
-
-// dateOnly is the date of an RFC 3339 time ("2026-01-31").
-func dateOnly(ts string) string {
-	if len(ts) >= 10 {
-		return ts[:10]
-	}
-	return ts
 }

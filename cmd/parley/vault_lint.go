@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newVaultCmd is "parley vault": checks of the vault as a whole.
@@ -54,33 +54,16 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			for _, f := range found {
-				if a.json {
-					if err := a.emit(f); err != nil {
-						return err
-					}
-					continue
-				}
-				line := fmt.Sprintf("%-13s  %s", f.Kind, f.Page)
-				switch {
-				case f.Other != "":
-					line += "  ↔  " + f.Other + ": " + strings.Join(f.Differences, "; ")
-				case f.Link != "":
-					line += "  " + f.Link + ": " + f.Problem
-				case f.Ref != "":
-					line += "  " + f.Ref + ": " + f.Problem
-				default:
-					line += ": " + f.Problem
-				}
-				a.termf("%s\n", oneLine(line, 0))
+			vault := c.Store().Vault().Path()
+			if a.json {
+				err = emitEach(a, found)
+			} else {
+				err = textview.LintFindings(a.stdout, found, vault)
 			}
-			if len(found) > 0 {
-				return blockedError{fmt.Sprintf("vault lint: %d finding(s) in %s", len(found), c.Store().Vault().Path())}
+			if err == nil && len(found) > 0 {
+				return blockedError{fmt.Sprintf("vault lint: %d finding(s) in %s", len(found), vault)}
 			}
-			if !a.json {
-				a.printf("vault lint: nothing found in %s\n", filepath.Clean(c.Store().Vault().Path()))
-			}
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&workspace, "workspace", "", "the directory evidence paths are relative to (default: the current directory)")
