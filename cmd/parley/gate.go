@@ -14,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/internal/textview"
 )
 
@@ -50,7 +51,7 @@ func newGateCmd(a *factory) *cobra.Command {
 			sc, err := a.readCritique(cmd.Context(), source)
 			if errors.Is(err, fs.ErrNotExist) {
 				if s := suggestCommands(cmd, source); len(s) > 0 {
-					return &cliError{msg: fmt.Sprintf("%v; did you mean %s?", err, orList(s)), err: err}
+					return &cliError{msg: fmt.Sprintf("%v; did you mean %s?", err, suggest.OrList(s)), err: err}
 				}
 			}
 			if err != nil {

@@ -2,16 +2,13 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/internal/textview"
-	"github.com/parleyhq/parley/internal/trust"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -20,25 +17,10 @@ import (
 func (a *factory) writeStore() (*transcripts.Store, error) { return a.service().WriteDebates() }
 
 // trustRoot refuses, before any command runs, a root that someone else
-// could have written (writable by group or others, or owned by another
-// user), and a default vault (<root>/vault) that is a symbolic link out of
-// the root: a vault elsewhere is used only when --vault or PARLEY_VAULT
-// names it.
-func (a *factory) trustRoot() error {
-	root := a.rootDir()
-	if err := trust.Path("the parley root", root); err != nil {
-		return err
-	}
-	if a.vaultFlag != "" || os.Getenv("PARLEY_VAULT") != "" {
-		return nil
-	}
-	vault := a.vaultDir()
-	inside, real, err := trust.Inside(root, vault)
-	if err == nil && !inside {
-		return fmt.Errorf("the vault %s is a symbolic link to %s, out of the root; give --vault %s to use it", vault, real, real)
-	}
-	return nil
-}
+// could have written, and a default vault that is a symbolic link out of
+// the root (app.TrustRoot): a vault elsewhere is used only when --vault or
+// PARLEY_VAULT names it.
+func (a *factory) trustRoot() error { return a.service().TrustRoot(a.vaultFlag != "") }
 
 // newTranscriptsKeygenCmd is "parley transcripts keygen FILE": a new
 // ed25519 key for signing seals, written to FILE (0600, never replaced),
