@@ -26,10 +26,7 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 			}
 			list, err := a.service().ListTranscripts(cmd.Context(), q)
 			if errors.Is(err, fs.ErrNotExist) {
-				if !a.json {
-					a.printf("no debates: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
-				}
-				return nil
+				return a.noRootNote("no debates: ")
 			}
 			if err != nil {
 				return err
@@ -51,12 +48,9 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 // list is empty) and returns no store and no error. With no store, the
 // error is what failed.
 func (a *factory) listStore() (*transcripts.Store, error) {
-	st, err := a.store()
+	st, err := a.service().OpenDebates()
 	if errors.Is(err, fs.ErrNotExist) {
-		if !a.json {
-			a.printf("no debates: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
-		}
-		return nil, nil
+		return nil, a.noRootNote("no debates: ")
 	}
 	return st, err
 }

@@ -31,15 +31,13 @@ func newTranscriptsVerifyCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.json {
-				err = a.emit(v)
-			} else {
-				err = textview.Audit(a.stdout, id, v.Integrity)
+			if err := view(a, v, textview.Audit); err != nil {
+				return err
 			}
-			if err == nil && v.Tampered {
+			if v.Tampered {
 				return blockedError{msg: fmt.Sprintf("debate %s does not verify: %s", id, v.Integrity.Trouble())}
 			}
-			return err
+			return nil
 		},
 	}
 }

@@ -58,9 +58,10 @@ func Transcript(w io.Writer, v *transcripts.View, format string) error {
 	return transcripts.RenderText(w, v)
 }
 
-// Audit writes debate id's hash chain and every file checked against its
+// Audit writes a debate's hash chain and every file checked against its
 // seal, one line each, and the seal's signature.
-func Audit(w io.Writer, id string, in transcripts.Integrity) error {
+func Audit(w io.Writer, v *app.Verification) error {
+	id, in := v.ID, v.Integrity
 	switch {
 	case !in.Intact:
 		fmt.Fprintf(w, "%s: TAMPERED at line %d: %s\n", id, in.BadLine, cleanAll(in.Problem))
