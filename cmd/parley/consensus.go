@@ -17,18 +17,13 @@ import (
 // newConsensusCmd is "parley consensus": the filed records and the check
 // before a decision (SPEC §6).
 func newConsensusCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "consensus",
 		Short: "List, show, search and check the filed consensus records",
 		Long: "Every debate verdict is filed as a record in <vault>/wiki/consensus/.\n" +
 			"Before deciding, run \"parley consensus check\": it exits 3 when the position\n" +
 			"contradicts the active consensus of its question.",
-		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newConsensusListCmd(a), newConsensusShowCmd(a), newConsensusSearchCmd(a),
-		newConsensusCheckCmd(a), newConsensusFileCmd(a))
-	return cmd
+	}, newConsensusListCmd(a), newConsensusShowCmd(a), newConsensusSearchCmd(a), newConsensusCheckCmd(a), newConsensusFileCmd(a))
 }
 
 // openConsensus opens the consensus store (app.OpenConsensus) for the
@@ -59,41 +54,32 @@ func appError(err error) error {
 	return inputError(err, func(f string) string { return "--" + f }, "")
 }
 
-// filterFlags are --layer, --verdict and --status.
-type filterFlags struct{ layer, verdict, status string }
-
-func (f *filterFlags) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.layer, "layer", "", "only this layer: spec, plan or verify")
-	cmd.Flags().StringVar(&f.verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
-	cmd.Flags().StringVar(&f.status, "status", "", "only this status: active or superseded")
-}
-
-func (f *filterFlags) query() app.RecordQuery {
-	return app.RecordQuery{Layer: f.layer, Verdict: f.verdict, Status: f.status}
+// filterFlags fills q from --layer, --verdict and --status.
+func filterFlags(cmd *cobra.Command, q *app.RecordQuery) {
+	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
+	cmd.Flags().StringVar(&q.Verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
+	cmd.Flags().StringVar(&q.Status, "status", "", "only this status: active or superseded")
 }
 
 func newConsensusListCmd(a *factory) *cobra.Command {
-	var ff filterFlags
+	var q app.RecordQuery
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the consensus records, newest first",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := ff.query().Filter(); err != nil {
+			if _, err := q.Filter(); err != nil {
 				return appError(err)
 			}
 			if !a.haveRoot() {
-				if !a.json {
-					a.printf("no consensus records: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
-				}
-				return nil
+				return a.noRootNote("no consensus records: ")
 			}
-			c, err := a.service().OpenConsensus()
+			c, err := a.openConsensus()
 			if err != nil {
 				return err
 			}
 			defer c.Close()
-			recs, err := c.List(cmd.Context(), ff.query())
+			recs, err := c.List(cmd.Context(), q)
 			if err != nil {
 				return err
 			}
@@ -104,7 +90,7 @@ func newConsensusListCmd(a *factory) *cobra.Command {
 			return textview.Records(a.stdout, recs, filepath.Join(c.Store().Vault().Path(), consensus.Folder), a.stdoutTTY())
 		},
 	}
-	ff.add(cmd)
+	filterFlags(cmd, &q)
 	return cmd
 }
 
@@ -132,8 +118,7 @@ func newConsensusShowCmd(a *factory) *cobra.Command {
 }
 
 func newConsensusSearchCmd(a *factory) *cobra.Command {
-	var ff filterFlags
-	var limit int
+	var in app.SearchInput
 	cmd := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Rank the records by relevance (BM25 over topic, positions and rationale)",
@@ -144,11 +129,11 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in := app.SearchInput{Query: strings.Join(args, " "), RecordQuery: ff.query(), Limit: limit}
+			in.Query = strings.Join(args, " ")
 			if _, err := in.Filter(); err != nil {
 				return appError(err)
 			}
-			if limit < 1 {
+			if in.Limit < 1 {
 				return usagef("--limit must be at least 1")
 			}
 			c, err := a.openConsensus()
@@ -167,14 +152,16 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 			return textview.SearchHits(a.stdout, hits, in.Query)
 		},
 	}
-	ff.add(cmd)
-	cmd.Flags().IntVar(&limit, "limit", 10, "at most this many results")
+	filterFlags(cmd, &in.RecordQuery)
+	cmd.Flags().IntVar(&in.Limit, "limit", 10, "at most this many results")
 	return cmd
 }
 
 func newConsensusCheckCmd(a *factory) *cobra.Command {
-	var layer, topic, position string
-	var lenient bool
+	var (
+		in      app.CheckInput
+		lenient bool
+	)
 	cmd := &cobra.Command{
 		Use:   "check --layer L --topic T --position P",
 		Short: "Check a position against the filed consensus (exit 3 on conflict)",
@@ -194,10 +181,9 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			"  parley consensus check --json --lenient --layer plan --topic \"Retry policy\" --position \"Retry 3 times\"",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if layer == "" || strings.TrimSpace(topic) == "" || strings.TrimSpace(position) == "" {
+			if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
 				return usagef("consensus check needs --layer, --topic and --position")
 			}
-			in := app.CheckInput{Layer: layer, Topic: topic, Position: position}
 			if _, err := in.Validate(); err != nil {
 				return appError(err)
 			}
@@ -224,9 +210,9 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&layer, "layer", "", "the question's layer: spec, plan or verify")
-	cmd.Flags().StringVar(&topic, "topic", "", "the question's topic")
-	cmd.Flags().StringVar(&position, "position", "", "the position about to be taken")
+	cmd.Flags().StringVar(&in.Layer, "layer", "", "the question's layer: spec, plan or verify")
+	cmd.Flags().StringVar(&in.Topic, "topic", "", "the question's topic")
+	cmd.Flags().StringVar(&in.Position, "position", "", "the position about to be taken")
 	cmd.Flags().BoolVar(&lenient, "lenient", false, "exit 0 when the answer is unclear (a warning is printed)")
 	return cmd
 }

@@ -52,6 +52,14 @@ func polish(root *cobra.Command) {
 	root.SetFlagErrorFunc(flagError)
 }
 
+// group makes c a command that holds subs: run alone, it prints its help.
+func group(c *cobra.Command, subs ...*cobra.Command) *cobra.Command {
+	c.Args = exactArgs(0)
+	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	c.AddCommand(subs...)
+	return c
+}
+
 // commandKey is a command's path without the leading "parley ".
 func commandKey(c *cobra.Command) string {
 	p := c.CommandPath()
@@ -145,6 +153,15 @@ func (a *factory) cmdLine(args ...string) string {
 func (a *factory) noRootError(what string) error {
 	return &cliError{msg: fmt.Sprintf("%sthere is no parley root at %s (%s makes one)", what, a.rootDir(), a.cmdLine("init")),
 		err: fs.ErrNotExist}
+}
+
+// noRootNote says, for a command that lists (what: "no debates: "), that
+// there is no root, except under --json: the list is empty, not an error.
+func (a *factory) noRootNote(what string) error {
+	if !a.json {
+		a.printf("%s\n", a.noRootError(what))
+	}
+	return nil
 }
 
 // haveRoot reports whether the root exists (as anything: a root that is

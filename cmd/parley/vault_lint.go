@@ -11,14 +11,10 @@ import (
 
 // newVaultCmd is "parley vault": checks of the vault as a whole.
 func newVaultCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "vault",
 		Short: "Check the vault: contradicting records, broken links, orphans, stale evidence",
-		Args:  exactArgs(0),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newVaultLintCmd(a))
-	return cmd
+	}, newVaultLintCmd(a))
 }
 
 func newVaultLintCmd(a *factory) *cobra.Command {
