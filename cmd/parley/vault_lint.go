@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -33,20 +32,12 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 		Example: "  parley vault lint\n  parley vault lint --workspace ~/src/app --json",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			if workspace == "" {
-				wd, err := os.Getwd()
-				if err != nil {
-					return err
-				}
-				workspace = wd
-			}
 			c, err := a.openConsensus()
 			if err != nil {
 				return err
 			}
 			defer c.Close()
-			found, err := c.Lint(ctx, workspace)
+			found, err := c.Lint(cmd.Context(), workspace)
 			if err != nil {
 				return err
 			}
