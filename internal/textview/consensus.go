@@ -56,7 +56,7 @@ func Records(w io.Writer, recs []consensus.Record, dir string, header bool) erro
 		fmt.Fprintln(tw, "DATE\tLAYER\tVERDICT\tACTION\tSTATUS\tNAME\tTOPIC")
 	}
 	for _, r := range recs {
-		fmt.Fprint(tw, recText(fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Date, r.Layer, r.Verdict, recDash(string(r.Action)), r.Status, r.Name, recLine(r.Topic, 80))))
+		fmt.Fprint(tw, recText(fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Date, r.Layer, r.Verdict, recDash(string(r.Action)), r.Status, cleanAll(r.Name), recLine(r.Topic, 80))))
 	}
 	return tw.Flush()
 }
@@ -66,7 +66,7 @@ func Records(w io.Writer, recs []consensus.Record, dir string, header bool) erro
 func RecordPage(w io.Writer, p *app.RecordPage) error {
 	o := &recOut{w: w}
 	r := &p.Record
-	o.printf("%s\n\n", p.File)
+	o.printf("%s\n\n", cleanAll(p.File))
 	o.printf("layer %s  verdict %s  action %s  status %s  debate %s\n", r.Layer, r.Verdict, r.Action, r.Status, r.DebateID)
 	if r.Supersedes != "" || r.SupersededBy != "" {
 		o.printf("supersedes %s  superseded by %s\n", recDash(r.Supersedes), recDash(r.SupersededBy))
@@ -80,7 +80,7 @@ func RecordPage(w io.Writer, p *app.RecordPage) error {
 func SearchHits(w io.Writer, hits []app.SearchHit, query string) error {
 	o := &recOut{w: w}
 	for _, h := range hits {
-		o.printf("%6.3f  %-6s  %-17s  %-10s  %s  %s\n", h.Score, h.Record.Layer, h.Record.Verdict, h.Record.Status, h.Record.Name, recLine(h.Record.Topic, 70))
+		o.printf("%6.3f  %-6s  %-17s  %-10s  %s  %s\n", h.Score, h.Record.Layer, h.Record.Verdict, h.Record.Status, cleanAll(h.Record.Name), recLine(h.Record.Topic, 70))
 	}
 	if len(hits) == 0 {
 		o.printf("no record matches %q\n", query)
@@ -93,7 +93,7 @@ func SearchHits(w io.Writer, hits []app.SearchHit, query string) error {
 // differs; the related records; the question matched.
 func Check(w io.Writer, out *app.CheckResult) error {
 	o := &recOut{w: w}
-	res, file := out.Check, out.File
+	res, file := out.Check, cleanAll(out.File)
 	switch res.Status {
 	case consensus.CheckConsistent:
 		o.printf("consistent: the position agrees with the active consensus %s (score %.2f)\n", file, res.Comparison.Score)
@@ -121,11 +121,11 @@ func Check(w io.Writer, out *app.CheckResult) error {
 	if len(res.Related) > 0 {
 		o.printf("related:\n")
 		for _, h := range res.Related {
-			o.printf("  %6.3f  %s  %s  %s\n", h.Score, h.Record.Path, h.Record.Status, recLine(h.Record.Topic, 70))
+			o.printf("  %6.3f  %s  %s  %s\n", h.Score, cleanAll(h.Record.Path), h.Record.Status, recLine(h.Record.Topic, 70))
 		}
 	}
 	if res.Record != nil {
-		o.printf("  question matched: %s (%q, topic score %.2f)\n", res.Record.Name, recLine(res.Record.Topic, 80), res.TopicScore)
+		o.printf("  question matched: %s (%q, topic score %.2f)\n", cleanAll(res.Record.Name), recLine(res.Record.Topic, 80), res.TopicScore)
 	}
 	return o.err
 }
@@ -135,7 +135,7 @@ func Check(w io.Writer, out *app.CheckResult) error {
 // then an open question's, or an unclear answer let through), and the
 // message of a blocked check ("" when the position may be taken).
 func CheckEnd(out *app.CheckResult, lenient bool) (warnings []string, blocked string) {
-	res, file := out.Check, out.File
+	res, file := out.Check, cleanAll(out.File)
 	for _, w := range res.Warnings {
 		warnings = append(warnings, Warning(w))
 	}
