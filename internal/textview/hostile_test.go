@@ -180,7 +180,7 @@ func TestDecisionCuesAreSafe(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []gating.Mode{gating.ModeModel, gating.ModeRules} {
 		d := gating.Decision{Outcome: gating.Debate, Score: 0.9, Threshold: 0.2, Mode: mode, Model: "embedded",
-			Cues: []gating.Cue{{Feature: "hedge_density", Value: 1.5, Weight: 0.25, Text: hostile}},
+			Cues:   []gating.Cue{{Feature: "hedge_density", Value: 1.5, Weight: 0.25, Text: hostile}},
 			Parsed: &gating.Parsed{Form: "text", Notes: []string{hostile}}}
 		var b bytes.Buffer
 		if err := GateDecision(&b, &app.GateDecision{ID: "3f9a2c1e", Decision: d}); err != nil {
