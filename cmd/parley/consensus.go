@@ -176,9 +176,6 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			"  open        the record bound nothing (DEADLOCK, TIMEOUT,    exit 0, with a warning\n" +
 			"              BUDGET_EXHAUSTED without agreement)\n" +
 			"  none        no record of this question (related are listed) exit 0",
-		Example: "  parley consensus check --layer spec --topic \"Which format do thumbnails use?\" \\\n" +
-			"    --position \"Thumbnails are WebP at quality 80, JPEG for old browsers\"\n" +
-			"  parley consensus check --json --lenient --layer plan --topic \"Retry policy\" --position \"Retry 3 times\"",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {

@@ -37,8 +37,7 @@ func newGateCmd(a *factory) *cobra.Command {
 			"decision, with a short id, to <root>/gate.jsonl. It decides with\n" +
 			"<root>/gate/model.json when 'parley gate learn' installed one. With --exit-code\n" +
 			"a debate exits 3.",
-		Example: "  parley gate critique.md\n  parley --json gate - < critique.json\n  parley gate --exit-code --layer verify critique.md",
-		Args:    maxArgs(1),
+		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := a.gate(mode, model)
 			if err != nil {
@@ -125,8 +124,7 @@ func newGateTrainCmd(a *factory) *cobra.Command {
 			"hand-written corpus shipped in the binary, which reproduces the embedded\n" +
 			"model byte for byte. --data is JSON Lines: self-critique fields plus \"label\"\n" +
 			"(and optionally \"voice\": examples without one are cross-validated in folds).",
-		Example: "  parley gate train --out model.json\n  parley gate train --data mine.jsonl --out model.json",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return usagef("gate train needs --out FILE")

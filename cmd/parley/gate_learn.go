@@ -31,9 +31,6 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 			"checked before any is added; a bad line adds nothing and names its line number.\n\n" +
 			"With --decision ID it labels a decision logged in <root>/gate.jsonl (each has a\n" +
 			"short id, printed by 'parley gate'; a unique prefix is enough).",
-		Example: "  parley gate label mine.jsonl\n" +
-			"  echo '{\"layer\":\"verify\",\"text\":\"Fixed, TestX passes.\",\"label\":\"skip\"}' | parley gate label -\n" +
-			"  parley gate label --decision 3f9a2c1e --debate",
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if decision != "" {
@@ -104,8 +101,7 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 			"the new one as <root>/gate/model.json only when neither figure is worse (--force\n" +
 			"installs it anyway). 'parley gate' then decides with it and names it by its hash.\n" +
 			"--reset removes <root>/gate/model.json: the embedded model decides again.",
-		Example: "  parley gate learn\n  parley gate learn --force\n  parley gate learn --reset",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if reset {
 				if force {

@@ -35,8 +35,7 @@ func newTranscriptsKeygenCmd(a *factory) *cobra.Command {
 			"signature: a debate rewritten by someone with write access but not the key shows\n" +
 			"as tampered. Keep FILE out of reach of those you do not trust; give readers only\n" +
 			"the publicKey.",
-		Example: "  parley transcripts keygen ~/.parley-seal.key",
-		Args:    exactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			key, err := app.NewSealKey(args[0])
 			if errors.Is(err, fs.ErrExist) {
