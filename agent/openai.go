@@ -241,13 +241,27 @@ func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (ChatReply, er
 	return ChatReply{Content: content, Usage: usage}, nil
 }
 
-// once makes one request.
+// once makes one chat-completions request.
 func (o *OpenAIClient) once(ctx context.Context, payload []byte) (content string, usage Usage, err error) {
-	rctx, cancel := context.WithTimeout(ctx, o.cfg.RequestTimeout)
-	defer cancel()
-	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, o.endpoint, bytes.NewReader(payload))
+	data, err := o.post(ctx, o.endpoint, payload)
 	if err != nil {
 		return "", Usage{}, err
+	}
+	content, usage, err = decodeCompletion(data)
+	if err != nil {
+		return "", Usage{}, fmt.Errorf("%s: %w", o.endpoint, err)
+	}
+	return content, usage, nil
+}
+
+// post makes one POST of a JSON payload to endpoint and returns the body of
+// a 2xx answer; its errors are those Chat documents.
+func (o *OpenAIClient) post(ctx context.Context, endpoint string, payload []byte) ([]byte, error) {
+	rctx, cancel := context.WithTimeout(ctx, o.cfg.RequestTimeout)
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, endpoint, bytes.NewReader(payload))
+	if err != nil {
+		return nil, err
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
@@ -257,35 +271,72 @@ func (o *OpenAIClient) once(ctx context.Context, payload []byte) (content string
 	resp, err := o.client.Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", Usage{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 		if rctx.Err() != nil {
-			return "", Usage{}, &unreachableError{err: fmt.Errorf("%s: no answer within the request timeout (%v)", o.endpoint, o.cfg.RequestTimeout)}
+			return nil, &unreachableError{err: fmt.Errorf("%s: no answer within the request timeout (%v)", endpoint, o.cfg.RequestTimeout)}
 		}
 		// Nothing ever answered there and nothing listens (a server that
 		// is not running, a host that does not exist): not worth a retry.
-		return "", Usage{}, &unreachableError{err: err, final: !o.answered.Load() && refused(err)}
+		return nil, &unreachableError{err: err, final: !o.answered.Load() && refused(err)}
 	}
 	defer resp.Body.Close()
 	o.answered.Store(true)
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", Usage{}, ctx.Err()
+			return nil, ctx.Err()
 		}
-		return "", Usage{}, &unreachableError{err: fmt.Errorf("reading the response of %s: %v", o.endpoint, err)}
+		return nil, &unreachableError{err: fmt.Errorf("reading the response of %s: %v", endpoint, err)}
 	}
 	if resp.StatusCode/100 != 2 {
-		return "", Usage{}, &HTTPError{URL: o.endpoint, StatusCode: resp.StatusCode, Message: errorMessage(data), RetryAfter: retryAfter(resp.Header, time.Now())}
+		return nil, &HTTPError{URL: endpoint, StatusCode: resp.StatusCode, Message: errorMessage(data), RetryAfter: retryAfter(resp.Header, time.Now())}
 	}
 	if len(data) > MaxResponseBytes {
-		return "", Usage{}, fmt.Errorf("%w: %s sent more than %d bytes", ErrEndpoint, o.endpoint, MaxResponseBytes)
+		return nil, fmt.Errorf("%w: %s sent more than %d bytes", ErrEndpoint, endpoint, MaxResponseBytes)
 	}
-	content, usage, err = decodeCompletion(data)
+	return data, nil
+}
+
+// Embed posts the texts to the endpoint's /embeddings (Ollama, llama.cpp,
+// vLLM and OpenAI serve it) with the client's model and returns one vector
+// per text, in order. Its errors are those of Chat, and an ErrEndpoint for
+// an answer that does not hold exactly one vector per text.
+func (o *OpenAIClient) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	payload, err := json.Marshal(struct {
+		Model string   `json:"model"`
+		Input []string `json:"input"`
+	}{o.cfg.Model, texts})
 	if err != nil {
-		return "", Usage{}, fmt.Errorf("%s: %w", o.endpoint, err)
+		return nil, err
 	}
-	return content, usage, nil
+	endpoint := strings.TrimRight(o.cfg.BaseURL, "/") + "/embeddings"
+	data, err := o.post(ctx, endpoint, payload)
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Data []struct {
+			Embedding []float32 `json:"embedding"`
+			Index     int       `json:"index"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrEndpoint, endpoint, err)
+	}
+	vecs := make([][]float32, len(texts))
+	for _, d := range out.Data {
+		if d.Index < 0 || d.Index >= len(texts) || len(d.Embedding) == 0 {
+			return nil, fmt.Errorf("%w: %s: an embedding with index %d for %d texts", ErrEndpoint, endpoint, d.Index, len(texts))
+		}
+		vecs[d.Index] = d.Embedding
+	}
+	for i, v := range vecs {
+		if v == nil {
+			return nil, fmt.Errorf("%w: %s: no embedding for text %d", ErrEndpoint, endpoint, i)
+		}
+	}
+	return vecs, nil
 }
 
 // decodeCompletion reads a chat-completions response tolerantly: the

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/consensus/openai"
@@ -89,7 +90,7 @@ func (a *App) consensusModels() ([]consensus.Option, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := func(spec string) *openai.Client {
+	client := func(spec string) (*openai.Client, error) {
 		model := config.ModelOf(spec)
 		e := cfg.OpenAI.Endpoint(model)
 		key := ""
@@ -97,14 +98,22 @@ func (a *App) consensusModels() ([]consensus.Option, error) {
 			key = os.Getenv(e.APIKeyEnv)
 		}
 		timeout := min(time.Duration(e.RequestTimeoutMs)*time.Millisecond, 30*time.Second)
-		return &openai.Client{BaseURL: e.BaseURL, Model: model, APIKey: key, Timeout: timeout}
+		return openai.New(agent.OpenAIConfig{BaseURL: e.BaseURL, Model: model, APIKey: key, APIKeyEnv: e.APIKeyEnv, RequestTimeout: timeout})
 	}
 	var opts []consensus.Option
 	if spec := cfg.Consensus.Embeddings; spec != "" {
-		opts = append(opts, consensus.WithEmbedder(client(spec), config.ModelOf(spec)))
+		c, err := client(spec)
+		if err != nil {
+			return nil, fmt.Errorf("consensus.embeddings: %w", err)
+		}
+		opts = append(opts, consensus.WithEmbedder(c, config.ModelOf(spec)))
 	}
 	if spec := cfg.Consensus.Judge; spec != "" {
-		opts = append(opts, consensus.WithJudge(client(spec), config.ModelOf(spec)))
+		c, err := client(spec)
+		if err != nil {
+			return nil, fmt.Errorf("consensus.judge: %w", err)
+		}
+		opts = append(opts, consensus.WithJudge(c, config.ModelOf(spec)))
 	}
 	return opts, nil
 }

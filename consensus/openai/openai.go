@@ -5,40 +5,22 @@
 package openai
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
-	"time"
 
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/internal/clip"
 )
 
-// maxResponseBytes bounds what the endpoint may answer.
-const maxResponseBytes = 16 << 20
-
-// DefaultTimeout bounds one request when the caller sets none.
-const DefaultTimeout = 10 * time.Second
-
-// ErrEndpoint wraps every failure to get an answer from the endpoint
-// (unreachable, an HTTP error, a malformed answer).
-var ErrEndpoint = errors.New("model endpoint")
-
-// Client is one model at one endpoint. It is safe for concurrent use.
+// Client is one model at one endpoint, over parley's one OpenAI-compatible
+// client (agent.OpenAIClient: its URL checks, timeouts, bounds and error
+// kinds). It is safe for concurrent use.
 type Client struct {
-	// BaseURL is the API base up to and including /v1.
-	BaseURL string
-	Model   string
-	// APIKey is sent as a bearer token when set.
-	APIKey  string
-	Timeout time.Duration
-	HTTP    *http.Client // default: http.DefaultClient
+	c *agent.OpenAIClient
 }
 
 var (
@@ -46,75 +28,22 @@ var (
 	_ consensus.Judge    = (*Client)(nil)
 )
 
-func (c *Client) post(ctx context.Context, path string, in, out any) error {
-	body, err := json.Marshal(in)
+// New returns the client of cfg's model at cfg's endpoint (cfg.Model and an
+// http or https cfg.BaseURL up to and including /v1). It does not contact
+// the server. The judge samples at temperature 0 whatever cfg says.
+func New(cfg agent.OpenAIConfig) (*Client, error) {
+	cfg.Temperature = 0
+	cfg.JSONMode = false
+	c, err := agent.NewOpenAIClient(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	url := strings.TrimRight(c.BaseURL, "/") + path
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrEndpoint, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.APIKey)
-	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrEndpoint, url, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrEndpoint, url, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%w: %s answered %s", ErrEndpoint, url, resp.Status)
-	}
-	if len(data) > maxResponseBytes {
-		return fmt.Errorf("%w: %s: the answer is larger than %d bytes", ErrEndpoint, url, maxResponseBytes)
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrEndpoint, url, err)
-	}
-	return nil
+	return &Client{c: c}, nil
 }
 
 // Embed returns one vector per text, in order.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	var out struct {
-		Data []struct {
-			Embedding []float32 `json:"embedding"`
-			Index     int       `json:"index"`
-		} `json:"data"`
-	}
-	if err := c.post(ctx, "/embeddings", map[string]any{"model": c.Model, "input": texts}, &out); err != nil {
-		return nil, err
-	}
-	vecs := make([][]float32, len(texts))
-	for _, d := range out.Data {
-		if d.Index < 0 || d.Index >= len(texts) || len(d.Embedding) == 0 {
-			return nil, fmt.Errorf("%w: an embedding with index %d for %d texts", ErrEndpoint, d.Index, len(texts))
-		}
-		vecs[d.Index] = d.Embedding
-	}
-	for i, v := range vecs {
-		if v == nil {
-			return nil, fmt.Errorf("%w: no embedding for text %d", ErrEndpoint, i)
-		}
-	}
-	return vecs, nil
+	return c.c.Embed(ctx, texts)
 }
 
 // judgePrompt asks for one line of JSON.
@@ -126,29 +55,15 @@ Answer with one line of JSON and nothing else: {"agreement": "consistent" or "co
 // It returns Agree or Disagree and the model's one-line reason; any other
 // answer is an error.
 func (c *Client) Judge(ctx context.Context, topic, filed, position string) (consensus.Agreement, string, error) {
-	var out struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
 	user := fmt.Sprintf("QUESTION: %s\nFILED: %s\nNEW: %s", clip.OneLine(topic), clip.OneLine(filed), clip.OneLine(position))
-	in := map[string]any{
-		"model":       c.Model,
-		"temperature": 0,
-		"messages": []map[string]string{
-			{"role": "system", "content": judgePrompt},
-			{"role": "user", "content": user},
-		},
-	}
-	if err := c.post(ctx, "/chat/completions", in, &out); err != nil {
+	reply, err := c.c.Chat(ctx, agent.ChatRequest{Messages: []agent.ChatMessage{
+		{Role: "system", Content: judgePrompt},
+		{Role: "user", Content: user},
+	}})
+	if err != nil {
 		return "", "", err
 	}
-	if len(out.Choices) == 0 {
-		return "", "", fmt.Errorf("%w: no choices in the answer", ErrEndpoint)
-	}
-	content := strings.TrimSpace(out.Choices[0].Message.Content)
+	content := strings.TrimSpace(reply.Content)
 	content = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(content, "```json"), "```"), "```")
 	if i, j := strings.IndexByte(content, '{'), strings.LastIndexByte(content, '}'); i >= 0 && j > i {
 		content = content[i : j+1]
@@ -158,7 +73,7 @@ func (c *Client) Judge(ctx context.Context, topic, filed, position string) (cons
 		Reason    string `json:"reason"`
 	}
 	if err := json.Unmarshal([]byte(content), &ans); err != nil {
-		return "", "", fmt.Errorf("%w: the judge did not answer in JSON: %.120q", ErrEndpoint, content)
+		return "", "", fmt.Errorf("%w: the judge did not answer in JSON: %.120q", agent.ErrEndpoint, content)
 	}
 	reason := clip.OneLine(ans.Reason)
 	if r := []rune(reason); len(r) > 300 {
@@ -170,5 +85,5 @@ func (c *Client) Judge(ctx context.Context, topic, filed, position string) (cons
 	case consensus.Disagree:
 		return consensus.Disagree, reason, nil
 	}
-	return "", "", fmt.Errorf("%w: the judge answered %q, not consistent or conflict", ErrEndpoint, ans.Agreement)
+	return "", "", fmt.Errorf("%w: the judge answered %q, not consistent or conflict", agent.ErrEndpoint, ans.Agreement)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/consensus/openai"
 	"github.com/parleyhq/parley/debate"
@@ -142,7 +143,15 @@ func outcome(id, topic, pos string) *debate.Outcome {
 }
 
 func client(f *fakeServer, model string) *openai.Client {
-	return &openai.Client{BaseURL: f.URL + "/v1", Model: model}
+	return newClient(f.URL+"/v1", model)
+}
+
+func newClient(baseURL, model string) *openai.Client {
+	c, err := openai.New(agent.OpenAIConfig{BaseURL: baseURL, Model: model})
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 func TestEmbeddingsMatchWhatWordsMiss(t *testing.T) {
@@ -227,7 +236,7 @@ func TestEndpointDownFallsBack(t *testing.T) {
 	url := f.URL
 	f.Close() // nothing listens there any more
 	e := newEnv(t)
-	c := &openai.Client{BaseURL: url + "/v1", Model: "nomic-embed-text"}
+	c := newClient(url+"/v1", "nomic-embed-text")
 	s := e.open(t, consensus.WithEmbedder(c, "nomic-embed-text"), consensus.WithJudge(c, "qwen2.5"))
 	// Embeddings down: the lexical answer, with a warning.
 	res, err := s.Check(ctx, debate.LayerSpec, "Profile picture upload size limit", "x")

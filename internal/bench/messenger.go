@@ -1,7 +1,7 @@
 package bench
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -293,19 +293,18 @@ func rawLatencies(dir string, n int, interval time.Duration) ([]time.Duration, e
 }
 
 // startSender starts the sender process of run: count messages to agent,
-// one every interval (0: back to back).
-func startSender(ctx context.Context, exe string, bt benchTarget, run, agent string, count int, interval time.Duration) (*exec.Cmd, *bufio.Reader, error) {
+// one every interval (0: back to back). What it prints lands in the buffer
+// returned, complete once cmd.Wait has returned (receiveAll waits).
+func startSender(ctx context.Context, exe string, bt benchTarget, run, agent string, count int, interval time.Duration) (*exec.Cmd, *bytes.Buffer, error) {
 	args := append(bt.senderArgs(run), "--to", agent, "--count", strconv.Itoa(count), "--interval", interval.String())
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, nil, err
-	}
+	out := new(bytes.Buffer)
+	cmd.Stdout = out
 	if err := cmd.Start(); err != nil {
 		return nil, nil, err
 	}
-	return cmd, bufio.NewReader(out), nil
+	return cmd, out, nil
 }
 
 // receiveAll claims and acks n messages, returning for each the time from
@@ -409,14 +408,13 @@ func benchThroughput(ctx context.Context, exe string, bt benchTarget, n int) (se
 	if err != nil {
 		return 0, 0, err
 	}
-	var report SenderReport
-	rep := make(chan error, 1)
-	go func() { rep <- json.NewDecoder(out).Decode(&report) }()
 	_, first, last, err := receiveAll(ctx, r, n, cmd)
 	if err != nil {
 		return 0, 0, err
 	}
-	if err := <-rep; err != nil {
+	// receiveAll waited for the sender, so its report is all in out.
+	var report SenderReport
+	if err := json.NewDecoder(out).Decode(&report); err != nil {
 		return 0, 0, fmt.Errorf("sender report: %w", err)
 	}
 	return float64(n) / time.Duration(report.ElapsedNs).Seconds(), float64(n) / last.Sub(first).Seconds(), nil
