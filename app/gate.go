@@ -387,6 +387,9 @@ type Learned struct {
 // MarshalJSON is what "gate learn --json" prints: the labels and corpus
 // trained on, both models' figures, and whether the new one was installed.
 func (l *Learned) MarshalJSON() ([]byte, error) {
+	if l.LearnResult == nil { // ErrNoLabels: nothing was trained
+		return json.Marshal(map[string]any{"warnings": l.Warnings})
+	}
 	return json.Marshal(map[string]any{
 		"labels": map[string]int{"user": l.User, "outcome": l.Outcomes}, "corpus": l.Corpus,
 		"current":   map[string]any{"model": l.CurrentName, "score": l.Current},

@@ -141,6 +141,9 @@ func TestLabelAndLearnRefusals(t *testing.T) {
 	if !errors.Is(err, ErrNoLabels) || res == nil || len(res.Warnings) != 1 {
 		t.Fatalf("learn without labels: %+v %v", res, err)
 	}
+	if b, err := res.MarshalJSON(); err != nil || !strings.Contains(string(b), `"warnings":["1 line(s) of`) {
+		t.Errorf("learn without labels as JSON: %s %v", b, err)
+	}
 	if err := os.Remove(filepath.Join(a.Root(), gating.LabelsName)); err != nil {
 		t.Fatal(err)
 	}
