@@ -14,13 +14,12 @@ import (
 // newTranscriptsListCmd is "parley transcripts list [--layer L] [--verdict V]
 // [--since DATE|AGE]": the debates under the root, newest first.
 func newTranscriptsListCmd(a *factory) *cobra.Command {
-	var layer, verdict, since string
+	var q app.TranscriptQuery
 	cmd := &cobra.Command{
 		Use:   "list [--layer L] [--verdict V] [--since DATE|AGE]",
 		Short: "List the debates' transcripts, newest first (id, date, layer, topic, verdict, rounds, tokens)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			q := app.TranscriptQuery{Layer: layer, Verdict: verdict, Since: since}
 			if _, err := q.Filter(); err != nil {
 				return appError(err)
 			}
@@ -37,9 +36,9 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 			return textview.Transcripts(a.stdout, list, a.rootDir(), a.stdoutTTY())
 		},
 	}
-	cmd.Flags().StringVar(&layer, "layer", "", "only this layer: spec, plan or verify")
-	cmd.Flags().StringVar(&verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
-	cmd.Flags().StringVar(&since, "since", "", "only debates created since a date (2026-01-31), an RFC 3339 time, or an age (36h, 7d)")
+	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
+	cmd.Flags().StringVar(&q.Verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
+	cmd.Flags().StringVar(&q.Since, "since", "", "only debates created since a date (2026-01-31), an RFC 3339 time, or an age (36h, 7d)")
 	return cmd
 }
 
