@@ -20,6 +20,7 @@ func newBenchCmd(a *factory) *cobra.Command {
 	}
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		for _, s := range subs {
+			s.SetContext(cmd.Context())
 			if err := s.RunE(s, nil); err != nil {
 				return err
 			}
@@ -40,9 +41,12 @@ func benchCommands(a *factory) []*cobra.Command {
 	}
 }
 
-// benchResult prints a benchmark's result: a JSON line under --json, else
-// its text.
-func (a *factory) benchResult(r interface{ WriteText(io.Writer) error }) error {
+// benchResult prints a benchmark's result, unless the benchmark failed
+// (err): a JSON line under --json, else its text.
+func (a *factory) benchResult(r interface{ WriteText(io.Writer) error }, err error) error {
+	if err != nil {
+		return err
+	}
 	if a.json {
 		return a.emit(r)
 	}

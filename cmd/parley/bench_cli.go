@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +12,6 @@ import (
 // the command line, beside a minimal program's durable write.
 func newBenchCLICmd(a *factory) *cobra.Command {
 	o := bench.DefaultCLIOptions
-	var dir, floor, parley string
 	cmd := &cobra.Command{
 		Use:   "cli [--dir DIR] [--floor PATH]",
 		Short: "Latency, CPU and throughput of parley send processes, beside a minimal program's durable write",
@@ -37,47 +34,25 @@ func newBenchCLICmd(a *factory) *cobra.Command {
 			"  parley bench cli --parley ./parley-release   # measure another build with this harness",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, c := range []struct {
-				flag string
-				n    int
-			}{{"--idle", o.Idle}, {"--stream", o.Stream}, {"--blocks", o.Blocks}, {"--senders", o.Senders}, {"--per-sender", o.PerSender}, {"--rounds", o.Rounds}} {
-				if c.n < 1 {
-					return usagef("%s %d: each run needs at least one message", c.flag, c.n)
-				}
+			if err := o.Check(); err != nil {
+				return usageError{err}
 			}
-			if o.IdleGap < 0 || o.Interval <= 0 {
-				return usagef("--idle-gap must be 0 or more and --interval more than 0")
-			}
-			exe, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			if parley != "" {
-				exe = parley
-			}
-			o.Parley, o.Floor, o.Dir = exe, floor, dir
 			if !a.json {
 				o.Progress = a.stderr
 			}
 			res, err := bench.RunCLI(cmd.Context(), o)
 			if errors.Is(err, bench.ErrNoToolchain) && cmd.CalledAs() == "" {
 				// Part of "parley bench" (all of them): say so and go on.
-				a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", err)
+				a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", bench.ErrNoToolchain)
 				return nil
 			}
-			if errors.Is(err, bench.ErrNoToolchain) {
-				return &cliError{msg: fmt.Sprintf("%v; build it once with 'go build -o floor ./internal/bench/floor' in parley's source and pass --floor ./floor", err), err: err}
-			}
-			if err != nil {
-				return err
-			}
-			return a.benchResult(res)
+			return a.benchResult(res, err)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&dir, "dir", "", "directory to measure in (default: a temporary directory)")
-	f.StringVar(&floor, "floor", "", "the minimal program's binary (default: build it with go)")
-	f.StringVar(&parley, "parley", "", "the parley binary to measure (default: this one), e.g. a release build or an older version")
+	f.StringVar(&o.Dir, "dir", "", "directory to measure in (default: a temporary directory)")
+	f.StringVar(&o.Floor, "floor", "", "the minimal program's binary (default: build it with go)")
+	f.StringVar(&o.Parley, "parley", "", "the parley binary to measure (default: this one), e.g. a release build or an older version")
 	f.IntVar(&o.Idle, "idle", o.Idle, "paired idle rounds")
 	f.DurationVar(&o.IdleGap, "idle-gap", o.IdleGap, "pause after each idle send")
 	f.IntVar(&o.Stream, "stream", o.Stream, "messages per side in each stream block")

@@ -1,21 +1,16 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/bench"
-	"github.com/parleyhq/parley/jetstream"
 )
 
 // newBenchDebateCmd is "parley bench debate" (bench.RunDebate).
 func newBenchDebateCmd(a *factory) *cobra.Command {
 	o := bench.DefaultDebateOptions
 	var backends []string
-	var natsURL, dir string
+	var natsURL string
 	cmd := &cobra.Command{
 		Use:   "debate [--backends file,nats]",
 		Short: "Coordinator overhead per turn, and concurrent debates to completion, with agents in this process and as processes",
@@ -32,30 +27,15 @@ func newBenchDebateCmd(a *factory) *cobra.Command {
 			"  go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.Sequential < 1 || o.Concurrent < 1 || o.Rounds < 1 || o.AgentPairs < 1 {
-				return usagef("--debates, --concurrent, --rounds and --agent-pairs must be positive")
+			if err := o.Check(); err != nil {
+				return usageError{err}
 			}
-			o.Backends = nil
-			for _, name := range backends {
-				b := bench.Backend{Name: name}
-				if name == bench.BackendNATS {
-					b.NATSURL = a.benchNATSURL(natsURL)
-				}
-				if err := b.Check(); err != nil {
-					return usagef("--backends: %v", err)
-				}
-				o.Backends = append(o.Backends, b)
+			var err error
+			if o.Backends, err = bench.ParseBackends(backends, a.benchNATSURL(natsURL)); err != nil {
+				return usagef("--backends: %v", err)
 			}
-			exe, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			o.Parley, o.Env, o.Dir = exe, childEnv, dir
-			err = bench.RunDebate(cmd.Context(), o, func(r *bench.DebateResult) error { return a.benchResult(r) })
-			if errors.Is(err, jetstream.ErrUnavailable) {
-				return &cliError{msg: fmt.Sprintf("%v; start a scratch server with: go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR, and give --nats-url", err), err: err}
-			}
-			return err
+			o.Env = childEnv
+			return bench.RunDebate(cmd.Context(), o, func(r *bench.DebateResult) error { return a.benchResult(r, nil) })
 		},
 	}
 	f := cmd.Flags()
@@ -65,6 +45,6 @@ func newBenchDebateCmd(a *factory) *cobra.Command {
 	f.StringSliceVar(&backends, "backends", []string{bench.BackendFile}, "messenger backends of the agent-process runs: file, nats (none: --backends '')")
 	f.IntVar(&o.AgentPairs, "agent-pairs", o.AgentPairs, "pairs of agent processes of each agent-process run")
 	f.StringVar(&natsURL, "nats-url", "", "the NATS server of the nats backend")
-	f.StringVar(&dir, "dir", "", "directory of the agent-process runs (default: a temporary directory)")
+	f.StringVar(&o.Dir, "dir", "", "directory of the agent-process runs (default: a temporary directory)")
 	return cmd
 }

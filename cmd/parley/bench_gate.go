@@ -16,11 +16,7 @@ func newBenchGateCmd(a *factory) *cobra.Command {
 		Short: "Gate decisions per second on one core (bar: 20,000/s)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := bench.RunGate(dur)
-			if err != nil {
-				return err
-			}
-			return a.benchResult(r)
+			return a.benchResult(bench.RunGate(dur))
 		},
 	}
 	cmd.Flags().DurationVar(&dur, "duration", 2*time.Second, "how long to measure each figure")

@@ -1,20 +1,15 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/bench"
-	"github.com/parleyhq/parley/jetstream"
 )
 
 // newBenchMessengerCmd is "parley bench messenger" (bench.RunMessenger).
 func newBenchMessengerCmd(a *factory) *cobra.Command {
-	var dir, transport, natsURL string
-	var raw, idle, stream, through int
+	o := bench.DefaultMessengerOptions
+	var natsURL string
 	cmd := &cobra.Command{
 		Use:   "messenger [--transport file|nats] [--json]",
 		Short: "Delivery latency and throughput between separate processes, beside the engine's own rate",
@@ -35,44 +30,23 @@ func newBenchMessengerCmd(a *factory) *cobra.Command {
 			"(its stream and buckets are parley's; run it on a scratch server).",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if transport != bench.BackendFile && transport != bench.BackendNATS {
-				return usagef("--transport %q: use file or nats", transport)
+			if err := o.Check(); err != nil {
+				return usageError{err}
 			}
-			for _, c := range []struct {
-				flag string
-				n    int
-			}{{"--raw", raw}, {"--idle", idle}, {"--stream", stream}, {"--throughput", through}} {
-				if c.n < 1 {
-					return usagef("%s %d: each run needs at least one operation", c.flag, c.n)
-				}
+			if o.Backend.Name == bench.BackendNATS {
+				o.Backend.NATSURL = a.benchNATSURL(natsURL)
 			}
-			exe, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			b := bench.Backend{Name: transport}
-			if transport == bench.BackendNATS {
-				b.NATSURL = a.benchNATSURL(natsURL)
-			}
-			res, err := bench.RunMessenger(cmd.Context(), bench.MessengerOptions{Parley: exe, Backend: b, Dir: dir,
-				Raw: raw, Idle: idle, Stream: stream, Throughput: through})
-			if errors.Is(err, jetstream.ErrUnavailable) {
-				return &cliError{msg: fmt.Sprintf("%v; start a scratch server with: go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR, and give --nats-url", err), err: err}
-			}
-			if err != nil {
-				return err
-			}
-			return a.benchResult(res)
+			return a.benchResult(bench.RunMessenger(cmd.Context(), o))
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&transport, "transport", bench.BackendFile, "file or nats")
-	f.StringVar(&dir, "dir", "", "directory to measure in (default: a temporary directory)")
+	f.StringVar(&o.Backend.Name, "transport", o.Backend.Name, "file or nats")
+	f.StringVar(&o.Dir, "dir", "", "directory to measure in (default: a temporary directory)")
 	f.StringVar(&natsURL, "nats-url", "", "with --transport nats: the server to measure")
-	f.IntVar(&raw, "raw", 1000, "raw operations")
-	f.IntVar(&idle, "idle", 200, "messages of the idle latency run")
-	f.IntVar(&stream, "stream", 500, "messages of the 20 ms stream run")
-	f.IntVar(&through, "throughput", 2000, "messages of the throughput run")
+	f.IntVar(&o.Raw, "raw", o.Raw, "raw operations")
+	f.IntVar(&o.Idle, "idle", o.Idle, "messages of the idle latency run")
+	f.IntVar(&o.Stream, "stream", o.Stream, "messages of the 20 ms stream run")
+	f.IntVar(&o.Throughput, "throughput", o.Throughput, "messages of the throughput run")
 	return cmd
 }
 
@@ -101,13 +75,13 @@ func newBenchSenderCmd(a *factory) *cobra.Command {
 }
 
 // benchNATSURL is the NATS server a benchmark runs on: flag, else the
-// "nats" section of config.json, else jetstream.DefaultURL.
+// "nats" section of config.json; "" is bench's default (jetstream.DefaultURL).
 func (a *factory) benchNATSURL(flag string) string {
 	if flag != "" {
 		return flag
 	}
-	if cfg, err := a.config(); err == nil && cfg.NATS.URL != "" {
+	if cfg, err := a.config(); err == nil {
 		return cfg.NATS.URL
 	}
-	return jetstream.DefaultURL
+	return ""
 }

@@ -1,20 +1,18 @@
 package main
 
 import (
-	"fmt"
-
-	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newConfigCmd is "parley config show" (app.ShowConfig).
 func newConfigCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "config",
-		Short:   "Show parley's settings (<root>/config.json)",
-		Example: "  parley config show",
-		Args:    exactArgs(0),
-		RunE:    func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Use:   "config",
+		Short: "Show parley's settings (<root>/config.json)",
+		Args:  exactArgs(0),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "show",
@@ -22,27 +20,17 @@ func newConfigCmd(a *factory) *cobra.Command {
 		Long: "Prints the settings in force as a complete config.json: the file's values, and the\n" +
 			"default of every key it leaves out. The output is itself a valid config.json.\n" +
 			"With --json it is one line; the file it came from is named on stderr.",
-		Example: "  parley config show\n  parley --root ~/.parley --json config show",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.service().ShowConfig()
 			if err != nil {
 				return err
 			}
-			source := c.Path
-			if !c.Found {
-				source = "no " + c.Path + ": all defaults"
-			}
-			fmt.Fprintf(a.stderr, "parley: effective configuration (%s)\n", source)
+			textview.ConfigSource(a.stderr, c)
 			if a.json {
 				return a.emit(c.Effective)
 			}
-			b, err := json.MarshalIndent(c.Effective, "", "  ")
-			if err != nil {
-				return err
-			}
-			a.printf("%s\n", b)
-			return nil
+			return textview.Config(a.stdout, c)
 		},
 	})
 	return cmd

@@ -1,11 +1,16 @@
 package main
 
-// Small helpers for human output, shared by the subcommands.
+import "github.com/parleyhq/parley/internal/textview"
 
-// orDash renders an empty field as "-" in a table.
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
+// Small helpers for human output, shared by the subcommands; the views
+// themselves are package textview's.
+
+// orDash renders an empty field as "-" in a table (textview.OrDash).
+func orDash(s string) string { return textview.OrDash(s) }
+
+// plural is one when n is 1, else many (textview.Plural).
+func plural(n int, one, many string) string { return textview.Plural(n, one, many) }
+
+// shown makes text written by another process safe to print on a
+// terminal (textview.Shown); --json output needs none of this.
+func shown(s string, multiline bool) string { return textview.Shown(s, multiline) }

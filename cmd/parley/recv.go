@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/internal/termsafe"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // recvOptions is what "parley recv" was asked.
@@ -30,8 +29,7 @@ func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cob
 			"(move it to cur/). --all takes every waiting message; --wait waits up to DUR for\n" +
 			"the first one. Prints nothing when the inbox is empty. A message is acknowledged\n" +
 			"only after it was printed, so an interrupted recv delivers it again.",
-		Example: "  parley recv --as Bob\n  parley --json recv --as Bob --all --wait 30s",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.As == "" {
 				return usagef("recv needs --as NAME (see parley recv --help)")
@@ -57,12 +55,12 @@ func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cob
 
 // recvRun prints each message claimed, or says the inbox was empty.
 func recvRun(ctx context.Context, a *factory, o *recvOptions) error {
-	n, err := a.service().Recv(ctx, o.As, o.ReceiveOptions, func(m *inbox.Message) error { return printMessage(a, m) })
+	n, err := a.service().Recv(ctx, o.As, o.ReceiveOptions, a.printMessage)
 	if err != nil {
 		return a.fail(err, "", nil)
 	}
 	if n == 0 && !a.json {
-		fmt.Fprintf(a.stderr, "parley: no messages for %s\n", o.As)
+		textview.NoMessages(a.stderr, o.As)
 	}
 	return nil
 }
@@ -87,8 +85,7 @@ func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *c
 			"when it stops), so that senders see NAME as running and agents that only message\n" +
 			"registered names (pi-messenger) can reach it. Messages that waited in the inbox\n" +
 			"are printed first. --no-register tails the inbox without registering.",
-		Example: "  parley watch --as Bob\n  parley --json watch --as Bob --no-register",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.As == "" {
 				return usagef("watch needs --as NAME (see parley watch --help)")
@@ -106,45 +103,23 @@ func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *c
 
 // watchRun prints each message as it arrives, and the warnings.
 func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
-	how := "registered as a live agent"
-	if o.NoRegister {
-		how = "not registered"
-	}
 	err := a.service().Watch(ctx, app.WatchRequest{
 		As: o.As, Register: !o.NoRegister,
 		Started: func() {
 			if !a.json {
-				fmt.Fprintf(a.stderr, "parley: watching the inbox of %s, %s (Ctrl-C to stop)\n", o.As, how)
+				textview.Watching(a.stderr, o.As, !o.NoRegister)
 			}
 		},
 		Warn: func(w app.Warning) { a.warnf("%s", w.Text) },
-	}, func(m *inbox.Message) error { return printMessage(a, m) })
+	}, a.printMessage)
 	return a.fail(err, "", nil)
 }
 
-// printMessage prints one message: its wire form under --json, else a
-// header line and the text, with their control characters shown (see
-// shown): a message comes from another process.
-func printMessage(a *factory, m *inbox.Message) error {
+// printMessage prints one message: its wire form under --json, else its
+// text view (textview.Message).
+func (a *factory) printMessage(m *inbox.Message) error {
 	if a.json {
-		return emitMessage(a, m)
+		return textview.MessageJSON(a.stdout, m)
 	}
-	reply := ""
-	if m.ReplyTo != "" {
-		reply = " · reply to " + shown(m.ReplyTo, false)
-	}
-	_, err := fmt.Fprintf(a.stdout, "── %s → %s · %s · %s · %s%s\n%s\n\n", shown(m.From, false), shown(orDash(m.To), false),
-		shown(m.Kind(), false), shown(m.Timestamp, false), shown(m.ID, false), reply, shown(m.Text, true))
-	return err
-}
-
-// shown makes text written by another process safe to print on a
-// terminal: its control characters (but tab, and newline when multiline
-// is set) and bidirectional overrides are written as visible escapes
-// (termsafe.Escape). --json output needs none of this.
-func shown(s string, multiline bool) string {
-	if multiline {
-		return termsafe.Escape(s, "\t\n")
-	}
-	return termsafe.Escape(s, "\t")
+	return textview.Message(a.stdout, m)
 }

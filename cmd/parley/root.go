@@ -70,12 +70,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			"Markdown consensus record in an Obsidian-style vault.",
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usagef("unknown command %q (see parley --help)", args[0])
-			}
-			return nil
-		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if showVersion {
 				return printVersion(a)
@@ -94,7 +88,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.SetContext(ctx)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.rootFlag, "root", "", "messenger state directory (env PARLEY_ROOT, default .parley)")
 	pf.StringVar(&a.vaultFlag, "vault", "", "Obsidian-style vault directory (env PARLEY_VAULT, default <root>/vault)")
@@ -104,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for _, sub := range commands(a) {
 		root.AddCommand(sub)
 	}
-	polish(root)
+	polish(root) // the examples, unknown commands and flag errors of every command
 	return root.ExecuteContext(ctx)
 }
 

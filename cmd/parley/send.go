@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // sendOptions is what "parley send" was asked: the request, and whether
@@ -33,9 +34,6 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 			"nor a registration is an error (not_found). An agent that is known but not running\n" +
 			"still gets the message in its inbox, with a not_active warning (an error under\n" +
 			"--require-live, and then nothing is sent). The sender need not be registered.",
-		Example: "  parley send --from Alice --to Bob 'the plan is ready'\n" +
-			"  git diff | parley send --from ci --to Reviewer --type diff -\n" +
-			"  parley --json send --from Alice --to Bob --require-live --reply-to m-1 'agreed'",
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.From == "" || o.To == "" {
@@ -75,11 +73,8 @@ func sendRun(ctx context.Context, a *factory, o *sendOptions) error {
 		o.Text, textName = string(b), "standard input"
 	}
 	sent, err := a.service().Send(ctx, o.SendRequest)
-	if errors.Is(err, app.ErrNoRoot) {
-		return a.noRootError(fmt.Sprintf("not_found: no agent %q: ", o.To))
-	}
 	if err != nil {
-		return a.fail(err, "", func(field string) string {
+		return a.fail(err, fmt.Sprintf("not_found: no agent %q: ", o.To), func(field string) string {
 			if field == "text" {
 				return textName
 			}
@@ -92,18 +87,7 @@ func sendRun(ctx context.Context, a *factory, o *sendOptions) error {
 		return err
 	}
 	if a.json {
-		return emitMessage(a, sent.Message)
+		return textview.MessageJSON(a.stdout, sent.Message)
 	}
-	a.printf("sent %s to %s\n", sent.Message.ID, o.To)
-	return nil
-}
-
-// emitMessage prints a message's wire form as one JSON line.
-func emitMessage(a *factory, m *inbox.Message) error {
-	b, err := m.Encode()
-	if err != nil {
-		return err
-	}
-	_, err = a.stdout.Write(append(b, '\n'))
-	return err
+	return textview.Sent(a.stdout, sent, o.To)
 }

@@ -25,7 +25,7 @@ import (
 // CLIOptions configures RunCLI. Zero counts and durations take the
 // defaults of DefaultCLIOptions.
 type CLIOptions struct {
-	Parley string // the parley binary whose send and watch are measured
+	Parley string // the parley binary whose send and watch are measured; "": this one
 	Floor  string // the floor binary; "": built with BuildFloor (ErrNoToolchain without go)
 	Dir    string // scratch directory, on the file system to measure; "": a temporary one
 
@@ -124,8 +124,21 @@ const arrivalTimeout = 20 * time.Second
 // latency, latency under a steady stream, CPU per send, and the throughput
 // of concurrent sender processes. It also checks every message arrived
 // once, in send order per sender.
+//
+// Without o.Parley it measures this process's executable. Without o.Floor
+// and a Go toolchain to build it, the error is ErrNoToolchain, saying how
+// to build it.
 func RunCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
+	r, err := runCLI(ctx, o)
+	return r, withHint(err)
+}
+
+func runCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 	o = withDefaults(o)
+	var err error
+	if o.Parley, err = parley(o.Parley); err != nil {
+		return nil, err
+	}
 	dir, cleanup, err := scratch(o.Dir, "parley-bench-cli-")
 	if err != nil {
 		return nil, err

@@ -28,7 +28,7 @@ type DebateOptions struct {
 	// "parley agent run" processes (Parley). None: no such run.
 	Backends   []Backend
 	AgentPairs int
-	Parley     string   // the parley binary the agent processes run
+	Parley     string   // the parley binary the agent processes run; "": this one
 	Env        []string // added to the agent processes' environment
 	Dir        string   // scratch directory of those runs; "": a temporary one
 }
@@ -41,7 +41,19 @@ var DefaultDebateOptions = DebateOptions{Sequential: 200, Concurrent: 1000, Roun
 // many concurrent debates run to completion, and, on each of o.Backends,
 // concurrent debates spoken by agent processes. It hands each figure to
 // report as it is measured and stops at report's first error.
+//
+// Without o.Parley the agent processes run this process's executable. A
+// NATS server that does not answer is jetstream.ErrUnavailable, saying
+// how to start one.
 func RunDebate(ctx context.Context, o DebateOptions, report func(*DebateResult) error) error {
+	return withHint(runDebate(ctx, o, report))
+}
+
+func runDebate(ctx context.Context, o DebateOptions, report func(*DebateResult) error) error {
+	var err error
+	if o.Parley, err = parley(o.Parley); err != nil {
+		return err
+	}
 	d := DefaultDebateOptions
 	for _, v := range []struct {
 		p   *int

@@ -5,9 +5,10 @@
 //
 // It owns the benchmarks' logic and their results: RunMessenger (and
 // RunSender, the process it re-executes), RunCLI, RunDebate, RunGate and
-// the consensus benchmark return typed results (JSON through their field
-// tags; the first four also render their text, WriteText). The parley
-// commands only parse flags and print.
+// RunConsensus return typed results (JSON through their field tags; each
+// renders its text, WriteText). The options check themselves as the
+// command line gives them (Check). The parley commands only parse flags
+// and choose JSON or text.
 // Messenger backends are opened by name through app (Backend), on a root
 // whose config.json the parley processes a benchmark starts share, so a
 // backend registered with app.RegisterBackend is measured like the

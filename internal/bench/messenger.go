@@ -27,7 +27,7 @@ const SenderCommand = "bench-sender"
 // MessengerOptions configures RunMessenger.
 type MessengerOptions struct {
 	// Parley is the binary started as the sender process, as
-	// "parley [--root DIR] bench-sender ...".
+	// "parley [--root DIR] bench-sender ..."; "": this one.
 	Parley string
 	// Backend is the messenger measured: BackendFile (on Dir, every
 	// delivery fsynced) or BackendNATS.
@@ -107,7 +107,20 @@ func (bt benchTarget) senderArgs(run string) []string {
 // and delivery latency between a separate sender process and this
 // receiver, idle (one message every 50 ms) and under a stream (one every
 // 20 ms).
+//
+// Without o.Parley its sender process is this process's executable. A
+// NATS server that does not answer is jetstream.ErrUnavailable, saying
+// how to start one.
 func RunMessenger(ctx context.Context, o MessengerOptions) (*MessengerResult, error) {
+	r, err := runMessenger(ctx, o)
+	return r, withHint(err)
+}
+
+func runMessenger(ctx context.Context, o MessengerOptions) (*MessengerResult, error) {
+	var err error
+	if o.Parley, err = parley(o.Parley); err != nil {
+		return nil, err
+	}
 	for _, n := range []int{o.Raw, o.Idle, o.Stream, o.Throughput} {
 		if n < 1 {
 			return nil, fmt.Errorf("bench messenger: every run needs at least one operation")

@@ -114,6 +114,24 @@ func (r *GateResult) WriteText(w io.Writer) error {
 	return err
 }
 
+// WriteText writes r as a table of each figure beside its baseline, with
+// the bars on its first line.
+func (r *ConsensusResult) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "consensus, %d records, %d CPUs, load %.2f → %.2f (bars: warm check p50 ≤ 1 ms, new process ≤ 100 ms, cold rebuild ≤ 10 s, memory ≤ 150 MB)\n",
+		r.Records, r.CPUs, r.LoadBefore, r.LoadAfter)
+	fmt.Fprintf(ew, "  %-22s %10s  %s\n", "", "parley", "baseline")
+	fmt.Fprintf(ew, "  %-22s %7.0f ms  generating %.0f ms; index %.1f MB\n", "import (bulk, no fsync)", r.ImportMs, r.GenerateMs, r.IndexMB)
+	fmt.Fprintf(ew, "  %-22s %7.1f ms  page write with fsync %.1f ms  (p50 of %d, max %.1f ms, %d record reads)\n", "filing one record", r.FilingP50Ms, r.PageWriteP50Ms, r.Filings, r.FilingMaxMs, r.FilingIndexReads)
+	fmt.Fprintf(ew, "  %-22s %7.0f ms  reading every record file %.0f ms  (%.0f ms CPU, peak %.1f MB)\n", "cold rebuild", r.ColdRebuildMs, r.ReadAllMs, r.ColdRebuildCPUMs, r.ColdRebuildRSSMB)
+	fmt.Fprintf(ew, "  %-22s %7.1f ms  parley --help %.1f ms  (p50 of %d, max %.1f ms)\n", "check, new process", r.NewProcessP50Ms, r.ProcessFloorP50Ms, r.NewProcessRuns, r.NewProcessMaxMs)
+	fmt.Fprintf(ew, "  %-22s %7.1f MB  parley --help %.1f MB  (peak resident)\n", "memory of a check", r.NewProcessRSSMB, r.ProcessFloorRSSMB)
+	fmt.Fprintf(ew, "  %-22s %7.0f µs  SELECT by name %.0f µs  (p50 of %d; p99 %.0f µs; %.0f µs CPU per check; %d record reads)\n", "warm check", r.WarmCheckP50Us, r.SelectP50Us, r.WarmChecks, r.WarmCheckP99Us, r.WarmCheckCPUUs, r.WarmRecordReads)
+	fmt.Fprintf(ew, "  %-22s %7.0f µs  (p50 of %d; p99 %.0f µs)\n", "search", r.SearchP50Us, r.Searches, r.SearchP99Us)
+	fmt.Fprintf(ew, "  warm check p50 by question: %v\n  answers: %v\n", r.WarmByKindP50Us, r.Answers)
+	return ew.err
+}
+
 // errWriter keeps the first write error and drops what follows it.
 type errWriter struct {
 	w   io.Writer
