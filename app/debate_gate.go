@@ -27,3 +27,17 @@ func (a *App) GateDebate(s *debate.DebateSession, g *gating.Gate, sc gating.Self
 	}
 	return e, err
 }
+
+// GateLine is the JSON line of the gate's decision on a debate, printed
+// before the debate's own lines (or instead of them when it skips).
+type GateLine struct {
+	Event    string `json:"event"` // "gate"
+	DebateID string `json:"debate_id"`
+	ID       string `json:"id"` // the decision's id in gate.jsonl
+	gating.Decision
+}
+
+// GateLineOf is the JSON line of entry, the gate's decision on debate id.
+func GateLineOf(id string, entry gating.LogEntry) GateLine {
+	return GateLine{Event: "gate", DebateID: id, ID: entry.ID, Decision: entry.Decision}
+}

@@ -123,9 +123,9 @@ func runAgent(t testing.TB, a *App, name string, role debate.Role, script string
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready, done := make(chan struct{}), make(chan error, 1)
-	r := &agent.Runner{Name: name, Roles: []debate.Role{role}, Transport: m.Transport(), Responder: sc, Ready: func() { close(ready) },
-		Registry: &agent.SessionRegistry{Registrar: m.Registry(), SessionID: inbox.NewID(), Model: "script"}}
-	go func() { done <- r.Run(ctx) }()
+	r := AgentRun{Name: name, Role: role, Spec: agent.Spec{Kind: agent.KindScript, Arg: "inline"}, Responder: sc,
+		SessionID: inbox.NewID(), Ready: func() { close(ready) }}
+	go func() { done <- a.ServeAgent(ctx, m, r) }()
 	t.Cleanup(func() { cancel(); <-done; m.Close() })
 	select {
 	case <-ready:

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +35,7 @@ const (
 	CacheFile = "cache/consensus-index.db"
 	// schemaVersion names the layout of the database and of what it
 	// stores; another version is rebuilt from the vault.
-	schemaVersion = "10/" + lexiconVersion
+	schemaVersion = "11/" + lexiconVersion
 )
 
 // RacyMargin is how close a file's modification time may be to the moment
@@ -103,16 +104,14 @@ func (e *entry) prepare() error {
 }
 
 // distinctTerms are the distinct search terms ("s:") and topic words
-// ("t:") of a record, as the df table counts them.
+// ("t:") of a record, as the df table counts them, in sorted order.
 func distinctTerms(terms, words string) []string {
-	seen := map[string]bool{}
 	var out []string
 	add := func(prefix, text string) {
-		for t := range strings.FieldsSeq(text) {
-			if k := prefix + t; !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
+		f := strings.Fields(text)
+		slices.Sort(f)
+		for _, t := range slices.Compact(f) {
+			out = append(out, prefix+t)
 		}
 	}
 	add("s:", terms)
@@ -170,34 +169,42 @@ const (
 )
 
 // The full-text tables hold FTS5 tokens made by ftsToken (ASCII letters,
-// digits and '_'), so the ascii tokenizer reads them as written. Lookups
-// match single tokens, never phrases: the topics table keeps no positions
+// digits and '_'), so the ascii tokenizer reads them as written. Their
+// text is the files table's (external content, through the records view):
+// kept once, and a rebuild fills them in one 'rebuild' command each after
+// the rows are in, rather than a statement at a time (FTS5 writes out
+// what it gathered at every statement of a transaction). Lookups match
+// single tokens, never phrases: the topics table keeps no positions
 // (detail=none: smaller, faster to build); the search table keeps them,
 // as BM25 on a table without them tokenizes each matching row again.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS files(
 	id INTEGER PRIMARY KEY,
-	name TEXT NOT NULL UNIQUE,
+	name TEXT NOT NULL,
 	size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, read_ns INTEGER NOT NULL,
 	skip TEXT,
 	layer TEXT, qkey TEXT, debate_id TEXT, status TEXT, verdict TEXT, created TEXT, date TEXT,
 	topic TEXT, topic_words TEXT, spec_key TEXT,
 	terms INTEGER NOT NULL DEFAULT 0,
 	head INTEGER NOT NULL DEFAULT 0,
-	rec TEXT -- last: the columns before it are read without its overflow pages
+	rec TEXT, -- after the columns lookups read, which are read without its overflow pages
+	text TEXT, -- the search terms, as FTS5 tokens (the search table's content)
+	topic_tokens TEXT -- the layer and topic words, as FTS5 tokens (the topics table's)
 );
+CREATE VIEW IF NOT EXISTS records AS SELECT id, text, topic_tokens FROM files WHERE rec IS NOT NULL;
 CREATE TABLE IF NOT EXISTS repairs(qkey TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, tokenize = "ascii tokenchars '_'");
-CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(words, tokenize = "ascii tokenchars '_'", detail = none);
+CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(text, content = 'records', content_rowid = 'id', tokenize = "ascii tokenchars '_'");
+CREATE VIRTUAL TABLE IF NOT EXISTS topics USING fts5(topic_tokens, content = 'records', content_rowid = 'id', tokenize = "ascii tokenchars '_'", detail = none);
 CREATE TABLE IF NOT EXISTS emb(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 ` + indexes
 
-// indexes are the files table's indexes; a rebuild drops them and
-// creates them again after its inserts (a sort each, faster than
+// indexes are the files table's indexes (indexNames); a rebuild drops
+// them and creates them again after its inserts (a sort each, faster than
 // maintaining them row by row).
 const indexes = `
+CREATE UNIQUE INDEX IF NOT EXISTS files_name ON files(name);
 CREATE INDEX IF NOT EXISTS files_qkey ON files(qkey);
 CREATE INDEX IF NOT EXISTS files_debate ON files(debate_id);
 CREATE INDEX IF NOT EXISTS files_created ON files(created DESC, name);
@@ -205,6 +212,8 @@ CREATE INDEX IF NOT EXISTS files_head ON files(head, layer);
 CREATE INDEX IF NOT EXISTS files_skip ON files(name) WHERE skip IS NOT NULL;
 CREATE INDEX IF NOT EXISTS files_spec ON files(layer, spec_key) WHERE head = 1;
 `
+
+var indexNames = []string{"files_name", "files_qkey", "files_debate", "files_created", "files_head", "files_skip", "files_spec"}
 
 // openIndex opens (creating or rebuilding when needed) the database.
 // Callers hold s.mu.
@@ -496,116 +505,6 @@ func (s *Store) write(ctx context.Context, got map[string]*entry, gone []string,
 	return w.commit(sig, scannedNs)
 }
 
-// rebuild fills an empty index from the named files: workers read and
-// parse them while this goroutine inserts them, in one transaction, so
-// that a rebuild takes about as long as the slower of the two and holds
-// neither the files nor their records in memory. Callers hold s.mu.
-func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scannedNs int64) error {
-	// No memory map while the tables are filled: creating the indexes
-	// reads every page, which would all stay resident.
-	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
-		return s.indexErr(err)
-	}
-	defer s.idx.db.Exec(`PRAGMA mmap_size = ` + mmapSize)
-	// The cache is filled from nothing: no fsync while it is written (the
-	// database is a cache; a rebuild that fails rolls back to the empty
-	// one, a torn write-ahead log is discarded by its checksums, and
-	// either way the next lookup rebuilds it). A larger page cache did not
-	// lower the CPU time and cost 58 MB of peak memory at 100,000 records.
-	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA synchronous = OFF`); err != nil {
-		return s.indexErr(err)
-	}
-	defer s.idx.db.Exec(`PRAGMA synchronous = NORMAL`)
-	w, err := s.begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer w.close()
-	for _, ix := range []string{"files_qkey", "files_debate", "files_created", "files_head", "files_skip", "files_spec"} {
-		if _, err := w.tx.Exec(`DROP INDEX IF EXISTS ` + ix); err != nil {
-			return s.indexErr(err)
-		}
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan string)
-	parsed := make(chan *entry, 64)
-	var wg sync.WaitGroup
-	for range max(runtime.GOMAXPROCS(0), 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for name := range next {
-				if e := s.readEntry(name); e != nil {
-					select {
-					case parsed <- e:
-					case <-ctx.Done():
-						return
-					}
-				}
-			}
-		}()
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer close(next)
-		for _, name := range names {
-			select {
-			case next <- name:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(parsed)
-	}()
-	// Each record is inserted as the head of its question if it is
-	// active; the questions with several records are settled at the end
-	// from what is kept of them here.
-	w.rebuilding = true
-	var werr error
-	for e := range parsed {
-		if werr == nil {
-			if werr = w.insert(e); werr != nil {
-				cancel() // stop the readers; drain what they already sent
-			}
-		}
-	}
-	if werr != nil {
-		return s.indexErr(werr)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if _, err := w.tx.Exec(indexes); err != nil {
-		return s.indexErr(err)
-	}
-	// The questions with several records (a tenth, say) have their
-	// heads computed from their chains; holding every record's links in
-	// memory instead would grow with the vault.
-	rows, err := w.tx.Query(`SELECT qkey FROM files WHERE qkey IS NOT NULL GROUP BY qkey HAVING count(*) > 1`)
-	if err != nil {
-		return s.indexErr(err)
-	}
-	var multi []string
-	for rows.Next() {
-		var k string
-		if rows.Scan(&k) == nil {
-			multi = append(multi, k)
-		}
-	}
-	rows.Close()
-	for _, key := range multi {
-		if err := recomputeHead(w.tx, key); err != nil {
-			return s.indexErr(err)
-		}
-	}
-	return w.commit(&sig, scannedNs)
-}
-
 // txWriter is one transaction that changes rows, with its prepared
 // statements and the document-frequency deltas to apply at commit.
 type txWriter struct {
@@ -620,21 +519,18 @@ type txWriter struct {
 	delta map[string]int64
 	keys  map[string]bool // questions whose heads need recomputing
 	done  bool
-	// rebuilding inserts each record as its question's head if it is
-	// active (rebuild settles the questions with several records).
-	rebuilding bool
 }
 
 func (s *Store) begin(ctx context.Context) (*txWriter, error) {
 	queries := []string{
-		`SELECT id, qkey, topic_words, terms, status = 'active' FROM files WHERE name = ?`,
+		`SELECT id, qkey, topic_words, terms, status = 'active', text, topic_tokens FROM files WHERE name = ?`,
 		`DELETE FROM files WHERE id = ?`,
-		`DELETE FROM search WHERE rowid = ?`,
-		`DELETE FROM topics WHERE rowid = ?`,
-		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, spec_key, terms, head)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO search(search, rowid, text) VALUES ('delete', ?, ?)`,
+		`INSERT INTO topics(topics, rowid, topic_tokens) VALUES ('delete', ?, ?)`,
+		`INSERT INTO files(name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, spec_key, terms, head, text, topic_tokens)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
 		`INSERT INTO search(rowid, text) VALUES (?, ?)`,
-		`INSERT INTO topics(rowid, words) VALUES (?, ?)`,
+		`INSERT INTO topics(rowid, topic_tokens) VALUES (?, ?)`,
 	}
 	// Prepared on the database before the transaction takes its one
 	// connection.
@@ -685,9 +581,9 @@ func (w *txWriter) count(sign int64, distinct []string, n int64) {
 // del drops the row of a file, if any.
 func (w *txWriter) del(name string) error {
 	var id, n int64
-	var key, words sql.NullString
+	var key, words, text, topic sql.NullString
 	var active sql.NullBool
-	err := w.sel.QueryRow(name).Scan(&id, &key, &words, &n, &active)
+	err := w.sel.QueryRow(name).Scan(&id, &key, &words, &n, &active, &text, &topic)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
@@ -695,26 +591,26 @@ func (w *txWriter) del(name string) error {
 		return err
 	}
 	if key.Valid {
+		// The full-text tables drop a row given the text they indexed.
 		w.keys[key.String] = true
-		var text string
-		if err := w.tx.QueryRow(`SELECT text FROM search WHERE rowid = ?`, id).Scan(&text); err == nil {
-			w.count(-1, distinctTerms(text, topicTokensOnly(words.String)), n)
-		}
+		w.count(-1, distinctTerms(text.String, topicTokensOnly(words.String)), n)
 		if active.Bool {
 			w.delta["#active"]--
 		}
-	}
-	for _, st := range []*sql.Stmt{w.delFile, w.delSearch, w.delTopic} {
-		if _, err := st.Exec(id); err != nil {
+		if _, err := w.delSearch.Exec(id, text); err != nil {
+			return err
+		}
+		if _, err := w.delTopic.Exec(id, topic); err != nil {
 			return err
 		}
 	}
-	return nil
+	_, err = w.delFile.Exec(id)
+	return err
 }
 
 // insert adds the row of a file (which must have none).
 func (w *txWriter) insert(e *entry) error {
-	var skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec any
+	var skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec, text, topicTokens any
 	var nterms int
 	if e.Skip != "" {
 		skip = e.Skip
@@ -722,18 +618,13 @@ func (w *txWriter) insert(e *entry) error {
 	if err := e.prepare(); err != nil {
 		return err
 	}
-	head := false
 	if r := e.Record; r != nil {
 		rec, layer, key, debateID, status, verdict, created, date, topic, words = e.row.rec, string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Date, r.Topic, e.row.words
-		spec = e.row.spec
-		if w.rebuilding {
-			head = r.Status == StatusActive
-		} else {
-			w.keys[r.key()] = true
-		}
+		spec, text, topicTokens = e.row.spec, e.row.terms, e.row.topic
+		w.keys[r.key()] = true
 		nterms = e.row.nterms
 	}
-	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec, nterms, head)
+	res, err := w.insFile.Exec(e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec, nterms, text, topicTokens)
 	if err != nil || e.Record == nil {
 		return err
 	}
@@ -784,8 +675,7 @@ func (w *txWriter) commit(sig *dirSig, scannedNs int64) error {
 		}
 	}
 	if sig != nil {
-		b, _ := json.Marshal(sig)
-		if _, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES ('dir', ?), ('scanned_ns', ?)`, string(b), strconv.FormatInt(scannedNs, 10)); err != nil {
+		if err := setDirState(w.tx, *sig, scannedNs); err != nil {
 			return s.indexErr(err)
 		}
 	}
@@ -798,6 +688,13 @@ func (w *txWriter) commit(sig *dirSig, scannedNs int64) error {
 		s.idx.dir, s.idx.scannedNs = *sig, scannedNs
 	}
 	return nil
+}
+
+// setDirState records the folder's state and when it was listed.
+func setDirState(tx *sql.Tx, sig dirSig, scannedNs int64) error {
+	b, _ := json.Marshal(sig)
+	_, err := tx.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES ('dir', ?), ('scanned_ns', ?)`, string(b), strconv.FormatInt(scannedNs, 10))
+	return err
 }
 
 // recomputeHead marks the record that answers question key (its head, if
@@ -1300,27 +1197,31 @@ feed:
 // change the index already holds, so that the next lookups need not list
 // the folder again. Callers hold the filing lock and s.mu.
 //
-// A change by someone else in the same clock tick as this filing's last
-// write would leave the folder's time as it is: on a file system with
-// fine timestamps it waits out the margin and looks again (a change
-// meanwhile leaves the index's state as it was, so that the next lookup
-// scans); on a coarse one the next lookup compares the names.
+// On a file system with fine timestamps the state is recorded as settled
+// (as if listed once the margin had passed) without waiting for the
+// margin: a change by someone else after this moment changes the folder's
+// signature, which every lookup compares (ensure), unless it falls in the
+// very clock tick (a few milliseconds) of the filing's last write.
+// Waiting out the margin and looking again, as this once did (20 ms a
+// filing), caught nothing more: a change in a later tick shows in the
+// signature either way, and one in the same tick shows in neither. Such
+// a change (another program creating, renaming or removing a file in the
+// folder within the same tick as a filing; parley's own filings take the
+// lock) is seen at the folder's next change or the next full look
+// (Refresh, "consensus list"). On a coarse one, where a tick may last a
+// second, the state is recorded as just listed: the lookups within the
+// margin compare the folder's names.
 func (s *Store) noteOwnWrites(ctx context.Context) {
 	info, err := s.dir.Stat()
 	if err != nil {
 		return
 	}
 	sig := sigOf(info)
+	scanned := time.Now().UnixNano()
 	if m := marginOf(sig.ModNs); m == int64(fineMargin) {
-		if wait := sig.ModNs + m - time.Now().UnixNano(); wait > 0 {
-			time.Sleep(time.Duration(wait))
-		}
-		again, err := s.dir.Stat()
-		if err != nil || sigOf(again) != sig {
-			return
-		}
+		scanned = max(scanned, sig.ModNs+m)
 	}
-	if err := s.write(ctx, nil, nil, &sig, time.Now().UnixNano()); err != nil {
+	if err := s.write(ctx, nil, nil, &sig, scanned); err != nil {
 		s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
 	}
 }

@@ -293,3 +293,158 @@ func TestOpenDoesNotOpenTheIndex(t *testing.T) {
 		t.Errorf("the first lookup did not open the index: %v", err)
 	}
 }
+
+// indexDump is what the index holds, in a stable order: every row of the
+// files table but when it was read, the document frequencies and the
+// questions to repair. It fails the test when a full-text table does not
+// match the rows it indexes (FTS5's integrity-check reads both).
+func indexDump(t *testing.T, s *Store) string {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	db := s.idx.db
+	for _, ft := range []string{"search", "topics"} {
+		if _, err := db.Exec(`INSERT INTO ` + ft + `(` + ft + `, rank) VALUES ('integrity-check', 1)`); err != nil {
+			t.Errorf("%s does not match the rows it indexes: %v", ft, err)
+		}
+	}
+	var b strings.Builder
+	for _, q := range []string{
+		`SELECT name, size, mtime_ns, skip, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, spec_key, terms, head, rec, text, topic_tokens FROM files ORDER BY name`,
+		`SELECT term, n FROM df ORDER BY term`,
+		`SELECT qkey FROM repairs ORDER BY qkey`,
+		`SELECT count(*) FROM search WHERE search MATCH 'rollout'`,
+		`SELECT count(*) FROM topics WHERE topics MATCH 'layer_plan'`,
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				if x, ok := v.([]byte); ok {
+					vals[i] = string(x)
+				}
+			}
+			fmt.Fprintln(&b, vals...)
+		}
+		rows.Close()
+		b.WriteString("--\n")
+	}
+	return b.String()
+}
+
+// An index kept up to date filing by filing and edit by edit holds what a
+// rebuild from the folder holds: the same rows, heads, repairs and term
+// counts, and full-text tables that match their rows.
+func TestRebuiltIndexEqualsTheMaintainedOne(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	const rollout = "Rollout window for the billing service"
+	e.file(t, agreed("20261130-plan-rollout-aaaaaa", rollout, "Roll out billing changes on Tuesdays only"))
+	e.file(t, agreed("20261130-plan-cache-aaaaaa", "Cache lifetime for catalogue pages", "Cache catalogue pages for 10 minutes"))
+	e.file(t, agreed("20261130-plan-quota-aaaaaa", "Upload quota per tenant", "Cap uploads at 5 GB per tenant"))
+	first := e.file(t, agreed("20261130-plan-retries-aaaaaa", "Retry budget for webhooks", "Retry webhooks three times"))
+	mustCheck(t, e.s, rollout, "Roll out billing changes on Tuesdays only")
+	// A chain of three, then the same debate filed again (its record is
+	// rewritten in place).
+	e.file(t, agreed("20261201-plan-rollout-bbbbbb", rollout, "Roll out billing changes on Tuesdays and Thursdays"))
+	e.file(t, agreed("20261202-plan-rollout-cccccc", rollout, "Roll out billing changes any weekday before noon"))
+	e.file(t, agreed("20261202-plan-rollout-cccccc", rollout, "Roll out billing changes any weekday before 11:00"))
+	// By hand: a record deleted, one edited, one put back to active
+	// although a later record supersedes it, a broken page, a note.
+	e.file(t, agreed("20261201-plan-retries-bbbbbb", "Retry budget for webhooks", "Retry webhooks five times"))
+	if err := os.Remove(filepath.Join(e.vaultDir, filepath.FromSlash("wiki/consensus/plan-upload-quota-per-tenant.md"))); err != nil {
+		t.Fatal(err)
+	}
+	e.editInPlace(t, "wiki/consensus/plan-cache-lifetime-for-catalogue-pages.md", "10 minutes", "15 minutes")
+	e.editInPlace(t, first, `status: "superseded"`, `status: "active"`)
+	e.page(t, "wiki/consensus/broken.md", "---\ntype: consensus\nlayer: [\n---\n")
+	e.page(t, "wiki/consensus/notes.md", "Just a note about rollouts.\n")
+	if err := e.s.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	maintained := indexDump(t, e.s)
+	if !strings.Contains(maintained, "plan/retry-budget-for-webhooks") || !strings.Contains(maintained, "broken.md") {
+		t.Fatalf("the maintained index misses what the test set up:\n%s", maintained)
+	}
+
+	e.s.Close()
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(filepath.Join(e.root, CacheFile+suffix)); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	fresh := e.open(t)
+	if err := fresh.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt := indexDump(t, fresh); rebuilt != maintained {
+		t.Errorf("the rebuilt index differs from the maintained one:\nmaintained:\n%s\nrebuilt:\n%s", maintained, rebuilt)
+	}
+}
+
+// A filing records the folder's state without waiting out the timestamp
+// margin, yet a record another program creates or removes right after
+// it, in a later clock tick of the folder, is seen by the next check,
+// in this process and in a new one.
+func TestChangeRightAfterAFilingIsSeen(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const topic = "Session timeout for the admin console"
+	p := e.file(t, agreed("20261130-plan-admin-aaaaaa", topic, "Sign admins out after 15 minutes idle"))
+	e.s.mu.Lock()
+	recorded := e.s.idx.dir.ModNs
+	e.s.mu.Unlock()
+	folder := filepath.Join(e.vaultDir, filepath.FromSlash(Folder))
+	laterTick := func() {
+		t.Helper()
+		// However fast the machine, the change lands in a tick after the
+		// filing's last write.
+		st, err := os.Stat(folder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod := time.Unix(0, max(st.ModTime().UnixNano(), recorded+int64(time.Millisecond)))
+		if err := os.Chtimes(folder, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+		recorded = mod.UnixNano()
+	}
+
+	const handTopic = "Audit log retention for the admin console"
+	hand := strings.NewReplacer(topic, handTopic, "Sign admins out after 15 minutes idle", "Keep audit logs for 400 days",
+		"plan-admin-aaaaaa", "plan-audit-bbbbbb").Replace(e.read(t, p))
+	e.page(t, Folder+"/plan-audit-log-retention-for-the-admin-console.md", hand)
+	laterTick()
+	for name, s := range map[string]*Store{"same": e.s, "new": e.open(t)} {
+		res := mustCheck(t, s, handTopic, "Keep audit logs for 400 days")
+		if res.Status != CheckConsistent {
+			t.Errorf("%s store: a record created right after a filing: %v", name, res.Status)
+		}
+	}
+
+	p2 := e.file(t, agreed("20261201-plan-admin-cccccc", topic, "Sign admins out after 30 minutes idle"))
+	e.s.mu.Lock()
+	recorded = e.s.idx.dir.ModNs
+	e.s.mu.Unlock()
+	if err := os.Remove(filepath.Join(e.vaultDir, filepath.FromSlash(p2))); err != nil {
+		t.Fatal(err)
+	}
+	laterTick()
+	for name, s := range map[string]*Store{"same": e.s, "new": e.open(t)} {
+		if res := mustCheck(t, s, topic, "Sign admins out after 30 minutes idle"); res.Record != nil && res.Record.Path == p2 {
+			t.Errorf("%s store: a record removed right after its filing still answers", name)
+		}
+	}
+}

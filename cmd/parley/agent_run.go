@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/textview"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -48,46 +50,18 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return usagef("--role: %v", err)
 			}
-			given := 0
-			for _, s := range []string{execCmd, script, openaiModel, spec} {
-				if s != "" {
-					given++
-				}
-			}
-			if given != 1 {
+			spec, err := app.AgentSpec(execCmd, script, openaiModel, spec)
+			if err != nil {
 				return usagef("give exactly one of --exec CMD, --script FILE, --openai MODEL or --spec KIND:ARG")
 			}
-			switch {
-			case execCmd != "":
-				spec = agent.KindExec + ":" + execCmd
-			case script != "":
-				spec = agent.KindScript + ":" + script
-			case openaiModel != "":
-				spec = agent.KindOpenAI + ":" + openaiModel
-			}
-			sp, err := agent.ParseSpec(spec)
-			if err != nil {
+			sp, resp, err := a.service().AgentResponder(spec, a.service().AgentLog(a.stderr, slog.LevelWarn))
+			if errors.Is(err, agent.ErrBadSpec) || errors.Is(err, agent.ErrUnavailable) {
 				return usagef("%v", err)
-			}
-			ads, err := a.agentAdapters()
-			if err != nil {
+			} else if err != nil {
 				return err
 			}
-			resp, err := ads.New(sp)
-			if err != nil {
-				if errors.Is(err, agent.ErrBadSpec) || errors.Is(err, agent.ErrUnavailable) {
-					return usagef("%v", err)
-				}
-				return err
-			}
-			parent := 0
-			if exitWithParent {
-				parent = parentPID
-				if parent <= 0 {
-					parent = os.Getppid()
-				}
-			}
-			return a.runAgent(cmd.Context(), name, r, sp, resp, sessionID, parent)
+			return a.runAgent(cmd.Context(), app.AgentRun{Name: name, Role: r, Spec: sp, Responder: resp, SessionID: sessionID,
+				Parent: app.ParentPID(exitWithParent, parentPID)})
 		},
 	}
 	f := cmd.Flags()
@@ -106,10 +80,10 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// runAgent serves as name until ctx ends (SIGINT, SIGTERM) or, when parent
-// is not 0, until this process's parent is no longer that process (it
-// died, and this one was handed to another).
-func (a *factory) runAgent(ctx context.Context, name string, role debate.Role, sp agent.Spec, resp agent.Responder, sessionID string, parent int) error {
+// runAgent serves as r.Name until interrupted (SIGINT, SIGTERM) or, when
+// r.Parent is not 0, until this process's parent is no longer that
+// process (it died, and this one was handed to another).
+func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 	m, err := a.openMessenger()
 	if err != nil {
 		return err
@@ -117,44 +91,25 @@ func (a *factory) runAgent(ctx context.Context, name string, role debate.Role, s
 	defer m.Close()
 	// SIGINT and SIGTERM end the agent cleanly (it unregisters), also when
 	// the caller did not arrange for it (a test binary standing in for parley).
-	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
-	if parent != 0 {
-		var stop func()
-		if ctx, stop, err = agent.WatchParent(ctx, parent); err != nil {
-			// The parent died before this process looked: nothing to serve.
-			a.warnf("the process that started this agent (pid %d) has ended; %s does not start", parent, name)
-			return nil
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r.Logger = a.service().AgentLog(a.stderr, slog.LevelInfo)
+	r.Ready = func() {
+		if a.json {
+			_ = a.emit(map[string]any{"event": "ready", "agent": r.Name, "role": r.Role, "spec": r.Spec.String(), "pid": os.Getpid()})
+		} else {
+			_ = textview.AgentReady(a.stdout, r.Name, r.Role, r.Spec.String())
 		}
-		defer stop()
 	}
-	reg := &agent.SessionRegistry{Registrar: m.reg, SessionID: sessionID, Model: sp.String()}
-	r := &agent.Runner{
-		Name: name, Roles: []debate.Role{role}, Transport: m.tr, Registry: reg, Responder: resp,
-		Logger: a.agentLogger(), Heartbeat: a.heartbeatEvery(),
-		Ready: func() {
-			if a.json {
-				_ = a.emit(map[string]any{"event": "ready", "agent": name, "role": role, "spec": sp.String(), "pid": os.Getpid()})
-			} else {
-				a.printf("agent %s (%s, %s) is listening; stop it with Ctrl-C\n", name, role, sp)
-			}
-		},
-	}
-	if err := r.Run(ctx); err != nil {
-		if errors.Is(err, registry.ErrNameTaken) {
-			return fmt.Errorf("%w: another live agent is called %s (see parley agents list)", err, name)
-		}
+	switch err := a.service().ServeAgent(ctx, m.Backend, r); {
+	case errors.Is(err, agent.ErrParentGone):
+		// The parent died before this process looked: nothing to serve.
+		a.warnf("the process that started this agent (pid %d) has ended; %s does not start", r.Parent, r.Name)
+		return nil
+	case errors.Is(err, registry.ErrNameTaken):
+		return fmt.Errorf("%w: another live agent is called %s (see parley agents list)", err, r.Name)
+	case err != nil:
 		return messengerError(err)
 	}
 	return nil
-}
-
-// agentLogger is the log of a running agent: --verbose's, else info and
-// above on stderr (a message the agent cannot use is worth a line there,
-// or in the log file of an agent a debate started).
-func (a *factory) agentLogger() *slog.Logger {
-	if a.verbose {
-		return a.logger()
-	}
-	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }

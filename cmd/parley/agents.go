@@ -3,13 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
-	"text/tabwriter"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newAgentsCmd is "parley agents list|show|prune|add".
@@ -34,35 +34,17 @@ func newAgentsListCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			live, err := a.service().LiveAgents(cmd.Context())
 			switch {
-			case errors.Is(err, app.ErrNoRoot) && !a.json:
-				a.printf("no live agents: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
-				return nil
 			case errors.Is(err, app.ErrNoRoot):
+				if !a.json {
+					a.printf("no live agents: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
+				}
 				return nil
 			case err != nil:
 				return a.fail(err, "", nil)
+			case a.json:
+				return emitAll(a, live)
 			}
-			if a.json {
-				for _, ag := range live {
-					if err := a.emit(ag); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			if len(live) == 0 {
-				a.printf("no live agents under %s\n", a.rootDir())
-				return nil
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			if a.stdoutTTY() {
-				fmt.Fprintln(tw, "NAME\tPID\tHOST\tROLES\tMODEL\tHEARTBEAT")
-			}
-			for _, e := range live {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", e.Name, e.PID, shown(orDash(e.Host), false), shown(orDash(strings.Join(e.Roles, ",")), false),
-					shown(orDash(e.Model), false), age(e.HeartbeatAt))
-			}
-			return tw.Flush()
+			return textview.Agents(a.stdout, live, a.stdoutTTY(), time.Now(), a.rootDir())
 		},
 	}
 }
@@ -78,37 +60,7 @@ func newAgentsShowCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "", nil)
 			}
-			if a.json {
-				return a.emit(ag)
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintf(tw, "name:\t%s\n", args[0])
-			switch {
-			case ag.Registered:
-				status := "live"
-				if !ag.Alive {
-					status = "stopped (its process is gone or its heartbeat is stale; 'agents prune' removes the registration)"
-				}
-				fmt.Fprintf(tw, "status:\t%s\n", status)
-				fmt.Fprintf(tw, "pid:\t%d on %s\n", ag.PID, shown(orDash(ag.Host), false))
-				fmt.Fprintf(tw, "session:\t%s\n", shown(ag.SessionID, false))
-				fmt.Fprintf(tw, "roles:\t%s\n", shown(orDash(strings.Join(ag.Roles, ",")), false))
-				fmt.Fprintf(tw, "model:\t%s\n", shown(orDash(ag.Model), false))
-				fmt.Fprintf(tw, "started:\t%s\n", shown(orDash(ag.StartedAt), false))
-				fmt.Fprintf(tw, "heartbeat:\t%s\n", age(ag.HeartbeatAt))
-			case ag.State == app.AgentStopped:
-				fmt.Fprintf(tw, "status:\tstopped (it registered, then unregistered as it stopped)\n")
-				fmt.Fprintf(tw, "last session:\t%s\n", shown(ag.LastSession, false))
-			default:
-				fmt.Fprintf(tw, "status:\tnever registered (its inbox was made ahead with 'agents add'; messages wait there for it)\n")
-			}
-			if ag.Inbox != "" {
-				fmt.Fprintf(tw, "inbox:\t%s\n", ag.Inbox)
-			}
-			if ag.Counted {
-				fmt.Fprintf(tw, "messages:\t%s\n", ag.Summary)
-			}
-			return tw.Flush()
+			return a.show(ag, func(w io.Writer) error { return textview.Agent(w, args[0], ag, time.Now()) })
 		},
 	}
 }
@@ -124,21 +76,21 @@ func newAgentsPruneCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "", nil)
 			}
-			for _, n := range pruned {
-				if a.json {
-					if err := a.emit(map[string]any{"pruned": n}); err != nil {
-						return err
-					}
-				} else {
-					a.printf("pruned %s\n", n)
+			if a.json {
+				lines := make([]prunedLine, len(pruned))
+				for i, n := range pruned {
+					lines[i].Pruned = n
 				}
+				return emitAll(a, lines)
 			}
-			if !a.json && len(pruned) == 0 {
-				a.printf("no dead registrations\n")
-			}
-			return nil
+			return textview.Pruned(a.stdout, pruned)
 		},
 	}
+}
+
+// prunedLine is the JSON line of an agent whose registration was removed.
+type prunedLine struct {
+	Pruned string `json:"pruned"`
 }
 
 func newAgentsAddCmd(a *factory) *cobra.Command {
@@ -154,20 +106,10 @@ func newAgentsAddCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "", nil)
 			}
-			if a.json {
-				return a.emit(map[string]any{"agent": args[0], "inbox": dir})
-			}
-			a.printf("inbox of %s ready at %s\n", args[0], dir)
-			return nil
+			return a.show(map[string]any{"agent": args[0], "inbox": dir}, func(w io.Writer) error {
+				_, err := fmt.Fprintf(w, "inbox of %s ready at %s\n", args[0], dir)
+				return err
+			})
 		},
 	}
-}
-
-// age renders an RFC 3339 time as "3s ago".
-func age(ts string) string {
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return "-"
-	}
-	return time.Since(t).Round(time.Second).String() + " ago"
 }

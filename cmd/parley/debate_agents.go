@@ -1,21 +1,11 @@
 package main
 
-import (
-	"time"
-
-	"github.com/parleyhq/parley/app"
-)
+import "github.com/parleyhq/parley/app"
 
 // childEnv is added to the environment of the parley processes the
 // service layer starts (agents, a detached debate). Tests set it so that
 // the test binary, standing in for parley, runs the command line.
 var childEnv []string
-
-// heartbeatEvery is how often agents renew their registration.
-func (a *factory) heartbeatEvery() time.Duration { return a.service().HeartbeatEvery() }
-
-// registrationTTL is the liveness TTL of registrations.
-func (a *factory) registrationTTL() time.Duration { return a.service().RegistrationTTL() }
 
 // spawn is how the service layer starts parley processes: with --verbose
 // when this one has it, and childEnv.

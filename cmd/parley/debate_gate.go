@@ -10,15 +10,6 @@ import (
 	"github.com/parleyhq/parley/gating"
 )
 
-// gateLine is the JSON line "debate run --gate" prints for the gate's
-// decision, before the debate's own lines (or instead of them on a skip).
-type gateLine struct {
-	Event    string `json:"event"` // "gate"
-	DebateID string `json:"debate_id"`
-	ID       string `json:"id"` // the decision's id in gate.jsonl
-	gating.Decision
-}
-
 // gateDebate runs the gate on the self-critique in source ("-" for
 // standard input) before debate s, prints the decision (recorded in
 // gate.jsonl by the service layer) and reports whether the debate is
@@ -42,7 +33,7 @@ func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, sourc
 	}
 	d := entry.Decision
 	if a.json {
-		return !d.Debate(), a.emit(gateLine{Event: "gate", DebateID: s.ID, ID: entry.ID, Decision: d})
+		return !d.Debate(), a.emit(app.GateLineOf(s.ID, entry))
 	}
 	a.printf("gate (%s, decision %s): ", source, entry.ID)
 	printDecision(a.stdout, d)

@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"errors"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // debateID is the debate the ID argument of a command names: its id, or
@@ -17,7 +18,7 @@ func (a *factory) debateID(args []string) (string, error) {
 }
 
 func newDebateResumeCmd(a *factory) *cobra.Command {
-	return &cobra.Command{
+	return a.debateCmd(&cobra.Command{
 		Use:   "resume ID",
 		Short: "Continue an interrupted debate from its transcript (and file a verdict not yet filed)",
 		Long: "Continues a debate whose coordinator stopped (crash, kill -9, Ctrl-C): requests are\n" +
@@ -25,15 +26,9 @@ func newDebateResumeCmd(a *factory) *cobra.Command {
 			"from the inbox, nothing recorded is counted twice, and time spent stopped does\n" +
 			"not count against the wall clock. A closed debate prints its verdict. A debate\n" +
 			"whose files disagree with its seal (see parley transcripts verify) is refused.",
-		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.debateID(args)
-			if err != nil {
-				return err
-			}
-			return a.runDebate(cmd.Context(), &debate.DebateSession{ID: id}, true)
-		},
-	}
+	}, func(ctx context.Context, id string) error {
+		return a.runDebate(ctx, &debate.DebateSession{ID: id}, true)
+	})
 }
 
 func newDebateStartCmd(a *factory) *cobra.Command {
@@ -56,8 +51,7 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 			if a.json {
 				return a.emit(map[string]any{"event": "started", "debate_id": s.ID, "pid": pid})
 			}
-			a.printf("%s\n", s.ID)
-			fmt.Fprintf(a.stderr, "debate %s runs in the background (pid %d); follow it with: %s\n", s.ID, pid, a.cmdLine("debate", "watch", s.ID))
+			_ = textview.DebateStarted(a.stdout, a.stderr, s.ID, pid, a.cmdLine("debate", "watch", s.ID))
 			return nil
 		},
 	}
@@ -65,47 +59,28 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// debateCmd is a subcommand "USE ID" on one debate of the root: run is
-// given the checked id.
-func (a *factory) debateCmd(use, short string, run func(ctx context.Context, id string) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   use,
-		Short: short,
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.debateID(args)
-			if err != nil {
-				return err
-			}
-			return run(cmd.Context(), id)
-		},
+// debateCmd is cmd, a subcommand "USE ID" on one debate of the root: run
+// is given the checked id.
+func (a *factory) debateCmd(cmd *cobra.Command, run func(ctx context.Context, id string) error) *cobra.Command {
+	cmd.Args = exactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		id, err := a.debateID(args)
+		if err != nil {
+			return err
+		}
+		return run(cmd.Context(), id)
 	}
+	return cmd
 }
 
 func newDebateStatusCmd(a *factory) *cobra.Command {
-	return a.debateCmd("status ID", "Where a debate stands: running, closed or interrupted; round, tokens, time",
+	return a.debateCmd(&cobra.Command{Use: "status ID", Short: "Where a debate stands: running, closed or interrupted; round, tokens, time"},
 		func(_ context.Context, id string) error {
 			line, err := a.service().DebateStatus(id)
 			if err != nil {
 				return a.debateError(err, id)
 			}
-			if a.json {
-				return a.emit(line)
-			}
-			a.printf("%s  [%s] %s\n", line.DebateID, termClean(string(line.Layer)), clipLine(line.Topic, 200))
-			a.printf("  state:  %s\n", line.State)
-			a.printf("  round %d/%d · tokens %d/%d · %.1f s / %.0f s · %d events\n", line.Round, line.MaxRounds,
-				line.Tokens, line.MaxTokens, float64(line.ElapsedMs)/1000, float64(line.MaxWallClockMs)/1000, line.Events)
-			if line.Verdict != "" {
-				a.printf("  verdict: %s → %s\n", line.Verdict, line.Action)
-			}
-			if line.Record != "" {
-				a.printf("  record:  %s\n", line.Record)
-			}
-			if line.State == transcripts.StateInterrupted && line.Verdict == "" {
-				a.printf("  the coordinator is not running: %s\n", a.cmdLine("debate", "resume", id))
-			}
-			return nil
+			return a.show(line, func(w io.Writer) error { return textview.DebateStatus(w, line, a.cmdLine("debate", "resume", id)) })
 		})
 }
 
@@ -122,12 +97,7 @@ func newDebateListCmd(a *factory) *cobra.Command {
 			store.Close()
 			if a.json {
 				lines, err := a.service().DebateStatuses(cmd.Context())
-				for _, line := range lines {
-					if err := a.emit(line); err != nil {
-						return err
-					}
-				}
-				return err
+				return errors.Join(emitAll(a, lines), err)
 			}
 			list, err := a.service().ListDebates(cmd.Context())
 			if err != nil {
@@ -135,24 +105,16 @@ func newDebateListCmd(a *factory) *cobra.Command {
 			}
 			if len(list) == 0 {
 				a.printf("no debates yet under %s (start one with %s)\n", a.rootDir(), a.cmdLine("debate", "run"))
-			} else if a.stdoutTTY() {
-				a.printf("%-52s %-11s %-17s %s\n", "ID", "STATE", "VERDICT", "TOPIC")
+				return nil
 			}
-			for _, sum := range list {
-				verdict := string(sum.Verdict)
-				if verdict == "" {
-					verdict = "-"
-				}
-				a.printf("%-52s %-11s %-17s %-16s %s\n", sum.DebateID, sum.State, verdict, sum.Integrity, clipLine(sum.Topic, 60))
-			}
-			return nil
+			return textview.DebateList(a.stdout, list, a.stdoutTTY())
 		},
 	}
 }
 
 func newDebateWatchCmd(a *factory) *cobra.Command {
-	return a.debateCmd("watch ID", "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 4 on UNAVAILABLE, 3 otherwise)",
-		a.watchDebate)
+	return a.debateCmd(&cobra.Command{Use: "watch ID",
+		Short: "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 4 on UNAVAILABLE, 3 otherwise)"}, a.watchDebate)
 }
 
 // watchDebate prints a debate's events as its transcript grows, until its

@@ -3,21 +3,16 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/transcripts"
 )
-
-// participantName is the name a debate gives an agent it starts itself.
-var participantName = app.ParticipantName
 
 // debateFlags are what "debate run" and "debate start" share.
 type debateFlags struct {
@@ -126,38 +121,19 @@ func (a *factory) execDebate(ctx context.Context, s *debate.DebateSession, resum
 }
 
 // debateError turns the service layer's errors about debate id into one
-// line that says what to do.
+// line that says what to do (app.ExplainDebate), with the commands it
+// suggests as this one was run.
 func (a *factory) debateError(err error, id string) error {
-	var (
-		te *transcripts.TamperError
-		td *app.TamperedError
-		se *app.StoppedError
-		nr *app.NotRunningError
-		fa *app.ForeignAgentError
-	)
-	resume := a.cmdLine("debate", "resume", id)
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &nr):
-		return fmt.Errorf("%w (see parley agents list, or start it with parley agent run --name %s …)", err, nr.Agent)
-	case errors.As(err, &fa):
-		return fmt.Errorf("%w (see parley agents show %s)", err, fa.Agent)
-	case errors.As(err, &td):
-		return blockedError{msg: fmt.Sprintf("debate %s was tampered with, resume refuses to continue it: %s (see parley transcripts verify %s)", id, termClean(td.Trouble), id)}
-	case errors.As(err, &se) && errors.Is(err, context.Canceled):
-		return fmt.Errorf("%w; the debate can go on with: %s", errInterrupted, resume)
-	case errors.As(err, &se) && errors.Is(err, app.ErrNotRunning):
-		return fmt.Errorf("debate %s is not running and has no verdict (its logs: %s): %s continues it",
-			id, filepath.Join(a.rootDir(), filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))), resume)
-	case errors.As(err, &se):
-		return fmt.Errorf("%w (%s continues it)", err, resume)
-	case errors.Is(err, transcripts.ErrBusy):
-		return fmt.Errorf("debate %s is running in another process (follow it with %s)", id, a.cmdLine("debate", "watch", id))
-	case errors.Is(err, transcripts.ErrNotFound):
-		return notFoundf("no debate %s (%s lists them)", id, a.cmdLine("debate", "list"))
-	case errors.As(err, &te):
-		return blockedError{msg: fmt.Sprintf("%v; it cannot be resumed (%s)", err, a.cmdLine("transcripts", "verify", id))}
+	e := a.service().ExplainDebate(err, id)
+	if e == nil {
+		return messengerError(err)
 	}
-	return messengerError(err)
+	msg := e.Format(func(field string) string { return a.cmdLine(strings.Fields(field)[1:]...) })
+	switch e.Problem {
+	case app.ProblemTampered:
+		return blockedError{msg: msg}
+	case app.ProblemInterrupted:
+		return &cliError{msg: msg, err: errInterrupted}
+	}
+	return &cliError{msg: msg, err: err}
 }

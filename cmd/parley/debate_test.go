@@ -684,21 +684,6 @@ func TestAgentExitsWhenItsParentDiedBeforeItStarted(t *testing.T) {
 	}
 }
 
-// What an agent writes (a model's reply included) cannot drive the
-// terminal that shows a debate's progress: control characters in a
-// position, a rejection's reason or a forfeit's detail are replaced.
-func TestProgressLinesCannotDriveTheTerminal(t *testing.T) {
-	t.Parallel()
-	hostile := "Keys\x1b]0;pwned\x07 leak\x1b[2J time\u009b31m"
-	for _, kind := range []debate.EventKind{debate.EventTurn, debate.EventRejected, debate.EventForfeit} {
-		line := describe(debate.Progress{DebateID: "20260101-spec-x-abcdef", Event: debate.Event{Kind: kind}, Round: 1, MaxRounds: 3,
-			Role: debate.RoleAttacker, Agent: "Critic", Detail: hostile})
-		if strings.ContainsAny(line, "\x1b\x07\u009b") || !strings.Contains(line, "leak") {
-			t.Errorf("%s: %q", kind, line)
-		}
-	}
-}
-
 // "debate resume" continues the debate the transcript records (SPEC §5.6:
 // the transcript is the source of truth), not what session.json, which no
 // hash protects, says afterwards: the agents it starts are the recorded
@@ -714,8 +699,8 @@ func TestResumeStartsTheRecordedAgents(t *testing.T) {
 		ID: id, Topic: "Keys", Layer: debate.LayerSpec, Position: "Use UUIDv7 keys", Budget: debate.DefaultBudget(debate.LayerSpec),
 		Created: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Coordinator: debate.CoordinatorName(id), Workspace: dir,
 		Participants: []debate.Participant{
-			{Name: participantName(id, debate.RoleAttacker, 1), Role: debate.RoleAttacker, Agent: "script:" + s["c"]},
-			{Name: participantName(id, debate.RoleDefender, 1), Role: debate.RoleDefender, Agent: "script:" + s["d"]},
+			{Name: app.ParticipantName(id, debate.RoleAttacker, 1), Role: debate.RoleAttacker, Agent: "script:" + s["c"]},
+			{Name: app.ParticipantName(id, debate.RoleDefender, 1), Role: debate.RoleDefender, Agent: "script:" + s["d"]},
 		},
 	}
 	log, err := openStore(t, root).Create(context.Background(), sess)

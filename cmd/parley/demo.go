@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
-	"github.com/parleyhq/parley/escalation"
 	"github.com/parleyhq/parley/internal/demo"
 )
 
@@ -37,7 +34,7 @@ func newDemoCmd(a *factory) *cobra.Command {
 				Debate: func(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
 					return a.execDebate(ctx, s, false)
 				},
-				Escalate: a.demoEscalate,
+				Escalate: demo.AppEscalate(a.service()),
 				Logger:   a.logger(),
 			}
 			res, err := demo.Run(cmd.Context(), root, svc, a.demoEvent)
@@ -68,16 +65,4 @@ func (a *factory) demoEvent(e demo.Event) error {
 	}
 	a.printf("%s\n", e.Line())
 	return nil
-}
-
-// demoEscalate escalates the demo's telemetry as "parley escalate" does,
-// silently, and returns each decision with the line escalate prints.
-func (a *factory) demoEscalate(ctx context.Context, telemetry string) ([]demo.Escalation, error) {
-	var es []demo.Escalation
-	_, err := a.service().Escalate(ctx, app.EscalateOptions{Telemetry: telemetry,
-		Decided: func(d *escalation.Decision, line []byte) error {
-			es = append(es, demo.Escalation{Decision: *d, Line: strings.TrimRight(string(line), "\n")})
-			return nil
-		}})
-	return es, err
 }

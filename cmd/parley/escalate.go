@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 func newEscalateCmd(a *factory) *cobra.Command {
@@ -67,25 +68,18 @@ func newEscalateCmd(a *factory) *cobra.Command {
 func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	notes := textview.EscalationNotes{W: a.stderr, Telemetry: o.Telemetry}
 	o.Decided = func(_ *escalation.Decision, line []byte) error {
 		_, err := a.stdout.Write(line)
 		return err
 	}
-	o.Malformed = func(line int, err error) {
-		fmt.Fprintf(a.stderr, "parley: %s:%d: %v (line skipped)\n", o.Telemetry, line, err)
-	}
-	o.Incomplete = func(path string, line int) {
-		fmt.Fprintf(a.stderr, "parley: %s:%d: a partial last line was given up: the file was rotated or truncated before its newline came\n", path, line)
-	}
-	o.Warn = func(err error) { a.warnf("%v", err) }
+	o.Malformed, o.Incomplete, o.Warn = notes.Malformed, notes.Incomplete, func(err error) { a.warnf("%v", err) }
 	if o.Follow {
-		o.Ready = func() {
-			fmt.Fprintf(a.stderr, "parley: following %s: a line per record decided, as records arrive (Ctrl-C stops)\n", o.Telemetry)
-		}
+		o.Ready = notes.Following
 	}
 	st, err := a.service().Escalate(ctx, o)
 	if err != nil && o.Follow && ctx.Err() != nil {
-		fmt.Fprintf(a.stderr, "parley: interrupted (%v); the next parley escalate takes the record up again\n", err)
+		notes.Interrupted(err)
 		err = nil
 	}
 	switch {
@@ -103,9 +97,6 @@ func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 			return "--" + f
 		}, "parley escalate --help")
 	}
-	if st.Incomplete {
-		fmt.Fprintf(a.stderr, "parley: %s: the last line has no newline and is not a whole record yet; a later run takes it\n", o.Telemetry)
-	}
-	fmt.Fprintf(a.stderr, "parley: %d record(s): %d decided, %d already escalated, %d malformed line(s) skipped\n", st.Records, st.Decided, st.Already, st.Malformed)
+	notes.Stats(st)
 	return nil
 }

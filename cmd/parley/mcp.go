@@ -89,51 +89,29 @@ func checkListenAddr(a *factory, addr string, allowRemote bool) error {
 	return nil
 }
 
-// serveMCP opens the messenger, the transcripts and the consensus store of
-// the root and serves MCP until the client disconnects (stdio) or ctx ends.
 // mcpHTTPOptions are the settings of the HTTP transport.
 type mcpHTTPOptions struct {
 	origins        []string
 	sessionTimeout time.Duration
 }
 
+// serveMCP opens the messenger (making the root if it is new) and serves
+// MCP over the root until the client disconnects (stdio) or ctx ends.
 func (a *factory) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mcpHTTPOptions) error {
-	m, err := a.openMessenger() // makes the root if it is new
+	m, err := a.openMessenger()
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	store, err := a.writeStore()
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	cs, err := a.service().OpenConsensus()
-	if err != nil {
-		return err
-	}
-	defer cs.Close()
-	gate, err := a.service().RootGate() // the learnt model when there is one
-	if err != nil {
-		return err
-	}
-	cfg := mcpserver.Config{
-		Transport: m.tr, Registry: m.reg, Consensus: cs.Store(), Transcripts: store, Root: a.rootDir(), Gate: gate,
-		Starter:   mcpserver.AppStarter(a.service(), !trusted),
-		Heartbeat: a.heartbeatEvery(), Logger: a.logger(), Untrusted: !trusted,
-	}
+	o := mcpserver.AppOptions{Untrusted: !trusted, Logger: a.logger()}
 	if httpAddr != "" {
-		// An HTTP client can vanish without a word: its participants leave
-		// after the registration TTL without a tool call, its session after
-		// --session-timeout.
-		cfg.ParticipantIdle = a.registrationTTL()
-		cfg.SessionTimeout, cfg.AllowedOrigins = ho.sessionTimeout, ho.origins
+		o.HTTP, o.SessionTimeout, o.AllowedOrigins = true, ho.sessionTimeout, ho.origins
 	}
-	srv, err := mcpserver.New(cfg)
+	srv, closeSrv, err := mcpserver.FromApp(a.service(), m.Backend, o)
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
+	defer closeSrv()
 	if httpAddr == "" {
 		return srv.ServeStdio(ctx, a.stdin, a.stdout)
 	}

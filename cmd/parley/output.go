@@ -10,7 +10,3 @@ func orDash(s string) string { return textview.OrDash(s) }
 
 // plural is one when n is 1, else many (textview.Plural).
 func plural(n int, one, many string) string { return textview.Plural(n, one, many) }
-
-// shown makes text written by another process safe to print on a
-// terminal (textview.Shown); --json output needs none of this.
-func shown(s string, multiline bool) string { return textview.Shown(s, multiline) }

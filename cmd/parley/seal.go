@@ -9,12 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/internal/textview"
-	"github.com/parleyhq/parley/transcripts"
 )
-
-// writeStore opens the debates of the root for running debates
-// (app.WriteDebates).
-func (a *factory) writeStore() (*transcripts.Store, error) { return a.service().WriteDebates() }
 
 // trustRoot refuses, before any command runs, a root that someone else
 // could have written, and a default vault that is a symbolic link out of

@@ -1,6 +1,7 @@
 package termsafe
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -96,6 +97,27 @@ func TestEscapeShowsWhatItRemoves(t *testing.T) {
 	for _, r := range Escape(all.String(), "\n") {
 		if Unsafe(r) && r != '\n' {
 			t.Fatalf("Escape left %U", r)
+		}
+	}
+}
+
+// A pipe, a regular file and a value that is no file at all are not
+// terminals.
+func TestIsTerminal(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, v := range []any{w, f, &strings.Builder{}, nil} {
+		if IsTerminal(v) {
+			t.Errorf("%T is a terminal", v)
 		}
 	}
 }

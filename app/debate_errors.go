@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+
+	"github.com/parleyhq/parley/internal/termsafe"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// ProblemTampered: a debate's files disagree with its transcript or its
+// seal, so it is not continued (a front end reports it as blocked, not as
+// a failure).
+const ProblemTampered Problem = "tampered"
+
+// ExplainDebate is the error of a call about debate id (run, resume,
+// watch, status, start) in words that say what to do, or nil when err is
+// none of the debate's own (a front end explains it as any other). The
+// commands it suggests are inputs named in braces, "{parley debate resume
+// ID}", for each front end to word as it runs them (see Error.Format).
+// A Ctrl-C is ProblemInterrupted; a debate that cannot be continued,
+// ProblemTampered; no such debate, ProblemNotFound.
+func (a *App) ExplainDebate(err error, id string) *Error {
+	var (
+		te *transcripts.TamperError
+		td *TamperedError
+		se *StoppedError
+		nr *NotRunningError
+		fa *ForeignAgentError
+	)
+	resume := "{parley debate resume " + id + "}"
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &nr):
+		return newError(ProblemNotActive, "", err, "%v (see parley agents list, or start it with parley agent run --name %s …)", err, nr.Agent)
+	case errors.As(err, &fa):
+		return newError(ProblemTaken, "", err, "%v (see parley agents show %s)", err, fa.Agent)
+	case errors.As(err, &td):
+		return newError(ProblemTampered, "", err, "debate %s was tampered with, resume refuses to continue it: %s (see parley transcripts verify %s)",
+			id, termsafe.Clean(td.Trouble, ""), id)
+	case errors.As(err, &se) && errors.Is(err, context.Canceled):
+		return newError(ProblemInterrupted, "", err, "interrupted; the debate can go on with: "+resume)
+	case errors.As(err, &se) && errors.Is(err, ErrNotRunning):
+		return newError(ProblemNotActive, "", err, "debate %s is not running and has no verdict (its logs: %s): "+resume+" continues it",
+			id, filepath.Join(a.root, filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))))
+	case errors.As(err, &se):
+		return newError(ProblemMessenger, "", err, "%v ("+resume+" continues it)", err)
+	case errors.Is(err, transcripts.ErrBusy):
+		return newError(ProblemTaken, "", err, "debate %s is running in another process (follow it with {parley debate watch "+id+"})", id)
+	case errors.Is(err, transcripts.ErrNotFound):
+		return newError(ProblemNotFound, "", err, "no debate %s ({parley debate list} lists them)", id)
+	case errors.As(err, &te):
+		return newError(ProblemTampered, "", err, "%v; it cannot be resumed ({parley transcripts verify "+id+"})", err)
+	}
+	return nil
+}

@@ -1,0 +1,335 @@
+package consensus
+
+import (
+	"context"
+	"database/sql"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	json "github.com/goccy/go-json"
+)
+
+// rebuildBatch is how many rows one INSERT statement of a rebuild
+// carries: a statement's cost through database/sql and the driver is
+// paid once per batch rather than once per row.
+const rebuildBatch = 64
+
+// rebuild fills an empty index from the named files. Workers read and
+// parse them and count their terms while this goroutine inserts them, a
+// batch of rows per statement, in one transaction; the files table's
+// indexes are created after the rows, and the questions with several
+// records are settled at the end. A rebuild takes about as long as the
+// slower of the two sides and holds neither the files nor their records
+// in memory. Callers hold s.mu.
+func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scannedNs int64) error {
+	// No memory map while the tables are filled: creating the indexes
+	// reads every page, which would all stay resident.
+	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
+		return s.indexErr(err)
+	}
+	defer s.idx.db.Exec(`PRAGMA mmap_size = ` + mmapSize)
+	// The cache is filled from nothing: no fsync while it is written (the
+	// database is a cache; a rebuild that fails rolls back to the empty
+	// one, a torn write-ahead log is discarded by its checksums, and
+	// either way the next lookup rebuilds it).
+	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA synchronous = OFF`); err != nil {
+		return s.indexErr(err)
+	}
+	defer s.idx.db.Exec(`PRAGMA synchronous = NORMAL`)
+	tx, err := s.idx.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.indexErr(err)
+	}
+	b := &bulk{tx: tx, stmts: map[string]*sql.Stmt{}}
+	defer b.close()
+	for _, ix := range indexNames {
+		if _, err := tx.Exec(`DROP INDEX IF EXISTS ` + ix); err != nil {
+			return s.indexErr(err)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan string)
+	parsed := make(chan *entry, 4*rebuildBatch)
+	counts := make(chan map[string]int64, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for range max(runtime.GOMAXPROCS(0), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Each worker counts the terms of what it read; the counts are
+			// added up once at the end.
+			df := map[string]int64{}
+			defer func() { counts <- df }()
+			for name := range next {
+				e := s.readEntry(name)
+				if e == nil {
+					continue
+				}
+				if x := e.row; x != nil {
+					for _, t := range x.counts {
+						df[t]++
+					}
+					df["#docs"]++
+					df["#terms"] += int64(x.nterms)
+					if e.Record.Status == StatusActive {
+						df["#active"]++
+					}
+					x.counts = nil
+				}
+				select {
+				case parsed <- e:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(next)
+		for _, name := range names {
+			select {
+			case next <- name:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(parsed)
+		close(counts)
+	}()
+	// Each record is inserted as the head of its question if it is
+	// active; the questions with several records are settled at the end.
+	var werr error
+	for e := range parsed {
+		if werr == nil {
+			if werr = b.add(e); werr != nil {
+				cancel() // stop the readers; drain what they already sent
+			}
+		}
+	}
+	df := map[string]int64{}
+	for m := range counts {
+		for t, n := range m {
+			df[t] += n
+		}
+	}
+	if werr == nil {
+		werr = b.flush()
+	}
+	if werr != nil {
+		return s.indexErr(werr)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// The full-text tables read their text from the rows, in one
+	// statement each.
+	for _, q := range []string{`INSERT INTO search(search) VALUES ('rebuild')`, `INSERT INTO topics(topics) VALUES ('rebuild')`, indexes} {
+		if _, err := tx.Exec(q); err != nil {
+			return s.indexErr(err)
+		}
+	}
+	if err := settleHeads(tx); err != nil {
+		return s.indexErr(err)
+	}
+	if err := b.counts(df); err != nil {
+		return s.indexErr(err)
+	}
+	if err := setDirState(tx, sig, scannedNs); err != nil {
+		return s.indexErr(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return s.indexErr(err)
+	}
+	b.done = true
+	s.idx.dfMemo, s.idx.chainMemo = nil, nil
+	s.idx.dir, s.idx.scannedNs = sig, scannedNs
+	return nil
+}
+
+// settleHeads sets the heads (and repairs) of the questions with several
+// records, which a rebuild inserted each as its own head if active: it
+// reads their chains in one pass, in the order of the question, and
+// clears the head of every active record that is not its question's.
+func settleHeads(tx *sql.Tx) error {
+	rows, err := tx.Query(`SELECT id, qkey, rec FROM files WHERE qkey IN
+		(SELECT qkey FROM files WHERE qkey IS NOT NULL GROUP BY qkey HAVING count(*) > 1) ORDER BY qkey, name`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	clearHead, err := tx.Prepare(`UPDATE files SET head = 0 WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer clearHead.Close()
+	repair, err := tx.Prepare(`INSERT OR IGNORE INTO repairs(qkey) VALUES (?)`)
+	if err != nil {
+		return err
+	}
+	defer repair.Close()
+	var (
+		key   string
+		chain []*Record
+		ids   = map[*Record]int64{}
+		// The updates wait until the chains are read: the query's
+		// cursor is still open.
+		cleared []int64
+		repairs []string
+	)
+	settle := func() {
+		if len(chain) == 0 {
+			return
+		}
+		h := headOf(chain)
+		for _, r := range chain {
+			if r != h && r.Status == StatusActive {
+				cleared = append(cleared, ids[r])
+			}
+		}
+		if len(unrepaired(chain)) > 0 {
+			repairs = append(repairs, key)
+		}
+		chain = chain[:0]
+		clear(ids)
+	}
+	for rows.Next() {
+		var id int64
+		var k string
+		var b []byte
+		if err := rows.Scan(&id, &k, &b); err != nil {
+			return err
+		}
+		if k != key {
+			settle()
+			key = k
+		}
+		r := new(Record)
+		if err := json.Unmarshal(b, r); err != nil {
+			return err
+		}
+		chain = append(chain, r)
+		ids[r] = id
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	settle()
+	rows.Close()
+	for _, id := range cleared {
+		if _, err := clearHead.Exec(id); err != nil {
+			return err
+		}
+	}
+	for _, k := range repairs {
+		if _, err := repair.Exec(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bulk is a rebuild's inserts into empty tables: rows are gathered and
+// written a batch per statement.
+type bulk struct {
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt // by text
+	files []any                // the batch's files rows, flattened
+	n     int                  // rows in the batch
+	done  bool
+}
+
+const filesColumns = `name, size, mtime_ns, read_ns, skip, rec, layer, qkey, debate_id, status, verdict, created, date, topic, topic_words, spec_key, terms, head, text, topic_tokens`
+
+// add queues one file's rows, writing the batch when it is full.
+func (b *bulk) add(e *entry) error {
+	var skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec, text, topicTokens any
+	var nterms int
+	head := false
+	if e.Skip != "" {
+		skip = e.Skip
+	}
+	if r := e.Record; r != nil {
+		x := e.row
+		rec, layer, key, debateID, status, verdict, created, date, topic, words = x.rec, string(r.Layer), r.key(), r.DebateID, string(r.Status), string(r.Verdict), r.Created, r.Date, r.Topic, x.words
+		spec, nterms, head = x.spec, x.nterms, r.Status == StatusActive
+		text, topicTokens = x.terms, x.topic
+	}
+	b.files = append(b.files, e.Name, e.Size, e.ModNs, e.ReadNs, skip, rec, layer, key, debateID, status, verdict, created, date, topic, words, spec, nterms, head, text, topicTokens)
+	if b.n++; b.n == rebuildBatch {
+		return b.flush()
+	}
+	return nil
+}
+
+// flush writes the queued rows.
+func (b *bulk) flush() error {
+	if err := b.insert(`files(`+filesColumns+`)`, 20, b.files); err != nil {
+		return err
+	}
+	clear(b.files)
+	b.files, b.n = b.files[:0], 0
+	return nil
+}
+
+// insert writes rows of width values each, flattened in args, with one
+// statement (prepared once per number of rows).
+func (b *bulk) insert(into string, width int, args []any) error {
+	if len(args) == 0 {
+		return nil
+	}
+	rows := len(args) / width
+	row := "(?" + strings.Repeat(", ?", width-1) + ")"
+	q := `INSERT INTO ` + into + ` VALUES ` + row + strings.Repeat(", "+row, rows-1)
+	st := b.stmts[q]
+	if st == nil {
+		var err error
+		if st, err = b.tx.Prepare(q); err != nil {
+			return err
+		}
+		b.stmts[q] = st
+	}
+	_, err := st.Exec(args...)
+	return err
+}
+
+// counts writes the document frequencies, in the order of the df table's
+// key.
+func (b *bulk) counts(df map[string]int64) error {
+	terms := make([]string, 0, len(df))
+	for t, n := range df {
+		if n > 0 {
+			terms = append(terms, t)
+		}
+	}
+	slices.Sort(terms)
+	args := make([]any, 0, 2*rebuildBatch)
+	for i, t := range terms {
+		args = append(args, t, df[t])
+		if len(args) == 2*rebuildBatch || i == len(terms)-1 {
+			if err := b.insert(`df(term, n)`, 2, args); err != nil {
+				return err
+			}
+			args = args[:0]
+		}
+	}
+	return nil
+}
+
+// close releases the statements and rolls back an uncommitted rebuild.
+func (b *bulk) close() {
+	for _, st := range b.stmts {
+		st.Close()
+	}
+	if !b.done {
+		_ = b.tx.Rollback()
+	}
+}

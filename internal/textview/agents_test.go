@@ -1,0 +1,52 @@
+package textview_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/textview"
+	"github.com/parleyhq/parley/registry"
+)
+
+// The agents table and an agent's card: what another process wrote in
+// its registration (host, roles, model) is shown with its control
+// characters escaped, an empty field is "-", and the heartbeat's age is
+// counted from now.
+func TestAgents(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 12, 0, 30, 0, time.UTC)
+	reg := &registry.Registration{Name: "Archivist", PID: 4242, Host: "build\x1b[31mbox", Roles: []string{"defender"},
+		HeartbeatAt: "2026-12-01T12:00:27Z", SessionID: "s-1", StartedAt: "2026-12-01T11:00:00Z"}
+	var out bytes.Buffer
+	if err := textview.Agents(&out, []app.Agent{{Registration: reg, Alive: true}}, true, now, "/r"); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if strings.ContainsRune(s, '\x1b') || !strings.HasPrefix(s, "NAME ") || !strings.Contains(s, "4242") || !strings.HasSuffix(s, "-      3s ago\n") {
+		t.Fatalf("%q", s)
+	}
+	out.Reset()
+	_ = textview.Agents(&out, nil, true, now, "/r")
+	if out.String() != "no live agents under /r\n" {
+		t.Fatalf("%q", out.String())
+	}
+	out.Reset()
+	_ = textview.Agent(&out, "Archivist", &app.Agent{Registration: reg, Registered: true}, now)
+	if s := out.String(); strings.ContainsRune(s, '\x1b') || !strings.Contains(s, "stopped (its process is gone") || !strings.Contains(s, "heartbeat:  3s ago") {
+		t.Fatalf("%q", s)
+	}
+	out.Reset()
+	_ = textview.Agent(&out, "Later", &app.Agent{State: app.AgentNeverRegistered, Inbox: "/r/inbox/Later"}, now)
+	if s := out.String(); !strings.Contains(s, "never registered") || !strings.HasSuffix(s, "/r/inbox/Later\n") {
+		t.Fatalf("%q", s)
+	}
+	out.Reset()
+	_ = textview.Pruned(&out, nil)
+	_ = textview.Pruned(&out, []string{"Ghost"})
+	if out.String() != "no dead registrations\npruned Ghost\n" {
+		t.Fatalf("%q", out.String())
+	}
+}

@@ -1,0 +1,57 @@
+package mcpserver
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/parleyhq/parley/app"
+)
+
+// AppOptions are what FromApp takes besides the service layer.
+type AppOptions struct {
+	// Untrusted is set for clients over HTTP without --trusted (see
+	// Config.Untrusted and AppStarter).
+	Untrusted bool
+	// HTTP is set when the server serves HTTP: a client can then vanish
+	// without a word, so its participants leave after the registration
+	// TTL without a tool call and its session after SessionTimeout.
+	HTTP           bool
+	SessionTimeout time.Duration
+	AllowedOrigins []string
+	Logger         *slog.Logger
+}
+
+// FromApp is a server over the root of a, with b its messenger: the
+// root's debates, its consensus store and its gate (the learnt model when
+// there is one); debate_start starts debates through a (AppStarter).
+// close closes the server and what FromApp opened (not b).
+func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func(), err error) {
+	store, err := a.WriteDebates()
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := a.OpenConsensus()
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	gate, err := a.RootGate()
+	if err == nil {
+		cfg := Config{
+			Transport: b.Transport(), Registry: b.Registry(), Consensus: cs.Store(), Transcripts: store, Root: a.Root(), Gate: gate,
+			Starter:   AppStarter(a, o.Untrusted),
+			Heartbeat: a.HeartbeatEvery(), Logger: o.Logger, Untrusted: o.Untrusted,
+		}
+		if o.HTTP {
+			cfg.ParticipantIdle = a.RegistrationTTL()
+			cfg.SessionTimeout, cfg.AllowedOrigins = o.SessionTimeout, o.AllowedOrigins
+		}
+		srv, err = New(cfg)
+	}
+	if err != nil {
+		cs.Close()
+		store.Close()
+		return nil, nil, err
+	}
+	return srv, func() { srv.Close(); cs.Close(); store.Close() }, nil
+}
