@@ -21,14 +21,6 @@ func recText(s string) string { return termsafe.Clean(s, "\n\t") }
 // recText) and cuts to max runes (0: no limit).
 func recLine(s string, max int) string { return clip.Runes(recText(clip.OneLine(s)), max) }
 
-// recDash renders an empty field as "-".
-func recDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // recOut writes lines that carry text read from records: each whole line
 // goes through recText. It keeps the first error.
 type recOut struct {
@@ -56,7 +48,7 @@ func Records(w io.Writer, recs []consensus.Record, dir string, header bool) erro
 		fmt.Fprintln(tw, "DATE\tLAYER\tVERDICT\tACTION\tSTATUS\tNAME\tTOPIC")
 	}
 	for _, r := range recs {
-		fmt.Fprint(tw, recText(fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Date, r.Layer, r.Verdict, recDash(string(r.Action)), r.Status, cleanAll(r.Name), recLine(r.Topic, 80))))
+		fmt.Fprint(tw, recText(fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Date, r.Layer, r.Verdict, OrDash(string(r.Action)), r.Status, cleanAll(r.Name), recLine(r.Topic, 80))))
 	}
 	return tw.Flush()
 }
@@ -69,7 +61,7 @@ func RecordPage(w io.Writer, p *app.RecordPage) error {
 	o.printf("%s\n\n", cleanAll(p.File))
 	o.printf("layer %s  verdict %s  action %s  status %s  debate %s\n", r.Layer, r.Verdict, r.Action, r.Status, r.DebateID)
 	if r.Supersedes != "" || r.SupersededBy != "" {
-		o.printf("supersedes %s  superseded by %s\n", recDash(r.Supersedes), recDash(r.SupersededBy))
+		o.printf("supersedes %s  superseded by %s\n", OrDash(r.Supersedes), OrDash(r.SupersededBy))
 	}
 	o.printf("\n%s", p.Body)
 	return o.err
