@@ -266,6 +266,19 @@ type CheckResult struct {
 	Check *consensus.CheckResult `json:"-"`
 }
 
+// Blocks reports whether the position must not be taken: the check found
+// a conflict or a tampered record, or could not tell (unclear) and the
+// caller is not lenient. Consistent, open and none never block.
+func (r *CheckResult) Blocks(lenient bool) bool {
+	switch r.Status {
+	case consensus.CheckConflict, consensus.CheckTampered:
+		return true
+	case consensus.CheckUnclear:
+		return !lenient
+	}
+	return false
+}
+
 // RelatedRecord is a record related to a checked question.
 type RelatedRecord struct {
 	Record string  `json:"record"`

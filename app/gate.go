@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -285,29 +286,38 @@ func labelTime() string { return time.Now().UTC().Format("2006-01-02T15:04:05.00
 // logged by an older parley, or larger than gating.MaxLoggedInput.
 var ErrUnlabellable = errors.New("the decision was logged without its self-critique")
 
+// DecisionLabel is a logged decision labelled: what "gate label
+// --decision --json" prints.
+type DecisionLabel struct {
+	DecisionID  string         `json:"decision_id"`  // the decision's whole id
+	GateDecided gating.Outcome `json:"gate_decided"` // what the gate decided
+	Label       gating.Outcome `json:"label"`        // what it should have decided
+	Labelled    int            `json:"labelled"`     // 1
+}
+
 // LabelDecision labels the decision of gate.jsonl whose id (or unique
-// prefix) is id: its question deserved a debate (debate) or not. It
-// returns the decision. An id that names no decision is an *InputError;
-// one logged without its self-critique, ErrUnlabellable.
-func (a *App) LabelDecision(id string, debate bool) (*gating.LogEntry, gating.Outcome, error) {
+// prefix) is id: its question deserved a debate (debate) or not. An id
+// that names no decision is an *InputError; one logged without its
+// self-critique, ErrUnlabellable (with the decision's id and outcome).
+func (a *App) LabelDecision(id string, debate bool) (*DecisionLabel, error) {
 	entries, _, err := a.GateLog()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	e, err := gating.FindDecision(entries, id)
 	if err != nil {
-		return nil, "", &InputError{Err: err}
+		return nil, &InputError{Err: err}
 	}
+	out := &DecisionLabel{DecisionID: e.ID, GateDecided: e.Outcome, Label: gating.Skip, Labelled: 1}
 	if e.Input == nil {
-		return &e, "", ErrUnlabellable
+		return out, ErrUnlabellable
 	}
-	label := gating.Skip
 	if debate {
-		label = gating.Debate
+		out.Label = gating.Debate
 	}
-	l := gating.Label{Time: labelTime(), Source: gating.SourceUser, Label: label, DecisionID: e.ID, DebateID: e.DebateID,
+	l := gating.Label{Time: labelTime(), Source: gating.SourceUser, Label: out.Label, DecisionID: e.ID, DebateID: e.DebateID,
 		Why: "the gate decided " + string(e.Outcome), Input: *e.Input}
-	return &e, label, a.appendLabels([]gating.Label{l})
+	return out, a.appendLabels([]gating.Label{l})
 }
 
 // Labelled counts the labels AddLabels added.
@@ -374,6 +384,20 @@ type Learned struct {
 	Warnings []string
 }
 
+// MarshalJSON is what "gate learn --json" prints: the labels and corpus
+// trained on, both models' figures, and whether the new one was installed.
+func (l *Learned) MarshalJSON() ([]byte, error) {
+	if l.LearnResult == nil { // ErrNoLabels: nothing was trained
+		return json.Marshal(map[string]any{"warnings": l.Warnings})
+	}
+	return json.Marshal(map[string]any{
+		"labels": map[string]int{"user": l.User, "outcome": l.Outcomes}, "corpus": l.Corpus,
+		"current":   map[string]any{"model": l.CurrentName, "score": l.Current},
+		"new":       map[string]any{"model": l.NewName, "score": l.New, "cross_validated": true},
+		"not_worse": l.NotWorse, "installed": l.Installed, "current_saw_all": l.CurrentSawAll,
+	})
+}
+
 // Learn trains on the shipped corpus plus the user's labels and the
 // outcome labels of debates the gate sent to debate, compares the new
 // model with the current one on the labels the current one was not
@@ -437,10 +461,18 @@ func (a *App) ResetGate() (removed bool, path string, err error) {
 	return err == nil, path, err
 }
 
+// Trained is a model TrainGate wrote: what "gate train --json" prints.
+type Trained struct {
+	LayerThresholds map[debate.Layer]float64 `json:"layer_thresholds"`
+	Out             string                   `json:"out"` // the model's file
+	Threshold       float64                  `json:"threshold"`
+	Training        gating.TrainingInfo      `json:"training"`
+}
+
 // TrainGate fits a model on the labelled corpus in the file data (JSON
 // Lines; "" is the corpus shipped in the binary, which reproduces the
 // embedded model byte for byte) and writes it to out.
-func TrainGate(data, out string, opts gating.TrainOptions) (*gating.Model, error) {
+func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
 	var (
 		examples []gating.Example
 		err      error
@@ -464,7 +496,7 @@ func TrainGate(data, out string, opts gating.TrainOptions) (*gating.Model, error
 	if err := renameio.WriteFile(out, b, 0o644); err != nil {
 		return nil, fmt.Errorf("write model: %w", err)
 	}
-	return m, nil
+	return &Trained{LayerThresholds: m.LayerThresholds, Out: out, Threshold: m.Threshold, Training: m.Training}, nil
 }
 
 // EvalGate measures g on the labelled corpus in the file data.
@@ -478,6 +510,17 @@ func EvalGate(g *gating.Gate, data string) (gating.Metrics, error) {
 		return m, fmt.Errorf("%s: %w", data, err)
 	}
 	return m, nil
+}
+
+// ReadCritique parses a self-critique from r (at most
+// gating.MaxInputBytes of it), which source names in errors ("-" for
+// standard input). What the gate cannot read is a *CritiqueError.
+func ReadCritique(r io.Reader, source string) (gating.SelfCritique, error) {
+	sc, err := gating.Parse(r)
+	if err != nil {
+		return gating.SelfCritique{}, &CritiqueError{Source: source, Err: err}
+	}
+	return sc, nil
 }
 
 // ReadCorpus reads a labelled corpus (JSON Lines) from a file.

@@ -141,6 +141,9 @@ func TestLabelAndLearnRefusals(t *testing.T) {
 	if !errors.Is(err, ErrNoLabels) || res == nil || len(res.Warnings) != 1 {
 		t.Fatalf("learn without labels: %+v %v", res, err)
 	}
+	if b, err := res.MarshalJSON(); err != nil || !strings.Contains(string(b), `"warnings":["1 line(s) of`) {
+		t.Errorf("learn without labels as JSON: %s %v", b, err)
+	}
 	if err := os.Remove(filepath.Join(a.Root(), gating.LabelsName)); err != nil {
 		t.Fatal(err)
 	}
@@ -154,15 +157,15 @@ func TestLabelAndLearnRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ie *InputError
-	if _, _, err := a.LabelDecision("0000", true); !errors.As(err, &ie) {
+	if _, err := a.LabelDecision("0000", true); !errors.As(err, &ie) {
 		t.Errorf("unknown decision: %v", err)
 	}
-	if e, _, err := a.LabelDecision("feed", true); !errors.Is(err, ErrUnlabellable) || e == nil || e.ID != "feedf00d" {
+	if l, err := a.LabelDecision("feed", true); !errors.Is(err, ErrUnlabellable) || l == nil || l.DecisionID != "feedf00d" {
 		t.Errorf("decision without input: %v", err)
 	}
-	e, label, err := a.LabelDecision(d.ID[:5], false)
-	if err != nil || e.ID != d.ID || label != gating.Skip {
-		t.Fatalf("label: %v %v %v", e, label, err)
+	l, err := a.LabelDecision(d.ID[:5], false)
+	if err != nil || l.DecisionID != d.ID || l.Label != gating.Skip || l.GateDecided != d.Outcome || l.Labelled != 1 {
+		t.Fatalf("label: %+v %v", l, err)
 	}
 	labels, bad, err := a.GateLabels()
 	if err != nil || bad != 0 || len(labels) != 1 || labels[0].DecisionID != d.ID || labels[0].Label != gating.Skip {

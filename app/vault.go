@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
 )
 
 // The kinds of a LintFinding.
@@ -26,9 +27,17 @@ type LintFinding struct {
 
 // Lint reads the whole vault and reports contradicting active records
 // (compared as Check compares), broken wikilinks, orphan pages and stale
-// records, whose cited lines (path:from-to, relative to workspace)
-// changed since they were filed. No finding is a clean vault.
+// records, whose cited lines (path:from-to, relative to workspace; ""
+// is the current directory) changed since they were filed. No finding is
+// a clean vault.
 func (c *Consensus) Lint(ctx context.Context, workspace string) ([]LintFinding, error) {
+	if workspace == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		workspace = wd
+	}
 	var found []LintFinding
 	contra, err := c.s.Contradictions(ctx)
 	if err != nil {

@@ -3,33 +3,27 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/consensus"
-	"github.com/parleyhq/parley/internal/clip"
-	"github.com/parleyhq/parley/internal/termsafe"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newConsensusCmd is "parley consensus": the filed records and the check
 // before a decision (SPEC §6).
 func newConsensusCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "consensus",
 		Short: "List, show, search and check the filed consensus records",
 		Long: "Every debate verdict is filed as a record in <vault>/wiki/consensus/.\n" +
 			"Before deciding, run \"parley consensus check\": it exits 3 when the position\n" +
 			"contradicts the active consensus of its question.",
-		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newConsensusListCmd(a), newConsensusShowCmd(a), newConsensusSearchCmd(a),
-		newConsensusCheckCmd(a), newConsensusFileCmd(a))
-	return cmd
+	}, newConsensusListCmd(a), newConsensusShowCmd(a), newConsensusSearchCmd(a), newConsensusCheckCmd(a), newConsensusFileCmd(a))
 }
 
 // openConsensus opens the consensus store (app.OpenConsensus) for the
@@ -45,7 +39,7 @@ func (a *factory) openConsensus() (*app.Consensus, error) {
 // warnSkipped names the record files the store skipped, once each, on stderr.
 func (a *factory) warnSkipped(c *app.Consensus) {
 	for _, w := range c.Skipped() {
-		a.warnf("%s", termText(oneLine(w, 0)))
+		a.warnf("%s", textview.Warning(w))
 	}
 }
 
@@ -60,68 +54,43 @@ func appError(err error) error {
 	return inputError(err, func(f string) string { return "--" + f }, "")
 }
 
-// filterFlags are --layer, --verdict and --status.
-type filterFlags struct{ layer, verdict, status string }
-
-func (f *filterFlags) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.layer, "layer", "", "only this layer: spec, plan or verify")
-	cmd.Flags().StringVar(&f.verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
-	cmd.Flags().StringVar(&f.status, "status", "", "only this status: active or superseded")
-}
-
-func (f *filterFlags) query() app.RecordQuery {
-	return app.RecordQuery{Layer: f.layer, Verdict: f.verdict, Status: f.status}
+// filterFlags fills q from --layer, --verdict and --status.
+func filterFlags(cmd *cobra.Command, q *app.RecordQuery) {
+	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
+	cmd.Flags().StringVar(&q.Verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
+	cmd.Flags().StringVar(&q.Status, "status", "", "only this status: active or superseded")
 }
 
 func newConsensusListCmd(a *factory) *cobra.Command {
-	var ff filterFlags
+	var q app.RecordQuery
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the consensus records, newest first",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := ff.query().Filter(); err != nil {
+			if _, err := q.Filter(); err != nil {
 				return appError(err)
 			}
 			if !a.haveRoot() {
-				if !a.json {
-					a.printf("no consensus records: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
-				}
-				return nil
+				return a.noRootNote("no consensus records: ")
 			}
-			c, err := a.service().OpenConsensus()
+			c, err := a.openConsensus()
 			if err != nil {
 				return err
 			}
 			defer c.Close()
-			recs, err := c.List(cmd.Context(), ff.query())
+			recs, err := c.List(cmd.Context(), q)
 			if err != nil {
 				return err
 			}
 			a.warnSkipped(c)
-			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			if !a.json && len(recs) > 0 && a.stdoutTTY() {
-				fmt.Fprintln(tw, "DATE\tLAYER\tVERDICT\tACTION\tSTATUS\tNAME\tTOPIC")
+			if a.json {
+				return emitEach(a, recs)
 			}
-			for _, r := range recs {
-				if a.json {
-					if err := a.emit(r); err != nil {
-						return err
-					}
-					continue
-				}
-				fmt.Fprint(tw, termText(fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Date, r.Layer, r.Verdict, orDash(string(r.Action)), r.Status, r.Name, oneLine(r.Topic, 80))))
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			if !a.json && len(recs) == 0 {
-				a.termf("no consensus records in %s\n", filepath.Join(c.Store().Vault().Path(), consensus.Folder))
-			}
-			return nil
+			return textview.Records(a.stdout, recs, filepath.Join(c.Store().Vault().Path(), consensus.Folder), a.stdoutTTY())
 		},
 	}
-	ff.add(cmd)
+	filterFlags(cmd, &q)
 	return cmd
 }
 
@@ -143,24 +112,13 @@ func newConsensusShowCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return appError(err)
 			}
-			if a.json {
-				return a.emit(p)
-			}
-			r := &p.Record
-			a.termf("%s\n\n", p.File)
-			a.termf("layer %s  verdict %s  action %s  status %s  debate %s\n", r.Layer, r.Verdict, r.Action, r.Status, r.DebateID)
-			if r.Supersedes != "" || r.SupersededBy != "" {
-				a.termf("supersedes %s  superseded by %s\n", orDash(r.Supersedes), orDash(r.SupersededBy))
-			}
-			a.termf("\n%s", p.Body)
-			return nil
+			return view(a, p, textview.RecordPage)
 		},
 	}
 }
 
 func newConsensusSearchCmd(a *factory) *cobra.Command {
-	var ff filterFlags
-	var limit int
+	var in app.SearchInput
 	cmd := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Rank the records by relevance (BM25 over topic, positions and rationale)",
@@ -171,11 +129,11 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in := app.SearchInput{Query: strings.Join(args, " "), RecordQuery: ff.query(), Limit: limit}
+			in.Query = strings.Join(args, " ")
 			if _, err := in.Filter(); err != nil {
 				return appError(err)
 			}
-			if limit < 1 {
+			if in.Limit < 1 {
 				return usagef("--limit must be at least 1")
 			}
 			c, err := a.openConsensus()
@@ -188,29 +146,22 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 				return appError(err)
 			}
 			a.warnSkipped(c)
-			for _, h := range hits {
-				if a.json {
-					if err := a.emit(h); err != nil {
-						return err
-					}
-					continue
-				}
-				a.termf("%6.3f  %-6s  %-17s  %-10s  %s  %s\n", h.Score, h.Record.Layer, h.Record.Verdict, h.Record.Status, h.Record.Name, oneLine(h.Record.Topic, 70))
+			if a.json {
+				return emitEach(a, hits)
 			}
-			if !a.json && len(hits) == 0 {
-				a.termf("no record matches %q\n", strings.Join(args, " "))
-			}
-			return nil
+			return textview.SearchHits(a.stdout, hits, in.Query)
 		},
 	}
-	ff.add(cmd)
-	cmd.Flags().IntVar(&limit, "limit", 10, "at most this many results")
+	filterFlags(cmd, &in.RecordQuery)
+	cmd.Flags().IntVar(&in.Limit, "limit", 10, "at most this many results")
 	return cmd
 }
 
 func newConsensusCheckCmd(a *factory) *cobra.Command {
-	var layer, topic, position string
-	var lenient bool
+	var (
+		in      app.CheckInput
+		lenient bool
+	)
 	cmd := &cobra.Command{
 		Use:   "check --layer L --topic T --position P",
 		Short: "Check a position against the filed consensus (exit 3 on conflict)",
@@ -225,15 +176,11 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			"  open        the record bound nothing (DEADLOCK, TIMEOUT,    exit 0, with a warning\n" +
 			"              BUDGET_EXHAUSTED without agreement)\n" +
 			"  none        no record of this question (related are listed) exit 0",
-		Example: "  parley consensus check --layer spec --topic \"Which format do thumbnails use?\" \\\n" +
-			"    --position \"Thumbnails are WebP at quality 80, JPEG for old browsers\"\n" +
-			"  parley consensus check --json --lenient --layer plan --topic \"Retry policy\" --position \"Retry 3 times\"",
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if layer == "" || strings.TrimSpace(topic) == "" || strings.TrimSpace(position) == "" {
+			if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
 				return usagef("consensus check needs --layer, --topic and --position")
 			}
-			in := app.CheckInput{Layer: layer, Topic: topic, Position: position}
 			if _, err := in.Validate(); err != nil {
 				return appError(err)
 			}
@@ -247,77 +194,24 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 				return appError(err)
 			}
 			a.warnSkipped(c)
-			res, file := out.Check, out.File
-			if a.json {
-				if err := a.emit(out); err != nil {
-					return err
-				}
-			} else {
-				printCheck(a, res, file)
+			if err := view(a, out, textview.Check); err != nil {
+				return err
 			}
-			for _, w := range res.Warnings {
-				a.warnf("%s", termText(oneLine(w, 0)))
+			warnings, blocked := textview.CheckEnd(out, lenient)
+			for _, w := range warnings {
+				a.warnf("%s", w)
 			}
-			switch res.Status {
-			case consensus.CheckConflict:
-				return blockedError{termText(fmt.Sprintf("conflict: the position contradicts the filed consensus %s", file))}
-			case consensus.CheckTampered:
-				return blockedError{termText(fmt.Sprintf("tampered: %s does not verify against its debate's seal, so it binds nothing: %s", file, res.Problem))}
-			case consensus.CheckUnclear:
-				if lenient {
-					a.warnf("%s", termText(fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s (--lenient: not blocking)", file)))
-					return nil
-				}
-				return blockedError{termText(fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s; read it, or pass --lenient", file))}
-			case consensus.CheckOpen:
-				a.warnf("%s", termText(fmt.Sprintf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)))
+			if blocked != "" {
+				return blockedError{blocked}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&layer, "layer", "", "the question's layer: spec, plan or verify")
-	cmd.Flags().StringVar(&topic, "topic", "", "the question's topic")
-	cmd.Flags().StringVar(&position, "position", "", "the position about to be taken")
+	cmd.Flags().StringVar(&in.Layer, "layer", "", "the question's layer: spec, plan or verify")
+	cmd.Flags().StringVar(&in.Topic, "topic", "", "the question's topic")
+	cmd.Flags().StringVar(&in.Position, "position", "", "the position about to be taken")
 	cmd.Flags().BoolVar(&lenient, "lenient", false, "exit 0 when the answer is unclear (a warning is printed)")
 	return cmd
-}
-
-func printCheck(a *factory, res *consensus.CheckResult, file string) {
-	defer func() {
-		if res.Record != nil {
-			a.termf("  question matched: %s (%q, topic score %.2f)\n", res.Record.Name, oneLine(res.Record.Topic, 80), res.TopicScore)
-		}
-	}()
-	switch res.Status {
-	case consensus.CheckConsistent:
-		a.termf("consistent: the position agrees with the active consensus %s (score %.2f)\n", file, res.Comparison.Score)
-	case consensus.CheckConflict, consensus.CheckUnclear:
-		if res.Status == consensus.CheckConflict {
-			a.termf("conflict: the position contradicts the active consensus %s\n", file)
-		} else {
-			a.termf("unclear: parley cannot tell whether the position agrees with %s\n", file)
-		}
-		a.termf("  filed consensus (%s, debate %s):\n    %s\n", res.Record.Verdict, res.Record.DebateID, oneLine(res.Record.FinalPosition, 0))
-		a.termf("  your position:\n    %s\n", oneLine(res.Position, 0))
-		for _, d := range res.Comparison.Differences {
-			a.termf("  differs: %s\n", oneLine(d, 0))
-		}
-		if res.Judge != "" {
-			a.termf("  judge: %s\n", oneLine(res.Judge, 0))
-		}
-	case consensus.CheckOpen:
-		a.termf("open: %s records %s; no position is bound, the question is still open\n", file, res.Record.Verdict)
-	case consensus.CheckTampered:
-		a.termf("tampered: %s does not verify against its debate's seal; it binds nothing\n  %s\n", file, oneLine(res.Problem, 0))
-	default:
-		a.termf("none: no consensus filed for %s/%s\n", res.Layer, res.Slug)
-	}
-	if len(res.Related) > 0 {
-		a.termf("related:\n")
-		for _, h := range res.Related {
-			a.termf("  %6.3f  %s  %s  %s\n", h.Score, h.Record.Path, h.Record.Status, oneLine(h.Record.Topic, 70))
-		}
-	}
 }
 
 func newConsensusFileCmd(a *factory) *cobra.Command {
@@ -354,18 +248,20 @@ func newConsensusFileCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// oneLine collapses white space, replaces control characters (see
-// termText) and cuts to max runes (0: no limit).
-func oneLine(s string, max int) string { return clip.Runes(termText(clip.OneLine(s)), max) }
+// view prints v: one JSON line under --json, else the text view of it.
+func view[T any](a *factory, v T, text func(io.Writer, T) error) error {
+	if a.json {
+		return a.emit(v)
+	}
+	return text(a.stdout, v)
+}
 
-// termText makes text read from records (agents' words, names of files in
-// the vault) safe to print on a terminal: every control character but
-// newline and tab (escape sequences' ESC, C1 controls such as CSI, CR) and
-// the Unicode line separators become U+FFFD.
-func termText(s string) string { return termsafe.Clean(s, "\n\t") }
-
-// termf is printf for human output that carries text read from records:
-// the whole line goes through termText.
-func (a *factory) termf(format string, args ...any) {
-	fmt.Fprint(a.stdout, termText(fmt.Sprintf(format, args...)))
+// emitEach prints one JSON line per value (--json).
+func emitEach[T any](a *factory, vs []T) error {
+	for _, v := range vs {
+		if err := a.emit(v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newGateLabelCmd is "parley gate label FILE|-" and "parley gate label
@@ -30,9 +31,6 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 			"checked before any is added; a bad line adds nothing and names its line number.\n\n" +
 			"With --decision ID it labels a decision logged in <root>/gate.jsonl (each has a\n" +
 			"short id, printed by 'parley gate'; a unique prefix is enough).",
-		Example: "  parley gate label mine.jsonl\n" +
-			"  echo '{\"layer\":\"verify\",\"text\":\"Fixed, TestX passes.\",\"label\":\"skip\"}' | parley gate label -\n" +
-			"  parley gate label --decision 3f9a2c1e --debate",
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if decision != "" {
@@ -42,18 +40,17 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 				if debate_ == skip {
 					return usagef("--decision needs exactly one of --debate or --skip")
 				}
-				e, label, err := a.service().LabelDecision(decision, debate_)
+				l, err := a.service().LabelDecision(decision, debate_)
 				if errors.Is(err, app.ErrUnlabellable) {
-					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", e.ID, gating.MaxLoggedInput>>10, a.cmdLine("gate", "label", "FILE"))
+					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", l.DecisionID, gating.MaxLoggedInput>>10, a.cmdLine("gate", "label", "FILE"))
 				}
 				if err != nil {
 					return appError(err)
 				}
 				if a.json {
-					return a.emit(map[string]any{"labelled": 1, "decision_id": e.ID, "label": label, "gate_decided": e.Outcome})
+					return a.emit(l)
 				}
-				a.printf("labelled decision %s as %s (the gate decided %s); %s trains on it\n", e.ID, label, e.Outcome, a.cmdLine("gate", "learn"))
-				return nil
+				return textview.DecisionLabelled(a.stdout, l, a.cmdLine("gate", "learn"))
 			}
 			if debate_ || skip {
 				return usagef("--debate and --skip go with --decision ID")
@@ -77,8 +74,7 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 			if a.json {
 				return a.emit(n)
 			}
-			a.printf("added %d label(s) (%d debate, %d skip) to %s\n", n.Labelled, n.Debate, n.Skip, filepath.Join(a.rootDir(), gating.LabelsName))
-			return nil
+			return textview.Labelled(a.stdout, n, filepath.Join(a.rootDir(), gating.LabelsName))
 		},
 	}
 	f := cmd.Flags()
@@ -105,26 +101,20 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 			"the new one as <root>/gate/model.json only when neither figure is worse (--force\n" +
 			"installs it anyway). 'parley gate' then decides with it and names it by its hash.\n" +
 			"--reset removes <root>/gate/model.json: the embedded model decides again.",
-		Example: "  parley gate learn\n  parley gate learn --force\n  parley gate learn --reset",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if reset {
 				if force {
 					return usagef("--reset and --force do not go together")
 				}
 				removed, path, err := a.service().ResetGate()
-				switch {
-				case err != nil:
+				if err != nil {
 					return err
-				case !removed:
-					a.printf("no learnt model in %s; the embedded model decides\n", path)
-					return nil
 				}
-				if a.json {
+				if removed && a.json {
 					return a.emit(map[string]any{"reset": true, "model": gating.EmbeddedName})
 				}
-				a.printf("removed %s; the embedded model decides again\n", path)
-				return nil
+				return textview.GateReset(a.stdout, removed, path)
 			}
 			res, err := a.service().Learn(folds, force)
 			if res != nil {
@@ -138,32 +128,10 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			path, install := res.Path, res.Installed
 			if a.json {
-				return a.emit(map[string]any{
-					"labels": map[string]int{"user": res.User, "outcome": res.Outcomes}, "corpus": res.Corpus,
-					"current":   map[string]any{"model": res.CurrentName, "score": res.Current},
-					"new":       map[string]any{"model": res.NewName, "score": res.New, "cross_validated": true},
-					"not_worse": res.NotWorse, "installed": install, "current_saw_all": res.CurrentSawAll,
-				})
+				return a.emit(res)
 			}
-			a.printf("trained on %d corpus examples, %d user label(s) and %d outcome label(s)\n", res.Corpus, res.User, res.Outcomes)
-			if res.CurrentSawAll {
-				a.printf("compared on all %d label(s); the current model was trained on them, so its figures are in-sample\n", res.Current.N)
-			} else {
-				a.printf("compared on the %d label(s) the current model was not trained on\n", res.Current.N)
-			}
-			a.printf("  current %s: recall of debate %.3f, skip rate %.3f\n", res.CurrentName, res.Current.Recall, res.Current.SkipRate)
-			a.printf("  new     %s: recall of debate %.3f, skip rate %.3f (cross-validated)\n", res.NewName, res.New.Recall, res.New.SkipRate)
-			switch {
-			case res.NotWorse:
-				a.printf("installed %s: %s decides with it (undo: %s)\n", path, a.cmdLine("gate"), a.cmdLine("gate", "learn", "--reset"))
-			case force:
-				a.printf("the new model is worse on your labels; installed it anyway (--force) as %s\n", path)
-			default:
-				a.printf("not installed: the new model is worse on your labels than the current one (install it anyway with --force)\n")
-			}
-			return nil
+			return textview.Learned(a.stdout, res, textview.LearnCommands{Gate: a.cmdLine("gate"), Reset: a.cmdLine("gate", "learn", "--reset")})
 		},
 	}
 	f := cmd.Flags()

@@ -18,6 +18,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/parleyhq/parley/internal/suggest"
 )
 
 // exitInterrupted is the exit code of a command ended by Ctrl-C (SIGINT)
@@ -50,6 +52,14 @@ func polish(root *cobra.Command) {
 	root.SetFlagErrorFunc(flagError)
 }
 
+// group makes c a command that holds subs: run alone, it prints its help.
+func group(c *cobra.Command, subs ...*cobra.Command) *cobra.Command {
+	c.Args = exactArgs(0)
+	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	c.AddCommand(subs...)
+	return c
+}
+
 // commandKey is a command's path without the leading "parley ".
 func commandKey(c *cobra.Command) string {
 	p := c.CommandPath()
@@ -72,74 +82,21 @@ func groupArgs(cmd *cobra.Command, args []string) error {
 func unknownCommand(cmd *cobra.Command, name string) error {
 	msg := fmt.Sprintf("unknown command %q for %q", termClean(name), cmd.CommandPath())
 	if s := suggestCommands(cmd, name); len(s) > 0 {
-		msg += "; did you mean " + orList(s) + "?"
+		msg += "; did you mean " + suggest.OrList(s) + "?"
 	}
 	return usagef("%s (see %s --help)", msg, cmd.CommandPath())
 }
 
 // suggestCommands names the subcommands of cmd close to name: within two
-// edits, or starting with it.
+// edits, or starting with it (suggest.Near).
 func suggestCommands(cmd *cobra.Command, name string) []string {
 	var out []string
 	for _, s := range cmd.Commands() {
-		if !s.IsAvailableCommand() {
-			continue
-		}
-		if near(name, s.Name()) {
+		if s.IsAvailableCommand() && suggest.Near(name, s.Name()) {
 			out = append(out, cmd.CommandPath()+" "+s.Name())
 		}
 	}
 	return out
-}
-
-// near reports whether typed is probably a slip for want: a unique-looking
-// prefix of it, or within two edits (one for short words).
-func near(typed, want string) bool {
-	typed, want = strings.ToLower(typed), strings.ToLower(want)
-	if typed == "" {
-		return false
-	}
-	if len(typed) >= 2 && strings.HasPrefix(want, typed) {
-		return true
-	}
-	max := 2
-	if len(want) <= 3 {
-		max = 1
-	}
-	return levenshtein(typed, want) <= max
-}
-
-// levenshtein is the edit distance between a and b, in bytes.
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// orList joins names as "'a'", "'a' or 'b'", "'a', 'b' or 'c'".
-func orList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "'" + n + "'"
-	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // unknownFlagRE takes the flag's name out of pflag's "unknown flag: --x"
@@ -163,7 +120,7 @@ func flagError(cmd *cobra.Command, err error) error {
 			return
 		}
 		seen[f.Name] = true
-		if near(typed, f.Name) {
+		if suggest.Near(typed, f.Name) {
 			out = append(out, "--"+f.Name)
 		}
 	}
@@ -172,7 +129,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	sort.Strings(out)
 	msg := fmt.Sprintf("unknown flag --%s for %q", termClean(typed), cmd.CommandPath())
 	if len(out) > 0 {
-		msg += "; did you mean " + orList(out) + "?"
+		msg += "; did you mean " + suggest.OrList(out) + "?"
 	}
 	return usagef("%s (see %s --help)", msg, cmd.CommandPath())
 }
@@ -183,39 +140,12 @@ func flagError(cmd *cobra.Command, err error) error {
 func (a *factory) cmdLine(args ...string) string {
 	words := []string{"parley"}
 	if a.rootFlag != "" {
-		words = append(words, "--root", shellQuote(a.rootFlag))
+		words = append(words, "--root", a.rootFlag)
 	}
 	if a.vaultFlag != "" {
-		words = append(words, "--vault", shellQuote(a.vaultFlag))
+		words = append(words, "--vault", a.vaultFlag)
 	}
-	for _, w := range args {
-		words = append(words, shellQuote(w))
-	}
-	return strings.Join(words, " ")
-}
-
-// shellSafe reports whether a POSIX shell reads s as itself: letters,
-// digits and _@%+=:,./- only.
-func shellSafe(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("_@%+=:,./-", r):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// shellQuote quotes s for a POSIX shell, unless it needs no quotes.
-func shellQuote(s string) string {
-	if shellSafe(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return suggest.CommandLine(append(words, args...)...)
 }
 
 // noRootError says there is no parley root where a command that only reads
@@ -223,6 +153,15 @@ func shellQuote(s string) string {
 func (a *factory) noRootError(what string) error {
 	return &cliError{msg: fmt.Sprintf("%sthere is no parley root at %s (%s makes one)", what, a.rootDir(), a.cmdLine("init")),
 		err: fs.ErrNotExist}
+}
+
+// noRootNote says, for a command that lists (what: "no debates: "), that
+// there is no root, except under --json: the list is empty, not an error.
+func (a *factory) noRootNote(what string) error {
+	if !a.json {
+		a.printf("%s\n", a.noRootError(what))
+	}
+	return nil
 }
 
 // haveRoot reports whether the root exists (as anything: a root that is

@@ -5,8 +5,5 @@ import "github.com/parleyhq/parley/internal/textview"
 // Small helpers for human output, shared by the subcommands; the views
 // themselves are package textview's.
 
-// orDash renders an empty field as "-" in a table (textview.OrDash).
-func orDash(s string) string { return textview.OrDash(s) }
-
 // plural is one when n is 1, else many (textview.Plural).
 func plural(n int, one, many string) string { return textview.Plural(n, one, many) }

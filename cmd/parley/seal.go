@@ -1,39 +1,21 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
-	"github.com/parleyhq/parley/internal/trust"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // trustRoot refuses, before any command runs, a root that someone else
-// could have written (writable by group or others, or owned by another
-// user), and a default vault (<root>/vault) that is a symbolic link out of
-// the root: a vault elsewhere is used only when --vault or PARLEY_VAULT
-// names it.
-func (a *factory) trustRoot() error {
-	root := a.rootDir()
-	if err := trust.Path("the parley root", root); err != nil {
-		return err
-	}
-	if a.vaultFlag != "" || os.Getenv("PARLEY_VAULT") != "" {
-		return nil
-	}
-	vault := a.vaultDir()
-	inside, real, err := trust.Inside(root, vault)
-	if err == nil && !inside {
-		return fmt.Errorf("the vault %s is a symbolic link to %s, out of the root; give --vault %s to use it", vault, real, real)
-	}
-	return nil
-}
+// could have written, and a default vault that is a symbolic link out of
+// the root (app.TrustRoot): a vault elsewhere is used only when --vault or
+// PARLEY_VAULT names it.
+func (a *factory) trustRoot() error { return a.service().TrustRoot(a.vaultFlag != "") }
 
 // newTranscriptsKeygenCmd is "parley transcripts keygen FILE": a new
 // ed25519 key for signing seals, written to FILE (0600, never replaced),
@@ -48,8 +30,7 @@ func newTranscriptsKeygenCmd(a *factory) *cobra.Command {
 			"signature: a debate rewritten by someone with write access but not the key shows\n" +
 			"as tampered. Keep FILE out of reach of those you do not trust; give readers only\n" +
 			"the publicKey.",
-		Example: "  parley transcripts keygen ~/.parley-seal.key",
-		Args:    exactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			key, err := app.NewSealKey(args[0])
 			if errors.Is(err, fs.ErrExist) {
@@ -58,13 +39,10 @@ func newTranscriptsKeygenCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			section := map[string]any{"seal": key}
 			if a.json {
-				return a.emit(section)
+				return a.emit(map[string]any{"seal": key})
 			}
-			data, _ := json.MarshalIndent(section, "", "  ")
-			a.printf("key written to %s; add to %s:\n%s\n", key.SigningKey, filepath.Join(a.rootDir(), "config.json"), data)
-			return nil
+			return textview.SealKey(a.stdout, key, filepath.Join(a.rootDir(), "config.json"))
 		},
 	}
 }

@@ -7,60 +7,38 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/textview"
 	"github.com/parleyhq/parley/transcripts"
 )
 
 // newTranscriptsListCmd is "parley transcripts list [--layer L] [--verdict V]
 // [--since DATE|AGE]": the debates under the root, newest first.
 func newTranscriptsListCmd(a *factory) *cobra.Command {
-	var layer, verdict, since string
+	var q app.TranscriptQuery
 	cmd := &cobra.Command{
 		Use:   "list [--layer L] [--verdict V] [--since DATE|AGE]",
 		Short: "List the debates' transcripts, newest first (id, date, layer, topic, verdict, rounds, tokens)",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			q := app.TranscriptQuery{Layer: layer, Verdict: verdict, Since: since}
 			if _, err := q.Filter(); err != nil {
 				return appError(err)
 			}
 			list, err := a.service().ListTranscripts(cmd.Context(), q)
 			if errors.Is(err, fs.ErrNotExist) {
-				if !a.json {
-					a.printf("no debates: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
-				}
-				return nil
+				return a.noRootNote("no debates: ")
 			}
 			if err != nil {
 				return err
 			}
 			if a.json {
-				for _, s := range list {
-					if err := a.emit(s); err != nil {
-						return err
-					}
-				}
-				return nil
+				return emitEach(a, list)
 			}
-			if len(list) == 0 {
-				a.printf("no debates match under %s\n", a.rootDir())
-				return nil
-			}
-			if a.stdoutTTY() {
-				a.printf("%-10s  %-6s  %-17s  %6s  %7s  %-16s  %-44s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", "INTEGRITY", "ID", "TOPIC")
-			}
-			for _, s := range list {
-				v := string(s.Verdict)
-				if v == "" {
-					v = "(" + string(s.State) + ")"
-				}
-				a.printf("%-10s  %-6s  %-17s  %6d  %7d  %-16s  %-44s  %s\n", dateOnly(s.Created), termClean(string(s.Layer)), v, s.Rounds, s.Tokens, s.Integrity, s.DebateID, termClean(oneLine(s.Topic, 60)))
-			}
-			return nil
+			return textview.Transcripts(a.stdout, list, a.rootDir(), a.stdoutTTY())
 		},
 	}
-	cmd.Flags().StringVar(&layer, "layer", "", "only this layer: spec, plan or verify")
-	cmd.Flags().StringVar(&verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
-	cmd.Flags().StringVar(&since, "since", "", "only debates created since a date (2026-01-31), an RFC 3339 time, or an age (36h, 7d)")
+	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
+	cmd.Flags().StringVar(&q.Verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
+	cmd.Flags().StringVar(&q.Since, "since", "", "only debates created since a date (2026-01-31), an RFC 3339 time, or an age (36h, 7d)")
 	return cmd
 }
 
@@ -69,20 +47,9 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 // list is empty) and returns no store and no error. With no store, the
 // error is what failed.
 func (a *factory) listStore() (*transcripts.Store, error) {
-	st, err := a.store()
+	st, err := a.service().OpenDebates()
 	if errors.Is(err, fs.ErrNotExist) {
-		if !a.json {
-			a.printf("no debates: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
-		}
-		return nil, nil
+		return nil, a.noRootNote("no debates: ")
 	}
 	return st, err
-}
-
-// dateOnly is the date of an RFC 3339 time ("2026-01-31").
-func dateOnly(ts string) string {
-	if len(ts) >= 10 {
-		return ts[:10]
-	}
-	return ts
 }

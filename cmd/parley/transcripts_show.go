@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
-	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newTranscriptsShowCmd is "parley transcripts show ID [--format
@@ -43,15 +43,10 @@ func newTranscriptsShowCmd(a *factory) *cobra.Command {
 				return err
 			}
 			view.VerifyCommand = a.cmdLine("transcripts", "verify", id)
-			switch format {
-			case "text":
-				err = transcripts.RenderText(a.stdout, view)
-			case "md":
-				_, err = a.stdout.Write(transcripts.RenderMarkdownView(view))
-			case "html":
-				err = transcripts.RenderHTML(a.stdout, view, transcripts.HTMLOptions{})
-			case "json":
+			if format == "json" {
 				err = a.emit(view)
+			} else {
+				err = textview.Transcript(a.stdout, view, format)
 			}
 			if err != nil {
 				return err

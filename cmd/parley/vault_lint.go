@@ -2,23 +2,18 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // newVaultCmd is "parley vault": checks of the vault as a whole.
 func newVaultCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "vault",
 		Short: "Check the vault: contradicting records, broken links, orphans, stale evidence",
-		Args:  exactArgs(0),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newVaultLintCmd(a))
-	return cmd
+	}, newVaultLintCmd(a))
 }
 
 func newVaultLintCmd(a *factory) *cobra.Command {
@@ -34,53 +29,27 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 			"  stale          an active record whose cited lines (path:from-to) changed or\n" +
 			"                 are gone since it was filed (the record keeps their hash)\n" +
 			"Exit 3 when anything is found, 0 when the vault is clean.",
-		Example: "  parley vault lint\n  parley vault lint --workspace ~/src/app --json",
-		Args:    exactArgs(0),
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			if workspace == "" {
-				wd, err := os.Getwd()
-				if err != nil {
-					return err
-				}
-				workspace = wd
-			}
 			c, err := a.openConsensus()
 			if err != nil {
 				return err
 			}
 			defer c.Close()
-			found, err := c.Lint(ctx, workspace)
+			found, err := c.Lint(cmd.Context(), workspace)
 			if err != nil {
 				return err
 			}
-			for _, f := range found {
-				if a.json {
-					if err := a.emit(f); err != nil {
-						return err
-					}
-					continue
-				}
-				line := fmt.Sprintf("%-13s  %s", f.Kind, f.Page)
-				switch {
-				case f.Other != "":
-					line += "  ↔  " + f.Other + ": " + strings.Join(f.Differences, "; ")
-				case f.Link != "":
-					line += "  " + f.Link + ": " + f.Problem
-				case f.Ref != "":
-					line += "  " + f.Ref + ": " + f.Problem
-				default:
-					line += ": " + f.Problem
-				}
-				a.termf("%s\n", oneLine(line, 0))
+			vault := c.Store().Vault().Path()
+			if a.json {
+				err = emitEach(a, found)
+			} else {
+				err = textview.LintFindings(a.stdout, found, vault)
 			}
-			if len(found) > 0 {
-				return blockedError{fmt.Sprintf("vault lint: %d finding(s) in %s", len(found), c.Store().Vault().Path())}
+			if err == nil && len(found) > 0 {
+				return blockedError{fmt.Sprintf("vault lint: %d finding(s) in %s", len(found), vault)}
 			}
-			if !a.json {
-				a.printf("vault lint: nothing found in %s\n", filepath.Clean(c.Store().Vault().Path()))
-			}
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&workspace, "workspace", "", "the directory evidence paths are relative to (default: the current directory)")

@@ -1,0 +1,27 @@
+package app
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/parleyhq/parley/internal/trust"
+)
+
+// TrustRoot refuses a root that someone else could have written (writable
+// by group or others, or owned by another user), and a default vault
+// (<root>/vault) that is a symbolic link out of the root: a vault
+// elsewhere is used only when it is named, by the front end (vaultNamed:
+// --vault) or by $PARLEY_VAULT.
+func (a *App) TrustRoot(vaultNamed bool) error {
+	if err := trust.Path("the parley root", a.root); err != nil {
+		return err
+	}
+	if vaultNamed || os.Getenv("PARLEY_VAULT") != "" {
+		return nil
+	}
+	inside, real, err := trust.Inside(a.root, a.vault)
+	if err == nil && !inside {
+		return fmt.Errorf("the vault %s is a symbolic link to %s, out of the root; give --vault %s to use it", a.vault, real, real)
+	}
+	return nil
+}
