@@ -245,10 +245,7 @@ func TestMeaningSealed4(t *testing.T) {
 	// reading its failures: 0.86, 0.87, 1.00, 0.00, 2 unclear; after the
 	// fixes made with the fifth set: 1.00, 0.87, 1.00, 0.00, 2 unclear;
 	// short of the bar on conflict. Guard against falling below that.
-	if f.consistent.value() < 0.99 || f.conflict.value() < 0.86 || f.none.value() < 0.99 || f.paraphraseConflict.value() > 0.05 {
-		t.Errorf("fourth sealed figures fell below the last measurement: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
-			f.consistent, f.conflict, f.none, f.paraphraseConflict)
-	}
+	f.guard(t, "fourth sealed", "last measurement", 0.99, 0.86, 0.99, 0.05)
 }
 
 // TestMeaningSealed5 runs a fifth set written in other voices about
@@ -263,10 +260,7 @@ func TestMeaningSealed5(t *testing.T) {
 	// from reading its failures (in general form: mechanisms and curated
 	// groups): 0.89, 0.88, 1.00, 0.00, 1 unclear; short of the bar on
 	// consistent and conflict. Guard against falling below that.
-	if f.consistent.value() < 0.88 || f.conflict.value() < 0.88 || f.none.value() < 0.99 || f.paraphraseConflict.value() > 0.05 {
-		t.Errorf("fifth sealed figures fell below the last measurement: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
-			f.consistent, f.conflict, f.none, f.paraphraseConflict)
-	}
+	f.guard(t, "fifth sealed", "last measurement", 0.88, 0.88, 0.99, 0.05)
 }
 
 // TestMeaningSealed6 runs a sixth set written with the fifth and kept out
@@ -284,8 +278,16 @@ func TestMeaningSealed6(t *testing.T) {
 	// 0.76, none 0.92, paraphrases answered conflict 0.28, 3 unclear — far
 	// below the bar: the lexical lists do not carry over to wording they
 	// have not seen. Guard against falling below that.
-	if f.consistent.value() < 0.38 || f.conflict.value() < 0.76 || f.none.value() < 0.92 || f.paraphraseConflict.value() > 0.28 {
-		t.Errorf("sixth sealed figures fell below the held-out measurement: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
-			f.consistent, f.conflict, f.none, f.paraphraseConflict)
+	f.guard(t, "sixth sealed", "held-out measurement", 0.38, 0.76, 0.92, 0.28)
+}
+
+// guard fails the test when a set's figures fall below the floors last
+// measured on it (which): consistent, conflict and none recall at least
+// the given values, paraphrases answered conflict at most paraphraseMax.
+func (f *meaningFigures) guard(t *testing.T, set, which string, consistent, conflict, none, paraphraseMax float64) {
+	t.Helper()
+	if f.consistent.value() < consistent || f.conflict.value() < conflict || f.none.value() < none || f.paraphraseConflict.value() > paraphraseMax {
+		t.Errorf("%s figures fell below the %s: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
+			set, which, f.consistent, f.conflict, f.none, f.paraphraseConflict)
 	}
 }
