@@ -224,9 +224,12 @@ func TestMCPParticipantMissesTheDeadline(t *testing.T) {
 	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
 	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Slow"})
 	s := session(t, "Slow answers", "Answer quickly", "Critic", "Slow")
-	s.Budget.MaxWallClockMs = 3000 // ample for the critic's turn, even on a loaded machine
+	// The clock must outlast the critic's turn, which comes first: 3 s did
+	// not on a loaded CI machine (the debate timed out before Slow was
+	// asked). The test waits it out, so it is as long as it must be.
+	s.Budget.MaxWallClockMs = 10000
 	done := e.runDebate(t, s)
-	nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Slow", WaitSeconds: 10})
+	nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Slow", WaitSeconds: 30})
 	if !nt.Pending || nt.Request.Round != 1 || nt.Request.Budget.Deadline == "" {
 		t.Fatalf("next_turn: %+v", nt)
 	}
