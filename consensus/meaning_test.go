@@ -169,10 +169,7 @@ func (f meaningFigures) log(t *testing.T, name string) {
 // act).
 func (f meaningFigures) check(t *testing.T) {
 	t.Helper()
-	if f.consistent.value() < 0.9 || f.conflict.value() < 0.9 || f.none.value() < 0.9 || f.paraphraseConflict.value() > 0.05 {
-		t.Errorf("below the bar: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
-			f.consistent, f.conflict, f.none, f.paraphraseConflict)
-	}
+	f.guard(t, "the set's", "bar", 0.9, 0.9, 0.9, 0.05)
 }
 
 // TestMeaningTune runs the pairs the matcher was tuned on.
@@ -284,7 +281,7 @@ func TestMeaningSealed6(t *testing.T) {
 // guard fails the test when a set's figures fall below the floors last
 // measured on it (which): consistent, conflict and none recall at least
 // the given values, paraphrases answered conflict at most paraphraseMax.
-func (f *meaningFigures) guard(t *testing.T, set, which string, consistent, conflict, none, paraphraseMax float64) {
+func (f meaningFigures) guard(t *testing.T, set, which string, consistent, conflict, none, paraphraseMax float64) {
 	t.Helper()
 	if f.consistent.value() < consistent || f.conflict.value() < conflict || f.none.value() < none || f.paraphraseConflict.value() > paraphraseMax {
 		t.Errorf("%s figures fell below the %s: consistent %v, conflict %v, none %v, paraphrases answered conflict %v",
