@@ -47,16 +47,11 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 			return nil, err
 		}
 	}
-	unlock, err := s.lockFile(ctx)
+	done, err := s.beginWrite(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.ensure(ctx); err != nil {
-		return nil, err
-	}
+	defer done()
 	// Whatever happens from here on must finish: a half-done filing is
 	// repaired by the next one, but there is no reason to leave one.
 	ctx = context.WithoutCancel(ctx)

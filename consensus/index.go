@@ -1114,16 +1114,11 @@ func (s *Store) Import(ctx context.Context, outcomes []*debate.Outcome) ([]strin
 		}
 		seen[o.DebateID] = true
 	}
-	unlock, err := s.lockFile(ctx)
+	done, err := s.beginWrite(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.ensure(ctx); err != nil {
-		return nil, err
-	}
+	defer done()
 	if s.df(ctx, "#docs") > 0 {
 		return nil, ErrNotEmpty
 	}

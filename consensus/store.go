@@ -135,6 +135,26 @@ func (s *Store) lockFile(ctx context.Context) (unlock func(), err error) {
 	}, nil
 }
 
+// beginWrite prepares a filing: it takes the cross-process filing lock and
+// the Store's own, and brings the index up to date with the folder. done
+// releases both, in reverse order.
+func (s *Store) beginWrite(ctx context.Context) (done func(), err error) {
+	unlock, err := s.lockFile(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if err := s.ensure(ctx); err != nil {
+		s.mu.Unlock()
+		unlock()
+		return nil, err
+	}
+	return func() {
+		s.mu.Unlock()
+		unlock()
+	}, nil
+}
+
 // FilesRead is how many record files the Store has read so far: a warm
 // lookup over an unchanged vault reads none.
 func (s *Store) FilesRead() int64 { return s.reads.Load() }
