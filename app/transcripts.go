@@ -116,16 +116,21 @@ func (a *App) ListTranscripts(ctx context.Context, q TranscriptQuery) ([]transcr
 // checked against its seal on the way (View.Integrity.Tampered says
 // whether anything differs). A debate that is not there: see IsNoDebate.
 func (a *App) ReadTranscript(ctx context.Context, id string) (*transcripts.View, error) {
+	t, err := a.auditOne(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return transcripts.NewView(t), nil
+}
+
+// auditOne opens the debates' store and audits debate id (App.Audit).
+func (a *App) auditOne(ctx context.Context, id string) (*transcripts.Transcript, error) {
 	st, err := a.OpenDebates()
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	t, err := a.Audit(ctx, st, id)
-	if err != nil {
-		return nil, err
-	}
-	return transcripts.NewView(t), nil
+	return a.Audit(ctx, st, id)
 }
 
 // Verification is every file of a debate checked against its seal: what
@@ -143,12 +148,7 @@ type Verification struct {
 // session.json, verdict.json, its vault page, its consensus record) against
 // its seal. A tampered debate is a result (Tampered), not an error.
 func (a *App) VerifyTranscript(ctx context.Context, id string) (*Verification, error) {
-	st, err := a.OpenDebates()
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	t, err := a.Audit(ctx, st, id)
+	t, err := a.auditOne(ctx, id)
 	if err != nil {
 		return nil, err
 	}
