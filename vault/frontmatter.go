@@ -34,10 +34,32 @@ func unmarshalYAML(data []byte, v any) (err error) {
 			err = fmt.Errorf("%w: yaml: %v", ErrFrontmatter, r)
 		}
 	}()
-	if err := yaml.Unmarshal(data, v); err != nil {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("%w: %v", ErrFrontmatter, err)
+	}
+	if len(doc.Content) == 0 { // an empty block: nothing to set
+		return nil
+	}
+	timestampsAsText(&doc)
+	if err := doc.Decode(v); err != nil {
 		return fmt.Errorf("%w: %v", ErrFrontmatter, err)
 	}
 	return nil
+}
+
+// timestampsAsText retags the plain scalars YAML resolves to timestamps
+// ("date: 2026-12-01") as strings, so that they decode as the text the
+// page holds, not as a time.Time: a page's values, and the content hash a
+// seal records of them, are what was written (as parley has always read
+// them), whatever time zone or layout a decoder would give a time.
+func timestampsAsText(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!timestamp" && n.Style&(yaml.TaggedStyle) == 0 {
+		n.Tag = "!!str"
+	}
+	for _, c := range n.Content {
+		timestampsAsText(c)
+	}
 }
 
 // DecodeFrontmatter decodes the YAML frontmatter at the start of a page into
