@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -145,16 +144,21 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 		return nil, err
 	}
 	res := &CheckResult{Layer: l, Slug: TopicSlug(topic), Topic: topic, Position: position}
-	key, score := s.matchTopic(ctx, l, topic, position)
-	if key != "" {
+	// The records that share the rarest words of the question and its
+	// position: the related records of the answer, and candidates for the
+	// question that share too few words of its topic to be found by them.
+	hits := s.search(ctx, topic+"\n"+position, relatedLimit+1, nil, relatedSearch)
+	m := s.matchTopic(ctx, l, topic, position, hits)
+	if m.key != "" {
 		var chain []string
-		for _, r := range s.chain(key) {
+		for _, r := range s.chain(m.key) {
 			chain = append(chain, r.Name+".md")
 		}
 		if s.touch(ctx, chain) {
-			key, score = s.matchTopic(ctx, l, topic, position)
+			m = s.matchTopic(ctx, l, topic, position, hits)
 		}
 	}
+	key, score := m.key, m.score
 	if key == "" && s.embedder != nil {
 		k, cos, err := s.embedMatch(ctx, l, topic)
 		switch {
@@ -184,7 +188,12 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	if res.Record != nil {
 		self = res.Record.Name
 	}
-	res.Related = s.search(ctx, topic+"\n"+position, relatedLimit, func(r *Record) bool { return r.Name != self }, relatedSearch)
+	for _, h := range hits {
+		if h.Record.Name != self && len(res.Related) < relatedLimit {
+			h.TopicScore = round2(m.scored[h.Record.Name])
+			res.Related = append(res.Related, h)
+		}
+	}
 	return res, nil
 }
 
@@ -198,68 +207,106 @@ func statusOf(a Agreement) CheckStatus {
 	return CheckUnclear
 }
 
+// topicMatch is what matchTopic found.
+type topicMatch struct {
+	key   string  // the question's key, "" when none reached TopicThreshold
+	score float64 // the best score
+	// scored are the scores of the records matchTopic scored, by name.
+	scored map[string]float64
+}
+
 // matchTopic finds the question a topic asks among the active records of
 // layer: the record with the same slug, else the best score at or above
-// TopicThreshold among the topicCandidates records that share the most
-// specific words with it: TopicScore, or for the closest few below the
-// threshold the cover of the question and its position by the record's
-// topic and position (coverParts). It returns the question's key ("" if
-// none) and the score. Callers hold s.mu.
-func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position string) (string, float64) {
+// TopicThreshold among the candidates: the topicCandidates records that
+// share the most specific words with the topic, scored by TopicScore, and
+// for the closest few below the threshold and the records of layer among
+// hits (found by the words of the question and its position together),
+// by what the question and its position cover of the record's topic and
+// final position (positionScore). Callers hold s.mu.
+func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position string, hits []Hit) topicMatch {
 	if key := string(l) + "/" + TopicSlug(topic); s.active(key) != nil {
-		return key, 1
+		r := s.active(key)
+		return topicMatch{key: key, score: 1, scored: map[string]float64{r.Name: 1}}
 	}
-	q := analyze(topic)
+	q := analyze(questionText(topic))
 	cands := s.topicCandidates(ctx, l, q.words(), topicCandidates)
+	have := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		have[c.key] = true
+	}
+	var fromHits []int
+	for _, h := range hits {
+		r := &h.Record
+		if r.Layer != l || have[r.key()] {
+			continue
+		}
+		if a := s.active(r.key()); a == nil || a.Name != r.Name {
+			continue
+		}
+		have[r.key()] = true
+		fromHits = append(fromHits, len(cands))
+		cands = append(cands, candidate{key: r.key(), topic: *wordsOnly(analyze(questionText(r.Topic)))})
+	}
 	scores := make([]float64, len(cands))
 	for i := range cands {
 		scores[i] = topicScore(q, &cands[i].topic)
 	}
-	s.coverBelowThreshold(q, position, cands, scores)
-	best, bestScore := "", 0.0
+	s.coverBelowThreshold(q, position, cands, scores, fromHits)
+	m := topicMatch{scored: map[string]float64{}}
 	for i, c := range cands {
-		if sc := scores[i]; sc > bestScore || sc == bestScore && c.key < best {
-			best, bestScore = c.key, sc
+		if r := s.active(c.key); r != nil {
+			m.scored[r.Name] = scores[i]
+		}
+		if sc := scores[i]; sc > m.score || sc == m.score && c.key < m.key {
+			m.key, m.score = c.key, sc
 		}
 	}
-	if bestScore < TopicThreshold || s.active(best) == nil {
-		return "", bestScore
+	if m.score < TopicThreshold || s.active(m.key) == nil {
+		m.key = ""
 	}
-	return best, bestScore
+	return m
+}
+
+// wordsOnly is a as the index keeps a topic: its canonical words alone.
+func wordsOnly(a *analysis) *analysis {
+	out := &analysis{}
+	for _, w := range a.words() {
+		out.terms = append(out.terms, term{w: w, cond: -1})
+	}
+	return out
 }
 
 // coverBelowThreshold raises the scores of the few candidates closest
-// below TopicThreshold to their cover score (coverParts) when it is higher. Callers hold
+// below TopicThreshold, and of those at extra (found by the question's
+// position), to their positionScore when it is higher. Callers hold
 // s.mu.
-func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64) {
+func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64, extra []int) {
 	if position == "" {
 		return
 	}
 	idx := make([]int, 0, len(cands))
 	for i, sc := range scores {
-		if sc >= coverFloor && sc < TopicThreshold {
+		if sc >= coverFloor && sc < TopicThreshold && !slices.Contains(extra, i) {
 			idx = append(idx, i)
 		}
 	}
 	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(scores[y], scores[x]) })
+	idx = append(idx[:min(len(idx), coverCandidates)], extra...)
 	var qp *analysis
-	for _, i := range idx[:min(len(idx), coverCandidates)] {
+	for _, i := range idx {
 		r := s.active(cands[i].key)
-		if r == nil {
+		if r == nil || scores[i] >= TopicThreshold {
 			continue
 		}
 		if qp == nil {
 			qp = analyze(position)
 		}
-		cq, cr := coverParts(q, qp, &cands[i].topic, analyze(r.Topic+"\n"+r.FinalPosition))
-		scores[i] = max(scores[i], cq*cr)
-		if r.Binding() && contentScore(qp, analyze(r.FinalPosition)) >= backedScore {
-			// The position says much of what the record's does: the
-			// question's words need not be the topic's, only name the
-			// same things ("When should we page for a filling disk on DB
-			// hosts?" and "Disk usage alert threshold").
-			scores[i] = max(scores[i], math.Sqrt(cq*cr))
+		ps := 0.0
+		if r.Binding() {
+			ps = contentScore(qp, analyze(r.FinalPosition))
 		}
+		c := coverOf(q, qp, &cands[i].topic, analyze(questionText(r.Topic)+"\n"+r.FinalPosition))
+		scores[i] = max(scores[i], positionScore(c, ps))
 	}
 }
 

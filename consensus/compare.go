@@ -38,7 +38,7 @@ const genericWeight = 0.3
 // design") asks something narrower and scores lower than one that leaves
 // a word out.
 func TopicScore(a, b string) float64 {
-	return topicScore(analyze(a), analyze(b))
+	return topicScore(analyze(questionText(a)), analyze(questionText(b)))
 }
 
 func topicScore(a, b *analysis) float64 {
@@ -96,6 +96,43 @@ func topicScore(a, b *analysis) float64 {
 	return score
 }
 
+// ticketRE matches a ticket reference at the start or the end of a
+// question ("A11Y-77:", "[HR-88]", "LIB-42 ", "(OPS-9)"): capitals (digits
+// after the first), a dash and digits, set off by brackets, a colon or a
+// dash, or by a space when the number has two digits or more.
+var ticketRE = sync.OnceValue(func() *regexp.Regexp {
+	const id = `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]+`
+	return regexp.MustCompile(`^\s*(?:[\[(]` + id + `[\])]\s*[:—–-]?|` + id + `\s*(?:[:—–]|\s-\s)|` + `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]{2,}\s)` +
+		`|[\[(]` + id + `[\])]\s*$`)
+})
+
+// notTickets are the names that look like a ticket reference but name
+// what a question is about: algorithms, standards, versions.
+var notTickets = []string{"AES", "SHA", "RSA", "ISO", "RFC", "UTF", "HTTP", "TLS", "SSL", "CVE", "IPV", "EC", "MD", "GPT", "IEEE", "PCI", "SOC"}
+
+// questionText is a topic without the ticket references that name no part
+// of the question asked ("A11Y-77: min contrast for text?").
+func questionText(topic string) string {
+	re := ticketRE()
+	for range 2 {
+		loc := re.FindStringIndex(topic)
+		if loc == nil {
+			break
+		}
+		ref := strings.TrimLeft(topic[loc[0]:loc[1]], " \t[(")
+		name, _, _ := strings.Cut(ref, "-")
+		if slices.Contains(notTickets, name) {
+			break
+		}
+		rest := topic[:loc[0]] + " " + topic[loc[1]:]
+		if strings.TrimSpace(rest) == "" {
+			break
+		}
+		topic = rest
+	}
+	return topic
+}
+
 // topicWords are the words of a topic, a bound read as the limit it
 // sets: "maximum upload size" asks what "upload size limit" asks.
 func topicWords(a *analysis) []string {
@@ -134,8 +171,8 @@ func without2(m, other map[string]bool) map[string]bool {
 }
 
 // coverFloor is the TopicScore from which a question is also scored by
-// coverParts; coverCandidates is for how many of the closest (each costs
-// an analysis of the record's position).
+// its cover (coverOf); coverCandidates is for how many of the closest
+// (each costs an analysis of the record's position).
 const (
 	coverFloor      = 0.12
 	coverCandidates = 3
@@ -143,60 +180,130 @@ const (
 
 // backedScore is the similarity (contentScore) from which a question's
 // position is taken to speak of what a record's final position speaks
-// of; then the question is scored by the geometric mean of coverParts
-// rather than their product.
-const backedScore = 0.6
+// of; then the question is scored by the geometric mean of its cover
+// rather than their product. From strongScore the position is taken to
+// state the record's rule: a word of the question that the record
+// does not name, standing where the record's topic has one the question
+// does not name, is then read as a rewording ("barcode symbology",
+// "barcode format") unless the question's position names it too (an
+// admin workstation asked about, and said, is another object than a
+// kiosk terminal).
+const (
+	backedScore = 0.6
+	strongScore = 0.7
+)
 
-// coverParts tell, each from 0 to 1, how far a question and its position
-// (q, qp) and a record's topic and its topic with its final position (r,
-// rp) speak of the same things: the share of the question's specific words
-// the record names anywhere, and the share of the record topic's specific
-// words the question names anywhere. "What format do commit messages
-// follow?" names "format", which "Commit message convention" does not but
-// its position does. A near-miss (another object in the same place) scores
-// 0 on both. The cover score is their product, or their geometric mean
-// when the positions say much the same (backedScore).
-func coverParts(q, qp, r, rp *analysis) (float64, float64) {
-	lx := theLexicon()
+// questionCover is how far a question and a record speak of the same
+// things (coverOf).
+type questionCover struct {
+	// q is the share of the question topic's specific words the record
+	// names anywhere (its topic or its final position), r the share of
+	// the record topic's specific words the question names anywhere.
+	q, r float64
+	// clash: each topic names, in the same place, a specific word the
+	// other side never names (or two options of one choice): the marks
+	// of a near miss. restated: a word of the question's side of the
+	// clash is in the question's position too.
+	clash, restated bool
+}
+
+// coverOf tells how far a question and its position (q, qp) and a
+// record's topic and its topic with its final position (r, rp) speak of
+// the same things. "What format do commit messages follow?" names
+// "format", which "Commit message convention" does not but its position
+// does. A word one side has and the other's position names is no sign
+// of another object ("tenant" asked, "per tenant" in the record).
+func coverOf(q, qp, r, rp *analysis) questionCover {
 	wq, wr := askLimit(topicWords(q), r), topicWords(r)
 	sq, sr := set(wq), set(wr)
-	// A word one topic has and the other's position names is no sign of
-	// another object ("tenant" asked, "per tenant" in the record).
-	onlyQ, onlyR := without2(specificOnly(wq, sr), set(topicWords(rp))), without2(specificOnly(wr, sq), set(topicWords(qp)))
+	wqp, wrp := topicWords(qp), topicWords(rp)
+	onlyQ, onlyR := without2(specificOnly(wq, sr), set(wrp)), without2(specificOnly(wr, sq), set(wqp))
+	var c questionCover
 	if len(onlyQ) > 0 && len(onlyR) > 0 && nearMiss(wq, wr, onlyQ, onlyR) {
-		return 0, 0
+		c.clash = true
+		inQP := set(wqp)
+		for w := range onlyQ {
+			c.restated = c.restated || inQP[w]
+		}
 	}
-	cover := func(ws []string, in ...[]string) float64 {
-		all := map[string]bool{}
-		for _, x := range in {
-			for w := range set(x) {
-				all[w] = true
-			}
+	c.q, c.r = coverShare(wq, wr, wrp), coverShare(wr, wq, wqp)
+	return c
+}
+
+// coverShare is the share of the specific words of ws that the other
+// word lists name, as themselves, as a word near in meaning
+// (looseGroups), or as the head of a compound ("match" in "matchmaking").
+func coverShare(ws []string, in ...[]string) float64 {
+	lx := theLexicon()
+	all := map[string]bool{}
+	for _, x := range in {
+		for _, w := range x {
+			all[w] = true
 		}
-		// Words that have near meanings: few, so that the near check
-		// stays cheap.
-		var nearby []string
-		for w := range all {
-			if len(lx.loose[w]) > 0 {
-				nearby = append(nearby, w)
-			}
-		}
-		n, of := 0, 0
-		for w := range set(ws) {
-			if lx.generic[w] || strings.HasPrefix(w, "#") {
-				continue
-			}
-			of++
-			if all[w] || slices.ContainsFunc(nearby, func(v string) bool { return lx.near(w, v) }) {
-				n++
-			}
-		}
-		if of == 0 {
-			return 0
-		}
-		return float64(n) / float64(of)
 	}
-	return cover(wq, wr, topicWords(rp)), cover(wr, wq, topicWords(qp))
+	// Words that have near meanings or can head a compound: few, so that
+	// the check stays cheap.
+	var nearby, heads []string
+	for w := range all {
+		if len(lx.loose[w]) > 0 {
+			nearby = append(nearby, w)
+		}
+		if len(w) >= compoundHead && !strings.HasPrefix(w, "#") {
+			heads = append(heads, w)
+		}
+	}
+	n, of := 0, 0
+	for w := range set(ws) {
+		if lx.generic[w] || strings.HasPrefix(w, "#") {
+			continue
+		}
+		of++
+		if all[w] || slices.ContainsFunc(nearby, func(v string) bool { return lx.near(w, v) }) ||
+			slices.ContainsFunc(heads, func(v string) bool { return compound(w, v) }) {
+			n++
+		}
+	}
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+// compoundHead is the length from which a word can head a compound.
+const compoundHead = 5
+
+// compound reports whether one of two words is the other with more
+// letters after it ("match" and "matchmak", "payday" and "pay" is too
+// short): a compound of it, or a form the stemmer left apart.
+func compound(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(a) >= compoundHead && len(b) > len(a) && strings.HasPrefix(b, a)
+}
+
+// positionScore is the score a question earns from its cover and from
+// its position's similarity ps to the record's final position (0 when
+// the record binds none): the product of the cover's shares; their
+// geometric mean when the positions say much the same (backedScore);
+// and when they state the same rule (strongScore), the record topic's
+// share with the similarity in place of the question's share, since a
+// question in other words says more or other words than a topic ("How
+// long do we keep old chat messages around?"). A clash scores nothing,
+// unless the position states the record's rule and does not name the
+// question's own object.
+func positionScore(c questionCover, ps float64) float64 {
+	if c.clash && (c.restated || ps < strongScore) {
+		return 0
+	}
+	sc := c.q * c.r
+	if ps >= backedScore {
+		sc = math.Sqrt(c.q * c.r)
+	}
+	if ps >= strongScore {
+		sc = max(sc, math.Sqrt(c.r*max(c.q, ps)))
+	}
+	return sc
 }
 
 // specificOnly are the non-generic words of ws missing from other.

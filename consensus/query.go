@@ -146,6 +146,10 @@ func validFile(name string) error {
 type Hit struct {
 	Record Record  `json:"record"`
 	Score  float64 `json:"score"`
+	// TopicScore is, for the related records of a check, how close the
+	// record came to being the question asked (0 to 1, below
+	// TopicThreshold; 0 when it was not scored as the question).
+	TopicScore float64 `json:"topic_score,omitempty"`
 }
 
 // Search ranks the records the filter selects by BM25 relevance of their
