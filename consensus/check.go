@@ -230,20 +230,19 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position 
 	}
 	q := analyze(questionText(topic))
 	cands := s.topicCandidates(ctx, l, q.words(), topicCandidates)
-	have := make(map[string]bool, len(cands))
-	for _, c := range cands {
-		have[c.key] = true
-	}
 	var fromHits []int
 	for _, h := range hits {
 		r := &h.Record
-		if r.Layer != l || have[r.key()] {
+		if r.Layer != l {
 			continue
 		}
 		if a := s.active(r.key()); a == nil || a.Name != r.Name {
 			continue
 		}
-		have[r.key()] = true
+		if i := slices.IndexFunc(cands, func(c candidate) bool { return c.key == r.key() }); i >= 0 {
+			fromHits = append(fromHits, i)
+			continue
+		}
 		fromHits = append(fromHits, len(cands))
 		cands = append(cands, candidate{key: r.key(), topic: *wordsOnly(analyze(questionText(r.Topic)))})
 	}
@@ -301,11 +300,12 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 		if qp == nil {
 			qp = analyze(position)
 		}
-		ps := 0.0
+		ps, rf := 0.0, &analysis{}
 		if r.Binding() {
-			ps = contentScore(qp, analyze(r.FinalPosition))
+			rf = analyze(r.FinalPosition)
+			ps = contentScore(qp, rf)
 		}
-		c := coverOf(q, qp, &cands[i].topic, analyze(questionText(r.Topic)+"\n"+r.FinalPosition))
+		c := coverOf(q, qp, &cands[i].topic, analyze(questionText(r.Topic)+"\n"+r.FinalPosition), rf)
 		scores[i] = max(scores[i], positionScore(c, ps))
 	}
 }

@@ -134,15 +134,24 @@ func questionText(topic string) string {
 }
 
 // topicWords are the words of a topic, a bound read as the limit it
-// sets: "maximum upload size" asks what "upload size limit" asks.
+// sets: "maximum upload size" asks what "upload size limit" asks, and an
+// "e" joined to the word after it ("e-book", "ebook").
 func topicWords(a *analysis) []string {
 	ws := a.words()
-	for i, w := range ws {
-		if w == "atmost" || w == "atleast" || w == "oldest" {
-			ws[i] = "limit"
+	out := ws[:0]
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		switch {
+		case w == "atmost" || w == "atleast" || w == "oldest":
+			w = "limit"
+		case w == "e" && i+1 < len(ws) && !strings.HasPrefix(ws[i+1], "#"):
+			// "e-book" is "ebook", "e-mail" "email".
+			w += ws[i+1]
+			i++
 		}
+		out = append(out, w)
 	}
-	return ws
+	return out
 }
 
 // askLimit reads "how many" in question words ws as "limit" when the
@@ -205,29 +214,97 @@ type questionCover struct {
 	// of a near miss. restated: a word of the question's side of the
 	// clash is in the question's position too.
 	clash, restated bool
+	// foreign: each side names, in its topic and again in its position,
+	// a specific word the other never names ("memory" asked and said,
+	// "disk" filed and said): they speak of two objects.
+	foreign bool
+	// numbers is the share of the record's final position's numbers
+	// (at least minNumbers of them) that the question's position says
+	// too: a rule's numbers are its fingerprint.
+	numbers float64
 }
 
+// minNumbers is how many numbers a record's final position must have for
+// them to be its fingerprint (one number, "2 minutes", fits many rules).
+const minNumbers = 2
+
 // coverOf tells how far a question and its position (q, qp) and a
-// record's topic and its topic with its final position (r, rp) speak of
-// the same things. "What format do commit messages follow?" names
+// record's topic, its topic with its final position, and its final
+// position (r, rp, rf) speak of the same things. "What format do commit messages follow?" names
 // "format", which "Commit message convention" does not but its position
 // does. A word one side has and the other's position names is no sign
 // of another object ("tenant" asked, "per tenant" in the record).
-func coverOf(q, qp, r, rp *analysis) questionCover {
+func coverOf(q, qp, r, rp, rf *analysis) questionCover {
 	wq, wr := askLimit(topicWords(q), r), topicWords(r)
 	sq, sr := set(wq), set(wr)
 	wqp, wrp := topicWords(qp), topicWords(rp)
 	onlyQ, onlyR := without2(specificOnly(wq, sr), set(wrp)), without2(specificOnly(wr, sq), set(wqp))
+	// A word near in meaning to one the other has ("schedule" and
+	// "interval") names no other object.
+	lx := theLexicon()
+	for _, x := range slices.Sorted(maps.Keys(onlyQ)) {
+		for _, y := range slices.Sorted(maps.Keys(onlyR)) {
+			if lx.near(x, y) {
+				delete(onlyQ, x)
+				delete(onlyR, y)
+				break
+			}
+		}
+	}
 	var c questionCover
 	if len(onlyQ) > 0 && len(onlyR) > 0 && nearMiss(wq, wr, onlyQ, onlyR) {
 		c.clash = true
 		inQP := set(wqp)
 		for w := range onlyQ {
-			c.restated = c.restated || inQP[w]
+			// A number said again ("one order", "one coupon") names no
+			// object.
+			c.restated = c.restated || inQP[w] && !strings.HasPrefix(w, "#")
 		}
 	}
 	c.q, c.r = coverShare(wq, wr, wrp), coverShare(wr, wq, wqp)
+	c.numbers = numberShare(rf, qp)
+	c.foreign = len(ownWords(wq, wqp, append(wr, wrp...))) > 0 && len(ownWords(wr, topicWords(rf), append(wq, wqp...))) > 0
 	return c
+}
+
+// ownWords are the specific words of a topic that its position says
+// again and the other side never names (none near in meaning): the
+// object one side speaks of throughout.
+func ownWords(topic, position, other []string) []string {
+	lx := theLexicon()
+	said, seen := set(position), set(other)
+	var out []string
+	for w := range set(topic) {
+		if !said[w] || seen[w] || lx.generic[w] || strings.HasPrefix(w, "#") {
+			continue
+		}
+		if !slices.ContainsFunc(other, func(v string) bool { return lx.near(w, v) || compound(w, v) }) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// numberShare is the share of the distinct numbers of a that b has, 0
+// when a has fewer than minNumbers.
+func numberShare(a, b *analysis) float64 {
+	var nums []string
+	for _, w := range a.words() {
+		if strings.HasPrefix(w, "#") && !slices.Contains(nums, w) {
+			nums = append(nums, w)
+		}
+	}
+	if len(nums) < minNumbers {
+		return 0
+	}
+	in := set(b.words())
+	n := 0
+	for _, w := range nums {
+		if in[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(nums))
 }
 
 // coverShare is the share of the specific words of ws that the other
@@ -248,7 +325,7 @@ func coverShare(ws []string, in ...[]string) float64 {
 		if len(lx.loose[w]) > 0 {
 			nearby = append(nearby, w)
 		}
-		if len(w) >= compoundHead && !strings.HasPrefix(w, "#") {
+		if len(w) >= compoundHead-1 && !strings.HasPrefix(w, "#") {
 			heads = append(heads, w)
 		}
 	}
@@ -273,13 +350,14 @@ func coverShare(ws []string, in ...[]string) float64 {
 const compoundHead = 5
 
 // compound reports whether one of two words is the other with more
-// letters after it ("match" and "matchmak", "payday" and "pay" is too
-// short): a compound of it, or a form the stemmer left apart.
+// letters after it ("match" and "matchmak"; "pay" is too short to head
+// "payday"), or with an "e" after it ("leav" and "leave"): a compound of
+// it, or a form the stemmer left apart.
 func compound(a, b string) bool {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	return len(a) >= compoundHead && len(b) > len(a) && strings.HasPrefix(b, a)
+	return len(b) > len(a) && strings.HasPrefix(b, a) && (len(a) >= compoundHead || b == a+"e")
 }
 
 // positionScore is the score a question earns from its cover and from
@@ -287,13 +365,15 @@ func compound(a, b string) bool {
 // the record binds none): the product of the cover's shares; their
 // geometric mean when the positions say much the same (backedScore);
 // and when they state the same rule (strongScore), the record topic's
-// share with the similarity in place of the question's share, since a
-// question in other words says more or other words than a topic ("How
-// long do we keep old chat messages around?"). A clash scores nothing,
-// unless the position states the record's rule and does not name the
-// question's own object.
+// share (or the share of its numbers the question's position says) with
+// the similarity in place of the question's share, since a question in
+// other words says more or other words than a topic ("How long do we keep
+// old chat messages around?"). A clash scores nothing, unless the
+// position states the record's rule and does not name the question's own
+// object; two sides that each name their own object throughout (foreign)
+// score nothing.
 func positionScore(c questionCover, ps float64) float64 {
-	if c.clash && (c.restated || ps < strongScore) {
+	if c.foreign || c.clash && (c.restated || ps < strongScore) {
 		return 0
 	}
 	sc := c.q * c.r
@@ -301,7 +381,7 @@ func positionScore(c questionCover, ps float64) float64 {
 		sc = math.Sqrt(c.q * c.r)
 	}
 	if ps >= strongScore {
-		sc = max(sc, math.Sqrt(c.r*max(c.q, ps)))
+		sc = max(sc, math.Sqrt(max(c.r, c.numbers)*max(c.q, ps)))
 	}
 	return sc
 }

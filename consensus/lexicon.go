@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "10"
+const lexiconVersion = "11"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -249,7 +249,7 @@ line_length line_width column_limit
 comment code_comment
 translation localization localisation i18n l10n
 language locale
-currency
+currency money
 tax vat
 refund chargeback_refund
 cart basket shopping_cart
@@ -280,7 +280,7 @@ report
 export
 import ingest
 sync synchronous synchronously blocking_call
-async asynchronous asynchronously background non_blocking
+async asynchronous asynchronously background non_blocking bg
 stream streaming
 batch bulk batched
 real_time realtime live_update
@@ -312,7 +312,7 @@ log_level verbosity logging_level
 health_check healthcheck health_probe health_endpoint
 object_storage s3 blob_storage object_store
 local_disk local_filesystem local_storage
-abort cancel kill terminate
+abort cancel kill terminate cancellation
 consecutive in_a_row straight successive back_to_back
 lock lockout lock_out
 permanent forever indefinite for_good for_ever
@@ -334,6 +334,9 @@ holdout hold_out held_out holdout_set
 postmortem post_mortem post_incident_review incident_review incident_retrospective
 equal same identical the_same_as equal_to
 gpu gpus graphics_card
+temperature temp
+calculation computation calculate compute
+on_demand
 `
 
 // genericWords carry little of what a question is about: a topic may add
@@ -470,6 +473,9 @@ strip clear remove wipe
 record entry
 scheduler orchestrator workflow_engine
 pipeline job workflow
+autocomplete suggestion typeahead autosuggest
+schedule interval
+loan borrow lend
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of

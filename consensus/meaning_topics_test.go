@@ -11,8 +11,12 @@ func TestMeaningTopics7(t *testing.T) {
 	f.log(t, "seventh (topics) set")
 	// Measured once before any change of the round: consistent 0.74,
 	// conflict 0.88, none 1.00, paraphrases answered conflict 0.05, 1
-	// answer unclear.
-	f.guard(t, "seventh (topics)", "first measurement", 0.73, 0.87, 0.99, 0.05)
+	// answer unclear. After the round's changes (made with this set in
+	// view): 0.92, 0.88, 1.00, 0.07 (every question is found; the five
+	// agreeing ones still missed are positions the comparison misreads,
+	// two of them questions found only now). Guard against falling below
+	// that.
+	f.guard(t, "seventh (topics)", "last measurement", 0.91, 0.87, 0.99, 0.07)
 }
 
 // TestMeaningTopics7Check runs the check set written with topics7.txt and
