@@ -244,7 +244,7 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position 
 			continue
 		}
 		fromHits = append(fromHits, len(cands))
-		cands = append(cands, candidate{key: r.key(), topic: *wordsOnly(analyze(questionText(r.Topic)))})
+		cands = append(cands, candidate{key: r.key(), topic: *wordsOnly(analyze(r.Topic))})
 	}
 	scores := make([]float64, len(cands))
 	for i := range cands {
@@ -276,9 +276,9 @@ func wordsOnly(a *analysis) *analysis {
 }
 
 // coverBelowThreshold raises the scores of the few candidates closest
-// below TopicThreshold, and of those at extra (found by the question's
-// position), to their positionScore when it is higher. Callers hold
-// s.mu.
+// below TopicThreshold, and when none reaches it of those at extra (found
+// by the question's position), to their positionScore when it is higher.
+// Callers hold s.mu.
 func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64, extra []int) {
 	if position == "" {
 		return
@@ -290,7 +290,12 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 		}
 	}
 	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(scores[y], scores[x]) })
-	idx = append(idx[:min(len(idx), coverCandidates)], extra...)
+	idx = idx[:min(len(idx), coverCandidates)]
+	if !slices.ContainsFunc(scores, func(sc float64) bool { return sc >= TopicThreshold }) {
+		// The topic's words found no question: the records its position
+		// found may be it.
+		idx = append(idx, extra...)
+	}
 	var qp *analysis
 	for _, i := range idx {
 		r := s.active(cands[i].key)
@@ -300,12 +305,11 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 		if qp == nil {
 			qp = analyze(position)
 		}
-		ps, rf := 0.0, &analysis{}
+		ps, rf := 0.0, analyze(r.FinalPosition)
 		if r.Binding() {
-			rf = analyze(r.FinalPosition)
 			ps = contentScore(qp, rf)
 		}
-		c := coverOf(q, qp, &cands[i].topic, analyze(questionText(r.Topic)+"\n"+r.FinalPosition), rf)
+		c := coverOf(q, qp, &cands[i].topic, rf)
 		scores[i] = max(scores[i], positionScore(c, ps))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,6 +275,146 @@ func TestCheckQuestionBackedByItsPosition(t *testing.T) {
 		}
 		if res.Status != tc.want || got != tc.record {
 			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
+		}
+	}
+}
+
+// TestCheckFindsRewordedQuestions: a question asked in other words (a
+// question, a ticket reference, shorthand, non-native English) is found in
+// its layer, with its score reported; another object or endpoint named in
+// the question, or another layer, is none, with the record among the
+// related ones and the score it reached.
+func TestCheckFindsRewordedQuestions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	file := func(id, topic, position string) {
+		o := outcome(id, topic, debate.LayerSpec, debate.ConsensusReached, false)
+		o.FinalPosition, o.FinalPositionHash = position, debate.PositionHash(position)
+		e.file(t, o)
+	}
+	file("20261130-spec-thumbs-aaaaaa", "Image format of product thumbnails", "Product thumbnails are served as WebP at quality 80, with a JPEG fallback for browsers without WebP.")
+	file("20261130-spec-search-aaaaaa", "Rate limit of the /search endpoint", "The /search endpoint allows 120 requests per minute per API key, with bursts of up to 20.")
+	file("20261130-spec-tablet-aaaaaa", "Screen lock on shared tablets", "Shared tablets lock after 3 minutes without touch input, and unlocking needs a PIN.")
+	file("20261130-spec-backup-aaaaaa", "Nightly backups of the reporting database", "The reporting database is backed up every night at 02:00 UTC and kept for 35 days.")
+	const (
+		thumbs = "spec-image-format-of-product-thumbnails"
+		search = "spec-rate-limit-of-the-search-endpoint"
+		tablet = "spec-screen-lock-on-shared-tablets"
+		backup = "spec-nightly-backups-of-the-reporting-database"
+	)
+	for _, tc := range []struct {
+		name, topic, pos string
+		layer            debate.Layer
+		want             CheckStatus
+		record           string // "" for none
+		related          string // for none: a record listed under related, with its topic score
+	}{
+		{"question form", "Which format do we serve product thumbnails in?",
+			"WebP at quality 80; browsers that cannot show WebP get JPEG.", debate.LayerSpec, CheckConsistent, thumbs, ""},
+		{"ticket reference and shorthand", "IMG-204: thumbnail encoding for products?",
+			"product thumbnails: WebP at quality 80, JPEG fallback for browsers without WebP", debate.LayerSpec, CheckConsistent, thumbs, ""},
+		{"markdown", "**Thumbnails** — what *format*?",
+			"Product thumbnails are WebP (quality 80), with JPEG as the fallback for browsers without WebP.", debate.LayerSpec, CheckConsistent, thumbs, ""},
+		{"question in other words, numbers as words", "How many calls a minute may one API key make to /search?",
+			"120 per minute for each API key, and bursts of up to twenty.", debate.LayerSpec, CheckConsistent, search, ""},
+		{"question in other words, another number", "How many calls a minute may one API key make to /search?",
+			"Sixty per minute for each API key, bursts of up to twenty.", debate.LayerSpec, CheckConflict, search, ""},
+		{"non-native English", "after how many minute the shared tablet is locking itself?",
+			"When nobody touch the shared tablet for three minutes it lock, and for unlock you need the PIN.", debate.LayerSpec, CheckConsistent, tablet, ""},
+		{"the question's words only in its position", "When do we back it up, and for how long is it kept?",
+			"Every night at 02:00 UTC the reporting database is backed up; copies are kept for 35 days.", debate.LayerSpec, CheckConsistent, backup, ""},
+		{"another object, said again in the position", "Which format do we serve hero images in?",
+			"Hero images are served as WebP at quality 80, with a JPEG fallback for browsers without WebP.", debate.LayerSpec, CheckNone, "", thumbs},
+		{"another endpoint", "How many calls a minute may one API key make to /products?",
+			"The /products endpoint allows 120 requests per minute per API key, with bursts of up to 20.", debate.LayerSpec, CheckNone, "", search},
+		{"another device", "When do admin laptops lock their screen?",
+			"Admin laptops lock after 3 minutes without input, and unlocking needs a PIN.", debate.LayerSpec, CheckNone, "", tablet},
+		{"another database", "Nightly backups of the billing database",
+			"The billing database is backed up every night at 02:00 UTC and kept for 35 days.", debate.LayerSpec, CheckNone, "", backup},
+		{"another layer", "Which format do we serve product thumbnails in?",
+			"Product thumbnails are served as WebP at quality 80, with a JPEG fallback for browsers without WebP.", debate.LayerPlan, CheckNone, "", ""},
+		{"only stop words in the topic", "what is it that we do?",
+			"Product thumbnails are served as WebP at quality 80, with a JPEG fallback for browsers without WebP.", debate.LayerSpec, CheckNone, "", ""},
+	} {
+		res, err := e.s.Check(ctx, tc.layer, tc.topic, tc.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Record != nil {
+			got = res.Record.Name
+		}
+		if res.Status != tc.want || got != tc.record {
+			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
+			continue
+		}
+		if got != "" && (res.TopicScore < TopicThreshold || res.TopicScore > 1) {
+			t.Errorf("%s: matched with topic score %.2f", tc.name, res.TopicScore)
+		}
+		for _, h := range res.Related {
+			if h.Record.Name == got || h.TopicScore >= TopicThreshold {
+				t.Errorf("%s: related %s with topic score %.2f (matched %q)", tc.name, h.Record.Name, h.TopicScore, got)
+			}
+		}
+		if tc.related != "" && !slices.ContainsFunc(res.Related, func(h Hit) bool { return h.Record.Name == tc.related && h.TopicScore > 0 }) {
+			t.Errorf("%s: %s not among the related records with its topic score: %+v", tc.name, tc.related, res.Related)
+		}
+	}
+}
+
+// TestQuestionText: a ticket reference at the start or the end of a
+// question is not part of it; names that look like one (algorithms,
+// standards, versions) are, and so is anything that would leave nothing.
+func TestQuestionText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"A11Y-77: min contrast for text?", "min contrast for text?"},
+		{"[HR-88] offboarding", "offboarding"},
+		{"(OPS-9) disk alerts", "disk alerts"},
+		{"LIB-42 ebook loan period?", "ebook loan period?"},
+		{"BOOK-1201 — seat hold time", "seat hold time"},
+		{"seat hold time [BOOK-1201]", "seat hold time"},
+		{"OPS-9 disk alerts", "OPS-9 disk alerts"}, // one digit, a space: could be a name
+		{"AES-256 for backups", "AES-256 for backups"},
+		{"SHA-256: which library?", "SHA-256: which library?"},
+		{"HTTP-2 between services", "HTTP-2 between services"},
+		{"A11Y-77:", "A11Y-77:"},
+		{"", ""},
+		{"   ", "   "},
+		{"Ünïcode-12: topic", "Ünïcode-12: topic"},
+		{"**A11Y-77**: contrast", "**A11Y-77**: contrast"},
+		{"mid-sentence OPS-12: stays", "mid-sentence OPS-12: stays"},
+	} {
+		if got := strings.TrimSpace(questionText(tc.in)); got != strings.TrimSpace(tc.want) {
+			t.Errorf("questionText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// Linear on a huge topic.
+	huge := "OPS-12: " + strings.Repeat("disk alerts ", 50000)
+	if got := questionText(huge); !strings.HasPrefix(strings.TrimSpace(got), "disk alerts") {
+		t.Errorf("huge topic: %q...", got[:40])
+	}
+}
+
+// TestPositionScoreHostile: the cover of a question by a record stays
+// within 0 and 1 and finds nothing in empty, stop-word, huge, unicode or
+// markdown text.
+func TestPositionScoreHostile(t *testing.T) {
+	t.Parallel()
+	texts := []string{"", "the of and a", "what is it that we do?", strings.Repeat("retention of audit logs ", 20000),
+		"Κωδικός πρόσβασης 12 χαρακτήρες", "**bold** _x_ `code` [[link]] #tag > quote", "🙂🙂🙂 ✓ ≥ 4.5:1", "\x00\xff\xfe"}
+	rec, pos := analyze("Retention of audit logs"), analyze("Audit logs are kept for 400 days, then deleted.")
+	for _, q := range texts {
+		for _, qp := range texts {
+			c := coverOf(analyze(q), analyze(qp), rec, pos)
+			sc := positionScore(c, contentScore(analyze(qp), pos))
+			if math.IsNaN(sc) || sc < 0 || sc > 1 || c.q < 0 || c.q > 1 || c.r < 0 || c.r > 1 {
+				t.Errorf("coverOf(%.20q, %.20q) = %+v, score %v", q, qp, c, sc)
+			}
+			if strings.TrimSpace(q) != "" && !strings.Contains(q, "audit") && sc > 0 {
+				t.Errorf("%.20q with %.20q names nothing of the record, scored %.2f", q, qp, sc)
+			}
 		}
 	}
 }

@@ -229,15 +229,15 @@ type questionCover struct {
 const minNumbers = 2
 
 // coverOf tells how far a question and its position (q, qp) and a
-// record's topic, its topic with its final position, and its final
-// position (r, rp, rf) speak of the same things. "What format do commit messages follow?" names
+// record's topic and its final position (r, rf) speak of the same
+// things. "What format do commit messages follow?" names
 // "format", which "Commit message convention" does not but its position
 // does. A word one side has and the other's position names is no sign
 // of another object ("tenant" asked, "per tenant" in the record).
-func coverOf(q, qp, r, rp, rf *analysis) questionCover {
+func coverOf(q, qp, r, rf *analysis) questionCover {
 	wq, wr := askLimit(topicWords(q), r), topicWords(r)
 	sq, sr := set(wq), set(wr)
-	wqp, wrp := topicWords(qp), topicWords(rp)
+	wqp, wrp := topicWords(qp), append(topicWords(rf), wr...)
 	onlyQ, onlyR := without2(specificOnly(wq, sr), set(wrp)), without2(specificOnly(wr, sq), set(wqp))
 	// A word near in meaning to one the other has ("schedule" and
 	// "interval") names no other object.
@@ -373,7 +373,9 @@ func compound(a, b string) bool {
 // object; two sides that each name their own object throughout (foreign)
 // score nothing.
 func positionScore(c questionCover, ps float64) float64 {
-	if c.foreign || c.clash && (c.restated || ps < strongScore) {
+	if c.foreign || c.clash && (c.restated || ps < strongScore) || c.q == 0 {
+		// A question that names nothing of the record (a topic of stop
+		// words) is not found by its position alone.
 		return 0
 	}
 	sc := c.q * c.r

@@ -466,7 +466,7 @@ new fresh
 connection pool connection_pool
 timeout wait give_up
 app client application
-format convention style standard
+format convention style standard encoding
 incident outage alert page on_call
 layout structure organisation organization monorepo polyrepo
 strip clear remove wipe
