@@ -283,6 +283,9 @@ func (r *CheckResult) Blocks(lenient bool) bool {
 type RelatedRecord struct {
 	Record string  `json:"record"`
 	Score  float64 `json:"score"`
+	// TopicScore is how close the record came to being the question
+	// asked (below the threshold it takes), 0 when it was not scored.
+	TopicScore float64 `json:"topic_score,omitempty" jsonschema:"how close the record came to asking the same question, 0 to 1"`
 }
 
 // Validate checks that in has every field and a layer that means
@@ -326,7 +329,7 @@ func (c *Consensus) Check(ctx context.Context, in CheckInput) (*CheckResult, err
 		out.RecordTopic = res.Record.Topic
 	}
 	for _, h := range res.Related {
-		out.Related = append(out.Related, RelatedRecord{Record: h.Record.Path, Score: round3(h.Score)})
+		out.Related = append(out.Related, RelatedRecord{Record: h.Record.Path, Score: round3(h.Score), TopicScore: h.TopicScore})
 	}
 	return out, nil
 }

@@ -167,6 +167,20 @@ func TestCheckResultIsTheWholeAnswer(t *testing.T) {
 		}
 	}
 
+	// A near miss (another object in the same place) is none, with the
+	// record it nearly asked among the related ones and how close it
+	// came as the question.
+	miss, err := c.Check(context.Background(), CheckInput{Layer: "spec", Topic: "Download size cap", Position: "Downloads stop at 50 MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if miss.Status != consensus.CheckNone || miss.Record != "" || len(miss.Related) == 0 {
+		t.Fatalf("near miss = %+v", miss)
+	}
+	if r := miss.Related[0]; r.Record != "wiki/consensus/spec-upload-size-cap.md" || r.TopicScore <= 0 || r.TopicScore >= consensus.TopicThreshold {
+		t.Errorf("near miss related %+v: want the upload record with its topic score below %v", r, consensus.TopicThreshold)
+	}
+
 	// The same store wrapped by a server (ConsensusOf) gives the same
 	// answer, without the seal check it was opened without.
 	res2, err := ConsensusOf(c.Store()).Check(context.Background(), CheckInput{Layer: "spec", Topic: "The upload size cap", Position: "Uploads stop at 80 MB"})

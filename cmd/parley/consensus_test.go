@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -216,6 +217,12 @@ func TestConsensusCheckCLI(t *testing.T) {
 	out, _, code = c.run(t, "consensus", "check", "--layer", "verify", "--topic", "Idempotency keys in the gateway", "--position", "keys are checked")
 	if code != 0 || !strings.HasPrefix(out, "none: ") || !strings.Contains(out, "related:\n") || !strings.Contains(out, "wiki/consensus/spec-idempotency-key-design.md") {
 		t.Errorf("none: exit %d\n%s", code, out)
+	}
+	// A near miss in the same layer: none, the record it nearly asked
+	// listed with how close it came as the question.
+	out, _, code = c.run(t, "consensus", "check", "--layer", "spec", "--topic", "Session key design", "--position", "Use a client-supplied Session-Key header")
+	if code != 0 || !strings.HasPrefix(out, "none: ") || !regexp.MustCompile(`spec-idempotency-key-design\.md.*\(topic score 0\.[0-5]`).MatchString(out) {
+		t.Errorf("near miss: exit %d\n%s", code, out)
 	}
 
 	// --json: the shape of the issue.

@@ -113,7 +113,11 @@ func Check(w io.Writer, out *app.CheckResult) error {
 	if len(res.Related) > 0 {
 		o.printf("related:\n")
 		for _, h := range res.Related {
-			o.printf("  %6.3f  %s  %s  %s\n", h.Score, cleanAll(h.Record.Path), h.Record.Status, recLine(h.Record.Topic, 70))
+			asked := ""
+			if h.TopicScore > 0 {
+				asked = fmt.Sprintf("  (topic score %.2f)", h.TopicScore)
+			}
+			o.printf("  %6.3f  %s  %s  %s%s\n", h.Score, cleanAll(h.Record.Path), h.Record.Status, recLine(h.Record.Topic, 70), asked)
 		}
 	}
 	if res.Record != nil {
