@@ -82,6 +82,11 @@ func topicScore(a, b *analysis) float64 {
 		}
 	}
 	score := common / total
+	if qualifierMiss(wa, wb, sa, sb, onlyA, onlyB) {
+		// "Warranty for new devices" against "Warranty for refurbished
+		// devices".
+		score *= 0.5
+	}
 	switch {
 	case len(onlyA) > 0 && len(onlyB) > 0:
 		score *= 0.85
@@ -252,6 +257,9 @@ func coverOf(q, qp, r, rf *analysis) questionCover {
 		}
 	}
 	var c questionCover
+	if qualifierMiss(wq, wr, sq, sr, onlyQ, onlyR) {
+		c.clash, c.restated = true, true
+	}
 	if len(onlyQ) > 0 && len(onlyR) > 0 && nearMiss(wq, wr, onlyQ, onlyR) {
 		c.clash = true
 		inQP := set(wqp)
@@ -398,6 +406,42 @@ func specificOnly(ws []string, other map[string]bool) map[string]bool {
 		}
 	}
 	return out
+}
+
+// qualifierWords are generic words that still tell one object from
+// another when they stand where the other topic has a specific word ("new
+// devices", "refurbished devices"; "default page size", "maximum page
+// size"). Written before stemming.
+const qualifierWords = `new current existing default`
+
+var qualifiers = sync.OnceValue(func() map[string]bool {
+	lx := theLexicon()
+	m := map[string]bool{}
+	for _, w := range strings.Fields(qualifierWords) {
+		m[lx.fold(stem(w))] = true
+	}
+	return m
+})
+
+// qualifierMiss reports whether a qualifier one topic has and the other
+// lacks stands where the other has a specific word of its own (onlyA,
+// onlyB): a near miss that generic words would hide.
+func qualifierMiss(wa, wb []string, sa, sb, onlyA, onlyB map[string]bool) bool {
+	q := qualifiers()
+	only := func(ws []string, other map[string]bool) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range ws {
+			if q[w] && !other[w] {
+				out[w] = true
+			}
+		}
+		return out
+	}
+	if qa := only(wa, sb); len(qa) > 0 && len(onlyB) > 0 && nearMiss(wa, wb, qa, onlyB) {
+		return true
+	}
+	qb := only(wb, sa)
+	return len(qb) > 0 && len(onlyA) > 0 && nearMiss(wa, wb, onlyA, qb)
 }
 
 // nearMiss reports whether a word only a has and a word only b has stand

@@ -335,6 +335,7 @@ postmortem post_mortem post_incident_review incident_review incident_retrospecti
 equal same identical the_same_as equal_to
 gpu gpus graphics_card
 temperature temp
+fly flight flies flying
 calculation computation calculate compute
 on_demand
 `
@@ -476,6 +477,8 @@ pipeline job workflow
 autocomplete suggestion typeahead autosuggest
 schedule interval
 loan borrow lend
+altitude height high elevation
+compensation pay paid salary wage remuneration
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of
