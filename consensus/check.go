@@ -297,6 +297,7 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 		idx = append(idx, extra...)
 	}
 	var qp *analysis
+	var qw, qpw []string
 	for _, i := range idx {
 		r := s.active(cands[i].key)
 		if r == nil || scores[i] >= TopicThreshold {
@@ -304,6 +305,14 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 		}
 		if qp == nil {
 			qp = analyze(position)
+			qw = topicWords(q)
+			qpw = topicWords(qp)
+		}
+		if coverShare(topicWords(&cands[i].topic), qw, qpw) == 0 {
+			// The question names nothing of the record's topic: it is
+			// not its question, whatever the positions share (and the
+			// record's position need not be read).
+			continue
 		}
 		ps, rf := 0.0, analyze(r.FinalPosition)
 		if r.Binding() {

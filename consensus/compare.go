@@ -381,9 +381,10 @@ func compound(a, b string) bool {
 // object; two sides that each name their own object throughout (foreign)
 // score nothing.
 func positionScore(c questionCover, ps float64) float64 {
-	if c.foreign || c.clash && (c.restated || ps < strongScore) || c.q == 0 {
-		// A question that names nothing of the record (a topic of stop
-		// words) is not found by its position alone.
+	if c.foreign || c.clash && (c.restated || ps < strongScore) || c.q == 0 || c.r == 0 {
+		// A question that names nothing of the record's topic, or whose
+		// topic the record does not speak of (a topic of stop words), is
+		// not found by its position alone.
 		return 0
 	}
 	sc := c.q * c.r
