@@ -190,7 +190,9 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	}
 	for _, h := range hits {
 		if h.Record.Name != self && len(res.Related) < relatedLimit {
-			h.TopicScore = round2(m.scored[h.Record.Name])
+			if h.Record.Status == StatusActive {
+				h.TopicScore = round2(m.scored[h.Record.key()])
+			}
 			res.Related = append(res.Related, h)
 		}
 	}
@@ -211,7 +213,7 @@ func statusOf(a Agreement) CheckStatus {
 type topicMatch struct {
 	key   string  // the question's key, "" when none reached TopicThreshold
 	score float64 // the best score
-	// scored are the scores of the records matchTopic scored, by name.
+	// scored are the scores of the questions matchTopic scored, by key.
 	scored map[string]float64
 }
 
@@ -225,18 +227,14 @@ type topicMatch struct {
 // final position (positionScore). Callers hold s.mu.
 func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position string, hits []Hit) topicMatch {
 	if key := string(l) + "/" + TopicSlug(topic); s.active(key) != nil {
-		r := s.active(key)
-		return topicMatch{key: key, score: 1, scored: map[string]float64{r.Name: 1}}
+		return topicMatch{key: key, score: 1, scored: map[string]float64{key: 1}}
 	}
 	q := analyze(questionText(topic))
 	cands := s.topicCandidates(ctx, l, q.words(), topicCandidates)
 	var fromHits []int
 	for _, h := range hits {
 		r := &h.Record
-		if r.Layer != l {
-			continue
-		}
-		if a := s.active(r.key()); a == nil || a.Name != r.Name {
+		if r.Layer != l || r.Status != StatusActive {
 			continue
 		}
 		if i := slices.IndexFunc(cands, func(c candidate) bool { return c.key == r.key() }); i >= 0 {
@@ -253,9 +251,7 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position 
 	s.coverBelowThreshold(q, position, cands, scores, fromHits)
 	m := topicMatch{scored: map[string]float64{}}
 	for i, c := range cands {
-		if r := s.active(c.key); r != nil {
-			m.scored[r.Name] = scores[i]
-		}
+		m.scored[c.key] = scores[i]
 		if sc := scores[i]; sc > m.score || sc == m.score && c.key < m.key {
 			m.key, m.score = c.key, sc
 		}
