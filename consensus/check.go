@@ -290,7 +290,7 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 	if !slices.ContainsFunc(scores, func(sc float64) bool { return sc >= TopicThreshold }) {
 		// The topic's words found no question: the records its position
 		// found may be it.
-		idx = append(idx, extra...)
+		idx = append(idx, extra[:min(len(extra), coverCandidates)]...)
 	}
 	var qp *analysis
 	var qw, qpw []string
