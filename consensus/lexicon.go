@@ -479,6 +479,7 @@ schedule interval
 loan borrow lend
 altitude height high elevation
 compensation pay paid salary wage remuneration
+provider vendor supplier
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of
