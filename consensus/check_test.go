@@ -418,3 +418,38 @@ func TestPositionScoreHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckHostileQuestions: questions no one should write still get an
+// answer, never a record they name nothing of.
+func TestCheckHostileQuestions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	o := outcome("20261130-spec-thumbs-aaaaaa", "Image format of product thumbnails", debate.LayerSpec, debate.ConsensusReached, false)
+	pos := "Product thumbnails are served as WebP at quality 80, with a JPEG fallback for browsers without WebP."
+	o.FinalPosition, o.FinalPositionHash = pos, debate.PositionHash(pos)
+	e.file(t, o)
+	for _, topic := range []string{
+		strings.Repeat("thumbnail format ", 20000),
+		"OPS-12:",
+		"[[spec-image-format-of-product-thumbnails]]",
+		"# Heading\n\n- [ ] `code` **bold** <b>html</b> ---",
+		"Формат миниатюр товаров",
+		"缩略图格式",
+		"\u202e\u200bthumbnail\u0000 format",
+		"the of and to what which",
+	} {
+		res, err := e.s.Check(ctx, debate.LayerSpec, topic, pos)
+		if err != nil {
+			t.Fatalf("%.30q: %v", topic, err)
+		}
+		if res.Record != nil && !strings.Contains(strings.ToLower(topic), "thumbnail") {
+			t.Errorf("%.30q matched %s (topic score %.2f) without naming it", topic, res.Record.Name, res.TopicScore)
+		}
+		for _, h := range res.Related {
+			if h.TopicScore < 0 || h.TopicScore >= TopicThreshold {
+				t.Errorf("%.30q: related %s with topic score %.2f", topic, h.Record.Name, h.TopicScore)
+			}
+		}
+	}
+}
