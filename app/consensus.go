@@ -284,7 +284,7 @@ type RelatedRecord struct {
 	Record string  `json:"record"`
 	Score  float64 `json:"score"`
 	// TopicScore is how close the record came to being the question
-	// asked (below the threshold it takes), 0 when it was not scored.
+	// asked, 0 when it was not scored.
 	TopicScore float64 `json:"topic_score,omitempty" jsonschema:"how close the record came to asking the same question, 0 to 1"`
 }
 

@@ -147,8 +147,8 @@ type Hit struct {
 	Record Record  `json:"record"`
 	Score  float64 `json:"score"`
 	// TopicScore is, for the related records of a check, how close the
-	// record came to being the question asked (0 to 1, below
-	// TopicThreshold; 0 when it was not scored as the question).
+	// record came to being the question asked (0 to 1, never above the
+	// answer's own; 0 when it was not scored as the question).
 	TopicScore float64 `json:"topic_score,omitempty"`
 }
 
