@@ -76,13 +76,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			return cmd.Help()
 		},
-		PersistentPreRunE: func(*cobra.Command, []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Annotations[lazyInterrupt] == "" {
+				armInterrupt(ctx)
+			}
 			if showVersion {
 				return nil // the version reads no root
 			}
 			return a.trustRoot()
 		},
 	}
+	waitsLazily(root) // its help and its --version never wait
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(a.stdout)
