@@ -152,6 +152,9 @@ func commands(a *factory) []*cobra.Command {
 // subcommand otherwise (help, completion, a mistyped name to suggest
 // the right one for). It reports whether it made them all.
 func commandsFor(a *factory, args []string) ([]*cobra.Command, bool) {
+	if versionOnly(args) {
+		return nil, false
+	}
 	if name := commandName(args); name != "" {
 		for _, s := range subcommands {
 			if s.name == name {
@@ -162,6 +165,32 @@ func commandsFor(a *factory, args []string) ([]*cobra.Command, bool) {
 	return commands(a), true
 }
 
+// versionOnly reports whether args ask for nothing but the version
+// (parley --version, global flags aside), which needs no subcommand.
+func versionOnly(args []string) bool {
+	version := false
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--version":
+			version = true
+		case arg == "--root" || arg == "--vault":
+			i++
+		case isGlobalFlag(arg):
+		default:
+			return false
+		}
+	}
+	return version
+}
+
+// isGlobalFlag reports whether arg is a global flag that carries its value
+// (if any) within it.
+func isGlobalFlag(arg string) bool {
+	return strings.HasPrefix(arg, "--root=") || strings.HasPrefix(arg, "--vault=") ||
+		arg == "--json" || strings.HasPrefix(arg, "--json=") ||
+		arg == "-v" || arg == "--verbose" || strings.HasPrefix(arg, "--verbose=")
+}
+
 // commandName is the first word of args after the global flags (--root
 // and --vault with their values, --json, --verbose), or "" when something
 // else comes first (another flag, --, nothing).
@@ -170,9 +199,7 @@ func commandName(args []string) string {
 		switch arg := args[i]; {
 		case arg == "--root" || arg == "--vault":
 			i++ // the value
-		case strings.HasPrefix(arg, "--root=") || strings.HasPrefix(arg, "--vault=") ||
-			arg == "--json" || strings.HasPrefix(arg, "--json=") ||
-			arg == "-v" || arg == "--verbose" || strings.HasPrefix(arg, "--verbose="):
+		case isGlobalFlag(arg):
 		case strings.HasPrefix(arg, "-"):
 			return ""
 		default:

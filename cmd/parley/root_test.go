@@ -65,7 +65,12 @@ func TestOnlyTheNamedSubcommandIsBuilt(t *testing.T) {
 	if got := names("--root", "/r", "send", "--from", "A"); !slices.Equal(got, []string{"send"}) {
 		t.Errorf("send built %v", got)
 	}
-	for _, args := range [][]string{{"help", "send"}, {"completion", "bash"}, {"sned"}, {"--version"}, {}} {
+	for _, args := range [][]string{{"--root", "/r", "--version"}, {"--json", "--version"}} {
+		if got := names(args...); len(got) != 0 {
+			t.Errorf("%q built %v", args, got)
+		}
+	}
+	for _, args := range [][]string{{"help", "send"}, {"completion", "bash"}, {"sned"}, {"--version", "-h"}, {"--version", "send"}, {}} {
 		if got := names(args...); len(got) != len(subcommands) {
 			t.Errorf("%q built %d commands, want all %d", args, len(got), len(subcommands))
 		}
@@ -79,6 +84,7 @@ func TestOnlyTheNamedSubcommandIsBuilt(t *testing.T) {
 		{[]string{"send", "--help"}, []string{"--require-live", "Global Flags", "--root"}},
 		{[]string{"send", "--form", "A"}, []string{"--from"}},
 		{[]string{"sned"}, []string{"send"}},
+		{[]string{"--version"}, []string{"parley "}},
 		{[]string{"help"}, []string{"  send ", "  recv ", "  debate ", "  consensus ", "  completion "}},
 	} {
 		var out, errs syncBuffer
