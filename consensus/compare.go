@@ -298,10 +298,10 @@ func ComparePositions(filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
-	return comparePositions(analyze(filed), analyze(position))
+	return comparePositions(analyze(filed), analyze(position), alignTexts(filed, position))
 }
 
-func comparePositions(a, b *analysis) Comparison {
+func comparePositions(a, b *analysis, al alignment) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
 	h, dropped, added := compareQuantities(a, b)
@@ -322,7 +322,12 @@ func comparePositions(a, b *analysis) Comparison {
 	hard = append(hard, compareOptions(a, b)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
-	hard = append(hard, compareSwaps(a, b, c.Score)...)
+	hard = append(hard, al.exchanges...)
+	if al.edit {
+		// Ordinary words swapped count only in an edit of the filed
+		// sentence; a rewording swaps them freely.
+		hard = append(hard, compareSwaps(a, b, c.Score)...)
+	}
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
@@ -332,6 +337,11 @@ func comparePositions(a, b *analysis) Comparison {
 	}
 	if len(hard) == 0 {
 		hard = append(hard, compareClauses(a, b)...)
+	}
+	if len(hard) == 0 {
+		// An edit of the filed sentence: whatever else it changed
+		// changes the rule.
+		hard = append(hard, al.changes...)
 	}
 	switch {
 	case len(hard) > 0 && c.Score < unrelatedScore:

@@ -303,3 +303,12 @@ func TestMeaningCheck7(t *testing.T) {
 	// falling below that.
 	f.guard(t, "seventh check", "first measurement", 0.45, 0.81, 0.80, 0.35)
 }
+
+// TestMeaningTune7 runs the seventh tuning set: records and voices of its
+// own, read and tuned on in the round that kept check7.txt out of view.
+func TestMeaningTune7(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/tune7.txt")
+	f.log(t, "seventh tuning set")
+	f.guard(t, "seventh tuning", "first measurement", 0, 0, 0, 1)
+}
