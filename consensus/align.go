@@ -205,6 +205,9 @@ type alignment struct {
 	// edit; exchanges are two things that traded places ("Inter ↔
 	// Playfair"), in any text that aligns enough to show it.
 	changes, exchanges []string
+	// hard are differences found beside the alignment that change the
+	// rule when the positions speak of the same things.
+	hard []string
 }
 
 // editPlaceShare is the share of the longer side's tokens that must align
@@ -227,7 +230,11 @@ type gap struct {
 // alignTexts aligns the surface tokens of the filed text a and the new
 // text b (longest common subsequence of their keys).
 func alignTexts(a, b string) alignment {
-	ta, tb := surfaceTokens(a), surfaceTokens(b)
+	return alignTokens(a, b, surfaceTokens(a), surfaceTokens(b))
+}
+
+// alignTokens is alignTexts on the texts' surface tokens.
+func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 	ka, kb := keep(ta), keep(tb)
 	n, m := len(ka), len(kb)
 	if n == 0 || m == 0 {

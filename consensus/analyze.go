@@ -36,6 +36,8 @@ type quantity struct {
 	text   string // as written, for the differences ("5 minutes")
 	cond   int
 	clause int
+	raw    float64 // the number as written, before its unit's scale
+	every  bool    // a period: "every 6 months"
 }
 
 // condition is a condition ("if", "when", "only if") or an exception
@@ -481,8 +483,11 @@ func analyze(text string) *analysis {
 			listNext = true
 		}
 		if t.isNum && !lx.phraseAt(toks, i) {
-			q := quantity{value: t.num, text: t.text, cond: cond}
+			q := quantity{value: t.num, raw: t.num, text: t.text, cond: cond}
 			i0 := i
+			if p := prevLow(toks, i); p == "every" || p == "each" {
+				q.every = true
+			}
 			if t.clock {
 				q.dim = "clock"
 			}
@@ -492,7 +497,7 @@ func analyze(text string) *analysis {
 				if short := shortUnits[toks[i+1].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
 				}
-				if u, ok := lx.units[w]; ok {
+				if u, ok := lx.units[w]; ok && !ordinalSecond(toks, i+1, n) {
 					q.value *= u.scale
 					q.dim = u.dim
 					q.text += " " + joinText(toks[i+1:i+1+n])
@@ -578,7 +583,7 @@ func analyze(text string) *analysis {
 			a.negs--
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
-		if u, ok := lx.units[w]; ok && u.dim == "time" {
+		if u, ok := lx.units[w]; ok && u.dim == "time" && !ordinalSecond(toks, i-n+1, n) {
 			if prev := prevLow(toks, i-n+1); prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
 				article := prev == "a" || prev == "an"
 				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].clause != t.clause) {
@@ -645,6 +650,25 @@ func analyze(text string) *analysis {
 		trailingNegation(a, negPending)
 	}
 	return a
+}
+
+// ordinalSecond reports whether the n tokens at toks[i] are "second" used
+// as an ordinal: "a second approver", "the second one", not "a second" of
+// time or "30 seconds".
+func ordinalSecond(toks []rawTok, i, n int) bool {
+	if n != 1 || toks[i].low != "second" {
+		return false
+	}
+	if p := prevLow(toks, i); p != "a" && p != "the" {
+		return false
+	}
+	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause || toks[i+1].isNum {
+		return false
+	}
+	next := toks[i+1].low
+	lx := theLexicon()
+	_, cue := lx.condCue[stem(next)]
+	return next == "one" || !lx.stop[stem(next)] && !cue && !lx.directed[lx.fold(stem(next))]
 }
 
 // trailingNegation negates the last word of a clause that ends in its

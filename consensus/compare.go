@@ -298,13 +298,36 @@ func ComparePositions(filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
-	return comparePositions(analyze(filed), analyze(position), alignTexts(filed, position))
+	a, b := analyze(filed), analyze(position)
+	ta, tb := surfaceTokens(filed), surfaceTokens(position)
+	al := alignTokens(filed, position, ta, tb)
+	// What carries meaning whatever the wording: a name of a choice
+	// changed, a condition set aside, a rule made a recommendation,
+	// counting per thing turned into counting across all.
+	strong := compareNames(filed, position, keysOf(ta), keysOf(tb))
+	strong = append(strong, compareCounting(filed, position, ta, tb)...)
+	// A condition set aside, a rule made a recommendation: they change
+	// the rule when the two positions speak of the same things.
+	al.hard = append(compareDisregard(a, b, filed, position), compareStrength(filed, position)...)
+	return comparePositions(a, b, al, strong)
 }
 
-func comparePositions(a, b *analysis, al alignment) Comparison {
+// keysOf are the folded words of ts.
+func keysOf(ts []surfaceTok) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.key
+	}
+	return out
+}
+
+func comparePositions(a, b *analysis, al alignment, strong []string) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
 	h, dropped, added := compareQuantities(a, b)
+	// A number changed in its own unit ("25 minutes → half an hour")
+	// says the rule changed whatever else the wording changed.
+	strong = append(strong, sameDimension(a, b, h)...)
 	w := append(dropped, added...)
 	switch {
 	case len(h) == 0 && c.Score >= sameSentenceScore:
@@ -322,6 +345,7 @@ func comparePositions(a, b *analysis, al alignment) Comparison {
 	hard = append(hard, compareOptions(a, b)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
+	hard = append(hard, al.hard...)
 	hard = append(hard, al.exchanges...)
 	if al.edit {
 		// Ordinary words swapped count only in an edit of the filed
@@ -343,8 +367,11 @@ func comparePositions(a, b *analysis, al alignment) Comparison {
 		// changes the rule.
 		hard = append(hard, al.changes...)
 	}
+	hard = append(strong, hard...)
 	switch {
-	case len(hard) > 0 && c.Score < unrelatedScore:
+	case len(strong) > 0:
+		c.Agreement, c.Differences = Disagree, dedupe(append(hard, weak...))
+	case len(hard) > 0 && c.Score < unrelatedScore && !sharesQuantity(a, b):
 		// So little in common that the differences found may be about
 		// different things: parley cannot tell.
 		c.Agreement, c.Differences = Unsure, append(hard, weak...)
@@ -364,6 +391,52 @@ func comparePositions(a, b *analysis, al alignment) Comparison {
 		c.Differences = []string{fmt.Sprintf("little in common (%.2f)", c.Score)}
 	}
 	return c
+}
+
+// sameDimension picks, from the changed numbers h of compareQuantities,
+// the ones where both sides give a unit of the same dimension.
+func sameDimension(a, b *analysis, h []string) []string {
+	var out []string
+	for _, d := range h {
+		from, to, _ := strings.Cut(d, " → ")
+		x, okA := quantityByText(a, from)
+		y, okB := quantityByText(b, to)
+		if okA && okB && x.dim != "" && x.dim == y.dim {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func quantityByText(x *analysis, text string) (quantity, bool) {
+	for _, q := range x.qty {
+		if q.text == text {
+			return q, true
+		}
+	}
+	return quantity{}, false
+}
+
+// sharesQuantity reports whether a number of a is said on b's side too:
+// the two speak of the same thing, whatever their words.
+func sharesQuantity(a, b *analysis) bool {
+	for _, x := range a.qty {
+		if !bareOne(x) && slices.ContainsFunc(b.qty, func(y quantity) bool { return sameQuantity(x, y) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupe drops repeated differences, keeping the first.
+func dedupe(ds []string) []string {
+	var out []string
+	for _, d := range ds {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // sameSentenceScore is the similarity from which two positions are the
@@ -485,7 +558,11 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 		}
 	}
 	for j, y := range ub {
-		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
+		// A number the filed position states once and the new one twice
+		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
+		// no number added.
+		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
 			added = append(added, "(not said) → "+y.text)
 		}
 	}
@@ -504,8 +581,15 @@ func whole(q quantity) bool { return q.dim == "percent" && q.value == 100 }
 func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
 
 func sameQuantity(x, y quantity) bool {
+	if period(x, y) || period(y, x) {
+		return true
+	}
 	if x.dim != y.dim && x.dim != "" && y.dim != "" {
 		return false
+	}
+	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {
+		// A unit said on one side only: "over 21" is "21 years old".
+		return x.raw == y.raw && x.raw != 0
 	}
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
@@ -516,6 +600,15 @@ func sameQuantity(x, y quantity) bool {
 		tolerance = calendarTolerance
 	}
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
+}
+
+// period reports whether x is a period ("every 6 months") that the rate y
+// states as a count per length of time ("twice a year").
+func period(x, y quantity) bool {
+	if !x.every || x.dim != "time" || x.per != "" || y.dim != "" || y.per != "time" || y.value <= 0 {
+		return false
+	}
+	return math.Abs(x.value-y.perVal/y.value) <= calendarTolerance*x.value
 }
 
 // calendarTolerance is how far two lengths of time may differ and still be

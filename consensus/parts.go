@@ -1,0 +1,279 @@
+package consensus
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file reads the parts of a position that carry meaning whatever the
+// wording around them: the names it gives (products, formats, codes,
+// people and places), a condition it explicitly sets aside ("whatever the
+// amount"), how strongly it binds (must or should), and whether it counts
+// per thing or across all of them.
+
+// name is a name a text gives: a capitalised word inside a sentence
+// ("Inter", "Bitwarden"), an acronym ("TMX", "CMYK"), or a word mixing
+// letters and digits ("UTF-8", "1Password"), with a number that follows a
+// name ("Code 128").
+type name struct {
+	key  string // folded, for comparing
+	text string // as written
+}
+
+// maxNames bounds the names read from a text.
+const maxNames = 32
+
+// names returns the names text gives, in order, each once.
+func names(text string) []name {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	lx := theLexicon()
+	var out []name
+	start := true // at the start of a sentence or a clause
+	prevName := false
+	for i := 0; i < len(text) && len(out) < maxNames; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if strings.ContainsRune(".!?:;\n•*#>|-", r) && (r != '-' || i == 0 || text[i-1] == ' ' || text[i-1] == '\n') {
+				start = true
+			}
+			if r != ' ' && r != '-' && r != '.' {
+				prevName = false
+			}
+			i += size
+			continue
+		}
+		// A word, with the hyphens and dots inside it ("UTF-8", "1.4b").
+		j := i
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			inner := (r == '-' || r == '.') && j+1 < len(text) && isWordByte(text[j+1])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !inner {
+				break
+			}
+			j += size
+		}
+		w := text[i:j]
+		isName := false
+		switch {
+		case hasLetter(w) && hasDigit(w):
+			isName = !isQuantityWord(w)
+		case isAcronym(w):
+			isName = true
+		case !start && startsUpper(w) && !lx.stop[stem(strings.ToLower(w))]:
+			isName = true
+		case prevName && isNumber(w):
+			isName = true // "Code 128", "TMX 1.4b"
+		}
+		if isName {
+			low := strings.ToLower(w)
+			k := lx.fold(stem(low))
+			if !slices.ContainsFunc(out, func(n name) bool { return n.key == k }) {
+				out = append(out, name{key: k, text: w})
+			}
+		}
+		prevName = isName
+		start = false
+		i = j
+	}
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf
+}
+
+func hasLetter(w string) bool { return strings.IndexFunc(w, unicode.IsLetter) >= 0 }
+func hasDigit(w string) bool  { return strings.IndexFunc(w, unicode.IsDigit) >= 0 }
+
+func isNumber(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != ',' }) < 0
+}
+
+// isQuantityWord reports whether a word mixing letters and digits is a
+// number with its unit glued ("48h", "10ms", "5k", "2x") or a time of day
+// ("10pm"), which compareQuantities reads.
+func isQuantityWord(w string) bool {
+	k := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != ',' })
+	if k <= 0 {
+		return false
+	}
+	suffix := strings.ToLower(w[k:])
+	return suffix == "x" || suffix == "k" || suffix == "am" || suffix == "pm" || shortUnits[suffix] != "" || isUnitWord(suffix) ||
+		suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th"
+}
+
+// isAcronym: two or more capitals and nothing else ("TMX", "HR").
+func isAcronym(w string) bool {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// compareNames finds the names of a choice changed: the filed position
+// names something the new one does not mention at all, and the new one
+// names something the filed one does not ("TMX → Excel", "Code 128 →
+// QR"). A name only added, or only left out, decides nothing here.
+func compareNames(filed, position string, fa, fb []string) []string {
+	na, nb := names(filed), names(position)
+	if len(na) == 0 || len(nb) == 0 {
+		return nil
+	}
+	mentioned := func(n name, keys []string, text string) bool {
+		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text))
+	}
+	var gone, come []string
+	for _, n := range na {
+		if !mentioned(n, fb, position) {
+			gone = append(gone, n.text)
+		}
+	}
+	for _, n := range nb {
+		if !mentioned(n, fa, filed) {
+			come = append(come, n.text)
+		}
+	}
+	if len(gone) == 0 || len(come) == 0 {
+		return nil
+	}
+	return []string{strings.Join(gone, " ") + " → " + strings.Join(come, " ")}
+}
+
+// disregardCues set a condition aside: "whatever their licence date",
+// "open complaint or not", "wherever they live". Written lower case.
+var disregardCues = []string{"regardless", "irrespective", "no matter", "whatever", "wherever", "or not", "either way", "in any case", "in all cases", "does not matter", "doesn't matter", "do not matter", "don't matter"}
+
+// disregards returns the cue by which text sets a condition aside, or "".
+func disregards(text string) string {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	low := strings.ToLower(text)
+	for _, c := range disregardCues {
+		if k := indexWord(low, c); k >= 0 {
+			end := k + len(c)
+			// The cue and the words after it, up to the end of the clause.
+			for end < len(low) && !strings.ContainsRune(",;.!?\n", rune(low[end])) && end-k < 60 {
+				end++
+			}
+			return strings.TrimSpace(text[k:end])
+		}
+	}
+	return ""
+}
+
+// indexWord is strings.Index of w in s at word boundaries.
+func indexWord(s, w string) int {
+	for off := 0; off < len(s); {
+		k := strings.Index(s[off:], w)
+		if k < 0 {
+			return -1
+		}
+		k += off
+		before := k == 0 || !isWordByte(s[k-1])
+		after := k+len(w) == len(s) || !isWordByte(s[k+len(w)])
+		if before && after {
+			return k
+		}
+		off = k + 1
+	}
+	return -1
+}
+
+// compareDisregard finds a condition, an exception or a limit of the
+// filed position that the new one explicitly sets aside: "drivers must
+// have held a licence for 2 years" against "whatever their licence date".
+func compareDisregard(a, b *analysis, filed, position string) []string {
+	cue := disregards(position)
+	if cue == "" || disregards(filed) != "" {
+		return nil
+	}
+	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only {
+		return nil // nothing the filed rule sets that could be set aside
+	}
+	return []string{"condition set aside: " + cue}
+}
+
+// Modality: how strongly a rule binds. strongCues command; weakCues only
+// recommend or allow. Lower case, matched at word boundaries.
+var (
+	strongCues = []string{"must", "shall", "required", "mandatory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception"}
+	weakCues   = []string{"should", "where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort"}
+)
+
+func hasCue(low string, cues []string) string {
+	for _, c := range cues {
+		if indexWord(low, c) >= 0 {
+			return c
+		}
+	}
+	return ""
+}
+
+// compareStrength finds a rule that binds on the filed side and only
+// recommends on the other ("must wear a helmet" → "should wear helmets
+// where possible").
+func compareStrength(filed, position string) []string {
+	la, lb := strings.ToLower(filed), strings.ToLower(position)
+	if len(la) > maxAnalyzed {
+		la = la[:maxAnalyzed]
+	}
+	if len(lb) > maxAnalyzed {
+		lb = lb[:maxAnalyzed]
+	}
+	strong, weak := hasCue(la, strongCues), hasCue(lb, weakCues)
+	if strong == "" || weak == "" || hasCue(la, weakCues) != "" || hasCue(lb, strongCues) != "" {
+		return nil
+	}
+	return []string{strong + " → " + weak}
+}
+
+// compareCounting finds a rule that counts per thing on one side and
+// across all of them on the other: "sequential per legal entity" against
+// "sequential across all legal entities".
+func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
+	type mark struct {
+		class string
+		text  string
+	}
+	marked := func(s string, ts []surfaceTok) map[string]mark {
+		m := map[string]mark{}
+		for i, t := range ts {
+			if t.key != "@dist" && t.key != "@coll" {
+				continue
+			}
+			for j := i + 1; j < len(ts) && j <= i+3; j++ {
+				u := ts[j]
+				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
+					continue
+				}
+				if old, ok := m[u.key]; !ok || t.key == "@coll" && old.class != "@coll" {
+					m[u.key] = mark{t.key, strings.TrimRight(s[t.start:u.end], ".,;:")}
+				}
+				break
+			}
+		}
+		return m
+	}
+	ma, mb := marked(filed, ta), marked(position, tb)
+	for _, k := range slices.Sorted(maps.Keys(ma)) {
+		if x, y := ma[k], mb[k]; y.class != "" && x.class != y.class {
+			return []string{x.text + " → " + y.text}
+		}
+	}
+	return nil
+}
