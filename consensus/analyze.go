@@ -620,6 +620,14 @@ func analyze(text string) *analysis {
 			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause})
 			continue
 		}
+		if t.low == "off" && n == 1 && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low)) {
+			// "with the flash off": the word before it, turned off.
+			if k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && !strings.HasPrefix(a.terms[k].w, "#") {
+				a.terms[k].neg = !a.terms[k].neg
+				a.negs++
+				continue
+			}
+		}
 		if lx.stop[w] {
 			continue
 		}
@@ -662,8 +670,11 @@ func ordinalSecond(toks []rawTok, i, n int) bool {
 	if p := prevLow(toks, i); p != "a" && p != "the" {
 		return false
 	}
-	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause || toks[i+1].isNum {
+	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause {
 		return false
+	}
+	if toks[i+1].isNum {
+		return toks[i+1].text == "one" // "a second one"
 	}
 	next := toks[i+1].low
 	lx := theLexicon()

@@ -342,7 +342,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		h, w = append(h, dropped...), added
 	}
 	hard, weak = append(hard, h...), append(weak, w...)
-	hard = append(hard, compareOptions(a, b)...)
+	hard = append(hard, compareOptions(a, b, al.edit)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
 	hard = append(hard, al.hard...)
@@ -617,7 +617,11 @@ const calendarTolerance = 0.015
 
 // compareOptions finds two options of one choice: the filed position names
 // one (not negated) and the new one names another.
-func compareOptions(a, b *analysis) []string {
+//
+// A relation ("before", "after") turned in a rewording counts only when it
+// stands beside one of the same things on both sides: "3 attempts before
+// returning the parcel" is "back to the depot only after three tries".
+func compareOptions(a, b *analysis, edit bool) []string {
 	lx := theLexicon()
 	pos := func(x *analysis) map[int][]string {
 		m := map[int][]string{}
@@ -666,6 +670,9 @@ func compareOptions(a, b *analysis) []string {
 		}
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
 			continue // "merged after 2 approvals" is "2 approvals before merging"
+		}
+		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && !edit && !kept(a, onlyA[0], b, onlyB[0]) {
+			continue
 		}
 		if len(onlyA) > 0 && len(onlyB) > 0 {
 			out = append(out, strings.Join(a.sayAll(onlyA), ", ")+" → "+strings.Join(b.sayAll(onlyB), ", "))
@@ -757,6 +764,14 @@ func reversed(a *analysis, x string, b *analysis, y string) bool {
 	pa, na := around(a, x, true)
 	pb, nb := around(b, y, true)
 	return pa != "" && pa == nb || na != "" && na == pb
+}
+
+// kept reports whether a relation word x of a and y of b stand beside one
+// of the same things on the same side.
+func kept(a *analysis, x string, b *analysis, y string) bool {
+	pa, na := around(a, x, true)
+	pb, nb := around(b, y, true)
+	return pa != "" && pa == pb || na != "" && na == nb
 }
 
 // around are the content words just before and after w in x. With
@@ -859,11 +874,15 @@ func compareNegation(a, b *analysis) []string {
 		}
 		return pos, neg, obj
 	}
-	if a.negs == b.negs {
-		return nil // as many negations on both sides: reworded, not reversed
-	}
 	posA, negA, objA := pol(a)
 	posB, negB, objB := pol(b)
+	if a.negs == b.negs {
+		// As many negations on both sides: reworded, not reversed, unless
+		// the negation moved from one thing to another ("through the
+		// vendor portal, never to the local shop" → "to the local shop,
+		// never through the vendor portal").
+		return movedNegation(a, b, posA, negA, posB, negB)
+	}
 	// A verb's object is named only when the verb itself did not turn:
 	// "use → not use", not "client → not client" besides.
 	var out, objects []string
@@ -895,6 +914,27 @@ func compareNegation(a, b *analysis) []string {
 		return objects
 	}
 	return out
+}
+
+// movedNegation finds the words a negates and b asserts, and the words b
+// negates and a asserts, when there are both.
+func movedNegation(a, b *analysis, posA, negA, posB, negB map[string]int) []string {
+	lx := theLexicon()
+	turned := func(x *analysis, negX, posX, posY, negY map[string]int) []string {
+		var out []string
+		for _, t := range x.terms {
+			w := t.w
+			if negX[w] > 0 && posX[w] == 0 && posY[w] > 0 && negY[w] == 0 && !lx.generic[w] && !lx.light[w] && !strings.HasPrefix(w, "#") && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	fromA, fromB := turned(a, negA, posA, posB, negB), turned(b, negB, posB, posA, negA)
+	if len(fromA) == 0 || len(fromB) == 0 {
+		return nil
+	}
+	return []string{"not " + strings.Join(a.sayAll(fromA), " ") + " → not " + strings.Join(b.sayAll(fromB), " ")}
 }
 
 // compareConditions finds a condition or exception one side states and
