@@ -400,7 +400,9 @@ func residual(ga, gb []surfaceTok) bool {
 				// An imperative commands as "must" does.
 			case strings.HasPrefix(t.key, "@"):
 				cls[t.key]++
-			case !lx.light[t.key] && !lx.generic[t.key]:
+			case !lx.light[t.key]:
+				// Light words ("mark" and "flag", "targets") are swapped
+				// freely in a rewording.
 				content = append(content, t.key)
 			}
 		}

@@ -62,6 +62,9 @@ type analysis struct {
 	// truncated: the text was longer than maxAnalyzed and only its start
 	// was read.
 	truncated bool
+	// even: says "even for", "even when": what follows is included in
+	// the rule.
+	even bool
 }
 
 // say is how x wrote the canonical word w (its first use), for the
@@ -492,7 +495,10 @@ func analyze(text string) *analysis {
 				q.dim = "clock"
 			}
 			// A unit follows: "5 minutes", "80 percent".
-			if !t.clock && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
+			// An ordinal before a unit ("the first day") names a day, not a
+			// length of time.
+			ordinal := t.text == "first" || t.text == "third"
+			if !t.clock && !ordinal && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				w, n := lx.match(toks, i+1)
 				if short := shortUnits[toks[i+1].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
@@ -517,6 +523,12 @@ func analyze(text string) *analysis {
 			listNext = false
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
 			continue
+		}
+		if t.low == "even" && i+1 < len(toks) && toks[i+1].clause == t.clause {
+			switch toks[i+1].low {
+			case "for", "if", "when", "on", "in", "with", "after", "during", "at", "though":
+				a.even = true
+			}
 		}
 		switch t.low {
 		case "all", "every", "each":

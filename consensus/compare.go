@@ -357,7 +357,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, compareModality(a, b)...)
 	hard = append(hard, compareInclusion(a, b)...)
 	if len(hard) == 0 {
-		hard = append(hard, compareItems(a, b)...)
+		hard = append(hard, compareItems(a, b, al.edit)...)
 	}
 	if len(hard) == 0 {
 		hard = append(hard, compareClauses(a, b)...)
@@ -589,7 +589,7 @@ func sameQuantity(x, y quantity) bool {
 	}
 	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {
 		// A unit said on one side only: "over 21" is "21 years old".
-		return x.raw == y.raw && x.raw != 0
+		return x.raw == y.raw && x.raw > 1
 	}
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
@@ -1237,7 +1237,10 @@ func alignGaps(a, b []string, opening bool) [][2][]string {
 // numbers", "the linter and the race detector") that one side names and
 // the other leaves out while saying nothing the first does not: the rule
 // covers fewer (or more) things.
-func compareItems(a, b *analysis) []string {
+//
+// An item only added counts in an edit of the filed sentence: a rewording
+// adds detail ("raw translation keys").
+func compareItems(a, b *analysis, edit bool) []string {
 	lx := theLexicon()
 	specific := func(t term) bool {
 		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w]
@@ -1264,7 +1267,9 @@ func compareItems(a, b *analysis) []string {
 		}
 	}
 	check(a, b, "dropped")
-	check(b, a, "added")
+	if edit {
+		check(b, a, "added")
+	}
 	return out
 }
 
@@ -1351,8 +1356,8 @@ func compareClauses(a, b *analysis) []string {
 func compareInclusion(a, b *analysis) []string {
 	lx := theLexicon()
 	inc := lx.fold(stem("include"))
-	if slices.ContainsFunc(a.terms, func(t term) bool { return t.w == inc }) {
-		return nil
+	if a.even || slices.ContainsFunc(a.terms, func(t term) bool { return t.w == inc }) {
+		return nil // the filed position includes things itself
 	}
 	specific := func(t term) bool {
 		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && t.w != inc
