@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -55,11 +56,22 @@ var functionClasses = map[string]string{
 	"above": "@above", "over": "@above", "beyond": "@above", "below": "@below", "under": "@below",
 	"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
 	"or newer": "@least", "and newer": "@least", "or above": "@least", "and above": "@least", "or higher": "@least", "or better": "@least",
-	"or longer": "@least", "no less than": "@least", "not less than": "@least",
+	"or longer": "@least", "or older": "@least", "or greater": "@least", "no less than": "@least", "not less than": "@least",
 	"at most": "@most", "maximum": "@most", "max": "@most", "up to": "@most", "or less": "@most", "or fewer": "@most", "or below": "@most",
-	"or lower": "@most", "or earlier": "@most", "or shorter": "@most", "no more than": "@most", "not more than": "@most",
+	"or lower": "@most", "or earlier": "@most", "or shorter": "@most", "or younger": "@most", "or smaller": "@most", "no more than": "@most", "not more than": "@most",
 	"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
 }
+
+// phraseStarts are the first words of the phrases of functionClasses.
+var phraseStarts = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for p := range functionClasses {
+		if first, _, ok := strings.Cut(p, " "); ok {
+			m[first] = true
+		}
+	}
+	return m
+})
 
 // keptStop are stop words that an edit changes the rule with: "half-up"
 // is not "half-down", "first" not "last".
@@ -129,7 +141,7 @@ func surfaceTokens(text string) []surfaceTok {
 		w := ws[i]
 		n := 1
 		key := ""
-		for k := 3; k >= 2 && key == ""; k-- {
+		for k := 3; k >= 2 && key == "" && phraseStarts()[w.low]; k-- {
 			if i+k <= len(ws) {
 				parts := make([]string, k)
 				for x := range parts {
@@ -460,7 +472,8 @@ func hasContent(g []surfaceTok) bool {
 // spanText is how side s wrote the stretch g: the whitespace-delimited
 // words holding it, with the word after it when ext.
 func spanText(s string, g, all []surfaceTok, next int, ext bool) string {
-	if ext && next < len(all) {
+	if ext && next < len(all) && (len(g) == 0 || !strings.Contains(s[g[0].start:g[len(g)-1].end], "-")) {
+		// Not past a word that holds its own context ("half-to-even").
 		g = append(append([]surfaceTok(nil), g...), all[next])
 	}
 	if len(g) == 0 {

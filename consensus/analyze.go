@@ -326,8 +326,12 @@ func ticketEnd(text string, i, j int) int {
 
 func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 
-// symbols are written shorthands read as the words they stand for.
-var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
+// symbols are written shorthands read as the words they stand for. A
+// bound written after its number ("4.5:1 or better") starts with a space,
+// so that "for older" is not read as one.
+var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
+	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
+	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
 
 // comparators are the signs read as comparisons ("> 30s").
 var comparators = map[rune]string{'>': "above", '<': "below", '≤': "atmost", '≥': "atleast"}
@@ -596,9 +600,14 @@ func analyze(text string) *analysis {
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" && !ordinalSecond(toks, i-n+1, n) {
-			if prev := prevLow(toks, i-n+1); prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
+			if prev := prevLow(toks, i-n+1); prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains([]string{"before", "after", "ahead", "earlier", "later", "prior"}, toks[i+1].low) {
+				// "the day before" is a day before.
+				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
+				lastQty = len(a.qty) - 1
+				continue
+			} else if prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
 				article := prev == "a" || prev == "an"
-				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].clause != t.clause) {
+				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.
 					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})

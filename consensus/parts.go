@@ -69,7 +69,12 @@ func names(text string) []name {
 		case prevName && isNumber(w):
 			isName = true // "Code 128", "TMX 1.4b"
 		}
-		if isName {
+		if isName && prevName && isNumber(w) && len(out) > 0 {
+			// "Code 128": the number is part of the name before it.
+			last := &out[len(out)-1]
+			last.text += " " + w
+			last.key += " " + strings.ToLower(w)
+		} else if isName {
 			low := strings.ToLower(w)
 			k := lx.fold(stem(low))
 			if !slices.ContainsFunc(out, func(n name) bool { return n.key == k }) {

@@ -1,0 +1,93 @@
+package consensus
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAlignEditOrRewording pins how a position is read against the filed
+// sentence: an edit (most of both sides align) or a rewording, and in an
+// edit the change named as written.
+func TestAlignEditOrRewording(t *testing.T) {
+	for _, c := range []struct {
+		why, filed, position string
+		edit                 bool
+		change               string // a substring of one change; "" for none
+	}{
+		{"one option for another", "Round currency amounts half-to-even to 2 decimal places.", "Round currency amounts half-up to 2 decimal places.", true, "half-to-even → half-up"},
+		{"per thing turned across all", "Invoice numbers are sequential per legal entity and never reused.", "Invoice numbers are sequential across all legal entities and never reused.", true, "per → across all"},
+		{"a role swapped", "Refunds above 500 EUR need a second approver from finance.", "Refunds above 500 EUR need a second approver from support.", true, "finance → support"},
+		{"the end of the rule replaced", "Keep application logs for 90 days, then delete them.", "Keep application logs for 90 days, then archive them to cold storage.", true, "delete"},
+		{"an exception turned into an inclusion", "Everyone on site must wear a helmet at all times, visitors included.", "Everyone on site must wear a helmet at all times, visitors excepted.", true, "included → excepted"},
+		{"an article and a comparative", "Serve thumbnails as WebP at quality 80, with a JPEG fallback for old browsers.", "Serve thumbnails as WebP at quality 80 with JPEG fallback for older browsers.", true, ""},
+		{"a number changed is compareQuantities' business", "Expire idle sessions after 5 min.", "Expire idle sessions after 300 s.", true, ""},
+		{"a word moved", "Expire idle sessions after 5 minutes.", "Idle sessions expire after 5 minutes.", true, ""},
+		{"function words of one class", "Shard by tenant, not by region.", "Shard by tenant rather than by region.", true, ""},
+		{"a slash for per", "Allow 60 requests per minute.", "Allow 60 requests/min.", true, ""},
+		{"24/7 for always", "Page the on-call engineer at any hour.", "Page the on-call engineer 24/7.", true, ""},
+		{"an imperative commands as must does", "Never commit secrets to the repository.", "Secrets must never be committed to the repo.", false, ""},
+		{"a shortening", "Keep secrets out of the repository.", "Keep secrets out of the repo.", true, ""},
+		{"light words swapped", "Retry three times, then mark the endpoint unhealthy.", "Retry three times, then flag the endpoint unhealthy.", true, ""},
+		{"reworded", "Kiosk terminals log the user out after 2 minutes without input.", "After two minutes with no input, a kiosk terminal signs the user out.", false, ""},
+		{"reworded with its own words", "Invoices are sequential per legal entity and never reused, even for cancelled invoices.", "Each legal entity numbers its invoices in one unbroken sequence; a number stays used even when the invoice is cancelled.", false, ""},
+	} {
+		al := alignTexts(c.filed, c.position)
+		if al.edit != c.edit {
+			t.Errorf("%s: edit %v, want %v (%q / %q)", c.why, al.edit, c.edit, c.filed, c.position)
+		}
+		got := strings.Join(al.changes, "; ")
+		switch {
+		case c.change == "" && got != "":
+			t.Errorf("%s: changes %q, want none", c.why, got)
+		case c.change != "" && !strings.Contains(got, c.change):
+			t.Errorf("%s: changes %q lack %q", c.why, got, c.change)
+		}
+	}
+}
+
+// TestAlignExchange finds two things trading places in any text that
+// aligns enough to show it.
+func TestAlignExchange(t *testing.T) {
+	al := alignTexts("Visitors may take photos without flash in the permanent collection; no photos at all in temporary exhibitions.",
+		"Visitors may take photos without flash in temporary exhibitions; no photos at all in the permanent collection.")
+	if len(al.exchanges) != 1 || !strings.Contains(al.exchanges[0], "↔") {
+		t.Errorf("exchanges %q, want one", al.exchanges)
+	}
+	if al := alignTexts("Use Inter for body text.", "Use Inter for body text."); len(al.exchanges)+len(al.changes) != 0 {
+		t.Errorf("the same text: %+v", al)
+	}
+}
+
+// TestAlignHostile feeds the alignment what an agent may send: nothing,
+// huge texts, scripts other than Latin, markdown, code, numbers in odd
+// notations. It stays bounded and never names a change in a text compared
+// with itself.
+func TestAlignHostile(t *testing.T) {
+	inputs := map[string]string{
+		"empty":     "",
+		"spaces":    " \t\n",
+		"huge":      strings.Repeat("keep the logs for ninety days then delete them ", 20000),
+		"unicode":   strings.Repeat("Кэшировать 商品ページ 🦜 é\u0301 ", 500),
+		"markdown":  "# Rule\n\n- **Serve** thumbnails as `webp` (q=80)\n- [[link]] #tag > quote\n\n```go\nfmt.Println(1)\n```",
+		"code":      "if x >= 10 { return errors.New(\"no\") } // 48h",
+		"notations": "q=80 48h 1e3 4.5:1 ≥ 3 ≤ 2 ~5% 1,000,000 0x1F v1.2.3 10:30pm -16 LUFS",
+		"invalid":   strings.Repeat("\xff\xfe\x00", 3000),
+		"slashes":   strings.Repeat("/ // 24/7 /min a/b ", 1000),
+	}
+	for name, s := range inputs {
+		t.Run(name, func(t *testing.T) {
+			if n := len(surfaceTokens(s)); n > maxSurface {
+				t.Errorf("%d tokens, bound %d", n, maxSurface)
+			}
+			if al := alignTexts(s, s); len(al.changes)+len(al.exchanges) != 0 {
+				t.Errorf("a text against itself: %+v", al)
+			}
+			for _, other := range inputs {
+				alignTexts(s, other)
+				names(other)
+				disregards(other)
+				compareStrength(s, other)
+			}
+		})
+	}
+}
