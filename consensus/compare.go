@@ -309,6 +309,9 @@ func ComparePositions(filed, position string) Comparison {
 	// A condition set aside, a rule made a recommendation: they change
 	// the rule when the two positions speak of the same things.
 	al.hard = append(compareDisregard(a, b, filed, position), compareStrength(filed, position)...)
+	if len(al.exchanges) == 0 {
+		al.hard = append(al.hard, compareBindings(filed, position)...)
+	}
 	return comparePositions(a, b, al, strong)
 }
 

@@ -282,3 +282,117 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 	}
 	return nil
 }
+
+// segments cuts text into the parts that bind a thing to what is said of
+// it: clauses, and the halves of "x for a and y for b". An "and" between
+// two names ("VoiceOver and NVDA") lists them and cuts nothing. Each
+// segment is the set of its folded words; things are the names and
+// numbers among them.
+func segments(text string) (segs []map[string]bool, things map[string]bool) {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	lx := theLexicon()
+	things = map[string]bool{}
+	for _, n := range names(text) {
+		for _, w := range strings.Fields(n.key) {
+			things[w] = true
+		}
+	}
+	cur := map[string]bool{}
+	flush := func() {
+		if len(cur) > 0 {
+			segs = append(segs, cur)
+		}
+		cur = map[string]bool{}
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) })
+	for i, raw := range words {
+		low := strings.ToLower(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+		if low == "and" || low == "but" || low == "while" || low == "whereas" {
+			prev, next := "", ""
+			if i > 0 {
+				prev = strings.ToLower(strings.TrimFunc(words[i-1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+			}
+			if i+1 < len(words) {
+				next = strings.ToLower(strings.TrimFunc(words[i+1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+			}
+			if !(things[lx.fold(stem(prev))] && things[lx.fold(stem(next))]) {
+				flush()
+			}
+			continue
+		}
+		for _, part := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' }) {
+			part = strings.Trim(part, ".")
+			if part == "" {
+				continue
+			}
+			t := surfaceKey(lx, part, 0, 0)
+			if t.ignore || strings.HasPrefix(t.key, "@") || t.quant && !isDigit(part[0]) {
+				continue
+			}
+			if isDigit(part[0]) {
+				things[t.key] = true
+			}
+			cur[t.key] = true
+		}
+		if strings.ContainsAny(raw, ",;:!?") || strings.HasSuffix(raw, ".") {
+			flush()
+		}
+	}
+	flush()
+	return segs, things
+}
+
+// compareBindings finds two things that traded what is said of them in
+// other words: "Inter for body text and Playfair Display for headings"
+// against "headings in Inter, body text in Playfair Display".
+func compareBindings(filed, position string) []string {
+	sa, thA := segments(filed)
+	sb, thB := segments(position)
+	if len(sa) < 2 || len(sb) < 2 {
+		return nil
+	}
+	// where is the one segment holding w, or -1.
+	where := func(segs []map[string]bool, w string) int {
+		at := -1
+		for i, s := range segs {
+			if s[w] {
+				if at >= 0 {
+					return -1
+				}
+				at = i
+			}
+		}
+		return at
+	}
+	var xs []string
+	for w := range thA {
+		if thB[w] && where(sa, w) >= 0 && where(sb, w) >= 0 {
+			xs = append(xs, w)
+		}
+	}
+	slices.Sort(xs)
+	for i, x1 := range xs {
+		for _, x2 := range xs[i+1:] {
+			a1, a2, b1, b2 := where(sa, x1), where(sa, x2), where(sb, x1), where(sb, x2)
+			if a1 == a2 || b1 == b2 {
+				continue
+			}
+			// A word said with x1 on the filed side and with x2 on the
+			// other, and one the other way round.
+			moved := func(from, to map[string]bool, other1, other2 map[string]bool) bool {
+				for w := range from {
+					if !thA[w] && !thB[w] && to[w] && !other1[w] && !other2[w] && where(sa, w) >= 0 && where(sb, w) >= 0 {
+						return true
+					}
+				}
+				return false
+			}
+			if moved(sa[a1], sb[b2], sa[a2], sb[b1]) && moved(sa[a2], sb[b1], sa[a1], sb[b2]) {
+				return []string{x1 + " ↔ " + x2}
+			}
+		}
+	}
+	return nil
+}
