@@ -87,7 +87,7 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"the other option in an edit", "Round currency amounts half-to-even to 2 decimal places.", "Round currency amounts half-up to 2 decimal places.", Disagree, "half-to-even → half-up"},
 		{"a role swapped in an edit", "Refunds above 500 EUR need a second approver from finance.", "Refunds above 500 EUR need a second approver from support.", Disagree, "finance → support"},
 		{"two things trading places", "Mortgages are capped at 80% loan-to-value for owner-occupied homes and 60% for buy-to-let.", "Mortgages are capped at 60% loan-to-value for owner-occupied homes and 80% for buy-to-let.", Disagree, "↔"},
-		{"two names trade what is said of them", "Brand materials use Inter for body text and Playfair Display for headings.", "Headings in Inter, body text in Playfair Display.", Disagree, "inter ↔ playfair"},
+		{"two names trade what is said of them", "Brand materials use Inter for body text and Playfair Display for headings.", "Headings in Inter, body text in Playfair Display.", Disagree, "Inter ↔ Playfair Display"},
 		{"two names keep what is said of them", "Brand materials use Inter for body text and Playfair Display for headings.", "Headings are set in Playfair Display and body copy in Inter.", Agree, ""},
 		{"an ordinary word reworded", "Kiosk terminals log the user out after 2 minutes without input.", "After two minutes with no input, a kiosk terminal signs the user out.", Agree, ""},
 	} {

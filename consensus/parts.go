@@ -69,8 +69,8 @@ func names(text string) []name {
 		case prevName && isNumber(w):
 			isName = true // "Code 128", "TMX 1.4b"
 		}
-		if isName && prevName && isNumber(w) && len(out) > 0 {
-			// "Code 128": the number is part of the name before it.
+		if isName && prevName && len(out) > 0 && (isNumber(w) || startsUpper(w)) {
+			// "Code 128", "Playfair Display": one name.
 			last := &out[len(out)-1]
 			last.text += " " + w
 			last.key += " " + strings.ToLower(w)
@@ -288,15 +288,15 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 // two names ("VoiceOver and NVDA") lists them and cuts nothing. Each
 // segment is the set of its folded words; things are the names and
 // numbers among them.
-func segments(text string) (segs []map[string]bool, things map[string]bool) {
+func segments(text string) (segs []map[string]bool, things map[string]string) {
 	if len(text) > maxAnalyzed {
 		text = text[:maxAnalyzed]
 	}
 	lx := theLexicon()
-	things = map[string]bool{}
+	things = map[string]string{} // folded word → the name or number it is part of
 	for _, n := range names(text) {
 		for _, w := range strings.Fields(n.key) {
-			things[w] = true
+			things[w] = n.text
 		}
 	}
 	cur := map[string]bool{}
@@ -317,7 +317,7 @@ func segments(text string) (segs []map[string]bool, things map[string]bool) {
 			if i+1 < len(words) {
 				next = strings.ToLower(strings.TrimFunc(words[i+1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
 			}
-			if !(things[lx.fold(stem(prev))] && things[lx.fold(stem(next))]) {
+			if things[lx.fold(stem(prev))] == "" || things[lx.fold(stem(next))] == "" {
 				flush()
 			}
 			continue
@@ -331,8 +331,8 @@ func segments(text string) (segs []map[string]bool, things map[string]bool) {
 			if t.ignore || strings.HasPrefix(t.key, "@") || t.quant && !isDigit(part[0]) {
 				continue
 			}
-			if isDigit(part[0]) {
-				things[t.key] = true
+			if isDigit(part[0]) && things[t.key] == "" {
+				things[t.key] = part
 			}
 			cur[t.key] = true
 		}
@@ -368,29 +368,31 @@ func compareBindings(filed, position string) []string {
 	}
 	var xs []string
 	for w := range thA {
-		if thB[w] && where(sa, w) >= 0 && where(sb, w) >= 0 {
+		if thB[w] != "" && where(sa, w) >= 0 && where(sb, w) >= 0 {
 			xs = append(xs, w)
 		}
 	}
+	// In the filed position's order, for naming them.
 	slices.Sort(xs)
+	slices.SortStableFunc(xs, func(x, y string) int { return strings.Index(filed, thA[x]) - strings.Index(filed, thA[y]) })
 	for i, x1 := range xs {
 		for _, x2 := range xs[i+1:] {
 			a1, a2, b1, b2 := where(sa, x1), where(sa, x2), where(sb, x1), where(sb, x2)
-			if a1 == a2 || b1 == b2 {
+			if a1 == a2 || b1 == b2 || thA[x1] == thA[x2] {
 				continue
 			}
 			// A word said with x1 on the filed side and with x2 on the
 			// other, and one the other way round.
 			moved := func(from, to map[string]bool, other1, other2 map[string]bool) bool {
 				for w := range from {
-					if !thA[w] && !thB[w] && to[w] && !other1[w] && !other2[w] && where(sa, w) >= 0 && where(sb, w) >= 0 {
+					if thA[w] == "" && thB[w] == "" && to[w] && !other1[w] && !other2[w] && where(sa, w) >= 0 && where(sb, w) >= 0 {
 						return true
 					}
 				}
 				return false
 			}
 			if moved(sa[a1], sb[b2], sa[a2], sb[b1]) && moved(sa[a2], sb[b1], sa[a1], sb[b2]) {
-				return []string{x1 + " ↔ " + x2}
+				return []string{thA[x1] + " ↔ " + thA[x2]}
 			}
 		}
 	}
