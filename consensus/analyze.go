@@ -329,7 +329,7 @@ func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 // symbols are written shorthands read as the words they stand for. A
 // bound written after its number ("4.5:1 or better") starts with a space,
 // so that "for older" is not read as one.
-var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
+var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ", "a majority of", " more than half of ", "the majority of", " more than half of ",
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
 

@@ -387,7 +387,9 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// may change the rule.
 		c.Agreement = Unsure
 		c.Differences = []string{fmt.Sprintf("too long to compare beyond the first %d bytes", maxAnalyzed)}
-	case c.Score >= consistentScore:
+	case c.Score >= consistentScore || c.Score >= unrelatedScore && allQuantitiesSaid(a, b):
+		// Enough in common, or every number of the filed rule (two or
+		// more) said again in other words with nothing changed.
 		c.Agreement = Agree
 	default:
 		c.Agreement = Unsure
@@ -418,6 +420,22 @@ func quantityByText(x *analysis, text string) (quantity, bool) {
 		}
 	}
 	return quantity{}, false
+}
+
+// allQuantitiesSaid reports whether a states two numbers or more and b
+// says each of them again.
+func allQuantitiesSaid(a, b *analysis) bool {
+	n := 0
+	for _, x := range a.qty {
+		if bareOne(x) {
+			continue
+		}
+		if !slices.ContainsFunc(b.qty, func(y quantity) bool { return sameQuantity(x, y) }) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
 }
 
 // sharesQuantity reports whether a number of a is said on b's side too:
