@@ -87,7 +87,62 @@ func TestAlignHostile(t *testing.T) {
 				names(other)
 				disregards(other)
 				compareStrength(s, other)
+				compareBindings(s, other)
+				if c := ComparePositions(s, other); c.Agreement != Agree && c.Agreement != Disagree && c.Agreement != Unsure {
+					t.Fatalf("agreement %q", c.Agreement)
+				}
+			}
+			if len(names(s)) > maxNames {
+				t.Errorf("%d names, bound %d", len(names(s)), maxNames)
 			}
 		})
+	}
+}
+
+// TestNames pins what is read as a name of a choice.
+func TestNames(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Shipping labels carry a Code 128 barcode.", "Code 128"},
+		{"Exchange memories as TMX 1.4b files in UTF-8.", "TMX 1.4b, UTF-8"},
+		{"Brand materials use Inter and Playfair Display.", "Inter, Playfair Display"},
+		{"Keep passwords in 1Password, never in chat.", "1Password"},
+		{"Wait 48h, then retry 3x within 10ms at 10pm.", ""},
+		{"Serve thumbnails as WebP.", "WebP"},
+		{"Thumbnails are served as webp.", ""},
+		{"- **Serve** thumbnails as `webp`", ""},
+		{"q=80 4.5:1 ≥ 3 1e3", "1e3"},
+	} {
+		var got []string
+		for _, n := range names(c.text) {
+			got = append(got, n.text)
+		}
+		if g := strings.Join(got, ", "); g != c.want {
+			t.Errorf("names(%q) = %q, want %q", c.text, g, c.want)
+		}
+	}
+}
+
+// TestDisregardsAndStrength pins the cues that set a condition aside and
+// the ones that make a command a recommendation.
+func TestDisregardsAndStrength(t *testing.T) {
+	for text, want := range map[string]string{
+		"Anyone over 21 can rent a car, whatever their licence date.": "whatever their licence date",
+		"Deleted after 90 days, open complaint or not.":                "or not",
+		"Replace tyres at 3 mm; the mileage does not matter.":          "does not matter",
+		"Renew it whichever comes first.":                              "",
+		"Notes: notwithstanding nothing.":                              "",
+	} {
+		if got := disregards(text); got != want {
+			t.Errorf("disregards(%q) = %q, want %q", text, got, want)
+		}
+	}
+	if got := compareStrength("Visitors must wear a helmet.", "Visitors should wear a helmet where possible."); len(got) != 1 {
+		t.Errorf("must against should: %v", got)
+	}
+	if got := compareStrength("Visitors should wear a helmet.", "Visitors must wear a helmet."); len(got) != 0 {
+		t.Errorf("should against must: %v, want nothing (not a loosening)", got)
+	}
+	if got := compareStrength("Visitors must wear a helmet.", "A helmet is mandatory; it should fit."); len(got) != 0 {
+		t.Errorf("a command kept beside a should: %v", got)
 	}
 }

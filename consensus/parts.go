@@ -69,7 +69,7 @@ func names(text string) []name {
 		case prevName && isNumber(w):
 			isName = true // "Code 128", "TMX 1.4b"
 		}
-		if isName && prevName && len(out) > 0 && (isNumber(w) || startsUpper(w)) {
+		if isName && prevName && len(out) > 0 && (hasDigit(w) || startsUpper(w)) {
 			// "Code 128", "Playfair Display": one name.
 			last := &out[len(out)-1]
 			last.text += " " + w
