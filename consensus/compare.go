@@ -299,18 +299,18 @@ func ComparePositions(filed, position string) Comparison {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
 	a, b := analyze(filed), analyze(position)
-	ta, tb := surfaceTokens(filed), surfaceTokens(position)
-	al := alignTokens(filed, position, ta, tb)
+	sa, sb := newSide(filed), newSide(position)
+	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
 	// What carries meaning whatever the wording: a name of a choice
-	// changed, a condition set aside, a rule made a recommendation,
-	// counting per thing turned into counting across all.
-	strong := compareNames(filed, position, keysOf(ta), keysOf(tb))
-	strong = append(strong, compareCounting(filed, position, ta, tb)...)
-	// A condition set aside, a rule made a recommendation: they change
-	// the rule when the two positions speak of the same things.
+	// changed, counting per thing turned into counting across all.
+	strong := compareNames(sa, sb)
+	strong = append(strong, compareCounting(sa.text, sb.text, sa.toks, sb.toks)...)
+	// A condition set aside, a rule made a recommendation, two things
+	// trading what is said of them: they change the rule when the two
+	// positions speak of the same things.
 	al.hard = append(compareDisregard(a, b, filed, position), compareStrength(filed, position)...)
 	if len(al.exchanges) == 0 {
-		al.hard = append(al.hard, compareBindings(filed, position)...)
+		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}
 	return comparePositions(a, b, al, strong)
 }

@@ -82,6 +82,17 @@ func BenchmarkComparePositions(b *testing.B) {
 			ComparePositions(plain, "The CDN keeps product pages for ten minutes; a price change purges them.")
 		}
 	})
+	b.Run("edit", func(b *testing.B) {
+		for b.Loop() {
+			ComparePositions(plain, "Cache product pages at the CDN for 10 minutes unless the stock changes.")
+		}
+	})
+	b.Run("names and clauses", func(b *testing.B) {
+		for b.Loop() {
+			ComparePositions("Brand materials use Inter for body text and Playfair Display for headings; never Arial.",
+				"Headings are set in Playfair Display, body copy in Inter, and Arial is not used.")
+		}
+	})
 	for name, p := range hostilePositions() {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {

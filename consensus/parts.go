@@ -19,8 +19,9 @@ import (
 // letters and digits ("UTF-8", "1Password"), with a number that follows a
 // name ("Code 128").
 type name struct {
-	key  string // folded, for comparing
-	text string // as written
+	key   string   // folded, for comparing
+	text  string   // as written
+	words []string // each word folded as surfaceTokens folds it
 }
 
 // maxNames bounds the names read from a text.
@@ -74,16 +75,29 @@ func names(text string) []name {
 			last := &out[len(out)-1]
 			last.text += " " + w
 			last.key += " " + strings.ToLower(w)
+			last.words = append(last.words, nameWords(lx, w)...)
 		} else if isName {
 			low := strings.ToLower(w)
 			k := lx.fold(stem(low))
 			if !slices.ContainsFunc(out, func(n name) bool { return n.key == k }) {
-				out = append(out, name{key: k, text: w})
+				out = append(out, name{key: k, text: w, words: nameWords(lx, w)})
 			}
 		}
 		prevName = isName
 		start = false
 		i = j
+	}
+	return out
+}
+
+// nameWords are the words of w folded as surfaceTokens folds them
+// ("UTF-8" is "utf" and "8").
+func nameWords(lx *lexicon, w string) []string {
+	var out []string
+	for _, p := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' }) {
+		if p = strings.Trim(p, "."); p != "" {
+			out = append(out, surfaceKey(lx, p, 0, 0).key)
+		}
 	}
 	return out
 }
@@ -133,8 +147,9 @@ func startsUpper(w string) bool {
 // names something the new one does not mention at all, and the new one
 // names something the filed one does not ("TMX → Excel", "Code 128 →
 // QR"). A name only added, or only left out, decides nothing here.
-func compareNames(filed, position string, fa, fb []string) []string {
-	na, nb := names(filed), names(position)
+func compareNames(a, b *side) []string {
+	filed, position, fa, fb := a.text, b.text, keysOf(a.toks), keysOf(b.toks)
+	na, nb := a.names, b.names
 	if len(na) == 0 || len(nb) == 0 {
 		return nil
 	}
@@ -283,19 +298,30 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 	return nil
 }
 
-// segments cuts text into the parts that bind a thing to what is said of
-// it: clauses, and the halves of "x for a and y for b". An "and" between
-// two names ("VoiceOver and NVDA") lists them and cuts nothing. Each
-// segment is the set of its folded words; things are the names and
-// numbers among them.
-func segments(text string) (segs []map[string]bool, things map[string]string) {
+// side is one text of a comparison, read once: its surface tokens and
+// its names.
+type side struct {
+	text  string
+	toks  []surfaceTok
+	names []name
+}
+
+func newSide(text string) *side {
 	if len(text) > maxAnalyzed {
 		text = text[:maxAnalyzed]
 	}
-	lx := theLexicon()
+	return &side{text: text, toks: surfaceTokens(text), names: names(text)}
+}
+
+// segments cuts a text into the parts that bind a thing to what is said
+// of it: clauses, and the halves of "x for a and y for b". An "and"
+// between two names ("VoiceOver and NVDA") lists them and cuts nothing.
+// Each segment is the set of its folded words; things are the names and
+// numbers among them, with how they were written.
+func segments(x *side) (segs []map[string]bool, things map[string]string) {
 	things = map[string]string{} // folded word → the name or number it is part of
-	for _, n := range names(text) {
-		for _, w := range strings.Fields(n.key) {
+	for _, n := range x.names {
+		for _, w := range n.words {
 			things[w] = n.text
 		}
 	}
@@ -306,37 +332,33 @@ func segments(text string) (segs []map[string]bool, things map[string]string) {
 		}
 		cur = map[string]bool{}
 	}
-	words := strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) })
-	for i, raw := range words {
-		low := strings.ToLower(strings.TrimFunc(raw, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
-		if low == "and" || low == "but" || low == "while" || low == "whereas" {
-			prev, next := "", ""
+	text := x.text
+	for i, t := range x.toks {
+		if t.start < 0 || t.end > len(text) || t.start > t.end {
+			continue
+		}
+		switch strings.ToLower(text[t.start:t.end]) {
+		case "and", "but", "while", "whereas":
+			var prev, next string
 			if i > 0 {
-				prev = strings.ToLower(strings.TrimFunc(words[i-1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+				prev = x.toks[i-1].key
 			}
-			if i+1 < len(words) {
-				next = strings.ToLower(strings.TrimFunc(words[i+1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+			if i+1 < len(x.toks) {
+				next = x.toks[i+1].key
 			}
-			if things[lx.fold(stem(prev))] == "" || things[lx.fold(stem(next))] == "" {
+			if things[prev] == "" || things[next] == "" {
 				flush()
 			}
 			continue
 		}
-		for _, part := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' }) {
-			part = strings.Trim(part, ".")
-			if part == "" {
-				continue
-			}
-			t := surfaceKey(lx, part, 0, 0)
-			if t.ignore || strings.HasPrefix(t.key, "@") || t.quant && !isDigit(part[0]) {
-				continue
-			}
-			if isDigit(part[0]) && things[t.key] == "" {
-				things[t.key] = part
+		if !t.ignore && !strings.HasPrefix(t.key, "@") && (!t.quant || isDigit(t.key[0])) {
+			if t.quant && things[t.key] == "" {
+				things[t.key] = t.key
 			}
 			cur[t.key] = true
 		}
-		if strings.ContainsAny(raw, ",;:!?") || strings.HasSuffix(raw, ".") {
+		last := i+1 == len(x.toks) || x.toks[i+1].start != t.start
+		if last && t.end < len(text) && (strings.IndexByte(",;:!?", text[t.end]) >= 0 || text[t.end] == '.' && (t.end+1 == len(text) || text[t.end+1] == ' ')) {
 			flush()
 		}
 	}
@@ -347,9 +369,10 @@ func segments(text string) (segs []map[string]bool, things map[string]string) {
 // compareBindings finds two things that traded what is said of them in
 // other words: "Inter for body text and Playfair Display for headings"
 // against "headings in Inter, body text in Playfair Display".
-func compareBindings(filed, position string) []string {
-	sa, thA := segments(filed)
-	sb, thB := segments(position)
+func compareBindings(a, b *side) []string {
+	filed := a.text
+	sa, thA := segments(a)
+	sb, thB := segments(b)
 	if len(sa) < 2 || len(sb) < 2 {
 		return nil
 	}
