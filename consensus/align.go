@@ -222,6 +222,10 @@ type alignment struct {
 	hard []string
 }
 
+// strictShare is the share of the longer side's tokens that must align
+// for words only left out or only added to count as a change.
+const strictShare = 0.85
+
 // editPlaceShare is the share of the longer side's tokens that must align
 // for a position changed in one place only to be an edit.
 const editPlaceShare = 0.6
@@ -355,10 +359,11 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			continue
 		}
 		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
-		if residual(ga, gb) {
-			// A stretch of function words only, or nothing, is named
-			// with the word after it: "per legal" → "across all legal".
-			ext := !hasContent(ga) || !hasContent(gb)
+		if residual(ga, gb, common >= strictShare*longer) {
+			// A stretch of function words only is named with the word
+			// after it: "per legal" → "across all legal"; words only
+			// left out are named alone ("NVDA → (not said)").
+			ext := !hasContent(ga) && !hasContent(gb) || len(g.a) > 0 && len(g.b) > 0 && (!hasContent(ga) || !hasContent(gb))
 			al.changes = append(al.changes, spanText(a, g.a, ka, g.nextA, ext)+" → "+spanText(b, g.b, kb, g.nextB, ext))
 		}
 	}
@@ -401,7 +406,7 @@ func keep(ts []surfaceTok) []surfaceTok {
 // "support"). Words only added or only left out are a detail reworded
 // (compareClauses, compareItems and compareConditions judge dropped parts);
 // a long stretch is a phrase reworded.
-func residual(ga, gb []surfaceTok) bool {
+func residual(ga, gb []surfaceTok, strict bool) bool {
 	lx := theLexicon()
 	split := func(g []surfaceTok) (map[string]int, []string) {
 		cls := map[string]int{}
@@ -424,6 +429,9 @@ func residual(ga, gb []surfaceTok) bool {
 	clsB, cb := split(gb)
 	if !maps.Equal(clsA, clsB) {
 		return true
+	}
+	if len(ca) == 0 && len(cb) > 0 && strict || len(cb) == 0 && len(ca) > 0 && strict {
+		return true // something left out of, or added to, the same sentence
 	}
 	if len(ca) == 0 || len(cb) == 0 || len(ca) > maxSwapWords || len(cb) > maxSwapWords {
 		return false

@@ -19,6 +19,8 @@ func TestAlignEditOrRewording(t *testing.T) {
 		{"a role swapped", "Refunds above 500 EUR need a second approver from finance.", "Refunds above 500 EUR need a second approver from support.", true, "finance → support"},
 		{"the end of the rule replaced", "Keep application logs for 90 days, then delete them.", "Keep application logs for 90 days, then archive them to cold storage.", true, "delete"},
 		{"an exception turned into an inclusion", "Everyone on site must wear a helmet at all times, visitors included.", "Everyone on site must wear a helmet at all times, visitors excepted.", true, "included → excepted"},
+		{"a name left out of the same sentence", "Every release is tested with VoiceOver and NVDA before it ships.", "Every release is tested with VoiceOver before it ships.", true, "NVDA → (not said)"},
+		{"a word only left out of a rewording", "Support the last two major versions of the mobile app.", "Support the last two major versions of the app, Android and iOS alike.", false, ""},
 		{"an article and a comparative", "Serve thumbnails as WebP at quality 80, with a JPEG fallback for old browsers.", "Serve thumbnails as WebP at quality 80 with JPEG fallback for older browsers.", true, ""},
 		{"a number changed is compareQuantities' business", "Expire idle sessions after 5 min.", "Expire idle sessions after 300 s.", true, ""},
 		{"a word moved", "Expire idle sessions after 5 minutes.", "Idle sessions expire after 5 minutes.", true, ""},
