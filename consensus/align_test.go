@@ -113,6 +113,7 @@ func TestNames(t *testing.T) {
 		{"Thumbnails are served as webp.", ""},
 		{"- **Serve** thumbnails as `webp`", ""},
 		{"q=80 4.5:1 ≥ 3 1e3", "1e3"},
+		{"Serve Thumbnails As WebP With A JPEG Fallback", "WebP, JPEG"},
 	} {
 		var got []string
 		for _, n := range names(c.text) {
@@ -137,6 +138,12 @@ func TestDisregardsAndStrength(t *testing.T) {
 		if got := disregards(text); got != want {
 			t.Errorf("disregards(%q) = %q, want %q", text, got, want)
 		}
+	}
+	if got := compareStrength("Visitors must wear a helmet.", "Visitors should wear a helmet."); len(got) != 0 {
+		t.Errorf("a plain should: %v, want nothing (agents agree in those words)", got)
+	}
+	if got := compareStrength("Clients MUST send the header.", "Clients SHOULD send the header."); len(got) != 1 {
+		t.Errorf("MUST against SHOULD: %v", got)
 	}
 	if got := compareStrength("Visitors must wear a helmet.", "Visitors should wear a helmet where possible."); len(got) != 1 {
 		t.Errorf("must against should: %v", got)

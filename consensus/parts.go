@@ -34,6 +34,8 @@ func names(text string) []name {
 	}
 	lx := theLexicon()
 	var out []name
+	// A Title Case Text tells nothing by its capitals.
+	title := titleCase(text)
 	start := true // at the start of a sentence or a clause
 	prevName := false
 	for i := 0; i < len(text) && len(out) < maxNames; {
@@ -65,7 +67,7 @@ func names(text string) []name {
 			isName = !isQuantityWord(w)
 		case isAcronym(w):
 			isName = true
-		case !start && startsUpper(w) && !lx.stop[stem(strings.ToLower(w))]:
+		case !start && !title && startsUpper(w) && !lx.stop[stem(strings.ToLower(w))]:
 			isName = true
 		case prevName && isNumber(w):
 			isName = true // "Code 128", "TMX 1.4b"
@@ -100,6 +102,23 @@ func nameWords(lx *lexicon, w string) []string {
 		}
 	}
 	return out
+}
+
+// titleCase reports whether most words of text (of four or more) start
+// with a capital.
+func titleCase(text string) bool {
+	words, upper := 0, 0
+	for _, w := range strings.Fields(text) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		words++
+		if unicode.IsUpper(r) {
+			upper++
+		}
+	}
+	return words >= 4 && 2*upper > words
 }
 
 func isWordByte(c byte) bool {
@@ -232,7 +251,7 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 // recommend or allow. Lower case, matched at word boundaries.
 var (
 	strongCues = []string{"must", "shall", "required", "mandatory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception"}
-	weakCues   = []string{"should", "where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort"}
+	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort"}
 )
 
 func hasCue(low string, cues []string) string {
@@ -256,10 +275,24 @@ func compareStrength(filed, position string) []string {
 		lb = lb[:maxAnalyzed]
 	}
 	strong, weak := hasCue(la, strongCues), hasCue(lb, weakCues)
+	if weak == "" && (rfcWord(filed, "MUST") || rfcWord(filed, "SHALL") || rfcWord(position, "SHOULD")) && indexWord(lb, "should") >= 0 {
+		// "should" recommends where a rule is written in the words of
+		// requirements ("MUST" against "SHOULD"); elsewhere it is often
+		// only a way of agreeing ("we should serve WebP").
+		weak = "should"
+	}
 	if strong == "" || weak == "" || hasCue(la, weakCues) != "" || hasCue(lb, strongCues) != "" {
 		return nil
 	}
 	return []string{strong + " → " + weak}
+}
+
+// rfcWord reports whether text writes w (upper case) as a word: "MUST".
+func rfcWord(text, w string) bool {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	return indexWord(text, w) >= 0
 }
 
 // compareCounting finds a rule that counts per thing on one side and
