@@ -65,7 +65,7 @@ func names(text string) []name {
 		switch {
 		case hasLetter(w) && hasDigit(w):
 			isName = !isQuantityWord(w)
-		case isAcronym(w):
+		case isAcronym(w) || innerUpper(w):
 			isName = true
 		case !start && !title && startsUpper(w) && !lx.stop[stem(strings.ToLower(w))]:
 			isName = true
@@ -104,8 +104,8 @@ func nameWords(lx *lexicon, w string) []string {
 	return out
 }
 
-// titleCase reports whether most words of text (of four or more) start
-// with a capital.
+// titleCase reports whether three words in four of text (of four or
+// more) start with a capital.
 func titleCase(text string) bool {
 	words, upper := 0, 0
 	for _, w := range strings.Fields(text) {
@@ -118,7 +118,20 @@ func titleCase(text string) bool {
 			upper++
 		}
 	}
-	return words >= 4 && 2*upper > words
+	return words >= 4 && 4*upper > 3*words
+}
+
+// innerUpper reports whether a capital follows a small letter in w:
+// "WebP", "VoiceOver".
+func innerUpper(w string) bool {
+	lower := false
+	for _, r := range w {
+		if unicode.IsUpper(r) && lower {
+			return true
+		}
+		lower = unicode.IsLower(r)
+	}
+	return false
 }
 
 func isWordByte(c byte) bool {
