@@ -297,11 +297,14 @@ func TestMeaningCheck7(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/check7.txt")
 	f.log(t, "seventh check set")
-	// Measured once, before any change of the round (only this summary
-	// line read): consistent 0.45, conflict 0.82, none 0.81, unclear 0.50,
-	// paraphrases answered conflict 0.35, 4 answers unclear. Guard against
-	// falling below that.
-	f.guard(t, "seventh check", "first measurement", 0.45, 0.81, 0.80, 0.35)
+	// Measured once before any change of the round and once after them
+	// (only this summary line read both times): consistent 0.45 → 0.70,
+	// conflict 0.82 → 0.91, none 0.81 → 0.81, unclear 0.50 → 0.50,
+	// paraphrases answered conflict 0.35 → 0.10, answers unclear instead
+	// 4 → 3. Short of the bar on consistent, none and paraphrases (the
+	// misses of none and most of consistent are questions whose record is
+	// not found). Guard against falling below the measurement after.
+	f.guard(t, "seventh check", "held-out measurement", 0.70, 0.90, 0.80, 0.10)
 }
 
 // TestMeaningTune7 runs the seventh tuning set: records and voices of its
@@ -310,5 +313,9 @@ func TestMeaningTune7(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/tune7.txt")
 	f.log(t, "seventh tuning set")
-	f.guard(t, "seventh tuning", "first measurement", 0, 0, 0, 1)
+	// Before the round: consistent 0.47, conflict 0.76, none 0.94,
+	// paraphrases answered conflict 0.29, 13 answers unclear. After it:
+	// 0.79, 0.96, 0.94, 0.03, 5 unclear (most misses of consistent are
+	// questions whose record is not found). Guard against falling below.
+	f.guard(t, "seventh tuning", "last measurement", 0.79, 0.95, 0.94, 0.03)
 }
