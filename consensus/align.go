@@ -217,6 +217,9 @@ type alignment struct {
 	// edit; exchanges are two things that traded places ("Inter ↔
 	// Playfair"), in any text that aligns enough to show it.
 	changes, exchanges []string
+	// swaps are the content words of each change, filed side and new
+	// side, in the order of changes.
+	swaps [][2][]string
 	// hard are differences found beside the alignment that change the
 	// rule when the positions speak of the same things.
 	hard []string
@@ -365,6 +368,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			// left out are named alone ("NVDA → (not said)").
 			ext := !hasContent(ga) && !hasContent(gb) || len(g.a) > 0 && len(g.b) > 0 && (!hasContent(ga) || !hasContent(gb))
 			al.changes = append(al.changes, spanText(a, g.a, ka, g.nextA, ext)+" → "+spanText(b, g.b, kb, g.nextB, ext))
+			al.swaps = append(al.swaps, [2][]string{contentKeys(ga), contentKeys(gb)})
 		}
 	}
 	return al
@@ -501,4 +505,37 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// contentKeys are the keys of g that are not function words.
+func contentKeys(g []surfaceTok) []string {
+	var out []string
+	for _, t := range g {
+		if !strings.HasPrefix(t.key, "@") {
+			out = append(out, t.key)
+		}
+	}
+	return out
+}
+
+// withoutObjectRenamed drops the changes of an edit that swap words of
+// the record's topic (what the rule is about) for words the topic does
+// not use: the question was matched to the record, so the position names
+// the same object in other words.
+func withoutObjectRenamed(al alignment, recordTopic string) []string {
+	rt := map[string]bool{}
+	for _, t := range surfaceTokens(recordTopic) {
+		rt[t.key] = true
+	}
+	var out []string
+	for i, c := range al.changes {
+		if i < len(al.swaps) {
+			x, y := al.swaps[i][0], al.swaps[i][1]
+			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }

@@ -155,3 +155,21 @@ func TestDisregardsAndStrength(t *testing.T) {
 		t.Errorf("a command kept beside a should: %v", got)
 	}
 }
+
+// TestComparePositionsOn: a position asked about a record may name the
+// record's object in its own words; anything else it edits still counts.
+func TestComparePositionsOn(t *testing.T) {
+	const topic, filed = "Avatar upload size limit", "Reject avatar uploads larger than 2 MB"
+	if c := ComparePositionsOn(topic, filed, "Reject profile pictures larger than 2 MB"); c.Agreement != Agree {
+		t.Errorf("the object renamed under its record: %+v", c)
+	}
+	if c := ComparePositions(filed, "Reject profile pictures larger than 2 MB"); c.Agreement != Disagree {
+		t.Errorf("the object renamed with no record to tell: %+v, want conflict (an edit)", c)
+	}
+	if c := ComparePositionsOn(topic, filed, "Accept avatar uploads larger than 2 MB"); c.Agreement != Disagree {
+		t.Errorf("the rule edited under its record: %+v", c)
+	}
+	if c := ComparePositionsOn(topic, filed, "Reject avatar uploads larger than 5 MB"); c.Agreement != Disagree {
+		t.Errorf("the number edited under its record: %+v", c)
+	}
+}

@@ -295,12 +295,24 @@ const consistentScore = 0.42
 // one side only, little shared content) is unclear: a model or a person
 // has to decide.
 func ComparePositions(filed, position string) Comparison {
+	return ComparePositionsOn("", filed, position)
+}
+
+// ComparePositionsOn is ComparePositions for a position asked about the
+// record of recordTopic (its question was matched to that record): an
+// edit that names the record's object in other words ("profile pictures"
+// for the "avatar uploads" of "Avatar upload size limit") is no change of
+// the rule.
+func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
 	a, b := analyze(filed), analyze(position)
 	sa, sb := newSide(filed), newSide(position)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
+	if recordTopic != "" && len(al.changes) > 0 {
+		al.changes = withoutObjectRenamed(al, recordTopic)
+	}
 	// What carries meaning whatever the wording: a name of a choice
 	// changed, counting per thing turned into counting across all.
 	strong := compareNames(sa, sb)
