@@ -48,6 +48,7 @@ var functionClasses = map[string]string{
 	"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 	"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 	"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
+	"away from": "@away", "leave": "@away", "leaves": "@away", "leaving": "@away",
 	"only": "@only", "solely": "@only", "exclusively": "@only",
 	"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
 	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may",
@@ -157,6 +158,11 @@ func surfaceTokens(text string) []surfaceTok {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue
 		}
+		if (w.low == "a" || w.low == "an") && len(out) > 0 && out[len(out)-1].quant && i+1 < len(ws) && isUnitWord(ws[i+1].low) {
+			// "30 days a year" is per year.
+			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})
+			continue
+		}
 		if w.slash && (shortUnits[w.low] != "" || isUnitWord(w.low) || w.low == "min") {
 			// "60 requests/min" is per minute.
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end}, surfaceTok{key: lx.fold(stem(w.low)), quant: true, start: w.start, end: w.end})
@@ -192,7 +198,7 @@ func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 	_, isUnit := lx.units[w]
 	t.key = w
 	switch {
-	case low == "a" || low == "an" || low == "the" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply":
+	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply":
 		t.ignore = true
 	case isDigit(low[0]):
 		t.quant = true

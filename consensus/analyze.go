@@ -23,6 +23,7 @@ type term struct {
 	clause int
 	listed bool   // next to "and", "or" or "nor": an item of a list
 	by     bool   // followed by "by": a passive ("overridden by")
+	even   bool   // after "even for", "even in the case of": said to be covered
 	verbal bool   // negated by "not" or "never" (a verb's negation, not "no x" or "without x")
 	text   string // as written, for the differences
 }
@@ -329,7 +330,9 @@ func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 // symbols are written shorthands read as the words they stand for. A
 // bound written after its number ("4.5:1 or better") starts with a space,
 // so that "for older" is not read as one.
-var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ", "a majority of", " more than half of ", "the majority of", " more than half of ",
+var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
+	"free of charge", " free ", "at no charge", " free ", "at no extra charge", " free ", "at no cost", " free ", "at no extra cost", " free ",
+	"without charge", " free ", "no charge", " free ", "calendar year", " year ", "calendar month", " month ", "calendar day", " day ", "a majority of", " more than half of ", "the majority of", " more than half of ",
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
 
@@ -477,6 +480,8 @@ func analyze(text string) *analysis {
 	cond := -1        // the open condition
 	condClause := -1
 	lastQty := -1
+	lastQtyEnd := -1 // the index of the last token of the last number read with its unit
+	evenClause := -1 // the clause of an "even for …": its words are covered
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
@@ -523,7 +528,7 @@ func analyze(text string) *analysis {
 			}
 			q.clause = t.clause
 			a.qty = append(a.qty, q)
-			lastQty = len(a.qty) - 1
+			lastQty, lastQtyEnd = len(a.qty)-1, i
 			listNext = false
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
 			continue
@@ -532,6 +537,7 @@ func analyze(text string) *analysis {
 			switch toks[i+1].low {
 			case "for", "if", "when", "on", "in", "with", "after", "during", "at", "though":
 				a.even = true
+				evenClause = t.clause
 			}
 		}
 		switch t.low {
@@ -600,14 +606,17 @@ func analyze(text string) *analysis {
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" && !ordinalSecond(toks, i-n+1, n) {
-			if prev := prevLow(toks, i-n+1); prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains([]string{"before", "after", "ahead", "earlier", "later", "prior"}, toks[i+1].low) {
+			if prev := prevLow(toks, i-n+1); prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
 				// "the day before" is a day before.
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
 			} else if prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
 				article := prev == "a" || prev == "an"
-				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" || a.qty[lastQty].clause != t.clause) {
+				// "30 days a year" is a rate; "a month before …, and again
+				// a week before" two lengths of time.
+				adjacent := lastQtyEnd == i-n-1 && !(i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low))
+				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.
 					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
@@ -669,7 +678,7 @@ func analyze(text string) *analysis {
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
 		listNext = false
 		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -680,6 +689,10 @@ func analyze(text string) *analysis {
 	}
 	return a
 }
+
+// relativeWords after a length of time make it a distance in time ("a
+// day before"), not a period.
+var relativeWords = []string{"before", "after", "ahead", "earlier", "later", "prior"}
 
 // ordinalSecond reports whether the n tokens at toks[i] are "second" used
 // as an ordinal: "a second approver", "the second one", not "a second" of

@@ -360,6 +360,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, compareOptions(a, b, al.edit)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
+	hard = append(hard, compareEvenCovered(a, b)...)
 	hard = append(hard, al.hard...)
 	hard = append(hard, al.exchanges...)
 	if al.edit {
@@ -1024,6 +1025,37 @@ func compareConditions(a, b *analysis) []string {
 	}
 	check(a, b, "dropped")
 	check(b, a, "added")
+	return out
+}
+
+// compareEvenCovered finds an exception of the filed rule that the new
+// one says the rule covers "even": "except for material breach" against
+// "that applies even in the case of a material breach".
+func compareEvenCovered(a, b *analysis) []string {
+	if !b.even {
+		return nil
+	}
+	covered := map[string]bool{}
+	for _, t := range b.terms {
+		if t.even && !t.neg {
+			covered[t.w] = true
+		}
+	}
+	var out []string
+	for _, cd := range a.conds {
+		if cd.kind != "unless" || len(cd.terms) == 0 {
+			continue
+		}
+		n := 0
+		for _, w := range cd.terms {
+			if covered[w] {
+				n++
+			}
+		}
+		if 2*n >= len(cd.terms) {
+			out = append(out, "exception dropped: unless "+cd.text)
+		}
+	}
 	return out
 }
 

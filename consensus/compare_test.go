@@ -89,6 +89,12 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"two things trading places", "Mortgages are capped at 80% loan-to-value for owner-occupied homes and 60% for buy-to-let.", "Mortgages are capped at 60% loan-to-value for owner-occupied homes and 80% for buy-to-let.", Disagree, "↔"},
 		{"two names trade what is said of them", "Brand materials use Inter for body text and Playfair Display for headings.", "Headings in Inter, body text in Playfair Display.", Disagree, "Inter ↔ Playfair Display"},
 		{"two names keep what is said of them", "Brand materials use Inter for body text and Playfair Display for headings.", "Headings are set in Playfair Display and body copy in Inter.", Agree, ""},
+		{"free of charge is free", "Guests may check out until 14:00 at no charge; later checkout costs 30 EUR per hour.", "Checkout is free up to 2 pm; after that we charge €30 for each extra hour.", Agree, ""},
+		{"a calendar year is a year", "Remote work from abroad is limited to 30 days per calendar year.", "Remote work from abroad is limited to 30 days a year.", Agree, ""},
+		{"away from is not at", "Crew get 10 hours of rest when the duty ended at the home base.", "Crew get 10 hours of rest when the duty ended away from the home base.", Disagree, "away from"},
+		{"leave is go away from", "Encrypt backups before they leave the host.", "Encrypt backups before they go away from the host.", Agree, ""},
+		{"a limit of times set aside", "Members can freeze their membership once a year for up to 3 months.", "Members may pause as often as they want, three months at a time.", Disagree, "as often as"},
+		{"an exception covered even so", "Either party may terminate with 90 days' notice, except for material breach.", "Either side can terminate on 90 days' notice, and that applies even in the case of a material breach.", Disagree, "exception dropped"},
 		{"an ordinary word reworded", "Kiosk terminals log the user out after 2 minutes without input.", "After two minutes with no input, a kiosk terminal signs the user out.", Agree, ""},
 	} {
 		got := ComparePositions(c.filed, c.position)

@@ -207,7 +207,8 @@ func compareNames(a, b *side) []string {
 
 // disregardCues set a condition aside: "whatever their licence date",
 // "open complaint or not", "wherever they live". Written lower case.
-var disregardCues = []string{"regardless", "irrespective", "no matter", "whatever", "wherever", "or not", "either way", "in any case", "in all cases", "does not matter", "doesn't matter", "do not matter", "don't matter"}
+var disregardCues = []string{"regardless", "irrespective", "no matter", "whatever", "wherever", "or not", "either way", "in any case", "in all cases", "does not matter", "doesn't matter", "do not matter", "don't matter",
+	"as often as", "as many times as", "any number of times", "unlimited"}
 
 // disregards returns the cue by which text sets a condition aside, or "".
 func disregards(text string) string {
