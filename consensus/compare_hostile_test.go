@@ -101,3 +101,23 @@ func BenchmarkComparePositions(b *testing.B) {
 		})
 	}
 }
+
+// FuzzComparePositions compares arbitrary texts: no panic, a valid
+// answer, and a text compared with itself agrees.
+func FuzzComparePositions(f *testing.F) {
+	f.Add("Round currency amounts half-to-even to 2 decimal places.", "Round currency amounts half-up to 2 decimal places.")
+	f.Add("Brand materials use Inter for body text and Playfair Display for headings.", "Headings in Inter, body text in Playfair Display.")
+	f.Add("q=80 48h 1e3 4.5:1 ≥ 3", "24/7 /min a/b — No, whatever or not")
+	f.Add("", "x")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		c := ComparePositionsOn(b, a, b)
+		switch c.Agreement {
+		case Agree, Disagree, Unsure:
+		default:
+			t.Fatalf("agreement %q", c.Agreement)
+		}
+		if c := ComparePositions(a, a); c.Agreement != Agree {
+			t.Fatalf("a text against itself: %+v", c)
+		}
+	})
+}

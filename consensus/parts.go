@@ -223,7 +223,7 @@ func disregards(text string) string {
 			for end < len(low) && !strings.ContainsRune(",;.!?\n", rune(low[end])) && end-k < 60 {
 				end++
 			}
-			return strings.TrimSpace(text[k:end])
+			return strings.TrimSpace(low[k:end]) // low: lowering may change the length of invalid UTF-8
 		}
 	}
 	return ""
@@ -398,7 +398,7 @@ func segments(x *side) (segs []map[string]bool, things map[string]string) {
 			}
 			continue
 		}
-		if !t.ignore && !strings.HasPrefix(t.key, "@") && (!t.quant || isDigit(t.key[0])) {
+		if t.key != "" && !t.ignore && !strings.HasPrefix(t.key, "@") && (!t.quant || isDigit(t.key[0])) {
 			if t.quant && things[t.key] == "" {
 				things[t.key] = t.key
 			}
