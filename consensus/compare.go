@@ -462,11 +462,12 @@ func sharesQuantity(a, b *analysis) bool {
 	return false
 }
 
-// dedupe drops repeated differences, keeping the first.
+// dedupe drops repeated differences (up to case: a name and the option
+// it is, "WebP → AVIF"), keeping the first.
 func dedupe(ds []string) []string {
 	var out []string
 	for _, d := range ds {
-		if !slices.Contains(out, d) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, d) }) {
 			out = append(out, d)
 		}
 	}

@@ -37,7 +37,7 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"direction reversed", "Environment variables override values from the file.", "Values from the file override environment variables.", Disagree, "override"},
 		{"passive keeps the direction", "Environment variables override values from the file.", "Values from the file are overridden by environment variables.", Agree, ""},
 		{"loose swap is a rewording", "Cache product pages at the CDN for 10 minutes.", "The CDN keeps product pages for 10 minutes.", Agree, ""},
-		{"other option", "Serve thumbnails as WebP.", "Serve thumbnails as AVIF.", Disagree, "webp → avif"},
+		{"other option", "Serve thumbnails as WebP.", "Serve thumbnails as AVIF.", Disagree, "WebP → AVIF"},
 		{"a number said on one side only", "Retry failed jobs.", "Retry failed jobs 3 times.", Unsure, "not said"},
 		{"a determiner no bounds the number", "Run at most 4 export jobs at a time per tenant.", "No tenant may have more than four export jobs running at a time.", Agree, ""},
 		{"made optional", "Run a load test before every major release.", "Load tests before major releases are optional.", Disagree, "optional"},
@@ -95,6 +95,7 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"leave is go away from", "Encrypt backups before they leave the host.", "Encrypt backups before they go away from the host.", Agree, ""},
 		{"a limit of times set aside", "Members can freeze their membership once a year for up to 3 months.", "Members may pause as often as they want, three months at a time.", Disagree, "as often as"},
 		{"an exception covered even so", "Either party may terminate with 90 days' notice, except for material breach.", "Either side can terminate on 90 days' notice, and that applies even in the case of a material breach.", Disagree, "exception dropped"},
+		{"a name that is an option is named once", "Serve thumbnails as WebP at quality 80.", "Serve thumbnails as AVIF at quality 80.", Disagree, "WebP → AVIF"},
 		{"an ordinary word reworded", "Kiosk terminals log the user out after 2 minutes without input.", "After two minutes with no input, a kiosk terminal signs the user out.", Agree, ""},
 	} {
 		got := ComparePositions(c.filed, c.position)
