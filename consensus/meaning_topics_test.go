@@ -25,7 +25,7 @@ func TestMeaningTopics7(t *testing.T) {
 func TestMeaningTopics7Check(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/topics7-check.txt")
-	f.log(t, "seventh check set")
+	f.log(t, "topics-7 check set")
 	// Measured once before any change of the round (only the summary line
 	// was read, never its misses): consistent 0.46 (11/24), conflict 1.00
 	// (4/4), none 0.94 (15/16), paraphrases answered conflict 0.12, 3
