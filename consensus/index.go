@@ -79,8 +79,7 @@ type row struct {
 	spec   string // its specific words, sorted (specKey)
 	terms  string // the search terms, as FTS5 tokens
 	nterms int
-	topic  string   // the topics table's text
-	counts []string // the distinct "s:" and "t:" terms, for df
+	topic  string // the topics table's text
 }
 
 // prepare computes e.row for a record.
@@ -97,7 +96,6 @@ func (e *entry) prepare() error {
 	x := &row{rec: string(b), words: strings.Join(ws, " "), spec: specKey(ws)}
 	x.terms, x.nterms = searchTerms(e.Text)
 	x.topic = topicTokens(r.Layer, x.words)
-	x.counts = distinctTerms(x.terms, topicTokensOnly(x.words))
 	e.row = x
 	return nil
 }
@@ -638,7 +636,7 @@ func (w *txWriter) insert(e *entry) error {
 	if _, err := w.insTopic.Exec(id, e.row.topic); err != nil {
 		return err
 	}
-	w.count(1, e.row.counts, int64(nterms))
+	w.count(1, distinctTerms(e.row.terms, topicTokensOnly(e.row.words)), int64(nterms))
 	if e.Record.Status == StatusActive {
 		w.delta["#active"]++
 	}

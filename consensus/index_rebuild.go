@@ -209,23 +209,15 @@ func (s *Store) rebuild(ctx context.Context, db *sql.DB, names []string, sig dir
 			defer wg.Done()
 			// Each worker counts the terms of what it read; the counts are
 			// added up once at the end.
-			df := map[string]int64{}
-			defer func() { counts <- df }()
+			var c termCounter
+			defer func() { counts <- c.df() }()
 			for name := range next {
 				e := s.readEntry(name)
 				if e == nil {
 					continue
 				}
-				if x := e.row; x != nil {
-					for _, t := range x.counts {
-						df[t]++
-					}
-					df["#docs"]++
-					df["#terms"] += int64(x.nterms)
-					if e.Record.Status == StatusActive {
-						df["#active"]++
-					}
-					x.counts = nil
+				if e.row != nil {
+					c.add(e)
 				}
 				select {
 				case parsed <- e:
@@ -298,6 +290,65 @@ func (s *Store) rebuild(ctx context.Context, db *sql.DB, names []string, sig dir
 	}
 	b.done = true
 	return nil
+}
+
+// termCounter counts the records that hold each term, as the df table
+// does (distinctTerms), without a string per term and record: one map of
+// search terms and one of topic words, keyed by the term alone, and a
+// set, reused, of the terms already counted for the record at hand.
+type termCounter struct {
+	search, topic map[string]int64
+	seen          map[string]bool
+	docs, terms   int64
+	active        int64
+}
+
+func (c *termCounter) add(e *entry) {
+	if c.search == nil {
+		c.search, c.topic, c.seen = map[string]int64{}, map[string]int64{}, map[string]bool{}
+	}
+	x := e.row
+	c.count(c.search, x.terms)
+	// The topic words as tokens are the topics table's text after its
+	// first token, the layer's.
+	_, words, _ := strings.Cut(x.topic, " ")
+	c.count(c.topic, words)
+	c.docs++
+	c.terms += int64(x.nterms)
+	if e.Record.Status == StatusActive {
+		c.active++
+	}
+}
+
+// count adds one to each distinct space-separated token of text in m.
+func (c *termCounter) count(m map[string]int64, text string) {
+	clear(c.seen)
+	for text != "" {
+		t, rest, _ := strings.Cut(text, " ")
+		text = rest
+		if t == "" || c.seen[t] {
+			continue
+		}
+		c.seen[t] = true
+		if _, ok := m[t]; ok {
+			m[t]++
+		} else {
+			m[strings.Clone(t)] = 1 // not a piece of the record's text, which is dropped
+		}
+	}
+}
+
+// df is the counts as the df table keys them.
+func (c *termCounter) df() map[string]int64 {
+	df := make(map[string]int64, len(c.search)+len(c.topic)+3)
+	for t, n := range c.search {
+		df["s:"+t] = n
+	}
+	for t, n := range c.topic {
+		df["t:"+t] = n
+	}
+	df["#docs"], df["#terms"], df["#active"] = c.docs, c.terms, c.active
+	return df
 }
 
 // settleHeads sets the heads (and repairs) of the questions with several

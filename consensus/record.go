@@ -293,7 +293,9 @@ func searchText(r *Record, body []byte) string {
 	b.WriteString(r.Topic)
 	b.WriteByte('\n')
 	keep := false
-	for _, line := range bytes.Split(body, []byte("\n")) {
+	for len(body) > 0 {
+		line, rest, _ := bytes.Cut(body, []byte("\n"))
+		body = rest
 		if bytes.HasPrefix(line, []byte("## ")) {
 			keep = indexedSections[strings.ToLower(strings.TrimSpace(string(line[3:])))]
 			continue

@@ -160,15 +160,23 @@ func flatList(v []byte) ([]string, bool) {
 // \t \uXXXX, no surrogates) and printable characters that are no YAML
 // line break; anything else is left to the YAML decoder.
 func flatQuoted(v []byte) (string, int, bool) {
+	// b holds the value once an escape is met; until then it is v[1:i].
 	var b []byte
+	esc := false
 	for i := 1; i < len(v); {
 		c := v[i]
 		switch {
 		case c == '"':
+			if !esc {
+				return string(v[1:i]), i + 1, true
+			}
 			return string(b), i + 1, true
 		case c == '\\':
 			if i+1 >= len(v) {
 				return "", 0, false
+			}
+			if !esc {
+				b, esc = append(make([]byte, 0, len(v)), v[1:i]...), true
 			}
 			switch v[i+1] {
 			case '"', '\\':
@@ -207,7 +215,9 @@ func flatQuoted(v []byte) (string, int, bool) {
 			}
 			i += 2
 		case c >= 0x20 && c < 0x7f:
-			b = append(b, c)
+			if esc {
+				b = append(b, c)
+			}
 			i++
 		case c < 0x80:
 			return "", 0, false // a control character, DEL
@@ -216,7 +226,9 @@ func flatQuoted(v []byte) (string, int, bool) {
 			if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
 				return "", 0, false
 			}
-			b = append(b, v[i:i+n]...)
+			if esc {
+				b = append(b, v[i:i+n]...)
+			}
 			i += n
 		}
 	}
