@@ -63,7 +63,7 @@ func DecodeFlatFrontmatter(page []byte) (fm map[string]FlatValue, body []byte, o
 // flatLine parses `key: value` or `key:`.
 func flatLine(line []byte) (string, FlatValue, bool) {
 	colon := bytes.IndexByte(line, ':')
-	if colon <= 0 || !flatKey(line[:colon]) {
+	if colon <= 0 || colon > 256 || !flatKey(line[:colon]) { // YAML takes no longer key without "?"
 		return "", FlatValue{}, false
 	}
 	key := string(line[:colon])
@@ -223,7 +223,7 @@ func flatQuoted(v []byte) (string, int, bool) {
 			return "", 0, false // a control character, DEL
 		default:
 			r, n := utf8.DecodeRune(v[i:])
-			if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+			if r == utf8.RuneError && n == 1 || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
 				return "", 0, false
 			}
 			if esc {
