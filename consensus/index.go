@@ -788,6 +788,7 @@ func scanRecords(rows *sql.Rows) ([]*Record, error) {
 // (tokenize) as FTS5 tokens, and how many there are.
 func searchTerms(text string) (string, int) {
 	var b strings.Builder
+	b.Grow(len(text)) // the terms are no longer than the text
 	n := 0
 	tokenize(text, func(t string) {
 		if n > 0 {

@@ -294,26 +294,30 @@ func (s *Store) rebuild(ctx context.Context, db *sql.DB, names []string, sig dir
 
 // termCounter counts the records that hold each term, as the df table
 // does (distinctTerms), without a string per term and record: one map of
-// search terms and one of topic words, keyed by the term alone, and a
-// set, reused, of the terms already counted for the record at hand.
+// search terms and one of topic words, keyed by the term alone, each
+// entry remembering the last record that counted it.
 type termCounter struct {
-	search, topic map[string]int64
-	seen          map[string]bool
+	search, topic map[string]*termCount
 	docs, terms   int64
 	active        int64
 }
 
+type termCount struct {
+	n    int64
+	last int64 // the record (c.docs) that counted it last
+}
+
 func (c *termCounter) add(e *entry) {
 	if c.search == nil {
-		c.search, c.topic, c.seen = map[string]int64{}, map[string]int64{}, map[string]bool{}
+		c.search, c.topic = map[string]*termCount{}, map[string]*termCount{}
 	}
 	x := e.row
+	c.docs++
 	c.count(c.search, x.terms)
 	// The topic words as tokens are the topics table's text after its
 	// first token, the layer's.
 	_, words, _ := strings.Cut(x.topic, " ")
 	c.count(c.topic, words)
-	c.docs++
 	c.terms += int64(x.nterms)
 	if e.Record.Status == StatusActive {
 		c.active++
@@ -321,19 +325,19 @@ func (c *termCounter) add(e *entry) {
 }
 
 // count adds one to each distinct space-separated token of text in m.
-func (c *termCounter) count(m map[string]int64, text string) {
-	clear(c.seen)
+func (c *termCounter) count(m map[string]*termCount, text string) {
 	for text != "" {
 		t, rest, _ := strings.Cut(text, " ")
 		text = rest
-		if t == "" || c.seen[t] {
+		if t == "" {
 			continue
 		}
-		c.seen[t] = true
-		if _, ok := m[t]; ok {
-			m[t]++
-		} else {
-			m[strings.Clone(t)] = 1 // not a piece of the record's text, which is dropped
+		switch tc := m[t]; {
+		case tc == nil:
+			m[strings.Clone(t)] = &termCount{n: 1, last: c.docs} // not a piece of the record's text, which is dropped
+		case tc.last != c.docs:
+			tc.n++
+			tc.last = c.docs
 		}
 	}
 }
@@ -341,11 +345,11 @@ func (c *termCounter) count(m map[string]int64, text string) {
 // df is the counts as the df table keys them.
 func (c *termCounter) df() map[string]int64 {
 	df := make(map[string]int64, len(c.search)+len(c.topic)+3)
-	for t, n := range c.search {
-		df["s:"+t] = n
+	for t, tc := range c.search {
+		df["s:"+t] = tc.n
 	}
-	for t, n := range c.topic {
-		df["t:"+t] = n
+	for t, tc := range c.topic {
+		df["t:"+t] = tc.n
 	}
 	df["#docs"], df["#terms"], df["#active"] = c.docs, c.terms, c.active
 	return df
