@@ -197,3 +197,26 @@ func TestFastFrontmatterOfMarshal(t *testing.T) {
 		t.Errorf("the fast path read %d of %d blocks Marshal wrote", read, n)
 	}
 }
+
+// BenchmarkParsePageFrontmatter decodes a record's frontmatter, as seal
+// checks and lint read it, through the fast path and through yaml.v3.
+func BenchmarkParsePageFrontmatter(b *testing.B) {
+	block := []byte("type: \"consensus\"\nlayer: \"plan\"\nverdict: \"CONSENSUS_REACHED\"\ndate: 2026-11-30\nparticipants: [\"SwiftRaven\", \"GoldFalcon\"]\n" +
+		"topic: \"Thumbnail cache size on the edge nodes\"\nrelated: [\"[[20261130-plan-g1-abcdef]]\"]\nstatus: \"active\"\ncreated: \"2026-12-01T22:28:52.380Z\"\n" +
+		"updated: \"2026-12-01T22:28:52.380Z\"\ntags: [\"consensus\", \"plan\"]\ndebate_id: \"20261130-plan-g1-abcdef\"\naction: \"proceed\"\n" +
+		"final_position: \"Cap the thumbnail cache at 2 GB per edge node\"\nfinal_position_hash: \"3f1c\"\nsupersedes:\nsuperseded_by:\ntranscript_events: 12\n")
+	b.Run("fast", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := fastFrontmatter(block); !ok {
+				b.Fatal("declined")
+			}
+		}
+	})
+	b.Run("yaml.v3", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := viaYAML(block); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
