@@ -204,8 +204,18 @@ func TestIndexReplacedUnderAnOpenStore(t *testing.T) {
 	if res := mustCheck(t, fresh, topic, position); res.Status != CheckConsistent {
 		t.Errorf("a record filed by the other Store: %v", res.Status)
 	}
+	// The rebuilt index's log holds what the fresh Store wrote since; the
+	// old Store's closing must neither delete it nor checkpoint into it.
+	wal := filepath.Join(e.root, CacheFile+"-wal")
+	before, err := os.Stat(wal)
+	if err != nil || before.Size() == 0 {
+		t.Fatalf("the rebuilt index has no log to keep: %v", err)
+	}
 	if err := old.Close(); err != nil {
 		t.Errorf("closing the Store with the old index: %v", err)
+	}
+	if after, err := os.Stat(wal); err != nil || !os.SameFile(before, after) || after.Size() != before.Size() {
+		t.Errorf("closing the Store with the old index changed the new index's log: %v", err)
 	}
 	for name, s := range map[string]*Store{"rebuilt": fresh, "new": e.open(t)} {
 		for _, c := range append(openCases[:len(openCases):len(openCases)], struct{ id, topic, position string }{"20261201-plan-edge-dddddd", topic, position}) {
