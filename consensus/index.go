@@ -982,7 +982,7 @@ func (s *Store) readAll(ctx context.Context, names []string) map[string]*entry {
 		go func() {
 			defer wg.Done()
 			for name := range next {
-				e := s.readEntry(name)
+				e := s.readEntry(name, nil)
 				mu.Lock()
 				if e != nil {
 					out[name] = e
@@ -1004,11 +1004,20 @@ feed:
 	return out
 }
 
-// readEntry reads one file; nil means it no longer exists.
-func (s *Store) readEntry(name string) *entry {
+// readEntry reads one file; nil means it no longer exists. With buf, the
+// file is read into *buf's storage, and *buf keeps what was used (no byte
+// of the file is kept in the entry).
+func (s *Store) readEntry(name string, buf *[]byte) *entry {
 	s.reads.Add(1)
 	now := time.Now().UnixNano()
-	data, st, err := s.dir.ReadFile(name)
+	var into []byte
+	if buf != nil {
+		into = *buf
+	}
+	data, st, err := s.dir.ReadFileInto(name, into)
+	if buf != nil && cap(data) > cap(into) {
+		*buf = data[:0]
+	}
 	if vault.IsNotExist(err) {
 		return nil
 	}

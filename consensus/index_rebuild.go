@@ -211,8 +211,9 @@ func (s *Store) rebuild(ctx context.Context, db *sql.DB, names []string, sig dir
 			// added up once at the end.
 			var c termCounter
 			defer func() { counts <- c.df() }()
+			var buf []byte // each file is read into the last one's bytes
 			for name := range next {
-				e := s.readEntry(name)
+				e := s.readEntry(name, &buf)
 				if e == nil {
 					continue
 				}
