@@ -111,8 +111,8 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if removed && a.json {
-					return a.emit(map[string]any{"reset": true, "model": gating.EmbeddedName})
+				if a.json {
+					return a.emit(map[string]any{"reset": removed, "model": gating.EmbeddedName})
 				}
 				return textview.GateReset(a.stdout, removed, path)
 			}

@@ -214,6 +214,11 @@ func TestGateLearnsFromItsUser(t *testing.T) {
 	if d := decisionOf(t, out); d["model"] != gating.EmbeddedName {
 		t.Errorf("after reset the decision names %v", d["model"])
 	}
+	// --reset again under --json: nothing left to remove, still one
+	// JSON object on stdout (a script parses it either way).
+	if out, _, code := dcli(t, root, "--json", "gate", "learn", "--reset"); code != 0 || strings.TrimSpace(out) != `{"model":"`+gating.EmbeddedName+`","reset":false}` {
+		t.Errorf("second --json reset: exit %d %q", code, out)
+	}
 
 	// A worse model is refused. The current model here skips everything,
 	// which is perfect on labels that all say skip; the user insists that
