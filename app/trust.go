@@ -1,8 +1,11 @@
 package app
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/parleyhq/parley/internal/trust"
 )
@@ -17,6 +20,12 @@ func (a *App) TrustRoot(vaultNamed bool) error {
 		return err
 	}
 	if vaultNamed || os.Getenv("PARLEY_VAULT") != "" {
+		return nil
+	}
+	// The default vault is an entry of the root: unless that entry is a
+	// symbolic link, it is in the root (one lstat, not two paths resolved
+	// component by component).
+	if fi, err := os.Lstat(a.vault); errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 && filepath.Dir(a.vault) == filepath.Clean(a.root) {
 		return nil
 	}
 	inside, real, err := trust.Inside(a.root, a.vault)

@@ -51,3 +51,42 @@ func TestTrustRoot(t *testing.T) {
 		t.Errorf("the same vault named by PARLEY_VAULT: %v", err)
 	}
 }
+
+// The default vault is judged by what <root>/vault is: a directory, a
+// link to a directory in the root, nothing yet, or a link that leads
+// nowhere are all in the root; a link out of it (through a root reached
+// by a relative path, with a trailing slash) is not.
+func TestTrustRootDefaultVault(t *testing.T) {
+	t.Setenv("PARLEY_VAULT", "")
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.MkdirAll(filepath.Join(root, "pages"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	vault := filepath.Join(root, "vault")
+	for _, tc := range []struct {
+		name   string
+		make   func() error
+		inside bool
+	}{
+		{"none yet", func() error { return nil }, true},
+		{"a directory", func() error { return os.Mkdir(vault, 0o700) }, true},
+		{"a link into the root", func() error { return os.Symlink("pages", vault) }, true},
+		{"a link to nothing", func() error { return os.Symlink("gone", vault) }, true},
+		{"a link out of the root", func() error { return os.Symlink(dir, vault) }, false},
+	} {
+		os.RemoveAll(vault)
+		if err := tc.make(); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []string{root, root + "/", "./" + filepath.Base(root)} {
+			if strings.HasPrefix(r, "./") {
+				t.Chdir(dir)
+			}
+			err := New(Options{Root: r}).TrustRoot(false)
+			if (err == nil) != tc.inside {
+				t.Errorf("%s, root %q: %v", tc.name, r, err)
+			}
+		}
+	}
+}

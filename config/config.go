@@ -122,8 +122,10 @@ func Load(root string) (*Config, error) {
 		return nil, err
 	}
 	r, err := os.OpenRoot(root)
-	if fi, serr := os.Stat(root); serr == nil && !fi.IsDir() {
-		err = syscall.ENOTDIR
+	if err != nil {
+		if fi, serr := os.Stat(root); serr == nil && !fi.IsDir() {
+			err = syscall.ENOTDIR
+		}
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -23,6 +23,7 @@ type term struct {
 	clause int
 	listed bool   // next to "and", "or" or "nor": an item of a list
 	by     bool   // followed by "by": a passive ("overridden by")
+	even   bool   // after "even for", "even in the case of": said to be covered
 	verbal bool   // negated by "not" or "never" (a verb's negation, not "no x" or "without x")
 	text   string // as written, for the differences
 }
@@ -36,6 +37,8 @@ type quantity struct {
 	text   string // as written, for the differences ("5 minutes")
 	cond   int
 	clause int
+	raw    float64 // the number as written, before its unit's scale
+	every  bool    // a period: "every 6 months"
 }
 
 // condition is a condition ("if", "when", "only if") or an exception
@@ -60,6 +63,9 @@ type analysis struct {
 	// truncated: the text was longer than maxAnalyzed and only its start
 	// was read.
 	truncated bool
+	// even: says "even for", "even when": what follows is included in
+	// the rule.
+	even bool
 }
 
 // say is how x wrote the canonical word w (its first use), for the
@@ -321,8 +327,14 @@ func ticketEnd(text string, i, j int) int {
 
 func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 
-// symbols are written shorthands read as the words they stand for.
-var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
+// symbols are written shorthands read as the words they stand for. A
+// bound written after its number ("4.5:1 or better") starts with a space,
+// so that "for older" is not read as one.
+var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
+	"free of charge", " free ", "at no charge", " free ", "at no extra charge", " free ", "at no cost", " free ", "at no extra cost", " free ",
+	"without charge", " free ", "no charge", " free ", "calendar year", " year ", "calendar month", " month ", "calendar day", " day ", "a majority of", " more than half of ", "the majority of", " more than half of ",
+	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
+	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
 
 // comparators are the signs read as comparisons ("> 30s").
 var comparators = map[rune]string{'>': "above", '<': "below", '≤': "atmost", '≥': "atleast"}
@@ -468,6 +480,8 @@ func analyze(text string) *analysis {
 	cond := -1        // the open condition
 	condClause := -1
 	lastQty := -1
+	lastQtyEnd := -1 // the index of the last token of the last number read with its unit
+	evenClause := -1 // the clause of an "even for …": its words are covered
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
@@ -481,18 +495,24 @@ func analyze(text string) *analysis {
 			listNext = true
 		}
 		if t.isNum && !lx.phraseAt(toks, i) {
-			q := quantity{value: t.num, text: t.text, cond: cond}
+			q := quantity{value: t.num, raw: t.num, text: t.text, cond: cond}
 			i0 := i
+			if p := prevLow(toks, i); p == "every" || p == "each" {
+				q.every = true
+			}
 			if t.clock {
 				q.dim = "clock"
 			}
 			// A unit follows: "5 minutes", "80 percent".
-			if !t.clock && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
+			// An ordinal before a unit ("the first day") names a day, not a
+			// length of time.
+			ordinal := t.text == "first" || t.text == "third"
+			if !t.clock && !ordinal && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				w, n := lx.match(toks, i+1)
 				if short := shortUnits[toks[i+1].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
 				}
-				if u, ok := lx.units[w]; ok {
+				if u, ok := lx.units[w]; ok && !ordinalSecond(toks, i+1, n) {
 					q.value *= u.scale
 					q.dim = u.dim
 					q.text += " " + joinText(toks[i+1:i+1+n])
@@ -508,10 +528,17 @@ func analyze(text string) *analysis {
 			}
 			q.clause = t.clause
 			a.qty = append(a.qty, q)
-			lastQty = len(a.qty) - 1
+			lastQty, lastQtyEnd = len(a.qty)-1, i
 			listNext = false
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
 			continue
+		}
+		if t.low == "even" && i+1 < len(toks) && toks[i+1].clause == t.clause {
+			switch toks[i+1].low {
+			case "for", "if", "when", "on", "in", "with", "after", "during", "at", "though":
+				a.even = true
+				evenClause = t.clause
+			}
 		}
 		switch t.low {
 		case "all", "every", "each":
@@ -578,10 +605,18 @@ func analyze(text string) *analysis {
 			a.negs--
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
-		if u, ok := lx.units[w]; ok && u.dim == "time" {
-			if prev := prevLow(toks, i-n+1); prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
+		if u, ok := lx.units[w]; ok && u.dim == "time" && !ordinalSecond(toks, i-n+1, n) {
+			if prev := prevLow(toks, i-n+1); prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
+				// "the day before" is a day before.
+				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
+				lastQty = len(a.qty) - 1
+				continue
+			} else if prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
 				article := prev == "a" || prev == "an"
-				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].clause != t.clause) {
+				// "30 days a year" is a rate; "a month before …, and again
+				// a week before" two lengths of time.
+				adjacent := lastQtyEnd == i-n-1 && !(i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low))
+				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.
 					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
@@ -615,6 +650,14 @@ func analyze(text string) *analysis {
 			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause})
 			continue
 		}
+		if t.low == "off" && n == 1 && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low)) {
+			// "with the flash off": the word before it, turned off.
+			if k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && !strings.HasPrefix(a.terms[k].w, "#") {
+				a.terms[k].neg = !a.terms[k].neg
+				a.negs++
+				continue
+			}
+		}
 		if lx.stop[w] {
 			continue
 		}
@@ -635,7 +678,7 @@ func analyze(text string) *analysis {
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
 		listNext = false
 		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -645,6 +688,32 @@ func analyze(text string) *analysis {
 		trailingNegation(a, negPending)
 	}
 	return a
+}
+
+// relativeWords after a length of time make it a distance in time ("a
+// day before"), not a period.
+var relativeWords = []string{"before", "after", "ahead", "earlier", "later", "prior"}
+
+// ordinalSecond reports whether the n tokens at toks[i] are "second" used
+// as an ordinal: "a second approver", "the second one", not "a second" of
+// time or "30 seconds".
+func ordinalSecond(toks []rawTok, i, n int) bool {
+	if n != 1 || toks[i].low != "second" {
+		return false
+	}
+	if p := prevLow(toks, i); p != "a" && p != "the" {
+		return false
+	}
+	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause {
+		return false
+	}
+	if toks[i+1].isNum {
+		return toks[i+1].text == "one" // "a second one"
+	}
+	next := toks[i+1].low
+	lx := theLexicon()
+	_, cue := lx.condCue[stem(next)]
+	return next == "one" || !lx.stop[stem(next)] && !cue && !lx.directed[lx.fold(stem(next))]
 }
 
 // trailingNegation negates the last word of a clause that ends in its

@@ -177,7 +177,7 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 		res.Status = CheckConsistent
 		res.Comparison = Comparison{Agreement: Agree, Score: 1}
 	default:
-		res.Comparison = ComparePositions(res.Record.FinalPosition, position)
+		res.Comparison = ComparePositionsOn(res.Record.Topic, res.Record.FinalPosition, position)
 		res.Status = statusOf(res.Comparison.Agreement)
 	}
 	self := ""

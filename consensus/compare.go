@@ -295,16 +295,54 @@ const consistentScore = 0.42
 // one side only, little shared content) is unclear: a model or a person
 // has to decide.
 func ComparePositions(filed, position string) Comparison {
+	return ComparePositionsOn("", filed, position)
+}
+
+// ComparePositionsOn is ComparePositions for a position asked about the
+// record of recordTopic (its question was matched to that record): an
+// edit that names the record's object in other words ("profile pictures"
+// for the "avatar uploads" of "Avatar upload size limit") is no change of
+// the rule.
+func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
-	return comparePositions(analyze(filed), analyze(position))
+	a, b := analyze(filed), analyze(position)
+	sa, sb := newSide(filed), newSide(position)
+	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
+	if recordTopic != "" && len(al.changes) > 0 {
+		al.changes = withoutObjectRenamed(al, recordTopic)
+	}
+	// What carries meaning whatever the wording: a name of a choice
+	// changed, counting per thing turned into counting across all.
+	strong := compareNames(sa, sb)
+	strong = append(strong, compareCounting(sa.text, sb.text, sa.toks, sb.toks)...)
+	// A condition set aside, a rule made a recommendation, two things
+	// trading what is said of them: they change the rule when the two
+	// positions speak of the same things.
+	al.hard = append(compareDisregard(a, b, filed, position), compareStrength(filed, position)...)
+	if len(al.exchanges) == 0 {
+		al.hard = append(al.hard, compareBindings(sa, sb)...)
+	}
+	return comparePositions(a, b, al, strong)
 }
 
-func comparePositions(a, b *analysis) Comparison {
+// keysOf are the folded words of ts.
+func keysOf(ts []surfaceTok) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.key
+	}
+	return out
+}
+
+func comparePositions(a, b *analysis, al alignment, strong []string) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
 	h, dropped, added := compareQuantities(a, b)
+	// A number changed in its own unit ("25 minutes → half an hour")
+	// says the rule changed whatever else the wording changed.
+	strong = append(strong, sameDimension(a, b, h)...)
 	w := append(dropped, added...)
 	switch {
 	case len(h) == 0 && c.Score >= sameSentenceScore:
@@ -319,22 +357,37 @@ func comparePositions(a, b *analysis) Comparison {
 		h, w = append(h, dropped...), added
 	}
 	hard, weak = append(hard, h...), append(weak, w...)
-	hard = append(hard, compareOptions(a, b)...)
+	hard = append(hard, compareOptions(a, b, al.edit)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
-	hard = append(hard, compareSwaps(a, b, c.Score)...)
+	hard = append(hard, compareEvenCovered(a, b)...)
+	hard = append(hard, al.hard...)
+	hard = append(hard, al.exchanges...)
+	if al.edit {
+		// Ordinary words swapped count only in an edit of the filed
+		// sentence; a rewording swaps them freely.
+		hard = append(hard, compareSwaps(a, b, c.Score)...)
+	}
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
 	hard = append(hard, compareInclusion(a, b)...)
 	if len(hard) == 0 {
-		hard = append(hard, compareItems(a, b)...)
+		hard = append(hard, compareItems(a, b, al.edit)...)
 	}
 	if len(hard) == 0 {
 		hard = append(hard, compareClauses(a, b)...)
 	}
+	if len(hard) == 0 {
+		// An edit of the filed sentence: whatever else it changed
+		// changes the rule.
+		hard = append(hard, al.changes...)
+	}
+	hard = append(strong, hard...)
 	switch {
-	case len(hard) > 0 && c.Score < unrelatedScore:
+	case len(strong) > 0:
+		c.Agreement, c.Differences = Disagree, dedupe(append(hard, weak...))
+	case len(hard) > 0 && c.Score < unrelatedScore && !sharesQuantity(a, b):
 		// So little in common that the differences found may be about
 		// different things: parley cannot tell.
 		c.Agreement, c.Differences = Unsure, append(hard, weak...)
@@ -347,13 +400,78 @@ func comparePositions(a, b *analysis) Comparison {
 		// may change the rule.
 		c.Agreement = Unsure
 		c.Differences = []string{fmt.Sprintf("too long to compare beyond the first %d bytes", maxAnalyzed)}
-	case c.Score >= consistentScore:
+	case c.Score >= consistentScore || c.Score >= unrelatedScore && allQuantitiesSaid(a, b):
+		// Enough in common, or every number of the filed rule (two or
+		// more) said again in other words with nothing changed.
 		c.Agreement = Agree
 	default:
 		c.Agreement = Unsure
 		c.Differences = []string{fmt.Sprintf("little in common (%.2f)", c.Score)}
 	}
 	return c
+}
+
+// sameDimension picks, from the changed numbers h of compareQuantities,
+// the ones where both sides give a unit of the same dimension.
+func sameDimension(a, b *analysis, h []string) []string {
+	var out []string
+	for _, d := range h {
+		from, to, _ := strings.Cut(d, " → ")
+		x, okA := quantityByText(a, from)
+		y, okB := quantityByText(b, to)
+		if okA && okB && x.dim != "" && x.dim == y.dim {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func quantityByText(x *analysis, text string) (quantity, bool) {
+	for _, q := range x.qty {
+		if q.text == text {
+			return q, true
+		}
+	}
+	return quantity{}, false
+}
+
+// allQuantitiesSaid reports whether a states two numbers or more and b
+// says each of them again.
+func allQuantitiesSaid(a, b *analysis) bool {
+	n := 0
+	for _, x := range a.qty {
+		if bareOne(x) {
+			continue
+		}
+		if !slices.ContainsFunc(b.qty, func(y quantity) bool { return sameQuantity(x, y) }) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// sharesQuantity reports whether a number of a is said on b's side too:
+// the two speak of the same thing, whatever their words.
+func sharesQuantity(a, b *analysis) bool {
+	for _, x := range a.qty {
+		if !bareOne(x) && slices.ContainsFunc(b.qty, func(y quantity) bool { return sameQuantity(x, y) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupe drops repeated differences (up to case: a name and the option
+// it is, "WebP → AVIF"), keeping the first.
+func dedupe(ds []string) []string {
+	var out []string
+	for _, d := range ds {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, d) }) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // sameSentenceScore is the similarity from which two positions are the
@@ -475,7 +593,11 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 		}
 	}
 	for j, y := range ub {
-		if !pairedB[j] && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
+		// A number the filed position states once and the new one twice
+		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
+		// no number added.
+		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
 			added = append(added, "(not said) → "+y.text)
 		}
 	}
@@ -494,8 +616,15 @@ func whole(q quantity) bool { return q.dim == "percent" && q.value == 100 }
 func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
 
 func sameQuantity(x, y quantity) bool {
+	if period(x, y) || period(y, x) {
+		return true
+	}
 	if x.dim != y.dim && x.dim != "" && y.dim != "" {
 		return false
+	}
+	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {
+		// A unit said on one side only: "over 21" is "21 years old".
+		return x.raw == y.raw && x.raw > 1
 	}
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
@@ -508,13 +637,26 @@ func sameQuantity(x, y quantity) bool {
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
 }
 
+// period reports whether x is a period ("every 6 months") that the rate y
+// states as a count per length of time ("twice a year").
+func period(x, y quantity) bool {
+	if !x.every || x.dim != "time" || x.per != "" || y.dim != "" || y.per != "time" || y.value <= 0 {
+		return false
+	}
+	return math.Abs(x.value-y.perVal/y.value) <= calendarTolerance*x.value
+}
+
 // calendarTolerance is how far two lengths of time may differ and still be
 // one: a month is 30.4 days on average, and "30 days" means a month.
 const calendarTolerance = 0.015
 
 // compareOptions finds two options of one choice: the filed position names
 // one (not negated) and the new one names another.
-func compareOptions(a, b *analysis) []string {
+//
+// A relation ("before", "after") turned in a rewording counts only when it
+// stands beside one of the same things on both sides: "3 attempts before
+// returning the parcel" is "back to the depot only after three tries".
+func compareOptions(a, b *analysis, edit bool) []string {
 	lx := theLexicon()
 	pos := func(x *analysis) map[int][]string {
 		m := map[int][]string{}
@@ -563,6 +705,9 @@ func compareOptions(a, b *analysis) []string {
 		}
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
 			continue // "merged after 2 approvals" is "2 approvals before merging"
+		}
+		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && !edit && !kept(a, onlyA[0], b, onlyB[0]) {
+			continue
 		}
 		if len(onlyA) > 0 && len(onlyB) > 0 {
 			out = append(out, strings.Join(a.sayAll(onlyA), ", ")+" → "+strings.Join(b.sayAll(onlyB), ", "))
@@ -654,6 +799,14 @@ func reversed(a *analysis, x string, b *analysis, y string) bool {
 	pa, na := around(a, x, true)
 	pb, nb := around(b, y, true)
 	return pa != "" && pa == nb || na != "" && na == pb
+}
+
+// kept reports whether a relation word x of a and y of b stand beside one
+// of the same things on the same side.
+func kept(a *analysis, x string, b *analysis, y string) bool {
+	pa, na := around(a, x, true)
+	pb, nb := around(b, y, true)
+	return pa != "" && pa == pb || na != "" && na == nb
 }
 
 // around are the content words just before and after w in x. With
@@ -756,11 +909,15 @@ func compareNegation(a, b *analysis) []string {
 		}
 		return pos, neg, obj
 	}
-	if a.negs == b.negs {
-		return nil // as many negations on both sides: reworded, not reversed
-	}
 	posA, negA, objA := pol(a)
 	posB, negB, objB := pol(b)
+	if a.negs == b.negs {
+		// As many negations on both sides: reworded, not reversed, unless
+		// the negation moved from one thing to another ("through the
+		// vendor portal, never to the local shop" → "to the local shop,
+		// never through the vendor portal").
+		return movedNegation(a, b, posA, negA, posB, negB)
+	}
 	// A verb's object is named only when the verb itself did not turn:
 	// "use → not use", not "client → not client" besides.
 	var out, objects []string
@@ -792,6 +949,27 @@ func compareNegation(a, b *analysis) []string {
 		return objects
 	}
 	return out
+}
+
+// movedNegation finds the words a negates and b asserts, and the words b
+// negates and a asserts, when there are both.
+func movedNegation(a, b *analysis, posA, negA, posB, negB map[string]int) []string {
+	lx := theLexicon()
+	turned := func(x *analysis, negX, posX, posY, negY map[string]int) []string {
+		var out []string
+		for _, t := range x.terms {
+			w := t.w
+			if negX[w] > 0 && posX[w] == 0 && posY[w] > 0 && negY[w] == 0 && !lx.generic[w] && !lx.light[w] && !strings.HasPrefix(w, "#") && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	fromA, fromB := turned(a, negA, posA, posB, negB), turned(b, negB, posB, posA, negA)
+	if len(fromA) == 0 || len(fromB) == 0 {
+		return nil
+	}
+	return []string{"not " + strings.Join(a.sayAll(fromA), " ") + " → not " + strings.Join(b.sayAll(fromB), " ")}
 }
 
 // compareConditions finds a condition or exception one side states and
@@ -848,6 +1026,37 @@ func compareConditions(a, b *analysis) []string {
 	}
 	check(a, b, "dropped")
 	check(b, a, "added")
+	return out
+}
+
+// compareEvenCovered finds an exception of the filed rule that the new
+// one says the rule covers "even": "except for material breach" against
+// "that applies even in the case of a material breach".
+func compareEvenCovered(a, b *analysis) []string {
+	if !b.even {
+		return nil
+	}
+	covered := map[string]bool{}
+	for _, t := range b.terms {
+		if t.even && !t.neg {
+			covered[t.w] = true
+		}
+	}
+	var out []string
+	for _, cd := range a.conds {
+		if cd.kind != "unless" || len(cd.terms) == 0 {
+			continue
+		}
+		n := 0
+		for _, w := range cd.terms {
+			if covered[w] {
+				n++
+			}
+		}
+		if 2*n >= len(cd.terms) {
+			out = append(out, "exception dropped: unless "+cd.text)
+		}
+	}
 	return out
 }
 
@@ -1094,7 +1303,10 @@ func alignGaps(a, b []string, opening bool) [][2][]string {
 // numbers", "the linter and the race detector") that one side names and
 // the other leaves out while saying nothing the first does not: the rule
 // covers fewer (or more) things.
-func compareItems(a, b *analysis) []string {
+//
+// An item only added counts in an edit of the filed sentence: a rewording
+// adds detail ("raw translation keys").
+func compareItems(a, b *analysis, edit bool) []string {
 	lx := theLexicon()
 	specific := func(t term) bool {
 		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w]
@@ -1121,7 +1333,9 @@ func compareItems(a, b *analysis) []string {
 		}
 	}
 	check(a, b, "dropped")
-	check(b, a, "added")
+	if edit {
+		check(b, a, "added")
+	}
 	return out
 }
 
@@ -1208,8 +1422,8 @@ func compareClauses(a, b *analysis) []string {
 func compareInclusion(a, b *analysis) []string {
 	lx := theLexicon()
 	inc := lx.fold(stem("include"))
-	if slices.ContainsFunc(a.terms, func(t term) bool { return t.w == inc }) {
-		return nil
+	if a.even || slices.ContainsFunc(a.terms, func(t term) bool { return t.w == inc }) {
+		return nil // the filed position includes things itself
 	}
 	specific := func(t term) bool {
 		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && t.w != inc

@@ -82,6 +82,17 @@ func BenchmarkComparePositions(b *testing.B) {
 			ComparePositions(plain, "The CDN keeps product pages for ten minutes; a price change purges them.")
 		}
 	})
+	b.Run("edit", func(b *testing.B) {
+		for b.Loop() {
+			ComparePositions(plain, "Cache product pages at the CDN for 10 minutes unless the stock changes.")
+		}
+	})
+	b.Run("names and clauses", func(b *testing.B) {
+		for b.Loop() {
+			ComparePositions("Brand materials use Inter for body text and Playfair Display for headings; never Arial.",
+				"Headings are set in Playfair Display, body copy in Inter, and Arial is not used.")
+		}
+	})
 	for name, p := range hostilePositions() {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
@@ -89,4 +100,24 @@ func BenchmarkComparePositions(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzComparePositions compares arbitrary texts: no panic, a valid
+// answer, and a text compared with itself agrees.
+func FuzzComparePositions(f *testing.F) {
+	f.Add("Round currency amounts half-to-even to 2 decimal places.", "Round currency amounts half-up to 2 decimal places.")
+	f.Add("Brand materials use Inter for body text and Playfair Display for headings.", "Headings in Inter, body text in Playfair Display.")
+	f.Add("q=80 48h 1e3 4.5:1 ≥ 3", "24/7 /min a/b — No, whatever or not")
+	f.Add("", "x")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		c := ComparePositionsOn(b, a, b)
+		switch c.Agreement {
+		case Agree, Disagree, Unsure:
+		default:
+			t.Fatalf("agreement %q", c.Agreement)
+		}
+		if c := ComparePositions(a, a); c.Agreement != Agree {
+			t.Fatalf("a text against itself: %+v", c)
+		}
+	})
 }

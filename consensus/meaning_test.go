@@ -288,3 +288,37 @@ func (f meaningFigures) guard(t *testing.T, set, which string, consistent, confl
 			set, which, f.consistent, f.conflict, f.none, f.paraphraseConflict)
 	}
 }
+
+// TestMeaningCheck7 runs a seventh set, written in voices and about
+// records of its own and committed before the round that tuned on
+// tune7.txt; it was kept out of view during that round (only its summary
+// line was read): the round's held-out figure.
+func TestMeaningCheck7(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/check7.txt")
+	f.log(t, "seventh check set")
+	// Measured once before any change of the round and once after them
+	// (only this summary line read both times): consistent 0.45 → 0.70,
+	// conflict 0.82 → 0.91, none 0.81 → 0.81, unclear 0.50 → 0.50,
+	// paraphrases answered conflict 0.35 → 0.10, answers unclear instead
+	// 4 → 3. Short of the bar on consistent, none and paraphrases (the
+	// misses of none and most of consistent are questions whose record is
+	// not found). Guard against falling below the measurement after.
+	// Its misses were then read, and fixed in general form ("free of
+	// charge", "calendar year", "away from", "as often as", an exception
+	// covered "even"): 0.75, 0.93, 0.81, 0.05, 3 unclear. No longer unseen.
+	f.guard(t, "seventh check", "held-out measurement", 0.70, 0.90, 0.80, 0.10)
+}
+
+// TestMeaningTune7 runs the seventh tuning set: records and voices of its
+// own, read and tuned on in the round that kept check7.txt out of view.
+func TestMeaningTune7(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/tune7.txt")
+	f.log(t, "seventh tuning set")
+	// Before the round: consistent 0.47, conflict 0.76, none 0.94,
+	// paraphrases answered conflict 0.29, 13 answers unclear. After it:
+	// 0.79, 0.96, 0.94, 0.03, 5 unclear (most misses of consistent are
+	// questions whose record is not found). Guard against falling below.
+	f.guard(t, "seventh tuning", "last measurement", 0.79, 0.95, 0.94, 0.03)
+}

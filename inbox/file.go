@@ -122,12 +122,9 @@ func NewFileTransport(root string, opts ...FileOption) (*FileTransport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return nil, fmt.Errorf("create messenger root: %w", err)
-	}
-	r, err := os.OpenRoot(abs)
+	r, err := openRoot(abs)
 	if err != nil {
-		return nil, fmt.Errorf("open messenger root: %w", err)
+		return nil, err
 	}
 	t := &FileTransport{
 		dir:       abs,
@@ -150,6 +147,22 @@ func NewFileTransport(root string, opts ...FileOption) (*FileTransport, error) {
 	return t, nil
 }
 
+// openRoot opens the messenger root dir, creating it (and its parents,
+// 0700) when it is missing.
+func openRoot(dir string) (*os.Root, error) {
+	r, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create messenger root: %w", err)
+		}
+		r, err = os.OpenRoot(dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open messenger root: %w", err)
+	}
+	return r, nil
+}
+
 // Dir returns the absolute messenger root directory.
 func (t *FileTransport) Dir() string { return t.dir }
 
@@ -169,6 +182,10 @@ func (t *FileTransport) Close() error {
 // directory it creates is made durable: its parent is fsynced (through
 // fsys), or a power cut could lose it with every file fsynced inside.
 func mkdirSafe(r *os.Root, fsys durable.FS, dir string) error {
+	// Nearly always it is there: one lstat says so.
+	if err := checkDir(r, dir); !errors.Is(err, ErrNotFound) {
+		return err
+	}
 	err := r.Mkdir(dir, 0o700)
 	created := err == nil
 	if err != nil && !errors.Is(err, fs.ErrExist) {

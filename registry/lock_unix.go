@@ -5,7 +5,6 @@ package registry
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -30,11 +29,22 @@ func pidAlive(pid int) bool {
 // zombie reports whether /proc/PID/stat shows the process as a zombie (Z)
 // or dead (X). Without /proc (not Linux) nothing is a zombie.
 func zombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	// Read with plain system calls: open, read, close (os.ReadFile adds an
+	// fstat and five calls that try the file on the network poller).
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
-	return zombieStat(b)
+	defer unix.Close(fd)
+	// The state is the field after the pid and the command name (at most
+	// 16 bytes, in parentheses), and nothing after it holds a ')': the
+	// first 512 bytes of the line are enough.
+	var buf [512]byte
+	n, err := unix.Read(fd, buf[:])
+	if err != nil || n <= 0 {
+		return false
+	}
+	return zombieStat(buf[:n])
 }
 
 // zombieStat reads the state field of a /proc/PID/stat line: the field

@@ -92,10 +92,13 @@ func WithHost(h string) Option { return func(r *Registry) { r.host = h } }
 // registry/, 0700). mail, when not nil, receives every successful
 // registration through Adopt.
 func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
-	if err := os.MkdirAll(root, 0o700); err != nil {
-		return nil, fmt.Errorf("create messenger root: %w", err)
-	}
 	rt, err := os.OpenRoot(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(root, 0o700); err != nil {
+			return nil, fmt.Errorf("create messenger root: %w", err)
+		}
+		rt, err = os.OpenRoot(root)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open messenger root: %w", err)
 	}
@@ -114,13 +117,19 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 	for _, o := range opts {
 		o(r)
 	}
-	err = rt.Mkdir(Dir, 0o700)
-	created := err == nil
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		rt.Close()
-		return nil, err
+	// Nearly always it is there: one lstat says so.
+	created := false
+	fi, err := rt.Lstat(Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = rt.Mkdir(Dir, 0o700)
+		created = err == nil
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			rt.Close()
+			return nil, err
+		}
+		fi, err = rt.Lstat(Dir)
 	}
-	if fi, err := rt.Lstat(Dir); err != nil || !fi.IsDir() {
+	if err != nil || !fi.IsDir() {
 		rt.Close()
 		if err == nil {
 			err = fmt.Errorf("%w: %s is not a directory", ErrUnsafePath, filepath.Join(root, Dir))

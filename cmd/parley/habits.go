@@ -173,6 +173,7 @@ func (a *factory) haveRoot() bool { return a.service().HaveRoot() }
 // and how to end it. Ctrl-C (ctx's end) ends the wait: a read from a
 // terminal cannot be cancelled, so it is left to the exiting process.
 func (a *factory) readStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
+	interrupted := ctx.Done() // listening before the hint says Ctrl-C cancels
 	if isTerminal(a.stdin) {
 		fmt.Fprintf(a.stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
 	}
@@ -188,7 +189,7 @@ func (a *factory) readStdin(ctx context.Context, what string, limit int64) ([]by
 	select {
 	case r := <-done:
 		return r.b, r.err
-	case <-ctx.Done():
+	case <-interrupted:
 		return nil, errInterrupted
 	}
 }

@@ -2,16 +2,12 @@
 // See README.md, or run "parley --help".
 package main
 
-import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "os"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT and SIGTERM end the command cleanly (see interruptContext).
+	ctx := &interruptContext{}
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	ctx.release()
 	os.Exit(exitCode(err, os.Stderr))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/internal/bench"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -76,13 +77,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 			return cmd.Help()
 		},
-		PersistentPreRunE: func(*cobra.Command, []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Annotations[lazyInterrupt] == "" {
+				armInterrupt(ctx)
+			}
 			if showVersion {
 				return nil // the version reads no root
 			}
 			return a.trustRoot()
 		},
 	}
+	waitsLazily(root) // its help and its --version never wait
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(a.stdout)
@@ -94,37 +99,114 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	pf.BoolVar(&a.json, "json", false, "print JSON Lines, one object per result")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log what happens to stderr")
 	root.Flags().BoolVar(&showVersion, "version", false, "print the version and the revision parley was built from")
-	for _, sub := range commands(a) {
-		root.AddCommand(sub)
-	}
+	subs, all := commandsFor(a, args)
+	root.AddCommand(subs...)
+	// Only a command line that names no subcommand can reach completion.
+	root.CompletionOptions.DisableDefaultCmd = !all
 	polish(root) // the examples, unknown commands and flag errors of every command
 	return root.ExecuteContext(ctx)
 }
 
-// commands lists the subcommands, one constructor per file.
+// subcommand is one subcommand's constructor, under the name it is typed as.
+type subcommand struct {
+	name string
+	make func(*factory) *cobra.Command
+}
+
+// subcommands lists the subcommands, one constructor per file.
+var subcommands = []subcommand{
+	{"init", newInitCmd},
+	{"demo", newDemoCmd},
+	{"agents", newAgentsCmd},
+	{"send", func(a *factory) *cobra.Command { return newSendCmd(a, nil) }},
+	{"recv", func(a *factory) *cobra.Command { return newRecvCmd(a, nil) }},
+	{"watch", func(a *factory) *cobra.Command { return newWatchCmd(a, nil) }},
+	{"gc", newGCCmd},
+	{"bench", newBenchCmd},
+	{"gate", newGateCmd},
+	{"consensus", newConsensusCmd},
+	{"vault", newVaultCmd},
+	{bench.SenderCommand, newBenchSenderCmd},
+	{"transcripts", newTranscriptsCmd},
+	{"debate", newDebateCmd},
+	{"agent", newAgentCmd},
+	{"mcp", newMCPCmd},
+	{"serve", newServeCmd},
+	{"escalate", newEscalateCmd},
+	{"config", newConfigCmd},
+	{"version", newVersionCmd},
+}
+
+// commands makes every subcommand.
 func commands(a *factory) []*cobra.Command {
-	return []*cobra.Command{
-		newInitCmd(a),
-		newDemoCmd(a),
-		newAgentsCmd(a),
-		newSendCmd(a, nil),
-		newRecvCmd(a, nil),
-		newWatchCmd(a, nil),
-		newGCCmd(a),
-		newBenchCmd(a),
-		newGateCmd(a),
-		newConsensusCmd(a),
-		newVaultCmd(a),
-		newBenchSenderCmd(a),
-		newTranscriptsCmd(a),
-		newDebateCmd(a),
-		newAgentCmd(a),
-		newMCPCmd(a),
-		newServeCmd(a),
-		newEscalateCmd(a),
-		newConfigCmd(a),
-		newVersionCmd(a),
+	cmds := make([]*cobra.Command, len(subcommands))
+	for i, s := range subcommands {
+		cmds[i] = s.make(a)
 	}
+	return cmds
+}
+
+// commandsFor makes what the command line args can run: only the
+// subcommand it names, when it names one after nothing but global flags
+// (a send builds one command, not the tree of forty), and every
+// subcommand otherwise (help, completion, a mistyped name to suggest
+// the right one for). It reports whether it made them all.
+func commandsFor(a *factory, args []string) ([]*cobra.Command, bool) {
+	if versionOnly(args) {
+		return nil, false
+	}
+	if name := commandName(args); name != "" {
+		for _, s := range subcommands {
+			if s.name == name {
+				return []*cobra.Command{s.make(a)}, false
+			}
+		}
+	}
+	return commands(a), true
+}
+
+// versionOnly reports whether args ask for nothing but the version
+// (parley --version, global flags aside), which needs no subcommand.
+func versionOnly(args []string) bool {
+	version := false
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--version":
+			version = true
+		case arg == "--root" || arg == "--vault":
+			i++
+		case isGlobalFlag(arg):
+		default:
+			return false
+		}
+	}
+	return version
+}
+
+// isGlobalFlag reports whether arg is a global flag that carries its value
+// (if any) within it.
+func isGlobalFlag(arg string) bool {
+	return strings.HasPrefix(arg, "--root=") || strings.HasPrefix(arg, "--vault=") ||
+		arg == "--json" || strings.HasPrefix(arg, "--json=") ||
+		arg == "-v" || arg == "--verbose" || strings.HasPrefix(arg, "--verbose=")
+}
+
+// commandName is the first word of args after the global flags (--root
+// and --vault with their values, --json, --verbose), or "" when something
+// else comes first (another flag, --, nothing).
+func commandName(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--root" || arg == "--vault":
+			i++ // the value
+		case isGlobalFlag(arg):
+		case strings.HasPrefix(arg, "-"):
+			return ""
+		default:
+			return arg
+		}
+	}
+	return ""
 }
 
 // rootDir is the messenger state directory: --root, $PARLEY_ROOT, or .parley.

@@ -55,7 +55,9 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 	f.StringVar(&o.Type, "type", inbox.TypeText, "the message type")
 	f.StringVar(&o.ReplyTo, "reply-to", "", "the id of the message this one answers")
 	f.BoolVar(&o.RequireLive, "require-live", false, "fail (not_active) instead of delivering to an agent that is not running")
-	return cmd
+	// Its waits (standard input, a NATS server that does not answer) ask
+	// for Done first; a send to the file messenger never waits.
+	return waitsLazily(cmd)
 }
 
 // sendRun sends through the service layer and prints the message's id (or

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
 	"testing"
 )
 
@@ -15,9 +12,9 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("PARLEY_TEST_AS_CLI") == "1" {
 		// As main does: SIGINT and SIGTERM end the command cleanly.
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx := &interruptContext{}
 		err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-		stop()
+		ctx.release()
 		os.Exit(exitCode(err, os.Stderr))
 	}
 	os.Exit(m.Run())

@@ -22,7 +22,7 @@ func printVersion(a *factory) error {
 
 // newVersionCmd is "parley version", the same as "parley --version".
 func newVersionCmd(a *factory) *cobra.Command {
-	return &cobra.Command{
+	return waitsLazily(&cobra.Command{
 		Use:   "version",
 		Short: "Print parley's version and the revision it was built from",
 		Long: "Print the module version, the VCS revision and time it was built from (when the\n" +
@@ -32,5 +32,5 @@ func newVersionCmd(a *factory) *cobra.Command {
 		// The version reads no root: no check of one that may not be trusted.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE:              func(*cobra.Command, []string) error { return printVersion(a) },
-	}
+	})
 }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Each subcommand is listed under the name it is typed as, so a command
+// line that names it builds that one command and runs the same code.
+func TestSubcommandsAreListedUnderTheirNames(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, s := range subcommands {
+		c := s.make(&factory{})
+		if c.Name() != s.name {
+			t.Errorf("%q is listed as %q", c.Name(), s.name)
+		}
+		if len(c.Aliases) > 0 {
+			t.Errorf("%s has aliases %v that a command line could name", c.Name(), c.Aliases)
+		}
+		if seen[s.name] {
+			t.Errorf("%s listed twice", s.name)
+		}
+		seen[s.name] = true
+	}
+}
+
+func TestCommandName(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line, want string
+	}{
+		{"send --from A --to B hi", "send"},
+		{"--root send send --from A", "send"},
+		{"--root=/r --vault /v --json -v recv --as B", "recv"},
+		{"--verbose=true --json=false agents list", "agents"},
+		{"--version", ""},
+		{"-h", ""},
+		{"--", ""},
+		{"", ""},
+		{"--root", ""},
+		{"help send", "help"},
+		{"sned --from A", "sned"},
+	} {
+		if got := commandName(strings.Fields(tc.line)); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
+// A command line that names a subcommand gets that one; anything else
+// (help, completion, a name mistyped, a flag of the root) gets them all,
+// so that help lists them and a mistake is answered with the name meant.
+func TestOnlyTheNamedSubcommandIsBuilt(t *testing.T) {
+	t.Parallel()
+	names := func(args ...string) []string {
+		cmds, _ := commandsFor(&factory{}, args)
+		var out []string
+		for _, c := range cmds {
+			out = append(out, c.Name())
+		}
+		return out
+	}
+	if got := names("--root", "/r", "send", "--from", "A"); !slices.Equal(got, []string{"send"}) {
+		t.Errorf("send built %v", got)
+	}
+	for _, args := range [][]string{{"--root", "/r", "--version"}, {"--json", "--version"}} {
+		if got := names(args...); len(got) != 0 {
+			t.Errorf("%q built %v", args, got)
+		}
+	}
+	for _, args := range [][]string{{"help", "send"}, {"completion", "bash"}, {"sned"}, {"--version", "-h"}, {"--version", "send"}, {}} {
+		if got := names(args...); len(got) != len(subcommands) {
+			t.Errorf("%q built %d commands, want all %d", args, len(got), len(subcommands))
+		}
+	}
+	// What a user sees is the same either way.
+	root := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"send", "--help"}, []string{"--require-live", "Global Flags", "--root"}},
+		{[]string{"send", "--form", "A"}, []string{"--from"}},
+		{[]string{"sned"}, []string{"send"}},
+		{[]string{"--version"}, []string{"parley "}},
+		{[]string{"help"}, []string{"  send ", "  recv ", "  debate ", "  consensus ", "  completion "}},
+	} {
+		var out, errs syncBuffer
+		err := run(&interruptContext{}, append([]string{"--root", root}, tc.args...), nil, &out, &errs)
+		exitCode(err, &errs)
+		for _, w := range tc.want {
+			if !strings.Contains(out.String()+errs.String(), w) {
+				t.Errorf("%q does not say %q: %s%s", tc.args, w, out.String(), errs.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,547 @@
+package consensus
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file tells a deliberate edit of a filed sentence from a rewording
+// of it. Both texts are cut into surface tokens (every word, stop words
+// included, in its stemmed and folded form) and aligned. When most of both
+// sides align, the new position is the filed sentence edited, and every
+// change left outside the alignment changes the rule ("half-to-even" →
+// "half-up", "per legal entity" → "across all legal entities"), unless it
+// only swaps a function word for another of its class ("not" and "rather
+// than") or drops a word that carries nothing ("a", "please"). When little
+// aligns, the position is reworded, and its ordinary words decide nothing:
+// only the parts that carry meaning do (numbers, negation, options,
+// conditions, scope, modality, order).
+
+// surfaceTok is one word of a text as written, with where it stands.
+type surfaceTok struct {
+	key        string // folded form, or the class of a function word ("@neg")
+	start, end int    // byte offsets of the whitespace-delimited word holding it
+	ignore     bool   // carries nothing in an edit: articles, stop words
+	quant      bool   // a number or a unit: aligned, but compared by compareQuantities
+}
+
+// maxSurface bounds the tokens aligned: alignment is quadratic.
+const maxSurface = 160
+
+// editShare is the share of the longer side's tokens that must align for
+// the position to be an edit of the filed sentence.
+const editShare = 0.75
+
+// functionClasses are the function words whose swap for another of the
+// same class rewords the rule ("per" and "each", "not" and "rather
+// than"), and whose swap for one of another class, or whose loss, changes
+// it ("per" → "across all"). The other stop words carry nothing in an
+// edit, but for keptStop. Written before stemming; two-word entries are
+// read before one-word ones.
+var functionClasses = map[string]string{
+	"not": "@neg", "no": "@neg", "never": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
+	"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
+	"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
+	"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
+	"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
+	"away from": "@away", "leave": "@away", "leaves": "@away", "leaving": "@away",
+	"only": "@only", "solely": "@only", "exclusively": "@only",
+	"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
+	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may",
+	"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
+	"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
+	"above": "@above", "over": "@above", "beyond": "@above", "below": "@below", "under": "@below",
+	"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
+	"or newer": "@least", "and newer": "@least", "or above": "@least", "and above": "@least", "or higher": "@least", "or better": "@least",
+	"or longer": "@least", "or older": "@least", "or greater": "@least", "no less than": "@least", "not less than": "@least",
+	"at most": "@most", "maximum": "@most", "max": "@most", "up to": "@most", "or less": "@most", "or fewer": "@most", "or below": "@most",
+	"or lower": "@most", "or earlier": "@most", "or shorter": "@most", "or younger": "@most", "or smaller": "@most", "no more than": "@most", "not more than": "@most",
+	"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
+}
+
+// phraseStarts are the first words of the phrases of functionClasses.
+var phraseStarts = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for p := range functionClasses {
+		if first, _, ok := strings.Cut(p, " "); ok {
+			m[first] = true
+		}
+	}
+	return m
+})
+
+// keptStop are stop words that an edit changes the rule with: "half-up"
+// is not "half-down", "first" not "last".
+var keptStop = map[string]bool{"up": true, "down": true, "off": true, "out": true, "before": true, "after": true, "first": true,
+	"last": true, "same": true, "other": true, "again": true, "both": true, "either": true}
+
+// surfaceTokens cuts text into words (letters and digits; a hyphen, a dot
+// or an apostrophe splits), each with the span of the whitespace-delimited
+// word that holds it, for naming a change as it was written.
+func surfaceTokens(text string) []surfaceTok {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	type word struct {
+		low        string
+		start, end int
+		slash      bool // a slash before it: "requests/min"
+	}
+	var ws []word
+	wordStart := 0
+	slash := false
+	for i := 0; i < len(text) && len(ws) < 2*maxSurface; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsSpace(r) {
+			i += size
+			wordStart = i
+			continue
+		}
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			slash = r == '/'
+			i += size
+			continue
+		}
+		j := i
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !(r == '.' && j > i && j+1 < len(text) && isDigit(text[j-1]) && isDigit(text[j+1])) {
+				break
+			}
+			j += size
+		}
+		end := j
+		for end < len(text) {
+			r, size := utf8.DecodeRuneInString(text[end:])
+			if unicode.IsSpace(r) || strings.ContainsRune(",;:!?()[]\"", r) || r == '.' && (end+size == len(text) || text[end+size] == ' ') {
+				break
+			}
+			end += size
+		}
+		w := text[i:j]
+		if !isASCII(w) {
+			w = stripMarks(w)
+		}
+		if w != "" {
+			ws = append(ws, word{low: strings.ToLower(w), start: wordStart, end: end, slash: slash})
+		}
+		slash = false
+		i = j
+	}
+	// "No — nobody deploys": the answer to a question.
+	if len(ws) > 1 && (ws[0].low == "no" || ws[0].low == "yes") && ws[0].end < len(text) && ws[1].start > ws[0].end {
+		ws = ws[1:]
+	}
+	lx := theLexicon()
+	out := make([]surfaceTok, 0, len(ws))
+	for i := 0; i < len(ws) && len(out) < maxSurface; i++ {
+		w := ws[i]
+		n := 1
+		key := ""
+		for k := 3; k >= 2 && key == "" && phraseStarts()[w.low]; k-- {
+			if i+k <= len(ws) {
+				parts := make([]string, k)
+				for x := range parts {
+					parts[x] = ws[i+x].low
+				}
+				if c, ok := functionClasses[strings.Join(parts, " ")]; ok {
+					key, n = c, k
+				}
+			}
+		}
+		var t surfaceTok
+		if w.low == "7" && w.slash && len(out) > 0 && out[len(out)-1].key == "24" {
+			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
+			continue
+		}
+		if (w.low == "a" || w.low == "an") && len(out) > 0 && out[len(out)-1].quant && i+1 < len(ws) && isUnitWord(ws[i+1].low) {
+			// "30 days a year" is per year.
+			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})
+			continue
+		}
+		if w.slash && (shortUnits[w.low] != "" || isUnitWord(w.low) || w.low == "min") {
+			// "60 requests/min" is per minute.
+			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end}, surfaceTok{key: lx.fold(stem(w.low)), quant: true, start: w.start, end: w.end})
+			continue
+		}
+		if key != "" {
+			t = surfaceTok{key: key, start: w.start, end: ws[i+n-1].end}
+		} else {
+			t = surfaceKey(lx, w.low, w.start, w.end)
+			if (w.low == "times" || w.low == "time") && i > 0 && len(out) > 0 && out[len(out)-1].quant {
+				t.quant = true // "3 times": a count
+			}
+		}
+		out = append(out, t)
+		i += n - 1
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// surfaceKey reads one word.
+func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
+	t := surfaceTok{start: start, end: end}
+	if c, ok := functionClasses[low]; ok {
+		t.key = c
+		return t
+	}
+	_, isNumWord := numberWords[low]
+	_, isScale := numberScales[low]
+	st := stem(low)
+	w := lx.fold(st)
+	_, isUnit := lx.units[w]
+	t.key = w
+	switch {
+	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply":
+		t.ignore = true
+	case isDigit(low[0]):
+		t.quant = true
+		if k := strings.IndexFunc(low, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }); k > 0 {
+			// "10ms", "48h": the number, its unit read by compareQuantities.
+			t.key = low
+		}
+	case isNumWord || isScale || isUnit || shortUnits[low] != "":
+		t.quant = true
+	case keptStop[low]:
+	case lx.stop[st]:
+		t.ignore = true
+	}
+	return t
+}
+
+// alignment is what aligning two texts' surface tokens found.
+type alignment struct {
+	edit bool // most of both sides align: an edit of the filed sentence
+	// changes are the stretches outside the alignment that change the
+	// rule, as written on each side ("half-to-even → half-up"), in an
+	// edit; exchanges are two things that traded places ("Inter ↔
+	// Playfair"), in any text that aligns enough to show it.
+	changes, exchanges []string
+	// swaps are the content words of each change, filed side and new
+	// side, in the order of changes.
+	swaps [][2][]string
+	// hard are differences found beside the alignment that change the
+	// rule when the positions speak of the same things.
+	hard []string
+}
+
+// strictShare is the share of the longer side's tokens that must align
+// for words only left out or only added to count as a change.
+const strictShare = 0.85
+
+// editPlaceShare is the share of the longer side's tokens that must align
+// for a position changed in one place only to be an edit.
+const editPlaceShare = 0.6
+
+func notQuant(t surfaceTok) bool { return !t.quant }
+
+// exchangeShare is the share of the longer side's tokens that must align
+// for two stretches trading places to be read as an exchange.
+const exchangeShare = 0.5
+
+// gap is a stretch outside the alignment: the tokens of each side and the
+// index of the aligned token after it on each side.
+type gap struct {
+	a, b         []surfaceTok
+	nextA, nextB int
+}
+
+// alignTexts aligns the surface tokens of the filed text a and the new
+// text b (longest common subsequence of their keys).
+func alignTexts(a, b string) alignment {
+	return alignTokens(a, b, surfaceTokens(a), surfaceTokens(b))
+}
+
+// alignTokens is alignTexts on the texts' surface tokens.
+func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
+	ka, kb := keep(ta), keep(tb)
+	n, m := len(ka), len(kb)
+	if n == 0 || m == 0 {
+		return alignment{}
+	}
+	l := make([]int32, (n+1)*(m+1))
+	at := func(i, j int) int32 { return l[i*(m+1)+j] }
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			v := max(at(i+1, j), at(i, j+1))
+			if ka[i].key == kb[j].key {
+				v = at(i+1, j+1) + 1
+			}
+			l[i*(m+1)+j] = v
+		}
+	}
+	common, longer := float64(at(0, 0)), float64(max(n, m))
+	var al alignment
+	if common < exchangeShare*longer {
+		return al
+	}
+	var gaps []gap
+	var g gap
+	flush := func(i, j int) {
+		if len(g.a) > 0 || len(g.b) > 0 {
+			g.nextA, g.nextB = i, j
+			gaps = append(gaps, g)
+		}
+		g = gap{}
+	}
+	i, j := 0, 0
+	for i < n && j < m {
+		switch {
+		case ka[i].key == kb[j].key:
+			flush(i, j)
+			i++
+			j++
+		case at(i+1, j) >= at(i, j+1):
+			g.a = append(g.a, ka[i])
+			i++
+		default:
+			g.b = append(g.b, kb[j])
+			j++
+		}
+	}
+	g.a, g.b = append(g.a, ka[i:]...), append(g.b, kb[j:]...)
+	flush(n, m)
+	// An edit: most of both sides align, or more than half of them with
+	// the rest changed in one place ("then delete them" → "then archive
+	// them to cold storage").
+	changed := 0
+	for _, g := range gaps {
+		if slices.ContainsFunc(g.a, notQuant) || slices.ContainsFunc(g.b, notQuant) {
+			changed++
+		}
+	}
+	al.edit = common >= editShare*longer || common >= editPlaceShare*longer && changed <= 1 || longer-common <= 1 && common >= 2
+	// Two stretches that trade places: "Inter for body text and Playfair
+	// for headings" → "Playfair for body text and Inter for headings".
+	used := make([]bool, len(gaps))
+	for x := range gaps {
+		for y := x + 1; y < len(gaps) && !used[x]; y++ {
+			gx, gy := gaps[x], gaps[y]
+			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) {
+				used[x], used[y] = true, true
+				al.exchanges = append(al.exchanges, spanText(a, gx.a, ka, 0, false)+" ↔ "+spanText(a, gy.a, ka, 0, false))
+			}
+		}
+	}
+	if !al.edit {
+		return al
+	}
+	// A word only moved ("expire idle sessions" → "idle sessions
+	// expire") changes nothing.
+	del, ins := map[string]int{}, map[string]int{}
+	for x, g := range gaps {
+		if used[x] {
+			continue
+		}
+		for _, t := range g.a {
+			del[t.key]++
+		}
+		for _, t := range g.b {
+			ins[t.key]++
+		}
+	}
+	movedA, movedB := map[string]int{}, map[string]int{}
+	for k, v := range del {
+		movedA[k], movedB[k] = min(v, ins[k]), min(v, ins[k])
+	}
+	drop := func(ts []surfaceTok, moved map[string]int) []surfaceTok {
+		var out []surfaceTok
+		for _, t := range ts {
+			if moved[t.key] > 0 {
+				moved[t.key]--
+				continue
+			}
+			if !t.quant {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	for x, g := range gaps {
+		if used[x] {
+			continue
+		}
+		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
+		if residual(ga, gb, common >= strictShare*longer) {
+			// A stretch of function words only is named with the word
+			// after it: "per legal" → "across all legal"; words only
+			// left out are named alone ("NVDA → (not said)").
+			ext := !hasContent(ga) && !hasContent(gb) || len(g.a) > 0 && len(g.b) > 0 && (!hasContent(ga) || !hasContent(gb))
+			al.changes = append(al.changes, spanText(a, g.a, ka, g.nextA, ext)+" → "+spanText(b, g.b, kb, g.nextB, ext))
+			al.swaps = append(al.swaps, [2][]string{contentKeys(ga), contentKeys(gb)})
+		}
+	}
+	return al
+}
+
+// sameKeys reports whether x and y hold the same keys, as sets.
+func sameKeys(x, y []surfaceTok) bool {
+	if len(x) == 0 || len(y) == 0 {
+		return false
+	}
+	for _, t := range x {
+		if !slices.ContainsFunc(y, func(u surfaceTok) bool { return u.key == t.key }) {
+			return false
+		}
+	}
+	for _, u := range y {
+		if !slices.ContainsFunc(x, func(t surfaceTok) bool { return u.key == t.key }) {
+			return false
+		}
+	}
+	return true
+}
+
+// keep drops the tokens that carry nothing in an edit.
+func keep(ts []surfaceTok) []surfaceTok {
+	out := make([]surfaceTok, 0, len(ts))
+	for _, t := range ts {
+		if !t.ignore {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// residual reports whether a stretch left outside the alignment of an
+// edit changes the rule: a function word of one class swapped for one of
+// another or left out ("per" → "across all", "to even" → "up"), or a few
+// words swapped for others that are not near in meaning ("finance" →
+// "support"). Words only added or only left out are a detail reworded
+// (compareClauses, compareItems and compareConditions judge dropped parts);
+// a long stretch is a phrase reworded.
+func residual(ga, gb []surfaceTok, strict bool) bool {
+	lx := theLexicon()
+	split := func(g []surfaceTok) (map[string]int, []string) {
+		cls := map[string]int{}
+		var content []string
+		for _, t := range g {
+			switch {
+			case t.key == "@must":
+				// An imperative commands as "must" does.
+			case strings.HasPrefix(t.key, "@"):
+				cls[t.key]++
+			case !lx.light[t.key]:
+				// Light words ("mark" and "flag", "targets") are swapped
+				// freely in a rewording.
+				content = append(content, t.key)
+			}
+		}
+		return cls, content
+	}
+	clsA, ca := split(ga)
+	clsB, cb := split(gb)
+	if !maps.Equal(clsA, clsB) {
+		return true
+	}
+	if len(ca) == 0 && len(cb) > 0 && strict || len(cb) == 0 && len(ca) > 0 && strict {
+		return true // something left out of, or added to, the same sentence
+	}
+	if len(ca) == 0 || len(cb) == 0 || len(ca) > maxSwapWords || len(cb) > maxSwapWords {
+		return false
+	}
+	for _, x := range ca {
+		if !slices.ContainsFunc(cb, func(y string) bool { return sameWord(x, y) }) {
+			return true
+		}
+	}
+	for _, y := range cb {
+		if !slices.ContainsFunc(ca, func(x string) bool { return sameWord(x, y) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSwapWords is the most words a swap in an edit replaces: more is a
+// phrase reworded.
+const maxSwapWords = 3
+
+// sameWord reports whether two folded words say the same in an edit: the
+// same, near in meaning ("cache", "keep"), a comparative ("old",
+// "older") or a shortening ("repo", "repository").
+func sameWord(x, y string) bool {
+	return x == y || comparative(x, y) || comparative(y, x) || theLexicon().near(x, y) ||
+		len(x) >= 3 && len(y) > len(x) && strings.HasPrefix(y, x) || len(y) >= 3 && len(x) > len(y) && strings.HasPrefix(x, y)
+}
+
+// comparative reports whether y is x with a comparative ending: "old",
+// "older".
+func comparative(x, y string) bool {
+	return len(x) >= 3 && (y == x+"er" || y == x+"r" || y == x+x[len(x)-1:]+"er")
+}
+
+// hasContent reports whether g holds a word that is not a function word.
+func hasContent(g []surfaceTok) bool {
+	for _, t := range g {
+		if !strings.HasPrefix(t.key, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// spanText is how side s wrote the stretch g: the whitespace-delimited
+// words holding it, with the word after it when ext.
+func spanText(s string, g, all []surfaceTok, next int, ext bool) string {
+	if ext && next < len(all) && (len(g) == 0 || !strings.Contains(s[g[0].start:g[len(g)-1].end], "-")) {
+		// Not past a word that holds its own context ("half-to-even").
+		g = append(append([]surfaceTok(nil), g...), all[next])
+	}
+	if len(g) == 0 {
+		return "(not said)"
+	}
+	start, end := g[0].start, g[len(g)-1].end
+	if start < 0 || end > len(s) || start >= end {
+		return "(not said)"
+	}
+	return strings.TrimRight(strings.TrimSpace(s[start:end]), ".,;:")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// contentKeys are the keys of g that are not function words.
+func contentKeys(g []surfaceTok) []string {
+	var out []string
+	for _, t := range g {
+		if !strings.HasPrefix(t.key, "@") {
+			out = append(out, t.key)
+		}
+	}
+	return out
+}
+
+// withoutObjectRenamed drops the changes of an edit that swap words of
+// the record's topic (what the rule is about) for words the topic does
+// not use: the question was matched to the record, so the position names
+// the same object in other words.
+func withoutObjectRenamed(al alignment, recordTopic string) []string {
+	rt := map[string]bool{}
+	for _, t := range surfaceTokens(recordTopic) {
+		rt[t.key] = true
+	}
+	var out []string
+	for i, c := range al.changes {
+		if i < len(al.swaps) {
+			x, y := al.swaps[i][0], al.swaps[i][1]
+			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}

@@ -1,0 +1,470 @@
+package consensus
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file reads the parts of a position that carry meaning whatever the
+// wording around them: the names it gives (products, formats, codes,
+// people and places), a condition it explicitly sets aside ("whatever the
+// amount"), how strongly it binds (must or should), and whether it counts
+// per thing or across all of them.
+
+// name is a name a text gives: a capitalised word inside a sentence
+// ("Inter", "Bitwarden"), an acronym ("TMX", "CMYK"), or a word mixing
+// letters and digits ("UTF-8", "1Password"), with a number that follows a
+// name ("Code 128").
+type name struct {
+	key   string   // folded, for comparing
+	text  string   // as written
+	words []string // each word folded as surfaceTokens folds it
+}
+
+// maxNames bounds the names read from a text.
+const maxNames = 32
+
+// names returns the names text gives, in order, each once.
+func names(text string) []name {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	lx := theLexicon()
+	var out []name
+	// A Title Case Text tells nothing by its capitals.
+	title := titleCase(text)
+	start := true // at the start of a sentence or a clause
+	prevName := false
+	for i := 0; i < len(text) && len(out) < maxNames; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if strings.ContainsRune(".!?:;\n•*#>|-", r) && (r != '-' || i == 0 || text[i-1] == ' ' || text[i-1] == '\n') {
+				start = true
+			}
+			if r != ' ' && r != '-' && r != '.' {
+				prevName = false
+			}
+			i += size
+			continue
+		}
+		// A word, with the hyphens and dots inside it ("UTF-8", "1.4b").
+		j := i
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			inner := (r == '-' || r == '.') && j+1 < len(text) && isWordByte(text[j+1])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !inner {
+				break
+			}
+			j += size
+		}
+		w := text[i:j]
+		isName := false
+		switch {
+		case hasLetter(w) && hasDigit(w):
+			isName = !isQuantityWord(w)
+		case isAcronym(w) || innerUpper(w):
+			isName = true
+		case !start && !title && startsUpper(w) && !lx.stop[stem(strings.ToLower(w))]:
+			isName = true
+		case prevName && isNumber(w):
+			isName = true // "Code 128", "TMX 1.4b"
+		}
+		if isName && prevName && len(out) > 0 && (hasDigit(w) || startsUpper(w)) {
+			// "Code 128", "Playfair Display": one name.
+			last := &out[len(out)-1]
+			last.text += " " + w
+			last.key += " " + strings.ToLower(w)
+			last.words = append(last.words, nameWords(lx, w)...)
+		} else if isName {
+			low := strings.ToLower(w)
+			k := lx.fold(stem(low))
+			if !slices.ContainsFunc(out, func(n name) bool { return n.key == k }) {
+				out = append(out, name{key: k, text: w, words: nameWords(lx, w)})
+			}
+		}
+		prevName = isName
+		start = false
+		i = j
+	}
+	return out
+}
+
+// nameWords are the words of w folded as surfaceTokens folds them
+// ("UTF-8" is "utf" and "8").
+func nameWords(lx *lexicon, w string) []string {
+	var out []string
+	for _, p := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' }) {
+		if p = strings.Trim(p, "."); p != "" {
+			out = append(out, surfaceKey(lx, p, 0, 0).key)
+		}
+	}
+	return out
+}
+
+// titleCase reports whether three words in four of text (of four or
+// more) start with a capital.
+func titleCase(text string) bool {
+	words, upper := 0, 0
+	for _, w := range strings.Fields(text) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		words++
+		if unicode.IsUpper(r) {
+			upper++
+		}
+	}
+	return words >= 4 && 4*upper > 3*words
+}
+
+// innerUpper reports whether a capital follows a small letter in w:
+// "WebP", "VoiceOver".
+func innerUpper(w string) bool {
+	lower := false
+	for _, r := range w {
+		if unicode.IsUpper(r) && lower {
+			return true
+		}
+		lower = unicode.IsLower(r)
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf
+}
+
+func hasLetter(w string) bool { return strings.IndexFunc(w, unicode.IsLetter) >= 0 }
+func hasDigit(w string) bool  { return strings.IndexFunc(w, unicode.IsDigit) >= 0 }
+
+func isNumber(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != ',' }) < 0
+}
+
+// isQuantityWord reports whether a word mixing letters and digits is a
+// number with its unit glued ("48h", "10ms", "5k", "2x") or a time of day
+// ("10pm"), which compareQuantities reads.
+func isQuantityWord(w string) bool {
+	k := strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != ',' })
+	if k <= 0 {
+		return false
+	}
+	suffix := strings.ToLower(w[k:])
+	return suffix == "x" || suffix == "k" || suffix == "am" || suffix == "pm" || shortUnits[suffix] != "" || isUnitWord(suffix) ||
+		suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th"
+}
+
+// isAcronym: two or more capitals and nothing else ("TMX", "HR").
+func isAcronym(w string) bool {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// compareNames finds the names of a choice changed: the filed position
+// names something the new one does not mention at all, and the new one
+// names something the filed one does not ("TMX → Excel", "Code 128 →
+// QR"). A name only added, or only left out, decides nothing here.
+func compareNames(a, b *side) []string {
+	filed, position, fa, fb := a.text, b.text, keysOf(a.toks), keysOf(b.toks)
+	na, nb := a.names, b.names
+	if len(na) == 0 || len(nb) == 0 {
+		return nil
+	}
+	mentioned := func(n name, keys []string, text string) bool {
+		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text))
+	}
+	var gone, come []string
+	for _, n := range na {
+		if !mentioned(n, fb, position) {
+			gone = append(gone, n.text)
+		}
+	}
+	for _, n := range nb {
+		if !mentioned(n, fa, filed) {
+			come = append(come, n.text)
+		}
+	}
+	if len(gone) == 0 || len(come) == 0 {
+		return nil
+	}
+	return []string{strings.Join(gone, " ") + " → " + strings.Join(come, " ")}
+}
+
+// disregardCues set a condition aside: "whatever their licence date",
+// "open complaint or not", "wherever they live". Written lower case.
+var disregardCues = []string{"regardless", "irrespective", "no matter", "whatever", "wherever", "or not", "either way", "in any case", "in all cases", "does not matter", "doesn't matter", "do not matter", "don't matter",
+	"as often as", "as many times as", "any number of times", "unlimited"}
+
+// disregards returns the cue by which text sets a condition aside, or "".
+func disregards(text string) string {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	low := strings.ToLower(text)
+	for _, c := range disregardCues {
+		if k := indexWord(low, c); k >= 0 {
+			end := k + len(c)
+			// The cue and the words after it, up to the end of the clause.
+			for end < len(low) && !strings.ContainsRune(",;.!?\n", rune(low[end])) && end-k < 60 {
+				end++
+			}
+			return strings.TrimSpace(low[k:end]) // low: lowering may change the length of invalid UTF-8
+		}
+	}
+	return ""
+}
+
+// indexWord is strings.Index of w in s at word boundaries.
+func indexWord(s, w string) int {
+	for off := 0; off < len(s); {
+		k := strings.Index(s[off:], w)
+		if k < 0 {
+			return -1
+		}
+		k += off
+		before := k == 0 || !isWordByte(s[k-1])
+		after := k+len(w) == len(s) || !isWordByte(s[k+len(w)])
+		if before && after {
+			return k
+		}
+		off = k + 1
+	}
+	return -1
+}
+
+// compareDisregard finds a condition, an exception or a limit of the
+// filed position that the new one explicitly sets aside: "drivers must
+// have held a licence for 2 years" against "whatever their licence date".
+func compareDisregard(a, b *analysis, filed, position string) []string {
+	cue := disregards(position)
+	if cue == "" || disregards(filed) != "" {
+		return nil
+	}
+	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only {
+		return nil // nothing the filed rule sets that could be set aside
+	}
+	return []string{"condition set aside: " + cue}
+}
+
+// Modality: how strongly a rule binds. strongCues command; weakCues only
+// recommend or allow. Lower case, matched at word boundaries.
+var (
+	strongCues = []string{"must", "shall", "required", "mandatory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception"}
+	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort"}
+)
+
+func hasCue(low string, cues []string) string {
+	for _, c := range cues {
+		if indexWord(low, c) >= 0 {
+			return c
+		}
+	}
+	return ""
+}
+
+// compareStrength finds a rule that binds on the filed side and only
+// recommends on the other ("must wear a helmet" → "should wear helmets
+// where possible").
+func compareStrength(filed, position string) []string {
+	la, lb := strings.ToLower(filed), strings.ToLower(position)
+	if len(la) > maxAnalyzed {
+		la = la[:maxAnalyzed]
+	}
+	if len(lb) > maxAnalyzed {
+		lb = lb[:maxAnalyzed]
+	}
+	strong, weak := hasCue(la, strongCues), hasCue(lb, weakCues)
+	if weak == "" && (rfcWord(filed, "MUST") || rfcWord(filed, "SHALL") || rfcWord(position, "SHOULD")) && indexWord(lb, "should") >= 0 {
+		// "should" recommends where a rule is written in the words of
+		// requirements ("MUST" against "SHOULD"); elsewhere it is often
+		// only a way of agreeing ("we should serve WebP").
+		weak = "should"
+	}
+	if strong == "" || weak == "" || hasCue(la, weakCues) != "" || hasCue(lb, strongCues) != "" {
+		return nil
+	}
+	return []string{strong + " → " + weak}
+}
+
+// rfcWord reports whether text writes w (upper case) as a word: "MUST".
+func rfcWord(text, w string) bool {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	return indexWord(text, w) >= 0
+}
+
+// compareCounting finds a rule that counts per thing on one side and
+// across all of them on the other: "sequential per legal entity" against
+// "sequential across all legal entities".
+func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
+	type mark struct {
+		class string
+		text  string
+	}
+	marked := func(s string, ts []surfaceTok) map[string]mark {
+		m := map[string]mark{}
+		for i, t := range ts {
+			if t.key != "@dist" && t.key != "@coll" {
+				continue
+			}
+			for j := i + 1; j < len(ts) && j <= i+3; j++ {
+				u := ts[j]
+				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
+					continue
+				}
+				if old, ok := m[u.key]; !ok || t.key == "@coll" && old.class != "@coll" {
+					m[u.key] = mark{t.key, strings.TrimRight(s[t.start:u.end], ".,;:")}
+				}
+				break
+			}
+		}
+		return m
+	}
+	ma, mb := marked(filed, ta), marked(position, tb)
+	for _, k := range slices.Sorted(maps.Keys(ma)) {
+		if x, y := ma[k], mb[k]; y.class != "" && x.class != y.class {
+			return []string{x.text + " → " + y.text}
+		}
+	}
+	return nil
+}
+
+// side is one text of a comparison, read once: its surface tokens and
+// its names.
+type side struct {
+	text  string
+	toks  []surfaceTok
+	names []name
+}
+
+func newSide(text string) *side {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed]
+	}
+	return &side{text: text, toks: surfaceTokens(text), names: names(text)}
+}
+
+// segments cuts a text into the parts that bind a thing to what is said
+// of it: clauses, and the halves of "x for a and y for b". An "and"
+// between two names ("VoiceOver and NVDA") lists them and cuts nothing.
+// Each segment is the set of its folded words; things are the names and
+// numbers among them, with how they were written.
+func segments(x *side) (segs []map[string]bool, things map[string]string) {
+	things = map[string]string{} // folded word → the name or number it is part of
+	for _, n := range x.names {
+		for _, w := range n.words {
+			things[w] = n.text
+		}
+	}
+	cur := map[string]bool{}
+	flush := func() {
+		if len(cur) > 0 {
+			segs = append(segs, cur)
+		}
+		cur = map[string]bool{}
+	}
+	text := x.text
+	for i, t := range x.toks {
+		if t.start < 0 || t.end > len(text) || t.start > t.end {
+			continue
+		}
+		switch strings.ToLower(text[t.start:t.end]) {
+		case "and", "but", "while", "whereas":
+			var prev, next string
+			if i > 0 {
+				prev = x.toks[i-1].key
+			}
+			if i+1 < len(x.toks) {
+				next = x.toks[i+1].key
+			}
+			if things[prev] == "" || things[next] == "" {
+				flush()
+			}
+			continue
+		}
+		if t.key != "" && !t.ignore && !strings.HasPrefix(t.key, "@") && (!t.quant || isDigit(t.key[0])) {
+			if t.quant && things[t.key] == "" {
+				things[t.key] = t.key
+			}
+			cur[t.key] = true
+		}
+		last := i+1 == len(x.toks) || x.toks[i+1].start != t.start
+		if last && t.end < len(text) && (strings.IndexByte(",;:!?", text[t.end]) >= 0 || text[t.end] == '.' && (t.end+1 == len(text) || text[t.end+1] == ' ')) {
+			flush()
+		}
+	}
+	flush()
+	return segs, things
+}
+
+// compareBindings finds two things that traded what is said of them in
+// other words: "Inter for body text and Playfair Display for headings"
+// against "headings in Inter, body text in Playfair Display".
+func compareBindings(a, b *side) []string {
+	filed := a.text
+	sa, thA := segments(a)
+	sb, thB := segments(b)
+	if len(sa) < 2 || len(sb) < 2 {
+		return nil
+	}
+	// where is the one segment holding w, or -1.
+	where := func(segs []map[string]bool, w string) int {
+		at := -1
+		for i, s := range segs {
+			if s[w] {
+				if at >= 0 {
+					return -1
+				}
+				at = i
+			}
+		}
+		return at
+	}
+	var xs []string
+	for w := range thA {
+		if thB[w] != "" && where(sa, w) >= 0 && where(sb, w) >= 0 {
+			xs = append(xs, w)
+		}
+	}
+	// In the filed position's order, for naming them.
+	slices.Sort(xs)
+	slices.SortStableFunc(xs, func(x, y string) int { return strings.Index(filed, thA[x]) - strings.Index(filed, thA[y]) })
+	for i, x1 := range xs {
+		for _, x2 := range xs[i+1:] {
+			a1, a2, b1, b2 := where(sa, x1), where(sa, x2), where(sb, x1), where(sb, x2)
+			if a1 == a2 || b1 == b2 || thA[x1] == thA[x2] {
+				continue
+			}
+			// A word said with x1 on the filed side and with x2 on the
+			// other, and one the other way round.
+			moved := func(from, to map[string]bool, other1, other2 map[string]bool) bool {
+				for w := range from {
+					if thA[w] == "" && thB[w] == "" && to[w] && !other1[w] && !other2[w] && where(sa, w) >= 0 && where(sb, w) >= 0 {
+						return true
+					}
+				}
+				return false
+			}
+			if moved(sa[a1], sb[b2], sa[a2], sb[b1]) && moved(sa[a2], sb[b1], sa[a1], sb[b2]) {
+				return []string{thA[x1] + " ↔ " + thA[x2]}
+			}
+		}
+	}
+	return nil
+}
