@@ -76,6 +76,9 @@ func benchVault(b testing.TB) (root string, v *vault.Vault) {
 }
 
 func TestMain(m *testing.M) {
+	if arg := os.Getenv(helperEnv); arg != "" {
+		os.Exit(checkProcess(arg))
+	}
 	code := m.Run()
 	if benchDir != "" {
 		os.RemoveAll(benchDir)

@@ -24,13 +24,21 @@ func fullDecode(data []byte) (recordYAML, []byte, error) {
 // the fast path took it.
 func flatAgrees(t testing.TB, data []byte) bool {
 	t.Helper()
-	fm, fastBody, ok := vault.DecodeFlatFrontmatter(data)
+	var fast recordYAML
+	fastBody, ok := vault.ScanFlatFrontmatter(data, fast.setFlat)
 	if !ok {
 		return false
 	}
-	fast, ok := recordFromFlat(fm)
-	if !ok {
-		return false
+	fm, mapBody, mapOK := vault.DecodeFlatFrontmatter(data)
+	if !mapOK || !bytes.Equal(mapBody, fastBody) {
+		t.Fatalf("DecodeFlatFrontmatter does not read what ScanFlatFrontmatter reads:\n%q", data)
+	}
+	var fromMap recordYAML
+	for k, v := range fm {
+		fromMap.setFlat([]byte(k), v)
+	}
+	if !reflect.DeepEqual(fast, fromMap) {
+		t.Fatalf("the map and the scan differ for\n%q\nscan %#v\nmap %#v", data, fast, fromMap)
 	}
 	full, body, err := fullDecode(data)
 	if err != nil {

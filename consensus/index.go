@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -80,8 +79,7 @@ type row struct {
 	spec   string // its specific words, sorted (specKey)
 	terms  string // the search terms, as FTS5 tokens
 	nterms int
-	topic  string   // the topics table's text
-	counts []string // the distinct "s:" and "t:" terms, for df
+	topic  string // the topics table's text
 }
 
 // prepare computes e.row for a record.
@@ -98,7 +96,6 @@ func (e *entry) prepare() error {
 	x := &row{rec: string(b), words: strings.Join(ws, " "), spec: specKey(ws)}
 	x.terms, x.nterms = searchTerms(e.Text)
 	x.topic = topicTokens(r.Layer, x.words)
-	x.counts = distinctTerms(x.terms, topicTokensOnly(x.words))
 	e.row = x
 	return nil
 }
@@ -215,88 +212,78 @@ CREATE INDEX IF NOT EXISTS files_spec ON files(layer, spec_key) WHERE head = 1;
 
 var indexNames = []string{"files_name", "files_qkey", "files_debate", "files_created", "files_head", "files_skip", "files_spec"}
 
-// openIndex opens (creating or rebuilding when needed) the database.
-// Callers hold s.mu.
-func (s *Store) openIndex() error {
+// openIndex opens the database, building it from the vault first when it
+// is missing or unusable (corrupt, of another version or vault): see
+// build. Callers hold s.mu.
+func (s *Store) openIndex(ctx context.Context) error {
 	if s.idx != nil {
 		return nil
 	}
-	for attempt := 0; ; attempt++ {
-		ix, err := s.tryOpen()
-		if err == nil {
-			s.idx = ix
-			return nil
-		}
-		if attempt > 0 {
+	ix, err := s.tryOpen()
+	if err != nil {
+		if ix, err = s.build(ctx); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return &RecordError{Op: "index", Path: CacheFile, Err: err}
 		}
-		// Corrupt, foreign, of another version or vault: start afresh.
-		s.log.Warn("consensus: rebuilding the lookup index", "path", CacheFile, "err", err)
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-			_ = s.root.Remove(CacheFile + suffix)
-		}
 	}
+	s.idx = ix
+	return nil
 }
 
+// errNoIndex says that there is no index file yet.
+var errNoIndex = errors.New("no lookup index yet")
+
+// indexDSN is how the index is opened for lookups and filings: read and
+// written in place (never created: build does that), through a memory
+// map (no read system call per page; only the pages a lookup touches
+// become resident) with a page cache of at most 8 MB, so that a check
+// stays small whatever the vault's size. Every transaction writes, and
+// takes the write lock when it begins (waiting for it as long as the
+// busy timeout allows): one that took it only at its first write, after
+// reading, would fail at once if another process had written meanwhile.
+func indexDSN(path string) string {
+	return "file:" + path + "?mode=rw&_txlock=immediate&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)" +
+		"&_pragma=mmap_size(" + mmapSize + ")&_pragma=cache_size(" + cacheSize + ")"
+}
+
+// tryOpen opens the index file if it is there and is an index of this
+// version for this vault; errNoIndex when there is none.
 func (s *Store) tryOpen() (*index, error) {
 	if err := s.root.MkdirAll("cache", vault.DirPerm); err != nil {
 		return nil, err
 	}
-	// Only a regular file (or none) is opened: a link planted in its place
-	// must not make the index write elsewhere.
+	// Only a regular file is opened: a link planted in its place must not
+	// make the index write elsewhere.
 	for _, suffix := range []string{"", "-wal", "-shm"} {
-		if st, err := s.root.Lstat(CacheFile + suffix); err == nil && !st.Mode().IsRegular() {
+		st, err := s.root.Lstat(CacheFile + suffix)
+		switch {
+		case suffix == "" && errors.Is(err, fs.ErrNotExist):
+			return nil, errNoIndex
+		case err == nil && !st.Mode().IsRegular():
 			return nil, fmt.Errorf("%s%s is not a regular file", CacheFile, suffix)
 		}
 	}
-	if _, err := s.root.Lstat(CacheFile); errors.Is(err, fs.ErrNotExist) {
-		f, err := s.root.OpenFile(CacheFile, os.O_CREATE|os.O_EXCL|os.O_WRONLY, vault.FilePerm)
-		if err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, err
-		}
-		if f != nil {
-			f.Close()
-		}
-	}
-	path := filepath.Join(s.rootDir, filepath.FromSlash(CacheFile))
-	// The database is read through a memory map (no read system call per
-	// page; only the pages a lookup touches become resident) with a page
-	// cache of at most 8 MB, so that a check stays small whatever the
-	// vault's size.
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)"+
-		"&_pragma=mmap_size("+mmapSize+")&_pragma=cache_size("+cacheSize+")")
+	db, err := sql.Open("sqlite", indexDSN(filepath.Join(s.rootDir, filepath.FromSlash(CacheFile))))
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
 	ix := &index{db: db}
-	fail := func(err error) (*index, error) {
+	var version, vaultPath, dir, scanned sql.NullString
+	err = db.QueryRow(`SELECT (SELECT v FROM meta WHERE k='version'), (SELECT v FROM meta WHERE k='vault'),
+		(SELECT v FROM meta WHERE k='dir'), (SELECT v FROM meta WHERE k='scanned_ns')`).Scan(&version, &vaultPath, &dir, &scanned)
+	switch {
+	case err != nil:
 		db.Close()
 		return nil, err
+	case version.String != schemaVersion || vaultPath.String != s.v.Path():
+		db.Close()
+		return nil, fmt.Errorf("index of version %q for vault %q", version.String, vaultPath.String)
 	}
-	var version, vaultPath string
-	err = db.QueryRow(`SELECT (SELECT v FROM meta WHERE k='version'), (SELECT v FROM meta WHERE k='vault')`).Scan(&version, &vaultPath)
-	switch {
-	case err == nil && (version != schemaVersion || vaultPath != s.v.Path()):
-		return fail(fmt.Errorf("index of version %q for vault %q", version, vaultPath))
-	case err != nil && !strings.Contains(err.Error(), "no such table") && !errors.Is(err, sql.ErrNoRows) && !strings.Contains(err.Error(), "converting NULL"):
-		return fail(err)
-	case err != nil:
-		if _, err := db.Exec(schema); err != nil {
-			return fail(err)
-		}
-		if _, err := db.Exec(`INSERT OR REPLACE INTO meta(k, v) VALUES ('version', ?), ('vault', ?)`, schemaVersion, s.v.Path()); err != nil {
-			return fail(err)
-		}
-	}
-	var dir string
-	if err := db.QueryRow(`SELECT v FROM meta WHERE k='dir'`).Scan(&dir); err == nil {
-		_ = json.Unmarshal([]byte(dir), &ix.dir)
-	}
-	var scanned string
-	if err := db.QueryRow(`SELECT v FROM meta WHERE k='scanned_ns'`).Scan(&scanned); err == nil {
-		ix.scannedNs, _ = strconv.ParseInt(scanned, 10, 64)
-	}
+	_ = json.Unmarshal([]byte(dir.String), &ix.dir)
+	ix.scannedNs, _ = strconv.ParseInt(scanned.String, 10, 64)
 	return ix, nil
 }
 
@@ -323,7 +310,7 @@ func (s *Store) closeIndex() error {
 // in place do not change the folder: lookups re-check the records they
 // answer from (touch). Callers hold s.mu.
 func (s *Store) ensure(ctx context.Context) error {
-	if err := s.openIndex(); err != nil {
+	if err := s.openIndex(ctx); err != nil {
 		return err
 	}
 	s.idx.dfMemo, s.idx.chainMemo = nil, nil
@@ -343,7 +330,7 @@ func (s *Store) ensure(ctx context.Context) error {
 // refresh is a full check of every file's size and time, whatever the
 // folder's state. Callers hold s.mu.
 func (s *Store) refresh(ctx context.Context) error {
-	if err := s.openIndex(); err != nil {
+	if err := s.openIndex(ctx); err != nil {
 		return err
 	}
 	return s.scan(ctx, true)
@@ -354,16 +341,11 @@ func (s *Store) refresh(ctx context.Context) error {
 // parallel, and writes what changed to the index in one transaction.
 // Callers hold s.mu.
 func (s *Store) scan(ctx context.Context, stat bool) error {
-	info, err := s.dir.Stat()
-	if err != nil {
-		return &RecordError{Op: "stat", Path: Folder, Err: err}
-	}
-	start := time.Now().UnixNano()
-	s.idx.listings++
-	names, err := s.dir.Names()
+	sig, start, names, err := s.list()
 	if err != nil {
 		return err
 	}
+	s.idx.listings++
 	type known struct{ size, mod, read int64 }
 	old := map[string]known{}
 	rows, err := s.idx.db.QueryContext(ctx, `SELECT name, size, mtime_ns, read_ns FROM files`)
@@ -383,9 +365,6 @@ func (s *Store) scan(ctx context.Context, stat bool) error {
 	present := make(map[string]bool, len(names))
 	var toRead []string
 	for _, name := range names {
-		if name == IndexName {
-			continue
-		}
 		present[name] = true
 		k, ok := old[name]
 		if !ok {
@@ -405,7 +384,12 @@ func (s *Store) scan(ctx context.Context, stat bool) error {
 		toRead = append(toRead, name)
 	}
 	if len(old) == 0 {
-		return s.rebuild(ctx, toRead, sigOf(info), start)
+		err := s.fillInPlace(ctx, toRead, sig, start)
+		if !errors.Is(err, errFilled) {
+			return err
+		}
+		// Another process filled the index meanwhile: read what it wrote.
+		return s.scan(ctx, stat)
 	}
 	var gone []string
 	for name := range old {
@@ -422,8 +406,22 @@ func (s *Store) scan(ctx context.Context, stat bool) error {
 			gone = append(gone, name)
 		}
 	}
-	sig := sigOf(info)
 	return s.write(ctx, got, gone, &sig, start)
+}
+
+// list lists the records folder: its state, when it was listed, and the
+// names of its Markdown files but the index page.
+func (s *Store) list() (sig dirSig, start int64, names []string, err error) {
+	info, err := s.dir.Stat()
+	if err != nil {
+		return dirSig{}, 0, nil, &RecordError{Op: "stat", Path: Folder, Err: err}
+	}
+	start = time.Now().UnixNano()
+	names, err = s.dir.Names()
+	if err != nil {
+		return dirSig{}, 0, nil, err
+	}
+	return sigOf(info), start, slices.DeleteFunc(names, func(n string) bool { return n == IndexName }), nil
 }
 
 // query runs a read through a statement prepared once per Store (SQLite
@@ -638,7 +636,7 @@ func (w *txWriter) insert(e *entry) error {
 	if _, err := w.insTopic.Exec(id, e.row.topic); err != nil {
 		return err
 	}
-	w.count(1, e.row.counts, int64(nterms))
+	w.count(1, distinctTerms(e.row.terms, topicTokensOnly(e.row.words)), int64(nterms))
 	if e.Record.Status == StatusActive {
 		w.delta["#active"]++
 	}
@@ -790,6 +788,7 @@ func scanRecords(rows *sql.Rows) ([]*Record, error) {
 // (tokenize) as FTS5 tokens, and how many there are.
 func searchTerms(text string) (string, int) {
 	var b strings.Builder
+	b.Grow(len(text)) // the terms are no longer than the text
 	n := 0
 	tokenize(text, func(t string) {
 		if n > 0 {
@@ -983,7 +982,7 @@ func (s *Store) readAll(ctx context.Context, names []string) map[string]*entry {
 		go func() {
 			defer wg.Done()
 			for name := range next {
-				e := s.readEntry(name)
+				e := s.readEntry(name, nil)
 				mu.Lock()
 				if e != nil {
 					out[name] = e
@@ -1005,11 +1004,20 @@ feed:
 	return out
 }
 
-// readEntry reads one file; nil means it no longer exists.
-func (s *Store) readEntry(name string) *entry {
+// readEntry reads one file; nil means it no longer exists. With buf, the
+// file is read into *buf's storage, and *buf keeps what was used (no byte
+// of the file is kept in the entry).
+func (s *Store) readEntry(name string, buf *[]byte) *entry {
 	s.reads.Add(1)
 	now := time.Now().UnixNano()
-	data, st, err := s.dir.ReadFile(name)
+	var into []byte
+	if buf != nil {
+		into = *buf
+	}
+	data, st, err := s.dir.ReadFileInto(name, into)
+	if buf != nil && cap(data) > cap(into) {
+		*buf = data[:0]
+	}
 	if vault.IsNotExist(err) {
 		return nil
 	}

@@ -3,12 +3,21 @@ package consensus
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/flock"
+	"github.com/parleyhq/parley/vault"
 )
 
 // rebuildBatch is how many rows one INSERT statement of a rebuild
@@ -16,38 +25,176 @@ import (
 // paid once per batch rather than once per row.
 const rebuildBatch = 64
 
-// rebuild fills an empty index from the named files. Workers read and
+// indexLock is the lock file under the root that one build of the index
+// at a time holds.
+const indexLock = "cache/consensus-index.lock"
+
+// build makes the index from the vault when tryOpen found none usable,
+// and opens it. Under the index lock it looks again (another
+// process may have built it while this one waited, and then its index is
+// used); else it fills a new database file beside the index with
+// neither journal nor fsync per transaction (nothing reads it yet),
+// syncs it, and renames it over the old one. Readers therefore see the
+// old file, or none, or the complete new one: a process that has the old
+// one open keeps reading it (SQLite notices the rename and never writes
+// back into its place), and two processes that find no index build it
+// once. Callers hold s.mu.
+func (s *Store) build(ctx context.Context) (*index, error) {
+	unlock, err := s.lockIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	ix, err := s.tryOpen()
+	if err == nil {
+		return ix, nil // built by another process meanwhile
+	}
+	if !errors.Is(err, errNoIndex) { // corrupt, foreign, of another version or vault
+		s.log.Warn("consensus: rebuilding the lookup index", "path", CacheFile, "err", err)
+	}
+	const tmp = CacheFile + ".new"
+	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} { // a build that died
+		if err := s.root.Remove(tmp + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	if err := s.buildFile(ctx, filepath.Join(s.rootDir, filepath.FromSlash(tmp))); err != nil {
+		_ = s.root.Remove(tmp)
+		return nil, err
+	}
+	f, err := s.root.Open(tmp)
+	if err == nil {
+		err = f.Sync()
+		f.Close()
+	}
+	// The old index's log and shared memory go first: a log left beside
+	// the new file would be replayed into it.
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		if err == nil {
+			if err = s.root.Remove(CacheFile + suffix); errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
+		}
+	}
+	if err == nil {
+		err = s.root.Rename(tmp, CacheFile)
+	}
+	if err == nil {
+		err = durable.SyncDir(s.rootFS, "cache")
+	}
+	if err != nil {
+		_ = s.root.Remove(tmp)
+		return nil, err
+	}
+	return s.tryOpen()
+}
+
+// buildFile creates the index at path and fills it from the vault.
+func (s *Store) buildFile(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)"+
+		"&_pragma=foreign_keys(0)&_pragma=cache_size("+cacheSize+")")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO meta(k, v) VALUES ('version', ?), ('vault', ?)`, schemaVersion, s.v.Path()); err != nil {
+		return err
+	}
+	sig, start, names, err := s.list()
+	if err != nil {
+		return err
+	}
+	if err := s.rebuild(ctx, db, names, sig, start); err != nil {
+		return err
+	}
+	// Lookups and filings share it through its write-ahead log.
+	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+		return err
+	}
+	return db.Close()
+}
+
+// lockIndex takes the index lock, waiting for it as long as ctx allows.
+func (s *Store) lockIndex(ctx context.Context) (unlock func(), err error) {
+	f, err := s.root.OpenFile(indexLock, os.O_RDWR|os.O_CREATE, vault.FilePerm)
+	if err != nil {
+		return nil, fmt.Errorf("index lock: %w", err)
+	}
+	if err := flock.Wait(ctx, f, flock.Exclusive); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("index lock: %w", err)
+	}
+	return func() {
+		_ = flock.Unlock(f)
+		f.Close()
+	}, nil
+}
+
+// errFilled says that an index found empty had rows by the time it was
+// to be filled.
+var errFilled = errors.New("the index was filled meanwhile")
+
+// fillInPlace fills the open index, found empty (no record yet when it
+// was built), with the named files: errFilled when another process
+// filled it first. Callers hold s.mu.
+func (s *Store) fillInPlace(ctx context.Context, names []string, sig dirSig, scannedNs int64) error {
+	// No memory map while the tables are filled: creating the indexes
+	// reads every page, which would all stay resident.
+	db := s.idx.db
+	if _, err := db.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
+		return s.indexErr(err)
+	}
+	defer db.Exec(`PRAGMA mmap_size = ` + mmapSize)
+	// No fsync while it is written (the database is a cache; a fill that
+	// fails rolls back, a torn write-ahead log is discarded by its
+	// checksums, and either way the next lookup reads the folder again).
+	if _, err := db.ExecContext(ctx, `PRAGMA synchronous = OFF`); err != nil {
+		return s.indexErr(err)
+	}
+	defer db.Exec(`PRAGMA synchronous = NORMAL`)
+	s.idx.dfMemo, s.idx.chainMemo = nil, nil
+	if err := s.rebuild(ctx, db, names, sig, scannedNs); err != nil {
+		if errors.Is(err, errFilled) {
+			return err
+		}
+		return s.indexErr(err)
+	}
+	s.idx.dir, s.idx.scannedNs = sig, scannedNs
+	return nil
+}
+
+// rebuild fills the empty tables of db from the named files (errFilled
+// when they are not empty). Workers read and
 // parse them and count their terms while this goroutine inserts them, a
 // batch of rows per statement, in one transaction; the files table's
 // indexes are created after the rows, and the questions with several
 // records are settled at the end. A rebuild takes about as long as the
 // slower of the two sides and holds neither the files nor their records
-// in memory. Callers hold s.mu.
-func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scannedNs int64) error {
-	// No memory map while the tables are filled: creating the indexes
-	// reads every page, which would all stay resident.
-	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
-		return s.indexErr(err)
-	}
-	defer s.idx.db.Exec(`PRAGMA mmap_size = ` + mmapSize)
-	// The cache is filled from nothing: no fsync while it is written (the
-	// database is a cache; a rebuild that fails rolls back to the empty
-	// one, a torn write-ahead log is discarded by its checksums, and
-	// either way the next lookup rebuilds it).
-	if _, err := s.idx.db.ExecContext(ctx, `PRAGMA synchronous = OFF`); err != nil {
-		return s.indexErr(err)
-	}
-	defer s.idx.db.Exec(`PRAGMA synchronous = NORMAL`)
-	tx, err := s.idx.db.BeginTx(ctx, nil)
+// in memory.
+func (s *Store) rebuild(ctx context.Context, db *sql.DB, names []string, sig dirSig, scannedNs int64) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return s.indexErr(err)
+		return err
 	}
 	b := &bulk{tx: tx, stmts: map[string]*sql.Stmt{}}
 	defer b.close()
 	for _, ix := range indexNames {
 		if _, err := tx.Exec(`DROP INDEX IF EXISTS ` + ix); err != nil {
-			return s.indexErr(err)
+			return err
 		}
+	}
+	// The write lock is held now: rows another process wrote since the
+	// caller looked are there to see.
+	var filled bool
+	if err := tx.QueryRow(`SELECT EXISTS (SELECT 1 FROM files)`).Scan(&filled); err != nil {
+		return err
+	}
+	if filled {
+		return errFilled
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -62,23 +209,16 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 			defer wg.Done()
 			// Each worker counts the terms of what it read; the counts are
 			// added up once at the end.
-			df := map[string]int64{}
-			defer func() { counts <- df }()
+			var c termCounter
+			defer func() { counts <- c.df() }()
+			var buf []byte // each file is read into the last one's bytes
 			for name := range next {
-				e := s.readEntry(name)
+				e := s.readEntry(name, &buf)
 				if e == nil {
 					continue
 				}
-				if x := e.row; x != nil {
-					for _, t := range x.counts {
-						df[t]++
-					}
-					df["#docs"]++
-					df["#terms"] += int64(x.nterms)
-					if e.Record.Status == StatusActive {
-						df["#active"]++
-					}
-					x.counts = nil
+				if e.row != nil {
+					c.add(e)
 				}
 				select {
 				case parsed <- e:
@@ -125,7 +265,7 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 		werr = b.flush()
 	}
 	if werr != nil {
-		return s.indexErr(werr)
+		return werr
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -134,25 +274,86 @@ func (s *Store) rebuild(ctx context.Context, names []string, sig dirSig, scanned
 	// statement each.
 	for _, q := range []string{`INSERT INTO search(search) VALUES ('rebuild')`, `INSERT INTO topics(topics) VALUES ('rebuild')`, indexes} {
 		if _, err := tx.Exec(q); err != nil {
-			return s.indexErr(err)
+			return err
 		}
 	}
 	if err := settleHeads(tx); err != nil {
-		return s.indexErr(err)
+		return err
 	}
 	if err := b.counts(df); err != nil {
-		return s.indexErr(err)
+		return err
 	}
 	if err := setDirState(tx, sig, scannedNs); err != nil {
-		return s.indexErr(err)
+		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return s.indexErr(err)
+		return err
 	}
 	b.done = true
-	s.idx.dfMemo, s.idx.chainMemo = nil, nil
-	s.idx.dir, s.idx.scannedNs = sig, scannedNs
 	return nil
+}
+
+// termCounter counts the records that hold each term, as the df table
+// does (distinctTerms), without a string per term and record: one map of
+// search terms and one of topic words, keyed by the term alone, each
+// entry remembering the last record that counted it.
+type termCounter struct {
+	search, topic map[string]*termCount
+	docs, terms   int64
+	active        int64
+}
+
+type termCount struct {
+	n    int64
+	last int64 // the record (c.docs) that counted it last
+}
+
+func (c *termCounter) add(e *entry) {
+	if c.search == nil {
+		c.search, c.topic = map[string]*termCount{}, map[string]*termCount{}
+	}
+	x := e.row
+	c.docs++
+	c.count(c.search, x.terms)
+	// The topic words as tokens are the topics table's text after its
+	// first token, the layer's.
+	_, words, _ := strings.Cut(x.topic, " ")
+	c.count(c.topic, words)
+	c.terms += int64(x.nterms)
+	if e.Record.Status == StatusActive {
+		c.active++
+	}
+}
+
+// count adds one to each distinct space-separated token of text in m.
+func (c *termCounter) count(m map[string]*termCount, text string) {
+	for text != "" {
+		t, rest, _ := strings.Cut(text, " ")
+		text = rest
+		if t == "" {
+			continue
+		}
+		switch tc := m[t]; {
+		case tc == nil:
+			m[strings.Clone(t)] = &termCount{n: 1, last: c.docs} // not a piece of the record's text, which is dropped
+		case tc.last != c.docs:
+			tc.n++
+			tc.last = c.docs
+		}
+	}
+}
+
+// df is the counts as the df table keys them.
+func (c *termCounter) df() map[string]int64 {
+	df := make(map[string]int64, len(c.search)+len(c.topic)+3)
+	for t, tc := range c.search {
+		df["s:"+t] = tc.n
+	}
+	for t, tc := range c.topic {
+		df["t:"+t] = tc.n
+	}
+	df["#docs"], df["#terms"], df["#active"] = c.docs, c.terms, c.active
+	return df
 }
 
 // settleHeads sets the heads (and repairs) of the questions with several

@@ -183,28 +183,27 @@ func parseRecord(name string, data []byte) (*Record, string, error) {
 // through the YAML decoder. Both give the same fields (TestFlatDecodeAgrees,
 // FuzzFlatDecode).
 func decodeRecordYAML(data []byte) (recordYAML, []byte, error) {
-	if fm, body, ok := vault.DecodeFlatFrontmatter(data); ok {
-		if y, ok := recordFromFlat(fm); ok {
-			return y, body, nil
-		}
-	}
 	var y recordYAML
+	if body, ok := vault.ScanFlatFrontmatter(data, y.setFlat); ok {
+		return y, body, nil
+	}
+	y = recordYAML{}
 	body, err := vault.DecodeFrontmatter(data, &y)
 	return y, body, err
 }
 
-// recordFromFlat fills a recordYAML from flat frontmatter; ok is false
-// when a value has a type the field does not take (the YAML decoder then
-// says why).
-func recordFromFlat(fm map[string]vault.FlatValue) (y recordYAML, ok bool) {
-	str := func(v vault.FlatValue, dst *string) bool {
+// setFlat sets the field of a flat frontmatter key; it returns false
+// when the value has a type the field does not take (the YAML decoder
+// then says why).
+func (y *recordYAML) setFlat(key []byte, v vault.FlatValue) bool {
+	str := func(dst *string) bool {
 		if v.IsList {
 			return false
 		}
 		*dst = v.Str
 		return true
 	}
-	list := func(v vault.FlatValue, dst *[]string) bool {
+	list := func(dst *[]string) bool {
 		switch {
 		case v.Null:
 			*dst = nil
@@ -215,49 +214,41 @@ func recordFromFlat(fm map[string]vault.FlatValue) (y recordYAML, ok bool) {
 		}
 		return true
 	}
-	for k, v := range fm {
-		var good bool
-		switch k {
-		case "type":
-			good = str(v, &y.Type)
-		case "layer":
-			good = str(v, &y.Layer)
-		case "verdict":
-			good = str(v, &y.Verdict)
-		case "date":
-			good = str(v, &y.Date)
-		case "participants":
-			good = list(v, &y.Participants)
-		case "topic":
-			good = str(v, &y.Topic)
-		case "status":
-			good = str(v, &y.Status)
-		case "created":
-			good = str(v, &y.Created)
-		case "updated":
-			good = str(v, &y.Updated)
-		case "debate_id":
-			good = str(v, &y.DebateID)
-		case "action":
-			good = str(v, &y.Action)
-		case "final_position":
-			good = str(v, &y.FinalPosition)
-		case "final_position_hash":
-			good = str(v, &y.FinalPositionHash)
-		case "supersedes":
-			good = str(v, &y.Supersedes)
-		case "superseded_by":
-			good = str(v, &y.SupersededBy)
-		case "evidence_lines":
-			good = list(v, &y.EvidenceLines)
-		default:
-			good = true // a key lookup does not read
-		}
-		if !good {
-			return recordYAML{}, false
-		}
+	switch string(key) {
+	case "type":
+		return str(&y.Type)
+	case "layer":
+		return str(&y.Layer)
+	case "verdict":
+		return str(&y.Verdict)
+	case "date":
+		return str(&y.Date)
+	case "participants":
+		return list(&y.Participants)
+	case "topic":
+		return str(&y.Topic)
+	case "status":
+		return str(&y.Status)
+	case "created":
+		return str(&y.Created)
+	case "updated":
+		return str(&y.Updated)
+	case "debate_id":
+		return str(&y.DebateID)
+	case "action":
+		return str(&y.Action)
+	case "final_position":
+		return str(&y.FinalPosition)
+	case "final_position_hash":
+		return str(&y.FinalPositionHash)
+	case "supersedes":
+		return str(&y.Supersedes)
+	case "superseded_by":
+		return str(&y.SupersededBy)
+	case "evidence_lines":
+		return list(&y.EvidenceLines)
 	}
-	return y, true
+	return true // a key lookup does not read
 }
 
 // linkName turns "[[spec-x]]", "[[spec-x|alias]]" or "spec-x.md" into
@@ -288,12 +279,15 @@ var indexedSections = map[string]bool{
 // sections of the body.
 func searchText(r *Record, body []byte) string {
 	var b strings.Builder
+	b.Grow(2*len(r.Topic) + min(len(body), 16<<10))
 	b.WriteString(r.Topic)
 	b.WriteByte('\n')
 	b.WriteString(r.Topic)
 	b.WriteByte('\n')
 	keep := false
-	for _, line := range bytes.Split(body, []byte("\n")) {
+	for len(body) > 0 {
+		line, rest, _ := bytes.Cut(body, []byte("\n"))
+		body = rest
 		if bytes.HasPrefix(line, []byte("## ")) {
 			keep = indexedSections[strings.ToLower(strings.TrimSpace(string(line[3:])))]
 			continue

@@ -103,10 +103,18 @@ func (d *Dir) Lstat(name string) (Entry, error) {
 // link (ErrNotPage), at most MaxPageBytes (ErrTooLarge). It returns the
 // bytes and the entry as read.
 func (d *Dir) ReadFile(name string) ([]byte, Entry, error) {
+	return d.ReadFileInto(name, nil)
+}
+
+// ReadFileInto is ReadFile into buf's storage when it is large enough
+// (a new slice otherwise): a caller that reads many pages one after
+// another and keeps none of their bytes passes the slice it got back
+// last time.
+func (d *Dir) ReadFileInto(name string, buf []byte) ([]byte, Entry, error) {
 	if err := validName(name); err != nil {
 		return nil, Entry{}, err
 	}
-	data, e, err := d.readAt(name)
+	data, e, err := d.readAt(name, buf)
 	if err != nil {
 		return nil, Entry{}, &PageError{Op: "read", Path: d.path + "/" + name, Err: err}
 	}

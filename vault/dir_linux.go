@@ -13,7 +13,7 @@ import (
 // and name, a single validated component, cannot leave the folder. It
 // spares the lstat, the epoll registration and the extra fstat of going
 // through os.Root, which is most of the cost of reading many small pages.
-func (d *Dir) readAt(name string) ([]byte, Entry, error) {
+func (d *Dir) readAt(name string, buf []byte) ([]byte, Entry, error) {
 	fd, err := syscall.Openat(int(d.f.Fd()), name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 	runtime.KeepAlive(d.f)
 	if err == syscall.ELOOP {
@@ -33,7 +33,10 @@ func (d *Dir) readAt(name string) ([]byte, Entry, error) {
 	if st.Size > MaxPageBytes {
 		return nil, Entry{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, st.Size, MaxPageBytes)
 	}
-	data := make([]byte, 0, st.Size+1)
+	data := buf[:0]
+	if int64(cap(data)) < st.Size+1 {
+		data = make([]byte, 0, st.Size+1)
+	}
 	for {
 		n, err := syscall.Read(fd, data[len(data):cap(data)])
 		if err == syscall.EINTR {
@@ -46,6 +49,11 @@ func (d *Dir) readAt(name string) ([]byte, Entry, error) {
 			break
 		}
 		data = data[:len(data)+n]
+		if int64(len(data)) == st.Size && len(data) < cap(data) {
+			// All fstat saw, and a read that asked for more gave no
+			// more: the end (a later append changes the file's time).
+			break
+		}
 		if len(data) > MaxPageBytes {
 			return nil, Entry{}, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, MaxPageBytes)
 		}

@@ -4,7 +4,7 @@ package vault
 
 // readAt reads one file of the folder through os.Root (see dir_linux.go
 // for the fast path).
-func (d *Dir) readAt(name string) ([]byte, Entry, error) {
+func (d *Dir) readAt(name string, _ []byte) ([]byte, Entry, error) {
 	data, info, err := readFile(d.r, name, true)
 	if err != nil {
 		return nil, Entry{}, err

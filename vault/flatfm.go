@@ -27,11 +27,29 @@ type FlatValue struct {
 // those DecodeFrontmatter gives for string and []string fields (tested
 // against it, including by fuzzing).
 func DecodeFlatFrontmatter(page []byte) (fm map[string]FlatValue, body []byte, ok bool) {
-	if len(page) > MaxPageBytes || !bytes.HasPrefix(page, []byte("---\n")) {
+	fm = make(map[string]FlatValue, 24)
+	body, ok = ScanFlatFrontmatter(page, func(key []byte, v FlatValue) bool {
+		fm[string(key)] = v
+		return true
+	})
+	if !ok {
 		return nil, nil, false
 	}
+	return fm, body, true
+}
+
+// ScanFlatFrontmatter is DecodeFlatFrontmatter without the map: it calls
+// fn with each key (valid during the call) and its value, in order, and
+// returns the body; ok is false as DecodeFlatFrontmatter says, or when fn
+// returns false. fn may have been called for some keys before ok turns
+// out false: the caller then drops what it gathered.
+func ScanFlatFrontmatter(page []byte, fn func(key []byte, v FlatValue) bool) (body []byte, ok bool) {
+	if len(page) > MaxPageBytes || !bytes.HasPrefix(page, []byte("---\n")) {
+		return nil, false
+	}
 	rest := page[4:]
-	fm = make(map[string]FlatValue, 24)
+	var seen [32][]byte // the keys so far (more go to YAML)
+	n := 0
 	for {
 		nl := bytes.IndexByte(rest, '\n')
 		var line []byte
@@ -42,55 +60,61 @@ func DecodeFlatFrontmatter(page []byte) (fm map[string]FlatValue, body []byte, o
 		}
 		if string(line) == "---" {
 			if len(page)-len(rest) > MaxFrontmatterBytes {
-				return nil, nil, false
+				return nil, false
 			}
-			return fm, rest, true
+			return rest, true
 		}
 		if nl < 0 {
-			return nil, nil, false // no closing line
+			return nil, false // no closing line
 		}
 		key, v, ok := flatLine(line)
-		if !ok {
-			return nil, nil, false
+		if !ok || n == len(seen) {
+			return nil, false
 		}
-		if _, dup := fm[key]; dup {
-			return nil, nil, false
+		for _, k := range seen[:n] {
+			if bytes.Equal(k, key) {
+				return nil, false
+			}
 		}
-		fm[key] = v
+		seen[n] = key
+		n++
+		if !fn(key, v) {
+			return nil, false
+		}
 	}
 }
 
 // flatLine parses `key: value` or `key:`.
-func flatLine(line []byte) (string, FlatValue, bool) {
+func flatLine(line []byte) ([]byte, FlatValue, bool) {
 	colon := bytes.IndexByte(line, ':')
-	if colon <= 0 || !flatKey(line[:colon]) {
-		return "", FlatValue{}, false
+	if colon <= 0 || colon > 256 || !flatKey(line[:colon]) { // YAML takes no longer key without "?"
+		return nil, FlatValue{}, false
 	}
-	key := string(line[:colon])
+	key := line[:colon]
 	val := line[colon+1:]
 	if len(val) == 0 {
 		return key, FlatValue{Null: true}, true
 	}
 	if val[0] != ' ' || len(val) == 1 {
-		return "", FlatValue{}, false
+		return nil, FlatValue{}, false
 	}
 	val = val[1:]
 	switch val[0] {
 	case '"':
 		s, n, ok := flatQuoted(val)
 		if !ok || n != len(val) {
-			return "", FlatValue{}, false
+			return nil, FlatValue{}, false
 		}
 		return key, FlatValue{Str: s}, true
 	case '[':
 		list, ok := flatList(val)
 		if !ok {
-			return "", FlatValue{}, false
+			return nil, FlatValue{}, false
 		}
 		return key, FlatValue{List: list, IsList: true}, true
 	}
 	if !flatPlain(val) {
-		return "", FlatValue{}, false
+		return nil, FlatValue{}, false
 	}
 	switch string(val) {
 	case "null", "Null", "NULL":
@@ -160,15 +184,23 @@ func flatList(v []byte) ([]string, bool) {
 // \t \uXXXX, no surrogates) and printable characters that are no YAML
 // line break; anything else is left to the YAML decoder.
 func flatQuoted(v []byte) (string, int, bool) {
+	// b holds the value once an escape is met; until then it is v[1:i].
 	var b []byte
+	esc := false
 	for i := 1; i < len(v); {
 		c := v[i]
 		switch {
 		case c == '"':
+			if !esc {
+				return string(v[1:i]), i + 1, true
+			}
 			return string(b), i + 1, true
 		case c == '\\':
 			if i+1 >= len(v) {
 				return "", 0, false
+			}
+			if !esc {
+				b, esc = append(make([]byte, 0, len(v)), v[1:i]...), true
 			}
 			switch v[i+1] {
 			case '"', '\\':
@@ -207,16 +239,20 @@ func flatQuoted(v []byte) (string, int, bool) {
 			}
 			i += 2
 		case c >= 0x20 && c < 0x7f:
-			b = append(b, c)
+			if esc {
+				b = append(b, c)
+			}
 			i++
 		case c < 0x80:
 			return "", 0, false // a control character, DEL
 		default:
 			r, n := utf8.DecodeRune(v[i:])
-			if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+			if r == utf8.RuneError && n == 1 || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
 				return "", 0, false
 			}
-			b = append(b, v[i:i+n]...)
+			if esc {
+				b = append(b, v[i:i+n]...)
+			}
 			i += n
 		}
 	}

@@ -23,12 +23,24 @@ const (
 	MaxFrontmatterBytes = 64 << 10
 )
 
-// unmarshalYAML bounds the frontmatter and turns a panic of the YAML
-// library on hostile input into an error.
-func unmarshalYAML(data []byte, v any) (err error) {
+// unmarshalYAML bounds the frontmatter and decodes it: into a nil map
+// through fastFrontmatter when that reads it, else with yaml.v3, whose
+// panics on hostile input become errors.
+func unmarshalYAML(data []byte, v any) error {
 	if len(data) > MaxFrontmatterBytes {
 		return fmt.Errorf("%w: frontmatter is larger than %d bytes", ErrTooLarge, MaxFrontmatterBytes)
 	}
+	if m, ok := v.(*map[string]any); ok && *m == nil {
+		if fm, ok := fastFrontmatter(data); ok {
+			*m = fm
+			return nil
+		}
+	}
+	return decodeYAML(data, v)
+}
+
+// decodeYAML decodes with yaml.v3, dates and times as their text.
+func decodeYAML(data []byte, v any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%w: yaml: %v", ErrFrontmatter, r)

@@ -81,3 +81,25 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+// For any frontmatter block, the fast path either declines or gives what
+// yaml.v3 gives.
+func FuzzFastFrontmatterAgreesWithYAML(f *testing.F) {
+	for _, s := range []string{
+		"type: \"consensus\"\ndate: 2026-11-30\nparticipants: [\"A\", \"B\"]\nfinal_position:\nn: 10\n",
+		"tags:\n  - reading\n  - \"to do\"\n  - 2026\n",
+		"nested:\n  when: 2026-05-14\n  list: [2026-01-02, \"x\"]\n  ok: true\n",
+		"title: My notes\nrating: -5\nmood: off\n",
+		"a: \"\\u00e9\\t\\\"q\\\"\"\n",
+		"a: [b, \"c, d\", 7, null]\n",
+		"a: 012\n", "a: &x v\nb: *x\n", "a: |\n  x\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, block []byte) {
+		if len(block) > MaxFrontmatterBytes {
+			return
+		}
+		agreeOrDecline(t, block)
+	})
+}

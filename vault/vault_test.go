@@ -520,3 +520,51 @@ func TestNamedPipeIsNotAPage(t *testing.T) {
 		t.Fatal("ReadPage blocked on a named pipe")
 	}
 }
+
+// Pages read one after another into one buffer each come back whole:
+// shorter, longer (the buffer grows) and empty ones, with their sizes.
+func TestDirReadFileIntoReusesTheBuffer(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a longer page line\n", 400)
+	v := newVault(t, map[string]string{
+		"wiki/r/first.md": "---\ntype: note\n---\nFirst page, of a middling length.\n",
+		"wiki/r/short.md": "tiny\n",
+		"wiki/r/long.md":  long,
+		"wiki/r/empty.md": "",
+		"wiki/r/again.md": "---\ntype: note\n---\nFirst page, of a middling length.\n",
+	})
+	d, err := v.OpenDir("wiki/r", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var buf []byte
+	for _, c := range []struct{ name, want string }{
+		{"first.md", "---\ntype: note\n---\nFirst page, of a middling length.\n"},
+		{"short.md", "tiny\n"},
+		{"long.md", long},
+		{"empty.md", ""},
+		{"again.md", "---\ntype: note\n---\nFirst page, of a middling length.\n"},
+	} {
+		data, e, err := d.ReadFileInto(c.name, buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != c.want || e.Size != int64(len(c.want)) {
+			t.Errorf("%s: read %d bytes %q (size %d), want %d bytes", c.name, len(data), clipFor(data), e.Size, len(c.want))
+		}
+		if cap(buf) >= len(c.want)+1 && len(c.want) > 0 && &data[:1][0] != &buf[:1][0] {
+			t.Errorf("%s: a buffer large enough was not used", c.name)
+		}
+		if cap(data) > cap(buf) {
+			buf = data[:0]
+		}
+	}
+}
+
+func clipFor(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
+}
