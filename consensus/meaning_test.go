@@ -274,8 +274,10 @@ func TestMeaningSealed6(t *testing.T) {
 	// changed since with its failures in view): consistent 0.39, conflict
 	// 0.76, none 0.92, paraphrases answered conflict 0.28, 3 unclear — far
 	// below the bar: the lexical lists do not carry over to wording they
-	// have not seen. Guard against falling below that.
-	f.guard(t, "sixth sealed", "held-out measurement", 0.38, 0.76, 0.92, 0.28)
+	// have not seen. The next round read its misses (no longer held out)
+	// and reached consistent 0.83, conflict 1.00, none 0.92, paraphrases
+	// answered conflict 0.06. Guard against falling below that.
+	f.guard(t, "sixth sealed", "last measurement", 0.83, 0.99, 0.92, 0.06)
 }
 
 // guard fails the test when a set's figures fall below the floors last
@@ -293,6 +295,24 @@ func (f meaningFigures) guard(t *testing.T, set, which string, consistent, confl
 // records of its own and committed before the round that tuned on
 // tune7.txt; it was kept out of view during that round (only its summary
 // line was read): the round's held-out figure.
+// TestMeaningSealed7 runs a set written by a separate session that never
+// read the matcher's code: 42 records in new subject areas, 172 questions
+// in eight voices, half of the conflicts reworded from scratch. It was
+// kept outside the repository while the round's changes were made and is
+// the honest held-out figure. Before the round (a57012d): consistent 0.36,
+// conflict 0.38, none 1.00, paraphrases answered conflict 0.31. After it,
+// measured once: consistent 0.56, conflict 0.53, none 1.00, paraphrases
+// answered conflict 0.29. Most misses are a reworded question whose
+// record is not found (26 conflicts and 10 agreeing positions answered
+// none) and reworded agreeing positions read as changes (20). Guard
+// against falling below that.
+func TestMeaningSealed7(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed7.txt")
+	f.log(t, "seventh sealed set")
+	f.guard(t, "seventh sealed", "held-out measurement", 0.55, 0.53, 0.99, 0.29)
+}
+
 func TestMeaningCheck7(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/check7.txt")
