@@ -157,7 +157,10 @@ func TestMessageIDDeduplication(t *testing.T) {
 func TestHoldOfAnotherHostExpires(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
-	ttl := time.Second
+	// Renewed every third of the TTL: 2 s leaves a renewal 1.3 s of
+	// slack on a loaded machine under -race (1 s left 0.67 s, and a late
+	// renewal once let the other receiver in).
+	ttl := 2 * time.Second
 	tr := connect(t, srv.URL(), func(c *jetstream.Config) { c.LockTTL = ttl }).Transport()
 	if err := tr.Create(ctxT(t), "Bob"); err != nil {
 		t.Fatal(err)
@@ -190,7 +193,10 @@ func TestHoldOfAnotherHostExpires(t *testing.T) {
 func TestHoldRenewedAndLost(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t)
-	ttl := time.Second
+	// Renewed every third of the TTL: 2 s leaves a renewal 1.3 s of
+	// slack on a loaded machine under -race (1 s left 0.67 s, and a late
+	// renewal once let the other receiver in).
+	ttl := 2 * time.Second
 	tr := connect(t, srv.URL(), func(c *jetstream.Config) { c.LockTTL = ttl }).Transport()
 	if err := tr.Create(ctxT(t), "Bob"); err != nil {
 		t.Fatal(err)

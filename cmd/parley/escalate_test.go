@@ -188,9 +188,11 @@ func TestEscalateHoldsEveryOtherOutcome(t *testing.T) {
 		"deadlock": {escConfig, escRepeating, escDefender, escalation.ReasonDeadlock, debate.Deadlock},
 		"budget exhausted": {`{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"script:agents/attacker.json","workspace":"ws"},"debate":{"budgets":{"verify":{"maxRounds":1}}}}`,
 			escRepeating, escDefender, escalation.ReasonBudget, debate.BudgetExhausted},
-		"timeout": {`{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"script:agents/attacker.json","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":600}}}}`,
-			`{"turns":[{"round":1,"position":"p","counter_to":"x","confidence_change":-1,"delay_ms":5000}]}`, escDefender, escalation.ReasonUnavailable, debate.Timeout},
-		// Round 1 takes about 0.2 s of the 5 s (agent processes included):
+		// "timeout": the attacker never answers within the 3 s (0.6 s was
+		// once too little for the defender's own turn on a loaded machine).
+		"timeout": {`{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"script:agents/attacker.json","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":3000}}}}`,
+			`{"turns":[{"round":1,"position":"p","counter_to":"x","confidence_change":-1,"delay_ms":60000}]}`, escDefender, escalation.ReasonUnavailable, debate.Timeout},
+		// "timeout after turns": round 1 takes about 0.2 s of the 5 s (agent processes included):
 		// a loaded machine under -race does not make the defender miss it.
 		"timeout after turns": {`{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"script:agents/attacker.json","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":5000}}}}`,
 			`{"turns":[{"round":1,"position":"There is no backoff","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"p","counter_to":"x","confidence_change":-1,"delay_ms":60000}]}`,
