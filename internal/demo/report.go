@@ -45,7 +45,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	p("  readable      %s\n", filepath.Join(vault, "wiki", "debates", o.DebateID+".md"))
 	p("  try           parley --root %s transcripts verify %s\n", root, o.DebateID)
 	p("                parley --root %s debate status %s\n", root, o.DebateID)
-	p("                parley --root %s consensus check --layer spec --topic %q --position 'Use server-generated keys'\n", root, Topic)
+	p("                parley --root %s consensus check --layer spec --topic %q --position 'Use a server-generated Idempotency-Key, claimed atomically'\n", root, Topic)
 	p("  messages      %s/inbox/{%s,%s}/cur/   (acknowledged, one JSON file each)\n", root, asker, answerer)
 	p("  registrations %s/%s/            (removed as the agents stopped)\n", root, registry.Dir)
 	p("  try           parley --root %s agents show %s\n", root, answerer)
