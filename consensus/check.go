@@ -147,15 +147,27 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	// The records that share the rarest words of the question and its
 	// position: the related records of the answer, and candidates for the
 	// question that share too few words of its topic to be found by them.
-	hits := s.search(ctx, topic+"\n"+position, relatedLimit+1, nil, relatedSearch)
-	m := s.matchTopic(ctx, l, topic, position, hits)
+	query := topic + "\n" + position
+	q := analyze(questionText(topic))
+	// The document frequencies the search and the topic lookup read, in
+	// one query rather than one each.
+	keys := []string{"#docs", "#terms"}
+	for _, t := range queryTerms(query) {
+		keys = append(keys, "s:"+t)
+	}
+	for _, t := range specificTokens(q.words()) {
+		keys = append(keys, "t:"+t)
+	}
+	s.prefetchDF(ctx, keys)
+	hits := s.search(ctx, query, relatedLimit+1, nil, relatedSearch)
+	m := s.matchTopic(ctx, l, q, topic, position, hits)
 	if m.key != "" {
 		var chain []string
 		for _, r := range s.chain(m.key) {
 			chain = append(chain, r.Name+".md")
 		}
 		if s.touch(ctx, chain) {
-			m = s.matchTopic(ctx, l, topic, position, hits)
+			m = s.matchTopic(ctx, l, q, topic, position, hits)
 		}
 	}
 	key, score := m.key, m.score
@@ -224,12 +236,12 @@ type topicMatch struct {
 // for the closest few below the threshold and the records of layer among
 // hits (found by the words of the question and its position together),
 // by what the question and its position cover of the record's topic and
-// final position (positionScore). Callers hold s.mu.
-func (s *Store) matchTopic(ctx context.Context, l debate.Layer, topic, position string, hits []Hit) topicMatch {
+// final position (positionScore). q is the topic's analysis
+// (analyze(questionText(topic))). Callers hold s.mu.
+func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, topic, position string, hits []Hit) topicMatch {
 	if key := string(l) + "/" + TopicSlug(topic); s.active(key) != nil {
 		return topicMatch{key: key, score: 1, scored: map[string]float64{key: 1}}
 	}
-	q := analyze(questionText(topic))
 	cands := s.topicCandidates(ctx, l, q.words(), topicCandidates)
 	var fromHits []int
 	for _, h := range hits {
@@ -340,15 +352,7 @@ type candidate struct {
 // record that shares fewer of a question's specific words scores below
 // TopicThreshold anyway.
 func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []string, limit int) []candidate {
-	lx := theLexicon()
-	var specific []string
-	seen := map[string]bool{}
-	for _, w := range words {
-		if t := ftsToken(w); !lx.generic[w] && !seen[t] && len(specific) < maxQueryTerms {
-			seen[t] = true
-			specific = append(specific, t)
-		}
-	}
+	specific := specificTokens(words)
 	// By the rarest words first: a word in more than a fifth of the
 	// records (at least 500) finds too many to rank cheaply.
 	docs := s.df(ctx, "#docs")
@@ -387,6 +391,21 @@ func (s *Store) topicCandidates(ctx context.Context, l debate.Layer, words []str
 		}
 	}
 	return out
+}
+
+// specificTokens are the words of a question that are not generic, as
+// FTS5 tokens, once each, at most maxQueryTerms.
+func specificTokens(words []string) []string {
+	lx := theLexicon()
+	var specific []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		if t := ftsToken(w); !lx.generic[w] && !seen[t] && len(specific) < maxQueryTerms {
+			seen[t] = true
+			specific = append(specific, t)
+		}
+	}
+	return specific
 }
 
 // topicPostings bounds, roughly, the topic rows a lookup reads (see

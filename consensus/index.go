@@ -935,17 +935,16 @@ func ftsToken(w string) string {
 // change. It reports whether anything changed. Callers hold s.mu.
 func (s *Store) touch(ctx context.Context, names []string) bool {
 	var toRead, gone []string
+	rows := s.fileStates(ctx, names)
 	for _, name := range names {
-		var size, mod, read int64
-		err := s.queryRow(ctx, `SELECT size, mtime_ns, read_ns FROM files WHERE name = ?`, name).Scan(&size, &mod, &read)
-		known := err == nil
+		f, known := rows[name]
 		st, lerr := s.dir.Lstat(name)
 		switch {
 		case lerr != nil:
 			if known {
 				gone = append(gone, name)
 			}
-		case !known || size != st.Size || mod != st.ModTime.UnixNano() || read-mod < marginOf(mod):
+		case !known || f.size != st.Size || f.mod != st.ModTime.UnixNano() || f.read-f.mod < marginOf(f.mod):
 			toRead = append(toRead, name)
 		}
 	}
@@ -962,6 +961,40 @@ func (s *Store) touch(ctx context.Context, names []string) bool {
 		s.log.Warn("consensus: could not update the lookup index", "path", CacheFile, "err", err)
 	}
 	return true
+}
+
+// fileState is what the index knows of a file: its size, its time and
+// when it was read (nanoseconds).
+type fileState struct{ size, mod, read int64 }
+
+// fileStates reads the states of the named files in one query (a file the
+// index does not know is absent from the map, and so is every file when
+// the query fails: then each is read again). Callers hold s.mu.
+func (s *Store) fileStates(ctx context.Context, names []string) map[string]fileState {
+	out := make(map[string]fileState, len(names))
+	if len(names) == 0 {
+		return out
+	}
+	args := make([]any, len(names))
+	for i, n := range names {
+		args[i] = n
+	}
+	rows, err := s.query(ctx, `SELECT name, size, mtime_ns, read_ns FROM files WHERE name IN (?`+strings.Repeat(", ?", len(names)-1)+`)`, args...)
+	if err != nil {
+		return out
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n string
+		var f fileState
+		if rows.Scan(&n, &f.size, &f.mod, &f.read) == nil {
+			out[n] = f
+		}
+	}
+	if rows.Err() != nil {
+		return map[string]fileState{}
+	}
+	return out
 }
 
 // readAll reads and parses files in parallel; a file that vanished is left
