@@ -235,44 +235,33 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 		}
 	}
 	match := make([]string, len(terms))
+	var postings int64
 	for i, t := range terms {
 		match[i] = `"` + t + `"`
+		postings += s.df(ctx, "s:"+t)
 	}
+	read := limit*searchOverfetch + 1
 	for attempt := 0; ; attempt++ {
-		// FTS5 ranks the matches alone; only the best are joined with
-		// their records (whose JSON is the larger part of a row).
-		rows, err := s.query(ctx, `SELECT f.rec, (SELECT text FROM search WHERE rowid = m.id), f.terms
-			FROM (SELECT rowid AS id, bm25(search) AS r FROM search WHERE search MATCH ? ORDER BY r LIMIT ?) m
-			JOIN files f ON f.id = m.id ORDER BY m.r, f.name`, strings.Join(match, " OR "), limit*searchOverfetch+1)
-		if err != nil {
-			s.log.Warn("consensus: search failed", "path", CacheFile, "err", err)
+		// When the terms are in at most read records between them, every
+		// match is read, and ranking them in FTS5 first (which reads each
+		// one's length) changes nothing: the hits are ranked below. The
+		// unranked query reads one more row than that, to find out when
+		// the counts were short.
+		ranked := postings > int64(read)
+		var out []Hit
+		var n int
+		if !ranked {
+			out, n = s.searchRows(ctx, searchAll, strings.Join(match, " OR "), read+1, idf, avg, keep)
+			ranked = n > read
+		}
+		if ranked {
+			// FTS5 ranks the matches alone; only the best are joined with
+			// their records (whose JSON is the larger part of a row).
+			out, n = s.searchRows(ctx, searchRanked, strings.Join(match, " OR "), read, idf, avg, keep)
+		}
+		if n < 0 {
 			return nil
 		}
-		var out []Hit
-		for rows.Next() {
-			var b []byte
-			var text string
-			var dl float64
-			if err := rows.Scan(&b, &text, &dl); err != nil {
-				break
-			}
-			var r Record
-			if json.Unmarshal(b, &r) != nil || keep != nil && !keep(&r) {
-				continue
-			}
-			tf := map[string]float64{}
-			for _, w := range strings.Fields(text) {
-				if _, ok := idf[w]; ok {
-					tf[w]++
-				}
-			}
-			score := 0.0
-			for t, f := range tf {
-				score += idf[t] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
-			}
-			out = append(out, Hit{Record: r, Score: score})
-		}
-		rows.Close()
 		sort.SliceStable(out, func(i, j int) bool {
 			if out[i].Score != out[j].Score {
 				return out[i].Score > out[j].Score
@@ -291,6 +280,54 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 		}
 		return out
 	}
+}
+
+// The queries of searchRows: the records of the matches, the best limit
+// by FTS5's BM25 (searchRanked) or the first limit (searchAll).
+const (
+	searchRanked = `SELECT f.rec, (SELECT text FROM search WHERE rowid = m.id), f.terms
+			FROM (SELECT rowid AS id, bm25(search) AS r FROM search WHERE search MATCH ? ORDER BY r LIMIT ?) m
+			JOIN files f ON f.id = m.id ORDER BY m.r, f.name`
+	searchAll = `SELECT f.rec, (SELECT text FROM search WHERE rowid = m.id), f.terms
+			FROM (SELECT rowid AS id FROM search WHERE search MATCH ? LIMIT ?) m
+			JOIN files f ON f.id = m.id`
+)
+
+// searchRows runs a search query and scores its rows (BM25, with idf and
+// the average length avg) that keep keeps. n is how many rows it read, -1
+// when the query failed. Callers hold s.mu.
+func (s *Store) searchRows(ctx context.Context, query, match string, limit int, idf map[string]float64, avg float64, keep func(*Record) bool) (out []Hit, n int) {
+	rows, err := s.query(ctx, query, match, limit)
+	if err != nil {
+		s.log.Warn("consensus: search failed", "path", CacheFile, "err", err)
+		return nil, -1
+	}
+	defer rows.Close()
+	for rows.Next() {
+		n++
+		var b []byte
+		var text string
+		var dl float64
+		if err := rows.Scan(&b, &text, &dl); err != nil {
+			break
+		}
+		var r Record
+		if json.Unmarshal(b, &r) != nil || keep != nil && !keep(&r) {
+			continue
+		}
+		tf := map[string]float64{}
+		for _, w := range strings.Fields(text) {
+			if _, ok := idf[w]; ok {
+				tf[w]++
+			}
+		}
+		score := 0.0
+		for t, f := range tf {
+			score += idf[t] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
+		}
+		out = append(out, Hit{Record: r, Score: score})
+	}
+	return out, n
 }
 
 // queryTerms are the search terms of a query (tokenize) as FTS5 tokens,
