@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"
 )
 
@@ -446,5 +448,74 @@ func TestChangeRightAfterAFilingIsSeen(t *testing.T) {
 		if res := mustCheck(t, s, topic, "Sign admins out after 30 minutes idle"); res.Record != nil && res.Record.Path == p2 {
 			t.Errorf("%s store: a record removed right after its filing still answers", name)
 		}
+	}
+}
+
+// A search whose terms are in few records reads them unranked and ranks
+// them itself: the related records of a check, its answer and a search's
+// hits are those the ranked query gives.
+func TestUnrankedSearchAnswersAsTheRankedOne(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	outcomes, _ := consensustest.Outcomes(600, 7)
+	s := e.open(t)
+	if _, err := s.Import(ctx, outcomes); err != nil {
+		t.Fatal(err)
+	}
+	type question struct {
+		layer           debate.Layer
+		topic, position string
+	}
+	var qs []question
+	for i, o := range outcomes[:120] {
+		q := question{o.Session.Layer, o.Session.Topic, o.DefenderPosition}
+		switch i % 3 {
+		case 1: // another wording: the position's words alone find it
+			q.topic = "What do we do about " + strings.ToLower(o.Session.Topic) + "?"
+		case 2: // a question no record asks
+			q.topic, q.position = fmt.Sprintf("Quota of widget %d uploads", i), fmt.Sprintf("Allow %d uploads per hour", i)
+		}
+		qs = append(qs, q)
+	}
+	answer := func() []string {
+		s := e.open(t)
+		var out []string
+		for _, q := range qs {
+			res, err := s.Check(ctx, q.layer, q.topic, q.position)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, string(b))
+			hits, err := s.Search(ctx, q.position, Filter{}, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err = json.Marshal(hits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, string(b))
+		}
+		return out
+	}
+	unranked := answer()
+	defer func(old bool) { unrankedSearch = old }(unrankedSearch)
+	unrankedSearch = false
+	ranked := answer()
+	related := 0
+	for i := range ranked {
+		if ranked[i] != unranked[i] {
+			t.Errorf("ranked query:\n%s\nunranked:\n%s", ranked[i], unranked[i])
+		}
+		if strings.Contains(ranked[i], `"Related":[{`) {
+			related++
+		}
+	}
+	if related < 40 {
+		t.Errorf("only %d of %d checks listed related records", related, len(qs))
 	}
 }

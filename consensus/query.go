@@ -228,10 +228,10 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 	if len(terms) == 0 {
 		return nil
 	}
-	idf := map[string]float64{}
+	var idf []scoredTerm
 	for _, t := range all {
 		if n := float64(s.df(ctx, "s:"+t)); n > 0 {
-			idf[t] = math.Log(1 + (docs-n+0.5)/(n+0.5))
+			idf = append(idf, scoredTerm{t, math.Log(1 + (docs-n+0.5)/(n+0.5))})
 		}
 	}
 	match := make([]string, len(terms))
@@ -247,7 +247,7 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 		// one's length) changes nothing: the hits are ranked below. The
 		// unranked query reads one more row than that, to find out when
 		// the counts were short.
-		ranked := postings > int64(read)
+		ranked := postings > int64(read) || !unrankedSearch
 		var out []Hit
 		var n int
 		if !ranked {
@@ -282,6 +282,10 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 	}
 }
 
+// unrankedSearch lets a search whose terms are in few records read them
+// unranked (see search); a variable for tests.
+var unrankedSearch = true
+
 // The queries of searchRows: the records of the matches, the best limit
 // by FTS5's BM25 (searchRanked) or the first limit (searchAll).
 const (
@@ -293,10 +297,20 @@ const (
 			JOIN files f ON f.id = m.id`
 )
 
-// searchRows runs a search query and scores its rows (BM25, with idf and
-// the average length avg) that keep keeps. n is how many rows it read, -1
+// scoredTerm is a query term that some record holds, and its idf.
+type scoredTerm struct {
+	term string
+	idf  float64
+}
+
+// searchRows runs a search query and scores its rows (BM25, with the
+// terms' idf and the average length avg) that keep keeps. n is how many rows it read, -1
 // when the query failed. Callers hold s.mu.
-func (s *Store) searchRows(ctx context.Context, query, match string, limit int, idf map[string]float64, avg float64, keep func(*Record) bool) (out []Hit, n int) {
+func (s *Store) searchRows(ctx context.Context, query, match string, limit int, terms []scoredTerm, avg float64, keep func(*Record) bool) (out []Hit, n int) {
+	at := make(map[string]int, len(terms))
+	for i, t := range terms {
+		at[t.term] = i
+	}
 	rows, err := s.query(ctx, query, match, limit)
 	if err != nil {
 		s.log.Warn("consensus: search failed", "path", CacheFile, "err", err)
@@ -315,15 +329,19 @@ func (s *Store) searchRows(ctx context.Context, query, match string, limit int, 
 		if json.Unmarshal(b, &r) != nil || keep != nil && !keep(&r) {
 			continue
 		}
-		tf := map[string]float64{}
+		// The terms' counts, summed in the query's order: a record
+		// scores the same whatever the order of a map.
+		tf := make([]float64, len(terms))
 		for _, w := range strings.Fields(text) {
-			if _, ok := idf[w]; ok {
-				tf[w]++
+			if i, ok := at[w]; ok {
+				tf[i]++
 			}
 		}
 		score := 0.0
-		for t, f := range tf {
-			score += idf[t] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
+		for i, f := range tf {
+			if f > 0 {
+				score += terms[i].idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/avg))
+			}
 		}
 		out = append(out, Hit{Record: r, Score: score})
 	}
