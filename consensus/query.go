@@ -287,12 +287,15 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 var unrankedSearch = true
 
 // The queries of searchRows: the records of the matches, the best limit
-// by FTS5's BM25 (searchRanked) or the first limit (searchAll).
+// by FTS5's BM25 (searchRanked) or the first limit (searchAll), with
+// their search text read from the files row itself (the search table's
+// content is that column: reading it through the search table costs a
+// cursor on it per row).
 const (
-	searchRanked = `SELECT f.rec, (SELECT text FROM search WHERE rowid = m.id), f.terms
+	searchRanked = `SELECT f.rec, f.text, f.terms
 			FROM (SELECT rowid AS id, bm25(search) AS r FROM search WHERE search MATCH ? ORDER BY r LIMIT ?) m
 			JOIN files f ON f.id = m.id ORDER BY m.r, f.name`
-	searchAll = `SELECT f.rec, (SELECT text FROM search WHERE rowid = m.id), f.terms
+	searchAll = `SELECT f.rec, f.text, f.terms
 			FROM (SELECT rowid AS id FROM search WHERE search MATCH ? LIMIT ?) m
 			JOIN files f ON f.id = m.id`
 )
