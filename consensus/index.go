@@ -435,15 +435,6 @@ func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, er
 	return st.QueryContext(ctx, args...)
 }
 
-// queryRow is query for one row.
-func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	st, err := s.prepared(ctx, q)
-	if err != nil {
-		return s.idx.db.QueryRowContext(ctx, q, args...) // reports the error at Scan
-	}
-	return st.QueryRowContext(ctx, args...)
-}
-
 func (s *Store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
 	if st := s.idx.stmts[q]; st != nil {
 		return st, nil
