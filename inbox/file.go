@@ -122,7 +122,7 @@ func NewFileTransport(root string, opts ...FileOption) (*FileTransport, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := openRoot(abs)
+	r, err := durable.OpenRoot(abs)
 	if err != nil {
 		return nil, err
 	}
@@ -145,22 +145,6 @@ func NewFileTransport(root string, opts ...FileOption) (*FileTransport, error) {
 	}
 	t.hub = newHub(t.log)
 	return t, nil
-}
-
-// openRoot opens the messenger root dir, creating it (and its parents,
-// 0700) when it is missing.
-func openRoot(dir string) (*os.Root, error) {
-	r, err := os.OpenRoot(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("create messenger root: %w", err)
-		}
-		r, err = os.OpenRoot(dir)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open messenger root: %w", err)
-	}
-	return r, nil
 }
 
 // Dir returns the absolute messenger root directory.

@@ -92,15 +92,9 @@ func WithHost(h string) Option { return func(r *Registry) { r.host = h } }
 // registry/, 0700). mail, when not nil, receives every successful
 // registration through Adopt.
 func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
-	rt, err := os.OpenRoot(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(root, 0o700); err != nil {
-			return nil, fmt.Errorf("create messenger root: %w", err)
-		}
-		rt, err = os.OpenRoot(root)
-	}
+	rt, err := durable.OpenRoot(root)
 	if err != nil {
-		return nil, fmt.Errorf("open messenger root: %w", err)
+		return nil, err
 	}
 	host, _ := os.Hostname()
 	r := &Registry{

@@ -159,3 +159,20 @@ func (e *PathError) Unwrap() error { return e.Err }
 
 // IsExist reports whether err says that the target name already exists.
 func IsExist(err error) bool { return errors.Is(err, fs.ErrExist) }
+
+// OpenRoot opens the directory dir as an os.Root, creating it (and its
+// parents, 0700) when it is missing: the messenger root that the inbox and
+// the registry share, whichever opens it first.
+func OpenRoot(dir string) (*os.Root, error) {
+	r, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create messenger root: %w", err)
+		}
+		r, err = os.OpenRoot(dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open messenger root: %w", err)
+	}
+	return r, nil
+}
