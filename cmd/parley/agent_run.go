@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/textview"
 	"github.com/parleyhq/parley/registry"
 )
@@ -91,7 +90,7 @@ func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 	defer m.Close()
 	// SIGINT and SIGTERM end the agent cleanly (it unregisters), also when
 	// the caller did not arrange for it (a test binary standing in for parley).
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.On(ctx)
 	defer stop()
 	r.Logger = a.service().AgentLog(a.stderr, slog.LevelInfo)
 	r.Ready = func() {

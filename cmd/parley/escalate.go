@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/textview"
 )
 
@@ -66,7 +64,7 @@ func newEscalateCmd(a *factory) *cobra.Command {
 // it) through the service layer: one JSON line per decision on stdout,
 // what was skipped and the counts on stderr.
 func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.On(ctx)
 	defer stop()
 	notes := textview.EscalationNotes{W: a.stderr, Telemetry: o.Telemetry}
 	o.Decided = func(_ *escalation.Decision, line []byte) error {

@@ -7,9 +7,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"regexp"
 	"sort"
@@ -19,15 +17,13 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/suggest"
 )
 
 // exitInterrupted is the exit code of a command ended by Ctrl-C (SIGINT)
 // while it waited: 128 + the signal's number, as shells report it.
 const exitInterrupted = 130
-
-// errInterrupted ends a wait that Ctrl-C cut short.
-var errInterrupted = errors.New("interrupted")
 
 // polish applies the shared habits to every command under root: the
 // examples of its help, the usage error of a command group given an
@@ -168,30 +164,15 @@ func (a *factory) noRootNote(what string) error {
 // not a directory is for the command that opens it to refuse).
 func (a *factory) haveRoot() bool { return a.service().HaveRoot() }
 
-// readStdin reads standard input whole (at most limit bytes, and one more
-// to tell that it is over). On a terminal it first says what it waits for
-// and how to end it. Ctrl-C (ctx's end) ends the wait: a read from a
-// terminal cannot be cancelled, so it is left to the exiting process.
+// readStdin reads standard input whole (interrupt.ReadAll: at most limit
+// bytes, and one more to tell that it is over; Ctrl-C, ctx's end, ends the
+// wait). On a terminal it first says what it waits for and how to end it.
 func (a *factory) readStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
-	interrupted := ctx.Done() // listening before the hint says Ctrl-C cancels
+	_ = ctx.Done() // listening before the hint says Ctrl-C cancels
 	if isTerminal(a.stdin) {
 		fmt.Fprintf(a.stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
 	}
-	type result struct {
-		b   []byte
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		b, err := io.ReadAll(io.LimitReader(a.stdin, limit+1))
-		done <- result{b, err}
-	}()
-	select {
-	case r := <-done:
-		return r.b, r.err
-	case <-interrupted:
-		return nil, errInterrupted
-	}
+	return interrupt.ReadAll(ctx, a.stdin, limit)
 }
 
 // stdoutTTY reports whether human output goes to a terminal: then list

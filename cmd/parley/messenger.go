@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/interrupt"
 )
 
 // messenger is the messenger config.json selects, opened through the
@@ -26,7 +24,7 @@ type messenger struct {
 // of config.json. A server that does not answer is waited for with one
 // line saying so; Ctrl-C stops the wait.
 func (a *factory) openMessenger() (*messenger, error) {
-	sctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sctx, stop := interrupt.On(context.Background())
 	defer stop()
 	b, err := a.service().Messenger(sctx)
 	if err != nil {

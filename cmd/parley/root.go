@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/internal/bench"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -79,7 +80,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Annotations[lazyInterrupt] == "" {
-				armInterrupt(ctx)
+				interrupt.Arm(ctx)
 			}
 			if showVersion {
 				return nil // the version reads no root

@@ -4,13 +4,11 @@ import (
 	"errors"
 	"io/fs"
 	"net"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/web"
 )
 
@@ -69,7 +67,7 @@ func newServeCmd(a *factory) *cobra.Command {
 			} else {
 				a.printf("parley serve: %s (read-only; Ctrl-C stops)\n", url)
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interrupt.On(cmd.Context())
 			defer stop()
 			return srv.Serve(ctx, ln)
 		},
