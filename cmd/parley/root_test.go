@@ -45,7 +45,7 @@ func TestCommandName(t *testing.T) {
 		{"help send", "help"},
 		{"sned --from A", "sned"},
 	} {
-		if got := commandName(strings.Fields(tc.line)); got != tc.want {
+		if got := globals.Command(strings.Fields(tc.line)); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.line, got, tc.want)
 		}
 	}
