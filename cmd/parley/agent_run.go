@@ -19,14 +19,10 @@ import (
 
 // newAgentCmd is "parley agent run".
 func newAgentCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "agent",
 		Short: "Keep a debate agent alive",
-		Args:  exactArgs(0),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newAgentRunCmd(a))
-	return cmd
+	}, newAgentRunCmd(a))
 }
 
 func newAgentRunCmd(a *factory) *cobra.Command {

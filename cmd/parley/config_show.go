@@ -8,13 +8,10 @@ import (
 
 // newConfigCmd is "parley config show" (app.ShowConfig).
 func newConfigCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "config",
 		Short: "Show parley's settings (<root>/config.json)",
-		Args:  exactArgs(0),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(&cobra.Command{
+	}, &cobra.Command{
 		Use:   "show",
 		Short: "Print the effective configuration: config.json with every default filled in",
 		Long: "Prints the settings in force as a complete config.json: the file's values, and the\n" +
@@ -33,5 +30,4 @@ func newConfigCmd(a *factory) *cobra.Command {
 			return textview.Config(a.stdout, c)
 		},
 	})
-	return cmd
 }

@@ -10,7 +10,7 @@ import (
 
 // newDebateCmd is "parley debate run | start | status | watch | resume | list".
 func newDebateCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "debate",
 		Short: "Run budgeted debates between a defender and its attackers",
 		Long: "A debate puts one defender's position to one or more attackers, round by round,\n" +
@@ -18,12 +18,8 @@ func newDebateCmd(a *factory) *cobra.Command {
 			"CONSENSUS_REACHED (exit 0), DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT (exit 3), or\n" +
 			"UNAVAILABLE (exit 3: an agent or its model endpoint could not be reached; not filed).\n" +
 			"Every event is recorded in <root>/debates/<id>/transcript.jsonl, hash-chained.",
-		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newDebateRunCmd(a), newDebateStartCmd(a), newDebateStatusCmd(a),
+	}, newDebateRunCmd(a), newDebateStartCmd(a), newDebateStatusCmd(a),
 		newDebateWatchCmd(a), newDebateResumeCmd(a), newDebateListCmd(a))
-	return cmd
 }
 
 // budgetFlags are the per-debate budget overrides (SPEC §5.2).

@@ -97,7 +97,7 @@ func newDebateListCmd(a *factory) *cobra.Command {
 			store.Close()
 			if a.json {
 				lines, err := a.service().DebateStatuses(cmd.Context())
-				return errors.Join(emitAll(a, lines), err)
+				return errors.Join(emitEach(a, lines), err)
 			}
 			list, err := a.service().ListDebates(cmd.Context())
 			if err != nil {

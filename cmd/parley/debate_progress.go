@@ -47,16 +47,6 @@ func (a *factory) show(v any, text func(w io.Writer) error) error {
 	return text(a.stdout)
 }
 
-// emitAll prints each of vs as a JSON line.
-func emitAll[T any](a *factory, vs []T) error {
-	for _, v := range vs {
-		if err := a.emit(v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // unavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,
 // with nothing more on stderr (the verdict named the agent and the cause).
 type unavailableExit struct{}
