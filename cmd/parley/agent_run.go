@@ -96,7 +96,7 @@ func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 			_ = textview.AgentReady(a.stdout, r.Name, r.Role, r.Spec.String())
 		}
 	}
-	switch err := a.service().ServeAgent(ctx, m.Backend, r); {
+	switch err := a.service().ServeAgent(ctx, m, r); {
 	case errors.Is(err, agent.ErrParentGone):
 		// The parent died before this process looked: nothing to serve.
 		a.warnf("the process that started this agent (pid %d) has ended; %s does not start", r.Parent, r.Name)

@@ -8,6 +8,7 @@ import (
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // gateDebate runs the gate on the self-critique in source ("-" for
@@ -36,7 +37,7 @@ func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, sourc
 		return !d.Debate(), a.emit(app.GateLineOf(s.ID, entry))
 	}
 	a.printf("gate (%s, decision %s): ", source, entry.ID)
-	printDecision(a.stdout, d)
+	textview.Decision(a.stdout, d)
 	if !d.Debate() {
 		a.printf("\nno debate: the gate skipped %q (recorded in %s/%s)\n", s.Topic, a.rootDir(), gating.LogName)
 	} else {

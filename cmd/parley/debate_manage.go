@@ -11,12 +11,6 @@ import (
 	"github.com/parleyhq/parley/internal/textview"
 )
 
-// debateID is the debate the ID argument of a command names: its id, or
-// a unique prefix of it.
-func (a *factory) debateID(args []string) (string, error) {
-	return a.resolveDebateID(args[0])
-}
-
 func newDebateResumeCmd(a *factory) *cobra.Command {
 	return a.debateCmd(&cobra.Command{
 		Use:   "resume ID",
@@ -64,7 +58,7 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 func (a *factory) debateCmd(cmd *cobra.Command, run func(ctx context.Context, id string) error) *cobra.Command {
 	cmd.Args = exactArgs(1)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		id, err := a.debateID(args)
+		id, err := a.resolveDebateID(args[0])
 		if err != nil {
 			return err
 		}

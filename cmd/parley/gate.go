@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -105,9 +104,6 @@ func (a *factory) readCritique(ctx context.Context, source string) (gating.SelfC
 	defer f.Close()
 	return app.ReadCritique(f, source)
 }
-
-// printDecision prints a decision for a person (textview.Decision).
-func printDecision(w io.Writer, d gating.Decision) { textview.Decision(w, d) }
 
 // newGateTrainCmd is "parley gate train --data FILE --out FILE".
 func newGateTrainCmd(a *factory) *cobra.Command {

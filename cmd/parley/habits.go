@@ -19,6 +19,8 @@ import (
 
 	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/suggest"
+	"github.com/parleyhq/parley/internal/termsafe"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // exitInterrupted is the exit code of a command ended by Ctrl-C (SIGINT)
@@ -76,7 +78,7 @@ func groupArgs(cmd *cobra.Command, args []string) error {
 
 // unknownCommand is the usage error for name, which is no subcommand of cmd.
 func unknownCommand(cmd *cobra.Command, name string) error {
-	msg := fmt.Sprintf("unknown command %q for %q", termClean(name), cmd.CommandPath())
+	msg := fmt.Sprintf("unknown command %q for %q", termsafe.Clean(name, ""), cmd.CommandPath())
 	if s := suggestCommands(cmd, name); len(s) > 0 {
 		msg += "; did you mean " + suggest.OrList(s) + "?"
 	}
@@ -123,7 +125,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	cmd.LocalFlags().VisitAll(visit)
 	cmd.InheritedFlags().VisitAll(visit)
 	sort.Strings(out)
-	msg := fmt.Sprintf("unknown flag --%s for %q", termClean(typed), cmd.CommandPath())
+	msg := fmt.Sprintf("unknown flag --%s for %q", termsafe.Clean(typed, ""), cmd.CommandPath())
 	if len(out) > 0 {
 		msg += "; did you mean " + suggest.OrList(out) + "?"
 	}
@@ -169,7 +171,7 @@ func (a *factory) haveRoot() bool { return a.service().HaveRoot() }
 // wait). On a terminal it first says what it waits for and how to end it.
 func (a *factory) readStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
 	_ = ctx.Done() // listening before the hint says Ctrl-C cancels
-	if isTerminal(a.stdin) {
+	if termsafe.IsTerminal(a.stdin) {
 		fmt.Fprintf(a.stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
 	}
 	return interrupt.ReadAll(ctx, a.stdin, limit)
@@ -178,7 +180,7 @@ func (a *factory) readStdin(ctx context.Context, what string, limit int64) ([]by
 // stdoutTTY reports whether human output goes to a terminal: then list
 // commands print a header row. Never under --json.
 func (a *factory) stdoutTTY() bool {
-	return !a.json && (a.tty != nil || isTerminal(a.stdout))
+	return !a.json && (a.tty != nil || termsafe.IsTerminal(a.stdout))
 }
 
 // fileError is the error of a file named on the command line that cannot
@@ -193,7 +195,7 @@ func fileError(what string, err error) error {
 func argCountError(cmd *cobra.Command, bound string, want, got int) error {
 	takes := "no arguments"
 	if want > 0 || bound != "" {
-		takes = fmt.Sprintf("%s%d argument%s", bound, want, plural(want, "", "s"))
+		takes = fmt.Sprintf("%s%d argument%s", bound, want, textview.Plural(want, "", "s"))
 	}
 	return usagef("%s takes %s, got %d (usage: %s)", cmd.CommandPath(), takes, got, cmd.UseLine())
 }

@@ -107,7 +107,7 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, trusted bool, h
 	if httpAddr != "" {
 		o.HTTP, o.SessionTimeout, o.AllowedOrigins = true, ho.sessionTimeout, ho.origins
 	}
-	srv, closeSrv, err := mcpserver.FromApp(a.service(), m.Backend, o)
+	srv, closeSrv, err := mcpserver.FromApp(a.service(), m, o)
 	if err != nil {
 		return err
 	}

@@ -55,12 +55,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var showVersion bool
 	// On a terminal, nothing parley prints (agents' text, records, pages,
 	// JSON) may drive it: every byte goes through termsafe.
-	if isTerminal(stdout) {
+	if termsafe.IsTerminal(stdout) {
 		w := termsafe.NewWriter(stdout)
 		defer w.Flush()
 		a.stdout, a.tty = w, stdout
 	}
-	if isTerminal(stderr) {
+	if termsafe.IsTerminal(stderr) {
 		w := termsafe.NewWriter(stderr)
 		defer w.Flush()
 		a.stderr = w
