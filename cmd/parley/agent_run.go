@@ -36,7 +36,6 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 			"unregisters on SIGINT or SIGTERM. --exec runs CMD per turn (the request as\n" +
 			"JSON on stdin; a debate_turn JSON object or plain text on stdout); --script\n" +
 			"answers from a JSON script (see docs/debates.md).",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validName("--name", name); err != nil {
 				return err

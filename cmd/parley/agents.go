@@ -24,7 +24,6 @@ func newAgentsListCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List live agents (dead registrations are pruned)",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			live, err := a.service().LiveAgents(cmd.Context())
 			switch {
@@ -62,7 +61,6 @@ func newAgentsPruneCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "prune",
 		Short: "Remove the registrations of dead agents (their inboxes stay)",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			pruned, err := a.service().Prune(cmd.Context())
 			if err != nil {

@@ -12,7 +12,6 @@ func newBenchCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench [messenger|cli|debate|consensus|gate]",
 		Short: "Measure parley's performance against its speed targets (docs/performance.md)",
-		Args:  exactArgs(0),
 	}
 	subs := benchCommands(a)
 	for _, s := range subs {

@@ -17,7 +17,6 @@ func newConfigCmd(a *factory) *cobra.Command {
 		Long: "Prints the settings in force as a complete config.json: the file's values, and the\n" +
 			"default of every key it leaves out. The output is itself a valid config.json.\n" +
 			"With --json it is one line; the file it came from is named on stderr.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.service().ShowConfig()
 			if err != nil {

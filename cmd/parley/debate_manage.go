@@ -32,7 +32,6 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 		Short: "Start a debate in the background and print its id",
 		Long: "Like \"debate run\", but the debate runs in a detached process (its output in\n" +
 			"<root>/debates/<id>/logs/coordinator.log). Follow it with \"parley debate watch ID\".",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := f.session(cmd, a)
 			if err != nil {
@@ -82,7 +81,6 @@ func newDebateListCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the debates under the root, newest first",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			store, err := a.listStore() // no root: it says so
 			if store == nil {

@@ -67,7 +67,6 @@ func newDebateRunCmd(a *factory) *cobra.Command {
 			"or uses running ones (@NAME), runs the debate, files the verdict in the vault\n" +
 			"and prints it. Attackers speak in the order given, then the defender.\n" +
 			"With --json: one JSON line per event, then a closing \"verdict\" line.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := f.session(cmd, a)
 			if err != nil {

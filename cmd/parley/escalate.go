@@ -44,7 +44,6 @@ func newEscalateCmd(a *factory) *cobra.Command {
 			"--workspace (default: escalation.workspace of config.json, else the working\n" +
 			"directory) is where evidence paths are checked; a relative escalation.workspace\n" +
 			"is relative to the root, a relative --workspace to the working directory.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if telemetry == "" {
 				return usagef("--telemetry FILE is required (the mini-verifier's JSONL log)")

@@ -120,7 +120,6 @@ func newGateTrainCmd(a *factory) *cobra.Command {
 			"hand-written corpus shipped in the binary, which reproduces the embedded\n" +
 			"model byte for byte. --data is JSON Lines: self-critique fields plus \"label\"\n" +
 			"(and optionally \"voice\": examples without one are cross-validated in folds).",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return usagef("gate train needs --out FILE")
@@ -147,7 +146,6 @@ func newGateEvalCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval --data FILE",
 		Short: "Measure the gate on a labeled corpus (precision and recall of debate)",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if data == "" {
 				return usagef("gate eval needs --data FILE")
@@ -175,7 +173,6 @@ func newGateStatsCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "stats",
 		Short: "Summarise gate.jsonl: decisions, skip rate, tokens saved against always-debate",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, warnings, err := a.service().GateStats()
 			if err != nil {

@@ -101,7 +101,6 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 			"the new one as <root>/gate/model.json only when neither figure is worse (--force\n" +
 			"installs it anyway). 'parley gate' then decides with it and names it by its hash.\n" +
 			"--reset removes <root>/gate/model.json: the embedded model decides again.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if reset {
 				if force {

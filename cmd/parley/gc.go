@@ -17,7 +17,6 @@ func newGCCmd(a *factory) *cobra.Command {
 			"d, h, m, s), staging files left by crashed writers (older than 10m), and the\n" +
 			"registrations of dead agents. Waiting messages, quarantined files (bad/) and mail\n" +
 			"moved aside are never removed.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := app.ParseAge(olderThan)
 			if err != nil {

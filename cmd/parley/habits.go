@@ -29,7 +29,8 @@ const exitInterrupted = 130
 
 // polish applies the shared habits to every command under root: the
 // examples of its help, the usage error of a command group given an
-// unknown subcommand, and flag errors that suggest the flag meant.
+// unknown subcommand, no arguments for a command that does not say how
+// many it takes, and flag errors that suggest the flag meant.
 func polish(root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
@@ -38,8 +39,11 @@ func polish(root *cobra.Command) {
 		if ex, ok := examples()[commandKey(c)]; ok {
 			c.Example = strings.TrimRight(ex, "\n")
 		}
-		if c.HasSubCommands() && c != root && c.Name() != "gate" {
+		switch {
+		case c.HasSubCommands() && c != root && c.Name() != "gate":
 			c.Args = groupArgs
+		case c.Args == nil && c != root && c.Name() != "help": // cobra's help takes a command's path
+			c.Args = exactArgs(0)
 		}
 		for _, s := range c.Commands() {
 			walk(s)

@@ -36,7 +36,6 @@ func newMCPCmd(a *factory) *cobra.Command {
 			"other than a loopback one (or one --allow-origin lists) is refused 403, a session idle\n" +
 			"for --session-timeout is closed, and a joined participant without a tool call for the\n" +
 			"registration TTL leaves. Logs go to stderr (--verbose).",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("http") && (allowRemote || trusted || len(origins) > 0 || cmd.Flags().Changed("session-timeout")) {
 				return usagef("--allow-remote and --trusted apply to --http only, as do --allow-origin and --session-timeout")

@@ -26,7 +26,6 @@ func newServeCmd(a *factory) *cobra.Command {
 			"consensus records and the vault's pages, with search, until Ctrl-C. It listens\n" +
 			"on a loopback address only, unless --allow-remote is given: the pages have no\n" +
 			"authentication, so anyone who can reach them can read every debate.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			loopback, err := web.CheckAddr(addr, allowRemote)
 			if errors.Is(err, web.ErrRemote) {
