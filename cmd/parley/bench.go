@@ -46,8 +46,5 @@ func (a *factory) benchResult(r interface{ WriteText(io.Writer) error }, err err
 	if err != nil {
 		return err
 	}
-	if a.json {
-		return a.emit(r)
-	}
-	return r.WriteText(a.stdout)
+	return a.show(r, r.WriteText)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/textview"
@@ -23,10 +25,7 @@ func newConfigCmd(a *factory) *cobra.Command {
 				return err
 			}
 			textview.ConfigSource(a.stderr, c)
-			if a.json {
-				return a.emit(c.Effective)
-			}
-			return textview.Config(a.stdout, c)
+			return a.show(c.Effective, func(w io.Writer) error { return textview.Config(w, c) })
 		},
 	})
 }

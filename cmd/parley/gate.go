@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -181,10 +182,9 @@ func newGateStatsCmd(a *factory) *cobra.Command {
 			for _, w := range warnings {
 				a.warnf("%s", w)
 			}
-			if a.json {
-				return a.emit(s)
-			}
-			return textview.GateStats(a.stdout, s, strings.TrimSuffix(a.rootDir(), "/")+"/"+gating.LogName)
+			return a.show(s, func(w io.Writer) error {
+				return textview.GateStats(w, s, strings.TrimSuffix(a.rootDir(), "/")+"/"+gating.LogName)
+			})
 		},
 	}
 }

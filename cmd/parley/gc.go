@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -26,10 +28,7 @@ func newGCCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "nothing to collect: ", nil)
 			}
-			if a.json {
-				return a.emit(st)
-			}
-			return textview.Collected(a.stdout, st, olderThan)
+			return a.show(st, func(w io.Writer) error { return textview.Collected(w, st, olderThan) })
 		},
 	}
 	cmd.Flags().StringVar(&olderThan, "older-than", "7d", "age of acknowledged messages to remove (e.g. 7d, 12h)")

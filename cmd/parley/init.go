@@ -21,10 +21,7 @@ func newInitCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "", nil)
 			}
-			if a.json {
-				return a.emit(r)
-			}
-			return textview.Initialized(a.stdout, r)
+			return view(a, r, textview.Initialized)
 		},
 	}
 }
