@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/mcpserver"
-	"github.com/parleyhq/parley/web"
 )
 
 // newMCPCmd is "parley mcp [--http ADDR [--allow-remote] [--trusted]]": the
@@ -65,26 +65,24 @@ func newMCPCmd(a *factory) *cobra.Command {
 	return cmd
 }
 
-// checkListenAddr refuses a --http address that is not loopback, unless
-// --allow-remote, and then warns.
+// checkListenAddr refuses a --http address that is not HOST:PORT, or not
+// loopback (httpserve.CheckAddr) unless --allow-remote, and then warns.
 func checkListenAddr(a *factory, addr string, allowRemote bool) error {
-	host, port, err := net.SplitHostPort(addr)
+	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usagef("--http %q: want HOST:PORT, e.g. 127.0.0.1:7421", addr)
 	}
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
 		return usagef("--http %q: the port must be a number from 0 to 65535", addr)
 	}
-	if web.LoopbackHost(host) {
-		if allowRemote {
-			a.warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
-		}
-		return nil
-	}
-	if !allowRemote {
+	switch loopback, err := httpserve.CheckAddr(addr, allowRemote); {
+	case err != nil:
 		return usagef("--http %s is not a loopback address: other machines could call every tool; use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, port)
+	case loopback && allowRemote:
+		a.warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
+	case !loopback:
+		a.warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
 	}
-	a.warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
 	return nil
 }
 

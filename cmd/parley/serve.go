@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/web"
 )
@@ -27,8 +28,8 @@ func newServeCmd(a *factory) *cobra.Command {
 			"on a loopback address only, unless --allow-remote is given: the pages have no\n" +
 			"authentication, so anyone who can reach them can read every debate.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			loopback, err := web.CheckAddr(addr, allowRemote)
-			if errors.Is(err, web.ErrRemote) {
+			loopback, err := httpserve.CheckAddr(addr, allowRemote)
+			if errors.Is(err, httpserve.ErrRemote) {
 				return usagef("--addr %s is not a loopback address; add --allow-remote to serve other machines (no authentication: anyone who reaches it reads every debate)", addr)
 			}
 			if err != nil {
