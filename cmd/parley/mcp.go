@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -41,7 +40,7 @@ func newMCPCmd(a *factory) *cobra.Command {
 				return usagef("--allow-remote and --trusted apply to --http only, as do --allow-origin and --session-timeout")
 			}
 			for _, o := range origins {
-				if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+				if !mcpserver.ValidOrigin(o) {
 					return usagef("--allow-origin %q: an origin as a browser sends it, e.g. https://app.example.com", o)
 				}
 			}
