@@ -39,23 +39,21 @@ func (f *budgetFlags) add(cmd *cobra.Command) {
 
 // override is the budget flags that were given.
 func (f *budgetFlags) override(cmd *cobra.Command) debate.BudgetOverride {
-	var o debate.BudgetOverride
-	fl := cmd.Flags()
-	if fl.Changed("max-rounds") {
-		o.MaxRounds = &f.rounds
+	ms := f.timeout.Milliseconds()
+	return debate.BudgetOverride{
+		MaxRounds:         given(cmd, "max-rounds", &f.rounds),
+		MaxTokens:         given(cmd, "max-tokens", &f.tokens),
+		MaxTokensPerRound: given(cmd, "max-tokens-per-round", &f.perRound),
+		MaxWallClockMs:    given(cmd, "timeout", &ms),
+		ConvergenceRounds: given(cmd, "convergence-rounds", &f.convergence),
 	}
-	if fl.Changed("max-tokens") {
-		o.MaxTokens = &f.tokens
+}
+
+// given is v when the flag name was given on the command line, else nil
+// (an override that leaves the default).
+func given[T any](cmd *cobra.Command, name string, v *T) *T {
+	if cmd.Flags().Changed(name) {
+		return v
 	}
-	if fl.Changed("max-tokens-per-round") {
-		o.MaxTokensPerRound = &f.perRound
-	}
-	if fl.Changed("timeout") {
-		ms := f.timeout.Milliseconds()
-		o.MaxWallClockMs = &ms
-	}
-	if fl.Changed("convergence-rounds") {
-		o.ConvergenceRounds = &f.convergence
-	}
-	return o
+	return nil
 }
