@@ -40,7 +40,10 @@ func newDemoCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.show(res.JSON(), res.WriteText)
+			if a.json {
+				return a.emit(res.JSON())
+			}
+			return res.WriteText(a.stdout)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's root: used if new or empty, else a new demo-* directory is made in it (default: a new temporary directory, kept)")
