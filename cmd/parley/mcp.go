@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,8 +18,7 @@ func newMCPCmd(a *factory) *cobra.Command {
 	var (
 		httpAddr             string
 		allowRemote, trusted bool
-		origins              []string
-		sessionTimeout       time.Duration
+		o                    mcpserver.AppOptions // its HTTP settings apply over --http only
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR]",
@@ -36,15 +34,15 @@ func newMCPCmd(a *factory) *cobra.Command {
 			"for --session-timeout is closed, and a joined participant without a tool call for the\n" +
 			"registration TTL leaves. Logs go to stderr (--verbose).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("http") && (allowRemote || trusted || len(origins) > 0 || cmd.Flags().Changed("session-timeout")) {
+			if !cmd.Flags().Changed("http") && (allowRemote || trusted || len(o.AllowedOrigins) > 0 || cmd.Flags().Changed("session-timeout")) {
 				return usagef("--allow-remote and --trusted apply to --http only, as do --allow-origin and --session-timeout")
 			}
-			for _, o := range origins {
-				if !mcpserver.ValidOrigin(o) {
-					return usagef("--allow-origin %q: an origin as a browser sends it, e.g. https://app.example.com", o)
+			for _, origin := range o.AllowedOrigins {
+				if !mcpserver.ValidOrigin(origin) {
+					return usagef("--allow-origin %q: an origin as a browser sends it, e.g. https://app.example.com", origin)
 				}
 			}
-			if sessionTimeout <= 0 {
+			if o.SessionTimeout <= 0 {
 				return usagef("--session-timeout must be positive, e.g. 5m")
 			}
 			if httpAddr != "" {
@@ -52,15 +50,16 @@ func newMCPCmd(a *factory) *cobra.Command {
 					return err
 				}
 			}
-			return a.serveMCP(cmd.Context(), httpAddr, httpAddr == "" || trusted, mcpHTTPOptions{origins: origins, sessionTimeout: sessionTimeout})
+			o.HTTP, o.Untrusted = httpAddr != "", httpAddr != "" && !trusted
+			return a.serveMCP(cmd.Context(), httpAddr, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&httpAddr, "http", "", "serve the streamable HTTP transport on ADDR (e.g. 127.0.0.1:7421) instead of stdio")
 	f.BoolVar(&allowRemote, "allow-remote", false, "allow --http on an address that is not loopback (anyone who reaches it can use every tool)")
 	f.BoolVar(&trusted, "trusted", false, "over --http, let debate_start run exec:/script: agents and read --context files and a workspace")
-	f.StringArrayVar(&origins, "allow-origin", nil, "over --http, also serve requests whose Origin is this (repeatable); requests without Origin or from a loopback origin are always served, any other gets 403")
-	f.DurationVar(&sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "over --http, close a session after this long without a request")
+	f.StringArrayVar(&o.AllowedOrigins, "allow-origin", nil, "over --http, also serve requests whose Origin is this (repeatable); requests without Origin or from a loopback origin are always served, any other gets 403")
+	f.DurationVar(&o.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "over --http, close a session after this long without a request")
 	return cmd
 }
 
@@ -85,24 +84,16 @@ func checkListenAddr(a *factory, addr string, allowRemote bool) error {
 	return nil
 }
 
-// mcpHTTPOptions are the settings of the HTTP transport.
-type mcpHTTPOptions struct {
-	origins        []string
-	sessionTimeout time.Duration
-}
-
 // serveMCP opens the messenger (making the root if it is new) and serves
-// MCP over the root until the client disconnects (stdio) or ctx ends.
-func (a *factory) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mcpHTTPOptions) error {
+// MCP over the root with o until the client disconnects (stdio) or ctx
+// ends.
+func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.AppOptions) error {
 	m, err := a.openMessenger()
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	o := mcpserver.AppOptions{Untrusted: !trusted, Logger: a.logger()}
-	if httpAddr != "" {
-		o.HTTP, o.SessionTimeout, o.AllowedOrigins = true, ho.sessionTimeout, ho.origins
-	}
+	o.Logger = a.logger()
 	srv, closeSrv, err := mcpserver.FromApp(a.service(), m, o)
 	if err != nil {
 		return err
