@@ -129,11 +129,8 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in.Query = strings.Join(args, " ")
-			if _, err := in.Filter(); err != nil {
+			if err := in.Validate(); err != nil {
 				return appError(err)
-			}
-			if in.Limit < 1 {
-				return usagef("--limit must be at least 1")
 			}
 			c, err := a.openConsensus()
 			if err != nil {
