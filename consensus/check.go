@@ -195,6 +195,14 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	default:
 		res.Comparison = ComparePositionsOn(res.Record.Topic, res.Record.FinalPosition, position)
 		res.Status = statusOf(res.Comparison.Agreement)
+		if res.Status == CheckConflict && m.key == key && m.byEvidence && res.Comparison.Score >= backedScore &&
+			numbersKept(res.Record.FinalPosition, position) {
+			// Found by its position alone, a position that says much of
+			// what the record says, every number of it included, may
+			// differ in the case it asks about rather than in the rule:
+			// parley cannot tell which.
+			res.Status = CheckUnclear
+		}
 	}
 	self := ""
 	if res.Record != nil {
@@ -227,6 +235,9 @@ type topicMatch struct {
 	score float64 // the best score
 	// scored are the scores of the questions matchTopic scored, by key.
 	scored map[string]float64
+	// byEvidence: the question was found by its distinctive terms alone
+	// (evidenceMatch), its topic named too little of the record's.
+	byEvidence bool
 }
 
 // matchTopic finds the question a topic asks among the active records of
@@ -266,6 +277,15 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 		m.scored[c.key] = scores[i]
 		if sc := scores[i]; sc > m.score || sc == m.score && c.key < m.key {
 			m.key, m.score = c.key, sc
+		}
+	}
+	if m.score < TopicThreshold {
+		// No topic is close enough: the question's distinctive terms
+		// may still point to one record.
+		if key, sc := s.evidenceMatch(ctx, l, q, topic, position, hits); key != "" {
+			m.key, m.score = key, sc
+			m.scored[key] = sc
+			m.byEvidence = true
 		}
 	}
 	if m.score < TopicThreshold || s.active(m.key) == nil {
