@@ -271,12 +271,24 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 	for i := range cands {
 		scores[i] = topicScore(q, &cands[i].topic)
 	}
-	s.coverBelowThreshold(q, position, cands, scores, fromHits)
+	raised := s.coverBelowThreshold(q, position, cands, scores, fromHits)
 	m := topicMatch{scored: map[string]float64{}}
+	best := -1
 	for i, c := range cands {
 		m.scored[c.key] = scores[i]
 		if sc := scores[i]; sc > m.score || sc == m.score && c.key < m.key {
-			m.key, m.score = c.key, sc
+			m.key, m.score, best = c.key, sc, i
+		}
+	}
+	if best >= 0 && raised[best] && m.score >= TopicThreshold {
+		// Found by what the position says: another record that the
+		// position fits about as well makes it no answer (two records
+		// with the same rule, "cheddar" and "gouda" aged alike).
+		for i, sc := range scores {
+			if i != best && sc >= TopicThreshold && sc > m.score-positionMargin {
+				m.key, m.score = "", 0
+				break
+			}
 		}
 	}
 	if m.score < TopicThreshold {
@@ -305,11 +317,12 @@ func wordsOnly(a *analysis) *analysis {
 
 // coverBelowThreshold raises the scores of the few candidates closest
 // below TopicThreshold, and when none reaches it of those at extra (found
-// by the question's position), to their positionScore when it is higher.
-// Callers hold s.mu.
-func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64, extra []int) {
+// by the question's position), to their positionScore when it is higher,
+// and returns the indexes of those it raised. Callers hold s.mu.
+func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64, extra []int) (raised map[int]bool) {
+	raised = map[int]bool{}
 	if position == "" {
-		return
+		return raised
 	}
 	idx := make([]int, 0, len(cands))
 	for i, sc := range scores {
@@ -347,8 +360,11 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 			ps = contentScore(qp, rf)
 		}
 		c := coverOf(q, qp, &cands[i].topic, rf)
-		scores[i] = max(scores[i], positionScore(c, ps))
+		if sc := positionScore(c, ps); sc > scores[i] {
+			scores[i], raised[i] = sc, true
+		}
 	}
+	return raised
 }
 
 // candidate is a question that may be the one asked.

@@ -37,6 +37,11 @@ const (
 	evidenceSimilarity = 0.3
 )
 
+// positionMargin is how far above every other record reaching
+// TopicThreshold a record found by what the question's position says
+// (coverBelowThreshold) must score to be the answer.
+const positionMargin = 0.1
+
 // evidenceMatch is the question of layer l that the question's evidence
 // points to, with its score, or "" when none stands out. q is the topic's
 // analysis, hits the related records (BM25 over the topic and the
@@ -45,7 +50,7 @@ const (
 //
 //   - it stands clearly above the next one of the layer (evidenceMargin);
 //   - the question's topic names something of the record's topic or final
-//     position, and the question something of the record's topic;
+//     position;
 //   - nothing marks another object (coverOf: no clash, nothing foreign;
 //     no word of the question's topic standing where the record's topic
 //     has one of its own and said again in the position, unless the two
@@ -85,7 +90,7 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 	}
 	qp, rt, rf := analyze(position), wordsOnly(analyze(r.Topic)), analyze(r.FinalPosition)
 	c := coverOf(q, qp, rt, rf)
-	if c.foreign || c.clash || c.q == 0 || c.r == 0 {
+	if c.foreign || c.clash || c.q == 0 {
 		return "", 0
 	}
 	ps := contentScore(qp, rf)

@@ -97,12 +97,13 @@ func TestTopicFound(t *testing.T) {
 		t.Fatalf("no meaning sets: %v", err)
 	}
 	// The floors: reworded questions found and near misses kept out, as
-	// measured when the position's distinctive terms became evidence.
+	// measured when the position's distinctive terms became evidence (see
+	// docs/consensus.md for the figures before).
 	floors := map[string][2]int{
-		"check7.txt": {8, 17}, "heldout.txt": {20, 12}, "sealed.txt": {32, 22}, "sealed2.txt": {22, 19},
+		"check7.txt": {9, 17}, "heldout.txt": {20, 12}, "sealed.txt": {32, 22}, "sealed2.txt": {22, 19},
 		"sealed3.txt": {17, 18}, "sealed4.txt": {15, 17}, "sealed5.txt": {16, 14}, "sealed6.txt": {16, 12},
 		"sealed7.txt": {45, 36}, "topics7-check.txt": {20, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
-		"topics9-check.txt": {9, 8}, "topics9.txt": {14, 13}, "tune.txt": {45, 23}, "tune7.txt": {10, 32},
+		"topics9-check.txt": {9, 8}, "topics9.txt": {15, 13}, "tune.txt": {45, 23}, "tune7.txt": {10, 32},
 	}
 	verbose := os.Getenv("PARLEY_FOUND_MISSES") != ""
 	for _, file := range files {
@@ -211,11 +212,12 @@ func TestTopicFoundInOneVault(t *testing.T) {
 		}
 	}
 	t.Logf("%d records: reworded found %v, another record found %v, none kept %v", len(outs), reworded, wrong, noneKept)
-	// Measured when the position's distinctive terms became evidence:
-	// 383/440 found (355 before), 4 another record (4 before), 316/325
+	// Measured when the position's distinctive terms became evidence and
+	// a record found by the position needed a margin over the others:
+	// 386/440 found (355 before), 2 another record (4 before), 316/325
 	// near misses kept out (316 before).
-	if reworded.ok < 383 || wrong.ok > 4 || noneKept.ok < 316 {
-		t.Errorf("in one vault: reworded found %v (floor 383), another record %v (at most 4), none kept %v (floor 316)", reworded, wrong, noneKept)
+	if reworded.ok < 386 || wrong.ok > 2 || noneKept.ok < 316 {
+		t.Errorf("in one vault: reworded found %v (floor 386), another record %v (at most 2), none kept %v (floor 316)", reworded, wrong, noneKept)
 	}
 }
 
