@@ -94,7 +94,7 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 		return "", 0
 	}
 	ps := contentScore(qp, rf)
-	if ps < evidenceSimilarity || ps < backedScore && ownObject(q, qp, rt) || namesApart(topic+"\n"+position, r.Topic+"\n"+r.FinalPosition) {
+	if ps < evidenceSimilarity || ps < backedScore && ownObject(q, qp, rt, position, r.FinalPosition) || namesApart(questionText(topic)+"\n"+position, r.Topic+"\n"+r.FinalPosition) {
 		return "", 0
 	}
 	share := s.distinctShare(ctx, topic+"\n"+position, r.Topic+"\n"+r.FinalPosition)
@@ -106,19 +106,36 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 
 // ownObject reports whether the question's topic q names a specific word
 // the record's topic r lacks, standing where r has one of its own
-// (nearMiss), and the question's position qp says it again: the question
-// is about its own object ("Two-factor authentication for customers",
-// "offer 2FA to customers"), even when the record's position happens to
-// name that word too.
-func ownObject(q, qp, r *analysis) bool {
+// (nearMiss), and the question's position qp says it again in words the
+// record's final position (filed) never uses: the question is about its
+// own object ("Two-factor authentication for customers", "offer 2FA to
+// customers"), even when a synonym folds it into a word the record's
+// position has ("admin accounts": users). A word the record's position
+// says as the question says it ("annotators") is no other object.
+func ownObject(q, qp, r *analysis, position, filed string) bool {
 	wq, wr := askLimit(topicWords(q), r), topicWords(r)
 	onlyQ, onlyR := specificOnly(wq, set(wr)), specificOnly(wr, set(wq))
 	if len(onlyQ) == 0 || len(onlyR) == 0 || !nearMiss(wq, wr, onlyQ, onlyR) {
 		return false
 	}
 	said := set(topicWords(qp))
+	lx := theLexicon()
+	var inFiled map[string]bool
 	for w := range onlyQ {
-		if said[w] {
+		if !said[w] {
+			continue
+		}
+		if inFiled == nil {
+			inFiled = set(queryTerms(filed))
+		}
+		// The position's own words for it: those that read as w.
+		own := true
+		for _, t := range queryTerms(position) {
+			if lx.fold(stem(t)) == w && inFiled[t] {
+				own = false
+			}
+		}
+		if own {
 			return true
 		}
 	}
@@ -126,9 +143,10 @@ func ownObject(q, qp, r *analysis) bool {
 }
 
 // namesApart reports whether both texts give names (names: products,
-// formats, codes) and none of a's shares a word with one of b's.
+// formats, codes; not a number with its unit, "30-day") and none of a's
+// shares a word with one of b's.
 func namesApart(a, b string) bool {
-	na, nb := names(a), names(b)
+	na, nb := namesOnly(names(a)), namesOnly(names(b))
 	if len(na) == 0 || len(nb) == 0 {
 		return false
 	}
@@ -183,4 +201,15 @@ func numbersKept(filed, position string) bool {
 		}
 	}
 	return true
+}
+
+// namesOnly are ns without the numbers with a unit ("30-day", "24h").
+func namesOnly(ns []name) []name {
+	out := ns[:0]
+	for _, n := range ns {
+		if !isQuantityWord(strings.ReplaceAll(n.text, "-", "")) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
