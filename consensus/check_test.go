@@ -452,6 +452,29 @@ func TestCheckHostileQuestions(t *testing.T) {
 			}
 		}
 	}
+	// Hostile positions under a topic that names nothing of the record:
+	// its evidence never finds it, and a topic that names it gets an
+	// answer within bounds.
+	for _, p := range []string{
+		strings.Repeat("WebP JPEG quality 80 thumbnails ", 5000),
+		"WebP-80 JPEG-2000 Q80 q=80 80% 80x80",
+		"[[spec-image-format-of-product-thumbnails]] #webp <b>JPEG</b> ---",
+		"Миниатюры товаров в WebP 80, JPEG для старых браузеров",
+		"\u202e\u200bWebP\u0000 80 JPEG",
+	} {
+		for _, topic := range []string{"hero banners", "OPS-12: banners?", "product thumbnails"} {
+			res, err := e.s.Check(ctx, debate.LayerSpec, topic, p)
+			if err != nil {
+				t.Fatalf("%.30q: %v", p, err)
+			}
+			if res.Record != nil && !strings.Contains(topic, "thumbnail") {
+				t.Errorf("%q with %.30q matched %s (topic score %.2f)", topic, p, res.Record.Name, res.TopicScore)
+			}
+			if res.TopicScore < 0 || res.TopicScore > 1 {
+				t.Errorf("%q with %.30q: topic score %.2f", topic, p, res.TopicScore)
+			}
+		}
+	}
 }
 
 // TestCheckFindsQuestionByItsEvidence: a question whose topic shares too
