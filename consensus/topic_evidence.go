@@ -51,12 +51,13 @@ const positionMargin = 0.1
 //   - it stands clearly above the next one of the layer (evidenceMargin);
 //   - the question's topic names something of the record's topic or final
 //     position;
-//   - nothing marks another object (coverOf: no clash, nothing foreign;
-//     no word of the question's topic standing where the record's topic
-//     has one of its own and said again in the position, unless the two
-//     positions say much the same, backedScore; no names on both sides
-//     without one in common: "React Native" and "Apollo" asked, "Zustand"
-//     and "Redux" filed);
+//   - nothing marks another object (coverOf: nothing foreign, no clash
+//     unless the two positions say much the same, backedScore, and the
+//     question's position does not say its side of the clash again; no
+//     word of the question's topic standing where the record's topic has
+//     one of its own and said again in the position, unless the positions
+//     say much the same; no names on both sides without one in common:
+//     "React Native" and "Apollo" asked, "Zustand" and "Redux" filed);
 //   - the positions speak of the same things (evidenceSimilarity) and the
 //     question names a good share of the record's distinctive vocabulary
 //     (evidenceShare).
@@ -90,10 +91,10 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 	}
 	qp, rt, rf := analyze(position), wordsOnly(analyze(r.Topic)), analyze(r.FinalPosition)
 	c := coverOf(q, qp, rt, rf)
-	if c.foreign || c.clash || c.q == 0 {
+	ps := contentScore(qp, rf)
+	if c.foreign || c.clash && (c.restated || ps < backedScore) || c.q == 0 {
 		return "", 0
 	}
-	ps := contentScore(qp, rf)
 	if ps < evidenceSimilarity || ps < backedScore && ownObject(q, qp, rt, position, r.FinalPosition) || namesApart(questionText(topic)+"\n"+position, r.Topic+"\n"+r.FinalPosition) {
 		return "", 0
 	}

@@ -102,8 +102,8 @@ func TestTopicFound(t *testing.T) {
 	floors := map[string][2]int{
 		"check7.txt": {9, 17}, "heldout.txt": {20, 12}, "sealed.txt": {32, 22}, "sealed2.txt": {22, 19},
 		"sealed3.txt": {17, 18}, "sealed4.txt": {15, 17}, "sealed5.txt": {16, 14}, "sealed6.txt": {16, 12},
-		"sealed7.txt": {48, 36}, "topics7-check.txt": {20, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
-		"topics9-check.txt": {9, 8}, "topics9.txt": {16, 13}, "tune.txt": {45, 23}, "tune7.txt": {10, 32},
+		"sealed7.txt": {49, 36}, "topics7-check.txt": {21, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
+		"topics9-check.txt": {9, 8}, "topics9.txt": {21, 13}, "tune.txt": {45, 23}, "tune7.txt": {10, 32},
 	}
 	verbose := os.Getenv("PARLEY_FOUND_MISSES") != ""
 	for _, file := range files {
@@ -214,10 +214,10 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	t.Logf("%d records: reworded found %v, another record found %v, none kept %v", len(outs), reworded, wrong, noneKept)
 	// Measured when the position's distinctive terms became evidence and
 	// a record found by the position needed a margin over the others:
-	// 389/440 found (355 before), 2 another record (4 before), 316/325
+	// 396/440 found (355 before), 2 another record (4 before), 316/325
 	// near misses kept out (316 before).
-	if reworded.ok < 389 || wrong.ok > 2 || noneKept.ok < 316 {
-		t.Errorf("in one vault: reworded found %v (floor 389), another record %v (at most 2), none kept %v (floor 316)", reworded, wrong, noneKept)
+	if reworded.ok < 396 || wrong.ok > 2 || noneKept.ok < 316 {
+		t.Errorf("in one vault: reworded found %v (floor 396), another record %v (at most 2), none kept %v (floor 316)", reworded, wrong, noneKept)
 	}
 }
 
@@ -230,10 +230,9 @@ func TestMeaningTopics9(t *testing.T) {
 	f.log(t, "ninth (topics) set")
 	// Before the round: consistent 0.46 (6/13), conflict 0.19 (3/16),
 	// none 1.00, paraphrases answered conflict 0.00; reworded questions
-	// found 10/29. After it: 0.54 (7/13), 0.44 (7/16), 1.00, 0.00; found
-	// 16/29 (most agreeing ones newly found are answered unclear by the
-	// comparison). Guard against falling below that.
-	f.guard(t, "ninth (topics)", "last measurement", 0.53, 0.43, 0.99, 0.01)
+	// found 10/29. After it: 0.85 (11/13), 0.50 (8/16), 1.00, 0.00; found
+	// 21/29. Guard against falling below that.
+	f.guard(t, "ninth (topics)", "last measurement", 0.84, 0.50, 0.99, 0.01)
 }
 
 // TestMeaningTopics9Check runs the check set written with topics9.txt and
