@@ -1,0 +1,34 @@
+package consensus
+
+import "testing"
+
+// TestMeaningAgents10 runs the tenth set: questions in the voices of LLM
+// coding agents (framing, hedges, markdown, rules given as config values
+// or code comments, numbered plan steps, topics as questions or task
+// titles), about records of its own, committed before any change made for
+// agent wording.
+func TestMeaningAgents10(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/agents10.txt")
+	f.log(t, "tenth (agents) set")
+	// Measured before any change made for agent wording: consistent 0.58
+	// (28/48), conflict 0.65 (34/52), none 1.00 (20/20), paraphrases
+	// answered conflict 0.25 (12/48), 9 answers unclear; reworded
+	// questions found 68/75 (TestTopicFound). Guard against falling below.
+	f.guard(t, "tenth (agents)", "baseline", 0.58, 0.65, 0.99, 0.25)
+}
+
+// TestMeaningAgents10Check runs the check set written with agents10.txt in
+// other agent voices (JSON and YAML snippets, commit-message topics,
+// checklists, narration) and kept out of view while the changes for agent
+// wording were made.
+func TestMeaningAgents10Check(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/agents10-check.txt")
+	f.log(t, "tenth (agents) check set")
+	// Measured before any change made for agent wording (summary line
+	// only): consistent 0.36 (4/11), conflict 0.94 (15/16), none 1.00
+	// (5/5), paraphrases answered conflict 0.45 (5/11), 1 answer unclear;
+	// reworded questions found 16/18. Guard against falling below.
+	f.guard(t, "tenth (agents) check", "baseline", 0.36, 0.93, 0.99, 0.46)
+}
