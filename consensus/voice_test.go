@@ -54,6 +54,7 @@ func TestVoicePosition(t *testing.T) {
 		{"none is an option", "SameSite=None", "same site None"},
 		{"plain colon", "Note: this applies to prod.", "Note: this applies to prod."},
 		{"url", "Send to https://example.com/hook", "Send to https://example.com/hook"},
+		{"file extensions", "Reject .exe, .js or .vbs attachments.", "Reject .exe, .js or .vbs attachments."},
 		{"clock", "Run at 02:00 UTC.", "Run at 02:00 UTC."},
 		{"only framing", "I plan to", "I plan to"},
 		{"only markup", "``` ** ``", "``` ** ``"},
@@ -77,6 +78,9 @@ func TestVoiceTopic(t *testing.T) {
 		{"question", "How many times should I retry a webhook?", "How many times should I retry a webhook?"},
 		{"gerund stays", "Removing stale feature flags", "Removing stale feature flags"},
 		{"verb alone", "Deploy", "Deploy"},
+		{"noun, not a verb", "Review of translated documents", "Review of translated documents"},
+		{"noun before a noun", "Change freeze over the holidays", "Change freeze over the holidays"},
+		{"verb before an article", "Drop the legacy_status column", "legacy_status column"},
 		{"verb and nothing", "Add the", "Add the"},
 		{"only a PR number", "PR #12", "PR #12"},
 	} {
