@@ -261,14 +261,15 @@ func dropWorkFraming(s string) string {
 // rule).
 var framingREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 	const source = `(?:[\w./-]+\.(?:md|txt|rst|adoc)|[A-Z][A-Z_]{2,}(?:\.md)?|(?:[\w-]+[ \t]+){0,3}(?:doc|docs|documentation|guide|guidelines|runbook|spec|specification|rfc|adr|readme|contributing|playbook|conventions|policy|ticket|issue|discussion|review|thread|decision|standards?))`
-	followed := `(?:[ \t]+(?:the |our )?` + source + `[ \t]*[,:])`
+	followed := `(?:[ \t]+(?:the |our )?` + source + `[ \t]*(?:[,:.;)]|$))`
 	label := `(?:approach|plan|proposal|solution|fix|idea|suggestion)[ \t]*:`
 	labelled := `[ \t]+(?:` + label + `|(?:plan|approach|proposal|idea|suggestion)[ \t]+(?:is|would be)(?:[ \t]+(?:to|that))?)`
 	opinion := `(?:[ \t]+that)?[ \t]*,?[ \t]*(?:(?:we|you)[ \t]+(?:should|could|ought to|need to|can))?`
 	intent := `(?:'ll|'m|'re| will| am| are| would|'d)?(?:[ \t]+(?:just|probably|also|now|then|first))?[ \t]+(?:plan(?:ning)? to|intend to|want to|going to|gonna|lean(?:ing)? (?:towards?|to)|inclined to|decided to|will|go with)|(?:'ll| will|'m going to| am going to)`
 	alts := map[string]string{
 		// "As discussed in the design doc,", "As agreed,".
-		"as": `as (?:previously |already )?(?:discussed|agreed|decided|noted|planned|described|documented|specified|requested|mentioned|proposed|suggested)(?:[ \t]+(?:in|on|with|by|at|during)[ \t]+(?:the |our |a )?[^,:;.]{1,40})?[ \t]*[,:]`,
+		"as":  `as (?:(?:previously |already )?(?:discussed|agreed|decided|noted|planned|described|documented|specified|requested|mentioned|proposed|suggested)(?:(?:[ \t]+(?:in|on|with|by|at|during)[ \t]+(?:the |our |a )?[^,:;.]{1,40})?[ \t]*[,:]|(?:[ \t]+(?:in|on|with|by|at|during)[ \t]+(?:the |our |a )?` + source + `)?[ \t]*(?:[.;)]|$))|per` + followed + `)`,
+		"see": `see` + followed,
 		// "per CONTRIBUTING.md,", "Per the API guidelines:", "according to the runbook,".
 		"per": `per` + followed, "according": `according to` + followed, "following": `following` + followed,
 		"consistent": `consistent with` + followed,
@@ -293,6 +294,10 @@ var framingREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 
 func dropFraming(s string) string {
 	return atStarts(s, clauseEnds, framingPick, func(rest string, m []int) (string, bool) {
+		if t := strings.TrimRight(rest[:m[1]], " \t"); t != "" && strings.IndexByte(".;)", t[len(t)-1]) >= 0 {
+			// A source named at the end of a sentence: the end stays.
+			return t[len(t)-1:], true
+		}
 		// A word, not the start of one: "Iceland", "letters".
 		if m[1] < len(rest) && m[1] > 0 && wordByte(rest[m[1]-1]) && wordByte(rest[m[1]]) {
 			return "", false
@@ -513,7 +518,29 @@ func dropTaskVerb(s string) string {
 // collapseSpace trims the text and turns runs of spaces into one, and
 // drops separators left with nothing between them ("; ;").
 func collapseSpace(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "()", "")), " ")
+	// A comma or a space left before the end of a sentence whose last
+	// words were dropped (", ." but not ", .js").
+	for _, p := range []string{", .", ",.", " ."} {
+		for i := strings.Index(s, p); i >= 0; {
+			end := i + len(p)
+			if end < len(s) && s[end] != ' ' {
+				next := strings.Index(s[end:], p)
+				if next < 0 {
+					break
+				}
+				i = end + next
+				continue
+			}
+			s = s[:i] + "." + s[end:]
+			next := strings.Index(s[i+1:], p)
+			if next < 0 {
+				break
+			}
+			i = i + 1 + next
+		}
+	}
+	s = strings.ReplaceAll(s, ", ;", ";")
 	for strings.Contains(s, "; ;") {
 		s = strings.ReplaceAll(s, "; ;", ";")
 	}
