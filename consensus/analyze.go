@@ -380,6 +380,9 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	for i := 0; i < len(in); i++ {
 		t := in[i]
 		v, isWord := numberWords[t.low]
+		if o := ordinalWords[t.low]; o > 0 {
+			v, isWord = o, true // "the fifth business day" is business day 5
+		}
 		_, isScale := numberScales[t.low]
 		if isWord && !t.isNum && notANumber(in, i) {
 			out = append(out, t)
@@ -425,6 +428,14 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	return out
 }
 
+// ordinalWords are the ordinals read as the numbers they count ("the
+// fifth business day" is "business day 5"), as "first" and "third" are;
+// "second" is a unit of time first.
+var ordinalWords = map[string]float64{
+	"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+	"eleventh": 11, "twelfth": 12, "fifteenth": 15, "twentieth": 20, "thirtieth": 30,
+}
+
 // notANumber reports whether the number word at in[i] is part of a phrase
 // of the lexicon ("two factor") or a pronoun ("the next one").
 func notANumber(in []rawTok, i int) bool {
@@ -450,7 +461,7 @@ func notANumber(in []rawTok, i int) bool {
 		}
 		return true
 	}
-	if in[i].low == "first" || in[i].low == "third" {
+	if in[i].low == "first" || ordinalWords[in[i].low] > 0 {
 		// "after the first bounce" counts one; "lowest first" orders.
 		return prevLow(in, i) != "the" || i+1 >= len(in) || in[i+1].clause != in[i].clause
 	}
@@ -506,7 +517,7 @@ func analyze(text string) *analysis {
 			// A unit follows: "5 minutes", "80 percent".
 			// An ordinal before a unit ("the first day") names a day, not a
 			// length of time.
-			ordinal := t.text == "first" || t.text == "third"
+			ordinal := t.text == "first" || ordinalWords[t.text] > 0
 			if !t.clock && !ordinal && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				w, n := lx.match(toks, i+1)
 				if short := shortUnits[toks[i+1].low]; short != "" {
@@ -830,8 +841,8 @@ func stem(w string) string {
 	if s, ok := irregular[w]; ok {
 		return s
 	}
-	if len(w) == 3 && w[2] == 's' && !strings.ContainsRune("aeiousy", rune(w[1])) && isLetters(w) {
-		return w[:2] // "prs", "ids"
+	if len(w) == 3 && w[2] == 's' && !strings.ContainsRune("aeiousy", rune(w[1])) && isLetters(w) && !shortStop(w[:2]) {
+		return w[:2] // "prs", "ids"; not "ups" (a carrier), "ins"
 	}
 	if len(w) <= 3 || !isLetters(w) {
 		return w
@@ -878,6 +889,16 @@ func stem(w string) string {
 		w = w[:len(w)-2] + "iz" // "normalis" (from "normalise")
 	}
 	return w
+}
+
+// shortStop reports whether w is a two-letter stop word: a three-letter
+// word that would stem to one ("ups" → "up") is a name, not a plural.
+func shortStop(w string) bool {
+	switch w {
+	case "up", "in", "on", "at", "of", "to", "as", "is", "be", "do", "by", "it", "us", "we", "me", "my", "he", "so", "an", "or", "no", "if":
+		return true
+	}
+	return false
 }
 
 func isLetters(w string) bool {

@@ -541,6 +541,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
+	filed, position = ruleText(filed), ruleText(position)
 	a, b := analyze(filed), analyze(position)
 	sa, sb := newSide(filed), newSide(position)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
@@ -559,6 +560,43 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}
 	return comparePositions(a, b, al, strong)
+}
+
+// preambles are the labels a position may open with that say nothing of
+// the rule: "Bottom line:", "TL;DR", "Reminder:". Lower case; each is
+// read only when a colon, a comma or a dash follows it (or, for tl;dr
+// and fyi, a space).
+var preambles = []string{"bottom line", "tl;dr", "tldr", "tl dr", "in short", "short answer", "long story short", "in a nutshell", "in summary",
+	"summary", "to summarise", "to summarize", "to sum up", "to be clear", "for the record", "reminder", "note", "fyi", "update", "decision",
+	"answer", "the answer", "agreed", "the rule", "our rule", "rule of thumb", "heads up", "so", "basically", "ok", "okay", "yes", "yep", "correct", "right"}
+
+// ruleText is a position without what opens it and names no part of the
+// rule: a ticket reference ("HR-88:", "[OPS-12]") and a label ("Bottom
+// line:", "tl;dr"). The text is returned unchanged when nothing else
+// would be left.
+func ruleText(text string) string {
+	for range 3 {
+		t := strings.TrimLeft(text, " \t\n-*•>")
+		if q := questionText(t); q != t {
+			t = strings.TrimLeft(q, " \t\n-*•>")
+		}
+		low := strings.ToLower(t[:min(len(t), 40)])
+		for _, p := range preambles {
+			if !strings.HasPrefix(low, p) || len(t) <= len(p) {
+				continue
+			}
+			next := t[len(p)]
+			if next == ':' || next == ',' || next == '-' || next == '.' || next == '!' || (next == ' ' && (p == "tl;dr" || p == "tldr" || p == "fyi")) {
+				t = t[len(p)+1:]
+				break
+			}
+		}
+		if strings.TrimSpace(t) == "" || t == text {
+			break
+		}
+		text = t
+	}
+	return text
 }
 
 // keysOf are the folded words of ts.

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "11"
+const lexiconVersion = "12"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -340,6 +340,24 @@ calculation computation calculate compute
 on_demand
 `
 
+// comparisonSynonyms are synonym groups read as synonymGroups are, kept
+// apart for the comparison of positions: language codes and the names
+// they stand for ("EN subtitles", "English subtitles").
+const comparisonSynonyms = `
+english en eng
+german de deu deutsch
+french fr fra
+spanish es spa
+dutch nl
+polish pl
+swedish sv
+danish da
+finnish fi
+japanese ja
+chinese zh
+korean ko
+`
+
 // genericWords carry little of what a question is about: a topic may add
 // or drop them ("Retry policy for webhooks" asks what "How do we retry
 // webhooks?" asks). Written after stemming and synonym folding.
@@ -626,7 +644,7 @@ func buildLexicon() *lexicon {
 		lx.phrases[first] = append(lx.phrases[first], p)
 		lx.maxWords = max(lx.maxWords, len(words))
 	}
-	for _, line := range strings.Split(synonymGroups, "\n") {
+	for _, line := range strings.Split(synonymGroups+"\n"+comparisonSynonyms, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue

@@ -65,6 +65,12 @@ func names(text string) []name {
 		switch {
 		case hasLetter(w) && hasDigit(w):
 			isName = !isQuantityWord(w)
+		case isAcronym(w) && emphasis(lx, w):
+			// "MUST", "SHALL NOT", "ONLY": a word of the sentence
+			// written in capitals, not a name.
+		case isAcronym(w) && currencies[w]:
+			// "EUR 10,000": the unit of an amount, which
+			// compareQuantities reads.
 		case isAcronym(w) || innerUpper(w):
 			isName = true
 		case !start && !title && startsUpper(w) && !lx.stop[stem(strings.ToLower(w))]:
@@ -153,10 +159,31 @@ func isQuantityWord(w string) bool {
 	if k <= 0 {
 		return false
 	}
-	suffix := strings.ToLower(w[k:])
+	suffix := strings.TrimPrefix(strings.ToLower(w[k:]), "-") // "15-minute"
 	return suffix == "x" || suffix == "k" || suffix == "am" || suffix == "pm" || shortUnits[suffix] != "" || isUnitWord(suffix) ||
 		suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th"
 }
+
+// emphasis reports whether w, written in capitals, is a word of the
+// sentence rather than a name: a keyword of requirements ("MUST",
+// "SHALL", "SHOULD", "MAY", "REQUIRED"), a function word ("NOT", "ONLY",
+// "ALL") or a stop word.
+func emphasis(lx *lexicon, w string) bool {
+	low := strings.ToLower(w)
+	if _, ok := functionClasses[low]; ok {
+		return true
+	}
+	switch low {
+	case "recommended", "optional", "forbidden", "prohibited", "always", "ever", "ok", "okay", "asap":
+		return true
+	}
+	return lx.stop[low] || lx.negCue[low]
+}
+
+// currencies are the codes written beside an amount ("EUR 10,000",
+// "25 USD").
+var currencies = map[string]bool{"EUR": true, "USD": true, "GBP": true, "CHF": true, "JPY": true, "CAD": true, "AUD": true, "NZD": true,
+	"CNY": true, "INR": true, "SEK": true, "NOK": true, "DKK": true, "PLN": true, "CZK": true, "HUF": true, "BRL": true, "MXN": true, "ZAR": true, "SGD": true, "HKD": true}
 
 // isAcronym: two or more capitals and nothing else ("TMX", "HR").
 func isAcronym(w string) bool {
@@ -185,17 +212,18 @@ func compareNames(a, b *side) []string {
 	if len(na) == 0 || len(nb) == 0 {
 		return nil
 	}
-	mentioned := func(n name, keys []string, text string) bool {
-		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text))
+	mentioned := func(n name, keys []string, text string, names []name) bool {
+		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text)) ||
+			wordsSaid(n, keys) || spelled(n.text, text) || slices.ContainsFunc(names, func(m name) bool { return shortened(n, m) || shortened(m, n) || spelled(m.text, n.text) })
 	}
 	var gone, come []string
 	for _, n := range na {
-		if !mentioned(n, fb, position) {
+		if !mentioned(n, fb, position, nb) {
 			gone = append(gone, n.text)
 		}
 	}
 	for _, n := range nb {
-		if !mentioned(n, fa, filed) {
+		if !mentioned(n, fa, filed, na) {
 			come = append(come, n.text)
 		}
 	}
@@ -203,6 +231,64 @@ func compareNames(a, b *side) []string {
 		return nil
 	}
 	return []string{strings.Join(gone, " ") + " → " + strings.Join(come, " ")}
+}
+
+// wordsSaid reports whether every word of a name of several words is
+// said on the other side ("HL7 v2.5.1 ORU" in "HL7 version 2.5.1 ORU
+// messages"), a version's "v" aside.
+func wordsSaid(n name, keys []string) bool {
+	if len(n.words) < 2 {
+		return false
+	}
+	for _, w := range n.words {
+		if !slices.Contains(keys, w) && !slices.Contains(keys, strings.TrimPrefix(w, "v")) {
+			return false
+		}
+	}
+	return true
+}
+
+// spelled reports whether an acronym (capitals, with a plural "s": "CFO",
+// "PCBs") is spelled by the initials of consecutive words of text ("Chief
+// Financial Officer", "printed circuit boards"), "of", "and" and "the"
+// passed over.
+func spelled(acronym, text string) bool {
+	acronym = strings.TrimSuffix(acronym, "s")
+	if len(acronym) < 2 || len(acronym) > 6 || !isAcronym(acronym) {
+		return false
+	}
+	init := strings.ToLower(acronym)
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i := range words {
+		k, j := 0, i
+		for ; j < len(words) && k < len(init); j++ {
+			w := words[j]
+			if w[0] == init[k] {
+				k++
+				continue
+			}
+			if k == 0 || w != "of" && w != "and" && w != "the" && w != "for" {
+				break
+			}
+		}
+		if k == len(init) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortened reports whether name m is n shortened ("Dec" for "December",
+// "Macs" for "macOS"): the same first three letters or more, and one a
+// start of the other up to a plural. Two options of one choice
+// ("Java", "JavaScript") are not.
+func shortened(n, m name) bool {
+	x, y := strings.TrimSuffix(strings.ToLower(n.text), "s"), strings.ToLower(m.text)
+	if len(x) < 3 || len(x) >= len(y) || !strings.HasPrefix(y, x) || strings.ContainsAny(y, " -") {
+		return false
+	}
+	lx := theLexicon()
+	return lx.altGroup[n.key] == 0 || lx.altGroup[m.key] == 0
 }
 
 // disregardCues set a condition aside: "whatever their licence date",
