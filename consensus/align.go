@@ -51,7 +51,7 @@ var functionClasses = map[string]string{
 	"away from": "@away", "leave": "@away", "leaves": "@away", "leaving": "@away",
 	"only": "@only", "solely": "@only", "exclusively": "@only",
 	"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
-	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may",
+	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
 	"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
 	"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
 	"above": "@above", "over": "@above", "beyond": "@above", "below": "@below", "under": "@below",
@@ -132,6 +132,21 @@ func surfaceTokens(text string) []surfaceTok {
 		slash = false
 		i = j
 	}
+	// "don't", "can't": the verb and a negation.
+	for i := 1; i < len(ws); i++ {
+		if ws[i].low == "t" && ws[i-1].start == ws[i].start && strings.HasSuffix(ws[i-1].low, "n") {
+			ws[i].low = "not"
+			switch v := ws[i-1].low; v {
+			case "can":
+			case "won":
+				ws[i-1].low = "will"
+			case "shan":
+				ws[i-1].low = "shall"
+			default:
+				ws[i-1].low = strings.TrimSuffix(v, "n")
+			}
+		}
+	}
 	// "No — nobody deploys": the answer to a question.
 	if len(ws) > 1 && (ws[0].low == "no" || ws[0].low == "yes") && ws[0].end < len(text) && ws[1].start > ws[0].end {
 		ws = ws[1:]
@@ -198,7 +213,7 @@ func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 	_, isUnit := lx.units[w]
 	t.key = w
 	switch {
-	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply":
+	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply" || low == "thereafter":
 		t.ignore = true
 	case isDigit(low[0]):
 		t.quant = true
@@ -229,6 +244,9 @@ type alignment struct {
 	// hard are differences found beside the alignment that change the
 	// rule when the positions speak of the same things.
 	hard []string
+	// topic are the words of the record's topic, when the position was
+	// asked about a record: the record says them, a position may not.
+	topic map[string]bool
 }
 
 // strictShare is the share of the longer side's tokens that must align
@@ -265,48 +283,12 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 	if n == 0 || m == 0 {
 		return alignment{}
 	}
-	l := make([]int32, (n+1)*(m+1))
-	at := func(i, j int) int32 { return l[i*(m+1)+j] }
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			v := max(at(i+1, j), at(i, j+1))
-			if ka[i].key == kb[j].key {
-				v = at(i+1, j+1) + 1
-			}
-			l[i*(m+1)+j] = v
-		}
-	}
-	common, longer := float64(at(0, 0)), float64(max(n, m))
+	gaps, c := lcsGaps(ka, kb)
+	common, longer := float64(c), float64(max(n, m))
 	var al alignment
 	if common < exchangeShare*longer {
 		return al
 	}
-	var gaps []gap
-	var g gap
-	flush := func(i, j int) {
-		if len(g.a) > 0 || len(g.b) > 0 {
-			g.nextA, g.nextB = i, j
-			gaps = append(gaps, g)
-		}
-		g = gap{}
-	}
-	i, j := 0, 0
-	for i < n && j < m {
-		switch {
-		case ka[i].key == kb[j].key:
-			flush(i, j)
-			i++
-			j++
-		case at(i+1, j) >= at(i, j+1):
-			g.a = append(g.a, ka[i])
-			i++
-		default:
-			g.b = append(g.b, kb[j])
-			j++
-		}
-	}
-	g.a, g.b = append(g.a, ka[i:]...), append(g.b, kb[j:]...)
-	flush(n, m)
 	// An edit: most of both sides align, or more than half of them with
 	// the rest changed in one place ("then delete them" → "then archive
 	// them to cold storage").
@@ -319,16 +301,8 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 	al.edit = common >= editShare*longer || common >= editPlaceShare*longer && changed <= 1 || longer-common <= 1 && common >= 2
 	// Two stretches that trade places: "Inter for body text and Playfair
 	// for headings" → "Playfair for body text and Inter for headings".
-	used := make([]bool, len(gaps))
-	for x := range gaps {
-		for y := x + 1; y < len(gaps) && !used[x]; y++ {
-			gx, gy := gaps[x], gaps[y]
-			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) {
-				used[x], used[y] = true, true
-				al.exchanges = append(al.exchanges, spanText(a, gx.a, ka, 0, false)+" ↔ "+spanText(a, gy.a, ka, 0, false))
-			}
-		}
-	}
+	var used []bool
+	al.exchanges, used = exchanges(a, gaps, false)
 	if !al.edit {
 		return al
 	}
@@ -347,8 +321,21 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		}
 	}
 	movedA, movedB := map[string]int{}, map[string]int{}
+	moved := false
 	for k, v := range del {
 		movedA[k], movedB[k] = min(v, ins[k]), min(v, ins[k])
+		moved = moved || ins[k] > 0
+	}
+	if moved && len(al.exchanges) == 0 {
+		// Two things that traded places between the same small words:
+		// "approval by the controller and then by the CFO" → "by the
+		// CFO and then by the controller". Without those words, one of
+		// them only looks moved.
+		ga, _ := lcsGaps(withSmallWords(ta), withSmallWords(tb))
+		if ex, _ := exchanges(a, ga, true); len(ex) > 0 {
+			al.exchanges = ex
+			return al
+		}
 	}
 	drop := func(ts []surfaceTok, moved map[string]int) []surfaceTok {
 		var out []surfaceTok
@@ -378,6 +365,84 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		}
 	}
 	return al
+}
+
+// lcsGaps aligns ka and kb (longest common subsequence of their keys)
+// and returns the stretches outside the alignment and how many tokens
+// align.
+func lcsGaps(ka, kb []surfaceTok) ([]gap, int) {
+	n, m := len(ka), len(kb)
+	if n == 0 || m == 0 {
+		return nil, 0
+	}
+	l := make([]int32, (n+1)*(m+1))
+	at := func(i, j int) int32 { return l[i*(m+1)+j] }
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			v := max(at(i+1, j), at(i, j+1))
+			if ka[i].key == kb[j].key {
+				v = at(i+1, j+1) + 1
+			}
+			l[i*(m+1)+j] = v
+		}
+	}
+	var gaps []gap
+	var g gap
+	flush := func(i, j int) {
+		if len(g.a) > 0 || len(g.b) > 0 {
+			g.nextA, g.nextB = i, j
+			gaps = append(gaps, g)
+		}
+		g = gap{}
+	}
+	i, j := 0, 0
+	for i < n && j < m {
+		switch {
+		case ka[i].key == kb[j].key:
+			flush(i, j)
+			i++
+			j++
+		case at(i+1, j) >= at(i, j+1):
+			g.a = append(g.a, ka[i])
+			i++
+		default:
+			g.b = append(g.b, kb[j])
+			j++
+		}
+	}
+	g.a, g.b = append(g.a, ka[i:]...), append(g.b, kb[j:]...)
+	flush(n, m)
+	return gaps, int(at(0, 0))
+}
+
+// exchanges finds pairs of stretches that trade places, named as the
+// filed text a writes them, and which gaps they use. With content, each
+// stretch must hold a word that is not a function word.
+func exchanges(a string, gaps []gap, content bool) ([]string, []bool) {
+	var out []string
+	used := make([]bool, len(gaps))
+	for x := range gaps {
+		for y := x + 1; y < len(gaps) && !used[x]; y++ {
+			gx, gy := gaps[x], gaps[y]
+			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && (!content || hasContent(keep(gx.a)) && hasContent(keep(gx.b))) && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) {
+				used[x], used[y] = true, true
+				out = append(out, spanText(a, gx.a, nil, 0, false)+" ↔ "+spanText(a, gy.a, nil, 0, false))
+			}
+		}
+	}
+	return out, used
+}
+
+// withSmallWords are the tokens of ts but articles: the small words that
+// place a thing in a sentence ("by", "with", "then") kept.
+func withSmallWords(ts []surfaceTok) []surfaceTok {
+	out := make([]surfaceTok, 0, len(ts))
+	for _, t := range ts {
+		if !t.ignore || t.key != "a" && t.key != "an" && t.key != "the" && t.key != "pleas" && t.key != "also" && t.key != "just" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // sameKeys reports whether x and y hold the same keys, as sets.
@@ -425,6 +490,10 @@ func residual(ga, gb []surfaceTok, strict bool) bool {
 			switch {
 			case t.key == "@must":
 				// An imperative commands as "must" does.
+			case t.key == "@if":
+				// "if they disagree" is "any disagreement", "whenever"
+				// is "every time".
+				cls["@dist"]++
 			case strings.HasPrefix(t.key, "@"):
 				cls[t.key]++
 			case !lx.light[t.key]:
@@ -538,6 +607,11 @@ func withoutObjectRenamed(al alignment, recordTopic string) []string {
 		if i < len(al.swaps) {
 			x, y := al.swaps[i][0], al.swaps[i][1]
 			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
+				continue
+			}
+			// A word of the topic only left out or only added ("new
+			// frontend features" → "new features"): the record says it.
+			if len(x)+len(y) > 0 && (len(x) == 0 || len(y) == 0) && !slices.ContainsFunc(append(x, y...), func(w string) bool { return !rt[w] }) {
 				continue
 			}
 		}

@@ -463,7 +463,9 @@ func notANumber(in []rawTok, i int) bool {
 	}
 	if in[i].low == "first" || ordinalWords[in[i].low] > 0 {
 		// "after the first bounce" counts one; "lowest first" orders.
-		return prevLow(in, i) != "the" || i+1 >= len(in) || in[i+1].clause != in[i].clause
+		prev := prevLow(in, i)
+		determined := prev == "the" || in[i].low != "first" && (prev == "its" || prev == "their" || prev == "our" || prev == "your" || prev == "this" || prev == "that")
+		return !determined || i+1 >= len(in) || in[i+1].clause != in[i].clause
 	}
 	if in[i].low != "one" {
 		return false
@@ -870,7 +872,7 @@ func stem(w string) string {
 		w = w[:n-3] + "i"
 	case strings.HasSuffix(w, "ing") && n-3 >= 3 && hasVowel(w[:n-3]):
 		w = undouble(w[:n-3])
-	case strings.HasSuffix(w, "ed") && n-2 >= 3 && hasVowel(w[:n-2]):
+	case strings.HasSuffix(w, "ed") && n-2 >= 3 && hasVowel(w[:n-2]) && !strings.HasSuffix(w, "ceed"): // not "exceed"
 		w = undouble(w[:n-2])
 	}
 	for _, s := range [...][2]string{{"ization", "iz"}, {"isation", "iz"}, {"ation", "at"}, {"ition", "it"}, {"ment", ""}, {"ness", ""}, {"ure", ""}, {"able", ""}, {"ible", ""}, {"ise", "iz"}, {"ize", "iz"}} {

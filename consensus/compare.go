@@ -559,6 +559,9 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}
+	if recordTopic != "" {
+		al.topic = set(analyze(recordTopic).words())
+	}
 	return comparePositions(a, b, al, strong)
 }
 
@@ -638,7 +641,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	if al.edit {
 		// Ordinary words swapped count only in an edit of the filed
 		// sentence; a rewording swaps them freely.
-		hard = append(hard, compareSwaps(a, b, c.Score)...)
+		hard = append(hard, compareSwaps(a, b, c.Score, al.topic)...)
 	}
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
@@ -891,6 +894,11 @@ func sameQuantity(x, y quantity) bool {
 	if period(x, y) || period(y, x) {
 		return true
 	}
+	if x.dim == "percent" && y.dim == "" && y.per == "" && y.value > 0 && y.value < 1 {
+		y.value, y.dim = 100*y.value, "percent" // "half price" is 50% off
+	} else if y.dim == "percent" && x.dim == "" && x.per == "" && x.value > 0 && x.value < 1 {
+		x.value, x.dim = 100*x.value, "percent"
+	}
 	if x.dim != y.dim && x.dim != "" && y.dim != "" {
 		return false
 	}
@@ -969,10 +977,13 @@ func compareOptions(a, b *analysis, edit bool) []string {
 	}
 	for _, g := range groups {
 		onlyA, onlyB := unmentioned(minus(pa[g], pb[g]), b), unmentioned(minus(pb[g], pa[g]), a)
-		if len(onlyA) == 0 && len(onlyB) > 0 {
+		// Only in an edit: a rewording says an option again where it
+		// leaves out another ("before reading their feedback" → "write
+		// it before you peek at theirs").
+		if len(onlyA) == 0 && len(onlyB) > 0 && edit {
 			onlyA = fewer(pa[g], ua, ub)
 		}
-		if len(onlyB) == 0 && len(onlyA) > 0 {
+		if len(onlyB) == 0 && len(onlyA) > 0 && edit {
 			onlyB = fewer(pb[g], ub, ua)
 		}
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
@@ -1428,7 +1439,11 @@ var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // compareSwaps aligns the two positions' content words (longest common
 // subsequence) and, in sentences that are otherwise nearly the same, finds
 // a place where up to two specific words stand for others.
-func compareSwaps(a, b *analysis, score float64) []string {
+//
+// A word of the record's topic that one side says and the other leaves
+// out is passed over: the record says it ("Partition the events table by
+// event date" → "partition key: event date").
+func compareSwaps(a, b *analysis, score float64, topic map[string]bool) []string {
 	lx := theLexicon()
 	// An option of a choice (compareOptions' business) stays in the
 	// alignment only as an anchor both sides name: "roll back first and
@@ -1436,6 +1451,9 @@ func compareSwaps(a, b *analysis, score float64) []string {
 	keep := func(x *analysis, y map[string]bool) []string {
 		var out []string
 		for _, t := range x.terms {
+			if topic[t.w] && !y[t.w] {
+				continue
+			}
 			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !lx.instead[t.w] && (lx.altGroup[t.w] == 0 || y[t.w]) {
 				out = append(out, t.w)
 			}

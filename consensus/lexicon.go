@@ -441,6 +441,7 @@ ipv4 ipv6
 linux windows macos
 gzip brotli zstd
 spa ssr ssg
+pass error
 `
 
 // lightWords are words that rewording swaps freely ("wait 5 minutes",
@@ -498,6 +499,7 @@ loan borrow lend
 altitude height high elevation
 compensation pay paid salary wage remuneration
 provider vendor supplier
+reach talk_to talk communicate connect_to access
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of
@@ -525,6 +527,7 @@ exclude=include
 skip=run
 omit=include
 avoid=use
+unavailable=available
 `
 
 // conditionCues open a condition; exceptionCues an exception. The words
@@ -534,7 +537,8 @@ const (
 	// exemptCues close an exception that the words before them name
 	// ("security fixes are exempt").
 	exemptCues    = `exempt exempted excepted the_exception an_exception`
-	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of not_including`
+	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of not_including
+	not_when not_if`
 )
 
 // numberWords are the numbers written as words.

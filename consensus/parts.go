@@ -309,10 +309,31 @@ func disregards(text string) string {
 			for end < len(low) && !strings.ContainsRune(",;.!?\n", rune(low[end])) && end-k < 60 {
 				end++
 			}
-			return strings.TrimSpace(low[k:end]) // low: lowering may change the length of invalid UTF-8
+			said := strings.TrimSpace(low[k:end]) // low: lowering may change the length of invalid UTF-8
+			if (c == "wherever" || c == "whatever") && superlative(said) {
+				continue // "wherever the median ping is lowest" picks one
+			}
+			return said
 		}
 	}
 	return ""
+}
+
+// superlative reports whether a clause names a superlative ("lowest",
+// "most", "best"): "wherever the ping is lowest" chooses a place rather
+// than setting the place aside.
+func superlative(clause string) bool {
+	for _, w := range strings.Fields(clause) {
+		w = strings.Trim(w, ".,;:!?()")
+		switch w {
+		case "most", "least", "best", "worst", "first", "last", "fewest":
+			return true
+		}
+		if len(w) > 5 && strings.HasSuffix(w, "est") && !strings.HasSuffix(w, "rest") && !strings.HasSuffix(w, "quest") && !strings.HasSuffix(w, "gest") {
+			return true
+		}
+	}
+	return false
 }
 
 // indexWord is strings.Index of w in s at word boundaries.
@@ -351,7 +372,8 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 // recommend or allow. Lower case, matched at word boundaries.
 var (
 	strongCues = []string{"must", "shall", "required", "mandatory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception"}
-	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort"}
+	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort",
+		"soft target", "soft limit", "soft cap", "advisory", "non-blocking", "not enforced", "not blocking", "only a warning", "just a warning", "a warning only"}
 )
 
 func hasCue(low string, cues []string) string {
@@ -403,6 +425,7 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 		class string
 		text  string
 	}
+	both := map[string]bool{} // words a side counts both ways: no rule of counting to compare
 	marked := func(s string, ts []surfaceTok) map[string]mark {
 		m := map[string]mark{}
 		for i, t := range ts {
@@ -414,6 +437,9 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
 					continue
 				}
+				if old, ok := m[u.key]; ok && old.class != t.key {
+					both[u.key] = true
+				}
 				if old, ok := m[u.key]; !ok || t.key == "@coll" && old.class != "@coll" {
 					m[u.key] = mark{t.key, strings.TrimRight(s[t.start:u.end], ".,;:")}
 				}
@@ -424,7 +450,7 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 	}
 	ma, mb := marked(filed, ta), marked(position, tb)
 	for _, k := range slices.Sorted(maps.Keys(ma)) {
-		if x, y := ma[k], mb[k]; y.class != "" && x.class != y.class {
+		if x, y := ma[k], mb[k]; y.class != "" && x.class != y.class && !both[k] {
 			return []string{x.text + " → " + y.text}
 		}
 	}
