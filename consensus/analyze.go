@@ -44,9 +44,10 @@ type quantity struct {
 // condition is a condition ("if", "when", "only if") or an exception
 // ("unless", "except") and the content terms it holds.
 type condition struct {
-	kind  string // "if" or "unless"
-	terms []string
-	text  string
+	kind   string // "if" or "unless"
+	clause int
+	terms  []string
+	text   string
 }
 
 // analysis is what analyze found in a text.
@@ -388,6 +389,13 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			out = append(out, t)
 			continue
 		}
+		quarter := t.low == "quarter" && i+3 < len(in) && in[i+1].low == "of" && (in[i+2].low == "a" || in[i+2].low == "an") && isUnitWord(in[i+3].low)
+		if quarter {
+			// "a quarter of an hour"; not "each quarter".
+			out = append(out, rawTok{num: 0.25, isNum: true, clause: t.clause, text: t.text + " of " + in[i+2].text})
+			i += 2
+			continue
+		}
 		startsScale := (t.low == "a" || t.low == "an") && i+1 < len(in) && numberScales[in[i+1].low] > 0
 		if !t.isNum && !isWord && !startsScale {
 			out = append(out, t)
@@ -490,6 +498,7 @@ func analyze(text string) *analysis {
 	verbal := false   // the pending negation is "not" or "never"
 	noTerm := -1      // the term a determiner "no" negated
 	negPending := -1  // the clause of a negation cue waiting for its word
+	negAt := -1       // the token of that cue: a clause that ends with it ("libraries do not") negates its last word
 	cond := -1        // the open condition
 	condClause := -1
 	lastQty := -1
@@ -501,7 +510,9 @@ func analyze(text string) *analysis {
 			cond = -1
 		}
 		if negPending >= 0 && t.clause != negPending {
-			trailingNegation(a, negPending)
+			if negAt == i-1 {
+				trailingNegation(a, negPending)
+			}
 			negPending = -1
 		}
 		if t.conj {
@@ -589,7 +600,7 @@ func analyze(text string) *analysis {
 			}
 		}
 		if kind, ok := lx.condCue[w]; ok && len(a.conds) < maxConds {
-			a.conds = append(a.conds, condition{kind: kind})
+			a.conds = append(a.conds, condition{kind: kind, clause: t.clause})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
@@ -601,7 +612,7 @@ func analyze(text string) *analysis {
 		if n == 1 && lx.negCue[t.low] || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
-			negPending, noDet = t.clause, t.low == "no"
+			negPending, noDet, negAt = t.clause, t.low == "no", i
 			verbal = t.low == "not" || t.low == "never" || w == "nolonger"
 			a.negs++
 			continue
@@ -697,8 +708,19 @@ func analyze(text string) *analysis {
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
 		}
 	}
-	if negPending >= 0 {
+	if negPending >= 0 && negAt == len(toks)-1 {
 		trailingNegation(a, negPending)
+	}
+	// "unless a member's ping exceeds 120 ms, in which case the party
+	// chooses": a condition, not an exception.
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].low == "in" && toks[i+1].low == "which" && toks[i+2].low == "case" {
+			for k := range a.conds {
+				if a.conds[k].kind == "unless" && a.conds[k].clause == toks[i].clause-1 {
+					a.conds[k].kind = "if"
+				}
+			}
+		}
 	}
 	return a
 }
