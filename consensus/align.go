@@ -355,7 +355,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			continue
 		}
 		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
-		if residual(ga, gb, common >= strictShare*longer) {
+		if residual(ga, gb, common >= strictShare*longer, ka, kb) {
 			// A stretch of function words only is named with the word
 			// after it: "per legal" → "across all legal"; words only
 			// left out are named alone ("NVDA → (not said)").
@@ -481,7 +481,10 @@ func keep(ts []surfaceTok) []surfaceTok {
 // "support"). Words only added or only left out are a detail reworded
 // (compareClauses, compareItems and compareConditions judge dropped parts);
 // a long stretch is a phrase reworded.
-func residual(ga, gb []surfaceTok, strict bool) bool {
+//
+// A word only added that the other text says elsewhere ("every 400
+// flight hours" beside "the first 50 flight hours") is said again.
+func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 	lx := theLexicon()
 	split := func(g []surfaceTok) (map[string]int, []string) {
 		cls := map[string]int{}
@@ -509,7 +512,15 @@ func residual(ga, gb []surfaceTok, strict bool) bool {
 	if !maps.Equal(clsA, clsB) {
 		return true
 	}
-	if len(ca) == 0 && len(cb) > 0 && strict || len(cb) == 0 && len(ca) > 0 && strict {
+	saidIn := func(ws []string, ts []surfaceTok) bool {
+		for _, w := range ws {
+			if !slices.ContainsFunc(ts, func(t surfaceTok) bool { return t.key == w }) {
+				return false
+			}
+		}
+		return true
+	}
+	if len(ca) == 0 && len(cb) > 0 && strict && !saidIn(cb, ka) || len(cb) == 0 && len(ca) > 0 && strict && !saidIn(ca, kb) {
 		return true // something left out of, or added to, the same sentence
 	}
 	if len(ca) == 0 || len(cb) == 0 || len(ca) > maxSwapWords || len(cb) > maxSwapWords {

@@ -383,6 +383,11 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		v, isWord := numberWords[t.low]
 		if o := ordinalWords[t.low]; o > 0 {
 			v, isWord = o, true // "the fifth business day" is business day 5
+			if p := prevLow(in, i); (p == "a" || p == "one") && (i+1 == len(in) || in[i+1].clause != t.clause || in[i+1].low == "of") {
+				// "cut the load by a fifth": a share.
+				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, text: "a " + t.text})
+				continue
+			}
 		}
 		_, isScale := numberScales[t.low]
 		if isWord && !t.isNum && notANumber(in, i) {

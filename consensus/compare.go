@@ -1679,6 +1679,11 @@ func compareClauses(a, b *analysis) []string {
 				continue // "including health checks" restates the scope (compareInclusion)
 			}
 			n, said := 0, false
+			// A number of the clause that the other side states in other
+			// words ("once an hour" for "every 60 minutes").
+			for _, q := range x.qty {
+				said = said || q.clause == c && !bareOne(q) && slices.ContainsFunc(y.qty, func(p quantity) bool { return sameQuantity(q, p) })
+			}
 			for _, t := range ts {
 				if specific(t) {
 					n++
