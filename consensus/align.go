@@ -302,7 +302,17 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 	// Two stretches that trade places: "Inter for body text and Playfair
 	// for headings" → "Playfair for body text and Inter for headings".
 	var used []bool
-	al.exchanges, used = exchanges(a, gaps, false)
+	al.exchanges, used = exchanges(a, b, gaps)
+	if len(al.exchanges) == 0 {
+		// Two things that traded places between the same small words:
+		// "approval by the controller and then by the CFO" → "by the
+		// CFO and then by the controller". Without those words, one of
+		// them only looks moved.
+		if ex := traded(a, b, withSmallWords(ta), withSmallWords(tb)); ex != "" {
+			al.exchanges = []string{ex}
+			return al
+		}
+	}
 	if !al.edit {
 		return al
 	}
@@ -321,21 +331,8 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		}
 	}
 	movedA, movedB := map[string]int{}, map[string]int{}
-	moved := false
 	for k, v := range del {
 		movedA[k], movedB[k] = min(v, ins[k]), min(v, ins[k])
-		moved = moved || ins[k] > 0
-	}
-	if moved && len(al.exchanges) == 0 {
-		// Two things that traded places between the same small words:
-		// "approval by the controller and then by the CFO" → "by the
-		// CFO and then by the controller". Without those words, one of
-		// them only looks moved.
-		ga, _ := lcsGaps(withSmallWords(ta), withSmallWords(tb))
-		if ex, _ := exchanges(a, ga, true); len(ex) > 0 {
-			al.exchanges = ex
-			return al
-		}
 	}
 	drop := func(ts []surfaceTok, moved map[string]int) []surfaceTok {
 		var out []surfaceTok
@@ -416,21 +413,90 @@ func lcsGaps(ka, kb []surfaceTok) ([]gap, int) {
 }
 
 // exchanges finds pairs of stretches that trade places, named as the
-// filed text a writes them, and which gaps they use. With content, each
-// stretch must hold a word that is not a function word.
-func exchanges(a string, gaps []gap, content bool) ([]string, []bool) {
+// filed text a writes them, and which gaps they use. A sentence turned
+// into the passive ("parents report an absence" → "an absence is
+// reported by parents") trades none.
+func exchanges(a, b string, gaps []gap) ([]string, []bool) {
 	var out []string
 	used := make([]bool, len(gaps))
 	for x := range gaps {
 		for y := x + 1; y < len(gaps) && !used[x]; y++ {
 			gx, gy := gaps[x], gaps[y]
-			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && (!content || hasContent(keep(gx.a)) && hasContent(keep(gx.b))) && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) {
+			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) &&
+				agentBefore(a, gx.a[0].start)+agentBefore(a, gy.a[0].start) == agentBefore(b, gx.b[0].start)+agentBefore(b, gy.b[0].start) {
 				used[x], used[y] = true, true
 				out = append(out, spanText(a, gx.a, nil, 0, false)+" ↔ "+spanText(a, gy.a, nil, 0, false))
 			}
 		}
 	}
 	return out, used
+}
+
+// agentBefore is 1 when "by" (or "by the") stands just before byte at of
+// s: the agent of a passive.
+func agentBefore(s string, at int) int {
+	if at > len(s) {
+		return 0
+	}
+	ws := strings.Fields(strings.ToLower(s[max(0, at-16):at]))
+	if n := len(ws); n > 0 && (ws[n-1] == "by" || n > 1 && ws[n-2] == "by" && (ws[n-1] == "the" || ws[n-1] == "a" || ws[n-1] == "an")) {
+		return 1
+	}
+	return 0
+}
+
+// maxTraded bounds the tokens between the shared start and end of two
+// texts that traded looks at: it is cubic in them.
+const maxTraded = 32
+
+// traded finds two things that traded places and nothing else changed:
+// ta is P X M Y S and tb is P Y M X S, with something besides "and" or
+// "or" between them ("approval by the controller and then by the CFO" →
+// "by the CFO and then by the controller"). It names them as a writes
+// them, or returns "".
+func traded(a, b string, ta, tb []surfaceTok) string {
+	p := 0
+	for p < len(ta) && p < len(tb) && ta[p].key == tb[p].key {
+		p++
+	}
+	sfx := 0
+	for sfx < len(ta)-p && sfx < len(tb)-p && ta[len(ta)-1-sfx].key == tb[len(tb)-1-sfx].key {
+		sfx++
+	}
+	am, bm := ta[p:len(ta)-sfx], tb[p:len(tb)-sfx]
+	n := len(am)
+	if n != len(bm) || n < 3 || n > maxTraded {
+		return ""
+	}
+	keys := map[string]int{}
+	for i := range am {
+		keys[am[i].key]++
+		keys[bm[i].key]--
+	}
+	for _, v := range keys {
+		if v != 0 {
+			return "" // not the same words in another order
+		}
+	}
+	same := func(x, y []surfaceTok) bool {
+		return slices.EqualFunc(x, y, func(u, v surfaceTok) bool { return u.key == v.key })
+	}
+	for lx := 1; lx < n-1; lx++ {
+		for ly := 1; lx+ly < n; ly++ {
+			x, m, y := am[:lx], am[lx:n-ly], am[n-ly:]
+			if same(x, y) || !same(bm[:ly], y) || !same(bm[ly:n-lx], m) || !same(bm[n-lx:], x) || !hasContent(keep(x)) || !hasContent(keep(y)) {
+				continue
+			}
+			if !slices.ContainsFunc(m, func(t surfaceTok) bool { return t.key != "and" && t.key != "or" && t.key != "as" && t.key != "well" }) {
+				continue // "DHL and UPS" → "UPS and DHL": a list in another order
+			}
+			if agentBefore(a, x[0].start)+agentBefore(a, y[0].start) != agentBefore(b, bm[0].start)+agentBefore(b, bm[n-lx].start) {
+				continue
+			}
+			return spanText(a, x, nil, 0, false) + " ↔ " + spanText(a, y, nil, 0, false)
+		}
+	}
+	return ""
 }
 
 // withSmallWords are the tokens of ts but articles: the small words that
