@@ -863,7 +863,7 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if !bareOne(x) && !(whole(x) && b.all) && !now(x) {
+		if !bareOne(x) && !(whole(x) && b.all) && !now(x) && !ratePeriod(x, qb) {
 			dropped = append(dropped, x.text+" → (not said)")
 		}
 	}
@@ -872,11 +872,47 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
-		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) {
+			if bounded(b, y) {
+				// "only for doses above 5 mL": a threshold the filed rule
+				// does not set narrows it.
+				hard = append(hard, "(not said) → "+y.text)
+				continue
+			}
 			added = append(added, "(not said) → "+y.text)
 		}
 	}
 	return hard, dropped, added
+}
+
+// ratePeriod reports whether q is a period said by a word alone
+// ("annual") that a rate of qs counts by ("50,000 EUR in annual value"
+// against "an annual value of EUR 50,000").
+func ratePeriod(q quantity, qs []quantity) bool {
+	return q.raw == 0 && q.dim == "time" && q.per == "" &&
+		slices.ContainsFunc(qs, func(x quantity) bool { return x.per == "time" && x.perVal == q.value })
+}
+
+// bounded reports whether x sets q as a bound: "above 5 mL", "at most
+// 3", "under 2 kg".
+func bounded(x *analysis, q quantity) bool {
+	lx := theLexicon()
+	for i, t := range x.terms {
+		if t.text != q.text || t.clause != q.clause || !strings.HasPrefix(t.w, "#") || i == 0 {
+			continue
+		}
+		p := x.terms[i-1]
+		if p.clause != t.clause || p.neg {
+			return false
+		}
+		for _, w := range [...]string{"above", "below", "atleast", "atmost"} {
+			if p.w == lx.fold(stem(w)) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // now is "immediately" (after no time), said on one side only: "evict it
