@@ -169,6 +169,9 @@ func surfaceTokens(text string) []surfaceTok {
 			}
 		}
 		var t surfaceTok
+		if (w.low == "right" || w.low == "immediately" || w.low == "directly" || w.low == "straight" || w.low == "just") && i+1 < len(ws) && (ws[i+1].low == "after" || ws[i+1].low == "before") {
+			continue // "right after an error" is "immediately after" it
+		}
 		if w.low == "7" && w.slash && len(out) > 0 && out[len(out)-1].key == "24" {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue

@@ -593,6 +593,12 @@ func ruleText(text string) string {
 				t = t[len(p)+1:]
 				break
 			}
+			// "Summary for leadership:", "Update from ops:": a label of a
+			// few more words, ended by a colon.
+			if k := strings.IndexByte(low, ':'); next == ' ' && k > len(p) && len(strings.Fields(low[len(p):k])) <= 3 && !strings.ContainsAny(low[len(p):k], ",;.!?") {
+				t = t[k+1:]
+				break
+			}
 		}
 		if strings.TrimSpace(t) == "" || t == text {
 			break
@@ -1640,7 +1646,9 @@ func compareItems(a, b *analysis, edit bool) []string {
 	var out []string
 	check := func(x, y *analysis, verb string) {
 		sy, sx := set(y.words()), set(x.words())
-		fewerNegs := x.negs > y.negs
+		// An exception says what a negation says: "fixed-tariff customers
+		// are exempt" is "are not asked to".
+		fewerNegs := x.negs > y.negs+countKind(y.conds, "unless")
 		for _, t := range y.terms {
 			if specific(t) && !sx[t.w] {
 				return // y says something x does not: reworded, not cut

@@ -282,10 +282,22 @@ func spelled(acronym, text string) bool {
 // "Macs" for "macOS"): the same first three letters or more, and one a
 // start of the other up to a plural. Two options of one choice
 // ("Java", "JavaScript") are not.
+//
+// A name of several words is shortened word by word ("Dec 20" for
+// "December 20").
 func shortened(n, m name) bool {
-	x, y := strings.TrimSuffix(strings.ToLower(n.text), "s"), strings.ToLower(m.text)
-	if len(x) < 3 || len(x) >= len(y) || !strings.HasPrefix(y, x) || strings.ContainsAny(y, " -") {
+	xs, ys := strings.Fields(strings.ToLower(n.text)), strings.Fields(strings.ToLower(m.text))
+	if len(xs) != len(ys) || n.text == m.text {
 		return false
+	}
+	for i := range xs {
+		x, y := strings.TrimSuffix(xs[i], "s"), ys[i]
+		if xs[i] == y {
+			continue
+		}
+		if len(x) < 3 || len(x) >= len(y) || !strings.HasPrefix(y, x) || strings.Contains(y, "-") {
+			return false
+		}
 	}
 	lx := theLexicon()
 	return lx.altGroup[n.key] == 0 || lx.altGroup[m.key] == 0
