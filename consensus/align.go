@@ -172,6 +172,12 @@ func surfaceTokens(text string) []surfaceTok {
 		if (w.low == "right" || w.low == "immediately" || w.low == "directly" || w.low == "straight" || w.low == "just") && i+1 < len(ws) && (ws[i+1].low == "after" || ws[i+1].low == "before") {
 			continue // "right after an error" is "immediately after" it
 		}
+		if (w.low == "any" || w.low == "all") && i+1 < len(ws) && ws[i+1].low == "other" {
+			continue // "any other language" is "other languages"
+		}
+		if (w.low == "time" || w.low == "timezone") && i > 0 && (ws[i-1].low == "local" || ws[i-1].low == "utc" || ws[i-1].low == "server") {
+			continue // "18:00 local time" is "18:00 local"
+		}
 		if w.low == "7" && w.slash && len(out) > 0 && out[len(out)-1].key == "24" {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue

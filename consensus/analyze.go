@@ -859,6 +859,7 @@ var irregular = map[string]string{
 	"removal": "remov", "approval": "approv", "approvals": "approv", "renewal": "renew", "arrival": "arriv", "refusal": "refus",
 	"proposal": "propos", "disposal": "dispos", "reversal": "revers", "withdrawal": "withdraw", "retrieval": "retriev",
 	"denial": "deni", "dismissal": "dismiss", "renewals": "renew", "removals": "remov",
+	"locale": "locale", "locales": "locale", // not "local"
 	"only": "only", "early": "earli", "reply": "repli", "apply": "appli", "supply": "suppli",
 }
 

@@ -356,6 +356,8 @@ finnish fi
 japanese ja
 chinese zh
 korean ko
+error red
+local_time local
 `
 
 // genericWords carry little of what a question is about: a topic may add
@@ -528,6 +530,7 @@ skip=run
 omit=include
 avoid=use
 unavailable=available
+forbid=allow
 `
 
 // conditionCues open a condition; exceptionCues an exception. The words
