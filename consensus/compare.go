@@ -641,6 +641,9 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, compareOptions(a, b, al.edit)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
+	if al.edit {
+		hard = append(hard, compareConditionParts(a, b)...)
+	}
 	hard = append(hard, compareEvenCovered(a, b)...)
 	hard = append(hard, al.hard...)
 	hard = append(hard, al.exchanges...)
@@ -1351,6 +1354,36 @@ func compareConditions(a, b *analysis) []string {
 	}
 	check(a, b, "dropped")
 	check(b, a, "added")
+	return out
+}
+
+// compareConditionParts finds, in an edit of the filed sentence, a
+// condition that both sides state but one of them with a part of its own:
+// "if they disagree" → "if they disagree and the example comes from the
+// medical domain". The part is two specific words or more that the other
+// side does not say at all.
+func compareConditionParts(a, b *analysis) []string {
+	lx := theLexicon()
+	var out []string
+	check := func(x, y *analysis, verb string) {
+		all := set(y.words())
+		for _, cd := range x.conds {
+			if !slices.ContainsFunc(y.conds, func(o condition) bool { return o.kind == cd.kind && overlap(o.terms, cd.terms) >= 0.5 }) {
+				continue
+			}
+			var own []string
+			for _, w := range cd.terms {
+				if !all[w] && !lx.generic[w] && !lx.light[w] && !lx.stop[w] && !strings.HasPrefix(w, "#") && !slices.Contains(own, w) {
+					own = append(own, w)
+				}
+			}
+			if len(own) >= 2 {
+				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
+			}
+		}
+	}
+	check(a, b, "widened") // the filed condition's part left out
+	check(b, a, "narrowed")
 	return out
 }
 
