@@ -561,13 +561,17 @@ func keep(ts []surfaceTok) []surfaceTok {
 // flight hours" beside "the first 50 flight hours") is said again.
 func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 	lx := theLexicon()
-	split := func(g []surfaceTok) (map[string]int, []string) {
+	split := func(g, all []surfaceTok) (map[string]int, []string) {
 		cls := map[string]int{}
 		var content []string
+		negated := len(g) > 0 && negatedBefore(all, g[0].start)
 		for _, t := range g {
 			switch {
 			case t.key == "@must":
 				// An imperative commands as "must" does.
+			case t.key == "@may" && negated:
+				// "no other traffic is allowed" forbids what "nothing
+				// else" does.
 			case t.key == "@if":
 				// "if they disagree" is "any disagreement", "whenever"
 				// is "every time".
@@ -582,8 +586,8 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 		}
 		return cls, content
 	}
-	clsA, ca := split(ga)
-	clsB, cb := split(gb)
+	clsA, ca := split(ga, ka)
+	clsB, cb := split(gb, kb)
 	if !maps.Equal(clsA, clsB) {
 		return true
 	}
@@ -608,6 +612,21 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 	}
 	for _, y := range cb {
 		if !slices.ContainsFunc(ca, func(x string) bool { return sameWord(x, y) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedBefore reports whether a negation stands among the few tokens of
+// ts before byte at.
+func negatedBefore(ts []surfaceTok, at int) bool {
+	k := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start >= at })
+	if k < 0 {
+		k = len(ts)
+	}
+	for i := k - 1; i >= 0 && i >= k-6; i-- {
+		if ts[i].key == "@neg" {
 			return true
 		}
 	}

@@ -221,6 +221,18 @@ func lex(text string) []rawTok {
 			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
 				j++
 			}
+			// "v2.5.1": version 2.5.1, as a number with two dots reads.
+			if rs[i] == 'v' && j > i+1 && j+1 < len(rs) && rs[j] == '.' && unicode.IsDigit(rs[j+1]) && unicode.IsDigit(rs[j-1]) && strings.IndexFunc(string(rs[i+1:j]), func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+				k := j
+				for k < len(rs) && (unicode.IsDigit(rs[k]) || rs[k] == '.' && k+1 < len(rs) && unicode.IsDigit(rs[k+1])) {
+					k++
+				}
+				if v := string(rs[i+1 : k]); strings.Count(v, ".") >= 2 {
+					out = append(out, rawTok{low: v, clause: clause, text: string(rs[i:k])})
+					i = k
+					continue
+				}
+			}
 			// "Node.js", "Vue.js": one name.
 			if j+3 <= len(rs) && rs[j] == '.' && rs[j+1] == 'j' && rs[j+2] == 's' && (j+3 == len(rs) || !unicode.IsLetter(rs[j+3])) {
 				j += 3
