@@ -589,7 +589,14 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 	clsA, ca := split(ga, ka)
 	clsB, cb := split(gb, kb)
 	if !maps.Equal(clsA, clsB) {
-		return true
+		// A condition said as one ("Supplier contracts above 50,000
+		// EUR" → "When the supplier contract is above 50,000 EUR"),
+		// nothing else changed in the place: reworded.
+		onlyIf := len(ca) == 0 && len(cb) == 0
+		for _, t := range append(append([]surfaceTok(nil), ga...), gb...) {
+			onlyIf = onlyIf && t.key == "@if"
+		}
+		return !onlyIf
 	}
 	saidIn := func(ws []string, ts []surfaceTok) bool {
 		for _, w := range ws {

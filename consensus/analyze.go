@@ -205,7 +205,7 @@ func lex(text string) []rawTok {
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
 			case suffix == "k":
 				out = append(out, rawTok{num: v * 1000, isNum: true, clause: clause, text: string(rs[i:k])})
-			case shortUnits[suffix] != "" || isUnitWord(suffix):
+			case shortUnits[suffix] != "" || isUnitWord(suffix) || measureSuffixes[suffix]:
 				low := suffix
 				if u := shortUnits[suffix]; u != "" {
 					low = u
@@ -441,6 +441,11 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				v += w // "twenty five"
 			} else if n.low == "and" && j+1 < len(in) && numberWords[in[j+1].low] > 0 && v >= 100 {
 				// "one hundred and twenty"
+			} else if n.low == "and" && j+2 < len(in) && (in[j+1].low == "a" || in[j+1].low == "an") && in[j+2].low == "half" && in[j+2].clause == t.clause {
+				v += 0.5 // "two and a half"
+				text = append(text, n.text, in[j+1].text)
+				n = in[j+2]
+				j += 2
 			} else {
 				break
 			}
@@ -452,6 +457,12 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	}
 	return out
 }
+
+// measureSuffixes are units of measure written glued to their number
+// ("80mm", "2kg") that the lexicon does not convert: the number is read
+// apart from them, as "80 mm" is.
+var measureSuffixes = map[string]bool{"mm": true, "cm": true, "km": true, "kg": true, "mg": true, "ml": true, "kwh": true, "kw": true,
+	"mah": true, "hz": true, "khz": true, "mhz": true, "ghz": true, "db": true, "lufs": true, "ft": true, "lb": true, "lbs": true, "oz": true, "mph": true, "kmh": true}
 
 // ordinalWords are the ordinals read as the numbers they count ("the
 // fifth business day" is "business day 5"), as "first" and "third" are;
@@ -617,6 +628,9 @@ func analyze(text string) *analysis {
 			}
 		}
 		if kind, ok := lx.condCue[w]; ok && len(a.conds) < maxConds {
+			if kind == "if" && cond >= 0 && a.conds[cond].kind == "unless" && len(a.conds[cond].terms) == 0 {
+				continue // "except during a grid outage": one exception
+			}
 			a.conds = append(a.conds, condition{kind: kind, clause: t.clause})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
