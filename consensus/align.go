@@ -45,6 +45,8 @@ const editShare = 0.75
 var functionClasses = map[string]string{
 	"not": "@neg", "no": "@neg", "never": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
 	"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
+	"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
+	"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
 	"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 	"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 	"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
@@ -171,6 +173,12 @@ func surfaceTokens(text string) []surfaceTok {
 		var t surfaceTok
 		if (w.low == "right" || w.low == "immediately" || w.low == "directly" || w.low == "straight" || w.low == "just") && i+1 < len(ws) && (ws[i+1].low == "after" || ws[i+1].low == "before") {
 			continue // "right after an error" is "immediately after" it
+		}
+		if w.low == "version" && i+1 < len(ws) && isDigit(ws[i+1].low[0]) {
+			continue // "version 1.2.3" is "v1.2.3"
+		}
+		if len(w.low) > 1 && w.low[0] == 'v' && isDigit(w.low[1]) && strings.IndexFunc(w.low[1:], func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }) < 0 {
+			w.low = w.low[1:]
 		}
 		if (w.low == "any" || w.low == "all") && i+1 < len(ws) && ws[i+1].low == "other" {
 			continue // "any other language" is "other languages"
@@ -361,7 +369,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			continue
 		}
 		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
-		if residual(ga, gb, common >= strictShare*longer, ka, kb) {
+		if residual(ga, gb, common >= strictShare*longer, ka, kb) && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
 			// A stretch of function words only is named with the word
 			// after it: "per legal" → "across all legal"; words only
 			// left out are named alone ("NVDA → (not said)").
@@ -564,7 +572,7 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 	split := func(g, all []surfaceTok) (map[string]int, []string) {
 		cls := map[string]int{}
 		var content []string
-		negated := len(g) > 0 && negatedBefore(all, g[0].start)
+		negated := len(g) > 0 && (negatedBefore(all, g[0].start) || slices.ContainsFunc(g, func(t surfaceTok) bool { return t.key == "@neg" }))
 		for _, t := range g {
 			switch {
 			case t.key == "@must":
@@ -626,15 +634,15 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 }
 
 // negatedBefore reports whether a negation stands among the few tokens of
-// ts before byte at.
+// ts before byte at, or just after it.
 func negatedBefore(ts []surfaceTok, at int) bool {
 	k := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start >= at })
 	if k < 0 {
 		k = len(ts)
 	}
-	for i := k - 1; i >= 0 && i >= k-6; i-- {
+	for i := max(0, k-6); i < len(ts) && i <= k+2; i++ {
 		if ts[i].key == "@neg" {
-			return true
+			return true // "no traffic is allowed", "may not be used"
 		}
 	}
 	return false

@@ -393,9 +393,14 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	for i := 0; i < len(in); i++ {
 		t := in[i]
 		v, isWord := numberWords[t.low]
-		if o := ordinalWords[t.low]; o > 0 {
-			v, isWord = o, true // "the fifth business day" is business day 5
-			if p := prevLow(in, i); (p == "a" || p == "one") && (i+1 == len(in) || in[i+1].clause != t.clause || in[i+1].low == "of") {
+		if o := ordinalWords[t.low]; o > 0 || t.low == "quarter" {
+			if o > 0 {
+				v, isWord = o, true // "the fifth business day" is business day 5
+			} else {
+				o = 4
+			}
+			ofUnit := i+3 < len(in) && in[i+1].low == "of" && isUnitWord(in[i+3].low) // "a quarter of an hour"
+			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && (i+1 == len(in) || in[i+1].clause != t.clause || in[i+1].low == "of") {
 				// "cut the load by a fifth": a share.
 				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, text: "a " + t.text})
 				continue
@@ -671,7 +676,11 @@ func analyze(text string) *analysis {
 				// "30 days a year" is a rate; "a month before …, and again
 				// a week before" two lengths of time.
 				adjacent := lastQtyEnd == i-n-1 && !(i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low))
-				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].clause != t.clause) {
+				// A count is a rate only next to its period ("twice a
+				// week", "3 times a week"), not "twice and older than a
+				// week".
+				counted := lastQty >= 0 && (adjacent || lastQtyEnd == i-n-2 && (toks[i-n-1].low == "times" || toks[i-n-1].low == "time"))
+				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].dim == "" && !counted || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.
 					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})

@@ -1373,7 +1373,9 @@ func compareConditionParts(a, b *analysis) []string {
 			}
 			var own []string
 			for _, w := range cd.terms {
-				if !all[w] && !lx.generic[w] && !lx.light[w] && !lx.stop[w] && !strings.HasPrefix(w, "#") && !slices.Contains(own, w) {
+				// A number the other side does not say is a part too
+				// ("and older than a week").
+				if !all[w] && !lx.generic[w] && !lx.light[w] && !lx.stop[w] && !slices.Contains(own, w) {
 					own = append(own, w)
 				}
 			}
@@ -1711,11 +1713,17 @@ func compareItems(a, b *analysis, edit bool) []string {
 func loose(x, y []string) bool {
 	lx := theLexicon()
 	for _, w := range x {
-		if !slices.ContainsFunc(y, func(v string) bool { return lx.near(w, v) }) {
+		if !slices.ContainsFunc(y, func(v string) bool { return lx.near(w, v) || shortFor(w, v) || shortFor(v, w) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// shortFor reports whether x is y shortened: "dec" for "december",
+// "repo" for "repositori".
+func shortFor(x, y string) bool {
+	return len(x) >= 3 && len(y) > len(x) && strings.HasPrefix(y, x)
 }
 
 // clauseWords is how many specific words a clause needs for leaving it out

@@ -436,6 +436,7 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 	type mark struct {
 		class string
 		text  string
+		at    int // the token counted
 	}
 	both := map[string]bool{} // words a side counts both ways: no rule of counting to compare
 	marked := func(s string, ts []surfaceTok) map[string]mark {
@@ -449,11 +450,11 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
 					continue
 				}
-				if old, ok := m[u.key]; ok && old.class != t.key {
-					both[u.key] = true
+				if old, ok := m[u.key]; ok && old.class != t.key && old.at != j {
+					both[u.key] = true // "across its members … any member"
 				}
 				if old, ok := m[u.key]; !ok || t.key == "@coll" && old.class != "@coll" {
-					m[u.key] = mark{t.key, strings.TrimRight(s[t.start:u.end], ".,;:")}
+					m[u.key] = mark{t.key, strings.TrimRight(s[t.start:u.end], ".,;:"), j}
 				}
 				break
 			}
