@@ -23,3 +23,13 @@ func TestMeaningCheck8(t *testing.T) {
 	f.log(t, "eighth check set")
 	f.guard(t, "eighth check", "held-out measurement", 0, 0, 0, 1)
 }
+
+// TestMeaningTune8b runs the second half of the eighth tuning set: mostly
+// agreeing rewordings in chatty, non-native, legal, FAQ and fragment
+// voices, written before the comparison was run on it.
+func TestMeaningTune8b(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/tune8b.txt")
+	f.log(t, "eighth tuning set, second half")
+	f.guard(t, "eighth tuning (second half)", "last measurement", 0, 0, 0, 1)
+}
