@@ -536,6 +536,7 @@ func analyze(text string) *analysis {
 	condClause := -1
 	lastQty := -1
 	lastQtyEnd := -1 // the index of the last token of the last number read with its unit
+	lastQtyTerm := -1 // the term of the last number read
 	evenClause := -1 // the clause of an "even for …": its words are covered
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -565,15 +566,19 @@ func analyze(text string) *analysis {
 			// length of time.
 			ordinal := t.text == "first" || ordinalWords[t.text] > 0
 			if !t.clock && !ordinal && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
-				w, n := lx.match(toks, i+1)
-				if short := shortUnits[toks[i+1].low]; short != "" {
+				at := i + 1
+				if l := toks[at].low; (l == "whole" || l == "full" || l == "entire") && at+1 < len(toks) && !toks[at+1].isNum && toks[at+1].clause == t.clause {
+					at++ // "one full day"
+				}
+				w, n := lx.match(toks, at)
+				if short := shortUnits[toks[at].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
 				}
-				if u, ok := lx.units[w]; ok && !ordinalSecond(toks, i+1, n) {
+				if u, ok := lx.units[w]; ok && !ordinalSecond(toks, at, n) {
 					q.value *= u.scale
 					q.dim = u.dim
-					q.text += " " + joinText(toks[i+1:i+1+n])
-					i += n
+					q.text += " " + joinText(toks[i+1:at+n])
+					i = at + n - 1
 				}
 			}
 			if q.dim == "time" && t.num == 1 && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" &&
@@ -584,9 +589,23 @@ func analyze(text string) *analysis {
 				continue
 			}
 			q.clause = t.clause
+			if lastQty >= 0 && lastQtyTerm >= 0 && q.dim == "time" && !q.every {
+				// "4 hours 30 minutes", "2 days and 6 hours": one length.
+				p := &a.qty[lastQty]
+				next := lastQtyEnd == i0-1 || lastQtyEnd == i0-2 && toks[i0-1].low == "and"
+				if next && p.dim == "time" && p.per == "" && p.clause == t.clause && q.value < p.value && q.value > 0 {
+					p.value += q.value
+					p.text += " " + q.text
+					a.terms[lastQtyTerm].w = "#" + strconv.FormatFloat(p.value, 'g', -1, 64) + p.dim
+					a.terms[lastQtyTerm].text = p.text
+					lastQtyEnd = i
+					continue
+				}
+			}
 			a.qty = append(a.qty, q)
 			lastQty, lastQtyEnd = len(a.qty)-1, i
 			listNext = false
+			lastQtyTerm = len(a.terms)
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
 			continue
 		}
@@ -611,6 +630,12 @@ func analyze(text string) *analysis {
 			if !a.only && prevLow(toks, i) != "not" {
 				a.only, a.onlyAt = true, t.clause
 			}
+		}
+		if p := prevLow(toks, i); t.low == "quarterly" || t.low == "quarter" && (p == "every" || p == "each" || p == "per" || p == "a") {
+			// "every quarter" is every three months.
+			a.qty = append(a.qty, quantity{value: 3 * units["month"].scale, dim: "time", text: joinText(toks[max(0, i-1) : i+1]), cond: cond, clause: t.clause})
+			lastQty = len(a.qty) - 1
+			continue
 		}
 		w, n := lx.match(toks, i)
 		raw := joinText(toks[i : i+n])
@@ -666,7 +691,12 @@ func analyze(text string) *analysis {
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" && !ordinalSecond(toks, i-n+1, n) {
-			if prev := prevLow(toks, i-n+1); prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
+			if prev := prevLow(toks, i-n+1); (prev == "whole" || prev == "full" || prev == "entire") && (prevLow(toks, i-n) == "a" || prevLow(toks, i-n) == "one") {
+				// "a whole day" is one day.
+				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "a " + prev + " " + raw, cond: cond, clause: t.clause})
+				lastQty = len(a.qty) - 1
+				continue
+			} else if prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
 				// "the day before" is a day before.
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
