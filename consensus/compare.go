@@ -1034,6 +1034,9 @@ func compareOptions(a, b *analysis, edit bool) []string {
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
 			continue // "merged after 2 approvals" is "2 approvals before merging"
 		}
+		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && (negatedRelation(a, onlyA[0]) != negatedRelation(b, onlyB[0])) {
+			continue // "not before the inspection" is "only after" it
+		}
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && !edit && !kept(a, onlyA[0], b, onlyB[0]) {
 			continue
 		}
@@ -1221,6 +1224,12 @@ func compareNegation(a, b *analysis) []string {
 			}
 		}
 		for i, t := range x.terms {
+			if t.neg && untilAfter(x, i) {
+				// "does not reopen until the patrol has checked" reopens
+				// after it: what "reopens only after" says.
+				pos[t.w]++
+				continue
+			}
 			if negClause[t.clause] && !t.neg && !objNeg[i] {
 				// A negation covers its clause: "permanent errors are
 				// not retried" does not assert "permanent".
@@ -1277,6 +1286,33 @@ func compareNegation(a, b *analysis) []string {
 		return objects
 	}
 	return out
+}
+
+// untilAfter reports whether the negated term i of x has "until" or
+// "before" after it in its clause: "not … until" sets a time from which.
+func untilAfter(x *analysis, i int) bool {
+	lx := theLexicon()
+	until, before := lx.fold(stem("until")), lx.fold(stem("before"))
+	for _, u := range x.terms[i+1:] {
+		if u.clause != x.terms[i].clause {
+			return false
+		}
+		if u.w == until || u.w == before {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedRelation reports whether the relation word w of x stands in a
+// clause with a negation: "not reopened prior to the inspection".
+func negatedRelation(x *analysis, w string) bool {
+	for _, t := range x.terms {
+		if t.w == w {
+			return slices.ContainsFunc(x.terms, func(u term) bool { return u.clause == t.clause && u.neg })
+		}
+	}
+	return false
 }
 
 // movedNegation finds the words a negates and b asserts, and the words b
