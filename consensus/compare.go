@@ -1212,7 +1212,7 @@ func compareNegation(a, b *analysis) []string {
 				objNeg[i+1] = true // "rather than by row"
 				continue
 			}
-			if !t.neg || !t.verbal || t.cond >= 0 {
+			if !t.neg || !t.verbal || t.cond >= 0 || untilAfter(x, i) {
 				continue
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
