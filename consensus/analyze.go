@@ -259,6 +259,10 @@ func lex(text string) []rawTok {
 		case r == '-' && i+1 < len(rs) && rs[i+1] == '-':
 			clause++
 			i += 2
+		case r == '-' && (i == 0 || rs[i-1] == ' ' || rs[i-1] == '\n') && (i+1 == len(rs) || rs[i+1] == ' '):
+			// "- islands: national postal service": a bullet.
+			clause++
+			i++
 		default:
 			i++
 		}
@@ -888,6 +892,9 @@ func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
 			}
 			return lx.fold(best), bestN
 		}
+	}
+	if _, cue := lx.condCue[first]; cue && !toks[i].isNum {
+		return first, 1 // "except" opens an exception, whatever it folds to
 	}
 	return lx.fold(first), 1
 }

@@ -377,6 +377,10 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only {
 		return nil // nothing the filed rule sets that could be set aside
 	}
+	always := theLexicon().fold(stem("always"))
+	if slices.ContainsFunc(a.terms, func(t term) bool { return t.w == always && !t.neg }) {
+		return nil // "islands always go by post" is "islands: post, whatever the weight"
+	}
 	return []string{"condition set aside: " + cue}
 }
 
