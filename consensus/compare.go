@@ -573,6 +573,13 @@ var preambles = []string{"bottom line", "tl;dr", "tldr", "tl dr", "in short", "s
 	"summary", "to summarise", "to summarize", "to sum up", "to be clear", "for the record", "reminder", "note", "fyi", "update", "decision",
 	"answer", "the answer", "agreed", "the rule", "our rule", "rule of thumb", "heads up", "so", "basically", "ok", "okay", "yes", "yep", "correct", "right"}
 
+// leadTicketRE matches a ticket reference that opens a position
+// ("HR-88:", "[OPS-12]", "LIC-3 -"), as ticketRE reads one in a question.
+var leadTicketRE = sync.OnceValue(func() *regexp.Regexp {
+	const id = `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]+`
+	return regexp.MustCompile(`^(?:[\[(]` + id + `[\])]\s*[:—–-]?|` + id + `\s*(?:[:—–]|\s-\s|\s*->)|[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]{2,}\s)`)
+})
+
 // ruleText is a position without what opens it and names no part of the
 // rule: a ticket reference ("HR-88:", "[OPS-12]") and a label ("Bottom
 // line:", "tl;dr"). The text is returned unchanged when nothing else
@@ -580,8 +587,11 @@ var preambles = []string{"bottom line", "tl;dr", "tldr", "tl dr", "in short", "s
 func ruleText(text string) string {
 	for range 3 {
 		t := strings.TrimLeft(text, " \t\n-*•>")
-		if q := questionText(t); q != t {
-			t = strings.TrimLeft(q, " \t\n-*•>")
+		if loc := leadTicketRE().FindStringIndex(t); loc != nil {
+			name, _, _ := strings.Cut(strings.TrimLeft(t[:loc[1]], " \t[("), "-")
+			if !slices.Contains(notTickets, name) {
+				t = strings.TrimLeft(t[loc[1]:], " \t\n-*•>")
+			}
 		}
 		low := strings.ToLower(t[:min(len(t), 40)])
 		for _, p := range preambles {
@@ -1207,12 +1217,13 @@ func compareNegation(a, b *analysis) []string {
 		// notebooks with outputs" commits no notebook.
 		lx := theLexicon()
 		objNeg := make([]bool, len(x.terms))
+		until := untilLater(x)
 		for i, t := range x.terms {
 			if lx.instead[t.w] && i+1 < len(x.terms) && x.terms[i+1].clause == t.clause {
 				objNeg[i+1] = true // "rather than by row"
 				continue
 			}
-			if !t.neg || !t.verbal || t.cond >= 0 || untilAfter(x, i) {
+			if !t.neg || !t.verbal || t.cond >= 0 || until[i] {
 				continue
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
@@ -1224,7 +1235,7 @@ func compareNegation(a, b *analysis) []string {
 			}
 		}
 		for i, t := range x.terms {
-			if t.neg && untilAfter(x, i) {
+			if t.neg && until[i] {
 				// "does not reopen until the patrol has checked" reopens
 				// after it: what "reopens only after" says.
 				pos[t.w]++
@@ -1288,20 +1299,22 @@ func compareNegation(a, b *analysis) []string {
 	return out
 }
 
-// untilAfter reports whether the negated term i of x has "until" or
-// "before" after it in its clause: "not … until" sets a time from which.
-func untilAfter(x *analysis, i int) bool {
+// untilLater reports, for each term of x, whether "until" or "before"
+// follows it in its clause: "not … until" sets a time from which.
+func untilLater(x *analysis) []bool {
 	lx := theLexicon()
 	until, before := lx.fold(stem("until")), lx.fold(stem("before"))
-	for _, u := range x.terms[i+1:] {
-		if u.clause != x.terms[i].clause {
-			return false
+	out := make([]bool, len(x.terms))
+	seen, clause := false, -1
+	for i := len(x.terms) - 1; i >= 0; i-- {
+		t := x.terms[i]
+		if t.clause != clause {
+			seen, clause = false, t.clause
 		}
-		if u.w == until || u.w == before {
-			return true
-		}
+		out[i] = seen
+		seen = seen || t.w == until || t.w == before
 	}
-	return false
+	return out
 }
 
 // negatedRelation reports whether the relation word w of x stands in a
@@ -1762,6 +1775,10 @@ func shortFor(x, y string) bool {
 	return len(x) >= 3 && len(y) > len(x) && strings.HasPrefix(y, x)
 }
 
+// maxQtyPairs bounds the pairs of numbers compareClauses tries for tying a
+// clause to the other side.
+const maxQtyPairs = 4096
+
 // clauseWords is how many specific words a clause needs for leaving it out
 // to change the rule: "larger jobs need approval from the platform team"
 // is a part of the rule, "please" or "always" is not.
@@ -1794,17 +1811,23 @@ func compareClauses(a, b *analysis) []string {
 			byClause[t.clause] = append(byClause[t.clause], t)
 		}
 		inc := lx.fold(stem("include"))
+		saidQty := map[int]bool{}
+		for _, q := range x.qty {
+			if len(x.qty)*len(y.qty) > maxQtyPairs {
+				break // a text of hundreds of numbers: no clause is tied by one
+			}
+			if !saidQty[q.clause] && !bareOne(q) && slices.ContainsFunc(y.qty, func(p quantity) bool { return sameQuantity(q, p) }) {
+				saidQty[q.clause] = true
+			}
+		}
 		for _, c := range order {
 			ts := byClause[c]
 			if slices.ContainsFunc(ts, func(t term) bool { return t.w == inc }) {
 				continue // "including health checks" restates the scope (compareInclusion)
 			}
-			n, said := 0, false
 			// A number of the clause that the other side states in other
 			// words ("once an hour" for "every 60 minutes").
-			for _, q := range x.qty {
-				said = said || q.clause == c && !bareOne(q) && slices.ContainsFunc(y.qty, func(p quantity) bool { return sameQuantity(q, p) })
-			}
+			n, said := 0, saidQty[c]
 			for _, t := range ts {
 				if specific(t) {
 					n++
