@@ -11,7 +11,10 @@ func TestMeaningTune8(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/tune8.txt")
 	f.log(t, "eighth tuning set")
-	f.guard(t, "eighth tuning", "last measurement", 0, 0, 0, 1)
+	// Before the round: consistent 0.54, conflict 0.95, paraphrases
+	// answered conflict 0.36, 2 answers unclear. After it: 0.89, 0.98,
+	// 0.04, 1 unclear. Guard against falling below that.
+	f.guard(t, "eighth tuning", "last measurement", 0.89, 0.97, 0.99, 0.04)
 }
 
 // TestMeaningCheck8 runs the eighth check set, written with tune8.txt and
@@ -21,7 +24,13 @@ func TestMeaningCheck8(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/check8.txt")
 	f.log(t, "eighth check set")
-	f.guard(t, "eighth check", "held-out measurement", 0, 0, 0, 1)
+	// Measured before the round and after it (summary line only, never
+	// its misses): consistent 0.55 → 0.64, conflict 0.86 → 0.86,
+	// paraphrases answered conflict 0.27 → 0.36 (3 → 4 of 11), answers
+	// unclear instead 3 → 1. The round's readings did not carry over to
+	// this set's wording: far short of the bars. Guard against falling
+	// below the measurement after.
+	f.guard(t, "eighth check", "held-out measurement", 0.63, 0.86, 0.99, 0.37)
 }
 
 // TestMeaningTune8b runs the second half of the eighth tuning set: mostly
@@ -31,5 +40,9 @@ func TestMeaningTune8b(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/tune8b.txt")
 	f.log(t, "eighth tuning set, second half")
-	f.guard(t, "eighth tuning (second half)", "last measurement", 0, 0, 0, 1)
+	// Written after the first changes of the round: its first run is the
+	// held-out figure of those changes, consistent 0.65, conflict 0.86,
+	// paraphrases answered conflict 0.23 (6/26), 3 answers unclear. After
+	// the changes made from it: 0.85, 0.86, 0.12 (3/26), 1 unclear.
+	f.guard(t, "eighth tuning (second half)", "last measurement", 0.84, 0.85, 0.99, 0.12)
 }
