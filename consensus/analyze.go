@@ -763,6 +763,9 @@ func analyze(text string) *analysis {
 		if pos, ok := lx.negVerb[w]; ok {
 			w, neg = pos, true
 			a.negs++
+		} else if p := negatedParticiple(lx, t.low); n == 1 && p != "" {
+			w, neg = p, true // "returned undamaged" is "not damaged"
+			a.negs++
 		}
 		negVerbal := false
 		if negPending >= 0 {
@@ -823,6 +826,23 @@ func ordinalSecond(toks []rawTok, i, n int) bool {
 	lx := theLexicon()
 	_, cue := lx.condCue[stem(next)]
 	return next == "one" || !lx.stop[stem(next)] && !cue && !lx.directed[lx.fold(stem(next))]
+}
+
+// negatedParticiple is the canonical word an "un-" participle negates
+// ("undamaged", "unsigned", "unencrypted"), or "" for a word that is not
+// one ("united", "understood", a word of the curated lists).
+func negatedParticiple(lx *lexicon, low string) string {
+	if len(low) < 7 || !strings.HasPrefix(low, "un") || !strings.HasSuffix(low, "ed") || strings.HasPrefix(low, "under") || !isLetters(low) {
+		return ""
+	}
+	if _, curated := lx.canon[stem(low)]; curated {
+		return ""
+	}
+	switch low {
+	case "united", "unified", "unbiased", "unrelated", "unprecedented", "unexpected", "unwanted", "unlimited", "unfounded":
+		return ""
+	}
+	return lx.fold(stem(low[2:]))
 }
 
 // trailingNegation negates the last word of a clause that ends in its

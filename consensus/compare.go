@@ -1228,14 +1228,14 @@ func compareNegation(a, b *analysis) []string {
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
 				u := x.terms[j]
-				if u.clause != t.clause || u.neg || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") {
-					break
+				if u.clause != t.clause || u.neg || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") || timeNames()[u.w] {
+					break // "not opened from November to February": a time, not an object
 				}
 				objNeg[j] = true
 			}
 		}
 		for i, t := range x.terms {
-			if t.neg && until[i] {
+			if t.neg && t.verbal && until[i] {
 				// "does not reopen until the patrol has checked" reopens
 				// after it: what "reopens only after" says.
 				pos[t.w]++
@@ -1389,7 +1389,9 @@ func compareConditions(a, b *analysis) []string {
 			// An exception whose words the other side states as part of
 			// its rule, neither excepted nor negated: the exception is gone
 			// ("but not for libraries" → "and for libraries").
-			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) {
+			// Unless the other side states them as a condition of their
+			// own ("only if it's travel, travel always needs one").
+			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) && !inCondition(terms, y) {
 				out = append(out, fmt.Sprintf("exception dropped: unless %s", cd.text))
 				continue
 			}
@@ -1437,6 +1439,27 @@ func compareConditionParts(a, b *analysis) []string {
 	check(b, a, "narrowed")
 	return out
 }
+
+// inCondition reports whether every word of ws stands in a condition of x.
+func inCondition(ws []string, x *analysis) bool {
+	for _, w := range ws {
+		if !slices.ContainsFunc(x.conds, func(c condition) bool { return slices.Contains(c.terms, w) }) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// timeNames are the months and days, folded: a time a negated verb is
+// set in, not its object.
+var timeNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`january february march april june july august september october november december
+		monday tuesday wednesday thursday friday saturday sunday weekend weekends`) {
+		m[theLexicon().fold(stem(w))] = true
+	}
+	return m
+})
 
 // compareEvenCovered finds an exception of the filed rule that the new
 // one says the rule covers "even": "except for material breach" against

@@ -124,6 +124,10 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"a selection is no disregard", "Send the job to the region with the lowest queue.", "Send the job wherever the queue is shortest.", Agree, ""},
 		{"a version with its v", "Partners receive files as CSV v1.2.3 exports.", "Partners receive files as CSV version 1.2.3 exports.", Agree, ""},
 		{"a number glued to its unit", "Boards are cut from 18 mm plywood.", "Boards are cut from 18mm plywood.", Agree, ""},
+		{"an un- participle is a negation", "Rental cars are returned unwashed.", "Rental cars are not washed before they are returned.", Agree, ""},
+		{"not until is from then on", "The pool reopens only after the lifeguard has checked the water.", "The pool does not reopen until the lifeguard has checked the water.", Agree, ""},
+		{"not until turned", "The pool reopens only after the lifeguard has checked the water.", "The pool reopens before the lifeguard has checked the water.", Disagree, "→"},
+		{"a month is no object of a negation", "Boats are not launched from December to March.", "Between December and March the boats stay ashore.", Agree, ""},
 		{"a glued unit changed", "Boards are cut from 18 mm plywood.", "Boards are cut from 12mm plywood.", Disagree, "18 → 12"},
 	} {
 		got := ComparePositions(c.filed, c.position)

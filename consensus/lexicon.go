@@ -531,6 +531,7 @@ omit=include
 avoid=use
 unavailable=available
 forbid=allow
+closed=open
 `
 
 // conditionCues open a condition; exceptionCues an exception. The words
