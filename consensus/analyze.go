@@ -539,9 +539,9 @@ func analyze(text string) *analysis {
 	cond := -1        // the open condition
 	condClause := -1
 	lastQty := -1
-	lastQtyEnd := -1 // the index of the last token of the last number read with its unit
+	lastQtyEnd := -1  // the index of the last token of the last number read with its unit
 	lastQtyTerm := -1 // the term of the last number read
-	evenClause := -1 // the clause of an "even for …": its words are covered
+	evenClause := -1  // the clause of an "even for …": its words are covered
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
