@@ -552,6 +552,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	// changed, counting per thing turned into counting across all.
 	strong := compareNames(sa, sb)
 	strong = append(strong, compareCounting(sa.text, sb.text, sa.toks, sb.toks)...)
+	strong = append(strong, compareOnlyAny(sa, sb)...)
 	// A condition set aside, a rule made a recommendation, two things
 	// trading what is said of them: they change the rule when the two
 	// positions speak of the same things.

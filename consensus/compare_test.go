@@ -128,6 +128,8 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"not until is from then on", "The pool reopens only after the lifeguard has checked the water.", "The pool does not reopen until the lifeguard has checked the water.", Agree, ""},
 		{"not until turned", "The pool reopens only after the lifeguard has checked the water.", "The pool reopens before the lifeguard has checked the water.", Disagree, "→"},
 		{"a month is no object of a negation", "Boats are not launched from December to March.", "Between December and March the boats stay ashore.", Agree, ""},
+		{"only against any of the same thing", "Guests may bring only drinks bought at the bar onto the terrace.", "Guests may bring any drinks onto the terrace.", Disagree, "only drinks → any drinks"},
+		{"only and any of different things", "Only admins may delete any record.", "Any record may be deleted, but only by admins.", Agree, ""},
 		{"a glued unit changed", "Boards are cut from 18 mm plywood.", "Boards are cut from 12mm plywood.", Disagree, "18 → 12"},
 	} {
 		got := ComparePositions(c.filed, c.position)

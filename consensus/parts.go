@@ -474,6 +474,48 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 	return nil
 }
 
+// compareOnlyAny finds a thing one side restricts with "only" and the
+// other opens to "any": "only with food bought at the kiosk" against
+// "with any food". Both sides may say "only" of other things.
+func compareOnlyAny(a, b *side) []string {
+	marks := func(s *side) (only, anyOf map[string]string) {
+		only, anyOf = map[string]string{}, map[string]string{}
+		ts := s.toks
+		for i, t := range ts {
+			isAny := t.key == "@dist" && t.end <= len(s.text) && t.start < t.end && strings.EqualFold(s.text[t.start:t.end], "any")
+			if t.key != "@only" && !isAny {
+				continue
+			}
+			for j := i + 1; j < len(ts) && j <= i+3; j++ {
+				u := ts[j]
+				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
+					continue
+				}
+				if isAny {
+					anyOf[u.key] = strings.TrimRight(s.text[t.start:u.end], ".,;:")
+				} else if _, ok := only[u.key]; !ok {
+					only[u.key] = strings.TrimRight(s.text[t.start:u.end], ".,;:")
+				}
+				break
+			}
+		}
+		return only, anyOf
+	}
+	oa, aa := marks(a)
+	ob, ab := marks(b)
+	for _, k := range slices.Sorted(maps.Keys(oa)) {
+		if y, ok := ab[k]; ok && ob[k] == "" && aa[k] == "" {
+			return []string{oa[k] + " → " + y}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(ob)) {
+		if x, ok := aa[k]; ok && oa[k] == "" && ab[k] == "" {
+			return []string{x + " → " + ob[k]}
+		}
+	}
+	return nil
+}
+
 // side is one text of a comparison, read once: its surface tokens and
 // its names.
 type side struct {
