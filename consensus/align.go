@@ -2,6 +2,8 @@ package consensus
 
 import (
 	"maps"
+	"math"
+	"strconv"
 	"slices"
 	"strings"
 	"sync"
@@ -57,6 +59,7 @@ var functionClasses = map[string]string{
 	"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
 	"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
 	"above": "@above", "over": "@above", "beyond": "@above", "below": "@below", "under": "@below",
+	"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
 	"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
 	"or newer": "@least", "and newer": "@least", "or above": "@least", "and above": "@least", "or higher": "@least", "or better": "@least",
 	"or longer": "@least", "or older": "@least", "or greater": "@least", "no less than": "@least", "not less than": "@least",
@@ -368,6 +371,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if used[x] {
 			continue
 		}
+		if boundShift(g.a, g.b) || boundShift(g.b, g.a) {
+			continue // "more than 4" is "5 or more"
+		}
 		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
 		if residual(ga, gb, common >= strictShare*longer, ka, kb) && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
 			// A stretch of function words only is named with the word
@@ -526,6 +532,35 @@ func withSmallWords(ts []surfaceTok) []surfaceTok {
 		}
 	}
 	return out
+}
+
+// boundShift reports whether x bounds a whole number strictly and y the
+// next one inclusively: "more than 4" and "5 or more", "under 3" and "at
+// most 2".
+func boundShift(x, y []surfaceTok) bool {
+	read := func(g []surfaceTok) (string, float64, bool) {
+		cls, n, num := "", 0.0, 0
+		for _, t := range g {
+			switch {
+			case strings.HasPrefix(t.key, "@") && cls == "":
+				cls = t.key
+			case strings.HasPrefix(t.key, "@"):
+				return "", 0, false
+			case t.quant && isDigit(t.key[0]):
+				v, err := strconv.ParseFloat(t.key, 64)
+				if err != nil || v != math.Trunc(v) {
+					return "", 0, false
+				}
+				n, num = v, num+1
+			default:
+				return "", 0, false
+			}
+		}
+		return cls, n, num == 1
+	}
+	cx, nx, okX := read(x)
+	cy, ny, okY := read(y)
+	return okX && okY && (cx == "@above" && cy == "@least" && ny == nx+1 || cx == "@below" && cy == "@most" && ny == nx-1)
 }
 
 // sameKeys reports whether x and y hold the same keys, as sets.

@@ -198,6 +198,14 @@ func lex(text string) []rawTok {
 			switch {
 			case err != nil || math.IsInf(v, 0):
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
+			case suffix == "" && k+2 < len(rs) && rs[k] == '/' && unicode.IsDigit(rs[k+1]) && (k+2 == len(rs) || !unicode.IsDigit(rs[k+2]) && rs[k+2] != '/') && v >= 1 && v < float64(rs[k+1]-'0'):
+				// "1/4 tank", "3/4": a share.
+				out = append(out, rawTok{num: v / float64(rs[k+1]-'0'), isNum: true, clause: clause, text: string(rs[i : k+2])})
+				k += 2
+			case suffix == "" && k < len(rs) && rs[k] == '+' && (k+1 == len(rs) || !unicode.IsDigit(rs[k+1])):
+				// "7+ players": at least 7.
+				out = append(out, rawTok{low: "atleast", clause: clause, text: "+"}, rawTok{num: v, isNum: true, clause: clause, text: lit + "+"})
+				k++
 			case suffix == "":
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
 			case suffix == "x":
@@ -404,7 +412,8 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				o = 4
 			}
 			ofUnit := i+3 < len(in) && in[i+1].low == "of" && isUnitWord(in[i+3].low) // "a quarter of an hour"
-			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && (i+1 == len(in) || in[i+1].clause != t.clause || in[i+1].low == "of") {
+			afterCount := i >= 2 && (in[i-2].isNum || numberWords[in[i-2].low] > 0) // "once a quarter": a period
+			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (i+1 == len(in) || in[i+1].clause != t.clause || in[i+1].low == "of" || t.low == "quarter") {
 				// "cut the load by a fifth": a share.
 				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, text: "a " + t.text})
 				continue
@@ -643,6 +652,11 @@ func analyze(text string) *analysis {
 		}
 		w, n := lx.match(toks, i)
 		raw := joinText(toks[i : i+n])
+		if w == lx.fold("atmost") && n > 1 && (t.low == "no" || t.low == "not") && toks[i+1].low == "later" && beforeAhead(toks, i+n) {
+			// "no later than 8 weeks before the wedding" is at least 8
+			// weeks before it.
+			w = lx.fold("atleast")
+		}
 		i += n - 1
 		if (w == lx.minute) && n == 1 && !(i > 0 && toks[i-1].isNum) && (t.low == "min" || t.low == "mins") {
 			w = lx.fold("atleast") // "min password length": a minimum, not minutes
@@ -826,6 +840,19 @@ func ordinalSecond(toks []rawTok, i, n int) bool {
 	lx := theLexicon()
 	_, cue := lx.condCue[stem(next)]
 	return next == "one" || !lx.stop[stem(next)] && !cue && !lx.directed[lx.fold(stem(next))]
+}
+
+// beforeAhead reports whether a length of time at toks[i:] is followed,
+// in its clause, by "before", "prior to" or "ahead of": a distance from
+// a date rather than a date.
+func beforeAhead(toks []rawTok, i int) bool {
+	for j := i; j < len(toks) && j < i+5 && toks[j].clause == toks[i].clause; j++ {
+		switch toks[j].low {
+		case "before", "prior", "ahead", "beforehand":
+			return j > i
+		}
+	}
+	return false
 }
 
 // negatedParticiple is the canonical word an "un-" participle negates

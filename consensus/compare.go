@@ -880,6 +880,9 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 			continue
 		}
 		pairedB[best] = true
+		if sameBound(a, x, b, ub[best]) {
+			continue // "more than 2" is "3 or more"
+		}
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
@@ -911,6 +914,51 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 func ratePeriod(q quantity, qs []quantity) bool {
 	return q.raw == 0 && q.dim == "time" && q.per == "" &&
 		slices.ContainsFunc(qs, func(x quantity) bool { return x.per == "time" && x.perVal == q.value })
+}
+
+// sameBound reports whether two whole counts with their bounds say the
+// same: "more than 6" and "at least 7", "under 3" and "at most 2".
+func sameBound(a *analysis, x quantity, b *analysis, y quantity) bool {
+	if x.dim != "" || y.dim != "" || x.per != "" || y.per != "" || x.value != math.Trunc(x.value) || y.value != math.Trunc(y.value) {
+		return false
+	}
+	bx, by := boundOf(a, x), boundOf(b, y)
+	lx := theLexicon()
+	above, below, least, most := lx.fold(stem("above")), lx.fold(stem("below")), lx.fold("atleast"), lx.fold("atmost")
+	switch {
+	case bx == above && by == least || bx == most && by == below:
+		return y.value == x.value+1
+	case bx == least && by == above || bx == below && by == most:
+		return y.value == x.value-1
+	}
+	return false
+}
+
+// boundOf is the bound x sets q with, before it ("more than 2") or after
+// it ("3 or more"), or "".
+func boundOf(x *analysis, q quantity) string {
+	lx := theLexicon()
+	isBound := func(w string) bool {
+		for _, b := range [...]string{"above", "below", "atleast", "atmost"} {
+			if w == lx.fold(stem(b)) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, t := range x.terms {
+		if t.text != q.text || t.clause != q.clause || !strings.HasPrefix(t.w, "#") {
+			continue
+		}
+		if i > 0 && x.terms[i-1].clause == t.clause && !x.terms[i-1].neg && isBound(x.terms[i-1].w) {
+			return x.terms[i-1].w
+		}
+		if i+1 < len(x.terms) && x.terms[i+1].clause == t.clause && !x.terms[i+1].neg && isBound(x.terms[i+1].w) {
+			return x.terms[i+1].w
+		}
+		return ""
+	}
+	return ""
 }
 
 // bounded reports whether x sets q as a bound: "above 5 mL", "at most

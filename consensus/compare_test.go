@@ -130,6 +130,12 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"a month is no object of a negation", "Boats are not launched from December to March.", "Between December and March the boats stay ashore.", Agree, ""},
 		{"only against any of the same thing", "Guests may bring only drinks bought at the bar onto the terrace.", "Guests may bring any drinks onto the terrace.", Disagree, "only drinks → any drinks"},
 		{"only and any of different things", "Only admins may delete any record.", "Any record may be deleted, but only by admins.", Agree, ""},
+		{"more than n is at least n+1", "Teams of more than 4 players pay the group rate.", "Teams of 5 or more players pay the group rate.", Agree, ""},
+		{"a plus after a count", "Groups larger than 10 need a second guide.", "11+ people: a second guide.", Agree, ""},
+		{"more than n is not at least n", "Teams of more than 4 players pay the group rate.", "Teams of 4 or more players pay the group rate.", Disagree, "→"},
+		{"no later than before a date", "Pay the balance no later than 6 weeks before the trip.", "The balance is paid at least six weeks ahead of the trip.", Agree, ""},
+		{"no later than a time", "Check out no later than 11:00.", "Check out at least by 11:00.", Disagree, "→"},
+		{"a share with a slash", "Refill the tank when it is down to a quarter.", "Refill the tank when it is down to 1/4.", Agree, ""},
 		{"a glued unit changed", "Boards are cut from 18 mm plywood.", "Boards are cut from 12mm plywood.", Disagree, "18 → 12"},
 	} {
 		got := ComparePositions(c.filed, c.position)
