@@ -3,8 +3,8 @@ package consensus
 import (
 	"maps"
 	"math"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"

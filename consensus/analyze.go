@@ -412,7 +412,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				o = 4
 			}
 			ofUnit := i+3 < len(in) && in[i+1].low == "of" && isUnitWord(in[i+3].low) // "a quarter of an hour"
-			afterCount := i >= 2 && (in[i-2].isNum || numberWords[in[i-2].low] > 0) // "once a quarter": a period
+			afterCount := i >= 2 && (in[i-2].isNum || numberWords[in[i-2].low] > 0)   // "once a quarter": a period
 			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (i+1 == len(in) || in[i+1].clause != t.clause || in[i+1].low == "of" || t.low == "quarter") {
 				// "cut the load by a fifth": a share.
 				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, text: "a " + t.text})
