@@ -139,7 +139,8 @@ func surfaceTokens(text string) []surfaceTok {
 	}
 	// "don't", "can't": the verb and a negation.
 	for i := 1; i < len(ws); i++ {
-		if ws[i].low == "t" && ws[i-1].start == ws[i].start && strings.HasSuffix(ws[i-1].low, "n") {
+		if ws[i].low == "t" && ws[i-1].start == ws[i].start && strings.HasSuffix(ws[i-1].low, "n") &&
+			(strings.Contains(text[ws[i].start:ws[i].end], "n't") || strings.Contains(text[ws[i].start:ws[i].end], "n’t") || strings.Contains(text[ws[i].start:ws[i].end], "N'T")) {
 			ws[i].low = "not"
 			switch v := ws[i-1].low; v {
 			case "can":
@@ -148,7 +149,9 @@ func surfaceTokens(text string) []surfaceTok {
 			case "shan":
 				ws[i-1].low = "shall"
 			default:
-				ws[i-1].low = strings.TrimSuffix(v, "n")
+				if len(v) > 1 {
+					ws[i-1].low = strings.TrimSuffix(v, "n")
+				}
 			}
 		}
 	}
@@ -222,6 +225,10 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // surfaceKey reads one word.
 func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 	t := surfaceTok{start: start, end: end}
+	if low == "" {
+		t.ignore = true
+		return t
+	}
 	if c, ok := functionClasses[low]; ok {
 		t.key = c
 		return t
