@@ -174,6 +174,28 @@ type SearchInput struct {
 	Limit int
 }
 
+// Validate reports what Search would refuse in in (an *InputError), so that
+// a front end can refuse it before it opens anything.
+func (in SearchInput) Validate() error {
+	_, err := in.parse()
+	return err
+}
+
+// parse is in's filter, or what is wrong with in.
+func (in SearchInput) parse() (consensus.Filter, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return consensus.Filter{}, &InputError{Field: "query", Err: errors.New("is empty")}
+	}
+	f, err := in.Filter()
+	if err != nil {
+		return f, err
+	}
+	if in.Limit < 1 {
+		return f, &InputError{Field: "limit", Err: errors.New("must be at least 1")}
+	}
+	return f, nil
+}
+
 // SearchHit is one ranked record: what "consensus search --json" prints
 // and consensus_search returns.
 type SearchHit struct {
@@ -184,15 +206,9 @@ type SearchHit struct {
 // Search ranks the records in.RecordQuery selects by relevance to
 // in.Query (BM25 over topic, positions and rationale), best first.
 func (c *Consensus) Search(ctx context.Context, in SearchInput) ([]SearchHit, error) {
-	if strings.TrimSpace(in.Query) == "" {
-		return nil, &InputError{Field: "query", Err: errors.New("is empty")}
-	}
-	f, err := in.Filter()
+	f, err := in.parse()
 	if err != nil {
 		return nil, err
-	}
-	if in.Limit < 1 {
-		return nil, &InputError{Field: "limit", Err: errors.New("must be at least 1")}
 	}
 	hits, err := c.s.Search(ctx, in.Query, f, in.Limit)
 	if err != nil {

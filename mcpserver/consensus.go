@@ -122,11 +122,8 @@ func (s *Server) consensusSearch(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, out, err
 	}
 	q := app.SearchInput{Query: in.Query, RecordQuery: app.RecordQuery{Layer: in.Layer, Verdict: in.Verdict, Status: in.Status}, Limit: in.Limit}
-	switch {
-	case q.Limit == 0:
+	if q.Limit == 0 {
 		q.Limit = 10 // omitted
-	case q.Limit < 1:
-		return nil, out, invalidf("limit must be at least 1")
 	}
 	hits, err := s.consensus().Search(ctx, q)
 	if err != nil {

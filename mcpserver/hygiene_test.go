@@ -80,6 +80,21 @@ func TestHTTPOriginIsChecked(t *testing.T) {
 	}
 }
 
+// An allowed origin is given as a browser sends one: http or https, a
+// host (with or without a port), no path beyond "/".
+func TestValidOrigin(t *testing.T) {
+	t.Parallel()
+	for o, want := range map[string]bool{
+		"https://app.example.com": true, "http://127.0.0.1:8080": true, "https://tools.example.org/": true, "http://[::1]:3000": true,
+		"evil.example": false, "ftp://files.example": false, "https://": false, "https://app.example.com/path": false,
+		"": false, "://x": false, "javascript:alert(1)": false, "https://app.example.com:port": false,
+	} {
+		if got := ValidOrigin(o); got != want {
+			t.Errorf("ValidOrigin(%q) = %v, want %v", o, got, want)
+		}
+	}
+}
+
 // A participant that joined over HTTP and went away without debate_leave
 // leaves once it has made no tool call for ParticipantIdle; one that keeps
 // calling debate_next_turn stays.

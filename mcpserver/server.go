@@ -186,6 +186,14 @@ func (s *Server) HTTPHandler() http.Handler {
 	})
 }
 
+// ValidOrigin reports whether o is an origin as a browser sends it in an
+// Origin header (http or https, a host, no path but "/"): the form of
+// Config.AllowedOrigins.
+func ValidOrigin(o string) bool {
+	u, err := url.Parse(o)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && (u.Path == "" || u.Path == "/")
+}
+
 // LoopbackOrigin reports whether an Origin header names this machine:
 // http or https on localhost, 127.0.0.0/8 or [::1], with any port.
 func LoopbackOrigin(origin string) bool {

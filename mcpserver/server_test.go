@@ -159,7 +159,7 @@ func TestConsensusTools(t *testing.T) {
 		{"consensus_check", map[string]any{"layer": "spec", "topic": "t", "position": "p", "extra": 1}, "unexpected additional properties"},
 		{"consensus_check", map[string]any{"layer": 3, "topic": "t", "position": "p"}, "validating"},
 		{"consensus_search", SearchInput{Query: "x", Verdict: "MAYBE"}, "verdict: unknown verdict"},
-		{"consensus_search", SearchInput{Query: "x", Limit: -1}, "limit must be at least 1"},
+		{"consensus_search", SearchInput{Query: "x", Limit: -1}, "limit: must be at least 1"},
 		{"consensus_search", SearchInput{Query: "  "}, "consensus_search needs a query"},
 		{"consensus_show", ShowInput{Name: "../../etc/passwd"}, "no such consensus record"},
 		{"consensus_show", ShowInput{Name: "spec-nothing"}, "no such consensus record"},

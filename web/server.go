@@ -151,7 +151,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.remote && !LoopbackHost(r.Host) {
+	if !s.remote && !httpserve.LoopbackHost(r.Host) {
 		http.Error(w, "this server answers loopback addresses only (parley serve --allow-remote)", http.StatusMisdirectedRequest)
 		return
 	}
@@ -202,39 +202,6 @@ func plainSegment(seg string) bool {
 		}
 	}
 	return true
-}
-
-// LoopbackHost reports whether a Host header names this machine: localhost,
-// or a loopback IP address, with or without a port.
-func LoopbackHost(host string) bool {
-	h := host
-	if hh, _, err := net.SplitHostPort(host); err == nil {
-		h = hh
-	}
-	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
-// CheckAddr checks a listen address: a loopback address is fine; any
-// other (a LAN address, or an empty host, which listens on every
-// interface) is ErrRemote unless allowRemote. It reports whether the
-// address is loopback.
-func CheckAddr(addr string, allowRemote bool) (loopback bool, err error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false, fmt.Errorf("address %q: %w", addr, err)
-	}
-	if host != "" && LoopbackHost(host) {
-		return true, nil
-	}
-	if !allowRemote {
-		return false, fmt.Errorf("%w: %q (use 127.0.0.1, [::1] or localhost, or allow remote access)", ErrRemote, addr)
-	}
-	return false, nil
 }
 
 // Timeouts of the http.Server that Serve runs.

@@ -6,28 +6,23 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/textview"
 	"github.com/parleyhq/parley/registry"
 )
 
 // newAgentCmd is "parley agent run".
 func newAgentCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "agent",
 		Short: "Keep a debate agent alive",
-		Args:  exactArgs(0),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newAgentRunCmd(a))
-	return cmd
+	}, newAgentRunCmd(a))
 }
 
 func newAgentRunCmd(a *factory) *cobra.Command {
@@ -41,7 +36,6 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 			"unregisters on SIGINT or SIGTERM. --exec runs CMD per turn (the request as\n" +
 			"JSON on stdin; a debate_turn JSON object or plain text on stdout); --script\n" +
 			"answers from a JSON script (see docs/debates.md).",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validName("--name", name); err != nil {
 				return err
@@ -91,7 +85,7 @@ func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 	defer m.Close()
 	// SIGINT and SIGTERM end the agent cleanly (it unregisters), also when
 	// the caller did not arrange for it (a test binary standing in for parley).
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.On(ctx)
 	defer stop()
 	r.Logger = a.service().AgentLog(a.stderr, slog.LevelInfo)
 	r.Ready = func() {
@@ -101,7 +95,7 @@ func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 			_ = textview.AgentReady(a.stdout, r.Name, r.Role, r.Spec.String())
 		}
 	}
-	switch err := a.service().ServeAgent(ctx, m.Backend, r); {
+	switch err := a.service().ServeAgent(ctx, m, r); {
 	case errors.Is(err, agent.ErrParentGone):
 		// The parent died before this process looked: nothing to serve.
 		a.warnf("the process that started this agent (pid %d) has ended; %s does not start", r.Parent, r.Name)

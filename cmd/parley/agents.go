@@ -14,23 +14,16 @@ import (
 
 // newAgentsCmd is "parley agents list|show|prune|add".
 func newAgentsCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:     "agents",
-		Short:   "List, show, prune and add agents",
-		Example: "  parley agents list\n  parley agents add Bob\n  parley --json agents show Bob",
-		Args:    exactArgs(0),
-		RunE:    func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newAgentsListCmd(a), newAgentsShowCmd(a), newAgentsPruneCmd(a), newAgentsAddCmd(a))
-	return cmd
+	return group(&cobra.Command{
+		Use:   "agents",
+		Short: "List, show, prune and add agents",
+	}, newAgentsListCmd(a), newAgentsShowCmd(a), newAgentsPruneCmd(a), newAgentsAddCmd(a))
 }
 
 func newAgentsListCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
-		Use:     "list",
-		Short:   "List live agents (dead registrations are pruned)",
-		Example: "  parley agents list\n  parley --json agents list",
-		Args:    exactArgs(0),
+		Use:   "list",
+		Short: "List live agents (dead registrations are pruned)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			live, err := a.service().LiveAgents(cmd.Context())
 			switch {
@@ -42,7 +35,7 @@ func newAgentsListCmd(a *factory) *cobra.Command {
 			case err != nil:
 				return a.fail(err, "", nil)
 			case a.json:
-				return emitAll(a, live)
+				return emitEach(a, live)
 			}
 			return textview.Agents(a.stdout, live, a.stdoutTTY(), time.Now(), a.rootDir())
 		},
@@ -51,10 +44,9 @@ func newAgentsListCmd(a *factory) *cobra.Command {
 
 func newAgentsShowCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
-		Use:     "show NAME",
-		Short:   "Show one agent: registration, liveness, inbox",
-		Example: "  parley agents show Bob\n  parley --json agents show Bob",
-		Args:    exactArgs(1),
+		Use:   "show NAME",
+		Short: "Show one agent: registration, liveness, inbox",
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ag, err := a.service().Agent(cmd.Context(), args[0])
 			if err != nil {
@@ -67,10 +59,8 @@ func newAgentsShowCmd(a *factory) *cobra.Command {
 
 func newAgentsPruneCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
-		Use:     "prune",
-		Short:   "Remove the registrations of dead agents (their inboxes stay)",
-		Example: "  parley agents prune\n  parley --json agents prune",
-		Args:    exactArgs(0),
+		Use:   "prune",
+		Short: "Remove the registrations of dead agents (their inboxes stay)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			pruned, err := a.service().Prune(cmd.Context())
 			if err != nil {
@@ -81,7 +71,7 @@ func newAgentsPruneCmd(a *factory) *cobra.Command {
 				for i, n := range pruned {
 					lines[i].Pruned = n
 				}
-				return emitAll(a, lines)
+				return emitEach(a, lines)
 			}
 			return textview.Pruned(a.stdout, pruned)
 		},
@@ -99,8 +89,7 @@ func newAgentsAddCmd(a *factory) *cobra.Command {
 		Short: "Create the inbox of an agent that will come later",
 		Long: "Create inbox/NAME so that messages can be sent to an agent before it runs.\n" +
 			"The first session that registers NAME receives them.",
-		Example: "  parley agents add Bob\n  parley --json agents add Reviewer",
-		Args:    exactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := a.service().AddAgent(cmd.Context(), args[0]) // makes the root if it is new
 			if err != nil {

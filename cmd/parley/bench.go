@@ -12,7 +12,6 @@ func newBenchCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench [messenger|cli|debate|consensus|gate]",
 		Short: "Measure parley's performance against its speed targets (docs/performance.md)",
-		Args:  exactArgs(0),
 	}
 	subs := benchCommands(a)
 	for _, s := range subs {
@@ -47,8 +46,5 @@ func (a *factory) benchResult(r interface{ WriteText(io.Writer) error }, err err
 	if err != nil {
 		return err
 	}
-	if a.json {
-		return a.emit(r)
-	}
-	return r.WriteText(a.stdout)
+	return a.show(r, r.WriteText)
 }

@@ -30,9 +30,6 @@ func newBenchCLICmd(a *factory) *cobra.Command {
 			"The minimal program is built from its source with the Go toolchain (go on PATH),\n" +
 			"or given with --floor (go build -o floor ./internal/bench/floor). It is a separate\n" +
 			"binary on purpose: re-running parley would carry parley's own start-up into the floor.",
-		Example: "  parley bench cli\n  parley --json bench cli --dir /var/tmp/bench --idle 200\n" +
-			"  parley bench cli --parley ./parley-release   # measure another build with this harness",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
 				return usageError{err}

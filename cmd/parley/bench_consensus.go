@@ -22,7 +22,6 @@ func newBenchConsensusCmd(a *factory) *cobra.Command {
 			"and searches (beside one SELECT on the same database).\n" +
 			"Bars: warm check p50 ≤ 1 ms, new process ≤ 100 ms, cold rebuild ≤ 10 s,\n" +
 			"memory of a check ≤ 150 MB.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
 				return usageError{err}

@@ -25,7 +25,6 @@ func newBenchDebateCmd(a *factory) *cobra.Command {
 			"The nats backend uses the server of --nats-url (default: the \"nats\" section of\n" +
 			"config.json, else nats://127.0.0.1:4222), e.g. a scratch one started with\n" +
 			"  go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
 				return usageError{err}

@@ -14,7 +14,6 @@ func newBenchGateCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gate",
 		Short: "Gate decisions per second on one core (bar: 20,000/s)",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.benchResult(bench.RunGate(dur))
 		},

@@ -28,7 +28,6 @@ func newBenchMessengerCmd(a *factory) *cobra.Command {
 			"nats://127.0.0.1:4222); start one with\n" +
 			"  go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR\n" +
 			"(its stream and buckets are parley's; run it on a scratch server).",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
 				return usageError{err}
@@ -57,7 +56,6 @@ func newBenchSenderCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:    bench.SenderCommand,
 		Hidden: true,
-		Args:   exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Root = a.rootDir()
 			rep, err := bench.RunSender(cmd.Context(), o)

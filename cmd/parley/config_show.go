@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/textview"
@@ -8,30 +10,22 @@ import (
 
 // newConfigCmd is "parley config show" (app.ShowConfig).
 func newConfigCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "config",
 		Short: "Show parley's settings (<root>/config.json)",
-		Args:  exactArgs(0),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(&cobra.Command{
+	}, &cobra.Command{
 		Use:   "show",
 		Short: "Print the effective configuration: config.json with every default filled in",
 		Long: "Prints the settings in force as a complete config.json: the file's values, and the\n" +
 			"default of every key it leaves out. The output is itself a valid config.json.\n" +
 			"With --json it is one line; the file it came from is named on stderr.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.service().ShowConfig()
 			if err != nil {
 				return err
 			}
 			textview.ConfigSource(a.stderr, c)
-			if a.json {
-				return a.emit(c.Effective)
-			}
-			return textview.Config(a.stdout, c)
+			return a.show(c.Effective, func(w io.Writer) error { return textview.Config(w, c) })
 		},
 	})
-	return cmd
 }

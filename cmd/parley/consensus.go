@@ -66,7 +66,6 @@ func newConsensusListCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the consensus records, newest first",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := q.Filter(); err != nil {
 				return appError(err)
@@ -130,11 +129,8 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in.Query = strings.Join(args, " ")
-			if _, err := in.Filter(); err != nil {
+			if err := in.Validate(); err != nil {
 				return appError(err)
-			}
-			if in.Limit < 1 {
-				return usagef("--limit must be at least 1")
 			}
 			c, err := a.openConsensus()
 			if err != nil {
@@ -176,7 +172,6 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			"  open        the record bound nothing (DEADLOCK, TIMEOUT,    exit 0, with a warning\n" +
 			"              BUDGET_EXHAUSTED without agreement)\n" +
 			"  none        no record of this question (related are listed) exit 0",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
 				return usagef("consensus check needs --layer, --topic and --position")
@@ -219,7 +214,6 @@ func newConsensusFileCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "file --from-debate ID",
 		Short: "File (again) the record of a closed debate; finishes an interrupted filing",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if id == "" {
 				return usagef("consensus file needs --from-debate ID")

@@ -10,7 +10,7 @@ import (
 
 // newDebateCmd is "parley debate run | start | status | watch | resume | list".
 func newDebateCmd(a *factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return group(&cobra.Command{
 		Use:   "debate",
 		Short: "Run budgeted debates between a defender and its attackers",
 		Long: "A debate puts one defender's position to one or more attackers, round by round,\n" +
@@ -18,12 +18,8 @@ func newDebateCmd(a *factory) *cobra.Command {
 			"CONSENSUS_REACHED (exit 0), DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT (exit 3), or\n" +
 			"UNAVAILABLE (exit 3: an agent or its model endpoint could not be reached; not filed).\n" +
 			"Every event is recorded in <root>/debates/<id>/transcript.jsonl, hash-chained.",
-		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newDebateRunCmd(a), newDebateStartCmd(a), newDebateStatusCmd(a),
+	}, newDebateRunCmd(a), newDebateStartCmd(a), newDebateStatusCmd(a),
 		newDebateWatchCmd(a), newDebateResumeCmd(a), newDebateListCmd(a))
-	return cmd
 }
 
 // budgetFlags are the per-debate budget overrides (SPEC §5.2).
@@ -43,23 +39,21 @@ func (f *budgetFlags) add(cmd *cobra.Command) {
 
 // override is the budget flags that were given.
 func (f *budgetFlags) override(cmd *cobra.Command) debate.BudgetOverride {
-	var o debate.BudgetOverride
-	fl := cmd.Flags()
-	if fl.Changed("max-rounds") {
-		o.MaxRounds = &f.rounds
+	ms := f.timeout.Milliseconds()
+	return debate.BudgetOverride{
+		MaxRounds:         given(cmd, "max-rounds", &f.rounds),
+		MaxTokens:         given(cmd, "max-tokens", &f.tokens),
+		MaxTokensPerRound: given(cmd, "max-tokens-per-round", &f.perRound),
+		MaxWallClockMs:    given(cmd, "timeout", &ms),
+		ConvergenceRounds: given(cmd, "convergence-rounds", &f.convergence),
 	}
-	if fl.Changed("max-tokens") {
-		o.MaxTokens = &f.tokens
+}
+
+// given is v when the flag name was given on the command line, else nil
+// (an override that leaves the default).
+func given[T any](cmd *cobra.Command, name string, v *T) *T {
+	if cmd.Flags().Changed(name) {
+		return v
 	}
-	if fl.Changed("max-tokens-per-round") {
-		o.MaxTokensPerRound = &f.perRound
-	}
-	if fl.Changed("timeout") {
-		ms := f.timeout.Milliseconds()
-		o.MaxWallClockMs = &ms
-	}
-	if fl.Changed("convergence-rounds") {
-		o.ConvergenceRounds = &f.convergence
-	}
-	return o
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // gateDebate runs the gate on the self-critique in source ("-" for
@@ -31,16 +32,10 @@ func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, sourc
 	if err != nil {
 		return false, err
 	}
-	d := entry.Decision
+	skip = !entry.Decision.Debate()
 	if a.json {
-		return !d.Debate(), a.emit(app.GateLineOf(s.ID, entry))
+		return skip, a.emit(app.GateLineOf(s.ID, entry))
 	}
-	a.printf("gate (%s, decision %s): ", source, entry.ID)
-	printDecision(a.stdout, d)
-	if !d.Debate() {
-		a.printf("\nno debate: the gate skipped %q (recorded in %s/%s)\n", s.Topic, a.rootDir(), gating.LogName)
-	} else {
-		a.printf("\n")
-	}
-	return !d.Debate(), nil
+	_ = textview.GateBeforeDebate(a.stdout, source, entry, s.Topic, a.rootDir()+"/"+gating.LogName)
+	return skip, nil
 }

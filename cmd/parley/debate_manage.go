@@ -11,12 +11,6 @@ import (
 	"github.com/parleyhq/parley/internal/textview"
 )
 
-// debateID is the debate the ID argument of a command names: its id, or
-// a unique prefix of it.
-func (a *factory) debateID(args []string) (string, error) {
-	return a.resolveDebateID(args[0])
-}
-
 func newDebateResumeCmd(a *factory) *cobra.Command {
 	return a.debateCmd(&cobra.Command{
 		Use:   "resume ID",
@@ -38,7 +32,6 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 		Short: "Start a debate in the background and print its id",
 		Long: "Like \"debate run\", but the debate runs in a detached process (its output in\n" +
 			"<root>/debates/<id>/logs/coordinator.log). Follow it with \"parley debate watch ID\".",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := f.session(cmd, a)
 			if err != nil {
@@ -64,7 +57,7 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 func (a *factory) debateCmd(cmd *cobra.Command, run func(ctx context.Context, id string) error) *cobra.Command {
 	cmd.Args = exactArgs(1)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		id, err := a.debateID(args)
+		id, err := a.resolveDebateID(args[0])
 		if err != nil {
 			return err
 		}
@@ -88,7 +81,6 @@ func newDebateListCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the debates under the root, newest first",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			store, err := a.listStore() // no root: it says so
 			if store == nil {
@@ -97,7 +89,7 @@ func newDebateListCmd(a *factory) *cobra.Command {
 			store.Close()
 			if a.json {
 				lines, err := a.service().DebateStatuses(cmd.Context())
-				return errors.Join(emitAll(a, lines), err)
+				return errors.Join(emitEach(a, lines), err)
 			}
 			list, err := a.service().ListDebates(cmd.Context())
 			if err != nil {

@@ -119,7 +119,7 @@ func aliveIn(t testing.TB, root, name string) bool {
 		return false
 	}
 	defer m.Close()
-	ok, _ := m.reg.Alive(context.Background(), name)
+	ok, _ := m.Registry().Alive(context.Background(), name)
 	return ok
 }
 

@@ -6,7 +6,6 @@ import (
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/debateview"
-	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/internal/textview"
 )
 
@@ -17,9 +16,6 @@ type progress interface {
 	Event(debate.Progress)
 	Close()
 }
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w any) bool { return termsafe.IsTerminal(w) }
 
 func (a *factory) newProgress() progress {
 	if a.json {
@@ -45,16 +41,6 @@ func (a *factory) show(v any, text func(w io.Writer) error) error {
 		return a.emit(v)
 	}
 	return text(a.stdout)
-}
-
-// emitAll prints each of vs as a JSON line.
-func emitAll[T any](a *factory, vs []T) error {
-	for _, v := range vs {
-		if err := a.emit(v); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // unavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,
@@ -83,7 +69,3 @@ func (a *factory) printVerdict(o *debate.Outcome) error {
 	}
 	return blockedError{}
 }
-
-// termClean replaces control characters, so that text from a debate's
-// participants or files cannot drive a terminal.
-func termClean(s string) string { return termsafe.Clean(s, "") }

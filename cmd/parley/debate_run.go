@@ -3,15 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/interrupt"
 )
 
 // debateFlags are what "debate run" and "debate start" share.
@@ -69,7 +67,6 @@ func newDebateRunCmd(a *factory) *cobra.Command {
 			"or uses running ones (@NAME), runs the debate, files the verdict in the vault\n" +
 			"and prints it. Attackers speak in the order given, then the defender.\n" +
 			"With --json: one JSON line per event, then a closing \"verdict\" line.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := f.session(cmd, a)
 			if err != nil {
@@ -103,7 +100,7 @@ func (a *factory) runDebate(ctx context.Context, s *debate.DebateSession, resume
 // execDebate runs or resumes a debate through the service layer with a
 // progress view; Ctrl-C stops it (resume continues it).
 func (a *factory) execDebate(ctx context.Context, s *debate.DebateSession, resume bool) (*debate.Outcome, error) {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.On(ctx)
 	defer stop()
 	view := a.newProgress()
 	opts := app.RunOptions{Progress: view.Event, Warn: func(err error) { a.warnf("%v", err) }}

@@ -19,7 +19,6 @@ func newDemoCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo [--dir DIR]",
 		Short: "Run the whole flow on a temporary root, in seconds",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := demo.Root(dir)
 			if errors.Is(err, demo.ErrDir) {

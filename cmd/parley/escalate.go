@@ -4,24 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/textview"
 )
 
 func newEscalateCmd(a *factory) *cobra.Command {
-	var (
-		telemetry, workspace     string
-		follow, retryUnavailable bool
-	)
+	var o app.EscalateOptions
 	cmd := &cobra.Command{
 		Use:   "escalate --telemetry FILE [--follow] [--workspace DIR]",
 		Short: "Decide proceed or hold for a verifier's DRIFT verdicts (one JSON line per record)",
@@ -46,19 +41,18 @@ func newEscalateCmd(a *factory) *cobra.Command {
 			"--workspace (default: escalation.workspace of config.json, else the working\n" +
 			"directory) is where evidence paths are checked; a relative escalation.workspace\n" +
 			"is relative to the root, a relative --workspace to the working directory.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if telemetry == "" {
+			if o.Telemetry == "" {
 				return usagef("--telemetry FILE is required (the mini-verifier's JSONL log)")
 			}
-			return a.escalate(cmd.Context(), app.EscalateOptions{Telemetry: telemetry, Workspace: workspace, Follow: follow, RetryUnavailable: retryUnavailable})
+			return a.escalate(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&telemetry, "telemetry", "", "the verifier's telemetry file (JSON Lines)")
-	f.BoolVar(&follow, "follow", false, "keep reading records appended to the file until interrupted")
-	f.BoolVar(&retryUnavailable, "retry-unavailable", false, "decide again the records held because their agents could not be reached")
-	f.StringVar(&workspace, "workspace", "", "the directory evidence paths are read and checked under (default: config's escalation.workspace, else .)")
+	f.StringVar(&o.Telemetry, "telemetry", "", "the verifier's telemetry file (JSON Lines)")
+	f.BoolVar(&o.Follow, "follow", false, "keep reading records appended to the file until interrupted")
+	f.BoolVar(&o.RetryUnavailable, "retry-unavailable", false, "decide again the records held because their agents could not be reached")
+	f.StringVar(&o.Workspace, "workspace", "", "the directory evidence paths are read and checked under (default: config's escalation.workspace, else .)")
 	return cmd
 }
 
@@ -66,7 +60,7 @@ func newEscalateCmd(a *factory) *cobra.Command {
 // it) through the service layer: one JSON line per decision on stdout,
 // what was skipped and the counts on stderr.
 func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.On(ctx)
 	defer stop()
 	notes := textview.EscalationNotes{W: a.stderr, Telemetry: o.Telemetry}
 	o.Decided = func(_ *escalation.Decision, line []byte) error {

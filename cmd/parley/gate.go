@@ -106,9 +106,6 @@ func (a *factory) readCritique(ctx context.Context, source string) (gating.SelfC
 	return app.ReadCritique(f, source)
 }
 
-// printDecision prints a decision for a person (textview.Decision).
-func printDecision(w io.Writer, d gating.Decision) { textview.Decision(w, d) }
-
 // newGateTrainCmd is "parley gate train --data FILE --out FILE".
 func newGateTrainCmd(a *factory) *cobra.Command {
 	var (
@@ -124,7 +121,6 @@ func newGateTrainCmd(a *factory) *cobra.Command {
 			"hand-written corpus shipped in the binary, which reproduces the embedded\n" +
 			"model byte for byte. --data is JSON Lines: self-critique fields plus \"label\"\n" +
 			"(and optionally \"voice\": examples without one are cross-validated in folds).",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return usagef("gate train needs --out FILE")
@@ -151,7 +147,6 @@ func newGateEvalCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval --data FILE",
 		Short: "Measure the gate on a labeled corpus (precision and recall of debate)",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if data == "" {
 				return usagef("gate eval needs --data FILE")
@@ -179,7 +174,6 @@ func newGateStatsCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "stats",
 		Short: "Summarise gate.jsonl: decisions, skip rate, tokens saved against always-debate",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, warnings, err := a.service().GateStats()
 			if err != nil {
@@ -188,10 +182,9 @@ func newGateStatsCmd(a *factory) *cobra.Command {
 			for _, w := range warnings {
 				a.warnf("%s", w)
 			}
-			if a.json {
-				return a.emit(s)
-			}
-			return textview.GateStats(a.stdout, s, strings.TrimSuffix(a.rootDir(), "/")+"/"+gating.LogName)
+			return a.show(s, func(w io.Writer) error {
+				return textview.GateStats(w, s, strings.TrimSuffix(a.rootDir(), "/")+"/"+gating.LogName)
+			})
 		},
 	}
 }

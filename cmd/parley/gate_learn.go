@@ -47,10 +47,7 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 				if err != nil {
 					return appError(err)
 				}
-				if a.json {
-					return a.emit(l)
-				}
-				return textview.DecisionLabelled(a.stdout, l, a.cmdLine("gate", "learn"))
+				return a.show(l, func(w io.Writer) error { return textview.DecisionLabelled(w, l, a.cmdLine("gate", "learn")) })
 			}
 			if debate_ || skip {
 				return usagef("--debate and --skip go with --decision ID")
@@ -71,10 +68,7 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return appError(err)
 			}
-			if a.json {
-				return a.emit(n)
-			}
-			return textview.Labelled(a.stdout, n, filepath.Join(a.rootDir(), gating.LabelsName))
+			return a.show(n, func(w io.Writer) error { return textview.Labelled(w, n, filepath.Join(a.rootDir(), gating.LabelsName)) })
 		},
 	}
 	f := cmd.Flags()
@@ -101,7 +95,6 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 			"the new one as <root>/gate/model.json only when neither figure is worse (--force\n" +
 			"installs it anyway). 'parley gate' then decides with it and names it by its hash.\n" +
 			"--reset removes <root>/gate/model.json: the embedded model decides again.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if reset {
 				if force {
@@ -111,10 +104,9 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if a.json {
-					return a.emit(map[string]any{"reset": removed, "model": gating.EmbeddedName})
-				}
-				return textview.GateReset(a.stdout, removed, path)
+				return a.show(map[string]any{"reset": removed, "model": gating.EmbeddedName}, func(w io.Writer) error {
+					return textview.GateReset(w, removed, path)
+				})
 			}
 			res, err := a.service().Learn(folds, force)
 			if res != nil {
@@ -128,10 +120,9 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return a.emit(res)
-			}
-			return textview.Learned(a.stdout, res, textview.LearnCommands{Gate: a.cmdLine("gate"), Reset: a.cmdLine("gate", "learn", "--reset")})
+			return a.show(res, func(w io.Writer) error {
+				return textview.Learned(w, res, textview.LearnCommands{Gate: a.cmdLine("gate"), Reset: a.cmdLine("gate", "learn", "--reset")})
+			})
 		},
 	}
 	f := cmd.Flags()

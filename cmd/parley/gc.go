@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -17,7 +19,6 @@ func newGCCmd(a *factory) *cobra.Command {
 			"d, h, m, s), staging files left by crashed writers (older than 10m), and the\n" +
 			"registrations of dead agents. Waiting messages, quarantined files (bad/) and mail\n" +
 			"moved aside are never removed.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := app.ParseAge(olderThan)
 			if err != nil {
@@ -27,10 +28,7 @@ func newGCCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.fail(err, "nothing to collect: ", nil)
 			}
-			if a.json {
-				return a.emit(st)
-			}
-			return textview.Collected(a.stdout, st, olderThan)
+			return a.show(st, func(w io.Writer) error { return textview.Collected(w, st, olderThan) })
 		},
 	}
 	cmd.Flags().StringVar(&olderThan, "older-than", "7d", "age of acknowledged messages to remove (e.g. 7d, 12h)")

@@ -7,9 +7,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"regexp"
 	"sort"
@@ -19,19 +17,20 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/suggest"
+	"github.com/parleyhq/parley/internal/termsafe"
+	"github.com/parleyhq/parley/internal/textview"
 )
 
 // exitInterrupted is the exit code of a command ended by Ctrl-C (SIGINT)
 // while it waited: 128 + the signal's number, as shells report it.
 const exitInterrupted = 130
 
-// errInterrupted ends a wait that Ctrl-C cut short.
-var errInterrupted = errors.New("interrupted")
-
 // polish applies the shared habits to every command under root: the
 // examples of its help, the usage error of a command group given an
-// unknown subcommand, and flag errors that suggest the flag meant.
+// unknown subcommand, no arguments for a command that does not say how
+// many it takes, and flag errors that suggest the flag meant.
 func polish(root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
@@ -40,8 +39,11 @@ func polish(root *cobra.Command) {
 		if ex, ok := examples()[commandKey(c)]; ok {
 			c.Example = strings.TrimRight(ex, "\n")
 		}
-		if c.HasSubCommands() && c != root && c.Name() != "gate" {
+		switch {
+		case c.HasSubCommands() && c != root && c.Name() != "gate":
 			c.Args = groupArgs
+		case c.Args == nil && c != root && c.Name() != "help": // cobra's help takes a command's path
+			c.Args = exactArgs(0)
 		}
 		for _, s := range c.Commands() {
 			walk(s)
@@ -80,7 +82,7 @@ func groupArgs(cmd *cobra.Command, args []string) error {
 
 // unknownCommand is the usage error for name, which is no subcommand of cmd.
 func unknownCommand(cmd *cobra.Command, name string) error {
-	msg := fmt.Sprintf("unknown command %q for %q", termClean(name), cmd.CommandPath())
+	msg := fmt.Sprintf("unknown command %q for %q", termsafe.Clean(name, ""), cmd.CommandPath())
 	if s := suggestCommands(cmd, name); len(s) > 0 {
 		msg += "; did you mean " + suggest.OrList(s) + "?"
 	}
@@ -127,7 +129,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	cmd.LocalFlags().VisitAll(visit)
 	cmd.InheritedFlags().VisitAll(visit)
 	sort.Strings(out)
-	msg := fmt.Sprintf("unknown flag --%s for %q", termClean(typed), cmd.CommandPath())
+	msg := fmt.Sprintf("unknown flag --%s for %q", termsafe.Clean(typed, ""), cmd.CommandPath())
 	if len(out) > 0 {
 		msg += "; did you mean " + suggest.OrList(out) + "?"
 	}
@@ -168,36 +170,21 @@ func (a *factory) noRootNote(what string) error {
 // not a directory is for the command that opens it to refuse).
 func (a *factory) haveRoot() bool { return a.service().HaveRoot() }
 
-// readStdin reads standard input whole (at most limit bytes, and one more
-// to tell that it is over). On a terminal it first says what it waits for
-// and how to end it. Ctrl-C (ctx's end) ends the wait: a read from a
-// terminal cannot be cancelled, so it is left to the exiting process.
+// readStdin reads standard input whole (interrupt.ReadAll: at most limit
+// bytes, and one more to tell that it is over; Ctrl-C, ctx's end, ends the
+// wait). On a terminal it first says what it waits for and how to end it.
 func (a *factory) readStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
-	interrupted := ctx.Done() // listening before the hint says Ctrl-C cancels
-	if isTerminal(a.stdin) {
+	_ = ctx.Done() // listening before the hint says Ctrl-C cancels
+	if termsafe.IsTerminal(a.stdin) {
 		fmt.Fprintf(a.stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
 	}
-	type result struct {
-		b   []byte
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		b, err := io.ReadAll(io.LimitReader(a.stdin, limit+1))
-		done <- result{b, err}
-	}()
-	select {
-	case r := <-done:
-		return r.b, r.err
-	case <-interrupted:
-		return nil, errInterrupted
-	}
+	return interrupt.ReadAll(ctx, a.stdin, limit)
 }
 
 // stdoutTTY reports whether human output goes to a terminal: then list
 // commands print a header row. Never under --json.
 func (a *factory) stdoutTTY() bool {
-	return !a.json && (a.tty != nil || isTerminal(a.stdout))
+	return !a.json && (a.tty != nil || termsafe.IsTerminal(a.stdout))
 }
 
 // fileError is the error of a file named on the command line that cannot
@@ -212,7 +199,7 @@ func fileError(what string, err error) error {
 func argCountError(cmd *cobra.Command, bound string, want, got int) error {
 	takes := "no arguments"
 	if want > 0 || bound != "" {
-		takes = fmt.Sprintf("%s%d argument%s", bound, want, plural(want, "", "s"))
+		takes = fmt.Sprintf("%s%d argument%s", bound, want, textview.Plural(want, "", "s"))
 	}
 	return usagef("%s takes %s, got %d (usage: %s)", cmd.CommandPath(), takes, got, cmd.UseLine())
 }

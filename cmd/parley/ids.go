@@ -10,6 +10,7 @@ import (
 	"io/fs"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/termsafe"
 )
 
 // notFoundf is the error of a name that names nothing: exit 1.
@@ -23,7 +24,7 @@ func notFoundf(format string, args ...any) error {
 func (a *factory) resolveDebateID(arg string) (string, error) {
 	id, err := a.service().ResolveDebate(arg)
 	if errors.Is(err, app.ErrNoRoot) {
-		return "", a.noRootError(fmt.Sprintf("no debate %s: ", termClean(arg)))
+		return "", a.noRootError(fmt.Sprintf("no debate %s: ", termsafe.Clean(arg, "")))
 	}
 	return id, a.fail(err, "", func(string) string { return a.cmdLine("debate", "list") })
 }

@@ -16,16 +16,12 @@ func newInitCmd(a *factory) *cobra.Command {
 			"debates/, and the vault (--vault, default <root>/vault) with wiki/consensus/ and\n" +
 			"wiki/debates/. Directories are 0700. Running it again changes nothing. The root\n" +
 			"and the vault may be symbolic links; nothing inside them may be.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := a.service().Init(cmd.Context())
 			if err != nil {
 				return a.fail(err, "", nil)
 			}
-			if a.json {
-				return a.emit(r)
-			}
-			return textview.Initialized(a.stdout, r)
+			return view(a, r, textview.Initialized)
 		},
 	}
 }

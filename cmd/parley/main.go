@@ -2,12 +2,16 @@
 // See README.md, or run "parley --help".
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/parleyhq/parley/internal/interrupt"
+)
 
 func main() {
-	// SIGINT and SIGTERM end the command cleanly (see interruptContext).
-	ctx := &interruptContext{}
+	// SIGINT and SIGTERM end the command cleanly (see interrupt.Context).
+	ctx := &interrupt.Context{}
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	ctx.release()
+	ctx.Release()
 	os.Exit(exitCode(err, os.Stderr))
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/mcpserver"
-	"github.com/parleyhq/parley/web"
 )
 
 // newMCPCmd is "parley mcp [--http ADDR [--allow-remote] [--trusted]]": the
@@ -20,8 +18,7 @@ func newMCPCmd(a *factory) *cobra.Command {
 	var (
 		httpAddr             string
 		allowRemote, trusted bool
-		origins              []string
-		sessionTimeout       time.Duration
+		o                    mcpserver.AppOptions // its HTTP settings apply over --http only
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR]",
@@ -36,17 +33,16 @@ func newMCPCmd(a *factory) *cobra.Command {
 			"other than a loopback one (or one --allow-origin lists) is refused 403, a session idle\n" +
 			"for --session-timeout is closed, and a joined participant without a tool call for the\n" +
 			"registration TTL leaves. Logs go to stderr (--verbose).",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("http") && (allowRemote || trusted || len(origins) > 0 || cmd.Flags().Changed("session-timeout")) {
+			if !cmd.Flags().Changed("http") && (allowRemote || trusted || len(o.AllowedOrigins) > 0 || cmd.Flags().Changed("session-timeout")) {
 				return usagef("--allow-remote and --trusted apply to --http only, as do --allow-origin and --session-timeout")
 			}
-			for _, o := range origins {
-				if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-					return usagef("--allow-origin %q: an origin as a browser sends it, e.g. https://app.example.com", o)
+			for _, origin := range o.AllowedOrigins {
+				if !mcpserver.ValidOrigin(origin) {
+					return usagef("--allow-origin %q: an origin as a browser sends it, e.g. https://app.example.com", origin)
 				}
 			}
-			if sessionTimeout <= 0 {
+			if o.SessionTimeout <= 0 {
 				return usagef("--session-timeout must be positive, e.g. 5m")
 			}
 			if httpAddr != "" {
@@ -54,60 +50,51 @@ func newMCPCmd(a *factory) *cobra.Command {
 					return err
 				}
 			}
-			return a.serveMCP(cmd.Context(), httpAddr, httpAddr == "" || trusted, mcpHTTPOptions{origins: origins, sessionTimeout: sessionTimeout})
+			o.HTTP, o.Untrusted = httpAddr != "", httpAddr != "" && !trusted
+			return a.serveMCP(cmd.Context(), httpAddr, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&httpAddr, "http", "", "serve the streamable HTTP transport on ADDR (e.g. 127.0.0.1:7421) instead of stdio")
 	f.BoolVar(&allowRemote, "allow-remote", false, "allow --http on an address that is not loopback (anyone who reaches it can use every tool)")
 	f.BoolVar(&trusted, "trusted", false, "over --http, let debate_start run exec:/script: agents and read --context files and a workspace")
-	f.StringArrayVar(&origins, "allow-origin", nil, "over --http, also serve requests whose Origin is this (repeatable); requests without Origin or from a loopback origin are always served, any other gets 403")
-	f.DurationVar(&sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "over --http, close a session after this long without a request")
+	f.StringArrayVar(&o.AllowedOrigins, "allow-origin", nil, "over --http, also serve requests whose Origin is this (repeatable); requests without Origin or from a loopback origin are always served, any other gets 403")
+	f.DurationVar(&o.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "over --http, close a session after this long without a request")
 	return cmd
 }
 
-// checkListenAddr refuses a --http address that is not loopback, unless
-// --allow-remote, and then warns.
+// checkListenAddr refuses a --http address that is not HOST:PORT, or not
+// loopback (httpserve.CheckAddr) unless --allow-remote, and then warns.
 func checkListenAddr(a *factory, addr string, allowRemote bool) error {
-	host, port, err := net.SplitHostPort(addr)
+	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usagef("--http %q: want HOST:PORT, e.g. 127.0.0.1:7421", addr)
 	}
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
 		return usagef("--http %q: the port must be a number from 0 to 65535", addr)
 	}
-	if web.LoopbackHost(host) {
-		if allowRemote {
-			a.warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
-		}
-		return nil
-	}
-	if !allowRemote {
+	switch loopback, err := httpserve.CheckAddr(addr, allowRemote); {
+	case err != nil:
 		return usagef("--http %s is not a loopback address: other machines could call every tool; use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, port)
+	case loopback && allowRemote:
+		a.warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
+	case !loopback:
+		a.warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
 	}
-	a.warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
 	return nil
 }
 
-// mcpHTTPOptions are the settings of the HTTP transport.
-type mcpHTTPOptions struct {
-	origins        []string
-	sessionTimeout time.Duration
-}
-
 // serveMCP opens the messenger (making the root if it is new) and serves
-// MCP over the root until the client disconnects (stdio) or ctx ends.
-func (a *factory) serveMCP(ctx context.Context, httpAddr string, trusted bool, ho mcpHTTPOptions) error {
+// MCP over the root with o until the client disconnects (stdio) or ctx
+// ends.
+func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.AppOptions) error {
 	m, err := a.openMessenger()
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	o := mcpserver.AppOptions{Untrusted: !trusted, Logger: a.logger()}
-	if httpAddr != "" {
-		o.HTTP, o.SessionTimeout, o.AllowedOrigins = true, ho.sessionTimeout, ho.origins
-	}
-	srv, closeSrv, err := mcpserver.FromApp(a.service(), m.Backend, o)
+	o.Logger = a.logger()
+	srv, closeSrv, err := mcpserver.FromApp(a.service(), m, o)
 	if err != nil {
 		return err
 	}

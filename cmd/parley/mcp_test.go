@@ -14,7 +14,7 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/parleyhq/parley/web"
+	"github.com/parleyhq/parley/internal/httpserve"
 )
 
 func TestMCPHTTPAddressChecks(t *testing.T) {
@@ -37,12 +37,12 @@ func TestMCPHTTPAddressChecks(t *testing.T) {
 		}
 	}
 	for _, host := range []string{"127.0.0.1", "127.8.9.10", "::1", "localhost", "LOCALHOST"} {
-		if !web.LoopbackHost(host) {
+		if !httpserve.LoopbackHost(host) {
 			t.Errorf("%s is loopback", host)
 		}
 	}
 	for _, host := range []string{"", "0.0.0.0", "::", "10.0.0.1", "example.com", "127.0.0.1.example.com"} {
-		if web.LoopbackHost(host) {
+		if httpserve.LoopbackHost(host) {
 			t.Errorf("%s is not loopback", host)
 		}
 	}

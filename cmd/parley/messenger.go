@@ -4,35 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/interrupt"
 )
 
-// messenger is the messenger config.json selects, opened through the
-// service layer. Commands that drive the messenger themselves (debates,
-// agents) open it, use it and close it.
-type messenger struct {
-	app.Backend
-	tr  inbox.Transport
-	reg app.Registry
-}
-
-// openMessenger opens (creating if needed) the messenger with the settings
-// of config.json. A server that does not answer is waited for with one
-// line saying so; Ctrl-C stops the wait.
-func (a *factory) openMessenger() (*messenger, error) {
-	sctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// openMessenger opens (creating if needed) the messenger config.json
+// selects, through the service layer, for a command that drives it itself
+// (an agent, the MCP server): it uses it and closes it. A server that does
+// not answer is waited for with one line saying so; Ctrl-C stops the wait.
+func (a *factory) openMessenger() (app.Backend, error) {
+	sctx, stop := interrupt.On(context.Background())
 	defer stop()
 	b, err := a.service().Messenger(sctx)
 	if err != nil {
 		return nil, a.fail(err, "", nil)
 	}
-	return &messenger{Backend: b, tr: b.Transport(), reg: b.Registry()}, nil
+	return b, nil
 }
 
 // cliError is an error whose message already says what to do.

@@ -29,7 +29,6 @@ func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cob
 			"(move it to cur/). --all takes every waiting message; --wait waits up to DUR for\n" +
 			"the first one. Prints nothing when the inbox is empty. A message is acknowledged\n" +
 			"only after it was printed, so an interrupted recv delivers it again.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.As == "" {
 				return usagef("recv needs --as NAME (see parley recv --help)")
@@ -85,7 +84,6 @@ func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *c
 			"when it stops), so that senders see NAME as running and agents that only message\n" +
 			"registered names (pi-messenger) can reach it. Messages that waited in the inbox\n" +
 			"are printed first. --no-register tails the inbox without registering.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.As == "" {
 				return usagef("watch needs --as NAME (see parley watch --help)")

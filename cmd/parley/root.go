@@ -13,7 +13,9 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/internal/argv"
 	"github.com/parleyhq/parley/internal/bench"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -53,12 +55,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var showVersion bool
 	// On a terminal, nothing parley prints (agents' text, records, pages,
 	// JSON) may drive it: every byte goes through termsafe.
-	if isTerminal(stdout) {
+	if termsafe.IsTerminal(stdout) {
 		w := termsafe.NewWriter(stdout)
 		defer w.Flush()
 		a.stdout, a.tty = w, stdout
 	}
-	if isTerminal(stderr) {
+	if termsafe.IsTerminal(stderr) {
 		w := termsafe.NewWriter(stderr)
 		defer w.Flush()
 		a.stderr = w
@@ -79,7 +81,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Annotations[lazyInterrupt] == "" {
-				armInterrupt(ctx)
+				interrupt.Arm(ctx)
 			}
 			if showVersion {
 				return nil // the version reads no root
@@ -152,10 +154,10 @@ func commands(a *factory) []*cobra.Command {
 // subcommand otherwise (help, completion, a mistyped name to suggest
 // the right one for). It reports whether it made them all.
 func commandsFor(a *factory, args []string) ([]*cobra.Command, bool) {
-	if versionOnly(args) {
+	if globals.Only(args, "--version") { // parley --version, global flags aside
 		return nil, false
 	}
-	if name := commandName(args); name != "" {
+	if name := globals.Command(args); name != "" {
 		for _, s := range subcommands {
 			if s.name == name {
 				return []*cobra.Command{s.make(a)}, false
@@ -165,49 +167,9 @@ func commandsFor(a *factory, args []string) ([]*cobra.Command, bool) {
 	return commands(a), true
 }
 
-// versionOnly reports whether args ask for nothing but the version
-// (parley --version, global flags aside), which needs no subcommand.
-func versionOnly(args []string) bool {
-	version := false
-	for i := 0; i < len(args); i++ {
-		switch arg := args[i]; {
-		case arg == "--version":
-			version = true
-		case arg == "--root" || arg == "--vault":
-			i++
-		case isGlobalFlag(arg):
-		default:
-			return false
-		}
-	}
-	return version
-}
-
-// isGlobalFlag reports whether arg is a global flag that carries its value
-// (if any) within it.
-func isGlobalFlag(arg string) bool {
-	return strings.HasPrefix(arg, "--root=") || strings.HasPrefix(arg, "--vault=") ||
-		arg == "--json" || strings.HasPrefix(arg, "--json=") ||
-		arg == "-v" || arg == "--verbose" || strings.HasPrefix(arg, "--verbose=")
-}
-
-// commandName is the first word of args after the global flags (--root
-// and --vault with their values, --json, --verbose), or "" when something
-// else comes first (another flag, --, nothing).
-func commandName(args []string) string {
-	for i := 0; i < len(args); i++ {
-		switch arg := args[i]; {
-		case arg == "--root" || arg == "--vault":
-			i++ // the value
-		case isGlobalFlag(arg):
-		case strings.HasPrefix(arg, "-"):
-			return ""
-		default:
-			return arg
-		}
-	}
-	return ""
-}
+// globals are the root's persistent flags as a command line gives them
+// before a subcommand's name.
+var globals = argv.Globals{Valued: []string{"--root", "--vault"}, Switches: []string{"--json", "--verbose", "-v"}}
 
 // rootDir is the messenger state directory: --root, $PARLEY_ROOT, or .parley.
 func (a *factory) rootDir() string { return a.service().Root() }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/interrupt"
 )
 
 // Each subcommand is listed under the name it is typed as, so a command
@@ -43,7 +45,7 @@ func TestCommandName(t *testing.T) {
 		{"help send", "help"},
 		{"sned --from A", "sned"},
 	} {
-		if got := commandName(strings.Fields(tc.line)); got != tc.want {
+		if got := globals.Command(strings.Fields(tc.line)); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.line, got, tc.want)
 		}
 	}
@@ -88,7 +90,7 @@ func TestOnlyTheNamedSubcommandIsBuilt(t *testing.T) {
 		{[]string{"help"}, []string{"  send ", "  recv ", "  debate ", "  consensus ", "  completion "}},
 	} {
 		var out, errs syncBuffer
-		err := run(&interruptContext{}, append([]string{"--root", root}, tc.args...), nil, &out, &errs)
+		err := run(&interrupt.Context{}, append([]string{"--root", root}, tc.args...), nil, &out, &errs)
 		exitCode(err, &errs)
 		for _, w := range tc.want {
 			if !strings.Contains(out.String()+errs.String(), w) {

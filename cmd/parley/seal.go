@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/internal/textview"
 )
 
@@ -42,7 +43,7 @@ func newTranscriptsKeygenCmd(a *factory) *cobra.Command {
 			if a.json {
 				return a.emit(map[string]any{"seal": key})
 			}
-			return textview.SealKey(a.stdout, key, filepath.Join(a.rootDir(), "config.json"))
+			return textview.SealKey(a.stdout, key, filepath.Join(a.rootDir(), config.FileName))
 		},
 	}
 }

@@ -4,13 +4,12 @@ import (
 	"errors"
 	"io/fs"
 	"net"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/internal/httpserve"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/web"
 )
 
@@ -28,10 +27,9 @@ func newServeCmd(a *factory) *cobra.Command {
 			"consensus records and the vault's pages, with search, until Ctrl-C. It listens\n" +
 			"on a loopback address only, unless --allow-remote is given: the pages have no\n" +
 			"authentication, so anyone who can reach them can read every debate.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			loopback, err := web.CheckAddr(addr, allowRemote)
-			if errors.Is(err, web.ErrRemote) {
+			loopback, err := httpserve.CheckAddr(addr, allowRemote)
+			if errors.Is(err, httpserve.ErrRemote) {
 				return usagef("--addr %s is not a loopback address; add --allow-remote to serve other machines (no authentication: anyone who reaches it reads every debate)", addr)
 			}
 			if err != nil {
@@ -69,7 +67,7 @@ func newServeCmd(a *factory) *cobra.Command {
 			} else {
 				a.printf("parley serve: %s (read-only; Ctrl-C stops)\n", url)
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interrupt.On(cmd.Context())
 			defer stop()
 			return srv.Serve(ctx, ln)
 		},

@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/interrupt"
 )
 
 // TestMain lets the test binary stand in for the parley binary: with
@@ -12,9 +14,9 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("PARLEY_TEST_AS_CLI") == "1" {
 		// As main does: SIGINT and SIGTERM end the command cleanly.
-		ctx := &interruptContext{}
+		ctx := &interrupt.Context{}
 		err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-		ctx.release()
+		ctx.Release()
 		os.Exit(exitCode(err, os.Stderr))
 	}
 	os.Exit(m.Run())

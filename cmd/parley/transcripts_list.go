@@ -18,7 +18,6 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list [--layer L] [--verdict V] [--since DATE|AGE]",
 		Short: "List the debates' transcripts, newest first (id, date, layer, topic, verdict, rounds, tokens)",
-		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := q.Filter(); err != nil {
 				return appError(err)

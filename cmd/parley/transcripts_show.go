@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/internal/textview"
 )
 
@@ -23,7 +24,7 @@ func newTranscriptsShowCmd(a *factory) *cobra.Command {
 			"a banner naming the first bad line, and the command exits 3.",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.debateID(args)
+			id, err := a.resolveDebateID(args[0])
 			if err != nil {
 				return err
 			}
@@ -52,7 +53,7 @@ func newTranscriptsShowCmd(a *factory) *cobra.Command {
 				return err
 			}
 			if in := view.Integrity; in.Tampered() {
-				return blockedError{msg: fmt.Sprintf("debate %s does not verify: %s", id, termClean(in.Trouble()))}
+				return blockedError{msg: fmt.Sprintf("debate %s does not verify: %s", id, termsafe.Clean(in.Trouble(), ""))}
 			}
 			return nil
 		},

@@ -20,7 +20,7 @@ func newTranscriptsVerifyCmd(a *factory) *cobra.Command {
 		Short: "Check a debate's transcript, session, verdict, vault page and record against its seal (exit 3 naming the file if tampered)",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.debateID(args)
+			id, err := a.resolveDebateID(args[0])
 			if err != nil {
 				return err
 			}

@@ -29,7 +29,6 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 			"  stale          an active record whose cited lines (path:from-to) changed or\n" +
 			"                 are gone since it was filed (the record keeps their hash)\n" +
 			"Exit 3 when anything is found, 0 when the vault is clean.",
-		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.openConsensus()
 			if err != nil {

@@ -27,8 +27,6 @@ func newVersionCmd(a *factory) *cobra.Command {
 		Short: "Print parley's version and the revision it was built from",
 		Long: "Print the module version, the VCS revision and time it was built from (when the\n" +
 			"build recorded them), and the Go version. The same as parley --version.",
-		Example: "  parley version\n  parley --version\n  parley --json version",
-		Args:    exactArgs(0),
 		// The version reads no root: no check of one that may not be trusted.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE:              func(*cobra.Command, []string) error { return printVersion(a) },

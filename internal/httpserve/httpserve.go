@@ -9,9 +9,11 @@ package httpserve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -166,4 +168,42 @@ func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)
 	return err
+}
+
+// ErrRemote means a listen address that is not a loopback address, which
+// CheckAddr refuses unless remote access was allowed.
+var ErrRemote = errors.New("not a loopback address")
+
+// LoopbackHost reports whether a Host header names this machine: localhost,
+// or a loopback IP address, with or without a port.
+func LoopbackHost(host string) bool {
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	}
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckAddr checks a listen address: a loopback address is fine; any
+// other (a LAN address, or an empty host, which listens on every
+// interface) is ErrRemote unless allowRemote (the callers "parley serve" and
+// "parley mcp --http" word the refusal). It reports whether the
+// address is loopback.
+func CheckAddr(addr string, allowRemote bool) (loopback bool, err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("address %q: %w", addr, err)
+	}
+	if host != "" && LoopbackHost(host) {
+		return true, nil
+	}
+	if !allowRemote {
+		return false, fmt.Errorf("%w: %q (use 127.0.0.1, [::1] or localhost, or allow remote access)", ErrRemote, addr)
+	}
+	return false, nil
 }

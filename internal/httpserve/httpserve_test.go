@@ -141,3 +141,23 @@ func TestSlowBodiesAreShed(t *testing.T) {
 		t.Errorf("serve: %v", err)
 	}
 }
+
+// A listen address is loopback when its host is localhost or a loopback
+// IP; any other (every interface included) is refused unless remote
+// access is allowed; an address without a port is refused.
+func TestCheckAddr(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]bool{"127.0.0.1:7420": true, "[::1]:7420": true, "localhost:7420": true, "127.1.2.3:80": true,
+		"0.0.0.0:7420": false, ":7420": false, "192.168.1.5:7420": false, "[::]:7420": false, "example.org:80": false} {
+		loop, err := CheckAddr(addr, false)
+		if loop != want || (err == nil) != want {
+			t.Errorf("CheckAddr(%q, false) = %v, %v", addr, loop, err)
+		}
+		if loop, err := CheckAddr(addr, true); loop != want || err != nil {
+			t.Errorf("CheckAddr(%q, true) = %v, %v", addr, loop, err)
+		}
+	}
+	if _, err := CheckAddr("no-port", true); err == nil {
+		t.Error("an address without a port was accepted")
+	}
+}

@@ -11,6 +11,23 @@ import (
 	"github.com/parleyhq/parley/gating"
 )
 
+// GateBeforeDebate writes the gate's decision before a debate ("debate run
+// --gate"): the self-critique's source, the decision's id in gate.jsonl
+// (logPath) and the decision (Decision); when it skips the debate, that
+// no debate of topic runs.
+func GateBeforeDebate(w io.Writer, source string, e gating.LogEntry, topic, logPath string) error {
+	fmt.Fprintf(w, "gate (%s, decision %s): ", source, e.ID)
+	if err := Decision(w, e.Decision); err != nil {
+		return err
+	}
+	if !e.Decision.Debate() {
+		_, err := fmt.Fprintf(w, "\nno debate: the gate skipped %q (recorded in %s)\n", topic, logPath)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n")
+	return err
+}
+
 // GateDecision writes a decision of "parley gate": its id in gate.jsonl
 // (with how to label it), then the decision (Decision).
 func GateDecision(w io.Writer, d *app.GateDecision) error {

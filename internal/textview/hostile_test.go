@@ -257,3 +257,26 @@ func TestLintFindingsAreSafe(t *testing.T) {
 		t.Errorf("clean: %q %v", b.String(), err)
 	}
 }
+
+// The gate's decision before a debate names its source and its id; a
+// skipped debate says which topic did not run (quoted: a topic cannot
+// drive the terminal) and where the decision is recorded.
+func TestGateBeforeDebate(t *testing.T) {
+	t.Parallel()
+	for _, outcome := range []gating.Outcome{gating.Skip, gating.Debate} {
+		e := gating.LogEntry{ID: "7c01d2e3", Decision: gating.Decision{Outcome: outcome, Mode: gating.ModeRules, Layer: "plan"}}
+		var b bytes.Buffer
+		if err := GateBeforeDebate(&b, "critique.md", e, hostile, "/r/gate.jsonl"); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		assertSafe(t, string(outcome), text)
+		if !strings.HasPrefix(text, "gate (critique.md, decision 7c01d2e3): decision: "+string(outcome)+"\n") {
+			t.Errorf("%s:\n%s", outcome, text)
+		}
+		skipped := strings.Contains(text, "\nno debate: the gate skipped \"") && strings.HasSuffix(text, " (recorded in /r/gate.jsonl)\n")
+		if skipped != (outcome == gating.Skip) || strings.HasSuffix(text, "\n\n") != (outcome == gating.Debate) {
+			t.Errorf("%s: skipped %v:\n%s", outcome, skipped, text)
+		}
+	}
+}

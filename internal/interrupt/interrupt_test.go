@@ -1,0 +1,119 @@
+package interrupt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The context a command runs under answers like a background context
+// until something could wait on it; from then on SIGTERM (or Ctrl-C) ends
+// it, and every context derived from it, as signal.NotifyContext does.
+func TestContextListensOnceAWaitCouldBegin(t *testing.T) {
+	c := &Context{}
+	defer c.Release()
+	type key struct{}
+	if c.Err() != nil || c.Value(key{}) != nil || c.Listening() {
+		t.Fatalf("listening before anything asked: err %v, listening %v", c.Err(), c.Listening())
+	}
+	if _, ok := c.Deadline(); ok {
+		t.Fatal("a deadline nobody set")
+	}
+	child, cancel := context.WithTimeout(c, time.Minute) // asks for Done
+	defer cancel()
+	if !c.Listening() {
+		t.Fatal("a derived context did not start the listening")
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-child.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGTERM did not end the derived context")
+	}
+	if !errors.Is(child.Err(), context.Canceled) || !errors.Is(c.Err(), context.Canceled) {
+		t.Fatalf("after SIGTERM: child %v, parent %v", child.Err(), c.Err())
+	}
+}
+
+// Arm starts the listening of a Context at once, and leaves any other
+// context alone; Release before any listening is harmless.
+func TestArm(t *testing.T) {
+	(&Context{}).Release()
+	c := &Context{}
+	defer c.Release()
+	Arm(c)
+	if !c.Listening() || c.Err() != nil {
+		t.Fatalf("armed: listening %v, err %v", c.Listening(), c.Err())
+	}
+	Arm(context.Background()) // not a Context: nothing to do, no panic
+}
+
+// On ends its context on SIGTERM, and its stop ends it without one.
+func TestOn(t *testing.T) {
+	ctx, stop := On(context.Background())
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGTERM did not end On's context")
+	}
+	stop()
+	ctx, stop = On(context.Background())
+	stop()
+	if ctx.Err() == nil {
+		t.Fatal("stop did not end the context")
+	}
+}
+
+// ReadAll reads everything up to the limit and one byte more (so that the
+// caller can tell the input was over it), and passes the reader's error on.
+func TestReadAll(t *testing.T) {
+	b, err := ReadAll(context.Background(), strings.NewReader("hello"), 10)
+	if err != nil || string(b) != "hello" {
+		t.Fatalf("%q, %v", b, err)
+	}
+	b, err = ReadAll(context.Background(), strings.NewReader("0123456789abc"), 10)
+	if err != nil || string(b) != "0123456789a" {
+		t.Fatalf("over the limit: %q, %v, want the limit and one byte more", b, err)
+	}
+	boom := errors.New("boom")
+	if _, err := ReadAll(context.Background(), io.MultiReader(bytes.NewReader([]byte("x")), errReader{boom}), 10); !errors.Is(err, boom) {
+		t.Fatalf("the reader's error: %v", err)
+	}
+}
+
+// A read that never ends (a terminal nobody types into) is ended by the
+// context: ErrInterrupted, at once.
+func TestReadAllInterrupted(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadAll(ctx, pr, 10)
+		done <- err
+	}()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrInterrupted) {
+			t.Fatalf("interrupted read: %v, want ErrInterrupted", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the end of the context did not end the read")
+	}
+}
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
