@@ -1548,7 +1548,7 @@ func compareEvenCovered(a, b *analysis) []string {
 func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 	lx := theLexicon()
 	own := set(ws)
-	ruled, negated, negClause := map[int]bool{}, map[string]bool{}, map[int]bool{}
+	ruled, negated, negClause, foreign := map[int]bool{}, map[string]bool{}, map[int]bool{}, map[int]bool{}
 	for _, u := range x.terms {
 		if u.neg {
 			negated[u.w], negClause[u.clause] = true, true
@@ -1556,10 +1556,16 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 		if rule[u.w] && !own[u.w] && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#") {
 			ruled[u.clause] = true
 		}
+		if !rule[u.w] && !own[u.w] && !lx.generic[u.w] && !lx.light[u.w] && !lx.stop[u.w] && !strings.HasPrefix(u.w, "#") {
+			foreign[u.clause] = true
+		}
 	}
 	plain := map[string]bool{}
 	for _, t := range x.terms {
-		if t.cond < 0 && !t.neg && ruled[t.clause] && !negClause[t.clause] {
+		// A clause that says something the rule does not gives the
+		// exception a rule of its own ("same-day orders jump the
+		// queue"): the exception is restated, not dropped.
+		if t.cond < 0 && !t.neg && ruled[t.clause] && !negClause[t.clause] && !foreign[t.clause] {
 			plain[t.w] = true
 		}
 	}
