@@ -724,10 +724,10 @@ func analyze(text string) *analysis {
 				// "30 days a year" is a rate; "a month before …, and again
 				// a week before" two lengths of time.
 				adjacent := lastQtyEnd == i-n-1 && !(i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low))
-				// A count is a rate only next to its period ("twice a
-				// week", "3 times a week"), not "twice and older than a
-				// week".
-				counted := lastQty >= 0 && (adjacent || lastQtyEnd == i-n-2 && (toks[i-n-1].low == "times" || toks[i-n-1].low == "time"))
+				// A count is a rate only next to its period, or with the
+				// thing counted between ("twice a week", "two weekends a
+				// month"), not "twice and older than a week".
+				counted := lastQty >= 0 && (adjacent || lastQtyEnd == i-n-2 && !toks[i-n-1].isNum && toks[i-n-1].clause == t.clause) // "3 times a week", "two weekends a month"
 				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].dim == "" && !counted || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.

@@ -195,6 +195,14 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	default:
 		res.Comparison = ComparePositionsOn(res.Record.Topic, res.Record.FinalPosition, position)
 		res.Status = statusOf(res.Comparison.Agreement)
+		if res.Status == CheckConflict && m.key == key && m.byEvidence && res.Comparison.Score >= backedScore &&
+			numbersKept(res.Record.FinalPosition, position) {
+			// Found by its position alone, a position that says much of
+			// what the record says, every number of it included, may
+			// differ in the case it asks about rather than in the rule:
+			// parley cannot tell which.
+			res.Status = CheckUnclear
+		}
 	}
 	self := ""
 	if res.Record != nil {
@@ -227,6 +235,9 @@ type topicMatch struct {
 	score float64 // the best score
 	// scored are the scores of the questions matchTopic scored, by key.
 	scored map[string]float64
+	// byEvidence: the question was found by its distinctive terms alone
+	// (evidenceMatch), its topic named too little of the record's.
+	byEvidence bool
 }
 
 // matchTopic finds the question a topic asks among the active records of
@@ -260,12 +271,33 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 	for i := range cands {
 		scores[i] = topicScore(q, &cands[i].topic)
 	}
-	s.coverBelowThreshold(q, position, cands, scores, fromHits)
+	raised := s.coverBelowThreshold(q, position, cands, scores, fromHits)
 	m := topicMatch{scored: map[string]float64{}}
+	best := -1
 	for i, c := range cands {
 		m.scored[c.key] = scores[i]
 		if sc := scores[i]; sc > m.score || sc == m.score && c.key < m.key {
-			m.key, m.score = c.key, sc
+			m.key, m.score, best = c.key, sc, i
+		}
+	}
+	if best >= 0 && raised[best] && m.score >= TopicThreshold {
+		// Found by what the position says: another record that the
+		// position fits about as well makes it no answer (two records
+		// with the same rule, "cheddar" and "gouda" aged alike).
+		for i, sc := range scores {
+			if i != best && sc >= TopicThreshold && sc > m.score-positionMargin {
+				m.key, m.score = "", 0
+				break
+			}
+		}
+	}
+	if m.score < TopicThreshold {
+		// No topic is close enough: the question's distinctive terms
+		// may still point to one record.
+		if key, sc := s.evidenceMatch(ctx, l, q, topic, position, hits); key != "" {
+			m.key, m.score = key, sc
+			m.scored[key] = sc
+			m.byEvidence = true
 		}
 	}
 	if m.score < TopicThreshold || s.active(m.key) == nil {
@@ -285,11 +317,12 @@ func wordsOnly(a *analysis) *analysis {
 
 // coverBelowThreshold raises the scores of the few candidates closest
 // below TopicThreshold, and when none reaches it of those at extra (found
-// by the question's position), to their positionScore when it is higher.
-// Callers hold s.mu.
-func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64, extra []int) {
+// by the question's position), to their positionScore when it is higher,
+// and returns the indexes of those it raised. Callers hold s.mu.
+func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candidate, scores []float64, extra []int) (raised map[int]bool) {
+	raised = map[int]bool{}
 	if position == "" {
-		return
+		return raised
 	}
 	idx := make([]int, 0, len(cands))
 	for i, sc := range scores {
@@ -327,8 +360,11 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 			ps = contentScore(qp, rf)
 		}
 		c := coverOf(q, qp, &cands[i].topic, rf)
-		scores[i] = max(scores[i], positionScore(c, ps))
+		if sc := positionScore(c, ps); sc > scores[i] {
+			scores[i], raised[i] = sc, true
+		}
 	}
+	return raised
 }
 
 // candidate is a question that may be the one asked.

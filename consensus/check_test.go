@@ -452,4 +452,99 @@ func TestCheckHostileQuestions(t *testing.T) {
 			}
 		}
 	}
+	// Hostile positions under a topic that names nothing of the record:
+	// its evidence never finds it, and a topic that names it gets an
+	// answer within bounds.
+	for _, p := range []string{
+		strings.Repeat("WebP JPEG quality 80 thumbnails ", 5000),
+		"WebP-80 JPEG-2000 Q80 q=80 80% 80x80",
+		"[[spec-image-format-of-product-thumbnails]] #webp <b>JPEG</b> ---",
+		"Миниатюры товаров в WebP 80, JPEG для старых браузеров",
+		"\u202e\u200bWebP\u0000 80 JPEG",
+	} {
+		for _, topic := range []string{"hero banners", "OPS-12: banners?", "product thumbnails"} {
+			res, err := e.s.Check(ctx, debate.LayerSpec, topic, p)
+			if err != nil {
+				t.Fatalf("%.30q: %v", p, err)
+			}
+			if res.Record != nil && !strings.Contains(topic, "thumbnail") {
+				t.Errorf("%q with %.30q matched %s (topic score %.2f)", topic, p, res.Record.Name, res.TopicScore)
+			}
+			if res.TopicScore < 0 || res.TopicScore > 1 {
+				t.Errorf("%q with %.30q: topic score %.2f", topic, p, res.TopicScore)
+			}
+		}
+	}
+}
+
+// TestCheckFindsQuestionByItsEvidence: a question whose topic shares too
+// little with a record's is found by the rare terms its position shares
+// with it (names, identifiers, numbers with units) when that record
+// stands clearly above every other one of the layer; never for another
+// object said in the question's topic and position, names without one in
+// common, two records that the evidence fits equally, or another layer.
+func TestCheckFindsQuestionByItsEvidence(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	file := func(id, topic string, l debate.Layer, position string) {
+		o := outcome(id, topic, l, debate.ConsensusReached, false)
+		o.FinalPosition, o.FinalPositionHash = position, debate.PositionHash(position)
+		e.file(t, o)
+	}
+	file("20261130-spec-kiln-aaaaaa", "Firing schedule for stoneware glazes", debate.LayerSpec,
+		"Stoneware glazes are fired to cone 10 in reduction, holding 1285 °C for 20 minutes before cooling.")
+	file("20261130-spec-sauna-aaaaaa", "Opening hours of the hotel sauna", debate.LayerSpec,
+		"The sauna opens at 07:00 and closes at 22:00; on Sundays it closes at 20:00.")
+	file("20261130-spec-ferment-aaaaaa", "Sourdough starter feeding", debate.LayerSpec,
+		"Feed the starter twice a day with equal weights of rye flour and water at 26 °C.")
+	file("20261130-spec-cheddar-aaaaaa", "Aging of farmhouse cheddar", debate.LayerSpec,
+		"Farmhouse cheddar ages for 12 months in the cave at 10 °C and 85% humidity.")
+	file("20261130-spec-gouda-aaaaaa", "Aging of farmhouse gouda", debate.LayerSpec,
+		"Farmhouse gouda ages for 12 months in the cave at 10 °C and 85% humidity.")
+	file("20261130-plan-kiln-aaaaaa", "Kiln maintenance", debate.LayerPlan,
+		"Kiln elements are replaced after 200 firings to cone 10 in reduction.")
+	const (
+		kiln  = "spec-firing-schedule-for-stoneware-glazes"
+		sauna = "spec-opening-hours-of-the-hotel-sauna"
+	)
+	for _, tc := range []struct {
+		name, topic, pos string
+		layer            debate.Layer
+		want             CheckStatus
+		record           string
+	}{
+		{"asked in other words, same rule", "how hot do we take the glaze kiln, and for how long?",
+			"Cone 10, reduction atmosphere, a 20 minute hold at 1285 °C, then it cools.", debate.LayerSpec, CheckConsistent, kiln},
+		{"a conflict written from scratch", "POT-31 reduction hold",
+			"Hold at 1285 °C for 45 minutes at cone 10 in reduction.", debate.LayerSpec, CheckConflict, kiln},
+		{"chat voice, other numbers", "when can guests use the sauna?",
+			"the sauna is open 06:00 to 23:00 every day, sundays too", debate.LayerSpec, CheckConflict, sauna},
+		{"another object said in topic and position", "Firing schedule for porcelain glazes",
+			"Porcelain glazes are fired to cone 10 in reduction, holding 1285 °C for 20 minutes.", debate.LayerSpec, CheckNone, ""},
+		{"names without one in common", "which flour goes in the levain?",
+			"Feed the levain with Manitoba flour from Caputo and water at 26 °C.", debate.LayerSpec, CheckNone, ""},
+		{"two records the evidence fits equally", "cave aging",
+			"It ages for 12 months in the cave at 10 °C and 85% humidity.", debate.LayerSpec, CheckNone, ""},
+		{"another layer", "how hot do we take the glaze kiln, and for how long?",
+			"Cone 10, reduction atmosphere, a 20 minute hold at 1285 °C, then it cools.", debate.LayerVerify, CheckNone, ""},
+		{"a topic of stop words", "what is it that we do?",
+			"Stoneware glazes are fired to cone 10 in reduction, holding 1285 °C for 20 minutes before cooling.", debate.LayerSpec, CheckNone, ""},
+	} {
+		res, err := e.s.Check(ctx, tc.layer, tc.topic, tc.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Record != nil {
+			got = res.Record.Name
+		}
+		if res.Status != tc.want || got != tc.record {
+			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
+			continue
+		}
+		if got != "" && (res.TopicScore < TopicThreshold || res.TopicScore > 1) {
+			t.Errorf("%s: matched with topic score %.2f", tc.name, res.TopicScore)
+		}
+	}
 }

@@ -1429,7 +1429,7 @@ func compareConditions(a, b *analysis) []string {
 				}
 			}
 			if float64(in)/float64(len(terms)) < 0.5 {
-				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind) {
+				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
@@ -1575,6 +1575,22 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 		}
 	}
 	return true
+}
+
+// negatedIfs counts, for an exception, the conditions of x that say it
+// with a negation: "as long as nobody else has reserved it" is "unless
+// another reader has reserved it".
+func negatedIfs(x *analysis, kind string) int {
+	if kind != "unless" {
+		return 0
+	}
+	n := 0
+	for k, c := range x.conds {
+		if c.kind == "if" && slices.ContainsFunc(x.terms, func(t term) bool { return t.cond == k && t.neg }) {
+			n++
+		}
+	}
+	return n
 }
 
 // implicitKind counts the condition a rule states without a cue: a

@@ -1,0 +1,216 @@
+package consensus
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// A question asked in other words, or a position that contradicts a rule
+// in words of its own, may share too little of a record's topic to be
+// found by it, however plainly it names the record's distinctive terms:
+// "MLOPS-140 fallback to on-demand for batch jobs" with "Batch jobs on spot
+// L4 switch to on-demand A10G once spot has been unavailable for more than
+// 2 minutes" asks what "GPU instances for batch inference" settles (spot
+// L4, on-demand A10G). This file finds such a question by its evidence:
+// the terms the question and its position share with one record of the
+// layer, weighed by how rare each is in the vault (names, identifiers,
+// numbers with their units and rare words count; common words do not),
+// when that record stands clearly above every other one.
+
+// The bars a record found by its evidence must clear (see evidenceMatch).
+const (
+	// evidenceMargin: its relevance (BM25 over the question and its
+	// position) is at least this many times the next record's of the
+	// layer.
+	evidenceMargin = 2.0
+	// evidenceShare: the question names at least this share of the
+	// record's distinctive vocabulary (the idf mass of the terms of its
+	// topic and final position).
+	evidenceShare = 0.2
+	// evidenceSimilarity: the two positions share at least this much of
+	// their content (contentScore): they speak of the same things, though
+	// a conflicting one says something else of them.
+	evidenceSimilarity = 0.3
+)
+
+// positionMargin is how far above every other record reaching
+// TopicThreshold a record found by what the question's position says
+// (coverBelowThreshold) must score to be the answer.
+const positionMargin = 0.1
+
+// evidenceMatch is the question of layer l that the question's evidence
+// points to, with its score, or "" when none stands out. q is the topic's
+// analysis, hits the related records (BM25 over the topic and the
+// position, best first). The record found is the best active one of the
+// layer among hits, and only when:
+//
+//   - it stands clearly above the next one of the layer (evidenceMargin);
+//   - the question's topic names something of the record's topic or final
+//     position;
+//   - nothing marks another object (coverOf: nothing foreign, no clash
+//     unless the two positions say much the same, backedScore, and the
+//     question's position does not say its side of the clash again; no
+//     word of the question's topic standing where the record's topic has
+//     one of its own and said again in the position, unless the positions
+//     say much the same; no names on both sides without one in common:
+//     "React Native" and "Apollo" asked, "Zustand" and "Redux" filed);
+//   - the positions speak of the same things (evidenceSimilarity) and the
+//     question names a good share of the record's distinctive vocabulary
+//     (evidenceShare).
+//
+// Its score is TopicThreshold plus the rest of the scale in proportion to
+// that share: at least the threshold, 1 when the question names all of
+// it. Callers hold s.mu.
+func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, topic, position string, hits []Hit) (string, float64) {
+	if position == "" {
+		return "", 0
+	}
+	var best, next *Hit
+	for i := range hits {
+		if r := &hits[i].Record; r.Layer != l || r.Status != StatusActive {
+			continue
+		}
+		if best == nil {
+			best = &hits[i]
+		} else {
+			next = &hits[i]
+			break
+		}
+	}
+	if best == nil || next != nil && best.Score < evidenceMargin*next.Score {
+		return "", 0
+	}
+	key := best.Record.key()
+	r := s.active(key)
+	if r == nil || r.Name != best.Record.Name || !r.Binding() {
+		return "", 0
+	}
+	qp, rt, rf := analyze(position), wordsOnly(analyze(r.Topic)), analyze(r.FinalPosition)
+	c := coverOf(q, qp, rt, rf)
+	ps := contentScore(qp, rf)
+	if c.foreign || c.clash && (c.restated || ps < backedScore) || c.q == 0 {
+		return "", 0
+	}
+	if ps < evidenceSimilarity || ps < backedScore && ownObject(q, qp, rt, position, r.FinalPosition) || namesApart(questionText(topic)+"\n"+position, r.Topic+"\n"+r.FinalPosition) {
+		return "", 0
+	}
+	share := s.distinctShare(ctx, topic+"\n"+position, r.Topic+"\n"+r.FinalPosition)
+	if share < evidenceShare {
+		return "", 0
+	}
+	return key, TopicThreshold + (1-TopicThreshold)*min(share, 1)
+}
+
+// ownObject reports whether the question's topic q names a specific word
+// the record's topic r lacks, standing where r has one of its own
+// (nearMiss), and the question's position qp says it again in words the
+// record's final position (filed) never uses: the question is about its
+// own object ("Two-factor authentication for customers", "offer 2FA to
+// customers"), even when a synonym folds it into a word the record's
+// position has ("admin accounts": users). A word the record's position
+// says as the question says it ("annotators") is no other object.
+func ownObject(q, qp, r *analysis, position, filed string) bool {
+	wq, wr := askLimit(topicWords(q), r), topicWords(r)
+	onlyQ, onlyR := specificOnly(wq, set(wr)), specificOnly(wr, set(wq))
+	if len(onlyQ) == 0 || len(onlyR) == 0 || !nearMiss(wq, wr, onlyQ, onlyR) {
+		return false
+	}
+	said := set(topicWords(qp))
+	lx := theLexicon()
+	var inFiled map[string]bool
+	for w := range onlyQ {
+		if !said[w] {
+			continue
+		}
+		if inFiled == nil {
+			inFiled = set(queryTerms(filed))
+		}
+		// The position's own words for it: those that read as w.
+		own := true
+		for _, t := range queryTerms(position) {
+			if lx.fold(stem(t)) == w && inFiled[t] {
+				own = false
+			}
+		}
+		if own {
+			return true
+		}
+	}
+	return false
+}
+
+// namesApart reports whether both texts give names (names: products,
+// formats, codes; not a number with its unit, "30-day") and none of a's
+// shares a word with one of b's.
+func namesApart(a, b string) bool {
+	na, nb := namesOnly(names(a)), namesOnly(names(b))
+	if len(na) == 0 || len(nb) == 0 {
+		return false
+	}
+	for _, x := range na {
+		for _, y := range nb {
+			if slices.ContainsFunc(x.words, func(w string) bool { return slices.Contains(y.words, w) }) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// distinctShare is the share of the distinctive vocabulary of record (its
+// search terms, each weighed by its idf in the vault, as search weighs
+// them) that question names. A term in no record weighs nothing. Callers
+// hold s.mu.
+func (s *Store) distinctShare(ctx context.Context, question, record string) float64 {
+	rt := queryTerms(record)
+	keys := make([]string, len(rt))
+	for i, t := range rt {
+		keys[i] = "s:" + t
+	}
+	s.prefetchDF(ctx, keys)
+	docs := float64(s.df(ctx, "#docs"))
+	asked := set(queryTerms(question))
+	var shared, all float64
+	for _, t := range rt {
+		n := float64(s.df(ctx, "s:"+t))
+		if n == 0 {
+			continue
+		}
+		idf := math.Log(1 + (docs-n+0.5)/(n+0.5))
+		all += idf
+		if asked[t] {
+			shared += idf
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return shared / all
+}
+
+// numbersKept reports whether position says every number of filed (with
+// its unit, as analyze reads them).
+func numbersKept(filed, position string) bool {
+	said := set(analyze(position).words())
+	for _, w := range analyze(filed).words() {
+		if strings.HasPrefix(w, "#") && !said[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// namesOnly are ns without the numbers with a unit ("30-day", "24h").
+func namesOnly(ns []name) []name {
+	out := ns[:0]
+	for _, n := range ns {
+		if !isQuantityWord(strings.ReplaceAll(n.text, "-", "")) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

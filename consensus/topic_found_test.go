@@ -1,0 +1,249 @@
+package consensus
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/consensus/consensustest"
+	"github.com/parleyhq/parley/debate"
+)
+
+// foundFigures say how often a set's questions find their record,
+// whatever the comparison of the positions then answers.
+type foundFigures struct {
+	// reworded: questions that should find a record and whose topic is
+	// not the record's (another slug), found; same: those asked with the
+	// record's own topic. noneKept: questions that should find none (a
+	// near miss, another layer) that found no record.
+	reworded, same, noneKept rate
+	// rewordedConflict: the reworded questions whose position conflicts
+	// with the record, found.
+	rewordedConflict rate
+	misses           []string
+}
+
+// runFound files the records of file into a fresh vault and asks every
+// question, counting which found their record.
+func runFound(t *testing.T, file string) foundFigures {
+	t.Helper()
+	ctx := context.Background()
+	e := newEnv(t)
+	recs, cases := loadMeaning(t, file)
+	names, topics := map[string]string{}, map[string]string{}
+	for i, r := range recs {
+		id := fmt.Sprintf("20261130-%s-m%05d-abcdef", r.layer, i)
+		o := outcome(id, r.topic, r.layer, debate.ConsensusReached, false)
+		if r.open {
+			o = outcome(id, r.topic, r.layer, debate.Deadlock, false)
+		} else {
+			o.FinalPosition, o.FinalPositionHash = r.position, debate.PositionHash(r.position)
+		}
+		p := e.file(t, o)
+		names[r.name] = strings.TrimSuffix(strings.TrimPrefix(p, Folder+"/"), ".md")
+		topics[r.name] = r.topic
+	}
+	var f foundFigures
+	for _, c := range cases {
+		res, err := e.s.Check(ctx, c.layer, c.topic, c.position)
+		if err != nil {
+			t.Fatalf("line %d: %v", c.line, err)
+		}
+		got := ""
+		if res.Record != nil {
+			got = res.Record.Name
+		}
+		if c.want == "none" {
+			f.noneKept.of++
+			if got == "" {
+				f.noneKept.ok++
+			} else {
+				f.misses = append(f.misses, fmt.Sprintf("line %d (%s): found %s (topic score %.2f), want none", c.line, c.category, got, res.TopicScore))
+			}
+			continue
+		}
+		r := &f.same
+		if TopicSlug(c.topic) != TopicSlug(topics[c.record]) {
+			r = &f.reworded
+			if c.want == "conflict" {
+				f.rewordedConflict.of++
+				if got == names[c.record] {
+					f.rewordedConflict.ok++
+				}
+			}
+		}
+		r.of++
+		if got == names[c.record] {
+			r.ok++
+		} else {
+			f.misses = append(f.misses, fmt.Sprintf("line %d (%s, %s): found %q (topic score %.2f)", c.line, c.category, c.want, got, res.TopicScore))
+		}
+	}
+	return f
+}
+
+// TestTopicFound: on every meaning set, the share of the questions asked
+// in other words that find their record and of the near misses kept out.
+// The floors are the figures measured when the position's distinctive
+// terms became evidence (see docs/consensus.md); near misses kept out
+// never fall.
+func TestTopicFound(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/meaning/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no meaning sets: %v", err)
+	}
+	// The floors: reworded questions found and near misses kept out, as
+	// measured when the position's distinctive terms became evidence (see
+	// docs/consensus.md for the figures before).
+	floors := map[string][2]int{
+		"check7.txt": {9, 17}, "heldout.txt": {20, 12}, "sealed.txt": {32, 22}, "sealed2.txt": {22, 19},
+		"sealed3.txt": {17, 18}, "sealed4.txt": {15, 17}, "sealed5.txt": {16, 14}, "sealed6.txt": {16, 12},
+		"sealed7.txt": {49, 36}, "topics7-check.txt": {21, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
+		"topics9-check.txt": {9, 8}, "topics9.txt": {21, 13}, "tune.txt": {45, 23}, "tune7.txt": {10, 32},
+	}
+	verbose := os.Getenv("PARLEY_FOUND_MISSES") != ""
+	for _, file := range files {
+		f := runFound(t, file)
+		name := filepath.Base(file)
+		t.Logf("%-18s reworded found %v (conflicts %v), same topic found %v, none kept %v",
+			name, f.reworded, f.rewordedConflict, f.same, f.noneKept)
+		if verbose {
+			for _, m := range f.misses {
+				t.Logf("  miss: %s", m)
+			}
+		}
+		if fl, ok := floors[name]; ok && (f.reworded.ok < fl[0] || f.noneKept.ok < fl[1]) {
+			t.Errorf("%s: reworded found %v (floor %d), none kept %v (floor %d)", name, f.reworded, fl[0], f.noneKept, fl[1])
+		}
+		if f.same.ok != f.same.of {
+			t.Errorf("%s: a question asked with its record's own topic not found: %v", name, f.same)
+		}
+	}
+}
+
+// TestTopicFoundInOneVault files the records of every meaning set into
+// one vault beside generated ones (many subject areas, so that the words
+// of one set's records are near misses of another's questions) and asks
+// every set's questions there: the questions asked in other words find
+// their record about as often as in a vault of their own, and no question
+// that should find none finds one.
+func TestTopicFoundInOneVault(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("files every set's records")
+	}
+	ctx := context.Background()
+	files, err := filepath.Glob("testdata/meaning/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no meaning sets: %v", err)
+	}
+	e := newEnv(t)
+	outs, _ := consensustest.Outcomes(3000, 14)
+	type question struct {
+		meaningCase
+		name, recTopic string
+		set            map[string]bool // the slugs of the set's records
+	}
+	var qs []question
+	seen := map[string]bool{}
+	for fi, file := range files {
+		recs, cases := loadMeaning(t, file)
+		names, topics, slugs := map[string]string{}, map[string]string{}, map[string]bool{}
+		for i, r := range recs {
+			slugs[TopicSlug(r.topic)] = true
+			key := string(r.layer) + "/" + TopicSlug(r.topic)
+			if seen[key] {
+				continue // the same question in two sets: asked of the first only
+			}
+			seen[key] = true
+			id := fmt.Sprintf("20261130-%s-f%02dm%04d-abcdef", r.layer, fi, i)
+			o := outcome(id, r.topic, r.layer, debate.ConsensusReached, false)
+			if r.open {
+				o = outcome(id, r.topic, r.layer, debate.Deadlock, false)
+			} else {
+				o.FinalPosition, o.FinalPositionHash = r.position, debate.PositionHash(r.position)
+			}
+			outs = append(outs, o)
+			names[r.name] = TopicSlug(r.topic)
+			topics[r.name] = r.topic
+		}
+		for _, c := range cases {
+			if n, ok := names[c.record]; ok || c.want == "none" {
+				qs = append(qs, question{c, n, topics[c.record], slugs})
+			}
+		}
+	}
+	if _, err := e.s.Import(ctx, outs); err != nil {
+		t.Fatal(err)
+	}
+	var reworded, noneKept, wrong rate
+	for _, q := range qs {
+		res, err := e.s.Check(ctx, q.layer, q.topic, q.position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.want == "none" {
+			// Another set may hold the very question asked: a miss is a
+			// record of the question's own set.
+			noneKept.of++
+			if res.Record == nil || !q.set[res.Record.Slug] {
+				noneKept.ok++
+			} else {
+				t.Logf("line %d (%s): %q found %s (topic score %.2f)", q.line, q.category, q.topic, res.Record.Name, res.TopicScore)
+			}
+			continue
+		}
+		if TopicSlug(q.topic) == TopicSlug(q.recTopic) {
+			continue
+		}
+		reworded.of++
+		wrong.of++
+		switch {
+		case res.Record == nil:
+		case res.Record.Slug == q.name:
+			reworded.ok++
+		default:
+			wrong.ok++
+			t.Logf("line %d (%s): %q found %s (topic score %.2f), want %s", q.line, q.category, q.topic, res.Record.Name, res.TopicScore, q.name)
+		}
+	}
+	t.Logf("%d records: reworded found %v, another record found %v, none kept %v", len(outs), reworded, wrong, noneKept)
+	// Measured when the position's distinctive terms became evidence and
+	// a record found by the position needed a margin over the others:
+	// 396/440 found (355 before), 2 another record (4 before), 316/325
+	// near misses kept out (316 before).
+	if reworded.ok < 396 || wrong.ok > 2 || noneKept.ok < 316 {
+		t.Errorf("in one vault: reworded found %v (floor 396), another record %v (at most 2), none kept %v (floor 316)", reworded, wrong, noneKept)
+	}
+}
+
+// TestMeaningTopics9 runs the ninth topics set: questions asked in other
+// words in subject areas of their own, most conflicts written from
+// scratch, written before the round that tuned on it.
+func TestMeaningTopics9(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/topics9.txt")
+	f.log(t, "ninth (topics) set")
+	// Before the round: consistent 0.46 (6/13), conflict 0.19 (3/16),
+	// none 1.00, paraphrases answered conflict 0.00; reworded questions
+	// found 10/29. After it: 0.85 (11/13), 0.50 (8/16), 1.00, 0.00; found
+	// 21/29. Guard against falling below that.
+	f.guard(t, "ninth (topics)", "last measurement", 0.84, 0.50, 0.99, 0.01)
+}
+
+// TestMeaningTopics9Check runs the check set written with topics9.txt and
+// kept out of view while the round's changes were made.
+func TestMeaningTopics9Check(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/topics9-check.txt")
+	f.log(t, "ninth (topics) check set")
+	// Measured at the start of the round (summary line only): consistent
+	// 0.38 (3/8), conflict 0.12 (1/8), none 1.00, paraphrases answered
+	// conflict 0.12; reworded questions found 6/16. At its end: 0.50,
+	// 0.38, 1.00, 0.12; found 9/16. Guard against falling below that.
+	f.guard(t, "ninth (topics) check", "held-out measurement", 0.50, 0.37, 0.99, 0.13)
+}
