@@ -2,7 +2,9 @@ package consensus
 
 import (
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -45,16 +47,19 @@ const editShare = 0.75
 var functionClasses = map[string]string{
 	"not": "@neg", "no": "@neg", "never": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
 	"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
+	"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
+	"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
 	"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 	"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 	"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
 	"away from": "@away", "leave": "@away", "leaves": "@away", "leaving": "@away",
 	"only": "@only", "solely": "@only", "exclusively": "@only",
 	"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
-	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may",
+	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
 	"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
 	"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
 	"above": "@above", "over": "@above", "beyond": "@above", "below": "@below", "under": "@below",
+	"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
 	"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
 	"or newer": "@least", "and newer": "@least", "or above": "@least", "and above": "@least", "or higher": "@least", "or better": "@least",
 	"or longer": "@least", "or older": "@least", "or greater": "@least", "no less than": "@least", "not less than": "@least",
@@ -132,6 +137,24 @@ func surfaceTokens(text string) []surfaceTok {
 		slash = false
 		i = j
 	}
+	// "don't", "can't": the verb and a negation.
+	for i := 1; i < len(ws); i++ {
+		if ws[i].low == "t" && ws[i-1].start == ws[i].start && strings.HasSuffix(ws[i-1].low, "n") &&
+			(strings.Contains(text[ws[i].start:ws[i].end], "n't") || strings.Contains(text[ws[i].start:ws[i].end], "n’t") || strings.Contains(text[ws[i].start:ws[i].end], "N'T")) {
+			ws[i].low = "not"
+			switch v := ws[i-1].low; v {
+			case "can":
+			case "won":
+				ws[i-1].low = "will"
+			case "shan":
+				ws[i-1].low = "shall"
+			default:
+				if len(v) > 1 {
+					ws[i-1].low = strings.TrimSuffix(v, "n")
+				}
+			}
+		}
+	}
 	// "No — nobody deploys": the answer to a question.
 	if len(ws) > 1 && (ws[0].low == "no" || ws[0].low == "yes") && ws[0].end < len(text) && ws[1].start > ws[0].end {
 		ws = ws[1:]
@@ -154,6 +177,21 @@ func surfaceTokens(text string) []surfaceTok {
 			}
 		}
 		var t surfaceTok
+		if (w.low == "right" || w.low == "immediately" || w.low == "directly" || w.low == "straight" || w.low == "just") && i+1 < len(ws) && (ws[i+1].low == "after" || ws[i+1].low == "before") {
+			continue // "right after an error" is "immediately after" it
+		}
+		if w.low == "version" && i+1 < len(ws) && isDigit(ws[i+1].low[0]) {
+			continue // "version 1.2.3" is "v1.2.3"
+		}
+		if len(w.low) > 1 && w.low[0] == 'v' && isDigit(w.low[1]) && strings.IndexFunc(w.low[1:], func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }) < 0 {
+			w.low = w.low[1:]
+		}
+		if (w.low == "any" || w.low == "all") && i+1 < len(ws) && ws[i+1].low == "other" {
+			continue // "any other language" is "other languages"
+		}
+		if (w.low == "time" || w.low == "timezone") && i > 0 && (ws[i-1].low == "local" || ws[i-1].low == "utc" || ws[i-1].low == "server") {
+			continue // "18:00 local time" is "18:00 local"
+		}
 		if w.low == "7" && w.slash && len(out) > 0 && out[len(out)-1].key == "24" {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue
@@ -187,6 +225,10 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // surfaceKey reads one word.
 func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 	t := surfaceTok{start: start, end: end}
+	if low == "" {
+		t.ignore = true
+		return t
+	}
 	if c, ok := functionClasses[low]; ok {
 		t.key = c
 		return t
@@ -198,7 +240,7 @@ func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 	_, isUnit := lx.units[w]
 	t.key = w
 	switch {
-	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply":
+	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply" || low == "thereafter":
 		t.ignore = true
 	case isDigit(low[0]):
 		t.quant = true
@@ -229,6 +271,9 @@ type alignment struct {
 	// hard are differences found beside the alignment that change the
 	// rule when the positions speak of the same things.
 	hard []string
+	// topic are the words of the record's topic, when the position was
+	// asked about a record: the record says them, a position may not.
+	topic map[string]bool
 }
 
 // strictShare is the share of the longer side's tokens that must align
@@ -265,48 +310,12 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 	if n == 0 || m == 0 {
 		return alignment{}
 	}
-	l := make([]int32, (n+1)*(m+1))
-	at := func(i, j int) int32 { return l[i*(m+1)+j] }
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			v := max(at(i+1, j), at(i, j+1))
-			if ka[i].key == kb[j].key {
-				v = at(i+1, j+1) + 1
-			}
-			l[i*(m+1)+j] = v
-		}
-	}
-	common, longer := float64(at(0, 0)), float64(max(n, m))
+	gaps, c := lcsGaps(ka, kb)
+	common, longer := float64(c), float64(max(n, m))
 	var al alignment
 	if common < exchangeShare*longer {
 		return al
 	}
-	var gaps []gap
-	var g gap
-	flush := func(i, j int) {
-		if len(g.a) > 0 || len(g.b) > 0 {
-			g.nextA, g.nextB = i, j
-			gaps = append(gaps, g)
-		}
-		g = gap{}
-	}
-	i, j := 0, 0
-	for i < n && j < m {
-		switch {
-		case ka[i].key == kb[j].key:
-			flush(i, j)
-			i++
-			j++
-		case at(i+1, j) >= at(i, j+1):
-			g.a = append(g.a, ka[i])
-			i++
-		default:
-			g.b = append(g.b, kb[j])
-			j++
-		}
-	}
-	g.a, g.b = append(g.a, ka[i:]...), append(g.b, kb[j:]...)
-	flush(n, m)
 	// An edit: most of both sides align, or more than half of them with
 	// the rest changed in one place ("then delete them" → "then archive
 	// them to cold storage").
@@ -319,14 +328,16 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 	al.edit = common >= editShare*longer || common >= editPlaceShare*longer && changed <= 1 || longer-common <= 1 && common >= 2
 	// Two stretches that trade places: "Inter for body text and Playfair
 	// for headings" → "Playfair for body text and Inter for headings".
-	used := make([]bool, len(gaps))
-	for x := range gaps {
-		for y := x + 1; y < len(gaps) && !used[x]; y++ {
-			gx, gy := gaps[x], gaps[y]
-			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) {
-				used[x], used[y] = true, true
-				al.exchanges = append(al.exchanges, spanText(a, gx.a, ka, 0, false)+" ↔ "+spanText(a, gy.a, ka, 0, false))
-			}
+	var used []bool
+	al.exchanges, used = exchanges(a, b, gaps)
+	if len(al.exchanges) == 0 {
+		// Two things that traded places between the same small words:
+		// "approval by the controller and then by the CFO" → "by the
+		// CFO and then by the controller". Without those words, one of
+		// them only looks moved.
+		if ex := traded(a, b, withSmallWords(ta), withSmallWords(tb)); ex != "" {
+			al.exchanges = []string{ex}
+			return al
 		}
 	}
 	if !al.edit {
@@ -367,8 +378,11 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if used[x] {
 			continue
 		}
+		if boundShift(g.a, g.b) || boundShift(g.b, g.a) {
+			continue // "more than 4" is "5 or more"
+		}
 		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
-		if residual(ga, gb, common >= strictShare*longer) {
+		if residual(ga, gb, common >= strictShare*longer, ka, kb) && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
 			// A stretch of function words only is named with the word
 			// after it: "per legal" → "across all legal"; words only
 			// left out are named alone ("NVDA → (not said)").
@@ -378,6 +392,182 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		}
 	}
 	return al
+}
+
+// lcsGaps aligns ka and kb (longest common subsequence of their keys)
+// and returns the stretches outside the alignment and how many tokens
+// align.
+func lcsGaps(ka, kb []surfaceTok) ([]gap, int) {
+	n, m := len(ka), len(kb)
+	if n == 0 || m == 0 {
+		return nil, 0
+	}
+	l := make([]int32, (n+1)*(m+1))
+	at := func(i, j int) int32 { return l[i*(m+1)+j] }
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			v := max(at(i+1, j), at(i, j+1))
+			if ka[i].key == kb[j].key {
+				v = at(i+1, j+1) + 1
+			}
+			l[i*(m+1)+j] = v
+		}
+	}
+	var gaps []gap
+	var g gap
+	flush := func(i, j int) {
+		if len(g.a) > 0 || len(g.b) > 0 {
+			g.nextA, g.nextB = i, j
+			gaps = append(gaps, g)
+		}
+		g = gap{}
+	}
+	i, j := 0, 0
+	for i < n && j < m {
+		switch {
+		case ka[i].key == kb[j].key:
+			flush(i, j)
+			i++
+			j++
+		case at(i+1, j) >= at(i, j+1):
+			g.a = append(g.a, ka[i])
+			i++
+		default:
+			g.b = append(g.b, kb[j])
+			j++
+		}
+	}
+	g.a, g.b = append(g.a, ka[i:]...), append(g.b, kb[j:]...)
+	flush(n, m)
+	return gaps, int(at(0, 0))
+}
+
+// exchanges finds pairs of stretches that trade places, named as the
+// filed text a writes them, and which gaps they use. A sentence turned
+// into the passive ("parents report an absence" → "an absence is
+// reported by parents") trades none.
+func exchanges(a, b string, gaps []gap) ([]string, []bool) {
+	var out []string
+	used := make([]bool, len(gaps))
+	for x := range gaps {
+		for y := x + 1; y < len(gaps) && !used[x]; y++ {
+			gx, gy := gaps[x], gaps[y]
+			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) &&
+				agentBefore(a, gx.a[0].start)+agentBefore(a, gy.a[0].start) == agentBefore(b, gx.b[0].start)+agentBefore(b, gy.b[0].start) {
+				used[x], used[y] = true, true
+				out = append(out, spanText(a, gx.a, nil, 0, false)+" ↔ "+spanText(a, gy.a, nil, 0, false))
+			}
+		}
+	}
+	return out, used
+}
+
+// agentBefore is 1 when "by" (or "by the") stands just before byte at of
+// s: the agent of a passive.
+func agentBefore(s string, at int) int {
+	if at > len(s) {
+		return 0
+	}
+	ws := strings.Fields(strings.ToLower(s[max(0, at-16):at]))
+	if n := len(ws); n > 0 && (ws[n-1] == "by" || n > 1 && ws[n-2] == "by" && (ws[n-1] == "the" || ws[n-1] == "a" || ws[n-1] == "an")) {
+		return 1
+	}
+	return 0
+}
+
+// maxTraded bounds the tokens between the shared start and end of two
+// texts that traded looks at: it is cubic in them.
+const maxTraded = 32
+
+// traded finds two things that traded places and nothing else changed:
+// ta is P X M Y S and tb is P Y M X S, with something besides "and" or
+// "or" between them ("approval by the controller and then by the CFO" →
+// "by the CFO and then by the controller"). It names them as a writes
+// them, or returns "".
+func traded(a, b string, ta, tb []surfaceTok) string {
+	p := 0
+	for p < len(ta) && p < len(tb) && ta[p].key == tb[p].key {
+		p++
+	}
+	sfx := 0
+	for sfx < len(ta)-p && sfx < len(tb)-p && ta[len(ta)-1-sfx].key == tb[len(tb)-1-sfx].key {
+		sfx++
+	}
+	am, bm := ta[p:len(ta)-sfx], tb[p:len(tb)-sfx]
+	n := len(am)
+	if n != len(bm) || n < 3 || n > maxTraded {
+		return ""
+	}
+	keys := map[string]int{}
+	for i := range am {
+		keys[am[i].key]++
+		keys[bm[i].key]--
+	}
+	for _, v := range keys {
+		if v != 0 {
+			return "" // not the same words in another order
+		}
+	}
+	same := func(x, y []surfaceTok) bool {
+		return slices.EqualFunc(x, y, func(u, v surfaceTok) bool { return u.key == v.key })
+	}
+	for lx := 1; lx < n-1; lx++ {
+		for ly := 1; lx+ly < n; ly++ {
+			x, m, y := am[:lx], am[lx:n-ly], am[n-ly:]
+			if same(x, y) || !same(bm[:ly], y) || !same(bm[ly:n-lx], m) || !same(bm[n-lx:], x) || !hasContent(keep(x)) || !hasContent(keep(y)) {
+				continue
+			}
+			if !slices.ContainsFunc(m, func(t surfaceTok) bool { return t.key != "and" && t.key != "or" && t.key != "as" && t.key != "well" }) {
+				continue // "DHL and UPS" → "UPS and DHL": a list in another order
+			}
+			if agentBefore(a, x[0].start)+agentBefore(a, y[0].start) != agentBefore(b, bm[0].start)+agentBefore(b, bm[n-lx].start) {
+				continue
+			}
+			return spanText(a, x, nil, 0, false) + " ↔ " + spanText(a, y, nil, 0, false)
+		}
+	}
+	return ""
+}
+
+// withSmallWords are the tokens of ts but articles: the small words that
+// place a thing in a sentence ("by", "with", "then") kept.
+func withSmallWords(ts []surfaceTok) []surfaceTok {
+	out := make([]surfaceTok, 0, len(ts))
+	for _, t := range ts {
+		if !t.ignore || t.key != "a" && t.key != "an" && t.key != "the" && t.key != "pleas" && t.key != "also" && t.key != "just" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// boundShift reports whether x bounds a whole number strictly and y the
+// next one inclusively: "more than 4" and "5 or more", "under 3" and "at
+// most 2".
+func boundShift(x, y []surfaceTok) bool {
+	read := func(g []surfaceTok) (string, float64, bool) {
+		cls, n, num := "", 0.0, 0
+		for _, t := range g {
+			switch {
+			case strings.HasPrefix(t.key, "@") && cls == "":
+				cls = t.key
+			case strings.HasPrefix(t.key, "@"):
+				return "", 0, false
+			case t.quant && isDigit(t.key[0]):
+				v, err := strconv.ParseFloat(t.key, 64)
+				if err != nil || v != math.Trunc(v) {
+					return "", 0, false
+				}
+				n, num = v, num+1
+			default:
+				return "", 0, false
+			}
+		}
+		return cls, n, num == 1
+	}
+	cx, nx, okX := read(x)
+	cy, ny, okY := read(y)
+	return okX && okY && (cx == "@above" && cy == "@least" && ny == nx+1 || cx == "@below" && cy == "@most" && ny == nx-1)
 }
 
 // sameKeys reports whether x and y hold the same keys, as sets.
@@ -416,15 +606,26 @@ func keep(ts []surfaceTok) []surfaceTok {
 // "support"). Words only added or only left out are a detail reworded
 // (compareClauses, compareItems and compareConditions judge dropped parts);
 // a long stretch is a phrase reworded.
-func residual(ga, gb []surfaceTok, strict bool) bool {
+//
+// A word only added that the other text says elsewhere ("every 400
+// flight hours" beside "the first 50 flight hours") is said again.
+func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 	lx := theLexicon()
-	split := func(g []surfaceTok) (map[string]int, []string) {
+	split := func(g, all []surfaceTok) (map[string]int, []string) {
 		cls := map[string]int{}
 		var content []string
+		negated := len(g) > 0 && (negatedBefore(all, g[0].start) || slices.ContainsFunc(g, func(t surfaceTok) bool { return t.key == "@neg" }))
 		for _, t := range g {
 			switch {
 			case t.key == "@must":
 				// An imperative commands as "must" does.
+			case t.key == "@may" && negated:
+				// "no other traffic is allowed" forbids what "nothing
+				// else" does.
+			case t.key == "@if":
+				// "if they disagree" is "any disagreement", "whenever"
+				// is "every time".
+				cls["@dist"]++
 			case strings.HasPrefix(t.key, "@"):
 				cls[t.key]++
 			case !lx.light[t.key]:
@@ -435,12 +636,27 @@ func residual(ga, gb []surfaceTok, strict bool) bool {
 		}
 		return cls, content
 	}
-	clsA, ca := split(ga)
-	clsB, cb := split(gb)
+	clsA, ca := split(ga, ka)
+	clsB, cb := split(gb, kb)
 	if !maps.Equal(clsA, clsB) {
+		// A condition said as one ("Supplier contracts above 50,000
+		// EUR" → "When the supplier contract is above 50,000 EUR"),
+		// nothing else changed in the place: reworded.
+		onlyIf := len(ca) == 0 && len(cb) == 0
+		for _, t := range append(append([]surfaceTok(nil), ga...), gb...) {
+			onlyIf = onlyIf && t.key == "@if"
+		}
+		return !onlyIf
+	}
+	saidIn := func(ws []string, ts []surfaceTok) bool {
+		for _, w := range ws {
+			if !slices.ContainsFunc(ts, func(t surfaceTok) bool { return t.key == w }) {
+				return false
+			}
+		}
 		return true
 	}
-	if len(ca) == 0 && len(cb) > 0 && strict || len(cb) == 0 && len(ca) > 0 && strict {
+	if len(ca) == 0 && len(cb) > 0 && strict && !saidIn(cb, ka) || len(cb) == 0 && len(ca) > 0 && strict && !saidIn(ca, kb) {
 		return true // something left out of, or added to, the same sentence
 	}
 	if len(ca) == 0 || len(cb) == 0 || len(ca) > maxSwapWords || len(cb) > maxSwapWords {
@@ -454,6 +670,21 @@ func residual(ga, gb []surfaceTok, strict bool) bool {
 	for _, y := range cb {
 		if !slices.ContainsFunc(ca, func(x string) bool { return sameWord(x, y) }) {
 			return true
+		}
+	}
+	return false
+}
+
+// negatedBefore reports whether a negation stands among the few tokens of
+// ts before byte at, or just after it.
+func negatedBefore(ts []surfaceTok, at int) bool {
+	k := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start >= at })
+	if k < 0 {
+		k = len(ts)
+	}
+	for i := max(0, k-6); i < len(ts) && i <= k+2; i++ {
+		if ts[i].key == "@neg" {
+			return true // "no traffic is allowed", "may not be used"
 		}
 	}
 	return false
@@ -538,6 +769,11 @@ func withoutObjectRenamed(al alignment, recordTopic string) []string {
 		if i < len(al.swaps) {
 			x, y := al.swaps[i][0], al.swaps[i][1]
 			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
+				continue
+			}
+			// A word of the topic only left out or only added ("new
+			// frontend features" → "new features"): the record says it.
+			if len(x)+len(y) > 0 && (len(x) == 0 || len(y) == 0) && !slices.ContainsFunc(append(x, y...), func(w string) bool { return !rt[w] }) {
 				continue
 			}
 		}

@@ -44,9 +44,10 @@ type quantity struct {
 // condition is a condition ("if", "when", "only if") or an exception
 // ("unless", "except") and the content terms it holds.
 type condition struct {
-	kind  string // "if" or "unless"
-	terms []string
-	text  string
+	kind   string // "if" or "unless"
+	clause int
+	terms  []string
+	text   string
 }
 
 // analysis is what analyze found in a text.
@@ -197,6 +198,14 @@ func lex(text string) []rawTok {
 			switch {
 			case err != nil || math.IsInf(v, 0):
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
+			case suffix == "" && k+2 < len(rs) && rs[k] == '/' && unicode.IsDigit(rs[k+1]) && (k+2 == len(rs) || !unicode.IsDigit(rs[k+2]) && rs[k+2] != '/') && v >= 1 && v < float64(rs[k+1]-'0'):
+				// "1/4 tank", "3/4": a share.
+				out = append(out, rawTok{num: v / float64(rs[k+1]-'0'), isNum: true, clause: clause, text: string(rs[i : k+2])})
+				k += 2
+			case suffix == "" && k < len(rs) && rs[k] == '+' && (k+1 == len(rs) || !unicode.IsDigit(rs[k+1])):
+				// "7+ players": at least 7.
+				out = append(out, rawTok{low: "atleast", clause: clause, text: "+"}, rawTok{num: v, isNum: true, clause: clause, text: lit + "+"})
+				k++
 			case suffix == "":
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
 			case suffix == "x":
@@ -204,7 +213,7 @@ func lex(text string) []rawTok {
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
 			case suffix == "k":
 				out = append(out, rawTok{num: v * 1000, isNum: true, clause: clause, text: string(rs[i:k])})
-			case shortUnits[suffix] != "" || isUnitWord(suffix):
+			case shortUnits[suffix] != "" || isUnitWord(suffix) || measureSuffixes[suffix]:
 				low := suffix
 				if u := shortUnits[suffix]; u != "" {
 					low = u
@@ -219,6 +228,18 @@ func lex(text string) []rawTok {
 			j := i
 			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
 				j++
+			}
+			// "v2.5.1": version 2.5.1, as a number with two dots reads.
+			if rs[i] == 'v' && j > i+1 && j+1 < len(rs) && rs[j] == '.' && unicode.IsDigit(rs[j+1]) && unicode.IsDigit(rs[j-1]) && strings.IndexFunc(string(rs[i+1:j]), func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+				k := j
+				for k < len(rs) && (unicode.IsDigit(rs[k]) || rs[k] == '.' && k+1 < len(rs) && unicode.IsDigit(rs[k+1])) {
+					k++
+				}
+				if v := string(rs[i+1 : k]); strings.Count(v, ".") >= 2 {
+					out = append(out, rawTok{low: v, clause: clause, text: string(rs[i:k])})
+					i = k
+					continue
+				}
 			}
 			// "Node.js", "Vue.js": one name.
 			if j+3 <= len(rs) && rs[j] == '.' && rs[j+1] == 'j' && rs[j+2] == 's' && (j+3 == len(rs) || !unicode.IsLetter(rs[j+3])) {
@@ -246,6 +267,10 @@ func lex(text string) []rawTok {
 		case r == '-' && i+1 < len(rs) && rs[i+1] == '-':
 			clause++
 			i += 2
+		case r == '-' && (i == 0 || rs[i-1] == ' ' || rs[i-1] == '\n') && (i+1 == len(rs) || rs[i+1] == ' '):
+			// "- islands: national postal service": a bullet.
+			clause++
+			i++
 		default:
 			i++
 		}
@@ -380,9 +405,30 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	for i := 0; i < len(in); i++ {
 		t := in[i]
 		v, isWord := numberWords[t.low]
+		if o := ordinalWords[t.low]; o > 0 || t.low == "quarter" {
+			if o > 0 {
+				v, isWord = o, true // "the fifth business day" is business day 5
+			} else {
+				o = 4
+			}
+			ofUnit := i+3 < len(in) && in[i+1].low == "of" && isUnitWord(in[i+3].low) // "a quarter of an hour"
+			afterCount := i >= 2 && (in[i-2].isNum || numberWords[in[i-2].low] > 0)   // "once a quarter": a period
+			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (i+1 == len(in) || in[i+1].clause != t.clause || in[i+1].low == "of" || t.low == "quarter") {
+				// "cut the load by a fifth": a share.
+				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, text: "a " + t.text})
+				continue
+			}
+		}
 		_, isScale := numberScales[t.low]
 		if isWord && !t.isNum && notANumber(in, i) {
 			out = append(out, t)
+			continue
+		}
+		quarter := t.low == "quarter" && i+3 < len(in) && in[i+1].low == "of" && (in[i+2].low == "a" || in[i+2].low == "an") && isUnitWord(in[i+3].low)
+		if quarter {
+			// "a quarter of an hour"; not "each quarter".
+			out = append(out, rawTok{num: 0.25, isNum: true, clause: t.clause, text: t.text + " of " + in[i+2].text})
+			i += 2
 			continue
 		}
 		startsScale := (t.low == "a" || t.low == "an") && i+1 < len(in) && numberScales[in[i+1].low] > 0
@@ -413,6 +459,11 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				v += w // "twenty five"
 			} else if n.low == "and" && j+1 < len(in) && numberWords[in[j+1].low] > 0 && v >= 100 {
 				// "one hundred and twenty"
+			} else if n.low == "and" && j+2 < len(in) && (in[j+1].low == "a" || in[j+1].low == "an") && in[j+2].low == "half" && in[j+2].clause == t.clause {
+				v += 0.5 // "two and a half"
+				text = append(text, n.text, in[j+1].text)
+				n = in[j+2]
+				j += 2
 			} else {
 				break
 			}
@@ -423,6 +474,20 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		i = j - 1
 	}
 	return out
+}
+
+// measureSuffixes are units of measure written glued to their number
+// ("80mm", "2kg") that the lexicon does not convert: the number is read
+// apart from them, as "80 mm" is.
+var measureSuffixes = map[string]bool{"mm": true, "cm": true, "km": true, "kg": true, "mg": true, "ml": true, "kwh": true, "kw": true,
+	"mah": true, "hz": true, "khz": true, "mhz": true, "ghz": true, "db": true, "lufs": true, "ft": true, "lb": true, "lbs": true, "oz": true, "mph": true, "kmh": true}
+
+// ordinalWords are the ordinals read as the numbers they count ("the
+// fifth business day" is "business day 5"), as "first" and "third" are;
+// "second" is a unit of time first.
+var ordinalWords = map[string]float64{
+	"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+	"eleventh": 11, "twelfth": 12, "fifteenth": 15, "twentieth": 20, "thirtieth": 30,
 }
 
 // notANumber reports whether the number word at in[i] is part of a phrase
@@ -450,9 +515,11 @@ func notANumber(in []rawTok, i int) bool {
 		}
 		return true
 	}
-	if in[i].low == "first" || in[i].low == "third" {
+	if in[i].low == "first" || ordinalWords[in[i].low] > 0 {
 		// "after the first bounce" counts one; "lowest first" orders.
-		return prevLow(in, i) != "the" || i+1 >= len(in) || in[i+1].clause != in[i].clause
+		prev := prevLow(in, i)
+		determined := prev == "the" || in[i].low != "first" && (prev == "its" || prev == "their" || prev == "our" || prev == "your" || prev == "this" || prev == "that")
+		return !determined || i+1 >= len(in) || in[i+1].clause != in[i].clause
 	}
 	if in[i].low != "one" {
 		return false
@@ -477,18 +544,22 @@ func analyze(text string) *analysis {
 	verbal := false   // the pending negation is "not" or "never"
 	noTerm := -1      // the term a determiner "no" negated
 	negPending := -1  // the clause of a negation cue waiting for its word
+	negAt := -1       // the token of that cue: a clause that ends with it ("libraries do not") negates its last word
 	cond := -1        // the open condition
 	condClause := -1
 	lastQty := -1
-	lastQtyEnd := -1 // the index of the last token of the last number read with its unit
-	evenClause := -1 // the clause of an "even for …": its words are covered
+	lastQtyEnd := -1  // the index of the last token of the last number read with its unit
+	lastQtyTerm := -1 // the term of the last number read
+	evenClause := -1  // the clause of an "even for …": its words are covered
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
 			cond = -1
 		}
 		if negPending >= 0 && t.clause != negPending {
-			trailingNegation(a, negPending)
+			if negAt == i-1 {
+				trailingNegation(a, negPending)
+			}
 			negPending = -1
 		}
 		if t.conj {
@@ -506,17 +577,21 @@ func analyze(text string) *analysis {
 			// A unit follows: "5 minutes", "80 percent".
 			// An ordinal before a unit ("the first day") names a day, not a
 			// length of time.
-			ordinal := t.text == "first" || t.text == "third"
+			ordinal := t.text == "first" || ordinalWords[t.text] > 0
 			if !t.clock && !ordinal && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
-				w, n := lx.match(toks, i+1)
-				if short := shortUnits[toks[i+1].low]; short != "" {
+				at := i + 1
+				if l := toks[at].low; (l == "whole" || l == "full" || l == "entire") && at+1 < len(toks) && !toks[at+1].isNum && toks[at+1].clause == t.clause {
+					at++ // "one full day"
+				}
+				w, n := lx.match(toks, at)
+				if short := shortUnits[toks[at].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
 				}
-				if u, ok := lx.units[w]; ok && !ordinalSecond(toks, i+1, n) {
+				if u, ok := lx.units[w]; ok && !ordinalSecond(toks, at, n) {
 					q.value *= u.scale
 					q.dim = u.dim
-					q.text += " " + joinText(toks[i+1:i+1+n])
-					i += n
+					q.text += " " + joinText(toks[i+1:at+n])
+					i = at + n - 1
 				}
 			}
 			if q.dim == "time" && t.num == 1 && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" &&
@@ -527,9 +602,23 @@ func analyze(text string) *analysis {
 				continue
 			}
 			q.clause = t.clause
+			if lastQty >= 0 && lastQtyTerm >= 0 && q.dim == "time" && !q.every {
+				// "4 hours 30 minutes", "2 days and 6 hours": one length.
+				p := &a.qty[lastQty]
+				next := lastQtyEnd == i0-1 || lastQtyEnd == i0-2 && toks[i0-1].low == "and"
+				if next && p.dim == "time" && p.per == "" && p.clause == t.clause && q.value < p.value && q.value > 0 {
+					p.value += q.value
+					p.text += " " + q.text
+					a.terms[lastQtyTerm].w = "#" + strconv.FormatFloat(p.value, 'g', -1, 64) + p.dim
+					a.terms[lastQtyTerm].text = p.text
+					lastQtyEnd = i
+					continue
+				}
+			}
 			a.qty = append(a.qty, q)
 			lastQty, lastQtyEnd = len(a.qty)-1, i
 			listNext = false
+			lastQtyTerm = len(a.terms)
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
 			continue
 		}
@@ -555,8 +644,19 @@ func analyze(text string) *analysis {
 				a.only, a.onlyAt = true, t.clause
 			}
 		}
+		if p := prevLow(toks, i); t.low == "quarterly" || t.low == "quarter" && (p == "every" || p == "each" || p == "per" || p == "a") {
+			// "every quarter" is every three months.
+			a.qty = append(a.qty, quantity{value: 3 * units["month"].scale, dim: "time", text: joinText(toks[max(0, i-1) : i+1]), cond: cond, clause: t.clause})
+			lastQty = len(a.qty) - 1
+			continue
+		}
 		w, n := lx.match(toks, i)
 		raw := joinText(toks[i : i+n])
+		if w == lx.fold("atmost") && n > 1 && (t.low == "no" || t.low == "not") && toks[i+1].low == "later" && beforeAhead(toks, i+n) {
+			// "no later than 8 weeks before the wedding" is at least 8
+			// weeks before it.
+			w = lx.fold("atleast")
+		}
 		i += n - 1
 		if (w == lx.minute) && n == 1 && !(i > 0 && toks[i-1].isNum) && (t.low == "min" || t.low == "mins") {
 			w = lx.fold("atleast") // "min password length": a minimum, not minutes
@@ -576,7 +676,10 @@ func analyze(text string) *analysis {
 			}
 		}
 		if kind, ok := lx.condCue[w]; ok && len(a.conds) < maxConds {
-			a.conds = append(a.conds, condition{kind: kind})
+			if kind == "if" && cond >= 0 && a.conds[cond].kind == "unless" && len(a.conds[cond].terms) == 0 {
+				continue // "except during a grid outage": one exception
+			}
+			a.conds = append(a.conds, condition{kind: kind, clause: t.clause})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
@@ -588,7 +691,7 @@ func analyze(text string) *analysis {
 		if n == 1 && lx.negCue[t.low] || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
-			negPending, noDet = t.clause, t.low == "no"
+			negPending, noDet, negAt = t.clause, t.low == "no", i
 			verbal = t.low == "not" || t.low == "never" || w == "nolonger"
 			a.negs++
 			continue
@@ -606,7 +709,12 @@ func analyze(text string) *analysis {
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" && !ordinalSecond(toks, i-n+1, n) {
-			if prev := prevLow(toks, i-n+1); prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
+			if prev := prevLow(toks, i-n+1); (prev == "whole" || prev == "full" || prev == "entire") && (prevLow(toks, i-n) == "a" || prevLow(toks, i-n) == "one") {
+				// "a whole day" is one day.
+				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "a " + prev + " " + raw, cond: cond, clause: t.clause})
+				lastQty = len(a.qty) - 1
+				continue
+			} else if prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
 				// "the day before" is a day before.
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
@@ -616,7 +724,11 @@ func analyze(text string) *analysis {
 				// "30 days a year" is a rate; "a month before …, and again
 				// a week before" two lengths of time.
 				adjacent := lastQtyEnd == i-n-1 && !(i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low))
-				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].clause != t.clause) {
+				// A count is a rate only next to its period, or with the
+				// thing counted between ("twice a week", "two weekends a
+				// month"), not "twice and older than a week".
+				counted := lastQty >= 0 && (adjacent || lastQtyEnd == i-n-2 && !toks[i-n-1].isNum && toks[i-n-1].clause == t.clause) // "3 times a week", "two weekends a month"
+				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].dim == "" && !counted || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.
 					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
@@ -665,6 +777,9 @@ func analyze(text string) *analysis {
 		if pos, ok := lx.negVerb[w]; ok {
 			w, neg = pos, true
 			a.negs++
+		} else if p := negatedParticiple(lx, t.low); n == 1 && p != "" {
+			w, neg = p, true // "returned undamaged" is "not damaged"
+			a.negs++
 		}
 		negVerbal := false
 		if negPending >= 0 {
@@ -684,8 +799,19 @@ func analyze(text string) *analysis {
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
 		}
 	}
-	if negPending >= 0 {
+	if negPending >= 0 && negAt == len(toks)-1 {
 		trailingNegation(a, negPending)
+	}
+	// "unless a member's ping exceeds 120 ms, in which case the party
+	// chooses": a condition, not an exception.
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].low == "in" && toks[i+1].low == "which" && toks[i+2].low == "case" {
+			for k := range a.conds {
+				if a.conds[k].kind == "unless" && a.conds[k].clause == toks[i].clause-1 {
+					a.conds[k].kind = "if"
+				}
+			}
+		}
 	}
 	return a
 }
@@ -714,6 +840,36 @@ func ordinalSecond(toks []rawTok, i, n int) bool {
 	lx := theLexicon()
 	_, cue := lx.condCue[stem(next)]
 	return next == "one" || !lx.stop[stem(next)] && !cue && !lx.directed[lx.fold(stem(next))]
+}
+
+// beforeAhead reports whether a length of time at toks[i:] is followed,
+// in its clause, by "before", "prior to" or "ahead of": a distance from
+// a date rather than a date.
+func beforeAhead(toks []rawTok, i int) bool {
+	for j := i; j < len(toks) && j < i+5 && toks[j].clause == toks[i].clause; j++ {
+		switch toks[j].low {
+		case "before", "prior", "ahead", "beforehand":
+			return j > i
+		}
+	}
+	return false
+}
+
+// negatedParticiple is the canonical word an "un-" participle negates
+// ("undamaged", "unsigned", "unencrypted"), or "" for a word that is not
+// one ("united", "understood", a word of the curated lists).
+func negatedParticiple(lx *lexicon, low string) string {
+	if len(low) < 7 || !strings.HasPrefix(low, "un") || !strings.HasSuffix(low, "ed") || strings.HasPrefix(low, "under") || !isLetters(low) {
+		return ""
+	}
+	if _, curated := lx.canon[stem(low)]; curated {
+		return ""
+	}
+	switch low {
+	case "united", "unified", "unbiased", "unrelated", "unprecedented", "unexpected", "unwanted", "unlimited", "unfounded":
+		return ""
+	}
+	return lx.fold(stem(low[2:]))
 }
 
 // trailingNegation negates the last word of a clause that ends in its
@@ -784,6 +940,9 @@ func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
 			return lx.fold(best), bestN
 		}
 	}
+	if _, cue := lx.condCue[first]; cue && !toks[i].isNum {
+		return first, 1 // "except" opens an exception, whatever it folds to
+	}
 	return lx.fold(first), 1
 }
 
@@ -819,6 +978,7 @@ var irregular = map[string]string{
 	"removal": "remov", "approval": "approv", "approvals": "approv", "renewal": "renew", "arrival": "arriv", "refusal": "refus",
 	"proposal": "propos", "disposal": "dispos", "reversal": "revers", "withdrawal": "withdraw", "retrieval": "retriev",
 	"denial": "deni", "dismissal": "dismiss", "renewals": "renew", "removals": "remov",
+	"locale": "locale", "locales": "locale", // not "local"
 	"only": "only", "early": "earli", "reply": "repli", "apply": "appli", "supply": "suppli",
 }
 
@@ -830,8 +990,8 @@ func stem(w string) string {
 	if s, ok := irregular[w]; ok {
 		return s
 	}
-	if len(w) == 3 && w[2] == 's' && !strings.ContainsRune("aeiousy", rune(w[1])) && isLetters(w) {
-		return w[:2] // "prs", "ids"
+	if len(w) == 3 && w[2] == 's' && !strings.ContainsRune("aeiousy", rune(w[1])) && isLetters(w) && !shortStop(w[:2]) {
+		return w[:2] // "prs", "ids"; not "ups" (a carrier), "ins"
 	}
 	if len(w) <= 3 || !isLetters(w) {
 		return w
@@ -859,7 +1019,7 @@ func stem(w string) string {
 		w = w[:n-3] + "i"
 	case strings.HasSuffix(w, "ing") && n-3 >= 3 && hasVowel(w[:n-3]):
 		w = undouble(w[:n-3])
-	case strings.HasSuffix(w, "ed") && n-2 >= 3 && hasVowel(w[:n-2]):
+	case strings.HasSuffix(w, "ed") && n-2 >= 3 && hasVowel(w[:n-2]) && !strings.HasSuffix(w, "ceed"): // not "exceed"
 		w = undouble(w[:n-2])
 	}
 	for _, s := range [...][2]string{{"ization", "iz"}, {"isation", "iz"}, {"ation", "at"}, {"ition", "it"}, {"ment", ""}, {"ness", ""}, {"ure", ""}, {"able", ""}, {"ible", ""}, {"ise", "iz"}, {"ize", "iz"}} {
@@ -878,6 +1038,16 @@ func stem(w string) string {
 		w = w[:len(w)-2] + "iz" // "normalis" (from "normalise")
 	}
 	return w
+}
+
+// shortStop reports whether w is a two-letter stop word: a three-letter
+// word that would stem to one ("ups" → "up") is a name, not a plural.
+func shortStop(w string) bool {
+	switch w {
+	case "up", "in", "on", "at", "of", "to", "as", "is", "be", "do", "by", "it", "us", "we", "me", "my", "he", "so", "an", "or", "no", "if":
+		return true
+	}
+	return false
 }
 
 func isLetters(w string) bool {

@@ -541,6 +541,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
+	filed, position = ruleText(filed), ruleText(position)
 	a, b := analyze(filed), analyze(position)
 	sa, sb := newSide(filed), newSide(position)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
@@ -551,6 +552,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	// changed, counting per thing turned into counting across all.
 	strong := compareNames(sa, sb)
 	strong = append(strong, compareCounting(sa.text, sb.text, sa.toks, sb.toks)...)
+	strong = append(strong, compareOnlyAny(sa, sb)...)
 	// A condition set aside, a rule made a recommendation, two things
 	// trading what is said of them: they change the rule when the two
 	// positions speak of the same things.
@@ -558,7 +560,63 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}
+	if recordTopic != "" {
+		al.topic = set(analyze(recordTopic).words())
+	}
 	return comparePositions(a, b, al, strong)
+}
+
+// preambles are the labels a position may open with that say nothing of
+// the rule: "Bottom line:", "TL;DR", "Reminder:". Lower case; each is
+// read only when a colon, a comma or a dash follows it (or, for tl;dr
+// and fyi, a space).
+var preambles = []string{"bottom line", "tl;dr", "tldr", "tl dr", "in short", "short answer", "long story short", "in a nutshell", "in summary",
+	"summary", "to summarise", "to summarize", "to sum up", "to be clear", "for the record", "reminder", "note", "fyi", "update", "decision",
+	"answer", "the answer", "agreed", "the rule", "our rule", "rule of thumb", "heads up", "so", "basically", "ok", "okay", "yes", "yep", "correct", "right"}
+
+// leadTicketRE matches a ticket reference that opens a position
+// ("HR-88:", "[OPS-12]", "LIC-3 -"), as ticketRE reads one in a question.
+var leadTicketRE = sync.OnceValue(func() *regexp.Regexp {
+	const id = `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]+`
+	return regexp.MustCompile(`^(?:[\[(]` + id + `[\])]\s*[:—–-]?|` + id + `\s*(?:[:—–]|\s-\s|\s*->)|[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]{2,}\s)`)
+})
+
+// ruleText is a position without what opens it and names no part of the
+// rule: a ticket reference ("HR-88:", "[OPS-12]") and a label ("Bottom
+// line:", "tl;dr"). The text is returned unchanged when nothing else
+// would be left.
+func ruleText(text string) string {
+	for range 3 {
+		t := strings.TrimLeft(text, " \t\n-*•>")
+		if loc := leadTicketRE().FindStringIndex(t); loc != nil {
+			name, _, _ := strings.Cut(strings.TrimLeft(t[:loc[1]], " \t[("), "-")
+			if !slices.Contains(notTickets, name) {
+				t = strings.TrimLeft(t[loc[1]:], " \t\n-*•>")
+			}
+		}
+		low := strings.ToLower(t[:min(len(t), 40)])
+		for _, p := range preambles {
+			if !strings.HasPrefix(low, p) || len(t) <= len(p) {
+				continue
+			}
+			next := t[len(p)]
+			if next == ':' || next == ',' || next == '-' || next == '.' || next == '!' || (next == ' ' && (p == "tl;dr" || p == "tldr" || p == "fyi")) {
+				t = t[len(p)+1:]
+				break
+			}
+			// "Summary for leadership:", "Update from ops:": a label of a
+			// few more words, ended by a colon.
+			if k := strings.IndexByte(low, ':'); next == ' ' && k > len(p) && len(strings.Fields(low[len(p):k])) <= 3 && !strings.ContainsAny(low[len(p):k], ",;.!?") {
+				t = t[k+1:]
+				break
+			}
+		}
+		if strings.TrimSpace(t) == "" || t == text {
+			break
+		}
+		text = t
+	}
+	return text
 }
 
 // keysOf are the folded words of ts.
@@ -594,13 +652,16 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, compareOptions(a, b, al.edit)...)
 	hard = append(hard, compareNegation(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
+	if al.edit {
+		hard = append(hard, compareConditionParts(a, b)...)
+	}
 	hard = append(hard, compareEvenCovered(a, b)...)
 	hard = append(hard, al.hard...)
 	hard = append(hard, al.exchanges...)
 	if al.edit {
 		// Ordinary words swapped count only in an edit of the filed
 		// sentence; a rewording swaps them freely.
-		hard = append(hard, compareSwaps(a, b, c.Score)...)
+		hard = append(hard, compareSwaps(a, b, c.Score, al.topic)...)
 	}
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
@@ -819,10 +880,13 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 			continue
 		}
 		pairedB[best] = true
+		if sameBound(a, x, b, ub[best]) {
+			continue // "more than 2" is "3 or more"
+		}
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if !bareOne(x) && !(whole(x) && b.all) && !now(x) {
+		if !bareOne(x) && !(whole(x) && b.all) && !now(x) && !ratePeriod(x, qb) {
 			dropped = append(dropped, x.text+" → (not said)")
 		}
 	}
@@ -831,11 +895,92 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
-		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) {
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) {
+			if bounded(b, y) {
+				// "only for doses above 5 mL": a threshold the filed rule
+				// does not set narrows it.
+				hard = append(hard, "(not said) → "+y.text)
+				continue
+			}
 			added = append(added, "(not said) → "+y.text)
 		}
 	}
 	return hard, dropped, added
+}
+
+// ratePeriod reports whether q is a period said by a word alone
+// ("annual") that a rate of qs counts by ("50,000 EUR in annual value"
+// against "an annual value of EUR 50,000").
+func ratePeriod(q quantity, qs []quantity) bool {
+	return q.raw == 0 && q.dim == "time" && q.per == "" &&
+		slices.ContainsFunc(qs, func(x quantity) bool { return x.per == "time" && x.perVal == q.value })
+}
+
+// sameBound reports whether two whole counts with their bounds say the
+// same: "more than 6" and "at least 7", "under 3" and "at most 2".
+func sameBound(a *analysis, x quantity, b *analysis, y quantity) bool {
+	if x.dim != "" || y.dim != "" || x.per != "" || y.per != "" || x.value != math.Trunc(x.value) || y.value != math.Trunc(y.value) {
+		return false
+	}
+	bx, by := boundOf(a, x), boundOf(b, y)
+	lx := theLexicon()
+	above, below, least, most := lx.fold(stem("above")), lx.fold(stem("below")), lx.fold("atleast"), lx.fold("atmost")
+	switch {
+	case bx == above && by == least || bx == most && by == below:
+		return y.value == x.value+1
+	case bx == least && by == above || bx == below && by == most:
+		return y.value == x.value-1
+	}
+	return false
+}
+
+// boundOf is the bound x sets q with, before it ("more than 2") or after
+// it ("3 or more"), or "".
+func boundOf(x *analysis, q quantity) string {
+	lx := theLexicon()
+	isBound := func(w string) bool {
+		for _, b := range [...]string{"above", "below", "atleast", "atmost"} {
+			if w == lx.fold(stem(b)) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, t := range x.terms {
+		if t.text != q.text || t.clause != q.clause || !strings.HasPrefix(t.w, "#") {
+			continue
+		}
+		if i > 0 && x.terms[i-1].clause == t.clause && !x.terms[i-1].neg && isBound(x.terms[i-1].w) {
+			return x.terms[i-1].w
+		}
+		if i+1 < len(x.terms) && x.terms[i+1].clause == t.clause && !x.terms[i+1].neg && isBound(x.terms[i+1].w) {
+			return x.terms[i+1].w
+		}
+		return ""
+	}
+	return ""
+}
+
+// bounded reports whether x sets q as a bound: "above 5 mL", "at most
+// 3", "under 2 kg".
+func bounded(x *analysis, q quantity) bool {
+	lx := theLexicon()
+	for i, t := range x.terms {
+		if t.text != q.text || t.clause != q.clause || !strings.HasPrefix(t.w, "#") || i == 0 {
+			continue
+		}
+		p := x.terms[i-1]
+		if p.clause != t.clause || p.neg {
+			return false
+		}
+		for _, w := range [...]string{"above", "below", "atleast", "atmost"} {
+			if p.w == lx.fold(stem(w)) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // now is "immediately" (after no time), said on one side only: "evict it
@@ -852,6 +997,11 @@ func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "
 func sameQuantity(x, y quantity) bool {
 	if period(x, y) || period(y, x) {
 		return true
+	}
+	if x.dim == "percent" && y.dim == "" && y.per == "" && y.value > 0 && y.value < 1 {
+		y.value, y.dim = 100*y.value, "percent" // "half price" is 50% off
+	} else if y.dim == "percent" && x.dim == "" && x.per == "" && x.value > 0 && x.value < 1 {
+		x.value, x.dim = 100*x.value, "percent"
 	}
 	if x.dim != y.dim && x.dim != "" && y.dim != "" {
 		return false
@@ -931,14 +1081,20 @@ func compareOptions(a, b *analysis, edit bool) []string {
 	}
 	for _, g := range groups {
 		onlyA, onlyB := unmentioned(minus(pa[g], pb[g]), b), unmentioned(minus(pb[g], pa[g]), a)
-		if len(onlyA) == 0 && len(onlyB) > 0 {
+		// Only in an edit: a rewording says an option again where it
+		// leaves out another ("before reading their feedback" → "write
+		// it before you peek at theirs").
+		if len(onlyA) == 0 && len(onlyB) > 0 && edit {
 			onlyA = fewer(pa[g], ua, ub)
 		}
-		if len(onlyB) == 0 && len(onlyA) > 0 {
+		if len(onlyB) == 0 && len(onlyA) > 0 && edit {
 			onlyB = fewer(pb[g], ub, ua)
 		}
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
 			continue // "merged after 2 approvals" is "2 approvals before merging"
+		}
+		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && (negatedRelation(a, onlyA[0]) != negatedRelation(b, onlyB[0])) {
+			continue // "not before the inspection" is "only after" it
 		}
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && !edit && !kept(a, onlyA[0], b, onlyB[0]) {
 			continue
@@ -1110,23 +1266,30 @@ func compareNegation(a, b *analysis) []string {
 		// notebooks with outputs" commits no notebook.
 		lx := theLexicon()
 		objNeg := make([]bool, len(x.terms))
+		until := untilLater(x)
 		for i, t := range x.terms {
 			if lx.instead[t.w] && i+1 < len(x.terms) && x.terms[i+1].clause == t.clause {
 				objNeg[i+1] = true // "rather than by row"
 				continue
 			}
-			if !t.neg || !t.verbal || t.cond >= 0 {
+			if !t.neg || !t.verbal || t.cond >= 0 || until[i] {
 				continue
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
 				u := x.terms[j]
-				if u.clause != t.clause || u.neg || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") {
-					break
+				if u.clause != t.clause || u.neg || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") || timeNames()[u.w] {
+					break // "not opened from November to February": a time, not an object
 				}
 				objNeg[j] = true
 			}
 		}
 		for i, t := range x.terms {
+			if t.neg && t.verbal && until[i] {
+				// "does not reopen until the patrol has checked" reopens
+				// after it: what "reopens only after" says.
+				pos[t.w]++
+				continue
+			}
 			if negClause[t.clause] && !t.neg && !objNeg[i] {
 				// A negation covers its clause: "permanent errors are
 				// not retried" does not assert "permanent".
@@ -1185,6 +1348,35 @@ func compareNegation(a, b *analysis) []string {
 	return out
 }
 
+// untilLater reports, for each term of x, whether "until" or "before"
+// follows it in its clause: "not … until" sets a time from which.
+func untilLater(x *analysis) []bool {
+	lx := theLexicon()
+	until, before := lx.fold(stem("until")), lx.fold(stem("before"))
+	out := make([]bool, len(x.terms))
+	seen, clause := false, -1
+	for i := len(x.terms) - 1; i >= 0; i-- {
+		t := x.terms[i]
+		if t.clause != clause {
+			seen, clause = false, t.clause
+		}
+		out[i] = seen
+		seen = seen || t.w == until || t.w == before
+	}
+	return out
+}
+
+// negatedRelation reports whether the relation word w of x stands in a
+// clause with a negation: "not reopened prior to the inspection".
+func negatedRelation(x *analysis, w string) bool {
+	for _, t := range x.terms {
+		if t.w == w {
+			return slices.ContainsFunc(x.terms, func(u term) bool { return u.clause == t.clause && u.neg })
+		}
+	}
+	return false
+}
+
 // movedNegation finds the words a negates and b asserts, and the words b
 // negates and a asserts, when there are both.
 func movedNegation(a, b *analysis, posA, negA, posB, negB map[string]int) []string {
@@ -1237,7 +1429,7 @@ func compareConditions(a, b *analysis) []string {
 				}
 			}
 			if float64(in)/float64(len(terms)) < 0.5 {
-				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind) {
+				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
@@ -1246,7 +1438,9 @@ func compareConditions(a, b *analysis) []string {
 			// An exception whose words the other side states as part of
 			// its rule, neither excepted nor negated: the exception is gone
 			// ("but not for libraries" → "and for libraries").
-			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) {
+			// Unless the other side states them as a condition of their
+			// own ("only if it's travel, travel always needs one").
+			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) && !inCondition(terms, y) {
 				out = append(out, fmt.Sprintf("exception dropped: unless %s", cd.text))
 				continue
 			}
@@ -1262,6 +1456,59 @@ func compareConditions(a, b *analysis) []string {
 	check(b, a, "added")
 	return out
 }
+
+// compareConditionParts finds, in an edit of the filed sentence, a
+// condition that both sides state but one of them with a part of its own:
+// "if they disagree" → "if they disagree and the example comes from the
+// medical domain". The part is two specific words or more that the other
+// side does not say at all.
+func compareConditionParts(a, b *analysis) []string {
+	lx := theLexicon()
+	var out []string
+	check := func(x, y *analysis, verb string) {
+		all := set(y.words())
+		for _, cd := range x.conds {
+			if !slices.ContainsFunc(y.conds, func(o condition) bool { return o.kind == cd.kind && overlap(o.terms, cd.terms) >= 0.5 }) {
+				continue
+			}
+			var own []string
+			for _, w := range cd.terms {
+				// A number the other side does not say is a part too
+				// ("and older than a week").
+				if !all[w] && !lx.generic[w] && !lx.light[w] && !lx.stop[w] && !slices.Contains(own, w) {
+					own = append(own, w)
+				}
+			}
+			if len(own) >= 2 {
+				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
+			}
+		}
+	}
+	check(a, b, "widened") // the filed condition's part left out
+	check(b, a, "narrowed")
+	return out
+}
+
+// inCondition reports whether every word of ws stands in a condition of x.
+func inCondition(ws []string, x *analysis) bool {
+	for _, w := range ws {
+		if !slices.ContainsFunc(x.conds, func(c condition) bool { return slices.Contains(c.terms, w) }) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// timeNames are the months and days, folded: a time a negated verb is
+// set in, not its object.
+var timeNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`january february march april june july august september october november december
+		monday tuesday wednesday thursday friday saturday sunday weekend weekends`) {
+		m[theLexicon().fold(stem(w))] = true
+	}
+	return m
+})
 
 // compareEvenCovered finds an exception of the filed rule that the new
 // one says the rule covers "even": "except for material breach" against
@@ -1301,7 +1548,7 @@ func compareEvenCovered(a, b *analysis) []string {
 func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 	lx := theLexicon()
 	own := set(ws)
-	ruled, negated, negClause := map[int]bool{}, map[string]bool{}, map[int]bool{}
+	ruled, negated, negClause, foreign := map[int]bool{}, map[string]bool{}, map[int]bool{}, map[int]bool{}
 	for _, u := range x.terms {
 		if u.neg {
 			negated[u.w], negClause[u.clause] = true, true
@@ -1309,10 +1556,16 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 		if rule[u.w] && !own[u.w] && !lx.generic[u.w] && !strings.HasPrefix(u.w, "#") {
 			ruled[u.clause] = true
 		}
+		if !rule[u.w] && !own[u.w] && !lx.generic[u.w] && !lx.light[u.w] && !lx.stop[u.w] && !strings.HasPrefix(u.w, "#") {
+			foreign[u.clause] = true
+		}
 	}
 	plain := map[string]bool{}
 	for _, t := range x.terms {
-		if t.cond < 0 && !t.neg && ruled[t.clause] && !negClause[t.clause] {
+		// A clause that says something the rule does not gives the
+		// exception a rule of its own ("same-day orders jump the
+		// queue"): the exception is restated, not dropped.
+		if t.cond < 0 && !t.neg && ruled[t.clause] && !negClause[t.clause] && !foreign[t.clause] {
 			plain[t.w] = true
 		}
 	}
@@ -1322,6 +1575,22 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 		}
 	}
 	return true
+}
+
+// negatedIfs counts, for an exception, the conditions of x that say it
+// with a negation: "as long as nobody else has reserved it" is "unless
+// another reader has reserved it".
+func negatedIfs(x *analysis, kind string) int {
+	if kind != "unless" {
+		return 0
+	}
+	n := 0
+	for k, c := range x.conds {
+		if c.kind == "if" && slices.ContainsFunc(x.terms, func(t term) bool { return t.cond == k && t.neg }) {
+			n++
+		}
+	}
+	return n
 }
 
 // implicitKind counts the condition a rule states without a cue: a
@@ -1390,7 +1659,11 @@ var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // compareSwaps aligns the two positions' content words (longest common
 // subsequence) and, in sentences that are otherwise nearly the same, finds
 // a place where up to two specific words stand for others.
-func compareSwaps(a, b *analysis, score float64) []string {
+//
+// A word of the record's topic that one side says and the other leaves
+// out is passed over: the record says it ("Partition the events table by
+// event date" → "partition key: event date").
+func compareSwaps(a, b *analysis, score float64, topic map[string]bool) []string {
 	lx := theLexicon()
 	// An option of a choice (compareOptions' business) stays in the
 	// alignment only as an anchor both sides name: "roll back first and
@@ -1398,6 +1671,9 @@ func compareSwaps(a, b *analysis, score float64) []string {
 	keep := func(x *analysis, y map[string]bool) []string {
 		var out []string
 		for _, t := range x.terms {
+			if topic[t.w] && !y[t.w] {
+				continue
+			}
 			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !lx.instead[t.w] && (lx.altGroup[t.w] == 0 || y[t.w]) {
 				out = append(out, t.w)
 			}
@@ -1548,7 +1824,9 @@ func compareItems(a, b *analysis, edit bool) []string {
 	var out []string
 	check := func(x, y *analysis, verb string) {
 		sy, sx := set(y.words()), set(x.words())
-		fewerNegs := x.negs > y.negs
+		// An exception says what a negation says: "fixed-tariff customers
+		// are exempt" is "are not asked to".
+		fewerNegs := x.negs > y.negs+countKind(y.conds, "unless")
 		for _, t := range y.terms {
 			if specific(t) && !sx[t.w] {
 				return // y says something x does not: reworded, not cut
@@ -1578,12 +1856,22 @@ func compareItems(a, b *analysis, edit bool) []string {
 func loose(x, y []string) bool {
 	lx := theLexicon()
 	for _, w := range x {
-		if !slices.ContainsFunc(y, func(v string) bool { return lx.near(w, v) }) {
+		if !slices.ContainsFunc(y, func(v string) bool { return lx.near(w, v) || shortFor(w, v) || shortFor(v, w) }) {
 			return false
 		}
 	}
 	return true
 }
+
+// shortFor reports whether x is y shortened: "dec" for "december",
+// "repo" for "repositori".
+func shortFor(x, y string) bool {
+	return len(x) >= 3 && len(y) > len(x) && strings.HasPrefix(y, x)
+}
+
+// maxQtyPairs bounds the pairs of numbers compareClauses tries for tying a
+// clause to the other side.
+const maxQtyPairs = 4096
 
 // clauseWords is how many specific words a clause needs for leaving it out
 // to change the rule: "larger jobs need approval from the platform team"
@@ -1617,12 +1905,23 @@ func compareClauses(a, b *analysis) []string {
 			byClause[t.clause] = append(byClause[t.clause], t)
 		}
 		inc := lx.fold(stem("include"))
+		saidQty := map[int]bool{}
+		for _, q := range x.qty {
+			if len(x.qty)*len(y.qty) > maxQtyPairs {
+				break // a text of hundreds of numbers: no clause is tied by one
+			}
+			if !saidQty[q.clause] && !bareOne(q) && slices.ContainsFunc(y.qty, func(p quantity) bool { return sameQuantity(q, p) }) {
+				saidQty[q.clause] = true
+			}
+		}
 		for _, c := range order {
 			ts := byClause[c]
 			if slices.ContainsFunc(ts, func(t term) bool { return t.w == inc }) {
 				continue // "including health checks" restates the scope (compareInclusion)
 			}
-			n, said := 0, false
+			// A number of the clause that the other side states in other
+			// words ("once an hour" for "every 60 minutes").
+			n, said := 0, saidQty[c]
 			for _, t := range ts {
 				if specific(t) {
 					n++

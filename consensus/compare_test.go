@@ -97,6 +97,47 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"an exception covered even so", "Either party may terminate with 90 days' notice, except for material breach.", "Either side can terminate on 90 days' notice, and that applies even in the case of a material breach.", Disagree, "exception dropped"},
 		{"a name that is an option is named once", "Serve thumbnails as WebP at quality 80.", "Serve thumbnails as AVIF at quality 80.", Disagree, "WebP → AVIF"},
 		{"an ordinary word reworded", "Kiosk terminals log the user out after 2 minutes without input.", "After two minutes with no input, a kiosk terminal signs the user out.", Agree, ""},
+		{"an acronym spelled out", "Purchases over 5,000 EUR need the CTO's approval.", "Purchases over EUR 5,000 need approval from the Chief Technology Officer.", Agree, ""},
+		{"a plural acronym spelled out", "Every PCB is inspected under UV light.", "Each printed circuit board is inspected under UV light.", Agree, ""},
+		{"an acronym that spells another name", "Purchases over 5,000 EUR need the CTO's approval.", "Purchases over 5,000 EUR need the CFO's approval.", Disagree, "CTO → CFO"},
+		{"keywords of requirements are not names", "Nightly builds run on the ARM runners.", "Nightly builds MUST run on the ARM runners.", Agree, ""},
+		{"a name shortened", "Stores close on December 24 at 14:00.", "Stores close on Dec 24 at 14:00.", Agree, ""},
+		{"two options that share a start", "Write the build scripts in Java.", "Write the build scripts in JavaScript.", Disagree, "→"},
+		{"a language code", "Manuals ship in English and French.", "Manuals ship in EN and FR.", Agree, ""},
+		{"another language", "Manuals ship in English and French.", "Manuals ship in English and German.", Disagree, "French → German"},
+		{"a ticket id and a label in front", "Quarantine hosts that fail two health checks in a row.", "SEC-118: Bottom line: hosts failing 2 health checks in a row are quarantined.", Agree, ""},
+		{"an ordinal for a number", "Invoices are due on the tenth day of the month.", "Invoices are due on day 10 of the month.", Agree, ""},
+		{"another ordinal", "Invoices are due on the tenth day of the month.", "Invoices are due on the fifth day of the month.", Disagree, "tenth → fifth"},
+		{"a fraction for a share", "Cut the heating by 25% at night.", "At night the heating is cut by a quarter.", Agree, ""},
+		{"another fraction", "Cut the heating by 25% at night.", "At night the heating is cut by a third.", Disagree, "25 % → a third"},
+		{"half for fifty percent", "Unsold bread is sold at 50% off after 18:00.", "After 6 pm unsold bread goes for half price.", Agree, ""},
+		{"roles traded between small words", "Releases are signed by the release manager and then by the security lead.", "Releases are signed by the security lead and then by the release manager.", Disagree, "↔"},
+		{"a list in another order", "Deploy to Frankfurt and Dublin.", "Deploy to Dublin and Frankfurt.", Agree, ""},
+		{"a passive keeps the roles", "Tenants report faults to the caretaker within a day.", "Faults are reported to the caretaker by tenants within a day.", Agree, ""},
+		{"a threshold added", "Every refund is reviewed by a second agent.", "Only refunds above 200 EUR are reviewed by a second agent.", Disagree, "(not said) → 200"},
+		{"a condition that gains a part", "Escalate a ticket if the customer replies twice.", "Escalate a ticket if the customer replies twice and the ticket is older than a week.", Disagree, "week"},
+		{"a condition said as one", "Parcels over 30 kg go by freight.", "When a parcel is over 30 kg it goes by freight.", Agree, ""},
+		{"if as any", "Each claim is checked by two adjusters; if they disagree, a manager decides.", "Every claim is checked by two adjusters, and any disagreement is decided by a manager.", Agree, ""},
+		{"unless in which case is a condition", "Orders ship from the nearest warehouse, unless it is out of stock, in which case the customer is told.", "If the nearest warehouse is out of stock the customer is told; otherwise orders ship from it.", Agree, ""},
+		{"banned is not allowed", "Personal USB drives may not be used on lab machines.", "Personal USB drives are banned on lab machines.", Agree, ""},
+		{"a contraction", "Guests may not bring pets into the spa.", "Guests can't bring pets into the spa.", Agree, ""},
+		{"a selection is no disregard", "Send the job to the region with the lowest queue.", "Send the job wherever the queue is shortest.", Agree, ""},
+		{"a version with its v", "Partners receive files as CSV v1.2.3 exports.", "Partners receive files as CSV version 1.2.3 exports.", Agree, ""},
+		{"a number glued to its unit", "Boards are cut from 18 mm plywood.", "Boards are cut from 18mm plywood.", Agree, ""},
+		{"an un- participle is a negation", "Rental cars are returned unwashed.", "Rental cars are not washed before they are returned.", Agree, ""},
+		{"not until is from then on", "The pool reopens only after the lifeguard has checked the water.", "The pool does not reopen until the lifeguard has checked the water.", Agree, ""},
+		{"not until turned", "The pool reopens only after the lifeguard has checked the water.", "The pool reopens before the lifeguard has checked the water.", Disagree, "→"},
+		{"a month is no object of a negation", "Boats are not launched from December to March.", "Between December and March the boats stay ashore.", Agree, ""},
+		{"only against any of the same thing", "Guests may bring only drinks bought at the bar onto the terrace.", "Guests may bring any drinks onto the terrace.", Disagree, "only drinks → any drinks"},
+		{"only and any of different things", "Only admins may delete any record.", "Any record may be deleted, but only by admins.", Agree, ""},
+		{"more than n is at least n+1", "Teams of more than 4 players pay the group rate.", "Teams of 5 or more players pay the group rate.", Agree, ""},
+		{"a plus after a count", "Groups larger than 10 need a second guide.", "11+ people: a second guide.", Agree, ""},
+		{"more than n is not at least n", "Teams of more than 4 players pay the group rate.", "Teams of 4 or more players pay the group rate.", Disagree, "→"},
+		{"no later than before a date", "Pay the balance no later than 6 weeks before the trip.", "The balance is paid at least six weeks ahead of the trip.", Agree, ""},
+		{"no later than a time", "Check out no later than 11:00.", "Check out at least by 11:00.", Disagree, "→"},
+		{"a share with a slash", "Refill the tank when it is down to a quarter.", "Refill the tank when it is down to 1/4.", Agree, ""},
+		{"an exception restated with a rule of its own", "Serve orders in the order they came, except rush orders, which go first.", "Orders are served in the order they came, but rush orders jump the queue.", Agree, ""},
+		{"a glued unit changed", "Boards are cut from 18 mm plywood.", "Boards are cut from 12mm plywood.", Disagree, "18 → 12"},
 	} {
 		got := ComparePositions(c.filed, c.position)
 		if got.Agreement != c.want {
@@ -105,6 +146,26 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		}
 		if c.diff != "" && !strings.Contains(strings.Join(got.Differences, "; "), c.diff) {
 			t.Errorf("%s: differences %v lack %q", c.why, got.Differences, c.diff)
+		}
+	}
+}
+
+// TestComparePositionsOnTopic pins what a record's topic changes: the words
+// of the topic may be left out of a position asked about that record, and
+// nothing else is excused.
+func TestComparePositionsOnTopic(t *testing.T) {
+	topic := "Sharding of the orders table"
+	filed := "Shard the orders table by customer id; never shard it by date."
+	for _, c := range []struct {
+		position string
+		want     Agreement
+	}{
+		{"shard key: customer id; sharding by date: never", Agree},
+		{"Shard by customer id, never by date.", Agree},
+		{"shard key: region; sharding by date: never", Unsure},
+	} {
+		if got := ComparePositionsOn(topic, filed, c.position); got.Agreement != c.want {
+			t.Errorf("%q: %s %v, want %s", c.position, got.Agreement, got.Differences, c.want)
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "11"
+const lexiconVersion = "12"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -340,6 +340,26 @@ calculation computation calculate compute
 on_demand
 `
 
+// comparisonSynonyms are synonym groups read as synonymGroups are, kept
+// apart for the comparison of positions: language codes and the names
+// they stand for ("EN subtitles", "English subtitles").
+const comparisonSynonyms = `
+english en eng
+german de deu deutsch
+french fr fra
+spanish es spa
+dutch nl
+polish pl
+swedish sv
+danish da
+finnish fi
+japanese ja
+chinese zh
+korean ko
+error red
+local_time local
+`
+
 // genericWords carry little of what a question is about: a topic may add
 // or drop them ("Retry policy for webhooks" asks what "How do we retry
 // webhooks?" asks). Written after stemming and synonym folding.
@@ -423,6 +443,7 @@ ipv4 ipv6
 linux windows macos
 gzip brotli zstd
 spa ssr ssg
+pass error
 `
 
 // lightWords are words that rewording swaps freely ("wait 5 minutes",
@@ -480,6 +501,7 @@ loan borrow lend
 altitude height high elevation
 compensation pay paid salary wage remuneration
 provider vendor supplier
+reach talk_to talk communicate connect_to access
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of
@@ -507,6 +529,9 @@ exclude=include
 skip=run
 omit=include
 avoid=use
+unavailable=available
+forbid=allow
+closed=open
 `
 
 // conditionCues open a condition; exceptionCues an exception. The words
@@ -516,7 +541,8 @@ const (
 	// exemptCues close an exception that the words before them name
 	// ("security fixes are exempt").
 	exemptCues    = `exempt exempted excepted the_exception an_exception`
-	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of not_including`
+	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of not_including
+	not_when not_if`
 )
 
 // numberWords are the numbers written as words.
@@ -626,7 +652,7 @@ func buildLexicon() *lexicon {
 		lx.phrases[first] = append(lx.phrases[first], p)
 		lx.maxWords = max(lx.maxWords, len(words))
 	}
-	for _, line := range strings.Split(synonymGroups, "\n") {
+	for _, line := range strings.Split(synonymGroups+"\n"+comparisonSynonyms, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue

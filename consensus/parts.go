@@ -65,6 +65,12 @@ func names(text string) []name {
 		switch {
 		case hasLetter(w) && hasDigit(w):
 			isName = !isQuantityWord(w)
+		case isAcronym(w) && emphasis(lx, w):
+			// "MUST", "SHALL NOT", "ONLY": a word of the sentence
+			// written in capitals, not a name.
+		case isAcronym(w) && currencies[w]:
+			// "EUR 10,000": the unit of an amount, which
+			// compareQuantities reads.
 		case isAcronym(w) || innerUpper(w):
 			isName = true
 		case !start && !title && startsUpper(w) && !lx.stop[stem(strings.ToLower(w))]:
@@ -153,10 +159,31 @@ func isQuantityWord(w string) bool {
 	if k <= 0 {
 		return false
 	}
-	suffix := strings.ToLower(w[k:])
+	suffix := strings.TrimPrefix(strings.ToLower(w[k:]), "-") // "15-minute"
 	return suffix == "x" || suffix == "k" || suffix == "am" || suffix == "pm" || shortUnits[suffix] != "" || isUnitWord(suffix) ||
 		suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th"
 }
+
+// emphasis reports whether w, written in capitals, is a word of the
+// sentence rather than a name: a keyword of requirements ("MUST",
+// "SHALL", "SHOULD", "MAY", "REQUIRED"), a function word ("NOT", "ONLY",
+// "ALL") or a stop word.
+func emphasis(lx *lexicon, w string) bool {
+	low := strings.ToLower(w)
+	if _, ok := functionClasses[low]; ok {
+		return true
+	}
+	switch low {
+	case "recommended", "optional", "forbidden", "prohibited", "always", "ever", "ok", "okay", "asap":
+		return true
+	}
+	return lx.stop[low] || lx.negCue[low]
+}
+
+// currencies are the codes written beside an amount ("EUR 10,000",
+// "25 USD").
+var currencies = map[string]bool{"EUR": true, "USD": true, "GBP": true, "CHF": true, "JPY": true, "CAD": true, "AUD": true, "NZD": true,
+	"CNY": true, "INR": true, "SEK": true, "NOK": true, "DKK": true, "PLN": true, "CZK": true, "HUF": true, "BRL": true, "MXN": true, "ZAR": true, "SGD": true, "HKD": true}
 
 // isAcronym: two or more capitals and nothing else ("TMX", "HR").
 func isAcronym(w string) bool {
@@ -185,17 +212,18 @@ func compareNames(a, b *side) []string {
 	if len(na) == 0 || len(nb) == 0 {
 		return nil
 	}
-	mentioned := func(n name, keys []string, text string) bool {
-		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text))
+	mentioned := func(n name, keys []string, text string, names []name) bool {
+		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text)) ||
+			wordsSaid(n, keys) || spelled(n.text, text) || slices.ContainsFunc(names, func(m name) bool { return shortened(n, m) || shortened(m, n) || spelled(m.text, n.text) })
 	}
 	var gone, come []string
 	for _, n := range na {
-		if !mentioned(n, fb, position) {
+		if !mentioned(n, fb, position, nb) {
 			gone = append(gone, n.text)
 		}
 	}
 	for _, n := range nb {
-		if !mentioned(n, fa, filed) {
+		if !mentioned(n, fa, filed, na) {
 			come = append(come, n.text)
 		}
 	}
@@ -203,6 +231,76 @@ func compareNames(a, b *side) []string {
 		return nil
 	}
 	return []string{strings.Join(gone, " ") + " → " + strings.Join(come, " ")}
+}
+
+// wordsSaid reports whether every word of a name of several words is
+// said on the other side ("HL7 v2.5.1 ORU" in "HL7 version 2.5.1 ORU
+// messages"), a version's "v" aside.
+func wordsSaid(n name, keys []string) bool {
+	if len(n.words) < 2 {
+		return false
+	}
+	for _, w := range n.words {
+		if !slices.Contains(keys, w) && !slices.Contains(keys, strings.TrimPrefix(w, "v")) {
+			return false
+		}
+	}
+	return true
+}
+
+// spelled reports whether an acronym (capitals, with a plural "s": "CFO",
+// "PCBs") is spelled by the initials of consecutive words of text ("Chief
+// Financial Officer", "printed circuit boards"), "of", "and" and "the"
+// passed over.
+func spelled(acronym, text string) bool {
+	acronym = strings.TrimSuffix(acronym, "s")
+	if len(acronym) < 2 || len(acronym) > 6 || !isAcronym(acronym) {
+		return false
+	}
+	init := strings.ToLower(acronym)
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i := range words {
+		k, j := 0, i
+		for ; j < len(words) && k < len(init); j++ {
+			w := words[j]
+			if w[0] == init[k] {
+				k++
+				continue
+			}
+			if k == 0 || w != "of" && w != "and" && w != "the" && w != "for" {
+				break
+			}
+		}
+		if k == len(init) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortened reports whether name m is n shortened ("Dec" for "December",
+// "Macs" for "macOS"): the same first three letters or more, and one a
+// start of the other up to a plural. Two options of one choice
+// ("Java", "JavaScript") are not.
+//
+// A name of several words is shortened word by word ("Dec 20" for
+// "December 20").
+func shortened(n, m name) bool {
+	xs, ys := strings.Fields(strings.ToLower(n.text)), strings.Fields(strings.ToLower(m.text))
+	if len(xs) != len(ys) || n.text == m.text {
+		return false
+	}
+	for i := range xs {
+		x, y := strings.TrimSuffix(xs[i], "s"), ys[i]
+		if xs[i] == y {
+			continue
+		}
+		if len(x) < 3 || len(x) >= len(y) || !strings.HasPrefix(y, x) || strings.Contains(y, "-") {
+			return false
+		}
+	}
+	lx := theLexicon()
+	return lx.altGroup[n.key] == 0 || lx.altGroup[m.key] == 0
 }
 
 // disregardCues set a condition aside: "whatever their licence date",
@@ -223,10 +321,31 @@ func disregards(text string) string {
 			for end < len(low) && !strings.ContainsRune(",;.!?\n", rune(low[end])) && end-k < 60 {
 				end++
 			}
-			return strings.TrimSpace(low[k:end]) // low: lowering may change the length of invalid UTF-8
+			said := strings.TrimSpace(low[k:end]) // low: lowering may change the length of invalid UTF-8
+			if (c == "wherever" || c == "whatever") && superlative(said) {
+				continue // "wherever the median ping is lowest" picks one
+			}
+			return said
 		}
 	}
 	return ""
+}
+
+// superlative reports whether a clause names a superlative ("lowest",
+// "most", "best"): "wherever the ping is lowest" chooses a place rather
+// than setting the place aside.
+func superlative(clause string) bool {
+	for _, w := range strings.Fields(clause) {
+		w = strings.Trim(w, ".,;:!?()")
+		switch w {
+		case "most", "least", "best", "worst", "first", "last", "fewest":
+			return true
+		}
+		if len(w) > 5 && strings.HasSuffix(w, "est") && !strings.HasSuffix(w, "rest") && !strings.HasSuffix(w, "quest") && !strings.HasSuffix(w, "gest") {
+			return true
+		}
+	}
+	return false
 }
 
 // indexWord is strings.Index of w in s at word boundaries.
@@ -258,6 +377,10 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only {
 		return nil // nothing the filed rule sets that could be set aside
 	}
+	always := theLexicon().fold(stem("always"))
+	if slices.ContainsFunc(a.terms, func(t term) bool { return t.w == always && !t.neg }) {
+		return nil // "islands always go by post" is "islands: post, whatever the weight"
+	}
 	return []string{"condition set aside: " + cue}
 }
 
@@ -265,7 +388,8 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 // recommend or allow. Lower case, matched at word boundaries.
 var (
 	strongCues = []string{"must", "shall", "required", "mandatory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception"}
-	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort"}
+	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort",
+		"soft target", "soft limit", "soft cap", "advisory", "non-blocking", "not enforced", "not blocking", "only a warning", "just a warning", "a warning only"}
 )
 
 func hasCue(low string, cues []string) string {
@@ -316,7 +440,9 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 	type mark struct {
 		class string
 		text  string
+		at    int // the token counted
 	}
+	both := map[string]bool{} // words a side counts both ways: no rule of counting to compare
 	marked := func(s string, ts []surfaceTok) map[string]mark {
 		m := map[string]mark{}
 		for i, t := range ts {
@@ -328,8 +454,11 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
 					continue
 				}
+				if old, ok := m[u.key]; ok && old.class != t.key && old.at != j {
+					both[u.key] = true // "across its members … any member"
+				}
 				if old, ok := m[u.key]; !ok || t.key == "@coll" && old.class != "@coll" {
-					m[u.key] = mark{t.key, strings.TrimRight(s[t.start:u.end], ".,;:")}
+					m[u.key] = mark{t.key, strings.TrimRight(s[t.start:u.end], ".,;:"), j}
 				}
 				break
 			}
@@ -338,8 +467,50 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 	}
 	ma, mb := marked(filed, ta), marked(position, tb)
 	for _, k := range slices.Sorted(maps.Keys(ma)) {
-		if x, y := ma[k], mb[k]; y.class != "" && x.class != y.class {
+		if x, y := ma[k], mb[k]; y.class != "" && x.class != y.class && !both[k] {
 			return []string{x.text + " → " + y.text}
+		}
+	}
+	return nil
+}
+
+// compareOnlyAny finds a thing one side restricts with "only" and the
+// other opens to "any": "only with food bought at the kiosk" against
+// "with any food". Both sides may say "only" of other things.
+func compareOnlyAny(a, b *side) []string {
+	marks := func(s *side) (only, anyOf map[string]string) {
+		only, anyOf = map[string]string{}, map[string]string{}
+		ts := s.toks
+		for i, t := range ts {
+			isAny := t.key == "@dist" && t.end <= len(s.text) && t.start < t.end && strings.EqualFold(s.text[t.start:t.end], "any")
+			if t.key != "@only" && !isAny {
+				continue
+			}
+			for j := i + 1; j < len(ts) && j <= i+3; j++ {
+				u := ts[j]
+				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
+					continue
+				}
+				if isAny {
+					anyOf[u.key] = strings.TrimRight(s.text[t.start:u.end], ".,;:")
+				} else if _, ok := only[u.key]; !ok {
+					only[u.key] = strings.TrimRight(s.text[t.start:u.end], ".,;:")
+				}
+				break
+			}
+		}
+		return only, anyOf
+	}
+	oa, aa := marks(a)
+	ob, ab := marks(b)
+	for _, k := range slices.Sorted(maps.Keys(oa)) {
+		if y, ok := ab[k]; ok && ob[k] == "" && aa[k] == "" {
+			return []string{oa[k] + " → " + y}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(ob)) {
+		if x, ok := aa[k]; ok && oa[k] == "" && ab[k] == "" {
+			return []string{x + " → " + ob[k]}
 		}
 	}
 	return nil
