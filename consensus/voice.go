@@ -169,11 +169,12 @@ func atStarts(s, seps string, pick func(rest string) *regexp.Regexp, repl func(s
 // dropMatch is a repl of atStarts that drops what matched.
 func dropMatch(string, []int) (string, bool) { return "", true }
 
-// itemRE: the marker of a list item: a bullet ("- ", "* ", "+ ", "• "), a
-// comment marker ("// ", "/* "), or a plan step's number ("1.", "2)",
-// "(3)", "Step 4:"). Group 1 is a step's number.
+// itemRE: the marker of a list item: a bullet ("- ", "* ", "+ ", "• ")
+// or a plan step's number ("1.", "2)", "(3)", "Step 4:"). Group 1 is a
+// step's number. A code comment's marker ("// ") is left: the comparison
+// reads a remark so marked apart from the rule.
 var itemRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:[-*+•][ \t]+|(?://+|/\*+|\*+/)[ \t]*|(\(?[0-9]{1,2}[.)][ \t]+|(?i:step)[ \t]+[0-9]{1,2}[ \t]*[:.)—–-][ \t]*))`)
+	return regexp.MustCompile(`^(?:[-*+•][ \t]+|(\(?[0-9]{1,2}[.)][ \t]+|(?i:step)[ \t]+[0-9]{1,2}[ \t]*[:.)—–-][ \t]*))`)
 })
 
 // listItems turns a list (bullets, numbered plan steps, lines) into its
