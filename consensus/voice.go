@@ -41,21 +41,24 @@ type voiceRule struct {
 	name string
 	// topic, position: the rule applies to topics, to positions.
 	topic, position bool
-	apply           func(string) string
+	// tidy: the rule only tidies what the others changed (the text as
+	// asked is left as it is).
+	tidy  bool
+	apply func(string) string
 }
 
 // voiceRules are the rewrites, in order: markup first (what remains is
 // text), then the items of a list, then the framing of each item, then
 // the configuration syntax.
 var voiceRules = []voiceRule{
-	{"markup", true, true, dropMarkup},
-	{"plan steps and bullets", false, true, listItems},
-	{"work framing", true, true, dropWorkFraming},
-	{"hedges", false, true, dropHedges},
-	{"framing", false, true, dropFraming},
-	{"config values", false, true, configValues},
-	{"task verb", true, false, dropTaskVerb},
-	{"space", true, true, collapseSpace},
+	{"markup", true, true, false, dropMarkup},
+	{"plan steps and bullets", false, true, false, listItems},
+	{"work framing", true, true, false, dropWorkFraming},
+	{"hedges", false, true, false, dropHedges},
+	{"framing", false, true, false, dropFraming},
+	{"config values", false, true, false, configValues},
+	{"task verb", true, false, false, dropTaskVerb},
+	{"space", true, true, true, collapseSpace},
 }
 
 // voicePosition is a position as the words it says (see voiceRules).
@@ -76,7 +79,7 @@ func voiced(s string, topic bool) string {
 		s = s[:cut]
 	}
 	for _, r := range voiceRules {
-		if topic && !r.topic || !topic && !r.position {
+		if topic && !r.topic || !topic && !r.position || r.tidy && s == in {
 			continue
 		}
 		s = r.apply(s)

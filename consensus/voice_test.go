@@ -178,10 +178,16 @@ func TestCheckHostileAgentInput(t *testing.T) {
 	}
 }
 
-// BenchmarkVoice measures the reading of an agent's wording: an ordinary
-// agent-worded position beside 100 KiB of hostile text, of which only
-// the first maxVoiced bytes are read.
+// BenchmarkVoice measures the reading of an agent's wording: a plain
+// position (nothing to rewrite) and an ordinary agent-worded one beside
+// 100 KiB of hostile text, of which only the first maxVoiced bytes are
+// read.
 func BenchmarkVoice(b *testing.B) {
+	b.Run("plain", func(b *testing.B) {
+		for b.Loop() {
+			voicePosition("Retry a failed webhook delivery at most 5 times with exponential backoff starting at 2 seconds; after the fifth failure mark the endpoint disabled.")
+		}
+	})
 	b.Run("ordinary", func(b *testing.B) {
 		for b.Loop() {
 			voicePosition("As discussed in the design doc, I plan to set `max_retries = 5`; - backoff: exponential, base 2s; - 1. disable the endpoint after that")
