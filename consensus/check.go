@@ -144,6 +144,13 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 		return nil, err
 	}
 	res := &CheckResult{Layer: l, Slug: TopicSlug(topic), Topic: topic, Position: position}
+	// The question as the words it says (an agent's framing, markup and
+	// configuration syntax read; see voice.go), unless its topic is a
+	// record's own.
+	position = voicePosition(position)
+	if s.active(string(l)+"/"+res.Slug) == nil {
+		topic = voiceTopic(topic)
+	}
 	// The records that share the rarest words of the question and its
 	// position: the related records of the answer, and candidates for the
 	// question that share too few words of its topic to be found by them.
@@ -189,14 +196,17 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 		res.Status = CheckNone
 	case !res.Record.Binding():
 		res.Status = CheckOpen
-	case debate.PositionHash(position) == res.Record.FinalPositionHash:
+	case debate.PositionHash(res.Position) == res.Record.FinalPositionHash || debate.PositionHash(position) == res.Record.FinalPositionHash:
 		res.Status = CheckConsistent
 		res.Comparison = Comparison{Agreement: Agree, Score: 1}
 	default:
-		res.Comparison = ComparePositionsOn(res.Record.Topic, res.Record.FinalPosition, position)
+		// The record's position read as the question's is: a record filed
+		// in an agent's voice reads the same.
+		filed := voicePosition(res.Record.FinalPosition)
+		res.Comparison = ComparePositionsOn(res.Record.Topic, filed, position)
 		res.Status = statusOf(res.Comparison.Agreement)
 		if res.Status == CheckConflict && m.key == key && m.byEvidence && res.Comparison.Score >= backedScore &&
-			numbersKept(res.Record.FinalPosition, position) {
+			numbersKept(filed, position) {
 			// Found by its position alone, a position that says much of
 			// what the record says, every number of it included, may
 			// differ in the case it asks about rather than in the rule:

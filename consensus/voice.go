@@ -1,0 +1,552 @@
+package consensus
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Most lookups are asked by coding agents before they act, and agents
+// word a question in their own way: they frame it ("I plan to…",
+// "Proposed approach:", "Implementing PR #412 —", "per CONTRIBUTING.md,",
+// "As discussed in the design doc,"), hedge it ("I think we should…", "to
+// be safe"), mark it up (backticks, **bold**, "-" bullets, numbered plan
+// steps) and give a rule as the configuration that carries it
+// ("max_retries = 5", "automerge: false", "// retries: 5",
+// "--lockout=15m"). None of that is what the question asks or what the
+// position says, but the comparison reads every word: "As discussed in
+// the design doc" is an added condition, the step numbers "1." "2." are
+// numbers the record does not say, "automerge: false" is "automerge".
+//
+// This file reads the question as the words it says before the lookup
+// reads it: the framing and hedges dropped, the markup removed, plan
+// steps and bullets as the items they list, a configuration key and its
+// value as words ("automerge: false" is "not automerge"). It is applied to the
+// question's topic (voiceTopic) and to both positions compared
+// (voicePosition), so that a record filed in the same voice reads the
+// same. It never adds meaning: what it cannot read it leaves as written.
+
+// maxVoiced bounds the text voicePosition and voiceTopic rewrite: the
+// comparison reads no more than maxAnalyzed bytes of a position, and the
+// rewriting must stay cheap on hostile input. Longer text is cut (at a
+// character boundary) before it is rewritten.
+const maxVoiced = 2 * maxAnalyzed
+
+// voiceRule is one rewrite of an agent's wording, applied in the order of
+// voiceRules.
+type voiceRule struct {
+	name string
+	// topic, position: the rule applies to topics, to positions.
+	topic, position bool
+	// tidy: the rule only tidies what the others changed (the text as
+	// asked is left as it is).
+	tidy  bool
+	apply func(string) string
+}
+
+// voiceRules are the rewrites, in order: markup first (what remains is
+// text), then the items of a list, then the framing of each item, then
+// the configuration syntax.
+var voiceRules = []voiceRule{
+	{"markup", true, true, false, dropMarkup},
+	{"plan steps and bullets", false, true, false, listItems},
+	{"work framing", true, true, false, dropWorkFraming},
+	{"hedges", false, true, false, dropHedges},
+	{"framing", false, true, false, dropFraming},
+	{"config values", false, true, false, configValues},
+	{"task verb", true, false, false, dropTaskVerb},
+	{"space", true, true, true, collapseSpace},
+}
+
+// voicePosition is a position as the words it says (see voiceRules).
+func voicePosition(s string) string { return voiced(s, false) }
+
+// voiceTopic is a question's topic as the words it asks: its markup and
+// its framing as a piece of work ("Implementing PR #412 —", "Add …")
+// dropped. A topic left empty by that is returned as written.
+func voiceTopic(s string) string { return voiced(s, true) }
+
+func voiced(s string, topic bool) string {
+	in := s
+	if len(s) > maxVoiced {
+		cut := maxVoiced
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	for _, r := range voiceRules {
+		if topic && !r.topic || !topic && !r.position || r.tidy && s == in {
+			continue
+		}
+		s = r.apply(s)
+	}
+	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		// Nothing left to read (only markup, or only framing): the text
+		// as written is all there is.
+		return in
+	}
+	return s
+}
+
+// voiceWindow bounds what a rewrite reads at one place of the text: a
+// framing or a list marker is a few words long.
+const voiceWindow = 160
+
+// markup are the markers that set off text without saying anything:
+// backticks, bold, strikethrough.
+var markup = strings.NewReplacer("`", "", "**", "", "__", "", "~~", "")
+
+// dropMarkup drops backticks and bold and strikethrough markers; the
+// text they mark stays as it is.
+func dropMarkup(s string) string {
+	if !strings.ContainsAny(s, "`*_~") {
+		return s
+	}
+	return markup.Replace(s)
+}
+
+// atStarts rewrites s at the starts of its clauses (seps: the bytes that
+// end one; "\n" always does, and the start of s is one), where the
+// expression pick gives for what follows (anchored; nil when none can
+// match there) matches the next voiceWindow bytes (spaces skipped; a
+// sentence's punctuation ends one only when a space follows it): the
+// match is replaced by what repl returns for it, or kept when repl says
+// so. pick is cheap: a regular expression costs microseconds at each
+// start. At most a few rewrites in a row at one start ("As agreed, I think
+// we should").
+func atStarts(s, seps string, pick func(rest string) *regexp.Regexp, repl func(s string, m []int) (string, bool)) string {
+	var b strings.Builder
+	last := 0
+	var end [256]bool
+	for i := range len(seps) {
+		end[seps[i]] = true
+	}
+	end['\n'] = true
+	for i := 0; i < len(s); i++ {
+		if i > 0 && !end[s[i-1]] {
+			continue
+		}
+		if i > 0 && strings.IndexByte(".!?:", s[i-1]) >= 0 && s[i] != ' ' && s[i] != '\t' {
+			continue // "3.19", "https://", "e.g.": not the end of a sentence
+		}
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		for range 3 {
+			if j == len(s) {
+				break
+			}
+			re := pick(s[j:])
+			if re == nil {
+				break
+			}
+			m := re.FindStringSubmatchIndex(s[j:min(len(s), j+voiceWindow)])
+			if m == nil {
+				break
+			}
+			out, ok := repl(s[j:], m)
+			if !ok {
+				break
+			}
+			b.WriteString(s[last:j])
+			b.WriteString(out)
+			last = j + m[1]
+			j = last
+		}
+		if j > i {
+			i = j - 1
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// dropMatch is a repl of atStarts that drops what matched.
+func dropMatch(string, []int) (string, bool) { return "", true }
+
+// itemRE: the marker of a list item: a bullet ("- ", "* ", "+ ", "• ")
+// or a plan step's number ("1.", "2)", "(3)", "Step 4:"). Group 1 is a
+// step's number. A code comment's marker ("// ") is left: the comparison
+// reads a remark so marked apart from the rule.
+var itemRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[-*+•][ \t]+|(\(?[0-9]{1,2}[.)][ \t]+|(?i:step)[ \t]+[0-9]{1,2}[ \t]*[:.)—–-][ \t]*))`)
+})
+
+// listItems turns a list (bullets, numbered plan steps, lines) into its
+// items separated by "; ": the markers dropped at the start of the text,
+// of a line, after ";" or after a sentence, each line an item. A step's
+// number must be followed by a word ("5. 10 retries" is not a step); a
+// bullet is "-" and a space ("-16 LUFS" is a number).
+func listItems(s string) string {
+	s = atStarts(s, ";.!?:", itemPick, func(rest string, m []int) (string, bool) {
+		if m[2] >= 0 && (m[1] >= len(rest) || rest[m[1]] >= '0' && rest[m[1]] <= '9') {
+			return "", false
+		}
+		return "", true
+	})
+	if strings.Contains(s, "\n") {
+		lines := strings.Split(s, "\n")
+		out := lines[:0]
+		for _, l := range lines {
+			if l = strings.TrimSpace(l); l != "" {
+				out = append(out, strings.TrimRight(l, ";"))
+			}
+		}
+		s = strings.Join(out, "; ")
+	}
+	return s
+}
+
+// itemPick: a list marker starts with a bullet, a slash, a digit, a
+// bracket or "step".
+func itemPick(rest string) *regexp.Regexp {
+	if strings.IndexByte("-*+/(0123456789sS", rest[0]) >= 0 || strings.HasPrefix(rest, "•") {
+		return itemRE()
+	}
+	return nil
+}
+
+// workPick: a piece of work is named by its number ("#412") or is a
+// reply ("Re:").
+func workPick(rest string) *regexp.Regexp {
+	w := rest[:min(len(rest), voiceWindow)]
+	if strings.IndexByte(w, '#') >= 0 || len(w) >= 3 && strings.EqualFold(w[:3], "re:") {
+		return workFramingRE()
+	}
+	return nil
+}
+
+// framingPick: the framings that start with the clause's first word
+// (its letters, up to an apostrophe or a space).
+func framingPick(rest string) *regexp.Regexp {
+	n := 0
+	for n < len(rest) && n < 16 && (rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z') {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return framingREs()[asciiLower(rest[:n])]
+}
+
+// clauseEnds are the bytes after which framing may stand (with the start
+// of the text): the end of a clause or of a sentence, an opening
+// bracket, a dash.
+const clauseEnds = ";:.!?,(—–-"
+
+// workFramingRE: a piece of work named before what it is about:
+// "Implementing PR #412 —", "PR #57:", "Fixes #9:", "Re:".
+var workFramingRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:(?:(?:implementing|implements|implement|addressing|address|fixing|fixes|fix|closing|closes|close|resolving|resolves|resolve|following up on|follow-up to|follow up on|working on|re)[ \t]*:?[ \t]*)?` +
+		`(?:(?:pr|pull request|mr|merge request|issue|ticket|task)[ \t]*)?#[0-9]+[ \t]*(?:[:—–-][ \t]*|$)|re:[ \t]*)`)
+})
+
+func dropWorkFraming(s string) string {
+	if !strings.ContainsAny(s, "#:") {
+		return s
+	}
+	return atStarts(s, clauseEnds, workPick, dropMatch)
+}
+
+// framingREs: the framings of a position, by their first word: what it
+// follows ("As discussed in the design doc,", "per CONTRIBUTING.md,",
+// "Per the runbook:"), a label ("Proposed approach:", "My plan is to")
+// and the speaker's intention ("I plan to", "I'll", "I think we should",
+// "Let's", "I'm leaning towards"). Only at the start of a clause; a
+// source needs its comma or colon ("per account per 15 minutes" is the
+// rule).
+var framingREs = sync.OnceValue(func() map[string]*regexp.Regexp {
+	const source = `(?:[\w./-]+\.(?:md|txt|rst|adoc)|[A-Z][A-Z_]{2,}(?:\.md)?|(?:[\w-]+[ \t]+){0,3}(?:doc|docs|documentation|guide|guidelines|runbook|spec|specification|rfc|adr|readme|contributing|playbook|conventions|policy|ticket|issue|discussion|review|thread|decision|standards?))`
+	followed := `(?:[ \t]+(?:the |our )?` + source + `[ \t]*(?:[,:.;)]|$))`
+	label := `(?:approach|plan|proposal|solution|fix|idea|suggestion)[ \t]*:`
+	labelled := `[ \t]+(?:` + label + `|(?:plan|approach|proposal|idea|suggestion)[ \t]+(?:is|would be)(?:[ \t]+(?:to|that))?)`
+	opinion := `(?:[ \t]+that)?[ \t]*,?[ \t]*(?:(?:we|you)[ \t]+(?:should|could|ought to|need to|can))?`
+	intent := `(?:'ll|'m|'re| will| am| are| would|'d)?(?:[ \t]+(?:just|probably|also|now|then|first))?[ \t]+(?:plan(?:ning)? to|intend to|want to|going to|gonna|lean(?:ing)? (?:towards?|to)|inclined to|decided to|will|go with)|(?:'ll| will|'m going to| am going to)`
+	alts := map[string]string{
+		// "As discussed in the design doc,", "As agreed,".
+		"as":  `as (?:(?:previously |already )?(?:discussed|agreed|decided|noted|planned|described|documented|specified|requested|mentioned|proposed|suggested)(?:(?:[ \t]+(?:in|on|with|by|at|during)[ \t]+(?:the |our |a )?[^,:;.]{1,40})?[ \t]*[,:]|(?:[ \t]+(?:in|on|with|by|at|during)[ \t]+(?:the |our |a )?` + source + `)?[ \t]*(?:[.;)]|$))|per` + followed + `)`,
+		"see": `see` + followed,
+		// "per CONTRIBUTING.md,", "Per the API guidelines:", "according to the runbook,".
+		"per": `per` + followed, "according": `according to` + followed, "following": `following` + followed,
+		"consistent": `consistent with` + followed,
+		"in":         `in (?:line with` + followed + `|my (?:opinion|view)` + opinion + `)`,
+		// "Proposed approach:", "Plan:", "My plan is to".
+		"proposed": `proposed[ \t]+` + label, "suggested": `suggested[ \t]+` + label, "planned": `planned[ \t]+` + label,
+		"recommended": `recommended[ \t]+` + label,
+		"my":          `my` + labelled, "our": `our` + labelled, "the": `the` + labelled,
+		"approach": label, "plan": label, "proposal": label, "solution": label, "fix": label, "idea": label, "suggestion": label,
+		// "I think we should", "I'd suggest we", "IMO", "I plan to", "I'll".
+		"i":   `i(?:[ \t]+(?:think|believe|guess|suppose|feel|reckon)` + opinion + `|(?:'d| would)?[ \t]+(?:suggest|recommend|propose)(?:[ \t]+(?:that|we|to))*|` + intent + `)`,
+		"imo": `imo` + opinion, "imho": `imho` + opinion,
+		"we":  `we(?:` + intent + `)`,
+		"let": `let(?:'s| us| me)`,
+	}
+	res := make(map[string]*regexp.Regexp, len(alts))
+	for w, a := range alts {
+		res[w] = regexp.MustCompile(`^(?i:` + a + `)[ \t]*`)
+	}
+	return res
+})
+
+func dropFraming(s string) string {
+	return atStarts(s, clauseEnds, framingPick, func(rest string, m []int) (string, bool) {
+		if t := strings.TrimRight(rest[:m[1]], " \t"); t != "" && strings.IndexByte(".;)", t[len(t)-1]) >= 0 {
+			// A source named at the end of a sentence: the end stays.
+			return t[len(t)-1:], true
+		}
+		// A word, not the start of one: "Iceland", "letters".
+		if m[1] < len(rest) && m[1] > 0 && wordByte(rest[m[1]-1]) && wordByte(rest[m[1]]) {
+			return "", false
+		}
+		return "", true
+	})
+}
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// hedges are said anywhere in a position and say nothing of the rule
+// ("for now" is not one: it says when the rule ends).
+var hedges = []string{"just to be safe", "to be on the safe side", "to be safe", "probably", "perhaps", "maybe", "arguably"}
+
+// dropHedges drops the hedges (whole words, case aside) and a comma
+// after one.
+func dropHedges(s string) string {
+	low := asciiLower(s)
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(low); i++ {
+		if c := low[i]; c != 'j' && c != 't' && c != 'p' && c != 'm' && c != 'a' || i > 0 && wordByte(low[i-1]) {
+			continue
+		}
+		for _, h := range hedges {
+			if !strings.HasPrefix(low[i:], h) || i+len(h) < len(low) && wordByte(low[i+len(h)]) {
+				continue
+			}
+			end := i + len(h)
+			if end < len(low) && low[end] == ',' {
+				end++
+			}
+			b.WriteString(s[last:i])
+			last, i = end, end-1
+			break
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// asciiLower lower-cases the ASCII letters of s alone, so that offsets
+// into it are offsets into s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// falseValues and trueValues are the values that say whether the key
+// holds rather than what it is: "automerge: false" is "not automerge",
+// "cache.enabled = off" "no cache enabled", "commit_secrets: never"
+// "never commit secrets". "none" and "null" are not among them: they
+// name an option as often as they deny one ("SameSite=None",
+// "compression: none").
+var (
+	falseValues = map[string]string{"false": "not", "no": "no", "off": "no", "disabled": "no", "never": "never"}
+	trueValues  = map[string]string{"true": "", "yes": "", "on": "", "enabled": "", "always": "always"}
+)
+
+// configValues reads each configuration key and its value (`max_retries
+// = 5`, `log.format: json`, `--lockout=15m`, `cacheTTL: 60s`) as words:
+// the key's words ("max retries", "log format", "cache ttl", "lockout")
+// and the value after them; a yes/no value becomes the key said or
+// denied. A key is one identifier; a plain word and a colon ("Note:",
+// "queue: sidekiq") is read as written unless its value says yes or no
+// and it starts its item. Times ("02:00"), URLs and comparisons ("<=",
+// "==") are not keys.
+func configValues(s string) string {
+	if !strings.ContainsAny(s, "=:") {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '=' && c != ':' || i == 0 || i+1 < len(s) && (s[i+1] == '=' || s[i+1] == '/') || strings.IndexByte("<>!=:", s[i-1]) >= 0 {
+			continue
+		}
+		// The key: identifier bytes before the separator (spaces aside).
+		k := i
+		for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') && i-k < 4 {
+			k--
+		}
+		ke := k
+		for k > last && k > ke-64 && (wordByte(s[k-1]) || s[k-1] == '.' || s[k-1] == '-') {
+			k--
+		}
+		dashes := 0
+		for k < ke && s[k] == '-' {
+			k++
+			dashes++
+		}
+		if k == ke || !(s[k] >= 'a' && s[k] <= 'z' || s[k] >= 'A' && s[k] <= 'Z') {
+			continue
+		}
+		key := strings.TrimRight(s[k:ke], ".-")
+		if key == "http" || key == "https" {
+			continue
+		}
+		// The value: to the next space or separator.
+		v := i + 1
+		for v < len(s) && (s[v] == ' ' || s[v] == '\t') && v-i < 4 {
+			v++
+		}
+		ve := v
+		for ve < len(s) && ve-v < 64 && strings.IndexByte(" \t\n;,(){}", s[ve]) < 0 {
+			ve++
+		}
+		val := s[v:ve]
+		if val != "" && val[0] >= '0' && val[0] <= '9' && i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+			continue // "02:00", "4.5:1"
+		}
+		p := k - dashes
+		for p > 0 && (s[p-1] == ' ' || s[p-1] == '\t') {
+			p--
+		}
+		itemStart := p == 0 || strings.IndexByte(";,({\n", s[p-1]) >= 0
+		identifier := dashes > 0 || strings.ContainsAny(key, "_.") || camel(key) || c == '='
+		say, yn := yesNo(val)
+		if !identifier && (!yn || !itemStart) {
+			continue
+		}
+		b.WriteString(s[last : k-dashes])
+		switch {
+		case yn && say == "":
+			b.WriteString(keyWords(key))
+		case yn:
+			b.WriteString(say + " " + keyWords(key))
+		default:
+			b.WriteString(keyWords(key) + " " + val)
+		}
+		last, i = ve, ve-1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// yesNo is how a value that says yes or no reads before its key ("not",
+// "no", "never", "always" or ""), and whether it is one.
+func yesNo(val string) (string, bool) {
+	v := strings.ToLower(strings.Trim(val, `"'`))
+	if say, ok := falseValues[v]; ok {
+		return say, true
+	}
+	if say, ok := trueValues[v]; ok {
+		return say, true
+	}
+	return "", false
+}
+
+// camel reports whether a key is written in camelCase ("cacheTTL",
+// "maxRetries"): a lower-case letter followed by a capital.
+func camel(key string) bool {
+	for i := 1; i < len(key); i++ {
+		if key[i] >= 'A' && key[i] <= 'Z' && key[i-1] >= 'a' && key[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// keyWords are a key's words: split at "_", ".", "-" and camelCase humps,
+// lower-cased ("REFUND_WINDOW_DAYS" is "refund window days").
+func keyWords(key string) string {
+	var b strings.Builder
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == '_' || c == '.' || c == '-':
+			b.WriteByte(' ')
+			continue
+		case c >= 'A' && c <= 'Z' && i > 0 && key[i-1] >= 'a' && key[i-1] <= 'z':
+			b.WriteByte(' ')
+		}
+		b.WriteByte(c)
+	}
+	return strings.ToLower(b.String())
+}
+
+// taskVerbRE: a topic written as a task title ("Add retry logic to the
+// webhook sender", "Set up the CI workflow"): the verb of the task says
+// what the agent will do, not what the question is about. A word that is
+// as often a noun ("Review of translated documents", "Change freeze",
+// "Merge strategy") is read as the verb only before an article.
+var taskVerbRE = sync.OnceValue(func() *regexp.Regexp {
+	const verbs = `add|implement|set up|configure|create|write|raise|lower|increase|decrease|reduce|speed up|clean up|refactor|choose|pick|decide on|decide|define|enable|disable|introduce|apply|send|bump|switch to|move to|migrate to|investigate|adjust|tweak|improve|wire up|hook up|rework|revisit|finalize|finalise`
+	const nouns = `review|design|support|change|update|merge|build|run|fix|upgrade|handle|document|setup|cleanup|tune|drop|remove|rename`
+	return regexp.MustCompile(`^(?i:[ \t]*(?:please[ \t]+)?(?:(?:` + verbs + `)[ \t]+(?:(?:the|a|an|our)[ \t]+)?|(?:` + nouns + `)[ \t]+(?:the|a|an|our)[ \t]+))`)
+})
+
+// dropTaskVerb drops the verb of a task title, unless nothing else is
+// left ("Add", "Add the").
+func dropTaskVerb(s string) string {
+	loc := taskVerbRE().FindStringIndex(s)
+	if loc == nil {
+		return s
+	}
+	rest := strings.Fields(strings.ToLower(s[loc[1]:]))
+	if !slices.ContainsFunc(rest, func(w string) bool { return w != "the" && w != "a" && w != "an" && w != "our" }) {
+		return s
+	}
+	return s[loc[1]:]
+}
+
+// collapseSpace trims the text and turns runs of spaces into one, and
+// drops separators left with nothing between them ("; ;").
+func collapseSpace(s string) string {
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "()", "")), " ")
+	// A comma or a space left before the end of a sentence whose last
+	// words were dropped (", ." but not ", .js").
+	for _, p := range []string{", .", ",.", " ."} {
+		for i := strings.Index(s, p); i >= 0; {
+			end := i + len(p)
+			if end < len(s) && s[end] != ' ' {
+				next := strings.Index(s[end:], p)
+				if next < 0 {
+					break
+				}
+				i = end + next
+				continue
+			}
+			s = s[:i] + "." + s[end:]
+			next := strings.Index(s[i+1:], p)
+			if next < 0 {
+				break
+			}
+			i = i + 1 + next
+		}
+	}
+	s = strings.ReplaceAll(s, ", ;", ";")
+	for strings.Contains(s, "; ;") {
+		s = strings.ReplaceAll(s, "; ;", ";")
+	}
+	return strings.Trim(s, " ;,")
+}
