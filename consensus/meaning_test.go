@@ -291,10 +291,6 @@ func (f meaningFigures) guard(t *testing.T, set, which string, consistent, confl
 	}
 }
 
-// TestMeaningCheck7 runs a seventh set, written in voices and about
-// records of its own and committed before the round that tuned on
-// tune7.txt; it was kept out of view during that round (only its summary
-// line was read): the round's held-out figure.
 // TestMeaningSealed7 runs a set written by a separate session that never
 // read the matcher's code: 42 records in new subject areas, 172 questions
 // in eight voices, half of the conflicts reworded from scratch. It was
@@ -310,9 +306,47 @@ func TestMeaningSealed7(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed7.txt")
 	f.log(t, "seventh sealed set")
-	f.guard(t, "seventh sealed", "held-out measurement", 0.55, 0.53, 0.99, 0.29)
+	// The 2026-12-02 round tuned on it (its misses were read): 0.91, 0.68,
+	// 1.00, 0.04. No longer held out; guard against falling below that.
+	f.guard(t, "seventh sealed", "measurement after the round that tuned on it", 0.90, 0.67, 0.99, 0.05)
 }
 
+// TestMeaningSealed8 and TestMeaningSealed9 run two sets written on
+// 2026-12-02 by separate sessions that read no matcher code, kept outside
+// the repository while that day's round changed the matcher (topic
+// evidence, comparison readings, agents' wording) and measured by the lead
+// only, before and after: the round's held-out figures. Sealed 8: 43
+// records in new subject areas, 174 questions in nine voices, 34 of the 65
+// conflicts written from scratch under a reworded topic. Sealed 9: 38
+// records about what coding agents meet in repositories, 160 questions in
+// the voices of LLM agents (framing, hedges, markdown, rules as config
+// values), every agreeing question reworded in topic and position.
+//
+//	          before (2e4e3ca)           after (d78c480)
+//	sealed 8  0.51 0.55 0.97; 0.21       0.69 0.65 0.97; 0.18
+//	sealed 9  0.31 0.41 0.97; 0.24       0.44 0.49 0.97; 0.23
+//
+// (consistent, conflict, none; agreeing paraphrases answered conflict.)
+// Far from the bars: most misses are questions whose record is not found
+// and agreeing rewordings read as a change. Guard against falling below.
+func TestMeaningSealed8(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed8.txt")
+	f.log(t, "eighth sealed set")
+	f.guard(t, "eighth sealed", "held-out measurement", 0.69, 0.64, 0.97, 0.19)
+}
+
+func TestMeaningSealed9(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed9.txt")
+	f.log(t, "ninth sealed set (agents' voices)")
+	f.guard(t, "ninth sealed", "held-out measurement", 0.43, 0.49, 0.97, 0.23)
+}
+
+// TestMeaningCheck7 runs a seventh set, written in voices and about
+// records of its own and committed before the round that tuned on
+// tune7.txt; it was kept out of view during that round (only its summary
+// line was read): the round's held-out figure.
 func TestMeaningCheck7(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/check7.txt")

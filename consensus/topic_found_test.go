@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,6 +142,15 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no meaning sets: %v", err)
 	}
+	// Sealed 8 and 9 were written apart from every other set, on the day
+	// the agents' sets were, and ask some of the same questions in other
+	// words (seat holds at checkout, branch naming, upload size limits,
+	// extracting UI strings): in one vault, their "another record" is
+	// mostly the same question filed twice. Each is measured in a vault
+	// of its own (TestMeaningSealed8, TestMeaningSealed9).
+	files = slices.DeleteFunc(files, func(f string) bool {
+		return strings.HasSuffix(f, "/sealed8.txt") || strings.HasSuffix(f, "/sealed9.txt")
+	})
 	e := newEnv(t)
 	outs, _ := consensustest.Outcomes(3000, 14)
 	type question struct {
