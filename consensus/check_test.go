@@ -286,7 +286,6 @@ func TestCheckQuestionBackedByItsPosition(t *testing.T) {
 // related ones and the score it reached.
 func TestCheckFindsRewordedQuestions(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	e := newEnv(t)
 	file := func(id, topic, position string) {
 		o := outcome(id, topic, debate.LayerSpec, debate.ConsensusReached, false)
@@ -337,21 +336,11 @@ func TestCheckFindsRewordedQuestions(t *testing.T) {
 		{"only stop words in the topic", "what is it that we do?",
 			"Product thumbnails are served as WebP at quality 80, with a JPEG fallback for browsers without WebP.", debate.LayerSpec, CheckNone, "", ""},
 	} {
-		res, err := e.s.Check(ctx, tc.layer, tc.topic, tc.pos)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if res.Record != nil {
-			got = res.Record.Name
-		}
-		if res.Status != tc.want || got != tc.record {
-			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
+		res, ok := checkAnswers(t, e, tc.name, tc.layer, tc.topic, tc.pos, tc.want, tc.record)
+		if !ok {
 			continue
 		}
-		if got != "" && (res.TopicScore < TopicThreshold || res.TopicScore > 1) {
-			t.Errorf("%s: matched with topic score %.2f", tc.name, res.TopicScore)
-		}
+		got := tc.record
 		for _, h := range res.Related {
 			if h.Record.Name == got || h.TopicScore >= TopicThreshold && h.TopicScore > res.TopicScore {
 				t.Errorf("%s: related %s with topic score %.2f (matched %q)", tc.name, h.Record.Name, h.TopicScore, got)
@@ -485,7 +474,6 @@ func TestCheckHostileQuestions(t *testing.T) {
 // common, two records that the evidence fits equally, or another layer.
 func TestCheckFindsQuestionByItsEvidence(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	e := newEnv(t)
 	file := func(id, topic string, l debate.Layer, position string) {
 		o := outcome(id, topic, l, debate.ConsensusReached, false)
@@ -531,20 +519,30 @@ func TestCheckFindsQuestionByItsEvidence(t *testing.T) {
 		{"a topic of stop words", "what is it that we do?",
 			"Stoneware glazes are fired to cone 10 in reduction, holding 1285 °C for 20 minutes before cooling.", debate.LayerSpec, CheckNone, ""},
 	} {
-		res, err := e.s.Check(ctx, tc.layer, tc.topic, tc.pos)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if res.Record != nil {
-			got = res.Record.Name
-		}
-		if res.Status != tc.want || got != tc.record {
-			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
-			continue
-		}
-		if got != "" && (res.TopicScore < TopicThreshold || res.TopicScore > 1) {
-			t.Errorf("%s: matched with topic score %.2f", tc.name, res.TopicScore)
-		}
+		checkAnswers(t, e, tc.name, tc.layer, tc.topic, tc.pos, tc.want, tc.record)
 	}
+}
+
+// checkAnswers asks e's store the question and reports (as an error named
+// name) an answer other than want on the record named record ("" for
+// none), or a match whose topic score is off the scale. ok is whether the
+// answer was the one wanted.
+func checkAnswers(t *testing.T, e *env, name string, l debate.Layer, topic, pos string, want CheckStatus, record string) (res *CheckResult, ok bool) {
+	t.Helper()
+	res, err := e.s.Check(context.Background(), l, topic, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	if res.Record != nil {
+		got = res.Record.Name
+	}
+	if res.Status != want || got != record {
+		t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", name, res.Status, got, res.TopicScore, res.Comparison.Differences, want, record)
+		return res, false
+	}
+	if got != "" && (res.TopicScore < TopicThreshold || res.TopicScore > 1) {
+		t.Errorf("%s: matched with topic score %.2f", name, res.TopicScore)
+	}
+	return res, true
 }

@@ -87,23 +87,35 @@ func (r rate) value() float64 {
 
 // runMeaning files the records of file into a fresh vault and asks every
 // question, counting the answers.
+// meaningOutcome is the closed debate that files r under id: agreed on
+// its position, or a deadlock for an open question.
+func meaningOutcome(id string, r meaningRecord) *debate.Outcome {
+	if r.open {
+		return outcome(id, r.topic, r.layer, debate.Deadlock, false)
+	}
+	o := outcome(id, r.topic, r.layer, debate.ConsensusReached, false)
+	o.FinalPosition, o.FinalPositionHash = r.position, debate.PositionHash(r.position)
+	return o
+}
+
+// fileMeaning files a set's records into e, one at a time, and returns
+// each record's name in the vault under its name in the set.
+func fileMeaning(t *testing.T, e *env, recs []meaningRecord) map[string]string {
+	t.Helper()
+	names := make(map[string]string, len(recs))
+	for i, r := range recs {
+		p := e.file(t, meaningOutcome(fmt.Sprintf("20261130-%s-m%05d-abcdef", r.layer, i), r))
+		names[r.name] = strings.TrimSuffix(strings.TrimPrefix(p, Folder+"/"), ".md")
+	}
+	return names
+}
+
 func runMeaning(t *testing.T, file string) meaningFigures {
 	t.Helper()
 	ctx := context.Background()
 	e := newEnv(t)
 	recs, cases := loadMeaning(t, file)
-	names := map[string]string{}
-	for i, r := range recs {
-		id := fmt.Sprintf("20261130-%s-m%05d-abcdef", r.layer, i)
-		o := outcome(id, r.topic, r.layer, debate.ConsensusReached, false)
-		if r.open {
-			o = outcome(id, r.topic, r.layer, debate.Deadlock, false)
-		} else {
-			o.FinalPosition, o.FinalPositionHash = r.position, debate.PositionHash(r.position)
-		}
-		p := e.file(t, o)
-		names[r.name] = strings.TrimSuffix(strings.TrimPrefix(p, Folder+"/"), ".md")
-	}
+	names := fileMeaning(t, e, recs)
 	fig := meaningFigures{byCategory: map[string]*rate{}}
 	for _, c := range cases {
 		res, err := e.s.Check(ctx, c.layer, c.topic, c.position)

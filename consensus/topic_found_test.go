@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/consensus/consensustest"
-	"github.com/parleyhq/parley/debate"
 )
 
 // foundFigures say how often a set's questions find their record,
@@ -34,17 +33,8 @@ func runFound(t *testing.T, file string) foundFigures {
 	ctx := context.Background()
 	e := newEnv(t)
 	recs, cases := loadMeaning(t, file)
-	names, topics := map[string]string{}, map[string]string{}
-	for i, r := range recs {
-		id := fmt.Sprintf("20261130-%s-m%05d-abcdef", r.layer, i)
-		o := outcome(id, r.topic, r.layer, debate.ConsensusReached, false)
-		if r.open {
-			o = outcome(id, r.topic, r.layer, debate.Deadlock, false)
-		} else {
-			o.FinalPosition, o.FinalPositionHash = r.position, debate.PositionHash(r.position)
-		}
-		p := e.file(t, o)
-		names[r.name] = strings.TrimSuffix(strings.TrimPrefix(p, Folder+"/"), ".md")
+	names, topics := fileMeaning(t, e, recs), map[string]string{}
+	for _, r := range recs {
 		topics[r.name] = r.topic
 	}
 	var f foundFigures
@@ -170,14 +160,7 @@ func TestTopicFoundInOneVault(t *testing.T) {
 				continue // the same question in two sets: asked of the first only
 			}
 			seen[key] = true
-			id := fmt.Sprintf("20261130-%s-f%02dm%04d-abcdef", r.layer, fi, i)
-			o := outcome(id, r.topic, r.layer, debate.ConsensusReached, false)
-			if r.open {
-				o = outcome(id, r.topic, r.layer, debate.Deadlock, false)
-			} else {
-				o.FinalPosition, o.FinalPositionHash = r.position, debate.PositionHash(r.position)
-			}
-			outs = append(outs, o)
+			outs = append(outs, meaningOutcome(fmt.Sprintf("20261130-%s-f%02dm%04d-abcdef", r.layer, fi, i), r))
 			names[r.name] = TopicSlug(r.topic)
 			topics[r.name] = r.topic
 		}
