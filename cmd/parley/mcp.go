@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -66,16 +66,12 @@ func newMCPCmd(a *factory) *cobra.Command {
 // checkListenAddr refuses a --http address that is not HOST:PORT, or not
 // loopback (httpserve.CheckAddr) unless --allow-remote, and then warns.
 func checkListenAddr(a *factory, addr string, allowRemote bool) error {
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return usagef("--http %q: want HOST:PORT, e.g. 127.0.0.1:7421", addr)
-	}
-	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return usagef("--http %q: the port must be a number from 0 to 65535", addr)
-	}
 	switch loopback, err := httpserve.CheckAddr(addr, allowRemote); {
-	case err != nil:
+	case errors.Is(err, httpserve.ErrRemote):
+		_, port, _ := net.SplitHostPort(addr)
 		return usagef("--http %s is not a loopback address: other machines could call every tool; use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, port)
+	case err != nil:
+		return usagef("--http: %v (e.g. 127.0.0.1:7421)", err)
 	case loopback && allowRemote:
 		a.warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
 	case !loopback:

@@ -278,6 +278,14 @@ func TestServeCLI(t *testing.T) {
 			t.Errorf("--addr %s: exit %d %q", addr, code, errs)
 		}
 	}
+	// An address that is not HOST:PORT is refused before anything
+	// listens, as mcp --http refuses it.
+	for _, addr := range []string{"127.0.0.1:http", "127.0.0.1:99999", "localhost"} {
+		_, errs, code := dcli(t, root, "serve", "--addr", addr, "--allow-remote")
+		if code != exitUsage || !strings.Contains(errs, "--addr") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("--addr %s: exit %d %q, want exit 2 naming --addr", addr, code, errs)
+		}
+	}
 	_, stderr, stop := startServe(t, "--root", root, "serve", "--addr", "0.0.0.0:0", "--allow-remote")
 	if err := stop(); err != nil {
 		t.Error(err)

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -174,6 +175,10 @@ func (c *limitConn) Close() error {
 // CheckAddr refuses unless remote access was allowed.
 var ErrRemote = errors.New("not a loopback address")
 
+// ErrAddrForm means a listen address that is not HOST:PORT with a port
+// from 0 to 65535: refused before anything listens, by every server alike.
+var ErrAddrForm = errors.New("bad listen address")
+
 // LoopbackHost reports whether a Host header names this machine: localhost,
 // or a loopback IP address, with or without a port.
 func LoopbackHost(host string) bool {
@@ -189,15 +194,19 @@ func LoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// CheckAddr checks a listen address: a loopback address is fine; any
-// other (a LAN address, or an empty host, which listens on every
-// interface) is ErrRemote unless allowRemote (the callers "parley serve" and
-// "parley mcp --http" word the refusal). It reports whether the
-// address is loopback.
+// CheckAddr checks a listen address: one that is not HOST:PORT with a
+// numeric port is ErrAddrForm; a loopback address is fine; any other (a
+// LAN address, or an empty host, which listens on every interface) is
+// ErrRemote unless allowRemote. The callers ("parley serve" and "parley
+// mcp --http") word the refusal. It reports whether the address is
+// loopback.
 func CheckAddr(addr string, allowRemote bool) (loopback bool, err error) {
-	host, _, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return false, fmt.Errorf("address %q: %w", addr, err)
+		return false, fmt.Errorf("%w: %q: want HOST:PORT", ErrAddrForm, addr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return false, fmt.Errorf("%w: %q: the port must be a number from 0 to 65535", ErrAddrForm, addr)
 	}
 	if host != "" && LoopbackHost(host) {
 		return true, nil

@@ -2,6 +2,7 @@ package httpserve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -157,7 +158,9 @@ func TestCheckAddr(t *testing.T) {
 			t.Errorf("CheckAddr(%q, true) = %v, %v", addr, loop, err)
 		}
 	}
-	if _, err := CheckAddr("no-port", true); err == nil {
-		t.Error("an address without a port was accepted")
+	for _, addr := range []string{"no-port", "127.0.0.1:http", "127.0.0.1:99999", "127.0.0.1:-1", "[::1]"} {
+		if _, err := CheckAddr(addr, true); !errors.Is(err, ErrAddrForm) {
+			t.Errorf("CheckAddr(%q, true) = %v, want ErrAddrForm", addr, err)
+		}
 	}
 }
