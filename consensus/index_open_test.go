@@ -66,26 +66,7 @@ func TestFirstLookupsAtOnceShareOneBuild(t *testing.T) {
 	for i := range stores {
 		stores[i] = e.open(t)
 	}
-	start := make(chan struct{})
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i, s := range stores {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			c := openCases[i%len(openCases)]
-			res, err := s.Check(context.Background(), debate.LayerPlan, c.topic, c.position)
-			switch {
-			case err != nil:
-				errs[i] = err
-			case res.Status != CheckConsistent || res.Record == nil || res.Record.DebateID != c.id:
-				errs[i] = fmt.Errorf("%q answered %v (record %v)", c.topic, res.Status, res.Record)
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
+	errs := checkAtOnce(stores)
 	builders := 0
 	for i, s := range stores {
 		if errs[i] != nil {
@@ -255,8 +236,20 @@ func TestEmptyIndexFilledByStoresAtOnce(t *testing.T) {
 	for len(stores) < n {
 		stores = append(stores, e.open(t))
 	}
+	errs := checkAtOnce(stores)
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("store %d: %v", i, err)
+		}
+	}
+}
+
+// checkAtOnce asks one question of openCases on each store, all at once,
+// and returns each store's failure: an error, or an answer other than
+// consistent on the question's own record.
+func checkAtOnce(stores []*Store) []error {
 	start := make(chan struct{})
-	errs := make([]error, n)
+	errs := make([]error, len(stores))
 	var wg sync.WaitGroup
 	for i, s := range stores {
 		wg.Add(1)
@@ -268,16 +261,12 @@ func TestEmptyIndexFilledByStoresAtOnce(t *testing.T) {
 			switch {
 			case err != nil:
 				errs[i] = err
-			case res.Status != CheckConsistent:
-				errs[i] = fmt.Errorf("%q answered %v", c.topic, res.Status)
+			case res.Status != CheckConsistent || res.Record == nil || res.Record.DebateID != c.id:
+				errs[i] = fmt.Errorf("%q answered %v (record %v)", c.topic, res.Status, res.Record)
 			}
 		}()
 	}
 	close(start)
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("store %d: %v", i, err)
-		}
-	}
+	return errs
 }

@@ -13,14 +13,8 @@ import (
 // candidates by their cover and, when none reaches the threshold, by the
 // question's evidence.
 func BenchmarkCheckReworded(b *testing.B) {
-	root, v := benchVault(b)
+	s := warmStore(b)
 	ctx := context.Background()
-	s, err := Open(root, v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	s.Refresh(ctx)
 	r := rand.New(rand.NewPCG(3, 4))
 	for b.Loop() {
 		o := benchOutcomes[r.IntN(len(benchOutcomes))]
