@@ -48,6 +48,9 @@ type condition struct {
 	clause int
 	terms  []string
 	text   string
+	// reason: the condition stands in a reason or a purpose given for the
+	// rule ("to avoid losing events if the pod dies"), not in the rule.
+	reason bool
 }
 
 // analysis is what analyze found in a text.
@@ -679,7 +682,7 @@ func analyze(text string) *analysis {
 			if kind == "if" && cond >= 0 && a.conds[cond].kind == "unless" && len(a.conds[cond].terms) == 0 {
 				continue // "except during a grid outage": one exception
 			}
-			a.conds = append(a.conds, condition{kind: kind, clause: t.clause})
+			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: reasonBefore(toks, i)})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
@@ -814,6 +817,23 @@ func analyze(text string) *analysis {
 		}
 	}
 	return a
+}
+
+// reasonCues open a reason or a purpose given for a rule: a condition
+// inside one ("so we don't lose events if the pod dies") is not a
+// condition of the rule.
+var reasonCues = map[string]bool{"avoid": true, "prevent": true, "because": true, "since": true, "lest": true, "so": true,
+	"otherwise": true, "reason": true, "why": true, "risk": true, "protect": true}
+
+// reasonBefore reports whether a reason cue stands before toks[i] in its
+// clause, at most six words back.
+func reasonBefore(toks []rawTok, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-6 && toks[k].clause == toks[i].clause; k-- {
+		if reasonCues[toks[k].low] {
+			return true
+		}
+	}
+	return false
 }
 
 // relativeWords after a length of time make it a distance in time ("a

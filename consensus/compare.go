@@ -1411,7 +1411,10 @@ func compareConditions(a, b *analysis) []string {
 				main[t.w] = true
 			}
 		}
-		for _, cd := range x.conds {
+		for k, cd := range x.conds {
+			if cd.reason {
+				continue // a reason given for the rule, not a part of it
+			}
 			// What the condition adds to the rule: its words that the rule
 			// itself does not say ("unless a service account" adds
 			// "service" to a rule about accounts).
@@ -1429,6 +1432,9 @@ func compareConditions(a, b *analysis) []string {
 				}
 			}
 			if float64(in)/float64(len(terms)) < 0.5 {
+				if restated(x, k, y, verb == "dropped") {
+					continue // said again without a cue: "on save of a rule", "at 1% methane"
+				}
 				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind) {
 					continue // the other side states a condition of its own: reworded
 				}
@@ -1440,7 +1446,7 @@ func compareConditions(a, b *analysis) []string {
 			// ("but not for libraries" → "and for libraries").
 			// Unless the other side states them as a condition of their
 			// own ("only if it's travel, travel always needs one").
-			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) && !inCondition(terms, y) {
+			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) && !inCondition(terms, y) && !labelled(terms, y) {
 				out = append(out, fmt.Sprintf("exception dropped: unless %s", cd.text))
 				continue
 			}
@@ -1487,6 +1493,74 @@ func compareConditionParts(a, b *analysis) []string {
 	check(a, b, "widened") // the filed condition's part left out
 	check(b, a, "narrowed")
 	return out
+}
+
+// restated reports whether the condition k of x is said again by y
+// without a cue of its own: most of its words, three or more, said by y
+// ("when an admin saves a pricing rule" → "on save of a pricing rule"),
+// or, for a condition of the filed rule (byNumber), a number of it said
+// by y in the same clause as another of its words ("work stops if methane
+// reaches 1%" → "at 1 percent methane all work stops"). A number changed
+// is a difference of its own.
+func restated(x *analysis, k int, y *analysis, byNumber bool) bool {
+	cd := x.conds[k]
+	all := set(y.words())
+	if len(cd.terms) >= 3 && overlapIn(cd.terms, all) >= 0.7 {
+		return true
+	}
+	for _, q := range x.qty {
+		if !byNumber || q.cond != k || bareOne(q) {
+			continue
+		}
+		for _, r := range y.qty {
+			if !sameQuantity(q, r) {
+				continue
+			}
+			if slices.ContainsFunc(y.terms, func(t term) bool {
+				return t.clause == r.clause && !strings.HasPrefix(t.w, "#") && slices.Contains(cd.terms, t.w)
+			}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// overlapIn is the share of the distinct words of ws that are in m.
+func overlapIn(ws []string, m map[string]bool) float64 {
+	d := set(ws)
+	if len(d) == 0 {
+		return 0
+	}
+	in := 0
+	for w := range d {
+		if m[w] {
+			in++
+		}
+	}
+	return float64(in) / float64(len(d))
+}
+
+// labelled reports whether x states the words ws in a clause it labels
+// an exception ("exception: migrations that drop a column").
+func labelled(ws []string, x *analysis) bool {
+	lx := theLexicon()
+	exc := lx.fold("exception")
+	for _, t := range x.terms {
+		if t.w != exc {
+			continue
+		}
+		n := 0
+		for _, u := range x.terms {
+			if u.clause == t.clause && slices.Contains(ws, u.w) {
+				n++
+			}
+		}
+		if n*2 >= len(ws) {
+			return true
+		}
+	}
+	return false
 }
 
 // inCondition reports whether every word of ws stands in a condition of x.
