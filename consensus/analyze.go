@@ -407,6 +407,11 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	out := make([]rawTok, 0, len(in))
 	for i := 0; i < len(in); i++ {
 		t := in[i]
+		if h, ok := clockWords[t.low]; ok && !t.isNum {
+			// "from noon" is "from 12:00".
+			out = append(out, rawTok{num: h, isNum: true, clock: true, clause: t.clause, text: t.text})
+			continue
+		}
 		v, isWord := numberWords[t.low]
 		if o := ordinalWords[t.low]; o > 0 || t.low == "quarter" {
 			if o > 0 {
@@ -478,6 +483,9 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	}
 	return out
 }
+
+// clockWords are times of day said by name.
+var clockWords = map[string]float64{"noon": 12, "midday": 12, "midnight": 0}
 
 // measureSuffixes are units of measure written glued to their number
 // ("80mm", "2kg") that the lexicon does not convert: the number is read
@@ -646,6 +654,17 @@ func analyze(text string) *analysis {
 			if !a.only && prevLow(toks, i) != "not" {
 				a.only, a.onlyAt = true, t.clause
 			}
+		}
+		if p := prevLow(toks, i); (p == "every" || p == "each" || p == "per") && (dayParts[t.low] || weekdays[strings.TrimSuffix(t.low, "s")]) {
+			// "every night" is nightly, "every Monday" weekly.
+			d := units["day"].scale
+			if !dayParts[t.low] {
+				d = units["week"].scale
+			}
+			a.qty = append(a.qty, quantity{value: d, dim: "time", text: joinText(toks[i-1 : i+1]), cond: cond, clause: t.clause})
+			lastQty = len(a.qty) - 1
+			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(d, 'g', -1, 64) + "time", cond: cond, clause: t.clause, text: joinText(toks[i-1 : i+1])})
+			continue
 		}
 		if p := prevLow(toks, i); t.low == "quarterly" || t.low == "quarter" && (p == "every" || p == "each" || p == "per" || p == "a") {
 			// "every quarter" is every three months.
@@ -835,6 +854,12 @@ func reasonBefore(toks []rawTok, i int) bool {
 	}
 	return false
 }
+
+// dayParts after "every" are a day each: "every night" is nightly.
+var dayParts = map[string]bool{"night": true, "evening": true, "morning": true, "nights": true, "evenings": true, "mornings": true}
+
+// weekdays after "every" are a week each: "every Monday" is weekly.
+var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
 
 // relativeWords after a length of time make it a distance in time ("a
 // day before"), not a period.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -631,7 +632,7 @@ func keysOf(ts []surfaceTok) []string {
 func comparePositions(a, b *analysis, al alignment, strong []string) Comparison {
 	c := Comparison{Score: round2(contentScore(a, b))}
 	var hard, weak []string
-	h, dropped, added := compareQuantities(a, b)
+	h, dropped, added := compareQuantities(a, b, al.topic)
 	// A number changed in its own unit ("25 minutes → half an hour")
 	// says the rule changed whatever else the wording changed.
 	strong = append(strong, sameDimension(a, b, h)...)
@@ -836,7 +837,12 @@ func contentScore(a, b *analysis) float64 {
 // Numbers left over on both sides changed the rule ("5 minutes → 10
 // minutes"); a number on one side only is dropped or added, a weak
 // difference unless comparePositions decides otherwise.
-func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
+//
+// A number of the filed rule that the record's topic states ("nightly" of
+// "Batch size of the nightly sync") or that the filed rule says twice in
+// two forms, once of them kept ("at most 5 times …; after the fifth
+// failure"), is not dropped.
+func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, added []string) {
 	qa, qb := a.qty, b.qty
 	usedB := make([]bool, len(qb))
 	var ua []quantity
@@ -886,6 +892,9 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
+		if topic[qtyKey(x)] || echoed(x, qa, qb) {
+			continue
+		}
 		if !bareOne(x) && !(whole(x) && b.all) && !now(x) && !ratePeriod(x, qb) {
 			dropped = append(dropped, x.text+" → (not said)")
 		}
@@ -906,6 +915,24 @@ func compareQuantities(a, b *analysis) (hard, dropped, added []string) {
 		}
 	}
 	return hard, dropped, added
+}
+
+// qtyKey is the term analyze makes of q.
+func qtyKey(q quantity) string { return "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim }
+
+// echoed reports whether the number x of qa is another of qa said again
+// ("5 times … the fifth failure", "days 1, 3 and 7 … the third retry")
+// that qb keeps.
+func echoed(x quantity, qa, qb []quantity) bool {
+	for _, o := range qa {
+		if o.text == x.text && o.clause == x.clause || o.raw != x.raw || x.raw <= 1 {
+			continue
+		}
+		if slices.ContainsFunc(qb, func(y quantity) bool { return sameQuantity(o, y) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // ratePeriod reports whether q is a period said by a word alone
@@ -1007,8 +1034,9 @@ func sameQuantity(x, y quantity) bool {
 		return false
 	}
 	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {
-		// A unit said on one side only: "over 21" is "21 years old".
-		return x.raw == y.raw && x.raw > 1
+		// A unit said on one side only: "over 21" is "21 years old"; a
+		// one in digits too ("rollout_percent: [1, 10]" is "1%").
+		return x.raw == y.raw && (x.raw > 1 || x.raw == 1 && (digits(x.text) || digits(y.text)))
 	}
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
@@ -1019,6 +1047,11 @@ func sameQuantity(x, y quantity) bool {
 		tolerance = calendarTolerance
 	}
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
+}
+
+// digits reports whether s is a number written in digits alone.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789.,") == ""
 }
 
 // period reports whether x is a period ("every 6 months") that the rate y
