@@ -562,6 +562,8 @@ func analyze(text string) *analysis {
 	lastQtyEnd := -1  // the index of the last token of the last number read with its unit
 	lastQtyTerm := -1 // the term of the last number read
 	evenClause := -1  // the clause of an "even for …": its words are covered
+	lastNeg := -1     // the last term a negation cue negated
+	lastNegCue := ""  // and that cue
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
@@ -710,7 +712,10 @@ func analyze(text string) *analysis {
 			// question, not a negation of what follows.
 			continue
 		}
-		if n == 1 && lx.negCue[t.low] || n > 1 && lx.negCue[w] {
+		if t.low == "not" && n == 1 && i+1 < len(toks) && toks[i+1].low == "even" && i > 0 && toks[i-1].clause != t.clause {
+			continue // "never commit it, not even encrypted": the negation before, carried on
+		}
+		if n == 1 && (lx.negCue[t.low] || t.low == "non" && i+1 < len(toks) && toks[i+1].clause == t.clause) || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
 			negPending, noDet, negAt = t.clause, t.low == "no", i
@@ -815,6 +820,18 @@ func analyze(text string) *analysis {
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
 		listNext = false
 		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
+		if negVerbal || neg && negAt >= 0 && negAt < i {
+			cue := toks[negAt].low
+			if k := lastNeg; cue == "without" && k >= 0 && a.terms[k].clause == t.clause && a.terms[k].neg && lastNegCue == "no" && cond < 0 && a.terms[k].cond < 0 {
+				// "no stunt is filmed without a paramedic": two negations
+				// that cancel, every stunt is filmed with one.
+				a.terms[k].neg, a.terms[k].verbal, neg, negVerbal = false, false, false, false
+				a.negs -= 2
+				lastNeg, noTerm = -1, -1
+			} else if neg {
+				lastNeg, lastNegCue = len(a.terms), cue
+			}
+		}
 		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)

@@ -1298,11 +1298,28 @@ func compareNegation(a, b *analysis) []string {
 		// verb: "never split by row" does not split by row, "do not commit
 		// notebooks with outputs" commits no notebook.
 		lx := theLexicon()
+		even, use := lx.fold("even"), lx.fold("use")
 		objNeg := make([]bool, len(x.terms))
 		until := untilLater(x)
 		for i, t := range x.terms {
-			if lx.instead[t.w] && i+1 < len(x.terms) && x.terms[i+1].clause == t.clause {
-				objNeg[i+1] = true // "rather than by row"
+			if lx.instead[t.w] {
+				// "rather than by row", "rather than using SQLite or
+				// mocks": the option set aside, past a verb, with the
+				// items listed beside it.
+				for j, n := i+1, 0; j < len(x.terms) && x.terms[j].clause == t.clause && n < 4; j++ {
+					u := x.terms[j]
+					if lx.action[u.w] || lx.light[u.w] {
+						if n == 0 && (u.w == use || lx.light[u.w]) {
+							continue
+						}
+						break
+					}
+					objNeg[j] = true
+					n++
+					if !u.listed && !(j > i+1 && x.terms[j-1].listed) {
+						break
+					}
+				}
 				continue
 			}
 			if !t.neg || !t.verbal || t.cond >= 0 || until[i] {
@@ -1317,6 +1334,9 @@ func compareNegation(a, b *analysis) []string {
 			}
 		}
 		for i, t := range x.terms {
+			if t.w == even {
+				continue // "not even encrypted" is "even encrypted" under a negation
+			}
 			if t.neg && t.verbal && until[i] {
 				// "does not reopen until the patrol has checked" reopens
 				// after it: what "reopens only after" says.

@@ -532,6 +532,8 @@ avoid=use
 unavailable=available
 forbid=allow
 closed=open
+ignore=use
+ignored=use
 `
 
 // conditionCues open a condition; exceptionCues an exception. The words
