@@ -484,6 +484,32 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	return out
 }
 
+// speedAt reads a unit of speed at toks[at] ("m/s", "km/h", "mph") and
+// returns metres per second in one of it and the tokens it spans.
+func speedAt(toks []rawTok, at int) (float64, int) {
+	switch toks[at].low {
+	case "mph":
+		return 0.44704, 1
+	case "kmh", "kph":
+		return 1 / 3.6, 1
+	case "m", "km", "mi":
+		k := at + 1
+		if k < len(toks) && toks[k].low == "per" && toks[k].text == "/" {
+			k++ // "m/s"
+		}
+		if k >= len(toks) || toks[k].clause != toks[at].clause {
+			return 0, 0
+		}
+		per := map[string]float64{"s": 1, "h": 3600, "sec": 1, "hr": 3600}[toks[k].low]
+		dist := map[string]float64{"m": 1, "km": 1000, "mi": 1609.344}[toks[at].low]
+		if per == 0 {
+			return 0, 0
+		}
+		return dist / per, k + 1 - at
+	}
+	return 0, 0
+}
+
 // clockWords are times of day said by name.
 var clockWords = map[string]float64{"noon": 12, "midday": 12, "midnight": 0}
 
@@ -597,7 +623,14 @@ func analyze(text string) *analysis {
 					at++ // "one full day"
 				}
 				w, n := lx.match(toks, at)
-				if short := shortUnits[toks[at].low]; short != "" {
+				if sp, k := speedAt(toks, at); k > 0 {
+					// "1.0 m/s", "2 km/h", "5 mph": a speed, in metres per second.
+					q.value *= sp
+					q.dim = "speed"
+					q.text += " " + joinText(toks[i+1:at+k])
+					i = at + k - 1
+					w, n = "", 0
+				} else if short := shortUnits[toks[at].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
 				}
 				if u, ok := lx.units[w]; ok && !ordinalSecond(toks, at, n) {

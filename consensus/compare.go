@@ -652,6 +652,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b, al.edit)...)
 	hard = append(hard, compareNegation(a, b)...)
+	hard = append(hard, compareInstead(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
 	if al.edit {
 		hard = append(hard, compareConditionParts(a, b)...)
@@ -1398,6 +1399,105 @@ func compareNegation(a, b *analysis) []string {
 	if len(out) == 0 {
 		return objects
 	}
+	return out
+}
+
+// setAside finds what x sets aside with "instead of" or "rather than"
+// ("rather than using SQLite or mocks", "instead of the cache TTL"): the
+// words of each phrase after the cue, past a light verb, up to the end of
+// its clause (three words at most), and the word chosen before the cue.
+func setAside(x *analysis) (phrases, chosen [][]string, at map[int]bool) {
+	lx := theLexicon()
+	use := lx.fold("use")
+	at = map[int]bool{}
+	for i, t := range x.terms {
+		if !lx.instead[t.w] {
+			continue
+		}
+		var ph []string
+		for j := i + 1; j < len(x.terms) && x.terms[j].clause == t.clause && len(ph) < 3; j++ {
+			u := x.terms[j]
+			if len(ph) == 0 && (u.w == use || lx.light[u.w]) {
+				continue
+			}
+			if lx.instead[u.w] {
+				break
+			}
+			ph = append(ph, u.w)
+			at[j] = true
+		}
+		// The option chosen: the two words before the cue at most ("IP
+		// address rather than account").
+		var pick []string
+		for k := i - 1; k >= 0 && x.terms[k].clause == t.clause && len(pick) < 2; k-- {
+			u := x.terms[k]
+			if u.neg || lx.light[u.w] || lx.action[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") {
+				if len(pick) > 0 {
+					break
+				}
+				continue
+			}
+			pick = append([]string{u.w}, pick...)
+		}
+		if len(ph) > 0 {
+			phrases, chosen = append(phrases, ph), append(chosen, pick)
+		}
+	}
+	return phrases, chosen, at
+}
+
+// compareInstead finds an option one side sets aside ("I'll read the
+// secrets from a file instead of environment variables") that the other
+// states as its rule ("injected as environment variables"): every word
+// of the phrase set aside asserted by the other side, outside a negated
+// clause and outside what it sets aside itself. The difference names the
+// option chosen in its place ("environment variables → file").
+func compareInstead(a, b *analysis) []string {
+	asserted := func(x *analysis, aside map[int]bool) map[string]bool {
+		negClause := map[int]bool{}
+		for _, t := range x.terms {
+			if t.neg {
+				negClause[t.clause] = true
+			}
+		}
+		m := map[string]bool{}
+		for i, t := range x.terms {
+			if !aside[i] && !t.neg && !negClause[t.clause] && (t.cond < 0 || x.conds[t.cond].kind == "if") {
+				m[t.w] = true
+			}
+		}
+		return m
+	}
+	var out []string
+	check := func(x, y *analysis, fromX bool) {
+		phrases, chosen, _ := setAside(x)
+		if len(phrases) == 0 {
+			return
+		}
+		phrasesY, _, asideY := setAside(y)
+		inY, inX := asserted(y, asideY), set(y.words())
+		for k, ph := range phrases {
+			all := true
+			for _, w := range ph {
+				all = all && inY[w]
+			}
+			if !all || slices.ContainsFunc(phrasesY, func(p []string) bool { return overlap(ph, p) >= 0.5 }) {
+				continue // not asserted, or set aside on both sides
+			}
+			said := strings.Join(y.sayAll(ph), " ")
+			other := "not " + said
+			if c := chosen[k]; len(c) > 0 && !slices.ContainsFunc(c, func(w string) bool { return inX[w] }) {
+				other = strings.Join(x.sayAll(c), " ")
+			}
+			if fromX {
+				out = append(out, other+" → "+said)
+			} else {
+				out = append(out, said+" → "+other)
+			}
+		}
+	}
+	check(b, a, false) // the new position sets aside the filed option
+	check(a, b, true)  // the filed rule sets aside what the position chooses
 	return out
 }
 
