@@ -387,7 +387,11 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			// after it: "per legal" → "across all legal"; words only
 			// left out are named alone ("NVDA → (not said)").
 			ext := !hasContent(ga) && !hasContent(gb) || len(g.a) > 0 && len(g.b) > 0 && (!hasContent(ga) || !hasContent(gb))
-			al.changes = append(al.changes, spanText(a, g.a, ka, g.nextA, ext)+" → "+spanText(b, g.b, kb, g.nextB, ext))
+			from, to := spanText(a, g.a, ka, g.nextA, ext), spanText(b, g.b, kb, g.nextB, ext)
+			if said(g.a) && said(g.b) && (hasContent(ga) || hasContent(gb)) && sameReading(from, to) || determinersOnly(a, g.a) && determinersOnly(b, g.b) {
+				continue // "weekly on Monday" → "once a week on Mondays", "metric" → "each metric"
+			}
+			al.changes = append(al.changes, from+" → "+to)
 			al.swaps = append(al.swaps, [2][]string{contentKeys(ga), contentKeys(gb)})
 		}
 	}
@@ -780,4 +784,55 @@ func withoutObjectRenamed(al alignment, recordTopic string) []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// sameReading reports whether two stretches of an edit read the same
+// once analysed: the same content words (determiners are none) and the
+// same numbers in any form ("weekly" and "once a week", "at most 30" and
+// "no more than 30").
+func sameReading(x, y string) bool {
+	ax, ay := analyze(x), analyze(y)
+	if len(ax.terms) == 0 && len(ay.terms) == 0 && len(ax.qty) == 0 && len(ay.qty) == 0 {
+		return false // function words only: what they change is not read here
+	}
+	if len(ax.qty) != len(ay.qty) || ax.negs != ay.negs {
+		return false
+	}
+	for i, q := range ax.qty {
+		if !sameQuantity(q, ay.qty[i]) {
+			return false
+		}
+	}
+	wx, wy := set(ax.words()), set(ay.words())
+	for w := range wx {
+		if !strings.HasPrefix(w, "#") && !wy[w] {
+			return false
+		}
+	}
+	for w := range wy {
+		if !strings.HasPrefix(w, "#") && !wx[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// said reports whether g holds a content word or a number.
+func said(g []surfaceTok) bool {
+	return hasContent(g) || slices.ContainsFunc(g, func(t surfaceTok) bool { return t.quant })
+}
+
+// determiners say of one thing what they say of each: "a metric may have"
+// is "each metric may have".
+var determiners = map[string]bool{"a": true, "an": true, "the": true, "each": true, "every": true}
+
+// determinersOnly reports whether the tokens ts of text hold determiners
+// alone (or nothing).
+func determinersOnly(text string, ts []surfaceTok) bool {
+	for _, t := range ts {
+		if !determiners[strings.ToLower(strings.Trim(text[t.start:t.end], ",;:.!?()\"'`"))] {
+			return false
+		}
+	}
+	return true
 }

@@ -562,7 +562,11 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}
 	if recordTopic != "" {
-		al.topic = set(analyze(recordTopic).words())
+		t := analyze(recordTopic)
+		al.topic = set(t.words())
+		for _, q := range t.qty {
+			al.topic[qtyKey(q)] = true // "nightly" of "Batch size for the nightly sync"
+		}
 	}
 	return comparePositions(a, b, al, strong)
 }
