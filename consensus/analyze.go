@@ -412,6 +412,31 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			out = append(out, rawTok{num: h, isNum: true, clock: true, clause: t.clause, text: t.text})
 			continue
 		}
+		if past := t.low == "half" || t.low == "quarter"; past && i+2 < len(in) && in[i+1].low == "past" && in[i+2].clause == t.clause {
+			// "half past three": a time of day.
+			h, ok := numberWords[in[i+2].low]
+			if in[i+2].isNum {
+				h, ok = in[i+2].num, true
+			}
+			if ok && h >= 1 && h <= 12 && h == math.Trunc(h) {
+				m := 0.5
+				if t.low == "quarter" {
+					m = 0.25
+				}
+				text := []string{t.text, in[i+1].text, in[i+2].text}
+				v, k := h+m, i+3
+				if hh, kk := dayTime(in, k, h); kk > k {
+					v = hh + m
+					for _, n := range in[k:kk] {
+						text = append(text, n.text)
+					}
+					k = kk
+				}
+				out = append(out, rawTok{num: v, isNum: true, clock: true, clause: t.clause, text: strings.Join(text, " ")})
+				i = k - 1
+				continue
+			}
+		}
 		v, isWord := numberWords[t.low]
 		if o := ordinalWords[t.low]; o > 0 || t.low == "quarter" {
 			if o > 0 {
@@ -478,7 +503,18 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			text = append(text, n.text)
 			j++
 		}
-		out = append(out, rawTok{num: v, isNum: true, clause: t.clause, text: strings.Join(text, " ")})
+		clock := t.clock
+		if v == math.Trunc(v) && v >= 1 && v <= 12 {
+			// "6 in the morning", "10 at night", "3 o'clock": a time of day.
+			if h, k := dayTime(in, j, v); k > j {
+				v, clock = h, true
+				for _, n := range in[j:k] {
+					text = append(text, n.text)
+				}
+				j = k
+			}
+		}
+		out = append(out, rawTok{num: v, isNum: true, clock: clock, clause: t.clause, text: strings.Join(text, " ")})
 		i = j - 1
 	}
 	return out
@@ -510,6 +546,47 @@ func speedAt(toks []rawTok, at int) (float64, int) {
 	return 0, 0
 }
 
+// dayTime reads, at in[j], the part of the day after an hour h from 1 to
+// 12 ("in the morning", "at night", "o'clock", "pm") and returns the hour
+// on a 24-hour clock and the end of what it read (j when nothing).
+func dayTime(in []rawTok, j int, h float64) (float64, int) {
+	low := func(k int) string {
+		if k < len(in) && in[k].clause == in[j].clause {
+			return in[k].low
+		}
+		return ""
+	}
+	if j >= len(in) {
+		return h, j
+	}
+	pm := func() float64 {
+		if h < 12 {
+			return h + 12
+		}
+		return h
+	}
+	am := func() float64 {
+		if h == 12 {
+			return 0
+		}
+		return h
+	}
+	switch {
+	case low(j) == "in" && low(j+1) == "the" && low(j+2) == "morning":
+		return am(), j + 3
+	case low(j) == "in" && low(j+1) == "the" && (low(j+2) == "afternoon" || low(j+2) == "evening"):
+		return pm(), j + 3
+	case low(j) == "at" && low(j+1) == "night":
+		return pm(), j + 2
+	case low(j) == "oclock" || low(j) == "o" && low(j+1) == "clock":
+		if low(j) == "oclock" {
+			return h, j + 1
+		}
+		return h, j + 2
+	}
+	return h, j
+}
+
 // clockWords are times of day said by name.
 var clockWords = map[string]float64{"noon": 12, "midday": 12, "midnight": 0}
 
@@ -537,6 +614,9 @@ func notANumber(in []rawTok, i int) bool {
 				return true
 			}
 		}
+	}
+	if (in[i].low == "double" || in[i].low == "single") && i+1 < len(in) && in[i+1].low == "precision" {
+		return true // "double precision" is a number format
 	}
 	if in[i].low == "once" {
 		if prevLow(in, i) == "at" {
@@ -690,11 +770,16 @@ func analyze(text string) *analysis {
 				a.only, a.onlyAt = true, t.clause
 			}
 		}
-		if p := prevLow(toks, i); (p == "every" || p == "each" || p == "per") && (dayParts[t.low] || weekdays[strings.TrimSuffix(t.low, "s")]) {
-			// "every night" is nightly, "every Monday" weekly.
+		other := prevLow(toks, i) == "other" && i >= 2 && toks[i-2].low == "every" && toks[i-2].clause == t.clause
+		if p := prevLow(toks, i); (p == "every" || p == "each" || p == "per" || other) && (dayParts[t.low] || weekdays[strings.TrimSuffix(t.low, "s")]) {
+			// "every night" is nightly, "every Monday" weekly, "every
+			// other Tuesday" every two weeks.
 			d := units["day"].scale
 			if !dayParts[t.low] {
 				d = units["week"].scale
+			}
+			if other {
+				d *= 2
 			}
 			a.qty = append(a.qty, quantity{value: d, dim: "time", text: joinText(toks[i-1 : i+1]), cond: cond, clause: t.clause})
 			lastQty = len(a.qty) - 1

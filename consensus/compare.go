@@ -897,7 +897,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if topic[qtyKey(x)] || echoed(x, qa, qb) {
+		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) {
 			continue
 		}
 		if !bareOne(x) && !(whole(x) && b.all) && !now(x) && !ratePeriod(x, qb) {
@@ -909,7 +909,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
-		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) {
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) {
 			if bounded(b, y) {
 				// "only for doses above 5 mL": a threshold the filed rule
 				// does not set narrows it.
@@ -938,6 +938,50 @@ func echoed(x quantity, qa, qb []quantity) bool {
 		}
 	}
 	return false
+}
+
+// enumerated reports whether the count x of qa is the number of the
+// values qa lists after it, each of them kept by qb: "3 sizes (320, 768
+// and 1600 px)" against "widths 320, 768, 1600 px".
+func enumerated(x quantity, qa, qb []quantity) bool {
+	if x.dim != "" || x.per != "" || x.raw < 2 || x.raw != math.Trunc(x.raw) {
+		return false
+	}
+	if x.raw >= float64(len(qa)) {
+		return false
+	}
+	k := slices.IndexFunc(qa, func(q quantity) bool { return q.text == x.text && q.clause == x.clause })
+	n := int(x.raw)
+	if k < 0 || k+1+n > len(qa) {
+		return false
+	}
+	for _, q := range qa[k+1 : k+1+n] {
+		if !slices.ContainsFunc(qb, func(y quantity) bool { return sameQuantity(q, y) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordSaid reports whether the number q, written as a word, is a word
+// that x says without reading it as a number: "the second child" against
+// "a second child".
+func wordSaid(q quantity, x *analysis) bool {
+	if digits(q.text) || strings.Contains(q.text, " ") {
+		return false
+	}
+	return slices.ContainsFunc(x.terms, func(t term) bool { return !strings.HasPrefix(t.w, "#") && strings.EqualFold(t.text, q.text) })
+}
+
+// dailyAt reports whether x is "daily" or "nightly" said by qa with a
+// time of day that qb keeps: "nightly at 02:00" against "at 02:00".
+func dailyAt(x quantity, qa, qb []quantity) bool {
+	if x.dim != "time" || x.value != units["day"].scale || x.raw != 0 {
+		return false
+	}
+	return slices.ContainsFunc(qa, func(q quantity) bool {
+		return q.dim == "clock" && slices.ContainsFunc(qb, func(y quantity) bool { return sameQuantity(q, y) })
+	})
 }
 
 // ratePeriod reports whether q is a period said by a word alone
