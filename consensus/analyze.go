@@ -26,6 +26,9 @@ type term struct {
 	even   bool   // after "even for", "even in the case of": said to be covered
 	verbal bool   // negated by "not" or "never" (a verb's negation, not "no x" or "without x")
 	text   string // as written, for the differences
+	// reason: said in a reason given for the rule ("since machine picking
+	// bruises the berries"), not in the rule.
+	reason bool
 }
 
 // quantity is a number with what it counts.
@@ -362,7 +365,8 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	"free of charge", " free ", "at no charge", " free ", "at no extra charge", " free ", "at no cost", " free ", "at no extra cost", " free ",
 	"without charge", " free ", "no charge", " free ", "calendar year", " year ", "calendar month", " month ", "calendar day", " day ", "a majority of", " more than half of ", "the majority of", " more than half of ",
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
-	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ")
+	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ",
+	"a.m.", "am ", "p.m.", "pm ")
 
 // comparators are the signs read as comparisons ("> 30s").
 var comparators = map[rune]string{'>': "above", '<': "below", '≤': "atmost", '≥': "atleast"}
@@ -392,7 +396,7 @@ var contractions = strings.NewReplacer(
 )
 
 // shortUnits are the one-letter units written glued to a number ("30s").
-var shortUnits = map[string]string{"s": "second", "m": "minute", "h": "hour", "d": "day", "w": "week"}
+var shortUnits = map[string]string{"s": "second", "m": "minute", "h": "hour", "d": "day", "w": "week", "mo": "month"}
 
 // isUnitWord reports whether a suffix glued to a number is a unit.
 func isUnitWord(s string) bool {
@@ -572,6 +576,10 @@ func dayTime(in []rawTok, j int, h float64) (float64, int) {
 		return h
 	}
 	switch {
+	case low(j) == "am":
+		return am(), j + 1 // "five am"
+	case low(j) == "pm":
+		return pm(), j + 1
 	case low(j) == "in" && low(j+1) == "the" && low(j+2) == "morning":
 		return am(), j + 3
 	case low(j) == "in" && low(j+1) == "the" && (low(j+2) == "afternoon" || low(j+2) == "evening"):
@@ -665,11 +673,12 @@ func analyze(text string) *analysis {
 	cond := -1        // the open condition
 	condClause := -1
 	lastQty := -1
-	lastQtyEnd := -1  // the index of the last token of the last number read with its unit
-	lastQtyTerm := -1 // the term of the last number read
-	evenClause := -1  // the clause of an "even for …": its words are covered
-	lastNeg := -1     // the last term a negation cue negated
-	lastNegCue := ""  // and that cue
+	lastQtyEnd := -1   // the index of the last token of the last number read with its unit
+	lastQtyTerm := -1  // the term of the last number read
+	evenClause := -1   // the clause of an "even for …": its words are covered
+	reasonClause := -1 // the clause of a reason given for the rule, from its cue on
+	lastNeg := -1      // the last term a negation cue negated
+	lastNegCue := ""   // and that cue
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
@@ -683,6 +692,9 @@ func analyze(text string) *analysis {
 		}
 		if t.conj {
 			listNext = true
+		}
+		if opensReason(toks, i) {
+			reasonClause = t.clause
 		}
 		if t.isNum && !lx.phraseAt(toks, i) {
 			q := quantity{value: t.num, raw: t.num, text: t.text, cond: cond}
@@ -880,11 +892,11 @@ func analyze(text string) *analysis {
 					lastQty = len(a.qty) - 1
 					continue
 				}
-				if prev != "every" && lastQty >= 0 && a.qty[lastQty].per == "" {
+				if prev != "every" && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "clock" {
 					a.qty[lastQty].per, a.qty[lastQty].perVal = "time", u.scale
 					a.qty[lastQty].text += " per " + raw
 				} else {
-					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: "every " + raw, cond: cond})
+					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: "every " + raw, cond: cond, every: true})
 				}
 				continue
 			}
@@ -898,13 +910,15 @@ func analyze(text string) *analysis {
 			continue
 		}
 		if p, ok := lx.period[w]; ok {
-			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].clause == t.clause {
-				// "99.9% each month": a rate.
+			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].dim != "clock" && a.qty[lastQty].clause == t.clause {
+				// "99.9% each month": a rate; not "until 23:00 and every
+				// hour after".
 				a.qty[lastQty].per, a.qty[lastQty].perVal = "time", lx.units[p].scale
 				a.qty[lastQty].text += " " + raw
 				continue
 			}
-			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause})
+			// "hourly", "every hour": a period, as "every 1 hour" is.
+			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause, every: true})
 			continue
 		}
 		if t.low == "off" && n == 1 && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low)) {
@@ -950,7 +964,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -978,6 +992,30 @@ func analyze(text string) *analysis {
 // condition of the rule.
 var reasonCues = map[string]bool{"avoid": true, "prevent": true, "because": true, "since": true, "lest": true, "so": true,
 	"otherwise": true, "reason": true, "why": true, "risk": true, "protect": true}
+
+// opensReason reports whether toks[i] opens a reason given for the rule:
+// "because", "so that", and "since" or "as" opening a clause ("Since
+// machine picking bruises the berries, …"), not "since the last deploy".
+func opensReason(toks []rawTok, i int) bool {
+	t := toks[i]
+	first := i == 0 || toks[i-1].clause != t.clause
+	next := func() string {
+		if i+1 < len(toks) && toks[i+1].clause == t.clause {
+			return toks[i+1].low
+		}
+		return ""
+	}
+	switch t.low {
+	case "because":
+		return true
+	case "so":
+		return next() == "that"
+	case "since":
+		n := next()
+		return first && n != "" && !toks[i+1].isNum && n != "the" && n != "last" && n != "then"
+	}
+	return false
+}
 
 // reasonBefore reports whether a reason cue stands before toks[i] in its
 // clause, at most six words back.

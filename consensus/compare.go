@@ -542,7 +542,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
-	filed, position = ruleText(filed), ruleText(position)
+	filed, position = cronWords(ruleText(filed)), cronWords(ruleText(position))
 	a, b := analyze(filed), analyze(position)
 	sa, sb := newSide(filed), newSide(position)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
@@ -622,6 +622,54 @@ func ruleText(text string) string {
 		text = t
 	}
 	return text
+}
+
+// cronRE matches a five-field cron schedule whose day of month and month
+// are any: "30 3 * * *", "0 7 * * 2", "*/15 * * * *".
+var cronRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(^|[\s"':=(\x60])([0-9]{1,2}|\*/[0-9]{1,2}|\*) ([0-9]{1,2}|\*/[0-9]{1,2}|\*) \* \* ([0-7]|[0-7]-[0-7]|\*|mon|tue|wed|thu|fri|sat|sun)($|[\s"';,)\x60])`)
+})
+
+// cronDays are the days of the week as cron numbers them.
+var cronDays = map[string]string{"0": "Sunday", "1": "Monday", "2": "Tuesday", "3": "Wednesday", "4": "Thursday", "5": "Friday", "6": "Saturday", "7": "Sunday",
+	"sun": "Sunday", "mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday", "sat": "Saturday"}
+
+// cronWords writes a cron schedule in a position as the words it means:
+// "30 3 * * *" is "every day at 03:30", "0 7 * * 2" "every Tuesday at
+// 07:00", "*/15 * * * *" "every 15 minutes". Other schedules are left
+// as they are.
+func cronWords(text string) string {
+	if !strings.Contains(text, "* *") {
+		return text
+	}
+	return cronRE().ReplaceAllStringFunc(text, func(m string) string {
+		sm := cronRE().FindStringSubmatch(m)
+		pre, min, hour, dow, post := sm[1], sm[2], sm[3], strings.ToLower(sm[4]), sm[5]
+		var when string
+		switch {
+		case strings.HasPrefix(min, "*/") && hour == "*" && dow == "*":
+			when = "every " + min[2:] + " minutes"
+		case isNumber(min) && strings.HasPrefix(hour, "*/") && dow == "*":
+			when = "every " + hour[2:] + " hours"
+		case isNumber(min) && hour == "*" && dow == "*":
+			when = "every hour"
+		case isNumber(min) && isNumber(hour):
+			at := fmt.Sprintf("at %02s:%02s", hour, min)
+			switch {
+			case dow == "*":
+				when = "every day " + at
+			case cronDays[dow] != "":
+				when = "every " + cronDays[dow] + " " + at
+			case dow == "1-5":
+				when = "Monday to Friday " + at
+			default:
+				return m
+			}
+		default:
+			return m
+		}
+		return pre + when + post
+	})
 }
 
 // keysOf are the folded words of ts.
@@ -1383,8 +1431,8 @@ func compareNegation(a, b *analysis) []string {
 			}
 		}
 		for i, t := range x.terms {
-			if t.w == even {
-				continue // "not even encrypted" is "even encrypted" under a negation
+			if t.w == even || t.reason {
+				continue // "not even encrypted" is "even encrypted" under a negation; a reason is no part of the rule
 			}
 			if t.neg && t.verbal && until[i] {
 				// "does not reopen until the patrol has checked" reopens
@@ -1510,7 +1558,7 @@ func compareInstead(a, b *analysis) []string {
 		}
 		m := map[string]bool{}
 		for i, t := range x.terms {
-			if !aside[i] && !t.neg && !negClause[t.clause] && (t.cond < 0 || x.conds[t.cond].kind == "if") {
+			if !aside[i] && !t.neg && !t.reason && !negClause[t.clause] && (t.cond < 0 || x.conds[t.cond].kind == "if") {
 				m[t.w] = true
 			}
 		}
