@@ -696,6 +696,9 @@ func analyze(text string) *analysis {
 		if opensReason(toks, i) {
 			reasonClause = t.clause
 		}
+		if t.isNum && referenceWords[prevLow(toks, i)] && !t.clock {
+			continue // "Clause 4.1:", "PR #233": a reference, not a number of the rule
+		}
 		if t.isNum && !lx.phraseAt(toks, i) {
 			q := quantity{value: t.num, raw: t.num, text: t.text, cond: cond}
 			i0 := i
@@ -986,6 +989,11 @@ func analyze(text string) *analysis {
 	}
 	return a
 }
+
+// referenceWords before a number make it the name of a part of a text or
+// of a piece of work: "Clause 4.1", "section 3", "PR #233".
+var referenceWords = map[string]bool{"clause": true, "section": true, "article": true, "paragraph": true, "para": true, "chapter": true,
+	"handbook": true, "pr": true, "issue": true, "ticket": true, "§": true}
 
 // reasonCues open a reason or a purpose given for a rule: a condition
 // inside one ("so we don't lose events if the pod dies") is not a

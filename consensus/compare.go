@@ -1684,7 +1684,7 @@ func compareConditions(a, b *analysis) []string {
 				if restated(x, k, y, verb == "dropped") {
 					continue // said again without a cue: "on save of a rule", "at 1% methane"
 				}
-				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind) {
+				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind)+negatedExceptions(x, k, y) {
 					continue // the other side states a condition of its own: reworded
 				}
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
@@ -1701,7 +1701,7 @@ func compareConditions(a, b *analysis) []string {
 			}
 			// Stated on both sides: the same kind?
 			for _, other := range y.conds {
-				if other.kind != cd.kind && overlap(cd.terms, other.terms) >= 0.5 && verb == "dropped" {
+				if other.kind != cd.kind && overlap(cd.terms, other.terms) >= 0.5 && verb == "dropped" && !ownOutcome(x, cd, y, other) {
 					out = append(out, fmt.Sprintf("%s %s → %s %s", cd.kind, cd.text, other.kind, other.text))
 				}
 			}
@@ -1902,18 +1902,61 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 
 // negatedIfs counts, for an exception, the conditions of x that say it
 // with a negation: "as long as nobody else has reserved it" is "unless
-// another reader has reserved it".
+// another reader has reserved it", and "no renewal if someone is
+// waiting" is "renewed unless someone is waiting".
 func negatedIfs(x *analysis, kind string) int {
 	if kind != "unless" {
 		return 0
 	}
 	n := 0
 	for k, c := range x.conds {
-		if c.kind == "if" && slices.ContainsFunc(x.terms, func(t term) bool { return t.cond == k && t.neg }) {
+		if c.kind == "if" && negatedAround(x, k) {
 			n++
 		}
 	}
 	return n
+}
+
+// negatedAround reports whether the condition k of x, or the clause it
+// stands in, holds a negation.
+func negatedAround(x *analysis, k int) bool {
+	return slices.ContainsFunc(x.terms, func(t term) bool { return t.neg && (t.cond == k || t.clause == x.conds[k].clause) })
+}
+
+// negatedExceptions is, for a condition k of x said with a negation ("if
+// nobody has reserved it, you may extend"), the exceptions of y that say
+// it the other way round ("renewed unless another member has a hold").
+func negatedExceptions(x *analysis, k int, y *analysis) int {
+	if x.conds[k].kind != "if" || !negatedAround(x, k) {
+		return 0
+	}
+	return countKind(y.conds, "unless")
+}
+
+// ownOutcome reports whether y states the exception cd of x as a
+// condition with an outcome of its own: "A4 for all customers except
+// those with a US address, who get Letter" against "A4 for everybody;
+// when the address is in the US we print on Letter". The condition of y
+// (or the clause after it) says a word that x says of its exception
+// only, in the clause after it, or it negates the rule the exception
+// is taken from ("no renewal if someone is waiting").
+func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
+	lx := theLexicon()
+	if cd.kind != "unless" || other.kind != "if" {
+		return false
+	}
+	region := map[string]bool{}
+	for _, t := range y.terms {
+		if t.clause == other.clause || t.clause == other.clause+1 {
+			region[t.w] = true
+		}
+	}
+	for _, t := range x.terms {
+		if t.clause == cd.clause+1 && !slices.Contains(cd.terms, t.w) && !lx.generic[t.w] && !lx.light[t.w] && region[t.w] {
+			return true
+		}
+	}
+	return false
 }
 
 // implicitKind counts the condition a rule states without a cue: a
