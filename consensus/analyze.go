@@ -21,11 +21,14 @@ type term struct {
 	neg    bool   // under a negation ("do not cache": cache)
 	cond   int    // index into analysis.conds, -1 when not in a condition
 	clause int
-	listed bool   // next to "and", "or" or "nor": an item of a list
-	by     bool   // followed by "by": a passive ("overridden by")
-	even   bool   // after "even for", "even in the case of": said to be covered
-	verbal bool   // negated by "not" or "never" (a verb's negation, not "no x" or "without x")
-	text   string // as written, for the differences
+	listed bool // next to "and", "or" or "nor": an item of a list
+	by     bool // followed by "by": a passive ("overridden by")
+	even   bool // after "even for", "even in the case of": said to be covered
+	verbal bool // negated by "not" or "never" (a verb's negation, not "no x" or "without x")
+	// without: negated by "without" ("without asking for approval"): a
+	// verb's object is negated with it, as after "not".
+	without bool
+	text    string // as written, for the differences
 	// reason: said in a reason given for the rule ("since machine picking
 	// bruises the berries"), not in the rule.
 	reason bool
@@ -643,7 +646,7 @@ func notANumber(in []rawTok, i int) bool {
 	if in[i].low == "first" || ordinalWords[in[i].low] > 0 {
 		// "after the first bounce" counts one; "lowest first" orders.
 		prev := prevLow(in, i)
-		determined := prev == "the" || in[i].low != "first" && (prev == "its" || prev == "their" || prev == "our" || prev == "your" || prev == "this" || prev == "that")
+		determined := prev == "the" || in[i].low != "first" && (prev == "its" || prev == "their" || prev == "our" || prev == "your" || prev == "this" || prev == "that" || prev == "every" || prev == "each")
 		return !determined || i+1 >= len(in) || in[i+1].clause != in[i].clause
 	}
 	if in[i].low != "one" {
@@ -967,7 +970,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)

@@ -1395,7 +1395,7 @@ func compareNegation(a, b *analysis) []string {
 		// verb: "never split by row" does not split by row, "do not commit
 		// notebooks with outputs" commits no notebook.
 		lx := theLexicon()
-		even, use := lx.fold("even"), lx.fold("use")
+		even, use, ask := lx.fold("even"), lx.fold("use"), lx.fold(stem("ask"))
 		objNeg := make([]bool, len(x.terms))
 		until := untilLater(x)
 		for i, t := range x.terms {
@@ -1419,7 +1419,7 @@ func compareNegation(a, b *analysis) []string {
 				}
 				continue
 			}
-			if !t.neg || !t.verbal || t.cond >= 0 || until[i] {
+			if !t.neg || !t.verbal && !(t.without && (lx.action[t.w] || lx.light[t.w] || t.w == ask)) || t.cond >= 0 || until[i] {
 				continue
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {

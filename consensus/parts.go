@@ -482,7 +482,8 @@ func compareOnlyAny(a, b *side) []string {
 		only, anyOf = map[string]string{}, map[string]string{}
 		ts := s.toks
 		for i, t := range ts {
-			isAny := t.key == "@dist" && t.end <= len(s.text) && t.start < t.end && strings.EqualFold(s.text[t.start:t.end], "any")
+			// "any push", "every push", "each push": all of them.
+			isAny := t.key == "@dist" && t.end <= len(s.text) && t.start < t.end && slices.ContainsFunc([]string{"any", "every", "each"}, func(w string) bool { return strings.EqualFold(s.text[t.start:t.end], w) })
 			if t.key != "@only" && !isAny {
 				continue
 			}
