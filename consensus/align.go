@@ -823,8 +823,9 @@ func said(g []surfaceTok) bool {
 }
 
 // determiners say of one thing what they say of each: "a metric may have"
-// is "each metric may have".
-var determiners = map[string]bool{"a": true, "an": true, "the": true, "each": true, "every": true}
+// is "each metric may have"; "using" before an option names it ("rather
+// than using cookies").
+var determiners = map[string]bool{"a": true, "an": true, "the": true, "each": true, "every": true, "using": true}
 
 // determinersOnly reports whether the tokens ts of text hold determiners
 // alone (or nothing).

@@ -799,10 +799,10 @@ func analyze(text string) *analysis {
 			if other {
 				d *= 2
 			}
-			a.qty = append(a.qty, quantity{value: d, dim: "time", text: joinText(toks[i-1 : i+1]), cond: cond, clause: t.clause})
+			a.qty = append(a.qty, quantity{value: d, dim: "time", text: joinText(toks[i-1 : i+1]), cond: cond, clause: t.clause, every: true})
 			lastQty = len(a.qty) - 1
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(d, 'g', -1, 64) + "time", cond: cond, clause: t.clause, text: joinText(toks[i-1 : i+1])})
-			continue
+			// The day is said too: "every Friday" names Friday.
 		}
 		if p := prevLow(toks, i); t.low == "quarterly" || t.low == "quarter" && (p == "every" || p == "each" || p == "per" || p == "a") {
 			// "every quarter" is every three months.

@@ -627,17 +627,17 @@ func ruleText(text string) string {
 // cronRE matches a five-field cron schedule whose day of month and month
 // are any: "30 3 * * *", "0 7 * * 2", "*/15 * * * *".
 var cronRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(^|[\s"':=(\x60])([0-9]{1,2}|\*/[0-9]{1,2}|\*) ([0-9]{1,2}|\*/[0-9]{1,2}|\*) \* \* ([0-7]|[0-7]-[0-7]|\*|mon|tue|wed|thu|fri|sat|sun)($|[\s"';,)\x60])`)
+	return regexp.MustCompile(`(?i)(^|[\s"':=(\x60])(?:(?:cron|crontab|schedule)\s*[:=]\s*["'\x60]?)?([0-9]{1,2}|\*/[0-9]{1,2}|\*) ([0-9]{1,2}|\*/[0-9]{1,2}|\*) \* \* ([0-7]|[0-7]-[0-7]|\*|mon|tue|wed|thu|fri|sat|sun)["'\x60]?($|[\s"';,)\x60])`)
 })
 
 // cronDays are the days of the week as cron numbers them.
 var cronDays = map[string]string{"0": "Sunday", "1": "Monday", "2": "Tuesday", "3": "Wednesday", "4": "Thursday", "5": "Friday", "6": "Saturday", "7": "Sunday",
 	"sun": "Sunday", "mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday", "sat": "Saturday"}
 
-// cronWords writes a cron schedule in a position as the words it means:
-// "30 3 * * *" is "every day at 03:30", "0 7 * * 2" "every Tuesday at
-// 07:00", "*/15 * * * *" "every 15 minutes". Other schedules are left
-// as they are.
+// cronWords writes a cron schedule in a position as the words it means,
+// without the key that labels it: "30 3 * * *" is "every day at 03:30",
+// `cron: "0 7 * * 2"` "every Tuesday at 07:00", "*/15 * * * *" "every
+// 15 minutes". Other schedules are left as they are.
 func cronWords(text string) string {
 	if !strings.Contains(text, "* *") {
 		return text
@@ -789,7 +789,7 @@ func quantityByText(x *analysis, text string) (quantity, bool) {
 func allQuantitiesSaid(a, b *analysis) bool {
 	n := 0
 	for _, x := range a.qty {
-		if bareOne(x) {
+		if bareOne(x) || enumerated(x, a.qty, b.qty) {
 			continue
 		}
 		if !slices.ContainsFunc(b.qty, func(y quantity) bool { return sameQuantity(x, y) }) {
@@ -958,6 +958,11 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
 		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) {
+			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
+				// "after every third deploy" against "after each deploy".
+				hard = append(hard, "each → every "+y.text)
+				continue
+			}
 			if bounded(b, y) {
 				// "only for doses above 5 mL": a threshold the filed rule
 				// does not set narrows it.
@@ -1379,6 +1384,10 @@ func minus(a, b []string) []string {
 	return out
 }
 
+// askWord is "ask" as the lexicon folds it: "without asking for
+// approval" negates the approval.
+var askWord = sync.OnceValue(func() string { return theLexicon().fold(stem("ask")) })
+
 // compareNegation finds a word one side negates and the other asserts.
 func compareNegation(a, b *analysis) []string {
 	// pol counts the asserted and the negated uses of each word; obj are
@@ -1395,7 +1404,7 @@ func compareNegation(a, b *analysis) []string {
 		// verb: "never split by row" does not split by row, "do not commit
 		// notebooks with outputs" commits no notebook.
 		lx := theLexicon()
-		even, use, ask := lx.fold("even"), lx.fold("use"), lx.fold(stem("ask"))
+		even, use, ask := lx.fold("even"), lx.fold("use"), askWord()
 		objNeg := make([]bool, len(x.terms))
 		until := untilLater(x)
 		for i, t := range x.terms {
@@ -1505,10 +1514,12 @@ func compareNegation(a, b *analysis) []string {
 func setAside(x *analysis) (phrases, chosen [][]string, at map[int]bool) {
 	lx := theLexicon()
 	use := lx.fold("use")
-	at = map[int]bool{}
 	for i, t := range x.terms {
 		if !lx.instead[t.w] {
 			continue
+		}
+		if at == nil {
+			at = map[int]bool{}
 		}
 		var ph []string
 		for j := i + 1; j < len(x.terms) && x.terms[j].clause == t.clause && len(ph) < 3; j++ {
@@ -1549,6 +1560,11 @@ func setAside(x *analysis) (phrases, chosen [][]string, at map[int]bool) {
 // clause and outside what it sets aside itself. The difference names the
 // option chosen in its place ("environment variables → file").
 func compareInstead(a, b *analysis) []string {
+	lx := theLexicon()
+	setsAside := func(t term) bool { return lx.instead[t.w] }
+	if !slices.ContainsFunc(a.terms, setsAside) && !slices.ContainsFunc(b.terms, setsAside) {
+		return nil
+	}
 	asserted := func(x *analysis, aside map[int]bool) map[string]bool {
 		negClause := map[int]bool{}
 		for _, t := range x.terms {
@@ -1582,6 +1598,7 @@ func compareInstead(a, b *analysis) []string {
 			}
 			said := strings.Join(y.sayAll(ph), " ")
 			other := "not " + said
+			said = strings.Join(slices.Compact(y.sayAll(ph)), " ")
 			if c := chosen[k]; len(c) > 0 && !slices.ContainsFunc(c, func(w string) bool { return inX[w] }) {
 				other = strings.Join(x.sayAll(c), " ")
 			}
@@ -1681,7 +1698,7 @@ func compareConditions(a, b *analysis) []string {
 				}
 			}
 			if float64(in)/float64(len(terms)) < 0.5 {
-				if restated(x, k, y, verb == "dropped") {
+				if restated(x, k, y, all, verb == "dropped") {
 					continue // said again without a cue: "on save of a rule", "at 1% methane"
 				}
 				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind)+negatedExceptions(x, k, y) {
@@ -1745,15 +1762,14 @@ func compareConditionParts(a, b *analysis) []string {
 }
 
 // restated reports whether the condition k of x is said again by y
-// without a cue of its own: most of its words, three or more, said by y
+// (whose words are all) without a cue of its own: most of its words, three or more, said by y
 // ("when an admin saves a pricing rule" → "on save of a pricing rule"),
 // or, for a condition of the filed rule (byNumber), a number of it said
 // by y in the same clause as another of its words ("work stops if methane
 // reaches 1%" → "at 1 percent methane all work stops"). A number changed
 // is a difference of its own.
-func restated(x *analysis, k int, y *analysis, byNumber bool) bool {
+func restated(x *analysis, k int, y *analysis, all map[string]bool, byNumber bool) bool {
 	cd := x.conds[k]
-	all := set(y.words())
 	if len(cd.terms) >= 3 && overlapIn(cd.terms, all) >= 0.7 {
 		return true
 	}
@@ -1953,6 +1969,15 @@ func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 	}
 	for _, t := range x.terms {
 		if t.clause == cd.clause+1 && !slices.Contains(cd.terms, t.w) && !lx.generic[t.w] && !lx.light[t.w] && region[t.w] {
+			return true
+		}
+	}
+	// "No refund if the item was used" against "refund unless the item
+	// was used": the rule itself negated under the condition.
+	for _, t := range y.terms {
+		if t.neg && t.cond < 0 && t.clause == other.clause && slices.ContainsFunc(x.terms, func(u term) bool {
+			return u.w == t.w && !u.neg && u.cond < 0 && u.clause == cd.clause
+		}) {
 			return true
 		}
 	}

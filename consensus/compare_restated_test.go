@@ -1,0 +1,87 @@
+package consensus
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestComparePositionsRestated pins the readings that keep an agreeing
+// rewording from reading as a change, each beside the change it must
+// still catch: a condition or exception said again in other words (or in
+// a reason), a value written in another form, a negation moved within a
+// paraphrase, an option set aside with "instead of" or "rather than".
+func TestComparePositionsRestated(t *testing.T) {
+	for _, c := range []struct {
+		why, topic, filed, position string
+		want                        Agreement
+		diff                        string // a substring of one difference, for conflicts
+	}{
+		// Conditions and exceptions said again without their cue.
+		{"condition as a phrase", "", "When a customer cancels an order, refund the card within 3 days.",
+			"On cancellation of an order by the customer: card refunded within three days.", Agree, ""},
+		{"condition by its number", "", "Stop the pump if the tank level reaches 90%.",
+			"At a 90 percent tank level the pump stops.", Agree, ""},
+		{"a condition in a reason is no condition", "", "Keep two replicas of every shard.",
+			"So that we never lose data if a node dies, every shard has two replicas.", Agree, ""},
+		{"exception under a label", "", "Every service exposes a health endpoint, except batch jobs that run under a minute.",
+			"- services: /health endpoint required; - exception: batch jobs running under a minute", Agree, ""},
+		{"exception as a negated condition", "", "Refund purchases within 30 days unless the item was used.",
+			"No refund if the item was used; otherwise purchases are refunded within 30 days.", Agree, ""},
+		{"exception as a condition with its own outcome", "", "Ship orders with the standard carrier, except oversized parcels, which go by freight.",
+			"Orders go with the standard carrier; when a parcel is oversized it goes by freight.", Agree, ""},
+		{"condition dropped", "", "Retry the upload if the server answers 503.", "Retry the upload.", Disagree, "condition dropped"},
+		{"exception put back", "", "Every service ships a health endpoint, except batch jobs.",
+			"Every service ships a health endpoint, including batch jobs.", Disagree, "including"},
+		{"a reason hides no negation", "", "Never cache responses that set cookies.",
+			"Because it is faster, cache responses that set cookies.", Disagree, "→"},
+
+		// Values written in another form.
+		{"a period the topic names", "Nightly export of the warehouse", "The nightly export writes Parquet files to the archive bucket.",
+			"The export writes Parquet files to the archive bucket.", Agree, ""},
+		{"an ordinal that repeats a count", "", "Send at most 3 reminders; after the third reminder close the ticket.",
+			"Reminders: max 3, then the ticket is closed.", Agree, ""},
+		{"a count of the values listed", "", "Thumbnails come in 2 sizes (200 and 400 px wide).",
+			"Thumbnail widths: 200 px, 400 px.", Agree, ""},
+		{"cron schedule", "", "The database backup runs every day at 01:15.", `database backup cron: "15 1 * * *"`, Agree, ""},
+		{"cron schedule of another day", "", "The report goes out every Friday at 09:00.", `cron: "0 9 * * 4"`, Disagree, "→"},
+		{"every Friday is weekly", "", "The report is sent weekly on Friday.", "The report goes out every Friday.", Agree, ""},
+		{"a time of day in words", "", "The office closes at 18:00.", "The office closes at 6 in the evening.", Agree, ""},
+		{"another time of day in words", "", "The office closes at 18:00.", "The office closes at 5 in the evening.", Disagree, "18:00"},
+		{"a one in digits is the percent", "", "Start the canary at 1% of traffic.", "canary traffic percent: 1", Agree, ""},
+		{"every other week", "", "Payroll runs every two weeks on Thursday.", "Payroll runs every other Thursday.", Agree, ""},
+		{"a speed in other units", "", "Forklifts drive at most 6 km/h indoors.", "Forklifts drive at most 6 m/s indoors.", Disagree, "km"},
+		{"every third", "", "Rotate the logs after each deploy.", "Rotate the logs after every third deploy.", Disagree, "third"},
+		{"a reference is no number", "", "Visitors sign in at the front desk.", "Section 2.3: visitors must sign in at the front desk.", Agree, ""},
+
+		// Negations moved within a paraphrase.
+		{"rather than using a list", "", "Store sessions in Redis, not in cookies or local storage.",
+			"I'll keep sessions in Redis rather than using cookies or local storage.", Agree, ""},
+		{"two negations cancel", "", "Every deploy to production is announced in the ops channel.",
+			"No deploy to production happens without an announcement in the ops channel.", Agree, ""},
+		{"not even carries the negation", "", "Passwords are never logged, even hashed.",
+			"Never log a password, not even hashed.", Agree, ""},
+		{"a determiner only", "", "A job may use at most 4 GB of memory.", "Each job may use at most 4 GB of memory.", Agree, ""},
+		{"without asking negates the approval", "", "Production database changes need approval from a DBA.",
+			"Anyone can change the production database without asking a DBA for approval.", Disagree, "approval"},
+
+		// Options set aside.
+		{"instead of the filed option", "", "Send alerts to the on-call pager.",
+			"I'll send alerts to a Slack channel instead of the on-call pager.", Disagree, "→ slack channel"},
+		{"both set the same option aside", "", "Nightly jobs read from the replica instead of the primary.",
+			"Nightly jobs read from the replica rather than the primary.", Agree, ""},
+		{"every against only", "", "Lint every commit in CI.", "Lint only commits that touch Go files in CI.", Disagree, "only"},
+	} {
+		t.Run(c.why, func(t *testing.T) {
+			got := ComparePositionsOn(c.topic, c.filed, c.position)
+			if got.Agreement != c.want {
+				t.Fatalf("%q against %q: %s %v, want %s", c.position, c.filed, got.Agreement, got.Differences, c.want)
+			}
+			if c.want == Disagree && !strings.Contains(strings.Join(got.Differences, " | "), c.diff) {
+				t.Errorf("%q against %q: differences %q, want one with %q", c.position, c.filed, got.Differences, c.diff)
+			}
+			if c.want == Disagree && len(got.Differences) == 0 {
+				t.Errorf("a conflict without its difference: %+v", got)
+			}
+		})
+	}
+}
