@@ -690,6 +690,8 @@ func analyze(text string) *analysis {
 		if negPending >= 0 && t.clause != negPending {
 			if negAt == i-1 {
 				trailingNegation(a, negPending)
+			} else if cancelNoWithout(a, toks, negAt, lastNeg, lastNegCue) {
+				lastNeg = -1
 			}
 			negPending = -1
 		}
@@ -978,6 +980,8 @@ func analyze(text string) *analysis {
 	}
 	if negPending >= 0 && negAt == len(toks)-1 {
 		trailingNegation(a, negPending)
+	} else if negPending >= 0 {
+		cancelNoWithout(a, toks, negAt, lastNeg, lastNegCue)
 	}
 	// "unless a member's ping exceeds 120 ms, in which case the party
 	// chooses": a condition, not an exception.
@@ -997,6 +1001,23 @@ func analyze(text string) *analysis {
 // of a piece of work: "Clause 4.1", "section 3", "PR #233".
 var referenceWords = map[string]bool{"clause": true, "section": true, "article": true, "paragraph": true, "para": true, "chapter": true,
 	"handbook": true, "pr": true, "issue": true, "ticket": true, "§": true}
+
+// cancelNoWithout reads "no rope climbing without it": a "without" that
+// negated no word of its clause (only a pronoun followed it) cancels the
+// "no" before it in the clause, as "no stunt is filmed without a
+// paramedic" does. It reports whether it did.
+func cancelNoWithout(a *analysis, toks []rawTok, negAt, lastNeg int, lastNegCue string) bool {
+	if negAt < 0 || toks[negAt].low != "without" || lastNeg < 0 || lastNegCue != "no" {
+		return false
+	}
+	t := &a.terms[lastNeg]
+	if !t.neg || t.clause != toks[negAt].clause || t.cond >= 0 {
+		return false
+	}
+	t.neg, t.verbal = false, false
+	a.negs -= 2
+	return true
+}
 
 // reasonCues open a reason or a purpose given for a rule: a condition
 // inside one ("so we don't lose events if the pod dies") is not a

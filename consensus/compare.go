@@ -1265,7 +1265,16 @@ func sameRule(a *analysis, ca int, b *analysis, cb int) bool {
 			in[t.w] = true
 		}
 	}
-	return slices.ContainsFunc(b.terms, func(t term) bool { return t.clause == cb && in[t.w] })
+	shared := map[string]bool{}
+	for _, t := range b.terms {
+		if t.clause == cb && in[t.w] {
+			shared[t.w] = true
+		}
+	}
+	// Two words in common, or all the words of the shorter clause: one
+	// word in common ("ballots counted only after polls close", "any
+	// ballot lacking a signature") is two rules about one thing.
+	return len(shared) >= 2 || len(shared) == 1 && len(in) == 1
 }
 
 // compareDirections finds a word that relates two things in one
@@ -2343,6 +2352,38 @@ func compareClauses(a, b *analysis) []string {
 // against "READ COMMITTED for web requests and SERIALIZABLE for billing
 // jobs"; "delete the data within 30 days, invoices included" against
 // "… but keep invoices for 10 years". The thing was treated apart.
+// apart reports whether x treats w apart: in a clause, a negation or an
+// exception of its own ("no photos in temporary exhibitions", "…; keep
+// invoices for 10 years"), or beside a specific word that the words sb
+// leave out ("SERIALIZABLE for billing jobs"). A thing named in the rule
+// with nothing of its own ("with a machine-readable code field") or said
+// to be covered ("even encrypted") is not.
+func apart(x *analysis, w string, sb map[string]bool) bool {
+	lx := theLexicon()
+	even := lx.fold("even")
+	first := -1
+	if len(x.terms) > 0 {
+		first = x.terms[0].clause
+	}
+	for k, t := range x.terms {
+		if t.w != w {
+			continue
+		}
+		if k > 0 && x.terms[k-1].w == even {
+			continue // "even encrypted": said to be covered already
+		}
+		if t.clause != first || t.neg || t.cond >= 0 {
+			return true // a clause, a negation or an exception of its own
+		}
+		for _, u := range x.terms {
+			if u.clause == t.clause && u.w != w && (u.neg || !sb[u.w] && !lx.generic[u.w] && !lx.light[u.w] && !lx.stop[u.w]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func compareInclusion(a, b *analysis) []string {
 	lx := theLexicon()
 	inc := lx.fold(stem("include"))
@@ -2372,7 +2413,7 @@ func compareInclusion(a, b *analysis) []string {
 		// "including the invoices".
 		for j := max(0, i-2); j < min(len(b.terms), i+3); j++ {
 			u := b.terms[j]
-			if j != i && u.clause == t.clause && specific(u) && sa[u.w] {
+			if j != i && u.clause == t.clause && specific(u) && sa[u.w] && apart(a, u.w, sb) {
 				out = append(out, b.say(u.w)+" included")
 				break
 			}
