@@ -913,10 +913,11 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 	}
 	var ub []quantity
 	for j, y := range qb {
-		if !usedB[j] {
+		if !usedB[j] && !ordinalSaid(y, a) {
 			ub = append(ub, y)
 		}
 	}
+	ua = slices.DeleteFunc(ua, func(x quantity) bool { return ordinalSaid(x, b) })
 	// Pair what is left: the same dimension first, then in order.
 	pairedB := make([]bool, len(ub))
 	var restA []quantity
@@ -1014,6 +1015,22 @@ func enumerated(x quantity, qa, qb []quantity) bool {
 		}
 	}
 	return true
+}
+
+// ordinalNames are the ordinals a count may be said again as.
+var ordinalNames = map[float64][]string{2: {"second", "2nd"}, 3: {"third", "3rd"}, 4: {"fourth", "4th"}, 5: {"fifth", "5th"}}
+
+// ordinalSaid reports whether the count q ("fails twice", "3 times") is
+// said by x as the ordinal of the time it happens ("after the second
+// failed payment", "the 3rd retry").
+func ordinalSaid(q quantity, x *analysis) bool {
+	if q.dim != "" || q.per != "" || ordinalWords[strings.ToLower(q.text)] > 0 {
+		return false // an ordinal itself: "the fifth business day"
+	}
+	names := ordinalNames[q.value]
+	return len(names) > 0 && slices.ContainsFunc(x.terms, func(t term) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(t.text, n) })
+	})
 }
 
 // wordSaid reports whether the number q, written as a word, is a word
