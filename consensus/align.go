@@ -457,6 +457,7 @@ func exchanges(a, b string, gaps []gap) ([]string, []bool) {
 		for y := x + 1; y < len(gaps) && !used[x]; y++ {
 			gx, gy := gaps[x], gaps[y]
 			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) &&
+				!verbOnly(gx.a) && !verbOnly(gx.b) &&
 				agentBefore(a, gx.a[0].start)+agentBefore(a, gy.a[0].start) == agentBefore(b, gx.b[0].start)+agentBefore(b, gy.b[0].start) {
 				used[x], used[y] = true, true
 				out = append(out, spanText(a, gx.a, nil, 0, false)+" ↔ "+spanText(a, gy.a, nil, 0, false))
@@ -836,4 +837,22 @@ func determinersOnly(text string, ts []surfaceTok) bool {
 		}
 	}
 	return true
+}
+
+// verbOnly reports whether the content words of g are verbs of a rule
+// ("keep", "use", "run") alone: a verb that moved ("nitrate is kept below
+// 10 ppm" / "keep nitrate below 10 ppm") traded nothing with a thing.
+func verbOnly(g []surfaceTok) bool {
+	lx := theLexicon()
+	n := 0
+	for _, t := range keep(g) {
+		if t.quant || strings.HasPrefix(t.key, "@") {
+			continue
+		}
+		if !lx.action[t.key] && !lx.light[t.key] {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
