@@ -946,7 +946,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) {
+		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) {
 			continue
 		}
 		if !bareOne(x) && !(whole(x) && b.all) && !now(x) && !ratePeriod(x, qb) {
@@ -958,7 +958,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
-		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) {
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) {
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
 				hard = append(hard, "each → every "+y.text)
@@ -1030,6 +1030,17 @@ func ordinalSaid(q quantity, x *analysis) bool {
 	names := ordinalNames[q.value]
 	return len(names) > 0 && slices.ContainsFunc(x.terms, func(t term) bool {
 		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(t.text, n) })
+	})
+}
+
+// inName reports whether the number q is said by x inside a name written
+// in one word: the 256 of "SHA-256" in "sha256".
+func inName(q quantity, x *analysis) bool {
+	if !digits(q.text) || len(q.text) < 2 {
+		return false
+	}
+	return slices.ContainsFunc(x.terms, func(t term) bool {
+		return !strings.HasPrefix(t.w, "#") && hasLetter(t.text) && strings.Contains(t.text, q.text)
 	})
 }
 

@@ -98,6 +98,32 @@ func names(text string) []name {
 	return out
 }
 
+// compact is s in lower case without what separates its parts.
+func compact(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
+}
+
+// compactIn reports whether a name of letters and digits is in text
+// written without its separators or with others: "SHA-256" in "sha256
+// sums", "UTF-8" in "utf8".
+func compactIn(n, text string) bool {
+	c := compact(n)
+	if len(c) < 4 || !hasLetter(c) || !hasDigit(c) {
+		return false
+	}
+	for _, w := range strings.Fields(text) {
+		if compact(w) == c {
+			return true
+		}
+	}
+	return false
+}
+
 // nameWords are the words of w folded as surfaceTokens folds them
 // ("UTF-8" is "utf" and "8").
 func nameWords(lx *lexicon, w string) []string {
@@ -213,7 +239,7 @@ func compareNames(a, b *side) []string {
 		return nil
 	}
 	mentioned := func(n name, keys []string, text string, names []name) bool {
-		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text)) ||
+		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text)) || compactIn(n.text, text) ||
 			wordsSaid(n, keys) || spelled(n.text, text) || slices.ContainsFunc(names, func(m name) bool { return shortened(n, m) || shortened(m, n) || spelled(m.text, n.text) })
 	}
 	var gone, come []string
