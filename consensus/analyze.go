@@ -1041,7 +1041,9 @@ func opensReason(toks []rawTok, i int) bool {
 	case "because":
 		return true
 	case "so":
-		return next() == "that"
+		// "so that …", and "…, so all events of one account go to one
+		// partition": a consequence given for the rule.
+		return next() == "that" || first && i > 0 && next() != "" && !toks[i+1].isNum
 	case "since":
 		n := next()
 		return first && n != "" && !toks[i+1].isNum && n != "the" && n != "last" && n != "then"

@@ -1504,7 +1504,17 @@ func compareNegation(a, b *analysis) []string {
 	}
 	posA, negA, objA := pol(a)
 	posB, negB, objB := pol(b)
-	if a.negs == b.negs {
+	// A negation in a reason given for the rule is none of the rule's.
+	ruleNegs := func(x *analysis) int {
+		n := x.negs
+		for _, t := range x.terms {
+			if t.reason && t.neg {
+				n--
+			}
+		}
+		return n
+	}
+	if ruleNegs(a) == ruleNegs(b) {
 		// As many negations on both sides: reworded, not reversed, unless
 		// the negation moved from one thing to another ("through the
 		// vendor portal, never to the local shop" → "to the local shop,
@@ -1854,7 +1864,8 @@ func labelled(ws []string, x *analysis) bool {
 		}
 		n := 0
 		for _, u := range x.terms {
-			if u.clause == t.clause && slices.Contains(ws, u.w) {
+			// The label's clause, or the one after it ("exception: …").
+			if (u.clause == t.clause || u.clause == t.clause+1) && slices.Contains(ws, u.w) {
 				n++
 			}
 		}
@@ -2264,7 +2275,7 @@ func compareItems(a, b *analysis, edit bool) []string {
 		for _, t := range x.terms {
 			// An item of a list, or a negated word when the other side
 			// negates less ("API keys are not accepted" left out).
-			if (t.listed && specific(t) && !lx.action[t.w] || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !sy[t.w] && !slices.Contains(gone, t.w) {
+			if (t.listed && specific(t) && !lx.action[t.w] || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !t.reason && !sy[t.w] && !slices.Contains(gone, t.w) {
 				gone = append(gone, t.w)
 			}
 		}
@@ -2327,6 +2338,9 @@ func compareClauses(a, b *analysis) []string {
 		byClause := map[int][]term{}
 		var order []int
 		for _, t := range x.terms {
+			if t.reason {
+				continue // a reason given for the rule is no part of it
+			}
 			if _, ok := byClause[t.clause]; !ok {
 				order = append(order, t.clause)
 			}
