@@ -388,7 +388,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			// left out are named alone ("NVDA → (not said)").
 			ext := !hasContent(ga) && !hasContent(gb) || len(g.a) > 0 && len(g.b) > 0 && (!hasContent(ga) || !hasContent(gb))
 			from, to := spanText(a, g.a, ka, g.nextA, ext), spanText(b, g.b, kb, g.nextB, ext)
-			if said(g.a) && said(g.b) && (hasContent(ga) || hasContent(gb)) && sameReading(from, to) || determinersOnly(a, g.a) && determinersOnly(b, g.b) {
+			if said(g.a) && said(g.b) && (hasContent(ga) || hasContent(gb)) && (hasQuant(g.a) || hasQuant(g.b)) && sameReading(from, to) || determinersOnly(a, g.a) && determinersOnly(b, g.b) {
 				continue // "weekly on Monday" → "once a week on Mondays", "metric" → "each metric"
 			}
 			al.changes = append(al.changes, from+" → "+to)
@@ -817,6 +817,10 @@ func sameReading(x, y string) bool {
 	}
 	return true
 }
+
+// hasQuant reports whether g holds a number or a unit: only then may two
+// stretches of other words read the same ("weekly" / "once a week").
+func hasQuant(g []surfaceTok) bool { return slices.ContainsFunc(g, func(t surfaceTok) bool { return t.quant }) }
 
 // said reports whether g holds a content word or a number.
 func said(g []surfaceTok) bool {
