@@ -820,7 +820,9 @@ func sameReading(x, y string) bool {
 
 // hasQuant reports whether g holds a number or a unit: only then may two
 // stretches of other words read the same ("weekly" / "once a week").
-func hasQuant(g []surfaceTok) bool { return slices.ContainsFunc(g, func(t surfaceTok) bool { return t.quant }) }
+func hasQuant(g []surfaceTok) bool {
+	return slices.ContainsFunc(g, func(t surfaceTok) bool { return t.quant })
+}
 
 // said reports whether g holds a content word or a number.
 func said(g []surfaceTok) bool {
