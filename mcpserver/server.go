@@ -226,16 +226,6 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// inputError is a refusal of a tool's arguments: its message is the
-// cause's (as the CLI prints it), and it matches ErrInvalidInput.
-type inputError struct{ err error }
-
-func (e inputError) Error() string   { return e.err.Error() }
-func (e inputError) Unwrap() []error { return []error{ErrInvalidInput, e.err} }
-
-// invalidf refuses a tool's arguments with a message (wrapping %w causes).
-func invalidf(format string, args ...any) error { return inputError{fmt.Errorf(format, args...)} }
-
 // validName checks an agent name from a tool's arguments as the CLI
 // checks a --flag: "field: invalid_name: …".
 func validName(field, name string) error {

@@ -103,7 +103,7 @@ func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 	case errors.Is(err, registry.ErrNameTaken):
 		return fmt.Errorf("%w: another live agent is called %s (see parley agents list)", err, r.Name)
 	case err != nil:
-		return messengerError(err)
+		return a.fail(err, wording{})
 	}
 	return nil
 }
