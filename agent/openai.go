@@ -36,6 +36,11 @@ const (
 // OpenAIConfig says how the openai agent reaches its model: the client's
 // settings (BaseURL … JSONMode, HTTPClient) and the turn loop's
 // (MaxRetries, CountTotal, Prompts).
+// BaseURL, APIKeyEnv, Temperature, MaxTokens, RequestTimeout, MaxRetries,
+// CountTotal and JSONMode are the provider settings of ChatSettings, by
+// the same names: a registered provider's settings become an OpenAIConfig
+// in one place (openAIConfig), and a test checks that every field of
+// ChatSettings reaches its namesake here.
 type OpenAIConfig struct {
 	// BaseURL is the API base up to and including /v1; the client posts
 	// to BaseURL + "/chat/completions". Default DefaultOpenAIBaseURL.
@@ -78,16 +83,24 @@ func init() {
 	RegisterProvider(KindOpenAI, Provider{
 		Defaults: ChatSettings{BaseURL: DefaultOpenAIBaseURL, RequestTimeout: DefaultRequestTimeout},
 		Client: func(model string, s ChatSettings) (ChatClient, error) {
-			key := ""
-			if s.APIKeyEnv != "" {
-				key = os.Getenv(s.APIKeyEnv)
-			}
-			return NewOpenAIClient(OpenAIConfig{
-				BaseURL: s.BaseURL, Model: model, APIKey: key, APIKeyEnv: s.APIKeyEnv, Temperature: s.Temperature,
-				MaxTokens: s.MaxTokens, RequestTimeout: s.RequestTimeout, MaxRetries: s.MaxRetries, JSONMode: s.JSONMode,
-			})
+			return NewOpenAIClient(openAIConfig(model, s))
 		},
 	})
+}
+
+// openAIConfig is the configuration of the openai client of model with
+// the provider settings s: every setting of s (a test checks that each
+// field of ChatSettings reaches the field of OpenAIConfig of its name)
+// and the key read from s.APIKeyEnv.
+func openAIConfig(model string, s ChatSettings) OpenAIConfig {
+	cfg := OpenAIConfig{
+		BaseURL: s.BaseURL, Model: model, APIKeyEnv: s.APIKeyEnv, Temperature: s.Temperature, MaxTokens: s.MaxTokens,
+		RequestTimeout: s.RequestTimeout, MaxRetries: s.MaxRetries, CountTotal: s.CountTotal, JSONMode: s.JSONMode,
+	}
+	if s.APIKeyEnv != "" {
+		cfg.APIKey = os.Getenv(s.APIKeyEnv)
+	}
+	return cfg
 }
 
 // NewOpenAI returns the openai agent: the turn loop (LLM) over an
