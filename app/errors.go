@@ -202,8 +202,10 @@ func (a *App) noRoot(agent string) *Error {
 	return e
 }
 
-// validName refuses a name that is not valid, naming the input.
-func validName(field, name string) error {
+// ValidName refuses an agent name that is not valid with an *Error of
+// ProblemName naming the input field ("{field}: invalid_name: …"): the
+// one check of a name every front end makes, worded by each.
+func ValidName(field, name string) error {
 	if err := inbox.ValidateName(name); err != nil {
 		return newError(ProblemName, field, err, "{"+field+"}: %v", err)
 	}

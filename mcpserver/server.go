@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/inbox"
@@ -227,13 +228,8 @@ func (s *Server) Close() error {
 }
 
 // validName checks an agent name from a tool's arguments as the CLI
-// checks a --flag: "field: invalid_name: …".
-func validName(field, name string) error {
-	if err := inbox.ValidateName(name); err != nil {
-		return invalidf("%s: %w", field, err)
-	}
-	return nil
-}
+// checks a --flag (app.ValidName): "field: invalid_name: …".
+func validName(field, name string) error { return toolError(app.ValidName(field, name)) }
 
 // waitArg reads a tool's wait_seconds: 0 or more, cut to MaxWait. The cut
 // comes before the conversion, which a huge number would overflow.

@@ -37,8 +37,8 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 			"JSON on stdin; a debate_turn JSON object or plain text on stdout); --script\n" +
 			"answers from a JSON script (see docs/debates.md).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := validName("--name", name); err != nil {
-				return err
+			if err := app.ValidName("name", name); err != nil {
+				return a.fail(err, wording{})
 			}
 			r, err := debate.ParseRole(role)
 			if err != nil {

@@ -67,20 +67,11 @@ func newAgentsPruneCmd(a *factory) *cobra.Command {
 				return a.fail(err, wording{})
 			}
 			if a.json {
-				lines := make([]prunedLine, len(pruned))
-				for i, n := range pruned {
-					lines[i].Pruned = n
-				}
-				return emitEach(a, lines)
+				return emitEach(a, pruned)
 			}
 			return textview.Pruned(a.stdout, pruned)
 		},
 	}
-}
-
-// prunedLine is the JSON line of an agent whose registration was removed.
-type prunedLine struct {
-	Pruned string `json:"pruned"`
 }
 
 func newAgentsAddCmd(a *factory) *cobra.Command {

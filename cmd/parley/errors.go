@@ -18,15 +18,6 @@ type cliError struct {
 func (e *cliError) Error() string { return e.msg }
 func (e *cliError) Unwrap() error { return e.err }
 
-// validName checks a name from the command line; the error says
-// invalid_name and what a name may be.
-func validName(flag, name string) error {
-	if err := inbox.ValidateName(name); err != nil {
-		return &cliError{msg: fmt.Sprintf("%s: %v", flag, err), err: err}
-	}
-	return nil
-}
-
 // wording is what a command adds to fail's translation of the service
 // layer's errors. The zero value fits most commands.
 type wording struct {
