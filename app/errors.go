@@ -70,8 +70,8 @@ var (
 // "budget", "context", "since", …), and a message that names every input
 // in braces so that each front end names it its own way (a CLI flag, an
 // MCP argument, a command to run: "{parley debate list}"): see Format.
-// The Problem alone decides how a front end reports it (an exit code, a
-// protocol error); the message is the same everywhere but for the names.
+// A front end chooses how to report it (an exit code, a protocol error)
+// by its Problem; the message is the same everywhere but for the names.
 type Error struct {
 	Problem Problem
 	// Field is the first input the error concerns; "" when none (or the
