@@ -78,9 +78,6 @@ func TestFailChoosesTheExitByProblem(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat(filepath.Join(root, "config.json")); err == nil {
-		t.Error("wording an error wrote a config")
-	}
 }
 
 // The refusals of the command line's inputs, end to end: the same line
