@@ -98,7 +98,7 @@ func (a *App) consensusModels() ([]consensus.Option, error) {
 			key = os.Getenv(e.APIKeyEnv)
 		}
 		timeout := min(time.Duration(e.RequestTimeoutMs)*time.Millisecond, 30*time.Second)
-		return openai.New(agent.OpenAIConfig{BaseURL: e.BaseURL, Model: model, APIKey: key, APIKeyEnv: e.APIKeyEnv, RequestTimeout: timeout})
+		return openai.New(agent.OpenAIConfig{ChatSettings: agent.ChatSettings{BaseURL: e.BaseURL, APIKeyEnv: e.APIKeyEnv, RequestTimeout: timeout}, Model: model, APIKey: key})
 	}
 	var opts []consensus.Option
 	if spec := cfg.Consensus.Embeddings; spec != "" {
