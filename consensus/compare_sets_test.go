@@ -18,6 +18,7 @@ type compareFigures struct {
 	agreeUnclear         int // agreeing rewordings answered unclear
 	changeUnclear        int // conflicts answered unclear
 	misses               []string
+	unexplained          []string // conflict or unclear answers without a difference
 }
 
 func compareSet(t testing.TB, file string) compareFigures {
@@ -35,6 +36,9 @@ func compareSet(t testing.TB, file string) compareFigures {
 		}
 		cmp := ComparePositionsOn(r.topic, voicePosition(r.position), voicePosition(c.position))
 		got := string(statusOf(cmp.Agreement))
+		if cmp.Agreement != Agree && len(cmp.Differences) == 0 {
+			f.unexplained = append(f.unexplained, fmt.Sprintf("%s:%d", filepath.Base(file), c.line))
+		}
 		rt := &f.consistent
 		if c.want == "conflict" {
 			rt = &f.conflict
@@ -77,6 +81,11 @@ func TestMeaningComparisonOnly(t *testing.T) {
 		all.agreeUnclear += f.agreeUnclear
 		all.changeUnclear += f.changeUnclear
 		all.misses = append(all.misses, f.misses...)
+		all.unexplained = append(all.unexplained, f.unexplained...)
+	}
+	// Every conflict and every unclear answer says why.
+	if len(all.unexplained) > 0 {
+		t.Errorf("answers without a difference: %v", all.unexplained)
 	}
 	t.Logf("%-22s consistent %v, conflict %v; agreeing answered conflict %d, unclear %d; conflicts answered unclear %d",
 		"all", all.consistent, all.conflict, all.agreeConflict, all.agreeUnclear, all.changeUnclear)
