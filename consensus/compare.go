@@ -2272,7 +2272,14 @@ func compareItems(a, b *analysis, edit bool) []string {
 			}
 		}
 		var gone []string
-		for _, t := range x.terms {
+		for i, t := range x.terms {
+			// An item of a list said again by its next word: "payment
+			// card numbers" as "card numbers", "and replays the first
+			// response" as "gets the first response back".
+			if t.listed && !t.neg && i+1 < len(x.terms) && x.terms[i+1].clause == t.clause && !x.terms[i+1].listed &&
+				specific(x.terms[i+1]) && sy[x.terms[i+1].w] {
+				continue
+			}
 			// An item of a list, or a negated word when the other side
 			// negates less ("API keys are not accepted" left out).
 			if (t.listed && specific(t) && !lx.action[t.w] || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !t.reason && !sy[t.w] && !slices.Contains(gone, t.w) {
