@@ -110,18 +110,22 @@ func compact(s string) string {
 
 // compactIn reports whether a name of letters and digits is in text
 // written without its separators or with others: "SHA-256" in "sha256
-// sums", "UTF-8" in "utf8".
+// sums", "UTF-8" in "utf8", "RFC 3339 UTC" in "rfc3339 utc".
 func compactIn(n, text string) bool {
 	c := compact(n)
 	if len(c) < 4 || !hasLetter(c) || !hasDigit(c) {
 		return false
+	}
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed] // only the start of a long text is read
 	}
 	for _, w := range strings.Fields(text) {
 		if compact(w) == c {
 			return true
 		}
 	}
-	return false
+	// A longer one across words: "RFC 3339 UTC" in "rfc3339 utc".
+	return len(c) >= 6 && strings.Contains(compact(text), c)
 }
 
 // nameWords are the words of w folded as surfaceTokens folds them
