@@ -749,7 +749,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// may change the rule.
 		c.Agreement = Unsure
 		c.Differences = []string{fmt.Sprintf("too long to compare beyond the first %d bytes", maxAnalyzed)}
-	case c.Score >= consistentScore || c.Score >= unrelatedScore && allQuantitiesSaid(a, b):
+	case c.Score >= consistentScore || c.Score >= unrelatedScore && allQuantitiesSaid(a, b) || c.Score >= 0.33 && oneQuantitySaid(a, b):
 		// Enough in common, or every number of the filed rule (two or
 		// more) said again in other words with nothing changed.
 		c.Agreement = Agree
@@ -798,6 +798,21 @@ func allQuantitiesSaid(a, b *analysis) bool {
 		n++
 	}
 	return n >= 2
+}
+
+// oneQuantitySaid reports whether a states one number with its unit (or
+// of two digits or more) and b says it again, with nothing else numbered.
+func oneQuantitySaid(a, b *analysis) bool {
+	var qs []quantity
+	for _, x := range a.qty {
+		if !bareOne(x) {
+			qs = append(qs, x)
+		}
+	}
+	if len(qs) != 1 || qs[0].dim == "" && qs[0].raw < 10 {
+		return false
+	}
+	return slices.ContainsFunc(b.qty, func(y quantity) bool { return sameQuantity(qs[0], y) })
 }
 
 // sharesQuantity reports whether a number of a is said on b's side too:

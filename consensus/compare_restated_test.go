@@ -52,6 +52,12 @@ func TestComparePositionsRestated(t *testing.T) {
 		{"a speed in other units", "", "Forklifts drive at most 6 km/h indoors.", "Forklifts drive at most 6 m/s indoors.", Disagree, "km"},
 		{"every third", "", "Rotate the logs after each deploy.", "Rotate the logs after every third deploy.", Disagree, "third"},
 		{"a reference is no number", "", "Visitors sign in at the front desk.", "Section 2.3: visitors must sign in at the front desk.", Agree, ""},
+		{"the one number said again", "", "Harvest starts as soon as the grapes reach 22 Brix.",
+			"We wait for the must to hit 22 Brix, then the crews go out.", Agree, ""},
+		// Little in common and a bare number changed: parley cannot tell,
+		// and says so rather than agree.
+		{"the one number changed", "", "Harvest starts as soon as the grapes reach 22 Brix.",
+			"We wait for the must to hit 24 Brix, then the crews go out.", Unsure, ""},
 
 		// Negations moved within a paraphrase.
 		{"rather than using a list", "", "Store sessions in Redis, not in cookies or local storage.",
