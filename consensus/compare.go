@@ -961,7 +961,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) {
+		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) {
 			continue
 		}
 		if !bareOne(x) && !(whole(x) && b.all) && !now(x) && !ratePeriod(x, qb) {
@@ -973,7 +973,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
-		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) {
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !restatedAs(y, qa) {
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
 				hard = append(hard, "each → every "+y.text)
@@ -1046,6 +1046,32 @@ func ordinalSaid(q quantity, x *analysis) bool {
 	return len(names) > 0 && slices.ContainsFunc(x.terms, func(t term) bool {
 		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(t.text, n) })
 	})
+}
+
+// restatedAs reports whether the number q, said on one side only, says
+// again what the numbers qs of the other side state in another form: a
+// length of time given in seconds without a unit ("max-age=31536000" and
+// "one year"), or a count a day that the times of day given make ("at
+// 06:00 and 18:00" and "twice a day").
+func restatedAs(q quantity, qs []quantity) bool {
+	seconds := func(bare, length quantity) bool {
+		return bare.dim == "" && bare.per == "" && bare.raw >= 60 && length.dim == "time" && length.per == "" && math.Abs(bare.raw-length.value) <= calendarTolerance*bare.raw
+	}
+	for _, o := range qs {
+		if seconds(q, o) || seconds(o, q) {
+			return true
+		}
+	}
+	if q.dim == "" && q.per == "time" && q.perVal == units["day"].scale && q.value >= 2 {
+		n := 0
+		for _, o := range qs {
+			if o.dim == "clock" {
+				n++
+			}
+		}
+		return float64(n) == q.value
+	}
+	return false
 }
 
 // inName reports whether the number q is said by x inside a name written
