@@ -3,6 +3,7 @@ package consensus
 import (
 	"context"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -114,7 +115,7 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 	qp, rt, rf := analyze(position), wordsOnly(analyze(r.Topic)), analyze(r.FinalPosition)
 	c := coverOf(q, qp, rt, rf)
 	ps := contentScore(qp, rf)
-	if c.foreign || namesApart(questionText(topic)+"\n"+position, r.Topic+"\n"+r.FinalPosition) {
+	if c.foreign || namesApart(topic, position, r.Topic+"\n"+r.FinalPosition) {
 		return evidence{}
 	}
 	// As the record's question: its topic names something of the record's
@@ -204,11 +205,17 @@ func ownObject(q, qp, r *analysis, position, filed string) bool {
 	return false
 }
 
-// namesApart reports whether both texts give names (names: products,
-// formats, codes; not a number with its unit, "30-day") and none of a's
-// shares a word with one of b's.
-func namesApart(a, b string) bool {
-	na, nb := namesOnly(names(a)), namesOnly(names(b))
+// namesApart reports whether the question (its topic and position) and
+// the record (rec: its topic and final position) both give names (names:
+// products, formats, codes; not a number with its unit, "30-day") and
+// none of the question's shares a word with one of the record's. A
+// ticket reference in the question's topic ("DOCS-8", "PLAT-88") names
+// the piece of work, not what it is about, and a single letter ("O" of
+// "I/O", "C" of "°C") names nothing: neither counts.
+func namesApart(topic, position, rec string) bool {
+	na := slices.DeleteFunc(namesOnly(names(questionText(topic))), ticketName)
+	na = slices.DeleteFunc(append(na, namesOnly(names(position))...), letterName)
+	nb := slices.DeleteFunc(namesOnly(names(rec)), letterName)
 	if len(na) == 0 || len(nb) == 0 {
 		return false
 	}
@@ -221,6 +228,20 @@ func namesApart(a, b string) bool {
 	}
 	return true
 }
+
+// ticketNameRE matches a ticket reference as a name reads it: capitals
+// (digits after the first), a dash and digits.
+var ticketNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9]*-[0-9]+$`)
+
+// ticketName reports whether n is a ticket reference ("DOCS-8"), not one
+// of the names that look like one (notTickets: "SHA-256", "UTF-8").
+func ticketName(n name) bool {
+	prefix, _, _ := strings.Cut(n.text, "-")
+	return ticketNameRE.MatchString(n.text) && !slices.Contains(notTickets, prefix)
+}
+
+// letterName reports whether n is a single letter or digit.
+func letterName(n name) bool { return len(strings.Join(n.words, "")) < 2 }
 
 // distinctShare is the share of the distinctive vocabulary of record (its
 // search terms, each weighed by its idf in the vault, as search weighs
