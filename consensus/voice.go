@@ -495,14 +495,22 @@ func keyWords(key string) string {
 }
 
 // taskVerbRE: a topic written as a task title ("Add retry logic to the
-// webhook sender", "Set up the CI workflow"): the verb of the task says
+// webhook sender", "Set up the CI workflow", "Wiring the updater to
+// release channels"): the verb of the task says
 // what the agent will do, not what the question is about. A word that is
 // as often a noun ("Review of translated documents", "Change freeze",
 // "Merge strategy") is read as the verb only before an article.
 var taskVerbRE = sync.OnceValue(func() *regexp.Regexp {
 	const verbs = `add|implement|set up|configure|create|write|raise|lower|increase|decrease|reduce|speed up|clean up|refactor|choose|pick|decide on|decide|define|enable|disable|introduce|apply|send|bump|switch to|move to|migrate to|investigate|adjust|tweak|improve|wire up|hook up|rework|revisit|finalize|finalise`
 	const nouns = `review|design|support|change|update|merge|build|run|fix|upgrade|handle|document|setup|cleanup|tune|drop|remove|rename`
-	return regexp.MustCompile(`^(?i:[ \t]*(?:please[ \t]+)?(?:(?:` + verbs + `)[ \t]+(?:(?:the|a|an|our)[ \t]+)?|(?:` + nouns + `)[ \t]+(?:the|a|an|our)[ \t]+))`)
+	// The same as an agent writes its task in the present ("Adding
+	// request IDs to the logger", "Building the payout job"): the verbs
+	// that only say work is done, else, before an article, the verbs
+	// that a record's own topic may start with ("Running database
+	// migrations during deploys", "Testing with screen readers").
+	const doing = `adding|implementing|setting up|configuring|wiring up|wiring|hooking up|scaffolding|integrating|introducing|bumping|refactoring|investigating|tweaking`
+	const doingThe = `building|writing|creating|getting|running|testing|fixing|handling|updating|changing|speeding up|cleaning up|protecting|hardening|turning on|turning off|enabling|disabling|improving|reworking|migrating|moving|switching|saving|modelling|modeling|backfilling|making`
+	return regexp.MustCompile(`^(?i:[ \t]*(?:please[ \t]+)?(?:(?:` + verbs + `|` + doing + `)[ \t]+(?:(?:the|a|an|our)[ \t]+)?|(?:` + nouns + `|` + doingThe + `)[ \t]+(?:the|a|an|our)[ \t]+))`)
 })
 
 // dropTaskVerb drops the verb of a task title, unless nothing else is
