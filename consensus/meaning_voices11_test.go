@@ -17,7 +17,9 @@ func TestMeaningVoices11(t *testing.T) {
 	// 0.93, 0.14; with a word said again in another form of it ("weight",
 	// "weighs") read as said again: 0.55, 0.47, 1.00, 0.14. Its misses
 	// were then read (no longer unseen); with the synonyms added after
-	// ("domestic" and "household" among them): 0.55, 0.53, 1.00, 0.14.
-	// Guard against falling below that.
-	f.guard(t, "eleventh (voices)", "last measurement", 0.54, 0.52, 0.99, 0.14)
+	// ("domestic" and "household" among them): 0.55, 0.53, 1.00, 0.14;
+	// with a reworded question's topic required to name something of
+	// the record (a topic of stop words is never found by its position):
+	// 0.50, 0.53, 1.00, 0.14. Guard against falling below that.
+	f.guard(t, "eleventh (voices)", "last measurement", 0.49, 0.52, 0.99, 0.14)
 }

@@ -159,12 +159,13 @@ type evidence struct {
 // ("how long do we wait for bidders in prebid?" under "Bid timeout in the
 // header bidding auction"), not the mark of a near miss, and the
 // question's evidence decides with the lower bars rewordedSimilarity and
-// rewordedShare. c.q == 0 (a topic that names nothing of the record's,
-// "dunning schedule" under "Retrying failed card payments") is no bar
-// then either, as long as the question names something of the record's
-// topic somewhere (c.r).
+// rewordedShare. Its topic must still name something of the record
+// (c.q: a topic of stop words, or one that names only its own object,
+// "hero banners" asked with a position about thumbnails, is not found by
+// its position alone), and the question something of the record's topic
+// (c.r).
 func rewordedQuestion(q, r *analysis, c questionCover, ps float64) bool {
-	return !c.restated && !c.foreign && c.r > 0 && ps >= rewordedSimilarity && topicScore(q, r) < rewordedTopic
+	return !c.restated && !c.foreign && c.q > 0 && c.r > 0 && ps >= rewordedSimilarity && topicScore(q, r) < rewordedTopic
 }
 
 // ownObject reports whether the question's topic q names a specific word

@@ -29,11 +29,12 @@ func rewordedVault(t *testing.T) (*env, map[string]string) {
 
 // TestCheckRewordedQuestion: a question asked in words of its own, whose
 // topic shares little with the record's, finds the record by what it
-// names (artifacts, Artifactory, tagged releases); an agreeing position is
+// names (CI, Artifactory, tagged releases), though "outputs" stands where
+// the record's topic says "artifacts"; an agreeing position is
 // consistent, and a change read against a record found so is unclear (it
 // still blocks), not a conflict, since the record may not be the
 // question asked. A near miss on another object asked the same way (the
-// pipeline's logs, kept alike) finds no record.
+// logs of CI builds, kept alike) finds no record.
 func TestCheckRewordedQuestion(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -43,11 +44,11 @@ func TestCheckRewordedQuestion(t *testing.T) {
 		want                  CheckStatus
 		record                string
 	}{
-		{"agreeing", "how long do pipeline outputs stick around?",
-			"Artifacts of CI builds go away after 14 days, but whatever a tagged release produced stays a year in Artifactory.", CheckConsistent, "artifacts"},
-		{"changed", "OPS-311 pipeline output cleanup",
-			"Build artifacts are deleted after 30 days; the ones of tagged releases are kept for 1 year in Artifactory.", CheckUnclear, "artifacts"},
-		{"near miss", "how long do pipeline logs stick around?",
+		{"agreeing", "how long do CI outputs stick around?",
+			"What a CI build produces goes away after 14 days, but what a tagged release produced stays a year in Artifactory.", CheckConsistent, "artifacts"},
+		{"changed", "how long do CI outputs stick around?",
+			"What a CI build produces goes away after 30 days, but what a tagged release produced stays a year in Artifactory.", CheckUnclear, "artifacts"},
+		{"near miss", "how long do CI logs stick around?",
 			"Logs of CI builds go away after 14 days; logs of tagged releases stay a year in Loki.", CheckNone, ""},
 	} {
 		res, err := e.s.Check(ctx, debate.LayerSpec, c.topic, c.position)
