@@ -98,7 +98,7 @@ func TestTopicFound(t *testing.T) {
 		"sealed3.txt": {17, 18}, "sealed4.txt": {15, 17}, "sealed5.txt": {16, 14}, "sealed6.txt": {16, 12},
 		"sealed7.txt": {54, 36}, "topics7-check.txt": {21, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
 		"topics9-check.txt": {14, 8}, "topics9.txt": {23, 13}, "tune.txt": {45, 23}, "tune7.txt": {11, 32},
-		"sealed8.txt": {67, 36}, "sealed9.txt": {64, 34}, "agents10.txt": {70, 20}, "agents10-check.txt": {16, 5},
+		"sealed8.txt": {67, 36}, "sealed9.txt": {65, 34}, "agents10.txt": {70, 20}, "agents10-check.txt": {17, 5},
 		"voices11.txt": {31, 14},
 	}
 	verbose := os.Getenv("PARLEY_FOUND_MISSES") != ""
@@ -217,9 +217,9 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// questions asked in words of their own found (rewordedQuestion):
 	// 475/530 before it, 486/530 with it, 2 another record and 341/350
 	// near misses kept out either way; with voices11.txt beside them
-	// and the changes after it: 512/569, 2, 355/364.
-	if reworded.ok < 512 || wrong.ok > 2 || noneKept.ok < 355 {
-		t.Errorf("in one vault: reworded found %v (floor 512), another record %v (at most 2), none kept %v (floor 355)", reworded, wrong, noneKept)
+	// and the changes after it: 515/569, 2, 355/364.
+	if reworded.ok < 515 || wrong.ok > 2 || noneKept.ok < 355 {
+		t.Errorf("in one vault: reworded found %v (floor 515), another record %v (at most 2), none kept %v (floor 355)", reworded, wrong, noneKept)
 	}
 }
 
