@@ -38,8 +38,7 @@ func TestEmbedOrdersAndChecksTheAnswer(t *testing.T) {
 	}))
 	defer srv.Close()
 	embed := func(name string) ([][]float32, error) {
-		c, err := agent.NewOpenAIClient(agent.OpenAIConfig{BaseURL: srv.URL + "/v1", Model: name,
-			HTTPClient: &http.Client{Transport: caseHeader{name}}})
+		c, err := agent.NewOpenAIClient(agent.OpenAIConfig{ChatSettings: agent.ChatSettings{BaseURL: srv.URL + "/v1"}, Model: name, HTTPClient: &http.Client{Transport: caseHeader{name}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,37 +33,25 @@ const (
 	maxRetryAfter = 60 * time.Second
 )
 
-// OpenAIConfig says how the openai agent reaches its model: the client's
-// settings (BaseURL … JSONMode, HTTPClient) and the turn loop's
-// (MaxRetries, CountTotal, Prompts).
+// OpenAIConfig says how the openai agent reaches its model: the provider's
+// settings (ChatSettings: base URL, key variable, sampling, retries, token
+// counting, JSON mode), the model, the key itself, and the client's and
+// the turn loop's own parts (HTTPClient, Prompts, Logger). For this
+// client, ChatSettings' BaseURL is the API base up to and including /v1
+// (it posts to BaseURL + "/chat/completions"; default
+// DefaultOpenAIBaseURL), RequestTimeout caps one HTTP request (default
+// DefaultRequestTimeout; the turn's deadline bounds it too), MaxRetries
+// retries a 408, 409, 429, 5xx or transport error within the turn's
+// deadline, and JSONMode asks for response_format {"type": "json_object"}.
 type OpenAIConfig struct {
-	// BaseURL is the API base up to and including /v1; the client posts
-	// to BaseURL + "/chat/completions". Default DefaultOpenAIBaseURL.
-	BaseURL string
+	ChatSettings
 	// Model is the model name sent with every request (the ARG of
 	// "openai:ARG").
 	Model string
-	// APIKey, when set, is sent as "Authorization: Bearer APIKey".
+	// APIKey, when set, is sent as "Authorization: Bearer APIKey" (read
+	// from the variable ChatSettings.APIKeyEnv names, so that a refused
+	// key says which one to set).
 	APIKey string
-	// APIKeyEnv names the environment variable APIKey was read from
-	// (openai.apiKeyEnv), so that a refused key says which one to set.
-	APIKeyEnv string
-	// Temperature is the sampling temperature.
-	Temperature float64
-	// MaxTokens caps the completion; 0 asks for the turn's token
-	// allowance (at least MinCompletionTokens).
-	MaxTokens int
-	// RequestTimeout caps one HTTP request (default
-	// DefaultRequestTimeout); the turn's deadline bounds it too.
-	RequestTimeout time.Duration
-	// MaxRetries is how often a request is retried after a 408, 409, 429,
-	// 5xx or transport error, within the turn's deadline.
-	MaxRetries int
-	// CountTotal reports prompt + completion tokens as the turn's tokens;
-	// by default only the completion's (what the model wrote).
-	CountTotal bool
-	// JSONMode asks for response_format {"type": "json_object"}.
-	JSONMode bool
 	// Prompts are the templates (nil: the embedded ones).
 	Prompts *Prompts
 	// HTTPClient is the client used (nil: a client without a global
@@ -78,16 +66,19 @@ func init() {
 	RegisterProvider(KindOpenAI, Provider{
 		Defaults: ChatSettings{BaseURL: DefaultOpenAIBaseURL, RequestTimeout: DefaultRequestTimeout},
 		Client: func(model string, s ChatSettings) (ChatClient, error) {
-			key := ""
-			if s.APIKeyEnv != "" {
-				key = os.Getenv(s.APIKeyEnv)
-			}
-			return NewOpenAIClient(OpenAIConfig{
-				BaseURL: s.BaseURL, Model: model, APIKey: key, APIKeyEnv: s.APIKeyEnv, Temperature: s.Temperature,
-				MaxTokens: s.MaxTokens, RequestTimeout: s.RequestTimeout, MaxRetries: s.MaxRetries, JSONMode: s.JSONMode,
-			})
+			return NewOpenAIClient(openAIConfig(model, s))
 		},
 	})
+}
+
+// openAIConfig is the configuration of the openai client of model with
+// the provider settings s and the key read from s.APIKeyEnv.
+func openAIConfig(model string, s ChatSettings) OpenAIConfig {
+	cfg := OpenAIConfig{ChatSettings: s, Model: model}
+	if s.APIKeyEnv != "" {
+		cfg.APIKey = os.Getenv(s.APIKeyEnv)
+	}
+	return cfg
 }
 
 // NewOpenAI returns the openai agent: the turn loop (LLM) over an

@@ -40,7 +40,7 @@ func openaiDebate(t *testing.T, b debate.ConsensusBudget, respond func(r *openai
 		},
 	}
 	ads := agent.DefaultAdapters().WithOpenAI(func(model string) (agent.OpenAIConfig, error) {
-		return agent.OpenAIConfig{BaseURL: srv.URL(), MaxRetries: 20}, nil
+		return agent.OpenAIConfig{ChatSettings: agent.ChatSettings{BaseURL: srv.URL(), MaxRetries: 20}}, nil
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

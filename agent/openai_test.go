@@ -44,7 +44,7 @@ const goodTurn = `{"position":"Keys leak the creation time","counter_to":"Use UU
 
 func TestOpenAINormalReply(t *testing.T) {
 	t.Parallel()
-	o, srv, _ := newFake(t, OpenAIConfig{APIKey: "sk-test", Temperature: 0.3}, func(r *openaitest.Request) openaitest.Response {
+	o, srv, _ := newFake(t, OpenAIConfig{ChatSettings: ChatSettings{Temperature: 0.3}, APIKey: "sk-test"}, func(r *openaitest.Request) openaitest.Response {
 		return openaitest.Reply(goodTurn, 900, 57)
 	})
 	req := request(1, 1)
@@ -160,7 +160,7 @@ func TestOpenAIRetriesHonourRetryAfter(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			o, srv, slept := newFake(t, OpenAIConfig{MaxRetries: 3}, func(r *openaitest.Request) openaitest.Response {
+			o, srv, slept := newFake(t, OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 3}}, func(r *openaitest.Request) openaitest.Response {
 				if r.N == 1 {
 					resp := openaitest.Status(tc.status, "slow down")
 					resp.Header = tc.header
@@ -185,7 +185,7 @@ func TestOpenAIRetriesHonourRetryAfter(t *testing.T) {
 
 func TestOpenAIBackoffGrowsAndGivesUp(t *testing.T) {
 	t.Parallel()
-	o, srv, slept := newFake(t, OpenAIConfig{MaxRetries: 4}, func(r *openaitest.Request) openaitest.Response {
+	o, srv, slept := newFake(t, OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 4}}, func(r *openaitest.Request) openaitest.Response {
 		return openaitest.Status(500, "boom")
 	})
 	_, err := o.Turn(context.Background(), request(1, 1))
@@ -240,7 +240,7 @@ func TestOpenAI500UntilTheDeadline(t *testing.T) {
 		}
 		return openaitest.Status(500, "overloaded")
 	})
-	o, err := NewOpenAI(OpenAIConfig{BaseURL: srv.URL(), Model: "m", MaxRetries: 20})
+	o, err := NewOpenAI(OpenAIConfig{ChatSettings: ChatSettings{BaseURL: srv.URL(), MaxRetries: 20}, Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestOpenAI500UntilTheDeadline(t *testing.T) {
 
 func TestOpenAINonRetryableAndTransportErrors(t *testing.T) {
 	t.Parallel()
-	o, srv, slept := newFake(t, OpenAIConfig{MaxRetries: 3}, func(r *openaitest.Request) openaitest.Response {
+	o, srv, slept := newFake(t, OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 3}}, func(r *openaitest.Request) openaitest.Response {
 		return openaitest.Response{Status: 404, Body: `{"error":"model \"fake-8b\" not found, try pulling it first"}`}
 	})
 	_, err := o.Turn(context.Background(), request(1, 1))
@@ -274,7 +274,7 @@ func TestOpenAINonRetryableAndTransportErrors(t *testing.T) {
 		t.Fatalf("401: %v", err)
 	}
 	// A dropped connection, then an answer.
-	o, srv, slept = newFake(t, OpenAIConfig{MaxRetries: 2}, func(r *openaitest.Request) openaitest.Response {
+	o, srv, slept = newFake(t, OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 2}}, func(r *openaitest.Request) openaitest.Response {
 		if r.N == 1 {
 			return openaitest.Response{Hangup: true}
 		}
@@ -298,7 +298,7 @@ func TestOpenAIRequestTimeout(t *testing.T) {
 	t.Parallel()
 	// The timeout is long enough for the fake's instant second answer even
 	// on a loaded machine; the first answer's delay is far beyond it.
-	o, srv, _ := newFake(t, OpenAIConfig{RequestTimeout: time.Second, MaxRetries: 1}, func(r *openaitest.Request) openaitest.Response {
+	o, srv, _ := newFake(t, OpenAIConfig{ChatSettings: ChatSettings{RequestTimeout: time.Second, MaxRetries: 1}}, func(r *openaitest.Request) openaitest.Response {
 		if r.N == 1 {
 			return openaitest.Response{Delay: time.Minute}
 		}
@@ -317,7 +317,7 @@ func TestOpenAIUsageAndContentForms(t *testing.T) {
 		tokens int
 	}{
 		"completion tokens": {OpenAIConfig{}, openaitest.Reply(goodTurn, 1000, 80), 80},
-		"total tokens":      {OpenAIConfig{CountTotal: true}, openaitest.Reply(goodTurn, 1000, 80), 1080},
+		"total tokens":      {OpenAIConfig{ChatSettings: ChatSettings{CountTotal: true}}, openaitest.Reply(goodTurn, 1000, 80), 1080},
 		"no usage":          {OpenAIConfig{}, openaitest.Response{Content: goodTurn}, 0},
 		"content parts": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":` +
 			quote(goodTurn) + `}]}}],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}}`}, 6},
@@ -334,7 +334,7 @@ func TestOpenAIUsageAndContentForms(t *testing.T) {
 		})
 	}
 	// JSON mode and a fixed max_tokens reach the request.
-	o, srv, _ := newFake(t, OpenAIConfig{JSONMode: true, MaxTokens: 700}, func(r *openaitest.Request) openaitest.Response { return openaitest.Reply(goodTurn, 1, 1) })
+	o, srv, _ := newFake(t, OpenAIConfig{ChatSettings: ChatSettings{JSONMode: true, MaxTokens: 700}}, func(r *openaitest.Request) openaitest.Response { return openaitest.Reply(goodTurn, 1, 1) })
 	if _, err := o.Turn(context.Background(), request(1, 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -492,7 +492,7 @@ func TestOpenAIClientTellsTheLoopWhatToRetry(t *testing.T) {
 	var mu sync.Mutex
 	next := "ok"
 	srv := openaitest.New(t, func(*openaitest.Request) openaitest.Response { mu.Lock(); defer mu.Unlock(); return answers[next] })
-	c, err := NewOpenAIClient(OpenAIConfig{BaseURL: srv.URL(), Model: "m", MaxTokens: 0})
+	c, err := NewOpenAIClient(OpenAIConfig{ChatSettings: ChatSettings{BaseURL: srv.URL(), MaxTokens: 0}, Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,7 +535,7 @@ func TestOpenAIClientTellsTheLoopWhatToRetry(t *testing.T) {
 	if again, _ := retry(err); !errors.Is(err, ErrUnreachable) || !again {
 		t.Fatalf("after an answer: %v, retry %v", err, again)
 	}
-	fresh, _ := NewOpenAIClient(OpenAIConfig{BaseURL: srv.URL(), Model: "m"})
+	fresh, _ := NewOpenAIClient(OpenAIConfig{ChatSettings: ChatSettings{BaseURL: srv.URL()}, Model: "m"})
 	_, err = fresh.Chat(context.Background(), ChatRequest{MaxTokens: 10})
 	if again, _ := retry(err); !errors.Is(err, ErrUnreachable) || again {
 		t.Fatalf("first contact: %v, retry %v", err, again)

@@ -32,17 +32,17 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 		kind    debate.UnavailableKind
 		want    []string
 	}{
-		{"401, variable unset", OpenAIConfig{APIKeyEnv: "PARLEY_TEST_NEVER_SET"}, status(401, "bad key"), debate.UnavailableAuth,
+		{"401, variable unset", OpenAIConfig{ChatSettings: ChatSettings{APIKeyEnv: "PARLEY_TEST_NEVER_SET"}}, status(401, "bad key"), debate.UnavailableAuth,
 			[]string{"HTTP 401: bad key", "$PARLEY_TEST_NEVER_SET", "not set"}},
-		{"401, variable set", OpenAIConfig{APIKeyEnv: "PARLEY_TEST_SET_KEY", APIKey: "sk-wrong"}, status(401, "bad key"), debate.UnavailableAuth,
+		{"401, variable set", OpenAIConfig{ChatSettings: ChatSettings{APIKeyEnv: "PARLEY_TEST_SET_KEY"}, APIKey: "sk-wrong"}, status(401, "bad key"), debate.UnavailableAuth,
 			[]string{"$PARLEY_TEST_SET_KEY", "which is set", "does not accept"}},
 		{"403, no variable configured", OpenAIConfig{}, status(403, "forbidden"), debate.UnavailableAuth,
 			[]string{"HTTP 403", "openai.apiKeyEnv"}},
 		{"404", OpenAIConfig{Model: "llama-9000"}, status(404, "model not found"), debate.UnavailableNotFound,
 			[]string{"HTTP 404", "/v1/chat/completions", "openai.baseUrl", `"llama-9000"`}},
-		{"503 after retries", OpenAIConfig{MaxRetries: 2}, status(503, "warming up"), debate.UnavailableServer,
+		{"503 after retries", OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 2}}, status(503, "warming up"), debate.UnavailableServer,
 			[]string{"HTTP 503: warming up", "after 2 retries"}},
-		{"429 after retries", OpenAIConfig{MaxRetries: 1}, status(429, "slow down"), debate.UnavailableServer,
+		{"429 after retries", OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 1}}, status(429, "slow down"), debate.UnavailableServer,
 			[]string{"HTTP 429"}},
 		{"a web page, not an API", OpenAIConfig{}, func(*openaitest.Request) openaitest.Response {
 			return openaitest.Response{Body: "<!DOCTYPE html><html><body>Welcome to nginx!</body></html>"}
@@ -88,7 +88,7 @@ func TestOpenAIRefusedOnFirstContactFailsFast(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	o, err := NewOpenAI(OpenAIConfig{BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 6})
+	o, err := NewOpenAI(OpenAIConfig{ChatSettings: ChatSettings{BaseURL: "http://" + addr + "/v1", MaxRetries: 6}, Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,8 @@ type AgentRun struct {
 // answers every turn request in its inbox until ctx ends (it then
 // unregisters and returns nil) or its parent ends. A parent already gone
 // is an error wrapping agent.ErrParentGone, and nothing is served; a name
-// held by another live agent wraps registry.ErrNameTaken.
+// held by another live agent wraps registry.ErrNameTaken; the messenger's
+// own errors are explained (Explain).
 func (a *App) ServeAgent(ctx context.Context, b Backend, r AgentRun) error {
 	if r.Parent != 0 {
 		var (
@@ -118,5 +119,5 @@ func (a *App) ServeAgent(ctx context.Context, b Backend, r AgentRun) error {
 		Name: r.Name, Roles: []debate.Role{r.Role}, Transport: b.Transport(), Registry: reg, Responder: r.Responder,
 		Logger: r.Logger, Heartbeat: a.HeartbeatEvery(), Ready: r.Ready,
 	}
-	return run.Run(ctx)
+	return Explain(run.Run(ctx))
 }

@@ -56,7 +56,7 @@ func (a *App) LiveAgents(ctx context.Context) ([]Agent, error) {
 // it runs, its inbox. Neither an inbox nor a registration is
 // ProblemNotFound.
 func (a *App) Agent(ctx context.Context, name string) (*Agent, error) {
-	if err := validName("agent", name); err != nil {
+	if err := ValidName("agent", name); err != nil {
 		return nil, err
 	}
 	out := &Agent{}
@@ -109,7 +109,7 @@ func (a *App) Agent(ctx context.Context, name string) (*Agent, error) {
 // if it is new), so that messages can wait for it; the first session that
 // registers name receives them. It returns where the inbox is.
 func (a *App) AddAgent(ctx context.Context, name string) (string, error) {
-	if err := validName("agent", name); err != nil {
+	if err := ValidName("agent", name); err != nil {
 		return "", err
 	}
 	b, err := a.Messenger(ctx)
@@ -123,12 +123,21 @@ func (a *App) AddAgent(ctx context.Context, name string) (string, error) {
 	return b.Location(name), nil
 }
 
+// Pruned is an agent whose registration Prune removed: what "agents prune
+// --json" prints, one line each.
+type Pruned struct {
+	Agent string `json:"pruned"`
+}
+
 // Prune removes the registrations of dead agents (their inboxes stay) and
-// returns their names.
-func (a *App) Prune(ctx context.Context) ([]string, error) {
-	var pruned []string
-	err := a.withMessenger(ctx, "", func(b Backend) (err error) {
-		pruned, err = b.Registry().Prune(ctx)
+// returns them.
+func (a *App) Prune(ctx context.Context) ([]Pruned, error) {
+	var pruned []Pruned
+	err := a.withMessenger(ctx, "", func(b Backend) error {
+		names, err := b.Registry().Prune(ctx)
+		for _, n := range names {
+			pruned = append(pruned, Pruned{Agent: n})
+		}
 		return Explain(err)
 	})
 	return pruned, err

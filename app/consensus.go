@@ -98,7 +98,7 @@ func (a *App) consensusModels() ([]consensus.Option, error) {
 			key = os.Getenv(e.APIKeyEnv)
 		}
 		timeout := min(time.Duration(e.RequestTimeoutMs)*time.Millisecond, 30*time.Second)
-		return openai.New(agent.OpenAIConfig{BaseURL: e.BaseURL, Model: model, APIKey: key, APIKeyEnv: e.APIKeyEnv, RequestTimeout: timeout})
+		return openai.New(agent.OpenAIConfig{ChatSettings: agent.ChatSettings{BaseURL: e.BaseURL, APIKeyEnv: e.APIKeyEnv, RequestTimeout: timeout}, Model: model, APIKey: key})
 	}
 	var opts []consensus.Option
 	if spec := cfg.Consensus.Embeddings; spec != "" {
@@ -126,7 +126,7 @@ type RecordQuery struct {
 	Status  string // active or superseded
 }
 
-// Filter parses q. A bad field is an *InputError naming it.
+// Filter parses q. A bad field is an *Error (ProblemInvalid) naming it.
 func (q RecordQuery) Filter() (consensus.Filter, error) {
 	var f consensus.Filter
 	var err error
@@ -135,23 +135,23 @@ func (q RecordQuery) Filter() (consensus.Filter, error) {
 	}
 	if q.Status != "" {
 		if f.Status, err = consensus.ParseStatus(q.Status); err != nil {
-			return f, &InputError{Field: "status", Err: err}
+			return f, refuse(ProblemInvalid, "status", err)
 		}
 	}
 	return f, nil
 }
 
 // parseLayerVerdict parses the layer and verdict a query names (either may
-// be empty: no filter). A bad one is an *InputError naming its field.
+// be empty: no filter). A bad one is an *Error naming its field.
 func parseLayerVerdict(layer, verdict string) (l debate.Layer, v debate.Verdict, err error) {
 	if layer != "" {
 		if l, err = debate.ParseLayer(layer); err != nil {
-			return l, v, &InputError{Field: "layer", Err: err}
+			return l, v, refuse(ProblemInvalid, "layer", err)
 		}
 	}
 	if verdict != "" {
 		if v, err = debate.ParseVerdict(verdict); err != nil {
-			return l, v, &InputError{Field: "verdict", Err: fmt.Errorf("%w (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err)}
+			return l, v, refuse(ProblemInvalid, "verdict", fmt.Errorf("%w (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err))
 		}
 	}
 	return l, v, nil
@@ -174,7 +174,7 @@ type SearchInput struct {
 	Limit int
 }
 
-// Validate reports what Search would refuse in in (an *InputError), so that
+// Validate reports what Search would refuse in in (an *Error), so that
 // a front end can refuse it before it opens anything.
 func (in SearchInput) Validate() error {
 	_, err := in.parse()
@@ -184,14 +184,14 @@ func (in SearchInput) Validate() error {
 // parse is in's filter, or what is wrong with in.
 func (in SearchInput) parse() (consensus.Filter, error) {
 	if strings.TrimSpace(in.Query) == "" {
-		return consensus.Filter{}, &InputError{Field: "query", Err: errors.New("is empty")}
+		return consensus.Filter{}, refuse(ProblemMissing, "query", errors.New("is empty"))
 	}
 	f, err := in.Filter()
 	if err != nil {
 		return f, err
 	}
 	if in.Limit < 1 {
-		return f, &InputError{Field: "limit", Err: errors.New("must be at least 1")}
+		return f, refuse(ProblemInvalid, "limit", errors.New("must be at least 1"))
 	}
 	return f, nil
 }
@@ -235,7 +235,7 @@ type RecordPage struct {
 // *Error of ProblemAmbiguous.
 func (c *Consensus) Show(ctx context.Context, name string) (*RecordPage, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, &InputError{Field: "name", Err: errors.New("is empty")}
+		return nil, refuse(ProblemMissing, "name", errors.New("is empty"))
 	}
 	resolved, err := ResolveRecord(ctx, c.s, name)
 	if err != nil {
@@ -305,14 +305,14 @@ type RelatedRecord struct {
 }
 
 // Validate checks that in has every field and a layer that means
-// something; what is wrong is an *InputError.
+// something; what is wrong is an *Error.
 func (in CheckInput) Validate() (debate.Layer, error) {
 	if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
-		return "", &InputError{Err: errors.New("layer, topic and position are all needed")}
+		return "", refuse(ProblemMissing, "", errors.New("layer, topic and position are all needed"))
 	}
 	l, err := debate.ParseLayer(in.Layer)
 	if err != nil {
-		return "", &InputError{Field: "layer", Err: err}
+		return "", refuse(ProblemInvalid, "layer", err)
 	}
 	return l, nil
 }
@@ -320,7 +320,7 @@ func (in CheckInput) Validate() (debate.Layer, error) {
 // Check finds the active record of in's question (by meaning, in its
 // layer) and compares in.Position with the position it binds. A record
 // that does not verify against its seal is CheckTampered. What the user
-// must correct is an *InputError.
+// must correct is an *Error.
 func (c *Consensus) Check(ctx context.Context, in CheckInput) (*CheckResult, error) {
 	l, err := in.Validate()
 	if err != nil {
@@ -328,7 +328,7 @@ func (c *Consensus) Check(ctx context.Context, in CheckInput) (*CheckResult, err
 	}
 	res, err := c.s.Check(ctx, l, in.Topic, in.Position)
 	if errors.Is(err, consensus.ErrEmptyQuestion) {
-		return nil, &InputError{Err: errors.New("position says nothing once normalized")}
+		return nil, refuse(ProblemInvalid, "", errors.New("position says nothing once normalized"))
 	}
 	if err != nil {
 		return nil, err

@@ -82,23 +82,24 @@ func TestShowResolvesNamesAndPrefixes(t *testing.T) {
 	if _, err := c.Show(ctx, "spec-rate-limits"); !errors.Is(err, consensus.ErrNoRecord) {
 		t.Errorf("Show of no record: %v", err)
 	}
-	var ie *InputError
-	if _, err := c.Show(ctx, "  "); !errors.As(err, &ie) || ie.Field != "name" {
+	var ie *Error
+	if _, err := c.Show(ctx, "  "); !errors.As(err, &ie) || ie.Field != "name" || ie.Problem != ProblemMissing {
 		t.Errorf("Show of a blank name: %v", err)
 	}
 }
 
-// What the user must correct comes back as an InputError naming the
-// field, for every front end to word; nothing is looked up.
+// What the user must correct comes back as an *Error of a request's
+// mistake (missing or invalid) naming the field, for every front end to
+// word; nothing is looked up.
 func TestConsensusRefusesBadInput(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	c := fileRecords(t, a, outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
 	ctx := context.Background()
 	field := func(err error) string {
-		var ie *InputError
-		if !errors.As(err, &ie) {
-			return "(not an InputError)"
+		var ie *Error
+		if !errors.As(err, &ie) || (ie.Problem != ProblemMissing && ie.Problem != ProblemInvalid) {
+			return "(not a refused request)"
 		}
 		return ie.Field
 	}
@@ -115,7 +116,7 @@ func TestConsensusRefusesBadInput(t *testing.T) {
 	for name, tc := range checks {
 		_, err := c.Check(ctx, tc.in)
 		if err == nil || field(err) != tc.want {
-			t.Errorf("%s: %v (field %q), want an InputError on %q", name, err, field(err), tc.want)
+			t.Errorf("%s: %v (field %q), want a refusal of %q", name, err, field(err), tc.want)
 		}
 	}
 	searches := map[string]struct {
@@ -130,7 +131,7 @@ func TestConsensusRefusesBadInput(t *testing.T) {
 	for name, tc := range searches {
 		_, err := c.Search(ctx, tc.in)
 		if err == nil || field(err) != tc.want {
-			t.Errorf("%s: %v, want an InputError on %q", name, err, tc.want)
+			t.Errorf("%s: %v, want a refusal of %q", name, err, tc.want)
 		}
 	}
 }

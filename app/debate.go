@@ -35,11 +35,12 @@ type DebateRequest struct {
 	Budget debate.BudgetOverride
 }
 
-// Fields of a DebateRequest, as InputError names them.
+// Fields of a DebateRequest, as an *Error names them (FieldAgent is the
+// list of agents, whose entry at fault is the Error's Value).
 const (
 	FieldLayer     = "layer"
 	FieldTopic     = "topic"
-	FieldAgent     = "agent"
+	FieldAgent     = "agents"
 	FieldContext   = "context"
 	FieldWorkspace = "workspace"
 	FieldBudget    = "budget"
@@ -48,47 +49,20 @@ const (
 // ErrRequired: a DebateRequest without a layer, a topic or an agent.
 var ErrRequired = errors.New("layer, topic and agent are required")
 
-// InputError is a DebateRequest that cannot be run: what is wrong with
-// which field. A front end words it with its own name for the field
-// (Format); the session as a whole has Field "".
-type InputError struct {
-	Field string
-	// Value is the entry at fault of a repeated field (an agent).
-	Value string
-	Err   error
-	// File says the field names a file that cannot be read, is not what it
-	// should be, or is missing: not a mistake of the request's form.
-	File bool
-}
-
-func (e *InputError) Error() string { return e.Format(func(f string) string { return f }) }
-func (e *InputError) Unwrap() error { return e.Err }
-
-// Format is the error's one line with name(field) for each field's name.
-func (e *InputError) Format(name func(field string) string) string {
-	switch {
-	case errors.Is(e.Err, ErrRequired):
-		return fmt.Sprintf("%s, %s and %s are required", name(FieldLayer), name(FieldTopic), name(FieldAgent))
-	case e.Field == "":
-		return e.Err.Error()
-	case e.Value != "":
-		return fmt.Sprintf("%s %q: %v", name(e.Field), e.Value, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", name(e.Field), e.Err)
-}
-
 // NewSession builds and validates the session r describes, with the budget
 // of config.json for its layer under r's overrides. It touches the disk
 // only to read the context files and the scripts (so that a bad one fails
 // now rather than in the middle of the debate) and to check the workspace.
-// Its errors about r are *InputError.
+// Its refusals of r are *Error: ProblemMissing (ErrRequired),
+// ProblemInvalid (a field a front end must correct), ProblemFile (a
+// context file, a script or the workspace that cannot be used).
 func (a *App) NewSession(r DebateRequest) (*debate.DebateSession, error) {
 	if r.Layer == "" || strings.TrimSpace(r.Topic) == "" || len(r.Agents) == 0 {
-		return nil, &InputError{Err: ErrRequired}
+		return nil, newError(ProblemMissing, "", ErrRequired, "{"+FieldLayer+"}, {"+FieldTopic+"} and {"+FieldAgent+"} are required")
 	}
 	l, err := debate.ParseLayer(r.Layer)
 	if err != nil {
-		return nil, &InputError{Field: FieldLayer, Err: err}
+		return nil, refuse(ProblemInvalid, FieldLayer, err)
 	}
 	cfg, err := a.Config()
 	if err != nil {
@@ -96,7 +70,7 @@ func (a *App) NewSession(r DebateRequest) (*debate.DebateSession, error) {
 	}
 	b := cfg.Budget(l).Apply(r.Budget)
 	if err := b.Validate(); err != nil {
-		return nil, &InputError{Field: FieldBudget, Err: err}
+		return nil, refuse(ProblemInvalid, FieldBudget, err)
 	}
 	id := debate.NewID(time.Now(), l, r.Topic)
 	s := &debate.DebateSession{
@@ -114,7 +88,7 @@ func (a *App) NewSession(r DebateRequest) (*debate.DebateSession, error) {
 	for _, path := range r.Context {
 		text, err := readContext(path)
 		if err != nil {
-			return nil, &InputError{Field: FieldContext, Err: err, File: true}
+			return nil, refuse(ProblemFile, FieldContext, err)
 		}
 		s.Context = append(s.Context, debate.ContextItem{Kind: "file", Ref: path, Text: text})
 	}
@@ -127,11 +101,11 @@ func (a *App) NewSession(r DebateRequest) (*debate.DebateSession, error) {
 		return nil, err
 	}
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return nil, &InputError{Field: FieldWorkspace, Err: fmt.Errorf("%s is not a directory", ws), File: true}
+		return nil, refuse(ProblemFile, FieldWorkspace, fmt.Errorf("%s is not a directory", ws))
 	}
 	s.Workspace = abs
 	if err := s.Validate(); err != nil {
-		return nil, &InputError{Err: err}
+		return nil, refuse(ProblemInvalid, "", err)
 	}
 	return s, nil
 }
@@ -140,7 +114,11 @@ func (a *App) NewSession(r DebateRequest) (*debate.DebateSession, error) {
 // agents the debate starts itself, per role.
 func participant(id, arg string, count map[debate.Role]int) (debate.Participant, error) {
 	bad := func(err error, file bool) (debate.Participant, error) {
-		return debate.Participant{}, &InputError{Field: FieldAgent, Value: arg, Err: err, File: file}
+		p := ProblemInvalid
+		if file {
+			p = ProblemFile
+		}
+		return debate.Participant{}, refuseValue(p, FieldAgent, arg, err)
 	}
 	roleS, specS, ok := strings.Cut(arg, "=")
 	if !ok {

@@ -15,13 +15,14 @@ import (
 const ProblemTampered Problem = "tampered"
 
 // ExplainDebate is the error of a call about debate id (run, resume,
-// watch, status, start) in words that say what to do, or nil when err is
-// none of the debate's own (a front end explains it as any other). The
-// commands it suggests are inputs named in braces, "{parley debate resume
-// ID}", for each front end to word as it runs them (see Error.Format).
-// A Ctrl-C is ProblemInterrupted; a debate that cannot be continued,
-// ProblemTampered; no such debate, ProblemNotFound.
-func (a *App) ExplainDebate(err error, id string) *Error {
+// watch, status, start) in words that say what to do: an *Error, or, when
+// err is none of the debate's own, err as Explain has it (the messenger's
+// errors explained, any other as it is; nil for nil). The commands it
+// suggests are named in braces, "{parley debate resume ID}", for each
+// front end to word as it runs them (see Error.Format). A Ctrl-C is
+// ProblemInterrupted; a debate that cannot be continued, ProblemTampered;
+// no such debate, ProblemNotFound.
+func (a *App) ExplainDebate(err error, id string) error {
 	var (
 		te *transcripts.TamperError
 		td *TamperedError
@@ -54,5 +55,5 @@ func (a *App) ExplainDebate(err error, id string) *Error {
 	case errors.As(err, &te):
 		return newError(ProblemTampered, "", err, "%v; it cannot be resumed ({parley transcripts verify "+id+"})", err)
 	}
-	return nil
+	return Explain(err)
 }

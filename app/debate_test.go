@@ -31,9 +31,9 @@ func write(t testing.TB, path, data string) string {
 	return path
 }
 
-// NewSession refuses a request it cannot run with an *InputError that
-// names the field at fault, and says whether a file is the trouble (exit
-// 1 on the command line) or the request's form (exit 2).
+// NewSession refuses a request it cannot run with an *Error that names
+// the field at fault, and says whether a file is the trouble (exit 1 on
+// the command line) or the request's form (exit 2): its Problem.
 func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -54,7 +54,7 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		field, text string
 		file        bool
 	}{
-		"no topic":           {with(func(r *DebateRequest) { r.Topic = "  \t" }), "", "layer, topic and agent are required", false},
+		"no topic":           {with(func(r *DebateRequest) { r.Topic = "  \t" }), "", "layer, topic and agents are required", false},
 		"no agents":          {with(func(r *DebateRequest) { r.Agents = nil }), "", "are required", false},
 		"unknown layer":      {with(func(r *DebateRequest) { r.Layer = "deploy" }), FieldLayer, "deploy", false},
 		"agent without role": {with(func(r *DebateRequest) { r.Agents[1] = "@Keeper" }), FieldAgent, "use ROLE=SPEC", false},
@@ -70,12 +70,22 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, err := a.NewSession(tc.req)
-			var ie *InputError
+			var ie *Error
 			if !errors.As(err, &ie) {
-				t.Fatalf("got %v, %v; want an *InputError", s, err)
+				t.Fatalf("got %v, %v; want an *Error", s, err)
 			}
-			if ie.Field != tc.field || ie.File != tc.file || !strings.Contains(err.Error(), tc.text) {
-				t.Errorf("%v: field %q file %v; want field %q file %v saying %q", err, ie.Field, ie.File, tc.field, tc.file, tc.text)
+			want := ProblemInvalid
+			switch {
+			case tc.file:
+				want = ProblemFile
+			case errors.Is(err, ErrRequired):
+				want = ProblemMissing
+			}
+			if ie.Field != tc.field || ie.Problem != want || !strings.Contains(err.Error(), tc.text) {
+				t.Errorf("%v: field %q problem %s; want field %q problem %s saying %q", err, ie.Field, ie.Problem, tc.field, want, tc.text)
+			}
+			if tc.field == FieldAgent && !strings.Contains(tc.req.Agents[0]+tc.req.Agents[len(tc.req.Agents)-1], ie.Value) {
+				t.Errorf("%v: value %q is not the agent at fault", err, ie.Value)
 			}
 			// A front end words it with its own names.
 			msg := ie.Format(func(f string) string { return "<" + f + ">" })

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -72,8 +73,8 @@ func TestExplainDebate(t *testing.T) {
 		{fmt.Errorf("open: %w", transcripts.ErrBusy), ProblemTaken, "follow it with <parley debate watch " + id + ">"},
 		{transcripts.ErrNotFound, ProblemNotFound, "no debate " + id + " (<parley debate list> lists them)"},
 	} {
-		e := a.ExplainDebate(c.err, id)
-		if e == nil {
+		var e *Error
+		if !errors.As(a.ExplainDebate(c.err, id), &e) {
 			t.Errorf("%v: not explained", c.err)
 			continue
 		}
@@ -84,8 +85,14 @@ func TestExplainDebate(t *testing.T) {
 			t.Errorf("%v: the cause is lost", c.err)
 		}
 	}
-	if e := a.ExplainDebate(errors.New("disk on fire"), id); e != nil {
+	foreign := errors.New("disk on fire")
+	if e := a.ExplainDebate(foreign, id); e != foreign {
 		t.Errorf("a foreign error explained as %v", e)
+	}
+	// The messenger's own errors are explained as everywhere (Explain).
+	busy := fmt.Errorf("listen: %w", inbox.ErrBusy)
+	if e := a.ExplainDebate(busy, id); !IsProblem(e, ProblemMessenger) || !errors.Is(e, inbox.ErrBusy) || !strings.Contains(e.Error(), "stop the other receiver") {
+		t.Errorf("a busy inbox explained as %v", e)
 	}
 	if e := a.ExplainDebate(nil, id); e != nil {
 		t.Errorf("nil explained as %v", e)

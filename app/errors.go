@@ -17,13 +17,21 @@ import (
 // choose its exit code or its protocol's error without reading the text.
 type Problem string
 
-// The problems app reports.
+// The problems app reports. Missing and Invalid are mistakes in the form
+// of a request (a command line's usage error); File is an input that
+// names a file, or content read from one, that cannot be used; the others
+// are about the world the request meets (no such agent, a busy inbox).
 const (
 	// ProblemMissing: a required input is empty.
 	ProblemMissing Problem = "missing"
 	// ProblemInvalid: an input is not of the form parley accepts (a
-	// message type, an id too long, a blank text).
+	// message type, an id too long, a blank text, an unknown layer, a
+	// budget out of range).
 	ProblemInvalid Problem = "invalid"
+	// ProblemFile: a file an input names is missing, cannot be read or is
+	// not what it should be (not a regular file, not a directory), or what
+	// was read from it is malformed (a script, a self-critique, labels).
+	ProblemFile Problem = "file"
 	// ProblemName: an agent name is not valid (invalid_name).
 	ProblemName Problem = "invalid_name"
 	// ProblemNotText: a text that is not UTF-8.
@@ -55,15 +63,24 @@ var (
 	ErrNotActive = errors.New("not_active")
 )
 
-// Error is a refusal or failure with a Problem, the input Field it
-// concerns (as app names inputs: "from", "to", "type", "reply_to",
-// "text", "as", "require_live"), and a message that names every input in
-// braces so that each front end names it its own way (a CLI flag, an MCP
-// argument): see Format.
+// Error is every refusal of an input, and the failures a front end words
+// itself: a Problem, the input Field it concerns (as app names inputs,
+// which are the MCP tools' argument names: "from", "to", "type",
+// "reply_to", "text", "as", "require_live", "layer", "topic", "agents",
+// "budget", "context", "since", …), and a message that names every input
+// in braces so that each front end names it its own way (a CLI flag, an
+// MCP argument, a command to run: "{parley debate list}"): see Format.
+// A front end chooses how to report it (an exit code, a protocol error)
+// by its Problem; the message is the same everywhere but for the names.
 type Error struct {
 	Problem Problem
-	// Field is the first input the error concerns; "" when none.
+	// Field is the first input the error concerns; "" when none (or the
+	// request as a whole).
 	Field string
+	// Value is the entry at fault of an input given several times (one
+	// of a debate's agents), or the value refused, when the message
+	// quotes it.
+	Value string
 	// Agent is the agent it concerns, if any.
 	Agent string
 	// Err is the cause.
@@ -75,6 +92,23 @@ type Error struct {
 
 func newError(p Problem, field string, cause error, tmpl string, args ...any) *Error {
 	return &Error{Problem: p, Field: field, Err: cause, tmpl: tmpl, args: args}
+}
+
+// refuse is the refusal of input field (an app name; "" for the request
+// as a whole) because of cause: "{field}: cause".
+func refuse(p Problem, field string, cause error) *Error {
+	if field == "" {
+		return newError(p, "", cause, "%v", cause)
+	}
+	return newError(p, field, cause, "{"+field+"}: %v", cause)
+}
+
+// refuseValue is the refusal of value, one entry of input field (or the
+// value it was given), because of cause: "{field} "value": cause".
+func refuseValue(p Problem, field, value string, cause error) *Error {
+	e := newError(p, field, cause, "{"+field+"} %q: %v", value, cause)
+	e.Value = value
+	return e
 }
 
 // Error is the message with app's names of the inputs.
@@ -168,8 +202,10 @@ func (a *App) noRoot(agent string) *Error {
 	return e
 }
 
-// validName refuses a name that is not valid, naming the input.
-func validName(field, name string) error {
+// ValidName refuses an agent name that is not valid with an *Error of
+// ProblemName naming the input field ("{field}: invalid_name: …"): the
+// one check of a name every front end makes, worded by each.
+func ValidName(field, name string) error {
 	if err := inbox.ValidateName(name); err != nil {
 		return newError(ProblemName, field, err, "{"+field+"}: %v", err)
 	}

@@ -19,7 +19,7 @@ import (
 // escalation debate is started with it.
 const probeTimeout = 5 * time.Second
 
-// Fields of EscalateOptions, as InputError names them.
+// Fields of EscalateOptions, as an *Error names them.
 const (
 	FieldTelemetry = "telemetry"
 	// FieldEscalationWorkspace is the workspace of EscalateOptions or of
@@ -68,8 +68,9 @@ type EscalateOptions struct {
 // escalation): each decision is appended to <root>/escalations.jsonl and
 // given to o.Decided, and a record already there is not decided again.
 // Debates run in this process, silently, with config.json's escalation
-// agents. Settings that cannot work are *InputError (the telemetry file,
-// the workspace), escalation.ErrNoAgents, or ErrEscalateBusy.
+// agents. Settings that cannot work are *Error of ProblemFile (the
+// telemetry file, the workspace), escalation.ErrNoAgents, or
+// ErrEscalateBusy.
 func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats, error) {
 	var st escalation.Stats
 	cfg, err := a.Config()
@@ -78,9 +79,9 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 	}
 	if !o.Follow {
 		if fi, err := os.Stat(o.Telemetry); err != nil {
-			return st, &InputError{Field: FieldTelemetry, Err: err, File: true}
+			return st, refuse(ProblemFile, FieldTelemetry, err)
 		} else if !fi.Mode().IsRegular() {
-			return st, &InputError{Field: FieldTelemetry, Err: fmt.Errorf("%s is not a regular file", o.Telemetry), File: true}
+			return st, refuse(ProblemFile, FieldTelemetry, fmt.Errorf("%s is not a regular file", o.Telemetry))
 		}
 	}
 	ws, err := a.escalationWorkspace(cfg, o.Workspace)
@@ -162,7 +163,9 @@ func (a *App) escalationWorkspace(cfg *config.Config, flag string) (string, erro
 		return "", err
 	}
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", &InputError{Field: FieldEscalationWorkspace, Err: fmt.Errorf("%s is not a directory", ws), File: true}
+		// The workspace comes from --workspace or from config.json: the
+		// message names it as neither.
+		return "", newError(ProblemFile, FieldEscalationWorkspace, nil, "the escalation workspace: %s is not a directory", ws)
 	}
 	return abs, nil
 }

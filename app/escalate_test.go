@@ -81,11 +81,11 @@ func TestEscalateThroughTheAPI(t *testing.T) {
 		t.Errorf("gate.jsonl: %+v %v; want the one decision on task 40", entries, err)
 	}
 
-	var ie *InputError
-	if _, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: filepath.Join(dir, "gone.jsonl")}); !errors.As(err, &ie) || ie.Field != FieldTelemetry || !ie.File {
+	var ie *Error
+	if _, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: filepath.Join(dir, "gone.jsonl")}); !errors.As(err, &ie) || ie.Field != FieldTelemetry || ie.Problem != ProblemFile {
 		t.Errorf("missing telemetry: %v", err)
 	}
-	if _, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: telemetry, Workspace: telemetry}); !errors.As(err, &ie) || ie.Field != FieldEscalationWorkspace {
+	if _, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: telemetry, Workspace: telemetry}); !errors.As(err, &ie) || ie.Field != FieldEscalationWorkspace || ie.Problem != ProblemFile {
 		t.Errorf("a file as the workspace: %v", err)
 	}
 }

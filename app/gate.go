@@ -18,14 +18,15 @@ import (
 )
 
 // GateFor is the gate that decides in mode: model (also "") decides with
-// model, rules with the starter rule. An unknown mode is an *InputError.
+// model, rules with the starter rule. An unknown mode is an *Error
+// (ProblemInvalid).
 func GateFor(mode string, model *gating.Gate) (*gating.Gate, error) {
 	if mode == "" {
 		mode = string(gating.ModeModel)
 	}
 	m, err := gating.ParseMode(mode)
 	if err != nil {
-		return nil, &InputError{Field: "mode", Err: err}
+		return nil, refuse(ProblemInvalid, "mode", err)
 	}
 	if m == gating.ModeRules {
 		return gating.Rules(), nil
@@ -35,7 +36,7 @@ func GateFor(mode string, model *gating.Gate) (*gating.Gate, error) {
 
 // LoadGate is the gate for mode with the model of modelFile, or when that
 // is "" the root's learnt model (RootGate). A model file with the rules
-// mode is an *InputError.
+// mode is an *Error (ProblemInvalid).
 func (a *App) LoadGate(mode, modelFile string) (*gating.Gate, error) {
 	rules, err := GateFor(mode, nil)
 	if err != nil {
@@ -43,7 +44,7 @@ func (a *App) LoadGate(mode, modelFile string) (*gating.Gate, error) {
 	}
 	if rules != nil {
 		if modelFile != "" {
-			return nil, &InputError{Field: "model", Err: errors.New("applies to the model mode only")}
+			return nil, refuse(ProblemInvalid, "model", errors.New("applies to the model mode only"))
 		}
 		return rules, nil
 	}
@@ -102,9 +103,9 @@ type GateDecision struct {
 }
 
 // Decide decides debate or skip for in with g and hands the decision to
-// log (nil: not logged). A layer that means nothing is an *InputError; a
-// self-critique the gate cannot decide on (no critique, a confidence out
-// of range), a *CritiqueError.
+// log (nil: not logged). A layer that means nothing is an *Error of
+// ProblemInvalid; a self-critique the gate cannot decide on (no critique,
+// a confidence out of range), a critique error (CritiqueError).
 func Decide(g *gating.Gate, in GateInput, log func(gating.LogEntry) error) (*GateDecision, error) {
 	e, err := decide(g, in, log)
 	if err != nil {
@@ -119,13 +120,13 @@ func decide(g *gating.Gate, in GateInput, log func(gating.LogEntry) error) (gati
 	if in.Layer != "" {
 		l, err := debate.ParseLayer(in.Layer)
 		if err != nil {
-			return gating.LogEntry{}, &InputError{Field: "layer", Err: err}
+			return gating.LogEntry{}, refuse(ProblemInvalid, "layer", err)
 		}
 		sc.Layer = l
 	}
 	d, err := g.Decide(sc)
 	if err != nil {
-		return gating.LogEntry{}, &CritiqueError{Source: in.Source, Err: err}
+		return gating.LogEntry{}, CritiqueError(in.Source, err)
 	}
 	e := gating.NewLogEntry(d, sc, in.Source, time.Now())
 	e.DebateID = in.DebateID
@@ -140,14 +141,19 @@ func decide(g *gating.Gate, in GateInput, log func(gating.LogEntry) error) (gati
 	return e, nil
 }
 
-// CritiqueError is a self-critique the gate cannot decide on.
-type CritiqueError struct {
-	Source string // where it came from (GateInput.Source)
-	Err    error  // gating.ErrUnlabellable, gating.ErrConfidence, …
-}
+// FieldCritique names a self-critique (read from a file, standard input
+// or a tool's arguments) in an *Error.
+const FieldCritique = "critique"
 
-func (e *CritiqueError) Error() string { return e.Source + ": " + e.Err.Error() }
-func (e *CritiqueError) Unwrap() error { return e.Err }
+// CritiqueError is the error of a self-critique the gate cannot read or
+// decide on: an *Error of ProblemFile on FieldCritique whose Value is
+// where it came from (GateInput.Source), whose cause (Err) is the
+// gate's (gating.ErrConfidence, …) and whose message is "source: cause".
+func CritiqueError(source string, cause error) *Error {
+	e := newError(ProblemFile, FieldCritique, cause, "%s: %v", source, cause)
+	e.Value = source
+	return e
+}
 
 // Decide decides for in with g and appends the decision to the root's
 // gate.jsonl, creating the root (0700) when it is missing.
@@ -297,7 +303,7 @@ type DecisionLabel struct {
 
 // LabelDecision labels the decision of gate.jsonl whose id (or unique
 // prefix) is id: its question deserved a debate (debate) or not. An id
-// that names no decision is an *InputError; one logged without its
+// that names no decision is an *Error (ProblemInvalid); one logged without its
 // self-critique, ErrUnlabellable (with the decision's id and outcome).
 func (a *App) LabelDecision(id string, debate bool) (*DecisionLabel, error) {
 	entries, _, err := a.GateLog()
@@ -306,7 +312,7 @@ func (a *App) LabelDecision(id string, debate bool) (*DecisionLabel, error) {
 	}
 	e, err := gating.FindDecision(entries, id)
 	if err != nil {
-		return nil, &InputError{Err: err}
+		return nil, refuse(ProblemInvalid, "", err)
 	}
 	out := &DecisionLabel{DecisionID: e.ID, GateDecided: e.Outcome, Label: gating.Skip, Labelled: 1}
 	if e.Input == nil {
@@ -333,10 +339,10 @@ type Labelled struct {
 func (a *App) AddLabels(r io.Reader, source string) (*Labelled, error) {
 	ex, err := gating.ReadLabelInput(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w (nothing was added)", source, err)
+		return nil, newError(ProblemFile, "", err, "%s: %v (nothing was added)", source, err)
 	}
 	if len(ex) == 0 {
-		return nil, &InputError{Err: fmt.Errorf("%s holds no labelled self-critique", source)}
+		return nil, newError(ProblemInvalid, "", nil, "%s holds no labelled self-critique", source)
 	}
 	now := labelTime()
 	labels := make([]gating.Label, len(ex))
@@ -514,11 +520,11 @@ func EvalGate(g *gating.Gate, data string) (gating.Metrics, error) {
 
 // ReadCritique parses a self-critique from r (at most
 // gating.MaxInputBytes of it), which source names in errors ("-" for
-// standard input). What the gate cannot read is a *CritiqueError.
+// standard input). What the gate cannot read is a CritiqueError.
 func ReadCritique(r io.Reader, source string) (gating.SelfCritique, error) {
 	sc, err := gating.Parse(r)
 	if err != nil {
-		return gating.SelfCritique{}, &CritiqueError{Source: source, Err: err}
+		return gating.SelfCritique{}, CritiqueError(source, err)
 	}
 	return sc, nil
 }

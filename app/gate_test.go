@@ -61,12 +61,13 @@ func TestDecideLogsWhatItDecided(t *testing.T) {
 		want func(error) bool
 	}{
 		"unknown layer": {GateInput{Critique: doubtful, Layer: "deploy", Source: "-"}, func(err error) bool {
-			var ie *InputError
-			return errors.As(err, &ie) && ie.Field == "layer"
+			var ie *Error
+			return errors.As(err, &ie) && ie.Field == "layer" && ie.Problem == ProblemInvalid
 		}},
 		"no critique": {GateInput{Critique: gating.SelfCritique{FinalAnswer: "Ship it."}, Source: "empty.md"}, func(err error) bool {
-			var ce *CritiqueError
-			return errors.As(err, &ce) && ce.Source == "empty.md" && errors.Is(err, gating.ErrNoCritique)
+			var ce *Error
+			return errors.As(err, &ce) && ce.Field == FieldCritique && ce.Value == "empty.md" && ce.Problem == ProblemFile &&
+				errors.Is(err, gating.ErrNoCritique) && strings.HasPrefix(err.Error(), "empty.md: ")
 		}},
 	} {
 		if _, err := a.Decide(g, tc.in); !tc.want(err) {
@@ -94,8 +95,8 @@ func TestAppendGateLogWithoutCreate(t *testing.T) {
 func TestGateModes(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	var ie *InputError
-	if _, err := GateFor("vibes", gating.Default()); !errors.As(err, &ie) || ie.Field != "mode" {
+	var ie *Error
+	if _, err := GateFor("vibes", gating.Default()); !errors.As(err, &ie) || ie.Field != "mode" || ie.Problem != ProblemInvalid {
 		t.Errorf("unknown mode: %v", err)
 	}
 	if g, err := GateFor("rules", gating.Default()); err != nil || g.Mode() != gating.ModeRules {
@@ -156,8 +157,8 @@ func TestLabelAndLearnRefusals(t *testing.T) {
 	if err := a.LogDecision(gating.LogEntry{ID: "feedf00d", Decision: d.Decision, Source: "old"}); err != nil {
 		t.Fatal(err)
 	}
-	var ie *InputError
-	if _, err := a.LabelDecision("0000", true); !errors.As(err, &ie) {
+	var ie *Error
+	if _, err := a.LabelDecision("0000", true); !errors.As(err, &ie) || ie.Problem != ProblemInvalid {
 		t.Errorf("unknown decision: %v", err)
 	}
 	if l, err := a.LabelDecision("feed", true); !errors.Is(err, ErrUnlabellable) || l == nil || l.DecisionID != "feedf00d" {

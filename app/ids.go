@@ -74,14 +74,14 @@ func (a *App) DebateIDs() ([]string, error) {
 // ResolveDebate turns what a user typed into the id of one debate under
 // the root: the id itself, or the one id it is a prefix of. With no root
 // it is ErrNoRoot; with no such debate ProblemNotFound, whose message
-// names {debate_list}, the way to list the debates.
+// names {parley debate list}, the command that lists the debates.
 func (a *App) ResolveDebate(arg string) (string, error) {
 	if !a.HaveRoot() {
 		return "", a.noRoot("")
 	}
 	ids, err := a.DebateIDs()
 	if err != nil {
-		return "", err
+		return "", Explain(err)
 	}
 	m := MatchPrefix(arg, ids)
 	switch len(m) {
@@ -89,9 +89,9 @@ func (a *App) ResolveDebate(arg string) (string, error) {
 		return m[0], nil
 	case 0:
 		if err := debate.ValidateID(arg); err != nil && !validPrefix(arg) {
-			return "", newError(ProblemNotFound, "debate_list", fs.ErrNotExist, "no debate %s: %v ({debate_list} lists them)", termsafe.Clean(arg, ""), err)
+			return "", newError(ProblemNotFound, "", fs.ErrNotExist, "no debate %s: %v ({parley debate list} lists them)", termsafe.Clean(arg, ""), err)
 		}
-		return "", newError(ProblemNotFound, "debate_list", fs.ErrNotExist, "no debate %s under %s ({debate_list} lists them)", termsafe.Clean(arg, ""), a.root)
+		return "", newError(ProblemNotFound, "", fs.ErrNotExist, "no debate %s under %s ({parley debate list} lists them)", termsafe.Clean(arg, ""), a.root)
 	}
 	return "", ambiguous("debate", arg, m)
 }

@@ -60,11 +60,11 @@ func (a *App) Init(ctx context.Context) (*Initialized, error) {
 	b.Close()
 	for _, l := range layout {
 		if err := os.MkdirAll(l.dir, 0o700); err != nil {
-			return nil, err
+			return nil, Explain(err)
 		}
 		for _, sub := range l.subs {
 			if err := mkdirUnder(l.dir, sub); err != nil {
-				return nil, err
+				return nil, Explain(err)
 			}
 		}
 	}
@@ -109,7 +109,7 @@ func mkdirUnder(base, sub string) error {
 				what = "a symbolic link"
 			}
 			full := filepath.Join(base, filepath.FromSlash(p))
-			return newError(ProblemMessenger, "init", ErrNotADirectory, "%s is %s, not a directory; parley never follows it: remove it and run {init} again", full, what)
+			return newError(ProblemMessenger, "", ErrNotADirectory, "%s is %s, not a directory; parley never follows it: remove it and run {parley init} again", full, what)
 		}
 	}
 	return nil

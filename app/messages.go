@@ -107,10 +107,10 @@ func (r SendRequest) message() (*inbox.Message, error) {
 		}
 		return nil, newError(ProblemMissing, field, nil, "send needs {from} and {to}")
 	}
-	if err := validName("from", r.From); err != nil {
+	if err := ValidName("from", r.From); err != nil {
 		return nil, err
 	}
-	if err := validName("to", r.To); err != nil {
+	if err := ValidName("to", r.To); err != nil {
 		return nil, err
 	}
 	typ := r.Type
@@ -382,7 +382,7 @@ func (a *App) listen(ctx context.Context, as string, before func(Backend) (func(
 	if as == "" {
 		return newError(ProblemMissing, "as", nil, "{as} is required: the agent whose inbox to read")
 	}
-	if err := validName("as", as); err != nil {
+	if err := ValidName("as", as); err != nil {
 		return err
 	}
 	return a.withMessenger(ctx, as, func(b Backend) error {

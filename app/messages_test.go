@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -243,6 +244,25 @@ func TestErrorFormatRenamesOnlyTheInputs(t *testing.T) {
 	}
 	if got := e.Error(); !strings.HasPrefix(got, `type "{type}%d"`) {
 		t.Errorf("Error = %q", got)
+	}
+}
+
+// The refusals of a debate request are worded the same way: the agent at
+// fault is quoted as it was given, braces and verbs included, and only
+// the input's own name is the front end's.
+func TestRefusalQuotesTheValueAsGiven(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	for _, arg := range []string{"{budget}=@Rook%s", "attacker=carrier-pigeon:{layer}"} {
+		_, err := a.NewSession(DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: []string{arg, "defender=@Bishop"}})
+		var e *Error
+		if !errors.As(err, &e) || e.Field != FieldAgent || e.Value != arg || e.Problem != ProblemInvalid {
+			t.Fatalf("%q: %v", arg, err)
+		}
+		got := e.Format(func(f string) string { return "<" + f + ">" })
+		if want := "<agents> " + strconv.Quote(arg) + ": "; !strings.HasPrefix(got, want) || strings.Count(got, "<") != 1 {
+			t.Errorf("%q: Format = %q, want it to start %q and rename nothing else", arg, got, want)
+		}
 	}
 }
 

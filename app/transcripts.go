@@ -71,7 +71,7 @@ type TranscriptQuery struct {
 	Now time.Time
 }
 
-// Filter parses q. A bad field is an *InputError naming it.
+// Filter parses q. A bad field is an *Error (ProblemInvalid) naming it.
 func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
 	var f transcripts.Filter
 	var err error
@@ -85,7 +85,7 @@ func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
 		}
 		if f.Since, err = transcripts.ParseSince(q.Since, now); err != nil {
 			// ParseSince's error names the value; the field is named once.
-			return f, &InputError{Field: "since", Value: q.Since, Err: errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("since %q: ", q.Since)))}
+			return f, refuseValue(ProblemInvalid, "since", q.Since, errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("since %q: ", q.Since))))
 		}
 	}
 	return f, nil

@@ -27,8 +27,8 @@ func TestTranscriptQueryFilter(t *testing.T) {
 		{Since: "7d\x1b[31m"}: "since",
 	} {
 		_, err := q.Filter()
-		var ie *InputError
-		if !errors.As(err, &ie) || ie.Field != field {
+		var ie *Error
+		if !errors.As(err, &ie) || ie.Field != field || ie.Problem != ProblemInvalid {
 			t.Errorf("%+v: %v", q, err)
 			continue
 		}

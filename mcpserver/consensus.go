@@ -82,20 +82,6 @@ func (s *Server) addConsensusTools() {
 // consensus is the service layer's operations over the server's store.
 func (s *Server) consensus() *app.Consensus { return app.ConsensusOf(s.cfg.Consensus) }
 
-// appError makes the service layer's refusal of an input a tool error
-// that names the argument.
-func appError(err error) error {
-	var ie *app.InputError
-	if errors.As(err, &ie) {
-		return invalidf("%s", ie.Format(func(f string) string { return f }))
-	}
-	var ce *app.CritiqueError
-	if errors.As(err, &ce) {
-		return invalidf("%w", ce.Err)
-	}
-	return err
-}
-
 func (s *Server) consensusCheck(ctx context.Context, _ *mcp.CallToolRequest, in CheckInput) (*mcp.CallToolResult, CheckOutput, error) {
 	var out CheckOutput
 	if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
@@ -108,7 +94,7 @@ func (s *Server) consensusCheck(ctx context.Context, _ *mcp.CallToolRequest, in 
 	}
 	res, err := s.consensus().Check(ctx, app.CheckInput{Layer: in.Layer, Topic: in.Topic, Position: in.Position})
 	if err != nil {
-		return nil, out, appError(err)
+		return nil, out, toolError(err)
 	}
 	return nil, *res, nil
 }
@@ -127,7 +113,7 @@ func (s *Server) consensusSearch(ctx context.Context, _ *mcp.CallToolRequest, in
 	}
 	hits, err := s.consensus().Search(ctx, q)
 	if err != nil {
-		return nil, out, appError(err)
+		return nil, out, toolError(err)
 	}
 	out.Results = append(out.Results, hits...)
 	return nil, out, nil
@@ -146,7 +132,7 @@ func (s *Server) consensusShow(ctx context.Context, _ *mcp.CallToolRequest, in S
 		return nil, out, fmt.Errorf("%w (see consensus_search, or the parley://consensus/ resources)", err)
 	}
 	if err != nil {
-		return nil, out, appError(err)
+		return nil, out, toolError(err)
 	}
 	return textResult(p.Body), *p, nil
 }

@@ -1,6 +1,12 @@
 package mcpserver
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/inbox"
+)
 
 var (
 	// ErrInvalidInput means tool arguments that parley refuses: a missing
@@ -21,3 +27,43 @@ var (
 	// ErrClosed means the Server was closed.
 	ErrClosed = errors.New("server closed")
 )
+
+// inputError is a refusal of a tool's arguments: its message is the
+// cause's (as the CLI prints it), and it matches ErrInvalidInput.
+type inputError struct{ err error }
+
+func (e inputError) Error() string   { return e.err.Error() }
+func (e inputError) Unwrap() []error { return []error{ErrInvalidInput, e.err} }
+
+// invalidf refuses a tool's arguments with a message (wrapping %w causes).
+func invalidf(format string, args ...any) error { return inputError{fmt.Errorf(format, args...)} }
+
+// toolError is the service layer's error as a tool's error, the one place
+// that words it for MCP clients. The arguments keep app's names, which are
+// the tools' own (from, to, type, reply_to, text, as, layer, topic,
+// agents, …). A refusal of the arguments (missing, invalid, a bad name,
+// not text, too large, a file that cannot be used) matches
+// ErrInvalidInput; a self-critique the gate cannot decide on says only
+// why (the client sent it); an unknown agent says how to find or make
+// one; an interrupted call is its context's error; anything else is as
+// it is.
+func toolError(err error) error {
+	var e *app.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch e.Problem {
+	case app.ProblemMissing, app.ProblemInvalid, app.ProblemName, app.ProblemNotText, app.ProblemTooLarge, app.ProblemFile:
+		if e.Field == app.FieldCritique {
+			return invalidf("%w", e.Err)
+		}
+		return inputError{e}
+	case app.ProblemNotFound:
+		if errors.Is(e, inbox.ErrNotFound) {
+			return fmt.Errorf("%w; check the name with 'parley agents list', or create its inbox with 'parley agents add %s'", e, e.Agent)
+		}
+	case app.ProblemInterrupted:
+		return e.Err
+	}
+	return err
+}

@@ -71,7 +71,7 @@ func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (
 	var d gating.Decision
 	g, err := app.GateFor(in.Mode, s.cfg.Gate)
 	if err != nil {
-		return nil, d, appError(err)
+		return nil, d, toolError(err)
 	}
 	fields := gateCritique{
 		Question: in.Question, InitialAnswer: in.InitialAnswer, Reasoning: in.Reasoning, Critique: in.Critique,
@@ -99,7 +99,7 @@ func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (
 	}
 	res, err := app.Decide(g, app.GateInput{Critique: sc, Layer: in.Layer, Source: "mcp"}, log)
 	if err != nil {
-		return nil, d, appError(err)
+		return nil, d, toolError(err)
 	}
 	return nil, res.Decision, nil
 }

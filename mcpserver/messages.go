@@ -72,7 +72,7 @@ func (s *Server) send(ctx context.Context, _ *mcp.CallToolRequest, in SendInput)
 		From: in.From, To: in.To, Text: in.Text, Type: orDefault(in.Type, ""), ReplyTo: in.ReplyTo, RequireLive: in.RequireLive,
 	})
 	if err != nil {
-		return nil, out, messageError(err)
+		return nil, out, toolError(err)
 	}
 	m := sent.Message
 	out.ID, out.From, out.To, out.Type, out.Timestamp = m.ID, m.From, m.To, m.Kind(), m.Timestamp
@@ -102,10 +102,10 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	}
 	r, err := s.cfg.Transport.Listen(ctx, in.As)
 	if errors.Is(err, inbox.ErrNotFound) {
-		return nil, out, messageError(app.UnknownAgent(in.As))
+		return nil, out, toolError(app.UnknownAgent(in.As))
 	}
 	if err != nil {
-		return nil, out, messageError(err)
+		return nil, out, toolError(err)
 	}
 	defer r.Close()
 	o := app.ReceiveOptions{Wait: wait, Max: 1}
@@ -122,29 +122,9 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	if err != nil && n == 0 {
 		// What was taken is returned; an error after it shows at the
 		// next recv.
-		return nil, out, messageError(err)
+		return nil, out, toolError(err)
 	}
 	return nil, out, nil
-}
-
-// messageError is app's refusal in the tools' words: the arguments keep
-// app's names (from, to, type, reply_to, text, require_live); a refused
-// argument is ErrInvalidInput; an unknown agent says how to find or make
-// one.
-func messageError(err error) error {
-	var e *app.Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	switch e.Problem {
-	case app.ProblemMissing, app.ProblemInvalid, app.ProblemName, app.ProblemNotText, app.ProblemTooLarge:
-		return inputError{e}
-	case app.ProblemNotFound:
-		return fmt.Errorf("%w; check the name with 'parley agents list', or create its inbox with 'parley agents add %s'", e, e.Agent)
-	case app.ProblemInterrupted:
-		return e.Err
-	}
-	return err
 }
 
 // wireForm is a message as "parley recv --json" prints it, decoded.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/inbox"
@@ -226,24 +227,9 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// inputError is a refusal of a tool's arguments: its message is the
-// cause's (as the CLI prints it), and it matches ErrInvalidInput.
-type inputError struct{ err error }
-
-func (e inputError) Error() string   { return e.err.Error() }
-func (e inputError) Unwrap() []error { return []error{ErrInvalidInput, e.err} }
-
-// invalidf refuses a tool's arguments with a message (wrapping %w causes).
-func invalidf(format string, args ...any) error { return inputError{fmt.Errorf(format, args...)} }
-
 // validName checks an agent name from a tool's arguments as the CLI
-// checks a --flag: "field: invalid_name: …".
-func validName(field, name string) error {
-	if err := inbox.ValidateName(name); err != nil {
-		return invalidf("%s: %w", field, err)
-	}
-	return nil
-}
+// checks a --flag (app.ValidName): "field: invalid_name: …".
+func validName(field, name string) error { return toolError(app.ValidName(field, name)) }
 
 // waitArg reads a tool's wait_seconds: 0 or more, cut to MaxWait. The cut
 // comes before the conversion, which a huge number would overflow.

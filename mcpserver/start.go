@@ -28,16 +28,6 @@ type appStarter struct {
 	untrusted bool
 }
 
-// fieldNames are the tool's names of the request's fields.
-var fieldNames = map[string]string{app.FieldAgent: "agents"}
-
-func fieldName(f string) string {
-	if n, ok := fieldNames[f]; ok {
-		return n
-	}
-	return f
-}
-
 func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutput, error) {
 	var out StartOutput
 	if st.untrusted {
@@ -65,12 +55,8 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 		req.Budget.MaxWallClockMs = &ms
 	}
 	s, err := st.a.NewSession(req)
-	var ie *app.InputError
-	if errors.As(err, &ie) {
-		return out, errors.New(ie.Format(fieldName))
-	}
 	if err != nil {
-		return out, err
+		return out, toolError(err)
 	}
 	var nr *app.NotRunningError
 	if err := st.a.CheckAgents(ctx, s); errors.As(err, &nr) {

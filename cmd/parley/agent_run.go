@@ -37,8 +37,8 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 			"JSON on stdin; a debate_turn JSON object or plain text on stdout); --script\n" +
 			"answers from a JSON script (see docs/debates.md).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := validName("--name", name); err != nil {
-				return err
+			if err := app.ValidName("name", name); err != nil {
+				return a.fail(err, wording{})
 			}
 			r, err := debate.ParseRole(role)
 			if err != nil {
@@ -103,7 +103,7 @@ func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 	case errors.Is(err, registry.ErrNameTaken):
 		return fmt.Errorf("%w: another live agent is called %s (see parley agents list)", err, r.Name)
 	case err != nil:
-		return messengerError(err)
+		return a.fail(err, wording{})
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func newAgentsListCmd(a *factory) *cobra.Command {
 				}
 				return nil
 			case err != nil:
-				return a.fail(err, "", nil)
+				return a.fail(err, wording{})
 			case a.json:
 				return emitEach(a, live)
 			}
@@ -50,7 +50,7 @@ func newAgentsShowCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ag, err := a.service().Agent(cmd.Context(), args[0])
 			if err != nil {
-				return a.fail(err, "", nil)
+				return a.fail(err, wording{})
 			}
 			return a.show(ag, func(w io.Writer) error { return textview.Agent(w, args[0], ag, time.Now()) })
 		},
@@ -64,23 +64,14 @@ func newAgentsPruneCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			pruned, err := a.service().Prune(cmd.Context())
 			if err != nil {
-				return a.fail(err, "", nil)
+				return a.fail(err, wording{})
 			}
 			if a.json {
-				lines := make([]prunedLine, len(pruned))
-				for i, n := range pruned {
-					lines[i].Pruned = n
-				}
-				return emitEach(a, lines)
+				return emitEach(a, pruned)
 			}
 			return textview.Pruned(a.stdout, pruned)
 		},
 	}
-}
-
-// prunedLine is the JSON line of an agent whose registration was removed.
-type prunedLine struct {
-	Pruned string `json:"pruned"`
 }
 
 func newAgentsAddCmd(a *factory) *cobra.Command {
@@ -93,7 +84,7 @@ func newAgentsAddCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := a.service().AddAgent(cmd.Context(), args[0]) // makes the root if it is new
 			if err != nil {
-				return a.fail(err, "", nil)
+				return a.fail(err, wording{})
 			}
 			return a.show(map[string]any{"agent": args[0], "inbox": dir}, func(w io.Writer) error {
 				_, err := fmt.Fprintf(w, "inbox of %s ready at %s\n", args[0], dir)

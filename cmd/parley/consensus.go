@@ -43,17 +43,6 @@ func (a *factory) warnSkipped(c *app.Consensus) {
 	}
 }
 
-// appError words an error of the service layer for the command line: an
-// *app.InputError names the flag (exit 2), an ambiguous name names nothing
-// (exit 1).
-func appError(err error) error {
-	var e *app.Error
-	if errors.As(err, &e) && e.Problem == app.ProblemAmbiguous {
-		return notFoundf("%s", e.Error())
-	}
-	return inputError(err, func(f string) string { return "--" + f }, "")
-}
-
 // filterFlags fills q from --layer, --verdict and --status.
 func filterFlags(cmd *cobra.Command, q *app.RecordQuery) {
 	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
@@ -68,7 +57,7 @@ func newConsensusListCmd(a *factory) *cobra.Command {
 		Short: "List the consensus records, newest first",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := q.Filter(); err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			if !a.haveRoot() {
 				return a.noRootNote("no consensus records: ")
@@ -109,7 +98,7 @@ func newConsensusShowCmd(a *factory) *cobra.Command {
 				return fmt.Errorf("%w (%s lists them)", err, a.cmdLine("consensus", "list"))
 			}
 			if err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			return view(a, p, textview.RecordPage)
 		},
@@ -130,7 +119,7 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in.Query = strings.Join(args, " ")
 			if err := in.Validate(); err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			c, err := a.openConsensus()
 			if err != nil {
@@ -139,7 +128,7 @@ func newConsensusSearchCmd(a *factory) *cobra.Command {
 			defer c.Close()
 			hits, err := c.Search(cmd.Context(), in)
 			if err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			a.warnSkipped(c)
 			if a.json {
@@ -177,7 +166,7 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 				return usagef("consensus check needs --layer, --topic and --position")
 			}
 			if _, err := in.Validate(); err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			c, err := a.openConsensus()
 			if err != nil {
@@ -186,7 +175,7 @@ func newConsensusCheckCmd(a *factory) *cobra.Command {
 			defer c.Close()
 			out, err := c.Check(cmd.Context(), in)
 			if err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			a.warnSkipped(c)
 			if err := view(a, out, textview.Check); err != nil {

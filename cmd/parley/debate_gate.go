@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/parleyhq/parley/app"
@@ -25,12 +24,8 @@ func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, sourc
 		return false, fmt.Errorf("--gate: %w", err)
 	}
 	entry, err := a.service().GateDebate(s, g, sc, source)
-	var ie *app.InputError
-	if errors.As(err, &ie) {
-		return false, usagef("--gate %s: %v", source, ie.Err)
-	}
 	if err != nil {
-		return false, err
+		return false, a.fail(err, wording{})
 	}
 	skip = !entry.Decision.Debate()
 	if a.json {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -34,25 +32,7 @@ func (f *debateFlags) add(cmd *cobra.Command) {
 func (f *debateFlags) session(cmd *cobra.Command, a *factory) (*debate.DebateSession, error) {
 	f.req.Budget = f.budget.override(cmd)
 	s, err := a.service().NewSession(f.req)
-	return s, inputError(err, func(field string) string { return "--" + field }, "parley debate run --help")
-}
-
-// inputError words the service layer's *app.InputError with name for each
-// field: a file that cannot be read is exit 1, any other mistake exit 2
-// (see help, for a missing or invalid value).
-func inputError(err error, name func(string) string, help string) error {
-	var ie *app.InputError
-	if !errors.As(err, &ie) {
-		return err
-	}
-	msg := ie.Format(name)
-	switch {
-	case ie.File:
-		return &cliError{msg: msg, err: ie.Err}
-	case errors.Is(ie.Err, app.ErrRequired), ie.Field == app.FieldBudget:
-		msg += " (see " + help + ")"
-	}
-	return usageError{errors.New(msg)}
+	return s, a.fail(err, wording{help: "parley debate run"})
 }
 
 func newDebateRunCmd(a *factory) *cobra.Command {
@@ -121,16 +101,5 @@ func (a *factory) execDebate(ctx context.Context, s *debate.DebateSession, resum
 // line that says what to do (app.ExplainDebate), with the commands it
 // suggests as this one was run.
 func (a *factory) debateError(err error, id string) error {
-	e := a.service().ExplainDebate(err, id)
-	if e == nil {
-		return messengerError(err)
-	}
-	msg := e.Format(func(field string) string { return a.cmdLine(strings.Fields(field)[1:]...) })
-	switch e.Problem {
-	case app.ProblemTampered:
-		return blockedError{msg: msg}
-	case app.ProblemInterrupted:
-		return &cliError{msg: msg, err: errInterrupted}
-	}
-	return &cliError{msg: msg, err: err}
+	return a.fail(a.service().ExplainDebate(err, id), wording{})
 }

@@ -84,12 +84,7 @@ func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 	case errors.Is(err, app.ErrEscalateBusy):
 		return fmt.Errorf("another parley escalate is running on %s (%s is locked): wait for it, or stop it", a.rootDir(), escalation.LedgerName)
 	case err != nil:
-		return inputError(err, func(f string) string {
-			if f == app.FieldEscalationWorkspace {
-				return "the " + f
-			}
-			return "--" + f
-		}, "parley escalate --help")
+		return a.fail(err, wording{})
 	}
 	notes.Stats(st)
 	return nil

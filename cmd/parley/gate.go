@@ -58,7 +58,7 @@ func newGateCmd(a *factory) *cobra.Command {
 			}
 			d, err := a.service().Decide(g, app.GateInput{Critique: sc, Layer: layer, Source: source})
 			if err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			if err := view(a, d, textview.GateDecision); err != nil {
 				return err
@@ -81,11 +81,7 @@ func newGateCmd(a *factory) *cobra.Command {
 // gate is the gate for --mode and --model (app.LoadGate).
 func (a *factory) gate(mode, modelFile string) (*gating.Gate, error) {
 	g, err := a.service().LoadGate(mode, modelFile)
-	var ie *app.InputError
-	if errors.As(err, &ie) {
-		return nil, usageError{err} // "mode: …": debate run names the flag --gate-mode
-	}
-	return g, err
+	return g, a.fail(err, wording{name: appNames}) // "mode: …": debate run names the flag --gate-mode
 }
 
 // readCritique parses a self-critique (app.ReadCritique) from a file, or

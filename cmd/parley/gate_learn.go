@@ -45,7 +45,7 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", l.DecisionID, gating.MaxLoggedInput>>10, a.cmdLine("gate", "label", "FILE"))
 				}
 				if err != nil {
-					return appError(err)
+					return a.fail(err, wording{})
 				}
 				return a.show(l, func(w io.Writer) error { return textview.DecisionLabelled(w, l, a.cmdLine("gate", "learn")) })
 			}
@@ -66,7 +66,7 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 			}
 			n, err := a.service().AddLabels(r, args[0])
 			if err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			return a.show(n, func(w io.Writer) error { return textview.Labelled(w, n, filepath.Join(a.rootDir(), gating.LabelsName)) })
 		},

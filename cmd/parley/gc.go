@@ -26,7 +26,7 @@ func newGCCmd(a *factory) *cobra.Command {
 			}
 			st, err := a.service().Collect(cmd.Context(), d)
 			if err != nil {
-				return a.fail(err, "nothing to collect: ", nil)
+				return a.fail(err, wording{noRoot: "nothing to collect: "})
 			}
 			return a.show(st, func(w io.Writer) error { return textview.Collected(w, st, olderThan) })
 		},

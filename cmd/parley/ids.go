@@ -5,11 +5,9 @@ package main
 // one is "not found" (exit 1), like every other name that names nothing.
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 
-	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -23,8 +21,5 @@ func notFoundf(format string, args ...any) error {
 // how to go on.
 func (a *factory) resolveDebateID(arg string) (string, error) {
 	id, err := a.service().ResolveDebate(arg)
-	if errors.Is(err, app.ErrNoRoot) {
-		return "", a.noRootError(fmt.Sprintf("no debate %s: ", termsafe.Clean(arg, "")))
-	}
-	return id, a.fail(err, "", func(string) string { return a.cmdLine("debate", "list") })
+	return id, a.fail(err, wording{noRoot: fmt.Sprintf("no debate %s: ", termsafe.Clean(arg, ""))})
 }

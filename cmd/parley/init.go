@@ -19,7 +19,7 @@ func newInitCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := a.service().Init(cmd.Context())
 			if err != nil {
-				return a.fail(err, "", nil)
+				return a.fail(err, wording{})
 			}
 			return view(a, r, textview.Initialized)
 		},

@@ -56,7 +56,7 @@ func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cob
 func recvRun(ctx context.Context, a *factory, o *recvOptions) error {
 	n, err := a.service().Recv(ctx, o.As, o.ReceiveOptions, a.printMessage)
 	if err != nil {
-		return a.fail(err, "", nil)
+		return a.fail(err, wording{})
 	}
 	if n == 0 && !a.json {
 		textview.NoMessages(a.stderr, o.As)
@@ -110,7 +110,7 @@ func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
 		},
 		Warn: func(w app.Warning) { a.warnf("%s", w.Text) },
 	}, a.printMessage)
-	return a.fail(err, "", nil)
+	return a.fail(err, wording{})
 }
 
 // printMessage prints one message: its wire form under --json, else its

@@ -76,12 +76,12 @@ func sendRun(ctx context.Context, a *factory, o *sendOptions) error {
 	}
 	sent, err := a.service().Send(ctx, o.SendRequest)
 	if err != nil {
-		return a.fail(err, fmt.Sprintf("not_found: no agent %q: ", o.To), func(field string) string {
+		return a.fail(err, wording{noRoot: fmt.Sprintf("not_found: no agent %q: ", o.To), name: func(field string) string {
 			if field == "text" {
 				return textName
 			}
-			return a.flagName(field)
-		})
+			return a.inputName(field)
+		}})
 	}
 	// Said only once the message is in the inbox: a refused send (too
 	// large, a full disk) is its error alone.

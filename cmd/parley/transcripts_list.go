@@ -20,7 +20,7 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 		Short: "List the debates' transcripts, newest first (id, date, layer, topic, verdict, rounds, tokens)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := q.Filter(); err != nil {
-				return appError(err)
+				return a.fail(err, wording{})
 			}
 			list, err := a.service().ListTranscripts(cmd.Context(), q)
 			if errors.Is(err, fs.ErrNotExist) {

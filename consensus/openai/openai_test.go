@@ -147,7 +147,7 @@ func client(f *fakeServer, model string) *openai.Client {
 }
 
 func newClient(baseURL, model string) *openai.Client {
-	c, err := openai.New(agent.OpenAIConfig{BaseURL: baseURL, Model: model})
+	c, err := openai.New(agent.OpenAIConfig{ChatSettings: agent.ChatSettings{BaseURL: baseURL}, Model: model})
 	if err != nil {
 		panic(err)
 	}

@@ -85,12 +85,12 @@ func AgentReady(w io.Writer, name string, role debate.Role, spec string) error {
 
 // Pruned writes the agents whose registrations were removed, a line each,
 // or that there were none.
-func Pruned(w io.Writer, names []string) error {
+func Pruned(w io.Writer, pruned []app.Pruned) error {
 	p := &textOut{w: w}
-	for _, n := range names {
-		p.printf("pruned %s\n", n)
+	for _, n := range pruned {
+		p.printf("pruned %s\n", n.Agent)
 	}
-	if len(names) == 0 {
+	if len(pruned) == 0 {
 		p.printf("no dead registrations\n")
 	}
 	return p.err

@@ -45,7 +45,7 @@ func TestAgents(t *testing.T) {
 	}
 	out.Reset()
 	_ = textview.Pruned(&out, nil)
-	_ = textview.Pruned(&out, []string{"Ghost"})
+	_ = textview.Pruned(&out, []app.Pruned{{Agent: "Ghost"}})
 	if out.String() != "no dead registrations\npruned Ghost\n" {
 		t.Fatalf("%q", out.String())
 	}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/gating"
+)
+
+// Every refusal of an input reaches the user through fail: one line, the
+// inputs named as this command line names them, and an exit code chosen
+// by the error's Problem alone. The errors are the service layer's own,
+// made by the calls that make them.
+func TestFailChoosesTheExitByProblem(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	svc := app.New(app.Options{Root: root})
+	for _, id := range []string{"20261111-plan-queue-depth-aaaaaa", "20261111-plan-queue-drain-bbbbbb"} {
+		if err := os.MkdirAll(filepath.Join(root, "debates", id), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refused := func(r app.DebateRequest) error {
+		_, err := svc.NewSession(r)
+		return err
+	}
+	agents := []string{"attacker=@Rook", "defender=@Bishop"}
+	_, ambiguous := svc.ResolveDebate("20261111-plan-queue-d")
+	_, unknownDebate := svc.ResolveDebate("20261111-plan-sharding-cccccc")
+	notADir := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notADir, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		help string
+		code int
+		line string
+	}{
+		{"missing", refused(app.DebateRequest{Layer: "plan", Agents: agents}), "parley debate run", exitUsage,
+			"--layer, --topic and --agent are required (see parley debate run --help)"},
+		{"invalid", refused(app.DebateRequest{Layer: "deploy", Topic: "Queue depth", Agents: agents}), "parley debate run", exitUsage,
+			`--layer: unknown layer: "deploy" (use spec, plan or verify)`},
+		{"invalid entry", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: []string{"attacker:@Rook", "defender=@Bishop"}}), "", exitUsage,
+			`--agent "attacker:@Rook": use ROLE=SPEC, e.g. attacker=script:critic.json`},
+		{"a file", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: agents, Workspace: notADir}), "parley debate run", exitError,
+			"--workspace: " + notADir + " is not a directory"},
+		{"a critique", app.CritiqueError("draft.md", gating.ErrNoCritique), "", exitError,
+			"draft.md: " + gating.ErrNoCritique.Error()},
+		{"unknown agent", app.UnknownAgent("Rook"), "", exitError,
+			`not_found: no agent "Rook" (no inbox, no registration); check the name with: parley --root ` + root + ` agents list; or create its inbox with: parley --root ` + root + ` agents add Rook`},
+		{"unknown debate", unknownDebate, "", exitError,
+			"no debate 20261111-plan-sharding-cccccc under " + root + " (parley --root " + root + " debate list lists them)"},
+		{"ambiguous", ambiguous, "", exitError,
+			`"20261111-plan-queue-d" is the start of 2 debates: 20261111-plan-queue-depth-aaaaaa, 20261111-plan-queue-drain-bbbbbb; give more of it`},
+		{"interrupted", app.Explain(context.Canceled), "", exitInterrupted, "interrupted"},
+		{"tampered", svc.ExplainDebate(&app.TamperedError{ID: "20261111-plan-queue-depth-aaaaaa", Trouble: "verdict.json differs"}, "20261111-plan-queue-depth-aaaaaa"), "", exitBlocked,
+			"debate 20261111-plan-queue-depth-aaaaaa was tampered with, resume refuses to continue it: verdict.json differs (see parley transcripts verify 20261111-plan-queue-depth-aaaaaa)"},
+		{"not the service layer's", errors.New("disk on fire"), "", exitError, "disk on fire"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.err == nil {
+				t.Fatal("the service layer refused nothing")
+			}
+			var stderr bytes.Buffer
+			a := &factory{rootFlag: root, stdout: &bytes.Buffer{}, stderr: &stderr}
+			code := exitCode(a.fail(tc.err, wording{help: tc.help}), &stderr)
+			if want := "parley: " + tc.line + "\n"; code != tc.code || stderr.String() != want {
+				t.Errorf("exit %d, %q; want exit %d, %q", code, stderr.String(), tc.code, want)
+			}
+		})
+	}
+}
+
+// The refusals of the command line's inputs, end to end: the same line
+// and exit code whichever command refuses them (a mistake in the command
+// line exits 2; a file named that cannot be used, a name that names
+// nothing or several things, 1).
+func TestRefusedInputsEndToEnd(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	mustCLI(t, root, "", "init")
+	for _, id := range []string{"20261111-plan-queue-depth-aaaaaa", "20261111-plan-queue-drain-bbbbbb"} {
+		if err := os.MkdirAll(filepath.Join(root, "debates", id), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := write("empty.txt", "")
+	badLabels := write("labels.jsonl", `{"layer":"plan","text":"Drained the queue first."`)
+	good := write("critique.md", "Self-check: I did not measure the queue depth under load; maybe the drain is too slow.\n")
+	agents := []string{"--agent", "attacker=@Rook", "--agent", "defender=@Bishop"}
+	debate := func(cmd string, extra ...string) []string {
+		return append(append([]string{"debate", cmd, "--layer", "plan", "--topic", "Queue depth"}, agents...), extra...)
+	}
+	see := " (parley --root " + root + " debate list lists them)"
+	for _, tc := range []struct {
+		args []string
+		code int
+		line string
+	}{
+		{[]string{"debate", "run", "--topic", "Queue depth"}, exitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
+		{[]string{"debate", "start", "--layer", "plan"}, exitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
+		{append([]string{"debate", "start", "--layer", "kanban", "--topic", "Queue depth"}, agents...), exitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
+		{debate("run", "--context", dir), exitError, "--context: read " + dir + ": is a directory"},
+		{debate("start", "--context", filepath.Join(dir, "gone.md")), exitError, "--context: open " + filepath.Join(dir, "gone.md") + ": no such file or directory"},
+		{debate("run", "--max-rounds", "-2"), exitUsage, "--budget: invalid budget: maxRounds must be positive, got -2 (see parley debate run --help)"},
+		{debate("run", "--workspace", empty), exitError, "--workspace: " + empty + " is not a directory"},
+		{debate("run", "--gate", good, "--gate-mode", "coinflip"), exitUsage, `mode: unknown gate mode "coinflip" (use model or rules)`},
+		{debate("run", "--gate", empty), exitError, "--gate: " + empty + ": " + gating.ErrNoCritique.Error() + ": the input is empty"},
+		{[]string{"debate", "status", "20261111-plan-sharding-cccccc"}, exitError, "no debate 20261111-plan-sharding-cccccc under " + root + see},
+		{[]string{"debate", "resume", "20261111-plan-queue-d"}, exitError, `"20261111-plan-queue-d" is the start of 2 debates: 20261111-plan-queue-depth-aaaaaa, 20261111-plan-queue-drain-bbbbbb; give more of it`},
+		{[]string{"consensus", "show", "plan-queue-depth"}, exitError, `no such consensus record: "plan-queue-depth" (parley --root ` + root + ` consensus list lists them)`},
+		{[]string{"consensus", "search", "queue", "--limit", "0"}, exitUsage, "--limit: must be at least 1"},
+		{[]string{"transcripts", "list", "--since", "whenever"}, exitUsage, `--since "whenever": use a date (2026-01-31), an RFC 3339 time, or an age such as 36h or 7d`},
+		{[]string{"gate", "--mode", "coinflip", good}, exitUsage, `mode: unknown gate mode "coinflip" (use model or rules)`},
+		{[]string{"gate", "--layer", "kanban", good}, exitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
+		{[]string{"gate", empty}, exitError, empty + ": " + gating.ErrNoCritique.Error() + ": the input is empty"},
+		{[]string{"gate", "label", empty}, exitUsage, empty + " holds no labelled self-critique"},
+		{[]string{"gate", "label", "--decision", "beef", "--skip"}, exitUsage, `no decision "beef" in gate.jsonl`},
+		{[]string{"escalate", "--telemetry", dir}, exitError, "--telemetry: " + dir + " is not a regular file"},
+		{[]string{"escalate", "--telemetry", empty, "--workspace", filepath.Join(dir, "gone")}, exitError, "the escalation workspace: " + filepath.Join(dir, "gone") + " is not a directory"},
+	} {
+		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
+			_, errs, code := cli(t, root, "", tc.args...)
+			if want := "parley: " + tc.line + "\n"; code != tc.code || errs != want {
+				t.Errorf("%v: exit %d, %q; want exit %d, %q", tc.args, code, errs, tc.code, want)
+			}
+		})
+	}
+	// A malformed labels file is named with its line, and nothing is added.
+	_, errs, code := cli(t, root, "", "gate", "label", badLabels)
+	if code != exitError || !strings.HasPrefix(errs, "parley: "+badLabels+": line 1: ") || !strings.HasSuffix(errs, " (nothing was added)\n") {
+		t.Errorf("bad labels: exit %d, %q", code, errs)
+	}
+}
