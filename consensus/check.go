@@ -213,6 +213,13 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 			// parley cannot tell which.
 			res.Status = CheckUnclear
 		}
+		if res.Status == CheckConflict && m.key == key && m.reworded {
+			// Found as a question in words of its own, the record may
+			// still not be the question asked: a change read against it
+			// blocks as unclear (exit 3 unless --lenient; a judge model,
+			// when set, decides) rather than as a conflict.
+			res.Status = CheckUnclear
+		}
 	}
 	self := ""
 	if res.Record != nil {
@@ -246,8 +253,10 @@ type topicMatch struct {
 	// scored are the scores of the questions matchTopic scored, by key.
 	scored map[string]float64
 	// byEvidence: the question was found by its distinctive terms alone
-	// (evidenceMatch), its topic named too little of the record's.
-	byEvidence bool
+	// (evidenceMatch), its topic named too little of the record's;
+	// reworded: found so as the record's question in words of its own
+	// (rewordedQuestion), less surely.
+	byEvidence, reworded bool
 }
 
 // matchTopic finds the question a topic asks among the active records of
@@ -304,10 +313,10 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 	if m.score < TopicThreshold {
 		// No topic is close enough: the question's distinctive terms
 		// may still point to one record.
-		if key, sc := s.evidenceMatch(ctx, l, q, topic, position, hits); key != "" {
-			m.key, m.score = key, sc
-			m.scored[key] = sc
-			m.byEvidence = true
+		if ev := s.evidenceMatch(ctx, l, q, topic, position, hits); ev.key != "" {
+			m.key, m.score = ev.key, ev.score
+			m.scored[ev.key] = ev.score
+			m.byEvidence, m.reworded = true, ev.reworded
 		}
 	}
 	if m.score < TopicThreshold || s.active(m.key) == nil {

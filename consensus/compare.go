@@ -266,8 +266,10 @@ func coverOf(q, qp, r, rf *analysis) questionCover {
 		inQP := set(wqp)
 		for w := range onlyQ {
 			// A number said again ("one order", "one coupon") names no
-			// object.
-			c.restated = c.restated || inQP[w] && !strings.HasPrefix(w, "#")
+			// object; a word said again in another form of it ("weight",
+			// "weighs") does.
+			c.restated = c.restated || !strings.HasPrefix(w, "#") &&
+				(inQP[w] || slices.ContainsFunc(wqp, func(v string) bool { return compound(w, v) }))
 		}
 	}
 	c.q, c.r = coverShare(wq, wr, wrp), coverShare(wr, wq, wqp)

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "13"
+const lexiconVersion = "14"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -338,6 +338,18 @@ temperature temp
 fly flight flies flying
 calculation computation calculate compute
 on_demand
+household domestic residential
+heartbeat keepalive keep_alive
+translation internationalization internationalisation
+accessibility a11y
+development dev
+performance perf
+infrastructure infra
+seller merchant
+payout disbursement
+skew drift
+allow tolerate
+signup sign_up registration
 `
 
 // comparisonSynonyms are synonym groups read as synonymGroups are, kept

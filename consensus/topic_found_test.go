@@ -90,11 +90,16 @@ func TestTopicFound(t *testing.T) {
 	// The floors: reworded questions found and near misses kept out, as
 	// measured when the position's distinctive terms became evidence (see
 	// docs/consensus.md for the figures before).
+	// Raised where questions asked in words of their own were found
+	// (rewordedQuestion), with the sets written after: sealed 8 and 9,
+	// the agents' sets and voices 11.
 	floors := map[string][2]int{
 		"check7.txt": {9, 17}, "heldout.txt": {20, 12}, "sealed.txt": {32, 22}, "sealed2.txt": {22, 19},
 		"sealed3.txt": {17, 18}, "sealed4.txt": {15, 17}, "sealed5.txt": {16, 14}, "sealed6.txt": {16, 12},
-		"sealed7.txt": {49, 36}, "topics7-check.txt": {21, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
-		"topics9-check.txt": {9, 8}, "topics9.txt": {21, 13}, "tune.txt": {45, 23}, "tune7.txt": {10, 32},
+		"sealed7.txt": {54, 36}, "topics7-check.txt": {21, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
+		"topics9-check.txt": {14, 8}, "topics9.txt": {23, 13}, "tune.txt": {45, 23}, "tune7.txt": {11, 32},
+		"sealed8.txt": {67, 36}, "sealed9.txt": {65, 34}, "agents10.txt": {70, 20}, "agents10-check.txt": {17, 5},
+		"voices11.txt": {31, 14},
 	}
 	verbose := os.Getenv("PARLEY_FOUND_MISSES") != ""
 	for _, file := range files {
@@ -208,9 +213,13 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// Measured when the position's distinctive terms became evidence and
 	// a record found by the position needed a margin over the others:
 	// 396/440 found (355 before), 2 another record (4 before), 316/325
-	// near misses kept out (316 before).
-	if reworded.ok < 396 || wrong.ok > 2 || noneKept.ok < 316 {
-		t.Errorf("in one vault: reworded found %v (floor 396), another record %v (at most 2), none kept %v (floor 316)", reworded, wrong, noneKept)
+	// near misses kept out (316 before). With the sets added since, and
+	// questions asked in words of their own found (rewordedQuestion):
+	// 475/530 before it, 486/530 with it, 2 another record and 341/350
+	// near misses kept out either way; with voices11.txt beside them
+	// and the changes after it: 515/569, 2, 355/364.
+	if reworded.ok < 515 || wrong.ok > 2 || noneKept.ok < 355 {
+		t.Errorf("in one vault: reworded found %v (floor 515), another record %v (at most 2), none kept %v (floor 355)", reworded, wrong, noneKept)
 	}
 }
 

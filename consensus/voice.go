@@ -57,6 +57,7 @@ var voiceRules = []voiceRule{
 	{"hedges", false, true, false, dropHedges},
 	{"framing", false, true, false, dropFraming},
 	{"config values", false, true, false, configValues},
+	{"topic labels", true, false, false, dropTopicLabels},
 	{"task verb", true, false, false, dropTaskVerb},
 	{"space", true, true, true, collapseSpace},
 }
@@ -495,15 +496,52 @@ func keyWords(key string) string {
 }
 
 // taskVerbRE: a topic written as a task title ("Add retry logic to the
-// webhook sender", "Set up the CI workflow"): the verb of the task says
+// webhook sender", "Set up the CI workflow", "Wiring the updater to
+// release channels"): the verb of the task says
 // what the agent will do, not what the question is about. A word that is
 // as often a noun ("Review of translated documents", "Change freeze",
 // "Merge strategy") is read as the verb only before an article.
 var taskVerbRE = sync.OnceValue(func() *regexp.Regexp {
 	const verbs = `add|implement|set up|configure|create|write|raise|lower|increase|decrease|reduce|speed up|clean up|refactor|choose|pick|decide on|decide|define|enable|disable|introduce|apply|send|bump|switch to|move to|migrate to|investigate|adjust|tweak|improve|wire up|hook up|rework|revisit|finalize|finalise`
 	const nouns = `review|design|support|change|update|merge|build|run|fix|upgrade|handle|document|setup|cleanup|tune|drop|remove|rename`
-	return regexp.MustCompile(`^(?i:[ \t]*(?:please[ \t]+)?(?:(?:` + verbs + `)[ \t]+(?:(?:the|a|an|our)[ \t]+)?|(?:` + nouns + `)[ \t]+(?:the|a|an|our)[ \t]+))`)
+	// The same as an agent writes its task in the present ("Adding
+	// request IDs to the logger", "Building the payout job"): the verbs
+	// that only say work is done, else, before an article, the verbs
+	// that a record's own topic may start with ("Running database
+	// migrations during deploys", "Testing with screen readers").
+	const doing = `adding|implementing|setting up|configuring|wiring up|wiring|hooking up|scaffolding|integrating|introducing|bumping|refactoring|investigating|tweaking`
+	const doingThe = `building|writing|creating|getting|running|testing|fixing|handling|updating|changing|speeding up|cleaning up|protecting|hardening|turning on|turning off|enabling|disabling|improving|reworking|migrating|moving|switching|saving|modelling|modeling|backfilling|making`
+	return regexp.MustCompile(`^(?i:[ \t]*(?:please[ \t]+)?(?:(?:` + verbs + `|` + doing + `)[ \t]+(?:(?:the|a|an|our)[ \t]+)?|(?:` + nouns + `|` + doingThe + `)[ \t]+(?:the|a|an|our)[ \t]+))`)
 })
+
+// topicLabelREs: what labels a topic without asking anything: a commit
+// subject's type ("feat(api):", "fix:"; its scope stays as a word), a
+// piece of work in brackets at the end ("(working on PLAT-88)",
+// "(implementing RT-57)"), and a component's tag read as its name
+// ("<DatePicker>" is no "below … above").
+var topicLabelREs = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`^[ \t]*(?:feat|fix|chore|docs|refactor|perf|test|tests|build|ci|style|revert)(?:\(([^()]{1,40})\))?!?:[ \t]*`),
+		regexp.MustCompile(`[ \t]*\((?i:(?:working on|implementing|implements|part of|for|see|per|re|refs?|fixes|closes|ticket|task|issue)[ \t]+)?[A-Z][A-Z0-9]*-[0-9]+\)[ \t]*$`),
+		regexp.MustCompile(`<([A-Za-z][A-Za-z0-9_.]*)[ \t]*/?>`),
+	}
+})
+
+// dropTopicLabels drops the labels of a topic (topicLabelREs), unless
+// nothing is left.
+func dropTopicLabels(s string) string {
+	if !strings.ContainsAny(s, ":(<") {
+		return s
+	}
+	re := topicLabelREs()
+	out := re[0].ReplaceAllString(s, "$1 ")
+	out = re[1].ReplaceAllString(out, "")
+	out = re[2].ReplaceAllString(out, "$1")
+	if strings.TrimSpace(out) == "" {
+		return s
+	}
+	return out
+}
 
 // dropTaskVerb drops the verb of a task title, unless nothing else is
 // left ("Add", "Add the").

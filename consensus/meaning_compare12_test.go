@@ -2,16 +2,16 @@ package consensus
 
 import "testing"
 
-// TestMeaningVoices11 runs the eleventh set: records in subject areas of
+// TestMeaningCompare12 runs the twelfth set (written for the comparison): records in subject areas of
 // their own asked about in chat shorthand, help text, policy clauses,
 // commit messages, config values, a table row, non-native English,
 // dictated speech and reasons given first, with conflicts that choose
 // another option "instead of" or "rather than" the filed one.
-func TestMeaningVoices11(t *testing.T) {
+func TestMeaningCompare12(t *testing.T) {
 	t.Parallel()
-	f := runMeaning(t, "testdata/meaning/voices11.txt")
-	f.log(t, "eleventh (voices) set")
-	c := compareSet(t, "testdata/meaning/voices11.txt")
+	f := runMeaning(t, "testdata/meaning/compare12.txt")
+	f.log(t, "twelfth (comparison) set")
+	c := compareSet(t, "testdata/meaning/compare12.txt")
 	t.Logf("comparison alone: consistent %v, conflict %v; agreeing answered conflict %d, unclear %d; conflicts answered unclear %d",
 		c.consistent, c.conflict, c.agreeConflict, c.agreeUnclear, c.changeUnclear)
 	for _, m := range c.misses {
@@ -25,5 +25,5 @@ func TestMeaningVoices11(t *testing.T) {
 	// (23/24), 1.00, 0.09 (2/23), 0 unclear. Misses left: a parenthesised
 	// "(hold)" read as asserted, "30 cents" against "0.30 EUR", and a
 	// personal key against the project's key in an edit.
-	f.guard(t, "eleventh (voices)", "last measurement", 0.91, 0.95, 1, 0.09)
+	f.guard(t, "twelfth (comparison)", "last measurement", 0.91, 0.95, 1, 0.09)
 }
