@@ -95,3 +95,22 @@ func TestComparePositionsRestated(t *testing.T) {
 		})
 	}
 }
+
+// TestComparePositionsRestatedEdges reads the new forms where they end a
+// text or stand alone: no panic, and a text never conflicts with itself
+// (a text of no content words is unclear against itself).
+func TestComparePositionsRestatedEdges(t *testing.T) {
+	for _, s := range []string{
+		"half past", "half past three", "quarter past 13", "every other", "every other Tuesday", "every", "6 in the", "10 at night",
+		"five a.m.", "a.m.", "11 pm pm", `cron: "0 7 * * 2"`, "* * * * *", "99 99 * * 9", "*/0 * * * *",
+		"no X without", "without", "no rope climbing without it", "not even", "rather than using", "instead of",
+		"since", "so", "because", "- exception:", "exception", "Clause 4.1", "PR #", "1.0 m/s", "m/s", "5 km", "6mo",
+		"3 sizes (", "the second", "every third", "max-age=31536000", "twice a day", "SHA-256", "sha256",
+	} {
+		if c := ComparePositions(s, s+" "); c.Agreement == Disagree {
+			t.Errorf("%q against itself: %+v", s, c)
+		}
+		ComparePositions(s, "Retry 5 times, every other Tuesday at half past three, rather than using cron.")
+		ComparePositions("Retry 5 times, every other Tuesday at half past three, rather than using cron.", s)
+	}
+}
