@@ -340,19 +340,21 @@ func TestMeaningSealed7(t *testing.T) {
 //
 // (consistent, conflict, none; agreeing paraphrases answered conflict.)
 // Far from the bars: most misses are questions whose record is not found
-// and agreeing rewordings read as a change. Guard against falling below.
+// and agreeing rewordings read as a change. The next round read their
+// misses (no longer held out): sealed 8 0.81 0.69 0.97; 0.12, sealed 9
+// 0.61 0.56 0.97; 0.10. Guard against falling below that.
 func TestMeaningSealed8(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed8.txt")
 	f.log(t, "eighth sealed set")
-	f.guard(t, "eighth sealed", "held-out measurement", 0.69, 0.64, 0.97, 0.19)
+	f.guard(t, "eighth sealed", "measurement after the round that read its misses", 0.80, 0.69, 0.97, 0.13)
 }
 
 func TestMeaningSealed9(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed9.txt")
 	f.log(t, "ninth sealed set (agents' voices)")
-	f.guard(t, "ninth sealed", "held-out measurement", 0.43, 0.49, 0.97, 0.23)
+	f.guard(t, "ninth sealed", "measurement after the round that read its misses", 0.61, 0.55, 0.97, 0.10)
 }
 
 // TestMeaningCheck7 runs a seventh set, written in voices and about
@@ -387,4 +389,42 @@ func TestMeaningTune7(t *testing.T) {
 	// 0.79, 0.96, 0.94, 0.03, 5 unclear (most misses of consistent are
 	// questions whose record is not found). Guard against falling below.
 	f.guard(t, "seventh tuning", "last measurement", 0.79, 0.95, 0.94, 0.03)
+}
+
+// TestMeaningSealed10 and TestMeaningSealed11 run two sets written on
+// 2026-12-02 by separate sessions that read no matcher code, kept outside
+// the repository while the day's second round changed the matcher
+// (questions asked in words of their own found by their evidence; the
+// comparison's readings of conditions, values and options said another
+// way) and measured by the lead only, before and after: the round's
+// held-out figures. Sealed 10: 40 records (health scheduling, logistics,
+// game servers, ledgers, warehousing, streaming analytics, IoT,
+// accessibility, HR, toolchains, docs sites, support, marketplaces,
+// incident response), 160 questions in the voices of code reviews,
+// postmortems, requirement docs, help centres, emails, handovers and
+// decision records, and of agents about to act. Sealed 11: 40 records in
+// twenty other domains, 160 questions from second-language speakers,
+// terse engineers, managers, support and compliance, new hires and
+// agents' plans, summaries and config.
+//
+//	           before (a724a1e)           after (this round)
+//	sealed 10  0.42 0.50 0.86; 0.11       0.42 0.48 0.86; 0.10 (19 unclear)
+//	sealed 11  0.55 0.61 0.92; 0.16       0.61 0.61 0.92; 0.16
+//
+// (consistent, conflict, none; agreeing paraphrases answered conflict.)
+// The round lifted the sets it read (sealed 9: 0.44 → 0.61 consistent)
+// far more than these: rules written from the misses of some wording
+// carry over to other wording only in part. Guard against falling below.
+func TestMeaningSealed10(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed10.txt")
+	f.log(t, "tenth sealed set")
+	f.guard(t, "tenth sealed", "held-out measurement", 0.41, 0.48, 0.86, 0.11)
+}
+
+func TestMeaningSealed11(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed11.txt")
+	f.log(t, "eleventh sealed set")
+	f.guard(t, "eleventh sealed", "held-out measurement", 0.61, 0.61, 0.91, 0.17)
 }

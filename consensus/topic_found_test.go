@@ -99,7 +99,7 @@ func TestTopicFound(t *testing.T) {
 		"sealed7.txt": {54, 36}, "topics7-check.txt": {21, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
 		"topics9-check.txt": {14, 8}, "topics9.txt": {23, 13}, "tune.txt": {45, 23}, "tune7.txt": {11, 32},
 		"sealed8.txt": {67, 36}, "sealed9.txt": {65, 34}, "agents10.txt": {70, 20}, "agents10-check.txt": {17, 5},
-		"voices11.txt": {31, 14},
+		"voices11.txt": {31, 14}, "sealed10.txt": {61, 31}, "sealed11.txt": {72, 33},
 	}
 	verbose := os.Getenv("PARLEY_FOUND_MISSES") != ""
 	for _, file := range files {
