@@ -3,10 +3,10 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"testing"
 
 	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/registrytest"
 )
 
 // Prune returns what it removed as the value every front end prints:
@@ -19,11 +19,8 @@ func TestPruneReturnsThePrunedAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range []registry.Registration{{Name: "Wren"}, {Name: "Heron", PID: gone.Process.Pid}} {
+	dead := registrytest.DeadPID(t)
+	for _, r := range []registry.Registration{{Name: "Wren"}, {Name: "Heron", PID: dead}} {
 		if _, err := b.Registry().Register(ctx, r); err != nil {
 			t.Fatal(err)
 		}

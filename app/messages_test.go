@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
 	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/registrytest"
 )
 
 // The hand-written message type check agrees with the allowlist as the
@@ -286,11 +286,8 @@ func TestSendThroughTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Registry().Register(ctx, registry.Registration{Name: "Ravi", PID: gone.Process.Pid}); err != nil {
+	dead := registrytest.DeadPID(t)
+	if _, err := b.Registry().Register(ctx, registry.Registration{Name: "Ravi", PID: dead}); err != nil {
 		t.Fatal(err)
 	}
 	b.Close()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
 	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/registrytest"
 )
 
 // cli runs parley with --root root.
@@ -78,11 +78,7 @@ func register(t testing.TB, root, name string, alive bool) {
 	defer reg.Close()
 	r := registry.Registration{Name: name}
 	if !alive {
-		cmd := exec.Command("true")
-		if err := cmd.Run(); err != nil {
-			t.Fatal(err)
-		}
-		r.PID = cmd.Process.Pid
+		r.PID = registrytest.DeadPID(t)
 	}
 	if _, err := reg.Register(context.Background(), r); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/internal/natsserver"
 	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/registrytest"
 )
 
 // natsRoot starts an embedded nats-server and returns a root whose
@@ -66,11 +66,7 @@ func natsRegister(t testing.TB, url, name string, alive bool) {
 	defer c.Close()
 	r := registry.Registration{Name: name}
 	if !alive {
-		cmd := exec.Command("true")
-		if err := cmd.Run(); err != nil {
-			t.Fatal(err)
-		}
-		r.PID = cmd.Process.Pid
+		r.PID = registrytest.DeadPID(t)
 	}
 	if _, err := jetstream.NewRegistry(c, c.Transport()).Register(context.Background(), r); err != nil {
 		t.Fatal(err)
