@@ -107,10 +107,18 @@ func topicScore(a, b *analysis) float64 {
 // after the first), a dash and digits, set off by brackets, a colon or a
 // dash, or by a space when the number has two digits or more.
 var ticketRE = sync.OnceValue(func() *regexp.Regexp {
-	const id = `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]+`
-	return regexp.MustCompile(`^\s*(?:[\[(]` + id + `[\])]\s*[:—–-]?|` + id + `\s*(?:[:—–]|\s-\s)|` + `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]{2,}\s)` +
+	const id = ticketPattern
+	return regexp.MustCompile(`^\s*(?:[\[(]` + id + `[\])]\s*[:—–-]?|` + id + `\s*(?:[:—–]|\s-\s)|` + ticketPattern2 + `\s)` +
 		`|[\[(]` + id + `[\])]\s*$`)
 })
+
+// ticketPattern is a ticket reference in a regular expression: two
+// capitals or more (digits after the first), a dash and digits;
+// ticketPattern2, one whose number has two digits or more.
+const (
+	ticketPattern  = `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]+`
+	ticketPattern2 = `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]{2,}`
+)
 
 // notTickets are the names that look like a ticket reference but name
 // what a question is about: algorithms, standards, versions.
@@ -584,8 +592,8 @@ var preambles = []string{"bottom line", "tl;dr", "tldr", "tl dr", "in short", "s
 // leadTicketRE matches a ticket reference that opens a position
 // ("HR-88:", "[OPS-12]", "LIC-3 -"), as ticketRE reads one in a question.
 var leadTicketRE = sync.OnceValue(func() *regexp.Regexp {
-	const id = `[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]+`
-	return regexp.MustCompile(`^(?:[\[(]` + id + `[\])]\s*[:—–-]?|` + id + `\s*(?:[:—–]|\s-\s|\s*->)|[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*-[0-9]{2,}\s)`)
+	const id = ticketPattern
+	return regexp.MustCompile(`^(?:[\[(]` + id + `[\])]\s*[:—–-]?|` + id + `\s*(?:[:—–]|\s-\s|\s*->)|` + ticketPattern2 + `\s)`)
 })
 
 // ruleText is a position without what opens it and names no part of the

@@ -3,7 +3,6 @@ package consensus
 import (
 	"context"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -230,15 +229,17 @@ func namesApart(topic, position, rec string) bool {
 	return true
 }
 
-// ticketNameRE matches a ticket reference as a name reads it: capitals
-// (digits after the first), a dash and digits.
-var ticketNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9]*-[0-9]+$`)
-
-// ticketName reports whether n is a ticket reference ("DOCS-8"), not one
-// of the names that look like one (notTickets: "SHA-256", "UTF-8").
+// ticketName reports whether n is a ticket reference as a name reads it
+// ("DOCS-8": capitals, digits after the first, a dash and digits), not
+// one of the names that look like one (notTickets: "SHA-256", "UTF-8").
 func ticketName(n name) bool {
-	prefix, _, _ := strings.Cut(n.text, "-")
-	return ticketNameRE.MatchString(n.text) && !slices.Contains(notTickets, prefix)
+	prefix, num, ok := strings.Cut(n.text, "-")
+	if !ok || prefix == "" || num == "" || prefix[0] < 'A' || prefix[0] > 'Z' {
+		return false
+	}
+	upperOrDigit := func(r rune) bool { return (r < 'A' || r > 'Z') && (r < '0' || r > '9') }
+	digit := func(r rune) bool { return r < '0' || r > '9' }
+	return !strings.ContainsFunc(prefix, upperOrDigit) && !strings.ContainsFunc(num, digit) && !slices.Contains(notTickets, prefix)
 }
 
 // letterName reports whether n is a single letter or digit.

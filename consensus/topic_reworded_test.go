@@ -85,3 +85,17 @@ func TestNamesApart(t *testing.T) {
 		}
 	}
 }
+
+// A ticket reference is capitals (digits after the first), a dash and
+// digits, and nothing else; the names that look like one are not.
+func TestTicketName(t *testing.T) {
+	for text, want := range map[string]bool{
+		"DOCS-8": true, "A11Y-77": true, "X-1": true, "PLAT-88": true,
+		"SHA-256": false, "UTF-8": false, "docs-8": false, "DOCS-": false, "-8": false, "DOCS8": false,
+		"DOCS-8a": false, "DOCS-8-9": false, "1OPS-2": false, "DOCS_8": false, "ÄB-3": false, "": false,
+	} {
+		if got := ticketName(name{text: text}); got != want {
+			t.Errorf("ticketName(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
