@@ -205,7 +205,7 @@ func lex(text string) []rawTok {
 			suffix := string(rs[j:k])
 			v, err := strconv.ParseFloat(lit, 64)
 			switch {
-			case err != nil || math.IsInf(v, 0):
+			case err != nil || math.IsInf(v, 0) || namePart(rs, i):
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
 			case suffix == "" && k+2 < len(rs) && rs[k] == '/' && unicode.IsDigit(rs[k+1]) && (k+2 == len(rs) || !unicode.IsDigit(rs[k+2]) && rs[k+2] != '/') && v >= 1 && v < float64(rs[k+1]-'0'):
 				// "1/4 tank", "3/4": a share.
@@ -723,7 +723,15 @@ func analyze(text string) *analysis {
 					at++ // "one full day"
 				}
 				w, n := lx.match(toks, at)
-				if sp, k := speedAt(toks, at); k > 0 {
+				if mu, ok := measureAt(toks, at); ok && speedOf(toks, at) == 0 {
+					// "1.8 m", "180 cm", "400 kg": one value in the base
+					// unit of its quantity.
+					q.value *= mu.scale
+					q.dim = mu.dim
+					q.text += " " + toks[at].text
+					i = at
+					w, n = "", 0
+				} else if sp, k := speedAt(toks, at); k > 0 {
 					// "1.0 m/s", "2 km/h", "5 mph": a speed, in metres per second.
 					q.value *= sp
 					q.dim = "speed"

@@ -568,6 +568,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	// trading what is said of them: they change the rule when the two
 	// positions speak of the same things.
 	al.hard = append(compareDisregard(a, b, filed, position), compareStrength(filed, position)...)
+	al.hard = append(al.hard, compareRemoval(a, position)...)
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}
@@ -1789,13 +1790,23 @@ func compareConditions(a, b *analysis) []string {
 			if len(terms) == 0 {
 				continue
 			}
-			in := 0
+			in, of := 0, len(terms)
 			for _, w := range terms {
 				if all[w] {
 					in++
 				}
 			}
-			if float64(in)/float64(len(terms)) < 0.5 {
+			// A measure of the condition ("within 3 km") said again by
+			// the other side is a word of it said.
+			for _, q := range x.qty {
+				if q.cond == k && q.dim != "" && q.dim != "time" && q.dim != "clock" {
+					of++
+					if slices.ContainsFunc(y.qty, func(r quantity) bool { return sameQuantity(q, r) }) {
+						in++
+					}
+				}
+			}
+			if float64(in)/float64(of) < 0.5 {
 				if restated(x, k, y, all, verb == "dropped") {
 					continue // said again without a cue: "on save of a rule", "at 1% methane"
 				}

@@ -137,7 +137,7 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"no later than a time", "Check out no later than 11:00.", "Check out at least by 11:00.", Disagree, "→"},
 		{"a share with a slash", "Refill the tank when it is down to a quarter.", "Refill the tank when it is down to 1/4.", Agree, ""},
 		{"an exception restated with a rule of its own", "Serve orders in the order they came, except rush orders, which go first.", "Orders are served in the order they came, but rush orders jump the queue.", Agree, ""},
-		{"a glued unit changed", "Boards are cut from 18 mm plywood.", "Boards are cut from 12mm plywood.", Disagree, "18 → 12"},
+		{"a glued unit changed", "Boards are cut from 18 mm plywood.", "Boards are cut from 12mm plywood.", Disagree, "18 mm → 12 mm"},
 	} {
 		got := ComparePositions(c.filed, c.position)
 		if got.Agreement != c.want {

@@ -1,0 +1,76 @@
+package consensus
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// removalRE matches a position that says it takes away a part of a rule,
+// as an intention ("I'm removing the midnight cut-off", "we'll drop the
+// join against the test accounts") or an instruction opening a clause
+// ("Plan: scrap the cap"). Group 1 is the verb, group 2 what follows it in
+// its clause. A verb that describes ("late bids are dropped", "the LB
+// drops a connection", "when it drops below 20%") is none.
+var removalRE = sync.OnceValue(func() *regexp.Regexp {
+	const verbs = `remove|removing|drop|dropping|delete|deleting|scrap|scrapping|ditch|ditching|eliminate|eliminating|lift|lifting|get rid of|getting rid of`
+	const intent = `\b(?:i|we)(?:'ll|'m|'re|\s+will|\s+am|\s+are|\s+shall)?\s+(?:(?:just|now|also|then)\s+)?(?:(?:going|planning|about|want|plan|intend|propose)\s+to\s+)?`
+	return regexp.MustCompile(`(?i)(?:^\s*|[.;:!?]\s+|` + intent + `)(` + verbs + `)\s+([^.;:!?,\n]{1,80})`)
+})
+
+// removalObject is how many content words after a removal verb name what
+// it takes away.
+const removalObject = 3
+
+// compareRemoval finds a part of the filed rule that the new position says
+// it takes away (removalRE): a word of the filed rule, not negated there,
+// among the first words after the verb. A filed rule that itself removes
+// something ("stale branches are deleted") is left to the other parts of
+// the comparison: a removal said again is no change.
+func compareRemoval(a *analysis, position string) []string {
+	if !strings.ContainsAny(position, "dDrRsSeElLgG") {
+		return nil
+	}
+	ms := removalRE().FindAllStringSubmatch(strings.ReplaceAll(position, "’", "'"), 4)
+	if len(ms) == 0 || slices.ContainsFunc(a.terms, func(t term) bool { return removalWords[strings.ToLower(t.text)] }) {
+		return nil
+	}
+	lx := theLexicon()
+	stated := map[string]bool{}
+	for _, t := range a.terms {
+		if !t.neg && !lx.generic[t.w] && !lx.stop[t.w] && !lx.light[t.w] {
+			stated[t.w] = true
+		}
+	}
+	var out []string
+	for _, m := range ms {
+		words := strings.Fields(m[2])
+		if strings.HasPrefix(strings.ToLower(m[1]), "drop") && slices.ContainsFunc(words[:min(len(words), 4)], func(w string) bool {
+			return strings.EqualFold(w, "off") || strings.EqualFold(w, "by") || strings.EqualFold(w, "out")
+		}) {
+			continue // "drop your shirts off", "drop by": no removal
+		}
+		if len(words) > 6 {
+			m[2] = strings.Join(words[:6], " ")
+		}
+		obj := analyze(m[2])
+		for _, o := range obj.terms[:min(len(obj.terms), removalObject)] {
+			if stated[o.w] && !o.neg {
+				out = append(out, strings.TrimSpace(m[2])+" removed")
+				break
+			}
+		}
+	}
+	return out
+}
+
+// removalWords are the forms of the removal verbs a filed rule may state
+// its own removals in.
+var removalWords = map[string]bool{
+	"remove": true, "removes": true, "removing": true, "removed": true,
+	"drop": true, "drops": true, "dropping": true, "dropped": true,
+	"delete": true, "deletes": true, "deleting": true, "deleted": true,
+	"scrap": true, "scrapped": true, "ditch": true, "ditched": true,
+	"eliminate": true, "eliminated": true, "rid": true, "lift": true, "lifted": true,
+}

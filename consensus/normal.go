@@ -1,0 +1,70 @@
+package consensus
+
+import "unicode"
+
+// This file holds what the comparison normalises before it compares two
+// positions: a number in any unit of its quantity reads as one value in
+// that quantity's base unit (1.8 m is 180 cm, 2 kg is 2000 g), and a number
+// that only names something (X.509, ROUTE-77, RFC 9110) is no number of
+// the rule.
+
+// measures are units of length, mass and volume, by the word or symbol
+// written after a number, with their dimension and their size in the
+// dimension's base unit (metres, grams, millilitres). Units of time, size
+// and share are the lexicon's (units); a glued "10m" is ten minutes, as
+// durations are written in configuration, and a spaced "1.8 m" a length.
+var measures = map[string]unit{
+	"mm": {"length", 0.001}, "millimetre": {"length", 0.001}, "millimetres": {"length", 0.001}, "millimeter": {"length", 0.001}, "millimeters": {"length", 0.001},
+	"cm": {"length", 0.01}, "centimetre": {"length", 0.01}, "centimetres": {"length", 0.01}, "centimeter": {"length", 0.01}, "centimeters": {"length", 0.01},
+	"m": {"length", 1}, "metre": {"length", 1}, "metres": {"length", 1}, "meter": {"length", 1}, "meters": {"length", 1},
+	"km": {"length", 1000}, "kilometre": {"length", 1000}, "kilometres": {"length", 1000}, "kilometer": {"length", 1000}, "kilometers": {"length", 1000},
+	"inch": {"length", 0.0254}, "inches": {"length", 0.0254}, "ft": {"length", 0.3048}, "foot": {"length", 0.3048}, "feet": {"length", 0.3048},
+	"mi": {"length", 1609.344}, "mile": {"length", 1609.344}, "miles": {"length", 1609.344},
+	"mg": {"mass", 0.001}, "milligram": {"mass", 0.001}, "milligrams": {"mass", 0.001},
+	"g": {"mass", 1}, "gram": {"mass", 1}, "grams": {"mass", 1}, "gramme": {"mass", 1}, "grammes": {"mass", 1},
+	"kg": {"mass", 1000}, "kilo": {"mass", 1000}, "kilos": {"mass", 1000}, "kilogram": {"mass", 1000}, "kilograms": {"mass", 1000},
+	"tonne": {"mass", 1e6}, "tonnes": {"mass", 1e6}, "lb": {"mass", 453.59237}, "lbs": {"mass", 453.59237}, "oz": {"mass", 28.349523125},
+	"ml": {"volume", 1}, "millilitre": {"volume", 1}, "millilitres": {"volume", 1}, "milliliter": {"volume", 1}, "milliliters": {"volume", 1},
+	"l": {"volume", 1000}, "litre": {"volume", 1000}, "litres": {"volume", 1000}, "liter": {"volume", 1000}, "liters": {"volume", 1000},
+}
+
+// measureAt reads a unit of measures at toks[at] and returns it.
+func measureAt(toks []rawTok, at int) (unit, bool) {
+	if at >= len(toks) || toks[at].isNum {
+		return unit{}, false
+	}
+	u, ok := measures[toks[at].low]
+	return u, ok
+}
+
+// speedOf is the speed speedAt reads at toks[at], 0 when none: "km/h" is
+// a speed, not a length.
+func speedOf(toks []rawTok, at int) float64 {
+	sp, _ := speedAt(toks, at)
+	return sp
+}
+
+// namePart reports whether the digits at rs[i] end a name rather than
+// count anything: glued by a dash or a dot to the letters before them
+// ("ROUTE-77", "SUP-560", "X.509", "SHA-256"), or after a
+// section sign ("§4.2"). The name is read as a word.
+func namePart(rs []rune, i int) bool {
+	if i == 0 {
+		return false
+	}
+	if rs[i-1] == '§' {
+		return true
+	}
+	switch {
+	case i >= 2 && rs[i-1] == '.' && unicode.IsLetter(rs[i-2]):
+		return true
+	case i >= 3 && rs[i-1] == '-' && unicode.IsLetter(rs[i-2]) && unicode.IsLetter(rs[i-3]):
+		// Not "T-30" (thirty before the time) nor a version ("Apache-2.0").
+		j := i
+		for j < len(rs) && unicode.IsDigit(rs[j]) {
+			j++
+		}
+		return j == len(rs) || rs[j] != '.' || j+1 == len(rs) || !unicode.IsDigit(rs[j+1])
+	}
+	return false
+}
