@@ -710,7 +710,14 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// A number of the filed rule left out by a position that keeps
 		// its others ("above 85% for 10 minutes" → "above 85%"): the rule
 		// loosened. A number only added stays unsure.
-		h, w = append(h, dropped...), added
+		h, w = append(h, dropped...), nil
+	default:
+		// A number only the new position says is detail the filed rule
+		// does not speak to ("a warning at the 4:00 mark", "ROUTE-77")
+		// unless the filed rule states a measure of its kind: "runs
+		// nightly" beside "keys expire after 90 days" may set what the
+		// filed rule sets.
+		w = append(dropped, measured(added, a, b)...)
 	}
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b, al.edit)...)
@@ -957,7 +964,9 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 				best = j
 				break
 			}
-			if best < 0 {
+			if best < 0 && (x.dim == "" || y.dim == "") {
+				// Two measures of different quantities ("2 years",
+				// "500 MB") are no value changed into another.
 				best = j
 			}
 		}
@@ -1217,8 +1226,10 @@ func sameQuantity(x, y quantity) bool {
 	}
 	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {
 		// A unit said on one side only: "over 21" is "21 years old"; a
-		// one in digits too ("rollout_percent: [1, 10]" is "1%").
-		return x.raw == y.raw && (x.raw > 1 || x.raw == 1 && (digits(x.text) || digits(y.text)))
+		// one in digits too ("rollout_percent: [1, 10]" is "1%"); a
+		// configuration value in a smaller unit left unsaid ("timeout:
+		// 300" is 5 minutes, "validity: 730" 2 years).
+		return x.raw == y.raw && (x.raw > 1 || x.raw == 1 && (digits(x.text) || digits(y.text))) || elidedUnit(x, y) || elidedUnit(y, x)
 	}
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false

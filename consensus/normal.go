@@ -1,6 +1,11 @@
 package consensus
 
-import "unicode"
+import (
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+)
 
 // This file holds what the comparison normalises before it compares two
 // positions: a number in any unit of its quantity reads as one value in
@@ -67,4 +72,41 @@ func namePart(rs []rune, i int) bool {
 		return j == len(rs) || rs[j] != '.' || j+1 == len(rs) || !unicode.IsDigit(rs[j+1])
 	}
 	return false
+}
+
+// elidedUnits are the units a configuration value of time or size is
+// written in without its unit: "timeout: 300" (seconds) for 5 minutes,
+// "validity_days: 730" for 2 years, "max_upload: 10485760" for 10 MB.
+var elidedUnits = map[string][]float64{
+	"time":  {0.001, 1, 60, 3600, 86400},
+	"bytes": {1, 1 << 10, 1 << 20, 1 << 30},
+}
+
+// elidedUnit reports whether the bare number y (digits, two or more, of
+// no unit) is the quantity x in one of the units of x's dimension: "300"
+// is "5 minutes" in seconds.
+func elidedUnit(x, y quantity) bool {
+	if x.dim == "" || y.dim != "" || !digits(y.text) || y.raw < 2 || x.raw == y.raw {
+		return false
+	}
+	for _, u := range elidedUnits[x.dim] {
+		if v := x.value / u; math.Abs(v-y.raw) <= 1e-9*math.Max(1, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// measured keeps, of the differences added ("(not said) → 11 minutes"),
+// the ones whose number is a measure (a unit) of a dimension that a
+// number of a, the filed rule, is a measure of too.
+func measured(added []string, a, b *analysis) []string {
+	var out []string
+	for _, d := range added {
+		y, ok := quantityByText(b, strings.TrimPrefix(d, "(not said) → "))
+		if !ok || y.dim != "" && slices.ContainsFunc(a.qty, func(x quantity) bool { return x.dim == y.dim }) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
