@@ -712,12 +712,17 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// loosened. A number only added stays unsure.
 		h, w = append(h, dropped...), nil
 	default:
-		// A number only the new position says is detail the filed rule
+		// A number only a rewording says is detail the filed rule
 		// does not speak to ("a warning at the 4:00 mark", "ROUTE-77")
 		// unless the filed rule states a measure of its kind: "runs
 		// nightly" beside "keys expire after 90 days" may set what the
 		// filed rule sets.
-		w = append(dropped, measured(added, a, b)...)
+		w = dropped
+		if al.edit {
+			w = append(w, added...) // "Retry failed jobs 3 times."
+		} else {
+			w = append(w, measured(added, a, b)...)
+		}
 	}
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b, al.edit)...)
