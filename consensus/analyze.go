@@ -748,6 +748,14 @@ func analyze(text string) *analysis {
 					i = at + n - 1
 				}
 			}
+			if q.dim == "" && !t.clock && !ordinal {
+				if u, ok := keyUnit(toks, i0); ok {
+					// "min depth cm 380", "kick after s 300": the unit
+					// a configuration key ends with.
+					q.value *= u.scale
+					q.dim = u.dim
+				}
+			}
 			if q.dim == "time" && t.num == 1 && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" &&
 				a.qty[lastQty].clause == t.clause && slices.Contains([]string{"in", "within", "per", "every", "each", "a"}, prevLow(toks, i0)) {
 				// "3 times in one week" is "3 times a week".

@@ -112,3 +112,38 @@ func measured(added []string, a, b *analysis) []string {
 	}
 	return out
 }
+
+// keyUnits are the units a configuration key ends with, as a key's words
+// read ("timeout_ms: 300" is "timeout ms 300"): abbreviations and plurals
+// only, so that "day 3 of fermentation" stays the third day; not "min",
+// which a key says for a minimum ("coverage.min = 80").
+var keyUnits = map[string]string{
+	"ms": "millisecond", "s": "second", "sec": "second", "secs": "second", "seconds": "second",
+	"mins": "minute", "minutes": "minute", "h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour",
+	"days": "day", "weeks": "week", "months": "month", "mo": "month", "years": "year",
+	"kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte", "bytes": "byte", "pct": "percent", "px": "pixel",
+}
+
+// keyUnit reads the unit a number without one takes from the word just
+// before it, when that word is a unit a key ends with (keyUnits, or a
+// unit of measures) and neither a number nor a preposition that numbers
+// days stands before it: "min depth cm 380" is 380 cm, "validity days
+// 730" 730 days, "on days 1, 3 and 7" the days so numbered.
+func keyUnit(toks []rawTok, i int) (unit, bool) {
+	if i < 1 || toks[i-1].isNum || toks[i-1].clause != toks[i].clause || i >= 2 && (toks[i-2].isNum || dayNumbers[toks[i-2].low]) {
+		return unit{}, false
+	}
+	low := toks[i-1].low
+	if u, ok := measures[low]; ok && low != "m" && low != "l" {
+		return u, true
+	}
+	if w := keyUnits[low]; w != "" {
+		u, ok := units[w]
+		return u, ok
+	}
+	return unit{}, false
+}
+
+// dayNumbers are the words before "days 1, 3 and 7" that make the numbers
+// the names of days.
+var dayNumbers = map[string]bool{"on": true, "at": true, "in": true, "of": true, "from": true, "between": true, "until": true, "by": true}
