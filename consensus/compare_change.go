@@ -26,14 +26,15 @@ const removalObject = 3
 // compareRemoval finds a part of the filed rule that the new position says
 // it takes away (removalRE): a word of the filed rule, not negated there,
 // among the first words after the verb. A filed rule that itself removes
-// something ("stale branches are deleted") is left to the other parts of
-// the comparison: a removal said again is no change.
+// with that verb ("stale branches are deleted" against "delete stale
+// branches") is left to the other parts of the comparison: a removal said
+// again is no change.
 func compareRemoval(a *analysis, position string) []string {
 	if !strings.ContainsAny(position, "dDrRsSeElLgG") {
 		return nil
 	}
 	ms := removalRE().FindAllStringSubmatch(strings.ReplaceAll(position, "’", "'"), 4)
-	if len(ms) == 0 || slices.ContainsFunc(a.terms, func(t term) bool { return removalWords[strings.ToLower(t.text)] }) {
+	if len(ms) == 0 {
 		return nil
 	}
 	lx := theLexicon()
@@ -45,8 +46,15 @@ func compareRemoval(a *analysis, position string) []string {
 	}
 	var out []string
 	for _, m := range ms {
+		verb := strings.ToLower(m[1])
+		stem := verb[:min(len(verb), 4)]
+		if slices.ContainsFunc(a.terms, func(t term) bool {
+			return removalWords[strings.ToLower(t.text)] && strings.HasPrefix(strings.ToLower(t.text), stem)
+		}) {
+			continue // the filed rule removes with the same verb
+		}
 		words := strings.Fields(m[2])
-		if strings.HasPrefix(strings.ToLower(m[1]), "drop") && slices.ContainsFunc(words[:min(len(words), 4)], func(w string) bool {
+		if strings.HasPrefix(verb, "drop") && slices.ContainsFunc(words[:min(len(words), 4)], func(w string) bool {
 			return strings.EqualFold(w, "off") || strings.EqualFold(w, "by") || strings.EqualFold(w, "out")
 		}) {
 			continue // "drop your shirts off", "drop by": no removal
