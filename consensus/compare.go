@@ -983,6 +983,12 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		if sameBound(a, x, b, ub[best]) {
 			continue // "more than 2" is "3 or more"
 		}
+		if withinBound(a, x, b, ub[best]) {
+			// "wind 9 km/h" under "when the wind is below 15 km/h": a
+			// case the rule allows, or another rule; parley cannot tell.
+			added = append(added, x.text+" → "+ub[best].text)
+			continue
+		}
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {

@@ -147,3 +147,22 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 // dayNumbers are the words before "days 1, 3 and 7" that make the numbers
 // the names of days.
 var dayNumbers = map[string]bool{"on": true, "at": true, "in": true, "of": true, "from": true, "between": true, "until": true, "by": true}
+
+// withinBound reports whether y, a number b states without a bound, is a
+// value the bound a sets with x allows: "wind 9 km/h" against "wind below
+// 15 km/h", "we waited 11 minutes" against "within 15 minutes". Of one
+// measured dimension only: a bare count ("after the
+// first attempt" against "up to 3 attempts") states a rule of its own.
+func withinBound(a *analysis, x quantity, b *analysis, y quantity) bool {
+	if x.dim == "" || x.dim != y.dim || x.per != y.per || boundOf(b, y) != "" {
+		return false
+	}
+	lx := theLexicon()
+	switch boundOf(a, x) {
+	case lx.fold(stem("above")), lx.fold("atleast"):
+		return y.value >= x.value
+	case lx.fold(stem("below")), lx.fold("atmost"):
+		return y.value <= x.value
+	}
+	return false
+}
