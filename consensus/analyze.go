@@ -748,6 +748,12 @@ func analyze(text string) *analysis {
 					i = at + n - 1
 				}
 			}
+			if q.dim != "" && q.dim != "clock" && q.raw > 0 && andAHalf(toks, i) {
+				// "an hour and a half": half of the unit more.
+				q.value += 0.5 * q.value / q.raw
+				q.text += " and a half"
+				i += 3
+			}
 			if q.dim == "" && !t.clock && !ordinal {
 				if u, ok := keyUnit(toks, i0); ok {
 					// "min depth cm 380", "kick after s 300": the unit
@@ -768,7 +774,9 @@ func analyze(text string) *analysis {
 				// "4 hours 30 minutes", "2 days and 6 hours": one length.
 				p := &a.qty[lastQty]
 				next := lastQtyEnd == i0-1 || lastQtyEnd == i0-2 && toks[i0-1].low == "and"
-				if next && p.dim == "time" && p.per == "" && p.clause == t.clause && q.value < p.value && q.value > 0 {
+				// Of a smaller unit: "30 days and 7 days" are two lengths.
+				smaller := p.raw > 0 && q.raw > 0 && q.value/q.raw < p.value/p.raw
+				if next && smaller && p.dim == "time" && p.per == "" && p.clause == t.clause && q.value < p.value && q.value > 0 {
 					p.value += q.value
 					p.text += " " + q.text
 					a.terms[lastQtyTerm].w = "#" + strconv.FormatFloat(p.value, 'g', -1, 64) + p.dim
@@ -912,7 +920,13 @@ func analyze(text string) *analysis {
 				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].dim == "" && !counted || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.
-					a.qty = append(a.qty, quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
+					q := quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause}
+					if andAHalf(toks, i) {
+						q.value += 0.5 * u.scale // "an hour and a half"
+						q.text += " and a half"
+						i += 3
+					}
+					a.qty = append(a.qty, q)
 					lastQty = len(a.qty) - 1
 					continue
 				}

@@ -166,3 +166,11 @@ func withinBound(a *analysis, x quantity, b *analysis, y quantity) bool {
 	}
 	return false
 }
+
+// andAHalf reports whether "and a half" follows toks[i] in its clause.
+func andAHalf(toks []rawTok, i int) bool {
+	if i+3 >= len(toks) || toks[i+3].clause != toks[i].clause {
+		return false
+	}
+	return toks[i+1].low == "and" && (toks[i+2].low == "a" || toks[i+2].low == "an") && (toks[i+3].low == "half" || toks[i+3].text == "half")
+}
