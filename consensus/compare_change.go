@@ -82,3 +82,58 @@ var removalWords = map[string]bool{
 	"scrap": true, "scrapped": true, "ditch": true, "ditched": true,
 	"eliminate": true, "eliminated": true, "rid": true, "lift": true, "lifted": true,
 }
+
+// switchRE matches a position that says it moves a rule to another
+// option, as an intention or an instruction opening a clause ("Plan:
+// switch the fraud job to AT_LEAST_ONCE checkpointing", "I'll move the
+// builds to -Ofast"). Group 2 is what it moves to, up to the end of the
+// clause.
+var switchRE = sync.OnceValue(func() *regexp.Regexp {
+	const verbs = `switch|switching|change|changing|move|moving|migrate|migrating|convert|converting`
+	const intent = `\b(?:i|we)(?:'ll|'m|'re|\s+will|\s+am|\s+are|\s+shall)?\s+(?:(?:just|now|also|then)\s+)?(?:(?:going|planning|about|want|plan|intend|propose)\s+to\s+)?`
+	return regexp.MustCompile(`(?i)(?:^\s*|[.;:!?]\s+|` + intent + `)(` + verbs + `)\b[^.;:!?\n]{0,80}?\bto\s+([^.;:!?,\n]{1,60})`)
+})
+
+// switchObject is how many content words after "to" name the option a
+// position switches to.
+const switchObject = 2
+
+// compareSwitch finds an option the new position says it switches the
+// rule to (switchRE) that the filed rule does not state as its own: none
+// of the first words after "to" is a word the filed rule asserts. An
+// option the filed rule names ("switch to -O2" against "builds use -O2")
+// is the rule said again.
+func compareSwitch(a *analysis, position string) []string {
+	if !strings.Contains(strings.ToLower(position), "to ") {
+		return nil
+	}
+	ms := switchRE().FindAllStringSubmatch(strings.ReplaceAll(position, "’", "'"), 4)
+	if len(ms) == 0 {
+		return nil
+	}
+	lx := theLexicon()
+	asserted := map[string]bool{}
+	for _, t := range a.terms {
+		if !t.neg && (t.cond < 0 || a.conds[t.cond].kind != "unless") {
+			asserted[t.w] = true
+		}
+	}
+	var out []string
+	for _, m := range ms {
+		obj := analyze(m[2])
+		var named []term
+		for _, o := range obj.terms {
+			if !o.neg && !lx.generic[o.w] && !lx.stop[o.w] && !lx.light[o.w] && !strings.HasPrefix(o.w, "#") {
+				named = append(named, o)
+			}
+			if len(named) == switchObject {
+				break
+			}
+		}
+		if len(named) == 0 || slices.ContainsFunc(named, func(o term) bool { return asserted[o.w] }) {
+			continue
+		}
+		out = append(out, "→ "+strings.TrimSpace(m[2]))
+	}
+	return out
+}
