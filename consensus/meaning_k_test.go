@@ -1,6 +1,9 @@
 package consensus
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestMeaningCompareK runs the k- sets, written for the position
 // comparison in voices and subject areas of their own (see the header of
@@ -19,5 +22,22 @@ func TestMeaningCompareK(t *testing.T) {
 		c.consistent, c.conflict, c.agreeConflict, c.agreeUnclear, c.changeUnclear)
 	for _, m := range c.misses {
 		t.Logf("  compare miss: %s", m)
+	}
+	// Written before the comparison was measured on it. Main's comparison
+	// beside (25f09a8): consistent 0.21 (6/28), conflict 0.86 (31/36), 17
+	// agreeing answered conflict. With the readings of normal.go and
+	// compare_change.go (some of them made after its first measurement,
+	// so it is no longer unseen): 0.61 (17/28), 0.86 (31/36), 9; three
+	// conflicts still answered consistent (a key given to one more role, an
+	// option in other words, an exception added).
+	changeAgreed := 0
+	for _, m := range c.misses {
+		if strings.Contains(m, "want conflict, got consistent") {
+			changeAgreed++
+		}
+	}
+	if c.consistent.ok < 17 || c.conflict.ok < 31 || changeAgreed > 3 {
+		t.Errorf("k-compare, comparison alone: consistent %v (floor 17), conflict %v (floor 31), conflicts answered consistent %d (at most 3)",
+			c.consistent, c.conflict, changeAgreed)
 	}
 }
