@@ -1231,6 +1231,8 @@ func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
 // irregular are words the suffix rules would get wrong.
 var irregular = map[string]string{
 	"use": "use", "uses": "use", "used": "use", "using": "use", "usage": "use",
+	// Employment is a job, not a use ("employment contracts").
+	"employment": "employment", "employments": "employment",
 	"made": "make", "making": "make", "makes": "make",
 	"got": "get", "gets": "get", "getting": "get", "gotten": "get",
 	"went": "go", "goes": "go", "going": "go", "gone": "go",

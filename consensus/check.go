@@ -167,14 +167,27 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	}
 	s.prefetchDF(ctx, keys)
 	hits := s.search(ctx, query, relatedLimit+1, nil, relatedSearch)
-	m := s.matchTopic(ctx, l, q, topic, position, hits)
+	asked := position
+	if s.active(string(l)+"/"+res.Slug) == nil {
+		// The question's abbreviations and compounds of the words of the
+		// record it most likely asks about, written as that record writes
+		// them (bridge).
+		if i := slices.IndexFunc(hits, func(h Hit) bool { return h.Record.Layer == l && h.Record.Status == StatusActive }); i >= 0 {
+			rec := hits[i].Record.Topic + "\n" + hits[i].Record.FinalPosition
+			if t := bridge(topic, rec); t != topic {
+				topic, q = t, analyze(questionText(t))
+			}
+			asked = bridge(position, rec)
+		}
+	}
+	m := s.matchTopic(ctx, l, q, topic, asked, hits)
 	if m.key != "" {
 		var chain []string
 		for _, r := range s.chain(m.key) {
 			chain = append(chain, r.Name+".md")
 		}
 		if s.touch(ctx, chain) {
-			m = s.matchTopic(ctx, l, q, topic, position, hits)
+			m = s.matchTopic(ctx, l, q, topic, asked, hits)
 		}
 	}
 	key, score := m.key, m.score

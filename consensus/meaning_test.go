@@ -415,16 +415,23 @@ func TestMeaningTune7(t *testing.T) {
 // The round lifted the sets it read (sealed 9: 0.44 → 0.61 consistent)
 // far more than these: rules written from the misses of some wording
 // carry over to other wording only in part. Guard against falling below.
+//
+// Read since (no longer unseen): with a question's abbreviations and
+// compounds of its record's words bridged (bridge.go), sealed 10 is at
+// 0.42 0.52 0.86; 0.11 and sealed 11 at 0.61 0.66 0.92; 0.18. Found, five
+// more conflicts block; two agreeing rewordings found with them are read
+// as changes by the comparison ("condition added"), which the paraphrase
+// figures count.
 func TestMeaningSealed10(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed10.txt")
 	f.log(t, "tenth sealed set")
-	f.guard(t, "tenth sealed", "held-out measurement", 0.41, 0.48, 0.86, 0.11)
+	f.guard(t, "tenth sealed", "held-out measurement", 0.41, 0.51, 0.86, 0.12)
 }
 
 func TestMeaningSealed11(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed11.txt")
 	f.log(t, "eleventh sealed set")
-	f.guard(t, "eleventh sealed", "held-out measurement", 0.61, 0.61, 0.91, 0.17)
+	f.guard(t, "eleventh sealed", "held-out measurement", 0.61, 0.65, 0.91, 0.18)
 }

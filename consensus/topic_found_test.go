@@ -217,9 +217,14 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// questions asked in words of their own found (rewordedQuestion):
 	// 475/530 before it, 486/530 with it, 2 another record and 341/350
 	// near misses kept out either way; with voices11.txt beside them
-	// and the changes after it: 515/569, 2, 355/364.
-	if reworded.ok < 515 || wrong.ok > 2 || noneKept.ok < 355 {
-		t.Errorf("in one vault: reworded found %v (floor 515), another record %v (at most 2), none kept %v (floor 355)", reworded, wrong, noneKept)
+	// and the changes after it: 515/569, 2, 355/364. With every set since
+	// (sealed 10 and 11 among them): 636/767, 2, 422/439; with the bridge
+	// and bridge13.txt: 655/777, 3, 428/444 (the third: "Q: which origins
+	// can call the public API?", asked of "CORS policy of the public API",
+	// finds another set's "Allowed CORS origins for the public API" once
+	// its "Q:" label is read as one).
+	if reworded.ok < 655 || wrong.ok > 3 || noneKept.ok < 428 {
+		t.Errorf("in one vault: reworded found %v (floor 655), another record %v (at most 3), none kept %v (floor 428)", reworded, wrong, noneKept)
 	}
 }
 

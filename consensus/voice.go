@@ -509,7 +509,7 @@ var taskVerbRE = sync.OnceValue(func() *regexp.Regexp {
 	// that only say work is done, else, before an article, the verbs
 	// that a record's own topic may start with ("Running database
 	// migrations during deploys", "Testing with screen readers").
-	const doing = `adding|implementing|setting up|configuring|wiring up|wiring|hooking up|scaffolding|integrating|introducing|bumping|refactoring|investigating|tweaking`
+	const doing = `adding|implementing|setting up|configuring|wiring up|wiring|hooking up|scaffolding|integrating|introducing|bumping|refactoring|investigating|tweaking|automating|simplifying|unblocking|relaxing|loosening|tightening|streamlining|optimi[sz]ing|reducing|lowering|raising|increasing|decreasing|shortening|lengthening|extending|tuning|fixing|trimming|cutting down|cutting|consolidating|deprecating|retiring|replacing|porting`
 	const doingThe = `building|writing|creating|getting|running|testing|fixing|handling|updating|changing|speeding up|cleaning up|protecting|hardening|turning on|turning off|enabling|disabling|improving|reworking|migrating|moving|switching|saving|modelling|modeling|backfilling|making`
 	return regexp.MustCompile(`^(?i:[ \t]*(?:please[ \t]+)?(?:(?:` + verbs + `|` + doing + `)[ \t]+(?:(?:the|a|an|our)[ \t]+)?|(?:` + nouns + `|` + doingThe + `)[ \t]+(?:the|a|an|our)[ \t]+))`)
 })
@@ -521,7 +521,7 @@ var taskVerbRE = sync.OnceValue(func() *regexp.Regexp {
 // ("<DatePicker>" is no "below … above").
 var topicLabelREs = sync.OnceValue(func() [3]*regexp.Regexp {
 	return [3]*regexp.Regexp{
-		regexp.MustCompile(`^[ \t]*(?:feat|fix|chore|docs|refactor|perf|test|tests|build|ci|style|revert)(?:\(([^()]{1,40})\))?!?:[ \t]*`),
+		regexp.MustCompile(`^[ \t]*(?:(?:feat|fix|chore|docs|refactor|perf|test|tests|build|ci|style|revert)(?:\(([^()]{1,40})\))?!?|(?i:plan|proposal|question|q|idea|todo|draft|rfc|task|goal|ask|story|epic|bug|request|fyi|note|spike|follow-?up|next steps?|action items?))[ \t]*:[ \t]*`),
 		regexp.MustCompile(`[ \t]*\((?i:(?:working on|implementing|implements|part of|for|see|per|re|refs?|fixes|closes|ticket|task|issue)[ \t]+)?[A-Z][A-Z0-9]*-[0-9]+\)[ \t]*$`),
 		regexp.MustCompile(`<([A-Za-z][A-Za-z0-9_.]*)[ \t]*/?>`),
 	}

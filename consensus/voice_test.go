@@ -97,6 +97,14 @@ func TestVoiceTopic(t *testing.T) {
 		{"verb before an article", "Drop the legacy_status column", "legacy_status column"},
 		{"verb and nothing", "Add the", "Add the"},
 		{"only a PR number", "PR #12", "PR #12"},
+		{"plan label", "Plan: relax the photo rule for rentals", "relax the photo rule for rentals"},
+		{"question label", "Q: which origins can call the public API?", "which origins can call the public API?"},
+		{"todo label, any case", "TODO: rotate the signing keys", "rotate the signing keys"},
+		{"label alone", "Plan:", "Plan:"},
+		{"a label word inside", "Disaster recovery plan: scope", "Disaster recovery plan: scope"},
+		{"work verb in the present", "Reducing checkpoint latency on the fraud job", "checkpoint latency on the fraud job"},
+		{"work verb, label and verb", "Plan: automating more fee waivers", "more fee waivers"},
+		{"work verb alone", "Tuning", "Tuning"},
 	} {
 		if got := voiceTopic(c.in); got != c.want {
 			t.Errorf("%s: voiceTopic(%q) = %q, want %q", c.name, c.in, got, c.want)

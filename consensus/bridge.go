@@ -1,0 +1,202 @@
+package consensus
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A question often names the record's object in a shorter form of the
+// record's own words: an abbreviation made of their initials ("late CDRs"
+// for "late call detail records", "station QC" for "quality control",
+// "dashboard MVs" for "materialized views"), a compound written as one
+// word ("keycard validity" for "guest key cards") or two, or "e-" for
+// "electronic" ("e-signature rules" for "electronic sign-off"). No list of
+// abbreviations or compounds can know a team's own; the record at hand
+// does. bridge rewrites such a form into the record's words, and only when
+// the record spells it out: a word of the question that the record already
+// uses, or one that the record's words do not spell, is left as it is, so
+// a near miss ("SPC alerts on the paint line" against "the stamping line")
+// keeps the word that marks it.
+
+// maxBridgeRun is the longest run of the record's words an abbreviation
+// may stand for.
+const maxBridgeRun = 5
+
+// bridge returns text with its abbreviations and compounds of the
+// record's words (rec: the record's topic and final position) written as
+// the record writes them.
+func bridge(text, rec string) string {
+	if text == "" || rec == "" {
+		return text
+	}
+	rw := bridgeWords(rec)
+	if len(rw) == 0 {
+		return text
+	}
+	has := make(map[string]bool, len(rw))
+	for _, w := range rw {
+		has[w] = true
+	}
+	var b strings.Builder
+	changed := false
+	words := bridgeSpans(text)
+	last := 0
+	for i := 0; i < len(words); i++ {
+		sp := words[i]
+		w := text[sp[0]:sp[1]]
+		lw := strings.ToLower(w)
+		repl := ""
+		skip := 0
+		switch {
+		case has[lw]:
+		case isAbbreviation(w):
+			repl = expandAbbreviation(w, rw, has)
+		case strings.HasPrefix(lw, "e-") && len(lw) > 4 && has["electronic"] && !has[lw[2:]]:
+			// "e-signature": electronic signature.
+			repl = "electronic " + lw[2:]
+		default:
+			if r := splitCompound(lw, rw); r != "" {
+				repl = r
+			} else if i+1 < len(words) && words[i+1][0] == sp[1]+1 {
+				// Two words the record writes as one: "key card" for
+				// "keycard".
+				next := strings.ToLower(text[words[i+1][0]:words[i+1][1]])
+				if j := lw + next; len(lw) >= 3 && len(next) >= 3 && !has[next] {
+					for _, form := range []string{j, j + "s", strings.TrimSuffix(j, "s")} {
+						if has[form] {
+							repl, skip = form, 1
+							break
+						}
+					}
+				}
+			}
+		}
+		if repl == "" {
+			continue
+		}
+		b.WriteString(text[last:sp[0]])
+		b.WriteString(repl)
+		last = words[i+skip][1]
+		i += skip
+		changed = true
+	}
+	if !changed {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// bridgeSpans are the byte spans of the words of s: letters and digits,
+// with the hyphens and apostrophes inside a word ("e-signature", "key's").
+func bridgeSpans(s string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i, r := range s {
+		inWord := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !inWord && (r == '-' || r == '\'') && start >= 0 && i+1 < len(s) {
+			next, _ := utf8.DecodeRuneInString(s[i+1:])
+			inWord = unicode.IsLetter(next) || unicode.IsDigit(next)
+		}
+		switch {
+		case inWord && start < 0:
+			start = i
+		case !inWord && start >= 0:
+			out = append(out, [2]int{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, len(s)})
+	}
+	return out
+}
+
+// bridgeWords are the words of the record's text, lower case, hyphenated
+// words split into their parts ("sign-off": sign, off; "non-conformance":
+// non, conformance), in order.
+func bridgeWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// isAbbreviation reports whether w is written as an abbreviation: two to
+// six letters, capitals but for one plural "s" at the end ("QC", "CDRs").
+func isAbbreviation(w string) bool {
+	core := strings.TrimSuffix(w, "s")
+	if len(core) < 2 || len(core) > 6 {
+		return false
+	}
+	for i := 0; i < len(core); i++ {
+		if core[i] < 'A' || core[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// expandAbbreviation is the run of the record's words (rw) whose initials
+// spell abbreviation a ("CDRs": call detail records), or "" when none
+// does, or when the record uses a itself (has).
+func expandAbbreviation(a string, rw []string, has map[string]bool) string {
+	plural := strings.HasSuffix(a, "s") && len(a) > 2
+	core := strings.ToLower(strings.TrimSuffix(a, "s"))
+	if has[core] || !plural && has[strings.ToLower(a)] {
+		return ""
+	}
+	for i := range rw {
+		if rw[i] == "" || rw[i][0] != core[0] {
+			continue
+		}
+		if j := initialsRun(core, rw, i); j > i {
+			return strings.Join(rw[i:j], " ")
+		}
+	}
+	return ""
+}
+
+// initialsRun is the end of the run of words starting at rw[i] whose
+// initials spell letters (a linking "of", "and" or "the" may stand between
+// them without a letter: "proof of concept", PoC), or i when none does.
+func initialsRun(letters string, rw []string, i int) int {
+	j, k := i, 0
+	for j < len(rw) && j-i < maxBridgeRun+2 && k < len(letters) {
+		w := rw[j]
+		switch {
+		case w != "" && w[0] == letters[k]:
+			k++
+		case j > i && (w == "of" || w == "and" || w == "the"):
+		default:
+			return i
+		}
+		j++
+	}
+	if k < len(letters) || j-i < 2 {
+		return i
+	}
+	return j
+}
+
+// splitCompound is w written as two consecutive words of the record
+// ("keycard": key card) or "" when the record has no such pair.
+func splitCompound(w string, rw []string) string {
+	if len(w) < 6 {
+		return ""
+	}
+	for i := 0; i+1 < len(rw); i++ {
+		a, b := rw[i], rw[i+1]
+		if len(a) >= 3 && len(b) >= 3 && strings.HasPrefix(w, a) && compoundRest(w[len(a):], b) {
+			return a + " " + b
+		}
+	}
+	return ""
+}
+
+// compoundRest reports whether rest, the end of a compound, is the word b
+// or its plural either way ("keycards" for "key card", "keycard" for "key
+// cards").
+func compoundRest(rest, b string) bool {
+	return rest == b || rest == b+"s" || rest+"s" == b || rest == b+"es" || rest+"es" == b
+}
