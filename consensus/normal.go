@@ -63,8 +63,12 @@ func namePart(rs []rune, i int) bool {
 	switch {
 	case i >= 2 && rs[i-1] == '.' && unicode.IsLetter(rs[i-2]):
 		return true
+	case i >= 2 && rs[i-1] == '-' && unicode.IsLetter(rs[i-2]) && (i == 2 || !unicode.IsLetter(rs[i-3])) && unicode.ToLower(rs[i-2]) != 't':
+		// "R-14", "B-2": one letter and its number; not "T-30" (thirty
+		// before the time, as a countdown writes it).
+		return true
 	case i >= 3 && rs[i-1] == '-' && unicode.IsLetter(rs[i-2]) && unicode.IsLetter(rs[i-3]):
-		// Not "T-30" (thirty before the time) nor a version ("Apache-2.0").
+		// Not a version ("Apache-2.0").
 		j := i
 		for j < len(rs) && unicode.IsDigit(rs[j]) {
 			j++
@@ -158,7 +162,11 @@ func withinBound(a *analysis, x quantity, b *analysis, y quantity) bool {
 		return false
 	}
 	lx := theLexicon()
-	switch boundOf(a, x) {
+	bound := boundOf(a, x)
+	if bound == "" {
+		bound = comparedBy(a, x)
+	}
+	switch bound {
 	case lx.fold(stem("above")), lx.fold("atleast"):
 		return y.value >= x.value
 	case lx.fold(stem("below")), lx.fold("atmost"):
@@ -173,4 +181,32 @@ func andAHalf(toks []rawTok, i int) bool {
 		return false
 	}
 	return toks[i+1].low == "and" && (toks[i+2].low == "a" || toks[i+2].low == "an") && (toks[i+3].low == "half" || toks[i+3].text == "half")
+}
+
+// comparatives are the comparative words that set a bound with "than"
+// before a number ("taller than 2.1 m", "younger than 12"), as the bound
+// they set.
+var comparatives = map[string]string{
+	"taller": "above", "longer": "above", "heavier": "above", "older": "above", "larger": "above", "bigger": "above",
+	"higher": "above", "greater": "above", "wider": "above", "deeper": "above", "later": "above", "warmer": "above", "hotter": "above",
+	"shorter": "below", "lighter": "below", "younger": "below", "smaller": "below", "lower": "below", "narrower": "below",
+	"shallower": "below", "earlier": "below", "cooler": "below", "colder": "below",
+}
+
+// comparedBy is the bound a comparative before q sets in x ("taller than
+// 2.1 m" is above 2.1 m), folded as boundOf gives it, or "".
+func comparedBy(x *analysis, q quantity) string {
+	for i, t := range x.terms {
+		if t.text != q.text || t.clause != q.clause || !strings.HasPrefix(t.w, "#") {
+			continue
+		}
+		if i == 0 || x.terms[i-1].clause != t.clause || x.terms[i-1].neg {
+			return ""
+		}
+		if b := comparatives[strings.ToLower(x.terms[i-1].text)]; b != "" {
+			return theLexicon().fold(stem(b))
+		}
+		return ""
+	}
+	return ""
 }
