@@ -42,6 +42,8 @@ func TestComparePositionsNormalised(t *testing.T) {
 		{"a count the rule does not set", "Agents merge duplicate tickets only when both come from the same requester.", "You can merge two tickets only if the same person opened both.", Agree, ""},
 		{"a measure beside a measure of the rule", "The on-call isolates a flagged laptop within 15 minutes.", "The on-call isolated the flagged laptop 11 minutes after the alert, inside the 15-minute limit.", Unsure, "11 minutes"},
 		{"a measure the bound allows", "The wind must be below 15 km/h for spraying the vines.", "The vines were sprayed in a wind of 9 km/h.", Unsure, "9 km / h"},
+		{"a measure a comparative allows", "Vehicles taller than 2.1 m go on the lower deck.", "The 2.9 m camper went on the lower deck.", Unsure, "2.9 m"},
+		{"a measure a comparative does not allow", "Vehicles taller than 2.1 m go on the lower deck.", "Vehicles taller than 2.5 m go on the lower deck.", Disagree, "2.1 m → 2.5 m"},
 		{"a number added in an edit", "Retry failed jobs.", "Retry failed jobs 3 times.", Unsure, "3"},
 		// A removal or a switch the asker intends.
 		{"a removal intended", "Sessions end after 30 minutes without events or at midnight, whichever comes first.", "I'm removing the midnight cut-off; sessions end after 30 minutes without events.", Disagree, "removed"},
@@ -77,6 +79,27 @@ func TestChangeIntentsRead(t *testing.T) {
 		p := voicePosition(c.position)
 		if d := append(compareRemoval(a, p), compareSwitch(a, p)...); len(d) > 0 {
 			t.Errorf("%q against %q: %v, want nothing", c.position, c.filed, d)
+		}
+	}
+}
+
+// TestNumbersThatName pins which numbers name a thing rather than count:
+// glued to a name by a dash or a dot, or after a section sign; not a
+// countdown's "T-30" nor a version.
+func TestNumbersThatName(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		n    int // quantities read
+	}{
+		{"Rope R-14 is retired.", 0},
+		{"Per ROUTE-77 the cap holds.", 0},
+		{"Use X.509 certificates.", 0},
+		{"See §4.2 of the PRD.", 0},
+		{"Cars are in the lane by T-30 min.", 1},
+		{"Dependencies under Apache-2.0 are fine.", 1},
+	} {
+		if got := len(analyze(c.text).qty); got != c.n {
+			t.Errorf("%q: %d numbers read (%+v), want %d", c.text, got, analyze(c.text).qty, c.n)
 		}
 	}
 }

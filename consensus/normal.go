@@ -158,7 +158,7 @@ var dayNumbers = map[string]bool{"on": true, "at": true, "in": true, "of": true,
 // measured dimension only: a bare count ("after the
 // first attempt" against "up to 3 attempts") states a rule of its own.
 func withinBound(a *analysis, x quantity, b *analysis, y quantity) bool {
-	if x.dim == "" || x.dim != y.dim || x.per != y.per || boundOf(b, y) != "" {
+	if x.dim == "" || x.dim != y.dim || x.per != y.per || boundOf(b, y) != "" || comparedBy(b, y) != "" {
 		return false
 	}
 	lx := theLexicon()
