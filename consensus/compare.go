@@ -1905,6 +1905,9 @@ func restated(x *analysis, k int, y *analysis, all map[string]bool, byNumber boo
 	if len(cd.terms) >= 3 && overlapIn(cd.terms, all) >= 0.7 {
 		return true
 	}
+	if numbersRestated(x, k, y) {
+		return true
+	}
 	for _, q := range x.qty {
 		if !byNumber || q.cond != k || bareOne(q) {
 			continue

@@ -45,6 +45,9 @@ func TestComparePositionsNormalised(t *testing.T) {
 		{"a measure a comparative allows", "Vehicles taller than 2.1 m go on the lower deck.", "The 2.9 m camper went on the lower deck.", Unsure, "2.9 m"},
 		{"a measure a comparative does not allow", "Vehicles taller than 2.1 m go on the lower deck.", "Vehicles taller than 2.5 m go on the lower deck.", Disagree, "2.1 m → 2.5 m"},
 		{"a number added in an edit", "Retry failed jobs.", "Retry failed jobs 3 times.", Unsure, "3"},
+		// A condition said again by its numbers.
+		{"a condition's two numbers said again", "A comment is hidden once 5 distinct users report it within 24 hours.", "A comment goes hidden when five separate people flag it inside 24 hours.", Agree, ""},
+		{"a condition's number changed", "A comment is hidden once 5 distinct users report it within 24 hours.", "A comment goes hidden when five separate people flag it inside 48 hours.", Disagree, "24 hours → 48 hours"},
 		// A removal or a switch the asker intends.
 		{"a removal intended", "Sessions end after 30 minutes without events or at midnight, whichever comes first.", "I'm removing the midnight cut-off; sessions end after 30 minutes without events.", Disagree, "removed"},
 		{"a removal instructed", "Honey is extracted only from frames below 18% moisture.", "Next step: drop the moisture check on the frames before honey is extracted.", Disagree, "removed"},

@@ -210,3 +210,35 @@ func comparedBy(x *analysis, q quantity) string {
 	}
 	return ""
 }
+
+// numbersRestated reports whether two numbers or more of the condition k
+// of x (a bare "one" aside) are said by y in one
+// clause: "when five separate people flag it inside 24 hours" is "once 5
+// distinct users report it within 24 hours" in other words.
+func numbersRestated(x *analysis, k int, y *analysis) bool {
+	var qs []quantity
+	for _, q := range x.qty {
+		if q.cond == k && !bareOne(q) {
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) < 2 {
+		return false
+	}
+	byClause := map[int]int{}
+	for _, q := range qs {
+		seen := map[int]bool{}
+		for _, r := range y.qty {
+			if !seen[r.clause] && sameQuantity(q, r) {
+				seen[r.clause] = true
+				byClause[r.clause]++
+			}
+		}
+	}
+	for _, n := range byClause {
+		if n >= 2 {
+			return true
+		}
+	}
+	return false
+}
