@@ -391,6 +391,7 @@ new current exist existing
 should must shall will would could can may might ought need_to have_to
 what which how when where why who whom whose
 good best right proper correct recommended prefer preferred ideal
+settings setting tuning knob lifecycle
 all any every each some
 also just only still even really actually
 the a an

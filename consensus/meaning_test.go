@@ -421,7 +421,10 @@ func TestMeaningTune7(t *testing.T) {
 // 0.42 0.52 0.86; 0.11 and sealed 11 at 0.61 0.66 0.92; 0.18. Found, five
 // more conflicts block; two agreeing rewordings found with them are read
 // as changes by the comparison ("condition added"), which the paraphrase
-// figures count.
+// figures count. With "settings", "tuning", "lifecycle" and "knob" read
+// as generic words ("SPC alarm settings" asks what "SPC alerts" asks;
+// "config" stays specific: "How config reaches services" is no question
+// of "How secrets reach services"): sealed 11 0.63 0.68 0.92; 0.18.
 func TestMeaningSealed10(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed10.txt")
@@ -433,5 +436,5 @@ func TestMeaningSealed11(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed11.txt")
 	f.log(t, "eleventh sealed set")
-	f.guard(t, "eleventh sealed", "held-out measurement", 0.61, 0.65, 0.91, 0.18)
+	f.guard(t, "eleventh sealed", "held-out measurement", 0.62, 0.67, 0.91, 0.18)
 }
