@@ -711,7 +711,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// A number of the filed rule left out by a position that keeps
 		// its others ("above 85% for 10 minutes" → "above 85%"): the rule
 		// loosened. A number only added stays unsure.
-		h, w = append(h, dropped...), nil
+		h, w = append(h, dropped...), added
 	default:
 		// A number only a rewording says is detail the filed rule
 		// does not speak to ("a warning at the 4:00 mark", "ROUTE-77")

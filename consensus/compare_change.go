@@ -30,6 +30,7 @@ const removalObject = 3
 // branches") is left to the other parts of the comparison: a removal said
 // again is no change.
 func compareRemoval(a *analysis, position string) []string {
+	position = readPart(position)
 	if !strings.ContainsAny(position, "dDrRsSeElLgG") {
 		return nil
 	}
@@ -104,7 +105,8 @@ const switchObject = 2
 // option the filed rule names ("switch to -O2" against "builds use -O2")
 // is the rule said again.
 func compareSwitch(a *analysis, position string) []string {
-	if !strings.Contains(strings.ToLower(position), "to ") {
+	position = readPart(position)
+	if !strings.Contains(position, "to ") && !strings.Contains(position, "TO ") && !strings.Contains(position, "To ") {
 		return nil
 	}
 	ms := switchRE().FindAllStringSubmatch(strings.ReplaceAll(position, "’", "'"), 4)
@@ -136,4 +138,14 @@ func compareSwitch(a *analysis, position string) []string {
 		out = append(out, "→ "+strings.TrimSpace(m[2]))
 	}
 	return out
+}
+
+// readPart is the part of a position the comparison reads (maxAnalyzed
+// bytes): what follows it is read by no other part either, and a removal
+// or a switch must not cost more on hostile text than the analysis does.
+func readPart(position string) string {
+	if len(position) > maxAnalyzed {
+		return position[:maxAnalyzed]
+	}
+	return position
 }
