@@ -303,16 +303,23 @@ type DecisionLabel struct {
 
 // LabelDecision labels the decision of gate.jsonl whose id (or unique
 // prefix) is id: its question deserved a debate (debate) or not. An id
-// that names no decision is an *Error (ProblemInvalid); one logged without its
-// self-critique, ErrUnlabellable (with the decision's id and outcome).
+// that names no decision is an *Error (ProblemNotFound; ProblemAmbiguous
+// when several start with it, ProblemMissing when it is empty); one
+// logged without its self-critique, ErrUnlabellable (with the decision's
+// id and outcome).
 func (a *App) LabelDecision(id string, debate bool) (*DecisionLabel, error) {
 	entries, _, err := a.GateLog()
 	if err != nil {
 		return nil, err
 	}
 	e, err := gating.FindDecision(entries, id)
-	if err != nil {
-		return nil, refuse(ProblemInvalid, "", err)
+	switch {
+	case errors.Is(err, gating.ErrNoDecision):
+		return nil, refuse(ProblemNotFound, "", err)
+	case errors.Is(err, gating.ErrAmbiguousDecision):
+		return nil, refuse(ProblemAmbiguous, "", err)
+	case err != nil:
+		return nil, refuse(ProblemMissing, "", err)
 	}
 	out := &DecisionLabel{DecisionID: e.ID, GateDecided: e.Outcome, Label: gating.Skip, Labelled: 1}
 	if e.Input == nil {
@@ -342,7 +349,7 @@ func (a *App) AddLabels(r io.Reader, source string) (*Labelled, error) {
 		return nil, newError(ProblemFile, "", err, "%s: %v (nothing was added)", source, err)
 	}
 	if len(ex) == 0 {
-		return nil, newError(ProblemInvalid, "", nil, "%s holds no labelled self-critique", source)
+		return nil, newError(ProblemFile, "", nil, "%s holds no labelled self-critique", source)
 	}
 	now := labelTime()
 	labels := make([]gating.Label, len(ex))

@@ -158,7 +158,7 @@ func TestLabelAndLearnRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ie *Error
-	if _, err := a.LabelDecision("0000", true); !errors.As(err, &ie) || ie.Problem != ProblemInvalid {
+	if _, err := a.LabelDecision("0000", true); !errors.As(err, &ie) || ie.Problem != ProblemNotFound {
 		t.Errorf("unknown decision: %v", err)
 	}
 	if l, err := a.LabelDecision("feed", true); !errors.Is(err, ErrUnlabellable) || l == nil || l.DecisionID != "feedf00d" {

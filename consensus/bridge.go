@@ -9,9 +9,11 @@ import (
 // A question often names the record's object in a shorter form of the
 // record's own words: an abbreviation made of their initials ("late CDRs"
 // for "late call detail records", "station QC" for "quality control",
-// "dashboard MVs" for "materialized views"), a compound written as one
-// word ("keycard validity" for "guest key cards") or two, or "e-" for
-// "electronic" ("e-signature rules" for "electronic sign-off"). No list of
+// "dashboard MVs" for "materialized views"), a word cut short ("sitemap
+// regen cron" for "sitemap regeneration job", "bank rec"), a compound
+// written as one word ("keycard validity" for "guest key cards") or two,
+// or "e-" for "electronic" ("e-signature rules" for "electronic
+// sign-off"). No list of
 // abbreviations or compounds can know a team's own; the record at hand
 // does. bridge rewrites such a form into the record's words, and only when
 // the record spells it out: a word of the question that the record already
@@ -58,7 +60,9 @@ func bridge(text, rec string) string {
 		default:
 			if r := splitCompound(lw, rw); r != "" {
 				repl = r
-			} else if i+1 < len(words) && words[i+1][0] == sp[1]+1 {
+				break
+			}
+			if i+1 < len(words) && words[i+1][0] == sp[1]+1 {
 				// Two words the record writes as one: "key card" for
 				// "keycard".
 				next := strings.ToLower(text[words[i+1][0]:words[i+1][1]])
@@ -70,6 +74,9 @@ func bridge(text, rec string) string {
 						}
 					}
 				}
+			}
+			if repl == "" {
+				repl = unclip(lw, rw)
 			}
 		}
 		if repl == "" {
@@ -192,6 +199,53 @@ func splitCompound(w string, rw []string) string {
 		}
 	}
 	return ""
+}
+
+// minClipped is how many letters a clipped word keeps at least, and
+// minClippedOff how many it drops at least ("regen" of "regeneration",
+// "rec" of "reconciliation"; "car" is no clipping of "cart").
+const (
+	minClipped    = 3
+	minClippedOff = 3
+)
+
+// unclip is the one word of the record (rw) that w is the start of, w
+// being a clipped form ("regen": regeneration, "dedup": deduplicating), or
+// "" when no word of the record or more than one starts with it.
+func unclip(w string, rw []string) string {
+	if len(w) < minClipped || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+		return ""
+	}
+	if lx := theLexicon(); lx.stop[stem(w)] || lx.generic[lx.fold(stem(w))] {
+		return "" // "can" is no clipped "cancel"
+	}
+	found := ""
+	for _, x := range rw {
+		if len(x) >= len(w)+minClippedOff && strings.HasPrefix(x, w) && x != found && !inflected(x, w) {
+			if found != "" && !strings.HasPrefix(x, found) && !strings.HasPrefix(found, x) && stem(x) != stem(found) {
+				return ""
+			}
+			if found == "" || len(x) < len(found) {
+				found = x
+			}
+		}
+	}
+	return found
+}
+
+// inflected reports whether x is w with an ending that makes another form
+// of the same word ("refreshing" of "refresh", "payments" of "payment"),
+// not a longer word it is clipped from.
+func inflected(x, w string) bool {
+	if stem(x) == stem(w) {
+		return true
+	}
+	switch x[len(w):] {
+	case "s", "es", "ed", "d", "ing", "er", "ers", "or", "ors", "ment", "ments", "ion", "ions", "ation", "ations",
+		"al", "ally", "ly", "able", "ability", "ness", "ity", "ive", "ize", "ise", "ized", "ised", "ization", "isation":
+		return true
+	}
+	return false
 }
 
 // compoundRest reports whether rest, the end of a compound, is the word b

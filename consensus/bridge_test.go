@@ -22,6 +22,17 @@ func TestBridge(t *testing.T) {
 		{"key card expiry", "Guest keycards expire after checkout", "keycards expiry"},
 		{"work card tasks: e-signature rules", "Electronic sign-off of work card tasks", "work card tasks: electronic signature rules"},
 		{"e-book releases", "DRM on e-book releases", "e-book releases"},
+		// A clipped word, when one word of the record starts with it.
+		{"sitemap regen cron", "Schedule of the sitemap regeneration job", "sitemap regeneration cron"},
+		{"bank rec job", "Daily reconciliation of the ledger with bank statements", "bank reconciliation job"},
+		{"click dedup state", "Deduplicating click events in the stream processor", "click deduplicating state"},
+		{"rec job", "Reconciliation of records", "rec job"},
+		{"car rental", "Cart rentals", "car rental"},
+		{"a captain can call it off", "the captain may cancel", "a captain can call it off"},
+		{"dashboard refresh", "Refreshing the dashboard", "dashboard refresh"},
+		{"payment retries", "Payments are retried twice", "payment retries"},
+		{"v2 sched", "Scheduler v2 rollout", "v2 scheduler"},
+		{"v2 sched", "Scheduler v2 schedules", "v2 sched"}, // two words start with it
 		// A word the record has is never rewritten; nor a near miss.
 		{"keyboard layout", "Key board layout", "key board layout"},
 		{"key board", "keyboard shortcuts and the board key", "key board"},

@@ -223,9 +223,11 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// can call the public API?", asked of "CORS policy of the public API",
 	// finds another set's "Allowed CORS origins for the public API" once
 	// its "Q:" label is read as one); with "settings", "tuning",
-	// "lifecycle" and "knob" generic words: 656/777, 3, 428/444.
-	if reworded.ok < 656 || wrong.ok > 3 || noneKept.ok < 428 {
-		t.Errorf("in one vault: reworded found %v (floor 656), another record %v (at most 3), none kept %v (floor 428)", reworded, wrong, noneKept)
+	// "lifecycle" and "knob" generic words: 656/777, 3, 428/444; with
+	// clipped words read whole ("regen": regeneration): 657/777, 3,
+	// 428/444.
+	if reworded.ok < 657 || wrong.ok > 3 || noneKept.ok < 428 {
+		t.Errorf("in one vault: reworded found %v (floor 657), another record %v (at most 3), none kept %v (floor 428)", reworded, wrong, noneKept)
 	}
 }
 

@@ -229,12 +229,19 @@ func FindDecision(entries []LogEntry, id string) (LogEntry, error) {
 	}
 	switch len(found) {
 	case 0:
-		return LogEntry{}, fmt.Errorf("no decision %q in %s", id, LogName)
+		return LogEntry{}, fmt.Errorf("%w %q in %s", ErrNoDecision, id, LogName)
 	case 1:
 		return found[0], nil
 	}
-	return LogEntry{}, fmt.Errorf("decision id %q is ambiguous (%d decisions start with it)", id, len(found))
+	return LogEntry{}, fmt.Errorf("decision id %q is %w (%d decisions start with it)", id, ErrAmbiguousDecision, len(found))
 }
+
+// The errors of FindDecision, for errors.Is: no decision has the id, or
+// several start with it.
+var (
+	ErrNoDecision        = errors.New("no decision")
+	ErrAmbiguousDecision = errors.New("ambiguous")
+)
 
 // OutcomeLabel reads what a debate's verdict says about the gate's choice
 // to debate it:

@@ -98,7 +98,7 @@ func newConsensusShowCmd(a *factory) *cobra.Command {
 				return fmt.Errorf("%w (%s lists them)", err, a.cmdLine("consensus", "list"))
 			}
 			if err != nil {
-				return a.fail(err, wording{})
+				return a.fail(err, wording{name: func(string) string { return "NAME" }})
 			}
 			return view(a, p, textview.RecordPage)
 		},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/parleyhq/parley/app"
@@ -19,8 +20,12 @@ func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, sourc
 	if err != nil {
 		return false, err
 	}
-	sc, err := a.readCritique(ctx, source)
-	if err != nil {
+	sc, err := a.readCritique(ctx, "--gate", source)
+	var named *cliError
+	switch {
+	case errors.As(err, &named):
+		return false, err // named --gate already
+	case err != nil:
 		return false, fmt.Errorf("--gate: %w", err)
 	}
 	entry, err := a.service().GateDebate(s, g, sc, source)

@@ -131,8 +131,11 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		{[]string{"gate", "--mode", "coinflip", good}, exitUsage, `mode: unknown gate mode "coinflip" (use model or rules)`},
 		{[]string{"gate", "--layer", "kanban", good}, exitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
 		{[]string{"gate", empty}, exitError, empty + ": " + gating.ErrNoCritique.Error() + ": the input is empty"},
-		{[]string{"gate", "label", empty}, exitUsage, empty + " holds no labelled self-critique"},
-		{[]string{"gate", "label", "--decision", "beef", "--skip"}, exitUsage, `no decision "beef" in gate.jsonl`},
+		{[]string{"gate", "label", empty}, exitError, empty + " holds no labelled self-critique"},
+		{[]string{"gate", "label", "--decision", "beef", "--skip"}, exitError, `no decision "beef" in gate.jsonl`},
+		{[]string{"gate", filepath.Join(dir, "gone.txt")}, exitError, "gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
+		{debate("run", "--gate", filepath.Join(dir, "gone.txt")), exitError, "--gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
+		{[]string{"consensus", "show", ""}, exitUsage, "NAME: is empty"},
 		{[]string{"escalate", "--telemetry", dir}, exitError, "--telemetry: " + dir + " is not a regular file"},
 		{[]string{"escalate", "--telemetry", empty, "--workspace", filepath.Join(dir, "gone")}, exitError, "the escalation workspace: " + filepath.Join(dir, "gone") + " is not a directory"},
 	} {

@@ -47,7 +47,7 @@ func newGateCmd(a *factory) *cobra.Command {
 			if len(args) == 1 {
 				source = args[0]
 			}
-			sc, err := a.readCritique(cmd.Context(), source)
+			sc, err := a.readCritique(cmd.Context(), "gate", source)
 			if errors.Is(err, fs.ErrNotExist) {
 				if s := suggestCommands(cmd, source); len(s) > 0 {
 					return &cliError{msg: fmt.Sprintf("%v; did you mean %s?", err, suggest.OrList(s)), err: err}
@@ -85,8 +85,9 @@ func (a *factory) gate(mode, modelFile string) (*gating.Gate, error) {
 }
 
 // readCritique parses a self-critique (app.ReadCritique) from a file, or
-// from standard input for "-".
-func (a *factory) readCritique(ctx context.Context, source string) (gating.SelfCritique, error) {
+// from standard input for "-"; what names the input in the error of a
+// file that cannot be opened ("gate", "--gate").
+func (a *factory) readCritique(ctx context.Context, what, source string) (gating.SelfCritique, error) {
 	if source == "-" {
 		b, err := a.readStdin(ctx, "the self-critique", gating.MaxInputBytes)
 		if err != nil {
@@ -96,7 +97,7 @@ func (a *factory) readCritique(ctx context.Context, source string) (gating.SelfC
 	}
 	f, err := os.Open(source)
 	if err != nil {
-		return gating.SelfCritique{}, fileError("gate", err)
+		return gating.SelfCritique{}, fileError(what, err)
 	}
 	defer f.Close()
 	return app.ReadCritique(f, source)

@@ -130,7 +130,7 @@ func TestGateLearnsFromItsUser(t *testing.T) {
 	if _, _, code := dcli(t, root, "gate", "label", "--decision", id[:6]); code != exitUsage {
 		t.Errorf("--decision without --debate/--skip: exit %d", code)
 	}
-	if _, _, code := dcli(t, root, "gate", "label", "--decision", "zzzz", "--skip"); code != exitUsage {
+	if _, _, code := dcli(t, root, "gate", "label", "--decision", "zzzz", "--skip"); code != exitError {
 		t.Errorf("unknown decision: exit %d", code)
 	}
 	out, errs, code = dcli(t, root, "gate", "label", "--decision", id[:6], "--skip")
