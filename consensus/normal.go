@@ -103,14 +103,15 @@ func elidedUnit(x, y quantity) bool {
 
 // measured keeps, of the differences added ("(not said) → 11 minutes"),
 // the ones whose number is a measure (a unit) of a dimension that a
-// number of a, the filed rule, is a measure of too, and the rates ("three
+// number of a, the filed rule, is a measure of too, the rates ("three
 // times a day") beside a filed rule that states any number ("at 7:00 and
-// 19:00").
+// 19:00"), and the periods ("checks the camera every 15 minutes"): how
+// often a rule applies is a part of it.
 func measured(added []string, a, b *analysis) []string {
 	var out []string
 	for _, d := range added {
 		y, ok := quantityByText(b, strings.TrimPrefix(d, "(not said) → "))
-		if !ok || y.dim != "" && slices.ContainsFunc(a.qty, func(x quantity) bool { return x.dim == y.dim }) || y.per != "" && len(a.qty) > 0 {
+		if !ok || y.dim != "" && slices.ContainsFunc(a.qty, func(x quantity) bool { return x.dim == y.dim }) || y.per != "" && len(a.qty) > 0 || y.every {
 			out = append(out, d)
 		}
 	}
