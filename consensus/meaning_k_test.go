@@ -56,4 +56,19 @@ func TestMeaningCheckK(t *testing.T) {
 	for _, m := range c.misses {
 		t.Logf("  compare miss: %s", m)
 	}
+	// Measured when written: main's comparison (8699647) consistent 0.38
+	// (6/16), conflict 0.68 (13/19); with this round's readings 0.56
+	// (9/16), 0.74 (14/19), four conflicts answered consistent, three
+	// after a period only the question says was kept unsure (made after
+	// reading that miss).
+	changeAgreed := 0
+	for _, m := range c.misses {
+		if strings.Contains(m, "want conflict, got consistent") {
+			changeAgreed++
+		}
+	}
+	if c.consistent.ok < 9 || c.conflict.ok < 14 || changeAgreed > 3 {
+		t.Errorf("k-check, comparison alone: consistent %v (floor 9), conflict %v (floor 14), conflicts answered consistent %d (at most 3)",
+			c.consistent, c.conflict, changeAgreed)
+	}
 }
