@@ -48,6 +48,7 @@ func FuzzCompare(f *testing.F) {
 	f.Add("Send at 22:00, not 8 am; 12:60 pm", "No — 10pm a month ahead, 8 GPUs at once, billing jobs included rather than x")
 	f.Add(strings.Repeat("not ", 500), strings.Repeat("1e999 ", 100))
 	f.Add("\x00\xff\u2028[[x]]", "")
+	f.Add("at most 1.8 m, 400 kg, 0.5 L; taller than 2 m; R-14, X.509, §4.2, T-30", "kick_after_s: 300 min_depth_cm 380; an hour and a half; I'm removing the cap; we'll switch it to -Ofast")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c := ComparePositions(a, b)
 		switch c.Agreement {
