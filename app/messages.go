@@ -96,16 +96,26 @@ func typeOK(t string) bool {
 	return true
 }
 
+// Addressed refuses a request without its sender or its recipient
+// (ProblemMissing): the check a front end can make before it reads the
+// text (a wait on standard input for a message that cannot be sent).
+func (r SendRequest) Addressed() error {
+	if r.From != "" && r.To != "" {
+		return nil
+	}
+	field := "from"
+	if r.From != "" {
+		field = "to"
+	}
+	return newError(ProblemMissing, field, nil, "send needs {from} and {to}")
+}
+
 // message checks r and makes its message, encoded once so that one that
 // cannot be sent (over the limit once encoded) is refused before anything
 // is said about the recipient.
 func (r SendRequest) message() (*inbox.Message, error) {
-	if r.From == "" || r.To == "" {
-		field := "from"
-		if r.From != "" {
-			field = "to"
-		}
-		return nil, newError(ProblemMissing, field, nil, "send needs {from} and {to}")
+	if err := r.Addressed(); err != nil {
+		return nil, err
 	}
 	if err := ValidName("from", r.From); err != nil {
 		return nil, err

@@ -36,8 +36,8 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 			"--require-live, and then nothing is sent). The sender need not be registered.",
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.From == "" || o.To == "" {
-				return usagef("send needs --from and --to (see parley send --help)")
+			if err := o.Addressed(); err != nil {
+				return a.fail(err, wording{help: "parley send"})
 			}
 			o.Stdin = len(args) == 0 || args[0] == "-"
 			if !o.Stdin {
