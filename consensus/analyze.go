@@ -57,6 +57,9 @@ type condition struct {
 	// reason: the condition stands in a reason or a purpose given for the
 	// rule ("to avoid losing events if the pod dies"), not in the rule.
 	reason bool
+	// while: opened by "while", which may contrast two rules ("email is
+	// overwritten, while address keeps history") rather than set a time.
+	while bool
 }
 
 // analysis is what analyze found in a text.
@@ -836,6 +839,19 @@ func analyze(text string) *analysis {
 			lastQty = len(a.qty) - 1
 			continue
 		}
+		if k := barrierAt(toks, i); k > 0 {
+			// "blocked from going online" is "cannot go online"; "not
+			// blocked from going online" two negations that cancel.
+			if negPending == t.clause {
+				negPending = -1
+				a.negs--
+			} else {
+				negPending, noDet, negAt, verbal = t.clause, false, i+k-1, true
+				a.negs++
+			}
+			i += k - 1
+			continue
+		}
 		w, n := lx.match(toks, i)
 		raw := joinText(toks[i : i+n])
 		if w == lx.fold("atmost") && n > 1 && (t.low == "no" || t.low == "not") && toks[i+1].low == "later" && beforeAhead(toks, i+n) {
@@ -865,7 +881,7 @@ func analyze(text string) *analysis {
 			if kind == "if" && cond >= 0 && a.conds[cond].kind == "unless" && len(a.conds[cond].terms) == 0 {
 				continue // "except during a grid outage": one exception
 			}
-			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: reasonBefore(toks, i)})
+			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: reasonBefore(toks, i), while: n == 1 && t.low == "while"})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}

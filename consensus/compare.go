@@ -728,6 +728,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard, weak = append(hard, h...), append(weak, w...)
 	hard = append(hard, compareOptions(a, b, al.edit)...)
 	hard = append(hard, compareNegation(a, b)...)
+	hard = append(hard, compareMeans(a, b)...)
 	hard = append(hard, compareInstead(a, b)...)
 	hard = append(hard, compareConditions(a, b)...)
 	if al.edit {
@@ -1802,6 +1803,9 @@ func compareConditions(a, b *analysis) []string {
 		for k, cd := range x.conds {
 			if cd.reason {
 				continue // a reason given for the rule, not a part of it
+			}
+			if cd.while && contrasted(x, k, y) {
+				continue // "…, while email is type 1": a rule of its own, stated by the other side
 			}
 			// What the condition adds to the rule: its words that the rule
 			// itself does not say ("unless a service account" adds

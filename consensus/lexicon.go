@@ -585,6 +585,7 @@ type unit struct {
 var units = map[string]unit{
 	"millisecond": {"time", 0.001}, "second": {"time", 1}, "minute": {"time", 60}, "hour": {"time", 3600},
 	"day": {"time", 86400}, "week": {"time", 7 * 86400}, "month": {"time", 365 * 86400 / 12}, "year": {"time", 365 * 86400},
+	"decade": {"time", 10 * 365 * 86400}, "fortnight": {"time", 14 * 86400},
 	"byte": {"bytes", 1}, "kilobyte": {"bytes", 1 << 10}, "megabyte": {"bytes", 1 << 20}, "gigabyte": {"bytes", 1 << 30},
 	"terabyte": {"bytes", 1 << 40}, "percent": {"percent", 1}, "pixel": {"pixels", 1},
 }

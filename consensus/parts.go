@@ -336,7 +336,15 @@ func shortened(n, m name) bool {
 // disregardCues set a condition aside: "whatever their licence date",
 // "open complaint or not", "wherever they live". Written lower case.
 var disregardCues = []string{"regardless", "irrespective", "no matter", "whatever", "wherever", "or not", "either way", "in any case", "in all cases", "does not matter", "doesn't matter", "do not matter", "don't matter",
-	"as often as", "as many times as", "any number of times", "unlimited"}
+	"as often as", "as many times as", "any number of times", "unlimited",
+	// Every case named, none left out: "whichever account it comes from",
+	// "public and private alike".
+	"whichever", "alike"}
+
+// emphaticCues say a rule has no exception: they set aside only an
+// exception the filed rule makes ("no dog without a certificate, no
+// exceptions" is "dogs only with a certificate" said again).
+var emphaticCues = []string{"no exceptions", "no exception", "without exception", "no special cases", "no special case", "across the board", "not even"}
 
 // disregards returns the cue by which text sets a condition aside, or "".
 func disregards(text string) string {
@@ -352,7 +360,7 @@ func disregards(text string) string {
 				end++
 			}
 			said := strings.TrimSpace(low[k:end]) // low: lowering may change the length of invalid UTF-8
-			if (c == "wherever" || c == "whatever") && superlative(said) {
+			if (c == "wherever" || c == "whatever" || c == "whichever") && superlative(said) {
 				continue // "wherever the median ping is lowest" picks one
 			}
 			return said
@@ -401,10 +409,13 @@ func indexWord(s, w string) int {
 // have held a licence for 2 years" against "whatever their licence date".
 func compareDisregard(a, b *analysis, filed, position string) []string {
 	cue := disregards(position)
+	if cue == "" {
+		cue = emphatic(a, b, filed, position)
+	}
 	if cue == "" || disregards(filed) != "" {
 		return nil
 	}
-	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only {
+	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only && !carveOutLost(a, b, position) {
 		return nil // nothing the filed rule sets that could be set aside
 	}
 	always := theLexicon().fold(stem("always"))

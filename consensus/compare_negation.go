@@ -1,0 +1,201 @@
+package consensus
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// This file reads negation said in words no list of negative verbs holds:
+// a verb that keeps someone from doing a thing ("blocked from going
+// online", "barred from entering") or says they are not able to ("unable
+// to approve"). Each is "cannot" followed by the thing, so "blocked from
+// going online" and "cannot go online" say the same, and "can go online"
+// changes it.
+
+// barrierWords keep someone from an action when "from" and the action
+// (a word in -ing) follow them: "prevented from deploying". Written lower
+// case, as a word is written.
+var barrierWords = map[string]bool{
+	"blocked": true, "prevented": true, "barred": true, "banned": true, "prohibited": true, "forbidden": true,
+	"stopped": true, "precluded": true, "restricted": true, "disallowed": true, "locked": true,
+	"block": true, "prevent": true, "bar": true, "ban": true, "prohibit": true, "forbid": true, "stop": true,
+	"blocks": true, "prevents": true, "bars": true, "bans": true, "prohibits": true, "forbids": true, "stops": true,
+}
+
+// barrierAt reports how many tokens at toks[i] say "cannot" before an
+// action: 2 for "blocked from" before a word in -ing ("blocked from going
+// online"), 2 for "unable to" or "not able to" before a word ("unable to
+// approve"), else 0. "Blocked from 00:00" (a time) and "blocked from the
+// office network" (a place) negate nothing.
+func barrierAt(toks []rawTok, i int) int {
+	if i+2 >= len(toks) || toks[i+1].clause != toks[i].clause || toks[i+2].clause != toks[i].clause || toks[i+2].isNum {
+		return 0
+	}
+	t, next, then := toks[i].low, toks[i+1].low, toks[i+2].low
+	switch {
+	case barrierWords[t] && next == "from" && len(then) > 4 && strings.HasSuffix(then, "ing") && isLetters(then):
+		return 2
+	case (t == "unable" || t == "incapable") && next == "to":
+		return 2
+	}
+	return 0
+}
+
+// contrasted reports whether the condition k of x, opened by "while", is
+// a rule of its own set beside the first rather than a time the rule holds
+// in: the other side y states most of its words (two thirds, two or more)
+// as its rule, outside any condition and not negated. "Address is type 2,
+// while email is type 1 and overwritten" against "email changes overwrite
+// in place (type 1)"; "refresh every 15 seconds while the screen is open"
+// against "refresh the screen every 15 seconds" keeps its condition (open
+// is not said).
+func contrasted(x *analysis, k int, y *analysis) bool {
+	lx := theLexicon()
+	plain := map[string]bool{}
+	for _, t := range y.terms {
+		if t.cond < 0 && !t.neg {
+			plain[t.w] = true
+		}
+	}
+	in, of := 0, 0
+	for _, t := range x.terms {
+		if t.cond != k || lx.generic[t.w] || lx.light[t.w] || lx.stop[t.w] {
+			continue
+		}
+		of++
+		if !t.neg && (plain[t.w] || stemOf(t.w, plain)) {
+			in++
+		}
+	}
+	return of >= 2 && 3*in >= 2*of
+}
+
+// stemOf reports whether a word of m and w are forms of one word the
+// stemmer left apart: "overwritten" and "overwrite" share "overwrit".
+func stemOf(w string, m map[string]bool) bool {
+	if len(w) < 6 || strings.HasPrefix(w, "#") {
+		return false
+	}
+	for p := range m {
+		n := 0
+		for n < len(p) && n < len(w) && p[n] == w[n] {
+			n++
+		}
+		if n >= 6 {
+			return true
+		}
+	}
+	return false
+}
+
+// carveOutLost reports whether the filed rule a sets a part of what it
+// speaks of apart with a negation in a clause of its own, beside a clause
+// it states plainly ("affected customers are notified by email;
+// unaffected customers are not notified"), and b, which sets a condition
+// aside by cue ("affected or not"), negates no word of that clause outside
+// the cue: the carve-out is taken away. A rule that is all negation
+// ("never deploy on Fridays") has no carve-out, and "no Friday deploys,
+// whatever the urgency; hotfixes go through the board" keeps the one of
+// "never deploy on Fridays; hotfixes go through the board".
+func carveOutLost(a, b *analysis, position string) bool {
+	position = strings.ToLower(readPart(position))
+	lx := theLexicon()
+	negClause, plainClause := map[int]bool{}, map[int]bool{}
+	for _, t := range a.terms {
+		// Negated by "not" or "never": "dogs without one are turned
+		// away" says the rule again rather than setting a part apart.
+		if t.cond < 0 && t.neg && t.verbal && !lx.generic[t.w] && !lx.stop[t.w] && !strings.HasPrefix(t.w, "#") {
+			negClause[t.clause] = true
+		}
+	}
+	carved := map[string]bool{}
+	for _, t := range a.terms {
+		switch {
+		case t.cond >= 0 || lx.generic[t.w] || lx.stop[t.w]:
+		case negClause[t.clause]:
+			carved[t.w] = true
+		default:
+			plainClause[t.clause] = true
+		}
+	}
+	if len(negClause) == 0 || len(plainClause) == 0 {
+		return false
+	}
+	for _, u := range b.terms {
+		// "affected or not" negates nothing: it is the cue.
+		if u.neg && carved[u.w] && !strings.Contains(position, strings.ToLower(u.text)+" or not") {
+			return false
+		}
+	}
+	return true
+}
+
+// notifyMeans are the ways of notifying someone: a rule that says a
+// person is not notified is changed by a position that emails, texts or
+// calls them. Written before stemming.
+var notifyMeans = []string{"notify", "inform", "tell", "email", "e-mail", "sms", "text", "call", "phone", "message", "alert", "ping", "page", "contact", "warn", "remind"}
+
+// notifyWords are notifyMeans folded, built on first use.
+var notifyWords = sync.OnceValue(func() map[string]bool {
+	lx := theLexicon()
+	m := map[string]bool{}
+	for _, w := range notifyMeans {
+		m[lx.fold(stem(w))] = true
+	}
+	return m
+})
+
+// compareMeans finds a person the filed rule says is not notified whom the
+// position notifies by a means of its own: "the customer is not notified"
+// against "the bot emails the customer". The filed rule's word for it is
+// negated there and no word for notifying is negated in the position.
+func compareMeans(a, b *analysis) []string {
+	nw := notifyWords()
+	var from string
+	for _, t := range a.terms {
+		if t.neg && nw[t.w] && t.cond < 0 {
+			from = t.text
+			break
+		}
+	}
+	if from == "" {
+		return nil
+	}
+	negClause := map[int]bool{}
+	for _, u := range b.terms {
+		if u.neg {
+			negClause[u.clause] = true
+		}
+	}
+	to, toW := "", ""
+	for _, u := range b.terms {
+		if !nw[u.w] {
+			continue
+		}
+		if u.neg || negClause[u.clause] {
+			return nil // said again: "no email goes to the customer", "don't send them any notification"
+		}
+		if to == "" && u.cond < 0 {
+			to, toW = u.text, u.w
+		}
+	}
+	if to == "" || slices.ContainsFunc(a.terms, func(t term) bool { return !t.neg && t.w == toW }) {
+		return nil // the filed rule notifies that way too ("the agent is emailed; the customer is not notified")
+	}
+	return []string{"not " + from + " → " + to}
+}
+
+// emphatic returns the cue by which position says its rule has no
+// exception (emphaticCues) when the filed rule makes one: an exception
+// ("unless", "except") or a carve-out (carveOutLost). Else "".
+func emphatic(a, b *analysis, filed, position string) string {
+	if countKind(a.conds, "unless") == 0 && !carveOutLost(a, b, position) {
+		return ""
+	}
+	low := strings.ToLower(readPart(position))
+	if hasCue(strings.ToLower(readPart(filed)), emphaticCues) != "" {
+		return ""
+	}
+	return hasCue(low, emphaticCues)
+}
