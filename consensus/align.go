@@ -49,6 +49,7 @@ var functionClasses = map[string]string{
 	"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
 	"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
 	"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
+	"unable to": "@neg", "not able to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
 	"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 	"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 	"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",

@@ -946,7 +946,9 @@ func analyze(text string) *analysis {
 					lastQty = len(a.qty) - 1
 					continue
 				}
-				if prev != "every" && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "clock" {
+				if prev != "every" && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "clock" && a.qty[lastQty].clause == t.clause {
+					// "30 days a year" is a rate; "Minute 4: … each
+					// decade" a number and a period of two clauses.
 					a.qty[lastQty].per, a.qty[lastQty].perVal = "time", u.scale
 					a.qty[lastQty].text += " per " + raw
 				} else {

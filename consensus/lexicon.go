@@ -596,7 +596,7 @@ var units = map[string]unit{
 var negatedBound = map[string]string{"above": "atmost", "below": "atleast", "atmost": "above", "atleast": "below"}
 
 // periodWords are units of time that stand alone for "every one of them".
-var periodWords = map[string]string{"daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month", "yearly": "year"}
+var periodWords = map[string]string{"daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month", "yearly": "year", "fortnightly": "fortnight"}
 
 // stopWords never carry meaning on their own. Negation and condition cues
 // are not among them.
