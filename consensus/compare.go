@@ -570,6 +570,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	al.hard = append(compareDisregard(a, b, filed, position), compareStrength(filed, position)...)
 	al.hard = append(al.hard, compareRemoval(a, position)...)
 	al.hard = append(al.hard, compareSwitch(a, position)...)
+	al.hard = append(al.hard, compareBasis(a, b, filed, position)...)
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}

@@ -30,6 +30,9 @@ func TestCompareNegationInWords(t *testing.T) {
 		{"whichever that picks stays a rewording", "Deliveries go to the depot that is nearest to the customer.", "Deliveries go to whichever depot is nearest to the customer.", Agree},
 		{"all-negative rule with a cue", "Never open the hatch at sea; the log is signed every watch.", "The hatch is never opened at sea, whatever the weather; the log is signed every watch.", Agree},
 		{"no exceptions against an exception", "Helmets are worn on the climbing wall, except on the bouldering mats.", "Helmets are worn on the whole climbing wall, no exceptions.", Disagree},
+		{"per booking → per day", "Parking at the venue costs 12 euros per booking.", "Parking at the venue costs 12 euros per day.", Disagree},
+		{"both bases named", "Each household may take at most 3 bags per visit.", "At most 3 bags per visit for each household.", Agree},
+		{"basis left unsaid", "Parking at the venue costs 12 euros per booking.", "Parking at the venue is 12 euros.", Agree},
 		{"untold person emailed", "Refunds under 5 euros are issued automatically and the buyer is not notified.", "Refunds under 5 euros go out automatically and we email the buyer a receipt.", Disagree},
 		{"untold person, no email sent", "Refunds under 5 euros are issued automatically and the buyer is not notified.", "Refunds under 5 euros go out automatically; we don't send the buyer any email about it.", Agree},
 	}
