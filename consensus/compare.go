@@ -1838,7 +1838,7 @@ func compareConditions(a, b *analysis) []string {
 				if restated(x, k, y, all, verb == "dropped") {
 					continue // said again without a cue: "on save of a rule", "at 1% methane"
 				}
-				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind)+negatedExceptions(x, k, y) {
+				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind)+negatedExceptions(x, k, y)+elliptical(y, cd.kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))

@@ -199,3 +199,17 @@ func emphatic(a, b *analysis, filed, position string) string {
 	}
 	return hasCue(low, emphaticCues)
 }
+
+// elliptical counts the conditions of x of kind that say no word of their
+// own and stand after a clause of the rule: "decide within 30 days, and if
+// it does not, refund the fee" sets the condition "if it misses the 30
+// days" by pointing back at the clause before it.
+func elliptical(x *analysis, kind string) int {
+	n := 0
+	for _, c := range x.conds {
+		if c.kind == kind && len(c.terms) == 0 && c.clause > 0 && !c.reason {
+			n++
+		}
+	}
+	return n
+}

@@ -33,6 +33,8 @@ func TestCompareNegationInWords(t *testing.T) {
 		{"per booking → per day", "Parking at the venue costs 12 euros per booking.", "Parking at the venue costs 12 euros per day.", Disagree},
 		{"both bases named", "Each household may take at most 3 bags per visit.", "At most 3 bags per visit for each household.", Agree},
 		{"basis left unsaid", "Parking at the venue costs 12 euros per booking.", "Parking at the venue is 12 euros.", Agree},
+		{"condition said by pointing back", "The plumber arrives within 4 hours; if he is late, the call-out charge is waived.", "The plumber has 4 hours to get there, and if he does not, we waive the call-out charge.", Agree},
+		{"condition dropped, nothing points back", "The plumber arrives within 4 hours; if he is late, the call-out charge is waived.", "The plumber arrives within 4 hours and the call-out charge is waived.", Disagree},
 		{"untold person emailed", "Refunds under 5 euros are issued automatically and the buyer is not notified.", "Refunds under 5 euros go out automatically and we email the buyer a receipt.", Disagree},
 		{"untold person, no email sent", "Refunds under 5 euros are issued automatically and the buyer is not notified.", "Refunds under 5 euros go out automatically; we don't send the buyer any email about it.", Agree},
 	}
