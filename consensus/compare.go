@@ -1805,6 +1805,9 @@ func compareConditions(a, b *analysis) []string {
 			if cd.reason {
 				continue // a reason given for the rule, not a part of it
 			}
+			if freeChoice(cd) {
+				continue // "whenever you like", "if they choose": a permission, not a condition
+			}
 			if cd.while && contrasted(x, k, y) {
 				continue // "…, while email is type 1": a rule of its own, stated by the other side
 			}
@@ -1838,7 +1841,11 @@ func compareConditions(a, b *analysis) []string {
 				if restated(x, k, y, all, verb == "dropped") {
 					continue // said again without a cue: "on save of a rule", "at 1% methane"
 				}
-				if countKind(x.conds, cd.kind) <= countKind(y.conds, cd.kind)+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind)+negatedExceptions(x, k, y)+elliptical(y, cd.kind) {
+				others := countKind(y.conds, cd.kind)
+				if verb == "added" {
+					others = openConds(y, cd.kind, x)
+				}
+				if countKind(x.conds, cd.kind) <= others+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind)+negatedExceptions(x, k, y)+elliptical(y, cd.kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))

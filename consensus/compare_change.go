@@ -16,7 +16,7 @@ import (
 var removalRE = sync.OnceValue(func() *regexp.Regexp {
 	const verbs = `remove|removing|drop|dropping|delete|deleting|scrap|scrapping|ditch|ditching|eliminate|eliminating|lift|lifting|get rid of|getting rid of`
 	const intent = `\b(?:i|we)(?:'ll|'m|'re|\s+will|\s+am|\s+are|\s+shall)?\s+(?:(?:just|now|also|then)\s+)?(?:(?:going|planning|about|want|plan|intend|propose)\s+to\s+)?`
-	return regexp.MustCompile(`(?i)(?:^\s*|[.;:!?]\s+|` + intent + `)(` + verbs + `)\s+([^.;:!?,\n]{1,80})`)
+	return regexp.MustCompile(`(?i)(?:^\s*|[.;:!?]\s+|\[[ x]\]\s+|` + intent + `)(` + verbs + `)\s+([^.;:!?,\n]{1,80})`)
 })
 
 // removalObject is how many content words after a removal verb name what
@@ -87,12 +87,13 @@ var removalWords = map[string]bool{
 // switchRE matches a position that says it moves a rule to another
 // option, as an intention or an instruction opening a clause ("Plan:
 // switch the fraud job to AT_LEAST_ONCE checkpointing", "I'll move the
-// builds to -Ofast"). Group 2 is what it moves to, up to the end of the
+// builds to -Ofast"), or narrows it to some ("restrict logging to
+// supervisors"). Group 2 is what it moves to, up to the end of the
 // clause.
 var switchRE = sync.OnceValue(func() *regexp.Regexp {
-	const verbs = `switch|switching|change|changing|move|moving|migrate|migrating|convert|converting`
+	const verbs = `switch|switching|change|changing|move|moving|migrate|migrating|convert|converting|restrict|restricting|limit|limiting`
 	const intent = `\b(?:i|we)(?:'ll|'m|'re|\s+will|\s+am|\s+are|\s+shall)?\s+(?:(?:just|now|also|then)\s+)?(?:(?:going|planning|about|want|plan|intend|propose)\s+to\s+)?`
-	return regexp.MustCompile(`(?i)(?:^\s*|[.;:!?]\s+|` + intent + `)(` + verbs + `)\b[^.;:!?\n]{0,80}?\bto\s+([^.;:!?,\n]{1,60})`)
+	return regexp.MustCompile(`(?i)(?:^\s*|[.;:!?]\s+|\[[ x]\]\s+|` + intent + `)(` + verbs + `)\b[^.;:!?\n]{0,80}?\bto\s+([^.;:!?,\n]{1,60})`)
 })
 
 // switchObject is how many content words after "to" name the option a

@@ -213,3 +213,84 @@ func elliptical(x *analysis, kind string) int {
 	}
 	return n
 }
+
+// openConds counts the conditions of the filed rule y of kind (with words
+// of their own) that the position x does not state as a plain part of its
+// rule: only such a condition can be what a new condition of x says in
+// other words. "Free with 21 days' notice and 60% of signatures, provided
+// the organiser shows proof of insurance" states the filed "if filed 21
+// days before and signed by 60%" plainly, so its "provided …" is a
+// condition added, not that one reworded.
+func openConds(y *analysis, kind string, x *analysis) int {
+	plain := map[string]bool{}
+	for _, t := range x.terms {
+		if t.cond < 0 && !t.neg {
+			plain[t.w] = true
+		}
+	}
+	n := 0
+	for k, c := range y.conds {
+		if c.kind != kind || len(c.terms) == 0 {
+			continue
+		}
+		if len(c.terms) >= 3 && overlapIn(c.terms, plain) >= 0.7 || plainNumbers(y, k, x) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// plainNumbers reports whether two numbers or more of the condition k of
+// y (a bare "one" aside) are said by x in one clause outside its
+// conditions.
+func plainNumbers(y *analysis, k int, x *analysis) bool {
+	byClause := map[int]int{}
+	n := 0
+	for _, q := range y.qty {
+		if q.cond != k || bareOne(q) {
+			continue
+		}
+		n++
+		seen := map[int]bool{}
+		for _, r := range x.qty {
+			if r.cond < 0 && !seen[r.clause] && sameQuantity(q, r) {
+				seen[r.clause] = true
+				byClause[r.clause]++
+			}
+		}
+	}
+	if n < 2 {
+		return false
+	}
+	for _, m := range byClause {
+		if m >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// choiceWords are the words of a condition that leaves a thing to the
+// person's choice ("whenever you like", "if they choose", "as often as
+// they want"): such a condition says "may", and sets no case of the rule.
+var choiceWords = sync.OnceValue(func() map[string]bool {
+	lx := theLexicon()
+	m := map[string]bool{}
+	for _, w := range []string{"like", "want", "wish", "choose", "prefer", "please"} {
+		m[lx.fold(stem(w))] = true
+	}
+	return m
+})
+
+// freeChoice reports whether every word of a condition leaves the thing to
+// the person's choice.
+func freeChoice(cd condition) bool {
+	cw := choiceWords()
+	for _, w := range cd.terms {
+		if !cw[w] {
+			return false
+		}
+	}
+	return len(cd.terms) > 0
+}

@@ -35,6 +35,10 @@ func TestCompareNegationInWords(t *testing.T) {
 		{"basis left unsaid", "Parking at the venue costs 12 euros per booking.", "Parking at the venue is 12 euros.", Agree},
 		{"condition said by pointing back", "The plumber arrives within 4 hours; if he is late, the call-out charge is waived.", "The plumber has 4 hours to get there, and if he does not, we waive the call-out charge.", Agree},
 		{"condition dropped, nothing points back", "The plumber arrives within 4 hours; if he is late, the call-out charge is waived.", "The plumber arrives within 4 hours and the call-out charge is waived.", Disagree},
+		{"condition added beside the filed one said plainly", "Allotment plots are let free of charge if the tenant has lived in the parish for 2 years and is on the waiting list for 6 months.", "Plots stay free for tenants with 2 years in the parish and 6 months on the waiting list, provided that they also join the allotment society.", Disagree},
+		{"a permission said as a condition", "Members may use the pottery wheel at any time; the kiln is fired only by the technician.", "Members use the pottery wheel whenever they like, and only the technician fires the kiln.", Agree},
+		{"narrowed in a checklist", "Any member of staff can book the minibus through the office.", "- [ ] restrict minibus bookings to drivers with a D1 licence - [ ] keep booking through the office", Disagree},
+		{"removed in a checklist", "Late library returns are fined 20 cents a day, capped at 5 euros per item.", "- [x] remove the 5 euro cap per item - [ ] keep 20 cents a day", Disagree},
 		{"untold person emailed", "Refunds under 5 euros are issued automatically and the buyer is not notified.", "Refunds under 5 euros go out automatically and we email the buyer a receipt.", Disagree},
 		{"untold person, no email sent", "Refunds under 5 euros are issued automatically and the buyer is not notified.", "Refunds under 5 euros go out automatically; we don't send the buyer any email about it.", Agree},
 	}
