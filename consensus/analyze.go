@@ -853,6 +853,9 @@ func analyze(text string) *analysis {
 			continue
 		}
 		w, n := lx.match(toks, i)
+		if n == 1 && keepsOn(toks, i) {
+			w = lx.fold(stem("continue")) // "keep polling" is "continue polling", what "stops polling" denies
+		}
 		raw := joinText(toks[i : i+n])
 		if w == lx.fold("atmost") && n > 1 && (t.low == "no" || t.low == "not") && toks[i+1].low == "later" && beforeAhead(toks, i+n) {
 			// "no later than 8 weeks before the wedding" is at least 8

@@ -294,3 +294,19 @@ func freeChoice(cd condition) bool {
 	}
 	return len(cd.terms) > 0
 }
+
+// keepsOn reports whether toks[i] is "keep" before an action in -ing in
+// its clause ("keep polling", "keeps running"): it goes on doing it, the
+// "continue" that "stop" denies.
+func keepsOn(toks []rawTok, i int) bool {
+	switch toks[i].low {
+	case "keep", "keeps", "kept", "keeping":
+	default:
+		return false
+	}
+	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause {
+		return false
+	}
+	next := toks[i+1].low
+	return len(next) > 4 && strings.HasSuffix(next, "ing") && isLetters(next)
+}

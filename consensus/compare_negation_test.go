@@ -39,6 +39,8 @@ func TestCompareNegationInWords(t *testing.T) {
 		{"a permission said as a condition", "Members may use the pottery wheel at any time; the kiln is fired only by the technician.", "Members use the pottery wheel whenever they like, and only the technician fires the kiln.", Agree},
 		{"narrowed in a checklist", "Any member of staff can book the minibus through the office.", "- [ ] restrict minibus bookings to drivers with a D1 licence - [ ] keep booking through the office", Disagree},
 		{"removed in a checklist", "Late library returns are fined 20 cents a day, capped at 5 euros per item.", "- [x] remove the 5 euro cap per item - [ ] keep 20 cents a day", Disagree},
+		{"keeps on where the rule stops", "The kiosk plays the safety video every 10 minutes and stops playing it at night.", "The kiosk plays the safety video every 10 minutes, and at night it keeps playing it for the cleaners.", Disagree},
+		{"keeps on said again", "The pump keeps running while the tank is below 80%.", "While the tank is under 80%, the pump keeps running.", Agree},
 		{"untold person emailed", "Refunds under 5 euros are issued automatically and the buyer is not notified.", "Refunds under 5 euros go out automatically and we email the buyer a receipt.", Disagree},
 		{"untold person, no email sent", "Refunds under 5 euros are issued automatically and the buyer is not notified.", "Refunds under 5 euros go out automatically; we don't send the buyer any email about it.", Agree},
 	}
