@@ -250,7 +250,12 @@ func inflected(x, w string) bool {
 
 // compoundRest reports whether rest, the end of a compound, is the word b
 // or its plural either way ("keycards" for "key card", "keycard" for "key
-// cards").
+// cards"), or another form of it ("verify" of "verification").
 func compoundRest(rest, b string) bool {
-	return rest == b || rest == b+"s" || rest+"s" == b || rest == b+"es" || rest+"es" == b
+	if rest == b || rest == b+"s" || rest+"s" == b || rest == b+"es" || rest+"es" == b {
+		return true
+	}
+	// Another form of the same word: "autoverify" for "auto-verification".
+	r := strings.TrimRight(rest, "ye")
+	return len(r) >= 4 && strings.HasPrefix(b, r)
 }

@@ -19,6 +19,7 @@ func TestBridge(t *testing.T) {
 		// Compounds one way and the other, and "e-" for electronic.
 		{"keycard validity", "Expiry of guest key cards", "key cards validity"},
 		{"keycards expire", "Expiry of guest key card", "key card expire"},
+		{"Autoverify rules", "Auto-verification of chemistry results", "auto verification rules"},
 		{"key card expiry", "Guest keycards expire after checkout", "keycards expiry"},
 		{"work card tasks: e-signature rules", "Electronic sign-off of work card tasks", "work card tasks: electronic signature rules"},
 		{"e-book releases", "DRM on e-book releases", "e-book releases"},

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "16"
+const lexiconVersion = "17"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -350,6 +350,8 @@ payout disbursement
 skew drift
 allow tolerate
 signup sign_up registration
+allowlist whitelist safelist allow_list
+denylist blocklist blacklist deny_list block_list
 `
 
 // comparisonSynonyms are synonym groups read as synonymGroups are, kept
