@@ -1279,7 +1279,7 @@ var britishWords = map[string]string{
 	"artefact": "artifact", "artefacts": "artifacts", "enrol": "enroll", "enrols": "enrolls", "enrolment": "enrollment",
 	"enrolments": "enrollments", "fulfil": "fulfill", "fulfils": "fulfills", "fulfilment": "fulfillment",
 	"instalment": "installment", "instalments": "installments", "skilful": "skillful", "plough": "plow",
-	"sulphur": "sulfur", "manoeuvre": "maneuver", "jewellery": "jewelry", "storey": "story", "storeys": "stories",
+	"sulphur": "sulfur", "enquiry": "inquiry", "enquiries": "inquiries", "enquire": "inquire", "enquired": "inquired", "manoeuvre": "maneuver", "jewellery": "jewelry", "storey": "story", "storeys": "stories",
 }
 
 // americanSpelling is w spelt the American way, so that both spellings of

@@ -54,6 +54,12 @@ func bridge(text, rec string) string {
 		case has[lw]:
 		case isAbbreviation(w):
 			repl = expandAbbreviation(w, rw, has)
+		case strings.Contains(w, "-") && isAbbreviation(w[:strings.IndexByte(w, '-')]):
+			// "PR-based stories": the abbreviation before the hyphen.
+			head := w[:strings.IndexByte(w, '-')]
+			if x := expandAbbreviation(head, rw, has); x != "" {
+				repl = x + w[len(head):]
+			}
 		case strings.HasPrefix(lw, "e-") && len(lw) > 4 && has["electronic"] && !has[lw[2:]]:
 			// "e-signature": electronic signature.
 			repl = "electronic " + lw[2:]

@@ -7,6 +7,7 @@ func TestBridge(t *testing.T) {
 		// An abbreviation of the record's words, with its plural.
 		{"BILL-1180 late CDRs after the grace window", "Late call detail records in the billing run", "BILL-1180 late call detail records after the grace window"},
 		{"temperature step check in station QC", "Quality control of station temperature readings", "temperature step check in station quality control"},
+		{"PR-based stories", "Publishing stories based on embargoed press releases", "press releases-based stories"},
 		{"dashboard MVs refresh", "Refreshing the revenue dashboard's materialized views", "dashboard materialized views refresh"},
 		// A linking word may stand between the initials.
 		{"PoC budget", "A proof of concept gets two weeks", "PoC budget"},

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "18"
+const lexiconVersion = "19"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -352,6 +352,8 @@ allow tolerate
 signup sign_up registration
 allowlist whitelist safelist allow_list
 denylist blocklist blacklist deny_list block_list
+near_miss close_call near_hit
+rental_car hire_car car_rental car_hire
 `
 
 // comparisonSynonyms are synonym groups read as synonymGroups are, kept
