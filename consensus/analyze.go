@@ -1291,6 +1291,63 @@ var irregular = map[string]string{
 // inflections and common derivations ("validate", "validating",
 // "validation" → "validat"). It is not a linguist's stemmer; it only needs
 // to be consistent on both sides of a comparison.
+// britishWords are British spellings no rule of americanSpelling
+// covers, with their American forms.
+var britishWords = map[string]string{
+	"licence": "license", "licences": "licenses", "defence": "defense", "offence": "offense", "pretence": "pretense",
+	"tyre": "tire", "tyres": "tires", "kerb": "curb", "cheque": "check", "cheques": "checks", "grey": "gray",
+	"aluminium": "aluminum", "mould": "mold", "judgement": "judgment", "judgements": "judgments", "ageing": "aging",
+	"artefact": "artifact", "artefacts": "artifacts", "enrol": "enroll", "enrols": "enrolls", "enrolment": "enrollment",
+	"enrolments": "enrollments", "fulfil": "fulfill", "fulfils": "fulfills", "fulfilment": "fulfillment",
+	"instalment": "installment", "instalments": "installments", "skilful": "skillful", "plough": "plow",
+	"sulphur": "sulfur", "enquiry": "inquiry", "enquiries": "inquiries", "enquire": "inquire", "enquired": "inquired", "manoeuvre": "maneuver", "jewellery": "jewelry", "storey": "story", "storeys": "stories",
+}
+
+// americanSpelling is w spelt the American way, so that both spellings of
+// a word read as one: "colour" and "behaviours" as "color" and
+// "behaviors", "catalogue" as "catalog", "programme" as "program",
+// "centre" and "fibre" as "center" and "fiber", "analyse" as "analyze",
+// "cancelled" and "travelling" with one l (a word of one syllable keeps
+// both: "spelled", "yelled"), and the words of britishWords ("licence",
+// "tyre", "enrolment"). ("-ise" is read as "-ize" further on.)
+func americanSpelling(w string) string {
+	if a, ok := britishWords[w]; ok {
+		return a
+	}
+	for _, root := range [...]string{"colour", "favour", "behaviour", "honour", "labour", "neighbour", "flavour", "humour", "harbour", "armour", "endeavour", "rumour", "vapour", "odour", "parlour", "savour"} {
+		if strings.HasPrefix(w, root) {
+			return root[:len(root)-2] + "r" + w[len(root):] // "colours": colors
+		}
+	}
+	n := len(w)
+	for _, r := range [...][2]string{{"ogues", "ogs"}, {"ogue", "og"}, {"mmes", "ms"}, {"mme", "m"}, {"tres", "ters"}, {"tre", "ter"}, {"tred", "tered"}, {"bres", "bers"}, {"bre", "ber"},
+		{"ysed", "yzed"}, {"ysing", "yzing"}, {"yses", "yzes"}, {"yse", "yze"}} {
+		if strings.HasSuffix(w, r[0]) && n-len(r[0]) >= 2 {
+			return w[:n-len(r[0])] + r[1]
+		}
+	}
+	for _, end := range [...]string{"elled", "elling", "eller", "ellers"} {
+		if strings.HasSuffix(w, end) && hasVowel(w[:n-len(end)]) && !sellTell(w[:n-len(end)]) {
+			i := n - len(end) + 2 // the second l
+			return w[:i] + w[i+1:]
+		}
+	}
+	return w
+}
+
+// sellTell reports whether a word that goes on with "ell" after head is
+// one whose root keeps both l in every spelling: "sell", "tell",
+// "spell", "smell", "dwell", "swell", "yell", "fell", "quell", "shell"
+// ("upselling", "retelling").
+func sellTell(head string) bool {
+	for _, r := range [...]string{"s", "t", "sp", "sm", "dw", "sw", "y", "f", "qu", "sh"} {
+		if strings.HasSuffix(head, r) {
+			return true
+		}
+	}
+	return false
+}
+
 func stem(w string) string {
 	if s, ok := irregular[w]; ok {
 		return s
@@ -1301,6 +1358,7 @@ func stem(w string) string {
 	if len(w) <= 3 || !isLetters(w) {
 		return w
 	}
+	w = americanSpelling(w)
 	if len(w) >= 8 && strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ply") {
 		w = w[:len(w)-2] // "permanently" → "permanent"
 	}

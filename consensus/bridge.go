@@ -54,6 +54,12 @@ func bridge(text, rec string) string {
 		case has[lw]:
 		case isAbbreviation(w):
 			repl = expandAbbreviation(w, rw, has)
+		case strings.Contains(w, "-") && isAbbreviation(w[:strings.IndexByte(w, '-')]):
+			// "PR-based stories": the abbreviation before the hyphen.
+			head := w[:strings.IndexByte(w, '-')]
+			if x := expandAbbreviation(head, rw, has); x != "" {
+				repl = x + w[len(head):]
+			}
 		case strings.HasPrefix(lw, "e-") && len(lw) > 4 && has["electronic"] && !has[lw[2:]]:
 			// "e-signature": electronic signature.
 			repl = "electronic " + lw[2:]
@@ -250,7 +256,12 @@ func inflected(x, w string) bool {
 
 // compoundRest reports whether rest, the end of a compound, is the word b
 // or its plural either way ("keycards" for "key card", "keycard" for "key
-// cards").
+// cards"), or another form of it ("verify" of "verification").
 func compoundRest(rest, b string) bool {
-	return rest == b || rest == b+"s" || rest+"s" == b || rest == b+"es" || rest+"es" == b
+	if rest == b || rest == b+"s" || rest+"s" == b || rest == b+"es" || rest+"es" == b {
+		return true
+	}
+	// Another form of the same word: "autoverify" for "auto-verification".
+	r := strings.TrimRight(rest, "ye")
+	return len(r) >= 4 && strings.HasPrefix(b, r)
 }

@@ -7,6 +7,7 @@ func TestBridge(t *testing.T) {
 		// An abbreviation of the record's words, with its plural.
 		{"BILL-1180 late CDRs after the grace window", "Late call detail records in the billing run", "BILL-1180 late call detail records after the grace window"},
 		{"temperature step check in station QC", "Quality control of station temperature readings", "temperature step check in station quality control"},
+		{"PR-based stories", "Publishing stories based on embargoed press releases", "press releases-based stories"},
 		{"dashboard MVs refresh", "Refreshing the revenue dashboard's materialized views", "dashboard materialized views refresh"},
 		// A linking word may stand between the initials.
 		{"PoC budget", "A proof of concept gets two weeks", "PoC budget"},
@@ -19,6 +20,7 @@ func TestBridge(t *testing.T) {
 		// Compounds one way and the other, and "e-" for electronic.
 		{"keycard validity", "Expiry of guest key cards", "key cards validity"},
 		{"keycards expire", "Expiry of guest key card", "key card expire"},
+		{"Autoverify rules", "Auto-verification of chemistry results", "auto verification rules"},
 		{"key card expiry", "Guest keycards expire after checkout", "keycards expiry"},
 		{"work card tasks: e-signature rules", "Electronic sign-off of work card tasks", "work card tasks: electronic signature rules"},
 		{"e-book releases", "DRM on e-book releases", "e-book releases"},

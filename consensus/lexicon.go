@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "15"
+const lexiconVersion = "19"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -158,7 +158,7 @@ fallback fall_back
 replace substitute swap_out
 nolonger no_longer not_anymore not_any_longer
 support supported handle handles
-lack lacks lacking missing without_support unsupported cannot_handle no_support
+lack lacks lacking missing without_support unsupported cannot_handle no_support no_show noshow
 2fa two_factor mfa multi_factor two_factor_authentication multi_factor_authentication 2_factor second_factor
 ci continuous_integration
 pr pull_request merge_request mr
@@ -350,6 +350,10 @@ payout disbursement
 skew drift
 allow tolerate
 signup sign_up registration
+allowlist whitelist safelist allow_list
+denylist blocklist blacklist deny_list block_list
+near_miss close_call near_hit
+rental_car hire_car car_rental car_hire
 `
 
 // comparisonSynonyms are synonym groups read as synonymGroups are, kept

@@ -456,7 +456,13 @@ func TestMeaningSealed11(t *testing.T) {
 //	sealed 13  0.27 0.55 0.94; 0.26   0.27 0.56 0.94; 0.27   0.32 0.56 0.94; 0.24
 //
 // (consistent, conflict, none; agreeing paraphrases answered conflict.)
-// Guard against falling below.
+// Guard against falling below. Read since: with "allowlist" and
+// "whitelist" one word, and a compound's end another form of the record's
+// word ("autoverify"), sealed 13 is at 0.34 0.56 0.94; 0.26 (the
+// allowlisted question now found is read as a dropped condition); with
+// "close call" read as "near miss", "hire car" as "rental car",
+// "enquiry" as "inquiry" and an abbreviation before a hyphen bridged
+// ("PR-based"), 0.35 0.58 0.94; 0.27.
 func TestMeaningSealed12(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed12.txt")
@@ -468,5 +474,5 @@ func TestMeaningSealed13(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed13.txt")
 	f.log(t, "thirteenth sealed set")
-	f.guard(t, "thirteenth sealed", "held-out measurement", 0.32, 0.56, 0.94, 0.25)
+	f.guard(t, "thirteenth sealed", "held-out measurement", 0.34, 0.57, 0.94, 0.28)
 }
