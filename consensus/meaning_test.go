@@ -476,3 +476,35 @@ func TestMeaningSealed13(t *testing.T) {
 	f.log(t, "thirteenth sealed set")
 	f.guard(t, "thirteenth sealed", "held-out measurement", 0.34, 0.57, 0.94, 0.28)
 }
+
+// TestMeaningSealed14 and TestMeaningSealed15 run the fourteenth and
+// fifteenth sealed sets, written like sealed 12 and 13 (40 records each in
+// twenty subject areas of their own, 160 questions each: requirement docs,
+// issue comments, handover notes, angry customers, lawyers' memos, a
+// junior's chat question, an agent's tool call as JSON, review minutes,
+// Helm and .env fragments, pager alerts; Stack Overflow questions, retro
+// notes, procurement emails, acceptance criteria, an agent summarising a
+// pull request, compliance checklists, postmortem actions, a casual
+// explanation, French and German speakers, commit subjects), kept outside
+// the repository and run only by the lead, before the round (25f09a8) and
+// after all of it (9c7d2b5), its last part (sealed 12 and 13 read)
+// included:
+//
+//	           25f09a8                9c7d2b5
+//	sealed 14  0.39 0.60 0.94; 0.13   0.45 0.65 0.94; 0.15
+//	sealed 15  0.39 0.60 0.89; 0.21   0.44 0.61 0.89; 0.23
+//
+// Guard against falling below.
+func TestMeaningSealed14(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed14.txt")
+	f.log(t, "fourteenth sealed set")
+	f.guard(t, "fourteenth sealed", "held-out measurement", 0.45, 0.64, 0.94, 0.15)
+}
+
+func TestMeaningSealed15(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed15.txt")
+	f.log(t, "fifteenth sealed set")
+	f.guard(t, "fifteenth sealed", "held-out measurement", 0.43, 0.61, 0.88, 0.23)
+}
