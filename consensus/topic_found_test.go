@@ -226,9 +226,12 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// "lifecycle" and "knob" generic words: 656/777, 3, 428/444; with
 	// clipped words read whole ("regen": regeneration): 657/777, 3,
 	// 428/444; with the comparison's round and sealed 12 and 13 in the
-	// vault: 813/1004, 3, 497/516.
-	if reworded.ok < 813 || wrong.ok > 3 || noneKept.ok < 497 {
-		t.Errorf("in one vault: reworded found %v (floor 813), another record %v (at most 3), none kept %v (floor 497)", reworded, wrong, noneKept)
+	// vault: 813/1004, 3, 497/516; with sealed 14 and 15 beside them
+	// and the comparison's second round: 980/1231, 4, 564/588 (the
+	// fourth: sealed 14's "KYC-411 expired document handling" finds
+	// sealed 11's "Expired driver documents", which it fits as well).
+	if reworded.ok < 980 || wrong.ok > 4 || noneKept.ok < 564 {
+		t.Errorf("in one vault: reworded found %v (floor 980), another record %v (at most 4), none kept %v (floor 564)", reworded, wrong, noneKept)
 	}
 }
 
