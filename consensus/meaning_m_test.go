@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// mFigures runs an m- set through the lookup and through the comparison
+// comparisonFigures runs a comparison set (k-, m-) through the lookup and through the comparison
 // alone (each question against its own record), logs both and every miss
 // of the comparison, and returns the comparison's figures with the number
 // of conflicts it answered consistent.
-func mFigures(t *testing.T, file, name string) (compareFigures, int) {
+func comparisonFigures(t *testing.T, file, name string) (compareFigures, int) {
 	t.Helper()
 	f := runMeaning(t, file)
 	f.log(t, name)
@@ -35,7 +35,7 @@ func mFigures(t *testing.T, file, name string) (compareFigures, int) {
 // person by a means of their own, or drop one part.
 func TestMeaningCompareM(t *testing.T) {
 	t.Parallel()
-	c, changeAgreed := mFigures(t, "testdata/meaning/m-compare.txt", "m-compare set")
+	c, changeAgreed := comparisonFigures(t, "testdata/meaning/m-compare.txt", "m-compare set")
 	// Written after this round's first readings (barrier negation, a
 	// contrastive while, decade and fortnight, a carve-out set aside, a
 	// person notified by a means of their own). Main's comparison beside
@@ -54,7 +54,7 @@ func TestMeaningCompareM(t *testing.T) {
 // comparison's figure on wording it was not made from.
 func TestMeaningCheckM(t *testing.T) {
 	t.Parallel()
-	c, changeAgreed := mFigures(t, "testdata/meaning/m-check.txt", "m-check set")
+	c, changeAgreed := comparisonFigures(t, "testdata/meaning/m-check.txt", "m-check set")
 	// Measured once when written: main's comparison (f01bbc6) consistent
 	// 0.56 (5/9), conflict 0.81 (13/16), 4 agreeing answered conflict, 3
 	// conflicts answered consistent; with this round's readings 0.56
