@@ -1314,6 +1314,13 @@ func americanSpelling(w string) string {
 	if a, ok := britishWords[w]; ok {
 		return a
 	}
+	switch w[len(w)-2:] {
+	case "es", "ue", "me", "re", "se", "ed", "ng", "er", "rs":
+	default:
+		if !strings.Contains(w, "our") {
+			return w // no rule below reads any other end
+		}
+	}
 	for _, root := range [...]string{"colour", "favour", "behaviour", "honour", "labour", "neighbour", "flavour", "humour", "harbour", "armour", "endeavour", "rumour", "vapour", "odour", "parlour", "savour"} {
 		if strings.HasPrefix(w, root) {
 			return root[:len(root)-2] + "r" + w[len(root):] // "colours": colors
