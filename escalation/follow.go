@@ -185,7 +185,13 @@ func (t *tail) read() error {
 		case err != nil:
 			return fmt.Errorf("stat %s: %w", t.path, err)
 		case inode(st) != t.ino:
-			// Rotated: the old file was read to its end above.
+			// Rotated. What was written to the old file before the new
+			// one appeared is read now: the read above may have run
+			// before the last of it was written (a line appended after
+			// the move, then the new file created).
+			if err := t.drain(); err != nil {
+				return err
+			}
 			t.drop("rotated")
 			t.close()
 			continue
