@@ -295,6 +295,15 @@ func TestMeaningSealed6(t *testing.T) {
 // guard fails the test when a set's figures fall below the floors last
 // measured on it (which): consistent, conflict and none recall at least
 // the given values, paraphrases answered conflict at most paraphraseMax.
+//
+// On 2026-12-02 (second round) a negation or condition found alone
+// between positions worded apart became unclear rather than conflict
+// (softScore in compare.go). The floors of conflict and the ceilings of
+// paraphrases answered conflict moved with it, together: on sealed 10 to
+// 15, 15 points of conflict recall became unclear where 32 points of
+// agreeing paraphrases stopped being answered conflict. Measured unseen
+// on sealed 16 (written that day, never read): conflict 0.60 → 0.56,
+// paraphrases answered conflict 0.11 → 0.06.
 func (f meaningFigures) guard(t *testing.T, set, which string, consistent, conflict, none, paraphraseMax float64) {
 	t.Helper()
 	if f.consistent.value() < consistent || f.conflict.value() < conflict || f.none.value() < none || f.paraphraseConflict.value() > paraphraseMax {
@@ -347,14 +356,14 @@ func TestMeaningSealed8(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed8.txt")
 	f.log(t, "eighth sealed set")
-	f.guard(t, "eighth sealed", "measurement after the round that read its misses", 0.80, 0.69, 0.97, 0.13)
+	f.guard(t, "eighth sealed", "measurement after the round that read its misses", 0.80, 0.66, 0.97, 0.10)
 }
 
 func TestMeaningSealed9(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed9.txt")
 	f.log(t, "ninth sealed set (agents' voices)")
-	f.guard(t, "ninth sealed", "measurement after the round that read its misses", 0.61, 0.55, 0.97, 0.10)
+	f.guard(t, "ninth sealed", "measurement after the round that read its misses", 0.61, 0.55, 0.97, 0.09)
 }
 
 // TestMeaningCheck7 runs a seventh set, written in voices and about
@@ -375,7 +384,7 @@ func TestMeaningCheck7(t *testing.T) {
 	// Its misses were then read, and fixed in general form ("free of
 	// charge", "calendar year", "away from", "as often as", an exception
 	// covered "even"): 0.75, 0.93, 0.81, 0.05, 3 unclear. No longer unseen.
-	f.guard(t, "seventh check", "held-out measurement", 0.70, 0.90, 0.80, 0.10)
+	f.guard(t, "seventh check", "held-out measurement", 0.70, 0.88, 0.80, 0.10)
 }
 
 // TestMeaningTune7 runs the seventh tuning set: records and voices of its
@@ -429,14 +438,14 @@ func TestMeaningSealed10(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed10.txt")
 	f.log(t, "tenth sealed set")
-	f.guard(t, "tenth sealed", "held-out measurement", 0.41, 0.51, 0.86, 0.12)
+	f.guard(t, "tenth sealed", "held-out measurement", 0.41, 0.51, 0.86, 0.09)
 }
 
 func TestMeaningSealed11(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed11.txt")
 	f.log(t, "eleventh sealed set")
-	f.guard(t, "eleventh sealed", "held-out measurement", 0.62, 0.67, 0.91, 0.18)
+	f.guard(t, "eleventh sealed", "held-out measurement", 0.62, 0.62, 0.91, 0.05)
 }
 
 // TestMeaningSealed12 and TestMeaningSealed13 run the twelfth and
@@ -467,14 +476,14 @@ func TestMeaningSealed12(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed12.txt")
 	f.log(t, "twelfth sealed set")
-	f.guard(t, "twelfth sealed", "held-out measurement", 0.61, 0.54, 0.97, 0.10)
+	f.guard(t, "twelfth sealed", "held-out measurement", 0.61, 0.54, 0.97, 0.09)
 }
 
 func TestMeaningSealed13(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed13.txt")
 	f.log(t, "thirteenth sealed set")
-	f.guard(t, "thirteenth sealed", "held-out measurement", 0.34, 0.57, 0.94, 0.28)
+	f.guard(t, "thirteenth sealed", "held-out measurement", 0.34, 0.57, 0.94, 0.21)
 }
 
 // TestMeaningSealed14 and TestMeaningSealed15 run the fourteenth and
@@ -499,12 +508,12 @@ func TestMeaningSealed14(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed14.txt")
 	f.log(t, "fourteenth sealed set")
-	f.guard(t, "fourteenth sealed", "held-out measurement", 0.45, 0.64, 0.94, 0.15)
+	f.guard(t, "fourteenth sealed", "held-out measurement", 0.45, 0.62, 0.94, 0.07)
 }
 
 func TestMeaningSealed15(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed15.txt")
 	f.log(t, "fifteenth sealed set")
-	f.guard(t, "fifteenth sealed", "held-out measurement", 0.43, 0.61, 0.88, 0.23)
+	f.guard(t, "fifteenth sealed", "held-out measurement", 0.43, 0.59, 0.88, 0.17)
 }
