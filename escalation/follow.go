@@ -154,6 +154,11 @@ type tail struct {
 	gen int
 	sc  Scanner
 	buf []byte
+
+	// checking, when set, is called after the file was read to its end
+	// and before its path is checked for a rotation (tests: a line
+	// appended to the old file in that gap).
+	checking func()
 }
 
 func (t *tail) close() {
@@ -177,6 +182,9 @@ func (t *tail) read() error {
 		}
 		if err := t.drain(); err != nil {
 			return err
+		}
+		if t.checking != nil {
+			t.checking()
 		}
 		st, err := os.Stat(t.path)
 		switch {
