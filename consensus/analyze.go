@@ -45,6 +45,10 @@ type quantity struct {
 	clause int
 	raw    float64 // the number as written, before its unit's scale
 	every  bool    // a period: "every 6 months"
+	// days: the days counted, for a length in days that says which
+	// ("business" for business or working days, "school"); "" for
+	// calendar days and every other quantity.
+	days string
 }
 
 // condition is a condition ("if", "when", "only if") or an exception
@@ -369,7 +373,7 @@ func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 // so that "for older" is not read as one.
 var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
 	"free of charge", " free ", "at no charge", " free ", "at no extra charge", " free ", "at no cost", " free ", "at no extra cost", " free ",
-	"without charge", " free ", "no charge", " free ", "calendar year", " year ", "calendar month", " month ", "calendar day", " day ", "a majority of", " more than half of ", "the majority of", " more than half of ",
+	"without charge", " free ", "no charge", " free ", "calendar year", " year ", "calendar month", " month ", "a majority of", " more than half of ", "the majority of", " more than half of ",
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ",
 	"a.m.", "am ", "p.m.", "pm ")
@@ -725,6 +729,10 @@ func analyze(text string) *analysis {
 				if l := toks[at].low; (l == "whole" || l == "full" || l == "entire") && at+1 < len(toks) && !toks[at+1].isNum && toks[at+1].clause == t.clause {
 					at++ // "one full day"
 				}
+				if d, ok := countedDays(toks, at); ok {
+					q.days = d // "5 business days": days of their own kind
+					at++
+				}
 				w, n := lx.match(toks, at)
 				if mu, ok := measureAt(toks, at); ok && speedOf(toks, at) == 0 {
 					// "1.8 m", "180 cm", "400 kg": one value in the base
@@ -758,7 +766,10 @@ func analyze(text string) *analysis {
 				i += 3
 			}
 			if q.dim == "" && !t.clock && !ordinal {
-				if u, ok := keyUnit(toks, i0); ok {
+				if d, ok := keyDays(toks, i0); ok {
+					q.value *= units["day"].scale
+					q.dim, q.days = "time", d
+				} else if u, ok := keyUnit(toks, i0); ok {
 					// "min depth cm 380", "kick after s 300": the unit
 					// a configuration key ends with.
 					q.value *= u.scale
@@ -792,7 +803,7 @@ func analyze(text string) *analysis {
 			lastQty, lastQtyEnd = len(a.qty)-1, i
 			listNext = false
 			lastQtyTerm = len(a.terms)
-			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim, cond: cond, clause: t.clause, text: q.text})
+			a.terms = append(a.terms, term{w: qtyKey(q), cond: cond, clause: t.clause, text: q.text})
 			continue
 		}
 		if t.low == "even" && i+1 < len(toks) && toks[i+1].clause == t.clause {
@@ -915,11 +926,26 @@ func analyze(text string) *analysis {
 			w, noTerm = c, -1
 			a.negs--
 		}
+		if prev := prevLow(toks, i-n+1); n == 2 && w == lx.fold("weekday") && (prev == "next" || prev == "following" ||
+			prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low)) {
+			// "by the next business day", "the following working day",
+			// "the working day before": one business day.
+			a.qty = append(a.qty, quantity{value: units["day"].scale, raw: 1, dim: "time", days: "business", text: prev + " " + raw, cond: cond, clause: t.clause})
+			lastQty = len(a.qty) - 1
+			continue
+		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" && !ordinalSecond(toks, i-n+1, n) {
 			if prev := prevLow(toks, i-n+1); (prev == "whole" || prev == "full" || prev == "entire") && (prevLow(toks, i-n) == "a" || prevLow(toks, i-n) == "one") {
 				// "a whole day" is one day.
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "a " + prev + " " + raw, cond: cond, clause: t.clause})
+				lastQty = len(a.qty) - 1
+				continue
+			} else if d, ok := countedDays(toks, i-n); ok && u.scale == units["day"].scale && i-n >= 1 &&
+				(prevLow(toks, i-n) == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) || prevLow(toks, i-n) == "next") {
+				// "the school day before", "by the next business day": one
+				// day of its kind.
+				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", days: d, text: prevLow(toks, i-n) + " " + toks[i-n].text + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
 			} else if prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
@@ -1439,4 +1465,22 @@ func undouble(w string) string {
 		return w[:n-1]
 	}
 	return w
+}
+
+// countedDays reads the kind of days a length counts when the word at at
+// names it before "day" or "days": "business" (business, working days),
+// "school", or "" for calendar days (ok says a word named it).
+func countedDays(toks []rawTok, at int) (kind string, ok bool) {
+	if at < 0 || at+1 >= len(toks) || toks[at+1].clause != toks[at].clause || toks[at+1].low != "day" && toks[at+1].low != "days" {
+		return "", false
+	}
+	switch toks[at].low {
+	case "business", "working":
+		return "business", true
+	case "school":
+		return "school", true
+	case "calendar":
+		return "", true
+	}
+	return "", false
 }

@@ -1107,7 +1107,9 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 }
 
 // qtyKey is the term analyze makes of q.
-func qtyKey(q quantity) string { return "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim }
+func qtyKey(q quantity) string {
+	return "#" + strconv.FormatFloat(q.value, 'g', -1, 64) + q.dim + q.days
+}
 
 // echoed reports whether the number x of qa is another of qa said again
 // ("5 times … the fifth failure", "days 1, 3 and 7 … the third retry")
@@ -1316,8 +1318,8 @@ func sameQuantity(x, y quantity) bool {
 	} else if y.dim == "percent" && x.dim == "" && x.per == "" && x.value > 0 && x.value < 1 {
 		x.value, x.dim = 100*x.value, "percent"
 	}
-	if x.dim != y.dim && x.dim != "" && y.dim != "" {
-		return false
+	if x.dim != y.dim && x.dim != "" && y.dim != "" || x.days != y.days {
+		return false // "5 business days" are not 5 days
 	}
 	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {
 		// A unit said on one side only: "over 21" is "21 years old"; a

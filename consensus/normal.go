@@ -138,6 +138,11 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 	if i < 1 || toks[i-1].isNum || toks[i-1].clause != toks[i].clause || i >= 2 && (toks[i-2].isNum || dayNumbers[toks[i-2].low]) {
 		return unit{}, false
 	}
+	if i >= 2 {
+		if _, ok := countedDays(toks, i-2); ok {
+			return unit{}, false // "within_business_days: 2": keyDays reads it
+		}
+	}
 	low := toks[i-1].low
 	if u, ok := measures[low]; ok && low != "m" && low != "l" {
 		return u, true
@@ -147,6 +152,15 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 		return u, ok
 	}
 	return unit{}, false
+}
+
+// keyDays reads a configuration key that counts days of a kind before
+// the value at i: "due_within_business_days: 2" is 2 business days.
+func keyDays(toks []rawTok, i int) (kind string, ok bool) {
+	if i < 2 || toks[i-1].low != "days" || toks[i-1].clause != toks[i].clause {
+		return "", false // "business day 5" is the fifth
+	}
+	return countedDays(toks, i-2)
 }
 
 // dayNumbers are the words before "days 1, 3 and 7" that make the numbers

@@ -1,0 +1,39 @@
+package consensus
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBusinessDaysAreDaysOfTheirOwn: a length in business (working) or
+// school days is not the same length in calendar days, in whichever words
+// or configuration key it is said; an ordinal business day still names a
+// day.
+func TestBusinessDaysAreDaysOfTheirOwn(t *testing.T) {
+	cases := []struct {
+		filed, position string
+		want            Agreement
+		differs         string // a word the difference names, for a conflict
+	}{
+		{"Refund requests are answered within 3 business days.", "Refund requests get an answer within 3 calendar days.", Disagree, "business"},
+		{"Refund requests are answered within 3 business days.", "Refund requests are answered within 3 days.", Disagree, "business"},
+		{"Invoices are due 14 calendar days after issue.", "An invoice must be paid at most 14 business days after it is issued.", Disagree, "business"},
+		{"Refund requests are answered within 3 business days.", "We answer every refund request within three working days.", Agree, ""},
+		{"Invoices are due 14 calendar days after issue.", "Invoices are due 14 days after they are issued.", Agree, ""},
+		{"Refund requests are answered within 3 business days.", "refunds:\n  answer_within_business_days: 3", Agree, ""},
+		{"Refund requests are answered within 3 business days.", "REFUND_ANSWER_WITHIN_BUSINESS_DAYS=5", Disagree, "3"},
+		{"Payslips are published on the third business day of the month.", "Payslips come out on business day 3 of each month.", Agree, ""},
+		{"Orders placed after 15:00 ship the next business day.", "Orders placed after 15:00 ship on the following working day.", Agree, ""},
+		{"Parents are told one school day before report cards go out.", "Parents hear about it the school day before the report cards are released.", Agree, ""},
+	}
+	for _, c := range cases {
+		got := ComparePositions(voicePosition(c.filed), voicePosition(c.position))
+		if got.Agreement != c.want {
+			t.Errorf("%q against %q: got %v %q, want %v", c.position, c.filed, got.Agreement, got.Differences, c.want)
+			continue
+		}
+		if c.differs != "" && !strings.Contains(strings.Join(got.Differences, "; "), c.differs) {
+			t.Errorf("%q against %q: differences %q do not name %q", c.position, c.filed, got.Differences, c.differs)
+		}
+	}
+}
