@@ -37,3 +37,12 @@ func TestBusinessDaysAreDaysOfTheirOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestDaysAtTheEdges reads days at the very start and end of a position,
+// where the words before or after them are missing.
+func TestDaysAtTheEdges(t *testing.T) {
+	for _, s := range []string{"days", "day 3", "days 5", "business days", "business days 2", "the next business day", "3 business", "school day before", "next working day", "_business_days: 4"} {
+		ComparePositions("Answer within 3 business days.", s)
+		ComparePositions(s, "Answer within 3 days.")
+	}
+}
