@@ -1318,7 +1318,7 @@ func sameQuantity(x, y quantity) bool {
 	} else if y.dim == "percent" && x.dim == "" && x.per == "" && x.value > 0 && x.value < 1 {
 		x.value, x.dim = 100*x.value, "percent"
 	}
-	if x.dim != y.dim && x.dim != "" && y.dim != "" || x.days != y.days {
+	if x.dim != "" && y.dim != "" && (x.dim != y.dim || x.days != y.days) {
 		return false // "5 business days" are not 5 days
 	}
 	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {

@@ -22,6 +22,7 @@ func TestBusinessDaysAreDaysOfTheirOwn(t *testing.T) {
 		{"Invoices are due 14 calendar days after issue.", "Invoices are due 14 days after they are issued.", Agree, ""},
 		{"Refund requests are answered within 3 business days.", "refunds:\n  answer_within_business_days: 3", Agree, ""},
 		{"Refund requests are answered within 3 business days.", "REFUND_ANSWER_WITHIN_BUSINESS_DAYS=5", Disagree, "3"},
+		{"Refund requests are answered within 3 business days.", `{"refund_answer_business_days_max": 3}`, Agree, ""},
 		{"Payslips are published on the third business day of the month.", "Payslips come out on business day 3 of each month.", Agree, ""},
 		{"Orders placed after 15:00 ship the next business day.", "Orders placed after 15:00 ship on the following working day.", Agree, ""},
 		{"Parents are told one school day before report cards go out.", "Parents hear about it the school day before the report cards are released.", Agree, ""},

@@ -508,10 +508,7 @@ func TestMeaningSealed14(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed14.txt")
 	f.log(t, "fourteenth sealed set")
-	// Business and school days read as days of their own kind cost one
-	// agreeing configuration line whose key names "business days" away
-	// from its value (answered unclear) and found two conflicts.
-	f.guard(t, "fourteenth sealed", "held-out measurement", 0.43, 0.62, 0.94, 0.07)
+	f.guard(t, "fourteenth sealed", "held-out measurement", 0.45, 0.62, 0.94, 0.07)
 }
 
 func TestMeaningSealed15(t *testing.T) {
