@@ -230,8 +230,15 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// and the comparison's second round: 980/1231, 4, 564/588 (the
 	// fourth: sealed 14's "KYC-411 expired document handling" finds
 	// sealed 11's "Expired driver documents", which it fits as well).
-	if reworded.ok < 980 || wrong.ok > 4 || noneKept.ok < 564 {
-		t.Errorf("in one vault: reworded found %v (floor 980), another record %v (at most 4), none kept %v (floor 564)", reworded, wrong, noneKept)
+	// With sealed 16 to 19 beside them (and the comparison's fourth
+	// round): 1227/1641, 6, 695/732. The two more find another set's
+	// record of a neighbouring question: sealed 17's "How long does a
+	// patron get to borrow an e-book hold once it's ready?" finds
+	// "E-book loan period", and sealed 6's "Can we deploy to prod during
+	// the holidays?" now finds "Production deploy window", the new
+	// records having made its words rarer or commoner.
+	if reworded.ok < 1227 || wrong.ok > 6 || noneKept.ok < 695 {
+		t.Errorf("in one vault: reworded found %v (floor 1227), another record %v (at most 6), none kept %v (floor 695)", reworded, wrong, noneKept)
 	}
 }
 
