@@ -1014,7 +1014,9 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
-		if lx.stop[w] {
+		if lx.stop[w] && (n > 1 || !lx.homograph[w] || lx.stopWord[t.low]) {
+			// A stop word, or an inflection of one ("does", "having");
+			// "canning", "willing", "owned" are words of their own.
 			continue
 		}
 		neg := false

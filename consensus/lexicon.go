@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "21"
+const lexiconVersion = "22"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -616,6 +616,11 @@ whatever whichever many much through against everything everyone else back away 
 anything something individual particular respective certain
 s t d ll re ve m`
 
+// stopHomographs are the stop words whose stem other words share:
+// "canning" and "cans" are no "can", "willing" no "will", "owned" no
+// "own". Only the stop word as written is dropped.
+const stopHomographs = `can will may must might shall own back ought`
+
 // lexicon is the parsed form of the lists above.
 type lexicon struct {
 	canon       map[string]string   // stemmed word or joined phrase → canonical
@@ -628,6 +633,8 @@ type lexicon struct {
 	negVerb     map[string]string // stemmed negative verb → canonical positive
 	condCue     map[string]string // cue (joined) → "if" or "unless"
 	stop        map[string]bool
+	stopWord    map[string]bool   // the stop words as written
+	homograph   map[string]bool   // stemmed stopHomographs
 	units       map[string]unit   // canonical unit word → unit
 	period      map[string]string // canonical "daily" → canonical "day"
 	loose       map[string][]int  // canonical word → its looseGroups lines
@@ -659,7 +666,8 @@ var theLexicon = sync.OnceValue(buildLexicon)
 
 func buildLexicon() *lexicon {
 	lx := &lexicon{canon: map[string]string{}, phrases: map[string][]string{}, generic: map[string]bool{}, light: nil,
-		altGroup: map[string]int{}, negCue: map[string]bool{}, negVerb: map[string]string{}, condCue: map[string]string{}, stop: map[string]bool{}}
+		altGroup: map[string]int{}, negCue: map[string]bool{}, negVerb: map[string]string{}, condCue: map[string]string{}, stop: map[string]bool{},
+		stopWord: map[string]bool{}, homograph: map[string]bool{}}
 	addPhrase := func(p string) {
 		words := strings.Split(p, "_")
 		if len(words) < 2 {
@@ -715,6 +723,10 @@ func buildLexicon() *lexicon {
 	}
 	for _, w := range strings.Fields(stopWords) {
 		lx.stop[stem(w)] = true
+		lx.stopWord[w] = true
+	}
+	for _, w := range strings.Fields(stopHomographs) {
+		lx.homograph[stem(w)] = true
 	}
 	lx.units = make(map[string]unit, len(units))
 	for w, u := range units {
