@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "22"
+const lexiconVersion = "23"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -354,6 +354,21 @@ allowlist whitelist safelist allow_list
 denylist blocklist blacklist deny_list block_list
 near_miss close_call near_hit
 rental_car hire_car car_rental car_hire
+truck lorry
+windshield windscreen
+greenhouse glasshouse
+gasoline petrol
+highway motorway freeway
+parking_lot car_park
+zip_code postcode post_code postal_code
+diaper nappy
+stroller pushchair
+trash rubbish garbage
+trash_can dustbin wheelie_bin
+license_plate number_plate
+lawyer solicitor attorney
+real_estate_agent estate_agent realtor
+public_holiday bank_holiday
 `
 
 // comparisonSynonyms are synonym groups read as synonymGroups are, kept

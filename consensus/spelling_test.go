@@ -37,3 +37,24 @@ func TestBritishSpellingReadsAsAmerican(t *testing.T) {
 		t.Errorf("British and American topics score %.2f", got)
 	}
 }
+
+// TestBritishWordsReadAsAmerican: the words British English uses for
+// things American English names otherwise are one word to the lookup.
+func TestBritishWordsReadAsAmerican(t *testing.T) {
+	for _, p := range [][2]string{
+		{"Lorry loading bays at the depot", "Truck loading bays at the depot"},
+		{"Windscreen replacement claims", "Windshield replacement claims"},
+		{"Glasshouse ventilation", "Greenhouse ventilation"},
+		{"Car park barrier opening hours", "Parking lot barrier opening hours"},
+		{"Postcode lookup at checkout", "ZIP code lookup at checkout"},
+		{"Bank holiday rota", "Public holiday rota"},
+	} {
+		if got := TopicScore(p[0], p[1]); got < 0.99 {
+			t.Errorf("TopicScore(%q, %q) = %.2f, want the same topic", p[0], p[1], got)
+		}
+	}
+	c := ComparePositions("Fleet vans are refuelled with petrol only at the depot pump.", "Company vans only ever get gasoline from the depot pump.")
+	if c.Agreement == Disagree {
+		t.Errorf("petrol against gasoline: %v %q", c.Agreement, c.Differences)
+	}
+}
