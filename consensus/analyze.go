@@ -542,6 +542,8 @@ func speedAt(toks []rawTok, at int) (float64, int) {
 		return 0.44704, 1
 	case "kmh", "kph":
 		return 1 / 3.6, 1
+	case "knots", "knot", "kn", "kt", "kts":
+		return 1852.0 / 3600, 1 // nautical miles an hour
 	case "m", "km", "mi":
 		k := at + 1
 		if k < len(toks) && toks[k].low == "per" && toks[k].text == "/" {
@@ -1469,15 +1471,21 @@ func undouble(w string) string {
 	return w
 }
 
-// countedDays reads the kind of days a length counts when the word at at
-// names it before "day" or "days": "business" (business, working days),
-// "school", or "" for calendar days (ok says a word named it).
+// countedDays reads the kind of days (or hours) a length counts when the
+// word at at names it before "day", "days", "hour" or "hours": "business"
+// (business, working, bank, court, trading days; business or office
+// hours), "school", or "" for calendar days (ok says a word named it).
 func countedDays(toks []rawTok, at int) (kind string, ok bool) {
-	if at < 0 || at+1 >= len(toks) || toks[at+1].clause != toks[at].clause || toks[at+1].low != "day" && toks[at+1].low != "days" {
+	if at < 0 || at+1 >= len(toks) || toks[at+1].clause != toks[at].clause {
+		return "", false
+	}
+	switch toks[at+1].low {
+	case "day", "days", "hour", "hours":
+	default:
 		return "", false
 	}
 	switch toks[at].low {
-	case "business", "working":
+	case "business", "working", "bank", "court", "trading", "office":
 		return "business", true
 	case "school":
 		return "school", true

@@ -1332,9 +1332,14 @@ func sameQuantity(x, y quantity) bool {
 		return false
 	}
 	tolerance := 1e-9
-	if x.dim == "time" && y.dim == "time" {
+	switch {
+	case x.dim == "time" && y.dim == "time":
 		// Calendar lengths: 30 days is a month, 365 days a year.
 		tolerance = calendarTolerance
+	case x.dim == "speed" && y.dim == "speed":
+		// A speed said again in another unit is rounded: "27 knots" for
+		// "50 km/h", "30 mph" for "48 km/h".
+		tolerance = speedTolerance
 	}
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
 }
@@ -1352,6 +1357,10 @@ func period(x, y quantity) bool {
 	}
 	return math.Abs(x.value-y.perVal/y.value) <= calendarTolerance*x.value
 }
+
+// speedTolerance is how far two speeds may differ and still be one, said
+// in two units and rounded.
+const speedTolerance = 0.01
 
 // calendarTolerance is how far two lengths of time may differ and still be
 // one: a month is 30.4 days on average, and "30 days" means a month.

@@ -26,6 +26,11 @@ func TestBusinessDaysAreDaysOfTheirOwn(t *testing.T) {
 		{"Payslips are published on the third business day of the month.", "Payslips come out on business day 3 of each month.", Agree, ""},
 		{"Orders placed after 15:00 ship the next business day.", "Orders placed after 15:00 ship on the following working day.", Agree, ""},
 		{"Parents are told one school day before report cards go out.", "Parents hear about it the school day before the report cards are released.", Agree, ""},
+		{"Triage every new fraud case within 4 business hours.", "Triage every new fraud case within 4 business days.", Disagree, "hours"},
+		{"Triage every new fraud case within 4 business hours.", "Every new fraud case is triaged within four working hours.", Agree, ""},
+		{"Exhibits reach the clerk within 2 court days.", "Exhibits must reach the clerk within 2 hours.", Disagree, "court"},
+		{"Close the dome when gusts exceed 50 km/h.", "The dome closes when gusts exceed 27 knots.", Agree, ""},
+		{"Close the dome when gusts exceed 50 km/h.", "The dome closes when gusts exceed 50 knots.", Disagree, "knots"},
 	}
 	for _, c := range cases {
 		got := ComparePositions(voicePosition(c.filed), voicePosition(c.position))
