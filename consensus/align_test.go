@@ -154,6 +154,16 @@ func TestDisregardsAndStrength(t *testing.T) {
 	if got := compareStrength("Visitors must wear a helmet.", "A helmet is mandatory; it should fit."); len(got) != 0 {
 		t.Errorf("a command kept beside a should: %v", got)
 	}
+	// A requirement said not to be one recommends, though it names one.
+	for _, p := range []string{"Helmets on site are recommended, not required.", "Wearing a helmet is not mandatory any more.",
+		"Visitors don't have to wear a helmet.", "A helmet is at the discretion of the site lead."} {
+		if got := compareStrength("Visitors must wear a helmet.", p); len(got) != 1 {
+			t.Errorf("must against %q: %v, want one difference", p, got)
+		}
+	}
+	if got := compareStrength("Visitors must wear a helmet.", "A helmet is required, not recommended."); len(got) != 0 {
+		t.Errorf("a requirement kept, a recommendation set aside: %v", got)
+	}
 }
 
 // TestComparePositionsOn: a position asked about a record may name the

@@ -428,10 +428,22 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 // Modality: how strongly a rule binds. strongCues command; weakCues only
 // recommend or allow. Lower case, matched at word boundaries.
 var (
-	strongCues = []string{"must", "shall", "required", "mandatory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception"}
+	strongCues = []string{"must", "shall", "required", "mandatory", "compulsory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception"}
 	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort",
-		"soft target", "soft limit", "soft cap", "advisory", "non-blocking", "not enforced", "not blocking", "only a warning", "just a warning", "a warning only"}
+		"soft target", "soft limit", "soft cap", "advisory", "non-blocking", "not enforced", "not blocking", "only a warning", "just a warning", "a warning only",
+		// A requirement said not to be one.
+		"not required", "not mandatory", "not compulsory", "not obligatory", "not a must", "no need to", "need not", "needn't",
+		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary"}
 )
+
+// strongCue is the first of strongCues low says outside a weak cue ("not
+// required" recommends), or "".
+func strongCue(low string) string {
+	for _, c := range weakCues {
+		low = strings.ReplaceAll(low, c, strings.Repeat(" ", len(c)))
+	}
+	return hasCue(low, strongCues)
+}
 
 func hasCue(low string, cues []string) string {
 	for _, c := range cues {
@@ -453,14 +465,14 @@ func compareStrength(filed, position string) []string {
 	if len(lb) > maxAnalyzed {
 		lb = lb[:maxAnalyzed]
 	}
-	strong, weak := hasCue(la, strongCues), hasCue(lb, weakCues)
+	strong, weak := strongCue(la), hasCue(lb, weakCues)
 	if weak == "" && (rfcWord(filed, "MUST") || rfcWord(filed, "SHALL") || rfcWord(position, "SHOULD")) && indexWord(lb, "should") >= 0 {
 		// "should" recommends where a rule is written in the words of
 		// requirements ("MUST" against "SHOULD"); elsewhere it is often
 		// only a way of agreeing ("we should serve WebP").
 		weak = "should"
 	}
-	if strong == "" || weak == "" || hasCue(la, weakCues) != "" || hasCue(lb, strongCues) != "" {
+	if strong == "" || weak == "" || hasCue(la, weakCues) != "" || strongCue(lb) != "" {
 		return nil
 	}
 	return []string{strong + " → " + weak}
