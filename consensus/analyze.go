@@ -471,6 +471,16 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			out = append(out, t)
 			continue
 		}
+		if (t.low == "quarter" || t.low == "half") && i+1 < len(in) && in[i+1].clause == t.clause && (in[i+1].low == "hour" || in[i+1].low == "hours") {
+			// "every quarter hour", "a half hour": a share of the hour.
+			out = append(out, rawTok{num: map[string]float64{"quarter": 0.25, "half": 0.5}[t.low], isNum: true, clause: t.clause, text: t.text})
+			continue
+		}
+		if isScale && !t.isNum && i > 0 && in[i-1].clause == t.clause && (in[i-1].low == "per" || in[i-1].low == "every" || in[i-1].low == "each") {
+			// "3 errors per thousand words": one thousand.
+			out = append(out, rawTok{num: numberScales[t.low], isNum: true, clause: t.clause, text: t.text})
+			continue
+		}
 		quarter := t.low == "quarter" && i+3 < len(in) && in[i+1].low == "of" && (in[i+2].low == "a" || in[i+2].low == "an") && isUnitWord(in[i+3].low)
 		if quarter {
 			// "a quarter of an hour"; not "each quarter".
