@@ -534,26 +534,30 @@ func TestMeaningSealed15(t *testing.T) {
 // Sealed 16's summary line was read three times while the rule's forms
 // were compared, and one of its misses once (a bare number beside
 // working days, mended); 18 and 19 were measured only at the end.
-// Guard against falling below.
+// Their misses were then read, and the round went on in general form
+// (British words for things, business hours, court days, knots, "not
+// required", "a quarter hour", "per thousand"): 16 0.42 / 0.60 / 0.89;
+// 6%, 17 0.50 / 0.61 / 0.89; 6%, 18 0.45 / 0.53 / 0.89; 6%, 19 0.60 /
+// 0.60 / 1.00; 13%, no longer unseen. Guard against falling below.
 func TestMeaningSealed16(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed16.txt")
 	f.log(t, "sixteenth sealed set")
-	f.guard(t, "sixteenth sealed", "held-out measurement", 0.40, 0.56, 0.88, 0.07)
+	f.guard(t, "sixteenth sealed", "held-out measurement", 0.41, 0.59, 0.88, 0.07)
 }
 
 func TestMeaningSealed17(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed17.txt")
 	f.log(t, "seventeenth sealed set")
-	f.guard(t, "seventeenth sealed", "held-out measurement", 0.46, 0.61, 0.88, 0.10)
+	f.guard(t, "seventeenth sealed", "held-out measurement", 0.49, 0.61, 0.88, 0.07)
 }
 
 func TestMeaningSealed18(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed18.txt")
 	f.log(t, "eighteenth sealed set")
-	f.guard(t, "eighteenth sealed", "held-out measurement", 0.45, 0.51, 0.88, 0.07)
+	f.guard(t, "eighteenth sealed", "held-out measurement", 0.45, 0.53, 0.88, 0.07)
 }
 
 func TestMeaningSealed19(t *testing.T) {
@@ -565,4 +569,24 @@ func TestMeaningSealed19(t *testing.T) {
 	// its numbers agreed) and found a conflict (4 business hours → 4
 	// business days).
 	f.guard(t, "nineteenth sealed", "held-out measurement", 0.59, 0.59, 0.99, 0.13)
+}
+
+// TestMeaningSealed20 and TestMeaningSealed21 run two more sets written
+// the same day, in forty other domains and twenty other voices, while
+// the round went on; measured once before the round (714851b) and once
+// after it (39b2c1f), summary lines only: sealed 20 0.40 / 0.52 / 1.00;
+// 19% → 0.40 / 0.52 / 1.00; 16%, sealed 21 0.45 / 0.50 / 0.86; 15% →
+// unchanged. Guard against falling below.
+func TestMeaningSealed20(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed20.txt")
+	f.log(t, "twentieth sealed set")
+	f.guard(t, "twentieth sealed", "held-out measurement", 0.40, 0.51, 0.99, 0.17)
+}
+
+func TestMeaningSealed21(t *testing.T) {
+	t.Parallel()
+	f := runMeaning(t, "testdata/meaning/sealed21.txt")
+	f.log(t, "twenty-first sealed set")
+	f.guard(t, "twenty-first sealed", "held-out measurement", 0.45, 0.50, 0.86, 0.15)
 }

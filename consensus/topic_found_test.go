@@ -236,9 +236,13 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// patron get to borrow an e-book hold once it's ready?" finds
 	// "E-book loan period", and sealed 6's "Can we deploy to prod during
 	// the holidays?" now finds "Production deploy window", the new
-	// records having made its words rarer or commoner.
-	if reworded.ok < 1227 || wrong.ok > 6 || noneKept.ok < 695 {
-		t.Errorf("in one vault: reworded found %v (floor 1227), another record %v (at most 6), none kept %v (floor 695)", reworded, wrong, noneKept)
+	// records having made its words rarer or commoner. With sealed 20 and
+	// 21 beside them: 1345/1849, 7, 762/804 (the seventh: topics 9's
+	// "what do we require before lending a painting to another
+	// museum?" finds sealed 20's "Relative humidity in the
+	// paintings galleries").
+	if reworded.ok < 1345 || wrong.ok > 7 || noneKept.ok < 762 {
+		t.Errorf("in one vault: reworded found %v (floor 1345), another record %v (at most 7), none kept %v (floor 762)", reworded, wrong, noneKept)
 	}
 }
 
