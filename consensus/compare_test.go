@@ -74,6 +74,8 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"a command made a recommendation", "Everyone on the construction site must wear a helmet at all times.", "Workers should wear helmets where possible.", Disagree, "must → where possible"},
 		{"per thing turned across all in other words", "Invoice numbers are sequential per legal entity.", "One sequence of invoice numbers runs across all legal entities.", Disagree, "per legal → across all legal"},
 		{"a period as a rate", "Fire hoses are inspected every 6 months.", "Fire hoses are inspected twice a year.", Agree, ""},
+		{"periods traded, one without a numeral", "Paper bins are emptied every 2 weeks in offices and every week in canteens.", "Paper bins are emptied every week in offices and every 2 weeks in canteens.", Disagree, "↔ every week"},
+		{"a period without a numeral said again", "Paper bins are emptied every 2 weeks in offices and every week in canteens.", "Offices get their paper bins emptied fortnightly, canteens weekly.", Agree, ""},
 		{"another period as a rate", "Fire hoses are inspected every 6 months.", "Fire hoses are inspected once a year.", Disagree, "→"},
 		{"a number restated", "Expenses above 25 EUR need a receipt; below that, a card statement is enough.", "Over €25 you need a receipt, under €25 the card statement will do.", Agree, ""},
 		{"a unit left out", "Drivers must be at least 21 years old.", "Drivers must be 21 or older.", Agree, ""},
