@@ -536,9 +536,10 @@ func TestMeaningSealed15(t *testing.T) {
 // working days, mended); 18 and 19 were measured only at the end.
 // Their misses were then read, and the round went on in general form
 // (British words for things, business hours, court days, knots, "not
-// required", "a quarter hour", "per thousand"): 16 0.42 / 0.60 / 0.89;
-// 6%, 17 0.50 / 0.61 / 0.89; 6%, 18 0.45 / 0.53 / 0.89; 6%, 19 0.60 /
-// 0.60 / 1.00; 13%, no longer unseen. Guard against falling below.
+// required", "a quarter hour", "per thousand", "every week" traded):
+// 16 0.42 / 0.61 / 0.89; 6%, 17 0.50 / 0.61 / 0.89; 6%, 18 0.45 / 0.53
+// / 0.89; 6%, 19 0.60 / 0.60 / 1.00; 13%, no longer unseen. Guard
+// against falling below.
 func TestMeaningSealed16(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed16.txt")
