@@ -45,9 +45,10 @@ type quantity struct {
 	clause int
 	raw    float64 // the number as written, before its unit's scale
 	every  bool    // a period: "every 6 months"
-	// days: the days counted, for a length in days that says which
-	// ("business" for business or working days, "school"); "" for
-	// calendar days and every other quantity.
+	// days: the kind of days (or hours) a length counts, when it says
+	// which: "business" (business, working, bank, court or trading days;
+	// business or office hours) or "school"; "" for calendar days and
+	// every other quantity (see countedDays).
 	days string
 }
 
@@ -473,7 +474,11 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		}
 		if (t.low == "quarter" || t.low == "half") && i+1 < len(in) && in[i+1].clause == t.clause && (in[i+1].low == "hour" || in[i+1].low == "hours") {
 			// "every quarter hour", "a half hour": a share of the hour.
-			out = append(out, rawTok{num: map[string]float64{"quarter": 0.25, "half": 0.5}[t.low], isNum: true, clause: t.clause, text: t.text})
+			share := 0.5
+			if t.low == "quarter" {
+				share = 0.25
+			}
+			out = append(out, rawTok{num: share, isNum: true, clause: t.clause, text: t.text})
 			continue
 		}
 		if isScale && !t.isNum && i > 0 && in[i-1].clause == t.clause && (in[i-1].low == "per" || in[i-1].low == "every" || in[i-1].low == "each") {
@@ -954,9 +959,10 @@ func analyze(text string) *analysis {
 				lastQty = len(a.qty) - 1
 				continue
 			} else if d, ok := countedDays(toks, i-n); ok && u.scale == units["day"].scale && i-n >= 1 &&
-				(prevLow(toks, i-n) == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) || prevLow(toks, i-n) == "next") {
-				// "the school day before", "by the next business day": one
-				// day of its kind.
+				(prevLow(toks, i-n) == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) ||
+					prevLow(toks, i-n) == "next" || prevLow(toks, i-n) == "following") {
+				// "the school day before", "the next school day": one day
+				// of its kind.
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", days: d, text: prevLow(toks, i-n) + " " + toks[i-n].text + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
