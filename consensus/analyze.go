@@ -943,11 +943,10 @@ func analyze(text string) *analysis {
 			w, noTerm = c, -1
 			a.negs--
 		}
-		if prev := prevLow(toks, i-n+1); n == 2 && w == lx.fold("weekday") && (prev == "next" || prev == "following" ||
-			prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low)) {
+		if k, kind, ok := dayOfKind(lx, toks, w, i, n); ok && oneRelative(toks, k, i) {
 			// "by the next business day", "the following working day",
-			// "the working day before": one business day.
-			a.qty = append(a.qty, quantity{value: units["day"].scale, raw: 1, dim: "time", days: "business", text: prev + " " + raw, cond: cond, clause: t.clause})
+			// "the school day before": one day of its kind.
+			a.qty = append(a.qty, quantity{value: units["day"].scale, raw: 1, dim: "time", days: kind, text: prevLow(toks, k) + " " + joinText(toks[k:i+1]), cond: cond, clause: t.clause})
 			lastQty = len(a.qty) - 1
 			continue
 		}
@@ -958,15 +957,7 @@ func analyze(text string) *analysis {
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "a " + prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
-			} else if d, ok := countedDays(toks, i-n); ok && u.scale == units["day"].scale && i-n >= 1 &&
-				(prevLow(toks, i-n) == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) ||
-					prevLow(toks, i-n) == "next" || prevLow(toks, i-n) == "following") {
-				// "the school day before", "the next school day": one day
-				// of its kind.
-				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", days: d, text: prevLow(toks, i-n) + " " + toks[i-n].text + " " + raw, cond: cond, clause: t.clause})
-				lastQty = len(a.qty) - 1
-				continue
-			} else if prev == "the" && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
+			} else if prev == "the" && oneRelative(toks, i-n+1, i) {
 				// "the day before" is a day before.
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
@@ -1485,6 +1476,35 @@ func undouble(w string) string {
 		return w[:n-1]
 	}
 	return w
+}
+
+// dayOfKind reads, in the words toks[..i] that name w (n of them), a day
+// of a counted kind: "business day" (one word to the lexicon, "weekday")
+// or "school day" ("school" before the unit). It returns where the words
+// of that day start and its kind.
+func dayOfKind(lx *lexicon, toks []rawTok, w string, i, n int) (start int, kind string, ok bool) {
+	if n == 2 && w == lx.fold("weekday") {
+		return i - 1, "business", true
+	}
+	if u, isUnit := lx.units[w]; n == 1 && isUnit && u.scale == units["day"].scale {
+		if d, ok := countedDays(toks, i-1); ok && d != "" {
+			return i - 1, d, true
+		}
+	}
+	return 0, "", false
+}
+
+// oneRelative reports whether the length named by toks[k..i] is said once,
+// relative to another time: "the next …", "the following …", "the …
+// before" ("the day before" is one day).
+func oneRelative(toks []rawTok, k, i int) bool {
+	switch prevLow(toks, k) {
+	case "next", "following":
+		return true
+	case "the":
+		return i+1 < len(toks) && toks[i+1].clause == toks[i].clause && slices.Contains(relativeWords, toks[i+1].low)
+	}
+	return false
 }
 
 // countedDays reads the kind of days (or hours) a length counts when the
