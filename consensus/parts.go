@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -436,11 +437,35 @@ var (
 		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary"}
 )
 
+// negatedStrong are the weak cues that hold a strong one: "not
+// required", "no need to".
+var negatedStrong = sync.OnceValue(func() []string {
+	var out []string
+	for _, w := range weakCues {
+		if hasCue(w, strongCues) != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+})
+
 // strongCue is the first of strongCues low says outside a weak cue ("not
 // required" recommends), or "".
 func strongCue(low string) string {
-	for _, c := range weakCues {
-		low = strings.ReplaceAll(low, c, strings.Repeat(" ", len(c)))
+	c := hasCue(low, strongCues)
+	if c == "" {
+		return ""
+	}
+	blanked := false
+	for _, w := range negatedStrong() {
+		// Only the weak cues that hold a strong one found ("required" in
+		// "not required") can hide it.
+		if strings.Contains(w, c) && strings.Contains(low, w) {
+			low, blanked = strings.ReplaceAll(low, w, strings.Repeat(" ", len(w))), true
+		}
+	}
+	if !blanked {
+		return c
 	}
 	return hasCue(low, strongCues)
 }
@@ -465,14 +490,18 @@ func compareStrength(filed, position string) []string {
 	if len(lb) > maxAnalyzed {
 		lb = lb[:maxAnalyzed]
 	}
-	strong, weak := strongCue(la), hasCue(lb, weakCues)
+	strong := strongCue(la)
+	if strong == "" {
+		return nil
+	}
+	weak := hasCue(lb, weakCues)
 	if weak == "" && (rfcWord(filed, "MUST") || rfcWord(filed, "SHALL") || rfcWord(position, "SHOULD")) && indexWord(lb, "should") >= 0 {
 		// "should" recommends where a rule is written in the words of
 		// requirements ("MUST" against "SHOULD"); elsewhere it is often
 		// only a way of agreeing ("we should serve WebP").
 		weak = "should"
 	}
-	if strong == "" || weak == "" || hasCue(la, weakCues) != "" || strongCue(lb) != "" {
+	if weak == "" || hasCue(la, weakCues) != "" || strongCue(lb) != "" {
 		return nil
 	}
 	return []string{strong + " → " + weak}
