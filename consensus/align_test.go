@@ -183,3 +183,22 @@ func TestComparePositionsOn(t *testing.T) {
 		t.Errorf("the number edited under its record: %+v", c)
 	}
 }
+
+// BenchmarkCompareStrength times the reading of how strongly two
+// positions bind, on every comparison: a filed rule without a
+// requirement, one with "must" against a plain restatement, and "must"
+// against "recommended, not required".
+func BenchmarkCompareStrength(b *testing.B) {
+	for _, c := range []struct{ name, filed, position string }{
+		{"no requirement", "Cache product pages at the CDN for 10 minutes unless the price changes.", "The CDN keeps product pages for ten minutes; a price change purges them."},
+		{"must", "Visitors must wear a helmet on the construction site at all times, and sign in at the gate.", "Everyone on site wears a helmet and signs in at the gate."},
+		{"must against not required", "Final artwork must be approved at least 5 working days before the campaign starts; artwork for alcohol ads also needs sign-off from legal.",
+			"Approving final artwork 5 working days before the start is recommended, not required; late approvals are fine. Alcohol ads still need legal sign-off."},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				compareStrength(c.filed, c.position)
+			}
+		})
+	}
+}
