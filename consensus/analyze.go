@@ -783,8 +783,8 @@ func analyze(text string) *analysis {
 				i += 3
 			}
 			if q.dim == "" && !t.clock && !ordinal {
-				if d, ok := keyDays(toks, i0); ok {
-					q.value *= units["day"].scale
+				if scale, d, ok := keyDays(toks, i0); ok {
+					q.value *= scale
 					q.dim, q.days = "time", d
 				} else if u, ok := keyUnit(toks, i0); ok {
 					// "min depth cm 380", "kick after s 300": the unit

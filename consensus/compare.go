@@ -899,9 +899,11 @@ const softScore = 0.75
 // widened reports whether x opens its rule to every case: "all", "every",
 // "any", "always".
 func widened(x *analysis) bool {
-	always := theLexicon().fold(stem("always"))
+	always := alwaysWord()
 	return x.all || x.any || slices.ContainsFunc(x.terms, func(t term) bool { return t.w == always })
 }
+
+var alwaysWord = sync.OnceValue(func() string { return theLexicon().fold(stem("always")) })
 
 // verbTurned reports whether x negates a word with "not" or "never" ("must
 // never delete") that y says only as asserted ("delete documents on

@@ -154,13 +154,24 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 	return unit{}, false
 }
 
-// keyDays reads a configuration key that counts days of a kind before
-// the value at i: "due_within_business_days: 2" is 2 business days.
-func keyDays(toks []rawTok, i int) (kind string, ok bool) {
-	if i < 2 || toks[i-1].low != "days" || toks[i-1].clause != toks[i].clause {
-		return "", false // "business day 5" is the fifth
+// keyDays reads a configuration key that counts days or hours of a kind
+// before the value at i: "due_within_business_days: 2" is 2 business
+// days, "triage_business_hours: 4" 4 business hours. It returns the
+// length of one of them.
+func keyDays(toks []rawTok, i int) (scale float64, kind string, ok bool) {
+	if i < 2 || toks[i-1].clause != toks[i].clause {
+		return 0, "", false
 	}
-	return countedDays(toks, i-2)
+	switch toks[i-1].low {
+	case "days":
+		scale = units["day"].scale
+	case "hours":
+		scale = units["hour"].scale
+	default:
+		return 0, "", false // "business day 5" is the fifth
+	}
+	kind, ok = countedDays(toks, i-2)
+	return scale, kind, ok
 }
 
 // dayNumbers are the words before "days 1, 3 and 7" that make the numbers
