@@ -194,7 +194,7 @@ func lex(text string) []rawTok {
 		switch {
 		case unicode.IsDigit(r):
 			j := i
-			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) || spaceGroup(rs, i, j)) {
 				j++
 			}
 			if h, k, ok := clockAt(rs, i, j); ok {
@@ -203,7 +203,12 @@ func lex(text string) []rawTok {
 				i = k
 				continue
 			}
-			lit := strings.ReplaceAll(strings.ReplaceAll(string(rs[i:j]), ",", ""), "_", "")
+			lit := strings.Map(func(r rune) rune {
+				if r == ',' || r == '_' || groupSpaces(r) {
+					return -1
+				}
+				return r
+			}, string(rs[i:j]))
 			// Letters glued to the number: a unit ("10ms", "5k") or part
 			// of a name ("2fa", "3des").
 			k := j
@@ -298,6 +303,41 @@ func lex(text string) []rawTok {
 		}
 	}
 	return numberWordsToNumbers(out)
+}
+
+// groupSpaces are the spaces that may group a number's digits in
+// threes: a space, a no-break space, a narrow no-break space and a thin
+// space.
+func groupSpaces(r rune) bool { return r == ' ' || r == '\u00a0' || r == '\u202f' || r == '\u2009' }
+
+// spaceGroup reports whether rs[j], inside a number that starts at
+// rs[i], is a space grouping its digits in threes ("10 000", "2 500
+// 000"): the digits before it are a group of one to three (or of three
+// after an earlier space), no other separator came before it, and
+// exactly three digits follow it, then no letter or digit ("3 100m" is
+// three things of 100 metres). Two numbers side by side in other words
+// read as one only when both look like this.
+func spaceGroup(rs []rune, i, j int) bool {
+	if j+4 > len(rs) || !groupSpaces(rs[j]) || !unicode.IsDigit(rs[j+1]) || !unicode.IsDigit(rs[j+2]) || !unicode.IsDigit(rs[j+3]) {
+		return false
+	}
+	if j+4 < len(rs) && (unicode.IsLetter(rs[j+4]) || unicode.IsDigit(rs[j+4])) {
+		return false
+	}
+	// The group before the space: digits back to the number's start or
+	// to an earlier grouping space.
+	n := 0
+	for k := j - 1; k >= i; k-- {
+		switch {
+		case unicode.IsDigit(rs[k]):
+			n++
+		case groupSpaces(rs[k]):
+			return n == 3
+		default:
+			return false // "1,500 000", "2.5 000": not grouped so
+		}
+	}
+	return n >= 1 && n <= 3
 }
 
 // caseNames rewrites the names that only their capitals tell from common
@@ -452,6 +492,11 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				continue
 			}
 		}
+		if (t.low == "second" || t.low == "other") && prevLow(in, i) == "every" && i+1 < len(in) && in[i+1].clause == t.clause && isUnitWord(in[i+1].low) {
+			// "every second week", "every other month": every two of them.
+			out = append(out, rawTok{num: 2, isNum: true, clause: t.clause, text: t.text})
+			continue
+		}
 		v, isWord := numberWords[t.low]
 		if o := ordinalWords[t.low]; o > 0 || t.low == "quarter" {
 			if o > 0 {
@@ -515,6 +560,13 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		}
 		for j < len(in) && in[j].clause == t.clause {
 			n := in[j]
+			if o := fractionOf(in, i, j, v); o > 0 {
+				// "two thirds", "three quarters", "one fifth of": a share.
+				v /= o
+				text = append(text, n.text)
+				j++
+				break
+			}
 			if s, ok := numberScales[n.low]; ok {
 				v *= s
 			} else if w, ok := numberWords[n.low]; ok && !t.isNum && w < 10 && math.Mod(v, 10) == 0 && v >= 20 {
@@ -546,7 +598,102 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		out = append(out, rawTok{num: v, isNum: true, clock: clock, clause: t.clause, text: strings.Join(text, " ")})
 		i = j - 1
 	}
+	return clockRanges(sharesOf(out))
+}
+
+// sharesOf reads "1 in 10", "one in twenty" and "3 out of (every) 4" as
+// the shares they are (0.1, 0.05, 0.75), as "10%" and "a quarter" are
+// read; not when a unit follows the second number ("3 in 5 days").
+func sharesOf(toks []rawTok) []rawTok {
+	out := toks[:0]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		j := i + 1
+		switch {
+		case j < len(toks) && toks[j].low == "in":
+			j++
+		case j+1 < len(toks) && toks[j].low == "out" && toks[j+1].low == "of":
+			j += 2
+			if j < len(toks) && (toks[j].low == "every" || toks[j].low == "each") {
+				j++
+			}
+		default:
+			out = append(out, t)
+			continue
+		}
+		if !t.isNum || t.clock || j >= len(toks) || !toks[j].isNum || toks[j].clock || toks[j].clause != t.clause || toks[j-1].clause != t.clause ||
+			t.num < 1 || toks[j].num <= t.num || j+1 < len(toks) && toks[j+1].clause == t.clause && isUnitWord(toks[j+1].low) {
+			out = append(out, t)
+			continue
+		}
+		texts := make([]string, 0, j-i+1)
+		for _, x := range toks[i : j+1] {
+			texts = append(texts, x.text)
+		}
+		out = append(out, rawTok{num: t.num / toks[j].num, isNum: true, clause: t.clause, text: strings.Join(texts, " ")})
+		i = j
+	}
 	return out
+}
+
+// clockRanges gives the first time of a range ("7:30 to 9 pm", "from 8
+// until 11 pm") the half of the day the second says, when the first says
+// none and lies before the second within it: 19:30 to 21:00, not 7:30.
+func clockRanges(toks []rawTok) []rawTok {
+	for i := 0; i+2 < len(toks); i++ {
+		a, b := &toks[i], &toks[i+2]
+		switch toks[i+1].low {
+		case "to", "until", "till", "til", "through", "and":
+		default:
+			continue
+		}
+		if !a.clock || !b.clock || a.clause != b.clause || !strings.HasSuffix(b.text, "pm") || meridiem(a.text) {
+			continue
+		}
+		if a.num >= 1 && a.num < 12 && a.num+12 <= b.num {
+			a.num += 12
+		}
+	}
+	return toks
+}
+
+// meridiem reports whether a time of day as written says its half of the
+// day ("10pm", "8 am", "6 in the morning", "noon").
+func meridiem(text string) bool {
+	t := strings.ToLower(text)
+	for _, w := range []string{"am", "pm", "morning", "afternoon", "evening", "night", "noon", "midnight"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// fractionOf is the denominator the word at in[j] makes of the whole
+// number v said just before it at in[i] ("two thirds": 3, "three
+// quarters": 4), or 0: a plural of an ordinal or "quarters" after a
+// number below it, or the singular after "one" when "of" or the end of
+// the clause follows ("one third of the seats"; not "one third party").
+func fractionOf(in []rawTok, i, j int, v float64) float64 {
+	if j != i+1 || in[i].clock || v < 1 || v != math.Trunc(v) {
+		return 0
+	}
+	w := in[j].low
+	plural := strings.HasSuffix(w, "s")
+	w = strings.TrimSuffix(w, "s")
+	o := ordinalWords[w]
+	if w == "quarter" {
+		o = 4
+	}
+	switch {
+	case o == 0 || v >= o:
+		return 0
+	case plural && v > 1:
+		return o
+	case !plural && v == 1 && (j+1 == len(in) || in[j+1].clause != in[j].clause || in[j+1].low == "of"):
+		return o
+	}
+	return 0
 }
 
 // speedAt reads a unit of speed at toks[at] ("m/s", "km/h", "mph") and
@@ -1004,9 +1151,10 @@ func analyze(text string) *analysis {
 			continue
 		}
 		if p, ok := lx.period[w]; ok {
-			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].dim != "clock" && a.qty[lastQty].clause == t.clause {
+			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].dim != "clock" && a.qty[lastQty].clause == t.clause && !t.conj {
 				// "99.9% each month": a rate; not "until 23:00 and every
-				// hour after".
+				// hour after", nor "every 15,000 km or once a year" (two
+				// periods, whichever comes first).
 				a.qty[lastQty].per, a.qty[lastQty].perVal = "time", lx.units[p].scale
 				a.qty[lastQty].text += " " + raw
 				continue

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "26"
+const lexiconVersion = "27"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -133,7 +133,7 @@ daily every_day each_day nightly once_a_day once_per_day once_daily
 hourly every_hour each_hour
 weekly every_week each_week once_a_week once_per_week
 monthly every_month each_month once_a_month once_per_month
-yearly annually every_year each_year annual
+yearly annually every_year each_year annual once_a_year once_per_year
 minute min mins minutes
 second sec secs seconds
 hour hr hrs hours

@@ -1,0 +1,82 @@
+package consensus
+
+import "testing"
+
+// TestNumbersSaidOtherwise compares rules whose numbers are written in
+// other ways: digits grouped by spaces, fractions and shares in words,
+// "every other month", "once a year" and a range of times whose first
+// time takes the half of the day its second one says. Each is the same
+// rule said again, and a changed number in the same form still changes
+// it.
+func TestNumbersSaidOtherwise(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		filed, position string
+		want            Agreement
+	}{
+		// Digits grouped in threes by a space, a no-break space or a
+		// narrow one.
+		{"Batches of more than 10,000 rows are split before loading.", "Batches of more than 10 000 rows are split before loading.", Agree},
+		{"Batches of more than 10,000 rows are split before loading.", "Batches of more than 10\u00a0000 rows are split before loading.", Agree},
+		{"A grant above 1,500,000 EUR needs board sign-off.", "A grant above 1\u202f500\u202f000 EUR needs board sign-off.", Agree},
+		{"Batches of more than 10,000 rows are split before loading.", "Batches of more than 12 000 rows are split before loading.", Disagree},
+		// Fractions in words.
+		{"At least two thirds of the members present must vote yes.", "At least 2/3 of the members present must vote yes.", Agree},
+		{"Three quarters of the seats are sold before the waitlist opens.", "75% of the seats are sold before the waitlist opens.", Agree},
+		{"At least two thirds of the members present must vote yes.", "At least three quarters of the members present must vote yes.", Disagree},
+		// Shares as counts out of counts.
+		{"Auditors sample 5% of the invoices each quarter.", "Auditors sample 1 out of every 20 invoices each quarter.", Agree},
+		{"Auditors sample 5% of the invoices each quarter.", "Auditors sample one in twenty invoices each quarter.", Agree},
+		{"Auditors sample 5% of the invoices each quarter.", "Auditors sample 1 in 10 invoices each quarter.", Disagree},
+		// Every second or other one of a period.
+		{"Rotate the signing keys every 2 months.", "Rotate the signing keys every other month.", Agree},
+		{"Rotate the signing keys every 2 months.", "Rotate the signing keys every second month.", Agree},
+		{"Rotate the signing keys every second month.", "Rotate the signing keys every third month.", Disagree},
+		// Once a year is one a year, beside a distance that is no rate.
+		{"Each member may take one sabbatical week per year.", "Each member may take a sabbatical week once a year.", Agree},
+		{"Each member may take one sabbatical week per year.", "Each member may take a sabbatical week twice a year.", Disagree},
+		{"The forklifts are serviced every 20,000 km or every 12 months, whichever comes first.", "Forklift service: every 20000 km or once a year, whichever is first.", Agree},
+		// A range of times whose first time says no half of the day.
+		{"The help desk is staffed from 17:30 to 21:00 on weekdays.", "The help desk is staffed from 5:30 to 9 pm on weekdays.", Agree},
+		{"The help desk is staffed from 17:30 to 21:00 on weekdays.", "The help desk is staffed from 5:30 am to 9 pm on weekdays.", Disagree},
+	} {
+		c := ComparePositions(tc.filed, tc.position)
+		if c.Agreement != tc.want {
+			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
+		}
+	}
+}
+
+// TestNumbersNotMisread keeps what only looks like those forms: numbers
+// side by side that are not one grouped in threes, "third party", a
+// count "in" a length of time, and a time that says its half of the day.
+func TestNumbersNotMisread(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text string
+		want []float64 // the values of its quantities, in order
+	}{
+		{"The top 3 100k accounts", []float64{3, 100000}},
+		{"Rooms 2024 100 and up", []float64{2024, 100}},
+		{"Keys of 12 0000 bits", []float64{12, 0}},
+		{"Use one third party vendor", []float64{1}},
+		{"3 in 5 days", []float64{3, 5 * 86400}},
+		{"from 7 am to 9 pm", []float64{7, 21}},
+		{"from 10 to 9 pm", []float64{10, 21}},
+	} {
+		var got []float64
+		for _, q := range analyze(tc.text).qty {
+			got = append(got, q.value)
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: quantities %v, want %v", tc.text, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q: quantities %v, want %v", tc.text, got, tc.want)
+				break
+			}
+		}
+	}
+}
