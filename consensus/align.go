@@ -45,7 +45,7 @@ const editShare = 0.75
 // edit, but for keptStop. Written before stemming; two-word entries are
 // read before one-word ones.
 var functionClasses = map[string]string{
-	"not": "@neg", "no": "@neg", "never": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
+	"not": "@neg", "no": "@neg", "non": "@neg", "never": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
 	"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
 	"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
 	"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
@@ -66,6 +66,10 @@ var functionClasses = map[string]string{
 	"or longer": "@least", "or older": "@least", "or greater": "@least", "no less than": "@least", "not less than": "@least",
 	"at most": "@most", "maximum": "@most", "max": "@most", "up to": "@most", "or less": "@most", "or fewer": "@most", "or below": "@most",
 	"or lower": "@most", "or earlier": "@most", "or shorter": "@most", "or younger": "@most", "or smaller": "@most", "no more than": "@most", "not more than": "@most",
+	"no longer than": "@most", "not longer than": "@most", "no later than": "@most", "not later than": "@most", "no higher than": "@most",
+	"not higher than": "@most", "no greater than": "@most", "not greater than": "@most", "no larger than": "@most", "no bigger than": "@most",
+	"not exceeding": "@most", "no lower than": "@least", "not lower than": "@least", "no shorter than": "@least", "no fewer than": "@least",
+	"not fewer than": "@least", "no earlier than": "@least", "no sooner than": "@least", "no smaller than": "@least", "no younger than": "@least",
 	"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
 }
 
@@ -394,8 +398,11 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			// left out are named alone ("NVDA → (not said)").
 			ext := !hasContent(ga) && !hasContent(gb) || len(g.a) > 0 && len(g.b) > 0 && (!hasContent(ga) || !hasContent(gb))
 			from, to := spanText(a, g.a, ka, g.nextA, ext), spanText(b, g.b, kb, g.nextB, ext)
-			if said(g.a) && said(g.b) && (hasContent(ga) || hasContent(gb)) && (hasQuant(g.a) || hasQuant(g.b)) && sameReading(from, to) || determinersOnly(a, g.a) && determinersOnly(b, g.b) {
-				continue // "weekly on Monday" → "once a week on Mondays", "metric" → "each metric"
+			if said(g.a) && said(g.b) && (hasContent(ga) || hasContent(gb)) && (hasQuant(g.a) || hasQuant(g.b)) && sameReading(from, to) || !hasQuant(g.a) && !hasQuant(g.b) && determinersOnly(a, ga) && determinersOnly(b, gb) {
+				// "weekly on Monday" → "once a week on Mondays", "metric" →
+				// "each metric", "master every episode" → "episodes
+				// mastered" (the words that moved aside).
+				continue
 			}
 			al.changes = append(al.changes, from+" → "+to)
 			al.swaps = append(al.swaps, [2][]string{contentKeys(ga), contentKeys(gb)})

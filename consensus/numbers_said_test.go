@@ -80,3 +80,29 @@ func TestNumbersNotMisread(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundsSaidOtherwise edits a filed rule by its bound alone, said in
+// other words ("no longer than" for "at most", "no lower than" for "at
+// least", "non-" for "not"), or by a plural for "every": the same rule.
+// The other bound, or the first of them for every one, changes it.
+func TestBoundsSaidOtherwise(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		filed, position string
+		want            Agreement
+	}{
+		{"A new domain may run p=none for at most 30 days while its reports are reviewed.", "A new domain may run p=none for no longer than 30 days while its reports are reviewed.", Agree},
+		{"Keep the cold room at or below 4 °C.", "Keep the cold room no higher than 4 °C.", Agree},
+		{"Keep the freezer at or above -25 °C.", "Keep the freezer no lower than -25 °C.", Agree},
+		{"Deposits are non-refundable after the booking is confirmed.", "Deposits are not refundable after the booking is confirmed.", Agree},
+		{"Sign every release tag with the team key before publishing.", "Release tags are signed with the team key before publishing.", Agree},
+		{"A new domain may run p=none for at most 30 days while its reports are reviewed.", "A new domain may run p=none for at least 30 days while its reports are reviewed.", Disagree},
+		{"Deposits are non-refundable after the booking is confirmed.", "Deposits are refundable after the booking is confirmed.", Disagree},
+		{"Record a dip reading of each receiving tank before the drop.", "Record a dip reading of the first receiving tank before the drop.", Disagree},
+	} {
+		c := ComparePositions(tc.filed, tc.position)
+		if c.Agreement != tc.want {
+			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
+		}
+	}
+}

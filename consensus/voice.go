@@ -397,8 +397,16 @@ func configValues(s string) string {
 			k--
 		}
 		ke := k
+		quoted := k > last+1 && s[k-1] == '"' // a JSON key: "max_retries": 5
+		if quoted {
+			ke--
+			k--
+		}
 		for k > last && k > ke-64 && (wordByte(s[k-1]) || s[k-1] == '.' || s[k-1] == '-') {
 			k--
+		}
+		if quoted && (k == last || s[k-1] != '"') {
+			continue
 		}
 		dashes := 0
 		for k < ke && s[k] == '-' {
@@ -418,6 +426,12 @@ func configValues(s string) string {
 			v++
 		}
 		ve := v
+		if v < len(s) && s[v] == '"' {
+			// A quoted value, spaces and all: "14 days".
+			if q := strings.IndexByte(s[v+1:min(len(s), v+65)], '"'); q >= 0 {
+				ve = v + q + 2
+			}
+		}
 		for ve < len(s) && ve-v < 64 && strings.IndexByte(" \t\n;,(){}", s[ve]) < 0 {
 			ve++
 		}
@@ -426,23 +440,36 @@ func configValues(s string) string {
 			continue // "02:00", "4.5:1"
 		}
 		p := k - dashes
+		if quoted {
+			p-- // the opening quote
+		}
 		for p > 0 && (s[p-1] == ' ' || s[p-1] == '\t') {
 			p--
 		}
 		itemStart := p == 0 || strings.IndexByte(";,({\n", s[p-1]) >= 0
-		identifier := dashes > 0 || strings.ContainsAny(key, "_.") || camel(key) || c == '='
+		identifier := dashes > 0 || strings.ContainsAny(key, "_.") || camel(key) || c == '=' || quoted && itemStart
 		say, yn := yesNo(val)
 		if !identifier && (!yn || !itemStart) {
 			continue
 		}
-		b.WriteString(s[last : k-dashes])
+		start := k - dashes
+		if quoted {
+			start--
+		}
+		b.WriteString(s[last:start])
 		switch {
 		case yn && say == "":
 			b.WriteString(keyWords(key))
 		case yn:
 			b.WriteString(say + " " + keyWords(key))
 		default:
-			b.WriteString(keyWords(key) + " " + val)
+			b.WriteString(keyWords(key) + " " + strings.Trim(val, `"'`))
+		}
+		if keyNext(s[ve:]) {
+			// Another key follows on the line ("max_fill_pct = 50
+			// min_seat_spacing_m = 1.2"): the value ends its item, so
+			// that no word of the next key reads as its unit.
+			b.WriteString(";")
 		}
 		last, i = ve, ve-1
 	}
@@ -451,6 +478,26 @@ func configValues(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// keyNext reports whether rest, what follows a value, starts (after
+// spaces) with another key and its separator on the same line: "min_x =
+// 1", `"max_y": 2`.
+func keyNext(rest string) bool {
+	t := strings.TrimLeft(rest, " \t")
+	if t == rest {
+		return false
+	}
+	t = strings.TrimPrefix(t, `"`)
+	n := 0
+	for n < len(t) && n < 64 && (wordByte(t[n]) || t[n] == '.' || t[n] == '-') {
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	t = strings.TrimLeft(strings.TrimPrefix(t[n:], `"`), " \t")
+	return t != "" && (t[0] == '=' || t[0] == ':') && !strings.HasPrefix(t, "://")
 }
 
 // yesNo is how a value that says yes or no reads before its key ("not",

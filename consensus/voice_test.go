@@ -44,8 +44,11 @@ func TestVoicePosition(t *testing.T) {
 		{"step n", "Step 1: drain the node. Step 2: upgrade it.", "drain the node. upgrade it."},
 		{"config key = value", "max_retries = 5; backoff = exponential", "max retries 5; backoff exponential"},
 		{"dotted and camel keys", "log.format = json, cacheTTL: 60s", "log format json, cache ttl 60s"},
-		{"flags", "--max-connections=50 --idle-timeout=30s", "max connections 50 idle timeout 30s"},
+		{"flags", "--max-connections=50 --idle-timeout=30s", "max connections 50; idle timeout 30s"},
 		{"env var", "SESSION_TTL=8h", "session ttl 8h"},
+		{"keys on one line", "max_batch_rows = 500 min_gap_s = 30", "max batch rows 500; min gap s 30"},
+		{"JSON keys", `{"retry_limit": 4, "backoff": "exponential", "enabled": true}`, "{retry limit 4, backoff exponential, enabled}"},
+		{"a quoted value with a space", `{"hold_period": "14 days", "max_holds": 2}`, "{hold period 14 days, max holds 2}"},
 		{"boolean false", "automerge: false", "not automerge"},
 		{"boolean true", "gzip_enabled = true", "gzip enabled"},
 		{"never", "commit_secrets = never", "never commit secrets"},
@@ -57,6 +60,8 @@ func TestVoicePosition(t *testing.T) {
 		{"we should stays", "We should never log card numbers.", "We should never log card numbers."},
 		{"none is an option", "SameSite=None", "same site None"},
 		{"plain colon", "Scope: this applies to prod.", "Scope: this applies to prod."},
+		{"an equals sign in prose", "Region = wherever the leader pings lowest", "region wherever the leader pings lowest"},
+		{"a quote that opens no key", `He said "ok": fine`, `He said "ok": fine`},
 		{"url", "Send to https://example.com/hook", "Send to https://example.com/hook"},
 		{"file extensions", "Reject .exe, .js or .vbs attachments.", "Reject .exe, .js or .vbs attachments."},
 		{"clock", "Run at 02:00 UTC.", "Run at 02:00 UTC."},
@@ -218,5 +223,26 @@ func BenchmarkVoice(b *testing.B) {
 				voicePosition(in)
 			}
 		})
+	}
+}
+
+// TestConfigComparedAsSaid compares rules given as configuration
+// fragments, as a check reads them (voicePosition): keys on one line and
+// JSON with quoted keys and values.
+func TestConfigComparedAsSaid(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		filed, config string
+		want          Agreement
+	}{
+		{"Exam halls are filled to at most 50% of capacity, with seats at least 1.2 m apart.", "max_fill_pct = 50 min_seat_gap_m = 1.2", Agree},
+		{"Exam halls are filled to at most 50% of capacity, with seats at least 1.2 m apart.", "max_fill_pct = 60 min_seat_gap_m = 1.2", Disagree},
+		{"A hold lasts 14 days and a patron may have at most 2 holds at a time.", `{"hold_period": "14 days", "max_holds": 2}`, Agree},
+		{"A hold lasts 14 days and a patron may have at most 2 holds at a time.", `{"hold_period": "21 days", "max_holds": 2}`, Disagree},
+	} {
+		got := ComparePositions(c.filed, voicePosition(c.config))
+		if got.Agreement != c.want {
+			t.Errorf("%q against %q: %v %v, want %v", c.config, c.filed, got.Agreement, got.Differences, c.want)
+		}
 	}
 }
