@@ -248,6 +248,9 @@ func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 	st := stem(low)
 	w := lx.fold(st)
 	_, isUnit := lx.units[w]
+	if _, ok := measures[low]; ok && len(low) > 1 {
+		isUnit = true // "dollars", "km", "litres"; not the letters "m", "l", "g"
+	}
 	t.key = w
 	switch {
 	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply" || low == "thereafter":

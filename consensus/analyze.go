@@ -189,9 +189,32 @@ func lex(text string) []rawTok {
 	var out []rawTok
 	clause := 0
 	rs := []rune(text)
+	currency, currencyAt := "", -1 // a sign read before an amount: its unit, and where
 	for i := 0; i < len(rs); {
 		r := rs[i]
+		if currency != "" && i > currencyAt+2 {
+			currency = "" // "$ " then no amount
+		}
 		switch {
+		case currencySigns[r] != "" && i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == ' ' && i+2 < len(rs) && unicode.IsDigit(rs[i+2])):
+			// "$50", "€ 12.50": the amount, then its currency as a unit.
+			currency, currencyAt = currencySigns[r], i
+			i++
+		case unicode.IsDigit(r) && currency != "":
+			cur, sign := currency, string(rs[currencyAt])
+			currency = ""
+			n := len(out)
+			sub := lex(string(rs[i:amountEnd(rs, i)]))
+			for k := range sub {
+				sub[k].clause = clause
+			}
+			out = append(out, sub...)
+			out = append(out, rawTok{low: cur, clause: clause, text: sign})
+			if len(out) > n+2 {
+				// "$5/month", "$10 000": the unit goes with the amount.
+				out = slices.Insert(out[:len(out)-1], n+1, out[len(out)-1])
+			}
+			i = amountEnd(rs, i)
 		case unicode.IsDigit(r):
 			j := i
 			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) || spaceGroup(rs, i, j)) {
@@ -303,6 +326,20 @@ func lex(text string) []rawTok {
 		}
 	}
 	return numberWordsToNumbers(out)
+}
+
+// amountEnd is the end of the amount that starts at rs[i] after a
+// currency sign: its digits, separators, digits grouped by spaces and
+// the letters glued to it ("10k").
+func amountEnd(rs []rune, i int) int {
+	j := i
+	for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) || spaceGroup(rs, i, j)) {
+		j++
+	}
+	for j < len(rs) && unicode.IsLetter(rs[j]) {
+		j++
+	}
+	return j
 }
 
 // groupSpaces are the spaces that may group a number's digits in
@@ -558,8 +595,14 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		if t.low == "half" && j+1 < len(in) && (in[j].low == "a" || in[j].low == "an") {
 			j++ // "half an hour"
 		}
+		var unitAfter *rawTok // a currency read from its sign, carried past a scale ("$1.5 million")
 		for j < len(in) && in[j].clause == t.clause {
 			n := in[j]
+			if u, ok := measures[n.low]; ok && unitAfter == nil && n.text != n.low && u.scale == 1 && j+1 < len(in) && in[j+1].clause == t.clause && numberScales[in[j+1].low] > 0 {
+				unitAfter = &in[j]
+				j++
+				continue
+			}
 			if o := fractionOf(in, i, j, v); o > 0 {
 				// "two thirds", "three quarters", "one fifth of": a share.
 				v /= o
@@ -596,6 +639,9 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			}
 		}
 		out = append(out, rawTok{num: v, isNum: true, clock: clock, clause: t.clause, text: strings.Join(text, " ")})
+		if unitAfter != nil {
+			out = append(out, *unitAfter)
+		}
 		i = j - 1
 	}
 	return clockRanges(sharesOf(out))

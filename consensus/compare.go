@@ -1061,6 +1061,17 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 				best = j
 			}
 		}
+		if best < 0 && (money(x.dim) || x.dim == "percent") {
+			// Unless an amount changed its currency, or an amount and a
+			// share trade places: "€50" → "$50", "a 15 USD fee" → "a 15%
+			// fee", "5% of the rent" → "a flat 50 dollars".
+			best = slices.IndexFunc(ub, func(y quantity) bool {
+				return (money(y.dim) || y.dim == "percent") && (money(x.dim) || money(y.dim)) && (y.raw == x.raw || x.dim != y.dim)
+			})
+			if best >= 0 && pairedB[best] {
+				best = -1
+			}
+		}
 		if best < 0 {
 			restA = append(restA, x)
 			continue
@@ -1328,7 +1339,7 @@ func sameQuantity(x, y quantity) bool {
 		// one in digits too ("rollout_percent: [1, 10]" is "1%"); a
 		// configuration value in a smaller unit left unsaid ("timeout:
 		// 300" is 5 minutes, "validity: 730" 2 years).
-		return x.raw == y.raw && (x.raw > 1 || x.raw == 1 && (digits(x.text) || digits(y.text))) || elidedUnit(x, y) || elidedUnit(y, x)
+		return x.raw == y.raw && (x.raw > 1 || x.raw == 1 && (digits(x.text) || digits(y.text)) || money(x.dim) || money(y.dim)) || elidedUnit(x, y) || elidedUnit(y, x)
 	}
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
@@ -1344,6 +1355,17 @@ func sameQuantity(x, y quantity) bool {
 		tolerance = speedTolerance
 	}
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
+}
+
+// money reports whether dim is a currency (measures): an amount of it
+// is one however small ("0.25 EUR" is the configuration's 0.25).
+func money(dim string) bool {
+	switch dim {
+	case "", "time", "clock", "bytes", "percent", "pixels", "length", "mass", "volume", "speed":
+		return false
+	}
+	u, ok := measures[dim]
+	return ok && u.dim == dim
 }
 
 // digits reports whether s is a number written in digits alone.

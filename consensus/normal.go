@@ -31,7 +31,16 @@ var measures = map[string]unit{
 	"tonne": {"mass", 1e6}, "tonnes": {"mass", 1e6}, "lb": {"mass", 453.59237}, "lbs": {"mass", 453.59237}, "oz": {"mass", 28.349523125},
 	"ml": {"volume", 1}, "millilitre": {"volume", 1}, "millilitres": {"volume", 1}, "milliliter": {"volume", 1}, "milliliters": {"volume", 1},
 	"l": {"volume", 1000}, "litre": {"volume", 1000}, "litres": {"volume", 1000}, "liter": {"volume", 1000}, "liters": {"volume", 1000},
+	// Money, each currency a dimension of its own: "15 USD" is not "15%"
+	// nor "15 EUR". "pound" is left out: it weighs as often as it pays.
+	"usd": {"usd", 1}, "dollar": {"usd", 1}, "dollars": {"usd", 1}, "eur": {"eur", 1}, "euro": {"eur", 1}, "euros": {"eur", 1},
+	"gbp": {"gbp", 1}, "chf": {"chf", 1}, "jpy": {"jpy", 1}, "yen": {"jpy", 1}, "cad": {"cad", 1}, "aud": {"aud", 1},
+	"inr": {"inr", 1}, "rupees": {"inr", 1}, "sek": {"sek", 1}, "nok": {"nok", 1}, "dkk": {"dkk", 1},
 }
+
+// currencySigns are the signs written before an amount, as the unit
+// written after it reads.
+var currencySigns = map[rune]string{'$': "usd", '€': "eur", '£': "gbp", '¥': "jpy"}
 
 // measureAt reads a unit of measures at toks[at] and returns it.
 func measureAt(toks []rawTok, at int) (unit, bool) {

@@ -106,3 +106,33 @@ func TestBoundsSaidOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// TestMoneyAmounts reads an amount with its currency however it is
+// written (a sign, a code, a word, before or after, with a scale), so
+// that the same amount agrees and another currency, or a share for an
+// amount, changes the rule.
+func TestMoneyAmounts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		filed, position string
+		want            Agreement
+	}{
+		{"Late returns cost $50 per item.", "Late returns cost 50 USD per item.", Agree},
+		{"Late returns cost $50 per item.", "Late returns cost USD 50 per item.", Agree},
+		{"Late returns cost $50 per item.", "Late returns cost 50 dollars per item.", Agree},
+		{"A locker costs €12.50 a week.", "A locker costs 12.50 euros a week.", Agree},
+		{"Grants above $1.5 million need board approval.", "Grants above 1,500,000 USD need board approval.", Agree},
+		{"Orders above $10k are reviewed by hand.", "Orders above 10,000 dollars are reviewed by hand.", Agree},
+		{"Refunds between $10 and $20 are paid automatically.", "Refunds from 10 to 20 USD are paid automatically.", Agree},
+		{"Export to the grid only when the price is above 0.25 EUR per kWh.", `{"export": {"min_price_eur_per_kwh": 0.25}}`, Agree},
+		{"Late returns cost €50 per item.", "Late returns cost $50 per item.", Disagree},
+		{"A 15 USD processing fee is added to the replacement charge.", "A 15% processing fee is added to the replacement charge.", Disagree},
+		{"Tenants more than 5 days late pay a fee of 5% of the monthly rent.", "Tenants more than 5 days late pay a flat fee of 50 dollars.", Disagree},
+		{"A locker costs €12.50 a week.", "A locker costs €15 a week.", Disagree},
+	} {
+		c := ComparePositions(tc.filed, voicePosition(tc.position))
+		if c.Agreement != tc.want {
+			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
+		}
+	}
+}
