@@ -164,6 +164,25 @@ func TestDisregardsAndStrength(t *testing.T) {
 	if got := compareStrength("Visitors must wear a helmet.", "A helmet is required, not recommended."); len(got) != 0 {
 		t.Errorf("a requirement kept, a recommendation set aside: %v", got)
 	}
+	// A requirement set aside by "rather than", a target aimed at.
+	for _, p := range []string{"Helmets are recommended rather than mandatory on site.", "Visitors should aim to wear a helmet."} {
+		if got := compareStrength("Visitors must wear a helmet.", p); len(got) != 1 {
+			t.Errorf("must against %q: %v, want one difference", p, got)
+		}
+	}
+	// A rule stated as what happens binds as "must" does: a
+	// recommendation loosens it, a plain "should" or the rule said again
+	// does not.
+	for p, want := range map[string]int{
+		"Calls should ideally be answered within 30 seconds.": 1,
+		"Aim for an answer within 30 seconds.":                1,
+		"Calls should be answered within 30 seconds.":         0,
+		"Every call is answered within 30 seconds.":           0,
+	} {
+		if got := compareStrength("Calls are answered within 30 seconds.", p); len(got) != want {
+			t.Errorf("a stated rule against %q: %v, want %d differences", p, got, want)
+		}
+	}
 }
 
 // TestComparePositionsOn: a position asked about a record may name the

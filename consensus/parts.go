@@ -434,7 +434,9 @@ var (
 		"soft target", "soft limit", "soft cap", "advisory", "non-blocking", "not enforced", "not blocking", "only a warning", "just a warning", "a warning only",
 		// A requirement said not to be one.
 		"not required", "not mandatory", "not compulsory", "not obligatory", "not a must", "no need to", "need not", "needn't",
-		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary"}
+		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary",
+		"rather than mandatory", "rather than required", "rather than compulsory", "instead of mandatory", "instead of required",
+		"aim for", "aim to", "aims for", "aims to", "strive to", "strives to"}
 )
 
 // negatedStrong are the weak cues that hold a strong one: "not
@@ -481,7 +483,9 @@ func hasCue(low string, cues []string) string {
 
 // compareStrength finds a rule that binds on the filed side and only
 // recommends on the other ("must wear a helmet" → "should wear helmets
-// where possible").
+// where possible"). A filed rule stated as what happens ("visits last at
+// least 30 minutes") binds as "must" does: against "aim for 30 minutes"
+// it reads "binding → aim for".
 func compareStrength(filed, position string) []string {
 	la, lb := strings.ToLower(filed), strings.ToLower(position)
 	if len(la) > maxAnalyzed {
@@ -492,7 +496,7 @@ func compareStrength(filed, position string) []string {
 	}
 	strong := strongCue(la)
 	if strong == "" {
-		return nil
+		strong = "binding"
 	}
 	weak := hasCue(lb, weakCues)
 	if weak == "" && (rfcWord(filed, "MUST") || rfcWord(filed, "SHALL") || rfcWord(position, "SHOULD")) && indexWord(lb, "should") >= 0 {
