@@ -68,7 +68,7 @@ var functionClasses = map[string]string{
 	"or lower": "@most", "or earlier": "@most", "or shorter": "@most", "or younger": "@most", "or smaller": "@most", "no more than": "@most", "not more than": "@most",
 	"no longer than": "@most", "not longer than": "@most", "no later than": "@most", "not later than": "@most", "no higher than": "@most",
 	"not higher than": "@most", "no greater than": "@most", "not greater than": "@most", "no larger than": "@most", "no bigger than": "@most",
-	"not exceeding": "@most", "no lower than": "@least", "not lower than": "@least", "no shorter than": "@least", "no fewer than": "@least",
+	"not exceeding": "@most", "not to exceed": "@most", "capped at": "@most", "limited to": "@most", "no lower than": "@least", "not lower than": "@least", "no shorter than": "@least", "no fewer than": "@least",
 	"not fewer than": "@least", "no earlier than": "@least", "no sooner than": "@least", "no smaller than": "@least", "no younger than": "@least",
 	"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
 }
@@ -387,6 +387,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		}
 		return out
 	}
+	negatedBounds(gaps, used)
 	for x, g := range gaps {
 		if used[x] {
 			continue
@@ -565,6 +566,47 @@ func withSmallWords(ts []surfaceTok) []surfaceTok {
 // boundShift reports whether x bounds a whole number strictly and y the
 // next one inclusively: "more than 4" and "5 or more", "under 3" and "at
 // most 2".
+// negatedBounds marks as used a negation said on one side only together
+// with the bound after it that the negation turned: "cannot spend more
+// than 30" is "spend at most 30", "may not stay longer than 3 nights" is
+// "stay no longer than 3 nights" (the bound a class of its own there).
+func negatedBounds(gaps []gap, used []bool) {
+	only := func(ts []surfaceTok, key string) bool {
+		n := 0
+		for _, t := range ts {
+			if t.ignore {
+				continue
+			}
+			if t.key != key {
+				return false
+			}
+			n++
+		}
+		return n == 1
+	}
+	turned := map[string]string{"@above": "@most", "@below": "@least", "@most": "@above", "@least": "@below"}
+	for x, g := range gaps {
+		if used[x] {
+			continue
+		}
+		negA, negB := only(g.a, "@neg") && len(keep(g.b)) == 0, only(g.b, "@neg") && len(keep(g.a)) == 0
+		if !negA && !negB {
+			continue
+		}
+		for y := x + 1; y < len(gaps) && y <= x+2; y++ {
+			h := gaps[y]
+			if used[y] || len(h.a) == 0 || len(h.b) == 0 {
+				continue
+			}
+			ka, kb := keep(h.a), keep(h.b)
+			if len(ka) == 1 && len(kb) == 1 && turned[ka[0].key] == kb[0].key {
+				used[x], used[y] = true, true
+				break
+			}
+		}
+	}
+}
+
 func boundShift(x, y []surfaceTok) bool {
 	read := func(g []surfaceTok) (string, float64, bool) {
 		cls, n, num := "", 0.0, 0

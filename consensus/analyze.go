@@ -888,9 +888,11 @@ func analyze(text string) *analysis {
 	noDet := false    // the pending negation is the determiner "no"
 	verbal := false   // the pending negation is "not" or "never"
 	noTerm := -1      // the term a determiner "no" negated
-	negPending := -1  // the clause of a negation cue waiting for its word
-	negAt := -1       // the token of that cue: a clause that ends with it ("libraries do not") negates its last word
-	cond := -1        // the open condition
+	verbNegTerm := -1 // the term "not" or "never" negated, and its token
+	verbNegTok := -1
+	negPending := -1 // the clause of a negation cue waiting for its word
+	negAt := -1      // the token of that cue: a clause that ends with it ("libraries do not") negates its last word
+	cond := -1       // the open condition
 	condClause := -1
 	lastQty := -1
 	lastQtyEnd := -1   // the index of the last token of the last number read with its unit
@@ -1135,6 +1137,12 @@ func analyze(text string) *analysis {
 			a.terms[noTerm].neg = !a.terms[noTerm].neg
 			w, noTerm = c, -1
 			a.negs--
+		} else if ok && verbNegTerm >= 0 && verbNegTerm == len(a.terms)-1 && a.terms[verbNegTerm].clause == t.clause && i-verbNegTok <= 2 {
+			// "cannot spend more than 30 USD" is "spends at most 30
+			// USD": the "not" bounds the amount, not the spending.
+			a.terms[verbNegTerm].neg, a.terms[verbNegTerm].verbal = false, false
+			w, verbNegTerm = c, -1
+			a.negs--
 		}
 		if k, kind, ok := dayOfKind(lx, toks, w, i, n); ok && oneRelative(toks, k, i) {
 			// "by the next business day", "the following working day",
@@ -1237,6 +1245,9 @@ func analyze(text string) *analysis {
 			negVerbal = verbal
 			if noDet {
 				noTerm = len(a.terms)
+			}
+			if negVerbal && neg {
+				verbNegTerm, verbNegTok = len(a.terms), i
 			}
 		}
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)

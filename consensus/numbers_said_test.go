@@ -83,8 +83,9 @@ func TestNumbersNotMisread(t *testing.T) {
 
 // TestBoundsSaidOtherwise edits a filed rule by its bound alone, said in
 // other words ("no longer than" for "at most", "no lower than" for "at
-// least", "non-" for "not"), or by a plural for "every": the same rule.
-// The other bound, or the first of them for every one, changes it.
+// least", "non-" for "not", "cannot … more than" for "at most"), or by a
+// plural for "every": the same rule. The other bound, or the first of
+// them for every one, changes it.
 func TestBoundsSaidOtherwise(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -99,6 +100,14 @@ func TestBoundsSaidOtherwise(t *testing.T) {
 		{"A new domain may run p=none for at most 30 days while its reports are reviewed.", "A new domain may run p=none for at least 30 days while its reports are reviewed.", Disagree},
 		{"Deposits are non-refundable after the booking is confirmed.", "Deposits are refundable after the booking is confirmed.", Disagree},
 		{"Record a dip reading of each receiving tank before the drop.", "Record a dip reading of the first receiving tank before the drop.", Disagree},
+		// A negation that turns the bound after its verb: "cannot spend
+		// more than" is "spends at most".
+		{"Junior accounts cannot spend more than 30 USD a month.", "Monthly spend on junior accounts is capped at 30 USD.", Agree},
+		{"Junior accounts cannot spend more than 30 USD a month.", "Junior accounts spend at most 30 USD a month.", Agree},
+		{"Drivers must not work more than 10 hours a day.", "Drivers work at most 10 hours a day.", Agree},
+		{"Junior accounts cannot spend more than 30 USD a month.", "Monthly spend on junior accounts is capped at 50 USD.", Disagree},
+		{"Junior accounts cannot spend more than 30 USD a month.", "Junior accounts can spend more than 30 USD a month.", Disagree},
+		{"Drivers must not work more than 10 hours a day.", "Drivers must work at least 10 hours a day.", Disagree},
 	} {
 		c := ComparePositions(tc.filed, tc.position)
 		if c.Agreement != tc.want {
