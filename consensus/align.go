@@ -45,7 +45,7 @@ const editShare = 0.75
 // edit, but for keptStop. Written before stemming; two-word entries are
 // read before one-word ones.
 var functionClasses = map[string]string{
-	"not": "@neg", "no": "@neg", "non": "@neg", "never": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
+	"not": "@neg", "no": "@neg", "non": "@neg", "never": "@neg", "missing": "@neg", "lacking": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
 	"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
 	"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
 	"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",

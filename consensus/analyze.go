@@ -328,6 +328,19 @@ func lex(text string) []rawTok {
 	return numberWordsToNumbers(out)
 }
 
+// lacking reports whether toks[i] says "without" of the word after it:
+// "requests missing X-rays", "forms lacking a signature"; not "the file is
+// missing" (a thing said to be absent, not what lacks it), nor "missing 2
+// payments" (a count).
+func lacking(toks []rawTok, i int) bool {
+	if t := toks[i].low; t != "missing" && t != "lacking" || i+1 >= len(toks) || toks[i+1].isNum {
+		return false
+	}
+	lx := theLexicon()
+	next := toks[i+1].low
+	return !lx.stopWord[next] || next == "a" || next == "an"
+}
+
 // amountEnd is the end of the amount that starts at rs[i] after a
 // currency sign: its digits, separators, digits grouped by spaces and
 // the letters glued to it ("10k").
@@ -1119,7 +1132,7 @@ func analyze(text string) *analysis {
 		if t.low == "not" && n == 1 && i+1 < len(toks) && toks[i+1].low == "even" && i > 0 && toks[i-1].clause != t.clause {
 			continue // "never commit it, not even encrypted": the negation before, carried on
 		}
-		if n == 1 && (lx.negCue[t.low] || t.low == "non" && i+1 < len(toks) && toks[i+1].clause == t.clause) || n > 1 && lx.negCue[w] {
+		if n == 1 && (lx.negCue[t.low] || (t.low == "non" || lacking(toks, i)) && i+1 < len(toks) && toks[i+1].clause == t.clause) || n > 1 && lx.negCue[w] {
 			// The word as written: "note" stems to "not" but negates
 			// nothing.
 			negPending, noDet, negAt = t.clause, t.low == "no", i

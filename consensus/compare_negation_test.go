@@ -63,3 +63,33 @@ func TestCompareNegationInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingIsWithout reads "missing" and "lacking" before what is
+// missed as "without" it, and not a thing said to be missing.
+func TestMissingIsWithout(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		filed, position string
+		want            Agreement
+	}{
+		{"Claims missing a receipt are sent back to the employee.", "Claims without a receipt are sent back to the employee.", Agree},
+		{"Forms lacking a signature are rejected at intake.", "Forms without a signature are rejected at intake.", Agree},
+		{"Claims missing a receipt are sent back to the employee.", "Claims with a receipt are sent back to the employee.", Disagree},
+		{"Forms lacking a signature are rejected at intake.", "Forms with a signature are rejected at intake.", Disagree},
+	} {
+		c := ComparePositions(tc.filed, tc.position)
+		if c.Agreement != tc.want {
+			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
+		}
+	}
+	for text, negated := range map[string]bool{
+		"Requests missing X-rays wait.":   true,
+		"The file is missing.":            false,
+		"Tenants missing 2 payments pay.": false,
+	} {
+		a := analyze(text)
+		if got := a.negs > 0; got != negated {
+			t.Errorf("%q: negated %v, want %v", text, got, negated)
+		}
+	}
+}
