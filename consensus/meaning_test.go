@@ -518,13 +518,16 @@ func TestMeaningSealed15(t *testing.T) {
 	f.guard(t, "fifteenth sealed", "held-out measurement", 0.43, 0.59, 0.88, 0.17)
 }
 
-// TestMeaningSealed16 to TestMeaningSealed19 run four sets written on
-// 2026-12-02 (fourth round) by sessions that read no code, word list or
-// test of parley, each in twenty domains and ten voices of its own. They
-// stayed outside the repository while the round changed the comparison
-// (a negation or a condition found alone answers unclear; business and
-// school days). Consistent / conflict / none; agreeing paraphrases
-// answered conflict, before the round (714851b) → after it (0dcfd45):
+// TestMeaningSealedLater runs the sets written from sealed16 on, each by
+// a session that read no code, word list or test of parley, in twenty
+// domains and ten voices of its own, against the floors last measured on
+// it (consistent, conflict, none; agreeing paraphrases answered conflict
+// at most).
+//
+// Sealed 16 to 19 were written on 2026-12-02 (fourth round) and stayed
+// outside the repository while the round changed the comparison (a
+// negation or a condition found alone answers unclear; business and
+// school days). Before the round (714851b) → after it (0dcfd45):
 //
 //	sealed 16  0.40 / 0.60 / 0.89; 11%  →  0.40 / 0.56 / 0.89; 6%
 //	sealed 17  0.47 / 0.63 / 0.89; 11%  →  0.47 / 0.61 / 0.89; 10%
@@ -532,62 +535,49 @@ func TestMeaningSealed15(t *testing.T) {
 //	sealed 19  0.60 / 0.60 / 1.00; 13%  →  0.60 / 0.58 / 1.00; 11%
 //
 // Sealed 16's summary line was read three times while the rule's forms
-// were compared, and one of its misses once (a bare number beside
-// working days, mended); 18 and 19 were measured only at the end.
-// Their misses were then read, and the round went on in general form
-// (British words for things, business hours, court days, knots, "not
-// required", "a quarter hour", "per thousand", "every week" traded):
-// 16 0.42 / 0.61 / 0.89; 6%, 17 0.50 / 0.61 / 0.89; 6%, 18 0.45 / 0.53
-// / 0.89; 6%, 19 0.60 / 0.60 / 1.00; 13%, no longer unseen. Guard
-// against falling below.
-func TestMeaningSealed16(t *testing.T) {
+// were compared, and one of its misses once; 18 and 19 were measured
+// only at the end. Their misses were then read, and the round went on in
+// general form (British words for things, business hours, court days,
+// knots, "not required", "a quarter hour", "per thousand", "every week"
+// traded). Sealed 20 and 21, written the same day in forty other domains
+// and twenty other voices, were measured once before that round and once
+// after it, summary lines only: sealed 20 0.40 / 0.52 / 1.00; 19% →
+// 0.40 / 0.52 / 1.00; 16%, sealed 21 0.45 / 0.50 / 0.86; 15% → unchanged.
+//
+// Sealed 22 to 25 were written on 2026-12-02 (fifth round). Before the
+// round (2d054f5), summary lines only: sealed 22 0.45 / 0.71 / 0.83; 24%,
+// sealed 23 0.48 / 0.63 / 0.92; 26%, sealed 24 0.55 / 0.66 / 0.83; 23%,
+// sealed 25 0.45 / 0.63 / 0.97; 39%. The misses of 22 and 23 were read
+// after the round's first change (numbers said otherwise) and the round
+// went on in general form (configuration fragments, bounds, money,
+// stated rules, negated bounds, "missing"); 24 and 25 stayed unread and
+// were measured once more at the end: sealed 24 0.52 / 0.69 / 0.83; 24%,
+// sealed 25 0.47 / 0.65 / 0.97; 37%. Their agreeing paraphrases are
+// answered conflict far more often than the earlier sets' (23% to 39%):
+// these writers edit the filed sentence lightly, and an edit of the filed
+// sentence counts every word it changes.
+func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
-	f := runMeaning(t, "testdata/meaning/sealed16.txt")
-	f.log(t, "sixteenth sealed set")
-	f.guard(t, "sixteenth sealed", "held-out measurement", 0.41, 0.59, 0.88, 0.07)
-}
-
-func TestMeaningSealed17(t *testing.T) {
-	t.Parallel()
-	f := runMeaning(t, "testdata/meaning/sealed17.txt")
-	f.log(t, "seventeenth sealed set")
-	f.guard(t, "seventeenth sealed", "held-out measurement", 0.49, 0.61, 0.88, 0.07)
-}
-
-func TestMeaningSealed18(t *testing.T) {
-	t.Parallel()
-	f := runMeaning(t, "testdata/meaning/sealed18.txt")
-	f.log(t, "eighteenth sealed set")
-	f.guard(t, "eighteenth sealed", "held-out measurement", 0.45, 0.53, 0.88, 0.07)
-}
-
-func TestMeaningSealed19(t *testing.T) {
-	t.Parallel()
-	f := runMeaning(t, "testdata/meaning/sealed19.txt")
-	f.log(t, "nineteenth sealed set")
-	// Knots read as a speed then turned one agreeing rewording from
-	// unclear to conflict ("otherwise no solo" read as a negation once
-	// its numbers agreed) and found a conflict (4 business hours → 4
-	// business days).
-	f.guard(t, "nineteenth sealed", "held-out measurement", 0.59, 0.59, 0.99, 0.13)
-}
-
-// TestMeaningSealed20 and TestMeaningSealed21 run two more sets written
-// the same day, in forty other domains and twenty other voices, while
-// the round went on; measured once before the round (714851b) and once
-// after it (39b2c1f), summary lines only: sealed 20 0.40 / 0.52 / 1.00;
-// 19% → 0.40 / 0.52 / 1.00; 16%, sealed 21 0.45 / 0.50 / 0.86; 15% →
-// unchanged. Guard against falling below.
-func TestMeaningSealed20(t *testing.T) {
-	t.Parallel()
-	f := runMeaning(t, "testdata/meaning/sealed20.txt")
-	f.log(t, "twentieth sealed set")
-	f.guard(t, "twentieth sealed", "held-out measurement", 0.40, 0.51, 0.99, 0.17)
-}
-
-func TestMeaningSealed21(t *testing.T) {
-	t.Parallel()
-	f := runMeaning(t, "testdata/meaning/sealed21.txt")
-	f.log(t, "twenty-first sealed set")
-	f.guard(t, "twenty-first sealed", "held-out measurement", 0.45, 0.50, 0.86, 0.15)
+	for _, set := range []struct {
+		n                                         int
+		consistent, conflict, none, paraphraseMax float64
+	}{
+		{16, 0.41, 0.60, 0.88, 0.07},
+		{17, 0.51, 0.60, 0.88, 0.07},
+		{18, 0.45, 0.53, 0.88, 0.07},
+		{19, 0.60, 0.59, 0.99, 0.12},
+		{20, 0.45, 0.51, 0.99, 0.12},
+		{21, 0.46, 0.50, 0.88, 0.15},
+		{22, 0.50, 0.74, 0.83, 0.22},
+		{23, 0.50, 0.64, 0.91, 0.25},
+		{24, 0.51, 0.69, 0.83, 0.25},
+		{25, 0.46, 0.64, 0.97, 0.38},
+	} {
+		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
+			t.Parallel()
+			f := runMeaning(t, fmt.Sprintf("testdata/meaning/sealed%d.txt", set.n))
+			f.log(t, fmt.Sprintf("sealed %d", set.n))
+			f.guard(t, fmt.Sprintf("sealed %d", set.n), "held-out measurement", set.consistent, set.conflict, set.none, set.paraphraseMax)
+		})
+	}
 }

@@ -100,6 +100,7 @@ func TestTopicFound(t *testing.T) {
 		"topics9-check.txt": {14, 8}, "topics9.txt": {23, 13}, "tune.txt": {45, 23}, "tune7.txt": {11, 32},
 		"sealed8.txt": {67, 36}, "sealed9.txt": {65, 34}, "agents10.txt": {70, 20}, "agents10-check.txt": {17, 5},
 		"voices11.txt": {31, 14}, "sealed10.txt": {61, 31}, "sealed11.txt": {72, 33},
+		"sealed22.txt": {75, 30}, "sealed23.txt": {84, 33}, "sealed24.txt": {83, 30}, "sealed25.txt": {84, 35},
 	}
 	verbose := os.Getenv("PARLEY_FOUND_MISSES") != ""
 	for _, file := range files {
@@ -240,9 +241,11 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// 21 beside them: 1345/1849, 7, 762/804 (the seventh: topics 9's
 	// "what do we require before lending a painting to another
 	// museum?" finds sealed 20's "Relative humidity in the
-	// paintings galleries").
-	if reworded.ok < 1345 || wrong.ok > 7 || noneKept.ok < 762 {
-		t.Errorf("in one vault: reworded found %v (floor 1345), another record %v (at most 7), none kept %v (floor 762)", reworded, wrong, noneKept)
+	// paintings galleries"). With sealed 22 to 25 beside them and the
+	// comparison's fifth round (money, configuration fragments, bounds):
+	// 1659/2260, 6, 892/948.
+	if reworded.ok < 1659 || wrong.ok > 6 || noneKept.ok < 892 {
+		t.Errorf("in one vault: reworded found %v (floor 1659), another record %v (at most 6), none kept %v (floor 892)", reworded, wrong, noneKept)
 	}
 }
 
