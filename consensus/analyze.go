@@ -374,20 +374,21 @@ func spaceGroup(rs []rune, i, j int) bool {
 	if j+4 < len(rs) && (unicode.IsLetter(rs[j+4]) || unicode.IsDigit(rs[j+4])) {
 		return false
 	}
-	// The group before the space: digits back to the number's start or
-	// to an earlier grouping space.
+	// The group before the space: one to three digits back to the
+	// number's start, or three back to an earlier grouping space ("1,500
+	// 000" and "2.5 000" are not grouped so).
 	n := 0
-	for k := j - 1; k >= i; k-- {
-		switch {
-		case unicode.IsDigit(rs[k]):
-			n++
-		case groupSpaces(rs[k]):
-			return n == 3
-		default:
-			return false // "1,500 000", "2.5 000": not grouped so
-		}
+	for k := j - 1; k >= i && n < 4 && unicode.IsDigit(rs[k]); k-- {
+		n++
 	}
-	return n >= 1 && n <= 3
+	switch start := j - n; {
+	case n == 0 || n > 3:
+		return false
+	case start == i:
+		return true
+	default:
+		return n == 3 && groupSpaces(rs[start-1])
+	}
 }
 
 // caseNames rewrites the names that only their capitals tell from common
