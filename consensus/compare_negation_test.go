@@ -68,20 +68,12 @@ func TestCompareNegationInWords(t *testing.T) {
 // missed as "without" it, and not a thing said to be missing.
 func TestMissingIsWithout(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		filed, position string
-		want            Agreement
-	}{
+	checkAgreements(t, []agreementCase{
 		{"Claims missing a receipt are sent back to the employee.", "Claims without a receipt are sent back to the employee.", Agree},
 		{"Forms lacking a signature are rejected at intake.", "Forms without a signature are rejected at intake.", Agree},
 		{"Claims missing a receipt are sent back to the employee.", "Claims with a receipt are sent back to the employee.", Disagree},
 		{"Forms lacking a signature are rejected at intake.", "Forms with a signature are rejected at intake.", Disagree},
-	} {
-		c := ComparePositions(tc.filed, tc.position)
-		if c.Agreement != tc.want {
-			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
-		}
-	}
+	})
 	for text, negated := range map[string]bool{
 		"Requests missing X-rays wait.":   true,
 		"The file is missing.":            false,

@@ -10,10 +10,7 @@ import "testing"
 // it.
 func TestNumbersSaidOtherwise(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		filed, position string
-		want            Agreement
-	}{
+	checkAgreements(t, []agreementCase{
 		// Digits grouped in threes by a space, a no-break space or a
 		// narrow one.
 		{"Batches of more than 10,000 rows are split before loading.", "Batches of more than 10 000 rows are split before loading.", Agree},
@@ -39,8 +36,22 @@ func TestNumbersSaidOtherwise(t *testing.T) {
 		// A range of times whose first time says no half of the day.
 		{"The help desk is staffed from 17:30 to 21:00 on weekdays.", "The help desk is staffed from 5:30 to 9 pm on weekdays.", Agree},
 		{"The help desk is staffed from 17:30 to 21:00 on weekdays.", "The help desk is staffed from 5:30 am to 9 pm on weekdays.", Disagree},
-	} {
-		c := ComparePositions(tc.filed, tc.position)
+	})
+}
+
+// agreementCase is a filed rule, a position about it and the agreement
+// the comparison should find.
+type agreementCase struct {
+	filed, position string
+	want            Agreement
+}
+
+// checkAgreements compares each position with its filed rule as a check
+// reads it (voicePosition first) and reports the answers that differ.
+func checkAgreements(t *testing.T, cases []agreementCase) {
+	t.Helper()
+	for _, tc := range cases {
+		c := ComparePositions(tc.filed, voicePosition(tc.position))
 		if c.Agreement != tc.want {
 			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
 		}
@@ -88,10 +99,7 @@ func TestNumbersNotMisread(t *testing.T) {
 // them for every one, changes it.
 func TestBoundsSaidOtherwise(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		filed, position string
-		want            Agreement
-	}{
+	checkAgreements(t, []agreementCase{
 		{"A new domain may run p=none for at most 30 days while its reports are reviewed.", "A new domain may run p=none for no longer than 30 days while its reports are reviewed.", Agree},
 		{"Keep the cold room at or below 4 °C.", "Keep the cold room no higher than 4 °C.", Agree},
 		{"Keep the freezer at or above -25 °C.", "Keep the freezer no lower than -25 °C.", Agree},
@@ -108,12 +116,7 @@ func TestBoundsSaidOtherwise(t *testing.T) {
 		{"Junior accounts cannot spend more than 30 USD a month.", "Monthly spend on junior accounts is capped at 50 USD.", Disagree},
 		{"Junior accounts cannot spend more than 30 USD a month.", "Junior accounts can spend more than 30 USD a month.", Disagree},
 		{"Drivers must not work more than 10 hours a day.", "Drivers must work at least 10 hours a day.", Disagree},
-	} {
-		c := ComparePositions(tc.filed, tc.position)
-		if c.Agreement != tc.want {
-			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
-		}
-	}
+	})
 }
 
 // TestMoneyAmounts reads an amount with its currency however it is
@@ -122,10 +125,7 @@ func TestBoundsSaidOtherwise(t *testing.T) {
 // amount, changes the rule.
 func TestMoneyAmounts(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		filed, position string
-		want            Agreement
-	}{
+	checkAgreements(t, []agreementCase{
 		{"Late returns cost $50 per item.", "Late returns cost 50 USD per item.", Agree},
 		{"Late returns cost $50 per item.", "Late returns cost USD 50 per item.", Agree},
 		{"Late returns cost $50 per item.", "Late returns cost 50 dollars per item.", Agree},
@@ -138,10 +138,5 @@ func TestMoneyAmounts(t *testing.T) {
 		{"A 15 USD processing fee is added to the replacement charge.", "A 15% processing fee is added to the replacement charge.", Disagree},
 		{"Tenants more than 5 days late pay a fee of 5% of the monthly rent.", "Tenants more than 5 days late pay a flat fee of 50 dollars.", Disagree},
 		{"A locker costs €12.50 a week.", "A locker costs €15 a week.", Disagree},
-	} {
-		c := ComparePositions(tc.filed, voicePosition(tc.position))
-		if c.Agreement != tc.want {
-			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
-		}
-	}
+	})
 }

@@ -231,18 +231,10 @@ func BenchmarkVoice(b *testing.B) {
 // JSON with quoted keys and values.
 func TestConfigComparedAsSaid(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		filed, config string
-		want          Agreement
-	}{
+	checkAgreements(t, []agreementCase{
 		{"Exam halls are filled to at most 50% of capacity, with seats at least 1.2 m apart.", "max_fill_pct = 50 min_seat_gap_m = 1.2", Agree},
 		{"Exam halls are filled to at most 50% of capacity, with seats at least 1.2 m apart.", "max_fill_pct = 60 min_seat_gap_m = 1.2", Disagree},
 		{"A hold lasts 14 days and a patron may have at most 2 holds at a time.", `{"hold_period": "14 days", "max_holds": 2}`, Agree},
 		{"A hold lasts 14 days and a patron may have at most 2 holds at a time.", `{"hold_period": "21 days", "max_holds": 2}`, Disagree},
-	} {
-		got := ComparePositions(c.filed, voicePosition(c.config))
-		if got.Agreement != c.want {
-			t.Errorf("%q against %q: %v %v, want %v", c.config, c.filed, got.Agreement, got.Differences, c.want)
-		}
-	}
+	})
 }
