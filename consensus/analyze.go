@@ -203,8 +203,8 @@ func lex(text string) []rawTok {
 		case unicode.IsDigit(r) && currency != "":
 			cur, sign := currency, string(rs[currencyAt])
 			currency = ""
-			n := len(out)
-			sub := lex(string(rs[i:amountEnd(rs, i)]))
+			n, end := len(out), amountEnd(rs, i)
+			sub := lex(string(rs[i:end]))
 			for k := range sub {
 				sub[k].clause = clause
 			}
@@ -214,12 +214,9 @@ func lex(text string) []rawTok {
 				// "$5/month", "$10 000": the unit goes with the amount.
 				out = slices.Insert(out[:len(out)-1], n+1, out[len(out)-1])
 			}
-			i = amountEnd(rs, i)
+			i = end
 		case unicode.IsDigit(r):
-			j := i
-			for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) || spaceGroup(rs, i, j)) {
-				j++
-			}
+			j := digitsEnd(rs, i)
 			if h, k, ok := clockAt(rs, i, j); ok {
 				// "22:00", "10pm", "8 am": a time of day, in hours.
 				out = append(out, rawTok{num: h, isNum: true, clock: true, clause: clause, text: string(rs[i:k])})
@@ -345,11 +342,19 @@ func lacking(toks []rawTok, i int) bool {
 // currency sign: its digits, separators, digits grouped by spaces and
 // the letters glued to it ("10k").
 func amountEnd(rs []rune, i int) int {
-	j := i
-	for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) || spaceGroup(rs, i, j)) {
+	j := digitsEnd(rs, i)
+	for j < len(rs) && unicode.IsLetter(rs[j]) {
 		j++
 	}
-	for j < len(rs) && unicode.IsLetter(rs[j]) {
+	return j
+}
+
+// digitsEnd is the end of the number written in digits at rs[i]: its
+// digits and the commas, dots, underscores and grouping spaces between
+// them ("1,500.25", "10_000", "10 000").
+func digitsEnd(rs []rune, i int) int {
+	j := i
+	for j < len(rs) && (unicode.IsDigit(rs[j]) || (rs[j] == ',' || rs[j] == '.' || rs[j] == '_') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) || spaceGroup(rs, i, j)) {
 		j++
 	}
 	return j

@@ -1360,11 +1360,7 @@ func sameQuantity(x, y quantity) bool {
 // money reports whether dim is a currency (measures): an amount of it
 // is one however small ("0.25 EUR" is the configuration's 0.25).
 func money(dim string) bool {
-	switch dim {
-	case "", "time", "clock", "bytes", "percent", "pixels", "length", "mass", "volume", "speed":
-		return false
-	}
-	u, ok := measures[dim]
+	u, ok := measures[dim] // a currency is keyed by its own code ("usd")
 	return ok && u.dim == dim
 }
 

@@ -59,20 +59,12 @@ func TestDaysAtTheEdges(t *testing.T) {
 // TestQuarterHourAndPerThousand: "a quarter hour" and "a half hour" are
 // lengths, "per thousand" a number; "every quarter" stays three months.
 func TestQuarterHourAndPerThousand(t *testing.T) {
-	cases := []struct {
-		filed, position string
-		want            Agreement
-	}{
+	checkAgreements(t, []agreementCase{
 		{"Tank cars report their position every 15 minutes while moving.", "Tank cars send their position every quarter hour while in motion.", Agree},
 		{"Tank cars report their position every 15 minutes while moving.", "Tank cars send their position every half hour while in motion.", Disagree},
 		{"Drivers rest for 30 minutes after 4 hours of driving.", "Drivers take a half hour break after four hours at the wheel.", Agree},
 		{"A file with more than 3 errors per 1,000 words goes back to the translator.", "Anything over three errors per thousand words is returned to its translator.", Agree},
 		{"A file with more than 3 errors per 1,000 words goes back to the translator.", "Anything over three errors per hundred words is returned to its translator.", Disagree},
 		{"Reports are filed every quarter.", "Reports are filed every 3 months.", Agree},
-	}
-	for _, c := range cases {
-		if got := ComparePositions(c.filed, c.position); got.Agreement != c.want {
-			t.Errorf("%q against %q: got %v %q, want %v", c.position, c.filed, got.Agreement, got.Differences, c.want)
-		}
-	}
+	})
 }

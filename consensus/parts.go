@@ -494,10 +494,8 @@ func compareStrength(filed, position string) []string {
 	if len(lb) > maxAnalyzed {
 		lb = lb[:maxAnalyzed]
 	}
-	strong := strongCue(la)
-	if strong == "" {
-		strong = "binding"
-	}
+	// The position's weak cue first: most positions have none, and then
+	// the filed rule need not be read.
 	weak := hasCue(lb, weakCues)
 	if weak == "" && (rfcWord(filed, "MUST") || rfcWord(filed, "SHALL") || rfcWord(position, "SHOULD")) && indexWord(lb, "should") >= 0 {
 		// "should" recommends where a rule is written in the words of
@@ -507,6 +505,10 @@ func compareStrength(filed, position string) []string {
 	}
 	if weak == "" || hasCue(la, weakCues) != "" || strongCue(lb) != "" {
 		return nil
+	}
+	strong := strongCue(la)
+	if strong == "" {
+		strong = "binding"
 	}
 	return []string{strong + " → " + weak}
 }

@@ -439,10 +439,11 @@ func configValues(s string) string {
 		if val != "" && val[0] >= '0' && val[0] <= '9' && i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
 			continue // "02:00", "4.5:1"
 		}
-		p := k - dashes
+		start := k - dashes // where the key is written, its dashes and quote included
 		if quoted {
-			p-- // the opening quote
+			start--
 		}
+		p := start
 		for p > 0 && (s[p-1] == ' ' || s[p-1] == '\t') {
 			p--
 		}
@@ -451,10 +452,6 @@ func configValues(s string) string {
 		say, yn := yesNo(val)
 		if !identifier && (!yn || !itemStart) {
 			continue
-		}
-		start := k - dashes
-		if quoted {
-			start--
 		}
 		b.WriteString(s[last:start])
 		switch {
