@@ -55,6 +55,12 @@ const (
 	rewordedShare = 0.15
 )
 
+// toldNumbers is the share of a record's numbers (it has at least
+// minNumbers) that a question's position must say for the record to be
+// found by them when the two sides name their objects in words of their
+// own (numbersTold).
+const toldNumbers = 0.75
+
 // positionMargin is how far above every other record reaching
 // TopicThreshold a record found by what the question's position says
 // (coverBelowThreshold) must score to be the answer.
@@ -69,7 +75,8 @@ const positionMargin = 0.1
 //   - it stands clearly above the next one of the layer (evidenceMargin);
 //   - the question's topic names something of the record's topic or final
 //     position;
-//   - nothing marks another object (coverOf: nothing foreign, no clash
+//   - nothing marks another object (coverOf: nothing foreign unless the
+//     numbers tell the rule, below; no clash
 //     unless the two positions say much the same, backedScore, and the
 //     question's position does not say its side of the clash again; no
 //     word of the question's topic standing where the record's topic has
@@ -82,7 +89,11 @@ const positionMargin = 0.1
 //   - or, failing the bars on the question's topic, the question reads as
 //     the record's asked in words of its own (rewordedQuestion), names no
 //     object of its own (ownObject), and clears the lower bars
-//     rewordedSimilarity and rewordedShare: then it is found as reworded.
+//     rewordedSimilarity and rewordedShare: then it is found as reworded;
+//   - or its position says the record's numbers in words of its own
+//     (numbersTold), though each side names things the other does not,
+//     and the question names evidenceShare of the record's distinctive
+//     vocabulary: found as reworded too.
 //
 // Its score is TopicThreshold plus the rest of the scale in proportion to
 // that share: at least the threshold, 1 when the question names all of
@@ -114,16 +125,23 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 	qp, rt, rf := analyze(position), wordsOnly(analyze(r.Topic)), analyze(r.FinalPosition)
 	c := coverOf(q, qp, rt, rf)
 	ps := contentScore(qp, rf)
-	if c.foreign || namesApart(topic, position, r.Topic+"\n"+r.FinalPosition) {
+	if namesApart(topic, position, r.Topic+"\n"+r.FinalPosition) {
+		return evidence{}
+	}
+	// By the record's numbers, said in words of its own: then words that
+	// each side alone names (c.foreign) are the asker's words for the same
+	// things, not another object.
+	numbered := numbersTold(c, ps, qp, rf)
+	if c.foreign && !numbered {
 		return evidence{}
 	}
 	// As the record's question: its topic names something of the record's
 	// and marks no other object.
-	asked := !(c.clash && (c.restated || ps < backedScore)) && c.q > 0 && ps >= evidenceSimilarity &&
+	asked := !c.foreign && !(c.clash && (c.restated || ps < backedScore)) && c.q > 0 && ps >= evidenceSimilarity &&
 		!(ps < backedScore && ownObject(q, qp, rt, position, r.FinalPosition))
 	// Or as the record's question in words of its own.
 	reworded := rewordedQuestion(q, rt, c, ps) && !ownObject(q, qp, rt, position, r.FinalPosition)
-	if !asked && !reworded {
+	if !asked && !reworded && !numbered {
 		return evidence{}
 	}
 	share := s.distinctShare(ctx, topic+"\n"+position, r.Topic+"\n"+r.FinalPosition)
@@ -131,7 +149,7 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 	switch {
 	case asked && share >= evidenceShare:
 		return ev
-	case reworded && share >= rewordedShare:
+	case reworded && share >= rewordedShare, numbered && share >= evidenceShare:
 		ev.reworded = true
 		return ev
 	}
@@ -165,6 +183,27 @@ type evidence struct {
 // (c.r).
 func rewordedQuestion(q, r *analysis, c questionCover, ps float64) bool {
 	return !c.restated && !c.foreign && c.q > 0 && c.r > 0 && ps >= rewordedSimilarity && topicScore(q, r) < rewordedTopic
+}
+
+// numbersTold reports whether a question's position qp says the rule of
+// the record's final position rf in words of its own. It says at least
+// toldNumbers of the record's numbers: a rule's numbers are its
+// fingerprint ("the pots go to 1000 °C the first time and 1240 °C once
+// glazed" is "stoneware is bisque-fired to 1000 °C and glaze-fired to
+// 1240 °C"). The two positions speak of the same things (ps, their
+// contentScore, at least evidenceSimilarity) but not in much the same
+// words (their wordScore below backedScore: a copy of the record's
+// sentence with "porcelain" where it says "stoneware" is another
+// object's rule, and the one word it changes is the point). The
+// question's topic names something of the record's (c.q), and no word of
+// it stands where the record's topic has one of its own while the
+// question's position says it again (c.clash and c.restated). Then the
+// words that each side alone names ("pots", "stoneware") are the asker's
+// words for the record's things, and a position found so that differs
+// from the record is unclear rather than a conflict (evidence.reworded).
+func numbersTold(c questionCover, ps float64, qp, rf *analysis) bool {
+	return c.numbers >= toldNumbers && ps >= evidenceSimilarity && c.q > 0 && !(c.clash && c.restated) &&
+		wordScore(qp, rf) < backedScore
 }
 
 // ownObject reports whether the question's topic q names a specific word
@@ -297,4 +336,19 @@ func namesOnly(ns []name) []name {
 		}
 	}
 	return out
+}
+
+// wordScore is contentScore over the words of a and b, their numbers
+// left out: how far two positions say a rule in the same words.
+func wordScore(a, b *analysis) float64 {
+	strip := func(x *analysis) *analysis {
+		out := &analysis{}
+		for _, t := range x.terms {
+			if !strings.HasPrefix(t.w, "#") {
+				out.terms = append(out.terms, t)
+			}
+		}
+		return out
+	}
+	return contentScore(strip(a), strip(b))
 }
