@@ -243,9 +243,10 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// museum?" finds sealed 20's "Relative humidity in the
 	// paintings galleries"). With sealed 22 to 25 beside them and the
 	// comparison's fifth round (money, configuration fragments, bounds):
-	// 1659/2260, 6, 892/948.
-	if reworded.ok < 1659 || wrong.ok > 6 || noneKept.ok < 892 {
-		t.Errorf("in one vault: reworded found %v (floor 1659), another record %v (at most 6), none kept %v (floor 892)", reworded, wrong, noneKept)
+	// 1659/2260, 6, 892/948. Found by the record's numbers told in words
+	// of its own too (numbersTold): 1681/2260, 6, 892/948.
+	if reworded.ok < 1681 || wrong.ok > 6 || noneKept.ok < 892 {
+		t.Errorf("in one vault: reworded found %v (floor 1681), another record %v (at most 6), none kept %v (floor 892)", reworded, wrong, noneKept)
 	}
 }
 
