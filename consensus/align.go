@@ -70,8 +70,13 @@ var functionClasses = map[string]string{
 	"not higher than": "@most", "no greater than": "@most", "not greater than": "@most", "no larger than": "@most", "no bigger than": "@most",
 	"not exceeding": "@most", "not to exceed": "@most", "capped at": "@most", "limited to": "@most", "no lower than": "@least", "not lower than": "@least", "no shorter than": "@least", "no fewer than": "@least",
 	"not fewer than": "@least", "no earlier than": "@least", "no sooner than": "@least", "no smaller than": "@least", "no younger than": "@least",
+	"no older than": "@most", "not older than": "@most", "exempt from": "@neg",
 	"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
 }
+
+// untilNegations are the negations that "until" turns into "only
+// after" in an edit: "nothing ships until", "do not deploy until".
+var untilNegations = map[string]bool{"no": true, "not": true, "never": true, "nothing": true, "nobody": true, "none": true, "cannot": true}
 
 // phraseStarts are the first words of the phrases of functionClasses.
 var phraseStarts = sync.OnceValue(func() map[string]bool {
@@ -160,6 +165,21 @@ func surfaceTokens(text string) []surfaceTok {
 			}
 		}
 	}
+	// "No visitor enters until they have signed": visitors enter only
+	// after they have signed. The negation goes, "until" is "only after".
+	for u := 1; u < len(ws); u++ {
+		if ws[u].low != "until" {
+			continue
+		}
+		for j := u - 1; j >= 0 && j >= u-8 && !strings.ContainsAny(text[ws[j].end:ws[u].start], ".;!?"); j-- {
+			if untilNegations[ws[j].low] {
+				only := ws[u]
+				only.low, ws[u].low = "only", "after"
+				ws = slices.Insert(slices.Delete(ws, j, j+1), u-1, only)
+				break
+			}
+		}
+	}
 	// "No — nobody deploys": the answer to a question.
 	if len(ws) > 1 && (ws[0].low == "no" || ws[0].low == "yes") && ws[0].end < len(text) && ws[1].start > ws[0].end {
 		ws = ws[1:]
@@ -197,6 +217,9 @@ func surfaceTokens(text string) []surfaceTok {
 		if (w.low == "time" || w.low == "timezone") && i > 0 && (ws[i-1].low == "local" || ws[i-1].low == "utc" || ws[i-1].low == "server") {
 			continue // "18:00 local time" is "18:00 local"
 		}
+		if (w.low == "old" || w.low == "long") && i > 0 && isUnitWord(ws[i-1].low) && boundedAge(out) {
+			continue // "at most 3 months old" is "no older than 3 months"
+		}
 		if w.low == "7" && w.slash && len(out) > 0 && out[len(out)-1].key == "24" {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue
@@ -228,6 +251,21 @@ func surfaceTokens(text string) []surfaceTok {
 		i += n - 1
 	}
 	return out
+}
+
+// boundedAge reports whether out ends with a bound, a number and its
+// unit ("at most 3 months", "up to 2 hours"): an "old" or a "long" after
+// them says what the bound's comparative says ("no older than").
+func boundedAge(out []surfaceTok) bool {
+	n := len(out)
+	if n < 3 || !out[n-1].quant || !out[n-2].quant {
+		return false
+	}
+	switch out[n-3].key {
+	case "@most", "@least", "@above", "@below":
+		return true
+	}
+	return false
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -28,7 +28,10 @@ type term struct {
 	// without: negated by "without" ("without asking for approval"): a
 	// verb's object is negated with it, as after "not".
 	without bool
-	text    string // as written, for the differences
+	// none: negated by "no", "nothing" or "nobody" ("nothing leaves the
+	// bond until …"), not by a verb's negation.
+	none bool
+	text string // as written, for the differences
 	// reason: said in a reason given for the rule ("since machine picking
 	// bruises the berries"), not in the rule.
 	reason bool
@@ -1119,6 +1122,13 @@ func analyze(text string) *analysis {
 			}
 			if len(cd.terms) > 0 {
 				a.conds = append(a.conds, cd)
+				if i+1 < len(toks) && toks[i+1].low == "from" && toks[i+1].clause == t.clause {
+					// "exempt from the grease trap requirement": what the
+					// exception does not need, as "don't need the grease
+					// trap" says.
+					negPending, noDet, negAt, verbal = t.clause, false, i+1, false
+					a.negs++
+				}
 				continue
 			}
 		}
@@ -1244,6 +1254,15 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
+		if (t.low == "missing" || t.low == "absent") && n == 1 && i >= 2 && copulas[toks[i-1].low] && toks[i-1].clause == t.clause {
+			// "whose focus indicator is missing": the word before the
+			// verb, not there, as "no focus indicator" says.
+			if k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && !a.terms[k].neg && !strings.HasPrefix(a.terms[k].w, "#") {
+				a.terms[k].neg = true
+				a.negs++
+				continue
+			}
+		}
 		if lx.stop[w] && (n > 1 || !lx.homograph[w] || lx.stopWord[t.low]) {
 			// A stop word, or an inflection of one ("does", "having");
 			// "canning", "willing", "owned" are words of their own.
@@ -1257,11 +1276,12 @@ func analyze(text string) *analysis {
 			w, neg = p, true // "returned undamaged" is "not damaged"
 			a.negs++
 		}
-		negVerbal := false
+		negVerbal, byNone := false, false
 		if negPending >= 0 {
 			neg = !neg
 			negPending = -1
 			negVerbal = verbal
+			byNone = negAt >= 0 && noneCues[toks[negAt].low]
 			if noDet {
 				noTerm = len(a.terms)
 			}
@@ -1284,7 +1304,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -1331,6 +1351,13 @@ func cancelNoWithout(a *analysis, toks []rawTok, negAt, lastNeg int, lastNegCue 
 	return true
 }
 
+// noneCues say that nothing or nobody does what follows.
+var noneCues = map[string]bool{"no": true, "nothing": true, "nobody": true, "none": true}
+
+// copulas are the forms of "be" that join a word to what is said of it:
+// "the receipt is missing".
+var copulas = map[string]bool{"is": true, "are": true, "was": true, "were": true, "be": true, "been": true}
+
 // reasonCues open a reason or a purpose given for a rule: a condition
 // inside one ("so we don't lose events if the pod dies") is not a
 // condition of the rule.
@@ -1352,6 +1379,17 @@ func opensReason(toks []rawTok, i int) bool {
 	switch t.low {
 	case "because":
 		return true
+	case "otherwise":
+		// "…, otherwise no solo": what follows when the rule is not met,
+		// the rule said again from its other side, not a rule of its own
+		// ("otherwise use the EU region" is one: no negation).
+		lx := theLexicon()
+		for k := i + 1; k < len(toks) && toks[k].clause == t.clause; k++ {
+			if lx.negCue[toks[k].low] {
+				return true
+			}
+		}
+		return false
 	case "so":
 		// "so that …", and "…, so all events of one account go to one
 		// partition": a consequence given for the rule.

@@ -1432,7 +1432,7 @@ func compareOptions(a, b *analysis, edit bool) []string {
 		return out
 	}
 	for _, g := range groups {
-		onlyA, onlyB := unmentioned(minus(pa[g], pb[g]), b), unmentioned(minus(pb[g], pa[g]), a)
+		onlyA, onlyB := unsaid(minus(pa[g], pb[g]), b), unsaid(minus(pb[g], pa[g]), a)
 		// Only in an edit: a rewording says an option again where it
 		// leaves out another ("before reading their feedback" → "write
 		// it before you peek at theirs").
@@ -1600,6 +1600,16 @@ func unmentioned(ws []string, x *analysis) []string {
 	return out
 }
 
+// unsaid are the options of ws that x says neither as they are nor in a
+// word near them in meaning: "every line logged" says what "every log
+// line written" does (write), whatever else it reads.
+func unsaid(ws []string, x *analysis) []string {
+	lx := theLexicon()
+	return slices.DeleteFunc(unmentioned(ws, x), func(w string) bool {
+		return slices.ContainsFunc(x.terms, func(t term) bool { return !t.neg && t.w != w && lx.near(w, t.w) })
+	})
+}
+
 func minus(a, b []string) []string {
 	var out []string
 	for _, w := range a {
@@ -1632,7 +1642,11 @@ func compareNegation(a, b *analysis) []string {
 		lx := theLexicon()
 		even, use, ask := lx.fold("even"), lx.fold("use"), askWord()
 		objNeg := make([]bool, len(x.terms))
-		until := untilLater(x)
+		untilU, untilB := untilLater(x)
+		until := make([]bool, len(untilU))
+		for i := range until {
+			until[i] = untilU[i] || untilB[i]
+		}
 		for i, t := range x.terms {
 			if lx.instead[t.w] {
 				// "rather than by row", "rather than using SQLite or
@@ -1669,9 +1683,10 @@ func compareNegation(a, b *analysis) []string {
 			if t.w == even || t.reason {
 				continue // "not even encrypted" is "even encrypted" under a negation; a reason is no part of the rule
 			}
-			if t.neg && t.verbal && until[i] {
+			if t.neg && (t.verbal && until[i] || t.none && untilU[i]) {
 				// "does not reopen until the patrol has checked" reopens
-				// after it: what "reopens only after" says.
+				// after it: what "reopens only after" says; so does
+				// "nothing leaves the bond until the duty has cleared".
 				pos[t.w]++
 				continue
 			}
@@ -1850,22 +1865,24 @@ func compareInstead(a, b *analysis) []string {
 	return out
 }
 
-// untilLater reports, for each term of x, whether "until" or "before"
-// follows it in its clause: "not … until" sets a time from which.
-func untilLater(x *analysis) []bool {
+// untilLater reports, for each term of x, whether "until" (until) or
+// "before" (before) follows it in its clause: "not … until" sets a time
+// from which.
+func untilLater(x *analysis) (until, before []bool) {
 	lx := theLexicon()
-	until, before := lx.fold(stem("until")), lx.fold(stem("before"))
-	out := make([]bool, len(x.terms))
-	seen, clause := false, -1
+	untilW, beforeW := lx.fold(stem("until")), lx.fold(stem("before"))
+	until, before = make([]bool, len(x.terms)), make([]bool, len(x.terms))
+	seenU, seenB, clause := false, false, -1
 	for i := len(x.terms) - 1; i >= 0; i-- {
 		t := x.terms[i]
 		if t.clause != clause {
-			seen, clause = false, t.clause
+			seenU, seenB, clause = false, false, t.clause
 		}
-		out[i] = seen
-		seen = seen || t.w == until || t.w == before
+		until[i], before[i] = seenU, seenB
+		seenU = seenU || t.w == untilW
+		seenB = seenB || t.w == beforeW
 	}
-	return out
+	return until, before
 }
 
 // negatedRelation reports whether the relation word w of x stands in a

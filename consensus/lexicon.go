@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "31"
+const lexiconVersion = "32"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -152,7 +152,7 @@ quality q qual
 width w_px
 height h_px
 pixel px pixels
-atmost max maximum at_most up_to no_longer_than not_longer_than no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than no_higher_than not_higher_than not_greater_than no_larger_than no_bigger_than not_exceeding capped_at capped_to limited_to not_to_exceed
+atmost max maximum at_most up_to no_longer_than not_longer_than no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than no_higher_than not_higher_than not_greater_than no_larger_than no_bigger_than not_exceeding capped_at capped_to limited_to not_to_exceed no_older_than not_older_than
 atleast minimum no_earlier_than not_earlier_than no_sooner_than at_least no_less_than not_less_than no_fewer_than lower_bound and_later or_later and_newer or_newer and_above or_above or_higher and_up or_more and_more or_greater no_lower_than not_lower_than no_shorter_than not_fewer_than no_smaller_than no_younger_than
 fallback fall_back
 replace substitute swap_out

@@ -1,0 +1,33 @@
+package consensus
+
+import "testing"
+
+// TestNegationSaidOtherwise: a thing said not to be there ("the photo is
+// missing", "exempt from the test"), "nothing … until", a bound said as
+// "no older than" and a consequence after "otherwise" say what the
+// plainer wording says; the other side of each is still a change.
+func TestNegationSaidOtherwise(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		// What is missing or absent is not there.
+		{"Badges whose photo is missing are reissued at the front desk.", "Badges with no photo are reissued at the front desk.", Agree},
+		{"Badges whose photo is missing are reissued at the front desk.", "Badges with a photo are reissued at the front desk.", Disagree},
+		{"When the signature is absent, the form goes back to the applicant.", "Forms without a signature go back to the applicant.", Agree},
+		// Exempt from a thing: it is not needed.
+		{"Pupils under 8 are exempt from the swimming test.", "Pupils under 8 don't need to take the swimming test.", Agree},
+		{"Pupils under 8 are exempt from the swimming test.", "Pupils under 8 must take the swimming test.", Disagree},
+		// Nothing, nobody or no one does it until: only after.
+		{"Orders ship only after the invoice is paid.", "Nothing ships until the invoice is paid.", Agree},
+		{"Visitors enter the clean room only after signing the log.", "No visitor enters the clean room until they have signed the log.", Agree},
+		{"Visitors enter the clean room only after signing the log.", "Visitors enter the clean room and sign the log later.", Disagree},
+		// A bound said as "no older than".
+		{"Applicants send a bank statement at most 3 months old.", "Applicants send a bank statement no older than 3 months.", Agree},
+		{"Applicants send a bank statement at most 3 months old.", "Applicants send a bank statement at least 3 months old.", Disagree},
+		// What happens otherwise, said with a negation, is the rule again.
+		{"Apprentices may weld only while a supervisor is present.", "A supervisor has to be present, otherwise no welding by apprentices.", Agree},
+		{"Use the EU region for EU customers.", "Use the EU region for EU customers; otherwise use the US region.", Agree},
+		// An option said in a word near it is said: "logged" is written.
+		{"Every invoice line written by the billing job carries the customer id taken from the account.",
+			"The billing job reads the customer id from the account, and every invoice line it logs carries it.", Agree},
+	})
+}
