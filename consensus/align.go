@@ -234,6 +234,9 @@ func surfaceTokens(text string) []surfaceTok {
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end}, surfaceTok{key: lx.fold(stem(w.low)), quant: true, start: w.start, end: w.end})
 			continue
 		}
+		if n == 1 && i > 0 && (ws[i-1].low == "every" || ws[i-1].low == "each") && len(out) > 0 && out[len(out)-1].key == "@dist" && w.low == "night" {
+			w.low = "day" // "every night" is nightly: every day, as "daily" is
+		}
 		if n == 1 && i > 0 && (ws[i-1].low == "every" || ws[i-1].low == "each" || ws[i-1].low == "per") && len(out) > 0 && out[len(out)-1].key == "@dist" && isUnitWord(w.low) {
 			// "every week" is every 1 week: a value of its own, that
 			// "every 4 weeks" may trade places with.

@@ -565,8 +565,10 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			}
 			ofUnit := i+3 < len(in) && in[i+1].low == "of" && isUnitWord(in[i+3].low) // "a quarter of an hour"
 			afterCount := i >= 2 && (in[i-2].isNum || numberWords[in[i-2].low] > 0)   // "once a quarter": a period
-			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (i+1 == len(in) || in[i+1].clause != t.clause || in[i+1].low == "of" || t.low == "quarter") {
-				// "cut the load by a fifth": a share.
+			end := i+1 == len(in) || in[i+1].clause != t.clause
+			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (end && prevLow(in, i-1) == "by" || !end && in[i+1].low == "of" || t.low == "quarter") {
+				// "cut the load by a fifth", "a fifth of the load": a
+				// share; "add a fifth" the next of what is counted.
 				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, text: "a " + t.text})
 				continue
 			}

@@ -769,7 +769,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, compareModality(a, b)...)
 	hard = append(hard, compareInclusion(a, b)...)
 	if len(hard) == 0 {
-		hard = append(hard, compareItems(a, b, al.edit)...)
+		hard = append(hard, compareItems(a, b, al.edit, al.topic)...)
 	}
 	if len(hard) == 0 {
 		hard = append(hard, compareClauses(a, b)...)
@@ -2483,8 +2483,11 @@ func alignGaps(a, b []string, opening bool) [][2][]string {
 // covers fewer (or more) things.
 //
 // An item only added counts in an edit of the filed sentence: a rewording
-// adds detail ("raw translation keys").
-func compareItems(a, b *analysis, edit bool) []string {
+// adds detail ("raw translation keys"). An item the record's topic names
+// (topic) is what the question is about: a position may leave it to the
+// topic ("Suits and dresses dropped off before 10:00 …" under "Turnaround
+// for suits and dresses", answered "In before 10:00, …").
+func compareItems(a, b *analysis, edit bool, topic map[string]bool) []string {
 	lx := theLexicon()
 	specific := func(t term) bool {
 		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w]
@@ -2511,7 +2514,7 @@ func compareItems(a, b *analysis, edit bool) []string {
 			}
 			// An item of a list, or a negated word when the other side
 			// negates less ("API keys are not accepted" left out).
-			if (t.listed && specific(t) && !lx.action[t.w] || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !t.reason && !sy[t.w] && !slices.Contains(gone, t.w) {
+			if (t.listed && specific(t) && !lx.action[t.w] || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !t.reason && !sy[t.w] && !topic[t.w] && !slices.Contains(gone, t.w) {
 				gone = append(gone, t.w)
 			}
 		}

@@ -129,7 +129,7 @@ header
 webhook web_hook callback_url
 event
 schedule cron cadence frequency how_often often
-daily every_day each_day nightly once_a_day once_per_day once_daily
+daily every_day each_day nightly every_night each_night once_a_day once_per_day once_daily
 hourly every_hour each_hour
 weekly every_week each_week once_a_week once_per_week
 monthly every_month each_month once_a_month once_per_month

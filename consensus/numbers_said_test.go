@@ -36,7 +36,37 @@ func TestNumbersSaidOtherwise(t *testing.T) {
 		// A range of times whose first time says no half of the day.
 		{"The help desk is staffed from 17:30 to 21:00 on weekdays.", "The help desk is staffed from 5:30 to 9 pm on weekdays.", Agree},
 		{"The help desk is staffed from 17:30 to 21:00 on weekdays.", "The help desk is staffed from 5:30 am to 9 pm on weekdays.", Disagree},
+		// "A fifth" is a share after "by" or before "of", and otherwise
+		// the next one of what the sentence counts.
+		{"Each walking tour has 4 guides, including one first-aider; tours of more than 30 people get a fifth guide.",
+			"Four guides per walking tour, one of them a first-aider. When the group is over 30 people, add a fifth.", Agree},
+		{"Cut the heating budget by a fifth.", "Cut the heating budget by 20%.", Agree},
+		{"Cut the heating budget by a fifth.", "Cut the heating budget by a quarter.", Disagree},
+		{"A fifth of the seats are held for members.", "20% of the seats are held for members.", Agree},
+		// Every night is nightly.
+		{"The ticket kiosks restart every night at 03:00.", "The ticket kiosks restart nightly at 03:00.", Agree},
+		{"The ticket kiosks restart every night at 03:00.", "The ticket kiosks restart weekly at 03:00.", Disagree},
 	})
+}
+
+// TestItemsTheTopicNames: a position may leave the things its question
+// is about to the record's topic ("In before 10:00 …" under "Turnaround
+// for coats and jackets"); an item the topic does not name, left out,
+// still narrows the rule.
+func TestItemsTheTopicNames(t *testing.T) {
+	t.Parallel()
+	const filed = "Coats and jackets handed in before 10:00 are ready by 17:00 the next working day; items with fur trim take 5 working days."
+	for _, tc := range []struct {
+		topic, position string
+		want            Agreement
+	}{
+		{"Turnaround for coats and jackets", "Handed in before 10:00, ready by 17:00 the next working day; items with fur trim take 5 working days.", Agree},
+		{"Turnaround for outerwear", "Coats handed in before 10:00 are ready by 17:00 the next working day; items with fur trim take 5 working days.", Disagree},
+	} {
+		if c := ComparePositionsOn(tc.topic, filed, voicePosition(tc.position)); c.Agreement != tc.want {
+			t.Errorf("%q under %q: %v %v, want %v", tc.position, tc.topic, c.Agreement, c.Differences, tc.want)
+		}
+	}
 }
 
 // agreementCase is a filed rule, a position about it and the agreement
