@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "32"
+const lexiconVersion = "33"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -425,6 +425,8 @@ webp jpeg png avif gif svg heic tiff bmp
 postgresql mysql sqlite mongodb oracle sqlserver cassandra dynamodb cockroachdb redis memcached elasticsearch
 json yaml xml protobuf csv toml msgpack avro parquet plain_text html
 rest graphql grpc soap
+north south east west
+northern southern eastern western
 uuid ulid serial snowflake nanoid
 sha256 sha1 md5 sha512 blake2 blake3 bcrypt argon2 scrypt pbkdf2
 rsa ecdsa ed25519
