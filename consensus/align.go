@@ -59,7 +59,7 @@ var functionClasses = map[string]string{
 	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
 	"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
 	"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
-	"above": "@above", "over": "@above", "beyond": "@above", "below": "@below", "under": "@below",
+	"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "below": "@below", "under": "@below",
 	"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
 	"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
 	"or newer": "@least", "and newer": "@least", "or above": "@least", "and above": "@least", "or higher": "@least", "or better": "@least",

@@ -37,6 +37,7 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"direction reversed", "Environment variables override values from the file.", "Values from the file override environment variables.", Disagree, "override"},
 		{"passive keeps the direction", "Environment variables override values from the file.", "Values from the file are overridden by environment variables.", Agree, ""},
 		{"loose swap is a rewording", "Cache product pages at the CDN for 10 minutes.", "The CDN keeps product pages for 10 minutes.", Agree, ""},
+		{"train for rail", "Rail journeys under 3 hours are booked in standard class.", "Train journeys under 3 hours are booked in standard class.", Agree, ""},
 		{"other option", "Serve thumbnails as WebP.", "Serve thumbnails as AVIF.", Disagree, "WebP → AVIF"},
 		{"another point of the compass", "Away fans enter through the north gates only, an hour before the match.",
 			"Away supporters come in an hour before kick-off, through the south gates only.", Disagree, "north → south"},

@@ -38,6 +38,7 @@ limit cap throttle ceiling bound quota
 retry reattempt retries redo
 request call query req
 response reply answer
+square sq
 timeout time_out deadline time_limit
 duration how_long how_much_time length_of_time window time_window length long
 ttl time_to_live expiry expiration lifetime expire live valid validity good_for
@@ -539,6 +540,7 @@ altitude height high elevation
 compensation pay paid salary wage remuneration
 provider vendor supplier
 reach talk_to talk communicate connect_to access
+rail train
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of

@@ -43,6 +43,10 @@ func TestNumbersSaidOtherwise(t *testing.T) {
 		{"Cut the heating budget by a fifth.", "Cut the heating budget by 20%.", Agree},
 		{"Cut the heating budget by a fifth.", "Cut the heating budget by a quarter.", Disagree},
 		{"A fifth of the seats are held for members.", "20% of the seats are held for members.", Agree},
+		// A bound said with "exceeds", an area with "sq".
+		{"Lifts are stood down when the wind exceeds 40 knots.", "Lifts are stood down when the wind is over 40 knots.", Agree},
+		{"Lifts are stood down when the wind exceeds 40 knots.", "Lifts are stood down when the wind is under 40 knots.", Disagree},
+		{"Floor sanding is priced at 12 GBP per square metre.", "Floor sanding is priced at 12 GBP per sq metre.", Agree},
 		// Every night is nightly.
 		{"The ticket kiosks restart every night at 03:00.", "The ticket kiosks restart nightly at 03:00.", Agree},
 		{"The ticket kiosks restart every night at 03:00.", "The ticket kiosks restart weekly at 03:00.", Disagree},
