@@ -59,7 +59,7 @@ var functionClasses = map[string]string{
 	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
 	"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
 	"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
-	"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "below": "@below", "under": "@below",
+	"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
 	"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
 	"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
 	"or newer": "@least", "and newer": "@least", "or above": "@least", "and above": "@least", "or higher": "@least", "or better": "@least",
@@ -256,6 +256,21 @@ func surfaceTokens(text string) []surfaceTok {
 	return out
 }
 
+// exceptionSetApart reports whether one side's "except" (gx: the
+// exception's cue alone) is, on the other side (text y, its kept tokens
+// ky), nothing but a break between sentences or clauses before the
+// excepted thing (ky[next]): "…, except dangerous-goods wagons, which are
+// stopped at 40 mm" → "…. Dangerous-goods wagons: stopped at 40 mm". The
+// thing is set apart with a rule of its own, or the exception is dropped:
+// the conditions of the two positions, compared whole, tell which.
+func exceptionSetApart(y string, gx, gy, ky []surfaceTok, next int) bool {
+	if len(gx) != 1 || gx[0].key != "@unless" || len(gy) != 0 || next <= 0 || next >= len(ky) {
+		return false
+	}
+	from, to := ky[next-1].end, ky[next].start
+	return from >= 0 && from <= to && to <= len(y) && strings.ContainsAny(y[from:to], ".;:")
+}
+
 // boundedAge reports whether out ends with a bound, a number and its
 // unit ("at most 3 months", "up to 2 hours"): an "old" or a "long" after
 // them says what the bound's comparative says ("no older than").
@@ -437,6 +452,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			continue // "more than 4" is "5 or more"
 		}
 		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
+		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
+			continue // "…, except X, which …" → "…. X …": compareConditions reads it
+		}
 		if residual(ga, gb, common >= strictShare*longer, ka, kb) && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
 			// A stretch of function words only is named with the word
 			// after it: "per legal" → "across all legal"; words only

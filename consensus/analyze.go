@@ -68,6 +68,10 @@ type condition struct {
 	// while: opened by "while", which may contrast two rules ("email is
 	// overwritten, while address keeps history") rather than set a time.
 	while bool
+	// then: a clause that opens with "which", "who" or "whose" follows,
+	// the rule of what the condition names ("except racing helmets,
+	// which are retired after 3 years").
+	then bool
 }
 
 // analysis is what analyze found in a text.
@@ -928,6 +932,9 @@ func analyze(text string) *analysis {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
+			if t.clause == condClause+1 && (t.low == "which" || t.low == "who" || t.low == "whose") {
+				a.conds[cond].then = true // "except racing helmets, which are retired after 3 years"
+			}
 			cond = -1
 		}
 		if negPending >= 0 && t.clause != negPending {

@@ -1985,7 +1985,8 @@ func compareConditions(a, b *analysis) []string {
 			// ("but not for libraries" → "and for libraries").
 			// Unless the other side states them as a condition of their
 			// own ("only if it's travel, travel always needs one").
-			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) && !inCondition(terms, y) && !labelled(terms, y) {
+			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) && !inCondition(terms, y) && !labelled(terms, y) &&
+				!ownRuleSaid(x, cd, y) {
 				out = append(out, fmt.Sprintf("exception dropped: unless %s", cd.text))
 				continue
 			}
@@ -2255,6 +2256,65 @@ func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 		if t.neg && t.cond < 0 && t.clause == other.clause && slices.ContainsFunc(x.terms, func(u term) bool {
 			return u.w == t.w && !u.neg && u.cond < 0 && u.clause == cd.clause
 		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownRuleSaid reports whether y states, as a rule of its own, what x
+// says of its exception cd in the clause after it (cd.then): "any aid older than 5
+// years is withdrawn, except children's aids, which are withdrawn after 3
+// years" against "…; children's aids are withdrawn after 3 years". A
+// clause of y names a word of the exception and says what x says only in
+// that clause: its numbers, every one of them, when it has any ("after 2
+// weeks" for "after 4 weeks" is the rule swapped, not restated); else one
+// of its words.
+func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
+	if !cd.then {
+		return false
+	}
+	lx := theLexicon()
+	elsewhere := map[string]bool{}
+	for _, t := range x.terms {
+		if t.clause != cd.clause+1 {
+			elsewhere[t.w] = true
+		}
+	}
+	var own, nums []string
+	for _, t := range x.terms {
+		if t.clause != cd.clause+1 || t.cond >= 0 || elsewhere[t.w] || lx.generic[t.w] || lx.light[t.w] || slices.Contains(cd.terms, t.w) {
+			continue
+		}
+		if strings.HasPrefix(t.w, "#") {
+			nums = append(nums, t.w)
+		} else {
+			own = append(own, t.w)
+		}
+	}
+	if len(nums) > 0 {
+		own = nil
+	}
+	if len(own)+len(nums) == 0 {
+		return false
+	}
+	clauses := map[int]map[string]bool{}
+	for _, t := range y.terms {
+		if !t.neg {
+			if clauses[t.clause] == nil {
+				clauses[t.clause] = map[string]bool{}
+			}
+			clauses[t.clause][t.w] = true
+		}
+	}
+	for _, ws := range clauses {
+		if !slices.ContainsFunc(cd.terms, func(w string) bool { return ws[w] }) {
+			continue
+		}
+		if len(nums) > 0 && !slices.ContainsFunc(nums, func(w string) bool { return !ws[w] }) {
+			return true
+		}
+		if slices.ContainsFunc(own, func(w string) bool { return ws[w] }) {
 			return true
 		}
 	}

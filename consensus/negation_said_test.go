@@ -31,3 +31,20 @@ func TestNegationSaidOtherwise(t *testing.T) {
 			"The billing job reads the customer id from the account, and every invoice line it logs carries it.", Agree},
 	})
 }
+
+// TestExceptionSetApart: an exception with a rule of its own ("except
+// racing helmets, which are retired after 3 years") said as a rule of its
+// own in a sentence apart is the same rule; with its numbers swapped, or
+// the thing no longer set apart, it is not.
+func TestExceptionSetApart(t *testing.T) {
+	t.Parallel()
+	const helmets = "Helmets older than 5 years are retired, except racing helmets, which are retired after 3 years."
+	const lots = "Every consignment over 2,000 EUR needs a provenance check, except items bought at auction, which need only the sale invoice."
+	checkAgreements(t, []agreementCase{
+		{helmets, "Helmets over 5 years old are retired. Racing helmets are retired after 3 years.", Agree},
+		{helmets, "Helmets over 3 years old are retired. Racing helmets are retired after 5 years.", Disagree},
+		{helmets, "Helmets over 5 years old are retired, racing helmets included.", Disagree},
+		{lots, "Every consignment over 2,000 EUR needs a provenance check; items bought at auction need only the sale invoice.", Agree},
+		{lots, "Every consignment over 2,000 EUR needs a provenance check, items bought at auction too.", Disagree},
+	})
+}
