@@ -171,7 +171,7 @@ func surfaceTokens(text string) []surfaceTok {
 		if ws[u].low != "until" {
 			continue
 		}
-		for j := u - 1; j >= 0 && j >= u-8 && !strings.ContainsAny(text[ws[j].end:ws[u].start], ".;!?"); j-- {
+		for j := u - 1; j >= 0 && j >= u-8 && !strings.ContainsAny(text[min(ws[j].end, ws[u].start):ws[u].start], ".;!?"); j-- {
 			if untilNegations[ws[j].low] {
 				only := ws[u]
 				only.low, ws[u].low = "only", "after"

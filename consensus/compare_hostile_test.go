@@ -109,6 +109,7 @@ func FuzzComparePositions(f *testing.F) {
 	f.Add("Brand materials use Inter for body text and Playfair Display for headings.", "Headings in Inter, body text in Playfair Display.")
 	f.Add("q=80 48h 1e3 4.5:1 ≥ 3", "24/7 /min a/b — No, whatever or not")
 	f.Add("", "x")
+	f.Add(`{"hold_until": "paid", "no_refund_until_days": 14}`, "hold_until=paid, never_until=x")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c := ComparePositionsOn(b, a, b)
 		switch c.Agreement {

@@ -48,3 +48,20 @@ func TestExceptionSetApart(t *testing.T) {
 		{lots, "Every consignment over 2,000 EUR needs a provenance check, items bought at auction too.", Disagree},
 	})
 }
+
+// TestUntilInIdentifiers: "until" inside a configuration key
+// ("hold_until", "no_refund_until_days") shares its word with the words
+// before it; reading "no … until" there must not cut the text backwards.
+func TestUntilInIdentifiers(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		`{"hold_until": "paid", "no_refund_until_days": 14}`,
+		"INSERT INTO holds (item, hold_until, never_until) VALUES ('kayak', 'paid', 'x');",
+		"no-until",
+	} {
+		surfaceTokens(text)
+		if c := ComparePositions(text, text); c.Agreement != Agree {
+			t.Errorf("%q against itself: %v %v", text, c.Agreement, c.Differences)
+		}
+	}
+}
