@@ -101,6 +101,7 @@ func TestTopicFound(t *testing.T) {
 		"sealed8.txt": {67, 36}, "sealed9.txt": {65, 34}, "agents10.txt": {70, 20}, "agents10-check.txt": {17, 5},
 		"voices11.txt": {31, 14}, "sealed10.txt": {61, 31}, "sealed11.txt": {72, 33},
 		"sealed22.txt": {75, 30}, "sealed23.txt": {84, 33}, "sealed24.txt": {83, 30}, "sealed25.txt": {84, 35},
+		"sealed26.txt": {80, 33}, "sealed27.txt": {83, 35}, "sealed28.txt": {86, 34}, "sealed29.txt": {82, 34},
 	}
 	verbose := os.Getenv("PARLEY_FOUND_MISSES") != ""
 	for _, file := range files {
@@ -244,9 +245,15 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// paintings galleries"). With sealed 22 to 25 beside them and the
 	// comparison's fifth round (money, configuration fragments, bounds):
 	// 1659/2260, 6, 892/948. Found by the record's numbers told in words
-	// of its own too (numbersTold): 1681/2260, 6, 892/948.
-	if reworded.ok < 1681 || wrong.ok > 6 || noneKept.ok < 892 {
-		t.Errorf("in one vault: reworded found %v (floor 1681), another record %v (at most 6), none kept %v (floor 892)", reworded, wrong, noneKept)
+	// of its own too (numbersTold): 1681/2260, 6, 892/948. With sealed 26
+	// to 29 beside them: 1984/2666, 12, 1030/1092. Their writers were given
+	// domains that earlier sets had used (balloon flights, dog grooming,
+	// hot desks, carbon credits), and four of the six new "another record"
+	// answers find an earlier set's record of much the same question
+	// ("Surface wind limit for passenger balloon launches" for "… for
+	// launching"): two vaults' worth of one rule.
+	if reworded.ok < 1984 || wrong.ok > 12 || noneKept.ok < 1030 {
+		t.Errorf("in one vault: reworded found %v (floor 1984), another record %v (at most 12), none kept %v (floor 1030)", reworded, wrong, noneKept)
 	}
 }
 
