@@ -242,20 +242,10 @@ func TestSearchAndFilters(t *testing.T) {
 // position says, and not when it is about another object.
 func TestCheckQuestionBackedByItsPosition(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	e := newEnv(t)
-	file := func(id, topic, position string) {
-		o := outcome(id, topic, debate.LayerVerify, debate.ConsensusReached, false)
-		o.FinalPosition, o.FinalPositionHash = position, debate.PositionHash(position)
-		e.file(t, o)
-	}
-	file("20261130-verify-disk-aaaaaa", "CI runner disk alerting", "Page the build team when a build agent's disk is more than 90% full for 15 minutes.")
-	file("20261130-verify-lag-aaaaaa", "Replica lag alert", "Page the database team when a read replica lags more than 30 seconds behind.")
-	for _, tc := range []struct {
-		name, topic, pos string
-		want             CheckStatus
-		record           string
-	}{
+	e.fileRule(t, debate.LayerVerify, "20261130-verify-disk-aaaaaa", "CI runner disk alerting", "Page the build team when a build agent's disk is more than 90% full for 15 minutes.")
+	e.fileRule(t, debate.LayerVerify, "20261130-verify-lag-aaaaaa", "Replica lag alert", "Page the database team when a read replica lags more than 30 seconds behind.")
+	checkFound(t, e, debate.LayerVerify, []foundCase{
 		{"reworded question, same rule", "How full may a build agent's disk get before someone is paged?",
 			"If a build agent's disk stays over 90 percent full for fifteen minutes, the build team gets paged.", CheckConsistent, "verify-ci-runner-disk-alerting"},
 		{"reworded question, other number", "How full may a build agent's disk get before someone is paged?",
@@ -264,19 +254,7 @@ func TestCheckQuestionBackedByItsPosition(t *testing.T) {
 			"If a build agent's memory stays over 90 percent full for fifteen minutes, the build team gets paged.", CheckNone, ""},
 		{"a question about another record", "How far may a read replica lag before someone is paged?",
 			"If a read replica is more than half a minute behind, the database team gets paged.", CheckConsistent, "verify-replica-lag-alert"},
-	} {
-		res, err := e.s.Check(ctx, debate.LayerVerify, tc.topic, tc.pos)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if res.Record != nil {
-			got = res.Record.Name
-		}
-		if res.Status != tc.want || got != tc.record {
-			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
-		}
-	}
+	})
 }
 
 // TestCheckFindsRewordedQuestions: a question asked in other words (a
@@ -287,11 +265,7 @@ func TestCheckQuestionBackedByItsPosition(t *testing.T) {
 func TestCheckFindsRewordedQuestions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	file := func(id, topic, position string) {
-		o := outcome(id, topic, debate.LayerSpec, debate.ConsensusReached, false)
-		o.FinalPosition, o.FinalPositionHash = position, debate.PositionHash(position)
-		e.file(t, o)
-	}
+	file := func(id, topic, position string) { e.fileRule(t, debate.LayerSpec, id, topic, position) }
 	file("20261130-spec-thumbs-aaaaaa", "Image format of product thumbnails", "Product thumbnails are served as WebP at quality 80, with a JPEG fallback for browsers without WebP.")
 	file("20261130-spec-search-aaaaaa", "Rate limit of the /search endpoint", "The /search endpoint allows 120 requests per minute per API key, with bursts of up to 20.")
 	file("20261130-spec-tablet-aaaaaa", "Screen lock on shared tablets", "Shared tablets lock after 3 minutes without touch input, and unlocking needs a PIN.")
@@ -475,11 +449,7 @@ func TestCheckHostileQuestions(t *testing.T) {
 func TestCheckFindsQuestionByItsEvidence(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	file := func(id, topic string, l debate.Layer, position string) {
-		o := outcome(id, topic, l, debate.ConsensusReached, false)
-		o.FinalPosition, o.FinalPositionHash = position, debate.PositionHash(position)
-		e.file(t, o)
-	}
+	file := func(id, topic string, l debate.Layer, position string) { e.fileRule(t, l, id, topic, position) }
 	file("20261130-spec-kiln-aaaaaa", "Firing schedule for stoneware glazes", debate.LayerSpec,
 		"Stoneware glazes are fired to cone 10 in reduction, holding 1285 °C for 20 minutes before cooling.")
 	file("20261130-spec-sauna-aaaaaa", "Opening hours of the hotel sauna", debate.LayerSpec,

@@ -90,6 +90,41 @@ func (e *env) page(t testing.TB, p, content string) {
 	}
 }
 
+// fileRule files a record of layer l whose debate agreed on position.
+func (e *env) fileRule(t testing.TB, l debate.Layer, id, topic, position string) {
+	t.Helper()
+	o := outcome(id, topic, l, debate.ConsensusReached, false)
+	o.FinalPosition, o.FinalPositionHash = position, debate.PositionHash(position)
+	e.file(t, o)
+}
+
+// foundCase is a question of a check, the status it should answer and
+// the record it should find ("" for none).
+type foundCase struct {
+	name, topic, position string
+	want                  CheckStatus
+	record                string
+}
+
+// checkFound asks each question in layer l and reports the answers that
+// differ in status or record.
+func checkFound(t *testing.T, e *env, l debate.Layer, cases []foundCase) {
+	t.Helper()
+	for _, tc := range cases {
+		res, err := e.s.Check(context.Background(), l, tc.topic, tc.position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if res.Record != nil {
+			got = res.Record.Name
+		}
+		if res.Status != tc.want || got != tc.record {
+			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
+		}
+	}
+}
+
 func (e *env) file(t testing.TB, o *debate.Outcome) string {
 	t.Helper()
 	p, err := e.s.File(context.Background(), o)

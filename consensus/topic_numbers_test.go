@@ -1,38 +1,28 @@
 package consensus
 
 import (
-	"context"
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
 )
 
 // TestFoundByItsNumbers: a question whose words for the record's things
-// are all its own ("pots" for "stoneware", "the kiln's first and second
-// firing" for "bisque" and "glaze") is found when its position says the
+// are all its own ("pots" for "stoneware", "the first time" and "once
+// glazed" for "bisque" and "glaze") is found when its position says the
 // record's numbers; a change of one of them is then unclear, not a
 // conflict. A copy of the record's sentence with one object swapped, or
 // another object named in the question's topic and said again, is no
 // answer, however many numbers it keeps.
 func TestFoundByItsNumbers(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	e := newEnv(t)
-	file := func(id, topic, position string) {
-		o := outcome(id, topic, debate.LayerSpec, debate.ConsensusReached, false)
-		o.FinalPosition, o.FinalPositionHash = position, debate.PositionHash(position)
-		e.file(t, o)
-	}
+	file := func(id, topic, position string) { e.fileRule(t, debate.LayerSpec, id, topic, position) }
 	file("20261202-spec-kiln-aaaaaa", "Firing schedule for stoneware",
 		"Stoneware is bisque-fired to 1000 °C and glaze-fired to 1240 °C; above 600 °C the kiln cools by at most 100 °C per hour.")
 	file("20261202-spec-ferry-aaaaaa", "Ferry boarding cut-off for foot passengers",
 		"Foot passengers must reach the gate 20 minutes before departure; the ramp closes 5 minutes before departure.")
 	const kiln = "spec-firing-schedule-for-stoneware"
-	for _, tc := range []struct {
-		name, topic, pos string
-		want             CheckStatus
-		record           string
-	}{
+	checkFound(t, e, debate.LayerSpec, []foundCase{
 		{"the numbers told in words of its own", "How hot do the pots get in each firing?",
 			"The pots go to 1000 °C the first time and 1240 °C once glazed, and over 600 °C we let them cool no faster than 100 °C an hour.",
 			CheckConsistent, kiln},
@@ -48,17 +38,5 @@ func TestFoundByItsNumbers(t *testing.T) {
 		{"a rule with one number is no fingerprint", "When do walk-on travellers have to be at the gate?",
 			"Walk-on travellers have to be at the gate by 20 minutes ahead of sailing.",
 			CheckNone, ""},
-	} {
-		res, err := e.s.Check(ctx, debate.LayerSpec, tc.topic, tc.pos)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := ""
-		if res.Record != nil {
-			got = res.Record.Name
-		}
-		if res.Status != tc.want || got != tc.record {
-			t.Errorf("%s: %s on %q (topic score %.2f, %v), want %s on %q", tc.name, res.Status, got, res.TopicScore, res.Comparison.Differences, tc.want, tc.record)
-		}
-	}
+	})
 }
