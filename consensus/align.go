@@ -44,44 +44,48 @@ const editShare = 0.75
 // it ("per" → "across all"). The other stop words carry nothing in an
 // edit, but for keptStop. Written before stemming; two-word entries are
 // read before one-word ones.
-var functionClasses = map[string]string{
-	"not": "@neg", "no": "@neg", "non": "@neg", "never": "@neg", "missing": "@neg", "lacking": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
-	"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
-	"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
-	"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
-	"unable to": "@neg", "not able to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
-	"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
-	"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
-	"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
-	"away from": "@away", "leave": "@away", "leaves": "@away", "leaving": "@away",
-	"only": "@only", "solely": "@only", "exclusively": "@only",
-	"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
-	"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
-	"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
-	"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
-	"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
-	"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
-	"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
-	"or newer": "@least", "and newer": "@least", "or above": "@least", "and above": "@least", "or higher": "@least", "or better": "@least",
-	"or longer": "@least", "or older": "@least", "or greater": "@least", "no less than": "@least", "not less than": "@least",
-	"at most": "@most", "maximum": "@most", "max": "@most", "up to": "@most", "or less": "@most", "or fewer": "@most", "or below": "@most",
-	"or lower": "@most", "or earlier": "@most", "or shorter": "@most", "or younger": "@most", "or smaller": "@most", "no more than": "@most", "not more than": "@most",
-	"no longer than": "@most", "not longer than": "@most", "no later than": "@most", "not later than": "@most", "no higher than": "@most",
-	"not higher than": "@most", "no greater than": "@most", "not greater than": "@most", "no larger than": "@most", "no bigger than": "@most",
-	"not exceeding": "@most", "not to exceed": "@most", "capped at": "@most", "limited to": "@most", "no lower than": "@least", "not lower than": "@least", "no shorter than": "@least", "no fewer than": "@least",
-	"not fewer than": "@least", "no earlier than": "@least", "no sooner than": "@least", "no smaller than": "@least", "no younger than": "@least",
-	"no older than": "@most", "not older than": "@most", "exempt from": "@neg",
-	"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
-}
+var functionClasses = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"not": "@neg", "no": "@neg", "non": "@neg", "never": "@neg", "missing": "@neg", "lacking": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
+		"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
+		"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
+		"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
+		"unable to": "@neg", "not able to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
+		"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
+		"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
+		"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
+		"away from": "@away", "leave": "@away", "leaves": "@away", "leaving": "@away",
+		"only": "@only", "solely": "@only", "exclusively": "@only",
+		"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
+		"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
+		"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
+		"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
+		"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
+		"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
+		"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
+		"or newer": "@least", "and newer": "@least", "or above": "@least", "and above": "@least", "or higher": "@least", "or better": "@least",
+		"or longer": "@least", "or older": "@least", "or greater": "@least", "no less than": "@least", "not less than": "@least",
+		"at most": "@most", "maximum": "@most", "max": "@most", "up to": "@most", "or less": "@most", "or fewer": "@most", "or below": "@most",
+		"or lower": "@most", "or earlier": "@most", "or shorter": "@most", "or younger": "@most", "or smaller": "@most", "no more than": "@most", "not more than": "@most",
+		"no longer than": "@most", "not longer than": "@most", "no later than": "@most", "not later than": "@most", "no higher than": "@most",
+		"not higher than": "@most", "no greater than": "@most", "not greater than": "@most", "no larger than": "@most", "no bigger than": "@most",
+		"not exceeding": "@most", "not to exceed": "@most", "capped at": "@most", "limited to": "@most", "no lower than": "@least", "not lower than": "@least", "no shorter than": "@least", "no fewer than": "@least",
+		"not fewer than": "@least", "no earlier than": "@least", "no sooner than": "@least", "no smaller than": "@least", "no younger than": "@least",
+		"no older than": "@most", "not older than": "@most", "exempt from": "@neg",
+		"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
+	}
+})
 
 // untilNegations are the negations that "until" turns into "only
 // after" in an edit: "nothing ships until", "do not deploy until".
-var untilNegations = map[string]bool{"no": true, "not": true, "never": true, "nothing": true, "nobody": true, "none": true, "cannot": true}
+var untilNegations = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"no": true, "not": true, "never": true, "nothing": true, "nobody": true, "none": true, "cannot": true}
+})
 
 // phraseStarts are the first words of the phrases of functionClasses.
 var phraseStarts = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for p := range functionClasses {
+	for p := range functionClasses() {
 		if first, _, ok := strings.Cut(p, " "); ok {
 			m[first] = true
 		}
@@ -91,8 +95,10 @@ var phraseStarts = sync.OnceValue(func() map[string]bool {
 
 // keptStop are stop words that an edit changes the rule with: "half-up"
 // is not "half-down", "first" not "last".
-var keptStop = map[string]bool{"up": true, "down": true, "off": true, "out": true, "before": true, "after": true, "first": true,
-	"last": true, "same": true, "other": true, "again": true, "both": true, "either": true}
+var keptStop = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"up": true, "down": true, "off": true, "out": true, "before": true, "after": true, "first": true,
+		"last": true, "same": true, "other": true, "again": true, "both": true, "either": true}
+})
 
 // surfaceTokens cuts text into words (letters and digits; a hyphen, a dot
 // or an apostrophe splits), each with the span of the whitespace-delimited
@@ -172,7 +178,7 @@ func surfaceTokens(text string) []surfaceTok {
 			continue
 		}
 		for j := u - 1; j >= 0 && j >= u-8 && !strings.ContainsAny(text[min(ws[j].end, ws[u].start):ws[u].start], ".;!?"); j-- {
-			if untilNegations[ws[j].low] {
+			if untilNegations()[ws[j].low] {
 				only := ws[u]
 				only.low, ws[u].low = "only", "after"
 				ws = slices.Insert(slices.Delete(ws, j, j+1), u-1, only)
@@ -196,7 +202,7 @@ func surfaceTokens(text string) []surfaceTok {
 				for x := range parts {
 					parts[x] = ws[i+x].low
 				}
-				if c, ok := functionClasses[strings.Join(parts, " ")]; ok {
+				if c, ok := functionClasses()[strings.Join(parts, " ")]; ok {
 					key, n = c, k
 				}
 			}
@@ -229,7 +235,7 @@ func surfaceTokens(text string) []surfaceTok {
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})
 			continue
 		}
-		if w.slash && (shortUnits[w.low] != "" || isUnitWord(w.low) || w.low == "min") {
+		if w.slash && (shortUnits()[w.low] != "" || isUnitWord(w.low) || w.low == "min") {
 			// "60 requests/min" is per minute.
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end}, surfaceTok{key: lx.fold(stem(w.low)), quant: true, start: w.start, end: w.end})
 			continue
@@ -295,16 +301,16 @@ func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 		t.ignore = true
 		return t
 	}
-	if c, ok := functionClasses[low]; ok {
+	if c, ok := functionClasses()[low]; ok {
 		t.key = c
 		return t
 	}
-	_, isNumWord := numberWords[low]
-	_, isScale := numberScales[low]
+	_, isNumWord := numberWords()[low]
+	_, isScale := numberScales()[low]
 	st := stem(low)
 	w := lx.fold(st)
 	_, isUnit := lx.units[w]
-	if _, ok := measures[low]; ok && len(low) > 1 {
+	if _, ok := measures()[low]; ok && len(low) > 1 {
 		isUnit = true // "dollars", "km", "litres"; not the letters "m", "l", "g"
 	}
 	t.key = w
@@ -317,9 +323,9 @@ func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 			// "10ms", "48h": the number, its unit read by compareQuantities.
 			t.key = low
 		}
-	case isNumWord || isScale || isUnit || shortUnits[low] != "":
+	case isNumWord || isScale || isUnit || shortUnits()[low] != "":
 		t.quant = true
-	case keptStop[low]:
+	case keptStop()[low]:
 	case lx.stop[st]:
 		t.ignore = true
 	}
@@ -949,13 +955,15 @@ func said(g []surfaceTok) bool {
 // determiners say of one thing what they say of each: "a metric may have"
 // is "each metric may have"; "using" before an option names it ("rather
 // than using cookies").
-var determiners = map[string]bool{"a": true, "an": true, "the": true, "each": true, "every": true, "using": true}
+var determiners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"a": true, "an": true, "the": true, "each": true, "every": true, "using": true}
+})
 
 // determinersOnly reports whether the tokens ts of text hold determiners
 // alone (or nothing).
 func determinersOnly(text string, ts []surfaceTok) bool {
 	for _, t := range ts {
-		if !determiners[strings.ToLower(strings.Trim(text[t.start:t.end], ",;:.!?()\"'`"))] {
+		if !determiners()[strings.ToLower(strings.Trim(text[t.start:t.end], ",;:.!?()\"'`"))] {
 			return false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -203,9 +204,9 @@ func lex(text string) []rawTok {
 			currency = "" // "$ " then no amount
 		}
 		switch {
-		case currencySigns[r] != "" && i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == ' ' && i+2 < len(rs) && unicode.IsDigit(rs[i+2])):
+		case currencySigns()[r] != "" && i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == ' ' && i+2 < len(rs) && unicode.IsDigit(rs[i+2])):
 			// "$50", "€ 12.50": the amount, then its currency as a unit.
-			currency, currencyAt = currencySigns[r], i
+			currency, currencyAt = currencySigns()[r], i
 			i++
 		case unicode.IsDigit(r) && currency != "":
 			cur, sign := currency, string(rs[currencyAt])
@@ -262,9 +263,9 @@ func lex(text string) []rawTok {
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
 			case suffix == "k":
 				out = append(out, rawTok{num: v * 1000, isNum: true, clause: clause, text: string(rs[i:k])})
-			case shortUnits[suffix] != "" || isUnitWord(suffix) || measureSuffixes[suffix]:
+			case shortUnits()[suffix] != "" || isUnitWord(suffix) || measureSuffixes()[suffix]:
 				low := suffix
-				if u := shortUnits[suffix]; u != "" {
+				if u := shortUnits()[suffix]; u != "" {
 					low = u
 				}
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit},
@@ -305,8 +306,8 @@ func lex(text string) []rawTok {
 			// "60 requests/min": a rate.
 			out = append(out, rawTok{low: "per", clause: clause, text: "/"})
 			i++
-		case comparators[r] != "":
-			out = append(out, rawTok{low: comparators[r], clause: clause, text: string(r)})
+		case comparators()[r] != "":
+			out = append(out, rawTok{low: comparators()[r], clause: clause, text: string(r)})
 			i++
 		case strings.ContainsRune(",;:.!?()[]{}\n—–", r):
 			// A period inside a word was handled above; here it ends a
@@ -483,7 +484,9 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	"a.m.", "am ", "p.m.", "pm ")
 
 // comparators are the signs read as comparisons ("> 30s").
-var comparators = map[rune]string{'>': "above", '<': "below", '≤': "atmost", '≥': "atleast"}
+var comparators = sync.OnceValue(func() map[rune]string {
+	return map[rune]string{'>': "above", '<': "below", '≤': "atmost", '≥': "atleast"}
+})
 
 // unitAfter reports whether the letters at the start of rs are a unit of
 // time ("min" in "60 requests/min").
@@ -496,7 +499,7 @@ func unitAfter(rs []rune) bool {
 		return false
 	}
 	w := string(rs[:j])
-	if u := shortUnits[w]; u != "" {
+	if u := shortUnits()[w]; u != "" {
 		return true
 	}
 	lx := theLexicon()
@@ -510,7 +513,9 @@ var contractions = strings.NewReplacer(
 )
 
 // shortUnits are the one-letter units written glued to a number ("30s").
-var shortUnits = map[string]string{"s": "second", "m": "minute", "h": "hour", "d": "day", "w": "week", "mo": "month"}
+var shortUnits = sync.OnceValue(func() map[string]string {
+	return map[string]string{"s": "second", "m": "minute", "h": "hour", "d": "day", "w": "week", "mo": "month"}
+})
 
 // isUnitWord reports whether a suffix glued to a number is a unit.
 func isUnitWord(s string) bool {
@@ -525,14 +530,14 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 	out := make([]rawTok, 0, len(in))
 	for i := 0; i < len(in); i++ {
 		t := in[i]
-		if h, ok := clockWords[t.low]; ok && !t.isNum {
+		if h, ok := clockWords()[t.low]; ok && !t.isNum {
 			// "from noon" is "from 12:00".
 			out = append(out, rawTok{num: h, isNum: true, clock: true, clause: t.clause, text: t.text})
 			continue
 		}
 		if past := t.low == "half" || t.low == "quarter"; past && i+2 < len(in) && in[i+1].low == "past" && in[i+2].clause == t.clause {
 			// "half past three": a time of day.
-			h, ok := numberWords[in[i+2].low]
+			h, ok := numberWords()[in[i+2].low]
 			if in[i+2].isNum {
 				h, ok = in[i+2].num, true
 			}
@@ -560,15 +565,15 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			out = append(out, rawTok{num: 2, isNum: true, clause: t.clause, text: t.text})
 			continue
 		}
-		v, isWord := numberWords[t.low]
-		if o := ordinalWords[t.low]; o > 0 || t.low == "quarter" {
+		v, isWord := numberWords()[t.low]
+		if o := ordinalWords()[t.low]; o > 0 || t.low == "quarter" {
 			if o > 0 {
 				v, isWord = o, true // "the fifth business day" is business day 5
 			} else {
 				o = 4
 			}
 			ofUnit := i+3 < len(in) && in[i+1].low == "of" && isUnitWord(in[i+3].low) // "a quarter of an hour"
-			afterCount := i >= 2 && (in[i-2].isNum || numberWords[in[i-2].low] > 0)   // "once a quarter": a period
+			afterCount := i >= 2 && (in[i-2].isNum || numberWords()[in[i-2].low] > 0) // "once a quarter": a period
 			end := i+1 == len(in) || in[i+1].clause != t.clause
 			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (end && prevLow(in, i-1) == "by" || !end && in[i+1].low == "of" || t.low == "quarter") {
 				// "cut the load by a fifth", "a fifth of the load": a
@@ -577,7 +582,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				continue
 			}
 		}
-		_, isScale := numberScales[t.low]
+		_, isScale := numberScales()[t.low]
 		if isWord && !t.isNum && notANumber(in, i) {
 			out = append(out, t)
 			continue
@@ -593,7 +598,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		}
 		if isScale && !t.isNum && i > 0 && in[i-1].clause == t.clause && (in[i-1].low == "per" || in[i-1].low == "every" || in[i-1].low == "each") {
 			// "3 errors per thousand words": one thousand.
-			out = append(out, rawTok{num: numberScales[t.low], isNum: true, clause: t.clause, text: t.text})
+			out = append(out, rawTok{num: numberScales()[t.low], isNum: true, clause: t.clause, text: t.text})
 			continue
 		}
 		quarter := t.low == "quarter" && i+3 < len(in) && in[i+1].low == "of" && (in[i+2].low == "a" || in[i+2].low == "an") && isUnitWord(in[i+3].low)
@@ -603,7 +608,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			i += 2
 			continue
 		}
-		startsScale := (t.low == "a" || t.low == "an") && i+1 < len(in) && numberScales[in[i+1].low] > 0
+		startsScale := (t.low == "a" || t.low == "an") && i+1 < len(in) && numberScales()[in[i+1].low] > 0
 		if !t.isNum && !isWord && !startsScale {
 			out = append(out, t)
 			continue
@@ -626,7 +631,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		var unitAfter *rawTok // a currency read from its sign, carried past a scale ("$1.5 million")
 		for j < len(in) && in[j].clause == t.clause {
 			n := in[j]
-			if u, ok := measures[n.low]; ok && unitAfter == nil && n.text != n.low && u.scale == 1 && j+1 < len(in) && in[j+1].clause == t.clause && numberScales[in[j+1].low] > 0 {
+			if u, ok := measures()[n.low]; ok && unitAfter == nil && n.text != n.low && u.scale == 1 && j+1 < len(in) && in[j+1].clause == t.clause && numberScales()[in[j+1].low] > 0 {
 				unitAfter = &in[j]
 				j++
 				continue
@@ -638,11 +643,11 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				j++
 				break
 			}
-			if s, ok := numberScales[n.low]; ok {
+			if s, ok := numberScales()[n.low]; ok {
 				v *= s
-			} else if w, ok := numberWords[n.low]; ok && !t.isNum && w < 10 && math.Mod(v, 10) == 0 && v >= 20 {
+			} else if w, ok := numberWords()[n.low]; ok && !t.isNum && w < 10 && math.Mod(v, 10) == 0 && v >= 20 {
 				v += w // "twenty five"
-			} else if n.low == "and" && j+1 < len(in) && numberWords[in[j+1].low] > 0 && v >= 100 {
+			} else if n.low == "and" && j+1 < len(in) && numberWords()[in[j+1].low] > 0 && v >= 100 {
 				// "one hundred and twenty"
 			} else if n.low == "and" && j+2 < len(in) && (in[j+1].low == "a" || in[j+1].low == "an") && in[j+2].low == "half" && in[j+2].clause == t.clause {
 				v += 0.5 // "two and a half"
@@ -755,7 +760,7 @@ func fractionOf(in []rawTok, i, j int, v float64) float64 {
 	w := in[j].low
 	plural := strings.HasSuffix(w, "s")
 	w = strings.TrimSuffix(w, "s")
-	o := ordinalWords[w]
+	o := ordinalWords()[w]
 	if w == "quarter" {
 		o = 4
 	}
@@ -844,21 +849,27 @@ func dayTime(in []rawTok, j int, h float64) (float64, int) {
 }
 
 // clockWords are times of day said by name.
-var clockWords = map[string]float64{"noon": 12, "midday": 12, "midnight": 0}
+var clockWords = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{"noon": 12, "midday": 12, "midnight": 0}
+})
 
 // measureSuffixes are units of measure written glued to their number
 // ("80mm", "2kg") that the lexicon does not convert: the number is read
 // apart from them, as "80 mm" is.
-var measureSuffixes = map[string]bool{"mm": true, "cm": true, "km": true, "kg": true, "mg": true, "ml": true, "kwh": true, "kw": true,
-	"mah": true, "hz": true, "khz": true, "mhz": true, "ghz": true, "db": true, "lufs": true, "ft": true, "lb": true, "lbs": true, "oz": true, "mph": true, "kmh": true}
+var measureSuffixes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"mm": true, "cm": true, "km": true, "kg": true, "mg": true, "ml": true, "kwh": true, "kw": true,
+		"mah": true, "hz": true, "khz": true, "mhz": true, "ghz": true, "db": true, "lufs": true, "ft": true, "lb": true, "lbs": true, "oz": true, "mph": true, "kmh": true}
+})
 
 // ordinalWords are the ordinals read as the numbers they count ("the
 // fifth business day" is "business day 5"), as "first" and "third" are;
 // "second" is a unit of time first.
-var ordinalWords = map[string]float64{
-	"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
-	"eleventh": 11, "twelfth": 12, "fifteenth": 15, "twentieth": 20, "thirtieth": 30,
-}
+var ordinalWords = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{
+		"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+		"eleventh": 11, "twelfth": 12, "fifteenth": 15, "twentieth": 20, "thirtieth": 30,
+	}
+})
 
 // notANumber reports whether the number word at in[i] is part of a phrase
 // of the lexicon ("two factor") or a pronoun ("the next one").
@@ -888,7 +899,7 @@ func notANumber(in []rawTok, i int) bool {
 		}
 		return true
 	}
-	if in[i].low == "first" || ordinalWords[in[i].low] > 0 {
+	if in[i].low == "first" || ordinalWords()[in[i].low] > 0 {
 		// "after the first bounce" counts one; "lowest first" orders.
 		prev := prevLow(in, i)
 		determined := prev == "the" || in[i].low != "first" && (prev == "its" || prev == "their" || prev == "our" || prev == "your" || prev == "this" || prev == "that" || prev == "every" || prev == "each")
@@ -951,7 +962,7 @@ func analyze(text string) *analysis {
 		if opensReason(toks, i) {
 			reasonClause = t.clause
 		}
-		if t.isNum && referenceWords[prevLow(toks, i)] && !t.clock {
+		if t.isNum && referenceWords()[prevLow(toks, i)] && !t.clock {
 			continue // "Clause 4.1:", "PR #233": a reference, not a number of the rule
 		}
 		if t.isNum && !lx.phraseAt(toks, i) {
@@ -966,7 +977,7 @@ func analyze(text string) *analysis {
 			// A unit follows: "5 minutes", "80 percent".
 			// An ordinal before a unit ("the first day") names a day, not a
 			// length of time.
-			ordinal := t.text == "first" || ordinalWords[t.text] > 0
+			ordinal := t.text == "first" || ordinalWords()[t.text] > 0
 			if !t.clock && !ordinal && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				at := i + 1
 				if l := toks[at].low; (l == "whole" || l == "full" || l == "entire") && at+1 < len(toks) && !toks[at+1].isNum && toks[at+1].clause == t.clause {
@@ -992,7 +1003,7 @@ func analyze(text string) *analysis {
 					q.text += " " + joinText(toks[i+1:at+k])
 					i = at + k - 1
 					w, n = "", 0
-				} else if short := shortUnits[toks[at].low]; short != "" {
+				} else if short := shortUnits()[toks[at].low]; short != "" {
 					w, n = lx.fold(short), 1 // "900 s"
 				}
 				if u, ok := lx.units[w]; ok && !ordinalSecond(toks, at, n) {
@@ -1072,12 +1083,12 @@ func analyze(text string) *analysis {
 			}
 		}
 		other := prevLow(toks, i) == "other" && i >= 2 && toks[i-2].low == "every" && toks[i-2].clause == t.clause
-		if p := prevLow(toks, i); (p == "every" || p == "each" || p == "per" || other) && (dayParts[t.low] || weekdays[strings.TrimSuffix(t.low, "s")]) {
+		if p := prevLow(toks, i); (p == "every" || p == "each" || p == "per" || other) && (dayParts()[t.low] || weekdays()[strings.TrimSuffix(t.low, "s")]) {
 			// "every night" is nightly, "every Monday" weekly, "every
 			// other Tuesday" every two weeks.
-			d := units["day"].scale
-			if !dayParts[t.low] {
-				d = units["week"].scale
+			d := units()["day"].scale
+			if !dayParts()[t.low] {
+				d = units()["week"].scale
 			}
 			if other {
 				d *= 2
@@ -1089,7 +1100,7 @@ func analyze(text string) *analysis {
 		}
 		if p := prevLow(toks, i); t.low == "quarterly" || t.low == "quarter" && (p == "every" || p == "each" || p == "per" || p == "a") {
 			// "every quarter" is every three months.
-			a.qty = append(a.qty, quantity{value: 3 * units["month"].scale, dim: "time", text: joinText(toks[max(0, i-1) : i+1]), cond: cond, clause: t.clause})
+			a.qty = append(a.qty, quantity{value: 3 * units()["month"].scale, dim: "time", text: joinText(toks[max(0, i-1) : i+1]), cond: cond, clause: t.clause})
 			lastQty = len(a.qty) - 1
 			continue
 		}
@@ -1185,7 +1196,7 @@ func analyze(text string) *analysis {
 		if k, kind, ok := dayOfKind(lx, toks, w, i, n); ok && oneRelative(toks, k, i) {
 			// "by the next business day", "the following working day",
 			// "the school day before": one day of its kind.
-			a.qty = append(a.qty, quantity{value: units["day"].scale, raw: 1, dim: "time", days: kind, text: prevLow(toks, k) + " " + joinText(toks[k:i+1]), cond: cond, clause: t.clause})
+			a.qty = append(a.qty, quantity{value: units()["day"].scale, raw: 1, dim: "time", days: kind, text: prevLow(toks, k) + " " + joinText(toks[k:i+1]), cond: cond, clause: t.clause})
 			lastQty = len(a.qty) - 1
 			continue
 		}
@@ -1263,7 +1274,7 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
-		if (t.low == "missing" || t.low == "absent") && n == 1 && i >= 2 && copulas[toks[i-1].low] && toks[i-1].clause == t.clause {
+		if (t.low == "missing" || t.low == "absent") && n == 1 && i >= 2 && copulas()[toks[i-1].low] && toks[i-1].clause == t.clause {
 			// "whose focus indicator is missing": the word before the
 			// verb, not there, as "no focus indicator" says.
 			if k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && !a.terms[k].neg && !strings.HasPrefix(a.terms[k].w, "#") {
@@ -1290,7 +1301,7 @@ func analyze(text string) *analysis {
 			neg = !neg
 			negPending = -1
 			negVerbal = verbal
-			byNone = negAt >= 0 && noneCues[toks[negAt].low]
+			byNone = negAt >= 0 && noneCues()[toks[negAt].low]
 			if noDet {
 				noTerm = len(a.terms)
 			}
@@ -1340,8 +1351,10 @@ func analyze(text string) *analysis {
 
 // referenceWords before a number make it the name of a part of a text or
 // of a piece of work: "Clause 4.1", "section 3", "PR #233".
-var referenceWords = map[string]bool{"clause": true, "section": true, "article": true, "paragraph": true, "para": true, "chapter": true,
-	"handbook": true, "pr": true, "issue": true, "ticket": true, "§": true}
+var referenceWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"clause": true, "section": true, "article": true, "paragraph": true, "para": true, "chapter": true,
+		"handbook": true, "pr": true, "issue": true, "ticket": true, "§": true}
+})
 
 // cancelNoWithout reads "no rope climbing without it": a "without" that
 // negated no word of its clause (only a pronoun followed it) cancels the
@@ -1361,17 +1374,23 @@ func cancelNoWithout(a *analysis, toks []rawTok, negAt, lastNeg int, lastNegCue 
 }
 
 // noneCues say that nothing or nobody does what follows.
-var noneCues = map[string]bool{"no": true, "nothing": true, "nobody": true, "none": true}
+var noneCues = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"no": true, "nothing": true, "nobody": true, "none": true}
+})
 
 // copulas are the forms of "be" that join a word to what is said of it:
 // "the receipt is missing".
-var copulas = map[string]bool{"is": true, "are": true, "was": true, "were": true, "be": true, "been": true}
+var copulas = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"is": true, "are": true, "was": true, "were": true, "be": true, "been": true}
+})
 
 // reasonCues open a reason or a purpose given for a rule: a condition
 // inside one ("so we don't lose events if the pod dies") is not a
 // condition of the rule.
-var reasonCues = map[string]bool{"avoid": true, "prevent": true, "because": true, "since": true, "lest": true, "so": true,
-	"otherwise": true, "reason": true, "why": true, "risk": true, "protect": true}
+var reasonCues = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"avoid": true, "prevent": true, "because": true, "since": true, "lest": true, "so": true,
+		"otherwise": true, "reason": true, "why": true, "risk": true, "protect": true}
+})
 
 // opensReason reports whether toks[i] opens a reason given for the rule:
 // "because", "so that", and "since" or "as" opening a clause ("Since
@@ -1414,7 +1433,7 @@ func opensReason(toks []rawTok, i int) bool {
 // clause, at most six words back.
 func reasonBefore(toks []rawTok, i int) bool {
 	for k := i - 1; k >= 0 && k >= i-6 && toks[k].clause == toks[i].clause; k-- {
-		if reasonCues[toks[k].low] {
+		if reasonCues()[toks[k].low] {
 			return true
 		}
 	}
@@ -1422,10 +1441,14 @@ func reasonBefore(toks []rawTok, i int) bool {
 }
 
 // dayParts after "every" are a day each: "every night" is nightly.
-var dayParts = map[string]bool{"night": true, "evening": true, "morning": true, "nights": true, "evenings": true, "mornings": true}
+var dayParts = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"night": true, "evening": true, "morning": true, "nights": true, "evenings": true, "mornings": true}
+})
 
 // weekdays after "every" are a week each: "every Monday" is weekly.
-var weekdays = map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
+var weekdays = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
+})
 
 // relativeWords after a length of time make it a distance in time ("a
 // day before"), not a period.
@@ -1558,42 +1581,44 @@ func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
 }
 
 // irregular are words the suffix rules would get wrong.
-var irregular = map[string]string{
-	"use": "use", "uses": "use", "used": "use", "using": "use", "usage": "use",
-	// Employment is a job, not a use ("employment contracts").
-	"employment": "employment", "employments": "employment",
-	"made": "make", "making": "make", "makes": "make",
-	"got": "get", "gets": "get", "getting": "get", "gotten": "get",
-	"went": "go", "goes": "go", "going": "go", "gone": "go",
-	"ran": "run", "running": "run", "runs": "run",
-	"wrote": "writ", "written": "writ", "writing": "writ", "writes": "writ", "write": "writ",
-	"sent": "send", "kept": "keep", "held": "hold", "chose": "choos", "chosen": "choos",
-	"took": "take", "taken": "take", "taking": "take", "gave": "giv", "given": "giv",
-	"did": "do", "done": "do", "does": "do", "doing": "do",
-	"has": "have", "had": "have", "having": "have",
-	"is": "is", "was": "was", "this": "this", "its": "its", "us": "us", "yes": "yes",
-	"data": "data", "news": "news", "status": "status", "always": "always", "alias": "alias",
-	"redis": "redis", "postgres": "postgres", "kubernetes": "kubernetes", "https": "https", "analytics": "analytics",
-	"series": "series", "species": "species", "ios": "ios", "macos": "macos", "windows": "windows", "canvas": "canvas",
-	"bus": "bus", "less": "less", "unless": "unless", "across": "across", "access": "access", "process": "process",
-	"address": "address", "business": "business", "success": "success", "progress": "progress", "class": "class",
-	"children": "child", "indices": "index", "indexes": "index", "criteria": "criterion",
-	"lives": "live", "leaves": "leave", "caches": "cache", "cached": "cache", "caching": "cache",
-	"logging": "log", "logged": "log", "logs": "log", "timestamps": "timestamp",
-	"times": "time", "timing": "time", "timed": "time",
-	"sizes": "size", "sized": "size", "sizing": "size",
-	"during": "during", "thing": "thing", "string": "string", "strings": "string", "nothing": "nothing",
-	"anything": "anything", "everything": "everything", "something": "something", "ping": "ping", "bring": "bring",
-	"spring": "spring", "king": "king", "ring": "ring", "sing": "sing", "wing": "wing", "ceiling": "ceiling",
-	"need": "need", "seed": "seed", "speed": "speed", "feed": "feed", "red": "red", "bed": "bed", "shed": "shed",
-	"embed": "embed", "hundred": "hundred", "sacred": "sacred", "kindred": "kindred",
-	// Nouns in -al of the verbs they name.
-	"removal": "remov", "approval": "approv", "approvals": "approv", "renewal": "renew", "arrival": "arriv", "refusal": "refus",
-	"proposal": "propos", "disposal": "dispos", "reversal": "revers", "withdrawal": "withdraw", "retrieval": "retriev",
-	"denial": "deni", "dismissal": "dismiss", "renewals": "renew", "removals": "remov",
-	"locale": "locale", "locales": "locale", // not "local"
-	"only": "only", "early": "earli", "reply": "repli", "apply": "appli", "supply": "suppli",
-}
+var irregular = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"use": "use", "uses": "use", "used": "use", "using": "use", "usage": "use",
+		// Employment is a job, not a use ("employment contracts").
+		"employment": "employment", "employments": "employment",
+		"made": "make", "making": "make", "makes": "make",
+		"got": "get", "gets": "get", "getting": "get", "gotten": "get",
+		"went": "go", "goes": "go", "going": "go", "gone": "go",
+		"ran": "run", "running": "run", "runs": "run",
+		"wrote": "writ", "written": "writ", "writing": "writ", "writes": "writ", "write": "writ",
+		"sent": "send", "kept": "keep", "held": "hold", "chose": "choos", "chosen": "choos",
+		"took": "take", "taken": "take", "taking": "take", "gave": "giv", "given": "giv",
+		"did": "do", "done": "do", "does": "do", "doing": "do",
+		"has": "have", "had": "have", "having": "have",
+		"is": "is", "was": "was", "this": "this", "its": "its", "us": "us", "yes": "yes",
+		"data": "data", "news": "news", "status": "status", "always": "always", "alias": "alias",
+		"redis": "redis", "postgres": "postgres", "kubernetes": "kubernetes", "https": "https", "analytics": "analytics",
+		"series": "series", "species": "species", "ios": "ios", "macos": "macos", "windows": "windows", "canvas": "canvas",
+		"bus": "bus", "less": "less", "unless": "unless", "across": "across", "access": "access", "process": "process",
+		"address": "address", "business": "business", "success": "success", "progress": "progress", "class": "class",
+		"children": "child", "indices": "index", "indexes": "index", "criteria": "criterion",
+		"lives": "live", "leaves": "leave", "caches": "cache", "cached": "cache", "caching": "cache",
+		"logging": "log", "logged": "log", "logs": "log", "timestamps": "timestamp",
+		"times": "time", "timing": "time", "timed": "time",
+		"sizes": "size", "sized": "size", "sizing": "size",
+		"during": "during", "thing": "thing", "string": "string", "strings": "string", "nothing": "nothing",
+		"anything": "anything", "everything": "everything", "something": "something", "ping": "ping", "bring": "bring",
+		"spring": "spring", "king": "king", "ring": "ring", "sing": "sing", "wing": "wing", "ceiling": "ceiling",
+		"need": "need", "seed": "seed", "speed": "speed", "feed": "feed", "red": "red", "bed": "bed", "shed": "shed",
+		"embed": "embed", "hundred": "hundred", "sacred": "sacred", "kindred": "kindred",
+		// Nouns in -al of the verbs they name.
+		"removal": "remov", "approval": "approv", "approvals": "approv", "renewal": "renew", "arrival": "arriv", "refusal": "refus",
+		"proposal": "propos", "disposal": "dispos", "reversal": "revers", "withdrawal": "withdraw", "retrieval": "retriev",
+		"denial": "deni", "dismissal": "dismiss", "renewals": "renew", "removals": "remov",
+		"locale": "locale", "locales": "locale", // not "local"
+		"only": "only", "early": "earli", "reply": "repli", "apply": "appli", "supply": "suppli",
+	}
+})
 
 // stem reduces an English word to a crude root, the same for its
 // inflections and common derivations ("validate", "validating",
@@ -1601,15 +1626,17 @@ var irregular = map[string]string{
 // to be consistent on both sides of a comparison.
 // britishWords are British spellings no rule of americanSpelling
 // covers, with their American forms.
-var britishWords = map[string]string{
-	"licence": "license", "licences": "licenses", "defence": "defense", "offence": "offense", "pretence": "pretense",
-	"tyre": "tire", "tyres": "tires", "kerb": "curb", "cheque": "check", "cheques": "checks", "grey": "gray",
-	"aluminium": "aluminum", "mould": "mold", "judgement": "judgment", "judgements": "judgments", "ageing": "aging",
-	"artefact": "artifact", "artefacts": "artifacts", "enrol": "enroll", "enrols": "enrolls", "enrolment": "enrollment",
-	"enrolments": "enrollments", "fulfil": "fulfill", "fulfils": "fulfills", "fulfilment": "fulfillment",
-	"instalment": "installment", "instalments": "installments", "skilful": "skillful", "plough": "plow",
-	"sulphur": "sulfur", "enquiry": "inquiry", "enquiries": "inquiries", "enquire": "inquire", "enquired": "inquired", "manoeuvre": "maneuver", "jewellery": "jewelry", "storey": "story", "storeys": "stories",
-}
+var britishWords = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"licence": "license", "licences": "licenses", "defence": "defense", "offence": "offense", "pretence": "pretense",
+		"tyre": "tire", "tyres": "tires", "kerb": "curb", "cheque": "check", "cheques": "checks", "grey": "gray",
+		"aluminium": "aluminum", "mould": "mold", "judgement": "judgment", "judgements": "judgments", "ageing": "aging",
+		"artefact": "artifact", "artefacts": "artifacts", "enrol": "enroll", "enrols": "enrolls", "enrolment": "enrollment",
+		"enrolments": "enrollments", "fulfil": "fulfill", "fulfils": "fulfills", "fulfilment": "fulfillment",
+		"instalment": "installment", "instalments": "installments", "skilful": "skillful", "plough": "plow",
+		"sulphur": "sulfur", "enquiry": "inquiry", "enquiries": "inquiries", "enquire": "inquire", "enquired": "inquired", "manoeuvre": "maneuver", "jewellery": "jewelry", "storey": "story", "storeys": "stories",
+	}
+})
 
 // americanSpelling is w spelt the American way, so that both spellings of
 // a word read as one: "colour" and "behaviours" as "color" and
@@ -1619,7 +1646,7 @@ var britishWords = map[string]string{
 // both: "spelled", "yelled"), and the words of britishWords ("licence",
 // "tyre", "enrolment"). ("-ise" is read as "-ize" further on.)
 func americanSpelling(w string) string {
-	if a, ok := britishWords[w]; ok {
+	if a, ok := britishWords()[w]; ok {
 		return a
 	}
 	switch w[len(w)-2:] {
@@ -1664,7 +1691,7 @@ func sellTell(head string) bool {
 }
 
 func stem(w string) string {
-	if s, ok := irregular[w]; ok {
+	if s, ok := irregular()[w]; ok {
 		return s
 	}
 	if len(w) == 3 && w[2] == 's' && !strings.ContainsRune("aeiousy", rune(w[1])) && isLetters(w) && !shortStop(w[:2]) {
@@ -1757,7 +1784,7 @@ func dayOfKind(lx *lexicon, toks []rawTok, w string, i, n int) (start int, kind 
 	if n == 2 && w == lx.fold("weekday") {
 		return i - 1, "business", true
 	}
-	if u, isUnit := lx.units[w]; n == 1 && isUnit && u.scale == units["day"].scale {
+	if u, isUnit := lx.units[w]; n == 1 && isUnit && u.scale == units()["day"].scale {
 		if d, ok := countedDays(toks, i-1); ok && d != "" {
 			return i - 1, d, true
 		}

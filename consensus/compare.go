@@ -644,8 +644,10 @@ var cronRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // cronDays are the days of the week as cron numbers them.
-var cronDays = map[string]string{"0": "Sunday", "1": "Monday", "2": "Tuesday", "3": "Wednesday", "4": "Thursday", "5": "Friday", "6": "Saturday", "7": "Sunday",
-	"sun": "Sunday", "mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday", "sat": "Saturday"}
+var cronDays = sync.OnceValue(func() map[string]string {
+	return map[string]string{"0": "Sunday", "1": "Monday", "2": "Tuesday", "3": "Wednesday", "4": "Thursday", "5": "Friday", "6": "Saturday", "7": "Sunday",
+		"sun": "Sunday", "mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday", "sat": "Saturday"}
+})
 
 // cronWords writes a cron schedule in a position as the words it means,
 // without the key that labels it: "30 3 * * *" is "every day at 03:30",
@@ -671,8 +673,8 @@ func cronWords(text string) string {
 			switch {
 			case dow == "*":
 				when = "every day " + at
-			case cronDays[dow] != "":
-				when = "every " + cronDays[dow] + " " + at
+			case cronDays()[dow] != "":
+				when = "every " + cronDays()[dow] + " " + at
 			case dow == "1-5":
 				when = "Monday to Friday " + at
 			default:
@@ -1163,16 +1165,18 @@ func enumerated(x quantity, qa, qb []quantity) bool {
 }
 
 // ordinalNames are the ordinals a count may be said again as.
-var ordinalNames = map[float64][]string{2: {"second", "2nd"}, 3: {"third", "3rd"}, 4: {"fourth", "4th"}, 5: {"fifth", "5th"}}
+var ordinalNames = sync.OnceValue(func() map[float64][]string {
+	return map[float64][]string{2: {"second", "2nd"}, 3: {"third", "3rd"}, 4: {"fourth", "4th"}, 5: {"fifth", "5th"}}
+})
 
 // ordinalSaid reports whether the count q ("fails twice", "3 times") is
 // said by x as the ordinal of the time it happens ("after the second
 // failed payment", "the 3rd retry").
 func ordinalSaid(q quantity, x *analysis) bool {
-	if q.dim != "" || q.per != "" || ordinalWords[strings.ToLower(q.text)] > 0 {
+	if q.dim != "" || q.per != "" || ordinalWords()[strings.ToLower(q.text)] > 0 {
 		return false // an ordinal itself: "the fifth business day"
 	}
-	names := ordinalNames[q.value]
+	names := ordinalNames()[q.value]
 	return len(names) > 0 && slices.ContainsFunc(x.terms, func(t term) bool {
 		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(t.text, n) })
 	})
@@ -1192,7 +1196,7 @@ func restatedAs(q quantity, qs []quantity) bool {
 			return true
 		}
 	}
-	if q.dim == "" && q.per == "time" && q.perVal == units["day"].scale && q.value >= 2 {
+	if q.dim == "" && q.per == "time" && q.perVal == units()["day"].scale && q.value >= 2 {
 		n := 0
 		for _, o := range qs {
 			if o.dim == "clock" {
@@ -1228,7 +1232,7 @@ func wordSaid(q quantity, x *analysis) bool {
 // dailyAt reports whether x is "daily" or "nightly" said by qa with a
 // time of day that qb keeps: "nightly at 02:00" against "at 02:00".
 func dailyAt(x quantity, qa, qb []quantity) bool {
-	if x.dim != "time" || x.value != units["day"].scale || x.raw != 0 {
+	if x.dim != "time" || x.value != units()["day"].scale || x.raw != 0 {
 		return false
 	}
 	return slices.ContainsFunc(qa, func(q quantity) bool {
@@ -1360,7 +1364,7 @@ func sameQuantity(x, y quantity) bool {
 // money reports whether dim is a currency (measures): an amount of it
 // is one however small ("0.25 EUR" is the configuration's 0.25).
 func money(dim string) bool {
-	u, ok := measures[dim] // a currency is keyed by its own code ("usd")
+	u, ok := measures()[dim] // a currency is keyed by its own code ("usd")
 	return ok && u.dim == dim
 }
 

@@ -50,7 +50,7 @@ func compareRemoval(a *analysis, position string) []string {
 		verb := strings.ToLower(m[1])
 		stem := verb[:min(len(verb), 4)]
 		if slices.ContainsFunc(a.terms, func(t term) bool {
-			return removalWords[strings.ToLower(t.text)] && strings.HasPrefix(strings.ToLower(t.text), stem)
+			return removalWords()[strings.ToLower(t.text)] && strings.HasPrefix(strings.ToLower(t.text), stem)
 		}) {
 			continue // the filed rule removes with the same verb
 		}
@@ -76,13 +76,15 @@ func compareRemoval(a *analysis, position string) []string {
 
 // removalWords are the forms of the removal verbs a filed rule may state
 // its own removals in.
-var removalWords = map[string]bool{
-	"remove": true, "removes": true, "removing": true, "removed": true,
-	"drop": true, "drops": true, "dropping": true, "dropped": true,
-	"delete": true, "deletes": true, "deleting": true, "deleted": true,
-	"scrap": true, "scrapped": true, "ditch": true, "ditched": true,
-	"eliminate": true, "eliminated": true, "rid": true, "lift": true, "lifted": true,
-}
+var removalWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"remove": true, "removes": true, "removing": true, "removed": true,
+		"drop": true, "drops": true, "dropping": true, "dropped": true,
+		"delete": true, "deletes": true, "deleting": true, "deleted": true,
+		"scrap": true, "scrapped": true, "ditch": true, "ditched": true,
+		"eliminate": true, "eliminated": true, "rid": true, "lift": true, "lifted": true,
+	}
+})
 
 // switchRE matches a position that says it moves a rule to another
 // option, as an intention or an instruction opening a clause ("Plan:

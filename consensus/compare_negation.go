@@ -16,12 +16,14 @@ import (
 // barrierWords keep someone from an action when "from" and the action
 // (a word in -ing) follow them: "prevented from deploying". Written lower
 // case, as a word is written.
-var barrierWords = map[string]bool{
-	"blocked": true, "prevented": true, "barred": true, "banned": true, "prohibited": true, "forbidden": true,
-	"stopped": true, "precluded": true, "restricted": true, "disallowed": true, "locked": true,
-	"block": true, "prevent": true, "bar": true, "ban": true, "prohibit": true, "forbid": true, "stop": true,
-	"blocks": true, "prevents": true, "bars": true, "bans": true, "prohibits": true, "forbids": true, "stops": true,
-}
+var barrierWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"blocked": true, "prevented": true, "barred": true, "banned": true, "prohibited": true, "forbidden": true,
+		"stopped": true, "precluded": true, "restricted": true, "disallowed": true, "locked": true,
+		"block": true, "prevent": true, "bar": true, "ban": true, "prohibit": true, "forbid": true, "stop": true,
+		"blocks": true, "prevents": true, "bars": true, "bans": true, "prohibits": true, "forbids": true, "stops": true,
+	}
+})
 
 // barrierAt reports how many tokens at toks[i] say "cannot" before an
 // action: 2 for "blocked from" before a word in -ing ("blocked from going
@@ -34,7 +36,7 @@ func barrierAt(toks []rawTok, i int) int {
 	}
 	t, next, then := toks[i].low, toks[i+1].low, toks[i+2].low
 	switch {
-	case barrierWords[t] && next == "from" && len(then) > 4 && strings.HasSuffix(then, "ing") && isLetters(then):
+	case barrierWords()[t] && next == "from" && len(then) > 4 && strings.HasSuffix(then, "ing") && isLetters(then):
 		return 2
 	case (t == "unable" || t == "incapable") && next == "to":
 		return 2

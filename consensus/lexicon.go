@@ -587,16 +587,20 @@ const (
 )
 
 // numberWords are the numbers written as words.
-var numberWords = map[string]float64{
-	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-	"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-	"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2,
-	"half": 0.5, "double": 2, "triple": 3, "once": 1, "thrice": 3, "first": 1, "third": 3,
-	"doubles": 2, "doubled": 2, "triples": 3, "tripled": 3,
-}
+var numberWords = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{
+		"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+		"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+		"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+		"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "single": 1, "twice": 2,
+		"half": 0.5, "double": 2, "triple": 3, "once": 1, "thrice": 3, "first": 1, "third": 3,
+		"doubles": 2, "doubled": 2, "triples": 3, "tripled": 3,
+	}
+})
 
-var numberScales = map[string]float64{"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
+var numberScales = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
+})
 
 // unit is what a number measures and how many base units one of it is.
 type unit struct {
@@ -605,21 +609,27 @@ type unit struct {
 }
 
 // units are keyed by word (the lexicon keys them by canonical form).
-var units = map[string]unit{
-	"millisecond": {"time", 0.001}, "second": {"time", 1}, "minute": {"time", 60}, "hour": {"time", 3600},
-	"day": {"time", 86400}, "week": {"time", 7 * 86400}, "month": {"time", 365 * 86400 / 12}, "year": {"time", 365 * 86400},
-	"decade": {"time", 10 * 365 * 86400}, "fortnight": {"time", 14 * 86400},
-	"byte": {"bytes", 1}, "kilobyte": {"bytes", 1 << 10}, "megabyte": {"bytes", 1 << 20}, "gigabyte": {"bytes", 1 << 30},
-	"terabyte": {"bytes", 1 << 40}, "percent": {"percent", 1}, "pixel": {"pixels", 1},
-}
+var units = sync.OnceValue(func() map[string]unit {
+	return map[string]unit{
+		"millisecond": {"time", 0.001}, "second": {"time", 1}, "minute": {"time", 60}, "hour": {"time", 3600},
+		"day": {"time", 86400}, "week": {"time", 7 * 86400}, "month": {"time", 365 * 86400 / 12}, "year": {"time", 365 * 86400},
+		"decade": {"time", 10 * 365 * 86400}, "fortnight": {"time", 14 * 86400},
+		"byte": {"bytes", 1}, "kilobyte": {"bytes", 1 << 10}, "megabyte": {"bytes", 1 << 20}, "gigabyte": {"bytes", 1 << 30},
+		"terabyte": {"bytes", 1 << 40}, "percent": {"percent", 1}, "pixel": {"pixels", 1},
+	}
+})
 
 // negatedBound turns a negated comparison into the bound it sets: "not
 // more than" is "at most", "not under" is "at least". Canonical forms.
 // Written before stemming.
-var negatedBound = map[string]string{"above": "atmost", "below": "atleast", "atmost": "above", "atleast": "below"}
+var negatedBound = sync.OnceValue(func() map[string]string {
+	return map[string]string{"above": "atmost", "below": "atleast", "atmost": "above", "atleast": "below"}
+})
 
 // periodWords are units of time that stand alone for "every one of them".
-var periodWords = map[string]string{"daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month", "yearly": "year", "fortnightly": "fortnight"}
+var periodWords = sync.OnceValue(func() map[string]string {
+	return map[string]string{"daily": "day", "hourly": "hour", "weekly": "week", "monthly": "month", "yearly": "year", "fortnightly": "fortnight"}
+})
 
 // stopWords never carry meaning on their own. Negation and condition cues
 // are not among them.
@@ -747,8 +757,8 @@ func buildLexicon() *lexicon {
 	for _, w := range strings.Fields(stopHomographs) {
 		lx.homograph[stem(w)] = true
 	}
-	lx.units = make(map[string]unit, len(units))
-	for w, u := range units {
+	lx.units = make(map[string]unit, len(units()))
+	for w, u := range units() {
 		lx.units[lx.fold(stem(w))] = u
 	}
 	lx.loose = map[string][]int{}
@@ -770,7 +780,7 @@ func buildLexicon() *lexicon {
 	lx.quantity = lx.fold(stem("quantity"))
 	lx.optional = lx.fold(stem("optional"))
 	lx.negBound = map[string]string{}
-	for k, v := range negatedBound {
+	for k, v := range negatedBound() {
 		lx.negBound[lx.fold(stem(k))] = lx.fold(stem(v))
 	}
 	lx.action = map[string]bool{}
@@ -790,8 +800,8 @@ func buildLexicon() *lexicon {
 	for _, w := range strings.Fields(relationalWords) {
 		lx.relational[lx.fold(stemPhrase(w))] = true
 	}
-	lx.period = make(map[string]string, len(periodWords))
-	for w, u := range periodWords {
+	lx.period = make(map[string]string, len(periodWords()))
+	for w, u := range periodWords() {
 		lx.period[lx.fold(stem(w))] = lx.fold(stem(u))
 	}
 	return lx

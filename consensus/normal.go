@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -18,36 +19,40 @@ import (
 // dimension's base unit (metres, grams, millilitres). Units of time, size
 // and share are the lexicon's (units); a glued "10m" is ten minutes, as
 // durations are written in configuration, and a spaced "1.8 m" a length.
-var measures = map[string]unit{
-	"mm": {"length", 0.001}, "millimetre": {"length", 0.001}, "millimetres": {"length", 0.001}, "millimeter": {"length", 0.001}, "millimeters": {"length", 0.001},
-	"cm": {"length", 0.01}, "centimetre": {"length", 0.01}, "centimetres": {"length", 0.01}, "centimeter": {"length", 0.01}, "centimeters": {"length", 0.01},
-	"m": {"length", 1}, "metre": {"length", 1}, "metres": {"length", 1}, "meter": {"length", 1}, "meters": {"length", 1},
-	"km": {"length", 1000}, "kilometre": {"length", 1000}, "kilometres": {"length", 1000}, "kilometer": {"length", 1000}, "kilometers": {"length", 1000},
-	"inch": {"length", 0.0254}, "inches": {"length", 0.0254}, "ft": {"length", 0.3048}, "foot": {"length", 0.3048}, "feet": {"length", 0.3048},
-	"mi": {"length", 1609.344}, "mile": {"length", 1609.344}, "miles": {"length", 1609.344},
-	"mg": {"mass", 0.001}, "milligram": {"mass", 0.001}, "milligrams": {"mass", 0.001},
-	"g": {"mass", 1}, "gram": {"mass", 1}, "grams": {"mass", 1}, "gramme": {"mass", 1}, "grammes": {"mass", 1},
-	"kg": {"mass", 1000}, "kilo": {"mass", 1000}, "kilos": {"mass", 1000}, "kilogram": {"mass", 1000}, "kilograms": {"mass", 1000},
-	"tonne": {"mass", 1e6}, "tonnes": {"mass", 1e6}, "lb": {"mass", 453.59237}, "lbs": {"mass", 453.59237}, "oz": {"mass", 28.349523125},
-	"ml": {"volume", 1}, "millilitre": {"volume", 1}, "millilitres": {"volume", 1}, "milliliter": {"volume", 1}, "milliliters": {"volume", 1},
-	"l": {"volume", 1000}, "litre": {"volume", 1000}, "litres": {"volume", 1000}, "liter": {"volume", 1000}, "liters": {"volume", 1000},
-	// Money, each currency a dimension of its own: "15 USD" is not "15%"
-	// nor "15 EUR". "pound" is left out: it weighs as often as it pays.
-	"usd": {"usd", 1}, "dollar": {"usd", 1}, "dollars": {"usd", 1}, "eur": {"eur", 1}, "euro": {"eur", 1}, "euros": {"eur", 1},
-	"gbp": {"gbp", 1}, "chf": {"chf", 1}, "jpy": {"jpy", 1}, "yen": {"jpy", 1}, "cad": {"cad", 1}, "aud": {"aud", 1},
-	"inr": {"inr", 1}, "rupees": {"inr", 1}, "sek": {"sek", 1}, "nok": {"nok", 1}, "dkk": {"dkk", 1},
-}
+var measures = sync.OnceValue(func() map[string]unit {
+	return map[string]unit{
+		"mm": {"length", 0.001}, "millimetre": {"length", 0.001}, "millimetres": {"length", 0.001}, "millimeter": {"length", 0.001}, "millimeters": {"length", 0.001},
+		"cm": {"length", 0.01}, "centimetre": {"length", 0.01}, "centimetres": {"length", 0.01}, "centimeter": {"length", 0.01}, "centimeters": {"length", 0.01},
+		"m": {"length", 1}, "metre": {"length", 1}, "metres": {"length", 1}, "meter": {"length", 1}, "meters": {"length", 1},
+		"km": {"length", 1000}, "kilometre": {"length", 1000}, "kilometres": {"length", 1000}, "kilometer": {"length", 1000}, "kilometers": {"length", 1000},
+		"inch": {"length", 0.0254}, "inches": {"length", 0.0254}, "ft": {"length", 0.3048}, "foot": {"length", 0.3048}, "feet": {"length", 0.3048},
+		"mi": {"length", 1609.344}, "mile": {"length", 1609.344}, "miles": {"length", 1609.344},
+		"mg": {"mass", 0.001}, "milligram": {"mass", 0.001}, "milligrams": {"mass", 0.001},
+		"g": {"mass", 1}, "gram": {"mass", 1}, "grams": {"mass", 1}, "gramme": {"mass", 1}, "grammes": {"mass", 1},
+		"kg": {"mass", 1000}, "kilo": {"mass", 1000}, "kilos": {"mass", 1000}, "kilogram": {"mass", 1000}, "kilograms": {"mass", 1000},
+		"tonne": {"mass", 1e6}, "tonnes": {"mass", 1e6}, "lb": {"mass", 453.59237}, "lbs": {"mass", 453.59237}, "oz": {"mass", 28.349523125},
+		"ml": {"volume", 1}, "millilitre": {"volume", 1}, "millilitres": {"volume", 1}, "milliliter": {"volume", 1}, "milliliters": {"volume", 1},
+		"l": {"volume", 1000}, "litre": {"volume", 1000}, "litres": {"volume", 1000}, "liter": {"volume", 1000}, "liters": {"volume", 1000},
+		// Money, each currency a dimension of its own: "15 USD" is not "15%"
+		// nor "15 EUR". "pound" is left out: it weighs as often as it pays.
+		"usd": {"usd", 1}, "dollar": {"usd", 1}, "dollars": {"usd", 1}, "eur": {"eur", 1}, "euro": {"eur", 1}, "euros": {"eur", 1},
+		"gbp": {"gbp", 1}, "chf": {"chf", 1}, "jpy": {"jpy", 1}, "yen": {"jpy", 1}, "cad": {"cad", 1}, "aud": {"aud", 1},
+		"inr": {"inr", 1}, "rupees": {"inr", 1}, "sek": {"sek", 1}, "nok": {"nok", 1}, "dkk": {"dkk", 1},
+	}
+})
 
 // currencySigns are the signs written before an amount, as the unit
 // written after it reads.
-var currencySigns = map[rune]string{'$': "usd", '€': "eur", '£': "gbp", '¥': "jpy"}
+var currencySigns = sync.OnceValue(func() map[rune]string {
+	return map[rune]string{'$': "usd", '€': "eur", '£': "gbp", '¥': "jpy"}
+})
 
 // measureAt reads a unit of measures at toks[at] and returns it.
 func measureAt(toks []rawTok, at int) (unit, bool) {
 	if at >= len(toks) || toks[at].isNum {
 		return unit{}, false
 	}
-	u, ok := measures[toks[at].low]
+	u, ok := measures()[toks[at].low]
 	return u, ok
 }
 
@@ -90,10 +95,12 @@ func namePart(rs []rune, i int) bool {
 // elidedUnits are the units a configuration value of time or size is
 // written in without its unit: "timeout: 300" (seconds) for 5 minutes,
 // "validity_days: 730" for 2 years, "max_upload: 10485760" for 10 MB.
-var elidedUnits = map[string][]float64{
-	"time":  {0.001, 1, 60, 3600, 86400},
-	"bytes": {1, 1 << 10, 1 << 20, 1 << 30},
-}
+var elidedUnits = sync.OnceValue(func() map[string][]float64 {
+	return map[string][]float64{
+		"time":  {0.001, 1, 60, 3600, 86400},
+		"bytes": {1, 1 << 10, 1 << 20, 1 << 30},
+	}
+})
 
 // elidedUnit reports whether the bare number y (digits, two or more, of
 // no unit) is the quantity x in one of the units of x's dimension: "300"
@@ -102,7 +109,7 @@ func elidedUnit(x, y quantity) bool {
 	if x.dim == "" || y.dim != "" || !digits(y.text) || y.raw < 2 || x.raw == y.raw {
 		return false
 	}
-	for _, u := range elidedUnits[x.dim] {
+	for _, u := range elidedUnits()[x.dim] {
 		if v := x.value / u; math.Abs(v-y.raw) <= 1e-9*math.Max(1, v) {
 			return true
 		}
@@ -131,12 +138,14 @@ func measured(added []string, a, b *analysis) []string {
 // read ("timeout_ms: 300" is "timeout ms 300"): abbreviations and plurals
 // only, so that "day 3 of fermentation" stays the third day; not "min",
 // which a key says for a minimum ("coverage.min = 80").
-var keyUnits = map[string]string{
-	"ms": "millisecond", "s": "second", "sec": "second", "secs": "second", "seconds": "second",
-	"mins": "minute", "minutes": "minute", "h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour",
-	"days": "day", "weeks": "week", "months": "month", "mo": "month", "years": "year",
-	"kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte", "bytes": "byte", "pct": "percent", "px": "pixel",
-}
+var keyUnits = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ms": "millisecond", "s": "second", "sec": "second", "secs": "second", "seconds": "second",
+		"mins": "minute", "minutes": "minute", "h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour",
+		"days": "day", "weeks": "week", "months": "month", "mo": "month", "years": "year",
+		"kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte", "bytes": "byte", "pct": "percent", "px": "pixel",
+	}
+})
 
 // keyUnit reads the unit a number without one takes from the word just
 // before it, when that word is a unit a key ends with (keyUnits, or a
@@ -144,7 +153,7 @@ var keyUnits = map[string]string{
 // days stands before it: "min depth cm 380" is 380 cm, "validity days
 // 730" 730 days, "on days 1, 3 and 7" the days so numbered.
 func keyUnit(toks []rawTok, i int) (unit, bool) {
-	if i < 1 || toks[i-1].isNum || toks[i-1].clause != toks[i].clause || i >= 2 && (toks[i-2].isNum || dayNumbers[toks[i-2].low]) {
+	if i < 1 || toks[i-1].isNum || toks[i-1].clause != toks[i].clause || i >= 2 && (toks[i-2].isNum || dayNumbers()[toks[i-2].low]) {
 		return unit{}, false
 	}
 	if i >= 2 {
@@ -153,11 +162,11 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 		}
 	}
 	low := toks[i-1].low
-	if u, ok := measures[low]; ok && low != "m" && low != "l" {
+	if u, ok := measures()[low]; ok && low != "m" && low != "l" {
 		return u, true
 	}
-	if w := keyUnits[low]; w != "" {
-		u, ok := units[w]
+	if w := keyUnits()[low]; w != "" {
+		u, ok := units()[w]
 		return u, ok
 	}
 	return unit{}, false
@@ -173,9 +182,9 @@ func keyDays(toks []rawTok, i int) (scale float64, kind string, ok bool) {
 	}
 	switch toks[i-1].low {
 	case "days":
-		scale = units["day"].scale
+		scale = units()["day"].scale
 	case "hours":
-		scale = units["hour"].scale
+		scale = units()["hour"].scale
 	default:
 		return 0, "", false // "business day 5" is the fifth
 	}
@@ -185,7 +194,9 @@ func keyDays(toks []rawTok, i int) (scale float64, kind string, ok bool) {
 
 // dayNumbers are the words before "days 1, 3 and 7" that make the numbers
 // the names of days.
-var dayNumbers = map[string]bool{"on": true, "at": true, "in": true, "of": true, "from": true, "between": true, "until": true, "by": true}
+var dayNumbers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"on": true, "at": true, "in": true, "of": true, "from": true, "between": true, "until": true, "by": true}
+})
 
 // withinBound reports whether y, a number b states without a bound, is a
 // value the bound a sets with x allows: "wind 9 km/h" against "wind below
@@ -221,12 +232,14 @@ func andAHalf(toks []rawTok, i int) bool {
 // comparatives are the comparative words that set a bound with "than"
 // before a number ("taller than 2.1 m", "younger than 12"), as the bound
 // they set.
-var comparatives = map[string]string{
-	"taller": "above", "longer": "above", "heavier": "above", "older": "above", "larger": "above", "bigger": "above",
-	"higher": "above", "greater": "above", "wider": "above", "deeper": "above", "later": "above", "warmer": "above", "hotter": "above",
-	"shorter": "below", "lighter": "below", "younger": "below", "smaller": "below", "lower": "below", "narrower": "below",
-	"shallower": "below", "earlier": "below", "cooler": "below", "colder": "below",
-}
+var comparatives = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"taller": "above", "longer": "above", "heavier": "above", "older": "above", "larger": "above", "bigger": "above",
+		"higher": "above", "greater": "above", "wider": "above", "deeper": "above", "later": "above", "warmer": "above", "hotter": "above",
+		"shorter": "below", "lighter": "below", "younger": "below", "smaller": "below", "lower": "below", "narrower": "below",
+		"shallower": "below", "earlier": "below", "cooler": "below", "colder": "below",
+	}
+})
 
 // comparedBy is the bound a comparative before q sets in x ("taller than
 // 2.1 m" is above 2.1 m), folded as boundOf gives it, or "".
@@ -238,7 +251,7 @@ func comparedBy(x *analysis, q quantity) string {
 		if i == 0 || x.terms[i-1].clause != t.clause || x.terms[i-1].neg {
 			return ""
 		}
-		if b := comparatives[strings.ToLower(x.terms[i-1].text)]; b != "" {
+		if b := comparatives()[strings.ToLower(x.terms[i-1].text)]; b != "" {
 			return theLexicon().fold(stem(b))
 		}
 		return ""

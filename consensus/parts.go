@@ -69,7 +69,7 @@ func names(text string) []name {
 		case isAcronym(w) && emphasis(lx, w):
 			// "MUST", "SHALL NOT", "ONLY": a word of the sentence
 			// written in capitals, not a name.
-		case isAcronym(w) && currencies[w]:
+		case isAcronym(w) && currencies()[w]:
 			// "EUR 10,000": the unit of an amount, which
 			// compareQuantities reads.
 		case isAcronym(w) || innerUpper(w):
@@ -191,7 +191,7 @@ func isQuantityWord(w string) bool {
 		return false
 	}
 	suffix := strings.TrimPrefix(strings.ToLower(w[k:]), "-") // "15-minute"
-	return suffix == "x" || suffix == "k" || suffix == "am" || suffix == "pm" || shortUnits[suffix] != "" || isUnitWord(suffix) ||
+	return suffix == "x" || suffix == "k" || suffix == "am" || suffix == "pm" || shortUnits()[suffix] != "" || isUnitWord(suffix) ||
 		suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th"
 }
 
@@ -201,7 +201,7 @@ func isQuantityWord(w string) bool {
 // "ALL") or a stop word.
 func emphasis(lx *lexicon, w string) bool {
 	low := strings.ToLower(w)
-	if _, ok := functionClasses[low]; ok {
+	if _, ok := functionClasses()[low]; ok {
 		return true
 	}
 	switch low {
@@ -213,8 +213,10 @@ func emphasis(lx *lexicon, w string) bool {
 
 // currencies are the codes written beside an amount ("EUR 10,000",
 // "25 USD").
-var currencies = map[string]bool{"EUR": true, "USD": true, "GBP": true, "CHF": true, "JPY": true, "CAD": true, "AUD": true, "NZD": true,
-	"CNY": true, "INR": true, "SEK": true, "NOK": true, "DKK": true, "PLN": true, "CZK": true, "HUF": true, "BRL": true, "MXN": true, "ZAR": true, "SGD": true, "HKD": true}
+var currencies = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"EUR": true, "USD": true, "GBP": true, "CHF": true, "JPY": true, "CAD": true, "AUD": true, "NZD": true,
+		"CNY": true, "INR": true, "SEK": true, "NOK": true, "DKK": true, "PLN": true, "CZK": true, "HUF": true, "BRL": true, "MXN": true, "ZAR": true, "SGD": true, "HKD": true}
+})
 
 // isAcronym: two or more capitals and nothing else ("TMX", "HR").
 func isAcronym(w string) bool {

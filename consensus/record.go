@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
@@ -270,10 +271,12 @@ func linkName(s string) string {
 
 // indexedSections are the body sections search reads besides the topic:
 // the positions and the reasons, not the tables or the evidence list.
-var indexedSections = map[string]bool{
-	"final position": true, "rationale": true, "positions": true, "last positions": true,
-	"deadlock analysis": true, "exhaustion analysis": true,
-}
+var indexedSections = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"final position": true, "rationale": true, "positions": true, "last positions": true,
+		"deadlock analysis": true, "exhaustion analysis": true,
+	}
+})
 
 // searchText is the topic (twice, so that it weighs more) and the indexed
 // sections of the body.
@@ -289,7 +292,7 @@ func searchText(r *Record, body []byte) string {
 		line, rest, _ := bytes.Cut(body, []byte("\n"))
 		body = rest
 		if bytes.HasPrefix(line, []byte("## ")) {
-			keep = indexedSections[strings.ToLower(strings.TrimSpace(string(line[3:])))]
+			keep = indexedSections()[strings.ToLower(strings.TrimSpace(string(line[3:])))]
 			continue
 		}
 		if bytes.HasPrefix(line, []byte("# ")) {
