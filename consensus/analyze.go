@@ -1584,6 +1584,8 @@ func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
 var irregular = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"use": "use", "uses": "use", "used": "use", "using": "use", "usage": "use",
+		// A guide is no GUID ("audio guides", "style guide").
+		"guide": "guide", "guides": "guide", "guided": "guide", "guiding": "guide",
 		// Employment is a job, not a use ("employment contracts").
 		"employment": "employment", "employments": "employment",
 		"made": "make", "making": "make", "makes": "make",

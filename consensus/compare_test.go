@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,10 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"other option", "Serve thumbnails as WebP.", "Serve thumbnails as AVIF.", Disagree, "WebP → AVIF"},
 		{"another point of the compass", "Away fans enter through the north gates only, an hour before the match.",
 			"Away supporters come in an hour before kick-off, through the south gates only.", Disagree, "north → south"},
+		{"another language, reworded", "The museum app offers English and the local language for every exhibition; Dutch is added as a third language only for exhibitions running longer than 3 months.",
+			"The museum app always has English and the local language; for exhibitions running longer than 3 months we add Polish as the third language.", Disagree, "dutch → polish"},
+		{"another channel, reworded", "When a flight is delayed by more than 2 hours, every passenger is told by email.",
+			"If a flight runs over two hours late, we send each passenger an SMS.", Disagree, "email → sms"},
 		{"a point of the compass said again", "Away fans enter through the north gates only, an hour before the match.",
 			"Away supporters come in an hour before kick-off, through the north gates only.", Agree, ""},
 		{"a number said on one side only", "Retry failed jobs.", "Retry failed jobs 3 times.", Unsure, "not said"},
@@ -174,5 +179,17 @@ func TestComparePositionsOnTopic(t *testing.T) {
 		if got := ComparePositionsOn(topic, filed, c.position); got.Agreement != c.want {
 			t.Errorf("%q: %s %v, want %s", c.position, got.Agreement, got.Differences, c.want)
 		}
+	}
+}
+
+// TestGuideIsNoGUID: "guides" stems to the word a GUID is folded from;
+// an audio guide is not an identifier, and a GUID still is a UUID.
+func TestGuideIsNoGUID(t *testing.T) {
+	t.Parallel()
+	if w := analyze("Audio guides are offered in English.").words(); slices.Contains(w, theLexicon().fold("uuid")) {
+		t.Errorf("audio guides read as %v", w)
+	}
+	if w := analyze("Each row has a GUID.").words(); !slices.Contains(w, theLexicon().fold("uuid")) {
+		t.Errorf("a GUID read as %v", w)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "34"
+const lexiconVersion = "35"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -482,6 +482,8 @@ linux windows macos
 gzip brotli zstd
 spa ssr ssg
 pass error
+english french german spanish italian portugues dutch chines japanes arabic russian polish welsh
+email sm letter mobil
 `
 
 // lightWords are words that rewording swaps freely ("wait 5 minutes",
