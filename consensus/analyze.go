@@ -574,8 +574,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			}
 			ofUnit := i+3 < len(in) && in[i+1].low == "of" && isUnitWord(in[i+3].low) // "a quarter of an hour"
 			afterCount := i >= 2 && (in[i-2].isNum || numberWords()[in[i-2].low] > 0) // "once a quarter": a period
-			end := i+1 == len(in) || in[i+1].clause != t.clause
-			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (end && prevLow(in, i-1) == "by" || !end && in[i+1].low == "of" || t.low == "quarter") {
+			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (t.low == "quarter" || singularShare(in, i-1, i)) {
 				// "cut the load by a fifth", "a fifth of the load": a
 				// share; "add a fifth" the next of what is counted.
 				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, text: "a " + t.text})
@@ -751,8 +750,8 @@ func meridiem(text string) bool {
 // fractionOf is the denominator the word at in[j] makes of the whole
 // number v said just before it at in[i] ("two thirds": 3, "three
 // quarters": 4), or 0: a plural of an ordinal or "quarters" after a
-// number below it, or the singular after "one" when "of" or the end of
-// the clause follows ("one third of the seats"; not "one third party").
+// number below it, or the singular after "one" as singularShare reads
+// it ("one third of the seats"; not "one third party").
 func fractionOf(in []rawTok, i, j int, v float64) float64 {
 	if j != i+1 || in[i].clock || v < 1 || v != math.Trunc(v) {
 		return 0
@@ -769,10 +768,21 @@ func fractionOf(in []rawTok, i, j int, v float64) float64 {
 		return 0
 	case plural && v > 1:
 		return o
-	case !plural && v == 1 && (j+1 == len(in) || in[j+1].clause != in[j].clause || in[j+1].low == "of"):
+	case !plural && v == 1 && (w == "quarter" || singularShare(in, i, j)):
 		return o
 	}
 	return 0
+}
+
+// singularShare reports whether "a" or "one" at in[i] and the ordinal at
+// in[j] after it say a share: "of" follows ("a fifth of the budget"), or
+// the clause ends after "by" ("cut by a third"). "Add a fifth" is the
+// next one of what the sentence counts.
+func singularShare(in []rawTok, i, j int) bool {
+	if j+1 < len(in) && in[j+1].clause == in[j].clause {
+		return in[j+1].low == "of"
+	}
+	return i > 0 && in[i-1].low == "by"
 }
 
 // speedAt reads a unit of speed at toks[at] ("m/s", "km/h", "mph") and

@@ -1,6 +1,9 @@
 package consensus
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestNumbersSaidOtherwise compares rules whose numbers are written in
 // other ways: digits grouped by spaces, fractions and shares in words,
@@ -108,20 +111,19 @@ func TestNumbersNotMisread(t *testing.T) {
 		{"3 in 5 days", []float64{3, 5 * 86400}},
 		{"from 7 am to 9 pm", []float64{7, 21}},
 		{"from 10 to 9 pm", []float64{10, 21}},
+		// A singular share, said with "a" or with "one" alike.
+		{"Add a fifth.", nil},
+		{"Add one fifth.", []float64{1}},
+		{"Cut it by one fifth.", []float64{0.2}},
+		{"One fifth of the seats", []float64{0.2}},
+		{"One quarter.", []float64{0.25}},
 	} {
 		var got []float64
 		for _, q := range analyze(tc.text).qty {
 			got = append(got, q.value)
 		}
-		if len(got) != len(tc.want) {
+		if !slices.Equal(got, tc.want) {
 			t.Errorf("%q: quantities %v, want %v", tc.text, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("%q: quantities %v, want %v", tc.text, got, tc.want)
-				break
-			}
 		}
 	}
 }
