@@ -1646,11 +1646,7 @@ func compareNegation(a, b *analysis) []string {
 		lx := theLexicon()
 		even, use, ask := lx.fold("even"), lx.fold("use"), askWord()
 		objNeg := make([]bool, len(x.terms))
-		untilU, untilB := untilLater(x)
-		until := make([]bool, len(untilU))
-		for i := range until {
-			until[i] = untilU[i] || untilB[i]
-		}
+		until := untilLater(x)
 		for i, t := range x.terms {
 			if lx.instead[t.w] {
 				// "rather than by row", "rather than using SQLite or
@@ -1672,7 +1668,7 @@ func compareNegation(a, b *analysis) []string {
 				}
 				continue
 			}
-			if !t.neg || !t.verbal && !(t.without && (lx.action[t.w] || lx.light[t.w] || t.w == ask)) || t.cond >= 0 || until[i] {
+			if !t.neg || !t.verbal && !(t.without && (lx.action[t.w] || lx.light[t.w] || t.w == ask)) || t.cond >= 0 || until[i] != 0 {
 				continue
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
@@ -1687,7 +1683,7 @@ func compareNegation(a, b *analysis) []string {
 			if t.w == even || t.reason {
 				continue // "not even encrypted" is "even encrypted" under a negation; a reason is no part of the rule
 			}
-			if t.neg && (t.verbal && until[i] || t.none && untilU[i]) {
+			if t.neg && (t.verbal && until[i] != 0 || t.none && until[i]&untilWord != 0) {
 				// "does not reopen until the patrol has checked" reopens
 				// after it: what "reopens only after" says; so does
 				// "nothing leaves the bond until the duty has cleared".
@@ -1869,24 +1865,35 @@ func compareInstead(a, b *analysis) []string {
 	return out
 }
 
-// untilLater reports, for each term of x, whether "until" (until) or
-// "before" (before) follows it in its clause: "not … until" sets a time
-// from which.
-func untilLater(x *analysis) (until, before []bool) {
+// What follows a term in its clause (untilLater): "until", "before".
+const (
+	untilWord byte = 1 << iota
+	beforeWord
+)
+
+// untilLater reports, for each term of x, whether "until" (untilWord) or
+// "before" (beforeWord) follows it in its clause: "not … until" sets a
+// time from which.
+func untilLater(x *analysis) []byte {
 	lx := theLexicon()
-	untilW, beforeW := lx.fold(stem("until")), lx.fold(stem("before"))
-	until, before = make([]bool, len(x.terms)), make([]bool, len(x.terms))
-	seenU, seenB, clause := false, false, -1
+	until, before := lx.fold(stem("until")), lx.fold(stem("before"))
+	out := make([]byte, len(x.terms))
+	var seen byte
+	clause := -1
 	for i := len(x.terms) - 1; i >= 0; i-- {
 		t := x.terms[i]
 		if t.clause != clause {
-			seenU, seenB, clause = false, false, t.clause
+			seen, clause = 0, t.clause
 		}
-		until[i], before[i] = seenU, seenB
-		seenU = seenU || t.w == untilW
-		seenB = seenB || t.w == beforeW
+		out[i] = seen
+		switch t.w {
+		case until:
+			seen |= untilWord
+		case before:
+			seen |= beforeWord
+		}
 	}
-	return until, before
+	return out
 }
 
 // negatedRelation reports whether the relation word w of x stands in a
