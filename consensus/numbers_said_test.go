@@ -63,17 +63,12 @@ func TestNumbersSaidOtherwise(t *testing.T) {
 func TestItemsTheTopicNames(t *testing.T) {
 	t.Parallel()
 	const filed = "Coats and jackets handed in before 10:00 are ready by 17:00 the next working day; items with fur trim take 5 working days."
-	for _, tc := range []struct {
-		topic, position string
-		want            Agreement
-	}{
-		{"Turnaround for coats and jackets", "Handed in before 10:00, ready by 17:00 the next working day; items with fur trim take 5 working days.", Agree},
-		{"Turnaround for outerwear", "Coats handed in before 10:00 are ready by 17:00 the next working day; items with fur trim take 5 working days.", Disagree},
-	} {
-		if c := ComparePositionsOn(tc.topic, filed, voicePosition(tc.position)); c.Agreement != tc.want {
-			t.Errorf("%q under %q: %v %v, want %v", tc.position, tc.topic, c.Agreement, c.Differences, tc.want)
-		}
-	}
+	checkAgreementsOn(t, "Turnaround for coats and jackets", []agreementCase{
+		{filed, "Handed in before 10:00, ready by 17:00 the next working day; items with fur trim take 5 working days.", Agree},
+	})
+	checkAgreementsOn(t, "Turnaround for outerwear", []agreementCase{
+		{filed, "Coats handed in before 10:00 are ready by 17:00 the next working day; items with fur trim take 5 working days.", Disagree},
+	})
 }
 
 // agreementCase is a filed rule, a position about it and the agreement
@@ -87,10 +82,17 @@ type agreementCase struct {
 // reads it (voicePosition first) and reports the answers that differ.
 func checkAgreements(t *testing.T, cases []agreementCase) {
 	t.Helper()
+	checkAgreementsOn(t, "", cases)
+}
+
+// checkAgreementsOn is checkAgreements for positions asked about a
+// record whose topic is topic.
+func checkAgreementsOn(t *testing.T, topic string, cases []agreementCase) {
+	t.Helper()
 	for _, tc := range cases {
-		c := ComparePositions(tc.filed, voicePosition(tc.position))
+		c := ComparePositionsOn(topic, tc.filed, voicePosition(tc.position))
 		if c.Agreement != tc.want {
-			t.Errorf("%q against %q: %v %v, want %v", tc.position, tc.filed, c.Agreement, c.Differences, tc.want)
+			t.Errorf("%q against %q (topic %q): %v %v, want %v", tc.position, tc.filed, topic, c.Agreement, c.Differences, tc.want)
 		}
 	}
 }
