@@ -240,9 +240,6 @@ func surfaceTokens(text string) []surfaceTok {
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end}, surfaceTok{key: lx.fold(stem(w.low)), quant: true, start: w.start, end: w.end})
 			continue
 		}
-		if n == 1 && i > 0 && (ws[i-1].low == "every" || ws[i-1].low == "each") && len(out) > 0 && out[len(out)-1].key == "@dist" && w.low == "night" {
-			w.low = "day" // "every night" is nightly: every day, as "daily" is
-		}
 		if n == 1 && i > 0 && (ws[i-1].low == "every" || ws[i-1].low == "each" || ws[i-1].low == "per") && len(out) > 0 && out[len(out)-1].key == "@dist" && isUnitWord(w.low) {
 			// "every week" is every 1 week: a value of its own, that
 			// "every 4 weeks" may trade places with.
@@ -941,10 +938,12 @@ func sameReading(x, y string) bool {
 	return true
 }
 
-// hasQuant reports whether g holds a number or a unit: only then may two
-// stretches of other words read the same ("weekly" / "once a week").
+// hasQuant reports whether g holds a number, a unit or a period word
+// ("nightly"): only then may two stretches of other words read the same
+// ("weekly" / "once a week", "every night" / "nightly").
 func hasQuant(g []surfaceTok) bool {
-	return slices.ContainsFunc(g, func(t surfaceTok) bool { return t.quant })
+	period := theLexicon().period
+	return slices.ContainsFunc(g, func(t surfaceTok) bool { return t.quant || period[t.key] != "" })
 }
 
 // said reports whether g holds a content word or a number.
