@@ -1276,19 +1276,14 @@ func analyze(text string) *analysis {
 			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause, every: true})
 			continue
 		}
-		if t.low == "off" && n == 1 && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low)) {
-			// "with the flash off": the word before it, turned off.
+		off := t.low == "off" && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low))
+		absent := (t.low == "missing" || t.low == "absent") && i >= 2 && copulas()[toks[i-1].low] && toks[i-1].clause == t.clause
+		if n == 1 && (off || absent) {
+			// "with the flash off", "whose focus indicator is missing":
+			// the word before, turned off or not there ("no focus
+			// indicator").
 			if k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && !strings.HasPrefix(a.terms[k].w, "#") {
 				a.terms[k].neg = !a.terms[k].neg
-				a.negs++
-				continue
-			}
-		}
-		if (t.low == "missing" || t.low == "absent") && n == 1 && i >= 2 && copulas()[toks[i-1].low] && toks[i-1].clause == t.clause {
-			// "whose focus indicator is missing": the word before the
-			// verb, not there, as "no focus indicator" says.
-			if k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && !a.terms[k].neg && !strings.HasPrefix(a.terms[k].w, "#") {
-				a.terms[k].neg = true
 				a.negs++
 				continue
 			}
