@@ -335,8 +335,8 @@ func lex(text string) []rawTok {
 
 // lacking reports whether toks[i] says "without" of the word after it:
 // "requests missing X-rays", "forms lacking a signature"; not "the file is
-// missing" (a thing said to be absent, not what lacks it), nor "missing 2
-// payments" (a count).
+// missing" (the thing absent, which analyze turns where the copula stands
+// before it), nor "missing 2 payments" (a count).
 func lacking(toks []rawTok, i int) bool {
 	if t := toks[i].low; t != "missing" && t != "lacking" || i+1 >= len(toks) || toks[i+1].isNum {
 		return false
