@@ -51,6 +51,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
 		"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
 		"unable to": "@neg", "not able to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
+		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg",
 		"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 		"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 		"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",

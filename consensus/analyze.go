@@ -1196,9 +1196,12 @@ func analyze(text string) *analysis {
 			a.terms[noTerm].neg = !a.terms[noTerm].neg
 			w, noTerm = c, -1
 			a.negs--
-		} else if ok && verbNegTerm >= 0 && verbNegTerm == len(a.terms)-1 && a.terms[verbNegTerm].clause == t.clause && i-verbNegTok <= 2 {
+		} else if ok && verbNegTerm >= 0 && a.terms[verbNegTerm].neg && a.terms[verbNegTerm].clause == t.clause && (verbNegTerm == len(a.terms)-1 && i-verbNegTok <= 2 || i-verbNegTok <= 6 && numberAfter(toks, i+1)) {
 			// "cannot spend more than 30 USD" is "spends at most 30
-			// USD": the "not" bounds the amount, not the spending.
+			// USD": the "not" bounds the amount, not the spending. So
+			// does a negation a few words back when a number follows the
+			// bound: "never loaded on a sailing with more than 500
+			// passengers" is loaded on sailings with at most 500.
 			a.terms[verbNegTerm].neg, a.terms[verbNegTerm].verbal = false, false
 			w, verbNegTerm = c, -1
 			a.negs--
@@ -1412,10 +1415,14 @@ func opensReason(toks []rawTok, i int) bool {
 	switch t.low {
 	case "because":
 		return true
-	case "otherwise":
-		// "…, otherwise no solo": what follows when the rule is not met,
-		// the rule said again from its other side, not a rule of its own
-		// ("otherwise use the EU region" is one: no negation).
+	case "otherwise", "or":
+		// "…, otherwise no solo", "…, or it doesn't count": what follows
+		// when the rule is not met, the rule said again from its other
+		// side, not a rule of its own ("otherwise use the EU region" is
+		// one: no negation; "cash or card" no clause of its own).
+		if t.low == "or" && !(first && i > 0 && orRestates()[next()]) {
+			return false
+		}
 		lx := theLexicon()
 		for k := i + 1; k < len(toks) && toks[k].clause == t.clause; k++ {
 			if lx.negCue[toks[k].low] {
@@ -1433,6 +1440,13 @@ func opensReason(toks []rawTok, i int) bool {
 	}
 	return false
 }
+
+// orRestates are the words after an "or" that opens a clause and says
+// what happens when the rule is not met: "…, or it doesn't count", "…,
+// or else we can't ship".
+var orRestates = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"else": true, "it": true, "they": true, "you": true, "we": true, "he": true, "she": true, "this": true, "that": true}
+})
 
 // reasonBefore reports whether a reason cue stands before toks[i] in its
 // clause, at most six words back.
@@ -1834,4 +1848,14 @@ func countedDays(toks []rawTok, at int) (kind string, ok bool) {
 		return "", true
 	}
 	return "", false
+}
+
+// numberAfter reports whether a number follows at toks[j], or after a
+// "than" there: what a bound word bounds ("over 500", "more than 3"),
+// not "under an active hold".
+func numberAfter(toks []rawTok, j int) bool {
+	if j < len(toks) && toks[j].low == "than" && toks[j].clause == toks[j-1].clause {
+		j++
+	}
+	return j < len(toks) && toks[j].isNum && toks[j].clause == toks[j-1].clause
 }

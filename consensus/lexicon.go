@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "35"
+const lexiconVersion = "36"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -468,6 +468,8 @@ fast slow
 big small
 soft hard
 dark_mode light_mode
+indoor outdoor
+open enclosed
 squash rebase merge
 monorepo polyrepo
 horizontal vertical

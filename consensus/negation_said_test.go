@@ -26,6 +26,26 @@ func TestNegationSaidOtherwise(t *testing.T) {
 		// What happens otherwise, said with a negation, is the rule again.
 		{"Apprentices may weld only while a supervisor is present.", "A supervisor has to be present, otherwise no welding by apprentices.", Agree},
 		{"Use the EU region for EU customers.", "Use the EU region for EU customers; otherwise use the US region.", Agree},
+		// "Or" opening a clause that says what happens when the rule is
+		// not met, with a negation: the rule again.
+		{"Parcels over 2 kg are shipped with a customs form.", "A parcel heavier than 2 kg needs a customs form, or it won't be shipped.", Agree},
+		{"Every shift a trainee logs in the portal counts towards the certificate.", "Trainees have to log each shift in the portal, or else it doesn't count towards their certificate.", Agree},
+		{"Claims under 25 EUR need no receipt.", "Claims under 25 EUR need a receipt, or they are not paid.", Disagree},
+		{"Pay by card or cash.", "Pay by card or not at all.", Disagree},
+		// Kept from doing something: suspended, excluded, disqualified.
+		{"A player with two unpaid fines is suspended from entering tournaments.", "A player with two unpaid fines can't enter tournaments.", Agree},
+		{"A player with two unpaid fines is suspended from entering tournaments.", "A player with two unpaid fines can enter tournaments.", Disagree},
+		{"Members in arrears are excluded from voting at the AGM.", "Members in arrears may not vote at the AGM.", Agree},
+		// A negated verb with a bound later in its clause bounds the
+		// number: "never loaded on a sailing with more than 500" is
+		// loaded only on sailings with at most 500.
+		{"Trailers are never parked on a ramp with more than 8 degrees of slope.", "No trailer on a ramp sloping over 8 degrees.", Agree},
+		{"Interns do not approve refunds of more than 200 USD.", "Interns never approve a refund for over 200 USD.", Agree},
+		{"Trailers are never parked on a ramp with more than 8 degrees of slope.", "Trailers are parked on ramps with more than 8 degrees of slope.", Disagree},
+		{"Retention jobs never delete a file under an active hold.", "Retention jobs delete files under an active hold.", Disagree},
+		// Decks, rooms and courses of one kind or the other.
+		{"Bikes are stored on the open upper deck.", "Bikes are kept on the upper deck, the enclosed one.", Disagree},
+		{"Yoga classes are held outdoor from May to September.", "May through September, yoga is an indoor class.", Disagree},
 		// An option said in a word near it is said: "logged" is written.
 		{"Every invoice line written by the billing job carries the customer id taken from the account.",
 			"The billing job reads the customer id from the account, and every invoice line it logs carries it.", Agree},
