@@ -456,6 +456,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			continue // "more than 4" is "5 or more"
 		}
 		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
+		if standsFor(b, gb, ga, kb) || standsFor(a, ga, gb, ka) {
+			continue // "refers larger items" → "refers the larger ones"
+		}
 		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
 			continue // "…, except X, which …" → "…. X …": compareConditions reads it
 		}
@@ -986,4 +989,21 @@ func verbOnly(g []surfaceTok) bool {
 		n++
 	}
 	return n > 0
+}
+
+// standsFor reports whether the stretch y of text, whose tokens are all,
+// is the pronoun "one" or "ones" standing for the words x that text
+// names elsewhere: "refers larger items to the manager" → "removes items
+// below 15 EUR and refers the larger ones to the manager".
+func standsFor(text string, y, x, all []surfaceTok) bool {
+	if len(y) != 1 || len(x) == 0 {
+		return false
+	}
+	if w := strings.ToLower(strings.Trim(text[y[0].start:y[0].end], ",.;:!?")); w != "one" && w != "ones" {
+		return false
+	}
+	keys := contentKeys(x)
+	return len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool {
+		return !slices.ContainsFunc(all, func(t surfaceTok) bool { return t.key == k })
+	})
 }

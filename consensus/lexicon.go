@@ -370,6 +370,8 @@ license_plate number_plate
 lawyer solicitor attorney
 real_estate_agent estate_agent realtor
 public_holiday bank_holiday
+start begin commence
+close shut
 `
 
 // comparisonSynonyms are synonym groups read as synonymGroups are, kept

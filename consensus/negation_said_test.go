@@ -85,3 +85,20 @@ func TestUntilInIdentifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestEditsSaidOtherwise: an edit of the filed sentence that says a word
+// again in another ("shuts" for "closes", "begin" for "start", "the
+// larger ones" for "larger parcels" named before) changes nothing; one
+// that says another thing does.
+func TestEditsSaidOtherwise(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The ticket office closes at 17:00 on Sundays.", "The ticket office shuts at 17:00 on Sundays.", Agree},
+		{"The ticket office closes at 17:00 on Sundays.", "The ticket office opens at 17:00 on Sundays.", Disagree},
+		{"Night shifts start at 22:00 and end at 06:00.", "Night shifts begin at 22:00 and end at 06:00.", Agree},
+		{"Night shifts start at 22:00 and end at 06:00.", "Night shifts start at 22:00 and end at 07:00.", Disagree},
+		{"The desk weighs small parcels on site and sends larger parcels to the depot.", "The desk weighs small parcels on site and sends the larger ones to the depot.", Agree},
+		{"The desk weighs small parcels on site and sends larger parcels to the depot.", "The desk weighs small parcels on site and sends the larger ones to the post office.", Disagree},
+		{"Refund faulty kettles in cash.", "Refund the faulty ones in cash.", Disagree}, // ones named nowhere
+	})
+}
