@@ -1658,11 +1658,14 @@ func compareNegation(a, b *analysis) []string {
 						if n == 0 && (u.w == use || lx.light[u.w]) {
 							continue
 						}
-						break
+						if n > 0 || lx.light[u.w] {
+							break
+						}
+						// "instead of emailing": the action set aside.
 					}
 					objNeg[j] = true
 					n++
-					if !u.listed && !(j > i+1 && x.terms[j-1].listed) {
+					if !u.listed && !(j > i+1 && x.terms[j-1].listed) && n >= 3 {
 						break
 					}
 				}

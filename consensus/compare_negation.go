@@ -172,13 +172,14 @@ func compareMeans(a, b *analysis) []string {
 			negClause[u.clause] = true
 		}
 	}
+	_, _, aside := setAside(b)
 	to, toW := "", ""
-	for _, u := range b.terms {
+	for i, u := range b.terms {
 		if !nw[u.w] {
 			continue
 		}
-		if u.neg || negClause[u.clause] {
-			return nil // said again: "no email goes to the customer", "don't send them any notification"
+		if u.neg || negClause[u.clause] || aside[i] {
+			return nil // said again: "no email goes to the customer", "don't send them any notification", "instead of emailing"
 		}
 		if to == "" && u.cond < 0 {
 			to, toW = u.text, u.w

@@ -46,6 +46,12 @@ func TestNegationSaidOtherwise(t *testing.T) {
 		// Decks, rooms and courses of one kind or the other.
 		{"Bikes are stored on the open upper deck.", "Bikes are kept on the upper deck, the enclosed one.", Disagree},
 		{"Yoga classes are held outdoor from May to September.", "May through September, yoga is an indoor class.", Disagree},
+		// What "rather than" or "instead of" sets aside is not done, a
+		// phrase of a few words or an action as much as one word.
+		{"Read the water level on the electronic sensor rather than the painted staff gauge.", "Read the water level on the electronic sensor, not the painted staff gauge.", Agree},
+		{"Confirm each booking to the guest by phone, not by email.", "We call the guest to confirm each booking instead of emailing.", Agree},
+		{"Confirm each booking to the guest by phone, not by email.", "We email the guest to confirm each booking.", Disagree},
+		{"Rows older than a year are never deleted; they are archived.", "Archive rows older than a year rather than deleting them.", Agree},
 		// An option said in a word near it is said: "logged" is written.
 		{"Every invoice line written by the billing job carries the customer id taken from the account.",
 			"The billing job reads the customer id from the account, and every invoice line it logs carries it.", Agree},
