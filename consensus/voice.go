@@ -435,6 +435,29 @@ func configValues(s string) string {
 		for ve < len(s) && ve-v < 64 && strings.IndexByte(" \t\n;,(){}", s[ve]) < 0 {
 			ve++
 		}
+		if fieldTypes()[strings.ToLower(s[v:ve])] {
+			// A typed field ("min_samples: int = 3", "val minMs: Int =
+			// 500"): the value is what its "=" gives.
+			e := ve
+			for e < len(s) && (s[e] == ' ' || s[e] == '\t') {
+				e++
+			}
+			if e < len(s) && s[e] == '=' && (e+1 == len(s) || s[e+1] != '=') {
+				v = e + 1
+				for v < len(s) && (s[v] == ' ' || s[v] == '\t') && v-e < 4 {
+					v++
+				}
+				ve = v
+				if v < len(s) && s[v] == '"' {
+					if q := strings.IndexByte(s[v+1:min(len(s), v+65)], '"'); q >= 0 {
+						ve = v + q + 2
+					}
+				}
+				for ve < len(s) && ve-v < 64 && strings.IndexByte(" \t\n;,(){}", s[ve]) < 0 {
+					ve++
+				}
+			}
+		}
 		val := s[v:ve]
 		if val != "" && val[0] >= '0' && val[0] <= '9' && i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
 			continue // "02:00", "4.5:1"
@@ -476,6 +499,16 @@ func configValues(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// fieldTypes are the type names of a typed field's declaration
+// (Python, Kotlin, Scala, TypeScript, Rust), written lower case.
+var fieldTypes = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("int float str bool tuple list dict set decimal long double string boolean number duration i32 i64 u32 u64 f32 f64 usize") {
+		m[w] = true
+	}
+	return m
+})
 
 // keyNext reports whether rest, what follows a value, starts (after
 // spaces) with another key and its separator on the same line: "min_x =
