@@ -92,6 +92,16 @@ type analysis struct {
 	// even: says "even for", "even when": what follows is included in
 	// the rule.
 	even bool
+	// sentences are the sentence of each clause, by clause.
+	sentences []int
+}
+
+// sentence is the sentence clause c is part of.
+func (a *analysis) sentence(c int) int {
+	if c >= 0 && c < len(a.sentences) {
+		return a.sentences[c]
+	}
+	return c
 }
 
 // say is how x wrote the canonical word w (its first use), for the
@@ -129,9 +139,12 @@ type rawTok struct {
 	num    float64
 	isNum  bool
 	clause int
-	text   string // as written
-	conj   bool   // follows "and", "or" or "nor"
-	clock  bool   // a time of day ("22:00", "10 pm"), num in hours
+	// sentence: the sentence (or list item) the clause is part of;
+	// commas and colons break clauses, not sentences.
+	sentence int
+	text     string // as written
+	conj     bool   // follows "and", "or" or "nor"
+	clock    bool   // a time of day ("22:00", "10 pm"), num in hours
 }
 
 // clockAt reads a time of day at rs[i:j] (the digits of a number): "22:00",
@@ -196,6 +209,15 @@ func lex(text string) []rawTok {
 	text = symbols.Replace(text)
 	var out []rawTok
 	clause := 0
+	sentenceOf := []int{0} // by clause
+	breakClause := func(sentenceEnd bool) {
+		clause++
+		n := sentenceOf[len(sentenceOf)-1]
+		if sentenceEnd {
+			n++
+		}
+		sentenceOf = append(sentenceOf, n)
+	}
 	rs := []rune(text)
 	currency, currencyAt := "", -1 // a sign read before an amount: its unit, and where
 	for i := 0; i < len(rs); {
@@ -312,21 +334,24 @@ func lex(text string) []rawTok {
 		case strings.ContainsRune(",;:.!?()[]{}\n—–", r):
 			// A period inside a word was handled above; here it ends a
 			// clause.
-			clause++
+			breakClause(strings.ContainsRune(";.!?\n", r))
 			i++
 		case r == '-' && i+1 < len(rs) && rs[i+1] == '-':
-			clause++
+			breakClause(false)
 			i += 2
 		case r == '-' && (i == 0 || rs[i-1] == ' ' || rs[i-1] == '\n') && (i+1 == len(rs) || rs[i+1] == ' '):
 			// "- islands: national postal service": a bullet.
-			clause++
+			breakClause(true)
 			i++
 		default:
 			i++
 		}
 	}
-	for i := 0; i+1 < len(out); i++ {
-		if isConj(out[i].low) {
+	for i := range out {
+		if c := out[i].clause; c < len(sentenceOf) {
+			out[i].sentence = sentenceOf[c]
+		}
+		if i+1 < len(out) && isConj(out[i].low) {
 			out[i+1].conj = true
 		}
 	}
@@ -532,7 +557,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		t := in[i]
 		if h, ok := clockWords()[t.low]; ok && !t.isNum {
 			// "from noon" is "from 12:00".
-			out = append(out, rawTok{num: h, isNum: true, clock: true, clause: t.clause, text: t.text})
+			out = append(out, rawTok{num: h, isNum: true, clock: true, clause: t.clause, sentence: t.sentence, text: t.text})
 			continue
 		}
 		if past := t.low == "half" || t.low == "quarter"; past && i+2 < len(in) && in[i+1].low == "past" && in[i+2].clause == t.clause {
@@ -555,14 +580,14 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 					}
 					k = kk
 				}
-				out = append(out, rawTok{num: v, isNum: true, clock: true, clause: t.clause, text: strings.Join(text, " ")})
+				out = append(out, rawTok{num: v, isNum: true, clock: true, clause: t.clause, sentence: t.sentence, text: strings.Join(text, " ")})
 				i = k - 1
 				continue
 			}
 		}
 		if (t.low == "second" || t.low == "other") && prevLow(in, i) == "every" && i+1 < len(in) && in[i+1].clause == t.clause && isUnitWord(in[i+1].low) {
 			// "every second week", "every other month": every two of them.
-			out = append(out, rawTok{num: 2, isNum: true, clause: t.clause, text: t.text})
+			out = append(out, rawTok{num: 2, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text})
 			continue
 		}
 		v, isWord := numberWords()[t.low]
@@ -577,7 +602,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			if p := prevLow(in, i); (p == "a" || p == "one") && !ofUnit && !afterCount && (t.low == "quarter" || singularShare(in, i-1, i)) {
 				// "cut the load by a fifth", "a fifth of the load": a
 				// share; "add a fifth" the next of what is counted.
-				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, text: "a " + t.text})
+				out = append(out, rawTok{num: 1 / o, isNum: true, clause: t.clause, sentence: t.sentence, text: "a " + t.text})
 				continue
 			}
 		}
@@ -592,18 +617,18 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			if t.low == "quarter" {
 				share = 0.25
 			}
-			out = append(out, rawTok{num: share, isNum: true, clause: t.clause, text: t.text})
+			out = append(out, rawTok{num: share, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text})
 			continue
 		}
 		if isScale && !t.isNum && i > 0 && in[i-1].clause == t.clause && (in[i-1].low == "per" || in[i-1].low == "every" || in[i-1].low == "each") {
 			// "3 errors per thousand words": one thousand.
-			out = append(out, rawTok{num: numberScales()[t.low], isNum: true, clause: t.clause, text: t.text})
+			out = append(out, rawTok{num: numberScales()[t.low], isNum: true, clause: t.clause, sentence: t.sentence, text: t.text})
 			continue
 		}
 		quarter := t.low == "quarter" && i+3 < len(in) && in[i+1].low == "of" && (in[i+2].low == "a" || in[i+2].low == "an") && isUnitWord(in[i+3].low)
 		if quarter {
 			// "a quarter of an hour"; not "each quarter".
-			out = append(out, rawTok{num: 0.25, isNum: true, clause: t.clause, text: t.text + " of " + in[i+2].text})
+			out = append(out, rawTok{num: 0.25, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text + " of " + in[i+2].text})
 			i += 2
 			continue
 		}
@@ -670,7 +695,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				j = k
 			}
 		}
-		out = append(out, rawTok{num: v, isNum: true, clock: clock, clause: t.clause, text: strings.Join(text, " ")})
+		out = append(out, rawTok{num: v, isNum: true, clock: clock, clause: t.clause, sentence: t.sentence, text: strings.Join(text, " ")})
 		if unitAfter != nil {
 			out = append(out, *unitAfter)
 		}
@@ -708,7 +733,7 @@ func sharesOf(toks []rawTok) []rawTok {
 		for _, x := range toks[i : j+1] {
 			texts = append(texts, x.text)
 		}
-		out = append(out, rawTok{num: t.num / toks[j].num, isNum: true, clause: t.clause, text: strings.Join(texts, " ")})
+		out = append(out, rawTok{num: t.num / toks[j].num, isNum: true, clause: t.clause, sentence: t.sentence, text: strings.Join(texts, " ")})
 		i = j
 	}
 	return out
@@ -933,6 +958,11 @@ func analyze(text string) *analysis {
 	lx := theLexicon()
 	toks := lex(text)
 	a := &analysis{truncated: len(text) > maxAnalyzed}
+	for _, t := range toks {
+		for len(a.sentences) <= t.clause {
+			a.sentences = append(a.sentences, t.sentence)
+		}
+	}
 	listNext := false // a conjunction was read: the next term is an item
 	noDet := false    // the pending negation is the determiner "no"
 	verbal := false   // the pending negation is "not" or "never"

@@ -766,6 +766,11 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// sentence; a rewording swaps them freely.
 		hard = append(hard, compareSwaps(a, b, c.Score, al.topic)...)
 	}
+	if !al.edit {
+		// Numbers that traded what they are said of: an edit finds
+		// them as an exchange.
+		hard = append(hard, compareAnchors(a, b)...)
+	}
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
 	hard = append(hard, compareModality(a, b)...)

@@ -178,3 +178,24 @@ func TestMoneyAmounts(t *testing.T) {
 		{"A locker costs €12.50 a week.", "A locker costs €15 a week.", Disagree},
 	})
 }
+
+// TestNumbersTradedPlaces: two numbers of one kind that traded what they
+// are said of, in a position worded apart, change the rule; the same
+// numbers with their own words, in another order or other words, do not.
+func TestNumbersTradedPlaces(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Cranes stop lifting when the mean wind at the jib exceeds 13 m/s or gusts exceed 18 m/s.",
+			"No lifts once the jib-level mean wind is above 18 m/s, or if a gust tops 13 m/s.", Disagree},
+		{"Cranes stop lifting when the mean wind at the jib exceeds 13 m/s or gusts exceed 18 m/s.",
+			"No lifts if a gust tops 18 m/s, or once the jib-level mean wind is above 13 m/s.", Agree},
+		{"The beginners' pool session takes at most 10 swimmers with 2 instructors; the advanced lane session takes at most 20 swimmers with 1 instructor.",
+			"Beginners' session: 10 swimmers max, with 1 instructor. Advanced lane session: 20 swimmers max, with 2 instructors.", Disagree},
+		{"The beginners' pool session takes at most 10 swimmers with 2 instructors; the advanced lane session takes at most 20 swimmers with 1 instructor.",
+			"Advanced lane session: 20 swimmers max, with 1 instructor. Beginners' session: 10 swimmers max, with 2 instructors.", Agree},
+		{"Reminder letters go out 30 days before the renewal date and a final notice 7 days after it lapses.",
+			"We post the reminder 30 days ahead of renewal and the final notice a week after the lapse.", Agree},
+		{"Reminder letters go out 30 days before the renewal date and a final notice 7 days after it lapses.",
+			"We post the reminder 7 days ahead of renewal and the final notice 30 days after the lapse.", Disagree},
+	})
+}
