@@ -234,6 +234,15 @@ func lex(text string) []rawTok {
 			cur, sign := currency, string(rs[currencyAt])
 			currency = ""
 			n, end := len(out), amountEnd(rs, i)
+			if d := digitsEnd(rs, i); moneyScales()[string(rs[d:end])] > 0 {
+				// "£5m", "$2bn": millions and billions of the currency.
+				if v, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(string(rs[i:d])), 64); err == nil {
+					out = append(out, rawTok{num: v * moneyScales()[string(rs[d:end])], isNum: true, clause: clause, text: sign + string(rs[i:end])},
+						rawTok{low: cur, clause: clause, text: sign})
+					i = end
+					continue
+				}
+			}
 			sub := lex(string(rs[i:end]))
 			for k := range sub {
 				sub[k].clause = clause
@@ -270,10 +279,25 @@ func lex(text string) []rawTok {
 			switch {
 			case err != nil || math.IsInf(v, 0) || namePart(rs, i):
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
-			case suffix == "" && k+2 < len(rs) && rs[k] == '/' && unicode.IsDigit(rs[k+1]) && (k+2 == len(rs) || !unicode.IsDigit(rs[k+2]) && rs[k+2] != '/') && v >= 1 && v < float64(rs[k+1]-'0'):
-				// "1/4 tank", "3/4": a share.
-				out = append(out, rawTok{num: v / float64(rs[k+1]-'0'), isNum: true, clause: clause, text: string(rs[i : k+2])})
+			case suffix == "" && k+1 < len(rs) && rs[k] == '/' && unicode.IsDigit(rs[k+1]) && (k+2 == len(rs) || !unicode.IsDigit(rs[k+2]) && rs[k+2] != '/') && v >= 1 && v < float64(rs[k+1]-'0'):
+				// "1/4 tank", "3/4": a share; "10 1/2" ten and a half.
+				share := v / float64(rs[k+1]-'0')
+				if p := len(out) - 1; p >= 0 && out[p].isNum && !out[p].clock && out[p].num == math.Trunc(out[p].num) && out[p].clause == clause && i > 0 && rs[i-1] == ' ' {
+					out[p].num += share
+					out[p].text += " " + string(rs[i:k+2])
+				} else {
+					out = append(out, rawTok{num: share, isNum: true, clause: clause, text: string(rs[i : k+2])})
+				}
 				k += 2
+			case suffix == "" && hyphenPeriod(rs, k) != "":
+				// "12-monthly", "6-weekly": every 12 months, every 6 weeks.
+				unit, end := hyphenPeriod(rs, k), k+1
+				for end < len(rs) && unicode.IsLetter(rs[end]) {
+					end++
+				}
+				out = append(out, rawTok{low: "every", clause: clause, text: "every"}, rawTok{num: v, isNum: true, clause: clause, text: lit},
+					rawTok{low: unit, clause: clause, text: string(rs[k+1 : end])})
+				k = end
 			case suffix == "" && k < len(rs) && rs[k] == '+' && (k+1 == len(rs) || !unicode.IsDigit(rs[k+1])):
 				// "7+ players": at least 7.
 				out = append(out, rawTok{low: "atleast", clause: clause, text: "+"}, rawTok{num: v, isNum: true, clause: clause, text: lit + "+"})
@@ -285,6 +309,8 @@ func lex(text string) []rawTok {
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
 			case suffix == "k":
 				out = append(out, rawTok{num: v * 1000, isNum: true, clause: clause, text: string(rs[i:k])})
+			case suffix == "bn":
+				out = append(out, rawTok{num: v * 1e9, isNum: true, clause: clause, text: string(rs[i:k])})
 			case shortUnits()[suffix] != "" || isUnitWord(suffix) || measureSuffixes()[suffix]:
 				low := suffix
 				if u := shortUnits()[suffix]; u != "" {
@@ -1002,7 +1028,14 @@ func analyze(text string) *analysis {
 		if opensReason(toks, i) {
 			reasonClause = t.clause
 		}
-		if t.isNum && referenceWords()[prevLow(toks, i)] && !t.clock {
+		if (strings.EqualFold(t.text, "half") || t.low == "semi") && i+1 < len(toks) && toks[i+1].clause == t.clause && (toks[i+1].low == "yearly" || toks[i+1].low == "annually" || toks[i+1].low == "annual") {
+			// "half-yearly", "semi-annually": every six months.
+			a.qty = append(a.qty, quantity{value: 6 * units()["month"].scale, dim: "time", text: joinText(toks[i : i+2]), cond: cond, clause: t.clause, every: true})
+			lastQty = len(a.qty) - 1
+			i++
+			continue
+		}
+		if t.isNum && !t.clock && (referenceWords()[prevLow(toks, i)] || versionWords()[prevLow(toks, i)] && strings.Contains(t.text, ".")) {
 			continue // "Clause 4.1:", "PR #233": a reference, not a number of the rule
 		}
 		if t.isNum && !lx.phraseAt(toks, i) {
@@ -1393,6 +1426,31 @@ var referenceWords = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"clause": true, "section": true, "article": true, "paragraph": true, "para": true, "chapter": true,
 		"handbook": true, "pr": true, "issue": true, "ticket": true, "§": true}
 })
+
+// versionWords name a version when a dotted number follows them:
+// "Update 5.1:", "version 2.3", "release 4.2".
+var versionWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"update": true, "version": true, "release": true, "v": true, "build": true}
+})
+
+// moneyScales are the letters after an amount of money that scale it:
+// "£5m", "$2bn".
+var moneyScales = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{"m": 1e6, "mn": 1e6, "bn": 1e9, "b": 1e9}
+})
+
+// hyphenPeriod is the unit of a period adverb joined by a hyphen after a
+// number at rs[k] ("12-monthly" is every 12 months), or "".
+func hyphenPeriod(rs []rune, k int) string {
+	if k >= len(rs) || rs[k] != '-' {
+		return ""
+	}
+	end := k + 1
+	for end < len(rs) && unicode.IsLetter(rs[end]) {
+		end++
+	}
+	return map[string]string{"hourly": "hours", "daily": "days", "weekly": "weeks", "monthly": "months", "yearly": "years", "annually": "years"}[string(rs[k+1:end])]
+}
 
 // cancelNoWithout reads "no rope climbing without it": a "without" that
 // negated no word of its clause (only a pronoun followed it) cancels the

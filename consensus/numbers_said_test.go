@@ -14,6 +14,20 @@ import (
 func TestNumbersSaidOtherwise(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
+		// Money in millions ("£5m"), cents of a dollar, a mixed fraction,
+		// a period joined to its number ("12-monthly"), half-yearly, and
+		// a version number that is no number of the rule.
+		{"Contractors carry public liability cover of at least GBP 5 million.", "Contractors need public liability cover of £5m or more.", Agree},
+		{"Contractors carry public liability cover of at least GBP 5 million.", "Contractors need public liability cover of £5k or more.", Disagree},
+		{"Waiting at pickup is billed at 0.40 USD per minute.", "Waiting at pickup costs 40 cents a minute.", Agree},
+		{"Waiting at pickup is billed at 0.40 USD per minute.", "Waiting at pickup costs 4 cents a minute.", Disagree},
+		{"The junior camp takes children aged 7 and a half to 10.", "The junior camp takes children aged 7 1/2 to 10.", Agree},
+		{"The junior camp takes children aged 7 and a half to 10.", "The junior camp takes children aged 7 to 10.", Disagree},
+		{"Every booth is recalibrated every 12 months.", "Every booth gets a 12-monthly recalibration.", Agree},
+		{"Every booth is recalibrated every 12 months.", "Every booth gets a 6-monthly recalibration.", Disagree},
+		{"Air handling filters are replaced every 6 months.", "Air handling filters are swapped half-yearly.", Agree},
+		{"Air handling filters are replaced every 6 months.", "Air handling filters are swapped yearly.", Disagree},
+		{"Feeding sessions run twice a day, at 11:00 and 15:00.", "Update 5.1: feeding sessions now run twice a day, at 11:00 and 15:00.", Agree},
 		// Digits grouped in threes by a space, a no-break space or a
 		// narrow one.
 		{"Batches of more than 10,000 rows are split before loading.", "Batches of more than 10 000 rows are split before loading.", Agree},
@@ -119,6 +133,13 @@ func TestNumbersNotMisread(t *testing.T) {
 		{"Cut it by one fifth.", []float64{0.2}},
 		{"One fifth of the seats", []float64{0.2}},
 		{"One quarter.", []float64{0.25}},
+		// Letters after a number scale money only; a dotted number after
+		// "update" is a version, a plain one a count.
+		{"A 5m pole", []float64{5 * 60}},
+		{"Update 5 records", []float64{5}},
+		{"Update 5.1 ships today", nil},
+		{"Pages 3 1/2", []float64{3.5}},
+		{"12 monthly payments", []float64{12}},
 	} {
 		var got []float64
 		for _, q := range analyze(tc.text).qty {
