@@ -1225,6 +1225,9 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
+		if kind, ok := lx.condCue[w]; ok && kind == "if" && anyTime(lx, toks, i+1) {
+			continue // "during any month", "at any time of day": no time left out
+		}
 		if kind, ok := lx.condCue[w]; ok && len(a.conds) < maxConds {
 			if kind == "if" && cond >= 0 && a.conds[cond].kind == "unless" && len(a.conds[cond].terms) == 0 {
 				continue // "except during a grid outage": one exception
@@ -1946,4 +1949,22 @@ func numberAfter(toks []rawTok, j int) bool {
 		j++
 	}
 	return j < len(toks) && toks[j].isNum && toks[j].clause == toks[j-1].clause
+}
+
+// anyTime reports whether toks[j] starts "any" or "every" time of its
+// kind: "any month", "every day", "any time".
+func anyTime(lx *lexicon, toks []rawTok, j int) bool {
+	if j+1 >= len(toks) || toks[j+1].clause != toks[j].clause {
+		return false
+	}
+	switch toks[j].low {
+	case "any", "every", "all", "each":
+	default:
+		return false
+	}
+	n := strings.TrimSuffix(toks[j+1].low, "s")
+	if u, ok := lx.units[lx.fold(stem(n))]; ok && u.dim == "time" {
+		return true
+	}
+	return n == "time" || n == "season" || n == "weekday" || weekdays()[n]
 }

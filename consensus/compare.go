@@ -1687,9 +1687,18 @@ func compareNegation(a, b *analysis) []string {
 				objNeg[j] = true
 			}
 		}
+		main := map[string]bool{}
+		for _, t := range x.terms {
+			if t.cond < 0 {
+				main[t.w] = true
+			}
+		}
 		for i, t := range x.terms {
 			if t.w == even || t.reason {
 				continue // "not even encrypted" is "even encrypted" under a negation; a reason is no part of the rule
+			}
+			if t.cond >= 0 && otherwiseBranch(x, t.cond, main) {
+				continue // "if it isn't paid, …": the rule not met, not the rule turned
 			}
 			if t.neg && (t.verbal && until[i] != 0 || t.none && until[i]&untilWord != 0) {
 				// "does not reopen until the patrol has checked" reopens
@@ -1958,6 +1967,9 @@ func compareConditions(a, b *analysis) []string {
 			}
 			if cd.while && contrasted(x, k, y) {
 				continue // "…, while email is type 1": a rule of its own, stated by the other side
+			}
+			if otherwiseBranch(x, k, main) {
+				continue // "…; if it isn't paid, the date is released": the rule's other side
 			}
 			// What the condition adds to the rule: its words that the rule
 			// itself does not say ("unless a service account" adds
@@ -2317,13 +2329,21 @@ func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
 	if len(own)+len(nums) == 0 {
 		return false
 	}
+	// A clause with the clause after it in its sentence: "Dangerous-goods
+	// wagons: stopped at 40 mm." says the rule of its thing after a colon.
 	clauses := map[int]map[string]bool{}
 	for _, t := range y.terms {
-		if !t.neg {
-			if clauses[t.clause] == nil {
-				clauses[t.clause] = map[string]bool{}
+		if t.neg {
+			continue
+		}
+		for _, c := range []int{t.clause, t.clause - 1} {
+			if c < 0 || y.sentence(c) != y.sentence(t.clause) {
+				continue
 			}
-			clauses[t.clause][t.w] = true
+			if clauses[c] == nil {
+				clauses[c] = map[string]bool{}
+			}
+			clauses[c][t.w] = true
 		}
 	}
 	for _, ws := range clauses {
@@ -2780,4 +2800,27 @@ func compareInclusion(a, b *analysis) []string {
 		}
 	}
 	return out
+}
+
+// otherwiseBranch reports whether condition k of x is the rule not met:
+// an "if" whose words the rule itself says, negated there ("paid within 7
+// days; if it isn't paid, the date is released"), as "…, or the date is
+// released" says it.
+func otherwiseBranch(x *analysis, k int, main map[string]bool) bool {
+	if x.conds[k].kind != "if" {
+		return false
+	}
+	lx := theLexicon()
+	neg, n := false, 0
+	for _, t := range x.terms {
+		if t.cond != k || lx.generic[t.w] || lx.light[t.w] {
+			continue
+		}
+		if !main[t.w] && !slices.ContainsFunc(slices.Collect(maps.Keys(main)), func(m string) bool { return lx.near(t.w, m) }) {
+			return false
+		}
+		neg = neg || t.neg
+		n++
+	}
+	return neg && n > 0
 }

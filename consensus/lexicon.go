@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "38"
+const lexiconVersion = "39"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -584,7 +584,7 @@ ignored=use
 // conditionCues open a condition; exceptionCues an exception. The words
 // after a cue up to the end of its clause are the condition.
 const (
-	conditionCues = `if when whenever while during provided_that as_long_as only_if only_when in_case so_long_as given_that assuming only_for only_during`
+	conditionCues = `if when whenever while during provided_that as_long_as only_if only_when in_case so_long_as given_that assuming only_for only_during subject_to`
 	// exemptCues close an exception that the words before them name
 	// ("security fixes are exempt").
 	exemptCues    = `exempt exempted excepted the_exception an_exception`

@@ -72,6 +72,31 @@ func TestExceptionSetApart(t *testing.T) {
 		{helmets, "Helmets over 5 years old are retired, racing helmets included.", Disagree},
 		{lots, "Every consignment over 2,000 EUR needs a provenance check; items bought at auction need only the sale invoice.", Agree},
 		{lots, "Every consignment over 2,000 EUR needs a provenance check, items bought at auction too.", Disagree},
+		// The thing set apart, then its rule after a colon.
+		{helmets, "Helmets older than 5 years are retired. Racing helmets: retired after 3 years.", Agree},
+		{helmets, "Helmets older than 5 years are retired. Racing helmets: retired after 5 years too.", Disagree},
+		{"Bins are emptied every 2 weeks, except garden waste bins, which are emptied every 4 weeks.",
+			"Bins: emptied every 2 weeks. Garden waste bins: emptied every 4 weeks.", Agree},
+		{"Bins are emptied every 2 weeks, except garden waste bins, which are emptied every 4 weeks.",
+			"Bins: emptied every 4 weeks. Garden waste bins: emptied every 2 weeks.", Disagree},
+	})
+}
+
+// TestConditionsSaidOtherwise: a condition said in other words ("subject
+// to availability", "only if available"), a time that leaves no time out
+// ("during any month"), and the rule not met said as a condition ("if it
+// isn't paid, …" for "…, or …") are no condition added or dropped.
+func TestConditionsSaidOtherwise(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Early check-in from 12:00 costs 20 GBP, subject to availability.", "Check-in from 12:00 is 20 GBP, only if available.", Agree},
+		{"Early check-in from 12:00 costs 20 GBP, subject to availability.", "Check-in from 12:00 is 20 GBP.", Disagree},
+		{"Early check-in from 12:00 costs 20 GBP.", "Early check-in from 12:00 costs 20 GBP, subject to manager approval.", Disagree},
+		{"Seedlings are planted any month except January and February.", "We plant seedlings out during any month apart from January and February.", Agree},
+		{"Hedges may be trimmed year-round except in April and May.", "Hedges can be cut back during any month except April and May.", Agree},
+		{"Seedlings are planted any month except January and February.", "Seedlings are planted only during the summer months.", Disagree},
+		{"A 30% deposit is paid within 5 days of booking, or the slot is released.", "Guests pay the 30% deposit within 5 days of booking. If it isn't paid by then, we release the slot.", Agree},
+		{"A 30% deposit is paid within 5 days of booking, or the slot is released.", "The 30% deposit is paid within 5 days of booking; if the guest is not a member, the slot is released.", Disagree},
 	})
 }
 
