@@ -251,9 +251,17 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// hot desks, carbon credits), and four of the six new "another record"
 	// answers find an earlier set's record of much the same question
 	// ("Surface wind limit for passenger balloon launches" for "… for
-	// launching"): two vaults' worth of one rule.
-	if reworded.ok < 1984 || wrong.ok > 12 || noneKept.ok < 1030 {
-		t.Errorf("in one vault: reworded found %v (floor 1984), another record %v (at most 12), none kept %v (floor 1030)", reworded, wrong, noneKept)
+	// launching"): two vaults' worth of one rule. With sealed 30 to 33
+	// beside them and the seventh round: 2314/3070, 16, 1171/1236. Of the
+	// five new "another record" answers, three find an earlier set's
+	// record of much the same question ("Spore testing of nail salon
+	// autoclaves" and "Monthly autoclave spore test", a sesame line clean
+	// down, receipts for club expense claims), one a neighbouring
+	// question of parcel lockers, and "booking deposit rules" names
+	// neither studio sessions nor wedding venues; sealed 20's painting
+	// loan question no longer finds the galleries' humidity.
+	if reworded.ok < 2314 || wrong.ok > 16 || noneKept.ok < 1171 {
+		t.Errorf("in one vault: reworded found %v (floor 2314), another record %v (at most 16), none kept %v (floor 1171)", reworded, wrong, noneKept)
 	}
 }
 
