@@ -27,6 +27,7 @@ var measures = sync.OnceValue(func() map[string]unit {
 		"km": {"length", 1000}, "kilometre": {"length", 1000}, "kilometres": {"length", 1000}, "kilometer": {"length", 1000}, "kilometers": {"length", 1000},
 		"inch": {"length", 0.0254}, "inches": {"length", 0.0254}, "ft": {"length", 0.3048}, "foot": {"length", 0.3048}, "feet": {"length", 0.3048},
 		"mi": {"length", 1609.344}, "mile": {"length", 1609.344}, "miles": {"length", 1609.344},
+		"yd": {"length", 0.9144}, "yds": {"length", 0.9144}, "yard": {"length", 0.9144}, "yards": {"length", 0.9144},
 		"mg": {"mass", 0.001}, "milligram": {"mass", 0.001}, "milligrams": {"mass", 0.001},
 		"g": {"mass", 1}, "gram": {"mass", 1}, "grams": {"mass", 1}, "gramme": {"mass", 1}, "grammes": {"mass", 1},
 		"kg": {"mass", 1000}, "kilo": {"mass", 1000}, "kilos": {"mass", 1000}, "kilogram": {"mass", 1000}, "kilograms": {"mass", 1000},

@@ -28,6 +28,9 @@ func TestNumbersSaidOtherwise(t *testing.T) {
 		{"Air handling filters are replaced every 6 months.", "Air handling filters are swapped half-yearly.", Agree},
 		{"Air handling filters are replaced every 6 months.", "Air handling filters are swapped yearly.", Disagree},
 		{"Feeding sessions run twice a day, at 11:00 and 15:00.", "Update 5.1: feeding sessions now run twice a day, at 11:00 and 15:00.", Agree},
+		// Yards are a length of their own.
+		{"Boats within 100 m of the landing count as waiting.", "Boats count as waiting when they are within 100 yards of the landing.", Disagree},
+		{"Keep spectators 100 yards from the firing point.", "Spectators stay at least 300 feet back from where the fireworks are fired.", Agree},
 		// Digits grouped in threes by a space, a no-break space or a
 		// narrow one.
 		{"Batches of more than 10,000 rows are split before loading.", "Batches of more than 10 000 rows are split before loading.", Agree},
