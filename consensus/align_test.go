@@ -164,8 +164,10 @@ func TestDisregardsAndStrength(t *testing.T) {
 	if got := compareStrength("Visitors must wear a helmet.", "A helmet is required, not recommended."); len(got) != 0 {
 		t.Errorf("a requirement kept, a recommendation set aside: %v", got)
 	}
-	// A requirement set aside by "rather than", a target aimed at.
-	for _, p := range []string{"Helmets are recommended rather than mandatory on site.", "Visitors should aim to wear a helmet."} {
+	// A requirement set aside by "rather than", a target aimed at, a
+	// recommendation or a guideline.
+	for _, p := range []string{"Helmets are recommended rather than mandatory on site.", "Visitors should aim to wear a helmet.",
+		"We recommend that visitors wear a helmet.", "As a guideline, visitors wear a helmet.", "Visitors are advised to wear a helmet."} {
 		if got := compareStrength("Visitors must wear a helmet.", p); len(got) != 1 {
 			t.Errorf("must against %q: %v, want one difference", p, got)
 		}

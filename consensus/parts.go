@@ -438,7 +438,8 @@ var (
 		"not required", "not mandatory", "not compulsory", "not obligatory", "not a must", "no need to", "need not", "needn't",
 		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary",
 		"rather than mandatory", "rather than required", "rather than compulsory", "instead of mandatory", "instead of required",
-		"aim for", "aim to", "aims for", "aims to", "strive to", "strives to"}
+		"aim for", "aim to", "aims for", "aims to", "strive to", "strives to",
+		"recommend", "recommends", "as a guideline", "as guidance", "is advised", "are advised", "advisable", "suggested", "we suggest"}
 )
 
 // negatedStrong are the weak cues that hold a strong one: "not
