@@ -10,6 +10,10 @@ import (
 // words before it in its sentence.
 const anchorWords = 4
 
+// maxAnchored bounds the numbers compareAnchors pairs: a rule states a
+// few; a text with more is a table, and pairing them is quadratic.
+const maxAnchored = 24
+
 // compareAnchors finds two numbers of one kind that traded the things they
 // are said of between two positions worded apart: "sustained wind above 10
 // m/s or gusts above 15 m/s" against "sustained wind past 15 m/s or gusts
@@ -28,20 +32,31 @@ func compareAnchors(a, b *analysis) []string {
 			keys = append(keys, k)
 		}
 	}
+	if len(keys) > maxAnchored {
+		return nil // a table of numbers, not a rule: pairing them all costs too much
+	}
 	slices.Sort(keys)
+	// The words just before each number; when those do not tell two
+	// apart ("16 visitors with 1 guide; 8 visitors with 2 guides"), the
+	// first words of their sentences too. Each read once.
+	type anchors struct{ near, head []string }
+	anchored := func(x *analysis, i int) anchors { return anchors{anchorOf(x, i, false), anchorOf(x, i, true)} }
+	aa, ba := map[string]anchors{}, map[string]anchors{}
+	for _, k := range keys {
+		aa[k], ba[k] = anchored(a, ka[k]), anchored(b, kb[k])
+	}
 	var out []string
 	for i, x := range keys {
 		for _, y := range keys[i+1:] {
 			if quantityKind(x) != quantityKind(y) {
 				continue
 			}
-			// The words just before each number; when those do not tell
-			// the two apart ("16 visitors with 1 guide; 8 visitors with 2
-			// guides"), the first words of their sentences too.
 			var ax, ay, bx, by, dx, dy []string
 			for _, head := range []bool{false, true} {
-				ax, ay = anchorOf(a, ka[x], head), anchorOf(a, ka[y], head)
-				bx, by = anchorOf(b, kb[x], head), anchorOf(b, kb[y], head)
+				ax, ay, bx, by = aa[x].near, aa[y].near, ba[x].near, ba[y].near
+				if head {
+					ax, ay, bx, by = aa[x].head, aa[y].head, ba[x].head, ba[y].head
+				}
 				if dx, dy = minus(ax, ay), minus(ay, ax); len(dx) > 0 && len(dy) > 0 {
 					break
 				}
