@@ -766,11 +766,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// sentence; a rewording swaps them freely.
 		hard = append(hard, compareSwaps(a, b, c.Score, al.topic)...)
 	}
-	if !al.edit {
-		// Numbers that traded what they are said of: an edit finds
-		// them as an exchange.
-		hard = append(hard, compareAnchors(a, b)...)
-	}
+	hard = append(hard, anchorsUnlessEdit(a, b, al.edit)...)
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
@@ -1687,17 +1683,12 @@ func compareNegation(a, b *analysis) []string {
 				objNeg[j] = true
 			}
 		}
-		main := map[string]bool{}
-		for _, t := range x.terms {
-			if t.cond < 0 {
-				main[t.w] = true
-			}
-		}
+		otherwise := otherwiseBranches(x)
 		for i, t := range x.terms {
 			if t.w == even || t.reason {
 				continue // "not even encrypted" is "even encrypted" under a negation; a reason is no part of the rule
 			}
-			if t.cond >= 0 && otherwiseBranch(x, t.cond, main) {
+			if t.cond >= 0 && otherwise[t.cond] {
 				continue // "if it isn't paid, …": the rule not met, not the rule turned
 			}
 			if t.neg && (t.verbal && until[i] != 0 || t.none && until[i]&untilWord != 0) {
@@ -1958,6 +1949,7 @@ func compareConditions(a, b *analysis) []string {
 				main[t.w] = true
 			}
 		}
+		otherwise := otherwiseBranches(x)
 		for k, cd := range x.conds {
 			if cd.reason {
 				continue // a reason given for the rule, not a part of it
@@ -1968,7 +1960,7 @@ func compareConditions(a, b *analysis) []string {
 			if cd.while && contrasted(x, k, y) {
 				continue // "…, while email is type 1": a rule of its own, stated by the other side
 			}
-			if otherwiseBranch(x, k, main) {
+			if otherwise[k] {
 				continue // "…; if it isn't paid, the date is released": the rule's other side
 			}
 			// What the condition adds to the rule: its words that the rule
@@ -2802,25 +2794,57 @@ func compareInclusion(a, b *analysis) []string {
 	return out
 }
 
-// otherwiseBranch reports whether condition k of x is the rule not met:
-// an "if" whose words the rule itself says, negated there ("paid within 7
-// days; if it isn't paid, the date is released"), as "…, or the date is
-// released" says it.
-func otherwiseBranch(x *analysis, k int, main map[string]bool) bool {
-	if x.conds[k].kind != "if" {
-		return false
+// otherwiseBranches reports, for each condition of x, whether it is the
+// rule not met: an "if" whose words the rule itself says (or words near
+// them), negated there ("paid within 7 days; if it isn't paid, the date
+// is released"), as "…, or the date is released" says it.
+func otherwiseBranches(x *analysis) []bool {
+	out := make([]bool, len(x.conds))
+	if len(x.conds) == 0 {
+		return out
 	}
 	lx := theLexicon()
-	neg, n := false, 0
+	main := map[string]bool{}
 	for _, t := range x.terms {
-		if t.cond != k || lx.generic[t.w] || lx.light[t.w] {
+		if t.cond < 0 {
+			main[t.w] = true
+		}
+	}
+	var nearby []string // the rule's words that have near ones
+	for w := range main {
+		if len(lx.loose[w]) > 0 {
+			nearby = append(nearby, w)
+		}
+	}
+	neg := make([]bool, len(x.conds))
+	said := make([]bool, len(x.conds)) // a word of it, and every word of it said by the rule
+	for k := range said {
+		said[k] = x.conds[k].kind == "if"
+	}
+	seen := make([]bool, len(x.conds))
+	for _, t := range x.terms {
+		k := t.cond
+		if k < 0 || !said[k] || lx.generic[t.w] || lx.light[t.w] {
 			continue
 		}
-		if !main[t.w] && !slices.ContainsFunc(slices.Collect(maps.Keys(main)), func(m string) bool { return lx.near(t.w, m) }) {
-			return false
+		if !main[t.w] && !slices.ContainsFunc(nearby, func(m string) bool { return lx.near(t.w, m) }) {
+			said[k] = false
+			continue
 		}
-		neg = neg || t.neg
-		n++
+		neg[k] = neg[k] || t.neg
+		seen[k] = true
 	}
-	return neg && n > 0
+	for k := range out {
+		out[k] = said[k] && seen[k] && neg[k]
+	}
+	return out
+}
+
+// anchorsUnlessEdit is compareAnchors for a position worded apart: an
+// edit finds numbers that traded places as an exchange.
+func anchorsUnlessEdit(a, b *analysis, edit bool) []string {
+	if edit {
+		return nil
+	}
+	return compareAnchors(a, b)
 }

@@ -25,6 +25,9 @@ const maxAnchored = 24
 // and none of them before its own: a rewording that reorders its clauses
 // keeps each number with its words.
 func compareAnchors(a, b *analysis) []string {
+	if len(a.qty) > 2*maxAnchored || len(b.qty) > 2*maxAnchored {
+		return nil // a table of numbers, not a rule: pairing them all costs too much
+	}
 	ka, kb := onceQuantities(a), onceQuantities(b)
 	var keys []string
 	for k := range ka {
