@@ -580,7 +580,7 @@ func TestMeaningSealed15(t *testing.T) {
 // before and after, summary lines only: sealed 30 0.50 / 0.82 / 0.97;
 // 29% → 0.53 / 0.82 / 0.97; 26%, sealed 32 0.56 / 0.74 / 0.94; 23% →
 // unchanged, sealed 33 0.48 / 0.81 / 1.00; 23% → unchanged; sealed 31
-// (read) 0.52 / 0.73 / 0.94; 27% → 0.55 / 0.74 / 0.94; 23%. The floors of
+// (read) 0.52 / 0.73 / 0.94; 27% → 0.55 / 0.77 / 0.94; 23%. The floors of
 // sealed 16 to 29 were raised to what they measured at the end of that
 // round.
 func TestMeaningSealedLater(t *testing.T) {
