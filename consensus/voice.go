@@ -421,20 +421,7 @@ func configValues(s string) string {
 			continue
 		}
 		// The value: to the next space or separator.
-		v := i + 1
-		for v < len(s) && (s[v] == ' ' || s[v] == '\t') && v-i < 4 {
-			v++
-		}
-		ve := v
-		if v < len(s) && s[v] == '"' {
-			// A quoted value, spaces and all: "14 days".
-			if q := strings.IndexByte(s[v+1:min(len(s), v+65)], '"'); q >= 0 {
-				ve = v + q + 2
-			}
-		}
-		for ve < len(s) && ve-v < 64 && strings.IndexByte(" \t\n;,(){}", s[ve]) < 0 {
-			ve++
-		}
+		v, ve := valueAt(s, i+1)
 		if fieldTypes()[strings.ToLower(s[v:ve])] {
 			// A typed field ("min_samples: int = 3", "val minMs: Int =
 			// 500"): the value is what its "=" gives.
@@ -443,19 +430,7 @@ func configValues(s string) string {
 				e++
 			}
 			if e < len(s) && s[e] == '=' && (e+1 == len(s) || s[e+1] != '=') {
-				v = e + 1
-				for v < len(s) && (s[v] == ' ' || s[v] == '\t') && v-e < 4 {
-					v++
-				}
-				ve = v
-				if v < len(s) && s[v] == '"' {
-					if q := strings.IndexByte(s[v+1:min(len(s), v+65)], '"'); q >= 0 {
-						ve = v + q + 2
-					}
-				}
-				for ve < len(s) && ve-v < 64 && strings.IndexByte(" \t\n;,(){}", s[ve]) < 0 {
-					ve++
-				}
+				v, ve = valueAt(s, e+1)
 			}
 		}
 		val := s[v:ve]
@@ -498,6 +473,26 @@ func configValues(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// valueAt is where the configuration value that starts at s[at] (after at
+// most three spaces) begins and ends: a quoted value spaces and all ("14
+// days"), else to the next space or separator.
+func valueAt(s string, at int) (v, ve int) {
+	v = at
+	for v < len(s) && (s[v] == ' ' || s[v] == '\t') && v-at < 3 {
+		v++
+	}
+	ve = v
+	if v < len(s) && s[v] == '"' {
+		if q := strings.IndexByte(s[v+1:min(len(s), v+65)], '"'); q >= 0 {
+			ve = v + q + 2
+		}
+	}
+	for ve < len(s) && ve-v < 64 && strings.IndexByte(" \t\n;,(){}", s[ve]) < 0 {
+		ve++
+	}
+	return v, ve
 }
 
 // fieldTypes are the type names of a typed field's declaration
