@@ -289,12 +289,9 @@ func lex(text string) []rawTok {
 					out = append(out, rawTok{num: share, isNum: true, clause: clause, text: string(rs[i : k+2])})
 				}
 				k += 2
-			case suffix == "" && hyphenPeriod(rs, k) != "":
+			case suffix == "" && hyphenPeriodAt(rs, k):
 				// "12-monthly", "6-weekly": every 12 months, every 6 weeks.
-				unit, end := hyphenPeriod(rs, k), k+1
-				for end < len(rs) && unicode.IsLetter(rs[end]) {
-					end++
-				}
+				unit, end := hyphenPeriod(rs, k)
 				out = append(out, rawTok{low: "every", clause: clause, text: "every"}, rawTok{num: v, isNum: true, clause: clause, text: lit},
 					rawTok{low: unit, clause: clause, text: string(rs[k+1 : end])})
 				k = end
@@ -1442,17 +1439,34 @@ var moneyScales = sync.OnceValue(func() map[string]float64 {
 	return map[string]float64{"m": 1e6, "mn": 1e6, "bn": 1e9, "b": 1e9}
 })
 
-// hyphenPeriod is the unit of a period adverb joined by a hyphen after a
-// number at rs[k] ("12-monthly" is every 12 months), or "".
-func hyphenPeriod(rs []rune, k int) string {
+// periodUnits are the units of the period adverbs: "monthly" is every
+// month.
+var periodUnits = sync.OnceValue(func() map[string]string {
+	return map[string]string{"hourly": "hours", "daily": "days", "weekly": "weeks", "monthly": "months", "yearly": "years", "annually": "years"}
+})
+
+// hyphenPeriod reads a period adverb joined by a hyphen after a number at
+// rs[k] ("12-monthly" is every 12 months): its unit and where it ends, or
+// "" and k.
+func hyphenPeriod(rs []rune, k int) (unit string, end int) {
 	if k >= len(rs) || rs[k] != '-' {
-		return ""
+		return "", k
 	}
-	end := k + 1
+	end = k + 1
 	for end < len(rs) && unicode.IsLetter(rs[end]) {
 		end++
 	}
-	return map[string]string{"hourly": "hours", "daily": "days", "weekly": "weeks", "monthly": "months", "yearly": "years", "annually": "years"}[string(rs[k+1:end])]
+	if unit = periodUnits()[string(rs[k+1:end])]; unit == "" {
+		return "", k
+	}
+	return unit, end
+}
+
+// hyphenPeriodAt reports whether a period adverb is joined by a hyphen
+// at rs[k] (hyphenPeriod).
+func hyphenPeriodAt(rs []rune, k int) bool {
+	u, _ := hyphenPeriod(rs, k)
+	return u != ""
 }
 
 // cancelNoWithout reads "no rope climbing without it": a "without" that
