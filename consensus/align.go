@@ -991,10 +991,11 @@ func verbOnly(g []surfaceTok) bool {
 	return n > 0
 }
 
-// standsFor reports whether the stretch y of text, whose tokens are all,
-// is the pronoun "one" or "ones" standing for the words x that text
-// names elsewhere: "refers larger items to the manager" → "removes items
-// below 15 EUR and refers the larger ones to the manager".
+// standsFor reports whether the stretch y of text is the pronoun "one"
+// or "ones" standing for the words x the other side has in its place,
+// words that text names elsewhere (all are text's tokens): "refers larger
+// items to the manager" → "removes items below 15 EUR and refers the
+// larger ones to the manager".
 func standsFor(text string, y, x, all []surfaceTok) bool {
 	if len(y) != 1 || len(x) == 0 {
 		return false
