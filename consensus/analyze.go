@@ -235,7 +235,7 @@ func lex(text string) []rawTok {
 			currency = ""
 			n, end := len(out), amountEnd(rs, i)
 			if d := digitsEnd(rs, i); moneyScales()[string(rs[d:end])] > 0 {
-				// "£5m", "$2bn": millions and billions of the currency.
+				// "£5m", "$2b": millions and billions of the currency.
 				if v, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(string(rs[i:d])), 64); err == nil {
 					out = append(out, rawTok{num: v * moneyScales()[string(rs[d:end])], isNum: true, clause: clause, text: sign + string(rs[i:end])},
 						rawTok{low: cur, clause: clause, text: sign})
@@ -276,6 +276,7 @@ func lex(text string) []rawTok {
 			}
 			suffix := string(rs[j:k])
 			v, err := strconv.ParseFloat(lit, 64)
+			hyUnit, hyEnd := hyphenPeriod(rs, k)
 			switch {
 			case err != nil || math.IsInf(v, 0) || namePart(rs, i):
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
@@ -289,9 +290,9 @@ func lex(text string) []rawTok {
 					out = append(out, rawTok{num: share, isNum: true, clause: clause, text: string(rs[i : k+2])})
 				}
 				k += 2
-			case suffix == "" && hyphenPeriodAt(rs, k):
+			case suffix == "" && hyUnit != "":
 				// "12-monthly", "6-weekly": every 12 months, every 6 weeks.
-				unit, end := hyphenPeriod(rs, k)
+				unit, end := hyUnit, hyEnd
 				out = append(out, rawTok{low: "every", clause: clause, text: "every"}, rawTok{num: v, isNum: true, clause: clause, text: lit},
 					rawTok{low: unit, clause: clause, text: string(rs[k+1 : end])})
 				k = end
@@ -1433,10 +1434,10 @@ var versionWords = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"update": true, "version": true, "release": true, "v": true, "build": true}
 })
 
-// moneyScales are the letters after an amount of money that scale it:
-// "£5m", "$2bn".
+// moneyScales are the letters after an amount of money that scale it
+// there only: "£5m" (five minutes elsewhere), "$2b".
 var moneyScales = sync.OnceValue(func() map[string]float64 {
-	return map[string]float64{"m": 1e6, "mn": 1e6, "bn": 1e9, "b": 1e9}
+	return map[string]float64{"m": 1e6, "mn": 1e6, "b": 1e9} // "bn" is read with every number
 })
 
 // periodUnits are the units of the period adverbs: "monthly" is every
@@ -1460,13 +1461,6 @@ func hyphenPeriod(rs []rune, k int) (unit string, end int) {
 		return "", k
 	}
 	return unit, end
-}
-
-// hyphenPeriodAt reports whether a period adverb is joined by a hyphen
-// at rs[k] (hyphenPeriod).
-func hyphenPeriodAt(rs []rune, k int) bool {
-	u, _ := hyphenPeriod(rs, k)
-	return u != ""
 }
 
 // cancelNoWithout reads "no rope climbing without it": a "without" that

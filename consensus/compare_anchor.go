@@ -3,7 +3,6 @@ package consensus
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // anchorWords bounds the words that anchor a number: the nearest content
@@ -105,7 +104,9 @@ func quantityKind(key string) string {
 // guide": standard tour, visitors).
 func anchorOf(x *analysis, i int, head bool) []string {
 	s := x.sentence(x.terms[i].clause)
-	skip := func(t term) bool { return boundWords()[t.w] || theLexicon().stop[t.w] }
+	lx := theLexicon()
+	// A bound ("at least", "above") is the number's, not what it is said of.
+	skip := func(t term) bool { return lx.negBound[t.w] != "" || lx.stop[t.w] }
 	var out []string
 	first := true
 	for k := i - 1; k >= 0; k-- {
@@ -137,14 +138,3 @@ func anchorOf(x *analysis, i int, head bool) []string {
 	}
 	return out
 }
-
-// boundWords are the canonical words of a bound ("at least", "above"):
-// the number's, not what it is said of.
-var boundWords = sync.OnceValue(func() map[string]bool {
-	lx := theLexicon()
-	m := map[string]bool{}
-	for _, w := range []string{"atleast", "atmost", "above", "below", "more", "less", "under", "over", "exceed"} {
-		m[lx.fold(stem(w))] = true
-	}
-	return m
-})

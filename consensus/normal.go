@@ -38,6 +38,7 @@ var measures = sync.OnceValue(func() map[string]unit {
 		// nor "15 EUR". "pound" is left out: it weighs as often as it pays.
 		"usd": {"usd", 1}, "dollar": {"usd", 1}, "dollars": {"usd", 1}, "eur": {"eur", 1}, "euro": {"eur", 1}, "euros": {"eur", 1},
 		"gbp": {"gbp", 1}, "chf": {"chf", 1}, "jpy": {"jpy", 1}, "yen": {"jpy", 1}, "cad": {"cad", 1}, "aud": {"aud", 1},
+		// Cents are read as a dollar's, the commoner; pence as a pound's.
 		"cent": {"usd", 0.01}, "cents": {"usd", 0.01}, "pence": {"gbp", 0.01},
 		"inr": {"inr", 1}, "rupees": {"inr", 1}, "sek": {"sek", 1}, "nok": {"nok", 1}, "dkk": {"dkk", 1},
 	}

@@ -19,6 +19,7 @@ func TestNumbersSaidOtherwise(t *testing.T) {
 		// a version number that is no number of the rule.
 		{"Contractors carry public liability cover of at least GBP 5 million.", "Contractors need public liability cover of £5m or more.", Agree},
 		{"Contractors carry public liability cover of at least GBP 5 million.", "Contractors need public liability cover of £5k or more.", Disagree},
+		{"The fund may commit at most 2 billion EUR a year.", "The fund commits no more than €2bn a year.", Agree},
 		{"Waiting at pickup is billed at 0.40 USD per minute.", "Waiting at pickup costs 40 cents a minute.", Agree},
 		{"Waiting at pickup is billed at 0.40 USD per minute.", "Waiting at pickup costs 4 cents a minute.", Disagree},
 		{"The junior camp takes children aged 7 and a half to 10.", "The junior camp takes children aged 7 1/2 to 10.", Agree},
