@@ -94,7 +94,13 @@ type analysis struct {
 	even bool
 	// sentences are the sentence of each clause, by clause.
 	sentences []int
+	// otherwise: by condition, whether it is the rule not met
+	// (otherwiseBranches), read once.
+	otherwise []bool
 }
+
+// otherwiseAt reports whether condition k is the rule not met.
+func (a *analysis) otherwiseAt(k int) bool { return k >= 0 && k < len(a.otherwise) && a.otherwise[k] }
 
 // sentence is the sentence clause c is part of.
 func (a *analysis) sentence(c int) int {
@@ -1418,6 +1424,7 @@ func analyze(text string) *analysis {
 			}
 		}
 	}
+	a.otherwise = otherwiseBranches(a)
 	return a
 }
 

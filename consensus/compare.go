@@ -1683,12 +1683,11 @@ func compareNegation(a, b *analysis) []string {
 				objNeg[j] = true
 			}
 		}
-		otherwise := otherwiseBranches(x)
 		for i, t := range x.terms {
 			if t.w == even || t.reason {
 				continue // "not even encrypted" is "even encrypted" under a negation; a reason is no part of the rule
 			}
-			if t.cond >= 0 && otherwise[t.cond] {
+			if x.otherwiseAt(t.cond) {
 				continue // "if it isn't paid, …": the rule not met, not the rule turned
 			}
 			if t.neg && (t.verbal && until[i] != 0 || t.none && until[i]&untilWord != 0) {
@@ -1949,7 +1948,6 @@ func compareConditions(a, b *analysis) []string {
 				main[t.w] = true
 			}
 		}
-		otherwise := otherwiseBranches(x)
 		for k, cd := range x.conds {
 			if cd.reason {
 				continue // a reason given for the rule, not a part of it
@@ -1960,7 +1958,7 @@ func compareConditions(a, b *analysis) []string {
 			if cd.while && contrasted(x, k, y) {
 				continue // "…, while email is type 1": a rule of its own, stated by the other side
 			}
-			if otherwise[k] {
+			if x.otherwiseAt(k) {
 				continue // "…; if it isn't paid, the date is released": the rule's other side
 			}
 			// What the condition adds to the rule: its words that the rule
@@ -2794,7 +2792,8 @@ func compareInclusion(a, b *analysis) []string {
 	return out
 }
 
-// otherwiseBranches reports, for each condition of x, whether it is the
+// otherwiseBranches reports, for each condition of x (analyze reads them
+// once: analysis.otherwise), whether it is the
 // rule not met: an "if" whose words the rule itself says (or words near
 // them), negated there ("paid within 7 days; if it isn't paid, the date
 // is released"), as "…, or the date is released" says it.
