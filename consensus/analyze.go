@@ -1032,13 +1032,6 @@ func analyze(text string) *analysis {
 		if opensReason(toks, i) {
 			reasonClause = t.clause
 		}
-		if (strings.EqualFold(t.text, "half") || t.low == "semi") && i+1 < len(toks) && toks[i+1].clause == t.clause && (toks[i+1].low == "yearly" || toks[i+1].low == "annually" || toks[i+1].low == "annual") {
-			// "half-yearly", "semi-annually": every six months.
-			a.qty = append(a.qty, quantity{value: 6 * units()["month"].scale, dim: "time", text: joinText(toks[i : i+2]), cond: cond, clause: t.clause, every: true})
-			lastQty = len(a.qty) - 1
-			i++
-			continue
-		}
 		if t.isNum && !t.clock && (referenceWords()[prevLow(toks, i)] || versionWords()[prevLow(toks, i)] && strings.Contains(t.text, ".")) {
 			continue // "Clause 4.1:", "PR #233": a reference, not a number of the rule
 		}
@@ -1337,6 +1330,18 @@ func analyze(text string) *analysis {
 			continue
 		}
 		if p, ok := lx.period[w]; ok {
+			if half := lastQty >= 0 && lastQtyEnd == i-1 && strings.EqualFold(a.qty[lastQty].text, "half"); half || prevLow(toks, i) == "semi" {
+				// "half-yearly", "half-hourly", "semi-annually": every half
+				// of the period, not half a time in it.
+				q := quantity{value: lx.units[p].scale / 2, dim: "time", text: "half " + raw, cond: cond, clause: t.clause, every: true}
+				if half {
+					a.qty[lastQty] = q
+					a.terms[lastQtyTerm].w, a.terms[lastQtyTerm].text = qtyKey(q), q.text
+				} else {
+					a.qty = append(a.qty, q)
+				}
+				continue
+			}
 			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].dim != "clock" && a.qty[lastQty].clause == t.clause && !t.conj {
 				// "99.9% each month": a rate; not "until 23:00 and every
 				// hour after", nor "every 15,000 km or once a year" (two

@@ -28,6 +28,9 @@ func TestNumbersSaidOtherwise(t *testing.T) {
 		{"Every booth is recalibrated every 12 months.", "Every booth gets a 6-monthly recalibration.", Disagree},
 		{"Air handling filters are replaced every 6 months.", "Air handling filters are swapped half-yearly.", Agree},
 		{"Air handling filters are replaced every 6 months.", "Air handling filters are swapped yearly.", Disagree},
+		{"Smart meters report a reading every 30 minutes.", "Smart meters report a reading half-hourly.", Agree},
+		{"Smart meters report a reading every 30 minutes.", "Smart meters report a reading hourly.", Disagree},
+		{"Fire doors are inspected every 6 months.", "Fire doors are inspected semi-annually.", Agree},
 		{"Feeding sessions run twice a day, at 11:00 and 15:00.", "Update 5.1: feeding sessions now run twice a day, at 11:00 and 15:00.", Agree},
 		// Yards are a length of their own.
 		{"Boats within 100 m of the landing count as waiting.", "Boats count as waiting when they are within 100 yards of the landing.", Disagree},
