@@ -460,15 +460,16 @@ func spaceGroup(rs []rune, i, j int) bool {
 }
 
 // caseNames rewrites the names that only their capitals tell from common
-// words, before the text is lowered: "US" (not "us"), "IT", and "Go"
-// inside a sentence (the language, not the verb).
+// words, before the text is lowered: capitalName's, and "Go" inside a
+// sentence (the language, not the verb).
 func caseNames(text string) string {
-	if !strings.Contains(text, "US") && !strings.Contains(text, "IT") && !strings.Contains(text, "Go") && !strings.Contains(text, "-") {
+	if !strings.Contains(text, "US") && !strings.Contains(text, "IT") && !strings.Contains(text, "HR") && !strings.Contains(text, "Go") && !strings.Contains(text, "-") {
 		return text
 	}
 	var b strings.Builder
 	b.Grow(len(text) + 16)
 	sentence := true // at the start of a sentence
+	number := false  // a number just before: "24 HR"
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if !unicode.IsLetter(r) {
@@ -476,6 +477,9 @@ func caseNames(text string) string {
 				sentence = true
 			} else if !unicode.IsSpace(r) && r != '"' && r != '(' && r != '-' {
 				sentence = false
+			}
+			if !unicode.IsSpace(r) {
+				number = unicode.IsDigit(r)
 			}
 			b.WriteRune(r)
 			i += size
@@ -498,18 +502,32 @@ func caseNames(text string) string {
 			continue
 		}
 		switch {
-		case w == "US":
-			w = "USA"
-		case w == "IT":
-			w = "it_department"
+		case capitalName(w, number) != "":
+			w = capitalName(w, number)
 		case w == "Go" && !sentence:
 			w = "golang"
 		}
 		b.WriteString(w)
-		sentence = false
+		sentence, number = false, false
 		i = j
 	}
 	return b.String()
+}
+
+// capitalName is the word a name written in capitals stands for when its
+// capitals alone tell it from a common word or a unit: "US" (not "us"),
+// "IT" (not "it"), "HR" (not hours, unless a number comes before it: "24
+// HR"); "" for any other word.
+func capitalName(w string, afterNumber bool) string {
+	switch {
+	case w == "US":
+		return "USA"
+	case w == "IT":
+		return "it_department"
+	case w == "HR" && !afterNumber:
+		return "human_resources"
+	}
+	return ""
 }
 
 // ticketEnd is the end of a ticket reference in brackets ("[OPS-412]";

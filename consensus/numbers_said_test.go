@@ -227,3 +227,22 @@ func TestNumbersTradedPlaces(t *testing.T) {
 			"We post the reminder 7 days ahead of renewal and the final notice 30 days after the lapse.", Disagree},
 	})
 }
+
+// TestCapitalNamesAreNoUnits: "HR" in capitals is a department, not
+// hours, unless a number stands before it; "IT" is one too, not "it".
+func TestCapitalNamesAreNoUnits(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		filed, position string
+		want            Agreement
+	}{
+		{"Escalate a grievance to the line manager within 2 days.", "Escalate a grievance to HR within 2 days.", Disagree},
+		{"Escalate a grievance to HR within 2 days.", "Grievances go to HR inside two days.", Agree},
+		{"The help desk answers within 24 hours.", "The help desk answers within 24 HR.", Agree},
+		{"Laptops are wiped by the facilities team before reuse.", "Laptops are wiped by IT before reuse.", Disagree},
+	} {
+		if got := ComparePositions(tc.filed, tc.position); got.Agreement != tc.want {
+			t.Errorf("%q against %q: %+v, want %v", tc.position, tc.filed, got, tc.want)
+		}
+	}
+}
