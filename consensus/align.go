@@ -892,21 +892,16 @@ func contentKeys(g []surfaceTok) []string {
 // the record's topic (what the rule is about) for words the topic does
 // not use: the question was matched to the record, so the position names
 // the same object in other words.
-func withoutObjectRenamed(al alignment, recordTopic, askedTopic string) []string {
+func withoutObjectRenamed(al alignment, recordTopic string) []string {
 	rt := map[string]bool{}
 	for _, t := range surfaceTokens(recordTopic) {
 		rt[t.key] = true
-	}
-	at := map[string]bool{}
-	for _, t := range surfaceTokens(askedTopic) {
-		at[t.key] = true
 	}
 	var out []string
 	for i, c := range al.changes {
 		if i < len(al.swaps) {
 			x, y := al.swaps[i][0], al.swaps[i][1]
-			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) &&
-				(slices.ContainsFunc(x, func(w string) bool { return !at[w] }) || hasDigit(c)) {
+			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
 				continue
 			}
 			// A word of the topic only left out or only added ("new

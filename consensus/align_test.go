@@ -203,22 +203,6 @@ func TestComparePositionsOn(t *testing.T) {
 	if c := ComparePositionsOn(topic, filed, "Reject avatar uploads larger than 5 MB"); c.Agreement != Disagree {
 		t.Errorf("the number edited under its record: %+v", c)
 	}
-	// A question whose own topic still names the record's word: what its
-	// position says in that word's place is another thing, not the
-	// object in other words.
-	const ot, of = "Line manager sign-off for overtime", "Overtime beyond 10 hours a month needs line manager sign-off before it is worked."
-	for _, c := range []struct {
-		asked, position string
-		want            Agreement
-	}{
-		{"line manager sign-off for overtime", "Overtime beyond 10 hours a month needs payroll sign-off before it is worked.", Disagree},
-		{"Who signs off overtime?", "Overtime beyond 10 hours a month needs team lead sign-off before it is worked.", Agree},
-		{"line manager sign-off for overtime", "Overtime beyond 10 hours a month needs line manager sign-off before it is worked.", Agree},
-	} {
-		if got := compareAsked(ot, c.asked, of, c.position); got.Agreement != c.want {
-			t.Errorf("asked %q: %q: %+v, want %v", c.asked, c.position, got, c.want)
-		}
-	}
 }
 
 // BenchmarkCompareStrength times the reading of how strongly two

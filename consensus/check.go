@@ -216,7 +216,7 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 		// The record's position read as the question's is: a record filed
 		// in an agent's voice reads the same.
 		filed := voicePosition(res.Record.FinalPosition)
-		res.Comparison = compareAsked(res.Record.Topic, topic, filed, position)
+		res.Comparison = ComparePositionsOn(res.Record.Topic, filed, position)
 		res.Status = statusOf(res.Comparison.Agreement)
 		if res.Status == CheckConflict && m.key == key && m.byEvidence && res.Comparison.Score >= backedScore &&
 			numbersKept(filed, position) {

@@ -549,13 +549,6 @@ func ComparePositions(filed, position string) Comparison {
 // for the "avatar uploads" of "Avatar upload size limit") is no change of
 // the rule.
 func ComparePositionsOn(recordTopic, filed, position string) Comparison {
-	return compareAsked(recordTopic, "", filed, position)
-}
-
-// compareAsked is ComparePositionsOn for a question asked under its own
-// topic, askedTopic: a word of the record's topic that the question's
-// topic names too is no object the position may name in other words.
-func compareAsked(recordTopic, askedTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
@@ -564,7 +557,7 @@ func compareAsked(recordTopic, askedTopic, filed, position string) Comparison {
 	sa, sb := newSide(filed), newSide(position)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
 	if recordTopic != "" && len(al.changes) > 0 {
-		al.changes = withoutObjectRenamed(al, recordTopic, askedTopic)
+		al.changes = withoutObjectRenamed(al, recordTopic)
 	}
 	// What carries meaning whatever the wording: a name of a choice
 	// changed, counting per thing turned into counting across all.
