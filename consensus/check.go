@@ -323,10 +323,16 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 			}
 		}
 	}
+	if m.key != "" && m.score >= TopicThreshold && s.clashes(q, m.key) {
+		// The index keeps a topic's words only: the best one read whole
+		// may ask another question ("weekly rest" for "daily rest").
+		m.score *= clashFactor
+		m.scored[m.key] = m.score
+	}
 	if m.score < TopicThreshold {
 		// No topic is close enough: the question's distinctive terms
 		// may still point to one record.
-		if ev := s.evidenceMatch(ctx, l, q, topic, position, hits); ev.key != "" {
+		if ev := s.evidenceMatch(ctx, l, q, topic, position, hits); ev.key != "" && !s.clashes(q, ev.key) {
 			m.key, m.score = ev.key, ev.score
 			m.scored[ev.key] = ev.score
 			m.byEvidence, m.reworded = true, ev.reworded
@@ -336,6 +342,13 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 		m.key = ""
 	}
 	return m
+}
+
+// clashes reports whether the question q and the topic of the active
+// record key clash (topicClash). Callers hold s.mu.
+func (s *Store) clashes(q *analysis, key string) bool {
+	r := s.active(key)
+	return r != nil && topicClash(q, analyze(r.Topic))
 }
 
 // wordsOnly is a as the index keeps a topic: its canonical words alone.

@@ -83,6 +83,12 @@ func topicScore(a, b *analysis) float64 {
 		}
 	}
 	score := common / total
+	if topicClash(a, b) {
+		// "Minimum rider height" against "Maximum rider height", "daily
+		// rest" against "weekly rest": the same words, not the same
+		// question.
+		score *= clashFactor
+	}
 	if qualifierMiss(wa, wb, sa, sb, onlyA, onlyB) {
 		// "Warranty for new devices" against "Warranty for refurbished
 		// devices".
@@ -167,6 +173,84 @@ func topicWords(a *analysis) []string {
 	}
 	return out
 }
+
+// boundsClash reports whether one topic asks for a lower limit and the
+// other for an upper one only ("minimum" and "maximum", "earliest" and
+// "latest").
+func boundsClash(a, b *analysis) bool {
+	bounds := func(x *analysis) (least, most bool) {
+		for _, t := range x.terms {
+			least = least || t.w == "atleast" || t.w == "oldest" // "earliest" too
+			most = most || t.w == "atmost" || t.w == "latest"
+		}
+		return least, most
+	}
+	la, ma := bounds(a)
+	lb, mb := bounds(b)
+	return la && !ma && mb && !lb || ma && !la && lb && !mb
+}
+
+// clashFactor scales the score of two topics that clash (topicClash).
+const clashFactor = 0.5
+
+// topicClash reports whether two topics that share their words still
+// ask different questions, read from their full analyses: a lower limit
+// against an upper one (boundsClash), one period against another
+// ("daily rest" and "weekly rest"), or a word against its antonym
+// ("closing time" and "opening time").
+func topicClash(a, b *analysis) bool {
+	return boundsClash(a, b) || periodClash(a, b) || antonymClash(a, b) || antonymClash(b, a)
+}
+
+// periodClash: both topics recur, at no period in common.
+func periodClash(a, b *analysis) bool {
+	periods := func(x *analysis) []float64 {
+		var out []float64
+		for _, q := range x.qty {
+			if q.every && q.dim == "time" && periodByValue()[q.value] != "" {
+				out = append(out, q.value)
+			}
+		}
+		return out
+	}
+	pa, pb := periods(a), periods(b)
+	return len(pa) > 0 && len(pb) > 0 && !slices.ContainsFunc(pa, func(v float64) bool { return slices.Contains(pb, v) })
+}
+
+// antonymClash: a word a says by its antonym ("closing" for not
+// "open") b says plainly, and never so.
+func antonymClash(a, b *analysis) bool {
+	lx := theLexicon()
+	for _, t := range a.terms {
+		if _, antonym := lx.negVerb[stem(strings.ToLower(t.text))]; !t.neg || !antonym {
+			// Not an antonym: a negation said apart ("no reads", "missing
+			// reads") or a prefix ("non-cultivation") may ask the same
+			// question.
+			continue
+		}
+		plain, negated := false, false
+		for _, u := range b.terms {
+			if u.w == t.w {
+				plain, negated = plain || !u.neg, negated || u.neg
+			}
+		}
+		if plain && !negated {
+			return true
+		}
+	}
+	return false
+}
+
+// periodByValue are the canonical period words ("daily", "weekly") by
+// the period they recur at, in seconds.
+var periodByValue = sync.OnceValue(func() map[float64]string {
+	lx := theLexicon()
+	m := map[float64]string{}
+	for w, u := range periodWords() {
+		m[units()[u].scale] = lx.fold(stem(w))
+	}
+	return m
+})
 
 // askLimit reads "how many" in question words ws as "limit" when the
 // record's topic r names a limit: "How many GPUs may a team use?" asks

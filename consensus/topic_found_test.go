@@ -259,9 +259,12 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// down, receipts for club expense claims), one a neighbouring
 	// question of parcel lockers, and "booking deposit rules" names
 	// neither studio sessions nor wedding venues; sealed 20's painting
-	// loan question no longer finds the galleries' humidity.
-	if reworded.ok < 2314 || wrong.ok > 16 || noneKept.ok < 1171 {
-		t.Errorf("in one vault: reworded found %v (floor 2314), another record %v (at most 16), none kept %v (floor 1171)", reworded, wrong, noneKept)
+	// loan question no longer finds the galleries' humidity. With a
+	// topic read whole against the record's (topicClash: "minimum" and
+	// "maximum", "daily" and "weekly", "closing" and "opening"):
+	// 2314/3070, 16, 1174/1236.
+	if reworded.ok < 2314 || wrong.ok > 16 || noneKept.ok < 1174 {
+		t.Errorf("in one vault: reworded found %v (floor 2314), another record %v (at most 16), none kept %v (floor 1174)", reworded, wrong, noneKept)
 	}
 }
 
