@@ -701,6 +701,10 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			j++ // "half an hour"
 		}
 		var unitAfter *rawTok // a currency read from its sign, carried past a scale ("$1.5 million")
+		// total is what the thousands and millions read so far make;
+		// v the group read since ("one thousand two hundred and fifty"
+		// is 1000 and then 250).
+		total := 0.0
 		for j < len(in) && in[j].clause == t.clause {
 			n := in[j]
 			if u, ok := measures()[n.low]; ok && unitAfter == nil && n.text != n.low && u.scale == 1 && j+1 < len(in) && in[j+1].clause == t.clause && numberScales()[in[j+1].low] > 0 {
@@ -708,18 +712,20 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				j++
 				continue
 			}
-			if o := fractionOf(in, i, j, v); o > 0 {
+			if o := fractionOf(in, i, j, total+v); o > 0 && total == 0 {
 				// "two thirds", "three quarters", "one fifth of": a share.
 				v /= o
 				text = append(text, n.text)
 				j++
 				break
 			}
-			if s, ok := numberScales()[n.low]; ok {
-				v *= s
-			} else if w, ok := numberWords()[n.low]; ok && !t.isNum && w < 10 && math.Mod(v, 10) == 0 && v >= 20 {
-				v += w // "twenty five"
-			} else if n.low == "and" && j+1 < len(in) && numberWords()[in[j+1].low] > 0 && v >= 100 {
+			if s, ok := numberScales()[n.low]; ok && s >= 1000 {
+				total, v = total+v*s, 0 // "two thousand", "1.5 million"
+			} else if ok {
+				v *= s // "three hundred", "two dozen"
+			} else if w, ok := numberWords()[n.low]; ok && !t.isNum && addsTo(total, v, w) {
+				v += w // "twenty five", "one hundred eighty", "two thousand five"
+			} else if n.low == "and" && j+1 < len(in) && numberWords()[in[j+1].low] > 0 && total+v >= 100 {
 				// "one hundred and twenty"
 			} else if n.low == "and" && j+2 < len(in) && (in[j+1].low == "a" || in[j+1].low == "an") && in[j+2].low == "half" && in[j+2].clause == t.clause {
 				v += 0.5 // "two and a half"
@@ -732,6 +738,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			text = append(text, n.text)
 			j++
 		}
+		v += total
 		clock := t.clock
 		if v == math.Trunc(v) && v >= 1 && v <= 12 {
 			// "6 in the morning", "10 at night", "3 o'clock": a time of day.
@@ -750,6 +757,23 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		i = j - 1
 	}
 	return clockRanges(sharesOf(out))
+}
+
+// addsTo reports whether the number word w goes on the number being read,
+// total and then the group v: ones after tens ("twenty five"), tens or
+// ones after hundreds ("one hundred eighty", "a hundred and five"), any
+// after thousands ("two thousand twenty"); not "ten five".
+func addsTo(total, v, w float64) bool {
+	switch {
+	case w <= 0 || w >= 100:
+		return false
+	case v == 0:
+		return total > 0
+	case w < 10:
+		return math.Mod(v, 10) == 0 && v >= 20
+	default:
+		return math.Mod(v, 100) == 0 && v >= 100 && w == math.Trunc(w)
+	}
 }
 
 // sharesOf reads "1 in 10", "one in twenty" and "3 out of (every) 4" as

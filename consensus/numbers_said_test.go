@@ -129,6 +129,12 @@ func TestNumbersNotMisread(t *testing.T) {
 	}{
 		{"The top 3 100k accounts", []float64{3, 100000}},
 		{"Rooms 2024 100 and up", []float64{2024, 100}},
+		// Number words of more than one group.
+		{"Kept one hundred and eighty days", []float64{180 * 86400}},
+		{"One hundred twenty five", []float64{125}},
+		{"One thousand two hundred and fifty", []float64{1250}},
+		{"Two thousand and twenty", []float64{2020}},
+		{"Ten, five", []float64{10, 5}},
 		{"Keys of 12 0000 bits", []float64{12, 0}},
 		{"Use one third party vendor", []float64{1}},
 		{"3 in 5 days", []float64{3, 5 * 86400}},
