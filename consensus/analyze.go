@@ -546,10 +546,14 @@ func ticketEnd(text string, i, j int) int {
 
 func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 
-// symbols are written shorthands read as the words they stand for. A
-// bound written after its number ("4.5:1 or better") starts with a space,
+// symbols are written shorthands read as the words they stand for, and
+// a bound on how often read as the bound on the interval. A bound
+// written after its number ("4.5:1 or better") starts with a space,
 // so that "for older" is not read as one.
 var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
+	// "at least every 7 days" bounds the interval from above: at most 7
+	// days apart, as "max_interval_days: 7" says it.
+	"at least once every", " atmost every ", "at least every", " atmost every ",
 	"free of charge", " free ", "at no charge", " free ", "at no extra charge", " free ", "at no cost", " free ", "at no extra cost", " free ",
 	"without charge", " free ", "no charge", " free ", "calendar year", " year ", "calendar month", " month ", "a majority of", " more than half of ", "the majority of", " more than half of ",
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",

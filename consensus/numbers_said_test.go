@@ -252,3 +252,23 @@ func TestCapitalNamesAreNoUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundOnHowOften: "at least every 30 days" bounds the interval from
+// above, as a configuration's "max_interval_days: 30" does.
+func TestBoundOnHowOften(t *testing.T) {
+	t.Parallel()
+	const filed = "Each fire door is checked at least every 30 days by the caretaker."
+	for _, tc := range []struct {
+		position string
+		want     Agreement
+	}{
+		{`fire_doors: {check_by: caretaker, max_interval_days: 30}`, Agree},
+		{"The caretaker checks every fire door at least once every 30 days.", Agree},
+		{`fire_doors: {check_by: caretaker, min_interval_days: 30}`, Disagree},
+		{"Each fire door is checked at least every 60 days by the caretaker.", Disagree},
+	} {
+		if got := ComparePositions(filed, tc.position); got.Agreement != tc.want {
+			t.Errorf("%q: %+v, want %v", tc.position, got, tc.want)
+		}
+	}
+}
