@@ -463,6 +463,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if standsFor(b, gb, ga, kb) || standsFor(a, ga, gb, ka) {
 			continue // "refers larger items" → "refers the larger ones"
 		}
+		if setAsideFor(a, ga, b, gb) || setAsideFor(b, gb, a, ga) {
+			continue // "unless X" → "skip it only if X": compareConditions reads it
+		}
 		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
 			continue // "…, except X, which …" → "…. X …": compareConditions reads it
 		}
@@ -1012,3 +1015,39 @@ func standsFor(text string, y, x, all []surfaceTok) bool {
 		return !slices.ContainsFunc(all, func(t surfaceTok) bool { return t.key == k })
 	})
 }
+
+// setAsideFor reports whether an exception's cue on one side (gx of text
+// x: "unless", "except") is said on the other (gy of y) as the rule set
+// aside: "skip it only if", "the limit does not apply during", "may
+// deviate if".
+func setAsideFor(x string, gx []surfaceTok, y string, gy []surfaceTok) bool {
+	if len(gx) == 0 || slices.ContainsFunc(gx, func(t surfaceTok) bool { return t.key != "@unless" && !t.ignore }) {
+		return false
+	}
+	aside, neg := false, false
+	for _, t := range gy {
+		w := stem(strings.ToLower(y[t.start:t.end]))
+		switch {
+		case setAsideWords()[w]:
+			aside = true
+		case t.key == "@neg":
+			neg = true
+		case w == stem("apply") || w == stem("applies"):
+			aside = aside || neg
+		case t.ignore || t.key == "@if" || t.key == "@only" || setAsideNouns()[w]:
+		default:
+			return false
+		}
+	}
+	return aside
+}
+
+// setAsideNouns are the words that name the rule set aside: "the limit
+// does not apply", "the rule is waived".
+var setAsideNouns = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"it", "this", "rule", "limit", "requirement", "check"} {
+		m[stem(w)] = true
+	}
+	return m
+})

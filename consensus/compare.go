@@ -2339,6 +2339,17 @@ func negatedExceptions(x *analysis, k int, y *analysis) int {
 // (or the clause after it) says a word that x says of its exception
 // only, in the clause after it, or it negates the rule the exception
 // is taken from ("no renewal if someone is waiting").
+// setAsideWords say that a rule is set aside ("skip it if", "may deviate
+// when", "waived if"), stemmed as written (the lexicon reads "skip" as
+// "run" negated).
+var setAsideWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"skip", "skipped", "deviate", "waive", "waived", "exempt", "suspend", "suspended"} {
+		m[stem(w)] = true
+	}
+	return m
+})
+
 func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 	lx := theLexicon()
 	if cd.kind != "unless" || other.kind != "if" {
@@ -2352,6 +2363,14 @@ func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 	}
 	for _, t := range x.terms {
 		if t.clause == cd.clause+1 && !slices.Contains(cd.terms, t.w) && !lx.generic[t.w] && !lx.light[t.w] && region[t.w] {
+			return true
+		}
+	}
+	// "Skip it only if the patient has an infection", "the limit does not
+	// apply during live coverage": the rule set aside under the
+	// condition, as "unless" sets it aside.
+	for _, t := range y.terms {
+		if t.cond < 0 && (t.clause == other.clause || t.clause+1 == other.clause) && (setAsideWords()[stem(strings.ToLower(t.text))] || t.neg && t.w == lx.fold(stem("apply"))) {
 			return true
 		}
 	}

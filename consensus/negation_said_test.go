@@ -133,3 +133,25 @@ func TestEditsSaidOtherwise(t *testing.T) {
 		{"Refund faulty kettles in cash.", "Refund the faulty ones in cash.", Disagree}, // ones named nowhere
 	})
 }
+
+// TestRuleSetAsideUnder: an exception said as the rule set aside under a
+// condition ("skip it if", "may deviate if", "the limit does not apply
+// during") is the same exception; the condition alone turns the rule.
+func TestRuleSetAsideUnder(t *testing.T) {
+	t.Parallel()
+	const filed = "Every returned rental bike gets a brake check before it goes back out, unless it was out for less than an hour."
+	for _, tc := range []struct {
+		position string
+		want     Agreement
+	}{
+		{"Every returned rental bike gets a brake check before it goes back out; skip it only if it was out for less than an hour.", Agree},
+		{"Brake-check each rental bike that comes back before the next hire. Staff may skip the check if the bike was out for under an hour.", Agree},
+		{"Every returned rental bike gets a brake check before it goes back out; the rule does not apply if it was out for less than an hour.", Agree},
+		{"Every returned rental bike gets a brake check before it goes back out if it was out for less than an hour.", Disagree},
+		{"Every returned rental bike gets a brake check before it goes back out, even if it was out for less than an hour.", Disagree},
+	} {
+		if got := ComparePositions(filed, tc.position); got.Agreement != tc.want {
+			t.Errorf("%q: %+v, want %v", tc.position, got, tc.want)
+		}
+	}
+}
