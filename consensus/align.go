@@ -463,7 +463,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if standsFor(b, gb, ga, kb) || standsFor(a, ga, gb, ka) {
 			continue // "refers larger items" → "refers the larger ones"
 		}
-		if setAsideFor(a, ga, b, gb) || setAsideFor(b, gb, a, ga) {
+		if setAsideFor(ga, b, gb, ka) || setAsideFor(gb, a, ga, kb) {
 			continue // "unless X" → "skip it only if X": compareConditions reads it
 		}
 		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
@@ -1016,13 +1016,18 @@ func standsFor(text string, y, x, all []surfaceTok) bool {
 	})
 }
 
-// setAsideFor reports whether an exception's cue on one side (gx of text
-// x: "unless", "except") is said on the other (gy of y) as the rule set
-// aside: "skip it only if", "the limit does not apply during", "may
-// deviate if".
-func setAsideFor(x string, gx []surfaceTok, y string, gy []surfaceTok) bool {
+// setAsideFor reports whether an exception's cue on one side (gx, of a
+// text whose tokens are kx: "unless", "except") is said on the other (gy
+// of y) as the rule set aside: "skip it only if", "the limit does not
+// apply during", "may deviate if".
+func setAsideFor(gx []surfaceTok, y string, gy, kx []surfaceTok) bool {
 	if len(gx) == 0 || slices.ContainsFunc(gx, func(t surfaceTok) bool { return t.key != "@unless" && !t.ignore }) {
 		return false
+	}
+	// What the other side names elsewhere may name the rule set aside:
+	// "the charge is waived" of a rule that charges.
+	named := func(t surfaceTok) bool {
+		return slices.ContainsFunc(kx, func(u surfaceTok) bool { return u.key == t.key })
 	}
 	aside, neg := false, false
 	for _, t := range gy {
@@ -1034,7 +1039,7 @@ func setAsideFor(x string, gx []surfaceTok, y string, gy []surfaceTok) bool {
 			neg = true
 		case w == stem("apply") || w == stem("applies"):
 			aside = aside || neg
-		case t.ignore || t.key == "@if" || t.key == "@only" || setAsideNouns()[w]:
+		case t.ignore || t.key == "@if" || t.key == "@only" || setAsideNouns()[w] || named(t):
 		default:
 			return false
 		}

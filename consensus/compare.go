@@ -2344,14 +2344,33 @@ func negatedExceptions(x *analysis, k int, y *analysis) int {
 // "run" negated).
 var setAsideWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range []string{"skip", "skipped", "deviate", "waive", "waived", "exempt", "suspend", "suspended"} {
+	for _, w := range []string{"skip", "skipped", "deviate", "waive", "waived", "exempt", "exemption", "exception", "suspend", "suspended"} {
 		m[stem(w)] = true
 	}
 	return m
 })
 
+// setAsideUnder reports whether x says its rule is set aside under its
+// condition cd: a word that sets a rule aside in the condition's clause or
+// the one before ("skip it only if", "exception if wearing", "the limit
+// does not apply during").
+func setAsideUnder(x *analysis, cd condition) bool {
+	apply := theLexicon().fold(stem("apply"))
+	for _, t := range x.terms {
+		if t.cond < 0 && (t.clause == cd.clause || t.clause+1 == cd.clause) && (setAsideWords()[stem(strings.ToLower(t.text))] || t.neg && t.w == apply) {
+			return true
+		}
+	}
+	return false
+}
+
 func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 	lx := theLexicon()
+	if cd.kind == "if" && other.kind == "unless" && setAsideUnder(x, cd) {
+		// "the charge is waived when the app showed no bay" against
+		// "…, unless the app showed no bay".
+		return true
+	}
 	if cd.kind != "unless" || other.kind != "if" {
 		return false
 	}
@@ -2369,10 +2388,8 @@ func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 	// "Skip it only if the patient has an infection", "the limit does not
 	// apply during live coverage": the rule set aside under the
 	// condition, as "unless" sets it aside.
-	for _, t := range y.terms {
-		if t.cond < 0 && (t.clause == other.clause || t.clause+1 == other.clause) && (setAsideWords()[stem(strings.ToLower(t.text))] || t.neg && t.w == lx.fold(stem("apply"))) {
-			return true
-		}
+	if setAsideUnder(y, other) {
+		return true
 	}
 	// "No refund if the item was used" against "refund unless the item
 	// was used": the rule itself negated under the condition.

@@ -149,9 +149,15 @@ func TestRuleSetAsideUnder(t *testing.T) {
 		{"Every returned rental bike gets a brake check before it goes back out; the rule does not apply if it was out for less than an hour.", Agree},
 		{"Every returned rental bike gets a brake check before it goes back out if it was out for less than an hour.", Disagree},
 		{"Every returned rental bike gets a brake check before it goes back out, even if it was out for less than an hour.", Disagree},
+		{"Every returned rental bike gets a brake check before it goes back out. Exception only if it was out for less than an hour.", Agree},
 	} {
 		if got := ComparePositions(filed, tc.position); got.Agreement != tc.want {
 			t.Errorf("%q: %+v, want %v", tc.position, got, tc.want)
 		}
+	}
+	// The other way round: the rule set aside in the filed text.
+	const waived = "A rider who leaves a scooter outside a bay is charged $25; the charge is waived when the app showed no free bay nearby."
+	if got := ComparePositions(waived, "A rider who leaves a scooter outside a bay is charged $25, unless the app showed no free bay nearby."); got.Agreement != Agree {
+		t.Errorf("waived when → unless: %+v, want consistent", got)
 	}
 }
