@@ -60,7 +60,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
 		"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
 		"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
-		"unless": "@unless", "except": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
+		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
 		"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
 		"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
 		"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",

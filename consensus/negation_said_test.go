@@ -97,6 +97,9 @@ func TestConditionsSaidOtherwise(t *testing.T) {
 		{"Seedlings are planted any month except January and February.", "Seedlings are planted only during the summer months.", Disagree},
 		{"A 30% deposit is paid within 5 days of booking, or the slot is released.", "Guests pay the 30% deposit within 5 days of booking. If it isn't paid by then, we release the slot.", Agree},
 		{"A 30% deposit is paid within 5 days of booking, or the slot is released.", "The 30% deposit is paid within 5 days of booking; if the guest is not a member, the slot is released.", Disagree},
+		// "Save where" is the drafter's "unless".
+		{"Parcels are left with a neighbour unless the sender ticked signature required.", "Parcels are left with a neighbour, save where the sender ticked signature required.", Agree},
+		{"Parcels are left with a neighbour unless the sender ticked signature required.", "Parcels are left with a neighbour where the sender ticked signature required.", Disagree},
 	})
 }
 
