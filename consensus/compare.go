@@ -1433,6 +1433,11 @@ func sameQuantity(x, y quantity) bool {
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false
 	}
+	if (x.dim == "") != (y.dim == "") && x.per != "" && x.per == y.per && x.perVal == y.perVal {
+		// A rate whose unit one side says far from its number: "five
+		// or more logged hours every week" is 5 hours a week.
+		return x.raw == y.raw && x.raw > 1
+	}
 	tolerance := 1e-9
 	switch {
 	case x.dim == "time" && y.dim == "time":

@@ -14,6 +14,9 @@ import (
 func TestNumbersSaidOtherwise(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
+		// A rate whose unit stands a few words from its number.
+		{"Volunteers give at least 3 hours per week to the food bank.", "Every volunteer puts in three or more unpaid hours at the food bank every week.", Agree},
+		{"Volunteers give at least 3 hours per week to the food bank.", "Every volunteer puts in four or more unpaid hours at the food bank every week.", Disagree},
 		// Money in millions ("£5m"), cents of a dollar, a mixed fraction,
 		// a period joined to its number ("12-monthly"), half-yearly, and
 		// a version number that is no number of the rule.
