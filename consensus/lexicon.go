@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "41"
+const lexiconVersion = "42"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -71,6 +71,7 @@ fast quick rapid
 slow sluggish
 big large huge larger bigger
 small tiny little
+point points pts
 error failure fault problem fail unsuccessful
 break crash
 job task work_item

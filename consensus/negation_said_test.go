@@ -131,6 +131,7 @@ func TestEditsSaidOtherwise(t *testing.T) {
 		{"The ticket office closes at 17:00 on Sundays.", "The ticket office opens at 17:00 on Sundays.", Disagree},
 		{"Night shifts start at 22:00 and end at 06:00.", "Night shifts begin at 22:00 and end at 06:00.", Agree},
 		{"Night shifts start at 22:00 and end at 06:00.", "Night shifts start at 22:00 and end at 07:00.", Disagree},
+		{"A late return costs the borrower 5 loyalty points.", "A late return costs the borrower 5 loyalty pts.", Agree},
 		{"The desk weighs small parcels on site and sends larger parcels to the depot.", "The desk weighs small parcels on site and sends the larger ones to the depot.", Agree},
 		{"The desk weighs small parcels on site and sends larger parcels to the depot.", "The desk weighs small parcels on site and sends the larger ones to the post office.", Disagree},
 		{"Refund faulty kettles in cash.", "Refund the faulty ones in cash.", Disagree}, // ones named nowhere
