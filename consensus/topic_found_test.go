@@ -262,9 +262,15 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// loan question no longer finds the galleries' humidity. With a
 	// topic read whole against the record's (topicClash: "minimum" and
 	// "maximum", "daily" and "weekly", "closing" and "opening"):
-	// 2314/3070, 16, 1174/1236.
-	if reworded.ok < 2314 || wrong.ok > 16 || noneKept.ok < 1174 {
-		t.Errorf("in one vault: reworded found %v (floor 2314), another record %v (at most 16), none kept %v (floor 1174)", reworded, wrong, noneKept)
+	// 2314/3070, 16, 1174/1236. With sealed 34 to 37 beside them and the
+	// eighth round: 2522/3323, 27, 1299/1380. Their writers were not
+	// given the domains already used, and the eleven new "another record"
+	// answers each find an earlier set's record of much the same question
+	// ("Audit of the visitor sign-in log" for "Monthly audit of …", studio
+	// cancellations, xenon lamps, pawned items, call recordings, chapel
+	// service slots, loose bakery goods, outgoing museum loans).
+	if reworded.ok < 2522 || wrong.ok > 27 || noneKept.ok < 1299 {
+		t.Errorf("in one vault: reworded found %v (floor 2522), another record %v (at most 27), none kept %v (floor 1299)", reworded, wrong, noneKept)
 	}
 }
 
