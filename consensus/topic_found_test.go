@@ -268,9 +268,10 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// answers each find an earlier set's record of much the same question
 	// ("Audit of the visitor sign-in log" for "Monthly audit of …", studio
 	// cancellations, xenon lamps, pawned items, call recordings, chapel
-	// service slots, loose bakery goods, outgoing museum loans).
-	if reworded.ok < 2522 || wrong.ok > 27 || noneKept.ok < 1299 {
-		t.Errorf("in one vault: reworded found %v (floor 2522), another record %v (at most 27), none kept %v (floor 1299)", reworded, wrong, noneKept)
+	// service slots, loose bakery goods, outgoing museum loans). With
+	// sealed 38 and 39: 2647/3477, 27, 1364/1452.
+	if reworded.ok < 2647 || wrong.ok > 27 || noneKept.ok < 1364 {
+		t.Errorf("in one vault: reworded found %v (floor 2647), another record %v (at most 27), none kept %v (floor 1364)", reworded, wrong, noneKept)
 	}
 }
 
