@@ -501,9 +501,9 @@ func caseNames(text string) string {
 			i = k
 			continue
 		}
-		switch {
-		case capitalName(w, number) != "":
-			w = capitalName(w, number)
+		switch c := capitalName(w, number); {
+		case c != "":
+			w = c
 		case w == "Go" && !sentence:
 			w = "golang"
 		}

@@ -207,7 +207,7 @@ func periodClash(a, b *analysis) bool {
 	periods := func(x *analysis) []float64 {
 		var out []float64
 		for _, q := range x.qty {
-			if q.every && q.dim == "time" && periodByValue()[q.value] != "" {
+			if q.every && q.dim == "time" && recurring()[q.value] {
 				out = append(out, q.value)
 			}
 		}
@@ -222,7 +222,10 @@ func periodClash(a, b *analysis) bool {
 func antonymClash(a, b *analysis) bool {
 	lx := theLexicon()
 	for _, t := range a.terms {
-		if _, antonym := lx.negVerb[stem(strings.ToLower(t.text))]; !t.neg || !antonym {
+		if !t.neg {
+			continue
+		}
+		if _, antonym := lx.negVerb[stem(strings.ToLower(t.text))]; !antonym {
 			// Not an antonym: a negation said apart ("no reads", "missing
 			// reads") or a prefix ("non-cultivation") may ask the same
 			// question.
@@ -241,13 +244,12 @@ func antonymClash(a, b *analysis) bool {
 	return false
 }
 
-// periodByValue are the canonical period words ("daily", "weekly") by
-// the period they recur at, in seconds.
-var periodByValue = sync.OnceValue(func() map[float64]string {
-	lx := theLexicon()
-	m := map[float64]string{}
-	for w, u := range periodWords() {
-		m[units()[u].scale] = lx.fold(stem(w))
+// recurring are the periods, in seconds, that a period word names
+// ("hourly", "daily", "weekly", "monthly", "yearly", "fortnightly").
+var recurring = sync.OnceValue(func() map[float64]bool {
+	m := map[float64]bool{}
+	for _, u := range periodWords() {
+		m[units()[u].scale] = true
 	}
 	return m
 })
@@ -2337,13 +2339,6 @@ func negatedExceptions(x *analysis, k int, y *analysis) int {
 	return countKind(y.conds, "unless")
 }
 
-// ownOutcome reports whether y states the exception cd of x as a
-// condition with an outcome of its own: "A4 for all customers except
-// those with a US address, who get Letter" against "A4 for everybody;
-// when the address is in the US we print on Letter". The condition of y
-// (or the clause after it) says a word that x says of its exception
-// only, in the clause after it, or it negates the rule the exception
-// is taken from ("no renewal if someone is waiting").
 // setAsideWords say that a rule is set aside ("skip it if", "may deviate
 // when", "waived if"), stemmed as written (the lexicon reads "skip" as
 // "run" negated).
@@ -2369,6 +2364,15 @@ func setAsideUnder(x *analysis, cd condition) bool {
 	return false
 }
 
+// ownOutcome reports whether y states the exception cd of x as a
+// condition with an outcome of its own: "A4 for all customers except
+// those with a US address, who get Letter" against "A4 for everybody;
+// when the address is in the US we print on Letter". The condition of y
+// (or the clause after it) says a word that x says of its exception
+// only, in the clause after it, or it negates the rule the exception
+// is taken from ("no renewal if someone is waiting"), or sets it aside
+// ("skip it only if"; a filed "the charge is waived when" against
+// "unless" is the same exception the other way round).
 func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 	lx := theLexicon()
 	if cd.kind == "if" && other.kind == "unless" && setAsideUnder(x, cd) {
