@@ -231,17 +231,22 @@ func antonymClash(a, b *analysis) bool {
 			// question.
 			continue
 		}
-		plain, negated := false, false
-		for _, u := range b.terms {
-			if u.w == t.w {
-				plain, negated = plain || !u.neg, negated || u.neg
-			}
-		}
-		if plain && !negated {
+		if saidPlainly(b, t.w) {
 			return true
 		}
 	}
 	return false
+}
+
+// saidPlainly reports whether x says w, and never negated.
+func saidPlainly(x *analysis, w string) bool {
+	plain, negated := false, false
+	for _, u := range x.terms {
+		if u.w == w {
+			plain, negated = plain || !u.neg, negated || u.neg
+		}
+	}
+	return plain && !negated
 }
 
 // recurring are the periods, in seconds, that a period word names
@@ -1002,13 +1007,7 @@ func verbTurned(x, y *analysis) bool {
 		if !t.neg || !t.verbal || t.reason {
 			continue
 		}
-		asserted, negated := false, false
-		for _, u := range y.terms {
-			if u.w == t.w {
-				asserted, negated = asserted || !u.neg, negated || u.neg
-			}
-		}
-		if asserted && !negated {
+		if saidPlainly(y, t.w) {
 			return true
 		}
 	}

@@ -140,28 +140,19 @@ func TestEditsSaidOtherwise(t *testing.T) {
 
 // TestRuleSetAsideUnder: an exception said as the rule set aside under a
 // condition ("skip it if", "may deviate if", "the limit does not apply
-// during") is the same exception; the condition alone turns the rule.
+// during", "exception if") is the same exception, either way round; the
+// condition alone turns the rule.
 func TestRuleSetAsideUnder(t *testing.T) {
 	t.Parallel()
 	const filed = "Every returned rental bike gets a brake check before it goes back out, unless it was out for less than an hour."
-	for _, tc := range []struct {
-		position string
-		want     Agreement
-	}{
-		{"Every returned rental bike gets a brake check before it goes back out; skip it only if it was out for less than an hour.", Agree},
-		{"Brake-check each rental bike that comes back before the next hire. Staff may skip the check if the bike was out for under an hour.", Agree},
-		{"Every returned rental bike gets a brake check before it goes back out; the rule does not apply if it was out for less than an hour.", Agree},
-		{"Every returned rental bike gets a brake check before it goes back out if it was out for less than an hour.", Disagree},
-		{"Every returned rental bike gets a brake check before it goes back out, even if it was out for less than an hour.", Disagree},
-		{"Every returned rental bike gets a brake check before it goes back out. Exception only if it was out for less than an hour.", Agree},
-	} {
-		if got := ComparePositions(filed, tc.position); got.Agreement != tc.want {
-			t.Errorf("%q: %+v, want %v", tc.position, got, tc.want)
-		}
-	}
-	// The other way round: the rule set aside in the filed text.
 	const waived = "A rider who leaves a scooter outside a bay is charged $25; the charge is waived when the app showed no free bay nearby."
-	if got := ComparePositions(waived, "A rider who leaves a scooter outside a bay is charged $25, unless the app showed no free bay nearby."); got.Agreement != Agree {
-		t.Errorf("waived when → unless: %+v, want consistent", got)
-	}
+	checkAgreements(t, []agreementCase{
+		{filed, "Every returned rental bike gets a brake check before it goes back out; skip it only if it was out for less than an hour.", Agree},
+		{filed, "Brake-check each rental bike that comes back before the next hire. Staff may skip the check if the bike was out for under an hour.", Agree},
+		{filed, "Every returned rental bike gets a brake check before it goes back out; the rule does not apply if it was out for less than an hour.", Agree},
+		{filed, "Every returned rental bike gets a brake check before it goes back out. Exception only if it was out for less than an hour.", Agree},
+		{filed, "Every returned rental bike gets a brake check before it goes back out if it was out for less than an hour.", Disagree},
+		{filed, "Every returned rental bike gets a brake check before it goes back out, even if it was out for less than an hour.", Disagree},
+		{waived, "A rider who leaves a scooter outside a bay is charged $25, unless the app showed no free bay nearby.", Agree},
+	})
 }

@@ -241,19 +241,12 @@ func TestNumbersTradedPlaces(t *testing.T) {
 // hours, unless a number stands before it; "IT" is one too, not "it".
 func TestCapitalNamesAreNoUnits(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		filed, position string
-		want            Agreement
-	}{
+	checkAgreements(t, []agreementCase{
 		{"Escalate a grievance to the line manager within 2 days.", "Escalate a grievance to HR within 2 days.", Disagree},
 		{"Escalate a grievance to HR within 2 days.", "Grievances go to HR inside two days.", Agree},
 		{"The help desk answers within 24 hours.", "The help desk answers within 24 HR.", Agree},
 		{"Laptops are wiped by the facilities team before reuse.", "Laptops are wiped by IT before reuse.", Disagree},
-	} {
-		if got := ComparePositions(tc.filed, tc.position); got.Agreement != tc.want {
-			t.Errorf("%q against %q: %+v, want %v", tc.position, tc.filed, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestBoundOnHowOften: "at least every 30 days" bounds the interval from
@@ -261,17 +254,10 @@ func TestCapitalNamesAreNoUnits(t *testing.T) {
 func TestBoundOnHowOften(t *testing.T) {
 	t.Parallel()
 	const filed = "Each fire door is checked at least every 30 days by the caretaker."
-	for _, tc := range []struct {
-		position string
-		want     Agreement
-	}{
-		{`fire_doors: {check_by: caretaker, max_interval_days: 30}`, Agree},
-		{"The caretaker checks every fire door at least once every 30 days.", Agree},
-		{`fire_doors: {check_by: caretaker, min_interval_days: 30}`, Disagree},
-		{"Each fire door is checked at least every 60 days by the caretaker.", Disagree},
-	} {
-		if got := ComparePositions(filed, tc.position); got.Agreement != tc.want {
-			t.Errorf("%q: %+v, want %v", tc.position, got, tc.want)
-		}
-	}
+	checkAgreements(t, []agreementCase{
+		{filed, `fire_doors: {check_by: caretaker, max_interval_days: 30}`, Agree},
+		{filed, "The caretaker checks every fire door at least once every 30 days.", Agree},
+		{filed, `fire_doors: {check_by: caretaker, min_interval_days: 30}`, Disagree},
+		{filed, "Each fire door is checked at least every 60 days by the caretaker.", Disagree},
+	})
 }
