@@ -476,8 +476,9 @@ func (c *Conn) retry(ctx context.Context, op func(ctx context.Context) error) er
 }
 
 // transient reports whether err may go away by itself: the connection is
-// being re-established, the server did not answer, or JetStream is not
-// ready (a restarting server).
+// being re-established, the server did not answer, JetStream is not
+// ready (a restarting server), or a consumer was created while its
+// predecessor of the same name was still being removed (errConsumerRaced).
 func transient(err error) bool {
 	if errors.Is(err, nats.ErrConnectionClosed) || errors.Is(err, nats.ErrBadSubject) || errors.Is(err, nats.ErrMaxPayload) {
 		return false
@@ -485,6 +486,9 @@ func transient(err error) bool {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) ||
 		errors.Is(err, njs.ErrNoStreamResponse) || errors.Is(err, nats.ErrDisconnected) || errors.Is(err, nats.ErrConnectionReconnecting) ||
 		errors.Is(err, njs.ErrJetStreamNotEnabled) || errors.Is(err, njs.ErrJetStreamNotEnabledForAccount) {
+		return true
+	}
+	if errors.As(err, new(errConsumerRaced)) {
 		return true
 	}
 	var api *njs.APIError
