@@ -478,7 +478,7 @@ func (c *Conn) retry(ctx context.Context, op func(ctx context.Context) error) er
 // transient reports whether err may go away by itself: the connection is
 // being re-established, the server did not answer, JetStream is not
 // ready (a restarting server), or a consumer was created while its
-// predecessor of the same name was still being removed (errConsumerRaced).
+// predecessor of the same name was still being removed.
 func transient(err error) bool {
 	if errors.Is(err, nats.ErrConnectionClosed) || errors.Is(err, nats.ErrBadSubject) || errors.Is(err, nats.ErrMaxPayload) {
 		return false
@@ -488,12 +488,13 @@ func transient(err error) bool {
 		errors.Is(err, njs.ErrJetStreamNotEnabled) || errors.Is(err, njs.ErrJetStreamNotEnabledForAccount) {
 		return true
 	}
-	if errors.As(err, new(errConsumerRaced)) {
-		return true
-	}
 	var api *njs.APIError
 	if errors.As(err, &api) {
-		return api.Code == 503 || api.Code == 408
+		// 500 with JSErrCodeConsumerCreate: the server failed to store a
+		// consumer whose namesake, deleted a moment before, was still
+		// being removed from disk ("rename …/obs/inbox_Bob/o.dat.tmp: no
+		// such file or directory"); the next attempt creates it.
+		return api.Code == 503 || api.Code == 408 || api.Code == 500 && api.ErrorCode == njs.JSErrCodeConsumerCreate
 	}
 	return false
 }

@@ -120,7 +120,7 @@ func (r *receiver) reset(ctx context.Context) error {
 	var cons njs.Consumer
 	if err := r.c.retry(ctx, func(ctx context.Context) (err error) {
 		cons, err = r.c.stream.CreateOrUpdateConsumer(ctx, r.consumerConfig())
-		return consumerRaced(err)
+		return err
 	}); err != nil {
 		return fmt.Errorf("create the consumer: %w", err)
 	}
@@ -452,23 +452,3 @@ func (r *receiver) Close() error {
 
 // closeDeleteTimeout bounds Close's removal of the inbox's consumer.
 const closeDeleteTimeout = 2 * time.Second
-
-// errConsumerRaced marks a consumer the server failed to create in its
-// store (JSErrCodeConsumerCreate: "rename …/obs/inbox_Bob/o.dat.tmp: no
-// such file or directory"), which happens when the consumer of the same
-// name that reset just deleted is still being removed from disk: the
-// next attempt creates it.
-type errConsumerRaced struct{ err error }
-
-func (e errConsumerRaced) Error() string { return e.err.Error() }
-func (e errConsumerRaced) Unwrap() error { return e.err }
-
-// consumerRaced wraps err as errConsumerRaced when the server failed to
-// create the consumer in its store, and returns it unchanged otherwise.
-func consumerRaced(err error) error {
-	var api *njs.APIError
-	if errors.As(err, &api) && api.ErrorCode == njs.JSErrCodeConsumerCreate && api.Code == 500 {
-		return errConsumerRaced{err}
-	}
-	return err
-}
