@@ -124,6 +124,18 @@ func surfaceTokens(text string) []surfaceTok {
 			continue
 		}
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if b := symbolBound(text, i, r, size); b != "" {
+				// ">10%", "≥ 4", "21+": the bound a comparison word says.
+				at := len(ws)
+				if r == '+' {
+					at-- // before its number, as "at least 21" says it
+				}
+				end := i + size
+				for end < len(text) && !unicode.IsSpace(rune(text[end])) && !strings.ContainsRune(",;:!?()[]\"", rune(text[end])) {
+					end++
+				}
+				ws = slices.Insert(ws, at, word{low: b, start: wordStart, end: end})
+			}
 			slash = r == '/'
 			i += size
 			continue
@@ -149,6 +161,9 @@ func surfaceTokens(text string) []surfaceTok {
 			w = stripMarks(w)
 		}
 		low := strings.ToLower(w)
+		if low == "no" && numberAbbrev(text[j:min(j+4, len(text))]) {
+			low = "number" // "greenhouse no. 3"
+		}
 		if c := capitalName(w, len(ws) > 0 && isDigit(ws[len(ws)-1].low[0])); c != "" {
 			low = strings.ToLower(c) // "IT", "HR": a name, not "it" or hours
 		}
@@ -231,12 +246,18 @@ func surfaceTokens(text string) []surfaceTok {
 		if (w.low == "old" || w.low == "long") && i > 0 && isUnitWord(ws[i-1].low) && boundedAge(out) {
 			continue // "at most 3 months old" is "no older than 3 months"
 		}
+		if w.low == "min" && i+1 < len(ws) && isDigit(ws[i+1].low[0]) && (i == 0 || !isDigit(ws[i-1].low[0])) {
+			// "min 4 photos" is at least 4; "30 min" stays minutes.
+			out = append(out, surfaceTok{key: "@least", start: w.start, end: w.end})
+			continue
+		}
 		if w.low == "7" && w.slash && len(out) > 0 && out[len(out)-1].key == "24" {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue
 		}
-		if (w.low == "a" || w.low == "an") && len(out) > 0 && out[len(out)-1].quant && i+1 < len(ws) && isUnitWord(ws[i+1].low) {
-			// "30 days a year" is per year.
+		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && isUnitWord(ws[i+1].low) &&
+			(len(out) > 0 && out[len(out)-1].quant || i >= 2 && isDigit(ws[i-2].low[0]) && functionClasses()[ws[i-1].low] == "") {
+			// "30 days a year", "10 mites a day" are per year, per day.
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})
 			continue
 		}
@@ -262,6 +283,28 @@ func surfaceTokens(text string) []surfaceTok {
 		i += n - 1
 	}
 	return out
+}
+
+// symbolBound is the comparison word the symbol r at text[i:i+size]
+// stands for, or "": ">" and "<" right before a number are "over" and
+// "under", and a "+" right after a whole number and before no digit is
+// "at least" ("21+ days"). Arrows ("->", "=>"), sums ("2+2") and the
+// non-strict signs are none: "≥ 99%" is as often the "99%" a rule needs
+// as its "at least 99%".
+func symbolBound(text string, i int, r rune, size int) string {
+	next := strings.TrimLeft(text[i+size:], " ")
+	digitNext := next != "" && isDigit(next[0])
+	switch {
+	case r == '+':
+		if i > 0 && isDigit(text[i-1]) && !digitNext {
+			return "minimum"
+		}
+	case r == '>' || r == '<':
+		if (i == 0 || !strings.ContainsRune("-=<>", rune(text[i-1]))) && digitNext {
+			return map[rune]string{'>': "over", '<': "under"}[r]
+		}
+	}
+	return ""
 }
 
 // exceptionSetApart reports whether one side's "except" (gx: the

@@ -151,6 +151,7 @@ type rawTok struct {
 	text     string // as written
 	conj     bool   // follows "and", "or" or "nor"
 	clock    bool   // a time of day ("22:00", "10 pm"), num in hours
+	hyphened bool   // joined by a hyphen to the word before: the "off" of "take-off"
 }
 
 // clockAt reads a time of day at rs[i:j] (the digits of a number): "22:00",
@@ -306,6 +307,10 @@ func lex(text string) []rawTok {
 				// "7+ players": at least 7.
 				out = append(out, rawTok{low: "atleast", clause: clause, text: "+"}, rawTok{num: v, isNum: true, clause: clause, text: lit + "+"})
 				k++
+			case suffix == "" && k < len(rs) && rs[k] == '×' && (k+1 == len(rs) || !unicode.IsDigit(rs[k+1])):
+				// "1.5× the rate": as "1.5x" (not "3×4", a size).
+				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit + "x"})
+				k++
 			case suffix == "":
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
 			case suffix == "x":
@@ -348,7 +353,11 @@ func lex(text string) []rawTok {
 				j += 3
 			}
 			w := strings.ReplaceAll(string(rs[i:j]), ".", "")
-			out = append(out, rawTok{low: w, clause: clause, text: string(rs[i:j])})
+			if w == "no" && numberAbbrev(string(rs[j:min(j+4, len(rs))])) {
+				// "greenhouse no. 3", "(room no.)": a number, no "no".
+				w, j = "number", j+1
+			}
+			out = append(out, rawTok{low: w, clause: clause, text: string(rs[i:j]), hyphened: i > 0 && rs[i-1] == '-'})
 			i = j
 
 		case r == '%':
@@ -386,6 +395,18 @@ func lex(text string) []rawTok {
 		}
 	}
 	return numberWordsToNumbers(out)
+}
+
+// numberAbbrev reports whether after, the text right after a "no", makes
+// it the abbreviation of "number": a dot, then a digit, "#", a closing
+// bracket or a comma ("no. 5", "no.)"). A "No." that ends a sentence is
+// the answer.
+func numberAbbrev(after string) bool {
+	if !strings.HasPrefix(after, ".") {
+		return false
+	}
+	after = strings.TrimLeft(after[1:], " ")
+	return after != "" && (isDigit(after[0]) || strings.ContainsRune("#),", rune(after[0])))
 }
 
 // lacking reports whether toks[i] says "without" of the word after it:
@@ -1400,7 +1421,7 @@ func analyze(text string) *analysis {
 			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause, every: true})
 			continue
 		}
-		off := t.low == "off" && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low))
+		off := t.low == "off" && !t.hyphened && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low))
 		absent := (t.low == "missing" || t.low == "absent") && i >= 2 && copulas()[toks[i-1].low] && toks[i-1].clause == t.clause
 		if n == 1 && (off || absent) {
 			// "with the flash off", "whose focus indicator is missing":

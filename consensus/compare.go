@@ -1421,6 +1421,11 @@ func sameQuantity(x, y quantity) bool {
 	} else if y.dim == "percent" && x.dim == "" && x.per == "" && x.value > 0 && x.value < 1 {
 		x.value, x.dim = 100*x.value, "percent"
 	}
+	if x.dim == "percent" && multiplier(y) && x.per == y.per {
+		y.value, y.dim = 100*y.value, "percent" // "1.5x the rate" is 150% of it
+	} else if y.dim == "percent" && multiplier(x) && x.per == y.per {
+		x.value, x.dim = 100*x.value, "percent"
+	}
 	if x.dim != "" && y.dim != "" && (x.dim != y.dim || x.days != y.days) {
 		return false // "5 business days" are not 5 days
 	}
@@ -1450,6 +1455,14 @@ func sameQuantity(x, y quantity) bool {
 		tolerance = speedTolerance
 	}
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
+}
+
+// multiplier reports whether q is a number written with a times sign:
+// "2x", "1.5×".
+func multiplier(q quantity) bool {
+	n, _, _ := strings.Cut(strings.ToLower(q.text), " ") // "1.5x hourly"
+	t := strings.TrimSuffix(strings.TrimSuffix(n, "x"), "×")
+	return q.dim == "" && t != n && t != "" && strings.Trim(t, "0123456789.") == ""
 }
 
 // money reports whether dim is a currency (measures): an amount of it

@@ -271,6 +271,7 @@ var framingREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 	labelled := `[ \t]+(?:` + label + `|(?:plan|approach|proposal|idea|suggestion)[ \t]+(?:is|would be)(?:[ \t]+(?:to|that))?)`
 	opinion := `(?:[ \t]+that)?[ \t]*,?[ \t]*(?:(?:we|you)[ \t]+(?:should|could|ought to|need to|can))?`
 	intent := `(?:'ll|'m|'re| will| am| are| would|'d)?(?:[ \t]+(?:just|probably|also|now|then|first))?[ \t]+(?:plan(?:ning)? to|intend to|want to|going to|gonna|lean(?:ing)? (?:towards?|to)|inclined to|decided to|will|go with)|(?:'ll| will|'m going to| am going to)`
+	onRecord := `(?:[ \t]+[\w'-]+){1,4}?[ \t]+(?:confirmed|agreed|agrees|acknowledged|acknowledges|noted|notes|decided|resolved|accepted|accepts|reaffirmed|minuted)[ \t]+that\b[ \t]*,?`
 	alts := map[string]string{
 		// "As discussed in the design doc,", "As agreed,".
 		"as":  `as (?:(?:previously |already )?(?:discussed|agreed|decided|noted|planned|described|documented|specified|requested|mentioned|proposed|suggested)(?:(?:[ \t]+(?:in|on|with|by|at|during)[ \t]+(?:the |our |a )?[^,:;.]{1,40})?[ \t]*[,:]|(?:[ \t]+(?:in|on|with|by|at|during)[ \t]+(?:the |our |a )?` + source + `)?[ \t]*(?:[.;)]|$))|per` + followed + `)`,
@@ -282,7 +283,11 @@ var framingREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 		// "Proposed approach:", "Plan:", "My plan is to".
 		"proposed": `proposed[ \t]+` + label, "suggested": `suggested[ \t]+` + label, "planned": `planned[ \t]+` + label,
 		"recommended": `recommended[ \t]+` + label,
-		"my":          `my` + labelled, "our": `our` + labelled, "the": `the` + labelled,
+		// "The board confirmed that", "The crew member acknowledges that,",
+		// "It was agreed that": a body or a person putting the rule on
+		// record.
+		"my": `my` + labelled, "our": `our` + labelled + `|our` + onRecord, "the": `the` + labelled + `|the` + onRecord,
+		"it":       `it[ \t]+(?:was|is|has been)[ \t]+(?:agreed|decided|confirmed|resolved|noted|minuted)[ \t]+that\b[ \t]*,?`,
 		"approach": label, "plan": label, "proposal": label, "solution": label, "fix": label, "idea": label, "suggestion": label,
 		// "I think we should", "I'd suggest we", "IMO", "I plan to", "I'll".
 		"i":   `i(?:[ \t]+(?:think|believe|guess|suppose|feel|reckon)` + opinion + `|(?:'d| would)?[ \t]+(?:suggest|recommend|propose)(?:[ \t]+(?:that|we|to))*|` + intent + `)`,
