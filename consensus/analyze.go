@@ -250,7 +250,11 @@ func lex(text string) []rawTok {
 					continue
 				}
 			}
-			sub := lex(string(rs[i:end]))
+			amount := string(rs[i:end])
+			if d := digitsEnd(rs, i); decimalComma(rs[i:d]) {
+				amount = strings.Replace(amount, ",", ".", 1) // "€3,50"
+			}
+			sub := lex(amount)
 			for k := range sub {
 				sub[k].clause = clause
 			}
@@ -275,6 +279,9 @@ func lex(text string) []rawTok {
 				}
 				return r
 			}, string(rs[i:j]))
+			if decimalComma(rs[i:j]) && moneyWordAt(rs, j) {
+				lit = strings.Replace(string(rs[i:j]), ",", ".", 1) // "2,10 pounds"
+			}
 			// Letters glued to the number: a unit ("10ms", "5k") or part
 			// of a name ("2fa", "3des").
 			k := j
@@ -442,6 +449,40 @@ func digitsEnd(rs []rune, i int) int {
 		j++
 	}
 	return j
+}
+
+// decimalComma reports whether digits are an amount written with a
+// decimal comma: one to three digits, a comma, two digits ("3,50"), as
+// no number grouped in thousands is.
+func decimalComma(digits []rune) bool {
+	k := slices.Index(digits, ',')
+	if k < 1 || k > 3 || len(digits)-k != 3 {
+		return false
+	}
+	for i, r := range digits {
+		if i != k && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// moneyWordAt reports whether a currency's name follows rs[j] (after a
+// space): "2,10 pounds", "3,50 EUR".
+func moneyWordAt(rs []rune, j int) bool {
+	for j < len(rs) && rs[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(rs) && unicode.IsLetter(rs[k]) {
+		k++
+	}
+	w := strings.ToLower(string(rs[j:k]))
+	if w == "pounds" || w == "pound" {
+		return true
+	}
+	u, ok := measures()[w]
+	return ok && money(u.dim)
 }
 
 // groupSpaces are the spaces that may group a number's digits in
@@ -730,8 +771,16 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		// v the group read since ("one thousand two hundred and fifty"
 		// is 1000 and then 250).
 		total := 0.0
+		spoken := !t.isNum && spokenDigit(t.low) // "one-five": 15, as a radio reads it out
 		for j < len(in) && in[j].clause == t.clause {
 			n := in[j]
+			if spoken && n.hyphened && spokenDigit(n.low) {
+				v = v*10 + numberWords()[n.low]
+				text = append(text, n.text)
+				j++
+				continue
+			}
+			spoken = false
 			if u, ok := measures()[n.low]; ok && unitAfter == nil && n.text != n.low && u.scale == 1 && j+1 < len(in) && in[j+1].clause == t.clause && numberScales()[in[j+1].low] > 0 {
 				unitAfter = &in[j]
 				j++
@@ -742,6 +791,12 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				v /= o
 				text = append(text, n.text)
 				j++
+				if j+2 < len(in) && in[j].low == "of" && (in[j+1].low == "a" || in[j+1].low == "an") && isUnitWord(in[j+2].low) && in[j+2].clause == t.clause {
+					// "three quarters of an hour": the share of one
+					// hour, as "a quarter of an hour" is.
+					text = append(text, in[j].text, in[j+1].text)
+					j += 2
+				}
 				break
 			}
 			if s, ok := numberScales()[n.low]; ok && s >= 1000 {
@@ -782,6 +837,14 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		i = j - 1
 	}
 	return clockRanges(sharesOf(out))
+}
+
+// spokenDigit reports whether w is a digit said as a word ("zero" to
+// "nine"): joined by hyphens, such words read a number out digit by
+// digit ("two-zero" is 20; "twenty-five" is read as tens and ones).
+func spokenDigit(w string) bool {
+	v, ok := numberWords()[w]
+	return ok && v == math.Trunc(v) && v <= 9 && w != "single" && w != "double" && w != "triple" && w != "once" && w != "twice" && w != "thrice" && w != "first" && w != "third"
 }
 
 // addsTo reports whether the number word w goes on the number being read,

@@ -681,7 +681,8 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 // and fyi, a space).
 var preambles = []string{"bottom line", "tl;dr", "tldr", "tl dr", "in short", "short answer", "long story short", "in a nutshell", "in summary",
 	"summary", "to summarise", "to summarize", "to sum up", "to be clear", "for the record", "reminder", "note", "fyi", "update", "decision",
-	"answer", "the answer", "agreed", "the rule", "our rule", "rule of thumb", "heads up", "so", "basically", "ok", "okay", "yes", "yep", "correct", "right"}
+	"answer", "the answer", "agreed", "the rule", "our rule", "rule of thumb", "heads up", "just to confirm", "to confirm",
+	"quick reminder", "friendly reminder", "just a reminder", "a reminder", "please note", "kindly note", "so", "basically", "ok", "okay", "yes", "yep", "correct", "right"}
 
 // leadTicketRE matches a ticket reference that opens a position
 // ("HR-88:", "[OPS-12]", "LIC-3 -"), as ticketRE reads one in a question.
@@ -715,7 +716,8 @@ func ruleText(text string) string {
 			}
 			// "Summary for leadership:", "Update from ops:": a label of a
 			// few more words, ended by a colon.
-			if k := strings.IndexByte(low, ':'); next == ' ' && k > len(p) && len(strings.Fields(low[len(p):k])) <= 3 && !strings.ContainsAny(low[len(p):k], ",;.!?") {
+			if k := strings.IndexByte(low, ':'); next == ' ' && k > len(p) && len(strings.Fields(low[len(p):k])) <= 3 && !strings.ContainsAny(low[len(p):k], ",;.!?") &&
+				!isDigit(low[k-1]) { // "from 23:00" is no label
 				t = t[k+1:]
 				break
 			}
@@ -2418,6 +2420,34 @@ func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 		if t.neg && t.cond < 0 && t.clause == other.clause && slices.ContainsFunc(x.terms, func(u term) bool {
 			return u.w == t.w && !u.neg && u.cond < 0 && u.clause == cd.clause
 		}) {
+			return true
+		}
+	}
+	return outcomeFrees(x, cd, y, other)
+}
+
+// outcomeFrees reports whether what y's condition other leads to (its
+// clause and the next) lifts the rule x sets aside with its exception cd:
+// a word of x's rule negated there ("…, unless the restaurant moved the
+// booking" against "if the restaurant moved the booking, we do not
+// charge"), or a payment of x's rule made free ("a £5 monthly fee applies
+// unless they play in the youth band" against "if they play in the youth
+// band, no charge" or "then no need to pay").
+func outcomeFrees(x *analysis, cd condition, y *analysis, other condition) bool {
+	lx := theLexicon()
+	free, pay, fee := lx.fold(stem("free")), lx.fold(stem("charge")), lx.fold(stem("fee"))
+	rule := map[string]bool{}
+	for _, t := range x.terms {
+		if t.cond < 0 && !t.neg {
+			rule[t.w] = true
+		}
+	}
+	paid := rule[pay] || rule[fee] || slices.ContainsFunc(x.qty, func(q quantity) bool { return q.cond < 0 && money(q.dim) })
+	for _, t := range y.terms {
+		if t.clause != other.clause && t.clause != other.clause+1 || !t.neg && slices.Contains(cd.terms, t.w) {
+			continue
+		}
+		if t.neg && rule[t.w] && !lx.generic[t.w] && !lx.light[t.w] || paid && (t.w == free && !t.neg || t.neg && (t.w == pay || t.w == fee)) {
 			return true
 		}
 	}

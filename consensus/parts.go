@@ -506,7 +506,7 @@ func compareStrength(filed, position string) []string {
 		// only a way of agreeing ("we should serve WebP").
 		weak = "should"
 	}
-	if weak == "" || hasCue(la, weakCues) != "" || strongCue(lb) != "" {
+	if weak == "" || hasCue(la, weakCues) != "" || strongCue(lb) != "" || exemptionSaid(la, lb, weak) {
 		return nil
 	}
 	strong := strongCue(la)
@@ -514,6 +514,21 @@ func compareStrength(filed, position string) []string {
 		strong = "binding"
 	}
 	return []string{strong + " → " + weak}
+}
+
+// exemptionSaid reports whether the weak cue of the position (lower
+// case lb) is a requirement said not to be one in the case a condition
+// names ("if they play in the youth band, no need to pay"), where the
+// filed rule (la) makes that case an exception ("unless they play in the
+// youth band"): an exception said as a condition, not a rule made
+// optional.
+func exemptionSaid(la, lb, weak string) bool {
+	if !slices.Contains(negatedStrong(), weak) || hasCue(la, []string{"unless", "except", "exempt", "excepted", "apart from"}) == "" {
+		return false
+	}
+	at := indexWord(lb, weak)
+	start := strings.LastIndexAny(lb[:at], ".;!?\n") + 1
+	return hasCue(lb[start:at], []string{"if", "when", "where", "for anyone who", "for those who"}) != ""
 }
 
 // rfcWord reports whether text writes w (upper case) as a word: "MUST".

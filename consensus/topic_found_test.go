@@ -269,9 +269,15 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// ("Audit of the visitor sign-in log" for "Monthly audit of …", studio
 	// cancellations, xenon lamps, pawned items, call recordings, chapel
 	// service slots, loose bakery goods, outgoing museum loans). With
-	// sealed 38 and 39: 2647/3477, 27, 1364/1452.
-	if reworded.ok < 2647 || wrong.ok > 27 || noneKept.ok < 1364 {
-		t.Errorf("in one vault: reworded found %v (floor 2647), another record %v (at most 27), none kept %v (floor 1364)", reworded, wrong, noneKept)
+	// sealed 38 and 39: 2647/3477, 27, 1364/1452. The ninth round leaves
+	// those the same; with sealed 40 and 41 beside them: 2787/3624, 31,
+	// 1426/1524. Of the four new "another record" answers, three find an
+	// earlier set's record of much the same question (patch tests before
+	// hair colour, twice; refunds for returned parcels), and one, an
+	// earlier set's "Late teams policy (BOOK-57)" of escape rooms, finds
+	// the restaurants' late cancellations.
+	if reworded.ok < 2787 || wrong.ok > 31 || noneKept.ok < 1426 {
+		t.Errorf("in one vault: reworded found %v (floor 2787), another record %v (at most 31), none kept %v (floor 1426)", reworded, wrong, noneKept)
 	}
 }
 

@@ -52,6 +52,8 @@ type voiceRule struct {
 // the configuration syntax.
 var voiceRules = []voiceRule{
 	{"markup", true, true, false, dropMarkup},
+	{"agent trace", false, true, false, agentAnswer},
+	{"particles", false, true, false, dropParticles},
 	{"plan steps and bullets", false, true, false, listItems},
 	{"work framing", true, true, false, dropWorkFraming},
 	{"hedges", false, true, false, dropHedges},
@@ -664,4 +666,41 @@ func collapseSpace(s string) string {
 		s = strings.ReplaceAll(s, "; ;", ";")
 	}
 	return strings.Trim(s, " ;,")
+}
+
+// agentTraceRE finds the answer an agent's trace ends with: "Action
+// Input:" after a "Thought:" or an "Action:" (a ReAct step), or "Final
+// Answer:".
+var agentTraceRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)^.*?(?:\bthought\s*:|\baction\s*:).*\baction\s+input\s*:\s*|^.*\bfinal\s+answer\s*:\s*`)
+})
+
+// agentAnswer is what an agent's reasoning trace gives as its input or
+// its answer ("Thought: … Action: consensus_check Action Input: the rule"
+// is "the rule"), or s as it is.
+func agentAnswer(s string) string {
+	low := asciiLower(s[:min(len(s), voiceWindow*4)])
+	if !strings.Contains(low, "input") && !strings.Contains(low, "answer") {
+		return s
+	}
+	if loc := agentTraceRE().FindStringIndex(s); loc != nil && loc[1] < len(s) {
+		return strings.Trim(s[loc[1]:], " \t\n\"'`")
+	}
+	return s
+}
+
+// particleRE: the discourse particles of Philippine and Singapore English
+// ("po", "lah", "lor", "leh", "ha", and "lang" for "just") where they
+// end a clause: lower case, before a comma, a sentence's end or the end.
+var particleRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[ \t]+(?:po|lah|lor|leh|ha|lang)([,.!?;:]|$)`)
+})
+
+// dropParticles drops the discourse particles particleRE finds, keeping
+// the punctuation after them.
+func dropParticles(s string) string {
+	if !strings.Contains(s, "po") && !strings.Contains(s, "la") && !strings.Contains(s, "lor") && !strings.Contains(s, "leh") && !strings.Contains(s, "ha") {
+		return s
+	}
+	return particleRE().ReplaceAllString(s, "$1")
 }

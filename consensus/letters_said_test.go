@@ -1,0 +1,80 @@
+package consensus
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestMessagesAroundTheRule: a rule sent as a message keeps its rule and
+// loses what only carries it: the discourse particles of Philippine and
+// Singapore English ("po", "lah", "lang" where they end a clause), an
+// agent's reasoning trace before its input or its answer, a label before
+// a colon. A time of day is no label, and the rule inside is compared as
+// before. (Greetings and sign-offs are left to the comparison: dropped,
+// they made more rewordings read as edits of the filed sentence, on the
+// sets it was tried on.)
+func TestMessagesAroundTheRule(t *testing.T) {
+	t.Parallel()
+	const filed = "Livery horses are reshod every 6 weeks by the yard's farrier."
+	checkAgreements(t, []agreementCase{
+		{filed, "Hi po, reminder lang: livery horses are reshod every 6 weeks by the yard's farrier po.", Agree},
+		{filed, "Livery horses are reshod every 6 weeks by the yard's farrier lah.", Agree},
+		{filed, "Livery horses are reshod every 8 weeks by the yard's farrier lah.", Disagree},
+		{"Applicants bring their old passport and a printed photo form.",
+			"Thought: the applicant is at the counter and I must list what to bring. Action: consensus_check Action Input: applicants bring the old passport and a printed photo form", Agree},
+		{"Applicants bring their old passport and a printed photo form.",
+			"Thought: the applicant is at the counter. Action: consensus_check Action Input: applicants bring a printed photo form only, no old passport", Disagree},
+		{"Applicants bring their old passport and a printed photo form.", "Reasoning: the counter checks both.\nFinal Answer: applicants bring their old passport and a printed photo form", Agree},
+		{"Sound at the facade must not exceed 65 dB from 23:00 to 07:00.", "Please note that from 23:00 to 07:00 the sound at the facade must not go above 65 dB.", Agree},
+	})
+}
+
+// TestAmountsSaidAloud: "three quarters of an hour" is 45 minutes, an
+// amount with a decimal comma before a currency is that amount ("2,10
+// pounds"), and digits read out one by one are the number they spell
+// ("one-five seconds", "two-zero percent").
+func TestAmountsSaidAloud(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Notice appointments last 45 minutes.", "Notice appointments last three quarters of an hour.", Agree},
+		{"Notice appointments last 45 minutes.", "Notice appointments last three-quarters of an hour.", Agree},
+		{"Notice appointments last 30 minutes.", "Notice appointments last three quarters of an hour.", Disagree},
+		{"Shearers are paid £2.10 per ewe and £3.50 per ram.", "Shearers get 2,10 pounds per ewe and 3,50 pounds per ram.", Agree},
+		{"Shearers are paid £2.10 per ewe and £3.50 per ram.", "Shearers get 2,50 pounds per ewe and 3,50 pounds per ram.", Disagree},
+		{"Each person stands in the air shower for at least 15 seconds.", "Each person stands in the air shower, minimum one-five seconds.", Agree},
+		{"Regrind may make up at most 20% of the feed.", "Regrind maximum two-zero percent of the feed.", Agree},
+		{"Regrind may make up at most 20% of the feed.", "Regrind maximum one-zero percent of the feed.", Disagree},
+	})
+	for _, tc := range []struct {
+		text string
+		want []float64
+	}{
+		{"twenty-five rows", []float64{25}},
+		{"a fee of 1,250 EUR", []float64{1250}},
+		{"€3,50 a month", []float64{3.5}},
+	} {
+		var got []float64
+		for _, q := range analyze(tc.text).qty {
+			got = append(got, q.raw)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: numbers %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestExceptionSaidAsAnExemption: "A unless C" is "A; if C, no A": the
+// condition's outcome negates a word of the rule or makes its payment
+// free ("no charge", "no need to pay"). The same condition with the rule
+// kept, or without an outcome, still turns the exception around.
+func TestExceptionSaidAsAnExemption(t *testing.T) {
+	t.Parallel()
+	const band = "Junior members may borrow a band instrument free of charge for up to 12 months; after that a £5 monthly fee applies unless they play in the youth band."
+	const tables = "Tables not cancelled at least 24 hours ahead are charged £25 per booked guest, except when the restaurant itself had to move or change the booking."
+	checkAgreements(t, []agreementCase{
+		{tables, "If a guest does not cancel at least 24 hours before, we charge £25 for each booked person. But if the restaurant itself moved or changed the booking, no charge.", Agree},
+		{band, "Juniors can borrow a band instrument free for up to 12 months. After that it is £5 per month, but if they play in the youth band then no need to pay.", Agree},
+		{band, "Juniors can borrow a band instrument free for up to 12 months. After that it is £5 per month, and if they play in the youth band they pay too.", Disagree},
+		{band, "Juniors can borrow a band instrument free for up to 12 months. After that it is £5 per month if they play in the youth band.", Disagree},
+	})
+}
