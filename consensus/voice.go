@@ -670,17 +670,16 @@ func collapseSpace(s string) string {
 
 // agentTraceRE finds the answer an agent's trace ends with: "Action
 // Input:" after a "Thought:" or an "Action:" (a ReAct step), or "Final
-// Answer:".
+// Answer:" at the start of a line.
 var agentTraceRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?is)^.*?(?:\bthought\s*:|\baction\s*:).*\baction\s+input\s*:\s*|^.*\bfinal\s+answer\s*:\s*`)
+	return regexp.MustCompile(`(?is)^.*?(?:\bthought\s*:|\baction\s*:).*\baction\s+input\s*:\s*|^(?:.*\n)?[ \t]*final\s+answer\s*:\s*`)
 })
 
 // agentAnswer is what an agent's reasoning trace gives as its input or
 // its answer ("Thought: … Action: consensus_check Action Input: the rule"
 // is "the rule"), or s as it is.
 func agentAnswer(s string) string {
-	low := asciiLower(s[:min(len(s), voiceWindow*4)])
-	if !strings.Contains(low, "input") && !strings.Contains(low, "answer") {
+	if low := asciiLower(s); !strings.Contains(low, "input") && !strings.Contains(low, "answer") {
 		return s
 	}
 	if loc := agentTraceRE().FindStringIndex(s); loc != nil && loc[1] < len(s) {
@@ -699,8 +698,10 @@ var particleRE = sync.OnceValue(func() *regexp.Regexp {
 // dropParticles drops the discourse particles particleRE finds, keeping
 // the punctuation after them.
 func dropParticles(s string) string {
-	if !strings.Contains(s, "po") && !strings.Contains(s, "la") && !strings.Contains(s, "lor") && !strings.Contains(s, "leh") && !strings.Contains(s, "ha") {
-		return s
+	for _, p := range [...]string{" po", " lah", " lor", " leh", " ha", " lang"} {
+		if strings.Contains(s, p) {
+			return particleRE().ReplaceAllString(s, "$1")
+		}
 	}
-	return particleRE().ReplaceAllString(s, "$1")
+	return s
 }
