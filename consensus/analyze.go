@@ -1331,9 +1331,12 @@ func analyze(text string) *analysis {
 		if (w == lx.minute) && n == 1 && !(i > 0 && toks[i-1].isNum) && (t.low == "min" || t.low == "mins") {
 			w = lx.fold("atleast") // "min password length": a minimum, not minutes
 		}
-		if lx.exemptCue[w] && cond < 0 && len(a.conds) < maxConds {
-			// "nightly jobs are exempt": an exception whose words come
-			// before its cue.
+		postposed := n == 1 && t.low == "excepted" && (i+1 == len(toks) || toks[i+1].clause != t.clause)
+		if (lx.exemptCue[w] || postposed) && cond < 0 && len(a.conds) < maxConds {
+			// "nightly jobs are exempt", "trade accounts excepted": an
+			// exception whose words come before its cue. ("Plays from
+			// flagged accounts are excluded" is left to the words: a
+			// query's NOT IN says it as often.)
 			cd := condition{kind: "unless"}
 			for k := len(a.terms) - 1; k >= 0 && a.terms[k].clause == t.clause && a.terms[k].cond < 0; k-- {
 				a.terms[k].cond = len(a.conds)
@@ -1822,6 +1825,9 @@ func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
 					ok = false
 					break
 				}
+			}
+			if ok && words[len(words)-1] == "later" && i+len(words) < len(toks) && (toks[i+len(words)].low == "ones" || toks[i+len(words)].low == "one") {
+				ok = false // "and later ones at 100%": the later ones, no bound
 			}
 			if ok {
 				best, bestN = p, len(words)

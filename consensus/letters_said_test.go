@@ -78,3 +78,40 @@ func TestExceptionSaidAsAnExemption(t *testing.T) {
 		{band, "Juniors can borrow a band instrument free for up to 12 months. After that it is £5 per month if they play in the youth band.", Disagree},
 	})
 }
+
+// TestExceptionAfterItsWords: "trade account holders excepted" at the
+// end of a clause is an exception whose words come before its cue, as
+// "trade account holders are exempt" is; said where the filed rule has
+// none, it is an exception added.
+func TestExceptionAfterItsWords(t *testing.T) {
+	t.Parallel()
+	const filed = "The duty supervisor flags any customer with more than 3 refunds in 90 days, except trade account holders."
+	checkAgreements(t, []agreementCase{
+		{filed, "Any customer with more than three refunds in ninety days to be flagged by the duty supervisor, trade account holders excepted.", Agree},
+		{filed, "Any customer with more than three refunds in ninety days to be flagged by the duty supervisor, trade accounts excluded.", Agree},
+		{"The duty supervisor flags any customer with more than 3 refunds in 90 days.", "Any customer with more than three refunds in ninety days to be flagged by the duty supervisor, trade account holders excepted.", Disagree},
+	})
+}
+
+// TestDaysAbbreviated: "Mon", "Thu" and "Fri" are the days they shorten;
+// another day is another rule.
+func TestDaysAbbreviated(t *testing.T) {
+	t.Parallel()
+	const filed = "Parcels are collected on Mondays and Thursdays from 10:00 to 13:00."
+	checkAgreements(t, []agreementCase{
+		{filed, "Parcels are collected Mon and Thu, 10:00 to 13:00.", Agree},
+		{filed, "Parcels are collected Mon and Fri, 10:00 to 13:00.", Disagree},
+	})
+}
+
+// TestLaterOnesNoBound: "and later ones at 100%" speaks of the later
+// ones; read as "and later" (at least), it hid the two rates that traded
+// places.
+func TestLaterOnesNoBound(t *testing.T) {
+	t.Parallel()
+	const filed = "Cancellations between 24 and 48 hours before are charged at 50% of the booked time and later ones at 100%."
+	checkAgreements(t, []agreementCase{
+		{filed, "Between 24 and 48 hours before we charge 100% of the booked time, and anything later is 50%.", Disagree},
+		{filed, "Cancellations between 24 and 48 hours before are charged at 50% of the booked time, and later ones at 100% of it.", Agree},
+	})
+}

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "44"
+const lexiconVersion = "45"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -323,6 +323,11 @@ fix patch hotfix bugfix
 vulnerability vuln cve security_issue security_hole
 business_hours working_hours office_hours work_hours
 weekday workday business_day working_day
+monday mon
+tuesday tue tues
+wednesday wed weds
+thursday thu thur thurs
+friday fri
 outgoing outbound egress
 incoming inbound ingress
 plain_text plaintext text_plain
