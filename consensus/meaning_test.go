@@ -612,7 +612,10 @@ func TestMeaningSealed15(t *testing.T) {
 // sealed 30 had been answered conflict for a wrong reason (its exception
 // read as turned into a condition); the exemption reading answers that
 // part consistent, and the swap it holds is found now that "later ones
-// at 100%" is no bound.
+// at 100%" is no bound. Sealed 42 and 43 were written during the round
+// and measured on a4f7c3e and at its end, summary lines only, never read:
+// 0.69 / 0.90 / 0.78; 27% and 0.61 / 0.87 / 0.81; 29% both times (the
+// round's readings carried over to none of their questions).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -645,6 +648,8 @@ func TestMeaningSealedLater(t *testing.T) {
 		{39, 0.51, 0.87, 0.86, 0.31},
 		{40, 0.67, 0.87, 0.83, 0.13},
 		{41, 0.69, 0.82, 0.86, 0.17},
+		{42, 0.69, 0.90, 0.77, 0.28},
+		{43, 0.61, 0.87, 0.80, 0.30},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()

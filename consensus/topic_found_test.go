@@ -275,9 +275,12 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// earlier set's record of much the same question (patch tests before
 	// hair colour, twice; refunds for returned parcels), and one, an
 	// earlier set's "Late teams policy (BOOK-57)" of escape rooms, finds
-	// the restaurants' late cancellations.
-	if reworded.ok < 2787 || wrong.ok > 31 || noneKept.ok < 1426 {
-		t.Errorf("in one vault: reworded found %v (floor 2787), another record %v (at most 31), none kept %v (floor 1426)", reworded, wrong, noneKept)
+	// the restaurants' late cancellations. With sealed 42 and 43 too:
+	// 2908/3755, 32, 1485/1596; the new "another record" answer is an
+	// earlier set's "visitor berth length limits at your marina", which
+	// finds a newer set's record of booking visitor berths.
+	if reworded.ok < 2908 || wrong.ok > 32 || noneKept.ok < 1485 {
+		t.Errorf("in one vault: reworded found %v (floor 2908), another record %v (at most 32), none kept %v (floor 1485)", reworded, wrong, noneKept)
 	}
 }
 
