@@ -1,9 +1,6 @@
 package consensus
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 // TestMessagesAroundTheRule: a rule sent as a message keeps its rule and
 // loses what only carries it: the discourse particles of Philippine and
@@ -32,7 +29,8 @@ func TestMessagesAroundTheRule(t *testing.T) {
 // TestAmountsSaidAloud: "three quarters of an hour" is 45 minutes, an
 // amount with a decimal comma before a currency is that amount ("2,10
 // pounds"), and digits read out one by one are the number they spell
-// ("one-five seconds", "two-zero percent").
+// ("one-five seconds", "two-zero percent"). TestNumbersNotMisread keeps
+// the numbers that only look like them.
 func TestAmountsSaidAloud(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -45,22 +43,6 @@ func TestAmountsSaidAloud(t *testing.T) {
 		{"Regrind may make up at most 20% of the feed.", "Regrind maximum two-zero percent of the feed.", Agree},
 		{"Regrind may make up at most 20% of the feed.", "Regrind maximum one-zero percent of the feed.", Disagree},
 	})
-	for _, tc := range []struct {
-		text string
-		want []float64
-	}{
-		{"twenty-five rows", []float64{25}},
-		{"a fee of 1,250 EUR", []float64{1250}},
-		{"€3,50 a month", []float64{3.5}},
-	} {
-		var got []float64
-		for _, q := range analyze(tc.text).qty {
-			got = append(got, q.raw)
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%q: numbers %v, want %v", tc.text, got, tc.want)
-		}
-	}
 }
 
 // TestExceptionSaidAsAnExemption: "A unless C" is "A; if C, no A": the

@@ -156,6 +156,11 @@ func TestNumbersNotMisread(t *testing.T) {
 		{"Update 5.1 ships today", nil},
 		{"Pages 3 1/2", []float64{3.5}},
 		{"12 monthly payments", []float64{12}},
+		// Tens and ones joined by a hyphen, a thousands comma before a
+		// currency, and a decimal one (two digits after it).
+		{"twenty-five rows", []float64{25}},
+		{"a fee of 1,250 EUR", []float64{1250}},
+		{"€3,50 a month", []float64{3.5}},
 	} {
 		var got []float64
 		for _, q := range analyze(tc.text).qty {
