@@ -2807,6 +2807,61 @@ func shortFor(x, y string) bool {
 	return len(x) >= 3 && len(y) > len(x) && strings.HasPrefix(y, x)
 }
 
+// salutationCues open or close a message: a clause that holds one and
+// otherwise only courtesies or names is no part of a rule.
+var salutationCues = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("hi hello hey dear greetings thanks thank regards cheers sincerely") {
+		m[theLexicon().fold(stem(w))] = true
+	}
+	return m
+})
+
+// courtesies are the words a greeting or a sign-off is made of besides
+// its cue and a name: "thanks for your ticket", "warm regards", "dear
+// colleagues".
+var courtesies = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`best warm kind many all team everyone there folks colleagues friends
+		ticket message email mail note question touch raising reaching getting asking contacting writing patience`) {
+		m[theLexicon().fold(stem(w))] = true
+	}
+	return m
+})
+
+// salutation reports whether the clause order[i] (its terms byClause)
+// greets or signs off a message: at the start, a greeting ("Hi Dave",
+// "Dear colleagues") or the thanks after it ("thanks for your ticket");
+// in the last two clauses, a sign-off ("Kind regards") or the name after
+// one ("Box Office"). A greeting or a sign-off holds a salutation cue and
+// at most two words other than courtesies (a name).
+func salutation(ts []term, i int, order []int, byClause map[int][]term) bool {
+	greeting := func(ts []term) bool {
+		cue, other := false, 0
+		for _, t := range ts {
+			switch {
+			case salutationCues()[t.w]:
+				cue = true
+			case courtesies()[t.w]:
+			case strings.HasPrefix(t.w, "#"):
+				return false
+			default:
+				other++
+			}
+		}
+		return cue && other <= 2
+	}
+	switch {
+	case i <= 1 && greeting(ts):
+		return i == 0 || greeting(byClause[order[0]])
+	case i >= len(order)-2 && greeting(ts):
+		return true
+	case i == len(order)-1 && i > 0 && len(ts) <= 3 && greeting(byClause[order[i-1]]):
+		return true // the name under a sign-off
+	}
+	return false
+}
+
 // maxQtyPairs bounds the pairs of numbers compareClauses tries for tying a
 // clause to the other side.
 const maxQtyPairs = 4096
@@ -2855,10 +2910,13 @@ func compareClauses(a, b *analysis) []string {
 				saidQty[q.clause] = true
 			}
 		}
-		for _, c := range order {
+		for i, c := range order {
 			ts := byClause[c]
 			if slices.ContainsFunc(ts, func(t term) bool { return t.w == inc }) {
 				continue // "including health checks" restates the scope (compareInclusion)
+			}
+			if salutation(ts, i, order, byClause) {
+				continue // "Hi Dave", "thanks for your ticket", "Kind regards, Box Office": the message's, not the rule's
 			}
 			// A number of the clause that the other side states in other
 			// words ("once an hour" for "every 60 minutes").

@@ -97,3 +97,18 @@ func TestLaterOnesNoBound(t *testing.T) {
 		{filed, "Cancellations between 24 and 48 hours before are charged at 50% of the booked time, and later ones at 100% of it.", Agree},
 	})
 }
+
+// TestGreetingsAroundTheRule: a message's greeting, the thanks after it
+// and its sign-off with the sender's name are no clause added to the
+// rule; a clause of the rule added after the greeting or before the
+// sign-off still is.
+func TestGreetingsAroundTheRule(t *testing.T) {
+	t.Parallel()
+	const filed = "Every bus returning to the depot after 8 pm must be fuelled to at least 90% before it is parked for the night, and the night shunter must record each fill."
+	checkAgreements(t, []agreementCase{
+		{filed, "Hi Sam, thanks for raising this. Any bus that comes back to the depot after 8 pm is fuelled to at least 90% before it's parked for the night, and the night shunter records every fill. Cheers, Depot Operations", Agree},
+		{filed, "Dear colleagues, every bus returning to the depot after 8 pm must be fuelled to at least 90% before it is parked for the night, and the night shunter must record each fill. Kind regards, Fleet Office", Agree},
+		{filed, "Hi Sam, thanks for raising this. Every bus returning to the depot after 8 pm must be fuelled to at least 90% before it is parked for the night, and the night shunter must record each fill. Drivers must also report any oil leak to the controller. Cheers, Depot Operations", Disagree},
+		{filed, "Hi Sam, thanks for raising this. Any bus that comes back to the depot after 8 pm is fuelled to at least 80% before it's parked for the night, and the night shunter records every fill. Cheers, Depot Operations", Disagree},
+	})
+}
