@@ -164,6 +164,12 @@ func surfaceTokens(text string) []surfaceTok {
 		if low == "no" && numberAbbrev(text[j:min(j+4, len(text))]) {
 			low = "number" // "greenhouse no. 3"
 		}
+		switch low {
+		case "celsius", "centigrade":
+			low = "c" // "2 degrees Celsius" is "2 °C" (the sign is no word)
+		case "fahrenheit":
+			low = "f"
+		}
 		if c := capitalName(w, len(ws) > 0 && isDigit(ws[len(ws)-1].low[0])); c != "" {
 			low = strings.ToLower(c) // "IT", "HR": a name, not "it" or hours
 		}
@@ -245,6 +251,9 @@ func surfaceTokens(text string) []surfaceTok {
 		}
 		if (w.low == "old" || w.low == "long") && i > 0 && isUnitWord(ws[i-1].low) && boundedAge(out) {
 			continue // "at most 3 months old" is "no older than 3 months"
+		}
+		if (w.low == "degrees" || w.low == "degree" || w.low == "deg") && i+1 < len(ws) && (ws[i+1].low == "c" || ws[i+1].low == "f") {
+			continue // "8 degrees C" is "8 °C"
 		}
 		if w.low == "min" && i+1 < len(ws) && isDigit(ws[i+1].low[0]) && (i == 0 || !isDigit(ws[i-1].low[0])) {
 			// "min 4 photos" is at least 4; "30 min" stays minutes.
@@ -943,10 +952,18 @@ func withoutObjectRenamed(al alignment, recordTopic string) []string {
 	for _, t := range surfaceTokens(recordTopic) {
 		rt[t.key] = true
 	}
+	lx := theLexicon()
+	unit := func(w string) bool { _, ok := lx.units[w]; return ok }
 	var out []string
 	for i, c := range al.changes {
 		if i < len(al.swaps) {
 			x, y := al.swaps[i][0], al.swaps[i][1]
+			if slices.ContainsFunc(x, unit) || slices.ContainsFunc(y, unit) {
+				// "14 respite nights" → "14 respite weeks": a measure
+				// changed, whatever the topic names; no object renamed.
+				out = append(out, c)
+				continue
+			}
 			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
 				continue
 			}

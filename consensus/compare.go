@@ -2596,11 +2596,12 @@ func compareSwaps(a, b *analysis, score float64, topic map[string]bool) []string
 	// An option of a choice (compareOptions' business) stays in the
 	// alignment only as an anchor both sides name: "roll back first and
 	// investigate later" → "investigate first and roll back later".
+	night := lx.fold(stem("night"))
 	keep := func(x *analysis, y map[string]bool) []string {
 		var out []string
 		for _, t := range x.terms {
-			if topic[t.w] && !y[t.w] {
-				continue
+			if _, unit := lx.units[t.w]; topic[t.w] && !y[t.w] && !unit && t.w != night {
+				continue // but a unit of time stays: "respite nights" → "respite weeks" changes the measure
 			}
 			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !lx.instead[t.w] && (lx.altGroup[t.w] == 0 || y[t.w]) {
 				out = append(out, t.w)

@@ -112,3 +112,21 @@ func TestGreetingsAroundTheRule(t *testing.T) {
 		{filed, "Hi Sam, thanks for raising this. Any bus that comes back to the depot after 8 pm is fuelled to at least 80% before it's parked for the night, and the night shunter records every fill. Cheers, Depot Operations", Disagree},
 	})
 }
+
+// TestTemperatures: "°C", "degrees C" and "C" after a number name the
+// same scale in an edit, "°F" another; a changed unit of time in a word
+// the record's topic names ("respite nights" → "respite weeks") is a
+// measure changed, not the topic's object said in other words.
+func TestTemperatures(t *testing.T) {
+	t.Parallel()
+	const fridge = "Vaccine fridges must hold 2 °C to 8 °C, with readings recorded twice a day."
+	checkAgreements(t, []agreementCase{
+		{fridge, "Vaccine fridges must hold 2 degrees C to 8 degrees C, with readings recorded twice a day.", Agree},
+		{fridge, "Vaccine fridges must hold 2 to 8 C, with readings recorded twice a day.", Agree},
+		{fridge, "Vaccine fridges must hold 2 °F to 8 °F, with readings recorded twice a day.", Disagree},
+		{fridge, "Vaccine fridges must hold 2 °C to 10 °C, with readings recorded twice a day.", Disagree},
+	})
+	checkAgreementsOn(t, "Respite nights for foster carers", []agreementCase{
+		{"Each approved foster carer is entitled to 14 respite nights a year, booked at least 4 weeks ahead.", "Each approved foster carer is entitled to 14 respite weeks a year, booked at least 4 weeks ahead.", Disagree},
+	})
+}

@@ -620,6 +620,12 @@ func TestMeaningSealed15(t *testing.T) {
 // thanks for your ticket", "Kind regards, Box Office") were clauses
 // added to the rule; read as the message's, 0.76 / 0.90 / 0.78; 21% and
 // 0.63 / 0.87 / 0.81; 27%, and one more agreeing question of sealed 36.
+// A unit of time the record's topic names, changed in an edit ("respite
+// nights" → "respite weeks"), is no object renamed: one more conflict of
+// sealed 42. Sealed 44 and 45 were written then and measured on a4f7c3e
+// and at the round's end, summary lines only, never read: 0.61 / 0.87 /
+// 0.89; 21% → 0.65 / 0.87 / 0.89; 18%, and 0.60 / 0.85 / 0.81; 27% both
+// times.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -652,8 +658,10 @@ func TestMeaningSealedLater(t *testing.T) {
 		{39, 0.51, 0.87, 0.86, 0.31},
 		{40, 0.67, 0.87, 0.83, 0.13},
 		{41, 0.69, 0.82, 0.86, 0.17},
-		{42, 0.75, 0.90, 0.77, 0.21},
+		{42, 0.75, 0.91, 0.77, 0.21},
 		{43, 0.62, 0.87, 0.80, 0.28},
+		{44, 0.64, 0.87, 0.88, 0.18},
+		{45, 0.59, 0.85, 0.80, 0.28},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()
