@@ -323,6 +323,9 @@ func lex(text string) []rawTok {
 			case suffix == "x":
 				// "2x the peak": twice.
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
+			case suffix == "c":
+				// "-20C", "35c": degrees Celsius, the commoner in a rule.
+				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit}, rawTok{low: "celsius", clause: clause, text: "c"})
 			case suffix == "k":
 				out = append(out, rawTok{num: v * 1000, isNum: true, clause: clause, text: string(rs[i:k])})
 			case suffix == "bn":
@@ -370,6 +373,10 @@ func lex(text string) []rawTok {
 		case r == '%':
 			out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
 			i++
+		case r == '°' && i+1 < len(rs) && (rs[i+1] == 'c' || rs[i+1] == 'f') && (i+2 == len(rs) || !unicode.IsLetter(rs[i+2])):
+			// "8 °C", "46°F": degrees of temperature.
+			out = append(out, rawTok{low: map[rune]string{'c': "celsius", 'f': "fahrenheit"}[rs[i+1]], clause: clause, text: string(rs[i : i+2])})
+			i += 2
 		case r == '/' && i > 0 && (unicode.IsDigit(rs[i-1]) || unicode.IsLetter(rs[i-1])) && unitAfter(rs[i+1:]):
 			// "60 requests/min": a rate.
 			out = append(out, rawTok{low: "per", clause: clause, text: "/"})
@@ -393,6 +400,7 @@ func lex(text string) []rawTok {
 			i++
 		}
 	}
+	out = degreesOf(out)
 	for i := range out {
 		if c := out[i].clause; c < len(sentenceOf) {
 			out[i].sentence = sentenceOf[c]
@@ -402,6 +410,39 @@ func lex(text string) []rawTok {
 		}
 	}
 	return numberWordsToNumbers(out)
+}
+
+// degreesOf reads "degrees C", "deg C", "degrees Celsius", "degC" (and
+// Fahrenheit's) as the one unit "°C" is, and after a number "C" alone
+// ("35 C") and "degrees" alone ("warmer than 26 degrees"): a rule's
+// degrees are Celsius far more often than an angle, and an angle said
+// the same way on both sides reads the same.
+func degreesOf(toks []rawTok) []rawTok {
+	scales := func(w string) string {
+		switch w {
+		case "c", "celsius", "centigrade":
+			return "celsius"
+		case "f", "fahrenheit":
+			return "fahrenheit"
+		}
+		return ""
+	}
+	out := toks[:0]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		afterNumber := len(out) > 0 && out[len(out)-1].isNum && !out[len(out)-1].clock && out[len(out)-1].clause == t.clause
+		switch {
+		case t.low == "degc" || t.low == "degf":
+			t.low = scales(t.low[3:])
+		case (t.low == "degree" || t.low == "degrees" || t.low == "deg") && i+1 < len(toks) && toks[i+1].clause == t.clause && scales(toks[i+1].low) != "":
+			t.low, t.text = scales(toks[i+1].low), t.text+" "+toks[i+1].text
+			i++
+		case afterNumber && (t.low == "c" || t.low == "degrees" || t.low == "degree"):
+			t.low = "celsius"
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // numberAbbrev reports whether after, the text right after a "no", makes
@@ -1258,6 +1299,11 @@ func analyze(text string) *analysis {
 			listNext = false
 			lastQtyTerm = len(a.terms)
 			a.terms = append(a.terms, term{w: qtyKey(q), cond: cond, clause: t.clause, text: q.text})
+			if q.dim == "temperature" || q.dim == "temperature_f" {
+				// The scale is a word of the rule too, as "°C" was before
+				// it was read as a unit: two rules said in degrees share it.
+				a.terms = append(a.terms, term{w: "c" + strings.TrimPrefix(q.dim, "temperature"), cond: cond, clause: t.clause, text: "°"})
+			}
 			continue
 		}
 		if t.low == "even" && i+1 < len(toks) && toks[i+1].clause == t.clause {

@@ -113,10 +113,12 @@ func TestGreetingsAroundTheRule(t *testing.T) {
 	})
 }
 
-// TestTemperatures: "°C", "degrees C" and "C" after a number name the
-// same scale in an edit, "°F" another; a changed unit of time in a word
-// the record's topic names ("respite nights" → "respite weeks") is a
-// measure changed, not the topic's object said in other words.
+// TestTemperatures: "°C", "degrees C", "35 C" and "-20C" are degrees
+// Celsius, "°F" and "Fahrenheit" another scale; a temperature is a
+// measure of its own, so "2 days" no longer matches the bare 2 of "2 °C";
+// a changed unit of time in a word the record's topic names ("respite
+// nights" → "respite weeks") is a measure changed, not the topic's object
+// said in other words.
 func TestTemperatures(t *testing.T) {
 	t.Parallel()
 	const fridge = "Vaccine fridges must hold 2 °C to 8 °C, with readings recorded twice a day."
@@ -125,6 +127,8 @@ func TestTemperatures(t *testing.T) {
 		{fridge, "Vaccine fridges must hold 2 to 8 C, with readings recorded twice a day.", Agree},
 		{fridge, "Vaccine fridges must hold 2 °F to 8 °F, with readings recorded twice a day.", Disagree},
 		{fridge, "Vaccine fridges must hold 2 °C to 10 °C, with readings recorded twice a day.", Disagree},
+		{"Specimens are frozen at 20 °C below zero for 14 days.", "Specimens: 14 days at 20C below zero.", Agree},
+		{"Buses go through the wash at least every 2 days; the wash is not used below 2 °C.", "Buses go through the wash at least every 2 weeks; the wash is not used below 2 °C.", Disagree},
 	})
 	checkAgreementsOn(t, "Respite nights for foster carers", []agreementCase{
 		{"Each approved foster carer is entitled to 14 respite nights a year, booked at least 4 weeks ahead.", "Each approved foster carer is entitled to 14 respite weeks a year, booked at least 4 weeks ahead.", Disagree},

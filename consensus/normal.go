@@ -41,6 +41,9 @@ var measures = sync.OnceValue(func() map[string]unit {
 		// Cents are read as a dollar's, the commoner; pence as a pound's.
 		"cent": {"usd", 0.01}, "cents": {"usd", 0.01}, "pence": {"gbp", 0.01},
 		"inr": {"inr", 1}, "rupees": {"inr", 1}, "sek": {"sek", 1}, "nok": {"nok", 1}, "dkk": {"dkk", 1},
+		// Temperature: "°C" and "degrees Celsius" read as "celsius" (lex);
+		// Fahrenheit is a dimension of its own (its zero is not Celsius').
+		"celsius": {"temperature", 1}, "fahrenheit": {"temperature_f", 1},
 	}
 })
 
