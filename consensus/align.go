@@ -131,8 +131,12 @@ func surfaceTokens(text string) []surfaceTok {
 					at-- // before its number, as "at least 21" says it
 				}
 				end := i + size
-				for end < len(text) && !unicode.IsSpace(rune(text[end])) && !strings.ContainsRune(",;:!?()[]\"", rune(text[end])) {
-					end++
+				for end < len(text) {
+					r, n := utf8.DecodeRuneInString(text[end:])
+					if unicode.IsSpace(r) || strings.ContainsRune(",;:!?()[]\"", r) {
+						break
+					}
+					end += n
 				}
 				ws = slices.Insert(ws, at, word{low: b, start: wordStart, end: end})
 			}
