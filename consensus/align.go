@@ -259,6 +259,13 @@ func surfaceTokens(text string) []surfaceTok {
 		if (w.low == "degrees" || w.low == "degree" || w.low == "deg") && i+1 < len(ws) && (ws[i+1].low == "c" || ws[i+1].low == "f") {
 			continue // "8 degrees C" is "8 °C"
 		}
+		if w.low == "minus" && i+1 < len(ws) && (isDigit(ws[i+1].low[0]) || numberWords()[ws[i+1].low] > 0) {
+			continue // "minus 20" is the "-20" whose sign is no word
+		}
+		if w.low == "below" && i+1 < len(ws) && ws[i+1].low == "zero" && len(out) > 0 && (out[len(out)-1].quant || out[len(out)-1].key == "c" || out[len(out)-1].key == "f") {
+			i++ // "20 °C below zero" is "-20 °C"
+			continue
+		}
 		if w.low == "min" && i+1 < len(ws) && isDigit(ws[i+1].low[0]) && (i == 0 || !isDigit(ws[i-1].low[0])) {
 			// "min 4 photos" is at least 4; "30 min" stays minutes.
 			out = append(out, surfaceTok{key: "@least", start: w.start, end: w.end})

@@ -227,7 +227,14 @@ func lex(text string) []rawTok {
 	}
 	rs := []rune(text)
 	currency, currencyAt := "", -1 // a sign read before an amount: its unit, and where
+	negAt := -1                    // a minus sign read before a number: where its number goes in out
 	for i := 0; i < len(rs); {
+		if negAt >= 0 && len(out) > negAt {
+			if k := negAt; out[k].isNum && !out[k].clock {
+				out[k].num, out[k].text = -out[k].num, "-"+out[k].text // "-20 °C"
+			}
+			negAt = -1
+		}
 		r := rs[i]
 		if currency != "" && i > currencyAt+2 {
 			currency = "" // "$ " then no amount
@@ -372,6 +379,11 @@ func lex(text string) []rawTok {
 
 		case r == '%':
 			out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
+			i++
+		case (r == '-' || r == '−') && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && (i == 0 || strings.ContainsRune(" \t\n([=:,", rs[i-1])):
+			// "-20 °C", "between −25 and −15": a number below zero (not
+			// "2-8", a range, nor "OPS-12", a name).
+			negAt = len(out)
 			i++
 		case r == '°' && i+1 < len(rs) && (rs[i+1] == 'c' || rs[i+1] == 'f') && (i+2 == len(rs) || !unicode.IsLetter(rs[i+2])):
 			// "8 °C", "46°F": degrees of temperature.
@@ -877,7 +889,40 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		}
 		i = j - 1
 	}
-	return clockRanges(sharesOf(out))
+	return belowZero(clockRanges(sharesOf(out)))
+}
+
+// belowZero reads a number below zero said in words: "minus 20", "20 °C
+// below zero" (the sign written, "-20", lex reads).
+func belowZero(toks []rawTok) []rawTok {
+	out := toks[:0]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.low == "minus" && i+1 < len(toks) && toks[i+1].isNum && !toks[i+1].clock && toks[i+1].clause == t.clause {
+			n := toks[i+1]
+			n.num, n.text = -n.num, t.text+" "+n.text
+			out = append(out, n)
+			i++
+			continue
+		}
+		if t.low == "below" && i+1 < len(toks) && toks[i+1].isNum && toks[i+1].num == 0 && toks[i+1].clause == t.clause && (toks[i+1].text == "zero" || toks[i+1].text == "0") {
+			// "20 °C below zero": the number before it (its unit between).
+			for k := len(out) - 1; k >= 0 && k >= len(out)-2 && out[k].clause == t.clause; k-- {
+				if out[k].isNum && !out[k].clock {
+					if out[k].num > 0 {
+						out[k].num = -out[k].num
+					}
+					i++
+					break
+				}
+			}
+			if i > 0 && toks[i].low != "below" {
+				continue // "below zero" read into the number
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // spokenDigit reports whether w is a digit said as a word ("zero" to

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // TopicThreshold is the score from which a topic is taken to ask the same
@@ -697,11 +698,11 @@ var leadTicketRE = sync.OnceValue(func() *regexp.Regexp {
 // would be left.
 func ruleText(text string) string {
 	for range 3 {
-		t := strings.TrimLeft(text, " \t\n-*•>")
+		t := trimMarkers(text)
 		if loc := leadTicketRE().FindStringIndex(t); loc != nil {
 			name, _, _ := strings.Cut(strings.TrimLeft(t[:loc[1]], " \t[("), "-")
 			if !slices.Contains(notTickets, name) {
-				t = strings.TrimLeft(t[loc[1]:], " \t\n-*•>")
+				t = trimMarkers(t[loc[1]:])
 			}
 		}
 		low := strings.ToLower(t[:min(len(t), 40)])
@@ -726,6 +727,19 @@ func ruleText(text string) string {
 			break
 		}
 		text = t
+	}
+	return text
+}
+
+// trimMarkers drops the spaces and list markers ("-", "*", "•", ">") that
+// open text, but not the minus sign of a number ("-16 LUFS").
+func trimMarkers(text string) string {
+	for text != "" && strings.IndexByte(" \t\n-*>", text[0]) >= 0 || strings.HasPrefix(text, "•") {
+		if text[0] == '-' && len(text) > 1 && isDigit(text[1]) {
+			break
+		}
+		_, n := utf8.DecodeRuneInString(text)
+		text = text[n:]
 	}
 	return text
 }
@@ -1436,7 +1450,9 @@ func sameQuantity(x, y quantity) bool {
 		// one in digits too ("rollout_percent: [1, 10]" is "1%"); a
 		// configuration value in a smaller unit left unsaid ("timeout:
 		// 300" is 5 minutes, "validity: 730" 2 years).
-		return x.raw == y.raw && (x.raw > 1 || x.raw == 1 && (digits(x.text) || digits(y.text)) || money(x.dim) || money(y.dim)) || elidedUnit(x, y) || elidedUnit(y, x)
+		// A configuration's signed offset ("offset_months: -2") is the
+		// "2 months earlier" of prose: the sign is no unit's.
+		return math.Abs(x.raw) == math.Abs(y.raw) && (math.Abs(x.raw) > 1 || x.raw == 1 && (digits(x.text) || digits(y.text)) || money(x.dim) || money(y.dim)) || elidedUnit(x, y) || elidedUnit(y, x)
 	}
 	if x.per != y.per && x.per != "" && y.per != "" || x.perVal != y.perVal && x.perVal != 0 && y.perVal != 0 {
 		return false

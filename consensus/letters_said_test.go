@@ -134,3 +134,32 @@ func TestTemperatures(t *testing.T) {
 		{"Each approved foster carer is entitled to 14 respite nights a year, booked at least 4 weeks ahead.", "Each approved foster carer is entitled to 14 respite weeks a year, booked at least 4 weeks ahead.", Disagree},
 	})
 }
+
+// TestBelowZero: "-20 °C", "minus 20 °C" and "20 °C below zero" are one
+// temperature, and 20 °C another; a configuration's signed offset
+// ("offset_months: -2") is still the prose's "2 months earlier".
+func TestBelowZero(t *testing.T) {
+	t.Parallel()
+	const filed = "Specimens are frozen at -20 °C for at least 14 days."
+	checkAgreements(t, []agreementCase{
+		{filed, "Specimens are frozen at minus 20 °C for at least 14 days.", Agree},
+		{filed, "Specimens are frozen at 20 °C below zero for at least 14 days.", Agree},
+		{filed, "Specimens: 14 days min at -20C.", Agree},
+		{filed, "Specimens are frozen at 20 °C for at least 14 days.", Disagree},
+		{"Keep the freezer between −25 °C and −15 °C.", "Keep the freezer between -25 °C and -15 °C.", Agree},
+		{"Keep the freezer between −25 °C and −15 °C.", "Keep the freezer between -25 °C and 15 °C.", Disagree},
+		{"Docketing sets an internal deadline 2 months before the filing deadline.", "internal_deadline_offset_months: -2", Agree},
+	})
+}
+
+// TestLeadingMinus: a position that opens with a negative number keeps
+// its sign; a "- " bullet before it is still a bullet.
+func TestLeadingMinus(t *testing.T) {
+	t.Parallel()
+	const filed = "Episodes are mastered to -16 LUFS integrated with true peaks no higher than -1 dBTP."
+	checkAgreements(t, []agreementCase{
+		{filed, "-16 LUFS integrated, true peak capped at -1 dBTP.", Agree},
+		{filed, "- -16 LUFS integrated, true peak capped at -1 dBTP.", Agree},
+		{filed, "16 LUFS integrated, true peak capped at -1 dBTP.", Disagree},
+	})
+}
