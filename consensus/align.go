@@ -125,7 +125,7 @@ func surfaceTokens(text string) []surfaceTok {
 		}
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			if b := symbolBound(text, i, r, size); b != "" {
-				// ">10%", "≥ 4", "21+": the bound a comparison word says.
+				// ">10%", "<5 kg", "21+": the bound a comparison word says.
 				at := len(ws)
 				if r == '+' {
 					at-- // before its number, as "at least 21" says it
@@ -321,7 +321,10 @@ func symbolBound(text string, i int, r rune, size int) string {
 		}
 	case r == '>' || r == '<':
 		if (i == 0 || !strings.ContainsRune("-=<>", rune(text[i-1]))) && digitNext {
-			return map[rune]string{'>': "over", '<': "under"}[r]
+			if r == '>' {
+				return "over"
+			}
+			return "under"
 		}
 	}
 	return ""
@@ -963,13 +966,11 @@ func withoutObjectRenamed(al alignment, recordTopic string) []string {
 	for _, t := range surfaceTokens(recordTopic) {
 		rt[t.key] = true
 	}
-	lx := theLexicon()
-	unit := func(w string) bool { _, ok := lx.units[w]; return ok }
 	var out []string
 	for i, c := range al.changes {
 		if i < len(al.swaps) {
 			x, y := al.swaps[i][0], al.swaps[i][1]
-			if slices.ContainsFunc(x, unit) || slices.ContainsFunc(y, unit) {
+			if slices.ContainsFunc(x, measureWord) || slices.ContainsFunc(y, measureWord) {
 				// "14 respite nights" → "14 respite weeks": a measure
 				// changed, whatever the topic names; no object renamed.
 				out = append(out, c)

@@ -387,7 +387,11 @@ func lex(text string) []rawTok {
 			i++
 		case r == '°' && i+1 < len(rs) && (rs[i+1] == 'c' || rs[i+1] == 'f') && (i+2 == len(rs) || !unicode.IsLetter(rs[i+2])):
 			// "8 °C", "46°F": degrees of temperature.
-			out = append(out, rawTok{low: map[rune]string{'c': "celsius", 'f': "fahrenheit"}[rs[i+1]], clause: clause, text: string(rs[i : i+2])})
+			scale := "celsius"
+			if rs[i+1] == 'f' {
+				scale = "fahrenheit"
+			}
+			out = append(out, rawTok{low: scale, clause: clause, text: string(rs[i : i+2])})
 			i += 2
 		case r == '/' && i > 0 && (unicode.IsDigit(rs[i-1]) || unicode.IsLetter(rs[i-1])) && unitAfter(rs[i+1:]):
 			// "60 requests/min": a rate.
@@ -906,18 +910,12 @@ func belowZero(toks []rawTok) []rawTok {
 			continue
 		}
 		if t.low == "below" && i+1 < len(toks) && toks[i+1].isNum && toks[i+1].num == 0 && toks[i+1].clause == t.clause && (toks[i+1].text == "zero" || toks[i+1].text == "0") {
-			// "20 °C below zero": the number before it (its unit between).
-			for k := len(out) - 1; k >= 0 && k >= len(out)-2 && out[k].clause == t.clause; k-- {
-				if out[k].isNum && !out[k].clock {
-					if out[k].num > 0 {
-						out[k].num = -out[k].num
-					}
-					i++
-					break
-				}
-			}
-			if i > 0 && toks[i].low != "below" {
-				continue // "below zero" read into the number
+			// "20 °C below zero": the number just before it (its unit
+			// between) is below zero, and "below zero" is read into it.
+			if k := numberBefore(out, t.clause); k >= 0 {
+				out[k].num = -math.Abs(out[k].num)
+				i++
+				continue
 			}
 		}
 		out = append(out, t)
@@ -925,12 +923,31 @@ func belowZero(toks []rawTok) []rawTok {
 	return out
 }
 
+// numberBefore is the index of the number that ends toks in clause, alone
+// or followed by its unit ("20", "20 °C"; no time of day), or -1.
+func numberBefore(toks []rawTok, clause int) int {
+	k := len(toks) - 1
+	if k >= 0 && toks[k].clause == clause && !toks[k].isNum {
+		if _, unit := measures()[toks[k].low]; !unit {
+			return -1
+		}
+		k--
+	}
+	if k >= 0 && toks[k].clause == clause && toks[k].isNum && !toks[k].clock {
+		return k
+	}
+	return -1
+}
+
 // spokenDigit reports whether w is a digit said as a word ("zero" to
 // "nine"): joined by hyphens, such words read a number out digit by
 // digit ("two-zero" is 20; "twenty-five" is read as tens and ones).
 func spokenDigit(w string) bool {
-	v, ok := numberWords()[w]
-	return ok && v == math.Trunc(v) && v <= 9 && w != "single" && w != "double" && w != "triple" && w != "once" && w != "twice" && w != "thrice" && w != "first" && w != "third"
+	switch w {
+	case "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine":
+		return true
+	}
+	return false
 }
 
 // addsTo reports whether the number word w goes on the number being read,

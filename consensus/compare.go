@@ -2612,12 +2612,11 @@ func compareSwaps(a, b *analysis, score float64, topic map[string]bool) []string
 	// An option of a choice (compareOptions' business) stays in the
 	// alignment only as an anchor both sides name: "roll back first and
 	// investigate later" → "investigate first and roll back later".
-	night := lx.fold(stem("night"))
 	keep := func(x *analysis, y map[string]bool) []string {
 		var out []string
 		for _, t := range x.terms {
-			if _, unit := lx.units[t.w]; topic[t.w] && !y[t.w] && !unit && t.w != night {
-				continue // but a unit of time stays: "respite nights" → "respite weeks" changes the measure
+			if topic[t.w] && !y[t.w] && !measureWord(t.w) {
+				continue // but a unit stays: "respite nights" → "respite weeks" changes the measure
 			}
 			if !strings.HasPrefix(t.w, "#") && !versionRE().MatchString(t.w) && !lx.generic[t.w] && !lx.light[t.w] && !lx.instead[t.w] && (lx.altGroup[t.w] == 0 || y[t.w]) {
 				out = append(out, t.w)
@@ -2822,6 +2821,16 @@ func loose(x, y []string) bool {
 // "repo" for "repositori".
 func shortFor(x, y string) bool {
 	return len(x) >= 3 && len(y) > len(x) && strings.HasPrefix(y, x)
+}
+
+// measureWord reports whether the folded word w is a unit of measure, or
+// the night a stay is counted in: a word the record's topic names that
+// an edit changes for another ("respite nights" → "respite weeks")
+// changes the measure, not the name of the topic's object.
+func measureWord(w string) bool {
+	lx := theLexicon()
+	_, unit := lx.units[w]
+	return unit || w == lx.fold(stem("night"))
 }
 
 // salutationCues open or close a message: a clause that holds one and

@@ -161,6 +161,10 @@ func TestNumbersNotMisread(t *testing.T) {
 		{"twenty-five rows", []float64{25}},
 		{"a fee of 1,250 EUR", []float64{1250}},
 		{"€3,50 a month", []float64{3.5}},
+		// Below zero: the number right before "below zero" (its unit
+		// between), not a count two words before it.
+		{"Stored at 20 below zero", []float64{-20}},
+		{"Keep 2 rooms below zero", []float64{2, 0}},
 	} {
 		var got []float64
 		for _, q := range analyze(tc.text).qty {

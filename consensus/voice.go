@@ -679,8 +679,8 @@ var agentTraceRE = sync.OnceValue(func() *regexp.Regexp {
 // its answer ("Thought: … Action: consensus_check Action Input: the rule"
 // is "the rule"), or s as it is.
 func agentAnswer(s string) string {
-	if low := asciiLower(s); !strings.Contains(low, "input") && !strings.Contains(low, "answer") {
-		return s
+	if strings.IndexByte(s, ':') < 0 || !containsFold(s, "input") && !containsFold(s, "answer") {
+		return s // every trace labels its parts with a colon
 	}
 	if loc := agentTraceRE().FindStringIndex(s); loc != nil && loc[1] < len(s) {
 		return strings.Trim(s[loc[1]:], " \t\n\"'`")
@@ -704,4 +704,15 @@ func dropParticles(s string) string {
 		}
 	}
 	return s
+}
+
+// containsFold reports whether s holds the lower-case ASCII word w in any
+// case, without a lower-cased copy of s.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(w)], w) {
+			return true
+		}
+	}
+	return false
 }
