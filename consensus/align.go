@@ -50,7 +50,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"nobody": "@neg", "nothing": "@neg", "nowhere": "@neg", "neither": "@neg", "rather than": "@neg", "instead of": "@neg",
 		"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
 		"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
-		"unable to": "@neg", "not able to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
+		"unable to": "@neg", "not able to": "@neg", "fail to": "@neg", "fails to": "@neg", "failed to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
 		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg",
 		"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 		"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
@@ -93,6 +93,10 @@ var phraseStarts = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 })
+
+// exceptAfterNot are the condition words that "not" or "never" right
+// before them turns into an exception: "but not if", "never when".
+var exceptAfterNot = map[string]bool{"if": true, "when": true, "whenever": true, "while": true, "during": true}
 
 // keptStop are stop words that an edit changes the rule with: "half-up"
 // is not "half-down", "first" not "last".
@@ -216,8 +220,54 @@ func surfaceTokens(text string) []surfaceTok {
 			}
 		}
 	}
+	// "until 24 hours before", "till 5 pm": the "up to" of a time.
+	for u := 0; u+1 < len(ws); u++ {
+		if (ws[u].low == "until" || ws[u].low == "till") && isDigit(ws[u+1].low[0]) {
+			ws[u].low = "max"
+		}
+	}
+	// "aged 60 and over" is "60 and above": at least 60.
+	for u := 2; u < len(ws); u++ {
+		if ws[u].low == "over" && (ws[u-1].low == "and" || ws[u-1].low == "or") && isDigit(ws[u-2].low[0]) && (u+1 == len(ws) || ws[u+1].low != "the" && ws[u+1].low != "a") {
+			ws[u].low = "above"
+		}
+	}
+	// "8 in the evening", "9 in morning": the "pm" or "am" of the hour.
+	for u := 1; u+1 < len(ws); u++ {
+		if !isDigit(ws[u-1].low[0]) || ws[u].low != "in" {
+			continue
+		}
+		k := u + 1
+		if ws[k].low == "the" && k+1 < len(ws) {
+			k++
+		}
+		half := ""
+		switch ws[k].low {
+		case "morning":
+			half = "am"
+		case "afternoon", "evening":
+			half = "pm"
+		}
+		if half != "" {
+			ws[u] = word{low: half, start: ws[u].start, end: ws[k].end}
+			ws = slices.Delete(ws, u+1, k+1)
+		}
+	}
+	// "…, but not during the fete", "and never when it rains": the rule
+	// left out under a condition, as "except during" leaves it out
+	// (analyze reads it so too). Not a negation that opens its clause
+	// ("Not while it is hot:", "…, never during a scene").
+	for u := 1; u+1 < len(ws); u++ {
+		if (ws[u].low == "not" || ws[u].low == "never") && exceptAfterNot[ws[u+1].low] && (ws[u-1].low == "but" || ws[u-1].low == "and" || ws[u-1].low == "yet") &&
+			!strings.ContainsAny(text[min(ws[u-1].end, ws[u].start):ws[u].start], ",.;:!?") {
+			ws[u].low = "except"
+			if ws[u-1].low == "but" {
+				ws = slices.Delete(ws, u-1, u) // "but except" says no more than "except"
+			}
+		}
+	}
 	// "No — nobody deploys": the answer to a question.
-	if len(ws) > 1 && (ws[0].low == "no" || ws[0].low == "yes") && ws[0].end < len(text) && ws[1].start > ws[0].end {
+	if len(ws) > 1 && (ws[0].low == "no" || ws[0].low == "yes") && ws[0].end < len(text) && ws[1].start > ws[0].end && strings.TrimSpace(text[ws[0].end:ws[1].start]) != "" {
 		ws = ws[1:]
 	}
 	lx := theLexicon()

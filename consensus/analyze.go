@@ -289,6 +289,9 @@ func lex(text string) []rawTok {
 			if decimalComma(rs[i:j]) && moneyWordAt(rs, j) {
 				lit = strings.Replace(string(rs[i:j]), ",", ".", 1) // "2,10 pounds"
 			}
+			if g := dotGroups(rs[i:j]); g > 1 || g == 1 && moneyWordAt(rs, j) {
+				lit = strings.ReplaceAll(lit, ".", "") // "1.500.000 people", "45.000 rupiah"
+			}
 			// Letters glued to the number: a unit ("10ms", "5k") or part
 			// of a name ("2fa", "3des").
 			k := j
@@ -524,6 +527,30 @@ func decimalComma(digits []rune) bool {
 	return true
 }
 
+// dotGroups counts the groups of three digits that dots set off in
+// digits, a number grouped in thousands with dots ("45.000",
+// "1.500.000"); 0 when any dot is followed by another count of digits
+// ("2.5", "1.25") or the digits hold a comma.
+func dotGroups(digits []rune) int {
+	k := slices.Index(digits, '.')
+	if k < 1 || k > 3 || slices.Contains(digits, ',') {
+		return 0
+	}
+	n := 0
+	for i := k; i < len(digits); i += 4 {
+		if digits[i] != '.' || i+4 > len(digits) || i+4 < len(digits) && digits[i+4] != '.' {
+			return 0
+		}
+		for _, r := range digits[i+1 : i+4] {
+			if !unicode.IsDigit(r) {
+				return 0
+			}
+		}
+		n++
+	}
+	return n
+}
+
 // moneyWordAt reports whether a currency's name follows rs[j] (after a
 // space): "2,10 pounds", "3,50 EUR".
 func moneyWordAt(rs []rune, j int) bool {
@@ -731,15 +758,18 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			out = append(out, rawTok{num: h, isNum: true, clock: true, clause: t.clause, sentence: t.sentence, text: t.text})
 			continue
 		}
-		if past := t.low == "half" || t.low == "quarter"; past && i+2 < len(in) && in[i+1].low == "past" && in[i+2].clause == t.clause {
-			// "half past three": a time of day.
+		if past := t.low == "half" || t.low == "quarter"; past && i+2 < len(in) && (in[i+1].low == "past" || t.low == "quarter" && in[i+1].low == "to") && in[i+2].clause == t.clause {
+			// "half past three", "quarter to nine": a time of day.
 			h, ok := numberWords()[in[i+2].low]
 			if in[i+2].isNum {
 				h, ok = in[i+2].num, true
 			}
 			if ok && h >= 1 && h <= 12 && h == math.Trunc(h) {
 				m := 0.5
-				if t.low == "quarter" {
+				switch {
+				case t.low == "quarter" && in[i+1].low == "to":
+					m = -0.25
+				case t.low == "quarter":
 					m = 0.25
 				}
 				text := []string{t.text, in[i+1].text, in[i+2].text}
@@ -1135,6 +1165,10 @@ func dayTime(in []rawTok, j int, h float64) (float64, int) {
 		return am(), j + 3
 	case low(j) == "in" && low(j+1) == "the" && (low(j+2) == "afternoon" || low(j+2) == "evening"):
 		return pm(), j + 3
+	case low(j) == "in" && low(j+1) == "morning": // "9 in morning", as some write it
+		return am(), j + 2
+	case low(j) == "in" && (low(j+1) == "afternoon" || low(j+1) == "evening"):
+		return pm(), j + 2
 	case low(j) == "at" && low(j+1) == "night":
 		return pm(), j + 2
 	case low(j) == "oclock" || low(j) == "o" && low(j+1) == "clock":
@@ -1426,14 +1460,22 @@ func analyze(text string) *analysis {
 			continue
 		}
 		w, n := lx.match(toks, i)
+		if (t.low == "and" || t.low == "or") && andOver(toks, i) {
+			w, n = lx.fold("atleast"), 2 // "aged 60 and over"
+		}
 		if n == 1 && keepsOn(toks, i) {
 			w = lx.fold(stem("continue")) // "keep polling" is "continue polling", what "stops polling" denies
 		}
 		raw := joinText(toks[i : i+n])
-		if w == lx.fold("atmost") && n > 1 && (t.low == "no" || t.low == "not") && toks[i+1].low == "later" && beforeAhead(toks, i+n) {
+		if w == lx.fold("atmost") && n > 1 && ((t.low == "no" || t.low == "not") && toks[i+1].low == "later" && beforeAhead(toks, i+n) || t.low == "up" && beforeEvent(toks, i+n)) {
 			// "no later than 8 weeks before the wedding" is at least 8
-			// weeks before it.
+			// weeks before it; so is "refunded up to 24 hours before
+			// departure": the deadline, not a length of time. ("Book up
+			// to 7 days ahead" is at most 7 days ahead.)
 			w = lx.fold("atleast")
+		}
+		if n == 1 && (t.low == "until" || t.low == "till") && i+1 < len(toks) && toks[i+1].isNum && beforeEvent(toks, i+1) {
+			w = lx.fold("atleast") // "refunds until 48 hours before the ski date": the same deadline
 		}
 		i += n - 1
 		if (w == lx.minute) && n == 1 && !(i > 0 && toks[i-1].isNum) && (t.low == "min" || t.low == "mins") {
@@ -1470,6 +1512,20 @@ func analyze(text string) *analysis {
 			if kind == "if" && cond >= 0 && a.conds[cond].kind == "unless" && len(a.conds[cond].terms) == 0 {
 				continue // "except during a grid outage": one exception
 			}
+			if kind == "if" && cond >= 0 && a.conds[cond].kind == "unless" && condClause == t.clause && t.low == "subject" {
+				continue // "unless the record is subject to a claim": one exception
+			}
+			if j := i - n; kind == "if" && negPending == t.clause && negAt == j && (toks[j].low == "not" || toks[j].low == "never") &&
+				j > 0 && (toks[j-1].low == "but" || toks[j-1].low == "and" || toks[j-1].low == "yet") && toks[j-1].clause == t.clause && t.low != "only" {
+				// "…, but not if the property is a new-build", "and never
+				// when it rains": the rule left out under the condition,
+				// as "except" leaves it out. Not "not only for controlled
+				// drugs" (the rule widened), nor a negation that opens
+				// its clause ("Not while a batch is running:", "…, never
+				// during a scene": the rule said again, negated).
+				kind, negPending = "unless", -1
+				a.negs--
+			}
 			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: reasonBefore(toks, i), while: n == 1 && t.low == "while"})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
@@ -1494,18 +1550,21 @@ func analyze(text string) *analysis {
 			// "not more than 20" is "at most 20".
 			w, negPending = c, -1
 			a.negs--
-		} else if ok && noTerm >= 0 && a.terms[noTerm].clause == t.clause {
+		} else if ok && noTerm >= 0 && a.terms[noTerm].clause == t.clause && a.terms[noTerm].cond == cond {
 			// "no tenant may have more than 4" is "every tenant at most
 			// 4": the "no" bounds the number, not the tenant.
 			a.terms[noTerm].neg = !a.terms[noTerm].neg
 			w, noTerm = c, -1
 			a.negs--
-		} else if ok && verbNegTerm >= 0 && a.terms[verbNegTerm].neg && a.terms[verbNegTerm].clause == t.clause && (verbNegTerm == len(a.terms)-1 && i-verbNegTok <= 2 || i-verbNegTok <= 6 && numberAfter(toks, i+1)) {
+		} else if ok && verbNegTerm >= 0 && a.terms[verbNegTerm].neg && a.terms[verbNegTerm].clause == t.clause && a.terms[verbNegTerm].cond == cond && (verbNegTerm == len(a.terms)-1 && i-verbNegTok <= 2 || i-verbNegTok <= 6 && numberAfter(toks, i+1)) {
 			// "cannot spend more than 30 USD" is "spends at most 30
 			// USD": the "not" bounds the amount, not the spending. So
 			// does a negation a few words back when a number follows the
 			// bound: "never loaded on a sailing with more than 500
-			// passengers" is loaded on sailings with at most 500.
+			// passengers" is loaded on sailings with at most 500. Not
+			// a bound in a condition of the negated rule: "not
+			// regenerated when viability falls below 85%" is not
+			// "regenerated when it is at least 85%".
 			a.terms[verbNegTerm].neg, a.terms[verbNegTerm].verbal = false, false
 			w, verbNegTerm = c, -1
 			a.negs--
@@ -1678,7 +1737,7 @@ func analyze(text string) *analysis {
 // of a piece of work: "Clause 4.1", "section 3", "PR #233".
 var referenceWords = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"clause": true, "section": true, "article": true, "paragraph": true, "para": true, "chapter": true,
-		"handbook": true, "pr": true, "issue": true, "ticket": true, "§": true}
+		"handbook": true, "pr": true, "issue": true, "ticket": true, "§": true, "rule": true, "regulation": true, "bylaw": true, "byelaw": true, "law": true}
 })
 
 // versionWords name a version when a dotted number follows them:
@@ -1855,6 +1914,26 @@ func beforeAhead(toks []rawTok, i int) bool {
 		switch toks[j].low {
 		case "before", "prior", "ahead", "beforehand":
 			return j > i
+		}
+	}
+	return false
+}
+
+// andOver reports whether toks[i] is the "and" or "or" of "60 and over"
+// or "12 or over": at least the number before it (not "and over the
+// weekend").
+func andOver(toks []rawTok, i int) bool {
+	return i > 0 && toks[i-1].isNum && toks[i-1].clause == toks[i].clause && i+1 < len(toks) && toks[i+1].low == "over" && toks[i+1].clause == toks[i].clause &&
+		(i+2 == len(toks) || toks[i+2].clause != toks[i].clause || !toks[i+2].isNum && toks[i+2].low != "the" && toks[i+2].low != "a")
+}
+
+// beforeEvent reports whether "before" or "prior to" follows toks[i] in
+// its clause within a few words, and something after it: the time before
+// an event ("24 hours before departure"), not how far ahead.
+func beforeEvent(toks []rawTok, i int) bool {
+	for j := i; j < len(toks)-1 && j < i+5 && toks[j].clause == toks[i].clause; j++ {
+		if toks[j].low == "before" || toks[j].low == "prior" {
+			return j > i && toks[j+1].clause == toks[j].clause
 		}
 	}
 	return false

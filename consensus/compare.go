@@ -177,12 +177,15 @@ func topicWords(a *analysis) []string {
 
 // boundsClash reports whether one topic asks for a lower limit and the
 // other for an upper one only ("minimum" and "maximum", "earliest" and
-// "latest").
+// "latest"), or is about what lies above a number and the other about
+// what lies below ("jumpers aged 18 and over", "jumpers under 18").
 func boundsClash(a, b *analysis) bool {
+	lx := theLexicon()
+	above, below := lx.fold(stem("above")), lx.fold(stem("below"))
 	bounds := func(x *analysis) (least, most bool) {
 		for _, t := range x.terms {
-			least = least || t.w == "atleast" || t.w == "oldest" // "earliest" too
-			most = most || t.w == "atmost" || t.w == "latest"
+			least = least || t.w == "atleast" || t.w == "oldest" || t.w == above // "earliest" too
+			most = most || t.w == "atmost" || t.w == "latest" || t.w == below
 		}
 		return least, most
 	}
@@ -1193,7 +1196,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		hard = append(hard, x.text+" → "+ub[best].text)
 	}
 	for _, x := range restA {
-		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) {
+		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
 			continue
 		}
 		if !bareOne(x) && !(whole(x) && b.all) && !now(x) && !ratePeriod(x, qb) {
@@ -1205,7 +1208,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
-		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !restatedAs(y, qa) {
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) {
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
 				hard = append(hard, "each → every "+y.text)
@@ -1329,6 +1332,22 @@ func wordSaid(q quantity, x *analysis) bool {
 		return false
 	}
 	return slices.ContainsFunc(x.terms, func(t term) bool { return !strings.HasPrefix(t.w, "#") && strings.EqualFold(t.text, q.text) })
+}
+
+// weekdaySaid reports whether q is the week of "every Tuesday" and x
+// names the day without it ("on Tuesdays", "Tuesday, 7:30 to 9 pm"): a
+// rule's day of the week recurs however it is said. Every other week
+// ("every other Tuesday") is a period of its own.
+func weekdaySaid(q quantity, x *analysis) bool {
+	if !q.every || q.dim != "time" || q.value != units()["week"].scale {
+		return false
+	}
+	f := strings.Fields(strings.ToLower(q.text))
+	if len(f) == 0 || !weekdays()[strings.TrimSuffix(f[len(f)-1], "s")] {
+		return false
+	}
+	day := theLexicon().fold(stem(strings.TrimSuffix(f[len(f)-1], "s")))
+	return slices.ContainsFunc(x.terms, func(t term) bool { return t.w == day && !t.neg })
 }
 
 // dailyAt reports whether x is "daily" or "nightly" said by qa with a
@@ -1462,6 +1481,9 @@ func sameQuantity(x, y quantity) bool {
 		// or more logged hours every week" is 5 hours a week.
 		return x.raw == y.raw && x.raw > 1
 	}
+	if x.dim == "clock" && y.dim == "clock" && math.Abs(x.value-y.value) == 12 && (eitherHalf(x) || eitherHalf(y)) {
+		return true // "by 8:30" after "start at 8pm" is 20:30
+	}
 	tolerance := 1e-9
 	switch {
 	case x.dim == "time" && y.dim == "time":
@@ -1473,6 +1495,13 @@ func sameQuantity(x, y quantity) bool {
 		tolerance = speedTolerance
 	}
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
+}
+
+// eitherHalf reports whether the time of day q is written so that it may
+// lie in either half of the day: an hour from 1 to 12 with no "am", "pm"
+// or part of the day said, and no leading zero ("8:30", not "08:30").
+func eitherHalf(q quantity) bool {
+	return q.value >= 1 && q.value < 13 && !meridiem(q.text) && !strings.HasPrefix(strings.TrimSpace(q.text), "0")
 }
 
 // multiplier reports whether q is a number written with a times sign:
@@ -2976,7 +3005,11 @@ func compareClauses(a, b *analysis) []string {
 // one says: "use READ COMMITTED for everything, billing jobs included"
 // against "READ COMMITTED for web requests and SERIALIZABLE for billing
 // jobs"; "delete the data within 30 days, invoices included" against
-// "… but keep invoices for 10 years". The thing was treated apart.
+// "… but keep invoices for 10 years". The thing was treated apart. A
+// thing the filed position never names, said to be included where a word
+// of the filed rule is left out, widens the rule: "x-rays of all
+// patients, children included" against "x-rays of adult patients".
+//
 // apart reports whether x treats w apart: in a clause, a negation or an
 // exception of its own ("no photos in temporary exhibitions", "…; keep
 // invoices for 10 years"), or beside a specific word that the words sb
@@ -3038,7 +3071,7 @@ func compareInclusion(a, b *analysis) []string {
 		// "including the invoices".
 		for j := max(0, i-2); j < min(len(b.terms), i+3); j++ {
 			u := b.terms[j]
-			if j != i && u.clause == t.clause && specific(u) && sa[u.w] && apart(a, u.w, sb) {
+			if j != i && u.clause == t.clause && specific(u) && (!sa[u.w] || apart(a, u.w, sb)) {
 				out = append(out, b.say(u.w)+" included")
 				break
 			}

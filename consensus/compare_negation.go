@@ -42,6 +42,8 @@ func barrierAt(toks []rawTok, i int) int {
 		return 2
 	case (t == "unable" || t == "incapable") && next == "to":
 		return 2
+	case (t == "fail" || t == "fails" || t == "failed" || t == "failing") && next == "to" && isLetters(then) && then != "the" && then != "a" && then != "an":
+		return 2 // "should the party fail to report out": not report out
 	}
 	return 0
 }

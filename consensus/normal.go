@@ -40,7 +40,12 @@ var measures = sync.OnceValue(func() map[string]unit {
 		"gbp": {"gbp", 1}, "chf": {"chf", 1}, "jpy": {"jpy", 1}, "yen": {"jpy", 1}, "cad": {"cad", 1}, "aud": {"aud", 1},
 		// Cents are read as a dollar's, the commoner; pence as a pound's.
 		"cent": {"usd", 0.01}, "cents": {"usd", 0.01}, "pence": {"gbp", 0.01},
-		"inr": {"inr", 1}, "rupees": {"inr", 1}, "sek": {"sek", 1}, "nok": {"nok", 1}, "dkk": {"dkk", 1},
+		"inr": {"inr", 1}, "rupees": {"inr", 1}, "rupee": {"inr", 1}, "sek": {"sek", 1}, "nok": {"nok", 1}, "dkk": {"dkk", 1},
+		"cny": {"cny", 1}, "yuan": {"cny", 1}, "rmb": {"cny", 1}, "renminbi": {"cny", 1}, "idr": {"idr", 1}, "rupiah": {"idr", 1},
+		"vnd": {"vnd", 1}, "dong": {"vnd", 1}, "dirham": {"dirham", 1}, "dirhams": {"dirham", 1}, "peso": {"peso", 1}, "pesos": {"peso", 1},
+		"zar": {"zar", 1}, "rand": {"zar", 1}, "pln": {"pln", 1}, "zloty": {"pln", 1}, "zlotys": {"pln", 1}, "thb": {"thb", 1}, "baht": {"thb", 1},
+		"myr": {"myr", 1}, "ringgit": {"myr", 1}, "ngn": {"ngn", 1}, "naira": {"ngn", 1}, "lira": {"lira", 1}, "liras": {"lira", 1},
+		// Not "won" (a verb), "mad" (a word), "franc" (Swiss or CFA), "kroner" (Danish or Norwegian).
 		// Temperature: "°C" and "degrees Celsius" read as "celsius" (lex);
 		// Fahrenheit is a dimension of its own (its zero is not Celsius').
 		"celsius": {"temperature", 1}, "fahrenheit": {"temperature_f", 1},

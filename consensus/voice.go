@@ -58,6 +58,7 @@ var voiceRules = []voiceRule{
 	{"work framing", true, true, false, dropWorkFraming},
 	{"hedges", false, true, false, dropHedges},
 	{"framing", false, true, false, dropFraming},
+	{"calendar entries", false, true, false, icalWords},
 	{"config values", false, true, false, configValues},
 	{"topic labels", true, false, false, dropTopicLabels},
 	{"task verb", true, false, false, dropTaskVerb},
@@ -273,6 +274,7 @@ var framingREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 	labelled := `[ \t]+(?:` + label + `|(?:plan|approach|proposal|idea|suggestion)[ \t]+(?:is|would be)(?:[ \t]+(?:to|that))?)`
 	opinion := `(?:[ \t]+that)?[ \t]*,?[ \t]*(?:(?:we|you)[ \t]+(?:should|could|ought to|need to|can))?`
 	intent := `(?:'ll|'m|'re| will| am| are| would|'d)?(?:[ \t]+(?:just|probably|also|now|then|first))?[ \t]+(?:plan(?:ning)? to|intend to|want to|going to|gonna|lean(?:ing)? (?:towards?|to)|inclined to|decided to|will|go with)|(?:'ll| will|'m going to| am going to)`
+	numbered := `[ \t]*[0-9]+(?:\.[0-9]+)*[a-z]?[ \t]*[:—–]`
 	onRecord := `(?:[ \t]+[\w'-]+){1,4}?[ \t]+(?:confirmed|agreed|agrees|acknowledged|acknowledges|noted|notes|decided|resolved|accepted|accepts|reaffirmed|minuted)[ \t]+that\b[ \t]*,?`
 	alts := map[string]string{
 		// "As discussed in the design doc,", "As agreed,".
@@ -296,6 +298,10 @@ var framingREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 		"imo": `imo` + opinion, "imho": `imho` + opinion,
 		"we":  `we(?:` + intent + `)`,
 		"let": `let(?:'s| us| me)`,
+		// "Rule 14:", "Bye-law 5:", "Regulation 9 —", "Clause 4.2:": the
+		// number of the rule in its rule book, before the rule.
+		"rule": `rule` + numbered, "regulation": `regulation` + numbered, "bye": `bye-?law` + numbered, "bylaw": `bylaw` + numbered,
+		"byelaw": `byelaw` + numbered, "clause": `clause` + numbered, "section": `section` + numbered, "article": `article` + numbered,
 	}
 	res := make(map[string]*regexp.Regexp, len(alts))
 	for w, a := range alts {

@@ -1,0 +1,38 @@
+package consensus
+
+import "testing"
+
+// TestRuleNumberedInItsBook: "Rule 14:", "Bye-law 5:", "Regulation 9 —"
+// before a rule number it in its rule book; the number is no number of
+// the rule, and the label is no clause added to it.
+func TestRuleNumberedInItsBook(t *testing.T) {
+	t.Parallel()
+	const filed = "Pairs must be seated by 7:10 pm; a pair arriving late plays only if the director agrees."
+	checkAgreements(t, []agreementCase{
+		{filed, "Rule 12: pairs must be seated by 7:10 pm; a pair arriving late plays only if the director agrees.", Agree},
+		{filed, "Bye-law 5: Pairs shall be seated by 19:10. A late pair may play only with the consent of the director.", Agree},
+		{filed, "Regulation 9 — pairs must be seated by 7:10 pm; a pair arriving late plays only if the director agrees.", Agree},
+		{filed, "Rule 12: pairs must be seated by 7:20 pm; a pair arriving late plays only if the director agrees.", Disagree},
+	})
+}
+
+// TestFailTo: "fails to report" is "does not report"; "fail" alone stays
+// the word it is.
+func TestFailTo(t *testing.T) {
+	t.Parallel()
+	const filed = "Bikes that do not pass the brake check are taken off the hire fleet."
+	checkAgreements(t, []agreementCase{
+		{filed, "Bikes that fail to pass the brake check are taken off the hire fleet.", Agree},
+		{filed, "Bikes that pass the brake check are taken off the hire fleet.", Disagree},
+		{"The contact calls the rescue team if the walkers have not reported back by 18:00.", "Should the walkers fail to report back by 18:00, the contact calls the rescue team.", Agree},
+	})
+}
+
+// TestChatSpelling: "u" and "ur" are "you" and "your": no condition of
+// their own.
+func TestChatSpelling(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Petrol models may only be started in the marked engine bay.", "u can only start a petrol model in the marked engine bay, and someone has to hold it while u do", Agree},
+	})
+}
