@@ -220,10 +220,32 @@ func surfaceTokens(text string) []surfaceTok {
 			}
 		}
 	}
-	// "until 24 hours before", "till 5 pm": the "up to" of a time.
+	// "until 24 hours before", "till 5 pm": the "up to" of a time; the
+	// end of a range ("from 10 until 14", "Monday until Friday") is its
+	// "to".
 	for u := 0; u+1 < len(ws); u++ {
-		if (ws[u].low == "until" || ws[u].low == "till") && isDigit(ws[u+1].low[0]) {
+		if ws[u].low != "until" && ws[u].low != "till" {
+			continue
+		}
+		switch {
+		case u > 0 && (isDigit(ws[u-1].low[0]) || ws[u-1].low == "am" || ws[u-1].low == "pm" || weekdays()[strings.TrimSuffix(ws[u-1].low, "s")]):
+			ws[u].low = "to"
+		case isDigit(ws[u+1].low[0]):
 			ws[u].low = "max"
+		}
+	}
+	// "two novices for one leader", "1 euro for metre": per leader, per
+	// metre (analyze reads them so too); not "valid for one year".
+	for u := 1; u+1 < len(ws); u++ {
+		if ws[u].low != "for" || !slices.ContainsFunc(ws[max(0, u-3):u], func(w word) bool { return isDigit(w.low[0]) || numberWords()[w.low] > 0 }) {
+			continue
+		}
+		switch n := ws[u+1].low; {
+		case (n == "one" || n == "1") && u+2 < len(ws) && !isDigit(ws[u+2].low[0]) && !timeUnit(ws[u+2].low):
+			ws[u].low = "per"
+			ws = slices.Delete(ws, u+1, u+2)
+		case (isUnitWord(n) || measures()[n].dim != "") && !timeUnit(n):
+			ws[u].low = "per"
 		}
 	}
 	// "aged 60 and over" is "60 and above": at least 60.
@@ -325,7 +347,7 @@ func surfaceTokens(text string) []surfaceTok {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue
 		}
-		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && isUnitWord(ws[i+1].low) &&
+		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && (isUnitWord(ws[i+1].low) || measures()[ws[i+1].low].dim != "") &&
 			(len(out) > 0 && out[len(out)-1].quant || i >= 2 && isDigit(ws[i-2].low[0]) && functionClasses()[ws[i-1].low] == "") {
 			// "30 days a year", "10 mites a day" are per year, per day.
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})

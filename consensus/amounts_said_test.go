@@ -81,3 +81,52 @@ func TestAndOver(t *testing.T) {
 		t.Errorf("\"6 and over the weekend limit\" read as at least 6")
 	}
 }
+
+// TestPerSaidAsFor: "two novices for one leader", "1 euro for metre" and
+// "1 euro a metre" count per leader and per metre, as "for each" does;
+// "valid for one year" is a length of time.
+func TestPerSaidAsFor(t *testing.T) {
+	t.Parallel()
+	const ratio = "No more than 2 learners per qualified instructor on the climbing wall."
+	const pitch = "Day traders pay 2 euros per metre of stall frontage."
+	checkAgreements(t, []agreementCase{
+		{ratio, "Maximum two learners for one qualified instructor on the climbing wall.", Agree},
+		{ratio, "Maximum three learners for one qualified instructor on the climbing wall.", Disagree},
+		{pitch, "Day trader pays 2 euro for metre of stall frontage.", Agree},
+		{pitch, "Day traders pay 2 euros a metre of stall frontage.", Agree},
+		{pitch, "Day traders pay 2 euros for 3 metres of stall frontage.", Disagree},
+		{"The permit is valid for one year and costs 20 euros.", "The permit costs 20 euros per year.", Disagree},
+	})
+}
+
+// TestMoneySaidAloud: "one euro fifty" is 1.50 euros, "two pounds
+// twenty" £2.20; "5 euros three times a year" is 5 euros.
+func TestMoneySaidAloud(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A night surcharge of 1.50 euros applies after midnight.", "After midnight there's a night surcharge of one euro fifty.", Agree},
+		{"A night surcharge of 1.50 euros applies after midnight.", "After midnight there's a night surcharge of one euro twenty.", Disagree},
+		{"A locker costs £2.20 a day.", "A locker is two pounds twenty a day.", Agree},
+		{"Members pay 5 euros 3 times a year.", "Members pay 5 euros three times a year.", Agree},
+	})
+}
+
+// TestRangesSaidWithUntil: "Monday until Friday", "from 10 until 14" and
+// "11:00 until 12:30" are ranges, as "to" says them.
+func TestRangesSaidWithUntil(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The office is open Monday to Friday from 9 am to 5 pm.", "The office is open Monday until Friday from 9 am until 5 pm.", Agree},
+		{"Lunch is served from 11 am to 12:30 pm.", "Lunch is served 11:00 until 12:30.", Agree},
+		{"Lunch is served from 11 am to 12:30 pm.", "Lunch is served 11:00 until 13:30.", Disagree},
+		{"Each flat sends one adult to the spring clean-up, 10 am to 2 pm.", "Each flat sends one adult to the spring clean-up, from 10 until 14.", Agree},
+	})
+}
+
+// TestSwapSaidAsExchange: two members who "exchange places" swap them.
+func TestSwapSaidAsExchange(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Two members may swap places in the rota only with the treasurer's agreement.", "Two members can exchange their places in the rota only if the treasurer agrees.", Agree},
+	})
+}

@@ -428,7 +428,80 @@ func lex(text string) []rawTok {
 			out[i+1].conj = true
 		}
 	}
-	return numberWordsToNumbers(out)
+	return perFor(moneyAloud(numberWordsToNumbers(out)))
+}
+
+// moneyAloud reads an amount said aloud with its currency in the middle:
+// "one euro fifty" is 1.50 euros, "two pounds 20" £2.20. The part after
+// the currency is a whole number from 1 to 99 said as a word or two
+// digits, with no unit after it ("5 euros 3 times" is not 5.03).
+func moneyAloud(toks []rawTok) []rawTok {
+	for i := 0; i+2 < len(toks); i++ {
+		a, cur, c := toks[i], toks[i+1], toks[i+2]
+		if !a.isNum || a.clock || a.num != math.Trunc(a.num) || c.clock || !c.isNum || c.num < 1 || c.num > 99 || c.num != math.Trunc(c.num) ||
+			cur.clause != a.clause || c.clause != a.clause || !moneyWord(cur.low) {
+			continue
+		}
+		if d := strings.Trim(c.text, "0123456789"); d == "" && len(c.text) != 2 {
+			continue // "5 euros 3 …": one digit is no cents
+		}
+		if n := i + 3; n < len(toks) && toks[n].clause == a.clause && (toks[n].low == "times" || toks[n].low == "time" || isUnitWord(toks[n].low) || measures()[toks[n].low].dim != "") {
+			continue
+		}
+		toks[i].num += c.num / 100
+		toks[i].text += " " + c.text // "one fifty", then its currency
+		toks = slices.Delete(toks, i+2, i+3)
+	}
+	return toks
+}
+
+// moneyWord reports whether w names a currency ("euro", "pounds", "usd").
+func moneyWord(w string) bool {
+	if w == "pound" || w == "pounds" {
+		return true
+	}
+	u, ok := measures()[w]
+	return ok && money(u.dim)
+}
+
+// perFor reads "for one" and "for" before a unit after an amount as
+// "per": "two novices for one experienced leader", "1 euro for metre" (as
+// some write "per metre"). Not a length of time ("valid for one year"),
+// nor "for" with no amount before it in its clause.
+func perFor(toks []rawTok) []rawTok {
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i].low != "for" || toks[i+1].clause != toks[i].clause || !amountBefore(toks, i) {
+			continue
+		}
+		next := toks[i+1]
+		switch {
+		case next.isNum && next.num == 1 && (next.text == "one" || next.text == "1") && i+2 < len(toks) && toks[i+2].clause == toks[i].clause &&
+			!toks[i+2].isNum && !timeUnit(toks[i+2].low):
+			toks[i].low = "per"
+			toks = slices.Delete(toks, i+1, i+2)
+		case !next.isNum && (isUnitWord(next.low) || measures()[next.low].dim != "") && !timeUnit(next.low):
+			toks[i].low = "per"
+		}
+	}
+	return toks
+}
+
+// amountBefore reports whether a number stands among the three tokens
+// before toks[i], in its clause.
+func amountBefore(toks []rawTok, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-3 && toks[j].clause == toks[i].clause; j-- {
+		if toks[j].isNum {
+			return true
+		}
+	}
+	return false
+}
+
+// timeUnit reports whether w is a unit of time ("year", "hours").
+func timeUnit(w string) bool {
+	lx := theLexicon()
+	u, ok := lx.units[lx.fold(stem(w))]
+	return ok && u.dim == "time"
 }
 
 // degreesOf reads "degrees C", "deg C", "degrees Celsius", "degC" (and
