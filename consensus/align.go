@@ -60,7 +60,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
 		"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
 		"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
-		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "apart from": "@unless", "by default": "@unless",
+		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "the exception": "@unless", "an exception": "@unless", "apart from": "@unless", "by default": "@unless",
 		"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
 		"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
 		"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
@@ -246,6 +246,25 @@ func surfaceTokens(text string) []surfaceTok {
 			ws = slices.Delete(ws, u+1, u+2)
 		case (isUnitWord(n) || measures()[n].dim != "") && !timeUnit(n):
 			ws[u].low = "per"
+		}
+	}
+	// "latest 4 pm", "by Friday at the latest": a deadline, as "by" says
+	// it (analyze reads it so too).
+	for u := 0; u < len(ws); u++ {
+		if ws[u].low != "latest" {
+			continue
+		}
+		if u >= 2 && ws[u-1].low == "the" && ws[u-2].low == "at" {
+			ws = slices.Delete(ws, u-2, u+1)
+			u -= 2
+			continue
+		}
+		k := u + 1
+		for k < len(ws) && k <= u+3 && (ws[k].low == "on" || ws[k].low == "at" || ws[k].low == "by" || ws[k].low == "the") {
+			k++
+		}
+		if k < len(ws) && k <= u+3 && isDigit(ws[k].low[0]) {
+			ws[u].low = "by"
 		}
 	}
 	// "aged 60 and over" is "60 and above": at least 60.

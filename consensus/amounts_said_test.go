@@ -130,3 +130,17 @@ func TestSwapSaidAsExchange(t *testing.T) {
 		{"Two members may swap places in the rota only with the treasurer's agreement.", "Two members can exchange their places in the rota only if the treasurer agrees.", Agree},
 	})
 }
+
+// TestPoundsWeighOrPay: "pounds" with no sign is a weight or an amount,
+// as the other side's unit says: "12 pound" against "12 kg" is a unit
+// changed, "26.5 pound" the same weight, "5 pounds" against "£5" the same
+// amount.
+func TestPoundsWeighOrPay(t *testing.T) {
+	t.Parallel()
+	const mask = "Every fencing mask must pass a 12 kg punch test before use."
+	checkAgreements(t, []agreementCase{
+		{mask, "Every fencing mask must pass a 12 pound punch test before use.", Disagree},
+		{mask, "Every fencing mask must pass a 26.5 pound punch test before use.", Agree},
+		{"A day pass for the gym costs £5.", "A day pass for the gym costs 7 pounds.", Disagree},
+	})
+}

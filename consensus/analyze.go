@@ -1429,7 +1429,9 @@ func analyze(text string) *analysis {
 				q.text += " and a half"
 				i += 3
 			}
-			if q.dim == "" && !t.clock && !ordinal {
+			if q.dim == "" && i+1 < len(toks) && toks[i+1].clause == t.clause && (toks[i+1].low == "pound" || toks[i+1].low == "pounds") {
+				q.text += " " + toks[i+1].text // weighs or pays: sameQuantity reads it against the other side's unit
+			} else if q.dim == "" && !t.clock && !ordinal {
 				if scale, d, ok := keyDays(toks, i0); ok {
 					q.value *= scale
 					q.dim, q.days = "time", d
@@ -1533,6 +1535,9 @@ func analyze(text string) *analysis {
 			continue
 		}
 		w, n := lx.match(toks, i)
+		if t.low == "latest" && deadlineLatest(toks, i) {
+			continue // "latest 4 pm", "by Friday at the latest": by then
+		}
 		if (t.low == "and" || t.low == "or") && andOver(toks, i) {
 			w, n = lx.fold("atleast"), 2 // "aged 60 and over"
 		}
@@ -1987,6 +1992,26 @@ func beforeAhead(toks []rawTok, i int) bool {
 		switch toks[j].low {
 		case "before", "prior", "ahead", "beforehand":
 			return j > i
+		}
+	}
+	return false
+}
+
+// deadlineLatest reports whether "latest" at toks[i] only says that a
+// time is a deadline, as "by" does: before a time or a date ("latest 4
+// pm", "latest on the 5th", "latest 31 August") or after one ("by Friday
+// at the latest"). "The latest version" names which one.
+func deadlineLatest(toks []rawTok, i int) bool {
+	c := toks[i].clause
+	if i >= 2 && toks[i-1].low == "the" && toks[i-2].low == "at" && toks[i-1].clause == c {
+		return true
+	}
+	for j := i + 1; j < len(toks) && j <= i+3 && toks[j].clause == c; j++ {
+		if toks[j].isNum {
+			return true
+		}
+		if w := toks[j].low; w != "on" && w != "at" && w != "by" && w != "the" {
+			return false
 		}
 	}
 	return false

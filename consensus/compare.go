@@ -1464,6 +1464,15 @@ func sameQuantity(x, y quantity) bool {
 	if x.dim != "" && y.dim != "" && (x.dim != y.dim || x.days != y.days) {
 		return false // "5 business days" are not 5 days
 	}
+	if p, o, ok := poundAgainst(x, y); ok {
+		// "12 pounds" weighs or pays: as the other side's measure says.
+		switch {
+		case o.dim == "mass":
+			return math.Abs(p.raw*measures()["lb"].scale-o.value) <= 0.01*o.value
+		case money(o.dim):
+			return o.dim == "gbp" && p.raw == o.raw
+		}
+	}
 	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {
 		// A unit said on one side only: "over 21" is "21 years old"; a
 		// one in digits too ("rollout_percent: [1, 10]" is "1%"); a
@@ -1495,6 +1504,23 @@ func sameQuantity(x, y quantity) bool {
 		tolerance = speedTolerance
 	}
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
+}
+
+// poundAgainst returns, of x and y, the number said in pounds without a
+// sign (no unit of its own: "pound" weighs as often as it pays) and the
+// other, when the other has a unit.
+func poundAgainst(x, y quantity) (pound, other quantity, ok bool) {
+	inPounds := func(q quantity) bool {
+		t := strings.ToLower(q.text)
+		return q.dim == "" && q.per == "" && (strings.HasSuffix(t, " pound") || strings.HasSuffix(t, " pounds"))
+	}
+	switch {
+	case inPounds(x) && y.dim != "":
+		return x, y, true
+	case inPounds(y) && x.dim != "":
+		return y, x, true
+	}
+	return quantity{}, quantity{}, false
 }
 
 // eitherHalf reports whether the time of day q is written so that it may

@@ -173,7 +173,9 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 		}
 	}
 	low := toks[i-1].low
-	if u, ok := measures()[low]; ok && low != "m" && low != "l" {
+	if u, ok := measures()[low]; ok && (low != "m" || i >= 2 && lengthWords()[toks[i-2].low]) && low != "l" {
+		// "m" is metres after a word of length ("max_height_m: 120"),
+		// else as often minutes.
 		return u, true
 	}
 	if w := keyUnits()[low]; w != "" {
@@ -182,6 +184,13 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 	}
 	return unit{}, false
 }
+
+// lengthWords are the words of a key that measure a length, after which
+// "m" is metres.
+var lengthWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"height": true, "width": true, "length": true, "depth": true, "distance": true, "radius": true,
+		"spacing": true, "clearance": true, "gap": true, "altitude": true, "elevation": true, "range": true, "buffer": true}
+})
 
 // keyDays reads a configuration key that counts days or hours of a kind
 // before the value at i: "due_within_business_days: 2" is 2 business

@@ -410,7 +410,13 @@ func configValues(s string) string {
 			k--
 		}
 		ke := k
-		quoted := k > last+1 && s[k-1] == '"' // a JSON key: "max_retries": 5
+		// A quoted key: JSON's "max_retries": 5, PHP's and Ruby's
+		// 'max_height_m' => 120.
+		quote := byte(0)
+		if k > last+1 && (s[k-1] == '"' || s[k-1] == '\'') {
+			quote = s[k-1]
+		}
+		quoted := quote != 0
 		if quoted {
 			ke--
 			k--
@@ -418,7 +424,7 @@ func configValues(s string) string {
 		for k > last && k > ke-64 && (wordByte(s[k-1]) || s[k-1] == '.' || s[k-1] == '-') {
 			k--
 		}
-		if quoted && (k == last || s[k-1] != '"') {
+		if quoted && (k == last || s[k-1] != quote) {
 			continue
 		}
 		dashes := 0
@@ -433,8 +439,13 @@ func configValues(s string) string {
 		if key == "http" || key == "https" {
 			continue
 		}
-		// The value: to the next space or separator.
-		v, ve := valueAt(s, i+1)
+		// The value: to the next space or separator ("=>" is one
+		// separator).
+		at := i + 1
+		if c == '=' && at < len(s) && s[at] == '>' {
+			at++
+		}
+		v, ve := valueAt(s, at)
 		if fieldTypes()[strings.ToLower(s[v:ve])] {
 			// A typed field ("min_samples: int = 3", "val minMs: Int =
 			// 500"): the value is what its "=" gives.
