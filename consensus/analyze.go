@@ -433,8 +433,8 @@ func lex(text string) []rawTok {
 
 // moneyAloud reads an amount said aloud with its currency in the middle:
 // "one euro fifty" is 1.50 euros, "two pounds 20" £2.20. The part after
-// the currency is a whole number from 1 to 99 said as a word or two
-// digits, with no unit after it ("5 euros 3 times" is not 5.03).
+// the currency is a whole number from 10 to 99, with no unit after it
+// ("5 euros 3 times" is not 5.03, nor "thirty pounds one booking" 30.01).
 func moneyAloud(toks []rawTok) []rawTok {
 	for i := 0; i+2 < len(toks); i++ {
 		a, cur, c := toks[i], toks[i+1], toks[i+2]
@@ -442,8 +442,8 @@ func moneyAloud(toks []rawTok) []rawTok {
 			cur.clause != a.clause || c.clause != a.clause || !moneyWord(cur.low) {
 			continue
 		}
-		if d := strings.Trim(c.text, "0123456789"); d == "" && len(c.text) != 2 {
-			continue // "5 euros 3 …": one digit is no cents
+		if c.num < 10 {
+			continue // "5 euros 3 times", "for thirty pounds one booking takes…"
 		}
 		if n := i + 3; n < len(toks) && toks[n].clause == a.clause && (toks[n].low == "times" || toks[n].low == "time" || isUnitWord(toks[n].low) || measures()[toks[n].low].dim != "") {
 			continue

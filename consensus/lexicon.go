@@ -179,7 +179,6 @@ lint linter
 format formatting
 sign signature signed signing
 handover hand_over handoff hand_off
-swap exchange switch_places trade_places
 optional voluntary nice_to_have up_to_the_team
 usa united_states
 lenient lax
