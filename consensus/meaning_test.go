@@ -635,6 +635,36 @@ func TestMeaningSealed15(t *testing.T) {
 // 25: a reading of 9.1 °C beside the rule, unclear) and, on sealed 16, an
 // exception said as a condition now a conflict rather than unclear: the
 // floors of 16, 22 and 25 are what they measure with it.
+//
+// Sealed 46 to 49 were written for the tenth round (2026-12-03). 46 and
+// 47 were measured on 08d3abf and after the round's first change,
+// summary lines only: 0.52 / 0.71 / 0.78; 39% and 0.69 / 0.81 / 0.86; 24%
+// at the base, the same and 0.68 / 0.81 / 0.86; 26% after it. Their
+// misses were then read and the round went on in general form (money said
+// aloud, "for one leader" as per, ranges said with "until", "latest 4
+// pm", keys quoted for "=>", pounds that weigh or pay): 0.58 / 0.73 /
+// 0.78; 32% and 0.76 / 0.84 / 0.86; 18%. Sealed 48 and 49 were written
+// during the round and measured on 08d3abf and at its end, summary lines
+// only: 0.69 / 0.92 / 0.86; 21% → 0.69 / 0.92 / 0.86; 19%, and 0.61 /
+// 0.68 / 0.86; 27% → 0.61 / 0.68 / 0.86; 29%. On the way sealed 49's line
+// showed two readings costing agreeing answers (money said aloud read
+// "for thirty pounds one booking" as £30.01; swap and exchange as one
+// word lowered a topic's score): those two questions and a third of the
+// same record were read, the first reading tightened and the second
+// dropped. On sealed 1 to 45 the round moved 1572 → 1580 agreeing
+// answers, 1899 → 1901 conflicts, 1382 → 1382 near misses, 398 → 391
+// agreeing rewordings answered conflict, and five floors by one question
+// each: sealed 23's "must not start unloading while more than 2 vehicles"
+// is no longer read as unloading allowed at 2 or fewer (a negated rule
+// keeps its negation when the bound is its condition's), which had made a
+// modality conflict certain (now unclear); sealed 30's "16 or over" is "at
+// least 16" and the edit alignment of that reordered rewording now swaps
+// "riders" for "anyone"; sealed 33's "until 1.25 times" is "up to" and
+// the alignment then reads "under the permit" against "with the permit";
+// sealed 35's "every Monday" said as "the Monday deep clean" is no period
+// dropped, and the shift it changes (morning to evening) is not read;
+// sealed 43's Perl hash ("=>") is read as a configuration, and an
+// agreeing answer that was unclear is a conflict.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -643,34 +673,38 @@ func TestMeaningSealedLater(t *testing.T) {
 	}{
 		{16, 0.46, 0.61, 0.88, 0.09},
 		{17, 0.56, 0.61, 0.88, 0.05},
-		{18, 0.50, 0.53, 0.88, 0.07},
+		{18, 0.50, 0.53, 0.88, 0.05},
 		{19, 0.64, 0.59, 1.00, 0.10},
 		{20, 0.48, 0.51, 1.00, 0.12},
 		{21, 0.48, 0.50, 0.88, 0.15},
 		{22, 0.53, 0.74, 0.86, 0.15},
 		{23, 0.56, 0.64, 0.94, 0.18},
 		{24, 0.58, 0.69, 0.83, 0.20},
-		{25, 0.53, 0.64, 0.97, 0.31},
+		{25, 0.54, 0.66, 0.97, 0.31},
 		{26, 0.61, 0.69, 0.94, 0.20},
 		{27, 0.41, 0.69, 0.97, 0.36},
-		{28, 0.67, 0.70, 0.94, 0.09},
-		{29, 0.72, 0.69, 0.94, 0.10},
+		{28, 0.69, 0.72, 0.94, 0.09},
+		{29, 0.74, 0.70, 0.94, 0.09},
 		{30, 0.54, 0.82, 0.97, 0.26},
 		{31, 0.54, 0.77, 0.94, 0.23},
 		{32, 0.56, 0.75, 0.94, 0.23},
 		{33, 0.46, 0.80, 1.00, 0.23},
-		{34, 0.59, 0.87, 0.77, 0.25},
+		{34, 0.61, 0.87, 0.77, 0.23},
 		{35, 0.66, 0.82, 0.91, 0.26},
-		{36, 0.67, 0.88, 0.86, 0.17},
+		{36, 0.67, 0.90, 0.86, 0.17},
 		{37, 0.58, 0.82, 0.91, 0.18},
 		{38, 0.58, 0.85, 0.94, 0.30},
-		{39, 0.51, 0.87, 0.86, 0.31},
-		{40, 0.67, 0.87, 0.83, 0.13},
+		{39, 0.53, 0.87, 0.86, 0.30},
+		{40, 0.69, 0.87, 0.83, 0.13},
 		{41, 0.69, 0.82, 0.86, 0.17},
 		{42, 0.75, 0.93, 0.77, 0.20},
 		{43, 0.62, 0.87, 0.80, 0.30},
 		{44, 0.64, 0.87, 0.88, 0.18},
-		{45, 0.59, 0.85, 0.80, 0.25},
+		{45, 0.62, 0.85, 0.80, 0.21},
+		{46, 0.58, 0.72, 0.77, 0.33},
+		{47, 0.75, 0.83, 0.86, 0.18},
+		{48, 0.69, 0.91, 0.86, 0.20},
+		{49, 0.61, 0.67, 0.86, 0.30},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()

@@ -281,9 +281,13 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// finds a newer set's record of booking visitor berths. With sealed 44
 	// and 45 too: 3043/3899, 33, 1547/1668; the new one finds a newer
 	// set's record of much the same question (the running time of short
-	// films in a competition).
-	if reworded.ok < 3043 || wrong.ok > 33 || noneKept.ok < 1547 {
-		t.Errorf("in one vault: reworded found %v (floor 3043), another record %v (at most 33), none kept %v (floor 1547)", reworded, wrong, noneKept)
+	// films in a competition). The tenth round leaves those at 3044/3899,
+	// 33, 1547/1668; with sealed 46 to 49 beside them: 3297/4187, 34,
+	// 1668/1812. The new "another record" answer finds an earlier set's
+	// record of much the same question (what one bulky waste booking
+	// covers).
+	if reworded.ok < 3297 || wrong.ok > 34 || noneKept.ok < 1668 {
+		t.Errorf("in one vault: reworded found %v (floor 3297), another record %v (at most 34), none kept %v (floor 1668)", reworded, wrong, noneKept)
 	}
 }
 
