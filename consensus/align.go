@@ -94,9 +94,16 @@ var phraseStarts = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// exceptAfterNot are the condition words that "not" or "never" right
-// before them turns into an exception: "but not if", "never when".
-var exceptAfterNot = map[string]bool{"if": true, "when": true, "whenever": true, "while": true, "during": true}
+// exceptAfterNot reports whether w is a condition word that "not" or
+// "never" right before it turns into an exception: "but not if", "and
+// never when".
+func exceptAfterNot(w string) bool {
+	switch w {
+	case "if", "when", "whenever", "while", "during":
+		return true
+	}
+	return false
+}
 
 // keptStop are stop words that an edit changes the rule with: "half-up"
 // is not "half-down", "first" not "last".
@@ -299,7 +306,7 @@ func surfaceTokens(text string) []surfaceTok {
 	// (analyze reads it so too). Not a negation that opens its clause
 	// ("Not while it is hot:", "…, never during a scene").
 	for u := 1; u+1 < len(ws); u++ {
-		if (ws[u].low == "not" || ws[u].low == "never") && exceptAfterNot[ws[u+1].low] && (ws[u-1].low == "but" || ws[u-1].low == "and" || ws[u-1].low == "yet") &&
+		if (ws[u].low == "not" || ws[u].low == "never") && exceptAfterNot(ws[u+1].low) && (ws[u-1].low == "but" || ws[u-1].low == "and" || ws[u-1].low == "yet") &&
 			!strings.ContainsAny(text[min(ws[u-1].end, ws[u].start):ws[u].start], ",.;:!?") {
 			ws[u].low = "except"
 			if ws[u-1].low == "but" {
