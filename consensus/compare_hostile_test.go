@@ -110,6 +110,8 @@ func FuzzComparePositions(f *testing.F) {
 	f.Add("q=80 48h 1e3 4.5:1 ≥ 3", "24/7 /min a/b — No, whatever or not")
 	f.Add("", "x")
 	f.Add(`{"hold_until": "paid", "no_refund_until_days": 14}`, "hold_until=paid, never_until=x")
+	f.Add("BEGIN:VEVENT RRULE:FREQ=WEEKLY;BYDAY=MO,TU;INTERVAL=2 DTSTART:--1227T160000 DURATION:PT1H30M END:VEVENT", "open Monday until Friday, but not if it rains; latest 4 pm")
+	f.Add("one euro fifty for metre, 45.000 rupiah, 60 and over", "$x = ['max_height_m' => 12, 'y' =>]; 12 pound, u can't fail to")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c := ComparePositionsOn(b, a, b)
 		switch c.Agreement {

@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,7 +117,7 @@ func icalRule(v string) string {
 		case "BYDAY":
 			var ds []string
 			for _, d := range strings.Split(val, ",") {
-				if name := icalDay(strings.TrimLeft(d, "+-0123456789")); name != "" {
+				if name := icalDay(strings.TrimLeft(d, "+-0123456789")); name != "" && !slices.Contains(ds, name) {
 					ds = append(ds, name)
 				}
 			}
@@ -127,13 +128,15 @@ func icalRule(v string) string {
 		case "BYMONTH":
 			var ms []string
 			for _, m := range strings.Split(val, ",") {
-				if n, err := strconv.Atoi(m); err == nil && n >= 1 && n <= 12 {
+				if n, err := strconv.Atoi(m); err == nil && n >= 1 && n <= 12 && !slices.Contains(ms, monthNames[n-1]) {
 					ms = append(ms, monthNames[n-1])
 				}
 			}
 			months = strings.Join(ms, ", ")
 		case "BYHOUR":
-			hours = "at " + strings.ReplaceAll(val, ",", ":00, ") + ":00"
+			if len(val) <= 12 { // "9", "9,17": a few hours, as written
+				hours = "at " + strings.ReplaceAll(val, ",", ":00, ") + ":00"
+			}
 		case "COUNT":
 			count = val + " times"
 		default:
@@ -225,6 +228,9 @@ func icalDuration(v string) string {
 		default:
 			return v
 		}
+	}
+	if len(out) > 7 {
+		return v // no duration has more parts than Y M W D H M S
 	}
 	return strings.Join(out, " ")
 }

@@ -129,6 +129,7 @@ func TestVoiceHostile(t *testing.T) {
 	inputs["only framing"] = strings.Repeat("I plan to; Proposed approach: As agreed, Implementing PR #1 — ", 3000)
 	inputs["config soup"] = strings.Repeat("a=b:c=--d=e_f.g=true;", 8000)
 	inputs["steps"] = strings.Repeat("1. 2) (3) Step 4: ", 8000)
+	inputs["calendar soup"] = "RRULE:FREQ=YEARLY;BYMONTH=" + strings.Repeat("1,", 8000) + " " + strings.Repeat("DTSTART:--1227T1600 X-A:BYDAY=MO,TU ", 500) + " DURATION:P" + strings.Repeat("1Y", 3000)
 	inputs["binary"] = string([]byte{0, 1, 2, 0xff, '`', '=', ':', '\n', 0xc3})
 	inputs["cut inside a rune"] = strings.Repeat("é", maxVoiced)
 	for name, in := range inputs {
