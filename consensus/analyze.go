@@ -438,12 +438,11 @@ func lex(text string) []rawTok {
 func moneyAloud(toks []rawTok) []rawTok {
 	for i := 0; i+2 < len(toks); i++ {
 		a, cur, c := toks[i], toks[i+1], toks[i+2]
-		if !a.isNum || a.clock || a.num != math.Trunc(a.num) || c.clock || !c.isNum || c.num < 1 || c.num > 99 || c.num != math.Trunc(c.num) ||
+		// Cents below 10 are left alone: "5 euros 3 times", "for thirty
+		// pounds one booking takes…".
+		if !a.isNum || a.clock || a.num != math.Trunc(a.num) || c.clock || !c.isNum || c.num < 10 || c.num > 99 || c.num != math.Trunc(c.num) ||
 			cur.clause != a.clause || c.clause != a.clause || !moneyWord(cur.low) {
 			continue
-		}
-		if c.num < 10 {
-			continue // "5 euros 3 times", "for thirty pounds one booking takes…"
 		}
 		if n := i + 3; n < len(toks) && toks[n].clause == a.clause && (toks[n].low == "times" || toks[n].low == "time" || isUnitWord(toks[n].low) || measures()[toks[n].low].dim != "") {
 			continue
