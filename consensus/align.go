@@ -251,7 +251,7 @@ func surfaceTokens(text string) []surfaceTok {
 		case (n == "one" || n == "1") && u+2 < len(ws) && !isDigit(ws[u+2].low[0]) && !timeUnit(ws[u+2].low):
 			ws[u].low = "per"
 			ws = slices.Delete(ws, u+1, u+2)
-		case (isUnitWord(n) || measures()[n].dim != "") && !timeUnit(n):
+		case anyUnit(n) && !timeUnit(n):
 			ws[u].low = "per"
 		}
 	}
@@ -373,7 +373,7 @@ func surfaceTokens(text string) []surfaceTok {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue
 		}
-		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && (isUnitWord(ws[i+1].low) || measures()[ws[i+1].low].dim != "") &&
+		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && anyUnit(ws[i+1].low) &&
 			(len(out) > 0 && out[len(out)-1].quant || i >= 2 && isDigit(ws[i-2].low[0]) && functionClasses()[ws[i-1].low] == "") {
 			// "30 days a year", "10 mites a day" are per year, per day.
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})

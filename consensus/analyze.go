@@ -444,7 +444,7 @@ func moneyAloud(toks []rawTok) []rawTok {
 			cur.clause != a.clause || c.clause != a.clause || !moneyWord(cur.low) {
 			continue
 		}
-		if n := i + 3; n < len(toks) && toks[n].clause == a.clause && (toks[n].low == "times" || toks[n].low == "time" || isUnitWord(toks[n].low) || measures()[toks[n].low].dim != "") {
+		if n := i + 3; n < len(toks) && toks[n].clause == a.clause && (toks[n].low == "times" || toks[n].low == "time" || anyUnit(toks[n].low)) {
 			continue
 		}
 		toks[i].num += c.num / 100
@@ -478,7 +478,7 @@ func perFor(toks []rawTok) []rawTok {
 			!toks[i+2].isNum && !timeUnit(toks[i+2].low):
 			toks[i].low = "per"
 			toks = slices.Delete(toks, i+1, i+2)
-		case !next.isNum && (isUnitWord(next.low) || measures()[next.low].dim != "") && !timeUnit(next.low):
+		case !next.isNum && anyUnit(next.low) && !timeUnit(next.low):
 			toks[i].low = "per"
 		}
 	}
@@ -494,6 +494,12 @@ func amountBefore(toks []rawTok, i int) bool {
 		}
 	}
 	return false
+}
+
+// anyUnit reports whether w is a unit: of the lexicon's ("hours",
+// "percent") or of measures ("metre", "kg", "euro").
+func anyUnit(w string) bool {
+	return isUnitWord(w) || measures()[w].dim != ""
 }
 
 // timeUnit reports whether w is a unit of time ("year", "hours").
@@ -633,12 +639,7 @@ func moneyWordAt(rs []rune, j int) bool {
 	for k < len(rs) && unicode.IsLetter(rs[k]) {
 		k++
 	}
-	w := strings.ToLower(string(rs[j:k]))
-	if w == "pounds" || w == "pound" {
-		return true
-	}
-	u, ok := measures()[w]
-	return ok && money(u.dim)
+	return moneyWord(strings.ToLower(string(rs[j:k])))
 }
 
 // groupSpaces are the spaces that may group a number's digits in

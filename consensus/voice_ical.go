@@ -181,7 +181,7 @@ func icalWhen(word, v string) string {
 	date, clock, _ := strings.Cut(v, "T")
 	var out []string
 	date = strings.TrimPrefix(date, "--")
-	if len(date) >= 4 && isDigits(date) {
+	if len(date) >= 4 && digits(date) {
 		md := date[len(date)-4:]
 		m, _ := strconv.Atoi(md[:2])
 		d, _ := strconv.Atoi(md[2:])
@@ -194,8 +194,12 @@ func icalWhen(word, v string) string {
 		}
 	}
 	clock = strings.TrimSuffix(clock, "Z")
-	if len(clock) >= 4 && isDigits(clock[:4]) {
-		out = append(out, clock[:2]+":"+clock[2:4])
+	if len(clock) >= 4 {
+		h, errH := strconv.Atoi(clock[:2])
+		m, errM := strconv.Atoi(clock[2:4])
+		if errH == nil && errM == nil && h >= 0 && h <= 24 && m >= 0 && m < 60 {
+			out = append(out, clock[:2]+":"+clock[2:4])
+		}
 	}
 	if len(out) == 0 {
 		return ""
@@ -233,9 +237,4 @@ func icalDuration(v string) string {
 		return v // no duration has more parts than Y M W D H M S
 	}
 	return strings.Join(out, " ")
-}
-
-// isDigits reports whether s is all ASCII digits (and not empty).
-func isDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
 }
