@@ -186,6 +186,61 @@ func clockAt(rs []rune, i, j int) (float64, int, bool) {
 	return v, k, clock
 }
 
+// dotClock reads a time of day written with a dot, "7.30", at rs[i:j],
+// when the part of the day follows: "am" or "pm" (glued or after a
+// space), "in the morning", "in the evening", "at night" ("in morning",
+// as some write it). It returns the hour on a 24-hour clock (its minutes
+// as a fraction) and the end of what it read. Without the part of the
+// day "7.30" is a number.
+func dotClock(rs []rune, i, j int) (float64, int, bool) {
+	dot := slices.Index(rs[i:j], '.')
+	if dot < 1 || dot > 2 || j-i-dot-1 != 2 {
+		return 0, 0, false
+	}
+	h, err1 := strconv.Atoi(string(rs[i : i+dot]))
+	m, err2 := strconv.Atoi(string(rs[i+dot+1 : j]))
+	if err1 != nil || err2 != nil || h < 1 || h > 12 || m >= 60 {
+		return 0, 0, false
+	}
+	v := float64(h%12) + float64(m)/60
+	rest := string(rs[j:min(len(rs), j+24)])
+	for _, p := range []struct {
+		said string
+		pm   bool
+	}{{"am", false}, {" am", false}, {"pm", true}, {" pm", true},
+		{" in the morning", false}, {" in morning", false},
+		{" in the afternoon", true}, {" in afternoon", true}, {" in the evening", true}, {" in evening", true}, {" at night", true}} {
+		if !strings.HasPrefix(rest, p.said) {
+			continue
+		}
+		if e := j + len([]rune(p.said)); e < len(rs) && (unicode.IsLetter(rs[e]) || unicode.IsDigit(rs[e])) {
+			continue
+		}
+		if p.pm {
+			v += 12
+		}
+		return v, j + len([]rune(p.said)), true
+	}
+	return 0, 0, false
+}
+
+// codeAmount reads an amount glued to the code of its currency, as
+// fares and tariffs write it: "eur50", "gbp15", "usd1250" (a word of
+// three letters that measures reads as money, then digits only).
+func codeAmount(w string) (code string, amount float64, ok bool) {
+	if len(w) < 4 || len(w) > 12 || !isLetters(w[:3]) {
+		return "", 0, false
+	}
+	if u, known := measures()[w[:3]]; !known || !money(u.dim) || u.scale != 1 {
+		return "", 0, false
+	}
+	v, err := strconv.Atoi(w[3:])
+	if err != nil || w[3] == '+' || w[3] == '-' {
+		return "", 0, false
+	}
+	return w[:3], float64(v), true
+}
+
 // maxAnalyzed bounds the text analyze reads: a position is a sentence or
 // a paragraph, and the comparison must stay cheap on hostile input.
 const maxAnalyzed = 4096
@@ -274,6 +329,12 @@ func lex(text string) []rawTok {
 			i = end
 		case unicode.IsDigit(r):
 			j := digitsEnd(rs, i)
+			if h, k, ok := dotClock(rs, i, j); ok {
+				// "7.30 pm", "7.30 in the morning": a time of day.
+				out = append(out, rawTok{num: h, isNum: true, clock: true, clause: clause, text: string(rs[i:k])})
+				i = k
+				continue
+			}
 			if h, k, ok := clockAt(rs, i, j); ok {
 				// "22:00", "10pm", "8 am": a time of day, in hours.
 				out = append(out, rawTok{num: h, isNum: true, clock: true, clause: clause, text: string(rs[i:k])})
@@ -373,6 +434,12 @@ func lex(text string) []rawTok {
 				j += 3
 			}
 			w := strings.ReplaceAll(string(rs[i:j]), ".", "")
+			if code, amount, ok := codeAmount(w); ok {
+				// "EUR50", "usd20": the amount in the currency of its code.
+				out = append(out, rawTok{num: amount, isNum: true, clause: clause, text: string(rs[i:j])}, rawTok{low: code, clause: clause, text: code})
+				i = j
+				continue
+			}
 			if w == "no" && numberAbbrev(string(rs[j:min(j+4, len(rs))])) {
 				// "greenhouse no. 3", "(room no.)": a number, no "no".
 				w, j = "number", j+1
@@ -972,6 +1039,11 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				text = append(text, n.text, in[j+1].text)
 				n = in[j+2]
 				j += 2
+			} else if n.low == "and" && j+2 < len(in) && in[j+1].low == "half" && in[j+1].clause == t.clause && isUnitWord(in[j+2].low) {
+				v += 0.5 // "one and half hour", as some write it
+				text = append(text, n.text)
+				n = in[j+1]
+				j++
 			} else {
 				break
 			}
@@ -1201,6 +1273,16 @@ func speedAt(toks []rawTok, at int) (float64, int) {
 		}
 		return dist / per, k + 1 - at
 	}
+	// "thirty miles an hour", "40 kilometres per hour": a length a unit
+	// of time.
+	if u, ok := measures()[toks[at].low]; ok && u.dim == "length" && at+2 < len(toks) && toks[at+2].clause == toks[at].clause {
+		switch toks[at+1].low {
+		case "per", "an", "a", "each", "every":
+			if per := map[string]float64{"hour": 3600, "hr": 3600, "h": 3600, "second": 1, "sec": 1, "s": 1}[strings.TrimSuffix(toks[at+2].low, "s")]; per > 0 {
+				return u.scale / per, 3
+			}
+		}
+	}
 	return 0, 0
 }
 
@@ -1387,7 +1469,7 @@ func analyze(text string) *analysis {
 			// A unit follows: "5 minutes", "80 percent".
 			// An ordinal before a unit ("the first day") names a day, not a
 			// length of time.
-			ordinal := t.text == "first" || ordinalWords()[t.text] > 0
+			ordinal := (t.text == "first" || ordinalWords()[t.text] > 0) && !firstStretch(toks, i)
 			if !t.clock && !ordinal && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				at := i + 1
 				if l := toks[at].low; (l == "whole" || l == "full" || l == "entire") && at+1 < len(toks) && !toks[at+1].isNum && toks[at+1].clause == t.clause {
@@ -1535,6 +1617,9 @@ func analyze(text string) *analysis {
 			continue
 		}
 		w, n := lx.match(toks, i)
+		if n == 2 && t.low == "and" && toks[i+1].low == "up" && i+2 < len(toks) && toks[i+2].low == "to" {
+			continue // "over 160 cm and up to 250 cm": the bound is "up to"
+		}
 		if t.low == "latest" && deadlineLatest(toks, i) {
 			continue // "latest 4 pm", "by Friday at the latest": by then
 		}
@@ -1666,6 +1751,9 @@ func analyze(text string) *analysis {
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
+			} else if (prev == "a" || prev == "an") && yearNamed(toks, i) {
+				// "a Year 6 monitor", "a Week 2 quiz": the name of a year
+				// group or a week of a course, not a length of time.
 			} else if prev == "per" || prev == "a" || prev == "an" || prev == "each" || prev == "every" {
 				article := prev == "a" || prev == "an"
 				// "30 days a year" is a rate; "a month before …, and again
@@ -2023,6 +2111,32 @@ func deadlineLatest(toks []rawTok, i int) bool {
 func andOver(toks []rawTok, i int) bool {
 	return i > 0 && toks[i-1].isNum && toks[i-1].clause == toks[i].clause && i+1 < len(toks) && toks[i+1].low == "over" && toks[i+1].clause == toks[i].clause &&
 		(i+2 == len(toks) || toks[i+2].clause != toks[i].clause || !toks[i+2].isNum && toks[i+2].low != "the" && toks[i+2].low != "a")
+}
+
+// yearNamed reports whether the unit of time at toks[i] is followed, in its
+// clause, by a number and then a word that is no unit: "a Year 6
+// monitor", "a Week 2 quiz" name a year group or a week of a course.
+func yearNamed(toks []rawTok, i int) bool {
+	return i+2 < len(toks) && toks[i+1].isNum && !toks[i+1].clock && toks[i+1].clause == toks[i].clause &&
+		toks[i+2].clause == toks[i].clause && !toks[i+2].isNum && !isUnitWord(toks[i+2].low)
+}
+
+// firstStretch reports whether the "first" at toks[i] opens a stretch of
+// time: "in the first hour", "during the first week", "within the first
+// day" are one hour, week or day from the start (as "the first 60
+// minutes" is), not the first of them by name ("on the first day").
+func firstStretch(toks []rawTok, i int) bool {
+	if toks[i].text != "first" || i < 2 || i+1 >= len(toks) || toks[i+1].clause != toks[i].clause || !timeUnit(toks[i+1].low) {
+		return false
+	}
+	if toks[i-1].low != "the" {
+		return false
+	}
+	switch toks[i-2].low {
+	case "in", "during", "within", "for", "throughout", "over":
+		return true
+	}
+	return false
 }
 
 // beforeEvent reports whether "before" or "prior to" follows toks[i] in

@@ -2845,6 +2845,9 @@ func compareItems(a, b *analysis, edit bool, topic map[string]bool) []string {
 			}
 			// An item of a list, or a negated word when the other side
 			// negates less ("API keys are not accepted" left out).
+			if salutationCues()[t.w] {
+				continue // "Ladies and gentlemen, …": a greeting, no item of the rule
+			}
 			if (t.listed && specific(t) && !lx.action[t.w] || t.neg && fewerNegs && !strings.HasPrefix(t.w, "#")) && !t.reason && !sy[t.w] && !topic[t.w] && !slices.Contains(gone, t.w) {
 				gone = append(gone, t.w)
 			}
@@ -2892,7 +2895,7 @@ func measureWord(w string) bool {
 // otherwise only courtesies or names is no part of a rule.
 var salutationCues = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields("hi hello hey dear greetings thanks thank regards cheers sincerely") {
+	for _, w := range strings.Fields("hi hello hey dear greetings thanks thank regards cheers sincerely ladies gentlemen") {
 		m[theLexicon().fold(stem(w))] = true
 	}
 	return m
@@ -3159,5 +3162,5 @@ func anchorsUnlessEdit(a, b *analysis, edit bool) []string {
 	if edit {
 		return nil
 	}
-	return compareAnchors(a, b)
+	return append(compareAnchors(a, b), compareConditioned(a, b)...)
 }

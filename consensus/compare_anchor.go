@@ -74,6 +74,72 @@ func compareAnchors(a, b *analysis) []string {
 	return out
 }
 
+// compareConditioned finds two numbers of one kind that traded places
+// between the rule and its condition: "between 4 and 8 sheep per
+// hectare, except during lambing, when up to 12" against "4 to 12 per
+// hectare normally, and up to 8 during lambing". A number is under a
+// condition when it is said in one (after "when", "if", "except") or in a
+// clause that names one ("up to 8 during lambing"). A swap is read only
+// when one number went under the condition and the other came out of it:
+// a rewording that moves the condition keeps each number on its side.
+func compareConditioned(a, b *analysis) []string {
+	if len(a.conds) == 0 || len(b.conds) == 0 || len(a.qty) > 2*maxAnchored || len(b.qty) > 2*maxAnchored {
+		return nil
+	}
+	ka, kb := onceQuantities(a), onceQuantities(b)
+	var in, out []string // under a condition in b only; in a only
+	for k, i := range ka {
+		j, ok := kb[k]
+		if !ok {
+			continue
+		}
+		switch ca, cb := conditioned(a, i), conditioned(b, j); {
+		case cb && !ca:
+			in = append(in, k)
+		case ca && !cb:
+			out = append(out, k)
+		}
+	}
+	if len(in) != 1 || len(out) != 1 || quantityKind(in[0]) != quantityKind(out[0]) {
+		return nil
+	}
+	// The same condition on both sides: the number that came out of it
+	// in a and the one that went under it in b are said under words of
+	// one condition ("lambing"), not under two conditions of their own.
+	if overlap(conditionWords(a, ka[out[0]]), conditionWords(b, kb[in[0]])) == 0 {
+		return nil
+	}
+	return []string{a.terms[ka[out[0]]].text + " ↔ " + a.terms[ka[in[0]]].text}
+}
+
+// conditionWords are the words of the conditions term i of x is said
+// under: its own, and those of its clause and of the clause before it in
+// its sentence ("except during lambing, when up to 12").
+func conditionWords(x *analysis, i int) []string {
+	c := x.terms[i].clause
+	var out []string
+	for k, cd := range x.conds {
+		if k == x.terms[i].cond || cd.clause == c || cd.clause == c-1 && x.sentence(cd.clause) == x.sentence(c) {
+			out = append(out, cd.terms...)
+		}
+	}
+	return out
+}
+
+// conditioned reports whether term i of x is said under a condition: in
+// one, or in a clause that names one.
+func conditioned(x *analysis, i int) bool {
+	if x.terms[i].cond >= 0 {
+		return true
+	}
+	for _, t := range x.terms {
+		if t.clause == x.terms[i].clause && t.cond >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // onceQuantities are the numbers x states once, by key, with their term.
 func onceQuantities(x *analysis) map[string]int {
 	m, seen := map[string]int{}, map[string]int{}

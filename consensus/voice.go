@@ -53,12 +53,14 @@ type voiceRule struct {
 var voiceRules = []voiceRule{
 	{"markup", true, true, false, dropMarkup},
 	{"agent trace", false, true, false, agentAnswer},
+	{"agent confidence", false, true, false, dropConfidence},
 	{"particles", false, true, false, dropParticles},
 	{"plan steps and bullets", false, true, false, listItems},
 	{"work framing", true, true, false, dropWorkFraming},
 	{"hedges", false, true, false, dropHedges},
 	{"framing", false, true, false, dropFraming},
 	{"calendar entries", false, true, false, icalWords},
+	{"spreadsheet times", false, true, false, sheetTimes},
 	{"config values", false, true, false, configValues},
 	{"topic labels", true, false, false, dropTopicLabels},
 	{"task verb", true, false, false, dropTaskVerb},
@@ -703,6 +705,33 @@ func agentAnswer(s string) string {
 		return strings.Trim(s[loc[1]:], " \t\n\"'`")
 	}
 	return s
+}
+
+// confidenceRE finds the confidence an agent appends to its answer, at
+// the end of the text after a sentence's end or a line break:
+// "Confidence: 0.9", "(confidence: high)", "Confidence = 85%". A key of a
+// configuration indented under its section ("  confidence: 0.9") or
+// glued to another word ("min_confidence: 0.9") is no such trailer.
+var confidenceRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:(?:[.!?;]|\n|^)[ \t]*[(\[]?|[ \t]*[(\[])[ \t]*confidence(?:[ \t]+(?:score|level))?[ \t]*[:=][ \t]*(?:[0-9]+(?:\.[0-9]+)?[ \t]*%?|very[ \t]+high|high|medium|moderate|low)[ \t]*[)\]]?[ \t.]*$`)
+})
+
+// dropConfidence drops the confidence confidenceRE finds: it grades the
+// agent's answer, it is no number of the rule.
+func dropConfidence(s string) string {
+	if !containsFold(s, "confidence") {
+		return s
+	}
+	loc := confidenceRE().FindStringIndex(s)
+	if loc == nil || loc[0] == 0 {
+		return s
+	}
+	// Keep the sentence's end the trailer followed.
+	end := loc[0]
+	if c := s[end]; c == '.' || c == '!' || c == '?' || c == ';' {
+		end++
+	}
+	return strings.TrimRight(s[:end], " \t\n")
 }
 
 // particleRE: the discourse particles of Philippine and Singapore English
