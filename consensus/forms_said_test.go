@@ -165,3 +165,32 @@ func TestNumbersTradedWithTheCondition(t *testing.T) {
 		{nursery, "Rooms take 6 to 10 children normally, and up to 16 during the summer scheme.", Agree},
 	})
 }
+
+// TestLinkedData: a rule kept as Turtle (":Thing :property value ;")
+// reads as its properties and values, camelCase names split into words.
+func TestLinkedData(t *testing.T) {
+	t.Parallel()
+	const sauna = "The sauna is heated to between 80 °C and 90 °C, and towels are provided free of charge."
+	const kiln = "Members may fire the kiln only after induction, and firings end by 9 pm."
+	checkAgreements(t, []agreementCase{
+		{sauna, `:GymSauna :minTemperatureC 80 ; :maxTemperatureC 90 ; :towelsProvided true ; :towelCharge :FreeOfCharge .`, Agree},
+		{sauna, `:GymSauna :minTemperatureC 70 ; :maxTemperatureC 90 ; :towelsProvided true ; :towelCharge :FreeOfCharge .`, Disagree},
+		{sauna, `:GymSauna :minTemperatureC 80 ; :maxTemperatureC 90 ; :towelsProvided false .`, Disagree},
+		{kiln, `ex:KilnUse ex:requiresInduction true ; ex:firingsEndBy "21:00" .`, Agree},
+	})
+	if got := turtleValues("Note: keep it: simple; ok."); got != "Note: keep it: simple; ok." {
+		t.Errorf("plain text rewritten as linked data: %q", got)
+	}
+}
+
+// TestCheckFraming: "Verify that" or "Check that" before a check of the
+// verify layer is its framing: said or left out, the rule is the same.
+func TestCheckFraming(t *testing.T) {
+	t.Parallel()
+	const tills = "Verify that every till drawer is counted by two staff at closing."
+	checkAgreements(t, []agreementCase{
+		{tills, "Every till drawer is counted by two staff at closing.", Agree},
+		{tills, "Check that every till drawer is counted by two staff at closing.", Agree},
+		{tills, "Every till drawer is counted by one member of staff at closing.", Disagree},
+	})
+}

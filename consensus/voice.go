@@ -61,6 +61,7 @@ var voiceRules = []voiceRule{
 	{"framing", false, true, false, dropFraming},
 	{"calendar entries", false, true, false, icalWords},
 	{"spreadsheet times", false, true, false, sheetTimes},
+	{"linked data", false, true, false, turtleValues},
 	{"config values", false, true, false, configValues},
 	{"topic labels", true, false, false, dropTopicLabels},
 	{"task verb", true, false, false, dropTaskVerb},
@@ -576,7 +577,8 @@ func camel(key string) bool {
 }
 
 // keyWords are a key's words: split at "_", ".", "-" and camelCase humps,
-// lower-cased ("REFUND_WINDOW_DAYS" is "refund window days").
+// lower-cased ("REFUND_WINDOW_DAYS" is "refund window days",
+// "maxHTTPRetries" "max http retries").
 func keyWords(key string) string {
 	var b strings.Builder
 	for i := 0; i < len(key); i++ {
@@ -587,6 +589,8 @@ func keyWords(key string) string {
 			continue
 		case c >= 'A' && c <= 'Z' && i > 0 && key[i-1] >= 'a' && key[i-1] <= 'z':
 			b.WriteByte(' ')
+		case c >= 'A' && c <= 'Z' && i > 0 && key[i-1] >= 'A' && key[i-1] <= 'Z' && i+2 < len(key) && key[i+1] >= 'a' && key[i+1] <= 'z' && key[i+2] >= 'a' && key[i+2] <= 'z':
+			b.WriteByte(' ') // "ServingASubway", "HTTPServer": a word after capitals
 		}
 		b.WriteByte(c)
 	}
