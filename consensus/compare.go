@@ -726,14 +726,6 @@ func ruleText(text string) string {
 				break
 			}
 		}
-		// "Verify that every bus announces…": a check's framing, said or
-		// left out, is no part of the rule it checks.
-		for _, p := range checkFramings {
-			if strings.HasPrefix(low, p) && len(t) > len(p)+8 {
-				t = t[len(p):]
-				break
-			}
-		}
 		if strings.TrimSpace(t) == "" || t == text {
 			break
 		}
@@ -741,9 +733,6 @@ func ruleText(text string) string {
 	}
 	return text
 }
-
-// checkFramings open a rule of the verify layer: what is checked follows.
-var checkFramings = []string{"verify that ", "check that ", "confirm that ", "ensure that ", "make sure that "}
 
 // trimMarkers drops the spaces and list markers ("-", "*", "•", ">") that
 // open text, but not the minus sign of a number ("-16 LUFS").

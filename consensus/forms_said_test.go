@@ -182,15 +182,3 @@ func TestLinkedData(t *testing.T) {
 		t.Errorf("plain text rewritten as linked data: %q", got)
 	}
 }
-
-// TestCheckFraming: "Verify that" or "Check that" before a check of the
-// verify layer is its framing: said or left out, the rule is the same.
-func TestCheckFraming(t *testing.T) {
-	t.Parallel()
-	const tills = "Verify that every till drawer is counted by two staff at closing."
-	checkAgreements(t, []agreementCase{
-		{tills, "Every till drawer is counted by two staff at closing.", Agree},
-		{tills, "Check that every till drawer is counted by two staff at closing.", Agree},
-		{tills, "Every till drawer is counted by one member of staff at closing.", Disagree},
-	})
-}
