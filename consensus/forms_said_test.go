@@ -182,3 +182,14 @@ func TestLinkedData(t *testing.T) {
 		t.Errorf("plain text rewritten as linked data: %q", got)
 	}
 }
+
+// TestRuleLabel: "Rule:" before a position labels it, as "The rule:"
+// does.
+func TestRuleLabel(t *testing.T) {
+	t.Parallel()
+	const dogs = "Dogs are allowed in the beer garden but not inside the pub."
+	checkAgreements(t, []agreementCase{
+		{dogs, "Rule: dogs are allowed in the beer garden but not inside the pub.", Agree},
+		{dogs, "Rule: dogs are allowed inside the pub but not in the beer garden.", Disagree},
+	})
+}
