@@ -112,6 +112,7 @@ func FuzzComparePositions(f *testing.F) {
 	f.Add(`{"hold_until": "paid", "no_refund_until_days": 14}`, "hold_until=paid, never_until=x")
 	f.Add("BEGIN:VEVENT RRULE:FREQ=WEEKLY;BYDAY=MO,TU;INTERVAL=2 DTSTART:--1227T160000 DURATION:PT1H30M END:VEVENT", "open Monday until Friday, but not if it rains; latest 4 pm")
 	f.Add("one euro fifty for metre, 45.000 rupiah, 60 and over", "$x = ['max_height_m' => 12, 'y' =>]; 12 pound, u can't fail to")
+	f.Add("Dinner 7.30pm or 8.15 in the evening, one and half hour, over 160 cm and up to 250 cm, a Year 6 monitor", "EUR50 eur9999999999999999999 in the first hour, thirty miles an hour, 12.60 pm, 13.30 am")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c := ComparePositionsOn(b, a, b)
 		switch c.Agreement {

@@ -130,6 +130,9 @@ func TestVoiceHostile(t *testing.T) {
 	inputs["config soup"] = strings.Repeat("a=b:c=--d=e_f.g=true;", 8000)
 	inputs["steps"] = strings.Repeat("1. 2) (3) Step 4: ", 8000)
 	inputs["calendar soup"] = "RRULE:FREQ=YEARLY;BYMONTH=" + strings.Repeat("1,", 8000) + " " + strings.Repeat("DTSTART:--1227T1600 X-A:BYDAY=MO,TU ", 500) + " DURATION:P" + strings.Repeat("1Y", 3000)
+	inputs["turtle soup"] = strings.Repeat(":a :b [ :c \"d ; e\" ; :f :g , :h ] . ", 4000) + strings.Repeat("[", 3000) + " :x :y \""
+	inputs["spreadsheet soup"] = "=" + strings.Repeat("IF(A1>TIME(99,99,99),B2-TIME(1,0,0)+TIME(0,30,0),", 2000) + strings.Repeat(")", 2000)
+	inputs["confidence soup"] = strings.Repeat("x. Confidence: 0.9 (confidence: high) ", 3000) + "Confidence: 0.5"
 	inputs["binary"] = string([]byte{0, 1, 2, 0xff, '`', '=', ':', '\n', 0xc3})
 	inputs["cut inside a rune"] = strings.Repeat("é", maxVoiced)
 	for name, in := range inputs {
@@ -240,5 +243,26 @@ func TestConfigComparedAsSaid(t *testing.T) {
 		{"Exam halls are filled to at most 50% of capacity, with seats at least 1.2 m apart.", "max_fill_pct = 60 min_seat_gap_m = 1.2", Disagree},
 		{"A hold lasts 14 days and a patron may have at most 2 holds at a time.", `{"hold_period": "14 days", "max_holds": 2}`, Agree},
 		{"A hold lasts 14 days and a patron may have at most 2 holds at a time.", `{"hold_period": "21 days", "max_holds": 2}`, Disagree},
+	})
+}
+
+// FuzzVoicePosition reads arbitrary positions and topics in every voice:
+// no panic, valid text stays valid, and the output stays bounded.
+func FuzzVoicePosition(f *testing.F) {
+	f.Add(":Thing :minTemperatureC 80 ; :nested [ :a :B ; :c \"x y\" ] .")
+	f.Add("=IF(C2>TIME(6,0,0), B2-TIME(0,30,0), TIME(1,2))")
+	f.Add("Answer: keep 3 cats. Confidence: 0.8")
+	f.Add("BEGIN:VEVENT RRULE:FREQ=WEEKLY;BYDAY=MO DTSTART:--1227T160000 END:VEVENT")
+	f.Add("Thought: x Action: consensus_check Action Input: {\"max_retries\": 3}")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, v := range []func(string) string{voicePosition, voiceTopic} {
+			out := v(s)
+			if utf8.ValidString(s) && !utf8.ValidString(out) {
+				t.Fatalf("valid text in, invalid out: %q", out)
+			}
+			if len(out) > max(len(s), 2*maxVoiced) {
+				t.Fatalf("%d bytes in, %d out", len(s), len(out))
+			}
+		}
 	})
 }
