@@ -194,6 +194,13 @@ func surfaceTokens(text string) []surfaceTok {
 		slash = false
 		i = j
 	}
+	// "e-mail" is "email".
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i].low == "e" && ws[i+1].low == "mail" && ws[i].start == ws[i+1].start {
+			ws[i].low = "email"
+			ws = slices.Delete(ws, i+1, i+2)
+		}
+	}
 	// "don't", "can't": the verb and a negation.
 	for i := 1; i < len(ws); i++ {
 		if ws[i].low == "t" && ws[i-1].start == ws[i].start && strings.HasSuffix(ws[i-1].low, "n") &&

@@ -684,7 +684,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 // read only when a colon, a comma or a dash follows it (or, for tl;dr
 // and fyi, a space).
 var preambles = []string{"bottom line", "tl;dr", "tldr", "tl dr", "in short", "short answer", "long story short", "in a nutshell", "in summary",
-	"summary", "to summarise", "to summarize", "to sum up", "to be clear", "for the record", "reminder", "note", "fyi", "update", "decision",
+	"summary", "to summarise", "to summarize", "to sum up", "to be clear", "for the record", "reminder", "remember", "note", "key rule", "main rule", "fyi", "update", "decision",
 	"answer", "the answer", "agreed", "rule", "the rule", "our rule", "rule of thumb", "heads up", "just to confirm", "to confirm",
 	"quick reminder", "friendly reminder", "just a reminder", "a reminder", "please note", "kindly note", "so", "basically", "ok", "okay", "yes", "yep", "correct", "right"}
 

@@ -183,13 +183,26 @@ func TestLinkedData(t *testing.T) {
 	}
 }
 
-// TestRuleLabel: "Rule:" before a position labels it, as "The rule:"
-// does.
+// TestRuleLabel: "Rule:", "Key rule:" and "Remember:" before a position
+// label it, as "The rule:" and "Reminder:" do.
 func TestRuleLabel(t *testing.T) {
 	t.Parallel()
 	const dogs = "Dogs are allowed in the beer garden but not inside the pub."
 	checkAgreements(t, []agreementCase{
 		{dogs, "Rule: dogs are allowed in the beer garden but not inside the pub.", Agree},
 		{dogs, "Rule: dogs are allowed inside the pub but not in the beer garden.", Disagree},
+		{dogs, "Remember: dogs are allowed in the beer garden but not inside the pub.", Agree},
+		{dogs, "Key rule: dogs are allowed in the beer garden but not inside the pub.", Agree},
+	})
+}
+
+// TestEmailSpelledWithHyphen: "e-mail" is "email" in an edit of the
+// filed sentence too.
+func TestEmailSpelledWithHyphen(t *testing.T) {
+	t.Parallel()
+	const minutes = "The clerk sends the minutes to every councillor by email within 5 working days."
+	checkAgreements(t, []agreementCase{
+		{minutes, "The clerk sends the minutes to every councillor by e-mail within 5 working days.", Agree},
+		{minutes, "The clerk sends the minutes to every councillor by post within 5 working days.", Disagree},
 	})
 }
