@@ -844,7 +844,10 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	"without charge", " free ", "no charge", " free ", "calendar year", " year ", "calendar month", " month ", "a majority of", " more than half of ", "the majority of", " more than half of ",
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ",
-	"a.m.", "am ", "p.m.", "pm ")
+	"a.m.", "am ", "p.m.", "pm ",
+	// "a tenner", "two fivers": ten and five pounds, as British English
+	// says them.
+	"a tenner", " 10 pounds ", "a fiver", " 5 pounds ", "tenner", " 10 pounds ", "fiver", " 5 pounds ")
 
 // comparators are the signs read as comparisons ("> 30s").
 var comparators = sync.OnceValue(func() map[rune]string {

@@ -206,3 +206,13 @@ func TestEmailSpelledWithHyphen(t *testing.T) {
 		{minutes, "The clerk sends the minutes to every councillor by post within 5 working days.", Disagree},
 	})
 }
+
+// TestPoundsSaidAsNotes: "a tenner" and "a fiver" are £10 and £5.
+func TestPoundsSaidAsNotes(t *testing.T) {
+	t.Parallel()
+	const deposit = "Members pay a £10 deposit for a locker key, refunded when the key is returned."
+	checkAgreements(t, []agreementCase{
+		{deposit, "Members put down a tenner for a locker key and get it back when they hand the key in.", Agree},
+		{deposit, "Members put down a fiver for a locker key and get it back when they hand the key in.", Disagree},
+	})
+}
