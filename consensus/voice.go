@@ -756,9 +756,17 @@ func dropParticles(s string) string {
 	return s
 }
 
-// containsFold reports whether s holds the lower-case ASCII word w in any
-// case, without a lower-cased copy of s.
+// containsFold reports whether s holds the lower-case ASCII word w
+// written in lower case, in capitals or capitalised ("confidence",
+// "CONFIDENCE", "Confidence"), without a lower-cased copy of s.
 func containsFold(s, w string) bool {
+	if len(w) < 2 {
+		return strings.Contains(s, w) || strings.Contains(s, strings.ToUpper(w))
+	}
+	tail := w[1:]
+	if !strings.Contains(s, tail) && !strings.Contains(s, strings.ToUpper(tail)) {
+		return false // the common case, by a fast search
+	}
 	for i := 0; i+len(w) <= len(s); i++ {
 		if strings.EqualFold(s[i:i+len(w)], w) {
 			return true
