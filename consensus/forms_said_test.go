@@ -216,3 +216,20 @@ func TestPoundsSaidAsNotes(t *testing.T) {
 		{deposit, "Members put down a fiver for a locker key and get it back when they hand the key in.", Disagree},
 	})
 }
+
+// TestCodeForms: a Lisp association list ("(max-nights . 14)", "#t") and
+// a designated initializer (".max_nights = 14") give keys and values as a
+// configuration does.
+func TestCodeForms(t *testing.T) {
+	t.Parallel()
+	const kennel = "Dogs stay at most 14 nights, check-in is from 2 pm, and vaccination certificates are required."
+	checkAgreements(t, []agreementCase{
+		{kennel, `'((max-nights . 14) (check-in-from . "14:00") (vaccination-certificate-required . #t))`, Agree},
+		{kennel, `'((max-nights . 21) (check-in-from . "14:00") (vaccination-certificate-required . #t))`, Disagree},
+		{kennel, `const kennel = .{ .max_nights = 14, .check_in_from = "14:00", .vaccination_certificate_required = true };`, Agree},
+		{kennel, `const kennel = .{ .max_nights = 14, .check_in_from = "14:00", .vaccination_certificate_required = false };`, Disagree},
+	})
+	if got := codeForms("See fig. 3 (left . right) and x.y = 2"); got != "See fig. 3 (left . right) and x.y = 2" {
+		t.Errorf("prose rewritten: %q", got)
+	}
+}

@@ -54,6 +54,7 @@ var voiceRules = []voiceRule{
 	{"markup", true, true, false, dropMarkup},
 	{"agent trace", false, true, false, agentAnswer},
 	{"agent confidence", false, true, false, dropConfidence},
+	{"code forms", false, true, false, codeForms},
 	{"particles", false, true, false, dropParticles},
 	{"plan steps and bullets", false, true, false, listItems},
 	{"work framing", true, true, false, dropWorkFraming},
