@@ -233,3 +233,21 @@ func TestCodeForms(t *testing.T) {
 		t.Errorf("prose rewritten: %q", got)
 	}
 }
+
+// TestAgentSections: an answer in labelled sections ("Assumptions: …
+// Rule: … Next action: …", "DECISION: … BECAUSE: …") is its rule section;
+// a LaTeX table row's rules and row end are no words of the rule.
+func TestAgentSections(t *testing.T) {
+	t.Parallel()
+	const kennel = "Dogs stay at most 14 nights, check-in is from 2 pm, and vaccination certificates are required."
+	checkAgreements(t, []agreementCase{
+		{kennel, "Assumptions: the owner books online. Rule: dogs stay 14 nights at most, check in from 2 pm, vaccination certificate required. Next action: confirm the booking.", Agree},
+		{kennel, "Assumptions: the owner books online. Rule: dogs stay 21 nights at most, check in from 2 pm, vaccination certificate required. Next action: confirm the booking.", Disagree},
+		{kennel, "DECISION: dogs stay 14 nights at most, check-in from 2 pm, vaccination certificates required. BECAUSE: the kennel has limited space.", Agree},
+		{kennel, `Dog stays at most 14 nights & check-in from 2 pm & vaccination certificate required \\ \hline`, Agree},
+		{kennel, `Dog stays at most 14 nights & check-in from 3 pm & vaccination certificate required \\ \hline`, Disagree},
+	})
+	if got := ruleSection("Because: x. Why: y."); got != "Because: x. Why: y." {
+		t.Errorf("sections without a rule rewritten: %q", got)
+	}
+}

@@ -54,6 +54,7 @@ var voiceRules = []voiceRule{
 	{"markup", true, true, false, dropMarkup},
 	{"agent trace", false, true, false, agentAnswer},
 	{"agent confidence", false, true, false, dropConfidence},
+	{"agent sections", false, true, false, ruleSection},
 	{"code forms", false, true, false, codeForms},
 	{"particles", false, true, false, dropParticles},
 	{"plan steps and bullets", false, true, false, listItems},
@@ -111,11 +112,18 @@ var markup = strings.NewReplacer("`", "", "**", "", "__", "", "~~", "")
 // dropMarkup drops backticks and bold and strikethrough markers; the
 // text they mark stays as it is.
 func dropMarkup(s string) string {
+	if strings.IndexByte(s, '\\') >= 0 {
+		s = texTable.Replace(s)
+	}
 	if !strings.ContainsAny(s, "`*_~") {
 		return s
 	}
 	return markup.Replace(s)
 }
+
+// texTable are the rules and row ends of a LaTeX table row ("… & 14
+// nights \\ \hline"): the row's cells stay, as its "&" separates them.
+var texTable = strings.NewReplacer(`\hline`, " ", `\toprule`, " ", `\midrule`, " ", `\bottomrule`, " ", `\cline`, " ", `\\`, ". ")
 
 // atStarts rewrites s at the starts of its clauses (seps: the bytes that
 // end one; "\n" always does, and the start of s is one), where the

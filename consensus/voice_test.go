@@ -132,6 +132,7 @@ func TestVoiceHostile(t *testing.T) {
 	inputs["calendar soup"] = "RRULE:FREQ=YEARLY;BYMONTH=" + strings.Repeat("1,", 8000) + " " + strings.Repeat("DTSTART:--1227T1600 X-A:BYDAY=MO,TU ", 500) + " DURATION:P" + strings.Repeat("1Y", 3000)
 	inputs["turtle soup"] = strings.Repeat(":a :b [ :c \"d ; e\" ; :f :g , :h ] . ", 4000) + strings.Repeat("[", 3000) + " :x :y \""
 	inputs["spreadsheet soup"] = "=" + strings.Repeat("IF(A1>TIME(99,99,99),B2-TIME(1,0,0)+TIME(0,30,0),", 2000) + strings.Repeat(")", 2000)
+	inputs["section soup"] = strings.Repeat("Rule: a. Because: b. Next action: c.\n", 3000) + strings.Repeat(`\\ \hline & `, 3000)
 	inputs["pair soup"] = "'(" + strings.Repeat("(a . #t) (b-c . \"x\") .d = 1, ", 4000) + ")"
 	inputs["confidence soup"] = strings.Repeat("x. Confidence: 0.9 (confidence: high) ", 3000) + "Confidence: 0.5"
 	inputs["binary"] = string([]byte{0, 1, 2, 0xff, '`', '=', ':', '\n', 0xc3})
@@ -254,6 +255,7 @@ func FuzzVoicePosition(f *testing.F) {
 	f.Add("=IF(C2>TIME(6,0,0), B2-TIME(0,30,0), TIME(1,2))")
 	f.Add("Answer: keep 3 cats. Confidence: 0.8")
 	f.Add("'((max-nights . 14) (ok . #f)) .{ .max_nights = 14 }")
+	f.Add("Assumptions: x. Rule: 14 nights & from 2 pm \\\\ \\hline Next action: y.")
 	f.Add("BEGIN:VEVENT RRULE:FREQ=WEEKLY;BYDAY=MO DTSTART:--1227T160000 END:VEVENT")
 	f.Add("Thought: x Action: consensus_check Action Input: {\"max_retries\": 3}")
 	f.Fuzz(func(t *testing.T, s string) {
