@@ -680,6 +680,9 @@ func TestMeaningSealed15(t *testing.T) {
 // wrong way (a check's "Verify that" read as framing; an agent's
 // confidence in brackets anywhere, "Rule (confidence 0.9):", tried after
 // reading 52's list of voices) were dropped.
+// Read after the lists of voices of 52 and 53 were read, for the docs:
+// Lisp association lists and designated initializers (sealed 47 +2
+// agreeing, 53 0.71 / 0.98 / 0.86; 21%).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -717,13 +720,13 @@ func TestMeaningSealedLater(t *testing.T) {
 		{44, 0.64, 0.87, 0.88, 0.18},
 		{45, 0.62, 0.85, 0.80, 0.21},
 		{46, 0.58, 0.72, 0.77, 0.33},
-		{47, 0.75, 0.83, 0.86, 0.18},
+		{47, 0.79, 0.83, 0.86, 0.17},
 		{48, 0.69, 0.91, 0.86, 0.20},
 		{49, 0.61, 0.67, 0.86, 0.30},
 		{50, 0.67, 0.77, 0.88, 0.25},
 		{51, 0.62, 0.83, 0.80, 0.20},
 		{52, 0.62, 0.82, 0.94, 0.23},
-		{53, 0.66, 0.98, 0.86, 0.25},
+		{53, 0.70, 0.98, 0.86, 0.21},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()
