@@ -765,6 +765,24 @@ func dropParticles(s string) string {
 	return s
 }
 
+// upperTails are the capitals of the words the voice rules look for
+// (containsFold), made once.
+var upperTails = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, w := range []string{"input", "answer", "confidence", "time(", "rule", "decision", "policy", "conclusion"} {
+		m[w[1:]] = strings.ToUpper(w[1:])
+	}
+	return m
+})
+
+// upperTail is tail in capitals.
+func upperTail(tail string) string {
+	if u, ok := upperTails()[tail]; ok {
+		return u
+	}
+	return strings.ToUpper(tail)
+}
+
 // containsFold reports whether s holds the lower-case ASCII word w
 // written in lower case, in capitals or capitalised ("confidence",
 // "CONFIDENCE", "Confidence"), without a lower-cased copy of s.
@@ -773,7 +791,7 @@ func containsFold(s, w string) bool {
 		return strings.Contains(s, w) || strings.Contains(s, strings.ToUpper(w))
 	}
 	tail := w[1:]
-	if !strings.Contains(s, tail) && !strings.Contains(s, strings.ToUpper(tail)) {
+	if !strings.Contains(s, tail) && !strings.Contains(s, upperTail(tail)) {
 		return false // the common case, by a fast search
 	}
 	for i := 0; i+len(w) <= len(s); i++ {

@@ -41,7 +41,8 @@ func codeForms(s string) string {
 			})
 		}
 	}
-	if strings.Contains(s, ".") && strings.Contains(s, "=") {
+	if strings.Contains(s, "=") && (strings.HasPrefix(s, ".") || strings.Contains(s, " .") || strings.Contains(s, "{.") ||
+		strings.Contains(s, ",.") || strings.Contains(s, "(.") || strings.Contains(s, ";.")) {
 		s = initializerRE().ReplaceAllString(s, "$1$2 =")
 	}
 	return s
