@@ -845,9 +845,9 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ",
 	"a.m.", "am ", "p.m.", "pm ",
-	// "a tenner", "two fivers": ten and five pounds, as British English
-	// says them.
-	"a tenner", " 10 pounds ", "a fiver", " 5 pounds ", "tenner", " 10 pounds ", "fiver", " 5 pounds ")
+	// "a tenner", "a fiver": ten and five pounds, as British English says
+	// them ("two fivers" is left alone: it is no single amount).
+	"a tenner", " 10 pounds ", "a fiver", " 5 pounds ")
 
 // comparators are the signs read as comparisons ("> 30s").
 var comparators = sync.OnceValue(func() map[rune]string {
@@ -1251,6 +1251,12 @@ func singularShare(in []rawTok, i, j int) bool {
 	return i > 0 && in[i-1].low == "by"
 }
 
+// speedPer are the units of time a speed is given per, in seconds: "/h",
+// "per hour", "an hour" (a plural "hours" read without its "s").
+var speedPer = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{"s": 1, "sec": 1, "second": 1, "h": 3600, "hr": 3600, "hour": 3600}
+})
+
 // speedAt reads a unit of speed at toks[at] ("m/s", "km/h", "mph") and
 // returns metres per second in one of it and the tokens it spans.
 func speedAt(toks []rawTok, at int) (float64, int) {
@@ -1269,7 +1275,7 @@ func speedAt(toks []rawTok, at int) (float64, int) {
 		if k >= len(toks) || toks[k].clause != toks[at].clause {
 			return 0, 0
 		}
-		per := map[string]float64{"s": 1, "h": 3600, "sec": 1, "hr": 3600}[toks[k].low]
+		per := speedPer()[toks[k].low]
 		dist := map[string]float64{"m": 1, "km": 1000, "mi": 1609.344}[toks[at].low]
 		if per == 0 {
 			return 0, 0
@@ -1281,7 +1287,7 @@ func speedAt(toks []rawTok, at int) (float64, int) {
 	if u, ok := measures()[toks[at].low]; ok && u.dim == "length" && at+2 < len(toks) && toks[at+2].clause == toks[at].clause {
 		switch toks[at+1].low {
 		case "per", "an", "a", "each", "every":
-			if per := map[string]float64{"hour": 3600, "hr": 3600, "h": 3600, "second": 1, "sec": 1, "s": 1}[strings.TrimSuffix(toks[at+2].low, "s")]; per > 0 {
+			if per := speedPer()[strings.TrimSuffix(toks[at+2].low, "s")]; per > 0 {
 				return u.scale / per, 3
 			}
 		}
