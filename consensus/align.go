@@ -352,6 +352,17 @@ func surfaceTokens(text string) []surfaceTok {
 		if len(w.low) > 1 && w.low[0] == 'v' && isDigit(w.low[1]) && strings.IndexFunc(w.low[1:], func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }) < 0 {
 			w.low = w.low[1:]
 		}
+		if w.low == "only" && i+1 < len(ws) && upperBoundAt(func(k int) string {
+			if i+1+k < len(ws) {
+				return ws[i+1+k].low
+			}
+			return ""
+		}) {
+			continue // "only up to 15 minutes" is "up to 15 minutes"
+		}
+		if w.low == "second" && i > 0 && ws[i-1].low == "every" && i+1 < len(ws) && (dayParts()[ws[i+1].low] || weekdays()[strings.TrimSuffix(ws[i+1].low, "s")]) {
+			w.low = "other" // "every second Sunday" is every other Sunday
+		}
 		if (w.low == "any" || w.low == "all") && i+1 < len(ws) && ws[i+1].low == "other" {
 			continue // "any other language" is "other languages"
 		}
@@ -396,6 +407,9 @@ func surfaceTokens(text string) []surfaceTok {
 			// "every 4 weeks" may trade places with.
 			out = append(out, surfaceTok{key: "1", quant: true, start: out[len(out)-1].start, end: w.end})
 		}
+		if (w.low == "degrees" || w.low == "degree") && len(out) > 0 && out[len(out)-1].quant {
+			key = "c" // "3 degrees" alone is 3 °C, as the analysis reads it (degreesOf)
+		}
 		if key != "" {
 			t = surfaceTok{key: key, start: w.start, end: ws[i+n-1].end}
 		} else {
@@ -408,6 +422,24 @@ func surfaceTokens(text string) []surfaceTok {
 		i += n - 1
 	}
 	return out
+}
+
+// upperBoundAt reports whether the words from word(0) on open an upper
+// bound ("up to", "under", "no more than"): an "only" before one adds
+// nothing to it. word(k) is "" past the end.
+func upperBoundAt(word func(k int) string) bool {
+	parts := make([]string, 0, 3)
+	for k := range 3 {
+		w := word(k)
+		if w == "" {
+			break
+		}
+		parts = append(parts, w)
+		if c := functionClasses()[strings.Join(parts, " ")]; c == "@most" || c == "@below" {
+			return true
+		}
+	}
+	return false
 }
 
 // symbolBound is the comparison word the symbol r at text[i:i+size]

@@ -32,6 +32,10 @@ type term struct {
 	// none: negated by "no", "nothing" or "nobody" ("nothing leaves the
 	// bond until …"), not by a verb's negation.
 	none bool
+	// own: negated by its own word ("closing" is not opening, "returned
+	// undamaged" not damaged), not by a negation before it: it turns
+	// that word only, not the words of its clause.
+	own  bool
 	text string // as written, for the differences
 	// reason: said in a reason given for the rule ("since machine picking
 	// bruises the berries"), not in the rule.
@@ -84,8 +88,15 @@ type analysis struct {
 	all   bool // says "all", "every" or "each": as a share, 100%
 	only  bool // restricts with "only" (not "not only")
 	any   bool // opens up with "any" or "all"
-	// onlyAt and anyAt are the clauses of the first "only" and "any".
-	onlyAt, anyAt int
+	// every: says "every" or "all" (not "at all"): the rule covers the
+	// whole of what it names.
+	every bool
+	// onlyAt, anyAt and everyAt are the clauses of the first "only",
+	// "any" and "every" (or "all").
+	onlyAt, anyAt, everyAt int
+	// onlyWhen: the first "only" sets a time or a condition ("merged only
+	// after 2 approvals", "only if"), not the things the rule covers.
+	onlyWhen bool
 	// truncated: the text was longer than maxAnalyzed and only its start
 	// was read.
 	truncated bool
@@ -929,6 +940,10 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				continue
 			}
 		}
+		if t.low == "second" && prevLow(in, i) == "every" && i+1 < len(in) && in[i+1].clause == t.clause &&
+			(dayParts()[in[i+1].low] || weekdays()[strings.TrimSuffix(in[i+1].low, "s")]) {
+			t.low = "other" // "every second Sunday" is every other Sunday
+		}
 		if (t.low == "second" || t.low == "other") && prevLow(in, i) == "every" && i+1 < len(in) && in[i+1].clause == t.clause && isUnitWord(in[i+1].low) {
 			// "every second week", "every other month": every two of them.
 			out = append(out, rawTok{num: 2, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text})
@@ -1577,6 +1592,14 @@ func analyze(text string) *analysis {
 		}
 		switch t.low {
 		case "all", "every", "each":
+			if t.low == "all" && prevLow(toks, i) == "at" {
+				break // "to be fired at all": emphasis, no reach
+			}
+			if !a.every && t.low != "each" {
+				// "every model", "all candidates": the rule's reach
+				// (not "each member", one at a time).
+				a.every, a.everyAt = true, t.clause
+			}
 			a.all = true
 			if t.low == "all" && !a.any {
 				a.any, a.anyAt = true, t.clause
@@ -1586,8 +1609,14 @@ func analyze(text string) *analysis {
 				a.any, a.anyAt = true, t.clause
 			}
 		case "only", "solely", "exclusively":
-			if !a.only && prevLow(toks, i) != "not" {
+			if !a.only && prevLow(toks, i) != "not" && !upperBoundAt(func(k int) string {
+				if j := i + 1 + k; j < len(toks) && toks[j].clause == t.clause {
+					return toks[j].low
+				}
+				return ""
+			}) {
 				a.only, a.onlyAt = true, t.clause
+				a.onlyWhen = i+1 < len(toks) && toks[i+1].clause == t.clause && timingWords()[toks[i+1].low]
 			}
 		}
 		other := prevLow(toks, i) == "other" && i >= 2 && toks[i-2].low == "every" && toks[i-2].clause == t.clause
@@ -1846,17 +1875,17 @@ func analyze(text string) *analysis {
 			// "canning", "willing", "owned" are words of their own.
 			continue
 		}
-		neg := false
+		neg, own := false, false
 		if pos, ok := lx.negVerb[w]; ok {
-			w, neg = pos, true
+			w, neg, own = pos, true, true
 			a.negs++
 		} else if p := negatedParticiple(lx, t.low); n == 1 && p != "" {
-			w, neg = p, true // "returned undamaged" is "not damaged"
+			w, neg, own = p, true, true // "returned undamaged" is "not damaged"
 			a.negs++
 		}
 		negVerbal, byNone := false, false
 		if negPending >= 0 {
-			neg = !neg
+			neg, own = !neg, false
 			negPending = -1
 			negVerbal = verbal
 			byNone = negAt >= 0 && noneCues()[toks[negAt].low]
@@ -1882,7 +1911,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -1907,6 +1936,52 @@ func analyze(text string) *analysis {
 	a.otherwise = otherwiseBranches(a)
 	return a
 }
+
+// asOnlyIf reads "a claim is not paid unless the receipt is attached"
+// as "a claim is paid only if the receipt is attached": an exception to
+// a rule whose one negation ("not", "never", "no") is its only word
+// turned is the one condition under which the rule's action happens. It
+// returns a's reading so, or nil when a says no such thing.
+func asOnlyIf(a *analysis) *analysis {
+	var out *analysis
+	for k, cd := range a.conds {
+		if cd.kind != "unless" || cd.reason {
+			continue
+		}
+		turned := -1
+		for i, t := range a.terms {
+			if t.cond >= 0 || a.sentence(t.clause) != a.sentence(cd.clause) || t.clause > cd.clause || !t.neg {
+				continue
+			}
+			if turned >= 0 || !(t.verbal || t.none) {
+				turned = -2 // two negations, or one a word says ("closed"): left as written
+				break
+			}
+			turned = i
+		}
+		if turned < 0 {
+			continue
+		}
+		if out == nil {
+			c := *a
+			c.terms, c.conds = slices.Clone(a.terms), slices.Clone(a.conds)
+			out = &c
+		}
+		out.terms[turned].neg, out.terms[turned].verbal, out.terms[turned].none = false, false, false
+		out.negs--
+		out.conds[k].kind = "if"
+		if !out.only {
+			out.only, out.onlyAt = true, cd.clause
+		}
+	}
+	return out
+}
+
+// timingWords after "only" make it set a time or a condition: "only
+// after", "only once", "only if".
+var timingWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"after": true, "before": true, "once": true, "when": true, "whenever": true, "if": true, "until": true, "till": true, "while": true, "during": true, "between": true}
+})
 
 // referenceWords before a number make it the name of a part of a text or
 // of a piece of work: "Clause 4.1", "section 3", "PR #233".

@@ -648,9 +648,18 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
 	filed, position = cronWords(ruleText(filed)), cronWords(ruleText(position))
+	position = dropLabel(position, filed, recordTopic)
 	a, b := analyze(filed), analyze(position)
+	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed), newSide(position)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
+	if a2 != a || b2 != b {
+		// "not paid unless" read as "paid only when": the words that say
+		// it differ where the rule does not, so no edit of the filed
+		// sentence is read from them.
+		a, b = a2, b2
+		al.edit, al.changes, al.swaps = false, nil, nil
+	}
 	if recordTopic != "" && len(al.changes) > 0 {
 		al.changes = withoutObjectRenamed(al, recordTopic)
 	}
@@ -677,6 +686,30 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 		}
 	}
 	return comparePositions(a, b, al, strong)
+}
+
+// onlyIfBoth reads the side that says "not … unless" as "only if" when
+// the other says "only if" (or "only when") and no "unless": "a claim is
+// paid only when the receipt is attached" is "a claim is not paid
+// unless it is". Each side is left as written otherwise, as an
+// exception that leaves some out ("no dogs upstairs except assistance
+// dogs") is read on both sides alike.
+func onlyIfBoth(a, b *analysis) (*analysis, *analysis) {
+	onlyIf := func(x *analysis) bool {
+		return x.only && slices.ContainsFunc(x.conds, func(c condition) bool { return c.kind == "if" && c.clause == x.onlyAt }) &&
+			!slices.ContainsFunc(x.conds, func(c condition) bool { return c.kind == "unless" })
+	}
+	switch {
+	case onlyIf(a) && !b.only:
+		if c := asOnlyIf(b); c != nil {
+			return a, c
+		}
+	case onlyIf(b) && !a.only:
+		if c := asOnlyIf(a); c != nil {
+			return c, b
+		}
+	}
+	return a, b
 }
 
 // preambles are the labels a position may open with that say nothing of
@@ -1199,7 +1232,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
 			continue
 		}
-		if !bareOne(x) && !(whole(x) && b.all) && !now(x) && !ratePeriod(x, qb) {
+		if !bareOne(x) && !(whole(x) && saysWhole(b)) && !now(x) && !ratePeriod(x, qb) {
 			dropped = append(dropped, x.text+" → (not said)")
 		}
 	}
@@ -1208,7 +1241,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
-		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && a.all) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) {
+		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && saysWhole(a)) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) {
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
 				hard = append(hard, "each → every "+y.text)
@@ -1443,6 +1476,23 @@ func now(q quantity) bool { return q.dim == "time" && q.value == 0 && q.per == "
 // whole is 100%: what "every" or "all" says without a number.
 func whole(q quantity) bool { return q.dim == "percent" && q.value == 100 }
 
+// saysWhole reports whether x says a whole share in words: "all",
+// "every", "each", or "full", "entire", "whole" ("a full refund" is a
+// 100% refund).
+func saysWhole(x *analysis) bool {
+	if x.all {
+		return true
+	}
+	lx := theLexicon()
+	return slices.ContainsFunc(x.terms, func(t term) bool { return slices.Contains(wholeWords(), t.w) && !lx.stop[t.w] })
+}
+
+// wholeWords are "full", "entire" and "whole" as the lexicon folds them.
+var wholeWords = sync.OnceValue(func() []string {
+	lx := theLexicon()
+	return []string{lx.fold(stem("full")), lx.fold(stem("entire")), lx.fold(stem("whole"))}
+})
+
 // bareOne is a "one" with no unit, said on one side only: mostly an
 // article in other words ("at least one", "a single one").
 func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
@@ -1648,6 +1698,10 @@ func compareScope(a, b *analysis) []string {
 		return []string{"only → any"}
 	case b.only && !a.only && a.any && !b.any && sameRule(b, b.onlyAt, a, a.anyAt):
 		return []string{"any → only"}
+	case b.only && !b.onlyWhen && !a.only && a.every && !b.all && !b.any && sameRule(b, b.onlyAt, a, a.everyAt):
+		return []string{"every → only"}
+	case a.only && !a.onlyWhen && !b.only && b.every && !a.all && !a.any && sameRule(a, a.onlyAt, b, b.everyAt):
+		return []string{"only → every"}
 	}
 	return nil
 }
@@ -1801,6 +1855,17 @@ func minus(a, b []string) []string {
 	return out
 }
 
+// pairedOpposite reports whether t is a word negated by itself listed
+// beside its opposite in its clause ("at opening and at closing"): a
+// span named by both its ends, which negates nothing else the clause
+// says.
+func pairedOpposite(x *analysis, t term) bool {
+	if !t.own || !t.listed {
+		return false
+	}
+	return slices.ContainsFunc(x.terms, func(u term) bool { return u.w == t.w && u.clause == t.clause && !u.neg && u.listed })
+}
+
 // askWord is "ask" as the lexicon folds it: "without asking for
 // approval" negates the approval.
 var askWord = sync.OnceValue(func() string { return theLexicon().fold(stem("ask")) })
@@ -1813,7 +1878,7 @@ func compareNegation(a, b *analysis) []string {
 		pos, neg, obj = map[string]int{}, map[string]int{}, map[string]bool{}
 		negClause := map[int]bool{}
 		for _, t := range x.terms {
-			if t.neg {
+			if t.neg && !pairedOpposite(x, t) {
 				negClause[t.clause] = true
 			}
 		}

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "49"
+const lexiconVersion = "50"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -108,8 +108,8 @@ invoice
 price cost pricing
 discount coupon promo
 stock inventory
-decrease reduce lower drop cut shrink
-increase raise grow bump
+decrease reduce lower drop cut shrink fall falling dropping
+increase raise grow bump rise rising climb climbing
 below under beneath less_than lower_than fewer_than smaller_than shorter_than
 above over more_than greater_than exceed higher_than larger_than bigger_than longer_than in_excess_of beyond
 low lowest cheapest cheap least_expensive

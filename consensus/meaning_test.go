@@ -683,6 +683,17 @@ func TestMeaningSealed15(t *testing.T) {
 // Read after the lists of voices of 52 and 53 were read, for the docs:
 // Lisp association lists and designated initializers (sealed 47 +2
 // agreeing, 53 0.71 / 0.98 / 0.86; 21%).
+//
+// The round of 2026-12-03 (twelfth part) read general forms ("at opening
+// and at closing", "every" narrowed to "only", "a full refund", "not …
+// unless" for "only when", "every second Sunday", "only up to",
+// "falling" and "dropping", "3 degrees", a label before the position).
+// Two sets moved the other way, each by a label now read as one: sealed
+// 34's "Copy that:" (an agreeing answer that was unclear is a conflict:
+// "any school that already had one … does not get it" is not read as
+// the record's exception) and sealed 38's "Minutes:" and "Slack:" (the
+// rest of each aligns as an edit of the filed sentence, and what the
+// edit changed counts).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -693,32 +704,32 @@ func TestMeaningSealedLater(t *testing.T) {
 		{17, 0.56, 0.61, 0.88, 0.05},
 		{18, 0.50, 0.53, 0.88, 0.05},
 		{19, 0.64, 0.59, 1.00, 0.10},
-		{20, 0.48, 0.51, 1.00, 0.12},
+		{20, 0.50, 0.51, 1.00, 0.12},
 		{21, 0.48, 0.50, 0.88, 0.15},
 		{22, 0.53, 0.74, 0.86, 0.15},
-		{23, 0.56, 0.64, 0.94, 0.18},
+		{23, 0.58, 0.66, 0.94, 0.17},
 		{24, 0.58, 0.69, 0.83, 0.20},
 		{25, 0.54, 0.66, 0.97, 0.31},
-		{26, 0.61, 0.69, 0.94, 0.20},
-		{27, 0.41, 0.69, 0.97, 0.36},
-		{28, 0.69, 0.72, 0.94, 0.09},
+		{26, 0.62, 0.69, 0.94, 0.18},
+		{27, 0.41, 0.70, 0.97, 0.36},
+		{28, 0.70, 0.72, 0.94, 0.09},
 		{29, 0.74, 0.70, 0.94, 0.09},
 		{30, 0.54, 0.82, 0.97, 0.26},
 		{31, 0.54, 0.77, 0.94, 0.23},
-		{32, 0.56, 0.75, 0.94, 0.23},
+		{32, 0.59, 0.75, 0.94, 0.20},
 		{33, 0.46, 0.80, 1.00, 0.23},
-		{34, 0.61, 0.87, 0.77, 0.23},
-		{35, 0.66, 0.82, 0.91, 0.26},
-		{36, 0.67, 0.90, 0.86, 0.17},
-		{37, 0.58, 0.82, 0.91, 0.18},
-		{38, 0.58, 0.85, 0.94, 0.30},
-		{39, 0.53, 0.87, 0.86, 0.30},
-		{40, 0.69, 0.87, 0.83, 0.13},
-		{41, 0.69, 0.82, 0.86, 0.17},
-		{42, 0.75, 0.93, 0.77, 0.20},
-		{43, 0.62, 0.87, 0.80, 0.30},
+		{34, 0.61, 0.88, 0.77, 0.25},
+		{35, 0.72, 0.85, 0.91, 0.23},
+		{36, 0.67, 0.91, 0.86, 0.17},
+		{37, 0.58, 0.83, 0.91, 0.18},
+		{38, 0.54, 0.85, 0.94, 0.33},
+		{39, 0.54, 0.87, 0.86, 0.28},
+		{40, 0.69, 0.88, 0.83, 0.13},
+		{41, 0.70, 0.82, 0.86, 0.17},
+		{42, 0.77, 0.93, 0.77, 0.18},
+		{43, 0.67, 0.87, 0.80, 0.25},
 		{44, 0.64, 0.87, 0.88, 0.18},
-		{45, 0.62, 0.85, 0.80, 0.21},
+		{45, 0.62, 0.87, 0.80, 0.21},
 		{46, 0.58, 0.72, 0.77, 0.33},
 		{47, 0.79, 0.83, 0.86, 0.17},
 		{48, 0.69, 0.91, 0.86, 0.20},

@@ -1,0 +1,104 @@
+package consensus
+
+import "testing"
+
+// TestSpanOfOpposites: "at opening and at closing" names a span by both
+// its ends; the word that says the other end ("closing") negates nothing
+// else its clause says, so a duty of that clause dropped is still found.
+func TestSpanOfOpposites(t *testing.T) {
+	t.Parallel()
+	const till = "The shift lead counts the float and records it in the cash book at opening and at closing."
+	checkAgreements(t, []agreementCase{
+		{till, "At opening and at closing the shift lead counts the float and writes it in the cash book.", Agree},
+		{till, "The shift lead counts the float at opening and at closing, but it does not need to be recorded in the cash book.", Disagree},
+	})
+}
+
+// TestEveryNarrowedToOnly: a rule for every member of a kind narrowed to
+// some of them with "only" ("every van" → "only the refrigerated vans")
+// changes its reach; "each" one at a time and "at all" are no reach.
+func TestEveryNarrowedToOnly(t *testing.T) {
+	t.Parallel()
+	const vans = "Every delivery van gets a brake test at the depot every 6 weeks."
+	checkAgreements(t, []agreementCase{
+		{vans, "Only the refrigerated delivery vans get a brake test at the depot every 6 weeks.", Disagree},
+		{vans, "All delivery vans are brake tested at the depot every six weeks.", Agree},
+		{"Only the head chef may change the menu prices.", "Every chef may change the menu prices.", Disagree},
+		{"The kiln may only be fired with the vent fan running.", "The vent fan has to be running for the kiln to be fired at all.", Agree},
+	})
+}
+
+// TestFullIsWhole: "a full refund" is a 100% refund, as "all of it" is.
+func TestFullIsWhole(t *testing.T) {
+	t.Parallel()
+	const class = "If the instructor cancels the class, members get a full refund of the class fee."
+	checkAgreements(t, []agreementCase{
+		{class, "Instructor cancels the class = 100% of the class fee back to members.", Agree},
+		{"A cancelled tour is refunded in full.", "A cancelled tour gets a 100% refund.", Agree},
+	})
+}
+
+// TestOpeningLabel: a label before a position ("Handoff:", "Week 3
+// update:") is no part of the rule unless the rule uses its words.
+func TestOpeningLabel(t *testing.T) {
+	t.Parallel()
+	const yard = "Drivers must wear hi-vis in the yard at all times."
+	checkAgreements(t, []agreementCase{
+		{yard, "Handoff: drivers have to wear hi-vis in the yard, at all times.", Agree},
+		{yard, "Week 3 update: drivers have to wear hi-vis in the yard at all times.", Agree},
+		{yard, "Week 3 update: drivers have to wear hi-vis in the yard at night.", Disagree},
+	})
+	if got := dropLabel("Drivers: hi-vis in the yard at all times", yard, "hi-vis in the yard"); got != "Drivers: hi-vis in the yard at all times" {
+		t.Errorf("a label the rule uses was dropped: %q", got)
+	}
+	if got := dropLabel("Weekends: closed", "The shop is closed on Saturdays.", "shop hours"); got != "Weekends: closed" {
+		t.Errorf("a label before two words was dropped: %q", got)
+	}
+}
+
+// TestNotUnlessIsOnlyIf: "not paid unless the receipt is attached" is
+// "paid only when the receipt is attached"; "paid unless" is not.
+func TestNotUnlessIsOnlyIf(t *testing.T) {
+	t.Parallel()
+	const claim = "A mileage claim is paid only when the fuel receipt is attached."
+	checkAgreements(t, []agreementCase{
+		{claim, "A mileage claim is not paid unless the fuel receipt is attached.", Agree},
+		{claim, "No mileage claim is paid unless the fuel receipt is attached.", Agree},
+		{claim, "A mileage claim is paid unless the fuel receipt is attached.", Disagree},
+		{"The hall is never opened unless a keyholder is present.", "The hall is opened only when a keyholder is present.", Agree},
+	})
+}
+
+// TestEverySecondDay: "every second Sunday" is every other Sunday.
+func TestEverySecondDay(t *testing.T) {
+	t.Parallel()
+	const choir = "The choir rehearses every second Thursday evening."
+	checkAgreements(t, []agreementCase{
+		{choir, "The choir rehearses every other Thursday evening.", Agree},
+		{choir, "Every other Thursday, in the evening, the choir rehearses.", Agree},
+		{choir, "The choir rehearses every Thursday evening.", Disagree},
+	})
+}
+
+// TestOnlyBeforeUpperBound: "only up to 15 minutes" is "up to 15
+// minutes": the bound says all that "only" says.
+func TestOnlyBeforeUpperBound(t *testing.T) {
+	t.Parallel()
+	const ladder = "Stepladders may be used for up to 15 minutes at one position."
+	checkAgreements(t, []agreementCase{
+		{ladder, "Stepladders may be used only up to 15 minutes in one position.", Agree},
+		{ladder, "Stepladders may be used only for 15 minutes in one position.", Disagree},
+		{"Guests under 12 swim only with an adult.", "Guests only under 12 swim with an adult.", Disagree},
+	})
+}
+
+// TestFallingRising: "falling" and "dropping", "rising" and "climbing"
+// say the same; "3 degrees" alone is 3 °C.
+func TestFallingRising(t *testing.T) {
+	t.Parallel()
+	const cold = "Concreting stops when the air is 2 °C and falling, and resumes at 4 °C and rising."
+	checkAgreements(t, []agreementCase{
+		{cold, "Concreting stops when the air is 2 degrees and dropping, and resumes at 4 degrees and climbing.", Agree},
+		{cold, "Concreting stops when the air is 2 degrees and rising, and resumes at 4 degrees and climbing.", Disagree},
+	})
+}
