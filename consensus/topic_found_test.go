@@ -285,9 +285,12 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// 33, 1547/1668; with sealed 46 to 49 beside them: 3297/4187, 34,
 	// 1668/1812. The new "another record" answer finds an earlier set's
 	// record of much the same question (what one bulky waste booking
-	// covers).
-	if reworded.ok < 3297 || wrong.ok > 34 || noneKept.ok < 1668 {
-		t.Errorf("in one vault: reworded found %v (floor 3297), another record %v (at most 34), none kept %v (floor 1668)", reworded, wrong, noneKept)
+	// covers). With sealed 50 to 53 too, the eleventh and twelfth rounds
+	// measure 3548/4476, 33, 1795/1956 (the same on 3bd745e); with sealed
+	// 54 to 57 beside them: 3811/4754, 36, 1926/2100. The three new
+	// "another record" answers were not read (54 and 57 stay unread).
+	if reworded.ok < 3811 || wrong.ok > 36 || noneKept.ok < 1926 {
+		t.Errorf("in one vault: reworded found %v (floor 3811), another record %v (at most 36), none kept %v (floor 1926)", reworded, wrong, noneKept)
 	}
 }
 
