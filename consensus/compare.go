@@ -648,8 +648,9 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
 	filed, position = cronWords(ruleText(filed)), cronWords(ruleText(position))
-	position = dropLabel(position, filed, recordTopic)
-	a, b := analyze(filed), analyze(position)
+	a := analyze(filed)
+	position = dropLabel(position, a, recordTopic)
+	b := analyze(position)
 	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed), newSide(position)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)

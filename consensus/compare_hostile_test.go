@@ -113,6 +113,8 @@ func FuzzComparePositions(f *testing.F) {
 	f.Add("BEGIN:VEVENT RRULE:FREQ=WEEKLY;BYDAY=MO,TU;INTERVAL=2 DTSTART:--1227T160000 DURATION:PT1H30M END:VEVENT", "open Monday until Friday, but not if it rains; latest 4 pm")
 	f.Add("one euro fifty for metre, 45.000 rupiah, 60 and over", "$x = ['max_height_m' => 12, 'y' =>]; 12 pound, u can't fail to")
 	f.Add("Dinner 7.30pm or 8.15 in the evening, one and half hour, over 160 cm and up to 250 cm, a Year 6 monitor", "EUR50 eur9999999999999999999 in the first hour, thirty miles an hour, 12.60 pm, 13.30 am")
+	f.Add("A claim is not paid unless the receipt is attached; every van only up to 15 minutes.", "Handoff: claims are paid only when the receipt is attached. Every second Sunday at 3 degrees and falling.")
+	f.Add("No entry unless unless not never only only: all every at all", "Week 6 log: : : only after every")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c := ComparePositionsOn(b, a, b)
 		switch c.Agreement {

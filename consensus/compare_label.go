@@ -20,7 +20,7 @@ const maxLabelWords = 3
 // followed by fewer than four words ("Weekends: closed"). Labels inside
 // the text stay: there they as often name a condition ("Peak season:
 // full gallery within 10 weeks").
-func dropLabel(position, filed, topic string) string {
+func dropLabel(position string, filed *analysis, topic string) string {
 	if strings.IndexByte(position, ':') < 0 {
 		return position
 	}
@@ -32,11 +32,7 @@ func dropLabel(position, filed, topic string) string {
 	if len(own) == 0 {
 		return position
 	}
-	known := set(analyze(filed).words())
-	for _, w := range analyze(topic).words() {
-		known[w] = true
-	}
-	if hasAny(known, own) {
+	if hasAny(set(filed.words()), own) || hasAny(set(analyze(topic).words()), own) {
 		return position
 	}
 	return after
