@@ -197,6 +197,66 @@ func clockAt(rs []rune, i, j int) (float64, int, bool) {
 	return v, k, clock
 }
 
+// hhmmClock reads a time of day written as four digits on a 24-hour
+// clock, as police notebooks, rotas and flight plans write it, at rs[i:j]
+// (the digits of a number): "0700" (its leading zero marks it), "1435
+// hrs" (but not "every 1000 hrs", "1000 hrs of running": a length of
+// time), and "2200" a few words after such a time ("open 0700, close
+// 2200"). before are the words read so far. It returns the hour
+// (its minutes as a fraction) and the end of what it read.
+func hhmmClock(rs []rune, i, j int, before []rawTok) (float64, int, bool) {
+	if j-i != 4 || (j < len(rs) && (unicode.IsLetter(rs[j]) || rs[j] == '.' && j+1 < len(rs) && unicode.IsDigit(rs[j+1]))) {
+		return 0, 0, false
+	}
+	for _, r := range rs[i:j] {
+		if !unicode.IsDigit(r) {
+			return 0, 0, false
+		}
+	}
+	h, m := int(rs[i]-'0')*10+int(rs[i+1]-'0'), int(rs[i+2]-'0')*10+int(rs[i+3]-'0')
+	if h > 23 || m > 59 {
+		return 0, 0, false
+	}
+	v, k := float64(h)+float64(m)/60, j
+	// "hrs", "hr" or "h", glued or after one space, then no letter.
+	e := j
+	if e < len(rs) && rs[e] == ' ' {
+		e++
+	}
+	hrs := 0
+	for _, w := range []string{"hrs", "hr", "h"} {
+		if end := e + len(w); end <= len(rs) && string(rs[e:end]) == w && (end == len(rs) || !unicode.IsLetter(rs[end])) {
+			hrs = end
+			break
+		}
+	}
+	prev := ""
+	if len(before) > 0 {
+		prev = before[len(before)-1].low
+	}
+	if hrs > 0 {
+		switch prev {
+		case "every", "each", "per", "for", "within", "than", "over", "under", "to", "about", "around", "approximately", "max", "maximum", "min", "minimum", "least", "most":
+			return 0, 0, false // "every 1000 hrs": a length of time
+		}
+		if rest := strings.TrimLeft(string(rs[hrs:min(len(rs), hrs+6)]), " "); strings.HasPrefix(rest, "of ") {
+			return 0, 0, false // "1000 hrs of running"
+		}
+		return v, hrs, true
+	}
+	if rs[i] == '0' {
+		return v, k, true
+	}
+	// Close after a time so written: "open 0700, close 2200".
+	for n := len(before) - 1; n >= max(0, len(before)-6); n-- {
+		if t := before[n]; t.isNum {
+			d := strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(t.text, "hrs"), "h"), " ")
+			return v, k, t.clock && len(d) == 4 && strings.Trim(d, "0123456789") == ""
+		}
+	}
+	return 0, 0, false
+}
+
 // dotClock reads a time of day written with a dot, "7.30", at rs[i:j],
 // when the part of the day follows: "am" or "pm" (glued or after a
 // space), "in the morning", "in the evening", "at night" ("in morning",
@@ -342,6 +402,12 @@ func lex(text string) []rawTok {
 			j := digitsEnd(rs, i)
 			if h, k, ok := dotClock(rs, i, j); ok {
 				// "7.30 pm", "7.30 in the morning": a time of day.
+				out = append(out, rawTok{num: h, isNum: true, clock: true, clause: clause, text: string(rs[i:k])})
+				i = k
+				continue
+			}
+			if h, k, ok := hhmmClock(rs, i, j, out); ok {
+				// "0700", "1435 hrs": a time of day on a 24-hour clock.
 				out = append(out, rawTok{num: h, isNum: true, clock: true, clause: clause, text: string(rs[i:k])})
 				i = k
 				continue

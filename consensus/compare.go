@@ -1196,7 +1196,9 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 				best = j
 				break
 			}
-			if best < 0 && (x.dim == "" || y.dim == "") {
+			if best < 0 && (x.dim == "" || y.dim == "") && !(bareOne(x) && y.dim == "clock" || bareOne(y) && x.dim == "clock") {
+				// A bare "one" is mostly an article ("in one shift"), never
+				// a time of day.
 				// Two measures of different quantities ("2 years",
 				// "500 MB") are no value changed into another.
 				best = j

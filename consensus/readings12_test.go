@@ -123,3 +123,27 @@ func TestLabelHostile(t *testing.T) {
 		t.Errorf("a label after blank lines: got %q", got)
 	}
 }
+
+// TestFourDigitTimes: "0700", "1435 hrs" and a "2200" a few words after
+// such a time are times of day on a 24-hour clock; "every 1000 hrs" and
+// "1000 hrs of running" are lengths of time, and a year stays a number.
+func TestFourDigitTimes(t *testing.T) {
+	t.Parallel()
+	const doors = "The polling hall opens at 7 am and closes at 10 pm."
+	checkAgreements(t, []agreementCase{
+		{doors, "Polling hall: doors open 0700, close 2200.", Agree},
+		{doors, "Polling hall doors open 0700 hrs and close 2200 hrs.", Agree},
+		{doors, "Polling hall doors open 0800 hrs and close 2200 hrs.", Disagree},
+		{"The night patrol starts at 8 pm.", "Night patrol commences 2000 hrs.", Agree},
+		{"The pump is overhauled every 1000 hours of running.", "Pump overhaul every 1000 hrs of running.", Agree},
+		{"The pump is overhauled every 1000 hours of running.", "Pump overhaul every 500 hrs of running.", Disagree},
+		// A time of the note itself is no number of the rule: "in one
+		// shift" is no "1435".
+		{"Searchers may search for at most 6 hours in one shift.", "1435 hrs, briefed: max 6 hrs searching per shift.", Agree},
+	})
+	for _, q := range analyze("The hall was built in 1935 and holds 1200 people.").qty {
+		if q.dim == "clock" {
+			t.Errorf("%q read as a time of day", q.text)
+		}
+	}
+}
