@@ -147,3 +147,13 @@ func TestFourDigitTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestCostsNothing: "costs nothing" and "pay nothing" say "free".
+func TestCostsNothing(t *testing.T) {
+	t.Parallel()
+	const swim = "Toddler swim sessions are free, while adult lanes cost extra."
+	checkAgreements(t, []agreementCase{
+		{swim, "A toddler swim session costs nothing; adult lanes are charged on top.", Agree},
+		{"Members park free at the depot.", "Members pay nothing to park at the depot.", Agree},
+	})
+}
