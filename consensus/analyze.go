@@ -32,6 +32,9 @@ type term struct {
 	// none: negated by "no", "nothing" or "nobody" ("nothing leaves the
 	// bond until …"), not by a verb's negation.
 	none bool
+	// lifted: a negated obligation ("need not", "does not have to",
+	// "is not required to"): the duty is lifted, nothing is forbidden.
+	lifted bool
 	// own: negated by its own word ("closing" is not opening, "returned
 	// undamaged" not damaged), not by a negation before it: it turns
 	// that word only, not the words of its clause.
@@ -1823,7 +1826,7 @@ func analyze(text string) *analysis {
 			a.terms[noTerm].neg = !a.terms[noTerm].neg
 			w, noTerm = c, -1
 			a.negs--
-		} else if ok && verbNegTerm >= 0 && a.terms[verbNegTerm].neg && a.terms[verbNegTerm].clause == t.clause && a.terms[verbNegTerm].cond == cond && (verbNegTerm == len(a.terms)-1 && i-verbNegTok <= 2 || i-verbNegTok <= 6 && numberAfter(toks, i+1)) {
+		} else if ok && verbNegTerm >= 0 && a.terms[verbNegTerm].neg && !a.terms[verbNegTerm].lifted && a.terms[verbNegTerm].clause == t.clause && a.terms[verbNegTerm].cond == cond && (verbNegTerm == len(a.terms)-1 && i-verbNegTok <= 2 || i-verbNegTok <= 6 && numberAfter(toks, i+1)) {
 			// "cannot spend more than 30 USD" is "spends at most 30
 			// USD": the "not" bounds the amount, not the spending. So
 			// does a negation a few words back when a number follows the
@@ -1831,7 +1834,8 @@ func analyze(text string) *analysis {
 			// passengers" is loaded on sailings with at most 500. Not
 			// a bound in a condition of the negated rule: "not
 			// regenerated when viability falls below 85%" is not
-			// "regenerated when it is at least 85%".
+			// "regenerated when it is at least 85%"; nor a duty lifted:
+			// "need not confirm a minimum of 12" sets no bound at all.
 			a.terms[verbNegTerm].neg, a.terms[verbNegTerm].verbal = false, false
 			w, verbNegTerm = c, -1
 			a.negs--
@@ -1977,7 +1981,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -2041,6 +2045,25 @@ func asOnlyIf(a *analysis) *analysis {
 		}
 	}
 	return out
+}
+
+// liftedDuty reports whether the negation cue at toks[at] negates an
+// obligation before the word at toks[i]: "need not", "does not need to",
+// "does not have to", "is not required to".
+func liftedDuty(toks []rawTok, at, i int) bool {
+	if at < 0 || at >= i {
+		return false
+	}
+	if at > 0 && toks[at-1].low == "need" && toks[at-1].clause == toks[at].clause {
+		return true // "need not confirm"
+	}
+	for _, t := range toks[at+1 : i] {
+		switch t.low {
+		case "need", "needs", "have", "has", "required", "obliged", "necessary":
+			return true
+		}
+	}
+	return false
 }
 
 // timingWords after "only" make it set a time or a condition: "only

@@ -1869,6 +1869,10 @@ func pairedOpposite(x *analysis, t term) bool {
 	return slices.ContainsFunc(x.terms, func(u term) bool { return u.w == t.w && u.clause == t.clause && !u.neg && u.listed })
 }
 
+// allowWord is "allow" as the lexicon folds it: what "forbid",
+// "prohibit" and "ban" negate.
+var allowWord = sync.OnceValue(func() string { return theLexicon().fold(stem("allow")) })
+
 // askWord is "ask" as the lexicon folds it: "without asking for
 // approval" negates the approval.
 var askWord = sync.OnceValue(func() string { return theLexicon().fold(stem("ask")) })
@@ -1934,7 +1938,7 @@ func compareNegation(a, b *analysis) []string {
 			if x.otherwiseAt(t.cond) {
 				continue // "if it isn't paid, …": the rule not met, not the rule turned
 			}
-			if t.neg && (t.verbal && until[i] != 0 || t.none && until[i]&untilWord != 0) {
+			if t.neg && (t.verbal && !t.lifted && until[i] != 0 || t.none && until[i]&untilWord != 0) {
 				// "does not reopen until the patrol has checked" reopens
 				// after it: what "reopens only after" says; so does
 				// "nothing leaves the bond until the duty has cleared".
@@ -1960,16 +1964,27 @@ func compareNegation(a, b *analysis) []string {
 	posA, negA, objA := pol(a)
 	posB, negB, objB := pol(b)
 	// A negation in a reason given for the rule is none of the rule's.
-	ruleNegs := func(x *analysis) int {
+	// Nor is a word that negates itself ("closed", "unpaid") that the
+	// other side never names: it turns nothing the other side says. A
+	// ban ("prohibited", "forbidden") is the rule's own negation, and
+	// says what "never" says on the other side.
+	ruleNegs := func(x, y *analysis) int {
 		n := x.negs
+		var said map[string]bool
 		for _, t := range x.terms {
-			if t.reason && t.neg {
+			if !t.neg {
+				continue
+			}
+			if said == nil {
+				said = set(y.words())
+			}
+			if t.reason || t.own && !said[t.w] && t.w != allowWord() {
 				n--
 			}
 		}
 		return n
 	}
-	if ruleNegs(a) == ruleNegs(b) {
+	if ruleNegs(a, b) == ruleNegs(b, a) {
 		// As many negations on both sides: reworded, not reversed, unless
 		// the negation moved from one thing to another ("through the
 		// vendor portal, never to the local shop" → "to the local shop,

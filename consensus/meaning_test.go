@@ -699,7 +699,12 @@ func TestMeaningSealed15(t *testing.T) {
 // "any school that already had one … does not get it" is not read as
 // the record's exception) and sealed 38's "Minutes:" and "Slack:" (the
 // rest of each aligns as an edit of the filed sentence, and what the
-// edit changed counts).
+// edit changed counts). Later in the round a word that negates itself
+// and that the other side never names stopped counting among the
+// negations each side says; two sets lost an answer by it: sealed 27's
+// configuration with "forfeit_waived_if" (an agreeing answer now
+// unclear) and sealed 34's "left charging unattended overnight" (the
+// condition it adds is not read, and the negation no longer counts).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -717,35 +722,35 @@ func TestMeaningSealedLater(t *testing.T) {
 		{24, 0.58, 0.69, 0.83, 0.20},
 		{25, 0.54, 0.66, 0.97, 0.31},
 		{26, 0.62, 0.69, 0.94, 0.18},
-		{27, 0.41, 0.70, 0.97, 0.36},
-		{28, 0.70, 0.72, 0.94, 0.09},
+		{27, 0.40, 0.70, 0.97, 0.36},
+		{28, 0.72, 0.72, 0.94, 0.07},
 		{29, 0.74, 0.70, 0.94, 0.09},
 		{30, 0.54, 0.82, 0.97, 0.26},
 		{31, 0.54, 0.77, 0.94, 0.23},
 		{32, 0.59, 0.75, 0.94, 0.20},
 		{33, 0.46, 0.80, 1.00, 0.23},
-		{34, 0.61, 0.88, 0.77, 0.25},
+		{34, 0.61, 0.87, 0.77, 0.25},
 		{35, 0.72, 0.85, 0.91, 0.23},
-		{36, 0.67, 0.91, 0.86, 0.17},
+		{36, 0.69, 0.91, 0.86, 0.17},
 		{37, 0.58, 0.83, 0.91, 0.18},
 		{38, 0.54, 0.85, 0.94, 0.33},
 		{39, 0.54, 0.87, 0.86, 0.28},
-		{40, 0.69, 0.88, 0.83, 0.13},
+		{40, 0.69, 0.88, 0.83, 0.12},
 		{41, 0.70, 0.82, 0.86, 0.17},
-		{42, 0.77, 0.93, 0.77, 0.18},
-		{43, 0.67, 0.87, 0.80, 0.25},
+		{42, 0.79, 0.93, 0.77, 0.17},
+		{43, 0.69, 0.87, 0.80, 0.25},
 		{44, 0.64, 0.87, 0.88, 0.18},
 		{45, 0.62, 0.87, 0.80, 0.21},
 		{46, 0.58, 0.72, 0.77, 0.33},
-		{47, 0.79, 0.83, 0.86, 0.17},
+		{47, 0.80, 0.83, 0.86, 0.15},
 		{48, 0.69, 0.91, 0.86, 0.20},
 		{49, 0.61, 0.67, 0.86, 0.30},
-		{50, 0.67, 0.77, 0.88, 0.25},
+		{50, 0.69, 0.77, 0.88, 0.25},
 		{51, 0.62, 0.83, 0.80, 0.20},
 		{52, 0.62, 0.82, 0.94, 0.23},
 		{53, 0.70, 0.98, 0.86, 0.21},
 		{54, 0.61, 0.88, 0.77, 0.30},
-		{55, 0.70, 0.90, 0.83, 0.23},
+		{55, 0.74, 0.90, 0.83, 0.21},
 		{56, 0.66, 0.85, 0.97, 0.23},
 		{57, 0.56, 1.00, 0.91, 0.30},
 	} {

@@ -157,3 +157,16 @@ func TestCostsNothing(t *testing.T) {
 		{"Members park free at the depot.", "Members pay nothing to park at the depot.", Agree},
 	})
 }
+
+// TestLiftedDuty: "does not need to confirm any minimum number … before"
+// lifts a duty; it neither sets a bound below nor reads as "confirms
+// after" ("not reopened before the check" does).
+func TestLiftedDuty(t *testing.T) {
+	t.Parallel()
+	const witness = "The duty nurse must confirm at least 2 witnesses before signing the register; for an emergency admission the register is signed by whoever is available."
+	checkAgreements(t, []agreementCase{
+		{witness, "Register signing: the duty nurse does not need to confirm any minimum number of witnesses before she signs.", Disagree},
+		{witness, "The nurse on duty need not confirm a minimum of two witnesses before she signs the register.", Disagree},
+		{"The weir gate is reopened only after the bailiff has inspected it.", "The weir gate is not reopened before the bailiff has inspected it.", Agree},
+	})
+}
