@@ -921,6 +921,8 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	// days apart, as "max_interval_days: 7" says it.
 	"at least once every", " atmost every ", "at least every", " atmost every ",
 	"free of charge", " free ", "at no charge", " free ", "at no extra charge", " free ", "at no cost", " free ", "at no extra cost", " free ",
+	// "…, but not before the contact has signed off": only after it.
+	" not before ", " only after ", " not until ", " only after ",
 	"without charge", " free ", "no charge", " free ", "costs nothing", " free ", "cost nothing", " free ", "pay nothing", " free ", "calendar year", " year ", "calendar month", " month ", "a majority of", " more than half of ", "the majority of", " more than half of ",
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ",

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "50"
+const lexiconVersion = "51"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -110,8 +110,8 @@ discount coupon promo
 stock inventory
 decrease reduce lower drop cut shrink fall falling dropping
 increase raise grow bump rise rising climb climbing
-below under beneath less_than lower_than fewer_than smaller_than shorter_than
-above over more_than greater_than exceed higher_than larger_than bigger_than longer_than in_excess_of beyond
+below under beneath less_than lower_than fewer_than smaller_than shorter_than colder_than cooler_than lighter_than cheaper_than
+above over more_than greater_than exceed higher_than larger_than bigger_than longer_than in_excess_of beyond hotter_than warmer_than heavier_than dearer_than
 low lowest cheapest cheap least_expensive
 high highest priciest most_expensive
 selfhost self_host self_hosted host_ourselves own_server
@@ -335,6 +335,7 @@ artifact build_artifact
 nodejs node_js node
 display render show present
 exempt exempted excepted
+omit left_out leave_out leaves_out leaving_out
 unlimited unbounded no_limit
 evaluation eval evaluating evals
 holdout hold_out held_out holdout_set

@@ -170,3 +170,34 @@ func TestLiftedDuty(t *testing.T) {
 		{"The weir gate is reopened only after the bailiff has inspected it.", "The weir gate is not reopened before the bailiff has inspected it.", Agree},
 	})
 }
+
+// TestNotBeforeIsOnlyAfter: "…, but not before the warden has checked"
+// is "only after the warden has checked".
+func TestNotBeforeIsOnlyAfter(t *testing.T) {
+	t.Parallel()
+	const hall = "Hirers may lock up the hall only after the warden has checked the fire doors."
+	checkAgreements(t, []agreementCase{
+		{hall, "Hirers lock up the hall, but not before the warden has checked the fire doors.", Agree},
+	})
+}
+
+// TestComparativesAsBounds: "heavier than 20 kg" and "cheaper than £5"
+// bound a number as "over" and "under" do.
+func TestComparativesAsBounds(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Loose tiles are stored in the yard; pallets over 20 kg go on the lower rack, bolted down.", "Any pallet heavier than 20 kg is bolted down on the lower rack, and loose tiles are kept in the yard.", Agree},
+		{"Staff may claim taxis cheaper than £15 without a receipt, once a week.", "Once a week a taxi under £15 may be claimed with no receipt.", Agree},
+		{"Pallets over 20 kg go on the lower rack and are bolted down.", "Any pallet heavier than 20 kg gets bolted down on the bottom rack.", Agree},
+		{"Pallets over 20 kg go on the lower rack and are bolted down.", "Any pallet lighter than 20 kg gets bolted down on the bottom rack.", Disagree},
+	})
+}
+
+// TestLeftOut: "left out" says what "omit" and "never include" say.
+func TestLeftOut(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Newsletters never include the home addresses of members.", "Members' home addresses are left out of newsletters, always.", Agree},
+		{"Newsletters include the home addresses of members.", "Members' home addresses are left out of newsletters.", Disagree},
+	})
+}
