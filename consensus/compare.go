@@ -649,7 +649,11 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	}
 	filed, position = cronWords(ruleText(filed)), cronWords(ruleText(position))
 	a := analyze(filed)
-	position = dropLabel(position, a, recordTopic)
+	var rt *analysis // the record's topic, read once
+	if recordTopic != "" {
+		rt = analyze(recordTopic)
+	}
+	position = dropLabel(position, a, rt)
 	b := analyze(position)
 	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed), newSide(position)
@@ -679,10 +683,9 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}
-	if recordTopic != "" {
-		t := analyze(recordTopic)
-		al.topic = set(t.words())
-		for _, q := range t.qty {
+	if rt != nil {
+		al.topic = set(rt.words())
+		for _, q := range rt.qty {
 			al.topic[qtyKey(q)] = true // "nightly" of "Batch size for the nightly sync"
 		}
 	}
@@ -754,8 +757,7 @@ func ruleText(text string) string {
 			}
 			// "Summary for leadership:", "Update from ops:": a label of a
 			// few more words, ended by a colon.
-			if k := strings.IndexByte(low, ':'); next == ' ' && k > len(p) && len(strings.Fields(low[len(p):k])) <= 3 && !strings.ContainsAny(low[len(p):k], ",;.!?") &&
-				!isDigit(low[k-1]) { // "from 23:00" is no label
+			if k := labelEnd(low, len(p), maxLabelWords); next == ' ' && k > len(p) {
 				t = t[k+1:]
 				break
 			}

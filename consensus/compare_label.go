@@ -1,76 +1,80 @@
 package consensus
 
 import (
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Labels a writer puts before what they say: "Handoff:", "Week 6 log:".
 // A label names the kind of note, not a part of the rule, and read as
 // words it adds a name or a number the filed rule never said.
 
-// maxLabelWords is how long a label may be; a colon ends it.
+// maxLabelWords is how long a label may be (and how many words a label
+// of ruleText may add to its preamble); a colon ends it.
 const maxLabelWords = 3
 
 // dropLabel drops the label that opens position when none of its words
-// is a word of the filed position or of the record's topic: "Week 6 log:
-// coated screens dry 12 hours" says what "Coated screens dry for 12
-// hours" says. A label whose words the filed rule uses ("Drivers:
-// hi-vis in the yard") is a part of the rule and stays, and so does one
-// followed by fewer than four words ("Weekends: closed"). Labels inside
-// the text stay: there they as often name a condition ("Peak season:
-// full gallery within 10 weeks").
-func dropLabel(position string, filed *analysis, topic string) string {
+// is a word of the filed position or of the record's topic (nil when
+// the question was asked of no record): "Week 6 log: coated screens dry
+// 12 hours" says what "Coated screens dry for 12 hours" says. A label
+// whose words the filed rule uses ("Drivers: hi-vis in the yard") is a
+// part of the rule and stays, and so does one followed by fewer than
+// four words ("Weekends: closed"). Labels inside the text stay: there
+// they as often name a condition ("Peak season: full gallery within 10
+// weeks").
+func dropLabel(position string, filed, topic *analysis) string {
 	if strings.IndexByte(position, ':') < 0 {
 		return position
 	}
-	label, after, ok := sentenceLabel(position)
+	label, after, ok := openingLabel(position)
 	if !ok {
 		return position
 	}
 	own := analyze(label).words()
-	if len(own) == 0 {
-		return position
+	known := set(filed.words())
+	if topic != nil {
+		for _, w := range topic.words() {
+			known[w] = true
+		}
 	}
-	if hasAny(set(filed.words()), own) || hasAny(set(analyze(topic).words()), own) {
+	if len(own) == 0 || slices.ContainsFunc(own, func(w string) bool { return known[w] }) {
 		return position
 	}
 	return after
 }
 
-// sentenceLabel splits a text that opens with a label ("Week 6 log:
-// …") into the label and what follows the colon. A label is one to
-// maxLabelWords words of letters and digits that ends in a letter (not
-// "from 23:00"), and at least four words must follow it.
-func sentenceLabel(s string) (label, after string, ok bool) {
+// labelEnd is where a label that starts at s[from:] ends: the first
+// colon after from, with at most maxWords words before it and no
+// sentence's punctuation, not right after a digit ("from 23:00" is no
+// label). It is -1 when s has none there.
+func labelEnd(s string, from, maxWords int) int {
+	k := strings.IndexByte(s, ':')
+	if k <= from || len(strings.Fields(s[from:k])) > maxWords || strings.ContainsAny(s[from:k], ",;.!?") || isDigit(s[k-1]) {
+		return -1
+	}
+	return k
+}
+
+// openingLabel splits a text that opens with a label ("Week 6 log: …")
+// into the label and what follows its colon. The label (labelEnd) is
+// words of letters and digits, ends in a letter, and at least four words
+// follow it.
+func openingLabel(s string) (label, after string, ok bool) {
 	t := strings.TrimLeft(s, " \t\n")
-	k := strings.IndexByte(t, ':')
-	if k <= 0 || k > 40 {
+	k := labelEnd(t, 0, maxLabelWords)
+	if k <= 0 || k > 40 || len(strings.Fields(t[k+1:])) < 4 {
 		return "", "", false
 	}
-	label, after = t[:k], t[k+1:]
-	words := strings.Fields(label)
-	if len(words) == 0 || len(words) > maxLabelWords || len(strings.Fields(after)) < 4 {
-		return "", "", false
-	}
+	label = t[:k]
 	for _, r := range label {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' && r != '-' {
 			return "", "", false
 		}
 	}
-	last := []rune(label)[len([]rune(label))-1]
-	if !unicode.IsLetter(last) {
+	if r, _ := utf8.DecodeLastRuneInString(label); !unicode.IsLetter(r) {
 		return "", "", false
 	}
-	return label, strings.TrimLeft(after, " \t"), true
-}
-
-// hasAny reports whether m holds any of ws.
-func hasAny(m map[string]bool, ws []string) bool {
-	for _, w := range ws {
-		if m[w] {
-			return true
-		}
-	}
-	return false
+	return label, strings.TrimLeft(t[k+1:], " \t"), true
 }

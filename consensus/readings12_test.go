@@ -51,10 +51,10 @@ func TestOpeningLabel(t *testing.T) {
 		{yard, "Week 3 update: drivers have to wear hi-vis in the yard at all times.", Agree},
 		{yard, "Week 3 update: drivers have to wear hi-vis in the yard at night.", Disagree},
 	})
-	if got := dropLabel("Drivers: hi-vis in the yard at all times", analyze(yard), "hi-vis in the yard"); got != "Drivers: hi-vis in the yard at all times" {
+	if got := dropLabel("Drivers: hi-vis in the yard at all times", analyze(yard), analyze("hi-vis in the yard")); got != "Drivers: hi-vis in the yard at all times" {
 		t.Errorf("a label the rule uses was dropped: %q", got)
 	}
-	if got := dropLabel("Weekends: closed", analyze("The shop is closed on Saturdays."), "shop hours"); got != "Weekends: closed" {
+	if got := dropLabel("Weekends: closed", analyze("The shop is closed on Saturdays."), analyze("shop hours")); got != "Weekends: closed" {
 		t.Errorf("a label before two words was dropped: %q", got)
 	}
 }
@@ -114,12 +114,12 @@ func TestLabelHostile(t *testing.T) {
 	for _, s := range []string{"", ":", "::::", ": a b c d e", "a:", "a: b", "Ünïcödé labél: drivers wear hi-vis in the yard",
 		"🙂: drivers wear hi-vis in the yard", strings.Repeat("x", 1<<16) + ": a b c d", "label:" + strings.Repeat(" word", 1<<14),
 		"one two three four: a b c d", "12:30: a b c d", "Note - 3: a b c d", "\n\n  Handoff:\tdrivers wear hi-vis in the yard"} {
-		got := dropLabel(s, filed, "hi-vis")
+		got := dropLabel(s, filed, analyze("hi-vis"))
 		if !strings.HasSuffix(s, got) {
 			t.Errorf("dropLabel(%.40q) = %.40q: not a tail of the text", s, got)
 		}
 	}
-	if got := dropLabel("\n\n  Handoff:\tdrivers wear hi-vis in the yard", filed, "hi-vis"); got != "drivers wear hi-vis in the yard" {
+	if got := dropLabel("\n\n  Handoff:\tdrivers wear hi-vis in the yard", filed, nil); got != "drivers wear hi-vis in the yard" {
 		t.Errorf("a label after blank lines: got %q", got)
 	}
 }
