@@ -1011,6 +1011,16 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				continue
 			}
 		}
+		if h, k, ok := halfHour(in, i); ok {
+			// "half six": half past six, as British English says it.
+			text := []string{t.text}
+			for _, n := range in[i+1 : k] {
+				text = append(text, n.text)
+			}
+			out = append(out, rawTok{num: h, isNum: true, clock: true, clause: t.clause, sentence: t.sentence, text: strings.Join(text, " ")})
+			i = k - 1
+			continue
+		}
 		if t.low == "second" && prevLow(in, i) == "every" && i+1 < len(in) && in[i+1].clause == t.clause &&
 			(dayParts()[in[i+1].low] || weekdays()[strings.TrimSuffix(in[i+1].low, "s")]) {
 			t.low = "other" // "every second Sunday" is every other Sunday
@@ -1133,6 +1143,18 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				text = append(text, n.text)
 				n = in[j+1]
 				j++
+			} else if n.low == "point" && !t.isNum && total == 0 && v == math.Trunc(v) && j+1 < len(in) && in[j+1].clause == t.clause && spokenDigit(in[j+1].low) &&
+				!(t.low == "one" && prevLow(in, i) == "at") { // "at one point", the idiom
+				// "two point four": 2.4, a decimal read out digit by digit.
+				text = append(text, n.text)
+				j++
+				digits, scale := 0.0, 1.0
+				for ; j < len(in) && in[j].clause == t.clause && spokenDigit(in[j].low); j++ {
+					digits, scale = 10*digits+numberWords()[in[j].low], scale*10
+					text = append(text, in[j].text)
+				}
+				v += digits / scale
+				break
 			} else {
 				break
 			}
@@ -1380,6 +1402,48 @@ func speedAt(toks []rawTok, at int) (float64, int) {
 	}
 	return 0, 0
 }
+
+// halfHour reads "half six" at in[i]: half past the hour, as British
+// English says a time of day. The hour (1 to 12, a word or digits) must
+// end its clause or be followed by what follows a time ("half six to ten",
+// "half seven in the morning", "by half eight at the latest"), never by
+// what it would count ("half six hours", "half six-packs"). It returns the
+// hour on a 24-hour clock when the part of the day is said, and the end of
+// what it read.
+func halfHour(in []rawTok, i int) (float64, int, bool) {
+	if in[i].low != "half" || in[i].isNum || i+1 >= len(in) || in[i+1].clause != in[i].clause {
+		return 0, 0, false
+	}
+	if p := prevLow(in, i); p == "a" || p == "and" || p == "by" && i >= 2 && in[i-2].isNum {
+		return 0, 0, false // "two and a half", "cut by half"
+	}
+	n := in[i+1]
+	h, ok := numberWords()[n.low]
+	if n.isNum {
+		h, ok = n.num, !n.clock && strings.Trim(n.text, "0123456789") == ""
+	}
+	if !ok || h < 1 || h > 12 || h != math.Trunc(h) || n.low == "once" || n.low == "first" || n.low == "third" || n.low == "single" || n.low == "double" || n.low == "triple" || n.low == "dozen" {
+		return 0, 0, false
+	}
+	k := i + 2
+	if hh, kk := dayTime(in, k, h); kk > k {
+		return hh + 0.5, kk, true
+	}
+	if k < len(in) && in[k].clause == in[i].clause && !afterTime()[in[k].low] {
+		return 0, 0, false
+	}
+	return h + 0.5, k, true
+}
+
+// afterTime are the words that may follow a time of day said without its
+// part of the day ("half six to ten", "till half seven on weekdays").
+var afterTime = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("to till til until and or on at in from every each sharp latest tonight today tomorrow then onwards onward latest weekdays weekends daily - –") {
+		m[w] = true
+	}
+	return m
+})
 
 // dayTime reads, at in[j], the part of the day after an hour h from 1 to
 // 12 ("in the morning", "at night", "o'clock", "pm") and returns the hour

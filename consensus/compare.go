@@ -1500,6 +1500,19 @@ var wholeWords = sync.OnceValue(func() []string {
 
 // bareOne is a "one" with no unit, said on one side only: mostly an
 // article in other words ("at least one", "a single one").
+// clockAgainst returns a time of day and a bare count, when x and y are
+// one of each: the count may be the hour said alone.
+func clockAgainst(x, y quantity) (c, n quantity, ok bool) {
+	bare := func(q quantity) bool { return q.dim == "" && q.per == "" && !q.every && q.days == "" }
+	switch {
+	case x.dim == "clock" && bare(y):
+		return x, y, true
+	case y.dim == "clock" && bare(x):
+		return y, x, true
+	}
+	return quantity{}, quantity{}, false
+}
+
 func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
 
 func sameQuantity(x, y quantity) bool {
@@ -1527,6 +1540,11 @@ func sameQuantity(x, y quantity) bool {
 		case money(o.dim):
 			return o.dim == "gbp" && p.raw == o.raw
 		}
+	}
+	if c, n, ok := clockAgainst(x, y); ok && c.value == math.Trunc(c.value) && n.raw > 1 && n.raw <= 12 && n.raw == math.Trunc(n.raw) && math.Mod(c.value, 12) == math.Mod(n.raw, 12) {
+		// "at 7 pm" said again as "at seven": the hour, its part of the
+		// day left to the reader.
+		return true
 	}
 	if (x.dim == "") != (y.dim == "") && x.per == "" && y.per == "" {
 		// A unit said on one side only: "over 21" is "21 years old"; a

@@ -439,7 +439,10 @@ var (
 		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary",
 		"rather than mandatory", "rather than required", "rather than compulsory", "instead of mandatory", "instead of required",
 		"aim for", "aim to", "aims for", "aims to", "strive to", "strives to",
-		"recommend", "recommends", "as a guideline", "as guidance", "is advised", "are advised", "advisable", "suggested", "we suggest"}
+		"recommend", "recommends", "as a guideline", "as guidance", "is advised", "are advised", "advisable", "suggested", "we suggest",
+		"discretion", "if they choose", "if they wish", "up to them", "their judgement", "their judgment", "we encourage", "encourage", "where practical",
+		"if practical", "where practicable", "not strictly required", "not strictly necessary", "a guideline", "may ignore", "can ignore", "decide for themselves",
+		"is preferred", "are preferred"}
 )
 
 // negatedStrong are the weak cues that hold a strong one: "not
@@ -489,6 +492,13 @@ func hasCue(low string, cues []string) string {
 // where possible"). A filed rule stated as what happens ("visits last at
 // least 30 minutes") binds as "must" does: against "aim for 30 minutes"
 // it reads "binding → aim for".
+//
+// It reads part by part (strengthParts): a position may loosen one duty
+// and keep another ("moving away is only a recommendation; the report is
+// still compulsory"), and a filed rule may itself leave one part optional
+// ("for screen swaps the waiver is optional"). The weak part of the
+// position is set against the part of the filed rule that shares most of
+// its words.
 func compareStrength(filed, position string) []string {
 	la, lb := strings.ToLower(filed), strings.ToLower(position)
 	if len(la) > maxAnalyzed {
@@ -506,14 +516,81 @@ func compareStrength(filed, position string) []string {
 		// only a way of agreeing ("we should serve WebP").
 		weak = "should"
 	}
-	if weak == "" || hasCue(la, weakCues) != "" || strongCue(lb) != "" || exemptionSaid(la, lb, weak) {
+	if weak == "" || exemptionSaid(la, lb, weak) {
 		return nil
 	}
-	strong := strongCue(la)
-	if strong == "" {
-		strong = "binding"
+	pa := strengthParts(la)
+	for _, part := range strengthParts(lb) {
+		w := hasCue(part, weakCues)
+		if w == "" && weak == "should" {
+			if indexWord(part, "should") >= 0 {
+				w = "should"
+			}
+		}
+		if w == "" || strongCue(part) != "" || indexWord(la, w) >= 0 || indexWord(strings.ReplaceAll(la, "-", " "), w) >= 0 {
+			continue // no weak part, or one the filed rule words so too ("a discretionary charge")
+		}
+		fa := nearestPart(pa, part)
+		if hasCue(fa, weakCues) != "" {
+			continue
+		}
+		strong := strongCue(fa)
+		if strong == "" {
+			strong = "binding"
+		}
+		return []string{strong + " → " + w}
 	}
-	return []string{strong + " → " + weak}
+	return nil
+}
+
+// strengthParts splits lower-case text into the parts a duty is said in:
+// sentences, and clauses after ";", ", and" or ", but".
+func strengthParts(low string) []string {
+	parts := strings.FieldsFunc(low, func(r rune) bool { return r == '.' || r == ';' || r == '!' || r == '?' || r == '\n' })
+	var out []string
+	for _, p := range parts {
+		for _, sep := range []string{", and ", ", but ", " but "} {
+			p = strings.ReplaceAll(p, sep, "\x00")
+		}
+		for _, q := range strings.Split(p, "\x00") {
+			if strings.TrimSpace(q) != "" {
+				out = append(out, q)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []string{low}
+	}
+	return out
+}
+
+// nearestPart is the part of parts that shares most content words with
+// part (the first of them on a tie, all of them joined when none shares
+// one).
+func nearestPart(parts []string, part string) string {
+	words := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if len(w) >= 3 && !theLexicon().stop[stem(w)] {
+				m[stem(w)] = true
+			}
+		}
+		return m
+	}
+	want := words(part)
+	best, bestN := strings.Join(parts, "; "), 0
+	for _, p := range parts {
+		n := 0
+		for w := range words(p) {
+			if want[w] {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = p, n
+		}
+	}
+	return best
 }
 
 // exemptionSaid reports whether the weak cue of the position (lower
