@@ -234,6 +234,28 @@ func surfaceTokens(text string) []surfaceTok {
 			}
 		}
 	}
+	// "no earlier than 24 hours before the trip" is no more than 24 hours
+	// before it, "no later than 8 weeks before" no less than 8 weeks
+	// before: the first or last moment, as analyze reads it.
+	for u := 0; u+3 < len(ws); u++ {
+		if (ws[u].low != "no" && ws[u].low != "not") || ws[u+2].low != "than" {
+			continue
+		}
+		ahead := false
+		for j := u + 3; j < len(ws) && j <= u+8 && !strings.ContainsAny(text[min(ws[j-1].end, ws[j].start):ws[j].start], ".;!?"); j++ {
+			if l := ws[j].low; l == "before" || l == "prior" || l == "ahead" || l == "beforehand" {
+				ahead = true
+				break
+			}
+		}
+		switch {
+		case !ahead:
+		case ws[u+1].low == "earlier" || ws[u+1].low == "sooner":
+			ws[u+1].low = "more"
+		case ws[u+1].low == "later":
+			ws[u+1].low = "less"
+		}
+	}
 	// "until 24 hours before", "till 5 pm": the "up to" of a time; the
 	// end of a range ("from 10 until 14", "Monday until Friday") is its
 	// "to".

@@ -403,6 +403,12 @@ func lex(text string) []rawTok {
 			i = end
 		case unicode.IsDigit(r):
 			j := digitsEnd(rs, i)
+			if v, k, ok := hexAt(rs, i); ok {
+				// "dword:00000018", "0x18": 24, written in hexadecimal.
+				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
+				i = k
+				continue
+			}
 			if h, k, ok := dotClock(rs, i, j); ok {
 				// "7.30 pm", "7.30 in the morning": a time of day.
 				out = append(out, rawTok{num: h, isNum: true, clock: true, clause: clause, text: string(rs[i:k])})
@@ -443,7 +449,7 @@ func lex(text string) []rawTok {
 			v, err := strconv.ParseFloat(lit, 64)
 			hyUnit, hyEnd := hyphenPeriod(rs, k)
 			switch {
-			case err != nil || math.IsInf(v, 0) || namePart(rs, i):
+			case err != nil || math.IsInf(v, 0) || namePart(rs, i) && !((suffix == "s" || suffix == "") && ageGroup(rs, i)):
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
 			case suffix == "" && k+1 < len(rs) && rs[k] == '/' && unicode.IsDigit(rs[k+1]) && (k+2 == len(rs) || !unicode.IsDigit(rs[k+2]) && rs[k+2] != '/') && v >= 1 && v < float64(rs[k+1]-'0'):
 				// "1/4 tank", "3/4": a share; "10 1/2" ten and a half.
@@ -471,6 +477,9 @@ func lex(text string) []rawTok {
 				k++
 			case suffix == "":
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
+			case suffix == "s" && ageGroup(rs, i):
+				// "under-5s", "the over-65s": an age group, not seconds.
+				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
 			case suffix == "x":
 				// "2x the peak": twice.
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
@@ -1011,6 +1020,13 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				continue
 			}
 		}
+		if (t.low == "a" || t.low == "an") && i+1 < len(in) && in[i+1].clause == t.clause && aboutOne()[prevLow(in, i)] {
+			if u, ok := measures()[in[i+1].low]; ok && (u.dim == "length" || u.dim == "mass" || u.dim == "volume") && !strings.HasSuffix(in[i+1].low, "s") {
+				// "within a metre", "up to a litre": one of them.
+				out = append(out, rawTok{num: 1, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text})
+				continue
+			}
+		}
 		if h, k, ok := halfHour(in, i); ok {
 			// "half six": half past six, as British English says it.
 			text := []string{t.text}
@@ -1435,6 +1451,14 @@ func halfHour(in []rawTok, i int) (float64, int, bool) {
 	return h + 0.5, k, true
 }
 
+// aboutOne are the words before "a metre", "a litre" that make it a
+// measure of one ("within a metre", "at least a kilo"), where elsewhere
+// "a metre" may be a price's unit ("5 euros a metre").
+var aboutOne = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"within": true, "under": true, "over": true, "than": true, "about": true, "around": true, "least": true,
+		"most": true, "nearly": true, "almost": true, "roughly": true, "approximately": true, "to": true, "exceeding": true, "beyond": true}
+})
+
 // afterTime are the words that may follow a time of day said without its
 // part of the day ("half six to ten", "till half seven on weekdays").
 var afterTime = sync.OnceValue(func() map[string]bool {
@@ -1444,6 +1468,43 @@ var afterTime = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 })
+
+// ageGroup reports whether the number at rs[i] follows "under-" or
+// "over-": "under-5s", "over-60s" name the people of an age.
+func ageGroup(rs []rune, i int) bool {
+	if i < 1 || rs[i-1] != '-' {
+		return false
+	}
+	w := strings.ToLower(string(rs[max(0, i-6) : i-1]))
+	return strings.HasSuffix(w, "under") || strings.HasSuffix(w, "over")
+}
+
+// hexAt reads a number written in hexadecimal at rs[i]: "0x18", or the
+// eight digits of a Windows registry value after "dword:". It returns the
+// value and the end of the digits.
+func hexAt(rs []rune, i int) (float64, int, bool) {
+	isHex := func(r rune) bool { return r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' }
+	start := i
+	switch {
+	case rs[i] == '0' && i+2 < len(rs) && (rs[i+1] == 'x' || rs[i+1] == 'X') && isHex(rs[i+2]) && (i == 0 || !unicode.IsLetter(rs[i-1]) && !unicode.IsDigit(rs[i-1])):
+		start = i + 2
+	case i >= 6 && strings.EqualFold(string(rs[i-6:i]), "dword:"):
+	default:
+		return 0, 0, false
+	}
+	k := start
+	for k < len(rs) && isHex(rs[k]) {
+		k++
+	}
+	if k < len(rs) && (unicode.IsLetter(rs[k]) || unicode.IsDigit(rs[k])) || k-start > 12 || start == i && k-start != 8 {
+		return 0, 0, false
+	}
+	v, err := strconv.ParseUint(string(rs[start:k]), 16, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	return float64(v), k, true
+}
 
 // dayTime reads, at in[j], the part of the day after an hour h from 1 to
 // 12 ("in the morning", "at night", "o'clock", "pm") and returns the hour
@@ -1809,6 +1870,10 @@ func analyze(text string) *analysis {
 			// departure": the deadline, not a length of time. ("Book up
 			// to 7 days ahead" is at most 7 days ahead.)
 			w = lx.fold("atleast")
+		} else if w == lx.fold("atleast") && n > 1 && (t.low == "no" || t.low == "not") && (toks[i+1].low == "earlier" || toks[i+1].low == "sooner") && beforeAhead(toks, i+n) {
+			// "no earlier than 24 hours before the trip" is at most 24
+			// hours before it: the first moment, not a length of time.
+			w = lx.fold("atmost")
 		}
 		if n == 1 && (t.low == "until" || t.low == "till") && i+1 < len(toks) && toks[i+1].isNum && beforeEvent(toks, i+1) {
 			w = lx.fold("atleast") // "refunds until 48 hours before the ski date": the same deadline
@@ -1843,6 +1908,13 @@ func analyze(text string) *analysis {
 		}
 		if kind, ok := lx.condCue[w]; ok && kind == "if" && anyTime(lx, toks, i+1) {
 			continue // "during any month", "at any time of day": no time left out
+		}
+		if kind, ok := lx.condCue[w]; ok && kind == "if" && n == 1 && i+1 < len(toks) && toks[i+1].clause == t.clause && (toks[i+1].low == "yes" || toks[i+1].low == "so") &&
+			(i+2 == len(toks) || toks[i+2].clause != t.clause) {
+			// "Check whether they are injured. If yes, …": the case the
+			// text has just named, no condition of its own.
+			i++
+			continue
 		}
 		if kind, ok := lx.condCue[w]; ok && len(a.conds) < maxConds {
 			if kind == "if" && cond >= 0 && a.conds[cond].kind == "unless" && len(a.conds[cond].terms) == 0 {
@@ -1996,7 +2068,9 @@ func analyze(text string) *analysis {
 		}
 		off := t.low == "off" && !t.hyphened && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low))
 		absent := (t.low == "missing" || t.low == "absent") && i >= 2 && copulas()[toks[i-1].low] && toks[i-1].clause == t.clause
-		if n == 1 && (off || absent) {
+		// "pain-free", "nut-free": without the word before.
+		freeOf := t.low == "free" && t.hyphened && i > 0 && !toks[i-1].isNum && toks[i-1].clause == t.clause
+		if n == 1 && (off || absent || freeOf) {
 			// "with the flash off", "whose focus indicator is missing":
 			// the word before, turned off or not there ("no focus
 			// indicator").

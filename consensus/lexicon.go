@@ -144,6 +144,13 @@ day days calendar_day
 week weeks wk calendar_week
 month months calendar_month
 year years yr calendar_year
+kg kilo kilos kilogram kilograms kilogramme kilogrammes
+km kilometre kilometres kilometer kilometers kms
+cm centimetre centimetres centimeter centimeters cms
+mm millimetre millimetres millimeter millimeters
+ml millilitre millilitres milliliter milliliters mls
+metre metres meter meters
+litre litres liter liters ltr
 byte bytes
 kilobyte kb kib kilobytes
 megabyte mb mib megabytes

@@ -710,7 +710,13 @@ func TestMeaningSealed15(t *testing.T) {
 // The thirteenth round cost sealed 49 a conflict: "boxed up by 6 the
 // night before" is now 6 pm, as the record says, and the option changed
 // beside it ("we pack the kitchen ourselves") was only ever caught by the
-// hour read wrong.
+// hour read wrong. Three more answers went when "under-21s" and
+// "under-12" became ages: sealed 25 (the licence held "at least a year"
+// is now a number added, unclear, where the age read wrong made it a
+// conflict), sealed 30 (the riders per instructor swapped between arena
+// and hacks were caught only by the age read wrong) and sealed 26 ("no
+// later than 3 working days before" now aligns with "at least 3 working
+// days before", and the edit left reads "terms of business" → "TOB").
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -718,20 +724,20 @@ func TestMeaningSealedLater(t *testing.T) {
 		consistent, conflict, none, paraphraseMax float64
 	}{
 		{16, 0.46, 0.62, 0.88, 0.09},
-		{17, 0.56, 0.61, 0.88, 0.05},
+		{17, 0.58, 0.61, 0.88, 0.05},
 		{18, 0.50, 0.53, 0.88, 0.05},
 		{19, 0.64, 0.61, 1.00, 0.10},
-		{20, 0.51, 0.53, 1.00, 0.10},
+		{20, 0.53, 0.53, 1.00, 0.09},
 		{21, 0.48, 0.51, 0.88, 0.15},
 		{22, 0.53, 0.74, 0.86, 0.15},
 		{23, 0.58, 0.67, 0.94, 0.17},
 		{24, 0.58, 0.70, 0.83, 0.20},
-		{25, 0.54, 0.67, 0.97, 0.31},
-		{26, 0.62, 0.70, 0.94, 0.18},
-		{27, 0.40, 0.74, 0.97, 0.36},
+		{25, 0.54, 0.66, 0.97, 0.31},
+		{26, 0.61, 0.70, 0.94, 0.20},
+		{27, 0.41, 0.74, 0.97, 0.34},
 		{28, 0.72, 0.72, 0.94, 0.07},
 		{29, 0.74, 0.72, 0.94, 0.09},
-		{30, 0.54, 0.82, 0.97, 0.26},
+		{30, 0.56, 0.80, 0.97, 0.26},
 		{31, 0.54, 0.77, 0.94, 0.23},
 		{32, 0.59, 0.77, 0.94, 0.20},
 		{33, 0.46, 0.82, 1.00, 0.23},
@@ -741,23 +747,23 @@ func TestMeaningSealedLater(t *testing.T) {
 		{37, 0.58, 0.87, 0.91, 0.18},
 		{38, 0.54, 0.85, 0.94, 0.33},
 		{39, 0.56, 0.90, 0.86, 0.26},
-		{40, 0.69, 0.88, 0.83, 0.12},
-		{41, 0.70, 0.82, 0.86, 0.17},
+		{40, 0.70, 0.88, 0.83, 0.12},
+		{41, 0.70, 0.83, 0.86, 0.17},
 		{42, 0.79, 0.93, 0.77, 0.17},
-		{43, 0.69, 0.91, 0.80, 0.25},
+		{43, 0.70, 0.91, 0.80, 0.23},
 		{44, 0.64, 0.87, 0.88, 0.18},
-		{45, 0.66, 0.87, 0.80, 0.18},
+		{45, 0.66, 0.87, 0.80, 0.20},
 		{46, 0.59, 0.72, 0.77, 0.30},
 		{47, 0.80, 0.83, 0.86, 0.15},
 		{48, 0.69, 0.93, 0.86, 0.20},
 		{49, 0.66, 0.66, 0.86, 0.25},
 		{50, 0.69, 0.79, 0.88, 0.25},
 		{51, 0.62, 0.83, 0.80, 0.20},
-		{52, 0.62, 0.82, 0.94, 0.23},
+		{52, 0.64, 0.82, 0.94, 0.21},
 		{53, 0.70, 0.98, 0.86, 0.21},
 		{54, 0.62, 0.88, 0.77, 0.26},
 		{55, 0.75, 0.90, 0.83, 0.20},
-		{56, 0.66, 0.87, 0.97, 0.23},
+		{56, 0.67, 0.87, 0.97, 0.21},
 		{57, 0.56, 1.00, 0.91, 0.30},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {

@@ -75,3 +75,88 @@ func TestDutyLoosenedInOnePart(t *testing.T) {
 		t.Errorf("parts: %q", got)
 	}
 }
+
+// TestHexValues: a registry value ("dword:0000001e") or "0x1e" is a
+// number in hexadecimal; a word with such letters is not.
+func TestHexValues(t *testing.T) {
+	t.Parallel()
+	const rota = "Night porters take a break of 30 minutes after 6 hours on shift."
+	checkAgreements(t, []agreementCase{
+		{rota, `"BreakMinutes"=dword:0000001e "BreakAfterHours"=dword:00000006 (night porters)`, Agree},
+		{rota, `"BreakMinutes"=dword:00000030 "BreakAfterHours"=dword:00000006 (night porters)`, Disagree},
+		{"Retry at most 16 times.", "max_retries = 0x10", Agree},
+	})
+	for _, text := range []string{"Use the cafe0x12 account.", "The badge code is dword:12 only."} {
+		for _, q := range analyze(text).qty {
+			if q.value == 18 {
+				t.Errorf("%q: read a hexadecimal number (%s)", text, q.text)
+			}
+		}
+	}
+}
+
+// TestMeasureNames: "kilo" and "kg", "metre" and "meter" name one unit;
+// "a metre" after "within", "at least" or "up to" is one metre.
+func TestMeasureNames(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Apples are sold at £2.20 per kilo.", "Apples: 2.20 GBP per kg.", Agree},
+		{"Apples are sold at £2.20 per kilo.", "Apples: 2.20 GBP per lb.", Disagree},
+		{"Nobody stands within 1 metre of the kiln door.", "No one may stand within a metre of the kiln door.", Agree},
+		{"Nobody stands within 2 metres of the kiln door.", "No one may stand within a metre of the kiln door.", Disagree},
+		{"Offcuts cost 5 euros a metre.", "Offcuts cost 5 euros per metre.", Agree},
+	})
+}
+
+// TestEarliestBeforeAnEvent: "no earlier than 24 hours before the trip"
+// is at most 24 hours before it, as "no later than 8 weeks before" is at
+// least 8 weeks before.
+func TestEarliestBeforeAnEvent(t *testing.T) {
+	t.Parallel()
+	const keys = "Cabin keys are collected no earlier than 24 hours before arrival."
+	checkAgreements(t, []agreementCase{
+		{keys, "Cabin keys are collected not more than a day before arrival.", Agree},
+		{keys, "Cabin keys are collected at most 24 hours before arrival.", Agree},
+		{keys, "Cabin keys are collected at least 24 hours before arrival.", Disagree},
+		{keys, "Cabin keys are collected no later than 24 hours before arrival.", Disagree},
+		{"Banns are read no later than 4 weeks before the wedding.", "Banns are read at least four weeks before the wedding.", Agree},
+	})
+}
+
+// TestFreeOf: "pain-free", "nut-free" say without pain, without nuts.
+func TestFreeOf(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The tea room keeps one table nut-free.", "One table in the tea room is kept without nuts.", Agree},
+		{"The tea room keeps one table nut-free.", "One table in the tea room is kept with nuts.", Disagree},
+		{"Physio resumes once the patient can climb 10 stairs without pain.", "Physio resumes once the patient manages ten pain-free stairs.", Agree},
+	})
+}
+
+// TestAgeGroups: "under-5s", "the over-60s", "under-14 games" name people
+// of an age, not seconds.
+func TestAgeGroups(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Children under 5 swim free.", "Under-5s swim free.", Agree},
+		{"Children under 5 swim free.", "Under-7s swim free.", Disagree},
+		{"Swimmers over 60 pay half price.", "The over-60s pay half price.", Agree},
+	})
+	for _, q := range analyze("Under-5s swim free.").qty {
+		if q.dim == "time" {
+			t.Errorf("read a length of time: %s", q.text)
+		}
+	}
+}
+
+// TestIfYes: "If yes, …" after a question the text asks names the case
+// just asked, no condition of its own.
+func TestIfYes(t *testing.T) {
+	t.Parallel()
+	const ward = "Patients with a fever above 38 °C are seen by a doctor within 1 hour."
+	checkAgreements(t, []agreementCase{
+		{ward, "Check for a fever above 38 °C. If yes, a doctor sees the patient within 1 hour.", Agree},
+		{ward, "Check for a fever above 38 °C. If so, a doctor sees the patient within one hour.", Agree},
+		{ward, "Check for a fever above 38 °C. If yes and the patient is over 65, a doctor sees them within 1 hour.", Disagree},
+	})
+}
