@@ -105,6 +105,8 @@ func TestMeasureNames(t *testing.T) {
 		{"Nobody stands within 1 metre of the kiln door.", "No one may stand within a metre of the kiln door.", Agree},
 		{"Nobody stands within 2 metres of the kiln door.", "No one may stand within a metre of the kiln door.", Disagree},
 		{"Offcuts cost 5 euros a metre.", "Offcuts cost 5 euros per metre.", Agree},
+		{"Sow 20 g of seed per square metre.", "Sow 20 g of seed per m².", Agree},
+		{"Sow 20 g of seed per square metre.", "Sow 20 g of seed per square foot.", Disagree},
 	})
 }
 
@@ -159,4 +161,19 @@ func TestIfYes(t *testing.T) {
 		{ward, "Check for a fever above 38 °C. If so, a doctor sees the patient within one hour.", Agree},
 		{ward, "Check for a fever above 38 °C. If yes and the patient is over 65, a doctor sees them within 1 hour.", Disagree},
 	})
+}
+
+// TestBoundBeforeEventHostile: the rewrite of "no earlier than … before"
+// reads past contractions, whose words overlap in the text ("don't").
+func TestBoundBeforeEventHostile(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"Keys: no earlier than we don't say before arrival.",
+		"not later than can't won't shan't before",
+		"no sooner than",
+		"no earlier than 5 ,,,;;; before",
+	} {
+		ComparePositions("Cabin keys are collected no earlier than 24 hours before arrival.", text)
+		ComparePositions(text, text)
+	}
 }
