@@ -151,8 +151,8 @@ mm millimetre millimetres millimeter millimeters
 ml millilitre millilitres milliliter milliliters mls
 metre metres meter meters
 litre litres liter liters ltr
-m2 square_metre square_metres square_meter square_meters sqm sq_m
-ft2 square_foot square_feet sqft sq_ft
+m2 square_metre square_metres square_meter square_meters sqm sq_m sq_metre sq_metres sq_meter sq_meters
+ft2 square_foot square_feet sqft sq_ft sq_foot sq_feet
 byte bytes
 kilobyte kb kib kilobytes
 megabyte mb mib megabytes
