@@ -1500,6 +1500,13 @@ var wholeWords = sync.OnceValue(func() []string {
 
 // bareOne is a "one" with no unit, said on one side only: mostly an
 // article in other words ("at least one", "a single one").
+// gluedMetres reports whether x, "3m" read as minutes (as configuration
+// writes durations), is y's length in metres: "over_3m" against "over 3
+// metres".
+func gluedMetres(x, y quantity) bool {
+	return x.dim == "time" && strings.HasSuffix(x.text, " m") && x.value == 60*x.raw && y.dim == "length" && y.value == x.raw && x.per == y.per
+}
+
 // clockAgainst returns a time of day and a bare count, when x and y are
 // one of each: the count may be the hour said alone.
 func clockAgainst(x, y quantity) (c, n quantity, ok bool) {
@@ -1516,6 +1523,9 @@ func clockAgainst(x, y quantity) (c, n quantity, ok bool) {
 func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
 
 func sameQuantity(x, y quantity) bool {
+	if gluedMetres(x, y) || gluedMetres(y, x) {
+		return true
+	}
 	if period(x, y) || period(y, x) {
 		return true
 	}

@@ -177,3 +177,17 @@ func TestBoundBeforeEventHostile(t *testing.T) {
 		ComparePositions(text, text)
 	}
 }
+
+// TestGluedMetres: "3m" glued, read as minutes where configuration
+// writes durations so, is 3 metres against a length in metres; against
+// a length of time it stays minutes.
+func TestGluedMetres(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Only staff fell trees taller than 3 metres.", "tree_felling: {staff_only_over: 3m}", Agree},
+		{"Only staff fell trees taller than 3 metres.", "tree_felling: {staff_only_over: 5m}", Disagree},
+		{"Garden fences may be at most 1.8 m high.", "Max garden fence height 1.8m.", Agree},
+		{"Idle sessions time out after 10 minutes.", "idle_session_timeout: 10m", Agree},
+		{"Idle sessions time out after 10 minutes.", "idle_session_timeout: 10 metres", Disagree},
+	})
+}
