@@ -348,9 +348,14 @@ func coverOf(q, qp, r, rf *analysis) questionCover {
 	sq, sr := set(wq), set(wr)
 	wqp, wrp := topicWords(qp), append(topicWords(rf), wr...)
 	onlyQ, onlyR := without2(specificOnly(wq, sr), set(wrp)), without2(specificOnly(wr, sq), set(wqp))
+	lx := theLexicon()
+	if sched := lx.fold(stem("schedule")); onlyQ[sched] && slices.ContainsFunc(rf.qty, func(x quantity) bool { return x.every || x.per == "time" }) {
+		// "How often do kids' wheelchairs get reassessed?" asks what a
+		// rule that says every how long answers.
+		delete(onlyQ, sched)
+	}
 	// A word near in meaning to one the other has ("schedule" and
 	// "interval") names no other object.
-	lx := theLexicon()
 	for _, x := range slices.Sorted(maps.Keys(onlyQ)) {
 		for _, y := range slices.Sorted(maps.Keys(onlyR)) {
 			if lx.near(x, y) {

@@ -1,6 +1,11 @@
 package consensus
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
 
 // TestDecimalsInWords: "two point four" is 2.4, a number read out digit
 // by digit after its point; another decimal is another number.
@@ -190,4 +195,44 @@ func TestGluedMetres(t *testing.T) {
 		{"Idle sessions time out after 10 minutes.", "idle_session_timeout: 10m", Agree},
 		{"Idle sessions time out after 10 minutes.", "idle_session_timeout: 10 metres", Disagree},
 	})
+}
+
+// TestHowOftenAsked: "how often" asks what a rule that says every how
+// long answers; asked of a rule that sets no period, it names something
+// the record does not say.
+func TestHowOftenAsked(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	names := fileMeaning(t, e, []meaningRecord{
+		{name: "hoist", layer: debate.LayerSpec, topic: "servicing of patient hoists on the ward", position: "Patient hoists on the ward are serviced by the manufacturer's engineer every 6 months, and a hoist that fails its service is labelled out of use the same day."},
+		{name: "deposit", layer: debate.LayerSpec, topic: "deposits for loaned walking frames", position: "A deposit of £20 is taken for each loaned walking frame and refunded when it comes back clean."},
+	})
+	ctx := context.Background()
+	res, err := e.s.Check(ctx, debate.LayerSpec, "how often do the ward's lifting hoists get looked at by the maker's engineer?",
+		"The maker's engineer services the ward's patient hoists twice a year; any hoist that fails gets an out-of-use label that same day.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record == nil || res.Record.Name != names["hoist"] || res.Status != CheckConsistent {
+		t.Errorf("how often, asked of a rule with a period: %s, record %v", res.Status, res.Record)
+	}
+	res, err = e.s.Check(ctx, debate.LayerSpec, "how often do loaned walking frames get their deposits checked?",
+		"Each loaned walking frame is checked by the ward clerk, who logs its deposit of £20.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == CheckConsistent {
+		t.Errorf("how often, asked of a rule with no period: %s, record %v", res.Status, res.Record)
+	}
+	// The cover of the question read against the record: "how often"
+	// stands where the record's topic says "patient", a mark of a near
+	// miss, unless the record's rule has a period.
+	q, qp := analyze("how often are the hoists on the ward serviced?"), analyze("The hoists on the ward are serviced every 6 months by the engineer.")
+	r := wordsOnly(analyze("servicing of patient hoists on the ward"))
+	if c := coverOf(q, qp, r, analyze("Patient hoists on the ward are serviced by the engineer every 6 months.")); c.clash || c.foreign {
+		t.Errorf("how often, of a rule with a period: clash %v, foreign %v", c.clash, c.foreign)
+	}
+	if c := coverOf(q, qp, r, analyze("Patient hoists on the ward are serviced by the engineer.")); !c.clash {
+		t.Errorf("how often, of a rule without a period: no clash")
+	}
 }
