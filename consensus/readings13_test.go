@@ -17,13 +17,8 @@ func TestDecimalsInWords(t *testing.T) {
 		{boat, "Dinghies on the club rack: no longer than four point eight metres, no wider than one point six five.", Disagree},
 		{"Mix 0.5 litres of concentrate per bucket.", "Mix zero point five litres of concentrate per bucket.", Agree},
 	})
-	for _, text := range []string{"At one point two people asked for a refund.", "Two points are deducted per late day."} {
-		for _, q := range analyze(text).qty {
-			if q.value != 2 && q.value != 1 {
-				t.Errorf("%q: read %v (%s)", text, q.value, q.text)
-			}
-		}
-	}
+	noQuantity(t, "a decimal", func(q quantity) bool { return q.value != 2 && q.value != 1 },
+		"At one point two people asked for a refund.", "Two points are deducted per late day.")
 }
 
 // TestHalfHourBritish: "half six" is half past six, when it stands where
@@ -36,13 +31,8 @@ func TestHalfHourBritish(t *testing.T) {
 		{cafe, "Café does brekkie half eight till eleven, weekdays.", Disagree},
 		{"The warehouse gate shuts at 17:30.", "Warehouse gate shuts at half five in the afternoon.", Agree},
 	})
-	for _, text := range []string{"Cut the order by half six weeks before launch.", "Sell half six-packs only.", "Allow two and a half six-hour shifts."} {
-		for _, q := range analyze(text).qty {
-			if q.dim == "clock" {
-				t.Errorf("%q: read a time of day, %v (%s)", text, q.value, q.text)
-			}
-		}
-	}
+	noQuantity(t, "a time of day", func(q quantity) bool { return q.dim == "clock" },
+		"Cut the order by half six weeks before launch.", "Sell half six-packs only.", "Allow two and a half six-hour shifts.")
 }
 
 // TestHourSaidAlone: a time of day said again as its hour alone ("at 7
@@ -91,13 +81,8 @@ func TestHexValues(t *testing.T) {
 		{rota, `"BreakMinutes"=dword:00000030 "BreakAfterHours"=dword:00000006 (night porters)`, Disagree},
 		{"Retry at most 16 times.", "max_retries = 0x10", Agree},
 	})
-	for _, text := range []string{"Use the cafe0x12 account.", "The badge code is dword:12 only."} {
-		for _, q := range analyze(text).qty {
-			if q.value == 18 {
-				t.Errorf("%q: read a hexadecimal number (%s)", text, q.text)
-			}
-		}
-	}
+	noQuantity(t, "a hexadecimal number", func(q quantity) bool { return q.value == 18 },
+		"Use the cafe0x12 account.", "The badge code is dword:12 only.")
 }
 
 // TestMeasureNames: "kilo" and "kg", "metre" and "meter" name one unit;
@@ -149,11 +134,7 @@ func TestAgeGroups(t *testing.T) {
 		{"Children under 5 swim free.", "Under-7s swim free.", Disagree},
 		{"Swimmers over 60 pay half price.", "The over-60s pay half price.", Agree},
 	})
-	for _, q := range analyze("Under-5s swim free.").qty {
-		if q.dim == "time" {
-			t.Errorf("read a length of time: %s", q.text)
-		}
-	}
+	noQuantity(t, "a length of time", func(q quantity) bool { return q.dim == "time" }, "Under-5s swim free.")
 }
 
 // TestIfYes: "If yes, …" after a question the text asks names the case
@@ -234,5 +215,18 @@ func TestHowOftenAsked(t *testing.T) {
 	}
 	if c := coverOf(q, qp, r, analyze("Patient hoists on the ward are serviced by the engineer.")); !c.clash {
 		t.Errorf("how often, of a rule without a period: no clash")
+	}
+}
+
+// noQuantity fails t for each quantity of texts that wrong picks out:
+// what the text must not be read as saying.
+func noQuantity(t *testing.T, what string, wrong func(quantity) bool, texts ...string) {
+	t.Helper()
+	for _, text := range texts {
+		for _, q := range analyze(text).qty {
+			if wrong(q) {
+				t.Errorf("%q: read %s, %v (%s)", text, what, q.value, q.text)
+			}
+		}
 	}
 }
