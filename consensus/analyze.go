@@ -1463,7 +1463,7 @@ var aboutOne = sync.OnceValue(func() map[string]bool {
 // part of the day ("half six to ten", "till half seven on weekdays").
 var afterTime = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields("to till til until and or on at in from every each sharp latest tonight today tomorrow then onwards onward latest weekdays weekends daily - –") {
+	for _, w := range strings.Fields("to till til until and or on at in from every each sharp latest tonight today tomorrow then onwards onward weekdays weekends daily - –") {
 		m[w] = true
 	}
 	return m

@@ -1503,8 +1503,6 @@ var wholeWords = sync.OnceValue(func() []string {
 	return []string{lx.fold(stem("full")), lx.fold(stem("entire")), lx.fold(stem("whole"))}
 })
 
-// bareOne is a "one" with no unit, said on one side only: mostly an
-// article in other words ("at least one", "a single one").
 // gluedMetres reports whether x, "3m" read as minutes (as configuration
 // writes durations), is y's length in metres: "over_3m" against "over 3
 // metres".
@@ -1525,6 +1523,8 @@ func clockAgainst(x, y quantity) (c, n quantity, ok bool) {
 	return quantity{}, quantity{}, false
 }
 
+// bareOne is a "one" with no unit, said on one side only: mostly an
+// article in other words ("at least one", "a single one").
 func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
 
 func sameQuantity(x, y quantity) bool {

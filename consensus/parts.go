@@ -544,9 +544,11 @@ func compareStrength(filed, position string) []string {
 }
 
 // strengthParts splits lower-case text into the parts a duty is said in:
-// sentences, and clauses after ";", ", and" or ", but".
+// sentences (a full stop before a space or the end, not the point of
+// "2.5 hours"), and clauses after ";", ", and" or ", but".
 func strengthParts(low string) []string {
-	parts := strings.FieldsFunc(low, func(r rune) bool { return r == '.' || r == ';' || r == '!' || r == '?' || r == '\n' })
+	low = strings.ReplaceAll(strings.TrimSuffix(low, "."), ". ", "; ")
+	parts := strings.FieldsFunc(low, func(r rune) bool { return r == ';' || r == '!' || r == '?' || r == '\n' })
 	var out []string
 	for _, p := range parts {
 		for _, sep := range []string{", and ", ", but ", " but "} {

@@ -69,6 +69,9 @@ func TestDutyLoosenedInOnePart(t *testing.T) {
 	if got := strengthParts("one. two; three, and four but five"); len(got) != 5 {
 		t.Errorf("parts: %q", got)
 	}
+	if got := strengthParts("rest 2.5 hours. then go."); len(got) != 2 {
+		t.Errorf("parts of a text with a decimal: %q", got)
+	}
 }
 
 // TestHexValues: a registry value ("dword:0000001e") or "0x1e" is a
