@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
@@ -231,5 +232,37 @@ func noQuantity(t *testing.T, what string, wrong func(quantity) bool, texts ...s
 				t.Errorf("%q: read %s, %v (%s)", text, what, q.value, q.text)
 			}
 		}
+	}
+}
+
+// TestAnotherStepOfTheSameObject: a question whose topic is only near a
+// record's and whose position speaks of other things asks about another
+// step of the same object (how a locker's parcels are paid for, not how
+// long they stay): no record answers it, and the near one is listed as
+// related. A question near in topic that speaks of the same things still
+// conflicts.
+func TestAnotherStepOfTheSameObject(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	names := fileMeaning(t, e, []meaningRecord{
+		{name: "locker", layer: debate.LayerSpec, topic: "how long parcels stay in the station lockers", position: "Parcels stay in the station lockers for 72 hours; after that the courier takes them back to the depot and emails the customer."},
+		{name: "gym", layer: debate.LayerSpec, topic: "gym locker deposits", position: "Gym lockers take a £1 coin, returned when the locker is opened."},
+	})
+	ctx := context.Background()
+	res, err := e.s.Check(ctx, debate.LayerSpec, "paying for parcels in the station lockers",
+		"Cash on delivery is not offered at the station lockers: card payment at checkout only, and refunds go back to the same card.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != CheckNone || !slices.ContainsFunc(res.Related, func(h Hit) bool { return h.Record.Name == names["locker"] }) {
+		t.Errorf("another step of the same object: %s (topic %.2f, %v), related %v", res.Status, res.TopicScore, res.Comparison, res.Related)
+	}
+	res, err = e.s.Check(ctx, debate.LayerSpec, "how long do parcels stay in the lockers at the station?",
+		"Parcels stay in the station lockers for 48 hours; after that the courier takes them back to the depot and emails the customer.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != CheckConflict {
+		t.Errorf("the same question, another number: %s (topic %.2f, %v)", res.Status, res.TopicScore, res.Comparison)
 	}
 }

@@ -92,13 +92,18 @@ func TestTopicFound(t *testing.T) {
 	// docs/consensus.md for the figures before).
 	// Raised where questions asked in words of their own were found
 	// (rewordedQuestion), with the sets written after: sealed 8 and 9,
-	// the agents' sets and voices 11.
+	// the agents' sets and voices 11. Lowered by one each for topics 9
+	// and the agents' check set when a record found only near in topic
+	// whose position shares little with the question's stopped answering
+	// it (strayTopic): "junior subs" at 80 EUR a season, and an agent's
+	// "fix(auth): password hashing" that switches to bcrypt, rewritten
+	// whole; 28 near misses are kept out for them.
 	floors := map[string][2]int{
 		"check7.txt": {9, 17}, "heldout.txt": {20, 12}, "sealed.txt": {32, 22}, "sealed2.txt": {22, 19},
 		"sealed3.txt": {17, 18}, "sealed4.txt": {15, 17}, "sealed5.txt": {16, 14}, "sealed6.txt": {16, 12},
 		"sealed7.txt": {54, 36}, "topics7-check.txt": {21, 15}, "topics7.txt": {65, 41}, "topics8.txt": {33, 17},
-		"topics9-check.txt": {14, 8}, "topics9.txt": {23, 13}, "tune.txt": {45, 23}, "tune7.txt": {11, 32},
-		"sealed8.txt": {67, 36}, "sealed9.txt": {65, 34}, "agents10.txt": {70, 20}, "agents10-check.txt": {17, 5},
+		"topics9-check.txt": {14, 8}, "topics9.txt": {22, 13}, "tune.txt": {45, 23}, "tune7.txt": {11, 32},
+		"sealed8.txt": {67, 36}, "sealed9.txt": {65, 34}, "agents10.txt": {70, 20}, "agents10-check.txt": {16, 5},
 		"voices11.txt": {31, 14}, "sealed10.txt": {61, 31}, "sealed11.txt": {72, 33},
 		"sealed22.txt": {75, 30}, "sealed23.txt": {84, 33}, "sealed24.txt": {83, 30}, "sealed25.txt": {84, 35},
 		"sealed26.txt": {80, 33}, "sealed27.txt": {83, 35}, "sealed28.txt": {86, 34}, "sealed29.txt": {82, 34},
@@ -296,8 +301,13 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// 2048/2244; the new one is sealed 36's "germination retest schedule
 	// for accessions", which finds another set's "germination retest
 	// interval for banked accessions": much the same question.
-	if reworded.ok < 4092 || wrong.ok > 39 || noneKept.ok < 2048 {
-		t.Errorf("in one vault: reworded found %v (floor 4092), another record %v (at most 39), none kept %v (floor 2048)", reworded, wrong, noneKept)
+	// With a record found only near in topic (below strayTopic) and
+	// sharing little with the question's position no longer the answer:
+	// 4088/5060, 28, 2076/2244. The four reworded questions lost are
+	// rewritten whole (two of them conflicts, now none); eleven fewer
+	// find another record and 28 more near misses are kept out.
+	if reworded.ok < 4088 || wrong.ok > 28 || noneKept.ok < 2076 {
+		t.Errorf("in one vault: reworded found %v (floor 4088), another record %v (at most 28), none kept %v (floor 2076)", reworded, wrong, noneKept)
 	}
 }
 
