@@ -769,6 +769,8 @@ func TestMeaningSealedLater(t *testing.T) {
 		{59, 0.62, 0.87, 0.88, 0.23},
 		{60, 0.79, 0.72, 0.97, 0.13},
 		{61, 0.61, 0.88, 0.80, 0.21},
+		{62, 0.58, 0.80, 0.86, 0.17},
+		{63, 0.58, 0.69, 0.91, 0.21},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()

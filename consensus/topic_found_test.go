@@ -306,8 +306,11 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// 4088/5060, 28, 2076/2244. The four reworded questions lost are
 	// rewritten whole (two of them conflicts, now none); eleven fewer
 	// find another record and 28 more near misses are kept out.
-	if reworded.ok < 4088 || wrong.ok > 28 || noneKept.ok < 2076 {
-		t.Errorf("in one vault: reworded found %v (floor 4088), another record %v (at most 28), none kept %v (floor 2076)", reworded, wrong, noneKept)
+	// With sealed 62 and 63 beside them, written after the round and
+	// never read: 4215/5209, 29, 2140/2316 (the new "another record"
+	// answer not read either).
+	if reworded.ok < 4215 || wrong.ok > 29 || noneKept.ok < 2140 {
+		t.Errorf("in one vault: reworded found %v (floor 4215), another record %v (at most 29), none kept %v (floor 2140)", reworded, wrong, noneKept)
 	}
 }
 
