@@ -192,20 +192,13 @@ func TestHowOftenAsked(t *testing.T) {
 		{name: "hoist", layer: debate.LayerSpec, topic: "servicing of patient hoists on the ward", position: "Patient hoists on the ward are serviced by the manufacturer's engineer every 6 months, and a hoist that fails its service is labelled out of use the same day."},
 		{name: "deposit", layer: debate.LayerSpec, topic: "deposits for loaned walking frames", position: "A deposit of £20 is taken for each loaned walking frame and refunded when it comes back clean."},
 	})
-	ctx := context.Background()
-	res, err := e.s.Check(ctx, debate.LayerSpec, "how often do the ward's lifting hoists get looked at by the maker's engineer?",
+	res := specCheck(t, e, "how often do the ward's lifting hoists get looked at by the maker's engineer?",
 		"The maker's engineer services the ward's patient hoists twice a year; any hoist that fails gets an out-of-use label that same day.")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if res.Record == nil || res.Record.Name != names["hoist"] || res.Status != CheckConsistent {
 		t.Errorf("how often, asked of a rule with a period: %s, record %v", res.Status, res.Record)
 	}
-	res, err = e.s.Check(ctx, debate.LayerSpec, "how often do loaned walking frames get their deposits checked?",
+	res = specCheck(t, e, "how often do loaned walking frames get their deposits checked?",
 		"Each loaned walking frame is checked by the ward clerk, who logs its deposit of £20.")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if res.Status == CheckConsistent {
 		t.Errorf("how often, asked of a rule with no period: %s, record %v", res.Status, res.Record)
 	}
@@ -248,21 +241,24 @@ func TestAnotherStepOfTheSameObject(t *testing.T) {
 		{name: "locker", layer: debate.LayerSpec, topic: "how long parcels stay in the station lockers", position: "Parcels stay in the station lockers for 72 hours; after that the courier takes them back to the depot and emails the customer."},
 		{name: "gym", layer: debate.LayerSpec, topic: "gym locker deposits", position: "Gym lockers take a £1 coin, returned when the locker is opened."},
 	})
-	ctx := context.Background()
-	res, err := e.s.Check(ctx, debate.LayerSpec, "paying for parcels in the station lockers",
+	res := specCheck(t, e, "paying for parcels in the station lockers",
 		"Cash on delivery is not offered at the station lockers: card payment at checkout only, and refunds go back to the same card.")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if res.Status != CheckNone || !slices.ContainsFunc(res.Related, func(h Hit) bool { return h.Record.Name == names["locker"] }) {
 		t.Errorf("another step of the same object: %s (topic %.2f, %v), related %v", res.Status, res.TopicScore, res.Comparison, res.Related)
 	}
-	res, err = e.s.Check(ctx, debate.LayerSpec, "how long do parcels stay in the lockers at the station?",
+	res = specCheck(t, e, "how long do parcels stay in the lockers at the station?",
 		"Parcels stay in the station lockers for 48 hours; after that the courier takes them back to the depot and emails the customer.")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if res.Status != CheckConflict {
 		t.Errorf("the same question, another number: %s (topic %.2f, %v)", res.Status, res.TopicScore, res.Comparison)
 	}
+}
+
+// specCheck asks e's store the spec question topic with position.
+func specCheck(t *testing.T, e *env, topic, position string) *CheckResult {
+	t.Helper()
+	res, err := e.s.Check(context.Background(), debate.LayerSpec, topic, position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
