@@ -243,7 +243,7 @@ func surfaceTokens(text string) []surfaceTok {
 		}
 		ahead := false
 		for j := u + 3; j < len(ws) && j <= u+8 && !strings.ContainsAny(text[min(ws[j-1].end, ws[j].start):ws[j].start], ".;!?"); j++ {
-			if l := ws[j].low; l == "before" || l == "prior" || l == "ahead" || l == "beforehand" {
+			if aheadWord(ws[j].low) {
 				ahead = true
 				break
 			}

@@ -2390,10 +2390,19 @@ func ordinalSecond(toks []rawTok, i, n int) bool {
 // a date rather than a date.
 func beforeAhead(toks []rawTok, i int) bool {
 	for j := i; j < len(toks) && j < i+5 && toks[j].clause == toks[i].clause; j++ {
-		switch toks[j].low {
-		case "before", "prior", "ahead", "beforehand":
+		if aheadWord(toks[j].low) {
 			return j > i
 		}
+	}
+	return false
+}
+
+// aheadWord reports whether w places a length of time before an event:
+// "before", "prior", "ahead", "beforehand".
+func aheadWord(w string) bool {
+	switch w {
+	case "before", "prior", "ahead", "beforehand":
+		return true
 	}
 	return false
 }

@@ -520,17 +520,22 @@ func compareStrength(filed, position string) []string {
 		return nil
 	}
 	pa := strengthParts(la)
+	unhyphened := strings.ReplaceAll(la, "-", " ")
+	var paWords []map[string]bool // the filed parts' words, read once when a weak part needs them
 	for _, part := range strengthParts(lb) {
 		w := hasCue(part, weakCues)
-		if w == "" && weak == "should" {
-			if indexWord(part, "should") >= 0 {
-				w = "should"
-			}
+		if w == "" && weak == "should" && indexWord(part, "should") >= 0 {
+			w = "should"
 		}
-		if w == "" || strongCue(part) != "" || indexWord(la, w) >= 0 || indexWord(strings.ReplaceAll(la, "-", " "), w) >= 0 {
+		if w == "" || strongCue(part) != "" || indexWord(la, w) >= 0 || indexWord(unhyphened, w) >= 0 {
 			continue // no weak part, or one the filed rule words so too ("a discretionary charge")
 		}
-		fa := nearestPart(pa, part)
+		if paWords == nil {
+			for _, p := range pa {
+				paWords = append(paWords, partWords(p))
+			}
+		}
+		fa := nearestPart(pa, paWords, partWords(part))
 		if hasCue(fa, weakCues) != "" {
 			continue
 		}
@@ -566,24 +571,30 @@ func strengthParts(low string) []string {
 	return out
 }
 
-// nearestPart is the part of parts that shares most content words with
-// part (the first of them on a tie, all of them joined when none shares
-// one).
-func nearestPart(parts []string, part string) string {
-	words := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if len(w) >= 3 && !theLexicon().stop[stem(w)] {
-				m[stem(w)] = true
-			}
+// partWords are the content words of a part (stemmed, three letters or
+// more, no stop words).
+func partWords(s string) map[string]bool {
+	lx := theLexicon()
+	m := map[string]bool{}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) < 3 || lx.stopWord[w] {
+			continue
 		}
-		return m
+		if st := stem(w); !lx.stop[st] {
+			m[st] = true
+		}
 	}
-	want := words(part)
+	return m
+}
+
+// nearestPart is the part of parts (their words in words) that shares
+// most content words with want (the first of them on a tie, all of them
+// joined when none shares one).
+func nearestPart(parts []string, words []map[string]bool, want map[string]bool) string {
 	best, bestN := strings.Join(parts, "; "), 0
-	for _, p := range parts {
+	for i, p := range parts {
 		n := 0
-		for w := range words(p) {
+		for w := range words[i] {
 			if want[w] {
 				n++
 			}
