@@ -717,6 +717,14 @@ func TestMeaningSealed15(t *testing.T) {
 // and hacks were caught only by the age read wrong) and sealed 26 ("no
 // later than 3 working days before" now aligns with "at least 3 working
 // days before", and the edit left reads "terms of business" → "TOB").
+//
+// Sealed 64 to 67 were written for the round of 2026-12-03 (fourteenth
+// part: education and childcare; law, courts and public administration;
+// media and entertainment production; housing and home services) and
+// measured at 6351c65, summary lines only: 0.68 / 0.79 / 0.78; 13%,
+// 0.71 / 0.98 / 0.86; 8%, 0.60 / 0.85 / 0.89; 27% and 0.58 / 0.98 / 0.78;
+// 24%. None of them was read. The round's readings (newtons, "irrespective
+// of") changed none of their answers.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -771,6 +779,10 @@ func TestMeaningSealedLater(t *testing.T) {
 		{61, 0.61, 0.88, 0.80, 0.21},
 		{62, 0.58, 0.80, 0.86, 0.17},
 		{63, 0.58, 0.69, 0.91, 0.21},
+		{64, 0.67, 0.79, 0.77, 0.13},
+		{65, 0.70, 0.98, 0.86, 0.09},
+		{66, 0.59, 0.85, 0.88, 0.28},
+		{67, 0.58, 0.98, 0.77, 0.25},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()
