@@ -476,11 +476,7 @@ func TestMeaningSealed12(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/sealed12.txt")
 	f.log(t, "twelfth sealed set")
-	// A question whose topic names nothing of the record is found by its
-	// position (rewordedQuestion, 2026-12-03): one near miss of this set,
-	// the security response team's vote asked of "Adding new maintainers"
-	// with the record's 6 months and two thirds, is found with it.
-	f.guard(t, "twelfth sealed", "held-out measurement", 0.61, 0.54, 0.94, 0.09)
+	f.guard(t, "twelfth sealed", "held-out measurement", 0.61, 0.54, 0.97, 0.09)
 }
 
 func TestMeaningSealed13(t *testing.T) {
@@ -740,7 +736,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{18, 0.50, 0.53, 0.91, 0.05},
 		{19, 0.64, 0.61, 1.00, 0.10},
 		{20, 0.53, 0.53, 1.00, 0.09},
-		{21, 0.48, 0.51, 0.86, 0.15}, // two near misses found by their position (rewordedQuestion, 2026-12-03): unclear
+		{21, 0.48, 0.51, 0.91, 0.15},
 		{22, 0.53, 0.74, 0.88, 0.15},
 		{23, 0.58, 0.67, 0.94, 0.17},
 		{24, 0.58, 0.70, 0.88, 0.20},

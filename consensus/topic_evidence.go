@@ -176,18 +176,13 @@ type evidence struct {
 // ("how long do we wait for bidders in prebid?" under "Bid timeout in the
 // header bidding auction"), not the mark of a near miss, and the
 // question's evidence decides with the lower bars rewordedSimilarity and
-// rewordedShare. The question must name something of the record's topic
-// in its topic or its position (c.r); its topic need not name anything
-// of the record ("Entrapment callouts" for "Response to passengers
-// trapped in an elevator", whose position says the record's rule in words
-// of its own): a topic that names an object of its own, said again in
-// the position, is another object's question (c.foreign, ownObject).
-// Requiring the topic to name something of the record (c.q) too, as
-// before 2026-12-03, kept 3 near misses of the meaning sets out for 14
-// agreeing rewordings and 26 conflicts not found (21 of them now
-// unclear, blocking as a conflict does).
+// rewordedShare. Its topic must still name something of the record
+// (c.q: a topic of stop words, or one that names only its own object,
+// "hero banners" asked with a position about thumbnails, is not found by
+// its position alone), and the question something of the record's topic
+// (c.r).
 func rewordedQuestion(q, r *analysis, c questionCover, ps float64) bool {
-	return !c.restated && !c.foreign && c.r > 0 && ps >= rewordedSimilarity && topicScore(q, r) < rewordedTopic
+	return !c.restated && !c.foreign && c.q > 0 && c.r > 0 && ps >= rewordedSimilarity && topicScore(q, r) < rewordedTopic
 }
 
 // numbersTold reports whether a question's position qp says the rule of
