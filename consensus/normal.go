@@ -49,9 +49,9 @@ var measures = sync.OnceValue(func() map[string]unit {
 		// Temperature: "°C" and "degrees Celsius" read as "celsius" (lex);
 		// Fahrenheit is a dimension of its own (its zero is not Celsius').
 		"celsius": {"temperature", 1}, "fahrenheit": {"temperature_f", 1},
-		// Force. Not "N" (the lexer reads it as "n") nor "kN" ("kn" is a
-		// knot).
-		"newton": {"force", 1}, "newtons": {"force", 1}, "kilonewton": {"force", 1000}, "kilonewtons": {"force", 1000},
+		// Force, in the plural only: "4 Newton Road" is an address. Not
+		// "N" (the lexer reads it as "n") nor "kN" ("kn" is a knot).
+		"newtons": {"force", 1}, "kilonewtons": {"force", 1000},
 	}
 })
 

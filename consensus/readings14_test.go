@@ -3,7 +3,8 @@ package consensus
 import "testing"
 
 // TestForceInNewtons: "0.5 kilonewtons" is 500 newtons; another number
-// of newtons is another rule.
+// of newtons is another rule. A house number before "Newton Road" is no
+// force.
 func TestForceInNewtons(t *testing.T) {
 	t.Parallel()
 	const rope = "Every anchor point must hold a static load of at least 500 newtons before a climber is clipped in."
@@ -12,6 +13,8 @@ func TestForceInNewtons(t *testing.T) {
 		{rope, "Anchor points: 300 newtons static load minimum before anyone clips in.", Disagree},
 		{rope, "Anchor points: at least 500 kilonewtons static load before anyone clips in.", Disagree},
 	})
+	noQuantity(t, "a force", func(q quantity) bool { return q.dim == "force" },
+		"The 41 bus stops at 4 Newton Road every 20 minutes.", "Deliveries go to 12 Newton Street, rear door.")
 }
 
 // TestRegardlessIrrespective: "irrespective of" says what "regardless
