@@ -112,17 +112,19 @@ var keptStop = sync.OnceValue(func() map[string]bool {
 		"last": true, "same": true, "other": true, "again": true, "both": true, "either": true}
 })
 
+// word is a word of a text as surfaceTokens reads it, lower case.
+type word struct {
+	low        string
+	start, end int
+	slash      bool // a slash before it: "requests/min"
+}
+
 // surfaceTokens cuts text into words (letters and digits; a hyphen, a dot
 // or an apostrophe splits), each with the span of the whitespace-delimited
 // word that holds it, for naming a change as it was written.
 func surfaceTokens(text string) []surfaceTok {
 	if len(text) > maxAnalyzed {
 		text = text[:maxAnalyzed]
-	}
-	type word struct {
-		low        string
-		start, end int
-		slash      bool // a slash before it: "requests/min"
 	}
 	var ws []word
 	wordStart := 0
@@ -218,6 +220,16 @@ func surfaceTokens(text string) []surfaceTok {
 				}
 			}
 		}
+	}
+	// "…; otherwise flag the pass" is "…; if not, flag the pass": the
+	// rule said from its other side. Not "unless otherwise agreed".
+	for u := 0; u+1 < len(ws); u++ {
+		if ws[u].low != "otherwise" || otherwiseQualifies(ws[u+1].low) {
+			continue
+		}
+		not := ws[u]
+		ws[u].low, not.low = "if", "not"
+		ws = slices.Insert(ws, u+1, not)
 	}
 	// "No visitor enters until they have signed": visitors enter only
 	// after they have signed. The negation goes, "until" is "only after".
@@ -413,8 +425,26 @@ func surfaceTokens(text string) []surfaceTok {
 			out[len(out)-1] = surfaceTok{key: "@dist", start: out[len(out)-1].start, end: w.end} // "24/7": always
 			continue
 		}
+		if k := inOnePeriod(text, ws, i); k > 0 {
+			// "48 hours in one week", "3 falls in a single day": per
+			// week, per day, as analyze reads them.
+			out = append(out, surfaceTok{key: "@dist", start: w.start, end: ws[i+k-1].end})
+			i += k - 1
+			continue
+		}
+		if (w.low == "plus" || (w.low == "x" || w.low == "×") && (i == 0 || !isDigit(ws[i-1].low[0]))) && i+1 < len(ws) && isDigit(ws[i+1].low[0]) {
+			continue // "the rate plus 25%", "the price x 1.25": analyze reads what they say of the number
+		}
+		if relWords()[w.low] && (i > 0 && (strings.HasSuffix(text[ws[i-1].start:ws[i-1].end], "%") || ws[i-1].low == "percent") ||
+			i+2 < len(ws) && ws[i+1].low == "of" && isDigit(ws[i+2].low[0]) && (strings.HasSuffix(text[ws[i+2].start:ws[i+2].end], "%") || i+3 < len(ws) && ws[i+3].low == "percent")) {
+			// "20% off", "a 25% surcharge": what the share says of the
+			// amount, read with the number (analyze's relation).
+			out = append(out, surfaceTok{key: w.low, quant: true, start: w.start, end: w.end})
+			continue
+		}
 		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && anyUnit(ws[i+1].low) &&
-			(len(out) > 0 && out[len(out)-1].quant || i >= 2 && isDigit(ws[i-2].low[0]) && functionClasses()[ws[i-1].low] == "") {
+			(len(out) > 0 && out[len(out)-1].quant || i >= 2 && isDigit(ws[i-2].low[0]) && functionClasses()[ws[i-1].low] == "" ||
+				measuredOf(text, ws, i) && (i+2 >= len(ws) || !slices.Contains(relativeWords, ws[i+2].low))) {
 			// "30 days a year", "10 mites a day" are per year, per day.
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})
 			continue
@@ -700,7 +730,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			// left out are named alone ("NVDA → (not said)").
 			ext := !hasContent(ga) && !hasContent(gb) || len(g.a) > 0 && len(g.b) > 0 && (!hasContent(ga) || !hasContent(gb))
 			from, to := spanText(a, g.a, ka, g.nextA, ext), spanText(b, g.b, kb, g.nextB, ext)
-			if said(g.a) && said(g.b) && (hasContent(ga) || hasContent(gb)) && (hasQuant(g.a) || hasQuant(g.b)) && sameReading(from, to) || !hasQuant(g.a) && !hasQuant(g.b) && determinersOnly(a, ga) && determinersOnly(b, gb) {
+			if (said(g.a) && said(g.b) && (hasContent(ga) || hasContent(gb)) || ext && !hasContent(ga) && !hasContent(gb)) && (hasQuant(g.a) || hasQuant(g.b)) && sameReading(from, to) || !hasQuant(g.a) && !hasQuant(g.b) && determinersOnly(a, ga) && determinersOnly(b, gb) {
 				// "weekly on Monday" → "once a week on Mondays", "metric" →
 				// "each metric", "master every episode" → "episodes
 				// mastered" (the words that moved aside).
@@ -1287,3 +1317,72 @@ var setAsideNouns = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 })
+
+// otherwiseQualifies reports whether next, after "otherwise", makes it
+// qualify a word ("otherwise agreed", "otherwise stated"), not open what
+// follows when the rule is not met.
+func otherwiseQualifies(next string) bool {
+	switch next {
+	case "agreed", "stated", "specified", "noted", "instructed", "directed", "indicated", "required", "arranged", "approved",
+		"authorised", "authorized", "permitted", "allowed", "provided", "advised", "told", "set", "configured", "defined", "decided":
+		return true
+	}
+	return false
+}
+
+// relWords say, after a share, how it relates to an amount: "20% off",
+// "a 25% surcharge" (analyze's relation reads them).
+var relWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"off": true, "discount": true, "reduction": true, "cheaper": true, "more": true, "extra": true,
+		"surcharge": true, "uplift": true, "markup": true, "premium": true}
+})
+
+// inOnePeriod is how many words at ws[i] say "one" of a unit of time
+// after "in" and a number said shortly before ("48 hours in one week",
+// "3 falls in a single day", "twice in any one month"): those words and
+// the unit's are the "per" of a rate. It is 0 when they say nothing so.
+func inOnePeriod(text string, ws []word, i int) int {
+	if i < 2 || ws[i-1].low != "in" {
+		return 0
+	}
+	k := i
+	switch ws[k].low {
+	case "a", "an", "one", "1":
+		k++
+	case "any":
+		k++
+		if k < len(ws) && ws[k].low == "one" {
+			k++
+		}
+	default:
+		return 0
+	}
+	if k < len(ws) && ws[k].low == "single" && ws[k-1].low != "one" {
+		k++
+	}
+	if k >= len(ws) || !timeUnit(ws[k].low) {
+		return 0
+	}
+	for j := i - 2; j >= 0 && j >= i-6; j-- {
+		if strings.ContainsAny(text[ws[j].end:ws[i-1].start], ".;!?") {
+			return 0
+		}
+		if isDigit(ws[j].low[0]) || numberWords()[ws[j].low] > 0 {
+			return k - i
+		}
+	}
+	return 0
+}
+
+// measuredOf reports whether the words before ws[i] are a number, its
+// unit, "of" and one or two words, in one sentence: "400 metres of
+// altitude a day" (analyze's ofThing).
+func measuredOf(text string, ws []word, i int) bool {
+	for of := i - 2; of >= i-3 && of >= 2; of-- {
+		if ws[of].low == "of" && isDigit(ws[of-2].low[0]) && anyUnit(ws[of-1].low) && !strings.ContainsAny(text[ws[of-2].end:ws[i].start], ".;!?") {
+			lx := theLexicon()
+			return !slices.ContainsFunc(ws[of+1:i], func(w word) bool { return lx.stop[stem(w.low)] }) // not "5 mm of rain within a day"
+		}
+	}
+	return false
+}

@@ -61,6 +61,58 @@ type quantity struct {
 	// business or office hours) or "school"; "" for calendar days and
 	// every other quantity (see countedDays).
 	days string
+	// rel is how the number relates to an amount the rule names: "plus
+	// 25%", "20% off", "80% of", "x 1.25" (relOver, relUnder, relOf,
+	// relTimes); 0 when it says none.
+	rel int8
+}
+
+// The relations of a quantity to an amount the rule names (quantity.rel).
+const (
+	relOver  = 1 + iota // "plus 25%", "25% extra": the amount and that much more
+	relUnder            // "20% off", "minus 20%": the amount less that much
+	relOf               // "80% of the list price": that share of it
+	relTimes            // "x 1.25", "1.5 times the rate": that multiple of it
+)
+
+// relation reads how the quantity q, said by toks[i0:i+1], relates to an
+// amount the rule names (quantity.rel).
+func relation(toks []rawTok, i0, i int, q quantity) int8 {
+	next := func(k int) string {
+		if i+k < len(toks) && toks[i+k].clause == toks[i].clause {
+			return toks[i+k].low
+		}
+		return ""
+	}
+	prev := prevLow(toks, i0)
+	if prev == "of" && i0 >= 2 && toks[i0-2].clause == toks[i0].clause && relWords()[toks[i0-2].low] {
+		prev = toks[i0-2].low // "a surcharge of 25%" is "a 25% surcharge"
+	}
+	switch {
+	case q.dim == "percent":
+		switch {
+		case prev == "plus" || prev == "surcharge" || prev == "uplift" || prev == "markup" || prev == "premium" || prev == "extra" || next(1) == "more" || next(1) == "extra" || next(1) == "surcharge" || next(1) == "uplift" || next(1) == "markup" || next(1) == "premium" || next(1) == "on" && next(2) == "top":
+			return relOver
+		case prev == "minus" || prev == "discount" || prev == "reduction" || next(1) == "off" || next(1) == "discount" || next(1) == "reduction" || next(1) == "cheaper" || next(1) == "less" && next(2) != "than":
+			return relUnder
+		case next(1) == "of":
+			return relOf
+		}
+	case q.dim == "" && q.per == "":
+		if multiplier(q) {
+			return relTimes // "1.5x the hourly rate"
+		}
+		if (prev == "x" || prev == "×") && (i0 < 2 || !toks[i0-2].isNum) {
+			return relTimes // "the tag price x 1.25", not "48 x 48"
+		}
+		if next(1) == "times" {
+			switch next(2) {
+			case "the", "of", "their", "its", "our", "your", "his", "her", "normal", "standard", "usual", "base", "basic":
+				return relTimes // "1.5 times the hourly rate", not "3 times a week"
+			}
+		}
+	}
+	return 0
 }
 
 // condition is a condition ("if", "when", "only if") or an exception
@@ -1677,6 +1729,13 @@ func analyze(text string) *analysis {
 		if t.isNum && !t.clock && (referenceWords()[prevLow(toks, i)] || versionWords()[prevLow(toks, i)] && strings.Contains(t.text, ".")) {
 			continue // "Clause 4.1:", "PR #233": a reference, not a number of the rule
 		}
+		if (t.low == "plus" || (t.low == "x" || t.low == "×") && (i == 0 || !toks[i-1].isNum)) && i+1 < len(toks) && toks[i+1].isNum && toks[i+1].clause == t.clause {
+			continue // "the rate plus 25%", "the price x 1.25": read with the number (relation)
+		}
+		if relWords()[t.low] && (lastQty >= 0 && lastQtyEnd == i-1 && a.qty[lastQty].dim == "percent" && a.qty[lastQty].rel != 0 ||
+			i+2 < len(toks) && toks[i+1].low == "of" && toks[i+2].isNum && toks[i+2].clause == t.clause && percentAt(toks, i+3)) {
+			continue // "20% off", "a 25% surcharge", "a surcharge of 25%": read with the number (relation)
+		}
 		if t.isNum && !lx.phraseAt(toks, i) {
 			q := quantity{value: t.num, raw: t.num, text: t.text, cond: cond}
 			i0 := i
@@ -1737,6 +1796,15 @@ func analyze(text string) *analysis {
 				if scale, d, ok := keyDays(toks, i0); ok {
 					q.value *= scale
 					q.dim, q.days = "time", d
+				} else if u, per, ok := keyRate(toks, i0); ok {
+					// "min duty hours per month 16": a rate, the key says
+					// its unit and its period.
+					q.value *= u.scale
+					q.dim, q.per, q.perVal = u.dim, "time", per.scale
+					q.text += " " + joinText(toks[i0-3:i0])
+					if n := len(a.qty) - 1; n >= 0 && n != lastQty && a.qty[n].every && a.qty[n].text == "every "+toks[i0-1].text {
+						a.qty = a.qty[:n] // the "per month" read before it was the key's
+					}
 				} else if u, ok := keyUnit(toks, i0); ok {
 					// "min depth cm 380", "kick after s 300": the unit
 					// a configuration key ends with.
@@ -1767,6 +1835,7 @@ func analyze(text string) *analysis {
 					continue
 				}
 			}
+			q.rel = relation(toks, i0, i, q)
 			a.qty = append(a.qty, q)
 			lastQty, lastQtyEnd = len(a.qty)-1, i
 			listNext = false
@@ -2009,7 +2078,10 @@ func analyze(text string) *analysis {
 				// thing counted between ("twice a week", "two weekends a
 				// month"), not "twice and older than a week".
 				counted := lastQty >= 0 && (adjacent || lastQtyEnd == i-n-2 && !toks[i-n-1].isNum && toks[i-n-1].clause == t.clause) // "3 times a week", "two weekends a month"
-				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent || a.qty[lastQty].dim == "" && !counted || a.qty[lastQty].clause != t.clause) {
+				// A measure of a thing named between is a rate too: "400
+				// metres of altitude a day", "2 litres of water a day".
+				measured := lastQty >= 0 && a.qty[lastQty].dim != "" && ofThing(toks, lastQtyEnd, i-n) && !(i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low))
+				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent && !measured || a.qty[lastQty].dim == "" && !counted || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.
 					q := quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause}
@@ -2054,10 +2126,12 @@ func analyze(text string) *analysis {
 				}
 				continue
 			}
-			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].dim != "clock" && a.qty[lastQty].clause == t.clause && !t.conj {
+			if lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" && a.qty[lastQty].dim != "clock" && a.qty[lastQty].clause == t.clause && !t.conj &&
+				!(a.qty[lastQty].rel != 0 && periodNamesAmount(toks, i)) {
 				// "99.9% each month": a rate; not "until 23:00 and every
 				// hour after", nor "every 15,000 km or once a year" (two
-				// periods, whichever comes first).
+				// periods, whichever comes first), nor "125% of the daily
+				// rate" (the period names the amount the share is of).
 				a.qty[lastQty].per, a.qty[lastQty].perVal = "time", lx.units[p].scale
 				a.qty[lastQty].text += " " + raw
 				continue
@@ -2844,4 +2918,39 @@ func anyTime(lx *lexicon, toks []rawTok, j int) bool {
 		return true
 	}
 	return n == "time" || n == "season" || n == "weekday" || weekdays()[n]
+}
+
+// percentAt reports whether toks[i] says "%" or "percent" of the number
+// before it.
+func percentAt(toks []rawTok, i int) bool {
+	return i < len(toks) && toks[i].clause == toks[i-1].clause && (toks[i].text == "%" || toks[i].low == "percent" || toks[i].low == "pct")
+}
+
+// periodNamesAmount reports whether the period word toks[i] ("daily",
+// "monthly") stands before a thing as a determiner's adjective ("the
+// daily hire rate", "their monthly fee"): it names an amount, not how
+// often.
+func periodNamesAmount(toks []rawTok, i int) bool {
+	switch prevLow(toks, i) {
+	case "the", "a", "an", "its", "their", "our", "your", "his", "her", "this", "that":
+		return i+1 < len(toks) && toks[i+1].clause == toks[i].clause && !toks[i+1].isNum
+	}
+	return false
+}
+
+// ofThing reports whether the tokens between end (the last of a measure)
+// and at (an article) name what was measured: "of" and one or two words
+// ("400 metres of altitude a day"), in the measure's clause.
+func ofThing(toks []rawTok, end, at int) bool {
+	between := at - end - 1
+	if between < 2 || between > 3 || toks[end+1].low != "of" {
+		return false
+	}
+	lx := theLexicon()
+	for k := end + 1; k < at; k++ {
+		if toks[k].isNum || toks[k].clause != toks[end].clause || k > end+1 && lx.stop[stem(toks[k].low)] {
+			return false // not "5 mm of rain within a day"
+		}
+	}
+	return true
 }

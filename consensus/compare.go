@@ -1534,6 +1534,10 @@ func sameQuantity(x, y quantity) bool {
 	if period(x, y) || period(y, x) {
 		return true
 	}
+	if f, ok := relFactor(x, y); ok {
+		// "plus 25%" is "x 1.25" and "125% of" it; "20% off" is "80% of".
+		return f
+	}
 	if x.dim == "percent" && y.dim == "" && y.per == "" && y.value > 0 && y.value < 1 {
 		y.value, y.dim = 100*y.value, "percent" // "half price" is 50% off
 	} else if y.dim == "percent" && x.dim == "" && x.per == "" && x.value > 0 && x.value < 1 {
@@ -1618,9 +1622,42 @@ func eitherHalf(q quantity) bool {
 	return q.value >= 1 && q.value < 13 && !meridiem(q.text) && !strings.HasPrefix(strings.TrimSpace(q.text), "0")
 }
 
-// multiplier reports whether q is a number written with a times sign:
-// "2x", "1.5×".
+// relFactor compares x and y as multiples of an amount the rule names,
+// when one says more or less than it ("plus 25%", "20% off") and the
+// other a share or a multiple of it ("125% of", "x 1.25", "0.8 times
+// the"): ok is false when they do not say it so.
+func relFactor(x, y quantity) (same, ok bool) {
+	factor := func(q quantity) (float64, bool) {
+		switch {
+		case q.dim == "percent" && q.rel == relOver:
+			return 1 + q.value/100, true
+		case q.dim == "percent" && q.rel == relUnder:
+			return 1 - q.value/100, true
+		case q.dim == "percent" && q.rel == relOf:
+			return q.value / 100, true
+		case multiplier(q):
+			return q.value, true
+		}
+		return 0, false
+	}
+	over := func(q quantity) bool { return q.dim == "percent" && (q.rel == relOver || q.rel == relUnder) }
+	if !over(x) && !over(y) || x.per != y.per || over(x) && over(y) && x.rel == y.rel {
+		return false, false
+	}
+	fx, okx := factor(x)
+	fy, oky := factor(y)
+	if !okx || !oky {
+		return false, false
+	}
+	return math.Abs(fx-fy) <= 1e-9*math.Max(1, math.Abs(fx)), true
+}
+
+// multiplier reports whether q is a multiple of an amount: a number
+// written with a times sign ("2x", "1.5×"), or read so (relTimes).
 func multiplier(q quantity) bool {
+	if q.rel == relTimes {
+		return true
+	}
 	n, _, _ := strings.Cut(strings.ToLower(q.text), " ") // "1.5x hourly"
 	t := strings.TrimSuffix(strings.TrimSuffix(n, "x"), "×")
 	return q.dim == "" && t != n && t != "" && strings.Trim(t, "0123456789.") == ""

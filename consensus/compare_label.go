@@ -64,17 +64,65 @@ func labelEnd(s string, from, maxWords int) int {
 func openingLabel(s string) (label, after string, ok bool) {
 	t := strings.TrimLeft(s, " \t\n")
 	k := labelEnd(t, 0, maxLabelWords)
+	if k <= 0 {
+		k = numberedLabelEnd(t)
+	}
 	if k <= 0 || k > 40 || len(strings.Fields(t[k+1:])) < 4 {
 		return "", "", false
 	}
 	label = t[:k]
 	for _, r := range label {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' && r != '-' {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' && r != '-' && r != '.' {
 			return "", "", false
 		}
 	}
-	if r, _ := utf8.DecodeLastRuneInString(label); !unicode.IsLetter(r) {
+	if r, _ := utf8.DecodeLastRuneInString(label); !unicode.IsLetter(r) && !numberedLabel(label) {
 		return "", "", false
 	}
 	return label, strings.TrimLeft(t[k+1:], " \t"), true
+}
+
+// numberedLabelEnd is where a label that numbers a note ends: "Minute
+// 4:", "App 6.3 notes:", "Changelog v4.2:", "Release 2.4.1 notes:". Its
+// colon is followed by a space ("from 23:00" is no label), and the label
+// is numberedLabel. It is -1 when t opens with none.
+func numberedLabelEnd(t string) int {
+	k := strings.IndexByte(t, ':')
+	if k <= 0 || k+2 >= len(t) || t[k+1] != ' ' || isDigit(t[k+2]) || !numberedLabel(t[:k]) {
+		return -1
+	}
+	return k
+}
+
+// numberedLabel reports whether label is a word of letters followed by
+// at most two more words, at least one of them a number of a note, a
+// version or a section ("4", "6.3", "v4.2"): what the dot of a number
+// may join, not a sentence's full stop.
+func numberedLabel(label string) bool {
+	f := strings.Fields(label)
+	if len(f) < 2 || len(f) > maxLabelWords || !isLetters(strings.ToLower(f[0])) {
+		return false
+	}
+	numbered := false
+	for _, w := range f[1:] {
+		switch {
+		case isLetters(strings.ToLower(w)):
+		case sectionNumber(strings.TrimPrefix(w, "v")):
+			numbered = true
+		default:
+			return false
+		}
+	}
+	return numbered
+}
+
+// sectionNumber reports whether w is digits, or digits joined by single
+// dots ("4", "6.3", "2.4.1").
+func sectionNumber(w string) bool {
+	for _, part := range strings.Split(w, ".") {
+		if part == "" || strings.TrimLeft(part, "0123456789") != "" {
+			return false
+		}
+	}
+	return w != ""
 }

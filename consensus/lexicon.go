@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "55"
+const lexiconVersion = "56"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -657,7 +657,7 @@ var periodWords = sync.OnceValue(func() map[string]string {
 // stopWords never carry meaning on their own. Negation and condition cues
 // are not among them.
 const stopWords = `a an the and or of to in on at by for from with into onto as is are was were be been being am do does did
-doing done it its it's this that these those there here then than so such very too also just please
+doing done it its it's this that these those there here then now than so such very too also just please
 we our us you your u ur they them their i me my he she his her him itself ourselves
 should must shall will would could can may might ought need needs needed to have has had having
 what which how why who whom whose where

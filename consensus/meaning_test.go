@@ -725,6 +725,15 @@ func TestMeaningSealed15(t *testing.T) {
 // 0.71 / 0.98 / 0.86; 8%, 0.60 / 0.85 / 0.89; 27% and 0.58 / 0.98 / 0.78;
 // 24%. None of them was read. The round's readings (newtons, "irrespective
 // of") changed none of their answers.
+//
+// The fifteenth round cost three sets an answer each, where a reading
+// made two positions align as an edit of one sentence and the edit left
+// a word reworded that counts: sealed 30 ("otherwise" now "if not"; the
+// machine's "telemetry" said as its "own data"), sealed 34 (a numbered
+// label, "Release notes 2.4:", no longer read; "the app now checks"
+// against "verify") and sealed 55 ("plus 10% plus 2 mph" now read as
+// "+ 10% + 2 mph"; "recorded three times" against "third recording"),
+// and one near miss of sealed 55 is now found and answered unclear.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -745,11 +754,11 @@ func TestMeaningSealedLater(t *testing.T) {
 		{27, 0.41, 0.74, 0.97, 0.34},
 		{28, 0.72, 0.72, 0.97, 0.07},
 		{29, 0.74, 0.72, 0.97, 0.09},
-		{30, 0.56, 0.80, 1.00, 0.26},
+		{30, 0.54, 0.80, 1.00, 0.28},
 		{31, 0.54, 0.77, 1.00, 0.23},
 		{32, 0.59, 0.77, 0.97, 0.20},
 		{33, 0.48, 0.82, 1.00, 0.23},
-		{34, 0.61, 0.87, 0.83, 0.25},
+		{34, 0.59, 0.87, 0.83, 0.26},
 		{35, 0.72, 0.87, 0.91, 0.23},
 		{36, 0.69, 0.93, 0.88, 0.17},
 		{37, 0.58, 0.87, 0.91, 0.18},
@@ -770,7 +779,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{52, 0.64, 0.82, 0.97, 0.21},
 		{53, 0.70, 0.98, 0.86, 0.21},
 		{54, 0.61, 0.88, 0.77, 0.26},
-		{55, 0.75, 0.90, 0.83, 0.20},
+		{55, 0.74, 0.90, 0.80, 0.21},
 		{56, 0.67, 0.87, 0.97, 0.21},
 		{57, 0.56, 1.00, 0.91, 0.30},
 		{58, 0.64, 0.80, 0.77, 0.25},

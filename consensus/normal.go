@@ -188,6 +188,29 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 	return unit{}, false
 }
 
+// keyRate reads the unit and the period a configuration key ends with
+// before the value at i: "min_duty_hours_per_month: 16" is 16 hours a
+// month, "max_kg_per_day = 40" 40 kg a day.
+func keyRate(toks []rawTok, i int) (u, per unit, ok bool) {
+	if i < 3 || toks[i-2].low != "per" || toks[i-3].clause != toks[i].clause || toks[i-1].clause != toks[i].clause || toks[i-3].isNum || i >= 4 && toks[i-4].isNum {
+		// Not "2 hours per day 3 times a week": the unit is another number's.
+		return unit{}, unit{}, false
+	}
+	per, ok = units()[strings.TrimSuffix(toks[i-1].low, "s")]
+	if !ok || per.dim != "time" {
+		return unit{}, unit{}, false
+	}
+	low := toks[i-3].low
+	if m, ok := measures()[low]; ok && len(low) > 1 {
+		return m, per, true
+	}
+	if w := keyUnits()[low]; w != "" {
+		u, ok := units()[w]
+		return u, per, ok
+	}
+	return unit{}, unit{}, false
+}
+
 // lengthWords are the words of a key that measure a length, after which
 // "m" is metres.
 var lengthWords = sync.OnceValue(func() map[string]bool {

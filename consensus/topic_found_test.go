@@ -310,8 +310,12 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// never read: 4215/5209, 29, 2140/2316 (the new "another record"
 	// answer not read either). With sealed 64 to 67 beside them, written
 	// for the fourteenth round and never read: 4473/5497, 29, 2260/2460.
-	if reworded.ok < 4473 || wrong.ok > 29 || noneKept.ok < 2260 {
-		t.Errorf("in one vault: reworded found %v (floor 4473), another record %v (at most 29), none kept %v (floor 2260)", reworded, wrong, noneKept)
+	// After the fifteenth round's readings of positions (a record's "plus
+	// 10%" read with its number, no longer a word of the rule): 4477/5497,
+	// 29, 2259/2460; the near miss now found is sealed 55's "how long
+	// speed watch records are kept".
+	if reworded.ok < 4477 || wrong.ok > 29 || noneKept.ok < 2259 {
+		t.Errorf("in one vault: reworded found %v (floor 4477), another record %v (at most 29), none kept %v (floor 2259)", reworded, wrong, noneKept)
 	}
 }
 

@@ -448,8 +448,8 @@ func configValues(s string) string {
 			continue
 		}
 		key := strings.TrimRight(s[k:ke], ".-")
-		if key == "http" || key == "https" {
-			continue
+		if key == "http" || key == "https" || sectionNumber(strings.TrimLeft(key, "vV")) {
+			continue // "Changelog v2.0:" numbers a note (numberedLabel)
 		}
 		// The value: to the next space or separator ("=>" is one
 		// separator).
