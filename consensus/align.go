@@ -231,6 +231,27 @@ func surfaceTokens(text string) []surfaceTok {
 		ws[u].low, not.low = "if", "not"
 		ws = slices.Insert(ws, u+1, not)
 	}
+	// "not allowed at all", "no dogs whatsoever": the negation said
+	// with force, no other rule.
+	for u := 1; u < len(ws); u++ {
+		n := 0
+		switch {
+		case ws[u].low == "whatsoever":
+			n = 1
+		case ws[u].low == "at" && u+1 < len(ws) && ws[u+1].low == "all":
+			n = 2
+		}
+		if n == 0 {
+			continue
+		}
+		for j := u - 1; j >= 0 && j >= u-8 && !strings.ContainsAny(text[min(ws[j].end, ws[u].start):ws[u].start], ".;!?"); j-- {
+			if untilNegations()[ws[j].low] || ws[j].low == "without" {
+				ws = slices.Delete(ws, u, u+n)
+				u--
+				break
+			}
+		}
+	}
 	// "No visitor enters until they have signed": visitors enter only
 	// after they have signed. The negation goes, "until" is "only after".
 	for u := 1; u < len(ws); u++ {
@@ -242,6 +263,15 @@ func surfaceTokens(text string) []surfaceTok {
 				only := ws[u]
 				only.low, ws[u].low = "only", "after"
 				ws = slices.Insert(slices.Delete(ws, j, j+1), u-1, only)
+				// "No area may reopen until …" is "an area reopens only
+				// after …": the permission went with the negation.
+				for k := j; k < u-1; k++ {
+					if ws[k].low == "may" || ws[k].low == "can" {
+						ws = slices.Delete(ws, k, k+1)
+						u--
+						break
+					}
+				}
 				break
 			}
 		}

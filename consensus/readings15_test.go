@@ -166,3 +166,17 @@ func TestKeyRate(t *testing.T) {
 		}
 	}
 }
+
+// TestNegationSaidWithForce: "not … at all" and "no … whatsoever" say
+// what "not" and "no" say, and "no dog may enter until …" is "a dog
+// enters only after …": the permission goes with the negation.
+func TestNegationSaidWithForce(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Ball games are not permitted on the bowling green.", "Ball games are not allowed on the bowling green at all.", Agree},
+		{"Ball games are not permitted on the bowling green.", "No ball games whatsoever on the bowling green.", Agree},
+		{"Ball games are not permitted on the bowling green.", "Ball games are allowed on the bowling green at all times.", Disagree},
+		{"A dog enters the agility ring only after its vaccination card is checked.", "No dog may enter the agility ring until its vaccination card is checked.", Agree},
+		{"A dog enters the agility ring only after its vaccination card is checked.", "A dog may enter the agility ring before its vaccination card is checked.", Disagree},
+	})
+}
