@@ -1394,7 +1394,7 @@ func inOnePeriod(text string, ws []word, i int) int {
 		return 0
 	}
 	for j := i - 2; j >= 0 && j >= i-6; j-- {
-		if strings.ContainsAny(text[ws[j].end:ws[i-1].start], ".;!?") {
+		if strings.ContainsAny(text[min(ws[j].end, ws[i-1].start):ws[i-1].start], ".;!?") {
 			return 0
 		}
 		if isDigit(ws[j].low[0]) || numberWords()[ws[j].low] > 0 {
@@ -1409,7 +1409,7 @@ func inOnePeriod(text string, ws []word, i int) int {
 // altitude a day" (analyze's ofThing).
 func measuredOf(text string, ws []word, i int) bool {
 	for of := i - 2; of >= i-3 && of >= 2; of-- {
-		if ws[of].low == "of" && isDigit(ws[of-2].low[0]) && anyUnit(ws[of-1].low) && !strings.ContainsAny(text[ws[of-2].end:ws[i].start], ".;!?") {
+		if ws[of].low == "of" && isDigit(ws[of-2].low[0]) && anyUnit(ws[of-1].low) && !strings.ContainsAny(text[min(ws[of-2].end, ws[i].start):ws[i].start], ".;!?") {
 			lx := theLexicon()
 			return !slices.ContainsFunc(ws[of+1:i], func(w word) bool { return lx.stop[stem(w.low)] }) // not "5 mm of rain within a day"
 		}

@@ -35,6 +35,9 @@ func hostilePositions() map[string]string {
 		"huge numbers":  strings.Repeat("1e308 9999999999999999999999 ", 3000),
 		"symbols":       strings.Repeat(">=<=24/7->%/min ", 6000),
 		"clock times":   strings.Repeat("10:30pm 25:00 12:60 am 0:00am 13pm 1:00:00 99:99 pm a month at once, included; ", 1200),
+		// Words that share the span of one hyphenated word ("built-in")
+		// before the readings that look back at the text between words.
+		"hyphenated periods": strings.Repeat("5 built-in a week, 3 kg of feed-a day, 2 x-in one month, otherwise-in any one year 4 plus-25% off-of 5% surcharge of 5 ", 1000),
 	}
 }
 
