@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/agent"
@@ -19,7 +21,7 @@ import (
 
 // newAgentCmd is "parley agent run".
 func newAgentCmd(a *factory) *cobra.Command {
-	return group(&cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "agent",
 		Short: "Keep a debate agent alive",
 	}, newAgentRunCmd(a))
@@ -38,19 +40,19 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 			"answers from a JSON script (see docs/debates.md).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := app.ValidName("name", name); err != nil {
-				return a.fail(err, wording{})
+				return a.Fail(err, cmdutil.Wording{})
 			}
 			r, err := debate.ParseRole(role)
 			if err != nil {
-				return usagef("--role: %v", err)
+				return cmdutil.Usagef("--role: %v", err)
 			}
 			spec, err := app.AgentSpec(execCmd, script, openaiModel, spec)
 			if err != nil {
-				return usagef("give exactly one of --exec CMD, --script FILE, --openai MODEL or --spec KIND:ARG")
+				return cmdutil.Usagef("give exactly one of --exec CMD, --script FILE, --openai MODEL or --spec KIND:ARG")
 			}
-			sp, resp, err := a.service().AgentResponder(spec, a.service().AgentLog(a.stderr, slog.LevelWarn))
+			sp, resp, err := a.Service().AgentResponder(spec, a.Service().AgentLog(a.Stderr, slog.LevelWarn))
 			if errors.Is(err, agent.ErrBadSpec) || errors.Is(err, agent.ErrUnavailable) {
-				return usagef("%v", err)
+				return cmdutil.Usagef("%v", err)
 			} else if err != nil {
 				return err
 			}
@@ -78,7 +80,7 @@ func newAgentRunCmd(a *factory) *cobra.Command {
 // r.Parent is not 0, until this process's parent is no longer that
 // process (it died, and this one was handed to another).
 func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
-	m, err := a.openMessenger()
+	m, err := a.OpenMessenger()
 	if err != nil {
 		return err
 	}
@@ -87,23 +89,23 @@ func (a *factory) runAgent(ctx context.Context, r app.AgentRun) error {
 	// the caller did not arrange for it (a test binary standing in for parley).
 	ctx, stop := interrupt.On(ctx)
 	defer stop()
-	r.Logger = a.service().AgentLog(a.stderr, slog.LevelInfo)
+	r.Logger = a.Service().AgentLog(a.Stderr, slog.LevelInfo)
 	r.Ready = func() {
-		if a.json {
-			_ = a.emit(map[string]any{"event": "ready", "agent": r.Name, "role": r.Role, "spec": r.Spec.String(), "pid": os.Getpid()})
+		if a.JSON {
+			_ = a.Emit(map[string]any{"event": "ready", "agent": r.Name, "role": r.Role, "spec": r.Spec.String(), "pid": os.Getpid()})
 		} else {
-			_ = textview.AgentReady(a.stdout, r.Name, r.Role, r.Spec.String())
+			_ = textview.AgentReady(a.Stdout, r.Name, r.Role, r.Spec.String())
 		}
 	}
-	switch err := a.service().ServeAgent(ctx, m, r); {
+	switch err := a.Service().ServeAgent(ctx, m, r); {
 	case errors.Is(err, agent.ErrParentGone):
 		// The parent died before this process looked: nothing to serve.
-		a.warnf("the process that started this agent (pid %d) has ended; %s does not start", r.Parent, r.Name)
+		a.Warnf("the process that started this agent (pid %d) has ended; %s does not start", r.Parent, r.Name)
 		return nil
 	case errors.Is(err, registry.ErrNameTaken):
 		return fmt.Errorf("%w: another live agent is called %s (see parley agents list)", err, r.Name)
 	case err != nil:
-		return a.fail(err, wording{})
+		return a.Fail(err, cmdutil.Wording{})
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -14,7 +16,7 @@ import (
 
 // newAgentsCmd is "parley agents list|show|prune|add".
 func newAgentsCmd(a *factory) *cobra.Command {
-	return group(&cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "agents",
 		Short: "List, show, prune and add agents",
 	}, newAgentsListCmd(a), newAgentsShowCmd(a), newAgentsPruneCmd(a), newAgentsAddCmd(a))
@@ -25,19 +27,19 @@ func newAgentsListCmd(a *factory) *cobra.Command {
 		Use:   "list",
 		Short: "List live agents (dead registrations are pruned)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			live, err := a.service().LiveAgents(cmd.Context())
+			live, err := a.Service().LiveAgents(cmd.Context())
 			switch {
 			case errors.Is(err, app.ErrNoRoot):
-				if !a.json {
-					a.printf("no live agents: there is no parley root at %s (%s makes one)\n", a.rootDir(), a.cmdLine("init"))
+				if !a.JSON {
+					a.Printf("no live agents: there is no parley root at %s (%s makes one)\n", a.RootDir(), a.CmdLine("init"))
 				}
 				return nil
 			case err != nil:
-				return a.fail(err, wording{})
-			case a.json:
-				return emitEach(a, live)
+				return a.Fail(err, cmdutil.Wording{})
+			case a.JSON:
+				return cmdutil.EmitEach(a.Factory, live)
 			}
-			return textview.Agents(a.stdout, live, a.stdoutTTY(), time.Now(), a.rootDir())
+			return textview.Agents(a.Stdout, live, a.StdoutTTY(), time.Now(), a.RootDir())
 		},
 	}
 }
@@ -46,11 +48,11 @@ func newAgentsShowCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show NAME",
 		Short: "Show one agent: registration, liveness, inbox",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ag, err := a.service().Agent(cmd.Context(), args[0])
+			ag, err := a.Service().Agent(cmd.Context(), args[0])
 			if err != nil {
-				return a.fail(err, wording{})
+				return a.Fail(err, cmdutil.Wording{})
 			}
 			return a.show(ag, func(w io.Writer) error { return textview.Agent(w, args[0], ag, time.Now()) })
 		},
@@ -62,14 +64,14 @@ func newAgentsPruneCmd(a *factory) *cobra.Command {
 		Use:   "prune",
 		Short: "Remove the registrations of dead agents (their inboxes stay)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			pruned, err := a.service().Prune(cmd.Context())
+			pruned, err := a.Service().Prune(cmd.Context())
 			if err != nil {
-				return a.fail(err, wording{})
+				return a.Fail(err, cmdutil.Wording{})
 			}
-			if a.json {
-				return emitEach(a, pruned)
+			if a.JSON {
+				return cmdutil.EmitEach(a.Factory, pruned)
 			}
-			return textview.Pruned(a.stdout, pruned)
+			return textview.Pruned(a.Stdout, pruned)
 		},
 	}
 }
@@ -80,11 +82,11 @@ func newAgentsAddCmd(a *factory) *cobra.Command {
 		Short: "Create the inbox of an agent that will come later",
 		Long: "Create inbox/NAME so that messages can be sent to an agent before it runs.\n" +
 			"The first session that registers NAME receives them.",
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := a.service().AddAgent(cmd.Context(), args[0]) // makes the root if it is new
+			dir, err := a.Service().AddAgent(cmd.Context(), args[0]) // makes the root if it is new
 			if err != nil {
-				return a.fail(err, wording{})
+				return a.Fail(err, cmdutil.Wording{})
 			}
 			return a.show(map[string]any{"agent": args[0], "inbox": dir}, func(w io.Writer) error {
 				_, err := fmt.Fprintf(w, "inbox of %s ready at %s\n", args[0], dir)

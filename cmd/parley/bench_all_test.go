@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"io"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // "parley bench" runs every benchmark with the command's context (Ctrl-C
 // stops whichever runs), in order, and stops at the first failure.
 func TestBenchAllPassesItsContext(t *testing.T) {
-	a := &factory{stdout: io.Discard, stderr: io.Discard}
+	a := &factory{&cmdutil.Factory{Stdout: io.Discard, Stderr: io.Discard}}
 	cmd := newBenchCmd(a)
 	type key struct{}
 	ctx := context.WithValue(context.Background(), key{}, "the command's")

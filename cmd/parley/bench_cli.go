@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/bench"
@@ -32,15 +34,15 @@ func newBenchCLICmd(a *factory) *cobra.Command {
 			"binary on purpose: re-running parley would carry parley's own start-up into the floor.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
-				return usageError{err}
+				return cmdutil.UsageError{Err: err}
 			}
-			if !a.json {
-				o.Progress = a.stderr
+			if !a.JSON {
+				o.Progress = a.Stderr
 			}
 			res, err := bench.RunCLI(cmd.Context(), o)
 			if errors.Is(err, bench.ErrNoToolchain) && cmd.CalledAs() == "" {
 				// Part of "parley bench" (all of them): say so and go on.
-				a.warnf("bench cli skipped: %v (pass --floor to parley bench cli)", bench.ErrNoToolchain)
+				a.Warnf("bench cli skipped: %v (pass --floor to parley bench cli)", bench.ErrNoToolchain)
 				return nil
 			}
 			return a.benchResult(res, err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"testing"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // "parley bench cli" runs end to end on a few messages: real send and watch
@@ -63,8 +65,8 @@ func TestBenchCLIRuns(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"--idle", "0"}, {"--senders", "-1"}, {"--interval", "0s"}} {
-		if _, _, code := cli(t, t.TempDir(), "", append([]string{"bench", "cli"}, args...)...); code != exitUsage {
-			t.Errorf("bench cli %v: exit %d, want %d", args, code, exitUsage)
+		if _, _, code := cli(t, t.TempDir(), "", append([]string{"bench", "cli"}, args...)...); code != cmdutil.ExitUsage {
+			t.Errorf("bench cli %v: exit %d, want %d", args, code, cmdutil.ExitUsage)
 		}
 	}
 }

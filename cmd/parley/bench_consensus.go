@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/bench"
@@ -24,12 +26,12 @@ func newBenchConsensusCmd(a *factory) *cobra.Command {
 			"memory of a check ≤ 150 MB.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
-				return usageError{err}
+				return cmdutil.UsageError{Err: err}
 			}
 			if exe, err := os.Executable(); err == nil {
 				o.Parley = exe
 			}
-			if !a.json {
+			if !a.JSON {
 				o.Progress = cmd.ErrOrStderr()
 			}
 			return a.benchResult(bench.RunConsensus(cmd.Context(), o))

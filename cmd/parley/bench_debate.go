@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/bench"
@@ -27,13 +28,13 @@ func newBenchDebateCmd(a *factory) *cobra.Command {
 			"  go run github.com/nats-io/nats-server/v2@v2.15.2 -js -sd DIR",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
-				return usageError{err}
+				return cmdutil.UsageError{Err: err}
 			}
 			var err error
 			if o.Backends, err = bench.ParseBackends(backends, a.benchNATSURL(natsURL)); err != nil {
-				return usagef("--backends: %v", err)
+				return cmdutil.Usagef("--backends: %v", err)
 			}
-			o.Env = childEnv
+			o.Env = cmdutil.ChildEnv
 			return bench.RunDebate(cmd.Context(), o, func(r *bench.DebateResult) error { return a.benchResult(r, nil) })
 		},
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // "parley bench debate --backends file,nats" runs concurrent debates spoken
@@ -56,8 +58,8 @@ func TestBenchDebateOverBackends(t *testing.T) {
 	}
 
 	for _, bad := range [][]string{{"--backends", "pigeon"}, {"--backends", "memory"}, {"--agent-pairs", "0"}, {"--concurrent", "-1"}} {
-		if _, _, code := cli(t, t.TempDir(), "", append([]string{"bench", "debate"}, bad...)...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		if _, _, code := cli(t, t.TempDir(), "", append([]string{"bench", "debate"}, bad...)...); code != cmdutil.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, cmdutil.ExitUsage)
 		}
 	}
 	_, stderr, code := cli(t, t.TempDir(), "", "bench", "debate", "--backends", "nats", "--nats-url", "nats://127.0.0.1:1")

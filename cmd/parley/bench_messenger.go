@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/bench"
@@ -30,7 +31,7 @@ func newBenchMessengerCmd(a *factory) *cobra.Command {
 			"(its stream and buckets are parley's; run it on a scratch server).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Check(); err != nil {
-				return usageError{err}
+				return cmdutil.UsageError{Err: err}
 			}
 			if o.Backend.Name == bench.BackendNATS {
 				o.Backend.NATSURL = a.benchNATSURL(natsURL)
@@ -57,12 +58,12 @@ func newBenchSenderCmd(a *factory) *cobra.Command {
 		Use:    bench.SenderCommand,
 		Hidden: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.Root = a.rootDir()
+			o.Root = a.RootDir()
 			rep, err := bench.RunSender(cmd.Context(), o)
 			if err != nil {
 				return err
 			}
-			return a.emit(rep)
+			return a.Emit(rep)
 		},
 	}
 	f := cmd.Flags()
@@ -78,7 +79,7 @@ func (a *factory) benchNATSURL(flag string) string {
 	if flag != "" {
 		return flag
 	}
-	if cfg, err := a.config(); err == nil {
+	if cfg, err := a.Config(); err == nil {
 		return cfg.NATS.URL
 	}
 	return ""

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // The benchmark runs end to end on a few messages: separate sender
@@ -21,8 +23,8 @@ func TestBenchMessengerRuns(t *testing.T) {
 			checkMessengerBench(t, out, tc.transport, tc.raw)
 		})
 	}
-	if _, _, code := cli(t, t.TempDir(), "", "bench", "messenger", "--transport", "pigeon"); code != exitUsage {
-		t.Errorf("an unknown transport: exit %d, want %d", code, exitUsage)
+	if _, _, code := cli(t, t.TempDir(), "", "bench", "messenger", "--transport", "pigeon"); code != cmdutil.ExitUsage {
+		t.Errorf("an unknown transport: exit %d, want %d", code, cmdutil.ExitUsage)
 	}
 	_, stderr, code := cli(t, t.TempDir(), "", "bench", "messenger", "--transport", "nats", "--nats-url", "nats://127.0.0.1:1")
 	oneLineError(t, stderr, code, "nats-server")
@@ -73,7 +75,7 @@ func TestBenchMessengerRefusesEmptyRuns(t *testing.T) {
 	for _, flag := range []string{"--raw", "--idle", "--stream", "--throughput"} {
 		for _, n := range []string{"0", "-5"} {
 			_, stderr, code := cli(t, t.TempDir(), "", "bench", "messenger", "--dir", t.TempDir(), flag, n)
-			if code != exitUsage || !strings.Contains(stderr, flag) {
+			if code != cmdutil.ExitUsage || !strings.Contains(stderr, flag) {
 				t.Errorf("%s %s: exit %d, stderr %q; want a usage error naming the flag", flag, n, code, stderr)
 			}
 		}

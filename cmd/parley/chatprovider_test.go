@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/agent"
@@ -210,8 +212,8 @@ func TestDebateWithATestOnlyChatProviderUnavailable(t *testing.T) {
 			out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "plan", "--topic", "Queue sizing",
 				"--position", "Size the queue for twice the peak hour", "--timeout", "10m",
 				"--agent", "attacker=rehearsal:"+c.model, "--agent", "defender=rehearsal:chair")
-			if code != exitUnavailable {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUnavailable, out, errs)
+			if code != cmdutil.ExitUnavailable {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, cmdutil.ExitUnavailable, out, errs)
 			}
 			if took := time.Since(start); took > 5*time.Minute {
 				t.Fatalf("took %v: the debate waited out the wall clock", took)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // The commands that share a helper (listStore, openDebate/debateCmd,
@@ -25,14 +27,14 @@ func TestSharedCommandErrors(t *testing.T) {
 		{"transcripts list, no root", []string{"transcripts", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
 		{"debate list --json, no root", []string{"--json", "debate", "list"}, 0, "", ""},
 		{"transcripts list --json, no root", []string{"--json", "transcripts", "list"}, 0, "", ""},
-		{"debate status, no root", []string{"debate", "status", id}, exitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
-		{"debate watch, no root", []string{"debate", "watch", id}, exitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
-		{"debate resume, no root", []string{"debate", "resume", id}, exitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
-		{"debate watch, bad id", []string{"debate", "watch", "../x"}, exitError, "", "(parley --root " + noRoot + " init makes one)"},
-		{"recv without --as", []string{"recv"}, exitUsage, "", "recv needs --as NAME (see parley recv --help)"},
-		{"watch without --as", []string{"watch"}, exitUsage, "", "watch needs --as NAME (see parley watch --help)"},
-		{"recv --as a bad name", []string{"recv", "--as", "../Bob"}, exitError, "", `--as: invalid_name: "../Bob"`},
-		{"agents add a bad name", []string{"agents", "add", "--", "-x/y"}, exitError, "", `agent: invalid_name: "-x/y"`},
+		{"debate status, no root", []string{"debate", "status", id}, cmdutil.ExitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate watch, no root", []string{"debate", "watch", id}, cmdutil.ExitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate resume, no root", []string{"debate", "resume", id}, cmdutil.ExitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
+		{"debate watch, bad id", []string{"debate", "watch", "../x"}, cmdutil.ExitError, "", "(parley --root " + noRoot + " init makes one)"},
+		{"recv without --as", []string{"recv"}, cmdutil.ExitUsage, "", "recv needs --as NAME (see parley recv --help)"},
+		{"watch without --as", []string{"watch"}, cmdutil.ExitUsage, "", "watch needs --as NAME (see parley watch --help)"},
+		{"recv --as a bad name", []string{"recv", "--as", "../Bob"}, cmdutil.ExitError, "", `--as: invalid_name: "../Bob"`},
+		{"agents add a bad name", []string{"agents", "add", "--", "-x/y"}, cmdutil.ExitError, "", `agent: invalid_name: "-x/y"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, code := cli(t, noRoot, "", tc.args...)

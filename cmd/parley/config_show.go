@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/textview"
@@ -10,7 +12,7 @@ import (
 
 // newConfigCmd is "parley config show" (app.ShowConfig).
 func newConfigCmd(a *factory) *cobra.Command {
-	return group(&cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "config",
 		Short: "Show parley's settings (<root>/config.json)",
 	}, &cobra.Command{
@@ -20,11 +22,11 @@ func newConfigCmd(a *factory) *cobra.Command {
 			"default of every key it leaves out. The output is itself a valid config.json.\n" +
 			"With --json it is one line; the file it came from is named on stderr.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.service().ShowConfig()
+			c, err := a.Service().ShowConfig()
 			if err != nil {
 				return err
 			}
-			textview.ConfigSource(a.stderr, c)
+			textview.ConfigSource(a.Stderr, c)
 			return a.show(c.Effective, func(w io.Writer) error { return textview.Config(w, c) })
 		},
 	})

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"
 )
@@ -48,7 +50,7 @@ func TestConsensusCheckJudgeFromConfig(t *testing.T) {
 	}
 	srv.Close()
 	out, errOut, code = c.run(t, "consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", "Clients send a key of their own with each request")
-	if code != exitBlocked || !strings.HasPrefix(out, "unclear: ") || !strings.Contains(errOut, "judge qwen2.5 did not answer") {
+	if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "unclear: ") || !strings.Contains(errOut, "judge qwen2.5 did not answer") {
 		t.Errorf("judge down: exit %d\n%s%s", code, out, errOut)
 	}
 	writeConfig("ftp://nope")

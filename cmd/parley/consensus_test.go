@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/consensus"
@@ -159,10 +161,10 @@ func TestConsensusFileFromDebate(t *testing.T) {
 	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", o3.DebateID); code != 1 || !strings.Contains(errOut, "not closed") {
 		t.Errorf("open debate: exit %d %q", code, errOut)
 	}
-	if _, _, code := c.run(t, "consensus", "file"); code != exitUsage {
+	if _, _, code := c.run(t, "consensus", "file"); code != cmdutil.ExitUsage {
 		t.Errorf("consensus file: exit %d, want usage", code)
 	}
-	if _, _, code := c.run(t, "consensus", "file", "--from-debate", "../../etc"); code != exitError {
+	if _, _, code := c.run(t, "consensus", "file", "--from-debate", "../../etc"); code != cmdutil.ExitError {
 		t.Errorf("consensus file --from-debate ../../etc: exit %d, want not found", code)
 	}
 	if _, errOut, code := c.run(t, "consensus", "file", "--from-debate", "20261130-spec-missing-abcdef"); code != 1 || !strings.Contains(errOut, "no debate 20261130-spec-missing-abcdef") {
@@ -187,7 +189,7 @@ func TestConsensusCheckCLI(t *testing.T) {
 	// conflict: exit 3, both positions, what differs and the record's path.
 	negated := "Do not use a client-supplied Idempotency-Key header"
 	out, errOut, code = c.run(t, "consensus", "check", "--layer", "spec", "--topic", "Which design do idempotency keys have?", "--position", negated)
-	if code != exitBlocked {
+	if code != cmdutil.ExitBlocked {
 		t.Errorf("conflict: exit %d", code)
 	}
 	for _, want := range []string{"conflict: ", record, cliPos, negated, "differs: use → not use"} {
@@ -201,7 +203,7 @@ func TestConsensusCheckCLI(t *testing.T) {
 	// unclear: a position about something else; exit 3, or 0 with a
 	// warning under --lenient.
 	out, errOut, code = c.run(t, "consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", cliCount)
-	if code != exitBlocked || !strings.HasPrefix(out, "unclear: ") || !strings.Contains(errOut, "--lenient") {
+	if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "unclear: ") || !strings.Contains(errOut, "--lenient") {
 		t.Errorf("unclear: exit %d\n%s%s", code, out, errOut)
 	}
 	out, errOut, code = c.run(t, "consensus", "check", "--lenient", "--layer", "spec", "--topic", cliTopic, "--position", cliCount)
@@ -232,8 +234,8 @@ func TestConsensusCheckCLI(t *testing.T) {
 		code   int
 	}{
 		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", cliPos}, "consistent", 0},
-		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", negated}, "conflict", exitBlocked},
-		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", cliCount}, "unclear", exitBlocked},
+		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", negated}, "conflict", cmdutil.ExitBlocked},
+		{[]string{"--layer", "spec", "--topic", cliTopic, "--position", cliCount}, "unclear", cmdutil.ExitBlocked},
 		{[]string{"--layer", "plan", "--topic", "Rollout of the idempotency keys", "--position", "x"}, "open", 0},
 		{[]string{"--layer", "verify", "--topic", "Idempotency keys in the gateway", "--position", "x"}, "none", 0},
 	} {
@@ -270,7 +272,7 @@ func TestConsensusCheckCLI(t *testing.T) {
 		{"consensus", "check", "--layer", "review", "--topic", cliTopic, "--position", "x"},
 		{"consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", "..."},
 	} {
-		if _, _, code := c.run(t, args...); code != exitUsage {
+		if _, _, code := c.run(t, args...); code != cmdutil.ExitUsage {
 			t.Errorf("%v: exit %d, want usage", args, code)
 		}
 	}
@@ -314,7 +316,7 @@ func TestConsensusListShowSearchCLI(t *testing.T) {
 			t.Errorf("list %v: %v (exit %d)", tc.args, names, code)
 		}
 	}
-	if _, _, code := c.run(t, "consensus", "list", "--status", "maybe"); code != exitUsage {
+	if _, _, code := c.run(t, "consensus", "list", "--status", "maybe"); code != cmdutil.ExitUsage {
 		t.Errorf("bad --status: exit %d", code)
 	}
 
@@ -346,7 +348,7 @@ func TestConsensusListShowSearchCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &hit); err != nil || hit.Score <= 0 || strings.Count(out, "\n") != 1 {
 		t.Errorf("search --json: %v %q", err, out)
 	}
-	if _, _, code := c.run(t, "consensus", "search"); code != exitUsage {
+	if _, _, code := c.run(t, "consensus", "search"); code != cmdutil.ExitUsage {
 		t.Errorf("search without a query: exit %d", code)
 	}
 }
@@ -372,7 +374,7 @@ func TestConsensusOutputHasNoTerminalControls(t *testing.T) {
 		{"consensus", "show", cliDebate},
 	} {
 		out, errOut, code := c.run(t, args...)
-		if code != 0 && code != exitBlocked {
+		if code != 0 && code != cmdutil.ExitBlocked {
 			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
 		}
 		for name, text := range map[string]string{"stdout": out, "stderr": errOut} {

@@ -3,6 +3,8 @@ package main
 import (
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
@@ -10,7 +12,7 @@ import (
 
 // newDebateCmd is "parley debate run | start | status | watch | resume | list".
 func newDebateCmd(a *factory) *cobra.Command {
-	return group(&cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "debate",
 		Short: "Run budgeted debates between a defender and its attackers",
 		Long: "A debate puts one defender's position to one or more attackers, round by round,\n" +

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
@@ -21,21 +23,21 @@ func (a *factory) gateDebate(ctx context.Context, s *debate.DebateSession, sourc
 		return false, err
 	}
 	sc, err := a.readCritique(ctx, "--gate", source)
-	var named *cliError
+	var named *cmdutil.Error
 	switch {
 	case errors.As(err, &named):
 		return false, err // named --gate already
 	case err != nil:
 		return false, fmt.Errorf("--gate: %w", err)
 	}
-	entry, err := a.service().GateDebate(s, g, sc, source)
+	entry, err := a.Service().GateDebate(s, g, sc, source)
 	if err != nil {
-		return false, a.fail(err, wording{})
+		return false, a.Fail(err, cmdutil.Wording{})
 	}
 	skip = !entry.Decision.Debate()
-	if a.json {
-		return skip, a.emit(app.GateLineOf(s.ID, entry))
+	if a.JSON {
+		return skip, a.Emit(app.GateLineOf(s.ID, entry))
 	}
-	_ = textview.GateBeforeDebate(a.stdout, source, entry, s.Topic, a.rootDir()+"/"+gating.LogName)
+	_ = textview.GateBeforeDebate(a.Stdout, source, entry, s.Topic, a.RootDir()+"/"+gating.LogName)
 	return skip, nil
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/gating"
 )
 
@@ -77,12 +79,12 @@ func TestDebateRunGate(t *testing.T) {
 
 	// A malformed self-critique is an error before anything runs.
 	_, errs, code = dcli(t, root, args(critique("bad.json", `{"critique":""}`))...)
-	if code != exitError || !strings.Contains(errs, "bad.json") || !strings.Contains(errs, "no critique") {
+	if code != cmdutil.ExitError || !strings.Contains(errs, "bad.json") || !strings.Contains(errs, "no critique") {
 		t.Errorf("malformed critique: exit %d %q", code, errs)
 	}
 	// A missing one names the flag it came from.
 	_, errs, code = dcli(t, root, args(filepath.Join(dir, "missing.json"))...)
-	if code != exitError || !strings.Contains(errs, "--gate") || !strings.Contains(errs, "missing.json") {
+	if code != cmdutil.ExitError || !strings.Contains(errs, "--gate") || !strings.Contains(errs, "missing.json") {
 		t.Errorf("missing critique: exit %d %q", code, errs)
 	}
 }

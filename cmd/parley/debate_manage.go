@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
@@ -37,14 +39,14 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			pid, err := a.service().StartDebate(cmd.Context(), s)
+			pid, err := a.Service().StartDebate(cmd.Context(), s)
 			if err != nil {
 				return a.debateError(err, s.ID)
 			}
-			if a.json {
-				return a.emit(map[string]any{"event": "started", "debate_id": s.ID, "pid": pid})
+			if a.JSON {
+				return a.Emit(map[string]any{"event": "started", "debate_id": s.ID, "pid": pid})
 			}
-			_ = textview.DebateStarted(a.stdout, a.stderr, s.ID, pid, a.cmdLine("debate", "watch", s.ID))
+			_ = textview.DebateStarted(a.Stdout, a.Stderr, s.ID, pid, a.CmdLine("debate", "watch", s.ID))
 			return nil
 		},
 	}
@@ -55,9 +57,9 @@ func newDebateStartCmd(a *factory) *cobra.Command {
 // debateCmd is cmd, a subcommand "USE ID" on one debate of the root: run
 // is given the checked id.
 func (a *factory) debateCmd(cmd *cobra.Command, run func(ctx context.Context, id string) error) *cobra.Command {
-	cmd.Args = exactArgs(1)
+	cmd.Args = cmdutil.ExactArgs(1)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		id, err := a.resolveDebateID(args[0])
+		id, err := a.ResolveDebateID(args[0])
 		if err != nil {
 			return err
 		}
@@ -69,11 +71,11 @@ func (a *factory) debateCmd(cmd *cobra.Command, run func(ctx context.Context, id
 func newDebateStatusCmd(a *factory) *cobra.Command {
 	return a.debateCmd(&cobra.Command{Use: "status ID", Short: "Where a debate stands: running, closed or interrupted; round, tokens, time"},
 		func(_ context.Context, id string) error {
-			line, err := a.service().DebateStatus(id)
+			line, err := a.Service().DebateStatus(id)
 			if err != nil {
 				return a.debateError(err, id)
 			}
-			return a.show(line, func(w io.Writer) error { return textview.DebateStatus(w, line, a.cmdLine("debate", "resume", id)) })
+			return a.show(line, func(w io.Writer) error { return textview.DebateStatus(w, line, a.CmdLine("debate", "resume", id)) })
 		})
 }
 
@@ -87,19 +89,19 @@ func newDebateListCmd(a *factory) *cobra.Command {
 				return err
 			}
 			store.Close()
-			if a.json {
-				lines, err := a.service().DebateStatuses(cmd.Context())
-				return errors.Join(emitEach(a, lines), err)
+			if a.JSON {
+				lines, err := a.Service().DebateStatuses(cmd.Context())
+				return errors.Join(cmdutil.EmitEach(a.Factory, lines), err)
 			}
-			list, err := a.service().ListDebates(cmd.Context())
+			list, err := a.Service().ListDebates(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if len(list) == 0 {
-				a.printf("no debates yet under %s (start one with %s)\n", a.rootDir(), a.cmdLine("debate", "run"))
+				a.Printf("no debates yet under %s (start one with %s)\n", a.RootDir(), a.CmdLine("debate", "run"))
 				return nil
 			}
-			return textview.DebateList(a.stdout, list, a.stdoutTTY())
+			return textview.DebateList(a.Stdout, list, a.StdoutTTY())
 		},
 	}
 }
@@ -114,7 +116,7 @@ func newDebateWatchCmd(a *factory) *cobra.Command {
 // ctx ends.
 func (a *factory) watchDebate(ctx context.Context, id string) error {
 	view := a.newProgress()
-	o, err := a.service().WatchDebate(ctx, id, view.Event)
+	o, err := a.Service().WatchDebate(ctx, id, view.Event)
 	view.Close()
 	switch {
 	case err != nil && ctx.Err() != nil:

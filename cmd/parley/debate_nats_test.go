@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 )
 
@@ -36,7 +38,7 @@ func natsDebateScripts(t testing.TB, dir string, delayMs int) []string {
 func runDebateCLI(t testing.TB, root string, args []string) string {
 	t.Helper()
 	out, errs, code := dcli(t, root, append([]string{"--json", "debate", "run"}, args...)...)
-	if code != exitOK && code != exitBlocked {
+	if code != cmdutil.ExitOK && code != cmdutil.ExitBlocked {
 		t.Fatalf("debate run: exit %d: %s\n%s", code, errs, out)
 	}
 	objs := lines(t, out)
@@ -71,7 +73,7 @@ func TestDebateOverNATSMatchesFiles(t *testing.T) {
 		t.Fatalf("the debate used the file messenger too: inbox/ holds %v", des)
 	}
 	// The record was filed and the transcript verifies, as over files.
-	if _, errs, code := dcli(t, natsRoot, "transcripts", "verify", id); code != exitOK {
+	if _, errs, code := dcli(t, natsRoot, "transcripts", "verify", id); code != cmdutil.ExitOK {
 		t.Fatalf("transcripts verify: exit %d: %s", code, errs)
 	}
 }
@@ -114,7 +116,7 @@ func TestDebateOverNATSWithARunningAgent(t *testing.T) {
 // is alive.
 func aliveIn(t testing.TB, root, name string) bool {
 	t.Helper()
-	m, err := (&factory{rootFlag: root}).openMessenger()
+	m, err := (&factory{&cmdutil.Factory{RootFlag: root}}).OpenMessenger()
 	if err != nil {
 		return false
 	}
@@ -141,7 +143,7 @@ func debateEvents(t testing.TB, root string, args []string, on func(map[string]a
 	}
 	err := cmd.Wait()
 	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == exitBlocked {
+	if errors.As(err, &ee) && ee.ExitCode() == cmdutil.ExitBlocked {
 		err = nil
 	}
 	return id, err
@@ -229,7 +231,7 @@ func TestDebateResumesAfterNATSOutageAndCoordinatorKill(t *testing.T) {
 	res := exec.CommandContext(ctx, os.Args[0], "--root", root, "--json", "debate", "resume", id)
 	res.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
 	out, err := res.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != exitBlocked) {
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != cmdutil.ExitBlocked) {
 		t.Fatalf("resume: %v: %s", err, out)
 	}
 	got := debateTurns(t, root, id)

@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/debateview"
@@ -18,10 +20,10 @@ type progress interface {
 }
 
 func (a *factory) newProgress() progress {
-	if a.json {
+	if a.JSON {
 		return jsonProgress{a}
 	}
-	return debateview.New(a.stdout, a.tty, textview.ProgressLine, true)
+	return debateview.New(a.Stdout, a.TTY, textview.ProgressLine, true)
 }
 
 // jsonProgress prints each event but the verdict as an app.ProgressLine.
@@ -31,41 +33,35 @@ func (jsonProgress) Close() {}
 
 func (j jsonProgress) Event(p debate.Progress) {
 	if line, ok := app.ProgressJSON(p); ok {
-		_ = j.a.emit(line)
+		_ = j.a.Emit(line)
 	}
 }
 
 // show prints v as a JSON line under --json, else its text view.
 func (a *factory) show(v any, text func(w io.Writer) error) error {
-	if a.json {
-		return a.emit(v)
+	if a.JSON {
+		return a.Emit(v)
 	}
-	return text(a.stdout)
+	return text(a.Stdout)
 }
-
-// unavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,
-// with nothing more on stderr (the verdict named the agent and the cause).
-type unavailableExit struct{}
-
-func (unavailableExit) Error() string { return "" }
 
 // printVerdict prints how a debate closed and returns the command's
 // result: nil for CONSENSUS_REACHED, unavailableExit (exit 3) for
 // UNAVAILABLE, a blockedError (exit 3) otherwise.
 func (a *factory) printVerdict(o *debate.Outcome) error {
-	v := a.service().Verdict(o)
-	if a.json {
-		if err := a.emit(v); err != nil {
+	v := a.Service().Verdict(o)
+	if a.JSON {
+		if err := a.Emit(v); err != nil {
 			return err
 		}
 	} else {
-		_ = textview.Verdict(a.stdout, o, v.Transcript, v.Record, a.cmdLine("transcripts", "verify", o.DebateID))
+		_ = textview.Verdict(a.Stdout, o, v.Transcript, v.Record, a.CmdLine("transcripts", "verify", o.DebateID))
 	}
 	switch o.Verdict {
 	case debate.ConsensusReached:
 		return nil
 	case debate.Unavailable:
-		return unavailableExit{}
+		return cmdutil.UnavailableExit{}
 	}
-	return blockedError{}
+	return cmdutil.BlockedError{}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -31,8 +33,8 @@ func (f *debateFlags) add(cmd *cobra.Command) {
 // session is the session the flags describe, built by the service layer.
 func (f *debateFlags) session(cmd *cobra.Command, a *factory) (*debate.DebateSession, error) {
 	f.req.Budget = f.budget.override(cmd)
-	s, err := a.service().NewSession(f.req)
-	return s, a.fail(err, wording{help: "parley debate run"})
+	s, err := a.Service().NewSession(f.req)
+	return s, a.Fail(err, cmdutil.Wording{Help: "parley debate run"})
 }
 
 func newDebateRunCmd(a *factory) *cobra.Command {
@@ -83,15 +85,15 @@ func (a *factory) execDebate(ctx context.Context, s *debate.DebateSession, resum
 	ctx, stop := interrupt.On(ctx)
 	defer stop()
 	view := a.newProgress()
-	opts := app.RunOptions{Progress: view.Event, Warn: func(err error) { a.warnf("%v", err) }}
+	opts := app.RunOptions{Progress: view.Event, Warn: func(err error) { a.Warnf("%v", err) }}
 	var (
 		o   *debate.Outcome
 		err error
 	)
 	if resume {
-		o, err = a.service().ResumeDebate(ctx, s.ID, opts)
+		o, err = a.Service().ResumeDebate(ctx, s.ID, opts)
 	} else {
-		o, err = a.service().RunDebate(ctx, s, opts)
+		o, err = a.Service().RunDebate(ctx, s, opts)
 	}
 	view.Close()
 	return o, a.debateError(err, s.ID)
@@ -101,5 +103,5 @@ func (a *factory) execDebate(ctx context.Context, s *debate.DebateSession, resum
 // line that says what to do (app.ExplainDebate), with the commands it
 // suggests as this one was run.
 func (a *factory) debateError(err error, id string) error {
-	return a.fail(a.service().ExplainDebate(err, id), wording{})
+	return a.Fail(a.Service().ExplainDebate(err, id), cmdutil.Wording{})
 }

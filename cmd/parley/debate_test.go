@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/app"
@@ -28,7 +30,7 @@ import (
 // The processes this test binary starts as parley (the agents of a
 // debate, a detached debate) run the command line instead of the tests
 // (see TestMain).
-func init() { childEnv = []string{"PARLEY_TEST_AS_CLI=1"} }
+func init() { cmdutil.ChildEnv = []string{"PARLEY_TEST_AS_CLI=1"} }
 
 // dcli runs parley in-process with --root root.
 func dcli(t testing.TB, root string, args ...string) (string, string, int) {
@@ -143,7 +145,7 @@ func TestDebateRunCLI(t *testing.T) {
 	// Deadlock: exit 3, the human output names the verdict and the files.
 	out, errs, code = dcli(t, root, "debate", "run", "--layer", "verify", "--topic", "Keys again", "--position", "Use UUIDv7 keys",
 		"--agent", "attacker=script:"+s["repeater"], "--agent", "defender=script:"+s["stubborn"], "--max-rounds", "5")
-	if code != exitBlocked || errs != "" {
+	if code != cmdutil.ExitBlocked || errs != "" {
 		t.Fatalf("deadlock: exit %d, stderr %q", code, errs)
 	}
 	for _, w := range []string{"DEADLOCK → escalate (repeated)", "round 2/5", "transcript:", "record:"} {
@@ -182,7 +184,7 @@ func TestDebateRunUsageErrors(t *testing.T) {
 		"hostile @name":    {append(slices.Clone(base), "--agent", "attacker=@../x", "--agent", "defender=script:"+s["a"]), "invalid_name"},
 	} {
 		_, errs, code := dcli(t, root, tc.args...)
-		if code != exitUsage || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%s: exit %d, stderr %q (want exit 2 saying %q)", name, code, errs, tc.want)
 		}
 	}
@@ -197,13 +199,13 @@ func TestDebateRunUsageErrors(t *testing.T) {
 		"unknown debate id": {[]string{"debate", "status", "../../etc"}, "no debate ../../etc"},
 	} {
 		_, errs, code := dcli(t, root, tc.args...)
-		if code != exitError || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != cmdutil.ExitError || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%s: exit %d, stderr %q (want exit 1 saying %q)", name, code, errs, tc.want)
 		}
 	}
 	// A named agent that is not running: one clear line, exit 1.
 	_, errs, code := dcli(t, root, append(slices.Clone(base), "--agent", "attacker=@Nobody", "--agent", "defender=script:"+s["a"])...)
-	if code != exitError || !strings.Contains(errs, "agent Nobody is not running") {
+	if code != cmdutil.ExitError || !strings.Contains(errs, "agent Nobody is not running") {
 		t.Errorf("@Nobody: exit %d %q", code, errs)
 	}
 }
@@ -229,7 +231,7 @@ func TestDebateWithARunningAgentAndBudgets(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"debate":{"budgets":{"plan":{"maxRounds":2,"maxTokens":50000}}}}`), 0o600)
 	agentProc := startAgentProcess(t, root, "Skeptic", "attacker", s["critic"])
 	out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "plan", "--topic", "Plan", "--agent", "attacker=@Skeptic", "--agent", "defender=script:"+s["proposer"])
-	if code != exitBlocked {
+	if code != cmdutil.ExitBlocked {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	v := lines(t, out)
@@ -341,7 +343,7 @@ func TestAgentRunUnregistersOnSIGTERM(t *testing.T) {
 	if _, err := reg.Get(context.Background(), "Lonely"); err == nil {
 		t.Fatal("still registered after SIGTERM")
 	}
-	if _, errs, code := dcli(t, root, "agent", "run", "--name", "X", "--role", "attacker"); code != exitUsage || !strings.Contains(errs, "exactly one") {
+	if _, errs, code := dcli(t, root, "agent", "run", "--name", "X", "--role", "attacker"); code != cmdutil.ExitUsage || !strings.Contains(errs, "exactly one") {
 		t.Fatalf("no adapter: %d %q", code, errs)
 	}
 }
@@ -398,7 +400,7 @@ func TestTimeoutWhenAnAgentProcessDies(t *testing.T) {
 		}
 	}
 	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitBlocked {
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != cmdutil.ExitBlocked {
 		t.Fatalf("exit: %v", err)
 	}
 	if !killed || last["verdict"] != "TIMEOUT" || last["rule"] != "forfeit" || last["action"] != "escalate" || last["rounds"] != float64(2) {
@@ -529,7 +531,7 @@ func killAndResume(t *testing.T, root string, args []string, delay time.Duration
 	res := exec.CommandContext(ctx, os.Args[0], "--root", root, "--json", "debate", "resume", id)
 	res.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
 	out, err := res.Output()
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != exitBlocked) {
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != cmdutil.ExitBlocked) {
 		return fmt.Errorf("resume: %v: %s", err, out)
 	}
 	got := debateTurns(t, root, id)
@@ -554,14 +556,14 @@ func TestTranscriptsVerifyCLI(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, bytes.Replace(data, []byte(`"tokens":120`), []byte(`"tokens":12`), 1), 0o600)
 	out, errs, code := dcli(t, root, "transcripts", "verify", id)
-	if code != exitBlocked || !strings.Contains(out, "TAMPERED at line 3") || !strings.Contains(errs, "line 3") {
+	if code != cmdutil.ExitBlocked || !strings.Contains(out, "TAMPERED at line 3") || !strings.Contains(errs, "line 3") {
 		t.Fatalf("tampered transcript: exit %d\n%s\n%s", code, out, errs)
 	}
-	if _, errs, code := dcli(t, root, "transcripts", "verify", "20260101-spec-missing-abcdef"); code != exitError || !strings.Contains(errs, "no debate") {
+	if _, errs, code := dcli(t, root, "transcripts", "verify", "20260101-spec-missing-abcdef"); code != cmdutil.ExitError || !strings.Contains(errs, "no debate") {
 		t.Fatalf("missing debate: exit %d %q", code, errs)
 	}
 	// A tampered debate cannot be resumed.
-	if _, errs, code := dcli(t, root, "debate", "resume", id); code != exitBlocked || !strings.Contains(errs, "line 3") {
+	if _, errs, code := dcli(t, root, "debate", "resume", id); code != cmdutil.ExitBlocked || !strings.Contains(errs, "line 3") {
 		t.Fatalf("resume of a tampered debate: exit %d %q", code, errs)
 	}
 }
@@ -722,7 +724,7 @@ func TestResumeStartsTheRecordedAgents(t *testing.T) {
 	// session.json no longer says what the chain's open event says: resume
 	// refuses the debate, naming the file, and runs nothing.
 	out, errs, code := dcli(t, root, "--json", "debate", "resume", id)
-	if code != exitBlocked || !strings.Contains(errs, "session.json differs: session.json says participants") {
+	if code != cmdutil.ExitBlocked || !strings.Contains(errs, "session.json differs: session.json says participants") {
 		t.Fatalf("resume: exit %d: %s\n%s", code, errs, out)
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -751,7 +753,7 @@ func TestDebateRunConvergenceAndPerRoundFlags(t *testing.T) {
 	s := writeScripts(t, dir, map[string]string{"c": repeatingCritic, "d": stubbornDefense})
 	out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "spec", "--topic", "Flags", "--agent", "attacker=script:"+s["c"],
 		"--agent", "defender=script:"+s["d"], "--max-rounds", "5", "--convergence-rounds", "2", "--max-tokens-per-round", "100")
-	if code != exitBlocked {
+	if code != cmdutil.ExitBlocked {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	v := lines(t, out)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/debate"
@@ -22,28 +24,28 @@ func newDemoCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := demo.Root(dir)
 			if errors.Is(err, demo.ErrDir) {
-				return usagef("--dir %s: %v", dir, err)
+				return cmdutil.Usagef("--dir %s: %v", dir, err)
 			}
 			if err != nil {
 				return fmt.Errorf("--dir: %w", err)
 			}
 			// Everything of the demo lives under its root.
-			a.rootFlag, a.vaultFlag = root, filepath.Join(root, "vault")
+			a.RootFlag, a.VaultFlag = root, filepath.Join(root, "vault")
 			svc := demo.Services{
 				Debate: func(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
 					return a.execDebate(ctx, s, false)
 				},
-				Escalate: demo.AppEscalate(a.service()),
-				Logger:   a.logger(),
+				Escalate: demo.AppEscalate(a.Service()),
+				Logger:   a.Logger(),
 			}
 			res, err := demo.Run(cmd.Context(), root, svc, a.demoEvent)
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return a.emit(res.JSON())
+			if a.JSON {
+				return a.Emit(res.JSON())
 			}
-			return res.WriteText(a.stdout)
+			return res.WriteText(a.Stdout)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's root: used if new or empty, else a new demo-* directory is made in it (default: a new temporary directory, kept)")
@@ -59,9 +61,9 @@ func (a *factory) demoEvent(e demo.Event) error {
 			return err
 		}
 		return nil
-	case a.json:
-		return a.emit(e.JSON())
+	case a.JSON:
+		return a.Emit(e.JSON())
 	}
-	a.printf("%s\n", e.Line())
+	a.Printf("%s\n", e.Line())
 	return nil
 }

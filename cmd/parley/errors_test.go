@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/gating"
 )
@@ -45,34 +47,34 @@ func TestFailChoosesTheExitByProblem(t *testing.T) {
 		code int
 		line string
 	}{
-		{"missing", refused(app.DebateRequest{Layer: "plan", Agents: agents}), "parley debate run", exitUsage,
+		{"missing", refused(app.DebateRequest{Layer: "plan", Agents: agents}), "parley debate run", cmdutil.ExitUsage,
 			"--layer, --topic and --agent are required (see parley debate run --help)"},
-		{"invalid", refused(app.DebateRequest{Layer: "deploy", Topic: "Queue depth", Agents: agents}), "parley debate run", exitUsage,
+		{"invalid", refused(app.DebateRequest{Layer: "deploy", Topic: "Queue depth", Agents: agents}), "parley debate run", cmdutil.ExitUsage,
 			`--layer: unknown layer: "deploy" (use spec, plan or verify)`},
-		{"invalid entry", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: []string{"attacker:@Rook", "defender=@Bishop"}}), "", exitUsage,
+		{"invalid entry", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: []string{"attacker:@Rook", "defender=@Bishop"}}), "", cmdutil.ExitUsage,
 			`--agent "attacker:@Rook": use ROLE=SPEC, e.g. attacker=script:critic.json`},
-		{"a file", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: agents, Workspace: notADir}), "parley debate run", exitError,
+		{"a file", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: agents, Workspace: notADir}), "parley debate run", cmdutil.ExitError,
 			"--workspace: " + notADir + " is not a directory"},
-		{"a critique", app.CritiqueError("draft.md", gating.ErrNoCritique), "", exitError,
+		{"a critique", app.CritiqueError("draft.md", gating.ErrNoCritique), "", cmdutil.ExitError,
 			"draft.md: " + gating.ErrNoCritique.Error()},
-		{"unknown agent", app.UnknownAgent("Rook"), "", exitError,
+		{"unknown agent", app.UnknownAgent("Rook"), "", cmdutil.ExitError,
 			`not_found: no agent "Rook" (no inbox, no registration); check the name with: parley --root ` + root + ` agents list; or create its inbox with: parley --root ` + root + ` agents add Rook`},
-		{"unknown debate", unknownDebate, "", exitError,
+		{"unknown debate", unknownDebate, "", cmdutil.ExitError,
 			"no debate 20261111-plan-sharding-cccccc under " + root + " (parley --root " + root + " debate list lists them)"},
-		{"ambiguous", ambiguous, "", exitError,
+		{"ambiguous", ambiguous, "", cmdutil.ExitError,
 			`"20261111-plan-queue-d" is the start of 2 debates: 20261111-plan-queue-depth-aaaaaa, 20261111-plan-queue-drain-bbbbbb; give more of it`},
-		{"interrupted", app.Explain(context.Canceled), "", exitInterrupted, "interrupted"},
-		{"tampered", svc.ExplainDebate(&app.TamperedError{ID: "20261111-plan-queue-depth-aaaaaa", Trouble: "verdict.json differs"}, "20261111-plan-queue-depth-aaaaaa"), "", exitBlocked,
+		{"interrupted", app.Explain(context.Canceled), "", cmdutil.ExitInterrupted, "interrupted"},
+		{"tampered", svc.ExplainDebate(&app.TamperedError{ID: "20261111-plan-queue-depth-aaaaaa", Trouble: "verdict.json differs"}, "20261111-plan-queue-depth-aaaaaa"), "", cmdutil.ExitBlocked,
 			"debate 20261111-plan-queue-depth-aaaaaa was tampered with, resume refuses to continue it: verdict.json differs (see parley transcripts verify 20261111-plan-queue-depth-aaaaaa)"},
-		{"not the service layer's", errors.New("disk on fire"), "", exitError, "disk on fire"},
+		{"not the service layer's", errors.New("disk on fire"), "", cmdutil.ExitError, "disk on fire"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.err == nil {
 				t.Fatal("the service layer refused nothing")
 			}
 			var stderr bytes.Buffer
-			a := &factory{rootFlag: root, stdout: &bytes.Buffer{}, stderr: &stderr}
-			code := exitCode(a.fail(tc.err, wording{help: tc.help}), &stderr)
+			a := &factory{&cmdutil.Factory{RootFlag: root, Stdout: &bytes.Buffer{}, Stderr: &stderr}}
+			code := cmdutil.ExitCode(a.Fail(tc.err, cmdutil.Wording{Help: tc.help}), &stderr)
 			if want := "parley: " + tc.line + "\n"; code != tc.code || stderr.String() != want {
 				t.Errorf("exit %d, %q; want exit %d, %q", code, stderr.String(), tc.code, want)
 			}
@@ -114,30 +116,30 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		code int
 		line string
 	}{
-		{[]string{"debate", "run", "--topic", "Queue depth"}, exitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
-		{[]string{"debate", "start", "--layer", "plan"}, exitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
-		{append([]string{"debate", "start", "--layer", "kanban", "--topic", "Queue depth"}, agents...), exitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
-		{debate("run", "--context", dir), exitError, "--context: read " + dir + ": is a directory"},
-		{debate("start", "--context", filepath.Join(dir, "gone.md")), exitError, "--context: open " + filepath.Join(dir, "gone.md") + ": no such file or directory"},
-		{debate("run", "--max-rounds", "-2"), exitUsage, "--budget: invalid budget: maxRounds must be positive, got -2 (see parley debate run --help)"},
-		{debate("run", "--workspace", empty), exitError, "--workspace: " + empty + " is not a directory"},
-		{debate("run", "--gate", good, "--gate-mode", "coinflip"), exitUsage, `mode: unknown gate mode "coinflip" (use model or rules)`},
-		{debate("run", "--gate", empty), exitError, "--gate: " + empty + ": " + gating.ErrNoCritique.Error() + ": the input is empty"},
-		{[]string{"debate", "status", "20261111-plan-sharding-cccccc"}, exitError, "no debate 20261111-plan-sharding-cccccc under " + root + see},
-		{[]string{"debate", "resume", "20261111-plan-queue-d"}, exitError, `"20261111-plan-queue-d" is the start of 2 debates: 20261111-plan-queue-depth-aaaaaa, 20261111-plan-queue-drain-bbbbbb; give more of it`},
-		{[]string{"consensus", "show", "plan-queue-depth"}, exitError, `no such consensus record: "plan-queue-depth" (parley --root ` + root + ` consensus list lists them)`},
-		{[]string{"consensus", "search", "queue", "--limit", "0"}, exitUsage, "--limit: must be at least 1"},
-		{[]string{"transcripts", "list", "--since", "whenever"}, exitUsage, `--since "whenever": use a date (2026-01-31), an RFC 3339 time, or an age such as 36h or 7d`},
-		{[]string{"gate", "--mode", "coinflip", good}, exitUsage, `mode: unknown gate mode "coinflip" (use model or rules)`},
-		{[]string{"gate", "--layer", "kanban", good}, exitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
-		{[]string{"gate", empty}, exitError, empty + ": " + gating.ErrNoCritique.Error() + ": the input is empty"},
-		{[]string{"gate", "label", empty}, exitError, empty + " holds no labelled self-critique"},
-		{[]string{"gate", "label", "--decision", "beef", "--skip"}, exitError, `no decision "beef" in gate.jsonl`},
-		{[]string{"gate", filepath.Join(dir, "gone.txt")}, exitError, "gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
-		{debate("run", "--gate", filepath.Join(dir, "gone.txt")), exitError, "--gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
-		{[]string{"consensus", "show", ""}, exitUsage, "NAME: is empty"},
-		{[]string{"escalate", "--telemetry", dir}, exitError, "--telemetry: " + dir + " is not a regular file"},
-		{[]string{"escalate", "--telemetry", empty, "--workspace", filepath.Join(dir, "gone")}, exitError, "the escalation workspace: " + filepath.Join(dir, "gone") + " is not a directory"},
+		{[]string{"debate", "run", "--topic", "Queue depth"}, cmdutil.ExitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
+		{[]string{"debate", "start", "--layer", "plan"}, cmdutil.ExitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
+		{append([]string{"debate", "start", "--layer", "kanban", "--topic", "Queue depth"}, agents...), cmdutil.ExitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
+		{debate("run", "--context", dir), cmdutil.ExitError, "--context: read " + dir + ": is a directory"},
+		{debate("start", "--context", filepath.Join(dir, "gone.md")), cmdutil.ExitError, "--context: open " + filepath.Join(dir, "gone.md") + ": no such file or directory"},
+		{debate("run", "--max-rounds", "-2"), cmdutil.ExitUsage, "--budget: invalid budget: maxRounds must be positive, got -2 (see parley debate run --help)"},
+		{debate("run", "--workspace", empty), cmdutil.ExitError, "--workspace: " + empty + " is not a directory"},
+		{debate("run", "--gate", good, "--gate-mode", "coinflip"), cmdutil.ExitUsage, `mode: unknown gate mode "coinflip" (use model or rules)`},
+		{debate("run", "--gate", empty), cmdutil.ExitError, "--gate: " + empty + ": " + gating.ErrNoCritique.Error() + ": the input is empty"},
+		{[]string{"debate", "status", "20261111-plan-sharding-cccccc"}, cmdutil.ExitError, "no debate 20261111-plan-sharding-cccccc under " + root + see},
+		{[]string{"debate", "resume", "20261111-plan-queue-d"}, cmdutil.ExitError, `"20261111-plan-queue-d" is the start of 2 debates: 20261111-plan-queue-depth-aaaaaa, 20261111-plan-queue-drain-bbbbbb; give more of it`},
+		{[]string{"consensus", "show", "plan-queue-depth"}, cmdutil.ExitError, `no such consensus record: "plan-queue-depth" (parley --root ` + root + ` consensus list lists them)`},
+		{[]string{"consensus", "search", "queue", "--limit", "0"}, cmdutil.ExitUsage, "--limit: must be at least 1"},
+		{[]string{"transcripts", "list", "--since", "whenever"}, cmdutil.ExitUsage, `--since "whenever": use a date (2026-01-31), an RFC 3339 time, or an age such as 36h or 7d`},
+		{[]string{"gate", "--mode", "coinflip", good}, cmdutil.ExitUsage, `mode: unknown gate mode "coinflip" (use model or rules)`},
+		{[]string{"gate", "--layer", "kanban", good}, cmdutil.ExitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
+		{[]string{"gate", empty}, cmdutil.ExitError, empty + ": " + gating.ErrNoCritique.Error() + ": the input is empty"},
+		{[]string{"gate", "label", empty}, cmdutil.ExitError, empty + " holds no labelled self-critique"},
+		{[]string{"gate", "label", "--decision", "beef", "--skip"}, cmdutil.ExitError, `no decision "beef" in gate.jsonl`},
+		{[]string{"gate", filepath.Join(dir, "gone.txt")}, cmdutil.ExitError, "gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
+		{debate("run", "--gate", filepath.Join(dir, "gone.txt")), cmdutil.ExitError, "--gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
+		{[]string{"consensus", "show", ""}, cmdutil.ExitUsage, "NAME: is empty"},
+		{[]string{"escalate", "--telemetry", dir}, cmdutil.ExitError, "--telemetry: " + dir + " is not a regular file"},
+		{[]string{"escalate", "--telemetry", empty, "--workspace", filepath.Join(dir, "gone")}, cmdutil.ExitError, "the escalation workspace: " + filepath.Join(dir, "gone") + " is not a directory"},
 	} {
 		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
 			_, errs, code := cli(t, root, "", tc.args...)
@@ -148,7 +150,7 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 	}
 	// A malformed labels file is named with its line, and nothing is added.
 	_, errs, code := cli(t, root, "", "gate", "label", badLabels)
-	if code != exitError || !strings.HasPrefix(errs, "parley: "+badLabels+": line 1: ") || !strings.HasSuffix(errs, " (nothing was added)\n") {
+	if code != cmdutil.ExitError || !strings.HasPrefix(errs, "parley: "+badLabels+": line 1: ") || !strings.HasSuffix(errs, " (nothing was added)\n") {
 		t.Errorf("bad labels: exit %d, %q", code, errs)
 	}
 }

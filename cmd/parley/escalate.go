@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -43,7 +45,7 @@ func newEscalateCmd(a *factory) *cobra.Command {
 			"is relative to the root, a relative --workspace to the working directory.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Telemetry == "" {
-				return usagef("--telemetry FILE is required (the mini-verifier's JSONL log)")
+				return cmdutil.Usagef("--telemetry FILE is required (the mini-verifier's JSONL log)")
 			}
 			return a.escalate(cmd.Context(), o)
 		},
@@ -62,29 +64,29 @@ func newEscalateCmd(a *factory) *cobra.Command {
 func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 	ctx, stop := interrupt.On(ctx)
 	defer stop()
-	notes := textview.EscalationNotes{W: a.stderr, Telemetry: o.Telemetry}
+	notes := textview.EscalationNotes{W: a.Stderr, Telemetry: o.Telemetry}
 	o.Decided = func(_ *escalation.Decision, line []byte) error {
-		_, err := a.stdout.Write(line)
+		_, err := a.Stdout.Write(line)
 		return err
 	}
-	o.Malformed, o.Incomplete, o.Warn = notes.Malformed, notes.Incomplete, func(err error) { a.warnf("%v", err) }
+	o.Malformed, o.Incomplete, o.Warn = notes.Malformed, notes.Incomplete, func(err error) { a.Warnf("%v", err) }
 	if o.Follow {
 		o.Ready = notes.Following
 	}
-	st, err := a.service().Escalate(ctx, o)
+	st, err := a.Service().Escalate(ctx, o)
 	if err != nil && o.Follow && ctx.Err() != nil {
 		notes.Interrupted(err)
 		err = nil
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return fmt.Errorf("%w; the next parley escalate takes the record up again", errInterrupted)
+		return fmt.Errorf("%w; the next parley escalate takes the record up again", cmdutil.ErrInterrupted)
 	case errors.Is(err, escalation.ErrNoAgents):
-		return usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see docs/escalation.md)", err, filepath.Join(a.rootDir(), config.FileName))
+		return cmdutil.Usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see docs/escalation.md)", err, filepath.Join(a.RootDir(), config.FileName))
 	case errors.Is(err, app.ErrEscalateBusy):
-		return fmt.Errorf("another parley escalate is running on %s (%s is locked): wait for it, or stop it", a.rootDir(), escalation.LedgerName)
+		return fmt.Errorf("another parley escalate is running on %s (%s is locked): wait for it, or stop it", a.RootDir(), escalation.LedgerName)
 	case err != nil:
-		return a.fail(err, wording{})
+		return a.Fail(err, cmdutil.Wording{})
 	}
 	notes.Stats(st)
 	return nil

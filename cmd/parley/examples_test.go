@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/agent/openaitest"
@@ -126,7 +128,7 @@ func TestExampleDebates(t *testing.T) {
 			if events, err := openStore(t, dir).Events(v["debate_id"].(string)); err != nil || strings.Contains(string(eventsJSON(events)), `"status":"missing"`) || strings.Contains(string(eventsJSON(events)), `"out_of_range"`) {
 				t.Fatalf("evidence: %v %s", err, eventsJSON(events))
 			}
-			if _, _, code := runT(t, "", "--root", dir, "consensus", "check", "--layer", ex.layer, "--topic", ex.topic, "--position", ex.check); code != exitBlocked {
+			if _, _, code := runT(t, "", "--root", dir, "consensus", "check", "--layer", ex.layer, "--topic", ex.topic, "--position", ex.check); code != cmdutil.ExitBlocked {
 				t.Fatalf("consensus check of a contradicting position: exit %d", code)
 			}
 

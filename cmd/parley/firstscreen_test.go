@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // firstScreen returns the shell blocks of the README's "Start here"
@@ -205,7 +207,7 @@ func TestReadmeFirstScreenRunsAsPrinted(t *testing.T) {
 		// consensus check of a different position is a conflict: exit 3,
 		// which is its answer, not a failure.
 		var ee *exec.ExitError
-		if err != nil && !(strings.Contains(l, "consensus check") && errors.As(err, &ee) && ee.ExitCode() == exitBlocked) {
+		if err != nil && !(strings.Contains(l, "consensus check") && errors.As(err, &ee) && ee.ExitCode() == cmdutil.ExitBlocked) {
 			t.Errorf("the demo's suggestion %q fails when pasted: %v\n%s", l, err, b)
 		}
 	}

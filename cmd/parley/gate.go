@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -37,7 +39,7 @@ func newGateCmd(a *factory) *cobra.Command {
 			"decision, with a short id, to <root>/gate.jsonl. It decides with\n" +
 			"<root>/gate/model.json when 'parley gate learn' installed one. With --exit-code\n" +
 			"a debate exits 3.",
-		Args: maxArgs(1),
+		Args: cmdutil.MaxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := a.gate(mode, model)
 			if err != nil {
@@ -49,22 +51,22 @@ func newGateCmd(a *factory) *cobra.Command {
 			}
 			sc, err := a.readCritique(cmd.Context(), "gate", source)
 			if errors.Is(err, fs.ErrNotExist) {
-				if s := suggestCommands(cmd, source); len(s) > 0 {
-					return &cliError{msg: fmt.Sprintf("%v; did you mean %s?", err, suggest.OrList(s)), err: err}
+				if s := cmdutil.SuggestCommands(cmd, source); len(s) > 0 {
+					return &cmdutil.Error{Msg: fmt.Sprintf("%v; did you mean %s?", err, suggest.OrList(s)), Err: err}
 				}
 			}
 			if err != nil {
 				return err
 			}
-			d, err := a.service().Decide(g, app.GateInput{Critique: sc, Layer: layer, Source: source})
+			d, err := a.Service().Decide(g, app.GateInput{Critique: sc, Layer: layer, Source: source})
 			if err != nil {
-				return a.fail(err, wording{})
+				return a.Fail(err, cmdutil.Wording{})
 			}
-			if err := view(a, d, textview.GateDecision); err != nil {
+			if err := cmdutil.View(a.Factory, d, textview.GateDecision); err != nil {
 				return err
 			}
 			if exit && d.Debate() {
-				return blockedError{}
+				return cmdutil.BlockedError{}
 			}
 			return nil
 		},
@@ -80,8 +82,8 @@ func newGateCmd(a *factory) *cobra.Command {
 
 // gate is the gate for --mode and --model (app.LoadGate).
 func (a *factory) gate(mode, modelFile string) (*gating.Gate, error) {
-	g, err := a.service().LoadGate(mode, modelFile)
-	return g, a.fail(err, wording{name: appNames}) // "mode: …": debate run names the flag --gate-mode
+	g, err := a.Service().LoadGate(mode, modelFile)
+	return g, a.Fail(err, cmdutil.Wording{Name: cmdutil.AppNames}) // "mode: …": debate run names the flag --gate-mode
 }
 
 // readCritique parses a self-critique (app.ReadCritique) from a file, or
@@ -89,7 +91,7 @@ func (a *factory) gate(mode, modelFile string) (*gating.Gate, error) {
 // file that cannot be opened ("gate", "--gate").
 func (a *factory) readCritique(ctx context.Context, what, source string) (gating.SelfCritique, error) {
 	if source == "-" {
-		b, err := a.readStdin(ctx, "the self-critique", gating.MaxInputBytes)
+		b, err := a.ReadStdin(ctx, "the self-critique", gating.MaxInputBytes)
 		if err != nil {
 			return gating.SelfCritique{}, err
 		}
@@ -97,7 +99,7 @@ func (a *factory) readCritique(ctx context.Context, what, source string) (gating
 	}
 	f, err := os.Open(source)
 	if err != nil {
-		return gating.SelfCritique{}, fileError(what, err)
+		return gating.SelfCritique{}, cmdutil.FileError(what, err)
 	}
 	defer f.Close()
 	return app.ReadCritique(f, source)
@@ -120,13 +122,13 @@ func newGateTrainCmd(a *factory) *cobra.Command {
 			"(and optionally \"voice\": examples without one are cross-validated in folds).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
-				return usagef("gate train needs --out FILE")
+				return cmdutil.Usagef("gate train needs --out FILE")
 			}
 			m, err := app.TrainGate(data, out, opts)
 			if err != nil {
 				return err
 			}
-			return view(a, m, textview.Trained)
+			return cmdutil.View(a.Factory, m, textview.Trained)
 		},
 	}
 	f := cmd.Flags()
@@ -146,7 +148,7 @@ func newGateEvalCmd(a *factory) *cobra.Command {
 		Short: "Measure the gate on a labeled corpus (precision and recall of debate)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if data == "" {
-				return usagef("gate eval needs --data FILE")
+				return cmdutil.Usagef("gate eval needs --data FILE")
 			}
 			g, err := a.gate(mode, model)
 			if err != nil {
@@ -156,7 +158,7 @@ func newGateEvalCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return view(a, m, textview.Metrics)
+			return cmdutil.View(a.Factory, m, textview.Metrics)
 		},
 	}
 	f := cmd.Flags()
@@ -172,15 +174,15 @@ func newGateStatsCmd(a *factory) *cobra.Command {
 		Use:   "stats",
 		Short: "Summarise gate.jsonl: decisions, skip rate, tokens saved against always-debate",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, warnings, err := a.service().GateStats()
+			s, warnings, err := a.Service().GateStats()
 			if err != nil {
 				return err
 			}
 			for _, w := range warnings {
-				a.warnf("%s", w)
+				a.Warnf("%s", w)
 			}
 			return a.show(s, func(w io.Writer) error {
-				return textview.GateStats(w, s, strings.TrimSuffix(a.rootDir(), "/")+"/"+gating.LogName)
+				return textview.GateStats(w, s, strings.TrimSuffix(a.RootDir(), "/")+"/"+gating.LogName)
 			})
 		},
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -31,31 +33,31 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 			"checked before any is added; a bad line adds nothing and names its line number.\n\n" +
 			"With --decision ID it labels a decision logged in <root>/gate.jsonl (each has a\n" +
 			"short id, printed by 'parley gate'; a unique prefix is enough).",
-		Args: maxArgs(1),
+		Args: cmdutil.MaxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if decision != "" {
 				if len(args) > 0 {
-					return usagef("give a FILE or --decision, not both")
+					return cmdutil.Usagef("give a FILE or --decision, not both")
 				}
 				if debate_ == skip {
-					return usagef("--decision needs exactly one of --debate or --skip")
+					return cmdutil.Usagef("--decision needs exactly one of --debate or --skip")
 				}
-				l, err := a.service().LabelDecision(decision, debate_)
+				l, err := a.Service().LabelDecision(decision, debate_)
 				if errors.Is(err, app.ErrUnlabellable) {
-					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", l.DecisionID, gating.MaxLoggedInput>>10, a.cmdLine("gate", "label", "FILE"))
+					return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", l.DecisionID, gating.MaxLoggedInput>>10, a.CmdLine("gate", "label", "FILE"))
 				}
 				if err != nil {
-					return a.fail(err, wording{})
+					return a.Fail(err, cmdutil.Wording{})
 				}
-				return a.show(l, func(w io.Writer) error { return textview.DecisionLabelled(w, l, a.cmdLine("gate", "learn")) })
+				return a.show(l, func(w io.Writer) error { return textview.DecisionLabelled(w, l, a.CmdLine("gate", "learn")) })
 			}
 			if debate_ || skip {
-				return usagef("--debate and --skip go with --decision ID")
+				return cmdutil.Usagef("--debate and --skip go with --decision ID")
 			}
 			if len(args) == 0 {
-				return usagef("give a FILE of labelled self-critiques (- for standard input) or --decision ID")
+				return cmdutil.Usagef("give a FILE of labelled self-critiques (- for standard input) or --decision ID")
 			}
-			var r io.Reader = a.stdin
+			var r io.Reader = a.Stdin
 			if args[0] != "-" {
 				f, err := os.Open(args[0])
 				if err != nil {
@@ -64,11 +66,11 @@ func newGateLabelCmd(a *factory) *cobra.Command {
 				defer f.Close()
 				r = f
 			}
-			n, err := a.service().AddLabels(r, args[0])
+			n, err := a.Service().AddLabels(r, args[0])
 			if err != nil {
-				return a.fail(err, wording{})
+				return a.Fail(err, cmdutil.Wording{})
 			}
-			return a.show(n, func(w io.Writer) error { return textview.Labelled(w, n, filepath.Join(a.rootDir(), gating.LabelsName)) })
+			return a.show(n, func(w io.Writer) error { return textview.Labelled(w, n, filepath.Join(a.RootDir(), gating.LabelsName)) })
 		},
 	}
 	f := cmd.Flags()
@@ -98,9 +100,9 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if reset {
 				if force {
-					return usagef("--reset and --force do not go together")
+					return cmdutil.Usagef("--reset and --force do not go together")
 				}
-				removed, path, err := a.service().ResetGate()
+				removed, path, err := a.Service().ResetGate()
 				if err != nil {
 					return err
 				}
@@ -108,20 +110,20 @@ func newGateLearnCmd(a *factory) *cobra.Command {
 					return textview.GateReset(w, removed, path)
 				})
 			}
-			res, err := a.service().Learn(folds, force)
+			res, err := a.Service().Learn(folds, force)
 			if res != nil {
 				for _, w := range res.Warnings {
-					a.warnf("%s", w)
+					a.Warnf("%s", w)
 				}
 			}
 			if errors.Is(err, app.ErrNoLabels) {
-				return usagef("no labels yet: add some with %s or %s", a.cmdLine("gate", "label", "FILE"), a.cmdLine("gate", "label", "--decision", "ID")+" --debate (or --skip)")
+				return cmdutil.Usagef("no labels yet: add some with %s or %s", a.CmdLine("gate", "label", "FILE"), a.CmdLine("gate", "label", "--decision", "ID")+" --debate (or --skip)")
 			}
 			if err != nil {
 				return err
 			}
 			return a.show(res, func(w io.Writer) error {
-				return textview.Learned(w, res, textview.LearnCommands{Gate: a.cmdLine("gate"), Reset: a.cmdLine("gate", "learn", "--reset")})
+				return textview.Learned(w, res, textview.LearnCommands{Gate: a.CmdLine("gate"), Reset: a.CmdLine("gate", "learn", "--reset")})
 			})
 		},
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/gating"
@@ -103,7 +105,7 @@ func TestGateLearnsFromItsUser(t *testing.T) {
 
 	// gate label FILE|-: every line is checked before any is added.
 	bad := userLabels + `{"layer":"spec","critique":"fine","label":"maybe"}` + "\n"
-	if _, errs, code := runT(t, bad, "--root", root, "gate", "label", "-"); code != exitError || !strings.Contains(errs, "line 6") {
+	if _, errs, code := runT(t, bad, "--root", root, "gate", "label", "-"); code != cmdutil.ExitError || !strings.Contains(errs, "line 6") {
 		t.Errorf("a bad line: exit %d %q, want 1 naming line 6", code, errs)
 	}
 	if _, err := os.Stat(filepath.Join(root, gating.LabelsName)); err == nil {
@@ -127,10 +129,10 @@ func TestGateLearnsFromItsUser(t *testing.T) {
 	if len(id) != 8 {
 		t.Fatalf("decision id %q", id)
 	}
-	if _, _, code := dcli(t, root, "gate", "label", "--decision", id[:6]); code != exitUsage {
+	if _, _, code := dcli(t, root, "gate", "label", "--decision", id[:6]); code != cmdutil.ExitUsage {
 		t.Errorf("--decision without --debate/--skip: exit %d", code)
 	}
-	if _, _, code := dcli(t, root, "gate", "label", "--decision", "zzzz", "--skip"); code != exitError {
+	if _, _, code := dcli(t, root, "gate", "label", "--decision", "zzzz", "--skip"); code != cmdutil.ExitError {
 		t.Errorf("unknown decision: exit %d", code)
 	}
 	out, errs, code = dcli(t, root, "gate", "label", "--decision", id[:6], "--skip")
@@ -267,7 +269,7 @@ func TestGateLearnsFromItsUser(t *testing.T) {
 func TestGateLearnWithoutLabels(t *testing.T) {
 	t.Parallel()
 	_, errs, code := dcli(t, t.TempDir(), "gate", "learn")
-	if code != exitUsage || !strings.Contains(errs, "gate label") {
+	if code != cmdutil.ExitUsage || !strings.Contains(errs, "gate label") {
 		t.Errorf("exit %d %q", code, errs)
 	}
 }

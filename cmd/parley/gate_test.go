@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/gating"
@@ -112,7 +114,7 @@ func TestGateDecidesPrintsAndLogs(t *testing.T) {
 func TestGateExitCode(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	if _, stderr, code := runT(t, hesitantMD, "--root", root, "gate", "--exit-code"); code != exitBlocked || stderr != "" {
+	if _, stderr, code := runT(t, hesitantMD, "--root", root, "gate", "--exit-code"); code != cmdutil.ExitBlocked || stderr != "" {
 		t.Errorf("debate with --exit-code: exit %d, stderr %q; want 3 and nothing", code, stderr)
 	}
 	if _, _, code := runT(t, hesitantMD, "--root", root, "gate"); code != 0 {
@@ -145,7 +147,7 @@ func TestGateModesAndLayer(t *testing.T) {
 		t.Errorf("0.8 clean under rules: %s", out)
 	}
 	for _, args := range [][]string{{"gate", "--mode", "vibes"}, {"gate", "--layer", "deploy"}, {"gate", "a", "b"}} {
-		if _, _, code := runT(t, in, append([]string{"--root", root}, args...)...); code != exitUsage {
+		if _, _, code := runT(t, in, append([]string{"--root", root}, args...)...); code != cmdutil.ExitUsage {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
@@ -163,7 +165,7 @@ func TestGateMalformedInput(t *testing.T) {
 	}
 	for name, in := range cases {
 		out, stderr, code := runT(t, in, "--root", root, "gate")
-		if code != exitError || out != "" {
+		if code != cmdutil.ExitError || out != "" {
 			t.Errorf("%s: exit %d, output %q; want 1 and nothing", name, code, out)
 		}
 		if !strings.HasPrefix(stderr, "parley: ") || strings.Count(stderr, "\n") != 1 {
@@ -218,7 +220,7 @@ func TestGateTrainReproducesEmbeddedModel(t *testing.T) {
 	if _, stderr, code := runT(t, hesitantMD, "--root", t.TempDir(), "gate", "--model", out); code != 0 {
 		t.Errorf("gate --model: exit %d %s", code, stderr)
 	}
-	if _, _, code := runT(t, "", "gate", "train"); code != exitUsage {
+	if _, _, code := runT(t, "", "gate", "train"); code != cmdutil.ExitUsage {
 		t.Errorf("train without --out: exit %d", code)
 	}
 }
@@ -257,7 +259,7 @@ func TestGateEvalLabelledSet(t *testing.T) {
 		t.Errorf("rules eval: exit %d\n%s", code, out)
 	}
 	bad := writeFile(t, t.TempDir(), "bad.jsonl", `{"critique":"c","label":"perhaps"}`+"\n")
-	if _, stderr, code := runT(t, "", "gate", "eval", "--data", bad); code != exitError || !strings.Contains(stderr, "line 1") {
+	if _, stderr, code := runT(t, "", "gate", "eval", "--data", bad); code != cmdutil.ExitError || !strings.Contains(stderr, "line 1") {
 		t.Errorf("bad corpus: exit %d %q", code, stderr)
 	}
 }
@@ -322,7 +324,7 @@ func TestGateLogDoesNotFollowSymlinkOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, stderr, code := runT(t, hesitantMD, "--root", root, "gate")
-	if code != exitError || out != "" || !strings.Contains(stderr, "not recorded") {
+	if code != cmdutil.ExitError || out != "" || !strings.Contains(stderr, "not recorded") {
 		t.Errorf("exit %d, out %q, stderr %q; want exit 1 and a one-line error", code, out, stderr)
 	}
 	if b, _ := os.ReadFile(outside); string(b) != "precious\n" {

@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -22,11 +24,11 @@ func newGCCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := app.ParseAge(olderThan)
 			if err != nil {
-				return usagef("--older-than %q: %v", olderThan, err)
+				return cmdutil.Usagef("--older-than %q: %v", olderThan, err)
 			}
-			st, err := a.service().Collect(cmd.Context(), d)
+			st, err := a.Service().Collect(cmd.Context(), d)
 			if err != nil {
-				return a.fail(err, wording{noRoot: "nothing to collect: "})
+				return a.Fail(err, cmdutil.Wording{NoRoot: "nothing to collect: "})
 			}
 			return a.show(st, func(w io.Writer) error { return textview.Collected(w, st, olderThan) })
 		},

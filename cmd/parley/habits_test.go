@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/inbox"
@@ -32,7 +34,7 @@ func commandPaths() [][]string {
 		}
 	}
 	root := &cobra.Command{Use: "parley"}
-	for _, s := range commands(&factory{}) {
+	for _, s := range commands(&factory{&cmdutil.Factory{}}) {
 		root.AddCommand(s)
 	}
 	walk(root, nil)
@@ -177,14 +179,14 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"debate", "list", "--zzzzzz"}, `unknown flag --zzzzzz for "parley debate list" (see parley debate list --help)`},
 	} {
 		_, errs, code := runT(t, "", append([]string{"--root", root}, tc.args...)...)
-		if code != exitUsage || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("parley %v: exit %d, stderr %q; want exit 2 saying %q", tc.args, code, errs, tc.want)
 		}
 	}
 	// gate takes a file where its subcommands are: a missing file whose
 	// name is close to one says so too, with the missing file's exit code.
 	_, errs, code := runT(t, "", "--root", root, "gate", "stts")
-	if code != exitError || !strings.Contains(errs, "did you mean 'parley gate stats'?") || strings.Count(errs, "\n") != 1 {
+	if code != cmdutil.ExitError || !strings.Contains(errs, "did you mean 'parley gate stats'?") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("gate stts: exit %d, %q", code, errs)
 	}
 }
@@ -193,13 +195,13 @@ func TestDidYouMean(t *testing.T) {
 // --root and --vault given, quoted for the shell where they need it.
 func TestCmdLineQuotes(t *testing.T) {
 	t.Parallel()
-	a := &factory{rootFlag: "/tmp/my root", vaultFlag: "it's/vault"}
-	got := a.cmdLine("transcripts", "verify", "20260101-spec-x-abcdef")
+	a := &factory{&cmdutil.Factory{RootFlag: "/tmp/my root", VaultFlag: "it's/vault"}}
+	got := a.CmdLine("transcripts", "verify", "20260101-spec-x-abcdef")
 	want := `parley --root '/tmp/my root' --vault 'it'\''s/vault' transcripts verify 20260101-spec-x-abcdef`
 	if got != want {
 		t.Errorf("cmdLine = %s, want %s", got, want)
 	}
-	if got := (&factory{}).cmdLine("init"); got != "parley init" {
+	if got := (&factory{&cmdutil.Factory{}}).CmdLine("init"); got != "parley init" {
 		t.Errorf("no --root: %s", got)
 	}
 }
@@ -238,7 +240,7 @@ func TestExitCodesEveryCommand(t *testing.T) {
 		{"send", "--from", "A", "--to", "Nobody", "hi"},
 		{"debate", "status", "../etc"},
 	} {
-		cases = append(cases, tc{"unknown id", root, args, exitError})
+		cases = append(cases, tc{"unknown id", root, args, cmdutil.ExitError})
 	}
 	// Missing files.
 	for _, args := range [][]string{
@@ -250,7 +252,7 @@ func TestExitCodesEveryCommand(t *testing.T) {
 		{"debate", "run", "--layer", "spec", "--topic", "t", "--agent", "attacker=script:" + missing, "--agent", "defender=script:" + script},
 		{"debate", "start", "--layer", "spec", "--topic", "t", "--context", missing, "--agent", "attacker=script:" + script, "--agent", "defender=script:" + script},
 	} {
-		cases = append(cases, tc{"missing file", root, args, exitError})
+		cases = append(cases, tc{"missing file", root, args, cmdutil.ExitError})
 	}
 	// No root where the command reads one.
 	for _, args := range [][]string{
@@ -259,20 +261,20 @@ func TestExitCodesEveryCommand(t *testing.T) {
 		{"consensus", "show", "x"}, {"consensus", "search", "x"}, {"consensus", "check", "--layer", "spec", "--topic", "t", "--position", "p"},
 		{"serve"}, {"gc"}, {"vault", "lint"}, {"send", "--from", "Alice", "--to", "Bob", "hi"},
 	} {
-		cases = append(cases, tc{"no root", noRoot, args, exitError})
+		cases = append(cases, tc{"no root", noRoot, args, cmdutil.ExitError})
 	}
 	for _, args := range [][]string{{"debate", "list"}, {"transcripts", "list"}, {"agents", "list"}, {"consensus", "list"}, {"gate", "stats"}} {
-		cases = append(cases, tc{"no root, a list", noRoot, args, exitOK})
+		cases = append(cases, tc{"no root, a list", noRoot, args, cmdutil.ExitOK})
 	}
 	// Bad flags and unknown commands, for every command.
 	for _, path := range commandPaths() {
-		cases = append(cases, tc{"bad flag", noRoot, append(append([]string{}, path...), "--no-such-flag"), exitUsage})
+		cases = append(cases, tc{"bad flag", noRoot, append(append([]string{}, path...), "--no-such-flag"), cmdutil.ExitUsage})
 		if len(path) > 0 && (path[0] == "help" || path[0] == "completion") {
 			continue // cobra's own commands
 		}
 		c := commandFor(path)
 		if c == nil || c.HasSubCommands() && c.Name() != "gate" || len(path) == 0 {
-			cases = append(cases, tc{"unknown command", noRoot, append(append([]string{}, path...), "no-such-command"), exitUsage})
+			cases = append(cases, tc{"unknown command", noRoot, append(append([]string{}, path...), "no-such-command"), cmdutil.ExitUsage})
 		}
 	}
 	for _, c := range cases {
@@ -294,7 +296,7 @@ func TestExitCodesEveryCommand(t *testing.T) {
 // commandFor finds the command of path (nil for the root and cobra's own).
 func commandFor(path []string) *cobra.Command {
 	root := &cobra.Command{Use: "parley"}
-	for _, s := range commands(&factory{}) {
+	for _, s := range commands(&factory{&cmdutil.Factory{}}) {
 		root.AddCommand(s)
 	}
 	c, rest, err := root.Find(path)
@@ -475,7 +477,7 @@ func TestIDPrefixes(t *testing.T) {
 		t.Fatalf("the debates %s and %s do not share a day", conceded, deadlocked)
 	}
 	_, errs, code := dcli(t, root, "transcripts", "show", day)
-	if code != exitError || !strings.Contains(errs, fmt.Sprintf("%q is the start of 2 debates: ", day)) ||
+	if code != cmdutil.ExitError || !strings.Contains(errs, fmt.Sprintf("%q is the start of 2 debates: ", day)) ||
 		!strings.Contains(errs, conceded) || !strings.Contains(errs, deadlocked) {
 		t.Errorf("an ambiguous prefix: exit %d %q", code, errs)
 	}

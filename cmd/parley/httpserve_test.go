@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/internal/httpserve"
 )
 
@@ -217,7 +219,7 @@ func TestAllowRemoteOnLoopbackKeepsTheHostCheck(t *testing.T) {
 	if res.StatusCode != http.StatusMisdirectedRequest {
 		t.Errorf("a request naming another host: %d, want 421", res.StatusCode)
 	}
-	if _, errs, code := dcli(t, root, "mcp", "--http", "127.0.0.1:bad", "--allow-remote"); code != exitUsage {
+	if _, errs, code := dcli(t, root, "mcp", "--http", "127.0.0.1:bad", "--allow-remote"); code != cmdutil.ExitUsage {
 		t.Errorf("mcp --http with a bad port: exit %d %s", code, errs)
 	}
 }

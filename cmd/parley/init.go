@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/textview"
@@ -17,11 +18,11 @@ func newInitCmd(a *factory) *cobra.Command {
 			"wiki/debates/. Directories are 0700. Running it again changes nothing. The root\n" +
 			"and the vault may be symbolic links; nothing inside them may be.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			r, err := a.service().Init(cmd.Context())
+			r, err := a.Service().Init(cmd.Context())
 			if err != nil {
-				return a.fail(err, wording{})
+				return a.Fail(err, cmdutil.Wording{})
 			}
-			return view(a, r, textview.Initialized)
+			return cmdutil.View(a.Factory, r, textview.Initialized)
 		},
 	}
 }

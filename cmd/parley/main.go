@@ -5,6 +5,8 @@ package main
 import (
 	"os"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/internal/interrupt"
 )
 
@@ -13,5 +15,5 @@ func main() {
 	ctx := &interrupt.Context{}
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	ctx.Release()
-	os.Exit(exitCode(err, os.Stderr))
+	os.Exit(cmdutil.ExitCode(err, os.Stderr))
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/httpserve"
@@ -35,15 +37,15 @@ func newMCPCmd(a *factory) *cobra.Command {
 			"registration TTL leaves. Logs go to stderr (--verbose).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("http") && (allowRemote || trusted || len(o.AllowedOrigins) > 0 || cmd.Flags().Changed("session-timeout")) {
-				return usagef("--allow-remote and --trusted apply to --http only, as do --allow-origin and --session-timeout")
+				return cmdutil.Usagef("--allow-remote and --trusted apply to --http only, as do --allow-origin and --session-timeout")
 			}
 			for _, origin := range o.AllowedOrigins {
 				if !mcpserver.ValidOrigin(origin) {
-					return usagef("--allow-origin %q: an origin as a browser sends it, e.g. https://app.example.com", origin)
+					return cmdutil.Usagef("--allow-origin %q: an origin as a browser sends it, e.g. https://app.example.com", origin)
 				}
 			}
 			if o.SessionTimeout <= 0 {
-				return usagef("--session-timeout must be positive, e.g. 5m")
+				return cmdutil.Usagef("--session-timeout must be positive, e.g. 5m")
 			}
 			if httpAddr != "" {
 				if err := checkListenAddr(a, httpAddr, allowRemote); err != nil {
@@ -69,13 +71,13 @@ func checkListenAddr(a *factory, addr string, allowRemote bool) error {
 	switch loopback, err := httpserve.CheckAddr(addr, allowRemote); {
 	case errors.Is(err, httpserve.ErrRemote):
 		_, port, _ := net.SplitHostPort(addr)
-		return usagef("--http %s is not a loopback address: other machines could call every tool; use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, port)
+		return cmdutil.Usagef("--http %s is not a loopback address: other machines could call every tool; use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, port)
 	case err != nil:
-		return usagef("--http: %v (e.g. 127.0.0.1:7421)", err)
+		return cmdutil.Usagef("--http: %v (e.g. 127.0.0.1:7421)", err)
 	case loopback && allowRemote:
-		a.warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
+		a.Warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
 	case !loopback:
-		a.warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
+		a.Warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
 	}
 	return nil
 }
@@ -84,19 +86,19 @@ func checkListenAddr(a *factory, addr string, allowRemote bool) error {
 // MCP over the root with o until the client disconnects (stdio) or ctx
 // ends.
 func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.AppOptions) error {
-	m, err := a.openMessenger()
+	m, err := a.OpenMessenger()
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	o.Logger = a.logger()
-	srv, closeSrv, err := mcpserver.FromApp(a.service(), m, o)
+	o.Logger = a.Logger()
+	srv, closeSrv, err := mcpserver.FromApp(a.Service(), m, o)
 	if err != nil {
 		return err
 	}
 	defer closeSrv()
 	if httpAddr == "" {
-		return srv.ServeStdio(ctx, a.stdin, a.stdout)
+		return srv.ServeStdio(ctx, a.Stdin, a.Stdout)
 	}
 	return a.serveMCPHTTP(ctx, httpAddr, srv)
 }
@@ -108,10 +110,10 @@ func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.
 		return fmt.Errorf("--http %s: %w", addr, err)
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
-	if a.json {
-		_ = a.emit(map[string]any{"event": "listening", "url": url})
+	if a.JSON {
+		_ = a.Emit(map[string]any{"event": "listening", "url": url})
 	} else {
-		fmt.Fprintf(a.stderr, "parley: MCP over streamable HTTP at %s (Ctrl-C to stop)\n", url)
+		fmt.Fprintf(a.Stderr, "parley: MCP over streamable HTTP at %s (Ctrl-C to stop)\n", url)
 	}
 	return srv.ServeHTTPOn(ctx, ln)
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -68,7 +70,7 @@ func TestMCPHTTPOrigin(t *testing.T) {
 		{"mcp", "--http", "127.0.0.1:0", "--allow-origin", "evil.example"},
 		{"mcp", "--http", "127.0.0.1:0", "--session-timeout", "0s"},
 	} {
-		if _, _, code := runT(t, "", append([]string{"--root", root}, args...)...); code != exitUsage {
+		if _, _, code := runT(t, "", append([]string{"--root", root}, args...)...); code != cmdutil.ExitUsage {
 			t.Errorf("%v: exit %d, want usage", args, code)
 		}
 	}

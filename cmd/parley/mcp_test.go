@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,7 +34,7 @@ func TestMCPHTTPAddressChecks(t *testing.T) {
 		{[]string{"--trusted"}, "--allow-remote and --trusted apply to --http only"},
 	} {
 		_, stderr, code := dcli(t, root, append([]string{"mcp"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(stderr, c.want) {
+		if code != cmdutil.ExitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("mcp %v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
 		}
 	}
@@ -48,7 +50,7 @@ func TestMCPHTTPAddressChecks(t *testing.T) {
 	}
 	// --allow-remote lets a remote address through, with a warning.
 	var errb bytes.Buffer
-	a := &factory{stderr: &errb}
+	a := &factory{&cmdutil.Factory{Stderr: &errb}}
 	if err := checkListenAddr(a, "0.0.0.0:7421", true); err != nil || !strings.Contains(errb.String(), "warning: serving MCP on 0.0.0.0:7421, which is not a loopback address") {
 		t.Errorf("allow-remote: %v %q", err, errb.String())
 	}

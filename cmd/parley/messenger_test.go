@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
 	"github.com/parleyhq/parley/registry"
@@ -36,8 +38,8 @@ func mustCLI(t testing.TB, root, stdin string, args ...string) string {
 // oneLineError checks that a failure is one line that names code.
 func oneLineError(t testing.TB, stderr string, code int, want string) {
 	t.Helper()
-	if code != exitError {
-		t.Errorf("exit %d, want %d (stderr %q)", code, exitError, stderr)
+	if code != cmdutil.ExitError {
+		t.Errorf("exit %d, want %d (stderr %q)", code, cmdutil.ExitError, stderr)
 	}
 	if strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.HasPrefix(stderr, "parley: ") {
 		t.Errorf("error is not one line: %q", stderr)
@@ -219,8 +221,8 @@ func TestSendValidation(t *testing.T) {
 	})
 	t.Run("usage", func(t *testing.T) {
 		for _, args := range [][]string{{"send", "--to", "Live", "x"}, {"send", "--from", "A", "--to", "Live", "--type", "Bad Type", "x"}, {"send", "--from", "A", "--to", "Live", ""}} {
-			if _, _, code := cli(t, root, "", args...); code != exitUsage {
-				t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+			if _, _, code := cli(t, root, "", args...); code != cmdutil.ExitUsage {
+				t.Errorf("%v: exit %d, want %d", args, code, cmdutil.ExitUsage)
 			}
 		}
 	})
@@ -439,7 +441,7 @@ func TestGC(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "*.json")); len(m) != 1 {
 		t.Fatalf("gc touched a waiting message: %v", m)
 	}
-	if _, _, code := cli(t, root, "", "gc", "--older-than", "soon"); code != exitUsage {
+	if _, _, code := cli(t, root, "", "gc", "--older-than", "soon"); code != cmdutil.ExitUsage {
 		t.Fatalf("bad --older-than: exit %d", code)
 	}
 }
@@ -455,7 +457,7 @@ func TestGCRefusesAnAgeThatOverflows(t *testing.T) {
 	mustCLI(t, root, "", "recv", "--as", "Bob")
 	for _, age := range []string{"200000d", "9223372036854775807d", "-1d", "-5m"} {
 		_, stderr, code := cli(t, root, "", "gc", "--older-than", age)
-		if code != exitUsage || !strings.Contains(stderr, "--older-than") {
+		if code != cmdutil.ExitUsage || !strings.Contains(stderr, "--older-than") {
 			t.Errorf("--older-than %s: exit %d, %q; want a usage error", age, code, stderr)
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // piAgent stands in for a pi agent using pi-messenger: it writes its own
@@ -186,7 +188,7 @@ func TestPiAgentsDebate(t *testing.T) {
 		"--agent", "attacker=@PiCritic", "--agent", "defender=@PiProposer"}, strings.NewReader(""), &out, &errb)
 	cancel()
 	wg.Wait()
-	if code := exitCode(err, &errb); code != 0 {
+	if code := cmdutil.ExitCode(err, &errb); code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
 	}
 	v := verdictLineOf(t, out.String())

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/creack/pty"
 )
 
@@ -96,8 +98,8 @@ func TestCtrlCEndsStdinWaitsOnATerminal(t *testing.T) {
 			if _, err := tty.Write([]byte{3}); err != nil { // Ctrl-C
 				t.Fatal(err)
 			}
-			if code := exitOf(t, cmd); code != exitInterrupted {
-				t.Errorf("exit %d after Ctrl-C, want %d; terminal: %q", code, exitInterrupted, out.String())
+			if code := exitOf(t, cmd); code != cmdutil.ExitInterrupted {
+				t.Errorf("exit %d after Ctrl-C, want %d; terminal: %q", code, cmdutil.ExitInterrupted, out.String())
 			}
 			waitForText(t, out, "parley: interrupted")
 		})
@@ -119,8 +121,8 @@ func TestSIGINTEndsStdinWait(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	if code := exitOf(t, cmd); code != exitInterrupted {
-		t.Errorf("exit %d after SIGINT, want %d; terminal: %q", code, exitInterrupted, out.String())
+	if code := exitOf(t, cmd); code != cmdutil.ExitInterrupted {
+		t.Errorf("exit %d after SIGINT, want %d; terminal: %q", code, cmdutil.ExitInterrupted, out.String())
 	}
 }
 
@@ -176,7 +178,7 @@ func TestCtrlCEndsEveryWait(t *testing.T) {
 		ready string // what the terminal shows once the command waits; "" for nothing
 		code  int
 	}{
-		{[]string{"recv", "--as", "Bob", "--wait", "10m"}, "", exitInterrupted},
+		{[]string{"recv", "--as", "Bob", "--wait", "10m"}, "", cmdutil.ExitInterrupted},
 		{[]string{"watch", "--as", "Bob"}, "watching the inbox of Bob", 0},
 		{[]string{"mcp"}, "", 0},
 	} {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -31,10 +33,10 @@ func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cob
 			"only after it was printed, so an interrupted recv delivers it again.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.As == "" {
-				return usagef("recv needs --as NAME (see parley recv --help)")
+				return cmdutil.Usagef("recv needs --as NAME (see parley recv --help)")
 			}
 			if o.Wait < 0 {
-				return usagef("--wait %v: give a duration of zero or more (e.g. 30s)", o.Wait)
+				return cmdutil.Usagef("--wait %v: give a duration of zero or more (e.g. 30s)", o.Wait)
 			}
 			if o.Max = 1; all {
 				o.Max = 0
@@ -54,12 +56,12 @@ func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cob
 
 // recvRun prints each message claimed, or says the inbox was empty.
 func recvRun(ctx context.Context, a *factory, o *recvOptions) error {
-	n, err := a.service().Recv(ctx, o.As, o.ReceiveOptions, a.printMessage)
+	n, err := a.Service().Recv(ctx, o.As, o.ReceiveOptions, a.printMessage)
 	if err != nil {
-		return a.fail(err, wording{})
+		return a.Fail(err, cmdutil.Wording{})
 	}
-	if n == 0 && !a.json {
-		textview.NoMessages(a.stderr, o.As)
+	if n == 0 && !a.JSON {
+		textview.NoMessages(a.Stderr, o.As)
 	}
 	return nil
 }
@@ -86,7 +88,7 @@ func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *c
 			"are printed first. --no-register tails the inbox without registering.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.As == "" {
-				return usagef("watch needs --as NAME (see parley watch --help)")
+				return cmdutil.Usagef("watch needs --as NAME (see parley watch --help)")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -101,23 +103,23 @@ func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *c
 
 // watchRun prints each message as it arrives, and the warnings.
 func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
-	err := a.service().Watch(ctx, app.WatchRequest{
+	err := a.Service().Watch(ctx, app.WatchRequest{
 		As: o.As, Register: !o.NoRegister,
 		Started: func() {
-			if !a.json {
-				textview.Watching(a.stderr, o.As, !o.NoRegister)
+			if !a.JSON {
+				textview.Watching(a.Stderr, o.As, !o.NoRegister)
 			}
 		},
-		Warn: func(w app.Warning) { a.warnf("%s", w.Text) },
+		Warn: func(w app.Warning) { a.Warnf("%s", w.Text) },
 	}, a.printMessage)
-	return a.fail(err, wording{})
+	return a.Fail(err, cmdutil.Wording{})
 }
 
 // printMessage prints one message: its wire form under --json, else its
 // text view (textview.Message).
 func (a *factory) printMessage(m *inbox.Message) error {
-	if a.json {
-		return textview.MessageJSON(a.stdout, m)
+	if a.JSON {
+		return textview.MessageJSON(a.Stdout, m)
 	}
-	return textview.Message(a.stdout, m)
+	return textview.Message(a.Stdout, m)
 }

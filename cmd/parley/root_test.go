@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/internal/interrupt"
 )
 
@@ -14,7 +16,7 @@ func TestSubcommandsAreListedUnderTheirNames(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
 	for _, s := range subcommands {
-		c := s.make(&factory{})
+		c := s.make(&factory{&cmdutil.Factory{}})
 		if c.Name() != s.name {
 			t.Errorf("%q is listed as %q", c.Name(), s.name)
 		}
@@ -75,7 +77,7 @@ func TestGlobalsAreTheGlobalFlags(t *testing.T) {
 func TestOnlyTheNamedSubcommandIsBuilt(t *testing.T) {
 	t.Parallel()
 	names := func(args ...string) []string {
-		cmds, _ := commandsFor(&factory{}, args)
+		cmds, _ := commandsFor(&factory{&cmdutil.Factory{}}, args)
 		var out []string
 		for _, c := range cmds {
 			out = append(out, c.Name())
@@ -109,7 +111,7 @@ func TestOnlyTheNamedSubcommandIsBuilt(t *testing.T) {
 	} {
 		var out, errs syncBuffer
 		err := run(&interrupt.Context{}, append([]string{"--root", root}, tc.args...), nil, &out, &errs)
-		exitCode(err, &errs)
+		cmdutil.ExitCode(err, &errs)
 		for _, w := range tc.want {
 			if !strings.Contains(out.String()+errs.String(), w) {
 				t.Errorf("%q does not say %q: %s%s", tc.args, w, out.String(), errs.String())

@@ -5,18 +5,14 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/internal/textview"
 )
-
-// trustRoot refuses, before any command runs, a root that someone else
-// could have written, and a default vault that is a symbolic link out of
-// the root (app.TrustRoot): a vault elsewhere is used only when --vault or
-// PARLEY_VAULT names it.
-func (a *factory) trustRoot() error { return a.service().TrustRoot(a.vaultFlag != "") }
 
 // newTranscriptsKeygenCmd is "parley transcripts keygen FILE": a new
 // ed25519 key for signing seals, written to FILE (0600, never replaced),
@@ -31,19 +27,19 @@ func newTranscriptsKeygenCmd(a *factory) *cobra.Command {
 			"signature: a debate rewritten by someone with write access but not the key shows\n" +
 			"as tampered. Keep FILE out of reach of those you do not trust; give readers only\n" +
 			"the publicKey.",
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			key, err := app.NewSealKey(args[0])
 			if errors.Is(err, fs.ErrExist) {
-				return usagef("%s exists; parley never replaces a key (give another file)", args[0])
+				return cmdutil.Usagef("%s exists; parley never replaces a key (give another file)", args[0])
 			}
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return a.emit(map[string]any{"seal": key})
+			if a.JSON {
+				return a.Emit(map[string]any{"seal": key})
 			}
-			return textview.SealKey(a.stdout, key, filepath.Join(a.rootDir(), config.FileName))
+			return textview.SealKey(a.Stdout, key, filepath.Join(a.RootDir(), config.FileName))
 		},
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -34,10 +36,10 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 			"nor a registration is an error (not_found). An agent that is known but not running\n" +
 			"still gets the message in its inbox, with a not_active warning (an error under\n" +
 			"--require-live, and then nothing is sent). The sender need not be registered.",
-		Args: maxArgs(1),
+		Args: cmdutil.MaxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Addressed(); err != nil {
-				return a.fail(err, wording{help: "parley send"})
+				return a.Fail(err, cmdutil.Wording{Help: "parley send"})
 			}
 			o.Stdin = len(args) == 0 || args[0] == "-"
 			if !o.Stdin {
@@ -57,7 +59,7 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 	f.BoolVar(&o.RequireLive, "require-live", false, "fail (not_active) instead of delivering to an agent that is not running")
 	// Its waits (standard input, a NATS server that does not answer) ask
 	// for Done first; a send to the file messenger never waits.
-	return waitsLazily(cmd)
+	return cmdutil.WaitsLazily(cmd)
 }
 
 // sendRun sends through the service layer and prints the message's id (or
@@ -65,8 +67,8 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 func sendRun(ctx context.Context, a *factory, o *sendOptions) error {
 	textName := "the text"
 	if o.Stdin {
-		b, err := a.readStdin(ctx, "the message", inbox.MaxMessageBytes)
-		if err != nil && !errors.Is(err, errInterrupted) {
+		b, err := a.ReadStdin(ctx, "the message", inbox.MaxMessageBytes)
+		if err != nil && !errors.Is(err, cmdutil.ErrInterrupted) {
 			err = fmt.Errorf("read the message from standard input: %w", err)
 		}
 		if err != nil {
@@ -74,22 +76,22 @@ func sendRun(ctx context.Context, a *factory, o *sendOptions) error {
 		}
 		o.Text, textName = string(b), "standard input"
 	}
-	sent, err := a.service().Send(ctx, o.SendRequest)
+	sent, err := a.Service().Send(ctx, o.SendRequest)
 	if err != nil {
-		return a.fail(err, wording{noRoot: fmt.Sprintf("not_found: no agent %q: ", o.To), name: func(field string) string {
+		return a.Fail(err, cmdutil.Wording{NoRoot: fmt.Sprintf("not_found: no agent %q: ", o.To), Name: func(field string) string {
 			if field == "text" {
 				return textName
 			}
-			return a.inputName(field)
+			return a.InputName(field)
 		}})
 	}
 	// Said only once the message is in the inbox: a refused send (too
 	// large, a full disk) is its error alone.
-	if err := a.warn(sent.Warnings...); err != nil {
+	if err := a.Warn(sent.Warnings...); err != nil {
 		return err
 	}
-	if a.json {
-		return textview.MessageJSON(a.stdout, sent.Message)
+	if a.JSON {
+		return textview.MessageJSON(a.Stdout, sent.Message)
 	}
-	return textview.Sent(a.stdout, sent, o.To)
+	return textview.Sent(a.Stdout, sent, o.To)
 }

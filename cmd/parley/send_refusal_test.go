@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // A send that is refused (too large) to an agent that is not running says
@@ -52,7 +54,7 @@ func TestSendWaitsForTheNATSServer(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		err := run(context.Background(), []string{"--root", root, "send", "--from", "Alice", "--to", "Bob", "sent during the outage"}, strings.NewReader(""), &out, &errs)
-		done <- exitCode(err, &errs)
+		done <- cmdutil.ExitCode(err, &errs)
 	}()
 	// The server comes back once the send said it waits for it.
 	for !strings.Contains(errs.String(), "does not answer") {
@@ -103,7 +105,7 @@ func TestInterruptTheWaitForNATS(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Ctrl-C did not end the wait")
 	}
-	if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(stderr.String(), "interrupted while waiting for the NATS server") {
+	if code := cmd.ProcessState.ExitCode(); code != cmdutil.ExitError || !strings.Contains(stderr.String(), "interrupted while waiting for the NATS server") {
 		t.Fatalf("exit %d: %q", code, stderr.String())
 	}
 }

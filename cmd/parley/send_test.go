@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -29,13 +31,13 @@ func TestSendRefusalsNameTheFlags(t *testing.T) {
 		code  int
 		says  string
 	}{
-		{"", []string{"--type", "Release-Note", "v2 is out"}, exitUsage, `--type "Release-Note": use lower-case letters`},
-		{"", []string{"--reply-to", strings.Repeat("7", 201), "ack"}, exitUsage, "--reply-to: an id is at most 200 characters"},
-		{"", []string{""}, exitUsage, "nothing to send: the text is empty"},
-		{" \t\n", []string{"-"}, exitUsage, "nothing to send: standard input is empty"},
-		{"", []string{"caf\xe9 au lait"}, exitError, "the text is not UTF-8 text; nothing sent"},
-		{strings.Repeat("y", inbox.MaxMessageBytes+1), nil, exitError, "message too large: standard input is over 1048576 bytes"},
-		{"", []string{"--require-live", "are you there?"}, exitError, "not_active: Ines is not running (it is not registered yet); nothing sent (drop --require-live"},
+		{"", []string{"--type", "Release-Note", "v2 is out"}, cmdutil.ExitUsage, `--type "Release-Note": use lower-case letters`},
+		{"", []string{"--reply-to", strings.Repeat("7", 201), "ack"}, cmdutil.ExitUsage, "--reply-to: an id is at most 200 characters"},
+		{"", []string{""}, cmdutil.ExitUsage, "nothing to send: the text is empty"},
+		{" \t\n", []string{"-"}, cmdutil.ExitUsage, "nothing to send: standard input is empty"},
+		{"", []string{"caf\xe9 au lait"}, cmdutil.ExitError, "the text is not UTF-8 text; nothing sent"},
+		{strings.Repeat("y", inbox.MaxMessageBytes+1), nil, cmdutil.ExitError, "message too large: standard input is over 1048576 bytes"},
+		{"", []string{"--require-live", "are you there?"}, cmdutil.ExitError, "not_active: Ines is not running (it is not registered yet); nothing sent (drop --require-live"},
 	} {
 		args := append([]string{"send", "--from", "ci-runner", "--to", "Ines"}, tc.args...)
 		out, stderr, code := cli(t, root, tc.stdin, args...)
@@ -54,7 +56,7 @@ func TestSendRefusalsNameTheFlags(t *testing.T) {
 func TestMessengerCommandsParseIntoOptions(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "none")
-	a := &factory{rootFlag: root, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	a := &factory{&cmdutil.Factory{RootFlag: root, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}}
 	parse := func(cmd *cobra.Command, args ...string) {
 		t.Helper()
 		cmd.SetArgs(args)

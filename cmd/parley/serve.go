@@ -6,6 +6,8 @@ import (
 	"net"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/httpserve"
@@ -30,42 +32,42 @@ func newServeCmd(a *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			loopback, err := httpserve.CheckAddr(addr, allowRemote)
 			if errors.Is(err, httpserve.ErrRemote) {
-				return usagef("--addr %s is not a loopback address; add --allow-remote to serve other machines (no authentication: anyone who reaches it reads every debate)", addr)
+				return cmdutil.Usagef("--addr %s is not a loopback address; add --allow-remote to serve other machines (no authentication: anyone who reaches it reads every debate)", addr)
 			}
 			if err != nil {
-				return usagef("--addr: %v", err)
+				return cmdutil.Usagef("--addr: %v", err)
 			}
-			srv, closeSrv, err := web.FromApp(a.service(), allowRemote && !loopback)
+			srv, closeSrv, err := web.FromApp(a.Service(), allowRemote && !loopback)
 			switch {
 			case errors.Is(err, web.ErrNoVault):
-				return notFoundf("there is no vault at %s (%s makes one)", a.vaultDir(), a.cmdLine("init"))
+				return cmdutil.NotFoundf("there is no vault at %s (%s makes one)", a.VaultDir(), a.CmdLine("init"))
 			case errors.Is(err, fs.ErrNotExist):
-				return a.noRootError("")
+				return a.NoRootError("")
 			case err != nil:
 				return err
 			}
 			defer closeSrv()
-			vdir, _ := filepath.Abs(a.vaultDir())
+			vdir, _ := filepath.Abs(a.VaultDir())
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
 			switch {
 			case !loopback:
-				a.warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record of %s and every page of the vault %s", ln.Addr(), a.rootDir(), vdir)
+				a.Warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record of %s and every page of the vault %s", ln.Addr(), a.RootDir(), vdir)
 			case allowRemote:
 				// On a loopback address --allow-remote exposes nothing more:
 				// the Host check (against DNS rebinding) stays on.
-				a.warnf("--allow-remote with the loopback address %s: only this machine can connect, and requests must name a loopback host", ln.Addr())
+				a.Warnf("--allow-remote with the loopback address %s: only this machine can connect, and requests must name a loopback host", ln.Addr())
 			}
 			url := "http://" + ln.Addr().String() + "/"
-			if a.json {
-				if err := a.emit(map[string]any{"event": "listening", "url": url, "root": a.rootDir(), "vault": vdir}); err != nil {
+			if a.JSON {
+				if err := a.Emit(map[string]any{"event": "listening", "url": url, "root": a.RootDir(), "vault": vdir}); err != nil {
 					ln.Close()
 					return err
 				}
 			} else {
-				a.printf("parley serve: %s (read-only; Ctrl-C stops)\n", url)
+				a.Printf("parley serve: %s (read-only; Ctrl-C stops)\n", url)
 			}
 			ctx, stop := interrupt.On(cmd.Context())
 			defer stop()

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/consensus"
@@ -190,11 +192,11 @@ func (e *tamperEnv) detect(want, position string) []string {
 		return false
 	}
 	out, errs, code := dcli(t, e.root, "transcripts", "verify", e.id)
-	if code != exitBlocked || !named(out+errs) {
+	if code != cmdutil.ExitBlocked || !named(out+errs) {
 		misses = append(misses, fmt.Sprintf("verify: exit %d\n%s%s", code, out, errs))
 	}
 	out, errs, code = dcli(t, e.root, "transcripts", "show", e.id)
-	if code != exitBlocked || !named(out+errs) {
+	if code != cmdutil.ExitBlocked || !named(out+errs) {
 		misses = append(misses, fmt.Sprintf("show: exit %d\n%s", code, errs))
 	}
 	// The web pages: the debate's badge, its vault page's badge, the index.
@@ -222,7 +224,7 @@ func (e *tamperEnv) detect(want, position string) []string {
 		// The record is gone, or edited so that it is no longer the
 		// record of this question (another topic, layer or type): nothing
 		// is called consistent, and the question reads as unanswered.
-	case st != "tampered" || code != exitBlocked:
+	case st != "tampered" || code != cmdutil.ExitBlocked:
 		misses = append(misses, fmt.Sprintf("consensus check: exit %d %s %s", code, out, errs))
 	}
 	return misses
@@ -248,8 +250,8 @@ func (e *tamperEnv) get(target string) (int, string) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	a := &factory{rootFlag: e.root}
-	c, err := a.config()
+	a := &factory{&cmdutil.Factory{RootFlag: e.root}}
+	c, err := a.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,7 +550,7 @@ func TestSignedSealTellsAWholeRewrite(t *testing.T) {
 	})
 	// Without the public key the rewrite would pass: with it, it does not.
 	out, errs, code := dcli(t, e.root, "transcripts", "verify", d.id)
-	if code != exitBlocked || !strings.Contains(out, "signature INVALID") {
+	if code != cmdutil.ExitBlocked || !strings.Contains(out, "signature INVALID") {
 		t.Errorf("a whole rewrite: exit %d\n%s%s", code, out, errs)
 	}
 	for _, f := range []string{"transcript.jsonl", "verdict.json", "session.json", d.id + ".md", "spec-idempotency-keys.md"} {
@@ -579,7 +581,7 @@ func TestKeygenSignsSeals(t *testing.T) {
 		t.Fatalf("key file: %v %v", fi, err)
 	}
 	os.WriteFile(filepath.Join(root, "config.json"), []byte(strings.TrimSpace(out)), 0o600)
-	if _, _, code := dcli(t, root, "transcripts", "keygen", keyFile); code != exitUsage {
+	if _, _, code := dcli(t, root, "transcripts", "keygen", keyFile); code != cmdutil.ExitUsage {
 		t.Errorf("keygen over an existing key: exit %d", code)
 	}
 	s := writeScripts(t, dir, map[string]string{"critic": concedingCritic, "proposer": holdingDefender})

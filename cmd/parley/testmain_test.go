@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/internal/interrupt"
 )
 
@@ -17,7 +19,7 @@ func TestMain(m *testing.M) {
 		ctx := &interrupt.Context{}
 		err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 		ctx.Release()
-		os.Exit(exitCode(err, os.Stderr))
+		os.Exit(cmdutil.ExitCode(err, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -20,19 +22,19 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 		Short: "List the debates' transcripts, newest first (id, date, layer, topic, verdict, rounds, tokens)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := q.Filter(); err != nil {
-				return a.fail(err, wording{})
+				return a.Fail(err, cmdutil.Wording{})
 			}
-			list, err := a.service().ListTranscripts(cmd.Context(), q)
+			list, err := a.Service().ListTranscripts(cmd.Context(), q)
 			if errors.Is(err, fs.ErrNotExist) {
-				return a.noRootNote("no debates: ")
+				return a.NoRootNote("no debates: ")
 			}
 			if err != nil {
 				return err
 			}
-			if a.json {
-				return emitEach(a, list)
+			if a.JSON {
+				return cmdutil.EmitEach(a.Factory, list)
 			}
-			return textview.Transcripts(a.stdout, list, a.rootDir(), a.stdoutTTY())
+			return textview.Transcripts(a.Stdout, list, a.RootDir(), a.StdoutTTY())
 		},
 	}
 	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
@@ -46,9 +48,9 @@ func newTranscriptsListCmd(a *factory) *cobra.Command {
 // list is empty) and returns no store and no error. With no store, the
 // error is what failed.
 func (a *factory) listStore() (*transcripts.Store, error) {
-	st, err := a.service().OpenDebates()
+	st, err := a.Service().OpenDebates()
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, a.noRootNote("no debates: ")
+		return nil, a.NoRootNote("no debates: ")
 	}
 	return st, err
 }

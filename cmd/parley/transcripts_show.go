@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -22,38 +24,38 @@ func newTranscriptsShowCmd(a *factory) *cobra.Command {
 			"head with the one its vault page (wiki/debates/<id>.md) recorded at filing.\n" +
 			"A transcript that does not verify, or whose vault page differs, is printed with\n" +
 			"a banner naming the first bad line, and the command exits 3.",
-		Args: exactArgs(1),
+		Args: cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.resolveDebateID(args[0])
+			id, err := a.ResolveDebateID(args[0])
 			if err != nil {
 				return err
 			}
-			if a.json {
+			if a.JSON {
 				format = "json"
 			}
 			switch format {
 			case "text", "md", "html", "json":
 			default:
-				return usagef("--format %q: use text, md, html or json", format)
+				return cmdutil.Usagef("--format %q: use text, md, html or json", format)
 			}
-			view, err := a.service().ReadTranscript(cmd.Context(), id)
+			view, err := a.Service().ReadTranscript(cmd.Context(), id)
 			if app.IsNoDebate(err) {
-				return notFoundf("no debate %s under %s (%s lists them)", id, a.rootDir(), a.cmdLine("transcripts", "list"))
+				return cmdutil.NotFoundf("no debate %s under %s (%s lists them)", id, a.RootDir(), a.CmdLine("transcripts", "list"))
 			}
 			if err != nil {
 				return err
 			}
-			view.VerifyCommand = a.cmdLine("transcripts", "verify", id)
+			view.VerifyCommand = a.CmdLine("transcripts", "verify", id)
 			if format == "json" {
-				err = a.emit(view)
+				err = a.Emit(view)
 			} else {
-				err = textview.Transcript(a.stdout, view, format)
+				err = textview.Transcript(a.Stdout, view, format)
 			}
 			if err != nil {
 				return err
 			}
 			if in := view.Integrity; in.Tampered() {
-				return blockedError{msg: fmt.Sprintf("debate %s does not verify: %s", id, termsafe.Clean(in.Trouble(), ""))}
+				return cmdutil.BlockedError{Msg: fmt.Sprintf("debate %s does not verify: %s", id, termsafe.Clean(in.Trouble(), ""))}
 			}
 			return nil
 		},

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/transcripts"
@@ -37,7 +39,7 @@ func twoDebates(t *testing.T) (root, conceded, deadlocked string) {
 	conceded = objs[len(objs)-1]["debate_id"].(string)
 	out, _, code = dcli(t, root, "--json", "debate", "run", "--layer", "verify", "--topic", "Keys again", "--position", "Use UUIDv7 keys",
 		"--agent", "attacker=script:"+s["repeater"], "--agent", "defender=script:"+s["stubborn"])
-	if code != exitBlocked {
+	if code != cmdutil.ExitBlocked {
 		t.Fatalf("deadlock: exit %d", code)
 	}
 	objs = lines(t, out)
@@ -102,7 +104,7 @@ func TestTranscriptsList(t *testing.T) {
 	}
 	for _, bad := range [][]string{{"--since", "yesterday"}, {"--layer", "code"}, {"--verdict", "MAYBE"}} {
 		_, errs, code := dcli(t, root, append([]string{"transcripts", "list"}, bad...)...)
-		if code != exitUsage || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != cmdutil.ExitUsage || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%v: exit %d %q", bad, code, errs)
 		}
 	}
@@ -167,9 +169,9 @@ func TestTranscriptsShow(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"transcripts", "show", id, "--format", "pdf"}, exitUsage},
-		{[]string{"transcripts", "show", "../../etc"}, exitError},
-		{[]string{"transcripts", "show", "20260101-spec-nothing-abcdef"}, exitError},
+		{[]string{"transcripts", "show", id, "--format", "pdf"}, cmdutil.ExitUsage},
+		{[]string{"transcripts", "show", "../../etc"}, cmdutil.ExitError},
+		{[]string{"transcripts", "show", "20260101-spec-nothing-abcdef"}, cmdutil.ExitError},
 	} {
 		if _, errs, code := dcli(t, root, bad.args...); code != bad.code || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%v: exit %d %q", bad.args, code, errs)
@@ -181,14 +183,14 @@ func TestTranscriptsShow(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, bytes.Replace(data, []byte("Keys leak the creation time"), []byte("Keys leak nothing"), 1), 0o600)
 	out, errs, code = dcli(t, root, "transcripts", "show", id)
-	if code != exitBlocked || !strings.HasPrefix(out, "!! TAMPERED: line 3 its content does not match its hash") ||
+	if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "!! TAMPERED: line 3 its content does not match its hash") ||
 		!strings.Contains(out, "line 3  UNVERIFIED") || !strings.Contains(out, "Keys leak nothing") ||
 		!strings.Contains(out, "See: parley --root "+root+" transcripts verify "+id) ||
 		!strings.Contains(errs, "transcript.jsonl differs: line 3 its content") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Errorf("tampered show: exit %d, stderr %q\n%s", code, errs, out)
 	}
 	md, _, code = dcli(t, root, "transcripts", "show", id, "--format", "md")
-	if code != exitBlocked || !strings.Contains(md, "> [!danger] TAMPERED: this transcript does not verify\n> Line 3") {
+	if code != cmdutil.ExitBlocked || !strings.Contains(md, "> [!danger] TAMPERED: this transcript does not verify\n> Line 3") {
 		t.Errorf("tampered md: exit %d\n%s", code, md)
 	}
 	html, _, _ = dcli(t, root, "transcripts", "show", id, "--format", "html")
@@ -208,7 +210,7 @@ func TestTranscriptsShow(t *testing.T) {
 	}
 	os.WriteFile(page, bytes.Replace(data, head[1], bytes.Repeat([]byte("0"), 64), 1), 0o600)
 	out, errs, code = dcli(t, root, "transcripts", "show", other)
-	if code != exitBlocked || !strings.HasPrefix(out, "!! TAMPERED: wiki/debates/"+other+".md differs: it records head 000000000000") ||
+	if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "!! TAMPERED: wiki/debates/"+other+".md differs: it records head 000000000000") ||
 		!strings.Contains(out, "File:         differs wiki/debates/"+other+".md") || !strings.Contains(errs, "records head") {
 		t.Errorf("a vault page that differs: exit %d %q\n%s", code, errs, out)
 	}
@@ -274,7 +276,7 @@ func TestServeCLI(t *testing.T) {
 	// Another address needs --allow-remote, and then warns.
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
 		_, errs, code := dcli(t, root, "serve", "--addr", addr)
-		if code != exitUsage || !strings.Contains(errs, "--allow-remote") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--allow-remote") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("--addr %s: exit %d %q", addr, code, errs)
 		}
 	}
@@ -282,7 +284,7 @@ func TestServeCLI(t *testing.T) {
 	// listens, as mcp --http refuses it.
 	for _, addr := range []string{"127.0.0.1:http", "127.0.0.1:99999", "localhost"} {
 		_, errs, code := dcli(t, root, "serve", "--addr", addr, "--allow-remote")
-		if code != exitUsage || !strings.Contains(errs, "--addr") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--addr") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("--addr %s: exit %d %q, want exit 2 naming --addr", addr, code, errs)
 		}
 	}
@@ -293,7 +295,7 @@ func TestServeCLI(t *testing.T) {
 	if w := stderr.String(); !strings.Contains(w, "parley: warning: serving") || !strings.Contains(w, "no authentication") {
 		t.Errorf("no warning for a remote address: %q", w)
 	}
-	if _, errs, code := dcli(t, filepath.Join(t.TempDir(), "none"), "serve", "--addr", "127.0.0.1:0"); code != exitError || !strings.Contains(errs, "init makes one") {
+	if _, errs, code := dcli(t, filepath.Join(t.TempDir(), "none"), "serve", "--addr", "127.0.0.1:0"); code != cmdutil.ExitError || !strings.Contains(errs, "init makes one") {
 		t.Errorf("no root: exit %d %q", code, errs)
 	}
 }

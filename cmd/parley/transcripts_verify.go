@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -18,24 +20,24 @@ func newTranscriptsVerifyCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify ID",
 		Short: "Check a debate's transcript, session, verdict, vault page and record against its seal (exit 3 naming the file if tampered)",
-		Args:  exactArgs(1),
+		Args:  cmdutil.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := a.resolveDebateID(args[0])
+			id, err := a.ResolveDebateID(args[0])
 			if err != nil {
 				return err
 			}
-			v, err := a.service().VerifyTranscript(cmd.Context(), id)
+			v, err := a.Service().VerifyTranscript(cmd.Context(), id)
 			if app.IsNoDebate(err) {
-				return notFoundf("no debate %s under %s (%s lists them)", id, a.rootDir(), a.cmdLine("debate", "list"))
+				return cmdutil.NotFoundf("no debate %s under %s (%s lists them)", id, a.RootDir(), a.CmdLine("debate", "list"))
 			}
 			if err != nil {
 				return err
 			}
-			if err := view(a, v, textview.Audit); err != nil {
+			if err := cmdutil.View(a.Factory, v, textview.Audit); err != nil {
 				return err
 			}
 			if v.Tampered {
-				return blockedError{msg: fmt.Sprintf("debate %s does not verify: %s", id, v.Integrity.Trouble())}
+				return cmdutil.BlockedError{Msg: fmt.Sprintf("debate %s does not verify: %s", id, v.Integrity.Trouble())}
 			}
 			return nil
 		},

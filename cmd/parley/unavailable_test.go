@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/agent/openaitest"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
@@ -98,8 +100,8 @@ func TestUnavailableEndpoints(t *testing.T) {
 				out, errs, code := dcli(t, root, args...)
 				took := time.Since(start)
 				t.Logf("json=%v: exit %d after %v (wall clock %v)", asJSON, code, took.Round(time.Millisecond), wallClock)
-				if code != exitUnavailable {
-					t.Fatalf("exit %d, want %d (unavailable)\nstdout:\n%s\nstderr:\n%s", code, exitUnavailable, out, errs)
+				if code != cmdutil.ExitUnavailable {
+					t.Fatalf("exit %d, want %d (unavailable)\nstdout:\n%s\nstderr:\n%s", code, cmdutil.ExitUnavailable, out, errs)
 				}
 				if took >= wallClock/2 {
 					t.Fatalf("took %v: the debate waited out the wall clock", took)
@@ -167,7 +169,7 @@ func TestUnavailableDebateIsShownNotFiled(t *testing.T) {
 	out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "plan", "--topic", "Queue backpressure",
 		"--agent", "attacker=script:"+writeScripts(t, t.TempDir(), map[string]string{"c": repeatingCritic})["c"],
 		"--agent", "defender=openai:planner")
-	if code != exitUnavailable {
+	if code != cmdutil.ExitUnavailable {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
 	v := verdictLineOf(t, out)
@@ -251,7 +253,7 @@ func TestUnavailableWhenAnAgentCannotStart(t *testing.T) {
 	} {
 		out, errs, code := dcli(t, root, "--json", "debate", "run", "--layer", "spec", "--topic", "Retry budget "+c.defender,
 			"--agent", "attacker=script:"+critic, "--agent", "defender="+c.defender)
-		if code != exitUnavailable {
+		if code != cmdutil.ExitUnavailable {
 			t.Fatalf("%s: exit %d: %s\n%s", c.defender, code, errs, out)
 		}
 		u := verdictLineOf(t, out)["unavailable"].(map[string]any)

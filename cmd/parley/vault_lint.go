@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/internal/textview"
@@ -10,7 +12,7 @@ import (
 
 // newVaultCmd is "parley vault": checks of the vault as a whole.
 func newVaultCmd(a *factory) *cobra.Command {
-	return group(&cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "vault",
 		Short: "Check the vault: contradicting records, broken links, orphans, stale evidence",
 	}, newVaultLintCmd(a))
@@ -30,7 +32,7 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 			"                 are gone since it was filed (the record keeps their hash)\n" +
 			"Exit 3 when anything is found, 0 when the vault is clean.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.openConsensus()
+			c, err := a.OpenConsensus()
 			if err != nil {
 				return err
 			}
@@ -40,13 +42,13 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 				return err
 			}
 			vault := c.Store().Vault().Path()
-			if a.json {
-				err = emitEach(a, found)
+			if a.JSON {
+				err = cmdutil.EmitEach(a.Factory, found)
 			} else {
-				err = textview.LintFindings(a.stdout, found, vault)
+				err = textview.LintFindings(a.Stdout, found, vault)
 			}
 			if err == nil && len(found) > 0 {
-				return blockedError{fmt.Sprintf("vault lint: %d finding(s) in %s", len(found), vault)}
+				return cmdutil.BlockedError{Msg: fmt.Sprintf("vault lint: %d finding(s) in %s", len(found), vault)}
 			}
 			return err
 		},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"
@@ -70,7 +72,7 @@ func TestVaultLint(t *testing.T) {
 
 	found, code := lint()
 	k := kinds(found)
-	if code != exitBlocked {
+	if code != cmdutil.ExitBlocked {
 		t.Errorf("exit %d with findings %+v", code, found)
 	}
 	// The two records answer one question with 10 and 30 minutes.
@@ -129,7 +131,7 @@ func TestVaultLint(t *testing.T) {
 			t.Errorf("human output lacks %q:\n%s", want, out)
 		}
 	}
-	if code != exitBlocked || !strings.Contains(errOut, "finding(s)") {
+	if code != cmdutil.ExitBlocked || !strings.Contains(errOut, "finding(s)") {
 		t.Errorf("human: exit %d %s", code, errOut)
 	}
 }
@@ -150,7 +152,7 @@ func TestVaultLintClean(t *testing.T) {
 func mustLint(t *testing.T, lint func() ([]app.LintFinding, int)) []app.LintFinding {
 	t.Helper()
 	found, code := lint()
-	if len(found) > 0 && code != exitBlocked {
+	if len(found) > 0 && code != cmdutil.ExitBlocked {
 		t.Fatalf("findings with exit %d", code)
 	}
 	return found

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
@@ -13,16 +14,16 @@ var version string
 // printVersion prints the version as one line, or one JSON object under --json.
 func printVersion(a *factory) error {
 	v := app.BuildVersion(version)
-	if a.json {
-		return a.emit(v)
+	if a.JSON {
+		return a.Emit(v)
 	}
-	a.printf("%s\n", v)
+	a.Printf("%s\n", v)
 	return nil
 }
 
 // newVersionCmd is "parley version", the same as "parley --version".
 func newVersionCmd(a *factory) *cobra.Command {
-	return waitsLazily(&cobra.Command{
+	return cmdutil.WaitsLazily(&cobra.Command{
 		Use:   "version",
 		Short: "Print parley's version and the revision it was built from",
 		Long: "Print the module version, the VCS revision and time it was built from (when the\n" +

@@ -7,17 +7,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+
 	"github.com/parleyhq/parley/app"
 )
 
 func TestVersionFlagAndCommandAgree(t *testing.T) {
 	t.Parallel()
 	flag, stderr, code := runT(t, "", "--version")
-	if code != exitOK || stderr != "" {
+	if code != cmdutil.ExitOK || stderr != "" {
 		t.Fatalf("--version: exit %d, stderr %q", code, stderr)
 	}
 	cmd, _, code := runT(t, "", "version")
-	if code != exitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("version: exit %d", code)
 	}
 	if flag != cmd {
@@ -28,7 +30,7 @@ func TestVersionFlagAndCommandAgree(t *testing.T) {
 	}
 	out, _, code := runT(t, "", "--json", "version")
 	var v app.Version
-	if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitOK || v.Go != runtime.Version() || v.Version == "" {
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != cmdutil.ExitOK || v.Go != runtime.Version() || v.Version == "" {
 		t.Fatalf("--json version = %q (%v), exit %d", out, err, code)
 	}
 	// A root parley would refuse to use does not stop it saying its version.
@@ -37,11 +39,11 @@ func TestVersionFlagAndCommandAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"--root", bad, "--version"}, {"--root", bad, "version"}} {
-		if out, stderr, code := runT(t, "", args...); code != exitOK || out != flag {
+		if out, stderr, code := runT(t, "", args...); code != cmdutil.ExitOK || out != flag {
 			t.Errorf("%v: exit %d, %q, %q", args, code, out, stderr)
 		}
 	}
-	if _, _, code := runT(t, "", "version", "extra"); code != exitUsage {
-		t.Fatalf("version extra: exit %d, want %d", code, exitUsage)
+	if _, _, code := runT(t, "", "version", "extra"); code != cmdutil.ExitUsage {
+		t.Fatalf("version extra: exit %d, want %d", code, cmdutil.ExitUsage)
 	}
 }

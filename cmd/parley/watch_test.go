@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // startWatch runs "parley watch" with args until the returned stop is
@@ -116,7 +118,7 @@ func TestWatchRegistersWhileItRuns(t *testing.T) {
 		return r != nil && r["heartbeatAt"] != nil && regTime(t, r, "heartbeatAt").Sub(started) > ttl
 	})
 	_, stderr, code := cli(t, root, "", "send", "--from", "Quill", "--to", "Nadia", "while watched")
-	if code != exitOK || strings.Contains(stderr, "not_active") {
+	if code != cmdutil.ExitOK || strings.Contains(stderr, "not_active") {
 		t.Fatalf("send to a watched agent: exit %d, %q", code, stderr)
 	}
 	waitFor(t, "the message sent while watched", func() bool { return strings.Contains(out.String(), "while watched") })
@@ -128,7 +130,7 @@ func TestWatchRegistersWhileItRuns(t *testing.T) {
 	// A second watch of the same name is refused; the first keeps its
 	// registration and its inbox.
 	_, stderr, code = cli(t, root, "", "watch", "--as", "Nadia")
-	if code != exitError || !strings.Contains(stderr, "Nadia") {
+	if code != cmdutil.ExitError || !strings.Contains(stderr, "Nadia") {
 		t.Fatalf("second watch: exit %d, %q", code, stderr)
 	}
 	if r := registration(t, root, "Nadia"); r == nil || r["sessionId"] != reg["sessionId"] {
@@ -165,7 +167,7 @@ func TestWatchNoRegisterAndUnknownNames(t *testing.T) {
 	mustCLI(t, root, "", "agents", "add", "Otto")
 	out, _, stop := startWatch(t, root, "--as", "Otto", "--no-register")
 	_, stderr, code := cli(t, root, "", "send", "--from", "Quill", "--to", "Otto", "read only")
-	if code != exitOK || !strings.Contains(stderr, "not_active") {
+	if code != cmdutil.ExitOK || !strings.Contains(stderr, "not_active") {
 		t.Fatalf("send to a --no-register watch: exit %d, %q", code, stderr)
 	}
 	waitFor(t, "the message", func() bool { return strings.Contains(out.String(), "read only") })
@@ -224,7 +226,7 @@ func TestWatchProcessUnregistersOnSignals(t *testing.T) {
 				t.Fatalf("%v: registration left behind: %v", sig, r)
 			}
 			_, stderr, code := cli(t, root, "", "send", "--from", "Quill", "--to", "Wren", "still there?")
-			if code != exitOK || !strings.Contains(stderr, "not_active") {
+			if code != cmdutil.ExitOK || !strings.Contains(stderr, "not_active") {
 				t.Fatalf("send after the watch ended: exit %d, %q", code, stderr)
 			}
 		})

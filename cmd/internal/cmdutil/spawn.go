@@ -1,17 +1,17 @@
-package main
+package cmdutil
 
 import "github.com/parleyhq/parley/app"
 
-// childEnv is added to the environment of the parley processes the
+// ChildEnv is added to the environment of the parley processes the
 // service layer starts (agents, a detached debate). Tests set it so that
 // the test binary, standing in for parley, runs the command line.
-var childEnv []string
+var ChildEnv []string
 
 // spawn is how the service layer starts parley processes: with --verbose
 // when this one has it, and childEnv.
-func (a *factory) spawn() app.Spawn {
-	s := app.Spawn{Env: childEnv}
-	if a.verbose {
+func (a *Factory) spawn() app.Spawn {
+	s := app.Spawn{Env: ChildEnv}
+	if a.Verbose {
 		s.Args = []string{"--verbose"}
 	}
 	return s

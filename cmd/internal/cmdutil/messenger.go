@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"context"
@@ -7,27 +7,27 @@ import (
 	"github.com/parleyhq/parley/internal/interrupt"
 )
 
-// openMessenger opens (creating if needed) the messenger config.json
+// OpenMessenger opens (creating if needed) the messenger config.json
 // selects, through the service layer, for a command that drives it itself
 // (an agent, the MCP server): it uses it and closes it. A server that does
 // not answer is waited for with one line saying so; Ctrl-C stops the wait.
-func (a *factory) openMessenger() (app.Backend, error) {
+func (a *Factory) OpenMessenger() (app.Backend, error) {
 	sctx, stop := interrupt.On(context.Background())
 	defer stop()
-	b, err := a.service().Messenger(sctx)
+	b, err := a.Service().Messenger(sctx)
 	if err != nil {
-		return nil, a.fail(err, wording{})
+		return nil, a.Fail(err, Wording{})
 	}
 	return b, nil
 }
 
-// warn prints the service layer's warnings: one line each on stderr, or
+// Warn prints the service layer's warnings: one line each on stderr, or
 // one JSON object each under --json.
-func (a *factory) warn(ws ...app.Warning) error {
+func (a *Factory) Warn(ws ...app.Warning) error {
 	for _, w := range ws {
-		if !a.json {
-			a.warnf("%s: %s", w.Code, w.Text)
-		} else if err := a.emit(map[string]any{"warning": w.Code, "agent": w.Agent, "message": w.Text}); err != nil {
+		if !a.JSON {
+			a.Warnf("%s: %s", w.Code, w.Text)
+		} else if err := a.Emit(map[string]any{"warning": w.Code, "agent": w.Agent, "message": w.Text}); err != nil {
 			return err
 		}
 	}

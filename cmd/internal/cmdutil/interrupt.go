@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"github.com/spf13/cobra"
@@ -6,21 +6,21 @@ import (
 	"github.com/parleyhq/parley/internal/interrupt"
 )
 
-// errInterrupted ends a wait that Ctrl-C cut short (exit 130).
-var errInterrupted = interrupt.ErrInterrupted
+// ErrInterrupted ends a wait that Ctrl-C cut short (exit 130).
+var ErrInterrupted = interrupt.ErrInterrupted
 
-// lazyInterrupt is the annotation of a command that never waits without
+// LazyInterrupt is the annotation of a command that never waits without
 // asking its context for Done first (a wait on standard input, a messenger
 // server that does not answer): it runs without listening for Ctrl-C until
 // then (interrupt.Context), and Ctrl-C before that ends the process as it
 // would any program. Every other command listens from its start.
-const lazyInterrupt = "parley/interrupt-lazily"
+const LazyInterrupt = "parley/interrupt-lazily"
 
-// waitsLazily marks cmd lazyInterrupt and returns it.
-func waitsLazily(cmd *cobra.Command) *cobra.Command {
+// WaitsLazily marks cmd LazyInterrupt and returns it.
+func WaitsLazily(cmd *cobra.Command) *cobra.Command {
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
 	}
-	cmd.Annotations[lazyInterrupt] = "yes"
+	cmd.Annotations[LazyInterrupt] = "yes"
 	return cmd
 }

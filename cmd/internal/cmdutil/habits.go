@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 // The habits every command shares, applied once to the whole command tree:
 // examples in the help, "did you mean" for commands and flags, the exact
@@ -23,27 +23,23 @@ import (
 	"github.com/parleyhq/parley/internal/textview"
 )
 
-// exitInterrupted is the exit code of a command ended by Ctrl-C (SIGINT)
-// while it waited: 128 + the signal's number, as shells report it.
-const exitInterrupted = 130
-
-// polish applies the shared habits to every command under root: the
-// examples of its help, the usage error of a command group given an
-// unknown subcommand, no arguments for a command that does not say how
-// many it takes, and flag errors that suggest the flag meant.
-func polish(root *cobra.Command) {
+// Polish applies the shared habits to every command under root: the
+// examples of its help (by CommandKey), the usage error of a command
+// group given an unknown subcommand, no arguments for a command that does
+// not say how many it takes, and flag errors that suggest the flag meant.
+func Polish(root *cobra.Command, examples map[string]string) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if ex, ok := examples()[commandKey(c)]; ok {
+		if ex, ok := examples[CommandKey(c)]; ok {
 			c.Example = strings.TrimRight(ex, "\n")
 		}
 		switch {
-		case c.HasSubCommands() && c != root && c.Name() != "gate":
+		case c.HasSubCommands() && c != root && c.Args == nil: // a group that runs itself too (bench)
 			c.Args = groupArgs
 		case c.Args == nil && c != root && c.Name() != "help": // cobra's help takes a command's path
-			c.Args = exactArgs(0)
+			c.Args = ExactArgs(0)
 		}
 		for _, s := range c.Commands() {
 			walk(s)
@@ -54,16 +50,17 @@ func polish(root *cobra.Command) {
 	root.SetFlagErrorFunc(flagError)
 }
 
-// group makes c a command that holds subs: run alone, it prints its help.
-func group(c *cobra.Command, subs ...*cobra.Command) *cobra.Command {
-	c.Args = exactArgs(0)
+// Group makes c a command that holds subs: run alone, it prints its help;
+// a word after it that names no subcommand is a usage error.
+func Group(c *cobra.Command, subs ...*cobra.Command) *cobra.Command {
+	c.Args = groupArgs
 	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	c.AddCommand(subs...)
 	return c
 }
 
-// commandKey is a command's path without the leading "parley ".
-func commandKey(c *cobra.Command) string {
+// CommandKey is a command's path without the leading "parley ".
+func CommandKey(c *cobra.Command) string {
 	p := c.CommandPath()
 	if i := strings.IndexByte(p, ' '); i >= 0 {
 		return p[i+1:]
@@ -83,15 +80,15 @@ func groupArgs(cmd *cobra.Command, args []string) error {
 // unknownCommand is the usage error for name, which is no subcommand of cmd.
 func unknownCommand(cmd *cobra.Command, name string) error {
 	msg := fmt.Sprintf("unknown command %q for %q", termsafe.Clean(name, ""), cmd.CommandPath())
-	if s := suggestCommands(cmd, name); len(s) > 0 {
+	if s := SuggestCommands(cmd, name); len(s) > 0 {
 		msg += "; did you mean " + suggest.OrList(s) + "?"
 	}
-	return usagef("%s (see %s --help)", msg, cmd.CommandPath())
+	return Usagef("%s (see %s --help)", msg, cmd.CommandPath())
 }
 
-// suggestCommands names the subcommands of cmd close to name: within two
+// SuggestCommands names the subcommands of cmd close to name: within two
 // edits, or starting with it (suggest.Near).
-func suggestCommands(cmd *cobra.Command, name string) []string {
+func SuggestCommands(cmd *cobra.Command, name string) []string {
 	var out []string
 	for _, s := range cmd.Commands() {
 		if s.IsAvailableCommand() && suggest.Near(name, s.Name()) {
@@ -112,7 +109,7 @@ var unknownFlagRE = sync.OnceValue(func() *regexp.Regexp {
 func flagError(cmd *cobra.Command, err error) error {
 	m := unknownFlagRE().FindStringSubmatch(err.Error())
 	if m == nil || m[1] == "" {
-		return usagef("%v (see %s --help)", err, cmd.CommandPath())
+		return Usagef("%v (see %s --help)", err, cmd.CommandPath())
 	}
 	typed := m[1]
 	var out []string
@@ -133,73 +130,93 @@ func flagError(cmd *cobra.Command, err error) error {
 	if len(out) > 0 {
 		msg += "; did you mean " + suggest.OrList(out) + "?"
 	}
-	return usagef("%s (see %s --help)", msg, cmd.CommandPath())
+	return Usagef("%s (see %s --help)", msg, cmd.CommandPath())
 }
 
-// cmdLine is the command line a hint asks the user to run, ready to paste:
+// CmdLine is the command line a hint asks the user to run, ready to paste:
 // "parley", the --root and --vault given to this command, then args, each
 // quoted for a POSIX shell where it needs to be.
-func (a *factory) cmdLine(args ...string) string {
+func (a *Factory) CmdLine(args ...string) string {
 	words := []string{"parley"}
-	if a.rootFlag != "" {
-		words = append(words, "--root", a.rootFlag)
+	if a.RootFlag != "" {
+		words = append(words, "--root", a.RootFlag)
 	}
-	if a.vaultFlag != "" {
-		words = append(words, "--vault", a.vaultFlag)
+	if a.VaultFlag != "" {
+		words = append(words, "--vault", a.VaultFlag)
 	}
 	return suggest.CommandLine(append(words, args...)...)
 }
 
-// noRootError says there is no parley root where a command that only reads
+// NoRootError says there is no parley root where a command that only reads
 // looked for one, and how to make one. Exit 1: nothing is there to read.
-func (a *factory) noRootError(what string) error {
-	return &cliError{msg: fmt.Sprintf("%sthere is no parley root at %s (%s makes one)", what, a.rootDir(), a.cmdLine("init")),
-		err: fs.ErrNotExist}
+func (a *Factory) NoRootError(what string) error {
+	return &Error{Msg: fmt.Sprintf("%sthere is no parley root at %s (%s makes one)", what, a.RootDir(), a.CmdLine("init")),
+		Err: fs.ErrNotExist}
 }
 
-// noRootNote says, for a command that lists (what: "no debates: "), that
+// NoRootNote says, for a command that lists (what: "no debates: "), that
 // there is no root, except under --json: the list is empty, not an error.
-func (a *factory) noRootNote(what string) error {
-	if !a.json {
-		a.printf("%s\n", a.noRootError(what))
+func (a *Factory) NoRootNote(what string) error {
+	if !a.JSON {
+		a.Printf("%s\n", a.NoRootError(what))
 	}
 	return nil
 }
 
-// haveRoot reports whether the root exists (as anything: a root that is
+// HaveRoot reports whether the root exists (as anything: a root that is
 // not a directory is for the command that opens it to refuse).
-func (a *factory) haveRoot() bool { return a.service().HaveRoot() }
+func (a *Factory) HaveRoot() bool { return a.Service().HaveRoot() }
 
-// readStdin reads standard input whole (interrupt.ReadAll: at most limit
+// ReadStdin reads standard input whole (interrupt.ReadAll: at most limit
 // bytes, and one more to tell that it is over; Ctrl-C, ctx's end, ends the
 // wait). On a terminal it first says what it waits for and how to end it.
-func (a *factory) readStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
+func (a *Factory) ReadStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
 	_ = ctx.Done() // listening before the hint says Ctrl-C cancels
-	if termsafe.IsTerminal(a.stdin) {
-		fmt.Fprintf(a.stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
+	if termsafe.IsTerminal(a.Stdin) {
+		fmt.Fprintf(a.Stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
 	}
-	return interrupt.ReadAll(ctx, a.stdin, limit)
+	return interrupt.ReadAll(ctx, a.Stdin, limit)
 }
 
-// stdoutTTY reports whether human output goes to a terminal: then list
+// StdoutTTY reports whether human output goes to a terminal: then list
 // commands print a header row. Never under --json.
-func (a *factory) stdoutTTY() bool {
-	return !a.json && (a.tty != nil || termsafe.IsTerminal(a.stdout))
+func (a *Factory) StdoutTTY() bool {
+	return !a.JSON && (a.TTY != nil || termsafe.IsTerminal(a.Stdout))
 }
 
-// fileError is the error of a file named on the command line that cannot
+// FileError is the error of a file named on the command line that cannot
 // be read (missing, unreadable, malformed): exit 1, like every other thing
 // named that is not there, prefixed with what named it.
-func fileError(what string, err error) error {
-	return &cliError{msg: fmt.Sprintf("%s: %v", what, err), err: err}
+func FileError(what string, err error) error {
+	return &Error{Msg: fmt.Sprintf("%s: %v", what, err), Err: err}
 }
 
-// argCountError is the usage error of a command given too many or too few
+// ArgCountError is the usage error of a command given too many or too few
 // arguments: how many it takes, and its usage line.
-func argCountError(cmd *cobra.Command, bound string, want, got int) error {
+func ArgCountError(cmd *cobra.Command, bound string, want, got int) error {
 	takes := "no arguments"
 	if want > 0 || bound != "" {
 		takes = fmt.Sprintf("%s%d argument%s", bound, want, textview.Plural(want, "", "s"))
 	}
-	return usagef("%s takes %s, got %d (usage: %s)", cmd.CommandPath(), takes, got, cmd.UseLine())
+	return Usagef("%s takes %s, got %d (usage: %s)", cmd.CommandPath(), takes, got, cmd.UseLine())
+}
+
+// ExactArgs is cobra.ExactArgs whose failure is a usage error.
+func ExactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return ArgCountError(cmd, "", n, len(args))
+		}
+		return nil
+	}
+}
+
+// MaxArgs is cobra.MaximumNArgs whose failure is a usage error.
+func MaxArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return ArgCountError(cmd, "at most ", n, len(args))
+		}
+		return nil
+	}
 }

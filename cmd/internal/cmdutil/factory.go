@@ -1,0 +1,169 @@
+// Package cmdutil is what every parley command shares, as GitHub's gh
+// keeps it in its cmdutil and iostreams: the Factory (the global flags,
+// the streams and whether they are a terminal, the service layer made on
+// first use), printing (human text, or JSON Lines under --json),
+// the exit codes and the errors that choose them, and the habits applied
+// to the whole command tree (examples in the help, "did you mean" for
+// commands and flags, usage errors for wrong argument counts).
+//
+// It owns how a command talks to the user, not what a command does: that
+// is the service layer's (package app). It must not import a command
+// package, or any package that does work behind the service layer's back.
+package cmdutil
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/internal/termsafe"
+	"github.com/parleyhq/parley/internal/textview"
+)
+
+// Factory is what every subcommand shares: the global flags and the streams.
+type Factory struct {
+	RootFlag, VaultFlag string
+	JSON                bool
+	Verbose             bool
+
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// TTY is stdout itself when it is a terminal (stdout then filters
+	// what it prints through termsafe), for parley's own control
+	// sequences; nil otherwise.
+	TTY io.Writer
+
+	svc    *app.App // see service
+	svcFor svcFlags // the flags svc was made for
+}
+
+// New is the Factory of one command line over its streams. On a
+// terminal nothing parley prints (agents' text, records, pages, JSON) may
+// drive it: every byte goes through termsafe. The caller calls flush when
+// the command is done.
+func New(stdin io.Reader, stdout, stderr io.Writer) (a *Factory, flush func()) {
+	a = &Factory{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	var flushes []func() error
+	if termsafe.IsTerminal(stdout) {
+		w := termsafe.NewWriter(stdout)
+		flushes = append(flushes, w.Flush)
+		a.Stdout, a.TTY = w, stdout
+	}
+	if termsafe.IsTerminal(stderr) {
+		w := termsafe.NewWriter(stderr)
+		flushes = append(flushes, w.Flush)
+		a.Stderr = w
+	}
+	return a, func() {
+		for _, f := range flushes {
+			_ = f()
+		}
+	}
+}
+
+// RootDir is the messenger state directory: --root, $PARLEY_ROOT, or .parley.
+func (a *Factory) RootDir() string { return a.Service().Root() }
+
+// VaultDir is the vault: --vault, $PARLEY_VAULT, or <root>/vault.
+func (a *Factory) VaultDir() string { return a.Service().Vault() }
+
+// Config loads <root>/config.json (defaults when it is missing).
+func (a *Factory) Config() (*config.Config, error) { return a.Service().Config() }
+
+// svcFlags are the global flags an App is made from.
+type svcFlags struct {
+	root, vault string
+	verbose     bool
+}
+
+// Service is the service layer for --root, --vault and --verbose, made on
+// first use (after the flags are parsed) and shared by the command's
+// calls; made again if the flags changed (the demo moves to its own root).
+func (a *Factory) Service() *app.App {
+	if f := (svcFlags{a.RootFlag, a.VaultFlag, a.Verbose}); a.svc == nil || a.svcFor != f {
+		a.svcFor = f
+		a.svc = app.New(app.Options{
+			Root: a.RootFlag, Vault: a.VaultFlag, Logger: a.Logger(), Spawn: a.spawn(),
+			Notify: func(n app.Notice) {
+				if n.Kind == app.NoticeWaiting {
+					a.Warnf("the NATS server does not answer (%v); retrying for up to %v (Ctrl-C to stop)", n.Err, n.Window)
+				}
+			},
+		})
+	}
+	return a.svc
+}
+
+// Logger logs to stderr under --verbose and nowhere otherwise.
+func (a *Factory) Logger() *slog.Logger {
+	if !a.Verbose {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(slog.NewTextHandler(a.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Emit prints one JSON line under --json.
+func (a *Factory) Emit(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = a.Stdout.Write(b)
+	return err
+}
+
+// Printf prints human output (not under --json).
+func (a *Factory) Printf(format string, args ...any) {
+	fmt.Fprintf(a.Stdout, format, args...)
+}
+
+// Warnf prints a one-line warning to stderr.
+func (a *Factory) Warnf(format string, args ...any) {
+	fmt.Fprintf(a.Stderr, "parley: warning: "+format+"\n", args...)
+}
+
+// TrustRoot refuses, before any command runs, a root that someone else
+// could have written, and a default vault that is a symbolic link out of
+// the root (app.TrustRoot): a vault elsewhere is used only when --vault or
+// PARLEY_VAULT names it.
+func (a *Factory) TrustRoot() error { return a.Service().TrustRoot(a.VaultFlag != "") }
+
+// View prints v: one JSON line under --json, else the text view of it.
+func View[T any](a *Factory, v T, text func(io.Writer, T) error) error {
+	if a.JSON {
+		return a.Emit(v)
+	}
+	return text(a.Stdout, v)
+}
+
+// EmitEach prints one JSON line per value (--json).
+func EmitEach[T any](a *Factory, vs []T) error {
+	for _, v := range vs {
+		if err := a.Emit(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OpenConsensus opens the consensus store (app.OpenConsensus) for a
+// command that only reads records (show, search, check, lint): with no
+// root it says so, and makes none.
+func (a *Factory) OpenConsensus() (*app.Consensus, error) {
+	if !a.HaveRoot() {
+		return nil, a.NoRootError("no consensus records: ")
+	}
+	return a.Service().OpenConsensus()
+}
+
+// WarnSkipped names the record files the store skipped, once each, on stderr.
+func (a *Factory) WarnSkipped(c *app.Consensus) {
+	for _, w := range c.Skipped() {
+		a.Warnf("%s", textview.Warning(w))
+	}
+}

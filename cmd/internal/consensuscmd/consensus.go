@@ -1,0 +1,307 @@
+// Package consensuscmd is "parley consensus": list, show, search and check
+// the filed records, and file a closed debate's record again.
+//
+// Each command is an options struct, a constructor and a run function, as
+// in GitHub's gh: NewCmdX(f, runF) fills XOptions from the flags and
+// arguments, refuses what is wrong on the command line (exit 2), and hands
+// the options to runF when a test gives one, or to xRun, which does the
+// work through the service layer (app.Consensus) and prints through the
+// Factory. It owns the consensus commands' flags and output, nothing of
+// what a record or a check means (package consensus, through app).
+package consensuscmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/internal/textview"
+)
+
+// NewCmd is "parley consensus": the filed records and the check before a
+// decision.
+func NewCmd(f *cmdutil.Factory) *cobra.Command {
+	return cmdutil.Group(&cobra.Command{
+		Use:   "consensus",
+		Short: "List, show, search and check the filed consensus records",
+		Long: "Every debate verdict is filed as a record in <vault>/wiki/consensus/.\n" +
+			"Before deciding, run \"parley consensus check\": it exits 3 when the position\n" +
+			"contradicts the active consensus of its question.",
+	}, NewCmdList(f, nil), NewCmdShow(f, nil), NewCmdSearch(f, nil), NewCmdCheck(f, nil), NewCmdFile(f, nil))
+}
+
+// runner runs opts with runF when a test gave one, else with run.
+func runner[O any](opts *O, runF func(*O) error, run func(context.Context, *O) error) func(*cobra.Command) error {
+	return func(cmd *cobra.Command) error {
+		if runF != nil {
+			return runF(opts)
+		}
+		return run(cmd.Context(), opts)
+	}
+}
+
+// filterFlags fills q from --layer, --verdict and --status.
+func filterFlags(cmd *cobra.Command, q *app.RecordQuery) {
+	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
+	cmd.Flags().StringVar(&q.Verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
+	cmd.Flags().StringVar(&q.Status, "status", "", "only this status: active or superseded")
+}
+
+// ListOptions are what "parley consensus list" was asked for.
+type ListOptions struct {
+	f     *cmdutil.Factory
+	Query app.RecordQuery
+}
+
+// NewCmdList is "parley consensus list".
+func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{f: f}
+	run := runner(opts, runF, listRun)
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the consensus records, newest first",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := opts.Query.Filter(); err != nil {
+				return f.Fail(err, cmdutil.Wording{})
+			}
+			return run(cmd)
+		},
+	}
+	filterFlags(cmd, &opts.Query)
+	return cmd
+}
+
+func listRun(ctx context.Context, opts *ListOptions) error {
+	f := opts.f
+	if !f.HaveRoot() {
+		return f.NoRootNote("no consensus records: ")
+	}
+	c, err := f.OpenConsensus()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	recs, err := c.List(ctx, opts.Query)
+	if err != nil {
+		return err
+	}
+	f.WarnSkipped(c)
+	if f.JSON {
+		return cmdutil.EmitEach(f, recs)
+	}
+	return textview.Records(f.Stdout, recs, filepath.Join(c.Store().Vault().Path(), consensus.Folder), f.StdoutTTY())
+}
+
+// ShowOptions are what "parley consensus show" was asked for.
+type ShowOptions struct {
+	f    *cmdutil.Factory
+	Name string // a record's name, file name, wikilink or debate id
+}
+
+// NewCmdShow is "parley consensus show NAME".
+func NewCmdShow(f *cmdutil.Factory, runF func(*ShowOptions) error) *cobra.Command {
+	opts := &ShowOptions{f: f}
+	run := runner(opts, runF, showRun)
+	return &cobra.Command{
+		Use:   "show NAME",
+		Short: "Print a record (by name, file name, wikilink or debate id)",
+		Args:  cmdutil.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			return run(cmd)
+		},
+	}
+}
+
+func showRun(ctx context.Context, opts *ShowOptions) error {
+	f := opts.f
+	c, err := f.OpenConsensus()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	p, err := c.Show(ctx, opts.Name)
+	if errors.Is(err, consensus.ErrNoRecord) {
+		return fmt.Errorf("%w (%s lists them)", err, f.CmdLine("consensus", "list"))
+	}
+	if err != nil {
+		return f.Fail(err, cmdutil.Wording{Name: func(string) string { return "NAME" }})
+	}
+	return cmdutil.View(f, p, textview.RecordPage)
+}
+
+// SearchOptions are what "parley consensus search" was asked for: the
+// query is the arguments joined by spaces.
+type SearchOptions struct {
+	f  *cmdutil.Factory
+	In app.SearchInput
+}
+
+// NewCmdSearch is "parley consensus search QUERY...".
+func NewCmdSearch(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Command {
+	opts := &SearchOptions{f: f}
+	run := runner(opts, runF, searchRun)
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Rank the records by relevance (BM25 over topic, positions and rationale)",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmdutil.Usagef("consensus search needs a query (see parley consensus search --help)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.In.Query = strings.Join(args, " ")
+			if err := opts.In.Validate(); err != nil {
+				return f.Fail(err, cmdutil.Wording{})
+			}
+			return run(cmd)
+		},
+	}
+	filterFlags(cmd, &opts.In.RecordQuery)
+	cmd.Flags().IntVar(&opts.In.Limit, "limit", 10, "at most this many results")
+	return cmd
+}
+
+func searchRun(ctx context.Context, opts *SearchOptions) error {
+	f := opts.f
+	c, err := f.OpenConsensus()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	hits, err := c.Search(ctx, opts.In)
+	if err != nil {
+		return f.Fail(err, cmdutil.Wording{})
+	}
+	f.WarnSkipped(c)
+	if f.JSON {
+		return cmdutil.EmitEach(f, hits)
+	}
+	return textview.SearchHits(f.Stdout, hits, opts.In.Query)
+}
+
+// CheckOptions are what "parley consensus check" was asked for.
+type CheckOptions struct {
+	f  *cmdutil.Factory
+	In app.CheckInput
+	// Lenient: an unclear answer exits 0, with a warning.
+	Lenient bool
+}
+
+// NewCmdCheck is "parley consensus check": a position against the filed
+// consensus of its question, exit 3 on a conflict.
+func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{f: f}
+	run := runner(opts, runF, checkRun)
+	cmd := &cobra.Command{
+		Use:   "check --layer L --topic T --position P",
+		Short: "Check a position against the filed consensus (exit 3 on conflict)",
+		Long: "Finds the active record of the question by meaning, in the same layer only:\n" +
+			"a reworded topic (synonyms, word order, question form, numbers as words)\n" +
+			"matches, a near-miss (another object or endpoint) does not. It then compares\n" +
+			"the position with the record's final position by what carries meaning:\n" +
+			"numbers with units, negation, the options named, conditions and exceptions.\n\n" +
+			"  consistent  the same rule in other words                    exit 0\n" +
+			"  conflict    the rule changed; differences say what          exit 3\n" +
+			"  unclear     parley cannot tell                              exit 3 (0 with --lenient)\n" +
+			"  open        the record bound nothing (DEADLOCK, TIMEOUT,    exit 0, with a warning\n" +
+			"              BUDGET_EXHAUSTED without agreement)\n" +
+			"  none        no record of this question (related are listed) exit 0",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			in := opts.In
+			if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
+				return cmdutil.Usagef("consensus check needs --layer, --topic and --position")
+			}
+			if _, err := in.Validate(); err != nil {
+				return f.Fail(err, cmdutil.Wording{})
+			}
+			return run(cmd)
+		},
+	}
+	cmd.Flags().StringVar(&opts.In.Layer, "layer", "", "the question's layer: spec, plan or verify")
+	cmd.Flags().StringVar(&opts.In.Topic, "topic", "", "the question's topic")
+	cmd.Flags().StringVar(&opts.In.Position, "position", "", "the position about to be taken")
+	cmd.Flags().BoolVar(&opts.Lenient, "lenient", false, "exit 0 when the answer is unclear (a warning is printed)")
+	return cmd
+}
+
+func checkRun(ctx context.Context, opts *CheckOptions) error {
+	f := opts.f
+	c, err := f.OpenConsensus()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	out, err := c.Check(ctx, opts.In)
+	if err != nil {
+		return f.Fail(err, cmdutil.Wording{})
+	}
+	f.WarnSkipped(c)
+	if err := cmdutil.View(f, out, textview.Check); err != nil {
+		return err
+	}
+	warnings, blocked := textview.CheckEnd(out, opts.Lenient)
+	for _, w := range warnings {
+		f.Warnf("%s", w)
+	}
+	if blocked != "" {
+		return cmdutil.BlockedError{Msg: blocked}
+	}
+	return nil
+}
+
+// FileOptions are what "parley consensus file" was asked for.
+type FileOptions struct {
+	f *cmdutil.Factory
+	// DebateID is --from-debate as typed: a whole id or a unique prefix.
+	DebateID string
+}
+
+// NewCmdFile is "parley consensus file --from-debate ID": the record of a
+// closed debate, filed (again).
+func NewCmdFile(f *cmdutil.Factory, runF func(*FileOptions) error) *cobra.Command {
+	opts := &FileOptions{f: f}
+	run := runner(opts, runF, fileRun)
+	cmd := &cobra.Command{
+		Use:   "file --from-debate ID",
+		Short: "File (again) the record of a closed debate; finishes an interrupted filing",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.DebateID == "" {
+				return cmdutil.Usagef("consensus file needs --from-debate ID")
+			}
+			return run(cmd)
+		},
+	}
+	cmd.Flags().StringVar(&opts.DebateID, "from-debate", "", "the id of a closed debate under <root>/debates/")
+	return cmd
+}
+
+func fileRun(ctx context.Context, opts *FileOptions) error {
+	f := opts.f
+	id, err := f.ResolveDebateID(opts.DebateID)
+	if err != nil {
+		return err
+	}
+	c, err := f.Service().OpenConsensus()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	filed, err := c.FileFrom(ctx, id)
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return f.Emit(filed)
+	}
+	f.Printf("filed %s\n", filed.File)
+	return nil
+}
