@@ -7,12 +7,11 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/textview"

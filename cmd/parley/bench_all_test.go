@@ -3,11 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"io"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // "parley bench" runs every benchmark with the command's context (Ctrl-C

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/internal/bench"
 )
 

@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 )
 

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"
 )

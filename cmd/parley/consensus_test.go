@@ -10,10 +10,9 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"

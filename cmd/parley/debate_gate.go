@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/textview"

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/parleyhq/parley/gating"
 )
 

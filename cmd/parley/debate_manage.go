@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
-
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	"io/fs"
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/textview"
+	"github.com/parleyhq/parley/transcripts"
 )
 
 func newDebateResumeCmd(a *factory) *cobra.Command {
@@ -125,4 +126,16 @@ func (a *factory) watchDebate(ctx context.Context, id string) error {
 		return a.debateError(err, id)
 	}
 	return a.printVerdict(o)
+}
+
+// listStore opens the debates of the root to list them. Without a root
+// there is nothing to list: it says so (except under --json, where the
+// list is empty) and returns no store and no error. With no store, the
+// error is what failed.
+func (a *factory) listStore() (*transcripts.Store, error) {
+	st, err := a.Service().OpenDebates()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, a.NoRootNote("no debates: ")
+	}
+	return st, err
 }

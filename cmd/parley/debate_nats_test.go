@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // The scripted debate of the NATS tests: two attackers (one of them sends

@@ -3,9 +3,8 @@ package main
 import (
 	"io"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/debateview"
 	"github.com/parleyhq/parley/internal/textview"

@@ -17,11 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"

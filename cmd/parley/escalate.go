@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/escalation"
 	"github.com/parleyhq/parley/internal/interrupt"

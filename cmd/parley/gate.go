@@ -10,11 +10,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/internal/textview"

@@ -12,10 +12,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/gating"
 )
 

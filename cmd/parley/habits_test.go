@@ -11,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/registry"
 )

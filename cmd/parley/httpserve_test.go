@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/parleyhq/parley/internal/httpserve"
 )
 

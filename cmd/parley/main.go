@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/parleyhq/parley/internal/interrupt"
 )
 

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/mcpserver"
 )

@@ -13,7 +13,6 @@ import (
 	"unicode"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
 	"github.com/parleyhq/parley/registry"

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/creack/pty"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // ptyRun starts parley (this test binary standing in for it) on a new

@@ -3,11 +3,10 @@ package main
 import (
 	"context"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/textview"
 )

@@ -4,11 +4,11 @@ import (
 	"context"
 	"io"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-	"github.com/parleyhq/parley/cmd/internal/consensuscmd"
-
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	"github.com/parleyhq/parley/cmd/internal/consensuscmd"
+	"github.com/parleyhq/parley/cmd/internal/transcriptscmd"
 	"github.com/parleyhq/parley/internal/argv"
 	"github.com/parleyhq/parley/internal/bench"
 	"github.com/parleyhq/parley/internal/interrupt"
@@ -88,7 +88,7 @@ var subcommands = []subcommand{
 	{"consensus", func(a *factory) *cobra.Command { return consensuscmd.NewCmd(a.Factory) }},
 	{"vault", newVaultCmd},
 	{bench.SenderCommand, newBenchSenderCmd},
-	{"transcripts", newTranscriptsCmd},
+	{"transcripts", func(a *factory) *cobra.Command { return transcriptscmd.NewCmd(a.Factory) }},
 	{"debate", newDebateCmd},
 	{"agent", newAgentCmd},
 	{"mcp", newMCPCmd},

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/textview"
 )

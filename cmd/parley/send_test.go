@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/inbox"
 )
 

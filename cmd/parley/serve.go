@@ -6,10 +6,9 @@ import (
 	"net"
 	"path/filepath"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/web"

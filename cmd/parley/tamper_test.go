@@ -18,10 +18,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"

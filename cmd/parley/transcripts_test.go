@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )

@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-
 	"github.com/parleyhq/parley/agent/openaitest"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"

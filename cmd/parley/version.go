@@ -1,10 +1,10 @@
 package main
 
 import (
-	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
 // version, when set at link time (-ldflags "-X main.version=v1.2.3"),

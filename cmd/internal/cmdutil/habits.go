@@ -220,3 +220,15 @@ func MaxArgs(n int) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// Runner is a command's RunE body in gh's shape: it hands the command's
+// options to runF when a test gave one (the options as the command line
+// filled them, nothing run), and to run otherwise.
+func Runner[O any](opts *O, runF func(*O) error, run func(context.Context, *O) error) func(*cobra.Command) error {
+	return func(cmd *cobra.Command) error {
+		if runF != nil {
+			return runF(opts)
+		}
+		return run(cmd.Context(), opts)
+	}
+}

@@ -37,16 +37,6 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	}, NewCmdList(f, nil), NewCmdShow(f, nil), NewCmdSearch(f, nil), NewCmdCheck(f, nil), NewCmdFile(f, nil))
 }
 
-// runner runs opts with runF when a test gave one, else with run.
-func runner[O any](opts *O, runF func(*O) error, run func(context.Context, *O) error) func(*cobra.Command) error {
-	return func(cmd *cobra.Command) error {
-		if runF != nil {
-			return runF(opts)
-		}
-		return run(cmd.Context(), opts)
-	}
-}
-
 // filterFlags fills q from --layer, --verdict and --status.
 func filterFlags(cmd *cobra.Command, q *app.RecordQuery) {
 	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
@@ -63,7 +53,7 @@ type ListOptions struct {
 // NewCmdList is "parley consensus list".
 func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
 	opts := &ListOptions{f: f}
-	run := runner(opts, runF, listRun)
+	run := cmdutil.Runner(opts, runF, listRun)
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the consensus records, newest first",
@@ -108,7 +98,7 @@ type ShowOptions struct {
 // NewCmdShow is "parley consensus show NAME".
 func NewCmdShow(f *cmdutil.Factory, runF func(*ShowOptions) error) *cobra.Command {
 	opts := &ShowOptions{f: f}
-	run := runner(opts, runF, showRun)
+	run := cmdutil.Runner(opts, runF, showRun)
 	return &cobra.Command{
 		Use:   "show NAME",
 		Short: "Print a record (by name, file name, wikilink or debate id)",
@@ -147,7 +137,7 @@ type SearchOptions struct {
 // NewCmdSearch is "parley consensus search QUERY...".
 func NewCmdSearch(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Command {
 	opts := &SearchOptions{f: f}
-	run := runner(opts, runF, searchRun)
+	run := cmdutil.Runner(opts, runF, searchRun)
 	cmd := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Rank the records by relevance (BM25 over topic, positions and rationale)",
@@ -200,7 +190,7 @@ type CheckOptions struct {
 // consensus of its question, exit 3 on a conflict.
 func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Command {
 	opts := &CheckOptions{f: f}
-	run := runner(opts, runF, checkRun)
+	run := cmdutil.Runner(opts, runF, checkRun)
 	cmd := &cobra.Command{
 		Use:   "check --layer L --topic T --position P",
 		Short: "Check a position against the filed consensus (exit 3 on conflict)",
@@ -269,7 +259,7 @@ type FileOptions struct {
 // closed debate, filed (again).
 func NewCmdFile(f *cmdutil.Factory, runF func(*FileOptions) error) *cobra.Command {
 	opts := &FileOptions{f: f}
-	run := runner(opts, runF, fileRun)
+	run := cmdutil.Runner(opts, runF, fileRun)
 	cmd := &cobra.Command{
 		Use:   "file --from-debate ID",
 		Short: "File (again) the record of a closed debate; finishes an interrupted filing",

@@ -1,0 +1,72 @@
+package transcriptscmd
+
+import (
+	"testing"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdtest"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+)
+
+// TestShowChoosesItsFormat: --format is checked before anything is read,
+// and --json is the json format whatever --format says.
+func TestShowChoosesItsFormat(t *testing.T) {
+	for _, c := range []struct {
+		json   bool
+		args   []string
+		code   int
+		format string
+	}{
+		{args: []string{"20261203-ab"}, code: cmdutil.ExitOK, format: "text"},
+		{args: []string{"20261203-ab", "--format", "md"}, code: cmdutil.ExitOK, format: "md"},
+		{args: []string{"20261203-ab", "--format", "html"}, code: cmdutil.ExitOK, format: "html"},
+		{json: true, args: []string{"20261203-ab", "--format", "md"}, code: cmdutil.ExitOK, format: "json"},
+		{args: []string{"20261203-ab", "--format", "pdf"}, code: cmdutil.ExitUsage},
+		{args: []string{"20261203-ab", "--format", "MD"}, code: cmdutil.ExitUsage},
+		{args: []string{}, code: cmdutil.ExitUsage},
+		{args: []string{"a", "b"}, code: cmdutil.ExitUsage},
+	} {
+		f := cmdtest.Factory()
+		f.JSON = c.json
+		var got *ShowOptions
+		code := cmdtest.Exit(NewCmdShow(f, func(o *ShowOptions) error { got = o; return nil }), c.args...)
+		if code != c.code {
+			t.Errorf("json=%v %q: exit %d, want %d", c.json, c.args, code, c.code)
+			continue
+		}
+		if c.code != cmdutil.ExitOK {
+			if got != nil {
+				t.Errorf("json=%v %q: a usage error reached the run function", c.json, c.args)
+			}
+			continue
+		}
+		if got == nil || got.ID != c.args[0] || got.Format != c.format {
+			t.Errorf("json=%v %q: options %+v, want id %s format %s", c.json, c.args, got, c.args[0], c.format)
+		}
+	}
+}
+
+// TestListVerifyKeygenOptions: the filters of list are checked before the
+// run function; verify and keygen take exactly one argument.
+func TestListVerifyKeygenOptions(t *testing.T) {
+	var list *ListOptions
+	if code := cmdtest.Exit(NewCmdList(cmdtest.Factory(), func(o *ListOptions) error { list = o; return nil }), "--since", "7d", "--layer", "verify"); code != cmdutil.ExitOK || list == nil || list.Query.Since != "7d" || list.Query.Layer != "verify" {
+		t.Errorf("list: exit %d, options %+v", code, list)
+	}
+	for _, args := range [][]string{{"--since", "last tuesday"}, {"--layer", "design"}, {"--verdict", "WON"}} {
+		reached := false
+		if code := cmdtest.Exit(NewCmdList(cmdtest.Factory(), func(*ListOptions) error { reached = true; return nil }), args...); code != cmdutil.ExitUsage || reached {
+			t.Errorf("list %q: exit %d, reached %v; want a usage error before the run function", args, code, reached)
+		}
+	}
+	var verify *VerifyOptions
+	if code := cmdtest.Exit(NewCmdVerify(cmdtest.Factory(), func(o *VerifyOptions) error { verify = o; return nil }), "2026"); code != cmdutil.ExitOK || verify == nil || verify.ID != "2026" {
+		t.Errorf("verify: exit %d, options %+v", code, verify)
+	}
+	var key *KeygenOptions
+	if code := cmdtest.Exit(NewCmdKeygen(cmdtest.Factory(), func(o *KeygenOptions) error { key = o; return nil }), "seal.key"); code != cmdutil.ExitOK || key == nil || key.File != "seal.key" {
+		t.Errorf("keygen: exit %d, options %+v", code, key)
+	}
+	if code := cmdtest.Exit(NewCmdKeygen(cmdtest.Factory(), func(*KeygenOptions) error { t.Error("keygen ran without a file"); return nil })); code != cmdutil.ExitUsage {
+		t.Errorf("keygen without a file: exit %d", code)
+	}
+}
