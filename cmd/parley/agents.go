@@ -53,7 +53,7 @@ func newAgentsShowCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.Fail(err, cmdutil.Wording{})
 			}
-			return a.show(ag, func(w io.Writer) error { return textview.Agent(w, args[0], ag, time.Now()) })
+			return a.Show(ag, func(w io.Writer) error { return textview.Agent(w, args[0], ag, time.Now()) })
 		},
 	}
 }
@@ -87,7 +87,7 @@ func newAgentsAddCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.Fail(err, cmdutil.Wording{})
 			}
-			return a.show(map[string]any{"agent": args[0], "inbox": dir}, func(w io.Writer) error {
+			return a.Show(map[string]any{"agent": args[0], "inbox": dir}, func(w io.Writer) error {
 				_, err := fmt.Fprintf(w, "inbox of %s ready at %s\n", args[0], dir)
 				return err
 			})

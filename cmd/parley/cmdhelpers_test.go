@@ -10,8 +10,9 @@ import (
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
-// The commands that share a helper (listStore, openDebate/debateCmd,
-// listen, withAgent) say the same thing for the same missing piece.
+// The commands that share a helper (the listing of debates, the commands
+// on one debate, listen, withAgent) say the same thing for the same missing
+// piece.
 func TestSharedCommandErrors(t *testing.T) {
 	t.Parallel()
 	noRoot := filepath.Join(t.TempDir(), "none")

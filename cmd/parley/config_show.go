@@ -26,7 +26,7 @@ func newConfigCmd(a *factory) *cobra.Command {
 				return err
 			}
 			textview.ConfigSource(a.Stderr, c)
-			return a.show(c.Effective, func(w io.Writer) error { return textview.Config(w, c) })
+			return a.Show(c.Effective, func(w io.Writer) error { return textview.Config(w, c) })
 		},
 	})
 }

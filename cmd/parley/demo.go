@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	"github.com/parleyhq/parley/cmd/internal/debatecmd"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/demo"
 )
@@ -32,7 +33,7 @@ func newDemoCmd(a *factory) *cobra.Command {
 			a.RootFlag, a.VaultFlag = root, filepath.Join(root, "vault")
 			svc := demo.Services{
 				Debate: func(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
-					return a.execDebate(ctx, s, false)
+					return debatecmd.Exec(ctx, a.Factory, s, false)
 				},
 				Escalate: demo.AppEscalate(a.Service()),
 				Logger:   a.Logger(),
@@ -56,7 +57,7 @@ func newDemoCmd(a *factory) *cobra.Command {
 func (a *factory) demoEvent(e demo.Event) error {
 	switch {
 	case e.Kind == demo.EventVerdict:
-		if err := a.printVerdict(e.Outcome); err != nil && e.Outcome.Verdict == debate.ConsensusReached {
+		if err := debatecmd.PrintVerdict(a.Factory, e.Outcome); err != nil && e.Outcome.Verdict == debate.ConsensusReached {
 			return err
 		}
 		return nil

@@ -29,7 +29,7 @@ func newGCCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.Fail(err, cmdutil.Wording{NoRoot: "nothing to collect: "})
 			}
-			return a.show(st, func(w io.Writer) error { return textview.Collected(w, st, olderThan) })
+			return a.Show(st, func(w io.Writer) error { return textview.Collected(w, st, olderThan) })
 		},
 	}
 	cmd.Flags().StringVar(&olderThan, "older-than", "7d", "age of acknowledged messages to remove (e.g. 7d, 12h)")

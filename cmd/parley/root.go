@@ -6,8 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/internal/benchcmd"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/cmd/internal/consensuscmd"
+	"github.com/parleyhq/parley/cmd/internal/debatecmd"
+	"github.com/parleyhq/parley/cmd/internal/gatecmd"
 	"github.com/parleyhq/parley/cmd/internal/transcriptscmd"
 	"github.com/parleyhq/parley/internal/argv"
 	"github.com/parleyhq/parley/internal/bench"
@@ -83,13 +86,13 @@ var subcommands = []subcommand{
 	{"recv", func(a *factory) *cobra.Command { return newRecvCmd(a, nil) }},
 	{"watch", func(a *factory) *cobra.Command { return newWatchCmd(a, nil) }},
 	{"gc", newGCCmd},
-	{"bench", newBenchCmd},
-	{"gate", newGateCmd},
+	{"bench", func(a *factory) *cobra.Command { return benchcmd.NewCmd(a.Factory) }},
+	{"gate", func(a *factory) *cobra.Command { return gatecmd.NewCmd(a.Factory, nil) }},
 	{"consensus", func(a *factory) *cobra.Command { return consensuscmd.NewCmd(a.Factory) }},
 	{"vault", newVaultCmd},
-	{bench.SenderCommand, newBenchSenderCmd},
+	{bench.SenderCommand, func(a *factory) *cobra.Command { return benchcmd.NewCmdSender(a.Factory, nil) }},
 	{"transcripts", func(a *factory) *cobra.Command { return transcriptscmd.NewCmd(a.Factory) }},
-	{"debate", newDebateCmd},
+	{"debate", func(a *factory) *cobra.Command { return debatecmd.NewCmd(a.Factory) }},
 	{"agent", newAgentCmd},
 	{"mcp", newMCPCmd},
 	{"serve", newServeCmd},

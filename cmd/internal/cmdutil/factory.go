@@ -12,14 +12,18 @@
 package cmdutil
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/internal/textview"
 )
@@ -166,4 +170,37 @@ func (a *Factory) WarnSkipped(c *app.Consensus) {
 	for _, w := range c.Skipped() {
 		a.Warnf("%s", textview.Warning(w))
 	}
+}
+
+// Show prints v as a JSON line under --json, else its text view.
+func (a *Factory) Show(v any, text func(w io.Writer) error) error {
+	if a.JSON {
+		return a.Emit(v)
+	}
+	return text(a.Stdout)
+}
+
+// LoadGate is the gate for --mode and --model (app.LoadGate).
+func (a *Factory) LoadGate(mode, modelFile string) (*gating.Gate, error) {
+	g, err := a.Service().LoadGate(mode, modelFile)
+	return g, a.Fail(err, Wording{Name: AppNames}) // "mode: …": debate run names the flag --gate-mode
+}
+
+// ReadCritique parses a self-critique (app.ReadCritique) from a file, or
+// from standard input for "-"; what names the input in the error of a
+// file that cannot be opened ("gate", "--gate").
+func (a *Factory) ReadCritique(ctx context.Context, what, source string) (gating.SelfCritique, error) {
+	if source == "-" {
+		b, err := a.ReadStdin(ctx, "the self-critique", gating.MaxInputBytes)
+		if err != nil {
+			return gating.SelfCritique{}, err
+		}
+		return app.ReadCritique(bytes.NewReader(b), source)
+	}
+	f, err := os.Open(source)
+	if err != nil {
+		return gating.SelfCritique{}, FileError(what, err)
+	}
+	defer f.Close()
+	return app.ReadCritique(f, source)
 }

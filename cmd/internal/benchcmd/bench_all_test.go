@@ -1,4 +1,4 @@
-package main
+package benchcmd
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 // "parley bench" runs every benchmark with the command's context (Ctrl-C
 // stops whichever runs), in order, and stops at the first failure.
 func TestBenchAllPassesItsContext(t *testing.T) {
-	a := &factory{&cmdutil.Factory{Stdout: io.Discard, Stderr: io.Discard}}
-	cmd := newBenchCmd(a)
+	a := &cmdutil.Factory{Stdout: io.Discard, Stderr: io.Discard}
+	cmd := NewCmd(a)
 	type key struct{}
 	ctx := context.WithValue(context.Background(), key{}, "the command's")
 	var ran []string
