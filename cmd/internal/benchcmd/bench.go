@@ -5,7 +5,8 @@
 //
 // Each command is an options struct, a constructor NewCmdX(f, runF) and a
 // run function, as in GitHub's gh (see cmdutil.Runner): the options are
-// checked (exit 2) before anything is measured.
+// checked (exit 2) before anything is measured. It imports no other
+// command package.
 package benchcmd
 
 import (

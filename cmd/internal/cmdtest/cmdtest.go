@@ -1,7 +1,8 @@
 // Package cmdtest runs one command of a gh-shaped command package the way
 // the parley binary would, for that package's tests: under a root with the
 // habits every command has (cmdutil.Polish), so that argument counts, flag
-// values and unknown flags fail as they do for a user.
+// values and unknown flags fail as they do for a user. It imports no
+// command package.
 package cmdtest
 
 import (

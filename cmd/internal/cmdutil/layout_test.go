@@ -13,8 +13,9 @@ import (
 
 // TestOnlyTheCommandLineImportsCobra: the command line is the only front
 // end built of cobra commands. No package outside cmd/ imports cobra or
-// pflag (the service layer, the MCP server and serve build no command),
-// and the shared plumbing under cmd/internal imports no command package.
+// pflag (the service layer, the MCP server and serve build no command);
+// the shared plumbing under cmd/internal imports no command package, and
+// a command package (cmd/internal/*cmd) no other one.
 func TestOnlyTheCommandLineImportsCobra(t *testing.T) {
 	t.Parallel()
 	module := filepath.Join("..", "..", "..")
@@ -54,6 +55,11 @@ func TestOnlyTheCommandLineImportsCobra(t *testing.T) {
 			case strings.HasPrefix(rel, "cmd/internal/cmdutil/") || strings.HasPrefix(rel, "cmd/internal/cmdtest/"):
 				if strings.HasPrefix(imp, "github.com/parleyhq/parley/cmd/") && !strings.HasSuffix(imp, "/cmdutil") {
 					t.Errorf("%s imports %s: the shared plumbing imports no command package", rel, imp)
+				}
+			case strings.HasPrefix(rel, "cmd/internal/"):
+				own := "github.com/parleyhq/parley/" + rel[:strings.LastIndex(rel, "/")]
+				if strings.HasPrefix(imp, "github.com/parleyhq/parley/cmd/internal/") && strings.HasSuffix(imp, "cmd") && imp != own {
+					t.Errorf("%s imports %s: a command package imports no other one", rel, imp)
 				}
 			}
 		}

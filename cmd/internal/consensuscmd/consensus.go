@@ -7,7 +7,8 @@
 // the options to runF when a test gives one, or to xRun, which does the
 // work through the service layer (app.Consensus) and prints through the
 // Factory. It owns the consensus commands' flags and output, nothing of
-// what a record or a check means (package consensus, through app).
+// what a record or a check means (package consensus, through app). It
+// imports no other command package.
 package consensuscmd
 
 import (

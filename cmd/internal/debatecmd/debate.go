@@ -6,7 +6,7 @@
 // commands' flags and output: the progress of a running debate and how its
 // verdict is printed (Exec, PrintVerdict, which the demo shares). Building
 // the session, running, supervising agents and filing are the service
-// layer's (app).
+// layer's (app). It imports no other command package.
 package debatecmd
 
 import (

@@ -5,7 +5,8 @@
 // Each command is an options struct, a constructor NewCmdX(f, runF) and a
 // run function, as in GitHub's gh (see cmdutil.Runner). It owns these
 // commands' flags and output; what the gate decides and how it learns is
-// the service layer's (app, over package gating).
+// the service layer's (app, over package gating). It imports no other
+// command package.
 package gatecmd
 
 import (

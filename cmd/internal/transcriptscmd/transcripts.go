@@ -5,7 +5,8 @@
 // Each command is an options struct, a constructor NewCmdX(f, runF) and a
 // run function, as in GitHub's gh (see cmdutil.Runner). It owns these
 // commands' flags and output; reading and verifying a transcript is the
-// service layer's (app, over package transcripts).
+// service layer's (app, over package transcripts). It imports no other
+// command package.
 package transcriptscmd
 
 import (
