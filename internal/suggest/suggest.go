@@ -9,7 +9,8 @@ package suggest
 import "strings"
 
 // Near reports whether typed is probably a slip for want: a unique-looking
-// prefix of it, or within two edits (one for short words).
+// prefix of it, or within two edits (one for short words; two neighbouring
+// letters swapped are one edit).
 func Near(typed, want string) bool {
 	typed, want = strings.ToLower(typed), strings.ToLower(want)
 	if typed == "" {
@@ -22,12 +23,16 @@ func Near(typed, want string) bool {
 	if len(want) <= 3 {
 		max = 1
 	}
-	return levenshtein(typed, want) <= max
+	return edits(typed, want) <= max
 }
 
-// levenshtein is the edit distance between a and b, in bytes.
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
+// edits is the edit distance between a and b, in bytes, counting a swap
+// of two neighbouring letters as one edit as typists make it ("rnu" for
+// "run"), beside an insertion, a deletion and a substitution (the optimal
+// string alignment distance).
+func edits(a, b string) int {
+	prev2 := make([]int, len(b)+1) // row i-2
+	prev := make([]int, len(b)+1)  // row i-1
 	cur := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
@@ -40,8 +45,11 @@ func levenshtein(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

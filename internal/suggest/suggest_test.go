@@ -24,7 +24,12 @@ func TestNear(t *testing.T) {
 		{"ab", "gc", false},  // two edits from a short word
 		{"zzzzzz", "debate", false},
 		{"rooot", "root", true},
-		{"wiat", "wait", true}, // a transposition is two edits
+		{"wiat", "wait", true}, // two letters swapped: one edit
+		{"rnu", "run", true},   // a swap in a short word
+		{"mpc", "mcp", true},
+		{"cg", "gc", true},
+		{"nur", "run", false}, // two edits in a short word
+		{"nru", "run", false}, // two swaps
 	} {
 		if got := Near(tc.typed, tc.want); got != tc.near {
 			t.Errorf("Near(%q, %q) = %v, want %v", tc.typed, tc.want, got, tc.near)
@@ -32,19 +37,20 @@ func TestNear(t *testing.T) {
 	}
 }
 
-func TestLevenshtein(t *testing.T) {
+func TestEdits(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		a, b string
 		d    int
 	}{
 		{"", "", 0}, {"", "abc", 3}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"same", "same", 0},
+		{"ab", "ba", 1}, {"rnu", "run", 1}, {"ca", "abc", 3}, {"transcirpts", "transcripts", 1}, {"abcd", "badc", 2},
 	} {
-		if got := levenshtein(tc.a, tc.b); got != tc.d {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
+		if got := edits(tc.a, tc.b); got != tc.d {
+			t.Errorf("edits(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
 		}
-		if got := levenshtein(tc.b, tc.a); got != tc.d {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d (symmetric)", tc.b, tc.a, got, tc.d)
+		if got := edits(tc.b, tc.a); got != tc.d {
+			t.Errorf("edits(%q, %q) = %d, want %d (symmetric)", tc.b, tc.a, got, tc.d)
 		}
 	}
 }
