@@ -137,6 +137,13 @@ func surfaceTokens(text string) []surfaceTok {
 			continue
 		}
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if w, n := signWord(text, i); w != "" {
+				// "± 2%", "+/- 2%", "the fee + 20%": the words they say.
+				ws = append(ws, word{low: w, start: i, end: i + n})
+				i += n
+				wordStart = i
+				continue
+			}
 			if b := symbolBound(text, i, r, size); b != "" {
 				// ">10%", "<5 kg", "21+": the bound a comparison word says.
 				at := len(ws)
@@ -195,6 +202,13 @@ func surfaceTokens(text string) []surfaceTok {
 		}
 		slash = false
 		i = j
+	}
+	// "plus or minus 2%" is one tolerance, as "± 2%" says it (signWord).
+	for i := 0; i+2 < len(ws); i++ {
+		if ws[i].low == "plus" && ws[i+1].low == "or" && ws[i+2].low == "minus" {
+			ws[i].low, ws[i].end = "plusminus", ws[i+2].end
+			ws = slices.Delete(ws, i+1, i+3)
+		}
 	}
 	// "e-mail" is "email".
 	for i := 0; i+1 < len(ws); i++ {
@@ -522,6 +536,36 @@ func upperBoundAt(word func(k int) string) bool {
 		}
 	}
 	return false
+}
+
+// signWord is the word a sign at text[i] says, and its length in bytes: a
+// tolerance ("±", "+/-": "plusminus", as lex reads them and "plus or
+// minus"), or a share more or less than the amount named before it ("the
+// fee + 20%", "list -15%": "plus", "minus"; see signedShare). "" when it
+// says none.
+func signWord(text string, i int) (string, int) {
+	switch {
+	case strings.HasPrefix(text[i:], "±"):
+		return "plusminus", len("±")
+	case strings.HasPrefix(text[i:], "+/-"):
+		return "plusminus", 3
+	case text[i] != '+' && text[i] != '-' && !strings.HasPrefix(text[i:], "−"):
+		return "", 0
+	}
+	from := max(0, i-24)
+	for from > 0 && !utf8.RuneStart(text[from]) {
+		from--
+	}
+	window := []rune(text[from:min(len(text), i+24)])
+	at := utf8.RuneCountInString(text[from:i])
+	if !signedShare(window, at) {
+		return "", 0
+	}
+	_, n := utf8.DecodeRuneInString(text[i:])
+	if text[i] == '+' {
+		return "plus", n
+	}
+	return "minus", n
 }
 
 // symbolBound is the comparison word the symbol r at text[i:i+size]

@@ -591,6 +591,15 @@ func lex(text string) []rawTok {
 		case r == '%':
 			out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
 			i++
+		case (r == '+' || r == '-' || r == '−') && signedShare(rs, i):
+			// "the base rate + 25%", "list price -10%": the share more or
+			// less than the amount named, as "plus" and "minus" say it.
+			w := "plus"
+			if r != '+' {
+				w = "minus"
+			}
+			out = append(out, rawTok{low: w, clause: clause, text: string(r)})
+			i++
 		case (r == '-' || r == '−') && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && (i == 0 || strings.ContainsRune(" \t\n([=:,", rs[i-1])):
 			// "-20 °C", "between −25 and −15": a number below zero (not
 			// "2-8", a range, nor "OPS-12", a name).
@@ -637,6 +646,35 @@ func lex(text string) []rawTok {
 		}
 	}
 	return perFor(moneyAloud(numberWordsToNumbers(out)))
+}
+
+// signedShare reports whether the sign at rs[i] ("+", "-", "−") says a
+// share more or less than an amount named before it ("the base rate +
+// 25%", "list price -10%"): a share in digits follows, at most one space
+// after the sign, and a word, not a number, comes before it ("5 - 10%" is
+// a range, "2+3%" a sum).
+func signedShare(rs []rune, i int) bool {
+	j := i + 1
+	if j < len(rs) && rs[j] == ' ' {
+		j++
+	}
+	if j >= len(rs) || !unicode.IsDigit(rs[j]) {
+		return false
+	}
+	for j < len(rs) && (unicode.IsDigit(rs[j]) || rs[j] == '.' && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+		j++
+	}
+	if j < len(rs) && rs[j] == ' ' {
+		j++
+	}
+	if j >= len(rs) || rs[j] != '%' && !strings.HasPrefix(string(rs[j:min(j+8, len(rs))]), "percent") {
+		return false
+	}
+	k := i - 1
+	for k >= 0 && rs[k] == ' ' {
+		k--
+	}
+	return k >= 0 && unicode.IsLetter(rs[k]) && (rs[i] == '+' || k < i-1)
 }
 
 // moneyAloud reads an amount said aloud with its currency in the middle:
@@ -978,6 +1016,9 @@ func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 // written after its number ("4.5:1 or better") starts with a space,
 // so that "for older" is not read as one.
 var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
+	// A tolerance, however it is written: "± 5%", "+/- 5%", "plus or
+	// minus 5%" (not "plus" and then "minus": neither is more or less).
+	"plus or minus", " plusminus ", "+/-", " plusminus ", "±", " plusminus ",
 	// "at least every 7 days" bounds the interval from above: at most 7
 	// days apart, as "max_interval_days: 7" says it.
 	"at least once every", " atmost every ", "at least every", " atmost every ",
@@ -1251,12 +1292,14 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 }
 
 // belowZero reads a number below zero said in words: "minus 20", "20 °C
-// below zero" (the sign written, "-20", lex reads).
+// below zero" (the sign written, "-20", lex reads). "Minus" before a share
+// says less than an amount ("minus 20%"), not below zero.
 func belowZero(toks []rawTok) []rawTok {
 	out := toks[:0]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.low == "minus" && i+1 < len(toks) && toks[i+1].isNum && !toks[i+1].clock && toks[i+1].clause == t.clause {
+		if t.low == "minus" && i+1 < len(toks) && toks[i+1].isNum && !toks[i+1].clock && toks[i+1].clause == t.clause &&
+			(i+2 == len(toks) || toks[i+2].low != "percent") { // "the list price minus 20%" is 20% less (relation)
 			n := toks[i+1]
 			n.num, n.text = -n.num, t.text+" "+n.text
 			out = append(out, n)

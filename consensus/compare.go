@@ -1236,7 +1236,11 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			added = append(added, x.text+" → "+ub[best].text)
 			continue
 		}
-		hard = append(hard, x.text+" → "+ub[best].text)
+		if y := ub[best]; x.rel != y.rel && (over(x) || over(y)) {
+			hard = append(hard, relText(x)+" → "+relText(y)) // "plus 25 % → 25 % of"
+		} else {
+			hard = append(hard, x.text+" → "+y.text)
+		}
 	}
 	for _, x := range restA {
 		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
@@ -1622,6 +1626,25 @@ func eitherHalf(q quantity) bool {
 	return q.value >= 1 && q.value < 13 && !meridiem(q.text) && !strings.HasPrefix(strings.TrimSpace(q.text), "0")
 }
 
+// over reports whether q is a share more or less than an amount the rule
+// names ("plus 25%", "20% off").
+func over(q quantity) bool { return q.dim == "percent" && (q.rel == relOver || q.rel == relUnder) }
+
+// relText is q as a difference names it when one side says more or less
+// than the amount named and the other does not: "plus 25 %", "minus 10
+// %", "25 % of" (a multiple says it already: "x 1.25", "1.5 times").
+func relText(q quantity) string {
+	switch {
+	case q.rel == relOver && !strings.HasPrefix(q.text, "plus"):
+		return "plus " + q.text
+	case q.rel == relUnder && !strings.HasPrefix(q.text, "minus"):
+		return "minus " + q.text
+	case q.rel == relOf:
+		return q.text + " of"
+	}
+	return q.text
+}
+
 // relFactor compares x and y as multiples of an amount the rule names,
 // when one says more or less than it ("plus 25%", "20% off") and the
 // other a share or a multiple of it ("125% of", "x 1.25", "0.8 times
@@ -1640,7 +1663,6 @@ func relFactor(x, y quantity) (same, ok bool) {
 		}
 		return 0, false
 	}
-	over := func(q quantity) bool { return q.dim == "percent" && (q.rel == relOver || q.rel == relUnder) }
 	if !over(x) && !over(y) || x.per != y.per || over(x) && over(y) && x.rel == y.rel {
 		return false, false
 	}

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "56"
+const lexiconVersion = "57"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -35,6 +35,7 @@ allow permit let enable_for
 reject refuse decline
 accept take admit
 limit cap throttle ceiling bound quota
+plusminus tolerance give_or_take
 retry reattempt retries redo
 request call query req
 response reply answer
