@@ -63,8 +63,8 @@ func New(stdin io.Reader, stdout, stderr io.Writer) (a *Factory, flush func()) {
 		a.Stderr = w
 	}
 	return a, func() {
-		for _, f := range flushes {
-			_ = f()
+		for i := len(flushes) - 1; i >= 0; i-- { // stderr's, then stdout's
+			_ = flushes[i]()
 		}
 	}
 }
