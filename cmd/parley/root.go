@@ -77,7 +77,8 @@ type subcommand struct {
 	make func(*factory) *cobra.Command
 }
 
-// subcommands lists the subcommands, one constructor per file.
+// subcommands lists the subcommands: a constructor of this package (one
+// per file), or the NewCmd of a command package (cmd/internal/*cmd).
 var subcommands = []subcommand{
 	{"init", newInitCmd},
 	{"demo", newDemoCmd},
