@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/cmd/internal/agentscmd"
 	"github.com/parleyhq/parley/cmd/internal/benchcmd"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/cmd/internal/consensuscmd"
@@ -82,7 +83,7 @@ type subcommand struct {
 var subcommands = []subcommand{
 	{"init", newInitCmd},
 	{"demo", newDemoCmd},
-	{"agents", newAgentsCmd},
+	{"agents", func(a *factory) *cobra.Command { return agentscmd.NewCmd(a.Factory) }},
 	{"send", func(a *factory) *cobra.Command { return newSendCmd(a, nil) }},
 	{"recv", func(a *factory) *cobra.Command { return newRecvCmd(a, nil) }},
 	{"watch", func(a *factory) *cobra.Command { return newWatchCmd(a, nil) }},
@@ -94,7 +95,7 @@ var subcommands = []subcommand{
 	{bench.SenderCommand, func(a *factory) *cobra.Command { return benchcmd.NewCmdSender(a.Factory, nil) }},
 	{"transcripts", func(a *factory) *cobra.Command { return transcriptscmd.NewCmd(a.Factory) }},
 	{"debate", func(a *factory) *cobra.Command { return debatecmd.NewCmd(a.Factory) }},
-	{"agent", newAgentCmd},
+	{"agent", func(a *factory) *cobra.Command { return agentscmd.NewAgentCmd(a.Factory) }},
 	{"mcp", newMCPCmd},
 	{"serve", newServeCmd},
 	{"escalate", newEscalateCmd},

@@ -1,0 +1,61 @@
+package agentscmd
+
+import (
+	"testing"
+
+	"github.com/parleyhq/parley/cmd/internal/cmdtest"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	"github.com/parleyhq/parley/debate"
+)
+
+// TestAgentRunChecksItsFlags: "agent run" takes a valid name, a role and
+// exactly one way of answering; anything else is refused before it
+// registers or opens anything.
+func TestAgentRunChecksItsFlags(t *testing.T) {
+	var got *RunOptions
+	code := cmdtest.Exit(NewCmdRun(cmdtest.Factory(), func(o *RunOptions) error { got = o; return nil }),
+		"--name", "Skeptic_2", "--role", "attacker", "--script", "turns.json")
+	if code != cmdutil.ExitOK || got == nil || got.Name != "Skeptic_2" || got.Role != debate.Role("attacker") || got.Spec != "script:turns.json" || got.Parent != 0 {
+		t.Fatalf("exit %d, options %+v", code, got)
+	}
+	for _, args := range [][]string{
+		{"--role", "attacker", "--script", "turns.json"},                                     // no name
+		{"--name", "../etc", "--role", "attacker", "--script", "turns.json"},                 // not a name
+		{"--name", "Skeptic", "--role", "judge-of-all", "--script", "turns.json"},            // no such role
+		{"--name", "Skeptic", "--role", "attacker"},                                          // no way to answer
+		{"--name", "Skeptic", "--role", "attacker", "--script", "t.json", "--exec", "./bot"}, // two
+		{"--name", "Skeptic", "--role", "attacker", "--script", "t.json", "extra"},           // an argument
+	} {
+		if code := cmdtest.Exit(NewCmdRun(cmdtest.Factory(), func(*RunOptions) error { t.Errorf("%q reached the run function", args); return nil }), args...); code == cmdutil.ExitOK {
+			t.Errorf("%q: exit 0, want a refusal", args)
+		}
+	}
+}
+
+// TestAgentsNameOneAgent: show and add take one name each; list and
+// prune take none.
+func TestAgentsNameOneAgent(t *testing.T) {
+	var got *NameOptions
+	if code := cmdtest.Exit(NewCmdShow(cmdtest.Factory(), func(o *NameOptions) error { got = o; return nil }), "LuckyOtter"); code != cmdutil.ExitOK || got == nil || got.Name != "LuckyOtter" {
+		t.Errorf("show: exit %d, options %+v", code, got)
+	}
+	got = nil
+	if code := cmdtest.Exit(NewCmdAdd(cmdtest.Factory(), func(o *NameOptions) error { got = o; return nil }), "LateBird"); code != cmdutil.ExitOK || got == nil || got.Name != "LateBird" {
+		t.Errorf("add: exit %d, options %+v", code, got)
+	}
+	never := func(what string) func() error {
+		return func() error { t.Errorf("%s reached the run function", what); return nil }
+	}
+	if code := cmdtest.Exit(NewCmdShow(cmdtest.Factory(), func(*NameOptions) error { return never("show a b")() }), "a", "b"); code != cmdutil.ExitUsage {
+		t.Errorf("show a b: exit %d", code)
+	}
+	if code := cmdtest.Exit(NewCmdAdd(cmdtest.Factory(), func(*NameOptions) error { return never("add")() })); code != cmdutil.ExitUsage {
+		t.Errorf("add without a name: exit %d", code)
+	}
+	if code := cmdtest.Exit(NewCmdList(cmdtest.Factory(), func(*RootOptions) error { return never("list x")() }), "x"); code != cmdutil.ExitUsage {
+		t.Errorf("list x: exit %d", code)
+	}
+	if code := cmdtest.Exit(NewCmdPrune(cmdtest.Factory(), func(*RootOptions) error { return never("prune x")() }), "x"); code != cmdutil.ExitUsage {
+		t.Errorf("prune x: exit %d", code)
+	}
+}
