@@ -43,14 +43,7 @@ type NameOptions struct {
 
 // nameCmd is cmd taking one agent's name as its argument.
 func nameCmd(f *cmdutil.Factory, cmd *cobra.Command, runF func(*NameOptions) error, run func(context.Context, *NameOptions) error) *cobra.Command {
-	opts := &NameOptions{f: f}
-	r := cmdutil.Runner(opts, runF, run)
-	cmd.Args = cmdutil.ExactArgs(1)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		opts.Name = args[0]
-		return r(cmd)
-	}
-	return cmd
+	return cmdutil.OneArg(cmd, &NameOptions{f: f}, func(o *NameOptions, name string) { o.Name = name }, runF, run)
 }
 
 // NewCmdList is "parley agents list": the live agents (dead registrations

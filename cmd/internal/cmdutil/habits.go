@@ -232,3 +232,15 @@ func Runner[O any](opts *O, runF func(*O) error, run func(context.Context, *O) e
 		return run(cmd.Context(), opts)
 	}
 }
+
+// OneArg makes cmd a command of exactly one argument in gh's shape: set
+// gives the argument to opts, then Runner runs it.
+func OneArg[O any](cmd *cobra.Command, opts *O, set func(*O, string), runF func(*O) error, run func(context.Context, *O) error) *cobra.Command {
+	r := Runner(opts, runF, run)
+	cmd.Args = ExactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		set(opts, args[0])
+		return r(cmd)
+	}
+	return cmd
+}

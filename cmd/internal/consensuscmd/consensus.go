@@ -98,17 +98,10 @@ type ShowOptions struct {
 
 // NewCmdShow is "parley consensus show NAME".
 func NewCmdShow(f *cmdutil.Factory, runF func(*ShowOptions) error) *cobra.Command {
-	opts := &ShowOptions{f: f}
-	run := cmdutil.Runner(opts, runF, showRun)
-	return &cobra.Command{
+	return cmdutil.OneArg(&cobra.Command{
 		Use:   "show NAME",
 		Short: "Print a record (by name, file name, wikilink or debate id)",
-		Args:  cmdutil.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Name = args[0]
-			return run(cmd)
-		},
-	}
+	}, &ShowOptions{f: f}, func(o *ShowOptions, name string) { o.Name = name }, runF, showRun)
 }
 
 func showRun(ctx context.Context, opts *ShowOptions) error {

@@ -24,14 +24,7 @@ type IDOptions struct {
 // newIDCmd is cmd, a subcommand "USE ID" on one debate of the root: run
 // is given the id as typed, and resolves it (resolve).
 func newIDCmd(f *cmdutil.Factory, cmd *cobra.Command, runF func(*IDOptions) error, run func(context.Context, *IDOptions) error) *cobra.Command {
-	opts := &IDOptions{f: f}
-	r := cmdutil.Runner(opts, runF, run)
-	cmd.Args = cmdutil.ExactArgs(1)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		opts.ID = args[0]
-		return r(cmd)
-	}
-	return cmd
+	return cmdutil.OneArg(cmd, &IDOptions{f: f}, func(o *IDOptions, id string) { o.ID = id }, runF, run)
 }
 
 // resolve is the one debate opts.ID names (cmdutil.ResolveDebateID).

@@ -156,17 +156,10 @@ type VerifyOptions struct {
 // 0 when all agree, 3 naming each file that differs or is missing and what
 // an intact one would say.
 func NewCmdVerify(f *cmdutil.Factory, runF func(*VerifyOptions) error) *cobra.Command {
-	opts := &VerifyOptions{f: f}
-	run := cmdutil.Runner(opts, runF, verifyRun)
-	return &cobra.Command{
+	return cmdutil.OneArg(&cobra.Command{
 		Use:   "verify ID",
 		Short: "Check a debate's transcript, session, verdict, vault page and record against its seal (exit 3 naming the file if tampered)",
-		Args:  cmdutil.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			return run(cmd)
-		},
-	}
+	}, &VerifyOptions{f: f}, func(o *VerifyOptions, id string) { o.ID = id }, runF, verifyRun)
 }
 
 func verifyRun(ctx context.Context, opts *VerifyOptions) error {
@@ -201,9 +194,7 @@ type KeygenOptions struct {
 // signing seals, written to FILE (0600, never replaced), and the
 // config.json lines that use it.
 func NewCmdKeygen(f *cmdutil.Factory, runF func(*KeygenOptions) error) *cobra.Command {
-	opts := &KeygenOptions{f: f}
-	run := cmdutil.Runner(opts, runF, keygenRun)
-	return &cobra.Command{
+	return cmdutil.OneArg(&cobra.Command{
 		Use:   "keygen FILE",
 		Short: "Make an ed25519 key that signs every debate's seal, and print the config.json lines that use it",
 		Long: "Writes a new ed25519 private key (base64) to FILE, readable by you only, and prints\n" +
@@ -212,12 +203,7 @@ func NewCmdKeygen(f *cmdutil.Factory, runF func(*KeygenOptions) error) *cobra.Co
 			"signature: a debate rewritten by someone with write access but not the key shows\n" +
 			"as tampered. Keep FILE out of reach of those you do not trust; give readers only\n" +
 			"the publicKey.",
-		Args: cmdutil.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.File = args[0]
-			return run(cmd)
-		},
-	}
+	}, &KeygenOptions{f: f}, func(o *KeygenOptions, file string) { o.File = file }, runF, keygenRun)
 }
 
 func keygenRun(_ context.Context, opts *KeygenOptions) error {
