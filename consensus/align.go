@@ -552,6 +552,17 @@ func signWord(text string, i int) (string, int) {
 	case text[i] != '+' && text[i] != '-' && !strings.HasPrefix(text[i:], "−"):
 		return "", 0
 	}
+	// What signedShare needs at least, read in place: a digit next (one
+	// space between at most), and a space before a minus. A hyphen inside
+	// a word ("built-in") goes no further.
+	_, n := utf8.DecodeRuneInString(text[i:])
+	next := text[i+n:]
+	if strings.HasPrefix(next, " ") {
+		next = next[1:]
+	}
+	if next == "" || !isDigit(next[0]) || text[i] != '+' && (i == 0 || text[i-1] != ' ') {
+		return "", 0
+	}
 	from := max(0, i-24)
 	for from > 0 && !utf8.RuneStart(text[from]) {
 		from--
@@ -561,7 +572,6 @@ func signWord(text string, i int) (string, int) {
 	if !signedShare(window, at) {
 		return "", 0
 	}
-	_, n := utf8.DecodeRuneInString(text[i:])
 	if text[i] == '+' {
 		return "plus", n
 	}
