@@ -139,10 +139,7 @@ func (a *Factory) TrustRoot() error { return a.Service().TrustRoot(a.VaultFlag !
 
 // View prints v: one JSON line under --json, else the text view of it.
 func View[T any](a *Factory, v T, text func(io.Writer, T) error) error {
-	if a.JSON {
-		return a.Emit(v)
-	}
-	return text(a.Stdout, v)
+	return a.Show(v, func(w io.Writer) error { return text(w, v) })
 }
 
 // EmitEach prints one JSON line per value (--json).
