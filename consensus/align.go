@@ -556,10 +556,7 @@ func signWord(text string, i int) (string, int) {
 	// space between at most), and a space before a minus. A hyphen inside
 	// a word ("built-in") goes no further.
 	_, n := utf8.DecodeRuneInString(text[i:])
-	next := text[i+n:]
-	if strings.HasPrefix(next, " ") {
-		next = next[1:]
-	}
+	next := strings.TrimPrefix(text[i+n:], " ")
 	if next == "" || !isDigit(next[0]) || text[i] != '+' && (i == 0 || text[i-1] != ' ') {
 		return "", 0
 	}
