@@ -299,6 +299,9 @@ type DecisionLabel struct {
 	GateDecided gating.Outcome `json:"gate_decided"` // what the gate decided
 	Label       gating.Outcome `json:"label"`        // what it should have decided
 	Labelled    int            `json:"labelled"`     // 1
+	// Replaced is the user's earlier label of the same self-critique,
+	// which this one replaces in training; "" when there was none.
+	Replaced gating.Outcome `json:"replaced,omitempty"`
 }
 
 // LabelDecision labels the decision of gate.jsonl whose id (or unique
@@ -330,6 +333,16 @@ func (a *App) LabelDecision(id string, debate bool) (*DecisionLabel, error) {
 	}
 	l := gating.Label{Time: labelTime(), Source: gating.SourceUser, Label: out.Label, DecisionID: e.ID, DebateID: e.DebateID,
 		Why: "the gate decided " + string(e.Outcome), Input: *e.Input}
+	earlier, _, err := a.GateLabels()
+	if err != nil {
+		return nil, err
+	}
+	key := gating.CritiqueKey(l.Input)
+	for _, p := range earlier {
+		if p.Source == gating.SourceUser && gating.CritiqueKey(p.Input) == key {
+			out.Replaced = p.Label
+		}
+	}
 	return out, a.appendLabels([]gating.Label{l})
 }
 

@@ -335,6 +335,41 @@ func LabelKey(l Label) string {
 	return hex.EncodeToString(sum[:8])
 }
 
+// CritiqueKey identifies a self-critique by what it says, whatever its
+// label (its parse, which is derived from it, left out).
+func CritiqueKey(in SelfCritique) string {
+	in.Parsed = nil
+	b, _ := json.Marshal(in)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// Settle returns the labels that count, one for each self-critique, in
+// the order they came. A self-critique labelled more than once (a decision
+// relabelled, a file of labels added twice) keeps its last label; a label
+// of the user's outranks one read off a debate's verdict, whichever came
+// last. Labels of other self-critiques are kept as they are.
+func Settle(labels []Label) []Label {
+	last := make(map[string]int, len(labels))
+	for i, l := range labels {
+		k := CritiqueKey(l.Input)
+		if j, ok := last[k]; ok && labels[j].Source == SourceUser && l.Source != SourceUser {
+			continue
+		}
+		last[k] = i
+	}
+	if len(last) == len(labels) {
+		return labels
+	}
+	out := make([]Label, 0, len(last))
+	for i, l := range labels {
+		if last[CritiqueKey(l.Input)] == i {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // LearnResult is what Learn found: the new model and how the current and
 // the new model do on the user's own labels.
 type LearnResult struct {
@@ -366,12 +401,13 @@ type LabelScore struct {
 // above outcome labels, both above a corpus example), and measures the
 // current gate and the new model on the labels. The new model's figures are
 // cross-validated: the labels are split into folds, and each fold is scored
-// by a model trained on the corpus and the other folds. It fails when there
-// are no labels.
+// by a model trained on the corpus and the other folds. It trains on the
+// labels that count (see Settle). It fails when there are no labels.
 func Learn(corpus []Example, labels []Label, current *Gate, opts LearnOptions) (*LearnResult, error) {
 	if len(labels) == 0 {
 		return nil, fmt.Errorf("%w: no labels to learn from", ErrCorpus)
 	}
+	labels = Settle(labels)
 	res := &LearnResult{Corpus: len(corpus)}
 	lab := make([]Example, len(labels))
 	for i, l := range labels {

@@ -121,3 +121,38 @@ func TestLabelsRoundTrip(t *testing.T) {
 		t.Errorf("learning from no labels: %v", err)
 	}
 }
+
+func TestSettleKeepsOneLabelPerSelfCritique(t *testing.T) {
+	t.Parallel()
+	a := SelfCritique{Critique: "I have not run the migration against a copy of production."}
+	b := SelfCritique{Critique: "Checked both callers; the nil case returns early.", Layer: debate.LayerVerify}
+	parsedA := a
+	parsedA.Parsed = &Parsed{Form: "text"}
+	user := func(l Outcome, in SelfCritique) Label { return Label{Source: SourceUser, Label: l, Input: in} }
+	outcome := func(l Outcome, in SelfCritique) Label { return Label{Source: SourceOutcome, Label: l, Input: in} }
+	for _, c := range []struct {
+		name string
+		in   []Label
+		want []Label
+	}{
+		{"none", nil, nil},
+		{"distinct", []Label{user(Debate, a), user(Skip, b)}, []Label{user(Debate, a), user(Skip, b)}},
+		{"relabelled: the last wins", []Label{user(Debate, a), user(Skip, b), user(Skip, a)}, []Label{user(Skip, b), user(Skip, a)}},
+		{"the same file twice", []Label{user(Skip, b), user(Skip, b)}, []Label{user(Skip, b)}},
+		{"its parse is not what it says", []Label{user(Debate, parsedA), user(Skip, a)}, []Label{user(Skip, a)}},
+		{"the user outranks a later verdict", []Label{user(Skip, a), outcome(Debate, a)}, []Label{user(Skip, a)}},
+		{"the user outranks an earlier verdict", []Label{outcome(Debate, a), user(Skip, a)}, []Label{user(Skip, a)}},
+		{"verdicts alone: the last", []Label{outcome(Debate, a), outcome(Skip, a)}, []Label{outcome(Skip, a)}},
+	} {
+		got := Settle(c.in)
+		if len(got) != len(c.want) {
+			t.Errorf("%s: %d labels, want %d: %+v", c.name, len(got), len(c.want), got)
+			continue
+		}
+		for i := range got {
+			if got[i].Label != c.want[i].Label || got[i].Source != c.want[i].Source || got[i].Input.Critique != c.want[i].Input.Critique {
+				t.Errorf("%s: label %d is %+v, want %+v", c.name, i, got[i], c.want[i])
+			}
+		}
+	}
+}

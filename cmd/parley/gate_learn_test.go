@@ -142,6 +142,17 @@ func TestGateLearnsFromItsUser(t *testing.T) {
 	if last := labels[len(labels)-1]; last.DecisionID != id || last.Label != gating.Skip || last.Source != gating.SourceUser || last.Input.Layer != "verify" {
 		t.Errorf("decision label %+v", last)
 	}
+	// Labelled again, a decision counts once, with its last label: learn
+	// below still counts 5 user labels.
+	for _, again := range []string{"--debate", "--skip"} {
+		out, errs, code = dcli(t, root, "gate", "label", "--decision", id, again)
+		if code != 0 || !strings.Contains(out, "it replaces your earlier label") {
+			t.Fatalf("relabel %s: exit %d %q %q", again, code, out, errs)
+		}
+	}
+	if !strings.Contains(out, "it replaces your earlier label debate") {
+		t.Errorf("relabel names the wrong earlier label: %q", out)
+	}
 
 	// gate learn: user labels plus the two outcome labels; the new model
 	// is not worse on them, so it is installed and decisions name it.

@@ -170,7 +170,11 @@ func Labelled(w io.Writer, n *app.Labelled, file string) error {
 // DecisionLabelled writes a logged decision labelled, and the command
 // (learn) that trains on it.
 func DecisionLabelled(w io.Writer, l *app.DecisionLabel, learn string) error {
-	_, err := fmt.Fprintf(w, "labelled decision %s as %s (the gate decided %s); %s trains on it\n", l.DecisionID, l.Label, l.GateDecided, learn)
+	replaced := ""
+	if l.Replaced != "" {
+		replaced = "; it replaces your earlier label " + string(l.Replaced)
+	}
+	_, err := fmt.Fprintf(w, "labelled decision %s as %s (the gate decided %s%s); %s trains on it\n", l.DecisionID, l.Label, l.GateDecided, replaced, learn)
 	return err
 }
 

@@ -324,13 +324,15 @@ func NewCmdLearn(f *cmdutil.Factory, runF func(*LearnOptions) error) *cobra.Comm
 		Long: "learn trains on the shipped corpus plus <root>/gate/labels.jsonl (your labels\n" +
 			"weigh 4 corpus examples each) and the outcome labels of debates the gate sent to\n" +
 			"debate (2 each): the attacker won or the answer changed labels debate; every\n" +
-			"attacker conceding in round 1 with the defender's position unchanged labels skip;\n" +
-			"other verdicts give no label. It prints recall of debate and skip rate for the\n" +
-			"current model and, cross-validated, for the new one, on the labels the current\n" +
-			"model was not trained on (all of them for the embedded model), and installs\n" +
-			"the new one as <root>/gate/model.json only when neither figure is worse (--force\n" +
-			"installs it anyway). 'parley gate' then decides with it and names it by its hash.\n" +
-			"--reset removes <root>/gate/model.json: the embedded model decides again.",
+			"attacker conceding in round 1 with the defender's position unchanged labels\n" +
+			"skip; other verdicts give no label. A self-critique labelled more than once\n" +
+			"counts once, with its last label, and your label outranks a debate's. It prints\n" +
+			"recall of debate and skip rate for the current model and, cross-validated, for\n" +
+			"the new one, on the labels the current model was not trained on (all of them for\n" +
+			"the embedded model), and installs the new one as <root>/gate/model.json only\n" +
+			"when neither figure is worse (--force installs it anyway). 'parley gate' then\n" +
+			"decides with it and names it by its hash. --reset removes\n" +
+			"<root>/gate/model.json: the embedded model decides again.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Reset && opts.Force {
 				return cmdutil.Usagef("--reset and --force do not go together")
