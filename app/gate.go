@@ -498,14 +498,21 @@ type Trained struct {
 // TrainGate fits a model on the labelled corpus in the file data (JSON
 // Lines; "" is the corpus shipped in the binary, which reproduces the
 // embedded model byte for byte) and writes it to out.
+// An out that is a directory is an *Error (ProblemFile), found before
+// the training.
 func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return nil, newError(ProblemFile, "out", nil, "{out} %s is a directory: name the model's file", out)
+	}
 	var (
 		examples []gating.Example
 		err      error
 	)
+	source := "the shipped corpus"
 	if data == "" {
 		examples, err = gating.Corpus()
 	} else {
+		source = data
 		examples, err = ReadCorpus(data)
 	}
 	if err != nil {
@@ -513,7 +520,7 @@ func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
 	}
 	m, err := gating.Train(examples, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", data, err)
+		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	b, err := m.Encode()
 	if err != nil {

@@ -185,3 +185,22 @@ func TestLabelAndLearnRefusals(t *testing.T) {
 		t.Errorf("refused files added labels: %d", len(labels))
 	}
 }
+
+// TestTrainGateRefusesWhatCannotBeWritten: an --out that is a directory is
+// refused before the training, and a bad option names the corpus it was
+// training on, the shipped one included.
+func TestTrainGateRefusesWhatCannotBeWritten(t *testing.T) {
+	dir := t.TempDir()
+	_, err := TrainGate("", dir, gating.TrainOptions{})
+	if !IsProblem(err, ProblemFile) || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("out a directory: %v", err)
+	}
+	_, err = TrainGate("", filepath.Join(dir, "m.json"), gating.TrainOptions{TargetRecall: 2})
+	var oe *gating.OptionError
+	if !errors.As(err, &oe) || oe.Option != "target_recall" || !strings.HasPrefix(err.Error(), "the shipped corpus: ") {
+		t.Errorf("target recall 2: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.json")); err == nil {
+		t.Error("a refused training wrote a model")
+	}
+}

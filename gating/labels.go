@@ -317,8 +317,8 @@ func LoadModelFile(data []byte) (*Gate, error) {
 // LearnOptions tune Learn.
 type LearnOptions struct {
 	Train TrainOptions
-	// Folds for cross-validating on the user's labels (default 5, at most
-	// the number of labels).
+	// Folds for cross-validating on the user's labels (default 5; at least
+	// 2, at most the number of labels).
 	Folds int
 }
 
@@ -407,6 +407,9 @@ func Learn(corpus []Example, labels []Label, current *Gate, opts LearnOptions) (
 	if len(labels) == 0 {
 		return nil, fmt.Errorf("%w: no labels to learn from", ErrCorpus)
 	}
+	if opts.Folds != 0 && opts.Folds < 2 {
+		return nil, &OptionError{"folds", fmt.Sprint(opts.Folds), "at least 2"}
+	}
 	labels = Settle(labels)
 	res := &LearnResult{Corpus: len(corpus)}
 	lab := make([]Example, len(labels))
@@ -468,7 +471,7 @@ func Learn(corpus []Example, labels []Label, current *Gate, opts LearnOptions) (
 
 	// The new model, cross-validated on the labels.
 	folds := opts.Folds
-	if folds <= 0 {
+	if folds == 0 {
 		folds = 5
 	}
 	folds = min(folds, len(lab))

@@ -41,6 +41,33 @@ func (o *TrainOptions) defaults() {
 	}
 }
 
+// OptionError is a training option no model can be fitted with.
+type OptionError struct {
+	Option string // folds, target_recall or l2
+	Value  string // as given
+	Want   string // what it must be
+}
+
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("gating: training option %s %s: %s", e.Option, e.Value, e.Want)
+}
+
+// Check says which option, if any, no model can be fitted with (an
+// *OptionError): fewer than 2 folds, a target recall outside (0, 1], a
+// ridge penalty that is not a finite number above 0. A zero value is
+// checked as given; Train gives it its default first.
+func (o TrainOptions) Check() error {
+	switch {
+	case o.Folds < 2:
+		return &OptionError{"folds", fmt.Sprint(o.Folds), "at least 2"}
+	case !(o.TargetRecall > 0 && o.TargetRecall <= 1):
+		return &OptionError{"target_recall", fmt.Sprint(o.TargetRecall), "above 0 and at most 1"}
+	case !(o.L2 > 0) || math.IsInf(o.L2, 1):
+		return &OptionError{"l2", fmt.Sprint(o.L2), "a finite number above 0"}
+	}
+	return nil
+}
+
 // Train fits a logistic regression on the examples and chooses its
 // thresholds. It is deterministic: the same examples in the same order give
 // the same model, bit for bit. The folds are stratified by label in corpus
@@ -51,8 +78,8 @@ func (o *TrainOptions) defaults() {
 // examples.
 func Train(examples []Example, opts TrainOptions) (*Model, error) {
 	opts.defaults()
-	if opts.Folds < 2 || !(opts.TargetRecall > 0 && opts.TargetRecall <= 1) || !(opts.L2 > 0) {
-		return nil, fmt.Errorf("gating: invalid training options %+v", opts)
+	if err := opts.Check(); err != nil {
+		return nil, err
 	}
 	n := len(examples)
 	x := make([][NumFeatures]float64, n)

@@ -7,6 +7,7 @@ package cmdtest
 
 import (
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -22,11 +23,20 @@ func Factory() *cmdutil.Factory {
 // code parley would (cmdutil.ExitCode). A test builds cmd with a runF that
 // records the options, so nothing runs.
 func Exit(cmd *cobra.Command, args ...string) int {
+	code, _ := Run(cmd, args...)
+	return code
+}
+
+// Run is Exit that also returns what parley would print on standard error
+// about the command's error.
+func Run(cmd *cobra.Command, args ...string) (int, string) {
 	root := &cobra.Command{Use: "parley", SilenceErrors: true, SilenceUsage: true}
 	root.AddCommand(cmd)
 	cmdutil.Polish(root, nil)
 	root.SetArgs(append([]string{cmd.Name()}, args...))
 	root.SetOut(io.Discard)
 	root.SetErr(io.Discard)
-	return cmdutil.ExitCode(root.Execute(), io.Discard)
+	var errs strings.Builder
+	code := cmdutil.ExitCode(root.Execute(), &errs)
+	return code, errs.String()
 }

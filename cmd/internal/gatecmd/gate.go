@@ -135,6 +135,9 @@ func NewCmdTrain(f *cmdutil.Factory, runF func(*TrainOptions) error) *cobra.Comm
 			if opts.Out == "" {
 				return cmdutil.Usagef("gate train needs --out FILE")
 			}
+			if err := opts.Train.Check(); err != nil {
+				return optionUsage(err)
+			}
 			return run(cmd)
 		},
 	}
@@ -147,10 +150,20 @@ func NewCmdTrain(f *cmdutil.Factory, runF func(*TrainOptions) error) *cobra.Comm
 	return cmd
 }
 
+// optionUsage words a training option no model can be fitted with as
+// the usage error of its flag.
+func optionUsage(err error) error {
+	var oe *gating.OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	return cmdutil.Usagef("--%s %s: %s", strings.ReplaceAll(oe.Option, "_", "-"), oe.Value, oe.Want)
+}
+
 func trainRun(_ context.Context, opts *TrainOptions) error {
 	m, err := app.TrainGate(opts.Data, opts.Out, opts.Train)
 	if err != nil {
-		return err
+		return opts.f.Fail(err, cmdutil.Wording{})
 	}
 	return cmdutil.View(opts.f, m, textview.Trained)
 }
@@ -336,6 +349,9 @@ func NewCmdLearn(f *cmdutil.Factory, runF func(*LearnOptions) error) *cobra.Comm
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Reset && opts.Force {
 				return cmdutil.Usagef("--reset and --force do not go together")
+			}
+			if opts.Folds < 2 {
+				return cmdutil.Usagef("--folds %d: at least 2", opts.Folds)
 			}
 			return run(cmd)
 		},

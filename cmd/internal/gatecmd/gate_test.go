@@ -1,6 +1,7 @@
 package gatecmd
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdtest"
@@ -63,6 +64,22 @@ func TestGateCommandsOptions(t *testing.T) {
 	}
 	if code := cmdtest.Exit(NewCmdTrain(cmdtest.Factory(), func(*TrainOptions) error { return never("train without --out")() })); code != cmdutil.ExitUsage {
 		t.Errorf("train without --out: exit %d", code)
+	}
+	// Training options no model can be fitted with, each named by its flag.
+	for _, args := range [][]string{
+		{"--folds", "1"}, {"--folds", "0"}, {"--folds", "-3"},
+		{"--target-recall", "1.5"}, {"--target-recall", "0"}, {"--target-recall", "NaN"},
+		{"--l2", "-1"}, {"--l2", "0"}, {"--l2", "+Inf"},
+	} {
+		code, errs := cmdtest.Run(NewCmdTrain(cmdtest.Factory(), func(*TrainOptions) error { return never("train " + args[0] + " " + args[1])() }), append([]string{"--out", "m.json"}, args...)...)
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, args[0]+" ") {
+			t.Errorf("train %s %s: exit %d %q, want a usage error naming the flag", args[0], args[1], code, errs)
+		}
+	}
+	for _, folds := range []string{"1", "0", "-2"} {
+		if code := cmdtest.Exit(NewCmdLearn(cmdtest.Factory(), func(*LearnOptions) error { return never("learn --folds " + folds)() }), "--folds", folds); code != cmdutil.ExitUsage {
+			t.Errorf("learn --folds %s: exit %d", folds, code)
+		}
 	}
 	if code := cmdtest.Exit(NewCmdEval(cmdtest.Factory(), func(*EvalOptions) error { return never("eval without --data")() })); code != cmdutil.ExitUsage {
 		t.Errorf("eval without --data: exit %d", code)
