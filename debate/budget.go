@@ -29,7 +29,20 @@ func DefaultBudget(l Layer) ConsensusBudget {
 	return b
 }
 
-// Validate reports a budget with a non-positive limit.
+// BudgetError is a budget limit that is not positive; it is
+// ErrInvalidBudget.
+type BudgetError struct {
+	Limit string // its name in config.json: maxRounds, maxTokens, …
+	Value int64
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("%v: %s must be positive, got %d", ErrInvalidBudget, e.Limit, e.Value)
+}
+
+func (e *BudgetError) Unwrap() error { return ErrInvalidBudget }
+
+// Validate reports a budget with a non-positive limit (a *BudgetError).
 func (b ConsensusBudget) Validate() error {
 	for _, f := range []struct {
 		name string
@@ -40,7 +53,7 @@ func (b ConsensusBudget) Validate() error {
 		{"convergenceRounds", int64(b.ConvergenceRounds)},
 	} {
 		if f.v <= 0 {
-			return fmt.Errorf("%w: %s must be positive, got %d", ErrInvalidBudget, f.name, f.v)
+			return &BudgetError{Limit: f.name, Value: f.v}
 		}
 	}
 	return nil

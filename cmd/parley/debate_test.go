@@ -179,7 +179,7 @@ func TestDebateRunUsageErrors(t *testing.T) {
 		"bad role":         {append(slices.Clone(base), "--agent", "judge=script:"+s["a"]), "unknown role"},
 		"bad spec":         {append(slices.Clone(base), "--agent", "attacker=telepathy"), "invalid agent spec"},
 		"bad layer":        {[]string{"debate", "run", "--layer", "code", "--topic", "T", "--agent", "attacker=script:x"}, "unknown layer"},
-		"zero rounds":      {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--max-rounds", "0"), "maxRounds must be positive"},
+		"zero rounds":      {append(slices.Clone(base), "--agent", "attacker=script:"+s["a"], "--agent", "defender=script:"+s["a"], "--max-rounds", "0"), "--max-rounds 0: must be positive"},
 		"hostile @name":    {append(slices.Clone(base), "--agent", "attacker=@../x", "--agent", "defender=script:"+s["a"]), "invalid_name"},
 	} {
 		_, errs, code := dcli(t, root, tc.args...)

@@ -17,18 +17,34 @@ import (
 var DefaultMessengerOptions = MessengerOptions{Backend: Backend{Name: BackendFile},
 	Raw: 1000, Idle: 200, Stream: 500, Throughput: 2000}
 
-// Check refuses counts below one and a negative pause or cadence.
-func (o CLIOptions) Check() error {
-	for _, c := range []struct {
-		flag string
-		n    int
-	}{{"--idle", o.Idle}, {"--stream", o.Stream}, {"--blocks", o.Blocks}, {"--senders", o.Senders}, {"--per-sender", o.PerSender}, {"--rounds", o.Rounds}} {
+// count is a flag's count, for checkCounts.
+type count struct {
+	flag string
+	n    int
+}
+
+// checkCounts names the first flag whose count is below one, and why it
+// must not be.
+func checkCounts(why string, counts ...count) error {
+	for _, c := range counts {
 		if c.n < 1 {
-			return fmt.Errorf("%s %d: each run needs at least one message", c.flag, c.n)
+			return fmt.Errorf("%s %d: %s", c.flag, c.n, why)
 		}
 	}
-	if o.IdleGap < 0 || o.Interval <= 0 {
-		return errors.New("--idle-gap must be 0 or more and --interval more than 0")
+	return nil
+}
+
+// Check refuses counts below one and a negative pause or cadence.
+func (o CLIOptions) Check() error {
+	if err := checkCounts("each run needs at least one message", count{"--idle", o.Idle}, count{"--stream", o.Stream},
+		count{"--blocks", o.Blocks}, count{"--senders", o.Senders}, count{"--per-sender", o.PerSender}, count{"--rounds", o.Rounds}); err != nil {
+		return err
+	}
+	switch {
+	case o.IdleGap < 0:
+		return fmt.Errorf("--idle-gap %v: 0 or more", o.IdleGap)
+	case o.Interval <= 0:
+		return fmt.Errorf("--interval %v: more than 0", o.Interval)
 	}
 	return nil
 }
@@ -39,31 +55,20 @@ func (o MessengerOptions) Check() error {
 	if o.Backend.Name != BackendFile && o.Backend.Name != BackendNATS {
 		return fmt.Errorf("--transport %q: use file or nats", o.Backend.Name)
 	}
-	for _, c := range []struct {
-		flag string
-		n    int
-	}{{"--raw", o.Raw}, {"--idle", o.Idle}, {"--stream", o.Stream}, {"--throughput", o.Throughput}} {
-		if c.n < 1 {
-			return fmt.Errorf("%s %d: each run needs at least one operation", c.flag, c.n)
-		}
-	}
-	return nil
+	return checkCounts("each run needs at least one operation", count{"--raw", o.Raw}, count{"--idle", o.Idle},
+		count{"--stream", o.Stream}, count{"--throughput", o.Throughput})
 }
 
 // Check refuses counts below one.
 func (o DebateOptions) Check() error {
-	if o.Sequential < 1 || o.Concurrent < 1 || o.Rounds < 1 || o.AgentPairs < 1 {
-		return errors.New("--debates, --concurrent, --rounds and --agent-pairs must be positive")
-	}
-	return nil
+	return checkCounts("at least 1", count{"--debates", o.Sequential}, count{"--concurrent", o.Concurrent},
+		count{"--rounds", o.Rounds}, count{"--agent-pairs", o.AgentPairs})
 }
 
 // Check refuses counts below one.
 func (o ConsensusOptions) Check() error {
-	if o.Records < 1 || o.Checks < 1 || o.Processes < 1 || o.Filings < 1 {
-		return errors.New("--records, --checks, --processes and --filings must be at least 1")
-	}
-	return nil
+	return checkCounts("at least 1", count{"--records", o.Records}, count{"--checks", o.Checks},
+		count{"--processes", o.Processes}, count{"--filings", o.Filings})
 }
 
 // ParseBackends turns backend names into Backends, each checked (see

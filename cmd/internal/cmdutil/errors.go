@@ -96,10 +96,6 @@ func (a *Factory) InputName(field string) string {
 	return "--" + strings.ReplaceAll(field, "_", "-")
 }
 
-// AppNames keeps the service layer's names of the inputs, for a command
-// whose flags another command names differently (the gate's mode is
-// --mode in "parley gate", --gate-mode in "parley debate run").
-func AppNames(field string) string { return field }
 
 // UnavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,
 // with nothing more on stderr (the verdict named the agent and the cause).

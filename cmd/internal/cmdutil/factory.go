@@ -177,10 +177,16 @@ func (a *Factory) Show(v any, text func(w io.Writer) error) error {
 	return text(a.Stdout)
 }
 
-// LoadGate is the gate for --mode and --model (app.LoadGate).
-func (a *Factory) LoadGate(mode, modelFile string) (*gating.Gate, error) {
+// LoadGate is the gate for a mode and a model file (app.LoadGate); modeFlag
+// is the flag that gave the mode ("--mode"; debate run's is "--gate-mode").
+func (a *Factory) LoadGate(mode, modelFile, modeFlag string) (*gating.Gate, error) {
 	g, err := a.Service().LoadGate(mode, modelFile)
-	return g, a.Fail(err, Wording{Name: AppNames}) // "mode: …": debate run names the flag --gate-mode
+	return g, a.Fail(err, Wording{Name: func(field string) string {
+		if field == "mode" {
+			return modeFlag
+		}
+		return a.InputName(field)
+	}})
 }
 
 // ReadCritique parses a self-critique (app.ReadCritique) from a file, or

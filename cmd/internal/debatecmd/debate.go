@@ -11,6 +11,7 @@ package debatecmd
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -86,9 +87,39 @@ func requestFlags(cmd *cobra.Command, r *app.DebateRequest, b *budgetFlags) {
 }
 
 // session is the session a request describes, built by the service layer.
+// A budget flag that leaves a limit not positive is a usage error naming
+// the flag.
 func session(f *cmdutil.Factory, r app.DebateRequest) (*debate.DebateSession, error) {
 	s, err := f.Service().NewSession(r)
+	var be *debate.BudgetError
+	if errors.As(err, &be) {
+		switch flag := budgetFlag(be.Limit, r.Budget); flag {
+		case "":
+		case "--timeout":
+			return nil, cmdutil.Usagef("--timeout: at least 1ms (see parley debate run --help)")
+		default:
+			return nil, cmdutil.Usagef("%s %d: must be positive (see parley debate run --help)", flag, be.Value)
+		}
+	}
 	return s, f.Fail(err, cmdutil.Wording{Help: "parley debate run"})
+}
+
+// budgetFlag is the flag that set a budget limit (named as config.json
+// names it), or "" when o leaves it to the defaults.
+func budgetFlag(limit string, o debate.BudgetOverride) string {
+	switch {
+	case limit == "maxRounds" && o.MaxRounds != nil:
+		return "--max-rounds"
+	case limit == "maxTokens" && o.MaxTokens != nil:
+		return "--max-tokens"
+	case limit == "maxTokensPerRound" && o.MaxTokensPerRound != nil:
+		return "--max-tokens-per-round"
+	case limit == "maxWallClockMs" && o.MaxWallClockMs != nil:
+		return "--timeout"
+	case limit == "convergenceRounds" && o.ConvergenceRounds != nil:
+		return "--convergence-rounds"
+	}
+	return ""
 }
 
 // RunOptions are what "parley debate run" was asked for.

@@ -83,7 +83,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*GateOptions) error) *cobra.Command {
 
 func gateRun(ctx context.Context, opts *GateOptions) error {
 	f := opts.f
-	g, err := f.LoadGate(opts.Mode, opts.Model)
+	g, err := f.LoadGate(opts.Mode, opts.Model, "--mode")
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cobra.Comman
 }
 
 func evalRun(_ context.Context, opts *EvalOptions) error {
-	g, err := opts.f.LoadGate(opts.Mode, opts.Model)
+	g, err := opts.f.LoadGate(opts.Mode, opts.Model, "--mode")
 	if err != nil {
 		return err
 	}
