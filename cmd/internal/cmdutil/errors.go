@@ -96,7 +96,6 @@ func (a *Factory) InputName(field string) string {
 	return "--" + strings.ReplaceAll(field, "_", "-")
 }
 
-
 // UnavailableExit is the result of a debate that ended UNAVAILABLE: exit 3,
 // with nothing more on stderr (the verdict named the agent and the cause).
 type UnavailableExit struct{}
