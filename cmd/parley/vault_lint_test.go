@@ -165,3 +165,33 @@ func hasLink(fs []app.LintFinding, page, link string) bool {
 	}
 	return false
 }
+
+// Two records of one question that both still say active (an Obsidian
+// "duplicate" of a record, edited) contradict each other, though only one
+// of them is the question's current record.
+func TestVaultLintSameQuestionTwice(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	c.fileDebates(t, consensustest.Outcome("20261130-spec-session-cccccc", "Session timeout", debate.LayerSpec, debate.ConsensusReached,
+		"Expire idle sessions after 30 minutes", "Never expire sessions", false))
+	dir := filepath.Join(c.vault, "wiki", "consensus")
+	data, err := os.ReadFile(filepath.Join(dir, "spec-session-timeout.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := strings.ReplaceAll(string(data), "30 minutes", "90 minutes")
+	if err := os.WriteFile(filepath.Join(dir, "spec-session-timeout 1.md"), []byte(copied), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := c.run(t, "--json", "vault", "lint", "--workspace", t.TempDir())
+	var found []app.LintFinding
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var f app.LintFinding
+		if json.Unmarshal([]byte(line), &f) == nil && f.Kind == "contradiction" {
+			found = append(found, f)
+		}
+	}
+	if code != cmdutil.ExitBlocked || len(found) != 1 || len(found[0].Differences) != 1 || !strings.Contains(found[0].Differences[0], "30 minutes") || !strings.Contains(found[0].Differences[0], "90 minutes") {
+		t.Errorf("exit %d, contradictions %+v\n%s%s", code, found, out, errOut)
+	}
+}
