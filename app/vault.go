@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+
+	"github.com/parleyhq/parley/consensus"
 )
 
 // The kinds of a LintFinding.
@@ -12,6 +14,8 @@ const (
 	LintBrokenLink    = "broken_link"   // a wikilink to no page, or to a name several pages share
 	LintOrphan        = "orphan"        // a page no other page links to
 	LintStale         = "stale"         // an active record's cited lines changed or are gone
+	// LintUnsuperseded: a record another one supersedes whose page does not say so.
+	LintUnsuperseded = "unsuperseded"
 )
 
 // LintFinding is one thing vault lint found: a line of "vault lint --json".
@@ -46,6 +50,19 @@ func (c *Consensus) Lint(ctx context.Context, workspace string) ([]LintFinding, 
 	for _, x := range contra {
 		found = append(found, LintFinding{Kind: LintContradiction, Page: x.A.Path, Other: x.B.Path, Differences: x.Differences,
 			Problem: fmt.Sprintf("%q and %q answer the same question (topic score %.2f) with conflicting positions", x.A.Topic, x.B.Topic, x.TopicScore)})
+	}
+	unsup, err := c.s.Unsuperseded(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range unsup {
+		f := LintFinding{Kind: LintUnsuperseded, Page: u.Record.Path, Other: consensus.Folder + "/" + u.Newer + ".md",
+			Problem: fmt.Sprintf("superseded by [[%s]], but its page says status %s; the next filing marks it", u.Newer, u.Record.Status)}
+		if u.Why != "" {
+			f.Problem = fmt.Sprintf("superseded by [[%s]], but its page says status %s and parley cannot edit it (%s): set status: superseded and superseded_by: \"[[%s]]\" by hand",
+				u.Newer, u.Record.Status, u.Why, u.Newer)
+		}
+		found = append(found, f)
 	}
 	links, err := c.s.Vault().LintLinks(ctx)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -121,14 +122,21 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (
 			break
 		}
 		s.step("record")
+		// The new record names the one it supersedes, which makes it the
+		// question's current record whatever the old one's status says; a
+		// page whose frontmatter cannot be edited in place keeps its own
+		// words and is left for vault lint to report (Unsuperseded), never
+		// a reason to fail this filing or the next ones. The disk's
+		// failures fail the filing, and the next filing repairs them.
 		if head != nil {
-			err := s.rewrite(head.Name, map[string]any{
-				"status": string(StatusSuperseded), "superseded_by": "[[" + place.name + "]]", "updated": now.UTC().Format(timeFormat),
-			})
-			if err != nil {
+			switch err := s.rewrite(head.Name, supersededBy(place.name, now)); {
+			case uneditable(err):
+				s.log.Warn("consensus: could not mark the superseded record", "path", head.Path, "superseded_by", place.name, "err", err)
+			case err != nil: // the disk's trouble: the next filing repairs it
 				return "", &RecordError{Op: "supersede", Path: head.Path, Err: err}
+			default:
+				written = append(written, head.Name+".md")
 			}
-			written = append(written, head.Name+".md")
 			s.step("supersede")
 		}
 	}
@@ -232,10 +240,10 @@ func (s *Store) repair(ctx context.Context) error {
 	var fixed []string
 	for _, key := range keys {
 		for r, newer := range unrepaired(s.chain(key)) {
-			err := s.rewrite(r.Name, map[string]any{
-				"status": string(StatusSuperseded), "superseded_by": "[[" + newer.Name + "]]", "updated": s.now().UTC().Format(timeFormat),
-			})
-			if err != nil {
+			if err := s.rewrite(r.Name, supersededBy(newer.Name, s.now())); uneditable(err) {
+				s.log.Warn("consensus: could not repair a supersession", "path", r.Path, "superseded_by", newer.Name, "err", err)
+				continue
+			} else if err != nil {
 				return &RecordError{Op: "repair", Path: r.Path, Err: err}
 			}
 			s.log.Info("consensus: repaired an interrupted supersession", "path", r.Path, "superseded_by", newer.Name)
@@ -246,6 +254,67 @@ func (s *Store) repair(ctx context.Context) error {
 		s.touch(ctx, fixed)
 	}
 	return nil
+}
+
+// uneditable says err is about the page itself, which a person must fix
+// (frontmatter that cannot be edited in place, a page too large), not
+// about the disk.
+func uneditable(err error) bool {
+	return err != nil && (errors.Is(err, vault.ErrFrontmatter) || errors.Is(err, vault.ErrNoFrontmatter) ||
+		errors.Is(err, vault.ErrTooLarge) || errors.Is(err, vault.ErrInvalidPath) || errors.Is(err, vault.ErrNotPage))
+}
+
+// supersededBy is what a record superseded by the record name says of it.
+func supersededBy(name string, now time.Time) map[string]any {
+	return map[string]any{"status": string(StatusSuperseded), "superseded_by": "[[" + name + "]]", "updated": now.UTC().Format(timeFormat)}
+}
+
+// Unsuperseded is a record another one supersedes whose page still says
+// otherwise: a filing stopped between the two writes (the next filing
+// finishes it), or the page's frontmatter cannot be edited in place
+// (Why says why, and a person fixes it).
+type Unsuperseded struct {
+	Record Record
+	Newer  string // the superseding record's name
+	Why    string // why parley cannot edit it; "" when it can
+}
+
+// Unsuperseded lists the records another record supersedes whose pages
+// do not say so.
+func (s *Store) Unsuperseded(ctx context.Context) ([]Unsuperseded, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.refresh(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT qkey FROM repairs ORDER BY qkey`)
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	var keys []string
+	for rows.Next() {
+		var k string
+		if rows.Scan(&k) == nil {
+			keys = append(keys, k)
+		}
+	}
+	rows.Close()
+	var out []Unsuperseded
+	for _, key := range keys {
+		for r, newer := range unrepaired(s.chain(key)) {
+			u := Unsuperseded{Record: *r, Newer: newer.Name}
+			data, _, err := s.dir.ReadFile(r.Name + ".md")
+			if err == nil {
+				_, err = vault.EditFrontmatter(data, vault.Frontmatter{{Key: "status", Value: string(StatusSuperseded)}})
+			}
+			if err != nil {
+				u.Why = err.Error()
+			}
+			out = append(out, u)
+		}
+	}
+	slices.SortFunc(out, func(a, b Unsuperseded) int { return strings.Compare(a.Record.Name, b.Record.Name) })
+	return out, nil
 }
 
 // rewrite changes some of parley's frontmatter keys of a record and keeps

@@ -29,13 +29,29 @@ func EditFrontmatter(page []byte, set Frontmatter) ([]byte, error) {
 	if len(page) > MaxPageBytes {
 		return nil, fmt.Errorf("%w: page is larger than %d bytes", ErrTooLarge, MaxPageBytes)
 	}
+	// The lines before the block (a byte-order mark, blank lines, the
+	// opening fence) are kept as they are, as one.
 	lines := splitLinesKeep(page)
-	if len(lines) == 0 || trimEOL(lines[0]) != "---" {
+	open := -1
+	for i, l := range lines {
+		if i == 0 {
+			l = bytes.TrimPrefix(l, []byte(bom))
+		}
+		if isBlank(l) {
+			continue
+		}
+		if opensFrontmatter(l) {
+			open = i
+		}
+		break
+	}
+	if open < 0 {
 		return nil, ErrNoFrontmatter
 	}
+	lines = append([][]byte{bytes.Join(lines[:open+1], nil)}, lines[open+1:]...)
 	end := -1
 	for i := 1; i < len(lines); i++ {
-		if l := trimEOL(lines[i]); l == "---" || l == "..." {
+		if closesFrontmatter(lines[i]) {
 			end = i
 			break
 		}
@@ -127,10 +143,15 @@ func EditFrontmatter(page []byte, set Frontmatter) ([]byte, error) {
 
 // UpdateFrontmatter applies EditFrontmatter to the page at p, atomically
 // (readers see the old page or the new one). The page must be a regular
-// file inside the vault.
+// Markdown file inside the vault; its name may be any the vault holds
+// (spaces and all, as Obsidian names a renamed note), not only one parley
+// would give a page it creates.
 func (v *Vault) UpdateFrontmatter(p string, set Frontmatter) error {
-	if err := ValidPath(p); err != nil {
+	if err := validRead(p); err != nil {
 		return err
+	}
+	if !strings.HasSuffix(p, ".md") {
+		return &PageError{Op: "edit", Path: p, Err: ErrInvalidPath}
 	}
 	data, _, err := readFile(v.root, p, true)
 	if err != nil {
@@ -220,8 +241,6 @@ func splitLinesKeep(b []byte) [][]byte {
 	}
 	return out
 }
-
-func trimEOL(b []byte) string { return strings.TrimRight(string(b), "\r\n") }
 
 func isCommentOrBlank(b []byte) bool {
 	s := strings.TrimSpace(string(b))

@@ -109,3 +109,35 @@ func TestEditFrontmatterCRLF(t *testing.T) {
 		t.Errorf("%q", out)
 	}
 }
+
+// TestEditFrontmatterEditsWhatTheReaderReads: every page whose frontmatter
+// SplitFrontmatter finds, the editor edits too, keeping the bytes around
+// the block as they were: a byte-order mark (Notepad), blank lines before
+// the block, "---yaml", spaces after a fence, CRLF.
+func TestEditFrontmatterEditsWhatTheReaderReads(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct{ page, want string }{
+		"byte-order mark": {"\ufeff---\nstatus: active\nmine: 1\n---\nbody\n", "\ufeff---\nstatus: \"superseded\"\nmine: 1\n---\nbody\n"},
+		"mark and CRLF":   {"\ufeff---\r\nstatus: active\r\n---\r\nbody\r\n", "\ufeff---\r\nstatus: \"superseded\"\r\n---\r\nbody\r\n"},
+		"blank lines":     {"\n \n---\nstatus: active\n---\n", "\n \n---\nstatus: \"superseded\"\n---\n"},
+		"---yaml":         {"---yaml\nstatus: active\n---\n", "---yaml\nstatus: \"superseded\"\n---\n"},
+		"spaces at fence": {"--- \nstatus: active\n---\t\nbody\n", "--- \nstatus: \"superseded\"\n---\t\nbody\n"},
+		"no final EOL":    {"---\nstatus: active\n---", "---\nstatus: \"superseded\"\n---"},
+	} {
+		if _, _, ok := SplitFrontmatter([]byte(c.page)); !ok {
+			t.Errorf("%s: the reader finds no frontmatter", name)
+		}
+		out, err := EditFrontmatter([]byte(c.page), Frontmatter{{Key: "status", Value: "superseded"}})
+		if err != nil || string(out) != c.want {
+			t.Errorf("%s: %q, %v\nwant %q", name, out, err, c.want)
+		}
+	}
+	// Text before the block is not frontmatter, for either of them.
+	page := "note\n---\nstatus: active\n---\n"
+	if _, _, ok := SplitFrontmatter([]byte(page)); ok {
+		t.Error("the reader found frontmatter after text")
+	}
+	if _, err := EditFrontmatter([]byte(page), Frontmatter{{Key: "status", Value: "x"}}); !errors.Is(err, ErrNoFrontmatter) {
+		t.Errorf("the editor: %v", err)
+	}
+}

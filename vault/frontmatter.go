@@ -105,15 +105,14 @@ func DecodeFrontmatter(page []byte, v any) (body []byte, err error) {
 // then a thematic break). Only YAML is read: "+++" (TOML) and "{" (JSON)
 // open nothing. SplitFrontmatter looks at each byte once.
 func SplitFrontmatter(page []byte) (yaml, body []byte, ok bool) {
-	rest := bytes.TrimPrefix(page, []byte("\ufeff"))
+	rest := bytes.TrimPrefix(page, []byte(bom))
 	for {
 		line, next, found := cutLine(rest)
-		open := string(bytes.TrimSpace(line))
 		switch {
-		case open == "" && found:
+		case isBlank(line) && found:
 			rest = next
 			continue
-		case open != "---" && open != "---yaml":
+		case !opensFrontmatter(line):
 			return nil, nil, false
 		}
 		rest = next
@@ -121,13 +120,28 @@ func SplitFrontmatter(page []byte) (yaml, body []byte, ok bool) {
 	}
 	for at := 0; at < len(rest); {
 		line, next, _ := cutLine(rest[at:])
-		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+		if closesFrontmatter(line) {
 			return rest[:at], next, true
 		}
 		at = len(rest) - len(next)
 	}
 	return nil, nil, false
 }
+
+// What a page's frontmatter block is, for the reader (SplitFrontmatter)
+// and the editor (EditFrontmatter) alike: after a byte-order mark and
+// blank lines, a line "---" (or "---yaml"), and the block up to the next
+// line "---"; spaces around a fence are not a change.
+const bom = "\ufeff"
+
+func isBlank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+
+func opensFrontmatter(line []byte) bool {
+	open := string(bytes.TrimSpace(line))
+	return open == "---" || open == "---yaml"
+}
+
+func closesFrontmatter(line []byte) bool { return string(bytes.TrimRight(line, " \t\r\n")) == "---" }
 
 // cutLine returns the first line of b without its "\n", what follows it,
 // and whether there was a "\n".

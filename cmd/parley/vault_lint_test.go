@@ -195,3 +195,50 @@ func TestVaultLintSameQuestionTwice(t *testing.T) {
 		t.Errorf("exit %d, contradictions %+v\n%s%s", code, found, out, errOut)
 	}
 }
+
+// A record whose frontmatter cannot be edited in place (an anchor on its
+// status that another key aliases) does not stop the filing that
+// supersedes it, nor any later one: the new record is the question's
+// answer, the old page keeps its words, and vault lint says what to fix.
+func TestFilingGoesOnPastARecordItCannotEdit(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	c.fileDebates(t, consensustest.Outcome("20261130-spec-ttl-dddddd", "Cache TTL", debate.LayerSpec, debate.ConsensusReached,
+		"Cache entries expire after 300 seconds", "Never expire", false))
+	old := filepath.Join(c.vault, "wiki", "consensus", "spec-cache-ttl.md")
+	data, err := os.ReadFile(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "status: \"active\"\n", "status: &st \"active\"\nmirror: *st\n", 1)
+	if edited == string(data) {
+		t.Fatalf("no status line in\n%s", data)
+	}
+	if err := os.WriteFile(old, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.fileDebates(t,
+		consensustest.Outcome("20261201-spec-ttl-eeeeee", "Cache TTL", debate.LayerSpec, debate.ConsensusReached,
+			"Cache entries expire after 900 seconds", "Never expire", false),
+		consensustest.Outcome("20261201-spec-buttons-ffffff", "Button colour", debate.LayerSpec, debate.ConsensusReached,
+			"Primary buttons are blue", "Primary buttons are green", false))
+	if now, _ := os.ReadFile(old); string(now) != edited {
+		t.Errorf("the page parley could not edit changed:\n%s", now)
+	}
+	out, _, code := c.run(t, "consensus", "check", "--layer", "spec", "--topic", "Cache TTL", "--position", "Cache entries expire after 900 seconds")
+	if code != 0 || !strings.Contains(out, "spec-cache-ttl-2") {
+		t.Errorf("check answered from the old record: exit %d\n%s", code, out)
+	}
+	out, _, code = c.run(t, "--json", "vault", "lint", "--workspace", t.TempDir())
+	var unsup []app.LintFinding
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var f app.LintFinding
+		if json.Unmarshal([]byte(line), &f) == nil && f.Kind == app.LintUnsuperseded {
+			unsup = append(unsup, f)
+		}
+	}
+	if code != cmdutil.ExitBlocked || len(unsup) != 1 || unsup[0].Page != "wiki/consensus/spec-cache-ttl.md" ||
+		unsup[0].Other != "wiki/consensus/spec-cache-ttl-2.md" || !strings.Contains(unsup[0].Problem, "by hand") {
+		t.Errorf("exit %d, unsuperseded %+v\n%s", code, unsup, out)
+	}
+}
