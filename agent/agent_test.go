@@ -415,3 +415,67 @@ func waitGone(t *testing.T, pidFile string) {
 	}
 	t.Fatalf("process %s is still running", pid)
 }
+
+// An agent whose command fails, or prints no turn, is asked once more;
+// failing twice, it tells the coordinator at once that it is unavailable
+// (kind failed, with the command's error), rather than leaving the
+// coordinator to wait out the debate's clock. Once more is enough to
+// answer.
+func TestRunnerReportsACommandThatKeepsFailing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	counter := filepath.Join(dir, "calls")
+	for _, c := range []struct {
+		name, command string
+		unavailable   bool
+		detail        string
+	}{
+		{"crash", "echo boom >&2; exit 1", true, "exit status 1: boom"},
+		{"silent", "exit 0", true, "no output"},
+		{"garbage", `printf '{"position": broken'`, true, "no turn, asked twice"},
+		{"once", `n=$(cat "` + counter + `" 2>/dev/null || echo 0); echo $((n+1)) > "` + counter + `"; [ "$n" -ge 1 ] && echo 'second time lucky' || exit 3`, false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := inbox.NewMemTransport()
+			tr.Create(ctx, "Coord")
+			rctx, stop := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			ready := make(chan struct{})
+			r := &Runner{Name: "Critic", Transport: tr, Responder: &Exec{Command: c.command, Dir: dir}, Ready: func() { close(ready) }}
+			go func() { done <- r.Run(rctx) }()
+			<-ready
+			req := request(1, 1)
+			req.Budget.Deadline = time.Now().Add(time.Minute).UTC().Format(inbox.TimeLayout)
+			m, _ := debate.NewRequestMessage("Coord", "Critic", req)
+			start := time.Now()
+			tr.Send(ctx, m)
+			rcv, err := tr.Listen(ctx, "Coord")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rcv.Close()
+			wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			defer cancel()
+			d, err := rcv.Receive(wctx)
+			if err != nil {
+				t.Fatalf("no reply: %v", err)
+			}
+			stop()
+			<-done
+			if time.Since(start) > 15*time.Second {
+				t.Errorf("the reply took %v", time.Since(start))
+			}
+			if !c.unavailable {
+				if d.Message.Kind() != debate.TypeTurn || !strings.Contains(d.Message.Text, "second time lucky") {
+					t.Errorf("reply %s %q", d.Message.Kind(), d.Message.Text)
+				}
+				return
+			}
+			u, err := debate.DecodeUnavailable(d.Message)
+			if err != nil || u.Kind != debate.UnavailableFailed || !strings.Contains(u.Detail, c.detail) {
+				t.Errorf("reply %s %q: %+v %v", d.Message.Kind(), d.Message.Text, u, err)
+			}
+		})
+	}
+}

@@ -169,12 +169,25 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 		defer cancel()
 	}
 	ans, err := r.Responder.Respond(rctx, req)
+	var u *debate.UnavailableError
+	if err != nil && ctx.Err() == nil && rctx.Err() == nil && !errors.As(err, &u) {
+		// A command that failed, or printed no turn, is asked once more,
+		// as the coordinator asks again after a reply it rejects.
+		log.Warn("no answer; asking once more", "err", err)
+		ans, err = r.Responder.Respond(rctx, req)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return false // stopping: leave it for the next holder of the inbox
 		}
-		var u *debate.UnavailableError
-		if errors.As(err, &u) {
+		if rctx.Err() == nil && !errors.As(err, &u) {
+			// Failing twice, it is broken, and the coordinator learns why
+			// now rather than when the debate's clock runs out.
+			u = &debate.UnavailableError{Kind: debate.UnavailableFailed, Err: err,
+				Detail: "no turn, asked twice: " + clip.Line(err.Error(), 301),
+				Hint:   "run the agent's command by hand on a turn request (its JSON on standard input) to see why"}
+		}
+		if u != nil {
 			// The coordinator learns at once why no turn comes. Not
 			// cached: a request sent again may find the endpoint back.
 			log.Warn("unavailable; telling the coordinator", "err", err)
@@ -185,7 +198,7 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 			}
 			return r.send(ctx, log, reply)
 		}
-		log.Warn("no answer", "err", err)
+		log.Warn("no answer before the turn's deadline", "err", err)
 		return true
 	}
 	reply, err := replyMessage(r.Name, m, req.RequestID, ans)

@@ -11,8 +11,9 @@ import (
 
 // An agent that cannot take its turn at all — its model endpoint refuses
 // it (401, 403), does not exist (404), keeps failing (5xx after retries),
-// cannot be reached (connection refused, DNS), or its process cannot
-// start — is not a debater with a bad argument: it is unavailable. It says
+// cannot be reached (connection refused, DNS), its process cannot start,
+// or its command fails twice over (exits non-zero, prints nothing or no
+// turn) — is not a debater with a bad argument: it is unavailable. It says
 // so with a TypeTurnUnavailable reply whose fields are an UnavailableError, and
 // the coordinator forfeits the turn with ForfeitUnavailable at once (no
 // second request). A debate in which an agent that never produced a valid
@@ -37,6 +38,10 @@ const (
 	UnavailableServer      UnavailableKind = "server_error" // the endpoint kept failing (5xx after retries)
 	UnavailableUnreachable UnavailableKind = "unreachable"  // connection refused, DNS, no answer in time
 	UnavailableNoStart     UnavailableKind = "cannot_start" // the agent's process or command cannot start
+	// UnavailableFailed: the agent's command or model ran but, asked
+	// twice, gave no turn (a non-zero exit, no output, output that is not
+	// a turn): it is broken, not arguing.
+	UnavailableFailed UnavailableKind = "failed"
 )
 
 // UnavailableError is why an agent could not take a turn. It is an error value
@@ -87,7 +92,7 @@ func (u *UnavailableError) Unwrap() error { return u.Err }
 // valid reports whether u names a known kind and says what failed.
 func (u *UnavailableError) valid() bool {
 	switch u.Kind {
-	case UnavailableAuth, UnavailableNotFound, UnavailableServer, UnavailableUnreachable, UnavailableNoStart:
+	case UnavailableAuth, UnavailableNotFound, UnavailableServer, UnavailableUnreachable, UnavailableNoStart, UnavailableFailed:
 		return strings.TrimSpace(u.Detail) != ""
 	}
 	return false
