@@ -88,7 +88,14 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (
 		return "", s.indexErr(err)
 	}
 	if r := prev; r != nil {
+		// Filed already (a filing finished again, consensus file
+		// --from-debate): the page stands as it is, with whatever a
+		// person added to it; only a page that is gone is written again.
 		place = recordPlace{name: r.Name, status: r.Status, created: r.Created, supersedes: r.Supersedes, supersededBy: r.SupersededBy}
+		if _, err := s.dir.Lstat(r.Name + ".md"); !errors.Is(err, fs.ErrNotExist) {
+			s.touch(ctx, []string{r.Name + ".md"})
+			return Folder + "/" + r.Name + ".md", nil
+		}
 		if place.created == "" {
 			place.created = now.UTC().Format(timeFormat)
 		}

@@ -532,7 +532,7 @@ func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records head %s at %d events; the seal says %s at %d", short(head), events, short(f.Head), f.Events), Want: want})
 	case sh != f.SessionHash:
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records session hash %s; the seal says %s", short(sh), short(f.SessionHash)), Want: want})
-	case w.hash != "" && ContentHash(page) != w.hash:
+	case w.hash != "" && !SealMatches(page, w.hash):
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it was edited after filing (its content hashes to %s; the seal records %s)", short(ContentHash(page)), short(w.hash)), Want: want})
 	case f.Head != a.head(f.Events) || a.kind(f.Events) != debate.EventVerdict:
 		// The seal event and the files agree with each other but not with
@@ -632,6 +632,36 @@ func ContentHash(page *vault.Page) string {
 	h.Write([]byte{'\n'})
 	h.Write(page.Body)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// OwnKeys are the frontmatter keys parley writes on the pages a seal
+// binds (consensus records and debate pages); any other key is one a
+// person added. TestAPersonsOwnKeysAreNotTampering (cmd/parley) keeps the
+// list whole.
+var OwnKeys = []string{
+	"type", "title", "layer", "verdict", "action", "date", "participants", "topic", "related", "record", "status",
+	"created", "updated", "tags", "debate_id", "final_position", "final_position_hash", "supersedes",
+	"superseded_by", "evidence_lines", PageHeadKey, PageEventsKey, PageSessionKey,
+}
+
+// SealMatches reports whether a vault file a seal binds still holds what
+// was filed: its ContentHash is the one sealed, or would be without what
+// a person may add to a page without changing what the debate decided —
+// keys of their own (Obsidian properties, aliases, cssclasses) and CRLF
+// line ends (an editor's or git's). parley's own keys and the body's text
+// are bound either way. (A page as filed holds parley's keys alone, so
+// both hashes are the same until someone adds one.)
+func SealMatches(page *vault.Page, hash string) bool {
+	if ContentHash(page) == hash {
+		return true
+	}
+	own := &vault.Page{Meta: make(map[string]any, len(OwnKeys)), Body: bytes.ReplaceAll(page.Body, []byte("\r\n"), []byte("\n"))}
+	for _, k := range OwnKeys {
+		if v, ok := page.Meta[k]; ok {
+			own.Meta[k] = v
+		}
+	}
+	return ContentHash(own) == hash
 }
 
 // FileHash reads the vault file at p and returns its ContentHash; "" for

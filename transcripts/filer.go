@@ -14,7 +14,8 @@ import (
 // Both record the chain's head, length and session hash at the verdict in
 // their frontmatter, and o.Filing carries the ContentHash of each for the
 // seal event Log.Seal appends next. A transcript that does not verify
-// gets neither, and the debate is not closed. Filing again rewrites both.
+// gets neither, and the debate is not closed. Filing again leaves the
+// record as it stands (consensus.Store.File) and rewrites the page.
 type Filer struct {
 	Store   *Store
 	Vault   *vault.Vault

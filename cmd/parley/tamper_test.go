@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -593,5 +594,42 @@ func TestKeygenSignsSeals(t *testing.T) {
 	id := objs[len(objs)-1]["debate_id"].(string)
 	if out, _, code := dcli(t, root, "transcripts", "verify", id); code != 0 || !strings.Contains(out, "signature valid") {
 		t.Errorf("verify: exit %d\n%s", code, out)
+	}
+}
+
+// TestAPersonsOwnKeysAreNotTampering: keys a person adds to a record or a
+// debate page (Obsidian properties, aliases, cssclasses) and CRLF line
+// ends (an editor's, git's autocrlf) leave the seal holding, and check
+// answers from the record; a change to one of parley's own keys, even
+// one a person might touch (tags), is still tampering.
+func TestAPersonsOwnKeysAreNotTampering(t *testing.T) {
+	t.Parallel()
+	d := newSealedDebate(t, nil)
+	e := newTamperEnv(t, d)
+	for _, p := range []string{e.record, e.page} {
+		page, err := vault.ParsePage("x.md", e.read(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range page.Meta {
+			if !slices.Contains(transcripts.OwnKeys, k) {
+				t.Errorf("%s: parley writes %q, which transcripts.OwnKeys lacks: a person's edit of it would not be seen", p, k)
+			}
+		}
+		e.replace(p, "\ntopic: ", "\naliases:\n  - \"the key rule\"\ncssclasses: wide\npublish: true\ntopic: ")
+		e.write(p, bytes.ReplaceAll(e.read(p), []byte("\n"), []byte("\r\n")))
+	}
+	if out, errs, code := dcli(t, e.root, "transcripts", "verify", d.id); code != 0 {
+		t.Errorf("a person's keys and CRLF: verify exit %d\n%s%s", code, out, errs)
+	}
+	if out, _, code := dcli(t, e.root, "consensus", "check", "--layer", "spec", "--topic", "Idempotency keys", "--position", d.final); code != 0 || !strings.HasPrefix(out, "consistent") {
+		t.Errorf("a person's keys and CRLF: check exit %d %s", code, out)
+	}
+	e.write(e.record, regexp.MustCompile(`(?m)^tags: (.*)\]\r$`).ReplaceAll(e.read(e.record), []byte(`tags: $1, "mine"]`+"\r")))
+	if !bytes.Contains(e.read(e.record), []byte(`"mine"]`)) {
+		t.Fatal("no tags line edited")
+	}
+	if out, _, code := dcli(t, e.root, "consensus", "check", "--layer", "spec", "--topic", "Idempotency keys", "--position", d.final); code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "tampered") {
+		t.Errorf("tags changed: check exit %d %s", code, out)
 	}
 }

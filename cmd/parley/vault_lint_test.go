@@ -242,3 +242,39 @@ func TestFilingGoesOnPastARecordItCannotEdit(t *testing.T) {
 		t.Errorf("exit %d, unsuperseded %+v\n%s", code, unsup, out)
 	}
 }
+
+// Filing a filed debate again (consensus file --from-debate, a filing
+// finished after a crash) leaves the record as it stands: a person's
+// keys and notes stay, byte for byte; a record that is gone is written
+// again.
+func TestFilingAgainKeepsAPersonsWords(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	o := consensustest.Outcome("20261130-spec-logs-gggggg", "Log retention", debate.LayerSpec, debate.ConsensusReached,
+		"Keep logs for 30 days", "Keep logs forever", false)
+	c.fileDebates(t, o)
+	rec := filepath.Join(c.vault, "wiki", "consensus", "spec-log-retention.md")
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := strings.Replace(string(data), "\ntopic: ", "\naliases: [\"old retention rule\"]\ntopic: ", 1) + "\n## Why we chose it\nLegal asked (LEG-12).\n"
+	if err := os.WriteFile(rec, []byte(mine), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fileAgain := func() {
+		t.Helper()
+		if out, errOut, code := c.run(t, "consensus", "file", "--from-debate", o.DebateID); code != 0 {
+			t.Fatalf("file again: exit %d\n%s%s", code, out, errOut)
+		}
+	}
+	fileAgain()
+	if now, _ := os.ReadFile(rec); string(now) != mine {
+		t.Errorf("filing again rewrote the record:\n%s", now)
+	}
+	os.Remove(rec)
+	fileAgain()
+	if now, err := os.ReadFile(rec); err != nil || !strings.Contains(string(now), "Keep logs for 30 days") {
+		t.Errorf("a record that was gone was not written again: %v", err)
+	}
+}

@@ -198,7 +198,10 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Comm
 			"  unclear     parley cannot tell                              exit 3 (0 with --lenient)\n" +
 			"  open        the record bound nothing (DEADLOCK, TIMEOUT,    exit 0, with a warning\n" +
 			"              BUDGET_EXHAUSTED without agreement)\n" +
-			"  none        no record of this question (related are listed) exit 0",
+			"  none        no record of this question (related are listed) exit 0\n" +
+			"  tampered    the record, or a file of its debate, was changed  exit 3\n" +
+			"              after filing (transcripts verify ID says which);\n" +
+			"              keys you add and CRLF line ends are no change",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			in := opts.In
 			if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
