@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/durable"
@@ -96,7 +98,13 @@ func EditFrontmatter(page []byte, set Frontmatter) ([]byte, error) {
 			return nil, err
 		}
 		replace[k.line] = stop
-		rendered[k.line] = []byte(strings.TrimSuffix(string(line), "\n") + eol)
+		// A comment at the end of a one-line value is the person's: it
+		// stays at the end of the new value.
+		comment := ""
+		if k.comment != "" && stop == k.line+1 && strings.HasPrefix(k.comment, "#") && !strings.ContainsAny(k.comment, "\r\n") {
+			comment = " " + k.comment
+		}
+		rendered[k.line] = []byte(strings.TrimSuffix(string(line), "\n") + comment + eol)
 	}
 	var out bytes.Buffer
 	out.Grow(len(page) + 256)
@@ -133,12 +141,62 @@ func EditFrontmatter(page []byte, set Frontmatter) ([]byte, error) {
 	if out.Len() > MaxPageBytes {
 		return nil, fmt.Errorf("%w: page would be %d bytes, the limit is %d", ErrTooLarge, out.Len(), MaxPageBytes)
 	}
-	// The result must still parse, and to the same mapping for every key
-	// not set: a cheap proof that nothing else moved.
-	if _, err := topLevelKeys(out.Bytes()[len(lines[0]) : out.Len()-len(bytes.Join(lines[end:], nil))]); err != nil {
+	// The result must still parse, to the new value for every key set and
+	// to the same value for every other: proof that nothing else moved.
+	edited := out.Bytes()[len(lines[0]) : out.Len()-len(bytes.Join(lines[end:], nil))]
+	if _, err := topLevelKeys(edited); err != nil {
 		return nil, fmt.Errorf("%w: the edit would break the frontmatter: %v", ErrFrontmatter, err)
 	}
+	if err := sameButSet(block, edited, set); err != nil {
+		return nil, fmt.Errorf("%w: the edit would %v", ErrFrontmatter, err)
+	}
 	return out.Bytes(), nil
+}
+
+// sameButSet checks that the frontmatter block after an edit says what
+// the one before said, but for the keys of set, which say their new
+// values.
+func sameButSet(before, after []byte, set Frontmatter) error {
+	var was, is map[string]any
+	if err := yaml.Unmarshal(before, &was); err != nil {
+		return fmt.Errorf("read the frontmatter another way: %v", err)
+	}
+	if err := yaml.Unmarshal(after, &is); err != nil {
+		return fmt.Errorf("break the frontmatter: %v", err)
+	}
+	for _, f := range set {
+		line, err := Frontmatter{f}.marshalFields()
+		if err != nil {
+			return err
+		}
+		var want map[string]any
+		if err := yaml.Unmarshal(line, &want); err != nil {
+			return err
+		}
+		if got, ok := is[f.Key]; !ok || !reflect.DeepEqual(got, want[f.Key]) {
+			return fmt.Errorf("not set %s (the block's layout hides it)", f.Key)
+		}
+	}
+	for k, v := range was {
+		if _, ok := fieldOf(set, k); !ok && !reflect.DeepEqual(is[k], v) {
+			return fmt.Errorf("change %s", k)
+		}
+	}
+	if len(is) != len(was)+len(newKeys(was, set)) {
+		return fmt.Errorf("add a key it was not asked to")
+	}
+	return nil
+}
+
+// newKeys are the keys of set that m lacks.
+func newKeys(m map[string]any, set Frontmatter) []string {
+	var out []string
+	for _, f := range set {
+		if _, ok := m[f.Key]; !ok && !slices.Contains(out, f.Key) {
+			out = append(out, f.Key)
+		}
+	}
+	return out
 }
 
 // UpdateFrontmatter applies EditFrontmatter to the page at p, atomically
@@ -173,8 +231,9 @@ func (v *Vault) UpdateFrontmatter(p string, set Frontmatter) error {
 }
 
 type keyLine struct {
-	name string
-	line int // 0-based line of the key within the block
+	name    string
+	line    int    // 0-based line of the key within the block
+	comment string // the comment at the end of the key's line ("# …"), if any
 }
 
 // topLevelKeys parses a frontmatter block and returns its top-level keys
@@ -205,7 +264,11 @@ func topLevelKeys(block []byte) (keys []keyLine, err error) {
 		if k.Kind != yaml.ScalarNode {
 			return nil, fmt.Errorf("%w: a key that is not a scalar", ErrFrontmatter)
 		}
-		keys = append(keys, keyLine{name: k.Value, line: k.Line - 1})
+		comment := k.LineComment
+		if v := m.Content[i+1]; comment == "" && v.Line == k.Line {
+			comment = v.LineComment
+		}
+		keys = append(keys, keyLine{name: k.Value, line: k.Line - 1, comment: comment})
 	}
 	return keys, nil
 }

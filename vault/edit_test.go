@@ -141,3 +141,25 @@ func TestEditFrontmatterEditsWhatTheReaderReads(t *testing.T) {
 		t.Errorf("the editor: %v", err)
 	}
 }
+
+// TestEditFrontmatterKeepsALineComment: a comment after a one-line value
+// a person wrote stays after the value parley writes in its place.
+func TestEditFrontmatterKeepsALineComment(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct{ page, want string }{
+		"after a quoted value": {"---\nstatus: 'active' # mine\nx: 1\n---\n", "---\nstatus: \"superseded\" # mine\nx: 1\n---\n"},
+		"after a plain value":  {"---\nstatus: active   #keep me\n---\n", "---\nstatus: \"superseded\" #keep me\n---\n"},
+		"after an empty value": {"---\nsuperseded_by: # later\n---\n", "---\nsuperseded_by: \"[[b]]\" # later\n---\n"},
+		"a hash inside quotes": {"---\nstatus: \"a # b\"\n---\n", "---\nstatus: \"superseded\"\n---\n"},
+		"CRLF":                 {"---\r\nstatus: active # mine\r\n---\r\n", "---\r\nstatus: \"superseded\" # mine\r\n---\r\n"},
+	} {
+		set := Frontmatter{{Key: "status", Value: "superseded"}}
+		if strings.Contains(c.page, "superseded_by") {
+			set = Frontmatter{{Key: "superseded_by", Value: "[[b]]"}}
+		}
+		out, err := EditFrontmatter([]byte(c.page), set)
+		if err != nil || string(out) != c.want {
+			t.Errorf("%s: %q, %v\nwant %q", name, out, err, c.want)
+		}
+	}
+}

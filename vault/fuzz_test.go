@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -101,5 +102,53 @@ func FuzzFastFrontmatterAgreesWithYAML(f *testing.F) {
 			return
 		}
 		agreeOrDecline(t, block)
+	})
+}
+
+// FuzzEditFrontmatter: an edit either is refused or gives a page whose
+// frontmatter the reader finds, with the key set to its new value, every
+// other key decoding as before, and the body unchanged.
+func FuzzEditFrontmatter(f *testing.F) {
+	for _, s := range []string{
+		"---\nstatus: active\nmine: 1\n---\nbody\n", "\ufeff---\r\nstatus: 'active' # c\r\n---\r\n",
+		"\n---yaml \na: &x 1\nb: *x\nstatus: x\n---\t\n", "---\nstatus: |\n  a\n  b\nx: [1, 2]\n---\n",
+		"---\n# only a comment\n---\n", "---\nstatus: \"a # b\" # c\n---\n", "---\nstatus:\n  - a\n# tail\nx: y\n---\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, page []byte) {
+		out, err := EditFrontmatter(page, Frontmatter{{Key: "status", Value: "superseded"}})
+		if err != nil {
+			return
+		}
+		beforeYAML, beforeBody, ok := SplitFrontmatter(page)
+		if !ok {
+			t.Fatalf("edited a page the reader finds no frontmatter in: %q", page)
+		}
+		afterYAML, afterBody, ok := SplitFrontmatter(out)
+		if !ok {
+			t.Fatalf("the edit lost the frontmatter: %q → %q", page, out)
+		}
+		if !bytes.Equal(beforeBody, afterBody) {
+			t.Fatalf("the body changed: %q → %q", beforeBody, afterBody)
+		}
+		var before, after map[string]any
+		if yaml.Unmarshal(beforeYAML, &before) != nil {
+			return // the editor's parse accepted what this one does not: nothing to compare
+		}
+		if err := yaml.Unmarshal(afterYAML, &after); err != nil {
+			t.Fatalf("the edit does not parse: %v\n%q", err, out)
+		}
+		if after["status"] != "superseded" {
+			t.Fatalf("status is %v in %q", after["status"], out)
+		}
+		for k, v := range before {
+			if k == "status" {
+				continue
+			}
+			if !reflect.DeepEqual(after[k], v) {
+				t.Fatalf("key %q changed: %v → %v in %q", k, v, after[k], out)
+			}
+		}
 	})
 }
