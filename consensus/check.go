@@ -99,6 +99,9 @@ type CheckResult struct {
 // says.
 func (s *Store) Check(ctx context.Context, layer debate.Layer, topic, position string) (*CheckResult, error) {
 	res, err := s.checkUnsealed(ctx, layer, topic, position)
+	for try := 1; try < maxIndexTries && s.lostIndex(ctx, err); try++ {
+		res, err = s.checkUnsealed(ctx, layer, topic, position)
+	}
 	if err != nil || res.Record == nil || s.seal == nil {
 		return res, err
 	}

@@ -221,7 +221,13 @@ func (s *Store) openIndex(ctx context.Context) error {
 	}
 	ix, err := s.tryOpen()
 	if err != nil {
-		if ix, err = s.build(ctx); err != nil {
+		ix, err = s.build(ctx)
+		// Removed between its build and its opening (by hand, by a
+		// cleaner): build it again, a few times at most.
+		for try := 1; errors.Is(err, errNoIndex) && try < maxIndexTries; try++ {
+			ix, err = s.build(ctx)
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -231,6 +237,10 @@ func (s *Store) openIndex(ctx context.Context) error {
 	s.idx = ix
 	return nil
 }
+
+// maxIndexTries bounds how often a lookup opens or builds an index that
+// keeps going from under it.
+const maxIndexTries = 4
 
 // errNoIndex says that there is no index file yet.
 var errNoIndex = errors.New("no lookup index yet")
@@ -453,6 +463,22 @@ func (s *Store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
 // indexErr wraps a database failure.
 func (s *Store) indexErr(err error) error {
 	return &RecordError{Op: "index", Path: CacheFile, Err: err}
+}
+
+// lostIndex says whether err is the index failing under a lookup (the
+// cache file removed or replaced by hand while it was open), and if so
+// closes it, so that the lookup asked once more opens the index again or
+// builds it from the vault, which is the truth.
+func (s *Store) lostIndex(ctx context.Context, err error) bool {
+	var re *RecordError
+	if err == nil || ctx.Err() != nil || !errors.As(err, &re) || re.Op != "index" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log.Warn("consensus: the lookup index failed under a lookup; opening it again", "err", err)
+	_ = s.closeIndex()
+	return true
 }
 
 // write stores what was read and drops what is gone, in one transaction,
