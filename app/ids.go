@@ -54,8 +54,12 @@ func ambiguous(what, arg string, names []string) *Error {
 }
 
 // DebateIDs lists the names under <root>/debates that are debate ids.
-func (a *App) DebateIDs() ([]string, error) {
-	ents, err := os.ReadDir(filepath.Join(a.root, transcripts.Dir))
+func (a *App) DebateIDs() ([]string, error) { return DebateIDsIn(filepath.Join(a.root, transcripts.Dir)) }
+
+// DebateIDsIn lists the names in dir, a root's debates directory, that are
+// debate ids; none when dir does not exist.
+func DebateIDsIn(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -83,15 +87,22 @@ func (a *App) ResolveDebate(arg string) (string, error) {
 	if err != nil {
 		return "", Explain(err)
 	}
+	return MatchDebate(arg, ids, a.root)
+}
+
+// MatchDebate is the one debate of ids that arg names: the id itself, or
+// the one id it is a prefix of. None is ProblemNotFound (under names the
+// root the message names), several ProblemAmbiguous naming them.
+func MatchDebate(arg string, ids []string, under string) (string, error) {
+	if err := debate.ValidateID(arg); err != nil && !validPrefix(arg) {
+		return "", newError(ProblemNotFound, "", fs.ErrNotExist, "no debate %s: %v ({parley debate list} lists them)", termsafe.Clean(arg, ""), err)
+	}
 	m := MatchPrefix(arg, ids)
 	switch len(m) {
 	case 1:
 		return m[0], nil
 	case 0:
-		if err := debate.ValidateID(arg); err != nil && !validPrefix(arg) {
-			return "", newError(ProblemNotFound, "", fs.ErrNotExist, "no debate %s: %v ({parley debate list} lists them)", termsafe.Clean(arg, ""), err)
-		}
-		return "", newError(ProblemNotFound, "", fs.ErrNotExist, "no debate %s under %s ({parley debate list} lists them)", termsafe.Clean(arg, ""), a.root)
+		return "", newError(ProblemNotFound, "", fs.ErrNotExist, "no debate %s under %s ({parley debate list} lists them)", termsafe.Clean(arg, ""), under)
 	}
 	return "", ambiguous("debate", arg, m)
 }

@@ -215,7 +215,8 @@ func TestStdioBinary(t *testing.T) {
 		if c.tool == "debate_status" {
 			// The CLI's hint names the command to paste, with the --root it
 			// was given; the tool's names the same fact without it.
-			core, _, _ := strings.Cut(msg, " (see parley debate list)")
+			core, _, _ := strings.Cut(msg, " ('parley debate list' lists them)")
+			core, _, _ = strings.Cut(core, " under ")
 			if code == 0 || !strings.Contains(want, core) {
 				t.Errorf("%s: MCP says %q, the CLI (exit %d) %q", c.tool, msg, code, stderr)
 			}
@@ -281,10 +282,18 @@ func TestMCPDefenderThroughTheBinary(t *testing.T) {
 		float64(st.Round) != want["rounds"] || float64(st.Tokens) != want["tokens"] {
 		t.Errorf("status %+v, debate run %v", st, want)
 	}
-	// debate_status is "debate status --json".
+	// debate_status is "debate status --json", and takes a unique prefix
+	// of the id as the command does.
 	sout, _, _ := cli(t, "--root", root, "--json", "debate", "status", start.DebateID)
 	if g, w := asJSON(t, st), asJSON(t, []byte(sout)); !jsonEqual(g, w) {
 		t.Errorf("debate_status %v\ndebate status --json %v", g, w)
+	}
+	prefix := start.DebateID[:len(start.DebateID)-4]
+	if g, w := asJSON(t, ok[StatusOutput](t, cs, "debate_status", IDInput{ID: prefix})), asJSON(t, st); !jsonEqual(g, w) {
+		t.Errorf("debate_status of the prefix %s: %v, want %v", prefix, g, w)
+	}
+	if tr := ok[TranscriptOutput](t, cs, "transcript_show", IDInput{ID: prefix}); !tr.Intact || !strings.Contains(tr.Markdown, start.DebateID) {
+		t.Errorf("transcript_show of the prefix %s: %+v", prefix, tr.Summary)
 	}
 	norm := func(rec, id string) string {
 		rec = normalizeRecord(rec, id)

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -117,6 +120,27 @@ func debateID(id string) error {
 	return nil
 }
 
+// resolveDebate is the debate a tool's argument names, as the command line
+// reads it: the id, or a unique prefix of one (app.MatchDebate).
+func (s *Server) resolveDebate(arg string) (string, error) {
+	root := s.cfg.Transcripts.Dir()
+	if debate.ValidateID(arg) == nil {
+		if _, err := os.Stat(filepath.Join(root, transcripts.Dir, arg)); err == nil {
+			return arg, nil
+		}
+	}
+	ids, err := app.DebateIDsIn(filepath.Join(root, transcripts.Dir))
+	if err != nil {
+		return "", err
+	}
+	id, err := app.MatchDebate(arg, ids, root)
+	var e *app.Error
+	if errors.As(err, &e) {
+		return "", invalidf("%s", e.Format(func(field string) string { return "'" + field + "'" }))
+	}
+	return id, err
+}
+
 // storeError turns the transcripts' errors into one line that says what to
 // do, as the CLI does.
 func storeError(err error, id string) error {
@@ -131,21 +155,24 @@ func storeError(err error, id string) error {
 }
 
 func (s *Server) debateStatus(_ context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, StatusOutput, error) {
-	if err := debateID(in.ID); err != nil {
+	id, err := s.resolveDebate(in.ID)
+	if err != nil {
 		return nil, StatusOutput{}, err
 	}
-	out, err := s.cfg.Transcripts.Status(in.ID)
+	out, err := s.cfg.Transcripts.Status(id)
 	if err != nil {
-		return nil, StatusOutput{}, storeError(err, in.ID)
+		return nil, StatusOutput{}, storeError(err, id)
 	}
 	return nil, *out, nil
 }
 
 func (s *Server) transcriptShow(_ context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, TranscriptOutput, error) {
 	var out TranscriptOutput
-	if err := debateID(in.ID); err != nil {
+	id, err := s.resolveDebate(in.ID)
+	if err != nil {
 		return nil, out, err
 	}
+	in.ID = id
 	md, t, err := s.transcript(in.ID)
 	if err != nil {
 		return nil, out, storeError(err, in.ID)

@@ -275,7 +275,8 @@ func TestDebateStartStatusAndTranscript(t *testing.T) {
 		tool, id, want string
 	}{
 		{"debate_status", "../../etc", "invalid debate id"},
-		{"debate_status", "20261130-spec-nothing-here-abcdef", "no debate 20261130-spec-nothing-here-abcdef (see parley debate list)"},
+		{"debate_status", "20261130-spec-nothing-here-abcdef", "no debate 20261130-spec-nothing-here-abcdef under "},
+		{"debate_status", "2099", "no debate 2099 under "},
 		{"transcript_show", "20261130-spec-x-aaaaaa/../..", "invalid debate id"},
 		{"transcript_show", "", "invalid debate id"},
 	} {
