@@ -54,7 +54,9 @@ func ambiguous(what, arg string, names []string) *Error {
 }
 
 // DebateIDs lists the names under <root>/debates that are debate ids.
-func (a *App) DebateIDs() ([]string, error) { return DebateIDsIn(filepath.Join(a.root, transcripts.Dir)) }
+func (a *App) DebateIDs() ([]string, error) {
+	return DebateIDsIn(filepath.Join(a.root, transcripts.Dir))
+}
 
 // DebateIDsIn lists the names in dir, a root's debates directory, that are
 // debate ids; none when dir does not exist.
