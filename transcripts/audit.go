@@ -118,7 +118,7 @@ func (s *Store) Audit(ctx context.Context, id string, w Witnesses) (*Transcript,
 	case errors.Is(err, ErrNotFound) && sessErr != nil:
 		return nil, err
 	case errors.Is(err, ErrNotFound):
-		t = &Transcript{State: StateInterrupted, Report: &Report{ID: id}}
+		t = &Transcript{State: StateInterrupted, Report: &Report{ID: id, BadLine: 1, Problem: "missing: the transcript is gone"}}
 		t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FileMissing,
 			Problem: "the debate's session.json exists but its transcript does not", Want: "a hash chain opening with this debate's session"})
 	case err != nil:
@@ -212,12 +212,26 @@ type auditor struct {
 
 func (a *auditor) add(fc FileCheck) { a.t.Audit = append(a.t.Audit, fc) }
 
+// replace puts fc in the place of the check of file made so far, or adds
+// it: one line per file.
+func (a *auditor) replace(file string, fc FileCheck) {
+	for i := range a.t.Audit {
+		if a.t.Audit[i].File == file {
+			a.t.Audit[i] = fc
+			return
+		}
+	}
+	a.add(fc)
+}
+
 func (a *auditor) transcriptPath() string { return Path(a.id, TranscriptFile) }
 
 // chain walks the verified lines, and reports a broken chain.
 func (a *auditor) chain(data []byte) {
 	rep := a.t.Report
-	if !rep.Intact {
+	if data == nil {
+		// Gone: Audit has said so.
+	} else if !rep.Intact {
 		a.add(FileCheck{File: a.transcriptPath(), Status: FileDiffers, Problem: fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem),
 			Want: fmt.Sprintf("line %d continuing the chain from line %d's hash", rep.BadLine, rep.BadLine-1)})
 	} else if data != nil {
@@ -388,15 +402,21 @@ func (a *auditor) verdict() {
 	}
 	// verdict.json exists.
 	if v.Events > n && intactEnd && a.kind(n) != debate.EventSeal {
-		a.add(FileCheck{File: a.transcriptPath(), Status: FileMissing,
+		// The transcript's lines that verify were called intact; its end is
+		// missing, which replaces that. verdict.json is what says so, and
+		// has nothing left in the chain to be checked against.
+		a.replace(a.transcriptPath(), FileCheck{File: a.transcriptPath(), Status: FileMissing,
 			Problem: fmt.Sprintf("lines %d to %d are missing: verdict.json records %d events, the transcript ends after %d", n+1, v.Events, v.Events, n),
 			Want:    fmt.Sprintf("%d events ending at head %s", v.Events, short(v.Head))})
 		a.t.Report.Intact, a.t.Report.BadLine, a.t.Report.Problem = false, n+1, fmt.Sprintf("missing: verdict.json records %d events, the transcript ends after %d", v.Events, n)
+		a.add(FileCheck{File: p, Status: FileUnchecked, Problem: fmt.Sprintf("the chain's verdict is among the missing lines; verdict.json records %d events ending at head %s", v.Events, short(v.Head))})
 		return
 	}
 	if a.outcome == nil {
 		if intactEnd {
 			a.add(FileCheck{File: p, Status: FileDiffers, Problem: "verdict.json exists but the chain records no verdict", Want: "no verdict.json until the chain records a verdict"})
+		} else {
+			a.add(FileCheck{File: p, Status: FileUnchecked, Problem: fmt.Sprintf("the chain breaks before its verdict; verdict.json records %d events ending at head %s", v.Events, short(v.Head))})
 		}
 		return
 	}

@@ -633,3 +633,37 @@ func TestAPersonsOwnKeysAreNotTampering(t *testing.T) {
 		t.Errorf("tags changed: check exit %d %s", code, out)
 	}
 }
+
+// TestCutTranscriptIsReportedOnce: a transcript cut short, or gone, is
+// one line of the report (not "intact" and "missing" both), the report
+// names every file once, and no line speaks of line 0 or -1.
+func TestCutTranscriptIsReportedOnce(t *testing.T) {
+	t.Parallel()
+	d := newSealedDebate(t, nil)
+	for name, edit := range map[string]func(e *tamperEnv){
+		"cut":   func(e *tamperEnv) { e.setLines(e.lines()[:4]) },
+		"empty": func(e *tamperEnv) { e.write(e.transcript, nil) },
+		"gone":  func(e *tamperEnv) { os.Remove(e.transcript) },
+	} {
+		e := newTamperEnv(t, d)
+		edit(e)
+		out, errs, code := dcli(t, e.root, "transcripts", "verify", d.id)
+		if code != cmdutil.ExitBlocked {
+			t.Errorf("%s: exit %d\n%s%s", name, code, out, errs)
+		}
+		seen := map[string]int{}
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && (f[0] == "intact" || f[0] == "missing" || f[0] == "differs" || f[0] == "unchecked" || f[0] == "pending") {
+				seen[strings.TrimSuffix(f[1], ":")]++
+			}
+		}
+		for file, n := range seen {
+			if n > 1 {
+				t.Errorf("%s: %s is named %d times\n%s", name, file, n, out)
+			}
+		}
+		if len(seen) < 3 || strings.Contains(out, "line 0") || strings.Contains(out, "line -1") || strings.Contains(out, "TAMPERED at line 1: \n") {
+			t.Errorf("%s: report\n%s", name, out)
+		}
+	}
+}
