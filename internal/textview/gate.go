@@ -126,9 +126,19 @@ func Trained(w io.Writer, m *app.Trained) error {
 
 // Metrics writes the gate measured on a labelled corpus.
 func Metrics(w io.Writer, m gating.Metrics) error {
-	fmt.Fprintf(w, "%d examples, mode %s, threshold %.4f\n", m.N, m.Mode, m.Threshold)
-	fmt.Fprintf(w, "accuracy  %.3f\nprecision %.3f  (of debate)\nrecall    %.3f  (of debate)\nf1        %.3f\nauc       %.3f\n", m.Accuracy, m.Precision, m.Recall, m.F1, m.AUC)
-	fmt.Fprintf(w, "skip rate %.3f  (skip examples the gate skipped; %.3f of all examples skipped)\n", m.SkipRate, m.Skipped)
+	// A figure whose denominator is empty (no skip example, no debate
+	// decided) is undefined, not 0: it shows as "-".
+	fig := func(v float64, defined bool) string {
+		if !defined {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", v)
+	}
+	debates, skips := m.TP+m.FN, m.TN+m.FP
+	fmt.Fprintf(w, "%d examples (%d debate, %d skip), mode %s, threshold %.4f\n", m.N, debates, skips, m.Mode, m.Threshold)
+	fmt.Fprintf(w, "accuracy  %s\nprecision %s  (of debate)\nrecall    %s  (of debate)\nf1        %s\nauc       %s\n",
+		fig(m.Accuracy, m.N > 0), fig(m.Precision, m.TP+m.FP > 0), fig(m.Recall, debates > 0), fig(m.F1, m.TP+m.FP > 0 && debates > 0), fig(m.AUC, debates > 0 && skips > 0))
+	fmt.Fprintf(w, "skip rate %s  (skip examples the gate skipped; %s of all examples skipped)\n", fig(m.SkipRate, skips > 0), fig(m.Skipped, m.N > 0))
 	_, err := fmt.Fprintf(w, "confusion tp %d  fp %d  tn %d  fn %d\n", m.TP, m.FP, m.TN, m.FN)
 	return err
 }

@@ -144,7 +144,13 @@ func NewCmdSearch(f *cmdutil.Factory, runF func(*SearchOptions) error) *cobra.Co
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.In.Query = strings.Join(args, " ")
 			if err := opts.In.Validate(); err != nil {
-				return f.Fail(err, cmdutil.Wording{})
+				// The query is the command's arguments, not a flag.
+				return f.Fail(err, cmdutil.Wording{Name: func(field string) string {
+					if field == "query" {
+						return "QUERY"
+					}
+					return f.InputName(field)
+				}})
 			}
 			return run(cmd)
 		},

@@ -1,6 +1,7 @@
 package consensuscmd
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -65,6 +66,11 @@ func TestSearchJoinsItsQuery(t *testing.T) {
 		if code := exit(&reached, cmd, args); code != cmdutil.ExitUsage || reached {
 			t.Errorf("%q: exit %d, reached %v; want a usage error before the run function", args, code, reached)
 		}
+	}
+	// A blank query is named as the arguments it is, not as a flag.
+	code, errs := cmdtest.Run(NewCmdSearch(cmdtest.Factory(), func(*SearchOptions) error { return nil }), "  ")
+	if code != cmdutil.ExitUsage || strings.Contains(errs, "--query") || !strings.Contains(errs, "QUERY") {
+		t.Errorf("a blank query: exit %d %q", code, errs)
 	}
 }
 
