@@ -27,6 +27,9 @@ var (
 	// ErrUnsafePath means a symbolic link, file or special file stands where
 	// parley expects one of its own directories; parley never follows it.
 	ErrUnsafePath = errors.New("unsafe path")
+	// ErrInboxGone means the inbox a receiver holds was removed or replaced
+	// under it: messages sent now go where it does not look.
+	ErrInboxGone = errors.New("the inbox was removed or replaced while it was read: start again to read the one there now")
 )
 
 // DeliveryError describes a failed operation on one agent's inbox.

@@ -153,6 +153,8 @@ type fileReceiver struct {
 	rescan  bool     // scan at once
 	armed   bool
 
+	gone error // the inbox was removed or replaced under the receiver (ErrInboxGone)
+
 	wake      chan struct{} // capacity 1: "pending or rescan changed"
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -221,6 +223,9 @@ func (r *fileReceiver) Receive(ctx context.Context) (*Delivery, error) {
 			return nil, ErrClosed
 		}
 		r.absorb()
+		if r.gone != nil {
+			return nil, r.gone
+		}
 		d, err := r.next()
 		if d != nil || err != nil {
 			return d, err
@@ -287,12 +292,32 @@ func (r *fileReceiver) isKnown(name string) bool {
 	return ok
 }
 
+// stillThere checks that inbox/<agent> is still the directory the
+// receiver opened: removed, or removed and made again, it is where
+// senders now write and where this receiver never looks (and its lock
+// is not the new one's), so the receiver must stop.
+func (r *fileReceiver) stillThere() error {
+	held, err := r.d.Stat()
+	if err != nil {
+		return nil // cannot tell: the scan says what is wrong
+	}
+	now, err := r.t.root.Lstat(r.dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), err == nil && !os.SameFile(held, now):
+		return &DeliveryError{Op: "listen", Agent: r.agent, Path: r.dir, Err: ErrInboxGone}
+	}
+	return nil
+}
+
 // scan reads the directory twice and queues the names the second read
 // confirms, below the barrier (see fileReceiver). When nothing unknown is
 // left outside the held event names, the held names are queued too and
 // events are trusted again. An unconfirmed scan is retried soon.
 func (r *fileReceiver) scan() {
 	r.scanDue = time.Now().Add(r.t.reconcile)
+	if r.gone = r.stillThere(); r.gone != nil {
+		return
+	}
 	first, err := listDir(r.d)
 	var second []dirEntry
 	if err == nil {

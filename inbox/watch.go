@@ -124,6 +124,12 @@ func (h *hub) run(w *fsnotify.Watcher) {
 				h.replace(w)
 				return
 			}
+			// An inbox itself removed or renamed: its receiver looks at
+			// once, and finds it gone (stillThere).
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				h.rescanDir(ev.Name)
+				continue
+			}
 			// Only a create can mean "a message appeared": delivery by
 			// link, a non-atomic writer, or a rename into the directory
 			// (a staged foreign writer), which fsnotify reports as Create.
@@ -142,6 +148,16 @@ func (h *hub) run(w *fsnotify.Watcher) {
 			}
 			h.failed(w, err)
 		}
+	}
+}
+
+// rescanDir asks the receiver of dir, if dir is a watched inbox, to scan.
+func (h *hub) rescanDir(dir string) {
+	h.mu.Lock()
+	r := h.byDir[dir]
+	h.mu.Unlock()
+	if r != nil {
+		r.requestRescan()
 	}
 }
 
