@@ -333,7 +333,9 @@ func (a *App) Watch(ctx context.Context, w WatchRequest, handle func(*inbox.Mess
 // same for every watch of name, so that a watch that stops and starts
 // again is the same holder: the mail that arrived in between stays in its
 // inbox (a different session taking the name sets the previous holder's
-// mail aside). A second watch of name while one runs finds the inbox busy,
+// mail aside). A second watch of name in another process while one runs
+// is refused by the registry before it writes anything
+// (registry.ErrSessionBusy); one in the same process finds the inbox busy,
 // and the running watch's registration is put back as it was.
 func WatchSession(name string) string { return "parley-watch-" + name }
 
@@ -354,6 +356,13 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	}
 	sid := WatchSession(name)
 	res, err := reg.Register(ctx, registry.Registration{Name: name, SessionID: sid, Roles: []string{"watcher"}, Model: "parley watch"})
+	if errors.Is(err, registry.ErrSessionBusy) {
+		// Another watch of name runs in another process: to the user, as
+		// to a second watch in this one, the inbox is busy.
+		e := newError(ProblemMessenger, "", fmt.Errorf("%w: %w", inbox.ErrBusy, err), "inbox busy: another watch of %s runs (%v); stop it and try again", name, err)
+		e.Agent = name
+		return nil, e
+	}
 	if errors.Is(err, registry.ErrNameTaken) {
 		e := newError(ProblemTaken, "register", err, "%v: another live agent is called %s (see parley agents list; {no_register} only reads)", err, name)
 		e.Agent = name

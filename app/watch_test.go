@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"os"
 	"testing"
 	"time"
 
@@ -85,5 +86,34 @@ func TestWatchRegistersWhileItRuns(t *testing.T) {
 	}
 	if ok, _ := b.Transport().Exists(ctx, "Nobody"); ok {
 		t.Error("a watch of an unknown name made its inbox")
+	}
+}
+
+// A watch of a name that another process already watches (the same watch
+// session, alive under another PID) is refused as a busy inbox before it
+// writes anything: the other watch stays registered under its own PID.
+func TestWatchOfANameWatchedByAnotherProcessIsBusy(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := New(Options{Root: t.TempDir()})
+	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	other := os.Getppid() // alive, on this host, and not this process
+	if _, err := b.Registry().Register(ctx, registry.Registration{Name: "Wren", SessionID: WatchSession("Wren"), PID: other}); err != nil {
+		t.Fatal(err)
+	}
+	err = a.Watch(ctx, WatchRequest{As: "Wren", Register: true}, func(*inbox.Message) error { return nil })
+	if !IsProblem(err, ProblemMessenger) || !errors.Is(err, inbox.ErrBusy) || !errors.Is(err, registry.ErrSessionBusy) {
+		t.Fatalf("watch of a name another process watches: %v", err)
+	}
+	e, err := b.Registry().Get(ctx, "Wren")
+	if err != nil || e.PID != other || !e.Alive {
+		t.Fatalf("after the refused watch: %+v, %v; want the other watch's registration, pid %d", e, err, other)
 	}
 }

@@ -79,9 +79,10 @@ func (r *Registry) pathError(op, name string, err error) error {
 
 // Register claims a name for reg and stores its registration, as
 // registry.Registry.Register does: an empty name gets a memorable one; a
-// name held by a live agent of another session is ErrNameTaken; a dead or
-// malformed registration is taken over (TookOver); the same SessionID
-// replaces its own. Then the inbox is handed to this session
+// name held by a live agent of another session is ErrNameTaken, and by the
+// same session in another live process ErrSessionBusy; a dead or malformed
+// registration is taken over (TookOver); the same session re-registering
+// from the same process replaces its own. Then the inbox is handed to this session
 // (Mailboxes.Adopt); if that fails, the name is given back as it was (the
 // registration the claim replaced is put back).
 func (r *Registry) Register(ctx context.Context, reg registry.Registration) (*registry.Registered, error) {
@@ -162,9 +163,9 @@ func (r *Registry) claim(ctx context.Context, reg registry.Registration) (*regis
 			continue // removed meanwhile: create again
 		case rerr != nil && !errors.Is(rerr, registry.ErrMalformed):
 			return nil, nil, rerr
-		case rerr == nil && cur.SessionID == reg.SessionID:
+		case rerr == nil && registry.SameHolder(cur, &reg):
 		case rerr == nil && r.isAlive(cur):
-			return nil, nil, fmt.Errorf("%w: %s (pid %d on %s)", registry.ErrNameTaken, reg.Name, cur.PID, cur.Host)
+			return nil, nil, registry.Refusal(cur, &reg)
 		default:
 			res.TookOver = true
 		}

@@ -10,6 +10,10 @@ var (
 	ErrNotRegistered = errors.New("not registered")
 	// ErrNameTaken means a live agent of another session holds the name.
 	ErrNameTaken = errors.New("name taken by a live agent")
+	// ErrSessionBusy means the name is held, alive, by the same session in
+	// another process: a second copy of one agent (a second "parley watch"
+	// of a name). It is a kind of ErrNameTaken.
+	ErrSessionBusy = fmt.Errorf("%w, the same session in another process", ErrNameTaken)
 	// ErrNotOwner means the registration belongs to another session: the
 	// caller's name was taken over (its heartbeat had gone stale).
 	ErrNotOwner = errors.New("registration belongs to another session")

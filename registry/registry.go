@@ -164,9 +164,11 @@ type Registered struct {
 // numeric suffix on collision. Empty PID, SessionID, Host, Cwd, StartedAt
 // and Protocol are filled in; HeartbeatAt is set to now.
 //
-// A name held by a live agent of another session is ErrNameTaken. A name
-// held by a dead registration is taken over; the same SessionID
-// re-registering replaces its own registration. Then the inbox is handed to
+// A name held by a live agent of another session is ErrNameTaken, and by
+// the same session in another live process ErrSessionBusy (a second copy
+// of one agent). A name held by a dead registration is taken over; the
+// same session re-registering from the same process replaces its own
+// registration. Then the inbox is handed to
 // this session (Mailboxes.Adopt): mail waiting for a previous holder of the
 // name is moved aside, mail waiting in an inbox created ahead (agents add)
 // or for this same session stays.
@@ -233,10 +235,10 @@ func (r *Registry) claim(ctx context.Context, reg Registration) (res *Registered
 			case errors.Is(rerr, ErrNotRegistered):
 				retry = true // removed meanwhile: create again
 				return nil
-			case rerr == nil && cur.SessionID == reg.SessionID && cur.SessionID != "":
+			case rerr == nil && SameHolder(cur, &reg):
 				res = &Registered{Registration: reg}
 			case rerr == nil && r.isAlive(cur):
-				return fmt.Errorf("%w: %s (pid %d on %s)", ErrNameTaken, reg.Name, cur.PID, hostOf(cur))
+				return Refusal(cur, &reg)
 			case rerr != nil && r.now().Sub(mtime) < malformedGrace:
 				return fmt.Errorf("%w: %s (its registration is being written)", ErrNameTaken, reg.Name)
 			default:

@@ -76,6 +76,28 @@ func isAlive(reg *Registration, host string, now time.Time, ttl time.Duration, p
 	return pidAlive(reg.PID)
 }
 
+// SameHolder reports whether reg, claiming a name that cur holds, comes
+// from cur's holder: the same session in the same process (PID, and host
+// when cur names one). Only that holder re-registers over a live
+// registration. A session id alone cannot tell two processes apart (every
+// watch of a name shares one), and a second process of a live session that
+// overwrote the first's registration would leave it registered under the
+// wrong PID, or not at all once that second process gives up.
+func SameHolder(cur, reg *Registration) bool {
+	return cur.SessionID != "" && cur.SessionID == reg.SessionID &&
+		cur.PID == reg.PID && (cur.Host == "" || cur.Host == reg.Host)
+}
+
+// Refusal is the error of a claim of reg refused because cur, alive and
+// not reg's holder (see SameHolder), holds the name: ErrSessionBusy when
+// cur is the same session in another process, else ErrNameTaken.
+func Refusal(cur, reg *Registration) error {
+	if cur.SessionID != "" && cur.SessionID == reg.SessionID {
+		return fmt.Errorf("%w: %s (pid %d on %s)", ErrSessionBusy, reg.Name, cur.PID, hostOf(cur))
+	}
+	return fmt.Errorf("%w: %s (pid %d on %s)", ErrNameTaken, reg.Name, cur.PID, hostOf(cur))
+}
+
 // PIDAlive reports whether a process with this id runs on this host. A
 // process of another user counts as alive.
 func PIDAlive(pid int) bool { return pidAlive(pid) }
@@ -106,7 +128,8 @@ func MemorableCandidates(next func() string) iter.Seq[string] {
 // ClaimName is the claim step of Register: it takes reg.Name with claim
 // (after checking the name), or, when reg.Name is empty, the first of the
 // MemorableCandidates of next that claim does not find taken. claim
-// returns ErrNameTaken when a live agent of another session holds the name,
+// returns ErrNameTaken when a live agent other than reg's holder holds the
+// name (see SameHolder and Refusal),
 // and prev, the stored registration it replaced (nil when the name was
 // free).
 func ClaimName(ctx context.Context, reg Registration, next func() string,

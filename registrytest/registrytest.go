@@ -88,6 +88,7 @@ func Run(t *testing.T, newEnv Factory) {
 		{"Liveness", testLiveness},
 		{"HeartbeatAndTakeover", testHeartbeatAndTakeover},
 		{"SameSessionReregisters", testSameSession},
+		{"OneSessionRacingFromManyProcesses", testOneSessionManyProcesses},
 		{"UpdateByOwnerOnly", testUpdate},
 		{"ListPrunesDead", testListPrunes},
 		{"MemorableNames", testMemorableNames},
@@ -121,6 +122,22 @@ func DeadPID(t testing.TB) int {
 		t.Fatal(err)
 	}
 	return cmd.Process.Pid
+}
+
+// LivePIDs returns the ids of n processes of this host that run until the
+// test ends.
+func LivePIDs(t testing.TB, n int) []int {
+	t.Helper()
+	pids := make([]int, n)
+	for i := range pids {
+		cmd := exec.Command("sleep", "600")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		pids[i] = cmd.Process.Pid
+	}
+	return pids
 }
 
 func register(t testing.TB, r Registry, reg registry.Registration) *registry.Registered {
@@ -363,6 +380,71 @@ func testSameSession(t *testing.T, env *Env) {
 	}
 	if e, err := r.Get(ctxT(t), "Bob"); err != nil || e.Model != "m2" {
 		t.Fatalf("re-registration not stored: %+v, %v", e, err)
+	}
+}
+
+// Processes that share one session id (every "parley watch" of a name
+// does) and race for its name: exactly one holds it, under its own PID;
+// the others are refused with ErrSessionBusy, which is a kind of
+// ErrNameTaken, and leave the winner's registration as it was. Once the
+// winner's process is gone, another process of the session takes the name
+// back and keeps the session's mail.
+func testOneSessionManyProcesses(t *testing.T, env *Env) {
+	const n, session = 6, "parley-watch-Zed"
+	pids := LivePIDs(t, n)
+	ctx := ctxT(t)
+	handles := make([]Registry, n)
+	for i := range handles {
+		handles[i] = env.Open(t)
+	}
+	var wins, busy atomic.Int32
+	var winner atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, err := handles[i].Register(ctx, registry.Registration{Name: "Zed", SessionID: session, PID: pids[i]})
+			switch {
+			case err == nil:
+				wins.Add(1)
+				winner.Store(int64(pids[i]))
+			case errors.Is(err, registry.ErrSessionBusy) && errors.Is(err, registry.ErrNameTaken):
+				busy.Add(1)
+			default:
+				t.Errorf("process %d: %v", pids[i], err)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if wins.Load() != 1 || busy.Load() != n-1 {
+		t.Fatalf("wins=%d busy=%d, want 1 and %d", wins.Load(), busy.Load(), n-1)
+	}
+	r := env.Open(t)
+	e, err := r.Get(ctxT(t), "Zed")
+	if err != nil || int64(e.PID) != winner.Load() || !e.Alive {
+		t.Fatalf("the stored registration is %+v, %v; want the winner's, pid %d, alive", e, err, winner.Load())
+	}
+
+	// The winner's process ends without unregistering; a later process of
+	// the session takes the name back, and the session's mail stays.
+	if env.Mail != nil {
+		if err := env.Mail.Send(ctxT(t), &inbox.Message{From: "Alice", To: "Zed", Text: "for any watch of Zed"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Update(ctxT(t), "Zed", session, func(reg *registry.Registration) { reg.PID = DeadPID(t) }); err != nil {
+		t.Fatal(err)
+	}
+	again, err := env.Open(t).Register(ctxT(t), registry.Registration{Name: "Zed", SessionID: session})
+	if err != nil || again.PID != os.Getpid() || again.MovedAside != 0 {
+		t.Fatalf("the session's next process: %+v, %v; want the name, and no mail moved aside", again, err)
+	}
+	if env.Mail != nil && env.Waiting(t, "Zed") != 1 {
+		t.Fatalf("%d waiting for the session's next process, want 1", env.Waiting(t, "Zed"))
 	}
 }
 

@@ -232,3 +232,75 @@ func TestWatchProcessUnregistersOnSignals(t *testing.T) {
 		})
 	}
 }
+
+// Several watch processes of one name started at once: one watches, the
+// others are refused as a second watch is (the inbox is busy), and the one
+// that runs is registered under its own PID, so that agents list shows it
+// live and senders reach it. The race is run a few times over.
+func TestConcurrentWatchProcessesLeaveTheSurvivorRegistered(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Zed")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rounds, watchers = 2, 3
+	for round := range rounds {
+		cmds := make([]*exec.Cmd, watchers)
+		exited := make(chan *exec.Cmd, watchers)
+		stderrs := make([]*syncBuffer, watchers)
+		for i := range cmds {
+			stderrs[i] = &syncBuffer{}
+			cmds[i] = exec.Command(exe, "--root", root, "watch", "--as", "Zed")
+			cmds[i].Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+			cmds[i].Stderr = stderrs[i]
+		}
+		for _, c := range cmds {
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = c.Process.Kill() })
+		}
+		for _, c := range cmds {
+			go func() { _ = c.Wait(); exited <- c }()
+		}
+		refused := map[*exec.Cmd]bool{}
+		for range watchers - 1 {
+			select {
+			case c := <-exited:
+				refused[c] = true
+			case <-time.After(30 * time.Second):
+				t.Fatalf("round %d: %d of %d watches were refused, want %d", round, len(refused), watchers, watchers-1)
+			}
+		}
+		var survivor *exec.Cmd
+		for i, c := range cmds {
+			if !refused[c] {
+				survivor = c
+				continue
+			}
+			if code := c.ProcessState.ExitCode(); code != cmdutil.ExitError || !strings.Contains(stderrs[i].String(), "busy") {
+				t.Errorf("round %d: a refused watch: exit %d, %q", round, code, stderrs[i].String())
+			}
+		}
+		reg := registration(t, root, "Zed")
+		if reg == nil || int(reg["pid"].(float64)) != survivor.Process.Pid {
+			t.Fatalf("round %d: registration %v, want the running watch's pid %d", round, reg, survivor.Process.Pid)
+		}
+		objs := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "list"))
+		if len(objs) != 1 || objs[0]["name"] != "Zed" || objs[0]["alive"] != true {
+			t.Fatalf("round %d: agents list: %v", round, objs)
+		}
+		if _, stderr, code := cli(t, root, "", "send", "--from", "Quill", "--to", "Zed", "--require-live", "are you there?"); code != cmdutil.ExitOK {
+			t.Fatalf("round %d: send to the running watch: exit %d, %q", round, code, stderr)
+		}
+		if err := survivor.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		<-exited
+		if r := registration(t, root, "Zed"); r != nil {
+			t.Fatalf("round %d: registration left after the watch stopped: %v", round, r)
+		}
+	}
+}
