@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/parleyhq/parley/registry"
@@ -130,17 +131,20 @@ type Pruned struct {
 }
 
 // Prune removes the registrations of dead agents (their inboxes stay) and
-// returns them.
-func (a *App) Prune(ctx context.Context) ([]Pruned, error) {
+// returns them. One it cannot remove does not stop it: it stays, and is a
+// WarnNotRemoved warning.
+func (a *App) Prune(ctx context.Context) ([]Pruned, []Warning, error) {
 	var pruned []Pruned
+	var warnings []Warning
 	err := a.withMessenger(ctx, "", func(b Backend) error {
-		names, err := b.Registry().Prune(ctx)
+		names, ws, err := prune(ctx, b.Registry())
 		for _, n := range names {
 			pruned = append(pruned, Pruned{Agent: n})
 		}
-		return Explain(err)
+		warnings = ws
+		return err
 	})
-	return pruned, err
+	return pruned, warnings, err
 }
 
 // Collected is what a collection removed.
@@ -151,12 +155,16 @@ type Collected struct {
 	Staging int `json:"staging_removed"`
 	// Pruned names the dead registrations removed.
 	Pruned []string `json:"registrations_pruned"`
+	// Warnings are the dead registrations that could not be removed
+	// (WarnNotRemoved), for the front end to show as it shows warnings.
+	Warnings []Warning `json:"-"`
 }
 
 // Collect removes acknowledged messages older than olderThan and stale
 // staging files (where the backend keeps them: a Collector), and the
-// registrations of dead agents. Waiting messages, quarantined ones and
-// mail moved aside are never removed.
+// registrations of dead agents (one that cannot be removed is a warning,
+// as for Prune). Waiting messages, quarantined ones and mail moved aside
+// are never removed.
 func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, error) {
 	out := Collected{Pruned: []string{}}
 	err := a.withMessenger(ctx, "", func(b Backend) error {
@@ -169,13 +177,36 @@ func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, 
 			}
 			out.Acked, out.Staging = st.Acked, st.Staging
 		}
-		pruned, err := b.Registry().Prune(ctx)
+		pruned, ws, err := prune(ctx, b.Registry())
 		if len(pruned) > 0 {
 			out.Pruned = pruned
 		}
-		return Explain(err)
+		out.Warnings = ws
+		return err
 	})
 	return out, err
+}
+
+// prune is the registry's Prune with what it could not remove (a
+// *registry.PruneError) turned into WarnNotRemoved warnings; any other
+// failure is an error.
+func prune(ctx context.Context, reg Registry) ([]string, []Warning, error) {
+	names, err := reg.Prune(ctx)
+	var pe *registry.PruneError
+	if !errors.As(err, &pe) {
+		return names, nil, Explain(err)
+	}
+	ws := make([]Warning, 0, len(pe.Errs))
+	for _, e := range pe.Errs {
+		w := Warning{Code: WarnNotRemoved, Text: fmt.Sprintf("a dead registration stays: %v", e)}
+		var p *registry.PathError
+		if errors.As(e, &p) {
+			w.Agent = p.Name
+			w.Text = fmt.Sprintf("the dead registration of %s stays: %v", p.Name, e)
+		}
+		ws = append(ws, w)
+	}
+	return names, ws, nil
 }
 
 // withMessenger runs fn with the configured messenger open, and closes it

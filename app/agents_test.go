@@ -3,8 +3,17 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/registrytest"
 )
@@ -26,17 +35,94 @@ func TestPruneReturnsThePrunedAgents(t *testing.T) {
 		}
 	}
 	b.Close()
-	pruned, err := a.Prune(ctx)
-	if err != nil || len(pruned) != 1 || pruned[0].Agent != "Heron" {
+	pruned, ws, err := a.Prune(ctx)
+	if err != nil || len(ws) != 0 || len(pruned) != 1 || pruned[0].Agent != "Heron" {
 		t.Fatalf("Prune: %+v %v; want Heron, whose process is gone", pruned, err)
 	}
 	if line, _ := json.Marshal(pruned[0]); string(line) != `{"pruned":"Heron"}` {
 		t.Errorf("JSON line %s", line)
 	}
-	if again, err := a.Prune(ctx); err != nil || len(again) != 0 {
+	if again, _, err := a.Prune(ctx); err != nil || len(again) != 0 {
 		t.Errorf("a second Prune: %+v %v", again, err)
 	}
-	if _, err := newApp(t).Prune(ctx); !IsProblem(err, ProblemNotFound) {
+	if _, _, err := newApp(t).Prune(ctx); !IsProblem(err, ProblemNotFound) {
 		t.Errorf("Prune without a root: %v, want not_found (and no root made)", err)
 	}
 }
+
+// A dead registration that cannot be removed does not stop a prune or a
+// collection: the others are removed, and that one is a not_removed
+// warning naming it; listing the live agents is not disturbed.
+func TestPruneAndCollectGoOnPastWhatTheyCannotRemove(t *testing.T) {
+	ctx := context.Background()
+	RegisterBackend("test-unremovable", func(ctx context.Context, a *App, cfg *config.Config) (Backend, error) {
+		tr, err := inbox.NewFileTransport(a.root)
+		if err != nil {
+			return nil, err
+		}
+		rt, err := os.OpenRoot(a.root)
+		if err != nil {
+			tr.Close()
+			return nil, err
+		}
+		ffs := &durable.FaultFS{FS: durable.Root(rt)}
+		ffs.Fail("remove", "registry/Bravo.json", syscall.EACCES, 0)
+		reg, err := registry.Open(a.root, tr, registry.WithFS(ffs))
+		if err != nil {
+			rt.Close()
+			tr.Close()
+			return nil, err
+		}
+		return unremovable{files: &files{tr: tr, reg: reg}, rt: rt}, nil
+	})
+	a := newApp(t)
+	if err := os.MkdirAll(a.Root(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a.Root(), "config.json"), []byte(`{"transport":"test-unremovable"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := func(names ...string) {
+		t.Helper()
+		for _, n := range names {
+			if _, err := b.Registry().Register(ctx, registry.Registration{Name: n, PID: registrytest.DeadPID(t)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := b.Registry().Register(ctx, registry.Registration{Name: "Wren"}); err != nil {
+		t.Fatal(err)
+	}
+	dead("Alpha", "Bravo", "Charlie")
+
+	pruned, ws, err := a.Prune(ctx)
+	if err != nil || len(pruned) != 2 || pruned[0].Agent != "Alpha" || pruned[1].Agent != "Charlie" {
+		t.Fatalf("Prune: %+v %v; want Alpha and Charlie pruned past Bravo", pruned, err)
+	}
+	if len(ws) != 1 || ws[0].Code != WarnNotRemoved || ws[0].Agent != "Bravo" || !strings.Contains(ws[0].Text, "permission denied") {
+		t.Fatalf("Prune warnings: %+v; want one not_removed for Bravo saying why", ws)
+	}
+	dead("Delta")
+	st, err := a.Collect(ctx, time.Hour)
+	if err != nil || !slices.Equal(st.Pruned, []string{"Delta"}) || len(st.Warnings) != 1 || st.Warnings[0].Agent != "Bravo" {
+		t.Fatalf("Collect: %+v %v; want Delta pruned and a warning for Bravo", st, err)
+	}
+	live, err := a.LiveAgents(ctx)
+	if err != nil || len(live) != 1 || live[0].Name != "Wren" {
+		t.Fatalf("LiveAgents: %+v %v; want Wren", live, err)
+	}
+	b.Close()
+}
+
+// unremovable is the file messenger over a registry that cannot remove
+// Bravo's registration.
+type unremovable struct {
+	*files
+	rt *os.Root
+}
+
+func (u unremovable) Close() { u.files.Close(); u.rt.Close() }

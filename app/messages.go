@@ -40,7 +40,7 @@ type SendRequest struct {
 // succeeded: a value for the front end to show as it shows things.
 type Warning struct {
 	// Code names the warning: WarnNotActive, WarnMovedAside,
-	// WarnRegistrationLost, WarnUnregister.
+	// WarnRegistrationLost, WarnUnregister, WarnNotRemoved.
 	Code string
 	// Agent is the agent it concerns.
 	Agent string
@@ -61,6 +61,9 @@ const (
 	WarnRegistrationLost = "registration_lost"
 	// WarnUnregister: a watch could not remove its registration.
 	WarnUnregister = "unregister_failed"
+	// WarnNotRemoved: a prune could not remove a dead registration; it
+	// stays.
+	WarnNotRemoved = "not_removed"
 )
 
 // Sent is a delivered message and what the sender should know about it.

@@ -352,19 +352,22 @@ func (r *Registry) All(ctx context.Context) ([]registry.Entry, error) {
 
 // List prunes dead registrations and returns the live ones, sorted by name.
 func (r *Registry) List(ctx context.Context) ([]registry.Entry, error) {
-	return registry.ListLive(ctx, r.Prune, r.All)
+	return registry.ListLive(ctx, r.Prune, r.All, r.c.log)
 }
 
 // Prune removes the registrations of dead agents and malformed ones, and
 // returns their names. Each removal is conditional on the revision that
 // was judged dead, so a registration that beat or was taken over meanwhile
-// stays. Inboxes are kept.
+// stays. As registry.Registry.Prune, it goes on past a registration the
+// server refuses to remove and reports those in a *registry.PruneError;
+// a server that cannot be reached stops it. Inboxes are kept.
 func (r *Registry) Prune(ctx context.Context) ([]string, error) {
 	names, err := r.Names(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var pruned []string
+	var failed []error
 	for _, n := range names {
 		reg, rev, err := r.read(ctx, n)
 		switch {
@@ -380,10 +383,19 @@ func (r *Registry) Prune(ctx context.Context) ([]string, error) {
 			continue // changed meanwhile: judged again next time
 		}
 		if err != nil {
-			return pruned, r.pathError("prune", n, err)
+			perr := r.pathError("prune", n, err)
+			if errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
+				return pruned, perr // the server, not this registration
+			}
+			r.c.log.Warn("cannot prune a dead registration", "op", "prune", "agent", n, "err", err)
+			failed = append(failed, perr)
+			continue
 		}
 		r.c.log.Info("pruned a dead registration", "op", "prune", "agent", n)
 		pruned = append(pruned, n)
+	}
+	if len(failed) > 0 {
+		return pruned, &registry.PruneError{Errs: failed}
 	}
 	return pruned, nil
 }

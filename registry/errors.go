@@ -37,3 +37,19 @@ func (e *PathError) Error() string {
 }
 
 func (e *PathError) Unwrap() error { return e.Err }
+
+// PruneError is Prune's report of the dead registrations it could not
+// remove (or read): it went on past each and removed the others. Errs
+// holds one error per registration, a *PathError naming it.
+type PruneError struct {
+	Errs []error
+}
+
+func (e *PruneError) Error() string {
+	if len(e.Errs) == 1 {
+		return "prune: " + e.Errs[0].Error()
+	}
+	return fmt.Sprintf("prune: %d dead registrations could not be removed, the first: %v", len(e.Errs), e.Errs[0])
+}
+
+func (e *PruneError) Unwrap() []error { return e.Errs }

@@ -288,6 +288,10 @@ func (r *Registry) read(name string) (*Registration, time.Time, error) {
 	return reg, mtime, err
 }
 
+// errNotRegular is the cause of a registration that is not a regular file
+// (a directory, a symbolic link): never parley's, so never pruned.
+var errNotRegular = errors.New("not a regular file")
+
 // readRaw is read that also returns the file's bytes (nil when it is not a
 // regular file that could be read).
 func (r *Registry) readRaw(name string) (*Registration, []byte, time.Time, error) {
@@ -301,7 +305,7 @@ func (r *Registry) readRaw(name string) (*Registration, []byte, time.Time, error
 	}
 	if !fi.Mode().IsRegular() {
 		// Never a writer in progress: replaceable at once (zero time).
-		return nil, nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: a %v, not a regular file", ErrMalformed, fi.Mode().Type())}
+		return nil, nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: a %v, %w", ErrMalformed, fi.Mode().Type(), errNotRegular)}
 	}
 	f, err := r.root.Open(path)
 	if err != nil {
@@ -463,50 +467,76 @@ func (r *Registry) All(ctx context.Context) ([]Entry, error) {
 
 // List prunes dead registrations and returns the live ones, sorted by name.
 func (r *Registry) List(ctx context.Context) ([]Entry, error) {
-	return ListLive(ctx, r.Prune, r.All)
+	return ListLive(ctx, r.Prune, r.All, r.log)
 }
 
 // Prune removes the registrations of dead agents (and malformed ones older
 // than a grace period) and returns their names. Each is re-checked under the
 // lock before removal, so a registration that came back to life or was
-// taken over meanwhile stays. Inboxes are kept.
+// taken over meanwhile stays. Only registration files are removed: a
+// directory or a symbolic link in the registry is not parley's and is left
+// alone. A registration that cannot be removed (or read) does not stop it:
+// it goes on with the others and reports those in a *PruneError. Inboxes
+// are kept.
 func (r *Registry) Prune(ctx context.Context) ([]string, error) {
 	names, err := r.Names(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var dead []string
+	var candidates []string
 	for _, n := range names {
-		reg, _, err := r.read(n)
-		if err == nil && r.isAlive(reg) || errors.Is(err, ErrNotRegistered) {
-			continue
+		// Unreadable ones too: the locked pass reports them.
+		if ok, err := r.prunable(n); ok || err != nil {
+			candidates = append(candidates, n)
 		}
-		dead = append(dead, n)
 	}
-	if len(dead) == 0 {
+	if len(candidates) == 0 {
 		return nil, nil
 	}
 	var pruned []string
+	var failed []error
 	err = r.locked(ctx, func() error {
-		for _, n := range dead {
-			reg, mtime, err := r.read(n)
-			switch {
-			case errors.Is(err, ErrNotRegistered):
-				continue
-			case err == nil && r.isAlive(reg):
-				continue
-			case err != nil && r.now().Sub(mtime) < malformedGrace:
+		for _, n := range candidates {
+			ok, err := r.prunable(n)
+			if err == nil && ok {
+				err = r.remove(n)
+			}
+			if err != nil {
+				r.log.Warn("cannot prune a dead registration", "op", "prune", "agent", n, "err", err)
+				failed = append(failed, err)
 				continue
 			}
-			if err := r.remove(n); err != nil {
-				return err
+			if ok {
+				r.log.Info("pruned a dead registration", "op", "prune", "agent", n)
+				pruned = append(pruned, n)
 			}
-			r.log.Info("pruned a dead registration", "op", "prune", "agent", n)
-			pruned = append(pruned, n)
 		}
 		return nil
 	})
-	return pruned, err
+	if err != nil {
+		return pruned, err
+	}
+	if len(failed) > 0 {
+		return pruned, &PruneError{Errs: failed}
+	}
+	return pruned, nil
+}
+
+// prunable judges whether Prune may remove name's registration: one that
+// decodes and is not alive, or a regular file that does not decode and is
+// older than malformedGrace. One that is gone, alive, not a regular file,
+// or younger than the grace stays; one that cannot be read is an error.
+func (r *Registry) prunable(name string) (bool, error) {
+	reg, mtime, err := r.read(name)
+	switch {
+	case err == nil:
+		return !r.isAlive(reg), nil
+	case errors.Is(err, ErrNotRegistered), errors.Is(err, errNotRegular):
+		return false, nil
+	case errors.Is(err, ErrMalformed):
+		return r.now().Sub(mtime) >= malformedGrace, nil
+	}
+	return false, err
 }
 
 // RemoveStaleStaging removes staging files (see inbox.IsStagingName) older

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -373,6 +374,98 @@ func TestListPrunesDead(t *testing.T) {
 	pruned, err := f.reg.Prune(ctxT(t))
 	if err != nil || len(pruned) != 1 || pruned[0] != "Dead2" {
 		t.Fatalf("Prune = %v, %v", pruned, err)
+	}
+}
+
+// Prune and List remove only what parley writes: a registration file. A
+// directory or a symbolic link named like one (full, empty, dangling) is
+// left alone, and does not keep the dead registration beside it from
+// being pruned.
+func TestPruneLeavesWhatParleyDidNotWrite(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	dir := filepath.Join(f.root, "registry")
+	writeRegistration(t, f.root, registry.Registration{Name: "Dead", PID: deadPID(t), SessionID: "x"})
+	planted := []string{"Full.json", "Empty.json", "Link.json", "Dangling.json"}
+	if err := os.MkdirAll(filepath.Join(dir, "Full.json", "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "Empty.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "theirs.json")
+	if err := os.WriteFile(target, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "Link.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "Dangling.json")); err != nil {
+		t.Fatal(err)
+	}
+	if live, err := f.reg.List(ctxT(t)); err != nil || len(live) != 0 {
+		t.Fatalf("List = %+v, %v; want no live agents and no error", live, err)
+	}
+	writeRegistration(t, f.root, registry.Registration{Name: "Dead2", PID: deadPID(t), SessionID: "y"})
+	pruned, err := f.reg.Prune(ctxT(t))
+	if err != nil || len(pruned) != 1 || pruned[0] != "Dead2" {
+		t.Fatalf("Prune = %v, %v; want [Dead2]", pruned, err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "Dead.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("List did not prune the dead registration beside the planted entries")
+	}
+	for _, name := range planted {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s was removed: %v", name, err)
+		}
+	}
+	if all, err := f.reg.All(ctxT(t)); err != nil || len(all) != 0 {
+		t.Errorf("All = %+v, %v; want nothing", all, err)
+	}
+}
+
+// A dead registration that cannot be removed does not stop Prune: it
+// removes the others and reports that one (a *PruneError naming it, with
+// the cause); List lists all the same.
+func TestPruneGoesOnPastARegistrationItCannotRemove(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	ffs := &durable.FaultFS{FS: durable.Root(rt)}
+	reg, err := registry.Open(root, nil, registry.WithFS(ffs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	if _, err := reg.Register(ctxT(t), registry.Registration{Name: "Live"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"Alpha", "Bravo", "Charlie"} {
+		writeRegistration(t, root, registry.Registration{Name: n, PID: deadPID(t), SessionID: n})
+	}
+	ffs.Fail("remove", "registry/Bravo.json", syscall.EACCES, 0)
+	live, err := reg.List(ctxT(t))
+	if err != nil || len(live) != 1 || live[0].Name != "Live" {
+		t.Fatalf("List = %+v, %v; want Live, and no error", live, err)
+	}
+	for _, n := range []string{"Alpha", "Charlie"} {
+		if _, err := reg.Get(ctxT(t), n); !errors.Is(err, registry.ErrNotRegistered) {
+			t.Errorf("%s was not pruned past Bravo: %v", n, err)
+		}
+	}
+	writeRegistration(t, root, registry.Registration{Name: "Delta", PID: deadPID(t), SessionID: "Delta"})
+	pruned, err := reg.Prune(ctxT(t))
+	var pe *registry.PruneError
+	if !slices.Equal(pruned, []string{"Delta"}) || !errors.As(err, &pe) || len(pe.Errs) != 1 ||
+		!errors.Is(err, syscall.EACCES) || !strings.Contains(err.Error(), "Bravo") {
+		t.Fatalf("Prune = %v, %v; want [Delta], and a PruneError naming Bravo with EACCES", pruned, err)
+	}
+	if _, err := reg.Get(ctxT(t), "Bravo"); err != nil {
+		t.Errorf("Bravo: %v; want its registration still there", err)
 	}
 }
 

@@ -213,10 +213,16 @@ func Entries(names []string, read func(name string) (*Registration, error), aliv
 }
 
 // ListLive is List: it prunes dead registrations, then returns the live
-// entries of all, in its order.
-func ListLive(ctx context.Context, prune func(context.Context) ([]string, error), all func(context.Context) ([]Entry, error)) ([]Entry, error) {
+// entries of all, in its order. Dead registrations that prune could not
+// remove (a *PruneError) are logged and do not stop the listing: they are
+// not live.
+func ListLive(ctx context.Context, prune func(context.Context) ([]string, error), all func(context.Context) ([]Entry, error), log *slog.Logger) ([]Entry, error) {
 	if _, err := prune(ctx); err != nil {
-		return nil, err
+		var pe *PruneError
+		if !errors.As(err, &pe) {
+			return nil, err
+		}
+		log.Warn("listing past dead registrations that cannot be pruned", "op", "list", "err", err)
 	}
 	entries, err := all(ctx)
 	if err != nil {

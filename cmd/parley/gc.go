@@ -29,6 +29,9 @@ func newGCCmd(a *factory) *cobra.Command {
 			if err != nil {
 				return a.Fail(err, cmdutil.Wording{NoRoot: "nothing to collect: "})
 			}
+			if err := a.Warn(st.Warnings...); err != nil {
+				return err
+			}
 			return a.Show(st, func(w io.Writer) error { return textview.Collected(w, st, olderThan) })
 		},
 	}

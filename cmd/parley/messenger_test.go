@@ -445,6 +445,44 @@ func TestGC(t *testing.T) {
 	}
 }
 
+// Entries of registry/ that parley did not write (a directory, empty or
+// not, a symbolic link) are neither registrations nor deleted: agents
+// list, agents prune and gc leave them, and still do their work on the
+// real registrations beside them.
+func TestListPruneAndGCLeaveForeignRegistryEntries(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	register(t, root, "Live", true)
+	dir := filepath.Join(root, "registry")
+	if err := os.MkdirAll(filepath.Join(dir, "X.json", "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "Empty.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(t.TempDir(), "elsewhere.json"), filepath.Join(dir, "Link.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"agents", "list"}, {"agents", "prune"}, {"gc"}} {
+		register(t, root, "Dead", false)
+		out, stderr, code := cli(t, root, "", append([]string{"--json"}, args...)...)
+		if code != cmdutil.ExitOK {
+			t.Fatalf("%v: exit %d, %q", args, code, stderr)
+		}
+		if args[0] == "agents" && args[1] == "list" && !strings.Contains(out, `"name":"Live"`) {
+			t.Errorf("agents list: %q; want Live", out)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, "Dead.json")); !os.IsNotExist(err) {
+			t.Errorf("%v did not prune the dead registration: %v", args, err)
+		}
+		for _, name := range []string{"X.json", "Empty.json", "Link.json"} {
+			if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+				t.Errorf("%v removed %s: %v", args, name, err)
+			}
+		}
+	}
+}
+
 // An age too large for a duration ("keep everything", or a typo) is a
 // usage error: it must not wrap around to a negative age that puts the
 // cut-off in the future and removes every acknowledged message.

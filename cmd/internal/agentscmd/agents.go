@@ -91,9 +91,12 @@ func NewCmdShow(f *cmdutil.Factory, runF func(*NameOptions) error) *cobra.Comman
 func NewCmdPrune(f *cmdutil.Factory, runF func(*RootOptions) error) *cobra.Command {
 	opts := &RootOptions{f: f}
 	run := cmdutil.Runner(opts, runF, func(ctx context.Context, opts *RootOptions) error {
-		pruned, err := f.Service().Prune(ctx)
+		pruned, warnings, err := f.Service().Prune(ctx)
 		if err != nil {
 			return f.Fail(err, cmdutil.Wording{})
+		}
+		if err := f.Warn(warnings...); err != nil {
+			return err
 		}
 		if f.JSON {
 			return cmdutil.EmitEach(f, pruned)
