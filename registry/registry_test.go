@@ -235,6 +235,12 @@ func TestLiveness(t *testing.T) {
 		{"other host, stale heartbeat", registry.Registration{PID: os.Getpid(), Host: "elsewhere", HeartbeatAt: now.Add(-time.Hour).UTC().Format(registry.TimeLayout)}, false},
 		{"other host, no heartbeat (pi-messenger)", registry.Registration{PID: -1, Host: "elsewhere"}, true},
 		{"no host, no heartbeat, running pid (pi-messenger)", registry.Registration{PID: os.Getpid()}, true},
+		// A clock ahead of the reader's by less than the TTL beats as usual;
+		// a heartbeat further ahead (a skewed clock, a hand edit) is no
+		// fresher than one as far behind, or it would count forever.
+		{"running pid, heartbeat a little ahead", registry.Registration{PID: os.Getpid(), HeartbeatAt: now.Add(10 * time.Second).UTC().Format(registry.TimeLayout)}, true},
+		{"running pid, heartbeat an hour ahead", registry.Registration{PID: os.Getpid(), HeartbeatAt: now.Add(time.Hour).UTC().Format(registry.TimeLayout)}, false},
+		{"other host, heartbeat an hour ahead", registry.Registration{PID: -1, Host: "elsewhere", HeartbeatAt: now.Add(time.Hour).UTC().Format(registry.TimeLayout)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

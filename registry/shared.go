@@ -55,7 +55,8 @@ func (reg *Registration) Beat(now time.Time) {
 }
 
 // IsAlive is the liveness rule of SPEC §4, seen from host at now: the
-// heartbeat, when present, must be younger than ttl; the PID must run when
+// heartbeat, when present, must be within ttl of now (see Fresh); the PID
+// must run when
 // the registration is of host or names no host. A registration of another
 // host without a heartbeat cannot be checked and counts as alive (parley
 // never prunes on a guess).
@@ -66,7 +67,7 @@ func IsAlive(reg *Registration, host string, now time.Time, ttl time.Duration) b
 func isAlive(reg *Registration, host string, now time.Time, ttl time.Duration, pidAlive func(int) bool) bool {
 	if reg.HeartbeatAt != "" {
 		t, err := time.Parse(time.RFC3339Nano, reg.HeartbeatAt)
-		if err != nil || now.Sub(t) > ttl {
+		if err != nil || !Fresh(t, now, ttl) {
 			return false
 		}
 	}
@@ -96,6 +97,16 @@ func Refusal(cur, reg *Registration) error {
 		return fmt.Errorf("%w: %s (pid %d on %s)", ErrSessionBusy, reg.Name, cur.PID, hostOf(cur))
 	}
 	return fmt.Errorf("%w: %s (pid %d on %s)", ErrNameTaken, reg.Name, cur.PID, hostOf(cur))
+}
+
+// Fresh reports whether a heartbeat at t counts at now: it is at most ttl
+// old, and at most ttl ahead. A writer whose clock is a little ahead of
+// the reader's beats as usual (the clocks must agree to well under the
+// TTL); a heartbeat further ahead (a clock far off, a hand edit) would
+// otherwise count as fresh for as long as it stays in the future.
+func Fresh(t, now time.Time, ttl time.Duration) bool {
+	age := now.Sub(t)
+	return age <= ttl && age >= -ttl
 }
 
 // PIDAlive reports whether a process with this id runs on this host. A

@@ -15,13 +15,19 @@ import (
 // as a table shows it: escaped (Shown), and "-" when empty.
 func agentField(s string) string { return Shown(OrDash(s), false) }
 
-// age renders an RFC 3339 time as "3s ago" at now; "-" when it is not one.
+// age renders an RFC 3339 time as "3s ago" at now, or "1h0m0s ahead of
+// this clock" when it is later than now (a writer's clock ahead, a hand
+// edit): never a negative age. "-" when it is not a time.
 func age(ts string, now time.Time) string {
 	t, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
 		return "-"
 	}
-	return now.Sub(t).Round(time.Second).String() + " ago"
+	d := now.Sub(t).Round(time.Second)
+	if d < 0 {
+		return (-d).String() + " ahead of this clock"
+	}
+	return d.String() + " ago"
 }
 
 // Agents writes a table of the live agents under root (name, pid, host,

@@ -38,6 +38,15 @@ func TestAgents(t *testing.T) {
 	if s := out.String(); strings.ContainsRune(s, '\x1b') || !strings.Contains(s, "stopped (its process is gone") || !strings.Contains(s, "heartbeat:  3s ago") {
 		t.Fatalf("%q", s)
 	}
+	// A heartbeat ahead of this clock (a skewed clock, a hand edit) has no
+	// negative age: it says how far ahead it is.
+	out.Reset()
+	ahead := *reg
+	ahead.HeartbeatAt = "2026-12-01T13:00:30Z"
+	_ = textview.Agent(&out, "Archivist", &app.Agent{Registration: &ahead, Registered: true}, now)
+	if s := out.String(); strings.Contains(s, "-1h") || !strings.Contains(s, "heartbeat:  1h0m0s ahead of this clock") {
+		t.Fatalf("%q", s)
+	}
 	out.Reset()
 	_ = textview.Agent(&out, "Later", &app.Agent{State: app.AgentNeverRegistered, Inbox: "/r/inbox/Later"}, now)
 	if s := out.String(); !strings.Contains(s, "never registered") || !strings.HasSuffix(s, "/r/inbox/Later\n") {
