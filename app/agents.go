@@ -24,6 +24,10 @@ const (
 // Agent is what the messenger knows of one agent; its JSON form is what
 // "parley --json agents list|show" prints.
 type Agent struct {
+	// Name is the agent's name, whatever its state: an agent without a
+	// registration (stopped, never registered) has no Registration to
+	// carry it. It hides Registration.Name, which is the same.
+	Name                   string `json:"name"`
 	*registry.Registration `json:",omitempty"`
 	Alive                  bool `json:"alive"`
 	// Inbox says where its inbox is (Backend.Location); "" when it has none.
@@ -46,7 +50,7 @@ func (a *App) LiveAgents(ctx context.Context) ([]Agent, error) {
 	err := a.withMessenger(ctx, "", func(b Backend) error {
 		live, err := b.Registry().List(ctx)
 		for i := range live {
-			out = append(out, Agent{Registration: &live[i].Registration, Alive: true, Registered: true, State: AgentLive})
+			out = append(out, Agent{Name: live[i].Name, Registration: &live[i].Registration, Alive: true, Registered: true, State: AgentLive})
 		}
 		return Explain(err)
 	})
@@ -60,7 +64,7 @@ func (a *App) Agent(ctx context.Context, name string) (*Agent, error) {
 	if err := ValidName("agent", name); err != nil {
 		return nil, err
 	}
-	out := &Agent{}
+	out := &Agent{Name: name}
 	err := a.withMessenger(ctx, name, func(b Backend) error {
 		e, err := b.Registry().Get(ctx, name)
 		switch {

@@ -126,3 +126,50 @@ type unremovable struct {
 }
 
 func (u unremovable) Close() { u.files.Close(); u.rt.Close() }
+
+// An agent's JSON form names it whatever its state: a live agent, one
+// that stopped, one that never registered.
+func TestAgentNamesItselfInEveryState(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newApp(t)
+	for _, n := range []string{"Later", "Gone"} {
+		if _, err := a.AddAgent(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, r := range []registry.Registration{{Name: "Wren"}, {Name: "Gone", SessionID: "gone-session"}} {
+		if _, err := b.Registry().Register(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Registry().Unregister(ctx, "Gone", "gone-session"); err != nil {
+		t.Fatal(err)
+	}
+	live, err := a.LiveAgents(ctx)
+	if err != nil || len(live) != 1 {
+		t.Fatalf("LiveAgents: %+v %v", live, err)
+	}
+	for _, tc := range []struct{ name, state string }{{"Wren", AgentLive}, {"Gone", AgentStopped}, {"Later", AgentNeverRegistered}} {
+		ag, err := a.Agent(ctx, tc.name)
+		if err != nil || ag.State != tc.state {
+			t.Fatalf("Agent(%s): %+v %v; want %s", tc.name, ag, err, tc.state)
+		}
+		forms := []*Agent{ag}
+		if tc.state == AgentLive {
+			forms = append(forms, &live[0])
+		}
+		for _, f := range forms {
+			var got map[string]any
+			line, _ := json.Marshal(f)
+			if err := json.Unmarshal(line, &got); err != nil || got["name"] != tc.name || got["state"] != tc.state {
+				t.Errorf("%s: JSON %s; want \"name\":%q", tc.name, line, tc.name)
+			}
+		}
+	}
+}

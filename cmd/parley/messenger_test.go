@@ -402,7 +402,7 @@ func TestAgentsListShowPrune(t *testing.T) {
 		t.Fatalf("show Dead: %v", show)
 	}
 	show = jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Later"))
-	if len(show) != 1 || show[0]["registered"] != false || show[0]["inbox"] == nil {
+	if len(show) != 1 || show[0]["registered"] != false || show[0]["inbox"] == nil || show[0]["name"] != "Later" {
 		t.Fatalf("show Later: %v", show)
 	}
 	if out := mustCLI(t, root, "", "agents", "show", "Live"); !strings.Contains(strings.Join(strings.Fields(out), " "), "status: live pid:") {

@@ -21,11 +21,11 @@ func TestAgents(t *testing.T) {
 	reg := &registry.Registration{Name: "Archivist", PID: 4242, Host: "build\x1b[31mbox", Roles: []string{"defender"},
 		HeartbeatAt: "2026-12-01T12:00:27Z", SessionID: "s-1", StartedAt: "2026-12-01T11:00:00Z"}
 	var out bytes.Buffer
-	if err := textview.Agents(&out, []app.Agent{{Registration: reg, Alive: true}}, true, now, "/r"); err != nil {
+	if err := textview.Agents(&out, []app.Agent{{Name: "Archivist", Registration: reg, Alive: true}}, true, now, "/r"); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
-	if strings.ContainsRune(s, '\x1b') || !strings.HasPrefix(s, "NAME ") || !strings.Contains(s, "4242") || !strings.HasSuffix(s, "-      3s ago\n") {
+	if strings.ContainsRune(s, '\x1b') || !strings.HasPrefix(s, "NAME ") || !strings.Contains(s, "\nArchivist  4242") || !strings.HasSuffix(s, "-      3s ago\n") {
 		t.Fatalf("%q", s)
 	}
 	out.Reset()
@@ -34,7 +34,7 @@ func TestAgents(t *testing.T) {
 		t.Fatalf("%q", out.String())
 	}
 	out.Reset()
-	_ = textview.Agent(&out, "Archivist", &app.Agent{Registration: reg, Registered: true}, now)
+	_ = textview.Agent(&out, "Archivist", &app.Agent{Name: "Archivist", Registration: reg, Registered: true}, now)
 	if s := out.String(); strings.ContainsRune(s, '\x1b') || !strings.Contains(s, "stopped (its process is gone") || !strings.Contains(s, "heartbeat:  3s ago") {
 		t.Fatalf("%q", s)
 	}
@@ -43,12 +43,12 @@ func TestAgents(t *testing.T) {
 	out.Reset()
 	ahead := *reg
 	ahead.HeartbeatAt = "2026-12-01T13:00:30Z"
-	_ = textview.Agent(&out, "Archivist", &app.Agent{Registration: &ahead, Registered: true}, now)
+	_ = textview.Agent(&out, "Archivist", &app.Agent{Name: "Archivist", Registration: &ahead, Registered: true}, now)
 	if s := out.String(); strings.Contains(s, "-1h") || !strings.Contains(s, "heartbeat:  1h0m0s ahead of this clock") {
 		t.Fatalf("%q", s)
 	}
 	out.Reset()
-	_ = textview.Agent(&out, "Later", &app.Agent{State: app.AgentNeverRegistered, Inbox: "/r/inbox/Later"}, now)
+	_ = textview.Agent(&out, "Later", &app.Agent{Name: "Later", State: app.AgentNeverRegistered, Inbox: "/r/inbox/Later"}, now)
 	if s := out.String(); !strings.Contains(s, "never registered") || !strings.HasSuffix(s, "/r/inbox/Later\n") {
 		t.Fatalf("%q", s)
 	}
