@@ -1,6 +1,7 @@
 package agentscmd
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdtest"
@@ -18,16 +19,27 @@ func TestAgentRunChecksItsFlags(t *testing.T) {
 	if code != cmdutil.ExitOK || got == nil || got.Name != "Skeptic_2" || got.Role != debate.Role("attacker") || got.Spec != "script:turns.json" || got.Parent != 0 {
 		t.Fatalf("exit %d, options %+v", code, got)
 	}
-	for _, args := range [][]string{
-		{"--role", "attacker", "--script", "turns.json"},                                     // no name
-		{"--name", "../etc", "--role", "attacker", "--script", "turns.json"},                 // not a name
-		{"--name", "Skeptic", "--role", "judge-of-all", "--script", "turns.json"},            // no such role
-		{"--name", "Skeptic", "--role", "attacker"},                                          // no way to answer
-		{"--name", "Skeptic", "--role", "attacker", "--script", "t.json", "--exec", "./bot"}, // two
-		{"--name", "Skeptic", "--role", "attacker", "--script", "t.json", "extra"},           // an argument
+	// A flag missing or of the wrong form is a usage error (exit 2) that
+	// names it; a name that is not one is invalid_name (exit 1), as for
+	// every command that takes an agent's name.
+	for _, tc := range []struct {
+		why  string
+		args []string
+		code int
+		says string
+	}{
+		{"no name", []string{"--role", "attacker", "--exec", "true"}, cmdutil.ExitUsage, "--name"},
+		{"an empty name", []string{"--name", "", "--role", "attacker", "--exec", "true"}, cmdutil.ExitUsage, "--name"},
+		{"not a name", []string{"--name", "../etc", "--role", "attacker", "--script", "turns.json"}, cmdutil.ExitError, "invalid_name"},
+		{"no role", []string{"--name", "Skeptic", "--exec", "true"}, cmdutil.ExitUsage, "--role is required"},
+		{"no such role", []string{"--name", "Skeptic", "--role", "judge-of-all", "--script", "turns.json"}, cmdutil.ExitUsage, "--role"},
+		{"no way to answer", []string{"--name", "Skeptic", "--role", "attacker"}, cmdutil.ExitUsage, "--exec"},
+		{"two ways to answer", []string{"--name", "Skeptic", "--role", "attacker", "--script", "t.json", "--exec", "./bot"}, cmdutil.ExitUsage, "exactly one"},
+		{"an argument", []string{"--name", "Skeptic", "--role", "attacker", "--script", "t.json", "extra"}, cmdutil.ExitUsage, ""},
 	} {
-		if code := cmdtest.Exit(NewCmdRun(cmdtest.Factory(), func(*RunOptions) error { t.Errorf("%q reached the run function", args); return nil }), args...); code == cmdutil.ExitOK {
-			t.Errorf("%q: exit 0, want a refusal", args)
+		code, stderr := cmdtest.Run(NewCmdRun(cmdtest.Factory(), func(*RunOptions) error { t.Errorf("%s reached the run function", tc.why); return nil }), tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.says) {
+			t.Errorf("%s: exit %d, %q; want exit %d saying %q", tc.why, code, stderr, tc.code, tc.says)
 		}
 	}
 }

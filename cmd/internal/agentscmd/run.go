@@ -56,6 +56,14 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 			"JSON on stdin; a debate_turn JSON object or plain text on stdout); --script\n" +
 			"answers from a JSON script (see docs/debates.md).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// A flag left out is a mistake on the command line, not a bad
+			// value: say which flag, as recv does for --as.
+			if opts.Name == "" {
+				return cmdutil.Usagef("agent run needs --name NAME (see parley agent run --help)")
+			}
+			if role == "" {
+				return cmdutil.Usagef("--role is required: the side the agent takes (see parley agent run --help)")
+			}
 			if err := app.ValidName("name", opts.Name); err != nil {
 				return f.Fail(err, cmdutil.Wording{})
 			}
