@@ -130,8 +130,8 @@ func (a *App) HaveRoot() bool {
 // RegistrationTTL is how long a registration stays live without a
 // heartbeat: config's messenger.heartbeatTtlMs, else registry.DefaultTTL.
 func (a *App) RegistrationTTL() time.Duration {
-	if cfg, err := a.Config(); err == nil && cfg.Messenger.HeartbeatTTLMs > 0 {
-		return time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+	if cfg, err := a.Config(); err == nil && cfg.Messenger.HeartbeatTTL() > 0 {
+		return cfg.Messenger.HeartbeatTTL()
 	}
 	return registry.DefaultTTL
 }

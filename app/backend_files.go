@@ -20,10 +20,10 @@ type files struct {
 }
 
 func openFiles(_ context.Context, a *App, cfg *config.Config) (Backend, error) {
-	ttl := time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+	ttl := cfg.Messenger.HeartbeatTTL()
 	topts := []inbox.FileOption{inbox.WithLogger(a.log)}
-	if ms := cfg.Messenger.ReconcileMs; ms > 0 {
-		topts = append(topts, inbox.WithReconcile(time.Duration(ms)*time.Millisecond))
+	if d := cfg.Messenger.Reconcile(); d > 0 {
+		topts = append(topts, inbox.WithReconcile(d))
 	}
 	tr, err := inbox.NewFileTransport(a.root, topts...)
 	if err != nil {

@@ -29,10 +29,10 @@ type natsBackend struct {
 // for it (nats.retryMs, default jetstream.DefaultRetry), and the App's
 // Notify is told once; cancelling ctx stops the wait.
 func openNATS(ctx context.Context, a *App, cfg *config.Config) (Backend, error) {
-	ttl := time.Duration(cfg.Messenger.HeartbeatTTLMs) * time.Millisecond
+	ttl := cfg.Messenger.HeartbeatTTL()
 	retry := jetstream.DefaultRetry
-	if cfg.NATS.RetryMs > 0 {
-		retry = time.Duration(cfg.NATS.RetryMs) * time.Millisecond
+	if d := cfg.NATS.Retry(); d > 0 {
+		retry = d
 	}
 	ctx, cancel := context.WithTimeout(ctx, retry+connectTimeout)
 	defer cancel()

@@ -97,7 +97,7 @@ func (a *App) consensusModels() ([]consensus.Option, error) {
 		if e.APIKeyEnv != "" {
 			key = os.Getenv(e.APIKeyEnv)
 		}
-		timeout := min(time.Duration(e.RequestTimeoutMs)*time.Millisecond, 30*time.Second)
+		timeout := min(e.RequestTimeout(), 30*time.Second)
 		return openai.New(agent.OpenAIConfig{ChatSettings: agent.ChatSettings{BaseURL: e.BaseURL, APIKeyEnv: e.APIKeyEnv, RequestTimeout: timeout}, Model: model, APIKey: key})
 	}
 	var opts []consensus.Option

@@ -127,8 +127,8 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 	}
 	if o.Follow {
 		reconcile := escalation.DefaultReconcile
-		if ms := cfg.Messenger.ReconcileMs; ms > 0 {
-			reconcile = time.Duration(ms) * time.Millisecond
+		if d := cfg.Messenger.Reconcile(); d > 0 {
+			reconcile = d
 		}
 		fo := escalation.FollowOptions{Reconcile: reconcile, Logger: a.log}
 		if o.Incomplete != nil {

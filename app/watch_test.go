@@ -3,11 +3,16 @@ package app
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -115,5 +120,47 @@ func TestWatchOfANameWatchedByAnotherProcessIsBusy(t *testing.T) {
 	e, err := b.Registry().Get(ctx, "Wren")
 	if err != nil || e.PID != other || !e.Alive {
 		t.Fatalf("after the refused watch: %+v, %v; want the other watch's registration, pid %d", e, err, other)
+	}
+}
+
+// A millisecond setting past its bound stops a watch before it registers
+// or reads anything, with config's one-line refusal: a heartbeat TTL of
+// 10^13 ms once overflowed into a negative interval that panicked the
+// heartbeat, leaving the registration behind.
+func TestWatchRefusesAnOutOfRangeSetting(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, setting := range []string{`{"heartbeatTtlMs":10000000000000}`, `{"reconcileMs":9223372036854775807}`} {
+		root := t.TempDir()
+		a := New(Options{Root: root})
+		if _, err := a.AddAgent(ctx, "Bob"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, config.FileName), []byte(`{"messenger":`+setting+`}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		a = New(Options{Root: root}) // the config is read once per App
+		err := a.Watch(ctx, WatchRequest{As: "Bob", Register: true}, func(*inbox.Message) error { return nil })
+		if !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "messenger.") {
+			t.Errorf("watch with %s: %v; want config's refusal naming the key", setting, err)
+		}
+		if _, err := os.Stat(filepath.Join(root, registry.Dir, "Bob.json")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("watch with %s left a registration behind (%v)", setting, err)
+		}
+	}
+}
+
+// config.json's defaults, as "parley config show" prints them, are the
+// packages' own.
+func TestConfigDefaultsAreThePackagesOwn(t *testing.T) {
+	t.Parallel()
+	for name, pair := range map[string][2]time.Duration{
+		"heartbeatTtlMs": {config.DefaultHeartbeatTTLMs * time.Millisecond, registry.DefaultTTL},
+		"reconcileMs":    {config.DefaultReconcileMs * time.Millisecond, inbox.DefaultReconcile},
+		"retryMs":        {config.DefaultNATSRetryMs * time.Millisecond, jetstream.DefaultRetry},
+	} {
+		if pair[0] != pair[1] {
+			t.Errorf("%s: config says %v, the package %v", name, pair[0], pair[1])
+		}
 	}
 }

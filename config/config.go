@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -61,6 +62,9 @@ const (
 const (
 	DefaultNATSURL      = "nats://127.0.0.1:4222"
 	DefaultNATSReplicas = 1
+	// DefaultNATSRetryMs is the transport's own default
+	// (jetstream.DefaultRetry), repeated here for config's messages.
+	DefaultNATSRetryMs = 30000
 )
 
 // NATS holds the settings of the NATS JetStream transport.
@@ -212,11 +216,13 @@ func Parse(data []byte) (*Config, error) {
 			return nil, fmt.Errorf("%w: debate.budgets: unknown layer %q (use spec, plan or verify, in lower case)", ErrInvalid, l)
 		}
 		if err := c.Budget(l).Validate(); err != nil {
-			return nil, fmt.Errorf("%w: debate.budgets.%s: %v", ErrInvalid, l, err)
+			return nil, budgetError(l, err)
 		}
 	}
-	if c.Messenger.ReconcileMs < 0 || c.Messenger.HeartbeatTTLMs < 0 {
-		return nil, fmt.Errorf("%w: messenger durations must not be negative", ErrInvalid)
+	for _, s := range c.msSettings() {
+		if err := s.check(); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.Escalation.validate(); err != nil {
 		return nil, fmt.Errorf("%w: escalation.%v", ErrInvalid, err)
@@ -229,9 +235,6 @@ func Parse(data []byte) (*Config, error) {
 	}
 	if err := c.Consensus.validate(); err != nil {
 		return nil, fmt.Errorf("%w: consensus.%v", ErrInvalid, err)
-	}
-	if c.NATS.RetryMs < 0 {
-		return nil, fmt.Errorf("%w: nats.retryMs %d: use a positive number of milliseconds (default 30000)", ErrInvalid, c.NATS.RetryMs)
 	}
 	if c.NATS.Replicas < 0 || c.NATS.Replicas > 5 {
 		return nil, fmt.Errorf("%w: nats.replicas %d: use 1 to 5", ErrInvalid, c.NATS.Replicas)
@@ -246,6 +249,20 @@ func Parse(data []byte) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// budgetError is the refusal of layer l's budget, naming the limit by its
+// key in config.json.
+func budgetError(l debate.Layer, err error) error {
+	var be *debate.BudgetError
+	if !errors.As(err, &be) {
+		return fmt.Errorf("%w: debate.budgets.%s: %v", ErrInvalid, l, err)
+	}
+	rule := "must be positive"
+	if be.Max > 0 {
+		rule = fmt.Sprintf("use 1 to %d (%v)", be.Max, time.Duration(be.Max)*time.Millisecond)
+	}
+	return fmt.Errorf("%w: debate.budgets.%s.%s %d: %s", ErrInvalid, l, be.Limit, be.Value, rule)
 }
 
 // maxDepth bounds how deeply config.json may nest (its own shape is three

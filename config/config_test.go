@@ -2,8 +2,11 @@ package config
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -329,5 +332,67 @@ func TestChatSettings(t *testing.T) {
 	}
 	if s, ok := c.ChatSettings("another-provider", "judge-7b"); ok || s != (agent.ChatSettings{}) {
 		t.Fatalf("another provider: %+v %v", s, ok)
+	}
+}
+
+// Every millisecond setting is refused, with its key and its bound, when
+// it is negative or longer than parley ever waits; a value at the bound is
+// kept. A huge heartbeat TTL once overflowed time.Duration and made
+// "parley watch" panic; a huge reconcile period became a 1 ms rescan loop.
+func TestMillisecondSettingsAreBounded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		key   string // as the error names it
+		json  func(v int64) string
+		bound int64
+	}{
+		{"messenger.reconcileMs", func(v int64) string { return fmt.Sprintf(`{"messenger":{"reconcileMs":%d}}`, v) }, 3_600_000},
+		{"messenger.heartbeatTtlMs", func(v int64) string { return fmt.Sprintf(`{"messenger":{"heartbeatTtlMs":%d}}`, v) }, 86_400_000},
+		{"nats.retryMs", func(v int64) string { return fmt.Sprintf(`{"nats":{"retryMs":%d}}`, v) }, 3_600_000},
+		{"openai.requestTimeoutMs", func(v int64) string { return fmt.Sprintf(`{"openai":{"requestTimeoutMs":%d}}`, v) }, 86_400_000},
+		{"openai.models.qwen.requestTimeoutMs", func(v int64) string {
+			return fmt.Sprintf(`{"openai":{"models":{"qwen":{"requestTimeoutMs":%d}}}}`, v)
+		}, 86_400_000},
+		{"debate.budgets.verify.maxWallClockMs", func(v int64) string {
+			return fmt.Sprintf(`{"debate":{"budgets":{"verify":{"maxWallClockMs":%d}}}}`, v)
+		}, 604_800_000},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			t.Parallel()
+			if _, err := Parse([]byte(tc.json(tc.bound))); err != nil {
+				t.Errorf("%s at its bound %d: %v", tc.key, tc.bound, err)
+			}
+			for _, v := range []int64{-1, tc.bound + 1, 10_000_000_000_000, math.MaxInt64} {
+				_, err := Parse([]byte(tc.json(v)))
+				msg := fmt.Sprint(err)
+				if !errors.Is(err, ErrInvalid) || strings.Contains(msg, "\n") ||
+					!strings.Contains(msg, tc.key) || !strings.Contains(msg, strconv.FormatInt(tc.bound, 10)) {
+					t.Errorf("%s %d: %v; want one line of ErrInvalid naming the key and its bound %d", tc.key, v, err, tc.bound)
+				}
+			}
+		})
+	}
+}
+
+// The durations a Config hands out never overflow, even for one built in
+// code that Parse never checked: a value past its bound is the bound.
+func TestDurationsNeverOverflow(t *testing.T) {
+	t.Parallel()
+	huge := math.MaxInt
+	c := &Config{Messenger: Messenger{ReconcileMs: huge, HeartbeatTTLMs: huge}, NATS: NATS{RetryMs: huge}}
+	c.OpenAI.RequestTimeoutMs = huge
+	for name, got := range map[string]time.Duration{
+		"reconcile":       c.Messenger.Reconcile(),
+		"heartbeat TTL":   c.Messenger.HeartbeatTTL(),
+		"retry":           c.NATS.Retry(),
+		"request timeout": c.OpenAI.Endpoint("any").RequestTimeout(),
+	} {
+		if got <= 0 || got > 7*24*time.Hour {
+			t.Errorf("%s of %d ms: %v", name, huge, got)
+		}
+	}
+	c = &Config{Messenger: Messenger{ReconcileMs: 250, HeartbeatTTLMs: 3000}, NATS: NATS{RetryMs: -5}}
+	if c.Messenger.Reconcile() != 250*time.Millisecond || c.Messenger.HeartbeatTTL() != 3*time.Second || c.NATS.Retry() != 0 {
+		t.Errorf("ordinary values: %v %v %v", c.Messenger.Reconcile(), c.Messenger.HeartbeatTTL(), c.NATS.Retry())
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
@@ -135,8 +134,8 @@ func (e *OpenAIEndpoint) validate() error {
 	if e.Temperature != nil && !(*e.Temperature >= 0 && *e.Temperature <= 2) {
 		return fmt.Errorf("temperature %v: use 0 to 2", *e.Temperature)
 	}
-	if e.MaxTokens < 0 || e.RequestTimeoutMs < 0 {
-		return fmt.Errorf("maxTokens and requestTimeoutMs must not be negative")
+	if e.MaxTokens < 0 {
+		return fmt.Errorf("maxTokens %d must not be negative", e.MaxTokens)
 	}
 	if e.MaxRetries != nil && (*e.MaxRetries < 0 || *e.MaxRetries > 20) {
 		return fmt.Errorf("maxRetries %d: use 0 to 20", *e.MaxRetries)
@@ -198,7 +197,7 @@ func (c *Config) ChatSettings(kind, model string) (agent.ChatSettings, bool) {
 	e := c.OpenAI.Endpoint(model)
 	return agent.ChatSettings{
 		BaseURL: e.BaseURL, APIKeyEnv: e.APIKeyEnv, Temperature: *e.Temperature, MaxTokens: e.MaxTokens,
-		RequestTimeout: time.Duration(e.RequestTimeoutMs) * time.Millisecond, MaxRetries: *e.MaxRetries,
+		RequestTimeout: e.RequestTimeout(), MaxRetries: *e.MaxRetries,
 		CountTotal: e.CountTokens == CountTotal, JSONMode: *e.JSONMode,
 	}, true
 }

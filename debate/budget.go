@@ -1,6 +1,9 @@
 package debate
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // ConsensusBudget bounds a debate (SPEC §5.2).
 type ConsensusBudget struct {
@@ -29,31 +32,44 @@ func DefaultBudget(l Layer) ConsensusBudget {
 	return b
 }
 
-// BudgetError is a budget limit that is not positive; it is
-// ErrInvalidBudget.
+// MaxWallClock bounds a budget's wall clock (maxWallClockMs): a week. A
+// debate waits on agents for its wall clock; a longer one is a slip of
+// units rather than a wish, and past ~292 years its milliseconds would
+// overflow a time.Duration.
+const MaxWallClock = 7 * 24 * time.Hour
+
+// BudgetError is a budget limit that is not positive, or a wall clock
+// over MaxWallClock; it is ErrInvalidBudget.
 type BudgetError struct {
 	Limit string // its name in config.json: maxRounds, maxTokens, …
 	Value int64
+	// Max is the limit's upper bound (MaxWallClock for maxWallClockMs);
+	// 0 when it has none. Value is over it when Value is positive.
+	Max int64
 }
 
 func (e *BudgetError) Error() string {
+	if e.Value > 0 {
+		return fmt.Sprintf("%v: %s %d: at most %d", ErrInvalidBudget, e.Limit, e.Value, e.Max)
+	}
 	return fmt.Sprintf("%v: %s must be positive, got %d", ErrInvalidBudget, e.Limit, e.Value)
 }
 
 func (e *BudgetError) Unwrap() error { return ErrInvalidBudget }
 
-// Validate reports a budget with a non-positive limit (a *BudgetError).
+// Validate reports a budget with a non-positive limit, or a wall clock
+// over MaxWallClock (a *BudgetError).
 func (b ConsensusBudget) Validate() error {
 	for _, f := range []struct {
-		name string
-		v    int64
+		name   string
+		v, max int64 // max 0: no upper bound
 	}{
-		{"maxRounds", int64(b.MaxRounds)}, {"maxTokens", int64(b.MaxTokens)},
-		{"maxTokensPerRound", int64(b.MaxTokensPerRound)}, {"maxWallClockMs", b.MaxWallClockMs},
-		{"convergenceRounds", int64(b.ConvergenceRounds)},
+		{"maxRounds", int64(b.MaxRounds), 0}, {"maxTokens", int64(b.MaxTokens), 0},
+		{"maxTokensPerRound", int64(b.MaxTokensPerRound), 0}, {"maxWallClockMs", b.MaxWallClockMs, MaxWallClock.Milliseconds()},
+		{"convergenceRounds", int64(b.ConvergenceRounds), 0},
 	} {
-		if f.v <= 0 {
-			return &BudgetError{Limit: f.name, Value: f.v}
+		if f.v <= 0 || (f.max > 0 && f.v > f.max) {
+			return &BudgetError{Limit: f.name, Value: f.v, Max: f.max}
 		}
 	}
 	return nil

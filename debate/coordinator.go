@@ -139,9 +139,13 @@ func (c *Coordinator) elapsed() int64 {
 	return c.base + time.Since(c.started).Milliseconds()
 }
 
-// remaining is how long the wall clock still allows.
+// remaining is how long the wall clock still allows. It is kept between
+// zero and the budget (which Validate bounds by MaxWallClock), so that an
+// elapsed time read from a damaged transcript cannot overflow it.
 func (c *Coordinator) remaining() time.Duration {
-	return time.Duration(c.st.Session.Budget.MaxWallClockMs-c.elapsed()) * time.Millisecond
+	budget := c.st.Session.Budget.MaxWallClockMs
+	left := min(max(budget-c.elapsed(), 0), budget)
+	return time.Duration(left) * time.Millisecond
 }
 
 func (c *Coordinator) run(ctx context.Context, resumed bool) (*Outcome, error) {

@@ -123,6 +123,7 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		{debate("run", "--max-rounds", "-2"), cmdutil.ExitUsage, "--max-rounds -2: must be positive (see parley debate run --help)"},
 		{debate("start", "--max-tokens-per-round", "0"), cmdutil.ExitUsage, "--max-tokens-per-round 0: must be positive (see parley debate run --help)"},
 		{debate("run", "--timeout", "500us"), cmdutil.ExitUsage, "--timeout: at least 1ms (see parley debate run --help)"},
+		{debate("start", "--timeout", "200h"), cmdutil.ExitUsage, "--timeout 200h0m0s: at most 168h0m0s, a week (see parley debate run --help)"},
 		{debate("run", "--gate", good, "--gate-mode", "coinflip"), cmdutil.ExitUsage, `--gate-mode: unknown gate mode "coinflip" (use model or rules)`},
 		{debate("run", "--workspace", empty), cmdutil.ExitError, "--workspace: " + empty + " is not a directory"},
 		{debate("run", "--gate", empty), cmdutil.ExitError, "--gate: " + empty + ": " + gating.ErrNoCritique.Error() + ": the input is empty"},

@@ -87,8 +87,8 @@ func requestFlags(cmd *cobra.Command, r *app.DebateRequest, b *budgetFlags) {
 }
 
 // session is the session a request describes, built by the service layer.
-// A budget flag that leaves a limit not positive is a usage error naming
-// the flag.
+// A budget flag that leaves a limit not positive, or a wall clock over its
+// bound, is a usage error naming the flag.
 func session(f *cmdutil.Factory, r app.DebateRequest) (*debate.DebateSession, error) {
 	s, err := f.Service().NewSession(r)
 	var be *debate.BudgetError
@@ -96,6 +96,9 @@ func session(f *cmdutil.Factory, r app.DebateRequest) (*debate.DebateSession, er
 		switch flag := budgetFlag(be.Limit, r.Budget); flag {
 		case "":
 		case "--timeout":
+			if be.Value > 0 {
+				return nil, cmdutil.Usagef("--timeout %v: at most %v, a week (see parley debate run --help)", time.Duration(be.Value)*time.Millisecond, debate.MaxWallClock)
+			}
 			return nil, cmdutil.Usagef("--timeout: at least 1ms (see parley debate run --help)")
 		default:
 			return nil, cmdutil.Usagef("%s %d: must be positive (see parley debate run --help)", flag, be.Value)
