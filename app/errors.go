@@ -151,8 +151,28 @@ func IsProblem(err error, p Problem) bool {
 // Explain turns what the messenger returns into an error whose message
 // says what to do (an *Error of ProblemMessenger, ProblemTooLarge or
 // ProblemInterrupted wrapping err); it returns other errors, and *Errors,
-// as they are.
-func Explain(err error) error {
+// as they are. A permission or disk-full error says what to check, but
+// not what the failed call left behind, which only its caller knows: a
+// caller that knows says it through explainLeft.
+func Explain(err error) error { return explainLeft(err, "") }
+
+// What the messenger calls that can fail half-way leave behind, as
+// explainLeft says it (templates: an agent's name or a message's id
+// follows).
+const (
+	// leftNotSent: a send failed before its message was durable.
+	leftNotSent = "nothing was delivered"
+	// leftNotAcked: a received message was handed over (printed,
+	// returned) but is still in the inbox.
+	leftNotAcked = "message %s was received but not acknowledged, so it will be delivered again"
+	// leftNotRegistered: a watch stopped before it registered or read.
+	leftNotRegistered = "%s was not registered and nothing was read ({no_register} only reads)"
+)
+
+// explainLeft is Explain for a caller that knows what its failed call
+// left behind: left (a leftXxx template, with args) is said before the fix
+// of a permission or disk-full error, whose cause alone cannot tell it.
+func explainLeft(err error, left string, args ...any) error {
 	var ae *Error
 	hint := ""
 	p := ProblemMessenger
@@ -168,9 +188,9 @@ func Explain(err error) error {
 	case errors.Is(err, inbox.ErrTooLarge):
 		p, hint = ProblemTooLarge, "%v; send a shorter text or put the content in a file and send its path"
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		hint = "%v; nothing was delivered: free disk space and try again"
+		return resourceError(err, left, args, "free disk space and try again")
 	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EROFS):
-		hint = "%v; nothing was delivered: check the permissions of the messenger root"
+		return resourceError(err, left, args, "check the permissions of the messenger root")
 	case errors.Is(err, jetstream.ErrAuth):
 		hint = "%v (the credentials file is set by \"nats\".\"credentials\" in config.json, relative to --root)"
 	case errors.Is(err, jetstream.ErrUnavailable):
@@ -185,6 +205,15 @@ func Explain(err error) error {
 		return err
 	}
 	return newError(p, "", err, hint, err)
+}
+
+// resourceError is a permission or disk-full error: "err; left: fix", or
+// "err; fix" when the caller did not say what was left.
+func resourceError(err error, left string, args []any, fix string) *Error {
+	if left == "" {
+		return newError(ProblemMessenger, "", err, "%v; "+fix, err)
+	}
+	return newError(ProblemMessenger, "", err, "%v; "+left+": "+fix, append([]any{err}, args...)...)
 }
 
 // UnknownAgent is the error of an agent with neither an inbox nor a

@@ -192,12 +192,12 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 	to := m.To
 	has, err := tr.Exists(ctx, to)
 	if err != nil {
-		return nil, Explain(err)
+		return nil, explainLeft(err, leftNotSent)
 	}
 	e, err := reg.Get(ctx, to)
 	registered := err == nil
 	if err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrMalformed) {
-		return nil, Explain(err)
+		return nil, explainLeft(err, leftNotSent)
 	}
 	if !has && !registered {
 		return nil, UnknownAgent(to)
@@ -205,7 +205,7 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 	if !has {
 		// Registered by a writer that did not make the inbox.
 		if err := tr.Create(ctx, to); err != nil {
-			return nil, Explain(err)
+			return nil, explainLeft(err, leftNotSent)
 		}
 	}
 	sent := &Sent{Message: m}
@@ -223,7 +223,7 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 			Text: fmt.Sprintf("%s is not running (%s); the message waits in its inbox", to, why)})
 	}
 	if err := tr.Send(ctx, m); err != nil {
-		return nil, Explain(err)
+		return nil, explainLeft(err, leftNotSent)
 	}
 	return sent, nil
 }
@@ -266,7 +266,7 @@ func Receive(ctx context.Context, r inbox.Receiver, o ReceiveOptions, handle fun
 			return n, err
 		}
 		if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
-			return n, Explain(err)
+			return n, explainLeft(err, leftNotAcked, d.Message.ID)
 		}
 		n++
 	}
@@ -326,7 +326,7 @@ func (a *App) Watch(ctx context.Context, w WatchRequest, handle func(*inbox.Mess
 				return err
 			}
 			if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
-				return Explain(err)
+				return explainLeft(err, leftNotAcked, d.Message.ID)
 			}
 		}
 	})
@@ -350,7 +350,7 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	// as for recv (a typo must not make an agent).
 	has, err := b.Transport().Exists(ctx, name)
 	if err != nil {
-		return nil, Explain(err)
+		return nil, explainLeft(err, leftNotRegistered, name)
 	}
 	if !has {
 		if _, err := reg.Get(ctx, name); errors.Is(err, registry.ErrNotRegistered) {
@@ -372,7 +372,7 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 		return nil, e
 	}
 	if err != nil {
-		return nil, Explain(err)
+		return nil, explainLeft(err, leftNotRegistered, name)
 	}
 	if res.MovedAside > 0 {
 		warn(Warning{Code: WarnMovedAside, Agent: name, Text: fmt.Sprintf("%d unclaimed message(s) of the previous holder of %s were set aside in %s/%s",
