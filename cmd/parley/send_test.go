@@ -92,3 +92,23 @@ func TestMessengerCommandsParseIntoOptions(t *testing.T) {
 		t.Errorf("parsing made the root: %v", err)
 	}
 }
+
+// Standard input that is /dev/null (cron, CI, nohup, a closed standard
+// input) is no terminal: "send -" reads it without the hint meant for a
+// person typing, and refuses the empty text in one line.
+func TestSendFromDevNullGivesNoTypingHint(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var out, errb strings.Builder
+	err = run(context.Background(), []string{"--root", root, "send", "--from", "Ana", "--to", "Bob", "-"}, null, &out, &errb)
+	code := cmdutil.ExitCode(err, &errb)
+	if strings.Contains(errb.String(), "Ctrl-D") || code == cmdutil.ExitOK || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
+		t.Fatalf("send - from /dev/null: exit %d, stderr %q; want one line refusing the empty text, no typing hint", code, errb.String())
+	}
+}

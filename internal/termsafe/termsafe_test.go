@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/creack/pty"
 )
 
 func TestClean(t *testing.T) {
@@ -101,8 +103,10 @@ func TestEscapeShowsWhatItRemoves(t *testing.T) {
 	}
 }
 
-// A pipe, a regular file and a value that is no file at all are not
-// terminals.
+// A pipe, a regular file, /dev/null (a character device: what cron, CI,
+// nohup and a closed standard input give) and a value that is no file at
+// all are not terminals; a pseudo-terminal, as a terminal emulator gives,
+// is one.
 func TestIsTerminal(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -115,9 +119,24 @@ func TestIsTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	for _, v := range []any{w, f, &strings.Builder{}, nil} {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var closed *os.File
+	for _, v := range []any{w, f, null, closed, &strings.Builder{}, nil} {
 		if IsTerminal(v) {
-			t.Errorf("%T is a terminal", v)
+			t.Errorf("%T %v is a terminal", v, v)
 		}
+	}
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	if !IsTerminal(tty) {
+		t.Errorf("the pseudo-terminal %s is not a terminal", tty.Name())
 	}
 }
