@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestPositionsEqualUpToCaseSpacingPunctuation(t *testing.T) {
@@ -86,6 +87,24 @@ func TestValidateName(t *testing.T) {
 	for _, bad := range []string{"", "-lead", "../etc", "a/b", "Аlice", "sp ace", "dot.name", strings.Repeat("n", MaxNameLen+1), "nul\x00"} {
 		if err := ValidateName(bad); !errors.Is(err, ErrInvalidName) {
 			t.Errorf("ValidateName(%q) = %v, want ErrInvalidName", bad, err)
+		}
+	}
+}
+
+// A refused name is quoted whole when it is short, and cut with an
+// ellipsis when it is long (a pasted paragraph), so that the reader sees
+// that it goes on.
+func TestARefusedNameIsQuotedOrCutVisibly(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, quoted string }{
+		{strings.Repeat("n", 60) + ".", `"` + strings.Repeat("n", 59) + `…"`},
+		{strings.Repeat("é", 200), `"` + strings.Repeat("é", 59) + `…"`},
+		{strings.Repeat("n", 59) + "/", `"` + strings.Repeat("n", 59) + `/"`},
+		{"dot.name", `"dot.name"`},
+	} {
+		err := ValidateName(tc.name)
+		if err == nil || !strings.Contains(err.Error(), ": "+tc.quoted+" (use") {
+			t.Errorf("ValidateName(%d runes) = %v; want it quoted as %s", utf8.RuneCountInString(tc.name), err, tc.quoted)
 		}
 	}
 }
