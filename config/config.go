@@ -29,8 +29,13 @@ const FileName = "config.json"
 // MaxBytes bounds config.json.
 const MaxBytes = 1 << 20
 
-// ErrInvalid wraps every problem with a config file's content.
-var ErrInvalid = errors.New("invalid config")
+var (
+	// ErrInvalid wraps every problem with a config file's content.
+	ErrInvalid = errors.New("invalid config")
+	// ErrNotDirectory means the root is not a directory (a file, a
+	// device): there is no config.json to read, nor anything else.
+	ErrNotDirectory = errors.New("not a directory")
+)
 
 // Config is the whole of config.json. Every section is optional.
 type Config struct {
@@ -114,7 +119,9 @@ func (c *Config) Budget(l debate.Layer) debate.ConsensusBudget {
 	return debate.DefaultBudget(l).Apply(c.Debate.Budgets[l])
 }
 
-// Load reads <root>/config.json. A missing file yields the defaults.
+// Load reads <root>/config.json. A missing file (or root) yields the
+// defaults; a root that is not a directory is ErrNotDirectory, and what is
+// wrong with the file's content ErrInvalid.
 //
 // Like ssh with its configuration, Load refuses (with a *trust.Error that
 // says how to fix it) a root or a config.json that is writable by group or
@@ -138,7 +145,7 @@ func Load(root string) (*Config, error) {
 		if r != nil {
 			r.Close()
 		}
-		return nil, fmt.Errorf("%w: the root %s is not a directory; give --root a directory (parley init creates one)", ErrInvalid, root)
+		return nil, fmt.Errorf("the root %s is %w; give --root a directory (parley init creates one)", root, ErrNotDirectory)
 	case err != nil:
 		return nil, err
 	}

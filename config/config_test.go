@@ -299,6 +299,8 @@ func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 	}
 }
 
+// A root that is a file (--root /etc/passwd) is not a directory, said as
+// such: nothing is wrong with a config, there is none to read.
 func TestLoadOfARootThatIsAFile(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "file")
@@ -306,8 +308,9 @@ func TestLoadOfARootThatIsAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Load(root)
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "not a directory") || !strings.Contains(err.Error(), "--root") {
-		t.Fatalf("err = %v, want ErrInvalid saying the root is not a directory and what to give --root", err)
+	if !errors.Is(err, ErrNotDirectory) || errors.Is(err, ErrInvalid) || strings.Contains(err.Error(), "config") ||
+		!strings.Contains(err.Error(), "the root "+root+" is not a directory") || !strings.Contains(err.Error(), "--root") {
+		t.Fatalf("err = %v, want ErrNotDirectory saying the root is not a directory and what to give --root", err)
 	}
 }
 
