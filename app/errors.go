@@ -184,7 +184,7 @@ func explainLeft(err error, left string, args ...any) error {
 	case errors.Is(err, inbox.ErrBusy):
 		hint = "%v; stop the other receiver (a 'parley watch' or a running agent) and try again"
 	case errors.Is(err, inbox.ErrUnsafePath), errors.Is(err, registry.ErrUnsafePath):
-		hint = "%v; parley never follows it: remove it and run 'parley init'"
+		return unsafePathError(err)
 	case errors.Is(err, inbox.ErrTooLarge):
 		p, hint = ProblemTooLarge, "%v; send a shorter text or put the content in a file and send its path"
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
@@ -214,6 +214,23 @@ func resourceError(err error, left string, args []any, fix string) *Error {
 		return newError(ProblemMessenger, "", err, "%v; "+fix, err)
 	}
 	return newError(ProblemMessenger, "", err, "%v; "+left+": "+fix, append([]any{err}, args...)...)
+}
+
+// unsafePathError is the error of something parley did not make standing
+// where it keeps its own: a file or a link (the cause says which), that
+// parley leaves alone. In an agent's inbox's place, once it is moved away,
+// "parley agents add" makes the inbox again (parley init does not make
+// inboxes); in place of the registry, inbox/, cur/, bad/ or a sender's
+// mark, the next command makes parley's own again.
+func unsafePathError(err error) *Error {
+	var de *inbox.DeliveryError
+	// The agent is a valid name, so that it can stand in the template.
+	if errors.As(err, &de) && de.Path == inbox.InboxDir+"/"+de.Agent && inbox.ValidateName(de.Agent) == nil {
+		e := newError(ProblemMessenger, "", err, "%v; parley leaves it alone: move it away, then run {parley agents add "+de.Agent+"} to make the inbox again", err)
+		e.Agent = de.Agent
+		return e
+	}
+	return newError(ProblemMessenger, "", err, "%v; parley leaves it alone: move it away and try again (parley makes its own in its place)", err)
 }
 
 // UnknownAgent is the error of an agent with neither an inbox nor a

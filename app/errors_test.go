@@ -163,3 +163,61 @@ func TestAWatchThatCannotRegisterSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// Something other than a directory where an agent's inbox belongs (a
+// file, a link) is named as what it is, and the hint is the way back: move
+// it away, then "parley agents add NAME" makes the inbox again, which the
+// test then does. What stands in place of one of parley's own directories
+// is made again by the next command.
+func TestWhatStandsInAnInboxsPlaceIsExplained(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, what := range []string{"regular file", "symbolic link"} {
+		root := t.TempDir()
+		a := New(Options{Root: root})
+		if _, err := a.Init(ctx); err != nil {
+			t.Fatal(err)
+		}
+		place := filepath.Join(root, inbox.InboxDir, "Bob")
+		var err error
+		if what == "regular file" {
+			err = os.WriteFile(place, []byte("notes"), 0o600)
+		} else {
+			err = os.Symlink(t.TempDir(), place)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = a.Send(ctx, SendRequest{From: "Ana", To: "Bob", Text: "standup moved"})
+		msg := fmtErr(err)
+		if !errors.Is(err, inbox.ErrUnsafePath) || !strings.Contains(msg, what) || !strings.Contains(msg, "parley agents add Bob") ||
+			strings.Contains(msg, "parley init") || strings.Contains(msg, "follows") {
+			t.Errorf("a %s at inbox/Bob: %q; want it named, and 'parley agents add Bob' after moving it away", what, msg)
+		}
+		if err := os.Remove(place); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.AddAgent(ctx, "Bob"); err != nil {
+			t.Fatalf("parley agents add Bob after moving the %s away: %v", what, err)
+		}
+		if _, err := a.Send(ctx, SendRequest{From: "Ana", To: "Bob", Text: "standup moved"}); err != nil {
+			t.Errorf("send once the inbox is made again: %v", err)
+		}
+	}
+
+	root := t.TempDir()
+	a := New(Options{Root: root})
+	if err := os.WriteFile(filepath.Join(root, registry.Dir), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := a.AddAgent(ctx, "Bob")
+	if msg := fmtErr(err); !errors.Is(err, registry.ErrUnsafePath) || strings.Contains(msg, "agents add") || !strings.Contains(msg, "try again") {
+		t.Errorf("a file in place of registry/: %q; want it moved away and the command run again", msg)
+	}
+	if err := os.Remove(filepath.Join(root, registry.Dir)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AddAgent(ctx, "Bob"); err != nil {
+		t.Errorf("the command again, once the file is moved away: %v", err)
+	}
+}

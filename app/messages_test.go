@@ -169,7 +169,7 @@ func TestDeliverTellsTheRecipientsState(t *testing.T) {
 		t.Errorf("a failed write: %+v, %v", sent, err)
 	}
 	o.sendErr, o.getErr = nil, registry.ErrUnsafePath
-	if _, err := Deliver(ctx, o, o, SendRequest{From: "deploy_bot", To: "Ravi", Text: "retry"}); !errors.Is(err, registry.ErrUnsafePath) || !strings.Contains(err.Error(), "parley never follows it") {
+	if _, err := Deliver(ctx, o, o, SendRequest{From: "deploy_bot", To: "Ravi", Text: "retry"}); !errors.Is(err, registry.ErrUnsafePath) || !strings.Contains(err.Error(), "move it away") {
 		t.Errorf("a registry that cannot be read: %v", err)
 	}
 }
