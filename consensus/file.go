@@ -231,19 +231,10 @@ func (s *Store) known(name string) (bool, error) {
 // a record named by another's supersedes and not marked superseded by the
 // latest such record.
 func (s *Store) repair(ctx context.Context) error {
-	// The index lists the questions to repair (recomputeHead).
-	rows, err := s.idx.db.QueryContext(ctx, `SELECT qkey FROM repairs`)
+	keys, err := s.repairKeys(ctx)
 	if err != nil {
-		return s.indexErr(err)
+		return err
 	}
-	var keys []string
-	for rows.Next() {
-		var k string
-		if rows.Scan(&k) == nil {
-			keys = append(keys, k)
-		}
-	}
-	rows.Close()
 	var fixed []string
 	for _, key := range keys {
 		for r, newer := range unrepaired(s.chain(key)) {
@@ -294,18 +285,10 @@ func (s *Store) Unsuperseded(ctx context.Context) ([]Unsuperseded, error) {
 	if err := s.refresh(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := s.idx.db.QueryContext(ctx, `SELECT qkey FROM repairs ORDER BY qkey`)
+	keys, err := s.repairKeys(ctx)
 	if err != nil {
-		return nil, s.indexErr(err)
+		return nil, err
 	}
-	var keys []string
-	for rows.Next() {
-		var k string
-		if rows.Scan(&k) == nil {
-			keys = append(keys, k)
-		}
-	}
-	rows.Close()
 	var out []Unsuperseded
 	for _, key := range keys {
 		for r, newer := range unrepaired(s.chain(key)) {
@@ -322,6 +305,25 @@ func (s *Store) Unsuperseded(ctx context.Context) ([]Unsuperseded, error) {
 	}
 	slices.SortFunc(out, func(a, b Unsuperseded) int { return strings.Compare(a.Record.Name, b.Record.Name) })
 	return out, nil
+}
+
+// repairKeys are the questions whose chains the index found a record of
+// not marked superseded by its successor (recomputeHead), in order.
+// Callers hold s.mu.
+func (s *Store) repairKeys(ctx context.Context) ([]string, error) {
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT qkey FROM repairs ORDER BY qkey`)
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	defer rows.Close()
+	var keys []string
+	for rows.Next() {
+		var k string
+		if rows.Scan(&k) == nil {
+			keys = append(keys, k)
+		}
+	}
+	return keys, rows.Err()
 }
 
 // rewrite changes some of parley's frontmatter keys of a record and keeps
