@@ -791,3 +791,51 @@ func TestDebateRunConvergenceAndPerRoundFlags(t *testing.T) {
 		t.Fatalf("%d turns, want 6", turns)
 	}
 }
+
+// TestWatchUnregistersWhenItsTerminalHangsUp: a watch whose terminal
+// closes (SIGHUP) stops as Ctrl-C stops it, unregistering; one started to
+// ignore hang-ups (nohup) keeps watching.
+func TestWatchUnregistersWhenItsTerminalHangsUp(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	if _, errs, code := dcli(t, root, "agents", "add", "Night"); code != 0 {
+		t.Fatal(errs)
+	}
+	start := func(nohup bool) *exec.Cmd {
+		t.Helper()
+		cmd := testBinary(t, "--root", root, "watch", "--as", "Night")
+		if nohup {
+			// sh's trap '' HUP makes the hang-up ignored in what it execs,
+			// as nohup does.
+			w := exec.Command("sh", "-c", `trap '' HUP; exec "$0" "$@"`, cmd.Path, "--root", root, "watch", "--as", "Night")
+			w.Env = cmd.Env
+			cmd = w
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; !alive(t, root, "Night"); i++ {
+			if i > 1500 {
+				t.Fatal("never registered")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return cmd
+	}
+	cmd := start(false)
+	cmd.Process.Signal(syscall.SIGHUP)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("watch after SIGHUP: %v", err)
+	}
+	if alive(t, root, "Night") {
+		t.Fatal("still registered after SIGHUP")
+	}
+	cmd = start(true)
+	cmd.Process.Signal(syscall.SIGHUP)
+	time.Sleep(300 * time.Millisecond)
+	if !alive(t, root, "Night") {
+		t.Error("a watch that ignores hang-ups stopped on one")
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+}

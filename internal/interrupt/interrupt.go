@@ -1,5 +1,5 @@
 // Package interrupt owns how a parley process is stopped: the signals
-// that end it (Ctrl-C, that is SIGINT, and SIGTERM), a context that
+// that end it (Ctrl-C, that is SIGINT, SIGTERM and a hang-up), a context that
 // listens for them only once something could wait on it, and a read that
 // they cut short. It knows nothing of the command line.
 //
@@ -21,11 +21,23 @@ import (
 // ErrInterrupted ends a wait that Ctrl-C (or SIGTERM) cut short.
 var ErrInterrupted = errors.New("interrupted")
 
-// On returns a copy of parent that Ctrl-C or SIGTERM ends, and the
-// function that stops listening (signal.NotifyContext for parley's
-// signals).
+// On returns a copy of parent that Ctrl-C, SIGTERM or a hang-up ends,
+// and the function that stops listening (signal.NotifyContext for
+// parley's signals, Signals).
 func On(parent context.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	return signal.NotifyContext(parent, Signals()...)
+}
+
+// Signals are the signals that stop a parley process the way Ctrl-C
+// does, letting it clean up (a watch unregisters, a debate can be
+// resumed): SIGINT, SIGTERM, and SIGHUP — its terminal closed — unless
+// the process was started to ignore it (nohup), which listening would undo.
+func Signals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
 }
 
 // Context is the context a command runs under: Ctrl-C (SIGINT) or SIGTERM
