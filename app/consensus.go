@@ -130,7 +130,7 @@ type RecordQuery struct {
 func (q RecordQuery) Filter() (consensus.Filter, error) {
 	var f consensus.Filter
 	var err error
-	if f.Layer, f.Verdict, err = parseLayerVerdict(q.Layer, q.Verdict); err != nil {
+	if f.Layer, f.Verdict, err = parseLayerVerdict(q.Layer, q.Verdict, recordVerdicts); err != nil {
 		return f, err
 	}
 	if q.Status != "" {
@@ -143,7 +143,14 @@ func (q RecordQuery) Filter() (consensus.Filter, error) {
 
 // parseLayerVerdict parses the layer and verdict a query names (either may
 // be empty: no filter). A bad one is an *Error naming its field.
-func parseLayerVerdict(layer, verdict string) (l debate.Layer, v debate.Verdict, err error) {
+// The verdicts a query may name: those a record can hold, and those a
+// debate can end in (UNAVAILABLE is never filed).
+const (
+	recordVerdicts = "CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT"
+	debateVerdicts = "CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED, TIMEOUT or UNAVAILABLE"
+)
+
+func parseLayerVerdict(layer, verdict, verdicts string) (l debate.Layer, v debate.Verdict, err error) {
 	if layer != "" {
 		if l, err = debate.ParseLayer(layer); err != nil {
 			return l, v, refuse(ProblemInvalid, "layer", err)
@@ -151,7 +158,7 @@ func parseLayerVerdict(layer, verdict string) (l debate.Layer, v debate.Verdict,
 	}
 	if verdict != "" {
 		if v, err = debate.ParseVerdict(verdict); err != nil {
-			return l, v, refuse(ProblemInvalid, "verdict", fmt.Errorf("%w (use CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT)", err))
+			return l, v, refuse(ProblemInvalid, "verdict", fmt.Errorf("%w (use %s)", err, verdicts))
 		}
 	}
 	return l, v, nil

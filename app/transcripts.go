@@ -75,7 +75,7 @@ type TranscriptQuery struct {
 func (q TranscriptQuery) Filter() (transcripts.Filter, error) {
 	var f transcripts.Filter
 	var err error
-	if f.Layer, f.Verdict, err = parseLayerVerdict(q.Layer, q.Verdict); err != nil {
+	if f.Layer, f.Verdict, err = parseLayerVerdict(q.Layer, q.Verdict, debateVerdicts); err != nil {
 		return f, err
 	}
 	if q.Since != "" {

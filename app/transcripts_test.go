@@ -73,3 +73,19 @@ func TestNewSealKeyNeverReplaces(t *testing.T) {
 		t.Error("the key was replaced")
 	}
 }
+
+// TestQueriesNameTheVerdictsTheyTake: a debate can end UNAVAILABLE, a
+// record never holds it; each query's refusal lists what it takes.
+func TestQueriesNameTheVerdictsTheyTake(t *testing.T) {
+	_, err := TranscriptQuery{Verdict: "NOPE"}.Filter()
+	if !IsProblem(err, ProblemInvalid) || !strings.Contains(err.Error(), "TIMEOUT or UNAVAILABLE") {
+		t.Errorf("transcripts: %v", err)
+	}
+	if _, err := (TranscriptQuery{Verdict: "UNAVAILABLE"}).Filter(); err != nil {
+		t.Errorf("transcripts of UNAVAILABLE debates: %v", err)
+	}
+	_, err = RecordQuery{Verdict: "NOPE"}.Filter()
+	if !IsProblem(err, ProblemInvalid) || strings.Contains(err.Error(), "UNAVAILABLE") {
+		t.Errorf("records: %v", err)
+	}
+}

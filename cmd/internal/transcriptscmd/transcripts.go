@@ -56,7 +56,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 	}
 	q := &opts.Query
 	cmd.Flags().StringVar(&q.Layer, "layer", "", "only this layer: spec, plan or verify")
-	cmd.Flags().StringVar(&q.Verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT")
+	cmd.Flags().StringVar(&q.Verdict, "verdict", "", "only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED, TIMEOUT or UNAVAILABLE")
 	cmd.Flags().StringVar(&q.Since, "since", "", "only debates created since a date (2026-01-31), an RFC 3339 time, or an age (36h, 7d)")
 	return cmd
 }
