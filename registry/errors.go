@@ -13,7 +13,7 @@ var (
 	// ErrSessionBusy means the name is held, alive, by the same session in
 	// another process: a second copy of one agent (a second "parley watch"
 	// of a name). It is a kind of ErrNameTaken.
-	ErrSessionBusy = fmt.Errorf("%w, the same session in another process", ErrNameTaken)
+	ErrSessionBusy error = sessionBusy{}
 	// ErrNotOwner means the registration belongs to another session: the
 	// caller's name was taken over (its heartbeat had gone stale).
 	ErrNotOwner = errors.New("registration belongs to another session")
@@ -53,3 +53,12 @@ func (e *PruneError) Error() string {
 }
 
 func (e *PruneError) Unwrap() []error { return e.Errs }
+
+// sessionBusy is ErrSessionBusy: a kind of ErrNameTaken, made without
+// package-level work (no fmt at start-up).
+type sessionBusy struct{}
+
+func (sessionBusy) Error() string {
+	return ErrNameTaken.Error() + ", the same session in another process"
+}
+func (sessionBusy) Unwrap() error { return ErrNameTaken }
