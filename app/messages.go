@@ -211,8 +211,11 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 	sent := &Sent{Message: m}
 	if !registered || !e.Alive {
 		why := "it is not registered yet"
-		if registered {
+		switch {
+		case registered:
 			why = "its process is gone or its heartbeat is stale"
+		case heldBefore(ctx, tr, to):
+			why = "it registered, then unregistered as it stopped"
 		}
 		if requireLive {
 			err := newError(ProblemNotActive, "require_live", ErrNotActive, "not_active: %s is not running (%s); nothing sent (drop {require_live} to leave the message in its inbox)", to, why)
@@ -226,6 +229,18 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 		return nil, explainLeft(err, leftNotSent)
 	}
 	return sent, nil
+}
+
+// heldBefore reports whether a session held to's inbox and is gone (as
+// "agents show" says "stopped"), when the transport can tell (an
+// OwnerReader); read only on the way to a not_active warning.
+func heldBefore(ctx context.Context, tr Outbox, to string) bool {
+	o, ok := tr.(OwnerReader)
+	if !ok {
+		return false
+	}
+	owner, err := o.Owner(ctx, to)
+	return err == nil && owner != ""
 }
 
 // ReceiveOptions say how many messages a receive takes.

@@ -47,9 +47,15 @@ func TestTypeOKAgreesWithTheAllowlist(t *testing.T) {
 type outbox struct {
 	inboxes map[string][]*inbox.Message
 	entries map[string]*registry.Entry
+	owners  map[string]string // the session that last held an inbox
 	getErr  error
 	sendErr error
 	calls   map[string]int
+}
+
+func (o *outbox) Owner(_ context.Context, agent string) (string, error) {
+	o.calls["owner"]++
+	return o.owners[agent], nil
 }
 
 func newOutbox() *outbox {
@@ -108,7 +114,8 @@ func TestDeliverTellsTheRecipientsState(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	o := newOutbox()
-	o.inboxes["Quinn"], o.inboxes["Ravi"], o.inboxes["Sol"] = nil, nil, nil
+	o.inboxes["Quinn"], o.inboxes["Ravi"], o.inboxes["Sol"], o.inboxes["Vera"] = nil, nil, nil, nil
+	o.owners = map[string]string{"Vera": "parley-watch-Vera"} // watched once, then stopped
 	o.entries["Quinn"] = &registry.Entry{Registration: registry.Registration{Name: "Quinn"}, Alive: true}
 	o.entries["Ravi"] = &registry.Entry{Registration: registry.Registration{Name: "Ravi"}, Alive: false}
 	o.entries["Tam"] = &registry.Entry{Registration: registry.Registration{Name: "Tam"}, Alive: true}
@@ -123,6 +130,7 @@ func TestDeliverTellsTheRecipientsState(t *testing.T) {
 		{to: "Quinn", requireLive: true},
 		{to: "Ravi", warning: "its process is gone"},
 		{to: "Sol", warning: "not registered yet"},
+		{to: "Vera", warning: "it registered, then unregistered as it stopped"},
 		{to: "Ravi", requireLive: true, refused: ProblemNotActive},
 		{to: "Sol", requireLive: true, refused: ProblemNotActive},
 		{to: "Tam"},

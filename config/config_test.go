@@ -193,7 +193,7 @@ func TestTransport(t *testing.T) {
 	}
 	// The effective configuration names the transport and the server.
 	e := (&Config{}).Effective()
-	if e.Transport != TransportFile || e.NATS.URL != DefaultNATSURL || e.NATS.Replicas != 1 {
+	if e.Transport != TransportFile || e.NATS.URL != DefaultNATSURL || e.NATS.Replicas != 1 || e.NATS.RetryMs != DefaultNATSRetryMs {
 		t.Fatalf("effective defaults: %q %+v", e.Transport, e.NATS)
 	}
 	if e := c.Effective(); e.Transport != TransportNATS || e.NATS.Replicas != 3 || e.NATS.Credentials != "/etc/parley/user.creds" {

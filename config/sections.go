@@ -248,6 +248,9 @@ func (c *Config) Effective() *Config {
 	if e.NATS.Replicas == 0 {
 		e.NATS.Replicas = DefaultNATSReplicas
 	}
+	if e.NATS.RetryMs == 0 {
+		e.NATS.RetryMs = DefaultNATSRetryMs
+	}
 	if len(c.OpenAI.Models) > 0 {
 		e.OpenAI.Models = map[string]OpenAIEndpoint{}
 		for name := range c.OpenAI.Models {

@@ -158,6 +158,9 @@ func TestTimeoutBySlowAgent(t *testing.T) {
 	if o.ElapsedMs < 2000 {
 		t.Fatalf("elapsed %d before the wall clock ran out", o.ElapsedMs)
 	}
+	if o.Reason != "the wall clock (2000 ms) ran out waiting for Proposer (round 1)" {
+		t.Errorf("reason %q", o.Reason)
+	}
 }
 
 func TestTimeoutWhenAnAgentDies(t *testing.T) {

@@ -333,11 +333,11 @@ func ruleWallClock(t *Tally) *Outcome {
 		return nil
 	}
 	last := t.Last()
-	what := "the wall clock"
+	why := fmt.Sprintf("the wall clock (%d ms) ran out", t.s.Budget.MaxWallClockMs)
 	if last.clockForfeit() {
-		what = fmt.Sprintf("the wall clock ran out waiting for %s (round %d)", last.Agent, last.Round)
+		why += fmt.Sprintf(" waiting for %s (round %d)", last.Agent, last.Round)
 	}
-	return t.Close(Timeout, RuleWallClock, "", fmt.Sprintf("%s (%d ms) passed", what, t.s.Budget.MaxWallClockMs))
+	return t.Close(Timeout, RuleWallClock, "", why)
 }
 
 // ruleForfeit: TIMEOUT when a participant missed its deadline, died or

@@ -110,7 +110,7 @@ func DebateStatus(w io.Writer, st *transcripts.Status, resume string) error {
 func DebateList(w io.Writer, list []transcripts.Summary, header bool) error {
 	p := &textOut{w: w}
 	if header {
-		p.printf("%-52s %-11s %-17s %s\n", "ID", "STATE", "VERDICT", "TOPIC")
+		p.printf("%-52s %-11s %-17s %-16s %s\n", "ID", "STATE", "VERDICT", "INTEGRITY", "TOPIC")
 	}
 	for _, sum := range list {
 		verdict := string(sum.Verdict)

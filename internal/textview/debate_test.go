@@ -126,6 +126,10 @@ func TestDebateStatusAndList(t *testing.T) {
 		!strings.HasSuffix(lines[1], "(no position)") || strings.ContainsRune(lines[2], '\x07') || !strings.Contains(lines[2], "TIMEOUT           verified") {
 		t.Fatalf("%q", lines)
 	}
+	// Every column has its heading, at the column's place.
+	if at := strings.Index(lines[0], "INTEGRITY"); at < 0 || at != strings.Index(lines[2], "verified") || strings.Index(lines[0], "TOPIC") != strings.Index(lines[2], "Cache") {
+		t.Fatalf("the header does not head the columns:\n%s\n%s", lines[0], lines[2])
+	}
 }
 
 // The escalation's notes on standard error: the lines skipped, a last
