@@ -303,9 +303,9 @@ func (c *Coordinator) diagnose(agent string) *UnavailableError {
 func (c *Coordinator) send(ctx context.Context, p *pending) error {
 	s := c.st.Session
 	p.requestID = RequestID(s.ID, p.round, p.sp, p.attempt)
-	p.messageID = RequestMessageID(p.requestID)
 	left := c.remaining()
 	deadline := time.Now().Add(left).UTC()
+	p.messageID = RequestMessageID(p.requestID, deadline.Format(inbox.TimeLayout))
 	tokens := min(s.Budget.MaxTokensPerRound, s.Budget.MaxTokens-c.st.Tokens)
 	p.req = &TurnRequest{
 		DebateID:   s.ID,

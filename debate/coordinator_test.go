@@ -326,7 +326,7 @@ func TestStrayAndDuplicateRepliesIgnored(t *testing.T) {
 	ctx := context.Background()
 	// A stray debate_turn from someone not in the debate, sent before anything.
 	stray, _ := debate.NewTurnMessage("Intruder", &inbox.Message{ID: "00000000-0000-4000-8000-000000000000", From: h.session.Coordinator}, "x:r1:attacker1:a1", &debate.Turn{DebateID: h.session.ID, Round: 1, Role: debate.RoleAttacker, Position: "evil"})
-	stray.ReplyTo = debate.RequestMessageID(debate.RequestID(h.session.ID, 1, debate.Speaker{Participant: debate.Participant{Role: debate.RoleAttacker}}, 1))
+	stray.ReplyTo = debate.RequestMessageID(debate.RequestID(h.session.ID, 1, debate.Speaker{Participant: debate.Participant{Role: debate.RoleAttacker}}, 1), "")
 	_ = h.tr.Create(ctx, h.session.Coordinator)
 	if err := h.tr.Send(ctx, stray); err != nil {
 		t.Fatal(err)

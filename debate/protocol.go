@@ -27,11 +27,16 @@ func RequestID(debateID string, round int, sp Speaker, attempt int) string {
 	return fmt.Sprintf("%s:r%d:%s:a%d", debateID, round, who, attempt)
 }
 
-// RequestMessageID is the message id of the turn_request with requestID: a
-// UUID (version 8) derived from it, so a re-sent request is the same
-// message and an agent's receiver drops the copy it already handled.
-func RequestMessageID(requestID string) string {
-	sum := sha256.Sum256([]byte("parley/turn_request/" + requestID))
+// RequestMessageID is the message id of the turn_request with requestID
+// and deadline: a UUID (version 8) derived from both. The same request
+// sent again with the same deadline is the same message, and an agent's
+// receiver drops the copy it already handled. A resumed coordinator sends
+// the pending request again with a new deadline (the time it was down
+// does not count): that is a new message, which an agent that took the
+// old copy too late to answer still sees; one that answered it answers
+// the new one from its cache (same request id).
+func RequestMessageID(requestID, deadline string) string {
+	sum := sha256.Sum256([]byte("parley/turn_request/" + requestID + "/" + deadline))
 	b := sum[:16]
 	b[6] = b[6]&0x0f | 0x80
 	b[8] = b[8]&0x3f | 0x80
@@ -47,7 +52,7 @@ func NewRequestMessage(from, to string, req *TurnRequest) (*inbox.Message, error
 	if err != nil {
 		return nil, err
 	}
-	m.ID = RequestMessageID(req.RequestID)
+	m.ID = RequestMessageID(req.RequestID, req.Budget.Deadline)
 	return m, nil
 }
 

@@ -266,7 +266,7 @@ func (p *participant) submit(ctx context.Context, requestID string, f turnFields
 // reply message as the runner will and decodes it with debate.DecodeTurn,
 // and checks the message's encoded size.
 func checkTurn(from string, req *debate.TurnRequest, t *debate.Turn) error {
-	reqMsg := &inbox.Message{ID: debate.RequestMessageID(req.RequestID), From: debate.CoordinatorName(req.DebateID), To: from, Type: debate.TypeTurnRequest}
+	reqMsg := &inbox.Message{ID: debate.RequestMessageID(req.RequestID, req.Budget.Deadline), From: debate.CoordinatorName(req.DebateID), To: from, Type: debate.TypeTurnRequest}
 	m, err := debate.NewTurnMessage(from, reqMsg, req.RequestID, t)
 	if err != nil {
 		return invalidf("%w", err)

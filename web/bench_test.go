@@ -57,12 +57,12 @@ func (f *fixture) longDebate(rounds int) string {
 		}
 		elapsed += 3
 		reqID := debate.RequestID(id, round, sp, attempt)
-		must(log.Append(ctx, debate.EventRequest, elapsed, debate.RequestEvent{RequestID: reqID, MessageID: debate.RequestMessageID(reqID), Round: round, Role: sp.Role, Agent: sp.Name, Attempt: attempt}))
+		must(log.Append(ctx, debate.EventRequest, elapsed, debate.RequestEvent{RequestID: reqID, MessageID: debate.RequestMessageID(reqID, ""), Round: round, Role: sp.Role, Agent: sp.Name, Attempt: attempt}))
 		pos := fmt.Sprintf("%s position %d", sp.Role, round)
 		t := debate.TurnRecord{
 			Turn: debate.Turn{DebateID: id, Round: round, Role: sp.Role, Position: pos, ConfidenceChange: -1, Tokens: 120, Text: arg,
 				EvidenceRefs: []string{"notes.md:2", "https://example.org/spec"}},
-			Agent: sp.Name, RequestID: reqID, MessageID: debate.RequestMessageID(reqID + ":reply"), PositionHash: debate.PositionHash(pos),
+			Agent: sp.Name, RequestID: reqID, MessageID: debate.RequestMessageID(reqID+":reply", ""), PositionHash: debate.PositionHash(pos),
 			Evidence: []debate.EvidenceCheck{{Ref: "notes.md:2", Kind: "line", Status: debate.EvidenceOK}, {Ref: "https://example.org/spec", Kind: "url", Status: debate.EvidenceUnchecked}},
 		}
 		if sp.Role == debate.RoleAttacker {

@@ -839,3 +839,44 @@ func TestWatchUnregistersWhenItsTerminalHangsUp(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGTERM)
 	cmd.Wait()
 }
+
+// The coordinator killed while an agent is in the middle of its turn, and
+// resumed after that turn's deadline has passed: the agent started by the
+// resume finds the stale request beside the one sent again with a new
+// deadline, and answers the new one, so the debate ends as it would have
+// uninterrupted (it used to wait out the wall clock and file a TIMEOUT).
+func TestResumeAfterTheOldDeadlinePassed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{
+		"critic":   `{"turns":[{"round":1,"position":"A1","counter_to":"P","confidence_change":-1,"tokens":50},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":50}]}`,
+		"proposer": `{"turns":[{"round":1,"position":"P","tokens":50,"delay_ms":700}]}`,
+	})
+	cmd, sc := runDebateProcess(t, root, "--layer", "spec", "--topic", "Late resume", "--position", "P", "--timeout", "3s",
+		"--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"])
+	id := ""
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("%q: %v", sc.Text(), err)
+		}
+		if m["event"] == "request" && m["role"] == "defender" && m["round"] == float64(1) {
+			id, _ = m["debate_id"].(string)
+			// The defender has the request and sleeps on it: kill the
+			// coordinator (its agents end with it) mid-turn.
+			time.Sleep(200 * time.Millisecond)
+			cmd.Process.Signal(syscall.SIGKILL)
+			break
+		}
+	}
+	cmd.Wait()
+	if id == "" {
+		t.Fatal("no defender request seen")
+	}
+	time.Sleep(3500 * time.Millisecond) // past the old request's deadline
+	out, errs, code := dcli(t, root, "--json", "debate", "resume", id)
+	if code != 0 || !strings.Contains(out, `"verdict":"CONSENSUS_REACHED"`) {
+		t.Fatalf("resume: exit %d\n%s%s", code, out, errs)
+	}
+}
