@@ -215,7 +215,7 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 		case registered:
 			why = "its process is gone or its heartbeat is stale"
 		case heldBefore(ctx, tr, to):
-			why = "it registered, then unregistered as it stopped"
+			why = "it registered before, and its registration is gone"
 		}
 		if requireLive {
 			err := newError(ProblemNotActive, "require_live", ErrNotActive, "not_active: %s is not running (%s); nothing sent (drop {require_live} to leave the message in its inbox)", to, why)

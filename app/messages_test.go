@@ -130,7 +130,7 @@ func TestDeliverTellsTheRecipientsState(t *testing.T) {
 		{to: "Quinn", requireLive: true},
 		{to: "Ravi", warning: "its process is gone"},
 		{to: "Sol", warning: "not registered yet"},
-		{to: "Vera", warning: "it registered, then unregistered as it stopped"},
+		{to: "Vera", warning: "it registered before, and its registration is gone"},
 		{to: "Ravi", requireLive: true, refused: ProblemNotActive},
 		{to: "Sol", requireLive: true, refused: ProblemNotActive},
 		{to: "Tam"},

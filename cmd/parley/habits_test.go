@@ -361,7 +361,7 @@ func TestAgentsShowStates(t *testing.T) {
 	for name, want := range map[string]struct{ state, human string }{
 		"Live":    {"live", "status: live pid:"},
 		"Crashed": {"stopped", "status: stopped (its process is gone"},
-		"Gone":    {"stopped", "status: stopped (it registered, then unregistered"},
+		"Gone":    {"stopped", "status: stopped (it registered before; it unregistered as it stopped, or a dead registration was pruned"},
 		"Later":   {"never_registered", "status: never registered"},
 	} {
 		js := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", name))

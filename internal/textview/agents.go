@@ -69,7 +69,7 @@ func Agent(w io.Writer, name string, ag *app.Agent, now time.Time) error {
 		fmt.Fprintf(tw, "started:\t%s\n", agentField(ag.StartedAt))
 		fmt.Fprintf(tw, "heartbeat:\t%s\n", age(ag.HeartbeatAt, now))
 	case ag.State == app.AgentStopped:
-		fmt.Fprintf(tw, "status:\tstopped (it registered, then unregistered as it stopped)\n")
+		fmt.Fprintf(tw, "status:\tstopped (it registered before; it unregistered as it stopped, or a dead registration was pruned)\n")
 		fmt.Fprintf(tw, "last session:\t%s\n", Shown(ag.LastSession, false))
 	default:
 		fmt.Fprintf(tw, "status:\tnever registered (its inbox was made ahead with 'agents add'; messages wait there for it)\n")
