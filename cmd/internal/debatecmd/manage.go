@@ -70,7 +70,7 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*IDOptions) error) *cobra.Comman
 // debate is found interrupted, or Ctrl-C.
 func NewCmdWatch(f *cmdutil.Factory, runF func(*IDOptions) error) *cobra.Command {
 	return newIDCmd(f, &cobra.Command{Use: "watch ID",
-		Short: "Follow a running or finished debate until its verdict (exit 0 on CONSENSUS_REACHED, 4 on UNAVAILABLE, 3 otherwise)"},
+		Short: "Follow a running or finished debate until its verdict " + verdictExits},
 		runF, func(ctx context.Context, opts *IDOptions) error {
 			id, err := opts.resolve()
 			if err != nil {
