@@ -322,6 +322,16 @@ type LearnOptions struct {
 	Folds int
 }
 
+// Check says whether Folds can cross-validate the user's labels (an
+// *OptionError when not): at least 2. A zero value is checked as given;
+// Learn gives it its default first.
+func (o LearnOptions) Check() error {
+	if o.Folds < 2 {
+		return &OptionError{"folds", fmt.Sprint(o.Folds), "at least 2"}
+	}
+	return nil
+}
+
 // LabelKey identifies a label by what it says: its self-critique and its
 // label (the first 8 bytes of a SHA-256, hex).
 func LabelKey(l Label) string {
@@ -407,8 +417,10 @@ func Learn(corpus []Example, labels []Label, current *Gate, opts LearnOptions) (
 	if len(labels) == 0 {
 		return nil, fmt.Errorf("%w: no labels to learn from", ErrCorpus)
 	}
-	if opts.Folds != 0 && opts.Folds < 2 {
-		return nil, &OptionError{"folds", fmt.Sprint(opts.Folds), "at least 2"}
+	if opts.Folds != 0 {
+		if err := opts.Check(); err != nil {
+			return nil, err
+		}
 	}
 	labels = Settle(labels)
 	res := &LearnResult{Corpus: len(corpus)}

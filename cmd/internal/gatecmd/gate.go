@@ -350,8 +350,8 @@ func NewCmdLearn(f *cmdutil.Factory, runF func(*LearnOptions) error) *cobra.Comm
 			if opts.Reset && opts.Force {
 				return cmdutil.Usagef("--reset and --force do not go together")
 			}
-			if opts.Folds < 2 {
-				return cmdutil.Usagef("--folds %d: at least 2", opts.Folds)
+			if err := (gating.LearnOptions{Folds: opts.Folds}).Check(); err != nil {
+				return optionUsage(err)
 			}
 			return run(cmd)
 		},
