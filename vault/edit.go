@@ -144,9 +144,6 @@ func EditFrontmatter(page []byte, set Frontmatter) ([]byte, error) {
 	// The result must still parse, to the new value for every key set and
 	// to the same value for every other: proof that nothing else moved.
 	edited := out.Bytes()[len(lines[0]) : out.Len()-len(bytes.Join(lines[end:], nil))]
-	if _, err := topLevelKeys(edited); err != nil {
-		return nil, fmt.Errorf("%w: the edit would break the frontmatter: %v", ErrFrontmatter, err)
-	}
 	if err := sameButSet(block, edited, set); err != nil {
 		return nil, fmt.Errorf("%w: the edit would %v", ErrFrontmatter, err)
 	}
