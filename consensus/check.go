@@ -98,10 +98,7 @@ type CheckResult struct {
 // WithSealCheck, a record whose seal fails is CheckTampered whatever it
 // says.
 func (s *Store) Check(ctx context.Context, layer debate.Layer, topic, position string) (*CheckResult, error) {
-	res, err := s.checkUnsealed(ctx, layer, topic, position)
-	for try := 1; try < maxIndexTries && s.lostIndex(ctx, err); try++ {
-		res, err = s.checkUnsealed(ctx, layer, topic, position)
-	}
+	res, err := retryLost(ctx, s, func() (*CheckResult, error) { return s.checkUnsealed(ctx, layer, topic, position) })
 	if err != nil || res.Record == nil || s.seal == nil {
 		return res, err
 	}

@@ -280,6 +280,10 @@ type Unsuperseded struct {
 // Unsuperseded lists the records another record supersedes whose pages
 // do not say so.
 func (s *Store) Unsuperseded(ctx context.Context) ([]Unsuperseded, error) {
+	return retryLost(ctx, s, func() ([]Unsuperseded, error) { return s.unsuperseded(ctx) })
+}
+
+func (s *Store) unsuperseded(ctx context.Context) ([]Unsuperseded, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.refresh(ctx); err != nil {

@@ -465,6 +465,16 @@ func (s *Store) indexErr(err error) error {
 	return &RecordError{Op: "index", Path: CacheFile, Err: err}
 }
 
+// retryLost runs a lookup and, while its index fails under it (lostIndex),
+// runs it again on the index opened again or rebuilt, a few times at most.
+func retryLost[T any](ctx context.Context, s *Store, lookup func() (T, error)) (T, error) {
+	v, err := lookup()
+	for try := 1; try < maxIndexTries && s.lostIndex(ctx, err); try++ {
+		v, err = lookup()
+	}
+	return v, err
+}
+
 // lostIndex says whether err is the index failing under a lookup (the
 // cache file removed or replaced by hand while it was open), and if so
 // closes it, so that the lookup asked once more opens the index again or

@@ -30,6 +30,10 @@ type Contradiction struct {
 // records of one question that all still say active. Each pair is
 // reported once, A's name before B's.
 func (s *Store) Contradictions(ctx context.Context) ([]Contradiction, error) {
+	return retryLost(ctx, s, func() ([]Contradiction, error) { return s.contradictions(ctx) })
+}
+
+func (s *Store) contradictions(ctx context.Context) ([]Contradiction, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.refresh(ctx); err != nil {

@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,7 +29,19 @@ func TestCheckSurvivesItsIndexRemoved(t *testing.T) {
 	}
 	check("before")
 	cache := filepath.Join(e.root, filepath.FromSlash(CacheFile))
-	for _, damage := range []struct {
+	for _, damage := range indexDamages(cache) {
+		damage.do()
+		check("after the index was " + damage.name)
+	}
+}
+
+// indexDamages are what a person or a cleaner does to the index file of
+// an open store.
+func indexDamages(cache string) []struct {
+	name string
+	do   func()
+} {
+	return []struct {
 		name string
 		do   func()
 	}{
@@ -45,9 +58,58 @@ func TestCheckSurvivesItsIndexRemoved(t *testing.T) {
 			os.WriteFile(cache, []byte("not a database at all, and long enough to look like one's header"), 0o600)
 		}},
 		{"the directory removed", func() { os.RemoveAll(filepath.Dir(cache)) }},
-	} {
-		damage.do()
-		check("after the index was " + damage.name)
+	}
+}
+
+// lookups are every lookup of a store but Check, each failing unless it
+// finds the one record filed for o.
+func lookups(s *Store, o *debate.Outcome) map[string]func() error {
+	ctx := context.Background()
+	return map[string]func() error{
+		"Records": func() error {
+			recs, err := s.Records(ctx, Filter{})
+			if err == nil && len(recs) != 1 {
+				err = fmt.Errorf("%d records", len(recs))
+			}
+			return err
+		},
+		"Search": func() error {
+			hits, err := s.Search(ctx, "idempotency", Filter{}, 5)
+			if err == nil && len(hits) != 1 {
+				err = fmt.Errorf("%d hits", len(hits))
+			}
+			return err
+		},
+		"Record": func() error { _, _, err := s.Record(ctx, o.DebateID); return err },
+		"RecordOf": func() error {
+			path, err := s.RecordOf(ctx, o.DebateID)
+			if err == nil && path == "" {
+				err = fmt.Errorf("no record of %s", o.DebateID)
+			}
+			return err
+		},
+		"Refresh":        func() error { return s.Refresh(ctx) },
+		"Contradictions": func() error { _, err := s.Contradictions(ctx); return err },
+		"Unsuperseded":   func() error { _, err := s.Unsuperseded(ctx); return err },
+	}
+}
+
+// TestLookupsSurviveTheirIndexRemoved: every lookup of an open store, not
+// only Check, opens the index again or rebuilds it from the vault when the
+// index is removed or replaced under it.
+func TestLookupsSurviveTheirIndexRemoved(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	o := outcome(idA, "Idempotency key design", debate.LayerSpec, debate.ConsensusReached, false)
+	e.file(t, o)
+	cache := filepath.Join(e.root, filepath.FromSlash(CacheFile))
+	for lookup, do := range lookups(e.s, o) {
+		for _, damage := range indexDamages(cache) {
+			damage.do()
+			if err := do(); err != nil {
+				t.Errorf("%s after the index was %s: %v", lookup, damage.name, err)
+			}
+		}
 	}
 }
 
@@ -101,5 +163,63 @@ func TestCheckWhileTheIndexIsRemovedAgainAndAgain(t *testing.T) {
 	<-done
 	if failed > 0 {
 		t.Errorf("%d of 100 checks failed", failed)
+	}
+}
+
+// TestLookupsWhileTheIndexIsRemovedAgainAndAgain: the other lookups of new
+// stores, while someone removes the index and its journal files over and
+// over, all get their answer.
+func TestLookupsWhileTheIndexIsRemovedAgainAndAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a stress test")
+	}
+	e := newEnv(t)
+	o := outcome(idA, "Idempotency key design", debate.LayerSpec, debate.ConsensusReached, false)
+	e.file(t, o)
+	cache := filepath.Join(e.root, filepath.FromSlash(CacheFile))
+	remove := func() {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			os.Remove(cache + suffix)
+		}
+	}
+	// Two removals in a rebuild's time, however fast this machine makes
+	// one: a lookup that tried only once would fail now and then.
+	begin := time.Now()
+	for range 5 {
+		s := e.open(t)
+		s.Records(context.Background(), Filter{})
+		s.Close()
+		remove()
+	}
+	every := max(time.Since(begin)/10, time.Millisecond)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(every):
+				remove()
+			}
+		}
+	}()
+	failed, asked := 0, 0
+	for i := 0; i < 40; i++ {
+		s := e.open(t)
+		for lookup, do := range lookups(s, o) {
+			asked++
+			if err := do(); err != nil {
+				failed++
+				t.Logf("%s %d: %v", lookup, i, err)
+			}
+		}
+		s.Close()
+	}
+	close(stop)
+	<-done
+	if failed > 0 {
+		t.Errorf("%d of %d lookups failed", failed, asked)
 	}
 }

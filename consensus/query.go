@@ -27,6 +27,10 @@ func (f Filter) match(r *Record) bool {
 // Records lists the records the filter selects, newest first. It checks
 // every record file's size and time first and re-reads those that changed.
 func (s *Store) Records(ctx context.Context, f Filter) ([]Record, error) {
+	return retryLost(ctx, s, func() ([]Record, error) { return s.records(ctx, f) })
+}
+
+func (s *Store) records(ctx context.Context, f Filter) ([]Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.refresh(ctx); err != nil {
@@ -66,9 +70,12 @@ func (s *Store) Records(ctx context.Context, f Filter) ([]Record, error) {
 // files created, renamed or removed, and re-check the records they answer
 // from; a long-running process calls Refresh when it wants the rest too.
 func (s *Store) Refresh(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.refresh(ctx)
+	_, err := retryLost(ctx, s, func() (struct{}, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return struct{}{}, s.refresh(ctx)
+	})
+	return err
 }
 
 // Skipped lists the files of the records folder that lookup skips (broken
@@ -86,16 +93,20 @@ func (s *Store) Skipped() []Skipped {
 // wikilink ("[[spec-x]]"), file name or vault path, or by the id of the
 // debate it records. It returns the record and its page.
 func (s *Store) Record(ctx context.Context, name string) (*Record, *vault.Page, error) {
-	s.mu.Lock()
-	if err := s.ensure(ctx); err != nil {
-		s.mu.Unlock()
+	file, err := retryLost(ctx, s, func() (string, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := s.ensure(ctx); err != nil {
+			return "", err
+		}
+		if r, err := s.byDebate(strings.TrimSpace(name)); err == nil && r != nil {
+			return r.Name + ".md", nil
+		}
+		return linkName(name) + ".md", nil
+	})
+	if err != nil {
 		return nil, nil, err
 	}
-	file := linkName(name) + ".md"
-	if r, err := s.byDebate(strings.TrimSpace(name)); err == nil && r != nil {
-		file = r.Name + ".md"
-	}
-	s.mu.Unlock()
 	if err := validFile(file); err != nil {
 		return nil, nil, fmt.Errorf("%w: %q", ErrNoRecord, name)
 	}
@@ -123,6 +134,10 @@ func (s *Store) Record(ctx context.Context, name string) (*Record, *vault.Page, 
 // RecordOf returns the vault path of the record filed for debate id, ""
 // when none is. It implements transcripts.RecordFinder.
 func (s *Store) RecordOf(ctx context.Context, debateID string) (string, error) {
+	return retryLost(ctx, s, func() (string, error) { return s.recordOf(ctx, debateID) })
+}
+
+func (s *Store) recordOf(ctx context.Context, debateID string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.ensure(ctx); err != nil {
@@ -156,12 +171,14 @@ type Hit struct {
 // topic, positions and rationale to the query (SQLite FTS5), best first,
 // at most limit.
 func (s *Store) Search(ctx context.Context, query string, f Filter, limit int) ([]Hit, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.ensure(ctx); err != nil {
-		return nil, err
-	}
-	return s.search(ctx, query, limit, func(r *Record) bool { return f.match(r) }, fullSearch), nil
+	return retryLost(ctx, s, func() ([]Hit, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := s.ensure(ctx); err != nil {
+			return nil, err
+		}
+		return s.search(ctx, query, limit, func(r *Record) bool { return f.match(r) }, fullSearch), nil
+	})
 }
 
 // searchBudget bounds the candidates a search ranks: the query terms that
