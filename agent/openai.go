@@ -343,7 +343,7 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 			Text         string `json:"text"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
-		Usage *Usage          `json:"usage"`
+		Usage json.RawMessage `json:"usage"`
 		Error json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -364,17 +364,32 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 		text = c.Message.ReasoningContent
 	}
 	if strings.TrimSpace(text) == "" && c.FinishReason == "length" {
-		var u Usage
-		if r.Usage != nil {
-			u = *r.Usage
+		return "", readUsage(r.Usage), fmt.Errorf("%w: the reply was cut at max_tokens before any text (raise openai.maxTokens)", ErrMalformedReply)
+	}
+	return text, readUsage(r.Usage), nil
+}
+
+// readUsage reads a response's usage tolerantly: a count that is not a
+// number (a string, null) or is negative is not reported (0), a fraction
+// is cut to a whole number, and a count too large for an int is capped at
+// maxUsageTokens, so that an odd usage never costs the reply it came with.
+func readUsage(raw json.RawMessage) Usage {
+	var r struct {
+		Prompt     json.RawMessage `json:"prompt_tokens"`
+		Completion json.RawMessage `json:"completion_tokens"`
+		Total      json.RawMessage `json:"total_tokens"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return Usage{}
+	}
+	count := func(raw json.RawMessage) int {
+		var f float64
+		if json.Unmarshal(raw, &f) != nil || !(f > 0) {
+			return 0
 		}
-		return "", u, fmt.Errorf("%w: the reply was cut at max_tokens before any text (raise openai.maxTokens)", ErrMalformedReply)
+		return int(min(f, maxUsageTokens))
 	}
-	var u Usage
-	if r.Usage != nil {
-		u = *r.Usage
-	}
-	return text, u, nil
+	return Usage{PromptTokens: count(r.Prompt), CompletionTokens: count(r.Completion), TotalTokens: count(r.Total)}
 }
 
 // contentText reads a message content: a string, or a list of parts whose

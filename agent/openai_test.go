@@ -319,6 +319,14 @@ func TestOpenAIUsageAndContentForms(t *testing.T) {
 		"completion tokens": {OpenAIConfig{}, openaitest.Reply(goodTurn, 1000, 80), 80},
 		"total tokens":      {OpenAIConfig{ChatSettings: ChatSettings{CountTotal: true}}, openaitest.Reply(goodTurn, 1000, 80), 1080},
 		"no usage":          {OpenAIConfig{}, openaitest.Response{Content: goodTurn}, 0},
+		"usage as strings": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"content":` +
+			quote(goodTurn) + `}}],"usage":{"prompt_tokens":"5","completion_tokens":"6"}}`}, 0},
+		"fractional usage": {OpenAIConfig{ChatSettings: ChatSettings{CountTotal: true}}, openaitest.Response{Body: `{"choices":[{"message":{"content":` +
+			quote(goodTurn) + `}}],"usage":{"prompt_tokens":10.5,"completion_tokens":20.0,"total_tokens":null}}`}, 30},
+		"usage past an int": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"content":` +
+			quote(goodTurn) + `}}],"usage":{"completion_tokens":1e30}}`}, maxUsageTokens},
+		"usage not an object": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"content":` +
+			quote(goodTurn) + `}}],"usage":"n/a"}`}, 0},
 		"content parts": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":` +
 			quote(goodTurn) + `}]}}],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}}`}, 6},
 		"reasoning content": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"content":null,"reasoning_content":` +
