@@ -155,6 +155,11 @@ func TestDebateMalformedAttackerForfeits(t *testing.T) {
 	for _, e := range j.Events() {
 		switch e.Kind {
 		case debate.EventRejected:
+			var r debate.RejectedEvent
+			_ = json.Unmarshal(e.Data, &r)
+			if !strings.Contains(r.Reason, "could not produce a turn") {
+				t.Errorf("the rejection does not say why the agent had no turn: %q", r.Reason)
+			}
 			rejected++
 		case debate.EventForfeit:
 			var f debate.ForfeitEvent

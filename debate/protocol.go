@@ -143,13 +143,22 @@ func (t *Turn) check(req *TurnRequest) error {
 	case t.Tokens < 0:
 		return fmt.Errorf("%w: negative tokens %d", ErrBadReply, t.Tokens)
 	case strings.TrimSpace(t.Position) == "" && (!roleSpec(t.Role).MayConcede || !t.Concedes()):
-		return fmt.Errorf("%w: empty position (only a conceding attacker turn may have none)", ErrBadReply)
+		return fmt.Errorf("%w: empty position (only a conceding attacker turn may have none)%s", ErrBadReply, saying(t.Text))
 	case utf8.RuneCountInString(t.Position) > MaxPositionLen || utf8.RuneCountInString(t.CounterTo) > MaxPositionLen:
 		return fmt.Errorf("%w: position or counter_to longer than %d characters", ErrBadReply, MaxPositionLen)
 	case len(t.EvidenceRefs) > MaxEvidenceRefs:
 		return fmt.Errorf("%w: %d evidence refs, limit %d", ErrBadReply, len(t.EvidenceRefs), MaxEvidenceRefs)
 	}
 	return nil
+}
+
+// saying quotes the start of a rejected reply's argument, where an agent
+// that had no turn to give says why ("" when it has no argument).
+func saying(text string) string {
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	return "; it says: " + clip.Line(text, 301)
 }
 
 // replyRequestID returns the request_id a reply's fields name, if any.
