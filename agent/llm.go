@@ -173,8 +173,9 @@ func (l *LLM) tokens(u Usage) int {
 
 // chat makes one request of the client, retrying while its error is
 // Retryable: after the wait the error asks for (at most a minute), else
-// d/2 + jitter·d/2 with d = min(8 s, 0.5 s·2^try). A wait that would pass
-// the turn's deadline ends with it (ctx).
+// d/2 + jitter·d/2 with d = min(8 s, 0.5 s·2^try). A wait the server asks
+// for past the turn's deadline gives up at once; a backoff that would pass
+// it ends with it (ctx).
 func (l *LLM) chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 	var last error
 	for try := 0; ; try++ {
@@ -192,6 +193,12 @@ func (l *LLM) chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 		last = err
 		if try >= l.conf.MaxRetries {
 			return ChatReply{}, &gaveUpError{err: err, retries: try}
+		}
+		// A server that asks for a longer wait than the turn has left
+		// cannot answer in time: the endpoint cannot be used now, which is
+		// the agent's failure, not a debate that ran out of time.
+		if dl, ok := ctx.Deadline(); ok && wait > 0 && time.Until(dl) < wait {
+			return ChatReply{}, &gaveUpError{err: err, retries: try, wait: wait, left: time.Until(dl)}
 		}
 		delay := min(wait, maxRetryAfter)
 		if delay <= 0 {
@@ -225,14 +232,25 @@ func orNil(a, b error) error {
 	return b
 }
 
-// gaveUpError is a retryable error that outlived the retries.
+// gaveUpError is a retryable error that outlived the retries, or whose
+// server asked for a wait (wait) longer than the turn had left (left).
 type gaveUpError struct {
-	err     error
-	retries int
+	err        error
+	retries    int
+	wait, left time.Duration
 }
 
 func (e *gaveUpError) Error() string {
-	return fmt.Sprintf("%v (gave up after %d retries)", e.err, e.retries)
+	return fmt.Sprintf("%v (gave up %s)", e.err, e.why())
+}
+
+// why says when the loop gave up.
+func (e *gaveUpError) why() string {
+	if e.wait > 0 {
+		return fmt.Sprintf("after %d retries: the server asks to wait %v, more than the %v the turn has left",
+			e.retries, e.wait, e.left.Round(time.Second))
+	}
+	return fmt.Sprintf("after %d retries", e.retries)
 }
 
 func (e *gaveUpError) Unwrap() error { return e.err }

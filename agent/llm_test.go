@@ -168,6 +168,24 @@ func TestLLMFailures(t *testing.T) {
 	}
 }
 
+// A server that asks for a longer wait than the turn has left makes the
+// endpoint unavailable at once, instead of waiting out the debate's clock.
+func TestLLMWaitPastTheDeadlineGivesUp(t *testing.T) {
+	t.Parallel()
+	s := &scriptedClient{steps: []func(ChatRequest) (ChatReply, error){fails(flaky{after: time.Minute})}}
+	l, slept := newLoop(t, s, LLMConfig{Kind: "test", MaxRetries: 6})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := l.Respond(ctx, request(1, 1))
+	var u *debate.UnavailableError
+	if rep != nil || !errors.As(err, &u) || u.Kind != debate.UnavailableServer || !strings.Contains(u.Detail, "asks to wait 1m0s") {
+		t.Fatalf("%+v %v, want unavailable: the server asks to wait", rep, err)
+	}
+	if len(s.got) != 1 || len(*slept) != 0 {
+		t.Fatalf("%d requests, waits %v: want one request and no wait", len(s.got), *slept)
+	}
+}
+
 // A turn whose context ends sends nothing, however the client fails.
 func TestLLMStopsWithItsContext(t *testing.T) {
 	t.Parallel()

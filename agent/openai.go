@@ -548,11 +548,16 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 				base, base, o.cfg.Model),
 		}
 	case errors.As(err, &he) && he.retryable():
-		return &debate.UnavailableError{
+		u := &debate.UnavailableError{
 			Kind: debate.UnavailableServer, Status: he.StatusCode, URL: he.URL, Err: err,
 			Detail: fmt.Sprintf("%s kept failing: HTTP %d: %s (after %d retries)", he.URL, he.StatusCode, he.message(), o.cfg.MaxRetries),
 			Hint:   "check the model server's own log; openai.maxRetries in config.json sets how often parley retries",
 		}
+		if g := (*gaveUpError)(nil); errors.As(err, &g) && g.wait > 0 {
+			u.Detail = fmt.Sprintf("%s kept failing: HTTP %d: %s (%s)", he.URL, he.StatusCode, he.message(), g.why())
+			u.Hint = "run the debate again later, or with a longer wall clock (--timeout)"
+		}
+		return u
 	case errors.Is(err, errNotCompletion):
 		return &debate.UnavailableError{
 			Kind: debate.UnavailableNotFound, URL: o.endpoint, Err: err,

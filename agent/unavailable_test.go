@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,22 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 			}
 		})
 	}
+	t.Run("429 asking for a wait past the turn's deadline", func(t *testing.T) {
+		o, srv, _ := newFake(t, OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 6}}, func(*openaitest.Request) openaitest.Response {
+			return openaitest.Response{Status: 429, Body: `{"error":{"message":"quota exceeded"}}`, Header: http.Header{"Retry-After": {"3600"}}}
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		rep, err := o.Respond(ctx, request(1, 1))
+		var u *debate.UnavailableError
+		if rep != nil || !errors.As(err, &u) || u.Kind != debate.UnavailableServer ||
+			!strings.Contains(u.Detail, "HTTP 429: quota exceeded (after 0 retries: the server asks to wait 1m0s") || !strings.Contains(u.Hint, "--timeout") {
+			t.Fatalf("Respond: %+v %v", rep, err)
+		}
+		if n := len(srv.Requests()); n != 1 {
+			t.Errorf("%d requests, want 1", n)
+		}
+	})
 	t.Run("malformed is still a rejected reply", func(t *testing.T) {
 		o, _, _ := newFake(t, OpenAIConfig{}, func(*openaitest.Request) openaitest.Response { return openaitest.Reply("I refuse to use JSON.", 1, 1) })
 		rep, err := o.Respond(context.Background(), request(1, 1))
