@@ -469,9 +469,9 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "search", layoutData{Title: "Search", Nav: "search", Query: d.Q, Data: d})
 }
 
-// redirectPrefix sends /debates/PREFIX to the one debate whose id starts
-// with PREFIX, as the command line accepts a unique prefix; anything else
-// is not found.
+// redirectPrefix sends /debates/PREFIX to the one other debate whose id
+// starts with PREFIX, as the command line accepts a unique prefix; anything
+// else is not found.
 func (s *Server) redirectPrefix(w http.ResponseWriter, r *http.Request, prefix string) {
 	if !debateIDPrefixRE().MatchString(prefix) {
 		s.notFound(w, r)
@@ -484,7 +484,9 @@ func (s *Server) redirectPrefix(w http.ResponseWriter, r *http.Request, prefix s
 	}
 	match := ""
 	for _, e := range ents {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) || debate.ValidateID(e.Name()) != nil {
+		// The debate named by prefix itself could not be read: sending the
+		// browser back to it would loop.
+		if !e.IsDir() || e.Name() == prefix || !strings.HasPrefix(e.Name(), prefix) || debate.ValidateID(e.Name()) != nil {
 			continue
 		}
 		if match != "" {

@@ -655,3 +655,28 @@ func TestServeLeavesNoResponseToNetHTTP(t *testing.T) {
 	}
 	checkSecurityHeaders(t, "OPTIONS *", res)
 }
+
+// A debate folder that cannot be read as a debate (no session.json yet, or
+// a corrupt one) is not found, not a redirect to itself.
+func TestUnreadableDebateIsNotFound(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for _, tc := range []struct{ id, session string }{
+		{"20261204-spec-no-session-aaaaaa", ""},
+		{"20261204-spec-bad-session-bbbbbb", "{bad"},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			dir := filepath.Join(f.root, transcripts.Dir, tc.id)
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if tc.session != "" {
+				os.WriteFile(filepath.Join(dir, "session.json"), []byte(tc.session), 0o600)
+			}
+			res, _ := get(t, f.srv, "/debates/"+tc.id)
+			if res.StatusCode != http.StatusNotFound {
+				t.Errorf("status %d (Location %q), want 404", res.StatusCode, res.Header.Get("Location"))
+			}
+		})
+	}
+}
