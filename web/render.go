@@ -29,6 +29,9 @@ var pages = sync.OnceValue(func() map[string]*template.Template {
 			return ts
 		},
 		"join": strings.Join,
+		// pathEscape makes a name one segment of an address: html/template
+		// leaves '?' and '#' as they are.
+		"pathEscape": url.PathEscape,
 	}
 	layout := template.Must(template.New("layout").Funcs(funcs).ParseFS(files, "templates/layout.html"))
 	out := map[string]*template.Template{}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -678,5 +679,36 @@ func TestUnreadableDebateIsNotFound(t *testing.T) {
 				t.Errorf("status %d (Location %q), want 404", res.StatusCode, res.Header.Get("Location"))
 			}
 		})
+	}
+}
+
+// A record a person filed under a name of their own ("Rate limits?.md")
+// is listed, and every link to it opens it.
+func TestRecordWithAnyFileName(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	data, err := os.ReadFile(filepath.Join(f.vaultDir, "wiki", "consensus", "spec-idempotency-keys.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"Idempotency keys", "what? v2", "clés"}
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(f.vaultDir, "wiki", "consensus", name+".md"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, list := range []string{"/consensus", "/search?q=idempotency"} {
+		_, body := get(t, f.srv, list)
+		for _, name := range names {
+			href := `href="/consensus/` + url.PathEscape(name) + `"`
+			if !strings.Contains(body, href) {
+				t.Errorf("%s lacks %s", list, href)
+				continue
+			}
+			if res, _ := get(t, f.srv, "/consensus/"+url.PathEscape(name)); res.StatusCode != http.StatusOK {
+				t.Errorf("%s: the link to %q is %d", list, name, res.StatusCode)
+			}
+		}
 	}
 }
