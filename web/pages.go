@@ -338,6 +338,10 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p string) {
 		p += ".md"
 	}
 	data, err := readPage(s.vroot, p)
+	if errors.Is(err, fs.ErrNotExist) && p == consensus.Folder+"/"+consensus.IndexName {
+		// Every page's Vault link leads here, before any record is filed too.
+		data, err = []byte("No consensus record yet: the first debate filed writes this index.\n"), nil
+	}
 	if err != nil {
 		s.log.Debug("vault page refused", "path", p, "err", err)
 		s.notFound(w, r)

@@ -712,3 +712,17 @@ func TestRecordWithAnyFileName(t *testing.T) {
 		}
 	}
 }
+
+// The Vault link of every page opens a page on a vault with no record yet.
+func TestVaultLinkBeforeTheFirstRecord(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	_, body := get(t, f.srv, "/")
+	if !strings.Contains(body, `href="/wiki/consensus/consensus-records"`) {
+		t.Fatal("the index has no Vault link")
+	}
+	res, body := get(t, f.srv, "/wiki/consensus/consensus-records")
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, "No consensus record yet") {
+		t.Errorf("the Vault link of an empty vault: %d\n%s", res.StatusCode, body)
+	}
+}
