@@ -130,7 +130,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, op string, err error) {
 	s.log.Error("serve a page", "op", op, "path", r.URL.Path, "err", err)
-	s.render(w, r, http.StatusInternalServerError, "error", layoutData{Title: "Error", Data: errorData{"Something went wrong", "The page could not be read; the server's log says why."}})
+	s.render(w, r, http.StatusInternalServerError, "error", layoutData{Title: "Error", Data: errorData{"Something went wrong", "The page could not be read; the server logs why (parley serve --verbose)."}})
 }
 
 func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {

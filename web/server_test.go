@@ -726,3 +726,22 @@ func TestVaultLinkBeforeTheFirstRecord(t *testing.T) {
 		t.Errorf("the Vault link of an empty vault: %d\n%s", res.StatusCode, body)
 	}
 }
+
+// A debate that cannot be read is a 500 whose page says where to read why:
+// parley serve logs nothing without --verbose.
+func TestUnreadableDebateSaysWhereWhyIs(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	p := filepath.Join(f.root, transcripts.Dir, id, "transcript.jsonl")
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	res, body := get(t, f.srv, "/debates/"+id)
+	if res.StatusCode != http.StatusInternalServerError || !strings.Contains(body, "parley serve --verbose") {
+		t.Errorf("%d\n%s", res.StatusCode, body)
+	}
+}
