@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"path/filepath"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -48,6 +50,9 @@ func newServeCmd(a *factory) *cobra.Command {
 			defer closeSrv()
 			vdir, _ := filepath.Abs(a.VaultDir())
 			ln, err := net.Listen("tcp", addr)
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return fmt.Errorf("%s is in use (another parley serve?): stop what listens there or choose another --addr", addr)
+			}
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -296,6 +297,16 @@ func TestServeCLI(t *testing.T) {
 	}
 	if _, errs, code := dcli(t, filepath.Join(t.TempDir(), "none"), "serve", "--addr", "127.0.0.1:0"); code != cmdutil.ExitError || !strings.Contains(errs, "init makes one") {
 		t.Errorf("no root: exit %d %q", code, errs)
+	}
+	// An address in use says so, and what to do.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if _, errs, code := dcli(t, root, "serve", "--addr", ln.Addr().String()); code != cmdutil.ExitError || !strings.Contains(errs, ln.Addr().String()+" is in use") ||
+		!strings.Contains(errs, "another --addr") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("address in use: exit %d %q", code, errs)
 	}
 }
 
