@@ -449,7 +449,13 @@ type searchData struct {
 	Q       string
 	Hits    []consensus.Hit
 	Debates []debateHit
+	// MoreHits: more records match than the best maxRecordHits shown.
+	// MoreDebates: the search of the debates stopped at its limits.
+	MoreHits, MoreDebates bool
 }
+
+// maxRecordHits is how many records a search shows, the best first.
+const maxRecordHits = 20
 
 // handleSearch searches the consensus records (BM25 over topic, positions
 // and rationale) and the debates (topic, every turn's position, counter
@@ -457,18 +463,17 @@ type searchData struct {
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	d := searchData{Q: clipQuery(r.URL.Query().Get("q"))}
 	if d.Q != "" {
-		hits, err := s.cs.Search(r.Context(), d.Q, consensus.Filter{}, 20)
+		hits, err := s.cs.Search(r.Context(), d.Q, consensus.Filter{}, maxRecordHits+1)
 		if err != nil {
 			s.fail(w, r, "search", err)
 			return
 		}
-		d.Hits = hits
-		found, err := s.searchDebates(d.Q)
+		d.Hits, d.MoreHits = hits[:min(len(hits), maxRecordHits)], len(hits) > maxRecordHits
+		d.Debates, d.MoreDebates, err = s.searchDebates(d.Q)
 		if err != nil {
 			s.fail(w, r, "search", err)
 			return
 		}
-		d.Debates = found
 	}
 	s.render(w, r, http.StatusOK, "search", layoutData{Title: "Search", Nav: "search", Query: d.Q, Data: d})
 }

@@ -25,20 +25,20 @@ type debateHit struct {
 
 // searchDebates finds the debates that hold every word of q (ignoring
 // case) in their topic, their turns' positions, counters and texts, or
-// their verdict's reason and final position, newest first.
-func (s *Server) searchDebates(q string) ([]debateHit, error) {
+// their verdict's reason and final position, newest first. more reports
+// that it stopped at maxDebateHits or maxSearched with debates left unread.
+func (s *Server) searchDebates(q string) (hits []debateHit, more bool, err error) {
 	words := strings.Fields(strings.ToLower(q))
 	if len(words) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	list, err := s.debates.List()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var hits []debateHit
 	for i, sum := range list {
 		if len(hits) == maxDebateHits || i == maxSearched {
-			break
+			return hits, true, nil
 		}
 		if containsAll(strings.ToLower(sum.Topic), words) {
 			hits = append(hits, debateHit{S: sum})
@@ -53,7 +53,7 @@ func (s *Server) searchDebates(q string) ([]debateHit, error) {
 			hits = append(hits, h)
 		}
 	}
-	return hits, nil
+	return hits, false, nil
 }
 
 // field is one searchable text of a debate.

@@ -745,3 +745,29 @@ func TestUnreadableDebateSaysWhereWhyIs(t *testing.T) {
 		t.Errorf("%d\n%s", res.StatusCode, body)
 	}
 }
+
+// Search shows the best maxRecordHits records and says when more match,
+// rather than counting only those it shows.
+func TestSearchSaysWhenMoreRecordsMatch(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	data, err := os.ReadFile(filepath.Join(f.vaultDir, "wiki", "consensus", "spec-idempotency-keys.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxRecordHits {
+		os.WriteFile(filepath.Join(f.vaultDir, "wiki", "consensus", fmt.Sprintf("copy-%d.md", i)), data, 0o600)
+	}
+	_, body := get(t, f.srv, "/search?q=idempotency")
+	if n := strings.Count(body, `href="/consensus/`); n != maxRecordHits {
+		t.Errorf("%d records shown, want %d", n, maxRecordHits)
+	}
+	if want := fmt.Sprintf("(the best %d; more match)", maxRecordHits); !strings.Contains(body, want) {
+		t.Errorf("search of %d matching records lacks %q", maxRecordHits+1, want)
+	}
+	_, body = get(t, f.srv, "/search?q=uuidv7")
+	if !strings.Contains(body, `Debates <span class="count">(1)</span>`) {
+		t.Errorf("one debate found is not counted as (1)")
+	}
+}
