@@ -85,7 +85,9 @@ func (s *Server) handleEvidence(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	t, err := s.debates.Read(id)
+	// Read as the debate's page reads it (a verdict.json that does not
+	// parse is tampering the page shows, not a failure), without the vault.
+	t, err := s.debates.Audit(r.Context(), id, transcripts.Witnesses{})
 	if isNotFound(err) {
 		s.notFound(w, r)
 		return

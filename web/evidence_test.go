@@ -122,3 +122,23 @@ func TestDebatePrefixRedirects(t *testing.T) {
 		}
 	}
 }
+
+// A debate whose verdict.json no longer parses is shown as tampered, and
+// the evidence its page links is still served, not a 500.
+func TestEvidenceOfADebateWithABrokenVerdict(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Evidence", "Notes say so",
+		attacker(turns("1|Notes do not|Notes say so|-1|50|Look.|notes.md:2", "2||||10|")),
+		defender(turns("1|Notes say so||0|40|No.")))
+	if err := os.WriteFile(filepath.Join(f.root, "debates", id, "verdict.json"), []byte(`{"verdict":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ref := "/debates/" + id + "/evidence?ref=" + url.QueryEscape("notes.md:2")
+	if _, page := getBody(t, f.srv, "/debates/"+id); !strings.Contains(page, strings.ReplaceAll(ref, "&", "&amp;")) {
+		t.Fatalf("the debate page does not link notes.md:2")
+	}
+	if code, body := getBody(t, f.srv, ref); code != http.StatusOK || !strings.Contains(body, `<tr id="L2" class="cited">`) {
+		t.Errorf("the linked evidence: %d", code)
+	}
+}
