@@ -1,6 +1,7 @@
 package escalation
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -53,7 +54,8 @@ type FollowOptions struct {
 // overflowed event left. A partial last line is held until its newline
 // arrives. When the file is replaced (rotated: a new file at the path),
 // the old one is read to its end first, then the new one from its start;
-// when it is truncated, it is read again from its start. Lines read twice
+// when it is truncated (or rewritten in place: the bytes before where it
+// was read have changed), it is read again from its start. Lines read twice
 // that way are the caller's to recognise (the escalation ledger does, by
 // record key). A file that does not exist yet is waited for.
 func Follow(ctx context.Context, path string, opts FollowOptions, handle func(Source, Line) error) error {
@@ -154,6 +156,9 @@ type tail struct {
 	gen int
 	sc  Scanner
 	buf []byte
+	// last are the last bytes read (up to lastBytes), which a file
+	// rewritten in place no longer holds before off.
+	last []byte
 
 	// checking, when set, is called after the file was read to its end
 	// and before its path is checked for a rotation (tests: a line
@@ -179,6 +184,8 @@ func (t *tail) read() error {
 				}
 				return err
 			}
+		} else if t.rewritten() {
+			t.restart()
 		}
 		if err := t.drain(); err != nil {
 			return err
@@ -204,16 +211,22 @@ func (t *tail) read() error {
 			t.close()
 			continue
 		case st.Size() < t.off:
-			// Truncated in place: read it again from its start.
-			t.drop("truncated")
-			t.log.Info("the telemetry file was truncated; reading it from its start", "op", "follow")
-			t.off = 0
-			t.sc.Reset()
-			t.gen++
+			t.restart()
 			continue
 		}
 		return nil
 	}
+}
+
+// restart reads the file again from its start: it was truncated in place,
+// or truncated and written again past where it was read.
+func (t *tail) restart() {
+	t.drop("truncated")
+	t.log.Info("the telemetry file was truncated; reading it from its start", "op", "follow")
+	t.off = 0
+	t.last = t.last[:0]
+	t.sc.Reset()
+	t.gen++
 }
 
 // drop reports a partial last line given up.
@@ -234,6 +247,7 @@ func (t *tail) open() error {
 		return err
 	}
 	t.f, t.ino, t.off = f, inode(st), 0
+	t.last = t.last[:0]
 	t.gen++
 	t.sc.Reset()
 	return nil
@@ -248,6 +262,7 @@ func (t *tail) drain() error {
 		n, err := t.f.ReadAt(t.buf, t.off)
 		if n > 0 {
 			t.off += int64(n)
+			t.remember(t.buf[:n])
 			if herr := t.sc.Feed(t.buf[:n], func(l Line) error { return t.handle(src, l) }); herr != nil {
 				return herr
 			}
@@ -259,6 +274,34 @@ func (t *tail) drain() error {
 			return fmt.Errorf("read %s: %w", t.path, err)
 		}
 	}
+}
+
+// lastBytes is how many of the last bytes read a tail keeps to notice a
+// file rewritten in place.
+const lastBytes = 64
+
+// remember keeps the last lastBytes of what was read, b included.
+func (t *tail) remember(b []byte) {
+	if len(b) >= lastBytes {
+		t.last = append(t.last[:0], b[len(b)-lastBytes:]...)
+		return
+	}
+	t.last = append(t.last, b...)
+	if extra := len(t.last) - lastBytes; extra > 0 {
+		t.last = append(t.last[:0], t.last[extra:]...)
+	}
+}
+
+// rewritten reports whether the file no longer holds, just before off,
+// the bytes that were read there: it was truncated and written again
+// past off between two checks, which its size alone does not show.
+func (t *tail) rewritten() bool {
+	if len(t.last) == 0 {
+		return false
+	}
+	b := make([]byte, len(t.last))
+	n, _ := t.f.ReadAt(b, t.off-int64(len(b)))
+	return n < len(b) || !bytes.Equal(b, t.last)
 }
 
 func inode(st fs.FileInfo) uint64 {

@@ -65,3 +65,38 @@ func TestRotationGapKeepsTheLastLine(t *testing.T) {
 		t.Errorf("lines read %q, want %q", got, want)
 	}
 }
+
+// TestRewriteInPlaceIsReadFromItsStart rewrites the followed file in place
+// (opened with O_TRUNC, then written past where it had been read) between
+// two reads, as a writer that rewrites its log does: its size never looks
+// smaller, yet the first line of the new content must not be skipped.
+func TestRewriteInPlaceIsReadFromItsStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "telemetry.jsonl")
+	if err := os.WriteFile(path, []byte("first\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	tl := &tail{path: path, log: slog.New(slog.NewTextHandler(io.Discard, nil)), handle: func(src Source, l Line) error {
+		got = append(got, fmt.Sprintf("%d:%d:%s", src.Generation, l.N, l.Data))
+		return nil
+	}}
+	defer tl.close()
+	if err := tl.read(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("other\nsecond\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := tl.read(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"1:1:first", "2:1:other", "2:2:second"}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines read %q, want %q", got, want)
+	}
+}
