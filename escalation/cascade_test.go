@@ -301,6 +301,18 @@ func TestMalformedLinesAreReportedAndSkipped(t *testing.T) {
 	}
 }
 
+// TestByteOrderMarkIsNoMalformedLine: a telemetry file saved by a Windows
+// editor starts with a UTF-8 byte order mark; its first record is decided,
+// not reported as malformed.
+func TestByteOrderMarkIsNoMalformedLine(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	st, ds, _, bad := f.run(t, "\ufeff"+cascadeRows[0].line+"\r\n"+cascadeRows[3].line+"\r\n")
+	if len(bad) != 0 || st.Decided != 2 || len(ds) != 2 {
+		t.Fatalf("malformed lines %v, stats %+v", bad, st)
+	}
+}
+
 func TestLedgerLockAndTornLine(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

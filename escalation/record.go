@@ -98,8 +98,10 @@ func parseTime(s string) (time.Time, error) {
 // (or a string such as "0.8" or "80%"); priority is L, M, H or BLOCKER in
 // any case (empty or null: none); reasons, claims and evidence_paths are
 // lists of strings (a single string is a list of one; blank items are
-// dropped). Errors wrap ErrMalformed and name the field.
+// dropped). A UTF-8 byte order mark before the object (a file saved by a
+// Windows editor) is ignored. Errors wrap ErrMalformed and name the field.
 func ParseRecord(line []byte) (*Record, error) {
+	line = bytes.TrimPrefix(line, []byte("\ufeff"))
 	if len(line) > MaxLineBytes {
 		return nil, fmt.Errorf("%w: the line is longer than %d bytes", ErrMalformed, MaxLineBytes)
 	}
