@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -310,6 +311,23 @@ func TestByteOrderMarkIsNoMalformedLine(t *testing.T) {
 	st, ds, _, bad := f.run(t, "\ufeff"+cascadeRows[0].line+"\r\n"+cascadeRows[3].line+"\r\n")
 	if len(bad) != 0 || st.Decided != 2 || len(ds) != 2 {
 		t.Fatalf("malformed lines %v, stats %+v", bad, st)
+	}
+}
+
+// TestConfidenceStringIsReadWhole: a confidence string is a number or a
+// percentage, read whole; "1/2" is not a confidence of 1.
+func TestConfidenceStringIsReadWhole(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]float64{`"0.8"`: 0.8, `" 80% "`: 0.8, `"80 %"`: 0.8, `"1/2"`: -1, `"0.5 extra"`: -1, `"1 out of 2"`: -1, `"abc%"`: -1} {
+		r, err := ParseRecord([]byte(`{"timestamp":"2026-05-14T13:18:42Z","task_id":"1","verdict":"DRIFT","confidence":` + s + `}`))
+		switch {
+		case want < 0 && err == nil:
+			t.Errorf("confidence %s read as %v, want it refused", s, *r.Confidence)
+		case want >= 0 && err != nil:
+			t.Errorf("confidence %s: %v", s, err)
+		case want >= 0 && math.Abs(*r.Confidence-want) > 1e-9:
+			t.Errorf("confidence %s read as %v, want %v", s, *r.Confidence, want)
+		}
 	}
 }
 

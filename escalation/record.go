@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -261,8 +262,9 @@ func confidence(b json.RawMessage) (*float64, error) {
 		}
 		s = strings.TrimSpace(s)
 		pct := strings.HasSuffix(s, "%")
-		if _, err := fmt.Sscanf(strings.TrimSuffix(s, "%"), "%g", &f); err != nil {
-			return nil, fmt.Errorf("%w: confidence %q is not a number", ErrMalformed, clip.Line(s, 41))
+		var err error
+		if f, err = strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64); err != nil {
+			return nil, fmt.Errorf("%w: confidence %q is not a number from 0 to 1 or a percentage", ErrMalformed, clip.Line(s, 41))
 		}
 		if pct {
 			f /= 100
