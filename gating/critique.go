@@ -136,12 +136,17 @@ func ParseBytes(data []byte) (SelfCritique, error) {
 // text fields. object is false when data is not a JSON object (the caller
 // reads it as text); an object with no text at all is ErrNoCritique.
 func lenientJSON(data []byte, strictErr error) (sc SelfCritique, object bool, err error) {
-	var j jsonCritique
+	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(bytes.TrimSpace(data)))
-	if err := dec.Decode(&j); err != nil {
+	if err := dec.Decode(&raw); err != nil || raw == nil {
 		return SelfCritique{}, false, nil
 	}
 	notes := []string{"not a strict JSON self-critique (" + clip.Line(strictErr.Error(), 101) + "): read leniently"}
+	notes = append(notes, fitTypes(raw)...)
+	var j jsonCritique
+	if b, err := json.Marshal(raw); err != nil || json.Unmarshal(b, &j) != nil {
+		return SelfCritique{}, false, nil
+	}
 	if strings.TrimSpace(j.Critique) == "" {
 		var parts []string
 		for _, f := range []string{j.Reasoning, j.InitialAnswer, j.FinalAnswer} {
@@ -183,6 +188,38 @@ func lenientJSON(data []byte, strictErr error) (sc SelfCritique, object bool, er
 	sort.Strings(notes[1:])
 	sc.Parsed.Notes = notes
 	return sc, true, nil
+}
+
+// fitTypes makes the known text fields of a JSON object decodable, in
+// place: one given as a list of strings is its items, one a line (a
+// critique written as a list of points); evidence_refs given as one string
+// is a list of one; a field of any other type is left out, with a note.
+func fitTypes(raw map[string]json.RawMessage) (notes []string) {
+	for _, key := range []string{"layer", "question", "initial_answer", "reasoning", "critique", "final_answer", "evidence_refs"} {
+		v, ok := raw[key]
+		if !ok {
+			continue
+		}
+		var s string
+		var list []string
+		switch refs := key == "evidence_refs"; {
+		case json.Unmarshal(v, &s) == nil:
+			switch {
+			case refs && strings.TrimSpace(s) == "":
+				delete(raw, key) // "" or null: no refs
+			case refs:
+				raw[key], _ = json.Marshal([]string{s})
+			}
+		case json.Unmarshal(v, &list) == nil:
+			if !refs {
+				raw[key], _ = json.Marshal(strings.Join(list, "\n"))
+			}
+		default:
+			delete(raw, key)
+			notes = append(notes, key+" left out: not a string or a list of strings")
+		}
+	}
+	return notes
 }
 
 // looksLikeJSON reports whether data starts (after white space) with an

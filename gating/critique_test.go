@@ -227,3 +227,43 @@ func TestOddConfidenceLinesAreReadNotRefused(t *testing.T) {
 		t.Errorf("unknown layer: %+v, %v", sc, err)
 	}
 }
+
+// TestJSONFieldOfAnotherTypeIsStillReadAsFields: a JSON self-critique
+// whose field has another type than the spec's (a critique written as a
+// list of points, evidence_refs as one string, a question as a number) is
+// read by its fields, the odd ones noted, and never as text, where its
+// quoted strings would all be masked and the gate would decide on nothing.
+func TestJSONFieldOfAnotherTypeIsStillReadAsFields(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, in, critique string
+		refs               []string
+		note               string
+	}{
+		{"critique as a list", `{"layer":"verify","critique":["I am not sure it retries.","Maybe it never backs off."],"final_confidence":0.4}`,
+			"I am not sure it retries.\nMaybe it never backs off.", nil, ""},
+		{"evidence_refs as a string", `{"layer":"verify","critique":"I am not sure it retries.","evidence_refs":"retry.go:12"}`,
+			"I am not sure it retries.", []string{"retry.go:12"}, ""},
+		{"question as a number", `{"layer":"verify","critique":"I am not sure it retries.","question":42}`,
+			"I am not sure it retries.", nil, "question left out"},
+		{"evidence_refs as numbers", `{"layer":"verify","critique":"I am not sure it retries.","evidence_refs":[1,2]}`,
+			"I am not sure it retries.", nil, "evidence_refs left out"},
+		{"evidence_refs blank", `{"layer":"verify","critique":"I am not sure it retries.","evidence_refs":"","mood":1}`,
+			"I am not sure it retries.", nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			sc, err := ParseBytes([]byte(c.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.Parsed.Form != "json" || sc.Critique != c.critique || sc.Layer != debate.LayerVerify || !reflect.DeepEqual(sc.EvidenceRefs, c.refs) {
+				t.Errorf("read as %s: critique %q, layer %q, refs %q", sc.Parsed.Form, sc.Critique, sc.Layer, sc.EvidenceRefs)
+			}
+			if notes := strings.Join(sc.Parsed.Notes, "|"); !strings.Contains(notes, c.note) {
+				t.Errorf("notes %q do not say %q", notes, c.note)
+			}
+		})
+	}
+}
