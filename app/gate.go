@@ -504,6 +504,12 @@ func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return nil, newError(ProblemFile, "out", nil, "{out} %s is a directory: name the model's file", out)
 	}
+	switch fi, err := os.Stat(filepath.Dir(out)); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, newError(ProblemFile, "out", err, "{out} %s: its directory %s does not exist", out, filepath.Dir(out))
+	case err == nil && !fi.IsDir():
+		return nil, newError(ProblemFile, "out", nil, "{out} %s: %s is not a directory", out, filepath.Dir(out))
+	}
 	var (
 		examples []gating.Example
 		err      error

@@ -195,6 +195,13 @@ func TestTrainGateRefusesWhatCannotBeWritten(t *testing.T) {
 	if !IsProblem(err, ProblemFile) || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("out a directory: %v", err)
 	}
+	// An out in a directory that does not exist is refused before the
+	// training, naming the directory, not renameio's temporary file.
+	missing := filepath.Join(dir, "no", "m.json")
+	_, err = TrainGate("", missing, gating.TrainOptions{TargetRecall: 2})
+	if !IsProblem(err, ProblemFile) || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), filepath.Join(dir, "no")+" does not exist") {
+		t.Errorf("out in a missing directory: %v", err)
+	}
 	_, err = TrainGate("", filepath.Join(dir, "m.json"), gating.TrainOptions{TargetRecall: 2})
 	var oe *gating.OptionError
 	if !errors.As(err, &oe) || oe.Option != "target_recall" || !strings.HasPrefix(err.Error(), "the shipped corpus: ") {
