@@ -21,11 +21,14 @@ type Metrics struct {
 	Threshold       float64                 `json:"threshold"`
 	LayerThresholds map[vocab.Layer]float64 `json:"layer_thresholds,omitempty"`
 	Mode            Mode                    `json:"mode"`
-	Skipped         float64                 `json:"skipped"`
-	TP              int                     `json:"tp"`
-	FP              int                     `json:"fp"`
-	TN              int                     `json:"tn"`
-	FN              int                     `json:"fn"`
+	// Model names the model measured, as decisions name it ("embedded",
+	// "rules", or "sha256:" and 12 hex digits of a model file).
+	Model   string  `json:"model"`
+	Skipped float64 `json:"skipped"`
+	TP      int     `json:"tp"`
+	FP      int     `json:"fp"`
+	TN      int     `json:"tn"`
+	FN      int     `json:"fn"`
 }
 
 // Evaluate decides every example with g and compares with its label. It
@@ -34,7 +37,7 @@ func Evaluate(g *Gate, examples []Example) (Metrics, error) {
 	if len(examples) == 0 {
 		return Metrics{}, fmt.Errorf("%w: no examples", ErrCorpus)
 	}
-	m := Metrics{N: len(examples), Mode: g.Mode(), Threshold: g.Threshold("")}
+	m := Metrics{N: len(examples), Mode: g.Mode(), Model: g.Name(), Threshold: g.Threshold("")}
 	if g.model != nil && len(g.model.LayerThresholds) > 0 {
 		m.LayerThresholds = g.model.LayerThresholds
 	}

@@ -263,6 +263,44 @@ func TestGateEvalLabelledSet(t *testing.T) {
 	}
 }
 
+// TestGateEvalNamesTheModelItMeasures: in a root where "gate learn"
+// installed a model, "gate eval" measures that model, as "parley gate"
+// decides with it, and says so: the figures are not the embedded model's.
+func TestGateEvalNamesTheModelItMeasures(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	var m gating.Model
+	if err := json.Unmarshal(gating.EmbeddedModel(), &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Bias = -50
+	learnt, err := m.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "gate"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, gating.ModelName), learnt, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := writeFile(t, dir, "eval.jsonl", evalJSONL)
+	name := gating.ModelFileName(learnt)
+	out, stderr, code := runT(t, "", "--root", root, "--json", "gate", "eval", "--data", data)
+	if code != 0 || decisionOf(t, out)["model"] != name {
+		t.Errorf("eval JSON does not name the learnt model %s: exit %d %s%s", name, code, out, stderr)
+	}
+	out, stderr, code = runT(t, "", "--root", root, "gate", "eval", "--data", data)
+	if code != 0 || !strings.Contains(out, "model "+name) {
+		t.Errorf("eval does not name the learnt model %s: exit %d\n%s%s", name, code, out, stderr)
+	}
+	out, _, _ = runT(t, "", "--root", root, "gate", "eval", "--help")
+	if strings.Contains(out, "instead of the embedded one") {
+		t.Errorf("eval --help says the default is the embedded model:\n%s", out)
+	}
+}
+
 func TestGateStats(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()

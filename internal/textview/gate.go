@@ -135,7 +135,11 @@ func Metrics(w io.Writer, m gating.Metrics) error {
 		return fmt.Sprintf("%.3f", v)
 	}
 	debates, skips := m.TP+m.FN, m.TN+m.FP
-	fmt.Fprintf(w, "%d examples (%d debate, %d skip), mode %s, threshold %.4f\n", m.N, debates, skips, m.Mode, m.Threshold)
+	mode := string(m.Mode)
+	if m.Mode == gating.ModeModel {
+		mode += ", model " + m.Model
+	}
+	fmt.Fprintf(w, "%d examples (%d debate, %d skip), mode %s, threshold %.4f\n", m.N, debates, skips, mode, m.Threshold)
 	fmt.Fprintf(w, "accuracy  %s\nprecision %s  (of debate)\nrecall    %s  (of debate)\nf1        %s\nauc       %s\n",
 		fig(m.Accuracy, m.N > 0), fig(m.Precision, m.TP+m.FP > 0), fig(m.Recall, debates > 0), fig(m.F1, m.TP+m.FP > 0 && debates > 0), fig(m.AUC, debates > 0 && skips > 0))
 	fmt.Fprintf(w, "skip rate %s  (skip examples the gate skipped; %s of all examples skipped)\n", fig(m.SkipRate, skips > 0), fig(m.Skipped, m.N > 0))

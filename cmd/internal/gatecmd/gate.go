@@ -191,7 +191,7 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cobra.Comman
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Data, "data", "", "labeled corpus (JSONL)")
 	fl.StringVar(&opts.Mode, "mode", "model", "model or rules")
-	fl.StringVar(&opts.Model, "model", "", "a model file instead of the embedded one")
+	fl.StringVar(&opts.Model, "model", "", "a model file from 'parley gate train' instead of <root>/gate/model.json or the embedded one")
 	return cmd
 }
 
