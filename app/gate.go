@@ -351,6 +351,11 @@ type Labelled struct {
 	Labelled int `json:"labelled"`
 	Debate   int `json:"debate"`
 	Skip     int `json:"skip"`
+	// Replaced counts the labels that replace, in training, an earlier
+	// label of the same self-critique (in labels.jsonl or earlier in the
+	// input); Changed those of them that label it otherwise.
+	Replaced int `json:"replaced"`
+	Changed  int `json:"changed"`
 }
 
 // AddLabels appends the labelled self-critiques r holds (JSON Lines, see
@@ -364,6 +369,16 @@ func (a *App) AddLabels(r io.Reader, source string) (*Labelled, error) {
 	if len(ex) == 0 {
 		return nil, newError(ProblemFile, "", nil, "%s holds no labelled self-critique", source)
 	}
+	earlier, _, err := a.GateLabels()
+	if err != nil {
+		return nil, err
+	}
+	last := map[string]gating.Outcome{}
+	for _, p := range earlier {
+		if p.Source == gating.SourceUser {
+			last[gating.CritiqueKey(p.Input)] = p.Label
+		}
+	}
 	now := labelTime()
 	labels := make([]gating.Label, len(ex))
 	n := &Labelled{Labelled: len(ex)}
@@ -374,6 +389,14 @@ func (a *App) AddLabels(r io.Reader, source string) (*Labelled, error) {
 		} else {
 			n.Skip++
 		}
+		key := gating.CritiqueKey(e.SelfCritique)
+		if prev, ok := last[key]; ok {
+			n.Replaced++
+			if prev != e.Label {
+				n.Changed++
+			}
+		}
+		last[key] = e.Label
 	}
 	if err := a.appendLabels(labels); err != nil {
 		return nil, err

@@ -186,6 +186,27 @@ func TestLabelAndLearnRefusals(t *testing.T) {
 	}
 }
 
+// TestAddLabelsSaysWhatItRelabels: a file of labels added twice, or a
+// self-critique labelled twice in one file, counts once in training; gate
+// label says how many of its labels replace an earlier one of the same
+// self-critique, and how many of those change it.
+func TestAddLabelsSaysWhatItRelabels(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	file := `{"layer":"verify","text":"Maybe broken; not sure.","label":"skip"}
+{"layer":"verify","text":"Maybe broken; not sure.","label":"debate"}
+{"layer":"verify","text":"Fixed; TestUpload passes on CI.","label":"skip"}
+`
+	n, err := a.AddLabels(strings.NewReader(file), "mine.jsonl")
+	if err != nil || *n != (Labelled{Labelled: 3, Debate: 1, Skip: 2, Replaced: 1, Changed: 1}) {
+		t.Fatalf("first add: %+v %v", n, err)
+	}
+	n, err = a.AddLabels(strings.NewReader(file), "mine.jsonl")
+	if err != nil || *n != (Labelled{Labelled: 3, Debate: 1, Skip: 2, Replaced: 3, Changed: 2}) {
+		t.Fatalf("the same file again: %+v %v", n, err)
+	}
+}
+
 // TestTrainGateRefusesWhatCannotBeWritten: an --out that is a directory is
 // refused before the training, and a bad option names the corpus it was
 // training on, the shipped one included.

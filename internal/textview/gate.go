@@ -177,7 +177,11 @@ func GateStats(w io.Writer, s gating.Stats, logPath string) error {
 
 // Labelled writes how many labelled self-critiques were added to file.
 func Labelled(w io.Writer, n *app.Labelled, file string) error {
-	_, err := fmt.Fprintf(w, "added %d label(s) (%d debate, %d skip) to %s\n", n.Labelled, n.Debate, n.Skip, file)
+	replaced := ""
+	if n.Replaced > 0 {
+		replaced = fmt.Sprintf("; %d of them replace an earlier label of the same self-critique (%d with the other label), which counts once, with its last label", n.Replaced, n.Changed)
+	}
+	_, err := fmt.Fprintf(w, "added %d label(s) (%d debate, %d skip) to %s%s\n", n.Labelled, n.Debate, n.Skip, file, replaced)
 	return err
 }
 
