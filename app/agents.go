@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -176,19 +177,49 @@ func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, 
 		// only a backend that keeps them collects.
 		if c, ok := b.(Collector); ok {
 			st, err := c.Collect(ctx, olderThan, time.Now())
+			out.Acked, out.Staging = st.Acked, st.Staging
+			ws, err := notCollected(err)
 			if err != nil {
 				return Explain(err)
 			}
-			out.Acked, out.Staging = st.Acked, st.Staging
+			out.Warnings = ws
 		}
 		pruned, ws, err := prune(ctx, b.Registry())
 		if len(pruned) > 0 {
 			out.Pruned = pruned
 		}
-		out.Warnings = ws
+		out.Warnings = append(out.Warnings, ws...)
 		return err
 	})
 	return out, err
+}
+
+// notCollected turns the folders and files a collection could not clean
+// (each an *inbox.DeliveryError or a *registry.PathError of op "gc": the
+// rest was collected) into WarnNotRemoved warnings, as prune does for dead
+// registrations; any other failure stays an error.
+func notCollected(err error) ([]Warning, error) {
+	if err == nil {
+		return nil, nil
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	var ws []Warning
+	for _, e := range errs {
+		var de *inbox.DeliveryError
+		var pe *registry.PathError
+		switch {
+		case errors.As(e, &de) && de.Op == "gc":
+			ws = append(ws, Warning{Code: WarnNotRemoved, Agent: de.Agent, Text: fmt.Sprintf("old files of %s's inbox stay: %v", de.Agent, e)})
+		case errors.As(e, &pe) && pe.Op == "gc":
+			ws = append(ws, Warning{Code: WarnNotRemoved, Text: fmt.Sprintf("a stale staging file of the registry stays: %v", e)})
+		default:
+			return nil, err
+		}
+	}
+	return ws, nil
 }
 
 // prune is the registry's Prune with what it could not remove (a

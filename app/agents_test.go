@@ -56,17 +56,18 @@ func TestPruneReturnsThePrunedAgents(t *testing.T) {
 func TestPruneAndCollectGoOnPastWhatTheyCannotRemove(t *testing.T) {
 	ctx := context.Background()
 	RegisterBackend("test-unremovable", func(ctx context.Context, a *App, cfg *config.Config) (Backend, error) {
-		tr, err := inbox.NewFileTransport(a.root)
-		if err != nil {
-			return nil, err
-		}
 		rt, err := os.OpenRoot(a.root)
 		if err != nil {
-			tr.Close()
 			return nil, err
 		}
 		ffs := &durable.FaultFS{FS: durable.Root(rt)}
 		ffs.Fail("remove", "registry/Bravo.json", syscall.EACCES, 0)
+		ffs.Fail("remove", "inbox/Wren/.x.", syscall.EACCES, 0)
+		tr, err := inbox.NewFileTransport(a.root, inbox.WithFS(ffs))
+		if err != nil {
+			rt.Close()
+			return nil, err
+		}
 		reg, err := registry.Open(a.root, tr, registry.WithFS(ffs))
 		if err != nil {
 			rt.Close()
@@ -107,9 +108,19 @@ func TestPruneAndCollectGoOnPastWhatTheyCannotRemove(t *testing.T) {
 		t.Fatalf("Prune warnings: %+v; want one not_removed for Bravo saying why", ws)
 	}
 	dead("Delta")
+	// A stale staging file Wren's inbox cannot lose, and one Delta's can.
+	old := time.Now().Add(-time.Hour)
+	for _, p := range []string{"inbox/Wren/.x.json.0123456789ab.tmp", "inbox/Delta/.y.json.0123456789ab.tmp"} {
+		p = filepath.Join(a.Root(), filepath.FromSlash(p))
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, old, old)
+	}
 	st, err := a.Collect(ctx, time.Hour)
-	if err != nil || !slices.Equal(st.Pruned, []string{"Delta"}) || len(st.Warnings) != 1 || st.Warnings[0].Agent != "Bravo" {
-		t.Fatalf("Collect: %+v %v; want Delta pruned and a warning for Bravo", st, err)
+	if err != nil || !slices.Equal(st.Pruned, []string{"Delta"}) || st.Staging != 1 || len(st.Warnings) != 2 ||
+		st.Warnings[0].Agent != "Wren" || st.Warnings[0].Code != WarnNotRemoved || st.Warnings[1].Agent != "Bravo" {
+		t.Fatalf("Collect: %+v %v; want Delta's staging file removed, Delta pruned, and warnings for Wren's file and for Bravo", st, err)
 	}
 	live, err := a.LiveAgents(ctx)
 	if err != nil || len(live) != 1 || live[0].Name != "Wren" {

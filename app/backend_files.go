@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -60,13 +61,11 @@ func (f *files) Owner(ctx context.Context, agent string) (string, error) {
 }
 
 func (f *files) Collect(ctx context.Context, olderThan time.Duration, now time.Time) (inbox.GCStats, error) {
+	// Each part collects what it can whatever the other's failures.
 	st, err := f.tr.GC(ctx, olderThan, now)
-	if err != nil {
-		return st, err
-	}
-	n, err := f.reg.RemoveStaleStaging(ctx, now)
+	n, rerr := f.reg.RemoveStaleStaging(ctx, now)
 	st.Staging += n
-	return st, err
+	return st, errors.Join(err, rerr)
 }
 
 var (

@@ -61,8 +61,8 @@ const (
 	WarnRegistrationLost = "registration_lost"
 	// WarnUnregister: a watch could not remove its registration.
 	WarnUnregister = "unregister_failed"
-	// WarnNotRemoved: a prune could not remove a dead registration; it
-	// stays.
+	// WarnNotRemoved: a prune could not remove a dead registration, or a
+	// collection an old file; it stays.
 	WarnNotRemoved = "not_removed"
 )
 

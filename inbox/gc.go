@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
@@ -49,16 +50,19 @@ func (t *FileTransport) Agents(ctx context.Context) ([]string, error) {
 // and staging files older than StaleStaging from every inbox and its cur/
 // and bad/. Unclaimed messages, quarantined files and mail moved aside are
 // never removed. A message's age is its name's millisecond prefix, or its
-// modification time for a name without one.
+// modification time for a name without one. A folder or a file it cannot
+// remove does not stop it: it collects the rest and returns every failure
+// (joined), with what it removed.
 func (t *FileTransport) GC(ctx context.Context, olderThan time.Duration, now time.Time) (GCStats, error) {
 	var st GCStats
 	agents, err := t.Agents(ctx)
 	if err != nil {
 		return st, err
 	}
+	var errs []error
 	for _, a := range agents {
 		if err := ctx.Err(); err != nil {
-			return st, err
+			return st, errors.Join(append(errs, err)...)
 		}
 		dir := inboxPath(a)
 		for _, sub := range []string{dir, dir + "/" + CurDir, dir + "/" + BadDir} {
@@ -66,11 +70,11 @@ func (t *FileTransport) GC(ctx context.Context, olderThan time.Duration, now tim
 			st.Acked += n
 			st.Staging += m
 			if err != nil {
-				return st, &DeliveryError{Op: "gc", Agent: a, Path: sub, Err: err}
+				errs = append(errs, &DeliveryError{Op: "gc", Agent: a, Path: sub, Err: err})
 			}
 		}
 	}
-	return st, nil
+	return st, errors.Join(errs...)
 }
 
 func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff time.Time) (msgs, staging int, err error) {
@@ -96,16 +100,26 @@ func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff t
 		}
 		return fi.ModTime(), true
 	}
+	// remove removes one file; the first failure is the folder's error,
+	// the others only counted in it, and the rest of the folder is done.
+	failed := 0
+	remove := func(name string) bool {
+		rerr := t.fsys.Remove(dir + "/" + name)
+		if rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
+			return true
+		}
+		if failed++; err == nil {
+			err = rerr
+		}
+		return false
+	}
 	for _, e := range ents {
 		if e.kind == kindDir {
 			continue
 		}
 		switch {
 		case IsStagingName(e.name):
-			if mt, ok := modTime(e.name); ok && mt.Before(stagingCutoff) {
-				if err := t.fsys.Remove(dir + "/" + e.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return msgs, staging, err
-				}
+			if mt, ok := modTime(e.name); ok && mt.Before(stagingCutoff) && remove(e.name) {
 				staging++
 			}
 		case acked && IsMessageName(e.name):
@@ -117,15 +131,15 @@ func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff t
 			} else {
 				continue
 			}
-			if at.Before(msgCutoff) {
-				if err := t.fsys.Remove(dir + "/" + e.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return msgs, staging, err
-				}
+			if at.Before(msgCutoff) && remove(e.name) {
 				msgs++
 			}
 		}
 	}
-	return msgs, staging, nil
+	if failed > 1 {
+		err = fmt.Errorf("%w (and %d more files could not be removed)", err, failed-1)
+	}
+	return msgs, staging, err
 }
 
 // IsStagingName recognises internal/durable's staging names,

@@ -544,6 +544,46 @@ func TestGC(t *testing.T) {
 	}
 }
 
+// TestGCGoesOnPastAFileItCannotRemove: a file GC cannot remove (in one
+// inbox, and one of several in a folder) does not keep it from collecting
+// the rest of that folder and the other inboxes; the failure names the
+// inbox and is returned with what was removed.
+func TestGCGoesOnPastAFileItCannotRemove(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ffs := &durable.FaultFS{FS: durable.Root(r)}
+	tr := newFileAt(t, root, inbox.WithFS(ffs))
+	mustCreate(t, tr, "Amy", "Bob", "Cy")
+	old := time.Now().Add(-time.Hour)
+	stage := func(agent, name string) {
+		p := filepath.Join(root, "inbox", agent, "."+name+".json.0123456789ab.tmp")
+		os.WriteFile(p, []byte("partial"), 0o600)
+		os.Chtimes(p, old, old)
+	}
+	for _, a := range []string{"Amy", "Bob", "Cy"} {
+		stage(a, "x")
+		stage(a, "y")
+	}
+	ffs.Fail("remove", "inbox/Amy/.x.", syscall.EACCES, 0)
+	st, err := tr.GC(context.Background(), time.Hour, time.Now())
+	var de *inbox.DeliveryError
+	if !errors.Is(err, syscall.EACCES) || !errors.As(err, &de) || de.Agent != "Amy" || de.Op != "gc" {
+		t.Fatalf("GC error = %v; want Amy's permission failure", err)
+	}
+	if st.Staging != 5 {
+		t.Fatalf("GC removed %d staging files, want the 5 it could", st.Staging)
+	}
+	left, _ := filepath.Glob(filepath.Join(root, "inbox", "*", ".*.tmp"))
+	if len(left) != 1 || !strings.Contains(left[0], filepath.Join("Amy", ".x.")) {
+		t.Fatalf("left behind: %v; want only Amy's unremovable file", left)
+	}
+}
+
 // Directory reads are not snapshots: a scan may list a message without the
 // one its sender created just before. Scans alone (no watcher, a scan every
 // millisecond, senders writing throughout) must still keep every sender's

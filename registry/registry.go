@@ -553,6 +553,7 @@ func (r *Registry) RemoveStaleStaging(ctx context.Context, now time.Time) (int, 
 		return 0, err
 	}
 	n := 0
+	var errs []error
 	for _, de := range des {
 		if !inbox.IsStagingName(de.Name()) || !de.Type().IsRegular() {
 			continue
@@ -562,9 +563,11 @@ func (r *Registry) RemoveStaleStaging(ctx context.Context, now time.Time) (int, 
 			continue
 		}
 		if err := r.fsys.Remove(Dir + "/" + de.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return n, &PathError{Op: "gc", Name: de.Name(), Path: Dir + "/" + de.Name(), Err: err}
+			// The others are still removed.
+			errs = append(errs, &PathError{Op: "gc", Name: de.Name(), Path: Dir + "/" + de.Name(), Err: err})
+			continue
 		}
 		n++
 	}
-	return n, nil
+	return n, errors.Join(errs...)
 }
