@@ -16,7 +16,8 @@ import (
 // through html/template's reflection took several times longer). Every
 // value from the transcript goes through html.EscapeString, in text and
 // in double-quoted attributes alike, and links come only from EvidenceHref
-// (web addresses checked to be http or https, or the caller's own).
+// (web addresses checked to be http or https, or the caller's own), and
+// only for the turns whose evidence may be linked (Entry.LinksEvidence).
 func (d *htmlData) writeThread(w io.Writer) error {
 	var b strings.Builder
 	b.Grow(1024 * (d.Turns + 1))
@@ -85,7 +86,11 @@ func (d *htmlData) entry(b *strings.Builder, e *Entry) {
 			b.WriteString(`<ul class="evidence">` + "\n")
 			for _, ev := range t.Evidence {
 				ref := `<code>` + esc(ev.Ref) + `</code>`
-				if href := d.EvidenceHref(ev); href != "" {
+				switch href := d.EvidenceHref(ev); {
+				case href == "":
+				case !e.LinksEvidence():
+					ref += ` <span class="unverified-mark" title="not linked: this turn is unverified">unverified</span>`
+				default:
 					ref = `<a href="` + esc(href) + `" rel="noopener noreferrer nofollow">` + ref + `</a>`
 				}
 				b.WriteString(`<li class="ev ev-` + esc(string(ev.Status)) + `">` + ref + ` <span class="status">` + esc(string(ev.Status)) + `</span>`)

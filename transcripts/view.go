@@ -83,6 +83,13 @@ type Entry struct {
 	Unverified bool `json:"unverified,omitempty"`
 }
 
+// LinksEvidence reports whether the entry's evidence references may be
+// links: only a verified turn's may. An unverified turn's references, and
+// the check results beside them, are what the file now says rather than
+// what the debate checked: pages show them as text, marked unverified, and
+// the evidence view (package web) does not serve them.
+func (e *Entry) LinksEvidence() bool { return e.Turn != nil && !e.Unverified }
+
 // Integrity is what verification found.
 type Integrity struct {
 	// Intact is true when the whole chain verified (and agrees with

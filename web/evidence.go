@@ -110,11 +110,12 @@ func (s *Server) handleEvidence(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "evidence", layoutData{Title: d.Path, Nav: "debates", MainClass: "narrow", Data: d})
 }
 
-// cited reports whether some turn of the debate cited ref as a file.
+// cited reports whether some turn of the debate whose evidence may be
+// linked (a verified one) cited ref as a file.
 func cited(v *transcripts.View, ref string) bool {
 	for _, r := range v.Rounds {
 		for _, e := range r.Entries {
-			if e.Turn == nil || e.Unverified {
+			if !e.LinksEvidence() {
 				continue
 			}
 			for _, ev := range e.Turn.Evidence {

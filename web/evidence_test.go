@@ -142,3 +142,31 @@ func TestEvidenceOfADebateWithABrokenVerdict(t *testing.T) {
 		t.Errorf("the linked evidence: %d", code)
 	}
 }
+
+// A tampered transcript's unverified turns show their evidence as text,
+// marked unverified, and link none of it: the evidence view serves only
+// what a verified turn cited, so no link on the page leads to a 404.
+func TestUnverifiedTurnsLinkNoEvidence(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Evidence", "Notes say so",
+		attacker(turns("1|Notes do not|Notes say so|-1|50|Look.|notes.md:2,https://example.com/a", "2||||10|")),
+		defender(turns("1|Notes say so||0|40|No.|notes.md:1")))
+	f.tamperFile(id, "Look.", "Lock.")
+	ev := func(ref string) string { return "/debates/" + id + "/evidence?ref=" + url.QueryEscape(ref) }
+	_, page := getBody(t, f.srv, "/debates/"+id)
+	if !strings.Contains(page, "TAMPERED") && !strings.Contains(page, "tampered") {
+		t.Fatalf("the page does not say the debate was tampered with")
+	}
+	for _, href := range []string{ev("notes.md:2"), "https://example.com/a"} {
+		if strings.Contains(page, `href="`+strings.ReplaceAll(href, "&", "&amp;")) {
+			t.Errorf("an unverified turn links %s", href)
+		}
+	}
+	if !strings.Contains(page, `<code>notes.md:2</code> <span class="unverified-mark"`) {
+		t.Errorf("the unverified turn's reference is not shown, marked unverified")
+	}
+	if code, _ := getBody(t, f.srv, ev("notes.md:2")); code != http.StatusNotFound {
+		t.Errorf("evidence of an unverified turn: %d, want 404", code)
+	}
+}
