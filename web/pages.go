@@ -255,6 +255,10 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
+	if errors.Is(err, vault.ErrTooLarge) {
+		s.tooLarge(w, r, consensus.Folder+"/"+name+".md", err)
+		return
+	}
 	if err != nil {
 		s.fail(w, r, "record", err)
 		return
@@ -341,6 +345,10 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p string) {
 	if errors.Is(err, fs.ErrNotExist) && p == consensus.Folder+"/"+consensus.IndexName {
 		// Every page's Vault link leads here, before any record is filed too.
 		data, err = []byte("No consensus record yet: the first debate filed writes this index.\n"), nil
+	}
+	if errors.Is(err, vault.ErrTooLarge) {
+		s.tooLarge(w, r, p, err)
+		return
 	}
 	if err != nil {
 		s.log.Debug("vault page refused", "path", p, "err", err)

@@ -3,17 +3,21 @@ package web
 import (
 	"bytes"
 	"embed"
+	"errors"
+	"fmt"
 	"html/template"
 	"io"
 	"net/http"
 	"net/url"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
 )
 
 //go:embed templates/*.html static/*
@@ -126,6 +130,33 @@ type errorData struct{ Title, Message string }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "Not found", Data: errorData{"Not found", "There is no page at this address."}})
+}
+
+// tooLarge answers 413 for the vault page p, which is over
+// vault.MaxPageBytes (err says so, with its size when readPage saw it):
+// the page exists, but is not read; an editor can open it.
+func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, p string, err error) {
+	size := "larger than " + humanBytes(vault.MaxPageBytes)
+	if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
+		size = humanBytes(tl.Size) + " (" + strconv.FormatInt(tl.Size, 10) + " bytes)"
+	}
+	s.render(w, r, http.StatusRequestEntityTooLarge, "error", layoutData{Title: "Too large to show", Data: errorData{"Too large to show",
+		fmt.Sprintf("The page %s is %s; parley serve shows pages up to %s. Open it in Obsidian or an editor: %s",
+			p, size, humanBytes(vault.MaxPageBytes), filepath.Join(s.vault.Path(), filepath.FromSlash(p)))}})
+}
+
+// humanBytes is n in KiB or MiB, to one decimal ("1.2 MiB", "1 MiB").
+func humanBytes(n int64) string {
+	f := func(u float64, name string) string {
+		return strings.TrimSuffix(strconv.FormatFloat(float64(n)/u, 'f', 1, 64), ".0") + " " + name
+	}
+	switch {
+	case n >= 1<<20:
+		return f(1<<20, "MiB")
+	case n >= 1<<10:
+		return f(1<<10, "KiB")
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, op string, err error) {

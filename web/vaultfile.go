@@ -48,12 +48,30 @@ func readPage(root *os.Root, p string) ([]byte, error) {
 	if !os.SameFile(li, fi) {
 		return nil, fmt.Errorf("%w: %s changed while it was opened", errNotPage, p)
 	}
+	if fi.Size() > vault.MaxPageBytes {
+		return nil, &tooLargeError{Path: p, Size: fi.Size()}
+	}
 	data, err := io.ReadAll(io.LimitReader(f, vault.MaxPageBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > vault.MaxPageBytes {
-		return nil, fmt.Errorf("%w: %s is larger than %d bytes", vault.ErrTooLarge, p, vault.MaxPageBytes)
+	if len(data) > vault.MaxPageBytes { // it grew since the stat
+		return nil, &tooLargeError{Path: p, Size: int64(len(data))}
 	}
 	return data, nil
 }
+
+// tooLargeError is a vault page over vault.MaxPageBytes, which is not
+// read; it is vault.ErrTooLarge.
+type tooLargeError struct {
+	Path string
+	// Size is the page's size in bytes as far as it was seen (at least
+	// vault.MaxPageBytes+1).
+	Size int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("%s is %d bytes, over the limit of %d", e.Path, e.Size, vault.MaxPageBytes)
+}
+
+func (e *tooLargeError) Unwrap() error { return vault.ErrTooLarge }
