@@ -178,6 +178,8 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-cache")
+	// Set, not left to net/http: a HEAD response writes no body to count.
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}

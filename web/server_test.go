@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -769,5 +770,36 @@ func TestSearchSaysWhenMoreRecordsMatch(t *testing.T) {
 	_, body = get(t, f.srv, "/search?q=uuidv7")
 	if !strings.Contains(body, `Debates <span class="count">(1)</span>`) {
 		t.Errorf("one debate found is not counted as (1)")
+	}
+}
+
+// HEAD answers with the headers GET would send, Content-Length included,
+// and no body: the static files as the pages.
+func TestHeadHasTheContentLengthOfGet(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ts := httptest.NewServer(f.srv)
+	defer ts.Close()
+	for _, target := range []string{"/static/style.css", "/static/live.js", "/", "/consensus"} {
+		res, err := http.Get(ts.URL + target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		head, err := http.Head(ts.URL + target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head.Body.Close()
+		if res.StatusCode != 200 || head.StatusCode != 200 || len(body) == 0 {
+			t.Fatalf("%s: GET %d (%d bytes), HEAD %d", target, res.StatusCode, len(body), head.StatusCode)
+		}
+		if got, want := head.Header.Get("Content-Length"), strconv.Itoa(len(body)); got != want {
+			t.Errorf("HEAD %s: Content-Length %q, want %s", target, got, want)
+		}
+		if got, want := head.Header.Get("Content-Type"), res.Header.Get("Content-Type"); got != want {
+			t.Errorf("HEAD %s: Content-Type %q, want %q", target, got, want)
+		}
 	}
 }
