@@ -104,9 +104,9 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.App
 
 // serveMCPHTTP serves the streamable HTTP transport at /mcp until ctx ends.
 func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Server) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen("--http", addr, "parley mcp --http")
 	if err != nil {
-		return fmt.Errorf("--http %s: %w", addr, err)
+		return err
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	if a.JSON {

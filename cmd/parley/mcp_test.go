@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,23 @@ func TestMCPHTTPAddressChecks(t *testing.T) {
 	a := &factory{&cmdutil.Factory{Stderr: &errb}}
 	if err := checkListenAddr(a, "0.0.0.0:7421", true); err != nil || !strings.Contains(errb.String(), "warning: serving MCP on 0.0.0.0:7421, which is not a loopback address") {
 		t.Errorf("allow-remote: %v %q", err, errb.String())
+	}
+}
+
+// An --http address already in use is one line that says so and what to
+// do, in the words of "parley serve" (the same helper), naming --http.
+func TestMCPHTTPAddressInUse(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().String()
+	_, stderr, code := dcli(t, filepath.Join(t.TempDir(), "root"), "mcp", "--http", addr)
+	want := "parley: " + addr + " is in use (another parley mcp --http?): stop what listens there or choose another --http\n"
+	if code != cmdutil.ExitError || stderr != want {
+		t.Errorf("exit %d, %q; want exit %d, %q", code, stderr, cmdutil.ExitError, want)
 	}
 }
 

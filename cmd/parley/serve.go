@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"net"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -49,10 +48,7 @@ func newServeCmd(a *factory) *cobra.Command {
 			}
 			defer closeSrv()
 			vdir, _ := filepath.Abs(a.VaultDir())
-			ln, err := net.Listen("tcp", addr)
-			if errors.Is(err, syscall.EADDRINUSE) {
-				return fmt.Errorf("%s is in use (another parley serve?): stop what listens there or choose another --addr", addr)
-			}
+			ln, err := listen("--addr", addr, "parley serve")
 			if err != nil {
 				return err
 			}
@@ -81,4 +77,18 @@ func newServeCmd(a *factory) *cobra.Command {
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7420", "address to listen on (loopback unless --allow-remote)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --addr (prints a warning: the pages have no authentication)")
 	return cmd
+}
+
+// listen listens on addr, given by flag, for the server cmd ("parley
+// serve", "parley mcp --http"): an address in use is one line that says
+// what to do, the same for every server; any other failure names the flag.
+func listen(flag, addr, cmd string) (net.Listener, error) {
+	ln, err := httpserve.Listen(addr)
+	switch {
+	case errors.Is(err, httpserve.ErrInUse):
+		return nil, fmt.Errorf("%s is in use (another %s?): stop what listens there or choose another %s", addr, cmd, flag)
+	case err != nil:
+		return nil, fmt.Errorf("%s %s: %w", flag, addr, err)
+	}
+	return ln, nil
 }

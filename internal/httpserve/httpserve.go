@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -169,6 +170,21 @@ func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)
 	return err
+}
+
+// ErrInUse means a listen address that something else already listens on
+// (EADDRINUSE), as Listen reports it.
+var ErrInUse = errors.New("address in use")
+
+// Listen listens on the TCP address addr. An address already in use is
+// ErrInUse (the callers word what to do about it); any other failure is
+// net.Listen's.
+func Listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%w: %s: %w", ErrInUse, addr, err)
+	}
+	return ln, err
 }
 
 // ErrRemote means a listen address that is not a loopback address, which

@@ -164,3 +164,23 @@ func TestCheckAddr(t *testing.T) {
 		}
 	}
 }
+
+// Listen reports an address something already listens on as ErrInUse, and
+// listens on a free one.
+func TestListenInUse(t *testing.T) {
+	t.Parallel()
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if ln2, err := Listen(ln.Addr().String()); !errors.Is(err, ErrInUse) {
+		if ln2 != nil {
+			ln2.Close()
+		}
+		t.Errorf("an address in use: %v, want ErrInUse", err)
+	}
+	if _, err := Listen("127.0.0.1:notaport"); err == nil || errors.Is(err, ErrInUse) {
+		t.Errorf("a bad address: %v", err)
+	}
+}
