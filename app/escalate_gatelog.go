@@ -8,10 +8,11 @@ import (
 
 // gateLogOnce returns escalate's gate log: it appends a decision to
 // gate.jsonl unless the decision on the same telemetry record (the same
-// debate id, which a record determines) is already there. A run that
-// failed after the gate decided (the debate's agents did not start, the
-// disk filled) leaves the record undecided, and the run that decides it
-// later must not count the gate's decision a second time in gate stats.
+// debate id, which a record determines) is already there. The escalator
+// logs a gate decision only once the record is decided, just before its
+// ledger line; should that line fail to be written (the disk filled), the
+// run that decides the record later must not count the gate's decision a
+// second time in gate stats.
 func (a *App) gateLogOnce() (func(gating.LogEntry) error, error) {
 	logged, err := a.escalationGateDecisions()
 	if err != nil {

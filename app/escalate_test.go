@@ -89,3 +89,38 @@ func TestEscalateThroughTheAPI(t *testing.T) {
 		t.Errorf("a file as the workspace: %v", err)
 	}
 }
+
+// A run that stops on a record (no agents configured: exit 2) logs no
+// gate decision for it; the run that decides it logs the decision it acted
+// on, once: gate stats count one decision per record decided, made by the
+// gate mode that decided it.
+func TestEscalateLogsTheGateDecisionItActedOn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	os.MkdirAll(root, 0o700)
+	telemetry := write(t, filepath.Join(dir, "verifier.jsonl"),
+		`{"timestamp":"2026-06-02T09:00:00Z","task_id":"m1","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["maybe the retry is never reached, not sure"],"claims":["Retries work"]}`+"\n")
+	a := New(Options{Root: root})
+	escalate := func(config string) error {
+		write(t, filepath.Join(root, "config.json"), config)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, err := a.Escalate(ctx, EscalateOptions{Telemetry: telemetry, Workspace: dir})
+		return err
+	}
+	if err := escalate(`{"escalation":{"gateMode":"model"}}`); !errors.Is(err, escalation.ErrNoAgents) {
+		t.Fatalf("without agents: %v, want ErrNoAgents", err)
+	}
+	if err := escalate(`{"escalation":{"gateMode":"rules","defender":"@Keeper","attacker":"@Doubter"}}`); err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := a.GateLog()
+	if err != nil || len(entries) != 1 || entries[0].Source != "task:m1" || entries[0].Mode != gating.ModeRules {
+		t.Fatalf("gate.jsonl: %+v %v; want one decision on task m1, by the rules gate that decided it", entries, err)
+	}
+	st, _, err := a.GateStats()
+	if err != nil || st.Decisions != 1 {
+		t.Fatalf("gate stats: %+v %v; want 1 decision", st, err)
+	}
+}

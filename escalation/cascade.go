@@ -42,7 +42,12 @@ type Escalator struct {
 	Ledger  *Ledger
 	Gate    Gate
 	Debater Debater
-	// GateLog, when set, records each gate decision (gate.jsonl).
+	// GateLog, when set, records the gate's decision on each record
+	// decided (gate.jsonl), once the record's decision is final and just
+	// before its ledger line: a run that stops on the record with an
+	// error logs nothing for it, so the run that decides it later logs
+	// the gate's decision once, as that run made it. An error from it is
+	// an error of the record (nothing is recorded).
 	GateLog func(gating.LogEntry) error
 	// Defender and Attacker are the agent specs of the debates.
 	Defender, Attacker string
@@ -78,9 +83,14 @@ func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte,
 		}
 		attempt = n + 1
 	}
-	d, err := e.decide(ctx, r, attempt)
+	d, gated, err := e.decide(ctx, r, attempt)
 	if err != nil {
 		return nil, nil, err
+	}
+	if gated != nil && e.GateLog != nil {
+		if err := e.GateLog(*gated); err != nil {
+			return nil, nil, err
+		}
 	}
 	d.Decided = e.now().UTC().Format(vocab.TimeLayout)
 	line, err := e.Ledger.Append(*d)
@@ -108,12 +118,15 @@ func (e *Escalator) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// decide is the cascade of SPEC §9.
-func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decision, error) {
+// decide is the cascade of SPEC §9. It returns the decision and, when the
+// gate decided on the record, the gate's decision as gate.jsonl keeps it
+// (logged by the caller once the decision is recorded).
+func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decision, *gating.LogEntry, error) {
 	d := &Decision{TaskID: r.TaskID, Timestamp: r.Timestamp, Priority: r.Priority, TelemetryVerdict: r.Verdict}
-	set := func(a Action, reason Reason, detail string) (*Decision, error) {
+	var gated *gating.LogEntry
+	set := func(a Action, reason Reason, detail string) (*Decision, *gating.LogEntry, error) {
 		d.Action, d.Reason, d.Detail = a, reason, detail
-		return d, nil
+		return d, gated, nil
 	}
 	if r.Verdict != VerdictDrift {
 		return set(ActionSkipped, ReasonNotDrift, fmt.Sprintf("the verdict is %s; only DRIFT is escalated", r.Verdict))
@@ -132,30 +145,28 @@ func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decisi
 		// cannot read it anyway, it cannot say "skip": debate.
 		e.log().Warn("the gate could not decide; debating", "task_id", r.TaskID, "err", err)
 		g = gating.Decision{Outcome: gating.Debate}
-	} else if e.GateLog != nil {
+	} else {
 		entry := gating.NewLogEntry(g, sc, "task:"+r.TaskID, e.now())
 		entry.DebateID = id
-		if err := e.GateLog(entry); err != nil {
-			return nil, err
-		}
+		gated = &entry
 	}
 	if !g.Debate() {
 		return set(ActionHold, ReasonGateSkip, gateDetail(g))
 	}
 	s, err := sessionOf(id, r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o, err := e.Debater.Debate(ctx, s)
 	if errors.Is(err, ErrUnavailable) {
 		return set(ActionHold, ReasonUnavailable, clip.Line(err.Error(), 401))
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d.Verdict, d.DebateID, d.Record = o.Verdict, o.DebateID, o.Record
 	d.Action, d.Reason, d.Detail = Judge(ctx, s, o, e.Workspace)
-	return d, nil
+	return d, gated, nil
 }
 
 func gateDetail(g gating.Decision) string {

@@ -481,3 +481,63 @@ func TestLongClaimsStillMakeARestatablePosition(t *testing.T) {
 		t.Fatalf("position %q", p)
 	}
 }
+
+// A run that stops on a record with an error (its debate did not close,
+// no agents are configured) logs no gate decision for it: the run that
+// decides it later logs the one it acted on, once, and gate stats count
+// one decision per record decided.
+func TestGateDecisionLoggedOnceTheRecordIsDecided(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	row := cascadeRows[0]
+	for _, r := range cascadeRows {
+		if r.action == ActionProceed {
+			row = r
+			break
+		}
+	}
+	rec, _ := ParseRecord([]byte(row.line))
+	failing := true
+	f.debater.plays[rec.TaskID] = func(s *debate.DebateSession) (*debate.Outcome, error) {
+		if failing {
+			return nil, fmt.Errorf("the defender's process did not start")
+		}
+		return row.play(s)
+	}
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	escalate := func(defender string) (*Decision, error) {
+		l, err := OpenLedger(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		e := &Escalator{
+			Ledger: l, Gate: gating.Rules(), Debater: f.debater, Defender: defender, Attacker: "script:a.json",
+			Workspace: f.workspace, Budget: debate.DefaultBudget(debate.LayerVerify),
+			GateLog: func(le gating.LogEntry) error { f.gateLog = append(f.gateLog, le); return nil },
+		}
+		d, _, err := e.Escalate(context.Background(), rec)
+		return d, err
+	}
+	if _, err := escalate(""); err != ErrNoAgents {
+		t.Fatalf("without agents: %v, want ErrNoAgents", err)
+	}
+	if _, err := escalate("script:d.json"); err == nil {
+		t.Fatal("a debate that did not close decided the record")
+	}
+	if len(f.gateLog) != 0 {
+		t.Fatalf("%d gate decisions logged for a record left undecided, want none", len(f.gateLog))
+	}
+	failing = false
+	d, err := escalate("script:d.json")
+	if err != nil || d == nil || d.Action != row.action {
+		t.Fatalf("third run: %+v, %v", d, err)
+	}
+	if len(f.gateLog) != 1 || f.gateLog[0].Source != "task:"+rec.TaskID || f.gateLog[0].DebateID != DebateID(rec) {
+		t.Fatalf("gate log %+v, want the one decision on task %s", f.gateLog, rec.TaskID)
+	}
+}
