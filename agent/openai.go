@@ -484,7 +484,7 @@ func (o *OpenAIClient) Probe(ctx context.Context) error {
 	}
 	resp, err := o.client.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUnreachable, u, err)
+		return fmt.Errorf("%w: %s: %w", ErrUnreachable, u, err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/parleyhq/parley/agent"
@@ -225,6 +226,8 @@ func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) 
 // available checks, before a debate, that its agents can be had: a
 // running agent (@NAME) is alive, an adapter spec makes a responder (its
 // script loads, its templates parse), and an openai endpoint answers.
+// Every participant is checked: the error names each that cannot be had,
+// why, and what to do (agents with the same cause and remedy together).
 func (d escalationDebater) available(ctx context.Context, s *debate.DebateSession) error {
 	ads, err := d.a.Adapters(nil)
 	if err != nil {
@@ -236,6 +239,7 @@ func (d escalationDebater) available(ctx context.Context, s *debate.DebateSessio
 			m.Close()
 		}
 	}()
+	var problems []agentProblem
 	for _, p := range s.Participants {
 		sp, err := agent.ParseSpec(p.Agent)
 		if err != nil {
@@ -248,22 +252,78 @@ func (d escalationDebater) available(ctx context.Context, s *debate.DebateSessio
 				}
 			}
 			if alive, err := m.Registry().Alive(ctx, p.Name); err != nil || !alive {
-				return fmt.Errorf("the %s %s is not running (see parley agents list)", p.Role, p.Name)
+				// The hint of a debate run with an @NAME that is not running.
+				problems = append(problems, agentProblem{who: fmt.Sprintf("the %s %s", p.Role, p.Name),
+					why: "is not running", hint: fmt.Sprintf("see parley agents list, or start it with parley agent run --name %s …", p.Name)})
 			}
 			continue
 		}
+		who := fmt.Sprintf("the %s (%s)", p.Role, sp)
+		fix := fmt.Sprintf("check escalation.%s in %s", p.Role, filepath.Join(d.a.root, config.FileName))
 		resp, err := ads.New(sp)
 		if err != nil {
-			return fmt.Errorf("the %s (%s): %v", p.Role, sp, err)
+			problems = append(problems, agentProblem{who: who, why: "cannot start: " + err.Error(), hint: fix})
+			continue
 		}
 		if pr, ok := resp.(agent.Prober); ok {
 			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 			err := pr.Probe(pctx)
 			cancel()
 			if err != nil {
-				return fmt.Errorf("the %s (%s): %v", p.Role, sp, err)
+				problems = append(problems, probeProblem(who, fix, resp, err))
 			}
 		}
 	}
-	return nil
+	return joinProblems(problems)
+}
+
+// agentProblem is why an agent of an escalation cannot be had: who, why
+// and what to do.
+type agentProblem struct{ who, why, hint string }
+
+// probeProblem describes a failed probe of resp as a debate would describe
+// the agent unavailable (the endpoint, the cause and the remedy) when the
+// responder can say, else as err with fix.
+func probeProblem(who, fix string, resp agent.Responder, err error) agentProblem {
+	var u *debate.UnavailableError
+	if d, ok := resp.(interface {
+		Unavailable(error) *debate.UnavailableError
+	}); ok {
+		u = d.Unavailable(err)
+	}
+	if u == nil || strings.TrimSpace(u.Detail) == "" {
+		return agentProblem{who: who, why: "cannot be reached: " + err.Error(), hint: fix}
+	}
+	hint := u.Hint
+	if hint == "" {
+		hint = fix
+	}
+	return agentProblem{who: who, why: "is unavailable: " + u.Detail, hint: hint}
+}
+
+// joinProblems is one line naming every agent that cannot be had (nil
+// when none), agents with the same cause and remedy named together.
+func joinProblems(ps []agentProblem) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	var parts []string
+	for i, p := range ps {
+		if p.who == "" {
+			continue // named with an earlier one
+		}
+		who := []string{p.who}
+		for j := i + 1; j < len(ps); j++ {
+			if ps[j].who != "" && ps[j].why == p.why && ps[j].hint == p.hint {
+				who = append(who, ps[j].who)
+				ps[j].who = ""
+			}
+		}
+		why := p.why
+		if rest, ok := strings.CutPrefix(why, "is "); ok && len(who) > 1 {
+			why = "are " + rest
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", strings.Join(who, " and "), why, p.hint))
+	}
+	return errors.New(strings.Join(parts, "; "))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,5 +123,54 @@ func TestEscalateLogsTheGateDecisionItActedOn(t *testing.T) {
 	st, _, err := a.GateStats()
 	if err != nil || st.Decisions != 1 {
 		t.Fatalf("gate stats: %+v %v; want 1 decision", st, err)
+	}
+}
+
+// With agents that cannot be had, the hold's detail names every one of
+// them, why, and what to do (docs/escalation.md, "Unreachable agents").
+func TestEscalateNamesEveryUnavailableAgent(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/v1" // nothing listens there once closed
+	ln.Close()
+	for _, tc := range []struct {
+		name, defender, attacker string
+		want                     []string
+	}{
+		{"not running", "@Keeper", "@Doubter", []string{
+			"the defender Keeper is not running", "parley agent run --name Keeper",
+			"the attacker Doubter is not running", "parley agent run --name Doubter"}},
+		{"one endpoint down", "openai:model-a", "openai:model-b", []string{
+			"the attacker (openai:model-b) and the defender (openai:model-a) are unavailable",
+			"connection refused", "start the model server, or set openai.baseUrl in config.json"}},
+		{"mixed", "@Keeper", "script:missing.json", []string{
+			"the defender Keeper is not running", "parley agent run --name Keeper",
+			"the attacker (script:", "missing.json", "check escalation.attacker in"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			root := filepath.Join(dir, "root")
+			os.MkdirAll(root, 0o700)
+			write(t, filepath.Join(root, "config.json"), fmt.Sprintf(`{"openai":{"baseUrl":%q},"escalation":{"gateMode":"rules","defender":%q,"attacker":%q}}`, closed, tc.defender, tc.attacker))
+			telemetry := write(t, filepath.Join(dir, "verifier.jsonl"),
+				`{"timestamp":"2026-06-02T09:00:00Z","task_id":"7","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["maybe not"],"claims":["Done"]}`+"\n")
+			var got []escalation.Decision
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_, err := New(Options{Root: root}).Escalate(ctx, EscalateOptions{Telemetry: telemetry, Workspace: dir,
+				Decided: func(d *escalation.Decision, _ []byte) error { got = append(got, *d); return nil }})
+			if err != nil || len(got) != 1 || got[0].Action != escalation.ActionHold || got[0].Reason != escalation.ReasonUnavailable {
+				t.Fatalf("decisions %+v, %v; want one hold/unavailable", got, err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got[0].Detail, w) {
+					t.Errorf("detail %q does not say %q", got[0].Detail, w)
+				}
+			}
+		})
 	}
 }

@@ -159,7 +159,9 @@ func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decisi
 	}
 	o, err := e.Debater.Debate(ctx, s)
 	if errors.Is(err, ErrUnavailable) {
-		return set(ActionHold, ReasonUnavailable, clip.Line(err.Error(), 401))
+		// Every agent that cannot be had, why, and what to do: up to the
+		// ledger's bound, not one line's.
+		return set(ActionHold, ReasonUnavailable, clip.Line(err.Error(), maxDetail+1))
 	}
 	if err != nil {
 		return nil, nil, err
