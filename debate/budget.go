@@ -38,6 +38,16 @@ func DefaultBudget(l Layer) ConsensusBudget {
 // overflow a time.Duration.
 const MaxWallClock = 7 * 24 * time.Hour
 
+// CheckpointEvery is how long a coordinator waiting on a turn goes
+// without recording an event before it records its active time (a clock
+// checkpoint): at least 5 s, and a hundredth of the wall clock. It bounds
+// what a kill -9, which leaves no chance to record anything, takes off the
+// wall clock (the time since the latest event), and how many checkpoints
+// a debate records (at most 100, however long its wall clock).
+func CheckpointEvery(b ConsensusBudget) time.Duration {
+	return max(5*time.Second, time.Duration(b.MaxWallClockMs)*time.Millisecond/100)
+}
+
 // BudgetError is a budget limit that is not positive, or a wall clock
 // over MaxWallClock; it is ErrInvalidBudget.
 type BudgetError struct {

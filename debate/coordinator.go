@@ -34,8 +34,9 @@ type Progress struct {
 	Detail                    string
 	Tokens, MaxTokens         int
 	ElapsedMs, MaxWallClockMs int64
-	// Outcome is set on the verdict event.
+	// Outcome is set on the verdict event, Clock on a clock event.
 	Outcome *Outcome
+	Clock   *ClockEvent
 }
 
 // DefaultPresenceInterval is how often a waiting coordinator asks whether
@@ -71,6 +72,9 @@ type Coordinator struct {
 	Logger *slog.Logger
 	// PresenceInterval overrides DefaultPresenceInterval.
 	PresenceInterval time.Duration
+	// CheckpointInterval overrides CheckpointEvery of the debate's budget
+	// (tests shorten it; a longer one lets a reader's ActiveMs lag).
+	CheckpointInterval time.Duration
 
 	st       *State
 	log      *slog.Logger
@@ -102,9 +106,11 @@ func (c *Coordinator) Start(ctx context.Context, s *DebateSession) (*Outcome, er
 // Resume continues the debate recorded in the journal: requests are sent
 // again under the same request ids, replies that arrived meanwhile are
 // taken from the inbox, and turns already recorded are never counted again.
-// The active time continues from the last recorded event. A debate that
-// already has a verdict is filed and sealed if it was not yet, and its
-// outcome returned.
+// The active time continues from the last recorded event: a coordinator
+// that stopped cleanly recorded all of its own (a clock event), one killed
+// with -9 all but the time since its latest event (see CheckpointEvery).
+// A debate that already has a verdict is filed and sealed if it was not
+// yet, and its outcome returned.
 func (c *Coordinator) Resume(ctx context.Context) (*Outcome, error) {
 	st, err := Replay(c.Journal.Events())
 	if err != nil {
@@ -148,7 +154,25 @@ func (c *Coordinator) remaining() time.Duration {
 	return time.Duration(left) * time.Millisecond
 }
 
+// run runs the debate to its verdict. When it stops before the verdict
+// (ctx ended, or a failure), it records the active time this process
+// spent in a clock event, so that a resumed debate's wall clock goes on
+// from there.
 func (c *Coordinator) run(ctx context.Context, resumed bool) (*Outcome, error) {
+	o, err := c.loop(ctx, resumed)
+	if err != nil && c.st.Verdict == nil {
+		detail := err.Error()
+		if errors.Is(err, context.Canceled) {
+			detail = "interrupted"
+		}
+		if cerr := c.record(context.WithoutCancel(ctx), EventClock, ClockEvent{Reason: ClockStopped, Detail: clip.Line(detail, 201)}); cerr != nil {
+			c.log.Warn("the active time of this run is not recorded; a resume will not count it", "op", "stop", "err", cerr)
+		}
+	}
+	return o, err
+}
+
+func (c *Coordinator) loop(ctx context.Context, resumed bool) (*Outcome, error) {
 	s := c.st.Session
 	c.log = c.log.With("debate_id", s.ID)
 	if err := c.Messenger.Create(ctx, s.Coordinator); err != nil {
@@ -226,6 +250,9 @@ func (c *Coordinator) turn(ctx context.Context) error {
 		if left <= 0 {
 			return c.blame(ctx, p, ForfeitDeadline, fmt.Sprintf("no reply within the wall clock (%d ms)", c.st.Session.Budget.MaxWallClockMs))
 		}
+		if err := c.checkpoint(ctx); err != nil {
+			return err
+		}
 		wctx, cancel := context.WithTimeout(ctx, min(left, c.PresenceInterval))
 		d, err := c.rcv.Receive(wctx)
 		cancel()
@@ -259,6 +286,20 @@ func (c *Coordinator) turn(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// checkpoint records the active time in a clock event when nothing was
+// recorded for the checkpoint interval: what a kill -9 takes off the wall
+// clock is then at most that interval.
+func (c *Coordinator) checkpoint(ctx context.Context) error {
+	every := c.CheckpointInterval
+	if every <= 0 {
+		every = CheckpointEvery(c.st.Session.Budget)
+	}
+	if c.elapsed()-c.st.ElapsedMs < every.Milliseconds() {
+		return nil
+	}
+	return c.record(ctx, EventClock, ClockEvent{Reason: ClockCheckpoint})
 }
 
 // dead asks Presence whether agent died. An error counts as alive: the
@@ -535,6 +576,10 @@ func (c *Coordinator) progress(e Event, data any) Progress {
 		p.Round, p.Role, p.Agent, p.Detail = v.Round, v.Role, v.Agent, v.Reason
 	case ForfeitEvent:
 		p.Round, p.Role, p.Agent, p.Detail = v.Round, v.Role, v.Agent, string(v.Reason)
+	case ClockEvent:
+		// The slot it waited on.
+		round, sp, _ := c.st.Next()
+		p.Round, p.Role, p.Agent, p.Detail, p.Clock = round, sp.Role, sp.Name, v.String(), &v
 	case *Outcome:
 		p.Round, p.Outcome, p.Detail = v.Rounds, v, string(v.Rule)
 	}

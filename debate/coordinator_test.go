@@ -625,3 +625,93 @@ func TestAnAgentOnAFullDiskIsNotBlamed(t *testing.T) {
 		}
 	}
 }
+
+// stopAfter runs the debate on j until d has passed, as Ctrl-C stops it,
+// with the coordinator's checkpoint interval (0: the default).
+func (h *harness) stopAfter(j debate.Journal, d, checkpoint time.Duration) {
+	h.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := time.AfterFunc(d, cancel)
+	defer stop.Stop()
+	c := h.coordinator(j)
+	c.CheckpointInterval = checkpoint
+	if _, err := c.Start(ctx, h.session); !errors.Is(err, context.Canceled) {
+		h.t.Fatalf("stopped debate: %v, want context.Canceled", err)
+	}
+}
+
+// The wall clock counts the time a coordinator spent waiting on a turn
+// that never came, when it was stopped (Ctrl-C): it records that time
+// before it returns, and a resumed debate goes on from there — however
+// long it was stopped — rather than from its latest turn or request.
+func TestResumeCountsTheActiveTimeBeforeAStop(t *testing.T) {
+	t.Parallel()
+	b := budgetOf(3, 6000)
+	b.MaxWallClockMs = 2000
+	h := newHarness(t, b,
+		att("Critic", `{"turns":[{"round":1,"position":"Keys leak creation time","delay_ms":60000}]}`),
+		def("Proposer", turns("1|Use UUIDv7 keys")))
+	j := debate.NewMemJournal()
+	h.stopAfter(j, time.Second, 0)
+	events := j.Events()
+	last := events[len(events)-1]
+	var c debate.ClockEvent
+	if err := json.Unmarshal(last.Data, &c); err != nil || last.Kind != debate.EventClock || c.Reason != debate.ClockStopped || c.Detail != "interrupted" {
+		t.Fatalf("the stopped coordinator's last event: %s %s (%v), want a clock event: stopped: interrupted", last.Kind, last.Data, err)
+	}
+	if last.ElapsedMs < 1000 {
+		t.Fatalf("the stopped coordinator recorded %d ms of active time, want at least the 1000 it ran", last.ElapsedMs)
+	}
+	st, err := debate.Replay(events)
+	if err != nil || st.ElapsedMs != last.ElapsedMs {
+		t.Fatalf("replayed: %v, %d ms; want %d ms", err, st.ElapsedMs, last.ElapsedMs)
+	}
+
+	j2 := debate.NewMemJournal(events...)
+	o, err := h.coordinator(j2).Resume(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOutcome(t, o, debate.Timeout, debate.RuleWallClock, debate.ActionEscalate, "")
+	if resumed := j2.Events()[len(events)]; resumed.Kind != debate.EventResume || resumed.ElapsedMs < last.ElapsedMs {
+		t.Fatalf("resumed with a %s event at %d ms, want a resume at %d ms or later", resumed.Kind, resumed.ElapsedMs, last.ElapsedMs)
+	}
+}
+
+// A coordinator killed with -9 records nothing as it dies: while it waits
+// it records its active time every checkpoint interval, so that a resumed
+// debate loses at most that much of the wall clock.
+func TestResumeAfterAKillLosesAtMostACheckpoint(t *testing.T) {
+	t.Parallel()
+	b := budgetOf(3, 6000)
+	b.MaxWallClockMs = 2000
+	h := newHarness(t, b,
+		att("Critic", `{"turns":[{"round":1,"position":"Keys leak creation time","delay_ms":60000}]}`),
+		def("Proposer", turns("1|Use UUIDv7 keys")))
+	j := debate.NewMemJournal()
+	h.stopAfter(j, time.Second, 100*time.Millisecond)
+	// Killed with -9: no stop event.
+	events := j.Events()
+	events = events[:len(events)-1]
+	if k := kinds(t, events); !slices.Contains(k, string(debate.EventClock)) {
+		t.Fatalf("no checkpoint in %v", k)
+	}
+	st, err := debate.Replay(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1000 ms less a checkpoint interval, with room for a loaded machine.
+	if st.ElapsedMs < 500 {
+		t.Fatalf("a killed coordinator's checkpoints keep %d ms of the 1000 it ran", st.ElapsedMs)
+	}
+	j2 := debate.NewMemJournal(events...)
+	o, err := h.coordinator(j2).Resume(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOutcome(t, o, debate.Timeout, debate.RuleWallClock, debate.ActionEscalate, "")
+	if resumed := j2.Events()[len(events)]; resumed.Kind != debate.EventResume || resumed.ElapsedMs < st.ElapsedMs {
+		t.Fatalf("resumed with a %s event at %d ms, want a resume at %d ms or later", resumed.Kind, resumed.ElapsedMs, st.ElapsedMs)
+	}
+}

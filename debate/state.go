@@ -2,8 +2,11 @@ package debate
 
 import (
 	"fmt"
+	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/vocab"
 )
 
 // State is a debate as its journal describes it: the session, the settled
@@ -14,7 +17,9 @@ import (
 type State struct {
 	Session *DebateSession
 	Slots   []Slot
-	// ElapsedMs is the active time recorded by the latest event.
+	// ElapsedMs is the active time recorded by the latest event: what
+	// a resumed coordinator continues from (ActiveMs is what a reader
+	// shows while a coordinator runs).
 	ElapsedMs int64
 	// Verdict is the recorded outcome, nil while the debate runs.
 	Verdict *Outcome
@@ -28,6 +33,10 @@ type State struct {
 	order    []Speaker
 	rejected map[string]bool // request ids whose reply was rejected
 	settled  map[string]bool // request ids of settled slots
+	// lastAt is when the latest event was recorded (zero if its time does
+	// not parse); stopped whether it records that its coordinator stopped.
+	lastAt  time.Time
+	stopped bool
 }
 
 // Replay rebuilds a debate's state from its journal's events. The first
@@ -60,6 +69,8 @@ func (st *State) Apply(e *Event) error {
 	if e.ElapsedMs > st.ElapsedMs {
 		st.ElapsedMs = e.ElapsedMs
 	}
+	st.lastAt, _ = time.Parse(vocab.TimeLayout, e.At)
+	st.stopped = false
 	decode := func(v any) error {
 		if err := json.Unmarshal(e.Data, v); err != nil {
 			return fmt.Errorf("%w: %s data: %v", ErrCorrupt, e.Kind, err)
@@ -125,6 +136,12 @@ func (st *State) Apply(e *Event) error {
 			return err
 		}
 		st.Filing = &f
+	case EventClock:
+		var c ClockEvent
+		if err := decode(&c); err != nil {
+			return err
+		}
+		st.stopped = c.Reason == ClockStopped
 	case EventRequest, EventResume:
 		// Informational: requests are derived again, time comes from ElapsedMs.
 	default:
@@ -187,6 +204,28 @@ func (st *State) Judge(elapsedMs int64) (*Outcome, bool) {
 	return Judge(st.Session, st.Slots, elapsedMs)
 }
 
+// ActiveMs is the debate's active time as a reader sees it at now: the
+// time recorded by the latest event and, while a coordinator runs the
+// debate (running: it holds the debate's lock), the time since that event,
+// which the coordinator has not recorded yet. That extra time is at most
+// CheckpointEvery, the longest a running coordinator goes without
+// recording (so a coordinator that took over from one killed with -9, and
+// has not recorded its resume yet, does not count the time in between);
+// it is none after a verdict or after an event that records that its
+// coordinator stopped (the next one has not recorded its resume yet); and
+// it never takes the total past the wall clock. Readers (debate status,
+// the MCP tool, the web pages) ask this; the coordinator keeps its own
+// clock and records it in every event.
+func (st *State) ActiveMs(running bool, now time.Time) int64 {
+	ms := st.ElapsedMs
+	if !running || st.Session == nil || st.Verdict != nil || st.stopped || st.lastAt.IsZero() {
+		return ms
+	}
+	b := st.Session.Budget
+	since := min(max(now.Sub(st.lastAt), 0), CheckpointEvery(b))
+	return max(ms, min(ms+since.Milliseconds(), b.MaxWallClockMs))
+}
+
 // ProgressOf describes an event already applied to the state, as a
 // Coordinator reports it: for those who follow a debate from its journal.
 func (st *State) ProgressOf(e *Event) Progress {
@@ -217,6 +256,15 @@ func (st *State) ProgressOf(e *Event) Progress {
 		p.Detail = who.Reason
 	case EventVerdict:
 		p.Round, p.Detail, p.Outcome = who.Rounds, string(who.Rule), st.Verdict
+	case EventClock:
+		// The slot it waited on, as the coordinator reports it.
+		var c ClockEvent
+		_ = json.Unmarshal(e.Data, &c)
+		if s != nil {
+			round, sp, _ := st.Next()
+			p.Round, p.Role, p.Agent = round, sp.Role, sp.Name
+		}
+		p.Detail, p.Clock = c.String(), &c
 	}
 	return p
 }

@@ -235,7 +235,12 @@ const (
 	EventRejected EventKind = "rejected" // data: RejectedEvent
 	EventForfeit  EventKind = "forfeit"  // data: ForfeitEvent
 	EventResume   EventKind = "resume"   // data: ResumeEvent
-	EventVerdict  EventKind = "verdict"  // data: Outcome (without Turns)
+	// EventClock records the coordinator's active time (the event's
+	// ElapsedMs) where no other event would: when it stops before the
+	// verdict (Ctrl-C, SIGTERM, an error), and every CheckpointEvery of
+	// quiet while it waits on a turn. data: ClockEvent
+	EventClock   EventKind = "clock"
+	EventVerdict EventKind = "verdict" // data: Outcome (without Turns)
 	// EventSeal closes the chain after filing: data Filing, what the
 	// filing wrote (the vault page's and the record's bodies by hash).
 	EventSeal EventKind = "seal"
@@ -303,6 +308,36 @@ type ResumeEvent struct {
 	Coordinator string `json:"coordinator"`
 	PID         int    `json:"pid"`
 	ElapsedMs   int64  `json:"elapsed_ms"`
+}
+
+// ClockReason says why a clock event was recorded.
+type ClockReason string
+
+// Clock reasons.
+const (
+	// ClockStopped: the coordinator stopped before the verdict; no
+	// coordinator runs the debate after this event until a resume event.
+	ClockStopped ClockReason = "stopped"
+	// ClockCheckpoint: the coordinator was still running, waiting; what a
+	// kill -9 loses is the time since the latest event.
+	ClockCheckpoint ClockReason = "checkpoint"
+)
+
+// ClockEvent records the coordinator's active time (in the event's
+// ElapsedMs) and why it was recorded.
+type ClockEvent struct {
+	Reason ClockReason `json:"reason"`
+	// Detail is why a coordinator stopped: "interrupted", or its error.
+	Detail string `json:"detail,omitempty"`
+}
+
+// String is the event's reason, with its detail: "checkpoint",
+// "stopped: interrupted".
+func (c ClockEvent) String() string {
+	if c.Detail == "" {
+		return string(c.Reason)
+	}
+	return string(c.Reason) + ": " + c.Detail
 }
 
 // Outcome is how a debate closed: what the verdict event records and what a

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	json "github.com/goccy/go-json"
+
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
@@ -72,6 +74,14 @@ func TestCoordinatorResumesFromTheTranscript(t *testing.T) {
 			}
 		}}
 		o, err := c.Start(ctx, sess)
+		if err != nil {
+			// A stopped coordinator records its active time last.
+			ev := log.Events()
+			var clock debate.ClockEvent
+			if last := ev[len(ev)-1]; last.Kind != debate.EventClock || json.Unmarshal(last.Data, &clock) != nil || clock.Reason != debate.ClockStopped {
+				t.Fatalf("stop after %d: the transcript ends with %s %s, want a clock event: stopped", stopAfter, last.Kind, last.Data)
+			}
+		}
 		log.Close()
 		for resumes := 0; err != nil; resumes++ {
 			if !errors.Is(err, context.Canceled) || resumes > 0 {

@@ -93,7 +93,7 @@ func (v *View) Event(p debate.Progress) {
 	line := v.line(p)
 	if p.Event.Kind == debate.EventRequest {
 		v.wait = fmt.Sprintf("waiting for %s (%s)", p.Agent, p.Role)
-	} else if p.Event.Kind != debate.EventOpen && p.Event.Kind != debate.EventResume {
+	} else if p.Event.Kind != debate.EventOpen && p.Event.Kind != debate.EventResume && p.Event.Kind != debate.EventClock {
 		v.wait = ""
 	}
 	if v.tty != nil {

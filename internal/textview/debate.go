@@ -48,6 +48,11 @@ func ProgressLine(p debate.Progress) string {
 		return fmt.Sprintf("debate %s opened", p.DebateID)
 	case debate.EventResume:
 		return fmt.Sprintf("debate %s resumed at %.1f s of %.0f s", p.DebateID, float64(p.ElapsedMs)/1000, float64(p.MaxWallClockMs)/1000)
+	case debate.EventClock:
+		// A checkpoint only moves the status line.
+		if c := p.Clock; c != nil && c.Reason == debate.ClockStopped {
+			return fmt.Sprintf("debate %s stopped at %.1f s of %.0f s (%s)", p.DebateID, float64(p.ElapsedMs)/1000, float64(p.MaxWallClockMs)/1000, shownLine(c.Detail, 120))
+		}
 	case debate.EventTurn:
 		return fmt.Sprintf("%s  %-8s %s: %s  (%s)", where, p.Role, p.Agent, shownLine(p.Detail, 100), budget)
 	case debate.EventRejected:

@@ -32,6 +32,21 @@ func TestProgressOnATerminal(t *testing.T) {
 	if !strings.HasPrefix(status, "round 2/3 · tokens 250/6000 · 1.5 s / 120 s · waiting for Proposer (defender)") {
 		t.Fatalf("status line %q", status)
 	}
+	// A checkpoint moves the clock on, prints no line, and the debate
+	// still waits.
+	before := strings.Count(out.String(), "\n")
+	ck := p
+	ck.Event.Kind, ck.ElapsedMs, ck.Clock = debate.EventClock, 6500, &debate.ClockEvent{Reason: debate.ClockCheckpoint}
+	v.Event(ck)
+	status = out.String()[strings.LastIndex(out.String(), "\r\033[K")+len("\r\033[K"):]
+	if !strings.HasPrefix(status, "round 2/3 · tokens 250/6000 · 6.5 s / 120 s · waiting for Proposer (defender)") || strings.Count(out.String(), "\n") != before {
+		t.Fatalf("after a checkpoint: status line %q, output %q", status, out.String())
+	}
+	// A stop says where the clock stands, for the resume.
+	ck.Clock = &debate.ClockEvent{Reason: debate.ClockStopped, Detail: "interrupted"}
+	if line := textview.ProgressLine(ck); line != "debate 20260101-spec-x-abcdef stopped at 6.5 s of 120 s (interrupted)" {
+		t.Fatalf("stop line %q", line)
+	}
 	p.Event.Kind, p.Detail, p.Tokens, p.ElapsedMs = debate.EventTurn, "Use UUIDv7 keys", 400, 2000
 	v.Event(p)
 	got := out.String()
