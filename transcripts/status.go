@@ -22,7 +22,8 @@ type Status struct {
 
 // Status reads where debate id stands: its Summary, with the budget from its
 // session, and the round, tokens, time and verdict replayed from the events
-// recorded so far (not verified: Verify does that). A transcript that does
+// recorded so far (not verified: Verify does that); the time is the active
+// time (debate.State.ActiveMs), which goes on while the debate runs. A transcript that does
 // not replay (nothing recorded yet) leaves round, tokens and time at zero
 // and the verdict as verdict.json has it. An id without a debate is
 // ErrNotFound; it is safe to call while the debate runs.
@@ -80,6 +81,8 @@ func (s *Store) statusOf(sum Summary) (*Status, error) {
 		out.Summary = debate.SummaryOf(ss, st.Verdict)
 		out.DebateID, out.Round = id, st.Verdict.Rounds
 	}
-	out.Tokens, out.ElapsedMs = st.Tokens, st.ElapsedMs
+	// While a coordinator runs the debate, its active time goes on past
+	// the latest event.
+	out.Tokens, out.ElapsedMs = st.Tokens, st.ActiveMs(sum.State == StateRunning, s.now())
 	return out, nil
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Status follows a debate from its creation to its verdict: the budget from
@@ -26,6 +28,12 @@ func TestStatusFollowsADebate(t *testing.T) {
 	}
 	outcome := &debate.Outcome{DebateID: testID, Verdict: debate.Deadlock, Action: debate.ActionEscalate, Rule: debate.RuleRepeated, Reason: "repeated", Rounds: 2, Tokens: 130}
 	const record = "wiki/consensus/spec-idempotency-keys.md"
+	// The status is read wait after the latest event was recorded.
+	var (
+		wait   time.Duration
+		latest time.Time
+	)
+	s.now = func() time.Time { return latest.Add(wait) }
 	steps := []struct {
 		name string
 		do   func() error
@@ -45,20 +53,51 @@ func TestStatusFollowsADebate(t *testing.T) {
 			_, err := l.Append(ctx, debate.EventTurn, 3500, turn(2, debate.RoleAttacker, "Critic", 30))
 			return err
 		}, func(w *Status) { w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateRunning, 4, 2, 130, 3500 }},
+		// While it runs, the active time goes on past the latest event.
+		{"3 s into the defender's turn", func() error { wait = 3 * time.Second; return nil },
+			func(w *Status) { w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateRunning, 4, 2, 130, 6500 }},
+		// A checkpoint moves it on, and the next wait counts from there.
+		{"a checkpoint, then 1 s", func() error {
+			wait = time.Second
+			_, err := l.Append(ctx, debate.EventClock, 6500, debate.ClockEvent{Reason: debate.ClockCheckpoint})
+			return err
+		}, func(w *Status) { w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateRunning, 5, 2, 130, 7500 }},
+		// At most a checkpoint interval passes unrecorded while a
+		// coordinator runs: more is time no coordinator ran (one killed
+		// with -9, and the next one not resumed yet).
+		{"an hour since the latest event", func() error { wait = time.Hour; return nil },
+			func(w *Status) {
+				w.State, w.Events, w.Round, w.Tokens = StateRunning, 5, 2, 130
+				w.ElapsedMs = 6500 + debate.CheckpointEvery(budget).Milliseconds()
+			}},
+		// Once a coordinator recorded that it stopped, time stands still
+		// until the next one resumes.
+		{"the coordinator stopped", func() error {
+			_, err := l.Append(ctx, debate.EventClock, 7000, debate.ClockEvent{Reason: debate.ClockStopped, Detail: "interrupted"})
+			return err
+		}, func(w *Status) { w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateRunning, 6, 2, 130, 7000 }},
 		{"verdict recorded, coordinator gone", func() error {
-			if _, err := l.Append(ctx, debate.EventVerdict, 3600, outcome); err != nil {
+			if _, err := l.Append(ctx, debate.EventVerdict, 7100, outcome); err != nil {
 				return err
 			}
 			return l.Close()
 		}, func(w *Status) {
-			w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateInterrupted, 5, 2, 130, 3600
+			w.State, w.Events, w.Round, w.Tokens, w.ElapsedMs = StateInterrupted, 7, 2, 130, 7100
 			w.Verdict, w.Action, w.Rule, w.Reason, w.Rounds = debate.Deadlock, debate.ActionEscalate, debate.RuleRepeated, "repeated", 2
 		}},
 	}
-	var prev Stamp
+	var (
+		prev       Stamp
+		prevEvents = -1
+	)
 	for _, st := range steps {
 		if err := st.do(); err != nil {
 			t.Fatalf("%s: %v", st.name, err)
+		}
+		if ev, err := s.Events(testID); err == nil && len(ev) > 0 {
+			if latest, err = time.Parse(vocab.TimeLayout, ev[len(ev)-1].At); err != nil {
+				t.Fatal(err)
+			}
 		}
 		want := base
 		st.want(&want)
@@ -69,15 +108,16 @@ func TestStatusFollowsADebate(t *testing.T) {
 		if *got != want {
 			t.Errorf("%s:\n got %+v\nwant %+v", st.name, *got, want)
 		}
-		// The stamp moves with every step and agrees on the state.
+		// The stamp moves with every step that records something, and
+		// agrees on the state.
 		stamp, err := s.Stamp(testID)
-		if err != nil || stamp.State != want.State || stamp == prev {
+		if err != nil || stamp.State != want.State || (stamp == prev && want.Events != prevEvents) {
 			t.Errorf("%s: stamp %+v (%v), previous %+v, want a new one in state %s", st.name, stamp, err, prev, want.State)
 		}
 		if again, _ := s.Stamp(testID); again != stamp {
 			t.Errorf("%s: the stamp moved with nothing changed: %+v then %+v", st.name, stamp, again)
 		}
-		prev = stamp
+		prev, prevEvents = stamp, want.Events
 	}
 
 	// Sealed: closed, with the record verdict.json names.

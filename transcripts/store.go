@@ -54,6 +54,9 @@ type Store struct {
 	open func(r *os.Root, name string) (appendFile, error)
 	// signer signs verdict.json when set (SignWith).
 	signer ed25519.PrivateKey
+	// now is the time a running debate's active time is read at; tests
+	// replace it.
+	now func() time.Time
 }
 
 // SignWith makes every Seal sign verdict.json with key (ed25519), so that
@@ -83,7 +86,7 @@ func OpenStore(root string, logger *slog.Logger) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Store{root: r, fs: durable.Root(r), log: logger, open: openAppend}, nil
+	return &Store{root: r, fs: durable.Root(r), log: logger, open: openAppend, now: time.Now}, nil
 }
 
 // Dir returns the parley root directory the store was opened on.
