@@ -880,3 +880,64 @@ func TestResumeAfterTheOldDeadlinePassed(t *testing.T) {
 		t.Fatalf("resume: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// The wall clock counts the coordinator's active time across Ctrl-C and
+// resume (SPEC §5.2, §5.6): debate status shows it going on while the
+// coordinator waits on a turn that never comes; Ctrl-C records it; the
+// resume continues from it, not from the last request, and time while no
+// coordinator ran does not count.
+func TestCtrlCKeepsTheWallClock(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"d": `{"turns":[{"round":1,"position":"P1"}]}`})
+	cmd, sc := runDebateProcess(t, root, "--layer", "spec", "--topic", "Clock", "--timeout", "4s",
+		"--agent", "attacker=exec:sleep 600", "--agent", "defender=script:"+s["d"])
+	var id string
+	for id == "" && sc.Scan() {
+		var m map[string]any
+		json.Unmarshal(sc.Bytes(), &m)
+		if m["event"] == "request" {
+			id, _ = m["debate_id"].(string)
+		}
+	}
+	stop := func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }
+	if id == "" {
+		stop()
+		t.Fatal("no request event")
+	}
+	elapsed := func(m map[string]any) float64 { v, _ := m["elapsed_ms"].(float64); return v }
+	time.Sleep(1500 * time.Millisecond)
+	out, errs, code := dcli(t, root, "--json", "debate", "status", id)
+	if st := lines(t, out)[0]; code != 0 || st["state"] != "running" || elapsed(st) < 1500 || elapsed(st) >= 4000 {
+		stop()
+		t.Fatalf("status while waiting 1.5 s on a turn: exit %d %s %s", code, out, errs)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	var stopped map[string]any
+	for sc.Scan() {
+		var m map[string]any
+		json.Unmarshal(sc.Bytes(), &m)
+		if m["event"] == "clock" {
+			stopped = m
+		}
+	}
+	cmd.Wait()
+	if stopped == nil || stopped["detail"] != "stopped: interrupted" || elapsed(stopped) < 2000 {
+		t.Fatalf("Ctrl-C recorded %v, want a clock event at 2000 ms or later: stopped: interrupted", stopped)
+	}
+	time.Sleep(500 * time.Millisecond) // no coordinator runs: this does not count
+	out, errs, code = dcli(t, root, "--json", "debate", "status", id)
+	if st := lines(t, out)[0]; code != 0 || st["state"] != "interrupted" || elapsed(st) != elapsed(stopped) {
+		t.Fatalf("status after Ctrl-C: exit %d %s %s; want %v ms", code, out, errs, elapsed(stopped))
+	}
+	out, errs, code = dcli(t, root, "--json", "debate", "resume", id)
+	objs := lines(t, out)
+	if code != cmdutil.ExitBlocked || objs[0]["event"] != "resume" || elapsed(objs[0]) < elapsed(stopped) || elapsed(objs[0]) > elapsed(stopped)+1000 {
+		t.Fatalf("resume: exit %d, first line %v, want a resume at %v ms: %s", code, objs[0], elapsed(stopped), errs)
+	}
+	if v := objs[len(objs)-1]; v["verdict"] != "TIMEOUT" || elapsed(v) < 4000 {
+		t.Fatalf("resumed debate closed %v", v)
+	}
+}
