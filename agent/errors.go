@@ -15,6 +15,10 @@ var (
 	// ErrMalformedReply means a model's reply that holds no usable
 	// debate_turn JSON object.
 	ErrMalformedReply = errors.New("malformed model reply")
+	// ErrEmptyReply means a model's reply with no text at all (an empty
+	// content). It is also an ErrMalformedReply; a model that sends one
+	// even when asked again has failed, not argued (see LLM.Respond).
+	ErrEmptyReply = errors.New("the reply is empty")
 	// ErrEndpoint means a model endpoint that answered with an error (for
 	// the openai client an error status, see *HTTPError) or with something
 	// other than a chat completion.

@@ -95,7 +95,11 @@ func (l *LLM) Client() ChatClient { return l.client }
 
 // Respond answers req. An endpoint that cannot be used (see ChatClient) is
 // a *debate.UnavailableError, which a Runner sends to the coordinator as a
-// turn_unavailable reply. Any other turn that cannot be had (the model's
+// turn_unavailable reply. A model that sends no text at all (ErrEmptyReply,
+// still after one re-ask) has failed rather than argued: Respond returns
+// that error, with a hint (FailureHint), and a Runner asks once more and
+// then reports the agent unavailable (kind failed), as it does for a
+// command that fails twice. Any other turn that cannot be had (the model's
 // reply is malformed after one re-ask) is answered with a reply the
 // coordinator rejects — no position, objecting — whose text says why, so
 // that the coordinator asks once more and then forfeits the turn instead
@@ -112,6 +116,12 @@ func (l *LLM) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, err
 	if u := l.Unavailable(err); u != nil {
 		l.log.Warn("the endpoint cannot be used", "request_id", req.RequestID, "err", err)
 		return nil, u
+	}
+	if errors.Is(err, ErrEmptyReply) {
+		l.log.Warn("the model sent no text", "request_id", req.RequestID, "err", err)
+		return nil, &failedError{err: fmt.Errorf("the %s model sent no text: %w", l.conf.Kind, err),
+			hint: "check the model server's log and that the model is loaded and answers chat completions with text; " +
+				"a model that spends its tokens on reasoning may need a larger max_tokens"}
 	}
 	l.log.Warn("the turn failed; answering with a reply the coordinator rejects", "request_id", req.RequestID, "err", err)
 	return &Reply{Turn: &debate.Turn{
@@ -214,6 +224,19 @@ func (l *LLM) chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 		}
 	}
 }
+
+// failedError is a turn a responder could not produce because the agent
+// itself failed (a model that sends no text), with a hint that says what
+// to check. A Runner that gets it twice reports the agent unavailable
+// with that hint.
+type failedError struct {
+	err  error
+	hint string
+}
+
+func (e *failedError) Error() string       { return e.err.Error() }
+func (e *failedError) Unwrap() error       { return e.err }
+func (e *failedError) FailureHint() string { return e.hint }
 
 // retry reads a client's error as the loop's rule: retried when it is (or
 // wraps) a Retryable that says so.

@@ -364,7 +364,7 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 		text = c.Message.ReasoningContent
 	}
 	if strings.TrimSpace(text) == "" && c.FinishReason == "length" {
-		return "", readUsage(r.Usage), fmt.Errorf("%w: the reply was cut at max_tokens before any text (raise openai.maxTokens)", ErrMalformedReply)
+		return "", readUsage(r.Usage), fmt.Errorf("%w: %w: it was cut at max_tokens before any text (raise openai.maxTokens)", ErrMalformedReply, ErrEmptyReply)
 	}
 	return text, readUsage(r.Usage), nil
 }

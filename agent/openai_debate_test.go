@@ -199,3 +199,46 @@ func TestDebate500UntilTimeout(t *testing.T) {
 		t.Fatalf("%d requests: the adapter did not retry", len(srv.Requests()))
 	}
 }
+
+// An attacker whose model answers every request with empty content has
+// failed, not argued: asked once more by its Runner, it reports itself
+// unavailable (kind failed, with a hint about the model server), and the
+// debate ends UNAVAILABLE rather than being filed as exhausted, as it does
+// for an exec agent whose command fails twice.
+func TestDebateEmptyRepliesAreUnavailable(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		answer openaitest.Response
+		detail string
+	}{
+		{"empty content", openaitest.Reply("", 10, 0), "sent no text"},
+		{"cut before any text", openaitest.Response{Body: `{"choices":[{"message":{"content":""},"finish_reason":"length"}]}`}, "raise openai.maxTokens"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			o, _, srv := openaiDebate(t, debate.DefaultBudget(debate.LayerSpec), func(r *openaitest.Request) openaitest.Response {
+				if _, role := r.Turn(); role == "defender" {
+					return openaitest.Reply(turnJSON(opening, "", 0), 10, 10)
+				}
+				return c.answer
+			})
+			u := o.Unavailable
+			if o.Verdict != debate.Unavailable || u == nil || u.Kind != debate.UnavailableFailed || !strings.HasPrefix(u.Agent, "Attacker1-") {
+				t.Fatalf("outcome %s %s, unavailable %+v", o.Verdict, o.Rule, u)
+			}
+			if !strings.Contains(u.Detail, c.detail) || !strings.Contains(u.Hint, "model server's log") {
+				t.Errorf("the cause does not say what failed and what to check: %q; %q", u.Detail, u.Hint)
+			}
+			attacker := 0
+			for _, r := range srv.Requests() {
+				if _, role := r.Turn(); role == "attacker" {
+					attacker++
+				}
+			}
+			if want := map[string]int{"empty content": 4, "cut before any text": 2}[c.name]; attacker != want {
+				t.Errorf("%d attacker requests, want %d", attacker, want)
+			}
+		})
+	}
+}

@@ -62,7 +62,7 @@ func findObject(content string) (map[string]json.RawMessage, [2]int, error) {
 		return obj, span, nil
 	}
 	if strings.TrimSpace(content) == "" {
-		return nil, [2]int{}, fmt.Errorf("%w: the reply is empty", ErrMalformedReply)
+		return nil, [2]int{}, fmt.Errorf("%w: %w", ErrMalformedReply, ErrEmptyReply)
 	}
 	return nil, [2]int{}, fmt.Errorf("%w: the reply holds no JSON object with a \"position\"", ErrMalformedReply)
 }

@@ -32,3 +32,12 @@ type ResponderFunc func(ctx context.Context, req *debate.TurnRequest) (*Reply, e
 func (f ResponderFunc) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
 	return f(ctx, req)
 }
+
+// FailureHinter is a Respond error that says what to check when the agent
+// keeps failing that way: a Runner that is answered with it twice puts
+// FailureHint in the turn_unavailable reply instead of its own hint (which
+// speaks of running a command by hand).
+type FailureHinter interface {
+	error
+	FailureHint() string
+}

@@ -186,6 +186,9 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 			u = &debate.UnavailableError{Kind: debate.UnavailableFailed, Err: err,
 				Detail: "no turn, asked twice: " + clip.Line(err.Error(), 301),
 				Hint:   "run the agent's command by hand on a turn request (its JSON on standard input) to see why"}
+			if h := FailureHinter(nil); errors.As(err, &h) {
+				u.Hint = h.FailureHint()
+			}
 		}
 		if u != nil {
 			// The coordinator learns at once why no turn comes. Not

@@ -79,6 +79,9 @@ func TestUnavailableEndpoints(t *testing.T) {
 		{"closed port", func(t *testing.T) string {
 			return "http://" + closedPort(t) + "/v1"
 		}, debate.UnavailableUnreachable, []string{"connection refused", "openai.baseUrl"}},
+		{"empty replies", func(t *testing.T) string {
+			return openaitest.New(t, func(*openaitest.Request) openaitest.Response { return openaitest.Reply("", 10, 0) }).URL()
+		}, debate.UnavailableFailed, []string{"sent no text", "the reply is empty", "model server's log"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
