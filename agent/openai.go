@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -209,8 +210,9 @@ type chatRequest struct {
 // 5xx), an ErrUnreachable transport failure (Retryable, except a refused
 // connection or an unknown host while the endpoint has never answered: a
 // server that is not running fails fast), an ErrEndpoint for an answer
-// that is not a chat completion, an ErrMalformedReply for a reply cut
-// before any text, or ctx's error.
+// that is not a chat completion (Retryable when it is one whose JSON was
+// cut short), an ErrMalformedReply for a reply cut before any text, or
+// ctx's error.
 func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 	body := chatRequest{Model: c.cfg.Model, Messages: req.Messages, Temperature: c.cfg.Temperature, MaxTokens: c.cfg.MaxTokens}
 	if body.MaxTokens == 0 {
@@ -347,6 +349,9 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 		Error json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
+		if truncated(data) {
+			return "", Usage{}, &truncatedError{n: len(data), tail: strings.ToValidUTF8(string(data[max(0, len(data)-40):]), "")}
+		}
 		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, clip.Line(err.Error(), 401), clip.Bytes(strings.TrimSpace(string(data)), 60))
 	}
 	if len(r.Error) > 0 && !isNull(r.Error) {
@@ -491,6 +496,36 @@ func (o *OpenAIClient) Probe(ctx context.Context) error {
 	return nil
 }
 
+// truncated reports a body that begins a JSON object and ends before
+// it is complete: a completion cut short, not some other document.
+func truncated(data []byte) bool {
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	var v stdjson.RawMessage
+	return errors.Is(stdjson.NewDecoder(bytes.NewReader(data)).Decode(&v), io.ErrUnexpectedEOF)
+}
+
+// truncatedError is a 2xx answer whose JSON object ends unfinished: the
+// server (or a proxy on the way) cut its reply short. It is an ErrEndpoint
+// worth another try.
+type truncatedError struct {
+	n    int    // the bytes received
+	tail string // how they end
+}
+
+func (e *truncatedError) Error() string { return ErrEndpoint.Error() + ": " + e.what() }
+
+// what says how the response ends.
+func (e *truncatedError) what() string {
+	return fmt.Sprintf("the response was cut short: its JSON ends unfinished after %d bytes (…%q)", e.n, e.tail)
+}
+
+func (e *truncatedError) Unwrap() error { return ErrEndpoint }
+
+// Retry: a reply cut short may come whole the next time.
+func (e *truncatedError) Retry() (bool, time.Duration) { return true, 0 }
+
 // errNotCompletion is a 2xx answer that is not a chat completion at all
 // (an HTML page, some other API): the base URL points elsewhere. It is an
 // ErrEndpoint.
@@ -524,8 +559,9 @@ func refused(err error) bool {
 // Unavailable classifies err, an error of Turn, as an endpoint that cannot
 // be used, with a hint that says what to fix: 401 and 403 (which API key,
 // from which variable, and whether it is set), 404 (the base URL and the
-// path tried), 5xx and 408/409/429 once the retries ran out, and an
-// endpoint that cannot be reached. Anything else (a malformed reply, a
+// path tried), 5xx and 408/409/429 once the retries ran out, a completion
+// cut short once the retries ran out, and an endpoint that cannot be
+// reached. Anything else (a malformed reply, a
 // cancelled context, a 400) is nil.
 func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -533,6 +569,7 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 	}
 	base := strings.TrimRight(o.cfg.BaseURL, "/")
 	var he *HTTPError
+	var te *truncatedError
 	switch {
 	case errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
 		return &debate.UnavailableError{
@@ -558,6 +595,12 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 			u.Hint = "run the debate again later, or with a longer wall clock (--timeout)"
 		}
 		return u
+	case errors.As(err, &te):
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableServer, URL: o.endpoint, Err: err,
+			Detail: fmt.Sprintf("%s sent a truncated reply: %s (after %d retries)", o.endpoint, te.what(), o.cfg.MaxRetries),
+			Hint:   "the server cut its replies short (it crashed or restarted mid-reply, or a proxy limits the size): check the model server's log and run again",
+		}
 	case errors.Is(err, errNotCompletion):
 		return &debate.UnavailableError{
 			Kind: debate.UnavailableNotFound, URL: o.endpoint, Err: err,

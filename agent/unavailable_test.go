@@ -48,6 +48,11 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 		{"a web page, not an API", OpenAIConfig{}, func(*openaitest.Request) openaitest.Response {
 			return openaitest.Response{Body: "<!DOCTYPE html><html><body>Welcome to nginx!</body></html>"}
 		}, debate.UnavailableNotFound, []string{"not with a chat completion", "<!DOCTYPE html>", "openai.baseUrl"}},
+		// A completion cut short is not a wrong base URL: it is retried,
+		// then said to be a truncated reply.
+		{"a completion cut short", OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 1}}, func(*openaitest.Request) openaitest.Response {
+			return openaitest.Response{Body: `{"choices":[{"message":{"content":"hi"`}
+		}, debate.UnavailableServer, []string{"sent a truncated reply", "cut short", `"hi\"`, "after 1 retries", "model server's log"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o, srv, _ := newFake(t, c.cfg, c.respond)
@@ -60,6 +65,9 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 				t.Errorf("the HTTP error underneath is lost: %v", err)
 			}
 			line := u.Detail + "; " + u.Hint
+			if c.kind != debate.UnavailableNotFound && strings.Contains(line, "openai.baseUrl") {
+				t.Errorf("%q blames the base URL", line)
+			}
 			for _, w := range c.want {
 				if !strings.Contains(line, w) {
 					t.Errorf("%q lacks %q", line, w)
