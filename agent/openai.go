@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"strconv"
@@ -252,7 +254,17 @@ func (o *OpenAIClient) once(ctx context.Context, payload []byte) (content string
 func (o *OpenAIClient) post(ctx context.Context, endpoint string, payload []byte) ([]byte, error) {
 	rctx, cancel := context.WithTimeout(ctx, o.cfg.RequestTimeout)
 	defer cancel()
-	hreq, err := http.NewRequestWithContext(rctx, http.MethodPost, endpoint, bytes.NewReader(payload))
+	// The TLS handshake's own error: the client reports a plain-HTTP
+	// server as a bare EOF, or only in words.
+	var handshake atomic.Pointer[error]
+	tctx := httptrace.WithClientTrace(rctx, &httptrace.ClientTrace{
+		TLSHandshakeDone: func(_ tls.ConnectionState, err error) {
+			if err != nil {
+				handshake.Store(&err)
+			}
+		},
+	})
+	hreq, err := http.NewRequestWithContext(tctx, http.MethodPost, endpoint, bytes.NewReader(payload))
 	if err != nil {
 		return nil, err
 	}
@@ -268,6 +280,11 @@ func (o *OpenAIClient) post(ctx context.Context, endpoint string, payload []byte
 		}
 		if rctx.Err() != nil {
 			return nil, &unreachableError{err: fmt.Errorf("%s: no answer within the request timeout (%v)", endpoint, o.cfg.RequestTimeout)}
+		}
+		if h := handshake.Load(); h != nil {
+			// A server that speaks plain HTTP will not learn TLS: once
+			// that is plain, another try is no use.
+			return nil, &unreachableError{err: err, handshake: *h, final: !o.answered.Load() && plainHTTP(*h)}
 		}
 		// Nothing ever answered there and nothing listens (a server that
 		// is not running, a host that does not exist): not worth a retry.
@@ -536,8 +553,10 @@ var errNotCompletion = fmt.Errorf("%w", ErrEndpoint)
 // keeps the transport's error underneath. It is worth a retry unless
 // final.
 type unreachableError struct {
-	err   error
-	final bool
+	err error
+	// handshake is the TLS handshake's failure, when that is what failed.
+	handshake error
+	final     bool
 }
 
 func (e *unreachableError) Error() string {
@@ -548,6 +567,14 @@ func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.e
 
 // Retry: a transport failure may go away, unless nothing ever answered.
 func (e *unreachableError) Retry() (bool, time.Duration) { return !e.final, 0 }
+
+// plainHTTP reports a TLS handshake failure that means the server speaks
+// plain HTTP: its first bytes are not a TLS record (an HTTP answer), or it
+// closed the connection at the first TLS record it was sent.
+func plainHTTP(handshake error) bool {
+	var rh tls.RecordHeaderError
+	return errors.As(handshake, &rh) || errors.Is(handshake, io.EOF) || errors.Is(handshake, io.ErrUnexpectedEOF) || errors.Is(handshake, syscall.ECONNRESET)
+}
 
 // refused reports a transport error that means nothing listens there: a
 // refused connection or a host name that does not resolve.
@@ -570,6 +597,7 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 	base := strings.TrimRight(o.cfg.BaseURL, "/")
 	var he *HTTPError
 	var te *truncatedError
+	var ue *unreachableError
 	switch {
 	case errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
 		return &debate.UnavailableError{
@@ -607,6 +635,17 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 			Detail: fmt.Sprintf("%s answered, but not with a chat completion (%s)", o.endpoint, strings.TrimPrefix(err.Error(), ErrEndpoint.Error()+": ")),
 			Hint:   fmt.Sprintf("check openai.baseUrl in config.json: it is %s and must be an OpenAI-compatible API (it usually ends in /v1)", base),
 		}
+	case errors.As(err, &ue) && ue.handshake != nil:
+		u := &debate.UnavailableError{
+			Kind: debate.UnavailableUnreachable, URL: o.endpoint, Err: err,
+			Detail: fmt.Sprintf("cannot reach %s: the TLS handshake failed: %s", o.endpoint, clip.Line(ue.handshake.Error(), 301)),
+			Hint:   fmt.Sprintf("check that the server at %s serves HTTPS with a certificate this machine trusts; if it serves plain HTTP, set openai.baseUrl in config.json to %s", base, plainURL(base)),
+		}
+		if plainHTTP(ue.handshake) {
+			u.Detail = fmt.Sprintf("cannot reach %s: the server does not speak TLS (the TLS handshake failed: %s)", o.endpoint, clip.Line(ue.handshake.Error(), 301))
+			u.Hint = fmt.Sprintf("the server at %s seems to speak plain HTTP: set openai.baseUrl in config.json to %s (http://, not https://)", base, plainURL(base))
+		}
+		return u
 	case errors.Is(err, ErrUnreachable):
 		return &debate.UnavailableError{
 			Kind: debate.UnavailableUnreachable, URL: o.endpoint, Err: err,
@@ -615,6 +654,14 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 		}
 	}
 	return nil
+}
+
+// plainURL is base with http:// for https://.
+func plainURL(base string) string {
+	if rest, ok := strings.CutPrefix(base, "https://"); ok {
+		return "http://" + rest
+	}
+	return base
 }
 
 // keyHint says which API key was refused and what to do about it.

@@ -206,3 +206,55 @@ func TestRunnerKeepsAMessageItCannotUse(t *testing.T) {
 		t.Fatalf("logged %v, want once at info", h.n)
 	}
 }
+
+// An https:// base URL in front of a server that speaks plain HTTP is not
+// a server that is down: the hint says to use http://, and no retry is
+// spent on it. A server that answers the TLS hello in HTTP, and one that
+// just hangs up on it, are both recognised.
+func TestOpenAIHTTPSAgainstPlainHTTP(t *testing.T) {
+	t.Parallel()
+	hangup, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hangup.Close() })
+	go func() {
+		for {
+			c, err := hangup.Accept()
+			if err != nil {
+				return
+			}
+			buf := make([]byte, 1024)
+			_, _ = c.Read(buf)
+			c.Close()
+		}
+	}()
+	plain := openaitest.New(t, func(*openaitest.Request) openaitest.Response { return openaitest.Reply(goodTurn, 1, 1) })
+	for name, host := range map[string]string{
+		"answers in HTTP": strings.TrimPrefix(strings.TrimSuffix(plain.URL(), "/v1"), "http://"),
+		"hangs up":        hangup.Addr().String(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			o, err := NewOpenAI(OpenAIConfig{ChatSettings: ChatSettings{BaseURL: "https://" + host + "/v1", MaxRetries: 3}, Model: "m"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.sleep = func(context.Context, time.Duration) error { t.Error("retried"); return nil }
+			_, err = o.Respond(context.Background(), request(1, 1))
+			var u *debate.UnavailableError
+			if !errors.As(err, &u) || u.Kind != debate.UnavailableUnreachable {
+				t.Fatalf("Respond: %v", err)
+			}
+			line := u.Detail + "; " + u.Hint
+			for _, w := range []string{"does not speak TLS", "plain HTTP", "http://" + host + "/v1"} {
+				if !strings.Contains(line, w) {
+					t.Errorf("%q lacks %q", line, w)
+				}
+			}
+			if strings.Contains(line, "start the model server") {
+				t.Errorf("%q says the server is not running", line)
+			}
+		})
+	}
+}

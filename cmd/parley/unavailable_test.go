@@ -79,6 +79,9 @@ func TestUnavailableEndpoints(t *testing.T) {
 		{"closed port", func(t *testing.T) string {
 			return "http://" + closedPort(t) + "/v1"
 		}, debate.UnavailableUnreachable, []string{"connection refused", "openai.baseUrl"}},
+		{"https against a plain-HTTP server", func(t *testing.T) string {
+			return "https://" + strings.TrimPrefix(openaitest.New(t, answer(200, "unused")).URL(), "http://")
+		}, debate.UnavailableUnreachable, []string{"does not speak TLS", "openai.baseUrl", "http://127.0.0.1:"}},
 		{"empty replies", func(t *testing.T) string {
 			return openaitest.New(t, func(*openaitest.Request) openaitest.Response { return openaitest.Reply("", 10, 0) }).URL()
 		}, debate.UnavailableFailed, []string{"sent no text", "the reply is empty", "model server's log"}},
