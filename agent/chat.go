@@ -58,6 +58,10 @@ type ChatRequest struct {
 type ChatReply struct {
 	Content string
 	Usage   Usage
+	// MaxTokens is the completion limit the client actually sent, when it
+	// differs from the request's (its own cap); 0 means the request's.
+	// The loop judges the usage against it (see plausibleUsage).
+	MaxTokens int
 }
 
 // Usage is the token usage a response reports.

@@ -134,8 +134,9 @@ func (l *LLM) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, err
 // templates, one request (retried while its error is Retryable), the reply
 // parsed by ParseModelReply, and a malformed reply re-asked once. The
 // turn's tokens are the usage of every request it took (completion tokens,
-// or total with CountTotal); 0 when the server reports no usage, so that
-// the coordinator estimates. Errors wrap ErrMalformedReply, the client's
+// or total with CountTotal); 0 when the server reports no usage, or a
+// usage that cannot be true (implausibleUsage, logged), so that the
+// coordinator estimates. Errors wrap ErrMalformedReply, the client's
 // error, or ctx's error.
 func (l *LLM) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, error) {
 	system, user, err := l.conf.Prompts.Turn(req)
@@ -145,9 +146,15 @@ func (l *LLM) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, 
 	msgs := []ChatMessage{{Role: ChatSystem, Content: system}, {Role: ChatUser, Content: user}}
 	tokens := 0
 	for ask := 1; ; ask++ {
-		rep, err := l.chat(ctx, ChatRequest{Messages: msgs, MaxTokens: max(req.Budget.TokensThisTurn, MinCompletionTokens)})
+		creq := ChatRequest{Messages: msgs, MaxTokens: max(req.Budget.TokensThisTurn, MinCompletionTokens)}
+		rep, err := l.chat(ctx, creq)
 		if err != nil {
 			return nil, err
+		}
+		if why := implausibleUsage(creq, rep); why != "" {
+			l.log.Warn("the server's token usage cannot be true of its reply; taken as not reported (the coordinator estimates)",
+				"request_id", req.RequestID, "completion_tokens", rep.Usage.CompletionTokens, "prompt_tokens", rep.Usage.PromptTokens, "why", why)
+			rep.Usage = Usage{}
 		}
 		tokens = min(tokens+l.tokens(rep.Usage), maxUsageTokens)
 		t, perr := ParseModelReply(rep.Content, req)
@@ -166,6 +173,51 @@ func (l *LLM) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, 
 		}
 		msgs = append(msgs, ChatMessage{Role: ChatAssistant, Content: clip.Bytes(rep.Content, maxEchoBytes)}, ChatMessage{Role: ChatUser, Content: again})
 	}
+}
+
+// Slack of implausibleUsage: a model also writes a few special tokens, and
+// a chat template wraps the prompt in some of its own.
+const (
+	completionSlack = 64
+	promptSlack     = 1024
+)
+
+// implausibleUsage says why the usage a server reported with rep cannot be
+// true of the request and its reply, or "" when it can. A completion count
+// is impossible when it is far above both the max_tokens the request sent
+// (more than twice it, plus completionSlack) and what the reply's text can
+// hold (every tokenizer in use spends at least one byte a token: more than
+// 4 tokens a byte, plus completionSlack). Either bound alone would wrong an
+// honest server: one that ignores max_tokens writes a long reply, and a
+// reasoning model's hidden tokens do not show in the text. A prompt count
+// is impossible above 4 tokens a byte of the messages plus promptSlack,
+// and a total above the two bounds summed. This is the one judgement of a
+// server's usage; the turn then counts none of it (the coordinator
+// estimates, as for a server that reports no usage).
+func implausibleUsage(req ChatRequest, rep ChatReply) string {
+	u := rep.Usage
+	sent := rep.MaxTokens
+	if sent <= 0 {
+		sent = req.MaxTokens
+	}
+	maxCompletion := 4*len(rep.Content) + completionSlack
+	if sent > 0 {
+		maxCompletion = max(maxCompletion, 2*sent+completionSlack)
+	}
+	promptBytes := 0
+	for _, m := range req.Messages {
+		promptBytes += len(m.Content)
+	}
+	maxPrompt := 4*promptBytes + promptSlack
+	switch {
+	case u.CompletionTokens > maxCompletion:
+		return fmt.Sprintf("%d completion tokens for a %d-byte reply to a request for at most %d", u.CompletionTokens, len(rep.Content), sent)
+	case u.PromptTokens > maxPrompt:
+		return fmt.Sprintf("%d prompt tokens for %d bytes of messages", u.PromptTokens, promptBytes)
+	case u.TotalTokens > maxPrompt+maxCompletion:
+		return fmt.Sprintf("%d total tokens for %d bytes of messages and a %d-byte reply", u.TotalTokens, promptBytes, len(rep.Content))
+	}
+	return ""
 }
 
 // tokens is what a reply's usage counts for: its completion tokens, or

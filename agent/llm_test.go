@@ -262,7 +262,8 @@ func TestWatchParent(t *testing.T) {
 }
 
 // Whatever usage a server reports, a turn's tokens are not negative (a
-// negative count is no count: the coordinator estimates) and do not wrap.
+// negative count is no count: the coordinator estimates) and do not wrap;
+// a count no reply could have is no count either.
 func TestLLMHostileUsage(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -273,8 +274,9 @@ func TestLLMHostileUsage(t *testing.T) {
 	}{
 		{"negative completion", []Usage{{CompletionTokens: -500}}, false, 0},
 		{"negative prompt, total", []Usage{{PromptTokens: -1000, CompletionTokens: 40, TotalTokens: -960}}, true, 40},
-		{"huge over a re-ask", []Usage{{CompletionTokens: 1<<62 + 1}, {CompletionTokens: 1 << 62}}, false, maxUsageTokens},
-		{"huge total", []Usage{{PromptTokens: 1 << 62, CompletionTokens: 1 << 62, TotalTokens: -1}}, true, maxUsageTokens},
+		{"huge over a re-ask", []Usage{{CompletionTokens: 1<<62 + 1}, {CompletionTokens: 1 << 62}}, false, 0},
+		{"huge total", []Usage{{PromptTokens: 1 << 62, CompletionTokens: 1 << 62, TotalTokens: -1}}, true, 0},
+		{"huge, then a true count", []Usage{{CompletionTokens: 1 << 62}, {CompletionTokens: 70}}, false, 70},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

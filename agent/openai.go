@@ -233,7 +233,7 @@ func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (ChatReply, er
 	if err != nil {
 		return ChatReply{}, err
 	}
-	return ChatReply{Content: content, Usage: usage}, nil
+	return ChatReply{Content: content, Usage: usage, MaxTokens: body.MaxTokens}, nil
 }
 
 // once makes one chat-completions request.

@@ -118,12 +118,15 @@ func TestDebateServedByTheFake(t *testing.T) {
 func TestDebateUsageCountsAgainstTheBudget(t *testing.T) {
 	t.Parallel()
 	b := debate.DefaultBudget(debate.LayerSpec) // 6000 tokens, 2000 per agent per round
+	// Replies long enough to hold 2500 tokens: a count past max_tokens
+	// (the allowance left) that the text cannot hold is not believed.
+	long := strings.Repeat("word ", 200)
 	o, _, _ := openaiDebate(t, b, func(r *openaitest.Request) openaitest.Response {
 		round, role := r.Turn()
 		if role == "defender" {
-			return openaitest.Reply(turnJSON(opening, "", 0), 100, 2500)
+			return openaitest.Reply(turnJSON(opening, "", 0)+long, 100, 2500)
 		}
-		return openaitest.Reply(turnJSON("Objection "+string(rune('A'+round)), opening, -1), 100, 2500)
+		return openaitest.Reply(turnJSON("Objection "+string(rune('A'+round)), opening, -1)+long, 100, 2500)
 	})
 	if o.Verdict != debate.BudgetExhausted || o.Rule != debate.RuleMaxTokens || o.Tokens != 7500 {
 		t.Fatalf("outcome %+v", o)
@@ -240,5 +243,33 @@ func TestDebateEmptyRepliesAreUnavailable(t *testing.T) {
 				t.Errorf("%d attacker requests, want %d", attacker, want)
 			}
 		})
+	}
+}
+
+// A server that reports 10^15 completion tokens for a ~100-byte reply is
+// not believed: the turns are estimated, and the debate runs to its
+// outcome instead of ending BUDGET_EXHAUSTED in round 1.
+func TestDebateImpossibleUsageIsEstimated(t *testing.T) {
+	t.Parallel()
+	o, _, _ := openaiDebate(t, debate.DefaultBudget(debate.LayerSpec), func(r *openaitest.Request) openaitest.Response {
+		round, role := r.Turn()
+		var content string
+		switch {
+		case role == "defender":
+			content = turnJSON(opening, "", 0)
+		case round == 1:
+			content = turnJSON("Two concurrent first attempts both run", opening, -1)
+		default:
+			content = turnJSON("", "", 0)
+		}
+		return openaitest.Reply(content, 900, 1e15)
+	})
+	if o.Verdict != debate.ConsensusReached || o.Tokens <= 0 || o.Tokens > 1000 {
+		t.Fatalf("outcome %s %s, tokens %d", o.Verdict, o.Rule, o.Tokens)
+	}
+	for _, tu := range o.Turns {
+		if !tu.TokensEstimated {
+			t.Errorf("turn %+v: the impossible usage was believed", tu)
+		}
 	}
 }

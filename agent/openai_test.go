@@ -323,8 +323,18 @@ func TestOpenAIUsageAndContentForms(t *testing.T) {
 			quote(goodTurn) + `}}],"usage":{"prompt_tokens":"5","completion_tokens":"6"}}`}, 0},
 		"fractional usage": {OpenAIConfig{ChatSettings: ChatSettings{CountTotal: true}}, openaitest.Response{Body: `{"choices":[{"message":{"content":` +
 			quote(goodTurn) + `}}],"usage":{"prompt_tokens":10.5,"completion_tokens":20.0,"total_tokens":null}}`}, 30},
+		// A count no reply could have is no count: the coordinator
+		// estimates (implausibleUsage).
 		"usage past an int": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"content":` +
-			quote(goodTurn) + `}}],"usage":{"completion_tokens":1e30}}`}, maxUsageTokens},
+			quote(goodTurn) + `}}],"usage":{"completion_tokens":1e30}}`}, 0},
+		"10^15 completion tokens": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"content":` +
+			quote(goodTurn) + `}}],"usage":{"prompt_tokens":900,"completion_tokens":1000000000000000,"total_tokens":1000000000000900}}`}, 0},
+		"far above max_tokens and the reply":      {OpenAIConfig{}, openaitest.Reply(goodTurn, 900, 5000), 0},
+		"10^15 prompt tokens, counting the total": {OpenAIConfig{ChatSettings: ChatSettings{CountTotal: true}}, openaitest.Reply(goodTurn, 1e15, 50), 0},
+		// Hidden reasoning may cost more than the text shows, within the
+		// max_tokens the client sent (its own cap, not the turn's).
+		"reasoning within the client's max_tokens": {OpenAIConfig{ChatSettings: ChatSettings{MaxTokens: 8000}}, openaitest.Reply(goodTurn, 900, 5000), 5000},
+		"twice max_tokens, a reply that holds it":  {OpenAIConfig{ChatSettings: ChatSettings{MaxTokens: 300}}, openaitest.Reply(goodTurn+strings.Repeat(" ", 2000), 900, 5000), 5000},
 		"usage not an object": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"content":` +
 			quote(goodTurn) + `}}],"usage":"n/a"}`}, 0},
 		"content parts": {OpenAIConfig{}, openaitest.Response{Body: `{"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":` +

@@ -499,6 +499,9 @@ func (c *Coordinator) settle(ctx context.Context, p *pending, m *inbox.Message, 
 	ectx, cancel := context.WithTimeout(ctx, max(c.remaining(), time.Millisecond))
 	evidence := c.evidence.Check(ectx, t.EvidenceRefs)
 	cancel()
+	if t.Tokens > MaxTurnTokens {
+		c.log.Warn("the agent's token count cannot be true of one turn; estimated instead", "agent", p.sp.Name, "msg_id", m.ID, "tokens", t.Tokens, "max", MaxTurnTokens)
+	}
 	rec := Record(t, p.sp.Name, p.requestID, m.ID, c.st.Session.Budget, evidence)
 	return true, c.record(ctx, EventTurn, rec)
 }

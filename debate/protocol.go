@@ -96,6 +96,13 @@ func DecodeRequest(m *inbox.Message) (*TurnRequest, error) {
 // MaxPositionLen bounds a turn's position and counter_to (characters).
 const MaxPositionLen = 4000
 
+// MaxTurnTokens bounds the tokens an agent may report for one turn: 2^24
+// (16,777,216), more than any model reads and writes in a call, with room
+// for an agent that makes many calls for one turn. A figure above it is no
+// count (an exec agent printing "tokens": 9223372036854775807): Record
+// estimates instead, as for a turn that reports none.
+const MaxTurnTokens = 1 << 24
+
 // MaxEvidenceRefs bounds how many evidence references one turn may cite.
 const MaxEvidenceRefs = 100
 
@@ -175,8 +182,9 @@ func replyRequestID(m *inbox.Message) string {
 }
 
 // Record turns an accepted reply into the turn as recorded: its position
-// hash, its tokens (the agent's figure, else EstimateTokens of what it wrote,
-// flagged as estimated), over_budget when it exceeds the per-round
+// hash, its tokens (the agent's figure, else — when it reports none or one
+// above MaxTurnTokens — EstimateTokens of what it wrote, flagged as
+// estimated), over_budget when it exceeds the per-round
 // allowance, and its checked evidence.
 func Record(t *Turn, agent, requestID, messageID string, b ConsensusBudget, evidence []EvidenceCheck) TurnRecord {
 	rec := TurnRecord{
@@ -187,7 +195,7 @@ func Record(t *Turn, agent, requestID, messageID string, b ConsensusBudget, evid
 		PositionHash: PositionHash(t.Position),
 		Evidence:     evidence,
 	}
-	if rec.Tokens <= 0 {
+	if rec.Tokens <= 0 || rec.Tokens > MaxTurnTokens {
 		rec.Tokens = EstimateTokens(t.Position + t.CounterTo + t.Text)
 		rec.TokensEstimated = true
 	}
