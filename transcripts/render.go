@@ -134,6 +134,8 @@ func renderEntryMD(b *bytes.Buffer, e *Entry, arguments bool) {
 		b.WriteString("\n")
 	case e.Resume != nil:
 		fmt.Fprintf(b, "\n_The coordinator was resumed at %.1f s of active time._%s\n", float64(e.Resume.ElapsedMs)/1000, mark)
+	case e.Stopped != nil:
+		fmt.Fprintf(b, "\n_The coordinator stopped at %.1f s of active time: %s._%s\n", float64(e.ElapsedMs)/1000, mdLine(stopDetail(e.Stopped)), mark)
 	}
 }
 

@@ -160,6 +160,8 @@ func textEntry(w *bufio.Writer, e *Entry) {
 		p(" · line %d%s\n", e.Line, mark)
 	case e.Resume != nil:
 		p("\n↻ The coordinator was resumed at %.1f s of active time · line %d%s\n", float64(e.Resume.ElapsedMs)/1000, e.Line, mark)
+	case e.Stopped != nil:
+		p("\n■ The coordinator stopped at %.1f s of active time: %s · line %d%s\n", float64(e.ElapsedMs)/1000, termLine(stopDetail(e.Stopped)), e.Line, mark)
 	}
 }
 

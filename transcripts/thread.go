@@ -120,5 +120,8 @@ func (d *htmlData) entry(b *strings.Builder, e *Entry) {
 	case e.Resume != nil:
 		b.WriteString(`<p class="event resume` + unverified + `" id="line-` + line + `"><span class="icon">↻</span> The coordinator was resumed at ` +
 			strconv.FormatFloat(float64(e.Resume.ElapsedMs)/1000, 'f', 1, 64) + ` s of active time ` + lineLink + mark + "</p>\n")
+	case e.Stopped != nil:
+		b.WriteString(`<p class="event stopped` + unverified + `" id="line-` + line + `"><span class="icon">■</span> The coordinator stopped at ` +
+			strconv.FormatFloat(float64(e.ElapsedMs)/1000, 'f', 1, 64) + ` s of active time: ` + esc(stopDetail(e.Stopped)) + ` ` + lineLink + mark + "</p>\n")
 	}
 }

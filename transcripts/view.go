@@ -63,8 +63,8 @@ type Round struct {
 	Entries []Entry `json:"entries"`
 }
 
-// Entry is one event a reader sees: exactly one of Turn, Rejected, Forfeit
-// and Resume is set, as Kind says.
+// Entry is one event a reader sees: exactly one of Turn, Rejected,
+// Forfeit, Resume and Stopped is set, as Kind says.
 type Entry struct {
 	// Line is the transcript line the event was read from (1-based).
 	Line      int                   `json:"line"`
@@ -75,6 +75,10 @@ type Entry struct {
 	Rejected  *debate.RejectedEvent `json:"rejected,omitempty"`
 	Forfeit   *debate.ForfeitEvent  `json:"forfeit,omitempty"`
 	Resume    *debate.ResumeEvent   `json:"resume,omitempty"`
+	// Stopped is a clock event that says a coordinator stopped before the
+	// verdict (ElapsedMs is the active time then); a clock checkpoint is
+	// not an entry.
+	Stopped *debate.ClockEvent `json:"stopped,omitempty"`
 	// Decision is what the debate decided a turn or forfeit counted as
 	// (debate.Decision): shown as it is, never worked out here.
 	Decision *debate.Decision `json:"decision,omitempty"`
@@ -192,6 +196,14 @@ func NewView(t *Transcript) *View {
 		cur = len(v.Rounds) - 1
 		return &v.Rounds[cur]
 	}
+	// current is the round being filled: an entry between rounds (a resume,
+	// a stop) goes with the round before it.
+	current := func() int {
+		if cur < 0 {
+			return 0
+		}
+		return v.Rounds[cur].N
+	}
 	var fromEvents *debate.Outcome
 	for _, e := range t.Events {
 		en := Entry{Line: e.Seq, Kind: e.Kind, At: e.At, ElapsedMs: e.ElapsedMs, Unverified: bad > 0 && e.Seq >= bad}
@@ -232,10 +244,14 @@ func NewView(t *Transcript) *View {
 				continue
 			}
 			en.Resume = &r
-			round = 0
-			if cur >= 0 {
-				round = v.Rounds[cur].N
+			round = current()
+		case debate.EventClock:
+			var c debate.ClockEvent
+			if json.Unmarshal(e.Data, &c) != nil || c.Reason != debate.ClockStopped {
+				continue
 			}
+			en.Stopped = &c
+			round = current()
 		case debate.EventVerdict:
 			var o debate.Outcome
 			if json.Unmarshal(e.Data, &o) == nil {
@@ -383,4 +399,12 @@ func (v *View) RedactEvidence() {
 			}
 		}
 	}
+}
+
+// stopDetail is why a coordinator stopped, as its clock event says.
+func stopDetail(c *debate.ClockEvent) string {
+	if c.Detail == "" {
+		return "no reason recorded"
+	}
+	return c.Detail
 }

@@ -606,3 +606,42 @@ func TestAPageTooLargeEvenWithoutArguments(t *testing.T) {
 		t.Errorf("page of %d bytes:\n%.3000s", len(page.Body), body)
 	}
 }
+
+// A coordinator that stopped before the verdict (Ctrl-C, an error) shows
+// as a line of its own, before the resume that took over, with the active
+// time it had spent; a clock checkpoint is not shown. What the stop's
+// detail says is escaped in every form.
+func TestAStopIsShownAndACheckpointIsNot(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	l.Append(ctx, debate.EventTurn, 4, debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleDefender, Position: "Hold", Tokens: 7}, Agent: "Proposer"})
+	l.Append(ctx, debate.EventClock, 5000, debate.ClockEvent{Reason: debate.ClockCheckpoint})
+	l.Append(ctx, debate.EventClock, 6000, debate.ClockEvent{Reason: debate.ClockStopped, Detail: "disk <full> [[x]] #tag"})
+	l.Append(ctx, debate.EventResume, 6000, debate.ResumeEvent{Coordinator: "Coordinator-abcdef", ElapsedMs: 6000})
+	v := readView(t, s, testID)
+	if len(v.Rounds) != 1 || len(v.Rounds[0].Entries) != 3 || v.Rounds[0].Entries[1].Stopped == nil || v.Rounds[0].Entries[1].Line != 4 ||
+		v.Rounds[0].Entries[2].Resume == nil {
+		t.Fatalf("view %+v", v)
+	}
+	var text, html bytes.Buffer
+	RenderText(&text, v)
+	RenderHTML(&html, v, HTMLOptions{})
+	if want := "■ The coordinator stopped at 6.0 s of active time: disk <full> [[x]] #tag · line 4"; !strings.Contains(text.String(), want) || strings.Contains(text.String(), "checkpoint") {
+		t.Errorf("text lacks %q or shows the checkpoint:\n%s", want, text.String())
+	}
+	if want := `<p class="event stopped" id="line-4"><span class="icon">■</span> The coordinator stopped at 6.0 s of active time: disk &lt;full&gt; [[x]] #tag`; !strings.Contains(html.String(), want) {
+		t.Errorf("HTML lacks %q:\n%s", want, html.String())
+	}
+	md := string(RenderMarkdownView(v))
+	if strings.Contains(md, "[[x]]") || strings.Contains(md, " #tag") || !strings.Contains(md, "_The coordinator stopped at 6.0 s of active time: disk") {
+		t.Errorf("Markdown does not show the stop, escaped:\n%s", md)
+	}
+}
