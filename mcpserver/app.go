@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/config"
 )
 
 // AppOptions are what FromApp takes besides the service layer.
@@ -36,17 +37,21 @@ func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func()
 		return nil, nil, err
 	}
 	gate, err := a.RootGate()
+	var cfg *config.Config
 	if err == nil {
-		cfg := Config{
+		cfg, err = a.Config()
+	}
+	if err == nil {
+		c := Config{
 			Transport: b.Transport(), Registry: b.Registry(), Consensus: cs.Store(), Transcripts: store, Root: a.Root(), Gate: gate,
 			Starter:   AppStarter(a, o.Untrusted),
-			Heartbeat: a.HeartbeatEvery(), Logger: o.Logger, Untrusted: o.Untrusted,
+			Heartbeat: a.HeartbeatEvery(), Logger: o.Logger, Untrusted: o.Untrusted, SealKey: cfg.SealPublicKey(),
 		}
 		if o.HTTP {
-			cfg.ParticipantIdle = a.RegistrationTTL()
-			cfg.SessionTimeout, cfg.AllowedOrigins = o.SessionTimeout, o.AllowedOrigins
+			c.ParticipantIdle = a.RegistrationTTL()
+			c.SessionTimeout, c.AllowedOrigins = o.SessionTimeout, o.AllowedOrigins
 		}
-		srv, err = New(cfg)
+		srv, err = New(c)
 	}
 	if err != nil {
 		cs.Close()

@@ -64,11 +64,18 @@ type TranscriptOutput struct {
 	Record string            `json:"record,omitempty"`
 	// Intact is the hash chain's verification; BadLine names the first
 	// line that fails it.
-	Intact   bool   `json:"intact"`
-	Events   int    `json:"events"`
-	BadLine  int    `json:"bad_line,omitempty"`
-	Problem  string `json:"problem,omitempty"`
-	Markdown string `json:"markdown" jsonschema:"the readable transcript"`
+	Intact  bool `json:"intact"`
+	Events  int  `json:"events"`
+	BadLine int  `json:"bad_line,omitempty"`
+	// Tampered is the whole audit, as "parley transcripts show" exits 3
+	// on it: the chain, or a file of the debate (session.json,
+	// verdict.json, its vault page, its record) checked against its
+	// seal, does not verify. Integrity is that in a few words
+	// ("verified", "verdict.json differs"); Problem says what differs.
+	Tampered  bool   `json:"tampered" jsonschema:"the debate does not verify against its seal (parley transcripts show exits 3): do not rely on it"`
+	Integrity string `json:"integrity,omitempty"`
+	Problem   string `json:"problem,omitempty"`
+	Markdown  string `json:"markdown" jsonschema:"the readable transcript"`
 }
 
 func (s *Server) addDebateTools() {
@@ -166,14 +173,14 @@ func (s *Server) debateStatus(_ context.Context, _ *mcp.CallToolRequest, in IDIn
 	return nil, *out, nil
 }
 
-func (s *Server) transcriptShow(_ context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, TranscriptOutput, error) {
+func (s *Server) transcriptShow(ctx context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, TranscriptOutput, error) {
 	var out TranscriptOutput
 	id, err := s.resolveDebate(in.ID)
 	if err != nil {
 		return nil, out, err
 	}
 	in.ID = id
-	md, t, err := s.transcript(in.ID)
+	md, v, err := s.transcript(ctx, in.ID)
 	if err != nil {
 		return nil, out, storeError(err, in.ID)
 	}
@@ -182,22 +189,27 @@ func (s *Server) transcriptShow(_ context.Context, _ *mcp.CallToolRequest, in ID
 		return nil, out, storeError(err, in.ID)
 	}
 	out = TranscriptOutput{Summary: sum.Summary, State: sum.State, Record: sum.Record, Markdown: string(md)}
-	if r := t.Report; r != nil {
-		out.Intact, out.Events, out.BadLine, out.Problem = r.Intact, r.Events, r.BadLine, r.Problem
+	ig := v.Integrity
+	out.Intact, out.Events, out.BadLine, out.Problem = ig.Intact, ig.Events, ig.BadLine, ig.Problem
+	out.Tampered, out.Integrity = ig.Tampered(), ig.Summary()
+	if out.Tampered {
+		out.Problem = ig.Trouble()
 	}
 	return textResult(out.Markdown), out, nil
 }
 
-// transcript reads and renders a debate's transcript.
-func (s *Server) transcript(id string) ([]byte, *transcripts.Transcript, error) {
-	t, err := s.cfg.Transcripts.Read(id)
+// transcript reads a debate's transcript, audits every file of the debate
+// against its seal (as "parley transcripts show" does: a tampered one
+// renders with a banner saying what differs) and renders it.
+func (s *Server) transcript(ctx context.Context, id string) ([]byte, *transcripts.View, error) {
+	w := transcripts.Witnesses{Vault: s.cfg.Consensus.Vault(), Records: s.cfg.Consensus, PublicKey: s.cfg.SealKey}
+	t, err := s.cfg.Transcripts.Audit(ctx, id, w)
 	if err != nil {
 		return nil, nil, err
 	}
+	v := transcripts.NewView(t)
 	if s.cfg.Untrusted {
-		v := transcripts.NewView(t)
 		v.RedactEvidence()
-		return transcripts.RenderMarkdownView(v), t, nil
 	}
-	return transcripts.RenderMarkdown(t), t, nil
+	return transcripts.RenderMarkdownView(v), v, nil
 }

@@ -210,7 +210,8 @@ func session(t testing.TB, topic, position, attacker, defender string) *debate.D
 }
 
 // runDebate runs the coordinator of s in the test process, its transcript
-// in the env's store and its verdict filed in the env's consensus store. It
+// in the env's store and its verdict filed in the env's vault and
+// consensus store. It
 // returns a channel that receives the outcome (or error).
 func (e *env) runDebate(t testing.TB, s *debate.DebateSession) <-chan debateResult {
 	t.Helper()
@@ -225,7 +226,10 @@ func (e *env) runDebate(t testing.TB, s *debate.DebateSession) <-chan debateResu
 	go func() {
 		defer wg.Done()
 		defer log.Close()
-		c := &debate.Coordinator{Messenger: e.tr, Journal: log, Filer: e.cs, Presence: e.reg}
+		// Filed as parley files it: the record and the vault page carry
+		// the transcript's seal.
+		filer := &transcripts.Filer{Store: e.store, Vault: e.cs.Vault(), Records: e.cs}
+		c := &debate.Coordinator{Messenger: e.tr, Journal: log, Filer: filer, Presence: e.reg}
 		o, err := c.Start(ctx, s)
 		out <- debateResult{o, err}
 	}()

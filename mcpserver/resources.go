@@ -151,7 +151,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 	default:
-		text, _, err = s.transcript(name)
+		text, _, err = s.transcript(ctx, name)
 		if errors.Is(err, transcripts.ErrNotFound) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}

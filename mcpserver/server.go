@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"log/slog"
 	"math"
@@ -83,12 +84,17 @@ type Config struct {
 	AllowedOrigins []string
 	// Logger logs what happens (nil: discard). Never stdout under stdio.
 	Logger *slog.Logger
-	// Version is reported to clients as the server's version.
+	// SealKey, when set, is the public key that must have signed every
+	// debate's seal (config.json's seal.publicKey): transcript_show and
+	// the parley://debates/ID resource check it as "parley transcripts
+	// show" does. FromApp sets it.
+	SealKey ed25519.PublicKey
 	// Untrusted says the clients may not learn about the workspace (MCP
 	// over HTTP without --trusted): every evidence check they are shown
 	// says only "ok" or "missing" for a file, without a line count.
 	Untrusted bool
-	Version   string
+	// Version is reported to clients as the server's version.
+	Version string
 }
 
 // Server is parley's MCP server. Its tools and resources are safe for

@@ -1,0 +1,52 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// A debate whose verdict.json was changed after filing keeps an intact
+// hash chain, but "parley transcripts show" says it does not verify (exit
+// 3): transcript_show and the debate's resource say so too, rather than
+// showing the forged verdict as sound.
+func TestTranscriptShowAuditsTheSeal(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
+	e.scriptAgent(t, "Proposer", debate.RoleDefender, holdingDefender)
+	s := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
+	wait(t, e.runDebate(t, s))
+
+	tr := ok[TranscriptOutput](t, e.client, "transcript_show", IDInput{ID: s.ID})
+	if !tr.Intact || tr.Tampered || tr.Integrity != "verified" || tr.Problem != "" || strings.Contains(tr.Markdown, "TAMPERED") {
+		t.Fatalf("an untouched debate: intact %v tampered %v integrity %q problem %q", tr.Intact, tr.Tampered, tr.Integrity, tr.Problem)
+	}
+
+	path := filepath.Join(e.root, "debates", s.ID, "verdict.json")
+	b := readFile(t, path)
+	forged := strings.ReplaceAll(b, "Use UUIDv7 keys with a 24h window", "Use UUIDv4 keys")
+	if forged == b {
+		t.Fatalf("verdict.json has no final position to change:\n%s", b)
+	}
+	if err := os.WriteFile(path, []byte(forged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr = ok[TranscriptOutput](t, e.client, "transcript_show", IDInput{ID: s.ID})
+	if !tr.Tampered || !strings.Contains(tr.Problem, "verdict.json") || !strings.Contains(tr.Markdown, "TAMPERED") {
+		t.Errorf("forged verdict.json: tampered %v integrity %q problem %q\n%s", tr.Tampered, tr.Integrity, tr.Problem, tr.Markdown[:min(len(tr.Markdown), 400)])
+	}
+	r, err := e.client.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: DebateURI(s.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Contents[0].Text; !strings.Contains(got, "TAMPERED") {
+		t.Errorf("the debate's resource shows a forged verdict.json without a word:\n%s", got[:min(len(got), 400)])
+	}
+}
