@@ -62,13 +62,19 @@ func (s *Server) addGateTool() {
 		Title: "Ask the gate whether a question deserves a debate",
 		Description: "Give a self-critique (text, or its fields with at least critique) and get debate or skip, " +
 			"the score against the threshold and the cues that fired with the text that fired them. " +
-			"The decision is appended to <root>/gate.jsonl like \"parley gate\" does.",
+			"The decision is appended to <root>/gate.jsonl like \"parley gate\" does, under the id returned " +
+			"(\"parley gate label --decision ID --debate|--skip\" labels it).",
 		InputSchema: in,
 	}, s.gate)
 }
 
-func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (*mcp.CallToolResult, gating.Decision, error) {
-	var d gating.Decision
+// GateOutput is the result of the gate tool: what "parley gate --json"
+// prints, the decision with the short id it is logged under in gate.jsonl
+// ("parley gate label --decision ID" labels it).
+type GateOutput = app.GateDecision
+
+func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (*mcp.CallToolResult, GateOutput, error) {
+	var d GateOutput
 	g, err := app.GateFor(in.Mode, s.cfg.Gate)
 	if err != nil {
 		return nil, d, toolError(err)
@@ -101,7 +107,10 @@ func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (
 	if err != nil {
 		return nil, d, toolError(err)
 	}
-	return nil, res.Decision, nil
+	if log == nil {
+		res.ID = "" // logged nowhere: nothing to label
+	}
+	return nil, *res, nil
 }
 
 func orDefault(s, def string) string {

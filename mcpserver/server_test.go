@@ -523,3 +523,24 @@ func TestWaitArg(t *testing.T) {
 		}
 	}
 }
+
+// The gate tool answers as "parley gate --json" does: with the short id
+// its decision is logged under in gate.jsonl, which "parley gate label
+// --decision ID" takes.
+func TestGateToolReturnsTheLoggedID(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	d := ok[GateOutput](t, e.client, "gate", GateInput{Critique: "I am not sure the retry logic is right; maybe it double-charges.", FinalConfidence: "80%"})
+	f, err := os.Open(filepath.Join(e.root, gating.LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := gating.ReadLog(f)
+	f.Close()
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("gate.jsonl: %v, %d entries", err, len(entries))
+	}
+	if d.ID == "" || d.ID != entries[0].ID || d.Outcome != entries[0].Outcome {
+		t.Errorf("the tool said id %q (%s), gate.jsonl logged %q (%s)", d.ID, d.Outcome, entries[0].ID, entries[0].Outcome)
+	}
+}
