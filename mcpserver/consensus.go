@@ -60,9 +60,12 @@ func (s *Server) addConsensusTools() {
 		Name:  "consensus_check",
 		Title: "Check a position against the filed consensus",
 		Description: "Before deciding, check whether a filed consensus settles the question (layer and topic). " +
-			"status conflict: the position contradicts the active record, do not take it (the CLI exits 3); " +
+			"status conflict: the position contradicts the active record, do not take it; " +
+			"unclear: parley cannot tell whether it agrees, do not take it for a pass (read the record, or ask a person); " +
+			"tampered: the record does not verify against its debate's seal, do not rely on it (problem says why); " +
+			"on these three the CLI exits 3. " +
 			"consistent: it agrees; open: the record bound nothing (DEADLOCK, TIMEOUT, budget without agreement); " +
-			"none: nothing filed. Positions are compared ignoring case, spacing and trailing punctuation.",
+			"none: nothing filed. Positions are compared by meaning: numbers with units, negation, the options named, conditions.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.consensusCheck)
 	mcp.AddTool(s.mcp, &mcp.Tool{

@@ -14,6 +14,8 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/inbox"
@@ -542,5 +544,36 @@ func TestGateToolReturnsTheLoggedID(t *testing.T) {
 	}
 	if d.ID == "" || d.ID != entries[0].ID || d.Outcome != entries[0].Outcome {
 		t.Errorf("the tool said id %q (%s), gate.jsonl logged %q (%s)", d.ID, d.Outcome, entries[0].ID, entries[0].Outcome)
+	}
+}
+
+// consensus_check's description is all an agent reads before it acts on a
+// status: it names every status the check returns, and says "do not" of
+// each one on which "parley consensus check" exits 3.
+func TestConsensusCheckDescriptionNamesEveryStatus(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	tools, err := e.client.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var desc string
+	for _, tool := range tools.Tools {
+		if tool.Name == "consensus_check" {
+			desc = tool.Description
+		}
+	}
+	for _, st := range []consensus.CheckStatus{
+		consensus.CheckConsistent, consensus.CheckConflict, consensus.CheckUnclear, consensus.CheckOpen, consensus.CheckNone, consensus.CheckTampered,
+	} {
+		i := strings.Index(desc, string(st)+":")
+		if i < 0 {
+			t.Errorf("the description does not say what %q means: %s", st, desc)
+			continue
+		}
+		clause, _, _ := strings.Cut(desc[i:], ";")
+		if blocks := (&app.CheckResult{Status: st}).Blocks(false); blocks != strings.Contains(clause, "do not") {
+			t.Errorf("%q blocks %v, the description says %q", st, blocks, clause)
+		}
 	}
 }
