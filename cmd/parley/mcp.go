@@ -46,12 +46,15 @@ func newMCPCmd(a *factory) *cobra.Command {
 			if o.SessionTimeout <= 0 {
 				return cmdutil.Usagef("--session-timeout must be positive, e.g. 5m")
 			}
-			if httpAddr != "" {
+			// --http given is HTTP, even empty (an unset variable): that is
+			// a bad address, not a request for stdio.
+			o.HTTP = cmd.Flags().Changed("http")
+			if o.HTTP {
 				if err := checkListenAddr(a, httpAddr, allowRemote); err != nil {
 					return err
 				}
 			}
-			o.HTTP, o.Untrusted = httpAddr != "", httpAddr != "" && !trusted
+			o.Untrusted = o.HTTP && !trusted
 			return a.serveMCP(cmd.Context(), httpAddr, o)
 		},
 	}
@@ -82,8 +85,8 @@ func checkListenAddr(a *factory, addr string, allowRemote bool) error {
 }
 
 // serveMCP opens the messenger (making the root if it is new) and serves
-// MCP over the root with o until the client disconnects (stdio) or ctx
-// ends.
+// MCP over the root with o, over HTTP at httpAddr when o.HTTP, else over
+// stdio, until the client disconnects (stdio) or ctx ends.
 func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.AppOptions) error {
 	m, err := a.OpenMessenger()
 	if err != nil {
@@ -96,7 +99,7 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.App
 		return err
 	}
 	defer closeSrv()
-	if httpAddr == "" {
+	if !o.HTTP {
 		return srv.ServeStdio(ctx, a.Stdin, a.Stdout)
 	}
 	return a.serveMCPHTTP(ctx, httpAddr, srv)

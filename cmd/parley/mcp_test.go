@@ -32,6 +32,10 @@ func TestMCPHTTPAddressChecks(t *testing.T) {
 		{[]string{"--http", "localhost"}, "want HOST:PORT"},
 		{[]string{"--http", "127.0.0.1:99999"}, "the port must be a number"},
 		{[]string{"--trusted"}, "--allow-remote and --trusted apply to --http only"},
+		// An empty --http (an unset variable in --http "$ADDR") is refused
+		// as "parley serve --addr ''" is, not served over stdio.
+		{[]string{"--http", ""}, `--http: bad listen address: "": want HOST:PORT`},
+		{[]string{"--http", "", "--trusted"}, `--http: bad listen address: "": want HOST:PORT`},
 	} {
 		_, stderr, code := dcli(t, root, append([]string{"mcp"}, c.args...)...)
 		if code != cmdutil.ExitUsage || !strings.Contains(stderr, c.want) {
