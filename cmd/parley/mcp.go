@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -100,6 +103,13 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.App
 	}
 	defer closeSrv()
 	if !o.HTTP {
+		// Standard output is the protocol. A client that went away makes
+		// a write fail (EPIPE), which ends the session so that the server
+		// leaves its debates and unregisters its participants, rather
+		// than SIGPIPE killing the process before it cleans up.
+		sigpipe := make(chan os.Signal, 1)
+		signal.Notify(sigpipe, syscall.SIGPIPE)
+		defer signal.Stop(sigpipe)
 		return srv.ServeStdio(ctx, a.Stdin, a.Stdout)
 	}
 	return a.serveMCPHTTP(ctx, httpAddr, srv)

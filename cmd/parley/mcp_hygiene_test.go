@@ -148,3 +148,69 @@ func TestMCPDebateStartLeavesNoZombie(t *testing.T) {
 		})
 	}
 }
+
+// A stdio client that goes away (its end of our standard output closed)
+// ends the session: the server leaves its debates and unregisters its
+// participants before it exits, rather than dying of SIGPIPE at its next
+// reply with its participants still registered.
+func TestMCPStdioClientGoneUnregisters(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	cmd := exec.Command(os.Args[0], "--root", root, "mcp")
+	cmd.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = outW
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	outW.Close()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	replies := bufio.NewReader(outR)
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() string {
+		t.Helper()
+		l, err := replies.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	read()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"debate_join","arguments":{"role":"defender","name":"Zed"}}}`)
+	if l := read(); !strings.Contains(l, `defender=@Zed`) {
+		t.Fatalf("debate_join: %s", l)
+	}
+	// The client goes: it reads nothing more; a request it sent is answered
+	// into the closed pipe.
+	outR.Close()
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"consensus_search","arguments":{"query":"x"}}}`)
+	stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("parley mcp did not end after its client went away")
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Errorf("parley mcp was killed by %v when its client went away", ws.Signal())
+	}
+	out, _, _ := dcli(t, root, "--json", "agents", "show", "Zed")
+	if !strings.Contains(out, `"registered":false`) {
+		t.Errorf("Zed is still registered after its server ended: %s", out)
+	}
+}
