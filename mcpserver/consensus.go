@@ -119,6 +119,11 @@ func (s *Server) consensusSearch(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, out, toolError(err)
 	}
 	out.Results = append(out.Results, hits...)
+	if s.cfg.Untrusted {
+		for i := range out.Results {
+			out.Results[i].EvidenceLines = nil
+		}
+	}
 	return nil, out, nil
 }
 
@@ -136,6 +141,13 @@ func (s *Server) consensusShow(ctx context.Context, _ *mcp.CallToolRequest, in S
 	}
 	if err != nil {
 		return nil, out, toolError(err)
+	}
+	if s.cfg.Untrusted {
+		body, err := consensus.RedactEvidence([]byte(p.Body))
+		if err != nil {
+			return nil, out, err
+		}
+		p.Body, p.EvidenceLines = string(body), nil
 	}
 	return textResult(p.Body), *p, nil
 }

@@ -162,7 +162,8 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: markdownMIME, Text: string(text)}}}, nil
 }
 
-// recordText is a record's file as it is in the vault.
+// recordText is a record's file as it is in the vault; for an untrusted
+// client, without its evidence checks (consensus.RedactEvidence).
 func (s *Server) recordText(ctx context.Context, name string) ([]byte, error) {
 	r, _, err := s.cfg.Consensus.Record(ctx, name)
 	if err != nil {
@@ -174,7 +175,10 @@ func (s *Server) recordText(ctx context.Context, name string) ([]byte, error) {
 	}
 	defer dir.Close()
 	data, _, err := dir.ReadFile(r.Name + ".md")
-	return data, err
+	if err != nil || !s.cfg.Untrusted {
+		return data, err
+	}
+	return consensus.RedactEvidence(data)
 }
 
 func sameResource(a, b mcp.Resource) bool {
