@@ -55,6 +55,12 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 		req.Budget.MaxWallClockMs = &ms
 	}
 	s, err := st.a.NewSession(req)
+	var be *debate.BudgetError
+	if errors.As(err, &be) {
+		if arg := budgetArg(be.Limit, req.Budget); arg != "" {
+			return out, budgetRefusal(arg, in.Timeout, be)
+		}
+	}
 	if err != nil {
 		return out, toolError(err)
 	}
@@ -69,4 +75,37 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 		return out, err
 	}
 	return StartOutput{DebateID: s.ID, PID: pid}, nil
+}
+
+// budgetArg is debate_start's argument that set the budget limit called
+// limit in config.json, "" when the limit was not given (the layer's
+// default from config.json is wrong, not the call).
+func budgetArg(limit string, o debate.BudgetOverride) string {
+	switch {
+	case limit == "maxRounds" && o.MaxRounds != nil:
+		return "max_rounds"
+	case limit == "maxTokens" && o.MaxTokens != nil:
+		return "max_tokens"
+	case limit == "maxTokensPerRound" && o.MaxTokensPerRound != nil:
+		return "max_tokens_per_round"
+	case limit == "maxWallClockMs" && o.MaxWallClockMs != nil:
+		return "timeout"
+	case limit == "convergenceRounds" && o.ConvergenceRounds != nil:
+		return "convergence_rounds"
+	}
+	return ""
+}
+
+// budgetRefusal words a budget limit out of bounds in the terms of the
+// argument that set it (timeout as given, a duration).
+func budgetRefusal(arg, timeout string, be *debate.BudgetError) error {
+	switch {
+	case arg == "timeout" && be.Value > 0:
+		return invalidf("timeout %q: at most %v, a week", timeout, debate.MaxWallClock)
+	case arg == "timeout":
+		return invalidf("timeout %q: at least 1ms", timeout)
+	case be.Value > 0:
+		return invalidf("%s %d: at most %d", arg, be.Value, be.Max)
+	}
+	return invalidf("%s %d: must be positive", arg, be.Value)
 }

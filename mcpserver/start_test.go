@@ -29,7 +29,7 @@ func TestAppStarterRefusals(t *testing.T) {
 	a := app.New(app.Options{Root: root})
 	script := filepath.Join(dir, "s.json")
 	os.WriteFile(script, []byte(concedingCritic), 0o600)
-	zero := 0
+	zero, minus := 0, -1
 	for _, c := range []struct {
 		untrusted bool
 		in        StartInput
@@ -39,7 +39,10 @@ func TestAppStarterRefusals(t *testing.T) {
 		{false, StartInput{Layer: "verification", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}}, `layer: unknown layer: "verification"`},
 		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender"}}, `agents "defender": use ROLE=SPEC`},
 		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B\n"}}, `agents "defender=@B\n"`},
-		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, MaxRounds: &zero}, "budget: invalid budget"},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, MaxRounds: &zero}, "max_rounds 0: must be positive"},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, MaxTokensPerRound: &minus}, "max_tokens_per_round -1: must be positive"},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, Timeout: "200h"}, `timeout "200h": at most 168h0m0s, a week`},
+		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, Timeout: "-5s"}, `timeout "-5s": at least 1ms`},
 		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, Timeout: "soon"}, `timeout "soon": want a duration`},
 		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}, Context: []string{filepath.Join(dir, "none")}}, "context: open"},
 		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}}, "agent A is not running: join it first with debate_join"},
@@ -54,9 +57,9 @@ func TestAppStarterRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %+v %v; want an error saying %q", c.in, out, err, c.want)
 		}
-		for _, flag := range []string{"--layer", "--topic", "--agent", "--context", "--workspace", "--max-", "--timeout", "debate run"} {
+		for _, flag := range []string{"--layer", "--topic", "--agent", "--context", "--workspace", "--max-", "--timeout", "debate run", "maxRounds", "maxTokens", "maxWallClockMs", "convergenceRounds"} {
 			if err != nil && strings.Contains(err.Error(), flag) {
-				t.Errorf("%+v: %q names the command line's %s", c.in, err, flag)
+				t.Errorf("%+v: %q names %s, not one of the tool's arguments", c.in, err, flag)
 			}
 		}
 	}

@@ -130,7 +130,7 @@ func TestMCPOverHTTP(t *testing.T) {
 		{map[string]any{"layer": "spek", "topic": "t", "agents": []string{"attacker=@Y", "defender=@X"}}, `layer: unknown layer: "spek"`},
 		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@Y", "defender=@X"}}, "agent Y is not running: join it first with debate_join"},
 		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"defender=@X"}}, "a debate needs at least one attacker"},
-		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@Y", "defender=@X"}, "max_rounds": 0}, "invalid budget"},
+		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@Y", "defender=@X"}, "max_rounds": 0}, "max_rounds 0: must be positive"},
 		{map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@../Y", "defender=@X"}}, `agents "attacker=@../Y": invalid agent spec`},
 	} {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "debate_start", Arguments: c.args})
