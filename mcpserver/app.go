@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/app"
-	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/gating"
 )
 
 // AppOptions are what FromApp takes besides the service layer.
@@ -24,7 +24,8 @@ type AppOptions struct {
 
 // FromApp is a server over the root of a, with b its messenger: the
 // root's debates, its consensus store and its gate (the learnt model when
-// there is one); debate_start starts debates through a (AppStarter).
+// there is one, loaded for each gate call); debate_start starts debates
+// through a (AppStarter).
 // close closes the server and what FromApp opened (not b).
 func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func(), err error) {
 	store, err := a.WriteDebates()
@@ -36,14 +37,11 @@ func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func()
 		store.Close()
 		return nil, nil, err
 	}
-	gate, err := a.RootGate()
-	var cfg *config.Config
-	if err == nil {
-		cfg, err = a.Config()
-	}
+	cfg, err := a.Config()
 	if err == nil {
 		c := Config{
-			Transport: b.Transport(), Registry: b.Registry(), Consensus: cs.Store(), Transcripts: store, Root: a.Root(), Gate: gate,
+			Transport: b.Transport(), Registry: b.Registry(), Consensus: cs.Store(), Transcripts: store, Root: a.Root(),
+			LoadGate:  func(mode string) (*gating.Gate, error) { return a.LoadGate(mode, "") },
 			Starter:   AppStarter(a, o.Untrusted),
 			Heartbeat: a.HeartbeatEvery(), Logger: o.Logger, Untrusted: o.Untrusted, SealKey: cfg.SealPublicKey(),
 		}

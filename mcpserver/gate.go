@@ -75,7 +75,13 @@ type GateOutput = app.GateDecision
 
 func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (*mcp.CallToolResult, GateOutput, error) {
 	var d GateOutput
-	g, err := app.GateFor(in.Mode, s.cfg.Gate)
+	var g *gating.Gate
+	var err error
+	if s.cfg.LoadGate != nil {
+		g, err = s.cfg.LoadGate(in.Mode)
+	} else {
+		g, err = app.GateFor(in.Mode, s.cfg.Gate)
+	}
 	if err != nil {
 		return nil, d, toolError(err)
 	}

@@ -58,6 +58,12 @@ type Config struct {
 	Root string
 	// Gate decides in model mode; nil is gating.Default().
 	Gate *gating.Gate
+	// LoadGate, when set, is the gate a gate call decides with, loaded for
+	// each call as "parley gate" loads it (app.App.LoadGate: the rules, or
+	// the root's learnt model): a model installed while the server runs
+	// is used from the next call, and a broken one fails the gate tool
+	// alone. It overrides Gate.
+	LoadGate func(mode string) (*gating.Gate, error)
 	// Starter starts debates for debate_start; nil makes debate_start a
 	// tool error (ErrUnavailable).
 	Starter DebateStarter

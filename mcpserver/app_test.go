@@ -1,0 +1,72 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/gating"
+)
+
+// A broken <root>/gate/model.json fails the gate tool alone, as it fails
+// "parley gate" alone: the server starts and its other tools answer. The
+// model is read for each gate call, as the command line reads it, so a
+// model installed or removed while the server runs counts from the next
+// call.
+func TestBrokenGateModelFailsOnlyTheGate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "root")
+	a := app.New(app.Options{Root: root})
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	model := filepath.Join(root, filepath.FromSlash(gating.ModelName))
+	if err := os.MkdirAll(filepath.Dir(model), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(model, []byte(`{"bad":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, closeSrv, err := FromApp(a, b, AppOptions{})
+	if err != nil {
+		t.Fatalf("a broken gate model stopped the whole server: %v", err)
+	}
+	defer closeSrv()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+
+	if out := ok[CheckOutput](t, cs, "consensus_check", CheckInput{Layer: "spec", Topic: "Rate limits", Position: "A token bucket"}); out.Status != "none" {
+		t.Errorf("consensus_check: %+v", out)
+	}
+	critique := GateInput{Critique: "I am not sure the retry logic is right.", FinalConfidence: 0.5}
+	if msg := fails(t, cs, "gate", critique); !strings.Contains(msg, "model.json") || !strings.Contains(msg, "parley gate learn --reset") {
+		t.Errorf("gate with a broken model: %q", msg)
+	}
+	rules := critique
+	rules.Mode = "rules"
+	if d := ok[GateOutput](t, cs, "gate", rules); d.Mode != gating.ModeRules {
+		t.Errorf("gate --mode rules needs no model: %+v", d)
+	}
+	if err := os.Remove(model); err != nil {
+		t.Fatal(err)
+	}
+	if d := ok[GateOutput](t, cs, "gate", critique); d.Mode != gating.ModeModel || d.Model != "embedded" {
+		t.Errorf("with the broken model removed, the embedded one decides: %+v", d)
+	}
+}
