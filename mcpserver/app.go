@@ -25,10 +25,11 @@ type AppOptions struct {
 // FromApp is a server over the root of a, with b its messenger: the
 // root's debates, its consensus store and its gate (the learnt model when
 // there is one, loaded for each gate call); debate_start starts debates
-// through a (AppStarter).
+// through a (AppStarter), each in a process of its own that signs its
+// seal, so the server only reads debates.
 // close closes the server and what FromApp opened (not b).
 func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func(), err error) {
-	store, err := a.WriteDebates()
+	store, err := a.OpenDebates() // read only: each debate runs (and signs) in a process of its own
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/app"
@@ -68,5 +69,57 @@ func TestBrokenGateModelFailsOnlyTheGate(t *testing.T) {
 	}
 	if d := ok[GateOutput](t, cs, "gate", critique); d.Mode != gating.ModeModel || d.Model != "embedded" {
 		t.Errorf("with the broken model removed, the embedded one decides: %+v", d)
+	}
+}
+
+// The server reads debates and never writes one (debate_start runs each in
+// a process of its own, which signs its seal): a signing key it could not
+// use does not stop it, as it does not stop "parley consensus check" or
+// "parley debate start".
+func TestUnusableSigningKeyDoesNotStopTheServer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	key, err := app.NewSealKey(filepath.Join(dir, "seal.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(key.SigningKey, 0o644); err != nil { // readable by others: refused for signing
+		t.Fatal(err)
+	}
+	cfg, _ := json.Marshal(map[string]any{"seal": key})
+	if err := os.WriteFile(filepath.Join(root, "config.json"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := app.New(app.Options{Root: root})
+	if _, err := a.WriteDebates(); err == nil {
+		t.Fatal("the key is usable after all: the test proves nothing")
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	srv, closeSrv, err := FromApp(a, b, AppOptions{})
+	if err != nil {
+		t.Fatalf("a signing key the server never uses stopped it: %v", err)
+	}
+	defer closeSrv()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	if out := ok[CheckOutput](t, cs, "consensus_check", CheckInput{Layer: "spec", Topic: "Rate limits", Position: "A token bucket"}); out.Status != "none" {
+		t.Errorf("consensus_check: %+v", out)
 	}
 }
