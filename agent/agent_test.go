@@ -479,3 +479,21 @@ func TestRunnerReportsACommandThatKeepsFailing(t *testing.T) {
 		})
 	}
 }
+
+// A command that prints the turn request it was given (cat, a wrapper
+// that forwards its stdin) has not taken a turn: its output carries the
+// defender's standing position and no counter, which read as a turn would
+// be the attacker conceding. It is refused as bad output, as is a request
+// with fields changed or added (jq '. + {...}').
+func TestExecEchoingTheRequestIsNoTurn(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"cat", `sed 's/"attempt"/"attempt_seen"/'`} {
+		r, err := (&Exec{Command: cmd}).Respond(context.Background(), request(1, 1))
+		if !errors.Is(err, ErrBadOutput) {
+			t.Errorf("%s: err %v; want ErrBadOutput", cmd, err)
+			if r != nil {
+				t.Logf("reply %s", r.Raw)
+			}
+		}
+	}
+}

@@ -131,8 +131,9 @@ func tail(s string) string {
 
 // ParseOutput reads what a command printed for req: a JSON object (the
 // reply's fields, with debate_id, round and role filled in from req when
-// absent) or plain text. Output that is empty, or a JSON value other than an
-// object, is ErrBadOutput.
+// absent) or plain text. Output that is empty, a JSON value other than an
+// object, or the request itself printed back (an object with the request's
+// transcript, max_rounds or budget), is ErrBadOutput.
 func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	trimmed := bytes.TrimSpace(out)
 	if len(trimmed) == 0 {
@@ -145,6 +146,9 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(trimmed, &fields); err != nil || fields == nil {
 			return nil, fmt.Errorf("%w: output looks like JSON but is not an object: %v", ErrBadOutput, err)
+		}
+		if k := requestKey(fields); k != "" {
+			return nil, fmt.Errorf("%w: the output is the turn request it was given (it has the request's %q), not a turn: the command must print its own answer", ErrBadOutput, k)
 		}
 		defaults := map[string]any{"debate_id": req.DebateID, "round": req.Round, "role": req.Role}
 		for k, v := range defaults {
@@ -168,6 +172,22 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 		t.CounterTo = req.Position
 	}
 	return &Reply{Turn: t}, nil
+}
+
+// requestOnlyKeys are keys that every turn request has and no turn has.
+var requestOnlyKeys = []string{"transcript", "max_rounds", "budget"}
+
+// requestKey names a key of fields that only a turn request has ("" when
+// none): output carrying one is the request the command was given, printed
+// back (cat) or edited, whose position is the defender's and whose
+// counter_to is empty, so that read as a turn it would concede.
+func requestKey(fields map[string]json.RawMessage) string {
+	for _, k := range requestOnlyKeys {
+		if _, ok := fields[k]; ok {
+			return k
+		}
+	}
+	return ""
 }
 
 // limitedBuffer keeps the first max bytes written and notes any excess,

@@ -526,3 +526,30 @@ func TestEscalateRetryUnavailable(t *testing.T) {
 		t.Fatalf("the ledger holds %d lines, want the three decisions:\n%s", n, data)
 	}
 }
+
+// An attacker whose command prints back the turn request it is given
+// (exec:cat, a wrapper forwarding its stdin) never took a turn: the
+// escalation holds as unavailable and files nothing. Read as a turn, the
+// echo restates the defender's position without a counter — a concession
+// that would let the task proceed.
+func TestEscalateAttackerEchoingTheRequestIsUnavailable(t *testing.T) {
+	t.Parallel()
+	cfg := `{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"exec:cat","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":30000}}}}`
+	root := escRoot(t, cfg, escFiles(escConceding))
+	telemetry := filepath.Join(t.TempDir(), "telemetry.jsonl")
+	line := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
+	if err := os.WriteFile(telemetry, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runT(t, "", "--root", root, "escalate", "--telemetry", telemetry)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	ds := decisions(t, out)
+	if len(ds) != 1 || ds[0].Action != escalation.ActionHold || ds[0].Reason != escalation.ReasonUnavailable || ds[0].Record != "" {
+		t.Fatalf("decisions %+v\nstderr: %s", ds, errs)
+	}
+	if !strings.Contains(ds[0].Detail, "turn request") {
+		t.Errorf("the detail does not say why: %s", ds[0].Detail)
+	}
+}
