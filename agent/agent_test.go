@@ -497,3 +497,19 @@ func TestExecEchoingTheRequestIsNoTurn(t *testing.T) {
 		}
 	}
 }
+
+// Output that is not text (it has NUL bytes: a binary, a core dump, a
+// crashed encoder) is no position to argue: refused as bad output, not
+// read as a plain-text turn whose first "line" is garbage.
+func TestExecBinaryOutputIsNoTurn(t *testing.T) {
+	t.Parallel()
+	for _, out := range []string{"\x00\x01\xff{{{not json", "\x7fELF\x02\x01\x01\x00\x00\x00", "{\"position\":\"x\x00\"}"} {
+		if r, err := ParseOutput([]byte(out), request(1, 1)); !errors.Is(err, ErrBadOutput) {
+			t.Errorf("%q: turn %+v, err %v; want ErrBadOutput", out, r.Turn, err)
+		}
+	}
+	// Text in any script is text.
+	if r, err := ParseOutput([]byte("Clés lentes — 遅い\nparce que"), request(1, 1)); err != nil || r.Turn.Position != "Clés lentes — 遅い" {
+		t.Errorf("UTF-8 text: %+v, %v", r, err)
+	}
+}

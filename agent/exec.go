@@ -132,12 +132,17 @@ func tail(s string) string {
 // ParseOutput reads what a command printed for req: a JSON object (the
 // reply's fields, with debate_id, round and role filled in from req when
 // absent) or plain text. Output that is empty, a JSON value other than an
-// object, or the request itself printed back (an object with the request's
-// transcript, max_rounds or budget), is ErrBadOutput.
+// object, the request itself printed back (an object with the request's
+// transcript, max_rounds or budget), or not text (NUL bytes) is
+// ErrBadOutput.
 func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	trimmed := bytes.TrimSpace(out)
 	if len(trimmed) == 0 {
 		return nil, fmt.Errorf("%w: no output", ErrBadOutput)
+	}
+	if bytes.IndexByte(trimmed, 0) >= 0 {
+		// Text has no NUL: this is a binary or a broken encoder.
+		return nil, fmt.Errorf("%w: output is not text (it has NUL bytes)", ErrBadOutput)
 	}
 	if trimmed[0] == '[' && json.Valid(trimmed) {
 		return nil, fmt.Errorf("%w: output is a JSON array, not an object", ErrBadOutput)
