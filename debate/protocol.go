@@ -151,12 +151,38 @@ func (t *Turn) check(req *TurnRequest) error {
 		return fmt.Errorf("%w: negative tokens %d", ErrBadReply, t.Tokens)
 	case strings.TrimSpace(t.Position) == "" && (!roleSpec(t.Role).MayConcede || !t.Concedes()):
 		return fmt.Errorf("%w: empty position (only a conceding attacker turn may have none)%s", ErrBadReply, saying(t.Text))
+	case placeholder(t.Position, req.Role) != "":
+		return fmt.Errorf("%w: the position is the reply template's placeholder %q, not the agent's own words", ErrBadReply, placeholder(t.Position, req.Role))
+	case placeholder(t.CounterTo, req.Role) != "":
+		return fmt.Errorf("%w: counter_to is the reply template's placeholder %q, not the agent's own words", ErrBadReply, placeholder(t.CounterTo, req.Role))
 	case utf8.RuneCountInString(t.Position) > MaxPositionLen || utf8.RuneCountInString(t.CounterTo) > MaxPositionLen:
 		return fmt.Errorf("%w: position or counter_to longer than %d characters", ErrBadReply, MaxPositionLen)
 	case len(t.EvidenceRefs) > MaxEvidenceRefs:
 		return fmt.Errorf("%w: %d evidence refs, limit %d", ErrBadReply, len(t.EvidenceRefs), MaxEvidenceRefs)
 	}
 	return nil
+}
+
+// placeholderPosition is the position of the reply template a request
+// shows an agent that can only send plain messages.
+const placeholderPosition = "<your position, in one sentence>"
+
+// placeholder returns s when it is a placeholder of a reply template (the
+// plain-message template's position or role's counter, or the dots of the
+// openai contract) rather than words of the agent: an agent that sends
+// back the request it was given, or copies the template unfilled, has not
+// taken a turn. It returns "" otherwise.
+func placeholder(s string, role Role) string {
+	t := strings.TrimSpace(s)
+	switch {
+	case t == "":
+		return ""
+	case t == placeholderPosition, t == roleSpec(role).ExampleCounter:
+		return t
+	case strings.Trim(t, "….") == "":
+		return t
+	}
+	return ""
 }
 
 // saying quotes the start of a rejected reply's argument, where an agent
@@ -268,8 +294,8 @@ func writePlainReply(b *strings.Builder, r *TurnRequest, coordinator string) {
 	b.WriteString("Send a message to " + to + ", as a reply to this message if you can, whose text is this JSON object ")
 	b.WriteString("with your own words in place of the angle brackets (keep `request_id`, `debate_id`, `round` and `role` as they are):\n\n")
 	spec := roleSpec(r.Role)
-	obj := fmt.Sprintf(`{"request_id": %s, "debate_id": %s, "round": %d, "role": %s, "position": "<your position, in one sentence>", "counter_to": %q, "evidence_refs": ["<path/to/file:line>"], "confidence_change": %d, "text": "<your argument>"}`,
-		jsonString(r.RequestID), jsonString(r.DebateID), r.Round, jsonString(string(r.Role)), spec.ExampleCounter, spec.ExampleConfidence)
+	obj := fmt.Sprintf(`{"request_id": %s, "debate_id": %s, "round": %d, "role": %s, "position": %q, "counter_to": %q, "evidence_refs": ["<path/to/file:line>"], "confidence_change": %d, "text": "<your argument>"}`,
+		jsonString(r.RequestID), jsonString(r.DebateID), r.Round, jsonString(string(r.Role)), placeholderPosition, spec.ExampleCounter, spec.ExampleConfidence)
 	b.WriteString("```json\n" + obj + "\n```\n\n")
 	if spec.ReplyHint != "" {
 		b.WriteString(spec.ReplyHint + "\n")

@@ -29,6 +29,11 @@ func TestDecodeTextTurn(t *testing.T) {
 		"no object":           {"I agree with everything you said.", "", "", "holds no JSON object"},
 		"object without keys": {`{"hello":"world"}`, "", "", "holds no JSON object"},
 		"braces everywhere":   {strings.Repeat("{", 5000) + `{"position":"Z"}`, "", "", "holds no JSON object"},
+		// An agent that sends back the request it was given (a relay, a
+		// model that quotes its prompt) sends the reply template the
+		// request shows: its placeholders are not a position.
+		"the request sent back": {requestText(t, req), "", "", "placeholder"},
+		"the contract's dots":   {`{"position": "…", "counter_to": "…", "evidence_refs": ["path:line", "…"], "confidence_change": -1, "text": "…"}`, "", "", "placeholder"},
 	} {
 		m := &inbox.Message{ID: inbox.NewID(), From: "Pi", To: "C", Text: c.text}
 		tu, err := debate.DecodeTextTurn(m, req)
@@ -43,6 +48,16 @@ func TestDecodeTextTurn(t *testing.T) {
 			t.Errorf("%s: %+v", name, tu)
 		}
 	}
+}
+
+// requestText is the text of the turn_request message of req.
+func requestText(t testing.TB, req *debate.TurnRequest) string {
+	t.Helper()
+	m, err := debate.NewRequestMessage("C", "Pi", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Text
 }
 
 // A plain message from the agent asked, replying to the request but
