@@ -190,6 +190,7 @@ func (r *textReply) turn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
 	if t.EvidenceRefs == nil {
 		t.EvidenceRefs = []string{}
 	}
+	counterByDefault(&t, r.obj, req)
 	if err := t.check(req); err != nil {
 		return nil, err
 	}

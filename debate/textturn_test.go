@@ -2,6 +2,7 @@ package debate_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -111,5 +112,46 @@ func TestPlainRepliesInADebate(t *testing.T) {
 	k := strings.Join(kinds(t, j.Events()), " ")
 	if k != "open request:Pi rejected:Pi request:Pi turn:Pi verdict" {
 		t.Fatalf("events %s", k)
+	}
+}
+
+// An attacker's turn that states an objection but leaves counter_to out
+// (a hand-written exec agent, a plain message) counters the standing
+// position: it does not concede by omission. Only an explicit empty
+// counter_to concedes, or a position that restates the standing one.
+func TestAttackerLeavingCounterOutObjects(t *testing.T) {
+	t.Parallel()
+	req := &debate.TurnRequest{DebateID: "20260101-spec-x-abcdef", RequestID: "20260101-spec-x-abcdef:r1:attacker1:a1", Round: 1, Role: debate.RoleAttacker, Position: "Use UUIDv7 keys"}
+	for name, c := range map[string]struct {
+		fields   string
+		concedes bool
+	}{
+		"objection, counter left out":             {`{"position":"Keys leak the creation time","text":"Because."}`, false},
+		"objection, explicit empty counter":       {`{"position":"Keys leak the creation time","counter_to":"","confidence_change":0}`, true},
+		"restates the standing position":          {`{"position":"use UUIDv7 keys."}`, true},
+		"concedes":                                {`{"position":"","counter_to":"","confidence_change":0}`, true},
+		"no position, counter and confidence out": {`{"position":""}`, true},
+	} {
+		text := inbox.NewID()
+		m, err := inbox.NewMessage("A", "C", debate.TypeTurn, text, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(c.fields), &m.Fields); err != nil {
+			t.Fatal(err)
+		}
+		m.Fields["debate_id"], m.Fields["round"], m.Fields["role"] = json.RawMessage(`"`+req.DebateID+`"`), json.RawMessage(`1`), json.RawMessage(`"attacker"`)
+		tu, err := debate.DecodeTurn(m, req)
+		if err != nil {
+			t.Errorf("%s (debate_turn): %v", name, err)
+		} else if tu.Concedes() != c.concedes {
+			t.Errorf("%s (debate_turn): concedes %v, want %v (%+v)", name, tu.Concedes(), c.concedes, tu)
+		}
+		plain := &inbox.Message{ID: inbox.NewID(), From: "Pi", To: "C", Text: c.fields}
+		if tu, err := debate.DecodeTextTurn(plain, req); err != nil {
+			t.Errorf("%s (plain message): %v", name, err)
+		} else if tu.Concedes() != c.concedes {
+			t.Errorf("%s (plain message): concedes %v, want %v (%+v)", name, tu.Concedes(), c.concedes, tu)
+		}
 	}
 }

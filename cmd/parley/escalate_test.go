@@ -553,3 +553,29 @@ func TestEscalateAttackerEchoingTheRequestIsUnavailable(t *testing.T) {
 		t.Errorf("the detail does not say why: %s", ds[0].Detail)
 	}
 }
+
+// An exec: attacker that prints a JSON turn stating its objection but
+// leaving counter_to out objects: the task is held, not cleared as if the
+// attacker had had no further objections.
+func TestEscalateExecAttackerLeavingCounterOutObjects(t *testing.T) {
+	t.Parallel()
+	script := filepath.Join(t.TempDir(), "attacker.sh")
+	body := "#!/bin/sh\ncat >/dev/null\necho '{\"position\":\"There is no backoff between attempts\",\"text\":\"retry.go sleeps nowhere.\"}'\n"
+	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `{"escalation":{"gateMode":"rules","defender":"script:agents/defender.json","attacker":"exec:` + script + `","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":30000}}}}`
+	root := escRoot(t, cfg, escFiles(escConceding))
+	telemetry := filepath.Join(t.TempDir(), "telemetry.jsonl")
+	line := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
+	if err := os.WriteFile(telemetry, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runT(t, "", "--root", root, "escalate", "--telemetry", telemetry)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if ds := decisions(t, out); len(ds) != 1 || ds[0].Action != escalation.ActionHold || ds[0].Verdict == debate.ConsensusReached {
+		t.Fatalf("decisions %+v\nstderr: %s", ds, errs)
+	}
+}
