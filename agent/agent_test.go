@@ -513,3 +513,22 @@ func TestExecBinaryOutputIsNoTurn(t *testing.T) {
 		t.Errorf("UTF-8 text: %+v, %v", r, err)
 	}
 }
+
+// A command whose output starts with a byte order mark (a Windows tool,
+// Python's utf-8-sig) printed a JSON turn, not a plain-text line holding
+// the JSON as its position.
+func TestExecOutputWithAByteOrderMark(t *testing.T) {
+	t.Parallel()
+	r, err := ParseOutput([]byte("\ufeff{\"position\":\"Keys leak time\",\"counter_to\":\"Use UUIDv7 keys\",\"confidence_change\":-1}\n"), request(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f map[string]any
+	if r.Raw == nil || json.Unmarshal(r.Raw, &f) != nil || f["position"] != "Keys leak time" {
+		t.Fatalf("reply %+v", r.Turn)
+	}
+	r, err = ParseOutput([]byte("\ufeffKeys leak time\nBecause."), request(1, 1))
+	if err != nil || r.Turn == nil || r.Turn.Position != "Keys leak time" {
+		t.Fatalf("plain text: %+v, %v", r, err)
+	}
+}

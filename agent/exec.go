@@ -136,7 +136,8 @@ func tail(s string) string {
 // transcript, max_rounds or budget), or not text (NUL bytes) is
 // ErrBadOutput.
 func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
-	trimmed := bytes.TrimSpace(out)
+	// A byte order mark (a Windows tool, Python's utf-8-sig) is no text.
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(out), []byte("\ufeff")))
 	if len(trimmed) == 0 {
 		return nil, fmt.Errorf("%w: no output", ErrBadOutput)
 	}
