@@ -41,6 +41,25 @@ func TestTopicSlug(t *testing.T) {
 	if TopicSlug("..") == TopicSlug("🦜🦜") {
 		t.Error("two topics with nothing transliterable share a slug")
 	}
+	// Topics that differ only in what a slug cannot spell (a task id in
+	// Japanese, an emoji) are two questions: a record of one must not
+	// supersede the other's. Case, punctuation and spacing still do not
+	// count.
+	tasks := []string{"Closure of task 東京", "Closure of task 大阪", "Closure of task 🦜🦜", "Closure of task -"}
+	seen := map[string]string{}
+	for _, topic := range tasks {
+		s := TopicSlug(topic)
+		if other, ok := seen[s]; ok {
+			t.Errorf("%q and %q share the slug %q", topic, other, s)
+		}
+		seen[s] = topic
+		if len(s) > MaxSlug || !slugRE.MatchString(s) {
+			t.Errorf("TopicSlug(%q) = %q", topic, s)
+		}
+	}
+	if a, b := TopicSlug("Closure of task 東京"), TopicSlug("closure of  TASK 東京?"); a != b {
+		t.Errorf("the same question in another case and spacing: %q, %q", a, b)
+	}
 	if a, b := TopicSlug(long1), TopicSlug(long2); a == b || len(a) > MaxSlug {
 		t.Errorf("long topics that differ after the cut share a slug: %q %q", a, b)
 	}

@@ -34,7 +34,7 @@ const (
 	CacheFile = "cache/consensus-index.db"
 	// schemaVersion names the layout of the database and of what it
 	// stores; another version is rebuilt from the vault.
-	schemaVersion = "11/" + lexiconVersion
+	schemaVersion = "12/" + lexiconVersion
 )
 
 // RacyMargin is how close a file's modification time may be to the moment

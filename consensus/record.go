@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/vault"
@@ -87,7 +90,9 @@ func (r *Record) key() string { return string(r.Layer) + "/" + r.Slug }
 // TopicSlug is the slug that names a topic's records (SPEC §6): lower-case
 // ASCII letters, digits and hyphens, transliterated, at most MaxSlug
 // characters. A topic with nothing transliterable gets "topic-" and a hash
-// (vocab.SlugOr). A topic whose slug would be longer than MaxSlug is cut
+// (vocab.SlugOr); one with some letters, digits or symbols the slug cannot
+// spell (a task id in Japanese, an emoji) ends in 8 hex digits of a hash of
+// its words, so that topics differing only there stay two questions. A topic whose slug would be longer than MaxSlug is cut
 // at a word boundary and ends in 8 hex digits of the whole slug's hash, so
 // two long topics that differ only after the cut stay two questions.
 // Topics that differ only in case, punctuation or spacing share a slug:
@@ -97,11 +102,26 @@ func TopicSlug(topic string) string {
 	if full == "" {
 		return vocab.SlugOr(topic, MaxSlug)
 	}
+	if vocab.SlugLoses(topic) {
+		// Part of the topic is not in the slug: the hash of its words
+		// tells "Closure of task 東京" from "Closure of task 大阪".
+		sum := sha256.Sum256([]byte(questionWords(topic)))
+		return vocab.Slug(full, MaxSlug-9) + "-" + hex.EncodeToString(sum[:4])
+	}
 	if len(full) <= MaxSlug {
 		return full
 	}
 	sum := sha256.Sum256([]byte(full))
 	return vocab.Slug(full, MaxSlug-9) + "-" + hex.EncodeToString(sum[:4])
+}
+
+// questionWords is topic without what does not tell two questions apart:
+// case, punctuation and spacing (its letters, digits and symbols, in lower
+// case, words separated by one space).
+func questionWords(topic string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(norm.NFC.String(topic)), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsSymbol(r) || unicode.Is(unicode.Mn, r))
+	}), " ")
 }
 
 // recordYAML is the part of a record's frontmatter that lookup reads.

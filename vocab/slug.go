@@ -81,3 +81,22 @@ func SlugOr(text string, max int) string {
 	sum := sha256.Sum256([]byte(text))
 	return "topic-" + hex.EncodeToString(sum[:4])
 }
+
+// SlugLoses reports whether Slug(text, …) leaves out letters, digits or
+// symbols of text that it cannot spell (Japanese, Korean, Arabic, an
+// emoji): two texts that differ only in those slug alike, so a caller that
+// names things by slug must tell them apart another way.
+func SlugLoses(text string) bool {
+	for _, r := range norm.NFKD.String(text) {
+		if r < unicode.MaxASCII || unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		if !(unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsSymbol(r)) {
+			continue
+		}
+		if _, ok := translit()[unicode.ToLower(r)]; !ok {
+			return true
+		}
+	}
+	return false
+}
