@@ -532,3 +532,40 @@ func TestExecOutputWithAByteOrderMark(t *testing.T) {
 		t.Fatalf("plain text: %+v, %v", r, err)
 	}
 }
+
+// Probe finds, before a debate, a command whose program does not exist or
+// is not executable; a command in shell syntax, or starting with a
+// builtin, is left for the run to judge.
+func TestExecProbe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("#!/bin/sh\necho hi\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for cmd, ok := range map[string]bool{
+		"sh -c 'echo hi'":             true,
+		"./agent.sh --fast":           true,
+		"cat":                         true,
+		"cd /tmp && ./x":              true,
+		"FOO=1 ./missing":             true,
+		"$HOME/bin/agent":             true,
+		"/nonexistent/debater --fast": false,
+		"./missing.sh":                false,
+		"./notes.txt":                 false,
+		"no-such-program-parley-test": false,
+	} {
+		e := &Exec{Command: cmd, Dir: dir}
+		err := e.Probe(context.Background())
+		if (err == nil) != ok {
+			t.Errorf("%q: %v", cmd, err)
+		}
+		if err != nil {
+			if u := e.Unavailable(err); u == nil || u.Kind != debate.UnavailableNoStart {
+				t.Errorf("%q: %v is not cannot_start", cmd, err)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -45,7 +46,55 @@ type Exec struct {
 	Env []string
 }
 
-var _ Responder = (*Exec)(nil)
+var (
+	_ Responder = (*Exec)(nil)
+	_ Prober    = (*Exec)(nil)
+)
+
+// shellWords are the shell's builtins and keywords a command may start
+// with: no program to look for.
+var shellWords = map[string]bool{
+	"!": true, ".": true, ":": true, "[": true, "{": true, "alias": true, "break": true, "case": true,
+	"cd": true, "command": true, "continue": true, "eval": true, "exec": true, "exit": true,
+	"export": true, "for": true, "getopts": true, "hash": true, "if": true, "local": true,
+	"read": true, "readonly": true, "return": true, "set": true, "shift": true, "test": true,
+	"times": true, "trap": true, "type": true, "ulimit": true, "umask": true, "unset": true,
+	"until": true, "wait": true, "while": true,
+}
+
+// Probe tells, before a debate, whether the command can start: when it
+// begins with a plain program name or path (no shell syntax, no builtin),
+// that program must be found on PATH (or, with a slash, relative to Dir)
+// and be executable. A command that begins otherwise is not checked. The
+// error is a *debate.UnavailableError of kind cannot_start, as running
+// the command would give.
+func (e *Exec) Probe(context.Context) error {
+	fields := strings.Fields(e.Command)
+	if len(fields) == 0 || shellWords[fields[0]] || strings.ContainsAny(fields[0], "=|&;<>()$`\\\"'*?[]{}~#") {
+		return nil
+	}
+	prog := fields[0]
+	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) && e.Dir != "" {
+		prog = filepath.Join(e.Dir, prog)
+	}
+	if _, err := exec.LookPath(prog); err != nil {
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableNoStart, Err: err,
+			Detail: fmt.Sprintf("the command %q cannot start (%v)", e.Command, err),
+			Hint:   "check the command of the exec: agent: that it exists, is executable and is on PATH",
+		}
+	}
+	return nil
+}
+
+// Unavailable is the agent unavailable for a failed Probe.
+func (e *Exec) Unavailable(err error) *debate.UnavailableError {
+	var u *debate.UnavailableError
+	if errors.As(err, &u) {
+		return u
+	}
+	return nil
+}
 
 // Respond runs the command once for req.
 func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {

@@ -579,3 +579,30 @@ func TestEscalateExecAttackerLeavingCounterOutObjects(t *testing.T) {
 		t.Fatalf("decisions %+v\nstderr: %s", ds, errs)
 	}
 }
+
+// When neither exec: agent can start, the hold names both, as the check
+// before the debate promises: not only the attacker, which speaks first,
+// leaving the defender's mistake for the next --retry-unavailable.
+func TestEscalateNamesEveryExecAgentThatCannotStart(t *testing.T) {
+	t.Parallel()
+	cfg := `{"escalation":{"gateMode":"rules","defender":"exec:/nonexistent/defender --fast","attacker":"exec:/nonexistent/attacker","workspace":"ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":30000}}}}`
+	root := escRoot(t, cfg, escFiles(escConceding))
+	telemetry := filepath.Join(t.TempDir(), "telemetry.jsonl")
+	line := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
+	if err := os.WriteFile(telemetry, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runT(t, "", "--root", root, "escalate", "--telemetry", telemetry)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	ds := decisions(t, out)
+	if len(ds) != 1 || ds[0].Reason != escalation.ReasonUnavailable {
+		t.Fatalf("decisions %+v\nstderr: %s", ds, errs)
+	}
+	for _, w := range []string{"/nonexistent/attacker", "/nonexistent/defender"} {
+		if !strings.Contains(ds[0].Detail, w) {
+			t.Errorf("the detail does not name %s: %s", w, ds[0].Detail)
+		}
+	}
+}
