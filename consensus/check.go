@@ -203,6 +203,13 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	if r := s.active(key); key != "" && r != nil {
 		cp := *r
 		res.Record, res.TopicScore = &cp, round2(score)
+	} else if h := s.head(string(l) + "/" + res.Slug); h != nil && h.Status != StatusActive {
+		// The question's current record says it is not active, though no
+		// record supersedes it (headOf): its status was changed by hand,
+		// which is no supersession. It is still the question's record,
+		// never "none"; the seal check says whether it binds.
+		cp := *h
+		res.Record, res.TopicScore = &cp, 1
 	}
 	switch {
 	case res.Record == nil:

@@ -559,10 +559,56 @@ func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
 		// the chain they sit in.
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records head %s at %d events, which is not the chain's verdict line", short(f.Head), f.Events), Want: want})
 	default:
+		if w.kind == "record" {
+			if problem := a.unsuperseded(page); problem != "" {
+				a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: problem, Want: want + `, and status "active" until a later record supersedes it`})
+				return page
+			}
+		}
 		a.add(FileCheck{File: w.path, Status: FileIntact})
 	}
 	return page
 }
+
+// unsuperseded says why a record that no longer says active was not
+// superseded ("" when it was, or still says active): the seal leaves
+// status and superseded_by out of its hash because a later filing flips
+// them, so only a record of the vault whose supersedes names this one may
+// have flipped them. A status changed by hand would otherwise take a
+// binding consensus out of every lookup unnoticed.
+func (a *auditor) unsuperseded(page *vault.Page) string {
+	status, _ := page.Meta["status"].(string)
+	if status == statusActive {
+		return ""
+	}
+	by, _ := page.Meta["superseded_by"].(string)
+	link, err := vault.ParseLink(by)
+	if by == "" || err != nil {
+		return fmt.Sprintf("it says status %q but names no record that supersedes it (superseded_by %q)", status, by)
+	}
+	// Filing writes the newer record beside this one; a name several
+	// pages of the vault share still finds it there.
+	newer := path.Join(path.Dir(page.Path), link.Target+".md")
+	np, err := a.w.Vault.ReadPage(newer)
+	if vault.IsNotExist(err) || strings.Contains(link.Target, "/") {
+		if newer, err = a.w.Vault.Resolve(link.Target); err != nil {
+			return fmt.Sprintf("it says status %q, superseded by %s, which is no page of the vault", status, by)
+		}
+		np, err = a.w.Vault.ReadPage(newer)
+	}
+	if err != nil {
+		return fmt.Sprintf("it says status %q, superseded by %s, which cannot be read: %v", status, by, err)
+	}
+	sup, _ := np.Meta["supersedes"].(string)
+	if l, err := vault.ParseLink(sup); err == nil && strings.EqualFold(strings.TrimSuffix(path.Base(l.Target), ".md"), strings.TrimSuffix(path.Base(page.Path), ".md")) {
+		return ""
+	}
+	return fmt.Sprintf("it says status %q, superseded by %s, but %s supersedes %q, not this record", status, by, newer, sup)
+}
+
+// statusActive is a consensus record's status while it answers its
+// question (consensus.StatusActive).
+const statusActive = "active"
 
 func (a *auditor) kind(n int) debate.EventKind {
 	if n < 1 || n > len(a.kinds) {

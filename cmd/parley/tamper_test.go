@@ -634,6 +634,34 @@ func TestAPersonsOwnKeysAreNotTampering(t *testing.T) {
 	}
 }
 
+// TestAStatusFlippedByHandIsTampering: the seal leaves status and
+// superseded_by out of a record's hash because a later filing flips them;
+// a record that says superseded when no record supersedes it was edited
+// by hand, and is tampered everywhere (never intact, and never "none"
+// from check, which would drop a binding consensus unnoticed). A real
+// supersession still verifies.
+func TestAStatusFlippedByHandIsTampering(t *testing.T) {
+	t.Parallel()
+	d := newSealedDebate(t, nil)
+	for name, by := range map[string]string{
+		"no superseded_by":           "",
+		"superseded_by no page":      `"[[spec-idempotency-keys-9]]"`,
+		"superseded_by its own page": `"[[` + d.id + `]]"`,
+	} {
+		e := newTamperEnv(t, d)
+		data := regexp.MustCompile(`(?m)^status: .*$`).ReplaceAll(e.read(e.record), []byte(`status: "superseded"`))
+		e.write(e.record, regexp.MustCompile(`(?m)^superseded_by:.*$`).ReplaceAll(data, []byte("superseded_by: "+by)))
+		out, errs, code := dcli(t, e.root, "transcripts", "verify", d.id)
+		if code != cmdutil.ExitBlocked || !strings.Contains(out, "differs   wiki/consensus/spec-idempotency-keys.md: it says status \"superseded\"") {
+			t.Errorf("%s: verify exit %d\n%s%s", name, code, out, errs)
+		}
+		out, _, code = dcli(t, e.root, "consensus", "check", "--layer", "spec", "--topic", "Idempotency keys", "--position", d.final)
+		if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "tampered") {
+			t.Errorf("%s: check exit %d %s", name, code, out)
+		}
+	}
+}
+
 // TestCutTranscriptIsReportedOnce: a transcript cut short, or gone, is
 // one line of the report (not "intact" and "missing" both), the report
 // names every file once, and no line speaks of line 0 or -1.
