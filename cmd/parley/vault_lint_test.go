@@ -241,6 +241,11 @@ func TestFilingGoesOnPastARecordItCannotEdit(t *testing.T) {
 		unsup[0].Other != "wiki/consensus/spec-cache-ttl-2.md" || !strings.Contains(unsup[0].Problem, "by hand") {
 		t.Errorf("exit %d, unsuperseded %+v\n%s", code, unsup, out)
 	}
+	// Without --json the line says what to set by hand too.
+	out, _, code = c.run(t, "vault", "lint", "--workspace", t.TempDir())
+	if code != cmdutil.ExitBlocked || !strings.Contains(out, "unsuperseded") || !strings.Contains(out, "set status: superseded") {
+		t.Errorf("text lint: exit %d\n%s", code, out)
+	}
 }
 
 // Filing a filed debate again (consensus file --from-debate, a filing

@@ -17,8 +17,11 @@ func LintFindings(w io.Writer, found []app.LintFinding, vault string) error {
 	for _, f := range found {
 		line := fmt.Sprintf("%-13s  %s", f.Kind, f.Page)
 		switch {
-		case f.Other != "":
+		case f.Other != "" && len(f.Differences) > 0:
 			line += "  ↔  " + f.Other + ": " + strings.Join(f.Differences, "; ")
+		case f.Other != "":
+			// An unmarked supersession: the problem says what to set.
+			line += "  ↔  " + f.Other + ": " + f.Problem
 		case f.Link != "":
 			line += "  " + f.Link + ": " + f.Problem
 		case f.Ref != "":
