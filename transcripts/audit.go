@@ -232,8 +232,11 @@ func (a *auditor) chain(data []byte) {
 	if data == nil {
 		// Gone: Audit has said so.
 	} else if !rep.Intact {
-		a.add(FileCheck{File: a.transcriptPath(), Status: FileDiffers, Problem: fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem),
-			Want: fmt.Sprintf("line %d continuing the chain from line %d's hash", rep.BadLine, rep.BadLine-1)})
+		want := fmt.Sprintf("line %d continuing the chain from line %d's hash", rep.BadLine, rep.BadLine-1)
+		if rep.BadLine == 1 {
+			want = "line 1 opening this debate's chain from its genesis hash"
+		}
+		a.add(FileCheck{File: a.transcriptPath(), Status: FileDiffers, Problem: fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem), Want: want})
 	} else if data != nil {
 		a.add(FileCheck{File: a.transcriptPath(), Status: FileIntact})
 	}

@@ -672,6 +672,11 @@ func TestCutTranscriptIsReportedOnce(t *testing.T) {
 		"cut":   func(e *tamperEnv) { e.setLines(e.lines()[:4]) },
 		"empty": func(e *tamperEnv) { e.write(e.transcript, nil) },
 		"gone":  func(e *tamperEnv) { os.Remove(e.transcript) },
+		"line 1 edited": func(e *tamperEnv) {
+			ls := e.lines()
+			ls[0] = bytes.Replace(ls[0], []byte(`"seq":1`), []byte(`"seq":1 `), 1)
+			e.setLines(ls)
+		},
 	} {
 		e := newTamperEnv(t, d)
 		edit(e)
