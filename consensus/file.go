@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -186,7 +187,10 @@ func recordName(l debate.Layer, slug string, n int) string {
 func (s *Store) head(key string) *Record { return headOf(s.chain(key)) }
 
 // headOf is the current record of a chain: among the records no other
-// record of the chain supersedes, the latest created.
+// record of the chain supersedes, the latest created. Of two files of one
+// debate created at once, a copy made by hand (Obsidian's "Make a copy"
+// writes "<name> 1.md") is not the head: the file parley named is
+// (filedName), else the first name.
 func headOf(chain []*Record) *Record {
 	referenced := map[string]bool{}
 	for _, r := range chain {
@@ -199,11 +203,31 @@ func headOf(chain []*Record) *Record {
 		if referenced[r.Name] {
 			continue
 		}
-		if best == nil || r.Created > best.Created || (r.Created == best.Created && r.Name > best.Name) {
+		switch {
+		case best == nil || r.Created > best.Created:
+			best = r
+		case r.Created != best.Created:
+		case r.DebateID != "" && r.DebateID == best.DebateID:
+			if fr, fb := filedName(r), filedName(best); fr && !fb || fr == fb && r.Name < best.Name {
+				best = r
+			}
+		case r.Name > best.Name:
 			best = r
 		}
 	}
 	return best
+}
+
+// filedName reports whether r's file has a name filing gives a record of
+// its question: <layer>-<slug>, or <layer>-<slug>-<n> (recordName).
+func filedName(r *Record) bool {
+	base := string(r.Layer) + "-" + r.Slug
+	n, ok := strings.CutPrefix(r.Name, base+"-")
+	if !ok {
+		return r.Name == base
+	}
+	_, err := strconv.Atoi(n)
+	return err == nil && n != "" && n[0] != '0' && n[0] != '-' && n[0] != '+'
 }
 
 // active is the record that answers a question: the head, if its status is

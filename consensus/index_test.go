@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -520,5 +521,30 @@ func TestUnrankedSearchAnswersAsTheRankedOne(t *testing.T) {
 	}
 	if related < 40 {
 		t.Errorf("only %d of %d checks listed related records", related, len(qs))
+	}
+}
+
+// A record copied by hand in the records folder (Obsidian's "Make a
+// copy" writes "<name> 1.md", same debate, same created time) is not the
+// question's record: check answers from the record parley filed, and the
+// next filing supersedes that record, not the copy, so no record of the
+// question is left saying active beside the new one.
+func TestACopyOfARecordIsNotTheQuestionsRecord(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const topic = "Upload size cap for avatars"
+	p := e.file(t, agreed("20261130-plan-avatars-aaaaaa", topic, "Reject avatar uploads above 25 MB"))
+	cp := strings.TrimSuffix(p, ".md") + " 1.md"
+	e.page(t, cp, e.read(t, p))
+	res := mustCheck(t, e.s, topic, "Reject avatar uploads above 25 MB")
+	if res.Status != CheckConsistent || res.Record == nil || res.Record.Path != p {
+		t.Fatalf("check after a copy: %v %+v", res.Status, res.Record)
+	}
+	p2 := e.file(t, agreed("20261201-plan-avatars-bbbbbb", topic, "Reject avatar uploads above 40 MB"))
+	if got := e.read(t, p); !strings.Contains(got, `status: "superseded"`) || !strings.Contains(got, "[["+strings.TrimSuffix(path.Base(p2), ".md")+"]]") {
+		t.Errorf("the filed record was not superseded:\n%s", got)
+	}
+	if got := e.read(t, p2); !strings.Contains(got, "supersedes: \"[["+strings.TrimSuffix(path.Base(p), ".md")+"]]\"") {
+		t.Errorf("the new record does not supersede the filed one:\n%s", got)
 	}
 }
