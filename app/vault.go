@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/parleyhq/parley/consensus"
 )
@@ -31,16 +32,40 @@ type LintFinding struct {
 
 // Lint reads the whole vault and reports contradicting active records
 // (compared as Check compares), broken wikilinks, orphan pages and stale
-// records, whose cited lines (path:from-to, relative to workspace; ""
-// is the current directory) changed since they were filed. No finding is
-// a clean vault.
+// records, whose cited lines (path:from-to) changed since they were
+// filed. The lines are read under workspace; with workspace "", under each
+// record's debate's workspace as its session.json records it, or the
+// current directory for a debate not under the root (or whose workspace
+// is gone). No finding is a clean vault.
 func (c *Consensus) Lint(ctx context.Context, workspace string) ([]LintFinding, error) {
-	if workspace == "" {
+	dir := workspace
+	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return nil, err
 		}
-		workspace = wd
+		dir = wd
+	} else if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = fmt.Errorf("%s is not a directory", dir)
+		}
+		return nil, fmt.Errorf("open the workspace: %w", err)
+	}
+	workspaceOf := func(consensus.Record) string { return dir }
+	if workspace == "" && c.app != nil {
+		if st, err := c.app.OpenDebates(); err == nil {
+			defer st.Close()
+			workspaceOf = func(r consensus.Record) string {
+				sess, err := st.Session(r.DebateID)
+				if err != nil || sess.Workspace == "" || !filepath.IsAbs(sess.Workspace) {
+					return dir
+				}
+				if fi, err := os.Stat(sess.Workspace); err != nil || !fi.IsDir() {
+					return dir
+				}
+				return sess.Workspace
+			}
+		}
 	}
 	var found []LintFinding
 	contra, err := c.s.Contradictions(ctx)
@@ -74,7 +99,7 @@ func (c *Consensus) Lint(ctx context.Context, workspace string) ([]LintFinding, 
 	for _, o := range links.Orphans {
 		found = append(found, LintFinding{Kind: LintOrphan, Page: o, Problem: "no other page links to it"})
 	}
-	stale, err := c.s.Stale(ctx, workspace)
+	stale, err := c.s.StaleIn(ctx, workspaceOf)
 	if err != nil {
 		return nil, err
 	}

@@ -114,18 +114,38 @@ var evidenceRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCom
 // whose hash differs make the record stale. Files are opened through
 // os.Root, so no ref reads outside the workspace.
 func (s *Store) Stale(ctx context.Context, workspace string) ([]StaleEvidence, error) {
+	return s.StaleIn(ctx, func(Record) string { return workspace })
+}
+
+// StaleIn is Stale with each record's lines read under the workspace
+// workspaceOf names for it (its debate's, say): records of debates run in
+// different workspaces are each checked where they were filed. A
+// workspace that cannot be opened fails the call.
+func (s *Store) StaleIn(ctx context.Context, workspaceOf func(Record) string) ([]StaleEvidence, error) {
 	recs, err := s.Records(ctx, Filter{Status: StatusActive})
 	if err != nil {
 		return nil, err
 	}
-	root, err := os.OpenRoot(workspace)
-	if err != nil {
-		return nil, fmt.Errorf("open the workspace: %w", err)
-	}
-	defer root.Close()
+	roots := map[string]*os.Root{}
+	defer func() {
+		for _, r := range roots {
+			r.Close()
+		}
+	}()
 	sort.Slice(recs, func(i, j int) bool { return recs[i].Name < recs[j].Name })
 	var out []StaleEvidence
 	for _, r := range recs {
+		if len(r.EvidenceLines) == 0 {
+			continue
+		}
+		ws := workspaceOf(r)
+		root := roots[ws]
+		if root == nil {
+			if root, err = os.OpenRoot(ws); err != nil {
+				return nil, fmt.Errorf("open the workspace: %w", err)
+			}
+			roots[ws] = root
+		}
 		for _, line := range r.EvidenceLines {
 			hash, ref, ok := strings.Cut(line, " ")
 			if !ok {

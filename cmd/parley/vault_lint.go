@@ -30,7 +30,8 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 			"  broken_link    a wikilink to no page, or to a name several pages share\n" +
 			"  orphan         a page no other page links to (index pages excepted)\n" +
 			"  stale          an active record whose cited lines (path:from-to) changed or\n" +
-			"                 are gone since it was filed (the record keeps their hash)\n" +
+			"                 are gone since it was filed (the record keeps their hash), read\n" +
+			"                 in the workspace its debate ran in unless --workspace is given\n" +
 			"Exit 3 when anything is found, 0 when the vault is clean.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.OpenConsensus()
@@ -54,6 +55,6 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&workspace, "workspace", "", "the directory evidence paths are relative to (default: the current directory)")
+	cmd.Flags().StringVar(&workspace, "workspace", "", "the directory every record's evidence paths are relative to (default: each record's debate's workspace, else the current directory)")
 	return cmd
 }

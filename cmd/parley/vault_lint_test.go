@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -281,5 +282,45 @@ func TestFilingAgainKeepsAPersonsWords(t *testing.T) {
 	fileAgain()
 	if now, err := os.ReadFile(rec); err != nil || !strings.Contains(string(now), "Keep logs for 30 days") {
 		t.Errorf("a record that was gone was not written again: %v", err)
+	}
+}
+
+// A vault whose debates ran in different workspaces (the demo's spec
+// debate and its escalated one) lints clean: each record's cited lines
+// are read in its own debate's workspace, as session.json records it,
+// unless --workspace names one for all. A line changed there is stale.
+func TestVaultLintReadsEachDebatesWorkspace(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"critic": concedingCritic, "proposer": holdingDefender})
+	var ws []string
+	for i, topic := range []string{"Idempotency keys", "Session tokens"} {
+		w := filepath.Join(dir, fmt.Sprintf("ws%d", i))
+		if err := os.MkdirAll(w, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(w, "notes.md"), []byte(fmt.Sprintf("workspace %d\n", i)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+		if _, errs, code := dcli(t, root, "debate", "run", "--layer", "spec", "--topic", topic, "--position", "Use UUIDv7 keys",
+			"--workspace", w, "--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"]); code != 0 {
+			t.Fatalf("debate run: exit %d %s", code, errs)
+		}
+	}
+	if out, errs, code := dcli(t, root, "vault", "lint"); code != 0 {
+		t.Errorf("a clean vault of two workspaces: exit %d\n%s%s", code, out, errs)
+	}
+	if err := os.WriteFile(filepath.Join(ws[1], "notes.md"), []byte("changed\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := dcli(t, root, "vault", "lint")
+	if code != cmdutil.ExitBlocked || strings.Count(out, "\n") != 1 || !strings.Contains(out, "stale") || !strings.Contains(out, "spec-session-tokens.md") {
+		t.Errorf("a cited line changed: exit %d\n%s", code, out)
+	}
+	// --workspace reads every record's lines there.
+	if out, _, code := dcli(t, root, "vault", "lint", "--workspace", ws[0]); code != cmdutil.ExitBlocked || !strings.Contains(out, "spec-session-tokens.md") || strings.Contains(out, "spec-idempotency-keys.md") {
+		t.Errorf("--workspace: exit %d\n%s", code, out)
 	}
 }
