@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"reflect"
@@ -144,7 +145,9 @@ func EditFrontmatter(page []byte, set Frontmatter) ([]byte, error) {
 	// The result must still parse, to the new value for every key set and
 	// to the same value for every other: proof that nothing else moved.
 	edited := out.Bytes()[len(lines[0]) : out.Len()-len(bytes.Join(lines[end:], nil))]
-	if err := sameButSet(block, edited, set); err != nil {
+	if err := sameButSet(block, edited, set); errors.Is(err, ErrFrontmatter) {
+		return nil, err
+	} else if err != nil {
 		return nil, fmt.Errorf("%w: the edit would %v", ErrFrontmatter, err)
 	}
 	return out.Bytes(), nil
@@ -156,10 +159,12 @@ func EditFrontmatter(page []byte, set Frontmatter) ([]byte, error) {
 func sameButSet(before, after []byte, set Frontmatter) error {
 	var was, is map[string]any
 	if err := yaml.Unmarshal(before, &was); err != nil {
-		return fmt.Errorf("read the frontmatter another way: %v", err)
+		// The page's own frontmatter does not decode (a key given twice):
+		// nothing to do with the edit.
+		return fmt.Errorf("%w: %s", ErrFrontmatter, yamlProblem(err))
 	}
 	if err := yaml.Unmarshal(after, &is); err != nil {
-		return fmt.Errorf("break the frontmatter: %v", err)
+		return fmt.Errorf("%w: the edit would break the frontmatter: %s", ErrFrontmatter, yamlProblem(err))
 	}
 	for _, f := range set {
 		line, err := Frontmatter{f}.marshalFields()
@@ -244,7 +249,7 @@ func topLevelKeys(block []byte) (keys []keyLine, err error) {
 	}()
 	var doc yaml.Node
 	if err := yaml.Unmarshal(block, &doc); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFrontmatter, err)
+		return nil, fmt.Errorf("%w: %s", ErrFrontmatter, yamlProblem(err))
 	}
 	if doc.Kind == 0 { // empty block
 		return nil, nil

@@ -48,16 +48,33 @@ func decodeYAML(data []byte, v any) (err error) {
 	}()
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("%w: %v", ErrFrontmatter, err)
+		return fmt.Errorf("%w: %s", ErrFrontmatter, yamlProblem(err))
 	}
 	if len(doc.Content) == 0 { // an empty block: nothing to set
 		return nil
 	}
 	timestampsAsText(&doc)
 	if err := doc.Decode(v); err != nil {
-		return fmt.Errorf("%w: %v", ErrFrontmatter, err)
+		return fmt.Errorf("%w: %s", ErrFrontmatter, yamlProblem(err))
 	}
 	return nil
+}
+
+// yamlProblem is a yaml.v3 error on one line: it lists several problems
+// on lines of their own ("yaml: unmarshal errors:\n  line 21: …"), which
+// a one-line report (transcripts verify, a warning) would show mangled.
+func yamlProblem(err error) string {
+	head, rest, _ := strings.Cut(err.Error(), "\n")
+	var more []string
+	for l := range strings.Lines(rest) {
+		if l = strings.TrimSpace(l); l != "" {
+			more = append(more, l)
+		}
+	}
+	if len(more) == 0 {
+		return head
+	}
+	return head + " " + strings.Join(more, "; ")
 }
 
 // timestampsAsText retags the plain scalars YAML resolves to timestamps

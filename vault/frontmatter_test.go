@@ -217,3 +217,22 @@ func TestDecodeFrontmatterReadsWhatEditorsWrite(t *testing.T) {
 		}
 	}
 }
+
+// A frontmatter error is one line: yaml.v3 lists its problems on lines of
+// their own, which a one-line report would show mangled.
+func TestFrontmatterErrorIsOneLine(t *testing.T) {
+	t.Parallel()
+	for name, page := range map[string]string{
+		"a key twice":    "---\nverdict: a\nverdict: b\n---\nbody\n",
+		"two keys twice": "---\na: 1\nb: 2\na: 3\nb: 4\n---\n",
+		"a bad indent":   "---\na: 1\n  b: 2\n---\n",
+	} {
+		_, err := ParsePage("x.md", []byte(page))
+		if !errors.Is(err, ErrFrontmatter) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %q", name, err)
+		}
+		if _, err := EditFrontmatter([]byte(page), Frontmatter{{Key: "status", Value: "superseded"}}); err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: edit: %q", name, err)
+		}
+	}
+}
