@@ -539,15 +539,18 @@ func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
 	}
 	head, _ := page.Meta[PageHeadKey].(string)
 	events, okEvents := intOf(page.Meta[PageEventsKey])
-	if f == nil {
-		a.unsealedWitness(w, page, head, events, okEvents)
-		return page
-	}
+	// What the page says of the verdict is the chain's verdict event's,
+	// sealed or not: a filing that has no seal event yet (or whose seal
+	// event was cut off) is no licence to say another verdict or position.
 	if o := a.outcome; o != nil {
 		if problem := outcomeDiff(page.Meta, o, w.kind == "record"); problem != "" {
 			a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: problem, Want: want})
 			return page
 		}
+	}
+	if f == nil {
+		a.unsealedWitness(w, page, head, events, okEvents)
+		return page
 	}
 	sh, _ := page.Meta[PageSessionKey].(string)
 	switch {

@@ -377,6 +377,18 @@ func tamperCases(d sealedDebate) []tamperCase {
 				return regexp.MustCompile(`"record_hash":"[0-9a-f]{64}"`).ReplaceAll(b, []byte(`"record_hash":"`+h+`"`))
 			})
 		}},
+		{name: "record: forged, with the seal event cut and verdict.json deleted (a filing made to look interrupted)", want: "wiki/consensus/", position: forged, edit: func(e *tamperEnv) {
+			data := string(e.read(e.record))
+			data = strings.Replace(data, d.final, forged, -1)
+			data = regexp.MustCompile(`final_position_hash: "?[0-9a-f]{64}"?`).ReplaceAllString(data, "final_position_hash: "+debate.PositionHash(forged))
+			e.write(e.record, []byte(data))
+			ls := e.lines()
+			if !bytes.Contains(ls[len(ls)-1], []byte(`"kind":"seal"`)) {
+				e.t.Fatalf("the last line is no seal: %s", ls[len(ls)-1])
+			}
+			e.setLines(ls[:len(ls)-1])
+			os.Remove(e.verdict)
+		}},
 		{name: "record: the body edited", want: "wiki/consensus/", edit: func(e *tamperEnv) {
 			e.replace(e.record, "## Rationale", "## Rationale\n\nApproved by the board.")
 		}},
