@@ -419,7 +419,12 @@ func (c sealCheck) CheckSeal(ctx context.Context, r *consensus.Record) error {
 	}
 	for _, f := range in.Files {
 		// Pending: filed by "consensus file --from-debate" before the seal,
-		// bound to the chain's verdict line by its head.
+		// bound to the chain's verdict line by its head. With a public key
+		// only a signed seal vouches: anyone who can write the files can
+		// rewrite a debate and leave it looking interrupted, unsigned.
+		if f.File == r.Path && f.Status == transcripts.FilePending && w.PublicKey != nil {
+			return fmt.Errorf("debate %s is filed but not sealed yet, so no signature vouches for %s (parley debate resume %s seals and signs it)", r.DebateID, r.Path, r.DebateID)
+		}
 		if f.File == r.Path && (f.Status == transcripts.FileIntact || f.Status == transcripts.FilePending) {
 			return nil
 		}

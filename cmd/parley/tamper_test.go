@@ -578,6 +578,48 @@ func TestSignedSealTellsAWholeRewrite(t *testing.T) {
 
 // TestKeygenSignsSeals: the key and the config lines "transcripts keygen"
 // prints make every seal signed and checked; the key file is the owner's
+
+// TestSignedSealTellsARewriteMadeToLookInterrupted: with a public key, a
+// debate rewritten whole (its final position changed) and made to look
+// like a filing a crash interrupted (no seal event, no verdict.json, so
+// nothing to sign) binds nothing: check answers tampered until resume
+// seals and signs it, never consistent with the forged position.
+func TestSignedSealTellsARewriteMadeToLookInterrupted(t *testing.T) {
+	t.Parallel()
+	_, key, _ := ed25519.GenerateKey(nil)
+	d := newSealedDebate(t, key)
+	e := newTamperEnv(t, d)
+	forged := "Use random keys"
+	e.rechain(func(i int, b []byte) []byte {
+		if bytes.Contains(b, []byte(`"kind":"seal"`)) {
+			return nil
+		}
+		b = bytes.ReplaceAll(b, []byte(d.final), []byte(forged))
+		return bytes.ReplaceAll(b, []byte(debate.PositionHash(d.final)), []byte(debate.PositionHash(forged)))
+	})
+	os.Remove(e.verdict)
+	ls := e.lines()
+	head := regexp.MustCompile(`"hash":"([0-9a-f]{64})"`).FindSubmatch(ls[len(ls)-1])[1]
+	for _, p := range []string{e.page, e.record} {
+		data := e.read(p)
+		data = regexp.MustCompile(`transcript_head: "?[0-9a-f]{64}"?`).ReplaceAll(data, []byte("transcript_head: "+string(head)))
+		data = regexp.MustCompile(`final_position_hash: "?[0-9a-f]{64}"?`).ReplaceAll(data, []byte("final_position_hash: "+debate.PositionHash(forged)))
+		e.write(p, bytes.ReplaceAll(data, []byte(d.final), []byte(forged)))
+	}
+	out, _, code := dcli(t, e.root, "consensus", "check", "--layer", "spec", "--topic", "Idempotency keys", "--position", forged)
+	if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "tampered") || !strings.Contains(out, "resume") {
+		t.Errorf("check: exit %d\n%s", code, out)
+	}
+	// Resumed, the filing is sealed and signed: the record binds again.
+	if _, errs, code := dcli(t, e.root, "debate", "resume", d.id); code != 0 {
+		t.Fatalf("resume: exit %d %s", code, errs)
+	}
+	out, _, code = dcli(t, e.root, "consensus", "check", "--layer", "spec", "--topic", "Idempotency keys", "--position", forged)
+	if code != 0 || !strings.HasPrefix(out, "consistent") {
+		t.Errorf("check after resume: exit %d\n%s", code, out)
+	}
+}
+
 // only and is never replaced.
 func TestKeygenSignsSeals(t *testing.T) {
 	t.Parallel()
