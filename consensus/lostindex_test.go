@@ -3,6 +3,7 @@ package consensus
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -135,22 +136,10 @@ func TestCheckWhileTheIndexIsRemovedAgainAndAgain(t *testing.T) {
 		s.Close()
 		os.Remove(cache)
 	}
-	every := max(2*time.Since(begin)/5, 5*time.Millisecond)
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(every):
-				os.Remove(cache)
-			}
-		}
-	}()
+	tick, stop := remover(max(2*time.Since(begin)/5, 5*time.Millisecond), func() { os.Remove(cache) })
 	failed := 0
 	for i := 0; i < 100; i++ {
+		tick()
 		s := e.open(t)
 		res, err := s.Check(context.Background(), debate.LayerSpec, "Idempotency key design", o.FinalPosition)
 		if err != nil || res.Status != CheckConsistent {
@@ -159,8 +148,7 @@ func TestCheckWhileTheIndexIsRemovedAgainAndAgain(t *testing.T) {
 		}
 		s.Close()
 	}
-	close(stop)
-	<-done
+	stop()
 	if failed > 0 {
 		t.Errorf("%d of 100 checks failed", failed)
 	}
@@ -191,24 +179,12 @@ func TestLookupsWhileTheIndexIsRemovedAgainAndAgain(t *testing.T) {
 		s.Close()
 		remove()
 	}
-	every := max(time.Since(begin)/10, time.Millisecond)
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(every):
-				remove()
-			}
-		}
-	}()
+	tick, stop := remover(max(time.Since(begin)/10, time.Millisecond), remove)
 	failed, asked := 0, 0
 	for i := 0; i < 40; i++ {
 		s := e.open(t)
 		for lookup, do := range lookups(s, o) {
+			tick()
 			asked++
 			if err := do(); err != nil {
 				failed++
@@ -217,9 +193,34 @@ func TestLookupsWhileTheIndexIsRemovedAgainAndAgain(t *testing.T) {
 		}
 		s.Close()
 	}
-	close(stop)
-	<-done
+	stop()
 	if failed > 0 {
 		t.Errorf("%d of %d lookups failed", failed, asked)
 	}
+}
+
+// remover removes the index at a random moment within every of each tick,
+// the lookups' pace: at most one removal for each lookup begun (and one
+// left from the lookup before), wherever in the lookup it lands, however
+// the machine's load makes the lookups faster or slower than the pace
+// measured. A lookup is not promised to outlast a cleaner that removes its
+// index faster than it can be rebuilt, only one that removes it now and
+// then. stop waits for the last removal.
+func remover(every time.Duration, remove func()) (tick, stop func()) {
+	ticks := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range ticks {
+			time.Sleep(time.Duration(rand.Int64N(int64(every))))
+			remove()
+		}
+	}()
+	tick = func() {
+		select {
+		case ticks <- struct{}{}:
+		default:
+		}
+	}
+	return tick, func() { close(ticks); <-done }
 }
