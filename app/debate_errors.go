@@ -35,9 +35,9 @@ func (a *App) ExplainDebate(err error, id string) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &nr):
-		return newError(ProblemNotActive, "", err, "%v (see parley agents list, or start it with parley agent run --name %s …)", err, nr.Agent)
+		return newError(ProblemNotActive, "", err, "%v (see {parley agents list}, or start it with {parley agent run} --name %s …)", err, nr.Agent)
 	case errors.As(err, &fa):
-		return newError(ProblemTaken, "", err, "%v (see parley agents show %s)", err, fa.Agent)
+		return newError(ProblemTaken, "", err, "%v (see {parley agents show} %s)", err, fa.Agent)
 	case errors.As(err, &td):
 		return newError(ProblemTampered, "", err, "debate %s was tampered with, resume refuses to continue it: %s (see parley transcripts verify %s)",
 			id, termsafe.Clean(td.Trouble, ""), id)

@@ -47,7 +47,9 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 	return a.runDebate(ctx, s, true, o)
 }
 
-// StartDebate writes the new debate s and runs it in a detached process
+// StartDebate checks that the running agents (@NAME) of the new debate s
+// are alive (a *NotRunningError, and nothing written, when one is not),
+// writes the debate and runs it in a detached process
 // ("parley debate resume ID" in a session of its own, its output in the
 // debate's logs/coordinator.log), and returns that process's id without
 // waiting for the verdict. While this process runs it reaps the debate's
@@ -58,7 +60,11 @@ func (a *App) StartDebate(ctx context.Context, s *debate.DebateSession) (pid int
 	if err != nil {
 		return 0, err
 	}
+	err = a.checkAgents(ctx, m, s)
 	m.Close()
+	if err != nil {
+		return 0, err
+	}
 	store, err := a.debates(false)
 	if err != nil {
 		return 0, err

@@ -55,8 +55,9 @@ func (e *StoppedError) Error() string { return fmt.Sprintf("debate %s stopped: %
 func (e *StoppedError) Unwrap() error { return e.Err }
 
 // RunDebate runs the new debate s in this process to its verdict: it
-// writes the transcript, starts the agents the debate owns (adapter specs)
-// as processes, checks that the running ones (@NAME) are alive, runs the
+// checks that the running agents (@NAME) are alive (a *NotRunningError,
+// and nothing written, when one is not), writes the transcript, starts the
+// agents the debate owns (adapter specs) as processes, runs the
 // coordinator and files the verdict. The transcripts' errors are returned
 // as they are (transcripts.ErrBusy, …); a debate that stops before its
 // verdict is a *StoppedError.
@@ -79,7 +80,9 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 	var log *transcripts.Log
 	if resume {
 		log, err = store.Open(ctx, s.ID)
-	} else {
+	} else if err = a.checkAgents(ctx, m, s); err == nil {
+		// A new debate whose running agents are not all there is refused
+		// before anything is written: no debate is left interrupted.
 		log, err = store.Create(ctx, s)
 	}
 	if err != nil {
@@ -98,8 +101,10 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 		s = st.Session
 	}
 	if !closed {
-		if err := a.checkAgents(ctx, m, s); err != nil {
-			return nil, err
+		if resume {
+			if err := a.checkAgents(ctx, m, s); err != nil {
+				return nil, err
+			}
 		}
 		procs, err = a.startAgents(ctx, m, store, s)
 		if err != nil {

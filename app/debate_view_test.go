@@ -66,7 +66,7 @@ func TestExplainDebate(t *testing.T) {
 		problem Problem
 		want    string
 	}{
-		{&NotRunningError{Agent: "Archivist"}, ProblemNotActive, "agent Archivist is not running (see parley agents list, or start it with parley agent run --name Archivist …)"},
+		{&NotRunningError{Agent: "Archivist"}, ProblemNotActive, "agent Archivist is not running (see <parley agents list>, or start it with <parley agent run> --name Archivist …)"},
 		{&TamperedError{ID: id, Trouble: "verdict.json differs\x1b[2J"}, ProblemTampered, "debate " + id + " was tampered with, resume refuses to continue it: verdict.json differs"},
 		{&StoppedError{ID: id, Err: context.Canceled}, ProblemInterrupted, "interrupted; the debate can go on with: <parley debate resume " + id + ">"},
 		{&StoppedError{ID: id, Err: ErrNotRunning}, ProblemNotActive, "(its logs: " + filepath.Join(root, "debates", id, "logs") + "): <parley debate resume " + id + "> continues it"},

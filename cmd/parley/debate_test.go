@@ -202,10 +202,20 @@ func TestDebateRunUsageErrors(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q (want exit 1 saying %q)", name, code, errs, tc.want)
 		}
 	}
-	// A named agent that is not running: one clear line, exit 1.
-	_, errs, code := dcli(t, root, append(slices.Clone(base), "--agent", "attacker=@Nobody", "--agent", "defender=script:"+s["a"])...)
-	if code != cmdutil.ExitError || !strings.Contains(errs, "agent Nobody is not running") {
-		t.Errorf("@Nobody: exit %d %q", code, errs)
+	// A named agent that is not running: one clear line, exit 1, naming
+	// the commands as run (with --root), and nothing left behind: no
+	// debate that "debate list" would show as interrupted for ever, and no
+	// detached process that fails where nobody sees it.
+	for _, verb := range []string{"run", "start"} {
+		args := append([]string{"debate", verb}, base[2:]...)
+		_, errs, code := dcli(t, root, append(args, "--agent", "attacker=@Nobody", "--agent", "defender=script:"+s["a"])...)
+		if code != cmdutil.ExitError || !strings.Contains(errs, "agent Nobody is not running") ||
+			!strings.Contains(errs, "parley --root "+root+" agents list") || !strings.Contains(errs, "parley --root "+root+" agent run --name Nobody") {
+			t.Errorf("debate %s @Nobody: exit %d %q", verb, code, errs)
+		}
+		if out, _, _ := dcli(t, root, "--json", "debate", "list"); strings.TrimSpace(out) != "" {
+			t.Errorf("debate %s @Nobody left a debate behind:\n%s", verb, out)
+		}
 	}
 }
 
