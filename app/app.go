@@ -67,6 +67,7 @@ const NoticeWaiting = "waiting"
 // until a method needs it.
 type App struct {
 	root, vault string
+	vaultNamed  bool // the vault was named (Options.Vault, $PARLEY_VAULT), not <root>/vault
 	log         *slog.Logger
 	notify      func(Notice)
 	spawn       Spawn
@@ -84,6 +85,7 @@ func New(o Options) *App {
 	if a.vault == "" {
 		a.vault = os.Getenv("PARLEY_VAULT")
 	}
+	a.vaultNamed = a.vault != ""
 	if a.vault == "" {
 		a.vault = filepath.Join(a.root, "vault")
 	}

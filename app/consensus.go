@@ -56,6 +56,21 @@ func (a *App) OpenConsensus() (*Consensus, error) {
 	return c, nil
 }
 
+// ReadConsensus opens the consensus store as OpenConsensus does, for a
+// call that only reads records (list, show, search, check, lint): a vault
+// that was named (Options.Vault, $PARLEY_VAULT) and does not exist is an
+// error wrapping ErrNoVault, and is not made: a misspelt name would
+// otherwise answer from an empty vault ("none"). The default vault,
+// <root>/vault, is part of the root and is made as OpenConsensus makes it.
+func (a *App) ReadConsensus() (*Consensus, error) {
+	if a.vaultNamed {
+		if _, err := os.Stat(a.vault); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s", ErrNoVault, a.vault)
+		}
+	}
+	return a.OpenConsensus()
+}
+
 // ConsensusOf is the operations over a store its caller opened (and
 // closes): a server that keeps one store for its lifetime. FileFrom needs
 // an App and is refused.

@@ -61,6 +61,10 @@ var (
 	ErrNoRoot = errors.New("there is no parley root")
 	// ErrNotActive is the cause of a not_active refusal.
 	ErrNotActive = errors.New("not_active")
+	// ErrNoVault: a vault named for the App (Options.Vault or
+	// $PARLEY_VAULT) does not exist, and the call only reads (nothing was
+	// created looking for it).
+	ErrNoVault = errors.New("there is no vault")
 )
 
 // Error is every refusal of an input, and the failures a front end words

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -405,5 +407,49 @@ func TestBenchConsensusSmall(t *testing.T) {
 	if res.Records != 300 || res.WarmChecks != 40 || res.Searches != 2 || res.ColdRebuildMs <= 0 || res.WarmCheckP50Us <= 0 || res.SearchP50Us <= 0 ||
 		res.WarmRecordReads != 0 || res.NewProcessRuns != 2 || res.NewProcessP50Ms <= 0 || res.NewProcessRSSMB <= 0 || res.IndexMB <= 0 {
 		t.Errorf("figures %+v", res)
+	}
+}
+
+// A vault named with --vault that does not exist (a typo) is not made by
+// a command that only reads records: it says there is none and how to
+// make one, rather than answer "none" from an empty vault it just made.
+// The default vault, <root>/vault, is part of the root and made with it.
+func TestConsensusReadsDoNotMakeANamedVault(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	if _, errOut, code := runT(t, "", "--root", c.root, "init"); code != 0 {
+		t.Fatalf("init: exit %d %s", code, errOut)
+	}
+	typo := c.vault + "-typo"
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", "x"}, cmdutil.ExitError},
+		{[]string{"consensus", "show", "anything"}, cmdutil.ExitError},
+		{[]string{"consensus", "search", "keys"}, cmdutil.ExitError},
+		{[]string{"vault", "lint"}, cmdutil.ExitError},
+		{[]string{"consensus", "list"}, cmdutil.ExitOK},
+	} {
+		out, errOut, code := runT(t, "", append([]string{"--root", c.root, "--vault", typo}, tc.args...)...)
+		want := "there is no vault at " + typo + " (parley --root " + c.root + " --vault " + typo + " init makes one)"
+		if code != tc.code || !strings.Contains(out+errOut, want) {
+			t.Errorf("%v: exit %d, want %d saying %q:\n%s%s", tc.args, code, tc.code, want, out, errOut)
+		}
+		if _, err := os.Stat(typo); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("%v made the vault %s: %v", tc.args, typo, err)
+		}
+	}
+	if out, errOut, code := runT(t, "", "--root", c.root, "--json", "--vault", typo, "consensus", "list"); code != 0 || out != "" || errOut != "" {
+		t.Errorf("list --json: exit %d %q %q, want nothing", code, out, errOut)
+	}
+	// Without --vault, a root made by the messenger alone has no vault
+	// yet: a check still answers.
+	root := filepath.Join(t.TempDir(), "root")
+	if _, errOut, code := runT(t, "", "--root", root, "agents", "add", "Bob"); code != 0 {
+		t.Fatalf("agents add: exit %d %s", code, errOut)
+	}
+	if out, errOut, code := runT(t, "", "--root", root, "consensus", "check", "--layer", "spec", "--topic", cliTopic, "--position", "x"); code != 0 || !strings.HasPrefix(out, "none") {
+		t.Errorf("check in a root without a vault: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -14,6 +14,7 @@ package cmdutil
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -152,14 +153,19 @@ func EmitEach[T any](a *Factory, vs []T) error {
 	return nil
 }
 
-// OpenConsensus opens the consensus store (app.OpenConsensus) for a
-// command that only reads records (show, search, check, lint): with no
-// root it says so, and makes none.
+// OpenConsensus opens the consensus store (app.ReadConsensus) for a
+// command that only reads records (list, show, search, check, lint): with
+// no root, or no vault where --vault or PARLEY_VAULT names one, it says so
+// and how to make one (an error wrapping app.ErrNoVault), and makes none.
 func (a *Factory) OpenConsensus() (*app.Consensus, error) {
 	if !a.HaveRoot() {
 		return nil, a.NoRootError("no consensus records: ")
 	}
-	return a.Service().OpenConsensus()
+	c, err := a.Service().ReadConsensus()
+	if errors.Is(err, app.ErrNoVault) {
+		return nil, &Error{Msg: fmt.Sprintf("no consensus records: there is no vault at %s (%s makes one)", a.VaultDir(), a.CmdLine("init")), Err: err}
+	}
+	return c, err
 }
 
 // WarnSkipped names the record files the store skipped, once each, on stderr.

@@ -75,6 +75,13 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return f.NoRootNote("no consensus records: ")
 	}
 	c, err := f.OpenConsensus()
+	if errors.Is(err, app.ErrNoVault) {
+		// As with no root: the list is empty, and the note says why.
+		if !f.JSON {
+			f.Printf("%s\n", err)
+		}
+		return nil
+	}
 	if err != nil {
 		return err
 	}
