@@ -521,11 +521,16 @@ type Trained struct {
 // TrainGate fits a model on the labelled corpus in the file data (JSON
 // Lines; "" is the corpus shipped in the binary, which reproduces the
 // embedded model byte for byte) and writes it to out.
-// An out that is a directory is an *Error (ProblemFile), found before
-// the training.
+// An out that is a directory or not a regular file is an *Error
+// (ProblemFile), found before the training; so is a model that cannot be
+// written.
 func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return nil, newError(ProblemFile, "out", nil, "{out} %s is a directory: name the model's file", out)
+	} else if err == nil && !fi.Mode().IsRegular() {
+		// The model replaces its file whole: a pipe or a device (such as
+		// /dev/stdout) would be replaced by a regular file.
+		return nil, newError(ProblemFile, "out", nil, "{out} %s is not a regular file: name a file for the model (it is replaced whole)", out)
 	}
 	switch fi, err := os.Stat(filepath.Dir(out)); {
 	case errors.Is(err, fs.ErrNotExist):
@@ -556,7 +561,14 @@ func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
 		return nil, err
 	}
 	if err := renameio.WriteFile(out, b, 0o644); err != nil {
-		return nil, fmt.Errorf("write model: %w", err)
+		// The failing call names the temporary file beside out: the
+		// user named out.
+		cause := err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			cause = pe.Err
+		}
+		return nil, newError(ProblemFile, "out", err, "{out} %s: cannot write the model: %v", out, cause)
 	}
 	return &Trained{LayerThresholds: m.LayerThresholds, Out: out, Threshold: m.Threshold, Training: m.Training}, nil
 }

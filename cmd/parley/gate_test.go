@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -221,6 +222,33 @@ func TestGateTrainReproducesEmbeddedModel(t *testing.T) {
 	}
 	if _, _, code := runT(t, "", "gate", "train"); code != cmdutil.ExitUsage {
 		t.Errorf("train without --out: exit %d", code)
+	}
+}
+
+// "gate train --out" replaces its file whole (a temporary file renamed
+// over it): an --out that is not a regular file (a named pipe, a device
+// such as /dev/stdout) is refused before the training instead of being
+// replaced by a regular file, and a model that cannot be written names
+// --out, not the temporary file beside it.
+func TestGateTrainOutThatCannotBeReplaced(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runT(t, "", "gate", "train", "--out", fifo)
+	if want := "parley: --out " + fifo + " is not a regular file"; code != cmdutil.ExitError || !strings.HasPrefix(stderr, want) {
+		t.Errorf("--out a pipe: exit %d %q, want exit 1 %q", code, stderr, want)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced: %v %v", fi.Mode(), err)
+	}
+	// A name the directory takes but its temporary sibling does not fit.
+	long := filepath.Join(dir, strings.Repeat("m", 250)+".json")
+	_, stderr, code = runT(t, "", "gate", "train", "--out", long)
+	if want := "parley: --out " + long + ": cannot write the model: "; code != cmdutil.ExitError || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "/.mmm") {
+		t.Errorf("--out too long for its temporary file: exit %d %q, want exit 1 %q…", code, stderr, want)
 	}
 }
 
