@@ -46,8 +46,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if cmd.Annotations[cmdutil.LazyInterrupt] == "" {
 				interrupt.Arm(ctx)
 			}
-			if showVersion {
-				return nil // the version reads no root
+			if showVersion || readsNoRoot(cmd) {
+				return nil // the version, the help and the completion scripts read no root
 			}
 			return a.TrustRoot()
 		},
@@ -70,6 +70,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.CompletionOptions.DisableDefaultCmd = !all
 	cmdutil.Polish(root, examples()) // the examples, unknown commands and flag errors of every command
 	return root.ExecuteContext(ctx)
+}
+
+// readsNoRoot reports whether cmd is cobra's help command or one of its
+// completion script commands ("parley completion bash"), which print
+// what the command tree holds and read no root, so that a root parley
+// refuses does not keep a user from its help.
+func readsNoRoot(cmd *cobra.Command) bool {
+	for c := cmd; c.HasParent(); c = c.Parent() {
+		if c.Parent() == cmd.Root() && (c.Name() == "help" || c.Name() == "completion") {
+			return true
+		}
+	}
+	return false
 }
 
 // subcommand is one subcommand's constructor, under the name it is typed as.

@@ -134,3 +134,24 @@ func TestRootThatRefusesStrangers(t *testing.T) {
 			"--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"])
 	})
 }
+
+// The help and the completion scripts read no root: a root parley would
+// refuse to use (PARLEY_ROOT set to a shared directory, say) does not
+// stop "parley help" or "parley completion bash"; the refusal comes when
+// a command uses it.
+func TestHelpAndCompletionReadNoRoot(t *testing.T) {
+	t.Parallel()
+	bad := t.TempDir()
+	if err := os.Chmod(bad, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"help"}, {"help", "debate", "run"}, {"completion", "bash"}, {"completion", "zsh"}, {"debate", "run", "--help"}} {
+		out, errs, code := runT(t, "", append([]string{"--root", bad}, args...)...)
+		if code != 0 || errs != "" || out == "" {
+			t.Errorf("%v with a root writable by others: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	if _, errs, code := runT(t, "", "--root", bad, "debate", "list"); code != 1 || !strings.Contains(errs, "is writable by group and others") {
+		t.Errorf("debate list with a root writable by others: exit %d, stderr %q", code, errs)
+	}
+}
