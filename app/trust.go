@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/internal/trust"
 )
 
@@ -16,6 +17,11 @@ import (
 // elsewhere is used only when it is named, by the front end (vaultNamed:
 // --vault) or by $PARLEY_VAULT.
 func (a *App) TrustRoot(vaultNamed bool) error {
+	// A root that is a file is said so, before any call reports the
+	// failing open under it.
+	if err := config.CheckRoot(a.root); err != nil {
+		return err
+	}
 	if err := trust.Path("the parley root", a.root); err != nil {
 		return err
 	}

@@ -119,6 +119,23 @@ func (c *Config) Budget(l debate.Layer) debate.ConsensusBudget {
 	return debate.DefaultBudget(l).Apply(c.Debate.Budgets[l])
 }
 
+// CheckRoot refuses a root that exists but is not a directory, or whose
+// path goes through a file, with the error Load gives it (wrapping
+// ErrNotDirectory, saying what to give --root); a root that does not
+// exist, or cannot be looked at, is for what opens it to report.
+func CheckRoot(root string) error {
+	fi, err := os.Stat(root)
+	if errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir() {
+		return notDirectory(root)
+	}
+	return nil
+}
+
+// notDirectory is the error of a root that is not a directory.
+func notDirectory(root string) error {
+	return fmt.Errorf("the root %s is %w; give --root a directory (parley init creates one)", root, ErrNotDirectory)
+}
+
 // Load reads <root>/config.json. A missing file (or root) yields the
 // defaults; a root that is not a directory is ErrNotDirectory, and what is
 // wrong with the file's content ErrInvalid.
@@ -145,7 +162,7 @@ func Load(root string) (*Config, error) {
 		if r != nil {
 			r.Close()
 		}
-		return nil, fmt.Errorf("the root %s is %w; give --root a directory (parley init creates one)", root, ErrNotDirectory)
+		return nil, notDirectory(root)
 	case err != nil:
 		return nil, err
 	}

@@ -156,3 +156,36 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		t.Errorf("bad labels: exit %d, %q", code, errs)
 	}
 }
+
+// A --root that is a file (or under one) is refused by every command in
+// the same words, saying what to give instead, before any command opens
+// something under it and reports the failing call ("open the parley
+// root: open notes.txt: not a directory").
+func TestRootThatIsAFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("not a root"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	critique := filepath.Join(dir, "critique.md")
+	if err := os.WriteFile(critique, []byte("I am not sure the cache is invalidated."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{file, filepath.Join(file, "sub")} {
+		for _, args := range [][]string{
+			{"init"}, {"debate", "list"}, {"debate", "status", "x"}, {"transcripts", "list"}, {"transcripts", "show", "x"},
+			{"gate", critique}, {"gate", "label", "--decision", "abc", "--skip"}, {"gate", "learn"}, {"agents", "list"},
+		} {
+			_, stderr, code := runT(t, "", append([]string{"--root", root}, args...)...)
+			want := "parley: the root " + root + " is not a directory; give --root a directory (parley init creates one)\n"
+			if code != cmdutil.ExitError || stderr != want {
+				t.Errorf("--root %s %v: exit %d %q; want exit 1 %q", root, args, code, stderr, want)
+			}
+		}
+		// The help still shows.
+		if out, stderr, code := runT(t, "", "--root", root, "help", "init"); code != 0 || out == "" {
+			t.Errorf("--root %s help init: exit %d %q", root, code, stderr)
+		}
+	}
+}
