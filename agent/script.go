@@ -70,6 +70,11 @@ func LoadScript(path string) (*Script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("script: %w", err)
 	}
+	if fi.IsDir() {
+		// Said before its mode is judged: the fix for a shared directory's
+		// mode (chmod go-w /tmp) is no fix at all.
+		return nil, fmt.Errorf("the agent script %s is a directory: name the script's JSON file", path)
+	}
 	if err := trust.Check("the agent script", path, fi); err != nil {
 		return nil, err
 	}

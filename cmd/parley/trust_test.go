@@ -133,6 +133,28 @@ func TestRootThatRefusesStrangers(t *testing.T) {
 		works(t, root, "debate", "run", "--layer", "spec", "--topic", "Keys", "--position", "Use UUIDv7 keys",
 			"--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"])
 	})
+	t.Run("an agent script that is a directory", func(t *testing.T) {
+		t.Parallel()
+		root := newRoot(t)
+		dir := t.TempDir()
+		s := writeScripts(t, dir, map[string]string{"proposer": holdingDefender})
+		// A shared directory such as /tmp: its mode is no fix to print
+		// ("run: chmod go-w /tmp" would break the system's /tmp).
+		shared := filepath.Join(dir, "shared")
+		if err := os.Mkdir(shared, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(shared, 0o1777)
+		for _, args := range [][]string{
+			{"debate", "run", "--layer", "spec", "--topic", "Keys", "--agent", "attacker=script:" + shared, "--agent", "defender=script:" + s["proposer"]},
+			{"agent", "run", "--name", "Critic", "--role", "attacker", "--script", shared},
+		} {
+			_, errs, code := dcli(t, root, args...)
+			if code != 1 || !strings.Contains(errs, "the agent script "+shared+" is a directory: name the script's JSON file") || strings.Contains(errs, "chmod") {
+				t.Errorf("%v: exit %d, stderr %q", args[:2], code, errs)
+			}
+		}
+	})
 }
 
 // The help and the completion scripts read no root: a root parley would
