@@ -34,6 +34,8 @@ func (a *App) ExplainDebate(err error, id string) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &nr) && nr.NoRoot != "":
+		return newError(ProblemNotActive, "", err, "%v (give the --root it runs under, or start it there with {parley agent run} --name %s …)", err, nr.Agent)
 	case errors.As(err, &nr):
 		return newError(ProblemNotActive, "", err, "%v (see {parley agents list}, or start it with {parley agent run} --name %s …)", err, nr.Agent)
 	case errors.As(err, &fa):

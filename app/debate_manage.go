@@ -56,6 +56,9 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 // when it ends (a long-running server makes no zombie); if this process
 // ends first, the system does.
 func (a *App) StartDebate(ctx context.Context, s *debate.DebateSession) (pid int, err error) {
+	if err := a.noRootForAgents(s); err != nil {
+		return 0, err
+	}
 	m, err := a.Messenger(ctx) // makes the root if it is new
 	if err != nil {
 		return 0, err

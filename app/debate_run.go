@@ -40,9 +40,19 @@ var (
 )
 
 // NotRunningError is a debate participant named @NAME that is not alive.
-type NotRunningError struct{ Agent string }
+type NotRunningError struct {
+	Agent string
+	// NoRoot is the root the agent was looked for in, when there is no
+	// root there at all (so no agent can run there); "" otherwise.
+	NoRoot string
+}
 
-func (e *NotRunningError) Error() string { return "agent " + e.Agent + " is not running" }
+func (e *NotRunningError) Error() string {
+	if e.NoRoot != "" {
+		return "agent " + e.Agent + " is not running: there is no parley root at " + e.NoRoot
+	}
+	return "agent " + e.Agent + " is not running"
+}
 
 // StoppedError is a debate that stopped before its verdict: Err says why
 // (context.Canceled when it was interrupted). ResumeDebate continues it.
@@ -67,6 +77,9 @@ func (a *App) RunDebate(ctx context.Context, s *debate.DebateSession, o RunOptio
 
 // runDebate runs (resume false) or resumes a debate.
 func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume bool, o RunOptions) (*debate.Outcome, error) {
+	if err := a.noRootForAgents(s); err != nil {
+		return nil, err
+	}
 	m, err := a.Messenger(ctx)
 	if err != nil {
 		return nil, err
@@ -142,12 +155,31 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 // CheckAgents checks that every running agent (@NAME) s names is alive: a
 // *NotRunningError names the first that is not.
 func (a *App) CheckAgents(ctx context.Context, s *debate.DebateSession) error {
+	if err := a.noRootForAgents(s); err != nil {
+		return err
+	}
 	m, err := a.Messenger(ctx)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
 	return a.checkAgents(ctx, m, s)
+}
+
+// noRootForAgents is the *NotRunningError of the first running agent
+// (@NAME) s names when there is no root at all: none can run there (the
+// command was likely run from another directory than the agents'). It
+// is said before opening the messenger would make the root.
+func (a *App) noRootForAgents(s *debate.DebateSession) error {
+	if a.HaveRoot() {
+		return nil
+	}
+	for _, p := range s.Participants {
+		if len(p.Agent) > 0 && p.Agent[0] == '@' {
+			return &NotRunningError{Agent: p.Name, NoRoot: a.root}
+		}
+	}
+	return nil
 }
 
 func (a *App) checkAgents(ctx context.Context, m Backend, s *debate.DebateSession) error {

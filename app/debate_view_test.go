@@ -67,6 +67,7 @@ func TestExplainDebate(t *testing.T) {
 		want    string
 	}{
 		{&NotRunningError{Agent: "Archivist"}, ProblemNotActive, "agent Archivist is not running (see <parley agents list>, or start it with <parley agent run> --name Archivist …)"},
+		{&NotRunningError{Agent: "Archivist", NoRoot: root}, ProblemNotActive, "agent Archivist is not running: there is no parley root at " + root + " (give the --root it runs under, or start it there with <parley agent run> --name Archivist …)"},
 		{&TamperedError{ID: id, Trouble: "verdict.json differs\x1b[2J"}, ProblemTampered, "debate " + id + " was tampered with, resume refuses to continue it: verdict.json differs"},
 		{&StoppedError{ID: id, Err: context.Canceled}, ProblemInterrupted, "interrupted; the debate can go on with: <parley debate resume " + id + ">"},
 		{&StoppedError{ID: id, Err: ErrNotRunning}, ProblemNotActive, "(its logs: " + filepath.Join(root, "debates", id, "logs") + "): <parley debate resume " + id + "> continues it"},

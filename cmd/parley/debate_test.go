@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -206,15 +208,31 @@ func TestDebateRunUsageErrors(t *testing.T) {
 	// the commands as run (with --root), and nothing left behind: no
 	// debate that "debate list" would show as interrupted for ever, and no
 	// detached process that fails where nobody sees it.
+	if _, errs, code := dcli(t, root, "init"); code != 0 {
+		t.Fatalf("init: %s", errs)
+	}
 	for _, verb := range []string{"run", "start"} {
 		args := append([]string{"debate", verb}, base[2:]...)
 		_, errs, code := dcli(t, root, append(args, "--agent", "attacker=@Nobody", "--agent", "defender=script:"+s["a"])...)
-		if code != cmdutil.ExitError || !strings.Contains(errs, "agent Nobody is not running") ||
+		if code != cmdutil.ExitError || !strings.Contains(errs, "agent Nobody is not running (see") ||
 			!strings.Contains(errs, "parley --root "+root+" agents list") || !strings.Contains(errs, "parley --root "+root+" agent run --name Nobody") {
 			t.Errorf("debate %s @Nobody: exit %d %q", verb, code, errs)
 		}
 		if out, _, _ := dcli(t, root, "--json", "debate", "list"); strings.TrimSpace(out) != "" {
 			t.Errorf("debate %s @Nobody left a debate behind:\n%s", verb, out)
+		}
+	}
+	// Where there is no root at all (run from another directory than the
+	// agent's), no agent can be running there: it says so, and makes none.
+	elsewhere := filepath.Join(dir, "elsewhere")
+	for _, verb := range []string{"run", "start"} {
+		args := append([]string{"debate", verb}, base[2:]...)
+		_, errs, code := dcli(t, elsewhere, append(args, "--agent", "attacker=@Nobody", "--agent", "defender=script:"+s["a"])...)
+		if code != cmdutil.ExitError || !strings.Contains(errs, "agent Nobody is not running: there is no parley root at "+elsewhere) {
+			t.Errorf("debate %s @Nobody without a root: exit %d %q", verb, code, errs)
+		}
+		if _, err := os.Stat(elsewhere); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("debate %s @Nobody made the root %s: %v", verb, elsewhere, err)
 		}
 	}
 }
