@@ -6,21 +6,26 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/internal/trust"
 )
 
-// TrustRoot refuses a root that someone else could have written (writable
-// by group or others, or owned by another user), and a default vault
+// TrustRoot refuses a root or a vault that is not a directory (wrapping
+// config.ErrNotDirectory), a root that someone else could have written
+// (writable by group or others, or owned by another user), and a default vault
 // (<root>/vault) that is a symbolic link out of the root: a vault
 // elsewhere is used only when it is named, by the front end (vaultNamed:
 // --vault) or by $PARLEY_VAULT.
 func (a *App) TrustRoot(vaultNamed bool) error {
-	// A root that is a file is said so, before any call reports the
-	// failing open under it.
+	// A root or a vault that is a file is said so, before any call
+	// reports the failing open under it (or runs a debate it cannot file).
 	if err := config.CheckRoot(a.root); err != nil {
 		return err
+	}
+	if fi, err := os.Stat(a.vault); errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir() {
+		return fmt.Errorf("the vault %s is %w; give --vault a directory (parley init creates one)", a.vault, config.ErrNotDirectory)
 	}
 	if err := trust.Path("the parley root", a.root); err != nil {
 		return err

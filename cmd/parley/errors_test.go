@@ -189,3 +189,32 @@ func TestRootThatIsAFile(t *testing.T) {
 		}
 	}
 }
+
+// A --vault that is a file is refused before anything runs, in one set of
+// words: no debate is run (and left interrupted) only to fail at filing.
+func TestVaultThatIsAFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if _, errs, code := runT(t, "", "--root", root, "init"); code != 0 {
+		t.Fatalf("init: %s", errs)
+	}
+	file := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("not a vault"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := writeScripts(t, dir, map[string]string{"a": concedingCritic, "d": holdingDefender})
+	for _, args := range [][]string{
+		{"init"}, {"consensus", "list"}, {"consensus", "check", "--layer", "spec", "--topic", "a", "--position", "b"}, {"vault", "lint"}, {"serve"},
+		{"debate", "run", "--layer", "spec", "--topic", "Keys", "--agent", "attacker=script:" + s["a"], "--agent", "defender=script:" + s["d"]},
+	} {
+		_, stderr, code := runT(t, "", append([]string{"--root", root, "--vault", file}, args...)...)
+		want := "parley: the vault " + file + " is not a directory; give --vault a directory (parley init creates one)\n"
+		if code != cmdutil.ExitError || stderr != want {
+			t.Errorf("--vault %s %v: exit %d %q; want exit 1 %q", file, args, code, stderr, want)
+		}
+	}
+	if out, _, _ := runT(t, "", "--root", root, "--json", "debate", "list"); strings.TrimSpace(out) != "" {
+		t.Errorf("a debate was left behind:\n%s", out)
+	}
+}
