@@ -23,7 +23,8 @@ func (a *App) WriteDebates() (*transcripts.Store, error) { return a.debates(true
 
 // Witnesses opens what a debate's seal is checked against: the vault and
 // its consensus records (when the vault exists: reading never creates
-// one) and config.json's public key. done releases them; it is never nil
+// one; a vault that does not exist is named, so that what the seal names
+// in it is missing) and config.json's public key. done releases them; it is never nil
 // when err is nil.
 func (a *App) Witnesses() (w transcripts.Witnesses, done func(), err error) {
 	cfg, err := a.Config()
@@ -33,6 +34,9 @@ func (a *App) Witnesses() (w transcripts.Witnesses, done func(), err error) {
 	w.PublicKey = cfg.SealPublicKey()
 	v, err := vault.Open(a.vault, vault.WithLogger(a.log))
 	if err != nil {
+		if _, serr := os.Stat(a.vault); errors.Is(serr, fs.ErrNotExist) {
+			w.NoVault = a.vault // what the seal names there is missing
+		}
 		return w, func() {}, nil
 	}
 	w.Vault = v

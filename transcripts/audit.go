@@ -87,10 +87,15 @@ type RecordFinder interface {
 }
 
 // Witnesses are what an audit checks a debate's own files against. Every
-// field may be nil: a nil Vault leaves the page and the record unchecked.
+// field may be nil: a nil Vault leaves the page and the record unchecked,
+// unless NoVault says the vault is gone.
 type Witnesses struct {
 	Vault   *vault.Vault
 	Records RecordFinder
+	// NoVault, with a nil Vault, is the vault's directory when it does not
+	// exist: the page and the record the seal names are missing from it
+	// (a vault removed, or misspelt, is no pass).
+	NoVault string
 	// PublicKey, when set, must have signed every seal.
 	PublicKey ed25519.PublicKey
 }
@@ -144,8 +149,15 @@ func (s *Store) Audit(ctx context.Context, id string, w Witnesses) (*Transcript,
 	}
 	a.session(sessRaw, sessErr)
 	a.verdict()
-	if w.Vault != nil {
+	switch {
+	case w.Vault != nil:
 		a.vaultFiles()
+	case w.NoVault != "" && a.filing != nil:
+		for _, f := range []struct{ kind, path string }{{"vault page", a.filing.Page}, {"record", a.filing.Record}} {
+			if f.path != "" {
+				a.add(FileCheck{File: f.path, Status: FileMissing, Problem: fmt.Sprintf("the seal names the %s %s and there is no vault at %s", f.kind, f.path, w.NoVault)})
+			}
+		}
 	}
 	return t, nil
 }

@@ -754,3 +754,30 @@ func TestCutTranscriptIsReportedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A debate whose vault is gone (removed, or --vault misspelt) is not
+// "intact": the seal names its page and its record, and both are missing
+// with the vault they should be in, as one missing record is.
+func TestVaultGoneIsNotIntact(t *testing.T) {
+	t.Parallel()
+	d := newSealedDebate(t, nil)
+	typo := filepath.Join(t.TempDir(), "vualt")
+	for _, args := range [][]string{{"--vault", typo, "transcripts", "verify", d.id}, {"--vault", typo, "transcripts", "show", d.id}} {
+		out, errs, code := dcli(t, d.dir, args...)
+		if code != cmdutil.ExitBlocked || !strings.Contains(out+errs, "there is no vault at "+typo) || strings.HasPrefix(out, d.id+": intact") {
+			t.Errorf("%v: exit %d\n%s%s", args[2:4], code, out, errs)
+		}
+	}
+	if out, _, _ := dcli(t, d.dir, "--vault", typo, "transcripts", "list"); strings.Contains(out, " verified ") {
+		t.Errorf("transcripts list calls it verified:\n%s", out)
+	}
+	if err := os.RemoveAll(filepath.Join(d.dir, "vault")); err != nil {
+		t.Fatal(err)
+	}
+	if out, errs, code := dcli(t, d.dir, "transcripts", "verify", d.id); code != cmdutil.ExitBlocked || !strings.Contains(out, "missing") {
+		t.Errorf("verify with the vault removed: exit %d\n%s%s", code, out, errs)
+	}
+	if _, err := os.Stat(typo); err == nil {
+		t.Errorf("a read made the vault %s", typo)
+	}
+}
