@@ -399,3 +399,26 @@ func TestDurationsNeverOverflow(t *testing.T) {
 		t.Errorf("ordinary values: %v %v %v", c.Messenger.Reconcile(), c.Messenger.HeartbeatTTL(), c.NATS.Retry())
 	}
 }
+
+// What the decoder says about config.json is worded for the person who
+// wrote it: the key as config.json spells it and the kind of value it
+// takes, never a Go struct ("Go struct field Config.openai.temperature of
+// type float64"); an unknown key with the key it is close to.
+func TestParseErrorsNameTheKey(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{`{"openai":{"temperature":"hot"}}`, "openai.temperature: give a number, not a string"},
+		{`{"messenger":{"reconcileMs":"1s"}}`, "messenger.reconcileMs: give a whole number, not a string"},
+		{`{"openai":{"jsonMode":"yes"}}`, "openai.jsonMode: give true or false, not a string"},
+		{`{"escalation":{"defender":7}}`, "escalation.defender: give a string, not a number"},
+		{`{"debate":{"budgets":{"spec":{"maxRounds":2.5}}}}`, "debate.budgets.spec.maxRounds: give a whole number, not 2.5"},
+		{`{"debate":{"budgets":{"spec":{"maxRound":5}}}}`, `unknown key "maxRound" (did you mean "maxRounds"?`},
+		{`{"escalation":{"defendr":"x"}}`, `unknown key "defendr" (did you mean "defender"?`},
+		{`{"colour":"red"}`, `unknown key "colour" (`},
+	} {
+		_, err := Parse([]byte(tc.in))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") {
+			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
