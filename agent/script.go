@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/parleyhq/parley/internal/jsonerr"
 	"github.com/parleyhq/parley/internal/trust"
 	"io"
 	"os"
+	"reflect"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -100,7 +102,7 @@ func ParseScript(data []byte) (*Script, error) {
 	dec.DisallowUnknownFields()
 	var s Script
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadScript, err)
+		return nil, fmt.Errorf("%w: %v", ErrBadScript, jsonerr.Explain(err, jsonerr.Keys(reflect.TypeFor[Script]()), ""))
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%w: trailing data after the JSON object", ErrBadScript)

@@ -12,9 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,8 +21,8 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/jsonerr"
 	"github.com/parleyhq/parley/internal/regfile"
-	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/internal/trust"
 )
 
@@ -233,7 +231,7 @@ func Parse(data []byte) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, decodeError(err))
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, jsonerr.Explain(err, configKeys(), "docs/config.md lists the keys; parley config show prints them all"))
 	}
 	// More misses a stray ']' or '}' after the object: look at the rest.
 	if off := dec.InputOffset(); off < 0 || off > int64(len(data)) || len(bytes.TrimSpace(data[off:])) != 0 {
@@ -356,104 +354,5 @@ func duplicateKey(data []byte) (string, error) {
 	return dup, err
 }
 
-// unknownFieldRE takes the key out of the decoder's "unknown field".
-var unknownFieldRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown field "([^"]*)"`) })
-
-// decodeError words what the decoder said about config.json for the person
-// who wrote it: a value of the wrong kind names its key as config.json
-// spells it and the kind the key takes (never the Go struct behind it); an
-// unknown key names the key it is close to, if any.
-func decodeError(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" && te.Type != nil {
-		got := te.Value
-		switch {
-		case strings.HasPrefix(got, "number "):
-			got = strings.TrimPrefix(got, "number ")
-		case got == "array":
-			got = "a list"
-		case got == "object":
-			got = "an object"
-		case got == "bool":
-			got = "true or false"
-		default:
-			got = "a " + got
-		}
-		return fmt.Errorf("%s: give %s, not %s", te.Field, kindOf(te.Type), got)
-	}
-	if m := unknownFieldRE().FindStringSubmatch(err.Error()); m != nil {
-		var near []string
-		for _, k := range configKeys() {
-			if suggest.Near(m[1], k) {
-				near = append(near, fmt.Sprintf("%q", k))
-			}
-		}
-		if len(near) > 0 {
-			return fmt.Errorf("unknown key %q (did you mean %s?)", m[1], strings.Join(near, " or "))
-		}
-		return fmt.Errorf("unknown key %q (docs/config.md lists the keys; parley config show prints them all)", m[1])
-	}
-	return err
-}
-
-// kindOf says what a value of type t is in config.json's words.
-func kindOf(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "a whole number"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Pointer:
-		return kindOf(t.Elem())
-	}
-	return t.Kind().String()
-}
-
-// configKeys are the key names config.json may hold, at any depth (the
-// json names of Config's fields and of the values of its maps).
-var configKeys = sync.OnceValue(func() []string {
-	seen := map[string]bool{}
-	var walk func(t reflect.Type)
-	walk = func(t reflect.Type) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Map || t.Kind() == reflect.Slice {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct {
-			return
-		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" || !f.IsExported() && !f.Anonymous {
-				continue
-			}
-			if name == "" && f.Anonymous { // its fields are the object's own
-				walk(f.Type)
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			if !seen[name] {
-				seen[name] = true
-				walk(f.Type)
-			}
-		}
-	}
-	walk(reflect.TypeFor[Config]())
-	keys := make([]string, 0, len(seen))
-	for k := range seen {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-})
+// configKeys are the keys config.json may hold, at any depth.
+var configKeys = sync.OnceValue(func() []string { return jsonerr.Keys(reflect.TypeFor[Config]()) })

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/jsonerr"
 	"github.com/parleyhq/parley/vocab"
 )
 
@@ -413,7 +415,7 @@ func decodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(t))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: %v", ErrMalformed, jsonerr.Explain(err, jsonerr.Keys(reflect.TypeOf(v)), ""))
 	}
 	if off := dec.InputOffset(); off < 0 || off > int64(len(t)) || len(bytes.TrimSpace(t[off:])) != 0 {
 		return fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
