@@ -250,12 +250,39 @@ func Record(t *Turn, agent, requestID, messageID string, b ConsensusBudget, evid
 
 // RenderRequest renders a turn_request as the Markdown prompt of its text
 // field: everything the request holds, readable by an agent that only reads
-// text.
+// text, with the messenger's way to answer (a debate_turn message).
 func RenderRequest(r *TurnRequest) string { return renderRequest(r, "") }
 
+// EvidenceRefForms lists the forms an evidence reference may take, as a
+// turn request's reply instructions name them.
+const EvidenceRefForms = "`path`, `path:line`, `path:from-to`, `[[wiki page]]`, URL"
+
+// RenderRequestAnswering renders r as RenderRequest does, with answer in
+// place of the messenger's reply instructions: how an agent that does not
+// answer by message (an MCP client calls a tool) sends its turn, in the
+// words of the channel it uses, which owns them. answer is Markdown, one
+// or more paragraphs.
+func RenderRequestAnswering(r *TurnRequest, answer string) string {
+	return render(r, func(b *strings.Builder) { b.WriteString(strings.TrimRight(answer, "\n") + "\n") })
+}
+
 // renderRequest is RenderRequest for a request sent by coordinator, which
-// the reply instructions name.
+// the reply instructions name: the messenger's way to answer.
 func renderRequest(r *TurnRequest, coordinator string) string {
+	return render(r, func(b *strings.Builder) {
+		b.WriteString("Reply with a `" + TypeTurn + "` message whose `replyTo` is this message's id, with the fields ")
+		b.WriteString("`debate_id`, `round`, `role` (as above), `position`, `counter_to`, `evidence_refs` ")
+		b.WriteString("(" + EvidenceRefForms + "), `confidence_change` (-1, 0, +1), `tokens` and `text` (your argument).\n")
+		if coordinator != "" {
+			// Only the message's text: exec and MCP agents answer otherwise.
+			writePlainReply(b, r, coordinator)
+		}
+	})
+}
+
+// render renders r with the reply instructions answer writes after "Your
+// task".
+func render(r *TurnRequest, answer func(*strings.Builder)) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Debate turn: round %d of %d — you are the %s\n\n", r.Round, r.MaxRounds, r.Role)
 	fmt.Fprintf(&b, "- **Debate:** `%s` (layer `%s`)\n", r.DebateID, r.Layer)
@@ -268,13 +295,7 @@ func renderRequest(r *TurnRequest, coordinator string) string {
 	fmt.Fprintf(&b, "- **Budget:** at most %d tokens for this turn; reply before %s\n\n", r.Budget.TokensThisTurn, r.Budget.Deadline)
 	b.WriteString("## Your task\n\n")
 	b.WriteString(roleSpec(r.Role).Task + "\n\n")
-	b.WriteString("Reply with a `" + TypeTurn + "` message whose `replyTo` is this message's id, with the fields ")
-	b.WriteString("`debate_id`, `round`, `role` (as above), `position`, `counter_to`, `evidence_refs` ")
-	b.WriteString("(`path`, `path:line`, `path:from-to`, `[[wiki page]]`, URL), `confidence_change` (-1, 0, +1), `tokens` and `text` (your argument).\n")
-	if coordinator != "" {
-		// Only the message's text: exec and MCP agents answer otherwise.
-		writePlainReply(&b, r, coordinator)
-	}
+	answer(&b)
 	if len(r.Context) > 0 {
 		b.WriteString("\n## Context\n")
 		for _, c := range r.Context {

@@ -38,9 +38,7 @@ func argue(t testing.TB, cs *mcp.ClientSession, name, script string, before func
 			continue
 		}
 		req := nt.Request
-		if nt.Prompt != debate.RenderRequest(req) || !strings.Contains(nt.Prompt, "you are the "+string(req.Role)) {
-			t.Errorf("prompt: %q", nt.Prompt)
-		}
+		checkPrompt(t, name, nt.Prompt, req)
 		if before != nil {
 			before(req)
 		}
@@ -52,6 +50,30 @@ func argue(t testing.TB, cs *mcp.ClientSession, name, script string, before func
 	}
 	t.Fatal("the debate did not close")
 	return nil
+}
+
+// checkPrompt checks the prompt an MCP client is given for req: the whole
+// request, with the MCP way to answer (debate_submit_turn with this name
+// and request id), never the messenger's (a debate_turn message with
+// replyTo, or a plain message to the coordinator), which an MCP client
+// following the text could not send.
+func checkPrompt(t testing.TB, name, prompt string, req *debate.TurnRequest) {
+	t.Helper()
+	for _, want := range []string{
+		"you are the " + string(req.Role),
+		"Answer with the `debate_submit_turn` tool",
+		"`name` `" + name + "`", "`request_id` `" + req.RequestID + "`",
+		"`debate_next_turn`",
+	} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("the prompt does not say %q:\n%s", want, prompt)
+		}
+	}
+	for _, not := range []string{"replyTo", "`debate_turn` message", "plain message"} {
+		if strings.Contains(prompt, not) {
+			t.Errorf("the prompt says %q, which is how an agent on the messenger answers:\n%s", not, prompt)
+		}
+	}
 }
 
 // normalizeRecord hides what differs between two runs of one debate: the

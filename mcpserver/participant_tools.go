@@ -370,7 +370,7 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 			cp.Transcript = debate.RedactTurns(req.Transcript)
 			req = &cp
 		}
-		out.Pending, out.Request, out.Prompt = true, req, debate.RenderRequest(req)
+		out.Pending, out.Request, out.Prompt = true, req, turnPrompt(p.name, req)
 	}
 	if id := p.lastDebate(); id != "" {
 		if sum, err := s.cfg.Transcripts.Summary(id); err == nil {
@@ -381,6 +381,22 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 		return textResult(out.Prompt), out, nil
 	}
 	return nil, out, nil
+}
+
+// turnPrompt renders req for the MCP client playing name: the whole
+// request, and how an MCP client answers it (debate_submit_turn, then
+// debate_next_turn). These are the MCP channel's words; an agent on the
+// messenger is told to send a debate_turn message instead (debate.RenderRequest).
+func turnPrompt(name string, req *debate.TurnRequest) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Answer with the `debate_submit_turn` tool before the deadline, with `name` `%s`, `request_id` `%s`, ", name, req.RequestID)
+	b.WriteString("and your `position`, `counter_to`, `evidence_refs` (" + debate.EvidenceRefForms + "), ")
+	b.WriteString("`confidence_change` (-1, 0, +1), `text` (your argument) and `tokens` (what your model spent, if you know it); ")
+	b.WriteString("the debate, round and role are this request's. Then call `debate_next_turn` again for the next request.\n")
+	if spec, ok := debate.LookupRole(req.Role); ok && spec.ReplyHint != "" {
+		b.WriteString("\n" + spec.ReplyHint + "\n")
+	}
+	return debate.RenderRequestAnswering(req, b.String())
 }
 
 func (s *Server) debateSubmitTurn(ctx context.Context, _ *mcp.CallToolRequest, in SubmitInput) (*mcp.CallToolResult, SubmitOutput, error) {
