@@ -121,7 +121,7 @@ func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.
 	if err != nil {
 		return err
 	}
-	url := "http://" + ln.Addr().String() + "/mcp"
+	url := httpserve.URL(addr, ln, "/mcp")
 	if a.JSON {
 		_ = a.Emit(map[string]any{"event": "listening", "url": url})
 	} else {

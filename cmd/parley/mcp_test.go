@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +157,48 @@ func TestMCPOverHTTP(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("mcp --http did not stop in 30 s")
+	}
+}
+
+// The servers print the address they were given, with the port they got:
+// "--http 0.0.0.0:PORT" is http://0.0.0.0:PORT/mcp, not the listener's
+// http://[::]:PORT/mcp, and "localhost" stays localhost.
+func TestHTTPServersPrintTheAddressGiven(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	mustRun(t, root, "init")
+	for _, c := range []struct {
+		args       []string
+		host, path string
+	}{
+		{[]string{"mcp", "--http", "0.0.0.0:0", "--allow-remote"}, "0.0.0.0", "/mcp"},
+		{[]string{"mcp", "--http", "localhost:0"}, "localhost", "/mcp"},
+		{[]string{"mcp", "--http", "[::1]:0"}, "[::1]", "/mcp"},
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--allow-remote"}, "0.0.0.0", "/"},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		done := make(chan error, 1)
+		var errb bytes.Buffer
+		go func() {
+			done <- run(ctx, append([]string{"--root", root, "--json"}, c.args...), strings.NewReader(""), pw, &errb)
+			pw.Close()
+		}()
+		line, err := bufio.NewReader(pr).ReadString('\n')
+		go io.Copy(io.Discard, pr)
+		var ev struct{ Event, URL string }
+		if err != nil || json.Unmarshal([]byte(line), &ev) != nil {
+			if strings.Contains(errb.String(), "cannot assign requested address") {
+				t.Logf("%v: no such address here: %s", c.args, errb.String())
+			} else {
+				t.Errorf("%v: no listening line: %v %q (%s)", c.args, err, line, errb.String())
+			}
+		} else if re := regexp.MustCompile(`^http://` + regexp.QuoteMeta(c.host) + `:[1-9][0-9]*` + regexp.QuoteMeta(c.path) + `$`); !re.MatchString(ev.URL) {
+			t.Errorf("%v: listening at %q, want http://%s:PORT%s", c.args, ev.URL, c.host, c.path)
+		}
+		cancel()
+		if err := <-done; err != nil && !strings.Contains(errb.String(), "cannot assign") {
+			t.Errorf("%v: %v", c.args, err)
+		}
 	}
 }

@@ -60,7 +60,7 @@ func newServeCmd(a *factory) *cobra.Command {
 				// the Host check (against DNS rebinding) stays on.
 				a.Warnf("--allow-remote with the loopback address %s: only this machine can connect, and requests must name a loopback host", ln.Addr())
 			}
-			url := "http://" + ln.Addr().String() + "/"
+			url := httpserve.URL(addr, ln, "/")
 			if a.JSON {
 				if err := a.Emit(map[string]any{"event": "listening", "url": url, "root": a.RootDir(), "vault": vdir}); err != nil {
 					ln.Close()

@@ -187,6 +187,24 @@ func Listen(addr string) (net.Listener, error) {
 	return ln, err
 }
 
+// URL is the http:// URL a server listening on ln at path is reached by,
+// for the address addr the user gave: its host as given (0.0.0.0 stays
+// 0.0.0.0, a name stays a name; the listener would say [::] and an IP),
+// with the port ln got (addr may ask for port 0). An empty host, which
+// listens on every interface, is shown as localhost, an address that
+// reaches it from this machine.
+func URL(addr string, ln net.Listener, path string) string {
+	host, _, err := net.SplitHostPort(addr)
+	_, port, perr := net.SplitHostPort(ln.Addr().String())
+	if err != nil || perr != nil {
+		return "http://" + ln.Addr().String() + path
+	}
+	if host == "" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port) + path
+}
+
 // ErrRemote means a listen address that is not a loopback address, which
 // CheckAddr refuses unless remote access was allowed.
 var ErrRemote = errors.New("not a loopback address")

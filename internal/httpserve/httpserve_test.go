@@ -184,3 +184,25 @@ func TestListenInUse(t *testing.T) {
 		t.Errorf("a bad address: %v", err)
 	}
 }
+
+// URL says the host as the user gave it, with the port the listener got.
+func TestURL(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	for addr, want := range map[string]string{
+		"0.0.0.0:0":     "http://0.0.0.0:" + port + "/mcp",
+		"[::]:0":        "http://[::]:" + port + "/mcp",
+		"localhost:0":   "http://localhost:" + port + "/mcp",
+		":0":            "http://localhost:" + port + "/mcp",
+		"example.org:0": "http://example.org:" + port + "/mcp",
+	} {
+		if got := URL(addr, ln, "/mcp"); got != want {
+			t.Errorf("URL(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
