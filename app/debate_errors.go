@@ -29,6 +29,7 @@ func (a *App) ExplainDebate(err error, id string) error {
 		se *StoppedError
 		nr *NotRunningError
 		fa *ForeignAgentError
+		re *RoleError
 	)
 	resume := "{parley debate resume " + id + "}"
 	switch {
@@ -38,6 +39,8 @@ func (a *App) ExplainDebate(err error, id string) error {
 		return newError(ProblemNotActive, "", err, "%v (give the --root it runs under, or start it there with {parley agent run} --name %s …)", err, nr.Agent)
 	case errors.As(err, &nr):
 		return newError(ProblemNotActive, "", err, "%v (see {parley agents list}, or start it with {parley agent run} --name %s …)", err, nr.Agent)
+	case errors.As(err, &re):
+		return newError(ProblemWrongRole, "", err, "%v: name it %s=@%s, or an agent that joined as %s (see {parley agents list})", err, re.Joined[0], re.Agent, re.Asked)
 	case errors.As(err, &fa):
 		return newError(ProblemTaken, "", err, "%v (see {parley agents show} %s)", err, fa.Agent)
 	case errors.As(err, &td):

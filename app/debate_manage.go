@@ -48,7 +48,8 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 }
 
 // StartDebate checks that the running agents (@NAME) of the new debate s
-// are alive (a *NotRunningError, and nothing written, when one is not),
+// are alive (a *NotRunningError, and nothing written, when one is not)
+// and joined in the roles s names them in (a *RoleError, nothing written),
 // writes the debate and runs it in a detached process
 // ("parley debate resume ID" in a session of its own, its output in the
 // debate's logs/coordinator.log), and returns that process's id without

@@ -5,11 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )
@@ -54,6 +57,30 @@ func (e *NotRunningError) Error() string {
 	return "agent " + e.Agent + " is not running"
 }
 
+// RoleError is a running agent (@NAME) that a debate names in a role it
+// did not join: it registered for other debate roles only (as "parley
+// agent run --role" and debate_join do), so it would be sent turns it
+// did not sign up to argue.
+type RoleError struct {
+	Agent string
+	// Joined are the debate roles its registration names.
+	Joined []debate.Role
+	// Asked is the role the debate names it in.
+	Asked debate.Role
+}
+
+func (e *RoleError) Error() string { return "agent " + e.Agent + " " + e.Mismatch() }
+
+// Mismatch says what is wrong without naming the agent: "joined as
+// defender, not attacker".
+func (e *RoleError) Mismatch() string {
+	joined := make([]string, len(e.Joined))
+	for i, r := range e.Joined {
+		joined[i] = string(r)
+	}
+	return fmt.Sprintf("joined as %s, not %s", strings.Join(joined, " or "), e.Asked)
+}
+
 // StoppedError is a debate that stopped before its verdict: Err says why
 // (context.Canceled when it was interrupted). ResumeDebate continues it.
 type StoppedError struct {
@@ -66,7 +93,8 @@ func (e *StoppedError) Unwrap() error { return e.Err }
 
 // RunDebate runs the new debate s in this process to its verdict: it
 // checks that the running agents (@NAME) are alive (a *NotRunningError,
-// and nothing written, when one is not), writes the transcript, starts the
+// and nothing written, when one is not) and joined in the roles s names
+// them in (a *RoleError, nothing written), writes the transcript, starts the
 // agents the debate owns (adapter specs) as processes, runs the
 // coordinator and files the verdict. The transcripts' errors are returned
 // as they are (transcripts.ErrBusy, …); a debate that stops before its
@@ -152,8 +180,9 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 	return out, nil
 }
 
-// CheckAgents checks that every running agent (@NAME) s names is alive: a
-// *NotRunningError names the first that is not.
+// CheckAgents checks that every running agent (@NAME) s names is alive (a
+// *NotRunningError names the first that is not) and joined in the role s
+// names it in (a *RoleError names the first that did not).
 func (a *App) CheckAgents(ctx context.Context, s *debate.DebateSession) error {
 	if err := a.noRootForAgents(s); err != nil {
 		return err
@@ -182,15 +211,45 @@ func (a *App) noRootForAgents(s *debate.DebateSession) error {
 	return nil
 }
 
+// checkAgents checks that every running agent (@NAME) s names is alive (a
+// *NotRunningError) and joined in the role s names it in (a *RoleError):
+// an agent whose registration names debate roles takes only those; one
+// that names none (a pi-messenger agent, "parley watch") claims none, and
+// takes whichever role it is given.
 func (a *App) checkAgents(ctx context.Context, m Backend, s *debate.DebateSession) error {
 	for _, p := range s.Participants {
 		if len(p.Agent) > 0 && p.Agent[0] == '@' {
-			if alive, err := m.Registry().Alive(ctx, p.Name); err != nil || !alive {
-				return &NotRunningError{Agent: p.Name}
+			if err := checkAgent(ctx, m.Registry(), p); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// checkAgent checks the running agent (@NAME) p: alive (else a
+// *NotRunningError) and joined as p's role (else a *RoleError).
+func checkAgent(ctx context.Context, reg Registry, p debate.Participant) error {
+	e, err := reg.Get(ctx, p.Name)
+	if alive, err := registry.AliveOf(e, err); err != nil || !alive {
+		return &NotRunningError{Agent: p.Name}
+	}
+	if joined := debateRoles(e.Roles); len(joined) > 0 && !slices.Contains(joined, p.Role) {
+		return &RoleError{Agent: p.Name, Joined: joined, Asked: p.Role}
+	}
+	return nil
+}
+
+// debateRoles are the debate roles among a registration's roles (others,
+// such as "watcher" or "coordinator", say nothing about debates).
+func debateRoles(roles []string) []debate.Role {
+	var out []debate.Role
+	for _, r := range roles {
+		if _, ok := debate.LookupRole(debate.Role(r)); ok {
+			out = append(out, debate.Role(r))
+		}
+	}
+	return out
 }
 
 // debates opens the debates of the root; with sign, their seals are signed

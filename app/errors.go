@@ -47,6 +47,9 @@ const (
 	ProblemNotActive Problem = "not_active"
 	// ProblemTaken: another live agent holds the name.
 	ProblemTaken Problem = "name_taken"
+	// ProblemWrongRole: a running agent is named in a debate role it did
+	// not join.
+	ProblemWrongRole Problem = "wrong_role"
 	// ProblemMessenger: the messenger refused or failed; the message says
 	// what to do.
 	ProblemMessenger Problem = "messenger"

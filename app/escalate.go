@@ -251,7 +251,13 @@ func (d escalationDebater) available(ctx context.Context, s *debate.DebateSessio
 					return err
 				}
 			}
-			if alive, err := m.Registry().Alive(ctx, p.Name); err != nil || !alive {
+			var re *RoleError
+			switch err := checkAgent(ctx, m.Registry(), p); {
+			case errors.As(err, &re):
+				problems = append(problems, agentProblem{who: fmt.Sprintf("the %s %s", p.Role, p.Name),
+					why:  re.Mismatch(),
+					hint: fmt.Sprintf("name an agent that joined as %s in escalation.%s in %s", p.Role, p.Role, filepath.Join(d.a.root, config.FileName))})
+			case err != nil:
 				// The hint of a debate run with an @NAME that is not running.
 				problems = append(problems, agentProblem{who: fmt.Sprintf("the %s %s", p.Role, p.Name),
 					why: "is not running", hint: fmt.Sprintf("see parley agents list, or start it with parley agent run --name %s …", p.Name)})

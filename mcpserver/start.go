@@ -14,7 +14,8 @@ import (
 
 // AppStarter is debate_start over the service layer: the session is built
 // and checked by app.NewSession (its errors name the tool's fields), the
-// running agents (@NAME) it names must be alive, and the debate runs in a
+// running agents (@NAME) it names must be alive and have joined in the
+// roles it names them in (app.CheckAgents), and the debate runs in a
 // detached process (app.StartDebate), reaped by this one. Untrusted
 // clients (MCP over HTTP without --trusted) may name neither agents that
 // run commands or read files (only @NAME and openai:), nor context files,
@@ -64,10 +65,16 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 	if err != nil {
 		return out, toolError(err)
 	}
-	var nr *app.NotRunningError
-	if err := st.a.CheckAgents(ctx, s); errors.As(err, &nr) {
+	var (
+		nr *app.NotRunningError
+		re *app.RoleError
+	)
+	switch err := st.a.CheckAgents(ctx, s); {
+	case errors.As(err, &nr):
 		return out, fmt.Errorf("agent %s is not running: join it first with debate_join (or start it with parley agent run --name %s …)", nr.Agent, nr.Agent)
-	} else if err != nil {
+	case errors.As(err, &re):
+		return out, invalidf("%v: name it %s=@%s in agents, or an agent that joined as %s (debate_join with role %s)", err, re.Joined[0], re.Agent, re.Asked, re.Asked)
+	case err != nil:
 		return out, err
 	}
 	pid, err := st.a.StartDebate(ctx, s)

@@ -222,6 +222,21 @@ func TestDebateRunUsageErrors(t *testing.T) {
 			t.Errorf("debate %s @Nobody left a debate behind:\n%s", verb, out)
 		}
 	}
+	// A running agent that joined as defender is not made an attacker:
+	// refused before anything is written, naming the agent, the role it
+	// joined as and the role asked (exit 1, as for an agent not running).
+	startAgentProcess(t, root, "Keeper", "defender", s["a"])
+	for _, verb := range []string{"run", "start"} {
+		args := append([]string{"debate", verb}, base[2:]...)
+		_, errs, code := dcli(t, root, append(args, "--agent", "attacker=@Keeper", "--agent", "defender=script:"+s["a"])...)
+		want := "parley: agent Keeper joined as defender, not attacker: name it defender=@Keeper, or an agent that joined as attacker (see parley --root " + root + " agents list)\n"
+		if code != cmdutil.ExitError || errs != want {
+			t.Errorf("debate %s attacker=@Keeper (a defender): exit %d %q, want exit 1 %q", verb, code, errs, want)
+		}
+		if out, _, _ := dcli(t, root, "--json", "debate", "list"); strings.TrimSpace(out) != "" {
+			t.Errorf("debate %s attacker=@Keeper left a debate behind:\n%s", verb, out)
+		}
+	}
 	// Where there is no root at all (run from another directory than the
 	// agent's), no agent can be running there: it says so, and makes none.
 	elsewhere := filepath.Join(dir, "elsewhere")

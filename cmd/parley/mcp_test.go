@@ -143,6 +143,18 @@ func TestMCPOverHTTP(t *testing.T) {
 			t.Errorf("debate_start %v: %q, want %q", c.args, msg, c.want)
 		}
 	}
+	// A participant that joined as defender is not made an attacker: the
+	// debate is refused, naming it, the role it joined as and the role asked.
+	for _, name := range []string{"Proposer", "Other"} {
+		if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "debate_join", Arguments: map[string]any{"role": "defender", "name": name}}); err != nil || res.IsError {
+			t.Fatalf("debate_join %s: %v %+v", name, err, res)
+		}
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "debate_start", Arguments: map[string]any{"layer": "spec", "topic": "t", "agents": []string{"attacker=@Proposer", "defender=@Other"}}})
+	want := "agent Proposer joined as defender, not attacker: name it defender=@Proposer in agents, or an agent that joined as attacker (debate_join with role attacker)"
+	if err != nil || !res.IsError || res.Content[0].(*mcp.TextContent).Text != want {
+		t.Errorf("debate_start with a defender as attacker: %v %+v, want the error %q", err, res, want)
+	}
 	if _, err := os.Stat(filepath.Join(root, "debates")); err == nil {
 		if ents, _ := os.ReadDir(filepath.Join(root, "debates")); len(ents) != 0 {
 			t.Errorf("a refused debate_start left %d debate(s)", len(ents))
