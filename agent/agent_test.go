@@ -569,3 +569,39 @@ func TestExecProbe(t *testing.T) {
 		}
 	}
 }
+
+// The prompt in an exec: command's input says how a command answers: on
+// standard output, as a JSON turn or plain text. It does not tell the
+// command (or the model it hands the prompt to) to send a debate_turn
+// message with a replyTo, which a command cannot do.
+func TestExecPromptSaysToPrintTheTurn(t *testing.T) {
+	t.Parallel()
+	in := filepath.Join(t.TempDir(), "in.json")
+	if _, err := (&Exec{Command: "cat > " + in + "; echo 'Keys leak the creation time'"}).Respond(context.Background(), request(1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		RequestID string `json:"request_id"`
+		Text      string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Debate turn: round 1 of 3", "printing your turn on standard output", "plain text: the first line is your position", "To concede"} {
+		if !strings.Contains(got.Text, want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, got.Text)
+		}
+	}
+	for _, wrong := range []string{"replyTo", "Send a message to", "debate_turn` message"} {
+		if strings.Contains(got.Text, wrong) {
+			t.Errorf("the prompt says %q, which a command cannot do:\n%s", wrong, got.Text)
+		}
+	}
+	if got.RequestID != request(1, 1).RequestID {
+		t.Errorf("request_id %q", got.RequestID)
+	}
+}

@@ -96,12 +96,30 @@ func (e *Exec) Unavailable(err error) *debate.UnavailableError {
 	return nil
 }
 
+// execPrompt renders req as the prompt an exec: command reads in its
+// input's text: the whole request, and how a command answers it (on
+// standard output, see ParseOutput). These are the exec channel's words;
+// an agent on the messenger is told to send a debate_turn message instead
+// (debate.RenderRequest), which a command that hands the text to a model
+// could not do.
+func execPrompt(req *debate.TurnRequest) string {
+	var b strings.Builder
+	b.WriteString("Answer by printing your turn on standard output: a JSON object with your `position`, `counter_to`, `evidence_refs` (")
+	b.WriteString(debate.EvidenceRefForms + "), `confidence_change` (-1, 0, +1), `tokens` (what your model spent, if you know it) and `text` ")
+	b.WriteString("(your argument); the debate, round and role are this request's. Or print plain text: the first line is your position, ")
+	b.WriteString("the rest your argument. Print nothing else.\n")
+	if spec, ok := debate.LookupRole(req.Role); ok && spec.ReplyHint != "" {
+		b.WriteString("\n" + spec.ReplyHint + "\n")
+	}
+	return debate.RenderRequestAnswering(req, b.String())
+}
+
 // Respond runs the command once for req.
 func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
 	input, err := json.Marshal(struct {
 		*debate.TurnRequest
 		Text string `json:"text"`
-	}{req, debate.RenderRequest(req)})
+	}{req, execPrompt(req)})
 	if err != nil {
 		return nil, err
 	}
