@@ -61,8 +61,10 @@ const RulesMinConfidence = 0.8
 // is 1 − confidence, and it debates when the score is above 0.2.
 const rulesThreshold = 0.2
 
-// Cue is one feature that fired, with the text that fired it. Weight is the
-// model's weight per unit of Value (0 in rules mode).
+// Cue is one feature that fired, with the text that fired it. Value is the
+// value the model scored (clamped to the model's training range, see
+// ModelFeature.Range); Weight is the model's weight per unit of Value (0 in
+// rules mode).
 type Cue struct {
 	Feature string  `json:"feature"`
 	Value   float64 `json:"value"`
@@ -103,6 +105,9 @@ type Gate struct {
 	name  string
 	model *Model
 	w, mu [NumFeatures]float64
+	// lo and hi bound each feature's value (the model's training range;
+	// ±Inf for a model file without ranges).
+	lo, hi [NumFeatures]float64
 }
 
 //go:embed model.json
@@ -153,8 +158,24 @@ func New(m *Model) (*Gate, error) {
 	g := &Gate{mode: ModeModel, model: m}
 	for i, f := range m.Features {
 		g.w[i], g.mu[i] = f.Weight, f.Mean
+		g.lo[i], g.hi[i] = math.Inf(-1), math.Inf(1)
+		if len(f.Range) == 2 {
+			g.lo[i], g.hi[i] = f.Range[0], f.Range[1]
+		}
 	}
 	return g, nil
+}
+
+// value is feature i of f as the model scores it: clamped to the range the
+// model was trained on. A linear model's weight holds only where it was
+// fitted; beyond that range it would extrapolate without bound, and a
+// length or density that no critique in training reached (one endless
+// sentence of repeated hedges, thousands of words of boilerplate around one
+// doubt) would outweigh every cue of doubt in the text. Clamping makes each
+// feature's pull on the score at most its weight times its training range.
+// The score and the cues both read features through here.
+func (g *Gate) value(f *Features, i int) float64 {
+	return min(max(f.Values[i], g.lo[i]), g.hi[i])
 }
 
 // Mode returns how g decides.
@@ -192,7 +213,7 @@ func (g *Gate) Score(f *Features) float64 {
 	}
 	z := g.model.Bias
 	for i := range f.Values {
-		z += g.w[i] * f.Values[i]
+		z += g.w[i] * g.value(f, i)
 	}
 	return 1 / (1 + math.Exp(-z))
 }
@@ -238,7 +259,7 @@ func (g *Gate) DecideFeatures(f *Features) Decision {
 	}
 	var cs []scored
 	for i := range f.Values {
-		x := f.Values[i]
+		x := g.value(f, i)
 		contrib := g.w[i] * (x - g.mu[i])
 		fired := f.Fired(i) || featureDefs[i].kind == kindScalar && math.Abs(contrib) >= scalarCueMin
 		if !fired {

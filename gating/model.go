@@ -17,8 +17,9 @@ const MaxModelBytes = 1 << 20
 const ModelVersion = 2
 
 // Model is a logistic regression over the features: the score is
-// sigmoid(Bias + Σ Weight·value), in raw feature units. Mean is each
-// feature's training mean, against which a cue's contribution is judged.
+// sigmoid(Bias + Σ Weight·value), in raw feature units, each value first
+// clamped to the feature's Range. Mean is each feature's training mean,
+// against which a cue's contribution is judged.
 type Model struct {
 	Version   int     `json:"version"`
 	Bias      float64 `json:"bias"`
@@ -35,6 +36,14 @@ type ModelFeature struct {
 	Name   string  `json:"name"`
 	Weight float64 `json:"weight"`
 	Mean   float64 `json:"mean"`
+	// Range is the lowest and highest value the feature took in training
+	// ([min, max]). A value outside it is scored as the nearer end: the
+	// model has not seen it, and a linear model would extrapolate its
+	// weight without bound (a hedge said 50 times in one endless sentence
+	// would read as a 200-word sentence, far more "detailed" than any
+	// critique it learnt from). Empty in model files written before ranges
+	// were recorded; such a feature is not clamped.
+	Range []float64 `json:"range,omitempty"`
 }
 
 // TrainingInfo records how a model was trained and how it did under
@@ -88,6 +97,9 @@ func (m *Model) Validate() error {
 		}
 		if !finite(f.Weight) || !finite(f.Mean) {
 			return fmt.Errorf("%w: feature %q has a non-finite number", ErrModel, f.Name)
+		}
+		if r := f.Range; len(r) != 0 && (len(r) != 2 || !finite(r[0]) || !finite(r[1]) || r[0] > r[1]) {
+			return fmt.Errorf("%w: feature %q: range %v is not [min, max]", ErrModel, f.Name, r)
 		}
 	}
 	if !finite(m.Bias) {
@@ -144,6 +156,9 @@ func roundModel(m *Model) {
 	}
 	for i := range m.Features {
 		m.Features[i].Weight, m.Features[i].Mean = r(m.Features[i].Weight), r(m.Features[i].Mean)
+		for k, v := range m.Features[i].Range {
+			m.Features[i].Range[k] = r(v)
+		}
 	}
 	ti := &m.Training
 	ti.CVRecall, ti.CVSkipRate, ti.CVAUC = r(ti.CVRecall), r(ti.CVSkipRate), r(ti.CVAUC)

@@ -189,9 +189,10 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 	w, b := fit(x, y, wt, all, opts.L2)
 	m.Bias = b
 	mean := means(x, all)
+	lo, hi := ranges(x)
 	m.Features = make([]ModelFeature, NumFeatures)
 	for j := range m.Features {
-		m.Features[j] = ModelFeature{Name: featureDefs[j].name, Weight: w[j], Mean: mean[j]}
+		m.Features[j] = ModelFeature{Name: featureDefs[j].name, Weight: w[j], Mean: mean[j], Range: []float64{lo[j], hi[j]}}
 	}
 	m.Training = TrainingInfo{
 		Examples: n, Debate: pos, Skip: neg, Folds: len(names), L2: opts.L2, TargetRecall: opts.TargetRecall,
@@ -248,6 +249,18 @@ func means(x [][NumFeatures]float64, idx []int) (mu [NumFeatures]float64) {
 		mu[j] /= float64(len(idx))
 	}
 	return mu
+}
+
+// ranges returns each feature's lowest and highest value over x (not
+// empty).
+func ranges(x [][NumFeatures]float64) (lo, hi [NumFeatures]float64) {
+	lo, hi = x[0], x[0]
+	for _, xi := range x[1:] {
+		for j, v := range xi {
+			lo[j], hi[j] = math.Min(lo[j], v), math.Max(hi[j], v)
+		}
+	}
+	return lo, hi
 }
 
 // cvGroups assigns every example to a cross-validation group: its voice
