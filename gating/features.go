@@ -84,7 +84,7 @@ type featureDef struct {
 }
 
 var featureDefs = [NumFeatures]featureDef{
-	FWords:                   {"words", kindScalar, "ln(1 + words) of the analysed text (reasoning, critique, final answer; quotes and code excluded)"},
+	FWords:                   {"words", kindScalar, "ln(1 + words) of the analysed text (reasoning, critique, final answer; quotes and code excluded; a unit said three or more times back to back counts once)"},
 	FSentences:               {"sentences", kindScalar, "ln(1 + sentences)"},
 	FMeanSentenceLength:      {"mean_sentence_length", kindScalar, "words per sentence"},
 	FLongSentenceShare:       {"long_sentence_share", kindScalar, "share of sentences longer than 25 words"},

@@ -82,7 +82,7 @@ func analyse(sc *SelfCritique) *analysis {
 			b.WriteString("\n\n")
 		}
 		a.fields[i].start = int32(b.Len())
-		b.WriteString(s)
+		b.WriteString(collapseRepeats(s))
 		a.fields[i].end = int32(b.Len())
 	}
 	a.doc = b.String()
