@@ -1,9 +1,9 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +56,7 @@ var ErrRequired = errors.New("layer, topic and agent are required")
 // Its refusals of r are *Error: ProblemMissing (ErrRequired),
 // ProblemInvalid (a field a front end must correct), ProblemFile (a
 // context file, a script or the workspace that cannot be used).
-func (a *App) NewSession(r DebateRequest) (*debate.DebateSession, error) {
+func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSession, error) {
 	if r.Layer == "" || strings.TrimSpace(r.Topic) == "" || len(r.Agents) == 0 {
 		return nil, newError(ProblemMissing, "", ErrRequired, "{"+FieldLayer+"}, {"+FieldTopic+"} and {"+FieldAgent+"} are required")
 	}
@@ -86,7 +86,7 @@ func (a *App) NewSession(r DebateRequest) (*debate.DebateSession, error) {
 		s.Participants = append(s.Participants, p)
 	}
 	for _, path := range r.Context {
-		text, err := readContext(path)
+		text, err := readContext(ctx, path)
 		if err != nil {
 			return nil, refuse(ProblemFile, FieldContext, err)
 		}
@@ -157,20 +157,9 @@ func participant(id, arg string, count map[debate.Role]int) (debate.Participant,
 	return debate.Participant{Name: name, Role: role, Agent: sp.String()}, nil
 }
 
-func readContext(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxContextBytes+1))
-	if err != nil {
-		return "", err
-	}
-	if len(b) > MaxContextBytes {
-		return "", fmt.Errorf("%s is larger than %d bytes", path, MaxContextBytes)
-	}
-	return string(b), nil
+func readContext(ctx context.Context, path string) (string, error) {
+	b, err := readInput(ctx, path, MaxContextBytes)
+	return string(b), err
 }
 
 // ParticipantName is the name a debate gives an agent it starts itself:

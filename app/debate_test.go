@@ -69,7 +69,7 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		"no attacker":        {with(func(r *DebateRequest) { r.Agents = r.Agents[1:] }), "", "attacker", false},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, err := a.NewSession(tc.req)
+			s, err := a.NewSession(context.Background(), tc.req)
 			var ie *Error
 			if !errors.As(err, &ie) {
 				t.Fatalf("got %v, %v; want an *Error", s, err)
@@ -105,7 +105,7 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		r.Budget.MaxRounds = &rounds
 		r.Agents = append(r.Agents, "attacker=script:"+script)
 	})
-	s, err := a.NewSession(r)
+	s, err := a.NewSession(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestRunDebateThroughTheAPI(t *testing.T) {
 	runAgent(t, a, "Planner", debate.RoleDefender, adjustingDefender)
 
 	// A participant that is not running is named, before any turn.
-	s, err := a.NewSession(DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour",
+	s, err := a.NewSession(context.Background(), DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour",
 		Agents: []string{"attacker=@Skeptic", "defender=@Nobody"}, Workspace: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestRunDebateThroughTheAPI(t *testing.T) {
 		t.Fatalf("CheckAgents: %v", err)
 	}
 
-	s, err = a.NewSession(DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour",
+	s, err = a.NewSession(context.Background(), DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour",
 		Agents: []string{"attacker=@Skeptic", "defender=@Planner"}, Workspace: dir})
 	if err != nil {
 		t.Fatal(err)

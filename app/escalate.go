@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/internal/userfile"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -78,12 +80,16 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 	if err != nil {
 		return st, err
 	}
+	var in io.ReadCloser
 	if !o.Follow {
-		if fi, err := os.Stat(o.Telemetry); err != nil {
+		if in, err = userfile.Open(ctx, o.Telemetry); err != nil {
 			return st, refuse(ProblemFile, FieldTelemetry, err)
-		} else if !fi.Mode().IsRegular() {
-			return st, refuse(ProblemFile, FieldTelemetry, fmt.Errorf("%s is not a regular file", o.Telemetry))
 		}
+		defer in.Close()
+	} else if fi, err := os.Stat(o.Telemetry); err == nil && !fi.Mode().IsRegular() {
+		// --follow tails a file that may not exist yet: what is there
+		// must be a regular file to tail.
+		return st, refuse(ProblemFile, FieldTelemetry, &userfile.Error{Name: o.Telemetry, Mode: fi.Mode().Type()})
 	}
 	ws, err := a.escalationWorkspace(cfg, o.Workspace)
 	if err != nil {
@@ -93,7 +99,7 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 	if mode == "" {
 		mode = config.DefaultGateMode
 	}
-	g, err := a.LoadGate(mode, "")
+	g, err := a.LoadGate(ctx, mode, "")
 	if err != nil {
 		return st, err
 	}
@@ -140,12 +146,7 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		})
 		return st, err
 	}
-	f, err := os.Open(o.Telemetry)
-	if err != nil {
-		return st, err
-	}
-	defer f.Close()
-	return e.Run(ctx, f, sink)
+	return e.Run(ctx, in, sink)
 }
 
 // escalationWorkspace is where evidence is read: flag (relative to the

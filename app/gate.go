@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/internal/userfile"
 )
 
 // GateFor is the gate that decides in mode: model (also "") decides with
@@ -37,7 +39,7 @@ func GateFor(mode string, model *gating.Gate) (*gating.Gate, error) {
 // LoadGate is the gate for mode with the model of modelFile, or when that
 // is "" the root's learnt model (RootGate). A model file with the rules
 // mode is an *Error (ProblemInvalid).
-func (a *App) LoadGate(mode, modelFile string) (*gating.Gate, error) {
+func (a *App) LoadGate(ctx context.Context, mode, modelFile string) (*gating.Gate, error) {
 	rules, err := GateFor(mode, nil)
 	if err != nil {
 		return nil, err
@@ -51,9 +53,9 @@ func (a *App) LoadGate(mode, modelFile string) (*gating.Gate, error) {
 	if modelFile == "" {
 		return a.RootGate()
 	}
-	data, err := os.ReadFile(modelFile)
+	data, err := readInput(ctx, modelFile, gating.MaxModelBytes)
 	if err != nil {
-		return nil, err
+		return nil, refuse(ProblemFile, "model", err)
 	}
 	g, err := gating.LoadModelFile(data)
 	if err != nil {
@@ -524,7 +526,7 @@ type Trained struct {
 // An out that is a directory or not a regular file is an *Error
 // (ProblemFile), found before the training; so is a model that cannot be
 // written.
-func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
+func TrainGate(ctx context.Context, data, out string, opts gating.TrainOptions) (*Trained, error) {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return nil, newError(ProblemFile, "out", nil, "{out} %s is a directory: name the model's file", out)
 	} else if err == nil && !fi.Mode().IsRegular() {
@@ -547,7 +549,7 @@ func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
 		examples, err = gating.Corpus()
 	} else {
 		source = data
-		examples, err = ReadCorpus(data)
+		examples, err = ReadCorpus(ctx, data)
 	}
 	if err != nil {
 		return nil, err
@@ -574,8 +576,8 @@ func TrainGate(data, out string, opts gating.TrainOptions) (*Trained, error) {
 }
 
 // EvalGate measures g on the labelled corpus in the file data.
-func EvalGate(g *gating.Gate, data string) (gating.Metrics, error) {
-	examples, err := ReadCorpus(data)
+func EvalGate(ctx context.Context, g *gating.Gate, data string) (gating.Metrics, error) {
+	examples, err := ReadCorpus(ctx, data)
 	if err != nil {
 		return gating.Metrics{}, err
 	}
@@ -597,11 +599,13 @@ func ReadCritique(r io.Reader, source string) (gating.SelfCritique, error) {
 	return sc, nil
 }
 
-// ReadCorpus reads a labelled corpus (JSON Lines) from a file.
-func ReadCorpus(path string) ([]gating.Example, error) {
-	f, err := os.Open(path)
+// ReadCorpus reads a labelled corpus (JSON Lines) from a file (or a
+// stream, which the end of ctx stops reading: userfile.Open). A name that
+// cannot be read is an *Error of ProblemFile for the input "data".
+func ReadCorpus(ctx context.Context, path string) ([]gating.Example, error) {
+	f, err := userfile.Open(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, refuse(ProblemFile, "data", err)
 	}
 	defer f.Close()
 	ex, err := gating.ReadCorpus(f)

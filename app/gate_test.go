@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -25,7 +26,7 @@ func critique(t testing.TB, text string) gating.SelfCritique {
 func TestDecideLogsWhatItDecided(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	g, err := a.LoadGate("", "")
+	g, err := a.LoadGate(context.Background(), "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestGateModes(t *testing.T) {
 	if g, err := GateFor("rules", gating.Default()); err != nil || g.Mode() != gating.ModeRules {
 		t.Errorf("rules: %v", err)
 	}
-	if _, err := a.LoadGate("rules", "model.json"); !errors.As(err, &ie) || ie.Field != "model" {
+	if _, err := a.LoadGate(context.Background(), "rules", "model.json"); !errors.As(err, &ie) || ie.Field != "model" {
 		t.Errorf("a model file with the rules: %v", err)
 	}
 	// A broken learnt model says how to remove it.
@@ -212,18 +213,18 @@ func TestAddLabelsSaysWhatItRelabels(t *testing.T) {
 // training on, the shipped one included.
 func TestTrainGateRefusesWhatCannotBeWritten(t *testing.T) {
 	dir := t.TempDir()
-	_, err := TrainGate("", dir, gating.TrainOptions{})
+	_, err := TrainGate(context.Background(), "", dir, gating.TrainOptions{})
 	if !IsProblem(err, ProblemFile) || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("out a directory: %v", err)
 	}
 	// An out in a directory that does not exist is refused before the
 	// training, naming the directory, not renameio's temporary file.
 	missing := filepath.Join(dir, "no", "m.json")
-	_, err = TrainGate("", missing, gating.TrainOptions{TargetRecall: 2})
+	_, err = TrainGate(context.Background(), "", missing, gating.TrainOptions{TargetRecall: 2})
 	if !IsProblem(err, ProblemFile) || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), filepath.Join(dir, "no")+" does not exist") {
 		t.Errorf("out in a missing directory: %v", err)
 	}
-	_, err = TrainGate("", filepath.Join(dir, "m.json"), gating.TrainOptions{TargetRecall: 2})
+	_, err = TrainGate(context.Background(), "", filepath.Join(dir, "m.json"), gating.TrainOptions{TargetRecall: 2})
 	var oe *gating.OptionError
 	if !errors.As(err, &oe) || oe.Option != "target_recall" || !strings.HasPrefix(err.Error(), "the shipped corpus: ") {
 		t.Errorf("target recall 2: %v", err)

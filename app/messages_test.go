@@ -262,7 +262,7 @@ func TestRefusalQuotesTheValueAsGiven(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	for _, arg := range []string{"{budget}=@Rook%s", "attacker=carrier-pigeon:{layer}"} {
-		_, err := a.NewSession(DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: []string{arg, "defender=@Bishop"}})
+		_, err := a.NewSession(context.Background(), DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: []string{arg, "defender=@Bishop"}})
 		var e *Error
 		if !errors.As(err, &e) || e.Field != FieldAgent || e.Value != arg || e.Problem != ProblemInvalid {
 			t.Fatalf("%q: %v", arg, err)

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -42,7 +43,7 @@ func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func()
 	if err == nil {
 		c := Config{
 			Transport: b.Transport(), Registry: b.Registry(), Consensus: cs.Store(), Transcripts: store, Root: a.Root(),
-			LoadGate:  func(mode string) (*gating.Gate, error) { return a.LoadGate(mode, "") },
+			LoadGate:  func(mode string) (*gating.Gate, error) { return a.LoadGate(context.Background(), mode, "") },
 			Starter:   AppStarter(a, o.Untrusted),
 			Heartbeat: a.HeartbeatEvery(), Logger: o.Logger, Untrusted: o.Untrusted, SealKey: cfg.SealPublicKey(),
 		}

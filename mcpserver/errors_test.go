@@ -19,7 +19,7 @@ func TestToolErrorByProblem(t *testing.T) {
 	dir := t.TempDir()
 	a := app.New(app.Options{Root: filepath.Join(dir, "root")})
 	refused := func(r app.DebateRequest) error {
-		_, err := a.NewSession(r)
+		_, err := a.NewSession(context.Background(), r)
 		return err
 	}
 	agents := []string{"attacker=@Rook", "defender=@Bishop"}

@@ -55,7 +55,7 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 		ms := d.Milliseconds()
 		req.Budget.MaxWallClockMs = &ms
 	}
-	s, err := st.a.NewSession(req)
+	s, err := st.a.NewSession(ctx, req)
 	var be *debate.BudgetError
 	if errors.As(err, &be) {
 		if arg := budgetArg(be.Limit, req.Budget); arg != "" {

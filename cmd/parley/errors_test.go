@@ -29,7 +29,7 @@ func TestFailChoosesTheExitByProblem(t *testing.T) {
 		}
 	}
 	refused := func(r app.DebateRequest) error {
-		_, err := svc.NewSession(r)
+		_, err := svc.NewSession(context.Background(), r)
 		return err
 	}
 	agents := []string{"attacker=@Rook", "defender=@Bishop"}
@@ -118,7 +118,7 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		{[]string{"debate", "run", "--topic", "Queue depth"}, cmdutil.ExitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
 		{[]string{"debate", "start", "--layer", "plan"}, cmdutil.ExitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
 		{append([]string{"debate", "start", "--layer", "kanban", "--topic", "Queue depth"}, agents...), cmdutil.ExitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
-		{debate("run", "--context", dir), cmdutil.ExitError, "--context: read " + dir + ": is a directory"},
+		{debate("run", "--context", dir), cmdutil.ExitError, "--context: " + dir + " is a directory: name a file"},
 		{debate("start", "--context", filepath.Join(dir, "gone.md")), cmdutil.ExitError, "--context: open " + filepath.Join(dir, "gone.md") + ": no such file or directory"},
 		{debate("run", "--max-rounds", "-2"), cmdutil.ExitUsage, "--max-rounds -2: must be positive (see parley debate run --help)"},
 		{debate("start", "--max-tokens-per-round", "0"), cmdutil.ExitUsage, "--max-tokens-per-round 0: must be positive (see parley debate run --help)"},
@@ -140,7 +140,7 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		{[]string{"gate", filepath.Join(dir, "gone.txt")}, cmdutil.ExitError, "gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
 		{debate("run", "--gate", filepath.Join(dir, "gone.txt")), cmdutil.ExitError, "--gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
 		{[]string{"consensus", "show", ""}, cmdutil.ExitUsage, "NAME: is empty"},
-		{[]string{"escalate", "--telemetry", dir}, cmdutil.ExitError, "--telemetry: " + dir + " is not a regular file"},
+		{[]string{"escalate", "--telemetry", dir}, cmdutil.ExitError, "--telemetry: " + dir + " is a directory: name a file"},
 		{[]string{"escalate", "--telemetry", empty, "--workspace", filepath.Join(dir, "gone")}, cmdutil.ExitError, "the escalation workspace: " + filepath.Join(dir, "gone") + " is not a directory"},
 	} {
 		t.Run(strings.Join(tc.args[:2], " "), func(t *testing.T) {
@@ -154,6 +154,44 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 	_, errs, code := cli(t, root, "", "gate", "label", badLabels)
 	if code != cmdutil.ExitError || !strings.HasPrefix(errs, "parley: "+badLabels+": line 1: ") || !strings.HasSuffix(errs, " (nothing was added)\n") {
 		t.Errorf("bad labels: exit %d, %q", code, errs)
+	}
+}
+
+// TestInputThatIsADirectory: every command that reads a file the user
+// names says, in the same words, that a directory is no file, never the
+// failing call ("read /tmp: is a directory").
+func TestInputThatIsADirectory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	mustCLI(t, root, "", "init")
+	critique := filepath.Join(dir, "critique.md")
+	if err := os.WriteFile(critique, []byte("I did not measure the queue depth under load.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := []string{"debate", "run", "--layer", "plan", "--topic", "Queue depth", "--agent", "attacker=@Rook", "--agent", "defender=@Bishop"}
+	is := dir + " is a directory: name a file"
+	for _, tc := range []struct {
+		args []string
+		line string
+	}{
+		{[]string{"gate", dir}, "gate: " + is},
+		{[]string{"gate", "--model", dir, critique}, "--model: " + is},
+		{[]string{"gate", "eval", "--data", dir}, "--data: " + is},
+		{[]string{"gate", "eval", "--model", dir, "--data", critique}, "--model: " + is},
+		{[]string{"gate", "train", "--data", dir, "--out", filepath.Join(dir, "model.json")}, "--data: " + is},
+		{[]string{"gate", "label", dir}, "gate label: " + is},
+		{append(run, "--context", dir), "--context: " + is},
+		{append(run, "--gate", dir), "--gate: " + is},
+		{[]string{"escalate", "--telemetry", dir}, "--telemetry: " + is},
+		{[]string{"escalate", "--telemetry", dir, "--follow"}, "--telemetry: " + is},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, errs, code := cli(t, root, "", tc.args...)
+			if want := "parley: " + tc.line + "\n"; code != cmdutil.ExitError || errs != want {
+				t.Errorf("exit %d, %q; want exit 1, %q", code, errs, want)
+			}
+		})
 	}
 }
 

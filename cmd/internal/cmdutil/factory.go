@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 
 	json "github.com/goccy/go-json"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/internal/textview"
+	"github.com/parleyhq/parley/internal/userfile"
 )
 
 // Factory is what every subcommand shares: the global flags and the streams.
@@ -185,8 +185,8 @@ func (a *Factory) Show(v any, text func(w io.Writer) error) error {
 
 // LoadGate is the gate for a mode and a model file (app.LoadGate); modeFlag
 // is the flag that gave the mode ("--mode"; debate run's is "--gate-mode").
-func (a *Factory) LoadGate(mode, modelFile, modeFlag string) (*gating.Gate, error) {
-	g, err := a.Service().LoadGate(mode, modelFile)
+func (a *Factory) LoadGate(ctx context.Context, mode, modelFile, modeFlag string) (*gating.Gate, error) {
+	g, err := a.Service().LoadGate(ctx, mode, modelFile)
 	return g, a.Fail(err, Wording{Name: func(field string) string {
 		if field == "mode" {
 			return modeFlag
@@ -206,7 +206,7 @@ func (a *Factory) ReadCritique(ctx context.Context, what, source string) (gating
 		}
 		return app.ReadCritique(bytes.NewReader(b), source)
 	}
-	f, err := os.Open(source)
+	f, err := userfile.Open(ctx, source)
 	if err != nil {
 		return gating.SelfCritique{}, FileError(what, err)
 	}

@@ -90,8 +90,8 @@ func requestFlags(cmd *cobra.Command, r *app.DebateRequest, b *budgetFlags) {
 // session is the session a request describes, built by the service layer.
 // A budget flag that leaves a limit not positive, or a wall clock over its
 // bound, is a usage error naming the flag.
-func session(f *cmdutil.Factory, r app.DebateRequest) (*debate.DebateSession, error) {
-	s, err := f.Service().NewSession(r)
+func session(ctx context.Context, f *cmdutil.Factory, r app.DebateRequest) (*debate.DebateSession, error) {
+	s, err := f.Service().NewSession(ctx, r)
 	var be *debate.BudgetError
 	if errors.As(err, &be) {
 		switch flag := budgetFlag(be.Limit, r.Budget); flag {
@@ -167,7 +167,7 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 
 func runRun(ctx context.Context, opts *RunOptions) error {
 	f := opts.f
-	s, err := session(f, opts.Request)
+	s, err := session(ctx, f, opts.Request)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func NewCmdStart(f *cmdutil.Factory, runF func(*StartOptions) error) *cobra.Comm
 
 func startRun(ctx context.Context, opts *StartOptions) error {
 	f := opts.f
-	s, err := session(f, opts.Request)
+	s, err := session(ctx, f, opts.Request)
 	if err != nil {
 		return err
 	}

@@ -96,7 +96,7 @@ func Exec(ctx context.Context, f *cmdutil.Factory, s *debate.DebateSession, resu
 // gate.jsonl by the service layer) and reports whether the debate is
 // skipped.
 func gateDebate(ctx context.Context, f *cmdutil.Factory, s *debate.DebateSession, source, mode string) (skip bool, err error) {
-	g, err := f.LoadGate(mode, "", "--gate-mode")
+	g, err := f.LoadGate(ctx, mode, "", "--gate-mode")
 	if err != nil {
 		return false, err
 	}

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -26,6 +25,7 @@ import (
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/internal/textview"
+	"github.com/parleyhq/parley/internal/userfile"
 )
 
 // GateOptions are what "parley gate" was asked for.
@@ -83,7 +83,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*GateOptions) error) *cobra.Command {
 
 func gateRun(ctx context.Context, opts *GateOptions) error {
 	f := opts.f
-	g, err := f.LoadGate(opts.Mode, opts.Model, "--mode")
+	g, err := f.LoadGate(ctx, opts.Mode, opts.Model, "--mode")
 	if err != nil {
 		return err
 	}
@@ -160,8 +160,8 @@ func optionUsage(err error) error {
 	return cmdutil.Usagef("--%s %s: %s", strings.ReplaceAll(oe.Option, "_", "-"), oe.Value, oe.Want)
 }
 
-func trainRun(_ context.Context, opts *TrainOptions) error {
-	m, err := app.TrainGate(opts.Data, opts.Out, opts.Train)
+func trainRun(ctx context.Context, opts *TrainOptions) error {
+	m, err := app.TrainGate(ctx, opts.Data, opts.Out, opts.Train)
 	if err != nil {
 		return opts.f.Fail(err, cmdutil.Wording{})
 	}
@@ -195,14 +195,14 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cobra.Comman
 	return cmd
 }
 
-func evalRun(_ context.Context, opts *EvalOptions) error {
-	g, err := opts.f.LoadGate(opts.Mode, opts.Model, "--mode")
+func evalRun(ctx context.Context, opts *EvalOptions) error {
+	g, err := opts.f.LoadGate(ctx, opts.Mode, opts.Model, "--mode")
 	if err != nil {
 		return err
 	}
-	m, err := app.EvalGate(g, opts.Data)
+	m, err := app.EvalGate(ctx, g, opts.Data)
 	if err != nil {
-		return err
+		return opts.f.Fail(err, cmdutil.Wording{})
 	}
 	return cmdutil.View(opts.f, m, textview.Metrics)
 }
@@ -289,7 +289,7 @@ func NewCmdLabel(f *cmdutil.Factory, runF func(*LabelOptions) error) *cobra.Comm
 	return cmd
 }
 
-func labelRun(_ context.Context, opts *LabelOptions) error {
+func labelRun(ctx context.Context, opts *LabelOptions) error {
 	f := opts.f
 	if opts.Decision != "" {
 		l, err := f.Service().LabelDecision(opts.Decision, opts.Debate)
@@ -303,9 +303,9 @@ func labelRun(_ context.Context, opts *LabelOptions) error {
 	}
 	var r io.Reader = f.Stdin
 	if opts.File != "-" {
-		file, err := os.Open(opts.File)
+		file, err := userfile.Open(ctx, opts.File)
 		if err != nil {
-			return err
+			return cmdutil.FileError("gate label", err)
 		}
 		defer file.Close()
 		r = file
