@@ -3,17 +3,18 @@ package agent
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"github.com/parleyhq/parley/internal/jsonerr"
-	"github.com/parleyhq/parley/internal/trust"
 	"io"
-	"os"
 	"reflect"
 	"time"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/jsonerr"
+	"github.com/parleyhq/parley/internal/trust"
+	"github.com/parleyhq/parley/internal/userfile"
 )
 
 // MaxScriptBytes bounds a script file.
@@ -59,24 +60,23 @@ type ScriptTurn struct {
 
 var _ Responder = (*Script)(nil)
 
-// LoadScript reads and checks a script file.
+// LoadScript reads and checks a script file. It is read again by every
+// agent that runs it, so it must be a regular file: a directory, a named
+// pipe (refused at once, not waited on) or a device is an error wrapping
+// userfile.ErrNotFile.
 func LoadScript(path string) (*Script, error) {
-	f, err := os.Open(path)
+	// Judged before its mode: the fix for a shared directory's mode
+	// (chmod go-w /tmp) is no fix at all.
+	f, fi, err := userfile.OpenRegular(path)
+	if errors.Is(err, userfile.ErrNotFile) {
+		return nil, fmt.Errorf("the agent script %w", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("script: %w", err)
 	}
 	defer f.Close()
 	// A script decides what an agent says: one that someone else could
 	// have written is refused, as ssh refuses such a config.
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("script: %w", err)
-	}
-	if fi.IsDir() {
-		// Said before its mode is judged: the fix for a shared directory's
-		// mode (chmod go-w /tmp) is no fix at all.
-		return nil, fmt.Errorf("the agent script %s is a directory: name the script's JSON file", path)
-	}
 	if err := trust.Check("the agent script", path, fi); err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ func readInput(ctx context.Context, path string, max int) ([]byte, error) {
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(b) > max {
 		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -150,8 +151,28 @@ func TestRootThatRefusesStrangers(t *testing.T) {
 			{"agent", "run", "--name", "Critic", "--role", "attacker", "--script", shared},
 		} {
 			_, errs, code := dcli(t, root, args...)
-			if code != 1 || !strings.Contains(errs, "the agent script "+shared+" is a directory: name the script's JSON file") || strings.Contains(errs, "chmod") {
+			if code != 1 || !strings.Contains(errs, "the agent script "+shared+" is a directory: name a file") || strings.Contains(errs, "chmod") {
 				t.Errorf("%v: exit %d, stderr %q", args[:2], code, errs)
+			}
+		}
+	})
+	t.Run("an agent script that is a named pipe", func(t *testing.T) {
+		t.Parallel()
+		root := newRoot(t)
+		// Every agent reads its script again: a pipe, read once, cannot
+		// be one. It is refused at once; nobody writing to it used to
+		// hold the command in open(2), deaf to Ctrl-C and SIGTERM.
+		fifo := filepath.Join(t.TempDir(), "script.json")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		for _, args := range [][]string{
+			{"debate", "run", "--layer", "spec", "--topic", "x", "--agent", "attacker=script:" + fifo, "--agent", "defender=script:" + fifo},
+			{"agent", "run", "--name", "Critic", "--role", "attacker", "--script", fifo},
+		} {
+			_, errs, code := dcli(t, root, args...)
+			if want := "the agent script " + fifo + " is a named pipe, which can be read only once: name a regular file"; code != 1 || !strings.Contains(errs, want) {
+				t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", args[:2], code, errs, want)
 			}
 		}
 	})

@@ -154,10 +154,11 @@ func (s *stream) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// explain is a read's error: interrupted when the context ended it.
+// explain is a read's error: interrupt.ErrInterrupted when the context
+// ended it (the caller names the file, as it does for any read's error).
 func (s *stream) explain(err error) error {
 	if s.ctx.Err() != nil && errors.Is(err, os.ErrDeadlineExceeded) {
-		return fmt.Errorf("%s: %w", s.f.Name(), interrupt.ErrInterrupted)
+		return interrupt.ErrInterrupted
 	}
 	return err
 }
