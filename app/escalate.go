@@ -30,8 +30,13 @@ const (
 	FieldEscalationWorkspace = "escalation workspace"
 )
 
-// ErrEscalateBusy: another escalation holds the root's ledger.
-var ErrEscalateBusy = escalation.ErrBusy
+var (
+	// ErrEscalateBusy: another escalation holds the root's ledger.
+	ErrEscalateBusy = escalation.ErrBusy
+	// ErrFollowStream: Follow asked of Records, a stream, which has no
+	// file to follow.
+	ErrFollowStream = errors.New("a stream cannot be followed")
+)
 
 // EscalateOptions are one escalation run: the telemetry to read and what
 // the caller is told as it goes. The callbacks are called on the run's
@@ -39,6 +44,10 @@ var ErrEscalateBusy = escalation.ErrBusy
 type EscalateOptions struct {
 	// Telemetry is the verifier's telemetry file (JSON Lines).
 	Telemetry string
+	// Records, when set, is read instead of the file Telemetry, once, line
+	// by line as it arrives (a front end's standard input); Telemetry then
+	// only names it. It cannot be followed.
+	Records io.Reader
 	// Workspace is where evidence paths are read and checked: relative to
 	// the working directory; "" means config.json's escalation.workspace
 	// (relative to the root), else the working directory.
@@ -72,24 +81,32 @@ type EscalateOptions struct {
 // given to o.Decided, and a record already there is not decided again.
 // Debates run in this process, silently, with config.json's escalation
 // agents. Settings that cannot work are *Error of ProblemFile (the
-// telemetry file, the workspace), escalation.ErrNoAgents, or
-// ErrEscalateBusy.
+// telemetry file, the workspace) or ProblemInvalid (Follow with Records:
+// ErrFollowStream), escalation.ErrNoAgents, or ErrEscalateBusy.
 func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats, error) {
 	var st escalation.Stats
+	if o.Records != nil && o.Follow {
+		return st, newError(ProblemInvalid, "follow", ErrFollowStream, "{follow} watches a file for the records appended to it: standard input is read to its end without it")
+	}
 	cfg, err := a.Config()
 	if err != nil {
 		return st, err
 	}
-	var in io.ReadCloser
-	if !o.Follow {
-		if in, err = userfile.Open(ctx, o.Telemetry); err != nil {
+	in := o.Records
+	switch {
+	case in == nil && !o.Follow:
+		f, err := userfile.Open(ctx, o.Telemetry)
+		if err != nil {
 			return st, refuse(ProblemFile, FieldTelemetry, err)
 		}
-		defer in.Close()
-	} else if fi, err := os.Stat(o.Telemetry); err == nil && !fi.Mode().IsRegular() {
+		defer f.Close()
+		in = f
+	case in == nil:
 		// --follow tails a file that may not exist yet: what is there
 		// must be a regular file to tail.
-		return st, refuse(ProblemFile, FieldTelemetry, &userfile.Error{Name: o.Telemetry, Mode: fi.Mode().Type()})
+		if fi, err := os.Stat(o.Telemetry); err == nil && !fi.Mode().IsRegular() {
+			return st, refuse(ProblemFile, FieldTelemetry, &userfile.Error{Name: o.Telemetry, Mode: fi.Mode().Type()})
+		}
 	}
 	ws, err := a.escalationWorkspace(cfg, o.Workspace)
 	if err != nil {

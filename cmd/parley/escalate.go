@@ -29,7 +29,8 @@ func newEscalateCmd(a *factory) *cobra.Command {
 			"everything else is hold with its reason. Prints one JSON line per record decided,\n" +
 			"also appended to <root>/escalations.jsonl; a record already there is not decided\n" +
 			"again. Malformed lines are reported on stderr with their number and skipped.\n" +
-			"--follow keeps reading lines appended to FILE until interrupted.\n" +
+			"--follow keeps reading lines appended to FILE until interrupted. FILE - reads\n" +
+			"standard input, deciding each record as its line arrives, to its end.\n" +
 			"--retry-unavailable decides again, in a new debate, the records held because\n" +
 			"their agents could not be reached (reason \"unavailable\").\n\n" +
 			"Each line of FILE is one JSON object with task_id (a string or an integer),\n" +
@@ -50,7 +51,7 @@ func newEscalateCmd(a *factory) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Telemetry, "telemetry", "", "the verifier's telemetry file (JSON Lines)")
+	f.StringVar(&o.Telemetry, "telemetry", "", "the verifier's telemetry file (JSON Lines; - for standard input)")
 	f.BoolVar(&o.Follow, "follow", false, "keep reading records appended to the file until interrupted")
 	f.BoolVar(&o.RetryUnavailable, "retry-unavailable", false, "decide again the records held because their agents could not be reached")
 	f.StringVar(&o.Workspace, "workspace", "", "the directory evidence paths are read and checked under (default: config's escalation.workspace, else .)")
@@ -63,6 +64,10 @@ func newEscalateCmd(a *factory) *cobra.Command {
 func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 	ctx, stop := interrupt.On(ctx)
 	defer stop()
+	if o.Telemetry == "-" {
+		o.Telemetry = "standard input"
+		o.Records = a.StdinReader(ctx, "telemetry records")
+	}
 	notes := textview.EscalationNotes{W: a.Stderr, Telemetry: o.Telemetry}
 	o.Decided = func(_ *escalation.Decision, line []byte) error {
 		_, err := a.Stdout.Write(line)

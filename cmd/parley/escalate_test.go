@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +16,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/agent/openaitest"
+	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
 )
@@ -604,5 +607,51 @@ func TestEscalateNamesEveryExecAgentThatCannotStart(t *testing.T) {
 		if !strings.Contains(ds[0].Detail, w) {
 			t.Errorf("the detail does not name %s: %s", w, ds[0].Detail)
 		}
+	}
+}
+
+// TestEscalateReadsStandardInput: --telemetry - reads the records from
+// standard input, as a Unix tool does, and names it "standard input" in
+// what it reports; --follow, which watches a file grow, does not go with
+// it.
+func TestEscalateReadsStandardInput(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	records := tele("7", "CONFIRMED", "M", 0.9, "", "", "") + "\nnot a record\n" + tele("8", "DRIFT", "L", 0.4, `"The cache may go stale"`, "", "") + "\n"
+	out, errs, code := runT(t, records, "--root", root, "escalate", "--telemetry", "-")
+	ds := decisions(t, out)
+	if code != 0 || len(ds) != 2 || ds[0].Reason != "not_drift" || ds[1].Action != escalation.ActionHold {
+		t.Fatalf("exit %d, %+v; stderr %q", code, ds, errs)
+	}
+	if !strings.Contains(errs, "parley: standard input:2: malformed telemetry record") {
+		t.Errorf("the malformed line is not named on standard input: %q", errs)
+	}
+	// Decided once: the same records again are already escalated.
+	if out, _, code := runT(t, records, "--root", root, "escalate", "--telemetry", "-"); code != 0 || strings.TrimSpace(out) != "" {
+		t.Errorf("again: exit %d, decided %q", code, out)
+	}
+	_, errs, code = runT(t, records, "--root", root, "escalate", "--telemetry", "-", "--follow")
+	if want := "parley: --follow watches a file for the records appended to it: standard input is read to its end without it\n"; code != cmdutil.ExitUsage || errs != want {
+		t.Errorf("- --follow: exit %d, %q; want exit 2, %q", code, errs, want)
+	}
+}
+
+// TestEscalateStandardInputInterrupted: Ctrl-C ends a wait for records on
+// standard input that do not come (exit 130).
+func TestEscalateStandardInputInterrupted(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	pr, pw := io.Pipe() // nothing is ever written
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var errb bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"--root", root, "escalate", "--telemetry", "-"}, pr, &bytes.Buffer{}, &errb)
+	}()
+	cancel()
+	err := <-done
+	if code := cmdutil.ExitCode(err, &errb); code != cmdutil.ExitInterrupted {
+		t.Fatalf("exit %d, stderr %q; want %d", code, errb.String(), cmdutil.ExitInterrupted)
 	}
 }

@@ -132,3 +132,61 @@ func ReadAll(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
 		return nil, ErrInterrupted
 	}
 }
+
+// Reader returns r whose reads the end of ctx cuts short with
+// ErrInterrupted, for input consumed as it arrives (records on standard
+// input) rather than whole (ReadAll). Each read of r runs on a goroutine
+// of its own, one at a time; a read still waiting when ctx ends (a
+// terminal, a pipe nobody writes to) cannot be cancelled and is left to
+// the exiting process, as ReadAll leaves it. Not safe for concurrent use.
+func Reader(ctx context.Context, r io.Reader) io.Reader {
+	return &ctxReader{ctx: ctx, r: r, res: make(chan readResult, 1)}
+}
+
+type readResult struct {
+	b   []byte
+	err error
+}
+
+type ctxReader struct {
+	ctx  context.Context
+	r    io.Reader
+	res  chan readResult // buffered: a read never waits to hand over
+	busy bool            // a read of r is under way
+	left []byte          // what the last read returned beyond the caller's buffer
+	err  error           // the last read's error, once left is drained
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if len(c.left) > 0 {
+		n := copy(p, c.left)
+		c.left = c.left[n:]
+		return n, nil
+	}
+	if c.err != nil {
+		return 0, c.err
+	}
+	if c.ctx.Err() != nil {
+		return 0, ErrInterrupted
+	}
+	if !c.busy {
+		c.busy = true
+		go func(n int) {
+			b := make([]byte, n)
+			n, err := c.r.Read(b)
+			c.res <- readResult{b[:n], err}
+		}(max(len(p), 512))
+	}
+	select {
+	case r := <-c.res:
+		c.busy = false
+		n := copy(p, r.b)
+		if c.left = r.b[n:]; len(c.left) > 0 {
+			c.err = r.err
+			return n, nil
+		}
+		return n, r.err
+	case <-c.ctx.Done():
+		return 0, ErrInterrupted
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -117,3 +118,34 @@ func TestReadAllInterrupted(t *testing.T) {
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// TestReaderReadsAsItArrives: what Reader reads is r's, whole, whatever
+// the sizes of the reads.
+func TestReaderReadsAsItArrives(t *testing.T) {
+	t.Parallel()
+	want := strings.Repeat("a record\n", 1000)
+	r := Reader(context.Background(), iotest.OneByteReader(strings.NewReader(want)))
+	b, err := io.ReadAll(iotest.HalfReader(r))
+	if err != nil || string(b) != want {
+		t.Fatalf("read %d bytes, %v; want %d", len(b), err, len(want))
+	}
+}
+
+// TestReaderEndsWithTheContext: a read waiting on input that never comes
+// ends with ErrInterrupted when the context does, before or while waiting.
+func TestReaderEndsWithTheContext(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := Reader(ctx, pr)
+	done := make(chan error, 1)
+	go func() { _, err := r.Read(make([]byte, 10)); done <- err }()
+	cancel()
+	if err := <-done; !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+	if _, err := r.Read(make([]byte, 10)); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("after the end: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ package cmdutil
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"regexp"
 	"sort"
@@ -171,11 +172,25 @@ func (a *Factory) HaveRoot() bool { return a.Service().HaveRoot() }
 // bytes, and one more to tell that it is over; Ctrl-C, ctx's end, ends the
 // wait). On a terminal it first says what it waits for and how to end it.
 func (a *Factory) ReadStdin(ctx context.Context, what string, limit int64) ([]byte, error) {
+	a.stdinHint(ctx, what)
+	return interrupt.ReadAll(ctx, a.Stdin, limit)
+}
+
+// stdinHint says, on a terminal, what a command waits for on standard
+// input and how to end it, once ctx listens for Ctrl-C.
+func (a *Factory) stdinHint(ctx context.Context, what string) {
 	_ = ctx.Done() // listening before the hint says Ctrl-C cancels
 	if termsafe.IsTerminal(a.Stdin) {
 		fmt.Fprintf(a.Stderr, "parley: reading %s from standard input: end it with Ctrl-D on a line of its own (Ctrl-C cancels)\n", what)
 	}
-	return interrupt.ReadAll(ctx, a.Stdin, limit)
+}
+
+// StdinReader is standard input read as it arrives (interrupt.Reader:
+// Ctrl-C, ctx's end, ends a wait). On a terminal it first says what it
+// waits for and how to end it, as ReadStdin does.
+func (a *Factory) StdinReader(ctx context.Context, what string) io.Reader {
+	a.stdinHint(ctx, what)
+	return interrupt.Reader(ctx, a.Stdin)
 }
 
 // StdoutTTY reports whether human output goes to a terminal: then list
