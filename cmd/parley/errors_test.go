@@ -157,6 +157,38 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 	}
 }
 
+// TestStandardInputAndUsageWording: an input read from standard input is
+// named "standard input" (the user may never have typed "-"), and every
+// command's missing flags point at its --help.
+func TestStandardInputAndUsageWording(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	mustCLI(t, root, "", "init")
+	empty := "self-critique has no critique: the input is empty"
+	for _, tc := range []struct {
+		args []string
+		code int
+		line string
+	}{
+		{[]string{"gate"}, cmdutil.ExitError, "standard input: " + empty},
+		{[]string{"gate", "-"}, cmdutil.ExitError, "standard input: " + empty},
+		{[]string{"gate", "label", "-"}, cmdutil.ExitError, "standard input holds no labelled self-critique"},
+		{[]string{"debate", "run", "--layer", "plan", "--topic", "x", "--agent", "attacker=@Rook", "--agent", "defender=@Bishop", "--gate", "-"}, cmdutil.ExitError, "--gate: standard input: " + empty},
+		{[]string{"consensus", "check", "--layer", "plan"}, cmdutil.ExitUsage, "consensus check needs --layer, --topic and --position (see parley consensus check --help)"},
+		{[]string{"consensus", "file"}, cmdutil.ExitUsage, "consensus file needs --from-debate ID (see parley consensus file --help)"},
+		{[]string{"gate", "train"}, cmdutil.ExitUsage, "gate train needs --out FILE (see parley gate train --help)"},
+		{[]string{"gate", "eval"}, cmdutil.ExitUsage, "gate eval needs --data FILE (see parley gate eval --help)"},
+		{[]string{"escalate"}, cmdutil.ExitUsage, "--telemetry FILE is required: the mini-verifier's JSONL log, or - for standard input (see parley escalate --help)"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, errs, code := cli(t, root, "", tc.args...)
+			if want := "parley: " + tc.line + "\n"; code != tc.code || errs != want {
+				t.Errorf("exit %d, %q; want exit %d, %q", code, errs, tc.code, want)
+			}
+		})
+	}
+}
+
 // TestInputThatIsADirectory: every command that reads a file the user
 // names says, in the same words, that a directory is no file, never the
 // failing call ("read /tmp: is a directory").

@@ -45,7 +45,7 @@ func newEscalateCmd(a *factory) *cobra.Command {
 			"is relative to the root, a relative --workspace to the working directory.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Telemetry == "" {
-				return cmdutil.Usagef("--telemetry FILE is required (the mini-verifier's JSONL log)")
+				return cmdutil.Usagef("--telemetry FILE is required: the mini-verifier's JSONL log, or - for standard input (see parley escalate --help)")
 			}
 			return a.escalate(cmd.Context(), o)
 		},

@@ -204,7 +204,7 @@ func (a *Factory) ReadCritique(ctx context.Context, what, source string) (gating
 		if err != nil {
 			return gating.SelfCritique{}, err
 		}
-		return app.ReadCritique(bytes.NewReader(b), source)
+		return app.ReadCritique(bytes.NewReader(b), SourceName(source))
 	}
 	f, err := userfile.Open(ctx, source)
 	if err != nil {

@@ -176,6 +176,16 @@ func (a *Factory) ReadStdin(ctx context.Context, what string, limit int64) ([]by
 	return interrupt.ReadAll(ctx, a.Stdin, limit)
 }
 
+// SourceName is how a message names an input a command read: "standard
+// input" for "-" (which the user may never have typed: "parley gate"
+// alone reads it), else the file as it was given.
+func SourceName(source string) string {
+	if source == "-" {
+		return "standard input"
+	}
+	return source
+}
+
 // stdinHint says, on a terminal, what a command waits for on standard
 // input and how to end it, once ctx listens for Ctrl-C.
 func (a *Factory) stdinHint(ctx context.Context, what string) {

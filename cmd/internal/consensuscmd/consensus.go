@@ -218,7 +218,7 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Comm
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			in := opts.In
 			if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
-				return cmdutil.Usagef("consensus check needs --layer, --topic and --position")
+				return cmdutil.Usagef("consensus check needs --layer, --topic and --position (see parley consensus check --help)")
 			}
 			if _, err := in.Validate(); err != nil {
 				return f.Fail(err, cmdutil.Wording{})
@@ -275,7 +275,7 @@ func NewCmdFile(f *cmdutil.Factory, runF func(*FileOptions) error) *cobra.Comman
 		Short: "File (again) the record of a closed debate; finishes an interrupted filing",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.DebateID == "" {
-				return cmdutil.Usagef("consensus file needs --from-debate ID")
+				return cmdutil.Usagef("consensus file needs --from-debate ID (see parley consensus file --help)")
 			}
 			return run(cmd)
 		},

@@ -133,7 +133,7 @@ func NewCmdTrain(f *cmdutil.Factory, runF func(*TrainOptions) error) *cobra.Comm
 			"(and optionally \"voice\": examples without one are cross-validated in folds).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Out == "" {
-				return cmdutil.Usagef("gate train needs --out FILE")
+				return cmdutil.Usagef("gate train needs --out FILE (see parley gate train --help)")
 			}
 			if err := opts.Train.Check(); err != nil {
 				return optionUsage(err)
@@ -183,7 +183,7 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cobra.Comman
 		Short: "Measure the gate on a labeled corpus (precision and recall of debate)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Data == "" {
-				return cmdutil.Usagef("gate eval needs --data FILE")
+				return cmdutil.Usagef("gate eval needs --data FILE (see parley gate eval --help)")
 			}
 			return run(cmd)
 		},
@@ -310,7 +310,7 @@ func labelRun(ctx context.Context, opts *LabelOptions) error {
 		defer file.Close()
 		r = file
 	}
-	n, err := f.Service().AddLabels(r, opts.File)
+	n, err := f.Service().AddLabels(r, cmdutil.SourceName(opts.File))
 	if err != nil {
 		return f.Fail(err, cmdutil.Wording{})
 	}
