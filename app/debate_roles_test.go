@@ -38,7 +38,7 @@ func TestDebateRefusesAnAgentInARoleItDidNotJoin(t *testing.T) {
 	}
 	newSession := func(agents ...string) *debate.DebateSession {
 		t.Helper()
-		s, err := a.NewSession(DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour", Agents: agents, Workspace: dir})
+		s, err := a.NewSession(context.Background(), DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour", Agents: agents, Workspace: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
