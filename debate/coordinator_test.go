@@ -632,10 +632,22 @@ func (h *harness) stopAfter(j debate.Journal, d, checkpoint time.Duration) {
 	h.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stop := time.AfterFunc(d, cancel)
-	defer stop.Stop()
 	c := h.coordinator(j)
 	c.CheckpointInterval = checkpoint
+	// d after the debate opened, by the coordinator's own clock: it ran
+	// at least d when it is stopped, however late this machine started it.
+	var once sync.Once
+	var stop *time.Timer
+	c.Progress = func(p debate.Progress) {
+		if p.Event.Kind == debate.EventOpen {
+			once.Do(func() { stop = time.AfterFunc(d, cancel) })
+		}
+	}
+	defer func() {
+		if stop != nil {
+			stop.Stop()
+		}
+	}()
 	if _, err := c.Start(ctx, h.session); !errors.Is(err, context.Canceled) {
 		h.t.Fatalf("stopped debate: %v, want context.Canceled", err)
 	}
