@@ -115,22 +115,12 @@ func Arm(ctx context.Context) {
 // ErrInterrupted: a read from a terminal cannot be cancelled, so it is
 // left to the exiting process. ctx is listened to before the read starts.
 func ReadAll(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
-	interrupted := ctx.Done()
-	type result struct {
-		b   []byte
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		b, err := io.ReadAll(io.LimitReader(r, limit+1))
-		done <- result{b, err}
-	}()
-	select {
-	case r := <-done:
-		return r.b, r.err
-	case <-interrupted:
+	_ = ctx.Done() // listening before the read starts
+	b, err := io.ReadAll(io.LimitReader(Reader(ctx, r), limit+1))
+	if errors.Is(err, ErrInterrupted) {
 		return nil, ErrInterrupted
 	}
+	return b, err
 }
 
 // Reader returns r whose reads the end of ctx cuts short with
