@@ -96,6 +96,27 @@ type BudgetOverride struct {
 	ConvergenceRounds *int   `json:"convergenceRounds,omitempty"`
 }
 
+// Sets reports whether o sets the limit that config.json (and
+// BudgetError.Limit) names limit: maxRounds, maxTokens,
+// maxTokensPerRound, maxWallClockMs or convergenceRounds. A front end
+// names a refused limit by its own argument only when the caller gave it;
+// otherwise the layer's default from config.json is at fault.
+func (o BudgetOverride) Sets(limit string) bool {
+	switch limit {
+	case "maxRounds":
+		return o.MaxRounds != nil
+	case "maxTokens":
+		return o.MaxTokens != nil
+	case "maxTokensPerRound":
+		return o.MaxTokensPerRound != nil
+	case "maxWallClockMs":
+		return o.MaxWallClockMs != nil
+	case "convergenceRounds":
+		return o.ConvergenceRounds != nil
+	}
+	return false
+}
+
 // Apply returns b with o's set fields in place of its own.
 func (b ConsensusBudget) Apply(o BudgetOverride) ConsensusBudget {
 	if o.MaxRounds != nil {

@@ -88,19 +88,13 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 // limit in config.json, "" when the limit was not given (the layer's
 // default from config.json is wrong, not the call).
 func budgetArg(limit string, o debate.BudgetOverride) string {
-	switch {
-	case limit == "maxRounds" && o.MaxRounds != nil:
-		return "max_rounds"
-	case limit == "maxTokens" && o.MaxTokens != nil:
-		return "max_tokens"
-	case limit == "maxTokensPerRound" && o.MaxTokensPerRound != nil:
-		return "max_tokens_per_round"
-	case limit == "maxWallClockMs" && o.MaxWallClockMs != nil:
-		return "timeout"
-	case limit == "convergenceRounds" && o.ConvergenceRounds != nil:
-		return "convergence_rounds"
+	if !o.Sets(limit) {
+		return ""
 	}
-	return ""
+	return map[string]string{
+		"maxRounds": "max_rounds", "maxTokens": "max_tokens", "maxTokensPerRound": "max_tokens_per_round",
+		"maxWallClockMs": "timeout", "convergenceRounds": "convergence_rounds",
+	}[limit]
 }
 
 // budgetRefusal words a budget limit out of bounds in the terms of the

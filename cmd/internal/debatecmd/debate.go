@@ -111,19 +111,13 @@ func session(ctx context.Context, f *cmdutil.Factory, r app.DebateRequest) (*deb
 // budgetFlag is the flag that set a budget limit (named as config.json
 // names it), or "" when o leaves it to the defaults.
 func budgetFlag(limit string, o debate.BudgetOverride) string {
-	switch {
-	case limit == "maxRounds" && o.MaxRounds != nil:
-		return "--max-rounds"
-	case limit == "maxTokens" && o.MaxTokens != nil:
-		return "--max-tokens"
-	case limit == "maxTokensPerRound" && o.MaxTokensPerRound != nil:
-		return "--max-tokens-per-round"
-	case limit == "maxWallClockMs" && o.MaxWallClockMs != nil:
-		return "--timeout"
-	case limit == "convergenceRounds" && o.ConvergenceRounds != nil:
-		return "--convergence-rounds"
+	if !o.Sets(limit) {
+		return ""
 	}
-	return ""
+	return map[string]string{
+		"maxRounds": "--max-rounds", "maxTokens": "--max-tokens", "maxTokensPerRound": "--max-tokens-per-round",
+		"maxWallClockMs": "--timeout", "convergenceRounds": "--convergence-rounds",
+	}[limit]
 }
 
 // RunOptions are what "parley debate run" was asked for.
