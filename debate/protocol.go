@@ -131,20 +131,22 @@ func DecodeTurn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
 	if m.Text != RenderTurn(&t) {
 		t.Text = m.Text
 	}
-	counterByDefault(&t, m.Fields, req)
+	_, said := m.Fields["counter_to"]
+	CounterByDefault(&t, said, req)
 	if err := t.check(req); err != nil {
 		return nil, err
 	}
 	return &t, nil
 }
 
-// counterByDefault makes the turn of a role that may concede (an
+// CounterByDefault makes the turn of a role that may concede (an
 // attacker) that states a position of its own but leaves counter_to out
-// counter the standing position, as a plain-text turn does: a concession is
-// said (an empty counter_to, or the standing position restated), never
-// assumed from a key left out. fields are the reply's, as sent.
-func counterByDefault(t *Turn, fields map[string]json.RawMessage, req *TurnRequest) {
-	if _, ok := fields["counter_to"]; ok || !roleSpec(req.Role).MayConcede {
+// (said false) counter the standing position, as a plain-text turn does: a
+// concession is said (an empty counter_to, or the standing position
+// restated), never assumed from a field left out. Every way a turn arrives
+// (a JSON reply, plain text, an MCP tool call) decides it here.
+func CounterByDefault(t *Turn, said bool, req *TurnRequest) {
+	if said || !roleSpec(req.Role).MayConcede {
 		return
 	}
 	if strings.TrimSpace(t.Position) == "" || PositionHash(t.Position) == PositionHash(req.Position) {

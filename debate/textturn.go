@@ -190,7 +190,8 @@ func (r *textReply) turn(m *inbox.Message, req *TurnRequest) (*Turn, error) {
 	if t.EvidenceRefs == nil {
 		t.EvidenceRefs = []string{}
 	}
-	counterByDefault(&t, r.obj, req)
+	_, said := r.obj["counter_to"]
+	CounterByDefault(&t, said, req)
 	if err := t.check(req); err != nil {
 		return nil, err
 	}

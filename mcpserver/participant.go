@@ -69,6 +69,7 @@ type turnSlot struct {
 // answer is a request the client answered.
 type answer struct {
 	turn      debate.Turn
+	req       *debate.TurnRequest // the request it answers
 	messageID string
 }
 
@@ -177,7 +178,7 @@ func (p *participant) stopped() error {
 // turnFields are the parts of a turn the client writes.
 type turnFields struct {
 	Position         string
-	CounterTo        string
+	CounterTo        *string // nil: left out, which for an attacker counters the standing position
 	EvidenceRefs     []string
 	ConfidenceChange int
 	Tokens           int
@@ -195,7 +196,7 @@ func (p *participant) submit(ctx context.Context, requestID string, f turnFields
 	if a := p.answered[requestID]; a != nil {
 		prev := *a
 		p.mu.Unlock()
-		if !sameTurn(&prev.turn, f) {
+		if !sameTurn(&prev.turn, fieldsTurn(prev.req, f)) {
 			return nil, nil, false, fmt.Errorf("%w: %s was answered with another turn, which was sent; a turn cannot be changed", ErrAnswered, requestID)
 		}
 		return nil, &prev, true, nil
@@ -210,19 +211,12 @@ func (p *participant) submit(ctx context.Context, requestID string, f turnFields
 		return nil, nil, false, fmt.Errorf("%w %q for %s (%s; call debate_next_turn)", ErrNoPendingTurn, clip.Runes(requestID, 81), p.name, want)
 	}
 	req := slot.req
-	t := &debate.Turn{
-		DebateID: req.DebateID, Round: req.Round, Role: req.Role,
-		Position: f.Position, CounterTo: f.CounterTo, EvidenceRefs: f.EvidenceRefs,
-		ConfidenceChange: f.ConfidenceChange, Tokens: f.Tokens, Text: f.Text,
-	}
-	if t.EvidenceRefs == nil {
-		t.EvidenceRefs = []string{}
-	}
+	t := fieldsTurn(req, f)
 	if err := checkTurn(p.name, req, t); err != nil {
 		p.mu.Unlock()
 		return nil, nil, false, err
 	}
-	a := &answer{turn: *t}
+	a := &answer{turn: *t, req: req}
 	p.remember(requestID, a)
 	sent := make(chan error, 8)
 	p.sends[requestID] = sent
@@ -280,13 +274,27 @@ func checkTurn(from string, req *debate.TurnRequest, t *debate.Turn) error {
 	return nil
 }
 
-func sameTurn(t *debate.Turn, f turnFields) bool {
-	refs := f.EvidenceRefs
-	if refs == nil {
-		refs = []string{}
+// fieldsTurn is the turn f answers req with: an attacker that leaves
+// counter_to out counters the standing position, as with any other agent.
+func fieldsTurn(req *debate.TurnRequest, f turnFields) *debate.Turn {
+	t := &debate.Turn{
+		DebateID: req.DebateID, Round: req.Round, Role: req.Role,
+		Position: f.Position, EvidenceRefs: f.EvidenceRefs,
+		ConfidenceChange: f.ConfidenceChange, Tokens: f.Tokens, Text: f.Text,
 	}
-	return t.Position == f.Position && t.CounterTo == f.CounterTo && slices.Equal(t.EvidenceRefs, refs) &&
-		t.ConfidenceChange == f.ConfidenceChange && t.Tokens == f.Tokens && t.Text == f.Text
+	if f.CounterTo != nil {
+		t.CounterTo = *f.CounterTo
+	}
+	debate.CounterByDefault(t, f.CounterTo != nil, req)
+	if t.EvidenceRefs == nil {
+		t.EvidenceRefs = []string{}
+	}
+	return t
+}
+
+func sameTurn(a, b *debate.Turn) bool {
+	return a.Position == b.Position && a.CounterTo == b.CounterTo && slices.Equal(a.EvidenceRefs, b.EvidenceRefs) &&
+		a.ConfidenceChange == b.ConfidenceChange && a.Tokens == b.Tokens && a.Text == b.Text
 }
 
 // remember records an answer, forgetting the oldest beyond answeredLimit.

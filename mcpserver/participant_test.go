@@ -44,7 +44,7 @@ func argue(t testing.TB, cs *mcp.ClientSession, name, script string, before func
 		}
 		e := sc.Entry(req.Round)
 		sent = append(sent, ok[SubmitOutput](t, cs, "debate_submit_turn", SubmitInput{
-			Name: name, RequestID: req.RequestID, Position: e.Position, CounterTo: e.CounterTo, EvidenceRefs: e.EvidenceRefs,
+			Name: name, RequestID: req.RequestID, Position: e.Position, CounterTo: &e.CounterTo, EvidenceRefs: e.EvidenceRefs,
 			ConfidenceChange: e.ConfidenceChange, Text: e.Text, Tokens: e.Tokens,
 		}))
 	}
@@ -376,3 +376,52 @@ func TestDebateJoin(t *testing.T) {
 func isNotRegistered(err error) bool { return errors.Is(err, registry.ErrNotRegistered) }
 
 func inboxNameErr(n string) error { return validName("name", n) }
+
+// TestMCPAttackerWithoutCounterTo: an attacker over MCP that states an
+// objection and leaves counter_to out counters the defender's standing
+// position, as an exec or plain-text attacker does; it is not read as
+// conceding (which files CONSENSUS_REACHED, action proceed). Sending the
+// same answer again is a harmless duplicate.
+func TestMCPAttackerWithoutCounterTo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.scriptAgent(t, "Proposer", debate.RoleDefender, stubbornDefender)
+	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "attacker", Name: "Critic"})
+	s := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
+	s.Budget.MaxRounds = 1
+	done := e.runDebate(t, s)
+	var req *debate.TurnRequest
+	for range 120 {
+		nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Critic", WaitSeconds: 0.5})
+		if nt.Pending {
+			req = nt.Request
+			break
+		}
+	}
+	if req == nil {
+		t.Fatal("the attacker was never asked")
+	}
+	in := SubmitInput{Name: "Critic", RequestID: req.RequestID, Position: "Keys leak the creation time", Text: "A UUIDv7 key starts with a timestamp."}
+	first := ok[SubmitOutput](t, e.client, "debate_submit_turn", in)
+	if dup := ok[SubmitOutput](t, e.client, "debate_submit_turn", in); !dup.Duplicate || dup.MessageID != first.MessageID {
+		t.Errorf("the same answer again: %+v, first %+v", dup, first)
+	}
+	o := wait(t, done)
+	if o.Verdict == debate.ConsensusReached || o.Rule == debate.RuleConceded {
+		t.Fatalf("an objection without counter_to was read as conceding: %+v", o)
+	}
+	events, err := e.store.Events(s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counters []string
+	for _, ev := range events {
+		var tr debate.TurnRecord
+		if ev.Kind == debate.EventTurn && json.Unmarshal(ev.Data, &tr) == nil && tr.Role == debate.RoleAttacker {
+			counters = append(counters, tr.CounterTo)
+		}
+	}
+	if len(counters) != 1 || counters[0] != req.Position {
+		t.Errorf("the attacker's recorded counter_to: %q, want the standing position %q", counters, req.Position)
+	}
+}

@@ -76,7 +76,7 @@ type SubmitInput struct {
 	Name             string   `json:"name" jsonschema:"the name debate_join returned"`
 	RequestID        string   `json:"request_id" jsonschema:"the request_id of the request answered"`
 	Position         string   `json:"position,omitempty" jsonschema:"the succinct statement this agent asserts (empty only on a conceding attacker turn)"`
-	CounterTo        string   `json:"counter_to,omitempty" jsonschema:"the claim this turn counters; an attacker with no further objections leaves it empty with confidence_change 0"`
+	CounterTo        *string  `json:"counter_to,omitempty" jsonschema:"the claim this turn counters (an attacker that leaves it out counters the defender's standing position); an attacker with no further objections sends it empty with an empty position and confidence_change 0"`
 	EvidenceRefs     []string `json:"evidence_refs,omitempty" jsonschema:"path, path:line, path:from-to, [[wiki page]] or URL"`
 	ConfidenceChange int      `json:"confidence_change,omitempty" jsonschema:"-1, 0 or +1"`
 	Text             string   `json:"text,omitempty" jsonschema:"the argument, in Markdown"`
