@@ -40,7 +40,8 @@ type SendRequest struct {
 // succeeded: a value for the front end to show as it shows things.
 type Warning struct {
 	// Code names the warning: WarnNotActive, WarnMovedAside,
-	// WarnRegistrationLost, WarnUnregister, WarnNotRemoved.
+	// WarnRegistrationLost, WarnUnregister, WarnNotRemoved,
+	// WarnQuarantined.
 	Code string
 	// Agent is the agent it concerns.
 	Agent string
@@ -64,7 +65,25 @@ const (
 	// WarnNotRemoved: a prune could not remove a dead registration, or a
 	// collection an old file; it stays.
 	WarnNotRemoved = "not_removed"
+	// WarnQuarantined: a receive found a message it could not read and
+	// set it aside (bad/, or the dead-letter subject over NATS); the
+	// messages after it were read.
+	WarnQuarantined = "quarantined"
 )
+
+// notifyQuarantine has r tell warn (WarnQuarantined) of each message it
+// sets aside as unreadable from now on, when r can tell
+// (inbox.QuarantineNotifier) and warn is set.
+func notifyQuarantine(r inbox.Receiver, warn func(Warning)) {
+	qn, ok := r.(inbox.QuarantineNotifier)
+	if !ok || warn == nil {
+		return
+	}
+	qn.NotifyQuarantine(func(q inbox.Quarantine) {
+		warn(Warning{Code: WarnQuarantined, Agent: q.Agent,
+			Text: fmt.Sprintf("a message for %s could not be read and was set aside in %s: %s", q.Agent, q.Where, q.Reason)})
+	})
+}
 
 // Sent is a delivered message and what the sender should know about it.
 type Sent struct {
@@ -250,14 +269,19 @@ type ReceiveOptions struct {
 	// Max bounds how many messages are taken; 0 or less takes every
 	// waiting one.
 	Max int
+	// Warn, if set, is told of each message found unreadable and set
+	// aside on the way (WarnQuarantined).
+	Warn func(Warning)
 }
 
 // Receive claims messages of an open inbox: the first is waited for up to
 // o.Wait, the rest are polled. Each is given to handle, and acknowledged
 // once handle returns nil, so a message that was not handled is delivered
 // again. It returns how many were handled; when ctx ends before any was,
-// ctx's error.
+// ctx's error. A message set aside as unreadable meanwhile is told to
+// o.Warn.
 func Receive(ctx context.Context, r inbox.Receiver, o ReceiveOptions, handle func(*inbox.Message) error) (int, error) {
+	notifyQuarantine(r, o.Warn)
 	n := 0
 	for o.Max <= 0 || n < o.Max {
 		wctx, cancel := context.WithCancel(ctx)
@@ -309,7 +333,8 @@ type WatchRequest struct {
 	// message.
 	Started func()
 	// Warn, if set, is told what the caller should know along the way
-	// (WarnMovedAside, WarnRegistrationLost, WarnUnregister).
+	// (WarnMovedAside, WarnRegistrationLost, WarnUnregister,
+	// WarnQuarantined).
 	Warn func(Warning)
 }
 
@@ -329,6 +354,7 @@ func (a *App) Watch(ctx context.Context, w WatchRequest, handle func(*inbox.Mess
 		if w.Started != nil {
 			w.Started()
 		}
+		notifyQuarantine(r, warn)
 		for {
 			d, err := r.Receive(ctx)
 			if ctx.Err() != nil {

@@ -658,3 +658,46 @@ func TestQuarantineKeepsEarlierFilesOfTheSameName(t *testing.T) {
 		t.Fatalf("bad/ keeps %q with %d reasons, want both files %q and their reasons", kept, reasons, contents)
 	}
 }
+
+// A receiver tells the caller that asked (QuarantineNotifier) of each file
+// it sets aside, with where it now is and why, so that a person reading
+// the inbox learns a message came and could not be read; a second file of
+// a name already quarantined is told under its own new name.
+func TestQuarantineIsToldToTheReceiver(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	r := mustListen(t, tr, "Bob")
+	qn, ok := r.(inbox.QuarantineNotifier)
+	if !ok {
+		t.Fatalf("%T does not tell of quarantined files", r)
+	}
+	var told []inbox.Quarantine
+	qn.NotifyQuarantine(func(q inbox.Quarantine) { told = append(told, q) })
+	name := fileName(1700000000000, "broken")
+	for i, garbage := range []string{`{"id":"x"`, "[1,2]"} {
+		plant(t, root, "Bob", name, []byte(garbage))
+		m := mustSend(t, tr, "Alice", "Bob", fmt.Sprint(i)) // comes after the bad file
+		d, err := r.Receive(ctxT(t))
+		if err != nil || d.Message.ID != m.ID {
+			t.Fatalf("round %d: Receive = %v, %v", i, d, err)
+		}
+		if err := r.Ack(ctxT(t), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := filepath.Join(root, "inbox", "Bob", "bad")
+	want := []string{filepath.Join(bad, name), filepath.Join(bad, name+".2")}
+	if len(told) != len(want) {
+		t.Fatalf("told %d quarantines (%+v), want %d", len(told), told, len(want))
+	}
+	for i, q := range told {
+		if q.Agent != "Bob" || q.Where != want[i] || !strings.Contains(q.Reason, "malformed") {
+			t.Errorf("quarantine %d told as %+v, want Bob, %s, a malformed reason", i, q, want[i])
+		}
+		if _, err := os.Stat(q.Where); err != nil {
+			t.Errorf("the file told of is not there: %v", err)
+		}
+	}
+}

@@ -155,6 +155,8 @@ type fileReceiver struct {
 
 	gone error // the inbox was removed or replaced under the receiver (ErrInboxGone)
 
+	onQuarantine func(Quarantine) // told of each file moved to bad/, or nil
+
 	wake      chan struct{} // capacity 1: "pending or rescan changed"
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -167,7 +169,14 @@ type deferral struct {
 	retry, until time.Time
 }
 
-var _ Receiver = (*fileReceiver)(nil)
+var (
+	_ Receiver           = (*fileReceiver)(nil)
+	_ QuarantineNotifier = (*fileReceiver)(nil)
+)
+
+// NotifyQuarantine sets the function told of each file moved to bad/. See
+// QuarantineNotifier.
+func (r *fileReceiver) NotifyQuarantine(fn func(Quarantine)) { r.onQuarantine = fn }
 
 // notify is called by the hub, in event order, with the name of a file that
 // appeared.
@@ -562,7 +571,10 @@ func (r *fileReceiver) quarantine(name, reason string) {
 		r.t.log.Error("cannot quarantine a bad message file; skipping it", "op", "quarantine", "agent", r.agent, "path", path, "reason", reason, "err", err)
 		return
 	}
-	r.t.log.Warn("quarantined a bad message file", "op", "quarantine", "agent", r.agent, "path", r.dir+"/"+BadDir+"/"+name, "reason", reason)
+	r.t.log.Warn("quarantined a bad message file", "op", "quarantine", "agent", r.agent, "path", r.dir+"/"+BadDir+"/"+target, "reason", reason)
+	if r.onQuarantine != nil {
+		r.onQuarantine(Quarantine{Agent: r.agent, Where: filepath.Join(r.t.dir, r.dir, BadDir, target), Reason: reason})
+	}
 }
 
 // badName returns the name under which a file called name is quarantined:

@@ -45,3 +45,28 @@ type Delivery struct {
 	// message's file name).
 	Handle string
 }
+
+// Quarantine is a message a receiver set aside because it could not be
+// read as one (malformed, truncated, binary, oversized): a file moved to
+// bad/ beside its .reason sidecar, or, over NATS, a message moved to the
+// inbox's dead-letter subject. Nothing is deleted.
+type Quarantine struct {
+	// Agent is the inbox's owner.
+	Agent string
+	// Where is where it is now: the quarantined file's absolute path, or
+	// the dead-letter subject.
+	Where string
+	// Reason says why it could not be read.
+	Reason string
+}
+
+// QuarantineNotifier is implemented by a Receiver that can tell its caller
+// about each message it sets aside (see Quarantine), so that a person
+// reading an inbox learns that a message came and could not be read rather
+// than seeing nothing. NotifyQuarantine sets fn, called from within
+// Receive on the receiver's goroutine for each message set aside from then
+// on; nil stops the calls. Call it before Receive, from the goroutine that
+// receives.
+type QuarantineNotifier interface {
+	NotifyQuarantine(fn func(Quarantine))
+}

@@ -46,12 +46,21 @@ type receiver struct {
 	seen      *inbox.SeenSet
 	lastReset time.Time
 
+	onQuarantine func(inbox.Quarantine) // told of each message dead-lettered, or nil
+
 	mu     sync.Mutex
 	iter   njs.MessagesContext // guarded by mu
 	closed bool                // guarded by mu
 }
 
-var _ inbox.Receiver = (*receiver)(nil)
+var (
+	_ inbox.Receiver           = (*receiver)(nil)
+	_ inbox.QuarantineNotifier = (*receiver)(nil)
+)
+
+// NotifyQuarantine sets the function told of each message moved to the
+// dead-letter subject. See inbox.QuarantineNotifier.
+func (r *receiver) NotifyQuarantine(fn func(inbox.Quarantine)) { r.onQuarantine = fn }
 
 // held is a message handed out and not acknowledged: its latest delivery
 // (a redelivery replaces it) and the consumer reset it came from.
@@ -374,6 +383,9 @@ func (r *receiver) deadLetter(ctx context.Context, msg njs.Msg, seq uint64, reas
 		return
 	}
 	r.c.log.Warn("moved a message that does not decode to the dead-letter subject", "op", "quarantine", "agent", r.agent, "seq", seq, "path", DeadSubject(r.agent), "reason", reason)
+	if r.onQuarantine != nil {
+		r.onQuarantine(inbox.Quarantine{Agent: r.agent, Where: DeadSubject(r.agent), Reason: reason})
+	}
 }
 
 // Ack acknowledges d: the server removes it from the inbox (a double ack,

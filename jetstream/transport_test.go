@@ -86,8 +86,22 @@ func TestPoisonMessagesAreDeadLettered(t *testing.T) {
 	}
 	sendT(t, tr, &inbox.Message{From: "Alice", To: "Bob", Text: "after"})
 	r := listenT(t, tr, "Bob")
+	qn, ok := r.(inbox.QuarantineNotifier)
+	if !ok {
+		t.Fatalf("%T does not tell of dead-lettered messages", r)
+	}
+	var told []inbox.Quarantine
+	qn.NotifyQuarantine(func(q inbox.Quarantine) { told = append(told, q) })
 	if got := drainAll(t, r, 300*time.Millisecond); strings.Join(got, ",") != "before,after" {
 		t.Fatalf("received %v, want before,after", got)
+	}
+	if len(told) != len(bad) {
+		t.Fatalf("told of %d dead letters (%+v), want %d", len(told), told, len(bad))
+	}
+	for _, q := range told {
+		if q.Agent != "Bob" || q.Where != jetstream.DeadSubject("Bob") || q.Reason == "" {
+			t.Errorf("dead letter told as %+v, want Bob, %s and a reason", q, jetstream.DeadSubject("Bob"))
+		}
 	}
 	waiting, _, dead, err := tr.Count(ctxT(t), "Bob")
 	if err != nil || waiting != 0 || dead != len(bad) {

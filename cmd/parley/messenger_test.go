@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -290,6 +291,43 @@ func TestRecvAllAndWait(t *testing.T) {
 	oneLineError(t, stderr, code, "busy")
 	_, stderr, code = cli(t, root, "", "recv", "--as", "Nobody")
 	oneLineError(t, stderr, code, "not_found")
+}
+
+// A message file that cannot be read is set aside in bad/, and recv says
+// so on stderr, naming where it went and why, rather than answering "no
+// messages" as if nothing had come; stdout keeps only the messages read.
+func TestRecvSaysWhatItSetAside(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	name := fmt.Sprintf("%013d-000000-dead.json", time.Now().Add(-time.Hour).UnixMilli())
+	p := filepath.Join(root, "inbox", "Bob", name)
+	if err := os.WriteFile(p, []byte(`{"id":"x","from":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(root, "inbox", "Bob", "bad", name)
+	stdout, stderr, code := cli(t, root, "", "recv", "--as", "Bob")
+	if code != 0 || stdout != "" {
+		t.Fatalf("recv: exit %d, stdout %q", code, stdout)
+	}
+	if !strings.Contains(stderr, "parley: warning: a message for Bob could not be read and was set aside in "+bad+": malformed message") {
+		t.Fatalf("recv does not say what it set aside: %q", stderr)
+	}
+	if _, err := os.Stat(bad); err != nil {
+		t.Fatal(err)
+	}
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "fine")
+	stdout, stderr, code = cli(t, root, "", "--json", "recv", "--as", "Bob", "--all")
+	if objs := jsonLines(t, stdout); code != 0 || len(objs) != 1 || objs[0]["text"] != "fine" {
+		t.Fatalf("recv --json after a quarantine: exit %d, %q", code, stdout)
+	}
+	if strings.Contains(stderr, "set aside") {
+		t.Fatalf("a quarantine told twice: %q", stderr)
+	}
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.

@@ -55,6 +55,7 @@ func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cob
 
 // recvRun prints each message claimed, or says the inbox was empty.
 func recvRun(ctx context.Context, a *factory, o *recvOptions) error {
+	o.Warn = func(w app.Warning) { a.Warnf("%s", w.Text) }
 	n, err := a.Service().Recv(ctx, o.As, o.ReceiveOptions, a.printMessage)
 	if err != nil {
 		return a.Fail(err, cmdutil.Wording{})

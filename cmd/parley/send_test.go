@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,7 @@ func TestMessengerCommandsParseIntoOptions(t *testing.T) {
 	} {
 		var got recvOptions
 		parse(newRecvCmd(a, func(_ context.Context, o *recvOptions) error { got = *o; return nil }), strings.Fields(args)...)
-		if got != want {
+		if !reflect.DeepEqual(got, want) { // Warn is nil until recvRun sets it
 			t.Errorf("recv %s: %+v, want %+v", args, got, want)
 		}
 	}
