@@ -35,7 +35,7 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 			"nor a registration is an error (not_found). An agent that is known but not running\n" +
 			"still gets the message in its inbox, with a not_active warning (an error under\n" +
 			"--require-live, and then nothing is sent). The sender need not be registered.",
-		Args: cmdutil.MaxArgs(1),
+		Args: sendArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Addressed(); err != nil {
 				return a.Fail(err, cmdutil.Wording{Help: "parley send"})
@@ -59,6 +59,16 @@ func newSendCmd(a *factory, runF func(context.Context, *sendOptions) error) *cob
 	// Its waits (standard input, a NATS server that does not answer) ask
 	// for Done first; a send to the file messenger never waits.
 	return cmdutil.WaitsLazily(cmd)
+}
+
+// sendArgs takes the text as one argument. Several are a text the shell
+// split at its spaces: the error says to quote it, rather than only that
+// send takes one argument.
+func sendArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return cmdutil.Usagef("send takes the text as one argument, got %d words: quote it (parley send --from A --to B 'the whole text'), or give - and pipe it in", len(args))
+	}
+	return nil
 }
 
 // sendRun sends through the service layer and prints the message's id (or

@@ -113,3 +113,19 @@ func TestSendFromDevNullGivesNoTypingHint(t *testing.T) {
 		t.Fatalf("send - from /dev/null: exit %d, stderr %q; want one line refusing the empty text, no typing hint", code, errb.String())
 	}
 }
+
+// A text the shell split at its spaces (not quoted) is a usage error that
+// says to quote it, and nothing is sent.
+func TestSendOfUnquotedWordsSaysToQuote(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Bob", "is", "the", "key", "per", "request?")
+	want := "parley: send takes the text as one argument, got 5 words: quote it (parley send --from A --to B 'the whole text'), or give - and pipe it in\n"
+	if code != cmdutil.ExitUsage || stderr != want {
+		t.Fatalf("exit %d, stderr %q; want %d, %q", code, stderr, cmdutil.ExitUsage, want)
+	}
+	if out := mustCLI(t, root, "", "--json", "recv", "--as", "Bob", "--all"); out != "" {
+		t.Fatalf("something was sent: %q", out)
+	}
+}
