@@ -129,3 +129,32 @@ func TestSendOfUnquotedWordsSaysToQuote(t *testing.T) {
 		t.Fatalf("something was sent: %q", out)
 	}
 }
+
+// A text that starts with '-' and could be no flag (a space in it, or a
+// digit after one '-') is taken for a flag by the parser: the usage error
+// says to put it after --, which then sends it. A command that takes no
+// argument keeps the plain unknown-flag error.
+func TestATextThatStartsWithADashSaysToPutItAfterDashDash(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	for text, want := range map[string]string{
+		"-1 is wrong":    `parley: '-1 is wrong' is not a flag of "parley send": an argument that starts with '-' goes after -- (parley send [flags] -- '-1 is wrong')`,
+		"-5":             `parley: -5 is not a flag of "parley send": an argument that starts with '-' goes after -- (parley send [flags] -- -5)`,
+		"--force it now": `parley: '--force it now' is not a flag of "parley send": an argument that starts with '-' goes after -- (parley send [flags] -- '--force it now')`,
+	} {
+		_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Bob", text)
+		if code != cmdutil.ExitUsage || stderr != want+"\n" {
+			t.Errorf("send %q: exit %d, stderr %q; want %d, %q", text, code, stderr, cmdutil.ExitUsage, want)
+		}
+		mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "--", text)
+		objs := jsonLines(t, mustCLI(t, root, "", "--json", "recv", "--as", "Bob"))
+		if len(objs) != 1 || objs[0]["text"] != text {
+			t.Errorf("send -- %q delivered %v", text, objs)
+		}
+	}
+	_, stderr, code := cli(t, root, "", "recv", "--as", "Bob", "-1")
+	if want := "parley: unknown shorthand flag: '1' in -1 (see parley recv --help)\n"; code != cmdutil.ExitUsage || stderr != want {
+		t.Errorf("recv -1: exit %d, stderr %q; want %q", code, stderr, want)
+	}
+}

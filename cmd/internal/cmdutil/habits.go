@@ -105,9 +105,37 @@ var unknownFlagRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^unknown (?:shorthand )?flag: (?:--([^\s=]+)|'(.)')`)
 })
 
+// unknownArgRE takes the whole word out of pflag's "unknown flag: --x y"
+// and "unknown shorthand flag: 'x' in -x y".
+var unknownArgRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)^unknown (?:flag: (--.*)|shorthand flag: '.' in (-.*))$`)
+})
+
+// notAFlag returns the word a flag error is about when no flag could be
+// spelt so — it holds a space, or starts with '-' and a digit ("-1 is
+// wrong", "--all of it", "-5%") — so that it is a text or a number that
+// starts with '-', meant as an argument (flagError says so when cmd takes
+// an argument).
+func notAFlag(err error) (string, bool) {
+	m := unknownArgRE().FindStringSubmatch(err.Error())
+	if m == nil {
+		return "", false
+	}
+	arg := m[1] + m[2]
+	if strings.ContainsAny(arg, " \t\n") {
+		return arg, true
+	}
+	rest := strings.TrimLeft(arg, "-")
+	return arg, len(arg)-len(rest) == 1 && rest != "" && rest[0] >= '0' && rest[0] <= '9'
+}
+
 // flagError turns a flag error into a usage error that suggests the flag
 // meant, among the flags cmd accepts (its own and the global ones).
 func flagError(cmd *cobra.Command, err error) error {
+	if arg, ok := notAFlag(err); ok && cmd.ValidateArgs([]string{arg}) == nil {
+		return Usagef("%s is not a flag of %q: an argument that starts with '-' goes after -- (%s [flags] -- %s)",
+			suggest.Quote(termsafe.Clean(arg, "")), cmd.CommandPath(), cmd.CommandPath(), suggest.Quote(termsafe.Clean(arg, "")))
+	}
 	m := unknownFlagRE().FindStringSubmatch(err.Error())
 	if m == nil || m[1] == "" {
 		return Usagef("%v (see %s --help)", err, cmd.CommandPath())
