@@ -21,7 +21,7 @@ const connectTimeout = 10 * time.Second
 type natsBackend struct {
 	c   *jetstream.Conn
 	reg *jetstream.Registry
-	url string
+	url string // the server, as shown (jetstream.Redact)
 }
 
 // openNATS connects to the server of the "nats" section. A server that
@@ -53,6 +53,7 @@ func openNATS(ctx context.Context, a *App, cfg *config.Config) (Backend, error) 
 	if url == "" {
 		url = jetstream.DefaultURL
 	}
+	url = jetstream.Redact(url) // shown in views: never its password
 	reg := jetstream.NewRegistry(c, c.Transport(), jetstream.WithTTL(ttl))
 	return &natsBackend{c: c, reg: reg, url: url}, nil
 }

@@ -226,7 +226,7 @@ func dial(ctx context.Context, cfg Config, opts []nats.Option) (*nats.Conn, erro
 		}
 		left := time.Until(deadline)
 		if left <= 0 || ctx.Err() != nil {
-			return nil, fmt.Errorf("%w: %s: %v (tried for %v)", ErrUnavailable, redact(cfg.URL), err, cfg.Retry)
+			return nil, fmt.Errorf("%w: %s: %v (tried for %v)", ErrUnavailable, Redact(cfg.URL), err, cfg.Retry)
 		}
 		if first && cfg.Waiting != nil {
 			cfg.Waiting(err, cfg.Retry)
@@ -235,15 +235,18 @@ func dial(ctx context.Context, cfg Config, opts []nats.Option) (*nats.Conn, erro
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("%w: %s: %v", ErrUnavailable, redact(cfg.URL), err)
+			return nil, fmt.Errorf("%w: %s: %v", ErrUnavailable, Redact(cfg.URL), err)
 		case <-t.C:
 		}
 		wait = min(wait*2, 2*time.Second)
 	}
 }
 
-// redact hides the user information of server URLs in messages.
-func redact(urls string) string {
+// Redact hides the user information (a user name, a password, a token)
+// of a server URL, or of a comma-separated list of them, so that the URL
+// can be shown: every message and view that names the server shows it
+// through Redact.
+func Redact(urls string) string {
 	parts := strings.Split(urls, ",")
 	for i, u := range parts {
 		at := strings.LastIndex(u, "@")
@@ -368,13 +371,13 @@ func (c *Conn) setupError(what string, err error) error {
 		if c.cfg.Credentials != "" {
 			whose = "the account of the user of credentials file " + c.cfg.Credentials
 		}
-		return fmt.Errorf("%w: JetStream is not enabled for %s on %s: enable it for that account (JetStream limits in its JWT, e.g. 'nsc edit account --js-disk-storage -1 --js-mem-storage -1') or use credentials of an account that has it: %v", ErrUnavailable, whose, redact(c.cfg.URL), err)
+		return fmt.Errorf("%w: JetStream is not enabled for %s on %s: enable it for that account (JetStream limits in its JWT, e.g. 'nsc edit account --js-disk-storage -1 --js-mem-storage -1') or use credentials of an account that has it: %v", ErrUnavailable, whose, Redact(c.cfg.URL), err)
 	}
 	if errors.Is(err, njs.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrNoResponders) {
-		return fmt.Errorf("%w: JetStream is not enabled on %s (start nats-server with -js): %v", ErrUnavailable, redact(c.cfg.URL), err)
+		return fmt.Errorf("%w: JetStream is not enabled on %s (start nats-server with -js): %v", ErrUnavailable, Redact(c.cfg.URL), err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
-		return fmt.Errorf("%w: %s did not answer: %v", ErrUnavailable, redact(c.cfg.URL), err)
+		return fmt.Errorf("%w: %s did not answer: %v", ErrUnavailable, Redact(c.cfg.URL), err)
 	}
 	return fmt.Errorf("jetstream: %s: %w", what, err)
 }

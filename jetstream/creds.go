@@ -66,7 +66,7 @@ func authError(cfg Config, err error) error {
 		!errors.Is(err, nats.ErrAuthRevoked) && !errors.Is(err, nats.ErrAccountAuthExpired) {
 		return nil
 	}
-	url := redact(cfg.URL)
+	url := Redact(cfg.URL)
 	switch {
 	case cfg.Credentials != "":
 		return fmt.Errorf("%w: %s refused the user of credentials file %s (%v): check that the file is the .creds file of a user of an account this server's operator signed, and that neither is expired or revoked", ErrAuth, url, cfg.Credentials, err)

@@ -151,6 +151,24 @@ func TestMessagingCommandsOverNATS(t *testing.T) {
 	}
 }
 
+// A server URL with a user and password in it (nats://user:pass@host)
+// is shown without them wherever parley names the server: "agents add",
+// "agents show" (text and JSON), as in its errors.
+func TestNATSPasswordInTheURLIsNeverShown(t *testing.T) {
+	t.Parallel()
+	srv := startNATS(t)
+	root := t.TempDir()
+	url := strings.Replace(srv.URL(), "nats://", "nats://alice:s3cret@", 1)
+	writeConfig(t, root, fmt.Sprintf(`{"transport":"nats","nats":{"url":%q}}`, url))
+	shown := strings.Replace(srv.URL(), "nats://", "nats://…@", 1)
+	for _, args := range [][]string{{"agents", "add", "Bob"}, {"agents", "show", "Bob"}, {"--json", "agents", "show", "Bob"}} {
+		out := mustCLI(t, root, "", args...)
+		if strings.Contains(out, "s3cret") || strings.Contains(out, "alice") || !strings.Contains(out, "parley.inbox.Bob on "+shown) {
+			t.Errorf("parley %v shows %q; want the inbox on %s, without the user or password", args, out, shown)
+		}
+	}
+}
+
 func TestNATSConfigErrors(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()

@@ -18,6 +18,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -108,7 +109,7 @@ func debateBenchProcesses(ctx context.Context, o DebateOptions, b Backend, root 
 func (b Backend) describe() string {
 	switch b.Name {
 	case BackendNATS:
-		return "NATS JetStream transport (" + b.url() + ")"
+		return "NATS JetStream transport (" + jetstream.Redact(b.url()) + ")"
 	case BackendFile:
 		return "file transport (durable delivery, fsync)"
 	}

@@ -142,7 +142,7 @@ func runMessenger(ctx context.Context, o MessengerOptions) (*MessengerResult, er
 		if err != nil {
 			return nil, err
 		}
-		res.Server = o.Backend.url() + " (nats-server " + version + ")"
+		res.Server = jetstream.Redact(o.Backend.url()) + " (nats-server " + version + ")"
 		raw, err := rawPublishRate(ctx, o.Backend.url(), o.Raw)
 		if err != nil {
 			return nil, err
