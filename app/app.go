@@ -53,6 +53,9 @@ type Options struct {
 type Notice struct {
 	// Kind names the notice: NoticeWaiting.
 	Kind string
+	// Server is the server waited for (for NoticeWaiting, the NATS URLs
+	// of config.json, without their user information).
+	Server string
 	// Err is the cause (for NoticeWaiting, the last connection error).
 	Err error
 	// Window is how long the App goes on waiting.

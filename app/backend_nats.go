@@ -34,26 +34,26 @@ func openNATS(ctx context.Context, a *App, cfg *config.Config) (Backend, error) 
 	if d := cfg.NATS.Retry(); d > 0 {
 		retry = d
 	}
+	url := cfg.NATS.URL
+	if url == "" {
+		url = jetstream.DefaultURL
+	}
+	url = jetstream.Redact(url) // shown in views: never its password
 	ctx, cancel := context.WithTimeout(ctx, retry+connectTimeout)
 	defer cancel()
 	c, err := jetstream.Connect(ctx, jetstream.Config{
 		URL: cfg.NATS.URL, Credentials: cfg.NATS.Credentials, Replicas: cfg.NATS.Replicas,
 		Name: "parley", Logger: a.log, Retry: retry,
 		Waiting: func(err error, window time.Duration) {
-			a.notify(Notice{Kind: NoticeWaiting, Err: err, Window: window})
+			a.notify(Notice{Kind: NoticeWaiting, Server: url, Err: err, Window: window})
 		},
 	})
 	if err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, newError(ProblemMessenger, "", context.Canceled, "interrupted while waiting for the NATS server")
+		return nil, newError(ProblemMessenger, "", context.Canceled, "interrupted while waiting for the NATS server %s", url)
 	}
 	if err != nil {
 		return nil, err
 	}
-	url := cfg.NATS.URL
-	if url == "" {
-		url = jetstream.DefaultURL
-	}
-	url = jetstream.Redact(url) // shown in views: never its password
 	reg := jetstream.NewRegistry(c, c.Transport(), jetstream.WithTTL(ttl))
 	return &natsBackend{c: c, reg: reg, url: url}, nil
 }

@@ -176,7 +176,7 @@ func TestNATSConfigErrors(t *testing.T) {
 	_, stderr, code := cli(t, root, "", "agents", "list")
 	// One line says it waits for the server, one why it gave up.
 	notice, stderr, _ := strings.Cut(stderr, "\n")
-	if !strings.Contains(notice, "does not answer") || !strings.Contains(notice, "retrying for up to 300ms") || strings.Contains(notice, "secret") {
+	if !strings.Contains(notice, "the NATS server nats://…@127.0.0.1:1 does not answer") || !strings.Contains(notice, "retrying for up to 300ms") || strings.Contains(notice, "secret") {
 		t.Errorf("no notice of the wait: %q", notice)
 	}
 	oneLineError(t, stderr, code, "nats")

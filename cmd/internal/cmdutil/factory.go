@@ -95,7 +95,7 @@ func (a *Factory) Service() *app.App {
 			Root: a.RootFlag, Vault: a.VaultFlag, Logger: a.Logger(), Spawn: a.spawn(),
 			Notify: func(n app.Notice) {
 				if n.Kind == app.NoticeWaiting {
-					a.Warnf("the NATS server does not answer (%v); retrying for up to %v (Ctrl-C to stop)", n.Err, n.Window)
+					a.Warnf("the NATS server %s does not answer (%v); retrying for up to %v (Ctrl-C to stop)", n.Server, n.Err, n.Window)
 				}
 			},
 		})
