@@ -49,6 +49,10 @@ type RecvInput struct {
 // each in its wire form.
 type RecvOutput struct {
 	Messages []map[string]any `json:"messages"`
+	// SetAside says, one line each, which messages of the inbox could not
+	// be read and were set aside on the way (quarantined), so that an
+	// empty answer does not hide a message that came broken.
+	SetAside []string `json:"set_aside,omitempty"`
 }
 
 func (s *Server) addMessageTools() {
@@ -62,7 +66,8 @@ func (s *Server) addMessageTools() {
 		Name:  "recv",
 		Title: "Receive messages",
 		Description: "Claim and acknowledge the oldest message of an inbox (all: every waiting one), waiting up to " +
-			"wait_seconds for the first, as \"parley recv\" does. An empty inbox returns no messages.",
+			"wait_seconds for the first, as \"parley recv\" does. An empty inbox returns no messages. A message that could not be read is " +
+			"set aside (quarantined, never deleted) and named in set_aside.",
 	}, s.recv)
 }
 
@@ -108,7 +113,7 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 		return nil, out, toolError(err)
 	}
 	defer r.Close()
-	o := app.ReceiveOptions{Wait: wait, Max: 1}
+	o := app.ReceiveOptions{Wait: wait, Max: 1, Warn: func(w app.Warning) { out.SetAside = append(out.SetAside, w.Text) }}
 	if in.All {
 		o.Max = maxRecv
 	}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -575,5 +576,32 @@ func TestConsensusCheckDescriptionNamesEveryStatus(t *testing.T) {
 		if blocks := (&app.CheckResult{Status: st}).Blocks(false); blocks != strings.Contains(clause, "do not") {
 			t.Errorf("%q blocks %v, the description says %q", st, blocks, clause)
 		}
+	}
+}
+
+// A message file of the inbox that cannot be read is set aside, and recv
+// names it in set_aside rather than answering an empty inbox as if
+// nothing had come; the messages after it are returned.
+func TestRecvNamesWhatItSetAside(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	if err := e.tr.Create(context.Background(), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("%013d-000000-dead.json", time.Now().Add(-time.Hour).UnixMilli())
+	p := filepath.Join(e.root, "inbox", "Bob", name)
+	if err := os.WriteFile(p, []byte(`{"id":"x","from":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	ok[SendOutput](t, e.client, "send", SendInput{From: "Alice", To: "Bob", Text: "fine"})
+	got := ok[RecvOutput](t, e.client, "recv", RecvInput{As: "Bob", All: true})
+	bad := filepath.Join(e.root, "inbox", "Bob", "bad", name)
+	if len(got.Messages) != 1 || got.Messages[0]["text"] != "fine" || len(got.SetAside) != 1 ||
+		!strings.Contains(got.SetAside[0], "could not be read and was set aside in "+bad+": malformed message") {
+		t.Fatalf("recv: %+v; want the message and the file set aside in %s", got, bad)
 	}
 }
