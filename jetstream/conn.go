@@ -280,6 +280,10 @@ func StreamConfig(replicas int) njs.StreamConfig {
 // request may succeed.
 const storeFailedCode njs.ErrorCode = 10049
 
+// replicasNotSupportedCode is the server's "replicas > 1 not supported in
+// non-clustered mode": more replicas asked of a single server.
+const replicasNotSupportedCode njs.ErrorCode = 10074
+
 // createStream creates parley's stream, or returns the one another process
 // created meanwhile. A store failure is tried again twice, 200 ms apart.
 func (c *Conn) createStream(ctx context.Context, want njs.StreamConfig) (njs.Stream, error) {
@@ -378,6 +382,12 @@ func (c *Conn) setupError(what string, err error) error {
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
 		return fmt.Errorf("%w: %s did not answer: %v", ErrUnavailable, Redact(c.cfg.URL), err)
+	}
+	var apiErr *njs.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode == replicasNotSupportedCode {
+		return fmt.Errorf("%w: %s: %d replicas asked (\"nats\".\"replicas\"), but %s is a single server, not a cluster: "+
+			"set \"replicas\" to 1 (or leave it out), or point \"url\" at a cluster of at least %d servers: %v",
+			ErrIncompatible, what, c.cfg.Replicas, Redact(c.cfg.URL), c.cfg.Replicas, err)
 	}
 	return fmt.Errorf("jetstream: %s: %w", what, err)
 }

@@ -477,3 +477,22 @@ func TestDeliveryToAnotherPullerKeepsTheOrder(t *testing.T) {
 		}
 	}
 }
+
+// More replicas than a single server can keep (the "replicas": 3 meant
+// for a cluster, given to one server) is ErrIncompatible, naming the
+// setting and what to set it to, not the server's bare API error.
+func TestReplicasOnASingleServerSayWhatToSet(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := jetstream.Connect(ctx, jetstream.Config{URL: srv.URL(), Name: t.Name(), Replicas: 3})
+	if err == nil {
+		c.Close()
+		t.Fatal("3 replicas on a single server: connected")
+	}
+	if !errors.Is(err, jetstream.ErrIncompatible) || !strings.Contains(err.Error(), `3 replicas asked ("nats"."replicas")`) ||
+		!strings.Contains(err.Error(), `set "replicas" to 1`) {
+		t.Fatalf("Connect = %v; want ErrIncompatible saying to set replicas to 1", err)
+	}
+}
