@@ -424,7 +424,7 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	go func() {
 		defer close(done)
 		if err := registry.Beat(beatCtx, a.HeartbeatEvery(), func(ctx context.Context) error { return reg.Heartbeat(ctx, name, sid) }, a.log); err != nil {
-			warn(Warning{Code: WarnRegistrationLost, Agent: name, Text: fmt.Sprintf("%s is no longer registered (%v); still watching its inbox", name, err)})
+			warn(Warning{Code: WarnRegistrationLost, Agent: name, Text: registrationLost(name, err)})
 		}
 	}()
 	return func() {
@@ -434,6 +434,20 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 			warn(Warning{Code: WarnUnregister, Agent: name, Text: fmt.Sprintf("could not unregister %s: %v", name, err)})
 		}
 	}, nil
+}
+
+// registrationLost says why a watch's registration was lost (err, from
+// registry.Beat) and what follows: the watch goes on reading, unregistered,
+// until it is started again.
+func registrationLost(name string, err error) string {
+	why := fmt.Sprintf("%v", err)
+	switch {
+	case errors.Is(err, registry.ErrNotOwner):
+		why = "another session took the name"
+	case errors.Is(err, registry.ErrNotRegistered):
+		why = "its registration was removed: pruned as stale after this watch was paused or the machine slept longer than the heartbeat TTL, or deleted by hand"
+	}
+	return fmt.Sprintf("%s is no longer registered (%s); still watching its inbox, unregistered, so senders get not_active: stop this watch and start it again to register %s", name, why, name)
 }
 
 // listen checks as, then runs fn with the inbox of as open for receiving;

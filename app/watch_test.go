@@ -164,3 +164,52 @@ func TestConfigDefaultsAreThePackagesOwn(t *testing.T) {
 		}
 	}
 }
+
+// A watch whose registration is removed under it (pruned as stale after
+// the machine slept, or deleted by hand) goes on reading and says so once:
+// why it is unregistered, and that starting the watch again registers it.
+func TestWatchSaysWhyItIsNoLongerRegistered(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":300}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Root: root})
+	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	started := make(chan struct{})
+	warned := make(chan Warning, 4)
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Watch(wctx, WatchRequest{As: "Wren", Register: true, Started: func() { close(started) }, Warn: func(w Warning) { warned <- w }},
+			func(*inbox.Message) error { return nil })
+	}()
+	select {
+	case <-started:
+	case err := <-done:
+		t.Fatalf("watch ended: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the watch did not start")
+	}
+	if err := os.Remove(filepath.Join(root, "registry", "Wren.json")); err != nil {
+		t.Fatal(err)
+	}
+	var w Warning
+	select {
+	case w = <-warned:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no warning that the registration is gone")
+	}
+	if w.Code != WarnRegistrationLost || !strings.Contains(w.Text, "its registration was removed") ||
+		!strings.Contains(w.Text, "stop this watch and start it again to register Wren") {
+		t.Fatalf("warning %+v; want why Wren is unregistered and how to register it again", w)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("watch stopped with %v", err)
+	}
+}
