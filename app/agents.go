@@ -160,6 +160,10 @@ type Collected struct {
 	Staging int `json:"staging_removed"`
 	// Pruned names the dead registrations removed.
 	Pruned []string `json:"registrations_pruned"`
+	// RegistrationsOnly is set when the messenger keeps no acknowledged
+	// messages or staging files to collect (NATS: an acknowledged message
+	// leaves the stream at once), so only registrations were pruned.
+	RegistrationsOnly bool `json:"-"`
 	// Warnings are the dead registrations that could not be removed
 	// (WarnNotRemoved), for the front end to show as it shows warnings.
 	Warnings []Warning `json:"-"`
@@ -175,7 +179,9 @@ func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, 
 	err := a.withMessenger(ctx, "", func(b Backend) error {
 		// Over NATS an acknowledged message leaves the stream at once:
 		// only a backend that keeps them collects.
-		if c, ok := b.(Collector); ok {
+		c, ok := b.(Collector)
+		out.RegistrationsOnly = !ok
+		if ok {
 			st, err := c.Collect(ctx, olderThan, time.Now())
 			out.Acked, out.Staging = st.Acked, st.Staging
 			ws, err := notCollected(err)

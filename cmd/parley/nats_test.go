@@ -144,6 +144,10 @@ func TestMessagingCommandsOverNATS(t *testing.T) {
 	if len(gc) != 1 || fmt.Sprint(gc[0]["registrations_pruned"]) != "[Dead2]" {
 		t.Fatalf("gc: %v", gc)
 	}
+	// No files to collect over NATS: gc says so rather than "removed 0".
+	if out := mustCLI(t, root, "", "gc"); out != "pruned 0 dead registration(s) (this messenger keeps no acknowledged messages: nothing else to collect)\n" {
+		t.Errorf("gc over NATS: %q", out)
+	}
 	for _, d := range []string{"inbox/Bob", "registry/Live.json"} {
 		if _, err := os.Stat(filepath.Join(root, d)); err == nil {
 			t.Errorf("%s exists in the root: the file messenger was used", d)

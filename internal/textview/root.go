@@ -34,6 +34,11 @@ func Collected(w io.Writer, st app.Collected, olderThan string) error {
 	if len(st.Pruned) > 0 {
 		pruned = ": " + strings.Join(st.Pruned, ", ")
 	}
+	if st.RegistrationsOnly {
+		_, err := fmt.Fprintf(w, "pruned %d dead registration(s)%s (this messenger keeps no acknowledged messages: nothing else to collect)\n",
+			len(st.Pruned), pruned)
+		return err
+	}
 	_, err := fmt.Fprintf(w, "removed %d acknowledged message(s) older than %s, %d stale staging file(s); pruned %d dead registration(s)%s\n",
 		st.Acked, olderThan, st.Staging, len(st.Pruned), pruned)
 	return err
