@@ -38,6 +38,10 @@ var (
 	// ErrNotDirectory means the root is not a directory (a file, a
 	// device): there is no config.json to read, nor anything else.
 	ErrNotDirectory = errors.New("not a directory")
+	// ErrSealKeyMismatch means the seal section cannot sign what its
+	// readers check: a public key with no signing key, or a signing key
+	// that is not the public key's private half.
+	ErrSealKeyMismatch = errors.New("seal keys do not match")
 )
 
 // Config is the whole of config.json. Every section is optional.

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -420,5 +422,59 @@ func TestParseErrorsNameTheKey(t *testing.T) {
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") {
 			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// A root whose seal section cannot sign what its readers check refuses to
+// sign at all: a debate closed with a key that is not seal.publicKey's
+// private half, or with none while seal.publicKey is set, would read as
+// tampered the moment it is filed.
+func TestSealSigningKeyMustMatchThePublicKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	keyFile := func(name string) (string, ed25519.PublicKey) {
+		pub, priv, err := ed25519.GenerateKey(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(base64.StdEncoding.EncodeToString(priv.Seed())+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p, pub
+	}
+	mine, minePub := keyFile("mine.key")
+	_, otherPub := keyFile("other.key")
+	b64 := base64.StdEncoding.EncodeToString
+	for name, tc := range map[string]struct {
+		seal     Seal
+		mismatch bool
+		signs    bool
+	}{
+		"none":                 {},
+		"signing key alone":    {seal: Seal{SigningKey: mine}, signs: true},
+		"the matching pair":    {seal: Seal{SigningKey: mine, PublicKey: b64(minePub)}, signs: true},
+		"another's public key": {seal: Seal{SigningKey: mine, PublicKey: b64(otherPub)}, mismatch: true},
+		"public key alone":     {seal: Seal{PublicKey: b64(minePub)}, mismatch: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := &Config{Seal: tc.seal}
+			key, err := c.SealSigningKey()
+			if got := errors.Is(err, ErrSealKeyMismatch); got != tc.mismatch {
+				t.Fatalf("mismatch %v, want %v: %v", got, tc.mismatch, err)
+			}
+			if tc.mismatch && !strings.Contains(err.Error(), "seal.signingKey") {
+				t.Errorf("the error does not say what to set: %v", err)
+			}
+			if !tc.mismatch && err != nil {
+				t.Fatal(err)
+			}
+			if (key != nil) != tc.signs {
+				t.Errorf("key %v, want one: %v", key != nil, tc.signs)
+			}
+			if tc.signs && !key.Public().(ed25519.PublicKey).Equal(minePub) {
+				t.Error("not the key in the file")
+			}
+		})
 	}
 }

@@ -45,11 +45,19 @@ func (c *Config) SealPublicKey() ed25519.PublicKey {
 	return k
 }
 
-// SealSigningKey reads the configured signing key, nil when none is
-// configured. The key file must not be readable by group or others.
+// SealSigningKey reads the configured signing key, nil when neither key
+// is configured. The key file must not be readable by group or others.
+// It is for those who close debates: since every reader of this root
+// checks seals against seal.publicKey, a public key with no signing key,
+// or a signing key whose public half is not seal.publicKey, is an error
+// (ErrSealKeyMismatch), not a debate that reads as tampered once closed.
 func (c *Config) SealSigningKey() (ed25519.PrivateKey, error) {
 	p := c.Seal.SigningKey
 	if p == "" {
+		if c.Seal.PublicKey != "" {
+			return nil, fmt.Errorf("%w: seal.publicKey is set but seal.signingKey is not, so a debate closed here would be unsigned and read as tampered; "+
+				"set seal.signingKey to the key file whose public half is seal.publicKey, or run debates where it is set", ErrSealKeyMismatch)
+		}
 		return nil, nil
 	}
 	fi, err := os.Stat(p)
@@ -64,11 +72,19 @@ func (c *Config) SealSigningKey() (ed25519.PrivateKey, error) {
 		return nil, fmt.Errorf("seal.signingKey: %w", err)
 	}
 	b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(data)))
+	var key ed25519.PrivateKey
 	switch {
 	case err == nil && len(b) == ed25519.SeedSize:
-		return ed25519.NewKeyFromSeed(b), nil
+		key = ed25519.NewKeyFromSeed(b)
 	case err == nil && len(b) == ed25519.PrivateKeySize:
-		return ed25519.PrivateKey(b), nil
+		key = ed25519.PrivateKey(b)
+	default:
+		return nil, fmt.Errorf("seal.signingKey %s: not a base64 ed25519 private key", p)
 	}
-	return nil, fmt.Errorf("seal.signingKey %s: not a base64 ed25519 private key", p)
+	pub := key.Public().(ed25519.PublicKey)
+	if want := c.SealPublicKey(); want != nil && !pub.Equal(want) {
+		return nil, fmt.Errorf("%w: seal.signingKey %s is not the private half of seal.publicKey, so every debate signed with it would read as tampered; "+
+			"set seal.publicKey to %s (this key's public half), or seal.signingKey to the key that matches it", ErrSealKeyMismatch, p, base64.StdEncoding.EncodeToString(pub))
+	}
+	return key, nil
 }
