@@ -50,7 +50,8 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 // StartDebate checks that the running agents (@NAME) of the new debate s
 // are alive (a *NotRunningError, and nothing written, when one is not)
 // and joined in the roles s names them in (a *RoleError, nothing written),
-// writes the debate and runs it in a detached process
+// and that config.json's seal keys can sign its seal (nothing written
+// when they cannot), writes the debate and runs it in a detached process
 // ("parley debate resume ID" in a session of its own, its output in the
 // debate's logs/coordinator.log), and returns that process's id without
 // waiting for the verdict. While this process runs it reaps the debate's
@@ -69,7 +70,9 @@ func (a *App) StartDebate(ctx context.Context, s *debate.DebateSession) (pid int
 	if err != nil {
 		return 0, err
 	}
-	store, err := a.debates(false)
+	// The debate's process signs its seal: a signing key it could not use
+	// is refused here, before a debate it would only leave interrupted.
+	store, err := a.debates(true)
 	if err != nil {
 		return 0, err
 	}

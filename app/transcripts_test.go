@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -87,5 +88,53 @@ func TestQueriesNameTheVerdictsTheyTake(t *testing.T) {
 	_, err = RecordQuery{Verdict: "NOPE"}.Filter()
 	if !IsProblem(err, ProblemInvalid) || strings.Contains(err.Error(), "UNAVAILABLE") {
 		t.Errorf("records: %v", err)
+	}
+}
+
+// A debate started in the background whose seal could not be signed is
+// refused before anything is written, as "debate run" refuses it: not an
+// id printed for a debate whose process stops at once and leaves it
+// interrupted.
+func TestStartDebateRefusesASealItCannotSign(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	key, err := NewSealKey(filepath.Join(dir, "seal.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(key.SigningKey, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.json", "d.json"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(`{"turns":[{"round":1,"position":"p"}]}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, seal := range map[string]map[string]string{
+		"readable by others": {"signingKey": key.SigningKey, "publicKey": key.PublicKey},
+		"public key alone":   {"publicKey": key.PublicKey},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "root")
+			if err := os.MkdirAll(root, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			cfg, _ := json.Marshal(map[string]any{"seal": seal})
+			if err := os.WriteFile(filepath.Join(root, "config.json"), cfg, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			// Should the refusal fail, the "debate process" is true(1).
+			a := New(Options{Root: root, Spawn: Spawn{Exe: "true"}})
+			s, err := a.NewSession(context.Background(), DebateRequest{Layer: "spec", Topic: "Seal keys", Agents: []string{"attacker=script:" + filepath.Join(dir, "a.json"), "defender=script:" + filepath.Join(dir, "d.json")}, Workspace: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.StartDebate(context.Background(), s); err == nil || !strings.Contains(err.Error(), "seal") {
+				t.Errorf("started: %v", err)
+			}
+			if ents, _ := os.ReadDir(filepath.Join(root, "debates")); len(ents) != 0 {
+				t.Errorf("a refused debate left %d debate(s)", len(ents))
+			}
+		})
 	}
 }

@@ -72,10 +72,10 @@ func TestBrokenGateModelFailsOnlyTheGate(t *testing.T) {
 	}
 }
 
-// The server reads debates and never writes one (debate_start runs each in
+// The server reads debates and never closes one (debate_start runs each in
 // a process of its own, which signs its seal): a signing key it could not
-// use does not stop it, as it does not stop "parley consensus check" or
-// "parley debate start".
+// use does not stop it, as it does not stop "parley consensus check"; only
+// a debate_start is refused, as "parley debate start" is.
 func TestUnusableSigningKeyDoesNotStopTheServer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
