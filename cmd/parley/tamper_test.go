@@ -576,9 +576,6 @@ func TestSignedSealTellsAWholeRewrite(t *testing.T) {
 	_ = context.Background
 }
 
-// TestKeygenSignsSeals: the key and the config lines "transcripts keygen"
-// prints make every seal signed and checked; the key file is the owner's
-
 // TestSignedSealTellsARewriteMadeToLookInterrupted: with a public key, a
 // debate rewritten whole (its final position changed) and made to look
 // like a filing a crash interrupted (no seal event, no verdict.json, so
@@ -620,6 +617,8 @@ func TestSignedSealTellsARewriteMadeToLookInterrupted(t *testing.T) {
 	}
 }
 
+// TestKeygenSignsSeals: the key and the config lines "transcripts keygen"
+// prints make every seal signed and checked; the key file is the owner's
 // only and is never replaced.
 func TestKeygenSignsSeals(t *testing.T) {
 	t.Parallel()
@@ -635,7 +634,7 @@ func TestKeygenSignsSeals(t *testing.T) {
 		t.Fatalf("key file: %v %v", fi, err)
 	}
 	os.WriteFile(filepath.Join(root, "config.json"), []byte(strings.TrimSpace(out)), 0o600)
-	if _, _, code := dcli(t, root, "transcripts", "keygen", keyFile); code != cmdutil.ExitUsage {
+	if _, _, code := dcli(t, root, "transcripts", "keygen", keyFile); code != cmdutil.ExitError {
 		t.Errorf("keygen over an existing key: exit %d", code)
 	}
 	s := writeScripts(t, dir, map[string]string{"critic": concedingCritic, "proposer": holdingDefender})

@@ -210,7 +210,8 @@ func keygenRun(_ context.Context, opts *KeygenOptions) error {
 	f := opts.f
 	key, err := app.NewSealKey(opts.File)
 	if errors.Is(err, fs.ErrExist) {
-		return cmdutil.Usagef("%s exists; parley never replaces a key (give another file)", opts.File)
+		// Not a usage error: the command line is right, the file is there.
+		return &cmdutil.Error{Msg: fmt.Sprintf("%s exists; parley never replaces a key (the seals it signed would no longer verify): give another file", opts.File), Err: err}
 	}
 	if err != nil {
 		return err

@@ -1,6 +1,9 @@
 package transcriptscmd
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdtest"
@@ -68,5 +71,22 @@ func TestListVerifyKeygenOptions(t *testing.T) {
 	}
 	if code := cmdtest.Exit(NewCmdKeygen(cmdtest.Factory(), func(*KeygenOptions) error { t.Error("keygen ran without a file"); return nil })); code != cmdutil.ExitUsage {
 		t.Errorf("keygen without a file: exit %d", code)
+	}
+}
+
+// TestKeygenOverAKeyIsAnError: a FILE that exists is refused and left as
+// it is, with exit 1 (the command line was right; the file is in the way),
+// not the usage error of a mistyped command.
+func TestKeygenOverAKeyIsAnError(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "seal.key")
+	if err := os.WriteFile(file, []byte("an old key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := cmdtest.Run(NewCmdKeygen(cmdtest.Factory(), nil), file)
+	if code != cmdutil.ExitError || !strings.Contains(errs, file+" exists") || !strings.Contains(errs, "give another file") {
+		t.Errorf("exit %d, want %d: %s", code, cmdutil.ExitError, errs)
+	}
+	if data, _ := os.ReadFile(file); string(data) != "an old key\n" {
+		t.Errorf("the key was replaced: %q", data)
 	}
 }
