@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,10 +118,12 @@ func TestScriptDelayStopsWithTheContext(t *testing.T) {
 func TestParseScriptRejects(t *testing.T) {
 	t.Parallel()
 	for name, bad := range map[string]string{
-		"not json":          `{`,
-		"no turns":          `{"turns":[]}`,
-		"unknown key":       `{"turns":[{"position":"p","colour":"red"}]}`,
-		"negative delay":    `{"turns":[{"position":"p","delay_ms":-1}]}`,
+		"not json":       `{`,
+		"no turns":       `{"turns":[]}`,
+		"unknown key":    `{"turns":[{"position":"p","colour":"red"}]}`,
+		"negative delay": `{"turns":[{"position":"p","delay_ms":-1}]}`,
+		// 317 years: as a time.Duration it wraps round to no delay at all.
+		"delay overflows":   `{"turns":[{"position":"p","delay_ms":10000000000000}]}`,
 		"negative round":    `{"turns":[{"position":"p","round":-1}]}`,
 		"fields not an obj": `{"turns":[{"position":"p","reply_fields":[1]}]}`,
 		"trailing":          `{"turns":[{"position":"p"}]} {}`,
@@ -128,6 +131,9 @@ func TestParseScriptRejects(t *testing.T) {
 		if _, err := ParseScript([]byte(bad)); !errors.Is(err, ErrBadScript) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+	if _, err := ParseScript([]byte(fmt.Sprintf(`{"turns":[{"position":"p","delay_ms":%d}]}`, MaxDelayMs))); err != nil {
+		t.Errorf("the longest delay: %v", err)
 	}
 	if _, err := LoadScript(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 		t.Error("a missing script loaded")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"time"
 
@@ -91,9 +92,13 @@ func LoadScript(path string) (*Script, error) {
 	return s, nil
 }
 
+// MaxDelayMs is the longest delay_ms a script entry may ask for: the
+// longest time.Duration, in milliseconds (about 292 years).
+const MaxDelayMs = int64(math.MaxInt64 / int64(time.Millisecond))
+
 // ParseScript decodes a script strictly: unknown keys, no turns, negative
-// rounds or delays, and reply_fields that are not an object are errors
-// wrapping ErrBadScript.
+// rounds or delays, delays over MaxDelayMs, and reply_fields that are not
+// an object are errors wrapping ErrBadScript.
 func ParseScript(data []byte) (*Script, error) {
 	if len(data) > MaxScriptBytes {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrBadScript, MaxScriptBytes)
@@ -116,6 +121,10 @@ func ParseScript(data []byte) (*Script, error) {
 			return nil, fmt.Errorf("%w: turn %d: negative round", ErrBadScript, i+1)
 		case t.DelayMs < 0:
 			return nil, fmt.Errorf("%w: turn %d: negative delay_ms", ErrBadScript, i+1)
+		case int64(t.DelayMs) > MaxDelayMs:
+			// As a time.Duration it would wrap round to a negative one:
+			// no delay at all, the opposite of what was asked.
+			return nil, fmt.Errorf("%w: turn %d: delay_ms %d is longer than parley can wait (at most %d)", ErrBadScript, i+1, t.DelayMs, MaxDelayMs)
 		case t.WrongAttempts < 0:
 			return nil, fmt.Errorf("%w: turn %d: negative wrong_attempts", ErrBadScript, i+1)
 		case len(t.ReplyFields) > 0 && !isObject(t.ReplyFields):
