@@ -731,22 +731,36 @@ var OwnKeys = []string{
 // SealMatches reports whether a vault file a seal binds still holds what
 // was filed: its ContentHash is the one sealed, or would be without what
 // a person may add to a page without changing what the debate decided —
-// keys of their own (Obsidian properties, aliases, cssclasses) and CRLF
-// line ends (an editor's or git's). parley's own keys and the body's text
-// are bound either way. (A page as filed holds parley's keys alone, so
-// both hashes are the same until someone adds one.)
+// keys of their own (Obsidian properties, aliases, cssclasses), CRLF line
+// ends (an editor's or git's) and blank lines at the end of the file (an
+// editor's or a hook's "one final newline", such as pre-commit's
+// end-of-file-fixer). parley's own keys and the body's text, blank lines
+// within it included, are bound either way. (A page as filed holds
+// parley's keys alone, so both hashes are the same until someone adds
+// one.)
 func SealMatches(page *vault.Page, hash string) bool {
 	if ContentHash(page) == hash {
 		return true
 	}
-	own := &vault.Page{Meta: make(map[string]any, len(OwnKeys)), Body: bytes.ReplaceAll(page.Body, []byte("\r\n"), []byte("\n"))}
+	own := &vault.Page{Meta: make(map[string]any, len(OwnKeys))}
 	for _, k := range OwnKeys {
 		if v, ok := page.Meta[k]; ok {
 			own.Meta[k] = v
 		}
 	}
-	return ContentHash(own) == hash
+	body := bytes.TrimRight(bytes.ReplaceAll(page.Body, []byte("\r\n"), []byte("\n")), "\n")
+	for _, end := range filedEndings {
+		own.Body = append(body[:len(body):len(body)], end...)
+		if ContentHash(own) == hash {
+			return true
+		}
+	}
+	return false
 }
+
+// filedEndings are the ways a page parley files may end: one newline, or
+// a blank line after the last (a consensus record).
+var filedEndings = []string{"\n", "\n\n"}
 
 // FileHash reads the vault file at p and returns its ContentHash; "" for
 // p "".
