@@ -437,7 +437,7 @@ func (c sealCheck) CheckSeal(ctx context.Context, r *consensus.Record) error {
 		// bound to the chain's verdict line by its head. With a public key
 		// only a signed seal vouches: anyone who can write the files can
 		// rewrite a debate and leave it looking interrupted, unsigned.
-		if f.File == r.Path && f.Status == transcripts.FilePending && w.PublicKey != nil {
+		if f.File == r.Path && f.Status == transcripts.FilePending && in.Signature == transcripts.SigNotSealed {
 			return fmt.Errorf("debate %s is filed but not sealed yet, so no signature vouches for %s (parley debate resume %s seals and signs it)", r.DebateID, r.Path, r.DebateID)
 		}
 		if f.File == r.Path && (f.Status == transcripts.FileIntact || f.Status == transcripts.FilePending) {

@@ -74,6 +74,11 @@ const (
 	SigMissing SigStatus = "unsigned"
 	// SigUnchecked: signed, but no public key is configured to check it.
 	SigUnchecked SigStatus = "unchecked"
+	// SigNotSealed: a public key is configured and the debate is not
+	// sealed yet (running, interrupted, or a filing a crash cut short):
+	// no signature vouches for any of its files until it is. Not in
+	// itself tampering: every debate is in this state until its verdict.
+	SigNotSealed SigStatus = "not_sealed"
 )
 
 // Bad reports whether the signature is evidence of tampering.
@@ -149,6 +154,9 @@ func (s *Store) Audit(ctx context.Context, id string, w Witnesses) (*Transcript,
 	}
 	a.session(sessRaw, sessErr)
 	a.verdict()
+	if w.PublicKey != nil && t.Verdict == nil {
+		t.Signature = SigNotSealed
+	}
 	switch {
 	case w.Vault != nil:
 		a.vaultFiles()

@@ -63,7 +63,11 @@ func RenderText(w io.Writer, v *View) error {
 	for _, f := range in.Files {
 		p("File:         %s %s\n", f.Status, termLine(f.File))
 	}
-	if in.Signature != SigNone {
+	switch in.Signature {
+	case SigNone:
+	case SigNotSealed:
+		p("Signature:    none yet: not sealed, so nothing vouches for its files until it is\n")
+	default:
 		p("Signature:    %s\n", in.Signature)
 	}
 	p("Opening position (defender): %s\n", termLine(v.OpeningPosition))

@@ -92,6 +92,8 @@ func Audit(w io.Writer, v *app.Verification) error {
 		_, err = fmt.Fprintf(w, "  signature MISSING although seal.publicKey is set\n")
 	case transcripts.SigUnchecked:
 		_, err = fmt.Fprintf(w, "  signed; set seal.publicKey in config.json to check the signature\n")
+	case transcripts.SigNotSealed:
+		_, err = fmt.Fprintf(w, "  signature NONE YET: seal.publicKey is set and the debate is not sealed, so no signature vouches for its files until it is (at its verdict; an interrupted debate: parley debate resume %s)\n", id)
 	}
 	return err
 }

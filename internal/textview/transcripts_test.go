@@ -1,0 +1,28 @@
+package textview_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/app"
+	"github.com/parleyhq/parley/internal/textview"
+	"github.com/parleyhq/parley/transcripts"
+)
+
+// TestAuditSaysNoSignatureVouchesForAnUnsealedDebate: with seal.publicKey
+// set, "transcripts verify" of a debate not sealed yet says that no
+// signature vouches for its files, and how it gets one.
+func TestAuditSaysNoSignatureVouchesForAnUnsealedDebate(t *testing.T) {
+	t.Parallel()
+	const id = "20261201-spec-keys-abcdef"
+	in := transcripts.Integrity{Intact: true, Events: 10, Head: "eb9d", Signature: transcripts.SigNotSealed}
+	v := &app.Verification{Report: transcripts.Report{ID: id}, Signature: in.Signature, Integrity: in}
+	var b strings.Builder
+	if err := textview.Audit(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "not sealed yet") || !strings.Contains(out, "signature NONE YET") || !strings.Contains(out, "parley debate resume "+id) {
+		t.Errorf("verify of an unsealed debate with a public key:\n%s", out)
+	}
+}
