@@ -57,8 +57,8 @@ var ErrRequired = errors.New("layer, topic and agent are required")
 // ProblemInvalid (a field a front end must correct), ProblemFile (a
 // context file, a script or the workspace that cannot be used).
 func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSession, error) {
-	if r.Layer == "" || strings.TrimSpace(r.Topic) == "" || len(r.Agents) == 0 {
-		return nil, newError(ProblemMissing, "", ErrRequired, "{"+FieldLayer+"}, {"+FieldTopic+"} and {"+FieldAgent+"} are required")
+	if missing := missingInputs(r); missing != "" {
+		return nil, newError(ProblemMissing, "", ErrRequired, "missing "+missing)
 	}
 	l, err := debate.ParseLayer(r.Layer)
 	if err != nil {
@@ -108,6 +108,26 @@ func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSe
 		return nil, refuse(ProblemInvalid, "", err)
 	}
 	return s, nil
+}
+
+// missingInputs names the required inputs r lacks, "{layer} and {topic}"
+// ("" when it has them all): a refusal names what to add, not every input
+// that is required.
+func missingInputs(r DebateRequest) string {
+	var missing []string
+	if r.Layer == "" {
+		missing = append(missing, "{"+FieldLayer+"}")
+	}
+	if strings.TrimSpace(r.Topic) == "" {
+		missing = append(missing, "{"+FieldTopic+"}")
+	}
+	if len(r.Agents) == 0 {
+		missing = append(missing, "{"+FieldAgent+"}")
+	}
+	if n := len(missing); n > 1 {
+		return strings.Join(missing[:n-1], ", ") + " and " + missing[n-1]
+	}
+	return strings.Join(missing, "")
 }
 
 // participant is the participant arg (ROLE=SPEC) names; count numbers the

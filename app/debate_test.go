@@ -54,8 +54,9 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		field, text string
 		file        bool
 	}{
-		"no topic":           {with(func(r *DebateRequest) { r.Topic = "  \t" }), "", "layer, topic and agents are required", false},
-		"no agents":          {with(func(r *DebateRequest) { r.Agents = nil }), "", "are required", false},
+		"no topic":           {with(func(r *DebateRequest) { r.Topic = "  \t" }), "", "missing topic", false},
+		"no agents":          {with(func(r *DebateRequest) { r.Agents = nil }), "", "missing agents", false},
+		"nothing":            {DebateRequest{}, "", "missing layer, topic and agents", false},
 		"unknown layer":      {with(func(r *DebateRequest) { r.Layer = "deploy" }), FieldLayer, "deploy", false},
 		"agent without role": {with(func(r *DebateRequest) { r.Agents[1] = "@Keeper" }), FieldAgent, "use ROLE=SPEC", false},
 		"unknown role":       {with(func(r *DebateRequest) { r.Agents[1] = "referee=@Keeper" }), FieldAgent, "referee", false},

@@ -32,7 +32,7 @@ func TestToolErrorByProblem(t *testing.T) {
 		msg     string
 		cause   error
 	}{
-		{"missing", refused(app.DebateRequest{Layer: "plan", Agents: agents}), true, "layer, topic and agents are required", app.ErrRequired},
+		{"missing", refused(app.DebateRequest{Layer: "plan", Agents: agents}), true, "missing topic", app.ErrRequired},
 		{"invalid entry", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: []string{"attacker=@Rook", "bishop"}}), true, `agents "bishop": use ROLE=SPEC, e.g. attacker=script:critic.json`, nil},
 		{"a file", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: agents, Context: []string{gone}}), true, "context: open " + gone + ": no such file or directory", nil},
 		// The client sent the self-critique: the refusal says only why.

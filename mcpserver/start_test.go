@@ -35,7 +35,7 @@ func TestAppStarterRefusals(t *testing.T) {
 		in        StartInput
 		want      string
 	}{
-		{false, StartInput{Layer: "spec", Agents: []string{"attacker=@A", "defender=@B"}}, "layer, topic and agents are required"},
+		{false, StartInput{Layer: "spec", Agents: []string{"attacker=@A", "defender=@B"}}, "missing topic"},
 		{false, StartInput{Layer: "verification", Topic: "t", Agents: []string{"attacker=@A", "defender=@B"}}, `layer: unknown layer: "verification"`},
 		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender"}}, `agents "defender": use ROLE=SPEC`},
 		{false, StartInput{Layer: "spec", Topic: "t", Agents: []string{"attacker=@A", "defender=@B\n"}}, `agents "defender=@B\n"`},

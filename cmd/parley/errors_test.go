@@ -47,7 +47,7 @@ func TestFailChoosesTheExitByProblem(t *testing.T) {
 		line string
 	}{
 		{"missing", refused(app.DebateRequest{Layer: "plan", Agents: agents}), "parley debate run", cmdutil.ExitUsage,
-			"--layer, --topic and --agent are required (see parley debate run --help)"},
+			"missing --topic (see parley debate run --help)"},
 		{"invalid", refused(app.DebateRequest{Layer: "deploy", Topic: "Queue depth", Agents: agents}), "parley debate run", cmdutil.ExitUsage,
 			`--layer: unknown layer: "deploy" (use spec, plan or verify)`},
 		{"invalid entry", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: []string{"attacker:@Rook", "defender=@Bishop"}}), "", cmdutil.ExitUsage,
@@ -115,8 +115,8 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		code int
 		line string
 	}{
-		{[]string{"debate", "run", "--topic", "Queue depth"}, cmdutil.ExitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
-		{[]string{"debate", "start", "--layer", "plan"}, cmdutil.ExitUsage, "--layer, --topic and --agent are required (see parley debate run --help)"},
+		{[]string{"debate", "run", "--topic", "Queue depth"}, cmdutil.ExitUsage, "missing --layer and --agent (see parley debate run --help)"},
+		{[]string{"debate", "start", "--layer", "plan"}, cmdutil.ExitUsage, "missing --topic and --agent (see parley debate run --help)"},
 		{append([]string{"debate", "start", "--layer", "kanban", "--topic", "Queue depth"}, agents...), cmdutil.ExitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
 		{debate("run", "--context", dir), cmdutil.ExitError, "--context: " + dir + " is a directory: name a file"},
 		{debate("start", "--context", filepath.Join(dir, "gone.md")), cmdutil.ExitError, "--context: open " + filepath.Join(dir, "gone.md") + ": no such file or directory"},
