@@ -184,8 +184,9 @@ func (a *App) WatchDebate(ctx context.Context, id string, progress func(debate.P
 
 // ListDebates summarises the debates under the root, newest first, each
 // with its integrity: the audit's summary ("verified", "verdict.json
-// differs", …), "TAMPERED: …" when its files disagree with its seal,
-// "unreadable" when it cannot be audited. A missing root is an error
+// differs", …), "TAMPERED at line N" when its hash chain breaks there,
+// "TAMPERED: …" when its files disagree with its seal, "unreadable" when
+// it cannot be audited. A missing root is an error
 // wrapping fs.ErrNotExist.
 func (a *App) ListDebates(ctx context.Context) ([]transcripts.Summary, error) {
 	st, err := a.debates(false)
@@ -233,8 +234,10 @@ func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, a
 			continue
 		}
 		in := transcripts.NewView(t).Integrity
-		*integrity = in.Summary()
-		if in.Tampered() {
+		switch *integrity = in.Summary(); {
+		case !in.Intact:
+			*integrity = fmt.Sprintf("TAMPERED at line %d", in.BadLine)
+		case in.Tampered():
 			*integrity = "TAMPERED: " + in.Summary()
 		}
 	}

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/transcripts"
 )
 
 // A bad filter names its field; the since error names the value once.
@@ -136,5 +139,58 @@ func TestStartDebateRefusesASealItCannotSign(t *testing.T) {
 				t.Errorf("a refused debate left %d debate(s)", len(ents))
 			}
 		})
+	}
+}
+
+// A debate whose hash chain breaks is listed with the line it breaks at,
+// as "transcripts verify" names it, not "TAMPERED: tampered".
+func TestListsNameTheLineAChainBreaksAt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "root")
+	a := New(Options{Root: root})
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	st, err := transcripts.OpenStore(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const id = "20261201-spec-keys-abcdef"
+	s := &debate.DebateSession{ID: id, Topic: "Keys", Layer: debate.LayerSpec, Position: "Use UUIDv7 keys",
+		Participants: []debate.Participant{{Name: "Critic", Role: debate.RoleAttacker}, {Name: "Proposer", Role: debate.RoleDefender}},
+		Budget:       debate.DefaultBudget(debate.LayerSpec), Created: "2026-12-01T10:00:00.000Z", Coordinator: debate.CoordinatorName(id)}
+	l, err := st.Create(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ev := range []struct {
+		kind debate.EventKind
+		data any
+	}{{debate.EventOpen, s}, {debate.EventRequest, debate.RequestEvent{RequestID: id + ":r1:critic:a1", Round: 1, Agent: "Critic", Attempt: 1}}, {debate.EventClock, map[string]string{"reason": "checkpoint"}}} {
+		if _, err := l.Append(ctx, ev.kind, int64(i), ev.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	path := filepath.Join(root, "debates", id, "transcript.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), ":r1:critic:a1", ":r1:critic:a9", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	list, err := a.ListDebates(ctx)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%v %v", list, err)
+	}
+	if got := list[0].Integrity; got != "TAMPERED at line 2" {
+		t.Errorf("debate list says %q", got)
+	}
+	found, err := a.ListTranscripts(ctx, TranscriptQuery{})
+	if err != nil || len(found) != 1 || found[0].Integrity != "TAMPERED at line 2" {
+		t.Errorf("transcripts list: %+v %v", found, err)
 	}
 }

@@ -126,7 +126,7 @@ func (i Integrity) Tampered() bool {
 func (i Integrity) Summary() string {
 	switch {
 	case !i.Intact:
-		return "tampered"
+		return fmt.Sprintf("tampered at line %d", i.BadLine)
 	case FirstBad(i.Files) != nil:
 		f := FirstBad(i.Files)
 		return path.Base(f.File) + " " + string(f.Status)

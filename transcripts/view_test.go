@@ -67,7 +67,7 @@ func TestTamperedTranscriptIsShownAsTampered(t *testing.T) {
 	writeDebate(t, s, testID, 8, true).Close()
 	tamper(t, dir, testID, "position 5", "position X")
 	v := readView(t, s, testID)
-	if v.Integrity.Intact || v.Integrity.BadLine != 5 || !v.Integrity.Tampered() || v.Integrity.Summary() != "tampered" {
+	if v.Integrity.Intact || v.Integrity.BadLine != 5 || !v.Integrity.Tampered() || v.Integrity.Summary() != "tampered at line 5" {
 		t.Fatalf("integrity %+v", v.Integrity)
 	}
 	// The edited line is still shown, as it now reads, marked unverified,
