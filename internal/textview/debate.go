@@ -3,6 +3,7 @@ package textview
 import (
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/clip"
@@ -114,17 +115,29 @@ func DebateStatus(w io.Writer, st *transcripts.Status, resume string) error {
 // integrity, topic), after a header row when header is set.
 func DebateList(w io.Writer, list []transcripts.Summary, header bool) error {
 	p := &textOut{w: w}
+	iw := integrityWidth(list)
 	if header {
-		p.printf("%-52s %-11s %-17s %-16s %s\n", "ID", "STATE", "VERDICT", "INTEGRITY", "TOPIC")
+		p.printf("%-52s %-11s %-17s %-*s  %s\n", "ID", "STATE", "VERDICT", iw, "INTEGRITY", "TOPIC")
 	}
 	for _, sum := range list {
 		verdict := string(sum.Verdict)
 		if verdict == "" {
 			verdict = "-"
 		}
-		p.printf("%-52s %-11s %-17s %-16s %s\n", sum.DebateID, sum.State, verdict, sum.Integrity, shownLine(sum.Topic, 60))
+		p.printf("%-52s %-11s %-17s %-*s  %s\n", sum.DebateID, sum.State, verdict, iw, sum.Integrity, shownLine(sum.Topic, 60))
 	}
 	return p.err
+}
+
+// integrityWidth is the width of the integrity column of list: the
+// longest it holds ("TAMPERED: verdict.json differs"), at least 16, so
+// that no integrity runs into the column after it.
+func integrityWidth(list []transcripts.Summary) int {
+	n := 16
+	for _, s := range list {
+		n = max(n, utf8.RuneCountInString(s.Integrity))
+	}
+	return n
 }
 
 // DebateStarted writes the id of a debate started in the background to

@@ -177,3 +177,43 @@ func TestDebateStarted(t *testing.T) {
 		t.Fatalf("%q %q", out.String(), note.String())
 	}
 }
+
+// An integrity longer than its column's heading ("TAMPERED: seal not
+// signed") widens the column: it never runs into the topic after it, and
+// every heading stays over its column, in both lists.
+func TestListsKeepALongIntegrityApartFromTheTopic(t *testing.T) {
+	t.Parallel()
+	list := []transcripts.Summary{
+		{Summary: debate.Summary{DebateID: "20261201-spec-keys-000001", Topic: "Idempotency key design", Verdict: debate.ConsensusReached}, State: transcripts.StateClosed, Integrity: "TAMPERED: seal not signed"},
+		{Summary: debate.Summary{DebateID: "20261130-plan-cache-000002", Topic: "Cache", Verdict: debate.Timeout}, State: transcripts.StateClosed, Integrity: "verified"},
+	}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"debate list":      func(b *bytes.Buffer) error { return textview.DebateList(b, list, true) },
+		"transcripts list": func(b *bytes.Buffer) error { return textview.Transcripts(b, list, "/root", true) },
+	} {
+		var out bytes.Buffer
+		if err := write(&out); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("%s: %q", name, lines)
+		}
+		if strings.Contains(lines[1], "signed Idempotency") || strings.Contains(lines[1], "signed 2026") {
+			t.Errorf("%s: the integrity runs into the next column: %q", name, lines[1])
+		}
+		next := "TOPIC"
+		if name == "transcripts list" {
+			next = "ID"
+		}
+		at := strings.Index(lines[0], next)
+		for i, want := range []string{"20261201-spec-keys-000001", "20261130-plan-cache-000002"} {
+			if name == "debate list" {
+				want = list[i].Topic
+			}
+			if got := strings.Index(lines[i+1], want); got != at {
+				t.Errorf("%s: %q at %d, its heading %s at %d:\n%s", name, want, got, next, at, out.String())
+			}
+		}
+	}
+}
