@@ -115,6 +115,19 @@ func TestScriptDelayStopsWithTheContext(t *testing.T) {
 	}
 }
 
+// A script saved with a byte order mark (Notepad, PowerShell) is the
+// script after it, not "invalid character 'ï'".
+func TestParseScriptIgnoresAByteOrderMark(t *testing.T) {
+	t.Parallel()
+	s, err := ParseScript([]byte("\ufeff" + `{"turns":[{"round":1,"position":"Keys leak the creation time"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Turns) != 1 || s.Turns[0].Position != "Keys leak the creation time" {
+		t.Errorf("turns %+v", s.Turns)
+	}
+}
+
 func TestParseScriptRejects(t *testing.T) {
 	t.Parallel()
 	for name, bad := range map[string]string{

@@ -96,13 +96,17 @@ func LoadScript(path string) (*Script, error) {
 // longest time.Duration, in milliseconds (about 292 years).
 const MaxDelayMs = int64(math.MaxInt64 / int64(time.Millisecond))
 
-// ParseScript decodes a script strictly: unknown keys, no turns, negative
+// ParseScript decodes a script (after a byte order mark, which is
+// ignored) strictly: unknown keys, no turns, negative
 // rounds or delays, delays over MaxDelayMs, and reply_fields that are not
 // an object are errors wrapping ErrBadScript.
 func ParseScript(data []byte) (*Script, error) {
 	if len(data) > MaxScriptBytes {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrBadScript, MaxScriptBytes)
 	}
+	// A byte order mark (Notepad's, PowerShell's UTF-8) is no JSON: as
+	// for an exec: command's output, it is not read as the script's.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var s Script
