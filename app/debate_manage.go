@@ -154,7 +154,9 @@ func (a *App) WatchDebate(ctx context.Context, id string, progress func(debate.P
 			if err := st.Apply(&e); err != nil {
 				return nil, fmt.Errorf("transcript of %s: %w", id, err)
 			}
-			if progress != nil {
+			// The seal records the filing, not a step of the debate: a
+			// coordinator never reports it, and neither does a watch.
+			if progress != nil && e.Kind != debate.EventSeal {
 				progress(st.ProgressOf(&e))
 			}
 			idle = time.Now()

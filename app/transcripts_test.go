@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,13 +143,12 @@ func TestStartDebateRefusesASealItCannotSign(t *testing.T) {
 	}
 }
 
-// A debate whose hash chain breaks is listed with the line it breaks at,
-// as "transcripts verify" names it, not "TAMPERED: tampered".
-func TestListsNameTheLineAChainBreaksAt(t *testing.T) {
-	t.Parallel()
+// writeDebateFiles records debate id under root without agents: its open
+// event, one request and a clock checkpoint, then, with close, a verdict
+// and its seal.
+func writeDebateFiles(t *testing.T, root, id string, close bool) {
+	t.Helper()
 	ctx := context.Background()
-	root := filepath.Join(t.TempDir(), "root")
-	a := New(Options{Root: root})
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,6 @@ func TestListsNameTheLineAChainBreaksAt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	const id = "20261201-spec-keys-abcdef"
 	s := &debate.DebateSession{ID: id, Topic: "Keys", Layer: debate.LayerSpec, Position: "Use UUIDv7 keys",
 		Participants: []debate.Participant{{Name: "Critic", Role: debate.RoleAttacker}, {Name: "Proposer", Role: debate.RoleDefender}},
 		Budget:       debate.DefaultBudget(debate.LayerSpec), Created: "2026-12-01T10:00:00.000Z", Coordinator: debate.CoordinatorName(id)}
@@ -165,15 +164,39 @@ func TestListsNameTheLineAChainBreaksAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, ev := range []struct {
+	defer l.Close()
+	o := &debate.Outcome{DebateID: id, Verdict: debate.Timeout, Action: debate.ActionEscalate, Rule: debate.RuleWallClock, Reason: "the wall clock ran out", Rounds: 1}
+	events := []struct {
 		kind debate.EventKind
 		data any
-	}{{debate.EventOpen, s}, {debate.EventRequest, debate.RequestEvent{RequestID: id + ":r1:critic:a1", Round: 1, Agent: "Critic", Attempt: 1}}, {debate.EventClock, map[string]string{"reason": "checkpoint"}}} {
+	}{{debate.EventOpen, s}, {debate.EventRequest, debate.RequestEvent{RequestID: id + ":r1:critic:a1", Round: 1, Agent: "Critic", Attempt: 1}}, {debate.EventClock, map[string]string{"reason": "checkpoint"}}}
+	if close {
+		events = append(events, struct {
+			kind debate.EventKind
+			data any
+		}{debate.EventVerdict, o})
+	}
+	for i, ev := range events {
 		if _, err := l.Append(ctx, ev.kind, int64(i), ev.data); err != nil {
 			t.Fatal(err)
 		}
 	}
-	l.Close()
+	if close {
+		if err := l.Seal(ctx, o, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A debate whose hash chain breaks is listed with the line it breaks at,
+// as "transcripts verify" names it, not "TAMPERED: tampered".
+func TestListsNameTheLineAChainBreaksAt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "root")
+	a := New(Options{Root: root})
+	const id = "20261201-spec-keys-abcdef"
+	writeDebateFiles(t, root, id, false)
 	path := filepath.Join(root, "debates", id, "transcript.jsonl")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -192,5 +215,26 @@ func TestListsNameTheLineAChainBreaksAt(t *testing.T) {
 	found, err := a.ListTranscripts(ctx, TranscriptQuery{})
 	if err != nil || len(found) != 1 || found[0].Integrity != "TAMPERED at line 2" {
 		t.Errorf("transcripts list: %+v %v", found, err)
+	}
+}
+
+// Watching a debate reports the events of the debate, as running it does
+// (open, request, turn, …, verdict), never the seal: that is the
+// record of its filing, which "debate run" does not report, and which
+// "debate watch --json" printed as an event of round 0.
+func TestWatchReportsTheDebatesEventsNotItsSeal(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	a := New(Options{Root: root})
+	const id = "20261201-spec-keys-abcdef"
+	writeDebateFiles(t, root, id, true)
+	var kinds []debate.EventKind
+	o, err := a.WatchDebate(context.Background(), id, func(p debate.Progress) { kinds = append(kinds, p.Event.Kind) })
+	if err != nil || o == nil || o.Verdict != debate.Timeout {
+		t.Fatalf("watch: %+v %v", o, err)
+	}
+	want := []debate.EventKind{debate.EventOpen, debate.EventRequest, debate.EventClock, debate.EventVerdict}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("watch reported %v, want %v", kinds, want)
 	}
 }
