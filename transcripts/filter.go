@@ -3,6 +3,7 @@ package transcripts
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -69,6 +70,9 @@ func (s *Store) Find(f Filter) ([]Summary, error) {
 	return out, nil
 }
 
+// maxSinceDays is the longest age in days a time.Duration holds.
+const maxSinceDays = int(math.MaxInt64 / int64(24*time.Hour))
+
 // ParseSince reads a --since value: a date (2026-01-31, midnight UTC), an
 // RFC 3339 time, or an age before now (90m, 36h, 7d).
 func ParseSince(s string, now time.Time) (time.Time, error) {
@@ -84,6 +88,11 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 	if n, ok := strings.CutSuffix(s, "d"); ok {
 		var days int
 		days, err = strconv.Atoi(n)
+		if err == nil && days > maxSinceDays {
+			// In nanoseconds it would wrap round, to any age at all
+			// (213504d read as 21 minutes).
+			return time.Time{}, fmt.Errorf("since %q: an age is at most %dd; for an older start give a date (2000-01-01)", s, maxSinceDays)
+		}
 		d = time.Duration(days) * 24 * time.Hour
 	} else {
 		d, err = time.ParseDuration(s)
