@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )
@@ -169,23 +170,50 @@ type SealKey struct {
 
 // NewSealKey makes an ed25519 key for signing every debate's seal and
 // writes its private half (base64) to file, readable by its owner only. It
-// never replaces a file: one that exists is fs.ErrExist.
+// never replaces a file: one that exists is fs.ErrExist. The file appears
+// whole or not at all (a durable write): a disk that fails or fills
+// leaves nothing that a later keygen would take for a key.
 func NewSealKey(file string) (*SealKey, error) {
+	if strings.TrimSpace(file) == "" {
+		return nil, errors.New("no file named for the key")
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	dir, name := filepath.Split(abs)
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if _, err := r.Lstat(name); err == nil {
+		// Said before anything is written (the write would say it too,
+		// after using the disk, or fail first on a full one).
+		return nil, &fs.PathError{Op: "create", Path: file, Err: fs.ErrExist}
+	}
+	return writeSealKey(durable.Root(r), name, abs, file)
+}
+
+// writeSealKey makes a key and creates name in fsys with its private half;
+// abs is the file's absolute path, shown the one the user gave.
+func writeSealKey(fsys durable.FS, name, abs, shown string) (*SealKey, error) {
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
+	err = durable.CreateFile(fsys, name, []byte(base64.StdEncoding.EncodeToString(priv.Seed())+"\n"), 0o600)
+	var pe *durable.PathError
+	switch {
+	case errors.As(err, &pe):
+		// Named as the user gave it, not by the staging file's name.
+		cause := pe.Err
+		if ope := (*fs.PathError)(nil); errors.As(cause, &ope) {
+			cause = ope.Err
+		}
+		return nil, fmt.Errorf("%s %s: %w", pe.Op, shown, cause)
+	case err != nil:
 		return nil, err
 	}
-	if _, err := f.WriteString(base64.StdEncoding.EncodeToString(priv.Seed()) + "\n"); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
-	abs, _ := filepath.Abs(file)
 	return &SealKey{SigningKey: abs, PublicKey: base64.StdEncoding.EncodeToString(pub)}, nil
 }

@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -236,5 +238,38 @@ func TestWatchReportsTheDebatesEventsNotItsSeal(t *testing.T) {
 	want := []debate.EventKind{debate.EventOpen, debate.EventRequest, debate.EventClock, debate.EventVerdict}
 	if !slices.Equal(kinds, want) {
 		t.Errorf("watch reported %v, want %v", kinds, want)
+	}
+}
+
+// A key whose write fails (a full disk) leaves no file behind: a partial
+// one used to stay, and the next keygen refused it as a key it must never
+// replace. Once the disk has room, the same file is written whole.
+func TestSealKeyWriteThatFailsLeavesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	full := &durable.FaultFS{FS: durable.Root(r)}
+	full.Fail("write", "", syscall.ENOSPC, 0)
+	abs := filepath.Join(dir, "seal.key")
+	if _, err := writeSealKey(full, "seal.key", abs, "keys/seal.key"); !errors.Is(err, syscall.ENOSPC) || err.Error() != "write keys/seal.key: no space left on device" {
+		t.Fatalf("a full disk: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("a failed write left %d file(s), %s first", len(ents), ents[0].Name())
+	}
+	full.Reset()
+	k, err := writeSealKey(full, "seal.key", abs, "keys/seal.key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(abs); err != nil || info.Mode().Perm() != 0o600 || k.SigningKey != abs {
+		t.Fatalf("key %+v: %v %v", k, info, err)
+	}
+	if _, err := NewSealKey(abs); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("over the key: %v", err)
 	}
 }
