@@ -227,10 +227,18 @@ func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) 
 			return nil, fmt.Errorf("%w: %s is about %q", escalation.ErrConflict, s.ID, existing.Topic)
 		}
 		if _, verr := store.Verdict(s.ID); verr == nil {
-			// Closed and filed before a crash: its outcome, no debate.
-			o, err := store.LoadOutcome(ctx, s.ID)
-			store.Close()
-			return o, err
+			// Closed and filed before a crash: its outcome, no debate,
+			// once its files verify against its seal (a record rewritten
+			// since is acted on by no one).
+			defer store.Close()
+			t, err := d.a.Audit(ctx, store, s.ID)
+			if err != nil {
+				return nil, err
+			}
+			if in := transcripts.NewView(t).Integrity; in.Tampered() {
+				return nil, &TamperedError{ID: s.ID, Trouble: in.Trouble()}
+			}
+			return store.LoadOutcome(ctx, s.ID)
 		}
 		s = existing
 	}

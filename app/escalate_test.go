@@ -174,3 +174,63 @@ func TestEscalateNamesEveryUnavailableAgent(t *testing.T) {
 		})
 	}
 }
+
+// A debate that closed and was filed before the ledger recorded its
+// decision (a crash between the two) is not run again: its outcome is
+// read back. If its files no longer verify against its seal, that outcome
+// is not acted on: the run stops on the record, naming the tampering,
+// instead of answering proceed from a record someone rewrote.
+func TestEscalateRefusesATamperedClosedDebate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	ws := filepath.Join(dir, "ws")
+	os.MkdirAll(root, 0o700)
+	os.MkdirAll(ws, 0o700)
+	write(t, filepath.Join(ws, "cache.go"), "package cache\n\nfunc Evict() { lru.RemoveOldest() }\n")
+	write(t, filepath.Join(root, "config.json"), `{"escalation":{"gateMode":"rules","defender":"@Keeper","attacker":"@Doubter","workspace":"../ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":30000}}}}`)
+	a := New(Options{Root: root})
+	claim := "Task 40 is complete as claimed: The cache evicts the least recently used entry"
+	runAgent(t, a, "Keeper", debate.RoleDefender, `{"turns":[{"round":1,"position":"`+claim+`","evidence_refs":["cache.go:3"],"tokens":60}]}`)
+	runAgent(t, a, "Doubter", debate.RoleAttacker, `{"turns":[{"round":1,"position":"Eviction order is random","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":10}]}`)
+	telemetry := write(t, filepath.Join(dir, "verifier.jsonl"),
+		`{"timestamp":"2026-06-02T09:00:00Z","task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":["The cache evicts the least recently used entry"],"evidence_paths":["cache.go"]}`+"\n")
+	run := func() (map[string]escalation.Decision, error) {
+		got := map[string]escalation.Decision{}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, err := a.Escalate(ctx, EscalateOptions{Telemetry: telemetry,
+			Decided: func(d *escalation.Decision, _ []byte) error { got[d.TaskID] = *d; return nil }})
+		return got, err
+	}
+	got, err := run()
+	if err != nil || got["40"].Action != escalation.ActionProceed || got["40"].Record == "" {
+		t.Fatalf("first run: %+v %v", got, err)
+	}
+	rec := filepath.Join(a.Vault(), filepath.FromSlash(got["40"].Record))
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := strings.Replace(string(data), "least recently used", "most recently used", -1)
+	if forged == string(data) {
+		t.Fatalf("the record does not hold the claim:\n%s", data)
+	}
+	write(t, rec, forged)
+
+	// The crash: the decision never reached the ledger.
+	if err := os.Remove(filepath.Join(root, escalation.LedgerName)); err != nil {
+		t.Fatal(err)
+	}
+	got, err = run()
+	var te *TamperedError
+	if !errors.As(err, &te) || te.ID == "" {
+		t.Fatalf("second run over a tampered closed debate: decided %+v, err %v; want a *TamperedError", got, err)
+	}
+	if d, ok := got["40"]; ok {
+		t.Errorf("a decision was made from a tampered debate: %+v", d)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "tampered") || !strings.Contains(msg, te.ID) {
+		t.Errorf("the error does not say which debate was tampered with: %q", msg)
+	}
+}
