@@ -74,9 +74,10 @@ func exitOf(t *testing.T, cmd *exec.Cmd) int {
 	}
 }
 
-// "parley gate" with no file and "parley send … -" wait for standard
-// input; on a terminal they say so, and Ctrl-C (the terminal turns the
-// keystroke into SIGINT) ends the wait: exit 130, nothing logged or sent.
+// "parley gate" with no file, "parley send … -" and "parley gate label -"
+// wait for standard input; on a terminal they say so, and Ctrl-C (the
+// terminal turns the keystroke into SIGINT) ends the wait: exit 130,
+// nothing logged, sent or labelled.
 func TestCtrlCEndsStdinWaitsOnATerminal(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -88,6 +89,7 @@ func TestCtrlCEndsStdinWaitsOnATerminal(t *testing.T) {
 	}{
 		{"gate", []string{"--root", root, "gate"}, "reading the self-critique from standard input"},
 		{"send -", []string{"--root", root, "send", "--from", "Alice", "--to", "Bob", "-"}, "reading the message from standard input"},
+		{"gate label -", []string{"--root", root, "gate", "label", "-"}, "reading labelled self-critiques (JSON Lines) from standard input"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, tty, out := ptyRun(t, tc.args...)
@@ -101,11 +103,14 @@ func TestCtrlCEndsStdinWaitsOnATerminal(t *testing.T) {
 			if code := exitOf(t, cmd); code != cmdutil.ExitInterrupted {
 				t.Errorf("exit %d after Ctrl-C, want %d; terminal: %q", code, cmdutil.ExitInterrupted, out.String())
 			}
-			waitForText(t, out, "parley: interrupted")
+			waitForText(t, out, "interrupted") // "parley: interrupted", or what was left undone
 		})
 	}
 	if _, err := os.Stat(filepath.Join(root, "gate.jsonl")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("an interrupted gate logged a decision: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "gate", "labels.jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an interrupted gate label added labels: %v", err)
 	}
 	if out := mustCLI(t, root, "", "--json", "recv", "--as", "Bob"); out != "" {
 		t.Errorf("an interrupted send delivered: %q", out)

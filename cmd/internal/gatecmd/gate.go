@@ -301,8 +301,10 @@ func labelRun(ctx context.Context, opts *LabelOptions) error {
 		}
 		return f.Show(l, func(w io.Writer) error { return textview.DecisionLabelled(w, l, f.CmdLine("gate", "learn")) })
 	}
-	var r io.Reader = f.Stdin
-	if opts.File != "-" {
+	var r io.Reader
+	if opts.File == "-" {
+		r = f.StdinReader(ctx, "labelled self-critiques (JSON Lines)")
+	} else {
 		file, err := userfile.Open(ctx, opts.File)
 		if err != nil {
 			return cmdutil.FileError("gate label", err)
