@@ -30,7 +30,7 @@ type DebateOptions struct {
 	AgentPairs int
 	Parley     string   // the parley binary the agent processes run; "": this one
 	Env        []string // added to the agent processes' environment
-	Dir        string   // scratch directory of those runs; "": a temporary one
+	Dir        string   // directory the runs are kept in; "": a temporary one, removed after
 }
 
 // DefaultDebateOptions are the sizes "parley bench debate" uses by default.
@@ -99,7 +99,14 @@ func runDebate(ctx context.Context, o DebateOptions, report func(*DebateResult) 
 	if len(o.Backends) == 0 {
 		return nil
 	}
-	dir, cleanup, err := scratch(o.Dir, "parley-bench-debate-")
+	// The runs go where --dir says, kept there to be looked at (unlike
+	// the scratch of a measurement, which scratch removes).
+	dir, cleanup := o.Dir, func() {}
+	if dir == "" {
+		dir, cleanup, err = scratch("", "parley-bench-debate-")
+	} else {
+		err = os.MkdirAll(dir, 0o700)
+	}
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"time"
 )
@@ -20,15 +22,28 @@ func pct(sorted []time.Duration, p float64) time.Duration {
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
 
-// scratch is the directory a benchmark runs in: dir (made if need be), or
-// a new temporary one that cleanup removes.
+// scratch is the directory a benchmark runs in: a new temporary one,
+// inside dir when it is given (--dir: the file system to measure; made if
+// need be), that cleanup removes, with dir itself when scratch made it. A
+// run never finds an earlier run's files, nor leaves its own in dir.
 func scratch(dir, pattern string) (string, func(), error) {
+	made := false
 	if dir != "" {
-		return dir, func() {}, os.MkdirAll(dir, 0o700)
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			made = true
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", nil, err
+		}
 	}
-	d, err := os.MkdirTemp("", pattern)
+	d, err := os.MkdirTemp(dir, pattern)
 	if err != nil {
 		return "", nil, err
 	}
-	return d, func() { os.RemoveAll(d) }, nil
+	return d, func() {
+		os.RemoveAll(d)
+		if made {
+			os.Remove(dir) // only if nothing else was put there meanwhile
+		}
+	}, nil
 }

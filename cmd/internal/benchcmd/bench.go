@@ -193,7 +193,7 @@ func NewCmdMessenger(f *cmdutil.Factory, runF func(*MessengerOptions) error) *co
 	o := &opts.Bench
 	fl := cmd.Flags()
 	fl.StringVar(&o.Backend.Name, "transport", o.Backend.Name, "file or nats")
-	fl.StringVar(&o.Dir, "dir", "", "directory to measure in (default: a temporary directory)")
+	fl.StringVar(&o.Dir, "dir", "", "file system to measure on: the run uses, then removes, a temporary directory inside `DIR` (default: the system's temporary directory)")
 	fl.StringVar(&opts.NATSURL, "nats-url", "", "with --transport nats: the server to measure")
 	fl.IntVar(&o.Raw, "raw", o.Raw, "raw operations")
 	fl.IntVar(&o.Idle, "idle", o.Idle, "messages of the idle latency run")
@@ -285,7 +285,7 @@ func NewCmdDebate(f *cmdutil.Factory, runF func(*DebateOptions) error) *cobra.Co
 	fl.StringSliceVar(&opts.Backends, "backends", []string{bench.BackendFile}, "messenger backends of the agent-process runs: file, nats (none: --backends '')")
 	fl.IntVar(&o.AgentPairs, "agent-pairs", o.AgentPairs, "pairs of agent processes of each agent-process run")
 	fl.StringVar(&opts.NATSURL, "nats-url", "", "the NATS server of the nats backend")
-	fl.StringVar(&o.Dir, "dir", "", "directory of the agent-process runs (default: a temporary directory)")
+	fl.StringVar(&o.Dir, "dir", "", "directory to keep the agent-process runs in (default: a temporary directory, removed after)")
 	return cmd
 }
 
@@ -331,7 +331,7 @@ func NewCmdCLI(f *cmdutil.Factory, runF func(*CLIOptions) error) *cobra.Command 
 	}
 	o := &opts.Bench
 	fl := cmd.Flags()
-	fl.StringVar(&o.Dir, "dir", "", "directory to measure in (default: a temporary directory)")
+	fl.StringVar(&o.Dir, "dir", "", "file system to measure on: the run uses, then removes, a temporary directory inside `DIR` (default: the system's temporary directory)")
 	fl.StringVar(&o.Floor, "floor", "", "the minimal program's binary (default: build it with go)")
 	fl.StringVar(&o.Parley, "parley", "", "the parley binary to measure (default: this one), e.g. a release build or an older version")
 	fl.IntVar(&o.Idle, "idle", o.Idle, "paired idle rounds")
