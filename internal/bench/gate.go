@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"time"
@@ -31,8 +32,8 @@ type GateResult struct {
 // RunGate measures gate decisions on one core (GOMAXPROCS 1, one
 // goroutine) over the self-critiques of the shipped corpus, each figure
 // for about d. It changes GOMAXPROCS while it runs: do not run it beside
-// other work of the same process.
-func RunGate(d time.Duration) (*GateResult, error) {
+// other work of the same process. When ctx ends it stops, with ctx's error.
+func RunGate(ctx context.Context, d time.Duration) (*GateResult, error) {
 	if d <= 0 {
 		d = 2 * time.Second
 	}
@@ -51,17 +52,20 @@ func RunGate(d time.Duration) (*GateResult, error) {
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
 	g := gating.Default()
-	decide := measure(d, len(examples), func(i int) error {
+	decide := measure(ctx, d, len(examples), func(i int) error {
 		_, err := g.Decide(examples[i].SelfCritique)
 		return err
 	})
-	full := measure(d, len(examples), func(i int) error {
+	full := measure(ctx, d, len(examples), func(i int) error {
 		sc, err := gating.ParseBytes(raw[i])
 		if err == nil {
 			_, err = g.Decide(sc)
 		}
 		return err
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("bench gate: %w", err)
+	}
 	if decide.err != nil || full.err != nil {
 		return nil, fmt.Errorf("bench gate: %v %v", decide.err, full.err)
 	}
@@ -87,13 +91,14 @@ type rate struct {
 
 // measure calls f round-robin over n inputs for about d and returns calls
 // per wall-clock second and per CPU second. With GOMAXPROCS 1 the CPU
-// figure is what one core does, whatever else the machine runs.
-func measure(d time.Duration, n int, f func(i int) error) rate {
+// figure is what one core does, whatever else the machine runs. It stops
+// early, between two rounds, when ctx ends (the caller checks ctx).
+func measure(ctx context.Context, d time.Duration, n int, f func(i int) error) rate {
 	runtime.GC()
 	cpu0 := selfCPU()
 	start := time.Now()
 	calls := 0
-	for time.Since(start) < d {
+	for time.Since(start) < d && ctx.Err() == nil {
 		for i := 0; i < n; i++ {
 			if err := f(i); err != nil {
 				return rate{err: err}

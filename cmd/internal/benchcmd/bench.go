@@ -12,6 +12,7 @@ package benchcmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -49,13 +50,24 @@ func NewCmd(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-// result prints a benchmark's result, unless the benchmark failed (err):
-// a JSON line under --json, else its text.
-func result(f *cmdutil.Factory, r interface{ WriteText(io.Writer) error }, err error) error {
+// result prints a benchmark's result, unless the benchmark failed (err,
+// as stopped words it): a JSON line under --json, else its text.
+func result(ctx context.Context, f *cmdutil.Factory, r interface{ WriteText(io.Writer) error }, err error) error {
 	if err != nil {
-		return err
+		return stopped(ctx, err)
 	}
 	return f.Show(r, r.WriteText)
+}
+
+// stopped is a benchmark's error err, unless the command's context ended
+// (Ctrl-C, SIGTERM): then, whatever err says of it (a cancelled read, a
+// sender process killed), the benchmark was cut short, which is
+// cmdutil.ErrInterrupted (exit 130).
+func stopped(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("%w: the benchmark stopped before it finished", cmdutil.ErrInterrupted)
+	}
+	return err
 }
 
 // natsURL is the NATS server a benchmark runs on: the flag, else the
@@ -80,9 +92,9 @@ type GateOptions struct {
 // NewCmdGate is "parley bench gate" (bench.RunGate).
 func NewCmdGate(f *cmdutil.Factory, runF func(*GateOptions) error) *cobra.Command {
 	opts := &GateOptions{f: f}
-	run := cmdutil.Runner(opts, runF, func(_ context.Context, o *GateOptions) error {
-		r, err := bench.RunGate(o.Duration)
-		return result(o.f, r, err)
+	run := cmdutil.Runner(opts, runF, func(ctx context.Context, o *GateOptions) error {
+		r, err := bench.RunGate(ctx, o.Duration)
+		return result(ctx, o.f, r, err)
 	})
 	cmd := &cobra.Command{
 		Use:   "gate",
@@ -143,7 +155,7 @@ func consensusRun(ctx context.Context, opts *ConsensusOptions) error {
 		o.Progress = opts.f.Stderr
 	}
 	r, err := bench.RunConsensus(ctx, o)
-	return result(opts.f, r, err)
+	return result(ctx, opts.f, r, err)
 }
 
 // MessengerOptions are what "parley bench messenger" was asked for.
@@ -163,7 +175,7 @@ func NewCmdMessenger(f *cmdutil.Factory, runF func(*MessengerOptions) error) *co
 			o.Backend.NATSURL = natsURL(opts.f, opts.NATSURL)
 		}
 		r, err := bench.RunMessenger(ctx, o)
-		return result(opts.f, r, err)
+		return result(ctx, opts.f, r, err)
 	})
 	cmd := &cobra.Command{
 		Use:   "messenger [--transport file|nats] [--json]",
@@ -250,7 +262,7 @@ func NewCmdDebate(f *cmdutil.Factory, runF func(*DebateOptions) error) *cobra.Co
 	run := cmdutil.Runner(opts, runF, func(ctx context.Context, opts *DebateOptions) error {
 		o := opts.Bench
 		o.Env = cmdutil.ChildEnv
-		return bench.RunDebate(ctx, o, func(r *bench.DebateResult) error { return result(opts.f, r, nil) })
+		return stopped(ctx, bench.RunDebate(ctx, o, func(r *bench.DebateResult) error { return result(ctx, opts.f, r, nil) }))
 	})
 	cmd := &cobra.Command{
 		Use:   "debate [--backends file,nats]",
@@ -356,5 +368,5 @@ func cliRun(ctx context.Context, opts *CLIOptions) error {
 		f.Warnf("bench cli skipped: %v (pass --floor to parley bench cli)", bench.ErrNoToolchain)
 		return nil
 	}
-	return result(f, res, err)
+	return result(ctx, f, res, err)
 }

@@ -6,6 +6,7 @@
 package cmdtest
 
 import (
+	"context"
 	"io"
 	"strings"
 
@@ -30,6 +31,11 @@ func Exit(cmd *cobra.Command, args ...string) int {
 // Run is Exit that also returns what parley would print on standard error
 // about the command's error.
 func Run(cmd *cobra.Command, args ...string) (int, string) {
+	return RunContext(context.Background(), cmd, args...)
+}
+
+// RunContext is Run with the command's context ctx (the one Ctrl-C ends).
+func RunContext(ctx context.Context, cmd *cobra.Command, args ...string) (int, string) {
 	root := &cobra.Command{Use: "parley", SilenceErrors: true, SilenceUsage: true}
 	root.AddCommand(cmd)
 	cmdutil.Polish(root, nil)
@@ -37,6 +43,6 @@ func Run(cmd *cobra.Command, args ...string) (int, string) {
 	root.SetOut(io.Discard)
 	root.SetErr(io.Discard)
 	var errs strings.Builder
-	code := cmdutil.ExitCode(root.Execute(), &errs)
+	code := cmdutil.ExitCode(root.ExecuteContext(ctx), &errs)
 	return code, errs.String()
 }
