@@ -37,7 +37,7 @@ func TestCoordinatorHeartbeatFollowsTheTTL(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "root")
 	os.MkdirAll(root, 0o700)
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":600}}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":1000}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	a := New(Options{Root: root})
@@ -51,7 +51,7 @@ func TestCoordinatorHeartbeatFollowsTheTTL(t *testing.T) {
 		select {
 		case <-bc.beats:
 		case <-time.After(4 * time.Second):
-			t.Fatalf("%d heartbeat(s) in 4 s with a 600 ms TTL", i)
+			t.Fatalf("%d heartbeat(s) in 4 s with a 1 s TTL", i)
 		}
 	}
 }

@@ -379,6 +379,28 @@ func TestMillisecondSettingsAreBounded(t *testing.T) {
 	}
 }
 
+// A heartbeat TTL under a second is refused, with the key and the range:
+// renewed every third of it by a durable write, the registration of an
+// agent that runs would go stale between renewals, and the agent would
+// count as dead (and be pruned) while it runs. A second is kept, and 0 is
+// the default.
+func TestHeartbeatTTLHasALowerBound(t *testing.T) {
+	t.Parallel()
+	for _, v := range []int{1, 30, 999} {
+		_, err := Parse([]byte(fmt.Sprintf(`{"messenger":{"heartbeatTtlMs":%d}}`, v)))
+		want := fmt.Sprintf("messenger.heartbeatTtlMs %d: use 1000 (a second) to 86400000 (a day), or 0 for the default (30000)", v)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(fmt.Sprint(err), want) {
+			t.Errorf("heartbeatTtlMs %d: %v; want ErrInvalid saying %q", v, err, want)
+		}
+	}
+	for v, want := range map[int]time.Duration{0: 0, 1000: time.Second, 3000: 3 * time.Second} {
+		c, err := Parse([]byte(fmt.Sprintf(`{"messenger":{"heartbeatTtlMs":%d}}`, v)))
+		if err != nil || c.Messenger.HeartbeatTTL() != want {
+			t.Errorf("heartbeatTtlMs %d: %v, %v; want %v", v, c, err, want)
+		}
+	}
+}
+
 // The durations a Config hands out never overflow, even for one built in
 // code that Parse never checked: a value past its bound is the bound.
 func TestDurationsNeverOverflow(t *testing.T) {

@@ -22,6 +22,13 @@ const (
 	// MaxHeartbeatTTLMs bounds messenger.heartbeatTtlMs: a day, the
 	// longest an agent that died may still count as running.
 	MaxHeartbeatTTLMs = 24 * 60 * 60 * 1000
+	// MinHeartbeatTTLMs is the shortest messenger.heartbeatTtlMs: a
+	// second. An agent renews its registration every third of the TTL,
+	// each renewal a durable write; under a second (a slip of units:
+	// seconds typed as milliseconds) the renewals cannot keep up, and
+	// every running agent counts as dead: sends warn that it is not
+	// running, and its registration is pruned while it runs.
+	MinHeartbeatTTLMs = 1000
 	// MaxRetryMs bounds nats.retryMs: an hour of waiting for a server
 	// that does not answer, in every command.
 	MaxRetryMs = 60 * 60 * 1000
@@ -36,15 +43,23 @@ type msSetting struct {
 	value, max int
 	maxInWords string // the bound in words: "an hour"
 	def        string // what 0 means: "30000", "the openai section's"
+	// min is the shortest value that works, when it is more than 1 ms;
+	// minInWords says it in words ("a second").
+	min        int
+	minInWords string
 }
 
-// check refuses a value below zero or over the bound; zero (or no key)
-// means the default.
+// check refuses a value below zero, under the setting's minimum or over
+// its bound; zero (or no key) means the default.
 func (s msSetting) check() error {
-	if s.value >= 0 && s.value <= s.max {
+	if s.value == 0 || s.value >= max(s.min, 1) && s.value <= s.max {
 		return nil
 	}
-	return fmt.Errorf("%w: %s %d: use 1 to %d (%s), or 0 for the default (%s)", ErrInvalid, s.key, s.value, s.max, s.maxInWords, s.def)
+	from := "1"
+	if s.min > 1 {
+		from = fmt.Sprintf("%d (%s)", s.min, s.minInWords)
+	}
+	return fmt.Errorf("%w: %s %d: use %s to %d (%s), or 0 for the default (%s)", ErrInvalid, s.key, s.value, from, s.max, s.maxInWords, s.def)
 }
 
 // millis converts a millisecond setting to a time.Duration, kept between
@@ -79,14 +94,14 @@ func (e OpenAIEndpoint) RequestTimeout() time.Duration {
 // order so that the first one refused is always the same.
 func (c *Config) msSettings() []msSetting {
 	s := []msSetting{
-		{"messenger.reconcileMs", c.Messenger.ReconcileMs, MaxReconcileMs, "an hour", fmt.Sprint(DefaultReconcileMs)},
-		{"messenger.heartbeatTtlMs", c.Messenger.HeartbeatTTLMs, MaxHeartbeatTTLMs, "a day", fmt.Sprint(DefaultHeartbeatTTLMs)},
-		{"nats.retryMs", c.NATS.RetryMs, MaxRetryMs, "an hour", fmt.Sprint(DefaultNATSRetryMs)},
-		{"openai.requestTimeoutMs", c.OpenAI.RequestTimeoutMs, MaxRequestTimeoutMs, "a day", fmt.Sprint(DefaultRequestTimeoutMs)},
+		{"messenger.reconcileMs", c.Messenger.ReconcileMs, MaxReconcileMs, "an hour", fmt.Sprint(DefaultReconcileMs), 0, ""},
+		{"messenger.heartbeatTtlMs", c.Messenger.HeartbeatTTLMs, MaxHeartbeatTTLMs, "a day", fmt.Sprint(DefaultHeartbeatTTLMs), MinHeartbeatTTLMs, "a second"},
+		{"nats.retryMs", c.NATS.RetryMs, MaxRetryMs, "an hour", fmt.Sprint(DefaultNATSRetryMs), 0, ""},
+		{"openai.requestTimeoutMs", c.OpenAI.RequestTimeoutMs, MaxRequestTimeoutMs, "a day", fmt.Sprint(DefaultRequestTimeoutMs), 0, ""},
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.OpenAI.Models)) {
 		s = append(s, msSetting{"openai.models." + name + ".requestTimeoutMs", c.OpenAI.Models[name].RequestTimeoutMs,
-			MaxRequestTimeoutMs, "a day", "the openai section's"})
+			MaxRequestTimeoutMs, "a day", "the openai section's", 0, ""})
 	}
 	return s
 }
