@@ -54,11 +54,11 @@ func newServeCmd(a *factory) *cobra.Command {
 			}
 			switch {
 			case !loopback:
-				a.Warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record of %s and every page of the vault %s", ln.Addr(), a.RootDir(), vdir)
+				a.Warnf("serving %s to other machines: the pages have no authentication; anyone who can reach this address can read every debate and record of %s and every page of the vault %s", httpserve.Where(addr, ln), a.RootDir(), vdir)
 			case allowRemote:
 				// On a loopback address --allow-remote exposes nothing more:
 				// the Host check (against DNS rebinding) stays on.
-				a.Warnf("--allow-remote with the loopback address %s: only this machine can connect, and requests must name a loopback host", ln.Addr())
+				a.Warnf("--allow-remote with the loopback address %s: only this machine can connect, and requests must name a loopback host", httpserve.Where(addr, ln))
 			}
 			url := httpserve.URL(addr, ln, "/")
 			if a.JSON {

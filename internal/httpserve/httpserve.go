@@ -205,6 +205,24 @@ func URL(addr string, ln net.Listener, path string) string {
 	return "http://" + net.JoinHostPort(host, port) + path
 }
 
+// Where names, for a message, where a server listening on ln serves, for
+// the address addr the user gave: its host as given, with the port ln got
+// (addr may ask for port 0); a host that listens on every interface (none,
+// 0.0.0.0, ::) is "every network interface, port N". Never the listener's
+// own [::]:N, which is neither what the user typed nor an address anyone
+// can reach or paste.
+func Where(addr string, ln net.Listener) string {
+	host, _, err := net.SplitHostPort(addr)
+	_, port, perr := net.SplitHostPort(ln.Addr().String())
+	switch {
+	case err != nil || perr != nil:
+		return ln.Addr().String()
+	case host == "" || net.ParseIP(host) != nil && net.ParseIP(host).IsUnspecified():
+		return "every network interface, port " + port
+	}
+	return net.JoinHostPort(host, port)
+}
+
 // ErrRemote means a listen address that is not a loopback address, which
 // CheckAddr refuses unless remote access was allowed.
 var ErrRemote = errors.New("not a loopback address")

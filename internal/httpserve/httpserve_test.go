@@ -206,3 +206,30 @@ func TestURL(t *testing.T) {
 		}
 	}
 }
+
+// Where names the address as the user gave it, with the port the listener
+// got; an address that listens on every interface says so, rather than
+// the listener's [::]:PORT, which nobody typed and no browser takes.
+func TestWhere(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	for addr, want := range map[string]string{
+		":0":                "every network interface, port " + port,
+		"0.0.0.0:0":         "every network interface, port " + port,
+		"[::]:0":            "every network interface, port " + port,
+		"192.168.1.5:0":     "192.168.1.5:" + port,
+		"[fe80::1]:0":       "[fe80::1]:" + port,
+		"example.org:0":     "example.org:" + port,
+		"localhost:0":       "localhost:" + port,
+		"127.0.0.1:" + port: "127.0.0.1:" + port,
+	} {
+		if got := Where(addr, ln); got != want {
+			t.Errorf("Where(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
