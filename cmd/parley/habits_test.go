@@ -172,6 +172,9 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"consensus", "s"}, `unknown command "s" for "parley consensus" (see parley consensus --help)`},
 		{[]string{"bench", "mesenger"}, `did you mean 'parley bench messenger'?`},
 		{[]string{"agents", "lst"}, `did you mean 'parley agents list'?`},
+		// Not help on stdout and exit 0, which "> ~/.bash_completion" or
+		// "source <(…)" would take for the script.
+		{[]string{"completion", "bsh"}, `unknown command "bsh" for "parley completion"; did you mean 'parley completion bash'`},
 		{[]string{"--rooot", "x", "debate", "list"}, `unknown flag --rooot for "parley debate list"; did you mean '--root'?`},
 		{[]string{"debate", "run", "--toppic", "x"}, `did you mean '--topic'?`},
 		{[]string{"recv", "--wiat", "1s"}, `did you mean '--wait'?`},

@@ -37,6 +37,11 @@ func Polish(root *cobra.Command, examples map[string]string) {
 			c.Example = strings.TrimRight(ex, "\n")
 		}
 		switch {
+		case c.HasSubCommands() && c != root && !c.Runnable():
+			// cobra's completion: without a Run, cobra prints its help and
+			// exits 0 for any word ("parley completion bsh" > a script
+			// file); as a Group, a word that is no shell is an error.
+			Group(c)
 		case c.HasSubCommands() && c != root && c.Args == nil: // a group that runs itself too (bench)
 			c.Args = groupArgs
 		case c.Args == nil && c != root && c.Name() != "help": // cobra's help takes a command's path
