@@ -84,6 +84,24 @@ func IsProvider(kind string) bool {
 	return ok
 }
 
+// KnownKind checks that kind is one an agent spec of this build may have:
+// script, exec, a registered chat provider's (openai, …), or
+// KindRegistered ("@NAME"): the kinds Configure's adapters make. Another
+// is ErrBadSpec, naming the kinds to use, so that a spec read from a file
+// (config.json) is refused when it is read rather than when a debate
+// needs the agent.
+func KnownKind(kind string) error {
+	if kind == KindRegistered || kind == KindScript || kind == KindExec || IsProvider(kind) {
+		return nil
+	}
+	kinds := []string{KindScript + ":…", KindExec + ":…"}
+	for _, k := range ProviderKinds() {
+		kinds = append(kinds, k+":…")
+	}
+	sort.Strings(kinds)
+	return fmt.Errorf("%w: unknown kind %q (use %s, or @NAME)", ErrBadSpec, kind, strings.Join(kinds, ", "))
+}
+
 // ProviderKinds are the registered chat providers' kinds, sorted.
 func ProviderKinds() []string {
 	providers.RLock()

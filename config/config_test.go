@@ -379,6 +379,31 @@ func TestMillisecondSettingsAreBounded(t *testing.T) {
 	}
 }
 
+// An escalation agent of a kind no adapter makes ("bogus:…", "scirpt:…")
+// is refused when config.json is read, naming the key and the kinds to
+// use: found only when a DRIFT record needed a debate, it was decided
+// "hold: unavailable" and logged as escalated, a configuration mistake
+// recorded as a decision. Every kind an agent may have is kept.
+func TestEscalationAgentKindIsChecked(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ defender, attacker, key, kind string }{
+		{"bogus:defender.json", "script:attacker.json", "escalation.defender", "bogus"},
+		{"script:defender.json", "scirpt:attacker.json", "escalation.attacker", "scirpt"},
+	} {
+		_, err := Parse([]byte(fmt.Sprintf(`{"escalation":{"defender":%q,"attacker":%q}}`, tc.defender, tc.attacker)))
+		msg := fmt.Sprint(err)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(msg, tc.key+": ") || !strings.Contains(msg, fmt.Sprintf("unknown kind %q", tc.kind)) ||
+			!strings.Contains(msg, "script:…") || !strings.Contains(msg, "@NAME") {
+			t.Errorf("defender %s, attacker %s: %v; want ErrInvalid naming %s, the unknown kind %q and the kinds to use", tc.defender, tc.attacker, err, tc.key, tc.kind)
+		}
+	}
+	for _, spec := range []string{"script:d.json", "Script:d.json", "exec:./agent --role defender", "openai:qwen2.5:7b", "@Rook"} {
+		if _, err := Parse([]byte(fmt.Sprintf(`{"escalation":{"defender":%q,"attacker":"exec:true"}}`, spec))); err != nil {
+			t.Errorf("defender %s: %v", spec, err)
+		}
+	}
+}
+
 // A heartbeat TTL under a second is refused, with the key and the range:
 // renewed every third of it by a durable write, the registration of an
 // agent that runs would go stale between renewals, and the agent would

@@ -43,7 +43,13 @@ func (e *Escalation) validate() error {
 		if f.spec == "" {
 			continue
 		}
-		if _, err := agent.ParseSpec(f.spec); err != nil {
+		sp, err := agent.ParseSpec(f.spec)
+		if err == nil {
+			// A kind no adapter makes would otherwise be found only when a
+			// record needs a debate, and be decided "hold: unavailable".
+			err = agent.KnownKind(sp.Kind)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %v", f.name, err)
 		}
 	}
