@@ -226,9 +226,9 @@ func Parse(data []byte) (*Config, error) {
 	if data[0] != '{' {
 		return nil, fmt.Errorf("%w: config.json holds one JSON object ({…})", ErrInvalid)
 	}
-	if key, err := duplicateKey(data); err != nil || key != "" {
+	if dup, err := duplicateKey(data); err != nil || dup != "" {
 		if err == nil {
-			err = fmt.Errorf("%s is given twice; keep one", key)
+			err = errors.New(dup)
 		}
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
@@ -300,15 +300,18 @@ func budgetError(l debate.Layer, err error) error {
 // levels deep), so that the duplicate-key walk stays small.
 const maxDepth = 32
 
-// duplicateKey returns the dotted path of the first key that an object of
-// data holds twice ("" if none): the decoder would keep the last value and
-// drop the other without a word. Syntax errors are left to the decoder,
-// which reports them better.
+// duplicateKey says which setting an object of data first gives twice,
+// and what to do ("" if none): the decoder would keep the last value and
+// drop the other without a word. A setting's key matches whatever its
+// case (the decoder's rule: "ReconcileMs" sets reconcileMs), so within the
+// object of a section two spellings of one key are the same setting given
+// twice; the keys of a map (layers, model names) are compared as written.
+// Syntax errors are left to the decoder, which reports them better.
 func duplicateKey(data []byte) (string, error) {
 	errSyntax := errors.New("syntax")
 	dec := json.NewDecoder(bytes.NewReader(data))
-	var walk func(path string, depth int) (string, error)
-	walk = func(path string, depth int) (string, error) {
+	var walk func(path string, t reflect.Type, depth int) (string, error)
+	walk = func(path string, t reflect.Type, depth int) (string, error) {
 		if depth > maxDepth {
 			return "", fmt.Errorf("nested more than %d levels deep", maxDepth)
 		}
@@ -316,9 +319,16 @@ func duplicateKey(data []byte) (string, error) {
 		if err != nil {
 			return "", errSyntax
 		}
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
 		switch tok {
 		case json.Delim('{'):
-			seen := map[string]bool{}
+			var fields map[string]reflect.Type // a section's settings, by key in lower case
+			if t != nil && t.Kind() == reflect.Struct {
+				fields = jsonFields(t)
+			}
+			seen := map[string]string{} // as compared → as written
 			for dec.More() {
 				kt, err := dec.Token()
 				k, ok := kt.(string)
@@ -329,17 +339,31 @@ func duplicateKey(data []byte) (string, error) {
 				if path != "" {
 					sub = path + "." + k
 				}
-				if seen[k] {
-					return sub, nil
+				same, sub2 := k, reflect.Type(nil)
+				switch {
+				case fields != nil:
+					same, sub2 = strings.ToLower(k), fields[strings.ToLower(k)]
+				case t != nil && t.Kind() == reflect.Map:
+					sub2 = t.Elem()
 				}
-				seen[k] = true
-				if dup, err := walk(sub, depth+1); dup != "" || err != nil {
+				if first, dup := seen[same]; dup {
+					if first != k {
+						return fmt.Sprintf("%s is given twice, as %q and %q (a key matches whatever its case); keep one", sub, first, k), nil
+					}
+					return sub + " is given twice; keep one", nil
+				}
+				seen[same] = k
+				if dup, err := walk(sub, sub2, depth+1); dup != "" || err != nil {
 					return dup, err
 				}
 			}
 		case json.Delim('['):
+			var elem reflect.Type
+			if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+				elem = t.Elem()
+			}
 			for dec.More() {
-				if dup, err := walk(path, depth+1); dup != "" || err != nil {
+				if dup, err := walk(path, elem, depth+1); dup != "" || err != nil {
 					return dup, err
 				}
 			}
@@ -351,11 +375,37 @@ func duplicateKey(data []byte) (string, error) {
 		}
 		return "", nil
 	}
-	dup, err := walk("", 0)
+	dup, err := walk("", reflect.TypeFor[Config](), 0)
 	if errors.Is(err, errSyntax) {
 		return "", nil
 	}
 	return dup, err
+}
+
+// jsonFields are the settings of the section struct t as the decoder
+// reads them: each field's JSON key, in lower case, with its type, the
+// fields of an embedded struct as the section's own.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-" || !f.IsExported() && !f.Anonymous:
+		case name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct:
+			for k, ft := range jsonFields(f.Type) {
+				if _, ok := out[k]; !ok {
+					out[k] = ft
+				}
+			}
+		default:
+			if name == "" {
+				name = f.Name
+			}
+			out[strings.ToLower(name)] = f.Type
+		}
+	}
+	return out
 }
 
 // configKeys are the keys config.json may hold, at any depth.

@@ -75,6 +75,36 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// A setting's key matches whatever its case ("ReconcileMs" sets
+// reconcileMs), so two spellings of one key in a section are the same
+// setting given twice, refused in one line naming both, rather than one
+// value silently dropped. A key in another case alone still sets its
+// setting, and the keys of a map (model names) stay distinct by case.
+func TestKeyGivenTwiceInAnotherCase(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{"messenger":{"reconcileMs":1000,"ReconcileMs":5}}`:             `messenger.ReconcileMs is given twice, as "reconcileMs" and "ReconcileMs" (a key matches whatever its case); keep one`,
+		`{"transport":"nats","Transport":"file"}`:                        `Transport is given twice, as "transport" and "Transport"`,
+		`{"openai":{"baseUrl":"http://a/v1","baseURL":"http://b/v1"}}`:   `openai.baseURL is given twice, as "baseUrl" and "baseURL"`,
+		`{"debate":{"budgets":{"spec":{"maxRounds":5,"maxrounds":2}}}}`:  `debate.budgets.spec.maxrounds is given twice, as "maxRounds" and "maxrounds"`,
+		`{"openai":{"models":{"m":{"jsonMode":true,"JSONMode":false}}}}`: `openai.models.m.JSONMode is given twice, as "jsonMode" and "JSONMode"`,
+		`{"Messenger":{"heartbeatTtlMs":2000},"messenger":{}}`:           `messenger is given twice, as "Messenger" and "messenger"`,
+	} {
+		_, err := Parse([]byte(in))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(fmt.Sprint(err), want) || strings.Contains(fmt.Sprint(err), "\n") {
+			t.Errorf("%s: %v; want one line of ErrInvalid saying %q", in, err, want)
+		}
+	}
+	c, err := Parse([]byte(`{"Messenger":{"ReconcileMs":250}}`))
+	if err != nil || c.Messenger.ReconcileMs != 250 {
+		t.Errorf("a key in another case alone: %v, reconcileMs %v; want 250", err, c)
+	}
+	c, err = Parse([]byte(`{"openai":{"models":{"llama":{"maxTokens":1},"Llama":{"maxTokens":2}}}}`))
+	if err != nil || c.OpenAI.Endpoint("llama").MaxTokens != 1 || c.OpenAI.Endpoint("Llama").MaxTokens != 2 {
+		t.Errorf("two models differing in case: %v", err)
+	}
+}
+
 func TestLoadNamesTheFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
