@@ -201,6 +201,33 @@ func TestEffectiveRoundTrips(t *testing.T) {
 	}
 }
 
+// "parley config show" prints every setting config.json gives, not only
+// the sections with defaults: the consensus models and the seal's keys
+// too, which the effective configuration once left out ("consensus": {},
+// "seal": {}), so that it showed signing off while it was on, and a copy
+// of it as config.json turned signing and the judge off.
+func TestEffectiveKeepsEverySetting(t *testing.T) {
+	t.Parallel()
+	const pub = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="
+	c, err := Parse([]byte(`{"consensus":{"embeddings":"openai:nomic-embed-text","judge":"openai:qwen2.5:7b"},` +
+		`"seal":{"signingKey":"/etc/parley/seal.key","publicKey":"` + pub + `"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.Effective()
+	if e.Consensus != c.Consensus || e.Seal != c.Seal {
+		t.Fatalf("effective consensus %+v, seal %+v; want %+v, %+v", e.Consensus, e.Seal, c.Consensus, c.Seal)
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(data)
+	if err != nil || back.Consensus != c.Consensus || back.Seal != c.Seal {
+		t.Fatalf("parsed back: %+v, %+v, %v\n%s", back.Consensus, back.Seal, err, data)
+	}
+}
+
 func TestResolve(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"": "", "/abs/x": "/abs/x", "rel/x": filepath.Join("/root", "rel/x")} {

@@ -227,6 +227,9 @@ func (c *Config) Effective() *Config {
 		Messenger:  c.Messenger,
 		Escalation: c.Escalation,
 		OpenAI:     OpenAI{OpenAIEndpoint: c.OpenAI.Endpoint(""), Templates: c.OpenAI.Templates},
+		// Off unless set: no default to fill in, but what is set is shown.
+		Consensus: c.Consensus,
+		Seal:      c.Seal,
 	}
 	for _, l := range debate.Layers {
 		b := c.Budget(l)
