@@ -206,11 +206,18 @@ func Load(root string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	// Against the root's absolute path: a path resolved against a
+	// relative root (.parley) would name another file once written back
+	// as config.json ("parley config show") and read against the root again.
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
 	if cr := c.NATS.Credentials; cr != "" && !filepath.IsAbs(cr) {
-		c.NATS.Credentials = filepath.Join(root, cr)
+		c.NATS.Credentials = filepath.Join(abs, cr)
 	}
 	if k := c.Seal.SigningKey; k != "" && !filepath.IsAbs(k) {
-		c.Seal.SigningKey = filepath.Join(root, k)
+		c.Seal.SigningKey = filepath.Join(abs, k)
 	}
 	return c, nil
 }

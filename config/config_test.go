@@ -292,6 +292,43 @@ func TestLoadResolvesCredentialsAgainstTheRoot(t *testing.T) {
 	}
 }
 
+// With a relative root (the default, .parley), the files config.json
+// names relative to it resolve to where they are wherever parley runs
+// from, and "config show" (the effective configuration) names them so
+// that it reads back as the same settings: not ".parley/user.creds",
+// which config.json would resolve again, to .parley/.parley/user.creds.
+func TestRelativeRootPathsReadBackTheSame(t *testing.T) {
+	t.Chdir(t.TempDir()) // not parallel: the working directory is the process's
+	if err := os.MkdirAll(".parley", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(data []byte) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(".parley", FileName), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write([]byte(`{"transport":"nats","nats":{"credentials":"nats/user.creds"},"seal":{"signingKey":"seal.key"}}`))
+	c, err := Load(".parley")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	creds, key := filepath.Join(wd, ".parley", "nats", "user.creds"), filepath.Join(wd, ".parley", "seal.key")
+	if c.NATS.Credentials != creds || c.Seal.SigningKey != key {
+		t.Fatalf("credentials %q, signing key %q; want %q, %q", c.NATS.Credentials, c.Seal.SigningKey, creds, key)
+	}
+	shown, err := json.Marshal(c.Effective())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(shown)
+	back, err := Load(".parley")
+	if err != nil || back.NATS.Credentials != creds || back.Seal.SigningKey != key {
+		t.Fatalf("config show as config.json reads back as credentials %q, signing key %q (%v); want %q, %q", back.NATS.Credentials, back.Seal.SigningKey, err, creds, key)
+	}
+}
+
 // FuzzParse feeds arbitrary bytes to the config decoder: it never panics
 // or hangs, and a config it accepts reads back the same through Effective.
 func FuzzParse(f *testing.F) {
