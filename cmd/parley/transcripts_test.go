@@ -47,6 +47,21 @@ func twoDebates(t *testing.T) (root, conceded, deadlocked string) {
 	return root, conceded, deadlocked
 }
 
+// On a root with no debate yet, "transcripts list" (no filter) says so,
+// and how to start one, as "debate list" does: not that none "match".
+func TestTranscriptsListOnANewRoot(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "init")
+	for _, cmd := range [][]string{{"transcripts", "list"}, {"debate", "list"}} {
+		out, errs, code := cli(t, root, "", cmd...)
+		want := "no debates yet under " + root + " (start one with parley --root " + root + " debate run)\n"
+		if code != cmdutil.ExitOK || errs != "" || out != want {
+			t.Errorf("%v on a new root: exit %d, stdout %q, stderr %q; want %q", cmd, code, out, errs, want)
+		}
+	}
+}
+
 func TestTranscriptsList(t *testing.T) {
 	t.Parallel()
 	root, conceded, deadlocked := twoDebates(t)
@@ -101,6 +116,9 @@ func TestTranscriptsList(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join(tc.want, ",") && !(len(got) == 2 && len(tc.want) == 2 && got[0] == tc.want[1] && got[1] == tc.want[0]) {
 			t.Errorf("%s: %v, want %v", name, got, tc.want)
 		}
+	}
+	if out, _, _ := dcli(t, root, "transcripts", "list", "--since", "2099-01-01"); !strings.HasPrefix(out, "no debates match under ") {
+		t.Errorf("list filtering every debate out: %q, want none that match", out)
 	}
 	for _, bad := range [][]string{{"--since", "yesterday"}, {"--layer", "code"}, {"--verdict", "MAYBE"}} {
 		_, errs, code := dcli(t, root, append([]string{"transcripts", "list"}, bad...)...)

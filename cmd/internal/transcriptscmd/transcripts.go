@@ -73,6 +73,12 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if f.JSON {
 		return cmdutil.EmitEach(f, list)
 	}
+	if q := opts.Query; len(list) == 0 && q.Layer == "" && q.Verdict == "" && q.Since == "" {
+		// Nothing was filtered out: there is no debate yet (as "parley
+		// debate list" says it), rather than none that "matches".
+		f.Printf("no debates yet under %s (start one with %s)\n", f.RootDir(), f.CmdLine("debate", "run"))
+		return nil
+	}
 	return textview.Transcripts(f.Stdout, list, f.RootDir(), f.StdoutTTY())
 }
 
