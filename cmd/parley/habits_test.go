@@ -174,6 +174,9 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"agents", "lst"}, `did you mean 'parley agents list'?`},
 		// Not help on stdout and exit 0, which "> ~/.bash_completion" or
 		// "source <(…)" would take for the script.
+		// A help topic that names no command, as the command itself.
+		{[]string{"help", "debat"}, `unknown command "debat" for "parley"; did you mean 'parley debate'?`},
+		{[]string{"help", "debate", "rn"}, `unknown command "rn" for "parley debate"; did you mean 'parley debate run'?`},
 		{[]string{"completion", "bsh"}, `unknown command "bsh" for "parley completion"; did you mean 'parley completion bash'`},
 		{[]string{"--rooot", "x", "debate", "list"}, `unknown flag --rooot for "parley debate list"; did you mean '--root'?`},
 		{[]string{"debate", "run", "--toppic", "x"}, `did you mean '--topic'?`},

@@ -54,6 +54,27 @@ func Polish(root *cobra.Command, examples map[string]string) {
 	walk(root)
 	root.Args = groupArgs
 	root.SetFlagErrorFunc(flagError)
+	for _, c := range root.Commands() {
+		if c.Name() == "help" && c.Run != nil {
+			helpTopics(c)
+		}
+	}
+}
+
+// helpTopics makes cobra's help command refuse a topic that names no
+// command, as the commands themselves do (exit 2, with the nearest
+// names): cobra's prints the root's help and exits 0 for "parley help
+// debat", or the group's for "parley help debate rn".
+func helpTopics(help *cobra.Command) {
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(c *cobra.Command, args []string) error {
+		if cmd, rest, err := c.Root().Find(args); err == nil && cmd != nil && len(rest) > 0 {
+			return unknownCommand(cmd, rest[0])
+		}
+		show(c, args)
+		return nil
+	}
 }
 
 // Group makes c a command that holds subs: run alone, it prints its help;
