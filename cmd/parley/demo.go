@@ -22,6 +22,11 @@ func newDemoCmd(a *factory) *cobra.Command {
 		Use:   "demo [--dir DIR]",
 		Short: "Run the whole flow on a temporary root, in seconds",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir == "" && (a.RootFlag != "" || a.VaultFlag != "") {
+				// Not silently elsewhere: the user would look for the
+				// demo's debates under the root they named.
+				return cmdutil.Usagef("--root and --vault do not apply to demo, which makes a root of its own: choose its directory with %s", "parley demo --dir DIR")
+			}
 			root, err := demo.Root(dir)
 			if errors.Is(err, demo.ErrDir) {
 				return cmdutil.Usagef("--dir %s: %v", dir, err)

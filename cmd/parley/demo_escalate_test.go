@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,5 +33,22 @@ func TestDemoEscalation(t *testing.T) {
 	out, errs, code = runT(t, "", "demo", "--dir", filepath.Join(dir, "again"))
 	if code != 0 || strings.Count(out, `{"task_id":"1001`) != 4 || !strings.Contains(out, "escalations.jsonl") {
 		t.Fatalf("exit %d %s:\n%s", code, errs, out)
+	}
+}
+
+// The demo makes a root of its own: given --root (or --vault) without
+// --dir, it says so and runs nothing (exit 2), rather than running on a
+// temporary root while the user looks for its debates under theirs.
+func TestDemoRefusesRootWithoutDir(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "mine")
+	for _, args := range [][]string{{"--root", root, "demo"}, {"--vault", filepath.Join(root, "vault"), "demo"}} {
+		out, errs, code := runT(t, "", args...)
+		if code != 2 || out != "" || !strings.Contains(errs, "parley demo --dir DIR") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, nothing run, one line pointing to --dir", args, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(root); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused demo made %s: %v", root, err)
 	}
 }
