@@ -88,6 +88,35 @@ func TestShowResolvesNamesAndPrefixes(t *testing.T) {
 	}
 }
 
+// A record's name is found in any case, as Obsidian finds a note by its
+// name ("[[Spec-Upload-Size-Cap]]" opens spec-upload-size-cap.md): by its
+// name, file name, wikilink, vault path, prefix or debate id. A name equal
+// to one record ignoring case is that record, not a prefix of another.
+func TestShowIgnoresCase(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := fileRecords(t, a,
+		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"),
+		outcome("20261201-spec-upload-size-cap-for-admins-k2j3h4", "Upload size cap for admins", "Admins upload up to 2 GB"))
+	ctx := context.Background()
+	for _, arg := range []string{
+		"SPEC-UPLOAD-SIZE-CAP", "Spec-Upload-Size-Cap.md", "[[Spec-Upload-Size-Cap|the cap]]",
+		"wiki/consensus/Spec-Upload-Size-Cap.md", "20261201-SPEC-UPLOAD-SIZE-CAP-M4N5B6",
+	} {
+		p, err := c.Show(ctx, arg)
+		if err != nil {
+			t.Errorf("Show(%q): %v", arg, err)
+			continue
+		}
+		if p.Name != "spec-upload-size-cap" {
+			t.Errorf("Show(%q) = %s, want spec-upload-size-cap", arg, p.Name)
+		}
+	}
+	if p, err := c.Show(ctx, "Spec-Upload-Size-Cap-F"); err != nil || p.Name != "spec-upload-size-cap-for-admins" {
+		t.Errorf("Show of a prefix in another case: %v, %v", p, err)
+	}
+}
+
 // What the user must correct comes back as an *Error of a request's
 // mistake (missing or invalid) naming the field, for every front end to
 // word; nothing is looked up.

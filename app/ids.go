@@ -39,6 +39,30 @@ func MatchPrefix(arg string, names []string) []string {
 	return out
 }
 
+// matchFold is the names arg names, as Obsidian resolves a note's name:
+// the one equal to arg, else those equal to it ignoring case, else those
+// that start with it ignoring case, sorted.
+func matchFold(arg string, names []string) []string {
+	la := strings.ToLower(arg)
+	var equal, prefixed []string
+	for _, n := range names {
+		if n == arg {
+			return []string{n}
+		}
+		switch ln := strings.ToLower(n); {
+		case ln == la:
+			equal = append(equal, n)
+		case strings.HasPrefix(ln, la):
+			prefixed = append(prefixed, n)
+		}
+	}
+	if len(equal) > 0 {
+		prefixed = equal
+	}
+	sort.Strings(prefixed)
+	return prefixed
+}
+
 // ambiguous is the error of a prefix that several names start with.
 func ambiguous(what, arg string, names []string) *Error {
 	shown := names
@@ -124,7 +148,9 @@ func validPrefix(s string) bool {
 }
 
 // ResolveRecord finds the record named by arg in s: by its name, file
-// name, wikilink or debate id, or by a unique prefix of a name or an id.
+// name, wikilink or debate id, or by a unique prefix of a name or an id,
+// in any case, as Obsidian resolves a note's name ("Spec-Cache-TTL" is
+// spec-cache-ttl), a name of the exact case first.
 // A name that matches nothing is returned as it is, for the store to say
 // it is not there.
 func ResolveRecord(ctx context.Context, s *consensus.Store, arg string) (string, error) {
@@ -140,8 +166,8 @@ func ResolveRecord(ctx context.Context, s *consensus.Store, arg string) (string,
 			byID[r.DebateID] = r.Name
 		}
 	}
-	trimmed := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(arg), "[["), "]]"), ".md")
-	if m := MatchPrefix(trimmed, names); len(m) == 1 {
+	trimmed := consensus.LinkName(arg)
+	if m := matchFold(trimmed, names); len(m) == 1 {
 		return m[0], nil
 	} else if len(m) > 1 {
 		return "", ambiguous("record", arg, m)
@@ -150,7 +176,7 @@ func ResolveRecord(ctx context.Context, s *consensus.Store, arg string) (string,
 	for id := range byID {
 		ids = append(ids, id)
 	}
-	switch m := MatchPrefix(trimmed, ids); len(m) {
+	switch m := matchFold(trimmed, ids); len(m) {
 	case 0:
 		return arg, nil
 	case 1:

@@ -102,7 +102,7 @@ func (s *Store) Record(ctx context.Context, name string) (*Record, *vault.Page, 
 		if r, err := s.byDebate(strings.TrimSpace(name)); err == nil && r != nil {
 			return r.Name + ".md", nil
 		}
-		return linkName(name) + ".md", nil
+		return LinkName(name) + ".md", nil
 	})
 	if err != nil {
 		return nil, nil, err

@@ -176,8 +176,8 @@ func parseRecord(name string, data []byte) (*Record, string, error) {
 		Updated:           y.Updated,
 		Participants:      y.Participants,
 		FinalPositionHash: strings.ToLower(strings.TrimSpace(y.FinalPositionHash)),
-		Supersedes:        linkName(y.Supersedes),
-		SupersededBy:      linkName(y.SupersededBy),
+		Supersedes:        LinkName(y.Supersedes),
+		SupersededBy:      LinkName(y.SupersededBy),
 		EvidenceLines:     y.EvidenceLines,
 	}
 	if r.Layer, err = debate.ParseLayer(y.Layer); err != nil {
@@ -272,9 +272,10 @@ func (y *recordYAML) setFlat(key []byte, v vault.FlatValue) bool {
 	return true // a key lookup does not read
 }
 
-// linkName turns "[[spec-x]]", "[[spec-x|alias]]" or "spec-x.md" into
-// "spec-x".
-func linkName(s string) string {
+// LinkName is the page name a wikilink, file name or vault path names:
+// "[[spec-x]]", "[[spec-x#Rationale|alias]]", "spec-x.md" and
+// "wiki/consensus/spec-x.md" all name "spec-x". Its case is kept.
+func LinkName(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return ""
