@@ -17,6 +17,10 @@ const (
 	LintStale         = "stale"         // an active record's cited lines changed or are gone
 	// LintUnsuperseded: a record another one supersedes whose page does not say so.
 	LintUnsuperseded = "unsuperseded"
+	// LintSkipped: a file of the records folder that lookups skip (its
+	// frontmatter does not parse, it lacks a record's keys, it is a
+	// symbolic link): its question has no record until it is fixed.
+	LintSkipped = "skipped"
 )
 
 // LintFinding is one thing vault lint found: a line of "vault lint --json".
@@ -31,8 +35,8 @@ type LintFinding struct {
 }
 
 // Lint reads the whole vault and reports contradicting active records
-// (compared as Check compares), broken wikilinks, orphan pages and stale
-// records, whose cited lines (path:from-to) changed since they were
+// (compared as Check compares), records lookups skip (Skipped), broken
+// wikilinks, orphan pages and stale records, whose cited lines (path:from-to) changed since they were
 // filed. The lines are read under workspace; with workspace "", under each
 // record's debate's workspace as its session.json records it, or the
 // current directory for a debate not under the root (or whose workspace
@@ -75,6 +79,11 @@ func (c *Consensus) Lint(ctx context.Context, workspace string) ([]LintFinding, 
 	for _, x := range contra {
 		found = append(found, LintFinding{Kind: LintContradiction, Page: x.A.Path, Other: x.B.Path, Differences: x.Differences,
 			Problem: fmt.Sprintf("%q and %q answer the same question (topic score %.2f) with conflicting positions", x.A.Topic, x.B.Topic, x.TopicScore)})
+	}
+	// Contradictions checked every file of the records folder: the
+	// files it skipped are those of now.
+	for _, sk := range c.s.Skipped() {
+		found = append(found, LintFinding{Kind: LintSkipped, Page: sk.Path, Problem: "lookups skip it: " + sk.Reason})
 	}
 	unsup, err := c.s.Unsuperseded(ctx)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 func newVaultCmd(a *factory) *cobra.Command {
 	return cmdutil.Group(&cobra.Command{
 		Use:   "vault",
-		Short: "Check the vault: contradicting records, unmarked supersessions, broken links, orphans, stale evidence",
+		Short: "Check the vault: contradicting records, unmarked supersessions, skipped records, broken links, orphans, stale evidence",
 	}, newVaultLintCmd(a))
 }
 
@@ -21,12 +21,14 @@ func newVaultLintCmd(a *factory) *cobra.Command {
 	var workspace string
 	cmd := &cobra.Command{
 		Use:   "lint",
-		Short: "Report contradicting active records, unmarked supersessions, broken wikilinks, orphan pages and stale records (exit 3 if any)",
+		Short: "Report contradicting active records, unmarked supersessions, skipped records, broken wikilinks, orphan pages and stale records (exit 3 if any)",
 		Long: "Reads the whole vault and reports:\n" +
 			"  contradiction  two active records of the same question (by meaning, in one\n" +
 			"                 layer) whose positions conflict, compared as consensus check does\n" +
 			"  unsuperseded   a record a newer one supersedes whose page still says active\n" +
 			"                 (the next filing marks it, or, if parley cannot edit it, you do)\n" +
+			"  skipped        a file of the records folder that lookups skip (frontmatter\n" +
+			"                 that does not parse, a symbolic link), with the reason\n" +
 			"  broken_link    a wikilink to no page, or to a name several pages share\n" +
 			"  orphan         a page no other page links to (index pages excepted)\n" +
 			"  stale          an active record whose cited lines (path:from-to) changed or\n" +
