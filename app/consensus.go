@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -60,15 +61,47 @@ func (a *App) OpenConsensus() (*Consensus, error) {
 // call that only reads records (list, show, search, check, lint): a vault
 // that was named (Options.Vault, $PARLEY_VAULT) and does not exist is an
 // error wrapping ErrNoVault, and is not made: a misspelt name would
-// otherwise answer from an empty vault ("none"). The default vault,
-// <root>/vault, is part of the root and is made as OpenConsensus makes it.
+// otherwise answer from an empty vault ("none"). So is a default vault,
+// <root>/vault, that is gone although a debate under the root filed its
+// record (a vault removed or moved away): made again empty, it would
+// answer "none" to a question its records settled. The default vault of
+// a root that never filed anything is part of the root, and is made as
+// OpenConsensus makes it.
 func (a *App) ReadConsensus() (*Consensus, error) {
-	if a.vaultNamed {
-		if _, err := os.Stat(a.vault); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(a.vault); errors.Is(err, fs.ErrNotExist) {
+		if a.vaultNamed {
 			return nil, fmt.Errorf("%w at %s", ErrNoVault, a.vault)
+		}
+		id, record, err := a.filedDebate()
+		if err != nil {
+			return nil, err
+		}
+		if id != "" {
+			return nil, fmt.Errorf("%w at %s, though debate %s filed its record %s there", ErrNoVault, a.vault, id, record)
 		}
 	}
 	return a.OpenConsensus()
+}
+
+// filedDebate is a debate under the root that filed a record (its
+// verdict.json names one), and that record's vault path; "" when none did.
+func (a *App) filedDebate() (id, record string, err error) {
+	ids, err := a.DebateIDs()
+	if err != nil || len(ids) == 0 {
+		return "", "", err
+	}
+	st, err := a.OpenDebates()
+	if err != nil {
+		return "", "", err
+	}
+	defer st.Close()
+	sort.Strings(ids)
+	for _, id := range ids {
+		if v, err := st.Verdict(id); err == nil && v.Record != "" {
+			return id, v.Record, nil
+		}
+	}
+	return "", "", nil
 }
 
 // ConsensusOf is the operations over a store its caller opened (and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -220,4 +221,54 @@ func TestCheckResultIsTheWholeAnswer(t *testing.T) {
 	if _, err := ConsensusOf(c.Store()).FileFrom(context.Background(), "20261201-spec-upload-size-cap-m4n5b6"); err == nil {
 		t.Error("FileFrom without an App filed")
 	}
+}
+
+// A default vault that is gone after a debate under the root filed its
+// record there (removed, or moved away without --vault following it) is
+// not made again, empty, by a call that only reads: an empty vault would
+// answer "none" to the question the record settled. A root that never
+// filed anything still gets its default vault.
+func TestReadConsensusDoesNotRemakeAGoneVault(t *testing.T) {
+	t.Parallel()
+	debateWith := func(t *testing.T, root, id, verdict string) {
+		t.Helper()
+		dir := filepath.Join(root, "debates", id)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "verdict.json"), []byte(verdict), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("filed", func(t *testing.T) {
+		t.Parallel()
+		root := filepath.Join(t.TempDir(), "root")
+		debateWith(t, root, "20261201-spec-upload-size-cap-m4n5b6", `{"debate_id":"20261201-spec-upload-size-cap-m4n5b6","verdict":"CONSENSUS_REACHED","record":"wiki/consensus/spec-upload-size-cap.md"}`)
+		a := New(Options{Root: root})
+		c, err := a.ReadConsensus()
+		if err == nil {
+			c.Close()
+		}
+		if !errors.Is(err, ErrNoVault) || !strings.Contains(err.Error(), "20261201-spec-upload-size-cap-m4n5b6") || !strings.Contains(err.Error(), "wiki/consensus/spec-upload-size-cap.md") {
+			t.Errorf("ReadConsensus with the vault gone: %v, want ErrNoVault naming the debate and its record", err)
+		}
+		if _, err := os.Stat(a.Vault()); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the vault was made again: %v", err)
+		}
+	})
+	t.Run("never filed", func(t *testing.T) {
+		t.Parallel()
+		root := filepath.Join(t.TempDir(), "root")
+		// A debate that ended unavailable files nothing.
+		debateWith(t, root, "20261201-spec-upload-size-cap-m4n5b6", `{"debate_id":"20261201-spec-upload-size-cap-m4n5b6","verdict":"UNAVAILABLE","record":""}`)
+		a := New(Options{Root: root})
+		c, err := a.ReadConsensus()
+		if err != nil {
+			t.Fatalf("ReadConsensus of a root that filed nothing: %v", err)
+		}
+		defer c.Close()
+		if recs, err := c.List(context.Background(), RecordQuery{}); err != nil || len(recs) != 0 {
+			t.Errorf("List = %v, %v, want no records", recs, err)
+		}
+	})
 }

@@ -65,8 +65,9 @@ var (
 	// ErrNotActive is the cause of a not_active refusal.
 	ErrNotActive = errors.New("not_active")
 	// ErrNoVault: a vault named for the App (Options.Vault or
-	// $PARLEY_VAULT) does not exist, and the call only reads (nothing was
-	// created looking for it).
+	// $PARLEY_VAULT) does not exist, or the default one is gone although
+	// a debate under the root filed its record there, and the call only
+	// reads (nothing was created looking for it).
 	ErrNoVault = errors.New("there is no vault")
 )
 

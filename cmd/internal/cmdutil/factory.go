@@ -155,15 +155,16 @@ func EmitEach[T any](a *Factory, vs []T) error {
 
 // OpenConsensus opens the consensus store (app.ReadConsensus) for a
 // command that only reads records (list, show, search, check, lint): with
-// no root, or no vault where --vault or PARLEY_VAULT names one, it says so
-// and how to make one (an error wrapping app.ErrNoVault), and makes none.
+// no root, no vault where --vault or PARLEY_VAULT names one, or a default
+// vault gone after a debate filed its record there, it says so and how to
+// make one (an error wrapping app.ErrNoVault), and makes none.
 func (a *Factory) OpenConsensus() (*app.Consensus, error) {
 	if !a.HaveRoot() {
 		return nil, a.NoRootError("no consensus records: ")
 	}
 	c, err := a.Service().ReadConsensus()
 	if errors.Is(err, app.ErrNoVault) {
-		return nil, &Error{Msg: fmt.Sprintf("no consensus records: there is no vault at %s (%s makes one)", a.VaultDir(), a.CmdLine("init")), Err: err}
+		return nil, &Error{Msg: fmt.Sprintf("no consensus records: %v (%s makes one)", err, a.CmdLine("init")), Err: err}
 	}
 	return c, err
 }
