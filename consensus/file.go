@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -419,7 +420,7 @@ func (s *Store) writeIndexPage(now time.Time) error {
 		if q.Scan(&r.Date, &r.Layer, &r.Name, &r.Topic, &r.Verdict, &r.Status) != nil {
 			continue
 		}
-		row := fmt.Sprintf("| %s | %s | [[%s\\|%s]] | %s | %s |\n", inline(r.Date, 20), r.Layer, r.Name, linkAlias(r.Topic), r.Verdict, r.Status)
+		row := fmt.Sprintf("| %s | %s | %s | %s | %s |\n", inline(r.Date, 20), r.Layer, indexLink(r.Name, r.Topic), r.Verdict, r.Status)
 		if rows.Len()+len(row) > budget {
 			break
 		}
@@ -438,6 +439,18 @@ func (s *Store) writeIndexPage(now time.Time) error {
 		return &RecordError{Op: "index", Path: Folder + "/" + IndexName, Err: err}
 	}
 	return nil
+}
+
+// indexLink is the index page's link to the record of file name (without
+// ".md") and topic, in a table cell: a wikilink [[name|topic]], or, for a
+// file a person named with characters a wikilink cannot hold ("ADR
+// #12", "spec-x [draft]": vault.Linkable), a Markdown link to its
+// percent-encoded file name, which Obsidian resolves as it is.
+func indexLink(name, topic string) string {
+	if vault.Linkable(name) {
+		return "[[" + name + "\\|" + linkAlias(topic) + "]]"
+	}
+	return "[" + vault.EscapeInline(linkAlias(topic)) + "](" + url.PathEscape(name+".md") + ")"
 }
 
 // linkAlias makes a topic safe as the alias of a wikilink inside a table

@@ -54,6 +54,25 @@ func (l Link) String() string {
 	return b.String()
 }
 
+// Linkable reports whether a [[wikilink]] can name the page of file name
+// name (without ".md") and reach it: Obsidian reads a '#' or '^' in a
+// link as the start of a heading or block, a '|' as the start of the
+// alias, and a bracket, a backslash, a control character or a line break
+// ends or breaks the link, so a [[link]] to "ADR #12" names "ADR " and a
+// heading of it. Obsidian never gives a page such a name; a person or
+// another program can.
+func Linkable(name string) bool {
+	if strings.TrimSpace(name) == "" || strings.ContainsAny(name, "#^|[]\\") {
+		return false
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFFFD' {
+			return false
+		}
+	}
+	return true
+}
+
 // ParseLink parses a wikilink, given either whole ("[[a#b|c]]") or as the
 // text between the brackets ("a#b|c"). The alias starts at the first '|'
 // (an escaped "\|", as written inside Markdown tables, counts as one); the
