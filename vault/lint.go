@@ -22,7 +22,8 @@ type LinkReport struct {
 }
 
 // LintLinks reads every page of the vault (as Pages does) and resolves
-// every wikilink as Obsidian would (by name; Resolve): links to no page
+// every wikilink as Obsidian would (by name, as Resolve does, in one walk
+// of the vault's names): links to no page
 // and ambiguous links are broken, and pages that no other page links to
 // are orphans. A link to a heading of the same page links nothing.
 func (v *Vault) LintLinks(ctx context.Context) (*LinkReport, error) {
@@ -30,6 +31,14 @@ func (v *Vault) LintLinks(ctx context.Context) (*LinkReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One walk for the names, right after the pages were read, and every
+	// link looked up in it: Resolve checks every folder again for each
+	// link it does not find, which in a vault of many folders and many
+	// broken links cost minutes.
+	v.mu.Lock()
+	v.names = v.buildNames()
+	names := v.names
+	v.mu.Unlock()
 	rep := &LinkReport{}
 	inbound := map[string]int{}
 	for _, p := range pages {
@@ -39,7 +48,7 @@ func (v *Vault) LintLinks(ctx context.Context) (*LinkReport, error) {
 			if l.Target == "" || reported[l.Target] {
 				continue
 			}
-			target, err := v.Resolve(l.Target)
+			target, err := names.lookup(l.Target)
 			switch {
 			case errors.Is(err, ErrAmbiguous):
 				reported[l.Target] = true
