@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -40,12 +42,12 @@ func (v *Vault) OpenDir(p string, create bool) (*Dir, error) {
 	}
 	if create {
 		if err := v.root.MkdirAll(p, DirPerm); err != nil {
-			return nil, &PageError{Op: "mkdir", Path: p, Err: err}
+			return nil, &PageError{Op: "mkdir", Path: p, Err: v.outside(p, err)}
 		}
 	}
 	r, err := v.root.OpenRoot(p)
 	if err != nil {
-		return nil, &PageError{Op: "open", Path: p, Err: err}
+		return nil, &PageError{Op: "open", Path: p, Err: v.outside(p, err)}
 	}
 	f, err := r.Open(".")
 	if err != nil {
@@ -53,6 +55,37 @@ func (v *Vault) OpenDir(p string, create bool) (*Dir, error) {
 		return nil, &PageError{Op: "open", Path: p, Err: err}
 	}
 	return &Dir{path: p, r: r, f: f}, nil
+}
+
+// outside is err, the failure to open or make the folder at slash path p,
+// said as what it is when a folder on the way to p is a symbolic link out
+// of the vault (which os.Root refuses as a path that "escapes from
+// parent"): an error wrapping ErrOutside naming the link and its target.
+func (v *Vault) outside(p string, err error) error {
+	base, berr := filepath.EvalSymlinks(v.dir)
+	if berr != nil {
+		return err
+	}
+	at := ""
+	for _, seg := range strings.Split(p, "/") {
+		at = path.Join(at, seg)
+		full := filepath.Join(v.dir, filepath.FromSlash(at))
+		fi, lerr := os.Lstat(full)
+		if lerr != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		target, terr := filepath.EvalSymlinks(full)
+		if terr != nil {
+			return err
+		}
+		if rel, rerr := filepath.Rel(base, target); rerr != nil || !filepath.IsLocal(rel) {
+			return fmt.Errorf("%w: %s is a link to %s; move that folder into the vault %s, or name the vault it is in", ErrOutside, at, target, v.dir)
+		}
+	}
+	return err
 }
 
 // Close releases the folder.

@@ -24,6 +24,9 @@ var (
 	ErrInvalidLink = errors.New("invalid wikilink")
 	// ErrNotFound means no page matches a wikilink.
 	ErrNotFound = errors.New("page not found")
+	// ErrOutside means a folder of the vault is a symbolic link to a
+	// place out of the vault, where nothing is read or written.
+	ErrOutside = errors.New("a symbolic link leads out of the vault")
 	// ErrAmbiguous means several pages match a wikilink that names no
 	// folder; qualify it with a path ("[[debates/x]]").
 	ErrAmbiguous = errors.New("ambiguous wikilink")
