@@ -272,3 +272,34 @@ func TestReadConsensusDoesNotRemakeAGoneVault(t *testing.T) {
 		}
 	})
 }
+
+// A path names the record in it: one into another folder (an archive/
+// under the records folder, the debates' pages, a note elsewhere) is no
+// record, rather than the record of the same name in wiki/consensus/.
+func TestShowTakesAPathAsAPath(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := fileRecords(t, a, outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	ctx := context.Background()
+	records := filepath.Join(a.Vault(), "wiki", "consensus")
+	if err := os.MkdirAll(filepath.Join(records, "archive"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(records, "spec-upload-size-cap.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(records, "archive", "spec-upload-size-cap.md"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{"wiki/consensus/archive/spec-upload-size-cap.md", "[[archive/spec-upload-size-cap]]", "notes/spec-upload-size-cap", "wiki/debates/spec-upload-size-cap.md"} {
+		if p, err := c.Show(ctx, arg); !errors.Is(err, consensus.ErrNoRecord) {
+			t.Errorf("Show(%q) = %v, %v; want no record", arg, p, err)
+		}
+	}
+	for _, arg := range []string{"wiki/consensus/spec-upload-size-cap.md", "[[consensus/spec-upload-size-cap]]", "./spec-upload-size-cap.md", filepath.Join(records, "spec-upload-size-cap.md")} {
+		if p, err := c.Show(ctx, arg); err != nil || p.Name != "spec-upload-size-cap" {
+			t.Errorf("Show(%q) = %v, %v; want the record", arg, p, err)
+		}
+	}
+}

@@ -154,6 +154,9 @@ func validPrefix(s string) bool {
 // A name that matches nothing is returned as it is, for the store to say
 // it is not there.
 func ResolveRecord(ctx context.Context, s *consensus.Store, arg string) (string, error) {
+	if !consensus.InRecordsFolder(arg) {
+		return arg, nil // a page of another folder: the store says it is no record
+	}
 	recs, err := s.Records(ctx, consensus.Filter{})
 	if err != nil {
 		return "", err

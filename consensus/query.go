@@ -93,6 +93,9 @@ func (s *Store) Skipped() []Skipped {
 // wikilink ("[[spec-x]]"), file name or vault path, or by the id of the
 // debate it records. It returns the record and its page.
 func (s *Store) Record(ctx context.Context, name string) (*Record, *vault.Page, error) {
+	if !InRecordsFolder(name) {
+		return nil, nil, fmt.Errorf("%w: %q is not in %s, whose files are the records", ErrNoRecord, name, Folder)
+	}
 	file, err := retryLost(ctx, s, func() (string, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()

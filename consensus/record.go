@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 	"unicode"
@@ -270,6 +271,29 @@ func (y *recordYAML) setFlat(key []byte, v vault.FlatValue) bool {
 		return list(&y.EvidenceLines)
 	}
 	return true // a key lookup does not read
+}
+
+// InRecordsFolder reports whether s, a name, wikilink, file name or path
+// as LinkName reads it, can name a record: a bare name, or a path whose
+// folder is the records folder ("wiki/consensus/spec-x.md",
+// "[[consensus/spec-x]]", the absolute path of a file in it). A path into
+// another folder (an archive/ under it, wiki/debates/) names no record,
+// not the record of the same name in the records folder.
+func InRecordsFolder(s string) bool {
+	s = strings.TrimSpace(s)
+	if l, err := vault.ParseLink(s); err == nil {
+		s = l.Target
+	}
+	i := strings.LastIndexByte(s, '/')
+	if i < 0 {
+		return true
+	}
+	dir := path.Clean(s[:i])
+	if dir == "." { // "./spec-x.md"
+		return true
+	}
+	dir = path.Clean("/" + dir)
+	return dir == "/"+Folder || dir == "/consensus" || strings.HasSuffix(dir, "/"+Folder)
 }
 
 // LinkName is the page name a wikilink, file name or vault path names:
