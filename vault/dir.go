@@ -42,12 +42,12 @@ func (v *Vault) OpenDir(p string, create bool) (*Dir, error) {
 	}
 	if create {
 		if err := v.root.MkdirAll(p, DirPerm); err != nil {
-			return nil, &PageError{Op: "mkdir", Path: p, Err: v.outside(p, err)}
+			return nil, &PageError{Op: "mkdir", Path: p, Err: v.explainDir(p, err)}
 		}
 	}
 	r, err := v.root.OpenRoot(p)
 	if err != nil {
-		return nil, &PageError{Op: "open", Path: p, Err: v.outside(p, err)}
+		return nil, &PageError{Op: "open", Path: p, Err: v.explainDir(p, err)}
 	}
 	f, err := r.Open(".")
 	if err != nil {
@@ -57,11 +57,13 @@ func (v *Vault) OpenDir(p string, create bool) (*Dir, error) {
 	return &Dir{path: p, r: r, f: f}, nil
 }
 
-// outside is err, the failure to open or make the folder at slash path p,
-// said as what it is when a folder on the way to p is a symbolic link out
-// of the vault (which os.Root refuses as a path that "escapes from
-// parent"): an error wrapping ErrOutside naming the link and its target.
-func (v *Vault) outside(p string, err error) error {
+// explainDir is err, the failure to open or make the folder at slash path
+// p, said as what it is when the way to p is blocked: a folder on it that
+// is a symbolic link out of the vault (which os.Root refuses as a path
+// that "escapes from parent"), an error wrapping ErrOutside naming the
+// link and its target; or a file where a folder must be (mkdir's "file
+// exists"), an error wrapping ErrNotFolder naming it.
+func (v *Vault) explainDir(p string, err error) error {
 	base, berr := filepath.EvalSymlinks(v.dir)
 	if berr != nil {
 		return err
@@ -74,15 +76,20 @@ func (v *Vault) outside(p string, err error) error {
 		if lerr != nil {
 			return err
 		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			continue
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, terr := filepath.EvalSymlinks(full)
+			if terr != nil {
+				return err
+			}
+			if rel, rerr := filepath.Rel(base, target); rerr != nil || !filepath.IsLocal(rel) {
+				return fmt.Errorf("%w: %s is a link to %s; move that folder into the vault %s, or name the vault it is in", ErrOutside, at, target, v.dir)
+			}
+			if fi, lerr = os.Stat(full); lerr != nil {
+				return err
+			}
 		}
-		target, terr := filepath.EvalSymlinks(full)
-		if terr != nil {
-			return err
-		}
-		if rel, rerr := filepath.Rel(base, target); rerr != nil || !filepath.IsLocal(rel) {
-			return fmt.Errorf("%w: %s is a link to %s; move that folder into the vault %s, or name the vault it is in", ErrOutside, at, target, v.dir)
+		if !fi.IsDir() {
+			return fmt.Errorf("%w: %s in the vault %s is a file; rename or move it, and parley makes the folder", ErrNotFolder, at, v.dir)
 		}
 	}
 	return err

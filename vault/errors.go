@@ -27,6 +27,8 @@ var (
 	// ErrOutside means a folder of the vault is a symbolic link to a
 	// place out of the vault, where nothing is read or written.
 	ErrOutside = errors.New("a symbolic link leads out of the vault")
+	// ErrNotFolder means a file stands where a folder of the vault must be.
+	ErrNotFolder = errors.New("not a folder")
 	// ErrAmbiguous means several pages match a wikilink that names no
 	// folder; qualify it with a path ("[[debates/x]]").
 	ErrAmbiguous = errors.New("ambiguous wikilink")

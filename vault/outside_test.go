@@ -51,3 +51,30 @@ func TestOpenDirNamesALinkOutOfTheVault(t *testing.T) {
 	}
 	d.Close()
 }
+
+// A file where a folder of the vault must be (wiki/consensus written as a
+// file) is named as such, not as mkdir's "file exists".
+func TestOpenDirNamesAFileInTheWay(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "wiki"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wiki", "consensus"), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for _, create := range []bool{false, true} {
+		d, err := v.OpenDir("wiki/consensus", create)
+		if err == nil {
+			d.Close()
+		}
+		if !errors.Is(err, ErrNotFolder) || !strings.Contains(err.Error(), "wiki/consensus in the vault "+dir+" is a file") {
+			t.Errorf("OpenDir(create %v) with a file in the way: %v, want ErrNotFolder naming it", create, err)
+		}
+	}
+}
