@@ -453,3 +453,19 @@ func TestConsensusReadsDoNotMakeANamedVault(t *testing.T) {
 		t.Errorf("check in a root without a vault: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// A list that its filters leave empty says that no record matches them,
+// not that the vault has no records.
+func TestConsensusListSaysTheFilterMatchesNothing(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	c.fileDebates(t, consensustest.Outcome(cliDebate, cliTopic, debate.LayerSpec, debate.ConsensusReached, cliPos, cliCount, false))
+	dir := filepath.Join(c.vault, "wiki", "consensus")
+	out, errOut, code := c.run(t, "consensus", "list", "--layer", "plan", "--status", "active")
+	if want := "no consensus record matches --layer plan --status active in " + dir + "\n"; code != 0 || out != want {
+		t.Errorf("list of a filter that matches nothing: exit %d %q %q, want %q", code, out, errOut, want)
+	}
+	if out, _, code := c.run(t, "consensus", "list", "--layer", "spec"); code != 0 || !strings.Contains(out, "spec-idempotency-key-design") {
+		t.Errorf("list --layer spec: exit %d %q", code, out)
+	}
+}

@@ -34,6 +34,15 @@ func (o *recOut) printf(format string, args ...any) {
 	}
 }
 
+// NoRecordMatches says that no record of dir passes filter (the filters
+// as the user gave them, "--layer plan --status active"), where there are
+// records: not that there are none.
+func NoRecordMatches(w io.Writer, filter, dir string) error {
+	o := &recOut{w: w}
+	o.printf("no consensus record matches %s in %s\n", filter, dir)
+	return o.err
+}
+
 // Records writes the consensus records, one line each (date, layer,
 // verdict, action, status, name, topic), with a header row when header is
 // set; with none, that there are none in dir.

@@ -45,6 +45,18 @@ func filterFlags(cmd *cobra.Command, q *app.RecordQuery) {
 	cmd.Flags().StringVar(&q.Status, "status", "", "only this status: active or superseded")
 }
 
+// filterText is q as its flags give it ("--layer plan --status active"),
+// "" for no filter.
+func filterText(q app.RecordQuery) string {
+	var parts []string
+	for _, f := range []struct{ flag, value string }{{"--layer", q.Layer}, {"--verdict", q.Verdict}, {"--status", q.Status}} {
+		if f.value != "" {
+			parts = append(parts, f.flag+" "+f.value)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 // ListOptions are what "parley consensus list" was asked for.
 type ListOptions struct {
 	f     *cmdutil.Factory
@@ -94,7 +106,11 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if f.JSON {
 		return cmdutil.EmitEach(f, recs)
 	}
-	return textview.Records(f.Stdout, recs, filepath.Join(c.Store().Vault().Path(), consensus.Folder), f.StdoutTTY())
+	dir := filepath.Join(c.Store().Vault().Path(), consensus.Folder)
+	if filter := filterText(opts.Query); len(recs) == 0 && filter != "" {
+		return textview.NoRecordMatches(f.Stdout, filter, dir)
+	}
+	return textview.Records(f.Stdout, recs, dir, f.StdoutTTY())
 }
 
 // ShowOptions are what "parley consensus show" was asked for.
