@@ -172,7 +172,7 @@ func TestWatchSaysWhyItIsNoLongerRegistered(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":300}}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":1000}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	a := New(Options{Root: root})
