@@ -166,7 +166,7 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 		keys = append(keys, "t:"+t)
 	}
 	s.prefetchDF(ctx, keys)
-	hits := s.search(ctx, query, relatedLimit+1, nil, relatedSearch)
+	hits := s.search(ctx, query, relatedLimit+1, nil, relatedSearch, byName)
 	asked := position
 	if s.active(string(l)+"/"+res.Slug) == nil {
 		// The question's abbreviations and compounds of the words of the

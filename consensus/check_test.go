@@ -237,6 +237,40 @@ func TestSearchAndFilters(t *testing.T) {
 	}
 }
 
+// TestSearchTiesByStanding: records that score the same (a question
+// debated again to the same answer) come active first, then newest first,
+// whatever their names.
+func TestSearchTiesByStanding(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t)
+	for _, id := range []string{"20261130-spec-idempotency-aaaaaa", "20261201-spec-idempotency-bbbbbb", "20261202-spec-idempotency-cccccc"} {
+		e.file(t, outcome(id, "Idempotency key design", debate.LayerSpec, debate.ConsensusReached, false))
+	}
+	for _, tc := range []struct {
+		f    Filter
+		want []string
+	}{
+		{Filter{}, []string{"spec-idempotency-key-design-3", "spec-idempotency-key-design-2", "spec-idempotency-key-design"}},
+		{Filter{Status: StatusSuperseded}, []string{"spec-idempotency-key-design-2", "spec-idempotency-key-design"}},
+	} {
+		hits, err := e.s.Search(ctx, "idempotency key", tc.f, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range hits {
+			if h.Score != hits[0].Score {
+				t.Fatalf("%+v: scores differ (%v and %v): the test needs a tie", tc.f, hits[0].Score, h.Score)
+			}
+			got = append(got, h.Record.Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%+v: %v, want %v", tc.f, got, tc.want)
+		}
+	}
+}
+
 // TestCheckQuestionBackedByItsPosition: a question worded far from the
 // record's topic is found when its position says what the record's final
 // position says, and not when it is about another object.

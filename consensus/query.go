@@ -172,7 +172,9 @@ type Hit struct {
 
 // Search ranks the records the filter selects by BM25 relevance of their
 // topic, positions and rationale to the query (SQLite FTS5), best first,
-// at most limit.
+// at most limit. Records that score the same come in order of standing
+// (byStanding): the active record before superseded ones, the newest
+// before older ones.
 func (s *Store) Search(ctx context.Context, query string, f Filter, limit int) ([]Hit, error) {
 	return retryLost(ctx, s, func() ([]Hit, error) {
 		s.mu.Lock()
@@ -180,9 +182,29 @@ func (s *Store) Search(ctx context.Context, query string, f Filter, limit int) (
 		if err := s.ensure(ctx); err != nil {
 			return nil, err
 		}
-		return s.search(ctx, query, limit, func(r *Record) bool { return f.match(r) }, fullSearch), nil
+		return s.search(ctx, query, limit, func(r *Record) bool { return f.match(r) }, fullSearch, byStanding), nil
 	})
 }
+
+// byStanding orders records of equal score for a reader looking up what
+// was decided: active before superseded, then the newest filed first,
+// then by name.
+func byStanding(a, b *Record) int {
+	if (a.Status == StatusActive) != (b.Status == StatusActive) {
+		if a.Status == StatusActive {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(b.Created, a.Created); c != 0 {
+		return c
+	}
+	return byName(a, b)
+}
+
+// byName orders records of equal score by name: the order in which a
+// check's topic lookup reads the related records it found.
+func byName(a, b *Record) int { return strings.Compare(a.Name, b.Name) }
 
 // searchBudget bounds the candidates a search ranks: the query terms that
 // find them must be rare (in at most maxDF records, or a fraction of the
@@ -220,8 +242,8 @@ const (
 // it runs the query again on the fresh index. FTS5 finds and orders the
 // candidates; their scores are BM25 with an idf that stays positive
 // (log(1 + (N - n + 0.5)/(n + 0.5))), so that a small vault ranks too.
-// Callers hold s.mu.
-func (s *Store) search(ctx context.Context, query string, limit int, keep func(*Record) bool, budget searchBudget) []Hit {
+// ties orders hits of equal score. Callers hold s.mu.
+func (s *Store) search(ctx context.Context, query string, limit int, keep func(*Record) bool, budget searchBudget, ties func(a, b *Record) int) []Hit {
 	if limit <= 0 {
 		return nil
 	}
@@ -286,7 +308,7 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 			if out[i].Score != out[j].Score {
 				return out[i].Score > out[j].Score
 			}
-			return out[i].Record.Name < out[j].Record.Name
+			return ties(&out[i].Record, &out[j].Record) < 0
 		})
 		if len(out) > limit {
 			out = out[:limit]
