@@ -125,7 +125,7 @@ func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.
 	if a.JSON {
 		_ = a.Emit(map[string]any{"event": "listening", "url": url})
 	} else {
-		fmt.Fprintf(a.Stderr, "parley: MCP over streamable HTTP at %s (Ctrl-C to stop)\n", url)
+		fmt.Fprintf(a.Stderr, "parley: MCP over streamable HTTP at %s (%sCtrl-C to stop)\n", url, everyInterfaceNote(addr))
 	}
 	return srv.ServeHTTPOn(ctx, ln)
 }

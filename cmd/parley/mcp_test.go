@@ -172,9 +172,11 @@ func TestMCPOverHTTP(t *testing.T) {
 	}
 }
 
-// The servers print the address they were given, with the port they got:
-// "--http 0.0.0.0:PORT" is http://0.0.0.0:PORT/mcp, not the listener's
-// http://[::]:PORT/mcp, and "localhost" stays localhost.
+// The servers print the address they were given, with the port they got,
+// as a URL a browser or client opens: "--http 0.0.0.0:PORT" (every
+// interface) is http://127.0.0.1:PORT/mcp, neither http://0.0.0.0:PORT/mcp
+// nor the listener's http://[::]:PORT/mcp, and "localhost" stays
+// localhost.
 func TestHTTPServersPrintTheAddressGiven(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(t.TempDir(), "root")
@@ -183,10 +185,13 @@ func TestHTTPServersPrintTheAddressGiven(t *testing.T) {
 		args       []string
 		host, path string
 	}{
-		{[]string{"mcp", "--http", "0.0.0.0:0", "--allow-remote"}, "0.0.0.0", "/mcp"},
+		{[]string{"mcp", "--http", "0.0.0.0:0", "--allow-remote"}, "127.0.0.1", "/mcp"},
+		{[]string{"mcp", "--http", "[::]:0", "--allow-remote"}, "[::1]", "/mcp"},
+		{[]string{"mcp", "--http", ":0", "--allow-remote"}, "127.0.0.1", "/mcp"},
 		{[]string{"mcp", "--http", "localhost:0"}, "localhost", "/mcp"},
 		{[]string{"mcp", "--http", "[::1]:0"}, "[::1]", "/mcp"},
-		{[]string{"serve", "--addr", "0.0.0.0:0", "--allow-remote"}, "0.0.0.0", "/"},
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--allow-remote"}, "127.0.0.1", "/"},
+		{[]string{"serve", "--addr", "[::]:0", "--allow-remote"}, "[::1]", "/"},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		pr, pw := io.Pipe()

@@ -67,7 +67,7 @@ func newServeCmd(a *factory) *cobra.Command {
 					return err
 				}
 			} else {
-				a.Printf("parley serve: %s (read-only; Ctrl-C stops)\n", url)
+				a.Printf("parley serve: %s (%sread-only; Ctrl-C stops)\n", url, everyInterfaceNote(addr))
 			}
 			ctx, stop := interrupt.On(cmd.Context())
 			defer stop()
@@ -77,6 +77,16 @@ func newServeCmd(a *factory) *cobra.Command {
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7420", "address to listen on (loopback unless --allow-remote)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow a non-loopback --addr (prints a warning: the pages have no authentication)")
 	return cmd
+}
+
+// everyInterfaceNote is what the line that prints a server's URL adds
+// when addr listens on every network interface: the URL (httpserve.URL)
+// then names this machine, and the note says that others reach it too.
+func everyInterfaceNote(addr string) string {
+	if httpserve.EveryInterface(addr) {
+		return "listening on every network interface; "
+	}
+	return ""
 }
 
 // listen listens on addr, given by flag, for the server cmd ("parley

@@ -307,8 +307,16 @@ func TestServeCLI(t *testing.T) {
 		}
 	}
 	// The warning says where it serves, never the listener's [::]:PORT,
-	// which nobody typed and no browser takes.
-	_, stderr, stop := startServe(t, "--root", root, "serve", "--addr", "0.0.0.0:0", "--allow-remote")
+	// which nobody typed and no browser takes; the URL printed is one that
+	// opens from this machine, not http://0.0.0.0:PORT/.
+	everyURL, stderr, stop := startServe(t, "--root", root, "serve", "--addr", "0.0.0.0:0", "--allow-remote")
+	if !strings.HasPrefix(everyURL, "http://127.0.0.1:") {
+		t.Errorf("--addr 0.0.0.0:0 printed %s, want http://127.0.0.1:PORT/", everyURL)
+	} else if res, err := http.Get(everyURL); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: %v %v", everyURL, res, err)
+	} else {
+		res.Body.Close()
+	}
 	if err := stop(); err != nil {
 		t.Error(err)
 	}

@@ -188,21 +188,39 @@ func Listen(addr string) (net.Listener, error) {
 }
 
 // URL is the http:// URL a server listening on ln at path is reached by,
-// for the address addr the user gave: its host as given (0.0.0.0 stays
-// 0.0.0.0, a name stays a name; the listener would say [::] and an IP),
-// with the port ln got (addr may ask for port 0). An empty host, which
-// listens on every interface, is shown as localhost, an address that
-// reaches it from this machine.
+// for the address addr the user gave: its host as given (a name stays a
+// name), with the port ln got (addr may ask for port 0). A host that
+// listens on every interface (none, 0.0.0.0, ::) is no address to open:
+// browsers refuse http://0.0.0.0/ and http://[::]/ or cannot reach them,
+// so the URL names this machine's loopback address, 127.0.0.1 (::1 for
+// ::), which reaches such a server from here (EveryInterface tells the
+// caller to say so). Never the listener's own [::]:N.
 func URL(addr string, ln net.Listener, path string) string {
 	host, _, err := net.SplitHostPort(addr)
 	_, port, perr := net.SplitHostPort(ln.Addr().String())
 	if err != nil || perr != nil {
 		return "http://" + ln.Addr().String() + path
 	}
-	if host == "" {
-		host = "localhost"
+	if everyInterface(host) {
+		if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
+			host = "::1"
+		} else {
+			host = "127.0.0.1"
+		}
 	}
 	return "http://" + net.JoinHostPort(host, port) + path
+}
+
+// EveryInterface reports whether the listen address addr listens on
+// every network interface: its host is empty, 0.0.0.0 or ::.
+func EveryInterface(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	return err == nil && everyInterface(host)
+}
+
+func everyInterface(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "" || ip != nil && ip.IsUnspecified()
 }
 
 // Where names, for a message, where a server listening on ln serves, for
@@ -217,7 +235,7 @@ func Where(addr string, ln net.Listener) string {
 	switch {
 	case err != nil || perr != nil:
 		return ln.Addr().String()
-	case host == "" || net.ParseIP(host) != nil && net.ParseIP(host).IsUnspecified():
+	case everyInterface(host):
 		return "every network interface, port " + port
 	}
 	return net.JoinHostPort(host, port)

@@ -185,7 +185,9 @@ func TestListenInUse(t *testing.T) {
 	}
 }
 
-// URL says the host as the user gave it, with the port the listener got.
+// URL says the host as the user gave it, with the port the listener got;
+// a host that listens on every interface, which no browser opens, is this
+// machine's loopback address.
 func TestURL(t *testing.T) {
 	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -195,11 +197,14 @@ func TestURL(t *testing.T) {
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	for addr, want := range map[string]string{
-		"0.0.0.0:0":     "http://0.0.0.0:" + port + "/mcp",
-		"[::]:0":        "http://[::]:" + port + "/mcp",
-		"localhost:0":   "http://localhost:" + port + "/mcp",
-		":0":            "http://localhost:" + port + "/mcp",
-		"example.org:0": "http://example.org:" + port + "/mcp",
+		"0.0.0.0:0":          "http://127.0.0.1:" + port + "/mcp",
+		"[::]:0":             "http://[::1]:" + port + "/mcp",
+		"[::ffff:0.0.0.0]:0": "http://127.0.0.1:" + port + "/mcp",
+		":0":                 "http://127.0.0.1:" + port + "/mcp",
+		"localhost:0":        "http://localhost:" + port + "/mcp",
+		"192.168.1.5:0":      "http://192.168.1.5:" + port + "/mcp",
+		"[fe80::1]:0":        "http://[fe80::1]:" + port + "/mcp",
+		"example.org:0":      "http://example.org:" + port + "/mcp",
 	} {
 		if got := URL(addr, ln, "/mcp"); got != want {
 			t.Errorf("URL(%q) = %q, want %q", addr, got, want)
