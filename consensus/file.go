@@ -120,6 +120,11 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (
 			} else if taken {
 				continue
 			}
+			if moved, err := s.movedAway(ctx, place.name+".md"); err != nil {
+				return "", err
+			} else if moved {
+				continue // a record moved into a folder (an archive/) keeps its name
+			}
 			fm, body := renderRecord(o, place, now)
 			err := s.v.CreatePage(Folder+"/"+place.name+".md", fm, body)
 			if errors.Is(err, fs.ErrExist) {
@@ -248,6 +253,24 @@ func (s *Store) known(name string) (bool, error) {
 		return false, s.indexErr(err)
 	}
 	return n > 0, nil
+}
+
+// movedAway says whether a file named name is in a folder under the
+// records folder (a record a person moved into archive/): a new record of
+// that name would make every [[name]] link ambiguous. It walks only the
+// records folder's own folders, which the index knows (folders), never
+// the vault. Callers hold s.mu.
+func (s *Store) movedAway(ctx context.Context, name string) (bool, error) {
+	folders, err := s.folders(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, f := range folders {
+		if found, err := s.dir.Holds(f, name); err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
 }
 
 // repair marks every record that another record of its question

@@ -351,8 +351,11 @@ func (s *Store) refresh(ctx context.Context) error {
 // parallel, and writes what changed to the index in one transaction.
 // Callers hold s.mu.
 func (s *Store) scan(ctx context.Context, stat bool) error {
-	sig, start, names, err := s.list()
+	sig, start, names, folders, err := s.list()
 	if err != nil {
+		return err
+	}
+	if err := s.noteFolders(ctx, folders); err != nil {
 		return err
 	}
 	s.idx.listings++
@@ -419,19 +422,61 @@ func (s *Store) scan(ctx context.Context, stat bool) error {
 	return s.write(ctx, got, gone, &sig, start)
 }
 
-// list lists the records folder: its state, when it was listed, and the
-// names of its Markdown files but the index page.
-func (s *Store) list() (sig dirSig, start int64, names []string, err error) {
+// list lists the records folder: its state, when it was listed, the
+// names of its Markdown files but the index page, and the folders in it.
+func (s *Store) list() (sig dirSig, start int64, names, folders []string, err error) {
 	info, err := s.dir.Stat()
 	if err != nil {
-		return dirSig{}, 0, nil, &RecordError{Op: "stat", Path: Folder, Err: err}
+		return dirSig{}, 0, nil, nil, &RecordError{Op: "stat", Path: Folder, Err: err}
 	}
 	start = time.Now().UnixNano()
-	names, err = s.dir.Names()
+	names, folders, err = s.dir.List()
 	if err != nil {
-		return dirSig{}, 0, nil, err
+		return dirSig{}, 0, nil, nil, err
 	}
-	return sigOf(info), start, slices.DeleteFunc(names, func(n string) bool { return n == IndexName }), nil
+	return sigOf(info), start, slices.DeleteFunc(names, func(n string) bool { return n == IndexName }), folders, nil
+}
+
+// noteFolders records in the index the folders that the records folder
+// holds (a listing found them), so that a filing knows them without
+// listing the folder again: creating or removing one changes the records
+// folder, which the next lookup lists. Callers hold s.mu.
+func (s *Store) noteFolders(ctx context.Context, folders []string) error {
+	slices.Sort(folders)
+	v := strings.Join(folders, "\n")
+	var old string
+	err := s.idx.db.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = 'folders'`).Scan(&old)
+	if err == nil && old == v {
+		return nil
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return s.indexErr(err)
+	}
+	if _, err := s.idx.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta(k, v) VALUES ('folders', ?)`, v); err != nil {
+		return s.indexErr(err)
+	}
+	return nil
+}
+
+// folders are the folders in the records folder as the index last saw
+// them; an index that never noted them (built before it did so) lists
+// the folder once. Callers hold s.mu.
+func (s *Store) folders(ctx context.Context) ([]string, error) {
+	var v string
+	err := s.idx.db.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = 'folders'`).Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		_, folders, err := s.dir.List()
+		if err != nil {
+			return nil, err
+		}
+		return folders, s.noteFolders(ctx, folders)
+	case err != nil:
+		return nil, s.indexErr(err)
+	case v == "":
+		return nil, nil
+	}
+	return strings.Split(v, "\n"), nil
 }
 
 // query runs a read through a statement prepared once per Store (SQLite

@@ -104,8 +104,12 @@ func (s *Store) buildFile(ctx context.Context, path string) error {
 	if _, err := db.ExecContext(ctx, `INSERT INTO meta(k, v) VALUES ('version', ?), ('vault', ?)`, schemaVersion, s.v.Path()); err != nil {
 		return err
 	}
-	sig, start, names, err := s.list()
+	sig, start, names, folders, err := s.list()
 	if err != nil {
+		return err
+	}
+	slices.Sort(folders)
+	if _, err := db.ExecContext(ctx, `INSERT INTO meta(k, v) VALUES ('folders', ?)`, strings.Join(folders, "\n")); err != nil {
 		return err
 	}
 	if err := s.rebuild(ctx, db, names, sig, start); err != nil {

@@ -109,22 +109,65 @@ func (d *Dir) Stat() (fs.FileInfo, error) { return d.r.Lstat(".") }
 // ".md", not starting with '.', so staging files are never listed),
 // unsorted, without lstat.
 func (d *Dir) Names() ([]string, error) {
+	names, _, err := d.List()
+	return names, err
+}
+
+// List lists the folder once: the names of its Markdown files, as Names
+// does, and the names of the folders in it (not starting with '.'; a
+// symbolic link is no folder). Only the few names that do not end in
+// ".md" are lstat'ed, so it costs what Names costs.
+func (d *Dir) List() (pages, folders []string, err error) {
 	f, err := d.r.Open(".")
 	if err != nil {
-		return nil, &PageError{Op: "list", Path: d.path, Err: err}
+		return nil, nil, &PageError{Op: "list", Path: d.path, Err: err}
 	}
 	defer f.Close()
 	names, err := f.Readdirnames(-1)
 	if err != nil {
-		return nil, &PageError{Op: "list", Path: d.path, Err: err}
+		return nil, nil, &PageError{Op: "list", Path: d.path, Err: err}
 	}
-	out := names[:0]
+	pages = names[:0]
 	for _, n := range names {
-		if strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".") {
-			out = append(out, n)
+		switch {
+		case strings.HasPrefix(n, "."):
+		case strings.HasSuffix(n, ".md"):
+			pages = append(pages, n)
+		default:
+			if info, err := d.r.Lstat(n); err == nil && info.IsDir() {
+				folders = append(folders, n)
+			}
 		}
 	}
-	return out, nil
+	return pages, folders, nil
+}
+
+// Holds reports whether a file named name (in any case, as a wikilink
+// matches it) is somewhere under the folder sub of the folder, at any
+// depth, without following symbolic links. A sub that is gone holds
+// nothing.
+func (d *Dir) Holds(sub, name string) (bool, error) {
+	if err := validName(sub); err != nil {
+		return false, err
+	}
+	found := false
+	err := fs.WalkDir(d.r.FS(), sub, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if p == sub && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return nil // an unreadable folder holds nothing we can see
+		}
+		if !e.IsDir() && strings.EqualFold(e.Name(), name) {
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return false, &PageError{Op: "list", Path: d.path + "/" + sub, Err: err}
+	}
+	return found, nil
 }
 
 // Lstat describes one file of the folder without following a link.
