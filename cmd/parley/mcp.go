@@ -52,13 +52,15 @@ func newMCPCmd(a *factory) *cobra.Command {
 			// --http given is HTTP, even empty (an unset variable): that is
 			// a bad address, not a request for stdio.
 			o.HTTP = cmd.Flags().Changed("http")
+			var warn func(net.Listener)
 			if o.HTTP {
-				if err := checkListenAddr(a, httpAddr, allowRemote); err != nil {
+				var err error
+				if warn, err = checkListenAddr(a, httpAddr, allowRemote); err != nil {
 					return err
 				}
 			}
 			o.Untrusted = o.HTTP && !trusted
-			return a.serveMCP(cmd.Context(), httpAddr, o)
+			return a.serveMCP(cmd.Context(), httpAddr, o, warn)
 		},
 	}
 	f := cmd.Flags()
@@ -71,26 +73,34 @@ func newMCPCmd(a *factory) *cobra.Command {
 }
 
 // checkListenAddr refuses a --http address that is not HOST:PORT, or not
-// loopback (httpserve.CheckAddr) unless --allow-remote, and then warns.
-func checkListenAddr(a *factory, addr string, allowRemote bool) error {
+// loopback (httpserve.CheckAddr) unless --allow-remote. It returns the
+// warning to print once the server listens on ln (nil for none), which
+// names where it serves as "parley serve" does (httpserve.Where: the port
+// it got, "every network interface"), never the ":0" or "[::]" typed.
+func checkListenAddr(a *factory, addr string, allowRemote bool) (warn func(ln net.Listener), err error) {
 	switch loopback, err := httpserve.CheckAddr(addr, allowRemote); {
 	case errors.Is(err, httpserve.ErrRemote):
 		_, port, _ := net.SplitHostPort(addr)
-		return cmdutil.Usagef("--http %s is not a loopback address: other machines could call every tool; use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, port)
+		return nil, cmdutil.Usagef("--http %s is not a loopback address: other machines could call every tool; use 127.0.0.1:%s, or add --allow-remote if you mean it", addr, port)
 	case err != nil:
-		return cmdutil.Usagef("--http: %v (e.g. 127.0.0.1:7421)", err)
+		return nil, cmdutil.Usagef("--http: %v (e.g. 127.0.0.1:7421)", err)
 	case loopback && allowRemote:
-		a.Warnf("--allow-remote with the loopback address %s: only this machine can connect", addr)
+		return func(ln net.Listener) {
+			a.Warnf("--allow-remote with the loopback address %s: only this machine can connect", httpserve.Where(addr, ln))
+		}, nil
 	case !loopback:
-		a.Warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", addr)
+		return func(ln net.Listener) {
+			a.Warnf("serving MCP on %s, which is not a loopback address: anyone who reaches it can read the consensus, start debates and send messages as any agent", httpserve.Where(addr, ln))
+		}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // serveMCP opens the messenger (making the root if it is new) and serves
-// MCP over the root with o, over HTTP at httpAddr when o.HTTP, else over
-// stdio, until the client disconnects (stdio) or ctx ends.
-func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.AppOptions) error {
+// MCP over the root with o, over HTTP at httpAddr when o.HTTP (calling
+// warn, if any, once it listens), else over stdio, until the client
+// disconnects (stdio) or ctx ends.
+func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.AppOptions, warn func(net.Listener)) error {
 	m, err := a.OpenMessenger()
 	if err != nil {
 		return err
@@ -112,14 +122,18 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.App
 		defer signal.Stop(sigpipe)
 		return srv.ServeStdio(ctx, a.Stdin, a.Stdout)
 	}
-	return a.serveMCPHTTP(ctx, httpAddr, srv)
+	return a.serveMCPHTTP(ctx, httpAddr, srv, warn)
 }
 
-// serveMCPHTTP serves the streamable HTTP transport at /mcp until ctx ends.
-func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Server) error {
+// serveMCPHTTP serves the streamable HTTP transport at /mcp until ctx
+// ends, calling warn (if any) once it listens.
+func (a *factory) serveMCPHTTP(ctx context.Context, addr string, srv *mcpserver.Server, warn func(net.Listener)) error {
 	ln, err := listen("--http", addr, "parley mcp --http")
 	if err != nil {
 		return err
+	}
+	if warn != nil {
+		warn(ln)
 	}
 	url := httpserve.URL(addr, ln, "/mcp")
 	if a.JSON {

@@ -53,11 +53,32 @@ func TestMCPHTTPAddressChecks(t *testing.T) {
 			t.Errorf("%s is not loopback", host)
 		}
 	}
-	// --allow-remote lets a remote address through, with a warning.
-	var errb bytes.Buffer
-	a := &factory{&cmdutil.Factory{Stderr: &errb}}
-	if err := checkListenAddr(a, "0.0.0.0:7421", true); err != nil || !strings.Contains(errb.String(), "warning: serving MCP on 0.0.0.0:7421, which is not a loopback address") {
-		t.Errorf("allow-remote: %v %q", err, errb.String())
+	// --allow-remote lets a remote address through, with a warning once
+	// it listens that names where, with the port it got: never ":0" or
+	// "[::]".
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	for addr, want := range map[string]string{
+		"192.168.1.5:7421": "warning: serving MCP on 192.168.1.5:" + port + ", which is not a loopback address",
+		":0":               "warning: serving MCP on every network interface, port " + port + ", which is not a loopback address",
+		"[::]:0":           "warning: serving MCP on every network interface, port " + port + ", which is not a loopback address",
+		"127.0.0.1:0":      "warning: --allow-remote with the loopback address 127.0.0.1:" + port + ": only this machine can connect",
+	} {
+		var errb bytes.Buffer
+		a := &factory{&cmdutil.Factory{Stderr: &errb}}
+		warn, err := checkListenAddr(a, addr, true)
+		if err != nil || warn == nil {
+			t.Errorf("allow-remote %s: %v, warning %v", addr, err, warn != nil)
+			continue
+		}
+		warn(ln)
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("allow-remote %s: %q, want %q", addr, errb.String(), want)
+		}
 	}
 }
 
