@@ -72,4 +72,5 @@ var (
 	_ Counter     = (*files)(nil)
 	_ Collector   = (*files)(nil)
 	_ OwnerReader = (*files)(nil)
+	_ Restorer    = (*registry.Registry)(nil)
 )

@@ -73,4 +73,7 @@ func (n *natsBackend) Count(ctx context.Context, agent string) (InboxCount, erro
 		Summary: fmt.Sprintf("%d waiting, %d dead-lettered (%s)", w, b, jetstream.DeadSubject(agent))}, err
 }
 
-var _ Counter = (*natsBackend)(nil)
+var (
+	_ Counter  = (*natsBackend)(nil)
+	_ Restorer = (*jetstream.Registry)(nil)
+)

@@ -40,8 +40,8 @@ type SendRequest struct {
 // succeeded: a value for the front end to show as it shows things.
 type Warning struct {
 	// Code names the warning: WarnNotActive, WarnMovedAside,
-	// WarnRegistrationLost, WarnUnregister, WarnNotRemoved,
-	// WarnQuarantined.
+	// WarnRegistrationLost, WarnReregistered, WarnUnregister,
+	// WarnNotRemoved, WarnQuarantined.
 	Code string
 	// Agent is the agent it concerns.
 	Agent string
@@ -57,9 +57,13 @@ const (
 	// WarnMovedAside: registering a name set the previous holder's
 	// unclaimed messages aside.
 	WarnMovedAside = "moved_aside"
-	// WarnRegistrationLost: a watch's registration could not be renewed;
-	// the watch goes on reading.
+	// WarnRegistrationLost: a watch's registration could not be renewed
+	// (another session took the name); the watch goes on reading.
 	WarnRegistrationLost = "registration_lost"
+	// WarnReregistered: a watch's registration was removed under it
+	// (pruned as stale while the watch was paused, or deleted) and the
+	// watch registered its name again.
+	WarnReregistered = "re_registered"
 	// WarnUnregister: a watch could not remove its registration.
 	WarnUnregister = "unregister_failed"
 	// WarnNotRemoved: a prune could not remove a dead registration, or a
@@ -333,8 +337,8 @@ type WatchRequest struct {
 	// message.
 	Started func()
 	// Warn, if set, is told what the caller should know along the way
-	// (WarnMovedAside, WarnRegistrationLost, WarnUnregister,
-	// WarnQuarantined).
+	// (WarnMovedAside, WarnRegistrationLost, WarnReregistered,
+	// WarnUnregister, WarnQuarantined).
 	Warn func(Warning)
 }
 
@@ -383,8 +387,19 @@ func (a *App) Watch(ctx context.Context, w WatchRequest, handle func(*inbox.Mess
 // and the running watch's registration is put back as it was.
 func WatchSession(name string) string { return "parley-watch-" + name }
 
+// Restorer is a registry that can give a holder back the registration it
+// lost (pruned as stale while it was paused, or deleted) without taking
+// its inbox's receiver lock, which the holder's own receiver holds:
+// registry.Registry.Restore. Both backends' registries are one.
+type Restorer interface {
+	Restore(ctx context.Context, reg registry.Registration) error
+}
+
 // registerWatcher registers name for a watch and heartbeats it until the
-// returned stop is called, which also unregisters it.
+// returned stop is called, which also unregisters it. A registration
+// removed under the watch (pruned while the watch was paused past the TTL,
+// or deleted) is restored at the next heartbeat, with a WarnReregistered;
+// a name another session took is left to it (WarnRegistrationLost).
 func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn func(Warning)) (stop func(), err error) {
 	reg := b.Registry()
 	// Registering makes an inbox; a name nobody knows is still not_found,
@@ -423,7 +438,21 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := registry.Beat(beatCtx, a.HeartbeatEvery(), func(ctx context.Context) error { return reg.Heartbeat(ctx, name, sid) }, a.log); err != nil {
+		beat := func(ctx context.Context) error {
+			err := reg.Heartbeat(ctx, name, sid)
+			rs, ok := reg.(Restorer)
+			if !ok || !errors.Is(err, registry.ErrNotRegistered) {
+				return err
+			}
+			// Another session's registration in its place is ErrNotOwner
+			// (lost); any other failure is retried at the next beat.
+			if err := rs.Restore(ctx, res.Registration); err != nil {
+				return err
+			}
+			warn(Warning{Code: WarnReregistered, Agent: name, Text: fmt.Sprintf("%s's registration was removed (pruned as stale after this watch was paused or the machine slept longer than the heartbeat TTL, or deleted by hand); registered %s again (senders in between were told it was not_active)", name, name)})
+			return nil
+		}
+		if err := registry.Beat(beatCtx, a.HeartbeatEvery(), beat, a.log); err != nil {
 			warn(Warning{Code: WarnRegistrationLost, Agent: name, Text: registrationLost(name, err)})
 		}
 	}()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/flock"
 	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/registry"
 )
@@ -166,9 +167,11 @@ func TestConfigDefaultsAreThePackagesOwn(t *testing.T) {
 }
 
 // A watch whose registration is removed under it (pruned as stale after
-// the machine slept, or deleted by hand) goes on reading and says so once:
-// why it is unregistered, and that starting the watch again registers it.
-func TestWatchSaysWhyItIsNoLongerRegistered(t *testing.T) {
+// the watch was paused or the machine slept, or deleted by hand) registers
+// its name again by itself, under its own session, and says so; a name
+// another live session holds is left to it, and the watch says why it is
+// no longer registered and goes on reading.
+func TestWatchRegistersAgainWhenItsRegistrationIsRemoved(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
@@ -182,11 +185,12 @@ func TestWatchSaysWhyItIsNoLongerRegistered(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	started := make(chan struct{})
-	warned := make(chan Warning, 4)
+	warned := make(chan Warning, 16)
+	got := make(chan string, 4)
 	done := make(chan error, 1)
 	go func() {
 		done <- a.Watch(wctx, WatchRequest{As: "Wren", Register: true, Started: func() { close(started) }, Warn: func(w Warning) { warned <- w }},
-			func(*inbox.Message) error { return nil })
+			func(m *inbox.Message) error { got <- m.Text; return nil })
 	}()
 	select {
 	case <-started:
@@ -195,21 +199,82 @@ func TestWatchSaysWhyItIsNoLongerRegistered(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the watch did not start")
 	}
-	if err := os.Remove(filepath.Join(root, "registry", "Wren.json")); err != nil {
+	regFile := filepath.Join(root, "registry", "Wren.json")
+	// Changed under the registry's lock, as a prune changes it: a
+	// heartbeat in progress cannot write it back over the change.
+	underLock := func(change func() error) {
+		t.Helper()
+		f, err := os.OpenFile(filepath.Join(root, "registry", ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := flock.Wait(ctx, f, flock.Exclusive); err != nil {
+			t.Fatal(err)
+		}
+		if err := change(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	underLock(func() error { return os.Remove(regFile) })
+	nextWarning := func(what string) Warning {
+		t.Helper()
+		select {
+		case w := <-warned:
+			return w
+		case err := <-done:
+			t.Fatalf("watch ended: %v", err)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no warning %s", what)
+		}
+		return Warning{}
+	}
+	w := nextWarning("that the registration was restored")
+	if w.Code != WarnReregistered || w.Agent != "Wren" || !strings.Contains(w.Text, "registration was removed") || !strings.Contains(w.Text, "registered Wren again") {
+		t.Fatalf("warning %+v; want that Wren was registered again, and why", w)
+	}
+	ag, err := a.Agent(ctx, "Wren")
+	if err != nil || ag.State != AgentLive || ag.SessionID != WatchSession("Wren") {
+		t.Fatalf("after the registration was removed: %+v %v; want Wren live under the watch's session", ag, err)
+	}
+	sent, err := a.Send(ctx, SendRequest{From: "pager", To: "Wren", Text: "back?", RequireLive: true})
+	if err != nil || len(sent.Warnings) != 0 {
+		t.Fatalf("send to the watch registered again: %+v %v", sent, err)
+	}
+	if text := <-got; text != "back?" {
+		t.Fatalf("watched %q", text)
+	}
+
+	// Another live session takes the name: the watch leaves it alone.
+	b, err := a.Messenger(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	var w Warning
-	select {
-	case w = <-warned:
-	case <-time.After(20 * time.Second):
-		t.Fatal("no warning that the registration is gone")
+	defer b.Close()
+	other := registry.Registration{Name: "Wren", SessionID: "other-session", Model: "pi"}
+	other.FillDefaults(b.Registry().Host(), time.Now())
+	data, err := other.Encode()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if w.Code != WarnRegistrationLost || !strings.Contains(w.Text, "its registration was removed") ||
-		!strings.Contains(w.Text, "stop this watch and start it again to register Wren") {
-		t.Fatalf("warning %+v; want why Wren is unregistered and how to register it again", w)
+	underLock(func() error { return os.WriteFile(regFile, data, 0o600) }) // as pi-messenger writes it
+	for {
+		w = nextWarning("that another session took the name")
+		if w.Code != WarnReregistered {
+			break
+		}
+	}
+	if w.Code != WarnRegistrationLost || !strings.Contains(w.Text, "another session took the name") {
+		t.Fatalf("warning %+v; want that another session took Wren", w)
+	}
+	if e, err := b.Registry().Get(ctx, "Wren"); err != nil || e.SessionID != "other-session" {
+		t.Fatalf("after another session took the name: %+v %v; want its registration left as it is", e, err)
 	}
 	stop()
 	if err := <-done; err != nil {
 		t.Fatalf("watch stopped with %v", err)
+	}
+	if e, err := b.Registry().Get(ctx, "Wren"); err != nil || e.SessionID != "other-session" {
+		t.Fatalf("after the watch stopped: %+v %v; want the other session's registration kept", e, err)
 	}
 }

@@ -281,6 +281,53 @@ func (r *Registry) Heartbeat(ctx context.Context, name, sessionID string) error 
 	return r.Update(ctx, name, sessionID, func(reg *registry.Registration) { reg.Beat(now) })
 }
 
+// Restore writes reg back as the registration of reg.Name for the holder
+// that lost it (pruned while it was paused, or deleted), as
+// registry.Registry.Restore does: only when the name has no registration
+// (or already reg's holder's); another session's is ErrNotOwner. It does
+// not hand the inbox over: the holder, whose receiver holds the inbox,
+// still owns it.
+func (r *Registry) Restore(ctx context.Context, reg registry.Registration) error {
+	if err := inbox.ValidateName(reg.Name); err != nil {
+		return err
+	}
+	reg.Beat(r.now())
+	data, err := reg.Encode()
+	if err != nil {
+		return err
+	}
+	for range maxConflicts {
+		err := r.c.retry(ctx, func(ctx context.Context) error {
+			_, err := r.kv.Create(ctx, reg.Name, data)
+			return err
+		})
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, njs.ErrKeyExists) {
+			return r.pathError("restore", reg.Name, err)
+		}
+		cur, rev, err := r.read(ctx, reg.Name)
+		switch {
+		case errors.Is(err, registry.ErrNotRegistered):
+			continue // removed meanwhile: create again
+		case err != nil:
+			return err
+		case !registry.SameHolder(cur, &reg):
+			return r.pathError("restore", reg.Name, registry.ErrNotOwner)
+		}
+		err = r.put(ctx, reg.Name, data, rev)
+		if isRevisionMismatch(err) {
+			continue
+		}
+		if err != nil {
+			return r.pathError("restore", reg.Name, err)
+		}
+		return nil
+	}
+	return r.pathError("restore", reg.Name, fmt.Errorf("the name keeps changing hands: %w", registry.ErrNotOwner))
+}
+
 // Unregister removes name's registration if it belongs to sessionID. It is
 // idempotent: an absent registration is not an error; another session's is
 // ErrNotOwner. The inbox stays.

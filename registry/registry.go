@@ -400,6 +400,55 @@ func (r *Registry) Heartbeat(ctx context.Context, name, sessionID string) error 
 	return r.Update(ctx, name, sessionID, func(reg *Registration) { reg.Beat(now) })
 }
 
+// Restore writes reg back as the registration of reg.Name for the holder
+// that lost it: one whose registration was removed (pruned as dead while
+// the holder was paused longer than the TTL, or deleted by hand) and that
+// still holds the name's inbox open for receiving. reg is what Register
+// returned (Registered.Registration); its heartbeat and activity are set
+// to now. The registration is created only when the name has none (or,
+// idempotently, when it is already reg's holder's, see SameHolder);
+// another session's, alive or dead, is ErrNotOwner and is left as it is.
+// Unlike Register it does not hand the inbox over (Mailboxes.Adopt takes
+// the inbox's receiver lock, which the holder's own receiver holds): the
+// holder still owns it, since no other session can adopt an inbox whose
+// receiver is open.
+func (r *Registry) Restore(ctx context.Context, reg Registration) error {
+	if err := inbox.ValidateName(reg.Name); err != nil {
+		return err
+	}
+	reg.Beat(r.now())
+	data, err := reg.Encode()
+	if err != nil {
+		return err
+	}
+	path := regPath(reg.Name)
+	return r.locked(ctx, func() error {
+		for range 8 {
+			err := durable.CreateFile(r.fsys, path, data, 0o600)
+			if err == nil {
+				return nil
+			}
+			if !durable.IsExist(err) {
+				return &PathError{Op: "restore", Name: reg.Name, Path: path, Err: err}
+			}
+			cur, _, err := r.read(reg.Name)
+			switch {
+			case errors.Is(err, ErrNotRegistered):
+				continue // removed meanwhile (a claim that gave it back)
+			case err != nil:
+				return err
+			case !SameHolder(cur, &reg):
+				return &PathError{Op: "restore", Name: reg.Name, Path: path, Err: ErrNotOwner}
+			}
+			if err := durable.WriteFile(r.fsys, path, data, 0o600); err != nil {
+				return &PathError{Op: "restore", Name: reg.Name, Path: path, Err: err}
+			}
+			return nil
+		}
+		return fmt.Errorf("restore %s: the name keeps changing hands: %w", reg.Name, ErrNotOwner)
+	})
+}
+
 // Unregister removes name's registration if it belongs to sessionID. It is
 // idempotent: an absent registration is not an error; another session's is
 // ErrNotOwner. The inbox stays.

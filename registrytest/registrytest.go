@@ -42,6 +42,7 @@ type Registry interface {
 	All(ctx context.Context) ([]registry.Entry, error)
 	List(ctx context.Context) ([]registry.Entry, error)
 	Prune(ctx context.Context) ([]string, error)
+	Restore(ctx context.Context, reg registry.Registration) error
 }
 
 // Env is one fresh, empty registry store, made for one subtest.
@@ -98,6 +99,7 @@ func Run(t *testing.T, newEnv Factory) {
 		{"RecycledNameMovesMailAside", testRecycled},
 		{"FailedTakeoverKeepsTheHolder", testFailedTakeover},
 		{"SameSessionKeepsItsMailWhateverItsID", testSessionIDs},
+		{"RestoreAfterAPrune", testRestore},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -754,5 +756,77 @@ func testSessionIDs(t *testing.T, env *Env) {
 		if other.MovedAside != 1 || env.Waiting(t, name) != 0 {
 			t.Errorf("after session %.20q, a new session: %d moved aside, %d waiting; want the mail moved aside", session, other.MovedAside, env.Waiting(t, name))
 		}
+	}
+}
+
+// A holder whose registration was pruned while it was paused (its receiver
+// still open) gets it back with Restore, alive, under its own session and
+// with its inbox's mail where it was; a name another session holds
+// meanwhile, alive or dead, is ErrNotOwner and stays that session's.
+func testRestore(t *testing.T, env *Env) {
+	r := env.Open(t)
+	ctx := ctxT(t)
+	if env.Mail != nil {
+		if err := env.Mail.Create(ctx, "Bob"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := register(t, r, registry.Registration{Name: "Bob", SessionID: "watch-Bob", Model: "watcher"})
+	if env.Mail != nil {
+		rcv, err := env.Mail.Listen(ctx, "Bob")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rcv.Close()
+		if err := env.Mail.Send(ctx, &inbox.Message{From: "Alice", To: "Bob", Text: "while paused"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env.Advance(env.TTL + time.Second) // paused past the TTL
+	if pruned, err := env.Open(t).Prune(ctx); err != nil || !slices.Equal(pruned, []string{"Bob"}) {
+		t.Fatalf("Prune = %v, %v; want [Bob]", pruned, err)
+	}
+	if err := r.Heartbeat(ctx, "Bob", held.SessionID); !errors.Is(err, registry.ErrNotRegistered) {
+		t.Fatalf("heartbeat after the prune = %v, want ErrNotRegistered", err)
+	}
+	if err := r.Restore(ctx, held.Registration); err != nil {
+		t.Fatalf("Restore after the prune: %v", err)
+	}
+	e, err := env.Open(t).Get(ctx, "Bob")
+	if err != nil || !e.Alive || e.SessionID != held.SessionID || e.Model != "watcher" || e.StartedAt != held.StartedAt {
+		t.Fatalf("after Restore: %+v, %v; want the holder's registration, alive", e, err)
+	}
+	if err := r.Restore(ctx, held.Registration); err != nil {
+		t.Fatalf("Restore of a registration already restored: %v", err)
+	}
+	if err := r.Heartbeat(ctx, "Bob", held.SessionID); err != nil {
+		t.Fatalf("heartbeat after Restore: %v", err)
+	}
+	if env.Mail != nil {
+		if n := env.Waiting(t, "Bob"); n != 1 {
+			t.Fatalf("%d messages waiting after Restore, want the 1 sent while paused", n)
+		}
+	}
+
+	// Another session holds the name: alive, then dead. Restore takes it
+	// in neither case.
+	if err := r.Unregister(ctx, "Bob", held.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	other := register(t, env.Open(t), registry.Registration{Name: "Kite", SessionID: "other"})
+	kite := held.Registration
+	kite.Name = "Kite"
+	if err := r.Restore(ctx, kite); !errors.Is(err, registry.ErrNotOwner) {
+		t.Fatalf("Restore over a live holder = %v, want ErrNotOwner", err)
+	}
+	makeDead(t, r, "Kite", other.SessionID)
+	if err := r.Restore(ctx, kite); !errors.Is(err, registry.ErrNotOwner) {
+		t.Fatalf("Restore over a dead holder = %v, want ErrNotOwner", err)
+	}
+	if e, err := r.Get(ctx, "Kite"); err != nil || e.SessionID != other.SessionID {
+		t.Fatalf("after refused Restores Kite is %+v, %v; want the other session's", e, err)
+	}
+	if err := r.Restore(ctx, registry.Registration{Name: "../Bob", SessionID: "x"}); err == nil {
+		t.Fatal("Restore of a hostile name succeeded")
 	}
 }
