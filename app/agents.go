@@ -44,14 +44,25 @@ type Agent struct {
 	Counted bool `json:"-"`
 }
 
+// AgentList is what LiveAgents found.
+type AgentList struct {
+	// Live are the live agents, sorted by name.
+	Live []Agent
+	// Registry says where the registry that was listed is
+	// (Backend.RegistryLocation): a directory, a bucket on a server.
+	Registry string
+}
+
 // LiveAgents lists the live agents (the registry drops dead ones as it
-// lists). With no root there are none, and ErrNoRoot says so.
-func (a *App) LiveAgents(ctx context.Context) ([]Agent, error) {
-	var out []Agent
+// lists), and says where it looked. With no root there are none, and
+// ErrNoRoot says so.
+func (a *App) LiveAgents(ctx context.Context) (*AgentList, error) {
+	out := &AgentList{}
 	err := a.withMessenger(ctx, "", func(b Backend) error {
+		out.Registry = b.RegistryLocation()
 		live, err := b.Registry().List(ctx)
 		for i := range live {
-			out = append(out, Agent{Name: live[i].Name, Registration: &live[i].Registration, Alive: true, Registered: true, State: AgentLive})
+			out.Live = append(out.Live, Agent{Name: live[i].Name, Registration: &live[i].Registration, Alive: true, Registered: true, State: AgentLive})
 		}
 		return Explain(err)
 	})

@@ -14,6 +14,8 @@ import (
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/natsserver"
+	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/registrytest"
 )
@@ -122,9 +124,9 @@ func TestPruneAndCollectGoOnPastWhatTheyCannotRemove(t *testing.T) {
 		st.Warnings[0].Agent != "Wren" || st.Warnings[0].Code != WarnNotRemoved || st.Warnings[1].Agent != "Bravo" {
 		t.Fatalf("Collect: %+v %v; want Delta's staging file removed, Delta pruned, and warnings for Wren's file and for Bravo", st, err)
 	}
-	live, err := a.LiveAgents(ctx)
-	if err != nil || len(live) != 1 || live[0].Name != "Wren" {
-		t.Fatalf("LiveAgents: %+v %v; want Wren", live, err)
+	list, err := a.LiveAgents(ctx)
+	if err != nil || len(list.Live) != 1 || list.Live[0].Name != "Wren" {
+		t.Fatalf("LiveAgents: %+v %v; want Wren", list, err)
 	}
 	b.Close()
 }
@@ -162,10 +164,11 @@ func TestAgentNamesItselfInEveryState(t *testing.T) {
 	if err := b.Registry().Unregister(ctx, "Gone", "gone-session"); err != nil {
 		t.Fatal(err)
 	}
-	live, err := a.LiveAgents(ctx)
-	if err != nil || len(live) != 1 {
-		t.Fatalf("LiveAgents: %+v %v", live, err)
+	list, err := a.LiveAgents(ctx)
+	if err != nil || len(list.Live) != 1 {
+		t.Fatalf("LiveAgents: %+v %v", list, err)
 	}
+	live := list.Live
 	for _, tc := range []struct{ name, state string }{{"Wren", AgentLive}, {"Gone", AgentStopped}, {"Later", AgentNeverRegistered}} {
 		ag, err := a.Agent(ctx, tc.name)
 		if err != nil || ag.State != tc.state {
@@ -182,5 +185,41 @@ func TestAgentNamesItselfInEveryState(t *testing.T) {
 				t.Errorf("%s: JSON %s; want \"name\":%q", tc.name, line, tc.name)
 			}
 		}
+	}
+}
+
+// An empty listing says where the registry it listed is, for either
+// backend: the registry directory under the root, or the bucket on the
+// NATS server (not the root, where nothing of the messenger is).
+func TestLiveAgentsSaysWhereTheRegistryIs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	a := New(Options{Root: root})
+	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
+		t.Fatal(err)
+	}
+	list, err := a.LiveAgents(ctx)
+	if err != nil || len(list.Live) != 0 || list.Registry != filepath.Join(root, registry.Dir) {
+		t.Fatalf("file messenger: %+v %v; want no agents in %s", list, err, filepath.Join(root, registry.Dir))
+	}
+
+	srv, err := natsserver.Start(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	root = t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte(`{"transport":"nats","nats":{"url":"`+srv.URL()+`"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a = New(Options{Root: root})
+	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
+		t.Fatal(err)
+	}
+	list, err = a.LiveAgents(ctx)
+	if err != nil || len(list.Live) != 0 || !strings.Contains(list.Registry, jetstream.RegistryBucket) ||
+		!strings.Contains(list.Registry, jetstream.Redact(srv.URL())) || strings.Contains(list.Registry, root) {
+		t.Fatalf("NATS messenger: %+v %v; want no agents in %s on %s", list, err, jetstream.RegistryBucket, srv.URL())
 	}
 }

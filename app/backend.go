@@ -36,6 +36,9 @@ type Backend interface {
 	// Location says where agent's inbox is, in words a user can follow:
 	// a directory, a subject on a server.
 	Location(agent string) string
+	// RegistryLocation says where the registry of agents is, in the same
+	// words: a directory, a bucket on a server.
+	RegistryLocation() string
 	// Close releases what the backend holds.
 	Close()
 }

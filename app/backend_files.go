@@ -45,6 +45,10 @@ func (f *files) Location(agent string) string {
 	return filepath.Join(f.tr.Dir(), inbox.InboxDir, agent)
 }
 
+func (f *files) RegistryLocation() string {
+	return filepath.Join(f.tr.Dir(), registry.Dir)
+}
+
 func (f *files) Close() {
 	f.reg.Close()
 	f.tr.Close()

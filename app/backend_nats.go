@@ -65,6 +65,10 @@ func (n *natsBackend) Location(agent string) string {
 	return jetstream.InboxSubject(agent) + " on " + n.url
 }
 
+func (n *natsBackend) RegistryLocation() string {
+	return "the key-value bucket " + jetstream.RegistryBucket + " on " + n.url
+}
+
 func (n *natsBackend) Close() { n.c.Close() }
 
 func (n *natsBackend) Count(ctx context.Context, agent string) (InboxCount, error) {

@@ -30,12 +30,13 @@ func age(ts string, now time.Time) string {
 	return d.String() + " ago"
 }
 
-// Agents writes a table of the live agents under root (name, pid, host,
-// roles, model, heartbeat's age at now), with a header row when header is
-// set; or that there are none.
-func Agents(w io.Writer, live []app.Agent, header bool, now time.Time, root string) error {
+// Agents writes a table of the live agents (name, pid, host, roles,
+// model, heartbeat's age at now), with a header row when header is set; or
+// that there are none in registry, where the registry listed is
+// (app.AgentList.Registry).
+func Agents(w io.Writer, live []app.Agent, header bool, now time.Time, registry string) error {
 	if len(live) == 0 {
-		_, err := fmt.Fprintf(w, "no live agents under %s\n", root)
+		_, err := fmt.Fprintf(w, "no live agents in %s\n", registry)
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

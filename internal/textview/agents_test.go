@@ -29,8 +29,8 @@ func TestAgents(t *testing.T) {
 		t.Fatalf("%q", s)
 	}
 	out.Reset()
-	_ = textview.Agents(&out, nil, true, now, "/r")
-	if out.String() != "no live agents under /r\n" {
+	_ = textview.Agents(&out, nil, true, now, "/r/registry")
+	if out.String() != "no live agents in /r/registry\n" {
 		t.Fatalf("%q", out.String())
 	}
 	out.Reset()

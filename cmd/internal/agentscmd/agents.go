@@ -51,7 +51,7 @@ func nameCmd(f *cmdutil.Factory, cmd *cobra.Command, runF func(*NameOptions) err
 func NewCmdList(f *cmdutil.Factory, runF func(*RootOptions) error) *cobra.Command {
 	opts := &RootOptions{f: f}
 	run := cmdutil.Runner(opts, runF, func(ctx context.Context, opts *RootOptions) error {
-		live, err := f.Service().LiveAgents(ctx)
+		list, err := f.Service().LiveAgents(ctx)
 		switch {
 		case errors.Is(err, app.ErrNoRoot):
 			if !f.JSON {
@@ -61,9 +61,9 @@ func NewCmdList(f *cmdutil.Factory, runF func(*RootOptions) error) *cobra.Comman
 		case err != nil:
 			return f.Fail(err, cmdutil.Wording{})
 		case f.JSON:
-			return cmdutil.EmitEach(f, live)
+			return cmdutil.EmitEach(f, list.Live)
 		}
-		return textview.Agents(f.Stdout, live, f.StdoutTTY(), time.Now(), f.RootDir())
+		return textview.Agents(f.Stdout, list.Live, f.StdoutTTY(), time.Now(), list.Registry)
 	})
 	return &cobra.Command{
 		Use:   "list",
