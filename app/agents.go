@@ -17,8 +17,9 @@ const (
 	// AgentStopped: it registered once: its registration is stale, or it
 	// unregistered and its inbox remembers it.
 	AgentStopped = "stopped"
-	// AgentNeverRegistered: an inbox made ahead (AddAgent) that no agent
-	// has held yet.
+	// AgentNeverRegistered: no registration, and an inbox that records no
+	// earlier holder: made ahead (AddAgent), or by another tool
+	// (pi-messenger, whose agents record none).
 	AgentNeverRegistered = "never_registered"
 )
 

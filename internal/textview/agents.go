@@ -73,7 +73,7 @@ func Agent(w io.Writer, name string, ag *app.Agent, now time.Time) error {
 		fmt.Fprintf(tw, "status:\tstopped (it registered before; it unregistered as it stopped, or a dead registration was pruned)\n")
 		fmt.Fprintf(tw, "last session:\t%s\n", Shown(ag.LastSession, false))
 	default:
-		fmt.Fprintf(tw, "status:\tnever registered (its inbox was made ahead with 'agents add'; messages wait there for it)\n")
+		fmt.Fprintf(tw, "status:\tnever registered, as far as parley knows (its inbox records no earlier holder: it was made ahead with 'agents add', or by another tool such as pi-messenger); messages wait there for it\n")
 	}
 	if ag.Inbox != "" {
 		fmt.Fprintf(tw, "inbox:\t%s\n", ag.Inbox)
