@@ -467,12 +467,14 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 
 // registrationLost says why a watch's registration was lost (err, from
 // registry.Beat) and what follows: the watch goes on reading, unregistered,
-// until it is started again.
+// until it is started again. A name another session took is that
+// session's while it runs: senders see it, and a watch started again is
+// refused until it stops.
 func registrationLost(name string, err error) string {
 	why := fmt.Sprintf("%v", err)
 	switch {
 	case errors.Is(err, registry.ErrNotOwner):
-		why = "another session took the name"
+		return fmt.Sprintf("%s is no longer registered to this watch: another session took the name (parley agents show %s says which); still watching its inbox, unregistered: once that session stops, start this watch again to register %s", name, name, name)
 	case errors.Is(err, registry.ErrNotRegistered):
 		why = "its registration was removed: pruned as stale after this watch was paused or the machine slept longer than the heartbeat TTL, or deleted by hand"
 	}
