@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/registry"
@@ -23,13 +24,30 @@ var _ Registrar = (*registry.Registry)(nil)
 // registry makes one at Register; SessionRegistry keeps the session the
 // registry wrote, so that the heartbeats and the unregistering are its own.
 //
+// A registration removed under the runner (pruned as stale after it was
+// paused or the machine slept longer than the TTL, or deleted by hand) is
+// written back at the next heartbeat when the Registrar can (Restore, as
+// both registries can); a name another session took is left to it
+// (registry.ErrNotOwner).
+//
 // A Runner calls Register once, before it heartbeats from another
 // goroutine; SessionRegistry is not for concurrent Registers.
 type SessionRegistry struct {
 	Registrar Registrar
 	SessionID string
 	Model     string
+
+	held registry.Registration // what Register wrote
 }
+
+// restorer is a Registrar that can write back a registration removed
+// under its holder without taking the inbox, which the holder's receiver
+// holds (registry.Registry.Restore).
+type restorer interface {
+	Restore(ctx context.Context, reg registry.Registration) error
+}
+
+var _ restorer = (*registry.Registry)(nil)
 
 var _ Registry = (*SessionRegistry)(nil)
 
@@ -45,12 +63,20 @@ func (r *SessionRegistry) Register(ctx context.Context, name string, roles []deb
 		return err
 	}
 	r.SessionID = res.SessionID
+	r.held = res.Registration
 	return nil
 }
 
-// Heartbeat renews the session's registration of name.
+// Heartbeat renews the session's registration of name, and writes it back
+// when it was removed (see SessionRegistry); registry.ErrNotOwner when
+// another session holds the name.
 func (r *SessionRegistry) Heartbeat(ctx context.Context, name string) error {
-	return r.Registrar.Heartbeat(ctx, name, r.SessionID)
+	err := r.Registrar.Heartbeat(ctx, name, r.SessionID)
+	rs, ok := r.Registrar.(restorer)
+	if !ok || !errors.Is(err, registry.ErrNotRegistered) || r.held.Name != name {
+		return err
+	}
+	return rs.Restore(ctx, r.held)
 }
 
 // Unregister removes the session's registration of name.

@@ -53,6 +53,18 @@ func TestSessionRegistry(t *testing.T) {
 				t.Errorf("heartbeat of its own session: %v", err)
 			}
 
+			// Its registration removed under it (pruned while the agent
+			// was paused, or deleted): the next heartbeat writes it back.
+			if err := reg.Unregister(ctx, "Critic", sr.SessionID); err != nil {
+				t.Fatal(err)
+			}
+			if err := sr.Heartbeat(ctx, "Critic"); err != nil {
+				t.Errorf("heartbeat after the registration was removed: %v", err)
+			}
+			if e2, err := reg.Get(ctx, "Critic"); err != nil || !e2.Alive || e2.SessionID != sr.SessionID || e2.Model != "script:turns.json" || e2.StartedAt != e.StartedAt {
+				t.Errorf("after the heartbeat: %+v, %v; want its registration back, alive", e2, err)
+			}
+
 			// Another session cannot take the live name, nor heartbeat
 			// or unregister it.
 			other := &SessionRegistry{Registrar: reg, SessionID: "0190d7c4-0000-7000-8000-000000000000", Model: "exec:x"}
@@ -71,6 +83,17 @@ func TestSessionRegistry(t *testing.T) {
 			}
 			if _, err := reg.Get(ctx, "Critic"); !errors.Is(err, registry.ErrNotRegistered) {
 				t.Errorf("after Unregister: %v, want ErrNotRegistered", err)
+			}
+
+			// A name another session took meanwhile is left to it.
+			if err := other.Register(ctx, "Critic", []debate.Role{debate.RoleAttacker}); err != nil {
+				t.Fatal(err)
+			}
+			if err := sr.Heartbeat(ctx, "Critic"); !errors.Is(err, registry.ErrNotOwner) {
+				t.Errorf("heartbeat after another session took the name: %v, want ErrNotOwner", err)
+			}
+			if e, err := reg.Get(ctx, "Critic"); err != nil || e.SessionID != other.SessionID {
+				t.Errorf("after that heartbeat: %+v, %v; want the other session's registration", e, err)
 			}
 		})
 	}
