@@ -194,8 +194,14 @@ func (s *Store) readChainOnly(id string) (*Transcript, []byte, error) {
 		}
 		return nil, nil, err
 	}
-	// An incomplete last line is a write in progress, or one a crash cut
-	// short (resume sets it aside): no evidence of tampering either way.
+	// A sealed transcript's last line that lost its newline is read whole
+	// (sealedLines). Otherwise an incomplete last line is a write in
+	// progress, or one a crash cut short (resume sets it aside): no
+	// evidence of tampering either way.
+	var noNewline bool
+	if t.Verdict != nil {
+		data, noNewline = sealedLines(data)
+	}
 	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
 		if t.State != StateRunning {
 			t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FilePending,
@@ -209,6 +215,10 @@ func (s *Store) readChainOnly(id string) (*Transcript, []byte, error) {
 	}
 	rep.Sealed = t.Verdict != nil
 	t.Report = &rep
+	if noNewline && rep.Intact {
+		t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FileIntact,
+			Problem: "its last line lacks its final newline, which no hash covers (an editor's or a copy's doing)"})
+	}
 	return t, data, nil
 }
 
@@ -231,6 +241,11 @@ type auditor struct {
 }
 
 func (a *auditor) add(fc FileCheck) { a.t.Audit = append(a.t.Audit, fc) }
+
+// has reports whether file was checked already and found to be in status.
+func (a *auditor) has(file string, status FileStatus) bool {
+	return slices.ContainsFunc(a.t.Audit, func(fc FileCheck) bool { return fc.File == file && fc.Status == status })
+}
 
 // replace puts fc in the place of the check of file made so far, or adds
 // it: one line per file.
@@ -257,7 +272,7 @@ func (a *auditor) chain(data []byte) {
 			want = "line 1 opening this debate's chain from its genesis hash"
 		}
 		a.add(FileCheck{File: a.transcriptPath(), Status: FileDiffers, Problem: fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem), Want: want})
-	} else if data != nil {
+	} else if data != nil && !a.has(a.transcriptPath(), FileIntact) {
 		a.add(FileCheck{File: a.transcriptPath(), Status: FileIntact})
 	}
 	n := 0

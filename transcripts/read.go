@@ -97,10 +97,13 @@ func (s *Store) readChain(id string) (*Transcript, []byte, error) {
 		}
 		return nil, nil, err
 	}
-	if t.State == StateRunning {
+	switch {
+	case t.State == StateRunning:
 		if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
 			data = data[:i+1]
 		}
+	case seal != nil:
+		data, _ = sealedLines(data)
 	}
 	rep, err := Verify(bytes.NewReader(data), id, seal)
 	if err != nil {
@@ -136,4 +139,19 @@ func decodeVerified(line []byte) (debate.Event, error) {
 		return debate.Event{}, fmt.Errorf("%w: no kind or data", ErrMalformed)
 	}
 	return debate.Event{Seq: r.Seq, Kind: r.Kind, At: r.At, ElapsedMs: r.ElapsedMs, Data: r.Data}, nil
+}
+
+// sealedLines returns the bytes of a sealed transcript (one verdict.json
+// closes) as its chain is read, and whether its last line had lost its
+// final newline. verdict.json is written only after the seal line is
+// fsynced, and nothing is appended after it, so a sealed transcript's last
+// line is never a write in progress: a missing final newline is an
+// editor's or a copy's doing, and no hash covers it. The line is read as
+// the complete line it must be; every byte a hash covers is still checked
+// (a line cut shorter than its newline does not verify).
+func sealedLines(data []byte) ([]byte, bool) {
+	if len(data) == 0 || data[len(data)-1] == '\n' {
+		return data, false
+	}
+	return append(data[:len(data):len(data)], '\n'), true
 }

@@ -269,7 +269,11 @@ func (l *Log) load(seal *Seal) error {
 		return err
 	}
 	good := data
-	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+	if seal != nil {
+		// Nothing is appended to a sealed chain: its last line is read
+		// whole, never set aside (sealedLines).
+		good, _ = sealedLines(data)
+	} else if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
 		good = data[:i+1]
 		if err := l.setAside(data[i+1:], int64(len(good))); err != nil {
 			return err
@@ -282,7 +286,7 @@ func (l *Log) load(seal *Seal) error {
 	if !rep.Intact {
 		return &TamperError{ID: l.id, Line: rep.BadLine, Problem: rep.Problem}
 	}
-	l.head, l.size = rep.Head, int64(len(good))
+	l.head, l.size = rep.Head, int64(min(len(good), len(data)))
 	if l.head == "" {
 		l.head = Genesis(l.id)
 	}
@@ -638,12 +642,19 @@ func (s *Store) Verify(id string) (Report, error) {
 			}
 			return Verify(bytes.NewReader(data), id, nil)
 		}
+		return Verify(f, id, nil)
 	}
-	return Verify(f, id, seal)
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return Report{}, err
+	}
+	data, _ = sealedLines(data)
+	return Verify(bytes.NewReader(data), id, seal)
 }
 
 // Events reads debate id's events without taking its lock (the debate may
-// be running). A torn last line is left out; a line that does not decode
+// be running). A torn last line is left out (a sealed transcript's last
+// line that lost its newline is read whole: sealedLines); a line that does not decode
 // ends the list with ErrTampered.
 func (s *Store) Events(id string) ([]debate.Event, error) {
 	if err := debate.ValidateID(id); err != nil {
@@ -657,7 +668,11 @@ func (s *Store) Events(id string) ([]debate.Event, error) {
 		return nil, err
 	}
 	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
-		data = data[:i+1]
+		if _, err := s.Verdict(id); err == nil {
+			data, _ = sealedLines(data)
+		} else {
+			data = data[:i+1]
+		}
 	}
 	var out []debate.Event
 	for line := range bytes.Lines(data) {

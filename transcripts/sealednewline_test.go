@@ -1,0 +1,104 @@
+package transcripts
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A sealed transcript whose last line lost only its final newline (an
+// editor's or a copy's doing: nothing is appended to a sealed chain) reads
+// as the chain it was sealed as, the same way for every reader: verify,
+// read, audit, status and resume. Resume neither sets the seal line aside
+// nor calls the debate tampered. Any byte a hash covers still counts: the
+// line cut one byte shorter, or edited, is tampering.
+func TestASealedTranscriptThatLostItsFinalNewline(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		edit   func([]byte) []byte
+		intact bool
+	}{
+		{"final newline gone", func(b []byte) []byte { return b[:len(b)-1] }, true},
+		{"final newline and the closing brace gone", func(b []byte) []byte { return b[:len(b)-2] }, false},
+		{"last line edited, no final newline", func(b []byte) []byte {
+			return []byte(strings.Replace(string(b[:len(b)-1]), `"kind":"seal"`, `"kind":"seaL"`, 1))
+		}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, dir := newStore(t)
+			writeDebate(t, s, testID, 8, true).Close()
+			path := filepath.Join(dir, "debates", testID, TranscriptFile)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := tc.edit(data)
+			if err := os.WriteFile(path, edited, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := s.Verify(testID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Intact != tc.intact || (tc.intact && rep.Events != 9) || (!tc.intact && rep.BadLine != 9) {
+				t.Fatalf("verify: %+v", rep)
+			}
+			tr, err := s.Read(testID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Report.Intact != tc.intact {
+				t.Fatalf("read: %+v", tr.Report)
+			}
+			au, err := s.Audit(context.Background(), testID, Witnesses{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bad := FirstBad(au.Audit); (bad == nil) != tc.intact {
+				t.Fatalf("audit: %+v", au.Audit)
+			}
+			n := 0
+			for _, fc := range au.Audit {
+				if fc.File == Path(testID, TranscriptFile) {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("audit checks the transcript %d times: %+v", n, au.Audit)
+			}
+			l, err := s.Open(context.Background(), testID)
+			if !tc.intact {
+				if err == nil {
+					l.Close()
+					t.Fatal("resume opened a tampered sealed transcript")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("resume: %v", err)
+			}
+			if got := len(l.Events()); got != 9 {
+				t.Fatalf("resume read %d events, want 9", got)
+			}
+			l.Close()
+			if torn, _ := filepath.Glob(path + ".torn-*"); len(torn) != 0 {
+				t.Fatalf("resume set the seal line aside: %v", torn)
+			}
+			if after, _ := os.ReadFile(path); string(after) != string(edited) {
+				t.Fatal("resume changed the sealed transcript")
+			}
+			st, err := s.Status(testID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Events != 9 {
+				t.Fatalf("status counts %d events, want 9", st.Events)
+			}
+		})
+	}
+}
