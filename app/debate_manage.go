@@ -101,14 +101,22 @@ func (a *App) StartDebate(ctx context.Context, s *debate.DebateSession) (pid int
 }
 
 // DebateStatus is where debate id stands: running, closed or interrupted;
-// round, tokens and time against its budget; its verdict once closed.
-func (a *App) DebateStatus(id string) (*transcripts.Status, error) {
+// round, tokens and time against its budget; its verdict once closed; and
+// its integrity, as ListDebates has it.
+func (a *App) DebateStatus(ctx context.Context, id string) (*transcripts.Status, error) {
 	st, err := a.debates(false)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	return st.Status(id)
+	line, err := st.Status(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.withIntegrity(ctx, st, 1, func(int) (string, *string) { return id, &line.Integrity }); err != nil {
+		return nil, err
+	}
+	return line, nil
 }
 
 // watchIdle is how long a debate that no process runs may stay without a
@@ -235,13 +243,7 @@ func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, a
 			*integrity = "unreadable"
 			continue
 		}
-		in := transcripts.NewView(t).Integrity
-		switch *integrity = in.Summary(); {
-		case !in.Intact:
-			*integrity = fmt.Sprintf("TAMPERED at line %d", in.BadLine)
-		case in.Tampered():
-			*integrity = "TAMPERED: " + in.Summary()
-		}
+		*integrity = transcripts.NewView(t).Integrity.Label()
 	}
 	return nil
 }

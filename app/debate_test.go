@@ -195,8 +195,8 @@ func TestRunDebateThroughTheAPI(t *testing.T) {
 		t.Errorf("progress %v", kinds)
 	}
 
-	st, err := a.DebateStatus(s.ID)
-	if err != nil || st.State != transcripts.StateClosed || st.Verdict != debate.ConsensusReached || st.Record != o.Record {
+	st, err := a.DebateStatus(ctx, s.ID)
+	if err != nil || st.State != transcripts.StateClosed || st.Verdict != debate.ConsensusReached || st.Record != o.Record || st.Integrity != "verified" {
 		t.Errorf("status %+v %v", st, err)
 	}
 	list, err := a.ListDebates(ctx)
@@ -226,6 +226,12 @@ func TestRunDebateThroughTheAPI(t *testing.T) {
 	var te *TamperedError
 	if _, err := a.ResumeDebate(ctx, s.ID, RunOptions{}); !errors.As(err, &te) || te.ID != s.ID || te.Trouble == "" {
 		t.Errorf("resume of a tampered debate: %v", err)
+	}
+	// Status says what the list says of it.
+	st, err = a.DebateStatus(ctx, s.ID)
+	list, lerr := a.ListDebates(ctx)
+	if err != nil || lerr != nil || len(list) != 1 || !strings.HasPrefix(st.Integrity, "TAMPERED") || st.Integrity != list[0].Integrity {
+		t.Errorf("status of a tampered debate says integrity %q, the list %+v (%v, %v)", st.Integrity, list, err, lerr)
 	}
 	if _, err := a.ResumeDebate(ctx, "20260101-plan-nothing-here-abcdef", RunOptions{}); !errors.Is(err, transcripts.ErrNotFound) {
 		t.Errorf("resume of no debate: %v", err)

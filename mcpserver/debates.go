@@ -161,7 +161,7 @@ func storeError(err error, id string) error {
 	return err
 }
 
-func (s *Server) debateStatus(_ context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, StatusOutput, error) {
+func (s *Server) debateStatus(ctx context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, StatusOutput, error) {
 	id, err := s.resolveDebate(in.ID)
 	if err != nil {
 		return nil, StatusOutput{}, err
@@ -169,6 +169,10 @@ func (s *Server) debateStatus(_ context.Context, _ *mcp.CallToolRequest, in IDIn
 	out, err := s.cfg.Transcripts.Status(id)
 	if err != nil {
 		return nil, StatusOutput{}, storeError(err, id)
+	}
+	out.Integrity = "unreadable"
+	if v, err := s.audit(ctx, id); err == nil {
+		out.Integrity = v.Integrity.Label()
 	}
 	return nil, *out, nil
 }
@@ -202,14 +206,22 @@ func (s *Server) transcriptShow(ctx context.Context, _ *mcp.CallToolRequest, in 
 // against its seal (as "parley transcripts show" does: a tampered one
 // renders with a banner saying what differs) and renders it.
 func (s *Server) transcript(ctx context.Context, id string) ([]byte, *transcripts.View, error) {
-	w := transcripts.Witnesses{Vault: s.cfg.Consensus.Vault(), Records: s.cfg.Consensus, PublicKey: s.cfg.SealKey}
-	t, err := s.cfg.Transcripts.Audit(ctx, id, w)
+	v, err := s.audit(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	v := transcripts.NewView(t)
 	if s.cfg.Untrusted {
 		v.RedactEvidence()
 	}
 	return transcripts.RenderMarkdownView(v), v, nil
+}
+
+// audit is debate id's view, every file checked against its seal.
+func (s *Server) audit(ctx context.Context, id string) (*transcripts.View, error) {
+	w := transcripts.Witnesses{Vault: s.cfg.Consensus.Vault(), Records: s.cfg.Consensus, PublicKey: s.cfg.SealKey}
+	t, err := s.cfg.Transcripts.Audit(ctx, id, w)
+	if err != nil {
+		return nil, err
+	}
+	return transcripts.NewView(t), nil
 }

@@ -142,6 +142,19 @@ func (i Integrity) Summary() string {
 	return "verified so far"
 }
 
+// Label is the integrity as the lists of debates show it (the integrity
+// key of "debate list --json" and "debate status --json"): Summary, in
+// capitals as TAMPERED when the chain or a file does not verify.
+func (i Integrity) Label() string {
+	switch {
+	case !i.Intact:
+		return fmt.Sprintf("TAMPERED at line %d", i.BadLine)
+	case i.Tampered():
+		return "TAMPERED: " + i.Summary()
+	}
+	return i.Summary()
+}
+
 // Trouble says in a sentence what is wrong, naming the file; "" when
 // nothing is.
 func (i Integrity) Trouble() string {

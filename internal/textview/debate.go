@@ -105,6 +105,9 @@ func DebateStatus(w io.Writer, st *transcripts.Status, resume string) error {
 	if st.Record != "" {
 		p.printf("  record:  %s\n", st.Record)
 	}
+	if st.Integrity != "" {
+		p.printf("  integrity: %s\n", clean(st.Integrity))
+	}
 	if st.State == transcripts.StateInterrupted && st.Verdict == "" {
 		p.printf("  the coordinator is not running: %s\n", resume)
 	}

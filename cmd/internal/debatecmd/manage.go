@@ -52,12 +52,12 @@ func NewCmdResume(f *cmdutil.Factory, runF func(*IDOptions) error) *cobra.Comman
 // NewCmdStatus is "parley debate status ID".
 func NewCmdStatus(f *cmdutil.Factory, runF func(*IDOptions) error) *cobra.Command {
 	return newIDCmd(f, &cobra.Command{Use: "status ID", Short: "Where a debate stands: running, closed or interrupted; round, tokens, time"},
-		runF, func(_ context.Context, opts *IDOptions) error {
+		runF, func(ctx context.Context, opts *IDOptions) error {
 			id, err := opts.resolve()
 			if err != nil {
 				return err
 			}
-			line, err := f.Service().DebateStatus(id)
+			line, err := f.Service().DebateStatus(ctx, id)
 			if err != nil {
 				return debateError(f, err, id)
 			}
