@@ -48,9 +48,33 @@ func (b *budgetFlags) add(cmd *cobra.Command) {
 	fl.IntVar(&b.rounds, "max-rounds", 0, "rounds at most (default: the layer's, from config.json)")
 	fl.IntVar(&b.tokens, "max-tokens", 0, "tokens at most, all turns together")
 	fl.IntVar(&b.perRound, "max-tokens-per-round", 0, "tokens each agent may spend per round (a turn over it is kept and flagged)")
-	fl.DurationVar(&b.timeout, "timeout", 0, "wall-clock budget of the debate, e.g. 90s or 2m")
+	fl.Var((*timeoutValue)(&b.timeout), "timeout", "wall-clock budget of the debate, e.g. 90s or 2m")
 	fl.IntVar(&b.convergence, "convergence-rounds", 0, "consecutive rounds a pattern must hold to end the debate")
 }
+
+// timeoutValue is --timeout: a duration as time.ParseDuration reads it.
+// What it cannot read (no unit, or more than a duration holds) is refused
+// with the range a debate's wall clock accepts, rather than Go's bare
+// "invalid duration".
+type timeoutValue time.Duration
+
+func (v *timeoutValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("not a duration from 1ms to %v (a week), such as 90s, 2m or 1h30m", debate.MaxWallClock)
+	}
+	*v = timeoutValue(d)
+	return nil
+}
+
+func (v *timeoutValue) String() string {
+	if *v == 0 {
+		return "0" // no default shown in the help
+	}
+	return time.Duration(*v).String()
+}
+
+func (v *timeoutValue) Type() string { return "duration" }
 
 // override is the budget flags that were given.
 func (b *budgetFlags) override(cmd *cobra.Command) debate.BudgetOverride {

@@ -1,6 +1,7 @@
 package debatecmd
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdtest"
@@ -70,5 +71,28 @@ func TestCommandsOnOneDebateTakeOneID(t *testing.T) {
 	}
 	if code := cmdtest.Exit(NewCmdList(cmdtest.Factory(), func(*ListOptions) error { t.Error("reached"); return nil }), "all"); code != cmdutil.ExitUsage {
 		t.Errorf("list all: exit %d", code)
+	}
+}
+
+// TestATimeoutItCannotReadSaysTheRange: a --timeout that is no duration
+// (no unit, or more than a duration holds) is a usage error that says
+// what range is accepted, for run and start alike, not Go's bare "invalid
+// duration".
+func TestATimeoutItCannotReadSaysTheRange(t *testing.T) {
+	const want = "not a duration from 1ms to 168h0m0s (a week), such as 90s, 2m or 1h30m"
+	for _, v := range []string{"10000000h", "90", "ninety", "-9999999999h"} {
+		for name, cmd := range map[string]func() (int, string){
+			"run": func() (int, string) {
+				return cmdtest.Run(NewCmdRun(cmdtest.Factory(), func(*RunOptions) error { return nil }), "--timeout", v)
+			},
+			"start": func() (int, string) {
+				return cmdtest.Run(NewCmdStart(cmdtest.Factory(), func(*StartOptions) error { return nil }), "--timeout", v)
+			},
+		} {
+			code, errs := cmd()
+			if code != cmdutil.ExitUsage || !strings.Contains(errs, want) || strings.Contains(errs, "invalid duration") {
+				t.Errorf("%s --timeout %s: exit %d, %q", name, v, code, errs)
+			}
+		}
 	}
 }
