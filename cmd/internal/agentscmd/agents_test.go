@@ -2,11 +2,15 @@ package agentscmd
 
 import (
 	"strings"
+	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdtest"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/interrupt"
 )
 
 // TestAgentRunChecksItsFlags: "agent run" takes a valid name, a role and
@@ -69,5 +73,23 @@ func TestAgentsNameOneAgent(t *testing.T) {
 	}
 	if code := cmdtest.Exit(NewCmdPrune(cmdtest.Factory(), func(*RootOptions) error { return never("prune x")() }), "x"); code != cmdutil.ExitUsage {
 		t.Errorf("prune x: exit %d", code)
+	}
+}
+
+// TestAgentRunNamesEverySignalThatStopsIt: the help of "agent run" names
+// each signal on which it unregisters and stops (interrupt.Signals), the
+// hang-up of a closed terminal included.
+func TestAgentRunNamesEverySignalThatStopsIt(t *testing.T) {
+	long := NewCmdRun(cmdtest.Factory(), nil).Long
+	// SIGHUP by name: interrupt.Signals leaves it out in a process that
+	// ignores it (a test run under nohup).
+	names := []string{"SIGHUP"}
+	for _, s := range interrupt.Signals() {
+		names = append(names, unix.SignalName(s.(syscall.Signal)))
+	}
+	for _, name := range names {
+		if !strings.Contains(long, name) {
+			t.Errorf("agent run --help does not name %s, which unregisters the agent:\n%s", name, long)
+		}
 	}
 }
