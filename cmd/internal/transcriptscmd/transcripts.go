@@ -46,7 +46,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 	run := cmdutil.Runner(opts, runF, listRun)
 	cmd := &cobra.Command{
 		Use:   "list [--layer L] [--verdict V] [--since DATE|AGE]",
-		Short: "List the debates' transcripts, newest first (id, date, layer, topic, verdict, rounds, tokens, integrity)",
+		Short: "List the debates' transcripts, newest first (date, layer, verdict, rounds, tokens, integrity, id, topic)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := opts.Query.Filter(); err != nil {
 				return f.Fail(err, cmdutil.Wording{})

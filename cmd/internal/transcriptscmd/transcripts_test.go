@@ -8,6 +8,9 @@ import (
 
 	"github.com/parleyhq/parley/cmd/internal/cmdtest"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/textview"
+	"github.com/parleyhq/parley/transcripts"
 )
 
 // TestShowChoosesItsFormat: --format is checked before anything is read,
@@ -88,5 +91,25 @@ func TestKeygenOverAKeyIsAnError(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(file); string(data) != "an old key\n" {
 		t.Errorf("the key was replaced: %q", data)
+	}
+}
+
+// TestListHelpNamesTheColumnsInTheirOrder: the columns "transcripts list
+// --help" names are the header row it prints, in the same order.
+func TestListHelpNamesTheColumnsInTheirOrder(t *testing.T) {
+	short := NewCmdList(cmdtest.Factory(), nil).Short
+	i, j := strings.LastIndex(short, "("), strings.LastIndex(short, ")")
+	if i < 0 || j < i {
+		t.Fatalf("no columns in %q", short)
+	}
+	named := strings.Split(short[i+1:j], ", ")
+	var b strings.Builder
+	list := []transcripts.Summary{{Summary: debate.Summary{DebateID: "20261204-spec-rate-limits-abcdef", Topic: "Rate limits", Layer: debate.LayerSpec}}}
+	if err := textview.Transcripts(&b, list, "/root", true); err != nil {
+		t.Fatal(err)
+	}
+	header := strings.Fields(strings.ToLower(strings.SplitN(b.String(), "\n", 2)[0]))
+	if strings.Join(named, " ") != strings.Join(header, " ") {
+		t.Errorf("the help names the columns %v; the list prints %v", named, header)
 	}
 }
