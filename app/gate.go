@@ -527,6 +527,21 @@ type Trained struct {
 // (ProblemFile), found before the training; so is a model that cannot be
 // written.
 func TrainGate(ctx context.Context, data, out string, opts gating.TrainOptions) (*Trained, error) {
+	if data == "" {
+		return trainGate(out, opts, "the shipped corpus", gating.Corpus)
+	}
+	return trainGate(out, opts, data, func() ([]gating.Example, error) { return ReadCorpus(ctx, data) })
+}
+
+// TrainGateFrom is TrainGate on the labelled corpus read from r (standard
+// input), which source names in errors.
+func TrainGateFrom(r io.Reader, source, out string, opts gating.TrainOptions) (*Trained, error) {
+	return trainGate(out, opts, source, func() ([]gating.Example, error) { return ReadCorpusFrom(r, source) })
+}
+
+// trainGate is TrainGate on the corpus load reads, which source names;
+// out is checked before anything is read.
+func trainGate(out string, opts gating.TrainOptions, source string, load func() ([]gating.Example, error)) (*Trained, error) {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return nil, newError(ProblemFile, "out", nil, "{out} %s is a directory: name the model's file", out)
 	} else if err == nil && !fi.Mode().IsRegular() {
@@ -540,17 +555,7 @@ func TrainGate(ctx context.Context, data, out string, opts gating.TrainOptions) 
 	case err == nil && !fi.IsDir():
 		return nil, newError(ProblemFile, "out", nil, "{out} %s: %s is not a directory", out, filepath.Dir(out))
 	}
-	var (
-		examples []gating.Example
-		err      error
-	)
-	source := "the shipped corpus"
-	if data == "" {
-		examples, err = gating.Corpus()
-	} else {
-		source = data
-		examples, err = ReadCorpus(ctx, data)
-	}
+	examples, err := load()
 	if err != nil {
 		return nil, err
 	}
@@ -581,9 +586,23 @@ func EvalGate(ctx context.Context, g *gating.Gate, data string) (gating.Metrics,
 	if err != nil {
 		return gating.Metrics{}, err
 	}
+	return evalGate(g, examples, data)
+}
+
+// EvalGateFrom measures g on the labelled corpus read from r (standard
+// input), which source names in errors.
+func EvalGateFrom(g *gating.Gate, r io.Reader, source string) (gating.Metrics, error) {
+	examples, err := ReadCorpusFrom(r, source)
+	if err != nil {
+		return gating.Metrics{}, err
+	}
+	return evalGate(g, examples, source)
+}
+
+func evalGate(g *gating.Gate, examples []gating.Example, source string) (gating.Metrics, error) {
 	m, err := gating.Evaluate(g, examples)
 	if err != nil {
-		return m, fmt.Errorf("%s: %w", data, err)
+		return m, fmt.Errorf("%s: %w", source, err)
 	}
 	return m, nil
 }
@@ -608,9 +627,15 @@ func ReadCorpus(ctx context.Context, path string) ([]gating.Example, error) {
 		return nil, refuse(ProblemFile, "data", err)
 	}
 	defer f.Close()
-	ex, err := gating.ReadCorpus(f)
+	return ReadCorpusFrom(f, path)
+}
+
+// ReadCorpusFrom reads a labelled corpus (JSON Lines) from r, which
+// source names in errors.
+func ReadCorpusFrom(r io.Reader, source string) ([]gating.Example, error) {
+	ex, err := gating.ReadCorpus(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	return ex, nil
 }

@@ -291,6 +291,39 @@ func TestGateEvalLabelledSet(t *testing.T) {
 	}
 }
 
+// TestGateCorpusFromStandardInput: "--data -" reads the labelled corpus
+// from standard input, as the other commands that take "-" do: eval
+// measures the same as on the file, train fits the same model, and a bad
+// line is named as standard input's.
+func TestGateCorpusFromStandardInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data := writeFile(t, dir, "eval.jsonl", evalJSONL)
+	fromFile, stderr, code := runT(t, "", "--json", "gate", "eval", "--data", data)
+	if code != 0 {
+		t.Fatalf("eval --data FILE: exit %d: %s", code, stderr)
+	}
+	fromStdin, stderr, code := runT(t, evalJSONL, "--json", "gate", "eval", "--data", "-")
+	if code != 0 || fromStdin != fromFile {
+		t.Errorf("eval --data -: exit %d %s\n%s\nwant %s", code, stderr, fromStdin, fromFile)
+	}
+	if _, stderr, code := runT(t, `{"critique":"c","label":"perhaps"}`+"\n", "gate", "eval", "--data", "-"); code != cmdutil.ExitError || !strings.Contains(stderr, "standard input: ") || !strings.Contains(stderr, "line 1") {
+		t.Errorf("bad corpus on standard input: exit %d %q", code, stderr)
+	}
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	if _, stderr, code := runT(t, "", "gate", "train", "--data", data, "--out", a, "--folds", "2"); code != 0 {
+		t.Fatalf("train --data FILE: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := runT(t, evalJSONL, "gate", "train", "--data", "-", "--out", b, "--folds", "2"); code != 0 {
+		t.Fatalf("train --data -: exit %d: %s", code, stderr)
+	}
+	ma, _ := os.ReadFile(a)
+	mb, _ := os.ReadFile(b)
+	if len(ma) == 0 || !bytes.Equal(ma, mb) {
+		t.Errorf("train --data - fitted another model than on the file:\n%s\n%s", ma, mb)
+	}
+}
+
 // TestGateEvalNamesTheModelItMeasures: in a root where "gate learn"
 // installed a model, "gate eval" measures that model, as "parley gate"
 // decides with it, and says so: the figures are not the embedded model's.

@@ -142,7 +142,7 @@ func NewCmdTrain(f *cmdutil.Factory, runF func(*TrainOptions) error) *cobra.Comm
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Data, "data", "", "labeled corpus (JSONL: self-critique fields plus \"label\": \"debate\"|\"skip\"); default: the shipped corpus")
+	fl.StringVar(&opts.Data, "data", "", "labeled corpus (JSONL: self-critique fields plus \"label\": \"debate\"|\"skip\"), - for standard input; default: the shipped corpus")
 	fl.StringVar(&opts.Out, "out", "", "where to write the model (JSON)")
 	fl.IntVar(&opts.Train.Folds, "folds", 5, "cross-validation folds for examples without a voice")
 	fl.Float64Var(&opts.Train.TargetRecall, "target-recall", 0.95, "recall of debate the threshold must reach under cross-validation")
@@ -161,12 +161,24 @@ func optionUsage(err error) error {
 }
 
 func trainRun(ctx context.Context, opts *TrainOptions) error {
-	m, err := app.TrainGate(ctx, opts.Data, opts.Out, opts.Train)
+	var (
+		m   *app.Trained
+		err error
+	)
+	if opts.Data == "-" {
+		m, err = app.TrainGateFrom(opts.f.StdinReader(ctx, corpusInput), cmdutil.SourceName(opts.Data), opts.Out, opts.Train)
+	} else {
+		m, err = app.TrainGate(ctx, opts.Data, opts.Out, opts.Train)
+	}
 	if err != nil {
 		return opts.f.Fail(err, cmdutil.Wording{})
 	}
 	return cmdutil.View(opts.f, m, textview.Trained)
 }
+
+// corpusInput is what "gate train" and "gate eval" read from standard
+// input for --data -.
+const corpusInput = "the labelled corpus (JSON Lines)"
 
 // EvalOptions are what "parley gate eval" was asked for.
 type EvalOptions struct {
@@ -179,7 +191,7 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cobra.Comman
 	opts := &EvalOptions{f: f}
 	run := cmdutil.Runner(opts, runF, evalRun)
 	cmd := &cobra.Command{
-		Use:   "eval --data FILE",
+		Use:   "eval --data FILE|-",
 		Short: "Measure the gate on a labeled corpus (precision and recall of debate)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Data == "" {
@@ -189,7 +201,7 @@ func NewCmdEval(f *cmdutil.Factory, runF func(*EvalOptions) error) *cobra.Comman
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Data, "data", "", "labeled corpus (JSONL)")
+	fl.StringVar(&opts.Data, "data", "", "labeled corpus (JSONL), - for standard input")
 	fl.StringVar(&opts.Mode, "mode", "model", "model or rules")
 	fl.StringVar(&opts.Model, "model", "", "a model file from 'parley gate train' instead of <root>/gate/model.json or the embedded one")
 	return cmd
@@ -200,7 +212,12 @@ func evalRun(ctx context.Context, opts *EvalOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := app.EvalGate(ctx, g, opts.Data)
+	var m gating.Metrics
+	if opts.Data == "-" {
+		m, err = app.EvalGateFrom(g, opts.f.StdinReader(ctx, corpusInput), cmdutil.SourceName(opts.Data))
+	} else {
+		m, err = app.EvalGate(ctx, g, opts.Data)
+	}
 	if err != nil {
 		return opts.f.Fail(err, cmdutil.Wording{})
 	}
