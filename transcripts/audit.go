@@ -443,11 +443,21 @@ func (a *auditor) verdict() {
 		// The transcript's lines that verify were called intact; its end is
 		// missing, which replaces that. verdict.json is what says so, and
 		// has nothing left in the chain to be checked against.
+		lines := fmt.Sprintf("lines %d to %d are missing", n+1, v.Events)
+		if v.Events == n+1 {
+			lines = fmt.Sprintf("line %d is missing", n+1)
+		}
 		a.replace(a.transcriptPath(), FileCheck{File: a.transcriptPath(), Status: FileMissing,
-			Problem: fmt.Sprintf("lines %d to %d are missing: verdict.json records %d events, the transcript ends after %d", n+1, v.Events, v.Events, n),
+			Problem: fmt.Sprintf("%s: verdict.json records %d events, the transcript ends after %d", lines, v.Events, n),
 			Want:    fmt.Sprintf("%d events ending at head %s", v.Events, short(v.Head))})
 		a.t.Report.Intact, a.t.Report.BadLine, a.t.Report.Problem = false, n+1, fmt.Sprintf("missing: verdict.json records %d events, the transcript ends after %d", v.Events, n)
-		a.add(FileCheck{File: p, Status: FileUnchecked, Problem: fmt.Sprintf("the chain's verdict is among the missing lines; verdict.json records %d events ending at head %s", v.Events, short(v.Head))})
+		problem := fmt.Sprintf("the chain's verdict is among the missing lines; verdict.json records %d events ending at head %s", v.Events, short(v.Head))
+		if a.outcome != nil {
+			// The verdict event verified; what is gone is the end
+			// verdict.json seals.
+			problem = fmt.Sprintf("the chain's verdict (line %d) is there; the end verdict.json records, %d events ending at head %s, is among the missing lines", a.verdictLine, v.Events, short(v.Head))
+		}
+		a.add(FileCheck{File: p, Status: FileUnchecked, Problem: problem})
 		return
 	}
 	if a.outcome == nil {

@@ -102,3 +102,51 @@ func TestASealedTranscriptThatLostItsFinalNewline(t *testing.T) {
 		})
 	}
 }
+
+// TestASealedTranscriptCutAfterItsVerdict: a sealed transcript whose seal
+// line was cut off keeps its verdict event: the audit names the one
+// missing line as one line, and does not claim the verdict is missing
+// too; cut before the verdict, it says the verdict is among them.
+func TestASealedTranscriptCutAfterItsVerdict(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		keep              int
+		transcript, check string
+	}{
+		{8, "line 9 is missing: verdict.json records 9 events, the transcript ends after 8",
+			"the chain's verdict (line 8) is there; the end verdict.json records, 9 events ending at head "},
+		{6, "lines 7 to 9 are missing: verdict.json records 9 events, the transcript ends after 6",
+			"the chain's verdict is among the missing lines; verdict.json records 9 events ending at head "},
+	} {
+		s, dir := newStore(t)
+		writeDebate(t, s, testID, 8, true).Close()
+		path := filepath.Join(dir, "debates", testID, TranscriptFile)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(data), "\n")
+		if err := os.WriteFile(path, []byte(strings.Join(lines[:tc.keep], "")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		au, err := s.Audit(context.Background(), testID, Witnesses{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tr, vj *FileCheck
+		for i := range au.Audit {
+			switch au.Audit[i].File {
+			case Path(testID, TranscriptFile):
+				tr = &au.Audit[i]
+			case Path(testID, VerdictFile):
+				vj = &au.Audit[i]
+			}
+		}
+		if tr == nil || tr.Status != FileMissing || tr.Problem != tc.transcript {
+			t.Errorf("kept %d lines: transcript %+v, want missing: %q", tc.keep, tr, tc.transcript)
+		}
+		if vj == nil || vj.Status != FileUnchecked || !strings.HasPrefix(vj.Problem, tc.check) {
+			t.Errorf("kept %d lines: verdict.json %+v, want unchecked: %q…", tc.keep, vj, tc.check)
+		}
+	}
+}
