@@ -41,7 +41,7 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 	if err != nil {
 		return nil, err
 	}
-	if in := transcripts.NewView(t).Integrity; in.Tampered() && !transcripts.OnlyVerdictMissing(in.Files) {
+	if in := transcripts.NewView(t).Integrity; refusesResume(in) {
 		return nil, &TamperedError{ID: id, Trouble: in.Trouble()}
 	}
 	return a.runDebate(ctx, s, true, o)
@@ -113,7 +113,7 @@ func (a *App) DebateStatus(ctx context.Context, id string) (*transcripts.Status,
 	if err != nil {
 		return nil, err
 	}
-	if err := a.withIntegrity(ctx, st, 1, func(int) (string, *string) { return id, &line.Integrity }); err != nil {
+	if err := a.withIntegrity(ctx, st, 1, func(int) (string, *string, *bool) { return id, &line.Integrity, &line.ResumeRefused }); err != nil {
 		return nil, err
 	}
 	return line, nil
@@ -208,7 +208,7 @@ func (a *App) ListDebates(ctx context.Context) ([]transcripts.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].DebateID, &list[i].Integrity })
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string, *bool) { return list[i].DebateID, &list[i].Integrity, nil })
 	return list, err
 }
 
@@ -224,26 +224,39 @@ func (a *App) DebateStatuses(ctx context.Context) ([]*transcripts.Status, error)
 	if err != nil {
 		return nil, err
 	}
-	err = a.withIntegrity(ctx, st, len(lines), func(i int) (string, *string) { return lines[i].DebateID, &lines[i].Integrity })
+	err = a.withIntegrity(ctx, st, len(lines), func(i int) (string, *string, *bool) { return lines[i].DebateID, &lines[i].Integrity, nil })
 	return lines, err
 }
 
 // withIntegrity audits n debates, the i-th named by at(i), and sets the
-// integrity at(i) points to.
-func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, at func(i int) (string, *string)) error {
+// integrity at(i) points to, and, when at(i) gives one, whether resume
+// refuses the debate (refusesResume).
+func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, at func(i int) (id string, integrity *string, refused *bool)) error {
 	w, done, err := a.Witnesses()
 	if err != nil {
 		return err
 	}
 	defer done()
 	for i := range n {
-		id, integrity := at(i)
+		id, integrity, refused := at(i)
 		t, err := st.Audit(ctx, id, w)
 		if err != nil {
 			*integrity = "unreadable"
 			continue
 		}
-		*integrity = transcripts.NewView(t).Integrity.Label()
+		in := transcripts.NewView(t).Integrity
+		*integrity = in.Label()
+		if refused != nil {
+			*refused = refusesResume(in)
+		}
 	}
 	return nil
+}
+
+// refusesResume reports whether ResumeDebate refuses a debate of
+// integrity in: its files disagree with its seal, unless all that is
+// wrong is a sealed debate's missing verdict.json, which resume writes
+// again from the chain.
+func refusesResume(in transcripts.Integrity) bool {
+	return in.Tampered() && !transcripts.OnlyVerdictMissing(in.Files)
 }

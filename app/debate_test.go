@@ -196,7 +196,7 @@ func TestRunDebateThroughTheAPI(t *testing.T) {
 	}
 
 	st, err := a.DebateStatus(ctx, s.ID)
-	if err != nil || st.State != transcripts.StateClosed || st.Verdict != debate.ConsensusReached || st.Record != o.Record || st.Integrity != "verified" {
+	if err != nil || st.State != transcripts.StateClosed || st.Verdict != debate.ConsensusReached || st.Record != o.Record || st.Integrity != "verified" || st.ResumeRefused {
 		t.Errorf("status %+v %v", st, err)
 	}
 	list, err := a.ListDebates(ctx)
@@ -230,7 +230,7 @@ func TestRunDebateThroughTheAPI(t *testing.T) {
 	// Status says what the list says of it.
 	st, err = a.DebateStatus(ctx, s.ID)
 	list, lerr := a.ListDebates(ctx)
-	if err != nil || lerr != nil || len(list) != 1 || !strings.HasPrefix(st.Integrity, "TAMPERED") || st.Integrity != list[0].Integrity {
+	if err != nil || lerr != nil || len(list) != 1 || !strings.HasPrefix(st.Integrity, "TAMPERED") || st.Integrity != list[0].Integrity || !st.ResumeRefused {
 		t.Errorf("status of a tampered debate says integrity %q, the list %+v (%v, %v)", st.Integrity, list, err, lerr)
 	}
 	if _, err := a.ResumeDebate(ctx, "20260101-plan-nothing-here-abcdef", RunOptions{}); !errors.Is(err, transcripts.ErrNotFound) {

@@ -113,7 +113,7 @@ func (a *App) ListTranscripts(ctx context.Context, q TranscriptQuery) ([]transcr
 	if err != nil {
 		return nil, err
 	}
-	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string) { return list[i].DebateID, &list[i].Integrity })
+	err = a.withIntegrity(ctx, st, len(list), func(i int) (string, *string, *bool) { return list[i].DebateID, &list[i].Integrity, nil })
 	return list, err
 }
 

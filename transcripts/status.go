@@ -18,6 +18,10 @@ type Status struct {
 	Record         string `json:"record,omitempty"`
 	// Integrity is the audit's summary when the caller audited the debate.
 	Integrity string `json:"integrity,omitempty"`
+	// ResumeRefused, set by the same audit, says that "debate resume"
+	// refuses the debate (its files disagree with its seal): a reader
+	// points at the audit, not at resume.
+	ResumeRefused bool `json:"-"`
 }
 
 // Status reads where debate id stands: its Summary, with the budget from its

@@ -92,8 +92,9 @@ func Verdict(w io.Writer, o *debate.Outcome, transcript, record, verify string) 
 // DebateStatus writes where a debate stands: its state, round, tokens and
 // time against the budget, its verdict and record once it has them, and,
 // for an interrupted debate without a verdict, resume: the command that
-// continues it.
-func DebateStatus(w io.Writer, st *transcripts.Status, resume string) error {
+// continues it, or, when resume refuses it, verify: the command that
+// names what does not verify.
+func DebateStatus(w io.Writer, st *transcripts.Status, resume, verify string) error {
 	p := &textOut{w: w}
 	p.printf("%s  [%s] %s\n", st.DebateID, clean(string(st.Layer)), shownLine(st.Topic, 200))
 	p.printf("  state:  %s\n", st.State)
@@ -108,7 +109,11 @@ func DebateStatus(w io.Writer, st *transcripts.Status, resume string) error {
 	if st.Integrity != "" {
 		p.printf("  integrity: %s\n", clean(st.Integrity))
 	}
-	if st.State == transcripts.StateInterrupted && st.Verdict == "" {
+	switch {
+	case st.State != transcripts.StateInterrupted || st.Verdict != "":
+	case st.ResumeRefused:
+		p.printf("  the coordinator is not running, and resume refuses a debate whose files do not verify: %s\n", verify)
+	default:
 		p.printf("  the coordinator is not running: %s\n", resume)
 	}
 	return p.err

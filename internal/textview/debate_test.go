@@ -116,7 +116,7 @@ func TestDebateStatusAndList(t *testing.T) {
 		Topic: "Retention\x1b[2J keeps\nseven days" + strings.Repeat(" and more", 40), Tokens: 500, ElapsedMs: 3000},
 		State: transcripts.StateInterrupted, Round: 2, MaxRounds: 3, MaxTokens: 6000, MaxWallClockMs: 120000, Events: 9}
 	var out bytes.Buffer
-	if err := textview.DebateStatus(&out, st, "parley debate resume R"); err != nil {
+	if err := textview.DebateStatus(&out, st, "parley debate resume R", "parley transcripts verify R"); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -126,9 +126,18 @@ func TestDebateStatusAndList(t *testing.T) {
 		!strings.HasSuffix(s, "  the coordinator is not running: parley debate resume R\n") {
 		t.Fatalf("%q", s)
 	}
+	// One whose files do not verify: resume refuses it, and the status
+	// points at what names the trouble instead.
+	st.ResumeRefused = true
+	out.Reset()
+	_ = textview.DebateStatus(&out, st, "parley debate resume R", "parley transcripts verify R")
+	if s := out.String(); strings.Contains(s, "debate resume") || !strings.HasSuffix(s, "resume refuses a debate whose files do not verify: parley transcripts verify R\n") {
+		t.Fatalf("%q", s)
+	}
+	st.ResumeRefused = false
 	st.State, st.Verdict, st.Action, st.Record = transcripts.StateClosed, debate.Deadlock, "escalate", "consensus/verify/retention.md"
 	out.Reset()
-	_ = textview.DebateStatus(&out, st, "parley debate resume R")
+	_ = textview.DebateStatus(&out, st, "parley debate resume R", "parley transcripts verify R")
 	if s := out.String(); strings.Contains(s, "resume") || !strings.Contains(s, "  verdict: DEADLOCK → escalate\n  record:  consensus/verify/retention.md\n") {
 		t.Fatalf("%q", s)
 	}

@@ -61,7 +61,9 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*IDOptions) error) *cobra.Comman
 			if err != nil {
 				return debateError(f, err, id)
 			}
-			return f.Show(line, func(w io.Writer) error { return textview.DebateStatus(w, line, f.CmdLine("debate", "resume", id)) })
+			return f.Show(line, func(w io.Writer) error {
+				return textview.DebateStatus(w, line, f.CmdLine("debate", "resume", id), f.CmdLine("transcripts", "verify", id))
+			})
 		})
 }
 
