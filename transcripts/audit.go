@@ -205,7 +205,7 @@ func (s *Store) readChainOnly(id string) (*Transcript, []byte, error) {
 	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
 		if t.State != StateRunning {
 			t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FilePending,
-				Problem: "an incomplete last line (a write cut short by a crash; parley debate resume sets it aside)"})
+				Problem: "every complete line verifies; the last line is incomplete (a write cut short by a crash; parley debate resume sets it aside)"})
 		}
 		data = data[:i+1]
 	}
@@ -242,9 +242,9 @@ type auditor struct {
 
 func (a *auditor) add(fc FileCheck) { a.t.Audit = append(a.t.Audit, fc) }
 
-// has reports whether file was checked already and found to be in status.
-func (a *auditor) has(file string, status FileStatus) bool {
-	return slices.ContainsFunc(a.t.Audit, func(fc FileCheck) bool { return fc.File == file && fc.Status == status })
+// has reports whether file was checked already (one line per file).
+func (a *auditor) has(file string) bool {
+	return slices.ContainsFunc(a.t.Audit, func(fc FileCheck) bool { return fc.File == file })
 }
 
 // replace puts fc in the place of the check of file made so far, or adds
@@ -271,8 +271,8 @@ func (a *auditor) chain(data []byte) {
 		if rep.BadLine == 1 {
 			want = "line 1 opening this debate's chain from its genesis hash"
 		}
-		a.add(FileCheck{File: a.transcriptPath(), Status: FileDiffers, Problem: fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem), Want: want})
-	} else if data != nil && !a.has(a.transcriptPath(), FileIntact) {
+		a.replace(a.transcriptPath(), FileCheck{File: a.transcriptPath(), Status: FileDiffers, Problem: fmt.Sprintf("line %d %s", rep.BadLine, rep.Problem), Want: want})
+	} else if data != nil && !a.has(a.transcriptPath()) {
 		a.add(FileCheck{File: a.transcriptPath(), Status: FileIntact})
 	}
 	n := 0
@@ -681,7 +681,7 @@ func (a *auditor) unsealedWitness(w witness, page *vault.Page, head string, even
 		a.add(FileCheck{File: w.path, Status: FileDiffers,
 			Problem: fmt.Sprintf("it records head %s at %d events; the transcript breaks at line %d, so the chain it was filed from is gone", short(head), events, a.t.Report.BadLine)})
 	case events > n:
-		a.add(FileCheck{File: a.transcriptPath(), Status: FileMissing,
+		a.replace(a.transcriptPath(), FileCheck{File: a.transcriptPath(), Status: FileMissing,
 			Problem: fmt.Sprintf("the %s %s records %d events ending at head %s; the transcript ends after %d: lines were cut after filing", w.kind, w.path, events, short(head), n),
 			Want:    fmt.Sprintf("%d events or more, line %d hashing to %s", events, events, short(head))})
 		if a.t.Report.Intact {

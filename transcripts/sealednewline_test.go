@@ -150,3 +150,43 @@ func TestASealedTranscriptCutAfterItsVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestTheAuditChecksTheTranscriptOnce: an interrupted debate whose last
+// line a crash cut short has one check of its transcript (pending, its
+// complete lines verifying), not a pending one and an intact one; with a
+// line edited too, that one check says where it breaks.
+func TestTheAuditChecksTheTranscriptOnce(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		edit   bool
+		status FileStatus
+	}{{"torn last line", false, FilePending}, {"torn last line and an edit", true, FileDiffers}} {
+		s, dir := newStore(t)
+		writeDebate(t, s, testID, 8, false).Close()
+		path := filepath.Join(dir, "debates", testID, TranscriptFile)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.edit {
+			data = []byte(strings.Replace(string(data), "position 5", "position 6", 1))
+		}
+		if err := os.WriteFile(path, append(data, `{"prev":"0123","seq":9,"ki`...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		au, err := s.Audit(context.Background(), testID, Witnesses{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var checks []FileCheck
+		for _, fc := range au.Audit {
+			if fc.File == Path(testID, TranscriptFile) {
+				checks = append(checks, fc)
+			}
+		}
+		if len(checks) != 1 || checks[0].Status != tc.status {
+			t.Errorf("%s: the transcript's checks %+v, want one, %s", tc.name, checks, tc.status)
+		}
+	}
+}
