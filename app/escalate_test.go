@@ -22,17 +22,7 @@ import (
 // the gate's decision twice; settings that cannot work name themselves.
 func TestEscalateThroughTheAPI(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	root := filepath.Join(dir, "root")
-	ws := filepath.Join(dir, "ws")
-	os.MkdirAll(root, 0o700)
-	os.MkdirAll(ws, 0o700)
-	write(t, filepath.Join(ws, "cache.go"), "package cache\n\nfunc Evict() { lru.RemoveOldest() }\n")
-	write(t, filepath.Join(root, "config.json"), `{"escalation":{"gateMode":"rules","defender":"@Keeper","attacker":"@Doubter","workspace":"../ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":30000}}}}`)
-	a := New(Options{Root: root})
-	claim := "Task 40 is complete as claimed: The cache evicts the least recently used entry"
-	runAgent(t, a, "Keeper", debate.RoleDefender, `{"turns":[{"round":1,"position":"`+claim+`","evidence_refs":["cache.go:3"],"tokens":60}]}`)
-	runAgent(t, a, "Doubter", debate.RoleAttacker, `{"turns":[{"round":1,"position":"Eviction order is random","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":10}]}`)
+	a, dir, root := cacheEscalation(t)
 	line := func(task, verdict, priority string, conf float64) string {
 		return fmt.Sprintf(`{"timestamp":"2026-06-02T09:%02d:00Z","task_id":%q,"verdict":%q,"priority":%q,"confidence":%v,"reasons":["eviction looked random in one trace"],"claims":["The cache evicts the least recently used entry"],"evidence_paths":["cache.go"]}`,
 			len(task), task, verdict, priority, conf)
@@ -182,17 +172,7 @@ func TestEscalateNamesEveryUnavailableAgent(t *testing.T) {
 // instead of answering proceed from a record someone rewrote.
 func TestEscalateRefusesATamperedClosedDebate(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	root := filepath.Join(dir, "root")
-	ws := filepath.Join(dir, "ws")
-	os.MkdirAll(root, 0o700)
-	os.MkdirAll(ws, 0o700)
-	write(t, filepath.Join(ws, "cache.go"), "package cache\n\nfunc Evict() { lru.RemoveOldest() }\n")
-	write(t, filepath.Join(root, "config.json"), `{"escalation":{"gateMode":"rules","defender":"@Keeper","attacker":"@Doubter","workspace":"../ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":30000}}}}`)
-	a := New(Options{Root: root})
-	claim := "Task 40 is complete as claimed: The cache evicts the least recently used entry"
-	runAgent(t, a, "Keeper", debate.RoleDefender, `{"turns":[{"round":1,"position":"`+claim+`","evidence_refs":["cache.go:3"],"tokens":60}]}`)
-	runAgent(t, a, "Doubter", debate.RoleAttacker, `{"turns":[{"round":1,"position":"Eviction order is random","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":10}]}`)
+	a, dir, root := cacheEscalation(t)
 	telemetry := write(t, filepath.Join(dir, "verifier.jsonl"),
 		`{"timestamp":"2026-06-02T09:00:00Z","task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":["The cache evicts the least recently used entry"],"evidence_paths":["cache.go"]}`+"\n")
 	run := func() (map[string]escalation.Decision, error) {
@@ -233,4 +213,24 @@ func TestEscalateRefusesATamperedClosedDebate(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, "tampered") || !strings.Contains(msg, te.ID) {
 		t.Errorf("the error does not say which debate was tampered with: %q", msg)
 	}
+}
+
+// cacheEscalation is a root whose escalations debate between two running
+// agents, Keeper (defending the claim of task 40 on cache.go) and Doubter
+// (objecting once, then conceding), in a workspace beside it; dir holds
+// both.
+func cacheEscalation(t *testing.T) (a *App, dir, root string) {
+	t.Helper()
+	dir = t.TempDir()
+	root = filepath.Join(dir, "root")
+	ws := filepath.Join(dir, "ws")
+	os.MkdirAll(root, 0o700)
+	os.MkdirAll(ws, 0o700)
+	write(t, filepath.Join(ws, "cache.go"), "package cache\n\nfunc Evict() { lru.RemoveOldest() }\n")
+	write(t, filepath.Join(root, "config.json"), `{"escalation":{"gateMode":"rules","defender":"@Keeper","attacker":"@Doubter","workspace":"../ws"},"debate":{"budgets":{"verify":{"maxWallClockMs":30000}}}}`)
+	a = New(Options{Root: root})
+	claim := "Task 40 is complete as claimed: The cache evicts the least recently used entry"
+	runAgent(t, a, "Keeper", debate.RoleDefender, `{"turns":[{"round":1,"position":"`+claim+`","evidence_refs":["cache.go:3"],"tokens":60}]}`)
+	runAgent(t, a, "Doubter", debate.RoleAttacker, `{"turns":[{"round":1,"position":"Eviction order is random","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":10}]}`)
+	return a, dir, root
 }
