@@ -158,3 +158,19 @@ func TestATextThatStartsWithADashSaysToPutItAfterDashDash(t *testing.T) {
 		t.Errorf("recv -1: exit %d, stderr %q; want %q", code, stderr, want)
 	}
 }
+
+// A duration flag given what Go cannot read as a duration ("ninety", or
+// more hours than a duration holds) says what a duration is and its
+// bound, not only Go's "invalid duration".
+func TestADurationFlagSaysWhatADurationIs(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	for _, v := range []string{"ninety", "10000000h"} {
+		_, stderr, code := cli(t, root, "", "recv", "--as", "Bob", "--wait", v)
+		want := `parley: invalid argument "` + v + `" for "--wait" flag: time: invalid duration "` + v + `": a duration is a number with a unit, ms, s, m or h (such as 30s, 2m or 1h30m), of at most 2562047h (see parley recv --help)` + "\n"
+		if code != cmdutil.ExitUsage || stderr != want {
+			t.Errorf("--wait %s: exit %d, stderr %q; want %d, %q", v, code, stderr, cmdutil.ExitUsage, want)
+		}
+	}
+}

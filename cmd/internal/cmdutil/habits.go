@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -161,6 +163,12 @@ func flagError(cmd *cobra.Command, err error) error {
 	if arg, ok := notAFlag(err); ok && cmd.ValidateArgs([]string{arg}) == nil {
 		return Usagef("%s is not a flag of %q: an argument that starts with '-' goes after -- (%s [flags] -- %s)",
 			suggest.Quote(termsafe.Clean(arg, "")), cmd.CommandPath(), cmd.CommandPath(), suggest.Quote(termsafe.Clean(arg, "")))
+	}
+	if strings.Contains(err.Error(), "time: invalid duration") {
+		// Go's words for "ninety" and for more than a duration holds
+		// ("10000000h") say nothing of what would do.
+		return Usagef("%v: a duration is a number with a unit, ms, s, m or h (such as 30s, 2m or 1h30m), of at most %dh (see %s --help)",
+			err, math.MaxInt64/int64(time.Hour), cmd.CommandPath())
 	}
 	m := unknownFlagRE().FindStringSubmatch(err.Error())
 	if m == nil || m[1] == "" {
