@@ -288,11 +288,7 @@ func (r *Registry) Heartbeat(ctx context.Context, name, sessionID string) error 
 // not hand the inbox over: the holder, whose receiver holds the inbox,
 // still owns it.
 func (r *Registry) Restore(ctx context.Context, reg registry.Registration) error {
-	if err := inbox.ValidateName(reg.Name); err != nil {
-		return err
-	}
-	reg.Beat(r.now())
-	data, err := reg.Encode()
+	data, err := registry.Restoring(reg, r.now())
 	if err != nil {
 		return err
 	}

@@ -413,11 +413,7 @@ func (r *Registry) Heartbeat(ctx context.Context, name, sessionID string) error 
 // holder still owns it, since no other session can adopt an inbox whose
 // receiver is open.
 func (r *Registry) Restore(ctx context.Context, reg Registration) error {
-	if err := inbox.ValidateName(reg.Name); err != nil {
-		return err
-	}
-	reg.Beat(r.now())
-	data, err := reg.Encode()
+	data, err := Restoring(reg, r.now())
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,16 @@ func (reg *Registration) Beat(now time.Time) {
 	reg.Activity.LastActivityAt = t
 }
 
+// Restoring is the file form of reg as a holder restores it (Restore, in
+// either backend) at now: a valid name, beaten now.
+func Restoring(reg Registration, now time.Time) ([]byte, error) {
+	if err := inbox.ValidateName(reg.Name); err != nil {
+		return nil, err
+	}
+	reg.Beat(now)
+	return reg.Encode()
+}
+
 // IsAlive is the liveness rule of SPEC §4, seen from host at now: the
 // heartbeat, when present, must be within ttl of now (see Fresh); the PID
 // must run when
