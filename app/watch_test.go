@@ -44,17 +44,7 @@ func TestWatchRegistersWhileItRuns(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the watch did not start")
 	}
-	ag, err := a.Agent(ctx, "Wren")
-	if err != nil || ag.State != AgentLive || ag.SessionID != WatchSession("Wren") {
-		t.Fatalf("while watching: %+v %v", ag, err)
-	}
-	sent, err := a.Send(ctx, SendRequest{From: "pager", To: "Wren", Text: "queue depth 4k", RequireLive: true})
-	if err != nil || len(sent.Warnings) != 0 {
-		t.Fatalf("send to a watched name: %+v %v", sent, err)
-	}
-	if text := <-got; text != "queue depth 4k" {
-		t.Fatalf("watched %q", text)
-	}
+	watchedLive(t, a, got, "while watching", "queue depth 4k")
 
 	// Another session holds the name: the second watch is refused.
 	b, err := a.Messenger(ctx)
@@ -75,11 +65,11 @@ func TestWatchRegistersWhileItRuns(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("watch stopped with %v", err)
 	}
-	ag, err = a.Agent(ctx, "Wren")
+	ag, err := a.Agent(ctx, "Wren")
 	if err != nil || ag.Registered {
 		t.Fatalf("after the watch: %+v %v; want no registration", ag, err)
 	}
-	sent, err = a.Send(ctx, SendRequest{From: "pager", To: "Wren", Text: "queue drained"})
+	sent, err := a.Send(ctx, SendRequest{From: "pager", To: "Wren", Text: "queue drained"})
 	if err != nil || len(sent.Warnings) != 1 || sent.Warnings[0].Code != WarnNotActive {
 		t.Fatalf("send after the watch: %+v %v", sent, err)
 	}
@@ -233,17 +223,7 @@ func TestWatchRegistersAgainWhenItsRegistrationIsRemoved(t *testing.T) {
 	if w.Code != WarnReregistered || w.Agent != "Wren" || !strings.Contains(w.Text, "registration was removed") || !strings.Contains(w.Text, "registered Wren again") {
 		t.Fatalf("warning %+v; want that Wren was registered again, and why", w)
 	}
-	ag, err := a.Agent(ctx, "Wren")
-	if err != nil || ag.State != AgentLive || ag.SessionID != WatchSession("Wren") {
-		t.Fatalf("after the registration was removed: %+v %v; want Wren live under the watch's session", ag, err)
-	}
-	sent, err := a.Send(ctx, SendRequest{From: "pager", To: "Wren", Text: "back?", RequireLive: true})
-	if err != nil || len(sent.Warnings) != 0 {
-		t.Fatalf("send to the watch registered again: %+v %v", sent, err)
-	}
-	if text := <-got; text != "back?" {
-		t.Fatalf("watched %q", text)
-	}
+	watchedLive(t, a, got, "after the registration was removed", "back?")
 
 	// Another live session takes the name: the watch leaves it alone.
 	b, err := a.Messenger(ctx)
@@ -279,5 +259,23 @@ func TestWatchRegistersAgainWhenItsRegistrationIsRemoved(t *testing.T) {
 	}
 	if e, err := b.Registry().Get(ctx, "Wren"); err != nil || e.SessionID != "other-session" {
 		t.Fatalf("after the watch stopped: %+v %v; want the other session's registration kept", e, err)
+	}
+}
+
+// watchedLive checks, at when, that Wren is live under its watch's session
+// and that a message sent to it, with no warning, reaches the watch (got).
+func watchedLive(t *testing.T, a *App, got <-chan string, when, text string) {
+	t.Helper()
+	ctx := context.Background()
+	ag, err := a.Agent(ctx, "Wren")
+	if err != nil || ag.State != AgentLive || ag.SessionID != WatchSession("Wren") {
+		t.Fatalf("%s: %+v %v; want Wren live under the watch's session", when, ag, err)
+	}
+	sent, err := a.Send(ctx, SendRequest{From: "pager", To: "Wren", Text: text, RequireLive: true})
+	if err != nil || len(sent.Warnings) != 0 {
+		t.Fatalf("%s: send to the watched name: %+v %v", when, sent, err)
+	}
+	if w := <-got; w != text {
+		t.Fatalf("%s: watched %q, want %q", when, w, text)
 	}
 }
