@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/registry"
@@ -40,14 +39,7 @@ type SessionRegistry struct {
 	held registry.Registration // what Register wrote
 }
 
-// restorer is a Registrar that can write back a registration removed
-// under its holder without taking the inbox, which the holder's receiver
-// holds (registry.Registry.Restore).
-type restorer interface {
-	Restore(ctx context.Context, reg registry.Registration) error
-}
-
-var _ restorer = (*registry.Registry)(nil)
+var _ registry.Restorer = (*registry.Registry)(nil)
 
 var _ Registry = (*SessionRegistry)(nil)
 
@@ -71,12 +63,11 @@ func (r *SessionRegistry) Register(ctx context.Context, name string, roles []deb
 // when it was removed (see SessionRegistry); registry.ErrNotOwner when
 // another session holds the name.
 func (r *SessionRegistry) Heartbeat(ctx context.Context, name string) error {
-	err := r.Registrar.Heartbeat(ctx, name, r.SessionID)
-	rs, ok := r.Registrar.(restorer)
-	if !ok || !errors.Is(err, registry.ErrNotRegistered) || r.held.Name != name {
-		return err
+	if r.held.Name != name {
+		return r.Registrar.Heartbeat(ctx, name, r.SessionID)
 	}
-	return rs.Restore(ctx, r.held)
+	_, err := registry.Renew(ctx, r.Registrar, r.held)
+	return err
 }
 
 // Unregister removes the session's registration of name.

@@ -73,8 +73,8 @@ func (f *files) Collect(ctx context.Context, olderThan time.Duration, now time.T
 }
 
 var (
-	_ Counter     = (*files)(nil)
-	_ Collector   = (*files)(nil)
-	_ OwnerReader = (*files)(nil)
-	_ Restorer    = (*registry.Registry)(nil)
+	_ Counter           = (*files)(nil)
+	_ Collector         = (*files)(nil)
+	_ OwnerReader       = (*files)(nil)
+	_ registry.Restorer = (*registry.Registry)(nil)
 )

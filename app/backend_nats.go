@@ -9,6 +9,7 @@ import (
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/jetstream"
+	"github.com/parleyhq/parley/registry"
 )
 
 func init() { RegisterBackend(config.TransportNATS, openNATS) }
@@ -78,6 +79,6 @@ func (n *natsBackend) Count(ctx context.Context, agent string) (InboxCount, erro
 }
 
 var (
-	_ Counter  = (*natsBackend)(nil)
-	_ Restorer = (*jetstream.Registry)(nil)
+	_ Counter           = (*natsBackend)(nil)
+	_ registry.Restorer = (*jetstream.Registry)(nil)
 )

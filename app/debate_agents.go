@@ -92,7 +92,7 @@ func (a *App) enroller(reg Registry, id string) Enroller {
 // until leave is called, which unregisters it.
 func (e Enroller) Enroll(ctx context.Context, name string) (func(context.Context), error) {
 	sid := SessionID(e.id, name)
-	_, err := e.reg.Register(ctx, registry.Registration{Name: name, SessionID: sid, Roles: []string{"coordinator"}, Model: "parley"})
+	res, err := e.reg.Register(ctx, registry.Registration{Name: name, SessionID: sid, Roles: []string{"coordinator"}, Model: "parley"})
 	if err != nil {
 		return nil, err
 	}
@@ -104,9 +104,14 @@ func (e Enroller) Enroll(ctx context.Context, name string) (func(context.Context
 		if every <= 0 {
 			every = 5 * time.Second
 		}
-		// A lost registration ends the beats; the coordinator's messenger
-		// then finds out on its own.
-		_ = registry.Beat(ctx, every, func(ctx context.Context) error { return e.reg.Heartbeat(ctx, name, sid) }, e.log)
+		// A registration removed under the coordinator (pruned while the
+		// machine slept past the TTL, or deleted) is written back at the
+		// next beat; one another session took ends the beats, and the
+		// coordinator's messenger then finds out on its own.
+		_ = registry.Beat(ctx, every, func(ctx context.Context) error {
+			_, err := registry.Renew(ctx, e.reg, res.Registration)
+			return err
+		}, e.log)
 	}()
 	return func(ctx context.Context) {
 		cancel()

@@ -55,3 +55,49 @@ func TestCoordinatorHeartbeatFollowsTheTTL(t *testing.T) {
 		}
 	}
 }
+
+// A coordinator whose registration was removed under it (pruned as dead
+// while the machine slept past the TTL, or deleted by hand) registers
+// again at its next heartbeat, as agents and watches do: it stays in
+// agents list for as long as its debate runs.
+func TestCoordinatorRegistersAgainAfterItsRegistrationWasRemoved(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "root")
+	os.MkdirAll(root, 0o700)
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":1000}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Root: root})
+	if _, err := a.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.OpenBackend(ctx, "file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const name = "Coordinator-abcdef"
+	leave, err := a.enroller(b.Registry(), "20260101-spec-x-abcdef").Enroll(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leave(ctx)
+	if err := os.Remove(filepath.Join(root, "registry", name+".json")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		reg, err := b.Registry().Get(ctx, name)
+		if err == nil {
+			if reg.SessionID != SessionID("20260101-spec-x-abcdef", name) {
+				t.Fatalf("registered again under session %s", reg.SessionID)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still unregistered 10 s after its registration was removed: %v", name, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

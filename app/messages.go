@@ -387,14 +387,6 @@ func (a *App) Watch(ctx context.Context, w WatchRequest, handle func(*inbox.Mess
 // and the running watch's registration is put back as it was.
 func WatchSession(name string) string { return "parley-watch-" + name }
 
-// Restorer is a registry that can give a holder back the registration it
-// lost (pruned as stale while it was paused, or deleted) without taking
-// its inbox's receiver lock, which the holder's own receiver holds:
-// registry.Registry.Restore. Both backends' registries are one.
-type Restorer interface {
-	Restore(ctx context.Context, reg registry.Registration) error
-}
-
 // registerWatcher registers name for a watch and heartbeats it until the
 // returned stop is called, which also unregisters it. A registration
 // removed under the watch (pruned while the watch was paused past the TTL,
@@ -439,14 +431,10 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	go func() {
 		defer close(done)
 		beat := func(ctx context.Context) error {
-			err := reg.Heartbeat(ctx, name, sid)
-			rs, ok := reg.(Restorer)
-			if !ok || !errors.Is(err, registry.ErrNotRegistered) {
-				return err
-			}
 			// Another session's registration in its place is ErrNotOwner
 			// (lost); any other failure is retried at the next beat.
-			if err := rs.Restore(ctx, res.Registration); err != nil {
+			restored, err := registry.Renew(ctx, reg, res.Registration)
+			if err != nil || !restored {
 				return err
 			}
 			warn(Warning{Code: WarnReregistered, Agent: name, Text: fmt.Sprintf("%s's registration was removed (pruned as stale after this watch was paused or the machine slept longer than the heartbeat TTL, or deleted by hand); registered %s again (senders in between were told it was not_active)", name, name)})

@@ -60,3 +60,35 @@ func Beat(ctx context.Context, interval time.Duration, beat func(context.Context
 		}
 	}
 }
+
+// Restorer is a registry that can give a holder back the registration it
+// lost (pruned as dead while the holder was paused past the TTL, or
+// deleted by hand) without taking its inbox's receiver lock, which the
+// holder's own receiver holds: Registry.Restore. Both backends' registries
+// are one.
+type Restorer interface {
+	Restore(ctx context.Context, reg Registration) error
+}
+
+// Renewer is what a holder heartbeats: a registry.
+type Renewer interface {
+	Heartbeat(ctx context.Context, name, sessionID string) error
+}
+
+// Renew is one heartbeat of held's holder: it renews held's registration
+// on r and, when the registration was removed under the holder
+// (ErrNotRegistered) and r is a Restorer, writes held back; restored says
+// it did. held is what Register returned (Registered.Registration).
+// Another session's registration in its place is ErrNotOwner, left to it;
+// any other error is the heartbeat's or the restore's, for Beat to retry.
+func Renew(ctx context.Context, r Renewer, held Registration) (restored bool, err error) {
+	err = r.Heartbeat(ctx, held.Name, held.SessionID)
+	rs, ok := r.(Restorer)
+	if !ok || !errors.Is(err, ErrNotRegistered) {
+		return false, err
+	}
+	if err := rs.Restore(ctx, held); err != nil {
+		return false, err
+	}
+	return true, nil
+}

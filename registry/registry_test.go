@@ -792,3 +792,47 @@ func TestRemoveStaleStaging(t *testing.T) {
 		t.Fatalf("removed a registration: %v", err)
 	}
 }
+
+// onlyBeats is a registry that cannot restore: Renew reports the loss.
+type onlyBeats struct{ r *registry.Registry }
+
+func (o onlyBeats) Heartbeat(ctx context.Context, name, sid string) error {
+	return o.r.Heartbeat(ctx, name, sid)
+}
+
+// Renew renews a live registration, writes back one removed under its
+// holder, leaves another session's alone, and reports the loss when the
+// registry cannot restore.
+func TestRenew(t *testing.T) {
+	f := setup(t)
+	ctx := ctxT(t)
+	res, err := f.reg.Register(ctx, registry.Registration{Name: "Wren", SessionID: "s-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := res.Registration
+	if restored, err := registry.Renew(ctx, f.reg, held); err != nil || restored {
+		t.Fatalf("live: restored %v, %v", restored, err)
+	}
+	if err := os.Remove(filepath.Join(f.root, "registry", "Wren.json")); err != nil {
+		t.Fatal(err)
+	}
+	if restored, err := registry.Renew(ctx, onlyBeats{f.reg}, held); !errors.Is(err, registry.ErrNotRegistered) || restored {
+		t.Fatalf("removed, no restorer: restored %v, %v", restored, err)
+	}
+	if restored, err := registry.Renew(ctx, f.reg, held); err != nil || !restored {
+		t.Fatalf("removed: restored %v, %v", restored, err)
+	}
+	if got, err := f.reg.Get(ctx, "Wren"); err != nil || got.SessionID != "s-1" {
+		t.Fatalf("after restore: %+v, %v", got, err)
+	}
+	if err := f.reg.Unregister(ctx, "Wren", "s-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.reg.Register(ctx, registry.Registration{Name: "Wren", SessionID: "s-2"}); err != nil {
+		t.Fatal(err)
+	}
+	if restored, err := registry.Renew(ctx, f.reg, held); !errors.Is(err, registry.ErrNotOwner) || restored {
+		t.Fatalf("taken by s-2: restored %v, %v", restored, err)
+	}
+}
