@@ -320,6 +320,14 @@ func (c *Conn) setup(ctx context.Context) error {
 	if got.Retention != njs.WorkQueuePolicy {
 		return fmt.Errorf("%w: stream %s has %v retention; parley needs a work queue", ErrIncompatible, StreamName, got.Retention)
 	}
+	if got.Replicas < want.Replicas {
+		// Made with fewer replicas than the configuration now asks: using it
+		// as it is would keep fewer copies of every message than promised.
+		// The buckets were made with the stream, so they are raised too.
+		return fmt.Errorf("%w: stream %s keeps %d replica(s), %d asked (\"nats\".\"replicas\"): raise it on the cluster with "+
+			"'nats stream edit %s --replicas %d' and the same for the streams KV_%s and KV_%s (while no agent runs), or set \"replicas\" to %d",
+			ErrIncompatible, StreamName, max(got.Replicas, 1), want.Replicas, StreamName, want.Replicas, RegistryBucket, InboxBucket, max(got.Replicas, 1))
+	}
 	c.stream = s
 	if c.regs, err = c.bucket(ctx, njs.KeyValueConfig{
 		Bucket:      RegistryBucket,

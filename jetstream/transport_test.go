@@ -496,3 +496,28 @@ func TestReplicasOnASingleServerSayWhatToSet(t *testing.T) {
 		t.Fatalf("Connect = %v; want ErrIncompatible saying to set replicas to 1", err)
 	}
 }
+
+// A "replicas" raised after the stream was made is not silently ignored:
+// the stream keeps fewer copies than the configuration promises, so
+// connecting is ErrIncompatible, saying how many it keeps and how to raise
+// it. Fewer asked than kept is fine.
+func TestReplicasRaisedOnAnExistingStreamIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := jetstream.Connect(ctx, jetstream.Config{URL: srv.URL(), Name: t.Name(), Replicas: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	c, err = jetstream.Connect(ctx, jetstream.Config{URL: srv.URL(), Name: t.Name(), Replicas: 3})
+	if err == nil {
+		c.Close()
+		t.Fatal("stream kept with 1 replica, 3 asked: connected")
+	}
+	if !errors.Is(err, jetstream.ErrIncompatible) || !strings.Contains(err.Error(), `keeps 1 replica`) ||
+		!strings.Contains(err.Error(), `3 asked ("nats"."replicas")`) || !strings.Contains(err.Error(), "nats stream edit PARLEY --replicas 3") {
+		t.Fatalf("Connect = %v; want ErrIncompatible saying the stream keeps 1 replica and how to raise it", err)
+	}
+}
