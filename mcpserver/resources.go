@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/consensus"
@@ -75,17 +77,37 @@ func (s *Server) addResources() {
 		MIMEType:    markdownMIME,
 	}, s.readResource)
 	// resources/list lists what is on disk now: the set is brought up to
-	// date before the SDK answers.
+	// date before the SDK answers. The SDK's own "Resource not found" (a
+	// URI no resource or template matches) gets data that is JSON.
 	s.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "resources/list" {
+			switch method {
+			case "resources/list":
 				if err := s.syncResources(ctx); err != nil {
 					s.log.Warn("listing resources failed", "op", "resources/list", "err", err)
 				}
+			case "resources/read":
+				res, err := next(ctx, method, req)
+				var je *jsonrpc.Error
+				if r, ok := req.(*mcp.ReadResourceRequest); ok && errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams && !stdjson.Valid(je.Data) {
+					err = resourceNotFound(r.Params.URI)
+				}
+				return res, err
 			}
 			return next(ctx, method, req)
 		}
 	})
+}
+
+// resourceNotFound is the protocol's "Resource not found" error, with the
+// URI as JSON data. The SDK's mcp.ResourceNotFoundError quotes the URI with
+// Go's %q, which is not JSON for a control character or a rune it writes
+// as \U…: its reply could not be encoded, and the session ended.
+func resourceNotFound(uri string) error {
+	data, _ := stdjson.Marshal(struct {
+		URI string `json:"uri"`
+	}{uri}) // a string always encodes
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found", Data: data}
 }
 
 // syncResources adds the records and debates on disk to the server's
@@ -141,19 +163,19 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	uri := req.Params.URI
 	kind, name, err := ParseURI(uri)
 	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, resourceNotFound(uri)
 	}
 	var text []byte
 	switch kind {
 	case "consensus":
 		text, err = s.recordText(ctx, name)
 		if errors.Is(err, consensus.ErrNoRecord) {
-			return nil, mcp.ResourceNotFoundError(uri)
+			return nil, resourceNotFound(uri)
 		}
 	default:
 		text, _, err = s.transcript(ctx, name)
 		if errors.Is(err, transcripts.ErrNotFound) {
-			return nil, mcp.ResourceNotFoundError(uri)
+			return nil, resourceNotFound(uri)
 		}
 	}
 	if err != nil {

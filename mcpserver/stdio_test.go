@@ -257,3 +257,49 @@ func FuzzFilterFrames(f *testing.F) {
 		}
 	})
 }
+
+// A resources/read of a URI with a control character (NUL, BEL) or a rune
+// Go quotes as \U…: the SDK's "Resource not found" error quoted the URI
+// with Go's %q into its JSON data, which is not JSON, so the reply could
+// not be written and the session ended, losing every reply still owed. It
+// is now answered with the resource-not-found error, the URI as JSON, and
+// the session goes on.
+func TestStdioResourceNotFoundOfAnyURI(t *testing.T) {
+	t.Parallel()
+	p := newStdioPeer(t)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if r := p.reply(); string(r.ID) != "1" || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i, uri := range []string{
+		"parley://consensus/x\x00",      // our template, refused by ParseURI
+		"parley://debates/\a",           // the other template
+		"file:///etc/\x01passwd",        // no resource or template: the SDK's own answer
+		"parley://consensus/\U000e0001", // a rune %q writes as \U000e0001
+	} {
+		req, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 100 + i, "method": "resources/read", "params": map[string]any{"uri": uri}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.send(string(req))
+		line, err := p.out.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("%q: no reply: %v", uri, err)
+		}
+		var r struct {
+			ID    int `json:"id"`
+			Error *struct {
+				Code int64                `json:"code"`
+				Data struct{ URI string } `json:"data"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil || r.ID != 100+i || r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams || r.Error.Data.URI != uri {
+			t.Errorf("%q: reply %s (%v), want resource not found with data.uri the URI", uri, line, err)
+		}
+		p.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+		if r := p.reply(); string(r.ID) != `"after"` || r.Error != nil {
+			t.Fatalf("%q: the session did not go on: ping got %+v", uri, r)
+		}
+	}
+}
