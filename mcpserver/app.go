@@ -27,14 +27,19 @@ type AppOptions struct {
 // root's debates, its consensus store and its gate (the learnt model when
 // there is one, loaded for each gate call); debate_start starts debates
 // through a (AppStarter), each in a process of its own that signs its
-// seal, so the server only reads debates.
+// seal, so the server only reads debates. A vault that was named and does
+// not exist, or a default one gone after a debate filed its record there,
+// is an error wrapping app.ErrNoVault (app.ReadConsensus), and is not made.
 // close closes the server and what FromApp opened (not b).
 func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func(), err error) {
 	store, err := a.OpenDebates() // read only: each debate runs (and signs) in a process of its own
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := a.OpenConsensus()
+	// The server answers questions from the vault and files nothing: a
+	// vault that is not there is an error (app.ErrNoVault), as it is for
+	// "parley consensus check", rather than made empty to answer "none".
+	cs, err := a.ReadConsensus()
 	if err != nil {
 		store.Close()
 		return nil, nil, err

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,4 +124,42 @@ func TestUnusableSigningKeyDoesNotStopTheServer(t *testing.T) {
 	if out := ok[CheckOutput](t, cs, "consensus_check", CheckInput{Layer: "spec", Topic: "Rate limits", Position: "A token bucket"}); out.Status != "none" {
 		t.Errorf("consensus_check: %+v", out)
 	}
+}
+
+// A vault that was named (--vault, $PARLEY_VAULT) and does not exist stops
+// the server, as it stops "parley consensus check", and is not made: a
+// misspelt --vault in a client's configuration made an empty vault there,
+// and every consensus_check answered "none" (nothing filed) to questions
+// the real vault settles. So does a default vault that is gone although a
+// debate of the root filed its record there.
+func TestMissingVaultStopsTheServer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	root, vault := filepath.Join(dir, "root"), filepath.Join(dir, "misspelt-vault")
+	a := app.New(app.Options{Root: root, Vault: vault})
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, closeSrv, err := FromApp(a, b, AppOptions{})
+	if err == nil {
+		closeSrv()
+		t.Fatal("the server started over a vault that is not there")
+	}
+	if !errors.Is(err, app.ErrNoVault) || !strings.Contains(err.Error(), vault) {
+		t.Errorf("error %q, want app.ErrNoVault naming %s", err, vault)
+	}
+	if _, err := os.Stat(vault); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the missing vault was made: %v", err)
+	}
+
+	// The root's own vault, which a root that filed nothing has yet to
+	// make, is made as before.
+	a = app.New(app.Options{Root: root})
+	if _, closeSrv, err = FromApp(a, b, AppOptions{}); err != nil {
+		t.Fatalf("a new root's own vault: %v", err)
+	}
+	closeSrv()
 }

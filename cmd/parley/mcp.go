@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/internal/httpserve"
 	"github.com/parleyhq/parley/mcpserver"
@@ -97,9 +98,10 @@ func checkListenAddr(a *factory, addr string, allowRemote bool) (warn func(ln ne
 }
 
 // serveMCP opens the messenger (making the root if it is new) and serves
-// MCP over the root with o, over HTTP at httpAddr when o.HTTP (calling
-// warn, if any, once it listens), else over stdio, until the client
-// disconnects (stdio) or ctx ends.
+// MCP over the root with o (a vault that is not there is refused, as
+// "consensus check" refuses it, and not made), over HTTP at httpAddr when
+// o.HTTP (calling warn, if any, once it listens), else over stdio, until
+// the client disconnects (stdio) or ctx ends.
 func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.AppOptions, warn func(net.Listener)) error {
 	m, err := a.OpenMessenger()
 	if err != nil {
@@ -108,6 +110,9 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.App
 	defer m.Close()
 	o.Logger = a.Logger()
 	srv, closeSrv, err := mcpserver.FromApp(a.Service(), m, o)
+	if errors.Is(err, app.ErrNoVault) {
+		return &cmdutil.Error{Msg: fmt.Sprintf("%v (%s makes one)", err, a.CmdLine("init")), Err: err}
+	}
 	if err != nil {
 		return err
 	}

@@ -99,6 +99,25 @@ func TestMCPHTTPAddressInUse(t *testing.T) {
 	}
 }
 
+// A --vault that is not there stops "parley mcp" as it stops "parley
+// consensus check" (one line, how to make one, exit 1), and is not made:
+// the server made it empty, and answered "none" to every consensus_check.
+func TestMCPRefusesAMissingVault(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root, vault := filepath.Join(dir, "root"), filepath.Join(dir, "vualt")
+	for _, args := range [][]string{{"mcp"}, {"mcp", "--http", "127.0.0.1:0"}} {
+		_, stderr, code := runT(t, "", append([]string{"--root", root, "--vault", vault}, args...)...)
+		want := "parley: there is no vault at " + vault + " (parley --root " + root + " --vault " + vault + " init makes one)\n"
+		if code != cmdutil.ExitError || stderr != want {
+			t.Errorf("%v: exit %d, %q; want exit %d, %q", args, code, stderr, cmdutil.ExitError, want)
+		}
+		if _, err := os.Stat(vault); err == nil {
+			t.Fatalf("%v made the missing vault", args)
+		}
+	}
+}
+
 // TestMCPOverHTTP serves the streamable HTTP transport on a loopback port
 // and drives it with the Go SDK's client: the tools answer, and debate_start
 // refuses agents that run commands or read files unless --trusted.
