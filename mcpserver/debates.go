@@ -70,8 +70,10 @@ type TranscriptOutput struct {
 	// Tampered is the whole audit, as "parley transcripts show" exits 3
 	// on it: the chain, or a file of the debate (session.json,
 	// verdict.json, its vault page, its record) checked against its
-	// seal, does not verify. Integrity is that in a few words
-	// ("verified", "verdict.json differs"); Problem says what differs.
+	// seal, does not verify. Integrity is that in a few words, as
+	// debate_status and "debate list --json" word it ("verified",
+	// "TAMPERED at line 4", "TAMPERED: verdict.json differs"); Problem
+	// says what differs.
 	Tampered  bool   `json:"tampered" jsonschema:"the debate does not verify against its seal (parley transcripts show exits 3): do not rely on it"`
 	Integrity string `json:"integrity,omitempty"`
 	Problem   string `json:"problem,omitempty"`
@@ -195,7 +197,7 @@ func (s *Server) transcriptShow(ctx context.Context, _ *mcp.CallToolRequest, in 
 	out = TranscriptOutput{Summary: sum.Summary, State: sum.State, Record: sum.Record, Markdown: string(md)}
 	ig := v.Integrity
 	out.Intact, out.Events, out.BadLine, out.Problem = ig.Intact, ig.Events, ig.BadLine, ig.Problem
-	out.Tampered, out.Integrity = ig.Tampered(), ig.Summary()
+	out.Tampered, out.Integrity = ig.Tampered(), ig.Label()
 	if out.Tampered {
 		out.Problem = ig.Trouble()
 	}
