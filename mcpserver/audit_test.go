@@ -69,7 +69,15 @@ func TestTranscriptShowAuditsTheSeal(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr = ok[TranscriptOutput](t, e.client, "transcript_show", IDInput{ID: s.ID})
-	if want := fmt.Sprintf("TAMPERED at line %d", tr.BadLine); tr.BadLine == 0 || tr.Integrity != want {
+	want := fmt.Sprintf("TAMPERED at line %d", tr.BadLine)
+	if tr.BadLine == 0 || tr.Integrity != want {
 		t.Errorf("an edited line: integrity %q (bad line %d), want %q", tr.Integrity, tr.BadLine, want)
+	}
+	// debate_status still says where the debate stands, with that
+	// integrity, as it does for a forged verdict.json (it answered "it
+	// cannot be resumed", which nobody asked).
+	st = ok[StatusOutput](t, e.client, "debate_status", IDInput{ID: s.ID})
+	if st.Integrity != want || st.DebateID != s.ID || st.State != "closed" {
+		t.Errorf("an edited line: debate_status %+v, want closed with integrity %q", st, want)
 	}
 }

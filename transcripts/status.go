@@ -1,6 +1,10 @@
 package transcripts
 
-import "github.com/parleyhq/parley/debate"
+import (
+	"errors"
+
+	"github.com/parleyhq/parley/debate"
+)
 
 // Status is where one debate stands against its budget: what "parley debate
 // status --json" prints and the MCP tool debate_status returns.
@@ -29,8 +33,9 @@ type Status struct {
 // recorded so far (not verified: Verify does that); the time is the active
 // time (debate.State.ActiveMs), which goes on while the debate runs. A transcript that does
 // not replay (nothing recorded yet) leaves round, tokens and time at zero
-// and the verdict as verdict.json has it. An id without a debate is
-// ErrNotFound; it is safe to call while the debate runs.
+// and the verdict as verdict.json has it; one with a line that does not
+// verify (TamperError) gives what the events before it say. An id without
+// a debate is ErrNotFound; it is safe to call while the debate runs.
 func (s *Store) Status(id string) (*Status, error) {
 	// The events give the round and tokens: the summary's count of them
 	// would read the transcript a second time.
@@ -65,6 +70,12 @@ func (s *Store) Statuses() ([]*Status, error) {
 func (s *Store) statusOf(sum Summary) (*Status, error) {
 	id := sum.DebateID
 	events, err := s.Events(id)
+	var te *TamperError
+	if errors.As(err, &te) {
+		// An edited line: the status is what verifies before it, as List
+		// still lists the debate; the caller's audit says what is wrong.
+		err = nil
+	}
 	if err != nil {
 		return nil, err
 	}
