@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/app"
@@ -53,5 +54,34 @@ func TestToolErrorByProblem(t *testing.T) {
 	}
 	if toolError(nil) != nil {
 		t.Error("nil became an error")
+	}
+}
+
+// recv of an inbox another receiver holds (a "parley watch", a running
+// agent) says what to do, as "parley recv" does; the tool gave the bare
+// "inbox busy" of the messenger (app.Explain words the messenger's
+// errors for every front end).
+func TestRecvOfABusyInboxSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	if err := e.tr.Create(ctx, "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.tr.Listen(ctx, "Bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, busy := e.tr.Listen(ctx, "Bob")
+	if !errors.Is(busy, inbox.ErrBusy) {
+		t.Fatalf("a second listener: %v, want inbox.ErrBusy", busy)
+	}
+	want := app.Explain(busy).Error() // "parley recv"'s words
+	if msg := fails(t, e.client, "recv", RecvInput{As: "Bob"}); msg != want || !strings.Contains(msg, "stop the other receiver") {
+		t.Errorf("recv of a busy inbox: %q, want %q", msg, want)
+	}
+	if err := toolError(busy); !errors.Is(err, inbox.ErrBusy) || errors.Is(err, ErrInvalidInput) {
+		t.Errorf("toolError(%v) = %v: the cause is lost, or it reads as the caller's mistake", busy, err)
 	}
 }

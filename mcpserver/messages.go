@@ -110,7 +110,9 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 		return nil, out, toolError(app.UnknownAgent(in.As))
 	}
 	if err != nil {
-		return nil, out, toolError(err)
+		// The messenger's error, worded as "parley recv" words it (an
+		// inbox another receiver holds: stop it and try again).
+		return nil, out, toolError(app.Explain(err))
 	}
 	defer r.Close()
 	o := app.ReceiveOptions{Wait: wait, Max: 1, Warn: func(w app.Warning) { out.SetAside = append(out.SetAside, w.Text) }}
