@@ -121,14 +121,6 @@ func (s *Server) debateStart(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 	return nil, out, nil
 }
 
-// debateID checks a debate id from a tool's arguments.
-func debateID(id string) error {
-	if err := debate.ValidateID(id); err != nil {
-		return invalidf("%w (see parley debate list)", err)
-	}
-	return nil
-}
-
 // resolveDebate is the debate a tool's argument names, as the command line
 // reads it: the id, or a unique prefix of one (app.MatchDebate).
 func (s *Server) resolveDebate(arg string) (string, error) {

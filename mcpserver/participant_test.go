@@ -322,9 +322,11 @@ func TestDebateJoin(t *testing.T) {
 			t.Errorf("join %+v: %q, want %q", c.in, msg, c.want)
 		}
 	}
-	seat := ok[JoinOutput](t, e.client, "debate_join", JoinInput{DebateID: s.ID, Role: "defender"})
+	// A unique prefix of the id names the debate, as for debate_status and
+	// every command that takes a debate id.
+	seat := ok[JoinOutput](t, e.client, "debate_join", JoinInput{DebateID: s.ID[:len(s.ID)-4], Role: "defender"})
 	if seat.Name != "Host" || seat.DebateID != s.ID {
-		t.Errorf("join by seat: %+v", seat)
+		t.Errorf("join by seat, with a prefix of the id: %+v", seat)
 	}
 	// next_turn reports the joined debate's state before any request.
 	if nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Host"}); nt.Pending || nt.Debate == nil || nt.Debate.DebateID != s.ID || nt.Debate.State != "interrupted" {

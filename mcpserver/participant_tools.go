@@ -20,7 +20,7 @@ import (
 
 // JoinInput is the input of debate_join.
 type JoinInput struct {
-	DebateID string `json:"debate_id,omitempty" jsonschema:"a debate that names this agent as @NAME; omit it to join first and start the debate after (debate_start with ROLE=@NAME)"`
+	DebateID string `json:"debate_id,omitempty" jsonschema:"a debate (its id, or a unique prefix of it) that names this agent as @NAME; omit it to join first and start the debate after (debate_start with ROLE=@NAME)"`
 	Role     string `json:"role" jsonschema:"defender or attacker"`
 	Name     string `json:"name,omitempty" jsonschema:"the agent's name (letters, digits, _ and -; at most 50); default: the debate's @NAME for the role, else a new memorable name"`
 }
@@ -150,7 +150,8 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 		}
 	}
 	if in.DebateID != "" {
-		if err := debateID(in.DebateID); err != nil {
+		// The id, or a unique prefix of one, as debate_status takes it.
+		if in.DebateID, err = s.resolveDebate(in.DebateID); err != nil {
 			return nil, out, err
 		}
 		if name, err = s.seat(in.DebateID, role, name); err != nil {
