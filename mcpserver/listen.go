@@ -13,13 +13,24 @@ import (
 // ends, then shuts down; it returns nil after a shutdown caused by ctx.
 // Streams (GET /mcp) are long-lived: there is no write timeout; a
 // request's body must arrive within the read timeout and is bounded by
-// MaxFrame.
+// MaxFrame. When ctx ends, the Server is closed (its participants leave,
+// so that a debate_next_turn that waits for a request returns) and every
+// session with it, ending its streams: the shutdown does not wait for a
+// client's notification stream, which never ends by itself.
 func (s *Server) ServeHTTPOn(ctx context.Context, ln net.Listener) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.HTTPHandler())
-	err := httpserve.Serve(ctx, ln, mux, httpserve.Options{MaxBodyBytes: MaxFrame, WriteTimeout: -1, Logger: s.log})
+	err := httpserve.Serve(ctx, ln, mux, httpserve.Options{MaxBodyBytes: MaxFrame, WriteTimeout: -1, Logger: s.log, OnShutdown: s.closeSessions})
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return err
+}
+
+// closeSessions closes the Server and then every client session of it.
+func (s *Server) closeSessions() {
+	s.Close()
+	for ss := range s.mcp.Sessions() {
+		ss.Close()
+	}
 }

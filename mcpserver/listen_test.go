@@ -1,0 +1,76 @@
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// When "parley mcp --http" stops (ctx ends), a client's notification
+// stream (GET /mcp, which every SDK client opens and which never ends by
+// itself) is ended by the server: its response finishes cleanly. The
+// shutdown waited for it instead (5 s, the graceful shutdown's limit, on
+// every Ctrl-C while a client was connected), then cut the connection.
+func TestHTTPShutdownEndsTheStreams(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- e.srv.ServeHTTPOn(ctx, ln) }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+
+	post := func(sid, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	sid := res.Header.Get("Mcp-Session-Id")
+	if res.StatusCode != http.StatusOK || sid == "" {
+		t.Fatalf("initialize: %s, session %q", res.Status, sid)
+	}
+	res = post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream: %s", stream.Status)
+	}
+	ended := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, stream.Body); ended <- err }()
+
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatalf("ServeHTTPOn: %v", err)
+	}
+	if err := <-ended; err != nil {
+		t.Errorf("the notification stream was cut (%v), not ended by the server", err)
+	}
+}
