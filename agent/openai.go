@@ -34,6 +34,9 @@ const (
 	MaxResponseBytes = 4 << 20
 	// maxRetryAfter caps what a server's Retry-After may make us wait.
 	maxRetryAfter = 60 * time.Second
+	// maxRetryAfterRead bounds the wait a Retry-After is read as, so that
+	// no header overflows a Duration; it is far above any turn's time.
+	maxRetryAfterRead = 365 * 24 * time.Hour
 )
 
 // OpenAIConfig says how the openai agent reaches its model: the provider's
@@ -469,19 +472,25 @@ func errorMessage(data []byte) string {
 }
 
 // retryAfter reads retry-after-ms, or Retry-After in seconds or as an HTTP
-// date; capped at maxRetryAfter; 0 when absent or unreadable.
+// date: the wait the server asks for, as asked (up to maxRetryAfterRead),
+// so that the turn loop can tell a wait past the turn's deadline; the
+// loop caps what it sleeps at maxRetryAfter. 0 when absent or unreadable.
 func retryAfter(h http.Header, now time.Time) time.Duration {
+	// secs reads a count of unit, bounded before it becomes a Duration.
+	secs := func(v string, unit time.Duration) time.Duration {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || !(f > 0) {
+			return 0
+		}
+		return time.Duration(min(f*float64(unit), float64(maxRetryAfterRead)))
+	}
 	var d time.Duration
 	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
-			d = time.Duration(ms * float64(time.Millisecond))
-		}
+		d = secs(v, time.Millisecond)
 	}
 	if v := strings.TrimSpace(h.Get("Retry-After")); d == 0 && v != "" {
-		if s, err := strconv.ParseFloat(v, 64); err == nil {
-			if s > 0 {
-				d = time.Duration(s * float64(time.Second))
-			}
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			d = secs(v, time.Second)
 		} else if t, err := http.ParseTime(v); err == nil {
 			d = t.Sub(now)
 		}
@@ -489,7 +498,7 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 	if d < 0 {
 		return 0
 	}
-	return min(d, maxRetryAfter)
+	return min(d, maxRetryAfterRead)
 }
 
 // Probe tells whether the endpoint answers at all: a GET of BaseURL/models

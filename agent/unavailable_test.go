@@ -87,13 +87,33 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 		rep, err := o.Respond(ctx, request(1, 1))
 		var u *debate.UnavailableError
 		if rep != nil || !errors.As(err, &u) || u.Kind != debate.UnavailableServer ||
-			!strings.Contains(u.Detail, "HTTP 429: quota exceeded (after 0 retries: the server asks to wait 1m0s") || !strings.Contains(u.Hint, "--timeout") {
+			!strings.Contains(u.Detail, "HTTP 429: quota exceeded (after 0 retries: the server asks to wait 1h0m0s") || !strings.Contains(u.Hint, "--timeout") {
 			t.Fatalf("Respond: %+v %v", rep, err)
 		}
 		if n := len(srv.Requests()); n != 1 {
 			t.Errorf("%d requests, want 1", n)
 		}
 	})
+	// The wait asked for is weighed before it is capped: a turn with more
+	// than a minute left (a debate's default wall clock is two) does not
+	// sleep a minute first for a server that asks for an hour, or a year.
+	for header, want := range map[string]string{"3600": "asks to wait 1h0m0s", "1e30": "asks to wait 8760h0m0s"} {
+		t.Run("429 asking for "+header+" s with minutes left", func(t *testing.T) {
+			o, srv, slept := newFake(t, OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 6}}, func(*openaitest.Request) openaitest.Response {
+				return openaitest.Response{Status: 429, Body: `{"error":{"message":"quota exceeded"}}`, Header: http.Header{"Retry-After": {header}}}
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			rep, err := o.Respond(ctx, request(1, 1))
+			var u *debate.UnavailableError
+			if rep != nil || !errors.As(err, &u) || u.Kind != debate.UnavailableServer || !strings.Contains(u.Detail, want) {
+				t.Fatalf("Respond: %+v %v; want unavailable, %q", rep, err, want)
+			}
+			if n := len(srv.Requests()); n != 1 || len(*slept) != 0 {
+				t.Errorf("%d requests, waits %v; want 1 request and no wait", n, *slept)
+			}
+		})
+	}
 	t.Run("malformed is still a rejected reply", func(t *testing.T) {
 		o, _, _ := newFake(t, OpenAIConfig{}, func(*openaitest.Request) openaitest.Response { return openaitest.Reply("I refuse to use JSON.", 1, 1) })
 		rep, err := o.Respond(context.Background(), request(1, 1))
