@@ -624,3 +624,45 @@ func TestExecPromptSaysToPrintTheTurn(t *testing.T) {
 		t.Errorf("request_id %q", got.RequestID)
 	}
 }
+
+// A JSON object that states no turn at all (no position, claim or
+// counter_to: a wrapper printing its API's error, {} from a jq filter
+// that found nothing, a refusal in a "text" field) is output that is not
+// a turn, refused as bad output with the object shown: read as a turn, its
+// empty position and empty counter_to would be the attacker conceding,
+// and a broken agent would file a consensus. A concession said in its
+// fields is still one.
+func TestExecObjectStatingNoTurnIsNoTurn(t *testing.T) {
+	t.Parallel()
+	for _, out := range []string{
+		`{}`,
+		`{"error":{"message":"Rate limit reached for gpt-4o","type":"requests"}}`,
+		`{"text":"I'm sorry, but I can't help with that."}`,
+		`{"confidence_change":0,"evidence_refs":[]}`,
+	} {
+		r, err := (&Exec{Command: `cat >/dev/null; printf '%s\n' "$OUT"`, Env: []string{"OUT=" + out}}).Respond(context.Background(), request(1, 1))
+		if !errors.Is(err, ErrBadOutput) || !strings.Contains(err.Error(), out[:min(len(out), 30)]) {
+			t.Errorf("%s: reply %+v, err %v; want ErrBadOutput showing the object", out, r, err)
+		}
+	}
+	for out, concedes := range map[string]bool{
+		`{"position":"","counter_to":"","confidence_change":0}`: true,
+		`{"counter_to":"","confidence_change":0}`:               true,
+		`{"claim":"Keys leak the creation time"}`:               false,
+	} {
+		r, err := ParseOutput([]byte(out), request(1, 1))
+		if err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		req := request(1, 1)
+		reqMsg := &inbox.Message{ID: inbox.NewID(), From: debate.CoordinatorName(req.DebateID), To: "A", Type: debate.TypeTurnRequest}
+		m, err := replyMessage("A", reqMsg, req.RequestID, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tu, err := debate.DecodeTurn(m, req)
+		if err != nil || tu.Concedes() != concedes {
+			t.Errorf("%s: turn %+v, err %v; want concedes %v", out, tu, err, concedes)
+		}
+	}
+}

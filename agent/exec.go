@@ -17,6 +17,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 // MaxOutputBytes bounds what a command may print for one turn.
@@ -200,7 +201,8 @@ func tail(s string) string {
 // reply's fields, with debate_id, round and role filled in from req when
 // absent) or plain text. Output that is empty, a JSON value other than an
 // object, the request itself printed back (an object with the request's
-// transcript, max_rounds or budget), or not text (NUL bytes) is
+// transcript, max_rounds or budget), an object that states no turn (none
+// of position, claim or counter_to), or not text (NUL bytes) is
 // ErrBadOutput.
 func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	// A byte order mark (a Windows tool, Python's utf-8-sig) is no text.
@@ -222,6 +224,9 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 		}
 		if k := requestKey(fields); k != "" {
 			return nil, fmt.Errorf("%w: the output is the turn request it was given (it has the request's %q), not a turn: the command must print its own answer", ErrBadOutput, k)
+		}
+		if !statesTurn(fields) {
+			return nil, fmt.Errorf("%w: the output is a JSON object with no \"position\" (nor \"claim\" or \"counter_to\"), not a turn: %s", ErrBadOutput, clip.Line(string(trimmed), 301))
 		}
 		defaults := map[string]any{"debate_id": req.DebateID, "round": req.Round, "role": req.Role}
 		for k, v := range defaults {
@@ -261,6 +266,23 @@ func requestKey(fields map[string]json.RawMessage) string {
 		}
 	}
 	return ""
+}
+
+// turnStatingKeys are the keys by which an object states a turn: a
+// position (or its alias claim), or a counter_to, empty to concede.
+var turnStatingKeys = []string{"position", "claim", "counter_to"}
+
+// statesTurn reports whether fields state a turn. An object with none of
+// turnStatingKeys ({}, an API's {"error": …} printed by a wrapper, a
+// refusal in "text") says nothing of the debate: read as a turn, its empty
+// position and empty counter_to would be an attacker conceding.
+func statesTurn(fields map[string]json.RawMessage) bool {
+	for _, k := range turnStatingKeys {
+		if _, ok := fields[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // limitedBuffer keeps the first max bytes written and notes any excess,
