@@ -595,10 +595,11 @@ func refused(err error) bool {
 // Unavailable classifies err, an error of Turn, as an endpoint that cannot
 // be used, with a hint that says what to fix: 401 and 403 (which API key,
 // from which variable, and whether it is set), 404 (the base URL and the
-// path tried), 5xx and 408/409/429 once the retries ran out, a completion
-// cut short once the retries ran out, and an endpoint that cannot be
-// reached. Anything else (a malformed reply, a
-// cancelled context, a 400) is nil.
+// path tried), 5xx and 408/409/429 once the retries ran out, any other
+// 4xx (400, 413, 422: the server refuses the request itself, such as one
+// past the model's context window), a completion cut short once the
+// retries ran out, and an endpoint that cannot be reached. Anything else
+// (a malformed reply, a cancelled context) is nil.
 func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil
@@ -632,6 +633,16 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 			u.Hint = "run the debate again later, or with a longer wall clock (--timeout)"
 		}
 		return u
+	case errors.As(err, &he) && he.StatusCode/100 == 4:
+		// Any other 4xx refuses the request itself, the same way on every
+		// try: the agent cannot take a turn through this endpoint.
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableFailed, Status: he.StatusCode, URL: he.URL, Err: err,
+			Detail: fmt.Sprintf("%s refused the request (HTTP %d: %s)", he.URL, he.StatusCode, he.message()),
+			Hint: "the server's message says why: a context-length error means the debate's context and transcript outgrow the model's context window " +
+				"(attach less --context, lower --max-rounds, or serve the model with a longer context); a parameter it does not take may be " +
+				"openai.jsonMode, openai.temperature or openai.maxTokens in config.json",
+		}
 	case errors.As(err, &te):
 		return &debate.UnavailableError{
 			Kind: debate.UnavailableServer, URL: o.endpoint, Err: err,

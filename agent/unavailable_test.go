@@ -45,6 +45,14 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 			[]string{"HTTP 503: warming up", "after 2 retries"}},
 		{"429 after retries", OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 1}}, status(429, "slow down"), debate.UnavailableServer,
 			[]string{"HTTP 429"}},
+		// A request the server refuses (the debate outgrew the model's
+		// context, a parameter it does not take) fails the same way every
+		// time: the endpoint cannot be used, which is no rejected reply
+		// that leaves the debate to run on and be filed.
+		{"400 context length", OpenAIConfig{}, status(400, "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens."), debate.UnavailableFailed,
+			[]string{"refused the request", "HTTP 400: This model's maximum context length is 4096 tokens", "context window", "--context"}},
+		{"422 a parameter it does not take", OpenAIConfig{}, status(422, "response_format is not supported"), debate.UnavailableFailed,
+			[]string{"HTTP 422: response_format is not supported", "openai.jsonMode"}},
 		{"a web page, not an API", OpenAIConfig{}, func(*openaitest.Request) openaitest.Response {
 			return openaitest.Response{Body: "<!DOCTYPE html><html><body>Welcome to nginx!</body></html>"}
 		}, debate.UnavailableNotFound, []string{"not with a chat completion", "<!DOCTYPE html>", "openai.baseUrl"}},
