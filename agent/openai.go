@@ -216,7 +216,7 @@ type chatRequest struct {
 // connection or an unknown host while the endpoint has never answered: a
 // server that is not running fails fast), an ErrEndpoint for an answer
 // that is not a chat completion (Retryable when it is one whose JSON was
-// cut short), an ErrMalformedReply for a reply cut before any text, or
+// cut short, or an error in a 2xx body), an ErrMalformedReply for a reply cut before any text, or
 // ctx's error.
 func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 	body := chatRequest{Model: c.cfg.Model, Messages: req.Messages, Temperature: c.cfg.Temperature, MaxTokens: c.cfg.MaxTokens}
@@ -375,7 +375,7 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, clip.Line(err.Error(), 401), clip.Bytes(strings.TrimSpace(string(data)), 60))
 	}
 	if len(r.Error) > 0 && !isNull(r.Error) {
-		return "", Usage{}, fmt.Errorf("%w: the server answered with an error: %s", ErrEndpoint, errorMessage(data))
+		return "", Usage{}, &answeredError{msg: errorMessage(data)}
 	}
 	if len(r.Choices) == 0 {
 		return "", Usage{}, fmt.Errorf("%w: the response has no choices", errNotCompletion)
@@ -552,6 +552,23 @@ func (e *truncatedError) Unwrap() error { return ErrEndpoint }
 // Retry: a reply cut short may come whole the next time.
 func (e *truncatedError) Retry() (bool, time.Duration) { return true, 0 }
 
+// answeredError is a 2xx answer whose body is an error rather than a
+// completion (a proxy passing on its upstream's failure, a server still
+// loading its model): no model reply to re-ask about, and worth a retry
+// like a 5xx. It is an ErrEndpoint.
+type answeredError struct {
+	msg string // the server's message
+}
+
+func (e *answeredError) Error() string {
+	return ErrEndpoint.Error() + ": the server answered with an error: " + e.msg
+}
+
+func (e *answeredError) Unwrap() error { return ErrEndpoint }
+
+// Retry: an error the server answered may be gone the next time.
+func (e *answeredError) Retry() (bool, time.Duration) { return true, 0 }
+
 // errNotCompletion is a 2xx answer that is not a chat completion at all
 // (an HTML page, some other API): the base URL points elsewhere. It is an
 // ErrEndpoint.
@@ -597,8 +614,8 @@ func refused(err error) bool {
 // from which variable, and whether it is set), 404 (the base URL and the
 // path tried), 5xx and 408/409/429 once the retries ran out, any other
 // 4xx (400, 413, 422: the server refuses the request itself, such as one
-// past the model's context window), a completion cut short once the
-// retries ran out, and an endpoint that cannot be reached. Anything else
+// past the model's context window), a 2xx carrying an error or a
+// completion cut short once the retries ran out, and an endpoint that cannot be reached. Anything else
 // (a malformed reply, a cancelled context) is nil.
 func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -607,6 +624,7 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 	base := strings.TrimRight(o.cfg.BaseURL, "/")
 	var he *HTTPError
 	var te *truncatedError
+	var ae *answeredError
 	var ue *unreachableError
 	switch {
 	case errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
@@ -642,6 +660,12 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 			Hint: "the server's message says why: a context-length error means the debate's context and transcript outgrow the model's context window " +
 				"(attach less --context, lower --max-rounds, or serve the model with a longer context); a parameter it does not take may be " +
 				"openai.jsonMode, openai.temperature or openai.maxTokens in config.json",
+		}
+	case errors.As(err, &ae):
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableServer, URL: o.endpoint, Err: err,
+			Detail: fmt.Sprintf("%s kept failing: it answered with an error instead of a completion: %s (after %d retries)", o.endpoint, ae.msg, o.cfg.MaxRetries),
+			Hint:   "check the model server's own log (is the model loaded?); openai.maxRetries in config.json sets how often parley retries",
 		}
 	case errors.As(err, &te):
 		return &debate.UnavailableError{

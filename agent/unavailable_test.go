@@ -53,6 +53,12 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 			[]string{"refused the request", "HTTP 400: This model's maximum context length is 4096 tokens", "context window", "--context"}},
 		{"422 a parameter it does not take", OpenAIConfig{}, status(422, "response_format is not supported"), debate.UnavailableFailed,
 			[]string{"HTTP 422: response_format is not supported", "openai.jsonMode"}},
+		// A 2xx whose body is an error (a proxy, a server loading its
+		// model) holds no reply to re-ask about: retried like a 5xx, then
+		// the endpoint kept failing.
+		{"a 200 carrying an error", OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 1}}, func(*openaitest.Request) openaitest.Response {
+			return openaitest.Response{Body: `{"error":{"message":"model not loaded","code":500}}`}
+		}, debate.UnavailableServer, []string{"answered with an error", "model not loaded", "after 1 retries", "model server's own log"}},
 		{"a web page, not an API", OpenAIConfig{}, func(*openaitest.Request) openaitest.Response {
 			return openaitest.Response{Body: "<!DOCTYPE html><html><body>Welcome to nginx!</body></html>"}
 		}, debate.UnavailableNotFound, []string{"not with a chat completion", "<!DOCTYPE html>", "openai.baseUrl"}},
