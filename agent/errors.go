@@ -19,6 +19,10 @@ var (
 	// content). It is also an ErrMalformedReply; a model that sends one
 	// even when asked again has failed, not argued (see LLM.Respond).
 	ErrEmptyReply = errors.New("the reply is empty")
+	// ErrRefused means a model that declined to answer (the API's
+	// refusal, with no content): no reply to re-ask about; its agent has
+	// failed, not argued (see LLM.Respond).
+	ErrRefused = errors.New("refused to answer")
 	// ErrEndpoint means a model endpoint that answered with an error (for
 	// the openai client an error status, see *HTTPError) or with something
 	// other than a chat completion.

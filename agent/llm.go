@@ -99,7 +99,8 @@ func (l *LLM) Client() ChatClient { return l.client }
 // still after one re-ask) has failed rather than argued: Respond returns
 // that error, with a hint (FailureHint), and a Runner asks once more and
 // then reports the agent unavailable (kind failed), as it does for a
-// command that fails twice. Any other turn that cannot be had (the model's
+// command that fails twice; so does a model that refuses (ErrRefused),
+// with the refusal shown and no re-ask. Any other turn that cannot be had (the model's
 // reply is malformed after one re-ask) is answered with a reply the
 // coordinator rejects — no position, objecting — whose text says why, so
 // that the coordinator asks once more and then forfeits the turn instead
@@ -116,6 +117,11 @@ func (l *LLM) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, err
 	if u := l.Unavailable(err); u != nil {
 		l.log.Warn("the endpoint cannot be used", "request_id", req.RequestID, "err", err)
 		return nil, u
+	}
+	if errors.Is(err, ErrRefused) {
+		l.log.Warn("the model refused to answer", "request_id", req.RequestID, "err", err)
+		return nil, &failedError{err: fmt.Errorf("the %s model %w", l.conf.Kind, err),
+			hint: "the model declined the debate's request: use another model, or reword the topic or the context"}
 	}
 	if errors.Is(err, ErrEmptyReply) {
 		l.log.Warn("the model sent no text", "request_id", req.RequestID, "err", err)

@@ -246,6 +246,9 @@ func (o *OpenAIClient) once(ctx context.Context, payload []byte) (content string
 		return "", Usage{}, err
 	}
 	content, usage, err = decodeCompletion(data)
+	if errors.Is(err, ErrRefused) {
+		return "", usage, err // the model's words, not the endpoint's
+	}
 	if err != nil {
 		return "", Usage{}, fmt.Errorf("%s: %w", o.endpoint, err)
 	}
@@ -354,12 +357,14 @@ func (o *OpenAIClient) Embed(ctx context.Context, texts []string) ([][]float32, 
 
 // decodeCompletion reads a chat-completions response tolerantly: the
 // first choice's message content as a string or a list of text parts (or a
-// legacy "text"), else its reasoning_content; usage when present.
+// legacy "text"), else its reasoning_content; usage when present. A
+// refusal with no content is ErrRefused, the refusal quoted.
 func decodeCompletion(data []byte) (string, Usage, error) {
 	var r struct {
 		Choices []struct {
 			Message struct {
 				Content          json.RawMessage `json:"content"`
+				Refusal          string          `json:"refusal"`
 				ReasoningContent string          `json:"reasoning_content"`
 			} `json:"message"`
 			Text         string `json:"text"`
@@ -384,6 +389,9 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 	text := contentText(c.Message.Content)
 	if strings.TrimSpace(text) == "" {
 		text = c.Text
+	}
+	if strings.TrimSpace(text) == "" && strings.TrimSpace(c.Message.Refusal) != "" {
+		return "", readUsage(r.Usage), fmt.Errorf("%w: %q", ErrRefused, clip.Line(c.Message.Refusal, 301))
 	}
 	if strings.TrimSpace(text) == "" {
 		text = c.Message.ReasoningContent

@@ -273,3 +273,34 @@ func TestDebateImpossibleUsageIsEstimated(t *testing.T) {
 		}
 	}
 }
+
+// A model that declines to answer (the API's "refusal", with no content)
+// has not sent an empty reply from a broken server: the agent is
+// unavailable with the refusal shown and a hint about the model, without
+// a re-ask of a model that already said no.
+func TestDebateRefusalIsShown(t *testing.T) {
+	t.Parallel()
+	o, _, srv := openaiDebate(t, debate.DefaultBudget(debate.LayerSpec), func(r *openaitest.Request) openaitest.Response {
+		if _, role := r.Turn(); role == "defender" {
+			return openaitest.Reply(turnJSON(opening, "", 0), 10, 10)
+		}
+		return openaitest.Response{Body: `{"choices":[{"message":{"role":"assistant","content":null,"refusal":"I'm sorry, I cannot help with that."},"finish_reason":"stop"}]}`}
+	})
+	u := o.Unavailable
+	if o.Verdict != debate.Unavailable || u == nil || u.Kind != debate.UnavailableFailed {
+		t.Fatalf("outcome %s %s, unavailable %+v", o.Verdict, o.Rule, u)
+	}
+	if !strings.Contains(u.Detail, "refused") || !strings.Contains(u.Detail, "I'm sorry, I cannot help with that.") ||
+		strings.Contains(u.Detail, "sent no text") || !strings.Contains(u.Hint, "another model") {
+		t.Errorf("the cause does not show the refusal: %q; %q", u.Detail, u.Hint)
+	}
+	attacker := 0
+	for _, r := range srv.Requests() {
+		if _, role := r.Turn(); role == "attacker" {
+			attacker++
+		}
+	}
+	if attacker != 2 {
+		t.Errorf("%d attacker requests, want 2 (no re-ask after a refusal)", attacker)
+	}
+}
