@@ -132,7 +132,7 @@ func (l *LLM) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, err
 	l.log.Warn("the turn failed; answering with a reply the coordinator rejects", "request_id", req.RequestID, "err", err)
 	return &Reply{Turn: &debate.Turn{
 		DebateID: req.DebateID, Round: req.Round, Role: req.Role, EvidenceRefs: []string{},
-		ConfidenceChange: -1, Text: "The " + l.conf.Kind + " agent could not produce a turn: " + err.Error(),
+		ConfidenceChange: -1, Text: "No turn from the " + l.conf.Kind + " agent: " + strings.TrimPrefix(err.Error(), ErrMalformedReply.Error()+": "),
 	}}, nil
 }
 

@@ -155,7 +155,7 @@ func TestLLMFailures(t *testing.T) {
 			}
 			if c.kind == "" {
 				if err != nil || rep == nil || rep.Turn == nil || rep.Turn.Position != "" || rep.Turn.ConfidenceChange != -1 || rep.Turn.Concedes() ||
-					!strings.HasPrefix(rep.Turn.Text, "The test agent could not produce a turn: ") {
+					!strings.HasPrefix(rep.Turn.Text, "No turn from the test agent: ") {
 					t.Fatalf("%+v %v, want a reply the coordinator rejects", rep, err)
 				}
 				return

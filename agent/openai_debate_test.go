@@ -13,6 +13,7 @@ import (
 	"github.com/parleyhq/parley/agent/openaitest"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
 )
 
 type nopFiler struct{}
@@ -160,8 +161,10 @@ func TestDebateMalformedAttackerForfeits(t *testing.T) {
 		case debate.EventRejected:
 			var r debate.RejectedEvent
 			_ = json.Unmarshal(e.Data, &r)
-			if !strings.Contains(r.Reason, "could not produce a turn") {
-				t.Errorf("the rejection does not say why the agent had no turn: %q", r.Reason)
+			// The cause shows within the 120 characters of the line a
+			// terminal prints for a rejected reply.
+			if shown := clip.Line(r.Reason, 120); !strings.Contains(shown, "No turn from the openai agent: the reply holds no JSON object") {
+				t.Errorf("the rejection does not say, in its first 120 characters, why the agent had no turn: %q", r.Reason)
 			}
 			rejected++
 		case debate.EventForfeit:

@@ -129,7 +129,7 @@ func TestOpenAIMalformedIsReaskedOnceThenFails(t *testing.T) {
 	// Respond answers with a reply the coordinator rejects (no position,
 	// objecting): never a concession.
 	rep, err := o.Respond(context.Background(), req)
-	if err != nil || rep.Turn == nil || rep.Turn.Position != "" || rep.Turn.Concedes() || !strings.Contains(rep.Turn.Text, "could not produce a turn") {
+	if err != nil || rep.Turn == nil || rep.Turn.Position != "" || rep.Turn.Concedes() || !strings.Contains(rep.Turn.Text, "No turn from the openai agent: ") {
 		t.Fatalf("Respond: %+v %v", rep.Turn, err)
 	}
 

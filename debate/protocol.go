@@ -167,8 +167,12 @@ func (t *Turn) check(req *TurnRequest) error {
 		return fmt.Errorf("%w: confidence_change %d, expected -1, 0 or +1", ErrBadReply, t.ConfidenceChange)
 	case t.Tokens < 0:
 		return fmt.Errorf("%w: negative tokens %d", ErrBadReply, t.Tokens)
+	case strings.TrimSpace(t.Position) == "" && (!roleSpec(t.Role).MayConcede || !t.Concedes()) && strings.TrimSpace(t.Text) != "":
+		// What it says comes first, within the line a terminal shows: an
+		// agent that failed says why there.
+		return fmt.Errorf("%w: empty position%s (only a conceding attacker turn may have none)", ErrBadReply, saying(t.Text))
 	case strings.TrimSpace(t.Position) == "" && (!roleSpec(t.Role).MayConcede || !t.Concedes()):
-		return fmt.Errorf("%w: empty position (only a conceding attacker turn may have none)%s", ErrBadReply, saying(t.Text))
+		return fmt.Errorf("%w: empty position (only a conceding attacker turn may have none)", ErrBadReply)
 	case placeholder(t.Position, req.Role) != "":
 		return fmt.Errorf("%w: the position is the reply template's placeholder %q, not the agent's own words", ErrBadReply, placeholder(t.Position, req.Role))
 	case placeholder(t.CounterTo, req.Role) != "":
