@@ -552,9 +552,12 @@ func TestExecOutputWithAByteOrderMark(t *testing.T) {
 	}
 }
 
-// Probe finds, before a debate, a command whose program does not exist or
-// is not executable; a command in shell syntax, or starting with a
-// builtin, is left for the run to judge.
+// Probe finds, before a debate, a command that cannot run as a whole:
+// one that is not valid shell, or a program of any of its simple commands
+// (in a pipeline or a list, after variable assignments) that does not
+// exist or is not executable. What only the run can tell (a word made by
+// an expansion, a relative path after a cd, a compound command's
+// programs) is left for the run to judge.
 func TestExecProbe(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -565,16 +568,27 @@ func TestExecProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	for cmd, ok := range map[string]bool{
-		"sh -c 'echo hi'":             true,
-		"./agent.sh --fast":           true,
-		"cat":                         true,
-		"cd /tmp && ./x":              true,
-		"FOO=1 ./missing":             true,
-		"$HOME/bin/agent":             true,
-		"/nonexistent/debater --fast": false,
-		"./missing.sh":                false,
-		"./notes.txt":                 false,
-		"no-such-program-parley-test": false,
+		"sh -c 'echo hi'":                     true,
+		"./agent.sh --fast":                   true,
+		"cat":                                 true,
+		"cd /tmp && ./x":                      true,
+		"$HOME/bin/agent":                     true,
+		"./agent.sh | cat | tr a-z A-Z":       true,
+		"./agent.sh && echo done; true":       true,
+		"FOO=1 BAR=2 ./agent.sh":              true,
+		"if true; then ./agent.sh; fi":        true,
+		"./agent.sh || exit 1":                true,
+		"/nonexistent/debater --fast":         false,
+		"./missing.sh":                        false,
+		"./notes.txt":                         false,
+		"no-such-program-parley-test":         false,
+		"FOO=1 ./missing":                     false,
+		"./agent.sh | no-such-filter-parley":  false,
+		"./agent.sh|no-such-filter-parley":    false,
+		"true && ./missing.sh --fast":         false,
+		"./agent.sh 'an unterminated quote":   false,
+		"./agent.sh && && echo twice":         false,
+		"cat | ./agent.sh; ./notes.txt --now": false,
 	} {
 		e := &Exec{Command: cmd, Dir: dir}
 		err := e.Probe(context.Background())

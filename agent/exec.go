@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -61,31 +62,120 @@ var shellWords = map[string]bool{
 	"read": true, "readonly": true, "return": true, "set": true, "shift": true, "test": true,
 	"times": true, "trap": true, "type": true, "ulimit": true, "umask": true, "unset": true,
 	"until": true, "wait": true, "while": true,
+	// Builtins of bash, which sh is on some systems.
+	"builtin": true, "declare": true, "dirs": true, "let": true, "popd": true, "pushd": true,
+	"shopt": true, "source": true, "time": true, "typeset": true,
 }
 
-// Probe tells, before a debate, whether the command can start: when it
-// begins with a plain program name or path (no shell syntax, no builtin),
-// that program must be found on PATH (or, with a slash, relative to Dir)
-// and be executable. A command that begins otherwise is not checked. The
+// compoundWords are the reserved words of compound commands: a command
+// holding one has programs only the run can tell.
+var compoundWords = map[string]bool{
+	"case": true, "do": true, "done": true, "elif": true, "else": true, "esac": true, "fi": true,
+	"for": true, "if": true, "in": true, "then": true, "until": true, "while": true, "{": true, "}": true, "!": true,
+}
+
+// shellSyntax are the characters of quoting, expansion, grouping,
+// redirection and patterns: with one, a word may not be what it looks.
+const shellSyntax = "<>()$`\\\"'*?[]{}~#\n"
+
+// Probe tells, before a debate, whether the command can run at all: it
+// must be valid shell (sh -n), and the program of each of its simple
+// commands (in a pipeline or a list, after variable assignments) must be
+// found on PATH (or, with a slash, relative to Dir) and be executable.
+// What only the run can tell is not checked: a command with quoting,
+// expansions, grouping or redirections has only its first word checked,
+// when that is a plain program name; a compound command (if, for, while,
+// case) only its syntax; a relative path after a cd is not checked. The
 // error is a *debate.UnavailableError of kind cannot_start, as running
 // the command would give.
-func (e *Exec) Probe(context.Context) error {
-	fields := strings.Fields(e.Command)
-	if len(fields) == 0 || shellWords[fields[0]] || strings.ContainsAny(fields[0], "=|&;<>()$`\\\"'*?[]{}~#") {
+func (e *Exec) Probe(ctx context.Context) error {
+	if strings.TrimSpace(e.Command) == "" {
 		return nil
 	}
-	prog := fields[0]
-	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) && e.Dir != "" {
-		prog = filepath.Join(e.Dir, prog)
+	if err := e.probeSyntax(ctx); err != nil {
+		return err
 	}
-	if _, err := exec.LookPath(prog); err != nil {
-		return &debate.UnavailableError{
-			Kind: debate.UnavailableNoStart, Err: err,
-			Detail: fmt.Sprintf("the command %q cannot start (%v)", e.Command, err),
-			Hint:   "check the command of the exec: agent: that it exists, is executable and is on PATH",
+	for _, prog := range e.programs() {
+		path := prog
+		if strings.Contains(path, "/") && !filepath.IsAbs(path) && e.Dir != "" {
+			path = filepath.Join(e.Dir, path)
+		}
+		if _, err := exec.LookPath(path); err != nil {
+			detail := fmt.Sprintf("the command %q cannot start (%v)", e.Command, err)
+			if prog != strings.Fields(e.Command)[0] {
+				detail = fmt.Sprintf("the command %q cannot run %s (%v)", e.Command, prog, err)
+			}
+			return &debate.UnavailableError{
+				Kind: debate.UnavailableNoStart, Err: err, Detail: detail,
+				Hint: "check the command of the exec: agent: that each program it runs exists, is executable and is on PATH",
+			}
 		}
 	}
 	return nil
+}
+
+// probeSyntax has sh read the command without running it (sh -n): a
+// command that is not valid shell cannot start. A shell that cannot be
+// started here is left for the run to report.
+func (e *Exec) probeSyntax(ctx context.Context) error {
+	cmd := exec.CommandContext(ctx, "sh", "-n", "-c", e.Command)
+	cmd.Dir = e.Dir
+	var stderr limitedBuffer
+	stderr.max = 4096
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err == nil || !errors.As(err, &ee) || ctx.Err() != nil {
+		return nil
+	}
+	return &debate.UnavailableError{
+		Kind: debate.UnavailableNoStart, Err: err,
+		Detail: fmt.Sprintf("the command %q is not valid shell (sh -n: %v%s)", e.Command, err, tail(stderr.String())),
+		Hint:   "check the quoting and the operators of the exec: agent's command: it runs with sh -c",
+	}
+}
+
+// programs returns the programs the command runs that can be checked
+// before it runs (see Probe).
+func (e *Exec) programs() []string {
+	fields := strings.Fields(e.Command)
+	if len(fields) == 0 {
+		return nil
+	}
+	if strings.ContainsAny(e.Command, shellSyntax) || slices.ContainsFunc(fields, func(w string) bool { return compoundWords[w] }) {
+		if first := fields[0]; !shellWords[first] && !strings.ContainsAny(first, "=|&;"+shellSyntax) {
+			return []string{first}
+		}
+		return nil
+	}
+	// A plain list of pipelines: every simple command's first word after
+	// its assignments is its program.
+	cmd := e.Command
+	for _, op := range []string{"&&", "||", "|", "&", ";"} {
+		cmd = strings.ReplaceAll(cmd, op, "\n")
+	}
+	var out []string
+	moved := false
+	for _, simple := range strings.Split(cmd, "\n") {
+		words := strings.Fields(simple)
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			words = words[1:]
+		}
+		if len(words) == 0 {
+			continue
+		}
+		prog := words[0]
+		switch {
+		case prog == "cd" || prog == "pushd" || prog == "popd":
+			moved = true
+		case shellWords[prog]:
+		case moved && strings.Contains(prog, "/") && !filepath.IsAbs(prog):
+			// Relative to a directory the command moved to.
+		default:
+			out = append(out, prog)
+		}
+	}
+	return out
 }
 
 // Unavailable is the agent unavailable for a failed Probe.
