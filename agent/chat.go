@@ -62,6 +62,10 @@ type ChatReply struct {
 	// differs from the request's (its own cap); 0 means the request's.
 	// The loop judges the usage against it (see plausibleUsage).
 	MaxTokens int
+	// Truncated reports a reply the model stopped at the completion limit
+	// (the OpenAI API's finish_reason "length"): one that does not parse
+	// is said to be cut, not malformed.
+	Truncated bool
 }
 
 // Usage is the token usage a response reports.

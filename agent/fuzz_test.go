@@ -114,7 +114,8 @@ func FuzzDecodeCompletion(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		text, _, err := decodeCompletion(data)
+		rep, err := decodeCompletion(data)
+		text := rep.Content
 		if err != nil && !errors.Is(err, ErrEndpoint) && !errors.Is(err, ErrMalformedReply) {
 			t.Fatalf("error %v is neither ErrEndpoint nor ErrMalformedReply", err)
 		}

@@ -168,6 +168,15 @@ func (l *LLM) Turn(ctx context.Context, req *debate.TurnRequest) (*debate.Turn, 
 			t.Tokens = tokens
 			return t, nil
 		}
+		if rep.Truncated && !errors.Is(perr, ErrEmptyReply) {
+			// Cut at the limit, the reply is not malformed but too long:
+			// the model is told so, to answer shorter.
+			limit := rep.MaxTokens
+			if limit <= 0 {
+				limit = creq.MaxTokens
+			}
+			perr = fmt.Errorf("%w: the reply was cut at the %d-token limit before its JSON object was complete; answer again, shorter (a shorter \"text\")", ErrMalformedReply, limit)
+		}
 		if ask == 2 {
 			return nil, fmt.Errorf("%w (after one re-ask)", perr)
 		}

@@ -232,27 +232,28 @@ func (c *OpenAIClient) Chat(ctx context.Context, req ChatRequest) (ChatReply, er
 	if err != nil {
 		return ChatReply{}, err
 	}
-	content, usage, err := c.once(ctx, payload)
+	rep, err := c.once(ctx, payload)
 	if err != nil {
 		return ChatReply{}, err
 	}
-	return ChatReply{Content: content, Usage: usage, MaxTokens: body.MaxTokens}, nil
+	rep.MaxTokens = body.MaxTokens
+	return rep, nil
 }
 
 // once makes one chat-completions request.
-func (o *OpenAIClient) once(ctx context.Context, payload []byte) (content string, usage Usage, err error) {
+func (o *OpenAIClient) once(ctx context.Context, payload []byte) (ChatReply, error) {
 	data, err := o.post(ctx, o.endpoint, payload)
 	if err != nil {
-		return "", Usage{}, err
+		return ChatReply{}, err
 	}
-	content, usage, err = decodeCompletion(data)
+	rep, err := decodeCompletion(data)
 	if errors.Is(err, ErrRefused) {
-		return "", usage, err // the model's words, not the endpoint's
+		return rep, err // the model's words, not the endpoint's
 	}
 	if err != nil {
-		return "", Usage{}, fmt.Errorf("%s: %w", o.endpoint, err)
+		return ChatReply{}, fmt.Errorf("%s: %w", o.endpoint, err)
 	}
-	return content, usage, nil
+	return rep, nil
 }
 
 // post makes one POST of a JSON payload to endpoint and returns the body of
@@ -357,9 +358,10 @@ func (o *OpenAIClient) Embed(ctx context.Context, texts []string) ([][]float32, 
 
 // decodeCompletion reads a chat-completions response tolerantly: the
 // first choice's message content as a string or a list of text parts (or a
-// legacy "text"), else its reasoning_content; usage when present. A
-// refusal with no content is ErrRefused, the refusal quoted.
-func decodeCompletion(data []byte) (string, Usage, error) {
+// legacy "text"), else its reasoning_content; usage when present; whether
+// it stopped at max_tokens (Truncated). A refusal with no content is
+// ErrRefused, the refusal quoted.
+func decodeCompletion(data []byte) (ChatReply, error) {
 	var r struct {
 		Choices []struct {
 			Message struct {
@@ -375,15 +377,15 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		if truncated(data) {
-			return "", Usage{}, &truncatedError{n: len(data), tail: strings.ToValidUTF8(string(data[max(0, len(data)-40):]), "")}
+			return ChatReply{}, &truncatedError{n: len(data), tail: strings.ToValidUTF8(string(data[max(0, len(data)-40):]), "")}
 		}
-		return "", Usage{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, clip.Line(err.Error(), 401), clip.Bytes(strings.TrimSpace(string(data)), 60))
+		return ChatReply{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, clip.Line(err.Error(), 401), clip.Bytes(strings.TrimSpace(string(data)), 60))
 	}
 	if len(r.Error) > 0 && !isNull(r.Error) {
-		return "", Usage{}, &answeredError{msg: errorMessage(data)}
+		return ChatReply{}, &answeredError{msg: errorMessage(data)}
 	}
 	if len(r.Choices) == 0 {
-		return "", Usage{}, fmt.Errorf("%w: the response has no choices", errNotCompletion)
+		return ChatReply{}, fmt.Errorf("%w: the response has no choices", errNotCompletion)
 	}
 	c := r.Choices[0]
 	text := contentText(c.Message.Content)
@@ -391,15 +393,15 @@ func decodeCompletion(data []byte) (string, Usage, error) {
 		text = c.Text
 	}
 	if strings.TrimSpace(text) == "" && strings.TrimSpace(c.Message.Refusal) != "" {
-		return "", readUsage(r.Usage), fmt.Errorf("%w: %q", ErrRefused, clip.Line(c.Message.Refusal, 301))
+		return ChatReply{Usage: readUsage(r.Usage)}, fmt.Errorf("%w: %q", ErrRefused, clip.Line(c.Message.Refusal, 301))
 	}
 	if strings.TrimSpace(text) == "" {
 		text = c.Message.ReasoningContent
 	}
 	if strings.TrimSpace(text) == "" && c.FinishReason == "length" {
-		return "", readUsage(r.Usage), fmt.Errorf("%w: %w: it was cut at max_tokens before any text (raise openai.maxTokens)", ErrMalformedReply, ErrEmptyReply)
+		return ChatReply{Usage: readUsage(r.Usage)}, fmt.Errorf("%w: %w: it was cut at max_tokens before any text (raise openai.maxTokens)", ErrMalformedReply, ErrEmptyReply)
 	}
-	return text, readUsage(r.Usage), nil
+	return ChatReply{Content: text, Usage: readUsage(r.Usage), Truncated: c.FinishReason == "length"}, nil
 }
 
 // readUsage reads a response's usage tolerantly: a count that is not a

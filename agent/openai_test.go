@@ -108,6 +108,33 @@ func TestOpenAIProseAroundTheJSON(t *testing.T) {
 	}
 }
 
+// A reply the server cut at max_tokens (finish_reason "length") before
+// its JSON object ended is said to be cut, to the model in the re-ask
+// (so that it answers shorter) and in the failure the coordinator
+// records, not as a reply that holds no JSON object.
+func TestOpenAIReplyCutAtMaxTokensIsSaidToBeCut(t *testing.T) {
+	t.Parallel()
+	cut := openaitest.Response{Body: `{"choices":[{"message":{"role":"assistant","content":"{\"position\":\"Keys leak the creation time\",\"text\":\"First, UUIDv7 embeds"},"finish_reason":"length"}],"usage":{"completion_tokens":2000}}`}
+	o, srv, _ := newFake(t, OpenAIConfig{}, func(r *openaitest.Request) openaitest.Response {
+		if r.N == 1 {
+			return cut
+		}
+		return openaitest.Reply(goodTurn, 10, 30)
+	})
+	if tu, err := o.Turn(context.Background(), request(1, 1)); err != nil || tu.Position != "Keys leak the creation time" {
+		t.Fatalf("%+v %v", tu, err)
+	}
+	rs := srv.Requests()
+	if len(rs) != 2 || !strings.Contains(rs[1].Messages[3].Content, "cut at the 2000-token limit") || !strings.Contains(rs[1].Messages[3].Content, "shorter") {
+		t.Fatalf("the re-ask does not say the reply was cut: %+v", rs[len(rs)-1].Messages)
+	}
+	o, _, _ = newFake(t, OpenAIConfig{}, func(*openaitest.Request) openaitest.Response { return cut })
+	rep, err := o.Respond(context.Background(), request(1, 1))
+	if err != nil || rep.Turn == nil || rep.Turn.Position != "" || !strings.Contains(rep.Turn.Text, "cut at the 2000-token limit") {
+		t.Fatalf("Respond: %+v %v", rep, err)
+	}
+}
+
 func TestOpenAIMalformedIsReaskedOnceThenFails(t *testing.T) {
 	t.Parallel()
 	o, srv, _ := newFake(t, OpenAIConfig{}, func(r *openaitest.Request) openaitest.Response {
