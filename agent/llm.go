@@ -100,7 +100,8 @@ func (l *LLM) Client() ChatClient { return l.client }
 // that error, with a hint (FailureHint), and a Runner asks once more and
 // then reports the agent unavailable (kind failed), as it does for a
 // command that fails twice; so does a model that refuses (ErrRefused),
-// with the refusal shown and no re-ask. Any other turn that cannot be had (the model's
+// with the refusal shown and no re-ask. A prompt template that cannot be
+// rendered for req (ErrBadTemplate) is a *debate.UnavailableError too. Any other turn that cannot be had (the model's
 // reply is malformed after one re-ask) is answered with a reply the
 // coordinator rejects — no position, objecting — whose text says why, so
 // that the coordinator asks once more and then forfeits the turn instead
@@ -117,6 +118,14 @@ func (l *LLM) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, err
 	if u := l.Unavailable(err); u != nil {
 		l.log.Warn("the endpoint cannot be used", "request_id", req.RequestID, "err", err)
 		return nil, u
+	}
+	if errors.Is(err, ErrBadTemplate) {
+		// A configuration mistake, the same on every try: no turn can be
+		// had, which is no reply to reject and forfeit round after round.
+		l.log.Warn("a prompt template cannot be rendered", "request_id", req.RequestID, "err", err)
+		return nil, &debate.UnavailableError{Kind: debate.UnavailableFailed, Err: err,
+			Detail: "the " + l.conf.Kind + " agent cannot render its prompt for this turn: " + clip.Line(err.Error(), 401),
+			Hint:   "fix the template in the openai.templates directory of config.json, or remove it from there to use the embedded one"}
 	}
 	if errors.Is(err, ErrRefused) {
 		l.log.Warn("the model refused to answer", "request_id", req.RequestID, "err", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -311,5 +312,37 @@ func TestLLMBackoffDoesNotOverflow(t *testing.T) {
 		if d < backoffBase/2 || d > backoffCap {
 			t.Fatalf("wait %d is %v", i, d)
 		}
+	}
+}
+
+// A template of the templates directory that loads (it renders the
+// sample request) but fails on a real turn is a configuration mistake,
+// not a malformed reply: the agent is unavailable, saying which template
+// and what to fix, rather than forfeiting every turn of a debate that is
+// then filed.
+func TestLLMTemplateFailingMidDebateIsUnavailable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tmpl := "round {{.Round}}{{if gt .Round 1}}: {{(index .Transcript 50).Position}}{{end}}"
+	if err := os.WriteFile(filepath.Join(dir, "turn.tmpl"), []byte(tmpl), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	prompts, err := LoadPrompts(dir)
+	if err != nil {
+		t.Fatalf("the template renders the sample request, yet: %v", err)
+	}
+	s := &scriptedClient{steps: []func(ChatRequest) (ChatReply, error){says(heldTurn, 30)}}
+	l, _ := newLoop(t, s, LLMConfig{Kind: "test", Prompts: prompts})
+	if rep, err := l.Respond(context.Background(), request(1, 1)); err != nil || rep.Turn == nil || rep.Turn.Position == "" {
+		t.Fatalf("round 1: %+v %v", rep, err)
+	}
+	rep, err := l.Respond(context.Background(), request(2, 1))
+	var u *debate.UnavailableError
+	if rep != nil || !errors.As(err, &u) || u.Kind != debate.UnavailableFailed ||
+		!strings.Contains(u.Detail, "turn.tmpl") || !strings.Contains(u.Hint, "openai.templates") {
+		t.Fatalf("round 2: %+v %v; want unavailable naming the template and openai.templates", rep, err)
+	}
+	if len(s.got) != 1 {
+		t.Errorf("%d requests: the model was asked without a prompt", len(s.got))
 	}
 }
