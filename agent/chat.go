@@ -19,6 +19,9 @@ import (
 //     the loop's MaxRetries;
 //   - one that is (or wraps) a *debate.UnavailableError means the endpoint
 //     cannot be used: the debate ends UNAVAILABLE at once;
+//   - one that wraps ErrRefused (the model declined to answer) is the
+//     agent failing: its Runner asks once more, then reports it
+//     unavailable with the refusal;
 //   - anything else (a reply cut short, a refused request) ends the turn,
 //     and the loop answers with a reply the coordinator rejects.
 //
