@@ -39,7 +39,9 @@ const MaxOutputBytes = inbox.MaxMessageBytes / 2
 // deadline passes, the agent stops, or it prints more than MaxOutputBytes;
 // a child it leaves running that holds its output open is killed when the
 // command exits (what the command printed is its answer). A non-zero exit
-// is an error; nothing is sent and the coordinator's wall clock decides.
+// is an error (a *debate.UnavailableError of kind cannot_start for 126 and
+// 127); a Runner runs the command once more and, failing again, reports
+// the agent unavailable.
 type Exec struct {
 	Command string
 	// Dir is the working directory ("" = the agent's).
