@@ -110,6 +110,10 @@ type OpenAIClient struct {
 	cfg      OpenAIConfig
 	endpoint string
 	client   *http.Client
+	// user is the user and password the base URL named, taken out of it
+	// (cfg.BaseURL and endpoint, which messages show, hold none) and sent
+	// as basic auth when there is no API key, as net/http would.
+	user *url.Userinfo
 
 	// answered is set once the endpoint gave any HTTP answer: until then
 	// a refused connection or an unknown host is not retried.
@@ -141,7 +145,14 @@ func NewOpenAIClient(cfg OpenAIConfig) (*OpenAIClient, error) {
 	if cfg.MaxRetries < 0 {
 		cfg.MaxRetries = 0
 	}
-	c := &OpenAIClient{cfg: cfg, endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions", client: cfg.HTTPClient}
+	// A password in the URL must not reach the messages, transcripts and
+	// records that name the endpoint.
+	user := u.User
+	if user != nil {
+		u.User = nil
+		cfg.BaseURL = u.String()
+	}
+	c := &OpenAIClient{cfg: cfg, endpoint: strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions", client: cfg.HTTPClient, user: user}
 	if c.client == nil {
 		c.client = &http.Client{}
 	}
@@ -277,9 +288,7 @@ func (o *OpenAIClient) post(ctx context.Context, endpoint string, payload []byte
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
-	if o.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
-	}
+	o.authorize(hreq)
 	resp, err := o.client.Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -511,6 +520,18 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 	return min(d, maxRetryAfterRead)
 }
 
+// authorize sets the request's credentials: the API key as a bearer
+// token, else the base URL's user and password as basic auth.
+func (o *OpenAIClient) authorize(req *http.Request) {
+	switch {
+	case o.cfg.APIKey != "":
+		req.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
+	case o.user != nil:
+		pw, _ := o.user.Password()
+		req.SetBasicAuth(o.user.Username(), pw)
+	}
+}
+
 // Probe tells whether the endpoint answers at all: a GET of BaseURL/models
 // that gets any HTTP response counts as reachable (some servers do not
 // serve /models); a transport error is ErrUnreachable.
@@ -520,9 +541,7 @@ func (o *OpenAIClient) Probe(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if o.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
-	}
+	o.authorize(req)
 	resp, err := o.client.Do(req)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrUnreachable, u, err)

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"log/slog"
 	"net"
@@ -290,5 +291,40 @@ func TestOpenAIHTTPSAgainstPlainHTTP(t *testing.T) {
 				t.Errorf("%q says the server is not running", line)
 			}
 		})
+	}
+}
+
+// A password in openai.baseUrl (a gateway behind basic auth) is sent, as
+// basic auth, but never written where a failure is told: the unavailable
+// detail and hint travel into the transcript, verdict.json, the agent's
+// log and, for a debate that is filed, the vault.
+func TestOpenAIBaseURLPasswordIsNotShown(t *testing.T) {
+	t.Parallel()
+	srv := openaitest.New(t, func(*openaitest.Request) openaitest.Response { return openaitest.Status(503, "warming up") })
+	withUser := strings.Replace(srv.URL(), "http://", "http://gateway:s3cret-pw@", 1)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://gateway:s3cret-pw@" + l.Addr().String() + "/v1"
+	l.Close()
+	for _, base := range []string{withUser, closed} {
+		o, err := NewOpenAI(OpenAIConfig{ChatSettings: ChatSettings{BaseURL: base, MaxRetries: 0}, Model: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+		_, err = o.Respond(context.Background(), request(1, 1))
+		var u *debate.UnavailableError
+		if !errors.As(err, &u) {
+			t.Fatalf("%s: %v, want unavailable", base, err)
+		}
+		if told := err.Error() + u.Detail + u.Hint + u.URL; strings.Contains(told, "s3cret-pw") {
+			t.Errorf("the password is shown: %s", told)
+		}
+	}
+	rs := srv.Requests()
+	if len(rs) != 1 || rs[0].Authorization != "Basic "+base64.StdEncoding.EncodeToString([]byte("gateway:s3cret-pw")) {
+		t.Fatalf("requests %+v: want one, with the URL's user and password as basic auth", rs)
 	}
 }
