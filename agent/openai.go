@@ -369,7 +369,8 @@ func (o *OpenAIClient) Embed(ctx context.Context, texts []string) ([][]float32, 
 // first choice's message content as a string or a list of text parts (or a
 // legacy "text"), else its reasoning_content; usage when present; whether
 // it stopped at max_tokens (Truncated). A refusal with no content is
-// ErrRefused, the refusal quoted.
+// ErrRefused, the refusal quoted, and so is a reply a content filter
+// stopped before any text.
 func decodeCompletion(data []byte) (ChatReply, error) {
 	var r struct {
 		Choices []struct {
@@ -403,6 +404,9 @@ func decodeCompletion(data []byte) (ChatReply, error) {
 	}
 	if strings.TrimSpace(text) == "" && strings.TrimSpace(c.Message.Refusal) != "" {
 		return ChatReply{Usage: readUsage(r.Usage)}, fmt.Errorf("%w: %q", ErrRefused, clip.Line(c.Message.Refusal, 301))
+	}
+	if strings.TrimSpace(text) == "" && c.FinishReason == "content_filter" {
+		return ChatReply{Usage: readUsage(r.Usage)}, fmt.Errorf("%w: the provider's content filter stopped the reply (finish_reason \"content_filter\")", ErrRefused)
 	}
 	if strings.TrimSpace(text) == "" {
 		text = c.Message.ReasoningContent

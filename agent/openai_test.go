@@ -586,3 +586,19 @@ func TestOpenAIClientTellsTheLoopWhatToRetry(t *testing.T) {
 		t.Fatalf("first contact: %v, retry %v", err, again)
 	}
 }
+
+// A reply the provider's content filter stopped (finish_reason
+// "content_filter", no content: Azure OpenAI) is a refusal, said as one,
+// not a server that sent no text.
+func TestOpenAIContentFilterIsARefusal(t *testing.T) {
+	t.Parallel()
+	_, err := decodeCompletion([]byte(`{"choices":[{"message":{"role":"assistant","content":null},"finish_reason":"content_filter"}]}`))
+	if !errors.Is(err, ErrRefused) || errors.Is(err, ErrEmptyReply) || !strings.Contains(err.Error(), "content filter") {
+		t.Fatalf("err = %v, want ErrRefused naming the content filter", err)
+	}
+	// Text it let through is the reply.
+	rep, err := decodeCompletion([]byte(`{"choices":[{"message":{"content":"{\"position\":\"p\"}"},"finish_reason":"content_filter"}]}`))
+	if err != nil || rep.Content != `{"position":"p"}` {
+		t.Fatalf("%+v %v", rep, err)
+	}
+}
