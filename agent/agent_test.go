@@ -680,3 +680,76 @@ func TestExecObjectStatingNoTurnIsNoTurn(t *testing.T) {
 		}
 	}
 }
+
+// slowFailure fails every call, and each call moves the runner's clock on
+// by took: a command that fails only after a long wait (a wrapper whose
+// API call times out).
+type slowFailure struct {
+	mu    sync.Mutex
+	now   time.Time
+	took  time.Duration
+	calls int
+}
+
+func (s *slowFailure) clock() time.Time { s.mu.Lock(); defer s.mu.Unlock(); return s.now }
+
+func (s *slowFailure) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+	s.now = s.now.Add(s.took)
+	return nil, errors.New("exit status 1: API error: upstream timed out")
+}
+
+// A command that failed after taking longer than the turn has left is not
+// run again (it could not finish, and the coordinator would hear nothing
+// until the deadline, ending the debate TIMEOUT with the cause lost): the
+// agent is unavailable at once, with the failure. With time left, it is
+// asked once more, as before.
+func TestRunnerDoesNotAskAgainWithoutTimeForIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, c := range []struct {
+		name  string
+		took  time.Duration
+		calls int
+	}{
+		{"no time for a second try", 40 * time.Second, 1},
+		{"time for a second try", 10 * time.Second, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			resp := &slowFailure{now: start, took: c.took}
+			tr := inbox.NewMemTransport()
+			tr.Create(ctx, "Coord")
+			rctx, stop := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			ready := make(chan struct{})
+			r := &Runner{Name: "Critic", Transport: tr, Responder: resp, Ready: func() { close(ready) }, now: resp.clock}
+			go func() { done <- r.Run(rctx) }()
+			<-ready
+			req := request(1, 1)
+			req.Budget.Deadline = start.Add(time.Minute).UTC().Format(inbox.TimeLayout)
+			m, _ := debate.NewRequestMessage("Coord", "Critic", req)
+			tr.Send(ctx, m)
+			rcv, err := tr.Listen(ctx, "Coord")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rcv.Close()
+			d, err := rcv.Receive(ctx)
+			if err != nil {
+				t.Fatalf("no reply: %v", err)
+			}
+			stop()
+			<-done
+			u, err := debate.DecodeUnavailable(d.Message)
+			if err != nil || u.Kind != debate.UnavailableFailed || !strings.Contains(u.Detail, "API error: upstream timed out") {
+				t.Fatalf("reply %s %q: %+v %v", d.Message.Kind(), d.Message.Text, u, err)
+			}
+			if resp.calls != c.calls {
+				t.Errorf("%d calls, want %d", resp.calls, c.calls)
+			}
+		})
+	}
+}

@@ -59,6 +59,10 @@ type Runner struct {
 	// Ready, when set, is called once the agent is registered and
 	// listening.
 	Ready func()
+
+	// now is the clock that times a failed try against the turn's time
+	// left (time.Now when nil); a test's seam.
+	now func() time.Time
 }
 
 // Run serves until ctx is done, then unregisters and returns nil. It
@@ -168,23 +172,38 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 		rctx, cancel = context.WithDeadline(ctx, dl)
 		defer cancel()
 	}
+	now := r.now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
 	ans, err := r.Responder.Respond(rctx, req)
 	var u *debate.UnavailableError
+	asked := "no turn, asked twice: "
 	if err != nil && ctx.Err() == nil && rctx.Err() == nil && !errors.As(err, &u) {
 		// A command that failed, or printed no turn, is asked once more,
-		// as the coordinator asks again after a reply it rejects.
-		log.Warn("no answer; asking once more", "err", err)
-		ans, err = r.Responder.Respond(rctx, req)
+		// as the coordinator asks again after a reply it rejects: unless
+		// that try took longer than the turn has left, when another could
+		// not finish and the coordinator would hear nothing until the
+		// deadline, the failure lost.
+		took := now().Sub(start)
+		if dl, ok := rctx.Deadline(); ok && dl.Sub(now()) < took {
+			asked = fmt.Sprintf("no turn (not asked again: it took %v, and the turn has %v left): ", took.Round(time.Second), max(dl.Sub(now()), 0).Round(time.Second))
+		} else {
+			log.Warn("no answer; asking once more", "err", err)
+			ans, err = r.Responder.Respond(rctx, req)
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return false // stopping: leave it for the next holder of the inbox
 		}
 		if rctx.Err() == nil && !errors.As(err, &u) {
-			// Failing twice, it is broken, and the coordinator learns why
-			// now rather than when the debate's clock runs out.
+			// Failing twice (or once, without time for another try), it
+			// is broken, and the coordinator learns why now rather than
+			// when the debate's clock runs out.
 			u = &debate.UnavailableError{Kind: debate.UnavailableFailed, Err: err,
-				Detail: "no turn, asked twice: " + clip.Line(err.Error(), 301),
+				Detail: asked + clip.Line(err.Error(), 301),
 				Hint:   "run the agent's command by hand on a turn request (its JSON on standard input) to see why"}
 			if h := FailureHinter(nil); errors.As(err, &h) {
 				u.Hint = h.FailureHint()
