@@ -389,6 +389,9 @@ func decodeCompletion(data []byte) (ChatReply, error) {
 		if truncated(data) {
 			return ChatReply{}, &truncatedError{n: len(data), tail: strings.ToValidUTF8(string(data[max(0, len(data)-40):]), "")}
 		}
+		if bytes.HasPrefix(bytes.TrimSpace(data), []byte("data:")) {
+			return ChatReply{}, fmt.Errorf("%w: the server streamed its answer as server-sent events (it begins %q), although parley asks for \"stream\": false", errStreamed, clip.Bytes(strings.TrimSpace(string(data)), 60))
+		}
 		return ChatReply{}, fmt.Errorf("%w: the response is not a chat completion: %v (it begins %q)", errNotCompletion, clip.Line(err.Error(), 401), clip.Bytes(strings.TrimSpace(string(data)), 60))
 	}
 	if len(r.Error) > 0 && !isNull(r.Error) {
@@ -607,6 +610,12 @@ func (e *answeredError) Retry() (bool, time.Duration) { return true, 0 }
 // ErrEndpoint.
 var errNotCompletion = fmt.Errorf("%w", ErrEndpoint)
 
+// errStreamed is a 2xx answer of server-sent events ("data: …" lines): a
+// server or proxy that streams although the request says "stream":
+// false. The base URL is right; the server must be made not to stream. It
+// is an ErrEndpoint.
+var errStreamed = fmt.Errorf("%w", ErrEndpoint)
+
 // unreachableError is a request that got no HTTP answer (connection
 // refused, DNS, a reset, the request timeout): it is ErrUnreachable and
 // keeps the transport's error underneath. It is worth a retry unless
@@ -705,6 +714,12 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 			Kind: debate.UnavailableServer, URL: o.endpoint, Err: err,
 			Detail: fmt.Sprintf("%s sent a truncated reply: %s (after %d retries)", o.endpoint, te.what(), o.cfg.MaxRetries),
 			Hint:   "the server cut its replies short (it crashed or restarted mid-reply, or a proxy limits the size): check the model server's log and run again",
+		}
+	case errors.Is(err, errStreamed):
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableFailed, URL: o.endpoint, Err: err,
+			Detail: fmt.Sprintf("%s streamed its answer (server-sent events) although parley asks for \"stream\": false", o.endpoint),
+			Hint:   "configure the model server, or the proxy in front of it, not to force streaming: parley reads one JSON chat completion",
 		}
 	case errors.Is(err, errNotCompletion):
 		return &debate.UnavailableError{

@@ -60,6 +60,11 @@ func TestOpenAIUnavailableCauses(t *testing.T) {
 		{"a 200 carrying an error", OpenAIConfig{ChatSettings: ChatSettings{MaxRetries: 1}}, func(*openaitest.Request) openaitest.Response {
 			return openaitest.Response{Body: `{"error":{"message":"model not loaded","code":500}}`}
 		}, debate.UnavailableServer, []string{"answered with an error", "model not loaded", "after 1 retries", "model server's own log"}},
+		// A server (or proxy) that streams although parley asks for
+		// stream: false is not a wrong base URL: it is said to stream.
+		{"a stream of server-sent events", OpenAIConfig{}, func(*openaitest.Request) openaitest.Response {
+			return openaitest.Response{Body: "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n"}
+		}, debate.UnavailableFailed, []string{"streamed its answer", "server-sent events", `"stream": false`, "not to force streaming"}},
 		{"a web page, not an API", OpenAIConfig{}, func(*openaitest.Request) openaitest.Response {
 			return openaitest.Response{Body: "<!DOCTYPE html><html><body>Welcome to nginx!</body></html>"}
 		}, debate.UnavailableNotFound, []string{"not with a chat completion", "<!DOCTYPE html>", "openai.baseUrl"}},
