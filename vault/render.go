@@ -23,7 +23,8 @@ type LinkResolver func(l Link) (href string, ok bool)
 
 // Render writes the HTML of a Markdown page body (without its frontmatter)
 // to w: CommonMark with tables, ~~strikethrough~~, task list items and
-// bare http(s) URLs as links (render_table.go, render_inline.go), and
+// bare http(s) URLs as links (render_table.go, render_inline.go), Obsidian
+// %%comments%% left out (render_comment.go), and
 // [[wikilinks]] turned into links through resolve (nil:
 // every wikilink is rendered as broken). It is safe on hostile input: raw
 // HTML is not passed through (goldmark replaces it with a comment) and
@@ -50,7 +51,8 @@ var md = sync.OnceValue(func() goldmark.Markdown {
 	)
 })
 
-// pageSyntax adds tables, strikethrough, task list items and bare URLs.
+// pageSyntax adds tables, strikethrough, task list items, bare URLs and
+// Obsidian's %%comments%%.
 type pageSyntax struct{}
 
 func (pageSyntax) Extend(m goldmark.Markdown) {
@@ -58,9 +60,12 @@ func (pageSyntax) Extend(m goldmark.Markdown) {
 		// After the link reference definitions (100) are taken out.
 		parser.WithParagraphTransformers(util.Prioritized(tableParagraphs{}, 200)),
 		parser.WithASTTransformers(util.Prioritized(codePipes{}, 100)),
+		// Before the fenced code blocks (700) and paragraphs (1000).
+		parser.WithBlockParsers(util.Prioritized(commentBlockParser{}, 650)),
 		parser.WithInlineParsers(
 			// Before the link parser (200), which would take "[ ]".
 			util.Prioritized(checkboxParser{}, 198),
+			util.Prioritized(commentParser{}, 197),
 			util.Prioritized(strikeParser{}, 500),
 			util.Prioritized(urlParser{}, 999),
 		),
@@ -68,6 +73,7 @@ func (pageSyntax) Extend(m goldmark.Markdown) {
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(
 		util.Prioritized(tableRenderer{}, 500),
 		util.Prioritized(inlineRenderer{}, 500),
+		util.Prioritized(commentRenderer{}, 500),
 	))
 }
 

@@ -115,8 +115,9 @@ func ParseLink(s string) (Link, error) {
 }
 
 // LinksIn returns the wikilinks of a Markdown text, in order, as a reader
-// of the rendered page would see them: links inside code spans and code
-// blocks do not count, and neither does text that only looks like a link.
+// of the rendered page would see them: links inside code spans, code
+// blocks and Obsidian %%comments%% do not count, and neither does text
+// that only looks like a link.
 func LinksIn(markdown []byte) []Link {
 	return collectLinks(markdown)
 }
