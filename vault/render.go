@@ -25,7 +25,7 @@ type LinkResolver func(l Link) (href string, ok bool)
 // to w: CommonMark with tables, ~~strikethrough~~, task list items and
 // bare http(s) URLs as links (render_table.go, render_inline.go), Obsidian
 // %%comments%% left out (render_comment.go), and
-// [[wikilinks]] turned into links through resolve (nil:
+// [[wikilinks]] and ![[embeds]] turned into links through resolve (nil:
 // every wikilink is rendered as broken). It is safe on hostile input: raw
 // HTML is not passed through (goldmark replaces it with a comment) and
 // links with dangerous schemes such as javascript: are dropped. Render is
@@ -106,11 +106,17 @@ func (wikilinkExt) Extend(m goldmark.Markdown) {
 
 type wikilinkParser struct{}
 
-func (wikilinkParser) Trigger() []byte { return []byte{'['} }
+// Trigger: a wikilink starts at "[[", an embed at "![[" (before goldmark's
+// image parser takes the "![").
+func (wikilinkParser) Trigger() []byte { return []byte{'[', '!'} }
 
 func (wikilinkParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, _ := block.PeekLine()
-	if len(line) < 5 || line[1] != '[' {
+	embed := len(line) > 0 && line[0] == '!'
+	if embed {
+		line = line[1:]
+	}
+	if len(line) < 5 || line[0] != '[' || line[1] != '[' {
 		return nil
 	}
 	end := linkEnd(line[2:])
@@ -120,6 +126,10 @@ func (wikilinkParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) as
 	l, err := ParseLink(string(line[2 : 2+end]))
 	if err != nil {
 		return nil
+	}
+	l.Embed = embed
+	if embed {
+		block.Advance(1)
 	}
 	block.Advance(2 + end + 2)
 	n := &wikilinkNode{Link: l}
@@ -166,7 +176,11 @@ func renderWikilink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (a
 		_, _ = w.WriteString(`</span>`)
 		return ast.WalkSkipChildren, nil
 	}
-	_, _ = w.WriteString(`<a class="wikilink" href="`)
+	if n.Link.Embed {
+		_, _ = w.WriteString(`<a class="wikilink embed" href="`)
+	} else {
+		_, _ = w.WriteString(`<a class="wikilink" href="`)
+	}
 	_, _ = w.Write(util.EscapeHTML(util.URLEscape([]byte(n.Href), true)))
 	_, _ = w.WriteString(`">`)
 	_, _ = w.Write(label)

@@ -22,6 +22,9 @@ type Link struct {
 	Heading string
 	// Alias is the text shown instead of the target ("" if none).
 	Alias string
+	// Embed is set for an embed, "![[Target]]": Obsidian shows the page or
+	// file in place, and counts it as a link like any other.
+	Embed bool
 }
 
 // Text is what a reader sees: the alias, else the target (and heading).
@@ -37,9 +40,13 @@ func (l Link) Text() string {
 	return l.Target + " > " + l.Heading
 }
 
-// String writes the link back as [[Target#Heading|Alias]].
+// String writes the link back as [[Target#Heading|Alias]] (an embed as
+// ![[…]]).
 func (l Link) String() string {
 	var b strings.Builder
+	if l.Embed {
+		b.WriteByte('!')
+	}
 	b.WriteString("[[")
 	b.WriteString(l.Target)
 	if l.Heading != "" {
@@ -114,7 +121,8 @@ func ParseLink(s string) (Link, error) {
 	return l, nil
 }
 
-// LinksIn returns the wikilinks of a Markdown text, in order, as a reader
+// LinksIn returns the wikilinks of a Markdown text, embeds ("![[x]]")
+// included, in order, as a reader
 // of the rendered page would see them: links inside code spans, code
 // blocks and Obsidian %%comments%% do not count, and neither does text
 // that only looks like a link.
