@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
@@ -60,8 +62,12 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 	ctx = context.WithoutCancel(ctx)
 	now := s.now()
 	paths := make([]string, 0, len(outcomes))
+	// The names of the vault outside the records folder, walked once, when
+	// a new record first needs a name: this filing writes only into the
+	// records folder itself.
+	elsewhere := sync.OnceValues(func() (map[string]bool, error) { return s.namesElsewhere(ctx) })
 	for _, o := range outcomes {
-		p, err := s.fileOne(ctx, o, now)
+		p, err := s.fileOne(ctx, o, now, elsewhere)
 		if err != nil {
 			return nil, err
 		}
@@ -81,8 +87,9 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 }
 
 // fileOne writes one record (and flips the one it supersedes) and brings
-// the index up to date with both. Callers hold the locks.
-func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (string, error) {
+// the index up to date with both; a new record takes no name of
+// elsewhere's (namesElsewhere). Callers hold the locks.
+func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, elsewhere func() (map[string]bool, error)) (string, error) {
 	var written []string
 	var place recordPlace
 	prev, err := s.byDebate(o.DebateID)
@@ -120,13 +127,15 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time) (
 			} else if taken {
 				continue
 			}
-			if moved, err := s.movedAway(ctx, place.name+".md"); err != nil {
+			moved, err := elsewhere()
+			if err != nil {
 				return "", err
-			} else if moved {
-				continue // a record moved into a folder (an archive/) keeps its name
+			}
+			if moved[strings.ToLower(place.name)] {
+				continue // a record moved to another folder (an archive/) keeps its name
 			}
 			fm, body := renderRecord(o, place, now)
-			err := s.v.CreatePage(Folder+"/"+place.name+".md", fm, body)
+			err = s.v.CreatePage(Folder+"/"+place.name+".md", fm, body)
 			if errors.Is(err, fs.ErrExist) {
 				continue // a file that is not a record, or a link, holds the name
 			}
@@ -255,22 +264,34 @@ func (s *Store) known(name string) (bool, error) {
 	return n > 0, nil
 }
 
-// movedAway says whether a file named name is in a folder under the
-// records folder (a record a person moved into archive/): a new record of
-// that name would make every [[name]] link ambiguous. It walks only the
-// records folder's own folders, which the index knows (folders), never
-// the vault. Callers hold s.mu.
-func (s *Store) movedAway(ctx context.Context, name string) (bool, error) {
+// namesElsewhere are the names (in lower case, without ".md", as a
+// [[link]] matches them) of the vault's files that are not directly in the
+// records folder (whose files the index knows): a record a person moved
+// to another folder, under the records folder (archive/) or anywhere in
+// the vault (Archive/ at its top, as Obsidian users keep one), keeps its
+// name there, and a new record of that name would make every [[name]] link
+// to it ambiguous. One walk of the vault, which lists neither the records
+// folder (its folders, which the index knows, are walked) nor the debate
+// pages' folder (pages named by debate ids, as many as the records): the
+// cost is the size of the rest of the vault. Hidden folders such as
+// .trash are left out. Callers hold s.mu.
+func (s *Store) namesElsewhere(ctx context.Context) (map[string]bool, error) {
+	names := map[string]bool{}
+	add := func(p string) { names[strings.ToLower(strings.TrimSuffix(path.Base(p), ".md"))] = true }
+	skip := func(dir string) bool { return dir == Folder || dir == debatePages }
+	if err := s.v.WalkNames(ctx, ".", skip, add); err != nil {
+		return nil, err
+	}
 	folders, err := s.folders(ctx)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, f := range folders {
-		if found, err := s.dir.Holds(f, name); err != nil || found {
-			return found, err
+		if err := s.v.WalkNames(ctx, Folder+"/"+f, nil, add); err != nil {
+			return nil, err
 		}
 	}
-	return false, nil
+	return names, nil
 }
 
 // repair marks every record that another record of its question

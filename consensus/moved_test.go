@@ -11,18 +11,27 @@ import (
 )
 
 // TestFileBesideAMovedRecord: a record a person moved into a folder under
-// the records folder (archive/, archive/2026/) keeps its name; filing the
+// the records folder (archive/, archive/2026/) or anywhere else in the
+// vault (Archive/ at its top, wiki/old/) keeps its name; filing the
 // question again takes the next free name, so that no [[link]] to the
 // moved record becomes ambiguous. A Store opened afterwards (another
-// process) knows the folder too.
+// process) knows the folder too. A record in Obsidian's .trash is gone.
 func TestFileBesideAMovedRecord(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		sub string
+		sub string // relative to the records folder
 		// forget drops what the index knows of the folders, as an index
 		// built before it noted them.
 		forget bool
-	}{{"archive", false}, {"archive/2026", false}, {"archive", true}} {
+		want   string
+	}{
+		{"archive", false, "spec-idempotency-key-design-2.md"},
+		{"archive/2026", false, "spec-idempotency-key-design-2.md"},
+		{"archive", true, "spec-idempotency-key-design-2.md"},
+		{"../../Archive", false, "spec-idempotency-key-design-2.md"},
+		{"../old/2025", true, "spec-idempotency-key-design-2.md"},
+		{"../../.trash", false, "spec-idempotency-key-design.md"},
+	} {
 		sub := tc.sub
 		t.Run(fmt.Sprintf("%s forget=%v", sub, tc.forget), func(t *testing.T) {
 			t.Parallel()
@@ -51,7 +60,7 @@ func TestFileBesideAMovedRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := Folder + "/spec-idempotency-key-design-2.md"; got != want {
+			if want := Folder + "/" + tc.want; got != want {
 				t.Errorf("filed %s beside %s/spec-idempotency-key-design.md, want %s", got, sub, want)
 			}
 			// A question never filed still gets its own name.

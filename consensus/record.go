@@ -22,6 +22,9 @@ import (
 const (
 	// Folder is the records' folder, relative to the vault.
 	Folder = "wiki/consensus"
+	// debatePages is the folder of the debates' pages (package
+	// transcripts writes them, wiki/debates/<debate-id>.md).
+	debatePages = "wiki/debates"
 	// IndexName is the index page's file name in Folder.
 	IndexName = "consensus-records.md"
 	// MaxSlug bounds a topic slug (SPEC §6).

@@ -142,34 +142,6 @@ func (d *Dir) List() (pages, folders []string, err error) {
 	return pages, folders, nil
 }
 
-// Holds reports whether a file named name (in any case, as a wikilink
-// matches it) is somewhere under the folder sub of the folder, at any
-// depth, without following symbolic links. A sub that is gone holds
-// nothing.
-func (d *Dir) Holds(sub, name string) (bool, error) {
-	if err := validName(sub); err != nil {
-		return false, err
-	}
-	found := false
-	err := fs.WalkDir(d.r.FS(), sub, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			if p == sub && errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipAll
-			}
-			return nil // an unreadable folder holds nothing we can see
-		}
-		if !e.IsDir() && strings.EqualFold(e.Name(), name) {
-			found = true
-			return fs.SkipAll
-		}
-		return nil
-	})
-	if err != nil {
-		return false, &PageError{Op: "list", Path: d.path + "/" + sub, Err: err}
-	}
-	return found, nil
-}
-
 // Lstat describes one file of the folder without following a link.
 func (d *Dir) Lstat(name string) (Entry, error) {
 	if err := validName(name); err != nil {

@@ -1,17 +1,18 @@
 package vault
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 )
 
-// TestDirListAndHolds: List names the Markdown files and the folders of a
-// folder (a link to a folder is no folder); Holds finds a file at any
-// depth under one of them, in any case, and a folder that is gone holds
-// nothing.
-func TestDirListAndHolds(t *testing.T) {
+// TestDirListAndWalkNames: List names the Markdown files and the folders
+// of a folder (a link to a folder is no folder); WalkNames finds every
+// file at any depth but in hidden folders and the folders it is told to
+// skip, follows no link, and a folder that is gone holds nothing.
+func TestDirListAndWalkNames(t *testing.T) {
 	t.Parallel()
 	v := newVault(t, map[string]string{
 		"wiki/consensus/spec-a.md":                "a",
@@ -36,17 +37,31 @@ func TestDirListAndHolds(t *testing.T) {
 	if !slices.Equal(pages, []string{"spec-a.md"}) || !slices.Equal(folders, []string{"archive"}) {
 		t.Errorf("List: pages %v, folders %v; want [spec-a.md], [archive]", pages, folders)
 	}
-	for _, tc := range []struct {
-		sub, name string
-		want      bool
-	}{
-		{"archive", "spec-b.md", true},
-		{"archive", "spec-a.md", false},
-		{"linked", "spec-d.md", false}, // a link is not followed
-		{"gone", "spec-b.md", false},
-	} {
-		if got, err := d.Holds(tc.sub, tc.name); err != nil || got != tc.want {
-			t.Errorf("Holds(%q, %q) = %v, %v; want %v", tc.sub, tc.name, got, err, tc.want)
+	var found []string
+	if err := v.WalkNames(context.Background(), ".", func(dir string) bool { return dir == "wiki/consensus" }, func(p string) { found = append(found, p) }); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(found)
+	if want := []string{"wiki/elsewhere/spec-d.md"}; !slices.Equal(found, want) {
+		t.Errorf("WalkNames of the vault but wiki/consensus = %v, want %v", found, want)
+	}
+	found = nil
+	if err := v.WalkNames(context.Background(), "wiki/consensus/archive", nil, func(p string) { found = append(found, p) }); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(found)
+	if want := []string{"wiki/consensus/archive/2026/Spec-B.md", "wiki/consensus/archive/2026/readme.html"}; !slices.Equal(found, want) {
+		t.Errorf("WalkNames of archive = %v, want %v", found, want)
+	}
+	if err := v.WalkNames(context.Background(), "gone", nil, func(p string) { t.Errorf("found %s in a folder that is gone", p) }); err != nil {
+		t.Errorf("WalkNames of a folder that is gone: %v", err)
+	}
+	// A link is not followed.
+	if err := v.WalkNames(context.Background(), "wiki/consensus", func(dir string) bool { return dir == "wiki/consensus/archive" }, func(p string) {
+		if p != "wiki/consensus/spec-a.md" && p != "wiki/consensus/notes.txt" {
+			t.Errorf("WalkNames of wiki/consensus found %s", p)
 		}
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
