@@ -115,13 +115,18 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 	} else {
 		layer := debate.Layer(string(o.Session.Layer))
 		slug := TopicSlug(o.Session.Topic)
-		head := s.head(string(layer) + "/" + slug)
+		chain := s.chain(string(layer) + "/" + slug)
+		head := headOf(chain)
 		place = recordPlace{status: StatusActive, created: now.UTC().Format(timeFormat)}
 		if head != nil {
 			place.supersedes = head.Name
 		}
+		filed := filedNames(chain)
 		for n := 1; ; n++ {
 			place.name = recordName(layer, slug, n)
+			if n <= filed.count || filed.named[strings.ToLower(place.name)] {
+				continue // a record of the question renamed by hand was filed under it
+			}
 			if taken, err := s.known(place.name + ".md"); err != nil {
 				return "", err
 			} else if taken {
@@ -262,6 +267,37 @@ func (s *Store) known(name string) (bool, error) {
 		return false, s.indexErr(err)
 	}
 	return n > 0, nil
+}
+
+// chainNames are the record names a question's records were filed under,
+// as far as the records still say: the first count names (each debate of
+// the chain took one, <layer>-<slug> then -2, -3 …) and the names the
+// records' supersedes and superseded_by link (in lower case).
+type chainNames struct {
+	count int
+	named map[string]bool
+}
+
+// filedNames says which names the records of chain were filed under. A
+// record a person renamed by hand (outside Obsidian, which would update
+// the links) still has its debate's page link the name it was filed
+// under: a new record of that name would take the link, and the old
+// debate would no longer verify (its page would lead to another debate's
+// record).
+func filedNames(chain []*Record) chainNames {
+	debates := map[string]bool{}
+	named := map[string]bool{}
+	for _, r := range chain {
+		if r.DebateID != "" {
+			debates[r.DebateID] = true
+		}
+		for _, l := range []string{r.Supersedes, r.SupersededBy} {
+			if l != "" {
+				named[strings.ToLower(l)] = true
+			}
+		}
+	}
+	return chainNames{count: len(debates), named: named}
 }
 
 // namesElsewhere are the names (in lower case, without ".md", as a

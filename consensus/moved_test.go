@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
@@ -66,6 +67,61 @@ func TestFileBesideAMovedRecord(t *testing.T) {
 			// A question never filed still gets its own name.
 			if p, err := s.File(context.Background(), outcome("20261201-plan-rollout-cccccc", "Database migration rollout", debate.LayerPlan, debate.ConsensusReached, false)); err != nil || p != Folder+"/plan-database-migration-rollout.md" {
 				t.Errorf("another question: %s %v", p, err)
+			}
+		})
+	}
+}
+
+// TestFileBesideARenamedRecord: a record a person renamed by hand (a mv,
+// which updates no link) keeps its debate's page linking the name it was
+// filed under; a later filing of its question must not take that name,
+// or the old debate's page would lead to the new record. Each case
+// renames the question's newest record and files the question again.
+func TestFileBesideARenamedRecord(t *testing.T) {
+	t.Parallel()
+	const topic = "Idempotency key design"
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		before []string // files of the question filed before the rename
+		note   bool     // a note that is not a record holds spec-…-2.md
+		want   string
+	}{
+		{"the first record", []string{"spec-idempotency-key-design.md"}, false, "spec-idempotency-key-design-2.md"},
+		{"the second record", []string{"spec-idempotency-key-design.md", "spec-idempotency-key-design-2.md"}, false, "spec-idempotency-key-design-3.md"},
+		{"a record that took a later name", []string{"spec-idempotency-key-design.md", "spec-idempotency-key-design-3.md"}, true, "spec-idempotency-key-design-4.md"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			dir := filepath.Join(e.vaultDir, filepath.FromSlash(Folder))
+			if tc.note {
+				e.page(t, Folder+"/spec-idempotency-key-design-2.md", "# A note of mine, not a record\n")
+			}
+			for i, want := range tc.before {
+				got := e.file(t, outcome(fmt.Sprintf("2026112%d-spec-idempotency-aaaaa%c", i, 'a'+i), topic, debate.LayerSpec, debate.ConsensusReached, false))
+				if got != Folder+"/"+want {
+					t.Fatalf("filed %s, want %s/%s", got, Folder, want)
+				}
+			}
+			last := tc.before[len(tc.before)-1]
+			if err := os.Rename(filepath.Join(dir, last), filepath.Join(dir, "Idempotency decision.md")); err != nil {
+				t.Fatal(err)
+			}
+			s := e.open(t)
+			got, err := s.File(ctx, outcome("20261201-spec-idempotency-bbbbbb", topic, debate.LayerSpec, debate.ConsensusReached, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := Folder + "/" + tc.want; got != want {
+				t.Errorf("filed %s after %s was renamed, want %s (the renamed record's debate page links [[%s]])", got, last, want, strings.TrimSuffix(last, ".md"))
+			}
+			r, _, err := s.Record(ctx, got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Supersedes != "Idempotency decision" {
+				t.Errorf("the new record supersedes %q, want the renamed record", r.Supersedes)
 			}
 		})
 	}
