@@ -21,13 +21,32 @@ type LinkReport struct {
 	Orphans []string
 }
 
-// LintLinks reads every page of the vault (as Pages does) and resolves
-// every wikilink as Obsidian would (by name, as Resolve does, in one walk
-// of the vault's names): links to no page
-// and ambiguous links are broken, and pages that no other page links to
-// are orphans. A link to a heading of the same page links nothing.
+// LintLinks reads every page of the vault (as Pages does, one page at a
+// time: it keeps each page's links, not its text, so a vault of any size
+// is linted in the memory of its links) and resolves every wikilink and
+// embed as Obsidian would (by name, as Resolve does, in one walk of the
+// vault's names): links to no page and ambiguous links are broken, and
+// pages that no other page links to are orphans. A link to a heading of
+// the same page links nothing.
 func (v *Vault) LintLinks(ctx context.Context) (*LinkReport, error) {
-	pages, err := v.Pages(ctx, Query{})
+	type linking struct {
+		path  string
+		index bool
+		links []Link
+	}
+	var pages []linking
+	err := v.EachPage(ctx, Query{}, func(p *Page) error {
+		var links []Link
+		written := map[string]bool{} // a link written twice is one finding
+		for _, l := range p.Links() {
+			if l.Target != "" && !written[l.Target] {
+				written[l.Target] = true
+				links = append(links, l)
+			}
+		}
+		pages = append(pages, linking{path: p.Path, index: p.Type() == "index", links: links})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -43,20 +62,14 @@ func (v *Vault) LintLinks(ctx context.Context) (*LinkReport, error) {
 	inbound := map[string]int{}
 	for _, p := range pages {
 		seen := map[string]bool{}
-		reported := map[string]bool{} // a link written twice is one finding
-		for _, l := range p.Links() {
-			if l.Target == "" || reported[l.Target] {
-				continue
-			}
+		for _, l := range p.links {
 			target, err := names.lookup(l.Target)
 			switch {
 			case errors.Is(err, ErrAmbiguous):
-				reported[l.Target] = true
-				rep.Broken = append(rep.Broken, LinkProblem{Page: p.Path, Link: l.String(), Reason: "ambiguous: several pages have this name"})
+				rep.Broken = append(rep.Broken, LinkProblem{Page: p.path, Link: l.String(), Reason: "ambiguous: several pages have this name"})
 			case err != nil:
-				reported[l.Target] = true
-				rep.Broken = append(rep.Broken, LinkProblem{Page: p.Path, Link: l.String(), Reason: "no such page"})
-			case target != p.Path && !seen[target]:
+				rep.Broken = append(rep.Broken, LinkProblem{Page: p.path, Link: l.String(), Reason: "no such page"})
+			case target != p.path && !seen[target]:
 				seen[target] = true
 				inbound[target]++
 			}
@@ -66,8 +79,8 @@ func (v *Vault) LintLinks(ctx context.Context) (*LinkReport, error) {
 		}
 	}
 	for _, p := range pages {
-		if inbound[p.Path] == 0 && p.Type() != "index" {
-			rep.Orphans = append(rep.Orphans, p.Path)
+		if inbound[p.path] == 0 && !p.index {
+			rep.Orphans = append(rep.Orphans, p.path)
 		}
 	}
 	sort.Strings(rep.Orphans)

@@ -306,17 +306,33 @@ type Query struct {
 // Pages walks the vault (skipping hidden folders such as .obsidian and
 // .trash) and returns the pages the query selects, sorted by path. A page
 // that cannot be read or parsed is skipped and logged; it never fails the
-// walk. Symbolic links are not followed.
+// walk. Symbolic links are not followed. It holds every page in memory:
+// to read a large vault, use EachPage.
 func (v *Vault) Pages(ctx context.Context, q Query) ([]*Page, error) {
+	var out []*Page
+	err := v.EachPage(ctx, q, func(p *Page) error {
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachPage is Pages that calls fn with each page, in path order, instead
+// of returning them all: the walk keeps no page, so a vault of any size is
+// read in the memory of its largest page and whatever fn keeps. An error
+// from fn stops the walk and is returned.
+func (v *Vault) EachPage(ctx context.Context, q Query, fn func(*Page) error) error {
 	start := "."
 	if q.Under != "" {
 		if err := validRead(q.Under); err != nil {
-			return nil, err
+			return err
 		}
 		start = path.Clean(q.Under)
 	}
-	var out []*Page
-	err := fs.WalkDir(v.root.FS(), start, func(p string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(v.root.FS(), start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == start && errors.Is(err, fs.ErrNotExist) {
 				return fs.SkipAll
@@ -347,13 +363,8 @@ func (v *Vault) Pages(ctx context.Context, q Query) ([]*Page, error) {
 		if q.Tag != "" && !slices.Contains(page.Tags(), strings.TrimPrefix(q.Tag, "#")) {
 			return nil
 		}
-		out = append(out, page)
-		return nil
+		return fn(page)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // readFile reads a file under root, bounded by MaxPageBytes. With strict
