@@ -23,7 +23,8 @@ type LinkReport struct {
 
 // LintLinks reads every page of the vault (as Pages does, one page at a
 // time: it keeps each page's links, not its text, so a vault of any size
-// is linted in the memory of its links) and resolves every wikilink and
+// is linted in the memory of its links; a page whose frontmatter does not
+// parse links what its body links) and resolves every wikilink and
 // embed as Obsidian would (by name, as Resolve does, in one walk of the
 // vault's names): links to no page and ambiguous links are broken, and
 // pages that no other page links to are orphans. A link to a heading of
@@ -35,7 +36,9 @@ func (v *Vault) LintLinks(ctx context.Context) (*LinkReport, error) {
 		links []Link
 	}
 	var pages []linking
-	err := v.EachPage(ctx, Query{}, func(p *Page) error {
+	// Lenient: a page whose frontmatter does not parse still links what
+	// its body links, as in Obsidian.
+	err := v.EachPage(ctx, Query{Lenient: true}, func(p *Page) error {
 		var links []Link
 		written := map[string]bool{} // a link written twice is one finding
 		for _, l := range p.Links() {

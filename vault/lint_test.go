@@ -102,3 +102,33 @@ func TestLintLinksWalksTheNamesOnce(t *testing.T) {
 		t.Errorf("LintLinks walked the vault's names %d times, want once", builds)
 	}
 }
+
+// A page whose frontmatter does not parse (a quote left open, a key
+// written twice) still shows in Obsidian, links and all: lint reads its
+// body's links, reports the broken ones, and the pages it links are no
+// orphans.
+func TestLintLinksReadsPagesWithBadFrontmatter(t *testing.T) {
+	t.Parallel()
+	v := newVault(t, map[string]string{
+		"index.md":        "---\ntype: index\n---\n[[open-quote]] [[twice]]\n",
+		"open-quote.md":   "---\ntitle: \"unclosed\ntags: [a\n---\n# Bad YAML\nSee [[target]] and [[gone-a]].\n",
+		"twice.md":        "---\na: 1\na: 2\n---\n[[other]] [[gone-b]]\n",
+		"notes/target.md": "# linked only by open-quote\n",
+		"notes/other.md":  "# linked only by twice\n",
+		"notes/good.md":   "---\nok: true\n---\n[[index]]\n",
+	})
+	rep, err := v.LintLinks(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := map[string]string{}
+	for _, b := range rep.Broken {
+		broken[b.Link] = b.Page
+	}
+	if len(broken) != 2 || broken["[[gone-a]]"] != "open-quote.md" || broken["[[gone-b]]"] != "twice.md" {
+		t.Errorf("broken %+v, want [[gone-a]] of open-quote.md and [[gone-b]] of twice.md", rep.Broken)
+	}
+	if want := []string{"notes/good.md"}; fmt.Sprint(rep.Orphans) != fmt.Sprint(want) {
+		t.Errorf("orphans %v, want %v", rep.Orphans, want)
+	}
+}

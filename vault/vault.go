@@ -97,7 +97,11 @@ type Page struct {
 	// Meta is the decoded frontmatter; nil when the page has none.
 	Meta map[string]any
 	// Body is the Markdown after the frontmatter.
-	Body    []byte
+	Body []byte
+	// Invalid is why the frontmatter does not parse, for a page read by a
+	// Lenient query (Meta is then nil and Body what follows the
+	// frontmatter, as Obsidian shows such a page); nil otherwise.
+	Invalid error
 	Size    int64
 	ModTime time.Time
 }
@@ -206,6 +210,28 @@ func (v *Vault) ReadPage(p string) (*Page, error) {
 	return page, nil
 }
 
+// readLenient is ReadPage that reads a page whose frontmatter does not
+// parse as Obsidian shows it: Meta nil, Invalid the reason, Body what
+// follows the frontmatter block.
+func (v *Vault) readLenient(p string) (*Page, error) {
+	if err := validRead(p); err != nil {
+		return nil, err
+	}
+	data, info, err := readFile(v.root, p, false)
+	if err != nil {
+		return nil, &PageError{Op: "read", Path: p, Err: err}
+	}
+	page, err := ParsePage(p, data)
+	if errors.Is(err, ErrFrontmatter) {
+		_, body, _ := SplitFrontmatter(data)
+		page = &Page{Path: p, Body: body, Invalid: err, Size: int64(len(data))}
+	} else if err != nil {
+		return nil, err
+	}
+	page.ModTime = info.ModTime()
+	return page, nil
+}
+
 // Page reads the page a wikilink or a path names: "spec-x", "[[spec-x]]",
 // "debates/<id>", "wiki/consensus/spec-x.md".
 func (v *Vault) Page(name string) (*Page, error) {
@@ -301,6 +327,10 @@ type Query struct {
 	Under string // only pages under this folder ("wiki/consensus")
 	Type  string // frontmatter type
 	Tag   string // a tag the page carries (without '#')
+	// Lenient reads a page whose frontmatter does not parse (a key
+	// written twice, a quote left open: Obsidian still shows the page and
+	// follows its links) with Page.Invalid set, instead of skipping it.
+	Lenient bool
 }
 
 // Pages walks the vault (skipping hidden folders such as .obsidian and
@@ -352,7 +382,11 @@ func (v *Vault) EachPage(ctx context.Context, q Query, fn func(*Page) error) err
 		if d.IsDir() || !d.Type().IsRegular() || !strings.HasSuffix(p, ".md") {
 			return nil
 		}
-		page, err := v.ReadPage(p)
+		read := v.ReadPage
+		if q.Lenient {
+			read = v.readLenient
+		}
+		page, err := read(p)
 		if err != nil {
 			v.log.Warn("vault: skipped page", "path", p, "err", err)
 			return nil
