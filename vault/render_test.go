@@ -222,6 +222,7 @@ func FuzzRender(f *testing.F) {
 	for _, s := range []string{
 		"| a | b |\n|:-|-:|\n| <x> | `\\|` |\n", "- [ ] a\n- [x] <b>\n", "~~a~~ ~b~ ~~~c~~~",
 		"https://x.org/(a)) http://y.org/&amp;", "| [[a\\|b]] |\n|---|\n", "> | q |\n> |--|\n> | <script> |\n",
+		"a %%b [[c]]%% d\n\n%%\n<x>\n\n%%\n`%%`", "> %%\n> [[x]]\n%%%", "![[a]] ![[b|<i>]] ![x](y) !![[c]]",
 	} {
 		f.Add(s)
 	}
