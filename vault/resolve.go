@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/clip"
+	"golang.org/x/text/unicode/norm"
 )
 
 // nameIndex maps link keys to the paths of the vault's files. A key is the
@@ -44,8 +45,15 @@ func (ix *nameIndex) stale(root *os.Root) bool {
 }
 
 func linkKey(p string) string {
-	return strings.ToLower(strings.TrimSuffix(path.Base(p), ".md"))
+	return foldName(strings.TrimSuffix(path.Base(p), ".md"))
 }
+
+// foldName is a name or path as links match it: in lower case and in
+// Unicode's composed form (NFC), so that "é" written as one code point
+// and as "e" with a combining accent (as macOS's HFS+ stored names, and a
+// vault synced from a Mac keeps them) are one name, as they are to the
+// Mac's file system and to Obsidian on it.
+func foldName(s string) string { return norm.NFC.String(strings.ToLower(s)) }
 
 func (ix *nameIndex) add(p string) {
 	k := linkKey(p)
@@ -123,13 +131,13 @@ func (v *Vault) Resolve(link string) (string, error) {
 }
 
 func (ix *nameIndex) lookup(target string) (string, error) {
-	t := strings.TrimSuffix(strings.TrimPrefix(path.Clean("/"+target), "/"), ".md")
-	cands := ix.byName[strings.ToLower(path.Base(t))]
+	t := norm.NFC.String(strings.TrimSuffix(strings.TrimPrefix(path.Clean("/"+target), "/"), ".md"))
+	cands := ix.byName[foldName(path.Base(t))]
 	if strings.Contains(t, "/") {
-		lt := strings.ToLower(t)
+		lt := foldName(t)
 		var keep []string
 		for _, c := range cands {
-			lc := strings.ToLower(strings.TrimSuffix(c, ".md"))
+			lc := foldName(strings.TrimSuffix(c, ".md"))
 			if lc == lt || strings.HasSuffix(lc, "/"+lt) {
 				keep = append(keep, c)
 			}
@@ -145,7 +153,7 @@ func (ix *nameIndex) lookup(target string) (string, error) {
 	// Prefer the one whose case matches exactly, then a whole-path match.
 	var exact []string
 	for _, c := range cands {
-		cc := strings.TrimSuffix(c, ".md")
+		cc := norm.NFC.String(strings.TrimSuffix(c, ".md"))
 		if cc == t || strings.HasSuffix(cc, "/"+t) {
 			exact = append(exact, c)
 		}
@@ -154,7 +162,7 @@ func (ix *nameIndex) lookup(target string) (string, error) {
 		return exact[0], nil
 	}
 	for _, c := range exact {
-		if strings.TrimSuffix(c, ".md") == t {
+		if norm.NFC.String(strings.TrimSuffix(c, ".md")) == t {
 			return c, nil
 		}
 	}
