@@ -251,6 +251,10 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec, page, err := s.cs.Record(r.Context(), name)
+	if errors.Is(err, consensus.ErrNotRecord) {
+		s.notRecord(w, r, name, err)
+		return
+	}
 	if errors.Is(err, consensus.ErrNoRecord) || isNotFound(err) || errors.Is(err, vault.ErrNotPage) || errors.Is(err, vault.ErrInvalidPath) {
 		s.notFound(w, r)
 		return
@@ -280,6 +284,23 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, http.StatusOK, "record", layoutData{Title: rec.Topic, Nav: "consensus", MainClass: "narrow", Data: d})
+}
+
+// notRecord answers 404 for a file of the records folder that is not a
+// valid consensus record (err, consensus.ErrNotRecord, says why): the page
+// says so, as lookup skips it, and links to the file as a vault page.
+func (s *Server) notRecord(w http.ResponseWriter, r *http.Request, name string, err error) {
+	p := consensus.Folder + "/" + strings.TrimSuffix(name, ".md") + ".md"
+	why := err.Error()
+	if re := (*consensus.RecordError)(nil); errors.As(err, &re) {
+		p, why = re.Path, re.Err.Error()
+	}
+	s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "Not a valid record", Data: errorData{
+		Title:    "Not a valid consensus record",
+		Message:  fmt.Sprintf("%s is in the records folder but is not a record parley can read (%s), so lookups and checks skip it. Fix its frontmatter in Obsidian or an editor.", p, why),
+		Link:     vaultURL(p),
+		LinkText: "Its text, as a vault page",
+	}})
 }
 
 // maxRenderBytes is the largest page body rendered as Markdown. goldmark

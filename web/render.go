@@ -126,10 +126,14 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 }
 
-type errorData struct{ Title, Message string }
+type errorData struct {
+	Title, Message string
+	// Link, when set, is a page to go on to, named by LinkText.
+	Link, LinkText string
+}
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "Not found", Data: errorData{"Not found", "There is no page at this address."}})
+	s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "Not found", Data: errorData{Title: "Not found", Message: "There is no page at this address."}})
 }
 
 // tooLarge answers 413 for the vault page p, which is over
@@ -140,8 +144,8 @@ func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, p string, err 
 	if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
 		size = humanBytes(tl.Size) + " (" + strconv.FormatInt(tl.Size, 10) + " bytes)"
 	}
-	s.render(w, r, http.StatusRequestEntityTooLarge, "error", layoutData{Title: "Too large to show", Data: errorData{"Too large to show",
-		fmt.Sprintf("The page %s is %s; parley serve shows pages up to %s. Open it in Obsidian or an editor: %s",
+	s.render(w, r, http.StatusRequestEntityTooLarge, "error", layoutData{Title: "Too large to show", Data: errorData{Title: "Too large to show",
+		Message: fmt.Sprintf("The page %s is %s; parley serve shows pages up to %s. Open it in Obsidian or an editor: %s",
 			p, size, humanBytes(vault.MaxPageBytes), filepath.Join(s.vault.Path(), filepath.FromSlash(p)))}})
 }
 
@@ -161,7 +165,7 @@ func humanBytes(n int64) string {
 
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, op string, err error) {
 	s.log.Error("serve a page", "op", op, "path", r.URL.Path, "err", err)
-	s.render(w, r, http.StatusInternalServerError, "error", layoutData{Title: "Error", Data: errorData{"Something went wrong", "The page could not be read; the server logs why (parley serve --verbose)."}})
+	s.render(w, r, http.StatusInternalServerError, "error", layoutData{Title: "Error", Data: errorData{Title: "Something went wrong", Message: "The page could not be read; the server logs why (parley serve --verbose)."}})
 }
 
 func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
@@ -185,6 +189,19 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// vaultURL is the address of the vault page p (a slash path relative to
+// the vault) under /vault/, shown as a page whatever folder it is in.
+func vaultURL(p string) string { return "/vault/" + escapeSegments(strings.TrimSuffix(p, ".md")) }
+
+// escapeSegments escapes each segment of the slash path p.
+func escapeSegments(p string) string {
+	segs := strings.Split(p, "/")
+	for i := range segs {
+		segs[i] = url.PathEscape(segs[i])
+	}
+	return strings.Join(segs, "/")
+}
+
 // pageURL is the address of a vault page (a slash path relative to the
 // vault): a debate's page links to the debate (its verified transcript), a
 // consensus record to its record page, any other page to /wiki/… (pages
@@ -199,13 +216,8 @@ func pageURL(p string) string {
 		return "/consensus/" + url.PathEscape(name)
 	}
 	p = strings.TrimSuffix(p, ".md")
-	prefix := "/vault/"
 	if rest, ok := strings.CutPrefix(p, "wiki/"); ok {
-		prefix, p = "/wiki/", rest
+		return "/wiki/" + escapeSegments(rest)
 	}
-	segs := strings.Split(p, "/")
-	for i := range segs {
-		segs[i] = url.PathEscape(segs[i])
-	}
-	return prefix + strings.Join(segs, "/")
+	return vaultURL(p)
 }

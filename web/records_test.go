@@ -1,0 +1,37 @@
+package web
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// A file of the records folder whose frontmatter does not parse is not a
+// server failure: its record page is a 404 that says why lookup skips it
+// and links to its text.
+func TestBrokenRecordSaysWhy(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	broken := "---\ntype: consensus\nlayer: spec\ntopic: [unclosed\n---\nbody\n"
+	if err := os.WriteFile(filepath.Join(f.vaultDir, "wiki", "consensus", "broken front.md"), []byte(broken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, body := get(t, f.srv, "/consensus/broken%20front")
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("status %d, want 404", res.StatusCode)
+	}
+	for _, want := range []string{"Not a valid consensus record", "wiki/consensus/broken front.md is in the records folder", "invalid frontmatter",
+		`href="/vault/wiki/consensus/broken%20front"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %q\n%s", want, body)
+		}
+	}
+	if res, page := get(t, f.srv, "/vault/wiki/consensus/broken%20front"); res.StatusCode != http.StatusOK || !strings.Contains(page, "unclosed") {
+		t.Errorf("the link to its text: %d", res.StatusCode)
+	}
+}
