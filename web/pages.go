@@ -210,6 +210,9 @@ type recordsData struct {
 	Layers   []debate.Layer
 	Verdicts []debate.Verdict
 	Records  []consensus.Record
+	// Skipped are the files of the records folder that are not valid
+	// records: lookups skip them, and the page names them.
+	Skipped []consensus.Skipped
 }
 
 func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
@@ -230,7 +233,7 @@ func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "records", err)
 		return
 	}
-	d.Records = recs
+	d.Records, d.Skipped = recs, s.cs.Skipped()
 	s.render(w, r, http.StatusOK, "records", layoutData{Title: "Consensus records", Nav: "consensus", Data: d})
 }
 

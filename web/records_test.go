@@ -35,3 +35,32 @@ func TestBrokenRecordSaysWhy(t *testing.T) {
 		t.Errorf("the link to its text: %d", res.StatusCode)
 	}
 }
+
+// The list of records names the files of the records folder that are not
+// valid records, rather than leaving them out without a word (the command
+// line warns about each).
+func TestRecordsListNamesSkippedFiles(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	broken := "---\ntype: consensus\nlayer: spec\ntopic: [unclosed\n---\nbody\n"
+	if err := os.WriteFile(filepath.Join(f.vaultDir, "wiki", "consensus", "broken front.md"), []byte(broken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, body := get(t, f.srv, "/consensus")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, want := range []string{`href="/consensus/spec-idempotency-keys"`, "1 file of the records folder is not a valid record",
+		`<a href="/vault/wiki/consensus/broken%20front"><code>wiki/consensus/broken front.md</code></a>: `, "invalid frontmatter"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the list lacks %q\n%s", want, body)
+		}
+	}
+	if err := os.Remove(filepath.Join(f.vaultDir, "wiki", "consensus", "broken front.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := get(t, f.srv, "/consensus"); strings.Contains(body, "not a valid record") {
+		t.Error("the list still names a file that is gone")
+	}
+}

@@ -36,6 +36,7 @@ var pages = sync.OnceValue(func() map[string]*template.Template {
 		// pathEscape makes a name one segment of an address: html/template
 		// leaves '?' and '#' as they are.
 		"pathEscape": url.PathEscape,
+		"vaultURL":   vaultURL,
 	}
 	layout := template.Must(template.New("layout").Funcs(funcs).ParseFS(files, "templates/layout.html"))
 	out := map[string]*template.Template{}
