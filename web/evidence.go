@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -102,8 +103,19 @@ func (s *Server) handleEvidence(w http.ResponseWriter, r *http.Request) {
 	}
 	d, err := readEvidence(t.Session.Workspace, ref)
 	if err != nil {
+		// The debate's page links this citation: say why it cannot be
+		// shown now rather than that there is no such page.
 		s.log.Debug("evidence refused", "debate_id", id, "ref", ref, "err", err)
-		s.notFound(w, r)
+		why := "it is not a readable regular file inside the workspace now (parley serve --verbose logs why)"
+		if errors.Is(err, fs.ErrNotExist) {
+			why = "it is no longer there: the file, or the workspace, was moved or removed since the debate"
+		}
+		s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "Evidence not found", Nav: "debates", Data: errorData{
+			Title:    "Evidence not found",
+			Message:  fmt.Sprintf("%s, cited in this debate, cannot be shown from its workspace %s: %s.", ref, t.Session.Workspace, why),
+			Link:     "/debates/" + id,
+			LinkText: "Back to the debate",
+		}})
 		return
 	}
 	d.ID, d.Topic, d.Ref = id, t.Session.Topic, ref

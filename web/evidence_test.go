@@ -170,3 +170,38 @@ func TestUnverifiedTurnsLinkNoEvidence(t *testing.T) {
 		t.Errorf("evidence of an unverified turn: %d, want 404", code)
 	}
 }
+
+// A cited file that has left the workspace since the debate: the link the
+// debate's page offers leads to a 404 that says so and leads back, not to
+// "There is no page at this address".
+func TestEvidenceGoneFromTheWorkspaceSaysSo(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	if err := os.WriteFile(filepath.Join(f.workspace, "gone.go"), []byte("package gone\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id := f.run(debate.LayerSpec, "Evidence", "Notes say so",
+		attacker(turns("1|Notes do not|Notes say so|-1|50|Look.|gone.go:1", "2||||10|")),
+		defender(turns("1|Notes say so||0|40|No.")))
+	ref := "/debates/" + id + "/evidence?ref=" + url.QueryEscape("gone.go:1")
+	if _, page := getBody(t, f.srv, "/debates/"+id); !strings.Contains(page, strings.ReplaceAll(ref, "&", "&amp;")) {
+		t.Fatalf("the debate page does not link gone.go:1")
+	}
+	if err := os.Remove(filepath.Join(f.workspace, "gone.go")); err != nil {
+		t.Fatal(err)
+	}
+	code, body := getBody(t, f.srv, ref)
+	if code != http.StatusNotFound {
+		t.Errorf("status %d, want 404", code)
+	}
+	for _, want := range []string{"Evidence not found", "gone.go:1, cited in this debate, cannot be shown from its workspace " + f.workspace,
+		"it is no longer there", `href="/debates/` + id + `">Back to the debate</a>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %q\n%s", want, body)
+		}
+	}
+	// A citation no turn made is still plainly not found.
+	if _, body := getBody(t, f.srv, "/debates/"+id+"/evidence?ref=other.go%3A1"); !strings.Contains(body, "There is no page at this address.") {
+		t.Errorf("an uncited file: %s", body)
+	}
+}
