@@ -94,6 +94,13 @@ type Entry struct {
 // the evidence view (package web) does not serve them.
 func (e *Entry) LinksEvidence() bool { return e.Turn != nil && !e.Unverified }
 
+// VerdictUnverified reports whether the verdict cannot be trusted: the
+// chain breaks before its end, so neither its verdict event nor
+// verdict.json (which nothing verified can vouch for) is as recorded.
+func (v *View) VerdictUnverified() bool {
+	return v.Verdict != nil && !v.Integrity.Intact && v.Integrity.BadLine > 0
+}
+
 // Integrity is what verification found.
 type Integrity struct {
 	// Intact is true when the whole chain verified (and agrees with

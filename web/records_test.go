@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -62,5 +63,32 @@ func TestRecordsListNamesSkippedFiles(t *testing.T) {
 	}
 	if _, body := get(t, f.srv, "/consensus"); strings.Contains(body, "not a valid record") {
 		t.Error("the list still names a file that is gone")
+	}
+}
+
+// A tampered debate's page says so before it answers: the banner comes
+// above the verdict, and the verdict (past the first bad line, so not
+// verified) is marked unverified; an intact debate's answer is not.
+func TestTamperedDebateWarnsBeforeItAnswers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	_, body := get(t, f.srv, "/debates/"+id)
+	if strings.Contains(body, "unverified-mark") || strings.Contains(body, "banner tampered") {
+		t.Fatalf("the intact debate's page is marked unverified or tampered")
+	}
+	line := f.lineOf(id, "Keys leak the creation time")
+	f.tamperFile(id, "Keys leak the creation time", "Keys leak nothing at all")
+	_, body = get(t, f.srv, "/debates/"+id)
+	banner, answer := strings.Index(body, `<div class="banner tampered" role="alert">`), strings.Index(body, `id="answer"`)
+	if banner < 0 || answer < 0 || banner > answer {
+		t.Errorf("the tamper banner (at %d) does not come before the answer (at %d)", banner, answer)
+	}
+	for _, want := range []string{`class="answer verdict-CONSENSUS_REACHED unverified" id="answer"`,
+		fmt.Sprintf(`<span class="unverified-mark">unverified: the transcript breaks at line %d</span>`, line),
+		`class="verdict verdict-CONSENSUS_REACHED unverified" id="verdict"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the tampered debate's page lacks %q", want)
+		}
 	}
 }
