@@ -241,6 +241,9 @@ type recordData struct {
 	R     *consensus.Record
 	Chain []consensus.Record
 	HTML  template.HTML
+	// Check is the audit of the record against its debate's seal, nil
+	// when it names no debate of this root.
+	Check *pageCheck
 }
 
 // handleRecord shows a consensus record: its facts, the supersession chain
@@ -271,6 +274,9 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := recordData{R: rec}
+	if rec.DebateID != "" {
+		d.Check = s.fileCheck(r.Context(), rec.DebateID, rec.Path, "record")
+	}
 	all, err := s.cs.Records(r.Context(), consensus.Filter{Layer: rec.Layer})
 	if err != nil {
 		s.fail(w, r, "record", err)
@@ -334,9 +340,14 @@ type prop struct {
 	Value template.HTML
 }
 
+// pageCheck is what the audit of a debate says of one of its vault files
+// (its vault page, its consensus record), for the badge and banner above
+// the file's page.
 type pageCheck struct {
 	ID, Class, Summary, Detail string
 	Bad                        bool
+	// Banner heads the alert of a bad check: what is wrong, and where.
+	Banner string
 }
 
 type pageData struct {
@@ -390,17 +401,33 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p string) {
 		s.fail(w, r, "page", err)
 		return
 	}
-	if dir, file := path.Split(p); dir == "wiki/debates/" {
-		id := strings.TrimSuffix(file, ".md")
-		if t, err := s.debates.Audit(r.Context(), id, s.witnesses()); err == nil {
-			d.Debate = pageCheckOf(id, p, transcripts.NewView(t).Integrity)
+	switch dir, file := path.Split(p); {
+	case dir == "wiki/debates/":
+		d.Debate = s.fileCheck(r.Context(), strings.TrimSuffix(file, ".md"), p, "vault page")
+	case dir == consensus.Folder+"/" && page != nil:
+		if id, ok := page.Meta["debate_id"].(string); ok {
+			d.Debate = s.fileCheck(r.Context(), id, p, "record")
 		}
 	}
 	title := strings.TrimSuffix(path.Base(p), ".md")
 	s.render(w, r, http.StatusOK, "page", layoutData{Title: title, Nav: "vault", MainClass: "narrow", Data: d})
 }
 
-func pageCheckOf(id, p string, in transcripts.Integrity) *pageCheck {
+// fileCheck audits debate id now and says what the audit found of its
+// file p, which a page calls what ("vault page", "record"); nil when the
+// debate cannot be read (an id that names no debate of this root).
+func (s *Server) fileCheck(ctx context.Context, id, p, what string) *pageCheck {
+	if debate.ValidateID(id) != nil {
+		return nil
+	}
+	t, err := s.debates.Audit(ctx, id, s.witnesses())
+	if err != nil {
+		return nil
+	}
+	return pageCheckOf(id, p, what, transcripts.NewView(t).Integrity)
+}
+
+func pageCheckOf(id, p, what string, in transcripts.Integrity) *pageCheck {
 	c := &pageCheck{ID: id, Class: "ok"}
 	var mine *transcripts.FileCheck
 	for i := range in.Files {
@@ -408,16 +435,22 @@ func pageCheckOf(id, p string, in transcripts.Integrity) *pageCheck {
 			mine = &in.Files[i]
 		}
 	}
+	bad := func(summary, detail, banner string) {
+		c.Bad, c.Class, c.Summary, c.Detail, c.Banner = true, "bad", summary, detail, banner
+	}
 	switch {
 	case !in.Intact:
-		c.Bad, c.Class, c.Summary, c.Detail = true, "bad", "transcript tampered", in.Trouble()
+		bad("transcript tampered", in.Trouble(), "This "+what+" does not match its transcript.")
+	case mine != nil && mine.Status.Bad():
+		bad(path.Base(mine.File)+" "+string(mine.Status), fmt.Sprintf("%s %s: %s", mine.File, mine.Status, mine.Problem),
+			"This "+what+" does not match its transcript.")
 	case in.Tampered():
-		c.Bad, c.Class, c.Summary, c.Detail = true, "bad", in.Summary(), in.Trouble()
+		bad(in.Summary(), in.Trouble(), "A file of this "+what+"'s debate does not match its transcript.")
 	case mine != nil && mine.Status == transcripts.FileIntact:
-		c.Summary = "vault page matches the transcript"
+		c.Summary = what + " matches the transcript"
 		c.Detail = fmt.Sprintf("head %s at %d events, as the chain verifies", in.Head, in.Events)
 	default:
-		c.Class, c.Summary = "pending", "vault page not checked"
+		c.Class, c.Summary = "pending", what+" not checked"
 		if mine != nil {
 			c.Detail = mine.Problem
 		}

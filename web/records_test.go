@@ -92,3 +92,43 @@ func TestTamperedDebateWarnsBeforeItAnswers(t *testing.T) {
 		}
 	}
 }
+
+// A consensus record edited after filing is flagged on its record page
+// and on its vault page, as the debate's own vault page is; an intact one
+// says it matches.
+func TestEditedRecordIsFlaggedOnItsPages(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	const rec = "/consensus/spec-idempotency-keys"
+	_, body := get(t, f.srv, rec)
+	if !strings.Contains(body, "✓ record matches the transcript") || strings.Contains(body, "banner tampered") {
+		t.Errorf("the intact record's page:\n%s", body)
+	}
+	p := filepath.Join(f.vaultDir, "wiki", "consensus", "spec-idempotency-keys.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `action: "proceed"`) {
+		t.Fatalf("the record says no action proceed:\n%s", data)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(data), `action: "proceed"`, `action: "hold"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range []string{rec, "/vault/wiki/consensus/spec-idempotency-keys"} {
+		_, body := get(t, f.srv, page)
+		for _, want := range []string{`<div class="banner tampered" role="alert"><strong>This record does not match its transcript.</strong> wiki/consensus/spec-idempotency-keys.md differs: `,
+			"✗ spec-idempotency-keys.md differs", `href="/debates/` + id + `">the verified transcript</a>`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s lacks %q", page, want)
+			}
+		}
+	}
+	// The debate's vault page is intact: the banner there names the
+	// record, not the page.
+	_, body = get(t, f.srv, "/wiki/debates/"+id)
+	if !strings.Contains(body, "<strong>A file of this vault page&#39;s debate does not match its transcript.</strong> wiki/consensus/spec-idempotency-keys.md differs") {
+		t.Errorf("the debate's vault page does not name the edited record:\n%s", body)
+	}
+}
