@@ -21,6 +21,7 @@ import (
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 )
@@ -170,6 +171,9 @@ type debateData struct {
 	View    *transcripts.View
 	Live    bool
 	PageURL string
+	// ShowCmd and VerifyCmd are the commands that show and verify the
+	// debate, naming the root and vault served, to paste anywhere.
+	ShowCmd, VerifyCmd string
 }
 
 // handleDebate shows one debate as a thread, its integrity badge computed
@@ -189,7 +193,8 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "debate", err)
 		return
 	}
-	d := debateData{View: v, Live: v.State == transcripts.StateRunning}
+	d := debateData{View: v, Live: v.State == transcripts.StateRunning,
+		ShowCmd: s.command("transcripts", "show", id), VerifyCmd: s.command("transcripts", "verify", id)}
 	for _, f := range v.Integrity.Files {
 		if f.File == transcripts.PagePath(id) && f.Status != transcripts.FileMissing {
 			d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(f.File, "wiki/"), ".md")
@@ -202,6 +207,19 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 		l.Script, l.Refresh = true, 5
 	}
 	s.render(w, r, http.StatusOK, "debate", l)
+}
+
+// command is the parley command line that runs args on the root and vault
+// this server shows, whatever directory it is pasted in: --root always,
+// --vault when the vault is not the root's own.
+func (s *Server) command(args ...string) string {
+	root, _ := filepath.Abs(s.debates.Dir())
+	vdir, _ := filepath.Abs(s.vault.Path())
+	words := []string{"parley", "--root", root}
+	if filepath.Clean(vdir) != filepath.Join(root, "vault") {
+		words = append(words, "--vault", vdir)
+	}
+	return suggest.CommandLine(append(words, args...)...)
 }
 
 type recordsData struct {

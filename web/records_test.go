@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vault"
 )
 
 // A file of the records folder whose frontmatter does not parse is not a
@@ -130,5 +131,39 @@ func TestEditedRecordIsFlaggedOnItsPages(t *testing.T) {
 	_, body = get(t, f.srv, "/wiki/debates/"+id)
 	if !strings.Contains(body, "<strong>A file of this vault page&#39;s debate does not match its transcript.</strong> wiki/consensus/spec-idempotency-keys.md differs") {
 		t.Errorf("the debate's vault page does not name the edited record:\n%s", body)
+	}
+}
+
+// The commands a debate's page offers name the root and vault it shows:
+// pasted in any directory, they show that debate, not "no parley root".
+func TestDebatePageCommandsNameTheRoot(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	_, body := get(t, f.srv, "/debates/"+id)
+	for _, verb := range []string{"show", "verify"} {
+		want := "<code>parley --root " + f.root + " --vault " + f.vaultDir + " transcripts " + verb + " " + id + "</code>"
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}
+
+// A vault that is the root's own is not named again.
+func TestCommandLeavesOutTheRootsOwnVault(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := &Server{debates: f.debates, vault: f.vault}
+	if got, want := s.command("transcripts", "verify", "x"), "parley --root "+f.root+" --vault "+f.vaultDir+" transcripts verify x"; got != want {
+		t.Errorf("another vault: %q, want %q", got, want)
+	}
+	v, err := vault.Create(filepath.Join(f.root, "vault"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	s.vault = v
+	if got, want := s.command("transcripts", "verify", "x"), "parley --root "+f.root+" transcripts verify x"; got != want {
+		t.Errorf("the root's vault: %q, want %q", got, want)
 	}
 }
