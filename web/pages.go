@@ -387,8 +387,12 @@ func (s *Server) handleVault(w http.ResponseWriter, r *http.Request) {
 // Markdown pages are served, read strictly (see readPage). A debate's page
 // is compared with the debate's chain.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p string) {
-	if strings.HasSuffix(p, "/") || p == "" {
+	if p == "" || p == "wiki/" {
 		s.notFound(w, r)
+		return
+	}
+	if strings.HasSuffix(p, "/") { // a page's address with a slash added
+		s.redirectTrimmed(w, r)
 		return
 	}
 	if !strings.HasSuffix(p, ".md") {

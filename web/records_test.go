@@ -167,3 +167,43 @@ func TestCommandLeavesOutTheRootsOwnVault(t *testing.T) {
 		t.Errorf("the root's vault: %q, want %q", got, want)
 	}
 }
+
+// An address typed with a slash at the end leads to its page, and the
+// vault's folders (/wiki, /vault) to the vault's index, rather than to
+// "There is no page at this address".
+func TestTrailingSlashesLeadToThePage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	for from, to := range map[string]string{
+		"/consensus/":                       "/consensus",
+		"/consensus/?layer=spec":            "/consensus?layer=spec",
+		"/search/?q=keys":                   "/search?q=keys",
+		"/debates/":                         "/",
+		"/debates/" + id + "/":              "/debates/" + id,
+		"/consensus/spec-idempotency-keys/": "/consensus/spec-idempotency-keys",
+		"/wiki/debates/" + id + "/":         "/wiki/debates/" + id,
+		"/wiki/":                            vaultIndex,
+		"/vault/":                           vaultIndex,
+	} {
+		res, _ := get(t, f.srv, from)
+		if loc := res.Header.Get("Location"); res.StatusCode/100 != 3 || loc != to {
+			t.Errorf("%s: %d to %q, want a redirect to %s", from, res.StatusCode, loc, to)
+			continue
+		}
+		if res, _ := get(t, f.srv, to); res.StatusCode != http.StatusOK {
+			t.Errorf("%s leads to %s, which is %d", from, to, res.StatusCode)
+		}
+	}
+	for _, p := range []string{"/nothing/", "/static/", "/consensus//", "/wiki/no-such-page/"} {
+		res, _ := get(t, f.srv, p)
+		if p == "/wiki/no-such-page/" {
+			if res.StatusCode/100 == 3 {
+				res, _ = get(t, f.srv, res.Header.Get("Location"))
+			}
+		}
+		if res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", p, res.StatusCode)
+		}
+	}
+}

@@ -123,8 +123,46 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /vault/{path...}", s.handleVault)
 	m.HandleFunc("GET /search", s.handleSearch)
 	m.HandleFunc("GET /static/{name}", s.handleStatic)
-	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.notFound(w, r) })
+	// The vault's folders have no listing: its index page stands for them.
+	m.HandleFunc("GET /wiki/{$}", s.redirect(vaultIndex))
+	m.HandleFunc("GET /vault/{$}", s.redirect(vaultIndex))
+	m.HandleFunc("GET /debates/{$}", s.redirect("/"))
+	m.HandleFunc("/", s.handleOther)
 	s.mux = m
+}
+
+// vaultIndex is the page the Vault link of every page opens.
+const vaultIndex = "/wiki/consensus/consensus-records"
+
+func (s *Server) redirect(to string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusFound) }
+}
+
+// handleOther answers what no route takes: a page's address with a slash
+// added (/consensus/, /debates/ID/) is sent to the page, the rest is not
+// found.
+func (s *Server) handleOther(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
+		alt := r.Clone(r.Context())
+		alt.URL.Path, alt.URL.RawPath = strings.TrimRight(p, "/"), ""
+		if alt.URL.Path != "" && cleanPath(alt) {
+			if _, pattern := s.mux.Handler(alt); pattern != "/" && pattern != "" {
+				s.redirectTrimmed(w, r)
+				return
+			}
+		}
+	}
+	s.notFound(w, r)
+}
+
+// redirectTrimmed sends a request for a page's address with a slash added
+// to the address without it, keeping the query.
+func (s *Server) redirectTrimmed(w http.ResponseWriter, r *http.Request) {
+	to := strings.TrimRight(r.URL.EscapedPath(), "/")
+	if r.URL.RawQuery != "" {
+		to += "?" + r.URL.RawQuery
+	}
+	http.Redirect(w, r, to, http.StatusMovedPermanently)
 }
 
 // The security headers of every response. Pages get script-src and
