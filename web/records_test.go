@@ -207,3 +207,45 @@ func TestTrailingSlashesLeadToThePage(t *testing.T) {
 		}
 	}
 }
+
+// A page or record named with a '%' (Obsidian allows "100% uptime") is
+// served, and the links to it open it; an escape left after decoding is
+// still refused as double encoding.
+func TestPercentInANameIsServed(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	wiki := filepath.Join(f.vaultDir, "wiki")
+	rec, err := os.ReadFile(filepath.Join(wiki, "consensus", "spec-idempotency-keys.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"100% uptime.md":        "# Uptime\n",
+		"hub.md":                "See [[100% uptime]] and [[50% done]].\n",
+		"consensus/50% done.md": string(rec),
+		"a%41b.md":              "# not reachable\n",
+	} {
+		if err := os.WriteFile(filepath.Join(wiki, filepath.FromSlash(name)), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, hub := get(t, f.srv, "/wiki/hub")
+	for _, href := range []string{"/wiki/100%25%20uptime", "/consensus/50%25%20done"} {
+		if !strings.Contains(hub, `href="`+href+`"`) {
+			t.Errorf("the hub does not link %s\n%s", href, hub)
+			continue
+		}
+		if res, _ := get(t, f.srv, href); res.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d, want 200", href, res.StatusCode)
+		}
+	}
+	if _, list := get(t, f.srv, "/consensus"); !strings.Contains(list, `href="/consensus/50%25%20done"`) {
+		t.Error("the consensus list does not link the record 50% done")
+	}
+	for _, p := range []string{"/wiki/a%2541b", "/wiki/%252e%252e/x", "/wiki/50%25", "/wiki/x%25"} {
+		if res, _ := get(t, f.srv, p); res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", p, res.StatusCode)
+		}
+	}
+}

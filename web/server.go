@@ -203,8 +203,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // cleanPath accepts a request path only when it is plain: absolute, made
 // of non-empty segments (the last may be empty) that are not "." or ".."
 // and do not start with a dot, with no backslash, NUL, control character
-// or '%' once decoded (a '%' left after decoding is double encoding), and
-// no encoded '/', '\' or '.' in the raw path.
+// or escape ('%' and two hex digits) once decoded (an escape left after
+// decoding is double encoding), and no encoded '/', '\' or '.' in the raw
+// path. A '%' that starts no escape is a character like another: Obsidian
+// users name pages "100% uptime".
 func cleanPath(r *http.Request) bool {
 	p := r.URL.Path
 	if !strings.HasPrefix(p, "/") || len(p) > 4096 {
@@ -234,13 +236,18 @@ func plainSegment(seg string) bool {
 	if seg == "" || seg[0] == '.' || len(seg) > 255 {
 		return false
 	}
-	for _, r := range seg {
-		if r == '\\' || r == '%' || r == '/' || unicode.IsControl(r) || r == unicode.ReplacementChar {
+	for i, r := range seg {
+		if r == '\\' || r == '/' || unicode.IsControl(r) || r == unicode.ReplacementChar {
 			return false
+		}
+		if r == '%' && i+2 < len(seg) && isHex(seg[i+1]) && isHex(seg[i+2]) {
+			return false // an escape left after decoding: double encoding
 		}
 	}
 	return true
 }
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
 // Timeouts of the http.Server that Serve runs.
 const (
