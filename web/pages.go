@@ -158,6 +158,11 @@ func (s *Server) htmlOptions(id string) transcripts.HTMLOptions {
 			if !strings.HasPrefix(record, consensus.Folder+"/") {
 				return ""
 			}
+			// A record renamed or removed since is named, not linked to a
+			// 404 (the integrity banner says it is missing).
+			if fi, err := s.vroot.Lstat(record); err != nil || !fi.Mode().IsRegular() {
+				return ""
+			}
 			return pageURL(record)
 		},
 	}

@@ -249,3 +249,28 @@ func TestPercentInANameIsServed(t *testing.T) {
 		}
 	}
 }
+
+// A debate whose record was renamed or removed since names the record
+// rather than linking it to a 404.
+func TestMissingRecordIsNamedNotLinked(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	const link = `href="/consensus/spec-idempotency-keys"`
+	if _, body := get(t, f.srv, "/debates/"+id); !strings.Contains(body, link) {
+		t.Fatalf("the debate page does not link its record")
+	}
+	p := filepath.Join(f.vaultDir, "wiki", "consensus", "spec-idempotency-keys.md")
+	if err := os.Rename(p, filepath.Join(filepath.Dir(p), "renamed.md")); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv, "/debates/"+id)
+	if strings.Contains(body, link) {
+		t.Error("the debate page links the record that is gone")
+	}
+	for _, want := range []string{"<dt>Consensus record</dt><dd><code>wiki/consensus/spec-idempotency-keys.md</code></dd>", "wiki/consensus/spec-idempotency-keys.md missing"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the debate page lacks %q", want)
+		}
+	}
+}
