@@ -144,7 +144,7 @@ func (s *Server) htmlOptions(id string) transcripts.HTMLOptions {
 		EvidenceURL: func(e debate.EvidenceCheck) string {
 			if e.Kind == "wiki" {
 				if p, err := s.vault.Resolve(e.Ref); err == nil {
-					return pageURL(p)
+					return s.linkURL(p)
 				}
 				return ""
 			}
@@ -163,9 +163,42 @@ func (s *Server) htmlOptions(id string) transcripts.HTMLOptions {
 			if fi, err := s.vroot.Lstat(record); err != nil || !fi.Mode().IsRegular() {
 				return ""
 			}
-			return pageURL(record)
+			return s.linkURL(record)
 		},
 	}
+}
+
+// linkURL is the address a link to the vault page p opens: pageURL's,
+// except that the vault page of a debate that is not under this root (a
+// vault synced without its root, a debate removed) opens as a vault page
+// rather than as the debate, which is not there.
+func (s *Server) linkURL(p string) string {
+	u := pageURL(p)
+	if id, ok := strings.CutPrefix(u, "/debates/"); ok && !s.hasDebate(id) {
+		return "/wiki/debates/" + url.PathEscape(id)
+	}
+	return u
+}
+
+// debateURL is where debate id is read: its page when it is under this
+// root, else its vault page when the vault has one, else "".
+func (s *Server) debateURL(id string) string {
+	if debate.ValidateID(id) != nil {
+		return ""
+	}
+	if s.hasDebate(id) {
+		return "/debates/" + id
+	}
+	if fi, err := s.vroot.Lstat(transcripts.PagePath(id)); err == nil && fi.Mode().IsRegular() {
+		return "/wiki/debates/" + id
+	}
+	return ""
+}
+
+// hasDebate reports whether debate id has a folder under this root.
+func (s *Server) hasDebate(id string) bool {
+	fi, err := os.Lstat(filepath.Join(s.debates.Dir(), transcripts.Dir, id))
+	return err == nil && fi.IsDir()
 }
 
 func isNotFound(err error) bool {
@@ -261,7 +294,10 @@ func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 }
 
 type recordData struct {
-	R     *consensus.Record
+	R *consensus.Record
+	// DebateURL is where the record's debate is read: its page, or its
+	// vault page when the debate is not under this root; "" for neither.
+	DebateURL string
 	Chain []consensus.Record
 	HTML  template.HTML
 	// Check is the audit of the record against its debate's seal, nil
@@ -298,6 +334,7 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	}
 	d := recordData{R: rec}
 	if rec.DebateID != "" {
+		d.DebateURL = s.debateURL(rec.DebateID)
 		d.Check = s.fileCheck(r.Context(), rec.DebateID, rec.Path, "record")
 	}
 	all, err := s.cs.Records(r.Context(), consensus.Filter{Layer: rec.Layer})
@@ -352,7 +389,7 @@ func (s *Server) markdown(body []byte) (template.HTML, error) {
 		buf.WriteString("</pre>\n")
 		return template.HTML(buf.String()), nil
 	}
-	if err := vault.Render(&buf, body, s.vault.Resolver(func(p, _ string) string { return pageURL(p) })); err != nil {
+	if err := vault.Render(&buf, body, s.vault.Resolver(func(p, _ string) string { return s.linkURL(p) })); err != nil {
 		return "", err
 	}
 	return template.HTML(buf.String()), nil // goldmark escapes text and drops raw HTML
@@ -521,7 +558,7 @@ func (s *Server) propValue(v any) template.HTML {
 		if strings.HasPrefix(t, "[[") && strings.HasSuffix(t, "]]") {
 			if l, err := vault.ParseLink(t); err == nil {
 				if p, err := s.vault.Resolve(l.Target); err == nil {
-					return template.HTML(`<a class="wikilink" href="` + template.HTMLEscapeString(pageURL(p)) + `">` + template.HTMLEscapeString(l.Text()) + `</a>`)
+					return template.HTML(`<a class="wikilink" href="` + template.HTMLEscapeString(s.linkURL(p)) + `">` + template.HTMLEscapeString(l.Text()) + `</a>`)
 				}
 				return template.HTML(`<span class="wikilink broken">` + template.HTMLEscapeString(l.Text()) + `</span>`)
 			}

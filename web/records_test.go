@@ -274,3 +274,35 @@ func TestMissingRecordIsNamedNotLinked(t *testing.T) {
 		}
 	}
 }
+
+// A vault whose root lacks a debate (synced without it, or the debate
+// removed): the links to the debate open its vault page, not a 404.
+func TestLinksToADebateNotUnderTheRoot(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	const rec = "/consensus/spec-idempotency-keys"
+	if _, body := get(t, f.srv, rec); !strings.Contains(body, `href="/debates/`+id+`"`) {
+		t.Fatalf("the record does not link its debate")
+	}
+	if err := os.RemoveAll(filepath.Join(f.root, "debates", id)); err != nil {
+		t.Fatal(err)
+	}
+	// The record's facts and its body's wikilink to the debate.
+	_, body := get(t, f.srv, rec)
+	if strings.Contains(body, `href="/debates/`+id) {
+		t.Errorf("the record links the debate that is not under the root")
+	}
+	if n := strings.Count(body, `href="/wiki/debates/`+id+`"`); n < 2 {
+		t.Errorf("the record links the debate's vault page %d times, want its facts and its body", n)
+	}
+	if res, _ := get(t, f.srv, "/wiki/debates/"+id); res.StatusCode != http.StatusOK {
+		t.Errorf("the debate's vault page: %d", res.StatusCode)
+	}
+	if err := os.Remove(filepath.Join(f.vaultDir, "wiki", "debates", id+".md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := get(t, f.srv, rec); !strings.Contains(body, "<code>"+id+"</code> (not under this root)") || strings.Contains(body, `href="/wiki/debates/`+id+`"`) {
+		t.Errorf("with neither the debate nor its page, the record still links one:\n%s", body)
+	}
+}
