@@ -357,7 +357,7 @@ func gateDays(entries []gating.LogEntry, budget func(debate.Layer) int) []gateDa
 
 // gateChart draws the gate's record over time: a stacked bar per day
 // (debated below, skipped above) and the tokens saved so far as a line.
-func gateChart(days []gateDay, decisions, skipped, saved int) template.HTML {
+func gateChart(days []gateDay, st gating.Stats) template.HTML {
 	if len(days) == 0 {
 		return ""
 	}
@@ -376,8 +376,15 @@ func gateChart(days []gateDay, decisions, skipped, saved int) template.HTML {
 	y := func(n int) float64 { return float64(top) + float64(plotH)*(1-float64(n)/float64(peak)) }
 	ys := func(n int) float64 { return float64(top) + float64(plotH)*(1-float64(n)/float64(peakSaved)) }
 	colW := float64(plotW) / float64(len(days))
-	caption := fmt.Sprintf("The gate's record: %d questions, %d sent to a debate, %d skipped; about %d tokens saved against debating every one. Bars: questions per day (dark: debated, light: skipped); line: tokens saved so far.",
-		decisions, decisions-skipped, skipped, saved)
+	caption := fmt.Sprintf("The gate's record: %s, %d sent to a debate, %d skipped; about %s saved against debating every one. Bars: questions per day (dark: debated, light: skipped); line: tokens saved so far.",
+		plural(st.Decisions, "question"), st.Debate, st.Skip, plural(st.TokensSaved, "token"))
+	if st.BadLines > 0 {
+		verb := "are"
+		if st.BadLines == 1 {
+			verb = "is"
+		}
+		caption += fmt.Sprintf(" %s of %s could not be read and %s left out.", plural(st.BadLines, "line"), gating.LogName, verb)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<figure class="chart" id="chart-gate"><figcaption>%s</figcaption>`, esc(caption))
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, w, h, esc(caption))
@@ -414,4 +421,12 @@ func compact(n int) string {
 		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
 	}
 	return strconv.Itoa(n)
+}
+
+// plural is n and the noun, with an "s" unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -28,5 +28,5 @@ func (s *Server) gateChart() template.HTML {
 		return ""
 	}
 	st := gating.Summarize(entries, bad, s.budget)
-	return gateChart(gateDays(entries, s.budget), st.Decisions, st.Skip, st.TokensSaved)
+	return gateChart(gateDays(entries, s.budget), st)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -304,5 +305,41 @@ func TestLinksToADebateNotUnderTheRoot(t *testing.T) {
 	}
 	if _, body := get(t, f.srv, rec); !strings.Contains(body, "<code>"+id+"</code> (not under this root)") || strings.Contains(body, `href="/wiki/debates/`+id+`"`) {
 		t.Errorf("with neither the debate nor its page, the record still links one:\n%s", body)
+	}
+}
+
+// The gate chart's caption counts in words that agree with the number
+// ("1 question") and says how many lines of gate.jsonl it could not read,
+// as parley gate stats warns, rather than leaving them out unsaid.
+func TestGateChartCaptionCountsAndNamesBadLines(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	r, err := os.OpenRoot(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	e := gating.LogEntry{Time: "2026-11-28T10:00:00.000Z", Decision: gating.Decision{Outcome: gating.Debate, Mode: gating.ModeModel, Layer: debate.LayerSpec}}
+	if err := gating.AppendLog(r, e); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv, "/")
+	if !strings.Contains(body, "The gate&#39;s record: 1 question, 1 sent to a debate, 0 skipped; about 0 tokens saved") {
+		t.Errorf("the caption of one question:\n%s", body)
+	}
+	if strings.Contains(body, "could not be read") {
+		t.Error("the caption names bad lines in a log that has none")
+	}
+	lf, err := r.OpenFile(gating.LogName, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lf.WriteString("not json\n{\"time\":\n"); err != nil {
+		t.Fatal(err)
+	}
+	lf.Close()
+	_, body = get(t, f.srv, "/")
+	if !strings.Contains(body, "2 lines of gate.jsonl could not be read and are left out.") {
+		t.Errorf("the caption does not name the 2 bad lines:\n%s", body)
 	}
 }
