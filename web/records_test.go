@@ -343,3 +343,21 @@ func TestGateChartCaptionCountsAndNamesBadLines(t *testing.T) {
 		t.Errorf("the caption does not name the 2 bad lines:\n%s", body)
 	}
 }
+
+// Search finds words in a tampered transcript's unverified lines as the
+// debate's page shows them: marked unverified, not as what was said.
+func TestSearchMarksUnverifiedHits(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	const mark = `<span class="unverified-mark">unverified: the transcript is tampered</span>`
+	_, body := get(t, f.srv, "/search?q=creation+time")
+	if !strings.Contains(body, `href="/debates/`+id+`#line-`) || strings.Contains(body, mark) {
+		t.Fatalf("the intact debate's hit:\n%s", body)
+	}
+	f.tamperFile(id, "Keys leak the creation time", "Keys leak nothing at all")
+	_, body = get(t, f.srv, "/search?q=nothing+at+all")
+	if !strings.Contains(body, `href="/debates/`+id+`#line-`) || !strings.Contains(body, "Keys leak nothing at all</span> "+mark) {
+		t.Errorf("the tampered line's hit is not marked unverified:\n%s", body)
+	}
+}

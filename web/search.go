@@ -21,6 +21,9 @@ const (
 type debateHit struct {
 	S                      transcripts.Summary
 	Where, Snippet, Anchor string
+	// Unverified: the words are in a part of a tampered transcript past
+	// its first bad line, which the debate's page marks unverified.
+	Unverified bool
 }
 
 // searchDebates finds the debates that hold every word of q (ignoring
@@ -56,13 +59,17 @@ func (s *Server) searchDebates(q string) (hits []debateHit, more bool, err error
 	return hits, false, nil
 }
 
-// field is one searchable text of a debate.
-type field struct{ where, text, anchor string }
+// field is one searchable text of a debate; unverified when it is read
+// from past the first bad line of a tampered transcript.
+type field struct {
+	where, text, anchor string
+	unverified          bool
+}
 
 // searchView reports whether every word is somewhere in the debate, and
 // names the field that holds the most of them.
 func searchView(v *transcripts.View, words []string) (debateHit, bool) {
-	fields := []field{{"topic", v.Topic, ""}, {"opening position", v.OpeningPosition, ""}}
+	fields := []field{{where: "topic", text: v.Topic}, {where: "opening position", text: v.OpeningPosition}}
 	for _, r := range v.Rounds {
 		for _, e := range r.Entries {
 			if e.Turn == nil {
@@ -70,12 +77,13 @@ func searchView(v *transcripts.View, words []string) (debateHit, bool) {
 			}
 			at := "#line-" + strconv.Itoa(e.Line)
 			who := "round " + strconv.Itoa(r.N) + ", " + e.Turn.Agent
-			fields = append(fields, field{who + "'s position", e.Turn.Position, at}, field{who + "'s counter", e.Turn.CounterTo, at},
-				field{who + "'s argument", e.Turn.Text, at})
+			fields = append(fields, field{who + "'s position", e.Turn.Position, at, e.Unverified}, field{who + "'s counter", e.Turn.CounterTo, at, e.Unverified},
+				field{who + "'s argument", e.Turn.Text, at, e.Unverified})
 		}
 	}
 	if o := v.Verdict; o != nil {
-		fields = append(fields, field{"final position", o.FinalPosition, "#verdict"}, field{"verdict", o.Reason, "#verdict"})
+		bad := v.VerdictUnverified()
+		fields = append(fields, field{"final position", o.FinalPosition, "#verdict", bad}, field{"verdict", o.Reason, "#verdict", bad})
 	}
 	var all strings.Builder
 	for _, f := range fields {
@@ -98,7 +106,7 @@ func searchView(v *transcripts.View, words []string) (debateHit, bool) {
 			best, bestN = f, n
 		}
 	}
-	return debateHit{Where: best.where, Snippet: snippet(best.text, words[0]), Anchor: best.anchor}, true
+	return debateHit{Where: best.where, Snippet: snippet(best.text, words[0]), Anchor: best.anchor, Unverified: best.unverified}, true
 }
 
 func containsAll(text string, words []string) bool {
