@@ -298,8 +298,8 @@ type recordData struct {
 	// DebateURL is where the record's debate is read: its page, or its
 	// vault page when the debate is not under this root; "" for neither.
 	DebateURL string
-	Chain []consensus.Record
-	HTML  template.HTML
+	Chain     []consensus.Record
+	HTML      template.HTML
 	// Check is the audit of the record against its debate's seal, nil
 	// when it names no debate of this root.
 	Check *pageCheck
