@@ -620,24 +620,28 @@ func (s *Server) redirectPrefix(w http.ResponseWriter, r *http.Request, prefix s
 		s.notFound(w, r)
 		return
 	}
-	match := ""
+	var matches []string
 	for _, e := range ents {
 		// The debate named by prefix itself could not be read: sending the
 		// browser back to it would loop.
 		if !e.IsDir() || e.Name() == prefix || !strings.HasPrefix(e.Name(), prefix) || debate.ValidateID(e.Name()) != nil {
 			continue
 		}
-		if match != "" {
-			s.notFound(w, r) // ambiguous
-			return
-		}
-		match = e.Name()
+		matches = append(matches, e.Name())
 	}
-	if match == "" {
+	switch len(matches) {
+	case 0:
 		s.notFound(w, r)
-		return
+	case 1:
+		http.Redirect(w, r, "/debates/"+matches[0], http.StatusFound)
+	default: // ambiguous: say so, as the command line does, and list them
+		s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "More than one debate", Nav: "debates", Data: errorData{
+			Title:    "More than one debate",
+			Message:  fmt.Sprintf("%q is the start of %d debates: %s; give more of it.", prefix, len(matches), strings.Join(matches, ", ")),
+			Link:     "/?q=" + url.QueryEscape(prefix),
+			LinkText: "The debates it starts",
+		}})
 	}
-	http.Redirect(w, r, "/debates/"+match, http.StatusFound)
 }
 
 // debateIDPrefixRE is what may start a debate id.

@@ -361,3 +361,29 @@ func TestSearchMarksUnverifiedHits(t *testing.T) {
 		t.Errorf("the tampered line's hit is not marked unverified:\n%s", body)
 	}
 }
+
+// An id prefix that starts more than one debate says so and names them,
+// as the command line does, rather than "There is no page at this
+// address"; its link lists them.
+func TestAmbiguousDebatePrefixNamesTheDebates(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := f.run(debate.LayerSpec, "Alpha question", "A", conceding...)
+	b := f.run(debate.LayerSpec, "Beta question", "B", conceding...)
+	common := b[:strings.Index(b, "beta")] // "<date>-spec-"
+	if !strings.HasPrefix(a, common) {
+		t.Skip("the two debates were made on two dates")
+	}
+	res, body := get(t, f.srv, "/debates/"+common)
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("status %d, want 404", res.StatusCode)
+	}
+	for _, want := range []string{fmt.Sprintf("&#34;%s&#34; is the start of 2 debates: ", common), a, b, "give more of it", `href="/?q=` + common + `"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %q\n%s", want, body)
+		}
+	}
+	if _, list := get(t, f.srv, "/?q="+common); !strings.Contains(list, `href="/debates/`+a+`"`) || !strings.Contains(list, `href="/debates/`+b+`"`) {
+		t.Errorf("the link does not list both debates")
+	}
+}
