@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -570,6 +571,14 @@ func (s *Server) propValue(v any) template.HTML {
 			parts = append(parts, string(s.propValue(e)))
 		}
 		return template.HTML(strings.Join(parts, ", "))
+	case map[string]any:
+		// A nested property, as Obsidian shows it: "key: value" pairs,
+		// by key, rather than Go's map[key:value].
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			parts = append(parts, template.HTMLEscapeString(k)+": "+string(s.propValue(x[k])))
+		}
+		return template.HTML("{" + strings.Join(parts, "; ") + "}")
 	}
 	return template.HTML(template.HTMLEscapeString(fmt.Sprint(v)))
 }

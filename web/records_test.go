@@ -387,3 +387,26 @@ func TestAmbiguousDebatePrefixNamesTheDebates(t *testing.T) {
 		t.Errorf("the link does not list both debates")
 	}
 }
+
+// A nested frontmatter property is shown as its keys and values, escaped,
+// not as Go's map[key:value].
+func TestNestedPropertiesAreShownAsKeysAndValues(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	page := "---\nnested: {b: [x, y], a: \"<i>1</i>\", c: {d: \"[[nowhere]]\"}}\nlist: [{k: v}]\n---\nbody\n"
+	if err := os.WriteFile(filepath.Join(f.vaultDir, "wiki", "props.md"), []byte(page), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv, "/wiki/props")
+	for _, want := range []string{
+		`<dt>nested</dt><dd>{a: &lt;i&gt;1&lt;/i&gt;; b: x, y; c: {d: <span class="wikilink broken">nowhere</span>}}</dd>`,
+		`<dt>list</dt><dd>{k: v}</dd>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "map[") {
+		t.Error("the page shows Go's map syntax")
+	}
+}
