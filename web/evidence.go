@@ -209,5 +209,10 @@ func readEvidence(workspace, ref string) (evidenceData, error) {
 		}
 		d.Lines = append(d.Lines, evidenceLine{N: n, Text: line, Cited: from > 0 && n >= from && n <= to})
 	}
+	if from == 0 && len(d.Lines) == maxEvidenceLines {
+		if _, err := sc.Peek(1); err == nil {
+			d.Note = fmt.Sprintf("The whole file was cited; its first %d lines are shown, and it goes on.", maxEvidenceLines)
+		}
+	}
 	return d, nil
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -203,5 +204,35 @@ func TestEvidenceGoneFromTheWorkspaceSaysSo(t *testing.T) {
 	// A citation no turn made is still plainly not found.
 	if _, body := getBody(t, f.srv, "/debates/"+id+"/evidence?ref=other.go%3A1"); !strings.Contains(body, "There is no page at this address.") {
 		t.Errorf("an uncited file: %s", body)
+	}
+}
+
+// A whole file cited that is longer than the view shows says that it goes
+// on, rather than looking as if it ended at the last line shown.
+func TestEvidenceOfALongWholeFileSaysItGoesOn(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var long, short strings.Builder
+	for i := 1; i <= maxEvidenceLines+100; i++ {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	for i := 1; i <= maxEvidenceLines; i++ {
+		fmt.Fprintf(&short, "line %d\n", i)
+	}
+	for name, body := range map[string]string{"long.txt": long.String(), "exact.txt": short.String()} {
+		if err := os.WriteFile(filepath.Join(f.workspace, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := f.run(debate.LayerSpec, "Evidence", "Notes say so",
+		attacker(turns("1|Notes do not|Notes say so|-1|50|Look.|long.txt,exact.txt", "2||||10|")),
+		defender(turns("1|Notes say so||0|40|No.")))
+	const note = "The whole file was cited; its first 400 lines are shown, and it goes on."
+	code, body := getBody(t, f.srv, "/debates/"+id+"/evidence?ref=long.txt")
+	if code != http.StatusOK || !strings.Contains(body, note) || strings.Contains(body, "line 401") {
+		t.Errorf("long.txt: %d, note %v", code, strings.Contains(body, note))
+	}
+	if _, body := getBody(t, f.srv, "/debates/"+id+"/evidence?ref=exact.txt"); !strings.Contains(body, "line 400") || strings.Contains(body, note) {
+		t.Errorf("a file of exactly %d lines is said to go on, or is cut", maxEvidenceLines)
 	}
 }
