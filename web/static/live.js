@@ -20,6 +20,17 @@
       if (d) { d.open = true; }
     });
   });
+  // A stream the server refuses (too many live pages open, the debate
+  // gone) is not retried by the browser: say the page no longer updates.
+  // A dropped connection is retried, and the page stays live.
+  es.addEventListener("error", function () {
+    if (es.readyState !== EventSource.CLOSED) {
+      return;
+    }
+    status.removeAttribute("data-live");
+    status.classList.add("ended");
+    status.textContent = "Live updates stopped: the server did not accept them. Reload the page to see new turns.";
+  });
   es.addEventListener("done", function (e) {
     es.close();
     status.removeAttribute("data-live");
