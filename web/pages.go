@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/suggest"
@@ -322,7 +323,7 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if errors.Is(err, consensus.ErrNoRecord) || isNotFound(err) || errors.Is(err, vault.ErrNotPage) || errors.Is(err, vault.ErrInvalidPath) {
-		s.notFound(w, r)
+		s.resolveRecord(w, r, name)
 		return
 	}
 	if errors.Is(err, vault.ErrTooLarge) {
@@ -354,6 +355,25 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, http.StatusOK, "record", layoutData{Title: rec.Topic, Nav: "consensus", MainClass: "narrow", Data: d})
+}
+
+// resolveRecord answers for a record name that names no file: as the
+// command line reads a record name (app.ResolveRecord), a name that
+// differs only in case, a unique prefix of a name or of a debate id is
+// sent to its record; a prefix of several says so, naming them; anything
+// else is not found.
+func (s *Server) resolveRecord(w http.ResponseWriter, r *http.Request, name string) {
+	resolved, err := app.ResolveRecord(r.Context(), s.cs, name)
+	if ae := (*app.Error)(nil); errors.As(err, &ae) && ae.Problem == app.ProblemAmbiguous {
+		s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "More than one record", Nav: "consensus", Data: errorData{
+			Title: "More than one record", Message: ae.Error() + ".", Link: "/consensus", LinkText: "The consensus records"}})
+		return
+	}
+	if err != nil || resolved == name || resolved == "" {
+		s.notFound(w, r)
+		return
+	}
+	http.Redirect(w, r, "/consensus/"+url.PathEscape(resolved), http.StatusFound)
 }
 
 // notRecord answers 404 for a file of the records folder that is not a

@@ -410,3 +410,36 @@ func TestNestedPropertiesAreShownAsKeysAndValues(t *testing.T) {
 		t.Error("the page shows Go's map syntax")
 	}
 }
+
+// A record's address takes a record name as the command line does: in
+// any case, or a unique prefix of a name or of its debate's id; a prefix
+// of several says so and names them.
+func TestRecordNamesAsTheCommandLineTakesThem(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	const want = "/consensus/spec-idempotency-keys"
+	if res, _ := get(t, f.srv, "/consensus/"+id); res.StatusCode != http.StatusOK {
+		t.Errorf("/consensus/%s (the debate's id): %d", id, res.StatusCode)
+	}
+	for _, name := range []string{"SPEC-Idempotency-Keys", "spec-idem", id[:len(id)-3]} {
+		res, _ := get(t, f.srv, "/consensus/"+name)
+		if loc := res.Header.Get("Location"); res.StatusCode != http.StatusFound || loc != want {
+			t.Errorf("/consensus/%s: %d to %q, want a redirect to %s", name, res.StatusCode, loc, want)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(f.vaultDir, "wiki", "consensus", "spec-idempotency-keys.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.vaultDir, "wiki", "consensus", "spec-idempotency-other.md"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, body := get(t, f.srv, "/consensus/spec-idem")
+	if res.StatusCode != http.StatusNotFound || !strings.Contains(body, "is the start of 2 records: spec-idempotency-keys, spec-idempotency-other; give more of it") {
+		t.Errorf("an ambiguous prefix: %d\n%s", res.StatusCode, body)
+	}
+	if res, body := get(t, f.srv, "/consensus/nothing-like-it"); res.StatusCode != http.StatusNotFound || !strings.Contains(body, "There is no page at this address.") {
+		t.Errorf("an unknown name: %d", res.StatusCode)
+	}
+}
