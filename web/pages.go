@@ -644,33 +644,30 @@ func (s *Server) redirectPrefix(w http.ResponseWriter, r *http.Request, prefix s
 		s.notFound(w, r)
 		return
 	}
-	ents, err := os.ReadDir(filepath.Join(s.debates.Dir(), transcripts.Dir))
+	ids, err := app.DebateIDsIn(filepath.Join(s.debates.Dir(), transcripts.Dir))
 	if err != nil {
 		s.notFound(w, r)
 		return
 	}
-	var matches []string
-	for _, e := range ents {
-		// The debate named by prefix itself could not be read: sending the
-		// browser back to it would loop.
-		if !e.IsDir() || e.Name() == prefix || !strings.HasPrefix(e.Name(), prefix) || debate.ValidateID(e.Name()) != nil {
-			continue
-		}
-		matches = append(matches, e.Name())
-	}
-	switch len(matches) {
-	case 0:
-		s.notFound(w, r)
-	case 1:
-		http.Redirect(w, r, "/debates/"+matches[0], http.StatusFound)
-	default: // ambiguous: say so, as the command line does, and list them
+	// The debate named by prefix itself could not be read: sending the
+	// browser back to it would loop.
+	ids = slices.DeleteFunc(ids, func(id string) bool { return id == prefix })
+	match, err := app.MatchDebate(prefix, ids, s.debates.Dir())
+	if ae := (*app.Error)(nil); errors.As(err, &ae) && ae.Problem == app.ProblemAmbiguous {
+		// Say so, as the command line does, and list them.
 		s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "More than one debate", Nav: "debates", Data: errorData{
 			Title:    "More than one debate",
-			Message:  fmt.Sprintf("%q is the start of %d debates: %s; give more of it.", prefix, len(matches), strings.Join(matches, ", ")),
+			Message:  ae.Error() + ".",
 			Link:     "/?q=" + url.QueryEscape(prefix),
 			LinkText: "The debates it starts",
 		}})
+		return
 	}
+	if err != nil {
+		s.notFound(w, r)
+		return
+	}
+	http.Redirect(w, r, "/debates/"+match, http.StatusFound)
 }
 
 // debateIDPrefixRE is what may start a debate id.
