@@ -41,6 +41,13 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "live", err)
 		return
 	}
+	if r.Method == http.MethodHead {
+		// Headers only: a HEAD carries no stream, so it neither takes a
+		// live slot nor waits for the debate to end.
+		w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	select {
 	case s.live <- struct{}{}:
 		defer func() { <-s.live }()

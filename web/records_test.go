@@ -3,10 +3,12 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
@@ -441,5 +443,46 @@ func TestRecordNamesAsTheCommandLineTakesThem(t *testing.T) {
 	}
 	if res, body := get(t, f.srv, "/consensus/nothing-like-it"); res.StatusCode != http.StatusNotFound || !strings.Contains(body, "There is no page at this address.") {
 		t.Errorf("an unknown name: %d", res.StatusCode)
+	}
+}
+
+// A HEAD of a running debate's live stream answers its headers and ends:
+// it holds no live slot (here the only one) while the debate runs.
+func TestHeadOfALiveStreamHoldsNoSlot(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	srv, err := New(Config{Debates: f.debates, Vault: f.vault, Consensus: f.cs, LivePoll: 20 * time.Millisecond, MaxLive: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	release := make(chan struct{})
+	run := f.start(debate.LayerSpec, "Ship on Friday", "Ship it now", waitingSides(release)...)
+	defer func() { close(release); run.wait(t) }()
+	waitEvents(t, f, run.ID, 3)
+	u := "/debates/" + run.ID + "/live"
+	head := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.ServeHTTP(head, httptest.NewRequest(http.MethodHead, "http://localhost"+u, nil))
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("HEAD of the live stream did not end while the debate runs")
+	}
+	if head.Code != http.StatusOK || !strings.HasPrefix(head.Header().Get("Content-Type"), "text/event-stream") {
+		t.Errorf("HEAD: %d %q", head.Code, head.Header().Get("Content-Type"))
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	res, err := http.Get(ts.URL + u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("the stream after a HEAD: %d, want 200", res.StatusCode)
 	}
 }
