@@ -30,7 +30,14 @@ var htmlTemplates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("transcript").Funcs(template.FuncMap{
 		"short":   short,
 		"seconds": func(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) },
-		"agent":   AgentLabel,
+		// rounds is n with "round" or "rounds", as n asks.
+		"rounds": func(n int) string {
+			if n == 1 {
+				return "1 round"
+			}
+			return fmt.Sprintf("%d rounds", n)
+		},
+		"agent": AgentLabel,
 		"pageStatus": func(s PageStatus) string {
 			switch s {
 			case PageMatches:

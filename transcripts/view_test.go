@@ -645,3 +645,32 @@ func TestAStopIsShownAndACheckpointIsNot(t *testing.T) {
 		t.Errorf("Markdown does not show the stop, escaped:\n%s", md)
 	}
 }
+
+// A debate that ended in its first round, with a budget of one round,
+// says "1 round" in its HTML, not "1 rounds".
+func TestHTMLCountsOneRound(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	sess := testSession(testID)
+	sess.Budget.MaxRounds = 1
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	l.Append(ctx, debate.EventTurn, 4, debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleDefender, Position: "Hold", Tokens: 7}, Agent: "Proposer"})
+	o := &debate.Outcome{DebateID: testID, Verdict: debate.BudgetExhausted, Action: debate.ActionEscalate, Reason: "max rounds", Rounds: 1, Tokens: 7}
+	if _, err := l.Append(ctx, debate.EventVerdict, 5, o); err != nil {
+		t.Fatal(err)
+	}
+	var html bytes.Buffer
+	if err := RenderHTML(&html, readView(t, s, testID), HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h := html.String()
+	if strings.Contains(h, "1 rounds") || !strings.Contains(h, "· 1 round ·") || !strings.Contains(h, "<dd>1 round ·") {
+		t.Errorf("HTML does not count one round as one:\n%s", h)
+	}
+}
