@@ -65,21 +65,47 @@ func (a *App) LoadGate(ctx context.Context, mode, modelFile string) (*gating.Gat
 }
 
 // RootGate is the gate of <root>/gate/model.json (installed by Learn) when
-// there is one, else the embedded model's.
+// there is one, else the embedded model's. The model is read under the
+// root as a regular file of at most gating.MaxModelBytes: a symbolic link
+// out of the root, a named pipe (which would block open(2) for good) or a
+// directory in its place is an error that says how to remove it.
 func (a *App) RootGate() (*gating.Gate, error) {
 	path := filepath.Join(a.root, gating.ModelName)
-	data, err := os.ReadFile(path)
+	data, err := readRootModel(a.root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return gating.Default(), nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w (remove it with: parley gate learn --reset)", path, err)
 	}
 	g, err := gating.LoadModelFile(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (remove it with: parley gate learn --reset)", path, err)
 	}
 	return g, nil
+}
+
+// readRootModel reads <root>/gate/model.json through os.Root and
+// regfile.Open; a missing root or file is fs.ErrNotExist.
+func readRootModel(dir string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, _, err := regfile.Open(root.OpenFile, gating.ModelName)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, gating.MaxModelBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > gating.MaxModelBytes {
+		return nil, fmt.Errorf("%w: larger than %d bytes", gating.ErrTooLarge, gating.MaxModelBytes)
+	}
+	return data, nil
 }
 
 // GateInput is one self-critique to decide on.
