@@ -317,7 +317,7 @@ func (a *App) GateStats() (gating.Stats, []string, error) {
 func labelTime() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
 // ErrUnlabellable means a logged decision kept no self-critique to label:
-// logged by an older parley, or larger than gating.MaxLoggedInput.
+// logged by an older parley, or larger than gating.MaxLoggedInput as JSON.
 var ErrUnlabellable = errors.New("the decision was logged without its self-critique")
 
 // DecisionLabel is a logged decision labelled: what "gate label

@@ -24,8 +24,9 @@ const LogName = "gate.jsonl"
 const MaxLogLine = 1 << 20
 
 // MaxLoggedInput bounds the self-critique a gate.jsonl line keeps for
-// labelling later: a larger one is decided and logged without it, so that
-// a line stays well under MaxLogLine.
+// labelling later, as it is written in the line (JSON-escaped: a '<' takes
+// six bytes, a newline two): a larger one is decided and logged without
+// it, so that a line stays well under MaxLogLine.
 const MaxLoggedInput = 256 << 10
 
 // LogEntry is one line of gate.jsonl: a decision, when it was made, and
@@ -50,7 +51,9 @@ type LogEntry struct {
 	Input *SelfCritique `json:"input,omitempty"`
 }
 
-// NewLogEntry returns the entry for a decision made now on sc.
+// NewLogEntry returns the entry for a decision made now on sc. It keeps
+// sc for labelling later when sc, JSON-encoded, is at most
+// MaxLoggedInput bytes.
 func NewLogEntry(d Decision, sc SelfCritique, source string, now time.Time) LogEntry {
 	e := LogEntry{
 		ID:       NewDecisionID(),
@@ -61,11 +64,17 @@ func NewLogEntry(d Decision, sc SelfCritique, source string, now time.Time) LogE
 	for _, r := range sc.EvidenceRefs {
 		size += len(r)
 	}
-	if size <= MaxLoggedInput {
-		in := sc
-		in.Parsed = nil
-		e.Input = &in
+	if size > MaxLoggedInput {
+		return e
 	}
+	in := sc
+	in.Parsed = nil
+	// Escaping can make the line several times the text: measure it as
+	// written, or a line ReadLog cannot read back loses the decision.
+	if b, err := json.Marshal(in); err != nil || len(b) > MaxLoggedInput {
+		return e
+	}
+	e.Input = &in
 	return e
 }
 

@@ -132,3 +132,55 @@ func TestLogKeepsTheInputForLabelling(t *testing.T) {
 		t.Errorf("log line of %d bytes is longer than MaxLogLine", len(line))
 	}
 }
+
+// A self-critique whose JSON escaping makes it several times its size
+// (markup full of '<', '>' and '&', each six bytes in the line) is logged
+// without its input, so that its decision can be read back, counted and
+// named; before, its line was longer than MaxLogLine and the decision
+// "parley gate" had just printed, with a hint to label it, was lost to
+// stats and to "gate label --decision". Under the bound, the input is kept.
+func TestLogLinesStayReadableWhateverTheEscaping(t *testing.T) {
+	t.Parallel()
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, tc := range []struct {
+		name     string
+		critique string
+		kept     bool
+	}{
+		{"markup", "Self-critique: " + strings.Repeat("<<<<<<<<<< maybe <<<<<<<<<<<<<<<< && >>>>>>>>>>\n", 4500), false},
+		{"quotes and backslashes", strings.Repeat(`I am not sure "\\" ends the path. `, 7500), false},
+		{"plain text under the bound", strings.Repeat("I am not sure <b> holds. ", 4000), true},
+	} {
+		sc, err := ParseBytes([]byte(tc.critique))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		d, err := Default().Decide(sc)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		e := NewLogEntry(d, sc, tc.name, time.Now())
+		if (e.Input != nil) != tc.kept {
+			t.Errorf("%s: input kept %v, want %v", tc.name, e.Input != nil, tc.kept)
+		}
+		if err := AppendLog(root, e); err != nil {
+			t.Fatal(err)
+		}
+		f, err := root.Open(LogName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, bad, err := ReadLog(f)
+		f.Close()
+		if err != nil || bad != 0 {
+			t.Fatalf("%s: %d bad line(s), %v", tc.name, bad, err)
+		}
+		if got, err := FindDecision(entries, e.ID); err != nil || got.Source != tc.name {
+			t.Errorf("%s: decision %s not read back: %v", tc.name, e.ID, err)
+		}
+	}
+}

@@ -311,7 +311,7 @@ func labelRun(ctx context.Context, opts *LabelOptions) error {
 	if opts.Decision != "" {
 		l, err := f.Service().LabelDecision(opts.Decision, opts.Debate)
 		if errors.Is(err, app.ErrUnlabellable) {
-			return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB); label the self-critique with: %s", l.DecisionID, gating.MaxLoggedInput>>10, f.CmdLine("gate", "label", "FILE"))
+			return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB as JSON); label the self-critique with: %s", l.DecisionID, gating.MaxLoggedInput>>10, f.CmdLine("gate", "label", "FILE"))
 		}
 		if err != nil {
 			return f.Fail(err, cmdutil.Wording{})
