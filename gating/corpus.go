@@ -68,7 +68,8 @@ func (e Example) MarshalJSON() ([]byte, error) {
 // ParseExample reads one corpus line strictly: the self-critique must be
 // valid (as for ParseJSON) and the label debate or skip.
 func ParseExample(line []byte) (Example, error) {
-	if _, err := checkText(line); err != nil {
+	line, err := checkText(line) // strips a byte order mark, which editors write
+	if err != nil {
 		return Example{}, err
 	}
 	var in exampleIn
@@ -102,7 +103,11 @@ func ReadCorpus(r io.Reader) ([]Example, error) {
 		if total > MaxCorpusBytes {
 			return nil, fmt.Errorf("%w: %w: larger than %d bytes", ErrCorpus, ErrTooLarge, MaxCorpusBytes)
 		}
-		if t := bytes.TrimSpace(line); len(t) > 0 && !bytes.HasPrefix(t, []byte("//")) {
+		t := bytes.TrimSpace(line)
+		if lineNo == 1 {
+			t = bytes.TrimPrefix(t, utf8BOM)
+		}
+		if len(t) > 0 && !bytes.HasPrefix(t, []byte("//")) {
 			if len(t) > MaxInputBytes {
 				return nil, fmt.Errorf("%w: line %d: %w", ErrCorpus, lineNo, ErrTooLarge)
 			}

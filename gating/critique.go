@@ -242,13 +242,17 @@ func looksLikeJSON(data []byte) bool {
 	return false
 }
 
+// utf8BOM is the byte order mark some editors write at the start of a
+// UTF-8 file; every reader of text and JSON Lines drops it.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // checkText enforces the size limit and refuses binary input; it strips a
 // UTF-8 byte order mark.
 func checkText(data []byte) ([]byte, error) {
 	if len(data) > MaxInputBytes {
 		return nil, fmt.Errorf("%w: self-critique is larger than %d bytes", ErrTooLarge, MaxInputBytes)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimPrefix(data, utf8BOM)
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%w: invalid UTF-8", ErrBinary)
 	}

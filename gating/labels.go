@@ -79,7 +79,8 @@ type labelIn struct {
 // {"layer","text","label"}; the text is read as "parley gate" reads its
 // input. It fails on anything a training example cannot be made of.
 func ParseLabelLine(line []byte) (Example, error) {
-	if _, err := checkText(line); err != nil {
+	line, err := checkText(line) // strips a byte order mark, which editors write
+	if err != nil {
 		return Example{}, err
 	}
 	var in labelIn
@@ -121,6 +122,9 @@ func ReadLabelInput(r io.Reader) ([]Example, error) {
 	var out []Example
 	for n := 1; sc.Scan(); n++ {
 		t := bytes.TrimSpace(sc.Bytes())
+		if n == 1 {
+			t = bytes.TrimPrefix(t, utf8BOM)
+		}
 		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) {
 			continue
 		}

@@ -156,3 +156,30 @@ func TestSettleKeepsOneLabelPerSelfCritique(t *testing.T) {
 		}
 	}
 }
+
+// A file saved with a UTF-8 byte order mark (Notepad, some PowerShell
+// versions) is read as "parley gate" reads one: labels and corpora too,
+// whether their first line is a label, an example or a // comment. Before,
+// its first line was "not a JSON object".
+func TestLabelsAndCorporaReadPastAByteOrderMark(t *testing.T) {
+	t.Parallel()
+	const bom = "\xef\xbb\xbf"
+	for _, first := range []string{"", "// my labels\n"} {
+		in := bom + first + `{"critique":"I am not sure the lock is released.","label":"debate"}` + "\r\n" +
+			`{"layer":"verify","text":"Fixed; TestX passes.","label":"skip"}` + "\r\n"
+		ex, err := ReadLabelInput(strings.NewReader(in))
+		if err != nil || len(ex) != 2 || ex[0].Label != Debate || ex[1].Label != Skip {
+			t.Errorf("labels after a BOM and %q: %d read, %v", first, len(ex), err)
+		}
+		corpus := bom + first + `{"critique":"I am not sure the lock is released.","label":"debate"}` + "\n"
+		if ex, err := ReadCorpus(strings.NewReader(corpus)); err != nil || len(ex) != 1 {
+			t.Errorf("corpus after a BOM and %q: %d read, %v", first, len(ex), err)
+		}
+	}
+	if _, err := ParseLabelLine([]byte(bom + `{"critique":"c","label":"skip"}`)); err != nil {
+		t.Errorf("ParseLabelLine: %v", err)
+	}
+	if _, err := ParseExample([]byte(bom + `{"critique":"c","label":"skip"}`)); err != nil {
+		t.Errorf("ParseExample: %v", err)
+	}
+}
