@@ -412,17 +412,27 @@ func ParseJSON(data []byte) (SelfCritique, error) {
 // decodeStrict decodes exactly one JSON object with no unknown keys and
 // nothing but white space after it.
 func decodeStrict(data []byte, v any) error {
+	if err := decodeObject(data, v); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return nil
+}
+
+// decodeObject decodes data, one JSON object and nothing else, into v,
+// refusing unknown keys; its errors say what is wrong with the JSON and
+// wrap no sentinel, so that each caller names what it was reading.
+func decodeObject(data []byte, v any) error {
 	t := bytes.TrimSpace(data)
 	if len(t) == 0 || t[0] != '{' {
-		return fmt.Errorf("%w: not a JSON object", ErrMalformed)
+		return errors.New("not a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(t))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, jsonerr.Explain(err, jsonerr.Keys(reflect.TypeOf(v)), ""))
+		return jsonerr.Explain(err, jsonerr.Keys(reflect.TypeOf(v)), "")
 	}
 	if off := dec.InputOffset(); off < 0 || off > int64(len(t)) || len(bytes.TrimSpace(t[off:])) != 0 {
-		return fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
+		return errors.New("trailing data after the JSON object")
 	}
 	return nil
 }

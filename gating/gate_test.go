@@ -121,6 +121,26 @@ func TestReadModelRejectsBadModels(t *testing.T) {
 	}
 }
 
+// A model file that is not the JSON of a model is called an invalid model
+// and what is wrong with its JSON, never a "malformed self-critique" (as
+// it was: "invalid model: malformed self-critique: not a JSON object").
+func TestAnInvalidModelIsNotCalledASelfCritique(t *testing.T) {
+	t.Parallel()
+	good := string(EmbeddedModel())
+	for name, tc := range map[string]struct{ data, says string }{
+		"not JSON":      {"root:x:0:0:root:/root:/bin/bash\n", "not a JSON object"},
+		"half a model":  {good[:len(good)/2], "invalid model: "},
+		"unknown key":   {strings.Replace(good, `"version": 2`, `"version": 2, "extra": true`, 1), `"extra"`},
+		"trailing data": {good + "{}", "trailing data"},
+	} {
+		_, err := LoadModelFile([]byte(tc.data))
+		if !errors.Is(err, ErrModel) || errors.Is(err, ErrMalformed) || strings.Contains(err.Error(), "self-critique") ||
+			!strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: err = %v, want an invalid model saying %q and nothing about a self-critique", name, err, tc.says)
+		}
+	}
+}
+
 func TestParseModeAndOutcome(t *testing.T) {
 	t.Parallel()
 	if _, err := ParseMode("vibes"); err == nil {

@@ -126,7 +126,7 @@ func ReadModel(r io.Reader) (*Model, error) {
 		return nil, fmt.Errorf("%w: %w: larger than %d bytes", ErrModel, ErrTooLarge, MaxModelBytes)
 	}
 	var m Model
-	if err := decodeStrict(data, &m); err != nil {
+	if err := decodeObject(data, &m); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrModel, err)
 	}
 	if err := m.Validate(); err != nil {
