@@ -132,6 +132,9 @@ func ReadLabelInput(r io.Reader) ([]Example, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
+		if err := labelFits(e); err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
 		out = append(out, e)
 	}
 	if err := sc.Err(); err != nil {
@@ -143,18 +146,41 @@ func ReadLabelInput(r io.Reader) ([]Example, error) {
 	return out, nil
 }
 
+// labelRoom is what a line of labels.jsonl holds besides the
+// self-critique and the example's id: keys, time, source and label.
+const labelRoom = 4 << 10
+
+// labelFits says whether e, written as a line of labels.jsonl, stays
+// within MaxLogLine, which ReadLabels reads back: JSON escaping can make
+// a self-critique's line several times its text ('<' takes six bytes).
+func labelFits(e Example) error {
+	b, err := json.Marshal(e.SelfCritique)
+	if err != nil {
+		return err
+	}
+	if n := len(b) + len(e.ID) + labelRoom; n > MaxLogLine {
+		return fmt.Errorf("%w: the self-critique takes %d bytes written as JSON; a label holds at most %d", ErrTooLarge, len(b), MaxLogLine-labelRoom)
+	}
+	return nil
+}
+
 // AppendLabels appends labels to <root>/gate/labels.jsonl (creating the
 // directory 0700 and the file 0600) in one write on an O_APPEND
-// descriptor, and fsyncs it.
+// descriptor, and fsyncs it. A label whose line would be longer than
+// ReadLabels reads back (MaxLogLine) is an error wrapping ErrTooLarge, and
+// nothing is written.
 func AppendLabels(root *os.Root, labels []Label) error {
 	if len(labels) == 0 {
 		return nil
 	}
 	var b bytes.Buffer
-	for _, l := range labels {
+	for i, l := range labels {
 		line, err := json.Marshal(l)
 		if err != nil {
 			return err
+		}
+		if len(line) >= MaxLogLine {
+			return fmt.Errorf("label %d: %w: its line is %d bytes, more than %s holds (%d)", i+1, ErrTooLarge, len(line), LabelsName, MaxLogLine)
 		}
 		b.Write(line)
 		b.WriteByte('\n')

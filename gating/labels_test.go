@@ -183,3 +183,54 @@ func TestLabelsAndCorporaReadPastAByteOrderMark(t *testing.T) {
 		t.Errorf("ParseExample: %v", err)
 	}
 }
+
+// A label is taken only if labels.jsonl can give it back: a self-critique
+// whose JSON escaping would make its line longer than ReadLabels reads
+// (markup full of '<', six bytes each) is refused at "gate label", naming
+// its line, and AppendLabels writes nothing rather than a line that would
+// be skipped. Before, "gate label" said "added 1 label" and "gate learn"
+// then skipped it as unreadable and found no labels.
+func TestALabelIsTakenOnlyIfItCanBeReadBack(t *testing.T) {
+	t.Parallel()
+	markup := strings.Repeat(`<<<<<<<<<<<<<<<< maybe <<<<<<<<<<<<<<<<<<<<<<<<<< \n`, 4500)
+	in := `{"critique":"fine","label":"skip"}` + "\n" + `{"text":"` + markup + `","label":"debate"}` + "\n"
+	if _, err := ReadLabelInput(strings.NewReader(in)); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("ReadLabelInput: %v, want ErrTooLarge on line 2", err)
+	}
+
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	sc, err := ParseBytes([]byte(strings.ReplaceAll(markup, `\n`, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := Label{Time: "t", Source: SourceUser, Label: Debate, Input: sc}
+	small := Label{Time: "t", Source: SourceUser, Label: Skip, Input: SelfCritique{Critique: "fine"}}
+	if err := AppendLabels(root, []Label{small, big}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("AppendLabels: %v, want ErrTooLarge", err)
+	}
+	if _, err := root.Stat(LabelsName); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("something was written: %v", err)
+	}
+
+	// Under the bound, a label with escapes is read back whole.
+	ok := `{"text":"` + strings.Repeat(`I am not sure <a> holds. \n`, 2000) + `","label":"debate"}`
+	ex, err := ReadLabelInput(strings.NewReader(ok))
+	if err != nil || len(ex) != 1 {
+		t.Fatalf("ReadLabelInput: %d, %v", len(ex), err)
+	}
+	if err := AppendLabels(root, []Label{{Time: "t", Source: SourceUser, Label: ex[0].Label, Input: ex[0].SelfCritique}}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := root.Open(LabelsName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, bad, err := ReadLabels(f); err != nil || bad != 0 || len(got) != 1 || got[0].Input.Critique != ex[0].Critique {
+		t.Errorf("read back %d labels, %d bad, %v", len(got), bad, err)
+	}
+}
