@@ -111,6 +111,15 @@ func ParseBytes(data []byte) (SelfCritique, error) {
 	if err != nil {
 		return SelfCritique{}, err
 	}
+	if inner, ok := fencedJSON(data); ok {
+		// Models often wrap their JSON in a code fence, whose text a
+		// reading as Markdown would mask whole.
+		sc, err := ParseBytes(inner)
+		if err == nil && sc.Parsed != nil && sc.Parsed.Form == "json" {
+			sc.Parsed.Notes = append(sc.Parsed.Notes, "a JSON object in a code fence: read as JSON")
+			return sc, nil
+		}
+	}
 	if !looksLikeJSON(data) {
 		return ParseText(data)
 	}
@@ -222,6 +231,41 @@ func fitTypes(raw map[string]json.RawMessage) (notes []string) {
 		}
 	}
 	return notes
+}
+
+// fencedJSON returns the content of data when data is one fenced code
+// block (``` or ~~~, with no info string or "json") and nothing else, and
+// its content looks like JSON.
+func fencedJSON(data []byte) ([]byte, bool) {
+	t := strings.TrimSpace(string(data))
+	first, rest, ok := strings.Cut(t, "\n")
+	if !ok {
+		return nil, false
+	}
+	fence := fenceOpen(first)
+	if fence == "" {
+		return nil, false
+	}
+	if info := strings.TrimSpace(first[len(fence):]); info != "" && !strings.EqualFold(info, "json") {
+		return nil, false
+	}
+	body, last, ok := cutLastLine(rest)
+	if !ok || strings.TrimSpace(last) != fence || strings.Contains(body, fence) {
+		return nil, false
+	}
+	if !looksLikeJSON([]byte(body)) {
+		return nil, false
+	}
+	return []byte(body), true
+}
+
+// cutLastLine splits s before its last line.
+func cutLastLine(s string) (before, last string, ok bool) {
+	i := strings.LastIndexByte(s, '\n')
+	if i < 0 {
+		return "", "", false
+	}
+	return s[:i], s[i+1:], true
 }
 
 // looksLikeJSON reports whether data starts (after white space) with an

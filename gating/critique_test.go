@@ -267,3 +267,53 @@ func TestJSONFieldOfAnotherTypeIsStillReadAsFields(t *testing.T) {
 		})
 	}
 }
+
+// A JSON self-critique wrapped in a code fence, as chat models write it
+// (```json … ```), is read as JSON: its fields and confidences count.
+// Before, it was read as Markdown, where a code block is masked whole: a
+// stated doubt fired no cue, a stated confidence was "missing", and a
+// checked fix debated (score 0.283) for want of anything read.
+func TestAFencedJSONSelfCritiqueIsReadAsJSON(t *testing.T) {
+	t.Parallel()
+	const obj = `{"critique":"Fixed; go test ./retry passes (TestRetry at retry_test.go:40).","final_answer":"Fixed.","final_confidence":0.95}`
+	want, err := ParseJSON([]byte(obj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dWant, err := Default().Decide(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{
+		"```json\n" + obj + "\n```\n",
+		"\n```JSON\n" + obj + "\n```",
+		"~~~\n" + obj + "\n~~~\n",
+		"````json\n" + obj + "\n````\n",
+	} {
+		sc, err := ParseBytes([]byte(in))
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if sc.Parsed == nil || sc.Parsed.Form != "json" || sc.Critique != want.Critique || sc.FinalConfidence == nil || *sc.FinalConfidence != 0.95 {
+			t.Errorf("%q read as %+v (%+v)", in, sc, sc.Parsed)
+			continue
+		}
+		d, err := Default().Decide(sc)
+		if err != nil || d.Outcome != dWant.Outcome || d.Score != dWant.Score {
+			t.Errorf("%q decided %v %v, unfenced %v %v", in, d.Outcome, d.Score, dWant.Outcome, dWant.Score)
+		}
+	}
+	// A fence with other text around it, of another language, or with
+	// no JSON object in it stays Markdown.
+	for _, in := range []string{
+		"Here is my check:\n```json\n" + obj + "\n```\n",
+		"```go\n" + obj + "\n```\n",
+		"```\nI am not sure.\n```\n",
+		"```json\n" + obj + "\n```\nBut I never ran it.\n```json\n{}\n```\n",
+	} {
+		sc, err := ParseBytes([]byte(in))
+		if err != nil || sc.Parsed == nil || sc.Parsed.Form != "text" {
+			t.Errorf("%q: %v, %+v, want it read as text", in, err, sc.Parsed)
+		}
+	}
+}
