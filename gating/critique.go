@@ -148,9 +148,16 @@ func ParseBytes(data []byte) (SelfCritique, error) {
 // reads it as text); an object with no text at all is ErrNoCritique.
 func lenientJSON(data []byte, strictErr error) (sc SelfCritique, object bool, err error) {
 	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimSpace(data)))
+	t := bytes.TrimSpace(data)
+	dec := json.NewDecoder(bytes.NewReader(t))
 	if err := dec.Decode(&raw); err != nil || raw == nil {
 		return SelfCritique{}, false, nil
+	}
+	// What the agent wrote after the object is its own words too: a
+	// doubt added below the JSON must count.
+	var after string
+	if off := dec.InputOffset(); off > 0 && off <= int64(len(t)) {
+		after = strings.TrimSpace(string(t[off:]))
 	}
 	notes := []string{"not a strict JSON self-critique (" + clip.Line(strictErr.Error(), 101) + "): read leniently"}
 	notes = append(notes, fitTypes(raw)...)
@@ -170,6 +177,10 @@ func lenientJSON(data []byte, strictErr error) (sc SelfCritique, object bool, er
 		}
 		j.Critique = strings.Join(parts, "\n\n")
 		notes = append(notes, "no critique: the reasoning and answers are the critique")
+	}
+	if after != "" {
+		j.Critique += "\n\n" + after
+		notes = append(notes, "text after the JSON object: read as critique")
 	}
 	refs := j.EvidenceRefs[:0]
 	for _, r := range j.EvidenceRefs {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -315,5 +316,37 @@ func TestAFencedJSONSelfCritiqueIsReadAsJSON(t *testing.T) {
 		if err != nil || sc.Parsed == nil || sc.Parsed.Form != "text" {
 			t.Errorf("%q: %v, %+v, want it read as text", in, err, sc.Parsed)
 		}
+	}
+}
+
+// Text after a JSON self-critique (a model's remark below its object) is
+// read as critique, so a doubt written there counts. Before, it was
+// dropped with only a "read leniently" note, and a confident object
+// followed by "Actually I never ran them; I am not sure it compiles"
+// decided skip.
+func TestTextAfterAJSONObjectIsReadAsCritique(t *testing.T) {
+	t.Parallel()
+	const obj = `{"critique":"Fixed; go test ./retry passes (TestRetry at retry_test.go:40).","final_confidence":0.95}`
+	const doubt = "Actually I never ran them; I am not sure the retry even compiles."
+	alone, err := ParseBytes([]byte(obj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Default().Decide(alone)
+	if err != nil || d.Outcome != Skip {
+		t.Fatalf("the object alone decided %v, %v; the test needs a skip", d.Outcome, err)
+	}
+	sc, err := ParseBytes([]byte(obj + "\n" + doubt + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sc.Critique, doubt) || !strings.HasPrefix(sc.Critique, alone.Critique) || sc.FinalConfidence == nil {
+		t.Errorf("critique %q (confidence %v), want the field's then the text after it", sc.Critique, sc.FinalConfidence)
+	}
+	if !slices.Contains(sc.Parsed.Notes, "text after the JSON object: read as critique") {
+		t.Errorf("notes %q do not say so", sc.Parsed.Notes)
+	}
+	if d, err := Default().Decide(sc); err != nil || d.Outcome != Debate {
+		t.Errorf("with the doubt after it: %v, %v; want debate", d.Outcome, err)
 	}
 }
