@@ -549,12 +549,19 @@ type Trained struct {
 // TrainGate fits a model on the labelled corpus in the file data (JSON
 // Lines; "" is the corpus shipped in the binary, which reproduces the
 // embedded model byte for byte) and writes it to out.
-// An out that is a directory or not a regular file is an *Error
-// (ProblemFile), found before the training; so is a model that cannot be
-// written.
+// An out that is a directory, not a regular file or the file data names
+// is an *Error (ProblemFile), found before the training; so is a model
+// that cannot be written.
 func TrainGate(ctx context.Context, data, out string, opts gating.TrainOptions) (*Trained, error) {
 	if data == "" {
 		return trainGate(out, opts, "the shipped corpus", gating.Corpus)
+	}
+	// The model replaces out whole: out naming the corpus (the same
+	// path, a link to it) would replace the user's labels with a model.
+	if di, err := os.Stat(data); err == nil {
+		if oi, err := os.Stat(out); err == nil && os.SameFile(di, oi) {
+			return nil, newError(ProblemFile, "out", nil, "{out} %s is the corpus --data reads: name another file for the model", out)
+		}
 	}
 	return trainGate(out, opts, data, func() ([]gating.Example, error) { return ReadCorpus(ctx, data) })
 }

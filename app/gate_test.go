@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -231,5 +232,40 @@ func TestTrainGateRefusesWhatCannotBeWritten(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "m.json")); err == nil {
 		t.Error("a refused training wrote a model")
+	}
+}
+
+// "gate train --data FILE --out FILE" with both naming the same file (by
+// the same path or through a link) is refused before anything is read or
+// written: the model used to replace the user's labelled corpus.
+func TestTrainGateDoesNotWriteTheModelOverItsCorpus(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus.jsonl")
+	var b strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&b, `{"critique":"I am not sure about case %d; I never ran it.","label":"debate"}`+"\n", i)
+		fmt.Fprintf(&b, `{"critique":"Fixed; go test ./x passes (TestX%d at x_test.go:%d).","final_confidence":0.9,"label":"skip"}`+"\n", i, i+1)
+	}
+	if err := os.WriteFile(corpus, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(corpus, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{corpus, filepath.Join(dir, ".", "corpus.jsonl"), link} {
+		_, err := TrainGate(context.Background(), corpus, out, gating.TrainOptions{})
+		var ie *Error
+		if !errors.As(err, &ie) || ie.Problem != ProblemFile || ie.Field != "out" || !strings.Contains(err.Error(), "is the corpus --data reads") {
+			t.Errorf("out %s: %v, want a refusal naming the corpus", out, err)
+		}
+		if got, _ := os.ReadFile(corpus); string(got) != b.String() {
+			t.Fatalf("out %s: the corpus was overwritten", out)
+		}
+	}
+	// Another file is written as before.
+	if _, err := TrainGate(context.Background(), corpus, filepath.Join(dir, "model.json"), gating.TrainOptions{}); err != nil {
+		t.Errorf("out another file: %v", err)
 	}
 }
