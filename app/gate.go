@@ -128,6 +128,9 @@ type GateInput struct {
 type GateDecision struct {
 	ID string `json:"id"`
 	gating.Decision
+	// Labellable says whether the log kept the self-critique, so that
+	// "gate label --decision ID" can label it (false for one too large).
+	Labellable bool `json:"-"`
 }
 
 // Decide decides debate or skip for in with g and hands the decision to
@@ -139,7 +142,7 @@ func Decide(g *gating.Gate, in GateInput, log func(gating.LogEntry) error) (*Gat
 	if err != nil {
 		return nil, err
 	}
-	return &GateDecision{ID: e.ID, Decision: e.Decision}, nil
+	return &GateDecision{ID: e.ID, Decision: e.Decision, Labellable: e.Input != nil}, nil
 }
 
 // decide is Decide, with the whole log entry.

@@ -454,3 +454,41 @@ func TestGateStatsRefusesANamedPipe(t *testing.T) {
 		t.Fatal("gate stats blocked on a named pipe as gate.jsonl")
 	}
 }
+
+// The hint that labels a decision is a command that works as printed:
+// with the --root the decision was logged under, and only when the log
+// kept the self-critique. Before, it always said "parley gate label
+// --decision ID", which looked in the default root ("no decision"), and
+// offered it for a self-critique too large to keep, which cannot be
+// labelled.
+func TestGateLabelHintWorksAsPrinted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "elsewhere")
+	out, stderr, code := runT(t, hesitantMD, "--root", root, "gate", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	id := gateLog(t, root)[0].ID
+	want := "(label it later: parley --root " + root + " gate label --decision " + id + " --debate|--skip)"
+	if first, _, _ := strings.Cut(out, "\n"); first != "id:       "+id+" "+want {
+		t.Fatalf("first line %q, want the id and %q", first, want)
+	}
+	if _, stderr, code := runT(t, "", "--root", root, "gate", "label", "--decision", id, "--debate"); code != 0 {
+		t.Errorf("the printed command failed: exit %d: %s", code, stderr)
+	}
+
+	big := "Self-critique: " + strings.Repeat("<<<<<<<<<<<<<<<< maybe <<<<<<<<<<<<<<<<<<<<<<<<<<\n", 4500)
+	out, stderr, code = runT(t, big, "--root", root, "gate", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	entries := gateLog(t, root)
+	last := entries[len(entries)-1]
+	if last.Input != nil {
+		t.Fatal("the test needs a self-critique too large to keep")
+	}
+	if first, _, _ := strings.Cut(out, "\n"); first != "id:       "+last.ID {
+		t.Errorf("first line %q, want the id and no hint to label what cannot be labelled", first)
+	}
+}

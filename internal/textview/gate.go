@@ -29,9 +29,15 @@ func GateBeforeDebate(w io.Writer, source string, e gating.LogEntry, topic, logP
 }
 
 // GateDecision writes a decision of "parley gate": its id in gate.jsonl
-// (with how to label it), then the decision (Decision).
-func GateDecision(w io.Writer, d *app.GateDecision) error {
-	if _, err := fmt.Fprintf(w, "id:       %s (label it later: parley gate label --decision %s --debate|--skip)\n", d.ID, d.ID); err != nil {
+// with label, the command that labels it (the caller's, with its --root;
+// "" or a decision logged without its self-critique: no hint), then the
+// decision (Decision).
+func GateDecision(w io.Writer, d *app.GateDecision, label string) error {
+	hint := ""
+	if label != "" && d.Labellable {
+		hint = " (label it later: " + label + " --debate|--skip)"
+	}
+	if _, err := fmt.Fprintf(w, "id:       %s%s\n", d.ID, hint); err != nil {
 		return err
 	}
 	return Decision(w, d.Decision)

@@ -183,7 +183,7 @@ func TestDecisionCuesAreSafe(t *testing.T) {
 			Cues:   []gating.Cue{{Feature: "hedge_density", Value: 1.5, Weight: 0.25, Text: hostile}},
 			Parsed: &gating.Parsed{Form: "text", Notes: []string{hostile}}}
 		var b bytes.Buffer
-		if err := GateDecision(&b, &app.GateDecision{ID: "3f9a2c1e", Decision: d}); err != nil {
+		if err := GateDecision(&b, &app.GateDecision{ID: "3f9a2c1e", Decision: d, Labellable: true}, "parley gate label --decision 3f9a2c1e"); err != nil {
 			t.Fatal(err)
 		}
 		text := b.String()

@@ -100,7 +100,8 @@ func gateRun(ctx context.Context, opts *GateOptions) error {
 	if err != nil {
 		return f.Fail(err, cmdutil.Wording{})
 	}
-	if err := cmdutil.View(f, d, textview.GateDecision); err != nil {
+	label := f.CmdLine("gate", "label", "--decision", d.ID)
+	if err := f.Show(d, func(w io.Writer) error { return textview.GateDecision(w, d, label) }); err != nil {
 		return err
 	}
 	if opts.ExitCode && d.Debate() {
