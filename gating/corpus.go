@@ -80,11 +80,35 @@ func ParseExample(line []byte) (Example, error) {
 	if err != nil {
 		return Example{}, err
 	}
-	label, err := ParseOutcome(in.Label)
+	label, err := parseLabel(in.Label)
 	if err != nil {
-		return Example{}, fmt.Errorf("%w: label: %v", ErrCorpus, err)
+		return Example{}, err
 	}
 	return Example{ID: in.ID, Case: in.Case, Voice: in.Voice, Label: label, SelfCritique: sc}, nil
+}
+
+// LabelError is the error of a line whose "label" is missing or other
+// than debate or skip; errors.Is(err, ErrCorpus) holds, and its message
+// does not say "invalid corpus" again inside ReadCorpus's.
+type LabelError struct{ Value string }
+
+func (e *LabelError) Error() string {
+	if e.Value == "" {
+		return `no label: add "label": "debate" or "label": "skip"`
+	}
+	return fmt.Sprintf("label %q is not debate or skip", e.Value)
+}
+
+// Is makes a LabelError an ErrCorpus.
+func (e *LabelError) Is(target error) bool { return target == ErrCorpus }
+
+// parseLabel is ParseOutcome for the "label" of a corpus or label line.
+func parseLabel(s string) (Outcome, error) {
+	o, err := ParseOutcome(s)
+	if err != nil {
+		return "", &LabelError{Value: s}
+	}
+	return o, nil
 }
 
 // ReadCorpus reads a JSONL corpus (blank lines and lines starting with //

@@ -87,9 +87,9 @@ func ParseLabelLine(line []byte) (Example, error) {
 	if err := decodeStrict(line, &in); err != nil {
 		return Example{}, err
 	}
-	label, err := ParseOutcome(in.Label)
+	label, err := parseLabel(in.Label)
 	if err != nil {
-		return Example{}, fmt.Errorf("%w: label: %v (use debate or skip)", ErrCorpus, err)
+		return Example{}, err
 	}
 	var sc SelfCritique
 	if strings.TrimSpace(in.Text) != "" {

@@ -234,3 +234,25 @@ func TestALabelIsTakenOnlyIfItCanBeReadBack(t *testing.T) {
 		t.Errorf("read back %d labels, %d bad, %v", len(got), bad, err)
 	}
 }
+
+// A line with a missing or unknown label is named once, with what to
+// write: "invalid corpus: line 1: label "maybe" is not debate or skip",
+// not "invalid corpus: line 1: invalid corpus: label: …", and for "gate
+// label" no "invalid corpus" at all (a label file is not a corpus) nor
+// "debate or skip" twice. It is still an ErrCorpus.
+func TestABadLabelIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ line, want string }{
+		{`{"critique":"c","label":"maybe"}`, `label "maybe" is not debate or skip`},
+		{`{"critique":"c"}`, `no label: add "label": "debate" or "label": "skip"`},
+	} {
+		_, err := ReadCorpus(strings.NewReader(tc.line + "\n"))
+		if !errors.Is(err, ErrCorpus) || err.Error() != "invalid corpus: line 1: "+tc.want {
+			t.Errorf("corpus %s: %v", tc.line, err)
+		}
+		_, err = ReadLabelInput(strings.NewReader(tc.line + "\n"))
+		if !errors.Is(err, ErrCorpus) || err.Error() != "line 1: "+tc.want {
+			t.Errorf("labels %s: %v", tc.line, err)
+		}
+	}
+}
