@@ -283,3 +283,17 @@ func TestGateLearnWithoutLabels(t *testing.T) {
 		t.Errorf("exit %d %q", code, errs)
 	}
 }
+
+// An empty --decision (a shell variable that was not set) is said to be
+// one: before, "gate label --decision $UNSET --debate" said "--debate and
+// --skip go with --decision ID", though --decision was given.
+func TestGateLabelWithAnEmptyDecisionSaysSo(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, id := range []string{"", "  "} {
+		_, errs, code := dcli(t, root, "gate", "label", "--decision", id, "--debate")
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--decision needs the id of a logged decision") || strings.Contains(errs, "go with") {
+			t.Errorf("--decision %q: exit %d, %q", id, code, errs)
+		}
+	}
+}

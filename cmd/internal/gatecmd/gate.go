@@ -286,6 +286,8 @@ func NewCmdLabel(f *cmdutil.Factory, runF func(*LabelOptions) error) *cobra.Comm
 		Args: cmdutil.MaxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
+			case cmd.Flags().Changed("decision") && strings.TrimSpace(opts.Decision) == "":
+				return cmdutil.Usagef("--decision needs the id of a logged decision ('parley gate' prints it)")
 			case opts.Decision != "" && len(args) > 0:
 				return cmdutil.Usagef("give a FILE or --decision, not both")
 			case opts.Decision != "" && opts.Debate == skip:
