@@ -115,12 +115,17 @@ func ParseLabelLine(line []byte) (Example, error) {
 
 // ReadLabelInput reads the JSON Lines given to "parley gate label": every
 // line must be valid (blank lines and // comments are skipped); the first
-// bad line is an error naming it, and nothing is returned.
+// bad line is an error naming it, and nothing is returned. Input larger
+// than MaxCorpusBytes is ErrTooLarge, never read in part.
 func ReadLabelInput(r io.Reader) ([]Example, error) {
-	sc := bufio.NewScanner(io.LimitReader(r, MaxCorpusBytes))
+	lr := &io.LimitedReader{R: r, N: MaxCorpusBytes + 1}
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 64<<10), MaxInputBytes+1)
 	var out []Example
 	for n := 1; sc.Scan(); n++ {
+		if lr.N == 0 { // more than MaxCorpusBytes: the rest would be lost
+			return nil, fmt.Errorf("%w: larger than %d bytes", ErrTooLarge, MaxCorpusBytes)
+		}
 		t := bytes.TrimSpace(sc.Bytes())
 		if n == 1 {
 			t = bytes.TrimPrefix(t, utf8BOM)
@@ -142,6 +147,9 @@ func ReadLabelInput(r io.Reader) ([]Example, error) {
 			return nil, fmt.Errorf("%w: a line is longer than %d bytes", ErrTooLarge, MaxInputBytes)
 		}
 		return nil, err
+	}
+	if lr.N == 0 {
+		return nil, fmt.Errorf("%w: larger than %d bytes", ErrTooLarge, MaxCorpusBytes)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package gating
 
 import (
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -253,6 +254,45 @@ func TestABadLabelIsSaidOnce(t *testing.T) {
 		_, err = ReadLabelInput(strings.NewReader(tc.line + "\n"))
 		if !errors.Is(err, ErrCorpus) || err.Error() != "line 1: "+tc.want {
 			t.Errorf("labels %s: %v", tc.line, err)
+		}
+	}
+}
+
+// lineReader yields line n times, then io.EOF.
+type lineReader struct {
+	line []byte
+	n    int
+	off  int
+}
+
+func (r *lineReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p, r.line[r.off:])
+	if r.off += k; r.off == len(r.line) {
+		r.off, r.n = 0, r.n-1
+	}
+	return k, nil
+}
+
+// Labels beyond MaxCorpusBytes are refused, never cut: "gate label" used
+// to read the first 64 MiB and add what it found there, silently dropping
+// every label after it (or calling a line cut at the limit malformed).
+func TestLabelInputOverTheLimitIsRefusedNotCut(t *testing.T) {
+	t.Parallel()
+	line := []byte(`{"critique":"I am not sure the lock is released.","label":"debate","id":"` + strings.Repeat("x", 1024-76) + `"}` + "\n")
+	if len(line) != 1024 {
+		t.Fatalf("line of %d bytes; the test needs 1024", len(line))
+	}
+	fit := MaxCorpusBytes / len(line) // exactly the limit
+	if ex, err := ReadLabelInput(&lineReader{line: line, n: fit}); err != nil || len(ex) != fit {
+		t.Fatalf("at the limit: %d labels, %v", len(ex), err)
+	}
+	for _, extra := range []int{1} {
+		ex, err := ReadLabelInput(&lineReader{line: line, n: fit + extra})
+		if !errors.Is(err, ErrTooLarge) || ex != nil {
+			t.Errorf("%d line(s) over the limit: %d labels, %v; want ErrTooLarge and none", extra, len(ex), err)
 		}
 	}
 }
