@@ -46,15 +46,6 @@ type exampleWire struct {
 	Voice             string   `json:"voice,omitempty"`
 }
 
-// exampleIn is what a corpus line decodes into.
-type exampleIn struct {
-	jsonCritique
-	ID    string `json:"id"`
-	Label string `json:"label"`
-	Case  string `json:"case"`
-	Voice string `json:"voice"`
-}
-
 // MarshalJSON writes the example as one corpus line (without newline).
 func (e Example) MarshalJSON() ([]byte, error) {
 	return json.Marshal(exampleWire{
@@ -65,26 +56,12 @@ func (e Example) MarshalJSON() ([]byte, error) {
 	})
 }
 
-// ParseExample reads one corpus line strictly: the self-critique must be
-// valid (as for ParseJSON) and the label debate or skip.
+// ParseExample reads one corpus line: a row "parley gate label" takes
+// (ParseLabelLine), the self-critique's fields read strictly (as for
+// ParseJSON) or {"layer","text"}, and the label debate or skip. A file of
+// labels can so be measured and trained on as it is.
 func ParseExample(line []byte) (Example, error) {
-	line, err := checkText(line) // strips a byte order mark, which editors write
-	if err != nil {
-		return Example{}, err
-	}
-	var in exampleIn
-	if err := decodeStrict(line, &in); err != nil {
-		return Example{}, err
-	}
-	sc, err := in.critique()
-	if err != nil {
-		return Example{}, err
-	}
-	label, err := parseLabel(in.Label)
-	if err != nil {
-		return Example{}, err
-	}
-	return Example{ID: in.ID, Case: in.Case, Voice: in.Voice, Label: label, SelfCritique: sc}, nil
+	return ParseLabelLine(line)
 }
 
 // LabelError is the error of a line whose "label" is missing or other

@@ -296,3 +296,39 @@ func TestLabelInputOverTheLimitIsRefusedNotCut(t *testing.T) {
 		}
 	}
 }
+
+// A file "parley gate label" takes can be measured and trained on as it
+// is ("gate eval --data mine.jsonl", "gate train --data mine.jsonl"): a
+// corpus line may give the self-critique as {"layer","text"} too. Before,
+// the docs' own label line was refused by eval and train with 'unknown key
+// "text"'.
+func TestALabelFileIsACorpus(t *testing.T) {
+	t.Parallel()
+	in := `{"layer":"verify","text":"Fixed; TestX passes.","label":"skip"}` + "\n" +
+		`{"text":"**Draft:** ship Friday\n**Concerns:** nobody on call\n**Final:** ship Tuesday","label":"debate","voice":"mine"}` + "\n" +
+		`{"critique":"I am not sure the lock is released.","final_confidence":0.4,"label":"debate","id":"f-1"}` + "\n"
+	labels, err := ReadLabelInput(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := ReadCorpus(strings.NewReader(in))
+	if err != nil {
+		t.Fatalf("ReadCorpus: %v", err)
+	}
+	if len(corpus) != len(labels) {
+		t.Fatalf("%d examples, %d labels", len(corpus), len(labels))
+	}
+	for i := range labels {
+		c, l := corpus[i], labels[i]
+		if c.Label != l.Label || c.Critique != l.Critique || c.Layer != l.Layer || c.FinalAnswer != l.FinalAnswer || c.Voice != l.Voice || c.ID != l.ID {
+			t.Errorf("line %d: corpus %+v, label %+v", i+1, c, l)
+		}
+	}
+	if corpus[0].Layer != debate.LayerVerify || corpus[1].FinalAnswer != "ship Tuesday" || corpus[1].Voice != "mine" || corpus[2].ID != "f-1" {
+		t.Errorf("corpus read as %+v", corpus)
+	}
+	// The fields are still read strictly.
+	if _, err := ReadCorpus(strings.NewReader(`{"critique":"c","label":"skip","extra":1}`)); !errors.Is(err, ErrCorpus) {
+		t.Errorf("an unknown key: %v", err)
+	}
+}

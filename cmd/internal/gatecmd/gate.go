@@ -130,7 +130,8 @@ func NewCmdTrain(f *cmdutil.Factory, runF func(*TrainOptions) error) *cobra.Comm
 			"whose cross-validated recall of debate reaches --target-recall on every voice\n" +
 			"held out in turn (leave one voice out). Without --data it trains on the\n" +
 			"hand-written corpus shipped in the binary, which reproduces the embedded\n" +
-			"model byte for byte. --data is JSON Lines: self-critique fields plus \"label\"\n" +
+			"model byte for byte. --data is JSON Lines: self-critique fields (or\n" +
+			"{\"layer\",\"text\"}, as 'parley gate label' takes them) plus \"label\"\n" +
 			"(and optionally \"voice\": examples without one are cross-validated in folds).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Out == "" {
