@@ -16,6 +16,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/vocab"
 )
 
@@ -196,7 +197,8 @@ func AppendLabels(root *os.Root, labels []Label) error {
 	if err := root.Mkdir(LabelDir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("create %s: %w", LabelDir, err)
 	}
-	f, err := root.OpenFile(LabelsName, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	// A named pipe in the file's place would take the line and lose it.
+	f, _, err := regfile.OpenFile(root.OpenFile, LabelsName, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("append %s: %w", LabelsName, err)
 	}

@@ -13,6 +13,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/vocab"
 )
 
@@ -90,7 +91,8 @@ func AppendLog(root *os.Root, e LogEntry) error {
 		return err
 	}
 	line = append(line, '\n')
-	f, err := root.OpenFile(LogName, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	// A named pipe in the file's place would take the line and lose it.
+	f, _, err := regfile.OpenFile(root.OpenFile, LogName, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("append %s: %w", LogName, err)
 	}

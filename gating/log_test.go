@@ -1,16 +1,19 @@
 package gating
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 func TestAppendAndReadLog(t *testing.T) {
@@ -182,5 +185,38 @@ func TestLogLinesStayReadableWhateverTheEscaping(t *testing.T) {
 		if got, err := FindDecision(entries, e.ID); err != nil || got.Source != tc.name {
 			t.Errorf("%s: decision %s not read back: %v", tc.name, e.ID, err)
 		}
+	}
+}
+
+// A named pipe planted where gate.jsonl or labels.jsonl goes is refused
+// as not a regular file before anything is written: before, the line went
+// into the pipe (opened read-write, it never blocked) and the error was
+// the fsync's "invalid argument".
+func TestAppendRefusesANamedPipe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, LabelDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{LogName, LabelsName} {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	sc := SelfCritique{Critique: "I am not sure."}
+	d, err := Rules().Decide(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendLog(root, NewLogEntry(d, sc, "-", time.Now())); !errors.Is(err, regfile.ErrNotRegular) {
+		t.Errorf("AppendLog: %v, want ErrNotRegular", err)
+	}
+	if err := AppendLabels(root, []Label{{Time: "t", Source: SourceUser, Label: Debate, Input: sc}}); !errors.Is(err, regfile.ErrNotRegular) {
+		t.Errorf("AppendLabels: %v, want ErrNotRegular", err)
 	}
 }
