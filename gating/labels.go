@@ -84,6 +84,10 @@ func ParseLabelLine(line []byte) (Example, error) {
 	if err != nil {
 		return Example{}, err
 	}
+	if t := bytes.TrimSpace(line); len(t) == 0 || t[0] != '{' {
+		// A self-critique given as it is, not as a labelled row.
+		return Example{}, fmt.Errorf(`%w: not a JSON object: a line is {"text": "the self-critique", "label": "debate"} (or "skip"), or the self-critique's JSON fields with "label"`, ErrMalformed)
+	}
 	var in labelIn
 	if err := decodeStrict(line, &in); err != nil {
 		return Example{}, err

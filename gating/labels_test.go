@@ -332,3 +332,13 @@ func TestALabelFileIsACorpus(t *testing.T) {
 		t.Errorf("an unknown key: %v", err)
 	}
 }
+
+// A self-critique given to "gate label" as it is (a Markdown file) is
+// told the shape of a label line; before, it was only "not a JSON object".
+func TestALabelLineThatIsNoJSONSaysWhatALineIs(t *testing.T) {
+	t.Parallel()
+	_, err := ReadLabelInput(strings.NewReader("## Self-critique\nI am not sure.\n"))
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `line 1:`) || !strings.Contains(err.Error(), `{"text": "the self-critique", "label": "debate"}`) {
+		t.Errorf("err = %v, want line 1 and the shape of a label line", err)
+	}
+}

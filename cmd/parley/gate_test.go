@@ -492,3 +492,22 @@ func TestGateLabelHintWorksAsPrinted(t *testing.T) {
 		t.Errorf("first line %q, want the id and no hint to label what cannot be labelled", first)
 	}
 }
+
+// A decision logged without its self-critique says how to label the
+// self-critique itself in a way "gate label" reads: before, it said
+// "parley gate label FILE", and the self-critique's own file was refused
+// as "not a JSON object".
+func TestAnUnlabellableDecisionSaysHowToLabelItsSelfCritique(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "r")
+	big := "Self-critique: " + strings.Repeat("<<<<<<<<<<<<<<<< maybe <<<<<<<<<<<<<<<<<<<<<<<<<<\n", 4500)
+	if _, stderr, code := runT(t, big, "--root", root, "gate", "-"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	id := gateLog(t, root)[0].ID
+	_, stderr, code := runT(t, "", "--root", root, "gate", "label", "--decision", id, "--debate")
+	want := "give parley --root " + root + ` gate label - a line {"text": "the self-critique", "label": "debate"}`
+	if code != cmdutil.ExitError || !strings.Contains(stderr, want) || strings.Contains(stderr, "gate label FILE") {
+		t.Errorf("exit %d, %q; want it to say %q", code, stderr, want)
+	}
+}

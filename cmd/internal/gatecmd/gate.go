@@ -315,7 +315,7 @@ func labelRun(ctx context.Context, opts *LabelOptions) error {
 	if opts.Decision != "" {
 		l, err := f.Service().LabelDecision(opts.Decision, opts.Debate)
 		if errors.Is(err, app.ErrUnlabellable) {
-			return fmt.Errorf("decision %s was logged without its self-critique (by an older parley, or larger than %d KiB as JSON); label the self-critique with: %s", l.DecisionID, gating.MaxLoggedInput>>10, f.CmdLine("gate", "label", "FILE"))
+			return fmt.Errorf(`decision %s was logged without its self-critique (by an older parley, or larger than %d KiB as JSON); label the self-critique itself: give %s a line {"text": "the self-critique", "label": "debate"} (or "skip")`, l.DecisionID, gating.MaxLoggedInput>>10, f.CmdLine("gate", "label", "-"))
 		}
 		if err != nil {
 			return f.Fail(err, cmdutil.Wording{})
