@@ -56,6 +56,9 @@ type FileCheck struct {
 	Problem string     `json:"problem,omitempty"`
 	// Want says what an intact file would say.
 	Want string `json:"want,omitempty"`
+	// FiledAs is the path the seal names for a record found, intact, under
+	// another name (renamed in the vault since it was filed); "" otherwise.
+	FiledAs string `json:"filed_as,omitempty"`
 }
 
 // SigStatus is what the signature of verdict.json showed.
@@ -119,6 +122,12 @@ type Witnesses struct {
 // Signature filled in on its view by Integrate). A debate with neither a
 // session.json nor a transcript is ErrNotFound.
 func (s *Store) Audit(ctx context.Context, id string, w Witnesses) (*Transcript, error) {
+	return s.audit(ctx, id, w, false)
+}
+
+// audit is Audit; nested says it checks a debate whose record a page of
+// another debate links (renamesIn), and looks no further.
+func (s *Store) audit(ctx context.Context, id string, w Witnesses, nested bool) (*Transcript, error) {
 	if err := debate.ValidateID(id); err != nil {
 		return nil, err
 	}
@@ -140,7 +149,7 @@ func (s *Store) Audit(ctx context.Context, id string, w Witnesses) (*Transcript,
 			t.Session = &sess
 		}
 	}
-	a := &auditor{s: s, id: id, t: t, w: w, ctx: ctx}
+	a := &auditor{s: s, id: id, t: t, w: w, ctx: ctx, nested: nested}
 	a.chain(data)
 	if t.Session == nil && a.open != nil {
 		// The chain's own session stands in for a missing one.
@@ -238,6 +247,9 @@ type auditor struct {
 	verdictLine       int
 	outcome           *debate.Outcome
 	filing            *debate.Filing
+	// nested: this audit is of a debate a page of another links; it
+	// undoes no renames of records of other debates (renamesIn).
+	nested bool
 }
 
 func (a *auditor) add(fc FileCheck) { a.t.Audit = append(a.t.Audit, fc) }
@@ -512,6 +524,10 @@ type witness struct {
 	kind string // "vault page" or "record"
 	path string
 	hash string // body hash the seal records, "" when unsealed
+	// filedAs is the path the seal names for a record found under path
+	// since; own is that rename, undone in the links of the debate's page.
+	filedAs string
+	own     renames
 }
 
 // vaultFiles checks the debate's vault page and consensus record.
@@ -524,7 +540,19 @@ func (a *auditor) vaultFiles() {
 		}
 		record = f.Record
 	}
-	page := a.checkWitness(witness{kind: "vault page", path: pagePath, hash: a.filingHash(true)}, a.filing != nil && a.filing.Page != "")
+	var filedAs string
+	var own renames
+	if f := a.filing; f != nil && f.Record != "" && a.w.Records != nil {
+		// A record gone from the name its seal records may have been
+		// renamed: found by its debate id, it is checked where it is.
+		if _, err := a.w.Vault.ReadPage(f.Record); vault.IsNotExist(err) {
+			if p, _ := a.w.Records.RecordOf(a.ctx, a.id); p != "" && p != f.Record && recordName(p) != recordName(f.Record) {
+				record, filedAs = p, f.Record
+				own = renames{recordName(p): recordName(f.Record)}
+			}
+		}
+	}
+	page := a.checkWitness(witness{kind: "vault page", path: pagePath, hash: a.filingHash(true), own: own}, a.filing != nil && a.filing.Page != "")
 	if a.filing == nil {
 		// The seal is gone or was never written: a record found some other
 		// way is a witness all the same.
@@ -543,7 +571,7 @@ func (a *auditor) vaultFiles() {
 		}
 	}
 	if record != "" {
-		a.checkWitness(witness{kind: "record", path: record, hash: a.filingHash(false)}, a.filing != nil && a.filing.Record != "")
+		a.checkWitness(witness{kind: "record", path: record, hash: a.filingHash(false), filedAs: filedAs}, a.filing != nil && a.filing.Record != "")
 	}
 }
 
@@ -603,7 +631,7 @@ func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records head %s at %d events; the seal says %s at %d", short(head), events, short(f.Head), f.Events), Want: want})
 	case sh != f.SessionHash:
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records session hash %s; the seal says %s", short(sh), short(f.SessionHash)), Want: want})
-	case w.hash != "" && !SealMatches(page, w.hash):
+	case w.hash != "" && !SealMatches(page, w.hash) && !a.matchesRenamed(page, w):
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it was edited after filing (its content hashes to %s; the seal records %s)", short(ContentHash(page)), short(w.hash)), Want: want})
 	case f.Head != a.head(f.Events) || a.kind(f.Events) != debate.EventVerdict:
 		// The seal event and the files agree with each other but not with
@@ -611,14 +639,21 @@ func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
 		a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: fmt.Sprintf("it records head %s at %d events, which is not the chain's verdict line", short(f.Head), f.Events), Want: want})
 	default:
 		if w.kind == "record" {
-			if problem := a.unsuperseded(page); problem != "" {
+			if problem := a.unsuperseded(page, w.filedAs); problem != "" {
 				a.add(FileCheck{File: w.path, Status: FileDiffers, Problem: problem, Want: want + `, and status "active" until a later record supersedes it`})
 				return page
 			}
 		}
-		a.add(FileCheck{File: w.path, Status: FileIntact})
+		a.add(FileCheck{File: w.path, Status: FileIntact, FiledAs: w.filedAs})
 	}
 	return page
+}
+
+// matchesRenamed reports whether page holds what the seal hashed once the
+// link rewrites of renamed records are undone (renamesIn).
+func (a *auditor) matchesRenamed(page *vault.Page, w witness) bool {
+	r := a.renamesIn(page, w.own)
+	return len(r) > 0 && SealMatches(r.undo(page), w.hash)
 }
 
 // unsuperseded says why a record that no longer says active was not
@@ -627,7 +662,7 @@ func (a *auditor) checkWitness(w witness, sealed bool) *vault.Page {
 // them, so only a record of the vault whose supersedes names this one may
 // have flipped them. A status changed by hand would otherwise take a
 // binding consensus out of every lookup unnoticed.
-func (a *auditor) unsuperseded(page *vault.Page) string {
+func (a *auditor) unsuperseded(page *vault.Page, filedAs string) string {
 	status, _ := page.Meta["status"].(string)
 	if status == statusActive {
 		return ""
@@ -651,8 +686,13 @@ func (a *auditor) unsuperseded(page *vault.Page) string {
 		return fmt.Sprintf("it says status %q, superseded by %s, which cannot be read: %v", status, by, err)
 	}
 	sup, _ := np.Meta["supersedes"].(string)
-	if l, err := vault.ParseLink(sup); err == nil && strings.EqualFold(strings.TrimSuffix(path.Base(l.Target), ".md"), strings.TrimSuffix(path.Base(page.Path), ".md")) {
-		return ""
+	if l, err := vault.ParseLink(sup); err == nil {
+		// The newer record names this one by its name, or, when it was
+		// renamed by hand (which rewrites no link), by its filed name.
+		target := recordName(l.Target)
+		if strings.EqualFold(target, recordName(page.Path)) || (filedAs != "" && strings.EqualFold(target, recordName(filedAs))) {
+			return ""
+		}
 	}
 	return fmt.Sprintf("it says status %q, superseded by %s, but %s supersedes %q, not this record", status, by, newer, sup)
 }

@@ -303,6 +303,13 @@ func NewView(t *Transcript) *View {
 		o.Session = s
 		o.Decisions, o.AgreedRound = v.decisions, v.agreed
 	}
+	// A record renamed since it was filed, found intact, is where it is
+	// now: that is the file a reader opens.
+	for _, f := range t.Audit {
+		if f.FiledAs != "" && f.FiledAs == v.Record && f.Status == FileIntact {
+			v.Record = f.File
+		}
+	}
 	return v
 }
 

@@ -253,8 +253,8 @@ func TestPercentInANameIsServed(t *testing.T) {
 	}
 }
 
-// A debate whose record was renamed or removed since names the record
-// rather than linking it to a 404.
+// A debate whose record was removed since names the record rather than
+// linking it to a 404; one whose record was renamed links it where it is.
 func TestMissingRecordIsNamedNotLinked(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -264,7 +264,14 @@ func TestMissingRecordIsNamedNotLinked(t *testing.T) {
 		t.Fatalf("the debate page does not link its record")
 	}
 	p := filepath.Join(f.vaultDir, "wiki", "consensus", "spec-idempotency-keys.md")
-	if err := os.Rename(p, filepath.Join(filepath.Dir(p), "renamed.md")); err != nil {
+	renamed := filepath.Join(filepath.Dir(p), "renamed.md")
+	if err := os.Rename(p, renamed); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := get(t, f.srv, "/debates/"+id); !strings.Contains(body, `href="/consensus/renamed"`) || strings.Contains(body, link) {
+		t.Errorf("the debate page does not link its renamed record where it is")
+	}
+	if err := os.Remove(renamed); err != nil {
 		t.Fatal(err)
 	}
 	_, body := get(t, f.srv, "/debates/"+id)

@@ -780,3 +780,85 @@ func TestVaultGoneIsNotIntact(t *testing.T) {
 		t.Errorf("a read made the vault %s", typo)
 	}
 }
+
+// A record renamed in the vault still holds what was filed: renamed by
+// hand (mv), or in Obsidian, which also rewrites every link to it (the
+// debate page's, and the supersedes of the record that superseded it),
+// both debates verify, the renamed record is named with the name it was
+// filed under, and a lookup answers from it. A link retargeted to another
+// page, or a "rename" whose filed name is still a file, is still an edit.
+func TestARenamedRecordStillVerifies(t *testing.T) {
+	t.Parallel()
+	d := newSealedDebate(t, nil)
+	e := newTamperEnv(t, d)
+	dir := t.TempDir()
+	s := writeScripts(t, dir, map[string]string{"critic": concedingCritic, "proposer": holdingDefender})
+	out, errs, code := dcli(t, e.root, "--json", "debate", "run", "--layer", "spec", "--topic", "Idempotency keys", "--position", "Use UUIDv7 keys",
+		"--workspace", dir, "--agent", "attacker=script:"+s["critic"], "--agent", "defender=script:"+s["proposer"])
+	if code != 0 {
+		t.Fatalf("second debate run: exit %d %s", code, errs)
+	}
+	objs := lines(t, out)
+	second := objs[len(objs)-1]["debate_id"].(string)
+	newer := filepath.Join(filepath.Dir(e.record), "spec-idempotency-keys-2.md")
+	if !bytes.Contains(e.read(newer), []byte(`supersedes: "[[spec-idempotency-keys]]"`)) {
+		t.Fatalf("the second record does not supersede the first:\n%s", e.read(newer))
+	}
+	wiki := filepath.Join(e.root, "vault", "wiki")
+	renamed := filepath.Join(filepath.Dir(e.record), "Key rule.md")
+	obsidianRename := func(e *tamperEnv, from, to string) {
+		t.Helper()
+		if err := os.Rename(from, to); err != nil {
+			t.Fatal(err)
+		}
+		old := regexp.MustCompile(`\[\[spec-idempotency-keys([\]|#])`)
+		filepath.WalkDir(wiki, func(p string, de fs.DirEntry, err error) error {
+			if err == nil && !de.IsDir() && strings.HasSuffix(p, ".md") {
+				e.write(p, old.ReplaceAll(e.read(p), []byte("[[Key rule$1")))
+			}
+			return nil
+		})
+	}
+	verify := func(id string) (string, int) {
+		out, errs, code := dcli(t, e.root, "transcripts", "verify", id)
+		return out + errs, code
+	}
+
+	// By hand: the file alone.
+	if err := os.Rename(e.record, renamed); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := verify(d.id); code != 0 || !strings.Contains(out, "intact    wiki/consensus/Key rule.md (renamed since it was filed as wiki/consensus/spec-idempotency-keys.md)") {
+		t.Errorf("renamed by hand: verify exit %d\n%s", code, out)
+	}
+	os.Rename(renamed, e.record)
+
+	// In Obsidian: the file and every link to it.
+	obsidianRename(e, e.record, renamed)
+	if !bytes.Contains(e.read(newer), []byte(`supersedes: "[[Key rule]]"`)) || !bytes.Contains(e.read(e.page), []byte("[[Key rule]]")) {
+		t.Fatal("the links were not rewritten")
+	}
+	for _, id := range []string{d.id, second} {
+		if out, code := verify(id); code != 0 {
+			t.Errorf("renamed in Obsidian: verify %s exit %d\n%s", id, code, out)
+		}
+	}
+	if out, _, code := dcli(t, e.root, "consensus", "check", "--layer", "spec", "--topic", "Idempotency keys", "--position", d.final); code != 0 || !strings.HasPrefix(out, "consistent") {
+		t.Errorf("renamed in Obsidian: check exit %d %s", code, out)
+	}
+
+	// A link retargeted to another page is an edit.
+	page := e.read(e.page)
+	e.write(e.page, bytes.ReplaceAll(page, []byte("[[Key rule]]"), []byte("[[spec-idempotency-keys-2]]")))
+	if out, code := verify(d.id); code != cmdutil.ExitBlocked || !strings.Contains(out, "differs   wiki/debates/"+d.id+".md") {
+		t.Errorf("the page's record link retargeted: verify exit %d\n%s", code, out)
+	}
+	e.write(e.page, page)
+
+	// A filed name that is still a file is no rename: the links that now
+	// lead elsewhere are edits.
+	e.write(e.record, e.read(renamed))
+	if out, code := verify(second); code != cmdutil.ExitBlocked || !strings.Contains(out, "differs   wiki/consensus/spec-idempotency-keys-2.md") {
+		t.Errorf("supersedes retargeted while the filed record is there: verify exit %d\n%s", code, out)
+	}
+}

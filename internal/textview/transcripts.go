@@ -78,6 +78,9 @@ func Audit(w io.Writer, v *app.Verification) error {
 		if f.Problem != "" {
 			line += ": " + f.Problem
 		}
+		if f.FiledAs != "" {
+			line += " (renamed since it was filed as " + f.FiledAs + ")"
+		}
 		fmt.Fprintf(w, "%s\n", cleanAll(line))
 		if f.Status.Bad() && f.Want != "" {
 			fmt.Fprintf(w, "            an intact one: %s\n", cleanAll(f.Want))
