@@ -137,8 +137,9 @@ func Check(w io.Writer, out *app.CheckResult) error {
 
 // CheckEnd words what a check means for the caller who passed lenient
 // (see app.CheckResult.Blocks): the warnings to show (the check's own,
-// then an open question's, or an unclear answer let through), and the
-// message of a blocked check ("" when the position may be taken).
+// then an open question's, or an unclear answer let through, then a seal
+// that could not be checked), and the message of a blocked check (""
+// when the position may be taken).
 func CheckEnd(out *app.CheckResult, lenient bool) (warnings []string, blocked string) {
 	res, file := out.Check, cleanAll(out.File)
 	for _, w := range res.Warnings {
@@ -160,6 +161,9 @@ func CheckEnd(out *app.CheckResult, lenient bool) (warnings []string, blocked st
 		warnings = append(warnings, recText(fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s (--lenient: not blocking)", file)))
 	case consensus.CheckOpen:
 		warnings = append(warnings, recText(fmt.Sprintf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)))
+	}
+	if res.Unsealed != "" && res.Record != nil {
+		warnings = append(warnings, recText(fmt.Sprintf("seal not checked: %s; the answer rests on %s as it reads now (give the --root its debate ran under to verify it)", res.Unsealed, file)))
 	}
 	return warnings, ""
 }

@@ -280,3 +280,18 @@ func TestGateBeforeDebate(t *testing.T) {
 		}
 	}
 }
+
+// A record whose seal could not be checked (its debate is not under the
+// root: a vault synced without it, or the debate's folder removed) is
+// answered from, with a warning that says so; before, only --json's
+// "unsealed" told, and the text said "consistent" as for a verified one.
+func TestCheckSaysTheSealWasNotChecked(t *testing.T) {
+	t.Parallel()
+	rec := record("Thumbnails", "WebP")
+	res := &consensus.CheckResult{Status: consensus.CheckConsistent, Record: &rec,
+		Unsealed: "the record's debate is not here to check its seal against: debate 20260101-spec-x-abcdef is not under /r"}
+	warnings, blocked := CheckEnd(&app.CheckResult{Status: res.Status, File: "/v/r.md", Check: res}, false)
+	if blocked != "" || len(warnings) != 1 || !strings.HasPrefix(warnings[0], "seal not checked: the record's debate is not here") || !strings.Contains(warnings[0], "/v/r.md") {
+		t.Errorf("warnings %q, blocked %q", warnings, blocked)
+	}
+}
