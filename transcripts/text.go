@@ -26,12 +26,12 @@ func RenderText(w io.Writer, v *View) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { bw.WriteString(termSafe(fmt.Sprintf(format, args...))) }
 	in := &v.Integrity
+	verify := v.VerifyCommand
+	if verify == "" {
+		verify = "parley transcripts verify " + v.ID
+	}
 	if !in.Intact {
 		p("!! TAMPERED: line %d %s\n", in.BadLine, termLine(in.Problem))
-		verify := v.VerifyCommand
-		if verify == "" {
-			verify = "parley transcripts verify " + v.ID
-		}
 		p("!! Everything from line %d on is not verified (marked UNVERIFIED below). See: %s\n\n", in.BadLine, verify)
 	}
 	if pc := in.Page; pc != nil && pc.Status == PageDiffers {
@@ -42,7 +42,7 @@ func RenderText(w io.Writer, v *View) error {
 		if f.Want != "" {
 			p("!! An intact one: %s\n", termLine(f.Want))
 		}
-		p("!! See: parley transcripts verify %s\n\n", v.ID)
+		p("!! See: %s\n\n", verify)
 	} else if in.Signature.Bad() {
 		p("!! SEAL SIGNATURE %s\n\n", strings.ToUpper(string(in.Signature)))
 	}

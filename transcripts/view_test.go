@@ -674,3 +674,22 @@ func TestHTMLCountsOneRound(t *testing.T) {
 		t.Errorf("HTML does not count one round as one:\n%s", h)
 	}
 }
+
+// The text of a debate one of whose files does not verify points at the
+// verify command the caller gave (with its --root), as the text of a
+// broken chain does: pasted, the bare command looks in the default root.
+func TestTextOfABadFileNamesTheCallersVerifyCommand(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	writeDebate(t, s, testID, 6, true).Close()
+	v := readView(t, s, testID)
+	v.Integrity.Files = []FileCheck{{File: "debates/" + testID + "/verdict.json", Status: FileDiffers, Problem: "edited"}}
+	v.VerifyCommand = "parley --root /srv/r transcripts verify " + testID
+	var text bytes.Buffer
+	if err := RenderText(&text, v); err != nil {
+		t.Fatal(err)
+	}
+	if out := text.String(); !strings.Contains(out, "!! See: parley --root /srv/r transcripts verify "+testID+"\n") {
+		t.Errorf("text:\n%s", out)
+	}
+}
