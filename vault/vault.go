@@ -194,26 +194,14 @@ func ParsePage(p string, data []byte) (*Page, error) {
 // must be a regular file inside the vault: a path with "..", or a symbolic
 // link that leads out of the vault, fails (os.Root refuses it); so does a
 // page over MaxPageBytes (ErrTooLarge).
-func (v *Vault) ReadPage(p string) (*Page, error) {
-	if err := validRead(p); err != nil {
-		return nil, err
-	}
-	data, info, err := readFile(v.root, p, false)
-	if err != nil {
-		return nil, &PageError{Op: "read", Path: p, Err: err}
-	}
-	page, err := ParsePage(p, data)
-	if err != nil {
-		return nil, err
-	}
-	page.ModTime = info.ModTime()
-	return page, nil
-}
+func (v *Vault) ReadPage(p string) (*Page, error) { return v.read(p, false) }
 
 // readLenient is ReadPage that reads a page whose frontmatter does not
 // parse as Obsidian shows it: Meta nil, Invalid the reason, Body what
 // follows the frontmatter block.
-func (v *Vault) readLenient(p string) (*Page, error) {
+func (v *Vault) readLenient(p string) (*Page, error) { return v.read(p, true) }
+
+func (v *Vault) read(p string, lenient bool) (*Page, error) {
 	if err := validRead(p); err != nil {
 		return nil, err
 	}
@@ -222,7 +210,7 @@ func (v *Vault) readLenient(p string) (*Page, error) {
 		return nil, &PageError{Op: "read", Path: p, Err: err}
 	}
 	page, err := ParsePage(p, data)
-	if errors.Is(err, ErrFrontmatter) {
+	if lenient && errors.Is(err, ErrFrontmatter) {
 		_, body, _ := SplitFrontmatter(data)
 		page = &Page{Path: p, Body: body, Invalid: err, Size: int64(len(data))}
 	} else if err != nil {
