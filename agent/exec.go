@@ -36,8 +36,9 @@ const MaxOutputBytes = inbox.MaxMessageBytes / 2
 // the defender's standing position unless it repeats it (then it concedes).
 //
 // The command is killed, with its process group, when the request's
-// deadline passes, the agent stops, or it prints more than MaxOutputBytes;
-// a child it leaves running that holds its output open is killed when the
+// deadline passes, the agent stops, the process running it dies (even by
+// SIGKILL, see groupGuard), or it prints more than MaxOutputBytes; a child
+// it leaves running that holds its output open is killed when the
 // command exits (what the command printed is its answer). A non-zero exit
 // is an error (a *debate.UnavailableError of kind cannot_start for 126 and
 // 127); a Runner runs the command once more and, failing again, reports
@@ -227,8 +228,18 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	var stdout, stderr limitedBuffer
 	stdout.max, stderr.max = MaxOutputBytes, 4096
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	killGroup := func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	guard, err := startGuard()
+	if err != nil {
+		return nil, &debate.UnavailableError{
+			Kind: debate.UnavailableNoStart, Err: err,
+			Detail: fmt.Sprintf("cannot start sh to run %q: %v", e.Command, err),
+			Hint:   "check that sh is on PATH",
+		}
+	}
+	defer guard.release()
+	// In the guard's group: killed with it, and by it if this process dies.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: guard.pgid()}
+	killGroup := func() error { return syscall.Kill(-guard.pgid(), syscall.SIGKILL) }
 	cmd.Cancel = killGroup
 	// Output past the limit stops the command at once (Write is only
 	// called once the process has started).
@@ -245,7 +256,7 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	if errors.Is(err, exec.ErrWaitDelay) {
 		// The command exited, but something it left in its process group
 		// (a background child) still held its output: it ends with the
-		// turn. (The group cannot have been recycled: that child is in it.)
+		// turn. (The group cannot have been recycled: its guard is in it.)
 		_ = killGroup()
 	}
 	switch {
