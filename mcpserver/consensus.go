@@ -56,7 +56,7 @@ type ShowInput struct {
 type ShowOutput = app.RecordPage
 
 func (s *Server) addConsensusTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:  "consensus_check",
 		Title: "Check a position against the filed consensus",
 		Description: "Before deciding, check whether a filed consensus settles the question (layer and topic). " +
@@ -68,13 +68,13 @@ func (s *Server) addConsensusTools() {
 			"none: nothing filed. Positions are compared by meaning: numbers with units, negation, the options named, conditions.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.consensusCheck)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "consensus_search",
 		Title:       "Search the consensus records",
 		Description: "Rank the filed consensus records by relevance to a query (BM25 over topic, positions and rationale).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.consensusSearch)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "consensus_show",
 		Title:       "Show a consensus record",
 		Description: "Read one consensus record: its fields and its Markdown body.",

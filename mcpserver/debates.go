@@ -81,7 +81,7 @@ type TranscriptOutput struct {
 }
 
 func (s *Server) addDebateTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:  "debate_start",
 		Title: "Start a debate",
 		Description: "Start a budgeted debate in the background and return its id (like \"parley debate start\"). " +
@@ -89,13 +89,13 @@ func (s *Server) addDebateTools() {
 			"takes part as ROLE=@NAME. Follow it with debate_status.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(false)},
 	}, s.debateStart)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "debate_status",
 		Title:       "Where a debate stands",
 		Description: "Running, closed or interrupted; round, tokens and time against the budget; the verdict and record once closed.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.debateStatus)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "transcript_show",
 		Title:       "Read a debate's transcript",
 		Description: "The debate's transcript as readable Markdown, with the verification of its hash chain.",

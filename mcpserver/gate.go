@@ -57,7 +57,7 @@ func (s *Server) addGateTool() {
 	for _, k := range []string{"initial_confidence", "final_confidence", "confidence"} {
 		in.Properties[k].Types = []string{"number", "string", "null"}
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:  "gate",
 		Title: "Ask the gate whether a question deserves a debate",
 		Description: "Give a self-critique (text, or its fields with at least critique) and get debate or skip, " +

@@ -56,13 +56,13 @@ type RecvOutput struct {
 }
 
 func (s *Server) addMessageTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:  "send",
 		Title: "Send a message to an agent",
 		Description: "Deliver a message durably to an agent's inbox, as \"parley send\" does. An unknown agent is " +
 			"not_found; a known agent that is not running still gets it, with warning not_active (an error with require_live).",
 	}, s.send)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:  "recv",
 		Title: "Receive messages",
 		Description: "Claim and acknowledge the oldest message of an inbox (all: every waiting one), waiting up to " +

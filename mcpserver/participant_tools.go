@@ -104,7 +104,7 @@ type LeaveOutput struct {
 }
 
 func (s *Server) addParticipantTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:  "debate_join",
 		Title: "Take part in debates as an agent",
 		Description: "Register the calling agent under a name, as a defender or attacker. The server holds the " +
@@ -112,7 +112,7 @@ func (s *Server) addParticipantTools() {
 			"debate_leave). Then start a debate with ROLE=@NAME among its agents (or join a debate that names you), " +
 			"and loop: debate_next_turn, then debate_submit_turn, until debate_next_turn reports the debate closed.",
 	}, s.debateJoin)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:  "debate_next_turn",
 		Title: "Fetch the pending turn request",
 		Description: "Return the participant's pending turn_request (the debate so far, the standing position, the " +
@@ -120,7 +120,7 @@ func (s *Server) addParticipantTools() {
 			"false means none yet. Answer it with debate_submit_turn before its deadline.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.debateNextTurn)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:  "debate_submit_turn",
 		Title: "Answer a turn request",
 		Description: "Answer the pending request_id with a debate turn: position, counter_to, evidence_refs, " +
@@ -129,7 +129,7 @@ func (s *Server) addParticipantTools() {
 			"pending. Submitting the same answer again is harmless; a different one is refused.",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
 	}, s.debateSubmitTurn)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "debate_leave",
 		Title:       "Stop taking part",
 		Description: "Stop listening as the participant and unregister it. A request it has not answered stays in its inbox.",

@@ -1,0 +1,45 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestArgumentsRefusedInParleysWords: arguments the SDK could not decode
+// into a tool's input (a number too big for a whole number, a null, a
+// value of the wrong kind) are tool errors that name the argument and what
+// it takes, for every tool, never Go's or the schema validator's words.
+func TestArgumentsRefusedInParleysWords(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, c := range []struct{ tool, args, want string }{
+		{"consensus_search", `{"query":"x","limit":1e30}`, "limit: 1e30 is too large (at most 9223372036854775807)"},
+		{"consensus_search", `{"query":"x","limit":99999999999999999999}`, "limit: 99999999999999999999 is too large (at most 9223372036854775807)"},
+		{"consensus_search", `{"query":"x","limit":-1e19}`, "limit: -1e19 is too small (at least -9223372036854775808)"},
+		{"consensus_search", `{"query":"x","limit":1.5}`, "limit: 1.5 is not a whole number"},
+		{"consensus_search", `{"query":"x","limit":"3"}`, `limit: "3" is not a whole number`},
+		{"consensus_search", `{"query":"x","foo":1}`, `consensus_search takes no argument "foo" (it takes layer, limit, query, status, verdict)`},
+		{"consensus_search", `{}`, "consensus_search needs query"},
+		{"send", `{"from":"a","to":"b","text":"x","type":null}`, "type: null is not allowed: give a string, or leave type out"},
+		{"debate_start", `{"layer":"spec","topic":"t","agents":["a"],"max_rounds":1e30}`, "max_rounds: 1e30 is too large"},
+		{"debate_submit_turn", `{"name":"a","request_id":"r","tokens":1e300}`, "tokens: 1e300 is too large"},
+		{"debate_submit_turn", `{"name":"a","request_id":"r","evidence_refs":["a",null]}`, "evidence_refs[1]: null is not allowed: give a string"},
+		{"recv", `{"as":null}`, "as: null is not allowed: give a string"},
+	} {
+		got := fails(t, e.client, c.tool, json.RawMessage(c.args))
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.tool, c.args, got, c.want)
+		}
+		for _, internal := range []string{"Go struct", "mcpserver.", "reflect", "validating", "json:"} {
+			if strings.Contains(got, internal) {
+				t.Errorf("%s %s: %q names %q", c.tool, c.args, got, internal)
+			}
+		}
+	}
+	// What parses is the tool's to judge, as before.
+	if got := fails(t, e.client, "consensus_search", json.RawMessage(`{"query":"x","limit":-5}`)); got != "limit: must be at least 1" {
+		t.Errorf("limit -5: %q", got)
+	}
+	ok[SearchOutput](t, e.client, "consensus_search", json.RawMessage(`{"query":"x","limit":3}`))
+}
