@@ -2,8 +2,11 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/parleyhq/parley/inbox"
 )
 
 // TestArgumentsRefusedInParleysWords: arguments the SDK could not decode
@@ -42,4 +45,32 @@ func TestArgumentsRefusedInParleysWords(t *testing.T) {
 		t.Errorf("limit -5: %q", got)
 	}
 	ok[SearchOutput](t, e.client, "consensus_search", json.RawMessage(`{"query":"x","limit":3}`))
+}
+
+// TestTooLongArgumentsSayWhichAndHowLong: a text argument over the 1 MiB
+// bound is refused as that argument being too long, never with the
+// messenger's "message too large" (it is no message).
+func TestTooLongArgumentsSayWhichAndHowLong(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	long := strings.Repeat("x", inbox.MaxMessageBytes+1)
+	want := func(field string) string {
+		return fmt.Sprintf("%s is too long: %d bytes, at most %d", field, inbox.MaxMessageBytes+1, inbox.MaxMessageBytes)
+	}
+	for _, c := range []struct {
+		tool, field string
+		args        any
+	}{
+		{"consensus_search", "query", SearchInput{Query: long}},
+		{"consensus_check", "topic", CheckInput{Layer: "spec", Topic: long, Position: "p"}},
+		{"consensus_check", "position", CheckInput{Layer: "spec", Topic: "t", Position: long}},
+		{"consensus_show", "name", ShowInput{Name: long}},
+		{"debate_start", "scope", StartInput{Layer: "spec", Topic: "t", Scope: long, Agents: []string{"defender=@A", "attacker=@B"}}},
+		{"debate_submit_turn", "text", SubmitInput{Name: "A", RequestID: "r", Position: "p", Text: long}},
+	} {
+		got := fails(t, e.client, c.tool, c.args)
+		if got != want(c.field) {
+			t.Errorf("%s with a long %s: %q, want %q", c.tool, c.field, got, want(c.field))
+		}
+	}
 }

@@ -261,11 +261,13 @@ func waitArg(seconds float64) (time.Duration, error) {
 	return time.Duration(seconds * float64(time.Second)), nil
 }
 
-// checkSize refuses a text over inbox.MaxMessageBytes, the messenger's
-// limit, which also bounds the free text of every other tool.
+// checkSize refuses a text argument over inbox.MaxMessageBytes, the
+// messenger's limit, which also bounds the free text of every other tool:
+// "query is too long: N bytes, at most M". The argument is no message, so
+// it is not inbox.ErrTooLarge.
 func checkSize(field, text string) error {
 	if len(text) > inbox.MaxMessageBytes {
-		return invalidf("%s: %w: %d bytes, limit %d", field, inbox.ErrTooLarge, len(text), inbox.MaxMessageBytes)
+		return invalidf("%s is too long: %d bytes, at most %d", field, len(text), inbox.MaxMessageBytes)
 	}
 	return nil
 }

@@ -158,7 +158,7 @@ func TestConsensusTools(t *testing.T) {
 		{"consensus_check", CheckInput{"spek", "Idempotency keys", "x"}, `layer: unknown layer: "spek"`},
 		{"consensus_check", CheckInput{"spec", " ", "x"}, "consensus_check needs layer, topic and position"},
 		{"consensus_check", CheckInput{"spec", "Idempotency keys", "..."}, "position says nothing once normalized"},
-		{"consensus_check", CheckInput{"spec", "Idempotency keys", strings.Repeat("x", inbox.MaxMessageBytes+1)}, "position: message too large"},
+		{"consensus_check", CheckInput{"spec", "Idempotency keys", strings.Repeat("x", inbox.MaxMessageBytes+1)}, "position is too long"},
 		{"consensus_check", map[string]any{"layer": "spec", "topic": "t", "position": "p", "extra": 1}, `consensus_check takes no argument "extra" (it takes layer, position, topic)`},
 		{"consensus_check", map[string]any{"layer": 3, "topic": "t", "position": "p"}, "layer: 3 is not a string"},
 		{"consensus_search", SearchInput{Query: "x", Verdict: "MAYBE"}, "verdict: unknown verdict"},
