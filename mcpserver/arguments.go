@@ -54,12 +54,21 @@ func (s *Server) checkArguments(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // argumentsError is what is wrong with a tool's arguments against its
-// input schema, in parley's words; nil when nothing this checks is (the
-// arguments not being an object at all is left to the SDK).
+// input schema, in parley's words; nil when nothing this checks is.
+// Arguments left out, or null, are no arguments; JSON that does not parse
+// is left to the SDK.
 func argumentsError(tool string, sc *jsonschema.Schema, raw stdjson.RawMessage) error {
 	var args map[string]stdjson.RawMessage
-	if len(raw) == 0 || stdjson.Unmarshal(raw, &args) != nil || args == nil {
-		return nil
+	if len(raw) > 0 && kindOf(raw) != "null" {
+		if !stdjson.Valid(raw) {
+			return nil
+		}
+		if kindOf(raw) != "object" {
+			return invalidf("%s takes its arguments as an object ({\"name\": value, …}), not %s", tool, clip.Runes(string(raw), 40))
+		}
+		if stdjson.Unmarshal(raw, &args) != nil {
+			return nil
+		}
 	}
 	names := make([]string, 0, len(args))
 	for name := range args {

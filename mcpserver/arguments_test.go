@@ -29,6 +29,9 @@ func TestArgumentsRefusedInParleysWords(t *testing.T) {
 		{"debate_submit_turn", `{"name":"a","request_id":"r","tokens":1e300}`, "tokens: 1e300 is too large"},
 		{"debate_submit_turn", `{"name":"a","request_id":"r","evidence_refs":["a",null]}`, "evidence_refs[1]: null is not allowed: give a string"},
 		{"recv", `{"as":null}`, "as: null is not allowed: give a string"},
+		{"consensus_search", `null`, "consensus_search needs query"},
+		{"consensus_search", `[1]`, `consensus_search takes its arguments as an object ({"name": value, …}), not [1]`},
+		{"consensus_search", `"x"`, `consensus_search takes its arguments as an object ({"name": value, …}), not "x"`},
 	} {
 		got := fails(t, e.client, c.tool, json.RawMessage(c.args))
 		if !strings.HasPrefix(got, c.want) {
