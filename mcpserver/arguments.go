@@ -64,7 +64,7 @@ func argumentsError(tool string, sc *jsonschema.Schema, raw stdjson.RawMessage) 
 			return nil
 		}
 		if kindOf(raw) != "object" {
-			return invalidf("%s takes its arguments as an object ({\"name\": value, …}), not %s", tool, clip.Runes(string(raw), 40))
+			return invalidf("%s takes its arguments as an object ({\"name\": value, …}), not %s", tool, clip.Line(string(raw), 40))
 		}
 		if stdjson.Unmarshal(raw, &args) != nil {
 			return nil
@@ -130,7 +130,7 @@ func valueError(name string, prop *jsonschema.Schema, v stdjson.RawMessage, opti
 	}
 	want := wanted(types)
 	if got == "number" && slices.Contains(types, "integer") {
-		n := clip.Runes(string(v), 40)
+		n := clip.Line(string(v), 40)
 		switch f, ok := integral(string(v)); {
 		case !ok:
 			return invalidf("%s: %s is not a whole number", name, n)
@@ -148,7 +148,7 @@ func valueError(name string, prop *jsonschema.Schema, v stdjson.RawMessage, opti
 		}
 		return invalidf("%s: null is not allowed: give %s", name, want)
 	}
-	return invalidf("%s: %s is not %s", name, clip.Runes(string(v), 40), want)
+	return invalidf("%s: %s is not %s", name, clip.Line(string(v), 40), want)
 }
 
 // kindOf is the JSON type of v as a schema names it; "integer" for a
@@ -175,9 +175,19 @@ func kindOf(v stdjson.RawMessage) string {
 }
 
 // integral is the JSON number s when it is a whole number (1e30, 5.0),
-// however large.
+// however large. A number of more than 100 characters is read as a
+// float64 (parsing it exactly takes time quadratic in its length), and
+// one beyond a float64 counts as whole and infinite.
 func integral(s string) (*big.Float, bool) {
-	f, _, err := big.ParseFloat(strings.TrimSpace(s), 10, 256, big.ToNearestEven)
+	s = strings.TrimSpace(s)
+	if len(s) > 100 {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return nil, false
+		}
+		return big.NewFloat(f), math.IsInf(f, 0) || f == math.Trunc(f)
+	}
+	f, _, err := big.ParseFloat(s, 10, 256, big.ToNearestEven)
 	return f, err == nil && f.IsInt()
 }
 
