@@ -265,8 +265,10 @@ func checkTurn(from string, req *debate.TurnRequest, t *debate.Turn) error {
 	if err != nil {
 		return invalidf("%w", err)
 	}
-	if _, err := m.Encode(); err != nil {
-		return invalidf("%w (limit %d bytes for the whole reply)", err, inbox.MaxMessageBytes)
+	if _, err := m.Encode(); errors.Is(err, inbox.ErrTooLarge) {
+		return invalidf("the turn is too long: position, counter_to, evidence_refs and text together must fit in one debate_turn reply of at most %d bytes", inbox.MaxMessageBytes)
+	} else if err != nil {
+		return invalidf("%w", err)
 	}
 	if _, err := debate.DecodeTurn(m, req); err != nil {
 		return invalidf("%w", err)

@@ -144,7 +144,7 @@ func mcpDefenderDebate(t *testing.T, critic, defender string, verdict debate.Ver
 			{SubmitInput{Position: "x", Tokens: -3}, "bad reply: negative tokens -3"},
 			{SubmitInput{Position: strings.Repeat("p", debate.MaxPositionLen+1)}, "longer than 4000 characters"},
 			{SubmitInput{Position: "x", EvidenceRefs: make([]string, debate.MaxEvidenceRefs+1)}, "101 evidence refs, limit 100"},
-			{SubmitInput{Position: "x", Text: strings.Repeat("t", 1<<20)}, "message too large"},
+			{SubmitInput{Position: "x", Text: strings.Repeat("t", 1<<20)}, "the turn is too long: position, counter_to, evidence_refs and text together must fit in one debate_turn reply of at most 1048576 bytes"},
 			{SubmitInput{Position: "x", RequestID: req.RequestID + "x"}, "no pending turn request"},
 			{SubmitInput{Position: "x", RequestID: " "}, "needs the request_id"},
 		} {
