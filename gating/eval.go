@@ -10,14 +10,19 @@ import (
 // those of the "debate" label. SkipRate is the share of skip-labeled
 // examples the gate skipped (the debates it rightly saved); Skipped is the
 // share of all examples it skipped.
+//
+// A figure whose denominator is empty is undefined and nil (null in JSON),
+// never a measured 0: Precision when the gate decided no debate, Recall
+// without a debate example, SkipRate without a skip example, AUC without
+// one of each, F1 when precision or recall is undefined.
 type Metrics struct {
 	N               int                     `json:"n"`
 	Accuracy        float64                 `json:"accuracy"`
-	Precision       float64                 `json:"precision"`
-	Recall          float64                 `json:"recall"`
-	F1              float64                 `json:"f1"`
-	AUC             float64                 `json:"auc"`
-	SkipRate        float64                 `json:"skip_rate"`
+	Precision       *float64                `json:"precision"`
+	Recall          *float64                `json:"recall"`
+	F1              *float64                `json:"f1"`
+	AUC             *float64                `json:"auc"`
+	SkipRate        *float64                `json:"skip_rate"`
 	Threshold       float64                 `json:"threshold"`
 	LayerThresholds map[vocab.Layer]float64 `json:"layer_thresholds,omitempty"`
 	Mode            Mode                    `json:"mode"`
@@ -64,20 +69,30 @@ func Evaluate(g *Gate, examples []Example) (Metrics, error) {
 			m.TN++
 		}
 	}
-	ratio := func(a, b int) float64 {
-		if b == 0 {
-			return 0
-		}
-		return float64(a) / float64(b)
-	}
-	m.Accuracy = ratio(m.TP+m.TN, m.N)
+	m.Accuracy = float64(m.TP+m.TN) / float64(m.N)
+	m.Skipped = float64(m.TN+m.FN) / float64(m.N)
 	m.Precision = ratio(m.TP, m.TP+m.FP)
 	m.Recall = ratio(m.TP, m.TP+m.FN)
-	if m.Precision+m.Recall > 0 {
-		m.F1 = 2 * m.Precision * m.Recall / (m.Precision + m.Recall)
+	if m.Precision != nil && m.Recall != nil {
+		f1 := 0.0
+		if p, r := *m.Precision, *m.Recall; p+r > 0 {
+			f1 = 2 * p * r / (p + r)
+		}
+		m.F1 = &f1
 	}
 	m.SkipRate = ratio(m.TN, m.TN+m.FP)
-	m.Skipped = ratio(m.TN+m.FN, m.N)
-	m.AUC = auc(scores, ys)
+	if m.TP+m.FN > 0 && m.TN+m.FP > 0 {
+		a := auc(scores, ys)
+		m.AUC = &a
+	}
 	return m, nil
+}
+
+// ratio is a/b, or nil (undefined) when b is 0.
+func ratio(a, b int) *float64 {
+	if b == 0 {
+		return nil
+	}
+	r := float64(a) / float64(b)
+	return &r
 }

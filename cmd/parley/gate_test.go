@@ -285,6 +285,20 @@ func TestGateEvalLabelledSet(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "mode rules") {
 		t.Errorf("rules eval: exit %d\n%s", code, out)
 	}
+	// A set with no skip example has no skip rate and no AUC: null in
+	// JSON, "-" in text, never a measured 0.
+	debates := writeFile(t, t.TempDir(), "debates.jsonl", strings.Join(strings.Split(evalJSONL, "\n")[1:2], "")+"\n")
+	out, stderr, code = runT(t, "", "--json", "gate", "eval", "--data", debates)
+	m = nil
+	if err := json.Unmarshal([]byte(out), &m); code != 0 || err != nil {
+		t.Fatalf("eval of debates only: exit %d, %v: %s%s", code, err, out, stderr)
+	}
+	if v, ok := m["skip_rate"]; !ok || v != nil || m["auc"] != nil || m["recall"] == nil {
+		t.Errorf("eval of debates only: skip_rate and auc should be null, recall a number: %s", out)
+	}
+	if out, _, _ = runT(t, "", "gate", "eval", "--data", debates); !strings.Contains(out, "auc       -\n") || !strings.Contains(out, "skip rate -  (") {
+		t.Errorf("eval of debates only, text:\n%s", out)
+	}
 	bad := writeFile(t, t.TempDir(), "bad.jsonl", `{"critique":"c","label":"perhaps"}`+"\n")
 	if _, stderr, code := runT(t, "", "gate", "eval", "--data", bad); code != cmdutil.ExitError || !strings.Contains(stderr, "line 1") {
 		t.Errorf("bad corpus: exit %d %q", code, stderr)

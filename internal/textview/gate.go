@@ -132,13 +132,13 @@ func Trained(w io.Writer, m *app.Trained) error {
 
 // Metrics writes the gate measured on a labelled corpus.
 func Metrics(w io.Writer, m gating.Metrics) error {
-	// A figure whose denominator is empty (no skip example, no debate
-	// decided) is undefined, not 0: it shows as "-".
-	fig := func(v float64, defined bool) string {
-		if !defined {
+	// A figure the measurement left undefined (nil: no skip example, no
+	// debate decided) shows as "-", not as a measured 0.
+	fig := func(v *float64) string {
+		if v == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%.3f", v)
+		return fmt.Sprintf("%.3f", *v)
 	}
 	debates, skips := m.TP+m.FN, m.TN+m.FP
 	mode := string(m.Mode)
@@ -146,9 +146,9 @@ func Metrics(w io.Writer, m gating.Metrics) error {
 		mode += ", model " + m.Model
 	}
 	fmt.Fprintf(w, "%d examples (%d debate, %d skip), mode %s, threshold %.4f\n", m.N, debates, skips, mode, m.Threshold)
-	fmt.Fprintf(w, "accuracy  %s\nprecision %s  (of debate)\nrecall    %s  (of debate)\nf1        %s\nauc       %s\n",
-		fig(m.Accuracy, m.N > 0), fig(m.Precision, m.TP+m.FP > 0), fig(m.Recall, debates > 0), fig(m.F1, m.TP+m.FP > 0 && debates > 0), fig(m.AUC, debates > 0 && skips > 0))
-	fmt.Fprintf(w, "skip rate %s  (skip examples the gate skipped; %s of all examples skipped)\n", fig(m.SkipRate, skips > 0), fig(m.Skipped, m.N > 0))
+	fmt.Fprintf(w, "accuracy  %.3f\nprecision %s  (of debate)\nrecall    %s  (of debate)\nf1        %s\nauc       %s\n",
+		m.Accuracy, fig(m.Precision), fig(m.Recall), fig(m.F1), fig(m.AUC))
+	fmt.Fprintf(w, "skip rate %s  (skip examples the gate skipped; %.3f of all examples skipped)\n", fig(m.SkipRate), m.Skipped)
 	_, err := fmt.Fprintf(w, "confusion tp %d  fp %d  tn %d  fn %d\n", m.TP, m.FP, m.TN, m.FN)
 	return err
 }

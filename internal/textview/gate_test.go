@@ -8,10 +8,10 @@ import (
 )
 
 // TestMetricsSayWhatIsUndefined: a corpus of debate examples only has no
-// skip rate and no AUC; they show as "-", not as a measured 0.
+// skip rate and no AUC (nil); they show as "-", not as a measured 0.
 func TestMetricsSayWhatIsUndefined(t *testing.T) {
 	var b strings.Builder
-	if err := Metrics(&b, gating.Metrics{N: 3, TP: 2, FN: 1, Accuracy: 2.0 / 3, Precision: 1, Recall: 2.0 / 3, F1: 0.8, Mode: "model"}); err != nil {
+	if err := Metrics(&b, gating.Metrics{N: 3, TP: 2, FN: 1, Accuracy: 2.0 / 3, Precision: fig(1), Recall: fig(2.0 / 3), F1: fig(0.8), Mode: "model"}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -21,3 +21,5 @@ func TestMetricsSayWhatIsUndefined(t *testing.T) {
 		}
 	}
 }
+
+func fig(v float64) *float64 { return &v }
