@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/parleyhq/parley/vocab"
@@ -44,9 +45,11 @@ const (
 	ModeRules Mode = "rules"
 )
 
-// ParseMode accepts "model" or "rules".
+// ParseMode accepts "model" or "rules" in any case, surrounding space
+// ignored, as vocab.ParseLayer reads a layer; anything else is an error
+// that names both.
 func ParseMode(s string) (Mode, error) {
-	switch m := Mode(s); m {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
 	case ModeModel, ModeRules:
 		return m, nil
 	}

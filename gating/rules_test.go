@@ -1,6 +1,7 @@
 package gating
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -60,5 +61,22 @@ func TestRulesMode(t *testing.T) {
 				t.Errorf("a debate with no cues")
 			}
 		})
+	}
+}
+
+// TestParseModeAnyCase: a mode is read as a layer is (vocab.ParseLayer): in
+// any case, surrounding space ignored; anything else is refused with both
+// modes named.
+func TestParseModeAnyCase(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]Mode{"model": ModeModel, "rules": ModeRules, "RULES": ModeRules, " Model ": ModeModel, "Rules\n": ModeRules} {
+		if got, err := ParseMode(in); err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "rule", "classifier", "model rules"} {
+		if got, err := ParseMode(in); err == nil || !strings.Contains(err.Error(), "use model or rules") {
+			t.Errorf("ParseMode(%q) = %q, %v; want an error naming model and rules", in, got, err)
+		}
 	}
 }

@@ -130,9 +130,10 @@ func TestGateModesAndLayer(t *testing.T) {
 	root := t.TempDir()
 	// Confident and clean, but 0.79: the seed rule debates, at the edge.
 	in := `{"critique":"The handler returns 400 for a missing key; the test covers it.","final_confidence":0.79}`
-	out, _, code := runT(t, in, "--root", root, "--json", "gate", "--mode", "rules", "--layer", "plan")
+	// A mode is read in any case, as a layer is.
+	out, stderr, code := runT(t, in, "--root", root, "--json", "gate", "--mode", "RULES", "--layer", "PLAN")
 	if code != 0 {
-		t.Fatalf("exit %d", code)
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var d gating.Decision
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
