@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -187,8 +186,13 @@ type Stats struct {
 	ByLayer            map[string]LayerStats `json:"by_layer"`
 	ByMode             map[Mode]int          `json:"by_mode"`
 	BadLines           int                   `json:"bad_lines"`
-	First              string                `json:"first,omitempty"`
-	Last               string                `json:"last,omitempty"`
+	// First and Last are the earliest and the latest decision's time as
+	// logged, of the decisions whose time reads as RFC 3339; "" when none
+	// does. Untimed counts the decisions whose time is missing or unreadable
+	// (a hand-edited line): they count everywhere but in the range.
+	First   string `json:"first,omitempty"`
+	Last    string `json:"last,omitempty"`
+	Untimed int    `json:"untimed,omitempty"`
 }
 
 // LayerStats is Stats for one layer ("" is reported as "unknown").
@@ -246,7 +250,7 @@ func Summarize(entries []LogEntry, bad int, budget func(vocab.Layer) int) Stats 
 			smallest = b
 		}
 	}
-	var times []string
+	var first, last time.Time
 	for _, e := range entries {
 		name, cost := string(e.Layer), 0
 		if _, err := vocab.ParseLayer(name); err == nil && name != "" {
@@ -269,7 +273,17 @@ func Summarize(entries []LogEntry, bad int, budget func(vocab.Layer) int) Stats 
 			s.TokensGated += cost
 		}
 		s.ByLayer[name] = ls
-		times = append(times, e.Time)
+		t, err := time.Parse(time.RFC3339Nano, e.Time)
+		if err != nil {
+			s.Untimed++
+			continue
+		}
+		if s.First == "" || t.Before(first) {
+			first, s.First = t, e.Time
+		}
+		if s.Last == "" || t.After(last) {
+			last, s.Last = t, e.Time
+		}
 	}
 	s.TokensSaved = s.TokensAlwaysDebate - s.TokensGated
 	if s.Decisions > 0 {
@@ -277,10 +291,6 @@ func Summarize(entries []LogEntry, bad int, budget func(vocab.Layer) int) Stats 
 	}
 	if s.TokensAlwaysDebate > 0 {
 		s.SavedShare = float64(s.TokensSaved) / float64(s.TokensAlwaysDebate)
-	}
-	if len(times) > 0 {
-		sort.Strings(times)
-		s.First, s.Last = times[0], times[len(times)-1]
 	}
 	return s
 }

@@ -220,3 +220,37 @@ func TestAppendRefusesANamedPipe(t *testing.T) {
 		t.Errorf("AppendLabels: %v, want ErrNotRegular", err)
 	}
 }
+
+// TestSummarizeRangeIgnoresUnreadableTimes: the range of a log is that of
+// its decisions whose time reads as RFC 3339, by time, not by string; a
+// hand-edited line with no time, or with words for one, still counts as a
+// decision but leaves the range alone.
+func TestSummarizeRangeIgnoresUnreadableTimes(t *testing.T) {
+	t.Parallel()
+	budget := func(debate.Layer) int { return 1000 }
+	entry := func(tm string) LogEntry {
+		return LogEntry{Time: tm, Decision: Decision{Outcome: Debate, Mode: ModeModel}}
+	}
+	for _, c := range []struct {
+		name        string
+		times       []string
+		first, last string
+	}{
+		{"all timed", []string{"2026-12-02T10:00:00.000Z", "2026-12-01T09:00:00.000Z", "2026-12-03T08:00:00.000Z"}, "2026-12-01T09:00:00.000Z", "2026-12-03T08:00:00.000Z"},
+		{"one without a time", []string{"2026-12-02T10:00:00.000Z", "", "2026-12-03T08:00:00.000Z"}, "2026-12-02T10:00:00.000Z", "2026-12-03T08:00:00.000Z"},
+		{"words for a time", []string{"yesterday", "2026-12-02T10:00:00.000Z"}, "2026-12-02T10:00:00.000Z", "2026-12-02T10:00:00.000Z"},
+		{"another offset", []string{"2026-12-02T10:00:00+02:00", "2026-12-02T09:30:00Z"}, "2026-12-02T10:00:00+02:00", "2026-12-02T09:30:00Z"},
+		{"none timed", []string{"", "soon"}, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var entries []LogEntry
+			for _, tm := range c.times {
+				entries = append(entries, entry(tm))
+			}
+			s := Summarize(entries, 0, budget)
+			if s.Decisions != len(c.times) || s.First != c.first || s.Last != c.last {
+				t.Errorf("%d decisions, range %q … %q; want %d, %q … %q", s.Decisions, s.First, s.Last, len(c.times), c.first, c.last)
+			}
+		})
+	}
+}

@@ -161,7 +161,21 @@ func GateStats(w io.Writer, s gating.Stats, logPath string) error {
 		_, err := fmt.Fprintf(w, "no gate decisions recorded in %s\n", logPath)
 		return err
 	}
-	fmt.Fprintf(w, "%d decision(s) (%s … %s): %d debate, %d skip, skip rate %.1f%%\n", s.Decisions, s.First, s.Last, s.Debate, s.Skip, 100*s.SkipRate)
+	// Hand-edited lines may lack a time: the range is of those that have
+	// one, and says how many do not.
+	var span string
+	switch {
+	case s.First == "":
+		span = "times unknown"
+	case s.First == s.Last:
+		span = s.First
+	default:
+		span = s.First + " … " + s.Last
+	}
+	if s.First != "" && s.Untimed > 0 {
+		span += fmt.Sprintf("; %d without a time", s.Untimed)
+	}
+	fmt.Fprintf(w, "%d decision(s) (%s): %d debate, %d skip, skip rate %.1f%%\n", s.Decisions, span, s.Debate, s.Skip, 100*s.SkipRate)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  layer\tdecisions\tskip\tbudget\ttokens saved\tdebate precision (outcome-labelled)")
 	for _, name := range []string{"spec", "plan", "verify", "unknown"} {
