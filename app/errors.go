@@ -69,6 +69,11 @@ var (
 	// a debate under the root filed its record there, and the call only
 	// reads (nothing was created looking for it).
 	ErrNoVault = errors.New("there is no vault")
+	// ErrModelIsDirectory: a directory stands where the root's learnt
+	// gate model (<root>/gate/model.json) belongs. parley never removes a
+	// directory, not even an empty one (gate learn --reset refuses it):
+	// its owner moves it away or removes it.
+	ErrModelIsDirectory = errors.New("is a directory, not a learnt model: move it away or remove it yourself (parley removes no directory)")
 )
 
 // Error is every refusal of an input, and the failures a front end words

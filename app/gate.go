@@ -67,13 +67,18 @@ func (a *App) LoadGate(ctx context.Context, mode, modelFile string) (*gating.Gat
 // RootGate is the gate of <root>/gate/model.json (installed by Learn) when
 // there is one, else the embedded model's. The model is read under the
 // root as a regular file of at most gating.MaxModelBytes: a symbolic link
-// out of the root, a named pipe (which would block open(2) for good) or a
-// directory in its place is an error that says how to remove it.
+// out of the root or a named pipe (which would block open(2) for good) in
+// its place is an error that says how to remove it (gate learn --reset);
+// a directory is ErrModelIsDirectory, which its owner removes.
 func (a *App) RootGate() (*gating.Gate, error) {
 	path := filepath.Join(a.root, gating.ModelName)
 	data, err := readRootModel(a.root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return gating.Default(), nil
+	}
+	var nr *regfile.NotRegularError
+	if errors.As(err, &nr) && nr.Mode.IsDir() {
+		return nil, fmt.Errorf("%s %w", path, ErrModelIsDirectory)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (remove it with: parley gate learn --reset)", path, err)
@@ -531,9 +536,22 @@ func (a *App) Learn(folds int, force bool) (*Learned, error) {
 }
 
 // ResetGate removes the learnt model: the embedded model decides again.
-// It reports whether there was one, and its path.
+// It reports whether there was one, and its path. What stands in the
+// model's place is removed when it is a file, a symbolic link (not its
+// target) or a named pipe; a directory, even an empty one, is left alone
+// and is ErrModelIsDirectory.
 func (a *App) ResetGate() (removed bool, path string, err error) {
 	path = filepath.Join(a.root, gating.ModelName)
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, path, nil
+	}
+	if err != nil {
+		return false, path, err
+	}
+	if fi.IsDir() {
+		return false, path, fmt.Errorf("%s %w", path, ErrModelIsDirectory)
+	}
 	err = os.Remove(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, path, nil

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +15,8 @@ import (
 // Something planted at <root>/gate/model.json that is not the root's own
 // regular file is refused at once with how to remove it: a named pipe
 // (which blocked every gate decision in open(2) for good, deaf to
-// SIGTERM), a symbolic link out of the root (which was followed and read)
-// and a directory. "gate learn --reset" then removes it.
+// SIGTERM) and a symbolic link out of the root (which was followed and
+// read) are removed by "gate learn --reset" (the link, not its target).
 func TestRootGateRefusesWhatIsPlantedInTheModelsPlace(t *testing.T) {
 	t.Parallel()
 	outside := filepath.Join(t.TempDir(), "model.json")
@@ -28,7 +29,6 @@ func TestRootGateRefusesWhatIsPlantedInTheModelsPlace(t *testing.T) {
 	}{
 		{"named pipe", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
 		{"symbolic link out of the root", func(p string) error { return os.Symlink(outside, p) }},
-		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -58,6 +58,46 @@ func TestRootGateRefusesWhatIsPlantedInTheModelsPlace(t *testing.T) {
 			}
 			if _, err := os.Stat(outside); err != nil {
 				t.Errorf("reset removed the link's target: %v", err)
+			}
+		})
+	}
+}
+
+// A directory in the model's place, empty or not, is refused with advice
+// that agrees with what reset does: reset never removes a directory (it
+// may be the user's), so neither the gate's error nor reset's recommends
+// reset; both say to move or remove it by hand, and the directory and
+// what it holds stay.
+func TestResetGateLeavesADirectoryAlone(t *testing.T) {
+	t.Parallel()
+	for name, holds := range map[string]string{"empty": "", "holding a file": "notes.txt"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a := newApp(t)
+			path := filepath.Join(a.Root(), gating.ModelName)
+			if err := os.MkdirAll(path, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if holds != "" {
+				if err := os.WriteFile(filepath.Join(path, holds), []byte("mine"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := a.RootGate()
+			if !errors.Is(err, ErrModelIsDirectory) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "--reset") {
+				t.Errorf("gate: %v, want ErrModelIsDirectory naming %s and not recommending --reset", err, path)
+			}
+			removed, _, err := a.ResetGate()
+			if removed || !errors.Is(err, ErrModelIsDirectory) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "remove it yourself") {
+				t.Errorf("reset: removed %v, %v; want ErrModelIsDirectory naming %s", removed, err, path)
+			}
+			if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+				t.Fatalf("reset removed the directory: %v", err)
+			}
+			if holds != "" {
+				if b, err := os.ReadFile(filepath.Join(path, holds)); err != nil || string(b) != "mine" {
+					t.Errorf("reset touched the directory's file: %q %v", b, err)
+				}
 			}
 		})
 	}

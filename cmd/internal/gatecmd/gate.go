@@ -368,7 +368,8 @@ func NewCmdLearn(f *cmdutil.Factory, runF func(*LearnOptions) error) *cobra.Comm
 			"the embedded model), and installs the new one as <root>/gate/model.json only\n" +
 			"when neither figure is worse (--force installs it anyway). 'parley gate' then\n" +
 			"decides with it and names it by its hash. --reset removes\n" +
-			"<root>/gate/model.json: the embedded model decides again.",
+			"<root>/gate/model.json: the embedded model decides again (a directory there\n" +
+			"is never removed: move it away or remove it yourself).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Reset && opts.Force {
 				return cmdutil.Usagef("--reset and --force do not go together")
