@@ -296,3 +296,21 @@ func TestStatusOfATamperedTranscript(t *testing.T) {
 		t.Errorf("Statuses with an edited debate among them: %d, %v; want both", len(list), err)
 	}
 }
+
+// A debate that closes between a look for its verdict.json (not there yet)
+// and a look at whether a coordinator holds it (no longer) is closed, not
+// interrupted: its coordinator wrote verdict.json before letting go. The
+// live page said "The debate is interrupted." of a debate that had just
+// closed.
+func TestUnsealedStateOfADebateThatJustClosed(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	l := writeDebate(t, s, testID, 6, true)
+	l.Close()
+	if st, err := s.unsealedState(testID); err != nil || st != StateClosed {
+		t.Errorf("a debate whose verdict.json appeared: %v, %v; want closed", st, err)
+	}
+	if st, err := s.Stamp(testID); err != nil || st.State != StateClosed {
+		t.Errorf("stamp: %+v, %v", st, err)
+	}
+}

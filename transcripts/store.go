@@ -734,16 +734,33 @@ func (s *Store) Stamp(id string) (Stamp, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return st, err
 	default:
-		running, err := s.Running(id)
-		if err != nil {
+		if st.State, err = s.unsealedState(id); err != nil {
 			return st, err
-		}
-		st.State = StateInterrupted
-		if running {
-			st.State = StateRunning
 		}
 	}
 	return st, nil
+}
+
+// unsealedState is the state of debate id, whose verdict.json was not
+// there a moment ago: running while a coordinator holds it; else closed
+// when verdict.json is there now (its coordinator wrote it, then let go,
+// in between), else interrupted. Asked the other way round, a debate
+// closing between the two looks at neither and is called interrupted.
+func (s *Store) unsealedState(id string) (State, error) {
+	running, err := s.Running(id)
+	if err != nil {
+		return "", err
+	}
+	if running {
+		return StateRunning, nil
+	}
+	switch _, err := s.root.Stat(fileOf(id, VerdictFile)); {
+	case err == nil:
+		return StateClosed, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	}
+	return StateInterrupted, nil
 }
 
 // State says where a debate stands.
