@@ -546,9 +546,9 @@ func (a *auditor) vaultFiles() {
 		// A record gone from the name its seal records may have been
 		// renamed: found by its debate id, it is checked where it is.
 		if _, err := a.w.Vault.ReadPage(f.Record); vault.IsNotExist(err) {
-			if p, _ := a.w.Records.RecordOf(a.ctx, a.id); p != "" && p != f.Record && recordName(p) != recordName(f.Record) {
+			if p, _ := a.w.Records.RecordOf(a.ctx, a.id); p != "" && p != f.Record && RecordLink(p) != RecordLink(f.Record) {
 				record, filedAs = p, f.Record
-				own = renames{recordName(p): recordName(f.Record)}
+				own = renames{RecordLink(p): RecordLink(f.Record)}
 			}
 		}
 	}
@@ -689,8 +689,8 @@ func (a *auditor) unsuperseded(page *vault.Page, filedAs string) string {
 	if l, err := vault.ParseLink(sup); err == nil {
 		// The newer record names this one by its name, or, when it was
 		// renamed by hand (which rewrites no link), by its filed name.
-		target := recordName(l.Target)
-		if strings.EqualFold(target, recordName(page.Path)) || (filedAs != "" && strings.EqualFold(target, recordName(filedAs))) {
+		target := RecordLink(l.Target)
+		if strings.EqualFold(target, RecordLink(page.Path)) || (filedAs != "" && strings.EqualFold(target, RecordLink(filedAs))) {
 			return ""
 		}
 	}

@@ -2,7 +2,6 @@ package transcripts
 
 import (
 	"bytes"
-	"path"
 	"strings"
 
 	"github.com/parleyhq/parley/vault"
@@ -22,10 +21,6 @@ import (
 // renames maps a renamed record's current link name to the name it was
 // filed under.
 type renames map[string]string
-
-// recordName is the link name of a vault path: its file name without
-// ".md".
-func recordName(p string) string { return strings.TrimSuffix(path.Base(p), ".md") }
 
 // linkTargets are the targets of the wikilinks in page's frontmatter
 // values and body, each once.
@@ -128,7 +123,7 @@ func (a *auditor) renamesIn(page *vault.Page, own renames) renames {
 			continue
 		}
 		p, err := a.w.Vault.Resolve(target)
-		if err != nil || p == "" || recordName(p) != target {
+		if err != nil || p == "" || RecordLink(p) != target {
 			continue
 		}
 		linked, err := a.w.Vault.ReadPage(p)
@@ -144,8 +139,8 @@ func (a *auditor) renamesIn(page *vault.Page, own renames) renames {
 			continue
 		}
 		for _, fc := range t.Audit {
-			if fc.File == p && fc.Status == FileIntact && fc.FiledAs != "" && recordName(fc.FiledAs) != target {
-				r[target] = recordName(fc.FiledAs)
+			if fc.File == p && fc.Status == FileIntact && fc.FiledAs != "" && RecordLink(fc.FiledAs) != target {
+				r[target] = RecordLink(fc.FiledAs)
 			}
 		}
 	}
