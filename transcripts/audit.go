@@ -184,13 +184,9 @@ func (s *Store) audit(ctx context.Context, id string, w Witnesses, nested bool) 
 // and names whichever of the two is wrong.
 func (s *Store) readChainOnly(id string) (*Transcript, []byte, error) {
 	t := &Transcript{State: StateInterrupted}
-	switch v, err := s.Verdict(id); {
+	switch v, state, err := s.seal(id); {
 	case err == nil:
-		t.Verdict, t.State = v, StateClosed
-	case errors.Is(err, ErrNotSealed):
-		if running, _ := s.Running(id); running {
-			t.State = StateRunning
-		}
+		t.Verdict, t.State = v, state
 	case errors.Is(err, ErrMalformed):
 		t.VerdictErr = err
 	default:

@@ -73,22 +73,14 @@ func (s *Store) Read(id string) (*Transcript, error) {
 // or sealed whole. The incomplete last line of a debate that is running is
 // left out of the bytes; that of an interrupted debate is reported.
 func (s *Store) readChain(id string) (*Transcript, []byte, error) {
-	t := &Transcript{State: StateInterrupted}
-	var seal *Seal
-	switch v, err := s.Verdict(id); {
-	case err == nil:
-		t.Verdict, t.State = v, StateClosed
-		seal = &Seal{Events: v.Events, Head: v.Head}
-	case !errors.Is(err, ErrNotSealed):
+	v, state, err := s.seal(id)
+	if err != nil {
 		return nil, nil, err
-	default:
-		running, err := s.Running(id)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, err
-		}
-		if running {
-			t.State = StateRunning
-		}
+	}
+	t := &Transcript{State: state, Verdict: v}
+	var seal *Seal
+	if v != nil {
+		seal = &Seal{Events: v.Events, Head: v.Head}
 	}
 	data, err := readFile(s.root, fileOf(id, TranscriptFile))
 	if err != nil {

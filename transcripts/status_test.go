@@ -314,3 +314,66 @@ func TestUnsealedStateOfADebateThatJustClosed(t *testing.T) {
 		t.Errorf("stamp: %+v, %v", st, err)
 	}
 }
+
+// Every reader that looks for verdict.json and then at the lock sees a
+// debate that closes between the two looks as closed, with its verdict:
+// Read (the web's pages, "transcripts show"), Audit ("transcripts
+// verify") and Summary ("debate list") called it interrupted, without its
+// verdict, as Stamp did.
+func TestReadersOfADebateThatClosesBetweenLooks(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 6, true).Close()
+	verdict := filepath.Join(dir, Dir, testID, VerdictFile)
+	aside := verdict + ".aside"
+	// The first look finds no verdict.json; the coordinator then writes it
+	// and lets go before the second.
+	closeBetween := func() {
+		t.Helper()
+		if err := os.Rename(verdict, aside); err != nil {
+			t.Fatal(err)
+		}
+		s.betweenLooks = func() {
+			if err := os.Rename(aside, verdict); err != nil {
+				t.Error(err)
+			}
+		}
+		t.Cleanup(func() { s.betweenLooks = nil })
+	}
+
+	closeBetween()
+	tr, err := s.Read(testID)
+	if err != nil || tr.State != StateClosed || tr.Verdict == nil || !tr.Report.Intact || !tr.Report.Sealed {
+		t.Errorf("Read: %v; want closed with its verdict, intact and sealed", err)
+		if err == nil {
+			t.Logf("state %s, verdict %v, report %+v", tr.State, tr.Verdict != nil, tr.Report)
+		}
+	}
+	closeBetween()
+	if tr, err = s.Audit(context.Background(), testID, Witnesses{}); err != nil || tr.State != StateClosed || tr.Verdict == nil {
+		t.Errorf("Audit: %v; want closed with its verdict", err)
+		if err == nil {
+			t.Logf("state %s, verdict %v, audit %+v", tr.State, tr.Verdict != nil, tr.Audit)
+		}
+	}
+	closeBetween()
+	sum, err := s.Summary(testID)
+	if err != nil || sum.State != StateClosed || sum.Verdict != debate.Deadlock || sum.Record == "" {
+		t.Errorf("Summary: %+v, %v; want closed with its DEADLOCK and record", sum, err)
+	}
+}
+
+// A verdict.json that does not decode is found at the second look too;
+// the listing still ends, with the debate unsealed.
+func TestSummaryOfAMalformedVerdictEnds(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 6, true).Close()
+	if err := os.WriteFile(filepath.Join(dir, Dir, testID, VerdictFile), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := s.Summary(testID)
+	if err != nil || sum.State != StateInterrupted {
+		t.Errorf("Summary with a malformed verdict.json: %+v, %v; want interrupted", sum, err)
+	}
+}

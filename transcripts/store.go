@@ -57,6 +57,9 @@ type Store struct {
 	// now is the time a running debate's active time is read at; tests
 	// replace it.
 	now func() time.Time
+	// betweenLooks, when set (tests only), runs after seal's first look
+	// for verdict.json found none: a debate closes there.
+	betweenLooks func()
 }
 
 // SignWith makes every Seal sign verdict.json with key (ed25519), so that
@@ -746,9 +749,13 @@ func (s *Store) Stamp(id string) (Stamp, error) {
 // when verdict.json is there now (its coordinator wrote it, then let go,
 // in between), else interrupted. Asked the other way round, a debate
 // closing between the two looks at neither and is called interrupted.
+// A transcript that is gone is held by no one.
 func (s *Store) unsealedState(id string) (State, error) {
+	if s.betweenLooks != nil {
+		s.betweenLooks()
+	}
 	running, err := s.Running(id)
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", err
 	}
 	if running {
@@ -761,6 +768,34 @@ func (s *Store) unsealedState(id string) (State, error) {
 		return "", err
 	}
 	return StateInterrupted, nil
+}
+
+// seal reads debate id's verdict.json and says where the debate stands:
+// closed with its verdict, or, when there is none, running or interrupted
+// as unsealedState finds it; a verdict.json that appeared meanwhile is
+// read. A verdict.json that does not decode is ErrMalformed, its state
+// left interrupted for the caller to judge.
+func (s *Store) seal(id string) (*Verdict, State, error) {
+	v, err := s.Verdict(id)
+	if !errors.Is(err, ErrNotSealed) {
+		if err != nil {
+			return nil, StateInterrupted, err
+		}
+		return v, StateClosed, nil
+	}
+	st, err := s.unsealedState(id)
+	if err != nil || st != StateClosed {
+		return nil, st, err
+	}
+	switch v, err := s.Verdict(id); {
+	case err == nil:
+		return v, StateClosed, nil
+	case errors.Is(err, ErrNotSealed):
+		// Gone again (removed by hand): unsealed after all.
+		return nil, StateInterrupted, nil
+	default:
+		return nil, StateInterrupted, err
+	}
 }
 
 // State says where a debate stands.
@@ -847,9 +882,9 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 		return Summary{}, err
 	}
 	sum := Summary{Summary: debate.Summary{DebateID: id, Topic: sess.Topic, Layer: sess.Layer}, Created: sess.Created, Session: sess}
-	v, err := s.Verdict(id)
+	v, state, err := s.seal(id)
 	switch {
-	case err == nil:
+	case err == nil && v != nil:
 		sum.Summary = debate.SummaryOf(sess, &v.Outcome)
 		sum.DebateID = id
 		sum.State, sum.Record = StateClosed, v.Record
@@ -857,17 +892,16 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 	case errors.Is(err, ErrMalformed):
 		// A verdict.json that does not decode: listed (its audit says
 		// what is wrong), as a debate without a readable verdict.
-	case !errors.Is(err, ErrNotSealed):
+		if state, err = s.unsealedState(id); err != nil {
+			return Summary{}, err
+		}
+		if state == StateClosed {
+			state = StateInterrupted
+		}
+	case err != nil:
 		return Summary{}, err
 	}
-	running, err := s.Running(id)
-	if err != nil {
-		return Summary{}, err
-	}
-	sum.State = StateInterrupted
-	if running {
-		sum.State = StateRunning
-	}
+	sum.State = state
 	if !withProgress {
 		return sum, nil
 	}
