@@ -541,7 +541,9 @@ func (o *OpenAIClient) authorize(req *http.Request) {
 
 // Probe tells whether the endpoint answers at all: a GET of BaseURL/models
 // that gets any HTTP response counts as reachable (some servers do not
-// serve /models); a transport error is ErrUnreachable.
+// serve /models) but 401, the API key refused, which no turn would get
+// past; a transport error is ErrUnreachable. A 403 is let through: a key
+// restricted to chat may not list models.
 func (o *OpenAIClient) Probe(ctx context.Context) error {
 	u := strings.TrimRight(o.cfg.BaseURL, "/") + "/models"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -553,8 +555,11 @@ func (o *OpenAIClient) Probe(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrUnreachable, u, err)
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode == http.StatusUnauthorized {
+		return &HTTPError{URL: u, StatusCode: resp.StatusCode, Message: errorMessage(data)}
+	}
 	return nil
 }
 

@@ -3,7 +3,9 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -600,5 +602,37 @@ func TestOpenAIContentFilterIsARefusal(t *testing.T) {
 	rep, err := decodeCompletion([]byte(`{"choices":[{"message":{"content":"{\"position\":\"p\"}"},"finish_reason":"content_filter"}]}`))
 	if err != nil || rep.Content != `{"position":"p"}` {
 		t.Fatalf("%+v %v", rep, err)
+	}
+}
+
+// Probe finds a refused API key before a debate does: a 401 from /models
+// was taken for an endpoint that answers, and every escalated debate
+// started only to end unavailable. A key that may not list models (403)
+// can still chat, and a server without /models (404) still answers.
+func TestOpenAIProbeRefusedKey(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		status int
+		auth   bool
+	}{{401, true}, {403, false}, {404, false}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(c.status)
+			fmt.Fprint(w, `{"error":{"message":"no such key sk-x"}}`)
+		}))
+		o, err := NewOpenAIClient(OpenAIConfig{ChatSettings: ChatSettings{BaseURL: srv.URL + "/v1"}, Model: "m", APIKey: "sk-x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = o.Probe(context.Background())
+		srv.Close()
+		if !c.auth {
+			if err != nil {
+				t.Errorf("Probe answered %d: %v; want reachable", c.status, err)
+			}
+			continue
+		}
+		if u := o.Unavailable(err); u == nil || u.Kind != debate.UnavailableAuth || !strings.Contains(u.Detail, "no such key") {
+			t.Errorf("Probe answered %d: %v, %+v; want the key refused", c.status, err, u)
+		}
 	}
 }
