@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -34,7 +36,7 @@ func Render(w io.Writer, markdown []byte, resolve LinkResolver) error {
 	if len(markdown) > MaxPageBytes {
 		return fmt.Errorf("%w: page is larger than %d bytes", ErrTooLarge, MaxPageBytes)
 	}
-	pc := parser.NewContext()
+	pc := parser.NewContext(parser.WithIDs(headingIDs{}))
 	pc.Set(resolverKey, resolve)
 	return md().Convert(markdown, w, parser.WithContext(pc))
 }
@@ -47,9 +49,51 @@ func Render(w io.Writer, markdown []byte, resolve LinkResolver) error {
 var md = sync.OnceValue(func() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(pageSyntax{}, wikilinkExt{}),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(html.WithXHTML()),
 	)
 })
+
+// HeadingID is the id Render gives a heading with this text, and so the
+// fragment a [[Page#Heading]] link to it takes: its letters and digits (of
+// any script) lowercased, a "-" for each run of spaces, hyphens and
+// underscores between them, the rest dropped; "heading" when nothing is
+// left. A page's second heading of the same id gets "-1", and so on.
+func HeadingID(text string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.TrimSpace(text) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsSpace(r) || r == '-' || r == '_':
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "heading"
+	}
+	return b.String()
+}
+
+// headingIDs gives a page's headings their ids (HeadingID), each unique
+// in the page.
+type headingIDs map[string]bool
+
+func (ids headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
+	id := HeadingID(string(value))
+	for n := 1; ids[id]; n++ {
+		id = fmt.Sprintf("%s-%d", HeadingID(string(value)), n)
+	}
+	ids[id] = true
+	return []byte(id)
+}
+
+func (ids headingIDs) Put(value []byte) { ids[string(value)] = true }
 
 // pageSyntax adds tables, strikethrough, task list items, bare URLs and
 // Obsidian's %%comments%%.

@@ -266,3 +266,29 @@ func BenchmarkRenderPage(b *testing.B) {
 		}
 	})
 }
+
+// HeadingID is the id Render gives a heading and the fragment a link to
+// it takes: both must agree on any wording.
+func TestHeadingID(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"Rationale":               "rationale",
+		"  Why -- it_holds!  ":    "why-it-holds",
+		"Use `x` and **y**":       "use-x-and-y",
+		"Décision: Ångström 2026": "décision-ångström-2026",
+		"!!!":                     "heading",
+	} {
+		if got := HeadingID(in); got != want {
+			t.Errorf("HeadingID(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var buf bytes.Buffer
+	if err := Render(&buf, []byte("## Use `x` and **y**\n\n## Use x and y\n\nSetext\n---\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<h2 id="use-x-and-y">`, `<h2 id="use-x-and-y-1">`, `<h2 id="setext">`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("no %s in\n%s", want, buf.String())
+		}
+	}
+}

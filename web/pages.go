@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -180,6 +181,20 @@ func (s *Server) linkURL(p string) string {
 		return "/wiki/debates/" + url.PathEscape(id)
 	}
 	return u
+}
+
+// headingURL is where a wikilink to heading of page p leads: the page
+// (this one when p is ""), at the heading when there is one. A block
+// reference (#^id) leads to the page: blocks have no ids here.
+func (s *Server) headingURL(p, heading string) string {
+	frag := ""
+	if heading != "" && !strings.HasPrefix(heading, "^") {
+		frag = "#" + vault.HeadingID(heading)
+	}
+	if p == "" {
+		return cmp.Or(frag, "#")
+	}
+	return s.linkURL(p) + frag
 }
 
 // debateURL is where debate id is read: its page when it is under this
@@ -410,7 +425,7 @@ func (s *Server) markdown(body []byte) (template.HTML, error) {
 		buf.WriteString("</pre>\n")
 		return template.HTML(buf.String()), nil
 	}
-	if err := vault.Render(&buf, body, s.vault.Resolver(func(p, _ string) string { return s.linkURL(p) })); err != nil {
+	if err := vault.Render(&buf, body, s.vault.Resolver(s.headingURL)); err != nil {
 		return "", err
 	}
 	return template.HTML(buf.String()), nil // goldmark escapes text and drops raw HTML

@@ -244,7 +244,7 @@ func TestDebatePages(t *testing.T) {
 
 	// The record: rendered Markdown, wikilinks as links, the chain.
 	_, body = get(t, f.srv, "/consensus/spec-idempotency-keys")
-	for _, want := range []string{"CONSENSUS_REACHED", `href="/debates/` + id + `"`, "<h2>Final Position</h2>", "Use UUIDv7 keys with a 24h window"} {
+	for _, want := range []string{"CONSENSUS_REACHED", `href="/debates/` + id + `"`, `<h2 id="final-position">Final Position</h2>`, "Use UUIDv7 keys with a 24h window"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("record page lacks %q", want)
 		}
@@ -801,5 +801,34 @@ func TestHeadHasTheContentLengthOfGet(t *testing.T) {
 		if got, want := head.Header.Get("Content-Type"), res.Header.Get("Content-Type"); got != want {
 			t.Errorf("HEAD %s: Content-Type %q, want %q", target, got, want)
 		}
+	}
+}
+
+// A wikilink to a heading ([[Page#Heading]], [[#Heading]]) leads to the
+// heading, which has the id the link names; the heading was dropped and
+// every such link opened the top of the page.
+func TestWikilinkToAHeading(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	page := "# Notes\n\n## Décision finale\n\ntext\n\n## Décision finale\n\nagain\n\n" +
+		"See [[spec-idempotency-keys#Rationale]], [[#Décision finale|below]], [[spec-idempotency-keys#^block1]].\n"
+	if err := os.WriteFile(filepath.Join(f.vaultDir, "notes.md"), []byte(page), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv, pageURL("notes.md"))
+	for _, want := range []string{
+		`<h2 id="décision-finale">`, `<h2 id="décision-finale-1">`,
+		`href="/consensus/spec-idempotency-keys#rationale"`,
+		`href="#d%C3%A9cision-finale">below</a>`, // the browser decodes it to find the id
+		`href="/consensus/spec-idempotency-keys">`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s:\n%s", want, body)
+		}
+	}
+	// The record's page has the heading the link names.
+	if _, body := get(t, f.srv, "/consensus/spec-idempotency-keys"); !strings.Contains(body, `<h2 id="rationale">Rationale</h2>`) {
+		t.Errorf("the record's page has no heading with the id rationale:\n%s", body)
 	}
 }
