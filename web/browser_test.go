@@ -244,6 +244,9 @@ func TestBrowser(t *testing.T) {
 			t.Error("the context document the reader opened closed when the page updated")
 		}
 		has(t, "the answer after the update", value(t, ctx, "answer", chromedp.Text(chromedp.CSS("#answer"))), "CONSENSUS_REACHED")
+		// The last paragraph links the vault page the verdict filed,
+		// without a reload.
+		has(t, "the links after the update", value(t, ctx, "also", chromedp.Evaluate[string](`document.querySelector("p.also").innerHTML`)), `href="/wiki/debates/`+live.ID+`"`)
 		screenshot(t, ctx, shots, "live-closed")
 	})
 }

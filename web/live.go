@@ -22,9 +22,10 @@ const (
 
 // handleLive streams a debate's changes as server-sent events: an event
 // "live" carries the new inside of the page's <div id="live"> (rendered
-// and escaped as the page is) whenever the transcript changes, and an
-// event "done" (data: the state) ends the stream once the debate is no
-// longer running. It ends too when the client goes, when the server shuts
+// and escaped as the page is) whenever the transcript changes; once the
+// debate is no longer running, an event "after" carries the page's last
+// paragraph (its links: the vault page filed with the verdict) and an
+// event "done" (data: the state) ends the stream. It ends too when the client goes, when the server shuts
 // down, and after an hour (the browser then reconnects).
 func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
@@ -80,12 +81,14 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 		}
 		return rc.Flush() == nil
 	}
+	var last *transcripts.View
 	update := func() bool {
 		v, err := s.view(id)
 		if err != nil {
 			s.log.Warn("live: read the debate", "debate_id", id, "err", err)
 			return true
 		}
+		last = v
 		var b bytes.Buffer
 		if err := transcripts.RenderHTMLLive(&b, v, s.htmlOptions(id)); err != nil {
 			s.log.Warn("live: render", "debate_id", id, "err", err)
@@ -127,6 +130,14 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 			}
+		}
+	}
+	if last != nil {
+		var b bytes.Buffer
+		if err := pages()["debate"].ExecuteTemplate(&b, "after", s.debateData(id, last)); err != nil {
+			s.log.Warn("live: render", "debate_id", id, "err", err)
+		} else if !send("after", b.String()) {
+			return
 		}
 	}
 	send("done", string(cur.State))

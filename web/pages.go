@@ -248,13 +248,7 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "debate", err)
 		return
 	}
-	d := debateData{View: v, Live: v.State == transcripts.StateRunning,
-		ShowCmd: s.command("transcripts", "show", id), VerifyCmd: s.command("transcripts", "verify", id)}
-	for _, f := range v.Integrity.Files {
-		if f.File == transcripts.PagePath(id) && f.Status != transcripts.FileMissing {
-			d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(f.File, "wiki/"), ".md")
-		}
-	}
+	d := s.debateData(id, v)
 	opts := s.htmlOptions(id)
 	l := layoutData{Title: v.Topic, Nav: "debates", MainClass: "narrow", Data: d,
 		raw: func(w io.Writer) error { return transcripts.RenderHTMLBody(w, v, opts) }}
@@ -262,6 +256,18 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 		l.Script, l.Refresh = true, 5
 	}
 	s.render(w, r, http.StatusOK, "debate", l)
+}
+
+// debateData is what a debate's page shows around its thread.
+func (s *Server) debateData(id string, v *transcripts.View) debateData {
+	d := debateData{View: v, Live: v.State == transcripts.StateRunning,
+		ShowCmd: s.command("transcripts", "show", id), VerifyCmd: s.command("transcripts", "verify", id)}
+	for _, f := range v.Integrity.Files {
+		if f.File == transcripts.PagePath(id) && f.Status != transcripts.FileMissing {
+			d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(f.File, "wiki/"), ".md")
+		}
+	}
+	return d
 }
 
 // command is the parley command line that runs args on the root and vault

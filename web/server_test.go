@@ -379,16 +379,24 @@ func TestLiveStream(t *testing.T) {
 		t.Fatalf("first event %+v", first)
 	}
 	close(release)
-	var last sse
+	var last, after sse
 	var sawVerdict bool
 	for e := range events {
 		if e.name == "live" && strings.Contains(e.data, "Verdict: CONSENSUS_REACHED") && strings.Contains(e.data, "Held until the test says so.") {
 			sawVerdict = true
 		}
+		if e.name == "after" {
+			after = e
+		}
 		last = e
 	}
 	if !sawVerdict || last.name != "done" || last.data != "closed" {
 		t.Fatalf("the stream did not carry the verdict then end: verdict %v, last %+v", sawVerdict, last)
+	}
+	// The page's last paragraph gains the vault page the verdict filed:
+	// it was the page's as first served, without it, until a reload.
+	if !strings.Contains(after.data, `<p class="also">`) || !strings.Contains(after.data, `href="/wiki/debates/`+run.ID+`"`) {
+		t.Errorf("the stream did not bring the link to the vault page: %+v", after)
 	}
 	run.wait(t)
 }

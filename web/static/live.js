@@ -31,6 +31,12 @@
     status.classList.add("ended");
     status.textContent = "Live updates stopped: the server did not accept them. Reload the page to see new turns.";
   });
+  // The paragraph after the thread gains the links the verdict filed
+  // (the vault page).
+  es.addEventListener("after", function (e) {
+    var also = document.querySelector("p.also");
+    if (also) { also.outerHTML = e.data; }
+  });
   es.addEventListener("done", function (e) {
     es.close();
     status.removeAttribute("data-live");
