@@ -273,6 +273,31 @@ func TestIdempotentAcrossRuns(t *testing.T) {
 	}
 }
 
+// The records held as unavailable are counted by the run that holds them
+// and by every later run that leaves them as they are, so that the caller
+// can say they wait for a retry; a record decided otherwise is not counted.
+func TestStatsCountTheRecordsHeldAsUnavailable(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var file bytes.Buffer
+	want := 0
+	for _, row := range cascadeRows {
+		file.WriteString(row.line + "\n")
+		if row.reason == ReasonUnavailable {
+			want++
+		}
+	}
+	if want == 0 {
+		t.Fatal("the cascade table holds no unavailable row")
+	}
+	if st, _, _, _ := f.run(t, file.String()); st.Unavailable != want || st.Decided != len(cascadeRows) {
+		t.Fatalf("first run: %+v, want %d unavailable", st, want)
+	}
+	if st, _, _, _ := f.run(t, file.String()); st.Unavailable != want || st.Already != len(cascadeRows) {
+		t.Fatalf("second run: %+v, want %d unavailable", st, want)
+	}
+}
+
 func TestMalformedLinesAreReportedAndSkipped(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

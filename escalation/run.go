@@ -9,6 +9,11 @@ import (
 // Stats counts what a run saw.
 type Stats struct {
 	Lines, Records, Decided, Already, Malformed int
+	// Unavailable counts the records held because their agents could not
+	// be had (hold, reason unavailable): decided so by this run, or
+	// already so in the ledger and not decided again. They stay so until
+	// a run with RetryUnavailable decides them again.
+	Unavailable int
 	// Incomplete reports a last line without its newline that did not
 	// decode (a writer may still be writing it); it is left for a later
 	// run.
@@ -55,9 +60,15 @@ func (e *Escalator) HandleLine(ctx context.Context, l Line, sink Sink, st *Stats
 	}
 	if d == nil {
 		st.Already++
+		if _, held := e.Ledger.HeldUnavailable(r.Key()); held {
+			st.Unavailable++
+		}
 		return nil
 	}
 	st.Decided++
+	if d.Action == ActionHold && d.Reason == ReasonUnavailable {
+		st.Unavailable++
+	}
 	if sink.Decided != nil {
 		return sink.Decided(d, line)
 	}

@@ -508,8 +508,13 @@ func TestEscalateRetryUnavailable(t *testing.T) {
 	if files := vaultFiles(t, root); len(files) != 0 {
 		t.Fatalf("an unavailable debate filed %v", files)
 	}
-	if ds := escalate(); len(ds) != 0 {
-		t.Fatalf("a second run decided again without --retry-unavailable: %+v", ds)
+	// A second run leaves it, and says how to decide it again.
+	out, errs, code := runT(t, "", "--root", root, "escalate", "--telemetry", telemetry)
+	if ds := decisions(t, out); code != 0 || len(ds) != 0 {
+		t.Fatalf("a second run decided again without --retry-unavailable: exit %d %+v", code, ds)
+	}
+	if !strings.Contains(errs, "2 record(s) held as unavailable") || !strings.Contains(errs, "parley escalate --retry-unavailable") {
+		t.Fatalf("the second run does not say the record waits for --retry-unavailable: %s", errs)
 	}
 	// Retried while the key is still wrong: held again, once per run
 	// although the record is in the file twice.

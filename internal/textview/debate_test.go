@@ -172,6 +172,24 @@ func TestEscalationNotes(t *testing.T) {
 	}
 }
 
+// Records held as unavailable stay so on the runs after: the counts say
+// how many, and how to decide them again once their agents can be had.
+func TestEscalationNotesSayHowToRetryUnavailable(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	textview.EscalationNotes{W: &out, Telemetry: "verifier.jsonl"}.Stats(escalation.Stats{Records: 3, Already: 3, Unavailable: 2})
+	want := "parley: 3 record(s): 0 decided, 3 already escalated, 0 malformed line(s) skipped\n" +
+		"parley: 2 record(s) held as unavailable: their agents could not be had (the line's detail says why); once they can, parley escalate --retry-unavailable decides them again\n"
+	if out.String() != want {
+		t.Fatalf("got %q\nwant %q", out.String(), want)
+	}
+	out.Reset()
+	textview.EscalationNotes{W: &out, Telemetry: "verifier.jsonl"}.Stats(escalation.Stats{Records: 3, Already: 3})
+	if strings.Contains(out.String(), "retry-unavailable") {
+		t.Fatalf("a run with no record held as unavailable speaks of retrying: %q", out.String())
+	}
+}
+
 // A debate started in the background: its id alone on standard output
 // (for a script to read), where it runs and how to follow it on standard
 // error.

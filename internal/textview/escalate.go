@@ -37,10 +37,15 @@ func (n EscalationNotes) Interrupted(err error) {
 	fmt.Fprintf(n.W, "parley: interrupted (%v); the next parley escalate takes the record up again\n", err)
 }
 
-// Stats says what the run did: a last line not yet whole, and the counts.
+// Stats says what the run did: a last line not yet whole, the counts, and
+// the records held because their agents could not be had, with how to
+// decide them again (a later run leaves them as they are).
 func (n EscalationNotes) Stats(st escalation.Stats) {
 	if st.Incomplete {
 		fmt.Fprintf(n.W, "parley: %s: the last line has no newline and is not a whole record yet; a later run takes it\n", n.Telemetry)
 	}
 	fmt.Fprintf(n.W, "parley: %d record(s): %d decided, %d already escalated, %d malformed line(s) skipped\n", st.Records, st.Decided, st.Already, st.Malformed)
+	if st.Unavailable > 0 {
+		fmt.Fprintf(n.W, "parley: %d record(s) held as unavailable: their agents could not be had (the line's detail says why); once they can, parley escalate --retry-unavailable decides them again\n", st.Unavailable)
+	}
 }
