@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,9 @@ var (
 	// ErrFollowStream: Follow asked of Records, a stream, which has no
 	// file to follow.
 	ErrFollowStream = errors.New("a stream cannot be followed")
+	// ErrFollowAbsent: the file to follow does not exist (yet); the run
+	// waits for it. Told to Warn, not returned.
+	ErrFollowAbsent = errors.New("does not exist yet")
 )
 
 // EscalateOptions are one escalation run: the telemetry to read and what
@@ -93,6 +97,7 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		return st, err
 	}
 	in := o.Records
+	var absent error
 	switch {
 	case in == nil && !o.Follow:
 		f, err := userfile.Open(ctx, o.Telemetry)
@@ -103,9 +108,15 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		in = f
 	case in == nil:
 		// --follow tails a file that may not exist yet: what is there
-		// must be a regular file to tail.
-		if fi, err := os.Stat(o.Telemetry); err == nil && !fi.Mode().IsRegular() {
+		// must be a regular file to tail; a file that is not there is
+		// waited for, which the caller is told (a mistyped path would
+		// otherwise wait in silence for ever).
+		fi, err := os.Stat(o.Telemetry)
+		switch {
+		case err == nil && !fi.Mode().IsRegular():
 			return st, refuse(ProblemFile, FieldTelemetry, &userfile.Error{Name: o.Telemetry, Mode: fi.Mode().Type()})
+		case errors.Is(err, fs.ErrNotExist):
+			absent = followAbsent(o.Telemetry)
 		}
 	}
 	ws, err := a.escalationWorkspace(cfg, o.Workspace)
@@ -146,6 +157,9 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.log, RetryUnavailable: o.RetryUnavailable,
 	}
 	sink := escalation.Sink{Malformed: o.Malformed, Decided: o.Decided}
+	if absent != nil && o.Warn != nil {
+		o.Warn(absent)
+	}
 	if o.Ready != nil {
 		o.Ready()
 	}
@@ -164,6 +178,16 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		return st, err
 	}
 	return e.Run(ctx, in, sink)
+}
+
+// followAbsent is what a follow of a file that is not there tells: that
+// it waits for it, and its directory when that is missing too.
+func followAbsent(path string) error {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s %w, nor does its directory %s: it is followed from when it is created (check the path if the verifier writes elsewhere)", path, ErrFollowAbsent, dir)
+	}
+	return fmt.Errorf("%s %w: it is followed from when it is created (check the path if the verifier writes elsewhere)", path, ErrFollowAbsent)
 }
 
 // escalationWorkspace is where evidence is read: flag (relative to the

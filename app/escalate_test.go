@@ -234,3 +234,34 @@ func cacheEscalation(t *testing.T) (a *App, dir, root string) {
 	runAgent(t, a, "Doubter", debate.RoleAttacker, `{"turns":[{"round":1,"position":"Eviction order is random","counter_to":"x","confidence_change":-1,"tokens":40},{"round":2,"position":"","counter_to":"","confidence_change":0,"tokens":10}]}`)
 	return a, dir, root
 }
+
+// Following a telemetry file that is not there waits for it, and says so:
+// a mistyped path would otherwise wait in silence. A file that is there is
+// followed without a word.
+func TestEscalateFollowSaysTheFileIsNotThereYet(t *testing.T) {
+	t.Parallel()
+	a, dir, _ := cacheEscalation(t)
+	follow := func(path string) []error {
+		t.Helper()
+		var warned []error
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if _, err := a.Escalate(ctx, EscalateOptions{Telemetry: path, Follow: true, Ready: cancel,
+			Warn: func(err error) { warned = append(warned, err) }}); err != nil {
+			t.Fatal(err)
+		}
+		return warned
+	}
+	gone := filepath.Join(dir, "verifer.jsonl")
+	if w := follow(gone); len(w) != 1 || !errors.Is(w[0], ErrFollowAbsent) || !strings.Contains(w[0].Error(), gone) {
+		t.Errorf("following %s, which is not there: warned %v", gone, w)
+	}
+	noDir := filepath.Join(dir, "cache", "verifier.jsonl")
+	if w := follow(noDir); len(w) != 1 || !errors.Is(w[0], ErrFollowAbsent) || !strings.Contains(w[0].Error(), "nor does its directory "+filepath.Dir(noDir)) {
+		t.Errorf("following %s, whose directory is not there: warned %v", noDir, w)
+	}
+	there := write(t, filepath.Join(dir, "verifier.jsonl"), "")
+	if w := follow(there); len(w) != 0 {
+		t.Errorf("following %s, which is there: warned %v", there, w)
+	}
+}
