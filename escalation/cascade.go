@@ -31,7 +31,8 @@ type Debater interface {
 	// started twice; one of another record is ErrConflict. An error
 	// wrapping ErrUnavailable means the participants could not be reached
 	// and no turn was asked for; any other error means the debate did not
-	// close (a later call resumes it).
+	// close (a later call resumes it). Whatever it returns once ctx has
+	// ended is not acted on: the record is left undecided.
 	Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error)
 }
 
@@ -71,8 +72,8 @@ type Escalator struct {
 
 // Escalate decides r, records the decision in the ledger and returns it
 // with the ledger line. A record whose key is already in the ledger is not
-// decided again: Escalate returns nil, nil, nil. An error means nothing
-// was recorded (the record stays undecided and a later run takes it up;
+// decided again: Escalate returns nil, nil, nil. An error (ctx's, when it
+// ended while the record's debate ran) means nothing was recorded (the record stays undecided and a later run takes it up;
 // a debate already begun is resumed, not started again).
 func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte, error) {
 	attempt := 1
@@ -158,6 +159,14 @@ func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decisi
 		return nil, nil, err
 	}
 	o, err := e.Debater.Debate(ctx, s)
+	if ctx.Err() != nil {
+		// Interrupted (Ctrl-C) while the agents were checked or the
+		// debate ran: what came back says nothing of the agents (a probe
+		// cut short reads as an endpoint that cannot be reached). Nothing
+		// is decided; the next run takes the record up again, and
+		// finds the debate if it closed.
+		return nil, nil, ctx.Err()
+	}
 	if errors.Is(err, ErrUnavailable) {
 		// Every agent that cannot be had, why, and what to do: up to the
 		// ledger's bound, not one line's.

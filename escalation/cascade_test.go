@@ -3,6 +3,7 @@ package escalation
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -295,6 +296,48 @@ func TestStatsCountTheRecordsHeldAsUnavailable(t *testing.T) {
 	}
 	if st, _, _, _ := f.run(t, file.String()); st.Unavailable != want || st.Already != len(cascadeRows) {
 		t.Fatalf("second run: %+v, want %d unavailable", st, want)
+	}
+}
+
+// Ctrl-C while a record's agents are checked cuts the check short, which
+// reads as agents that cannot be reached: that is no decision. Nothing is
+// recorded, the run stops with the interruption, and the next run decides
+// the record.
+func TestInterruptedDebateDecidesNothing(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	row := cascadeRows[7] // an M DRIFT that proceeds after a debate
+	r, _ := ParseRecord([]byte(row.line))
+	ctx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	proceed := f.debater.plays[r.TaskID]
+	f.debater.plays[r.TaskID] = func(s *debate.DebateSession) (*debate.Outcome, error) {
+		interrupt() // Ctrl-C during the probe of an endpoint
+		return nil, fmt.Errorf("%w: model endpoint unreachable: interrupt signal received", ErrUnavailable)
+	}
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	l, err := OpenLedger(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Escalator{Ledger: l, Gate: gating.Rules(), Debater: f.debater, Defender: "script:d.json", Attacker: "script:a.json",
+		Workspace: f.workspace, Budget: debate.DefaultBudget(debate.LayerVerify)}
+	var ds []*Decision
+	st, err := e.Run(ctx, strings.NewReader(row.line+"\n"), Sink{Decided: func(d *Decision, _ []byte) error { ds = append(ds, d); return nil }})
+	l.Close()
+	if !errors.Is(err, context.Canceled) || len(ds) != 0 || st.Decided != 0 {
+		t.Fatalf("interrupted run: err %v, decisions %+v, stats %+v", err, ds, st)
+	}
+	if data, _ := os.ReadFile(filepath.Join(f.root, LedgerName)); len(data) != 0 {
+		t.Fatalf("the interrupted run recorded:\n%s", data)
+	}
+	f.debater.plays[r.TaskID] = proceed
+	if st, ds, _, _ := f.run(t, row.line+"\n"); st.Decided != 1 || ds[0].Action != ActionProceed {
+		t.Fatalf("the next run: %+v %+v", st, ds)
 	}
 }
 
