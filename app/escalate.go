@@ -97,6 +97,9 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		return st, err
 	}
 	in := o.Records
+	// A stream (standard input, a pipe) is read once: what it holds is
+	// not there for a later run.
+	stream := in != nil
 	var absent error
 	switch {
 	case in == nil && !o.Follow:
@@ -105,7 +108,8 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 			return st, refuse(ProblemFile, FieldTelemetry, err)
 		}
 		defer f.Close()
-		in = f
+		_, regular := f.(*os.File)
+		in, stream = f, !regular
 	case in == nil:
 		// --follow tails a file that may not exist yet: what is there
 		// must be a regular file to tail; a file that is not there is
@@ -177,7 +181,19 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		})
 		return st, err
 	}
-	return e.Run(ctx, in, sink)
+	st, err = e.Run(ctx, in, sink)
+	if err == nil && stream && st.Incomplete {
+		// A file's last line without its newline may be one its writer
+		// is still writing, left for a later run; a stream that ended
+		// inside a line has nothing more to give, and no later run reads
+		// it: the line is malformed.
+		st.Incomplete = false
+		st.Malformed++
+		if o.Malformed != nil {
+			o.Malformed(st.Lines+1, fmt.Errorf("%w: the input ended inside the line, which is not a whole record", escalation.ErrMalformed))
+		}
+	}
+	return st, err
 }
 
 // followAbsent is what a follow of a file that is not there tells: that

@@ -265,3 +265,30 @@ func TestEscalateFollowSaysTheFileIsNotThereYet(t *testing.T) {
 		t.Errorf("following %s, which is there: warned %v", there, w)
 	}
 }
+
+// A stream (standard input, a pipe) that ends inside its last line has
+// nothing more to give and no later run reads it: the line is malformed,
+// reported with its number, not left "for a later run" as the last line
+// of a file is (its writer may still be writing it).
+func TestEscalateStreamEndingInsideALine(t *testing.T) {
+	t.Parallel()
+	a, dir, _ := cacheEscalation(t)
+	records := `{"timestamp":"2026-06-02T09:00:00Z","task_id":"41","verdict":"CONFIRMED"}` + "\n\n" + `{"timestamp":"2026-06-02T09:01:00Z","task_id":"42","verd`
+	var bad []int
+	var why []error
+	st, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: "standard input", Records: strings.NewReader(records),
+		Malformed: func(n int, err error) { bad = append(bad, n); why = append(why, err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Incomplete || st.Malformed != 1 || st.Decided != 1 || len(bad) != 1 || bad[0] != 3 || !errors.Is(why[0], escalation.ErrMalformed) {
+		t.Fatalf("stats %+v, malformed lines %v %v; want line 3 malformed", st, bad, why)
+	}
+	// A file's last line without its newline is left for a later run.
+	telemetry := write(t, filepath.Join(dir, "verifier.jsonl"), records)
+	bad = nil
+	st, err = a.Escalate(context.Background(), EscalateOptions{Telemetry: telemetry, Malformed: func(n int, _ error) { bad = append(bad, n) }})
+	if err != nil || !st.Incomplete || st.Malformed != 0 || len(bad) != 0 {
+		t.Fatalf("file: stats %+v, malformed lines %v, %v", st, bad, err)
+	}
+}
