@@ -266,19 +266,27 @@ func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) 
 			store.Close()
 			return nil, fmt.Errorf("%w: %s is about %q", escalation.ErrConflict, s.ID, existing.Topic)
 		}
+		t, err := d.a.Audit(ctx, store, s.ID)
+		if err != nil {
+			store.Close()
+			return nil, err
+		}
+		in := transcripts.NewView(t).Integrity
 		if _, verr := store.Verdict(s.ID); verr == nil {
 			// Closed and filed before a crash: its outcome, no debate,
 			// once its files verify against its seal (a record rewritten
 			// since is acted on by no one).
 			defer store.Close()
-			t, err := d.a.Audit(ctx, store, s.ID)
-			if err != nil {
-				return nil, err
-			}
-			if in := transcripts.NewView(t).Integrity; in.Tampered() {
+			if in.Tampered() {
 				return nil, &TamperedError{ID: s.ID, Trouble: in.Trouble()}
 			}
 			return store.LoadOutcome(ctx, s.ID)
+		}
+		// Interrupted before its verdict: resumed, as parley debate
+		// resume would, unless its files were changed since.
+		if refusesResume(in) {
+			store.Close()
+			return nil, &TamperedError{ID: s.ID, Trouble: in.Trouble()}
 		}
 		s = existing
 	}

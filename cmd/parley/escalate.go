@@ -82,11 +82,14 @@ func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 		notes.Interrupted(err)
 		err = nil
 	}
+	var tampered *app.TamperedError
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return fmt.Errorf("%w; the next parley escalate takes the record up again", cmdutil.ErrInterrupted)
 	case errors.Is(err, escalation.ErrNoAgents):
 		return cmdutil.Usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see docs/escalation.md)", err, filepath.Join(a.RootDir(), config.FileName))
+	case errors.As(err, &tampered):
+		return fmt.Errorf("%w (%s shows what changed; the record is taken up again once the debate's files verify)", err, a.CmdLine("transcripts", "verify", tampered.ID))
 	case errors.Is(err, app.ErrEscalateBusy):
 		return fmt.Errorf("another parley escalate is running on %s (%s is locked): wait for it, or stop it", a.RootDir(), escalation.LedgerName)
 	case err != nil:

@@ -265,6 +265,57 @@ func TestEscalateResumesAnInterruptedDebate(t *testing.T) {
 	}
 }
 
+// A debate interrupted before its verdict is resumed by the next run, but
+// not once its files were changed: the run stops on the record, saying the
+// debate was tampered with and how to see what changed, as it does for a
+// closed one, not with a bare transcript error.
+func TestEscalateRefusesATamperedInterruptedDebate(t *testing.T) {
+	t.Parallel()
+	root := escRoot(t, escConfig, escFiles(escConceding))
+	record := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
+	r, err := escalation.ParseRecord([]byte(record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := escalation.Session(r, "script:"+filepath.Join(root, "agents/defender.json"), "script:"+filepath.Join(root, "agents/attacker.json"),
+		filepath.Join(root, "ws"), debate.DefaultBudget(debate.LayerVerify), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := runT(t, "", "--root", root, "init"); code != 0 {
+		t.Fatal("init")
+	}
+	log, err := openStore(t, root).Create(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := log.Append(context.Background(), debate.EventOpen, 0, s); err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	transcript := filepath.Join(root, "debates", s.ID, "transcript.jsonl")
+	data, err := os.ReadFile(transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := strings.Replace(string(data), "Requests are retried with backoff", "Requests are never retried", 1)
+	if forged == string(data) {
+		t.Fatalf("the transcript does not hold the claim:\n%s", data)
+	}
+	os.WriteFile(transcript, []byte(forged), 0o600)
+	telemetry := filepath.Join(root, "t.jsonl")
+	os.WriteFile(telemetry, []byte(record+"\n"), 0o600)
+	out, errs, code := runT(t, "", "--root", root, "escalate", "--telemetry", telemetry)
+	if code != 1 || strings.TrimSpace(out) != "" {
+		t.Fatalf("exit %d, decided %q; want exit 1 and nothing decided (stderr %s)", code, out, errs)
+	}
+	for _, w := range []string{"debate " + s.ID + " was tampered with", "parley --root " + root + " transcripts verify " + s.ID} {
+		if !strings.Contains(errs, w) {
+			t.Errorf("stderr does not say %q: %s", w, errs)
+		}
+	}
+}
+
 var standingRE = regexp.MustCompile(`\*\*The defender's standing position:\*\* (.*)`)
 
 // Both sides served by an OpenAI-compatible fake, through agent processes
