@@ -491,6 +491,12 @@ func TestEscalationAgentKindIsChecked(t *testing.T) {
 			t.Errorf("defender %s, attacker %s: %v; want ErrInvalid naming %s, the unknown kind %q and the kinds to use", tc.defender, tc.attacker, err, tc.key, tc.kind)
 		}
 	}
+	// One running agent for both sides is refused too: it stopped the run
+	// at the first record that needed a debate.
+	if _, err := Parse([]byte(`{"escalation":{"defender":"@Rook","attacker":"@Rook"}}`)); !errors.Is(err, ErrInvalid) ||
+		!strings.Contains(fmt.Sprint(err), "escalation.defender and attacker: both are the running agent @Rook") {
+		t.Errorf("@Rook on both sides: %v; want ErrInvalid naming it", err)
+	}
 	for _, spec := range []string{"script:d.json", "Script:d.json", "exec:./agent --role defender", "openai:qwen2.5:7b", "@Rook"} {
 		if _, err := Parse([]byte(fmt.Sprintf(`{"escalation":{"defender":%q,"attacker":"exec:true"}}`, spec))); err != nil {
 			t.Errorf("defender %s: %v", spec, err)

@@ -39,6 +39,7 @@ func (e *Escalation) validate() error {
 	if (e.Defender == "") != (e.Attacker == "") {
 		return fmt.Errorf("defender and attacker: give both agent specs, or neither")
 	}
+	running := map[string]bool{}
 	for _, f := range []struct{ name, spec string }{{"defender", e.Defender}, {"attacker", e.Attacker}} {
 		if f.spec == "" {
 			continue
@@ -51,6 +52,14 @@ func (e *Escalation) validate() error {
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %v", f.name, err)
+		}
+		if sp.Kind == agent.KindRegistered {
+			// One running agent cannot take both sides: found only when
+			// a record needs a debate, it stopped the run there.
+			if running[sp.Arg] {
+				return fmt.Errorf("defender and attacker: both are the running agent @%s, which joined in one role; name two agents", sp.Arg)
+			}
+			running[sp.Arg] = true
 		}
 	}
 	if e.GateMode != "" {
