@@ -291,10 +291,31 @@ func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) 
 		s = existing
 	}
 	store.Close()
+	if !resume {
+		if rec, err := d.filedBy(ctx, s.ID); err != nil {
+			return nil, err
+		} else if rec != "" {
+			return nil, fmt.Errorf("%w: %s filed %s", escalation.ErrDebateGone, s.ID, rec)
+		}
+	}
 	if err := d.available(ctx, s); err != nil {
 		return nil, fmt.Errorf("%w: %v", escalation.ErrUnavailable, err)
 	}
 	return d.a.runDebate(ctx, s, resume, RunOptions{})
+}
+
+// filedBy is the vault path of the record debate id filed, "" when none
+// did: a debate that is not under the root may still have filed one, its
+// debates/ directory removed since (a root cleared to decide its records
+// again), and a new debate under its id would leave that record standing
+// as its own.
+func (d escalationDebater) filedBy(ctx context.Context, id string) (string, error) {
+	c, err := d.a.OpenConsensus()
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	return c.Store().RecordOf(ctx, id)
 }
 
 // available checks, before a debate, that its agents can be had: a

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/transcripts"
 )
 
 // Escalate through the typed API, with running agents (@NAME): every
@@ -290,5 +291,61 @@ func TestEscalateStreamEndingInsideALine(t *testing.T) {
 	st, err = a.Escalate(context.Background(), EscalateOptions{Telemetry: telemetry, Malformed: func(n int, _ error) { bad = append(bad, n) }})
 	if err != nil || !st.Incomplete || st.Malformed != 0 || len(bad) != 0 {
 		t.Fatalf("file: stats %+v, malformed lines %v, %v", st, bad, err)
+	}
+}
+
+// A root cleared to decide its records again (escalations.jsonl and
+// debates/ removed, the vault kept) debates each record anew under a new
+// id: under the record's first id, the new debate would find the old
+// record "filed already" and leave it standing for itself, its page
+// contradicting the new decision and the debate no longer verifying.
+func TestEscalateAgainAfterItsDebatesWereRemoved(t *testing.T) {
+	t.Parallel()
+	a, dir, root := cacheEscalation(t)
+	telemetry := write(t, filepath.Join(dir, "verifier.jsonl"),
+		`{"timestamp":"2026-06-02T09:00:00Z","task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":["The cache evicts the least recently used entry"],"evidence_paths":["cache.go"]}`+"\n")
+	run := func() escalation.Decision {
+		t.Helper()
+		var got []escalation.Decision
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if _, err := a.Escalate(ctx, EscalateOptions{Telemetry: telemetry,
+			Decided: func(d *escalation.Decision, _ []byte) error { got = append(got, *d); return nil }}); err != nil || len(got) != 1 {
+			t.Fatalf("decided %+v, %v", got, err)
+		}
+		return got[0]
+	}
+	first := run()
+	if first.Action != escalation.ActionProceed || first.Record == "" {
+		t.Fatalf("first run: %+v", first)
+	}
+	for _, p := range []string{escalation.LedgerName, "debates"} {
+		if err := os.RemoveAll(filepath.Join(root, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again := run()
+	if again.DebateID == first.DebateID || again.Record == first.Record || again.Action != escalation.ActionProceed {
+		t.Fatalf("after its debate was removed, the record was decided as %+v; the first time %+v", again, first)
+	}
+	c, err := a.ReadConsensus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if rec, err := c.Store().RecordOf(context.Background(), again.DebateID); err != nil || !strings.HasSuffix(rec, again.Record) {
+		t.Errorf("the record of %s is %q (%v), want %q", again.DebateID, rec, err, again.Record)
+	}
+	st, err := a.OpenDebates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tr, err := a.Audit(context.Background(), st, again.DebateID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := transcripts.NewView(tr).Integrity; in.Tampered() {
+		t.Errorf("the new debate does not verify: %s", in.Trouble())
 	}
 }

@@ -32,7 +32,9 @@ type Debater interface {
 	// wrapping ErrUnavailable means the participants could not be reached
 	// and no turn was asked for; any other error means the debate did not
 	// close (a later call resumes it). Whatever it returns once ctx has
-	// ended is not acted on: the record is left undecided.
+	// ended is not acted on: the record is left undecided. ErrDebateGone
+	// (wrapped) means no debate of s.ID exists but a record filed by one
+	// does: the escalator debates under the record's next attempt id.
 	Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error)
 }
 
@@ -119,6 +121,10 @@ func (e *Escalator) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
+// maxGoneAttempts bounds the ids a record's debate skips because their
+// debates are gone and their records filed (ErrDebateGone).
+const maxGoneAttempts = 1000
+
 // decide is the cascade of SPEC §9. It returns the decision and, when the
 // gate decided on the record, the gate's decision as gate.jsonl keeps it
 // (logged by the caller once the decision is recorded).
@@ -154,11 +160,27 @@ func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decisi
 	if !g.Debate() {
 		return set(ActionHold, ReasonGateSkip, gateDetail(g))
 	}
-	s, err := sessionOf(id, r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now())
-	if err != nil {
-		return nil, nil, err
+	var s *debate.DebateSession
+	var o *debate.Outcome
+	for {
+		if s, err = sessionOf(id, r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now()); err != nil {
+			return nil, nil, err
+		}
+		o, err = e.Debater.Debate(ctx, s)
+		if !errors.Is(err, ErrDebateGone) || attempt >= maxGoneAttempts || ctx.Err() != nil {
+			break
+		}
+		// The debate of this id was removed, its record left in the
+		// vault: a new debate under that id would leave the record
+		// standing for the old one. The next attempt's id is free, or
+		// names the debate a run before this one began.
+		e.log().Info("the debate of the record is gone, its record filed; debating under the next id", "task_id", r.TaskID, "debate_id", id, "err", err)
+		attempt++
+		id = AttemptID(r, attempt)
+		if gated != nil {
+			gated.DebateID = id
+		}
 	}
-	o, err := e.Debater.Debate(ctx, s)
 	if ctx.Err() != nil {
 		// Interrupted (Ctrl-C) while the agents were checked or the
 		// debate ran: what came back says nothing of the agents (a probe

@@ -341,6 +341,30 @@ func TestInterruptedDebateDecidesNothing(t *testing.T) {
 	}
 }
 
+// A record whose debate is gone, its record filed (ErrDebateGone), is
+// debated under its next attempt's id, and the gate's decision names that
+// debate.
+func TestGoneDebateIsDebatedUnderTheNextID(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	row := cascadeRows[7] // an M DRIFT that proceeds after a debate
+	r, _ := ParseRecord([]byte(row.line))
+	proceed := f.debater.plays[r.TaskID]
+	f.debater.plays[r.TaskID] = func(s *debate.DebateSession) (*debate.Outcome, error) {
+		if s.ID == DebateID(r) {
+			return nil, fmt.Errorf("%w: %s filed wiki/consensus/x.md", ErrDebateGone, s.ID)
+		}
+		return proceed(s)
+	}
+	st, ds, _, _ := f.run(t, row.line+"\n")
+	if st.Decided != 1 || ds[0].Action != ActionProceed || ds[0].DebateID != AttemptID(r, 2) {
+		t.Fatalf("decided %+v (stats %+v); want proceed in debate %s", ds, st, AttemptID(r, 2))
+	}
+	if n := len(f.gateLog); n != 1 || f.gateLog[0].DebateID != AttemptID(r, 2) {
+		t.Fatalf("gate log %+v; want one decision naming %s", f.gateLog, AttemptID(r, 2))
+	}
+}
+
 func TestMalformedLinesAreReportedAndSkipped(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

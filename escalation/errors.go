@@ -16,4 +16,8 @@ var (
 	// ErrConflict means the debate id derived from a record names a debate
 	// of another record.
 	ErrConflict = errors.New("debate id in use by another record")
+	// ErrDebateGone means the debate id derived from a record names no
+	// debate, but the vault holds the record one of that id filed (its
+	// debates/ directory was removed): a new debate must take another id.
+	ErrDebateGone = errors.New("the debate of this id is gone and its record is filed")
 )
