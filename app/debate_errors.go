@@ -27,6 +27,7 @@ func (a *App) ExplainDebate(err error, id string) error {
 		te *transcripts.TamperError
 		td *TamperedError
 		se *StoppedError
+		nc *NotClosedError
 		nr *NotRunningError
 		fa *ForeignAgentError
 		re *RoleError
@@ -48,6 +49,9 @@ func (a *App) ExplainDebate(err error, id string) error {
 			id, termsafe.Clean(td.Trouble, ""), id)
 	case errors.As(err, &se) && errors.Is(err, context.Canceled):
 		return newError(ProblemInterrupted, "", err, "interrupted; the debate can go on with: "+resume)
+	case errors.As(err, &nc):
+		return newError(ProblemNotActive, "", err, "debate %s recorded its verdict, %s, but stopped before closing: its verdict is not filed and sealed yet (its logs: %s): "+resume+" finishes closing it",
+			id, nc.Verdict, filepath.Join(a.root, filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))))
 	case errors.As(err, &se) && errors.Is(err, ErrNotRunning):
 		return newError(ProblemNotActive, "", err, "debate %s is not running and has no verdict (its logs: %s): "+resume+" continues it",
 			id, filepath.Join(a.root, filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))))

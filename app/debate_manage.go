@@ -127,8 +127,9 @@ const watchIdle = 5 * time.Second
 // WatchDebate follows debate id as its transcript grows, calling progress
 // for each event (those recorded so far first), until its verdict is
 // filed: it returns the outcome. A debate that is found not running and
-// without a verdict is a *StoppedError wrapping ErrNotRunning; ctx's end
-// returns ctx's error.
+// without a verdict is a *StoppedError wrapping ErrNotRunning; one found not
+// running with its verdict recorded but not filed and sealed, a
+// *NotClosedError; ctx's end returns ctx's error.
 func (a *App) WatchDebate(ctx context.Context, id string, progress func(debate.Progress)) (*debate.Outcome, error) {
 	store, err := a.debates(false)
 	if err != nil {
@@ -180,7 +181,9 @@ func (a *App) WatchDebate(ctx context.Context, id string, progress func(debate.P
 		}
 		if stamp.State != transcripts.StateRunning && time.Since(idle) > watchIdle {
 			if st.Verdict != nil {
-				return st.Verdict, nil // recorded, but its filing did not finish
+				// Recorded, but its filing did not finish: not the
+				// debate's outcome until resume closes it.
+				return nil, &NotClosedError{ID: id, Verdict: st.Verdict.Verdict}
 			}
 			return nil, &StoppedError{ID: id, Err: ErrNotRunning}
 		}

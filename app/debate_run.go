@@ -91,6 +91,20 @@ type StoppedError struct {
 func (e *StoppedError) Error() string { return fmt.Sprintf("debate %s stopped: %v", e.ID, e.Err) }
 func (e *StoppedError) Unwrap() error { return e.Err }
 
+// NotClosedError is a debate that recorded its verdict but that no process
+// runs and whose closing did not finish (the verdict filed, the transcript
+// sealed, verdict.json written): its coordinator stopped in between (a
+// crash, a full disk). Its verdict is not the debate's outcome yet;
+// ResumeDebate finishes closing it.
+type NotClosedError struct {
+	ID      string
+	Verdict debate.Verdict
+}
+
+func (e *NotClosedError) Error() string {
+	return fmt.Sprintf("debate %s recorded its verdict, %s, but is not running and did not finish closing", e.ID, e.Verdict)
+}
+
 // RunDebate runs the new debate s in this process to its verdict: it
 // checks that the running agents (@NAME) are alive (a *NotRunningError,
 // and nothing written, when one is not) and joined in the roles s names

@@ -241,6 +241,52 @@ func TestWatchReportsTheDebatesEventsNotItsSeal(t *testing.T) {
 	}
 }
 
+// A debate whose coordinator stopped after recording its verdict and
+// before closing it (killed while filing, a full vault disk) is not shown
+// as closed: watch used to return its verdict as the outcome, which the
+// command line printed with "record: none filed" and exit 0 for a
+// CONSENSUS_REACHED that was never filed. It is now a *NotClosedError,
+// explained with the resume that finishes closing it.
+func TestWatchOfAVerdictNotFiledSaysToResume(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "root")
+	a := New(Options{Root: root})
+	const id = "20261201-spec-keys-abcdef"
+	writeDebateFiles(t, root, id, false)
+	st, err := transcripts.OpenStore(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := st.Open(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &debate.Outcome{DebateID: id, Verdict: debate.ConsensusReached, Action: debate.ActionProceed, Rule: debate.RuleSurvived,
+		Reason: "the position held", FinalPosition: "Use UUIDv7 keys", Rounds: 1}
+	if _, err := l.Append(ctx, debate.EventVerdict, 9, o); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	st.Close()
+
+	got, err := a.WatchDebate(ctx, id, nil)
+	var nc *NotClosedError
+	if got != nil || !errors.As(err, &nc) || nc.Verdict != debate.ConsensusReached {
+		t.Fatalf("watch of a verdict not filed: %+v, %v", got, err)
+	}
+	var e *Error
+	if !errors.As(a.ExplainDebate(err, id), &e) || e.Problem != ProblemNotActive {
+		t.Fatalf("not explained: %v", a.ExplainDebate(err, id))
+	}
+	msg := e.Format(func(c string) string { return "<" + c + ">" })
+	for _, w := range []string{"recorded its verdict, CONSENSUS_REACHED", "not filed", "<parley debate resume " + id + "> finishes closing it"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("%q does not say %q", msg, w)
+		}
+	}
+}
+
 // A key whose write fails (a full disk) leaves no file behind: a partial
 // one used to stay, and the next keygen refused it as a key it must never
 // replace. Once the disk has room, the same file is written whole.
