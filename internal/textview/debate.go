@@ -91,9 +91,9 @@ func Verdict(w io.Writer, o *debate.Outcome, transcript, record, verify string) 
 
 // DebateStatus writes where a debate stands: its state, round, tokens and
 // time against the budget, its verdict and record once it has them, and,
-// for an interrupted debate without a verdict, resume: the command that
-// continues it, or, when resume refuses it, verify: the command that
-// names what does not verify.
+// for an interrupted debate, resume: the command that continues it (or,
+// when its verdict is recorded, finishes closing it), or, when resume
+// refuses it, verify: the command that names what does not verify.
 func DebateStatus(w io.Writer, st *transcripts.Status, resume, verify string) error {
 	p := &textOut{w: w}
 	p.printf("%s  [%s] %s\n", st.DebateID, clean(string(st.Layer)), shownLine(st.Topic, 200))
@@ -110,9 +110,11 @@ func DebateStatus(w io.Writer, st *transcripts.Status, resume, verify string) er
 		p.printf("  integrity: %s\n", clean(st.Integrity))
 	}
 	switch {
-	case st.State != transcripts.StateInterrupted || st.Verdict != "":
+	case st.State != transcripts.StateInterrupted:
 	case st.ResumeRefused:
 		p.printf("  the coordinator is not running, and resume refuses a debate whose files do not verify: %s\n", verify)
+	case st.Verdict != "":
+		p.printf("  the coordinator stopped before closing: the verdict is not filed and sealed yet: %s finishes closing it\n", resume)
 	default:
 		p.printf("  the coordinator is not running: %s\n", resume)
 	}

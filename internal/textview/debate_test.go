@@ -135,6 +135,16 @@ func TestDebateStatusAndList(t *testing.T) {
 		t.Fatalf("%q", s)
 	}
 	st.ResumeRefused = false
+	// Its verdict recorded, then the coordinator killed before it was
+	// filed: the status named the verdict and said nothing of the resume
+	// that files it.
+	st.Verdict, st.Action = debate.ConsensusReached, "proceed"
+	out.Reset()
+	_ = textview.DebateStatus(&out, st, "parley debate resume R", "parley transcripts verify R")
+	if s := out.String(); !strings.Contains(s, "  verdict: CONSENSUS_REACHED → proceed\n") ||
+		!strings.HasSuffix(s, "the verdict is not filed and sealed yet: parley debate resume R finishes closing it\n") {
+		t.Fatalf("%q", s)
+	}
 	st.State, st.Verdict, st.Action, st.Record = transcripts.StateClosed, debate.Deadlock, "escalate", "consensus/verify/retention.md"
 	out.Reset()
 	_ = textview.DebateStatus(&out, st, "parley debate resume R", "parley transcripts verify R")
