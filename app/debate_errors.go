@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -24,13 +25,14 @@ const ProblemTampered Problem = "tampered"
 // no such debate, ProblemNotFound.
 func (a *App) ExplainDebate(err error, id string) error {
 	var (
-		te *transcripts.TamperError
-		td *TamperedError
-		se *StoppedError
-		nc *NotClosedError
-		nr *NotRunningError
-		fa *ForeignAgentError
-		re *RoleError
+		te  *transcripts.TamperError
+		td  *TamperedError
+		se  *StoppedError
+		nc  *NotClosedError
+		sto *debate.StorageError
+		nr  *NotRunningError
+		fa  *ForeignAgentError
+		re  *RoleError
 	)
 	resume := "{parley debate resume " + id + "}"
 	switch {
@@ -52,6 +54,11 @@ func (a *App) ExplainDebate(err error, id string) error {
 	case errors.As(err, &nc):
 		return newError(ProblemNotActive, "", err, "debate %s recorded its verdict, %s, but stopped before closing: its verdict is not filed and sealed yet (its logs: %s): "+resume+" finishes closing it",
 			id, nc.Verdict, filepath.Join(a.root, filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))))
+	case errors.As(err, &se) && errors.As(err, &sto):
+		// Its own words, with the resume command as this front end
+		// names it, said once.
+		return newError(ProblemMessenger, "", err, "the disk holding %s failed (%v): debate %s stopped without a verdict and no agent is blamed; free space or fix the disk, then run "+resume,
+			sto.Path, sto.Err, id)
 	case errors.As(err, &se) && errors.Is(err, ErrNotRunning):
 		return newError(ProblemNotActive, "", err, "debate %s is not running and has no verdict (its logs: %s): "+resume+" continues it",
 			id, filepath.Join(a.root, filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))))

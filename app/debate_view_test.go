@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	json "github.com/goccy/go-json"
@@ -85,6 +86,19 @@ func TestExplainDebate(t *testing.T) {
 		if !errors.Is(e, c.err) {
 			t.Errorf("%v: the cause is lost", c.err)
 		}
+	}
+	// A full disk stops the debate with its own words: the resume that
+	// continues it is said once, as the front end names it (with its
+	// --root), not also as the literal "parley debate resume ID" that
+	// the StorageError's text ends with.
+	full := &StoppedError{ID: id, Err: &debate.StorageError{DebateID: id, Path: filepath.Join(root, "debates", id, "transcript.jsonl"), Err: syscall.ENOSPC}}
+	var e *Error
+	if !errors.As(a.ExplainDebate(full, id), &e) || !errors.Is(e, syscall.ENOSPC) || !errors.Is(e, debate.ErrStorage) {
+		t.Fatalf("a full disk explained as %v", a.ExplainDebate(full, id))
+	}
+	if got := e.Format(cmd); strings.Count(got, "debate resume") != 1 || !strings.HasSuffix(got, "free space or fix the disk, then run <parley debate resume "+id+">") ||
+		!strings.Contains(got, "failed (no space left on device): debate "+id+" stopped without a verdict and no agent is blamed") {
+		t.Errorf("a full disk explained as %q", got)
 	}
 	foreign := errors.New("disk on fire")
 	if e := a.ExplainDebate(foreign, id); e != foreign {
