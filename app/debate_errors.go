@@ -59,6 +59,9 @@ func (a *App) ExplainDebate(err error, id string) error {
 		// names it, said once.
 		return newError(ProblemMessenger, "", err, "the disk holding %s failed (%v): debate %s stopped without a verdict and no agent is blamed; free space or fix the disk, then run "+resume,
 			sto.Path, sto.Err, id)
+	case errors.As(err, &sto) && sto.NotOpened:
+		// It says what to do: nothing was kept to resume.
+		return newError(ProblemMessenger, "", err, "%v", err)
 	case errors.As(err, &se) && errors.Is(err, ErrNotRunning):
 		return newError(ProblemNotActive, "", err, "debate %s is not running and has no verdict (its logs: %s): "+resume+" continues it",
 			id, filepath.Join(a.root, filepath.FromSlash(transcripts.Path(id, transcripts.LogsDir))))

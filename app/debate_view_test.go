@@ -100,6 +100,15 @@ func TestExplainDebate(t *testing.T) {
 		!strings.Contains(got, "failed (no space left on device): debate "+id+" stopped without a verdict and no agent is blamed") {
 		t.Errorf("a full disk explained as %q", got)
 	}
+	// A debate the full disk did not let open left nothing: no resume is
+	// offered, and the disk's advice is not said twice.
+	unopened := fmt.Errorf("create: %w", &debate.StorageError{DebateID: id, Path: filepath.Join(root, "debates", id), Err: syscall.ENOSPC, NotOpened: true})
+	if !errors.As(a.ExplainDebate(unopened, id), &e) || !errors.Is(e, syscall.ENOSPC) {
+		t.Fatalf("a debate not opened explained as %v", a.ExplainDebate(unopened, id))
+	}
+	if got := e.Format(cmd); strings.Contains(got, "resume") || strings.Contains(got, "try again") || !strings.HasSuffix(got, "free space or fix the disk, then start the debate again") {
+		t.Errorf("a debate not opened explained as %q", got)
+	}
 	foreign := errors.New("disk on fire")
 	if e := a.ExplainDebate(foreign, id); e != foreign {
 		t.Errorf("a foreign error explained as %v", e)

@@ -47,9 +47,16 @@ type StorageError struct {
 	DebateID string
 	Path     string
 	Err      error
+	// NotOpened says that the debate could not be opened at all: nothing
+	// of it was kept, so there is nothing to resume.
+	NotOpened bool
 }
 
 func (e *StorageError) Error() string {
+	if e.NotOpened {
+		return fmt.Sprintf("the disk holding %s failed (%v): debate %s was not opened and nothing of it was kept; free space or fix the disk, then start the debate again",
+			e.Path, e.Err, e.DebateID)
+	}
 	return fmt.Sprintf("the disk holding %s failed (%v): debate %s stopped without a verdict and no agent is blamed; free space or fix the disk, then run parley debate resume %s",
 		e.Path, e.Err, e.DebateID, e.DebateID)
 }

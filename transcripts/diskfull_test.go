@@ -102,6 +102,11 @@ func TestDiskFullAtOpenLeavesNothing(t *testing.T) {
 			if !errors.Is(err, debate.ErrStorage) || !errors.Is(err, tc.err) {
 				t.Fatalf("create: %v, want a storage error with %v", err, tc.err)
 			}
+			// Nothing was kept: the error does not send anyone to resume
+			// a debate that is not there.
+			if msg := err.Error(); strings.Contains(msg, "resume") || !strings.Contains(msg, "was not opened and nothing of it was kept") {
+				t.Errorf("create: %q", msg)
+			}
 			if _, err := os.Lstat(filepath.Join(dir, "debates", testID)); !errors.Is(err, os.ErrNotExist) {
 				ents, _ := os.ReadDir(filepath.Join(dir, "debates", testID))
 				t.Fatalf("the failed create left debates/%s behind: %v %v", testID, err, ents)

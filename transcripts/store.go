@@ -137,7 +137,7 @@ func (s *Store) Create(ctx context.Context, sess *debate.DebateSession) (l *Log,
 			}
 		}
 		if debate.IsDiskFault(err) && !errors.Is(err, debate.ErrStorage) {
-			err = &debate.StorageError{DebateID: sess.ID, Path: filepath.Join(s.Dir(), filepath.FromSlash(dirOf(sess.ID))), Err: err}
+			err = &debate.StorageError{DebateID: sess.ID, Path: filepath.Join(s.Dir(), filepath.FromSlash(dirOf(sess.ID))), Err: err, NotOpened: true}
 		}
 	}()
 	id := sess.ID
