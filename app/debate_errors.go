@@ -57,8 +57,7 @@ func (a *App) ExplainDebate(err error, id string) error {
 	case errors.As(err, &se) && errors.As(err, &sto):
 		// Its own words, with the resume command as this front end
 		// names it, said once.
-		return newError(ProblemMessenger, "", err, "the disk holding %s failed (%v): debate %s stopped without a verdict and no agent is blamed; free space or fix the disk, then run "+resume,
-			sto.Path, sto.Err, id)
+		return newError(ProblemMessenger, "", err, "%s; free space or fix the disk, then run "+resume, sto.What())
 	case errors.As(err, &sto) && sto.NotOpened:
 		// It says what to do: nothing was kept to resume.
 		return newError(ProblemMessenger, "", err, "%v", err)

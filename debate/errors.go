@@ -50,15 +50,29 @@ type StorageError struct {
 	// NotOpened says that the debate could not be opened at all: nothing
 	// of it was kept, so there is nothing to resume.
 	NotOpened bool
+	// AfterVerdict says that the debate's verdict was recorded before the
+	// disk failed (sealing it failed): a resume files and seals it.
+	AfterVerdict bool
+}
+
+// What is what the failure did, without what to do about it: the file,
+// the disk's error, and where it left the debate.
+func (e *StorageError) What() string {
+	left := "stopped without a verdict and no agent is blamed"
+	switch {
+	case e.NotOpened:
+		left = "was not opened and nothing of it was kept"
+	case e.AfterVerdict:
+		left = "recorded its verdict but stopped before it was sealed"
+	}
+	return fmt.Sprintf("the disk holding %s failed (%v): debate %s %s", e.Path, e.Err, e.DebateID, left)
 }
 
 func (e *StorageError) Error() string {
 	if e.NotOpened {
-		return fmt.Sprintf("the disk holding %s failed (%v): debate %s was not opened and nothing of it was kept; free space or fix the disk, then start the debate again",
-			e.Path, e.Err, e.DebateID)
+		return e.What() + "; free space or fix the disk, then start the debate again"
 	}
-	return fmt.Sprintf("the disk holding %s failed (%v): debate %s stopped without a verdict and no agent is blamed; free space or fix the disk, then run parley debate resume %s",
-		e.Path, e.Err, e.DebateID, e.DebateID)
+	return e.What() + "; free space or fix the disk, then run parley debate resume " + e.DebateID
 }
 
 // Unwrap gives both ErrStorage and the disk's own error.

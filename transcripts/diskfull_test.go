@@ -125,3 +125,43 @@ func TestDiskFullAtOpenLeavesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestDiskFullAtTheSealSaysTheVerdictIsRecorded: a disk that fails once
+// the verdict is recorded (appending the seal) stops the debate with a
+// StorageError that says so, and that a resume seals it; it used to say
+// the debate "stopped without a verdict", while its status showed the
+// verdict.
+func TestDiskFullAtTheSealSaysTheVerdictIsRecorded(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	s.open = func(r *os.Root, name string) (appendFile, error) {
+		f, err := r.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		return &failingFile{File: f, failWrite: 3}, nil // open, verdict, then the seal
+	}
+	ctx := context.Background()
+	sess := testSession(testID)
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	o := &debate.Outcome{DebateID: testID, Verdict: debate.Deadlock, Action: debate.ActionEscalate, Rule: debate.RuleRepeated, Reason: "repeated"}
+	if _, err := l.Append(ctx, debate.EventOpen, 0, sess); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Append(ctx, debate.EventVerdict, 1, o); err != nil {
+		t.Fatal(err)
+	}
+	err = l.Seal(ctx, o, "")
+	var se *debate.StorageError
+	if !errors.As(err, &se) || !se.AfterVerdict || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("seal on a full disk: %v", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "without a verdict") || !strings.Contains(msg, "debate "+testID+" recorded its verdict but stopped before it was sealed") ||
+		!strings.HasSuffix(msg, "then run parley debate resume "+testID) {
+		t.Errorf("seal on a full disk: %q", msg)
+	}
+}

@@ -352,10 +352,13 @@ func (l *Log) appendLocked(kind debate.EventKind, elapsedMs int64, data any) (de
 		return debate.Event{}, err
 	}
 	line = append(line, '\n')
+	// What a disk fault stops: the verdict is recorded once it is the
+	// last event.
+	afterVerdict := len(l.events) > 0 && l.events[len(l.events)-1].Kind == debate.EventVerdict
 	if _, err := l.f.Write(line); err != nil {
 		l.fail(err)
 		if debate.IsDiskFault(err) {
-			return debate.Event{}, &debate.StorageError{DebateID: l.id, Path: l.path(), Err: err}
+			return debate.Event{}, &debate.StorageError{DebateID: l.id, Path: l.path(), Err: err, AfterVerdict: afterVerdict}
 		}
 		return debate.Event{}, fmt.Errorf("append to the transcript of %s: %w", l.id, err)
 	}
@@ -364,7 +367,7 @@ func (l *Log) appendLocked(kind debate.EventKind, elapsedMs int64, data any) (de
 		if err := l.f.Sync(); err != nil {
 			l.fail(err)
 			if debate.IsDiskFault(err) {
-				return debate.Event{}, &debate.StorageError{DebateID: l.id, Path: l.path(), Err: err}
+				return debate.Event{}, &debate.StorageError{DebateID: l.id, Path: l.path(), Err: err, AfterVerdict: afterVerdict}
 			}
 			return debate.Event{}, fmt.Errorf("sync the transcript of %s: %w", l.id, err)
 		}
