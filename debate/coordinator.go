@@ -75,11 +75,17 @@ type Coordinator struct {
 	// CheckpointInterval overrides CheckpointEvery of the debate's budget
 	// (tests shorten it; a longer one lets a reader's ActiveMs lag).
 	CheckpointInterval time.Duration
+	// Clock, when set, is read instead of time.Now to measure the active
+	// time (tests make it jump).
+	Clock func() time.Time
 
 	st       *State
 	log      *slog.Logger
-	base     int64     // active time recorded before this process took over
-	started  time.Time // when this process took over
+	base     int64         // active time recorded before this process took over
+	started  time.Time     // when this process took over
+	look     time.Time     // the latest look at the clock (tick)
+	paused   time.Duration // time this process did not run (see tick)
+	grace    time.Time     // until then, no agent is judged dead (see tick)
 	evidence *EvidenceChecker
 	rcv      inbox.Receiver
 }
@@ -136,13 +142,53 @@ func (c *Coordinator) init() {
 	if c.PresenceInterval <= 0 {
 		c.PresenceInterval = DefaultPresenceInterval
 	}
-	c.started = time.Now()
+	c.started = c.now()
+	c.look = c.started
+}
+
+// now is the time on the coordinator's clock.
+func (c *Coordinator) now() time.Time {
+	if c.Clock != nil {
+		return c.Clock()
+	}
+	return time.Now()
 }
 
 // elapsed is the debate's active time: what earlier processes recorded plus
-// this one's.
+// this one's, but for the time this process did not run (tick).
 func (c *Coordinator) elapsed() int64 {
-	return c.base + time.Since(c.started).Milliseconds()
+	now := c.tick()
+	return c.base + (now.Sub(c.started) - c.paused).Milliseconds()
+}
+
+// tick looks at the clock. The coordinator looks at least every
+// PresenceInterval while it runs; a longer stretch between two looks than
+// pauseAfter is a process that did not run (stopped by Ctrl-Z or SIGSTOP
+// and continued later, its virtual machine paused): it counts as one
+// PresenceInterval, as the time no coordinator ran does not count. The
+// agents were likely stopped with it (Ctrl-Z stops the terminal's whole
+// job), their heartbeats as old as the stop: for pauseAfter, none is
+// judged dead.
+func (c *Coordinator) tick() time.Time {
+	now := c.now()
+	if gap := now.Sub(c.look); gap > c.pauseAfter() {
+		c.paused += gap - c.PresenceInterval
+		c.grace = now.Add(c.pauseAfter())
+		c.log.Warn("the coordinator did not run for a while (stopped and continued?); that time does not count against the wall clock", "op", "clock", "gap", gap)
+	}
+	c.look = now
+	return now
+}
+
+// pauseAfter is the longest stretch between two looks at the clock that
+// counts in full: a checkpoint interval of the debate's budget, and
+// never less than four waits.
+func (c *Coordinator) pauseAfter() time.Duration {
+	var b ConsensusBudget
+	if c.st != nil && c.st.Session != nil {
+		b = c.st.Session.Budget
+	}
+	return max(CheckpointEvery(b), 4*c.PresenceInterval)
 }
 
 // remaining is how long the wall clock still allows. It is kept between
@@ -221,6 +267,7 @@ type pending struct {
 	requestID string
 	messageID string
 	req       *TurnRequest
+	deadline  time.Time // the request's deadline, on the coordinator's clock
 }
 
 // turn settles the next slot: a recorded turn or a forfeit.
@@ -249,6 +296,16 @@ func (c *Coordinator) turn(ctx context.Context) error {
 		left := c.remaining()
 		if left <= 0 {
 			return c.blame(ctx, p, ForfeitDeadline, fmt.Sprintf("no reply within the wall clock (%d ms)", c.st.Session.Budget.MaxWallClockMs))
+		}
+		if c.now().After(p.deadline) {
+			// The request's deadline passed with wall clock left: the
+			// coordinator did not run for a while (elapsed), and the agent
+			// may have given up on the request. It is asked again under
+			// the same request id, with a new deadline, as a resume does.
+			c.log.Warn("the request's deadline passed while the coordinator did not run; asking again", "agent", sp.Name, "request_id", p.requestID)
+			if err := c.send(ctx, p); err != nil {
+				return err
+			}
 		}
 		if err := c.checkpoint(ctx); err != nil {
 			return err
@@ -305,7 +362,7 @@ func (c *Coordinator) checkpoint(ctx context.Context) error {
 // dead asks Presence whether agent died. An error counts as alive: the
 // wall clock still bounds the wait.
 func (c *Coordinator) dead(ctx context.Context, agent string) (bool, string) {
-	if c.Presence == nil {
+	if c.Presence == nil || c.tick().Before(c.grace) {
 		return false, ""
 	}
 	ok, err := c.Presence.Alive(ctx, agent)
@@ -345,7 +402,10 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 	s := c.st.Session
 	p.requestID = RequestID(s.ID, p.round, p.sp, p.attempt)
 	left := c.remaining()
-	deadline := time.Now().Add(left).UTC()
+	// p.deadline keeps the monotonic reading (UTC drops it): a step of the
+	// wall clock does not move it.
+	p.deadline = c.now().Add(left)
+	deadline := p.deadline.UTC()
 	p.messageID = RequestMessageID(p.requestID, deadline.Format(inbox.TimeLayout))
 	tokens := min(s.Budget.MaxTokensPerRound, s.Budget.MaxTokens-c.st.Tokens)
 	p.req = &TurnRequest{

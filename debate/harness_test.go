@@ -60,6 +60,12 @@ func (p *deadSet) kill(agent string) {
 	p.dead[agent] = true
 }
 
+func (p *deadSet) revive(agent string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.dead, agent)
+}
+
 // party is one participant of a test debate and its script.
 type party struct {
 	name   string
