@@ -55,7 +55,7 @@ func RenderText(w io.Writer, v *View) error {
 	p("Created:      %s (%s)\n", v.Created, v.State)
 	p("Participants: %s\n", v.ParticipantList())
 	bu := v.Budget
-	p("Budget:       %d rounds, %d tokens (%d per agent per round), %d s\n", bu.MaxRounds, bu.MaxTokens, bu.MaxTokensPerRound, bu.MaxWallClockMs/1000)
+	p("Budget:       %s, %d tokens (%d per agent per round), %d s\n", rounds(bu.MaxRounds), bu.MaxTokens, bu.MaxTokensPerRound, bu.MaxWallClockMs/1000)
 	p("Integrity:    %s\n", integrityLine(in))
 	if pc := in.Page; pc != nil {
 		p("Vault page:   %s (%s)\n", pc.Status, pc.Path)
@@ -97,7 +97,7 @@ func RenderText(w io.Writer, v *View) error {
 		for _, name := range slices.Sorted(maps.Keys(o.AttackerPositions)) {
 			p("   %s's last position: %s\n", name, termLine(o.AttackerPositions[name]))
 		}
-		p("   %d rounds, %d tokens, %.1f s of active time\n", o.Rounds, o.Tokens, float64(o.ElapsedMs)/1000)
+		p("   %s, %d tokens, %.1f s of active time\n", rounds(o.Rounds), o.Tokens, float64(o.ElapsedMs)/1000)
 		if v.Record != "" {
 			p("   Record: %s\n", v.Record)
 		}

@@ -647,7 +647,7 @@ func TestAStopIsShownAndACheckpointIsNot(t *testing.T) {
 }
 
 // A debate that ended in its first round, with a budget of one round,
-// says "1 round" in its HTML, not "1 rounds".
+// says "1 round" in its HTML and its text, not "1 rounds".
 func TestHTMLCountsOneRound(t *testing.T) {
 	t.Parallel()
 	s, _ := newStore(t)
@@ -672,6 +672,15 @@ func TestHTMLCountsOneRound(t *testing.T) {
 	h := html.String()
 	if strings.Contains(h, "1 rounds") || !strings.Contains(h, "· 1 round ·") || !strings.Contains(h, "<dd>1 round ·") {
 		t.Errorf("HTML does not count one round as one:\n%s", h)
+	}
+	// Nor in "transcripts show", which said "Budget: 1 rounds, …" and
+	// "1 rounds, 7 tokens, …".
+	var text bytes.Buffer
+	if err := RenderText(&text, readView(t, s, testID)); err != nil {
+		t.Fatal(err)
+	}
+	if out := text.String(); strings.Contains(out, "1 rounds") || !strings.Contains(out, "Budget:       1 round, ") || !strings.Contains(out, "   1 round, 7 tokens, ") {
+		t.Errorf("text does not count one round as one:\n%s", out)
 	}
 }
 
