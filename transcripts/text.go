@@ -113,6 +113,8 @@ func integrityLine(in *Integrity) string {
 		return fmt.Sprintf("TAMPERED at line %d (%d lines verify before it)", in.BadLine, in.Events)
 	case in.Sealed:
 		return fmt.Sprintf("intact, %d events, sealed by verdict.json, head %s", in.Events, in.Head)
+	case in.Events == 0:
+		return "intact so far, nothing recorded yet, not sealed yet"
 	}
 	return fmt.Sprintf("intact so far, %d events, not sealed yet, head %s", in.Events, in.Head)
 }

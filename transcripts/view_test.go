@@ -702,3 +702,23 @@ func TestTextOfABadFileNamesTheCallersVerifyCommand(t *testing.T) {
 		t.Errorf("text:\n%s", out)
 	}
 }
+
+// The text of a debate with nothing recorded yet (its coordinator died
+// before its first event) names no head: it said "0 events, not sealed
+// yet, head " with nothing after it.
+func TestTextOfANothingRecordedDebateNamesNoHead(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	l, err := s.Create(context.Background(), testSession(testID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	var text bytes.Buffer
+	if err := RenderText(&text, readView(t, s, testID)); err != nil {
+		t.Fatal(err)
+	}
+	if out := text.String(); !strings.Contains(out, "Integrity:    intact so far, nothing recorded yet, not sealed yet\n") || strings.Contains(out, "head \n") {
+		t.Errorf("text:\n%s", out)
+	}
+}

@@ -70,6 +70,9 @@ func Audit(w io.Writer, v *app.Verification) error {
 		fmt.Fprintf(w, "%s: TAMPERED: %s\n", id, cleanAll(in.Trouble()))
 	case in.Sealed:
 		fmt.Fprintf(w, "%s: intact, %d events, head %s, sealed by verdict.json\n", id, in.Events, in.Head)
+	case in.Events == 0:
+		// A coordinator that died before its first event: no head to name.
+		fmt.Fprintf(w, "%s: intact so far, nothing recorded yet, not sealed yet (no verdict.json)\n", id)
 	default:
 		fmt.Fprintf(w, "%s: intact so far, %d events, head %s, not sealed yet (no verdict.json)\n", id, in.Events, in.Head)
 	}

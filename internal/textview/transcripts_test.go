@@ -26,3 +26,20 @@ func TestAuditSaysNoSignatureVouchesForAnUnsealedDebate(t *testing.T) {
 		t.Errorf("verify of an unsealed debate with a public key:\n%s", out)
 	}
 }
+
+// A debate whose coordinator died before recording anything (a "debate
+// start" whose background process was killed at once) has no head: verify
+// said "0 events, head , not sealed yet".
+func TestAuditOfANothingRecordedDebateNamesNoHead(t *testing.T) {
+	t.Parallel()
+	const id = "20261201-spec-keys-abcdef"
+	in := transcripts.Integrity{Intact: true}
+	v := &app.Verification{Report: transcripts.Report{ID: id}, Integrity: in}
+	var b strings.Builder
+	if err := textview.Audit(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(b.String(), "\n"); first != id+": intact so far, nothing recorded yet, not sealed yet (no verdict.json)" {
+		t.Errorf("verify of a debate with nothing recorded: %q", first)
+	}
+}
