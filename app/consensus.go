@@ -410,10 +410,17 @@ type Filed struct {
 	DebateID string `json:"debate_id"`
 	Record   string `json:"record"`
 	File     string `json:"file"`
+	// NotClosed says that the debate's own closing is still cut short (a
+	// crash after its verdict, before verdict.json): its record is filed,
+	// but its vault page, its seal and verdict.json wait for "parley
+	// debate resume". A front end says so.
+	NotClosed bool `json:"-"`
 }
 
-// FileFrom files (again) the record of closed debate id, from its
-// verified outcome; it finishes a filing that was interrupted.
+// FileFrom files (again) the record of debate id, from its verified
+// outcome: it repairs what an interrupted filing left in the records. A
+// debate whose verdict is recorded but not sealed gets its record, and
+// Filed.NotClosed: only resume closes it.
 func (c *Consensus) FileFrom(ctx context.Context, id string) (*Filed, error) {
 	if c.app == nil {
 		return nil, errors.New("app: FileFrom needs a Consensus from App.OpenConsensus")
@@ -422,7 +429,13 @@ func (c *Consensus) FileFrom(ctx context.Context, id string) (*Filed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Filed{DebateID: id, Record: p, File: filepath.Join(c.s.Vault().Path(), filepath.FromSlash(p))}, nil
+	filed := &Filed{DebateID: id, Record: p, File: filepath.Join(c.s.Vault().Path(), filepath.FromSlash(p))}
+	if st, err := c.app.OpenDebates(); err == nil {
+		_, verr := st.Verdict(id)
+		filed.NotClosed = errors.Is(verr, transcripts.ErrNotSealed)
+		st.Close()
+	}
+	return filed, nil
 }
 
 // sealCheck checks, for Check, that a record's debate verifies against its

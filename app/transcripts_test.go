@@ -241,6 +241,56 @@ func TestWatchReportsTheDebatesEventsNotItsSeal(t *testing.T) {
 	}
 }
 
+// writeUnclosedDebate writes debate id as a coordinator killed while
+// filing leaves it: its verdict recorded, nothing filed or sealed.
+func writeUnclosedDebate(t *testing.T, root, id string) {
+	t.Helper()
+	ctx := context.Background()
+	writeDebateFiles(t, root, id, false)
+	st, err := transcripts.OpenStore(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	l, err := st.Open(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	o := &debate.Outcome{DebateID: id, Verdict: debate.ConsensusReached, Action: debate.ActionProceed, Rule: debate.RuleSurvived,
+		Reason: "the position held", FinalPosition: "Use UUIDv7 keys", Rounds: 1}
+	if _, err := l.Append(ctx, debate.EventVerdict, 9, o); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// "consensus file --from-debate" of a debate whose coordinator was killed
+// after its verdict files its record, and says the debate is still not
+// closed (its page, seal and verdict.json wait for resume): it used to
+// say "filed" alone, as if it had finished the interrupted closing its
+// help promised to finish. A closed debate is filed again without a word.
+func TestFileFromADebateNotClosedSaysSo(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "root")
+	a := New(Options{Root: root})
+	const cut, closed = "20261201-spec-keys-abcdef", "20261201-spec-locks-abcdef"
+	writeUnclosedDebate(t, root, cut)
+	writeDebateFiles(t, root, closed, true)
+	c, err := a.OpenConsensus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	f, err := c.FileFrom(ctx, cut)
+	if err != nil || f.Record == "" || !f.NotClosed {
+		t.Fatalf("filing a debate whose closing was cut short: %+v %v", f, err)
+	}
+	if f, err := c.FileFrom(ctx, closed); err != nil || f.NotClosed {
+		t.Fatalf("filing a closed debate again: %+v %v", f, err)
+	}
+}
+
 // A debate whose coordinator stopped after recording its verdict and
 // before closing it (killed while filing, a full vault disk) is not shown
 // as closed: watch used to return its verdict as the outcome, which the
@@ -253,22 +303,7 @@ func TestWatchOfAVerdictNotFiledSaysToResume(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "root")
 	a := New(Options{Root: root})
 	const id = "20261201-spec-keys-abcdef"
-	writeDebateFiles(t, root, id, false)
-	st, err := transcripts.OpenStore(root, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := st.Open(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := &debate.Outcome{DebateID: id, Verdict: debate.ConsensusReached, Action: debate.ActionProceed, Rule: debate.RuleSurvived,
-		Reason: "the position held", FinalPosition: "Use UUIDv7 keys", Rounds: 1}
-	if _, err := l.Append(ctx, debate.EventVerdict, 9, o); err != nil {
-		t.Fatal(err)
-	}
-	l.Close()
-	st.Close()
+	writeUnclosedDebate(t, root, id)
 
 	got, err := a.WatchDebate(ctx, id, nil)
 	var nc *NotClosedError

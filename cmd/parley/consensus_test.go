@@ -139,7 +139,9 @@ func TestConsensusFileFromDebate(t *testing.T) {
 	// A crash after the verdict event, before verdict.json: still filed.
 	o2 := consensustest.Outcome("20261130-plan-rollout-abcdef", "Rollout", debate.LayerPlan, debate.Deadlock, cliPos, cliCount, false)
 	writeDebate(t, c.root, o2, true, false)
-	if out, errOut, code := c.run(t, "consensus", "file", "--from-debate", o2.DebateID); code != 0 {
+	// … with a warning that the debate itself is still not closed.
+	if out, errOut, code := c.run(t, "consensus", "file", "--from-debate", o2.DebateID); code != 0 ||
+		!strings.Contains(errOut, "parley: warning: debate "+o2.DebateID+" is not closed yet") || !strings.Contains(errOut, "debate resume "+o2.DebateID+" finishes closing it") {
 		t.Errorf("verdict event without verdict.json: exit %d %s%s", code, out, errOut)
 	}
 	// A tampered transcript is refused, naming the bad line.

@@ -288,7 +288,7 @@ func NewCmdFile(f *cmdutil.Factory, runF func(*FileOptions) error) *cobra.Comman
 	run := cmdutil.Runner(opts, runF, fileRun)
 	cmd := &cobra.Command{
 		Use:   "file --from-debate ID",
-		Short: "File (again) the record of a closed debate; finishes an interrupted filing",
+		Short: "File (again) the record of a closed debate; repairs what an interrupted filing left in the vault",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.DebateID == "" {
 				return cmdutil.Usagef("consensus file needs --from-debate ID (see parley consensus file --help)")
@@ -314,6 +314,9 @@ func fileRun(ctx context.Context, opts *FileOptions) error {
 	filed, err := c.FileFrom(ctx, id)
 	if err != nil {
 		return err
+	}
+	if filed.NotClosed {
+		f.Warnf("debate %s is not closed yet: its record is filed, but its vault page, its seal and verdict.json are not written; %s finishes closing it", id, f.CmdLine("debate", "resume", id))
 	}
 	if f.JSON {
 		return f.Emit(filed)
