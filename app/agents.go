@@ -181,7 +181,7 @@ type Collected struct {
 	Warnings []Warning `json:"-"`
 }
 
-// Collect removes acknowledged messages older than olderThan and stale
+// Collect removes messages acknowledged more than olderThan ago and stale
 // staging files (where the backend keeps them: a Collector), and the
 // registrations of dead agents (one that cannot be removed is a warning,
 // as for Prune). Waiting messages, quarantined ones and mail moved aside

@@ -63,7 +63,7 @@ type InboxCount struct {
 // Collector is a backend that keeps acknowledged messages and can remove
 // those older than a duration, and stale staging files.
 type Collector interface {
-	// Collect removes acknowledged messages older than olderThan and
+	// Collect removes messages acknowledged more than olderThan ago and
 	// abandoned staging files (the inboxes' and the registry's).
 	Collect(ctx context.Context, olderThan time.Duration, now time.Time) (inbox.GCStats, error)
 }

@@ -49,8 +49,9 @@ func (t *FileTransport) Agents(ctx context.Context) ([]string, error) {
 // GC removes acknowledged messages older than olderThan from every cur/,
 // and staging files older than StaleStaging from every inbox and its cur/
 // and bad/. Unclaimed messages, quarantined files and mail moved aside are
-// never removed. A message's age is its name's millisecond prefix, or its
-// modification time for a name without one. A folder or a file it cannot
+// never removed. An acknowledged message's age is how long ago it was
+// acknowledged (its modification time, which Ack sets), not when it was
+// sent: a message handled late keeps its audit copy as long as any. A folder or a file it cannot
 // remove does not stop it: it collects the rest and returns every failure
 // (joined), with what it removed.
 func (t *FileTransport) GC(ctx context.Context, olderThan time.Duration, now time.Time) (GCStats, error) {
@@ -123,15 +124,8 @@ func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff t
 				staging++
 			}
 		case acked && IsMessageName(e.name):
-			var at time.Time
-			if fn, ok := ParseFileName(e.name); ok {
-				at = time.UnixMilli(fn.Millis)
-			} else if mt, ok := modTime(e.name); ok {
-				at = mt
-			} else {
-				continue
-			}
-			if at.Before(msgCutoff) && remove(e.name) {
+			// Its acknowledgement stamped it (Ack): its age in cur/.
+			if at, ok := modTime(e.name); ok && at.Before(msgCutoff) && remove(e.name) {
 				msgs++
 			}
 		}

@@ -544,6 +544,45 @@ func TestGC(t *testing.T) {
 	}
 }
 
+// TestGCAgesAnAcknowledgedMessageFromItsAcknowledgement: gc --older-than
+// keeps the audit copy for that long after the message was handled. A
+// message sent eight days ago and acknowledged now is not collected by a
+// 7-day gc run now, only once it has been in cur/ for seven days.
+func TestGCAgesAnAcknowledgedMessageFromItsAcknowledgement(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	ctx := context.Background()
+	sent := time.Now().Add(-8 * 24 * time.Hour)
+	name := fmt.Sprintf("%013d-abcd.json", sent.UnixMilli())
+	p := filepath.Join(root, "inbox", "Bob", name)
+	m := fmt.Sprintf(`{"id":"6f1c2a9e-0b4d-4c1e-9a37-2d5f8e7b1c40","from":"Alice","to":"Bob","text":"old","timestamp":%q,"replyTo":null}`, sent.UTC().Format("2006-01-02T15:04:05.000Z"))
+	if err := os.WriteFile(p, []byte(m), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, sent, sent); err != nil {
+		t.Fatal(err)
+	}
+	r := mustListen(t, tr, "Bob")
+	d, err := r.Receive(ctxT(t))
+	if err != nil || d.Message.Text != "old" {
+		t.Fatalf("Receive = %v, %v", d, err)
+	}
+	acked := time.Now()
+	if err := r.Ack(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	st, err := tr.GC(ctx, 7*24*time.Hour, acked)
+	if err != nil || st.Acked != 0 {
+		t.Fatalf("GC just after the acknowledgement = %+v, %v; want the audit copy kept", st, err)
+	}
+	st, err = tr.GC(ctx, 7*24*time.Hour, acked.Add(7*24*time.Hour+time.Minute))
+	if err != nil || st.Acked != 1 {
+		t.Fatalf("GC seven days after the acknowledgement = %+v, %v; want it collected", st, err)
+	}
+}
+
 // TestGCGoesOnPastAFileItCannotRemove: a file GC cannot remove (in one
 // inbox, and one of several in a folder) does not keep it from collecting
 // the rest of that folder and the other inboxes; the failure names the

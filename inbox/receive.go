@@ -632,6 +632,14 @@ func (r *fileReceiver) Ack(ctx context.Context, d *Delivery) error {
 	if err := r.move(d.Handle, CurDir); err != nil {
 		return err
 	}
+	// The audit copy's modification time is when it was acknowledged: GC
+	// ages it from then, so a message handled long after it was sent is
+	// kept as long as any other. It is the copy's age only: a failure
+	// leaves it aged from its sending, and the acknowledgement stands.
+	cur := r.dir + "/" + CurDir + "/" + d.Handle
+	if err := r.t.root.Chtimes(cur, time.Time{}, r.t.now()); err != nil {
+		r.t.log.Warn("cannot stamp the acknowledgement time; gc ages this copy from its sending", "op", "ack", "agent", r.agent, "msg_id", d.Message.ID, "path", cur, "err", err)
+	}
 	delete(r.out, d.Handle)
 	delete(r.known, d.Handle)
 	return nil

@@ -16,10 +16,12 @@ func newGCCmd(a *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gc [--older-than DUR]",
 		Short: "Prune acknowledged messages, stale staging files and dead registrations",
-		Long: "Remove acknowledged messages (cur/) older than --older-than (default 7d; units\n" +
-			"d, h, m, s), staging files left by crashed writers (older than 10m), and the\n" +
-			"registrations of dead agents. Waiting messages, quarantined files (bad/) and mail\n" +
-			"moved aside are never removed.",
+		Long: "Remove acknowledged messages (cur/) acknowledged more than --older-than ago\n" +
+			"(default 7d; units d, h, m, s: counted from the acknowledgement, not from the\n" +
+			"sending, so a message read late keeps its audit copy as long as any), staging\n" +
+			"files left by crashed writers (older than 10m), and the registrations of dead\n" +
+			"agents. Waiting messages, quarantined files (bad/) and mail moved aside are\n" +
+			"never removed.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := app.ParseAge(olderThan)
 			if err != nil {
@@ -35,6 +37,6 @@ func newGCCmd(a *factory) *cobra.Command {
 			return a.Show(st, func(w io.Writer) error { return textview.Collected(w, st, olderThan) })
 		},
 	}
-	cmd.Flags().StringVar(&olderThan, "older-than", "7d", "age of acknowledged messages to remove (e.g. 7d, 12h)")
+	cmd.Flags().StringVar(&olderThan, "older-than", "7d", "remove messages acknowledged longer ago than this (e.g. 7d, 12h)")
 	return cmd
 }

@@ -39,7 +39,7 @@ func Collected(w io.Writer, st app.Collected, olderThan string) error {
 			len(st.Pruned), pruned)
 		return err
 	}
-	_, err := fmt.Fprintf(w, "removed %d acknowledged message(s) older than %s, %d stale staging file(s); pruned %d dead registration(s)%s\n",
+	_, err := fmt.Fprintf(w, "removed %d message(s) acknowledged more than %s ago, %d stale staging file(s); pruned %d dead registration(s)%s\n",
 		st.Acked, olderThan, st.Staging, len(st.Pruned), pruned)
 	return err
 }
