@@ -70,22 +70,27 @@ const (
 	// collection an old file; it stays.
 	WarnNotRemoved = "not_removed"
 	// WarnQuarantined: a receive found a message it could not read and
-	// set it aside (bad/, or the dead-letter subject over NATS); the
-	// messages after it were read.
+	// set it aside (bad/, or the dead-letter subject over NATS), or could
+	// not set it aside either and skipped it; the messages after it were
+	// read.
 	WarnQuarantined = "quarantined"
 )
 
 // notifyQuarantine has r tell warn (WarnQuarantined) of each message it
-// sets aside as unreadable from now on, when r can tell
-// (inbox.QuarantineNotifier) and warn is set.
+// sets aside as unreadable from now on, or fails to set aside (it stays
+// where it is, skipped), when r can tell (inbox.QuarantineNotifier) and
+// warn is set.
 func notifyQuarantine(r inbox.Receiver, warn func(Warning)) {
 	qn, ok := r.(inbox.QuarantineNotifier)
 	if !ok || warn == nil {
 		return
 	}
 	qn.NotifyQuarantine(func(q inbox.Quarantine) {
-		warn(Warning{Code: WarnQuarantined, Agent: q.Agent,
-			Text: fmt.Sprintf("a message for %s could not be read and was set aside in %s: %s", q.Agent, q.Where, q.Reason)})
+		text := fmt.Sprintf("a message for %s could not be read and was set aside in %s: %s", q.Agent, q.Where, q.Reason)
+		if q.Err != nil {
+			text = fmt.Sprintf("a message for %s could not be read (%s) nor set aside (%v): it stays at %s, skipped until a later receive sets it aside", q.Agent, q.Reason, q.Err, q.Where)
+		}
+		warn(Warning{Code: WarnQuarantined, Agent: q.Agent, Text: text})
 	})
 }
 

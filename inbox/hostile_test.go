@@ -740,3 +740,50 @@ func TestQuarantineIsToldToTheReceiver(t *testing.T) {
 		}
 	}
 }
+
+// A file that cannot be read and cannot be set aside either (bad/ on a
+// full disk) stays in the inbox, skipped; the receiver tells it, once,
+// naming where it stays and why it could not be moved, rather than
+// answering an empty inbox as if nothing had come.
+func TestQuarantineThatFailsIsToldToTheReceiver(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	ffs := &durable.FaultFS{FS: durable.Root(rt)}
+	tr := newFileAt(t, root, inbox.WithFS(ffs))
+	mustCreate(t, tr, "Bob")
+	name := fileName(1700000000000, "broken")
+	plant(t, root, "Bob", name, []byte(`{"id":"x"`))
+	ffs.Fail("open", "/bad/", syscall.ENOSPC, 0)
+	r := mustListen(t, tr, "Bob")
+	var told []inbox.Quarantine
+	r.(inbox.QuarantineNotifier).NotifyQuarantine(func(q inbox.Quarantine) { told = append(told, q) })
+	m := mustSend(t, tr, "Alice", "Bob", "after it")
+	d, err := r.Receive(ctxT(t))
+	if err != nil || d.Message.ID != m.ID {
+		t.Fatalf("Receive = %v, %v; want the message after the broken file", d, err)
+	}
+	if err := r.Ack(ctxT(t), d); err != nil {
+		t.Fatal(err)
+	}
+	stays := filepath.Join(root, "inbox", "Bob", name)
+	if len(told) != 1 || told[0].Agent != "Bob" || told[0].Where != stays ||
+		!strings.Contains(told[0].Reason, "malformed") || !errors.Is(told[0].Err, syscall.ENOSPC) {
+		t.Fatalf("told %+v; want once: Bob, %s, a malformed reason, the ENOSPC that kept it there", told, stays)
+	}
+	if _, err := os.Stat(stays); err != nil {
+		t.Fatalf("the file is not where it was told to stay: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if d, err := r.Receive(ctx); d != nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Receive of the skipped file = %v, %v; want nothing", d, err)
+	}
+	if len(told) != 1 {
+		t.Fatalf("told %d times, want once per receiver", len(told))
+	}
+}

@@ -174,8 +174,8 @@ var (
 	_ QuarantineNotifier = (*fileReceiver)(nil)
 )
 
-// NotifyQuarantine sets the function told of each file moved to bad/. See
-// QuarantineNotifier.
+// NotifyQuarantine sets the function told of each file moved to bad/, or
+// that could not be. See QuarantineNotifier.
 func (r *fileReceiver) NotifyQuarantine(fn func(Quarantine)) { r.onQuarantine = fn }
 
 // notify is called by the hub, in event order, with the name of a file that
@@ -556,7 +556,8 @@ func readMessageFile(f *os.File) (data []byte, fi os.FileInfo, reason string) {
 // quarantine moves a file to bad/ beside a <file>.reason sidecar (written
 // first, so that a crash in between leaves the file to be quarantined
 // again), and logs it once. A file that cannot be moved is ignored until
-// the receiver is reopened, so a broken file never loops.
+// the receiver is reopened, so a broken file never loops; either way the
+// receiver's notifier is told, once.
 func (r *fileReceiver) quarantine(name, reason string) {
 	path := r.dir + "/" + name
 	target := r.badName(name)
@@ -569,6 +570,9 @@ func (r *fileReceiver) quarantine(name, reason string) {
 	if err != nil {
 		r.ignored[name] = struct{}{}
 		r.t.log.Error("cannot quarantine a bad message file; skipping it", "op", "quarantine", "agent", r.agent, "path", path, "reason", reason, "err", err)
+		if r.onQuarantine != nil {
+			r.onQuarantine(Quarantine{Agent: r.agent, Where: filepath.Join(r.t.dir, r.dir, name), Reason: reason, Err: err})
+		}
 		return
 	}
 	r.t.log.Warn("quarantined a bad message file", "op", "quarantine", "agent", r.agent, "path", r.dir+"/"+BadDir+"/"+target, "reason", reason)

@@ -49,19 +49,24 @@ type Delivery struct {
 // Quarantine is a message a receiver set aside because it could not be
 // read as one (malformed, truncated, binary, oversized): a file moved to
 // bad/ beside its .reason sidecar, or, over NATS, a message moved to the
-// inbox's dead-letter subject. Nothing is deleted.
+// inbox's dead-letter subject. Nothing is deleted. When setting it aside
+// failed too (a full disk, a server that refuses), Err says why: it stays
+// in the inbox, skipped by this receiver, for a later one to set aside.
 type Quarantine struct {
 	// Agent is the inbox's owner.
 	Agent string
 	// Where is where it is now: the quarantined file's absolute path, or
-	// the dead-letter subject.
+	// the dead-letter subject; when Err is set, where it stays (the file
+	// in the inbox, or the inbox's subject and sequence).
 	Where string
 	// Reason says why it could not be read.
 	Reason string
+	// Err, when not nil, is why it could not be set aside.
+	Err error
 }
 
 // QuarantineNotifier is implemented by a Receiver that can tell its caller
-// about each message it sets aside (see Quarantine), so that a person
+// about each message it sets aside, or fails to (see Quarantine), so that a person
 // reading an inbox learns that a message came and could not be read rather
 // than seeing nothing. NotifyQuarantine sets fn, called from within
 // Receive on the receiver's goroutine for each message set aside from then

@@ -59,7 +59,7 @@ var (
 )
 
 // NotifyQuarantine sets the function told of each message moved to the
-// dead-letter subject. See inbox.QuarantineNotifier.
+// dead-letter subject, or that could not be. See inbox.QuarantineNotifier.
 func (r *receiver) NotifyQuarantine(fn func(inbox.Quarantine)) { r.onQuarantine = fn }
 
 // held is a message handed out and not acknowledged: its latest delivery
@@ -355,7 +355,8 @@ func (r *receiver) accept(ctx context.Context, msg njs.Msg) *inbox.Delivery {
 
 // deadLetter moves an undecodable message to the inbox's dead-letter
 // subject with the reason, then acknowledges it. A message that cannot be
-// moved stays in the inbox, is never handed out, and is logged once.
+// moved stays in the inbox, is never handed out, and is logged and told
+// (with its Err) once.
 func (r *receiver) deadLetter(ctx context.Context, msg njs.Msg, seq uint64, reason string) {
 	seqs := strconv.FormatUint(seq, 10)
 	dl := &nats.Msg{Subject: DeadSubject(r.agent), Data: msg.Data(), Header: nats.Header{}}
@@ -380,6 +381,9 @@ func (r *receiver) deadLetter(ctx context.Context, msg njs.Msg, seq uint64, reas
 	if err != nil {
 		r.poisoned[seq] = true
 		r.c.log.Error("a message that does not decode could not be dead-lettered; it stays in the inbox", "op", "quarantine", "agent", r.agent, "seq", seq, "reason", reason, "err", err)
+		if r.onQuarantine != nil {
+			r.onQuarantine(inbox.Quarantine{Agent: r.agent, Where: fmt.Sprintf("%s (stream sequence %d)", InboxSubject(r.agent), seq), Reason: reason, Err: err})
+		}
 		return
 	}
 	r.c.log.Warn("moved a message that does not decode to the dead-letter subject", "op", "quarantine", "agent", r.agent, "seq", seq, "path", DeadSubject(r.agent), "reason", reason)

@@ -50,8 +50,9 @@ type RecvInput struct {
 type RecvOutput struct {
 	Messages []map[string]any `json:"messages"`
 	// SetAside says, one line each, which messages of the inbox could not
-	// be read and were set aside on the way (quarantined), so that an
-	// empty answer does not hide a message that came broken.
+	// be read and were set aside on the way (quarantined), or could not be
+	// set aside either and were skipped, so that an empty answer does not
+	// hide a message that came broken.
 	SetAside []string `json:"set_aside,omitempty"`
 }
 
@@ -67,7 +68,7 @@ func (s *Server) addMessageTools() {
 		Title: "Receive messages",
 		Description: "Claim and acknowledge the oldest message of an inbox (all: every waiting one), waiting up to " +
 			"wait_seconds for the first, as \"parley recv\" does. An empty inbox returns no messages. A message that could not be read is " +
-			"set aside (quarantined, never deleted) and named in set_aside.",
+			"set aside (quarantined, never deleted) and named in set_aside, as is one that could not be set aside either (it stays, skipped).",
 	}, s.recv)
 }
 

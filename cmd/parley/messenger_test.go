@@ -330,6 +330,39 @@ func TestRecvSaysWhatItSetAside(t *testing.T) {
 	}
 }
 
+// A message file that cannot be read, and cannot be set aside either
+// (here its reason's name in bad/ is taken by a directory; a full disk does
+// the same), stays in the inbox; recv says so, naming the file and both
+// causes, rather than answering "no messages" over it.
+func TestRecvSaysWhatItCouldNotSetAside(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	name := fmt.Sprintf("%013d-000000-dead.json", time.Now().Add(-time.Hour).UnixMilli())
+	p := filepath.Join(root, "inbox", "Bob", name)
+	if err := os.WriteFile(p, []byte(`{"id":"x","from":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "inbox", "Bob", "bad", name+".reason", "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := cli(t, root, "", "recv", "--as", "Bob")
+	if code != 0 || stdout != "" {
+		t.Fatalf("recv: exit %d, stdout %q", code, stdout)
+	}
+	if !strings.Contains(stderr, "parley: warning: a message for Bob could not be read (malformed message") ||
+		!strings.Contains(stderr, "nor set aside (") || !strings.Contains(stderr, "it stays at "+p+", skipped") {
+		t.Fatalf("recv does not say what it could not set aside: %q", stderr)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("the file is not where recv said it stays: %v", err)
+	}
+}
+
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
 type syncBuffer struct {
 	mu sync.Mutex
