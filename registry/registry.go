@@ -111,34 +111,38 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 	for _, o := range opts {
 		o(r)
 	}
-	// Nearly always it is there: one lstat says so.
+	if err := r.makeDir(); err != nil {
+		rt.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// makeDir makes registry/ (0700) when it is not there, and checks that it
+// is a directory. Nearly always it is there: one lstat says so.
+func (r *Registry) makeDir() error {
 	created := false
-	fi, err := rt.Lstat(Dir)
+	fi, err := r.root.Lstat(Dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		err = rt.Mkdir(Dir, 0o700)
+		err = r.root.Mkdir(Dir, 0o700)
 		created = err == nil
 		if err != nil && !errors.Is(err, fs.ErrExist) {
-			rt.Close()
-			return nil, err
+			return err
 		}
-		fi, err = rt.Lstat(Dir)
+		fi, err = r.root.Lstat(Dir)
 	}
-	if err != nil || !fi.IsDir() {
-		rt.Close()
-		if err == nil {
-			err = fmt.Errorf("%w: %s is not a directory", ErrUnsafePath, filepath.Join(root, Dir))
-		}
-		return nil, err
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%w: %s is not a directory", ErrUnsafePath, filepath.Join(r.root.Name(), Dir))
 	}
 	if created {
 		// The new directory is an entry of the root: fsynced, or a power
 		// cut could lose it with the registrations fsynced inside.
-		if err := durable.SyncDir(r.fsys, "."); err != nil {
-			rt.Close()
-			return nil, err
-		}
+		return durable.SyncDir(r.fsys, ".")
 	}
-	return r, nil
+	return nil
 }
 
 // Close releases the root.
@@ -267,9 +271,17 @@ func hostOf(reg *Registration) string {
 	return reg.Host
 }
 
-// locked runs fn under the registry's flock.
+// locked runs fn under the registry's flock. A registry/ removed under a
+// running holder (rm -rf registry/ to clear stale entries) is made again,
+// so that its next heartbeat writes its registration back (Renew) instead
+// of failing on the lock file until it stops.
 func (r *Registry) locked(ctx context.Context, fn func() error) error {
 	f, err := r.root.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = r.makeDir(); err == nil {
+			f, err = r.root.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
+		}
+	}
 	if err != nil {
 		return &PathError{Op: "lock", Path: lockName, Err: err}
 	}

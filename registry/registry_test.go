@@ -793,6 +793,32 @@ func TestRemoveStaleStaging(t *testing.T) {
 	}
 }
 
+// A holder whose registry directory was removed under it (rm -rf
+// registry/ to clear stale entries) gets its registration back at its next
+// heartbeat, as when only its file was removed, rather than failing every
+// beat on the missing lock file while senders see it gone.
+func TestRenewAfterTheRegistryDirectoryWasRemoved(t *testing.T) {
+	f := setup(t)
+	ctx := ctxT(t)
+	res, err := f.reg.Register(ctx, registry.Registration{Name: "Wren", SessionID: "s-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(f.root, "registry")); err != nil {
+		t.Fatal(err)
+	}
+	if restored, err := registry.Renew(ctx, f.reg, res.Registration); err != nil || !restored {
+		t.Fatalf("registry/ removed: restored %v, %v; want the registration written back", restored, err)
+	}
+	if got, err := f.reg.Get(ctx, "Wren"); err != nil || got.SessionID != "s-1" || !got.Alive {
+		t.Fatalf("after restore: %+v, %v", got, err)
+	}
+	fi, err := os.Stat(filepath.Join(f.root, "registry"))
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("registry/ made again: %v, %v; want a private directory", fi, err)
+	}
+}
+
 // onlyBeats is a registry that cannot restore: Renew reports the loss.
 type onlyBeats struct{ r *registry.Registry }
 
