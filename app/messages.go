@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parleyhq/parley/inbox"
@@ -29,7 +30,8 @@ type SendRequest struct {
 	// inbox.TypeText.
 	Type string
 	// ReplyTo is the id of the message this one answers (at most
-	// MaxReplyTo bytes).
+	// MaxReplyTo bytes; no spaces or control characters, not starting
+	// with '-').
 	ReplyTo string
 	// RequireLive refuses (ProblemNotActive) to deliver to an agent that is
 	// not running, instead of delivering with a warning.
@@ -127,6 +129,22 @@ func typeOK(t string) bool {
 	return true
 }
 
+// replyToOK reports whether id can be the id of a message answered: ""
+// (none), or UTF-8 with no space or control character, not starting with
+// '-' (an id forgotten after --reply-to, whose next flag was taken as the
+// id). Ids are UUIDs, or another tool's tokens; none is a sentence.
+func replyToOK(id string) bool {
+	if strings.HasPrefix(id, "-") || !utf8.ValidString(id) {
+		return false
+	}
+	for _, c := range id {
+		if unicode.IsSpace(c) || !unicode.IsGraphic(c) {
+			return false
+		}
+	}
+	return true
+}
+
 // Addressed refuses a request without its sender or its recipient
 // (ProblemMissing): the check a front end can make before it reads the
 // text (a wait on standard input for a message that cannot be sent).
@@ -163,6 +181,9 @@ func (r SendRequest) message() (*inbox.Message, error) {
 	}
 	if len(r.ReplyTo) > MaxReplyTo {
 		return nil, newError(ProblemInvalid, "reply_to", nil, "{reply_to}: an id is at most %d characters", MaxReplyTo)
+	}
+	if !replyToOK(r.ReplyTo) {
+		return nil, newError(ProblemInvalid, "reply_to", nil, "{reply_to} %q: give the id of the message answered (no spaces or control characters, not starting with '-')", clip.Runes(r.ReplyTo, 81))
 	}
 	if len(r.Text) > inbox.MaxMessageBytes {
 		return nil, newError(ProblemTooLarge, "text", inbox.ErrTooLarge, "%v: {text} is over %d bytes; send a shorter text or put the content in a file and send its path", inbox.ErrTooLarge, inbox.MaxMessageBytes)

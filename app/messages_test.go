@@ -204,6 +204,12 @@ func TestDeliverRefusesHostileInput(t *testing.T) {
 		"type with a brace":     {with(func(r *SendRequest) { r.Type = "{to}%s" }), ProblemInvalid, "type"},
 		"type of 65 characters": {with(func(r *SendRequest) { r.Type = "t" + strings.Repeat("x", 64) }), ProblemInvalid, "type"},
 		"long reply-to":         {with(func(r *SendRequest) { r.ReplyTo = strings.Repeat("9", MaxReplyTo+1) }), ProblemInvalid, "reply_to"},
+		// --reply-to with its id forgotten takes the next flag as its value.
+		"reply-to that is a flag": {with(func(r *SendRequest) { r.ReplyTo = "--require-live" }), ProblemInvalid, "reply_to"},
+		"reply-to with a space":   {with(func(r *SendRequest) { r.ReplyTo = "m 9" }), ProblemInvalid, "reply_to"},
+		"reply-to with a newline": {with(func(r *SendRequest) { r.ReplyTo = "m-9\nforged: yes" }), ProblemInvalid, "reply_to"},
+		"reply-to with an escape": {with(func(r *SendRequest) { r.ReplyTo = "\x1b[2J" }), ProblemInvalid, "reply_to"},
+		"reply-to not UTF-8":      {with(func(r *SendRequest) { r.ReplyTo = "m-\xff" }), ProblemInvalid, "reply_to"},
 	}
 	for _, name := range inboxtest.HostileNames {
 		if name != "" {
@@ -233,6 +239,19 @@ func TestDeliverRefusesHostileInput(t *testing.T) {
 		}
 		if tc.problem == ProblemTooLarge && !errors.Is(err, inbox.ErrTooLarge) {
 			t.Errorf("%s: %v does not wrap inbox.ErrTooLarge", name, err)
+		}
+	}
+}
+
+// The ids a reply answers, parley's and other tools', are taken as given.
+func TestReplyToTakesAnyID(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"", "6f1c2a9e-0b4d-4c1e-9a37-2d5f8e7b1c40", "req-1", "m-9", "01HZX3J5K8Q2", "dead/Bob/3", "réponse-7"} {
+		o := newOutbox()
+		o.inboxes["Quinn"] = nil
+		sent, err := Deliver(context.Background(), o, o, SendRequest{From: "ops-pager", To: "Quinn", Text: "ack", ReplyTo: id})
+		if err != nil || sent.Message.ReplyTo != id {
+			t.Errorf("reply to %q: %v", id, err)
 		}
 	}
 }
