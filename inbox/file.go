@@ -204,6 +204,8 @@ func describeMode(m fs.FileMode) string {
 		return "symbolic link"
 	case m.IsRegular():
 		return "regular file"
+	case m.IsDir():
+		return "directory"
 	}
 	return "special file"
 }

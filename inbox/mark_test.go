@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -132,8 +133,8 @@ func TestSenderMarkHostile(t *testing.T) {
 			defer cancel()
 			err := tr.Send(ctx, &inbox.Message{From: "Ann", To: "Bob", Text: "hello"})
 			if tc.fails {
-				if !errors.Is(err, inbox.ErrUnsafePath) {
-					t.Fatalf("send over %s = %v, want ErrUnsafePath", tc.name, err)
+				if !errors.Is(err, inbox.ErrUnsafePath) || !strings.Contains(err.Error(), "a directory in place of the sender mark") {
+					t.Fatalf("send over %s = %v, want ErrUnsafePath naming the directory", tc.name, err)
 				}
 				if n := countMessages(t, root, "Bob"); n != 0 {
 					t.Fatalf("%d messages delivered after a failed send", n)
