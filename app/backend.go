@@ -56,8 +56,22 @@ type InboxCount struct {
 	// Bad counts the messages set apart as unreadable (quarantined,
 	// dead-lettered).
 	Bad int `json:"bad"`
+	// Aside counts the messages set aside for the name's earlier holders
+	// (a new session took the name while they waited): no receiver
+	// claims them.
+	Aside int `json:"aside"`
 	// Summary says it in the backend's words, with where each kind is.
 	Summary string `json:"-"`
+}
+
+// asideSummary is what an InboxCount's Summary adds for the n messages set
+// aside at where for the name's earlier holders: nothing when there are
+// none.
+func asideSummary(n int, where string) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d set aside for an earlier holder of the name (%s)", n, where)
 }
 
 // Collector is a backend that keeps acknowledged messages and can remove

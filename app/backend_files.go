@@ -56,8 +56,13 @@ func (f *files) Close() {
 
 func (f *files) Count(ctx context.Context, agent string) (InboxCount, error) {
 	w, a, b, err := f.tr.Count(ctx, agent)
-	return InboxCount{Waiting: w, Acked: a, Bad: b,
-		Summary: fmt.Sprintf("%d waiting, %d acknowledged (cur/), %d quarantined (bad/)", w, a, b)}, err
+	if err != nil {
+		return InboxCount{}, err
+	}
+	aside, err := f.tr.AsideTotal(ctx, agent)
+	return InboxCount{Waiting: w, Acked: a, Bad: b, Aside: aside,
+		Summary: fmt.Sprintf("%d waiting, %d acknowledged (cur/), %d quarantined (bad/)", w, a, b) +
+			asideSummary(aside, inbox.AsideDir+"/")}, err
 }
 
 func (f *files) Owner(ctx context.Context, agent string) (string, error) {

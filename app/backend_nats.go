@@ -74,8 +74,13 @@ func (n *natsBackend) Close() { n.c.Close() }
 
 func (n *natsBackend) Count(ctx context.Context, agent string) (InboxCount, error) {
 	w, a, b, err := n.c.Transport().Count(ctx, agent)
-	return InboxCount{Waiting: w, Acked: a, Bad: b,
-		Summary: fmt.Sprintf("%d waiting, %d dead-lettered (%s)", w, b, jetstream.DeadSubject(agent))}, err
+	if err != nil {
+		return InboxCount{}, err
+	}
+	aside, err := n.c.Transport().AsideTotal(ctx, agent)
+	return InboxCount{Waiting: w, Acked: a, Bad: b, Aside: aside,
+		Summary: fmt.Sprintf("%d waiting, %d dead-lettered (%s)", w, b, jetstream.DeadSubject(agent)) +
+			asideSummary(aside, jetstream.AsideSubjects(agent))}, err
 }
 
 var (

@@ -116,28 +116,8 @@ func (t *FileTransport) Count(ctx context.Context, agent string) (waiting, acked
 		return 0, 0, 0, err
 	}
 	count := func(dir string, keep func(string) bool) (int, error) {
-		if err := checkDir(t.root, dir); err != nil {
-			if errors.Is(err, ErrNotFound) {
-				return 0, nil
-			}
-			return 0, err
-		}
-		d, err := t.root.Open(dir)
-		if err != nil {
-			return 0, err
-		}
-		defer d.Close()
-		ents, err := listDir(d)
-		if err != nil {
-			return 0, err
-		}
-		n := 0
-		for _, e := range ents {
-			if keep(e.name) && e.kind != kindDir {
-				n++
-			}
-		}
-		return n, nil
+		n, _, err := t.countIn(dir, keep)
+		return n, err
 	}
 	dir := inboxPath(agent)
 	if waiting, err = count(dir, IsMessageName); err != nil {
@@ -151,6 +131,62 @@ func (t *FileTransport) Count(ctx context.Context, agent string) (waiting, acked
 		return 0, 0, 0, &DeliveryError{Op: "count", Agent: agent, Path: dir, Err: err}
 	}
 	return waiting, acked, bad, nil
+}
+
+// AsideTotal counts the messages set aside in agent's inbox for its
+// earlier holders (aside/<session>/, one folder per session): mail no
+// receiver claims, kept for whoever looks. An inbox without aside/ has 0.
+func (t *FileTransport) AsideTotal(ctx context.Context, agent string) (int, error) {
+	if err := ValidateName(agent); err != nil {
+		return 0, err
+	}
+	dir := inboxPath(agent) + "/" + AsideDir
+	_, sessions, err := t.countIn(dir, func(string) bool { return false })
+	if err != nil {
+		return 0, &DeliveryError{Op: "count", Agent: agent, Path: dir, Err: err}
+	}
+	total := 0
+	for _, s := range sessions {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		n, _, err := t.countIn(dir+"/"+s, IsMessageName)
+		if err != nil {
+			return 0, &DeliveryError{Op: "count", Agent: agent, Path: dir + "/" + s, Err: err}
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// countIn counts the entries of dir that are not directories and whose
+// names keep takes, and lists its subdirectories. A dir that does not
+// exist has none.
+func (t *FileTransport) countIn(dir string, keep func(string) bool) (n int, subdirs []string, err error) {
+	if err := checkDir(t.root, dir); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return 0, nil, nil
+		}
+		return 0, nil, err
+	}
+	d, err := t.root.Open(dir)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer d.Close()
+	ents, err := listDir(d)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, e := range ents {
+		switch {
+		case e.kind == kindDir || (e.kind == kindUnknown && checkDir(t.root, dir+"/"+e.name) == nil):
+			subdirs = append(subdirs, e.name)
+		case keep(e.name):
+			n++
+		}
+	}
+	return n, subdirs, nil
 }
 
 // Owner is the session that last adopted agent's inbox: "" when no session

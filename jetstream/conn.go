@@ -51,6 +51,10 @@ func AsideSubject(agent, session string) string {
 	return asidePrefix + agent + "." + inbox.AsideName(session)
 }
 
+// AsideSubjects matches every subject where agent's earlier holders'
+// mail was set aside (AsideSubject of each session).
+func AsideSubjects(agent string) string { return asidePrefix + agent + ".*" }
+
 // Headers parley sets on the messages it moves.
 const (
 	// HeaderReason says why a message was dead-lettered.

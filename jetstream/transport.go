@@ -326,6 +326,24 @@ func (t *Transport) AsideCount(ctx context.Context, agent, session string) (int,
 	return int(counts[AsideSubject(agent, session)]), nil
 }
 
+// AsideTotal counts the messages of agent's inbox moved aside for all its
+// earlier holder sessions (parley.aside.<agent>.*).
+func (t *Transport) AsideTotal(ctx context.Context, agent string) (int, error) {
+	if err := inbox.ValidateName(agent); err != nil {
+		return 0, err
+	}
+	filter := AsideSubjects(agent)
+	counts, err := t.subjectCounts(ctx, filter)
+	if err != nil {
+		return 0, &inbox.DeliveryError{Op: "count", Agent: agent, Path: filter, Err: err}
+	}
+	total := 0
+	for _, n := range counts {
+		total += int(n)
+	}
+	return total, nil
+}
+
 func (t *Transport) subjectCounts(ctx context.Context, filter string) (map[string]uint64, error) {
 	var counts map[string]uint64
 	err := t.c.retry(ctx, func(ctx context.Context) error {

@@ -684,6 +684,17 @@ func testRecycled(t *testing.T, env *Env) {
 	if third.TookOver || third.MovedAside != 1 || env.Aside(t, "Bob", second.SessionID) != 1 {
 		t.Fatalf("name taken after a prune: %+v; want 1 moved aside", third)
 	}
+	// What "agents show" counts: every earlier holder's mail set aside.
+	if ac, ok := env.Mail.(interface {
+		AsideTotal(ctx context.Context, agent string) (int, error)
+	}); ok {
+		if n, err := ac.AsideTotal(ctx, "Bob"); err != nil || n != 3 {
+			t.Fatalf("AsideTotal = %d, %v; want the 3 messages of both earlier holders", n, err)
+		}
+		if n, err := ac.AsideTotal(ctx, "Alice"); err != nil || n != 0 {
+			t.Fatalf("AsideTotal of an inbox with none = %d, %v", n, err)
+		}
+	}
 	// The new holder's own mail is its own.
 	send("for the third Bob")
 	rcv, err := env.Mail.Listen(ctx, "Bob")

@@ -461,6 +461,42 @@ func TestHumanOutputShowsControlCharacters(t *testing.T) {
 	}
 }
 
+// The mail a recycled name's earlier holder left unclaimed is set aside
+// when a new session takes the name; agents show counts it, so that
+// messages sent while the agent was down do not vanish from its inbox's
+// counts without a trace.
+func TestAgentsShowCountsMailSetAside(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	ctx := context.Background()
+	if _, err := tr.Adopt(ctx, "Bob", "session-1"); err != nil {
+		t.Fatal(err)
+	}
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "are you there?")
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "still there?")
+	if n, err := tr.Adopt(ctx, "Bob", "session-2"); err != nil || n != 2 {
+		t.Fatalf("Adopt by a new session = %d, %v; want 2 set aside", n, err)
+	}
+	if out := mustCLI(t, root, "", "agents", "show", "Bob"); !strings.Contains(out, "0 waiting") ||
+		!strings.Contains(out, "2 set aside for an earlier holder of the name (aside/)") {
+		t.Fatalf("agents show does not count the mail set aside: %q", out)
+	}
+	objs := jsonLines(t, mustCLI(t, root, "", "--json", "agents", "show", "Bob"))
+	if len(objs) != 1 || objs[0]["aside"] != float64(2) || objs[0]["waiting"] != float64(0) {
+		t.Fatalf("agents show --json: %v; want aside 2", objs)
+	}
+	mustCLI(t, root, "", "agents", "add", "Cy")
+	if out := mustCLI(t, root, "", "agents", "show", "Cy"); strings.Contains(out, "set aside") {
+		t.Fatalf("agents show speaks of mail set aside where there is none: %q", out)
+	}
+}
+
 func TestAgentsListShowPrune(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
