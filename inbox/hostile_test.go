@@ -787,3 +787,41 @@ func TestQuarantineThatFailsIsToldToTheReceiver(t *testing.T) {
 		t.Fatalf("told %d times, want once per receiver", len(told))
 	}
 }
+
+// Count says as many messages wait as a receiver will hand out: a
+// symbolic link, a FIFO or a directory named like a message is never
+// claimed, so it is not counted either (agents show said "3 waiting"
+// where recv answered "no messages").
+func TestCountAgreesWithWhatAReceiverClaims(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	m := mustSend(t, tr, "Alice", "Bob", "the one message")
+	dir := filepath.Join(root, "inbox", "Bob")
+	target := filepath.Join(t.TempDir(), "elsewhere.json")
+	if err := os.WriteFile(target, []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, fileName(1700000000000, "link"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, fileName(1700000000001, "fifo")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, fileName(1700000000002, "dir")), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "cur", fileName(1700000000003, "link"))); err != nil {
+		t.Fatal(err)
+	}
+	waiting, acked, bad, err := tr.Count(context.Background(), "Bob")
+	if err != nil || waiting != 1 || acked != 0 || bad != 0 {
+		t.Fatalf("Count = %d waiting, %d acked, %d bad, %v; want the 1 message a receiver claims", waiting, acked, bad, err)
+	}
+	r := mustListen(t, tr, "Bob")
+	got := drainFor(t, r, 50*time.Millisecond)
+	if len(got) != 1 || got[0].ID != m.ID {
+		t.Fatalf("a receiver handed out %d messages, want the one counted", len(got))
+	}
+}

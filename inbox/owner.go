@@ -159,8 +159,9 @@ func (t *FileTransport) AsideTotal(ctx context.Context, agent string) (int, erro
 	return total, nil
 }
 
-// countIn counts the entries of dir that are not directories and whose
-// names keep takes, and lists its subdirectories. A dir that does not
+// countIn counts the regular files of dir whose names keep takes (what a
+// receiver would claim: a symbolic link, a FIFO or a directory named like
+// a message never is), and lists its subdirectories. A dir that does not
 // exist has none.
 func (t *FileTransport) countIn(dir string, keep func(string) bool) (n int, subdirs []string, err error) {
 	if err := checkDir(t.root, dir); err != nil {
@@ -180,9 +181,9 @@ func (t *FileTransport) countIn(dir string, keep func(string) bool) (n int, subd
 	}
 	for _, e := range ents {
 		switch {
-		case e.kind == kindDir || (e.kind == kindUnknown && checkDir(t.root, dir+"/"+e.name) == nil):
+		case e.kind == kindDir:
 			subdirs = append(subdirs, e.name)
-		case keep(e.name):
+		case e.kind == kindFile && keep(e.name):
 			n++
 		}
 	}
