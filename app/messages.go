@@ -496,7 +496,9 @@ func registrationLost(name string, err error) string {
 }
 
 // listen checks as, then runs fn with the inbox of as open for receiving;
-// the receiver and the messenger are closed after. before, when not nil,
+// the receiver and the messenger are closed after. A name with neither an
+// inbox nor a registration is ProblemNotFound; a registered one without an
+// inbox gets one. before, when not nil,
 // runs first (a watch registers there: a registration takes the inbox's
 // lock, so it must come before the receiver does), and the function it
 // returns runs last. It never creates a root.
@@ -517,7 +519,16 @@ func (a *App) listen(ctx context.Context, as string, before func(Backend) (func(
 		}
 		r, err := b.Transport().Listen(ctx, as)
 		if errors.Is(err, inbox.ErrNotFound) {
-			return UnknownAgent(as)
+			// A registered agent whose writer made no inbox (or whose
+			// inbox was removed) is known: its inbox is made, as a send
+			// to it makes it.
+			if _, gerr := b.Registry().Get(ctx, as); gerr != nil {
+				return UnknownAgent(as)
+			}
+			if err := b.Transport().Create(ctx, as); err != nil {
+				return Explain(err)
+			}
+			r, err = b.Transport().Listen(ctx, as)
 		}
 		if err != nil {
 			return Explain(err)

@@ -330,6 +330,30 @@ func TestRecvSaysWhatItSetAside(t *testing.T) {
 	}
 }
 
+// An agent registered by a tool that made no inbox (or whose inbox was
+// removed) is known: recv reads its inbox, made as send makes it, rather
+// than saying there is no such agent, "no registration" included.
+func TestRecvOfARegisteredAgentWithoutAnInbox(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	register(t, root, "Pi", true)
+	if err := os.RemoveAll(filepath.Join(root, "inbox", "Pi")); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := cli(t, root, "", "recv", "--as", "Pi")
+	if code != 0 || stdout != "" || strings.Contains(stderr, "not_found") || !strings.Contains(stderr, "no messages for Pi") {
+		t.Fatalf("recv of a registered agent without an inbox: exit %d, %q, %q; want no messages", code, stdout, stderr)
+	}
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Pi", "hello")
+	if out := mustCLI(t, root, "", "recv", "--as", "Pi"); !strings.Contains(out, "hello") {
+		t.Fatalf("recv after a send: %q", out)
+	}
+	_, stderr, code = cli(t, root, "", "recv", "--as", "Nobody")
+	if code != 1 || !strings.Contains(stderr, `not_found: no agent "Nobody"`) {
+		t.Fatalf("recv of a name nobody knows: exit %d, %q; want not_found", code, stderr)
+	}
+}
+
 // A message file that cannot be read, and cannot be set aside either
 // (here its reason's name in bad/ is taken by a directory; a full disk does
 // the same), stays in the inbox; recv says so, naming the file and both
