@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -81,7 +85,8 @@ func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *c
 		Use:   "watch --as NAME [--no-register]",
 		Short: "Stream an inbox's messages as they arrive, until interrupted",
 		Long: "Print every message of NAME's inbox as it arrives, acknowledging each once it\n" +
-			"is printed, until interrupted (Ctrl-C).\n\n" +
+			"is printed, until interrupted (Ctrl-C), or until its output's reader is gone\n" +
+			"(watch | head -1): the message it could not print then stays waiting.\n\n" +
 			"While it runs, watch registers NAME as a live agent (with a heartbeat, removed\n" +
 			"when it stops), so that senders see NAME as running and agents that only message\n" +
 			"registered names (pi-messenger) can reach it. Messages that waited in the inbox\n" +
@@ -101,8 +106,15 @@ func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *c
 	return cmd
 }
 
-// watchRun prints each message as it arrives, and the warnings.
+// watchRun prints each message as it arrives, and the warnings. A reader
+// that went away (watch | head -1) makes the next print fail (EPIPE, as
+// SIGPIPE is taken rather than left to kill the process): the watch then
+// ends quietly, that message unacknowledged, and unregisters as on Ctrl-C.
 func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
+	var printErr error
 	err := a.Service().Watch(ctx, app.WatchRequest{
 		As: o.As, Register: !o.NoRegister,
 		Started: func() {
@@ -111,7 +123,13 @@ func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
 			}
 		},
 		Warn: func(w app.Warning) { a.Warnf("%s", w.Text) },
-	}, a.printMessage)
+	}, func(m *inbox.Message) error {
+		printErr = a.printMessage(m)
+		return printErr
+	})
+	if errors.Is(printErr, syscall.EPIPE) && errors.Is(err, syscall.EPIPE) {
+		return nil
+	}
 	return a.Fail(err, cmdutil.Wording{})
 }
 

@@ -233,6 +233,53 @@ func TestWatchProcessUnregistersOnSignals(t *testing.T) {
 	}
 }
 
+// A watch whose reader went away (parley watch --as Wren | head -1, a
+// consumer that died) ends at the next message it cannot print: that
+// message stays waiting, unacknowledged, and the watch unregisters as on
+// Ctrl-C, rather than dying of SIGPIPE with its registration left behind.
+func TestWatchWhoseReaderWentAwayUnregisters(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Wren")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "--root", root, "watch", "--as", "Wren")
+	cmd.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+	cmd.Stdout = pw
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	pw.Close()
+	waitFor(t, "the registration", func() bool {
+		r := registration(t, root, "Wren")
+		return r != nil && int(r["pid"].(float64)) == cmd.Process.Pid
+	})
+	pr.Close() // the reader goes away
+	mustCLI(t, root, "", "send", "--from", "Quill", "--to", "Wren", "anyone?")
+	err = cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("the watch died of %v (%v), stderr %q", ws.Signal(), err, stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("the watch ended with %v, stderr %q; want a quiet end", err, stderr.String())
+	}
+	if r := registration(t, root, "Wren"); r != nil {
+		t.Fatalf("registration left behind: %v", r)
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, "inbox", "Wren", "*.json")); len(m) != 1 {
+		t.Fatalf("waiting after the watch ended: %v; want the message it could not print", m)
+	}
+}
+
 // Several watch processes of one name started at once: one watches, the
 // others are refused as a second watch is (the inbox is busy), and the one
 // that runs is registered under its own PID, so that agents list shows it
