@@ -195,7 +195,7 @@ func explainLeft(err error, left string, args ...any) error {
 	case errors.As(err, &ae):
 		return err
 	case errors.Is(err, inbox.ErrBusy):
-		hint = "%v; stop the other receiver (a 'parley watch' or a running agent) and try again"
+		hint = "%v; stop the other receiver (a 'parley watch', a waiting 'parley recv' or a running agent) and try again"
 	case errors.Is(err, inbox.ErrUnsafePath), errors.Is(err, registry.ErrUnsafePath):
 		return unsafePathError(err)
 	case errors.Is(err, inbox.ErrTooLarge):

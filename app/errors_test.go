@@ -221,3 +221,17 @@ func TestWhatStandsInAnInboxsPlaceIsExplained(t *testing.T) {
 		t.Errorf("the command again, once the file is moved away: %v", err)
 	}
 }
+
+// A busy inbox names every kind of receiver that can hold it, a waiting
+// recv included: "recv --wait" in another terminal is the usual one when a
+// watch or an agent run is refused.
+func TestABusyInboxNamesEveryReceiver(t *testing.T) {
+	t.Parallel()
+	busy := &inbox.DeliveryError{Op: "listen", Agent: "Bob", Path: "inbox/Bob/.lock", Err: inbox.ErrBusy}
+	msg := Explain(busy).Error()
+	for _, who := range []string{"'parley watch'", "waiting 'parley recv'", "running agent"} {
+		if !strings.Contains(msg, who) {
+			t.Errorf("%q does not name a %s", msg, who)
+		}
+	}
+}
