@@ -91,7 +91,7 @@ func (a *App) Agent(ctx context.Context, name string) (*Agent, error) {
 			return Explain(err)
 		}
 		if !has && !out.Registered {
-			return UnknownAgent(name)
+			return UnknownAgentNear(ctx, b.Transport(), b.Registry(), name)
 		}
 		switch {
 		case out.Alive:

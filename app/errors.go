@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/jetstream"
 	"github.com/parleyhq/parley/registry"
 )
@@ -251,6 +253,40 @@ func unsafePathError(err error) *Error {
 func UnknownAgent(name string) *Error {
 	e := newError(ProblemNotFound, "", inbox.ErrNotFound, "not_found: no agent %q (no inbox, no registration)", name)
 	e.Agent = name
+	return e
+}
+
+// UnknownAgentNear is UnknownAgent with the known names that name is
+// probably a slip for ("did you mean 'Bob'?": another case, a letter off),
+// from the inboxes of tr and the registrations of reg where they can list
+// them. It runs only on the way to the error: a send that finds its agent
+// pays nothing for it.
+func UnknownAgentNear(ctx context.Context, tr, reg any, name string) *Error {
+	e := UnknownAgent(name)
+	var known []string
+	if l, ok := tr.(interface {
+		Agents(context.Context) ([]string, error)
+	}); ok {
+		names, _ := l.Agents(ctx)
+		known = append(known, names...)
+	}
+	if l, ok := reg.(interface {
+		Names(context.Context) ([]string, error)
+	}); ok {
+		names, _ := l.Names(ctx)
+		known = append(known, names...)
+	}
+	slices.Sort(known)
+	var near []string
+	for _, n := range slices.Compact(known) {
+		if n != name && suggest.Near(name, n) && len(near) < 3 {
+			near = append(near, n)
+		}
+	}
+	if len(near) > 0 {
+		e.tmpl = strings.TrimSuffix(e.tmpl, ")") + "; did you mean %s?)"
+		e.args = append(e.args, suggest.OrList(near))
+	}
 	return e
 }
 

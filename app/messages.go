@@ -249,7 +249,7 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 		return nil, explainLeft(err, leftNotSent)
 	}
 	if !has && !registered {
-		return nil, UnknownAgent(to)
+		return nil, UnknownAgentNear(ctx, tr, reg, to)
 	}
 	if !has {
 		// Registered by a writer that did not make the inbox.
@@ -428,7 +428,7 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	}
 	if !has {
 		if _, err := reg.Get(ctx, name); errors.Is(err, registry.ErrNotRegistered) {
-			return nil, UnknownAgent(name)
+			return nil, UnknownAgentNear(ctx, b.Transport(), reg, name)
 		}
 	}
 	sid := WatchSession(name)
@@ -523,7 +523,7 @@ func (a *App) listen(ctx context.Context, as string, before func(Backend) (func(
 			// inbox was removed) is known: its inbox is made, as a send
 			// to it makes it.
 			if _, gerr := b.Registry().Get(ctx, as); gerr != nil {
-				return UnknownAgent(as)
+				return UnknownAgentNear(ctx, b.Transport(), b.Registry(), as)
 			}
 			if err := b.Transport().Create(ctx, as); err != nil {
 				return Explain(err)

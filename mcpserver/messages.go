@@ -108,7 +108,7 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	}
 	r, err := s.cfg.Transport.Listen(ctx, in.As)
 	if errors.Is(err, inbox.ErrNotFound) {
-		return nil, out, toolError(app.UnknownAgent(in.As))
+		return nil, out, toolError(app.UnknownAgentNear(ctx, s.cfg.Transport, s.cfg.Registry, in.As))
 	}
 	if err != nil {
 		// The messenger's error, worded as "parley recv" words it (an

@@ -354,6 +354,36 @@ func TestRecvOfARegisteredAgentWithoutAnInbox(t *testing.T) {
 	}
 }
 
+// A name that is another case or a letter off from a known agent is
+// probably a slip: not_found says which agent it may have meant, for send,
+// recv, watch and agents show alike; a name like no other gets no guess.
+func TestNotFoundSuggestsTheNameMeant(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	register(t, root, "Skeptic", true)
+	for _, args := range [][]string{
+		{"send", "--from", "Alice", "--to", "bob", "hi"},
+		{"recv", "--as", "bob"},
+		{"watch", "--as", "bob"},
+		{"agents", "show", "Bobb"},
+		{"send", "--from", "Alice", "--to", "skeptic", "hi"},
+	} {
+		_, stderr, code := cli(t, root, "", args...)
+		want := "did you mean 'Bob'?)"
+		if strings.Contains(strings.Join(args, " "), "skeptic") {
+			want = "did you mean 'Skeptic'?)"
+		}
+		if code != 1 || !strings.Contains(stderr, "not_found") || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, %q; want not_found and %q", args, code, stderr, want)
+		}
+	}
+	_, stderr, code := cli(t, root, "", "send", "--from", "Alice", "--to", "Quartermaster", "hi")
+	if code != 1 || strings.Contains(stderr, "did you mean") {
+		t.Errorf("a name like no other: exit %d, %q; want not_found without a guess", code, stderr)
+	}
+}
+
 // A message file that cannot be read, and cannot be set aside either
 // (here its reason's name in bad/ is taken by a directory; a full disk does
 // the same), stays in the inbox; recv says so, naming the file and both
