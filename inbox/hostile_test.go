@@ -583,6 +583,45 @@ func TestGCAgesAnAcknowledgedMessageFromItsAcknowledgement(t *testing.T) {
 	}
 }
 
+// A second copy of a message (a foreign writer that delivered twice) is
+// acknowledged silently when it is claimed; its audit copy too ages from
+// then, like the first one's, not from when it was written.
+func TestGCAgesADuplicateFromItsAcknowledgement(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	ctx := context.Background()
+	sent := time.Now().Add(-8 * 24 * time.Hour)
+	m := fmt.Sprintf(`{"id":"6f1c2a9e-0b4d-4c1e-9a37-2d5f8e7b1c41","from":"Alice","to":"Bob","text":"twice","timestamp":%q,"replyTo":null}`, sent.UTC().Format("2006-01-02T15:04:05.000Z"))
+	for i := range 2 {
+		p := filepath.Join(root, "inbox", "Bob", fileName(sent.UnixMilli()+int64(i), "dup"))
+		if err := os.WriteFile(p, []byte(m), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, sent, sent); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := mustListen(t, tr, "Bob")
+	d, err := r.Receive(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Ack(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	if got := drainFor(t, r, 50*time.Millisecond); len(got) != 0 {
+		t.Fatalf("the second copy was handed out: %v", got)
+	}
+	if _, acked, _, err := tr.Count(ctx, "Bob"); err != nil || acked != 2 {
+		t.Fatalf("acknowledged: %d, %v; want both copies in cur/", acked, err)
+	}
+	if st, err := tr.GC(ctx, 7*24*time.Hour, time.Now()); err != nil || st.Acked != 0 {
+		t.Fatalf("GC just after = %+v, %v; want both audit copies kept", st, err)
+	}
+}
+
 // TestGCGoesOnPastAFileItCannotRemove: a file GC cannot remove (in one
 // inbox, and one of several in a folder) does not keep it from collecting
 // the rest of that folder and the other inboxes; the failure names the

@@ -504,7 +504,7 @@ func (r *fileReceiver) claim(name string) (*Delivery, error) {
 	delete(r.deferred, name)
 	if r.seen.Has(m.ID) {
 		// A second copy of an id this receiver already handed out.
-		if err := r.move(name, CurDir); err != nil {
+		if err := r.acknowledge(name, m.ID); err != nil {
 			return nil, err
 		}
 		forget()
@@ -633,19 +633,27 @@ func (r *fileReceiver) Ack(ctx context.Context, d *Delivery) error {
 	if _, ok := r.out[d.Handle]; !ok {
 		return &DeliveryError{Op: "ack", Agent: r.agent, Path: d.Handle, Err: ErrUnknownDelivery}
 	}
-	if err := r.move(d.Handle, CurDir); err != nil {
+	if err := r.acknowledge(d.Handle, d.Message.ID); err != nil {
 		return err
-	}
-	// The audit copy's modification time is when it was acknowledged: GC
-	// ages it from then, so a message handled long after it was sent is
-	// kept as long as any other. It is the copy's age only: a failure
-	// leaves it aged from its sending, and the acknowledgement stands.
-	cur := r.dir + "/" + CurDir + "/" + d.Handle
-	if err := r.t.root.Chtimes(cur, time.Time{}, r.t.now()); err != nil {
-		r.t.log.Warn("cannot stamp the acknowledgement time; gc ages this copy from its sending", "op", "ack", "agent", r.agent, "msg_id", d.Message.ID, "path", cur, "err", err)
 	}
 	delete(r.out, d.Handle)
 	delete(r.known, d.Handle)
+	return nil
+}
+
+// acknowledge moves the message file name (of message id) to cur/ and
+// stamps its audit copy's modification time with now: GC ages it from its
+// acknowledgement, so a message handled long after it was sent is kept as
+// long as any other. The stamp is the copy's age only: a failure leaves
+// it aged from its writing, and the acknowledgement stands.
+func (r *fileReceiver) acknowledge(name, id string) error {
+	if err := r.move(name, CurDir); err != nil {
+		return err
+	}
+	cur := r.dir + "/" + CurDir + "/" + name
+	if err := r.t.root.Chtimes(cur, time.Time{}, r.t.now()); err != nil {
+		r.t.log.Warn("cannot stamp the acknowledgement time; gc ages this copy from its writing", "op", "ack", "agent", r.agent, "msg_id", id, "path", cur, "err", err)
+	}
 	return nil
 }
 
