@@ -42,8 +42,9 @@ type SendRequest struct {
 // succeeded: a value for the front end to show as it shows things.
 type Warning struct {
 	// Code names the warning: WarnNotActive, WarnMovedAside,
-	// WarnRegistrationLost, WarnReregistered, WarnUnregister,
-	// WarnNotRemoved, WarnQuarantined.
+	// WarnRegistrationLost, WarnReregistered, WarnHeartbeatFailed,
+	// WarnHeartbeatRenewed, WarnUnregister, WarnNotRemoved,
+	// WarnQuarantined.
 	Code string
 	// Agent is the agent it concerns.
 	Agent string
@@ -66,6 +67,14 @@ const (
 	// (pruned as stale while the watch was paused, or deleted) and the
 	// watch registered its name again.
 	WarnReregistered = "re_registered"
+	// WarnHeartbeatFailed: a watch could not renew its registration (a
+	// full disk, a read-only file system, a server out of reach); it
+	// retries at every heartbeat, and senders see it stopped once the
+	// registration outlives the TTL.
+	WarnHeartbeatFailed = "heartbeat_failed"
+	// WarnHeartbeatRenewed: a watch renewed its registration after
+	// WarnHeartbeatFailed.
+	WarnHeartbeatRenewed = "heartbeat_renewed"
 	// WarnUnregister: a watch could not remove its registration.
 	WarnUnregister = "unregister_failed"
 	// WarnNotRemoved: a prune could not remove a dead registration, or a
@@ -456,10 +465,24 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		failing := false // since the last beat that renewed it
 		beat := func(ctx context.Context) error {
 			// Another session's registration in its place is ErrNotOwner
-			// (lost); any other failure is retried at the next beat.
+			// (lost); any other failure is retried at the next beat, and
+			// said once, since senders will see the watch stopped if it
+			// lasts.
 			restored, err := registry.Renew(ctx, reg, res.Registration)
+			switch {
+			case err != nil && ctx.Err() == nil && !errors.Is(err, registry.ErrNotOwner) && !errors.Is(err, registry.ErrNotRegistered):
+				if !failing {
+					failing = true
+					warn(Warning{Code: WarnHeartbeatFailed, Agent: name, Text: fmt.Sprintf("could not renew %s's registration (%v); retrying at every heartbeat: if it keeps failing for the heartbeat TTL (%v), senders see %s as not running (not_active) until it is renewed", name, err, a.RegistrationTTL(), name)})
+				}
+				return err
+			case err == nil && failing:
+				failing = false
+				warn(Warning{Code: WarnHeartbeatRenewed, Agent: name, Text: fmt.Sprintf("%s's registration is renewed again: senders see it running", name)})
+			}
 			if err != nil || !restored {
 				return err
 			}

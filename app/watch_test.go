@@ -279,3 +279,77 @@ func watchedLive(t *testing.T, a *App, got <-chan string, when, text string) {
 		t.Fatalf("%s: watched %q, want %q", when, w, text)
 	}
 }
+
+// A watch whose heartbeat cannot be written (a full disk, a read-only
+// file system; here a directory where the registry's lock file goes) says
+// so once, since senders will soon see it as stopped, and says so again
+// when its registration is renewed.
+func TestWatchSaysWhenItsHeartbeatFails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":1000}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Root: root})
+	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	started := make(chan struct{})
+	warned := make(chan Warning, 64)
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Watch(wctx, WatchRequest{As: "Wren", Register: true, Started: func() { close(started) }, Warn: func(w Warning) { warned <- w }},
+			func(*inbox.Message) error { return nil })
+	}()
+	select {
+	case <-started:
+	case err := <-done:
+		t.Fatalf("watch ended: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the watch did not start")
+	}
+	lock := filepath.Join(root, "registry", ".lock")
+	for {
+		// A beat may make the file again between the two.
+		if err := os.Remove(lock); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		err := os.Mkdir(lock, 0o700)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			t.Fatal(err)
+		}
+	}
+	nextWarning := func(what string) Warning {
+		t.Helper()
+		select {
+		case w := <-warned:
+			return w
+		case err := <-done:
+			t.Fatalf("watch ended: %v", err)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no warning %s", what)
+		}
+		return Warning{}
+	}
+	w := nextWarning("that the heartbeat failed")
+	if w.Code != WarnHeartbeatFailed || w.Agent != "Wren" || !strings.Contains(w.Text, "could not renew Wren's registration") || !strings.Contains(w.Text, "not running") {
+		t.Fatalf("warning %+v; want that Wren's heartbeat failed and what senders will see", w)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	w = nextWarning("that the registration was renewed")
+	if w.Code != WarnHeartbeatRenewed || !strings.Contains(w.Text, "renewed") {
+		t.Fatalf("warning %+v; want that Wren's registration was renewed", w)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("watch stopped with %v", err)
+	}
+}
