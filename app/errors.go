@@ -57,6 +57,9 @@ const (
 	ProblemMessenger Problem = "messenger"
 	// ProblemInterrupted: the caller's context ended while app waited.
 	ProblemInterrupted Problem = "interrupted"
+	// ProblemState: a file parley keeps under the root (the learnt gate
+	// model) cannot be used; the message names it and how to fix it.
+	ProblemState Problem = "state"
 )
 
 // Sentinel causes, for errors.Is.

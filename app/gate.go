@@ -68,8 +68,10 @@ func (a *App) LoadGate(ctx context.Context, mode, modelFile string) (*gating.Gat
 // there is one, else the embedded model's. The model is read under the
 // root as a regular file of at most gating.MaxModelBytes: a symbolic link
 // out of the root or a named pipe (which would block open(2) for good) in
-// its place is an error that says how to remove it (gate learn --reset);
-// a directory is ErrModelIsDirectory, which its owner removes.
+// its place, or a model that does not load, is an *Error of ProblemState
+// that says how to remove it ("{parley gate learn --reset}", for each
+// front end to word as it runs it); a directory is ErrModelIsDirectory,
+// which its owner removes.
 func (a *App) RootGate() (*gating.Gate, error) {
 	path := filepath.Join(a.root, gating.ModelName)
 	data, err := readRootModel(a.root)
@@ -80,14 +82,13 @@ func (a *App) RootGate() (*gating.Gate, error) {
 	if errors.As(err, &nr) && nr.Mode.IsDir() {
 		return nil, fmt.Errorf("%s %w", path, ErrModelIsDirectory)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (remove it with: parley gate learn --reset)", path, err)
+	if err == nil {
+		var g *gating.Gate
+		if g, err = gating.LoadModelFile(data); err == nil {
+			return g, nil
+		}
 	}
-	g, err := gating.LoadModelFile(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (remove it with: parley gate learn --reset)", path, err)
-	}
-	return g, nil
+	return nil, newError(ProblemState, "", err, "%s: %v (remove it with: {parley gate learn --reset})", path, err)
 }
 
 // readRootModel reads <root>/gate/model.json through os.Root and

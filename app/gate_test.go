@@ -117,6 +117,12 @@ func TestGateModes(t *testing.T) {
 	if _, err := a.RootGate(); err == nil || !strings.Contains(err.Error(), "gate learn --reset") {
 		t.Errorf("broken model: %v", err)
 	}
+	// The command is named in braces, for each front end to word as it
+	// runs it (the CLI with the caller's --root).
+	if _, err := a.RootGate(); !errors.As(err, &ie) || ie.Problem != ProblemState ||
+		!strings.HasSuffix(ie.Format(func(f string) string { return "<" + f + ">" }), "(remove it with: <parley gate learn --reset>)") {
+		t.Errorf("broken model: %#v", err)
+	}
 	if removed, _, err := a.ResetGate(); !removed || err != nil {
 		t.Errorf("reset: %v %v", removed, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/suggest"
 )
 
 // userLabels are labelled self-critiques in the two shapes "gate label"
@@ -295,5 +296,53 @@ func TestGateLabelWithAnEmptyDecisionSaysSo(t *testing.T) {
 		if code != cmdutil.ExitUsage || !strings.Contains(errs, "--decision needs the id of a logged decision") || strings.Contains(errs, "go with") {
 			t.Errorf("--decision %q: exit %d, %q", id, code, errs)
 		}
+	}
+}
+
+// A learnt model that does not load stops every command that decides with
+// it, and each names the command that removes it as the user runs parley:
+// with their --root, not the default root's.
+func TestABrokenLearntModelNamesResetWithTheCallersRoot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "my root")
+	if err := os.MkdirAll(filepath.Join(root, "gate"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, gating.ModelName), []byte("{not a model"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	crit := filepath.Join(dir, "critique.txt")
+	if err := os.WriteFile(crit, []byte(hesitantCritique), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	labels := filepath.Join(dir, "labels.jsonl")
+	if err := os.WriteFile(labels, []byte(userLabels), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := dcli(t, root, "gate", "label", labels); code != 0 {
+		t.Fatalf("gate label: exit %d: %s", code, errs)
+	}
+	telemetry := filepath.Join(dir, "telemetry.jsonl")
+	if err := os.WriteFile(telemetry, []byte(`{"timestamp":"2026-12-01T00:00:00Z","task_id":"t1","verdict":"DRIFT","confidence":0.5,"reasons":["x"]}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "(remove it with: " + suggest.CommandLine("parley", "--root", root, "gate", "learn", "--reset") + ")"
+	for name, args := range map[string][]string{
+		"gate":          {"gate", crit},
+		"gate learn":    {"gate", "learn"},
+		"debate --gate": {"debate", "run", "--layer", "spec", "--topic", "t", "--agent", "defender=exec:true", "--agent", "attacker=exec:true", "--gate", crit},
+		"escalate":      {"escalate", "--telemetry", telemetry},
+	} {
+		_, errs, code := dcli(t, root, args...)
+		if code != cmdutil.ExitError || !strings.Contains(errs, gating.ModelName) || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", name, code, errs, want)
+		}
+	}
+	if _, errs, code := dcli(t, root, "gate", "learn", "--reset"); code != 0 {
+		t.Fatalf("the advice as printed: exit %d: %s", code, errs)
+	}
+	if _, errs, code := dcli(t, root, "gate", crit); code != 0 {
+		t.Errorf("gate after the reset: exit %d: %s", code, errs)
 	}
 }

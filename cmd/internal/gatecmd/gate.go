@@ -408,7 +408,7 @@ func learnRun(_ context.Context, opts *LearnOptions) error {
 		return cmdutil.Usagef("no labels yet: add some with %s or %s", f.CmdLine("gate", "label", "FILE"), f.CmdLine("gate", "label", "--decision", "ID")+" --debate (or --skip)")
 	}
 	if err != nil {
-		return err
+		return f.Fail(err, cmdutil.Wording{})
 	}
 	return f.Show(res, func(w io.Writer) error {
 		return textview.Learned(w, res, textview.LearnCommands{Gate: f.CmdLine("gate"), Reset: f.CmdLine("gate", "learn", "--reset")})
