@@ -47,8 +47,8 @@ func (a *App) ExplainDebate(err error, id string) error {
 	case errors.As(err, &fa):
 		return newError(ProblemTaken, "", err, "%v (see {parley agents show} %s)", err, fa.Agent)
 	case errors.As(err, &td):
-		return newError(ProblemTampered, "", err, "debate %s was tampered with, resume refuses to continue it: %s (see parley transcripts verify %s)",
-			id, termsafe.Clean(td.Trouble, ""), id)
+		return newError(ProblemTampered, "", err, "debate %s was tampered with, resume refuses to continue it: %s (see {parley transcripts verify "+id+"})",
+			id, termsafe.Clean(td.Trouble, ""))
 	case errors.As(err, &se) && errors.Is(err, context.Canceled):
 		return newError(ProblemInterrupted, "", err, "interrupted; the debate can go on with: "+resume)
 	case errors.As(err, &nc):

@@ -64,7 +64,7 @@ func TestFailChoosesTheExitByProblem(t *testing.T) {
 			`"20261111-plan-queue-d" is the start of 2 debates: 20261111-plan-queue-depth-aaaaaa, 20261111-plan-queue-drain-bbbbbb; give more of it`},
 		{"interrupted", app.Explain(context.Canceled), "", cmdutil.ExitInterrupted, "interrupted"},
 		{"tampered", svc.ExplainDebate(&app.TamperedError{ID: "20261111-plan-queue-depth-aaaaaa", Trouble: "verdict.json differs"}, "20261111-plan-queue-depth-aaaaaa"), "", cmdutil.ExitBlocked,
-			"debate 20261111-plan-queue-depth-aaaaaa was tampered with, resume refuses to continue it: verdict.json differs (see parley transcripts verify 20261111-plan-queue-depth-aaaaaa)"},
+			"debate 20261111-plan-queue-depth-aaaaaa was tampered with, resume refuses to continue it: verdict.json differs (see parley --root " + root + " transcripts verify 20261111-plan-queue-depth-aaaaaa)"},
 		{"not the service layer's", errors.New("disk on fire"), "", cmdutil.ExitError, "disk on fire"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
