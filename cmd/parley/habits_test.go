@@ -172,6 +172,12 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"consensus", "s"}, `unknown command "s" for "parley consensus" (see parley consensus --help)`},
 		{[]string{"bench", "mesenger"}, `did you mean 'parley bench messenger'?`},
 		{[]string{"agents", "lst"}, `did you mean 'parley agents list'?`},
+		// A subcommand typed under the group named one letter apart.
+		{[]string{"agent", "list"}, `unknown command "list" for "parley agent"; did you mean 'parley agents list'?`},
+		{[]string{"agent", "show", "Rook"}, `did you mean 'parley agents show'?`},
+		{[]string{"agents", "run"}, `unknown command "run" for "parley agents"; did you mean 'parley agent run'?`},
+		{[]string{"agents", "run", "--name", "Rook", "--role", "attacker"}, `unknown command "run" for "parley agents"; did you mean 'parley agent run'?`},
+		{[]string{"gate", "critique.md", "--exit-cod"}, `unknown flag --exit-cod for "parley gate"; did you mean '--exit-code'?`},
 		// Not help on stdout and exit 0, which "> ~/.bash_completion" or
 		// "source <(…)" would take for the script.
 		// A help topic that names no command, as the command itself.

@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/internal/argv"
 	"github.com/parleyhq/parley/internal/bench"
 	"github.com/parleyhq/parley/internal/interrupt"
+	"github.com/parleyhq/parley/internal/suggest"
 )
 
 // factory is what every subcommand of this package shares: the command
@@ -127,7 +128,8 @@ func commands(a *factory) []*cobra.Command {
 
 // commandsFor makes what the command line args can run: only the
 // subcommand it names, when it names one after nothing but global flags
-// (a send builds one command, not the tree of forty), and every
+// (a send builds one command, not the tree of forty; with the commands
+// named close to it: see near), and every
 // subcommand otherwise (help, completion, a mistyped name to suggest
 // the right one for). It reports whether it made them all.
 func commandsFor(a *factory, args []string) ([]*cobra.Command, bool) {
@@ -137,11 +139,24 @@ func commandsFor(a *factory, args []string) ([]*cobra.Command, bool) {
 	if name := globals.Command(args); name != "" {
 		for _, s := range subcommands {
 			if s.name == name {
-				return []*cobra.Command{s.make(a)}, false
+				return append([]*cobra.Command{s.make(a)}, near(a, name)...), false
 			}
 		}
 	}
 	return commands(a), true
+}
+
+// near makes the other subcommands whose name is close to name ("agents"
+// for "agent", and the other way round), so that a subcommand typed under
+// the wrong one of them is suggested under the right one.
+func near(a *factory, name string) []*cobra.Command {
+	var out []*cobra.Command
+	for _, s := range subcommands {
+		if s.name != name && suggest.Near(name, s.name) {
+			out = append(out, s.make(a))
+		}
+	}
+	return out
 }
 
 // globals are the root's persistent flags as a command line gives them

@@ -70,7 +70,8 @@ func TestGlobalsAreTheGlobalFlags(t *testing.T) {
 	}
 }
 
-// A command line that names a subcommand gets that one; anything else
+// A command line that names a subcommand gets that one (and those named
+// one letter apart); anything else
 // (help, completion, a name mistyped, a flag of the root) gets them all,
 // so that help lists them and a mistake is answered with the name meant.
 func TestOnlyTheNamedSubcommandIsBuilt(t *testing.T) {
@@ -85,6 +86,11 @@ func TestOnlyTheNamedSubcommandIsBuilt(t *testing.T) {
 	}
 	if got := names("--root", "/r", "send", "--from", "A"); !slices.Equal(got, []string{"send"}) {
 		t.Errorf("send built %v", got)
+	}
+	// With the ones named one letter apart, to suggest a subcommand typed
+	// under the wrong one.
+	if got := names("agent", "list"); !slices.Equal(got, []string{"agent", "agents"}) {
+		t.Errorf("agent built %v", got)
 	}
 	for _, args := range [][]string{{"--root", "/r", "--version"}, {"--json", "--version"}} {
 		if got := names(args...); len(got) != 0 {

@@ -109,7 +109,11 @@ func groupArgs(cmd *cobra.Command, args []string) error {
 // unknownCommand is the usage error for name, which is no subcommand of cmd.
 func unknownCommand(cmd *cobra.Command, name string) error {
 	msg := fmt.Sprintf("unknown command %q for %q", termsafe.Clean(name, ""), cmd.CommandPath())
-	if s := SuggestCommands(cmd, name); len(s) > 0 {
+	s := siblingCommands(cmd, name)
+	if len(s) == 0 {
+		s = SuggestCommands(cmd, name)
+	}
+	if len(s) > 0 {
 		msg += "; did you mean " + suggest.OrList(s) + "?"
 	}
 	return Usagef("%s (see %s --help)", msg, cmd.CommandPath())
@@ -122,6 +126,28 @@ func SuggestCommands(cmd *cobra.Command, name string) []string {
 	for _, s := range cmd.Commands() {
 		if s.IsAvailableCommand() && suggest.Near(name, s.Name()) {
 			out = append(out, cmd.CommandPath()+" "+s.Name())
+		}
+	}
+	return out
+}
+
+// siblingCommands names the commands name of the groups whose name is
+// close to cmd's ("parley agents list" for "parley agent list", "parley
+// agent run" for "parley agents run"): one letter apart is a slip a
+// newcomer makes, and the word after it is the command meant.
+func siblingCommands(cmd *cobra.Command, name string) []string {
+	if !cmd.HasParent() {
+		return nil
+	}
+	var out []string
+	for _, g := range cmd.Parent().Commands() {
+		if g == cmd || !g.IsAvailableCommand() || !suggest.Near(cmd.Name(), g.Name()) {
+			continue
+		}
+		for _, s := range g.Commands() {
+			if s.IsAvailableCommand() && s.Name() == name {
+				out = append(out, s.CommandPath())
+			}
 		}
 	}
 	return out
@@ -160,6 +186,13 @@ func notAFlag(err error) (string, bool) {
 // flagError turns a flag error into a usage error that suggests the flag
 // meant, among the flags cmd accepts (its own and the global ones).
 func flagError(cmd *cobra.Command, err error) error {
+	if args := cmd.Flags().Args(); cmd.HasSubCommands() && len(args) > 0 {
+		// "parley agents run --name X": a word that names no subcommand
+		// of a group is the mistake, not the flag of the command meant.
+		if err := cmd.ValidateArgs(args); err != nil {
+			return err
+		}
+	}
 	if arg, ok := notAFlag(err); ok && cmd.ValidateArgs([]string{arg}) == nil {
 		return Usagef("%s is not a flag of %q: an argument that starts with '-' goes after -- (%s [flags] -- %s)",
 			suggest.Quote(termsafe.Clean(arg, "")), cmd.CommandPath(), cmd.CommandPath(), suggest.Quote(termsafe.Clean(arg, "")))
