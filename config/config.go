@@ -226,7 +226,9 @@ func Load(root string) (*Config, error) {
 // and invalid budgets are errors wrapping ErrInvalid.
 func Parse(data []byte) (*Config, error) {
 	c := &Config{}
-	data = bytes.TrimSpace(data)
+	// A byte order mark (Notepad's, PowerShell's UTF-8) is no JSON: as for
+	// an agent script, it is not read as the file's.
+	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))
 	if len(data) == 0 {
 		return c, nil
 	}

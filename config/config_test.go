@@ -73,6 +73,14 @@ func TestParse(t *testing.T) {
 	if _, err := Parse([]byte("  \n")); err != nil {
 		t.Errorf("an empty file is all defaults: %v", err)
 	}
+	// A UTF-8 file saved with a byte order mark (Notepad, PowerShell) is
+	// read as the JSON after it, not refused as "not one JSON object".
+	if c, err := Parse([]byte("\ufeff{\"debate\":{\"budgets\":{\"spec\":{\"maxRounds\":5}}}}\r\n")); err != nil || c.Budget(debate.LayerSpec).MaxRounds != 5 {
+		t.Errorf("a file with a byte order mark: %v", err)
+	}
+	if _, err := Parse([]byte("\ufeff")); err != nil {
+		t.Errorf("a byte order mark alone is an empty file: %v", err)
+	}
 }
 
 // A setting's key matches whatever its case ("ReconcileMs" sets
@@ -165,6 +173,14 @@ func TestEscalationAndOpenAISections(t *testing.T) {
 	}
 	if _, err := Parse([]byte("  \n")); err != nil {
 		t.Errorf("an empty file is all defaults: %v", err)
+	}
+	// A UTF-8 file saved with a byte order mark (Notepad, PowerShell) is
+	// read as the JSON after it, not refused as "not one JSON object".
+	if c, err := Parse([]byte("\ufeff{\"debate\":{\"budgets\":{\"spec\":{\"maxRounds\":5}}}}\r\n")); err != nil || c.Budget(debate.LayerSpec).MaxRounds != 5 {
+		t.Errorf("a file with a byte order mark: %v", err)
+	}
+	if _, err := Parse([]byte("\ufeff")); err != nil {
+		t.Errorf("a byte order mark alone is an empty file: %v", err)
 	}
 }
 
@@ -277,6 +293,14 @@ func TestTransport(t *testing.T) {
 	}
 	if _, err := Parse([]byte("  \n")); err != nil {
 		t.Errorf("an empty file is all defaults: %v", err)
+	}
+	// A UTF-8 file saved with a byte order mark (Notepad, PowerShell) is
+	// read as the JSON after it, not refused as "not one JSON object".
+	if c, err := Parse([]byte("\ufeff{\"debate\":{\"budgets\":{\"spec\":{\"maxRounds\":5}}}}\r\n")); err != nil || c.Budget(debate.LayerSpec).MaxRounds != 5 {
+		t.Errorf("a file with a byte order mark: %v", err)
+	}
+	if _, err := Parse([]byte("\ufeff")); err != nil {
+		t.Errorf("a byte order mark alone is an empty file: %v", err)
 	}
 }
 
