@@ -145,6 +145,11 @@ func TestParseScriptRejects(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	// A slip in the JSON says where it is, counted in the file as saved.
+	if _, err := ParseScript([]byte("\ufeff{\"turns\": [\n  {\"round\": 1, \"position\": \"p\",}\n]}")); !errors.Is(err, ErrBadScript) ||
+		!strings.Contains(err.Error(), "line 2, column 32: invalid character '}'") {
+		t.Errorf("a trailing comma: %v", err)
+	}
 	if _, err := ParseScript([]byte(fmt.Sprintf(`{"turns":[{"position":"p","delay_ms":%d}]}`, MaxDelayMs))); err != nil {
 		t.Errorf("the longest delay: %v", err)
 	}

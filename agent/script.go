@@ -111,7 +111,7 @@ func ParseScript(data []byte) (*Script, error) {
 	dec.DisallowUnknownFields()
 	var s Script
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadScript, jsonerr.Explain(err, jsonerr.Keys(reflect.TypeFor[Script]()), ""))
+		return nil, fmt.Errorf("%w: %v", ErrBadScript, jsonerr.At(jsonerr.Explain(err, jsonerr.Keys(reflect.TypeFor[Script]()), ""), data, 0))
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%w: trailing data after the JSON object", ErrBadScript)

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
 
 	json "github.com/goccy/go-json"
 
@@ -228,7 +229,9 @@ func Parse(data []byte) (*Config, error) {
 	c := &Config{}
 	// A byte order mark (Notepad's, PowerShell's UTF-8) is no JSON: as for
 	// an agent script, it is not read as the file's.
-	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))
+	file := bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = bytes.TrimSpace(file)
+	start := len(file) - len(bytes.TrimLeftFunc(file, unicode.IsSpace)) // where data starts in the file
 	if len(data) == 0 {
 		return c, nil
 	}
@@ -244,7 +247,7 @@ func Parse(data []byte) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, jsonerr.Explain(err, configKeys(), "docs/config.md lists the keys; parley config show prints them all"))
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, jsonerr.At(jsonerr.Explain(err, configKeys(), "docs/config.md lists the keys; parley config show prints them all"), file, start))
 	}
 	// More misses a stray ']' or '}' after the object: look at the rest.
 	if off := dec.InputOffset(); off < 0 || off > int64(len(data)) || len(bytes.TrimSpace(data[off:])) != 0 {

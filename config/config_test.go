@@ -588,6 +588,10 @@ func TestParseErrorsNameTheKey(t *testing.T) {
 		{`{"debate":{"budgets":{"spec":{"maxRound":5}}}}`, `unknown key "maxRound" (did you mean "maxRounds"?`},
 		{`{"escalation":{"defendr":"x"}}`, `unknown key "defendr" (did you mean "defender"?`},
 		{`{"colour":"red"}`, `unknown key "colour" (`},
+		// A slip in the JSON itself says where it is in the file.
+		{"\n{\n  \"debate\": {\n    \"budgets\": {\"spec\": {\"maxRounds\": 5,}}\n  }\n}\n", "invalid config: line 4, column 41: invalid character '}'"},
+		{"\ufeff{\"messenger\": {\"reconcileMs\": 1000}\n \"transport\": \"file\"}", "invalid config: line 2, column 2: invalid character '\"' after object key:value pair"},
+		{"{\n  \"messenger\": {\"reconcileMs\": 1000},\n", "invalid config: the file ends before its JSON is complete (a } or ] is missing?)"},
 	} {
 		_, err := Parse([]byte(tc.in))
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") {

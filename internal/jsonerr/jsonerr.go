@@ -6,13 +6,16 @@
 package jsonerr
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 
@@ -124,4 +127,23 @@ func Keys(t reflect.Type) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// At is err, an error of decoding data[start:] (data being the whole file
+// a person edits), with where in data it is, so that a slip in a long file
+// can be found: a syntax error as "line 3, column 38: invalid character
+// '}' …", the file ending inside a value as "the file ends before its JSON
+// is complete (a } or ] is missing?)"; any other error as it is.
+func At(err error, data []byte, start int) error {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se) && se.Offset > 0 && start+int(se.Offset) <= len(data):
+		at := start + int(se.Offset) - 1 // the byte the decoder stopped at
+		line := 1 + bytes.Count(data[:at], []byte("\n"))
+		col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:at], '\n')+1:at])
+		return fmt.Errorf("line %d, column %d: %w", line, col, err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("the file ends before its JSON is complete (a } or ] is missing?): %w", err)
+	}
+	return err
 }

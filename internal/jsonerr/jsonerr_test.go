@@ -1,6 +1,7 @@
 package jsonerr
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -43,5 +44,35 @@ func TestExplain(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+// A syntax error says where it is in the file, by line and column (in
+// characters), counting from the file's start even when the decoder was
+// given only part of it; a file that ends inside its JSON says so.
+func TestAtLocatesSyntaxErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		file  string
+		start int
+		want  string
+	}{
+		{"{\n  \"turns\": [\n    {\"round\": 5,}\n  ]\n}\n", 0, "line 3, column 17: invalid character '}'"},
+		{"{\n  \"name\": \"a\"\n  \"turns\": []\n}", 0, "line 3, column 3: invalid character '\"' after object key:value pair"},
+		{"\n\n  {\"name\": \"é\", \"turns\": [}", 4, "line 3, column 27: invalid character '}'"},
+		{"{\"name\": \"a\",\n", 0, "the file ends before its JSON is complete (a } or ] is missing?)"},
+	} {
+		var d doc
+		err := json.NewDecoder(strings.NewReader(tc.file[tc.start:])).Decode(&d)
+		if err == nil {
+			t.Fatalf("%q decoded", tc.file)
+		}
+		if got := At(err, []byte(tc.file), tc.start); !strings.HasPrefix(got.Error(), tc.want) || !errors.Is(got, err) {
+			t.Errorf("%q: %v, want it to start %q", tc.file, got, tc.want)
+		}
+	}
+	other := errors.New("turns: give a list, not an object")
+	if got := At(other, []byte(`{"turns":{}}`), 0); got != other {
+		t.Errorf("another error: %v", got)
 	}
 }
