@@ -31,7 +31,8 @@ import (
 
 // Options say where the App works. The zero value is the defaults: the
 // root from $PARLEY_ROOT or .parley, the vault from $PARLEY_VAULT or
-// <root>/vault, no logging.
+// <root>/vault, no logging. A root or vault that starts with "~/" is
+// under the user's home directory (config.ExpandHome).
 type Options struct {
 	// Root is the messenger state directory; "" means $PARLEY_ROOT, or
 	// .parley when that is unset.
@@ -85,9 +86,11 @@ func New(o Options) *App {
 	if a.root == "" {
 		a.root = ".parley"
 	}
+	a.root = config.ExpandHome(a.root)
 	if a.vault == "" {
 		a.vault = os.Getenv("PARLEY_VAULT")
 	}
+	a.vault = config.ExpandHome(a.vault)
 	a.vaultNamed = a.vault != ""
 	if a.vault == "" {
 		a.vault = filepath.Join(a.root, "vault")

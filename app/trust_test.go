@@ -90,3 +90,31 @@ func TestTrustRootDefaultVault(t *testing.T) {
 		}
 	}
 }
+
+// A root or a vault named with a leading "~/" (an MCP client's arguments,
+// PARLEY_ROOT set by a service manager: no shell expands it) is under the
+// user's home, not a directory called "~" under the working directory.
+func TestRootAndVaultUnderHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("PARLEY_ROOT", "~/env-root")
+	t.Setenv("PARLEY_VAULT", "~/notes/vault")
+	a := New(Options{})
+	if a.Root() != filepath.Join(home, "env-root") || a.Vault() != filepath.Join(home, "notes", "vault") {
+		t.Errorf("from the environment: root %q, vault %q", a.Root(), a.Vault())
+	}
+	a = New(Options{Root: "~/flag-root", Vault: "~"})
+	if a.Root() != filepath.Join(home, "flag-root") || a.Vault() != home {
+		t.Errorf("from the options: root %q, vault %q", a.Root(), a.Vault())
+	}
+	t.Setenv("PARLEY_VAULT", "")
+	if a = New(Options{Root: "~/r"}); a.Vault() != filepath.Join(home, "r", "vault") {
+		t.Errorf("the default vault of ~/r: %q", a.Vault())
+	}
+	// Only a leading "~" alone or before "/" is the home.
+	for _, p := range []string{"~other/r", "./~/r", "r~"} {
+		if a := New(Options{Root: p}); a.Root() != p {
+			t.Errorf("%q became %q", p, a.Root())
+		}
+	}
+}

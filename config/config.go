@@ -214,12 +214,8 @@ func Load(root string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cr := c.NATS.Credentials; cr != "" && !filepath.IsAbs(cr) {
-		c.NATS.Credentials = filepath.Join(abs, cr)
-	}
-	if k := c.Seal.SigningKey; k != "" && !filepath.IsAbs(k) {
-		c.Seal.SigningKey = filepath.Join(abs, k)
-	}
+	c.NATS.Credentials = Resolve(abs, c.NATS.Credentials)
+	c.Seal.SigningKey = Resolve(abs, c.Seal.SigningKey)
 	return c, nil
 }
 

@@ -245,11 +245,26 @@ func TestEffectiveKeepsEverySetting(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{"": "", "/abs/x": "/abs/x", "rel/x": filepath.Join("/root", "rel/x")} {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for in, want := range map[string]string{"": "", "/abs/x": "/abs/x", "rel/x": filepath.Join("/root", "rel/x"),
+		"~/keys/seal.key": filepath.Join(home, "keys/seal.key"), "~": home, "~other/x": filepath.Join("/root", "~other/x")} {
 		if got := Resolve("/root", in); got != want {
 			t.Errorf("Resolve(%q) = %q, want %q", in, got, want)
 		}
+	}
+	// A path of config.json written with "~/" is the home's, as in a
+	// shell, not a directory called "~" in the root.
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, FileName), []byte(`{"nats":{"credentials":"~/nats.creds"},"escalation":{"workspace":"~/src"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NATS.Credentials != filepath.Join(home, "nats.creds") || Resolve(root, c.Escalation.Workspace) != filepath.Join(home, "src") {
+		t.Errorf("credentials %q, workspace %q", c.NATS.Credentials, Resolve(root, c.Escalation.Workspace))
 	}
 }
 

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -218,12 +219,31 @@ func (c *Config) ChatSettings(kind, model string) (agent.ChatSettings, bool) {
 }
 
 // Resolve makes path, a relative path of config.json, relative to root;
+// a path that starts with "~/" is under the user's home (ExpandHome);
 // absolute paths and "" are returned as they are.
 func Resolve(root, path string) string {
+	path = ExpandHome(path)
 	if path == "" || filepath.IsAbs(path) {
 		return path
 	}
 	return filepath.Join(root, path)
+}
+
+// ExpandHome is path with a leading "~" or "~/" made the user's home
+// directory, as a shell would: config.json, an environment variable set
+// by a service manager and an MCP client's arguments reach parley with no
+// shell to expand it, and the "~" taken as it is names a directory called
+// "~" under the working directory. "~user" forms, and every path when the
+// home directory is not known, are returned as they are.
+func ExpandHome(path string) string {
+	if path != "~" && !strings.HasPrefix(path, "~/") {
+		return path
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return path
+	}
+	return filepath.Join(home, path[1:])
 }
 
 // Effective returns the configuration in force: every section with its
