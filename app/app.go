@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -71,7 +72,8 @@ const NoticeWaiting = "waiting"
 // until a method needs it.
 type App struct {
 	root, vault string
-	vaultNamed  bool // the vault was named (Options.Vault, $PARLEY_VAULT), not <root>/vault
+	named       [2]string // the Options' Root and Vault as given, for CommandLine
+	vaultNamed  bool      // the vault was named (Options.Vault, $PARLEY_VAULT), not <root>/vault
 	log         *slog.Logger
 	notify      func(Notice)
 	spawn       Spawn
@@ -79,7 +81,7 @@ type App struct {
 
 // New makes an App for the root and vault the options name.
 func New(o Options) *App {
-	a := &App{root: o.Root, vault: o.Vault, log: o.Logger, notify: o.Notify, spawn: o.Spawn}
+	a := &App{root: o.Root, vault: o.Vault, named: [2]string{o.Root, o.Vault}, log: o.Logger, notify: o.Notify, spawn: o.Spawn}
 	if a.root == "" {
 		a.root = os.Getenv("PARLEY_ROOT")
 	}
@@ -102,6 +104,22 @@ func New(o Options) *App {
 		a.notify = func(Notice) {}
 	}
 	return a
+}
+
+// CommandLine is the command line that runs parley args on this App's
+// root and vault, ready to paste: "parley", the --root and --vault its
+// Options named as they were given (none for the environment's and the
+// defaults, which the same shell finds again), then args, each quoted for
+// the shell where it needs it. Every command parley suggests is one.
+func (a *App) CommandLine(args ...string) string {
+	words := []string{"parley"}
+	if a.named[0] != "" {
+		words = append(words, "--root", a.named[0])
+	}
+	if a.named[1] != "" {
+		words = append(words, "--vault", a.named[1])
+	}
+	return suggest.CommandLine(append(words, args...)...)
 }
 
 // Root is the messenger state directory.

@@ -355,7 +355,7 @@ func (d escalationDebater) available(ctx context.Context, s *debate.DebateSessio
 			case err != nil:
 				// The hint of a debate run with an @NAME that is not running.
 				problems = append(problems, agentProblem{who: fmt.Sprintf("the %s %s", p.Role, p.Name),
-					why: "is not running", hint: fmt.Sprintf("see parley agents list, or start it with parley agent run --name %s …", p.Name)})
+					why: "is not running", hint: fmt.Sprintf("start it with %s --name %s …", d.a.CommandLine("agent", "run"), p.Name)})
 			}
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -158,6 +159,8 @@ func TestEscalateNamesEveryUnavailableAgent(t *testing.T) {
 				t.Fatalf("decisions %+v, %v; want one hold/unavailable", got, err)
 			}
 			for _, w := range tc.want {
+				// The commands to run name the root they are for.
+				w = strings.ReplaceAll(w, "parley agent run", suggest.CommandLine("parley", "--root", root, "agent", "run"))
 				if !strings.Contains(got[0].Detail, w) {
 					t.Errorf("detail %q does not say %q", got[0].Detail, w)
 				}

@@ -231,16 +231,10 @@ func flagError(cmd *cobra.Command, err error) error {
 
 // CmdLine is the command line a hint asks the user to run, ready to paste:
 // "parley", the --root and --vault given to this command, then args, each
-// quoted for a POSIX shell where it needs to be.
+// quoted for a POSIX shell where it needs to be (app.App.CommandLine, which
+// words the service layer's own hints the same way).
 func (a *Factory) CmdLine(args ...string) string {
-	words := []string{"parley"}
-	if a.RootFlag != "" {
-		words = append(words, "--root", a.RootFlag)
-	}
-	if a.VaultFlag != "" {
-		words = append(words, "--vault", a.VaultFlag)
-	}
-	return suggest.CommandLine(append(words, args...)...)
+	return a.Service().CommandLine(args...)
 }
 
 // NoRootError says there is no parley root where a command that only reads
