@@ -484,13 +484,13 @@ func (c sealCheck) CheckSeal(ctx context.Context, r *consensus.Record) error {
 		// only a signed seal vouches: anyone who can write the files can
 		// rewrite a debate and leave it looking interrupted, unsigned.
 		if f.File == r.Path && f.Status == transcripts.FilePending && in.Signature == transcripts.SigNotSealed {
-			return fmt.Errorf("debate %s is filed but not sealed yet, so no signature vouches for %s (parley debate resume %s seals and signs it)", r.DebateID, r.Path, r.DebateID)
+			return fmt.Errorf("debate %s is filed but not sealed yet, so no signature vouches for %s (%s seals and signs it)", r.DebateID, r.Path, c.a.CommandLine("debate", "resume", r.DebateID))
 		}
 		if f.File == r.Path && (f.Status == transcripts.FileIntact || f.Status == transcripts.FilePending) {
 			return nil
 		}
 	}
-	return fmt.Errorf("debate %s's seal does not vouch for %s (parley transcripts verify %s)", r.DebateID, r.Path, r.DebateID)
+	return fmt.Errorf("debate %s's seal does not vouch for %s (%s)", r.DebateID, r.Path, c.a.CommandLine("transcripts", "verify", r.DebateID))
 }
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

@@ -24,6 +24,7 @@ import (
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
 	"github.com/parleyhq/parley/web"
@@ -604,8 +605,9 @@ func TestSignedSealTellsARewriteMadeToLookInterrupted(t *testing.T) {
 		e.write(p, bytes.ReplaceAll(data, []byte(d.final), []byte(forged)))
 	}
 	out, _, code := dcli(t, e.root, "consensus", "check", "--layer", "spec", "--topic", "Idempotency keys", "--position", forged)
-	if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "tampered") || !strings.Contains(out, "resume") {
-		t.Errorf("check: exit %d\n%s", code, out)
+	resume := suggest.CommandLine("parley", "--root", e.root, "debate", "resume", d.id) + " seals and signs it"
+	if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "tampered") || !strings.Contains(out, resume) {
+		t.Errorf("check: exit %d, want %q\n%s", code, resume, out)
 	}
 	// Resumed, the filing is sealed and signed: the record binds again.
 	if _, errs, code := dcli(t, e.root, "debate", "resume", d.id); code != 0 {
