@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -457,6 +458,24 @@ func TestInitReportsWhatItCreated(t *testing.T) {
 	}
 	if out := mustCLI(t, root, "", "--vault", vault, "init"); !strings.Contains(out, "already set up: nothing created") {
 		t.Errorf("a second init: %q", out)
+	}
+}
+
+// A root does not record the --vault it was made with, so init says that
+// every command on it needs the same --vault, with one to paste; without
+// --vault it says nothing of the kind.
+func TestInitWithAVaultSaysEveryCommandNeedsIt(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "state")
+	vault := filepath.Join(t.TempDir(), "my notes")
+	_, errs, code := cli(t, root, "", "--vault", vault, "init")
+	want := suggest.CommandLine("parley", "--root", root, "--vault", vault, "consensus", "list")
+	if code != 0 || !strings.Contains(errs, "give every command on it --vault "+suggest.Quote(vault)) || !strings.Contains(errs, want) ||
+		!strings.Contains(errs, filepath.Join(root, "vault")) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("init --vault: exit %d, stderr %q; want one line naming --vault and %q", code, errs, want)
+	}
+	if _, errs, code := cli(t, filepath.Join(t.TempDir(), "plain"), "", "init"); code != 0 || errs != "" {
+		t.Errorf("init without --vault: exit %d, stderr %q", code, errs)
 	}
 }
 

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/internal/textview"
 )
 
@@ -16,13 +19,23 @@ func newInitCmd(a *factory) *cobra.Command {
 		Long: "Create the messenger root (--root, default .parley) with registry/, inbox/ and\n" +
 			"debates/, and the vault (--vault, default <root>/vault) with wiki/consensus/ and\n" +
 			"wiki/debates/. Directories are 0700. Running it again changes nothing. The root\n" +
-			"and the vault may be symbolic links; nothing inside them may be.",
+			"and the vault may be symbolic links; nothing inside them may be. The root does\n" +
+			"not record a --vault: give it to every command on the root (or set PARLEY_VAULT).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := a.Service().Init(cmd.Context())
 			if err != nil {
 				return a.Fail(err, cmdutil.Wording{})
 			}
-			return cmdutil.View(a.Factory, r, textview.Initialized)
+			if err := cmdutil.View(a.Factory, r, textview.Initialized); err != nil {
+				return err
+			}
+			if a.VaultFlag != "" {
+				// Nothing under the root records the vault: a command
+				// without --vault files into <root>/vault, made then.
+				a.Warnf("the root does not record its vault: give every command on it --vault %s, as in %s (or set PARLEY_VAULT); without it, records go to %s",
+					suggest.Quote(a.VaultFlag), a.CmdLine("consensus", "list"), filepath.Join(a.RootDir(), "vault"))
+			}
+			return nil
 		},
 	}
 }
