@@ -50,7 +50,7 @@ func newDemoCmd(a *factory) *cobra.Command {
 			if a.JSON {
 				return a.Emit(res.JSON())
 			}
-			return res.WriteText(a.Stdout)
+			return res.WriteText(a.Stdout, a.CmdLine)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "directory for the demo's root: used if new or empty, else a new demo-* directory is made in it (default: a new temporary directory, kept)")

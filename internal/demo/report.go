@@ -26,8 +26,12 @@ func (r *Result) JSON() map[string]any {
 	}
 }
 
-// WriteText says what happened and where to look, with commands to paste.
-func (r *Result) WriteText(w io.Writer) error {
+// WriteText says what happened and where to look, with commands to paste,
+// each worded by cmd (the parley command line that runs its arguments on
+// the demo's root and vault, as the front end words every hint: with
+// --vault too, since a PARLEY_VAULT in the user's shell would otherwise
+// send a pasted command to another vault).
+func (r *Result) WriteText(w io.Writer, cmd func(args ...string) string) error {
 	o, root := r.Outcome, r.Root
 	vault := filepath.Join(root, "vault")
 	asker, answerer := r.Agents[0], r.Agents[1]
@@ -43,19 +47,19 @@ func (r *Result) WriteText(w io.Writer) error {
 		p("  record        %s\n", filepath.Join(vault, filepath.FromSlash(o.Record)))
 	}
 	p("  readable      %s\n", filepath.Join(vault, "wiki", "debates", o.DebateID+".md"))
-	p("  try           parley --root %s transcripts verify %s\n", root, o.DebateID)
-	p("                parley --root %s debate status %s\n", root, o.DebateID)
-	p("                parley --root %s consensus check --layer spec --topic %q --position 'Use a server-generated Idempotency-Key, claimed atomically'\n", root, Topic)
+	p("  try           %s\n", cmd("transcripts", "verify", o.DebateID))
+	p("                %s\n", cmd("debate", "status", o.DebateID))
+	p("                %s\n", cmd("consensus", "check", "--layer", "spec", "--topic", Topic, "--position", "Use a server-generated Idempotency-Key, claimed atomically"))
 	p("  messages      %s/inbox/{%s,%s}/cur/   (acknowledged, one JSON file each)\n", root, asker, answerer)
 	p("  registrations %s/%s/            (removed as the agents stopped)\n", root, registry.Dir)
-	p("  try           parley --root %s agents show %s\n", root, answerer)
-	p("                parley --root %s send --from You --to %s 'hello'\n", root, answerer)
+	p("  try           %s\n", cmd("agents", "show", answerer))
+	p("                %s\n", cmd("send", "--from", "You", "--to", answerer, "hello"))
 	p("  escalations   %s   (one line per record; a second run adds none)\n", filepath.Join(root, escalation.LedgerName))
 	for _, e := range r.Escalations {
 		if d := e.Decision; d.DebateID != "" {
 			p("  debated       task %s: %s → %s (%s), %s\n", d.TaskID, d.Verdict, d.Action, d.Reason, filepath.Join(vault, filepath.FromSlash(d.Record)))
 		}
 	}
-	p("  try           parley --root %s escalate --telemetry %s\n", root, TelemetryPath(root))
+	p("  try           %s\n", cmd("escalate", "--telemetry", TelemetryPath(root)))
 	return err
 }
