@@ -24,6 +24,7 @@ import (
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -982,5 +983,21 @@ func TestCtrlCKeepsTheWallClock(t *testing.T) {
 	}
 	if v := objs[len(objs)-1]; v["verdict"] != "TIMEOUT" || elapsed(v) < 4000 {
 		t.Fatalf("resumed debate closed %v", v)
+	}
+}
+
+// agent run with a name another live agent holds is refused, and the
+// command it suggests lists the agents of the root it was given.
+func TestAgentRunWithATakenNameListsTheCallersRoot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "my root")
+	mustCLI(t, root, "", "init")
+	register(t, root, "Bishop", true)
+	s := writeScripts(t, dir, map[string]string{"critic": concedingCritic})
+	_, errs, code := dcli(t, root, "agent", "run", "--name", "Bishop", "--role", "attacker", "--script", s["critic"])
+	want := "(see " + suggest.CommandLine("parley", "--root", root, "agents", "list") + ")"
+	if code != cmdutil.ExitError || !strings.Contains(errs, "another live agent is called Bishop") || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errs, want)
 	}
 }

@@ -131,7 +131,7 @@ func agentRun(ctx context.Context, opts *RunOptions) error {
 		f.Warnf("the process that started this agent (pid %d) has ended; %s does not start", r.Parent, r.Name)
 		return nil
 	case errors.Is(err, registry.ErrNameTaken):
-		return fmt.Errorf("%w: another live agent is called %s (see parley agents list)", err, r.Name)
+		return fmt.Errorf("%w: another live agent is called %s (see %s)", err, r.Name, f.CmdLine("agents", "list"))
 	case err != nil:
 		return f.Fail(err, cmdutil.Wording{})
 	}
