@@ -26,6 +26,7 @@ func TestSharedCommandErrors(t *testing.T) {
 	}{
 		{"debate list, no root", []string{"debate", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
 		{"transcripts list, no root", []string{"transcripts", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
+		{"gate stats, no root", []string{"gate", "stats"}, 0, "no gate decisions: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
 		{"debate list --json, no root", []string{"--json", "debate", "list"}, 0, "", ""},
 		{"transcripts list --json, no root", []string{"--json", "transcripts", "list"}, 0, "", ""},
 		{"debate status, no root", []string{"debate", "status", id}, cmdutil.ExitError, "", "no debate " + id + ": there is no parley root at " + noRoot},

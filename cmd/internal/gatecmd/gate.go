@@ -243,6 +243,11 @@ func NewCmdStats(f *cmdutil.Factory, runF func(*StatsOptions) error) *cobra.Comm
 
 func statsRun(_ context.Context, opts *StatsOptions) error {
 	f := opts.f
+	if !f.JSON && !f.HaveRoot() {
+		// As the other commands that only read: a misspelt --root is
+		// not a root with no decision yet. (--json prints the zeros.)
+		return f.NoRootNote("no gate decisions: ")
+	}
 	s, warnings, err := f.Service().GateStats()
 	if err != nil {
 		return err
