@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
 )
@@ -165,7 +166,9 @@ func participant(id, arg string, count map[debate.Role]int) (debate.Participant,
 	}
 	if sp.Kind == agent.KindScript {
 		// The agent process may run elsewhere: give it an absolute path.
-		abs, err := filepath.Abs(sp.Arg)
+		// A "~/" in the word is the home (zsh leaves it in
+		// attacker=script:~/critic.json, as it is in config.json).
+		abs, err := filepath.Abs(config.ExpandHome(sp.Arg))
 		if err != nil {
 			return debate.Participant{}, err
 		}

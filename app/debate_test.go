@@ -237,3 +237,21 @@ func TestRunDebateThroughTheAPI(t *testing.T) {
 		t.Errorf("resume of no debate: %v", err)
 	}
 }
+
+// A script agent written script:~/FILE (zsh does not expand the "~" in
+// attacker=script:~/critic.json) is the file in the home directory, made
+// absolute for the agent process. Not parallel: it sets HOME.
+func TestScriptAgentUnderHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	script := write(t, filepath.Join(home, "critic.json"), yieldingCritic)
+	a := New(Options{Root: filepath.Join(t.TempDir(), "root")})
+	s, err := a.NewSession(context.Background(), DebateRequest{Layer: "plan", Topic: "Log compaction",
+		Agents: []string{"attacker=script:~/critic.json", "defender=@Keeper"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Participants[0].Agent != "script:"+script {
+		t.Errorf("attacker %q, want script:%s", s.Participants[0].Agent, script)
+	}
+}
