@@ -609,6 +609,11 @@ func TestSignedSealTellsARewriteMadeToLookInterrupted(t *testing.T) {
 	if code != cmdutil.ExitBlocked || !strings.HasPrefix(out, "tampered") || !strings.Contains(out, resume) {
 		t.Errorf("check: exit %d, want %q\n%s", code, resume, out)
 	}
+	// verify says no signature vouches yet, and the command that seals it.
+	if out, _, _ := dcli(t, e.root, "transcripts", "verify", d.id); !strings.Contains(out, "signature NONE YET") ||
+		!strings.Contains(out, "an interrupted debate: "+suggest.CommandLine("parley", "--root", e.root, "debate", "resume", d.id)+")") {
+		t.Errorf("verify of the unsealed debate:\n%s", out)
+	}
 	// Resumed, the filing is sealed and signed: the record binds again.
 	if _, errs, code := dcli(t, e.root, "debate", "resume", d.id); code != 0 {
 		t.Fatalf("resume: exit %d %s", code, errs)

@@ -218,7 +218,7 @@ func TestTranscriptViewsAreSafe(t *testing.T) {
 	b.Reset()
 	in := transcripts.Integrity{Intact: false, BadLine: 3, Problem: hostile,
 		Files: []transcripts.FileCheck{{File: "debates/x/" + hostile, Status: transcripts.FileDiffers, Problem: hostile, Want: hostile}}}
-	if err := Audit(&b, &app.Verification{Report: transcripts.Report{ID: "20261201-spec-x-abcdef"}, Integrity: in}); err != nil {
+	if err := Audit(&b, &app.Verification{Report: transcripts.Report{ID: "20261201-spec-x-abcdef"}, Integrity: in}, "parley debate resume 20261201-spec-x-abcdef"); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()

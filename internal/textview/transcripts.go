@@ -60,8 +60,10 @@ func Transcript(w io.Writer, v *transcripts.View, format string) error {
 }
 
 // Audit writes a debate's hash chain and every file checked against its
-// seal, one line each, and the seal's signature.
-func Audit(w io.Writer, v *app.Verification) error {
+// seal, one line each, and the seal's signature; resume is the command
+// that continues the debate (with the caller's --root), which an
+// unsealed debate needs for a signature.
+func Audit(w io.Writer, v *app.Verification, resume string) error {
 	id, in := v.ID, v.Integrity
 	switch {
 	case !in.Intact:
@@ -100,7 +102,7 @@ func Audit(w io.Writer, v *app.Verification) error {
 	case transcripts.SigUnchecked:
 		_, err = fmt.Fprintf(w, "  signed; set seal.publicKey in config.json to check the signature\n")
 	case transcripts.SigNotSealed:
-		_, err = fmt.Fprintf(w, "  signature NONE YET: seal.publicKey is set and the debate is not sealed, so no signature vouches for its files until it is (at its verdict; an interrupted debate: parley debate resume %s)\n", id)
+		_, err = fmt.Fprintf(w, "  signature NONE YET: seal.publicKey is set and the debate is not sealed, so no signature vouches for its files until it is (at its verdict; an interrupted debate: %s)\n", resume)
 	}
 	return err
 }

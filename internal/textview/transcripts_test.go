@@ -18,11 +18,12 @@ func TestAuditSaysNoSignatureVouchesForAnUnsealedDebate(t *testing.T) {
 	in := transcripts.Integrity{Intact: true, Events: 10, Head: "eb9d", Signature: transcripts.SigNotSealed}
 	v := &app.Verification{Report: transcripts.Report{ID: id}, Signature: in.Signature, Integrity: in}
 	var b strings.Builder
-	if err := textview.Audit(&b, v); err != nil {
+	resume := "parley --root /srv/parley debate resume " + id
+	if err := textview.Audit(&b, v, resume); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if !strings.Contains(out, "not sealed yet") || !strings.Contains(out, "signature NONE YET") || !strings.Contains(out, "parley debate resume "+id) {
+	if !strings.Contains(out, "not sealed yet") || !strings.Contains(out, "signature NONE YET") || !strings.Contains(out, "an interrupted debate: "+resume+")") {
 		t.Errorf("verify of an unsealed debate with a public key:\n%s", out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 
@@ -181,7 +182,10 @@ func verifyRun(ctx context.Context, opts *VerifyOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := cmdutil.View(f, v, textview.Audit); err != nil {
+	audit := func(w io.Writer, v *app.Verification) error {
+		return textview.Audit(w, v, f.CmdLine("debate", "resume", v.ID))
+	}
+	if err := cmdutil.View(f, v, audit); err != nil {
 		return err
 	}
 	if v.Tampered {
