@@ -35,7 +35,9 @@ func GateBeforeDebate(w io.Writer, source string, e gating.LogEntry, topic, logP
 func GateDecision(w io.Writer, d *app.GateDecision, label string) error {
 	hint := ""
 	if label != "" && d.Labellable {
-		hint = " (label it later: " + label + " --debate|--skip)"
+		// Not "--debate|--skip": pasted, the shell ran the label with
+		// --debate, then failed on the pipe into "--skip".
+		hint = " (label it later: " + label + " --debate, or --skip)"
 	}
 	if _, err := fmt.Fprintf(w, "id:       %s%s\n", d.ID, hint); err != nil {
 		return err

@@ -188,7 +188,7 @@ func TestDecisionCuesAreSafe(t *testing.T) {
 		}
 		text := b.String()
 		assertSafe(t, string(mode), text)
-		if lines(text, "parley: conflict") != 0 || !strings.HasPrefix(text, "id:       3f9a2c1e (label it later: parley gate label --decision 3f9a2c1e --debate|--skip)\ndecision: debate\n") {
+		if lines(text, "parley: conflict") != 0 || !strings.HasPrefix(text, "id:       3f9a2c1e (label it later: parley gate label --decision 3f9a2c1e --debate, or --skip)\ndecision: debate\n") {
 			t.Errorf("%s:\n%s", mode, text)
 		}
 		cmp := map[gating.Mode]string{gating.ModeModel: "≥", gating.ModeRules: ">"}[mode]
