@@ -25,6 +25,11 @@ func (a *App) TrustRoot(vaultNamed bool) error {
 		return err
 	}
 	if fi, err := os.Stat(a.vault); errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir() {
+		if !a.vaultNamed {
+			// The root's own vault: no --vault to correct, and init
+			// stops on it too.
+			return fmt.Errorf("the vault %s is %w: move it away, then %s makes the vault there (or give --vault a directory)", a.vault, config.ErrNotDirectory, a.CommandLine("init"))
+		}
 		return fmt.Errorf("the vault %s is %w; give --vault a directory (parley init creates one)", a.vault, config.ErrNotDirectory)
 	}
 	if err := trust.Path("the parley root", a.root); err != nil {

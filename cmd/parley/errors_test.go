@@ -287,4 +287,19 @@ func TestVaultThatIsAFile(t *testing.T) {
 	if out, _, _ := runT(t, "", "--root", root, "--json", "debate", "list"); strings.TrimSpace(out) != "" {
 		t.Errorf("a debate was left behind:\n%s", out)
 	}
+	// The root's own vault a file: no --vault was given to correct, and
+	// init stops on it too; the fix is to move it away.
+	other := filepath.Join(dir, "other")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "vault"), []byte("not a vault"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "parley: the vault " + filepath.Join(other, "vault") + " is not a directory: move it away, then parley --root " + other + " init makes the vault there (or give --vault a directory)\n"
+	for _, args := range [][]string{{"init"}, {"consensus", "list"}} {
+		if _, stderr, code := runT(t, "", append([]string{"--root", other}, args...)...); code != cmdutil.ExitError || stderr != want {
+			t.Errorf("<root>/vault a file, %v: exit %d %q; want exit 1 %q", args, code, stderr, want)
+		}
+	}
 }
