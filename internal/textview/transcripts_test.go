@@ -37,7 +37,7 @@ func TestAuditOfANothingRecordedDebateNamesNoHead(t *testing.T) {
 	in := transcripts.Integrity{Intact: true}
 	v := &app.Verification{Report: transcripts.Report{ID: id}, Integrity: in}
 	var b strings.Builder
-	if err := textview.Audit(&b, v); err != nil {
+	if err := textview.Audit(&b, v, "parley debate resume "+id); err != nil {
 		t.Fatal(err)
 	}
 	if first, _, _ := strings.Cut(b.String(), "\n"); first != id+": intact so far, nothing recorded yet, not sealed yet (no verdict.json)" {
