@@ -41,9 +41,6 @@ func (f PageFunc) PageExists(ctx context.Context, name string) (bool, error) { r
 type EvidenceChecker struct {
 	root  *os.Root
 	pages PageIndex
-
-	mu    sync.Mutex
-	lines map[string]lineCount // files counted so far, by cleaned path
 }
 
 // lineCount is a file's line count, and whether the whole file was read.
@@ -84,19 +81,22 @@ var (
 )
 
 // Check checks every reference, in order. Once ctx is done the remaining
-// references are recorded as unchecked. Line counts are remembered for the
-// checker's life (one debate).
+// references are recorded as unchecked. A file's line count is read once
+// per call (a turn citing one file a hundred times reads it once), never
+// remembered from an earlier call: a spec or plan edited between two turns
+// is counted as it is now.
 func (c *EvidenceChecker) Check(ctx context.Context, refs []string) []EvidenceCheck {
 	if len(refs) == 0 {
 		return nil
 	}
 	out := make([]EvidenceCheck, 0, len(refs))
+	counted := map[string]lineCount{}
 	for _, ref := range refs {
 		if ctx.Err() != nil {
 			out = append(out, EvidenceCheck{Ref: clip.Runes(ref, 61), Kind: "unknown", Status: EvidenceUnchecked, Detail: "no time left to check it"})
 			continue
 		}
-		out = append(out, c.CheckOne(ctx, ref))
+		out = append(out, c.checkOne(ctx, ref, counted))
 	}
 	return out
 }
@@ -108,8 +108,14 @@ func (c *EvidenceChecker) Check(ctx context.Context, refs []string) []EvidenceCh
 //   - "path", "path:line", "path:from-to": the file exists under the
 //     workspace and the lines are within it (kinds path, line, range);
 //
-// anything else is invalid.
+// anything else is invalid. The file is read as it is now.
 func (c *EvidenceChecker) CheckOne(ctx context.Context, ref string) EvidenceCheck {
+	return c.checkOne(ctx, ref, nil)
+}
+
+// checkOne is CheckOne, taking and adding line counts to counted (by
+// cleaned path) when it is not nil.
+func (c *EvidenceChecker) checkOne(ctx context.Context, ref string, counted map[string]lineCount) EvidenceCheck {
 	ref = strings.TrimSpace(ref)
 	switch {
 	case ref == "" || len(ref) > 4096 || strings.ContainsRune(ref, 0):
@@ -122,7 +128,7 @@ func (c *EvidenceChecker) CheckOne(ctx context.Context, ref string) EvidenceChec
 		}
 		return EvidenceCheck{Ref: ref, Kind: "url", Status: EvidenceUnchecked, Detail: "URLs are recorded, not fetched"}
 	}
-	return c.checkPath(ref)
+	return c.checkPath(ref, counted)
 }
 
 func (c *EvidenceChecker) checkPage(ctx context.Context, ref string) EvidenceCheck {
@@ -152,7 +158,7 @@ func (c *EvidenceChecker) checkPage(ctx context.Context, ref string) EvidenceChe
 	return ec
 }
 
-func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
+func (c *EvidenceChecker) checkPath(ref string, counted map[string]lineCount) EvidenceCheck {
 	p, from, to := ref, 0, 0
 	kind := "path"
 	if m := lineRE().FindStringSubmatch(ref); m != nil {
@@ -200,7 +206,7 @@ func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
 		ec.Status, ec.Detail = EvidenceInvalid, "lines of something that is not a file"
 		return ec
 	}
-	lc, err := c.count(name, f, st.Size())
+	lc, err := count(counted, name, f, st.Size())
 	if err != nil {
 		ec.Status, ec.Detail = EvidenceInvalid, clip.Line(err.Error(), 201)
 		return ec
@@ -221,12 +227,10 @@ func (c *EvidenceChecker) checkPath(ref string) EvidenceCheck {
 	return ec
 }
 
-// count returns the line count of the file name, reading it once per
-// checker: a turn citing one file a hundred times reads it once.
-func (c *EvidenceChecker) count(name string, f io.Reader, size int64) (lineCount, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if lc, ok := c.lines[name]; ok {
+// count returns the line count of the file name, read from f unless
+// counted (when not nil) already holds it; it adds what it reads there.
+func count(counted map[string]lineCount, name string, f io.Reader, size int64) (lineCount, error) {
+	if lc, ok := counted[name]; ok {
 		return lc, nil
 	}
 	n, err := countLines(f)
@@ -234,10 +238,9 @@ func (c *EvidenceChecker) count(name string, f io.Reader, size int64) (lineCount
 		return lineCount{}, err
 	}
 	lc := lineCount{n: n, complete: size <= MaxEvidenceBytes}
-	if c.lines == nil {
-		c.lines = map[string]lineCount{}
+	if counted != nil {
+		counted[name] = lc
 	}
-	c.lines[name] = lc
 	return lc, nil
 }
 

@@ -154,3 +154,42 @@ func mustHash(t *testing.T, s string, from, to int) string {
 	}
 	return h
 }
+
+// A spec or plan edited between two turns (a proposer that adds the section
+// a critic asked for, then cites it) is checked as it is at each turn: lines
+// added since an earlier turn are found, lines cut since are out of range.
+func TestEvidenceFileEditedBetweenTurns(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	plan := filepath.Join(ws, "plan.md")
+	if err := os.WriteFile(plan, []byte("one\ntwo\nthree\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewEvidenceChecker(ws, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if got := c.Check(ctx, []string{"plan.md:2", "plan.md:5"}); got[0].Status != EvidenceOK || got[1].Status != EvidenceOutOfRange {
+		t.Fatalf("turn 1: %+v", got)
+	}
+	if err := os.WriteFile(plan, []byte("one\ntwo\nthree\nfour\nfive\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := c.Check(ctx, []string{"plan.md:4-5"})
+	if got[0].Status != EvidenceOK || got[0].Hash != mustHash(t, "one\ntwo\nthree\nfour\nfive\n", 4, 5) {
+		t.Errorf("lines added after turn 1: %+v", got[0])
+	}
+	if err := os.WriteFile(plan, []byte("one\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, check := range []func() EvidenceCheck{
+		func() EvidenceCheck { return c.Check(ctx, []string{"plan.md:2"})[0] },
+		func() EvidenceCheck { return c.CheckOne(ctx, "plan.md:2") },
+	} {
+		if got := check(); got.Status != EvidenceOutOfRange || got.Detail != "the file has 1 lines" || got.Hash != "" {
+			t.Errorf("lines cut after turn 2: %+v", got)
+		}
+	}
+}
