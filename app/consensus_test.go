@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
@@ -301,5 +302,75 @@ func TestShowTakesAPathAsAPath(t *testing.T) {
 		if p, err := c.Show(ctx, arg); err != nil || p.Name != "spec-upload-size-cap" {
 			t.Errorf("Show(%q) = %v, %v; want the record", arg, p, err)
 		}
+	}
+}
+
+// A plan debated twice: the second record supersedes the first. The
+// first record removed by hand, filing its debate again (consensus file
+// --from-debate) wrote a new record at the head of the question, which
+// did not match the first debate's seal (tampered) and flipped the second
+// debate's record to superseded, so the question's answer became a
+// tampered record of the older decision. Now it writes nothing and says
+// to put the sealed file back; the newer record still answers.
+func TestFileFromASealedDebateWhoseRecordIsGone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := New(Options{Root: filepath.Join(dir, "root")})
+	runAgent(t, a, "Skeptic", debate.RoleAttacker, yieldingCritic)
+	runAgent(t, a, "Planner", debate.RoleDefender, adjustingDefender)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var outcomes []*debate.Outcome
+	for _, pos := range []string{"Compact the log every hour", "Compact the log every day"} {
+		s, err := a.NewSession(ctx, DebateRequest{Layer: "plan", Topic: "Log compaction", Position: pos,
+			Agents: []string{"attacker=@Skeptic", "defender=@Planner"}, Workspace: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := a.RunDebate(ctx, s, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outcomes = append(outcomes, o)
+	}
+	first, second := outcomes[0], outcomes[1]
+	if first.Record != "wiki/consensus/plan-log-compaction.md" || second.Record != "wiki/consensus/plan-log-compaction-2.md" {
+		t.Fatalf("records %s, %s", first.Record, second.Record)
+	}
+	folder := filepath.Join(a.Vault(), "wiki", "consensus")
+	newer, err := os.ReadFile(filepath.Join(folder, "plan-log-compaction-2.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(a.Vault(), filepath.FromSlash(first.Record))); err != nil {
+		t.Fatal(err)
+	}
+
+	c, err := a.OpenConsensus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.FileFrom(ctx, first.DebateID)
+	if !errors.Is(err, consensus.ErrSealedRecordGone) || !strings.Contains(err.Error(), first.Record) {
+		t.Fatalf("filing again a debate whose sealed record is gone: %v", err)
+	}
+	ents, err := os.ReadDir(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 2 { // the newer record and the index page
+		t.Errorf("files in the records folder: %v", ents)
+	}
+	if b, err := os.ReadFile(filepath.Join(folder, "plan-log-compaction-2.md")); err != nil || string(b) != string(newer) {
+		t.Errorf("the newer record changed: %v\n%s", err, b)
+	}
+	res, err := c.Check(ctx, CheckInput{Layer: "plan", Topic: "Log compaction", Position: second.FinalPosition})
+	if err != nil || res.Status != consensus.CheckConsistent || !strings.HasSuffix(res.Record, "plan-log-compaction-2.md") {
+		t.Errorf("check after the refusal: %+v %v", res, err)
+	}
+	// The newer debate, whose record is there, files again as before.
+	if f, err := c.FileFrom(ctx, second.DebateID); err != nil || f.Record != second.Record {
+		t.Errorf("filing the newer debate again: %+v %v", f, err)
 	}
 }

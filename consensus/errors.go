@@ -28,6 +28,13 @@ var (
 	// ErrNotFiled means an outcome whose verdict is never filed
 	// (UNAVAILABLE: not a debate outcome).
 	ErrNotFiled = errors.New("verdict not filed as a consensus record")
+	// ErrSealedRecordGone means filing again a sealed debate (one whose
+	// outcome's Filing names the record it wrote) whose record is no
+	// longer a record of the records folder (removed, moved away, or its
+	// frontmatter broken): a record written again would not match the seal
+	// and would supersede the records filed after it, so nothing is
+	// written; the sealed file must be put back.
+	ErrSealedRecordGone = errors.New("sealed record gone")
 )
 
 // RecordError records a failure on one record file.

@@ -27,7 +27,9 @@ import (
 // <layer>-<slug>.md; a later debate on it files <layer>-<slug>-2.md (-3 …),
 // whose supersedes names the previous head, and flips that one to status
 // superseded with superseded_by. Filing the same debate again rewrites its
-// record in place (same name, same place in the chain). Every filing then
+// record in place (same name, same place in the chain); a sealed debate
+// (o.Filing names its record) none of whose records is in the folder any
+// more fails with ErrSealedRecordGone and writes nothing. Every filing then
 // repairs what an interrupted filing may have left (a superseded record
 // still marked active) and rewrites the index page.
 //
@@ -112,6 +114,12 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 		if err := s.v.WritePage(Folder+"/"+r.Name+".md", fm, body); err != nil {
 			return "", &RecordError{Op: "file", Path: r.Path, Err: err}
 		}
+	} else if f := o.Filing; f != nil && f.Record != "" {
+		// Sealed, yet no record of the folder is this debate's: a new
+		// record could not match the seal (its content hash covers when it
+		// was filed) and would take the place of the records filed since.
+		return "", fmt.Errorf("%w: debate %s filed and sealed %s, which is no longer a record of %s (removed, moved away, or its frontmatter broken: parley vault lint names a record it skips); filing it again would not match its seal: put the file back (from git, a backup or Obsidian's .trash)",
+			ErrSealedRecordGone, o.DebateID, f.Record, Folder)
 	} else {
 		layer := debate.Layer(string(o.Session.Layer))
 		slug := TopicSlug(o.Session.Topic)

@@ -962,11 +962,13 @@ func (s *Store) LoadOutcome(ctx context.Context, id string) (*debate.Outcome, er
 	if t.Verdict != nil {
 		st.Verdict.Record = t.Verdict.Record
 	}
-	// The chain at the verdict, for the record's frontmatter.
+	// The chain at the verdict, for the record's frontmatter; of a sealed
+	// debate also what its filing wrote (the record and its hash), so
+	// that filing it again knows the record it must find.
 	switch {
 	case st.Filing != nil:
 		f := *st.Filing
-		st.Verdict.Filing = &debate.Filing{Head: f.Head, Events: f.Events, SessionHash: f.SessionHash}
+		st.Verdict.Filing = &f
 	case events[len(events)-1].Kind == debate.EventVerdict:
 		sh, err := s.SessionHash(id)
 		if err != nil {
