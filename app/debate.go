@@ -86,13 +86,6 @@ func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSe
 		}
 		s.Participants = append(s.Participants, p)
 	}
-	for _, path := range r.Context {
-		text, err := readContext(ctx, path)
-		if err != nil {
-			return nil, refuse(ProblemFile, FieldContext, err)
-		}
-		s.Context = append(s.Context, debate.ContextItem{Kind: "file", Ref: path, Text: text})
-	}
 	ws := r.Workspace
 	if ws == "" {
 		ws = "."
@@ -105,6 +98,13 @@ func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSe
 		return nil, refuse(ProblemFile, FieldWorkspace, fmt.Errorf("%s is not a directory", ws))
 	}
 	s.Workspace = abs
+	for _, path := range r.Context {
+		text, err := readContext(ctx, path)
+		if err != nil {
+			return nil, refuse(ProblemFile, FieldContext, err)
+		}
+		s.Context = append(s.Context, debate.ContextItem{Kind: "file", Ref: contextRef(path, abs), Text: text})
+	}
 	if err := s.Validate(); err != nil {
 		return nil, refuse(ProblemInvalid, "", err)
 	}
@@ -178,6 +178,23 @@ func participant(id, arg string, count map[debate.Role]int) (debate.Participant,
 		sp.Arg = abs
 	}
 	return debate.Participant{Name: name, Role: role, Agent: sp.String()}, nil
+}
+
+// contextRef is the name a context file is handed to the agents under:
+// its path relative to the workspace (slash-separated) when it lies in
+// it, so that an agent citing the document by that name cites a path the
+// evidence check finds there; as given otherwise (a file outside the
+// workspace, /dev/stdin).
+func contextRef(path, workspace string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(workspace, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return path
+	}
+	return filepath.ToSlash(rel)
 }
 
 func readContext(ctx context.Context, path string) (string, error) {

@@ -255,3 +255,46 @@ func TestScriptAgentUnderHome(t *testing.T) {
 		t.Errorf("attacker %q, want script:%s", s.Participants[0].Agent, script)
 	}
 }
+
+// A spec debate run from elsewhere than its workspace, or with the spec
+// named by an absolute path: the agents are handed the spec under its
+// path in the workspace, so that a critic citing the document by the name
+// it was given cites lines the evidence check finds. (It was handed under
+// the path as typed: cited so, "/abs/docs/spec.md:2" was outside_root and
+// "ws/docs/spec.md:2" missing.) A file outside the workspace keeps the
+// path as given.
+func TestContextIsNamedAsTheWorkspaceFindsIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, "docs"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	spec := write(t, filepath.Join(ws, "docs", "spec.md"), "# Spec\nKeys are UUIDv7.\nThey expire after 24 h.\n")
+	notes := write(t, filepath.Join(dir, "notes.md"), "outside the workspace\n")
+	a := New(Options{Root: filepath.Join(dir, "root")})
+	critic := `{"turns":[{"round":1,"position":"Keys leak their creation time","counter_to":"Use UUIDv7 keys","evidence_refs":["docs/spec.md:2"],"confidence_change":-1,"tokens":50},{"round":2,"position":"","counter_to":"","confidence_change":0}]}`
+	runAgent(t, a, "Reader", debate.RoleAttacker, critic)
+	runAgent(t, a, "Author", debate.RoleDefender, `{"turns":[{"round":1,"position":"Use UUIDv7 keys","tokens":40}]}`)
+	s, err := a.NewSession(context.Background(), DebateRequest{Layer: "spec", Topic: "Key format", Position: "Use UUIDv7 keys",
+		Agents: []string{"attacker=@Reader", "defender=@Author"}, Workspace: ws, Context: []string{spec, notes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Context) != 2 || s.Context[0].Ref != "docs/spec.md" || s.Context[1].Ref != notes {
+		t.Fatalf("context %+v", s.Context)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o, err := a.RunDebate(ctx, s, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cited []debate.EvidenceCheck
+	for _, tr := range o.Turns {
+		cited = append(cited, tr.Evidence...)
+	}
+	if len(cited) != 1 || cited[0].Ref != s.Context[0].Ref+":2" || cited[0].Status != debate.EvidenceOK {
+		t.Errorf("the critic's citation of the spec by its context name: %+v", cited)
+	}
+}
