@@ -119,19 +119,30 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 }
 
 // evidenceLines are the line and range refs the debate cited that were
-// found, each as "<sha256 of the lines> <ref>", once per ref: what
-// "parley vault lint" compares with the workspace to find stale records.
+// found, each as "<sha256 of the lines> <ref>", once per ref, in the order
+// first cited: what "parley vault lint" compares with the workspace to find
+// stale records. A ref cited in several turns holds what its latest check
+// found: a spec edited during the debate (a proposer adding the mitigation
+// a critic asked for, and citing the same lines again) is the spec the
+// record was filed on, and lines gone by the latest check hold nothing.
 func evidenceLines(o *debate.Outcome) []string {
-	var out []string
-	seen := map[string]bool{}
+	var order []string
+	latest := map[string]debate.EvidenceCheck{}
 	for _, t := range o.Turns {
 		for _, ev := range t.Evidence {
-			if ev.Hash == "" || seen[ev.Ref] || !hexRE().MatchString(ev.Hash) || strings.ContainsAny(ev.Ref, "\n\r") {
-				continue
+			if _, ok := latest[ev.Ref]; !ok {
+				order = append(order, ev.Ref)
 			}
-			seen[ev.Ref] = true
-			out = append(out, ev.Hash+" "+ev.Ref)
+			latest[ev.Ref] = ev
 		}
+	}
+	var out []string
+	for _, ref := range order {
+		ev := latest[ref]
+		if ev.Hash == "" || !hexRE().MatchString(ev.Hash) || strings.ContainsAny(ref, "\n\r") {
+			continue
+		}
+		out = append(out, ev.Hash+" "+ref)
 	}
 	return out
 }
