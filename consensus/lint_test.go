@@ -67,3 +67,29 @@ func TestEvidenceLinesHoldTheLatestCheck(t *testing.T) {
 		t.Errorf("after an edit: %+v %v", stale, err)
 	}
 }
+
+// A runbook the critic found missing and the proposer then wrote: the
+// record listed each ref once with the first check's result, so the
+// proposer's citation of the file it had written read "missing", and a
+// plan shortened after a citation hid that the later citation found no
+// lines. Each result is listed with the turns that found it.
+func TestEvidenceReferencesListEachResult(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	o := outcome("20261130-plan-rollback-runbook-abcdef", "Rollback runbook", debate.LayerPlan, debate.ConsensusReached, false)
+	gone := debate.EvidenceCheck{Ref: "docs/rollback.md", Kind: "path", Status: debate.EvidenceMissing, Detail: "no such file in the workspace"}
+	written := debate.EvidenceCheck{Ref: "docs/rollback.md", Kind: "path", Status: debate.EvidenceOK}
+	lines := debate.EvidenceCheck{Ref: "plan.md:9", Kind: "line", Status: debate.EvidenceOK, Hash: strings.Repeat("a", 64)}
+	cut := debate.EvidenceCheck{Ref: "plan.md:9", Kind: "line", Status: debate.EvidenceOutOfRange, Detail: "the file has 8 lines"}
+	o.Turns[0].Evidence = []debate.EvidenceCheck{gone, lines}
+	o.Turns[1].Evidence = []debate.EvidenceCheck{written}
+	o.Turns[2].Evidence = []debate.EvidenceCheck{gone, cut}
+	body := e.read(t, e.file(t, o))
+	want := "- ` docs/rollback.md ` — missing: no such file in the workspace (path; cited by GoldFalcon, round 1; GoldFalcon, round 2)\n" +
+		"- ` docs/rollback.md ` — ok (path; cited by SwiftRaven, round 1)\n" +
+		"- ` plan.md:9 ` — ok (line; cited by GoldFalcon, round 1)\n" +
+		"- ` plan.md:9 ` — out\\_of\\_range: the file has 8 lines (line; cited by GoldFalcon, round 2)\n"
+	if !strings.Contains(body, want) {
+		t.Errorf("evidence references: want\n%s\nin\n%s", want, body)
+	}
+}

@@ -344,23 +344,31 @@ func writeRounds(b *strings.Builder, o *debate.Outcome) {
 	b.WriteString("\n")
 }
 
-// writeEvidence lists every evidence reference cited, once, with its check
-// result and who cited it. Only a wiki page that exists becomes a wikilink;
-// everything else is written as code, so no record links to nothing.
+// writeEvidence lists every evidence reference cited, once per check
+// result (a file created or edited during the debate reads missing to one
+// turn and ok to a later one), with who cited it. Only a wiki page that
+// exists becomes a wikilink; everything else is written as code, so no
+// record links to nothing.
 func writeEvidence(b *strings.Builder, o *debate.Outcome) {
 	type cite struct {
 		ev  debate.EvidenceCheck
 		who []string
 	}
-	var order []string
-	cites := map[string]*cite{}
+	type found struct{ ref, status, detail string }
+	var refs []string
+	results := map[string][]found{} // each ref's check results, in the order first met
+	cites := map[found]*cite{}
 	for _, t := range o.Turns {
 		for _, ev := range t.Evidence {
-			c := cites[ev.Ref]
+			k := found{ev.Ref, string(ev.Status), ev.Detail}
+			c := cites[k]
 			if c == nil {
 				c = &cite{ev: ev}
-				cites[ev.Ref] = c
-				order = append(order, ev.Ref)
+				cites[k] = c
+				if results[k.ref] == nil {
+					refs = append(refs, k.ref)
+				}
+				results[k.ref] = append(results[k.ref], k)
 			}
 			who := fmt.Sprintf("%s, round %d", t.Agent, t.Round)
 			if !slices.Contains(c.who, who) {
@@ -368,12 +376,16 @@ func writeEvidence(b *strings.Builder, o *debate.Outcome) {
 			}
 		}
 	}
+	var order []found
+	for _, ref := range refs {
+		order = append(order, results[ref]...)
+	}
 	if len(order) == 0 {
 		b.WriteString("_No evidence was cited._\n\n")
 		return
 	}
-	for _, ref := range order {
-		c := cites[ref]
+	for _, k := range order {
+		c, ref := cites[k], k.ref
 		link := code(ref)
 		if c.ev.Kind == "wiki" && c.ev.Status == debate.EvidenceOK {
 			if l, err := vault.ParseLink(ref); err == nil && l.Target != "" {
