@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/config"
@@ -197,9 +199,21 @@ func contextRef(path, workspace string) string {
 	return filepath.ToSlash(rel)
 }
 
+// readContext reads a context file: UTF-8 text (a byte order mark at its
+// start is dropped). A file that is not text (a PDF, a Word document, a
+// UTF-16 file, a binary) is refused: its bytes would reach the agents as
+// replacement characters, and they would debate a proposal they could not
+// read.
 func readContext(ctx context.Context, path string) (string, error) {
 	b, err := readInput(ctx, path, MaxContextBytes)
-	return string(b), err
+	if err != nil {
+		return "", err
+	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		return "", fmt.Errorf("%s is not UTF-8 text; hand the debate the proposal as Markdown or plain text", path)
+	}
+	return string(b), nil
 }
 
 // ParticipantName is the name a debate gives an agent it starts itself:

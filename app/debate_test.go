@@ -41,6 +41,8 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 	script := write(t, filepath.Join(dir, "critic.json"), yieldingCritic)
 	notScript := write(t, filepath.Join(dir, "notes.json"), `{"rounds": "many"}`)
 	aFile := write(t, filepath.Join(dir, "plain.txt"), "not a directory")
+	pdf := write(t, filepath.Join(dir, "spec.pdf"), "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\n")
+	utf16 := write(t, filepath.Join(dir, "spec-utf16.md"), "\xff\xfe#\x00 \x00S\x00p\x00e\x00c\x00")
 	zero := 0
 	ok := DebateRequest{Layer: "plan", Topic: "Log compaction", Agents: []string{"attacker=script:" + script, "defender=@Keeper"}}
 	with := func(f func(*DebateRequest)) DebateRequest {
@@ -65,6 +67,8 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		"missing script":     {with(func(r *DebateRequest) { r.Agents[0] = "attacker=script:" + filepath.Join(dir, "gone.json") }), FieldAgent, "gone.json", true},
 		"not a script":       {with(func(r *DebateRequest) { r.Agents[0] = "attacker=script:" + notScript }), FieldAgent, "", true},
 		"missing context":    {with(func(r *DebateRequest) { r.Context = []string{filepath.Join(dir, "absent.md")} }), FieldContext, "absent.md", true},
+		"a PDF as context":   {with(func(r *DebateRequest) { r.Context = []string{pdf} }), FieldContext, "spec.pdf is not UTF-8 text", true},
+		"UTF-16 context":     {with(func(r *DebateRequest) { r.Context = []string{utf16} }), FieldContext, "spec-utf16.md is not UTF-8 text", true},
 		"workspace a file":   {with(func(r *DebateRequest) { r.Workspace = aFile }), FieldWorkspace, "is not a directory", true},
 		"zero rounds":        {with(func(r *DebateRequest) { r.Budget.MaxRounds = &zero }), FieldBudget, "", false},
 		"no attacker":        {with(func(r *DebateRequest) { r.Agents = r.Agents[1:] }), "", "attacker", false},
@@ -270,7 +274,8 @@ func TestContextIsNamedAsTheWorkspaceFindsIt(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(ws, "docs"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	spec := write(t, filepath.Join(ws, "docs", "spec.md"), "# Spec\nKeys are UUIDv7.\nThey expire after 24 h.\n")
+	// Saved by an editor that writes a byte order mark, which is dropped.
+	spec := write(t, filepath.Join(ws, "docs", "spec.md"), "\xef\xbb\xbf# Spec\nKeys are UUIDv7.\nThey expire after 24 h.\n")
 	notes := write(t, filepath.Join(dir, "notes.md"), "outside the workspace\n")
 	a := New(Options{Root: filepath.Join(dir, "root")})
 	critic := `{"turns":[{"round":1,"position":"Keys leak their creation time","counter_to":"Use UUIDv7 keys","evidence_refs":["docs/spec.md:2"],"confidence_change":-1,"tokens":50},{"round":2,"position":"","counter_to":"","confidence_change":0}]}`
@@ -281,7 +286,7 @@ func TestContextIsNamedAsTheWorkspaceFindsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Context) != 2 || s.Context[0].Ref != "docs/spec.md" || s.Context[1].Ref != notes {
+	if len(s.Context) != 2 || s.Context[0].Ref != "docs/spec.md" || s.Context[1].Ref != notes || !strings.HasPrefix(s.Context[0].Text, "# Spec\n") {
 		t.Fatalf("context %+v", s.Context)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
