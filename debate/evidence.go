@@ -190,6 +190,12 @@ func (c *EvidenceChecker) checkPath(ref string, counted map[string]lineCount) Ev
 	f, err := c.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		ec.Status, ec.Detail = pathStatus(err)
+		if file := c.fileIn(p); ec.Status == EvidenceMissing && file != "" {
+			// "spec.md#L10-L20", "spec.md:12:5": a file of the workspace
+			// cited in a form parley does not read, not a file that is not
+			// there.
+			ec.Status, ec.Detail = EvidenceInvalid, fmt.Sprintf("%s is a file of the workspace, but lines are cited as path:line or path:from-to", file)
+		}
 		return ec
 	}
 	defer f.Close()
@@ -242,6 +248,26 @@ func count(counted map[string]lineCount, name string, f io.Reader, size int64) (
 		counted[name] = lc
 	}
 	return lc, nil
+}
+
+// fileIn is the file of the workspace that p, not found as it is, names
+// before a "#" (a GitHub-style "#L10-L20") or a ":" (a "line:column"),
+// "" when there is none.
+func (c *EvidenceChecker) fileIn(p string) string {
+	for _, sep := range []string{"#", ":"} {
+		i := strings.Index(p, sep)
+		if i <= 0 {
+			continue
+		}
+		name := filepath.ToSlash(filepath.Clean(filepath.FromSlash(p[:i])))
+		if !filepath.IsLocal(filepath.FromSlash(name)) {
+			continue
+		}
+		if st, err := c.root.Stat(name); err == nil && st.Mode().IsRegular() {
+			return name
+		}
+	}
+	return ""
 }
 
 func pathStatus(err error) (EvidenceStatus, string) {

@@ -49,6 +49,10 @@ func TestEvidenceChecks(t *testing.T) {
 		{"dir", "path", EvidenceOK},
 		{"dir:1", "line", EvidenceInvalid},
 		{"missing.go", "path", EvidenceMissing},
+		{"missing.go#L1-L2", "path", EvidenceMissing},
+		{"a.go#L1-L2", "path", EvidenceInvalid}, // GitHub's anchor: the file is there
+		{"a.go:2:5", "line", EvidenceInvalid},   // line:column
+		{"dir#L1", "path", EvidenceMissing},
 		{"../x", "path", EvidenceOutside},
 		{"/etc/passwd", "path", EvidenceOutside},
 		{"escape", "path", EvidenceOutside},
@@ -73,6 +77,9 @@ func TestEvidenceChecks(t *testing.T) {
 		if wantHash := (tc.kind == "line" || tc.kind == "range") && tc.status == EvidenceOK; (got.Hash != "") != wantHash {
 			t.Errorf("%q: hash %q", tc.ref, got.Hash)
 		}
+	}
+	if got := c.CheckOne(context.Background(), "a.go#L1-L2"); got.Detail != "a.go is a file of the workspace, but lines are cited as path:line or path:from-to" {
+		t.Errorf("a GitHub-style anchor: %+v", got)
 	}
 	if got := c.CheckOne(context.Background(), "a.go:2-3"); got.Hash != mustHash(t, "one\ntwo\nthree", 2, 3) {
 		t.Errorf("hash of a.go:2-3 is %q", got.Hash)
