@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
 )
 
 // The states of an agent (Agent.State).
@@ -174,7 +177,8 @@ type Collected struct {
 	Pruned []string `json:"registrations_pruned"`
 	// RegistrationsOnly is set when the messenger keeps no acknowledged
 	// messages or staging files to collect (NATS: an acknowledged message
-	// leaves the stream at once), so only registrations were pruned.
+	// leaves the stream at once), so only registrations were pruned, and
+	// the staging files of the debates and the vault removed.
 	RegistrationsOnly bool `json:"-"`
 	// Warnings are the dead registrations that could not be removed
 	// (WarnNotRemoved), for the front end to show as it shows warnings.
@@ -182,7 +186,8 @@ type Collected struct {
 }
 
 // Collect removes messages acknowledged more than olderThan ago and stale
-// staging files (where the backend keeps them: a Collector), and the
+// staging files (where the backend keeps them: a Collector), the stale
+// staging files of the debates and the vault (removeStaleStaging), and the
 // registrations of dead agents (one that cannot be removed is a warning,
 // as for Prune). Waiting messages, quarantined ones and mail moved aside
 // are never removed.
@@ -202,6 +207,9 @@ func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, 
 			}
 			out.Warnings = ws
 		}
+		n, ws := a.removeStaleStaging(ctx, time.Now())
+		out.Staging += n
+		out.Warnings = append(out.Warnings, ws...)
 		pruned, ws, err := prune(ctx, b.Registry())
 		if len(pruned) > 0 {
 			out.Pruned = pruned
@@ -210,6 +218,39 @@ func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, 
 		return err
 	})
 	return out, err
+}
+
+// removeStaleStaging removes the staging files writers killed mid-write
+// left beside the debates (debates/<id>/) and in the vault folders parley
+// writes pages in (durable.RemoveStale: the exact staging names, older
+// than durable.StaleStaging, regular files only), whatever the messenger.
+// What it cannot remove is a WarnNotRemoved warning; a missing vault or
+// folder is nothing to remove.
+func (a *App) removeStaleStaging(ctx context.Context, now time.Time) (int, []Warning) {
+	n := 0
+	var ws []Warning
+	notRemoved := func(where string, err error) {
+		ws = append(ws, Warning{Code: WarnNotRemoved, Text: fmt.Sprintf("a stale staging file %s stays: %v", where, err)})
+	}
+	if st, err := transcripts.OpenStore(a.root, a.log); err == nil {
+		m, err := st.RemoveStaleStaging(ctx, now)
+		n += m
+		if err != nil {
+			notRemoved("of the debates", err)
+		}
+		st.Close()
+	}
+	if v, err := vault.Open(a.vault); err == nil {
+		for _, dir := range []string{consensus.Folder, transcripts.PageFolder} {
+			m, err := v.RemoveStaleStaging(dir, now)
+			n += m
+			if err != nil {
+				notRemoved("of the vault", err)
+			}
+		}
+		v.Close()
+	}
+	return n, ws
 }
 
 // notCollected turns the folders and files a collection could not clean

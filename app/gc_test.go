@@ -1,8 +1,15 @@
 package app
 
 import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestParseAge(t *testing.T) {
@@ -36,6 +43,71 @@ func TestParseAge(t *testing.T) {
 		got, err := ParseAge(c.in)
 		if err == nil || err.Error() != c.msg {
 			t.Errorf("ParseAge(%q) = %v, %v; want the error %q", c.in, got, err, c.msg)
+		}
+	}
+}
+
+// The staging files that writers killed mid-write leave beside a debate
+// (session.json, verdict.json) and in the vault folders parley writes
+// pages in are removed once stale; a live writer's file, a symbolic link by
+// a staging name, a look-alike name and a user's own folder are not.
+func TestCollectRemovesStaleStagingOfDebatesAndVault(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newApp(t)
+	if _, err := a.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	plant := func(dir, name string, mtime time.Time) string {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	debateDir := filepath.Join(a.Root(), "debates", "20261204-plan-x-ri62oe")
+	gone := []string{
+		plant(debateDir, ".session.json.a9ad747fb892.tmp", old),
+		plant(debateDir, ".verdict.json.0123456789ab.tmp", old),
+		plant(filepath.Join(a.Vault(), "wiki", "consensus"), ".consensus-records.md.086d05c1643c.tmp", old),
+		plant(filepath.Join(a.Vault(), "wiki", "debates"), ".20261204-plan-x-ri62oe.md.39a2a7b509e4.tmp", old),
+	}
+	kept := []string{
+		plant(debateDir, ".session.json.fedcba987654.tmp", time.Now()),             // a live writer's
+		plant(debateDir, ".session.json.tmp", old),                                 // not a staging name
+		plant(debateDir, ".session.json.0123456789AB.tmp", old),                    // upper-case hex
+		plant(filepath.Join(a.Vault(), "notes"), ".mine.md.0123456789ab.tmp", old), // a user's folder
+		plant(filepath.Join(a.Vault(), "wiki", "consensus"), "x.md", old),
+	}
+	target := plant(t.TempDir(), "precious", old)
+	link := filepath.Join(a.Vault(), "wiki", "debates", ".link.md.0123456789ab.tmp")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	tv := unix.NsecToTimeval(old.UnixNano())
+	if err := unix.Lutimes(link, []unix.Timeval{tv, tv}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := a.Collect(ctx, 7*24*time.Hour)
+	if err != nil || st.Staging != len(gone) || len(st.Warnings) != 0 {
+		t.Fatalf("Collect = %+v, %v; want %d staging files removed", st, err, len(gone))
+	}
+	for _, p := range gone {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s stays: %v", p, err)
+		}
+	}
+	for _, p := range append(kept, link, target) {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
 		}
 	}
 }

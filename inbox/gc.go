@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/durable"
 )
 
-// StaleStaging is how old a staging file must be before GC removes it: a
-// write stages its file for well under a second, so an older one was left
-// by a writer that crashed.
-const StaleStaging = 10 * time.Minute
+// StaleStaging is how old a staging file must be before GC removes it
+// (durable.StaleStaging, the one age every collector uses).
+const StaleStaging = durable.StaleStaging
 
 // GCStats counts what GC removed.
 type GCStats struct {
@@ -138,12 +138,5 @@ func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff t
 
 // IsStagingName recognises internal/durable's staging names,
 // .<name>.<12 hex>.tmp: what a crashed writer leaves behind, never a
-// message.
-func IsStagingName(name string) bool {
-	if !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".tmp") {
-		return false
-	}
-	rest := strings.TrimSuffix(name, ".tmp")
-	i := strings.LastIndexByte(rest, '.')
-	return i > 0 && len(rest)-i-1 == 12 && isLowerHex(rest[i+1:])
-}
+// message (durable.IsStagingName).
+func IsStagingName(name string) bool { return durable.IsStagingName(name) }

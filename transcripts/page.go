@@ -22,8 +22,11 @@ const (
 	PageSessionKey = debate.FrontmatterSessionHash
 )
 
+// PageFolder is the vault folder of the debates' readable transcript pages.
+const PageFolder = "wiki/debates"
+
 // PagePath is the vault path of debate id's readable transcript page.
-func PagePath(id string) string { return "wiki/debates/" + id + ".md" }
+func PagePath(id string) string { return PageFolder + "/" + id + ".md" }
 
 // PageLink is the wikilink target of debate id's page: its bare name
 // ("<id>"), which is unique in a vault and which Obsidian and obsidiantools

@@ -998,3 +998,41 @@ func (s *Store) AgentLog(id, name string) (*os.File, error) {
 	// instead of blocking the debate in open(2).
 	return openFile(s.root, fileOf(id, LogsDir+"/"+name+".log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 }
+
+// RemoveStaleStaging removes the staging files (durable.IsStagingName)
+// older than durable.StaleStaging that writers killed mid-write left in
+// the debates' folders (a session.json or verdict.json being written),
+// and returns how many it removed. Anything else, a symbolic link with a
+// staging name included, stays. A folder or a file it cannot clean does
+// not stop it: the rest is cleaned and every failure returned, joined.
+func (s *Store) RemoveStaleStaging(ctx context.Context, now time.Time) (int, error) {
+	d, err := s.root.Open(Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	des, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return 0, err
+	}
+	cutoff := now.Add(-durable.StaleStaging)
+	n := 0
+	var errs []error
+	for _, de := range des {
+		if err := ctx.Err(); err != nil {
+			return n, errors.Join(append(errs, err)...)
+		}
+		if !de.IsDir() {
+			continue
+		}
+		m, err := durable.RemoveStale(s.root, Dir+"/"+de.Name(), cutoff)
+		n += m
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return n, errors.Join(errs...)
+}

@@ -443,3 +443,16 @@ func readFile(root *os.Root, name string, strict bool) ([]byte, fs.FileInfo, err
 	}
 	return data, info, nil
 }
+
+// RemoveStaleStaging removes from the vault folder dir (a slash path, such
+// as "wiki/consensus") the staging files of page writes (the exact names
+// durable.StagingName makes) older than durable.StaleStaging, that a
+// writer killed mid-write left, and returns how many it removed. Nothing
+// else is touched: not the pages, not a symbolic link with a staging name,
+// not the folders below dir.
+func (v *Vault) RemoveStaleStaging(dir string, now time.Time) (int, error) {
+	if err := validRead(dir); err != nil {
+		return 0, err
+	}
+	return durable.RemoveStale(v.root, dir, now.Add(-durable.StaleStaging))
+}

@@ -19,9 +19,10 @@ func newGCCmd(a *factory) *cobra.Command {
 		Long: "Remove acknowledged messages (cur/) acknowledged more than --older-than ago\n" +
 			"(default 7d; units d, h, m, s: counted from the acknowledgement, not from the\n" +
 			"sending, so a message read late keeps its audit copy as long as any), staging\n" +
-			"files left by crashed writers (older than 10m), and the registrations of dead\n" +
-			"agents. Waiting messages, quarantined files (bad/) and mail moved aside are\n" +
-			"never removed.",
+			"files left by crashed writers (older than 10m: in the inboxes, registry/,\n" +
+			"debates/<id>/ and the vault's wiki/consensus/ and wiki/debates/), and the\n" +
+			"registrations of dead agents. Waiting messages, quarantined files (bad/) and mail\n" +
+			"moved aside are never removed.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			d, err := app.ParseAge(olderThan)
 			if err != nil {

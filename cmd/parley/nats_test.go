@@ -145,7 +145,7 @@ func TestMessagingCommandsOverNATS(t *testing.T) {
 		t.Fatalf("gc: %v", gc)
 	}
 	// No files to collect over NATS: gc says so rather than "removed 0".
-	if out := mustCLI(t, root, "", "gc"); out != "pruned 0 dead registration(s) (this messenger keeps no acknowledged messages: nothing else to collect)\n" {
+	if out := mustCLI(t, root, "", "gc"); out != "removed 0 stale staging file(s); pruned 0 dead registration(s) (this messenger keeps no acknowledged messages: nothing else to collect)\n" {
 		t.Errorf("gc over NATS: %q", out)
 	}
 	for _, d := range []string{"inbox/Bob", "registry/Live.json"} {

@@ -35,8 +35,8 @@ func Collected(w io.Writer, st app.Collected, olderThan string) error {
 		pruned = ": " + strings.Join(st.Pruned, ", ")
 	}
 	if st.RegistrationsOnly {
-		_, err := fmt.Fprintf(w, "pruned %d dead registration(s)%s (this messenger keeps no acknowledged messages: nothing else to collect)\n",
-			len(st.Pruned), pruned)
+		_, err := fmt.Fprintf(w, "removed %d stale staging file(s); pruned %d dead registration(s)%s (this messenger keeps no acknowledged messages: nothing else to collect)\n",
+			st.Staging, len(st.Pruned), pruned)
 		return err
 	}
 	_, err := fmt.Fprintf(w, "removed %d message(s) acknowledged more than %s ago, %d stale staging file(s); pruned %d dead registration(s)%s\n",

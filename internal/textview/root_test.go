@@ -43,7 +43,7 @@ func TestCollected(t *testing.T) {
 	Collected(&b, app.Collected{Pruned: []string{"Quill"}, RegistrationsOnly: true}, "7d")
 	want := "removed 3 message(s) acknowledged more than 12h ago, 1 stale staging file(s); pruned 0 dead registration(s)\n" +
 		"removed 0 message(s) acknowledged more than 7d ago, 0 stale staging file(s); pruned 2 dead registration(s): Quill, Harbor\n" +
-		"pruned 1 dead registration(s): Quill (this messenger keeps no acknowledged messages: nothing else to collect)\n"
+		"removed 0 stale staging file(s); pruned 1 dead registration(s): Quill (this messenger keeps no acknowledged messages: nothing else to collect)\n"
 	if b.String() != want {
 		t.Errorf("got %q\nwant %q", b.String(), want)
 	}
