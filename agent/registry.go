@@ -36,7 +36,8 @@ type SessionRegistry struct {
 	SessionID string
 	Model     string
 
-	held registry.Registration // what Register wrote
+	held       registry.Registration // what Register wrote
+	movedAside int                   // Register's registry.Registered.MovedAside
 }
 
 var _ registry.Restorer = (*registry.Registry)(nil)
@@ -56,8 +57,15 @@ func (r *SessionRegistry) Register(ctx context.Context, name string, roles []deb
 	}
 	r.SessionID = res.SessionID
 	r.held = res.Registration
+	r.movedAside = res.MovedAside
 	return nil
 }
+
+// MovedAside is how many unclaimed messages of the name's previous holder
+// Register set aside (registry.Registered.MovedAside): the mail a new
+// session does not inherit. Call it after Register, from the goroutine
+// that registered or one it started afterwards (a Runner's Ready).
+func (r *SessionRegistry) MovedAside() int { return r.movedAside }
 
 // Heartbeat renews the session's registration of name, and writes it back
 // when it was removed (see SessionRegistry); registry.ErrNotOwner when

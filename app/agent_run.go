@@ -95,6 +95,10 @@ type AgentRun struct {
 	// Ready, when set, is called once the agent is registered and
 	// listening.
 	Ready func()
+	// Warn, if set, is told what the caller should know, before Ready: a
+	// registration as a new session that set the name's waiting mail
+	// aside (WarnMovedAside), as a watch says it.
+	Warn func(Warning)
 }
 
 // ServeAgent registers r on backend b, heartbeats at HeartbeatEvery and
@@ -115,9 +119,17 @@ func (a *App) ServeAgent(ctx context.Context, b Backend, r AgentRun) error {
 		defer stop()
 	}
 	reg := &agent.SessionRegistry{Registrar: b.Registry(), SessionID: r.SessionID, Model: r.Spec.String()}
+	ready := func() {
+		if n := reg.MovedAside(); n > 0 && r.Warn != nil {
+			r.Warn(movedAside(b, r.Name, n))
+		}
+		if r.Ready != nil {
+			r.Ready()
+		}
+	}
 	run := &agent.Runner{
 		Name: r.Name, Roles: []debate.Role{r.Role}, Transport: b.Transport(), Registry: reg, Responder: r.Responder,
-		Logger: r.Logger, Heartbeat: a.HeartbeatEvery(), Ready: r.Ready,
+		Logger: r.Logger, Heartbeat: a.HeartbeatEvery(), Ready: ready,
 	}
 	return Explain(run.Run(ctx))
 }

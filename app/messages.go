@@ -458,8 +458,7 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 		return nil, explainLeft(err, leftNotRegistered, name)
 	}
 	if res.MovedAside > 0 {
-		warn(Warning{Code: WarnMovedAside, Agent: name, Text: fmt.Sprintf("%d unclaimed message(s) of the previous holder of %s were set aside in %s/%s",
-			res.MovedAside, name, b.Location(name), inbox.AsideDir)})
+		warn(movedAside(b, name, res.MovedAside))
 	}
 	beatCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
@@ -559,4 +558,11 @@ func (a *App) listen(ctx context.Context, as string, before func(Backend) (func(
 		defer r.Close()
 		return fn(r)
 	})
+}
+
+// movedAside is the WarnMovedAside warning of registering name on b, which
+// set n unclaimed messages of the name's previous holder aside.
+func movedAside(b Backend, name string, n int) Warning {
+	return Warning{Code: WarnMovedAside, Agent: name, Text: fmt.Sprintf("%d unclaimed message(s) of the previous holder of %s were set aside in %s/%s",
+		n, name, b.Location(name), inbox.AsideDir)}
 }

@@ -118,6 +118,7 @@ func agentRun(ctx context.Context, opts *RunOptions) error {
 	ctx, stop := interrupt.On(ctx)
 	defer stop()
 	r.Logger = f.Service().AgentLog(f.Stderr, slog.LevelInfo)
+	r.Warn = func(w app.Warning) { _ = f.Warn(w) }
 	r.Ready = func() {
 		if f.JSON {
 			_ = f.Emit(map[string]any{"event": "ready", "agent": r.Name, "role": r.Role, "spec": r.Spec.String(), "pid": os.Getpid()})
