@@ -101,6 +101,18 @@ type AgentRun struct {
 	Warn func(Warning)
 }
 
+// AgentRoot refuses, before anything is opened or made, to serve agent in
+// a parley root that does not exist (an error wrapping ErrNoRoot, as
+// recv and watch say it): an agent run under a mistyped --root or
+// PARLEY_ROOT would make a root of its own and listen where no debate and
+// no sender looks.
+func (a *App) AgentRoot(agent string) error {
+	if !a.HaveRoot() {
+		return a.noRoot(agent)
+	}
+	return nil
+}
+
 // ServeAgent registers r on backend b, heartbeats at HeartbeatEvery and
 // answers every turn request in its inbox until ctx ends (it then
 // unregisters and returns nil) or its parent ends. A parent already gone

@@ -690,6 +690,9 @@ func TestAgentExitsWhenItsParentDiedBeforeItStarted(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "root")
+	if err := os.MkdirAll(root, 0o700); err != nil { // agent run serves only in a root that exists
+		t.Fatal(err)
+	}
 	s := writeScripts(t, dir, map[string]string{"c": repeatingCritic})
 	exe, err := os.Executable()
 	if err != nil {

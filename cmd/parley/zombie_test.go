@@ -104,6 +104,9 @@ func TestNewWatcherStartsBesideAZombie(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
 		root := filepath.Join(dir, "root")
+		if err := os.MkdirAll(root, 0o700); err != nil { // agent run serves only in a root that exists
+			t.Fatal(err)
+		}
 		s := writeScripts(t, dir, map[string]string{"c": repeatingCritic})
 		first := testBinary(t, "--root", root, "agent", "run", "--name", "Carol", "--role", "attacker", "--script", s["c"])
 		out, err := first.StdoutPipe()

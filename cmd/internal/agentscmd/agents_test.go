@@ -1,6 +1,11 @@
 package agentscmd
 
 import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -91,5 +96,31 @@ func TestAgentRunNamesEverySignalThatStopsIt(t *testing.T) {
 		if !strings.Contains(long, name) {
 			t.Errorf("agent run --help does not name %s, which unregisters the agent:\n%s", name, long)
 		}
+	}
+}
+
+// An agent run under a root that does not exist (a mistyped --root) is
+// refused as recv and watch refuse it, and makes no root of its own where
+// no debate would look.
+func TestAgentRunRefusesAMissingRoot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "turns.json")
+	if err := os.WriteFile(script, []byte(`{"turns":[{"position":"p","text":"t"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "typo")
+	f := cmdtest.Factory()
+	f.RootFlag = root
+	// Already ended: an agent that did start stops at once, instead of
+	// serving until the test times out.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, stderr := cmdtest.RunContext(ctx, NewCmdRun(f, nil), "--name", "Bob", "--role", "defender", "--script", script)
+	if code != cmdutil.ExitError || !strings.Contains(stderr, "there is no parley root at "+root) {
+		t.Errorf("agent run on a missing root: exit %d, %q; want exit 1 saying there is no root", code, stderr)
+	}
+	if _, err := os.Lstat(root); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("agent run made the root %s: %v", root, err)
 	}
 }

@@ -108,6 +108,9 @@ func agentRun(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	r := app.AgentRun{Name: opts.Name, Role: opts.Role, Spec: sp, Responder: resp, SessionID: opts.SessionID, Parent: opts.Parent}
+	if err := f.Service().AgentRoot(r.Name); err != nil {
+		return f.Fail(err, cmdutil.Wording{})
+	}
 	m, err := f.OpenMessenger()
 	if err != nil {
 		return err
