@@ -229,6 +229,9 @@ type debateData struct {
 	// ShowCmd and VerifyCmd are the commands that show and verify the
 	// debate, naming the root and vault served, to paste anywhere.
 	ShowCmd, VerifyCmd string
+	// ResumeCmd, for an interrupted debate, is the command that continues
+	// it.
+	ResumeCmd string
 }
 
 // handleDebate shows one debate as a thread, its integrity badge computed
@@ -262,6 +265,9 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) debateData(id string, v *transcripts.View) debateData {
 	d := debateData{View: v, Live: v.State == transcripts.StateRunning,
 		ShowCmd: s.command("transcripts", "show", id), VerifyCmd: s.command("transcripts", "verify", id)}
+	if v.State == transcripts.StateInterrupted {
+		d.ResumeCmd = s.command("debate", "resume", id)
+	}
 	for _, f := range v.Integrity.Files {
 		if f.File == transcripts.PagePath(id) && f.Status != transcripts.FileMissing {
 			d.PageURL = "/wiki/" + strings.TrimSuffix(strings.TrimPrefix(f.File, "wiki/"), ".md")

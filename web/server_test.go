@@ -840,3 +840,23 @@ func TestWikilinkToAHeading(t *testing.T) {
 		t.Errorf("the record's page has no heading with the id rationale:\n%s", body)
 	}
 }
+
+// An interrupted debate's page names the command that continues it, with
+// the root served; a closed one's does not. The page said "No verdict yet
+// (interrupted)" and left the reader to find the command.
+func TestInterruptedDebateNamesItsResume(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	closed := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	if _, body := get(t, f.srv, "/debates/"+closed); strings.Contains(body, "debate resume") {
+		t.Errorf("a closed debate's page names a resume:\n%s", body)
+	}
+	if err := os.Remove(filepath.Join(f.root, transcripts.Dir, closed, transcripts.VerdictFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv, "/debates/"+closed)
+	root, _ := filepath.Abs(f.root)
+	if want := "parley --root " + root; !strings.Contains(body, `<p class="note resume">`) || !strings.Contains(body, want) || !strings.Contains(body, "debate resume "+closed) {
+		t.Errorf("the interrupted debate's page does not name %s … debate resume %s:\n%s", want, closed, body)
+	}
+}
