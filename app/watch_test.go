@@ -165,31 +165,9 @@ func TestConfigDefaultsAreThePackagesOwn(t *testing.T) {
 func TestWatchRegistersAgainWhenItsRegistrationIsRemoved(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":1000}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a := New(Options{Root: root})
-	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
-		t.Fatal(err)
-	}
-	wctx, stop := context.WithCancel(ctx)
-	defer stop()
-	started := make(chan struct{})
-	warned := make(chan Warning, 16)
 	got := make(chan string, 4)
-	done := make(chan error, 1)
-	go func() {
-		done <- a.Watch(wctx, WatchRequest{As: "Wren", Register: true, Started: func() { close(started) }, Warn: func(w Warning) { warned <- w }},
-			func(m *inbox.Message) error { got <- m.Text; return nil })
-	}()
-	select {
-	case <-started:
-	case err := <-done:
-		t.Fatalf("watch ended: %v", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("the watch did not start")
-	}
+	wt := startWatch(t, func(m *inbox.Message) error { got <- m.Text; return nil })
+	a, root := wt.a, wt.root
 	regFile := filepath.Join(root, "registry", "Wren.json")
 	// Changed under the registry's lock, as a prune changes it: a
 	// heartbeat in progress cannot write it back over the change.
@@ -208,19 +186,7 @@ func TestWatchRegistersAgainWhenItsRegistrationIsRemoved(t *testing.T) {
 		}
 	}
 	underLock(func() error { return os.Remove(regFile) })
-	nextWarning := func(what string) Warning {
-		t.Helper()
-		select {
-		case w := <-warned:
-			return w
-		case err := <-done:
-			t.Fatalf("watch ended: %v", err)
-		case <-time.After(20 * time.Second):
-			t.Fatalf("no warning %s", what)
-		}
-		return Warning{}
-	}
-	w := nextWarning("that the registration was restored")
+	w := wt.nextWarning(t, "that the registration was restored")
 	if w.Code != WarnReregistered || w.Agent != "Wren" || !strings.Contains(w.Text, "registration was removed") || !strings.Contains(w.Text, "registered Wren again") {
 		t.Fatalf("warning %+v; want that Wren was registered again, and why", w)
 	}
@@ -240,7 +206,7 @@ func TestWatchRegistersAgainWhenItsRegistrationIsRemoved(t *testing.T) {
 	}
 	underLock(func() error { return os.WriteFile(regFile, data, 0o600) }) // as pi-messenger writes it
 	for {
-		w = nextWarning("that another session took the name")
+		w = wt.nextWarning(t, "that another session took the name")
 		if w.Code != WarnReregistered {
 			break
 		}
@@ -254,10 +220,7 @@ func TestWatchRegistersAgainWhenItsRegistrationIsRemoved(t *testing.T) {
 	if e, err := b.Registry().Get(ctx, "Wren"); err != nil || e.SessionID != "other-session" {
 		t.Fatalf("after another session took the name: %+v %v; want its registration left as it is", e, err)
 	}
-	stop()
-	if err := <-done; err != nil {
-		t.Fatalf("watch stopped with %v", err)
-	}
+	wt.stopped(t)
 	if e, err := b.Registry().Get(ctx, "Wren"); err != nil || e.SessionID != "other-session" {
 		t.Fatalf("after the watch stopped: %+v %v; want the other session's registration kept", e, err)
 	}
@@ -287,32 +250,8 @@ func watchedLive(t *testing.T, a *App, got <-chan string, when, text string) {
 // when its registration is renewed.
 func TestWatchSaysWhenItsHeartbeatFails(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":1000}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a := New(Options{Root: root})
-	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
-		t.Fatal(err)
-	}
-	wctx, stop := context.WithCancel(ctx)
-	defer stop()
-	started := make(chan struct{})
-	warned := make(chan Warning, 64)
-	done := make(chan error, 1)
-	go func() {
-		done <- a.Watch(wctx, WatchRequest{As: "Wren", Register: true, Started: func() { close(started) }, Warn: func(w Warning) { warned <- w }},
-			func(*inbox.Message) error { return nil })
-	}()
-	select {
-	case <-started:
-	case err := <-done:
-		t.Fatalf("watch ended: %v", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("the watch did not start")
-	}
-	lock := filepath.Join(root, "registry", ".lock")
+	wt := startWatch(t, func(*inbox.Message) error { return nil })
+	lock := filepath.Join(wt.root, "registry", ".lock")
 	for {
 		// A beat may make the file again between the two.
 		if err := os.Remove(lock); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -326,31 +265,79 @@ func TestWatchSaysWhenItsHeartbeatFails(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	nextWarning := func(what string) Warning {
-		t.Helper()
-		select {
-		case w := <-warned:
-			return w
-		case err := <-done:
-			t.Fatalf("watch ended: %v", err)
-		case <-time.After(20 * time.Second):
-			t.Fatalf("no warning %s", what)
-		}
-		return Warning{}
-	}
-	w := nextWarning("that the heartbeat failed")
+	w := wt.nextWarning(t, "that the heartbeat failed")
 	if w.Code != WarnHeartbeatFailed || w.Agent != "Wren" || !strings.Contains(w.Text, "could not renew Wren's registration") || !strings.Contains(w.Text, "not running") {
 		t.Fatalf("warning %+v; want that Wren's heartbeat failed and what senders will see", w)
 	}
 	if err := os.Remove(lock); err != nil {
 		t.Fatal(err)
 	}
-	w = nextWarning("that the registration was renewed")
+	w = wt.nextWarning(t, "that the registration was renewed")
 	if w.Code != WarnHeartbeatRenewed || !strings.Contains(w.Text, "renewed") {
 		t.Fatalf("warning %+v; want that Wren's registration was renewed", w)
 	}
-	stop()
-	if err := <-done; err != nil {
+	wt.stopped(t)
+}
+
+// watching is a registered watch of Wren on a new root whose registration
+// lives 1 s (a heartbeat every quarter of a second), started.
+type watching struct {
+	a      *App
+	root   string
+	warned chan Warning
+	done   chan error
+	stop   context.CancelFunc
+}
+
+// startWatch starts a watching whose messages go to handle, and waits
+// until it watches; the test's end stops it.
+func startWatch(t *testing.T, handle func(*inbox.Message) error) *watching {
+	t.Helper()
+	ctx := context.Background()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"messenger":{"heartbeatTtlMs":1000}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := &watching{a: New(Options{Root: root}), root: root, warned: make(chan Warning, 64), done: make(chan error, 1)}
+	if _, err := w.a.AddAgent(ctx, "Wren"); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	w.stop = stop
+	t.Cleanup(stop)
+	started := make(chan struct{})
+	go func() {
+		w.done <- w.a.Watch(wctx, WatchRequest{As: "Wren", Register: true, Started: func() { close(started) }, Warn: func(x Warning) { w.warned <- x }}, handle)
+	}()
+	select {
+	case <-started:
+	case err := <-w.done:
+		t.Fatalf("watch ended: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the watch did not start")
+	}
+	return w
+}
+
+// nextWarning is the watch's next warning, about what.
+func (w *watching) nextWarning(t *testing.T, what string) Warning {
+	t.Helper()
+	select {
+	case x := <-w.warned:
+		return x
+	case err := <-w.done:
+		t.Fatalf("watch ended: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no warning %s", what)
+	}
+	return Warning{}
+}
+
+// stopped stops the watch, which must end without an error.
+func (w *watching) stopped(t *testing.T) {
+	t.Helper()
+	w.stop()
+	if err := <-w.done; err != nil {
 		t.Fatalf("watch stopped with %v", err)
 	}
 }
