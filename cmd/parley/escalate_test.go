@@ -19,6 +19,7 @@ import (
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/transcripts"
 )
 
 // escRoot makes a root with config.json and the files given (relative to
@@ -236,24 +237,7 @@ func TestEscalateHoldsEveryOtherOutcome(t *testing.T) {
 // beside it.
 func TestEscalateResumesAnInterruptedDebate(t *testing.T) {
 	t.Parallel()
-	root := escRoot(t, escConfig, escFiles(escConceding))
-	record := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
-	r, err := escalation.ParseRecord([]byte(record))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := escalation.Session(r, "script:"+filepath.Join(root, "agents/defender.json"), "script:"+filepath.Join(root, "agents/attacker.json"),
-		filepath.Join(root, "ws"), debate.DefaultBudget(debate.LayerVerify), time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, code := runT(t, "", "--root", root, "init"); code != 0 {
-		t.Fatal("init")
-	}
-	log, err := openStore(t, root).Create(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, record, s, log := interruptedEscalation(t)
 	log.Close()
 	telemetry := filepath.Join(root, "t.jsonl")
 	os.WriteFile(telemetry, []byte(record+"\n"), 0o600)
@@ -271,24 +255,7 @@ func TestEscalateResumesAnInterruptedDebate(t *testing.T) {
 // closed one, not with a bare transcript error.
 func TestEscalateRefusesATamperedInterruptedDebate(t *testing.T) {
 	t.Parallel()
-	root := escRoot(t, escConfig, escFiles(escConceding))
-	record := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
-	r, err := escalation.ParseRecord([]byte(record))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := escalation.Session(r, "script:"+filepath.Join(root, "agents/defender.json"), "script:"+filepath.Join(root, "agents/attacker.json"),
-		filepath.Join(root, "ws"), debate.DefaultBudget(debate.LayerVerify), time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, code := runT(t, "", "--root", root, "init"); code != 0 {
-		t.Fatal("init")
-	}
-	log, err := openStore(t, root).Create(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, record, s, log := interruptedEscalation(t)
 	if _, err := log.Append(context.Background(), debate.EventOpen, 0, s); err != nil {
 		t.Fatal(err)
 	}
@@ -710,4 +677,32 @@ func TestEscalateStandardInputInterrupted(t *testing.T) {
 	if code := cmdutil.ExitCode(err, &errb); code != cmdutil.ExitInterrupted {
 		t.Fatalf("exit %d, stderr %q; want %d", code, errb.String(), cmdutil.ExitInterrupted)
 	}
+}
+
+// interruptedEscalation is a root with one M DRIFT record (returned, a
+// line of telemetry) and the debate an escalation of it began, made and
+// left open before its first event, as a process that died there leaves
+// it: its session and its transcript's log, for the test to go on with
+// and close.
+func interruptedEscalation(t *testing.T) (string, string, *debate.DebateSession, *transcripts.Log) {
+	t.Helper()
+	root := escRoot(t, escConfig, escFiles(escConceding))
+	record := tele("300", "DRIFT", "M", 0.55, `"The retry loop might not back off"`, `"Requests are retried with backoff"`, `"retry.go"`)
+	r, err := escalation.ParseRecord([]byte(record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := escalation.Session(r, "script:"+filepath.Join(root, "agents/defender.json"), "script:"+filepath.Join(root, "agents/attacker.json"),
+		filepath.Join(root, "ws"), debate.DefaultBudget(debate.LayerVerify), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := runT(t, "", "--root", root, "init"); code != 0 {
+		t.Fatal("init")
+	}
+	log, err := openStore(t, root).Create(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, record, s, log
 }
