@@ -263,16 +263,9 @@ func TestWriteFaults(t *testing.T) {
 		t.Run(f.op+"/"+f.err.Error(), func(t *testing.T) {
 			t.Parallel()
 			root := t.TempDir()
-			r, err := os.OpenRoot(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			ffs := &durable.FaultFS{FS: durable.Root(r)}
-			tr := newFileAt(t, root, inbox.WithFS(ffs))
-			mustCreate(t, tr, "Bob")
+			ffs, tr := faultyInbox(t, root, "Bob")
 			ffs.Fail(f.op, "", f.err, 0)
-			err = tr.Send(context.Background(), &inbox.Message{From: "Alice", To: "Bob", Text: "lost?"})
+			err := tr.Send(context.Background(), &inbox.Message{From: "Alice", To: "Bob", Text: "lost?"})
 			if !errors.Is(err, f.err) {
 				t.Fatalf("Send = %v, want %v", err, f.err)
 			}
@@ -629,14 +622,7 @@ func TestGCAgesADuplicateFromItsAcknowledgement(t *testing.T) {
 func TestGCGoesOnPastAFileItCannotRemove(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	ffs := &durable.FaultFS{FS: durable.Root(r)}
-	tr := newFileAt(t, root, inbox.WithFS(ffs))
-	mustCreate(t, tr, "Amy", "Bob", "Cy")
+	ffs, tr := faultyInbox(t, root, "Amy", "Bob", "Cy")
 	old := time.Now().Add(-time.Hour)
 	stage := func(agent, name string) {
 		p := filepath.Join(root, "inbox", agent, "."+name+".json.0123456789ab.tmp")
@@ -787,14 +773,7 @@ func TestQuarantineIsToldToTheReceiver(t *testing.T) {
 func TestQuarantineThatFailsIsToldToTheReceiver(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	rt, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	ffs := &durable.FaultFS{FS: durable.Root(rt)}
-	tr := newFileAt(t, root, inbox.WithFS(ffs))
-	mustCreate(t, tr, "Bob")
+	ffs, tr := faultyInbox(t, root, "Bob")
 	name := fileName(1700000000000, "broken")
 	plant(t, root, "Bob", name, []byte(`{"id":"x"`))
 	ffs.Fail("open", "/bad/", syscall.ENOSPC, 0)
@@ -863,4 +842,19 @@ func TestCountAgreesWithWhatAReceiverClaims(t *testing.T) {
 	if len(got) != 1 || got[0].ID != m.ID {
 		t.Fatalf("a receiver handed out %d messages, want the one counted", len(got))
 	}
+}
+
+// faultyInbox is a file transport at root whose writes go through a
+// FaultFS, for the test to make fail, with an inbox for each of agents.
+func faultyInbox(t *testing.T, root string, agents ...string) (*durable.FaultFS, *inbox.FileTransport) {
+	t.Helper()
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	ffs := &durable.FaultFS{FS: durable.Root(r)}
+	tr := newFileAt(t, root, inbox.WithFS(ffs))
+	mustCreate(t, tr, agents...)
+	return ffs, tr
 }
