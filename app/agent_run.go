@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/registry"
 )
 
 // AgentLog is the log of an agent process: the App's logger when it logs
@@ -117,7 +118,8 @@ func (a *App) AgentRoot(agent string) error {
 // answers every turn request in its inbox until ctx ends (it then
 // unregisters and returns nil) or its parent ends. A parent already gone
 // is an error wrapping agent.ErrParentGone, and nothing is served; a name
-// held by another live agent wraps registry.ErrNameTaken; the messenger's
+// held by another live agent is an *Error of ProblemTaken wrapping
+// registry.ErrNameTaken; the messenger's
 // own errors are explained (Explain).
 func (a *App) ServeAgent(ctx context.Context, b Backend, r AgentRun) error {
 	if r.Parent != 0 {
@@ -143,5 +145,9 @@ func (a *App) ServeAgent(ctx context.Context, b Backend, r AgentRun) error {
 		Name: r.Name, Roles: []debate.Role{r.Role}, Transport: b.Transport(), Registry: reg, Responder: r.Responder,
 		Logger: r.Logger, Heartbeat: a.HeartbeatEvery(), Ready: ready,
 	}
-	return Explain(run.Run(ctx))
+	err := run.Run(ctx)
+	if errors.Is(err, registry.ErrNameTaken) {
+		return nameTaken(err, r.Name, "")
+	}
+	return Explain(err)
 }

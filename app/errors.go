@@ -251,6 +251,15 @@ func unsafePathError(err error) *Error {
 	return newError(ProblemMessenger, "", err, "%v; parley leaves it alone: move it away and try again (parley makes its own in its place)", err)
 }
 
+// nameTaken is the error of registering name while another live agent
+// holds it: err (registry.ErrNameTaken's, which names the holder) and what
+// to do, then more (a template tail, "" for none).
+func nameTaken(err error, name, more string) *Error {
+	e := newError(ProblemTaken, "register", err, "%v: stop that agent or choose another name (see {parley agents list}"+more+")", err)
+	e.Agent = name
+	return e
+}
+
 // UnknownAgent is the error of an agent with neither an inbox nor a
 // registration. Front ends add how to list or create agents.
 func UnknownAgent(name string) *Error {

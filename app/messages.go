@@ -450,9 +450,7 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 		return nil, e
 	}
 	if errors.Is(err, registry.ErrNameTaken) {
-		e := newError(ProblemTaken, "register", err, "%v: another live agent is called %s (see {parley agents list}; {no_register} only reads)", err, name)
-		e.Agent = name
-		return nil, e
+		return nil, nameTaken(err, name, "; {no_register} only reads")
 	}
 	if err != nil {
 		return nil, explainLeft(err, leftNotRegistered, name)

@@ -58,7 +58,8 @@ func TestWatchRegistersWhileItRuns(t *testing.T) {
 	err = a.Watch(ctx, WatchRequest{As: "Kite", Register: true}, func(*inbox.Message) error { return nil })
 	var e *Error
 	if !errors.As(err, &e) || e.Problem != ProblemTaken ||
-		!strings.HasSuffix(e.Format(func(f string) string { return "<" + f + ">" }), "(see <parley agents list>; <no_register> only reads)") {
+		strings.Count(e.Error(), "live agent") != 1 ||
+		!strings.HasSuffix(e.Format(func(f string) string { return "<" + f + ">" }), ": stop that agent or choose another name (see <parley agents list>; <no_register> only reads)") {
 		t.Fatalf("watch of a name held by another: %v", err)
 	}
 

@@ -989,8 +989,9 @@ func TestCtrlCKeepsTheWallClock(t *testing.T) {
 	}
 }
 
-// agent run with a name another live agent holds is refused, and the
-// command it suggests lists the agents of the root it was given.
+// agent run with a name another live agent holds is refused, saying so
+// once and what to do, and the command it suggests lists the agents of
+// the root it was given.
 func TestAgentRunWithATakenNameListsTheCallersRoot(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -1000,7 +1001,7 @@ func TestAgentRunWithATakenNameListsTheCallersRoot(t *testing.T) {
 	s := writeScripts(t, dir, map[string]string{"critic": concedingCritic})
 	_, errs, code := dcli(t, root, "agent", "run", "--name", "Bishop", "--role", "attacker", "--script", s["critic"])
 	want := "(see " + suggest.CommandLine("parley", "--root", root, "agents", "list") + ")"
-	if code != cmdutil.ExitError || !strings.Contains(errs, "another live agent is called Bishop") || !strings.Contains(errs, want) {
+	if code != cmdutil.ExitError || strings.Count(errs, "live agent") != 1 || !strings.Contains(errs, "stop that agent or choose another name") || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errs, want)
 	}
 }

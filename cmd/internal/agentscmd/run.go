@@ -3,7 +3,6 @@ package agentscmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/textview"
-	"github.com/parleyhq/parley/registry"
 )
 
 // NewAgentCmd is "parley agent run".
@@ -134,8 +132,6 @@ func agentRun(ctx context.Context, opts *RunOptions) error {
 		// The parent died before this process looked: nothing to serve.
 		f.Warnf("the process that started this agent (pid %d) has ended; %s does not start", r.Parent, r.Name)
 		return nil
-	case errors.Is(err, registry.ErrNameTaken):
-		return fmt.Errorf("%w: another live agent is called %s (see %s)", err, r.Name, f.CmdLine("agents", "list"))
 	case err != nil:
 		return f.Fail(err, cmdutil.Wording{})
 	}
