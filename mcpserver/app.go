@@ -51,6 +51,7 @@ func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func()
 			LoadGate:  func(mode string) (*gating.Gate, error) { return a.LoadGate(context.Background(), mode, "") },
 			Starter:   AppStarter(a, o.Untrusted),
 			Heartbeat: a.HeartbeatEvery(), Logger: o.Logger, Untrusted: o.Untrusted, SealKey: cfg.SealPublicKey(),
+			CommandLine: a.CommandLine,
 		}
 		if o.HTTP {
 			c.ParticipantIdle = a.RegistrationTTL()

@@ -58,7 +58,7 @@ func TestBrokenGateModelFailsOnlyTheGate(t *testing.T) {
 		t.Errorf("consensus_check: %+v", out)
 	}
 	critique := GateInput{Critique: "I am not sure the retry logic is right.", FinalConfidence: 0.5}
-	if msg := fails(t, cs, "gate", critique); !strings.Contains(msg, "model.json") || !strings.Contains(msg, "parley gate learn --reset") {
+	if msg := fails(t, cs, "gate", critique); !strings.Contains(msg, "model.json") || !strings.Contains(msg, a.CommandLine("gate", "learn", "--reset")) {
 		t.Errorf("gate with a broken model: %q", msg)
 	}
 	rules := critique

@@ -97,7 +97,7 @@ func (s *Server) consensusCheck(ctx context.Context, _ *mcp.CallToolRequest, in 
 	}
 	res, err := s.consensus().Check(ctx, app.CheckInput{Layer: in.Layer, Topic: in.Topic, Position: in.Position})
 	if err != nil {
-		return nil, out, toolError(err)
+		return nil, out, s.toolError(err)
 	}
 	return nil, *res, nil
 }
@@ -116,7 +116,7 @@ func (s *Server) consensusSearch(ctx context.Context, _ *mcp.CallToolRequest, in
 	}
 	hits, err := s.consensus().Search(ctx, q)
 	if err != nil {
-		return nil, out, toolError(err)
+		return nil, out, s.toolError(err)
 	}
 	out.Results = append(out.Results, hits...)
 	if s.cfg.Untrusted {
@@ -140,7 +140,7 @@ func (s *Server) consensusShow(ctx context.Context, _ *mcp.CallToolRequest, in S
 		return nil, out, fmt.Errorf("%w (see consensus_search, or the parley://consensus/ resources)", err)
 	}
 	if err != nil {
-		return nil, out, toolError(err)
+		return nil, out, s.toolError(err)
 	}
 	if s.cfg.Untrusted {
 		body, err := consensus.RedactEvidence([]byte(p.Body))

@@ -107,7 +107,7 @@ func ptr[T any](v T) *T { return &v }
 
 func (s *Server) debateStart(ctx context.Context, _ *mcp.CallToolRequest, in StartInput) (*mcp.CallToolResult, StartOutput, error) {
 	if s.cfg.Starter == nil {
-		return nil, StartOutput{}, fmt.Errorf("debate_start is %w (run parley debate start)", ErrUnavailable)
+		return nil, StartOutput{}, fmt.Errorf("debate_start is %w (run %s)", ErrUnavailable, s.commandLine("debate", "start"))
 	}
 	for _, f := range []struct{ name, v string }{{"topic", in.Topic}, {"position", in.Position}, {"scope", in.Scope}} {
 		if err := checkSize(f.name, f.v); err != nil {
@@ -116,7 +116,7 @@ func (s *Server) debateStart(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 	}
 	out, err := s.cfg.Starter.StartDebate(ctx, in)
 	if err != nil {
-		return nil, StartOutput{}, err
+		return nil, StartOutput{}, s.toolError(err)
 	}
 	return nil, out, nil
 }
@@ -137,20 +137,20 @@ func (s *Server) resolveDebate(arg string) (string, error) {
 	id, err := app.MatchDebate(arg, ids, root)
 	var e *app.Error
 	if errors.As(err, &e) {
-		return "", invalidf("%s", e.Format(func(field string) string { return "'" + field + "'" }))
+		return "", invalidf("%s", e.Format(s.inputName))
 	}
 	return id, err
 }
 
 // storeError turns the transcripts' errors into one line that says what to
 // do, as the CLI does.
-func storeError(err error, id string) error {
+func (s *Server) storeError(err error, id string) error {
 	var te *transcripts.TamperError
 	switch {
 	case errors.Is(err, transcripts.ErrNotFound):
-		return invalidf("no debate %s (see parley debate list)", id)
+		return invalidf("no debate %s (see %s)", id, s.commandLine("debate", "list"))
 	case errors.As(err, &te):
-		return fmt.Errorf("%w; it cannot be resumed (parley transcripts verify %s)", err, id)
+		return fmt.Errorf("%w; it cannot be resumed (%s)", err, s.commandLine("transcripts", "verify", id))
 	}
 	return err
 }
@@ -162,7 +162,7 @@ func (s *Server) debateStatus(ctx context.Context, _ *mcp.CallToolRequest, in ID
 	}
 	out, err := s.cfg.Transcripts.Status(id)
 	if err != nil {
-		return nil, StatusOutput{}, storeError(err, id)
+		return nil, StatusOutput{}, s.storeError(err, id)
 	}
 	out.Integrity = "unreadable"
 	if v, err := s.audit(ctx, id); err == nil {
@@ -180,11 +180,11 @@ func (s *Server) transcriptShow(ctx context.Context, _ *mcp.CallToolRequest, in 
 	in.ID = id
 	md, v, err := s.transcript(ctx, in.ID)
 	if err != nil {
-		return nil, out, storeError(err, in.ID)
+		return nil, out, s.storeError(err, in.ID)
 	}
 	sum, err := s.cfg.Transcripts.Summary(in.ID)
 	if err != nil {
-		return nil, out, storeError(err, in.ID)
+		return nil, out, s.storeError(err, in.ID)
 	}
 	out = TranscriptOutput{Summary: sum.Summary, State: sum.State, Record: sum.Record, Markdown: string(md)}
 	ig := v.Integrity

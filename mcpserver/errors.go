@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/suggest"
 )
 
 var (
@@ -41,29 +43,59 @@ func invalidf(format string, args ...any) error { return inputError{fmt.Errorf(f
 // toolError is the service layer's error as a tool's error, the one place
 // that words it for MCP clients. The arguments keep app's names, which are
 // the tools' own (from, to, type, reply_to, text, as, layer, topic,
-// agents, …). A refusal of the arguments (missing, invalid, a bad name,
-// not text, too large, a file that cannot be used) matches
-// ErrInvalidInput; a self-critique the gate cannot decide on says only
-// why (the client sent it); an unknown agent says how to find or make
-// one; an interrupted call is its context's error; anything else is as
-// it is.
-func toolError(err error) error {
+// agents, …); a command to run is the command line that runs it on the
+// server's root and vault (commandLine), as the CLI words it. A refusal
+// of the arguments (missing, invalid, a bad name, not text, too large, a
+// file that cannot be used) matches ErrInvalidInput; a self-critique the
+// gate cannot decide on says only why (the client sent it); an unknown
+// agent says how to find or make one; an interrupted call is its
+// context's error; anything else is as it is, the cause kept.
+func (s *Server) toolError(err error) error {
 	var e *app.Error
 	if !errors.As(err, &e) {
 		return err
 	}
+	msg := e.Format(s.inputName)
 	switch e.Problem {
 	case app.ProblemMissing, app.ProblemInvalid, app.ProblemName, app.ProblemNotText, app.ProblemTooLarge, app.ProblemFile:
 		if e.Field == app.FieldCritique {
 			return invalidf("%w", e.Err)
 		}
-		return inputError{e}
+		return inputError{worded{msg, e}}
 	case app.ProblemNotFound:
 		if errors.Is(e, inbox.ErrNotFound) {
-			return fmt.Errorf("%w; check the name with 'parley agents list', or create its inbox with 'parley agents add %s'", e, e.Agent)
+			msg = fmt.Sprintf("%s; check the name with: %s; or create its inbox with: %s", msg, s.commandLine("agents", "list"), s.commandLine("agents", "add", e.Agent))
 		}
 	case app.ProblemInterrupted:
 		return e.Err
 	}
-	return err
+	return worded{msg, err}
+}
+
+// worded is an error in the words a tool gives it, the cause kept.
+type worded struct {
+	msg string
+	err error
+}
+
+func (w worded) Error() string { return w.msg }
+func (w worded) Unwrap() error { return w.err }
+
+// inputName names an input of the service layer as the tools do: an
+// argument by its own name, a command to run ("{parley debate list}") as
+// the command line that runs it on the server's root and vault.
+func (s *Server) inputName(field string) string {
+	if rest, ok := strings.CutPrefix(field, "parley "); ok {
+		return s.commandLine(strings.Fields(rest)...)
+	}
+	return field
+}
+
+// commandLine is the command line that runs parley args on the server's
+// root and vault (Config.CommandLine), ready to paste.
+func (s *Server) commandLine(args ...string) string {
+	if s.cfg.CommandLine != nil {
+		return s.cfg.CommandLine(args...)
+	}
+	return suggest.CommandLine(append([]string{"parley"}, args...)...)
 }

@@ -38,12 +38,12 @@ func TestToolErrorByProblem(t *testing.T) {
 		{"a file", refused(app.DebateRequest{Layer: "plan", Topic: "Queue depth", Agents: agents, Context: []string{gone}}), true, "context: open " + gone + ": no such file or directory", nil},
 		// The client sent the self-critique: the refusal says only why.
 		{"a critique", app.CritiqueError("mcp", gating.ErrNoCritique), true, gating.ErrNoCritique.Error(), gating.ErrNoCritique},
-		{"unknown agent", app.UnknownAgent("Rook"), false, `not_found: no agent "Rook" (no inbox, no registration); check the name with 'parley agents list', or create its inbox with 'parley agents add Rook'`, inbox.ErrNotFound},
+		{"unknown agent", app.UnknownAgent("Rook"), false, `not_found: no agent "Rook" (no inbox, no registration); check the name with: parley agents list; or create its inbox with: parley agents add Rook`, inbox.ErrNotFound},
 		{"interrupted", app.Explain(context.Canceled), false, context.Canceled.Error(), context.Canceled},
 		{"not the service layer's", disk, false, "disk on fire", disk},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := toolError(tc.err)
+			err := (&Server{}).toolError(tc.err)
 			if err == nil || err.Error() != tc.msg || errors.Is(err, ErrInvalidInput) != tc.invalid {
 				t.Fatalf("%v (invalid input %v); want %q (invalid input %v)", err, errors.Is(err, ErrInvalidInput), tc.msg, tc.invalid)
 			}
@@ -52,7 +52,7 @@ func TestToolErrorByProblem(t *testing.T) {
 			}
 		})
 	}
-	if toolError(nil) != nil {
+	if (&Server{}).toolError(nil) != nil {
 		t.Error("nil became an error")
 	}
 }
@@ -81,7 +81,7 @@ func TestRecvOfABusyInboxSaysWhatToDo(t *testing.T) {
 	if msg := fails(t, e.client, "recv", RecvInput{As: "Bob"}); msg != want || !strings.Contains(msg, "stop the other receiver") {
 		t.Errorf("recv of a busy inbox: %q, want %q", msg, want)
 	}
-	if err := toolError(busy); !errors.Is(err, inbox.ErrBusy) || errors.Is(err, ErrInvalidInput) {
+	if err := e.srv.toolError(busy); !errors.Is(err, inbox.ErrBusy) || errors.Is(err, ErrInvalidInput) {
 		t.Errorf("toolError(%v) = %v: the cause is lost, or it reads as the caller's mistake", busy, err)
 	}
 }

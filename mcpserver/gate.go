@@ -83,7 +83,7 @@ func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (
 		g, err = app.GateFor(in.Mode, s.cfg.Gate)
 	}
 	if err != nil {
-		return nil, d, toolError(err)
+		return nil, d, s.toolError(err)
 	}
 	fields := gateCritique{
 		Question: in.Question, InitialAnswer: in.InitialAnswer, Reasoning: in.Reasoning, Critique: in.Critique,
@@ -111,7 +111,7 @@ func (s *Server) gate(_ context.Context, _ *mcp.CallToolRequest, in GateInput) (
 	}
 	res, err := app.Decide(g, app.GateInput{Critique: sc, Layer: in.Layer, Source: "mcp"}, log)
 	if err != nil {
-		return nil, d, toolError(err)
+		return nil, d, s.toolError(err)
 	}
 	if log == nil {
 		res.ID = "" // logged nowhere: nothing to label

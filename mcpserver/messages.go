@@ -78,7 +78,7 @@ func (s *Server) send(ctx context.Context, _ *mcp.CallToolRequest, in SendInput)
 		From: in.From, To: in.To, Text: in.Text, Type: orDefault(in.Type, ""), ReplyTo: in.ReplyTo, RequireLive: in.RequireLive,
 	})
 	if err != nil {
-		return nil, out, toolError(err)
+		return nil, out, s.toolError(err)
 	}
 	m := sent.Message
 	out.ID, out.From, out.To, out.Type, out.Timestamp = m.ID, m.From, m.To, m.Kind(), m.Timestamp
@@ -93,7 +93,7 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	if in.As == "" {
 		return nil, out, invalidf("recv needs as (the agent whose inbox to read)")
 	}
-	if err := validName("as", in.As); err != nil {
+	if err := s.validName("as", in.As); err != nil {
 		return nil, out, err
 	}
 	wait, err := waitArg(in.WaitSeconds)
@@ -108,12 +108,12 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	}
 	r, err := s.cfg.Transport.Listen(ctx, in.As)
 	if errors.Is(err, inbox.ErrNotFound) {
-		return nil, out, toolError(app.UnknownAgentNear(ctx, s.cfg.Transport, s.cfg.Registry, in.As))
+		return nil, out, s.toolError(app.UnknownAgentNear(ctx, s.cfg.Transport, s.cfg.Registry, in.As))
 	}
 	if err != nil {
 		// The messenger's error, worded as "parley recv" words it (an
 		// inbox another receiver holds: stop it and try again).
-		return nil, out, toolError(app.Explain(err))
+		return nil, out, s.toolError(app.Explain(err))
 	}
 	defer r.Close()
 	o := app.ReceiveOptions{Wait: wait, Max: 1, Warn: func(w app.Warning) { out.SetAside = append(out.SetAside, w.Text) }}
@@ -130,7 +130,7 @@ func (s *Server) recv(ctx context.Context, _ *mcp.CallToolRequest, in RecvInput)
 	if err != nil && n == 0 {
 		// What was taken is returned; an error after it shows at the
 		// next recv.
-		return nil, out, toolError(err)
+		return nil, out, s.toolError(err)
 	}
 	return nil, out, nil
 }

@@ -377,7 +377,7 @@ func TestDebateJoin(t *testing.T) {
 
 func isNotRegistered(err error) bool { return errors.Is(err, registry.ErrNotRegistered) }
 
-func inboxNameErr(n string) error { return validName("name", n) }
+func inboxNameErr(n string) error { return (&Server{}).validName("name", n) }
 
 // TestMCPAttackerWithoutCounterTo: an attacker over MCP that states an
 // objection and leaves counter_to out counters the defender's standing

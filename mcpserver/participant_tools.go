@@ -145,7 +145,7 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 	}
 	name := in.Name
 	if name != "" {
-		if err := validName("name", name); err != nil {
+		if err := s.validName("name", name); err != nil {
 			return nil, out, err
 		}
 	}
@@ -215,7 +215,7 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 func (s *Server) seat(id string, role debate.Role, name string) (string, error) {
 	sum, err := s.cfg.Transcripts.Summary(id)
 	if err != nil {
-		return "", storeError(err, id)
+		return "", s.storeError(err, id)
 	}
 	if sum.State == transcripts.StateClosed {
 		return "", invalidf("debate %s is closed (%s); see transcript_show", id, sum.Verdict)
@@ -339,7 +339,7 @@ func (s *Server) expire(ctx context.Context, p *participant, idle time.Duration)
 
 // participant returns the participant called name.
 func (s *Server) participant(name string) (*participant, error) {
-	if err := validName("name", name); err != nil {
+	if err := s.validName("name", name); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -430,7 +430,7 @@ func (s *Server) debateSubmitTurn(ctx context.Context, _ *mcp.CallToolRequest, i
 }
 
 func (s *Server) debateLeave(_ context.Context, _ *mcp.CallToolRequest, in NameInput) (*mcp.CallToolResult, LeaveOutput, error) {
-	if err := validName("name", in.Name); err != nil {
+	if err := s.validName("name", in.Name); err != nil {
 		return nil, LeaveOutput{}, err
 	}
 	s.mu.Lock()

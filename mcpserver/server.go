@@ -102,6 +102,11 @@ type Config struct {
 	Untrusted bool
 	// Version is reported to clients as the server's version.
 	Version string
+	// CommandLine words a parley command that a tool's result suggests,
+	// ready to paste: it must act on the server's root and vault
+	// (app.App.CommandLine, which FromApp sets). nil: "parley ARGS", for
+	// a server on the default root.
+	CommandLine func(args ...string) string
 }
 
 // Server is parley's MCP server. Its tools and resources are safe for
@@ -247,7 +252,7 @@ func (s *Server) Close() error {
 
 // validName checks an agent name from a tool's arguments as the CLI
 // checks a --flag (app.ValidName): "field: invalid_name: …".
-func validName(field, name string) error { return toolError(app.ValidName(field, name)) }
+func (s *Server) validName(field, name string) error { return s.toolError(app.ValidName(field, name)) }
 
 // waitArg reads a tool's wait_seconds: 0 or more, cut to MaxWait. The cut
 // comes before the conversion, which a huge number would overflow.

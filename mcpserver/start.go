@@ -63,7 +63,7 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 		}
 	}
 	if err != nil {
-		return out, toolError(err)
+		return out, err // the service layer's, which debate_start words
 	}
 	var (
 		nr *app.NotRunningError
@@ -71,7 +71,7 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 	)
 	switch err := st.a.CheckAgents(ctx, s); {
 	case errors.As(err, &nr):
-		return out, fmt.Errorf("agent %s is not running: join it first with debate_join (or start it with parley agent run --name %s …)", nr.Agent, nr.Agent)
+		return out, fmt.Errorf("agent %s is not running: join it first with debate_join (or start it with %s …)", nr.Agent, st.a.CommandLine("agent", "run", "--name", nr.Agent))
 	case errors.As(err, &re):
 		return out, invalidf("%v: name it %s=@%s in agents, or an agent that joined as %s (debate_join with role %s)", err, re.Joined[0], re.Agent, re.Asked, re.Asked)
 	case err != nil:
