@@ -16,47 +16,88 @@ import (
 	"github.com/parleyhq/parley/internal/clip"
 )
 
-// addTool registers a tool as mcp.AddTool does, and keeps its input schema
-// (derived from In unless the tool sets one) for checkArguments.
+// addTool registers a tool whose arguments have one judge: argumentsError,
+// against the tool's input schema (derived from In unless the tool sets
+// one), which refuses in parley's words every argument that does not fit
+// it, as a tool error (isError) that names the argument and what it
+// takes. What it lets through decodes into In and goes to h. The result
+// is as mcp.AddTool makes it: h's error is a tool error; out is the
+// structured content and, unless h set the content, its JSON as text.
+//
+// The SDK's typed mcp.AddTool is not used: it judges the arguments
+// against the schema again, in the words of its validator and of Go
+// ("validating \"arguments\": …", "cannot unmarshal … into Go struct
+// field …"), and a second judge that disagrees with the first is how an
+// argument ends up refused in those words.
 func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	if t.InputSchema == nil {
-		sc, err := jsonschema.For[In](nil)
-		if err != nil {
-			panic(err) // a programming error in In
-		}
-		t.InputSchema = sc
+		t.InputSchema = schemaFor[In]()
 	}
-	s.inputs[t.Name] = t.InputSchema.(*jsonschema.Schema)
-	mcp.AddTool(s.mcp, t, h)
+	if t.OutputSchema == nil {
+		t.OutputSchema = schemaFor[Out]()
+	}
+	in := t.InputSchema.(*jsonschema.Schema)
+	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := decodeArguments[In](t.Name, in, req.Params.Arguments)
+		var (
+			res *mcp.CallToolResult
+			out Out
+		)
+		if err == nil {
+			res, out, err = h(ctx, req, args)
+		}
+		if err != nil {
+			var r mcp.CallToolResult
+			r.SetError(err)
+			return &r, nil
+		}
+		if res == nil {
+			res = &mcp.CallToolResult{}
+		}
+		b, err := stdjson.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("%s: marshaling its result: %w", t.Name, err)
+		}
+		res.StructuredContent = stdjson.RawMessage(b)
+		if res.Content == nil {
+			res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+		}
+		return res, nil
+	})
 }
 
-// checkArguments refuses, before the SDK reads them, the arguments of a
-// tools/call that the SDK would refuse in its own words (Go's, or its
-// schema validator's: "overflows into Go struct field …", "<invalid
-// reflect.Value> has type \"null\""): a null, a value of the wrong kind, a
-// number that is not a whole number or out of the range of one, a missing
-// required argument, an unknown one. The refusal is a tool error
-// (isError), as the SDK's was, that names the argument and what it takes.
-// Everything else goes on to the SDK and the tool.
-func (s *Server) checkArguments(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
-			if sc := s.inputs[r.Params.Name]; sc != nil {
-				if err := argumentsError(r.Params.Name, sc, r.Params.Arguments); err != nil {
-					var res mcp.CallToolResult
-					res.SetError(err)
-					return &res, nil
-				}
-			}
-		}
-		return next(ctx, method, req)
+// schemaFor is the JSON schema of T, which must have one (a programming
+// error otherwise).
+func schemaFor[T any]() *jsonschema.Schema {
+	sc, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err)
 	}
+	return sc
+}
+
+// decodeArguments is a tool's arguments, judged against its input schema
+// (argumentsError) and decoded into In. Arguments left out, or null, are
+// the zero In.
+func decodeArguments[In any](tool string, sc *jsonschema.Schema, raw stdjson.RawMessage) (In, error) {
+	var in In
+	if err := argumentsError(tool, sc, raw); err != nil {
+		return in, err
+	}
+	if len(raw) == 0 || kindOf(raw) == "null" {
+		return in, nil
+	}
+	if err := stdjson.Unmarshal(raw, &in); err != nil {
+		// Only JSON that does not parse, which a client cannot send.
+		return in, invalidf("%s: its arguments do not parse: %v", tool, err)
+	}
+	return in, nil
 }
 
 // argumentsError is what is wrong with a tool's arguments against its
-// input schema, in parley's words; nil when nothing this checks is.
-// Arguments left out, or null, are no arguments; JSON that does not parse
-// is left to the SDK.
+// input schema, in parley's words; nil when nothing is. Arguments left
+// out, or null, are no arguments; JSON that does not parse is
+// decodeArguments' to refuse.
 func argumentsError(tool string, sc *jsonschema.Schema, raw stdjson.RawMessage) error {
 	var args map[string]stdjson.RawMessage
 	if len(raw) > 0 && kindOf(raw) != "null" {
@@ -115,6 +156,14 @@ func valueError(name string, prop *jsonschema.Schema, v stdjson.RawMessage, opti
 		return nil // any value
 	}
 	got := kindOf(v)
+	if got == "number" && slices.Contains(types, "number") {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(string(v)), 64); err != nil {
+			if f < 0 {
+				return invalidf("%s: %s is too small (at least %g)", name, clip.Line(string(v), 40), -math.MaxFloat64)
+			}
+			return invalidf("%s: %s is too large (at most %g)", name, clip.Line(string(v), 40), math.MaxFloat64)
+		}
+	}
 	if slices.Contains(types, got) || (got == "integer" && slices.Contains(types, "number")) {
 		if got == "array" && prop.Items != nil {
 			var items []stdjson.RawMessage

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -29,6 +30,11 @@ func TestArgumentsRefusedInParleysWords(t *testing.T) {
 		{"debate_submit_turn", `{"name":"a","request_id":"r","tokens":1e300}`, "tokens: 1e300 is too large"},
 		{"debate_submit_turn", `{"name":"a","request_id":"r","evidence_refs":["a",null]}`, "evidence_refs[1]: null is not allowed: give a string"},
 		{"recv", `{"as":null}`, "as: null is not allowed: give a string"},
+		// A number beyond a float64 fits the schema's "number", but no Go
+		// value: it is refused here, never by the decoder in its words.
+		{"recv", `{"as":"a","wait_seconds":1e400}`, "wait_seconds: 1e400 is too large (at most 1.7976931348623157e+308)"},
+		{"debate_next_turn", `{"name":"a","wait_seconds":-1e400}`, "wait_seconds: -1e400 is too small (at least -1.7976931348623157e+308)"},
+		{"gate", `{"critique":"x","confidence":1e400}`, "confidence: 1e400 is too large"},
 		{"consensus_search", `{"query":"x","limit":` + strings.Repeat("9", 200) + `}`, "limit: " + strings.Repeat("9", 39) + "… is too large"},
 		{"consensus_search", `{"query":"x","limit":-` + strings.Repeat("9", 200) + `}`, "limit: -" + strings.Repeat("9", 38) + "… is too small"},
 		{"consensus_search", `{"query":"x","limit":0.` + strings.Repeat("0", 200) + `1}`, "limit: 0." + strings.Repeat("0", 37) + "… is not a whole number"},
@@ -78,5 +84,52 @@ func TestTooLongArgumentsSayWhichAndHowLong(t *testing.T) {
 		if got != want(c.field) {
 			t.Errorf("%s with a long %s: %q, want %q", c.tool, c.field, got, want(c.field))
 		}
+	}
+}
+
+// TestArgumentsHaveOneJudge: argumentsError is the only judge of a tool's
+// arguments, so it must know every keyword of every input schema a
+// client is shown; a keyword it does not know would go unjudged.
+func TestArgumentsHaveOneJudge(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	tools, err := e.client.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := map[string]bool{
+		"type": true, "properties": true, "required": true, "additionalProperties": true, "items": true,
+		"description": true, "title": true, // words for the model, no rule
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return // additionalProperties: false
+		}
+		for k, sub := range m {
+			if !judged[k] {
+				t.Errorf("%s: keyword %q is not judged by argumentsError", path, k)
+			}
+			switch k {
+			case "properties":
+				for name, p := range sub.(map[string]any) {
+					walk(path+"."+name, p)
+				}
+			case "items", "additionalProperties":
+				walk(path+"."+k, sub)
+			}
+		}
+	}
+	for _, tool := range tools.Tools {
+		b, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sc any
+		if err := json.Unmarshal(b, &sc); err != nil {
+			t.Fatal(err)
+		}
+		walk(tool.Name, sc)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/app"
@@ -128,10 +127,6 @@ type Server struct {
 	closed bool
 
 	res resourceSet
-
-	// inputs are the tools' input schemas by name (addTool), for
-	// checkArguments; written by New only.
-	inputs map[string]*jsonschema.Schema
 }
 
 // New builds a Server and registers its tools and resources.
@@ -150,11 +145,10 @@ func New(cfg Config) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{cfg: cfg, log: log, parts: map[string]*participant{}, inputs: map[string]*jsonschema.Schema{}}
+	s := &Server{cfg: cfg, log: log, parts: map[string]*participant{}}
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "parley", Title: "parley: debates and consensus", Version: version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: log, Capabilities: &mcp.ServerCapabilities{}})
-	s.mcp.AddReceivingMiddleware(s.checkArguments)
 	s.addConsensusTools()
 	s.addGateTool()
 	s.addDebateTools()
