@@ -73,6 +73,7 @@ const NoticeWaiting = "waiting"
 type App struct {
 	root, vault string
 	named       [2]string // the Options' Root and Vault as given, for CommandLine
+	env         [2]string // $PARLEY_ROOT and $PARLEY_VAULT where they chose the root and vault, for CommandLineElsewhere
 	vaultNamed  bool      // the vault was named (Options.Vault, $PARLEY_VAULT), not <root>/vault
 	log         *slog.Logger
 	notify      func(Notice)
@@ -84,6 +85,7 @@ func New(o Options) *App {
 	a := &App{root: o.Root, vault: o.Vault, named: [2]string{o.Root, o.Vault}, log: o.Logger, notify: o.Notify, spawn: o.Spawn}
 	if a.root == "" {
 		a.root = os.Getenv("PARLEY_ROOT")
+		a.env[0] = a.root
 	}
 	if a.root == "" {
 		a.root = ".parley"
@@ -91,6 +93,7 @@ func New(o Options) *App {
 	a.root = config.ExpandHome(a.root)
 	if a.vault == "" {
 		a.vault = os.Getenv("PARLEY_VAULT")
+		a.env[1] = a.vault
 	}
 	a.vault = config.ExpandHome(a.vault)
 	a.vaultNamed = a.vault != ""
@@ -111,13 +114,31 @@ func New(o Options) *App {
 // Options named as they were given (none for the environment's and the
 // defaults, which the same shell finds again), then args, each quoted for
 // the shell where it needs it. Every command parley suggests is one.
-func (a *App) CommandLine(args ...string) string {
-	words := []string{"parley"}
-	if a.named[0] != "" {
-		words = append(words, "--root", a.named[0])
+func (a *App) CommandLine(args ...string) string { return commandLine(a.named, args) }
+
+// CommandLineElsewhere is CommandLine for a shell that does not share
+// this process's environment: the shell in which an MCP client's agent
+// runs what a tool suggests, where the client set $PARLEY_ROOT or
+// $PARLEY_VAULT for the server alone. A root or vault that one of them
+// chose is named too, as the variable gave it.
+func (a *App) CommandLineElsewhere(args ...string) string {
+	named := a.named
+	for i := range named {
+		if named[i] == "" {
+			named[i] = a.env[i]
+		}
 	}
-	if a.named[1] != "" {
-		words = append(words, "--vault", a.named[1])
+	return commandLine(named, args)
+}
+
+// commandLine is "parley", --root and --vault when named, then args.
+func commandLine(named [2]string, args []string) string {
+	words := []string{"parley"}
+	if named[0] != "" {
+		words = append(words, "--root", named[0])
+	}
+	if named[1] != "" {
+		words = append(words, "--vault", named[1])
 	}
 	return suggest.CommandLine(append(words, args...)...)
 }

@@ -118,3 +118,28 @@ func TestRootAndVaultUnderHome(t *testing.T) {
 		}
 	}
 }
+
+// CommandLine names the root and vault the options named, for the shell
+// that ran this process (it has the same environment); CommandLineElsewhere,
+// for a shell without this process's environment (an MCP client's agent),
+// also names those $PARLEY_ROOT and $PARLEY_VAULT chose, as they gave them.
+func TestCommandLineElsewhereNamesTheEnvironment(t *testing.T) {
+	t.Setenv("PARLEY_ROOT", "/srv/parley root")
+	t.Setenv("PARLEY_VAULT", "~/notes")
+	a := New(Options{})
+	if got, want := a.CommandLine("agents", "list"), "parley agents list"; got != want {
+		t.Errorf("CommandLine: %q, want %q", got, want)
+	}
+	if got, want := a.CommandLineElsewhere("agents", "list"), `parley --root '/srv/parley root' --vault '~/notes' agents list`; got != want {
+		t.Errorf("CommandLineElsewhere: %q, want %q", got, want)
+	}
+	a = New(Options{Root: "flag-root"})
+	if got, want := a.CommandLineElsewhere("gc"), `parley --root flag-root --vault '~/notes' gc`; got != want {
+		t.Errorf("CommandLineElsewhere with --root: %q, want %q", got, want)
+	}
+	t.Setenv("PARLEY_ROOT", "")
+	t.Setenv("PARLEY_VAULT", "")
+	if got, want := New(Options{}).CommandLineElsewhere("gc"), "parley gc"; got != want {
+		t.Errorf("CommandLineElsewhere on the defaults: %q, want %q", got, want)
+	}
+}

@@ -51,7 +51,7 @@ func FromApp(a *app.App, b app.Backend, o AppOptions) (srv *Server, close func()
 			LoadGate:  func(mode string) (*gating.Gate, error) { return a.LoadGate(context.Background(), mode, "") },
 			Starter:   AppStarter(a, o.Untrusted),
 			Heartbeat: a.HeartbeatEvery(), Logger: o.Logger, Untrusted: o.Untrusted, SealKey: cfg.SealPublicKey(),
-			CommandLine: a.CommandLine,
+			CommandLine: a.CommandLineElsewhere, // the client's agent runs it in a shell of its own
 		}
 		if o.HTTP {
 			c.ParticipantIdle = a.RegistrationTTL()

@@ -82,7 +82,12 @@ func cli(t testing.TB, args ...string) (string, string, int) {
 // client to it over stdio.
 func stdioClient(t testing.TB, root string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(parleyBin(t), "--root", root, "mcp")
+	return connectStdio(t, exec.Command(parleyBin(t), "--root", root, "mcp"))
+}
+
+// connectStdio is a client session with the MCP server cmd runs.
+func connectStdio(t testing.TB, cmd *exec.Cmd) *mcp.ClientSession {
+	t.Helper()
 	cmd.Stderr = &testLog{t: t}
 	c := mcp.NewClient(&mcp.Implementation{Name: "parley-stdio-test", Version: "1"}, nil)
 	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
@@ -91,6 +96,25 @@ func stdioClient(t testing.TB, root string) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// TestStdioBinaryNamesTheRootOfItsEnvironment: an MCP client sets the
+// server's environment ("env" in its configuration), not the shell in
+// which its agent runs what a tool suggests: with $PARLEY_ROOT chosen for
+// the server, a suggested command names that root, as the CLI's does
+// with --root, or it acts on another root.
+func TestStdioBinaryNamesTheRootOfItsEnvironment(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "root")
+	fileRecords(t, root)
+	cmd := exec.Command(parleyBin(t), "mcp")
+	cmd.Env = append(os.Environ(), "PARLEY_ROOT="+root)
+	cs := connectStdio(t, cmd)
+	msg := fails(t, cs, "send", SendInput{From: "Alice", To: "Nobody", Text: "x"})
+	_, stderr, code := cli(t, "--root", root, "send", "--from", "Alice", "--to", "Nobody", "x")
+	if want := strings.TrimSuffix(strings.TrimPrefix(stderr, "parley: "), "\n"); code == 0 || msg != want {
+		t.Errorf("MCP with PARLEY_ROOT says %q\nthe CLI with --root (exit %d) %q", msg, code, want)
+	}
 }
 
 // testLog copies a child's stderr into the test log.

@@ -102,9 +102,10 @@ type Config struct {
 	// Version is reported to clients as the server's version.
 	Version string
 	// CommandLine words a parley command that a tool's result suggests,
-	// ready to paste: it must act on the server's root and vault
-	// (app.App.CommandLine, which FromApp sets). nil: "parley ARGS", for
-	// a server on the default root.
+	// ready to paste: it must act on the server's root and vault from the
+	// client's shell, which has not the server's environment
+	// (app.App.CommandLineElsewhere, which FromApp sets). nil: "parley
+	// ARGS", for a server on the default root.
 	CommandLine func(args ...string) string
 }
 
