@@ -101,9 +101,20 @@ type owedConn struct {
 	owed *owed
 }
 
+// Write writes msg, but not the response to a request the client
+// cancelled (notifications/cancelled) before it was answered: the MCP
+// specification asks that a cancelled request get no response, and a
+// client that forgot the id (Claude Code) takes one for a broken session.
+// The SDK answers every cancelled call ("context canceled"),
+// modelcontextprotocol/go-sdk#1259.
 func (c *owedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if ok && c.owed.cancelledBy(resp.ID) {
+		c.owed.answered(resp.ID)
+		return nil
+	}
 	err := c.Connection.Write(ctx, msg)
-	if resp, ok := msg.(*jsonrpc.Response); ok {
+	if ok {
 		c.owed.answered(resp.ID)
 	}
 	return err
@@ -173,8 +184,8 @@ func filterFrames(ctx context.Context, r io.Reader, sdk io.Writer, out io.Writer
 // owed: the longest a tool waits (MaxWait), and time to answer.
 const drainLimit = MaxWait + 30*time.Second
 
-// owed is the set of request ids passed to the SDK and not yet answered. A
-// nil *owed tracks nothing.
+// owed is the set of request ids passed to the SDK and not yet answered,
+// each true once the client cancelled it. A nil *owed tracks nothing.
 type owed struct {
 	mu      sync.Mutex
 	ids     map[jsonrpc.ID]bool
@@ -194,17 +205,45 @@ func (o *owed) add(msgs []jsonrpc.Message) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, m := range msgs {
-		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
-			o.ids[req.ID] = true
+		req, ok := m.(*jsonrpc.Request)
+		switch {
+		case !ok:
+		case req.IsCall():
+			o.ids[req.ID] = false
+		case req.Method == "notifications/cancelled":
+			// Marked before the SDK reads it and cancels the call; a call
+			// answered already is not owed and stays answered.
+			var p struct {
+				RequestID any `json:"requestId"`
+			}
+			if stdjson.Unmarshal(req.Params, &p) != nil {
+				continue
+			}
+			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+				if _, owed := o.ids[id]; owed {
+					o.ids[id] = true
+				}
+			}
 		}
 	}
+}
+
+// cancelledBy reports whether the client cancelled the call id before it
+// was answered.
+func (o *owed) cancelledBy(id jsonrpc.ID) bool {
+	if o == nil {
+		return false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.ids[id]
 }
 
 // answered strikes id, a response that went out.
 func (o *owed) answered(id jsonrpc.ID) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.ids[id] {
+	if _, owed := o.ids[id]; owed {
 		delete(o.ids, id)
 		close(o.changed)
 		o.changed = make(chan struct{})

@@ -16,6 +16,7 @@ import (
 // stdioPeer is a client speaking raw lines to ServeStdio.
 type stdioPeer struct {
 	t    *testing.T
+	e    *env
 	in   *io.PipeWriter
 	out  *bufio.Reader
 	done chan error
@@ -25,7 +26,7 @@ func newStdioPeer(t *testing.T) *stdioPeer {
 	e := newEnv(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	p := &stdioPeer{t: t, in: inW, out: bufio.NewReaderSize(outR, 1<<20), done: make(chan error, 1)}
+	p := &stdioPeer{t: t, e: e, in: inW, out: bufio.NewReaderSize(outR, 1<<20), done: make(chan error, 1)}
 	go func() {
 		err := e.srv.ServeStdio(context.Background(), inR, outW)
 		outW.Close()
@@ -301,5 +302,46 @@ func TestStdioResourceNotFoundOfAnyURI(t *testing.T) {
 		if r := p.reply(); string(r.ID) != `"after"` || r.Error != nil {
 			t.Fatalf("%q: the session did not go on: ping got %+v", uri, r)
 		}
+	}
+}
+
+// A call the client cancels (notifications/cancelled) before it is
+// answered gets no response, as the MCP specification asks: the SDK
+// answered it with "context canceled", which a client that forgot the id
+// (Claude Code) takes for a broken session. Every other call is answered,
+// and the session ends cleanly at the end of the input.
+func TestStdioAnswersNoCancelledCall(t *testing.T) {
+	t.Parallel()
+	p := newStdioPeer(t)
+	if err := p.e.tr.Create(context.Background(), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if r := p.reply(); string(r.ID) != "1" || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	// Bob's inbox is empty: recv waits its 30 seconds unless cancelled.
+	p.send(`{"jsonrpc":"2.0","id":"wait","method":"tools/call","params":{"name":"recv","arguments":{"as":"Bob","wait_seconds":30}}}`)
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait","reason":"the user pressed Esc"}}`)
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	p.in.Close() // the server answers what it owes, then ends
+	var ids []string
+	for {
+		line, err := p.out.ReadBytes('\n')
+		if err != nil {
+			break
+		}
+		var r rpcReply
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("reply %q: %v", line, err)
+		}
+		ids = append(ids, string(r.ID))
+	}
+	if strings.Join(ids, " ") != "3" {
+		t.Errorf("answered %v, want only the ping (3): the cancelled call was answered", ids)
+	}
+	if err := <-p.done; err != nil {
+		t.Errorf("ServeStdio: %v", err)
 	}
 }
