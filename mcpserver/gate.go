@@ -62,8 +62,8 @@ func (s *Server) addGateTool() {
 		Title: "Ask the gate whether a question deserves a debate",
 		Description: "Give a self-critique (text, or its fields with at least critique) and get debate or skip, " +
 			"the score against the threshold and the cues that fired with the text that fired them. " +
-			"The decision is appended to <root>/gate.jsonl like \"parley gate\" does, under the id returned " +
-			"(\"parley gate label --decision ID --debate|--skip\" labels it).",
+			"The decision is appended to <root>/gate.jsonl like \"parley gate\" does, under the id returned: " +
+			s.commandLine("gate", "label", "--decision", "ID") + " --debate (or --skip) labels it later.",
 		InputSchema: in,
 	}, s.gate)
 }

@@ -605,3 +605,28 @@ func TestRecvNamesWhatItSetAside(t *testing.T) {
 		t.Fatalf("recv: %+v; want the message and the file set aside in %s", got, bad)
 	}
 }
+
+// The gate tool's description names the command that labels a decision
+// as one to run on the server's root, and never as "--debate|--skip",
+// which a shell runs as "--debate" piped into a command "--skip": the
+// decision labelled debate whichever was meant.
+func TestGateDescriptionNamesARunnableLabelCommand(t *testing.T) {
+	t.Parallel()
+	e := newEnvWith(t, func(c *Config) {
+		c.CommandLine = func(args ...string) string { return "parley --root /r " + strings.Join(args, " ") }
+	})
+	tools, err := e.client.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name != "gate" {
+			continue
+		}
+		if d := tool.Description; !strings.Contains(d, "parley --root /r gate label --decision ID --debate (or --skip)") || strings.Contains(d, "|") {
+			t.Errorf("gate's description: %q", d)
+		}
+		return
+	}
+	t.Fatal("no gate tool")
+}
