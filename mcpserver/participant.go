@@ -214,7 +214,8 @@ func (p *participant) submit(ctx context.Context, requestID string, f turnFields
 	t := fieldsTurn(req, f)
 	if err := checkTurn(p.name, req, t); err != nil {
 		p.mu.Unlock()
-		return nil, nil, false, err
+		// What to do next: the refusal leaves the request as it was.
+		return nil, nil, false, fmt.Errorf("%w; %s", err, stillPending)
 	}
 	a := &answer{turn: *t, req: req}
 	p.remember(requestID, a)
@@ -255,6 +256,10 @@ func (p *participant) submit(ctx context.Context, requestID string, f turnFields
 		}
 	}
 }
+
+// stillPending follows a refused turn: the model learns that it may
+// answer the same request again, and how.
+const stillPending = "the request is still pending: correct the turn and call debate_submit_turn again with the same request_id"
 
 // checkTurn refuses a turn the coordinator would reject: it builds the
 // reply message as the runner will and decodes it with debate.DecodeTurn,

@@ -152,8 +152,14 @@ func mcpDefenderDebate(t *testing.T, critic, defender string, verdict debate.Ver
 			if bad.in.RequestID == "" {
 				bad.in.RequestID = req.RequestID
 			}
-			if msg := fails(t, e.client, "debate_submit_turn", bad.in); !strings.Contains(msg, bad.want) {
+			msg := fails(t, e.client, "debate_submit_turn", bad.in)
+			if !strings.Contains(msg, bad.want) {
 				t.Errorf("bad turn: %q, want %q", msg, bad.want)
+			}
+			// A turn refused for what it says tells the model what to do
+			// next: the request is still its to answer.
+			if bad.in.RequestID == req.RequestID && !strings.Contains(msg, "; the request is still pending: correct the turn and call debate_submit_turn again") {
+				t.Errorf("bad turn: %q does not say the request is still pending", msg)
 			}
 		}
 		if nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer"}); !nt.Pending || nt.Request.RequestID != req.RequestID {
