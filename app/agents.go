@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/parleyhq/parley/consensus"
+	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
@@ -221,8 +224,9 @@ func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, 
 }
 
 // removeStaleStaging removes the staging files writers killed mid-write
-// left beside the debates (debates/<id>/) and in the vault folders parley
-// writes pages in (durable.RemoveStale: the exact staging names, older
+// left beside the debates (debates/<id>/), in the gate's folder (a model
+// "gate learn" was installing) and in the vault folders parley writes
+// pages in (durable.RemoveStale: the exact staging names, older
 // than durable.StaleStaging, regular files only), whatever the messenger.
 // What it cannot remove is a WarnNotRemoved warning; a missing vault or
 // folder is nothing to remove.
@@ -239,6 +243,14 @@ func (a *App) removeStaleStaging(ctx context.Context, now time.Time) (int, []War
 			notRemoved("of the debates", err)
 		}
 		st.Close()
+	}
+	if r, err := os.OpenRoot(a.root); err == nil {
+		m, err := durable.RemoveStale(r, gating.LabelDir, now.Add(-durable.StaleStaging))
+		n += m
+		if err != nil {
+			notRemoved("of the gate", err)
+		}
+		r.Close()
 	}
 	if v, err := vault.Open(a.vault); err == nil {
 		for _, dir := range []string{consensus.Folder, transcripts.PageFolder} {

@@ -11,10 +11,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/internal/userfile"
 )
@@ -526,14 +525,52 @@ func (a *App) Learn(folds int, force bool) (*Learned, error) {
 	out.LearnResult, out.CurrentName, out.NewName = res, current.Name(), gating.ModelFileName(b)
 	out.Installed = res.NotWorse || force
 	if out.Installed {
-		if err := os.MkdirAll(filepath.Dir(out.Path), 0o700); err != nil {
+		if err := a.installModel(durable.Root, b); err != nil {
 			return nil, err
-		}
-		if err := renameio.WriteFile(out.Path, b, 0o600); err != nil {
-			return nil, fmt.Errorf("write model: %w", err)
 		}
 	}
 	return out, nil
+}
+
+// installModel writes b as <root>/gate/model.json under the root (through
+// fsys of it: durable.Root, or a fault-injecting wrapper in tests), so
+// that a writer killed mid-write leaves at most a staging file in the
+// gate's folder, which Collect removes.
+func (a *App) installModel(fsys func(*os.Root) durable.FS, b []byte) error {
+	r, err := durable.OpenRoot(a.root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if err := r.Mkdir(gating.LabelDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("create %s: %w", filepath.Join(a.root, gating.LabelDir), err)
+	}
+	if err := writeModel(fsys(r), gating.ModelName, b, 0o600); err != nil {
+		return fmt.Errorf("write model %s: %w", filepath.Join(a.root, gating.ModelName), err)
+	}
+	return nil
+}
+
+// writeModel replaces name in fsys with the model b (durable.WriteFile).
+// Its error is the failing step's cause (ENOSPC, …), for the caller to
+// name the model's file by: the step names a staging file the user never
+// sees.
+func writeModel(fsys durable.FS, name string, b []byte, perm fs.FileMode) error {
+	err := durable.WriteFile(fsys, name, b, perm)
+	var de *durable.PathError
+	if !errors.As(err, &de) {
+		return err
+	}
+	cause := de.Err
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(cause, &pe):
+		cause = pe.Err
+	case errors.As(cause, &le):
+		cause = le.Err
+	}
+	return cause
 }
 
 // ResetGate removes the learnt model: the embedded model decides again.
@@ -622,17 +659,21 @@ func trainGate(out string, opts gating.TrainOptions, source string, load func() 
 	if err != nil {
 		return nil, err
 	}
-	if err := renameio.WriteFile(out, b, 0o644); err != nil {
-		// The failing call names the temporary file beside out: the
-		// user named out.
-		cause := err
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			cause = pe.Err
-		}
-		return nil, newError(ProblemFile, "out", err, "{out} %s: cannot write the model: %v", out, cause)
+	if err := writeOut(out, b); err != nil {
+		return nil, newError(ProblemFile, "out", err, "{out} %s: cannot write the model: %v", out, err)
 	}
 	return &Trained{LayerThresholds: m.LayerThresholds, Out: out, Threshold: m.Threshold, Training: m.Training}, nil
+}
+
+// writeOut writes the model b as the file out (0644: a model is no
+// secret), staging it beside out.
+func writeOut(out string, b []byte) error {
+	r, err := os.OpenRoot(filepath.Dir(out))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return writeModel(durable.Root(r), filepath.Base(out), b, 0o644)
 }
 
 // EvalGate measures g on the labelled corpus in the file data.

@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/durable"
 )
 
 func critique(t testing.TB, text string) gating.SelfCritique {
@@ -225,7 +229,7 @@ func TestTrainGateRefusesWhatCannotBeWritten(t *testing.T) {
 		t.Errorf("out a directory: %v", err)
 	}
 	// An out in a directory that does not exist is refused before the
-	// training, naming the directory, not renameio's temporary file.
+	// training, naming the directory, not its staging file.
 	missing := filepath.Join(dir, "no", "m.json")
 	_, err = TrainGate(context.Background(), "", missing, gating.TrainOptions{TargetRecall: 2})
 	if !IsProblem(err, ProblemFile) || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), filepath.Join(dir, "no")+" does not exist") {
@@ -273,5 +277,69 @@ func TestTrainGateDoesNotWriteTheModelOverItsCorpus(t *testing.T) {
 	// Another file is written as before.
 	if _, err := TrainGate(context.Background(), corpus, filepath.Join(dir, "model.json"), gating.TrainOptions{}); err != nil {
 		t.Errorf("out another file: %v", err)
+	}
+}
+
+// A "gate learn" killed between staging the model and renaming it into
+// place leaves the old model as it was and at most a staging file beside
+// it, in the gate's folder under the root (never in $TMPDIR), named as
+// gc knows staging files: once stale, "parley gc" removes it, and keeps
+// the labels and the model. The error names the model, not the staging
+// file.
+func TestLearnKilledMidWriteLeavesOnlyWhatGCRemoves(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newApp(t)
+	if _, err := a.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AddLabels(strings.NewReader(`{"layer":"verify","text":"Fixed; TestUpload passes on CI.","label":"skip"}`+"\n"), "mine.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(a.Root(), gating.ModelName)
+	if err := a.installModel(durable.Root, []byte(`{"old":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	// The crash: the rename never happens, nor the clean-up after it.
+	crash := func(r *os.Root) durable.FS {
+		f := &durable.FaultFS{FS: durable.Root(r)}
+		f.Fail("rename", "model.json", syscall.EIO, 1)
+		f.Fail("remove", "model.json", syscall.EIO, 1)
+		return f
+	}
+	err := a.installModel(crash, []byte(`{"new":true}`))
+	if !errors.Is(err, syscall.EIO) || err.Error() != "write model "+model+": input/output error" {
+		t.Fatalf("a crashed install: %v", err)
+	}
+	if b, err := os.ReadFile(model); err != nil || string(b) != `{"old":true}` {
+		t.Fatalf("the model after a crashed install: %q %v", b, err)
+	}
+	ents, err := os.ReadDir(filepath.Dir(model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var staged []string
+	for _, e := range ents {
+		if e.Name() != "model.json" && e.Name() != "labels.jsonl" {
+			staged = append(staged, e.Name())
+		}
+	}
+	if len(staged) != 1 || !durable.IsStagingName(staged[0]) {
+		t.Fatalf("the gate's folder holds %v besides the model and labels; want one staging file", staged)
+	}
+	tmp := filepath.Join(filepath.Dir(model), staged[0])
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(tmp, old, old); err != nil {
+		t.Fatal(err)
+	}
+	st, err := a.Collect(ctx, 7*24*time.Hour)
+	if err != nil || st.Staging != 1 || len(st.Warnings) != 0 {
+		t.Fatalf("Collect = %+v, %v; want the staging file removed", st, err)
+	}
+	if _, err := os.Lstat(tmp); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s stays: %v", tmp, err)
+	}
+	if labels, bad, err := a.GateLabels(); err != nil || bad != 0 || len(labels) != 1 {
+		t.Errorf("the labels after gc: %d, %d bad, %v", len(labels), bad, err)
 	}
 }

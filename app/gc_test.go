@@ -48,9 +48,10 @@ func TestParseAge(t *testing.T) {
 }
 
 // The staging files that writers killed mid-write leave beside a debate
-// (session.json, verdict.json) and in the vault folders parley writes
-// pages in are removed once stale; a live writer's file, a symbolic link by
-// a staging name, a look-alike name and a user's own folder are not.
+// (session.json, verdict.json), in the gate's folder (model.json) and in
+// the vault folders parley writes pages in are removed once stale; a live
+// writer's file, a symbolic link by a staging name, a look-alike name and
+// a user's own folder are not.
 func TestCollectRemovesStaleStagingOfDebatesAndVault(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -79,6 +80,7 @@ func TestCollectRemovesStaleStagingOfDebatesAndVault(t *testing.T) {
 		plant(debateDir, ".verdict.json.0123456789ab.tmp", old),
 		plant(filepath.Join(a.Vault(), "wiki", "consensus"), ".consensus-records.md.086d05c1643c.tmp", old),
 		plant(filepath.Join(a.Vault(), "wiki", "debates"), ".20261204-plan-x-ri62oe.md.39a2a7b509e4.tmp", old),
+		plant(filepath.Join(a.Root(), "gate"), ".model.json.5c0ffee0d00d.tmp", old),
 	}
 	kept := []string{
 		plant(debateDir, ".session.json.fedcba987654.tmp", time.Now()),             // a live writer's
@@ -86,6 +88,8 @@ func TestCollectRemovesStaleStagingOfDebatesAndVault(t *testing.T) {
 		plant(debateDir, ".session.json.0123456789AB.tmp", old),                    // upper-case hex
 		plant(filepath.Join(a.Vault(), "notes"), ".mine.md.0123456789ab.tmp", old), // a user's folder
 		plant(filepath.Join(a.Vault(), "wiki", "consensus"), "x.md", old),
+		plant(filepath.Join(a.Root(), "gate"), "labels.jsonl", old),
+		plant(filepath.Join(a.Root(), "gate"), "model.json", old),
 	}
 	target := plant(t.TempDir(), "precious", old)
 	link := filepath.Join(a.Vault(), "wiki", "debates", ".link.md.0123456789ab.tmp")
