@@ -79,6 +79,12 @@ var (
 	// directory, not even an empty one (gate learn --reset refuses it):
 	// its owner moves it away or removes it.
 	ErrModelIsDirectory = errors.New("is a directory, not a learnt model: move it away or remove it yourself (parley removes no directory)")
+	// ErrGateOutsideRoot: the gate's folder (<root>/gate, which holds the
+	// labels and the learnt model) is a symbolic link out of the root.
+	// parley follows no link out of the root: it neither reads, writes
+	// nor removes anything through it (gate learn --reset included); its
+	// owner removes the link.
+	ErrGateOutsideRoot = errors.New("is a symbolic link out of the root, which parley does not follow: remove the link (what it leads to stays)")
 )
 
 // Error is every refusal of an input, and the failures a front end words

@@ -70,7 +70,8 @@ func (a *App) LoadGate(ctx context.Context, mode, modelFile string) (*gating.Gat
 // its place, or a model that does not load, is an *Error of ProblemState
 // that says how to remove it ("{parley gate learn --reset}", for each
 // front end to word as it runs it); a directory is ErrModelIsDirectory,
-// which its owner removes.
+// which its owner removes, and a gate folder that is a link out of the
+// root ErrGateOutsideRoot, whose link its owner removes.
 func (a *App) RootGate() (*gating.Gate, error) {
 	path := filepath.Join(a.root, gating.ModelName)
 	data, err := readRootModel(a.root)
@@ -81,6 +82,9 @@ func (a *App) RootGate() (*gating.Gate, error) {
 	if errors.As(err, &nr) && nr.Mode.IsDir() {
 		return nil, fmt.Errorf("%s %w", path, ErrModelIsDirectory)
 	}
+	if err := a.gateOutside(err); errors.Is(err, ErrGateOutsideRoot) {
+		return nil, err
+	}
 	if err == nil {
 		var g *gating.Gate
 		if g, err = gating.LoadModelFile(data); err == nil {
@@ -88,6 +92,29 @@ func (a *App) RootGate() (*gating.Gate, error) {
 		}
 	}
 	return nil, newError(ProblemState, "", err, "%s: %v (remove it with: {parley gate learn --reset})", path, err)
+}
+
+// gateOutside is err, a failure of an operation in the gate's folder
+// (<root>/gate), as ErrGateOutsideRoot naming the folder when the folder
+// is a symbolic link out of the root, which os.Root refuses to follow;
+// else err as it is.
+func (a *App) gateOutside(err error) error {
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	r, rerr := os.OpenRoot(a.root)
+	if rerr != nil {
+		return err
+	}
+	defer r.Close()
+	if fi, lerr := r.Lstat(gating.LabelDir); lerr != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return err
+	}
+	// A link inside the root is followed (a dangling one is no folder).
+	if _, serr := r.Stat(gating.LabelDir); serr == nil || errors.Is(serr, fs.ErrNotExist) {
+		return err
+	}
+	return fmt.Errorf("%s %w", filepath.Join(a.root, gating.LabelDir), ErrGateOutsideRoot)
 }
 
 // readRootModel reads <root>/gate/model.json through os.Root and
@@ -238,9 +265,11 @@ func (a *App) GateLog() ([]gating.LogEntry, int, error) {
 }
 
 // GateLabels reads <root>/gate/labels.jsonl: the labels, and how many
-// lines could not be read.
+// lines could not be read. A gate folder that is a symbolic link out of
+// the root is ErrGateOutsideRoot.
 func (a *App) GateLabels() ([]gating.Label, int, error) {
-	return readRootJSONL(a.root, gating.LabelsName, gating.ReadLabels)
+	labels, bad, err := readRootJSONL(a.root, gating.LabelsName, gating.ReadLabels)
+	return labels, bad, a.gateOutside(err)
 }
 
 // readRootJSONL opens name under the root as a regular file (a named pipe
@@ -448,7 +477,7 @@ func (a *App) appendLabels(labels []gating.Label) error {
 		return err
 	}
 	defer root.Close()
-	return gating.AppendLabels(root, labels)
+	return a.gateOutside(gating.AppendLabels(root, labels))
 }
 
 // ErrNoLabels means Learn found nothing to learn from: no user label and
@@ -546,6 +575,9 @@ func (a *App) installModel(fsys func(*os.Root) durable.FS, b []byte) error {
 		return fmt.Errorf("create %s: %w", filepath.Join(a.root, gating.LabelDir), err)
 	}
 	if err := writeModel(fsys(r), gating.ModelName, b, 0o600); err != nil {
+		if err := a.gateOutside(err); errors.Is(err, ErrGateOutsideRoot) {
+			return err
+		}
 		return fmt.Errorf("write model %s: %w", filepath.Join(a.root, gating.ModelName), err)
 	}
 	return nil
@@ -577,20 +609,30 @@ func writeModel(fsys durable.FS, name string, b []byte, perm fs.FileMode) error 
 // It reports whether there was one, and its path. What stands in the
 // model's place is removed when it is a file, a symbolic link (not its
 // target) or a named pipe; a directory, even an empty one, is left alone
-// and is ErrModelIsDirectory.
+// and is ErrModelIsDirectory. It works under the root: a gate folder that
+// is a symbolic link out of the root is ErrGateOutsideRoot, and nothing
+// it leads to is removed.
 func (a *App) ResetGate() (removed bool, path string, err error) {
 	path = filepath.Join(a.root, gating.ModelName)
-	fi, err := os.Lstat(path)
+	r, err := os.OpenRoot(a.root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, path, nil
 	}
 	if err != nil {
 		return false, path, err
 	}
+	defer r.Close()
+	fi, err := r.Lstat(gating.ModelName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, path, nil
+	}
+	if err != nil {
+		return false, path, a.gateOutside(err)
+	}
 	if fi.IsDir() {
 		return false, path, fmt.Errorf("%s %w", path, ErrModelIsDirectory)
 	}
-	err = os.Remove(path)
+	err = r.Remove(gating.ModelName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, path, nil
 	}

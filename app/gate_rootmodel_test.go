@@ -119,3 +119,80 @@ func TestRootGateReadsTheInstalledModel(t *testing.T) {
 		t.Fatalf("RootGate = %v, %v", g, err)
 	}
 }
+
+// A gate folder (<root>/gate) that is a symbolic link out of the root is
+// not followed: "gate learn --reset" removed the model.json it led to (a
+// file outside the root), and said the embedded model decides again
+// while every gate decision still failed, advising the same reset. Now
+// every use of the folder says the link is the problem and nothing it
+// leads to is read, written or removed; a link inside the root is still
+// followed.
+func TestAGateFolderLinkedOutOfTheRootIsNotFollowed(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	model := filepath.Join(outside, "model.json")
+	labels := filepath.Join(outside, "labels.jsonl")
+	if err := os.WriteFile(model, gating.EmbeddedModel(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(labels, []byte("mine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := newApp(t)
+	if err := os.MkdirAll(a.Root(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(a.Root(), gating.LabelDir)
+	if err := os.Symlink(outside, folder); err != nil {
+		t.Fatal(err)
+	}
+	says := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrGateOutsideRoot) || !strings.HasPrefix(err.Error(), folder+" ") || strings.Contains(err.Error(), "--reset") {
+			t.Errorf("%s: %v; want ErrGateOutsideRoot naming %s", what, err, folder)
+		}
+	}
+	_, err := a.RootGate()
+	says("gate", err)
+	removed, _, err := a.ResetGate()
+	says("reset", err)
+	if removed {
+		t.Error("reset says it removed a model")
+	}
+	_, _, err = a.GateLabels()
+	says("labels", err)
+	_, err = a.AddLabels(strings.NewReader(`{"layer":"verify","text":"Fixed; TestUpload passes on CI.","label":"skip"}`+"\n"), "mine.jsonl")
+	says("label", err)
+	_, err = a.Learn(2, true)
+	says("learn", err)
+	if b, err := os.ReadFile(model); err != nil || string(b) != string(gating.EmbeddedModel()) {
+		t.Errorf("the model the link leads to: %v", err)
+	}
+	if b, err := os.ReadFile(labels); err != nil || string(b) != "mine\n" {
+		t.Errorf("the labels the link leads to: %q %v", b, err)
+	}
+
+	// A link to a folder inside the root is the root's own.
+	inside := filepath.Join(a.Root(), "gate-folder")
+	if err := os.Mkdir(inside, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(inside, "model.json"), gating.EmbeddedModel(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(folder); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("gate-folder", folder); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := a.RootGate(); err != nil || g.Name() != gating.ModelFileName(gating.EmbeddedModel()) {
+		t.Fatalf("a link inside the root: %v, %v", g, err)
+	}
+	if removed, _, err := a.ResetGate(); !removed || err != nil {
+		t.Fatalf("reset through a link inside the root: %v %v", removed, err)
+	}
+	if _, err := os.Stat(model); err != nil {
+		t.Errorf("reset inside the root removed the model outside: %v", err)
+	}
+}
