@@ -22,9 +22,11 @@ const (
 	Skip   Outcome = "skip"
 )
 
-// ParseOutcome accepts "debate" or "skip".
+// ParseOutcome accepts "debate" or "skip", in any case and with spaces
+// around it (as vocab.ParseLayer reads a layer), and returns it in lower
+// case.
 func ParseOutcome(s string) (Outcome, error) {
-	switch o := Outcome(s); o {
+	switch o := Outcome(strings.ToLower(strings.TrimSpace(s))); o {
 	case Debate, Skip:
 		return o, nil
 	}

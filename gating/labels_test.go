@@ -258,6 +258,34 @@ func TestABadLabelIsSaidOnce(t *testing.T) {
 	}
 }
 
+// A label typed in another case, or with spaces around it, is read as
+// the layer beside it is: {"layer":"Verify","label":"Debate"} used to be
+// refused with 'label "Debate" is not debate or skip' while its layer was
+// taken. It is stored and trained on in lower case; another word is still
+// refused.
+func TestALabelIsReadInAnyCase(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		label string
+		want  Outcome
+	}{
+		{"Debate", Debate}, {"DEBATE", Debate}, {" debate ", Debate}, {"Skip", Skip}, {"SKIP", Skip}, {`skip\t`, Skip},
+	} {
+		line := `{"layer":"Verify","critique":"I am not sure the cache key holds.","label":"` + tc.label + `"}` + "\n"
+		ex, err := ReadCorpus(strings.NewReader(line))
+		if err != nil || len(ex) != 1 || ex[0].Label != tc.want || ex[0].Layer != debate.LayerVerify {
+			t.Errorf("corpus label %q: %+v %v; want %s", tc.label, ex, err, tc.want)
+		}
+		ex, err = ReadLabelInput(strings.NewReader(line))
+		if err != nil || len(ex) != 1 || ex[0].Label != tc.want {
+			t.Errorf("gate label %q: %+v %v; want %s", tc.label, ex, err, tc.want)
+		}
+	}
+	if _, err := ReadLabelInput(strings.NewReader(`{"critique":"c","label":"débat"}` + "\n")); err == nil || err.Error() != `line 1: label "débat" is not debate or skip` {
+		t.Errorf("another word: %v", err)
+	}
+}
+
 // lineReader yields line n times, then io.EOF.
 type lineReader struct {
 	line []byte
