@@ -53,7 +53,7 @@ type Options struct {
 
 // Notice is something a front end may want to show while a call runs.
 type Notice struct {
-	// Kind names the notice: NoticeWaiting.
+	// Kind names the notice: NoticeWaiting, NoticeGateBusy.
 	Kind string
 	// Server is the server waited for (for NoticeWaiting, the NATS URLs
 	// of config.json, without their user information).

@@ -14,6 +14,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/flock"
 	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/internal/userfile"
 )
@@ -517,8 +518,16 @@ func (l *Learned) MarshalJSON() ([]byte, error) {
 // model with the current one on the labels the current one was not
 // trained on, and installs it as <root>/gate/model.json when it is not
 // worse, or when force. With no label at all it is ErrNoLabels, and
-// the result carries only its warnings.
-func (a *App) Learn(folds int, force bool) (*Learned, error) {
+// the result carries only its warnings. It runs under the gate's lock
+// (lockGate), from reading the labels and the current model to
+// installing the new one: a concurrent Learn or ResetGate of the same
+// root (in any process) waits for it, as long as ctx allows.
+func (a *App) Learn(ctx context.Context, folds int, force bool) (*Learned, error) {
+	unlock, err := a.lockGate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	user, bad, err := a.GateLabels()
 	if err != nil {
 		return nil, err
@@ -559,6 +568,54 @@ func (a *App) Learn(folds int, force bool) (*Learned, error) {
 		}
 	}
 	return out, nil
+}
+
+// NoticeGateBusy: another Learn or ResetGate holds the gate's lock on
+// the root; the App waits for it.
+const NoticeGateBusy = "gate_busy"
+
+// lockName is the gate's lock file under the root.
+var lockName = gating.LabelDir + "/learn.lock"
+
+// lockGate takes the gate's lock, an exclusive flock on
+// <root>/gate/learn.lock (made 0600, in the gate's folder made 0700),
+// which Learn and ResetGate hold while they read and replace the learnt
+// model, so that of two at once neither installs a model made from what
+// the other replaced. When another holds it, it notifies NoticeGateBusy
+// and waits as long as ctx allows. A root that does not exist has
+// nothing to lock: unlock is then a no-op, and nothing is created.
+func (a *App) lockGate(ctx context.Context) (unlock func(), err error) {
+	r, err := os.OpenRoot(a.root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if err := r.Mkdir(gating.LabelDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, a.gateOutside(fmt.Errorf("create %s: %w", filepath.Join(a.root, gating.LabelDir), err))
+	}
+	f, err := r.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, a.gateOutside(fmt.Errorf("the gate's lock: %w", err))
+	}
+	ok, err := flock.Try(f, flock.Exclusive)
+	if err == nil && !ok {
+		a.notify(Notice{Kind: NoticeGateBusy})
+		err = flock.Wait(ctx, f, flock.Exclusive)
+	}
+	if err != nil {
+		f.Close()
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("the gate's lock %s: %w", filepath.Join(a.root, lockName), err)
+	}
+	return func() {
+		_ = flock.Unlock(f)
+		f.Close()
+	}, nil
 }
 
 // installModel writes b as <root>/gate/model.json under the root (through
@@ -611,8 +668,10 @@ func writeModel(fsys durable.FS, name string, b []byte, perm fs.FileMode) error 
 // target) or a named pipe; a directory, even an empty one, is left alone
 // and is ErrModelIsDirectory. It works under the root: a gate folder that
 // is a symbolic link out of the root is ErrGateOutsideRoot, and nothing
-// it leads to is removed.
-func (a *App) ResetGate() (removed bool, path string, err error) {
+// it leads to is removed. It waits for a Learn in progress (lockGate), as
+// long as ctx allows, so that the model Learn was installing is the one
+// removed.
+func (a *App) ResetGate(ctx context.Context) (removed bool, path string, err error) {
 	path = filepath.Join(a.root, gating.ModelName)
 	r, err := os.OpenRoot(a.root)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -622,6 +681,14 @@ func (a *App) ResetGate() (removed bool, path string, err error) {
 		return false, path, err
 	}
 	defer r.Close()
+	if _, err := r.Lstat(gating.LabelDir); errors.Is(err, fs.ErrNotExist) {
+		return false, path, nil // no model, and no folder to lock
+	}
+	unlock, err := a.lockGate(ctx)
+	if err != nil {
+		return false, path, err
+	}
+	defer unlock()
 	fi, err := r.Lstat(gating.ModelName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, path, nil

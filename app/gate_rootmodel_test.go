@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -50,7 +51,7 @@ func TestRootGateRefusesWhatIsPlantedInTheModelsPlace(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				t.Fatal("RootGate blocked on it")
 			}
-			if removed, _, err := a.ResetGate(); !removed || err != nil {
+			if removed, _, err := a.ResetGate(context.Background()); !removed || err != nil {
 				t.Fatalf("reset: %v %v", removed, err)
 			}
 			if g, err := a.RootGate(); err != nil || g.Name() != gating.EmbeddedName {
@@ -87,7 +88,7 @@ func TestResetGateLeavesADirectoryAlone(t *testing.T) {
 			if !errors.Is(err, ErrModelIsDirectory) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "--reset") {
 				t.Errorf("gate: %v, want ErrModelIsDirectory naming %s and not recommending --reset", err, path)
 			}
-			removed, _, err := a.ResetGate()
+			removed, _, err := a.ResetGate(context.Background())
 			if removed || !errors.Is(err, ErrModelIsDirectory) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "remove it yourself") {
 				t.Errorf("reset: removed %v, %v; want ErrModelIsDirectory naming %s", removed, err, path)
 			}
@@ -154,7 +155,7 @@ func TestAGateFolderLinkedOutOfTheRootIsNotFollowed(t *testing.T) {
 	}
 	_, err := a.RootGate()
 	says("gate", err)
-	removed, _, err := a.ResetGate()
+	removed, _, err := a.ResetGate(context.Background())
 	says("reset", err)
 	if removed {
 		t.Error("reset says it removed a model")
@@ -163,7 +164,7 @@ func TestAGateFolderLinkedOutOfTheRootIsNotFollowed(t *testing.T) {
 	says("labels", err)
 	_, err = a.AddLabels(strings.NewReader(`{"layer":"verify","text":"Fixed; TestUpload passes on CI.","label":"skip"}`+"\n"), "mine.jsonl")
 	says("label", err)
-	_, err = a.Learn(2, true)
+	_, err = a.Learn(context.Background(), 2, true)
 	says("learn", err)
 	if b, err := os.ReadFile(model); err != nil || string(b) != string(gating.EmbeddedModel()) {
 		t.Errorf("the model the link leads to: %v", err)
@@ -189,7 +190,7 @@ func TestAGateFolderLinkedOutOfTheRootIsNotFollowed(t *testing.T) {
 	if g, err := a.RootGate(); err != nil || g.Name() != gating.ModelFileName(gating.EmbeddedModel()) {
 		t.Fatalf("a link inside the root: %v, %v", g, err)
 	}
-	if removed, _, err := a.ResetGate(); !removed || err != nil {
+	if removed, _, err := a.ResetGate(context.Background()); !removed || err != nil {
 		t.Fatalf("reset through a link inside the root: %v %v", removed, err)
 	}
 	if _, err := os.Stat(model); err != nil {

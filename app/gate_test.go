@@ -127,14 +127,25 @@ func TestGateModes(t *testing.T) {
 		!strings.HasSuffix(ie.Format(func(f string) string { return "<" + f + ">" }), "(remove it with: <parley gate learn --reset>)") {
 		t.Errorf("broken model: %#v", err)
 	}
-	if removed, _, err := a.ResetGate(); !removed || err != nil {
+	if removed, _, err := a.ResetGate(context.Background()); !removed || err != nil {
 		t.Errorf("reset: %v %v", removed, err)
 	}
 	if g, err := a.RootGate(); err != nil || g.Name() != gating.Default().Name() {
 		t.Errorf("after reset: %v", err)
 	}
-	if removed, _, err := a.ResetGate(); removed || err != nil {
+	if removed, _, err := a.ResetGate(context.Background()); removed || err != nil {
 		t.Errorf("second reset: %v %v", removed, err)
+	}
+	// A reset where there was never a model creates nothing.
+	b := newApp(t)
+	if err := os.MkdirAll(b.Root(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if removed, _, err := b.ResetGate(context.Background()); removed || err != nil {
+		t.Errorf("reset without a model: %v %v", removed, err)
+	}
+	if _, err := os.Lstat(filepath.Join(b.Root(), gating.LabelDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("reset without a model made the gate's folder: %v", err)
 	}
 }
 
@@ -150,7 +161,7 @@ func TestLabelAndLearnRefusals(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(a.Root(), gating.LabelsName), []byte("{broken\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Learn(3, false)
+	res, err := a.Learn(context.Background(), 3, false)
 	if !errors.Is(err, ErrNoLabels) || res == nil || len(res.Warnings) != 1 {
 		t.Fatalf("learn without labels: %+v %v", res, err)
 	}
@@ -341,5 +352,91 @@ func TestLearnKilledMidWriteLeavesOnlyWhatGCRemoves(t *testing.T) {
 	}
 	if labels, bad, err := a.GateLabels(); err != nil || bad != 0 || len(labels) != 1 {
 		t.Errorf("the labels after gc: %d, %d bad, %v", len(labels), bad, err)
+	}
+}
+
+// Two "gate learn" at once on one root: the one that started first, with
+// fewer labels, used to install its model last, over the model of the
+// one that had the newer label and said it installed it. Now a learn
+// waits (saying so) for the one at work, then compares with the model
+// that one installed and trains on every label.
+func TestLearnWaitsForTheLearnAtWork(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	busy := make(chan struct{}, 1)
+	dir := t.TempDir()
+	a := New(Options{Root: filepath.Join(dir, "root"), Vault: filepath.Join(dir, "vault"), Notify: func(n Notice) {
+		if n.Kind == NoticeGateBusy {
+			busy <- struct{}{}
+		}
+	}})
+	first := `{"layer":"verify","text":"Fixed; go test ./upload passes (TestUpload, upload_test.go:12).","label":"skip"}` + "\n" +
+		`{"layer":"verify","text":"I am not sure the retry covers a timeout; I never ran it.","label":"debate"}` + "\n"
+	if _, err := a.AddLabels(strings.NewReader(first), "first.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	// The learn at work: it read these two labels and the embedded model,
+	// and is about to install what it trained.
+	unlock, err := a.lockGate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, _, err := a.GateLabels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := gating.Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	older, err := gating.Learn(corpus, labels, gating.Default(), gating.LearnOptions{Folds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	olderFile, err := older.Model.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Meanwhile a new label, and a second learn.
+	if _, err := a.AddLabels(strings.NewReader(`{"layer":"verify","text":"I doubt the migration ran at all.","label":"debate"}`+"\n"), "new.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	type learned struct {
+		l   *Learned
+		err error
+	}
+	done := make(chan learned, 1)
+	go func() {
+		l, err := a.Learn(ctx, 2, true)
+		done <- learned{l, err}
+	}()
+	var second learned
+	select {
+	case <-busy: // it waits for the learn at work
+	case second = <-done:
+	}
+	if err := a.installModel(durable.Root, olderFile); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if second.l == nil && second.err == nil {
+		second = <-done
+	}
+	if second.err != nil || !second.l.Installed {
+		t.Fatalf("the second learn: %+v %v", second.l, second.err)
+	}
+	if second.l.User != 3 || second.l.CurrentName != gating.ModelFileName(olderFile) {
+		t.Errorf("the second learn trained on %d label(s) and compared with %s; want 3, and the model the first installed (%s)",
+			second.l.User, second.l.CurrentName, gating.ModelFileName(olderFile))
+	}
+	g, err := a.RootGate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Name() != second.l.NewName {
+		t.Fatalf("installed: %s; want the second learn's %s", g.Name(), second.l.NewName)
+	}
+	if n := len(g.Model().Training.LabelKeys); n != 3 {
+		t.Errorf("the installed model saw %d label(s); want 3", n)
 	}
 }

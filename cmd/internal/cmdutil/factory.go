@@ -94,8 +94,11 @@ func (a *Factory) Service() *app.App {
 		a.svc = app.New(app.Options{
 			Root: a.RootFlag, Vault: a.VaultFlag, Logger: a.Logger(), Spawn: a.spawn(),
 			Notify: func(n app.Notice) {
-				if n.Kind == app.NoticeWaiting {
+				switch n.Kind {
+				case app.NoticeWaiting:
 					a.Warnf("the NATS server %s does not answer (%v); retrying for up to %v (Ctrl-C to stop)", n.Server, n.Err, n.Window)
+				case app.NoticeGateBusy:
+					a.Warnf("another 'parley gate learn' is at work on this root: waiting for it to finish (Ctrl-C to stop)")
 				}
 			},
 		})

@@ -392,10 +392,10 @@ func NewCmdLearn(f *cmdutil.Factory, runF func(*LearnOptions) error) *cobra.Comm
 	return cmd
 }
 
-func learnRun(_ context.Context, opts *LearnOptions) error {
+func learnRun(ctx context.Context, opts *LearnOptions) error {
 	f := opts.f
 	if opts.Reset {
-		removed, path, err := f.Service().ResetGate()
+		removed, path, err := f.Service().ResetGate(ctx)
 		if err != nil {
 			return err
 		}
@@ -403,7 +403,7 @@ func learnRun(_ context.Context, opts *LearnOptions) error {
 			return textview.GateReset(w, removed, path)
 		})
 	}
-	res, err := f.Service().Learn(opts.Folds, opts.Force)
+	res, err := f.Service().Learn(ctx, opts.Folds, opts.Force)
 	if res != nil {
 		for _, w := range res.Warnings {
 			f.Warnf("%s", w)
