@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/userfile"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -131,9 +132,16 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 	if mode == "" {
 		mode = config.DefaultGateMode
 	}
+	// Loaded now so that a gate that cannot decide stops the run before
+	// any record; the model mode loads the root's model again for each
+	// record (rootGate).
 	g, err := a.LoadGate(ctx, mode, "")
 	if err != nil {
 		return st, err
+	}
+	var gate escalation.Gate = g
+	if g.Mode() == gating.ModeModel {
+		gate = rootGate{a: a, warn: o.Warn}
 	}
 	if err := os.MkdirAll(a.root, 0o700); err != nil {
 		return st, fmt.Errorf("create root: %w", err)
@@ -156,7 +164,7 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		return st, err
 	}
 	e := &escalation.Escalator{
-		Ledger: ledger, Gate: g, Debater: escalationDebater{a: a}, GateLog: gateLog,
+		Ledger: ledger, Gate: gate, Debater: escalationDebater{a: a}, GateLog: gateLog,
 		Defender: a.rootRelativeSpec(cfg.Escalation.Defender), Attacker: a.rootRelativeSpec(cfg.Escalation.Attacker),
 		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.log, RetryUnavailable: o.RetryUnavailable,
 	}

@@ -1,8 +1,11 @@
 package app
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
+	"github.com/parleyhq/parley/escalation"
 	"github.com/parleyhq/parley/gating"
 )
 
@@ -46,4 +49,43 @@ func (a *App) escalationGateDecisions() (map[string]bool, error) {
 		}
 	}
 	return logged, nil
+}
+
+// rootGate is escalate's gate in the model mode: the root's gate
+// (RootGate), loaded again for each record as "parley gate" loads it, so
+// that a model "gate learn" installs (or --reset removes) while an
+// escalation follows its telemetry decides the records that come after.
+// A model that no longer loads is told to warn (an *Error, worded as the
+// failure RootGate returns) and the record goes to a debate: the
+// cascade's answer when the gate cannot decide.
+type rootGate struct {
+	a    *App
+	warn func(error)
+}
+
+var _ escalation.Gate = rootGate{}
+
+func (g rootGate) Decide(sc gating.SelfCritique) (gating.Decision, error) {
+	gate, err := g.a.RootGate()
+	if err != nil {
+		if g.warn != nil {
+			g.warn(gateCannotDecide(err))
+		}
+		return gating.Decision{}, err
+	}
+	return gate.Decide(sc)
+}
+
+// gateCannotDecide is err, the failure to load the gate, said as why a
+// record goes to a debate; an *Error stays one, for each front end to
+// word.
+func gateCannotDecide(err error) error {
+	const why = "the gate cannot decide, so the record goes to a debate: "
+	var e *Error
+	if errors.As(err, &e) {
+		out := *e
+		out.tmpl = why + e.tmpl
+		return &out
+	}
+	return fmt.Errorf(why+"%w", err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -350,5 +352,75 @@ func TestEscalateAgainAfterItsDebatesWereRemoved(t *testing.T) {
 	}
 	if in := transcripts.NewView(tr).Integrity; in.Tampered() {
 		t.Errorf("the new debate does not verify: %s", in.Trouble())
+	}
+}
+
+// A model "gate learn" installs while an escalation runs decides the
+// records that come after it, as it does for "parley gate": escalate
+// --follow used to decide every record with the model it found when it
+// started. A model that no longer loads is warned of, and the record goes
+// to a debate.
+func TestEscalateDecidesWithTheModelInstalledMeanwhile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	a := New(Options{Root: root})
+	os.MkdirAll(root, 0o700)
+	write(t, filepath.Join(root, "config.json"), `{"escalation":{"gateMode":"model","defender":"@Keeper","attacker":"@Doubter"}}`)
+	record := func(task string) string {
+		return `{"timestamp":"2026-06-02T09:00:00Z","task_id":"` + task + `","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["maybe the retry is never reached, not sure"],"claims":["Retries work"]}` + "\n"
+	}
+	pr, pw := io.Pipe()
+	decided := make(chan string)
+	warned := make(chan error, 4)
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: "standard input", Records: pr, Workspace: dir,
+			Decided: func(d *escalation.Decision, _ []byte) error { decided <- d.TaskID; return nil },
+			Warn:    func(err error) { warned <- err }})
+		done <- err
+	}()
+	send := func(task string) {
+		t.Helper()
+		if _, err := io.WriteString(pw, record(task)); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-decided; got != task {
+			t.Fatalf("decided task %s, want %s", got, task)
+		}
+	}
+	send("before")
+	installed := gating.EmbeddedModel() // named by its file's hash once installed
+	if err := a.installModel(durable.Root, installed); err != nil {
+		t.Fatal(err)
+	}
+	send("after")
+	if err := os.WriteFile(filepath.Join(root, gating.ModelName), []byte("{broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	send("broken")
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := a.GateLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := map[string]string{}
+	for _, e := range entries {
+		models[e.Source] = e.Model
+	}
+	want := map[string]string{"task:before": gating.EmbeddedName, "task:after": gating.ModelFileName(installed)}
+	if len(models) != len(want) || models["task:before"] != want["task:before"] || models["task:after"] != want["task:after"] {
+		t.Errorf("the gate decided with %v; want %v (and no decision logged for the broken model)", models, want)
+	}
+	select {
+	case w := <-warned:
+		if !IsProblem(w, ProblemState) || !strings.HasPrefix(w.Error(), "the gate cannot decide, so the record goes to a debate: ") || !strings.Contains(w.Error(), "gate learn --reset") {
+			t.Errorf("warning: %v", w)
+		}
+	default:
+		t.Error("a model that does not load was not warned of")
 	}
 }
