@@ -718,8 +718,9 @@ type Trained struct {
 // Lines; "" is the corpus shipped in the binary, which reproduces the
 // embedded model byte for byte) and writes it to out.
 // An out that is a directory, not a regular file or the file data names
-// is an *Error (ProblemFile), found before the training; so is a model
-// that cannot be written.
+// is an *Error (ProblemFile), found before the training, as is "-" (it
+// names standard input for the corpus, not a file); so is a model that
+// cannot be written.
 func TrainGate(ctx context.Context, data, out string, opts gating.TrainOptions) (*Trained, error) {
 	if data == "" {
 		return trainGate(out, opts, "the shipped corpus", gating.Corpus)
@@ -743,6 +744,11 @@ func TrainGateFrom(r io.Reader, source, out string, opts gating.TrainOptions) (*
 // trainGate is TrainGate on the corpus load reads, which source names;
 // out is checked before anything is read.
 func trainGate(out string, opts gating.TrainOptions, source string, load func() ([]gating.Example, error)) (*Trained, error) {
+	if out == "-" {
+		// "-" is standard input for the corpus; a model made a file named
+		// "-" in the working directory.
+		return nil, newError(ProblemFile, "out", nil, "{out} -: the model is written to a file, not to standard output: name the file (./- for a file named -)")
+	}
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return nil, newError(ProblemFile, "out", nil, "{out} %s is a directory: name the model's file", out)
 	} else if err == nil && !fi.Mode().IsRegular() {

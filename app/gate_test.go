@@ -254,6 +254,16 @@ func TestTrainGateRefusesWhatCannotBeWritten(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "m.json")); err == nil {
 		t.Error("a refused training wrote a model")
 	}
+	// "-" (standard input for --data) is no file to write: it used to
+	// make a file named "-" in the working directory.
+	t.Chdir(dir)
+	_, err = TrainGate(context.Background(), "", "-", gating.TrainOptions{})
+	if !IsProblem(err, ProblemFile) || err.Error() != "out -: the model is written to a file, not to standard output: name the file (./- for a file named -)" {
+		t.Errorf("out -: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "-")); err == nil {
+		t.Error(`a model was written to a file named "-"`)
+	}
 }
 
 // "gate train --data FILE --out FILE" with both naming the same file (by
