@@ -101,12 +101,13 @@ func FuzzParseExample(f *testing.F) {
 	})
 }
 
-// FuzzParseLabelLine: a line "parley gate label" accepts can be trained
-// on and decided.
+// FuzzParseLabelLine: a line "parley gate label" accepts (a labels.jsonl
+// line included) can be trained on and decided.
 func FuzzParseLabelLine(f *testing.F) {
 	f.Add([]byte(`{"layer":"plan","text":"**Draft:** x\n**Check:** y","label":"debate"}`))
 	f.Add([]byte(`{"critique":"c","final_confidence":"80%","label":"skip"}`))
 	f.Add([]byte(`{"text":"","label":"skip"}`))
+	f.Add([]byte(`{"time":"2026-12-05T01:00:00.000Z","source":"user","label":"skip","decision_id":"3f9a2c1e","input":{"layer":"verify","critique":"Fixed.","final_confidence":0.9}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e, err := ParseLabelLine(data)
 		if err != nil {

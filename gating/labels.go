@@ -76,9 +76,10 @@ type labelIn struct {
 	Voice string `json:"voice"`
 }
 
-// ParseLabelLine reads one labelled self-critique: the corpus row shape or
-// {"layer","text","label"}; the text is read as "parley gate" reads its
-// input. It fails on anything a training example cannot be made of.
+// ParseLabelLine reads one labelled self-critique: the corpus row shape,
+// {"layer","text","label"} (the text is read as "parley gate" reads its
+// input), or a line of labels.jsonl (a Label: its "input" and "label").
+// It fails on anything a training example cannot be made of.
 func ParseLabelLine(line []byte) (Example, error) {
 	line, err := checkText(line) // strips a byte order mark, which editors write
 	if err != nil {
@@ -87,6 +88,12 @@ func ParseLabelLine(line []byte) (Example, error) {
 	if t := bytes.TrimSpace(line); len(t) == 0 || t[0] != '{' {
 		// A self-critique given as it is, not as a labelled row.
 		return Example{}, fmt.Errorf(`%w: not a JSON object: a line is {"text": "the self-critique", "label": "debate"} (or "skip"), or the self-critique's JSON fields with "label"`, ErrMalformed)
+	}
+	var stored struct {
+		Input json.RawMessage `json:"input"`
+	}
+	if json.Unmarshal(line, &stored) == nil && len(stored.Input) > 0 {
+		return parseStoredLabel(line)
 	}
 	var in labelIn
 	if err := decodeStrict(line, &in); err != nil {
@@ -116,6 +123,38 @@ func ParseLabelLine(line []byte) (Example, error) {
 	}
 	sc.Parsed = nil
 	return Example{ID: in.ID, Case: in.Case, Voice: in.Voice, Label: label, SelfCritique: sc}, nil
+}
+
+// storedLabelIn is a line of labels.jsonl as AppendLabels writes it (a
+// Label), which ParseLabelLine takes too: labels move from one root to
+// another, and a gate can be measured on them (gate eval).
+type storedLabelIn struct {
+	Time       string       `json:"time"`
+	Source     string       `json:"source"`
+	Label      string       `json:"label"`
+	DecisionID string       `json:"decision_id"`
+	DebateID   string       `json:"debate_id"`
+	Why        string       `json:"why"`
+	Input      jsonCritique `json:"input"`
+}
+
+// parseStoredLabel reads a line of labels.jsonl as a labelled
+// self-critique: its input and its label; what else it says (when, who,
+// why, the decision's id) stays behind.
+func parseStoredLabel(line []byte) (Example, error) {
+	var in storedLabelIn
+	if err := decodeStrict(line, &in); err != nil {
+		return Example{}, err
+	}
+	label, err := parseLabel(in.Label)
+	if err != nil {
+		return Example{}, err
+	}
+	sc, err := in.Input.critique()
+	if err != nil {
+		return Example{}, err
+	}
+	return Example{Label: label, SelfCritique: sc}, nil
 }
 
 // ReadLabelInput reads the JSON Lines given to "parley gate label": every

@@ -1,6 +1,7 @@
 package gating
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -283,6 +284,53 @@ func TestALabelIsReadInAnyCase(t *testing.T) {
 	}
 	if _, err := ReadLabelInput(strings.NewReader(`{"critique":"c","label":"débat"}` + "\n")); err == nil || err.Error() != `line 1: label "débat" is not debate or skip` {
 		t.Errorf("another word: %v", err)
+	}
+}
+
+// The labels file parley writes (labels.jsonl) is a file of labels "gate
+// label" and a corpus take as they are: "gate label" of another root's
+// labels.jsonl, or "gate eval --data" of it, used to stop at line 1 on
+// 'unknown key "time"'. Each line gives its self-critique and its label;
+// what else it says stays behind.
+func TestALabelsFileIsReadBackAsLabels(t *testing.T) {
+	t.Parallel()
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	conf := 0.9
+	labels := []Label{
+		{Time: "2026-12-05T01:00:00.000Z", Source: SourceUser, Label: Skip, DecisionID: "3f9a2c1e", Why: "the gate decided debate",
+			Input: SelfCritique{Layer: debate.LayerVerify, Critique: "Fixed; TestUpload passes.", FinalConfidence: &conf, EvidenceRefs: []string{"upload_test.go:12"}}},
+		{Time: "2026-12-05T01:00:01.000Z", Source: SourceUser, Label: Debate, Why: "mine.jsonl",
+			Input: SelfCritique{Question: "Does the retry cover a timeout?", Critique: "I am not sure; I never ran it."}},
+	}
+	if err := AppendLabels(root, labels); err != nil {
+		t.Fatal(err)
+	}
+	file, err := root.ReadFile(LabelsName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, read := range map[string]func() ([]Example, error){
+		"gate label": func() ([]Example, error) { return ReadLabelInput(bytes.NewReader(file)) },
+		"corpus":     func() ([]Example, error) { return ReadCorpus(bytes.NewReader(file)) },
+	} {
+		ex, err := read()
+		if err != nil || len(ex) != len(labels) {
+			t.Fatalf("%s: %d example(s), %v; want %d", name, len(ex), err, len(labels))
+		}
+		for i, e := range ex {
+			if e.Label != labels[i].Label || CritiqueKey(e.SelfCritique) != CritiqueKey(labels[i].Input) {
+				t.Errorf("%s, line %d: %s %+v; want %s %+v", name, i+1, e.Label, e.SelfCritique, labels[i].Label, labels[i].Input)
+			}
+		}
+	}
+	// A labels.jsonl line is read as strictly as the other shapes.
+	_, err = ReadLabelInput(strings.NewReader(`{"time":"t","source":"user","label":"skip","input":{"critique":"c"},"text":"t"}` + "\n"))
+	if err == nil || !strings.Contains(err.Error(), `unknown key "text"`) {
+		t.Errorf("a labels line with a text as well: %v", err)
 	}
 }
 

@@ -285,8 +285,9 @@ func NewCmdLabel(f *cmdutil.Factory, runF func(*LabelOptions) error) *cobra.Comm
 		Long: "label appends to <root>/gate/labels.jsonl, which 'parley gate learn' trains on.\n\n" +
 			"With FILE (or - for standard input) it reads JSON Lines, one labelled self-critique\n" +
 			"a line: the self-critique's JSON fields, or {\"layer\",\"text\"} with the text as you\n" +
-			"would give it to 'parley gate', plus \"label\": \"debate\" or \"skip\". Every line is\n" +
-			"checked before any is added; a bad line adds nothing and names its line number.\n\n" +
+			"would give it to 'parley gate', plus \"label\": \"debate\" or \"skip\" (a line of\n" +
+			"another root's labels.jsonl is taken as it is). Every line is checked before\n" +
+			"any is added; a bad line adds nothing and names its line number.\n\n" +
 			"With --decision ID it labels a decision logged in <root>/gate.jsonl (each has a\n" +
 			"short id, printed by 'parley gate'; a unique prefix is enough).",
 		Args: cmdutil.MaxArgs(1),
