@@ -758,3 +758,54 @@ func TestRunnerDoesNotAskAgainWithoutTimeForIt(t *testing.T) {
 		})
 	}
 }
+
+// A command that hands its prompt to a model and prints the model's words
+// prints what a model writes: the turn's JSON object in a ```json fence,
+// after a line of prose, or after a <think> block. Its output is read as
+// a model's reply is (the same position), not as plain text whose first
+// line ("```json", "Here is my turn:") would be argued as the position;
+// and a fence that holds no turn object is no turn at all.
+func TestExecOutputIsReadAsAModelReplyIs(t *testing.T) {
+	t.Parallel()
+	const obj = `{"position": "Keys leak the creation time", "counter_to": "Use UUIDv7 keys", "confidence_change": -1}`
+	for name, out := range map[string]string{
+		"fenced":      "```json\n" + obj + "\n```\n",
+		"prose first": "Here is my turn:\n" + obj + "\n",
+		"prose after": obj + "\nThat is all I have to say.",
+		"think block": "<think>\nThe defender says {\"position\": \"draft\"}.\n</think>\n" + obj,
+		"not UTF-8":   "Voil\xe0 my turn:\n```json\n" + obj + "\n```",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			want, err := ParseModelReply(out, request(1, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := ParseOutput([]byte(out), request(1, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := request(1, 1)
+			reqMsg := &inbox.Message{ID: inbox.NewID(), From: debate.CoordinatorName(req.DebateID), To: "A", Type: debate.TypeTurnRequest}
+			m, err := replyMessage("A", reqMsg, req.RequestID, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := debate.DecodeTurn(m, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// With no "text", the prose around the object is the argument
+			// (the message renders the object when there is none).
+			if got.Position != want.Position || got.CounterTo != want.CounterTo || (want.Text != "" && got.Text != want.Text) {
+				t.Errorf("exec read %q / %q / %q; a model's reply reads %q / %q / %q",
+					got.Position, got.CounterTo, got.Text, want.Position, want.CounterTo, want.Text)
+			}
+		})
+	}
+	for _, out := range []string{"```json\n{\"position\": \"cut short\n```", "```\nno object here\n```"} {
+		if r, err := ParseOutput([]byte(out), request(1, 1)); !errors.Is(err, ErrBadOutput) {
+			t.Errorf("%q: reply %+v, err %v; want ErrBadOutput", out, r, err)
+		}
+	}
+}

@@ -302,11 +302,15 @@ func tail(s string) string {
 
 // ParseOutput reads what a command printed for req: a JSON object (the
 // reply's fields, with debate_id, round and role filled in from req when
-// absent) or plain text. Output that is empty, a JSON value other than an
-// object, the request itself printed back (an object with the request's
-// transcript, max_rounds or budget), an object that states no turn (none
-// of position, claim or counter_to), or not text (NUL bytes) is
-// ErrBadOutput.
+// absent) or plain text. The object is found as in a model's reply
+// (turnObject): the whole output, else in a fenced ```json block or after
+// or before prose, which then becomes the argument when the object has no
+// "text"; <think>…</think> blocks are left out and bytes that are not
+// UTF-8 read as U+FFFD. Output that is empty, a JSON value other than an
+// object, JSON or a fenced block that holds no turn object, the request
+// itself printed back (an object with the request's transcript,
+// max_rounds or budget), an object that states no turn (none of position,
+// claim or counter_to), or not text (NUL bytes) is ErrBadOutput.
 func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	// A byte order mark (a Windows tool, Python's utf-8-sig) is no text.
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(out), []byte("\ufeff")))
@@ -317,21 +321,47 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 		// Text has no NUL: this is a binary or a broken encoder.
 		return nil, fmt.Errorf("%w: output is not text (it has NUL bytes)", ErrBadOutput)
 	}
-	if trimmed[0] == '[' && json.Valid(trimmed) {
+	body := strings.TrimSpace(replyText(string(trimmed)))
+	if body == "" {
+		return nil, fmt.Errorf("%w: no output but a <think> block", ErrBadOutput)
+	}
+	if body[0] == '[' && json.Valid([]byte(body)) {
 		return nil, fmt.Errorf("%w: output is a JSON array, not an object", ErrBadOutput)
 	}
-	if trimmed[0] == '{' {
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(trimmed, &fields); err != nil || fields == nil {
-			return nil, fmt.Errorf("%w: output looks like JSON but is not an object: %v", ErrBadOutput, err)
+	var fields map[string]json.RawMessage
+	prose := ""
+	if body[0] == '{' {
+		// The whole output an object: the contract, taken as it is.
+		if json.Unmarshal([]byte(body), &fields) != nil {
+			fields = nil
 		}
+	}
+	if fields == nil {
+		var found bool
+		if fields, prose, found = turnObject(body); !found {
+			if body[0] == '{' {
+				var v any
+				err := json.Unmarshal([]byte(body), &v)
+				return nil, fmt.Errorf("%w: output looks like JSON but is not an object: %v", ErrBadOutput, err)
+			}
+			if strings.HasPrefix(body, "```") {
+				return nil, fmt.Errorf("%w: the output opens a fenced block but holds no JSON object with a \"position\": %s", ErrBadOutput, clip.Line(body, 301))
+			}
+		}
+	}
+	if fields != nil {
 		if k := requestKey(fields); k != "" {
 			return nil, fmt.Errorf("%w: the output is the turn request it was given (it has the request's %q), not a turn: the command must print its own answer", ErrBadOutput, k)
 		}
 		if !statesTurn(fields) {
-			return nil, fmt.Errorf("%w: the output is a JSON object with no \"position\" (nor \"claim\" or \"counter_to\"), not a turn: %s", ErrBadOutput, clip.Line(string(trimmed), 301))
+			return nil, fmt.Errorf("%w: the output is a JSON object with no \"position\" (nor \"claim\" or \"counter_to\"), not a turn: %s", ErrBadOutput, clip.Line(body, 301))
 		}
 		defaults := map[string]any{"debate_id": req.DebateID, "round": req.Round, "role": req.Role}
+		var text string
+		if prose != "" && (json.Unmarshal(fields["text"], &text) != nil || strings.TrimSpace(text) == "") {
+			defaults["text"] = prose
+			delete(fields, "text")
+		}
 		for k, v := range defaults {
 			if _, ok := fields[k]; !ok {
 				fields[k], _ = json.Marshal(v)
@@ -343,7 +373,7 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 		}
 		return &Reply{Raw: raw}, nil
 	}
-	text := strings.ReplaceAll(string(trimmed), "\r\n", "\n")
+	text := strings.ReplaceAll(body, "\r\n", "\n")
 	position, rest, _ := strings.Cut(text, "\n")
 	t := &debate.Turn{
 		DebateID: req.DebateID, Round: req.Round, Role: req.Role,

@@ -43,28 +43,38 @@ func ParseModelReply(content string, req *debate.TurnRequest) (*debate.Turn, err
 	if len(content) > MaxModelReplyBytes {
 		return nil, fmt.Errorf("%w: the reply is longer than %d bytes", ErrMalformedReply, MaxModelReplyBytes)
 	}
+	content = replyText(content)
+	obj, prose, ok := turnObject(content)
+	switch {
+	case ok:
+		return turnFromObject(obj, prose, req)
+	case strings.TrimSpace(content) == "":
+		return nil, fmt.Errorf("%w: %w", ErrMalformedReply, ErrEmptyReply)
+	}
+	return nil, fmt.Errorf("%w: the reply holds no JSON object with a \"position\"", ErrMalformedReply)
+}
+
+// replyText is an agent's reply as parley reads it, a model's
+// (ParseModelReply) and a command's (ParseOutput) alike: valid UTF-8 (a
+// byte that is not becomes U+FFFD), without its <think>…</think> blocks.
+func replyText(content string) string {
 	if !utf8.ValidString(content) {
 		content = strings.ToValidUTF8(content, "\uFFFD")
 	}
-	content = thinkRE().ReplaceAllString(content, "")
-	obj, span, err := findObject(content)
-	if err != nil {
-		return nil, err
-	}
-	prose := strings.TrimSpace(content[:span[0]] + "\n" + content[span[1]:])
-	return turnFromObject(obj, prose, req)
+	return thinkRE().ReplaceAllString(content, "")
 }
 
-// findObject returns the reply's JSON object and the byte span it (or its
-// fence) occupies in content (debate.FindTurnObject).
-func findObject(content string) (map[string]json.RawMessage, [2]int, error) {
-	if obj, span, ok := debate.FindTurnObject(content); ok {
-		return obj, span, nil
+// turnObject finds the JSON object of the turn in an agent's reply text
+// (debate.FindTurnObject: in a fenced ```json block, else the first
+// balanced object with a turn key) and returns it with the prose around it
+// (or its fence), trimmed. This is the one reading of where a reply's turn
+// is, for a model's reply and a command's output alike.
+func turnObject(text string) (obj map[string]json.RawMessage, prose string, ok bool) {
+	obj, span, ok := debate.FindTurnObject(text)
+	if !ok {
+		return nil, "", false
 	}
-	if strings.TrimSpace(content) == "" {
-		return nil, [2]int{}, fmt.Errorf("%w: %w", ErrMalformedReply, ErrEmptyReply)
-	}
-	return nil, [2]int{}, fmt.Errorf("%w: the reply holds no JSON object with a \"position\"", ErrMalformedReply)
+	return obj, strings.TrimSpace(text[:span[0]] + "\n" + text[span[1]:]), true
 }
 
 func turnFromObject(obj map[string]json.RawMessage, prose string, req *debate.TurnRequest) (*debate.Turn, error) {
