@@ -456,6 +456,8 @@ func TestRunnerReportsACommandThatKeepsFailing(t *testing.T) {
 		detail        string
 	}{
 		{"crash", "echo boom >&2; exit 1", true, "exit status 1: boom"},
+		// Its last words on stderr say why, after any amount of warnings.
+		{"warnings first", "yes 'DeprecationWarning: pkg_resources is deprecated' | head -n 300 >&2; echo 'fatal: OPENAI_API_KEY is not set' >&2; exit 1", true, "exit status 1: fatal: OPENAI_API_KEY is not set"},
 		{"silent", "exit 0", true, "no output"},
 		{"garbage", `printf '{"position": broken'`, true, "no turn, asked twice"},
 		{"once", `n=$(cat "` + counter + `" 2>/dev/null || echo 0); echo $((n+1)) > "` + counter + `"; [ "$n" -ge 1 ] && echo 'second time lucky' || exit 3`, false, ""},

@@ -24,6 +24,10 @@ import (
 // MaxOutputBytes bounds what a command may print for one turn.
 const MaxOutputBytes = inbox.MaxMessageBytes / 2
 
+// maxStderrBytes is how much of the end of a command's standard error is
+// kept, for the last line of a failure's message.
+const maxStderrBytes = 4096
+
 // Exec is the exec adapter: it runs Command with "sh -c" for every turn,
 // with the request as a JSON object on stdin (the turn_request's fields plus
 // "text", the Markdown prompt) and PARLEY_DEBATE_ID, PARLEY_REQUEST_ID,
@@ -123,8 +127,7 @@ func (e *Exec) Probe(ctx context.Context) error {
 func (e *Exec) probeSyntax(ctx context.Context) error {
 	cmd := exec.CommandContext(ctx, "sh", "-n", "-c", e.Command)
 	cmd.Dir = e.Dir
-	var stderr limitedBuffer
-	stderr.max = 4096
+	stderr := tailBuffer{max: maxStderrBytes}
 	cmd.Stderr = &stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
@@ -225,8 +228,7 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 		"PARLEY_ROUND="+strconv.Itoa(req.Round), "PARLEY_ROLE="+string(req.Role),
 		"PARLEY_ATTEMPT="+strconv.Itoa(req.Attempt))
 	cmd.Stdin = bytes.NewReader(input)
-	var stdout, stderr limitedBuffer
-	stdout.max, stderr.max = MaxOutputBytes, 4096
+	stdout, stderr := limitedBuffer{max: MaxOutputBytes}, tailBuffer{max: maxStderrBytes}
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	guard, err := startGuard()
 	if err != nil {
@@ -289,8 +291,9 @@ func noStart(err error) bool {
 	return errors.As(err, &ee) && (ee.ExitCode() == 127 || ee.ExitCode() == 126)
 }
 
+// tail is ": " and the last line of a command's standard error, or "".
 func tail(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
 	if s == "" {
 		return ""
 	}
@@ -448,3 +451,26 @@ func (b *limitedBuffer) Bytes() []byte { return b.buf.Bytes() }
 
 // String returns what was kept.
 func (b *limitedBuffer) String() string { return b.buf.String() }
+
+// tailBuffer keeps the last max bytes written to it: what a command says
+// last on its standard error is why it failed, after whatever warnings
+// and progress it printed before.
+type tailBuffer struct {
+	buf []byte
+	max int
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(p) > b.max {
+		p = p[len(p)-b.max:]
+	}
+	if drop := len(b.buf) + len(p) - b.max; drop > 0 {
+		b.buf = append(b.buf[:0], b.buf[drop:]...)
+	}
+	b.buf = append(b.buf, p...)
+	return n, nil
+}
+
+// String returns what was kept.
+func (b *tailBuffer) String() string { return string(b.buf) }
