@@ -141,7 +141,9 @@ func TestDebateUsageCountsAgainstTheBudget(t *testing.T) {
 
 // An attacker whose model never sends JSON: each request is asked twice
 // (one re-ask), the coordinator rejects the failure reply and asks once
-// more, then forfeits the turn; it never counts as a concession.
+// more, then forfeits the turn; it never counts as a concession. Never
+// heard, the attacker is unavailable: the debate is its failure, not a
+// BUDGET_EXHAUSTED to file.
 func TestDebateMalformedAttackerForfeits(t *testing.T) {
 	t.Parallel()
 	b := debate.DefaultBudget(debate.LayerSpec)
@@ -152,8 +154,9 @@ func TestDebateMalformedAttackerForfeits(t *testing.T) {
 		}
 		return openaitest.Reply("Honestly I have doubts but cannot say which.", 10, 10)
 	})
-	if o.Verdict != debate.BudgetExhausted || o.Verdict == debate.ConsensusReached {
-		t.Fatalf("outcome %+v", o)
+	if o.Verdict != debate.Unavailable || o.Verdict.Filed() || o.Unavailable == nil || o.Unavailable.Agent != "Attacker1-x" ||
+		!strings.Contains(o.Unavailable.Detail, "the reply holds no JSON object") {
+		t.Fatalf("outcome %s (%s), unavailable %+v; want UNAVAILABLE naming Attacker1-x and why", o.Verdict, o.Reason, o.Unavailable)
 	}
 	var rejected, forfeits int
 	for _, e := range j.Events() {

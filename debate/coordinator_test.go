@@ -259,8 +259,13 @@ func TestBadRepliesRejectedThenForfeited(t *testing.T) {
 			if r1.Attempt != 1 || r2.Attempt != 2 || r1.RequestID == r2.RequestID {
 				t.Fatalf("re-request %+v after %+v", r2, r1)
 			}
-			// A bad-reply forfeit does not end the debate: the round completes.
-			wantOutcome(t, o, debate.BudgetExhausted, debate.RuleMaxRounds, debate.ActionEscalate, "")
+			// A bad-reply forfeit does not end the debate: the round
+			// completes. But the critic, whose every reply was rejected,
+			// never took part: the debate is its failure, not an outcome.
+			wantOutcome(t, o, debate.Unavailable, debate.RuleUnavailable, debate.ActionEscalate, "")
+			if o.Unavailable == nil || o.Unavailable.Agent != "Critic" || o.Unavailable.Kind != debate.UnavailableFailed || !strings.Contains(o.Unavailable.Detail, tc.reason) {
+				t.Fatalf("unavailable %+v, want Critic, failed, %q", o.Unavailable, tc.reason)
+			}
 		})
 	}
 }

@@ -75,10 +75,64 @@ func Judge(s *DebateSession, slots []Slot, elapsedMs int64) (*Outcome, bool) {
 	}
 	for _, r := range t.rules() {
 		if o := r.Check(t); o != nil {
+			if u := t.neverValid(); u != nil && o.Verdict != Unavailable {
+				return t.unavailable(u), true
+			}
 			return o, true
 		}
 	}
 	return nil, false
+}
+
+// neverValid names a participant that had slots and lost every one of them
+// to rejected replies (bad_reply: asked twice, never a valid turn), as
+// the agent's failure: a debate it never took part in is no outcome, and
+// whatever rule closed it (the others agreeing without it, the rounds run
+// out) would file one. nil when every participant that was asked gave a
+// valid turn at least once. It is checked only when a rule closes the
+// debate: until then a later round may still hear the agent.
+func (t *Tally) neverValid() *UnavailableError {
+	for _, sp := range t.order {
+		var last *Slot
+		for i := range t.slots {
+			sl := &t.slots[i]
+			if sl.Agent != sp.Name {
+				continue
+			}
+			if sl.Forfeit == nil || sl.Forfeit.Reason != ForfeitBadReply {
+				last = nil
+				break
+			}
+			last = sl
+		}
+		if last == nil || t.spoke(sp.Name) {
+			continue
+		}
+		detail := fmt.Sprintf("no valid turn in %s: each reply was rejected (the last: %s)", roundSpan(1, last.Round), clip.Line(last.Forfeit.Detail, 201))
+		if last.Forfeit.Detail == "" {
+			detail = fmt.Sprintf("no valid turn in %s: each reply was rejected", roundSpan(1, last.Round))
+		}
+		return &UnavailableError{Agent: sp.Name, Kind: UnavailableFailed, Detail: detail,
+			Hint: "make the agent answer each turn_request with a debate_turn (a JSON object with its position); its rejected replies are in the transcript"}
+	}
+	return nil
+}
+
+// spoke reports whether agent took a valid turn in any slot so far.
+func (t *Tally) spoke(agent string) bool {
+	for i := range t.slots {
+		if t.slots[i].Turn != nil && t.slots[i].Agent == agent {
+			return true
+		}
+	}
+	return false
+}
+
+// unavailable closes the debate UNAVAILABLE for u, whose Agent is set.
+func (t *Tally) unavailable(u *UnavailableError) *Outcome {
+	o := t.Close(Unavailable, RuleUnavailable, "", u.Error())
+	o.Unavailable = u
+	return o
 }
 
 // rules is the table Judge applies after the last slot, in order.

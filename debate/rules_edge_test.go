@@ -87,8 +87,8 @@ func TestJudgeEdgeCases(t *testing.T) {
 		{name: "the defender's bad replies in the last round: budget, on the last agreed position", attackers: 1, budget: budget(2, 6000, 1),
 			rounds:  [][]string{r("P0", "P0"), r("X", "!bad_reply")},
 			verdict: BudgetExhausted, rule: RuleMaxRounds, action: ActionProceed, final: "P0"},
-		{name: "a round with a forfeited attacker is not agreed", attackers: 2, budget: budget(1, 6000, 1),
-			rounds:  [][]string{r("!bad_reply", "P0", "P0")},
+		{name: "a round with a forfeited attacker is not agreed", attackers: 2, budget: budget(2, 6000, 1),
+			rounds:  [][]string{r("X", "Y", "P1"), r("!bad_reply", "P1", "P1")},
 			verdict: BudgetExhausted, rule: RuleMaxRounds, action: ActionEscalate},
 
 		// Tokens reaching the budget on an attacker's turn.

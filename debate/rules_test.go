@@ -172,8 +172,18 @@ func TestJudgeEndRules(t *testing.T) {
 			rounds: [][]string{r("X", "X#50")}, verdict: ConsensusReached, rule: RuleAdopted, final: "X", action: ActionProceed},
 		{name: "deadlock is checked before the budget", attackers: 1, budget: budget(2, 6000, 1),
 			rounds: [][]string{r("X", "P1"), r("X", "P1")}, verdict: Deadlock, rule: RuleRepeated, action: ActionEscalate},
-		{name: "a bad-reply forfeit completes the last round", attackers: 1, budget: budget(1, 6000, 1),
-			rounds: [][]string{r("X", "!bad_reply")}, verdict: BudgetExhausted, rule: RuleMaxRounds, action: ActionEscalate},
+		{name: "a bad-reply forfeit completes the last round", attackers: 1, budget: budget(2, 6000, 1),
+			rounds: [][]string{r("X", "P1"), r("Y", "!bad_reply")}, verdict: BudgetExhausted, rule: RuleMaxRounds, action: ActionEscalate},
+		// An agent whose every slot was lost to rejected replies never took
+		// part: whatever rule closes the debate, it is the agent's failure.
+		{name: "a defender whose every reply was rejected: unavailable, not budget", attackers: 1, budget: budget(1, 6000, 1),
+			rounds: [][]string{r("X", "!bad_reply")}, verdict: Unavailable, rule: RuleUnavailable, action: ActionEscalate},
+		{name: "an attacker whose every reply was rejected: unavailable, not the others' consensus", attackers: 2, budget: budget(3, 6000, 1),
+			rounds: [][]string{r("!bad_reply", "Y", "Y")}, verdict: Unavailable, rule: RuleUnavailable, action: ActionEscalate},
+		{name: "an attacker silent for every round: unavailable, not budget", attackers: 2, budget: budget(2, 6000, 1),
+			rounds: [][]string{r("!bad_reply", "Y", "P1"), r("!bad_reply", "Y2", "P2")}, verdict: Unavailable, rule: RuleUnavailable, action: ActionEscalate},
+		{name: "an attacker heard once, then rejected: the debate is an outcome", attackers: 2, budget: budget(2, 6000, 1),
+			rounds: [][]string{r("X", "Y", "P1"), r("!bad_reply", "Y2", "P2")}, verdict: BudgetExhausted, rule: RuleMaxRounds, action: ActionEscalate},
 		// 5. Timeout.
 		{name: "the defender misses its deadline in the last round: timeout, not budget", attackers: 1, budget: budget(1, 6000, 1),
 			rounds: [][]string{r("X", "!deadline")}, elapsed: 60000, verdict: Timeout, rule: RuleWallClock, action: ActionEscalate},

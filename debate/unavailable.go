@@ -140,10 +140,8 @@ func unavailableRule(t *Tally) *Outcome {
 	if last.Forfeit == nil || last.Forfeit.Reason != ForfeitUnavailable {
 		return nil
 	}
-	for i := range t.slots {
-		if t.slots[i].Turn != nil && t.slots[i].Agent == last.Agent {
-			return nil
-		}
+	if t.spoke(last.Agent) {
+		return nil
 	}
 	u := last.Forfeit.Unavailable
 	if u == nil {
@@ -151,7 +149,5 @@ func unavailableRule(t *Tally) *Outcome {
 	}
 	c := *u
 	c.Agent = last.Agent
-	o := t.Close(Unavailable, RuleUnavailable, "", c.Error())
-	o.Unavailable = &c
-	return o
+	return t.unavailable(&c)
 }
