@@ -259,9 +259,10 @@ func (l *LLM) tokens(u Usage) int {
 
 // chat makes one request of the client, retrying while its error is
 // Retryable: after the wait the error asks for (at most a minute), else
-// d/2 + jitter·d/2 with d = min(8 s, 0.5 s·2^try). A wait the server asks
-// for past the turn's deadline gives up at once; a backoff that would pass
-// it ends with it (ctx).
+// d/2 + jitter·d/2 with d = min(8 s, 0.5 s·2^try). A wait, asked for by
+// the server or the backoff's, that would pass the turn's deadline gives
+// up at once with the last error: the endpoint is failing, which is the
+// agent's failure to report, not a turn the debate's clock ran out on.
 func (l *LLM) chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 	var last error
 	for try := 0; ; try++ {
@@ -291,9 +292,11 @@ func (l *LLM) chat(ctx context.Context, req ChatRequest) (ChatReply, error) {
 			d := min(backoffCap, backoffBase<<min(try, 10)) // no shift that overflows
 			delay = d/2 + time.Duration(l.jitter()*float64(d/2))
 		}
-		// A wait that would pass the turn's deadline ends with it: the
-		// coordinator then forfeits the turn for its deadline (TIMEOUT),
-		// which is what an endpoint that stays down amounts to.
+		// Slept through, the turn's deadline would pass with the cause
+		// unsaid, and the debate end TIMEOUT as if the agent were silent.
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < delay {
+			return ChatReply{}, &gaveUpError{err: err, retries: try, next: delay, left: time.Until(dl)}
+		}
 		l.log.Info("retrying", "try", try+1, "delay", delay, "err", err)
 		if err := l.sleep(ctx, delay); err != nil {
 			return ChatReply{}, fmt.Errorf("%w (last error: %v)", err, last)
@@ -332,12 +335,17 @@ func orNil(a, b error) error {
 }
 
 // gaveUpError is a retryable error that outlived the retries, or whose
-// server asked for a wait (wait) longer than the turn had left (left).
+// server asked for a wait (wait), or whose next backoff (next), longer
+// than the turn had left (left).
 type gaveUpError struct {
-	err        error
-	retries    int
-	wait, left time.Duration
+	err              error
+	retries          int
+	wait, next, left time.Duration
 }
+
+// pastDeadline reports a loop that gave up because the next try would
+// come after the turn's deadline, not because the retries ran out.
+func (e *gaveUpError) pastDeadline() bool { return e.wait > 0 || e.next > 0 }
 
 func (e *gaveUpError) Error() string {
 	return fmt.Sprintf("%v (gave up %s)", e.err, e.why())
@@ -345,9 +353,13 @@ func (e *gaveUpError) Error() string {
 
 // why says when the loop gave up.
 func (e *gaveUpError) why() string {
-	if e.wait > 0 {
+	switch {
+	case e.wait > 0:
 		return fmt.Sprintf("after %d retries: the server asks to wait %v, more than the %v the turn has left",
 			e.retries, e.wait, e.left.Round(time.Second))
+	case e.next > 0:
+		return fmt.Sprintf("after %d retries: the next would come in %v, after the turn's deadline (%v left)",
+			e.retries, e.next.Round(time.Millisecond), max(e.left, 0).Round(time.Millisecond))
 	}
 	return fmt.Sprintf("after %d retries", e.retries)
 }

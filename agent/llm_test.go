@@ -346,3 +346,30 @@ func TestLLMTemplateFailingMidDebateIsUnavailable(t *testing.T) {
 		t.Errorf("%d requests: the model was asked without a prompt", len(s.got))
 	}
 }
+
+// An endpoint that keeps failing (429, 5xx) until the turn's deadline is
+// reported as what it is: once the next retry would come after the
+// deadline, the loop gives up at once with the last error, and the agent
+// is unavailable, rather than sleeping the turn out so that the debate
+// ends TIMEOUT as if the agent were silent, the cause unsaid. No wait it
+// asks for passes the deadline.
+func TestLLMGivesUpWhenTheNextRetryWouldPassTheDeadline(t *testing.T) {
+	t.Parallel()
+	c := &scriptedClient{steps: []func(ChatRequest) (ChatReply, error){fails(fmt.Errorf("HTTP 429: %w", flaky{}))}}
+	l, slept := newLoop(t, c, LLMConfig{Kind: "test", MaxRetries: 20})
+	l.jitter = func() float64 { return 1 }
+	const turn = 5 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), turn)
+	defer cancel()
+	rep, err := l.Respond(ctx, request(1, 1))
+	var u *debate.UnavailableError
+	if !errors.As(err, &u) || u.Kind != debate.UnavailableServer || !strings.Contains(u.Detail, "after the turn's deadline") {
+		t.Fatalf("reply %+v, err %v; want the agent unavailable (server_error) saying the next retry would pass the deadline", rep, err)
+	}
+	// (The waits are not slept here: each is weighed against the turn.)
+	for _, d := range *slept {
+		if d > turn {
+			t.Errorf("waits %v over %d requests: one passes the turn's %v", *slept, len(c.got), turn)
+		}
+	}
+}

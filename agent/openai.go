@@ -693,7 +693,7 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 			Detail: fmt.Sprintf("%s kept failing: HTTP %d: %s (after %d retries)", he.URL, he.StatusCode, he.message(), o.cfg.MaxRetries),
 			Hint:   "check the model server's own log; openai.maxRetries in config.json sets how often parley retries",
 		}
-		if g := (*gaveUpError)(nil); errors.As(err, &g) && g.wait > 0 {
+		if g := (*gaveUpError)(nil); errors.As(err, &g) && g.pastDeadline() {
 			u.Detail = fmt.Sprintf("%s kept failing: HTTP %d: %s (%s)", he.URL, he.StatusCode, he.message(), g.why())
 			u.Hint = "run the debate again later, or with a longer wall clock (--timeout)"
 		}

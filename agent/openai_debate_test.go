@@ -190,19 +190,22 @@ func TestDebateMalformedAttackerForfeits(t *testing.T) {
 	}
 }
 
-// A server that answers 500 until the debate's wall clock runs out: the
-// turn is forfeited at the deadline and the debate times out. The clock
-// leaves room for a retry (a backoff of at most 0.5 s) even when the first
-// request is slow on a loaded machine under -race.
-func TestDebate500UntilTimeout(t *testing.T) {
+// A server that answers 500 until the debate's wall clock runs out: once
+// the next retry would come after the turn's deadline, the agent gives up
+// and is unavailable, the 500 named, rather than sleeping the clock out
+// into a TIMEOUT that says nothing of the server. The clock leaves room
+// for three retries (backoffs of at most 0.5, 1 and 2 s) and the 2 s or
+// more of the fourth is then always past it, by half a second or more.
+func TestDebate500UntilTheDeadlineIsUnavailable(t *testing.T) {
 	t.Parallel()
 	b := debate.DefaultBudget(debate.LayerSpec)
 	b.MaxWallClockMs = 4000
 	o, _, srv := openaiDebate(t, b, func(r *openaitest.Request) openaitest.Response {
 		return openaitest.Status(500, "overloaded")
 	})
-	if o.Verdict != debate.Timeout || len(o.Forfeits) != 1 || o.Forfeits[0].Reason != debate.ForfeitDeadline {
-		t.Fatalf("outcome %+v forfeits %+v", o, o.Forfeits)
+	if o.Verdict != debate.Unavailable || o.Unavailable == nil || o.Unavailable.Kind != debate.UnavailableServer ||
+		o.Unavailable.Status != 500 || !strings.Contains(o.Unavailable.Detail, "overloaded") {
+		t.Fatalf("outcome %s (%s), unavailable %+v; want UNAVAILABLE naming the 500", o.Verdict, o.Reason, o.Unavailable)
 	}
 	if len(srv.Requests()) < 2 {
 		t.Fatalf("%d requests: the adapter did not retry", len(srv.Requests()))
