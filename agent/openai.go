@@ -295,7 +295,7 @@ func (o *OpenAIClient) post(ctx context.Context, endpoint string, payload []byte
 			return nil, ctx.Err()
 		}
 		if rctx.Err() != nil {
-			return nil, &unreachableError{err: fmt.Errorf("%s: no answer within the request timeout (%v)", endpoint, o.cfg.RequestTimeout)}
+			return nil, &unreachableError{err: fmt.Errorf("%s: no answer within the request timeout (%v)", endpoint, o.cfg.RequestTimeout), slow: true}
 		}
 		if h := handshake.Load(); h != nil {
 			// A server that speaks plain HTTP will not learn TLS: once
@@ -313,7 +313,10 @@ func (o *OpenAIClient) post(ctx context.Context, endpoint string, payload []byte
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &unreachableError{err: fmt.Errorf("reading the response of %s: %v", endpoint, err)}
+		if rctx.Err() != nil {
+			return nil, &unreachableError{err: fmt.Errorf("%s: the response stalled: it began (HTTP %d) but was not complete within the request timeout (%v)", endpoint, resp.StatusCode, o.cfg.RequestTimeout), slow: true}
+		}
+		return nil, &unreachableError{err: fmt.Errorf("%s: the connection broke mid-response (HTTP %d): %v", endpoint, resp.StatusCode, err), midReply: true}
 	}
 	if resp.StatusCode/100 != 2 {
 		return nil, &HTTPError{URL: endpoint, StatusCode: resp.StatusCode, Message: errorMessage(data), RetryAfter: retryAfter(resp.Header, time.Now())}
@@ -630,6 +633,12 @@ type unreachableError struct {
 	// handshake is the TLS handshake's failure, when that is what failed.
 	handshake error
 	final     bool
+	// slow is a request cut by the request timeout: the server took
+	// the connection but did not answer, or finish answering, in time.
+	slow bool
+	// midReply is a response whose body broke off (a reset): the server
+	// answered, then the connection failed.
+	midReply bool
 }
 
 func (e *unreachableError) Error() string {
@@ -743,6 +752,20 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 			u.Hint = fmt.Sprintf("the server at %s seems to speak plain HTTP: set openai.baseUrl in config.json to %s (http://, not https://)", base, plainURL(base))
 		}
 		return u
+	case errors.As(err, &ue) && ue.slow:
+		// The server is there: no use starting it or moving the base URL.
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableUnreachable, URL: o.endpoint, Err: err,
+			Detail: "no answer in time: " + unreachableCause(err),
+			Hint: fmt.Sprintf("the server is slow or stuck (a model still loading, a queue, a reply longer than it can write in time): check the model server's load and log, "+
+				"or raise openai.requestTimeoutMs in config.json (now %d)", o.cfg.RequestTimeout.Milliseconds()),
+		}
+	case errors.As(err, &ue) && ue.midReply:
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableServer, URL: o.endpoint, Err: err,
+			Detail: "the reply broke off: " + unreachableCause(err),
+			Hint:   "the server (or a proxy in front of it) closed the connection while it answered: check the model server's log for a crash or restart and run again",
+		}
 	case errors.Is(err, ErrUnreachable):
 		return &debate.UnavailableError{
 			Kind: debate.UnavailableUnreachable, URL: o.endpoint, Err: err,

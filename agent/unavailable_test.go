@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -331,5 +333,74 @@ func TestOpenAIBaseURLPasswordIsNotShown(t *testing.T) {
 	rs := srv.Requests()
 	if len(rs) != 1 || rs[0].Authorization != "Basic "+base64.StdEncoding.EncodeToString([]byte("gateway:s3cret-pw")) {
 		t.Fatalf("requests %+v: want one, with the URL's user and password as basic auth", rs)
+	}
+}
+
+// A server that took the request but did not answer in time, or began to
+// answer and then stalled or broke off, is running where the base URL
+// says: its agent is unavailable with what happened and what to change
+// (the request timeout, the server's load), not told to start the server
+// or to move the base URL.
+func TestOpenAISlowOrBrokenReplyIsNotAServerToStart(t *testing.T) {
+	t.Parallel()
+	// stop ends the handlers that wait, when the test is done with them.
+	stop := make(chan struct{})
+	defer close(stop)
+	wait := func(r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		serve http.HandlerFunc
+		want  []string
+	}{
+		{"no answer in time", func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			wait(r)
+		}, []string{"no answer in time", "no answer within the request timeout (200ms)", "openai.requestTimeoutMs", "(now 200)"}},
+		{"a reply that stalls", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"{\"position\": \"Keys`))
+			w.(http.Flusher).Flush()
+			_, _ = io.Copy(io.Discard, r.Body)
+			wait(r)
+		}, []string{"no answer in time", "the response stalled", "HTTP 200", "openai.requestTimeoutMs"}},
+		{"a reply that breaks off", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Length", "4000")
+			_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"{\"position\": \"Keys`))
+			w.(http.Flusher).Flush()
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		}, []string{"the reply broke off", "mid-response (HTTP 200)", "model server's log"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(c.serve)
+			defer srv.Close()
+			o, err := NewOpenAI(OpenAIConfig{ChatSettings: ChatSettings{BaseURL: srv.URL + "/v1", RequestTimeout: 200 * time.Millisecond}, Model: "fake-8b"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := o.Respond(context.Background(), request(1, 1))
+			var u *debate.UnavailableError
+			if rep != nil || !errors.As(err, &u) {
+				t.Fatalf("Respond: %+v %v; want the agent unavailable", rep, err)
+			}
+			line := u.Detail + "; " + u.Hint
+			for _, w := range c.want {
+				if !strings.Contains(line, w) {
+					t.Errorf("%q lacks %q", line, w)
+				}
+			}
+			for _, wrong := range []string{"start the model server", "openai.baseUrl"} {
+				if strings.Contains(line, wrong) {
+					t.Errorf("%q says %q of a server that answered", line, wrong)
+				}
+			}
+		})
 	}
 }
