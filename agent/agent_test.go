@@ -811,3 +811,28 @@ func TestExecOutputIsReadAsAModelReplyIs(t *testing.T) {
 		}
 	}
 }
+
+// A command's "tokens" is read as a server's usage count is: a fraction
+// (a Python wrapper's len(text) / 4) is cut to a whole number, and a
+// value that is no count (a string, null, 0 or less) is not reported, so
+// that the coordinator estimates; the turn is never rejected for it.
+func TestExecTokensReadAsAUsageCount(t *testing.T) {
+	t.Parallel()
+	for tokens, want := range map[string]int{`12`: 12, `12.0`: 12, `12.7`: 12, `1e3`: 1000, `"12"`: 0, `null`: 0, `-5`: 0, `0`: 0} {
+		out := `{"position":"Keys leak the creation time","counter_to":"Use UUIDv7 keys","confidence_change":-1,"tokens":` + tokens + `}`
+		r, err := ParseOutput([]byte(out), request(1, 1))
+		if err != nil {
+			t.Fatalf("tokens %s: %v", tokens, err)
+		}
+		req := request(1, 1)
+		reqMsg := &inbox.Message{ID: inbox.NewID(), From: debate.CoordinatorName(req.DebateID), To: "A", Type: debate.TypeTurnRequest}
+		m, err := replyMessage("A", reqMsg, req.RequestID, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tu, err := debate.DecodeTurn(m, req)
+		if err != nil || tu.Tokens != want {
+			t.Errorf("tokens %s: turn %+v, err %v; want %d tokens (0: estimated)", tokens, tu, err, want)
+		}
+	}
+}

@@ -313,7 +313,10 @@ func tail(s string) string {
 // object, JSON or a fenced block that holds no turn object, the request
 // itself printed back (an object with the request's transcript,
 // max_rounds or budget), an object that states no turn (none of position,
-// claim or counter_to), or not text (NUL bytes) is ErrBadOutput.
+// claim or counter_to), or not text (NUL bytes) is ErrBadOutput. Its
+// "tokens" is read as a server's usage count is (tokenCount): a fraction
+// cut to a whole number, and one that is no count left for the
+// coordinator to estimate.
 func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	// A byte order mark (a Windows tool, Python's utf-8-sig) is no text.
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(out), []byte("\ufeff")))
@@ -358,6 +361,16 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 		}
 		if !statesTurn(fields) {
 			return nil, fmt.Errorf("%w: the output is a JSON object with no \"position\" (nor \"claim\" or \"counter_to\"), not a turn: %s", ErrBadOutput, clip.Line(body, 301))
+		}
+		// A count read as a server's usage is: one that is no count (a
+		// string, 0 or less) is not reported, and the coordinator
+		// estimates; never a turn lost to a "tokens": 12.0.
+		if raw, ok := fields["tokens"]; ok {
+			if n := tokenCount(raw); n > 0 {
+				fields["tokens"], _ = json.Marshal(n)
+			} else {
+				delete(fields, "tokens")
+			}
 		}
 		defaults := map[string]any{"debate_id": req.DebateID, "round": req.Round, "role": req.Role}
 		var text string

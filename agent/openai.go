@@ -436,14 +436,20 @@ func readUsage(raw json.RawMessage) Usage {
 	if json.Unmarshal(raw, &r) != nil {
 		return Usage{}
 	}
-	count := func(raw json.RawMessage) int {
-		var f float64
-		if json.Unmarshal(raw, &f) != nil || !(f > 0) {
-			return 0
-		}
-		return int(min(f, maxUsageTokens))
+	return Usage{PromptTokens: tokenCount(r.Prompt), CompletionTokens: tokenCount(r.Completion), TotalTokens: tokenCount(r.Total)}
+}
+
+// tokenCount reads a token count an agent reports, a server's usage or an
+// exec: command's "tokens", tolerantly: a count that is not a number (a
+// string, null) or is not above 0 is not reported (0), a fraction (12.0,
+// 1e3, 12.5) is cut to a whole number, and a count too large for an int
+// is capped at maxUsageTokens.
+func tokenCount(raw json.RawMessage) int {
+	var f float64
+	if json.Unmarshal(raw, &f) != nil || !(f > 0) {
+		return 0
 	}
-	return Usage{PromptTokens: count(r.Prompt), CompletionTokens: count(r.Completion), TotalTokens: count(r.Total)}
+	return int(min(f, maxUsageTokens))
 }
 
 // contentText reads a message content: a string, or a list of parts whose
