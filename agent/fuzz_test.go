@@ -40,6 +40,9 @@ func FuzzParseOutput(f *testing.F) {
 	f.Add([]byte("Position\nargument\n"))
 	f.Add([]byte(`[1]`))
 	f.Add([]byte("{not json"))
+	f.Add([]byte("```json\n{\"position\":\"p\",\"tokens\":1.5}\n```\n"))
+	f.Add([]byte("<think>{\"position\":\"draft\"}</think>Here:\n{\"claim\":\"p\"} done"))
+	f.Add([]byte("Voil\xe0\n{\"position\":\"p\",\"tokens\":\"12\"}"))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		req := request(2, 1)
 		rep, err := ParseOutput(out, req)
