@@ -456,6 +456,9 @@ func TestRunnerReportsACommandThatKeepsFailing(t *testing.T) {
 		detail        string
 	}{
 		{"crash", "echo boom >&2; exit 1", true, "exit status 1: boom"},
+		// Its last words on stderr say why, after any amount of warnings,
+		// and however long its command.
+		{"a long command", "cat >/dev/null; echo 'You are a sharp critic of software designs; find the weakest assumption in the proposal and attack it with evidence from the files and pages given, citing path:line where you can, and keep your position to one sentence that a reader can check' >/dev/null; echo 'fatal: OPENAI_API_KEY is not set' >&2; exit 1", true, "exit status 1: fatal: OPENAI_API_KEY is not set"},
 		// Its last words on stderr say why, after any amount of warnings.
 		{"warnings first", "yes 'DeprecationWarning: pkg_resources is deprecated' | head -n 300 >&2; echo 'fatal: OPENAI_API_KEY is not set' >&2; exit 1", true, "exit status 1: fatal: OPENAI_API_KEY is not set"},
 		{"silent", "exit 0", true, "no output"},

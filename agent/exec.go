@@ -108,9 +108,9 @@ func (e *Exec) Probe(ctx context.Context) error {
 			path = filepath.Join(e.Dir, path)
 		}
 		if _, err := exec.LookPath(path); err != nil {
-			detail := fmt.Sprintf("the command %q cannot start (%v)", e.Command, err)
+			detail := fmt.Sprintf("the command %q cannot start (%v)", e.shown(), err)
 			if prog != strings.Fields(e.Command)[0] {
-				detail = fmt.Sprintf("the command %q cannot run %s (%v)", e.Command, prog, err)
+				detail = fmt.Sprintf("the command %q cannot run %s (%v)", e.shown(), prog, err)
 			}
 			return &debate.UnavailableError{
 				Kind: debate.UnavailableNoStart, Err: err, Detail: detail,
@@ -136,7 +136,7 @@ func (e *Exec) probeSyntax(ctx context.Context) error {
 	}
 	return &debate.UnavailableError{
 		Kind: debate.UnavailableNoStart, Err: err,
-		Detail: fmt.Sprintf("the command %q is not valid shell (sh -n: %v%s)", e.Command, err, tail(stderr.String())),
+		Detail: fmt.Sprintf("the command %q is not valid shell (sh -n: %v%s)", e.shown(), err, tail(stderr.String())),
 		Hint:   "check the quoting and the operators of the exec: agent's command: it runs with sh -c",
 	}
 }
@@ -234,7 +234,7 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	if err != nil {
 		return nil, &debate.UnavailableError{
 			Kind: debate.UnavailableNoStart, Err: err,
-			Detail: fmt.Sprintf("cannot start sh to run %q: %v", e.Command, err),
+			Detail: fmt.Sprintf("cannot start sh to run %q: %v", e.shown(), err),
 			Hint:   "check that sh is on PATH",
 		}
 	}
@@ -250,7 +250,7 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	if err := cmd.Start(); err != nil {
 		return nil, &debate.UnavailableError{
 			Kind: debate.UnavailableNoStart, Err: err,
-			Detail: fmt.Sprintf("cannot start sh -c %q: %v", e.Command, err),
+			Detail: fmt.Sprintf("cannot start sh -c %q: %v", e.shown(), err),
 			Hint:   "check that sh is on PATH and the agent's working directory exists",
 		}
 	}
@@ -263,7 +263,7 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 	}
 	switch {
 	case stdout.over:
-		return nil, fmt.Errorf("%w: %q printed more than %d bytes", ErrBadOutput, e.Command, MaxOutputBytes)
+		return nil, fmt.Errorf("%w: %q printed more than %d bytes", ErrBadOutput, e.shown(), MaxOutputBytes)
 	case err == nil:
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
@@ -275,14 +275,22 @@ func (e *Exec) Respond(ctx context.Context, req *debate.TurnRequest) (*Reply, er
 		// executable (126).
 		return nil, &debate.UnavailableError{
 			Kind: debate.UnavailableNoStart, Err: err,
-			Detail: fmt.Sprintf("the command %q cannot start (%v%s)", e.Command, err, tail(stderr.String())),
+			Detail: fmt.Sprintf("the command %q cannot start (%v%s)", e.shown(), err, tail(stderr.String())),
 			Hint:   "check the command of the exec: agent: that it exists, is executable and is on PATH",
 		}
 	default:
-		return nil, fmt.Errorf("exec %q: %w%s", e.Command, err, tail(stderr.String()))
+		return nil, fmt.Errorf("exec %q: %w%s", e.shown(), err, tail(stderr.String()))
 	}
 	return ParseOutput(stdout.Bytes(), req)
 }
+
+// maxShownCommand bounds the command as its failures show it: the user
+// wrote it, and what failed (the last line of its standard error) must
+// fit in the line that reports the agent unavailable.
+const maxShownCommand = 61
+
+// shown is the command as a message shows it, on one line and clipped.
+func (e *Exec) shown() string { return clip.Line(e.Command, maxShownCommand) }
 
 // noStart reports the exit statuses of sh -c for a command it could not
 // run: 127 (not found) and 126 (not executable).
