@@ -410,6 +410,9 @@ type Filed struct {
 	DebateID string `json:"debate_id"`
 	Record   string `json:"record"`
 	File     string `json:"file"`
+	// Status says what this filing did with the record: filed (written
+	// now) or already_filed (it is there, and is left as it is).
+	Status consensus.FileStatus `json:"status"`
 	// NotClosed says that the debate's own closing is still cut short (a
 	// crash after its verdict, before verdict.json): its record is filed,
 	// but its vault page, its seal and verdict.json wait for "parley
@@ -425,11 +428,11 @@ func (c *Consensus) FileFrom(ctx context.Context, id string) (*Filed, error) {
 	if c.app == nil {
 		return nil, errors.New("app: FileFrom needs a Consensus from App.OpenConsensus")
 	}
-	p, err := c.s.FileFrom(ctx, c.app, id)
+	res, err := c.s.FileFrom(ctx, c.app, id)
 	if err != nil {
 		return nil, err
 	}
-	filed := &Filed{DebateID: id, Record: p, File: filepath.Join(c.s.Vault().Path(), filepath.FromSlash(p))}
+	filed := &Filed{DebateID: id, Record: res.Path, File: filepath.Join(c.s.Vault().Path(), filepath.FromSlash(res.Path)), Status: res.Status}
 	if st, err := c.app.OpenDebates(); err == nil {
 		_, verr := st.Verdict(id)
 		filed.NotClosed = errors.Is(verr, transcripts.ErrNotSealed)

@@ -36,11 +36,31 @@ import (
 // Each file is replaced atomically: a crash leaves every record whole, and
 // the next filing, or filing the same debate again, completes the rest.
 func (s *Store) File(ctx context.Context, o *debate.Outcome) (string, error) {
-	paths, err := s.FileAll(ctx, []*debate.Outcome{o})
+	res, err := s.fileAll(ctx, []*debate.Outcome{o})
 	if err != nil {
 		return "", err
 	}
-	return paths[0], nil
+	return res[0].Path, nil
+}
+
+// FileStatus says what filing did with a debate's record.
+type FileStatus string
+
+// The FileStatus values.
+const (
+	// FiledNew: the debate's record is written now (it had none, or its
+	// page was gone).
+	FiledNew FileStatus = "filed"
+	// FiledAlready: the debate's record was filed before and is there; it
+	// is left as it is (with whatever a person added to it).
+	FiledAlready FileStatus = "already_filed"
+)
+
+// Filing is what filing one debate did.
+type Filing struct {
+	// Path is the record's vault path ("wiki/consensus/spec-x.md").
+	Path   string
+	Status FileStatus
 }
 
 // FileAll files several outcomes in order under one lock, with one repair
@@ -49,6 +69,19 @@ func (s *Store) File(ctx context.Context, o *debate.Outcome) (string, error) {
 // the records filed before it stay filed, and the next filing completes the
 // index.
 func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]string, error) {
+	res, err := s.fileAll(ctx, outcomes)
+	if err != nil {
+		return nil, err
+	}
+	paths := make([]string, len(res))
+	for i, f := range res {
+		paths[i] = f.Path
+	}
+	return paths, nil
+}
+
+// fileAll is FileAll, saying what it did with each record.
+func (s *Store) fileAll(ctx context.Context, outcomes []*debate.Outcome) ([]Filing, error) {
 	for _, o := range outcomes {
 		if err := validateOutcome(o); err != nil {
 			return nil, err
@@ -63,17 +96,17 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 	// repaired by the next one, but there is no reason to leave one.
 	ctx = context.WithoutCancel(ctx)
 	now := s.now()
-	paths := make([]string, 0, len(outcomes))
+	filings := make([]Filing, 0, len(outcomes))
 	// The names of the vault outside the records folder, walked once, when
 	// a new record first needs a name: this filing writes only into the
 	// records folder itself.
 	elsewhere := sync.OnceValues(func() (map[string]bool, error) { return s.namesElsewhere(ctx) })
 	for _, o := range outcomes {
-		p, err := s.fileOne(ctx, o, now, elsewhere)
+		f, err := s.fileOne(ctx, o, now, elsewhere)
 		if err != nil {
 			return nil, err
 		}
-		paths = append(paths, p)
+		filings = append(filings, f)
 	}
 	if err := s.repair(ctx); err != nil {
 		return nil, err
@@ -85,18 +118,18 @@ func (s *Store) FileAll(ctx context.Context, outcomes []*debate.Outcome) ([]stri
 	// The index knows every change this filing made: record the folder's
 	// state, so that lookups need not list it again.
 	s.noteOwnWrites(ctx)
-	return paths, nil
+	return filings, nil
 }
 
 // fileOne writes one record (and flips the one it supersedes) and brings
 // the index up to date with both; a new record takes no name of
 // elsewhere's (namesElsewhere). Callers hold the locks.
-func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, elsewhere func() (map[string]bool, error)) (string, error) {
+func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, elsewhere func() (map[string]bool, error)) (Filing, error) {
 	var written []string
 	var place recordPlace
 	prev, err := s.byDebate(o.DebateID)
 	if err != nil {
-		return "", s.indexErr(err)
+		return Filing{}, s.indexErr(err)
 	}
 	if r := prev; r != nil {
 		// Filed already (a filing finished again, consensus file
@@ -105,20 +138,20 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 		place = recordPlace{name: r.Name, status: r.Status, created: r.Created, supersedes: r.Supersedes, supersededBy: r.SupersededBy}
 		if _, err := s.dir.Lstat(r.Name + ".md"); !errors.Is(err, fs.ErrNotExist) {
 			s.touch(ctx, []string{r.Name + ".md"})
-			return Folder + "/" + r.Name + ".md", nil
+			return Filing{Path: Folder + "/" + r.Name + ".md", Status: FiledAlready}, nil
 		}
 		if place.created == "" {
 			place.created = now.UTC().Format(timeFormat)
 		}
 		fm, body := renderRecord(o, place, now)
 		if err := s.v.WritePage(Folder+"/"+r.Name+".md", fm, body); err != nil {
-			return "", &RecordError{Op: "file", Path: r.Path, Err: err}
+			return Filing{}, &RecordError{Op: "file", Path: r.Path, Err: err}
 		}
 	} else if f := o.Filing; f != nil && f.Record != "" {
 		// Sealed, yet no record of the folder is this debate's: a new
 		// record could not match the seal (its content hash covers when it
 		// was filed) and would take the place of the records filed since.
-		return "", fmt.Errorf("%w: debate %s filed and sealed %s, which is no longer a record of %s (removed, moved away, or its frontmatter broken: parley vault lint names a record it skips); filing it again would not match its seal: put the file back (from git, a backup or Obsidian's .trash)",
+		return Filing{}, fmt.Errorf("%w: debate %s filed and sealed %s, which is no longer a record of %s (removed, moved away, or its frontmatter broken: parley vault lint names a record it skips); filing it again would not match its seal: put the file back (from git, a backup or Obsidian's .trash)",
 			ErrSealedRecordGone, o.DebateID, f.Record, Folder)
 	} else {
 		layer := debate.Layer(string(o.Session.Layer))
@@ -136,13 +169,13 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 				continue // a record of the question renamed by hand was filed under it
 			}
 			if taken, err := s.known(place.name + ".md"); err != nil {
-				return "", err
+				return Filing{}, err
 			} else if taken {
 				continue
 			}
 			moved, err := elsewhere()
 			if err != nil {
-				return "", err
+				return Filing{}, err
 			}
 			if moved[strings.ToLower(place.name)] {
 				continue // a record moved to another folder (an archive/) keeps its name
@@ -153,7 +186,7 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 				continue // a file that is not a record, or a link, holds the name
 			}
 			if err != nil {
-				return "", &RecordError{Op: "file", Path: Folder + "/" + place.name + ".md", Err: err}
+				return Filing{}, &RecordError{Op: "file", Path: Folder + "/" + place.name + ".md", Err: err}
 			}
 			break
 		}
@@ -169,7 +202,7 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 			case uneditable(err):
 				s.log.Warn("consensus: could not mark the superseded record", "path", head.Path, "superseded_by", place.name, "err", err)
 			case err != nil: // the disk's trouble: the next filing repairs it
-				return "", &RecordError{Op: "supersede", Path: head.Path, Err: err}
+				return Filing{}, &RecordError{Op: "supersede", Path: head.Path, Err: err}
 			default:
 				written = append(written, head.Name+".md")
 			}
@@ -178,21 +211,27 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 	}
 	written = append(written, place.name+".md")
 	s.touch(ctx, written)
-	return Folder + "/" + place.name + ".md", nil
+	return Filing{Path: Folder + "/" + place.name + ".md", Status: FiledNew}, nil
 }
 
 // FileFrom loads a closed debate's outcome from src and files it, like
 // "parley consensus file --from-debate ID": the way to finish a filing that
-// a crash interrupted. It is idempotent.
-func (s *Store) FileFrom(ctx context.Context, src OutcomeLoader, debateID string) (string, error) {
+// a crash interrupted. It is idempotent: a record already filed and in
+// place is left as it is (FiledAlready), and the filing still repairs
+// the chains and the index page.
+func (s *Store) FileFrom(ctx context.Context, src OutcomeLoader, debateID string) (Filing, error) {
 	if err := debate.ValidateID(debateID); err != nil {
-		return "", err
+		return Filing{}, err
 	}
 	o, err := src.LoadOutcome(ctx, debateID)
 	if err != nil {
-		return "", err
+		return Filing{}, err
 	}
-	return s.File(ctx, o)
+	res, err := s.fileAll(ctx, []*debate.Outcome{o})
+	if err != nil {
+		return Filing{}, err
+	}
+	return res[0], nil
 }
 
 // OutcomeLoader loads the outcome of a closed debate with its Session,

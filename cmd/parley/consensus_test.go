@@ -106,7 +106,7 @@ func TestConsensusFileFromDebate(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, out)
 	}
 	var got map[string]string
-	if err := json.Unmarshal([]byte(out), &got); err != nil || got["record"] != "wiki/consensus/spec-idempotency-key-design.md" {
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got["record"] != "wiki/consensus/spec-idempotency-key-design.md" || got["status"] != "filed" {
 		t.Fatalf("output %q %v", out, err)
 	}
 	record := filepath.Join(c.vault, "wiki", "consensus", "spec-idempotency-key-design.md")
@@ -125,8 +125,9 @@ func TestConsensusFileFromDebate(t *testing.T) {
 	if err := os.Remove(index); err != nil {
 		t.Fatal(err)
 	}
+	// The record is there: filing again says so, rather than "filed".
 	out, _, code = c.run(t, "consensus", "file", "--from-debate", cliDebate)
-	if code != 0 || !strings.Contains(out, "filed "+record) {
+	if code != 0 || out != "already filed "+record+": left as it is\n" {
 		t.Fatalf("re-filing: exit %d %q", code, out)
 	}
 	if b, err := os.ReadFile(index); err != nil || !strings.Contains(string(b), "[[spec-idempotency-key-design\\|") {

@@ -321,6 +321,10 @@ func fileRun(ctx context.Context, opts *FileOptions) error {
 	if f.JSON {
 		return f.Emit(filed)
 	}
+	if filed.Status == consensus.FiledAlready {
+		f.Printf("already filed %s: left as it is\n", filed.File)
+		return nil
+	}
 	f.Printf("filed %s\n", filed.File)
 	return nil
 }
