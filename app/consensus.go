@@ -413,11 +413,40 @@ type Filed struct {
 	// Status says what this filing did with the record: filed (written
 	// now) or already_filed (it is there, and is left as it is).
 	Status consensus.FileStatus `json:"status"`
+	// OvertakenBy names the question's current record when this debate
+	// started before that record's and so does not replace it: the record
+	// is filed superseded by it (consensus.Filing.OvertakenBy).
+	OvertakenBy string `json:"overtaken_by,omitempty"`
 	// NotClosed says that the debate's own closing is still cut short (a
 	// crash after its verdict, before verdict.json): its record is filed,
 	// but its vault page, its seal and verdict.json wait for "parley
 	// debate resume". A front end says so.
 	NotClosed bool `json:"-"`
+}
+
+// OvertakenError says that a debate's record was filed superseded by its
+// question's current record, because that record's debate started after
+// this one (consensus.Record.OvertakenBy): a late verdict, from a debate
+// resumed after a later debate of the question was filed, does not
+// replace it. It is a warning, not a failure: the record is filed.
+type OvertakenError struct {
+	DebateID string
+	Record   string // the record filed, a vault path
+	By       string // the record that stays current, a record name
+}
+
+func (e *OvertakenError) Error() string {
+	return fmt.Sprintf("debate %s started before the debate of [[%s]], which was filed first: [[%s]] stays the question's record, and %s is filed superseded by it",
+		e.DebateID, e.By, e.By, e.Record)
+}
+
+// Warning is the OvertakenError of f, nil when its record is the
+// question's current one.
+func (f *Filed) Warning() error {
+	if f.OvertakenBy == "" {
+		return nil
+	}
+	return &OvertakenError{DebateID: f.DebateID, Record: f.Record, By: f.OvertakenBy}
 }
 
 // FileFrom files (again) the record of debate id, from its verified
@@ -432,7 +461,7 @@ func (c *Consensus) FileFrom(ctx context.Context, id string) (*Filed, error) {
 	if err != nil {
 		return nil, err
 	}
-	filed := &Filed{DebateID: id, Record: res.Path, File: filepath.Join(c.s.Vault().Path(), filepath.FromSlash(res.Path)), Status: res.Status}
+	filed := &Filed{DebateID: id, Record: res.Path, File: filepath.Join(c.s.Vault().Path(), filepath.FromSlash(res.Path)), Status: res.Status, OvertakenBy: res.OvertakenBy}
 	if st, err := c.app.OpenDebates(); err == nil {
 		_, verr := st.Verdict(id)
 		filed.NotClosed = errors.Is(verr, transcripts.ErrNotSealed)

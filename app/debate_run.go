@@ -191,6 +191,13 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 	if err != nil {
 		return nil, &StoppedError{ID: s.ID, Err: err}
 	}
+	if out.Record != "" {
+		// A debate that started before its question's current record's
+		// (resumed late) is filed superseded by it: say so.
+		if r, _, err := filer.cs.Record(ctx, out.Record); err == nil && r.OvertakenBy != "" && r.DebateID == s.ID {
+			o.warn(&OvertakenError{DebateID: s.ID, Record: out.Record, By: r.OvertakenBy})
+		}
+	}
 	return out, nil
 }
 

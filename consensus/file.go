@@ -61,6 +61,11 @@ type Filing struct {
 	// Path is the record's vault path ("wiki/consensus/spec-x.md").
 	Path   string
 	Status FileStatus
+	// OvertakenBy is the record that stays the question's current one
+	// because its debate started after this one (see Record.OvertakenBy):
+	// this record was filed superseded by it. "" when the record is the
+	// question's current one, or was filed before.
+	OvertakenBy string
 }
 
 // FileAll files several outcomes in order under one lock, with one repair
@@ -135,7 +140,7 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 		// Filed already (a filing finished again, consensus file
 		// --from-debate): the page stands as it is, with whatever a
 		// person added to it; only a page that is gone is written again.
-		place = recordPlace{name: r.Name, status: r.Status, created: r.Created, supersedes: r.Supersedes, supersededBy: r.SupersededBy}
+		place = recordPlace{name: r.Name, status: r.Status, created: r.Created, supersedes: r.Supersedes, supersededBy: r.SupersededBy, overtakenBy: r.OvertakenBy}
 		if _, err := s.dir.Lstat(r.Name + ".md"); !errors.Is(err, fs.ErrNotExist) {
 			s.touch(ctx, []string{r.Name + ".md"})
 			return Filing{Path: Folder + "/" + r.Name + ".md", Status: FiledAlready}, nil
@@ -159,7 +164,14 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 		chain := s.chain(string(layer) + "/" + slug)
 		head := headOf(chain)
 		place = recordPlace{status: StatusActive, created: now.UTC().Format(timeFormat)}
-		if head != nil {
+		switch {
+		case head != nil && overtaken(o, head):
+			// A debate that started before the current record's (resumed
+			// late) does not replace it: its record is filed beside it,
+			// superseded by it, and the current record is not touched.
+			place.status, place.supersededBy, place.overtakenBy = StatusSuperseded, head.Name, head.Name
+			head = nil
+		case head != nil:
 			place.supersedes = head.Name
 		}
 		filed := filedNames(chain)
@@ -211,7 +223,18 @@ func (s *Store) fileOne(ctx context.Context, o *debate.Outcome, now time.Time, e
 	}
 	written = append(written, place.name+".md")
 	s.touch(ctx, written)
-	return Filing{Path: Folder + "/" + place.name + ".md", Status: FiledNew}, nil
+	return Filing{Path: Folder + "/" + place.name + ".md", Status: FiledNew, OvertakenBy: place.overtakenBy}, nil
+}
+
+// overtaken reports whether the debate of o started before the debate of
+// head, the current record of its question: o's verdict came late (a
+// debate resumed after a later debate of the question was filed), and
+// must not replace head. When either start is unknown (a record filed
+// before records said when their debate started), filing order decides.
+func overtaken(o *debate.Outcome, head *Record) bool {
+	mine, err1 := time.Parse(time.RFC3339Nano, o.Session.Created)
+	theirs, err2 := time.Parse(time.RFC3339Nano, head.DebateStarted)
+	return err1 == nil && err2 == nil && mine.Before(theirs)
 }
 
 // FileFrom loads a closed debate's outcome from src and files it, like
@@ -254,7 +277,8 @@ func recordName(l debate.Layer, slug string, n int) string {
 func (s *Store) head(key string) *Record { return headOf(s.chain(key)) }
 
 // headOf is the current record of a chain: among the records no other
-// record of the chain supersedes, the latest created. Of two files of one
+// record of the chain supersedes and that were not filed overtaken
+// (Record.OvertakenBy: a late verdict never answers), the latest created. Of two files of one
 // debate created at once, a copy made by hand (Obsidian's "Make a copy"
 // writes "<name> 1.md") is not the head: the file parley named is
 // (filedName), else the first name.
@@ -267,7 +291,7 @@ func headOf(chain []*Record) *Record {
 	}
 	var best *Record
 	for _, r := range chain {
-		if referenced[r.Name] {
+		if referenced[r.Name] || r.OvertakenBy != "" {
 			continue
 		}
 		switch {

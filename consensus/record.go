@@ -75,6 +75,14 @@ type Record struct {
 	// same question ("" if none).
 	Supersedes   string `json:"supersedes,omitempty"`
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// DebateStarted is when the record's debate started (RFC 3339, UTC;
+	// "" in records filed before parley wrote it).
+	DebateStarted string `json:"debate_started,omitempty"`
+	// OvertakenBy names the record that was the question's current one
+	// when this record was filed, from a debate that started after this
+	// record's debate (a debate resumed late): that record stands, and
+	// this one was filed superseded by it. "" for every other record.
+	OvertakenBy string `json:"overtaken_by,omitempty"`
 	// EvidenceLines are the cited line ranges with the hash of their lines
 	// at filing ("<sha256> path:from-to").
 	EvidenceLines []string `json:"evidence_lines,omitempty"`
@@ -147,6 +155,8 @@ type recordYAML struct {
 	Supersedes        string   `yaml:"supersedes"`
 	SupersededBy      string   `yaml:"superseded_by"`
 	EvidenceLines     []string `yaml:"evidence_lines"`
+	DebateStarted     string   `yaml:"debate_started"`
+	OvertakenBy       string   `yaml:"overtaken_by"`
 }
 
 // parseRecord reads a record file's bytes. It returns (nil, "", nil) for a
@@ -183,6 +193,8 @@ func parseRecord(name string, data []byte) (*Record, string, error) {
 		Supersedes:        LinkName(y.Supersedes),
 		SupersededBy:      LinkName(y.SupersededBy),
 		EvidenceLines:     y.EvidenceLines,
+		DebateStarted:     y.DebateStarted,
+		OvertakenBy:       LinkName(y.OvertakenBy),
 	}
 	if r.Layer, err = debate.ParseLayer(y.Layer); err != nil {
 		return nil, "", fmt.Errorf("%w: %v", ErrNotRecord, err)
@@ -272,6 +284,10 @@ func (y *recordYAML) setFlat(key []byte, v vault.FlatValue) bool {
 		return str(&y.SupersededBy)
 	case "evidence_lines":
 		return list(&y.EvidenceLines)
+	case "debate_started":
+		return str(&y.DebateStarted)
+	case "overtaken_by":
+		return str(&y.OvertakenBy)
 	}
 	return true // a key lookup does not read
 }

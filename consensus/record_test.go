@@ -134,7 +134,7 @@ func TestFileEachVerdict(t *testing.T) {
 			fm, body := frontmatterOf(t, page)
 
 			keys := []string{"type", "layer", "verdict", "date", "participants", "topic", "related", "status", "created", "updated", "tags",
-				"debate_id", "action", "final_position", "final_position_hash", "supersedes", "superseded_by"}
+				"debate_id", "debate_started", "action", "final_position", "final_position_hash", "supersedes", "superseded_by"}
 			order := regexp.MustCompile(`(?m)^([a-z_]+):`).FindAllStringSubmatch(page[:strings.Index(page[4:], "\n---\n")+4], -1)
 			var got []string
 			for _, m := range order {

@@ -25,6 +25,10 @@ type recordPlace struct {
 	created      string
 	supersedes   string
 	supersededBy string
+	// overtakenBy is the question's current record, from a debate that
+	// started after this one (overtaken): it stands, and this record is
+	// filed superseded by it.
+	overtakenBy string
 }
 
 // validateOutcome checks what filing needs of an Outcome.
@@ -100,11 +104,15 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 		{Key: "updated", Value: now.UTC().Format(timeFormat)},
 		{Key: "tags", Value: []string{"consensus", layer}},
 		{Key: "debate_id", Value: o.DebateID},
+		{Key: "debate_started", Value: orNil(s.Created)},
 		{Key: "action", Value: string(outcomeAction(o))},
 		{Key: "final_position", Value: orNil(clip.Runes(final, maxStoredPosition))},
 		{Key: "final_position_hash", Value: orNil(hash)},
 		{Key: "supersedes", Value: wikiOrNil(pl.supersedes)},
 		{Key: "superseded_by", Value: wikiOrNil(pl.supersededBy)},
+	}
+	if pl.overtakenBy != "" {
+		fm = append(fm, vault.Field{Key: "overtaken_by", Value: wikiOrNil(pl.overtakenBy)})
 	}
 	if lines := evidenceLines(o); len(lines) > 0 {
 		fm = append(fm, vault.Field{Key: "evidence_lines", Value: lines})
@@ -115,7 +123,7 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 			vault.Field{Key: debate.FrontmatterEvents, Value: f.Events},
 			vault.Field{Key: debate.FrontmatterSessionHash, Value: f.SessionHash})
 	}
-	return fm, renderBody(o, final)
+	return fm, renderBody(o, final, pl.overtakenBy)
 }
 
 // evidenceLines are the line and range refs the debate cited that were
@@ -166,7 +174,7 @@ func wikiOrNil(name string) any {
 	return "[[" + name + "]]"
 }
 
-func renderBody(o *debate.Outcome, final string) []byte {
+func renderBody(o *debate.Outcome, final, overtakenBy string) []byte {
 	var b strings.Builder
 	s := o.Session
 	fmt.Fprintf(&b, "# %s\n\n", orText(inline(s.Topic, 0), "(untitled)"))
@@ -178,6 +186,13 @@ func renderBody(o *debate.Outcome, final string) []byte {
 		b.WriteString("_No position was agreed._\n\n")
 	}
 	fmt.Fprintf(&b, "Verdict **%s** (rule `%s`), action **%s**.\n\n", o.Verdict, orText(string(o.Rule), "none"), outcomeAction(o))
+	if overtakenBy != "" {
+		link := code(overtakenBy)
+		if vault.Linkable(overtakenBy) {
+			link = "[[" + overtakenBy + "]]"
+		}
+		fmt.Fprintf(&b, "This debate started before the debate of %s, which was filed first: %s answers the question, and this record was filed superseded by it.\n\n", link, link)
+	}
 
 	b.WriteString("## Key Rounds Summary\n\n")
 	writeRounds(&b, o)

@@ -80,7 +80,7 @@ func checkPrompt(t testing.TB, name, prompt string, req *debate.TurnRequest) {
 // id, the times and the elapsed seconds.
 func normalizeRecord(rec, id string) string {
 	rec = strings.ReplaceAll(rec, id, "DEBATE-ID")
-	rec = regexp.MustCompile(`(?m)^(created|updated|date|transcript_head|session_hash): .*$`).ReplaceAllString(rec, "$1: T")
+	rec = regexp.MustCompile(`(?m)^(created|updated|date|debate_started|transcript_head|session_hash): .*$`).ReplaceAllString(rec, "$1: T")
 	return regexp.MustCompile(`[0-9]+\.[0-9] s\b`).ReplaceAllString(rec, "N s")
 }
 

@@ -668,6 +668,14 @@ func (a *auditor) unsuperseded(page *vault.Page, filedAs string) string {
 	if by == "" || err != nil {
 		return fmt.Sprintf("it says status %q but names no record that supersedes it (superseded_by %q)", status, by)
 	}
+	// A record filed overtaken (its debate started before the question's
+	// current record's, and ended after it was filed) was filed superseded
+	// by that record, which names nothing of it; overtaken_by is in the
+	// seal's hash, so it says so for the filing, not for a person.
+	over, _ := page.Meta["overtaken_by"].(string)
+	if ol, err := vault.ParseLink(over); err == nil && strings.EqualFold(RecordLink(ol.Target), RecordLink(link.Target)) {
+		return ""
+	}
 	// Filing writes the newer record beside this one; a name several
 	// pages of the vault share still finds it there.
 	newer := path.Join(path.Dir(page.Path), link.Target+".md")
@@ -794,7 +802,7 @@ func ContentHash(page *vault.Page) string {
 var OwnKeys = []string{
 	"type", "title", "layer", "verdict", "action", "date", "participants", "topic", "related", "record", "status",
 	"created", "updated", "tags", "debate_id", "final_position", "final_position_hash", "supersedes",
-	"superseded_by", "evidence_lines", PageHeadKey, PageEventsKey, PageSessionKey,
+	"superseded_by", "evidence_lines", "debate_started", "overtaken_by", PageHeadKey, PageEventsKey, PageSessionKey,
 }
 
 // SealMatches reports whether a vault file a seal binds still holds what

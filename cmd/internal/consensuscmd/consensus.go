@@ -326,5 +326,8 @@ func fileRun(ctx context.Context, opts *FileOptions) error {
 		return nil
 	}
 	f.Printf("filed %s\n", filed.File)
+	if w := filed.Warning(); w != nil {
+		f.Warnf("%v", w)
+	}
 	return nil
 }
