@@ -26,7 +26,8 @@ type LinkResolver func(l Link) (href string, ok bool)
 // Render writes the HTML of a Markdown page body (without its frontmatter)
 // to w: CommonMark with tables, ~~strikethrough~~, task list items and
 // bare http(s) URLs as links (render_table.go, render_inline.go), Obsidian
-// %%comments%% left out (render_comment.go), and
+// %%comments%% left out (render_comment.go), $math$ and $$math$$ shown
+// as their TeX (render_math.go), and
 // [[wikilinks]] and ![[embeds]] turned into links through resolve (nil:
 // every wikilink is rendered as broken). It is safe on hostile input: raw
 // HTML is not passed through (goldmark replaces it with a comment) and
@@ -95,8 +96,8 @@ func (ids headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 
 func (ids headingIDs) Put(value []byte) { ids[string(value)] = true }
 
-// pageSyntax adds tables, strikethrough, task list items, bare URLs and
-// Obsidian's %%comments%%.
+// pageSyntax adds tables, strikethrough, task list items, bare URLs,
+// Obsidian's %%comments%% and $math$.
 type pageSyntax struct{}
 
 func (pageSyntax) Extend(m goldmark.Markdown) {
@@ -105,11 +106,12 @@ func (pageSyntax) Extend(m goldmark.Markdown) {
 		parser.WithParagraphTransformers(util.Prioritized(tableParagraphs{}, 200)),
 		parser.WithASTTransformers(util.Prioritized(codePipes{}, 100)),
 		// Before the fenced code blocks (700) and paragraphs (1000).
-		parser.WithBlockParsers(util.Prioritized(commentBlockParser{}, 650)),
+		parser.WithBlockParsers(util.Prioritized(commentBlockParser{}, 650), util.Prioritized(mathBlockParser{}, 660)),
 		parser.WithInlineParsers(
 			// Before the link parser (200), which would take "[ ]".
 			util.Prioritized(checkboxParser{}, 198),
 			util.Prioritized(commentParser{}, 197),
+			util.Prioritized(mathParser{}, 196),
 			util.Prioritized(strikeParser{}, 500),
 			util.Prioritized(urlParser{}, 999),
 		),
@@ -118,6 +120,7 @@ func (pageSyntax) Extend(m goldmark.Markdown) {
 		util.Prioritized(tableRenderer{}, 500),
 		util.Prioritized(inlineRenderer{}, 500),
 		util.Prioritized(commentRenderer{}, 500),
+		util.Prioritized(mathRenderer{}, 500),
 	))
 }
 

@@ -124,8 +124,8 @@ func ParseLink(s string) (Link, error) {
 // LinksIn returns the wikilinks of a Markdown text, embeds ("![[x]]")
 // included, in order, as a reader
 // of the rendered page would see them: links inside code spans, code
-// blocks and Obsidian %%comments%% do not count, and neither does text
-// that only looks like a link.
+// blocks, Obsidian %%comments%% and $math$ do not count, and neither does
+// text that only looks like a link.
 func LinksIn(markdown []byte) []Link {
 	return collectLinks(markdown)
 }
