@@ -83,6 +83,29 @@ func (a *App) ReadConsensus() (*Consensus, error) {
 	return a.OpenConsensus()
 }
 
+// FilingConsensus opens the consensus store to file debate id again, as
+// OpenConsensus does (a vault that does not exist is made: a debate
+// stopped before its first filing may file into a new vault), except
+// when id's verdict.json names the record the debate filed: then a vault
+// that does not exist is an error wrapping ErrNoVault (a typo in the
+// vault's name, or a vault moved away), and nothing is made. A vault made
+// empty for it could not take the record again: its seal names the one
+// filed.
+func (a *App) FilingConsensus(id string) (*Consensus, error) {
+	if _, err := os.Stat(a.vault); errors.Is(err, fs.ErrNotExist) {
+		st, err := a.OpenDebates()
+		if err != nil {
+			return nil, err
+		}
+		v, verr := st.Verdict(id)
+		st.Close()
+		if verr == nil && v.Record != "" {
+			return nil, fmt.Errorf("%w at %s, though debate %s filed its record %s there", ErrNoVault, a.vault, id, v.Record)
+		}
+	}
+	return a.OpenConsensus()
+}
+
 // filedDebate is a debate under the root that filed a record (its
 // verdict.json names one), and that record's vault path; "" when none did.
 func (a *App) filedDebate() (id, record string, err error) {

@@ -457,6 +457,36 @@ func TestConsensusReadsDoNotMakeANamedVault(t *testing.T) {
 	}
 }
 
+// Filing again a debate that filed its record: a vault named with
+// --vault that does not exist (a typo) is not made, and the error says
+// there is no vault there, not that the sealed record is gone and must be
+// put back.
+func TestConsensusFileDoesNotMakeANamedVault(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	s := writeScripts(t, dir, map[string]string{"c": concedingCritic, "d": holdingDefender})
+	out, errOut, code := dcli(t, root, "--json", "debate", "run", "--layer", "spec", "--topic", "Keys", "--position", "Use UUIDv7 keys",
+		"--workspace", dir, "--agent", "attacker=script:"+s["c"], "--agent", "defender=script:"+s["d"])
+	if code != 0 {
+		t.Fatalf("debate run: exit %d\n%s%s", code, out, errOut)
+	}
+	objs := lines(t, out)
+	id := objs[len(objs)-1]["debate_id"].(string)
+	typo := filepath.Join(dir, "vault-typo")
+	out, errOut, code = dcli(t, root, "--vault", typo, "consensus", "file", "--from-debate", id)
+	want := "there is no vault at " + typo + ", though debate " + id + " filed its record wiki/consensus/spec-keys.md there"
+	if code != cmdutil.ExitError || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, want %d saying %q:\n%s%s", code, cmdutil.ExitError, want, out, errOut)
+	}
+	if _, err := os.Stat(typo); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("consensus file made the vault %s: %v", typo, err)
+	}
+	if out, errOut, code := dcli(t, root, "consensus", "file", "--from-debate", id); code != 0 || !strings.HasPrefix(out, "already filed ") {
+		t.Errorf("in its vault: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
 // A list that its filters leave empty says that no record matches them,
 // not that the vault has no records.
 func TestConsensusListSaysTheFilterMatchesNothing(t *testing.T) {

@@ -306,7 +306,7 @@ func fileRun(ctx context.Context, opts *FileOptions) error {
 	if err != nil {
 		return err
 	}
-	c, err := f.Service().OpenConsensus()
+	c, err := f.Service().FilingConsensus(id)
 	if err != nil {
 		return err
 	}
