@@ -122,7 +122,7 @@ func (s *Store) Stale(ctx context.Context, workspace string) ([]StaleEvidence, e
 // different workspaces are each checked where they were filed. A
 // workspace that cannot be opened fails the call.
 func (s *Store) StaleIn(ctx context.Context, workspaceOf func(Record) string) ([]StaleEvidence, error) {
-	recs, err := s.Records(ctx, Filter{Status: StatusActive})
+	recs, err := retryLost(ctx, s, func() ([]*Record, error) { return s.citing(ctx) })
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,8 @@ func (s *Store) StaleIn(ctx context.Context, workspaceOf func(Record) string) ([
 	}()
 	sort.Slice(recs, func(i, j int) bool { return recs[i].Name < recs[j].Name })
 	var out []StaleEvidence
-	for _, r := range recs {
+	for _, rp := range recs {
+		r := *rp
 		if len(r.EvidenceLines) == 0 {
 			continue
 		}
@@ -161,6 +162,27 @@ func (s *Store) StaleIn(ctx context.Context, workspaceOf func(Record) string) ([
 		}
 	}
 	return out, nil
+}
+
+// citing are the active records that cite evidence lines: the index
+// picks them by the key their JSON holds only then (evidence_lines is
+// omitted when empty), so that the records citing none, most of a large
+// vault, are not read at all.
+func (s *Store) citing(ctx context.Context) ([]*Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.refresh(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.idx.db.QueryContext(ctx, `SELECT rec FROM files WHERE rec IS NOT NULL AND status = ? AND rec LIKE '%"evidence_lines":%'`, string(StatusActive))
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	recs, err := scanRecords(rows)
+	if err != nil {
+		return nil, s.indexErr(err)
+	}
+	return recs, nil
 }
 
 // checkLines says what changed about the lines ref cites ("" if nothing).
