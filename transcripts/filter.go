@@ -104,25 +104,32 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 }
 
 // progress counts the rounds so far (see roundOf) and the tokens spent in
-// a transcript's events, for the listing of a debate that has no
+// a transcript's events, and finds the verdict its verdict event records
+// (nil when there is none), for the listing of a debate that has no
 // verdict.json yet. Lines that do not decode are skipped.
-func progress(data []byte) (rounds, tokens int) {
+func progress(data []byte) (rounds, tokens int, verdict *debate.Outcome) {
 	for line := range bytes.Lines(data) {
 		var r rawLine
 		if json.Unmarshal(bytes.TrimSuffix(line, []byte("\n")), &r) != nil {
 			continue
 		}
 		rounds = max(rounds, roundOf(r.Kind, r.Data))
-		if r.Kind == debate.EventTurn {
+		switch r.Kind {
+		case debate.EventTurn:
 			var d struct {
 				Tokens int `json:"tokens"`
 			}
 			if json.Unmarshal(r.Data, &d) == nil {
 				tokens += d.Tokens
 			}
+		case debate.EventVerdict:
+			var o debate.Outcome
+			if json.Unmarshal(r.Data, &o) == nil {
+				verdict = &o
+			}
 		}
 	}
-	return rounds, tokens
+	return rounds, tokens, verdict
 }
 
 // roundOf is the round an event begins or settles: a turn requested, taken

@@ -377,3 +377,45 @@ func TestSummaryOfAMalformedVerdictEnds(t *testing.T) {
 		t.Errorf("Summary with a malformed verdict.json: %+v, %v; want interrupted", sum, err)
 	}
 }
+
+// A debate whose coordinator stopped after recording its verdict, before
+// filing and sealing it, is listed with that verdict (the chain's, as its
+// status has it) and found by it: "debate list", "transcripts list" and
+// the web's index showed it as "-" or "(interrupted)", without the verdict
+// "debate status" named, and a filter by verdict left it out.
+func TestSummaryOfAnInterruptedDebateHasItsRecordedVerdict(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	l, sess := created(t, s, testID)
+	turn := func(round int, role debate.Role, agent string) debate.TurnRecord {
+		return debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: round, Role: role, Position: "p", Tokens: 50}, Agent: agent}
+	}
+	for _, e := range []struct {
+		kind debate.EventKind
+		data any
+	}{
+		{debate.EventOpen, sess},
+		{debate.EventTurn, turn(1, debate.RoleAttacker, "Critic")},
+		{debate.EventTurn, turn(1, debate.RoleDefender, "Proposer")},
+		{debate.EventVerdict, &debate.Outcome{DebateID: testID, Verdict: debate.Deadlock, Action: debate.ActionEscalate, Rule: debate.RuleRepeated, Reason: "repeated", Rounds: 1, Tokens: 100}},
+	} {
+		if _, err := l.Append(ctx, e.kind, 1000, e.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	st, err := s.Status(testID)
+	if err != nil || st.State != StateInterrupted || st.Verdict != debate.Deadlock {
+		t.Fatalf("Status: %+v, %v; want interrupted with its DEADLOCK", st, err)
+	}
+	sum, err := s.Summary(testID)
+	if err != nil || sum.State != StateInterrupted || sum.Verdict != st.Verdict || sum.Action != st.Action || sum.Rule != st.Rule || sum.Reason != st.Reason ||
+		sum.Rounds != st.Round || sum.Tokens != st.Tokens {
+		t.Errorf("Summary: %+v, %v; want interrupted with the verdict, action, rule and reason of its status %+v", sum, err, st.Summary)
+	}
+	found, err := s.Find(Filter{Verdict: debate.Deadlock, State: StateInterrupted})
+	if err != nil || len(found) != 1 || found[0].DebateID != testID {
+		t.Errorf("Find by its verdict: %+v, %v; want the debate", found, err)
+	}
+}

@@ -864,8 +864,10 @@ func (s *Store) list(withProgress bool) ([]Summary, error) {
 	return out, nil
 }
 
-// Summary summarises one debate. Rounds and tokens come from verdict.json
-// for a closed debate, else from the transcript so far (unverified).
+// Summary summarises one debate. Its verdict, rounds and tokens come from
+// verdict.json for a closed debate, else from the transcript so far
+// (unverified): the verdict its verdict event records, when the debate
+// stopped after recording it, else none, and the rounds and tokens so far.
 func (s *Store) Summary(id string) (Summary, error) {
 	return s.summary(id, true)
 }
@@ -909,7 +911,16 @@ func (s *Store) summary(id string, withProgress bool) (Summary, error) {
 		return sum, nil
 	}
 	if data, err := readFile(s.root, fileOf(id, TranscriptFile)); err == nil {
-		sum.Rounds, sum.Tokens = progress(data)
+		rounds, tokens, o := progress(data)
+		if o != nil {
+			// A verdict recorded, not yet filed and sealed (its
+			// coordinator stopped in between): it is how the debate
+			// ended, as the chain says, whatever its state.
+			sum.Summary = debate.SummaryOf(sess, o)
+			sum.DebateID = id
+		} else {
+			sum.Rounds, sum.Tokens = rounds, tokens
+		}
 	}
 	return sum, nil
 }

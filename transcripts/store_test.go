@@ -52,8 +52,10 @@ func writeDebate(t testing.TB, s *Store, id string, n int, seal bool) *Log {
 	if _, err := l.Append(ctx, debate.EventOpen, 0, sess); err != nil {
 		t.Fatal(err)
 	}
+	rounds, tokens := 0, 0
 	for i := 2; i < n; i++ {
 		round := (i-2)/4 + 1
+		rounds = round
 		if i%2 == 0 {
 			_, err = l.Append(ctx, debate.EventRequest, int64(i), debate.RequestEvent{RequestID: fmt.Sprintf("%s:r%d:x:a1", id, round), Round: round, Agent: "Critic", Attempt: 1})
 		} else {
@@ -61,12 +63,13 @@ func writeDebate(t testing.TB, s *Store, id string, n int, seal bool) *Log {
 				Turn:  debate.Turn{DebateID: id, Round: round, Role: debate.RoleAttacker, Position: fmt.Sprintf("position %d", i), Text: "line one\nline two with \"quotes\" and <html>", Tokens: 100},
 				Agent: "Critic", PositionHash: debate.PositionHash(fmt.Sprintf("position %d", i)),
 			})
+			tokens += 100
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	o := &debate.Outcome{DebateID: id, Verdict: debate.Deadlock, Action: debate.ActionEscalate, Rule: debate.RuleRepeated, Reason: "repeated"}
+	o := &debate.Outcome{DebateID: id, Verdict: debate.Deadlock, Action: debate.ActionEscalate, Rule: debate.RuleRepeated, Reason: "repeated", Rounds: rounds, Tokens: tokens}
 	if _, err := l.Append(ctx, debate.EventVerdict, int64(n), o); err != nil {
 		t.Fatal(err)
 	}

@@ -860,3 +860,24 @@ func TestInterruptedDebateNamesItsResume(t *testing.T) {
 		t.Errorf("the interrupted debate's page does not name %s … debate resume %s:\n%s", want, closed, body)
 	}
 }
+
+// The index lists a debate stopped after its verdict was recorded, before
+// it was filed and sealed, with that verdict and its state: it showed
+// "interrupted" alone, as if the debate had not ended.
+func TestIndexShowsTheRecordedVerdictOfAnInterruptedDebate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	if err := os.Remove(filepath.Join(f.root, transcripts.Dir, id, transcripts.VerdictFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv, "/")
+	row := body[strings.Index(body, "/debates/"+id):]
+	row = row[:strings.Index(row, "</tr>")]
+	if !strings.Contains(row, `<span class="verdict-tag v-CONSENSUS_REACHED">CONSENSUS_REACHED</span>`) || !strings.Contains(row, `<span class="state-tag s-interrupted">interrupted</span>`) {
+		t.Errorf("the index row of the interrupted debate does not show its verdict and its state:\n%s", row)
+	}
+	if _, body := get(t, f.srv, "/?verdict=CONSENSUS_REACHED&state=interrupted"); !strings.Contains(body, "/debates/"+id) {
+		t.Errorf("the index filtered by its verdict and state does not list it:\n%s", body)
+	}
+}
