@@ -529,7 +529,7 @@ func (c sealCheck) CheckSeal(ctx context.Context, r *consensus.Record) error {
 	if err != nil {
 		return err
 	}
-	in := transcripts.NewView(t).Integrity
+	in := transcripts.IntegrityOf(t)
 	if in.Tampered() {
 		return errors.New(in.Trouble())
 	}

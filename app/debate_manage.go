@@ -41,7 +41,7 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 	if err != nil {
 		return nil, err
 	}
-	if in := transcripts.NewView(t).Integrity; refusesResume(in) {
+	if in := transcripts.IntegrityOf(t); refusesResume(in) {
 		return nil, &TamperedError{ID: id, Trouble: in.Trouble()}
 	}
 	return a.runDebate(ctx, s, true, o)
@@ -247,7 +247,7 @@ func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, a
 			*integrity = "unreadable"
 			continue
 		}
-		in := transcripts.NewView(t).Integrity
+		in := transcripts.IntegrityOf(t)
 		*integrity = in.Label()
 		if refused != nil {
 			*refused = refusesResume(in)

@@ -279,7 +279,7 @@ func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) 
 			store.Close()
 			return nil, err
 		}
-		in := transcripts.NewView(t).Integrity
+		in := transcripts.IntegrityOf(t)
 		if _, verr := store.Verdict(s.ID); verr == nil {
 			// Closed and filed before a crash: its outcome, no debate,
 			// once its files verify against its seal (a record rewritten

@@ -157,7 +157,7 @@ func (a *App) VerifyTranscript(ctx context.Context, id string) (*Verification, e
 	if err != nil {
 		return nil, err
 	}
-	in := transcripts.NewView(t).Integrity
+	in := transcripts.IntegrityOf(t)
 	return &Verification{Report: *t.Report, Tampered: in.Tampered(), Files: in.Files, Signature: in.Signature, Integrity: in}, nil
 }
 

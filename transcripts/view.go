@@ -181,6 +181,19 @@ func (i Integrity) Trouble() string {
 	return ""
 }
 
+// IntegrityOf is what the audit of t found, as NewView(t).Integrity has
+// it, without laying out the debate: what a listing, a badge or a check
+// before resuming needs. Laying out a debate of many rounds (NewView)
+// costs far more than reading it.
+func IntegrityOf(t *Transcript) Integrity {
+	var in Integrity
+	if r := t.Report; r != nil {
+		in = Integrity{Intact: r.Intact, Sealed: r.Sealed, Events: r.Events, Head: r.Head, BadLine: r.BadLine, Problem: r.Problem}
+	}
+	in.Files, in.Signature = t.Audit, t.Signature
+	return in
+}
+
 // NewView builds the view of a transcript as Read returned it. Events that
 // do not decode are left out; on a tampered transcript, entries from the
 // first bad line on are marked Unverified.
@@ -193,10 +206,7 @@ func NewView(t *Transcript) *View {
 	for _, c := range s.Context {
 		v.Context = append(v.Context, ContextRef{Kind: c.Kind, Ref: c.Ref, Chars: len([]rune(c.Text)), Text: c.Text})
 	}
-	if r := t.Report; r != nil {
-		v.Integrity = Integrity{Intact: r.Intact, Sealed: r.Sealed, Events: r.Events, Head: r.Head, BadLine: r.BadLine, Problem: r.Problem}
-	}
-	v.Integrity.Files, v.Integrity.Signature = t.Audit, t.Signature
+	v.Integrity = IntegrityOf(t)
 	bad := 0
 	if !v.Integrity.Intact && v.Integrity.BadLine > 0 {
 		bad = v.Integrity.BadLine

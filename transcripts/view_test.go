@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -720,5 +721,35 @@ func TestTextOfANothingRecordedDebateNamesNoHead(t *testing.T) {
 	}
 	if out := text.String(); !strings.Contains(out, "Integrity:    intact so far, nothing recorded yet, not sealed yet\n") || strings.Contains(out, "head \n") {
 		t.Errorf("text:\n%s", out)
+	}
+}
+
+// IntegrityOf, what a listing, a badge and resume read of a debate, is the
+// integrity its view shows, on an intact, an unsealed and a tampered
+// debate alike: they read NewView(t).Integrity, and laid out every round
+// of every debate listed for it.
+func TestIntegrityOfIsTheViewsIntegrity(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	const sealed, unsealed, tampered = testID, "20260102-spec-unsealed-bcdefg", "20260103-spec-tampered-cdefgh"
+	writeDebate(t, s, sealed, 8, true).Close()
+	writeDebate(t, s, unsealed, 8, false).Close()
+	writeDebate(t, s, tampered, 8, true).Close()
+	tamper(t, dir, tampered, "position 5", "position X")
+	if err := os.Remove(filepath.Join(dir, Dir, tampered, SessionFile)); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{sealed, unsealed, tampered} {
+		tr, err := s.Audit(context.Background(), id, Witnesses{})
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		got, want := IntegrityOf(tr), NewView(tr).Integrity
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: IntegrityOf %+v; the view's %+v", id, got, want)
+		}
+		if id == tampered && (!got.Tampered() || got.BadLine != 5 || FirstBad(got.Files) == nil) {
+			t.Errorf("%s: %+v; want tampered at line 5, session.json missing", id, got)
+		}
 	}
 }

@@ -91,7 +91,7 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			row.Summary, row.Problem = "unreadable", err.Error()
 		} else {
-			in := transcripts.NewView(t).Integrity
+			in := transcripts.IntegrityOf(t)
 			row.Intact, row.Events, row.Summary, row.Problem = !in.Tampered(), in.Events, in.Summary(), in.Trouble()
 		}
 		d.Rows = append(d.Rows, row)
@@ -536,7 +536,7 @@ func (s *Server) fileCheck(ctx context.Context, id, p, what string) *pageCheck {
 	if err != nil {
 		return nil
 	}
-	return pageCheckOf(id, p, what, transcripts.NewView(t).Integrity)
+	return pageCheckOf(id, p, what, transcripts.IntegrityOf(t))
 }
 
 func pageCheckOf(id, p, what string, in transcripts.Integrity) *pageCheck {
