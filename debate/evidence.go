@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // PageIndex tells whether a vault page exists; package vault implements it.
@@ -228,7 +229,7 @@ func (c *EvidenceChecker) checkPath(ref string, counted map[string]lineCount) Ev
 	case !lc.complete:
 		ec.Status, ec.Detail = EvidenceUnchecked, fmt.Sprintf("beyond the first %d MiB of the file, which is all parley reads", MaxEvidenceBytes>>20)
 	default:
-		ec.Status, ec.Detail = EvidenceOutOfRange, fmt.Sprintf("the file has %d lines", lc.n)
+		ec.Status, ec.Detail = EvidenceOutOfRange, "the file has "+vocab.Count(lc.n, "line")
 	}
 	return ec
 }

@@ -195,7 +195,7 @@ func TestEvidenceFileEditedBetweenTurns(t *testing.T) {
 		func() EvidenceCheck { return c.Check(ctx, []string{"plan.md:2"})[0] },
 		func() EvidenceCheck { return c.CheckOne(ctx, "plan.md:2") },
 	} {
-		if got := check(); got.Status != EvidenceOutOfRange || got.Detail != "the file has 1 lines" || got.Hash != "" {
+		if got := check(); got.Status != EvidenceOutOfRange || got.Detail != "the file has 1 line" || got.Hash != "" {
 			t.Errorf("lines cut after turn 2: %+v", got)
 		}
 	}

@@ -29,7 +29,7 @@ func TestUntrustedClientsLearnNothingOfTheWorkspace(t *testing.T) {
 		Turn:  debate.Turn{DebateID: s.ID, Round: 1, Role: debate.RoleAttacker, Position: "Keys leak", EvidenceRefs: []string{"notes.md:99", "../../etc/passwd", "src/main.go:3", "secret.txt"}},
 		Agent: "Critic", RequestID: s.ID + ":r1:attacker1:a1", PositionHash: debate.PositionHash("Keys leak"),
 		Evidence: []debate.EvidenceCheck{
-			{Ref: "notes.md:99", Kind: "line", Status: debate.EvidenceOutOfRange, Detail: "the file has 1 lines"},
+			{Ref: "notes.md:99", Kind: "line", Status: debate.EvidenceOutOfRange, Detail: "the file has 1 line"},
 			{Ref: "../../etc/passwd", Kind: "path", Status: debate.EvidenceOutside, Detail: "not a relative path inside the workspace"},
 			{Ref: "src/main.go:3", Kind: "line", Status: debate.EvidenceOK},
 			{Ref: "secret.txt", Kind: "path", Status: debate.EvidenceMissing, Detail: "no such file"},
@@ -38,12 +38,12 @@ func TestUntrustedClientsLearnNothingOfTheWorkspace(t *testing.T) {
 	l.Close()
 
 	trusted := ok[TranscriptOutput](t, e.client, "transcript_show", IDInput{ID: s.ID})
-	if !strings.Contains(trusted.Markdown, "the file has 1 lines") {
+	if !strings.Contains(trusted.Markdown, "the file has 1 line") {
 		t.Fatalf("a trusted client sees the details:\n%s", trusted.Markdown)
 	}
 	e.srv.cfg.Untrusted = true
 	tr := ok[TranscriptOutput](t, e.client, "transcript_show", IDInput{ID: s.ID})
-	for _, leak := range []string{"the file has", "1 lines", "out of range", "out_of_range", "outside", "inside the workspace", "no such file"} {
+	for _, leak := range []string{"the file has", "1 line", "out of range", "out_of_range", "outside", "inside the workspace", "no such file"} {
 		if strings.Contains(tr.Markdown, leak) {
 			t.Errorf("an untrusted client learns %q:\n%s", leak, tr.Markdown)
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/vocab"
 )
 
 //go:embed html/transcript.html
@@ -25,20 +26,12 @@ var Stylesheet string
 //go:embed html/base.css
 var baseCSS string
 
-// rounds is n with "round" or "rounds", as n asks.
-func rounds(n int) string {
-	if n == 1 {
-		return "1 round"
-	}
-	return fmt.Sprintf("%d rounds", n)
-}
-
 // htmlTemplates is parsed on first use, not at start-up.
 var htmlTemplates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("transcript").Funcs(template.FuncMap{
 		"short":   short,
 		"seconds": func(ms int64) string { return fmt.Sprintf("%.1f s", float64(ms)/1000) },
-		"rounds":  rounds,
+		"count":   vocab.Count,
 		"agent":   AgentLabel,
 		"pageStatus": func(s PageStatus) string {
 			switch s {

@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/vault"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // RenderMarkdown renders a transcript as a readable Markdown page: the
@@ -199,7 +200,7 @@ func RecordLink(record string) string {
 // TokensLabel is a turn's tokens as a reader sees them: "120 tokens",
 // "(estimated)", "over budget".
 func TokensLabel(t *debate.TurnRecord) string {
-	s := fmt.Sprintf("%d tokens", t.Tokens)
+	s := vocab.Count(t.Tokens, "token")
 	if t.TokensEstimated {
 		s += " (estimated)"
 	}

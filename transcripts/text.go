@@ -11,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/termsafe"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // RenderText writes a view for a terminal: a tamper banner first when the
@@ -55,7 +56,7 @@ func RenderText(w io.Writer, v *View) error {
 	p("Created:      %s (%s)\n", v.Created, v.State)
 	p("Participants: %s\n", v.ParticipantList())
 	bu := v.Budget
-	p("Budget:       %s, %d tokens (%d per agent per round), %d s\n", rounds(bu.MaxRounds), bu.MaxTokens, bu.MaxTokensPerRound, bu.MaxWallClockMs/1000)
+	p("Budget:       %s, %d tokens (%d per agent per round), %d s\n", vocab.Count(bu.MaxRounds, "round"), bu.MaxTokens, bu.MaxTokensPerRound, bu.MaxWallClockMs/1000)
 	p("Integrity:    %s\n", integrityLine(in))
 	if pc := in.Page; pc != nil {
 		p("Vault page:   %s (%s)\n", pc.Status, pc.Path)
@@ -97,12 +98,12 @@ func RenderText(w io.Writer, v *View) error {
 		for _, name := range slices.Sorted(maps.Keys(o.AttackerPositions)) {
 			p("   %s's last position: %s\n", name, termLine(o.AttackerPositions[name]))
 		}
-		p("   %s, %d tokens, %.1f s of active time\n", rounds(o.Rounds), o.Tokens, float64(o.ElapsedMs)/1000)
+		p("   %s, %s, %.1f s of active time\n", vocab.Count(o.Rounds, "round"), vocab.Count(o.Tokens, "token"), float64(o.ElapsedMs)/1000)
 		if v.Record != "" {
 			p("   Record: %s\n", v.Record)
 		}
 	} else {
-		p("\nNo verdict yet (%s): %d turns, %d tokens so far.\n", v.State, v.Turns, v.Tokens)
+		p("\nNo verdict yet (%s): %s, %s so far.\n", v.State, vocab.Count(v.Turns, "turn"), vocab.Count(v.Tokens, "token"))
 	}
 	return bw.Flush()
 }
@@ -110,13 +111,13 @@ func RenderText(w io.Writer, v *View) error {
 func integrityLine(in *Integrity) string {
 	switch {
 	case !in.Intact:
-		return fmt.Sprintf("TAMPERED at line %d (%d lines verify before it)", in.BadLine, in.Events)
+		return fmt.Sprintf("TAMPERED at line %d (%s before it)", in.BadLine, verifying(in.Events))
 	case in.Sealed:
-		return fmt.Sprintf("intact, %d events, sealed by verdict.json, head %s", in.Events, in.Head)
+		return fmt.Sprintf("intact, %s, sealed by verdict.json, head %s", vocab.Count(in.Events, "event"), in.Head)
 	case in.Events == 0:
 		return "intact so far, nothing recorded yet, not sealed yet"
 	}
-	return fmt.Sprintf("intact so far, %d events, not sealed yet, head %s", in.Events, in.Head)
+	return fmt.Sprintf("intact so far, %s, not sealed yet, head %s", vocab.Count(in.Events, "event"), in.Head)
 }
 
 func textEntry(w *bufio.Writer, e *Entry) {
@@ -181,3 +182,11 @@ func termText(s string) string { return termsafe.Clean(s, "\t") }
 // termSafe replaces the control characters of rendered output but the
 // line breaks and tabs it is laid out with.
 func termSafe(s string) string { return termsafe.Clean(s, "\n\t") }
+
+// verifying says how many lines verify: "1 line verifies", "4 lines verify".
+func verifying(n int) string {
+	if n == 1 {
+		return "1 line verifies"
+	}
+	return vocab.Count(n, "line") + " verify"
+}

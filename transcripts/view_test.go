@@ -753,3 +753,45 @@ func TestIntegrityOfIsTheViewsIntegrity(t *testing.T) {
 		}
 	}
 }
+
+// A count of one is said in the singular wherever a debate is shown: a
+// debate that has recorded one event and then one turn, and one tampered
+// at its second line, read "1 events", "1 turns" and "1 lines verify".
+func TestCountsOfOneAreSingular(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	ctx := context.Background()
+	l, sess := created(t, s, testID)
+	render := func(want ...string) {
+		t.Helper()
+		v := readView(t, s, testID)
+		var text, html bytes.Buffer
+		if err := RenderText(&text, v); err != nil {
+			t.Fatal(err)
+		}
+		if err := RenderHTML(&html, v, HTMLOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(text.String()+html.String(), w) {
+				t.Errorf("no %q in\n%s\n%s", w, text.String(), html.String())
+			}
+		}
+		for _, bad := range []string{"1 events", "1 turns", "1 tokens", "1 lines", "1 rounds"} {
+			if strings.Contains(text.String(), bad) || strings.Contains(html.String(), bad) {
+				t.Errorf("%q shown", bad)
+			}
+		}
+	}
+	if _, err := l.Append(ctx, debate.EventOpen, 0, sess); err != nil {
+		t.Fatal(err)
+	}
+	render("intact so far, 1 event, not sealed yet", "1 event · not sealed yet", "0 turns, 0 tokens so far")
+	if _, err := l.Append(ctx, debate.EventTurn, 1000, debate.TurnRecord{Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Position: "p", Tokens: 1}, Agent: "Critic"}); err != nil {
+		t.Fatal(err)
+	}
+	render("No verdict yet (running): 1 turn, 1 token so far.", "1 turn, 1 token so far.")
+	l.Close()
+	tamper(t, dir, testID, `"position":"p"`, `"position":"q"`)
+	render("TAMPERED at line 2 (1 line verifies before it)")
+}

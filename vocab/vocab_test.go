@@ -145,3 +145,12 @@ func TestParseWords(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0 lines", 1: "1 line", 2: "2 lines", 1000: "1000 lines"} {
+		if got := Count(n, "line"); got != want {
+			t.Errorf("Count(%d, line) = %q, want %q", n, got, want)
+		}
+	}
+}

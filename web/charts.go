@@ -17,6 +17,7 @@ import (
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // palette colours the participants, in the order the session lists them.
@@ -377,13 +378,13 @@ func gateChart(days []gateDay, st gating.Stats) template.HTML {
 	ys := func(n int) float64 { return float64(top) + float64(plotH)*(1-float64(n)/float64(peakSaved)) }
 	colW := float64(plotW) / float64(len(days))
 	caption := fmt.Sprintf("The gate's record: %s, %d sent to a debate, %d skipped; about %s saved against debating every one. Bars: questions per day (dark: debated, light: skipped); line: tokens saved so far.",
-		plural(st.Decisions, "question"), st.Debate, st.Skip, plural(st.TokensSaved, "token"))
+		vocab.Count(st.Decisions, "question"), st.Debate, st.Skip, vocab.Count(st.TokensSaved, "token"))
 	if st.BadLines > 0 {
 		verb := "are"
 		if st.BadLines == 1 {
 			verb = "is"
 		}
-		caption += fmt.Sprintf(" %s of %s could not be read and %s left out.", plural(st.BadLines, "line"), gating.LogName, verb)
+		caption += fmt.Sprintf(" %s of %s could not be read and %s left out.", vocab.Count(st.BadLines, "line"), gating.LogName, verb)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<figure class="chart" id="chart-gate"><figcaption>%s</figcaption>`, esc(caption))
@@ -421,12 +422,4 @@ func compact(n int) string {
 		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
 	}
 	return strconv.Itoa(n)
-}
-
-// plural is n and the noun, with an "s" unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

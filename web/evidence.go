@@ -25,6 +25,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vocab"
 )
 
 // Limits of the evidence view.
@@ -193,7 +194,7 @@ func readEvidence(workspace, ref string) (evidenceData, error) {
 		line, err := sc.ReadString('\n')
 		if line == "" && err != nil {
 			if from > n {
-				d.Note = fmt.Sprintf("The file has %d lines: the cited line %d is past its end.", n-1, from)
+				d.Note = fmt.Sprintf("The file has %s: the cited line %d is past its end.", vocab.Count(n-1, "line"), from)
 			}
 			break
 		}

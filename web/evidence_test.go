@@ -236,3 +236,24 @@ func TestEvidenceOfALongWholeFileSaysItGoesOn(t *testing.T) {
 		t.Errorf("a file of exactly %d lines is said to go on, or is cut", maxEvidenceLines)
 	}
 }
+
+// A citation past the end of a one-line file says the file has 1 line, on
+// the debate's page and on the evidence page: both said "1 lines".
+func TestEvidencePastTheEndOfAOneLineFile(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	if err := os.WriteFile(filepath.Join(f.workspace, "one.md"), []byte("only one line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id := f.run(debate.LayerSpec, "One line", "It is short",
+		attacker(turns("1|It is long|It is short|-1|50|Look.|one.md:5", "2||||10|")),
+		defender(turns("1|It is short||0|40|No.")))
+	_, page := getBody(t, f.srv, "/debates/"+id)
+	if !strings.Contains(page, `<span class="detail">the file has 1 line</span>`) {
+		t.Errorf("the debate page does not say the file has 1 line:\n%s", page)
+	}
+	code, body := getBody(t, f.srv, "/debates/"+id+"/evidence?ref="+url.QueryEscape("one.md:5"))
+	if code != http.StatusOK || !strings.Contains(body, "The file has 1 line: the cited line 5 is past its end.") {
+		t.Errorf("evidence page: %d\n%s", code, body)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
+	"github.com/parleyhq/parley/vocab"
 )
 
 //go:embed templates/*.html static/*
@@ -37,6 +38,7 @@ var pages = sync.OnceValue(func() map[string]*template.Template {
 		// leaves '?' and '#' as they are.
 		"pathEscape": url.PathEscape,
 		"vaultURL":   vaultURL,
+		"count":      vocab.Count,
 	}
 	layout := template.Must(template.New("layout").Funcs(funcs).ParseFS(files, "templates/layout.html"))
 	out := map[string]*template.Template{}
