@@ -1,6 +1,7 @@
 package transcripts
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"html/template"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/vocab"
 )
 
@@ -129,15 +131,28 @@ func WebURL(e debate.EvidenceCheck) string {
 // it is shown as text, never run.
 func RenderHTML(w io.Writer, v *View, o HTMLOptions) error {
 	d := &htmlData{View: v, opts: o, CSS: template.CSS(baseCSS + Stylesheet)}
-	if err := htmlTemplates().ExecuteTemplate(w, "document", d); err != nil {
+	var b bytes.Buffer
+	if err := htmlTemplates().ExecuteTemplate(&b, "document", d); err != nil {
 		return err
 	}
-	if err := d.writeBody(w); err != nil {
+	if err := d.writeBody(&b); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "</main>\n</body>\n</html>\n")
+	b.WriteString("</main>\n</body>\n</html>\n")
+	_, err := w.Write(SafeHTML(b.Bytes()))
 	return err
 }
+
+// SafeHTML is a page, or a part of one, as a browser may be given it: the
+// text in it that parley did not write (agents' turns, topics, reasons,
+// file names) may hold control characters, and bidirectional overrides and
+// isolates that make a browser show words in another order than they are
+// recorded in ("Trojan Source"); each becomes U+FFFD, as on a terminal and
+// in the vault's pages. Newlines, tabs and carriage returns stay. It
+// returns page itself when there is nothing to replace. Every HTML
+// rendering of a debate goes through it (RenderHTML, and the web server's
+// pages and live updates).
+func SafeHTML(page []byte) []byte { return termsafe.CleanBytes(page, "\n\t\r") }
 
 // RenderHTMLBody writes the body of RenderHTML without the document around
 // it, for a page that has its own (and serves Stylesheet): the header,

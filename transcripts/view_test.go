@@ -14,6 +14,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -794,4 +795,38 @@ func TestCountsOfOneAreSingular(t *testing.T) {
 	l.Close()
 	tamper(t, dir, testID, `"position":"p"`, `"position":"q"`)
 	render("TAMPERED at line 2 (1 line verifies before it)")
+}
+
+// The HTML of a debate ("transcripts show --format html") shows no
+// control character or bidirectional override an agent or a topic holds:
+// each becomes U+FFFD, as on a terminal, so that no word shows in another
+// order than it was recorded in. Line ends stay.
+func TestHTMLShowsNoBidiOverrideOrControl(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	sess := testSession(testID)
+	sess.Topic = "Keys \u202eton od\u202c expire"
+	l, err := s.Create(ctx, sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l.Append(ctx, debate.EventOpen, 0, sess)
+	l.Append(ctx, debate.EventTurn, 1, debate.TurnRecord{
+		Turn:  debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Position: "Keys \u2066never\u2069 expire", CounterTo: "x", Text: "They \u202eton\x00 do.\r\nSecond line."},
+		Agent: "Critic"})
+	var b bytes.Buffer
+	if err := RenderHTML(&b, readView(t, s, testID), HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h := b.String()
+	if i := strings.IndexFunc(h, func(r rune) bool { return termsafe.Unsafe(r) && !strings.ContainsRune("\n\t\r", r) }); i >= 0 {
+		t.Errorf("the HTML holds %U: …%s…", []rune(h[i:])[0], h[max(0, i-40):min(len(h), i+40)])
+	}
+	for _, want := range []string{"Keys \uFFFDton od\uFFFD expire", "Keys \uFFFDnever\uFFFD expire", "They \uFFFDton\uFFFD do.\r\nSecond line."} {
+		if !strings.Contains(h, want) {
+			t.Errorf("the HTML lacks %q", want)
+		}
+	}
 }

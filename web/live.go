@@ -68,6 +68,7 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) {
 		// data (an agent's argument may hold one) would end the data line
 		// and let the rest read as fields and events of its own.
 		data = strings.ReplaceAll(strings.ReplaceAll(data, "\r\n", "\n"), "\r", "\n")
+		data = string(transcripts.SafeHTML([]byte(data)))
 		for line := range strings.Lines(data) {
 			fmt.Fprintf(&b, "data: %s\n", strings.TrimSuffix(line, "\n"))
 		}

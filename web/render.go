@@ -117,15 +117,16 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
 		return
 	}
+	page := transcripts.SafeHTML(buf.Bytes())
 	h := w.Header()
 	if l.Script {
 		h.Set("Content-Security-Policy", scriptCSP)
 	}
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(buf.Bytes())
+		_, _ = w.Write(page)
 	}
 }
 

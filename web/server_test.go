@@ -24,6 +24,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -879,5 +880,31 @@ func TestIndexShowsTheRecordedVerdictOfAnInterruptedDebate(t *testing.T) {
 	}
 	if _, body := get(t, f.srv, "/?verdict=CONSENSUS_REACHED&state=interrupted"); !strings.Contains(body, "/debates/"+id) {
 		t.Errorf("the index filtered by its verdict and state does not list it:\n%s", body)
+	}
+}
+
+// What an agent or a topic says reaches the browser without the control
+// characters and bidirectional overrides that would make it show words in
+// another order than they were recorded in: every page and the live
+// stream replace them with U+FFFD, as the terminal and the vault do. The
+// pages passed a right-to-left override and a NUL as they were.
+func TestPagesShowNoBidiOverrideOrControl(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Keys \u202eton od\u202c expire", "Keys expire",
+		attacker(turns("1|Keys \u2066never\u2069 expire|Keys expire|-1|50|They \u202eton\x00 do.\r\nSecond line.", "2||||10|")),
+		defender(turns("1|Keys expire||0|40|They do.")))
+	for _, target := range []string{"/", "/debates/" + id, "/debates/" + id + "/live", "/search?q=keys", "/wiki/debates/" + id} {
+		res, body := get(t, f.srv, target)
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", target, res.StatusCode)
+			continue
+		}
+		if i := strings.IndexFunc(body, func(r rune) bool { return termsafe.Unsafe(r) && !strings.ContainsRune("\n\t\r", r) }); i >= 0 {
+			t.Errorf("%s passes %U to the browser: …%s…", target, []rune(body[i:])[0], body[max(0, i-40):min(len(body), i+40)])
+		}
+		if !strings.Contains(body, "\uFFFD") {
+			t.Errorf("%s does not mark what it replaced", target)
+		}
 	}
 }

@@ -6,8 +6,10 @@
 package termsafe
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Unsafe reports whether r must not reach a terminal as it is.
@@ -36,6 +38,35 @@ func Clean(s, keep string) string {
 		}
 		return r
 	}, s)
+}
+
+// CleanBytes is Clean of a byte slice: b itself when there is nothing to
+// replace, else a copy with every unsafe rune but those in keep replaced
+// by U+FFFD.
+func CleanBytes(b []byte, keep string) []byte {
+	bad := func(r rune) bool { return Unsafe(r) && !strings.ContainsRune(keep, r) }
+	// A page is mostly printable ASCII: that is passed over byte by byte.
+	i := 0
+	for i < len(b) {
+		if c := b[i]; c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if bad(r) {
+			break
+		}
+		i += n
+	}
+	if i == len(b) {
+		return b
+	}
+	return bytes.Map(func(r rune) rune {
+		if bad(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, b)
 }
 
 // Escape writes every unsafe rune of s but those in keep as a visible

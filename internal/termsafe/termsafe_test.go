@@ -140,3 +140,14 @@ func TestIsTerminal(t *testing.T) {
 		t.Errorf("the pseudo-terminal %s is not a terminal", tty.Name())
 	}
 }
+
+func TestCleanBytes(t *testing.T) {
+	t.Parallel()
+	clean := []byte("plain text\n\twith a tab")
+	if got := CleanBytes(clean, "\n\t"); &got[0] != &clean[0] {
+		t.Error("CleanBytes copied text with nothing to replace")
+	}
+	if got := string(CleanBytes([]byte("a\u202eb\x00c\r\nd"), "\n\r")); got != "a\uFFFDb\uFFFDc\r\nd" {
+		t.Errorf("CleanBytes = %q", got)
+	}
+}
