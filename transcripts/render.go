@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/vault"
 	"github.com/parleyhq/parley/vocab"
 )
@@ -26,8 +27,13 @@ func RenderMarkdown(t *Transcript) []byte {
 }
 
 // RenderMarkdownView is RenderMarkdown of a View (with its page check, if
-// the caller made one).
-func RenderMarkdownView(v *View) []byte { return renderMarkdown(v, pageFull) }
+// the caller made one). As on the vault page (vault.WritePage), control
+// characters but newline and tab, and bidirectional overrides, are
+// U+FFFD: "transcripts show --format md" written to a file and opened
+// in Obsidian shows no word in another order than it was recorded in.
+func RenderMarkdownView(v *View) []byte {
+	return termsafe.CleanBytes(renderMarkdown(v, pageFull), "\n\t")
+}
 
 // pageDetail is how much of a debate a Markdown page holds.
 type pageDetail int

@@ -800,7 +800,8 @@ func TestCountsOfOneAreSingular(t *testing.T) {
 // The HTML of a debate ("transcripts show --format html") shows no
 // control character or bidirectional override an agent or a topic holds:
 // each becomes U+FFFD, as on a terminal, so that no word shows in another
-// order than it was recorded in. Line ends stay.
+// order than it was recorded in. Line ends stay. So does its Markdown
+// ("--format md"), as its vault page does.
 func TestHTMLShowsNoBidiOverrideOrControl(t *testing.T) {
 	t.Parallel()
 	s, _ := newStore(t)
@@ -828,5 +829,12 @@ func TestHTMLShowsNoBidiOverrideOrControl(t *testing.T) {
 		if !strings.Contains(h, want) {
 			t.Errorf("the HTML lacks %q", want)
 		}
+	}
+	md := string(RenderMarkdownView(readView(t, s, testID)))
+	if i := strings.IndexFunc(md, func(r rune) bool { return termsafe.Unsafe(r) && !strings.ContainsRune("\n\t", r) }); i >= 0 {
+		t.Errorf("the Markdown holds %U: …%s…", []rune(md[i:])[0], md[max(0, i-40):min(len(md), i+40)])
+	}
+	if !strings.Contains(md, "Keys \uFFFDnever\uFFFD expire") {
+		t.Errorf("the Markdown lacks the position:\n%s", md)
 	}
 }
