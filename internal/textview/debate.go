@@ -125,18 +125,29 @@ func DebateStatus(w io.Writer, st *transcripts.Status, resume, verify string) er
 // integrity, topic), after a header row when header is set.
 func DebateList(w io.Writer, list []transcripts.Summary, header bool) error {
 	p := &textOut{w: w}
-	iw := integrityWidth(list)
+	idw, iw := idWidth(list, 52), integrityWidth(list)
 	if header {
-		p.printf("%-52s %-11s %-17s %-*s  %s\n", "ID", "STATE", "VERDICT", iw, "INTEGRITY", "TOPIC")
+		p.printf("%-*s %-11s %-17s %-*s  %s\n", idw, "ID", "STATE", "VERDICT", iw, "INTEGRITY", "TOPIC")
 	}
 	for _, sum := range list {
 		verdict := string(sum.Verdict)
 		if verdict == "" {
 			verdict = "-"
 		}
-		p.printf("%-52s %-11s %-17s %-*s  %s\n", sum.DebateID, sum.State, verdict, iw, sum.Integrity, shownLine(sum.Topic, 60))
+		p.printf("%-*s %-11s %-17s %-*s  %s\n", idw, sum.DebateID, sum.State, verdict, iw, sum.Integrity, shownLine(sum.Topic, 60))
 	}
 	return p.err
+}
+
+// idWidth is the width of the id column of list: its longest id (a debate
+// id has up to 55 characters), at least least, so that no id runs into
+// the column after it.
+func idWidth(list []transcripts.Summary, least int) int {
+	n := least
+	for _, s := range list {
+		n = max(n, len(s.DebateID))
+	}
+	return n
 }
 
 // integrityWidth is the width of the integrity column of list: the

@@ -254,3 +254,42 @@ func TestListsKeepALongIntegrityApartFromTheTopic(t *testing.T) {
 		}
 	}
 }
+
+// A debate id of the longest kind (55 characters: a verify debate with a
+// 32-character slug) widens the id column of both lists: the column after
+// it stays under its heading. "transcripts list" gave ids 44 characters
+// and "debate list" 52, so a long id pushed its topic or state out of line.
+func TestListsKeepALongIDApartFromTheNextColumn(t *testing.T) {
+	t.Parallel()
+	const long = "20261201-verify-closure-of-task-100125-with-more-abcdef"
+	list := []transcripts.Summary{
+		{Summary: debate.Summary{DebateID: long, Topic: "Closure", Verdict: debate.ConsensusReached}, State: transcripts.StateClosed, Integrity: "verified"},
+		{Summary: debate.Summary{DebateID: "20261130-plan-cache-abcdef", Topic: "Cache", Verdict: debate.Timeout}, State: transcripts.StateClosed, Integrity: "verified"},
+	}
+	if err := debate.ValidateID(long); err != nil || len(long) != 55 {
+		t.Fatalf("%q (%d characters): %v", long, len(long), err)
+	}
+	for name, c := range map[string]struct {
+		write      func(*bytes.Buffer) error
+		next, want string
+	}{
+		"debate list":      {func(b *bytes.Buffer) error { return textview.DebateList(b, list, true) }, "STATE", "closed"},
+		"transcripts list": {func(b *bytes.Buffer) error { return textview.Transcripts(b, list, "/root", true) }, "TOPIC", ""},
+	} {
+		var out bytes.Buffer
+		if err := c.write(&out); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		at := strings.Index(lines[0], c.next)
+		for i := range list {
+			want := c.want
+			if want == "" {
+				want = list[i].Topic
+			}
+			if got := strings.Index(lines[i+1], want); got != at {
+				t.Errorf("%s: %q at %d, its heading %s at %d:\n%s", name, want, got, c.next, at, out.String())
+			}
+		}
+	}
+}

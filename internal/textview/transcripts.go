@@ -30,16 +30,16 @@ func Transcripts(w io.Writer, list []transcripts.Summary, root string, header bo
 		_, err := fmt.Fprintf(w, "no debates match under %s\n", root)
 		return err
 	}
-	iw := integrityWidth(list)
+	idw, iw := idWidth(list, 44), integrityWidth(list)
 	if header {
-		fmt.Fprintf(w, "%-10s  %-6s  %-17s  %6s  %7s  %-*s  %-44s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", iw, "INTEGRITY", "ID", "TOPIC")
+		fmt.Fprintf(w, "%-10s  %-6s  %-17s  %6s  %7s  %-*s  %-*s  %s\n", "DATE", "LAYER", "VERDICT", "ROUNDS", "TOKENS", iw, "INTEGRITY", idw, "ID", "TOPIC")
 	}
 	for _, s := range list {
 		v := string(s.Verdict)
 		if v == "" {
 			v = "(" + string(s.State) + ")"
 		}
-		if _, err := fmt.Fprintf(w, "%-10s  %-6s  %-17s  %6d  %7d  %-*s  %-44s  %s\n", dateOnly(s.Created), cleanAll(string(s.Layer)), v, s.Rounds, s.Tokens, iw, s.Integrity, s.DebateID, cleanAll(recLine(s.Topic, 60))); err != nil {
+		if _, err := fmt.Fprintf(w, "%-10s  %-6s  %-17s  %6d  %7d  %-*s  %-*s  %s\n", dateOnly(s.Created), cleanAll(string(s.Layer)), v, s.Rounds, s.Tokens, iw, s.Integrity, idw, s.DebateID, cleanAll(recLine(s.Topic, 60))); err != nil {
 			return err
 		}
 	}
