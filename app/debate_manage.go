@@ -41,7 +41,7 @@ func (a *App) ResumeDebate(ctx context.Context, id string, o RunOptions) (*debat
 	if err != nil {
 		return nil, err
 	}
-	if in := transcripts.IntegrityOf(t); refusesResume(in) {
+	if in := transcripts.IntegrityOf(t); in.RefusesResume() {
 		return nil, &TamperedError{ID: id, Trouble: in.Trouble()}
 	}
 	return a.runDebate(ctx, s, true, o)
@@ -233,7 +233,7 @@ func (a *App) DebateStatuses(ctx context.Context) ([]*transcripts.Status, error)
 
 // withIntegrity audits n debates, the i-th named by at(i), and sets the
 // integrity at(i) points to, and, when at(i) gives one, whether resume
-// refuses the debate (refusesResume).
+// refuses the debate (transcripts.Integrity.RefusesResume).
 func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, at func(i int) (id string, integrity *string, refused *bool)) error {
 	w, done, err := a.Witnesses()
 	if err != nil {
@@ -250,16 +250,8 @@ func (a *App) withIntegrity(ctx context.Context, st *transcripts.Store, n int, a
 		in := transcripts.IntegrityOf(t)
 		*integrity = in.Label()
 		if refused != nil {
-			*refused = refusesResume(in)
+			*refused = in.RefusesResume()
 		}
 	}
 	return nil
-}
-
-// refusesResume reports whether ResumeDebate refuses a debate of
-// integrity in: its files disagree with its seal, unless all that is
-// wrong is a sealed debate's missing verdict.json, which resume writes
-// again from the chain.
-func refusesResume(in transcripts.Integrity) bool {
-	return in.Tampered() && !transcripts.OnlyVerdictMissing(in.Files)
 }

@@ -292,7 +292,7 @@ func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) 
 		}
 		// Interrupted before its verdict: resumed, as parley debate
 		// resume would, unless its files were changed since.
-		if refusesResume(in) {
+		if in.RefusesResume() {
 			store.Close()
 			return nil, &TamperedError{ID: s.ID, Trouble: in.Trouble()}
 		}

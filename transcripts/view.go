@@ -123,6 +123,14 @@ type Integrity struct {
 	Signature SigStatus   `json:"signature,omitempty"`
 }
 
+// RefusesResume reports whether "debate resume" refuses a debate of this
+// integrity: its files disagree with its seal, unless all that is wrong
+// is a sealed debate's missing verdict.json, which resume writes again
+// from the chain. Whoever points a reader at resume asks it first.
+func (i Integrity) RefusesResume() bool {
+	return i.Tampered() && !OnlyVerdictMissing(i.Files)
+}
+
 // Tampered reports whether the transcript, or any file checked against
 // its seal, does not verify.
 func (i Integrity) Tampered() bool {

@@ -229,9 +229,12 @@ type debateData struct {
 	// ShowCmd and VerifyCmd are the commands that show and verify the
 	// debate, naming the root and vault served, to paste anywhere.
 	ShowCmd, VerifyCmd string
-	// ResumeCmd, for an interrupted debate, is the command that continues
-	// it.
-	ResumeCmd string
+	// ResumeCmd, for an interrupted debate that resume takes, is the
+	// command that continues it (or, its verdict recorded, finishes
+	// closing it); ResumeRefused says resume refuses it (its files do not
+	// verify: VerifyCmd names what differs).
+	ResumeCmd     string
+	ResumeRefused bool
 }
 
 // handleDebate shows one debate as a thread, its integrity badge computed
@@ -265,7 +268,11 @@ func (s *Server) handleDebate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) debateData(id string, v *transcripts.View) debateData {
 	d := debateData{View: v, Live: v.State == transcripts.StateRunning,
 		ShowCmd: s.command("transcripts", "show", id), VerifyCmd: s.command("transcripts", "verify", id)}
-	if v.State == transcripts.StateInterrupted {
+	switch {
+	case v.State != transcripts.StateInterrupted:
+	case v.Integrity.RefusesResume():
+		d.ResumeRefused = true
+	default:
 		d.ResumeCmd = s.command("debate", "resume", id)
 	}
 	for _, f := range v.Integrity.Files {

@@ -908,3 +908,29 @@ func TestPagesShowNoBidiOverrideOrControl(t *testing.T) {
 		}
 	}
 }
+
+// The page of an interrupted debate points at resume only when resume
+// takes it, and says what resume will do: finish closing a debate whose
+// verdict is recorded. A debate whose files do not verify, which resume
+// refuses, is pointed at verify instead, as "debate status" does: the page
+// named a resume that then refused to run.
+func TestInterruptedDebatePointsAtWhatTakesIt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	if err := os.Remove(filepath.Join(f.root, transcripts.Dir, id, transcripts.VerdictFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv, "/debates/"+id)
+	if !strings.Contains(body, "debate resume "+id+"</code> finishes closing it") {
+		t.Errorf("the page of an interrupted debate with its verdict recorded does not say resume finishes closing it:\n%s", body)
+	}
+	f.tamperFile(id, "UUIDv7 embeds a millisecond timestamp", "UUIDv7 embeds a second timestamp")
+	_, body = get(t, f.srv, "/debates/"+id)
+	if strings.Contains(body, "debate resume") {
+		t.Errorf("the page of a tampered interrupted debate names resume, which refuses it:\n%s", body)
+	}
+	if !strings.Contains(body, "resume refuses a debate whose files do not verify: <code>") || !strings.Contains(body, "transcripts verify "+id+"</code> names what differs") {
+		t.Errorf("the page of a tampered interrupted debate does not point at verify:\n%s", body)
+	}
+}
