@@ -752,13 +752,15 @@ func (s *Store) Stamp(id string) (Stamp, error) {
 // when verdict.json is there now (its coordinator wrote it, then let go,
 // in between), else interrupted. Asked the other way round, a debate
 // closing between the two looks at neither and is called interrupted.
-// A transcript that is gone is held by no one.
+// A transcript that is gone, or that is not a regular file (a pipe
+// planted in its place), is held by no one: the debate is listed, and its
+// audit says what is wrong, rather than left out of every listing.
 func (s *Store) unsealedState(id string) (State, error) {
 	if s.betweenLooks != nil {
 		s.betweenLooks()
 	}
 	running, err := s.Running(id)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrMalformed) {
 		return "", err
 	}
 	if running {

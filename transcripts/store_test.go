@@ -706,3 +706,27 @@ func TestAppendCompactsData(t *testing.T) {
 		t.Fatalf("verify: %+v %v", rep, err)
 	}
 }
+
+// A debate without verdict.json whose transcript was replaced by something
+// that is not a regular file (a named pipe) is still listed, interrupted:
+// "debate list" and "transcripts list" left it out ("no debates yet"),
+// while a sealed one was listed as unreadable.
+func TestADebateWhoseTranscriptIsNotAFileIsListed(t *testing.T) {
+	t.Parallel()
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 6, false).Close()
+	p := filepath.Join(dir, Dir, testID, TranscriptFile)
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	list, err := s.List()
+	if err != nil || len(list) != 1 || list[0].DebateID != testID || list[0].State != StateInterrupted {
+		t.Errorf("List: %+v, %v; want the debate, interrupted", list, err)
+	}
+	if _, err := s.Audit(context.Background(), testID, Witnesses{}); err == nil {
+		t.Error("the audit of a transcript that is a pipe found nothing wrong")
+	}
+}
