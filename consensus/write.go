@@ -17,6 +17,25 @@ import (
 // cellRunes bounds a position quoted in the rounds table.
 const cellRunes = 160
 
+// What a record holds at most, so that every debate can be filed: a
+// record too large for the vault would fail its filing, and every resume
+// of it, for good.
+const (
+	// maxEvidenceLinesBytes bounds the evidence_lines of a frontmatter
+	// (vault.MaxFrontmatterBytes bounds the whole of it).
+	maxEvidenceLinesBytes = 32 << 10
+	// maxRecordBody bounds a record's body: the page less the most a
+	// frontmatter holds.
+	maxRecordBody = vault.MaxPageBytes - vault.MaxFrontmatterBytes - 4<<10
+)
+
+// bodyLimits are how much of a long debate a record's body lists: the
+// rounds of the rounds table and of a partial transcript (the first and
+// the last half), and the evidence references; 0 lists all. A body that
+// would pass maxRecordBody is rendered again with the next, smaller
+// limits, and says what it left out.
+var bodyLimits = []struct{ rounds, evidence int }{{0, 0}, {40, 400}, {4, 40}}
+
 // recordPlace is what filing decides about a record before it is written:
 // its name and its place in its question's chain.
 type recordPlace struct {
@@ -114,7 +133,8 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 	if pl.overtakenBy != "" {
 		fm = append(fm, vault.Field{Key: "overtaken_by", Value: wikiOrNil(pl.overtakenBy)})
 	}
-	if lines := evidenceLines(o); len(lines) > 0 {
+	lines, untracked := evidenceLines(o)
+	if len(lines) > 0 {
 		fm = append(fm, vault.Field{Key: "evidence_lines", Value: lines})
 	}
 	if f := o.Filing; f != nil && f.Head != "" {
@@ -123,7 +143,22 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 			vault.Field{Key: debate.FrontmatterEvents, Value: f.Events},
 			vault.Field{Key: debate.FrontmatterSessionHash, Value: f.SessionHash})
 	}
-	return fm, renderBody(o, final, pl.overtakenBy)
+	var body []byte
+	for _, l := range bodyLimits {
+		body = renderBody(o, final, pl.overtakenBy, bodyDetail{rounds: l.rounds, evidence: l.evidence, tracked: len(lines), untracked: untracked})
+		if len(body) <= maxRecordBody {
+			break
+		}
+	}
+	return fm, body
+}
+
+// bodyDetail is what renderBody lists of a long debate (bodyLimits), and
+// how many of its line references evidence_lines holds (tracked) and left
+// out (untracked).
+type bodyDetail struct {
+	rounds, evidence   int
+	tracked, untracked int
 }
 
 // evidenceLines are the line and range refs the debate cited that were
@@ -133,7 +168,9 @@ func renderRecord(o *debate.Outcome, pl recordPlace, now time.Time) (vault.Front
 // found: a spec edited during the debate (a proposer adding the mitigation
 // a critic asked for, and citing the same lines again) is the spec the
 // record was filed on, and lines gone by the latest check hold nothing.
-func evidenceLines(o *debate.Outcome) []string {
+// They hold at most maxEvidenceLinesBytes; untracked counts the refs left
+// out, which the record's body says.
+func evidenceLines(o *debate.Outcome) (lines []string, untracked int) {
 	var order []string
 	latest := map[string]debate.EvidenceCheck{}
 	for _, t := range o.Turns {
@@ -144,15 +181,21 @@ func evidenceLines(o *debate.Outcome) []string {
 			latest[ev.Ref] = ev
 		}
 	}
-	var out []string
+	size := 0
 	for _, ref := range order {
 		ev := latest[ref]
 		if ev.Hash == "" || !hexRE().MatchString(ev.Hash) || strings.ContainsAny(ref, "\n\r") {
 			continue
 		}
-		out = append(out, ev.Hash+" "+ref)
+		line := ev.Hash + " " + ref
+		// A YAML list item takes its line and some quoting more.
+		if size += len(line) + 8; size > maxEvidenceLinesBytes {
+			untracked++
+			continue
+		}
+		lines = append(lines, line)
 	}
-	return out
+	return lines, untracked
 }
 
 var hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
@@ -174,7 +217,7 @@ func wikiOrNil(name string) any {
 	return "[[" + name + "]]"
 }
 
-func renderBody(o *debate.Outcome, final, overtakenBy string) []byte {
+func renderBody(o *debate.Outcome, final, overtakenBy string, d bodyDetail) []byte {
 	var b strings.Builder
 	s := o.Session
 	fmt.Fprintf(&b, "# %s\n\n", orText(inline(s.Topic, 0), "(untitled)"))
@@ -195,10 +238,14 @@ func renderBody(o *debate.Outcome, final, overtakenBy string) []byte {
 	}
 
 	b.WriteString("## Key Rounds Summary\n\n")
-	writeRounds(&b, o)
+	writeRounds(&b, o, d.rounds)
 
 	b.WriteString("## Evidence References\n\n")
-	writeEvidence(&b, o)
+	writeEvidence(&b, o, d.evidence)
+	if d.untracked > 0 {
+		fmt.Fprintf(&b, "_`parley vault lint` checks the first %d line reference(s) for staleness; the other %d are not tracked (a record keeps at most %d KiB of them)._\n\n",
+			d.tracked, d.untracked, maxEvidenceLinesBytes>>10)
+	}
 
 	b.WriteString("## Rationale\n\n")
 	if r := strings.TrimSpace(o.Reason); r != "" {
@@ -222,7 +269,7 @@ func renderBody(o *debate.Outcome, final, overtakenBy string) []byte {
 		b.WriteString("## Last Positions\n\n")
 		writePositions(&b, o)
 		b.WriteString("## Partial Transcript\n\n")
-		writePartial(&b, o)
+		writePartial(&b, o, d.rounds)
 	}
 	return []byte(b.String())
 }
@@ -242,6 +289,8 @@ type roundTurns struct {
 	round    int
 	turns    []debate.TurnRecord
 	forfeits []debate.ForfeitEvent
+	// elided, in what elide returns, stands for the rounds it left out.
+	elided int
 }
 
 func byRound(o *debate.Outcome) []roundTurns {
@@ -268,6 +317,18 @@ func byRound(o *debate.Outcome) []roundTurns {
 	return out
 }
 
+// elide is rounds with at most keep listed (0: all): the first and the
+// last half of keep, and between them one whose elided counts the rounds
+// left out.
+func elide(rounds []roundTurns, keep int) []roundTurns {
+	if keep <= 0 || len(rounds) <= keep {
+		return rounds
+	}
+	half := keep / 2
+	shown := append(slices.Clip(rounds[:half]), roundTurns{elided: len(rounds) - 2*half})
+	return append(shown, rounds[len(rounds)-half:]...)
+}
+
 // turnKey finds a slot's turn or decision: its round and speaker.
 type turnKey struct {
 	round int
@@ -286,7 +347,7 @@ func decisionsOf(o *debate.Outcome) map[turnKey]debate.Decision {
 // writeRounds writes the Round | Attacker | Defender | Outcome table, one
 // row per round: the recorded turns, and what the debate decided each
 // counted as (Outcome.Decisions); nothing is judged here.
-func writeRounds(b *strings.Builder, o *debate.Outcome) {
+func writeRounds(b *strings.Builder, o *debate.Outcome, keep int) {
 	rounds := byRound(o)
 	if len(rounds) == 0 {
 		b.WriteString("_No turn was recorded._\n\n")
@@ -294,7 +355,11 @@ func writeRounds(b *strings.Builder, o *debate.Outcome) {
 	}
 	decided := decisionsOf(o)
 	b.WriteString("| Round | Attacker | Defender | Outcome |\n|-------|----------|----------|---------|\n")
-	for _, rt := range rounds {
+	for _, rt := range elide(rounds, keep) {
+		if rt.elided > 0 {
+			fmt.Fprintf(b, "| … | … | … | %d round(s) not listed here: the transcript [[%s]] has every turn |\n", rt.elided, o.DebateID)
+			continue
+		}
 		var att, def, outcome, others []string
 		concede, total, fresh, repeat := 0, 0, 0, 0
 		for _, t := range rt.turns {
@@ -364,7 +429,7 @@ func writeRounds(b *strings.Builder, o *debate.Outcome) {
 // turn and ok to a later one), with who cited it. Only a wiki page that
 // exists becomes a wikilink; everything else is written as code, so no
 // record links to nothing.
-func writeEvidence(b *strings.Builder, o *debate.Outcome) {
+func writeEvidence(b *strings.Builder, o *debate.Outcome, keep int) {
 	type cite struct {
 		ev  debate.EvidenceCheck
 		who []string
@@ -399,6 +464,10 @@ func writeEvidence(b *strings.Builder, o *debate.Outcome) {
 		b.WriteString("_No evidence was cited._\n\n")
 		return
 	}
+	left := 0
+	if keep > 0 && len(order) > keep {
+		order, left = order[:keep], len(order)-keep
+	}
 	for _, k := range order {
 		c, ref := cites[k], k.ref
 		link := code(ref)
@@ -416,6 +485,9 @@ func writeEvidence(b *strings.Builder, o *debate.Outcome) {
 			who = append(who, inline(w, 80))
 		}
 		fmt.Fprintf(b, "- %s — %s (%s; cited by %s)\n", link, status, inline(c.ev.Kind, 20), strings.Join(who, "; "))
+	}
+	if left > 0 {
+		fmt.Fprintf(b, "- … %d more, not listed here: the transcript [[%s]] has every check\n", left, o.DebateID)
 	}
 	b.WriteString("\n")
 }
@@ -490,7 +562,7 @@ func writeExhaustion(b *strings.Builder, o *debate.Outcome) {
 }
 
 // writePartial writes the note and the turns a timed-out debate recorded.
-func writePartial(b *strings.Builder, o *debate.Outcome) {
+func writePartial(b *strings.Builder, o *debate.Outcome, keep int) {
 	switch o.Rule {
 	case debate.RuleForfeit:
 		b.WriteString("A participant missed its deadline or died, so the debate stopped before it could converge.")
@@ -498,7 +570,11 @@ func writePartial(b *strings.Builder, o *debate.Outcome) {
 		fmt.Fprintf(b, "The wall-clock budget (%s) ran out after %s, so the debate stopped before it could converge.", seconds(o.Session.Budget.MaxWallClockMs), seconds(o.ElapsedMs))
 	}
 	fmt.Fprintf(b, " This transcript is partial: it holds the %d turn(s) recorded before the stop. Nothing was agreed; the question is open and escalated to a person. The full event log is [[%s]].\n\n", len(o.Turns), o.DebateID)
-	for _, rt := range byRound(o) {
+	for _, rt := range elide(byRound(o), keep) {
+		if rt.elided > 0 {
+			fmt.Fprintf(b, "- … %d round(s) not listed here: the transcript [[%s]] has every turn\n", rt.elided, o.DebateID)
+			continue
+		}
 		for _, t := range rt.turns {
 			fmt.Fprintf(b, "- round %d, %s %s: %s\n", t.Round, t.Role, inline(t.Agent, 60), orText(inline(t.Position, cellRunes), "_no further objections_"))
 		}
