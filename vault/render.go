@@ -106,7 +106,10 @@ func (pageSyntax) Extend(m goldmark.Markdown) {
 		parser.WithParagraphTransformers(util.Prioritized(tableParagraphs{}, 200)),
 		parser.WithASTTransformers(util.Prioritized(codePipes{}, 100)),
 		// Before the fenced code blocks (700) and paragraphs (1000).
-		parser.WithBlockParsers(util.Prioritized(commentBlockParser{}, 650), util.Prioritized(mathBlockParser{}, 660)),
+		parser.WithBlockParsers(
+			util.Prioritized(markBlockParser{mark: commentMark, newNode: func() ast.Node { return &commentBlock{} }}, 650),
+			util.Prioritized(markBlockParser{mark: mathMark, newNode: func() ast.Node { return &mathBlock{} }, keep: true}, 660),
+		),
 		parser.WithInlineParsers(
 			// Before the link parser (200), which would take "[ ]".
 			util.Prioritized(checkboxParser{}, 198),

@@ -42,38 +42,53 @@ func (n *commentBlock) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, nil, nil)
 }
 
-// commentBlockParser opens a block comment at a line that starts with
-// "%%" and holds no other "%%" (such a line is an inline comment of a
-// paragraph).
-type commentBlockParser struct{}
-
-func (commentBlockParser) Trigger() []byte { return []byte{'%'} }
-
-func (commentBlockParser) Open(_ ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	line, _ := reader.PeekLine()
-	pos := pc.BlockOffset()
-	if pos < 0 || !bytes.HasPrefix(line[pos:], commentMark) || bytes.Contains(line[pos+2:], commentMark) {
-		return nil, parser.NoChildren
-	}
-	reader.AdvanceToEOL()
-	return &commentBlock{}, parser.NoChildren
+// markBlockParser opens a block at a line that starts with its mark
+// ("%%" of a comment, "$$" of math) and holds no other (such a line is an
+// inline comment or displayed math of a paragraph); the block runs to the
+// first mark of a later line, and what follows that mark on its line is
+// read as Markdown again ("%% [[shown]]"). Its lines are not parsed: a
+// block that keeps them (math shows its TeX) holds them, a comment none.
+type markBlockParser struct {
+	mark    []byte
+	newNode func() ast.Node
+	keep    bool
 }
 
-// Continue ends the comment at the first "%%" of a line; what follows it
-// on that line is read as Markdown again ("%% [[shown]]").
-func (commentBlockParser) Continue(_ ast.Node, reader text.Reader, _ parser.Context) parser.State {
-	line, _ := reader.PeekLine()
-	if i := bytes.Index(line, commentMark); i >= 0 {
-		reader.Advance(i + len(commentMark))
+func (p markBlockParser) Trigger() []byte { return p.mark[:1] }
+
+func (p markBlockParser) Open(_ ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	line, seg := reader.PeekLine()
+	pos := pc.BlockOffset()
+	if pos < 0 || !bytes.HasPrefix(line[pos:], p.mark) || bytes.Contains(line[pos+len(p.mark):], p.mark) {
+		return nil, parser.NoChildren
+	}
+	n := p.newNode()
+	if rest := seg.WithStart(seg.Start + pos + len(p.mark)); p.keep && !util.IsBlank(rest.Value(reader.Source())) {
+		n.Lines().Append(rest)
+	}
+	reader.AdvanceToEOL()
+	return n, parser.NoChildren
+}
+
+func (p markBlockParser) Continue(n ast.Node, reader text.Reader, _ parser.Context) parser.State {
+	line, seg := reader.PeekLine()
+	if i := bytes.Index(line, p.mark); i >= 0 {
+		if p.keep && i > 0 {
+			n.Lines().Append(seg.WithStop(seg.Start + i))
+		}
+		reader.Advance(i + len(p.mark))
 		return parser.Close
+	}
+	if p.keep {
+		n.Lines().Append(seg)
 	}
 	reader.AdvanceToEOL()
 	return parser.Continue | parser.NoChildren
 }
 
-func (commentBlockParser) Close(ast.Node, text.Reader, parser.Context) {}
-func (commentBlockParser) CanInterruptParagraph() bool                 { return true }
-func (commentBlockParser) CanAcceptIndentedLine() bool                 { return false }
+func (markBlockParser) Close(ast.Node, text.Reader, parser.Context) {}
+func (markBlockParser) CanInterruptParagraph() bool                 { return true }
+func (markBlockParser) CanAcceptIndentedLine() bool                 { return false }
 
 // commentParser takes an inline comment: "%%" to the next "%%" of the
 // paragraph. Without a closing "%%" the marks are text.

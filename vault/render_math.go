@@ -49,46 +49,6 @@ func (n *mathBlock) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, nil, nil)
 }
 
-// mathBlockParser opens a math block at a line that starts with "$$" and
-// holds no other "$$" (such a line is displayed math of a paragraph).
-type mathBlockParser struct{}
-
-func (mathBlockParser) Trigger() []byte { return []byte{'$'} }
-
-func (mathBlockParser) Open(_ ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	line, seg := reader.PeekLine()
-	pos := pc.BlockOffset()
-	if pos < 0 || !bytes.HasPrefix(line[pos:], mathMark) || bytes.Contains(line[pos+2:], mathMark) {
-		return nil, parser.NoChildren
-	}
-	n := &mathBlock{}
-	if rest := seg.WithStart(seg.Start + pos + 2); !util.IsBlank(rest.Value(reader.Source())) {
-		n.Lines().Append(rest)
-	}
-	reader.AdvanceToEOL()
-	return n, parser.NoChildren
-}
-
-// Continue ends the block at the first "$$" of a line; what follows it on
-// that line is read as Markdown again.
-func (mathBlockParser) Continue(n ast.Node, reader text.Reader, _ parser.Context) parser.State {
-	line, seg := reader.PeekLine()
-	if i := bytes.Index(line, mathMark); i >= 0 {
-		if i > 0 {
-			n.Lines().Append(seg.WithStop(seg.Start + i))
-		}
-		reader.Advance(i + len(mathMark))
-		return parser.Close
-	}
-	n.Lines().Append(seg)
-	reader.AdvanceToEOL()
-	return parser.Continue | parser.NoChildren
-}
-
-func (mathBlockParser) Close(ast.Node, text.Reader, parser.Context) {}
-func (mathBlockParser) CanInterruptParagraph() bool                 { return true }
-func (mathBlockParser) CanAcceptIndentedLine() bool                 { return false }
-
 // mathParser takes inline math, "$…$" or "$$…$$", within the paragraph.
 // Without a closing mark the "$" is text.
 type mathParser struct{}
