@@ -139,11 +139,24 @@ func (p *participant) Respond(ctx context.Context, req *debate.TurnRequest) (*ag
 	}
 }
 
+// closePoll is how often a waiting debate_next_turn looks whether the
+// debate it waits in has closed (a closing debate sends the participant
+// nothing).
+const closePoll = 200 * time.Millisecond
+
 // next returns the pending request, waiting up to wait for one. It
-// returns nil when none came; an error when the participant stopped.
-func (p *participant) next(ctx context.Context, wait time.Duration) (*debate.TurnRequest, error) {
+// returns nil when none came, at once when over (polled while it waits;
+// nil: never) reports that the debate waited in is over; an error when
+// the participant stopped.
+func (p *participant) next(ctx context.Context, wait time.Duration, over func() bool) (*debate.TurnRequest, error) {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
+	var poll <-chan time.Time
+	if over != nil {
+		t := time.NewTicker(closePoll)
+		defer t.Stop()
+		poll = t.C
+	}
 	for {
 		p.mu.Lock()
 		slot, wake := p.pending, p.wake
@@ -156,8 +169,12 @@ func (p *participant) next(ctx context.Context, wait time.Duration) (*debate.Tur
 			return nil, p.stopped()
 		default:
 		}
+		if over != nil && over() {
+			return nil, nil
+		}
 		select {
 		case <-wake:
+		case <-poll:
 		case <-p.done:
 			return nil, p.stopped()
 		case <-timer.C:

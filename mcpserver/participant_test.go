@@ -433,3 +433,61 @@ func TestMCPAttackerWithoutCounterTo(t *testing.T) {
 		t.Errorf("the attacker's recorded counter_to: %q, want the standing position %q", counters, req.Position)
 	}
 }
+
+// debate_next_turn does not sit out its wait on a debate that is over: it
+// returns as the debate closes, and at once once it is closed. A newer
+// debate that names the participant and has not asked it anything yet is
+// not over, though: an agent that asked for any debate waits in that one,
+// and only one that asked for the closed debate by its id is told it is.
+func TestMCPNextTurnEndsWhenTheDebateCloses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
+	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Proposer"})
+	s := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
+	done := e.runDebate(t, s)
+
+	// Far shorter than the wait asked for, however slow the machine: the
+	// debate closes within moments of the last turn.
+	const waitSeconds = 30
+	quick := time.Duration(waitSeconds) * time.Second / 2
+	nextTurn := func(in NextTurnInput) (NextTurnOutput, time.Duration) {
+		t.Helper()
+		start := time.Now()
+		nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", in)
+		return nt, time.Since(start)
+	}
+
+	nt, _ := nextTurn(NextTurnInput{Name: "Proposer", WaitSeconds: waitSeconds})
+	if !nt.Pending {
+		t.Fatalf("next_turn: %+v", nt)
+	}
+	e1 := mustScript(t, holdingDefender).Entry(1)
+	ok[SubmitOutput](t, e.client, "debate_submit_turn", SubmitInput{Name: "Proposer", RequestID: nt.Request.RequestID, Position: e1.Position, Text: e1.Text})
+	// The critic concedes in round 2: no more requests, and the wait ends
+	// as the debate closes.
+	nt, took := nextTurn(NextTurnInput{Name: "Proposer", WaitSeconds: waitSeconds})
+	if nt.Pending || nt.Debate == nil || nt.Debate.DebateID != s.ID || nt.Debate.State != "closed" || took >= quick {
+		t.Fatalf("next_turn as the debate closes: %+v after %v of %d s", nt, took, waitSeconds)
+	}
+	wait(t, done)
+	for _, in := range []NextTurnInput{{Name: "Proposer", WaitSeconds: waitSeconds}, {Name: "Proposer", WaitSeconds: waitSeconds, DebateID: s.ID}} {
+		if nt, took := nextTurn(in); nt.Pending || nt.Debate == nil || nt.Debate.State != "closed" || took >= quick {
+			t.Errorf("next_turn %+v on a closed debate: %+v after %v", in, nt, took)
+		}
+	}
+
+	// The next debate naming Proposer, started but not asking yet.
+	s2 := session(t, "Retry budget", "Retry three times", "Critic", "Proposer")
+	log, err := e.store.Create(context.Background(), s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	if nt, _ := nextTurn(NextTurnInput{Name: "Proposer", WaitSeconds: 1}); nt.Pending || nt.Debate == nil || nt.Debate.DebateID != s2.ID || nt.Debate.State == "closed" {
+		t.Errorf("next_turn with the next debate yet to ask: %+v (want %s, not closed)", nt, s2.ID)
+	}
+	if nt, took := nextTurn(NextTurnInput{Name: "Proposer", WaitSeconds: waitSeconds, DebateID: s.ID}); nt.Pending || nt.Debate == nil || nt.Debate.DebateID != s.ID || nt.Debate.State != "closed" || took >= quick {
+		t.Errorf("next_turn asking for the closed debate: %+v after %v", nt, took)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/parleyhq/parley/agent"
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/clip"
@@ -44,7 +46,8 @@ type NameInput struct {
 // NextTurnInput is the input of debate_next_turn.
 type NextTurnInput struct {
 	Name        string  `json:"name" jsonschema:"the name debate_join returned"`
-	WaitSeconds float64 `json:"wait_seconds,omitempty" jsonschema:"wait up to this many seconds for a request (0 to 30; default 0: do not wait)"`
+	WaitSeconds float64 `json:"wait_seconds,omitempty" jsonschema:"wait up to this many seconds for a request (0 to 30; default 0: do not wait); the wait ends at once when the debate is closed"`
+	DebateID    string  `json:"debate_id,omitempty" jsonschema:"the debate to wait in (its id, or a unique prefix of it); default: the latest debate that names this participant"`
 }
 
 // NextTurnOutput is the result of debate_next_turn: the pending turn
@@ -56,8 +59,9 @@ type NextTurnOutput struct {
 	Request *debate.TurnRequest `json:"request,omitempty"`
 	// Prompt is the request rendered as Markdown (the message's text).
 	Prompt string `json:"prompt,omitempty"`
-	// Debate is where the participant's debate stands (the one joined, or
-	// the latest that sent it a request).
+	// Debate is where the participant's debate stands: the one asked for
+	// (debate_id), else the one joined or the latest that sent it a
+	// request, or a newer one that names it and is not closed yet.
 	Debate *DebateState `json:"debate,omitempty"`
 }
 
@@ -117,7 +121,8 @@ func (s *Server) addParticipantTools() {
 		Title: "Fetch the pending turn request",
 		Description: "Return the participant's pending turn_request (the debate so far, the standing position, the " +
 			"budget and deadline, and a Markdown prompt), waiting up to wait_seconds (at most 30) for one; pending " +
-			"false means none yet. Answer it with debate_submit_turn before its deadline.",
+			"false means none yet, and with debate.state closed that the debate is over (the wait ends as it closes). " +
+			"Answer a request with debate_submit_turn before its deadline.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.debateNextTurn)
 	addTool(s, &mcp.Tool{
@@ -220,12 +225,7 @@ func (s *Server) seat(id string, role debate.Role, name string) (string, error) 
 	if sum.State == transcripts.StateClosed {
 		return "", invalidf("debate %s is closed (%s); see transcript_show", id, sum.Verdict)
 	}
-	var seats []string
-	for _, p := range sum.Session.Participants {
-		if p.Role == role && p.Agent == "@"+p.Name {
-			seats = append(seats, p.Name)
-		}
-	}
+	seats := seatsIn(sum.Session, role)
 	switch {
 	case name != "" && !slices.Contains(seats, name):
 		return "", invalidf("debate %s has no %s @%s to join (its %ss waiting for a running agent: %s)", id, role, name, role, listOrNone(seats))
@@ -237,6 +237,18 @@ func (s *Server) seat(id string, role debate.Role, name string) (string, error) 
 		return "", invalidf("debate %s has no %s played by a running agent (@NAME) to join", id, role)
 	}
 	return "", invalidf("debate %s has several %ss to join (%s): give the name", id, role, strings.Join(seats, ", "))
+}
+
+// seatsIn are the names of the running agents (@NAME) that sess names in
+// role: the seats an MCP participant can take.
+func seatsIn(sess *debate.DebateSession, role debate.Role) []string {
+	var seats []string
+	for _, p := range sess.Participants {
+		if p.Role == role && p.Agent == "@"+p.Name {
+			seats = append(seats, p.Name)
+		}
+	}
+	return seats
 }
 
 func listOrNone(names []string) string {
@@ -360,8 +372,14 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
+	asked := in.DebateID
+	if asked != "" {
+		if asked, err = s.resolveDebate(asked); err != nil {
+			return nil, out, err
+		}
+	}
 	defer p.enter()()
-	req, err := p.next(ctx, wait)
+	req, err := p.next(ctx, wait, func() bool { return s.waitOver(p, asked) })
 	if err != nil {
 		return nil, out, err
 	}
@@ -373,7 +391,11 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 		}
 		out.Pending, out.Request, out.Prompt = true, req, turnPrompt(p.name, req)
 	}
-	if id := p.lastDebate(); id != "" {
+	id := asked
+	if id == "" {
+		id = p.lastDebate()
+	}
+	if id != "" {
 		if sum, err := s.cfg.Transcripts.Summary(id); err == nil {
 			out.Debate = &DebateState{DebateID: id, State: sum.State, Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record}
 		}
@@ -382,6 +404,66 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 		return textResult(out.Prompt), out, nil
 	}
 	return nil, out, nil
+}
+
+// waitOver reports whether debate_next_turn for p may stop waiting: the
+// debate it asked for (asked) is closed, or, when it asked for none, the
+// participant's latest debate is closed and no newer debate that names it
+// in its role is still to close (one started a moment ago may not have
+// sent its first request yet: p waits in that one instead). A debate that
+// is interrupted is not over: resuming it sends its requests again.
+func (s *Server) waitOver(p *participant, asked string) bool {
+	id := asked
+	if id == "" {
+		id = p.lastDebate()
+	}
+	if id == "" || !s.closedDebate(id) {
+		return false
+	}
+	if asked != "" {
+		return true
+	}
+	next := s.openSeat(p, id)
+	if next == "" {
+		return true
+	}
+	p.mu.Lock()
+	if p.debateID == id {
+		p.debateID = next
+	}
+	p.mu.Unlock()
+	return false
+}
+
+func (s *Server) closedDebate(id string) bool {
+	st, err := s.cfg.Transcripts.Stamp(id)
+	return err == nil && st.State == transcripts.StateClosed
+}
+
+// openSeat is the newest debate, created no earlier than debate after,
+// that names p in its role as a running agent (@NAME) and is not closed:
+// "" when there is none.
+func (s *Server) openSeat(p *participant, after string) string {
+	since, err := s.cfg.Transcripts.Session(after)
+	if err != nil {
+		return ""
+	}
+	ids, err := app.DebateIDsIn(filepath.Join(s.cfg.Transcripts.Dir(), transcripts.Dir))
+	if err != nil {
+		return ""
+	}
+	var best, bestCreated string
+	for _, id := range ids {
+		if id == after {
+			continue
+		}
+		sess, err := s.cfg.Transcripts.Session(id)
+		if err != nil || sess.Created < since.Created || sess.Created < bestCreated || !slices.Contains(seatsIn(sess, p.role), p.name) || s.closedDebate(id) {
+			continue
+		}
+		best, bestCreated = id, sess.Created
+	}
+	return best
 }
 
 // turnPrompt renders req for the MCP client playing name: the whole
