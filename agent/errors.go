@@ -34,6 +34,13 @@ var (
 	// ErrBadTemplate means a prompt template that does not parse or execute,
 	// or an override file with an unknown name.
 	ErrBadTemplate = errors.New("invalid prompt template")
+	// ErrWithdrawn means a request that no longer wants an answer: its
+	// debate is no longer run by a coordinator (a Responder that waits on
+	// someone else, as an MCP participant, finds it out). The Runner
+	// acknowledges the request and sends nothing, and goes on to the next
+	// one; a coordinator that resumes the debate asks again under the same
+	// request id.
+	ErrWithdrawn = errors.New("the request was withdrawn")
 )
 
 // ErrParentGone means the process that started this one has already ended

@@ -178,6 +178,13 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 	}
 	start := now()
 	ans, err := r.Responder.Respond(rctx, req)
+	if errors.Is(err, ErrWithdrawn) {
+		// Neither asked again nor told the coordinator, which is gone: a
+		// turn_unavailable waiting in its inbox would end the resumed
+		// debate.
+		log.Info("the request was withdrawn; acknowledged, not answered", "err", err)
+		return true
+	}
 	var u *debate.UnavailableError
 	asked := "no turn, asked twice: "
 	if err != nil && ctx.Err() == nil && rctx.Err() == nil && !errors.As(err, &u) {

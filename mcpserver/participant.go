@@ -44,6 +44,11 @@ type participant struct {
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the runner has returned
 	runErr  error         // the runner's error, set before done is closed
+	// running reports whether a coordinator still runs a debate (nil:
+	// always): a request of one that stopped is withdrawn rather than
+	// held until its deadline, which would keep the participant from its
+	// other debates' requests.
+	running func(debateID string) bool
 
 	// lastCall is when a tool call naming the participant last began or
 	// ended (Unix ns); inCall counts those still running.
@@ -53,11 +58,14 @@ type participant struct {
 	mu       sync.Mutex
 	debateID string    // the debate joined, or the latest one that asked
 	pending  *turnSlot // the request waiting for an answer
-	wake     chan struct{}
-	answered map[string]*answer
-	ring     []string
-	ringAt   int
-	sends    map[string]chan error // request id → delivery attempts of its reply
+	// withdrawn is the latest request withdrawn because its debate
+	// stopped running, to tell a late answer why.
+	withdrawn *debate.TurnRequest
+	wake      chan struct{}
+	answered  map[string]*answer
+	ring      []string
+	ringAt    int
+	sends     map[string]chan error // request id → delivery attempts of its reply
 }
 
 // turnSlot is one request handed to the client.
@@ -113,30 +121,50 @@ func (p *participant) signal() {
 
 // Respond is called by the runner for every turn request not answered
 // before: the request waits for the client until it submits an answer or
-// ctx (which carries the request's deadline) ends.
+// ctx (which carries the request's deadline) ends, or until its debate is
+// found no longer running (its coordinator was stopped or killed), when
+// it is withdrawn (agent.ErrWithdrawn): a resumed debate asks again.
 func (p *participant) Respond(ctx context.Context, req *debate.TurnRequest) (*agent.Reply, error) {
 	slot := &turnSlot{req: req, reply: make(chan *debate.Turn, 1)}
 	p.mu.Lock()
 	p.pending, p.debateID = slot, req.DebateID
 	p.signal()
 	p.mu.Unlock()
-	select {
-	case t := <-slot.reply:
-		return &agent.Reply{Turn: t}, nil
-	case <-ctx.Done():
+	var poll <-chan time.Time
+	if p.running != nil {
+		t := time.NewTicker(closePoll)
+		defer t.Stop()
+		poll = t.C
+	}
+	err := ctx.Err()
+	for err == nil {
+		select {
+		case t := <-slot.reply:
+			return &agent.Reply{Turn: t}, nil
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-poll:
+			if !p.running(req.DebateID) {
+				err = fmt.Errorf("%w: debate %s is no longer running", agent.ErrWithdrawn, req.DebateID)
+			}
+		}
 	}
 	p.mu.Lock()
 	if p.pending == slot {
 		p.pending = nil
 		p.signal()
 	}
-	p.mu.Unlock()
 	select {
-	case t := <-slot.reply: // submitted just as the deadline passed
+	case t := <-slot.reply: // submitted just as the request ended
+		p.mu.Unlock()
 		return &agent.Reply{Turn: t}, nil
 	default:
-		return nil, ctx.Err()
 	}
+	if errors.Is(err, agent.ErrWithdrawn) {
+		p.withdrawn = req
+	}
+	p.mu.Unlock()
+	return nil, err
 }
 
 // closePoll is how often a waiting debate_next_turn looks whether the
@@ -219,6 +247,10 @@ func (p *participant) submit(ctx context.Context, requestID string, f turnFields
 		return nil, &prev, true, nil
 	}
 	slot := p.pending
+	if w := p.withdrawn; (slot == nil || slot.req.RequestID != requestID) && w != nil && w.RequestID == requestID {
+		p.mu.Unlock()
+		return nil, nil, false, fmt.Errorf("%w %q for %s: it was withdrawn, as debate %s is no longer running (see debate_status); if it is resumed, it asks again (call debate_next_turn)", ErrNoPendingTurn, clip.Runes(requestID, 81), p.name, w.DebateID)
+	}
 	if slot == nil || slot.req.RequestID != requestID {
 		want := "none is pending"
 		if slot != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -489,5 +490,77 @@ func TestMCPNextTurnEndsWhenTheDebateCloses(t *testing.T) {
 	}
 	if nt, took := nextTurn(NextTurnInput{Name: "Proposer", WaitSeconds: waitSeconds, DebateID: s.ID}); nt.Pending || nt.Debate == nil || nt.Debate.DebateID != s.ID || nt.Debate.State != "closed" || took >= quick {
 		t.Errorf("next_turn asking for the closed debate: %+v after %v", nt, took)
+	}
+}
+
+// A request of a debate whose coordinator stopped (killed: the debate is
+// interrupted) is withdrawn rather than held until its deadline: the
+// participant takes the next debate's requests, and a late answer to the
+// withdrawn one is told why it is not taken.
+func TestMCPRequestOfAStoppedDebateIsWithdrawn(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
+	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Proposer"})
+
+	// Debate A asked Proposer, then its coordinator died: the debate is
+	// interrupted, its request's deadline ten minutes away.
+	sa := session(t, "Killed debate", "Use UUIDv7 keys", "Critic", "Proposer")
+	log, err := e.store.Create(ctx, sa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	coordinator := debate.CoordinatorName(sa.ID)
+	if err := e.tr.Create(ctx, coordinator); err != nil {
+		t.Fatal(err)
+	}
+	req := &debate.TurnRequest{
+		DebateID: sa.ID, RequestID: sa.ID + ":r1:defender:a1", Round: 1, Role: debate.RoleDefender,
+		Topic: sa.Topic, Layer: sa.Layer, Position: sa.Position, Context: []debate.ContextItem{}, Transcript: []debate.TurnRecord{},
+		Budget: debate.TurnBudget{TokensThisTurn: 1000, Deadline: time.Now().Add(10 * time.Minute).UTC().Format(inbox.TimeLayout)}, Attempt: 1, MaxRounds: 3,
+	}
+	m, err := debate.NewRequestMessage(coordinator, "Proposer", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.tr.Send(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	// Handed to the client first (the participant learns the debate
+	// stopped by looking), then withdrawn.
+	withdrawn := false
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && !withdrawn; {
+		nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer", WaitSeconds: 1})
+		withdrawn = !nt.Pending && nt.Debate != nil && nt.Debate.DebateID == sa.ID && nt.Debate.State == "interrupted"
+		if nt.Pending && nt.Request.RequestID != req.RequestID {
+			t.Fatalf("next_turn: %+v", nt)
+		}
+	}
+	if !withdrawn {
+		t.Fatalf("the request of the stopped debate %s is still pending", sa.ID)
+	}
+	msg := fails(t, e.client, "debate_submit_turn", SubmitInput{Name: "Proposer", RequestID: req.RequestID, Position: "Use UUIDv7 keys"})
+	if !strings.Contains(msg, "withdrawn") || !strings.Contains(msg, sa.ID+" is no longer running") {
+		t.Errorf("late answer to the withdrawn request: %q", msg)
+	}
+
+	// Debate B asks Proposer next, and gets its turn.
+	sb := session(t, "Retry budget", "Retry three times", "Critic", "Proposer")
+	done := e.runDebate(t, sb)
+	sent := argue(t, e.client, "Proposer", holdingDefender, func(r *debate.TurnRequest) {
+		if r.DebateID != sb.ID {
+			t.Fatalf("a request of %s, not of %s", r.DebateID, sb.ID)
+		}
+	})
+	if o := wait(t, done); o.Verdict != debate.ConsensusReached || len(sent) != 1 {
+		t.Errorf("debate B: %+v after %d turns of Proposer", o, len(sent))
+	}
+	// Nothing went to A's coordinator (the participant had done with A's
+	// request before it took B's): a turn_unavailable waiting there would
+	// end the debate when it is resumed, which asks again instead.
+	if waiting, _, _, err := e.tr.Count(ctx, coordinator); err != nil || waiting != 0 {
+		t.Errorf("%d messages wait for the stopped debate's coordinator (%v)", waiting, err)
 	}
 }

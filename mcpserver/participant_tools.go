@@ -203,6 +203,7 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 		session = sessionFor(name)
 	}
 	p := newParticipant(name, role, session, in.DebateID)
+	p.running = s.runningDebate
 	if err := s.start(p, model); err != nil {
 		if memorable { // give back the name claimed above
 			_ = s.cfg.Registry.Unregister(context.WithoutCancel(ctx), name, session)
@@ -433,6 +434,14 @@ func (s *Server) waitOver(p *participant, asked string) bool {
 	}
 	p.mu.Unlock()
 	return false
+}
+
+// runningDebate reports whether a coordinator runs debate id: false only
+// when its transcript says it is closed or interrupted, true when that
+// cannot be told.
+func (s *Server) runningDebate(id string) bool {
+	st, err := s.cfg.Transcripts.Stamp(id)
+	return err != nil || st.State == transcripts.StateRunning
 }
 
 func (s *Server) closedDebate(id string) bool {
