@@ -58,20 +58,26 @@ type participant struct {
 	mu       sync.Mutex
 	debateID string    // the debate joined, or the latest one that asked
 	pending  *turnSlot // the request waiting for an answer
-	// withdrawn is the latest request withdrawn because its debate
-	// stopped running, to tell a late answer why.
-	withdrawn *debate.TurnRequest
-	wake      chan struct{}
-	answered  map[string]*answer
-	ring      []string
-	ringAt    int
-	sends     map[string]chan error // request id → delivery attempts of its reply
+	// lapsed is the latest request that ended unanswered (its deadline
+	// passed, or it was withdrawn), to tell a late answer why.
+	lapsed   *lapsedRequest
+	wake     chan struct{}
+	answered map[string]*answer
+	ring     []string
+	ringAt   int
+	sends    map[string]chan error // request id → delivery attempts of its reply
 }
 
 // turnSlot is one request handed to the client.
 type turnSlot struct {
 	req   *debate.TurnRequest
 	reply chan *debate.Turn // buffered 1: submit never blocks
+}
+
+// lapsedRequest is a request that ended before the client answered it.
+type lapsedRequest struct {
+	id  string
+	why string // what happened, for the model: "its deadline … passed: …"
 }
 
 // answer is a request the client answered.
@@ -160,8 +166,11 @@ func (p *participant) Respond(ctx context.Context, req *debate.TurnRequest) (*ag
 		return &agent.Reply{Turn: t}, nil
 	default:
 	}
-	if errors.Is(err, agent.ErrWithdrawn) {
-		p.withdrawn = req
+	switch {
+	case errors.Is(err, agent.ErrWithdrawn):
+		p.lapsed = &lapsedRequest{req.RequestID, fmt.Sprintf("it was withdrawn, as debate %s is no longer running (see debate_status); if it is resumed, it asks again", req.DebateID)}
+	case errors.Is(err, context.DeadlineExceeded):
+		p.lapsed = &lapsedRequest{req.RequestID, fmt.Sprintf("its deadline (%s) passed before the answer came: the turn is forfeited, as any agent's", req.Budget.Deadline)}
 	}
 	p.mu.Unlock()
 	return nil, err
@@ -247,9 +256,9 @@ func (p *participant) submit(ctx context.Context, requestID string, f turnFields
 		return nil, &prev, true, nil
 	}
 	slot := p.pending
-	if w := p.withdrawn; (slot == nil || slot.req.RequestID != requestID) && w != nil && w.RequestID == requestID {
+	if l := p.lapsed; (slot == nil || slot.req.RequestID != requestID) && l != nil && l.id == requestID {
 		p.mu.Unlock()
-		return nil, nil, false, fmt.Errorf("%w %q for %s: it was withdrawn, as debate %s is no longer running (see debate_status); if it is resumed, it asks again (call debate_next_turn)", ErrNoPendingTurn, clip.Runes(requestID, 81), p.name, w.DebateID)
+		return nil, nil, false, fmt.Errorf("%w %q for %s: %s (call debate_next_turn)", ErrNoPendingTurn, clip.Runes(requestID, 81), p.name, l.why)
 	}
 	if slot == nil || slot.req.RequestID != requestID {
 		want := "none is pending"

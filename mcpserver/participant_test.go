@@ -266,17 +266,19 @@ func TestMCPParticipantMissesTheDeadline(t *testing.T) {
 	if o.Verdict != debate.Timeout || o.Rule != debate.RuleWallClock {
 		t.Fatalf("outcome %+v", o)
 	}
-	// The request expired with the deadline.
+	// The request expired with the deadline, and the late answer is told
+	// so: not merely that nothing is pending.
 	var msg string
 	for range 100 {
 		msg = fails(t, e.client, "debate_submit_turn", SubmitInput{Name: "Slow", RequestID: nt.Request.RequestID, Position: "Answer quickly"})
-		if strings.Contains(msg, "none is pending") {
+		if !strings.Contains(msg, "the pending one is "+nt.Request.RequestID) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if !strings.Contains(msg, "no pending turn request") || !strings.Contains(msg, "none is pending") {
-		t.Errorf("late answer: %q", msg)
+	want := "no pending turn request \"" + nt.Request.RequestID + "\" for Slow: its deadline (" + nt.Request.Budget.Deadline + ") passed before the answer came: the turn is forfeited"
+	if !strings.Contains(msg, want) {
+		t.Errorf("late answer: %q, want %q", msg, want)
 	}
 }
 
