@@ -450,10 +450,11 @@ func TestMCPNextTurnEndsWhenTheDebateCloses(t *testing.T) {
 	s := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
 	done := e.runDebate(t, s)
 
-	// Far shorter than the wait asked for, however slow the machine: the
-	// debate closes within moments of the last turn.
+	// A call that sat out its wait took all of it; one that ended as the
+	// debate closed took moments, however slow the machine. The check is
+	// that the wait did not run out, not how quick the answer was.
 	const waitSeconds = 30
-	quick := time.Duration(waitSeconds) * time.Second / 2
+	quick := time.Duration(waitSeconds) * time.Second
 	nextTurn := func(in NextTurnInput) (NextTurnOutput, time.Duration) {
 		t.Helper()
 		start := time.Now()
