@@ -141,7 +141,16 @@ func (s *Store) audit(ctx context.Context, id string, w Witnesses, nested bool) 
 		t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FileMissing,
 			Problem: "the debate's session.json exists but its transcript does not", Want: "a hash chain opening with this debate's session"})
 	case err != nil:
-		return nil, err
+		problem, ok := replaced(err)
+		if !ok {
+			return nil, err
+		}
+		// A pipe, a directory or a link out of the root in the
+		// transcript's place: the evidence was replaced, which is
+		// tampering, not a failure to read.
+		t = &Transcript{State: StateInterrupted, Report: &Report{ID: id, BadLine: 1, Problem: "not a transcript: " + problem}}
+		t.Audit = append(t.Audit, FileCheck{File: Path(id, TranscriptFile), Status: FileDiffers, Problem: problem,
+			Want: "a regular file holding a hash chain opening with this debate's session"})
 	}
 	if sessErr == nil {
 		var sess debate.DebateSession
@@ -340,7 +349,11 @@ func (a *auditor) session(raw []byte, err error) {
 		a.add(FileCheck{File: p, Status: FileMissing, Problem: "session.json is gone", Want: want})
 		return
 	case err != nil:
-		a.add(FileCheck{File: p, Status: FileDiffers, Problem: err.Error(), Want: want})
+		problem, ok := replaced(err)
+		if !ok {
+			problem = err.Error()
+		}
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: problem, Want: want})
 		return
 	}
 	if a.open != nil {
@@ -431,7 +444,11 @@ func (a *auditor) verdict() {
 		}
 	}
 	if t.VerdictErr != nil {
-		a.add(FileCheck{File: p, Status: FileDiffers, Problem: t.VerdictErr.Error(), Want: want})
+		problem, ok := replaced(t.VerdictErr)
+		if !ok {
+			problem = t.VerdictErr.Error()
+		}
+		a.add(FileCheck{File: p, Status: FileDiffers, Problem: problem, Want: want})
 		return
 	}
 	v := t.Verdict

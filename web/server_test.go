@@ -741,6 +741,26 @@ func TestVaultLinkBeforeTheFirstRecord(t *testing.T) {
 // parley serve logs nothing without --verbose.
 func TestUnreadableDebateSaysWhereWhyIs(t *testing.T) {
 	t.Parallel()
+	if os.Geteuid() == 0 {
+		t.Skip("root reads a file whatever its mode")
+	}
+	f := newFixture(t)
+	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
+	p := filepath.Join(f.root, transcripts.Dir, id, "transcript.jsonl")
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	res, body := get(t, f.srv, "/debates/"+id)
+	if res.StatusCode != http.StatusInternalServerError || !strings.Contains(body, "parley serve --verbose") {
+		t.Errorf("%d\n%s", res.StatusCode, body)
+	}
+}
+
+// A debate whose transcript was replaced by a directory was tampered
+// with: its page says so and what stands in the transcript's place,
+// rather than failing as unreadable.
+func TestTranscriptReplacedByADirectoryIsTampered(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	id := f.run(debate.LayerSpec, "Idempotency keys", "Use UUIDv7 keys", conceding...)
 	p := filepath.Join(f.root, transcripts.Dir, id, "transcript.jsonl")
@@ -751,7 +771,7 @@ func TestUnreadableDebateSaysWhereWhyIs(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, body := get(t, f.srv, "/debates/"+id)
-	if res.StatusCode != http.StatusInternalServerError || !strings.Contains(body, "parley serve --verbose") {
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, "Tampered transcript") || !strings.Contains(body, "it is a directory") {
 		t.Errorf("%d\n%s", res.StatusCode, body)
 	}
 }

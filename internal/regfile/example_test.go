@@ -24,5 +24,5 @@ func ExampleOpen() {
 	fmt.Println(err)
 	// Output:
 	// true
-	// config.json is a p---------, not a regular file
+	// config.json is a named pipe, not a regular file
 }

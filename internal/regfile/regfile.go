@@ -30,7 +30,7 @@ type NotRegularError struct {
 }
 
 func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s is a %v, %v", e.Name, e.Mode, ErrNotRegular)
+	return fmt.Sprintf("%s is %s, %v", e.Name, Kind(e.Mode), ErrNotRegular)
 }
 
 func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
@@ -65,4 +65,26 @@ func OpenFile(open OpenFunc, name string, flag int, perm fs.FileMode) (*os.File,
 		return nil, nil, &NotRegularError{Name: name, Mode: fi.Mode().Type()}
 	}
 	return f, fi, nil
+}
+
+// Kind names what a file mode's type is, with its article ("a named
+// pipe", "a directory"), for saying what was found where a file should be.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0:
+		return "a block device"
+	case m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	}
+	return "a special file"
 }

@@ -10,7 +10,7 @@
 // where not even a signal gets it out, and reading a stream ends with the
 // caller's context (Ctrl-C).
 //
-// It imports nothing of parley but interrupt.
+// It imports nothing of parley but interrupt and regfile.
 package userfile
 
 import (
@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/interrupt"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // ErrNotFile is what an *Error wraps: the name is not a file to read.
@@ -41,27 +42,10 @@ func (e *Error) Error() string {
 		// Only OpenRegular refuses a pipe: what it opens is read again.
 		return fmt.Sprintf("%s is a named pipe, which can be read only once: name a regular file", e.Name)
 	}
-	return fmt.Sprintf("%s is %s: name a file", e.Name, kind(e.Mode))
+	return fmt.Sprintf("%s is %s: name a file", e.Name, regfile.Kind(e.Mode))
 }
 
 func (e *Error) Is(target error) bool { return target == ErrNotFile }
-
-// kind names what a file mode's type is, with its article.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0 && m&fs.ModeCharDevice == 0:
-		return "a block device"
-	case m&fs.ModeCharDevice != 0:
-		return "a device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	}
-	return "not a regular file"
-}
 
 // Open opens name for reading. A regular file is returned as it is. A
 // named pipe or a character device (a terminal, /dev/null) is a stream:

@@ -1,0 +1,64 @@
+package transcripts
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// A sealed debate one of whose files was replaced by something that is
+// not a regular file (a named pipe, a directory, a symbolic link out of
+// the root) was tampered with: the audit names the file as differing and
+// says what stands in its place, rather than failing as unreadable
+// ("malformed transcript data", "path escapes from parent": exit 1
+// instead of 3) or naming the file's mode bits.
+func TestAuditOfAFileReplacedByNotAFile(t *testing.T) {
+	t.Parallel()
+	plants := []struct {
+		name, kind string
+		plant      func(p, outside string) error
+	}{
+		{"pipe", "a named pipe", func(p, _ string) error { return syscall.Mkfifo(p, 0o600) }},
+		{"directory", "a directory", func(p, _ string) error { return os.Mkdir(p, 0o700) }},
+		{"symlink out of the root", "a symbolic link", func(p, outside string) error { return os.Symlink(outside, p) }},
+	}
+	for _, file := range []string{TranscriptFile, SessionFile, VerdictFile} {
+		for _, c := range plants {
+			t.Run(file+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				s, dir := newStore(t)
+				writeDebate(t, s, testID, 6, true).Close()
+				p := filepath.Join(dir, Dir, testID, file)
+				outside := filepath.Join(t.TempDir(), file)
+				if err := os.Rename(p, outside); err != nil {
+					t.Fatal(err)
+				}
+				if err := c.plant(p, outside); err != nil {
+					t.Skip("cannot plant it here:", err)
+				}
+				tr, err := s.Audit(context.Background(), testID, Witnesses{})
+				if err != nil {
+					t.Fatalf("Audit: %v; want a report naming %s", err, file)
+				}
+				if file == TranscriptFile && (tr.Report.Intact || tr.Report.BadLine != 1) {
+					t.Errorf("report %+v; want broken at line 1", tr.Report)
+				}
+				var found bool
+				for _, fc := range tr.Audit {
+					if fc.File == Path(testID, file) {
+						found = true
+						if fc.Status != FileDiffers || !strings.Contains(fc.Problem, "it is "+c.kind+", not a regular file") {
+							t.Errorf("check of %s: %+v; want differs, saying it is %s", file, fc, c.kind)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("no check of %s in %+v", file, tr.Audit)
+				}
+			})
+		}
+	}
+}
