@@ -511,6 +511,13 @@ func (a *auditor) verdict() {
 		return
 	}
 	a.signature(v)
+	if !intactEnd && v.Events > n {
+		// The end verdict.json seals is past the chain's break: its
+		// verdict agrees, its end has nothing to be checked against.
+		a.add(FileCheck{File: p, Status: FileUnchecked,
+			Problem: fmt.Sprintf("its verdict agrees with the chain's verdict event (line %d); the end it records, %d events ending at head %s, cannot be checked: the transcript breaks at line %d", a.verdictLine, v.Events, short(v.Head), t.Report.BadLine)})
+		return
+	}
 	a.add(FileCheck{File: p, Status: FileIntact})
 }
 
@@ -753,6 +760,11 @@ func (a *auditor) unsealedWitness(w witness, page *vault.Page, head string, even
 			Problem: fmt.Sprintf("it records head %s at %d events; the transcript's line %d hashes to %s (the transcript or the %s was rewritten)", short(head), events, events, short(a.head(events)), w.kind)})
 	case a.kind(events) == debate.EventVerdict && a.t.Verdict == nil:
 		a.add(FileCheck{File: w.path, Status: FilePending, Problem: "filed, not sealed yet (parley debate resume seals it)"})
+	case a.t.Verdict != nil && events == n && a.t.Verdict.Events > n:
+		// verdict.json seals lines past the verdict: the seal event that
+		// holds this file's content hash was there, and is what is lost.
+		a.add(FileCheck{File: w.path, Status: FileUnchecked,
+			Problem: fmt.Sprintf("its head matches the chain's verdict (line %d), but the seal event after it, which holds the %s's content hash, is lost with line %d of the transcript: its content cannot be checked until the transcript is restored", events, w.kind, a.t.Report.BadLine)})
 	case a.t.Verdict != nil && events == n:
 		// Sealed before seals bound the vault files: the head is all there
 		// is to compare.
