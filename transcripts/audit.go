@@ -172,7 +172,14 @@ func (s *Store) audit(ctx context.Context, id string, w Witnesses, nested bool) 
 	}
 	a.session(sessRaw, sessErr)
 	a.verdict()
-	if w.PublicKey != nil && t.Verdict == nil {
+	switch {
+	case w.PublicKey == nil || t.Verdict != nil:
+		// verdict checked the signature of the verdict.json there is.
+	case t.VerdictErr != nil:
+		// A seal there is, and no signature in it can be read: nothing
+		// the key made vouches for it (it is no debate still to seal).
+		t.Signature = SigMissing
+	default:
 		t.Signature = SigNotSealed
 	}
 	switch {
@@ -463,7 +470,9 @@ func (a *auditor) verdict() {
 		}
 		return
 	}
-	// verdict.json exists.
+	// verdict.json exists: its signature covers what it says (the id, the
+	// end it records) whatever the chain now says.
+	a.signature(v)
 	if v.Events > n && intactEnd && a.kind(n) != debate.EventSeal {
 		// The transcript's lines that verify were called intact; its end is
 		// missing, which replaces that. verdict.json is what says so, and
@@ -510,7 +519,6 @@ func (a *auditor) verdict() {
 		a.add(FileCheck{File: p, Status: FileDiffers, Problem: fmt.Sprintf("verdict.json names the record %q; the seal names %q", v.Record, f.Record), Want: want})
 		return
 	}
-	a.signature(v)
 	if !intactEnd && v.Events > n {
 		// The end verdict.json seals is past the chain's break: its
 		// verdict agrees, its end has nothing to be checked against.

@@ -3,6 +3,10 @@ package transcripts
 import (
 	"context"
 	"crypto/ed25519"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +47,85 @@ func TestAnUnsealedDebateSaysNoSignatureVouchesForIt(t *testing.T) {
 		if c.id == unsealed && in.Tampered() {
 			t.Errorf("%s, key %v: an unsealed debate reads as tampered: %s", c.id, c.key != nil, in.Trouble())
 		}
+	}
+}
+
+// TestTheSignatureIsCheckedWhateverElseDiffers: with a public key
+// configured, the signature of a readable verdict.json is checked even
+// when the transcript lost lines or verdict.json's fields differ (it was
+// left out, as if no key were set); a verdict.json that cannot be read is
+// no debate still to seal ("NONE YET … resume"): no signature vouches
+// for it.
+func TestTheSignatureIsCheckedWhateverElseDiffers(t *testing.T) {
+	t.Parallel()
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(t *testing.T, transcript, verdict string)
+		want SigStatus
+	}{
+		{"untouched", func(*testing.T, string, string) {}, SigValid},
+		{"seal line deleted", func(t *testing.T, transcript, _ string) {
+			data := readTestFile(t, transcript)
+			lines := strings.SplitAfter(string(data), "\n")
+			writeTestFile(t, transcript, strings.Join(lines[:len(lines)-2], ""))
+		}, SigValid},
+		{"transcript cut before the verdict", func(t *testing.T, transcript, _ string) {
+			lines := strings.SplitAfter(string(readTestFile(t, transcript)), "\n")
+			writeTestFile(t, transcript, strings.Join(lines[:3], ""))
+		}, SigValid},
+		{"verdict.json's verdict edited", func(t *testing.T, _, verdict string) {
+			data := string(readTestFile(t, verdict))
+			if !strings.Contains(data, `"DEADLOCK"`) {
+				t.Fatalf("no verdict to edit in %s", data)
+			}
+			writeTestFile(t, verdict, strings.Replace(data, `"DEADLOCK"`, `"CONSENSUS_REACHED"`, 1))
+		}, SigValid},
+		{"verdict.json's end edited", func(t *testing.T, _, verdict string) {
+			data := string(readTestFile(t, verdict))
+			re := regexp.MustCompile(`"events": *\d+`)
+			if !re.MatchString(data) {
+				t.Fatalf("no events to edit in %s", data)
+			}
+			writeTestFile(t, verdict, re.ReplaceAllString(data, `"events": 99`))
+		}, SigInvalid},
+		{"verdict.json cut short", func(t *testing.T, _, verdict string) {
+			writeTestFile(t, verdict, string(readTestFile(t, verdict)[:40]))
+		}, SigMissing},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s, dir := newStore(t)
+			s.SignWith(priv)
+			writeDebate(t, s, testID, 8, true).Close()
+			deb := filepath.Join(dir, Dir, testID)
+			c.edit(t, filepath.Join(deb, TranscriptFile), filepath.Join(deb, VerdictFile))
+			tr, err := s.Audit(context.Background(), testID, Witnesses{PublicKey: pub})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Signature != c.want {
+				t.Errorf("signature %q, want %q", tr.Signature, c.want)
+			}
+		})
+	}
+}
+
+func readTestFile(t *testing.T, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func writeTestFile(t *testing.T, p, data string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
