@@ -206,11 +206,46 @@ func TestSymlinkedRecordOutsideVaultNotRead(t *testing.T) {
 	if err != nil || res.Status != CheckNone {
 		t.Errorf("check read through the symlink: %v %v", res, err)
 	}
-	if sk := s.Skipped(); len(sk) != 1 || !strings.Contains(sk[0].Reason, "not a regular file") {
+	if sk := s.Skipped(); len(sk) != 1 || !strings.Contains(sk[0].Reason, "it is a symbolic link") {
 		t.Errorf("skipped %v", sk)
 	}
 	if _, _, err := s.Record(ctx, "spec-evil-topic"); err == nil {
 		t.Error("show read through the symlink")
+	}
+}
+
+// A record replaced by something that is not a regular file (a named
+// pipe, a directory) is skipped with a warning that says what it is: it
+// said "a symbolic link is never read as a record" whatever stood there.
+func TestRecordReplacedByNotAFileSaysWhatItIs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		kind  string
+		plant func(p string) error
+	}{
+		{"a named pipe", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
+		{"a directory", func(p string) error { return os.Mkdir(p, 0o700) }},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			rel := e.file(t, outcome(idA, "Idempotency key design", debate.LayerSpec, debate.ConsensusReached, false))
+			p := filepath.Join(e.vaultDir, filepath.FromSlash(rel))
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.plant(p); err != nil {
+				t.Skip("cannot plant it here:", err)
+			}
+			s := e.open(t)
+			if _, err := s.Records(context.Background(), Filter{}); err != nil {
+				t.Fatal(err)
+			}
+			sk := s.Skipped()
+			if len(sk) != 1 || !strings.Contains(sk[0].Reason, "it is "+c.kind) || strings.Contains(sk[0].Reason, "symbolic link") {
+				t.Errorf("skipped %+v; want one, saying it is %s", sk, c.kind)
+			}
+		})
 	}
 }
 

@@ -1133,7 +1133,7 @@ func (s *Store) readEntry(name string, buf *[]byte) *entry {
 		}
 		e.Skip = err.Error()
 		if errors.Is(err, vault.ErrNotPage) {
-			e.Skip = "not a regular file (a symbolic link is never read as a record)"
+			e.Skip = err.Error() + " (only a regular file is read as a record)"
 		}
 		s.log.Warn("consensus: skipped record", "path", Folder+"/"+name, "err", e.Skip)
 		return e

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
 	"syscall"
@@ -17,7 +18,7 @@ func (d *Dir) readAt(name string, buf []byte) ([]byte, Entry, error) {
 	fd, err := syscall.Openat(int(d.f.Fd()), name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 	runtime.KeepAlive(d.f)
 	if err == syscall.ELOOP {
-		return nil, Entry{}, fmt.Errorf("%w (symbolic link)", ErrNotPage)
+		return nil, Entry{}, notPage(fs.ModeSymlink)
 	}
 	if err != nil {
 		return nil, Entry{}, &os.PathError{Op: "openat", Path: name, Err: err}
@@ -28,7 +29,7 @@ func (d *Dir) readAt(name string, buf []byte) ([]byte, Entry, error) {
 		return nil, Entry{}, &os.PathError{Op: "fstat", Path: name, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, Entry{}, fmt.Errorf("%w (mode %o)", ErrNotPage, st.Mode&syscall.S_IFMT)
+		return nil, Entry{}, notPage(modeType(st.Mode))
 	}
 	if st.Size > MaxPageBytes {
 		return nil, Entry{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, st.Size, MaxPageBytes)
@@ -62,4 +63,23 @@ func (d *Dir) readAt(name string, buf []byte) ([]byte, Entry, error) {
 		}
 	}
 	return data, Entry{Name: name, Size: int64(len(data)), ModTime: time.Unix(st.Mtim.Unix()), Regular: true}, nil
+}
+
+// modeType is the fs.FileMode type of a stat(2) mode.
+func modeType(m uint32) fs.FileMode {
+	switch m & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
 }

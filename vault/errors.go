@@ -3,6 +3,9 @@ package vault
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 var (
@@ -43,3 +46,9 @@ type PageError struct {
 
 func (e *PageError) Error() string { return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err) }
 func (e *PageError) Unwrap() error { return e.Err }
+
+// notPage is ErrNotPage for a file of type m, saying in words what it is
+// ("not a regular page file: it is a named pipe").
+func notPage(m fs.FileMode) error {
+	return fmt.Errorf("%w: it is %s", ErrNotPage, regfile.Kind(m.Type()))
+}

@@ -401,21 +401,21 @@ func readFile(root *os.Root, name string, strict bool) ([]byte, fs.FileInfo, err
 			return nil, nil, err
 		}
 		if !linfo.Mode().IsRegular() {
-			return nil, nil, fmt.Errorf("%w (%s)", ErrNotPage, linfo.Mode().Type())
+			return nil, nil, notPage(linfo.Mode())
 		}
 	}
 	// A named pipe in a page's place must not block the reader in open(2)
 	// waiting for a writer: regfile refuses it.
 	f, info, err := regfile.Open(root.OpenFile, name)
 	if nr := (*regfile.NotRegularError)(nil); errors.As(err, &nr) {
-		return nil, nil, fmt.Errorf("%w (%s)", ErrNotPage, nr.Mode)
+		return nil, nil, notPage(nr.Mode)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
 	if linfo != nil && !os.SameFile(linfo, info) {
-		return nil, nil, fmt.Errorf("%w (%s)", ErrNotPage, info.Mode().Type())
+		return nil, nil, notPage(info.Mode())
 	}
 	if info.Size() > MaxPageBytes {
 		return nil, nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, info.Size(), MaxPageBytes)
