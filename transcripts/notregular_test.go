@@ -62,3 +62,37 @@ func TestAuditOfAFileReplacedByNotAFile(t *testing.T) {
 		}
 	}
 }
+
+// The status of a debate whose transcript is gone, or was replaced by
+// something that is not a regular file, is what its session says, as
+// List lists it: "debate status" said "no debate ID (debate list lists
+// them)" or "malformed transcript data" (exit 1) while the list showed
+// the debate TAMPERED.
+func TestStatusOfADebateWhoseTranscriptIsGoneOrNotAFile(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		plant func(p string) error
+	}{
+		{"gone", func(string) error { return nil }},
+		{"pipe", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s, dir := newStore(t)
+			writeDebate(t, s, testID, 6, true).Close()
+			p := filepath.Join(dir, Dir, testID, TranscriptFile)
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.plant(p); err != nil {
+				t.Skip("cannot plant it here:", err)
+			}
+			st, err := s.Status(testID)
+			if err != nil || st.DebateID != testID || st.Events != 0 {
+				t.Fatalf("Status: %+v, %v; want the debate's status, no events", st, err)
+			}
+		})
+	}
+}

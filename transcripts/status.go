@@ -71,9 +71,12 @@ func (s *Store) statusOf(sum Summary) (*Status, error) {
 	id := sum.DebateID
 	events, err := s.Events(id)
 	var te *TamperError
-	if errors.As(err, &te) {
-		// An edited line: the status is what verifies before it, as List
-		// still lists the debate; the caller's audit says what is wrong.
+	_, swapped := replaced(err)
+	if errors.As(err, &te) || swapped || errors.Is(err, ErrNotFound) {
+		// An edited line, or a transcript gone or replaced by something
+		// that is not a file (its session.json made the summary): the
+		// status is what verifies before it, as List still lists the
+		// debate; the caller's audit says what is wrong.
 		err = nil
 	}
 	if err != nil {
