@@ -145,6 +145,12 @@ func CheckEnd(out *app.CheckResult, lenient bool) (warnings []string, blocked st
 	for _, w := range res.Warnings {
 		warnings = append(warnings, Warning(w))
 	}
+	unsealed := ""
+	if res.Unsealed != "" && res.Record != nil {
+		// A conflict it blocks on rests on the record as much as a
+		// consistent answer does.
+		unsealed = recText(fmt.Sprintf("seal not checked: %s; the answer rests on %s as it reads now (give the --root its debate ran under to verify it)", res.Unsealed, file))
+	}
 	if out.Blocks(lenient) {
 		switch res.Status {
 		case consensus.CheckConflict:
@@ -154,6 +160,9 @@ func CheckEnd(out *app.CheckResult, lenient bool) (warnings []string, blocked st
 		default:
 			blocked = fmt.Sprintf("unclear: parley cannot tell whether the position agrees with %s; read it, or pass --lenient", file)
 		}
+		if unsealed != "" {
+			warnings = append(warnings, unsealed)
+		}
 		return warnings, recText(blocked)
 	}
 	switch res.Status {
@@ -162,8 +171,8 @@ func CheckEnd(out *app.CheckResult, lenient bool) (warnings []string, blocked st
 	case consensus.CheckOpen:
 		warnings = append(warnings, recText(fmt.Sprintf("the question is open: %s records %s, which binds no position", file, res.Record.Verdict)))
 	}
-	if res.Unsealed != "" && res.Record != nil {
-		warnings = append(warnings, recText(fmt.Sprintf("seal not checked: %s; the answer rests on %s as it reads now (give the --root its debate ran under to verify it)", res.Unsealed, file)))
+	if unsealed != "" {
+		warnings = append(warnings, unsealed)
 	}
 	return warnings, ""
 }

@@ -295,3 +295,18 @@ func TestCheckSaysTheSealWasNotChecked(t *testing.T) {
 		t.Errorf("warnings %q, blocked %q", warnings, blocked)
 	}
 }
+
+// A conflict answered from a record whose seal could not be checked says
+// so too: the warning was given for a consistent answer only, and the
+// conflict that blocks the caller rested, unsaid, on a record nothing
+// verified.
+func TestABlockingCheckSaysTheSealWasNotChecked(t *testing.T) {
+	t.Parallel()
+	rec := record("Thumbnails", "WebP")
+	res := &consensus.CheckResult{Status: consensus.CheckConflict, Record: &rec,
+		Unsealed: "the record's debate is not here to check its seal against: debate 20260101-spec-x-abcdef is not under /r"}
+	warnings, blocked := CheckEnd(&app.CheckResult{Status: res.Status, File: "/v/r.md", Check: res}, false)
+	if !strings.HasPrefix(blocked, "conflict: ") || len(warnings) != 1 || !strings.HasPrefix(warnings[0], "seal not checked: the record's debate is not here") || !strings.Contains(warnings[0], "/v/r.md") {
+		t.Errorf("warnings %q, blocked %q", warnings, blocked)
+	}
+}
