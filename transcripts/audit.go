@@ -387,7 +387,10 @@ func describeSession(raw []byte) string {
 }
 
 // firstDiff compares two JSON objects key by key and returns the first key
-// (in sorted order) whose values differ, with both values; ok when none.
+// whose values differ, with both values; ok when none. The debate's id
+// (a session's id, an outcome's debate_id) comes first, so that a file of
+// another debate put in this one's place reads as that rather than as
+// whatever key sorts first; then the keys in sorted order.
 func firstDiff(got, want []byte) (field, g, w string, ok bool) {
 	var gm, wm map[string]any
 	if json.Unmarshal(got, &gm) != nil {
@@ -403,7 +406,7 @@ func firstDiff(got, want []byte) (field, g, w string, ok bool) {
 	for k := range wm {
 		keys[k] = true
 	}
-	for _, k := range slices.Sorted(mapsKeys(keys)) {
+	for _, k := range append([]string{"id", "debate_id"}, slices.Sorted(mapsKeys(keys))...) {
 		if !reflect.DeepEqual(gm[k], wm[k]) {
 			return k, shown(gm[k]), shown(wm[k]), false
 		}

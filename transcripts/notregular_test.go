@@ -96,3 +96,42 @@ func TestStatusOfADebateWhoseTranscriptIsGoneOrNotAFile(t *testing.T) {
 		})
 	}
 }
+
+// session.json and verdict.json of another debate put in this one's place
+// are reported by their debate id, not by whichever field sorts first
+// ("budget", "attacker_positions"), which hid that the file is another
+// debate's.
+func TestAnotherDebatesFilesAreNamedByTheirID(t *testing.T) {
+	t.Parallel()
+	const other = "20260101-spec-other-keys-ghijkl"
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 6, true).Close()
+	writeDebate(t, s, other, 6, true).Close()
+	for _, f := range []string{SessionFile, VerdictFile} {
+		data, err := os.ReadFile(filepath.Join(dir, Dir, other, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, Dir, testID, f), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := s.Audit(context.Background(), testID, Witnesses{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{SessionFile: "session.json says id = \"" + other + "\"", VerdictFile: "verdict.json says debate_id = \"" + other + "\""}
+	for _, fc := range tr.Audit {
+		for f, w := range want {
+			if fc.File == Path(testID, f) {
+				delete(want, f)
+				if fc.Status != FileDiffers || !strings.HasPrefix(fc.Problem, w) {
+					t.Errorf("%s: %s, %q; want differs, %q…", f, fc.Status, fc.Problem, w)
+				}
+			}
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("not checked: %v", want)
+	}
+}
