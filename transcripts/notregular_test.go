@@ -135,3 +135,34 @@ func TestAnotherDebatesFilesAreNamedByTheirID(t *testing.T) {
 		t.Errorf("not checked: %v", want)
 	}
 }
+
+// Another debate's transcript put in this one's place is named as that
+// debate's: verify said only that line 1's prev "is not the genesis of"
+// this debate ("a transcript of another debate, or line 1 was
+// rewritten"), leaving the auditor to find which.
+func TestAnotherDebatesTranscriptIsNamed(t *testing.T) {
+	t.Parallel()
+	const other = "20260101-spec-other-keys-ghijkl"
+	s, dir := newStore(t)
+	writeDebate(t, s, testID, 6, true).Close()
+	writeDebate(t, s, other, 6, true).Close()
+	data, err := os.ReadFile(filepath.Join(dir, Dir, other, TranscriptFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, Dir, testID, TranscriptFile), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Verify(testID)
+	if err != nil || rep.Intact || rep.BadLine != 1 || !strings.Contains(rep.Problem, "it opens the chain of another debate, "+other) {
+		t.Errorf("Verify: %+v, %v; want line 1 named as the chain of %s", rep, err, other)
+	}
+	// A line 1 rewritten in place names no other debate.
+	lines := strings.SplitAfter(string(data), "\n")
+	if err := os.WriteFile(filepath.Join(dir, Dir, testID, TranscriptFile), []byte(strings.Replace(lines[0], `"seq":1`, `"seq":1 `, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := s.Verify(testID); err != nil || rep.Intact || strings.Contains(rep.Problem, other) {
+		t.Errorf("Verify of a rewritten line 1: %+v, %v", rep, err)
+	}
+}

@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/parleyhq/parley/debate"
 )
 
 // Report is the result of verifying a transcript.
@@ -83,6 +87,9 @@ func Verify(r io.Reader, id string, seal *Seal) (Report, error) {
 		case c.seq != n:
 			return bad(n, "has seq %d: a line was removed, inserted or moved here", c.seq)
 		case !bytes.Equal(c.prev, prev) && n == 1:
+			if other := chainOf(line, c.prev); other != "" && other != id {
+				return bad(n, "does not start this debate's chain: it opens the chain of another debate, %s (its transcript was put in this one's place)", other)
+			}
 			return bad(n, "does not start this debate's chain: its prev is not the genesis of %s (a transcript of another debate, or line 1 was rewritten)", id)
 		case !bytes.Equal(c.prev, prev):
 			return bad(n, "does not follow line %d: its prev is not that line's hash (line %d or this line was rewritten)", n-1, n-1)
@@ -130,3 +137,20 @@ const (
 	defaultReadBuffer = 64 << 10
 	maxReadBuffer     = 1 << 20
 )
+
+// chainOf returns the id of the debate whose chain line, a first line
+// whose own hash verified, opens: the id its open event records, when
+// prev is that debate's genesis; "" otherwise.
+func chainOf(line, prev []byte) string {
+	var r rawLine
+	if json.Unmarshal(line, &r) != nil || r.Kind != debate.EventOpen {
+		return ""
+	}
+	var open struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(r.Data, &open) != nil || open.ID == "" || Genesis(open.ID) != string(prev) {
+		return ""
+	}
+	return open.ID
+}
