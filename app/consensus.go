@@ -436,6 +436,11 @@ type Filed struct {
 	// Status says what this filing did with the record: filed (written
 	// now) or already_filed (it is there, and is left as it is).
 	Status consensus.FileStatus `json:"status"`
+	// Differs, of a record already filed, says how it differs from what
+	// its debate filed and sealed (an edit by hand, a damaged file): the
+	// audit's problem, as "parley transcripts verify" words it; "" when it
+	// matches its seal. Filing never writes over it. A front end says so.
+	Differs string `json:"differs,omitempty"`
 	// OvertakenBy names the question's current record when this debate
 	// started before that record's and so does not replace it: the record
 	// is filed superseded by it (consensus.Filing.OvertakenBy).
@@ -489,6 +494,15 @@ func (c *Consensus) FileFrom(ctx context.Context, id string) (*Filed, error) {
 		_, verr := st.Verdict(id)
 		filed.NotClosed = errors.Is(verr, transcripts.ErrNotSealed)
 		st.Close()
+	}
+	if filed.Status == consensus.FiledAlready && !filed.NotClosed {
+		if v, err := c.app.VerifyTranscript(ctx, id); err == nil {
+			for _, f := range v.Files {
+				if f.File == res.Path && f.Status.Bad() {
+					filed.Differs = f.Problem
+				}
+			}
+		}
 	}
 	return filed, nil
 }

@@ -323,6 +323,10 @@ func fileRun(ctx context.Context, opts *FileOptions) error {
 	}
 	if filed.Status == consensus.FiledAlready {
 		f.Printf("already filed %s: left as it is\n", filed.File)
+		if filed.Differs != "" {
+			f.Warnf("%s differs from what debate %s filed and sealed (%s); filing never writes over a record: put it back from git, a backup or Obsidian's file recovery (see %s)",
+				filed.Record, id, filed.Differs, f.CmdLine("transcripts", "verify", id))
+		}
 		return nil
 	}
 	f.Printf("filed %s\n", filed.File)
