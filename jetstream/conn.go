@@ -78,6 +78,16 @@ const (
 	// DefaultAckWait is the consumers' AckWait: how long a delivered,
 	// unacknowledged message waits before the server delivers it again.
 	DefaultAckWait = 30 * time.Second
+	// DefaultInactive is how long the server keeps an inbox's consumer
+	// that nobody pulls from and that has no delivery awaiting its ack
+	// (counted from the end of that delivery's AckWait): the consumer of a
+	// receiver that died without closing (killed, or its machine lost) is
+	// then removed by the server, so that such consumers never add up to
+	// the server's limit of consumers per stream. A receiver waiting in
+	// Receive pulls and is never inactive; one that was removed under a
+	// receiver (busy for longer than this between two Receives) is made
+	// again by its next Receive.
+	DefaultInactive = time.Hour
 	// DefaultRetry bounds how long Send, Ack and Create retry while the
 	// server cannot be reached (a restart, a lost connection).
 	DefaultRetry = 30 * time.Second
@@ -108,6 +118,8 @@ type Config struct {
 	LockTTL time.Duration
 	// AckWait overrides DefaultAckWait.
 	AckWait time.Duration
+	// Inactive overrides DefaultInactive.
+	Inactive time.Duration
 	// Retry overrides DefaultRetry. It also bounds how long Connect keeps
 	// trying a server that does not answer (one being restarted).
 	Retry time.Duration
@@ -161,6 +173,9 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	}
 	if cfg.Retry <= 0 {
 		cfg.Retry = DefaultRetry
+	}
+	if cfg.Inactive <= 0 {
+		cfg.Inactive = DefaultInactive
 	}
 	log := cfg.Logger
 	if log == nil {

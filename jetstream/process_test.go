@@ -32,7 +32,8 @@ func TestMain(m *testing.M) {
 
 func child(role, url, arg string) error {
 	ctx := context.Background()
-	c, err := jetstream.Connect(ctx, jetstream.Config{URL: url, Name: "child-" + role})
+	inactive, _ := time.ParseDuration(os.Getenv("PARLEY_JS_INACTIVE")) // 0: the default
+	c, err := jetstream.Connect(ctx, jetstream.Config{URL: url, Name: "child-" + role, Inactive: inactive})
 	if err != nil {
 		return err
 	}
@@ -78,12 +79,13 @@ func child(role, url, arg string) error {
 	return fmt.Errorf("unknown role %q", role)
 }
 
-// startChild starts the test binary as a child of role; its stdout is
-// returned line by line.
-func startChild(t testing.TB, role, url, arg string) (*exec.Cmd, *bufio.Scanner, *os.File) {
+// startChild starts the test binary as a child of role, with env added
+// to its environment; its stdout is returned line by line.
+func startChild(t testing.TB, role, url, arg string, env ...string) (*exec.Cmd, *bufio.Scanner, *os.File) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "PARLEY_JS_CHILD="+role, "PARLEY_JS_URL="+url, "PARLEY_JS_ARG="+arg)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	stdin, w, err := os.Pipe()
 	if err != nil {

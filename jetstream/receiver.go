@@ -91,6 +91,9 @@ func (r *receiver) consumerConfig() njs.ConsumerConfig {
 		AckWait:       r.c.cfg.AckWait,
 		MaxDeliver:    -1,
 		MaxAckPending: 1000,
+		// Removed by the server when its receiver died without closing
+		// (Close removes it otherwise).
+		InactiveThreshold: r.c.cfg.Inactive,
 	}
 }
 
