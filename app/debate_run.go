@@ -122,11 +122,28 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 	if err := a.noRootForAgents(s); err != nil {
 		return nil, err
 	}
-	m, err := a.Messenger(ctx)
-	if err != nil {
-		return nil, err
+	// The messenger is opened only for a debate that still runs: one that
+	// has its verdict only needs filing, and is filed and shown even while
+	// the messenger cannot be reached (a NATS server that is down).
+	var m Backend
+	messenger := func() error {
+		if m != nil {
+			return nil
+		}
+		var err error
+		m, err = a.Messenger(ctx)
+		return err
 	}
-	defer m.Close()
+	defer func() {
+		if m != nil {
+			m.Close()
+		}
+	}()
+	if !resume {
+		if err := messenger(); err != nil { // makes the root if it is new
+			return nil, err
+		}
+	}
 	store, err := a.debates(true)
 	if err != nil {
 		return nil, err
@@ -156,6 +173,9 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 		s = st.Session
 	}
 	if !closed {
+		if err := messenger(); err != nil {
+			return nil, err
+		}
 		if resume {
 			if err := a.checkAgents(ctx, m, s); err != nil {
 				return nil, err
@@ -173,8 +193,10 @@ func (a *App) runDebate(ctx context.Context, s *debate.DebateSession, resume boo
 	}
 	defer closeFiler()
 	c := &debate.Coordinator{
-		Messenger: m.Transport(), Journal: log, Filer: filer, Presence: presence{m.Registry(), procs},
-		Enroller: a.enroller(m.Registry(), s.ID), Pages: vaultPages{filer.v}, Progress: o.Progress, Logger: a.log,
+		Journal: log, Filer: filer, Pages: vaultPages{filer.v}, Progress: o.Progress, Logger: a.log,
+	}
+	if m != nil {
+		c.Messenger, c.Presence, c.Enroller = m.Transport(), presence{m.Registry(), procs}, a.enroller(m.Registry(), s.ID)
 	}
 	var out *debate.Outcome
 	if resume && len(log.Events()) > 0 {

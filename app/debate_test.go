@@ -303,3 +303,36 @@ func TestContextIsNamedAsTheWorkspaceFindsIt(t *testing.T) {
 		t.Errorf("the critic's citation of the spec by its context name: %+v", cited)
 	}
 }
+
+// A closed debate needs no messenger: resumed while the messenger cannot
+// be reached (config.json now names a NATS server that does not answer),
+// it is shown with its verdict and record, as it is with the messenger up.
+func TestResumeOfAClosedDebateNeedsNoMessenger(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	a := New(Options{Root: root})
+	runAgent(t, a, "Skeptic", debate.RoleAttacker, yieldingCritic)
+	runAgent(t, a, "Planner", debate.RoleDefender, adjustingDefender)
+	s, err := a.NewSession(context.Background(), DebateRequest{Layer: "plan", Topic: "Log compaction", Position: "Compact the log every hour",
+		Agents: []string{"attacker=@Skeptic", "defender=@Planner"}, Workspace: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o, err := a.RunDebate(ctx, s, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	write(t, filepath.Join(root, "config.json"), `{"transport":"nats","nats":{"url":"nats://127.0.0.1:1","retryMs":100}}`)
+	down := New(Options{Root: root})
+	if _, err := down.Messenger(ctx); err == nil {
+		t.Fatal("the messenger of a server that does not answer opened")
+	}
+	r, err := down.ResumeDebate(ctx, s.ID, RunOptions{})
+	if err != nil || r.Verdict != o.Verdict || r.Record != o.Record || r.FinalPosition != o.FinalPosition {
+		t.Fatalf("resume of a closed debate with the messenger down: %v; want %s filed as %s", err, o.Verdict, o.Record)
+	}
+}

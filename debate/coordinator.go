@@ -52,7 +52,8 @@ const DefaultPresenceInterval = 250 * time.Millisecond
 // Resume; the Coordinator starts no goroutine of its own. A Coordinator
 // runs one debate, once.
 type Coordinator struct {
-	// Messenger reaches the agents; required.
+	// Messenger reaches the agents; required, but by Resume of a debate
+	// that has its verdict (which only files it).
 	Messenger Messenger
 	// Journal records the debate; required. Start needs an empty one,
 	// Resume one that holds the debate so far.
