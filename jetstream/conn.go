@@ -342,7 +342,11 @@ func (c *Conn) setup(ctx context.Context) error {
 	if got.Replicas < want.Replicas {
 		// Made with fewer replicas than the configuration now asks: using it
 		// as it is would keep fewer copies of every message than promised.
-		// The buckets were made with the stream, so they are raised too.
+		// The buckets were made with the stream, so they are raised too. A
+		// single server cannot raise them: there, the setting is the fault.
+		if c.nc.ConnectedClusterName() == "" {
+			return c.singleServerError("stream "+StreamName, nil)
+		}
 		return fmt.Errorf("%w: stream %s keeps %d replica(s), %d asked (\"nats\".\"replicas\"): raise it on the cluster with "+
 			"'nats stream edit %s --replicas %d' and the same for the streams KV_%s and KV_%s (while no agent runs), or set \"replicas\" to %d",
 			ErrIncompatible, StreamName, max(got.Replicas, 1), want.Replicas, StreamName, want.Replicas, RegistryBucket, InboxBucket, max(got.Replicas, 1))
@@ -412,11 +416,22 @@ func (c *Conn) setupError(what string, err error) error {
 	}
 	var apiErr *njs.APIError
 	if errors.As(err, &apiErr) && apiErr.ErrorCode == replicasNotSupportedCode {
-		return fmt.Errorf("%w: %s: %d replicas asked (\"nats\".\"replicas\"), but %s is a single server, not a cluster: "+
-			"set \"replicas\" to 1 (or leave it out), or point \"url\" at a cluster of at least %d servers: %v",
-			ErrIncompatible, what, c.cfg.Replicas, Redact(c.cfg.URL), c.cfg.Replicas, err)
+		return c.singleServerError(what, err)
 	}
 	return fmt.Errorf("jetstream: %s: %w", what, err)
+}
+
+// singleServerError is ErrIncompatible for more replicas asked of what
+// (parley's stream or a bucket) than a server that is not in a cluster
+// can keep, saying what to set; answer is the server's refusal, or nil.
+func (c *Conn) singleServerError(what string, answer error) error {
+	err := fmt.Errorf("%w: %s: %d replicas asked (\"nats\".\"replicas\"), but %s is a single server, not a cluster: "+
+		"set \"replicas\" to 1 (or leave it out), or point \"url\" at a cluster of at least %d servers",
+		ErrIncompatible, what, c.cfg.Replicas, Redact(c.cfg.URL), c.cfg.Replicas)
+	if answer != nil {
+		err = fmt.Errorf("%w: %v", err, answer)
+	}
+	return err
 }
 
 // Transport returns the inbox transport of this connection.
