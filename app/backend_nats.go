@@ -50,7 +50,7 @@ func openNATS(ctx context.Context, a *App, cfg *config.Config) (Backend, error) 
 		},
 	})
 	if err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, newError(ProblemMessenger, "", context.Canceled, "interrupted while waiting for the NATS server %s", url)
+		return nil, newError(ProblemInterrupted, "", context.Canceled, "interrupted while waiting for the NATS server %s", url)
 	}
 	if err != nil {
 		return nil, err

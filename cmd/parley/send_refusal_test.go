@@ -79,7 +79,8 @@ func TestSendWaitsForTheNATSServer(t *testing.T) {
 	}
 }
 
-// Ctrl-C ends the wait for a NATS server that is down, at once.
+// Ctrl-C ends the wait for a NATS server that is down, at once, with the
+// exit code of every command interrupted while it waited (130).
 func TestInterruptTheWaitForNATS(t *testing.T) {
 	t.Parallel()
 	root, srv := natsRoot(t)
@@ -105,7 +106,7 @@ func TestInterruptTheWaitForNATS(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Ctrl-C did not end the wait")
 	}
-	if code := cmd.ProcessState.ExitCode(); code != cmdutil.ExitError || !strings.Contains(stderr.String(), "interrupted while waiting for the NATS server") {
+	if code := cmd.ProcessState.ExitCode(); code != cmdutil.ExitInterrupted || !strings.Contains(stderr.String(), "interrupted while waiting for the NATS server") {
 		t.Fatalf("exit %d: %q", code, stderr.String())
 	}
 }
