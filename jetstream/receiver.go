@@ -282,9 +282,15 @@ func (r *receiver) Receive(ctx context.Context) (*inbox.Delivery, error) {
 // inFlight asks the server how many messages of the inbox are waiting for
 // this receiver: not yet delivered, or delivered and neither handed out
 // nor set aside as undeliverable.
+//
+// It runs when the caller's context is done (a poll, or a Ctrl-C), so it
+// tries for no longer than a poll waits: a server out of reach is an
+// error after pollWait, not after the full retry window.
 func (r *receiver) inFlight(ctx context.Context) (int64, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pollWait)
+	defer cancel()
 	var info *njs.ConsumerInfo
-	err := r.c.retry(context.WithoutCancel(ctx), func(ctx context.Context) (err error) {
+	err := r.c.retry(ctx, func(ctx context.Context) (err error) {
 		info, err = r.cons.Info(ctx)
 		return err
 	})

@@ -3,6 +3,7 @@ package jetstream_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -522,5 +523,38 @@ func TestReplicasRaisedOnAnExistingStreamIsRefused(t *testing.T) {
 		!strings.Contains(err.Error(), `set "replicas" to 1`) || !strings.Contains(err.Error(), "is a single server") ||
 		strings.Contains(err.Error(), "nats stream edit") {
 		t.Fatalf("Connect = %v; want ErrIncompatible saying to set replicas to 1, as the server is not a cluster", err)
+	}
+}
+
+// Receive with a done context polls, and a poll waits up to two seconds:
+// with the server out of reach it fails then, saying so, instead of
+// retrying for the whole retry window (a Ctrl-C'd watch or agent stopped
+// only when that window ended, over a minute later).
+func TestPollWithTheServerDownEndsAfterAPollsWait(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	tr := connect(t, srv.URL(), func(c *jetstream.Config) { c.Retry = 10 * time.Minute }).Transport()
+	if err := tr.Create(ctxT(t), "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	r := listenT(t, tr, "Bob")
+	srv.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // Ctrl-C
+	done := make(chan error, 1)
+	go func() {
+		d, err := r.Receive(ctx)
+		if d != nil {
+			err = fmt.Errorf("delivered %q with the server down", d.Message.Text)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || errors.Is(err, context.Canceled) {
+			t.Fatalf("Receive = %v; want the error of a server out of reach", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a poll with the server down still waits after a minute (the retry window is 10 minutes)")
 	}
 }
