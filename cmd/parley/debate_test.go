@@ -732,23 +732,19 @@ func TestAgentExitsWhenItsParentDiedBeforeItStarted(t *testing.T) {
 	}
 }
 
-// "debate resume" continues the debate the transcript records (SPEC §5.6:
-// the transcript is the source of truth), not what session.json, which no
-// hash protects, says afterwards: the agents it starts are the recorded
-// participants', whatever session.json was edited to.
-func TestResumeStartsTheRecordedAgents(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	root := filepath.Join(dir, "root")
-	mustRun(t, root, "init")
-	s := writeScripts(t, dir, map[string]string{"c": concedingCritic, "d": holdingDefender})
-	id := debate.NewID(time.Now(), debate.LayerSpec, "Keys")
+// openedDebate makes a spec debate on topic under root, opened at started
+// with position and two script agents (the attacker's and the defender's
+// script files) and run no further: a coordinator gone before round 1. It
+// returns the debate's id.
+func openedDebate(t *testing.T, root, workspace string, started time.Time, topic, position, attacker, defender string) string {
+	t.Helper()
+	id := debate.NewID(started, debate.LayerSpec, topic)
 	sess := &debate.DebateSession{
-		ID: id, Topic: "Keys", Layer: debate.LayerSpec, Position: "Use UUIDv7 keys", Budget: debate.DefaultBudget(debate.LayerSpec),
-		Created: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Coordinator: debate.CoordinatorName(id), Workspace: dir,
+		ID: id, Topic: topic, Layer: debate.LayerSpec, Position: position, Budget: debate.DefaultBudget(debate.LayerSpec),
+		Created: started.UTC().Format("2006-01-02T15:04:05.000Z"), Coordinator: debate.CoordinatorName(id), Workspace: workspace,
 		Participants: []debate.Participant{
-			{Name: app.ParticipantName(id, debate.RoleAttacker, 1), Role: debate.RoleAttacker, Agent: "script:" + s["c"]},
-			{Name: app.ParticipantName(id, debate.RoleDefender, 1), Role: debate.RoleDefender, Agent: "script:" + s["d"]},
+			{Name: app.ParticipantName(id, debate.RoleAttacker, 1), Role: debate.RoleAttacker, Agent: "script:" + attacker},
+			{Name: app.ParticipantName(id, debate.RoleDefender, 1), Role: debate.RoleDefender, Agent: "script:" + defender},
 		},
 	}
 	log, err := openStore(t, root).Create(context.Background(), sess)
@@ -759,6 +755,20 @@ func TestResumeStartsTheRecordedAgents(t *testing.T) {
 		t.Fatal(err)
 	}
 	log.Close()
+	return id
+}
+
+// "debate resume" continues the debate the transcript records (SPEC §5.6:
+// the transcript is the source of truth), not what session.json, which no
+// hash protects, says afterwards: the agents it starts are the recorded
+// participants', whatever session.json was edited to.
+func TestResumeStartsTheRecordedAgents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	mustRun(t, root, "init")
+	s := writeScripts(t, dir, map[string]string{"c": concedingCritic, "d": holdingDefender})
+	id := openedDebate(t, root, dir, time.Now(), "Keys", "Use UUIDv7 keys", s["c"], s["d"])
 	// session.json edited after the fact: another command for the attacker.
 	marker := filepath.Join(dir, "ran")
 	sp := filepath.Join(root, "debates", id, "session.json")

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/parleyhq/parley/app"
-	"github.com/parleyhq/parley/debate"
 )
 
 // TestAResumedOldDebateDoesNotReplaceANewerRecord: a debate interrupted
@@ -29,24 +25,7 @@ func TestAResumedOldDebateDoesNotReplaceANewerRecord(t *testing.T) {
 	})
 	// The old debate: opened an hour ago, its coordinator gone before
 	// round 1.
-	started := time.Now().Add(-time.Hour)
-	id := debate.NewID(started, debate.LayerSpec, "Key lifetime")
-	sess := &debate.DebateSession{
-		ID: id, Topic: "Key lifetime", Layer: debate.LayerSpec, Position: "Keys live 24 hours", Budget: debate.DefaultBudget(debate.LayerSpec),
-		Created: started.UTC().Format("2006-01-02T15:04:05.000Z"), Coordinator: debate.CoordinatorName(id), Workspace: dir,
-		Participants: []debate.Participant{
-			{Name: app.ParticipantName(id, debate.RoleAttacker, 1), Role: debate.RoleAttacker, Agent: "script:" + s["c"]},
-			{Name: app.ParticipantName(id, debate.RoleDefender, 1), Role: debate.RoleDefender, Agent: "script:" + s["old"]},
-		},
-	}
-	log, err := openStore(t, root).Create(context.Background(), sess)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := log.Append(context.Background(), debate.EventOpen, 0, sess); err != nil {
-		t.Fatal(err)
-	}
-	log.Close()
+	id := openedDebate(t, root, dir, time.Now().Add(-time.Hour), "Key lifetime", "Keys live 24 hours", s["c"], s["old"])
 
 	// A newer debate of the question runs and is filed.
 	if out, errs, code := dcli(t, root, "debate", "run", "--layer", "spec", "--topic", "Key lifetime", "--position", "Keys live 48 hours",
