@@ -11,10 +11,7 @@ import (
 // nothing: lint must not call it broken, nor count it against an orphan.
 func TestLinksInSkipsObsidianComments(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, md string
-		want     []string
-	}{
+	checkLinksIn(t, []linksCase{
 		{"inline", "See [[a]] %% later [[gone]] %% and [[b]].\n", []string{"a", "b"}},
 		{"inline across lines", "See %% later\n[[gone]] %% [[a]]\n", []string{"a"}},
 		{"whole line", "%% [[gone]] %%\n\n[[a]]\n", []string{"a"}},
@@ -29,7 +26,19 @@ func TestLinksInSkipsObsidianComments(t *testing.T) {
 		{"escaped", `\%\% [[a]] \%\%` + "\n", []string{"a"}},
 		{"in code", "`%%` [[a]] `%%`\n\n```\n%%\n```\n[[b]]\n", []string{"a", "b"}},
 		{"in a table", "| x | y |\n|---|---|\n| %%[[gone]]%% | [[a]] |\n", []string{"a"}},
-	} {
+	})
+}
+
+// linksCase is Markdown and the targets LinksIn should find in it.
+type linksCase struct {
+	name, md string
+	want     []string
+}
+
+// checkLinksIn runs LinksIn on each case's Markdown, one subtest each.
+func checkLinksIn(t *testing.T, cases []linksCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
 			for _, l := range LinksIn([]byte(tc.md)) {

@@ -3,7 +3,6 @@ package vault
 import (
 	"bytes"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -13,10 +12,7 @@ import (
 // are prices, not math, leave the links between them links.
 func TestLinksInSkipsMath(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name, md string
-		want     []string
-	}{
+	checkLinksIn(t, []linksCase{
 		{"inline", "The commutator $[[A, B]] = AB - BA$ and [[a]].\n", []string{"a"}},
 		{"inline across lines", "See $x +\n[[gone]]$ [[a]]\n", []string{"a"}},
 		{"displayed in a paragraph", "So $$[[x]] \\cdot [[y]]$$ and [[a]].\n", []string{"a"}},
@@ -30,17 +26,7 @@ func TestLinksInSkipsMath(t *testing.T) {
 		{"escaped", `\$[[a]]\$` + "\n", []string{"a"}},
 		{"in code", "`$` [[a]] `$`\n\n```\n$$\n```\n[[b]]\n", []string{"a", "b"}},
 		{"in a table", "| x | y |\n|---|---|\n| $[[gone]]$ | [[a]] |\n", []string{"a"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, l := range LinksIn([]byte(tc.md)) {
-				got = append(got, l.Target)
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("LinksIn(%q) = %q, want %q", tc.md, got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // Math renders as its TeX, escaped, never as a link or as HTML.
