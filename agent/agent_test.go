@@ -25,6 +25,24 @@ func request(round, attempt int) *debate.TurnRequest {
 	}
 }
 
+// outputTurn is the turn the coordinator decodes from out, an exec
+// command's output answering request(1, 1): what it reads, as the reply
+// message carries it. Output that is no reply fails the test.
+func outputTurn(t *testing.T, out string) (*debate.Turn, error) {
+	t.Helper()
+	req := request(1, 1)
+	r, err := ParseOutput([]byte(out), req)
+	if err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	reqMsg := &inbox.Message{ID: inbox.NewID(), From: debate.CoordinatorName(req.DebateID), To: "A", Type: debate.TypeTurnRequest}
+	m, err := replyMessage("A", reqMsg, req.RequestID, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return debate.DecodeTurn(m, req)
+}
+
 func TestParseSpec(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]Spec{
@@ -674,17 +692,7 @@ func TestExecObjectStatingNoTurnIsNoTurn(t *testing.T) {
 		`{"counter_to":"","confidence_change":0}`:               true,
 		`{"claim":"Keys leak the creation time"}`:               false,
 	} {
-		r, err := ParseOutput([]byte(out), request(1, 1))
-		if err != nil {
-			t.Fatalf("%s: %v", out, err)
-		}
-		req := request(1, 1)
-		reqMsg := &inbox.Message{ID: inbox.NewID(), From: debate.CoordinatorName(req.DebateID), To: "A", Type: debate.TypeTurnRequest}
-		m, err := replyMessage("A", reqMsg, req.RequestID, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tu, err := debate.DecodeTurn(m, req)
+		tu, err := outputTurn(t, out)
 		if err != nil || tu.Concedes() != concedes {
 			t.Errorf("%s: turn %+v, err %v; want concedes %v", out, tu, err, concedes)
 		}
@@ -786,17 +794,7 @@ func TestExecOutputIsReadAsAModelReplyIs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := ParseOutput([]byte(out), request(1, 1))
-			if err != nil {
-				t.Fatal(err)
-			}
-			req := request(1, 1)
-			reqMsg := &inbox.Message{ID: inbox.NewID(), From: debate.CoordinatorName(req.DebateID), To: "A", Type: debate.TypeTurnRequest}
-			m, err := replyMessage("A", reqMsg, req.RequestID, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := debate.DecodeTurn(m, req)
+			got, err := outputTurn(t, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -823,17 +821,7 @@ func TestExecTokensReadAsAUsageCount(t *testing.T) {
 	t.Parallel()
 	for tokens, want := range map[string]int{`12`: 12, `12.0`: 12, `12.7`: 12, `1e3`: 1000, `"12"`: 0, `null`: 0, `-5`: 0, `0`: 0} {
 		out := `{"position":"Keys leak the creation time","counter_to":"Use UUIDv7 keys","confidence_change":-1,"tokens":` + tokens + `}`
-		r, err := ParseOutput([]byte(out), request(1, 1))
-		if err != nil {
-			t.Fatalf("tokens %s: %v", tokens, err)
-		}
-		req := request(1, 1)
-		reqMsg := &inbox.Message{ID: inbox.NewID(), From: debate.CoordinatorName(req.DebateID), To: "A", Type: debate.TypeTurnRequest}
-		m, err := replyMessage("A", reqMsg, req.RequestID, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tu, err := debate.DecodeTurn(m, req)
+		tu, err := outputTurn(t, out)
 		if err != nil || tu.Tokens != want {
 			t.Errorf("tokens %s: turn %+v, err %v; want %d tokens (0: estimated)", tokens, tu, err, want)
 		}
