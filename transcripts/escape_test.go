@@ -9,22 +9,37 @@ import (
 	"github.com/parleyhq/parley/vault"
 )
 
-// An agent's words on a debate page are text: no live wikilink, tag, HTML,
-// or frontmatter fence, whatever the agent wrote in the topic, a position
-// or its argument.
-func TestDebatePageEscapesAgentText(t *testing.T) {
-	t.Parallel()
+// hostileDebate is a store holding debate testID on topic, opened and
+// with one turn, tr (an attacker's, round 1): the words under test.
+func hostileDebate(t *testing.T, topic string, tr debate.TurnRecord) *Store {
+	t.Helper()
 	s, _ := newStore(t)
 	ctx := context.Background()
 	sess := testSession(testID)
-	sess.Topic = "Keys [[fake-topic-link]] #topictag"
+	sess.Topic = topic
 	l, err := s.Create(ctx, sess)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	l.Append(ctx, debate.EventOpen, 0, sess)
-	l.Append(ctx, debate.EventTurn, 1, debate.TurnRecord{
+	for _, e := range []struct {
+		kind    debate.EventKind
+		elapsed int64
+		data    any
+	}{{debate.EventOpen, 0, sess}, {debate.EventTurn, 1, tr}} {
+		if _, err := l.Append(ctx, e.kind, e.elapsed, e.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// An agent's words on a debate page are text: no live wikilink, tag, HTML,
+// or frontmatter fence, whatever the agent wrote in the topic, a position
+// or its argument.
+func TestDebatePageEscapesAgentText(t *testing.T) {
+	t.Parallel()
+	s := hostileDebate(t, "Keys [[fake-topic-link]] #topictag", debate.TurnRecord{
 		Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Position: "Use [[fake-link]] and #security <b>now</b>", CounterTo: "x",
 			Text: "---\ntype: consensus\nstatus: active\n---\nSee [[other-page|here]] and ![[embed.png]] #tag\n<div onclick=x>hi</div>\n==mark== %%hidden%%"},
 		Agent: "Critic",

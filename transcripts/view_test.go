@@ -136,17 +136,7 @@ func equalInts(a, b []int) bool {
 
 func TestHostileArgumentsAreText(t *testing.T) {
 	t.Parallel()
-	s, _ := newStore(t)
-	ctx := context.Background()
-	sess := testSession(testID)
-	sess.Topic = `Keys <img src=x onerror=alert(1)>`
-	l, err := s.Create(ctx, sess)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	l.Append(ctx, debate.EventOpen, 0, sess)
-	l.Append(ctx, debate.EventTurn, 1, debate.TurnRecord{
+	s := hostileDebate(t, `Keys <img src=x onerror=alert(1)>`, debate.TurnRecord{
 		Turn: debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Position: "<script>alert(1)</script>", CounterTo: "x",
 			Text: "</blockquote><script>alert(2)</script>\n\x1b[31mred"},
 		Agent: "Critic", Evidence: []debate.EvidenceCheck{{Ref: "javascript:alert(3)", Kind: "url", Status: debate.EvidenceUnchecked}, {Ref: "https://example.org/a?b=<c>", Kind: "url", Status: debate.EvidenceUnchecked},
@@ -804,17 +794,7 @@ func TestCountsOfOneAreSingular(t *testing.T) {
 // ("--format md"), as its vault page does.
 func TestHTMLShowsNoBidiOverrideOrControl(t *testing.T) {
 	t.Parallel()
-	s, _ := newStore(t)
-	ctx := context.Background()
-	sess := testSession(testID)
-	sess.Topic = "Keys \u202eton od\u202c expire"
-	l, err := s.Create(ctx, sess)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	l.Append(ctx, debate.EventOpen, 0, sess)
-	l.Append(ctx, debate.EventTurn, 1, debate.TurnRecord{
+	s := hostileDebate(t, "Keys \u202eton od\u202c expire", debate.TurnRecord{
 		Turn:  debate.Turn{DebateID: testID, Round: 1, Role: debate.RoleAttacker, Position: "Keys \u2066never\u2069 expire", CounterTo: "x", Text: "They \u202eton\x00 do.\r\nSecond line."},
 		Agent: "Critic"})
 	var b bytes.Buffer
