@@ -293,22 +293,30 @@ func TestRecvAllAndWait(t *testing.T) {
 	oneLineError(t, stderr, code, "not_found")
 }
 
+// brokenMessage adds agent to root and leaves in its inbox, an hour old,
+// a message file cut short; it returns the file's name.
+func brokenMessage(t *testing.T, root, agent string) string {
+	t.Helper()
+	mustCLI(t, root, "", "agents", "add", agent)
+	old := time.Now().Add(-time.Hour)
+	name := fmt.Sprintf("%013d-000000-dead.json", old.UnixMilli())
+	p := filepath.Join(root, "inbox", agent, name)
+	if err := os.WriteFile(p, []byte(`{"id":"x","from":`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
 // A message file that cannot be read is set aside in bad/, and recv says
 // so on stderr, naming where it went and why, rather than answering "no
 // messages" as if nothing had come; stdout keeps only the messages read.
 func TestRecvSaysWhatItSetAside(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	mustCLI(t, root, "", "agents", "add", "Bob")
-	name := fmt.Sprintf("%013d-000000-dead.json", time.Now().Add(-time.Hour).UnixMilli())
-	p := filepath.Join(root, "inbox", "Bob", name)
-	if err := os.WriteFile(p, []byte(`{"id":"x","from":`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(p, old, old); err != nil {
-		t.Fatal(err)
-	}
+	name := brokenMessage(t, root, "Bob")
 	bad := filepath.Join(root, "inbox", "Bob", "bad", name)
 	stdout, stderr, code := cli(t, root, "", "recv", "--as", "Bob")
 	if code != 0 || stdout != "" {
@@ -391,16 +399,8 @@ func TestNotFoundSuggestsTheNameMeant(t *testing.T) {
 func TestRecvSaysWhatItCouldNotSetAside(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	mustCLI(t, root, "", "agents", "add", "Bob")
-	name := fmt.Sprintf("%013d-000000-dead.json", time.Now().Add(-time.Hour).UnixMilli())
+	name := brokenMessage(t, root, "Bob")
 	p := filepath.Join(root, "inbox", "Bob", name)
-	if err := os.WriteFile(p, []byte(`{"id":"x","from":`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(p, old, old); err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(filepath.Join(root, "inbox", "Bob", "bad", name+".reason", "x"), 0o700); err != nil {
 		t.Fatal(err)
 	}
