@@ -47,12 +47,17 @@ func (l *logBuffer) logger() *slog.Logger {
 // the quarantine grace does not hold it back.
 func plant(t testing.TB, root, agent, name string, data []byte) {
 	t.Helper()
+	plantAt(t, root, agent, name, data, time.Now().Add(-time.Hour))
+}
+
+// plantAt is plant with the file dated at mtime.
+func plantAt(t testing.TB, root, agent, name string, data []byte, mtime time.Time) {
+	t.Helper()
 	p := filepath.Join(root, "inbox", agent, name)
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(p, old, old); err != nil {
+	if err := os.Chtimes(p, mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -548,15 +553,8 @@ func TestGCAgesAnAcknowledgedMessageFromItsAcknowledgement(t *testing.T) {
 	mustCreate(t, tr, "Bob")
 	ctx := context.Background()
 	sent := time.Now().Add(-8 * 24 * time.Hour)
-	name := fmt.Sprintf("%013d-abcd.json", sent.UnixMilli())
-	p := filepath.Join(root, "inbox", "Bob", name)
 	m := fmt.Sprintf(`{"id":"6f1c2a9e-0b4d-4c1e-9a37-2d5f8e7b1c40","from":"Alice","to":"Bob","text":"old","timestamp":%q,"replyTo":null}`, sent.UTC().Format("2006-01-02T15:04:05.000Z"))
-	if err := os.WriteFile(p, []byte(m), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(p, sent, sent); err != nil {
-		t.Fatal(err)
-	}
+	plantAt(t, root, "Bob", fileName(sent.UnixMilli(), "abcd"), []byte(m), sent)
 	r := mustListen(t, tr, "Bob")
 	d, err := r.Receive(ctxT(t))
 	if err != nil || d.Message.Text != "old" {
@@ -588,13 +586,7 @@ func TestGCAgesADuplicateFromItsAcknowledgement(t *testing.T) {
 	sent := time.Now().Add(-8 * 24 * time.Hour)
 	m := fmt.Sprintf(`{"id":"6f1c2a9e-0b4d-4c1e-9a37-2d5f8e7b1c41","from":"Alice","to":"Bob","text":"twice","timestamp":%q,"replyTo":null}`, sent.UTC().Format("2006-01-02T15:04:05.000Z"))
 	for i := range 2 {
-		p := filepath.Join(root, "inbox", "Bob", fileName(sent.UnixMilli()+int64(i), "dup"))
-		if err := os.WriteFile(p, []byte(m), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(p, sent, sent); err != nil {
-			t.Fatal(err)
-		}
+		plantAt(t, root, "Bob", fileName(sent.UnixMilli()+int64(i), "dup"), []byte(m), sent)
 	}
 	r := mustListen(t, tr, "Bob")
 	d, err := r.Receive(ctxT(t))
