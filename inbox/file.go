@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // DefaultReconcile is the default period of the reconciliation scan that
@@ -193,21 +194,9 @@ func checkDir(r *os.Root, dir string) error {
 		return err
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("%w: %s is a %s, not a directory", ErrUnsafePath, dir, describeMode(fi.Mode()))
+		return fmt.Errorf("%w: %s is %s, not a directory", ErrUnsafePath, dir, regfile.Kind(fi.Mode()))
 	}
 	return nil
-}
-
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "symbolic link"
-	case m.IsRegular():
-		return "regular file"
-	case m.IsDir():
-		return "directory"
-	}
-	return "special file"
 }
 
 func inboxPath(agent string) string { return InboxDir + "/" + agent }

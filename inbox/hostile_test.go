@@ -850,3 +850,33 @@ func faultyInbox(t *testing.T, root string, agents ...string) (*durable.FaultFS,
 	mustCreate(t, tr, agents...)
 	return ffs, tr
 }
+
+// What a receiver ignores, and what stands where an inbox should be, is
+// named in the same words as everywhere else in parley ("a named pipe",
+// "a socket"), not lumped together as "special file".
+func TestWhatWasFoundIsNamedPrecisely(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	var logs logBuffer
+	tr := newFileAt(t, root, inbox.WithLogger(logs.logger()), inbox.WithReconcile(10*time.Millisecond))
+	mustCreate(t, tr, "Bob")
+	m := mustSend(t, tr, "Alice", "Bob", "the one message")
+	if err := syscall.Mkfifo(filepath.Join(root, "inbox", "Bob", fileName(1700000000001, "fifo")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := mustListen(t, tr, "Bob")
+	if got := drainFor(t, r, 50*time.Millisecond); len(got) != 1 || got[0].ID != m.ID {
+		t.Fatalf("a receiver handed out %d messages, want the one sent", len(got))
+	}
+	if !strings.Contains(logs.String(), "ignoring a named pipe named like a message") {
+		t.Errorf("the log does not name the FIFO as a named pipe:\n%s", logs.String())
+	}
+
+	if err := syscall.Mkfifo(filepath.Join(root, "inbox", "Carol"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := tr.Create(context.Background(), "Carol")
+	if err == nil || !strings.Contains(err.Error(), "is a named pipe, not a directory") {
+		t.Errorf("Create over a FIFO = %v, want it to say a named pipe stands there", err)
+	}
+}

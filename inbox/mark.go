@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // A sender mark remembers, in the recipient's inbox, the last stamp a
@@ -65,7 +67,7 @@ func stampFor(d *os.Root, from string, now time.Time) (int64, int, error) {
 		lastMs, lastSeq = markStamp(fi.ModTime())
 	case err == nil:
 		if rerr := d.Remove(name); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			return 0, 0, fmt.Errorf("%w: a %s in place of the sender mark %s", ErrUnsafePath, describeMode(fi.Mode()), name)
+			return 0, 0, fmt.Errorf("%w: %s in place of the sender mark %s", ErrUnsafePath, regfile.Kind(fi.Mode()), name)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return 0, 0, err

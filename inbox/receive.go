@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/internal/flock"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // maxPending bounds the names the watcher may queue for one receiver that
@@ -350,7 +351,7 @@ func (r *fileReceiver) scan() {
 		}
 		if e.kind == kindDir || e.kind == kindSymlink || e.kind == kindOther {
 			present[e.name] = struct{}{}
-			r.ignore(e.name, e.kind.String())
+			r.ignore(e.name, regfile.Kind(e.typ))
 			continue
 		}
 		if _, ok := r.ignored[e.name]; ok {
@@ -434,7 +435,7 @@ func (r *fileReceiver) ignore(name, what string) {
 		return
 	}
 	r.ignored[name] = struct{}{}
-	r.t.log.Warn("ignoring a "+what+" named like a message; it is never followed or read",
+	r.t.log.Warn("ignoring "+what+" named like a message; it is never followed or read",
 		"op", "claim", "agent", r.agent, "path", r.dir+"/"+name)
 }
 
@@ -462,7 +463,7 @@ func (r *fileReceiver) claim(name string) (*Delivery, error) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case errors.Is(err, syscall.ELOOP):
-			r.ignore(name, "symbolic link")
+			r.ignore(name, regfile.Kind(fs.ModeSymlink))
 		case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EIO), errors.Is(err, syscall.ENXIO):
 			r.quarantine(name, fmt.Sprintf("unreadable: %v", err))
 		default:
@@ -476,7 +477,7 @@ func (r *fileReceiver) claim(name string) (*Delivery, error) {
 	f.Close()
 	if fi != nil && !fi.Mode().IsRegular() {
 		forget()
-		r.ignore(name, describeMode(fi.Mode()))
+		r.ignore(name, regfile.Kind(fi.Mode()))
 		return nil, nil
 	}
 	if reason != "" {

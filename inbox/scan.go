@@ -15,23 +15,10 @@ const (
 	kindOther // device, FIFO, socket
 )
 
-func (k entryKind) String() string {
-	switch k {
-	case kindFile:
-		return "regular file"
-	case kindDir:
-		return "directory"
-	case kindSymlink:
-		return "symbolic link"
-	case kindOther:
-		return "special file"
-	}
-	return "unknown"
-}
-
 type dirEntry struct {
 	name string
 	kind entryKind
+	typ  fs.FileMode // the type bits the directory listed, for saying what was found
 }
 
 // listDir reads the whole of the open directory dir, from its start to its
@@ -58,7 +45,7 @@ func listDir(dir *os.File) ([]dirEntry, error) {
 		case t&fs.ModeSymlink != 0:
 			k = kindSymlink
 		}
-		out = append(out, dirEntry{name: de.Name(), kind: k})
+		out = append(out, dirEntry{name: de.Name(), kind: k, typ: de.Type()})
 	}
 	return out, nil
 }
