@@ -27,6 +27,9 @@ type Example struct {
 	Weight float64
 	Label  Outcome
 	SelfCritique
+	// source is who gave a line of labels.jsonl its label (SourceUser,
+	// SourceOutcome); empty for a corpus line.
+	source string
 }
 
 // exampleWire is an Example on disk, keys in a fixed order.
@@ -90,7 +93,9 @@ func parseLabel(s string) (Outcome, error) {
 
 // ReadCorpus reads a JSONL corpus (blank lines and lines starting with //
 // are skipped). Any bad line is an error naming its line number and
-// wrapping ErrCorpus; ids, when given, must be unique.
+// wrapping ErrCorpus; ids, when given, must be unique. Lines of a
+// labels.jsonl count as Settle counts them: a self-critique labelled again
+// (a decision relabelled) counts once, with the label that stands.
 func ReadCorpus(r io.Reader) ([]Example, error) {
 	br := bufio.NewReader(io.LimitReader(r, MaxCorpusBytes+1))
 	var (
@@ -125,7 +130,7 @@ func ReadCorpus(r io.Reader) ([]Example, error) {
 			out = append(out, e)
 		}
 		if err == io.EOF {
-			return out, nil
+			return settleStored(out), nil
 		}
 		if err != nil {
 			return nil, err
@@ -146,4 +151,34 @@ func WriteCorpus(w io.Writer, examples []Example) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// settleStored drops the lines of labels.jsonl in examples that a later
+// label of the same self-critique replaces (see Settle); corpus lines are
+// all kept.
+func settleStored(examples []Example) []Example {
+	stored := make([]int, 0, len(examples))
+	for i, e := range examples {
+		if e.source != "" {
+			stored = append(stored, i)
+		}
+	}
+	keep := settle(len(stored), func(j int) (string, bool) {
+		e := examples[stored[j]]
+		return CritiqueKey(e.SelfCritique), e.source == SourceUser
+	})
+	if keep == nil {
+		return examples
+	}
+	drop := make(map[int]bool, len(stored))
+	for j, i := range stored {
+		drop[i] = !keep[j]
+	}
+	out := make([]Example, 0, len(examples))
+	for i, e := range examples {
+		if !drop[i] {
+			out = append(out, e)
+		}
+	}
+	return out
 }

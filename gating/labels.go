@@ -154,7 +154,7 @@ func parseStoredLabel(line []byte) (Example, error) {
 	if err != nil {
 		return Example{}, err
 	}
-	return Example{Label: label, SelfCritique: sc}, nil
+	return Example{Label: label, SelfCritique: sc, source: in.Source}, nil
 }
 
 // ReadLabelInput reads the JSON Lines given to "parley gate label": every
@@ -443,24 +443,43 @@ func CritiqueKey(in SelfCritique) string {
 // of the user's outranks one read off a debate's verdict, whichever came
 // last. Labels of other self-critiques are kept as they are.
 func Settle(labels []Label) []Label {
-	last := make(map[string]int, len(labels))
-	for i, l := range labels {
-		k := CritiqueKey(l.Input)
-		if j, ok := last[k]; ok && labels[j].Source == SourceUser && l.Source != SourceUser {
-			continue
-		}
-		last[k] = i
-	}
-	if len(last) == len(labels) {
+	keep := settle(len(labels), func(i int) (string, bool) {
+		return CritiqueKey(labels[i].Input), labels[i].Source == SourceUser
+	})
+	if keep == nil {
 		return labels
 	}
-	out := make([]Label, 0, len(last))
+	out := make([]Label, 0, len(labels))
 	for i, l := range labels {
-		if last[CritiqueKey(l.Input)] == i {
+		if keep[i] {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// settle is Settle's rule over n labels, of which label(i) gives the
+// self-critique's key and whether the user gave it: which of them count.
+// It returns nil when every one does.
+func settle(n int, label func(i int) (key string, user bool)) []bool {
+	last := make(map[string]int, n)
+	users := make([]bool, n)
+	for i := range n {
+		k, user := label(i)
+		users[i] = user
+		if j, ok := last[k]; ok && users[j] && !user {
+			continue
+		}
+		last[k] = i
+	}
+	if len(last) == n {
+		return nil
+	}
+	keep := make([]bool, n)
+	for _, i := range last {
+		keep[i] = true
+	}
+	return keep
 }
 
 // LearnResult is what Learn found: the new model and how the current and

@@ -2,6 +2,7 @@ package gating
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -154,6 +155,30 @@ func TestSettleKeepsOneLabelPerSelfCritique(t *testing.T) {
 		for i := range got {
 			if got[i].Label != c.want[i].Label || got[i].Source != c.want[i].Source || got[i].Input.Critique != c.want[i].Input.Critique {
 				t.Errorf("%s: label %d is %+v, want %+v", c.name, i, got[i], c.want[i])
+			}
+		}
+
+		// The same labels read as a corpus (gate eval, gate train of a
+		// labels.jsonl) count as Settle counts them; a corpus line of the
+		// same self-critique before them is kept as it is. Before, gate
+		// eval counted a relabelled decision once for each label.
+		var file bytes.Buffer
+		file.WriteString(`{"critique":"I have not run the migration against a copy of production.","label":"debate"}` + "\n")
+		for _, l := range c.in {
+			b, err := json.Marshal(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file.Write(append(b, '\n'))
+		}
+		ex, err := ReadCorpus(&file)
+		if err != nil || len(ex) != 1+len(c.want) {
+			t.Errorf("%s: read as a corpus, %d examples (%v), want the corpus line and %d", c.name, len(ex), err, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if e := ex[1+i]; e.Label != w.Label || e.Critique != w.Input.Critique {
+				t.Errorf("%s: read as a corpus, example %d is %s %q, want %s %q", c.name, 1+i, e.Label, e.Critique, w.Label, w.Input.Critique)
 			}
 		}
 	}

@@ -147,7 +147,7 @@ func Metrics(w io.Writer, m gating.Metrics) error {
 	if m.Mode == gating.ModeModel {
 		mode += ", model " + m.Model
 	}
-	fmt.Fprintf(w, "%d examples (%d debate, %d skip), mode %s, threshold %.4f\n", m.N, debates, skips, mode, m.Threshold)
+	fmt.Fprintf(w, "%d %s (%d debate, %d skip), mode %s, threshold %.4f\n", m.N, Plural(m.N, "example", "examples"), debates, skips, mode, m.Threshold)
 	fmt.Fprintf(w, "accuracy  %.3f\nprecision %s  (of debate)\nrecall    %s  (of debate)\nf1        %s\nauc       %s\n",
 		m.Accuracy, fig(m.Precision), fig(m.Recall), fig(m.F1), fig(m.AUC))
 	fmt.Fprintf(w, "skip rate %s  (skip examples the gate skipped; %.3f of all examples skipped)\n", fig(m.SkipRate), m.Skipped)
