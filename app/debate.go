@@ -110,6 +110,9 @@ func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSe
 	if err := s.Validate(); err != nil {
 		return nil, refuse(ProblemInvalid, "", err)
 	}
+	if err := s.CheckContext(); err != nil {
+		return nil, refuse(ProblemFile, FieldContext, err)
+	}
 	return s, nil
 }
 

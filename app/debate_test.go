@@ -43,6 +43,12 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 	aFile := write(t, filepath.Join(dir, "plain.txt"), "not a directory")
 	pdf := write(t, filepath.Join(dir, "spec.pdf"), "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\n")
 	utf16 := write(t, filepath.Join(dir, "spec-utf16.md"), "\xff\xfe#\x00 \x00S\x00p\x00e\x00c\x00")
+	// Three files of 200 KB each, each under MaxContextBytes, that no turn
+	// request could carry together.
+	var parts []string
+	for _, n := range []string{"part1.md", "part2.md", "part3.md"} {
+		parts = append(parts, write(t, filepath.Join(dir, n), strings.Repeat("Each tenant gets 100 requests per second.\n", 200<<10/42)))
+	}
 	zero := 0
 	ok := DebateRequest{Layer: "plan", Topic: "Log compaction", Agents: []string{"attacker=script:" + script, "defender=@Keeper"}}
 	with := func(f func(*DebateRequest)) DebateRequest {
@@ -69,6 +75,7 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		"missing context":    {with(func(r *DebateRequest) { r.Context = []string{filepath.Join(dir, "absent.md")} }), FieldContext, "absent.md", true},
 		"a PDF as context":   {with(func(r *DebateRequest) { r.Context = []string{pdf} }), FieldContext, "spec.pdf is not UTF-8 text", true},
 		"UTF-16 context":     {with(func(r *DebateRequest) { r.Context = []string{utf16} }), FieldContext, "spec-utf16.md is not UTF-8 text", true},
+		"context too large":  {with(func(r *DebateRequest) { r.Context = parts }), FieldContext, "too large to hand to the agents", true},
 		"workspace a file":   {with(func(r *DebateRequest) { r.Workspace = aFile }), FieldWorkspace, "is not a directory", true},
 		"zero rounds":        {with(func(r *DebateRequest) { r.Budget.MaxRounds = &zero }), FieldBudget, "", false},
 		"no attacker":        {with(func(r *DebateRequest) { r.Agents = r.Agents[1:] }), "", "attacker", false},

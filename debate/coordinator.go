@@ -94,9 +94,14 @@ type Coordinator struct {
 // Start opens a new debate on an empty journal and runs it to its verdict.
 // It returns the outcome, with Record set to where the Filer filed it. An
 // error means the debate did not close (cancelled, or the journal, the
-// messenger or the filer failed); it can be resumed.
+// messenger or the filer failed); it can be resumed. A session that is
+// not valid, or whose context could not be handed to the agents
+// (ErrContextTooLarge), is refused before anything is recorded.
 func (c *Coordinator) Start(ctx context.Context, s *DebateSession) (*Outcome, error) {
 	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.CheckContext(); err != nil {
 		return nil, err
 	}
 	if n := len(c.Journal.Events()); n != 0 {
