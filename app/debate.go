@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,8 +30,12 @@ type DebateRequest struct {
 	Agents []string
 	// Position is the defender's opening position ("" means the topic).
 	Position, Scope string
-	// Context are files handed to every turn (each at most MaxContextBytes).
+	// Context are files handed to every turn (each at most MaxContextBytes);
+	// StdinContext ("-") is Stdin, which may be named once.
 	Context []string
+	// Stdin is what a context of "-" reads: the front end's standard input
+	// (which ends a wait when the command is interrupted). Nil refuses "-".
+	Stdin io.Reader
 	// Workspace is the directory evidence paths are checked under; ""
 	// means the working directory.
 	Workspace string
@@ -100,12 +105,17 @@ func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSe
 		return nil, refuse(ProblemFile, FieldWorkspace, fmt.Errorf("%s is not a directory", ws))
 	}
 	s.Workspace = abs
+	stdinRead := false
 	for _, path := range r.Context {
-		text, err := readContext(ctx, path)
+		if path == StdinContext && stdinRead {
+			return nil, refuse(ProblemInvalid, FieldContext, fmt.Errorf("%q is named twice: standard input is read once", path))
+		}
+		item, err := contextItem(ctx, path, abs, r.Stdin)
 		if err != nil {
 			return nil, refuse(ProblemFile, FieldContext, err)
 		}
-		s.Context = append(s.Context, debate.ContextItem{Kind: "file", Ref: contextRef(path, abs), Text: text})
+		stdinRead = stdinRead || path == StdinContext
+		s.Context = append(s.Context, item)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, refuse(ProblemInvalid, "", err)
@@ -202,19 +212,51 @@ func contextRef(path, workspace string) string {
 	return filepath.ToSlash(rel)
 }
 
-// readContext reads a context file: UTF-8 text (a byte order mark at its
-// start is dropped). A file that is not text (a PDF, a Word document, a
-// UTF-16 file, a binary) is refused: its bytes would reach the agents as
-// replacement characters, and they would debate a proposal they could not
-// read.
-func readContext(ctx context.Context, path string) (string, error) {
-	b, err := readInput(ctx, path, MaxContextBytes)
-	if err != nil {
-		return "", err
+// StdinContext is the context name that reads the front end's standard
+// input (DebateRequest.Stdin): a proposal piped in, such as
+// git show main:docs/spec.md | parley debate run --context - ….
+const StdinContext = "-"
+
+// ErrNoStdin: a context of "-" where there is no standard input to read
+// (an MCP call).
+var ErrNoStdin = errors.New("there is no standard input to read")
+
+// contextItem reads the context path names: a file, handed to the agents
+// under its name in the workspace (contextRef), or, for StdinContext,
+// stdin, handed as the text of "standard input" (nil: refused).
+func contextItem(ctx context.Context, path, workspace string, stdin io.Reader) (debate.ContextItem, error) {
+	if path != StdinContext {
+		b, err := readInput(ctx, path, MaxContextBytes)
+		if err != nil {
+			return debate.ContextItem{}, err
+		}
+		text, err := contextText(b, path)
+		return debate.ContextItem{Kind: "file", Ref: contextRef(path, workspace), Text: text}, err
 	}
+	const name = "standard input"
+	if stdin == nil {
+		return debate.ContextItem{}, fmt.Errorf("%q: %w here; name a file", path, ErrNoStdin)
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, MaxContextBytes+1))
+	switch {
+	case err != nil:
+		return debate.ContextItem{}, fmt.Errorf("%s: %w", name, err)
+	case len(b) > MaxContextBytes:
+		return debate.ContextItem{}, fmt.Errorf("%s is larger than %d bytes", name, MaxContextBytes)
+	}
+	text, err := contextText(b, name)
+	return debate.ContextItem{Kind: "text", Ref: name, Text: text}, err
+}
+
+// contextText is a context's bytes as text: UTF-8 (a byte order mark at
+// its start is dropped). Bytes that are not text (a PDF, a Word document,
+// a UTF-16 file, a binary) are refused, name saying where they came from:
+// they would reach the agents as replacement characters, and they would
+// debate a proposal they could not read.
+func contextText(b []byte, name string) (string, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
-		return "", fmt.Errorf("%s is not UTF-8 text; hand the debate the proposal as Markdown or plain text", path)
+		return "", fmt.Errorf("%s is not UTF-8 text; hand the debate the proposal as Markdown or plain text", name)
 	}
 	return string(b), nil
 }

@@ -75,6 +75,7 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		"missing context":    {with(func(r *DebateRequest) { r.Context = []string{filepath.Join(dir, "absent.md")} }), FieldContext, "absent.md", true},
 		"a PDF as context":   {with(func(r *DebateRequest) { r.Context = []string{pdf} }), FieldContext, "spec.pdf is not UTF-8 text", true},
 		"UTF-16 context":     {with(func(r *DebateRequest) { r.Context = []string{utf16} }), FieldContext, "spec-utf16.md is not UTF-8 text", true},
+		"stdin where none":   {with(func(r *DebateRequest) { r.Context = []string{StdinContext} }), FieldContext, `"-": there is no standard input to read here`, true},
 		"context too large":  {with(func(r *DebateRequest) { r.Context = parts }), FieldContext, "too large to hand to the agents", true},
 		"workspace a file":   {with(func(r *DebateRequest) { r.Workspace = aFile }), FieldWorkspace, "is not a directory", true},
 		"zero rounds":        {with(func(r *DebateRequest) { r.Budget.MaxRounds = &zero }), FieldBudget, "", false},

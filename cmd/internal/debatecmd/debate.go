@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -106,7 +107,7 @@ func requestFlags(cmd *cobra.Command, r *app.DebateRequest, b *budgetFlags) {
 	fl.StringArrayVar(&r.Agents, "agent", nil, "ROLE=SPEC, once per participant in speaking order; SPEC is script:FILE, exec:COMMAND, openai:MODEL or @NAME")
 	fl.StringVar(&r.Position, "position", "", "the defender's opening position (default: the topic)")
 	fl.StringVar(&r.Scope, "scope", "", "what the debate covers, in a line")
-	fl.StringArrayVar(&r.Context, "context", nil, "a file handed to every turn (repeatable)")
+	fl.StringArrayVar(&r.Context, "context", nil, "a file handed to every turn (repeatable; - reads standard input)")
 	fl.StringVar(&r.Workspace, "workspace", ".", "the directory evidence paths are checked under")
 	b.add(cmd)
 }
@@ -115,6 +116,9 @@ func requestFlags(cmd *cobra.Command, r *app.DebateRequest, b *budgetFlags) {
 // A budget flag that leaves a limit not positive, or a wall clock over its
 // bound, is a usage error naming the flag.
 func session(ctx context.Context, f *cmdutil.Factory, r app.DebateRequest) (*debate.DebateSession, error) {
+	if slices.Contains(r.Context, app.StdinContext) {
+		r.Stdin = f.StdinReader(ctx, "the context")
+	}
 	s, err := f.Service().NewSession(ctx, r)
 	var be *debate.BudgetError
 	if errors.As(err, &be) {
@@ -185,6 +189,9 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 
 func runRun(ctx context.Context, opts *RunOptions) error {
 	f := opts.f
+	if opts.GateFile == "-" && slices.Contains(opts.Request.Context, app.StdinContext) {
+		return cmdutil.Usagef("--gate - and --context - both read standard input: give one of them as a file")
+	}
 	s, err := session(ctx, f, opts.Request)
 	if err != nil {
 		return err
