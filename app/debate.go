@@ -221,6 +221,10 @@ const StdinContext = "-"
 // (an MCP call).
 var ErrNoStdin = errors.New("there is no standard input to read")
 
+// ErrEmptyContext: a context file, or standard input, with nothing in it
+// but white space.
+var ErrEmptyContext = errors.New("is empty (nothing but white space)")
+
 // contextItem reads the context path names: a file, handed to the agents
 // under its name in the workspace (contextRef), or, for StdinContext,
 // stdin, handed as the text of "standard input" (nil: refused).
@@ -252,11 +256,17 @@ func contextItem(ctx context.Context, path, workspace string, stdin io.Reader) (
 // its start is dropped). Bytes that are not text (a PDF, a Word document,
 // a UTF-16 file, a binary) are refused, name saying where they came from:
 // they would reach the agents as replacement characters, and they would
-// debate a proposal they could not read.
+// debate a proposal they could not read. So is a context with no text (a
+// pipe whose writer failed, a file truncated by a redirection): the
+// agents would find nothing to object to, and a proposal nobody read
+// would be filed as agreed.
 func contextText(b []byte, name string) (string, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
 		return "", fmt.Errorf("%s is not UTF-8 text; hand the debate the proposal as Markdown or plain text", name)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return "", fmt.Errorf("%s %w; hand the debate the proposal itself", name, ErrEmptyContext)
 	}
 	return string(b), nil
 }

@@ -49,6 +49,7 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 	for _, n := range []string{"part1.md", "part2.md", "part3.md"} {
 		parts = append(parts, write(t, filepath.Join(dir, n), strings.Repeat("Each tenant gets 100 requests per second.\n", 200<<10/42)))
 	}
+	blank := write(t, filepath.Join(dir, "blank.md"), "\xef\xbb\xbf\n \n\t\n")
 	zero := 0
 	ok := DebateRequest{Layer: "plan", Topic: "Log compaction", Agents: []string{"attacker=script:" + script, "defender=@Keeper"}}
 	with := func(f func(*DebateRequest)) DebateRequest {
@@ -76,6 +77,7 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		"a PDF as context":   {with(func(r *DebateRequest) { r.Context = []string{pdf} }), FieldContext, "spec.pdf is not UTF-8 text", true},
 		"UTF-16 context":     {with(func(r *DebateRequest) { r.Context = []string{utf16} }), FieldContext, "spec-utf16.md is not UTF-8 text", true},
 		"stdin where none":   {with(func(r *DebateRequest) { r.Context = []string{StdinContext} }), FieldContext, `"-": there is no standard input to read here`, true},
+		"empty context":      {with(func(r *DebateRequest) { r.Context = []string{blank} }), FieldContext, "blank.md is empty (nothing but white space)", true},
 		"context too large":  {with(func(r *DebateRequest) { r.Context = parts }), FieldContext, "too large to hand to the agents", true},
 		"workspace a file":   {with(func(r *DebateRequest) { r.Workspace = aFile }), FieldWorkspace, "is not a directory", true},
 		"zero rounds":        {with(func(r *DebateRequest) { r.Budget.MaxRounds = &zero }), FieldBudget, "", false},

@@ -15,7 +15,9 @@ import (
 // A proposal piped in is the debate's context, as a file named with
 // --context is: git show main:docs/spec.md | parley debate run --context -
 // (it was "open -: no such file or directory"). Standard input is read
-// once: "-" twice, or with --gate -, is a usage error.
+// once: "-" twice, or with --gate -, is a usage error. An empty one (the
+// command writing into the pipe failed) is refused: the critic conceded a
+// proposal it was never shown, and the record said CONSENSUS_REACHED.
 func TestDebateContextFromStandardInput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -47,15 +49,22 @@ func TestDebateContextFromStandardInput(t *testing.T) {
 	}
 
 	for _, tc := range []struct {
-		args []string
-		want string
+		stdin string
+		args  []string
+		code  int
+		want  string
 	}{
-		{args("--context", "-", "--context", "-"), `--context: "-" is named twice: standard input is read once`},
-		{args("--context", "-", "--gate", "-"), "--gate - and --context - both read standard input: give one of them as a file"},
+		{spec, args("--context", "-", "--context", "-"), cmdutil.ExitUsage, `--context: "-" is named twice: standard input is read once`},
+		{spec, args("--context", "-", "--gate", "-"), cmdutil.ExitUsage, "--gate - and --context - both read standard input: give one of them as a file"},
+		// cat spec.md | …, where cat failed: no proposal, nothing to agree on.
+		{"", args("--context", "-"), cmdutil.ExitError, "--context: standard input is empty (nothing but white space); hand the debate the proposal itself"},
 	} {
-		_, errs, code := runT(t, spec, tc.args...)
-		if code != cmdutil.ExitUsage || strings.TrimSpace(errs) != "parley: "+tc.want {
-			t.Errorf("%v: exit %d, %q; want exit %d, %q", tc.args[len(tc.args)-4:], code, errs, cmdutil.ExitUsage, tc.want)
+		_, errs, code := runT(t, tc.stdin, tc.args...)
+		if code != tc.code || strings.TrimSpace(errs) != "parley: "+tc.want {
+			t.Errorf("%v: exit %d, %q; want exit %d, %q", tc.args[len(tc.args)-4:], code, errs, tc.code, tc.want)
 		}
+	}
+	if out, _, _ := dcli(t, root, "--json", "debate", "list"); len(lines(t, out)) != 1 {
+		t.Errorf("a refused debate was opened:\n%s", out)
 	}
 }
