@@ -233,6 +233,10 @@ func TestBadRepliesRejectedThenForfeited(t *testing.T) {
 		{"wrong debate", `"reply_debate_id":"20260101-spec-other-aaaaaa"`, "debate_id"},
 		{"undecodable", `"reply_fields":{"round":"one"}`, "does not decode"},
 		{"empty position", `"reply_fields":{"debate_id":"%ID%","round":1,"role":"attacker","position":"","counter_to":"x","confidence_change":-1}`, "empty position"},
+		// Convinced, and meaning to concede, with +1: the reason says how
+		// to concede (it said only "empty position").
+		{"conceding with +1", `"reply_fields":{"debate_id":"%ID%","round":1,"role":"attacker","position":"","counter_to":"","confidence_change":1,"text":"Convinced."}`,
+			"empty position with confidence_change +1; it says: Convinced. (to concede, send confidence_change 0 with an empty position and counter_to)"},
 		{"confidence out of range", `"reply_fields":{"debate_id":"%ID%","round":1,"role":"attacker","position":"p","confidence_change":5}`, "confidence_change 5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -167,6 +167,10 @@ func (t *Turn) check(req *TurnRequest) error {
 		return fmt.Errorf("%w: confidence_change %d, expected -1, 0 or +1", ErrBadReply, t.ConfidenceChange)
 	case t.Tokens < 0:
 		return fmt.Errorf("%w: negative tokens %d", ErrBadReply, t.Tokens)
+	case strings.TrimSpace(t.Position) == "" && roleSpec(t.Role).MayConcede && strings.TrimSpace(t.CounterTo) == "" && t.ConfidenceChange == 1:
+		// An agent convinced by the defender ("+1 if you now trust the
+		// standing position more") that meant to concede: told how.
+		return fmt.Errorf("%w: empty position with confidence_change +1%s (to concede, send confidence_change 0 with an empty position and counter_to)", ErrBadReply, saying(t.Text))
 	case strings.TrimSpace(t.Position) == "" && (!roleSpec(t.Role).MayConcede || !t.Concedes()) && strings.TrimSpace(t.Text) != "":
 		// What it says comes first, within the line a terminal shows: an
 		// agent that failed says why there.
