@@ -442,9 +442,12 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 		return err
 	}
 	// A request over the message size limit leaves out the oldest turns'
-	// arguments (their positions stay), then the context, then the turns'
-	// evidence, then the oldest turns themselves: the standing position is
+	// arguments (their positions stay), then the turns' evidence, then the
+	// context, then the oldest turns themselves: the standing position is
 	// always there, and a debate never stops on a request it cannot send.
+	// The context (the spec or plan under debate) goes after the evidence:
+	// the agents' own citations, already checked and recorded, matter less
+	// to the next turn than the document they argue about.
 	trimmed, evidence := 0, true
 	for {
 		m, err := NewRequestMessage(s.Coordinator, p.sp.Name, p.req)
@@ -463,14 +466,15 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 			tr[trimmed].Text = "(left out: the request would exceed the message size limit)"
 			trimmed++
 			continue
-		case len(p.req.Context) > 0:
-			p.req.Context = []ContextItem{}
-			continue
 		case evidence && len(tr) > 0:
 			for i := range tr {
 				tr[i].EvidenceRefs, tr[i].Evidence = []string{}, nil
 			}
 			evidence = false
+			continue
+		case len(p.req.Context) > 0:
+			c.log.Warn("the request leaves out the context: it would exceed the message size limit", "agent", p.sp.Name, "request_id", p.requestID)
+			p.req.Context = []ContextItem{}
 			continue
 		case len(tr) > 0:
 			p.req.Transcript = tr[1:]

@@ -552,6 +552,54 @@ func TestRequestsLeaveOutEvidenceToFit(t *testing.T) {
 	}
 }
 
+// The spec under debate outlasts the turns' evidence: a critic citing a
+// hundred long references each round pushes the requests over the size
+// limit, and the requests leave out the evidence (already checked and
+// recorded), not the document the agents argue about. (They left out the
+// context first: from the defender's turn of round 1 on, neither side was
+// handed the spec, without a word.)
+func TestRequestsKeepTheContextOverTheEvidence(t *testing.T) {
+	t.Parallel()
+	var refs []string
+	for i := 0; i < debate.MaxEvidenceRefs; i++ {
+		refs = append(refs, fmt.Sprintf("docs/%03d-%s.md:1", i, strings.Repeat("x", 60)))
+	}
+	spec := strings.Repeat("Keys are UUIDv7 and expire after 24 h.\n", 100)
+	var mu sync.Mutex
+	handed := map[string]int{}
+	respond := func(ctx context.Context, req *debate.TurnRequest) (*agent.Reply, error) {
+		mu.Lock()
+		for _, c := range req.Context {
+			if c.Text == spec {
+				handed[fmt.Sprintf("%s r%d", req.Role, req.Round)]++
+			}
+		}
+		mu.Unlock()
+		t := &debate.Turn{DebateID: req.DebateID, Round: req.Round, Role: req.Role, Position: "Use UUIDv7 keys", EvidenceRefs: refs, Tokens: 10}
+		if req.Role == debate.RoleAttacker {
+			t.Position, t.CounterTo, t.ConfidenceChange = fmt.Sprintf("Objection %d", req.Round), req.Position, -1
+		}
+		return &agent.Reply{Turn: t}, nil
+	}
+	b := budgetOf(3, 100000)
+	b.ConvergenceRounds = 5
+	h := newHarness(t, b,
+		party{name: "Critic", role: debate.RoleAttacker, respond: respond},
+		party{name: "Proposer", role: debate.RoleDefender, respond: respond})
+	h.session.Context = []debate.ContextItem{{Kind: "file", Ref: "docs/spec.md", Text: spec}}
+	o := h.runSmall(24 << 10)
+	if o.Verdict != debate.BudgetExhausted || o.Rounds != 3 || len(o.Turns) != 6 {
+		t.Fatalf("outcome %s/%s after %d rounds, %d turns: %s", o.Verdict, o.Rule, o.Rounds, len(o.Turns), o.Reason)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, turn := range []string{"attacker r1", "defender r1", "attacker r2", "defender r2", "attacker r3", "defender r3"} {
+		if handed[turn] != 1 {
+			t.Errorf("the %s request carried the spec %d times, want once (all: %v)", turn, handed[turn], handed)
+		}
+	}
+}
+
 // Many turns of long positions pass the size limit with nothing else left
 // to leave out: the oldest turns go, the standing position stays.
 func TestRequestsLeaveOutTheOldestTurnsToFit(t *testing.T) {
