@@ -633,3 +633,46 @@ func TestGateDecisionLoggedOnceTheRecordIsDecided(t *testing.T) {
 		t.Fatalf("gate log %+v, want the one decision on task %s", f.gateLog, rec.TaskID)
 	}
 }
+
+// TestUnusedFieldsNeverMakeARecordMalformed: latency_ms, cost_usd and
+// fallback_used are the verifier's bookkeeping, which no step of the
+// cascade reads. A verifier that writes them as strings ("2341", "0.00",
+// "false") or leaves a placeholder ("n/a") still has its DRIFT decided:
+// the field is read when it can be, else left out, never the record.
+func TestUnusedFieldsNeverMakeARecordMalformed(t *testing.T) {
+	t.Parallel()
+	const head = `{"timestamp":"2026-05-14T13:18:42Z","task_id":"1","verdict":"DRIFT","priority":"L",`
+	for _, tc := range []struct {
+		fields   string
+		latency  float64 // -1: left out
+		cost     float64
+		fallback bool
+	}{
+		{`"latency_ms":"2341","cost_usd":"0.00","fallback_used":"false"`, 2341, 0, false},
+		{`"latency_ms":" 11990 ","cost_usd":"0.05","fallback_used":"TRUE"`, 11990, 0.05, true},
+		{`"latency_ms":"n/a","cost_usd":"","fallback_used":"maybe"`, -1, -1, false},
+		{`"latency_ms":{"p95":1},"cost_usd":[0],"fallback_used":1`, -1, -1, true},
+		{`"latency_ms":"NaN","cost_usd":"Inf","fallback_used":0`, -1, -1, false},
+	} {
+		r, err := ParseRecord([]byte(head + tc.fields + `}`))
+		if err != nil {
+			t.Errorf("%s: %v; want the record read", tc.fields, err)
+			continue
+		}
+		for _, f := range []struct {
+			name string
+			got  *float64
+			want float64
+		}{{"latency_ms", r.LatencyMs, tc.latency}, {"cost_usd", r.CostUSD, tc.cost}} {
+			switch {
+			case f.want < 0 && f.got != nil:
+				t.Errorf("%s: %s read as %v, want it left out", tc.fields, f.name, *f.got)
+			case f.want >= 0 && (f.got == nil || *f.got != f.want):
+				t.Errorf("%s: %s read as %v, want %v", tc.fields, f.name, f.got, f.want)
+			}
+		}
+		if r.FallbackUsed != tc.fallback {
+			t.Errorf("%s: fallback_used read as %v, want %v", tc.fields, r.FallbackUsed, tc.fallback)
+		}
+	}
+}

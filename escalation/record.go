@@ -93,7 +93,9 @@ func parseTime(s string) (time.Time, error) {
 }
 
 // ParseRecord decodes one telemetry line strictly where parley relies on a
-// field and tolerantly elsewhere: unknown fields are ignored; task_id (a
+// field and tolerantly elsewhere: unknown fields are ignored, and so is a
+// value of latency_ms, cost_usd or fallback_used that does not read (a
+// number or boolean may be written as a string); task_id (a
 // string, or an integer written as a number), timestamp (RFC 3339) and
 // verdict are required; confidence, when present, is a number in [0, 1]
 // (or a string such as "0.8" or "80%"); priority is L, M, H or BLOCKER in
@@ -142,21 +144,13 @@ func ParseRecord(line []byte) (*Record, error) {
 	if r.Confidence, err = confidence(raw["confidence"]); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		key string
-		dst **float64
-	}{{"latency_ms", &r.LatencyMs}, {"cost_usd", &r.CostUSD}} {
-		if *f.dst, err = number(raw, f.key); err != nil {
-			return nil, err
-		}
-	}
+	// The verifier's bookkeeping, which no step of the cascade reads:
+	// read when it can be, else left out, never a reason to skip the
+	// record.
+	r.LatencyMs, r.CostUSD = number(raw["latency_ms"]), number(raw["cost_usd"])
+	r.FallbackUsed = boolean(raw["fallback_used"])
 	if r.ModelID, err = str(raw, "model_id", false); err != nil {
 		return nil, err
-	}
-	if b, ok := raw["fallback_used"]; ok && !isNull(b) {
-		if json.Unmarshal(b, &r.FallbackUsed) != nil {
-			return nil, fmt.Errorf("%w: fallback_used must be true or false", ErrMalformed)
-		}
 	}
 	p, err := str(raw, "priority", false)
 	if err != nil {
@@ -237,16 +231,44 @@ func str(raw map[string]json.RawMessage, key string, required bool) (string, err
 	return s, nil
 }
 
-func number(raw map[string]json.RawMessage, key string) (*float64, error) {
-	b, ok := raw[key]
-	if !ok || isNull(b) {
-		return nil, nil
+// number reads a field parley only keeps: a number, or a string holding
+// one ("2341"); nil for anything else (absent, null, "n/a", an object).
+func number(b json.RawMessage) *float64 {
+	if len(b) == 0 || isNull(b) {
+		return nil
 	}
 	var f float64
-	if json.Unmarshal(b, &f) != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("%w: %s must be a number", ErrMalformed, key)
+	if json.Unmarshal(b, &f) != nil {
+		var s string
+		if json.Unmarshal(b, &s) != nil {
+			return nil
+		}
+		var err error
+		if f, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+			return nil
+		}
 	}
-	return &f, nil
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil
+	}
+	return &f
+}
+
+// boolean reads a flag parley only keeps: true or false, as a JSON
+// boolean, a string ("true", "FALSE") or the number 1 or 0; false for
+// anything else.
+func boolean(b json.RawMessage) bool {
+	var v bool
+	if json.Unmarshal(b, &v) == nil {
+		return v
+	}
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		v, _ = strconv.ParseBool(strings.TrimSpace(s))
+		return v
+	}
+	var n json.Number
+	return json.Unmarshal(b, &n) == nil && n.String() == "1"
 }
 
 // confidence reads a number in [0, 1], or a string "0.8" / "80%".
