@@ -65,8 +65,10 @@ type EscalateOptions struct {
 	// could not be reached.
 	RetryUnavailable bool
 
-	// Decided is given each decision and its ledger line; an error stops
-	// the run.
+	// Decided is given each decision and its ledger line, before the line
+	// is recorded in the ledger; an error (the output's reader gone) stops
+	// the run and leaves that record undecided, for the next run to decide
+	// and give again (from its debate, when one ran: never a second).
 	Decided func(d *escalation.Decision, line []byte) error
 	// Malformed is told of each line skipped, with its number.
 	Malformed func(line int, err error)

@@ -78,6 +78,17 @@ type Escalator struct {
 // ended while the record's debate ran) means nothing was recorded (the record stays undecided and a later run takes it up;
 // a debate already begun is resumed, not started again).
 func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte, error) {
+	return e.escalate(ctx, r, nil)
+}
+
+// escalate is Escalate, handing each new decision and its ledger line to
+// deliver (when not nil) before recording it: a decision deliver cannot
+// take (its reader is gone) is not recorded, and deliver's error is
+// returned as it is. So a line is recorded only once its reader has it,
+// and a run stopped in between delivers it again: a record is never
+// debated twice (its debate id is derived), but its line may be printed
+// twice.
+func (e *Escalator) escalate(ctx context.Context, r *Record, deliver func(*Decision, []byte) error) (*Decision, []byte, error) {
 	attempt := 1
 	if e.Ledger.Has(r.Key()) {
 		n, held := e.Ledger.HeldUnavailable(r.Key())
@@ -96,8 +107,16 @@ func (e *Escalator) Escalate(ctx context.Context, r *Record) (*Decision, []byte,
 		}
 	}
 	d.Decided = e.now().UTC().Format(vocab.TimeLayout)
-	line, err := e.Ledger.Append(*d)
+	line, err := e.Ledger.Encode(d)
 	if err != nil {
+		return nil, nil, err
+	}
+	if deliver != nil {
+		if err := deliver(d, line); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := e.Ledger.Record(d, line); err != nil {
 		return nil, nil, err
 	}
 	if e.decided == nil {

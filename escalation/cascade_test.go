@@ -676,3 +676,48 @@ func TestUnusedFieldsNeverMakeARecordMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionTheReaderDidNotTakeIsDecidedAgain: a decision is handed to
+// the caller (printed) before it is recorded. When the caller cannot take
+// it (its reader went away: parley escalate | head -1), the record is left
+// undecided, so the next run hands it over instead of printing nothing
+// for it; the records handed over before it stay decided.
+func TestDecisionTheReaderDidNotTakeIsDecidedAgain(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	telemetry := cascadeRows[5].line + "\n" + cascadeRows[7].line + "\n" + cascadeRows[3].line + "\n"
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	run := func(take func(d *Decision) error) (Stats, error) {
+		l, err := OpenLedger(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		e := &Escalator{
+			Ledger: l, Gate: gating.Rules(), Debater: f.debater, Defender: "script:d.json", Attacker: "script:a.json",
+			Workspace: f.workspace, Budget: debate.DefaultBudget(debate.LayerVerify),
+		}
+		return e.Run(context.Background(), strings.NewReader(telemetry), Sink{Decided: func(d *Decision, _ []byte) error { return take(d) }})
+	}
+	var got []string
+	gone := errors.New("write |1: broken pipe")
+	st, err := run(func(d *Decision) error {
+		if d.TaskID == "100130" {
+			return gone
+		}
+		got = append(got, d.TaskID)
+		return nil
+	})
+	if !errors.Is(err, gone) || fmt.Sprint(got) != "[100128]" || st.Decided != 1 {
+		t.Fatalf("first run: %v, handed over %v, stats %+v; want it stopped by the reader's error after 100128", err, got, st)
+	}
+	got = nil
+	st, err = run(func(d *Decision) error { got = append(got, d.TaskID+" "+string(d.Action)); return nil })
+	if err != nil || fmt.Sprint(got) != "[100130 proceed 100126 skipped]" || st.Already != 1 {
+		t.Fatalf("second run: %v, handed over %v, stats %+v; want 100130's decision, which the reader never took, then 100126", err, got, st)
+	}
+}

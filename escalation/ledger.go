@@ -171,22 +171,41 @@ func (l *Ledger) Len() int {
 func (l *Ledger) Bad() int { return l.bad }
 
 // Append records d durably and returns the line written (with its
-// newline). A failed write or sync is returned; the decision is then not
-// recorded (its key stays undecided).
+// newline): Encode, then Record. A failed write or sync is returned; the
+// decision is then not recorded (its key stays undecided).
 func (l *Ledger) Append(d Decision) ([]byte, error) {
+	line, err := l.Encode(&d)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.Record(&d, line); err != nil {
+		return nil, err
+	}
+	return line, nil
+}
+
+// Encode clips d's detail to the ledger's bound and returns its ledger
+// line (with its newline), recording nothing.
+func (l *Ledger) Encode(d *Decision) ([]byte, error) {
 	d.Detail = clip.Line(d.Detail, maxDetail+1)
 	line, err := json.Marshal(d)
 	if err != nil {
 		return nil, err
 	}
-	line = append(line, '\n')
+	return append(line, '\n'), nil
+}
+
+// Record appends line, d's line as Encode made it, durably and notes d's
+// key as decided. A failed write or sync is returned; the decision is then
+// not recorded (its key stays undecided).
+func (l *Ledger) Record(d *Decision, line []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.write(line); err != nil {
-		return nil, err
+		return err
 	}
-	l.note(&d)
-	return line, nil
+	l.note(d)
+	return nil
 }
 
 func (l *Ledger) write(b []byte) error {

@@ -21,8 +21,10 @@ type Stats struct {
 }
 
 // Sink receives what a run finds: each malformed line with its number, and
-// each new decision with its ledger line. A Sink's functions are called on
-// the run's goroutine.
+// each new decision with its ledger line, before the line is recorded in
+// the ledger: an error from Decided (its reader gone) stops the run and
+// leaves that record undecided, for the next run to decide and hand over
+// again. A Sink's functions are called on the run's goroutine.
 type Sink struct {
 	Malformed func(line int, err error)
 	Decided   func(d *Decision, line []byte) error
@@ -54,7 +56,19 @@ func (e *Escalator) HandleLine(ctx context.Context, l Line, sink Sink, st *Stats
 	}
 	r.Line = l.N
 	st.Records++
-	d, line, err := e.Escalate(ctx, r)
+	// The sink's own error (its reader gone) stops the run as it is; the
+	// record it could not take stays undecided.
+	var sinkErr error
+	deliver := func(d *Decision, line []byte) error {
+		if sink.Decided != nil {
+			sinkErr = sink.Decided(d, line)
+		}
+		return sinkErr
+	}
+	d, _, err := e.escalate(ctx, r, deliver)
+	if err != nil && err == sinkErr {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("task %s (line %d): %w", r.TaskID, l.N, err)
 	}
@@ -68,9 +82,6 @@ func (e *Escalator) HandleLine(ctx context.Context, l Line, sink Sink, st *Stats
 	st.Decided++
 	if d.Action == ActionHold && d.Reason == ReasonUnavailable {
 		st.Unavailable++
-	}
-	if sink.Decided != nil {
-		return sink.Decided(d, line)
 	}
 	return nil
 }
