@@ -721,3 +721,28 @@ func TestDecisionTheReaderDidNotTakeIsDecidedAgain(t *testing.T) {
 		t.Fatalf("second run: %v, handed over %v, stats %+v; want 100130's decision, which the reader never took, then 100126", err, got, st)
 	}
 }
+
+// TestNULBytesAreNoPartOfARecord: a file a crash left with a run of NUL
+// bytes (its size grown, its data never written) gets the verifier's next
+// record appended after them, on the same line. A NUL byte is never part
+// of a JSON record (one inside a string is written \u0000), so NUL runs
+// separate records as a newline does: the record after them is decided,
+// a record the crash cut short before them is reported with the line's
+// number, and a line of NULs alone is blank.
+func TestNULBytesAreNoPartOfARecord(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	telemetry := "\x00\x00\x00" + cascadeRows[0].line + "\n" +
+		cascadeRows[3].line + "\x00\x00\r\n" +
+		"\x00\x00\x00\x00\n" +
+		`{"timestamp":"2026-05-14T13:18:42Z","task_i` + "\x00\x00\x00" + cascadeRows[5].line + "\n" +
+		"\x00\x00" + cascadeRows[4].line // the last line, without its newline
+	st, ds, _, bad := f.run(t, telemetry)
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.TaskID)
+	}
+	if fmt.Sprint(got) != "[100123 100126 100128 100127]" || fmt.Sprint(bad) != "[4]" || st.Incomplete {
+		t.Fatalf("decided %v, malformed lines %v, stats %+v; want 100123 100126 100128 100127 decided and line 4's torn record reported", got, bad, st)
+	}
+}

@@ -170,6 +170,34 @@ func ParseRecord(line []byte) (*Record, error) {
 	return r, nil
 }
 
+// RecordTexts are the texts of the records a telemetry line holds: the
+// line itself, or, when it holds NUL bytes, its pieces between them. A NUL
+// byte is never part of a JSON record (one inside a string is written
+// \u0000); a run of them is what a crash leaves in a file whose size grew
+// before its data was written, and the verifier's next record then
+// follows them on the same line. Blank pieces (a line of NULs, spaces or
+// nothing) are no records.
+func RecordTexts(line []byte) [][]byte {
+	var out [][]byte
+	for piece := range bytes.SplitSeq(line, []byte{0}) {
+		if len(trimSpace(piece)) > 0 {
+			out = append(out, piece)
+		}
+	}
+	return out
+}
+
+// wholeRecord reports whether line ends in a whole record: a last line
+// without its newline that does is not one its writer is still writing.
+func wholeRecord(line []byte) bool {
+	texts := RecordTexts(line)
+	if len(texts) == 0 {
+		return false
+	}
+	_, err := ParseRecord(texts[len(texts)-1])
+	return err == nil
+}
+
 // ParsePriority reads a priority in any case; "" is PriorityNone.
 func ParsePriority(s string) (Priority, error) {
 	switch p := Priority(strings.ToUpper(strings.TrimSpace(s))); p {

@@ -30,10 +30,11 @@ type Sink struct {
 	Decided   func(d *Decision, line []byte) error
 }
 
-// HandleLine parses one telemetry line and escalates its record: a
-// malformed line goes to sink.Malformed and is skipped; a record already
-// in the ledger is counted and skipped; a new decision goes to
-// sink.Decided. An error stops the caller.
+// HandleLine parses one telemetry line and escalates its records (one,
+// but for NUL runs: RecordTexts): a malformed one goes to sink.Malformed,
+// with the line's number, and is skipped; a record already in the ledger
+// is counted and skipped; a new decision goes to sink.Decided. An error
+// stops the caller.
 func (e *Escalator) HandleLine(ctx context.Context, l Line, sink Sink, st *Stats) error {
 	st.Lines++
 	if l.TooLong {
@@ -43,18 +44,25 @@ func (e *Escalator) HandleLine(ctx context.Context, l Line, sink Sink, st *Stats
 		}
 		return nil
 	}
-	if len(trimSpace(l.Data)) == 0 {
-		return nil // blank lines are no records
+	for _, text := range RecordTexts(l.Data) {
+		if err := e.handleRecord(ctx, l.N, text, sink, st); err != nil {
+			return err
+		}
 	}
-	r, err := ParseRecord(l.Data)
+	return nil
+}
+
+// handleRecord parses and escalates the record text of line n.
+func (e *Escalator) handleRecord(ctx context.Context, n int, text []byte, sink Sink, st *Stats) error {
+	r, err := ParseRecord(text)
 	if err != nil {
 		st.Malformed++
 		if sink.Malformed != nil {
-			sink.Malformed(l.N, err)
+			sink.Malformed(n, err)
 		}
 		return nil
 	}
-	r.Line = l.N
+	r.Line = n
 	st.Records++
 	// The sink's own error (its reader gone) stops the run as it is; the
 	// record it could not take stays undecided.
@@ -70,7 +78,7 @@ func (e *Escalator) HandleLine(ctx context.Context, l Line, sink Sink, st *Stats
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("task %s (line %d): %w", r.TaskID, l.N, err)
+		return fmt.Errorf("task %s (line %d): %w", r.TaskID, n, err)
 	}
 	if d == nil {
 		st.Already++

@@ -85,8 +85,8 @@ func (s *Scanner) Lines() int { return s.n }
 func (s *Scanner) Reset() { *s = Scanner{partial: s.partial[:0]} }
 
 // Flush emits the held partial line as the file's last line (a file whose
-// last line has no newline), if it is a complete record; a partial line
-// that does not decode is left held and reported as incomplete.
+// last line has no newline), if it ends in a complete record; a partial
+// line that does not is left held and reported as incomplete.
 func (s *Scanner) Flush(emit func(Line) error) (incomplete bool, err error) {
 	if s.skipping {
 		return true, nil
@@ -94,7 +94,7 @@ func (s *Scanner) Flush(emit func(Line) error) (incomplete bool, err error) {
 	if len(s.partial) == 0 {
 		return false, nil
 	}
-	if _, perr := ParseRecord(bytes.TrimSuffix(s.partial, []byte("\r"))); perr != nil {
+	if !wholeRecord(bytes.TrimSuffix(s.partial, []byte("\r"))) {
 		return true, nil
 	}
 	s.n++
