@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 
@@ -744,5 +745,39 @@ func TestNULBytesAreNoPartOfARecord(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[100123 100126 100128 100127]" || fmt.Sprint(bad) != "[4]" || st.Incomplete {
 		t.Fatalf("decided %v, malformed lines %v, stats %+v; want 100123 100126 100128 100127 decided and line 4's torn record reported", got, bad, st)
+	}
+}
+
+// TestLongReasonsAreCutNotTheRecord: the reasons are the verifier's prose,
+// and a verifier model that lets its reasoning chain bleed into them
+// writes reasons of many kilobytes, or many of them. The DRIFT is still
+// decided: each reason is cut to MaxItemLen bytes and the list to
+// MaxItems, saying so, while a claim or an evidence path over its bound
+// (what is defended and checked, which a cut would change) still makes
+// the record malformed.
+func TestLongReasonsAreCutNotTheRecord(t *testing.T) {
+	t.Parallel()
+	const head = `{"timestamp":"2026-05-14T13:18:42Z","task_id":"1","verdict":"DRIFT",`
+	long := strings.Repeat("é", MaxItemLen) // 2 bytes a rune
+	r, err := ParseRecord([]byte(head + `"reasons":["short","` + long + `"]}`))
+	if err != nil {
+		t.Fatalf("a long reason: %v; want the record read", err)
+	}
+	if len(r.Reasons) != 2 || r.Reasons[0] != "short" || len(r.Reasons[1]) > MaxItemLen || !utf8.ValidString(r.Reasons[1]) ||
+		!strings.HasPrefix(r.Reasons[1], "éé") || !strings.HasSuffix(r.Reasons[1], "…") {
+		t.Fatalf("reasons %d, the long one %d bytes ending %q; want it cut to at most %d bytes, marked", len(r.Reasons), len(r.Reasons[1]), r.Reasons[1][len(r.Reasons[1])-8:], MaxItemLen)
+	}
+	many := strings.TrimSuffix(strings.Repeat(`"why",`, MaxItems+25), ",")
+	r, err = ParseRecord([]byte(head + `"reasons":[` + many + `]}`))
+	if err != nil {
+		t.Fatalf("%d reasons: %v; want the record read", MaxItems+25, err)
+	}
+	if len(r.Reasons) != MaxItems || r.Reasons[MaxItems-1] != "(26 more reasons not shown)" {
+		t.Fatalf("%d reasons kept, the last %q; want %d, the last saying how many more", len(r.Reasons), r.Reasons[len(r.Reasons)-1], MaxItems)
+	}
+	for _, key := range []string{"claims", "evidence_paths"} {
+		if _, err := ParseRecord([]byte(head + `"` + key + `":["` + long + `"]}`)); !errors.Is(err, ErrMalformed) {
+			t.Errorf("a %s item of %d bytes: %v; want the record malformed", key, len(long), err)
+		}
 	}
 }

@@ -21,9 +21,11 @@ const (
 	MaxLineBytes = 1 << 20
 	// MaxTaskIDLen bounds a task id.
 	MaxTaskIDLen = 200
-	// MaxItems bounds each of reasons, claims and evidence_paths.
+	// MaxItems bounds each of reasons, claims and evidence_paths (reasons
+	// beyond it are counted in the last one kept).
 	MaxItems = 100
-	// MaxItemLen bounds one reason, claim or evidence path (bytes).
+	// MaxItemLen bounds one reason, claim or evidence path (bytes; a
+	// longer reason is cut to it).
 	MaxItemLen = 4000
 )
 
@@ -101,7 +103,8 @@ func parseTime(s string) (time.Time, error) {
 // (or a string such as "0.8" or "80%"); priority is L, M, H or BLOCKER in
 // any case (empty or null: none); reasons, claims and evidence_paths are
 // lists of strings (a single string is a list of one; blank items are
-// dropped). A UTF-8 byte order mark before the object (a file saved by a
+// dropped) of at most MaxItems items of MaxItemLen bytes: reasons over
+// these bounds are cut, claims and evidence paths refused. A UTF-8 byte order mark before the object (a file saved by a
 // Windows editor) is ignored. Errors wrap ErrMalformed and name the field.
 func ParseRecord(line []byte) (*Record, error) {
 	line = bytes.TrimPrefix(line, []byte("\ufeff"))
@@ -159,11 +162,14 @@ func ParseRecord(line []byte) (*Record, error) {
 	if r.Priority, err = ParsePriority(p); err != nil {
 		return nil, err
 	}
+	if r.Reasons, err = list(raw, "reasons", cutProse); err != nil {
+		return nil, err
+	}
 	for _, f := range []struct {
 		key string
 		dst *[]string
-	}{{"reasons", &r.Reasons}, {"claims", &r.Claims}, {"evidence_paths", &r.EvidencePaths}} {
-		if *f.dst, err = list(raw, f.key); err != nil {
+	}{{"claims", &r.Claims}, {"evidence_paths", &r.EvidencePaths}} {
+		if *f.dst, err = list(raw, f.key, refuseLong); err != nil {
 			return nil, err
 		}
 	}
@@ -326,7 +332,21 @@ func confidence(b json.RawMessage) (*float64, error) {
 	return &f, nil
 }
 
-func list(raw map[string]json.RawMessage, key string) ([]string, error) {
+// longItems is what a list does with items over the bounds (longer than
+// MaxItemLen, more than MaxItems).
+type longItems int
+
+const (
+	// refuseLong: the record is malformed. For what is defended or
+	// checked (claims, evidence paths), which a cut would change.
+	refuseLong longItems = iota
+	// cutProse: each item is cut to MaxItemLen bytes and the list to
+	// MaxItems, its last item saying how many more there were. For the
+	// verifier's prose (reasons), which a model may let run on.
+	cutProse
+)
+
+func list(raw map[string]json.RawMessage, key string, long longItems) ([]string, error) {
 	b, ok := raw[key]
 	if !ok || isNull(b) {
 		return nil, nil
@@ -342,16 +362,21 @@ func list(raw map[string]json.RawMessage, key string) ([]string, error) {
 	var out []string
 	for _, it := range items {
 		it = strings.TrimSpace(it)
-		if it == "" {
+		switch {
+		case it == "":
 			continue
-		}
-		if len(it) > MaxItemLen {
+		case len(it) > MaxItemLen && long == cutProse:
+			it = clip.Bytes(it, MaxItemLen-len("…"))
+		case len(it) > MaxItemLen:
 			return nil, fmt.Errorf("%w: an item of %s is longer than %d bytes", ErrMalformed, key, MaxItemLen)
 		}
 		out = append(out, it)
 	}
 	if len(out) > MaxItems {
-		return nil, fmt.Errorf("%w: %s has more than %d items", ErrMalformed, key, MaxItems)
+		if long != cutProse {
+			return nil, fmt.Errorf("%w: %s has more than %d items", ErrMalformed, key, MaxItems)
+		}
+		out = append(out[:MaxItems-1], fmt.Sprintf("(%d more %s not shown)", len(out)-MaxItems+1, key))
 	}
 	return out, nil
 }
