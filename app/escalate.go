@@ -79,7 +79,8 @@ type EscalateOptions struct {
 	// read.
 	Ready func()
 	// Warn is told what the run noticed and went on from (ledger lines
-	// that do not decode).
+	// that do not decode; a record already escalated whose verdict or
+	// priority changed since, an escalation.ErrChanged naming its line).
 	Warn func(error)
 }
 
@@ -171,6 +172,9 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.log, RetryUnavailable: o.RetryUnavailable,
 	}
 	sink := escalation.Sink{Malformed: o.Malformed, Decided: o.Decided}
+	if o.Warn != nil {
+		sink.Changed = func(line int, err error) { o.Warn(fmt.Errorf("%s:%d: %w", o.Telemetry, line, err)) }
+	}
 	if absent != nil && o.Warn != nil {
 		o.Warn(absent)
 	}

@@ -424,3 +424,27 @@ func TestEscalateDecidesWithTheModelInstalledMeanwhile(t *testing.T) {
 		t.Error("a model that does not load was not warned of")
 	}
 }
+
+// A record already escalated whose verdict changed since is told to Warn,
+// naming the input and the line, and is not decided again.
+func TestEscalateWarnsOfAChangedRecord(t *testing.T) {
+	t.Parallel()
+	a, _, _ := cacheEscalation(t)
+	const key = `"timestamp":"2026-06-02T09:00:00Z","task_id":"41"`
+	escalate := func(records string) (escalation.Stats, []error) {
+		t.Helper()
+		var warned []error
+		st, err := a.Escalate(context.Background(), EscalateOptions{Telemetry: "standard input", Records: strings.NewReader(records),
+			Warn: func(err error) { warned = append(warned, err) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, warned
+	}
+	escalate(`{` + key + `,"verdict":"HALLUCINATION"}` + "\n")
+	st, warned := escalate("\n" + `{` + key + `,"verdict":"DRIFT","priority":"L"}` + "\n")
+	if st.Decided != 0 || st.Changed != 1 || len(warned) != 1 || !errors.Is(warned[0], escalation.ErrChanged) ||
+		!strings.HasPrefix(warned[0].Error(), "standard input:2: task 41 at 2026-06-02T09:00:00Z was decided from a record that said HALLUCINATION") {
+		t.Fatalf("stats %+v, warned %v; want line 2 of standard input said changed, nothing decided", st, warned)
+	}
+}

@@ -781,3 +781,53 @@ func TestLongReasonsAreCutNotTheRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestARecordChangedSinceItWasDecidedIsSaid: a record is decided once, by
+// task id and timestamp. A line with the key of a decided record but
+// another verdict or priority (a verifier's log re-normalised in place,
+// its HALLUCINATION now a DRIFT) is not decided again, and is not passed
+// over in silence either: the run says what was decided from what, and
+// what the line says now. The same record again, or with priority M where
+// it had none, is no change.
+func TestARecordChangedSinceItWasDecidedIsSaid(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	const key = `"timestamp":"2026-05-14T13:18:42Z","task_id":"99910"`
+	f.run(t, `{`+key+`,"verdict":"HALLUCINATION"}`+"\n"+`{"timestamp":"2026-05-14T13:18:43Z","task_id":"7","verdict":"DRIFT","priority":"l"}`+"\n")
+	telemetry := `{` + key + `,"verdict":"hallucination","priority":"m"}` + "\n" + // the same record
+		`{` + key + `,"verdict":"DRIFT","priority":"M"}` + "\n" + // re-normalised
+		`{"timestamp":"2026-05-14T13:18:43Z","task_id":"7","verdict":"DRIFT","priority":"H"}` + "\n" // priority raised
+	root, err := os.OpenRoot(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	l, err := OpenLedger(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	e := &Escalator{Ledger: l, Gate: gating.Rules(), Debater: f.debater, Workspace: f.workspace, Budget: debate.DefaultBudget(debate.LayerVerify)}
+	var lines []int
+	var said []string
+	st, err := e.Run(context.Background(), strings.NewReader(telemetry), Sink{
+		Decided: func(d *Decision, _ []byte) error { t.Errorf("decided again: %+v", d); return nil },
+		Changed: func(n int, err error) {
+			if !errors.Is(err, ErrChanged) {
+				t.Errorf("line %d: %v, want ErrChanged", n, err)
+			}
+			lines, said = append(lines, n), append(said, err.Error())
+		},
+	})
+	if err != nil || st.Already != 3 || st.Changed != 2 || fmt.Sprint(lines) != "[2 3]" {
+		t.Fatalf("%v, stats %+v, changed lines %v; want 3 already escalated, lines 2 and 3 said changed", err, st, lines)
+	}
+	for i, want := range []string{"HALLUCINATION, priority none (skipped: not_drift)", "DRIFT, priority L (hold: low_priority)"} {
+		if !strings.Contains(said[i], want) {
+			t.Errorf("line %d said %q; want it to name what the record was decided from, %q", lines[i], said[i], want)
+		}
+	}
+	if !strings.Contains(said[0], "now says DRIFT, priority M") {
+		t.Errorf("line 2 said %q; want what it says now", said[0])
+	}
+}

@@ -20,4 +20,8 @@ var (
 	// debate, but the vault holds the record one of that id filed (its
 	// debates/ directory was removed): a new debate must take another id.
 	ErrDebateGone = errors.New("the debate of this id is gone and its record is filed")
+	// ErrChanged means a record whose key was decided from a record that
+	// said another verdict or priority: it is not decided again
+	// (*ChangedError says what changed).
+	ErrChanged = errors.New("the record changed since it was decided")
 )

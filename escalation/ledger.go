@@ -87,9 +87,11 @@ const maxDetail = 600
 // descriptor and fsyncs before returning. A Ledger is safe for concurrent
 // use.
 type Ledger struct {
-	mu   sync.Mutex
-	f    *os.File
-	seen map[string]bool
+	mu sync.Mutex
+	f  *os.File
+	// seen holds, for each key decided, what its latest decision was made
+	// from and what it was.
+	seen map[string]decidedFrom
 	// unavailable counts each key's hold/unavailable decisions while its
 	// latest decision is one (a later decision of another kind clears it).
 	unavailable map[string]int
@@ -113,7 +115,7 @@ func OpenLedger(root *os.Root) (*Ledger, error) {
 		}
 		return nil, fmt.Errorf("lock %s: %w", LedgerName, err)
 	}
-	l := &Ledger{f: f, seen: map[string]bool{}, unavailable: map[string]int{}}
+	l := &Ledger{f: f, seen: map[string]decidedFrom{}, unavailable: map[string]int{}}
 	ds, bad, last, err := readLedger(io.NewSectionReader(f, 0, 1<<62))
 	if err != nil {
 		f.Close()
@@ -135,7 +137,7 @@ func OpenLedger(root *os.Root) (*Ledger, error) {
 // note records d's key as decided; l.mu is held or l not yet shared.
 func (l *Ledger) note(d *Decision) {
 	k := d.Key()
-	l.seen[k] = true
+	l.seen[k] = decidedFrom{verdict: d.TelemetryVerdict, priority: d.Priority, action: d.Action, reason: d.Reason}
 	if d.Action == ActionHold && d.Reason == ReasonUnavailable {
 		l.unavailable[k]++
 	} else {
@@ -157,7 +159,69 @@ func (l *Ledger) HeldUnavailable(key string) (n int, ok bool) {
 func (l *Ledger) Has(key string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.seen[key]
+	_, ok := l.seen[key]
+	return ok
+}
+
+// decidedFrom is what a decision was made from (the record's verdict and
+// priority, all the cascade reads before a debate) and what it was.
+type decidedFrom struct {
+	verdict  string
+	priority Priority
+	action   Action
+	reason   Reason
+}
+
+// Changed returns a *ChangedError when r's key was decided from a record
+// that said another verdict or priority (no priority and M are the same
+// to the cascade), else nil (r's key undecided included, and a ledger
+// line that does not say what it was decided from).
+func (l *Ledger) Changed(r *Record) error {
+	l.mu.Lock()
+	was, ok := l.seen[r.Key()]
+	l.mu.Unlock()
+	if !ok || was.verdict == "" || (was.verdict == r.Verdict && cascadePriority(was.priority) == cascadePriority(r.Priority)) {
+		return nil
+	}
+	return &ChangedError{TaskID: r.TaskID, Timestamp: r.Timestamp, WasVerdict: was.verdict, WasPriority: was.priority,
+		Action: was.action, Reason: was.reason, Verdict: r.Verdict, Priority: r.Priority}
+}
+
+// cascadePriority is p as the cascade treats it: none is M.
+func cascadePriority(p Priority) Priority {
+	if p == PriorityNone {
+		return PriorityM
+	}
+	return p
+}
+
+// ChangedError is a record whose key was decided from a record that said
+// another verdict or priority. It wraps ErrChanged.
+type ChangedError struct {
+	TaskID, Timestamp string
+	// WasVerdict and WasPriority are what the record said when it was
+	// decided; Action and Reason its decision.
+	WasVerdict  string
+	WasPriority Priority
+	Action      Action
+	Reason      Reason
+	// Verdict and Priority are what it says now.
+	Verdict  string
+	Priority Priority
+}
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("task %s at %s was decided from a record that said %s, priority %s (%s: %s); the line now says %s, priority %s: it is not decided again (a record is decided once, by task id and timestamp; a verdict that changes is a new record, with its own timestamp)",
+		e.TaskID, e.Timestamp, e.WasVerdict, priorityName(e.WasPriority), e.Action, e.Reason, e.Verdict, priorityName(e.Priority))
+}
+
+func (e *ChangedError) Unwrap() error { return ErrChanged }
+
+func priorityName(p Priority) string {
+	if p == PriorityNone {
+		return "none"
+	}
+	return string(p)
 }
 
 // Len is the number of keys decided.

@@ -9,6 +9,10 @@ import (
 // Stats counts what a run saw.
 type Stats struct {
 	Lines, Records, Decided, Already, Malformed int
+	// Changed counts the records already escalated whose verdict or
+	// priority differ from the record they were decided from (ErrChanged);
+	// they are in Already too.
+	Changed int
 	// Unavailable counts the records held because their agents could not
 	// be had (hold, reason unavailable): decided so by this run, or
 	// already so in the ledger and not decided again. They stay so until
@@ -28,6 +32,9 @@ type Stats struct {
 type Sink struct {
 	Malformed func(line int, err error)
 	Decided   func(d *Decision, line []byte) error
+	// Changed is told of each record already escalated that changed since
+	// (a *ChangedError), with its line's number; it is not decided again.
+	Changed func(line int, err error)
 }
 
 // HandleLine parses one telemetry line and escalates its records (one,
@@ -82,6 +89,12 @@ func (e *Escalator) handleRecord(ctx context.Context, n int, text []byte, sink S
 	}
 	if d == nil {
 		st.Already++
+		if err := e.Ledger.Changed(r); err != nil {
+			st.Changed++
+			if sink.Changed != nil {
+				sink.Changed(n, err)
+			}
+		}
 		if _, held := e.Ledger.HeldUnavailable(r.Key()); held {
 			st.Unavailable++
 		}
