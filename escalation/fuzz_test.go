@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 
@@ -21,6 +22,9 @@ func FuzzParseRecord(f *testing.F) {
 		`{"timestamp":"2026-05-14T13:18:42.123+02:00","task_id":42,"verdict":"drift","confidence":"80%","priority":"m","claims":"one","evidence_paths":["a.go:1-3"],"extra":{"x":[1]}}`,
 		`{"timestamp":"2026-05-14T13:18:42Z","task_id":"\u0000","verdict":"DRIFT"}`,
 		`{"task_id":1e3}`, `[]`, `null`, `{"a":1} {"b":2}`, "\xff\xfe",
+		`{"timestamp":"2026-05-14T13:18:42Z","task_id":"1","verdict":"DRIFT","latency_ms":"2341","cost_usd":"n/a","fallback_used":"TRUE"}`,
+		`{"timestamp":"2026-05-14T13:18:42Z","task_id":"1","verdict":"DRIFT","reasons":["` + strings.Repeat("é", MaxItemLen) + `"]}`,
+		"\x00\x00" + `{"timestamp":"2026-05-14T13:18:42Z","task_id":"1","verdict":"DRIFT"}` + "\x00",
 	} {
 		f.Add([]byte(s), 7)
 	}
@@ -45,6 +49,19 @@ func FuzzParseRecord(f *testing.F) {
 			}
 			if _, err := json.Marshal(r); err != nil {
 				t.Fatal(err)
+			}
+			if len(r.Reasons) > MaxItems {
+				t.Fatalf("%d reasons kept", len(r.Reasons))
+			}
+			for _, it := range r.Reasons {
+				if len(it) > MaxItemLen || !utf8.ValidString(it) {
+					t.Fatalf("a reason of %d bytes kept (valid UTF-8: %v)", len(it), utf8.ValidString(it))
+				}
+			}
+		}
+		for _, text := range RecordTexts(line) {
+			if bytes.IndexByte(text, 0) >= 0 || len(trimSpace(text)) == 0 {
+				t.Fatalf("record text %q", text)
 			}
 		}
 		// Chunking does not change the lines.
