@@ -84,7 +84,13 @@ func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 	}
 	var tampered *app.TamperedError
 	switch {
+	case err != nil && ctx.Err() != nil && errors.Is(err, interrupt.ErrInterrupted):
+		// Cut short while reading a stream (standard input, a pipe) that
+		// had not sent its next line: every record read was decided.
+		notes.Stats(st)
+		return fmt.Errorf("%w while waiting for the next line of %s: no record was being decided", cmdutil.ErrInterrupted, o.Telemetry)
 	case err != nil && ctx.Err() != nil:
+		notes.Stats(st)
 		return fmt.Errorf("%w; the next parley escalate takes the record up again", cmdutil.ErrInterrupted)
 	case errors.Is(err, escalation.ErrNoAgents):
 		return cmdutil.Usagef("%v: a record needs a debate; set escalation.defender and escalation.attacker in %s (see docs/escalation.md)", err, filepath.Join(a.RootDir(), config.FileName))

@@ -706,3 +706,44 @@ func interruptedEscalation(t *testing.T) (string, string, *debate.DebateSession,
 	}
 	return root, record, s, log
 }
+
+// cancelAfterLine is standard output that ends the run's context (Ctrl-C)
+// once a line was written to it.
+type cancelAfterLine struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelAfterLine) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if bytes.IndexByte(p, '\n') >= 0 {
+		w.cancel()
+	}
+	return n, err
+}
+
+// Ctrl-C while a stream kept open (tail -f log | parley escalate
+// --telemetry -) waits for its next line: nothing was being decided, and
+// the run says so, after what it decided. It used to say that the next
+// run would take the record up again, and nothing of what it did.
+func TestEscalateStreamInterruptedWhileWaiting(t *testing.T) {
+	t.Parallel()
+	root := escRoot(t, escConfig, escFiles(escConceding))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go io.WriteString(pw, tele("200", "DRIFT", "L", 0.7, `"README not updated"`, "", "")+"\n")
+	stdout := &cancelAfterLine{cancel: cancel}
+	var stderr bytes.Buffer
+	err := run(ctx, []string{"--root", root, "escalate", "--telemetry", "-"}, pr, stdout, &stderr)
+	code := cmdutil.ExitCode(err, &stderr)
+	if ds := decisions(t, stdout.String()); code != cmdutil.ExitInterrupted || len(ds) != 1 || ds[0].TaskID != "200" {
+		t.Fatalf("exit %d, decisions %+v; want 130 after task 200's", code, ds)
+	}
+	if e := stderr.String(); !strings.Contains(e, "1 record(s): 1 decided") ||
+		!strings.Contains(e, "interrupted while waiting for the next line of standard input: no record was being decided") ||
+		strings.Contains(e, "takes the record up again") {
+		t.Fatalf("stderr %q; want the summary, and that no record was being decided", e)
+	}
+}
