@@ -574,6 +574,63 @@ func TestGCAgesAnAcknowledgedMessageFromItsAcknowledgement(t *testing.T) {
 	}
 }
 
+// TestGCDuringAnAcknowledgementKeepsItsAuditCopy: a gc that runs while a
+// message sent eight days ago is being acknowledged (after it reached cur/,
+// before the acknowledgement would have stamped it) must not take it for an
+// audit copy older than its 7 days: its age counts from the acknowledgement,
+// whatever moment gc looks.
+func TestGCDuringAnAcknowledgementKeepsItsAuditCopy(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	ctx := context.Background()
+	hook := &renameHookFS{FS: durable.Root(r)}
+	tr := newFileAt(t, root, inbox.WithFS(hook))
+	mustCreate(t, tr, "Bob")
+	sent := time.Now().Add(-8 * 24 * time.Hour)
+	m := fmt.Sprintf(`{"id":"6f1c2a9e-0b4d-4c1e-9a37-2d5f8e7b1c42","from":"Alice","to":"Bob","text":"old","timestamp":%q,"replyTo":null}`, sent.UTC().Format("2006-01-02T15:04:05.000Z"))
+	name := fileName(sent.UnixMilli(), "abcd")
+	plantAt(t, root, "Bob", name, []byte(m), sent)
+	var during inbox.GCStats
+	hook.after = func(newname string) {
+		if strings.Contains(newname, "/cur/") {
+			during, err = tr.GC(ctx, 7*24*time.Hour, time.Now())
+		}
+	}
+	rc := mustListen(t, tr, "Bob")
+	d, rerr := rc.Receive(ctxT(t))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if aerr := rc.Ack(ctx, d); aerr != nil {
+		t.Fatal(aerr)
+	}
+	if err != nil || during.Acked != 0 {
+		t.Fatalf("GC during the acknowledgement = %+v, %v; want the audit copy kept", during, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "inbox", "Bob", "cur", name)); err != nil {
+		t.Fatalf("the audit copy of a message acknowledged just now is gone: %v", err)
+	}
+}
+
+// renameHookFS calls after once each rename is done.
+type renameHookFS struct {
+	durable.FS
+	after func(newname string)
+}
+
+func (f *renameHookFS) Rename(oldname, newname string) error {
+	err := f.FS.Rename(oldname, newname)
+	if err == nil && f.after != nil {
+		f.after(newname)
+	}
+	return err
+}
+
 // A second copy of a message (a foreign writer that delivered twice) is
 // acknowledged silently when it is claimed; its audit copy too ages from
 // then, like the first one's, not from when it was written.

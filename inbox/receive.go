@@ -642,20 +642,21 @@ func (r *fileReceiver) Ack(ctx context.Context, d *Delivery) error {
 	return nil
 }
 
-// acknowledge moves the message file name (of message id) to cur/ and
-// stamps its audit copy's modification time with now: GC ages it from its
-// acknowledgement, so a message handled long after it was sent is kept as
-// long as any other. The stamp is the copy's age only: a failure leaves
-// it aged from its writing, and the acknowledgement stands.
+// acknowledge stamps the message file name (of message id) with now as
+// its modification time, then moves it to cur/: GC ages the audit copy from
+// its acknowledgement, so a message handled long after it was sent is kept
+// as long as any other. The stamp comes first so that the copy is never in
+// cur/ with its writing time, where a GC running meanwhile would collect a
+// message acknowledged a moment ago as an old one; a waiting message's
+// time means nothing once it decoded. The stamp is the copy's age only: a
+// failure leaves it aged from its writing, and the acknowledgement stands.
 func (r *fileReceiver) acknowledge(name, id string) error {
-	if err := r.move(name, CurDir); err != nil {
-		return err
+	path := r.dir + "/" + name
+	if err := r.t.root.Chtimes(path, time.Time{}, r.t.now()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// (A file gone is the move's error to say.)
+		r.t.log.Warn("cannot stamp the acknowledgement time; gc ages this copy from its writing", "op", "ack", "agent", r.agent, "msg_id", id, "path", path, "err", err)
 	}
-	cur := r.dir + "/" + CurDir + "/" + name
-	if err := r.t.root.Chtimes(cur, time.Time{}, r.t.now()); err != nil {
-		r.t.log.Warn("cannot stamp the acknowledgement time; gc ages this copy from its writing", "op", "ack", "agent", r.agent, "msg_id", id, "path", cur, "err", err)
-	}
-	return nil
+	return r.move(name, CurDir)
 }
 
 // Close releases the inbox lock. Unacked messages stay in the inbox and go
