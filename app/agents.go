@@ -40,15 +40,16 @@ type Agent struct {
 	Alive                  bool `json:"alive"`
 	// Inbox says where its inbox is (Backend.Location); "" when it has none.
 	Inbox string `json:"inbox,omitempty"`
-	InboxCount
+	// InboxCount is what its inbox holds, when it was counted (Agent
+	// counts, on a backend that can; LiveAgents does not): nil, and no
+	// counts in the JSON form, otherwise.
+	*InboxCount
 	Registered bool `json:"registered"`
 	// State is AgentLive, AgentStopped or AgentNeverRegistered.
 	State string `json:"state"`
 	// LastSession is the session that last held the inbox of an agent
 	// that stopped cleanly.
 	LastSession string `json:"last_session,omitempty"`
-	// Counted says the backend counted the inbox (InboxCount is set).
-	Counted bool `json:"-"`
 }
 
 // AgentList is what LiveAgents found.
@@ -61,8 +62,9 @@ type AgentList struct {
 }
 
 // LiveAgents lists the live agents (the registry drops dead ones as it
-// lists), and says where it looked. With no root there are none, and
-// ErrNoRoot says so.
+// lists), and says where it looked. It reads the registry only: their
+// inboxes are not counted (InboxCount is nil; Agent counts one). With no
+// root there are none, and ErrNoRoot says so.
 func (a *App) LiveAgents(ctx context.Context) (*AgentList, error) {
 	out := &AgentList{}
 	err := a.withMessenger(ctx, "", func(b Backend) error {
@@ -121,10 +123,13 @@ func (a *App) Agent(ctx context.Context, name string) (*Agent, error) {
 		}
 		out.Inbox = b.Location(name)
 		if c, ok := b.(Counter); ok {
-			out.InboxCount, err = c.Count(ctx, name)
-			out.Counted = true
+			n, err := c.Count(ctx, name)
+			if err != nil {
+				return Explain(err)
+			}
+			out.InboxCount = &n
 		}
-		return Explain(err)
+		return nil
 	})
 	return out, err
 }

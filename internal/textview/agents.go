@@ -78,7 +78,7 @@ func Agent(w io.Writer, name string, ag *app.Agent, now time.Time) error {
 	if ag.Inbox != "" {
 		fmt.Fprintf(tw, "inbox:\t%s\n", ag.Inbox)
 	}
-	if ag.Counted {
+	if ag.InboxCount != nil {
 		fmt.Fprintf(tw, "messages:\t%s\n", ag.Summary)
 	}
 	return tw.Flush()

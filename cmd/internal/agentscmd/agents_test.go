@@ -2,6 +2,7 @@ package agentscmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -12,10 +13,12 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/cmd/internal/cmdtest"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/interrupt"
+	"github.com/parleyhq/parley/registry"
 )
 
 // TestAgentRunChecksItsFlags: "agent run" takes a valid name, a role and
@@ -122,5 +125,55 @@ func TestAgentRunRefusesAMissingRoot(t *testing.T) {
 	}
 	if _, err := os.Lstat(root); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("agent run made the root %s: %v", root, err)
+	}
+}
+
+// "agents list --json" says of each live agent only what it looked at: it
+// does not count inboxes ("agents show" does), so it prints no inbox
+// counts, rather than "waiting":0 for an agent whose mail is waiting.
+func TestAgentsListPrintsNoCountItDidNotMake(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	a := app.New(app.Options{Root: root})
+	if _, err := a.AddAgent(ctx, "Wren"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := b.Registry().Register(ctx, registry.Registration{Name: "Wren"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"one", "two", "three"} {
+		if _, err := a.Send(ctx, app.SendRequest{From: "Alice", To: "Wren", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out strings.Builder
+	f := cmdtest.Factory()
+	f.RootFlag, f.JSON, f.Stdout = root, true, &out
+	if code, stderr := cmdtest.Run(NewCmdList(f, nil)); code != cmdutil.ExitOK {
+		t.Fatalf("agents list: exit %d, %s", code, stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out.String()), &got); err != nil || got["name"] != "Wren" || got["state"] != app.AgentLive {
+		t.Fatalf("agents list --json = %q, %v; want Wren, live", out.String(), err)
+	}
+	for _, k := range []string{"waiting", "acked", "bad", "aside"} {
+		if v, ok := got[k]; ok {
+			t.Errorf("agents list --json says %q: %v of an inbox it did not count (3 messages wait); line: %s", k, v, out.String())
+		}
+	}
+
+	out.Reset()
+	if code, stderr := cmdtest.Run(NewCmdShow(f, nil), "Wren"); code != cmdutil.ExitOK {
+		t.Fatalf("agents show: exit %d, %s", code, stderr)
+	}
+	got = nil
+	if err := json.Unmarshal([]byte(out.String()), &got); err != nil || got["waiting"] != float64(3) {
+		t.Fatalf("agents show --json = %q, %v; want \"waiting\":3", out.String(), err)
 	}
 }
