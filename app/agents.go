@@ -50,6 +50,10 @@ type Agent struct {
 	// LastSession is the session that last held the inbox of an agent
 	// that stopped cleanly.
 	LastSession string `json:"last_session,omitempty"`
+	// RegistrationError says why its registration does not read (a torn
+	// or hand-edited file, a directory in its place): such a registration
+	// is not alive, so the agent is AgentStopped, with no Registration.
+	RegistrationError string `json:"registration_error,omitempty"`
 }
 
 // AgentList is what LiveAgents found.
@@ -91,6 +95,9 @@ func (a *App) Agent(ctx context.Context, name string) (*Agent, error) {
 		switch {
 		case err == nil:
 			out.Registration, out.Alive, out.Registered = &e.Registration, e.Alive, true
+		case errors.Is(err, registry.ErrMalformed):
+			// Not alive, as the registry judges it; said, not fatal.
+			out.Registered, out.RegistrationError = true, err.Error()
 		case !errors.Is(err, registry.ErrNotRegistered):
 			return Explain(err)
 		}

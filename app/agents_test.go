@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -221,5 +222,52 @@ func TestLiveAgentsSaysWhereTheRegistryIs(t *testing.T) {
 	if err != nil || len(list.Live) != 0 || !strings.Contains(list.Registry, jetstream.RegistryBucket) ||
 		!strings.Contains(list.Registry, jetstream.Redact(srv.URL())) || strings.Contains(list.Registry, root) {
 		t.Fatalf("NATS messenger: %+v %v; want no agents in %s on %s", list, err, jetstream.RegistryBucket, srv.URL())
+	}
+}
+
+// An agent whose registration does not read (a torn write, a hand edit
+// gone wrong, a directory in its place) is shown, not an error: it is
+// not running (a registration that does not read is not alive), its
+// inbox and what waits there are counted, and why the registration does
+// not read is said.
+func TestAgentWithARegistrationThatDoesNotRead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		why   string
+		plant func(path string) error
+		says  string
+	}{
+		{"truncated", func(p string) error { return os.WriteFile(p, []byte(`{"name":"Bob","pid":12`), 0o600) }, "malformed registration"},
+		{"another name", func(p string) error {
+			return os.WriteFile(p, []byte(`{"name":"Carol","pid":12,"sessionId":"s"}`), 0o600)
+		}, `names "Carol"`},
+		{"a directory", func(p string) error { return os.Mkdir(p, 0o700) }, "not a regular file"},
+	} {
+		a := newApp(t)
+		if _, err := a.AddAgent(ctx, "Bob"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Send(ctx, SendRequest{From: "Alice", To: "Bob", Text: "waiting"}); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(a.Root(), registry.Dir, "Bob.json")
+		if err := tc.plant(path); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Minute)
+		os.Chtimes(path, old, old)
+		ag, err := a.Agent(ctx, "Bob")
+		if err != nil {
+			t.Errorf("%s: Agent(Bob) = %v; want Bob shown", tc.why, err)
+			continue
+		}
+		// What "agents show --json" prints.
+		line, _ := json.Marshal(ag)
+		var got map[string]any
+		if err := json.Unmarshal(line, &got); err != nil || got["alive"] != false || got["state"] != AgentStopped ||
+			!strings.Contains(fmt.Sprint(got["registration_error"]), tc.says) || got["waiting"] != float64(1) {
+			t.Errorf("%s: Agent(Bob) = %s; want stopped, \"registration_error\" saying %q, 1 waiting", tc.why, line, tc.says)
+		}
 	}
 }

@@ -57,6 +57,8 @@ func Agent(w io.Writer, name string, ag *app.Agent, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "name:\t%s\n", name)
 	switch {
+	case ag.RegistrationError != "":
+		fmt.Fprintf(tw, "status:\tstopped (its registration does not read, and a registration that does not read counts as not running: %s)\n", Shown(ag.RegistrationError, false))
 	case ag.Registered:
 		status := "live"
 		if !ag.Alive {

@@ -55,6 +55,14 @@ func TestAgents(t *testing.T) {
 		!strings.HasSuffix(s, "/r/inbox/Later\n") {
 		t.Fatalf("%q", s)
 	}
+	// A registration that does not read: stopped, saying why, escaped.
+	out.Reset()
+	_ = textview.Agent(&out, "Bob", &app.Agent{Name: "Bob", Registered: true, State: app.AgentStopped,
+		RegistrationError: "read Bob (registry/Bob.json): malformed registration: unexpected end of JSON input\x1b[2J"}, now)
+	if s := out.String(); strings.ContainsRune(s, '\x1b') || !strings.Contains(s, "status:  stopped (its registration does not read") ||
+		!strings.Contains(s, "unexpected end of JSON input") {
+		t.Fatalf("%q", s)
+	}
 	out.Reset()
 	_ = textview.Pruned(&out, nil)
 	_ = textview.Pruned(&out, []app.Pruned{{Agent: "Ghost"}})
