@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/config"
@@ -262,7 +261,7 @@ func contextItem(ctx context.Context, path, workspace string, stdin io.Reader) (
 // would be filed as agreed.
 func contextText(b []byte, name string) (string, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+	if !isText(string(b)) {
 		return "", fmt.Errorf("%s is not UTF-8 text; hand the debate the proposal as Markdown or plain text", name)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {

@@ -200,9 +200,7 @@ func (r SendRequest) message() (*inbox.Message, error) {
 	if strings.TrimSpace(r.Text) == "" {
 		return nil, newError(ProblemInvalid, "text", nil, "nothing to send: {text} is empty")
 	}
-	// Encoding would silently replace every invalid byte with U+FFFD: what
-	// arrived would not be what was sent.
-	if !utf8.ValidString(r.Text) {
+	if !isText(r.Text) {
 		return nil, newError(ProblemNotText, "text", inbox.ErrMalformed, "{text} is not UTF-8 text; nothing sent (send text, or put the content in a file and send its path)")
 	}
 	m := &inbox.Message{ID: inbox.NewID(), From: r.From, To: r.To, Text: r.Text, Timestamp: inbox.Now(), Type: typ, ReplyTo: r.ReplyTo}

@@ -193,11 +193,16 @@ func TestDeliverRefusesHostileInput(t *testing.T) {
 		problem Problem
 		field   string
 	}{
-		"no sender":             {with(func(r *SendRequest) { r.From = "" }), ProblemMissing, "from"},
-		"no recipient":          {with(func(r *SendRequest) { r.To = "" }), ProblemMissing, "to"},
-		"blank text":            {with(func(r *SendRequest) { r.Text = "" }), ProblemInvalid, "text"},
-		"whitespace text":       {with(func(r *SendRequest) { r.Text = " \n\t\u00a0\u2003 " }), ProblemInvalid, "text"},
-		"binary text":           {with(func(r *SendRequest) { r.Text = "PK\x03\x04\xff\xfe" }), ProblemNotText, "text"},
+		"no sender":       {with(func(r *SendRequest) { r.From = "" }), ProblemMissing, "from"},
+		"no recipient":    {with(func(r *SendRequest) { r.To = "" }), ProblemMissing, "to"},
+		"blank text":      {with(func(r *SendRequest) { r.Text = "" }), ProblemInvalid, "text"},
+		"whitespace text": {with(func(r *SendRequest) { r.Text = " \n\t\u00a0\u2003 " }), ProblemInvalid, "text"},
+		"binary text":     {with(func(r *SendRequest) { r.Text = "PK\x03\x04\xff\xfe" }), ProblemNotText, "text"},
+		// Valid UTF-8, yet no text: a UTF-16 file without its byte order
+		// mark, a file of zeros. A debate's context is refused alike.
+		"UTF-16 text":           {with(func(r *SendRequest) { r.Text = "d\x00i\x00s\x00k\x00 \x00a\x00t\x00 \x009\x001\x00%\x00" }), ProblemNotText, "text"},
+		"zeros":                 {with(func(r *SendRequest) { r.Text = strings.Repeat("\x00", 1000) }), ProblemNotText, "text"},
+		"one NUL in text":       {with(func(r *SendRequest) { r.Text = "disk at 91%\x00 on db-2" }), ProblemNotText, "text"},
 		"over the limit":        {with(func(r *SendRequest) { r.Text = strings.Repeat("z", inbox.MaxMessageBytes+1) }), ProblemTooLarge, "text"},
 		"over once encoded":     {with(func(r *SendRequest) { r.Text = strings.Repeat("\x01", inbox.MaxMessageBytes/2) }), ProblemTooLarge, ""},
 		"capital type":          {with(func(r *SendRequest) { r.Type = "Note" }), ProblemInvalid, "type"},
