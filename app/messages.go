@@ -252,10 +252,16 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 	}
 	e, err := reg.Get(ctx, to)
 	registered := err == nil
-	if err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrMalformed) {
+	// A registration that does not read (torn, hand-edited) makes the
+	// name known, and its agent not alive (as the registry judges it).
+	var unreadable error
+	if errors.Is(err, registry.ErrMalformed) {
+		unreadable = err
+	}
+	if err != nil && !errors.Is(err, registry.ErrNotRegistered) && unreadable == nil {
 		return nil, explainLeft(err, leftNotSent)
 	}
-	if !has && !registered {
+	if !has && !registered && unreadable == nil {
 		return nil, UnknownAgentNear(ctx, tr, reg, to)
 	}
 	if !has {
@@ -268,6 +274,8 @@ func deliver(ctx context.Context, tr Outbox, reg Lookup, m *inbox.Message, requi
 	if !registered || !e.Alive {
 		why := "it is not registered yet"
 		switch {
+		case unreadable != nil:
+			why = fmt.Sprintf("its registration does not read: %v", unreadable)
 		case registered:
 			why = "its process is gone or its heartbeat is stale"
 		case heldBefore(ctx, tr, to):
@@ -516,7 +524,7 @@ func registrationLost(name string, err error) string {
 // listen checks as, then runs fn with the inbox of as open for receiving;
 // the receiver and the messenger are closed after. A name with neither an
 // inbox nor a registration is ProblemNotFound; a registered one without an
-// inbox gets one. before, when not nil,
+// inbox (its registration readable or not) gets one. before, when not nil,
 // runs first (a watch registers there: a registration takes the inbox's
 // lock, so it must come before the receiver does), and the function it
 // returns runs last. It never creates a root.
@@ -540,7 +548,7 @@ func (a *App) listen(ctx context.Context, as string, before func(Backend) (func(
 			// A registered agent whose writer made no inbox (or whose
 			// inbox was removed) is known: its inbox is made, as a send
 			// to it makes it.
-			if _, gerr := b.Registry().Get(ctx, as); gerr != nil {
+			if _, gerr := b.Registry().Get(ctx, as); gerr != nil && !errors.Is(gerr, registry.ErrMalformed) {
 				return UnknownAgentNear(ctx, b.Transport(), b.Registry(), as)
 			}
 			if err := b.Transport().Create(ctx, as); err != nil {

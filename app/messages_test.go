@@ -368,3 +368,40 @@ func TestReceiveAcknowledgesOnlyWhatWasHandled(t *testing.T) {
 		t.Fatalf("received %v", got)
 	}
 }
+
+// A recipient whose registration does not read (torn, hand-edited) is
+// known, and not running: the send delivers, with inbox made when it has
+// none, and its not_active warning says that the registration does not
+// read, not that it never registered; no "no registration" not_found.
+func TestSendToAnAgentWhoseRegistrationDoesNotRead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newApp(t)
+	if _, err := a.AddAgent(ctx, "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Bob", "Cleo"} { // Cleo has no inbox
+		if err := os.WriteFile(filepath.Join(a.Root(), registry.Dir, name+".json"), []byte(`{"name":"`+name+`","pid":12`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		sent, err := a.Send(ctx, SendRequest{From: "deploy_bot", To: name, Text: "rollout paused at 40%"})
+		if err != nil {
+			t.Errorf("send to %s: %v; want it delivered", name, err)
+			continue
+		}
+		if len(sent.Warnings) != 1 || sent.Warnings[0].Code != WarnNotActive || !strings.Contains(sent.Warnings[0].Text, "registration does not read") ||
+			strings.Contains(sent.Warnings[0].Text, "not registered yet") {
+			t.Errorf("send to %s: warnings %+v; want one not_active saying its registration does not read", name, sent.Warnings)
+		}
+		if ag, err := a.Agent(ctx, name); err != nil || ag.InboxCount == nil || ag.Waiting != 1 {
+			t.Errorf("%s after the send: %+v, %v; want 1 waiting", name, ag, err)
+		}
+	}
+	// recv of such a name without an inbox makes it, as for any registered name.
+	if err := os.WriteFile(filepath.Join(a.Root(), registry.Dir, "Dora.json"), []byte(`{"name":"Dora"`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := a.Recv(ctx, "Dora", ReceiveOptions{}, func(*inbox.Message) error { return nil }); err != nil || n != 0 {
+		t.Errorf("recv of Dora: %d, %v; want an empty inbox", n, err)
+	}
+}
