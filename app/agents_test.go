@@ -242,7 +242,9 @@ func TestAgentWithARegistrationThatDoesNotRead(t *testing.T) {
 		{"another name", func(p string) error {
 			return os.WriteFile(p, []byte(`{"name":"Carol","pid":12,"sessionId":"s"}`), 0o600)
 		}, `names "Carol"`},
-		{"a directory", func(p string) error { return os.Mkdir(p, 0o700) }, "not a regular file"},
+		// What is in its place is named in words, not as a mode string.
+		{"a directory", func(p string) error { return os.Mkdir(p, 0o700) }, "malformed registration: a directory, not a regular file"},
+		{"a symbolic link", func(p string) error { return os.Symlink("/etc/passwd", p) }, "malformed registration: a symbolic link, not a regular file"},
 	} {
 		a := newApp(t)
 		if _, err := a.AddAgent(ctx, "Bob"); err != nil {

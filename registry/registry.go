@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/internal/flock"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // DefaultTTL is how old a heartbeat may be before its agent counts as dead.
@@ -317,7 +318,7 @@ func (r *Registry) readRaw(name string) (*Registration, []byte, time.Time, error
 	}
 	if !fi.Mode().IsRegular() {
 		// Never a writer in progress: replaceable at once (zero time).
-		return nil, nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: a %v, %w", ErrMalformed, fi.Mode().Type(), errNotRegular)}
+		return nil, nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: %s, %w", ErrMalformed, regfile.Kind(fi.Mode()), errNotRegular)}
 	}
 	f, err := r.root.Open(path)
 	if err != nil {
