@@ -20,7 +20,8 @@ var (
 	// ErrMalformed means bytes do not decode to a valid registration.
 	ErrMalformed = errors.New("malformed registration")
 	// ErrUnsafePath means a symbolic link or other non-directory stands in
-	// place of the registry directory.
+	// place of the registry directory, or a directory in place of a
+	// registration file.
 	ErrUnsafePath = errors.New("unsafe path")
 )
 

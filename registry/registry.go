@@ -244,6 +244,10 @@ func (r *Registry) claim(ctx context.Context, reg Registration) (res *Registered
 				res = &Registered{Registration: reg}
 			case rerr == nil && r.isAlive(cur):
 				return Refusal(cur, &reg)
+			case errors.Is(rerr, errNotRegular) && r.isDir(path):
+				// Not parley's (prune leaves it), and no rename replaces a
+				// directory: said as such, for the user to move away.
+				return &PathError{Op: "register", Name: reg.Name, Path: path, Err: fmt.Errorf("%w: %s is a directory, not a registration", ErrUnsafePath, path)}
 			case rerr != nil && r.now().Sub(mtime) < malformedGrace:
 				return fmt.Errorf("%w: %s (its registration is being written)", ErrNameTaken, reg.Name)
 			default:
@@ -263,6 +267,13 @@ func (r *Registry) claim(ctx context.Context, reg Registration) (res *Registered
 		}
 	}
 	return nil, nil, fmt.Errorf("register %s: the name keeps changing hands: %w", reg.Name, ErrNameTaken)
+}
+
+// isDir reports whether path (under the root) is a directory, not
+// following a symbolic link.
+func (r *Registry) isDir(path string) bool {
+	fi, err := r.root.Lstat(path)
+	return err == nil && fi.IsDir()
 }
 
 func hostOf(reg *Registration) string {

@@ -430,6 +430,29 @@ func TestPruneLeavesWhatParleyDidNotWrite(t *testing.T) {
 	}
 }
 
+// A directory in a registration's place is not parley's (prune leaves
+// it): registering the name is refused as an unsafe path that names it,
+// so the caller can say to move it away, rather than failing on the
+// rename with "file exists"; the directory and what is in it stay.
+func TestRegisterOverADirectoryIsAnUnsafePath(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	dir := filepath.Join(f.root, "registry", "Bob.json")
+	if err := os.MkdirAll(filepath.Join(dir, "theirs"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.reg.Register(ctxT(t), registry.Registration{Name: "Bob"})
+	if !errors.Is(err, registry.ErrUnsafePath) || !strings.Contains(err.Error(), "registry/Bob.json is a directory") {
+		t.Fatalf("Register over a directory = %v; want ErrUnsafePath saying registry/Bob.json is a directory", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "theirs")); err != nil {
+		t.Fatalf("the directory was touched: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(f.root, "registry", ".*.tmp")); len(left) != 0 {
+		t.Fatalf("staging files left behind: %v", left)
+	}
+}
+
 // A dead registration that cannot be removed does not stop Prune: it
 // removes the others and reports that one (a *PruneError naming it, with
 // the cause); List lists all the same.
