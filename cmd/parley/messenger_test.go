@@ -322,7 +322,7 @@ func TestRecvSaysWhatItSetAside(t *testing.T) {
 	if code != 0 || stdout != "" {
 		t.Fatalf("recv: exit %d, stdout %q", code, stdout)
 	}
-	if !strings.Contains(stderr, "parley: warning: a message for Bob could not be read and was set aside in "+bad+": malformed message") {
+	if !strings.Contains(stderr, "parley: warning: quarantined: a message for Bob could not be read and was set aside in "+bad+": malformed message") {
 		t.Fatalf("recv does not say what it set aside: %q", stderr)
 	}
 	if _, err := os.Stat(bad); err != nil {
@@ -408,7 +408,7 @@ func TestRecvSaysWhatItCouldNotSetAside(t *testing.T) {
 	if code != 0 || stdout != "" {
 		t.Fatalf("recv: exit %d, stdout %q", code, stdout)
 	}
-	if !strings.Contains(stderr, "parley: warning: a message for Bob could not be read (malformed message") ||
+	if !strings.Contains(stderr, "parley: warning: quarantined: a message for Bob could not be read (malformed message") ||
 		!strings.Contains(stderr, "nor set aside (") || !strings.Contains(stderr, "it stays at "+p+", skipped") {
 		t.Fatalf("recv does not say what it could not set aside: %q", stderr)
 	}

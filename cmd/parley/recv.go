@@ -59,7 +59,7 @@ func newRecvCmd(a *factory, runF func(context.Context, *recvOptions) error) *cob
 
 // recvRun prints each message claimed, or says the inbox was empty.
 func recvRun(ctx context.Context, a *factory, o *recvOptions) error {
-	o.Warn = func(w app.Warning) { a.Warnf("%s", w.Text) }
+	o.Warn = a.WarnLine
 	n, err := a.Service().Recv(ctx, o.As, o.ReceiveOptions, a.printMessage)
 	if err != nil {
 		return a.Fail(err, cmdutil.Wording{})
@@ -122,7 +122,7 @@ func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
 				textview.Watching(a.Stderr, o.As, !o.NoRegister)
 			}
 		},
-		Warn: func(w app.Warning) { a.Warnf("%s", w.Text) },
+		Warn: a.WarnLine,
 	}, func(m *inbox.Message) error {
 		printErr = a.printMessage(m)
 		return printErr

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	"github.com/parleyhq/parley/inbox"
 )
 
 // startWatch runs "parley watch" with args until the returned stop is
@@ -348,6 +349,41 @@ func TestConcurrentWatchProcessesLeaveTheSurvivorRegistered(t *testing.T) {
 		<-exited
 		if r := registration(t, root, "Zed"); r != nil {
 			t.Fatalf("round %d: registration left after the watch stopped: %v", round, r)
+		}
+	}
+}
+
+// A watch that takes over a name says what it set aside as every command
+// says a warning, its code first ("parley: warning: moved_aside: …"), on
+// standard error also under --json: its standard output carries only
+// messages, one wire-form object per line, for the program that reads it.
+func TestWatchSaysWhatItSetAsideByItsCode(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Adopt(context.Background(), "Bob", "session-1"); err != nil {
+		t.Fatal(err)
+	}
+	tr.Close()
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "for the earlier Bob")
+	out, errb, stop := startWatch(t, root, "--as", "Bob")
+	// Sent once the earlier holder's mail is set aside, so that it is not.
+	waitFor(t, "the warning", func() bool { return strings.Contains(errb.String(), "set aside in") })
+	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "for this watch")
+	waitFor(t, "the message to this watch", func() bool { return strings.Contains(out.String(), "for this watch") })
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "parley: warning: moved_aside: 1 unclaimed message(s) of the previous holder of Bob were set aside in ") {
+		t.Errorf("stderr %q; want the moved_aside warning by its code", errb.String())
+	}
+	for _, o := range jsonLines(t, out.String()) {
+		if o["id"] == nil || o["text"] != "for this watch" {
+			t.Errorf("watch --json printed %v on standard output; want only the message sent to it", o)
 		}
 	}
 }

@@ -21,15 +21,21 @@ func (a *Factory) OpenMessenger() (app.Backend, error) {
 	return b, nil
 }
 
-// Warn prints the service layer's warnings: one line each on stderr, or
-// one JSON object each under --json.
+// Warn prints the service layer's warnings: one line each on stderr
+// (WarnLine), or one JSON object each under --json.
 func (a *Factory) Warn(ws ...app.Warning) error {
 	for _, w := range ws {
 		if !a.JSON {
-			a.Warnf("%s: %s", w.Code, w.Text)
+			a.WarnLine(w)
 		} else if err := a.Emit(map[string]any{"warning": w.Code, "agent": w.Agent, "message": w.Text}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// WarnLine prints a warning on stderr as one line, its code first
+// ("parley: warning: moved_aside: …"), whatever --json says: for a command
+// whose standard output carries only its results (recv and watch print
+// messages there, and a program reads them).
+func (a *Factory) WarnLine(w app.Warning) { a.Warnf("%s: %s", w.Code, w.Text) }
