@@ -27,17 +27,24 @@ import (
 
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/internal/suggest"
+	"github.com/parleyhq/parley/internal/trust"
 	"github.com/parleyhq/parley/registry"
 )
 
 // Options say where the App works. The zero value is the defaults: the
-// root from $PARLEY_ROOT or .parley, the vault from $PARLEY_VAULT or
-// <root>/vault, no logging. A root or vault that starts with "~/" is
-// under the user's home directory (config.ExpandHome).
+// root from $PARLEY_ROOT or the nearest .parley (FindRoot), the vault from
+// $PARLEY_VAULT or <root>/vault, no logging. A root or vault that starts
+// with "~/" is under the user's home directory (config.ExpandHome).
 type Options struct {
-	// Root is the messenger state directory; "" means $PARLEY_ROOT, or
-	// .parley when that is unset.
+	// Root is the messenger state directory; "" means $PARLEY_ROOT, or,
+	// when that is unset, the .parley of the working directory or of the
+	// nearest directory above it that has one (FindRoot), as git finds
+	// .git: a command run from a subdirectory uses the root above it
+	// rather than making a second one.
 	Root string
+	// Here makes the default root .parley in the working directory itself,
+	// never a parent's: for init, which makes a root where it is run.
+	Here bool
 	// Vault is the Obsidian-style vault; "" means $PARLEY_VAULT, or
 	// <root>/vault when that is unset.
 	Vault string
@@ -69,7 +76,9 @@ type Notice struct {
 const NoticeWaiting = "waiting"
 
 // App is one root and its vault. It is cheap to make: nothing is read
-// until a method needs it.
+// until a method needs it (finding the default root is a stat of .parley
+// in the working directory and, where there is none, in each directory
+// above it).
 type App struct {
 	root, vault string
 	named       [2]string // the Options' Root and Vault as given, for CommandLine
@@ -88,7 +97,12 @@ func New(o Options) *App {
 		a.env[0] = a.root
 	}
 	if a.root == "" {
-		a.root = ".parley"
+		a.root = DefaultRoot
+		if !o.Here {
+			if wd, err := os.Getwd(); err == nil {
+				a.root = FindRoot(wd)
+			}
+		}
 	}
 	a.root = config.ExpandHome(a.root)
 	if a.vault == "" {
@@ -107,6 +121,31 @@ func New(o Options) *App {
 		a.notify = func(Notice) {}
 	}
 	return a
+}
+
+// DefaultRoot is the root's name in the directory it belongs to.
+const DefaultRoot = ".parley"
+
+// FindRoot is the default root for the working directory wd: DefaultRoot
+// (relative, as the user would type it) when wd has one or when no
+// directory above wd has one, else the absolute path of the nearest
+// directory's above wd. A .parley above counts only when it is a directory
+// owned by the user running parley: any other would be refused
+// (TrustRoot), and a stranger's /tmp/.parley must not stand in the way of
+// a root of one's own.
+func FindRoot(wd string) string {
+	if _, err := os.Lstat(filepath.Join(wd, DefaultRoot)); err == nil {
+		return DefaultRoot
+	}
+	for dir := filepath.Dir(wd); ; dir = filepath.Dir(dir) {
+		p := filepath.Join(dir, DefaultRoot)
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() && trust.Mine(fi) {
+			return p
+		}
+		if dir == filepath.Dir(dir) {
+			return DefaultRoot
+		}
+	}
 }
 
 // CommandLine is the command line that runs parley args on this App's

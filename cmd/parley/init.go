@@ -14,13 +14,16 @@ import (
 // (app.Init).
 func newInitCmd(a *factory) *cobra.Command {
 	return &cobra.Command{
-		Use:   "init",
-		Short: "Create the messenger root and the vault layout",
-		Long: "Create the messenger root (--root, default .parley) with registry/, inbox/ and\n" +
-			"debates/, and the vault (--vault, default <root>/vault) with wiki/consensus/ and\n" +
-			"wiki/debates/. Directories are 0700. Running it again changes nothing. The root\n" +
-			"and the vault may be symbolic links; nothing inside them may be. The root does\n" +
-			"not record a --vault: give it to every command on the root (or set PARLEY_VAULT).",
+		Annotations: map[string]string{cmdutil.RootHere: "yes"},
+		Use:         "init",
+		Short:       "Create the messenger root and the vault layout",
+		Long: "Create the messenger root (--root, default .parley in this directory, even\n" +
+			"below a directory that has one) with registry/, inbox/ and debates/, and the\n" +
+			"vault (--vault, default <root>/vault) with wiki/consensus/ and wiki/debates/.\n" +
+			"Directories are 0700. Running it again changes nothing. The root and the vault\n" +
+			"may be symbolic links; nothing inside them may be. The root does not record a\n" +
+			"--vault: give it to every command on the root (or set PARLEY_VAULT). The other\n" +
+			"commands, run here or in a directory below, use this root.",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := a.Service().Init(cmd.Context())
 			if err != nil {

@@ -47,6 +47,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if cmd.Annotations[cmdutil.LazyInterrupt] == "" {
 				interrupt.Arm(ctx)
 			}
+			a.Here = cmd.Annotations[cmdutil.RootHere] != ""
 			if showVersion || readsNoRoot(cmd) {
 				return nil // the version, the help and the completion scripts read no root
 			}
@@ -60,7 +61,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetErr(a.Stderr)
 	root.SetContext(ctx)
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.RootFlag, "root", "", "messenger state directory (env PARLEY_ROOT, default .parley)")
+	pf.StringVar(&a.RootFlag, "root", "", "messenger state directory (env PARLEY_ROOT, default the nearest .parley, as git finds .git)")
 	pf.StringVar(&a.VaultFlag, "vault", "", "Obsidian-style vault directory (env PARLEY_VAULT, default <root>/vault)")
 	pf.BoolVar(&a.JSON, "json", false, "print JSON Lines, one object per result")
 	pf.BoolVarP(&a.Verbose, "verbose", "v", false, "log what happens to stderr")

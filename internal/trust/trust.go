@@ -56,6 +56,13 @@ func Check(what, path string, fi fs.FileInfo) error {
 	return nil
 }
 
+// Mine reports whether fi (a stat) is owned by the user running parley;
+// where the system has no owners, everything is.
+func Mine(fi fs.FileInfo) bool {
+	uid, ok := owner(fi)
+	return !ok || uid == euid()
+}
+
 // Path stats path (following symbolic links) and Checks it; a path that
 // does not exist is no refusal (nothing to trust yet).
 func Path(what, path string) error {

@@ -34,6 +34,9 @@ type Factory struct {
 	RootFlag, VaultFlag string
 	JSON                bool
 	Verbose             bool
+	// Here makes the default root .parley in the working directory, not
+	// the nearest one above it (app.Options.Here): init's, see RootHere.
+	Here bool
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -70,7 +73,8 @@ func New(stdin io.Reader, stdout, stderr io.Writer) (a *Factory, flush func()) {
 	}
 }
 
-// RootDir is the messenger state directory: --root, $PARLEY_ROOT, or .parley.
+// RootDir is the messenger state directory: --root, $PARLEY_ROOT, or the
+// nearest .parley (app.FindRoot).
 func (a *Factory) RootDir() string { return a.Service().Root() }
 
 // VaultDir is the vault: --vault, $PARLEY_VAULT, or <root>/vault.
@@ -81,18 +85,18 @@ func (a *Factory) Config() (*config.Config, error) { return a.Service().Config()
 
 // svcFlags are the global flags an App is made from.
 type svcFlags struct {
-	root, vault string
-	verbose     bool
+	root, vault   string
+	verbose, here bool
 }
 
 // Service is the service layer for --root, --vault and --verbose, made on
 // first use (after the flags are parsed) and shared by the command's
 // calls; made again if the flags changed (the demo moves to its own root).
 func (a *Factory) Service() *app.App {
-	if f := (svcFlags{a.RootFlag, a.VaultFlag, a.Verbose}); a.svc == nil || a.svcFor != f {
+	if f := (svcFlags{a.RootFlag, a.VaultFlag, a.Verbose, a.Here}); a.svc == nil || a.svcFor != f {
 		a.svcFor = f
 		a.svc = app.New(app.Options{
-			Root: a.RootFlag, Vault: a.VaultFlag, Logger: a.Logger(), Spawn: a.spawn(),
+			Root: a.RootFlag, Vault: a.VaultFlag, Here: a.Here, Logger: a.Logger(), Spawn: a.spawn(),
 			Notify: func(n app.Notice) {
 				switch n.Kind {
 				case app.NoticeWaiting:

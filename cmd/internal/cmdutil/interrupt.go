@@ -16,6 +16,12 @@ var ErrInterrupted = interrupt.ErrInterrupted
 // would any program. Every other command listens from its start.
 const LazyInterrupt = "parley/interrupt-lazily"
 
+// RootHere is the annotation of a command whose default root is .parley in
+// the working directory itself, never the nearest one above it (init,
+// which makes a root where it is run): the root's PersistentPreRunE sets
+// Factory.Here for it.
+const RootHere = "parley/root-here"
+
 // WaitsLazily marks cmd LazyInterrupt and returns it.
 func WaitsLazily(cmd *cobra.Command) *cobra.Command {
 	if cmd.Annotations == nil {

@@ -1,0 +1,59 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The default root is the working directory's .parley, else the nearest
+// one above it (as git finds .git), else .parley to be made here: a
+// command run from a subdirectory of a project uses the project's root
+// rather than making a second one beside the user.
+func TestFindRoot(t *testing.T) {
+	t.Parallel()
+	top := t.TempDir()
+	mkdir := func(parts ...string) string {
+		t.Helper()
+		p := filepath.Join(append([]string{top}, parts...)...)
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mkdir("proj", ".parley")
+	mkdir("proj", "sub", "deep")
+	mkdir("proj", "nested", ".parley")
+	mkdir("proj", "nested", "below")
+	mkdir("plain", "sub")
+	mkdir("filed", "sub")
+	if err := os.WriteFile(filepath.Join(top, "filed", ".parley"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mkdir("filed", "sub", "in")
+	if err := os.WriteFile(filepath.Join(top, "filed", "sub", ".parley"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Where no directory of the tree has one, the answer is whatever is
+	// above the test's directory: .parley, unless the machine has one.
+	none := FindRoot(top)
+	for _, tc := range []struct {
+		name, wd, want string
+	}{
+		{"the working directory's own", "proj", DefaultRoot},
+		{"a subdirectory's parent's", "proj/sub", filepath.Join(top, "proj", ".parley")},
+		{"two levels up", "proj/sub/deep", filepath.Join(top, "proj", ".parley")},
+		{"the nearest of two", "proj/nested/below", filepath.Join(top, "proj", "nested", ".parley")},
+		{"inside the root itself", "proj/.parley", filepath.Join(top, "proj", ".parley")},
+		{"none anywhere: made here", "plain/sub", none},
+		{"a file named .parley here: the working directory's, for what opens it to refuse", "filed/sub", DefaultRoot},
+		{"a file named .parley above is no root", "filed/sub/in", none},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := FindRoot(filepath.Join(top, filepath.FromSlash(tc.wd))); got != tc.want {
+				t.Errorf("FindRoot(%s) = %q, want %q", tc.wd, got, tc.want)
+			}
+		})
+	}
+}
