@@ -203,6 +203,47 @@ func TestDidYouMean(t *testing.T) {
 	}
 }
 
+// A mistyped command followed by --help (or -h) is the same usage error as
+// without it, not the help of the command before it with exit 0: a
+// newcomer who asks "parley agnets --help" learns the name is wrong and
+// what it should be. A real command's help, and the help of a command
+// that takes words of its own (gate FILE), are unchanged.
+func TestHelpAfterAnUnknownCommand(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "none")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"agnets", "--help"}, `unknown command "agnets" for "parley"; did you mean 'parley agent' or 'parley agents'?`},
+		{[]string{"agents", "lst", "-h"}, `unknown command "lst" for "parley agents"; did you mean 'parley agents list'?`},
+		{[]string{"transcript", "show", "--help"}, `did you mean 'parley transcripts'?`},
+		{[]string{"debate", "rn", "--layer", "spec", "--help"}, `unknown command "rn" for "parley debate"; did you mean 'parley debate run'?`},
+		{[]string{"bench", "mesenger", "--help"}, `did you mean 'parley bench messenger'?`},
+		{[]string{"--help", "conifg"}, `unknown command "conifg" for "parley"; did you mean 'parley config'?`},
+	} {
+		out, errs, code := runT(t, "", append([]string{"--root", root}, tc.args...)...)
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, tc.want) || out != "" {
+			t.Errorf("parley %v: exit %d, stdout %.60q, stderr %q; want exit 2, no help, saying %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"agents", "--help"}, "parley agents list"},
+		{[]string{"agents", "list", "-h"}, "Usage:\n  parley agents list"},
+		{[]string{"gate", "critique.md", "--help"}, "Usage:\n  parley gate"},
+		{[]string{"help", "debate"}, "parley debate run"},
+		{[]string{"--help"}, "Available Commands:"},
+	} {
+		out, errs, code := runT(t, "", append([]string{"--root", root}, tc.args...)...)
+		if code != 0 || !strings.Contains(out, tc.want) || errs != "" {
+			t.Errorf("parley %v: exit %d, stderr %q, stdout %.200q; want its help", tc.args, code, errs, out)
+		}
+	}
+}
+
 // The hints parley prints are commands that work when pasted: with the
 // --root and --vault given, quoted for the shell where they need it.
 func TestCmdLineQuotes(t *testing.T) {

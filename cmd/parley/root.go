@@ -71,7 +71,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// Only a command line that names no subcommand can reach completion.
 	root.CompletionOptions.DisableDefaultCmd = !all
 	cmdutil.Polish(root, examples()) // the examples, unknown commands and flag errors of every command
-	return root.ExecuteContext(ctx)
+	return cmdutil.Execute(ctx, root)
 }
 
 // readsNoRoot reports whether cmd is cobra's help command or one of its

@@ -43,6 +43,6 @@ func RunContext(ctx context.Context, cmd *cobra.Command, args ...string) (int, s
 	root.SetOut(io.Discard)
 	root.SetErr(io.Discard)
 	var errs strings.Builder
-	code := cmdutil.ExitCode(root.ExecuteContext(ctx), &errs)
+	code := cmdutil.ExitCode(cmdutil.Execute(ctx, root), &errs)
 	return code, errs.String()
 }

@@ -28,8 +28,9 @@ import (
 
 // Polish applies the shared habits to every command under root: the
 // examples of its help (by CommandKey), the usage error of a command
-// group given an unknown subcommand, no arguments for a command that does
-// not say how many it takes, and flag errors that suggest the flag meant.
+// group given an unknown subcommand (also when --help follows it: see
+// Execute), no arguments for a command that does not say how many it
+// takes, and flag errors that suggest the flag meant.
 func Polish(root *cobra.Command, examples map[string]string) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
@@ -45,7 +46,7 @@ func Polish(root *cobra.Command, examples map[string]string) {
 			// file); as a Group, a word that is no shell is an error.
 			Group(c)
 		case c.HasSubCommands() && c != root && c.Args == nil: // a group that runs itself too (bench)
-			c.Args = groupArgs
+			setGroupArgs(c)
 		case c.Args == nil && c != root && c.Name() != "help": // cobra's help takes a command's path
 			c.Args = ExactArgs(0)
 		}
@@ -54,8 +55,18 @@ func Polish(root *cobra.Command, examples map[string]string) {
 		}
 	}
 	walk(root)
-	root.Args = groupArgs
+	setGroupArgs(root)
 	root.SetFlagErrorFunc(flagError)
+	show := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if err := helpOfUnknown(c); err != nil && c.Context() != nil {
+			if p, ok := c.Context().Value(helpErrKey{}).(*error); ok {
+				*p = err
+				return
+			}
+		}
+		show(c, args)
+	})
 	for _, c := range root.Commands() {
 		if c.Name() == "help" && c.Run != nil {
 			helpTopics(c)
@@ -79,10 +90,53 @@ func helpTopics(help *cobra.Command) {
 	}
 }
 
+// Execute runs the polished root under ctx (root.ExecuteContext) and
+// returns its error, or the usage error of a help asked for after a word
+// that names no command: cobra answers "parley agnets --help" with the
+// root's help and "parley agents lst -h" with the group's, and exits 0, so
+// that the slip goes unseen; here it is the error the same words without
+// --help give (exit 2, with the nearest names).
+func Execute(ctx context.Context, root *cobra.Command) error {
+	var helpErr error
+	if err := root.ExecuteContext(context.WithValue(ctx, helpErrKey{}, &helpErr)); err != nil {
+		return err
+	}
+	return helpErr
+}
+
+// helpErrKey is the context key of where Execute takes the error of a
+// help asked for after an unknown command.
+type helpErrKey struct{}
+
+// groupAnnotation marks a command whose Args is groupArgs: every word
+// after it that reaches it (rather than a subcommand) names no command.
+const groupAnnotation = "parley/group"
+
+// setGroupArgs makes c refuse a word that names none of its subcommands.
+func setGroupArgs(c *cobra.Command) {
+	c.Args = groupArgs
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[groupAnnotation] = "yes"
+}
+
+// helpOfUnknown is the usage error of a help flag given to the command
+// group c after a word that names none of its subcommands (nil if none).
+func helpOfUnknown(c *cobra.Command) error {
+	if c.Annotations[groupAnnotation] == "" || !c.Flags().Parsed() {
+		return nil
+	}
+	if words := c.Flags().Args(); len(words) > 0 {
+		return unknownCommand(c, words[0])
+	}
+	return nil
+}
+
 // Group makes c a command that holds subs: run alone, it prints its help;
 // a word after it that names no subcommand is a usage error.
 func Group(c *cobra.Command, subs ...*cobra.Command) *cobra.Command {
-	c.Args = groupArgs
+	setGroupArgs(c)
 	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	c.AddCommand(subs...)
 	return c
