@@ -243,6 +243,11 @@ func Parse(data []byte) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
+		// The decoder names an unknown key alone; Unknown says where it
+		// is, and where it goes when it was put one level off.
+		if u := jsonerr.Unknown(file, reflect.TypeFor[Config]()); u != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalid, u)
+		}
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, jsonerr.At(jsonerr.Explain(err, configKeys(), "docs/config.md lists the keys; parley config show prints them all"), file, start))
 	}
 	// More misses a stray ']' or '}' after the object: look at the rest.

@@ -591,7 +591,10 @@ func TestDurationsNeverOverflow(t *testing.T) {
 // What the decoder says about config.json is worded for the person who
 // wrote it: the key as config.json spells it and the kind of value it
 // takes, never a Go struct ("Go struct field Config.openai.temperature of
-// type float64"); an unknown key with the key it is close to.
+// type float64"); an unknown key with the object it is in and where it is
+// in the file, and the key of that object it is close to, or, for a
+// setting put one level off, where it goes (never "did you mean" the very
+// key that was written).
 func TestParseErrorsNameTheKey(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
@@ -600,16 +603,23 @@ func TestParseErrorsNameTheKey(t *testing.T) {
 		{`{"openai":{"jsonMode":"yes"}}`, "openai.jsonMode: give true or false, not a string"},
 		{`{"escalation":{"defender":7}}`, "escalation.defender: give a string, not a number"},
 		{`{"debate":{"budgets":{"spec":{"maxRounds":2.5}}}}`, "debate.budgets.spec.maxRounds: give a whole number, not 2.5"},
-		{`{"debate":{"budgets":{"spec":{"maxRound":5}}}}`, `unknown key "maxRound" (did you mean "maxRounds"?`},
-		{`{"escalation":{"defendr":"x"}}`, `unknown key "defendr" (did you mean "defender"?`},
-		{`{"colour":"red"}`, `unknown key "colour" (`},
+		{`{"debate":{"budgets":{"spec":{"maxRound":5}}}}`, `line 1, column 31: unknown key "maxRound" in debate.budgets.spec (did you mean "maxRounds"?)`},
+		{`{"escalation":{"defendr":"x"}}`, `unknown key "defendr" in escalation (did you mean "defender"?)`},
+		{`{"colour":"red"}`, `unknown key "colour" at the top level (its keys are: consensus, debate, escalation, messenger, nats, openai, seal, transport)`},
+		{`{"openai":{"models":{"qwen":{"temprature":1}}}}`, `unknown key "temprature" in openai.models.qwen (did you mean "temperature"?)`},
+		// A setting one level off: where it goes.
+		{`{"debate":{"maxRounds":5}}`, `line 1, column 12: unknown key "maxRounds" in debate: it goes in debate.budgets.<layer>`},
+		{"{\n  \"maxRounds\": 5\n}", `line 2, column 3: unknown key "maxRounds" at the top level: it goes in debate.budgets.<layer>`},
+		{`{"reconcileMs":500}`, `unknown key "reconcileMs" at the top level: it goes in messenger`},
+		{`{"escalation":{"baseUrl":"http://127.0.0.1:8080/v1"}}`, `unknown key "baseUrl" in escalation: it goes in openai or openai.models.<model>`},
+		{`{"debate":{"budgets":{"spec":{"judge":"openai:x"}}}}`, `unknown key "judge" in debate.budgets.spec: it goes in consensus`},
 		// A slip in the JSON itself says where it is in the file.
 		{"\n{\n  \"debate\": {\n    \"budgets\": {\"spec\": {\"maxRounds\": 5,}}\n  }\n}\n", "invalid config: line 4, column 41: invalid character '}'"},
 		{"\ufeff{\"messenger\": {\"reconcileMs\": 1000}\n \"transport\": \"file\"}", "invalid config: line 2, column 2: invalid character '\"' after object key:value pair"},
 		{"{\n  \"messenger\": {\"reconcileMs\": 1000},\n", "invalid config: the file ends before its JSON is complete (a } or ] is missing?)"},
 	} {
 		_, err := Parse([]byte(tc.in))
-		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") {
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "did you mean \"maxRounds\"?") && strings.Contains(tc.in, "\"maxRounds\"") {
 			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
 		}
 	}

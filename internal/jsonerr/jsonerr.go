@@ -147,3 +147,214 @@ func At(err error, data []byte, start int) error {
 	}
 	return err
 }
+
+// Unknown is the first key of data, a JSON document, that a value of type
+// t does not hold (matched whatever its case, as the decoder matches it),
+// in the file's words: the line it is on, the object it is in (its key
+// path, or "the top level"), and either the keys of that object it is
+// close to, or, for a key of another object of t (a setting put one level
+// off), where it goes ("debate.budgets.<layer>"), or else that object's
+// keys. The decoder's own "unknown field" names the key alone, and
+// suggests it to itself when it was only put in the wrong object. Unknown
+// is nil when every key is known or data is no valid JSON (the decoder
+// words that better).
+func Unknown(data []byte, root reflect.Type) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var found error
+	var walk func(path string, t reflect.Type, depth int) bool
+	walk = func(path string, t reflect.Type, depth int) bool {
+		tok, err := dec.Token()
+		if err != nil || depth > maxDepth {
+			return false
+		}
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch tok {
+		case json.Delim('{'):
+			var fields map[string]field
+			if t != nil && t.Kind() == reflect.Struct {
+				fields = structFields(t)
+			}
+			for dec.More() {
+				kt, err := dec.Token()
+				k, ok := kt.(string)
+				if err != nil || !ok {
+					return false
+				}
+				var sub reflect.Type
+				switch {
+				case fields != nil:
+					f, known := fields[strings.ToLower(k)]
+					if !known {
+						found = unknownKey(data, int(dec.InputOffset()), root, path, k, fields)
+						return false
+					}
+					sub = f.typ
+				case t != nil && t.Kind() == reflect.Map:
+					sub = t.Elem()
+				}
+				if !walk(join(path, k), sub, depth+1) {
+					return false
+				}
+			}
+		case json.Delim('['):
+			var elem reflect.Type
+			if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+				elem = t.Elem()
+			}
+			for i := 0; dec.More(); i++ {
+				if !walk(join(path, fmt.Sprint(i)), elem, depth+1) {
+					return false
+				}
+			}
+		default:
+			return true
+		}
+		_, err = dec.Token() // the closing delimiter
+		return err == nil
+	}
+	walk("", root, 0)
+	return found
+}
+
+// maxDepth bounds how deeply Unknown follows a document.
+const maxDepth = 32
+
+// field is one key of a JSON object as the decoder reads it into a struct.
+type field struct {
+	name string // as the struct's tag spells it
+	typ  reflect.Type
+}
+
+// structFields are the keys of struct t, by key in lower case: each
+// field's JSON name, with the fields of an embedded struct as t's own.
+func structFields(t reflect.Type) map[string]field {
+	out := map[string]field{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-" || !f.IsExported() && !f.Anonymous:
+		case name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct:
+			for k, ef := range structFields(f.Type) {
+				if _, ok := out[k]; !ok {
+					out[k] = ef
+				}
+			}
+		default:
+			if name == "" {
+				name = f.Name
+			}
+			out[strings.ToLower(name)] = field{name, f.Type}
+		}
+	}
+	return out
+}
+
+// join is a key path: "debate" and "budgets" make "debate.budgets".
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+// unknownKey words key k, unknown in the object at path (whose keys are
+// fields) of a document of type root, which the decoder read up to offset
+// off of data.
+func unknownKey(data []byte, off int, root reflect.Type, path, k string, fields map[string]field) error {
+	in := "at the top level"
+	if path != "" {
+		in = "in " + path
+	}
+	msg := fmt.Sprintf("unknown key %q %s", k, in)
+	var names []string
+	for _, f := range fields {
+		names = append(names, f.name)
+	}
+	sort.Strings(names)
+	var near []string
+	for _, n := range names {
+		if suggest.Near(k, n) {
+			near = append(near, fmt.Sprintf("%q", n))
+		}
+	}
+	switch elsewhere := placesOf(root, k); {
+	case len(near) > 0:
+		msg += " (did you mean " + strings.Join(near, " or ") + "?)"
+	case len(elsewhere) > 0:
+		msg += ": it goes in " + strings.Join(elsewhere, " or ")
+	default:
+		msg += " (its keys are: " + strings.Join(names, ", ") + ")"
+	}
+	if line, col, ok := keyAt(data, off); ok {
+		msg = fmt.Sprintf("line %d, column %d: %s", line, col, msg)
+	}
+	return errors.New(msg)
+}
+
+// placesOf are the objects of a document of type root that hold key k
+// (matched whatever its case), by key path: "debate.budgets.<layer>". The
+// keys of a map read as its key type's name when it has one of its own
+// ("<layer>"), else as the map's key without its plural ("models":
+// "<model>"); a list's elements as "<n>".
+func placesOf(root reflect.Type, k string) []string {
+	k = strings.ToLower(k)
+	var out []string
+	var walk func(path string, t reflect.Type, name string, on map[reflect.Type]bool)
+	walk = func(path string, t reflect.Type, name string, on map[reflect.Type]bool) {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			key := strings.TrimSuffix(name, "s")
+			if kt := t.Key(); kt.Name() != "" && kt.Name() != "string" {
+				key = strings.ToLower(kt.Name())
+			}
+			walk(join(path, "<"+key+">"), t.Elem(), "", on)
+		case reflect.Slice, reflect.Array:
+			walk(join(path, "<n>"), t.Elem(), "", on)
+		case reflect.Struct:
+			if on[t] {
+				return
+			}
+			on[t] = true
+			defer delete(on, t)
+			fields := structFields(t)
+			if _, ok := fields[k]; ok {
+				where := path
+				if where == "" {
+					where = "the top level"
+				}
+				out = append(out, where)
+			}
+			keys := make([]string, 0, len(fields))
+			for lk := range fields {
+				keys = append(keys, lk)
+			}
+			sort.Strings(keys)
+			for _, lk := range keys {
+				walk(join(path, fields[lk].name), fields[lk].typ, fields[lk].name, on)
+			}
+		}
+	}
+	walk("", root, "", map[reflect.Type]bool{})
+	return out
+}
+
+// keyAt is the line and column of the key whose closing quote ends just
+// before offset off of data.
+func keyAt(data []byte, off int) (line, col int, ok bool) {
+	if off < 2 || off > len(data) {
+		return 0, 0, false
+	}
+	at := bytes.LastIndexByte(data[:off-1], '"') // the key's opening quote
+	if at < 0 {
+		return 0, 0, false
+	}
+	line = 1 + bytes.Count(data[:at], []byte("\n"))
+	col = 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:at], '\n')+1:at])
+	return line, col, true
+}

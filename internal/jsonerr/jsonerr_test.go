@@ -2,6 +2,7 @@ package jsonerr
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -42,6 +43,29 @@ func TestExplain(t *testing.T) {
 		var d doc
 		err := Explain(dec.Decode(&d), keys, "")
 		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// Unknown names the first unknown key with the object it is in (lists by
+// index, maps by key), where it is in the file, and the keys meant: a
+// near one of that object, else the objects where the key goes, else that
+// object's keys. Known keys (whatever their case) and malformed JSON are
+// no finding.
+func TestUnknown(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{`{"turns":[{"round":1},{"rnd":2}]}`, `line 1, column 24: unknown key "rnd" in turns.1 (did you mean "round"?)`},
+		{`{"round":1}`, `line 1, column 2: unknown key "round" at the top level: it goes in models.<model> or turns.<n>`},
+		{"{\n \"models\": {\"m\": {\"name\": \"x\"}}}", `line 2, column 19: unknown key "name" in models.m: it goes in the top level`},
+		{`{"name":"a","colour":1}`, `line 1, column 13: unknown key "colour" at the top level (its keys are: models, name, turns)`},
+		{`{"Name":"a","TURNS":[{"Round":1}]}`, ``},
+		{`{"name":`, ``},
+		{`[{"x":1}]`, ``},
+	} {
+		err := Unknown([]byte(tc.in), reflect.TypeFor[doc]())
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
 			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
 		}
 	}
