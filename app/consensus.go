@@ -35,7 +35,10 @@ type Consensus struct {
 // config.json's consensus section names, and a seal check: a record whose
 // debate does not verify against its seal binds nothing (CheckTampered).
 // The caller closes it.
-func (a *App) OpenConsensus() (*Consensus, error) {
+func (a *App) OpenConsensus() (*Consensus, error) { return a.openConsensus() }
+
+// openConsensus is OpenConsensus with more options for the store.
+func (a *App) openConsensus(more ...consensus.Option) (*Consensus, error) {
 	opts, err := a.consensusModels()
 	if err != nil {
 		return nil, err
@@ -45,7 +48,7 @@ func (a *App) OpenConsensus() (*Consensus, error) {
 		return nil, err
 	}
 	c := &Consensus{app: a}
-	opts = append(opts, consensus.WithLogger(a.log), func(cs *consensus.Store) {
+	opts = append(append(opts, more...), consensus.WithLogger(a.log), func(cs *consensus.Store) {
 		consensus.WithSealCheck(sealCheck{a: a, cs: cs})(cs)
 	})
 	c.s, err = consensus.Open(a.root, v, opts...)
@@ -66,7 +69,10 @@ func (a *App) OpenConsensus() (*Consensus, error) {
 // record (a vault removed or moved away): made again empty, it would
 // answer "none" to a question its records settled. The default vault of
 // a root that never filed anything is part of the root, and is made as
-// OpenConsensus makes it.
+// OpenConsensus makes it. A root whose cache cannot be written (a root on
+// a read-only file system, or one the user may only read) is read all the
+// same: the lookup index is built for this call alone
+// (consensus.WithReadOnlyRoot).
 func (a *App) ReadConsensus() (*Consensus, error) {
 	if _, err := os.Stat(a.vault); errors.Is(err, fs.ErrNotExist) {
 		if a.vaultNamed {
@@ -80,7 +86,7 @@ func (a *App) ReadConsensus() (*Consensus, error) {
 			return nil, fmt.Errorf("%w at %s, though debate %s filed its record %s there", ErrNoVault, a.vault, id, record)
 		}
 	}
-	return a.OpenConsensus()
+	return a.openConsensus(consensus.WithReadOnlyRoot())
 }
 
 // FilingConsensus opens the consensus store to file debate id again, as

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
@@ -36,6 +38,16 @@ type Store struct {
 	// seal checks a record's seal before Check trusts it (WithSealCheck).
 	seal SealChecker
 
+	// readOnly: the caller only reads (WithReadOnlyRoot); privateCache is
+	// the temporary directory that holds the index when the root's cache
+	// cannot be written, removed at Close.
+	readOnly     bool
+	privateCache string
+	// makeCache makes <root>/cache, or says why this process cannot write
+	// there: os.MkdirAll, then writable for a read-only Store. A test
+	// replaces it to stand for a read-only file system.
+	makeCache func(dir string) error
+
 	mu  sync.Mutex // guards idx; held for a whole filing or query
 	idx *index     // opened on first use
 
@@ -62,35 +74,73 @@ func WithLogger(l *slog.Logger) Option { return func(s *Store) { s.log = l } }
 // WithClock replaces time.Now, for tests.
 func WithClock(now func() time.Time) Option { return func(s *Store) { s.now = now } }
 
+// WithReadOnlyRoot says that the caller only reads records (list, show,
+// search, check, lint): where the root's cache cannot be written (a root
+// on a read-only file system, or one this user may only read), the lookup
+// index is built in a private temporary directory for this Store alone,
+// and removed at Close, instead of Open failing. A Store that files must
+// not use it: the filing lock lives in the root's cache.
+func WithReadOnlyRoot() Option { return func(s *Store) { s.readOnly = true } }
+
 // Open opens a Store over the parley root directory and a vault; it creates
 // <root>/cache and <vault>/wiki/consensus (0700) when they are missing.
 // The vault stays the caller's to close.
 func Open(root string, v *vault.Vault, opts ...Option) (*Store, error) {
-	if err := os.MkdirAll(filepath.Join(root, "cache"), vault.DirPerm); err != nil {
-		return nil, fmt.Errorf("open consensus store: %w", err)
+	s := &Store{v: v, log: slog.New(slog.DiscardHandler), now: time.Now}
+	s.makeCache = func(dir string) error {
+		if err := os.MkdirAll(dir, vault.DirPerm); err != nil {
+			return err
+		}
+		if s.readOnly && !writable(dir) {
+			return &fs.PathError{Op: "write", Path: dir, Err: fs.ErrPermission}
+		}
+		return nil
 	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, fmt.Errorf("open consensus store: %w", err)
-	}
-	dir, err := v.OpenDir(Folder, true)
-	if err != nil {
-		r.Close()
-		return nil, fmt.Errorf("open consensus store: %w", err)
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		r.Close()
-		dir.Close()
-		return nil, fmt.Errorf("open consensus store: %w", err)
-	}
-	s := &Store{rootDir: abs, v: v, dir: dir, root: r, rootFS: durable.Root(r), log: slog.New(slog.DiscardHandler), now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	base := root // the directory whose cache/ holds the index and the locks
+	cache := filepath.Join(root, "cache")
+	if err := s.makeCache(cache); err != nil {
+		if !s.readOnly || !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EROFS) {
+			return nil, fmt.Errorf("open consensus store: %w", err)
+		}
+		tmp, terr := os.MkdirTemp("", "parley-index-")
+		if terr != nil {
+			return nil, fmt.Errorf("open consensus store: %w (and no private index: %v)", err, terr)
+		}
+		if terr := os.Mkdir(filepath.Join(tmp, "cache"), vault.DirPerm); terr != nil {
+			os.RemoveAll(tmp)
+			return nil, fmt.Errorf("open consensus store: %w", terr)
+		}
+		s.log.Info("consensus: the root's cache cannot be written; the lookup index is built in a private directory", "path", cache, "err", err, "private", tmp)
+		base, s.privateCache = tmp, tmp
+	}
+	fail := func(err error) (*Store, error) {
+		if s.privateCache != "" {
+			os.RemoveAll(s.privateCache)
+		}
+		return nil, fmt.Errorf("open consensus store: %w", err)
+	}
+	r, err := os.OpenRoot(base)
+	if err != nil {
+		return fail(err)
+	}
+	dir, err := v.OpenDir(Folder, true)
+	if err != nil {
+		r.Close()
+		return fail(err)
+	}
+	abs, err := filepath.Abs(base)
+	if err != nil {
+		r.Close()
+		dir.Close()
+		return fail(err)
+	}
+	s.rootDir, s.dir, s.root, s.rootFS = abs, dir, r, durable.Root(r)
 	return s, nil
 }
 
@@ -103,7 +153,11 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
-	return errors.Join(s.closeIndex(), s.dir.Close(), s.root.Close())
+	err := errors.Join(s.closeIndex(), s.dir.Close(), s.root.Close())
+	if s.privateCache != "" {
+		err = errors.Join(err, os.RemoveAll(s.privateCache))
+	}
+	return err
 }
 
 // Vault is the vault the Store files into.

@@ -36,7 +36,7 @@ func FromApp(a *app.App, allowRemote bool) (srv *Server, close func(), err error
 		}
 		return nil, nil, err
 	}
-	cs, err := consensus.Open(a.Root(), v, consensus.WithLogger(a.Logger()))
+	cs, err := consensus.Open(a.Root(), v, consensus.WithLogger(a.Logger()), consensus.WithReadOnlyRoot()) // serve only reads
 	if err == nil {
 		srv, err = New(Config{Debates: st, Vault: v, Consensus: cs, PublicKey: cfg.SealPublicKey(), AllowRemote: allowRemote,
 			Logger: a.Logger(), Budget: func(l debate.Layer) int { return cfg.Budget(l).MaxTokens }})
