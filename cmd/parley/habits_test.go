@@ -244,6 +244,32 @@ func TestHelpAfterAnUnknownCommand(t *testing.T) {
 	}
 }
 
+// A --root or --vault given no value takes the command's name as its
+// value, and the subcommand then reads as an unknown command: the error
+// says what happened and how to write it, rather than only that "list"
+// is no command of parley's.
+func TestFlagTookTheCommandAsItsValue(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--root", "debate", "list"}, `unknown command "list" for "parley": --root took "debate" as its value; give it one, as in parley --root DIR debate list`},
+		{[]string{"--vault", "agents", "show", "Bob"}, `--vault took "agents" as its value; give it one, as in parley --vault DIR agents show Bob`},
+		{[]string{"--json", "--root", "transcripts", "verify", "--help"}, `--root took "transcripts" as its value`},
+	} {
+		out, errs, code := runT(t, "", tc.args...)
+		if code != cmdutil.ExitUsage || !strings.Contains(errs, tc.want) || out != "" {
+			t.Errorf("parley %v: exit %d, stdout %.60q, stderr %q; want exit 2 saying %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	// A root that is truly named like no command is not one of these.
+	_, errs, _ := runT(t, "", "--root", filepath.Join(t.TempDir(), "debates"), "lst")
+	if strings.Contains(errs, "took") {
+		t.Errorf("an unknown command after a real --root: %q", errs)
+	}
+}
+
 // The hints parley prints are commands that work when pasted: with the
 // --root and --vault given, quoted for the shell where they need it.
 func TestCmdLineQuotes(t *testing.T) {

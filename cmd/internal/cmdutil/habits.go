@@ -163,6 +163,15 @@ func groupArgs(cmd *cobra.Command, args []string) error {
 // unknownCommand is the usage error for name, which is no subcommand of cmd.
 func unknownCommand(cmd *cobra.Command, name string) error {
 	msg := fmt.Sprintf("unknown command %q for %q", termsafe.Clean(name, ""), cmd.CommandPath())
+	if f, sub := valueTaken(cmd); f != nil {
+		// "parley --root debate list": the command became the root.
+		value := strings.ToUpper(f.Name)
+		if strings.Contains(f.Usage, "directory") {
+			value = "DIR"
+		}
+		words := append([]string{cmd.CommandPath(), "--" + f.Name, value, sub}, cmd.Flags().Args()...)
+		return Usagef("%s: --%s took %q as its value; give it one, as in %s", msg, f.Name, sub, suggest.CommandLine(words...))
+	}
 	s := siblingCommands(cmd, name)
 	if len(s) == 0 {
 		s = SuggestCommands(cmd, name)
@@ -171,6 +180,27 @@ func unknownCommand(cmd *cobra.Command, name string) error {
 		msg += "; did you mean " + suggest.OrList(s) + "?"
 	}
 	return Usagef("%s (see %s --help)", msg, cmd.CommandPath())
+}
+
+// valueTaken is a flag given to cmd that takes a value and was given the
+// name of one of cmd's subcommands as it (a directory forgotten after
+// --root), and that name: the words after it then read as cmd's own.
+func valueTaken(cmd *cobra.Command) (*pflag.Flag, string) {
+	var found *pflag.Flag
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if found != nil || f.Value.Type() == "bool" {
+			return
+		}
+		for _, s := range cmd.Commands() {
+			if s.IsAvailableCommand() && s.Name() == f.Value.String() {
+				found = f
+			}
+		}
+	})
+	if found == nil {
+		return nil, ""
+	}
+	return found, found.Value.String()
 }
 
 // SuggestCommands names the subcommands of cmd close to name: within two
