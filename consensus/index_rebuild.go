@@ -58,6 +58,14 @@ func (s *Store) build(ctx context.Context) (*index, error) {
 			return nil, err
 		}
 	}
+	// Made 0600 before SQLite opens it, as every file of the root is:
+	// SQLite would make it 0644 (the umask's), and its log and shared
+	// memory files take the database's mode.
+	if f, err := s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, vault.FilePerm); err != nil {
+		return nil, err
+	} else if err := f.Close(); err != nil {
+		return nil, err
+	}
 	if err := s.buildFile(ctx, filepath.Join(s.rootDir, filepath.FromSlash(tmp))); err != nil {
 		_ = s.root.Remove(tmp)
 		return nil, err

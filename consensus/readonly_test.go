@@ -59,3 +59,26 @@ func TestReadOnlyRootIsRead(t *testing.T) {
 		t.Errorf("private index %s after Close: %v, want it removed", private, err)
 	}
 }
+
+// The lookup index, its write-ahead log and its shared memory are the
+// user's alone (0600), as every file under the root is: SQLite made the
+// database 0644, and the log and shared memory after it.
+func TestIndexFilesArePrivate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	position := "Keep idempotency keys for 24 hours, then delete them"
+	e.fileRule(t, debate.LayerSpec, "20261130-spec-idempotency-key-expiry-abcdef", "Idempotency key expiry", position)
+	s := e.open(t)
+	if _, err := s.Check(context.Background(), debate.LayerSpec, "When do idempotency keys expire?", position); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		fi, err := os.Stat(filepath.Join(e.root, filepath.FromSlash(CacheFile+suffix)))
+		if errors.Is(err, fs.ErrNotExist) && suffix != "" {
+			continue
+		}
+		if err != nil || fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s%s: %v, %v; want mode 0600", CacheFile, suffix, fi.Mode().Perm(), err)
+		}
+	}
+}
