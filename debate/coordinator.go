@@ -441,47 +441,16 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 	}); err != nil {
 		return err
 	}
-	// A request over the message size limit leaves out the oldest turns'
-	// arguments (their positions stay), then the turns' evidence, then the
-	// context, then the oldest turns themselves: the standing position is
-	// always there, and a debate never stops on a request it cannot send.
-	// The context (the spec or plan under debate) goes after the evidence:
-	// the agents' own citations, already checked and recorded, matter less
-	// to the next turn than the document they argue about.
-	trimmed, evidence := 0, true
-	for {
-		m, err := NewRequestMessage(s.Coordinator, p.sp.Name, p.req)
-		if err != nil {
-			return err
-		}
-		err = c.Messenger.Send(ctx, m)
-		if err == nil {
-			c.log.Debug("request sent", "agent", p.sp.Name, "msg_id", m.ID, "request_id", p.requestID)
-			return nil
-		}
-		tr := p.req.Transcript
-		switch {
-		case !errors.Is(err, inbox.ErrTooLarge):
-		case trimmed < len(tr):
-			tr[trimmed].Text = "(left out: the request would exceed the message size limit)"
-			trimmed++
-			continue
-		case evidence && len(tr) > 0:
-			for i := range tr {
-				tr[i].EvidenceRefs, tr[i].Evidence = []string{}, nil
-			}
-			evidence = false
-			continue
-		case len(p.req.Context) > 0:
-			c.log.Warn("the request leaves out the context: it would exceed the message size limit", "agent", p.sp.Name, "request_id", p.requestID)
-			p.req.Context = []ContextItem{}
-			continue
-		case len(tr) > 0:
-			p.req.Transcript = tr[1:]
-			continue
-		}
-		return fmt.Errorf("send %s to %s: %w", p.requestID, p.sp.Name, err)
+	hadContext := len(p.req.Context) > 0
+	m, err := sendFitting(p.req, s.Coordinator, p.sp.Name, inbox.MaxMessageBytes, func(m *inbox.Message) error { return c.Messenger.Send(ctx, m) })
+	if err != nil {
+		return err
 	}
+	if hadContext && len(p.req.Context) == 0 {
+		c.log.Warn("the request leaves out the context: it would exceed the message size limit", "agent", p.sp.Name, "request_id", p.requestID)
+	}
+	c.log.Debug("request sent", "agent", p.sp.Name, "msg_id", m.ID, "request_id", p.requestID)
+	return nil
 }
 
 // standing is the defender's latest position.

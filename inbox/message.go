@@ -123,6 +123,26 @@ const MaxIDLen = 200
 // decode (an id over MaxIDLen bytes, a typed field that is not UTF-8), so
 // that a transport never accepts a message its receivers must refuse.
 func (m *Message) Encode() ([]byte, error) {
+	b, err := m.encode()
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxMessageBytes {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(b), MaxMessageBytes)
+	}
+	return b, nil
+}
+
+// Size is the length in bytes of m's wire form (Encode's), also when it is
+// over MaxMessageBytes: what a sender that must shorten a message measures
+// it by. It fails as Encode does, except for ErrTooLarge.
+func (m *Message) Size() (int, error) {
+	b, err := m.encode()
+	return len(b), err
+}
+
+// encode is Encode without the size limit.
+func (m *Message) encode() ([]byte, error) {
 	if len(m.ID) > MaxIDLen {
 		return nil, fmt.Errorf("%w: id is %d bytes, limit %d", ErrMalformed, len(m.ID), MaxIDLen)
 	}
@@ -176,9 +196,6 @@ func (m *Message) Encode() ([]byte, error) {
 		}
 	}
 	buf.WriteByte('}')
-	if buf.Len() > MaxMessageBytes {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, buf.Len(), MaxMessageBytes)
-	}
 	return buf.Bytes(), nil
 }
 
