@@ -2,6 +2,7 @@ package debate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/parleyhq/parley/internal/clip"
@@ -155,6 +156,55 @@ type Tally struct {
 	tokens    int
 	// byRound[r] holds round r's slots (index 0 unused).
 	byRound [][]*Slot
+	// assertions indexes the attackers' positions, built on first use.
+	assertions *assertions
+	// lookups counts Slot's calls, for the tests of how the rules scale.
+	lookups int
+}
+
+// assertions is where the attackers asserted each position hash, so that
+// what a turn counted as is looked up, not searched for through every
+// earlier round: the cost of a long debate's rules grows with its slots,
+// not with their square.
+type assertions struct {
+	// first[i][h] is the first round in which attacker i asserted h.
+	first []map[string]int
+	// rounds[h] lists, by round, each round in which an attacker
+	// asserted h, with the first such attacker's slot in speaking order.
+	rounds map[string][]assertion
+}
+
+type assertion struct {
+	round int
+	slot  *Slot
+}
+
+// index returns the attackers' assertions, building them once.
+func (t *Tally) index() *assertions {
+	if t.assertions != nil {
+		return t.assertions
+	}
+	x := &assertions{first: make([]map[string]int, len(t.attackers)), rounds: map[string][]assertion{}}
+	for i := range x.first {
+		x.first[i] = map[string]int{}
+	}
+	for q := 1; q < len(t.byRound); q++ {
+		for i := range t.attackers {
+			a := t.attacker(q, i)
+			if a == nil {
+				continue
+			}
+			h := a.asserted()
+			if _, ok := x.first[i][h]; !ok {
+				x.first[i][h] = q
+			}
+			if rs := x.rounds[h]; len(rs) == 0 || rs[len(rs)-1].round != q {
+				x.rounds[h] = append(rs, assertion{q, a})
+			}
+		}
+	}
+	t.assertions = x
+	return x
 }
 
 func newTally(s *DebateSession, slots []Slot, elapsedMs int64) *Tally {
@@ -191,6 +241,7 @@ func (t *Tally) Tokens() int { return t.tokens }
 
 // Slot returns round r's slot of the speaker at index i, or nil.
 func (t *Tally) Slot(r, i int) *Slot {
+	t.lookups++
 	if r < 1 || r >= len(t.byRound) {
 		return nil
 	}
@@ -228,10 +279,8 @@ func (t *Tally) Standing() string {
 // firstAsserted is the first round before r in which attacker i asserted
 // hash h, 0 if none.
 func (t *Tally) firstAsserted(i, r int, h string) int {
-	for q := 1; q < r; q++ {
-		if a := t.attacker(q, i); a != nil && a.asserted() == h {
-			return q
-		}
+	if q, ok := t.index().first[i][h]; ok && q < r {
+		return q
 	}
 	return 0
 }
@@ -296,14 +345,13 @@ func (t *Tally) adoptedFrom(r int, h string) (*Slot, int) {
 	if h == "" || h == PositionHash(t.defenderBefore(r)) {
 		return nil, 0
 	}
-	for q := r; q >= 1; q-- {
-		for i := range t.attackers {
-			if a := t.attacker(q, i); a != nil && a.asserted() == h {
-				return a, q
-			}
-		}
+	rs := t.index().rounds[h]
+	// The latest round at or before r.
+	k := sort.Search(len(rs), func(k int) bool { return rs[k].round > r }) - 1
+	if k < 0 {
+		return nil, 0
 	}
-	return nil, 0
+	return rs[k].slot, rs[k].round
 }
 
 // unchangedCounters is, after a defender turn of round r whose position is
