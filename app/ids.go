@@ -157,7 +157,11 @@ func ResolveRecord(ctx context.Context, s *consensus.Store, arg string) (string,
 	if !consensus.InRecordsFolder(arg) {
 		return arg, nil // a page of another folder: the store says it is no record
 	}
-	recs, err := s.Records(ctx, consensus.Filter{})
+	// A whole name or id, as a script gives it: one lookup in the index.
+	if name, err := s.Named(ctx, arg); err != nil || name != "" {
+		return name, err
+	}
+	recs, err := s.Names(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -165,8 +169,8 @@ func ResolveRecord(ctx context.Context, s *consensus.Store, arg string) (string,
 	byID := map[string]string{}
 	for _, r := range recs {
 		names = append(names, r.Name)
-		if r.DebateID != "" {
-			byID[r.DebateID] = r.Name
+		if _, seen := byID[r.DebateID]; r.DebateID != "" && !seen {
+			byID[r.DebateID] = r.Name // the first by name, as the store finds a debate's record
 		}
 	}
 	trimmed := consensus.LinkName(arg)

@@ -2,6 +2,8 @@ package consensus
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -63,6 +65,76 @@ func (s *Store) records(ctx context.Context, f Filter) ([]Record, error) {
 		out = append(out, *r)
 	}
 	return out, nil
+}
+
+// RecordName is what a user names a record by: the name of its file
+// without ".md" (the name wikilinks use) and the id of the debate it
+// records ("" when it names none).
+type RecordName struct {
+	Name     string
+	DebateID string
+}
+
+// Named is the record whose name is exactly LinkName(arg) or whose debate
+// has exactly the id arg, "" when none is. Like Names, it sees the files
+// created, renamed or removed since the last lookup and reads no record:
+// it costs a lookup in the index, however many records the vault holds.
+func (s *Store) Named(ctx context.Context, arg string) (string, error) {
+	return retryLost(ctx, s, func() (string, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := s.ensure(ctx); err != nil {
+			return "", err
+		}
+		if name := LinkName(arg); name != "" {
+			var n string
+			err := s.idx.db.QueryRowContext(ctx, `SELECT name FROM files WHERE name = ? AND qkey IS NOT NULL`, name+".md").Scan(&n)
+			if err == nil {
+				return strings.TrimSuffix(n, ".md"), nil
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return "", s.indexErr(err)
+			}
+		}
+		r, err := s.byDebate(strings.TrimSpace(arg))
+		if err != nil || r == nil {
+			return "", err
+		}
+		return r.Name, nil
+	})
+}
+
+// Names lists the records' names and debate ids, by name. It sees the
+// files created, renamed or removed since the last lookup, as every
+// lookup does, and reads no record: naming a record among many costs a
+// row of the index each, not a check of every file (Records).
+func (s *Store) Names(ctx context.Context) ([]RecordName, error) {
+	return retryLost(ctx, s, func() ([]RecordName, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := s.ensure(ctx); err != nil {
+			return nil, err
+		}
+		rows, err := s.idx.db.QueryContext(ctx, `SELECT name, COALESCE(debate_id, '') FROM files WHERE qkey IS NOT NULL`)
+		if err != nil {
+			return nil, s.indexErr(err)
+		}
+		defer rows.Close()
+		var out []RecordName
+		for rows.Next() {
+			var n RecordName
+			if err := rows.Scan(&n.Name, &n.DebateID); err != nil {
+				return nil, s.indexErr(err)
+			}
+			n.Name = strings.TrimSuffix(n.Name, ".md")
+			out = append(out, n)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, s.indexErr(err)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+		return out, nil
+	})
 }
 
 // Refresh checks every record file's size and time and re-reads those that
