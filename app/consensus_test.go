@@ -414,3 +414,42 @@ func TestShowReadsNoOtherRecord(t *testing.T) {
 		}
 	}
 }
+
+// A record file that lookups skip (frontmatter a hand edit broke, a
+// symbolic link) is named by a prefix as by its whole name: Show says why
+// it cannot be read, rather than that there is no such record.
+func TestShowSaysWhyAPrefixsRecordIsSkipped(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := fileRecords(t, a,
+		outcome("20261201-spec-cache-warmup-q7w2ea", "Cache warmup", "Warm the cache at deploy"),
+		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	ctx := context.Background()
+	records := filepath.Join(a.Vault(), "wiki", "consensus")
+	broken := filepath.Join(records, "spec-upload-quota.md")
+	data, err := os.ReadFile(filepath.Join(records, "spec-upload-size-cap.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A quote left open by hand.
+	data = []byte(strings.Replace(string(data), `topic: "Upload size cap"`, `topic: "Upload size cap`, 1))
+	if err := os.WriteFile(broken, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("spec-upload-size-cap.md", filepath.Join(records, "spec-linked.md")); err != nil {
+		t.Fatal(err)
+	}
+	for arg, why := range map[string]string{
+		"spec-upload-quota": "spec-upload-quota.md: not a consensus record: invalid frontmatter", "spec-upload-q": "spec-upload-quota.md: not a consensus record: invalid frontmatter",
+		"SPEC-UPLOAD-Q": "spec-upload-quota.md: not a consensus record: invalid frontmatter",
+		"spec-linked":   "spec-linked.md: not a regular page file: it is a symbolic link", "spec-lin": "spec-linked.md: not a regular page file: it is a symbolic link",
+	} {
+		p, err := c.Show(ctx, arg)
+		if err == nil || !strings.Contains(err.Error(), why) || errors.Is(err, consensus.ErrNoRecord) {
+			t.Errorf("Show(%q) = %v, %v; want the file and why it is skipped (%s)", arg, p, err, why)
+		}
+	}
+	if p, err := c.Show(ctx, "spec-cache"); err != nil || p.Name != "spec-cache-warmup" {
+		t.Errorf("Show of a prefix of a good record = %v, %v", p, err)
+	}
+}

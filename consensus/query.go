@@ -104,10 +104,13 @@ func (s *Store) Named(ctx context.Context, arg string) (string, error) {
 	})
 }
 
-// Names lists the records' names and debate ids, by name. It sees the
-// files created, renamed or removed since the last lookup, as every
-// lookup does, and reads no record: naming a record among many costs a
-// row of the index each, not a check of every file (Records).
+// Names lists the records' names and debate ids, by name, and the names
+// of the files lookups skip (Skipped: broken frontmatter, a symbolic
+// link), which name a record as much to the user who typed part of one:
+// Record says why it cannot be read. It sees the files created, renamed
+// or removed since the last lookup, as every lookup does, and reads no
+// record: naming a record among many costs a row of the index each, not a
+// check of every file (Records).
 func (s *Store) Names(ctx context.Context) ([]RecordName, error) {
 	return retryLost(ctx, s, func() ([]RecordName, error) {
 		s.mu.Lock()
@@ -115,7 +118,7 @@ func (s *Store) Names(ctx context.Context) ([]RecordName, error) {
 		if err := s.ensure(ctx); err != nil {
 			return nil, err
 		}
-		rows, err := s.idx.db.QueryContext(ctx, `SELECT name, COALESCE(debate_id, '') FROM files WHERE qkey IS NOT NULL`)
+		rows, err := s.idx.db.QueryContext(ctx, `SELECT name, COALESCE(debate_id, '') FROM files WHERE qkey IS NOT NULL OR skip IS NOT NULL`)
 		if err != nil {
 			return nil, s.indexErr(err)
 		}
