@@ -453,3 +453,34 @@ func TestShowSaysWhyAPrefixsRecordIsSkipped(t *testing.T) {
 		t.Errorf("Show of a prefix of a good record = %v, %v", p, err)
 	}
 }
+
+// A record's name is found whichever Unicode form spells its accents, as
+// the vault's links find it: a record renamed on a Mac, or synced from
+// one, has "é" as "e" and a combining accent in its file name, and the
+// name typed on a keyboard has it as one letter (and the other way
+// round).
+func TestShowFindsANameInEitherUnicodeForm(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := fileRecords(t, a,
+		outcome("20261201-spec-cache-decision-q7w2ea", "Cache decision", "Cache for five minutes"),
+		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	ctx := context.Background()
+	records := filepath.Join(a.Vault(), "wiki", "consensus")
+	const decomposed, composed = "Cache de\u0301cision", "Cache d\u00e9cision"
+	if err := os.Rename(filepath.Join(records, "spec-cache-decision.md"), filepath.Join(records, decomposed+".md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(records, "spec-upload-size-cap.md"), filepath.Join(records, "Upload r\u00e8gle.md")); err != nil {
+		t.Fatal(err)
+	}
+	for arg, want := range map[string]string{
+		composed: decomposed, composed + ".md": decomposed, "[[" + composed + "]]": decomposed, "cache d\u00e9": decomposed, "CACHE D\u00c9CISION": decomposed,
+		"Upload re\u0300gle": "Upload r\u00e8gle", "upload re\u0300": "Upload r\u00e8gle",
+	} {
+		p, err := c.Show(ctx, arg)
+		if err != nil || p.Name != want {
+			t.Errorf("Show(%q) = %v, %v; want %q", arg, p, err, want)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/transcripts"
+	"github.com/parleyhq/parley/vault"
 )
 
 // maxCandidates bounds the candidates an ambiguous prefix lists.
@@ -40,16 +41,17 @@ func MatchPrefix(arg string, names []string) []string {
 }
 
 // matchFold is the names arg names, as Obsidian resolves a note's name:
-// the one equal to arg, else those equal to it ignoring case, else those
-// that start with it ignoring case, sorted.
+// the one equal to arg, else those equal to it ignoring case and Unicode
+// form (vault.FoldName: a name synced from a Mac spells "é" as "e" and an
+// accent), else those that start with it so, sorted.
 func matchFold(arg string, names []string) []string {
-	la := strings.ToLower(arg)
+	la := vault.FoldName(arg)
 	var equal, prefixed []string
 	for _, n := range names {
 		if n == arg {
 			return []string{n}
 		}
-		switch ln := strings.ToLower(n); {
+		switch ln := vault.FoldName(n); {
 		case ln == la:
 			equal = append(equal, n)
 		case strings.HasPrefix(ln, la):

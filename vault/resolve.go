@@ -45,15 +45,16 @@ func (ix *nameIndex) stale(root *os.Root) bool {
 }
 
 func linkKey(p string) string {
-	return foldName(strings.TrimSuffix(path.Base(p), ".md"))
+	return FoldName(strings.TrimSuffix(path.Base(p), ".md"))
 }
 
-// foldName is a name or path as links match it: in lower case and in
+// FoldName is a name or path as links match it: in lower case and in
 // Unicode's composed form (NFC), so that "é" written as one code point
 // and as "e" with a combining accent (as macOS's HFS+ stored names, and a
 // vault synced from a Mac keeps them) are one name, as they are to the
-// Mac's file system and to Obsidian on it.
-func foldName(s string) string { return norm.NFC.String(strings.ToLower(s)) }
+// Mac's file system and to Obsidian on it. Whatever matches a name the
+// user typed against the vault's names folds both with it.
+func FoldName(s string) string { return norm.NFC.String(strings.ToLower(s)) }
 
 func (ix *nameIndex) add(p string) {
 	k := linkKey(p)
@@ -132,12 +133,12 @@ func (v *Vault) Resolve(link string) (string, error) {
 
 func (ix *nameIndex) lookup(target string) (string, error) {
 	t := norm.NFC.String(strings.TrimSuffix(strings.TrimPrefix(path.Clean("/"+target), "/"), ".md"))
-	cands := ix.byName[foldName(path.Base(t))]
+	cands := ix.byName[FoldName(path.Base(t))]
 	if strings.Contains(t, "/") {
-		lt := foldName(t)
+		lt := FoldName(t)
 		var keep []string
 		for _, c := range cands {
-			lc := foldName(strings.TrimSuffix(c, ".md"))
+			lc := FoldName(strings.TrimSuffix(c, ".md"))
 			if lc == lt || strings.HasSuffix(lc, "/"+lt) {
 				keep = append(keep, c)
 			}
