@@ -63,7 +63,9 @@ func Records(w io.Writer, recs []consensus.Record, dir string, header bool) erro
 }
 
 // RecordPage writes a record: its file, a line of its fields, the records
-// it supersedes or that supersede it, and its Markdown body.
+// it supersedes or that supersede it, whether it was overtaken (filed
+// superseded by a record its debate started before), and its Markdown
+// body.
 func RecordPage(w io.Writer, p *app.RecordPage) error {
 	o := &recOut{w: w}
 	r := &p.Record
@@ -71,6 +73,10 @@ func RecordPage(w io.Writer, p *app.RecordPage) error {
 	o.printf("layer %s  verdict %s  action %s  status %s  debate %s\n", r.Layer, r.Verdict, r.Action, r.Status, r.DebateID)
 	if r.Supersedes != "" || r.SupersededBy != "" {
 		o.printf("supersedes %s  superseded by %s\n", OrDash(r.Supersedes), OrDash(r.SupersededBy))
+	}
+	if r.OvertakenBy != "" {
+		by := cleanAll(r.OvertakenBy)
+		o.printf("overtaken by %s: its debate started before %s's debate, which was filed first; %s answers the question, and this record was filed superseded by it\n", by, by, by)
 	}
 	o.printf("\n%s", p.Body)
 	return o.err
