@@ -484,3 +484,32 @@ func TestShowFindsANameInEitherUnicodeForm(t *testing.T) {
 		}
 	}
 }
+
+// An absolute path names the file at that path: one into another vault's
+// records folder (a path copied from another project's output) is no
+// record of this vault, rather than this vault's record of the same name,
+// shown with exit 0 as if it were the one asked for. A path into this
+// vault's records folder, also through a symbolic link, is its record.
+func TestShowOfAPathIntoAnotherVaultIsNoRecord(t *testing.T) {
+	t.Parallel()
+	here, other := newApp(t), newApp(t)
+	c := fileRecords(t, here, outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	fileRecords(t, other, outcome("20261202-spec-upload-size-cap-k2j3h4", "Upload size cap", "Uploads stop at 10 MB"))
+	ctx := context.Background()
+	elsewhere := filepath.Join(other.Vault(), "wiki", "consensus", "spec-upload-size-cap.md")
+	for _, arg := range []string{elsewhere, "[[" + elsewhere + "]]", filepath.Join(t.TempDir(), "wiki", "consensus", "spec-upload-size-cap.md")} {
+		p, err := c.Show(ctx, arg)
+		if !errors.Is(err, consensus.ErrNoRecord) || !strings.Contains(err.Error(), "is not in this vault's records folder") {
+			t.Errorf("Show(%q) = %v, %v; want no record of this vault", arg, p, err)
+		}
+	}
+	link := filepath.Join(t.TempDir(), "vault-link")
+	if err := os.Symlink(here.Vault(), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{filepath.Join(here.Vault(), "wiki", "consensus", "spec-upload-size-cap.md"), filepath.Join(link, "wiki", "consensus", "spec-upload-size-cap.md")} {
+		if p, err := c.Show(ctx, arg); err != nil || p.FinalPosition != "Uploads stop at 50 MB" {
+			t.Errorf("Show(%q) = %v, %v; want this vault's record", arg, p, err)
+		}
+	}
+}

@@ -156,8 +156,8 @@ func validPrefix(s string) bool {
 // A name that matches nothing is returned as it is, for the store to say
 // it is not there.
 func ResolveRecord(ctx context.Context, s *consensus.Store, arg string) (string, error) {
-	if !consensus.InRecordsFolder(arg) {
-		return arg, nil // a page of another folder: the store says it is no record
+	if s.NamesRecord(arg) != nil {
+		return arg, nil // a page of another folder or vault: the store says it is no record
 	}
 	// A whole name or id, as a script gives it: one lookup in the index.
 	if name, err := s.Named(ctx, arg); err != nil || name != "" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -164,12 +165,51 @@ func (s *Store) Skipped() []Skipped {
 	return s.skippedFiles()
 }
 
+// NamesRecord says whether name, a record's name, wikilink, file name or
+// path as a user gives it, can name a record of this store: nil when it
+// can, else an error wrapping ErrNoRecord that says why. A path into
+// another folder names none (InRecordsFolder), and so does an absolute
+// path into another vault's records folder (a path copied from another
+// project's output), rather than the record of the same name here.
+func (s *Store) NamesRecord(name string) error {
+	if !InRecordsFolder(name) {
+		return fmt.Errorf("%w: %q is not in %s, whose files are the records", ErrNoRecord, name, Folder)
+	}
+	p := strings.TrimSpace(name)
+	if l, err := vault.ParseLink(p); err == nil {
+		p = l.Target
+	}
+	if !filepath.IsAbs(p) {
+		return nil // a name, or a path in the vault
+	}
+	folder := filepath.Join(s.v.Path(), filepath.FromSlash(Folder))
+	if sameDir(filepath.Dir(p), folder) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s is not in this vault's records folder, %s", ErrNoRecord, p, folder)
+}
+
+// sameDir reports whether a and b are one directory: the same path, or
+// the same once symbolic links are followed (a vault under /tmp reached
+// through /private/tmp).
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, err := filepath.EvalSymlinks(a)
+	if err != nil {
+		return false
+	}
+	rb, err := filepath.EvalSymlinks(b)
+	return err == nil && ra == rb
+}
+
 // Record reads one record afresh from the vault by name ("spec-x"),
 // wikilink ("[[spec-x]]"), file name or vault path, or by the id of the
 // debate it records. It returns the record and its page.
 func (s *Store) Record(ctx context.Context, name string) (*Record, *vault.Page, error) {
-	if !InRecordsFolder(name) {
-		return nil, nil, fmt.Errorf("%w: %q is not in %s, whose files are the records", ErrNoRecord, name, Folder)
+	if err := s.NamesRecord(name); err != nil {
+		return nil, nil, err
 	}
 	file, err := retryLost(ctx, s, func() (string, error) {
 		s.mu.Lock()
