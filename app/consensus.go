@@ -311,6 +311,10 @@ type RecordPage struct {
 	consensus.Record
 	File string `json:"file"`
 	Body string `json:"body" jsonschema:"the record's Markdown after its frontmatter"`
+	// Current names the record that answers the question now when it is
+	// another one (this one superseded or overtaken); "" when this record
+	// is the question's answer, or none is.
+	Current string `json:"current,omitempty" jsonschema:"the question's active record, the one that answers it now, when this record is not it"`
 }
 
 // Show reads the record name names: a record's name, file name or
@@ -329,7 +333,17 @@ func (c *Consensus) Show(ctx context.Context, name string) (*RecordPage, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &RecordPage{Record: *r, File: c.File(r), Body: string(page.Body)}, nil
+	out := &RecordPage{Record: *r, File: c.File(r), Body: string(page.Body)}
+	if r.Status != consensus.StatusActive || r.OvertakenBy != "" {
+		cur, err := c.s.Current(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		if cur != r.Name {
+			out.Current = cur
+		}
+	}
+	return out, nil
 }
 
 // CheckInput is a position about to be taken on a question.

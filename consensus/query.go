@@ -105,6 +105,23 @@ func (s *Store) Named(ctx context.Context, arg string) (string, error) {
 	})
 }
 
+// Current is the name of the record that answers r's question now (its
+// active record, the one Check answers from), "" when no record of the
+// question is active. Like Names, it reads no record file.
+func (s *Store) Current(ctx context.Context, r *Record) (string, error) {
+	return retryLost(ctx, s, func() (string, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := s.ensure(ctx); err != nil {
+			return "", err
+		}
+		if a := s.active(r.key()); a != nil {
+			return a.Name, nil
+		}
+		return "", nil
+	})
+}
+
 // Names lists the records' names and debate ids, by name, and the names
 // of the files lookups skip (Skipped: broken frontmatter, a symbolic
 // link), which name a record as much to the user who typed part of one:

@@ -502,3 +502,36 @@ func TestConsensusListSaysTheFilterMatchesNothing(t *testing.T) {
 		t.Errorf("list --layer spec: exit %d %q", code, out)
 	}
 }
+
+// A question debated three times: its first record keeps the bare name
+// (spec-idempotency-key-design), the one a person or an agent types, and
+// "consensus show" of it named only the record that superseded it next
+// (-2, itself superseded). Now show names the question's current record,
+// the one check answers from, in its header and as "current" under
+// --json; the current record names none.
+func TestConsensusShowNamesTheCurrentRecord(t *testing.T) {
+	t.Parallel()
+	c := newCLIEnv(t)
+	c.fileDebates(t,
+		consensustest.Outcome(cliDebate, cliTopic, debate.LayerSpec, debate.ConsensusReached, cliPos, cliCount, false),
+		consensustest.Outcome("20261201-spec-idempotency-bbbbbb", cliTopic, debate.LayerSpec, debate.ConsensusReached, cliCount, cliPos, false),
+		consensustest.Outcome("20261202-spec-idempotency-cccccc", cliTopic, debate.LayerSpec, debate.ConsensusReached, cliPos, cliCount, false),
+	)
+	out, errOut, code := c.run(t, "consensus", "show", "spec-idempotency-key-design")
+	if code != 0 || !strings.Contains(out, "superseded by spec-idempotency-key-design-2\ncurrent record of the question: spec-idempotency-key-design-3\n") {
+		t.Errorf("show of the first record: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = c.run(t, "--json", "consensus", "show", "spec-idempotency-key-design")
+	var p struct{ Name, Current string }
+	if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil || p.Current != "spec-idempotency-key-design-3" {
+		t.Errorf("show --json of the first record: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	out, errOut, code = c.run(t, "consensus", "show", "spec-idempotency-key-design-3")
+	if code != 0 || strings.Contains(out, "current record") {
+		t.Errorf("show of the current record: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, _ = c.run(t, "--json", "consensus", "show", "spec-idempotency-key-design-3")
+	if strings.Contains(out, `"current"`) {
+		t.Errorf("show --json of the current record names a current one: %s", out)
+	}
+}

@@ -64,8 +64,8 @@ func Records(w io.Writer, recs []consensus.Record, dir string, header bool) erro
 
 // RecordPage writes a record: its file, a line of its fields, the records
 // it supersedes or that supersede it, whether it was overtaken (filed
-// superseded by a record its debate started before), and its Markdown
-// body.
+// superseded by a record its debate started before), the question's
+// current record when it is another, and its Markdown body.
 func RecordPage(w io.Writer, p *app.RecordPage) error {
 	o := &recOut{w: w}
 	r := &p.Record
@@ -77,6 +77,9 @@ func RecordPage(w io.Writer, p *app.RecordPage) error {
 	if r.OvertakenBy != "" {
 		by := cleanAll(r.OvertakenBy)
 		o.printf("overtaken by %s: its debate started before %s's debate, which was filed first; %s answers the question, and this record was filed superseded by it\n", by, by, by)
+	}
+	if p.Current != "" && p.Current != r.OvertakenBy {
+		o.printf("current record of the question: %s\n", cleanAll(p.Current))
 	}
 	o.printf("\n%s", p.Body)
 	return o.err
