@@ -339,7 +339,7 @@ func duplicateKey(data []byte) (string, error) {
 		case json.Delim('{'):
 			var fields map[string]reflect.Type // a section's settings, by key in lower case
 			if t != nil && t.Kind() == reflect.Struct {
-				fields = jsonFields(t)
+				fields = jsonerr.FieldTypes(t)
 			}
 			seen := map[string]string{} // as compared → as written
 			for dec.More() {
@@ -393,32 +393,6 @@ func duplicateKey(data []byte) (string, error) {
 		return "", nil
 	}
 	return dup, err
-}
-
-// jsonFields are the settings of the section struct t as the decoder
-// reads them: each field's JSON key, in lower case, with its type, the
-// fields of an embedded struct as the section's own.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case name == "-" || !f.IsExported() && !f.Anonymous:
-		case name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct:
-			for k, ft := range jsonFields(f.Type) {
-				if _, ok := out[k]; !ok {
-					out[k] = ft
-				}
-			}
-		default:
-			if name == "" {
-				name = f.Name
-			}
-			out[strings.ToLower(name)] = f.Type
-		}
-	}
-	return out
 }
 
 // configKeys are the keys config.json may hold, at any depth.

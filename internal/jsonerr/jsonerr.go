@@ -252,6 +252,18 @@ func structFields(t reflect.Type) map[string]field {
 	return out
 }
 
+// FieldTypes are the keys of struct t as encoding/json decodes them: each
+// field's JSON key, in lower case, with its type, the fields of an
+// embedded struct as t's own.
+func FieldTypes(t reflect.Type) map[string]reflect.Type {
+	fields := structFields(t)
+	out := make(map[string]reflect.Type, len(fields))
+	for k, f := range fields {
+		out[k] = f.typ
+	}
+	return out
+}
+
 // join is a key path: "debate" and "budgets" make "debate.budgets".
 func join(path, k string) string {
 	if path == "" {
