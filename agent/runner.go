@@ -12,6 +12,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -92,7 +93,9 @@ func (r *Runner) Run(ctx context.Context) error {
 			return fmt.Errorf("register %s: %w", r.Name, err)
 		}
 		defer func() {
-			if err := r.Registry.Unregister(context.WithoutCancel(ctx), r.Name); err != nil {
+			uctx, release := interrupt.AfterStop(ctx)
+			defer release()
+			if err := r.Registry.Unregister(uctx, r.Name); err != nil {
 				log.Warn("unregister failed", "op", "unregister", "err", err)
 			}
 		}()
@@ -122,7 +125,10 @@ func (r *Runner) Run(ctx context.Context) error {
 			return fmt.Errorf("receive as %s: %w", r.Name, err)
 		}
 		if r.serve(ctx, log, d.Message, c) {
-			if err := rcv.Ack(context.WithoutCancel(ctx), d); err != nil {
+			actx, release := interrupt.AfterStop(ctx)
+			err := rcv.Ack(actx, d)
+			release()
+			if err != nil {
 				log.Warn("ack failed", "op", "ack", "msg_id", d.Message.ID, "err", err)
 			}
 		}
@@ -243,10 +249,14 @@ func (r *Runner) serve(ctx context.Context, log *slog.Logger, m *inbox.Message, 
 // cannot be sent is logged and given up (the coordinator's wall clock
 // decides).
 func (r *Runner) send(ctx context.Context, log *slog.Logger, reply *inbox.Message) bool {
+	// A reply already made is sent even when ctx ends meanwhile, but
+	// within interrupt.Grace of the stop.
+	sctx, release := interrupt.AfterStop(ctx)
+	defer release()
 	for try := 1; ; try++ {
 		// The same id every time: a coordinator that already has it drops it.
 		m := *reply
-		err := r.Transport.Send(context.WithoutCancel(ctx), &m)
+		err := r.Transport.Send(sctx, &m)
 		if err == nil {
 			return true
 		}

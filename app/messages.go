@@ -11,6 +11,7 @@ import (
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -349,7 +350,7 @@ func Receive(ctx context.Context, r inbox.Receiver, o ReceiveOptions, handle fun
 		if err := handle(d.Message); err != nil {
 			return n, err
 		}
-		if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
+		if err := ack(ctx, r, d); err != nil {
 			return n, explainLeft(err, leftNotAcked, d.Message.ID)
 		}
 		n++
@@ -411,7 +412,7 @@ func (a *App) Watch(ctx context.Context, w WatchRequest, handle func(*inbox.Mess
 			if err := handle(d.Message); err != nil {
 				return err
 			}
-			if err := r.Ack(context.WithoutCancel(ctx), d); err != nil {
+			if err := ack(ctx, r, d); err != nil {
 				return explainLeft(err, leftNotAcked, d.Message.ID)
 			}
 		}
@@ -499,10 +500,32 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	return func() {
 		cancel()
 		<-done
-		if err := reg.Unregister(context.WithoutCancel(ctx), name, sid); err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrNotOwner) {
-			warn(Warning{Code: WarnUnregister, Agent: name, Text: fmt.Sprintf("could not unregister %s: %v", name, err)})
+		uctx, release := interrupt.AfterStop(ctx)
+		defer release()
+		if err := reg.Unregister(uctx, name, sid); err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrNotOwner) {
+			warn(Warning{Code: WarnUnregister, Agent: name, Text: unregisterFailed(uctx, name, err, a.RegistrationTTL())})
 		}
 	}, nil
+}
+
+// unregisterFailed says that a stopping watch could not remove name's
+// registration (err, under ctx from interrupt.AfterStop), and what
+// follows.
+func unregisterFailed(ctx context.Context, name string, err error, ttl time.Duration) string {
+	if errors.Is(context.Cause(ctx), interrupt.ErrGraceOver) {
+		return fmt.Sprintf("could not unregister %s: the messenger did not answer within %v of the stop (%v); senders see %s as not running once its heartbeat is older than the TTL (%v), and parley agents prune removes it then", name, interrupt.Grace, err, name, ttl)
+	}
+	return fmt.Sprintf("could not unregister %s: %v", name, err)
+}
+
+// ack acknowledges d, handled before ctx ended: a stop that comes during
+// the ack gives it interrupt.Grace more, rather than cutting it short (the
+// message would be handled twice) or letting it retry for as long as the
+// messenger allows.
+func ack(ctx context.Context, r inbox.Receiver, d *inbox.Delivery) error {
+	actx, cancel := interrupt.AfterStop(ctx)
+	defer cancel()
+	return r.Ack(actx, d)
 }
 
 // registrationLost says why a watch's registration was lost (err, from

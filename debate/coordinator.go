@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/interrupt"
 )
 
 // Enroller makes the coordinator known as an agent for as long as it runs
@@ -235,7 +236,11 @@ func (c *Coordinator) loop(ctx context.Context, resumed bool) (*Outcome, error) 
 		if err != nil {
 			return nil, fmt.Errorf("register the coordinator %s: %w", s.Coordinator, err)
 		}
-		defer leave(context.WithoutCancel(ctx))
+		defer func() {
+			lctx, release := interrupt.AfterStop(ctx)
+			defer release()
+			leave(lctx)
+		}()
 	}
 	rcv, err := c.Messenger.Listen(ctx, s.Coordinator)
 	if err != nil {
@@ -342,7 +347,10 @@ func (c *Coordinator) turn(ctx context.Context) error {
 			// Not acknowledged: the next holder of the inbox sees it again.
 			return err
 		}
-		if aerr := c.rcv.Ack(context.WithoutCancel(ctx), d); aerr != nil {
+		actx, release := interrupt.AfterStop(ctx)
+		aerr := c.rcv.Ack(actx, d)
+		release()
+		if aerr != nil {
 			c.log.Warn("ack failed; the message will be seen again and ignored", "op", "ack", "msg_id", d.Message.ID, "err", aerr)
 		}
 		if settled {

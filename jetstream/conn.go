@@ -481,6 +481,11 @@ func (c *Conn) untrack(r *receiver) {
 	c.mu.Unlock()
 }
 
+// connected reports whether the connection is up now. Work done on the
+// way out (releasing a hold, removing a consumer) is skipped when it is
+// not, rather than waited on for interrupt.Grace.
+func (c *Conn) connected() bool { return c.nc.IsConnected() }
+
 // attemptTimeout bounds one attempt of an operation that retry repeats.
 const attemptTimeout = 3 * time.Second
 

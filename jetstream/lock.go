@@ -14,6 +14,7 @@ import (
 	njs "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -185,7 +186,20 @@ func (h *hold) markLost() { h.lostOnce.Do(func() { close(h.lost) }) }
 func (h *hold) renewOnce() (next time.Duration, err error) {
 	every := h.c.cfg.LockTTL / 3
 	ctx, cancel := context.WithTimeout(context.Background(), every)
-	defer cancel()
+	// release does not wait for a renewal the server does not answer.
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-h.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	defer func() {
+		cancel()
+		<-watched
+	}()
 	for attempt := 0; ; attempt++ {
 		h.mu.Lock()
 		last := h.rev
@@ -278,10 +292,17 @@ func (h *hold) release() {
 		if h.isLost() {
 			return
 		}
+		if !h.c.connected() {
+			// Not even tried (a request sent while disconnected waits
+			// for a reconnection): the hold expires by itself, and a
+			// receiver of this host takes it over at once.
+			h.c.log.Warn("the server is out of reach: the hold on the inbox expires by itself", "op", "hold", "agent", h.agent)
+			return
+		}
 		h.mu.Lock()
 		rev := h.rev
 		h.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), interrupt.Grace)
 		defer cancel()
 		if err := h.c.boxes.Purge(ctx, h.key, njs.LastRevision(rev)); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
 			h.c.log.Warn("cannot release the hold on an inbox; it expires by itself", "op", "hold", "agent", h.agent, "err", err)

@@ -12,6 +12,7 @@ import (
 	njs "github.com/nats-io/nats.go/jetstream"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/sleep"
 )
 
@@ -118,7 +119,11 @@ func (r *receiver) reset(ctx context.Context) error {
 		return fmt.Errorf("confirm the hold on the inbox: %w", err)
 	}
 	regained := r.hold.regained.Load()
-	ctx = context.WithoutCancel(ctx)
+	// A reset under way when ctx ends is finished, if it can be within
+	// interrupt.Grace: a consumer deleted and not made again is the next
+	// reset's to make.
+	ctx, release := interrupt.AfterStop(ctx)
+	defer release()
 	err := r.c.retry(ctx, func(ctx context.Context) error {
 		err := r.c.stream.DeleteConsumer(ctx, ConsumerName(r.agent))
 		if errors.Is(err, njs.ErrConsumerNotFound) {
@@ -285,8 +290,14 @@ func (r *receiver) Receive(ctx context.Context) (*inbox.Delivery, error) {
 //
 // It runs when the caller's context is done (a poll, or a Ctrl-C), so it
 // tries for no longer than a poll waits: a server out of reach is an
-// error after pollWait, not after the full retry window.
+// error after pollWait, not after the full retry window. While the
+// connection is down it is not asked at all (the question would wait for
+// a reconnection): the poll fails at once as it would after pollWait, the
+// error a deadline (callers that poll in a loop wait again) that says why.
 func (r *receiver) inFlight(ctx context.Context) (int64, error) {
+	if !r.c.connected() {
+		return 0, fmt.Errorf("%w: the server is out of reach (%w)", context.DeadlineExceeded, nats.ErrDisconnected)
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pollWait)
 	defer cancel()
 	var info *njs.ConsumerInfo
@@ -373,7 +384,8 @@ func (r *receiver) deadLetter(ctx context.Context, msg njs.Msg, seq uint64, reas
 	dl.Header.Set(HeaderReason, reason)
 	dl.Header.Set(HeaderInbox, r.agent)
 	dl.Header.Set(HeaderSeq, seqs)
-	ctx = context.WithoutCancel(ctx)
+	ctx, release := interrupt.AfterStop(ctx)
+	defer release()
 	err := r.c.retry(ctx, func(ctx context.Context) error {
 		_, err := r.c.js.PublishMsg(ctx, dl, njs.WithExpectStream(StreamName))
 		return err
@@ -463,10 +475,11 @@ func (r *receiver) Close() error {
 	// a durable consumer on the server, whose default limit of 1000 per
 	// stream then refuses every new one. Only while the hold is known to
 	// be this receiver's (confirmed within half its TTL, never lost); best
-	// effort: otherwise, or with the server out of reach, the next
-	// receiver's reset replaces it.
-	if !r.hold.isLost() && r.hold.fresh() {
-		ctx, cancel := context.WithTimeout(context.Background(), closeDeleteTimeout)
+	// effort: otherwise, or with the server out of reach (not even tried:
+	// a request sent while disconnected waits for a reconnection, and a
+	// stop must not), the next receiver's reset replaces it.
+	if r.c.connected() && !r.hold.isLost() && r.hold.fresh() {
+		ctx, cancel := context.WithTimeout(context.Background(), interrupt.Grace)
 		_ = r.c.stream.DeleteConsumer(ctx, ConsumerName(r.agent))
 		cancel()
 	}
@@ -474,6 +487,3 @@ func (r *receiver) Close() error {
 	r.c.untrack(r)
 	return nil
 }
-
-// closeDeleteTimeout bounds Close's removal of the inbox's consumer.
-const closeDeleteTimeout = 2 * time.Second

@@ -16,6 +16,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -206,7 +207,9 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 	p.running = s.runningDebate
 	if err := s.start(p, model); err != nil {
 		if memorable { // give back the name claimed above
-			_ = s.cfg.Registry.Unregister(context.WithoutCancel(ctx), name, session)
+			uctx, release := interrupt.AfterStop(ctx)
+			_ = s.cfg.Registry.Unregister(uctx, name, session)
+			release()
 		}
 		if errors.Is(err, registry.ErrNameTaken) {
 			err = fmt.Errorf("%w; choose another name", err)

@@ -180,3 +180,41 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 		return 0, ErrInterrupted
 	}
 }
+
+// Grace is how long a process that was told to stop still gives the work
+// it does on the way out: unregistering an agent, releasing its hold on an
+// inbox, acknowledging or answering what it already handled. That work is
+// best effort: what it cannot finish in time is left to the rules that
+// judge what a dead process left (a registration whose process is gone or
+// whose heartbeat is older than the TTL is not live; a hold expires; an
+// unacknowledged message is delivered again). It is one attempt of a
+// messenger operation, so that a server that does not answer (a NATS
+// outage) costs a stop seconds, not the 30 s an operation otherwise
+// retries for.
+const Grace = 3 * time.Second
+
+// ErrGraceOver is the cause of a context from AfterStop that Grace ended.
+var ErrGraceOver = errors.New("stopping: the time left for work on the way out (interrupt.Grace) is over")
+
+// AfterStop returns a context for work that should still be done when ctx
+// ends, but not for long: it is not cancelled by ctx, only Grace after ctx
+// ends (Grace from now if ctx has ended already), with ErrGraceOver as its
+// cause (context.Cause). Work begun before the stop keeps its own limits
+// until then. cancel releases the context and the goroutine that times
+// the grace; call it when the work is done.
+func AfterStop(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(Grace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel(ErrGraceOver)
+		case <-c.Done():
+		}
+	})
+	return c, func() {
+		stop()
+		cancel(nil)
+	}
+}

@@ -149,3 +149,29 @@ func TestReaderEndsWithTheContext(t *testing.T) {
 		t.Fatalf("after the end: %v", err)
 	}
 }
+
+// Work under AfterStop is not cut short by the stop itself: it ends
+// interrupt.Grace later, with ErrGraceOver as the cause; released before
+// that, it ends as released, not as timed out.
+func TestAfterStop(t *testing.T) {
+	t.Parallel()
+	parent, stop := context.WithCancel(context.Background())
+	c, release := AfterStop(parent)
+	defer release()
+	stop()
+	select {
+	case <-c.Done():
+	case <-time.After(time.Minute): // a hang guard: the grace is seconds
+		t.Fatal("the grace never ended")
+	}
+	if !errors.Is(c.Err(), context.Canceled) || !errors.Is(context.Cause(c), ErrGraceOver) {
+		t.Fatalf("after the grace: err %v, cause %v", c.Err(), context.Cause(c))
+	}
+
+	c, release = AfterStop(context.Background())
+	release()
+	<-c.Done()
+	if errors.Is(context.Cause(c), ErrGraceOver) {
+		t.Fatalf("released: cause %v, want not the grace", context.Cause(c))
+	}
+}
