@@ -93,7 +93,7 @@ func (r *Runner) Run(ctx context.Context) error {
 			return fmt.Errorf("register %s: %w", r.Name, err)
 		}
 		defer func() {
-			uctx, release := interrupt.AfterStop(ctx)
+			uctx, release := interrupt.Cleanup(ctx)
 			defer release()
 			if err := r.Registry.Unregister(uctx, r.Name); err != nil {
 				log.Warn("unregister failed", "op", "unregister", "err", err)

@@ -500,7 +500,7 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 	return func() {
 		cancel()
 		<-done
-		uctx, release := interrupt.AfterStop(ctx)
+		uctx, release := interrupt.Cleanup(ctx)
 		defer release()
 		if err := reg.Unregister(uctx, name, sid); err != nil && !errors.Is(err, registry.ErrNotRegistered) && !errors.Is(err, registry.ErrNotOwner) {
 			warn(Warning{Code: WarnUnregister, Agent: name, Text: unregisterFailed(uctx, name, err, a.RegistrationTTL())})
@@ -509,7 +509,7 @@ func (a *App) registerWatcher(ctx context.Context, b Backend, name string, warn 
 }
 
 // unregisterFailed says that a stopping watch could not remove name's
-// registration (err, under ctx from interrupt.AfterStop), and what
+// registration (err, under ctx from interrupt.Cleanup), and what
 // follows.
 func unregisterFailed(ctx context.Context, name string, err error, ttl time.Duration) string {
 	if errors.Is(context.Cause(ctx), interrupt.ErrGraceOver) {

@@ -306,7 +306,7 @@ func (c *Coordinator) loop(ctx context.Context, resumed bool) (*Outcome, error) 
 			return nil, fmt.Errorf("register the coordinator %s: %w", s.Coordinator, err)
 		}
 		defer func() {
-			lctx, release := interrupt.AfterStop(ctx)
+			lctx, release := interrupt.Cleanup(ctx)
 			defer release()
 			leave(lctx)
 		}()

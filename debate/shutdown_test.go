@@ -68,3 +68,37 @@ func TestCoordinatorStopsWithinTheGraceWhenItsRegistryDoesNotAnswer(t *testing.T
 		t.Fatalf("leaving ended with %v; want the grace over", cause)
 	}
 }
+
+// A debate that reached its verdict while its registry stopped answering
+// returns the outcome once leaving had interrupt.Grace, rather than
+// waiting for as long as the registry would retry: it was not stopped,
+// and still the unregistering is only best effort.
+func TestCoordinatorLeavesWithinTheGraceAfterTheVerdict(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, budgetOf(3, 6000),
+		att("Critic", turns("1|Keys leak the creation time|Use UUIDv7 keys|-1", "2||||")),
+		def("Proposer", turns("1|Use UUIDv7 keys||0")))
+	en := unreachableEnroller{enrolled: make(chan struct{}), gaveUp: make(chan error, 1)}
+	c := h.coordinator(debate.NewMemJournal())
+	c.Enroller = en
+	type result struct {
+		o   *debate.Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		o, err := c.Start(context.Background(), h.session)
+		done <- result{o, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil || r.o.Verdict != debate.ConsensusReached {
+			t.Fatalf("debate: %+v %v; want CONSENSUS_REACHED", r.o, r.err)
+		}
+	case <-time.After(time.Minute): // a hang guard: the grace is seconds
+		t.Fatal("the debate reached its verdict and did not return: leaving waits for a registry that does not answer")
+	}
+	if cause := <-en.gaveUp; !errors.Is(cause, interrupt.ErrGraceOver) {
+		t.Fatalf("leaving ended with %v; want the grace over", cause)
+	}
+}

@@ -207,7 +207,7 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 	p.running = s.runningDebate
 	if err := s.start(p, model); err != nil {
 		if memorable { // give back the name claimed above
-			uctx, release := interrupt.AfterStop(ctx)
+			uctx, release := interrupt.Cleanup(ctx)
 			_ = s.cfg.Registry.Unregister(uctx, name, session)
 			release()
 		}

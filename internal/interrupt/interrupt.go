@@ -196,6 +196,15 @@ const Grace = 3 * time.Second
 // ErrGraceOver is the cause of a context from AfterStop that Grace ended.
 var ErrGraceOver = errors.New("stopping: the time left for work on the way out (interrupt.Grace) is over")
 
+// Cleanup returns a context for the work a process does on its way out
+// once its work proper is over — unregistering an agent, a debate's
+// coordinator leaving — whether ctx ended (a stop) or not (a debate that
+// reached its verdict, a watch whose output was closed): not cancelled by
+// ctx, ended Grace from now with ErrGraceOver as its cause.
+func Cleanup(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(context.WithoutCancel(ctx), Grace, ErrGraceOver)
+}
+
 // AfterStop returns a context for work that should still be done when ctx
 // ends, but not for long: it is not cancelled by ctx, only Grace after ctx
 // ends (Grace from now if ctx has ended already), with ErrGraceOver as its
