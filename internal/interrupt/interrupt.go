@@ -22,10 +22,31 @@ import (
 var ErrInterrupted = errors.New("interrupted")
 
 // On returns a copy of parent that Ctrl-C, SIGTERM or a hang-up ends,
-// and the function that stops listening (signal.NotifyContext for
-// parley's signals, Signals).
+// and the function that stops listening (as signal.NotifyContext does for
+// parley's signals, Signals). Once the first signal ended it, it stops
+// listening: the work on the way out may take longer than the user will
+// wait (interrupt.Grace), and a second Ctrl-C (or SIGTERM) ends the
+// process at once, by the signal's default action, as it would any
+// program (the shell says 130 for Ctrl-C).
 func On(parent context.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(parent, Signals()...)
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, Signals()...)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-ch:
+			signal.Stop(ch) // the next one is the signal's own
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		cancel()
+		<-done
+		signal.Stop(ch)
+	}
 }
 
 // Signals are the signals that stop a parley process the way Ctrl-C

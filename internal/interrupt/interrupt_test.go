@@ -1,11 +1,14 @@
 package interrupt
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -173,5 +176,69 @@ func TestAfterStop(t *testing.T) {
 	<-c.Done()
 	if errors.Is(context.Cause(c), ErrGraceOver) {
 		t.Fatalf("released: cause %v, want not the grace", context.Cause(c))
+	}
+}
+
+// After the first Ctrl-C ended the context, the work on the way out may
+// take longer than the user will wait: a second Ctrl-C ends the process
+// at once, killed by the signal (the shell says 130), as it would any
+// program. It used to be swallowed, as every later SIGTERM was.
+func TestASecondSignalEndsTheProcess(t *testing.T) {
+	if os.Getenv("PARLEY_SECOND_SIGNAL_CHILD") == "1" {
+		ctx, stop := On(context.Background())
+		defer stop()
+		fmt.Println("listening")
+		<-ctx.Done()
+		fmt.Println("stopping")
+		time.Sleep(time.Hour) // work on the way out that does not end
+		return
+	}
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestASecondSignalEndsTheProcess$")
+	cmd.Env = append(os.Environ(), "PARLEY_SECOND_SIGNAL_CHILD=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	expect := func(want string) {
+		t.Helper()
+		for lines.Scan() {
+			if lines.Text() == want {
+				return
+			}
+		}
+		_ = cmd.Process.Kill()
+		t.Fatalf("the child never said %q", want)
+	}
+	expect("listening")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	expect("stopping")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _ = io.Copy(io.Discard, out)
+		done <- cmd.Wait()
+	}()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("the child ended with %v; want it killed by SIGINT", err)
+		}
+		if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+			t.Fatalf("the child ended with %v; want it killed by SIGINT", err)
+		}
+	case <-time.After(time.Minute): // a hang guard: the second signal ends it at once
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatal("a second Ctrl-C did not end the process: the signal was swallowed")
 	}
 }
