@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"syscall"
 	"time"
 
@@ -82,12 +83,67 @@ func (a *App) StartDebate(ctx context.Context, s *debate.DebateSession) (pid int
 		return 0, err
 	}
 	log.Close()
-	logf, err := store.AgentLog(s.ID, "coordinator")
+	return a.detach(store, s.ID)
+}
+
+// ResumeDebateDetached continues the interrupted debate id in a detached
+// process, as StartDebate runs a new one ("parley debate resume ID" in a
+// session of its own, its output appended to logs/coordinator.log), and
+// returns that process's id without waiting: ResumeDebate for a caller
+// that cannot wait (a server). Nothing is started, and the error says
+// why, for a debate that is not there (transcripts.ErrNotFound), one a
+// coordinator runs (transcripts.ErrBusy), one that is closed
+// (debate.ErrClosed), one whose files disagree with its seal
+// (*TamperedError), and one still to be argued whose running agents
+// (@NAME) are not alive or not in their roles (*NotRunningError,
+// *RoleError). Two calls at once may start two processes: the one that
+// takes the debate runs it, the other finds it busy and exits.
+func (a *App) ResumeDebateDetached(ctx context.Context, id string) (pid int, err error) {
+	// Signed as StartDebate signs: a key the process could not use is
+	// refused here.
+	store, err := a.debates(true)
+	if err != nil {
+		return 0, err
+	}
+	defer store.Close()
+	switch st, err := store.Stamp(id); {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, fmt.Errorf("%w: %s", transcripts.ErrNotFound, id)
+	case err != nil:
+		return 0, err
+	case st.State == transcripts.StateRunning:
+		return 0, fmt.Errorf("%w: %s", transcripts.ErrBusy, id)
+	case st.State == transcripts.StateClosed:
+		return 0, fmt.Errorf("%w: %s", debate.ErrClosed, id)
+	}
+	t, err := a.Audit(ctx, store, id)
+	if err != nil {
+		return 0, err
+	}
+	if in := transcripts.IntegrityOf(t); in.RefusesResume() {
+		return 0, &TamperedError{ID: id, Trouble: in.Trouble()}
+	}
+	// A debate that has its verdict only needs filing: no agents.
+	if st, err := debate.Replay(t.Events); err == nil && st.Verdict == nil {
+		if err := a.CheckAgents(ctx, st.Session); err != nil {
+			return 0, err
+		}
+	}
+	return a.detach(store, id)
+}
+
+// detach runs "parley debate resume ID" in a session of its own, its
+// output appended to the debate's logs/coordinator.log, and returns its
+// process id. While this process runs it reaps the debate's when it ends
+// (a long-running server makes no zombie); if this process ends first,
+// the system does.
+func (a *App) detach(store *transcripts.Store, id string) (int, error) {
+	logf, err := store.AgentLog(id, "coordinator")
 	if err != nil {
 		return 0, err
 	}
 	defer logf.Close()
-	cmd, err := a.command(logf, "debate", "resume", s.ID)
+	cmd, err := a.command(logf, "debate", "resume", id)
 	if err != nil {
 		return 0, err
 	}

@@ -53,8 +53,13 @@ type IDInput struct {
 }
 
 // StatusOutput is the result of debate_status: what "parley debate status
-// --json" prints.
-type StatusOutput = transcripts.Status
+// --json" prints, and for a debate no coordinator runs, what continues it.
+type StatusOutput struct {
+	transcripts.Status
+	// Next says what continues an interrupted debate (debate_resume),
+	// or why it cannot be; empty while it runs and once it is closed.
+	Next string `json:"next,omitempty" jsonschema:"for an interrupted debate: what continues it (debate_resume), or why it cannot be"`
+}
 
 // TranscriptOutput is the result of transcript_show.
 type TranscriptOutput struct {
@@ -95,6 +100,14 @@ func (s *Server) addDebateTools() {
 		Description: "Running, closed or interrupted; round, tokens and time against the budget; the verdict and record once closed.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.debateStatus)
+	addTool(s, &mcp.Tool{
+		Name:  "debate_resume",
+		Title: "Continue an interrupted debate",
+		Description: "Continue a debate whose coordinator stopped (debate_status says interrupted) in the background, " +
+			"like \"parley debate resume\": requests are asked again under the same ids, answers already sent count once. " +
+			"Its running agents (@NAME) must be joined. Follow it with debate_status.",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(false)},
+	}, s.debateResume)
 	addTool(s, &mcp.Tool{
 		Name:        "transcript_show",
 		Title:       "Read a debate's transcript",
@@ -166,9 +179,64 @@ func (s *Server) debateStatus(ctx context.Context, _ *mcp.CallToolRequest, in ID
 	}
 	out.Integrity = "unreadable"
 	if v, err := s.audit(ctx, id); err == nil {
-		out.Integrity = v.Integrity.Label()
+		out.Integrity, out.ResumeRefused = v.Integrity.Label(), v.Integrity.RefusesResume()
 	}
-	return nil, *out, nil
+	return nil, StatusOutput{Status: *out, Next: s.nextStep(out.Continuation(), id)}, nil
+}
+
+// nextStep words what continues debate id (transcripts.Continuation) for
+// an MCP client: the tool to call, or why there is none; "" for a debate
+// that runs or is closed.
+func (s *Server) nextStep(c transcripts.Continuation, id string) string {
+	call := fmt.Sprintf("debate_resume {\"id\": %q}", id)
+	switch c {
+	case transcripts.ContinueResume:
+		return "no coordinator runs this debate (it was stopped or killed): " + call + " continues it, asking again the turns not yet answered"
+	case transcripts.ContinueClose:
+		return "the coordinator stopped after the verdict, before filing it: " + call + " finishes closing it"
+	case transcripts.ContinueRefused:
+		return "no coordinator runs this debate, and it cannot be resumed: its files do not verify (transcript_show says what differs)"
+	}
+	return ""
+}
+
+func (s *Server) debateResume(ctx context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, StartOutput, error) {
+	r, ok := s.cfg.Starter.(DebateResumer)
+	if !ok {
+		return nil, StartOutput{}, fmt.Errorf("debate_resume is %w (run %s)", ErrUnavailable, s.commandLine("debate", "resume", in.ID))
+	}
+	id, err := s.resolveDebate(in.ID)
+	if err != nil {
+		return nil, StartOutput{}, err
+	}
+	out, err := r.ResumeDebate(ctx, id)
+	if err != nil {
+		return nil, StartOutput{}, s.resumeError(err, id)
+	}
+	return nil, out, nil
+}
+
+// resumeError words why debate_resume did not continue debate id, with
+// the call that helps.
+func (s *Server) resumeError(err error, id string) error {
+	var (
+		td *app.TamperedError
+		nr *app.NotRunningError
+		re *app.RoleError
+	)
+	switch {
+	case errors.Is(err, transcripts.ErrBusy):
+		return invalidf("debate %s is running: a coordinator holds it already (follow it with debate_status)", id)
+	case errors.Is(err, debate.ErrClosed):
+		return invalidf("debate %s is closed: there is nothing to resume (debate_status has its verdict, transcript_show the debate)", id)
+	case errors.As(err, &td):
+		return fmt.Errorf("debate %s cannot be resumed: its files do not verify: %s (transcript_show says more)", id, td.Trouble)
+	case errors.As(err, &nr):
+		return fmt.Errorf("agent %s of debate %s is not running: join it again (debate_join with name %q, in its role), then call debate_resume", nr.Agent, id, nr.Agent)
+	case errors.As(err, &re):
+		return invalidf("%v: the debate names it %s=@%s; debate_leave it, debate_join it again with role %s, then call debate_resume", err, re.Asked, re.Agent, re.Asked)
+	}
+	return s.toolError(s.storeError(err, id))
 }
 
 func (s *Server) transcriptShow(ctx context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, TranscriptOutput, error) {

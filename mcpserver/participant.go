@@ -168,7 +168,7 @@ func (p *participant) Respond(ctx context.Context, req *debate.TurnRequest) (*ag
 	}
 	switch {
 	case errors.Is(err, agent.ErrWithdrawn):
-		p.lapsed = &lapsedRequest{req.RequestID, fmt.Sprintf("it was withdrawn, as debate %s is no longer running (see debate_status); if it is resumed, it asks again", req.DebateID)}
+		p.lapsed = &lapsedRequest{req.RequestID, fmt.Sprintf("it was withdrawn, as debate %s is no longer running (see debate_status); debate_resume {\"id\": %q} continues it and asks again", req.DebateID, req.DebateID)}
 	case errors.Is(err, context.DeadlineExceeded):
 		p.lapsed = &lapsedRequest{req.RequestID, fmt.Sprintf("its deadline (%s) passed before the answer came: the turn is forfeited, as any agent's", req.Budget.Deadline)}
 	}

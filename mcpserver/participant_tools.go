@@ -73,6 +73,8 @@ type DebateState struct {
 	Verdict  debate.Verdict    `json:"verdict,omitempty"`
 	Action   debate.Action     `json:"action,omitempty"`
 	Record   string            `json:"record,omitempty"`
+	// Next says what continues an interrupted debate (debate_resume).
+	Next string `json:"next,omitempty" jsonschema:"for an interrupted debate: what continues it (debate_resume)"`
 }
 
 // SubmitInput is the input of debate_submit_turn: the debate_turn fields
@@ -401,7 +403,8 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 	}
 	if id != "" {
 		if sum, err := s.cfg.Transcripts.Summary(id); err == nil {
-			out.Debate = &DebateState{DebateID: id, State: sum.State, Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record}
+			out.Debate = &DebateState{DebateID: id, State: sum.State, Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
+				Next: s.nextStep(transcripts.ContinuationOf(sum.State, sum.Verdict != "", false), id)}
 		}
 	}
 	if req != nil {

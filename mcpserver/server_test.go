@@ -24,7 +24,7 @@ import (
 
 var allTools = []string{
 	"consensus_check", "consensus_search", "consensus_show", "debate_join", "debate_leave", "debate_next_turn",
-	"debate_start", "debate_status", "debate_submit_turn", "gate", "recv", "send", "transcript_show",
+	"debate_resume", "debate_start", "debate_status", "debate_submit_turn", "gate", "recv", "send", "transcript_show",
 }
 
 func TestListTools(t *testing.T) {

@@ -37,8 +37,8 @@ func (st *appStarter) StartDebate(ctx context.Context, in StartInput) (StartOutp
 		}
 		for _, arg := range in.Agents {
 			_, spec, _ := strings.Cut(arg, "=")
-			if sp, err := agent.ParseSpec(spec); err == nil && sp.Kind != agent.KindRegistered && !agent.IsProvider(sp.Kind) {
-				return out, fmt.Errorf("agents %q: %s: agents are refused over HTTP unless parley mcp runs with --trusted (use @NAME agents that joined with debate_join)", arg, sp.Kind)
+			if kind, ok := untrustedAgent(spec); !ok {
+				return out, fmt.Errorf("agents %q: %s: agents are refused over HTTP unless parley mcp runs with --trusted (use @NAME agents that joined with debate_join)", arg, kind)
 			}
 		}
 	}
@@ -109,4 +109,56 @@ func budgetRefusal(arg, timeout string, be *debate.BudgetError) error {
 		return invalidf("%s %d: at most %d", arg, be.Value, be.Max)
 	}
 	return invalidf("%s %d: must be positive", arg, be.Value)
+}
+
+// untrustedAgent reports whether an untrusted client (MCP over HTTP
+// without --trusted) may have the agent spec run: a running agent (@NAME)
+// or a chat provider (openai:), which run no command and read no file of
+// the server's. kind is the spec's kind. A spec that does not parse is
+// left to the validation that words it.
+func untrustedAgent(spec string) (kind string, ok bool) {
+	sp, err := agent.ParseSpec(spec)
+	if err != nil {
+		return "", true
+	}
+	return sp.Kind, sp.Kind == agent.KindRegistered || agent.IsProvider(sp.Kind)
+}
+
+// DebateResumer continues an interrupted debate in the background for
+// debate_resume, as "parley debate resume" would in the foreground; a
+// DebateStarter that is one (AppStarter) enables the tool.
+type DebateResumer interface {
+	ResumeDebate(ctx context.Context, id string) (StartOutput, error)
+}
+
+var _ DebateResumer = (*appStarter)(nil)
+
+// ResumeDebate continues the interrupted debate id in a detached process
+// (app.ResumeDebateDetached). Untrusted clients may resume only a debate
+// whose agents they could have started (untrustedAgent): resuming one
+// would run its commands.
+func (st *appStarter) ResumeDebate(ctx context.Context, id string) (StartOutput, error) {
+	var out StartOutput
+	if st.untrusted {
+		store, err := st.a.OpenDebates()
+		if err != nil {
+			return out, err
+		}
+		sess, err := store.Session(id)
+		store.Close()
+		if err != nil {
+			return out, err
+		}
+		for _, p := range sess.Participants {
+			if kind, ok := untrustedAgent(p.Agent); !ok {
+				return out, fmt.Errorf("debate %s has the %s agent %s (%s): it is resumed over HTTP only if parley mcp runs with --trusted; on the server's machine: %s",
+					id, kind, p.Name, p.Role, st.a.CommandLineElsewhere("debate", "resume", id))
+			}
+		}
+	}
+	pid, err := st.a.ResumeDebateDetached(ctx, id)
+	if err != nil {
+		return out, err
+	}
+	return StartOutput{DebateID: id, PID: pid}, nil
 }

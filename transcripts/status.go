@@ -104,3 +104,42 @@ func (s *Store) statusOf(sum Summary) (*Status, error) {
 	out.Tokens, out.ElapsedMs = st.Tokens, st.ActiveMs(sum.State == StateRunning, s.now())
 	return out, nil
 }
+
+// Continuation is what continues a debate in the state it is in: the one
+// judgement every front end words in its own terms ("parley debate resume
+// ID", the MCP tool debate_resume).
+type Continuation string
+
+const (
+	// ContinueNone: the debate runs or is closed; nothing to continue.
+	ContinueNone Continuation = ""
+	// ContinueResume: no coordinator runs it and it has no verdict:
+	// resume continues it.
+	ContinueResume Continuation = "resume"
+	// ContinueClose: no coordinator runs it and its verdict is recorded
+	// but not yet filed and sealed: resume finishes closing it.
+	ContinueClose Continuation = "close"
+	// ContinueRefused: no coordinator runs it and its files do not
+	// verify, so resume refuses it: the audit says what differs.
+	ContinueRefused Continuation = "refused"
+)
+
+// ContinuationOf is what continues a debate in state, with a verdict
+// recorded or not, whose audit refuses a resume or not.
+func ContinuationOf(state State, verdict, refused bool) Continuation {
+	switch {
+	case state != StateInterrupted:
+		return ContinueNone
+	case refused:
+		return ContinueRefused
+	case verdict:
+		return ContinueClose
+	}
+	return ContinueResume
+}
+
+// Continuation is what continues the debate (ContinuationOf its state,
+// verdict and ResumeRefused).
+func (s *Status) Continuation() Continuation {
+	return ContinuationOf(s.State, s.Verdict != "", s.ResumeRefused)
+}

@@ -31,7 +31,7 @@ func newMCPCmd(a *factory) *cobra.Command {
 		Long: "Serves MCP on standard input and output (register \"parley mcp\" with an MCP client),\n" +
 			"or with --http ADDR the streamable HTTP transport at http://ADDR/mcp, on a loopback\n" +
 			"address unless --allow-remote. Tools: consensus_check, consensus_search, consensus_show,\n" +
-			"gate, debate_start, debate_status, debate_join, debate_next_turn, debate_submit_turn,\n" +
+			"gate, debate_start, debate_status, debate_resume, debate_join, debate_next_turn, debate_submit_turn,\n" +
 			"debate_leave, transcript_show, send, recv. Resources: parley://consensus/NAME and\n" +
 			"parley://debates/ID. Over HTTP, debate_start runs only @NAME and openai: agents, with\n" +
 			"no --context files and no workspace, unless --trusted. Over HTTP a request with an Origin\n" +

@@ -109,13 +109,12 @@ func DebateStatus(w io.Writer, st *transcripts.Status, resume, verify string) er
 	if st.Integrity != "" {
 		p.printf("  integrity: %s\n", clean(st.Integrity))
 	}
-	switch {
-	case st.State != transcripts.StateInterrupted:
-	case st.ResumeRefused:
+	switch st.Continuation() {
+	case transcripts.ContinueRefused:
 		p.printf("  the coordinator is not running, and resume refuses a debate whose files do not verify: %s\n", verify)
-	case st.Verdict != "":
+	case transcripts.ContinueClose:
 		p.printf("  the coordinator stopped before closing: the verdict is not filed and sealed yet: %s finishes closing it\n", resume)
-	default:
+	case transcripts.ContinueResume:
 		p.printf("  the coordinator is not running: %s\n", resume)
 	}
 	return p.err
