@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // When "parley mcp --http" stops (ctx ends), a client's notification
@@ -72,5 +74,40 @@ func TestHTTPShutdownEndsTheStreams(t *testing.T) {
 	}
 	if err := <-ended; err != nil {
 		t.Errorf("the notification stream was cut (%v), not ended by the server", err)
+	}
+}
+
+// A request body up to MaxFrame, which stdio takes, reaches the tools over
+// HTTP too, so that an oversized argument is refused by the tool, saying
+// which argument and its limit, as over stdio. The SDK's own limit (4 MiB)
+// answered it "413 request body exceeds 4194304 bytes", which names
+// neither.
+func TestHTTPTakesTheBodiesStdioTakes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- e.srv.ServeHTTPOn(ctx, ln) }()
+	defer func() { cancel(); <-served }()
+
+	c := mcp.NewClient(&mcp.Implementation{Name: "big", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp", DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, size := range []int{5 << 20, MaxFrame - 4096} {
+		query := strings.Repeat("retry budget ", size/13)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "consensus_search", Arguments: map[string]any{"query": query}})
+		if err != nil {
+			t.Fatalf("a %d-byte query: %v; want the tool's refusal", len(query), err)
+		}
+		if msg := text(res); !res.IsError || !strings.Contains(msg, "query is too long") {
+			t.Errorf("a %d-byte query: %q", len(query), msg)
+		}
 	}
 }

@@ -189,8 +189,10 @@ func (s *Server) HTTPHandler() http.Handler {
 	case timeout < 0:
 		timeout = 0
 	}
+	// A body is bounded as a stdio frame is (MaxFrame), not by the SDK's
+	// smaller default: a tool refuses an oversized argument by name.
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: timeout})
+		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: timeout, MaxRequestBodyBytes: MaxFrame})
 	allowed := map[string]bool{}
 	for _, o := range s.cfg.AllowedOrigins {
 		allowed[strings.ToLower(strings.TrimRight(o, "/"))] = true
