@@ -2,9 +2,11 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -109,5 +111,92 @@ func TestHTTPTakesTheBodiesStdioTakes(t *testing.T) {
 		if msg := text(res); !res.IsError || !strings.Contains(msg, "query is too long") {
 			t.Errorf("a %d-byte query: %q", len(query), msg)
 		}
+	}
+}
+
+// A call the client cancels (notifications/cancelled) before it is
+// answered gets no response over HTTP, as over stdio and as the MCP
+// specification asks: its POST's event stream ends without one. The SDK
+// answered it ({"pending":false} for a debate_next_turn cut short), and a
+// client that forgot the id takes an answer to an unknown id for a broken
+// session. The session goes on.
+func TestHTTPCancelledCallIsNotAnswered(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- e.srv.ServeHTTPOn(ctx, ln) }()
+	defer func() { cancel(); <-served }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+
+	post := func(sid, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	read := func(res *http.Response) string {
+		t.Helper()
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", res.Request.URL, err)
+		}
+		return string(b)
+	}
+	res := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	read(res)
+	sid := res.Header.Get("Mcp-Session-Id")
+	read(post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	if got := read(post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"debate_join","arguments":{"role":"defender","name":"Waiter"}}}`)); !strings.Contains(got, `"name":"Waiter"`) {
+		t.Fatalf("debate_join: %s", got)
+	}
+	p, err := e.srv.participant("Waiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The response's headers come with its first event: the call is
+	// posted in the background.
+	answer := make(chan string, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"debate_next_turn","arguments":{"name":"Waiter","wait_seconds":30}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answer <- err.Error()
+			return
+		}
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		answer <- fmt.Sprint(string(b), err)
+	}()
+	for p.inCall.Load() == 0 { // the call is in its handler
+		runtime.Gosched()
+	}
+	if res := post(sid, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"the user pressed Esc"}}`); res.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/cancelled: %s", res.Status)
+	}
+	if got := <-answer; strings.Contains(got, `"id":7`) {
+		t.Errorf("the cancelled call was answered: %s", got)
+	}
+	if got := read(post(sid, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"debate_next_turn","arguments":{"name":"Waiter"}}}`)); !strings.Contains(got, `"id":8`) || !strings.Contains(got, `"pending":false`) {
+		t.Errorf("the next call: %s", got)
 	}
 }

@@ -128,6 +128,8 @@ type Server struct {
 	closed bool
 
 	res resourceSet
+	// cancels keeps the HTTP transport from answering cancelled calls.
+	cancels httpCancels
 }
 
 // New builds a Server and registers its tools and resources.
@@ -146,7 +148,7 @@ func New(cfg Config) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{cfg: cfg, log: log, parts: map[string]*participant{}}
+	s := &Server{cfg: cfg, log: log, parts: map[string]*participant{}, cancels: httpCancels{log: log, calls: map[httpCall]bool{}}}
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "parley", Title: "parley: debates and consensus", Version: version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: log, Capabilities: &mcp.ServerCapabilities{}})
@@ -180,7 +182,9 @@ const DefaultSessionTimeout = 5 * time.Minute
 // this Server. The SDK's protection against DNS rebinding stays on; a
 // request whose Origin is neither absent, loopback nor allowed
 // (Config.AllowedOrigins) is answered 403, as the MCP specification asks
-// of the HTTP transport; an idle session expires (Config.SessionTimeout).
+// of the HTTP transport; an idle session expires (Config.SessionTimeout);
+// a call the client cancelled before it was answered is not answered (its
+// POST's event stream ends without a response), as over stdio.
 func (s *Server) HTTPHandler() http.Handler {
 	timeout := s.cfg.SessionTimeout
 	switch {
@@ -191,8 +195,9 @@ func (s *Server) HTTPHandler() http.Handler {
 	}
 	// A body is bounded as a stdio frame is (MaxFrame), not by the SDK's
 	// smaller default: a tool refuses an oversized argument by name.
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: timeout, MaxRequestBodyBytes: MaxFrame})
+	// A call the client cancelled is not answered (httpCancels).
+	h := s.cancels.wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: timeout, MaxRequestBodyBytes: MaxFrame}))
 	allowed := map[string]bool{}
 	for _, o := range s.cfg.AllowedOrigins {
 		allowed[strings.ToLower(strings.TrimRight(o, "/"))] = true
