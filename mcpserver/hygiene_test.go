@@ -163,7 +163,7 @@ func TestIdleHTTPParticipantIsUnregistered(t *testing.T) {
 	if alive, err := e.reg.Alive(ctx, "Steady"); !alive || err != nil {
 		t.Fatalf("a participant that kept calling was dropped: %v", err)
 	}
-	if msg := fails(t, busy, "debate_next_turn", map[string]any{"name": "Drifter"}); !strings.Contains(msg, "has not joined") {
+	if msg := fails(t, busy, "debate_next_turn", map[string]any{"name": "Drifter"}); !strings.Contains(msg, "Drifter left: no tool call named it for") {
 		t.Fatalf("Drifter still joined: %s", msg)
 	}
 }

@@ -55,7 +55,10 @@ type participant struct {
 	lastCall atomic.Int64
 	inCall   atomic.Int32
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// why says why the participant left, once it was made to: what a
+	// call that finds it gone is told (see leave).
+	why      string
 	debateID string    // the debate joined, or the latest one that asked
 	pending  *turnSlot // the request waiting for an answer
 	// lapsed is the latest request that ended unanswered (its deadline
@@ -226,7 +229,28 @@ func (p *participant) stopped() error {
 	if p.runErr != nil {
 		return fmt.Errorf("participant %s stopped: %w (call debate_join again)", p.name, p.runErr)
 	}
-	return fmt.Errorf("participant %s left (call debate_join again)", p.name)
+	return fmt.Errorf("participant %s left: %s", p.name, p.reason())
+}
+
+// leave makes the participant stop, saying why (the first reason given
+// stands): the words end with what the client can do.
+func (p *participant) leave(why string) {
+	p.mu.Lock()
+	if p.why == "" {
+		p.why = why
+	}
+	p.mu.Unlock()
+	p.cancel()
+}
+
+// reason is why the participant left, and what to do.
+func (p *participant) reason() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.why == "" {
+		return "call debate_join again"
+	}
+	return p.why
 }
 
 // turnFields are the parts of a turn the client writes.

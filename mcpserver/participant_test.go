@@ -354,7 +354,7 @@ func TestDebateJoin(t *testing.T) {
 	if _, err := e.reg.Get(ctx, "Host"); !isNotRegistered(err) {
 		t.Errorf("after leave: %v", err)
 	}
-	if msg := fails(t, e.client, "debate_next_turn", NextTurnInput{Name: "Host"}); !strings.Contains(msg, "Host has not joined through this server") {
+	if msg := fails(t, e.client, "debate_next_turn", NextTurnInput{Name: "Host"}); !strings.Contains(msg, "Host left: it called debate_leave") {
 		t.Errorf("next_turn after leave: %q", msg)
 	}
 	if l := ok[LeaveOutput](t, e.client, "debate_leave", NameInput{Name: "Host"}); l.Left {
@@ -565,5 +565,55 @@ func TestMCPRequestOfAStoppedDebateIsWithdrawn(t *testing.T) {
 	// end the debate when it is resumed, which asks again instead.
 	if waiting, _, _, err := e.tr.Count(ctx, coordinator); err != nil || waiting != 0 {
 		t.Errorf("%d messages wait for the stopped debate's coordinator (%v)", waiting, err)
+	}
+}
+
+// A participant made to leave tells the next call naming it why, and what
+// to do: one whose client went quiet for longer than the registration TTL
+// (a remote agent thinking between calls) was told it "has not joined
+// through this server", which it had, 5 s before.
+func TestParticipantThatLeftSaysWhy(t *testing.T) {
+	t.Parallel()
+	e := newEnvWith(t, func(c *Config) { c.ParticipantIdle = 20 * time.Millisecond })
+	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Thinker"})
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		e.srv.mu.Lock()
+		_, in := e.srv.parts["Thinker"]
+		e.srv.mu.Unlock()
+		if !in {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the idle participant did not leave")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for tool, args := range map[string]any{
+		"debate_next_turn":   NextTurnInput{Name: "Thinker"},
+		"debate_submit_turn": SubmitInput{Name: "Thinker", RequestID: "r1", Position: "p", Text: "t"},
+	} {
+		msg := fails(t, e.client, tool, args)
+		for _, want := range []string{"Thinker left: no tool call named it for 20ms, the registration TTL", "call debate_join again", "wait in debate_next_turn"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s after the TTL: %q, want %q", tool, msg, want)
+			}
+		}
+	}
+
+	// Joined again, it is told nothing of the past; left by debate_leave,
+	// it is told that.
+	e = newEnv(t)
+	for range 2 {
+		ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Thinker"})
+		if nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Thinker"}); nt.Name != "Thinker" {
+			t.Errorf("next_turn once joined: %+v", nt)
+		}
+		ok[LeaveOutput](t, e.client, "debate_leave", NameInput{Name: "Thinker"})
+		if msg := fails(t, e.client, "debate_next_turn", NextTurnInput{Name: "Thinker"}); !strings.Contains(msg, "Thinker left: it called debate_leave; call debate_join to take part again") {
+			t.Errorf("after debate_leave: %q", msg)
+		}
+	}
+	if msg := fails(t, e.client, "debate_next_turn", NextTurnInput{Name: "Stranger"}); !strings.Contains(msg, "Stranger has not joined through this server (call debate_join)") {
+		t.Errorf("a name that never joined: %q", msg)
 	}
 }

@@ -288,6 +288,7 @@ func (s *Server) start(p *participant, model string) error {
 		return invalidf("%s is joining through this server already", p.name)
 	}
 	s.parts[p.name] = p
+	delete(s.gone, p.name)
 	ctx, cancel := context.WithCancel(s.base)
 	p.cancel = cancel
 	s.wg.Add(1)
@@ -314,6 +315,7 @@ func (s *Server) start(p *participant, model string) error {
 		s.mu.Lock()
 		if s.parts[p.name] == p {
 			delete(s.parts, p.name)
+			s.remember(p)
 		}
 		s.mu.Unlock()
 		close(p.done)
@@ -348,7 +350,8 @@ func (s *Server) expire(ctx context.Context, p *participant, idle time.Duration)
 		case now := <-t.C:
 			if d := p.idle(now); d > idle {
 				s.log.Info("a participant idle longer than its registration TTL leaves", "agent", p.name, "idle", d.Round(time.Millisecond))
-				p.cancel()
+				p.leave(fmt.Sprintf("no tool call named it for %v, the registration TTL, so it was taken for gone and unregistered; "+
+					"call debate_join again (a request it had not answered waits in its inbox), and while thinking longer than %v, wait in debate_next_turn", idle, idle))
 				return
 			}
 		}
@@ -365,7 +368,29 @@ func (s *Server) participant(name string) (*participant, error) {
 	if p := s.parts[name]; p != nil {
 		return p, nil
 	}
+	if why := s.gone[name]; why != "" {
+		return nil, invalidf("%w: %s left: %s", ErrNotJoined, name, why)
+	}
 	return nil, invalidf("%w: %s has not joined through this server (call debate_join)", ErrNotJoined, name)
+}
+
+// goneLimit bounds how many participants that left the server remembers
+// the reason of.
+const goneLimit = 1024
+
+// remember keeps why p left, for a later call naming it. s.mu must be
+// held.
+func (s *Server) remember(p *participant) {
+	if p.runErr != nil {
+		return
+	}
+	if len(s.gone) >= goneLimit {
+		for name := range s.gone { // forget one, any
+			delete(s.gone, name)
+			break
+		}
+	}
+	s.gone[p.name] = p.reason()
 }
 
 func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in NextTurnInput) (*mcp.CallToolResult, NextTurnOutput, error) {
@@ -536,7 +561,7 @@ func (s *Server) debateLeave(_ context.Context, _ *mcp.CallToolRequest, in NameI
 	if p == nil {
 		return nil, LeaveOutput{Name: in.Name}, nil
 	}
-	p.cancel()
+	p.leave("it called debate_leave; call debate_join to take part again")
 	<-p.done
 	return nil, LeaveOutput{Name: in.Name, Left: true}, nil
 }

@@ -123,8 +123,9 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu     sync.Mutex // guards parts and closed
+	mu     sync.Mutex // guards parts, gone and closed
 	parts  map[string]*participant
+	gone   map[string]string // why a participant that left did (at most goneLimit)
 	closed bool
 
 	res resourceSet
@@ -148,7 +149,7 @@ func New(cfg Config) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{cfg: cfg, log: log, parts: map[string]*participant{}, cancels: httpCancels{log: log, calls: map[httpCall]bool{}}}
+	s := &Server{cfg: cfg, log: log, parts: map[string]*participant{}, gone: map[string]string{}, cancels: httpCancels{log: log, calls: map[httpCall]bool{}}}
 	s.base, s.cancel = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "parley", Title: "parley: debates and consensus", Version: version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: log, Capabilities: &mcp.ServerCapabilities{}})
@@ -246,6 +247,9 @@ func LoopbackOrigin(origin string) bool {
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
+	for _, p := range s.parts {
+		p.leave("the MCP server is stopping (parley mcp was stopped); once it serves again, call debate_join again (a request it had not answered waits in its inbox)")
+	}
 	s.mu.Unlock()
 	s.cancel()
 	s.wg.Wait()
