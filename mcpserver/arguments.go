@@ -38,6 +38,12 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out])
 	}
 	in := t.InputSchema.(*jsonschema.Schema)
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// A call that waits (recv, debate_next_turn) ends when the Server
+		// closes, so that a shutdown answers it rather than cutting it.
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(s.base, cancel)
+		defer stop()
 		args, err := decodeArguments[In](t.Name, in, req.Params.Arguments)
 		var (
 			res *mcp.CallToolResult

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -20,9 +21,10 @@ import (
 // ends cleanly without it (as the Python SDK does). A Server has one; it
 // is safe for concurrent use.
 type httpCancels struct {
-	log   *slog.Logger
-	mu    sync.Mutex
-	calls map[httpCall]bool // the calls in flight, true once cancelled
+	log     *slog.Logger
+	mu      sync.Mutex
+	calls   map[httpCall]bool // the calls in flight, true once cancelled
+	changed chan struct{}     // closed (and replaced) when calls end
 }
 
 // httpCall is a call in flight: its session and its id.
@@ -131,6 +133,34 @@ func (c *httpCancels) done(calls []httpCall) {
 	defer c.mu.Unlock()
 	for _, k := range calls {
 		delete(c.calls, k)
+	}
+	if c.changed != nil {
+		close(c.changed)
+		c.changed = nil
+	}
+}
+
+// drain waits until no call is in flight (each has had its response
+// written), or limit passes.
+func (c *httpCancels) drain(limit time.Duration) {
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	for {
+		c.mu.Lock()
+		if len(c.calls) == 0 {
+			c.mu.Unlock()
+			return
+		}
+		if c.changed == nil {
+			c.changed = make(chan struct{})
+		}
+		ch := c.changed
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-t.C:
+			return
+		}
 	}
 }
 

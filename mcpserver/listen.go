@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/parleyhq/parley/internal/httpserve"
 )
@@ -27,9 +28,17 @@ func (s *Server) ServeHTTPOn(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-// closeSessions closes the Server and then every client session of it.
+// shutdownDrain bounds how long a shutdown waits for the calls in flight
+// to be answered before it closes their sessions.
+const shutdownDrain = 5 * time.Second
+
+// closeSessions closes the Server (its participants leave, and every tool
+// call's context ends), waits until the calls in flight have been
+// answered (at most shutdownDrain), so that a client is told why its call
+// ended, and then closes every client session.
 func (s *Server) closeSessions() {
 	s.Close()
+	s.cancels.drain(shutdownDrain)
 	for ss := range s.mcp.Sessions() {
 		ss.Close()
 	}

@@ -200,3 +200,86 @@ func TestHTTPCancelledCallIsNotAnswered(t *testing.T) {
 		t.Errorf("the next call: %s", got)
 	}
 }
+
+// Stopping "parley mcp --http" answers the calls in flight before it
+// closes their sessions: a debate_next_turn that waits is told that the
+// server is stopping and what to do, a recv that waits is answered too.
+// The sessions were closed while those answers were being written, and
+// most often the client got an event stream with no answer at all.
+func TestHTTPShutdownAnswersTheCallsInFlight(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- e.srv.ServeHTTPOn(ctx, ln) }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+	post := func(sid, body string) string {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err.Error()
+		}
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if sid == "" {
+			return res.Header.Get("Mcp-Session-Id")
+		}
+		return fmt.Sprint(string(b), err)
+	}
+	sid := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if got := post(sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"debate_join","arguments":{"role":"defender","name":"Waiter"}}}`); !strings.Contains(got, `"name":"Waiter"`) {
+		t.Fatalf("debate_join: %s", got)
+	}
+	p, err := e.srv.participant("Waiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.tr.Create(ctx, "Reader"); err != nil {
+		t.Fatal(err)
+	}
+	next, recv := make(chan string, 1), make(chan string, 1)
+	go func() {
+		next <- post(sid, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"debate_next_turn","arguments":{"name":"Waiter","wait_seconds":30}}}`)
+	}()
+	go func() {
+		recv <- post(sid, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"recv","arguments":{"as":"Reader","wait_seconds":30}}}`)
+	}()
+	for { // both calls are in flight
+		e.srv.cancels.mu.Lock()
+		n := len(e.srv.cancels.calls)
+		e.srv.cancels.mu.Unlock()
+		if n == 2 && p.inCall.Load() > 0 {
+			break
+		}
+		select {
+		case got := <-recv:
+			t.Fatalf("recv answered before the shutdown: %s", got)
+		case got := <-next:
+			t.Fatalf("debate_next_turn answered before the shutdown: %s", got)
+		default:
+		}
+		runtime.Gosched()
+	}
+	cancel()
+	if got := <-next; !strings.Contains(got, `"id":7`) || !strings.Contains(got, "Waiter left: the MCP server is stopping") {
+		t.Errorf("debate_next_turn in flight at shutdown: %q", got)
+	}
+	if got := <-recv; !strings.Contains(got, `"id":8`) {
+		t.Errorf("recv in flight at shutdown: %q", got)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("ServeHTTPOn: %v", err)
+	}
+}

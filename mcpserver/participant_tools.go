@@ -411,6 +411,12 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 	}
 	defer p.enter()()
 	req, err := p.next(ctx, wait, func() bool { return s.waitOver(p, asked) })
+	if err == nil && req == nil && s.base.Err() != nil {
+		// The Server is closing, which ended the wait: the participant
+		// is leaving, and the client is told so.
+		<-p.done
+		err = p.stopped()
+	}
 	if err != nil {
 		return nil, out, err
 	}
