@@ -268,8 +268,13 @@ func (e *ForeignAgentError) Error() string {
 // retire makes sure no earlier process of the debate's agent name is
 // alive: an agent started by a coordinator that was killed stops by itself
 // (it watches its parent), but may not have yet. It is told to stop
-// (SIGTERM: it unregisters) and waited for; a live agent of that name that
-// the debate did not start is a *ForeignAgentError.
+// (SIGTERM: it unregisters) and waited for until its process has ended,
+// not only its registration: after an outage of the messenger it may have
+// unregistered with its hold on the inbox still standing (the hold could
+// not be released while the server was out of reach; it lapses when the
+// process ends), and the new agent could not take the inbox until then. A
+// live agent of that name that the debate did not start is a
+// *ForeignAgentError.
 func (a *App) retire(ctx context.Context, m Backend, id, name string) error {
 	reg := m.Registry()
 	e, err := reg.Get(ctx, name)
@@ -285,7 +290,7 @@ func (a *App) retire(ctx context.Context, m Backend, id, name string) error {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		_ = syscall.Kill(e.PID, sig)
 		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-			if alive, err := reg.Alive(ctx, name); err == nil && !alive {
+			if !registry.PIDAlive(e.PID) {
 				return nil
 			}
 			select {

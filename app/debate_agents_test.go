@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -99,5 +101,63 @@ func TestCoordinatorRegistersAgainAfterItsRegistrationWasRemoved(t *testing.T) {
 			t.Fatalf("%s still unregistered 10 s after its registration was removed: %v", name, err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// unregisteredOnSignal is a registry holding one registration of an
+// earlier agent process that unregisters as soon as it is told to stop.
+type unregisteredOnSignal struct {
+	Registry
+	entry registry.Entry
+}
+
+func (u *unregisteredOnSignal) Get(ctx context.Context, name string) (*registry.Entry, error) {
+	e := u.entry
+	return &e, nil
+}
+
+func (u *unregisteredOnSignal) Alive(ctx context.Context, name string) (bool, error) {
+	return false, nil
+}
+
+func (u *unregisteredOnSignal) Host() string { return u.entry.Host }
+
+// registryOnly is a backend of which retire uses the registry alone.
+type registryOnly struct {
+	Backend
+	reg Registry
+}
+
+func (r registryOnly) Registry() Registry { return r.reg }
+
+// An agent of an earlier run that has unregistered may not have ended: its
+// hold on the inbox, which it could not release while the messenger was
+// out of reach, stands until its process ends, and the new agent of the
+// same name could not take the inbox (the debate then ended UNAVAILABLE
+// on a resume after an outage). retire waits for the process to end.
+func TestRetireWaitsForTheEarlierProcessToEnd(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command("sh", "-c", `trap 'sleep 1; exit 0' TERM; echo ready; while :; do sleep 0.05; done`)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil { // the trap is set
+		t.Fatal(err)
+	}
+	go func() { cmd.Wait(); close(exited) }()
+	const id, name = "20261205-spec-retire-abcdef", "Defender-abcdef"
+	reg := &unregisteredOnSignal{entry: registry.Entry{Alive: true, Registration: registry.Registration{
+		Name: name, SessionID: SessionID(id, name), Host: "this-host", PID: cmd.Process.Pid}}}
+	if err := (&App{}).retire(context.Background(), registryOnly{reg: reg}, id, name); err != nil {
+		t.Fatal(err)
+	}
+	if registry.PIDAlive(cmd.Process.Pid) {
+		t.Fatal("retire returned while the earlier agent's process still ran")
 	}
 }

@@ -236,6 +236,13 @@ func TestDebateResumesAfterNATSOutageAndCoordinatorKill(t *testing.T) {
 	}
 	got := debateTurns(t, root, id)
 	if got.verdict != want.verdict || !slices.Equal(got.turns, want.turns) {
+		// Why, in the agents' own words: the logs of the debate's agents.
+		logs, _ := filepath.Glob(filepath.Join(root, "debates", id, "logs", "*.log"))
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			t.Logf("%s:\n%s", filepath.Base(l), b)
+		}
+		t.Logf("resume: %s", out)
 		t.Fatalf("resumed: %s %v\nuninterrupted: %s %v", got.verdict, got.turns, want.verdict, want.turns)
 	}
 }
