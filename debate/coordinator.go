@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
@@ -83,11 +84,11 @@ type Coordinator struct {
 
 	st       *State
 	log      *slog.Logger
-	base     int64         // active time recorded before this process took over
-	started  time.Time     // when this process took over
-	look     time.Time     // the latest look at the clock (tick)
-	paused   time.Duration // time this process did not run (see tick)
-	grace    time.Time     // until then, no agent is judged dead (see tick)
+	base     int64      // active time recorded before this process took over
+	started  time.Time  // when this process took over
+	active   pauseClock // what of the time since started this process did not run
+	look     time.Time  // the coordinator's latest look at the clock (tick)
+	grace    time.Time  // until then, no agent is judged dead (see tick)
 	evidence *EvidenceChecker
 	rcv      inbox.Receiver
 }
@@ -151,6 +152,7 @@ func (c *Coordinator) init() {
 	}
 	c.started = c.now()
 	c.look = c.started
+	c.active = pauseClock{look: c.started}
 }
 
 // now is the time on the coordinator's clock.
@@ -165,26 +167,84 @@ func (c *Coordinator) now() time.Time {
 // this one's, but for the time this process did not run (tick).
 func (c *Coordinator) elapsed() int64 {
 	now := c.tick()
-	return c.base + (now.Sub(c.started) - c.paused).Milliseconds()
+	return c.base + (now.Sub(c.started) - c.active.paused()).Milliseconds()
 }
 
-// tick looks at the clock. The coordinator looks at least every
-// PresenceInterval while it runs; a longer stretch between two looks than
-// pauseAfter is a process that did not run (stopped by Ctrl-Z or SIGSTOP
-// and continued later, its virtual machine paused): it counts as one
-// PresenceInterval, as the time no coordinator ran does not count. The
-// agents were likely stopped with it (Ctrl-Z stops the terminal's whole
-// job), their heartbeats as old as the stop: for pauseAfter, none is
-// judged dead.
+// tick looks at the clock. While the coordinator runs, a goroutine of its
+// own (watchClock) looks every PresenceInterval, whatever the coordinator
+// waits on; a longer stretch between two looks than pauseAfter is a
+// process that did not run (stopped by Ctrl-Z or SIGSTOP and continued
+// later, its virtual machine paused, the machine asleep): it counts as
+// one PresenceInterval, as the time no coordinator ran does not count.
+// Time the coordinator spent waiting on the messenger (a NATS server that
+// does not answer) counts, as a wait on an agent does.
+//
+// A longer stretch than pauseAfter between two looks of the coordinator
+// itself, stopped or waiting, is one in which the agents' heartbeats may
+// have aged as much (Ctrl-Z stops the terminal's whole job; an outage of
+// the messenger stops their heartbeats): for pauseAfter, none is judged
+// dead.
 func (c *Coordinator) tick() time.Time {
 	now := c.now()
-	if gap := now.Sub(c.look); gap > c.pauseAfter() {
-		c.paused += gap - c.PresenceInterval
-		c.grace = now.Add(c.pauseAfter())
+	if gap := c.active.observe(now, c.pauseAfter(), c.PresenceInterval); gap > 0 {
 		c.log.Warn("the coordinator did not run for a while (stopped and continued?); that time does not count against the wall clock", "op", "clock", "gap", gap)
+	}
+	if gap := now.Sub(c.look); gap > c.pauseAfter() {
+		c.grace = now.Add(c.pauseAfter())
+		c.log.Warn("the coordinator did not look at the debate for a while (stopped, or waiting on the messenger); no agent is judged dead until its heartbeat could be renewed", "op", "clock", "gap", gap)
 	}
 	c.look = now
 	return now
+}
+
+// watchClock looks at the clock every PresenceInterval until stop is
+// closed, so that a coordinator waiting on a call that does not return
+// (the messenger during an outage) is not taken for a stopped process.
+func (c *Coordinator) watchClock(stop <-chan struct{}, after time.Duration) {
+	t := time.NewTicker(c.PresenceInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			if gap := c.active.observe(c.now(), after, c.PresenceInterval); gap > 0 {
+				c.log.Warn("the coordinator did not run for a while (stopped and continued?); that time does not count against the wall clock", "op", "clock", "gap", gap)
+			}
+		}
+	}
+}
+
+// pauseClock sums the stretches in which no goroutine of the process
+// looked at the clock: the time it did not run. Safe for concurrent use.
+type pauseClock struct {
+	mu    sync.Mutex
+	look  time.Time     // the latest look, by any goroutine
+	stops time.Duration // the time the process did not run
+}
+
+// observe looks at the clock at now. A stretch since the latest look
+// longer than after is time the process did not run, of which all but
+// every is added up and returned (0 otherwise).
+func (p *pauseClock) observe(now time.Time, after, every time.Duration) time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	gap := now.Sub(p.look)
+	if now.After(p.look) {
+		p.look = now
+	}
+	if gap <= after {
+		return 0
+	}
+	p.stops += gap - every
+	return gap
+}
+
+// paused is the time the process did not run, so far.
+func (p *pauseClock) paused() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stops
 }
 
 // pauseAfter is the longest stretch between two looks at the clock that
@@ -212,6 +272,16 @@ func (c *Coordinator) remaining() time.Duration {
 // spent in a clock event, so that a resumed debate's wall clock goes on
 // from there.
 func (c *Coordinator) run(ctx context.Context, resumed bool) (*Outcome, error) {
+	c.log = c.log.With("debate_id", c.st.Session.ID)
+	stop, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		c.watchClock(stop, c.pauseAfter())
+	}()
+	defer func() {
+		close(stop)
+		<-watched
+	}()
 	o, err := c.loop(ctx, resumed)
 	if err != nil && c.st.Verdict == nil {
 		detail := err.Error()
@@ -227,7 +297,6 @@ func (c *Coordinator) run(ctx context.Context, resumed bool) (*Outcome, error) {
 
 func (c *Coordinator) loop(ctx context.Context, resumed bool) (*Outcome, error) {
 	s := c.st.Session
-	c.log = c.log.With("debate_id", s.ID)
 	if err := c.Messenger.Create(ctx, s.Coordinator); err != nil {
 		return nil, fmt.Errorf("create the coordinator's inbox: %w", err)
 	}
@@ -379,7 +448,11 @@ func (c *Coordinator) dead(ctx context.Context, agent string) (bool, string) {
 	if c.Presence == nil || c.tick().Before(c.grace) {
 		return false, ""
 	}
-	ok, err := c.Presence.Alive(ctx, agent)
+	// Bounded by the wall clock, as every wait is (an outage of the
+	// registry's server retries for longer).
+	pctx, cancel := context.WithTimeout(ctx, max(c.remaining(), time.Millisecond))
+	defer cancel()
+	ok, err := c.Presence.Alive(pctx, agent)
 	if err != nil {
 		c.log.Warn("cannot tell whether an agent is alive", "agent", agent, "err", err)
 		return false, ""
@@ -449,8 +522,22 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 	}); err != nil {
 		return err
 	}
-	hadContext := len(p.req.Context) > 0
-	m, err := sendFitting(p.req, s.Coordinator, p.sp.Name, inbox.MaxMessageBytes, func(m *inbox.Message) error { return c.Messenger.Send(ctx, m) })
+	// Each send is bounded by the wall clock, as every wait is: a
+	// messenger that does not answer (an outage) retries for longer. A
+	// request the wall clock cut short is recorded and not delivered; the
+	// wait that follows finds no time left and forfeits the turn.
+	hadContext, cut := len(p.req.Context) > 0, false
+	m, err := sendFitting(p.req, s.Coordinator, p.sp.Name, inbox.MaxMessageBytes, func(m *inbox.Message) error {
+		sctx, cancel := context.WithTimeout(ctx, max(left, time.Millisecond))
+		defer cancel()
+		err := c.Messenger.Send(sctx, m)
+		cut = err != nil && sctx.Err() != nil && ctx.Err() == nil
+		return err
+	})
+	if cut {
+		c.log.Warn("the wall clock ran out while the request was being sent", "agent", p.sp.Name, "request_id", p.requestID, "err", err)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

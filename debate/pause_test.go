@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
 )
 
 // A coordinator that did not run for a while (Ctrl-Z then fg, SIGSTOP
@@ -108,5 +109,109 @@ func TestAStoppedCoordinatorKeepsItsWallClock(t *testing.T) {
 	}
 	if requests != 2 {
 		t.Errorf("the critic was asked %d times, want 2 (the request again after its deadline passed): %v", requests, got)
+	}
+}
+
+// outageMessenger is a messenger whose first send waits out an outage of
+// its server (a NATS server that does not answer: the send retries).
+type outageMessenger struct {
+	debate.Messenger
+	once   sync.Once
+	outage func()
+}
+
+func (o *outageMessenger) Send(ctx context.Context, m *inbox.Message) error {
+	o.once.Do(o.outage)
+	return o.Messenger.Send(ctx, m)
+}
+
+// A coordinator that waits on its messenger (its NATS server down, a send
+// retrying) is running: that time counts against the wall clock, as a
+// wait on an agent does, and a debate whose wall clock ran out meanwhile
+// ends TIMEOUT. Only the time the process did not run (Ctrl-Z, SIGSTOP,
+// a machine asleep) is left out. The outage used to be taken for a stop
+// when the call that waited was a send (but not when it was a receive),
+// so the debate could run past its wall clock by every outage.
+func TestAnOutageOfTheMessengerCountsAgainstTheWallClock(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, budgetOf(3, 6000),
+		att("Critic", turns("1|Keys leak the creation time|Use UUIDv7 keys|-1")),
+		def("Proposer", turns("1|Use UUIDv7 keys||0")))
+	var (
+		mu    sync.Mutex
+		jump  time.Duration
+		looks int
+	)
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		looks++
+		return time.Now().Add(jump)
+	}
+	outage := 90 * time.Second // the budget's wall clock is 60 s
+	m := &outageMessenger{Messenger: h.tr, outage: func() {
+		// Time passes in steps of a second, each seen by the coordinator
+		// (a look at its clock), as it passes for a process that runs.
+		for passed := time.Duration(0); passed < outage; passed += time.Second {
+			mu.Lock()
+			jump += time.Second
+			seen := looks
+			mu.Unlock()
+			for guard := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+				mu.Lock()
+				looked := looks > seen
+				mu.Unlock()
+				if looked {
+					break
+				}
+				if time.Now().After(guard) { // a hang guard: looks come every 20 ms
+					t.Fatal("the coordinator does not look at its clock while it waits on the messenger")
+				}
+			}
+		}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	c := h.coordinator(debate.NewMemJournal())
+	c.Messenger, c.Clock = m, clock
+	o, err := c.Start(ctx, h.session)
+	if err != nil {
+		t.Fatalf("debate: %v", err)
+	}
+	if o.Verdict != debate.Timeout || o.ElapsedMs < h.session.Budget.MaxWallClockMs {
+		t.Fatalf("after an outage of %v with a wall clock of %d ms: %s (%s), active time %d ms; want TIMEOUT, the outage counted",
+			outage, h.session.Budget.MaxWallClockMs, o.Verdict, o.Reason, o.ElapsedMs)
+	}
+}
+
+// hungMessenger is a messenger whose server does not answer: a send
+// waits until its context ends, as one retrying through an outage does.
+type hungMessenger struct{ debate.Messenger }
+
+func (hungMessenger) Send(ctx context.Context, m *inbox.Message) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// The wall clock bounds a send as it bounds every wait: a debate whose
+// messenger stops answering ends TIMEOUT when its wall clock runs out,
+// not when the messenger gives up (nats.retryMs, 30 s by default).
+func TestTheWallClockBoundsASendTheMessengerDoesNotAnswer(t *testing.T) {
+	t.Parallel()
+	b := budgetOf(3, 6000)
+	b.MaxWallClockMs = 1000
+	h := newHarness(t, b, att("Critic", turns("1|Keys leak the creation time|Use UUIDv7 keys|-1")), def("Proposer", turns("1|Use UUIDv7 keys||0")))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	guard := time.AfterFunc(time.Minute, cancel) // a hang guard: the wall clock is a second
+	defer guard.Stop()
+	c := h.coordinator(debate.NewMemJournal())
+	c.Messenger = hungMessenger{h.tr}
+	o, err := c.Start(ctx, h.session)
+	if err != nil {
+		t.Fatalf("debate: %v; want TIMEOUT when the wall clock ran out", err)
+	}
+	if o.Verdict != debate.Timeout {
+		t.Fatalf("%s (%s); want TIMEOUT", o.Verdict, o.Reason)
 	}
 }
