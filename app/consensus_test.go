@@ -43,6 +43,15 @@ func outcome(id, topic, position string) *debate.Outcome {
 	}
 }
 
+// uploadSizeCap is the record most lookup tests file beside the one they
+// are about.
+func uploadSizeCap() *debate.Outcome {
+	return outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB")
+}
+
+// recordsDir is the folder of a's consensus records.
+func recordsDir(a *App) string { return filepath.Join(a.Vault(), "wiki", "consensus") }
+
 func newApp(t testing.TB) *App {
 	dir := t.TempDir()
 	return New(Options{Root: filepath.Join(dir, "root"), Vault: filepath.Join(dir, "vault")})
@@ -57,7 +66,7 @@ func TestShowResolvesNamesAndPrefixes(t *testing.T) {
 	c := fileRecords(t, a,
 		outcome("20261201-spec-session-cookie-lifetime-q7w2ea", "Session cookie lifetime", "Session cookies last eight hours"),
 		outcome("20261201-spec-session-storage-x3k5pa", "Session storage backend", "Sessions live in Redis"),
-		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+		uploadSizeCap())
 	ctx := context.Background()
 	for _, arg := range []string{
 		"spec-upload-size-cap", "spec-upload-size-cap.md", "[[spec-upload-size-cap]]", "spec-upl",
@@ -98,7 +107,7 @@ func TestShowIgnoresCase(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	c := fileRecords(t, a,
-		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"),
+		uploadSizeCap(),
 		outcome("20261201-spec-upload-size-cap-for-admins-k2j3h4", "Upload size cap for admins", "Admins upload up to 2 GB"))
 	ctx := context.Background()
 	for _, arg := range []string{
@@ -125,7 +134,7 @@ func TestShowIgnoresCase(t *testing.T) {
 func TestConsensusRefusesBadInput(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	c := fileRecords(t, a, outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	c := fileRecords(t, a, uploadSizeCap())
 	ctx := context.Background()
 	field := func(err error) string {
 		var ie *Error
@@ -175,7 +184,7 @@ func TestCheckResultIsTheWholeAnswer(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	c := fileRecords(t, a,
-		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"),
+		uploadSizeCap(),
 		outcome("20261201-spec-upload-formats-r2t5ya", "Which upload formats are accepted?", "PNG and JPEG only"))
 	res, err := c.Check(context.Background(), CheckInput{Layer: "spec", Topic: "The upload size cap", Position: "Uploads stop at 80 MB"})
 	if err != nil {
@@ -280,9 +289,9 @@ func TestReadConsensusDoesNotRemakeAGoneVault(t *testing.T) {
 func TestShowTakesAPathAsAPath(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	c := fileRecords(t, a, outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	c := fileRecords(t, a, uploadSizeCap())
 	ctx := context.Background()
-	records := filepath.Join(a.Vault(), "wiki", "consensus")
+	records := recordsDir(a)
 	if err := os.MkdirAll(filepath.Join(records, "archive"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -387,12 +396,12 @@ func TestShowReadsNoOtherRecord(t *testing.T) {
 	c := fileRecords(t, a,
 		outcome("20261201-spec-session-cookie-lifetime-q7w2ea", "Session cookie lifetime", "Session cookies last eight hours"),
 		outcome("20261201-spec-session-storage-x3k5pa", "Session storage backend", "Sessions live in Redis"),
-		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+		uploadSizeCap())
 	ctx := context.Background()
 	if _, err := c.Show(ctx, "spec-upload-size-cap"); err != nil {
 		t.Fatal(err)
 	}
-	records := filepath.Join(a.Vault(), "wiki", "consensus")
+	records := recordsDir(a)
 	for _, name := range []string{"spec-session-cookie-lifetime.md", "spec-session-storage-backend.md"} {
 		f, err := os.OpenFile(filepath.Join(records, name), os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
@@ -423,9 +432,9 @@ func TestShowSaysWhyAPrefixsRecordIsSkipped(t *testing.T) {
 	a := newApp(t)
 	c := fileRecords(t, a,
 		outcome("20261201-spec-cache-warmup-q7w2ea", "Cache warmup", "Warm the cache at deploy"),
-		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+		uploadSizeCap())
 	ctx := context.Background()
-	records := filepath.Join(a.Vault(), "wiki", "consensus")
+	records := recordsDir(a)
 	broken := filepath.Join(records, "spec-upload-quota.md")
 	data, err := os.ReadFile(filepath.Join(records, "spec-upload-size-cap.md"))
 	if err != nil {
@@ -464,9 +473,9 @@ func TestShowFindsANameInEitherUnicodeForm(t *testing.T) {
 	a := newApp(t)
 	c := fileRecords(t, a,
 		outcome("20261201-spec-cache-decision-q7w2ea", "Cache decision", "Cache for five minutes"),
-		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+		uploadSizeCap())
 	ctx := context.Background()
-	records := filepath.Join(a.Vault(), "wiki", "consensus")
+	records := recordsDir(a)
 	const decomposed, composed = "Cache de\u0301cision", "Cache d\u00e9cision"
 	if err := os.Rename(filepath.Join(records, "spec-cache-decision.md"), filepath.Join(records, decomposed+".md")); err != nil {
 		t.Fatal(err)
@@ -493,7 +502,7 @@ func TestShowFindsANameInEitherUnicodeForm(t *testing.T) {
 func TestShowOfAPathIntoAnotherVaultIsNoRecord(t *testing.T) {
 	t.Parallel()
 	here, other := newApp(t), newApp(t)
-	c := fileRecords(t, here, outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"))
+	c := fileRecords(t, here, uploadSizeCap())
 	fileRecords(t, other, outcome("20261202-spec-upload-size-cap-k2j3h4", "Upload size cap", "Uploads stop at 10 MB"))
 	ctx := context.Background()
 	elsewhere := filepath.Join(other.Vault(), "wiki", "consensus", "spec-upload-size-cap.md")
