@@ -523,19 +523,11 @@ func TestAgentsShowCountsMailSetAside(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	mustCLI(t, root, "", "agents", "add", "Bob")
-	tr, err := inbox.NewFileTransport(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	ctx := context.Background()
-	if _, err := tr.Adopt(ctx, "Bob", "session-1"); err != nil {
-		t.Fatal(err)
-	}
+	adoptInbox(t, root, "Bob", "session-1")
 	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "are you there?")
 	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "still there?")
-	if n, err := tr.Adopt(ctx, "Bob", "session-2"); err != nil || n != 2 {
-		t.Fatalf("Adopt by a new session = %d, %v; want 2 set aside", n, err)
+	if n := adoptInbox(t, root, "Bob", "session-2"); n != 2 {
+		t.Fatalf("Adopt by a new session set %d aside; want 2", n)
 	}
 	if out := mustCLI(t, root, "", "agents", "show", "Bob"); !strings.Contains(out, "0 waiting") ||
 		!strings.Contains(out, "2 set aside for an earlier holder of the name (aside/)") {
@@ -549,6 +541,23 @@ func TestAgentsShowCountsMailSetAside(t *testing.T) {
 	if out := mustCLI(t, root, "", "agents", "show", "Cy"); strings.Contains(out, "set aside") {
 		t.Fatalf("agents show speaks of mail set aside where there is none: %q", out)
 	}
+}
+
+// adoptInbox hands name's inbox under root to the registry session
+// session, as a new holder of the name does, and returns how many
+// waiting messages it set aside for the earlier one.
+func adoptInbox(t testing.TB, root, name, session string) int {
+	t.Helper()
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	n, err := tr.Adopt(context.Background(), name, session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func TestAgentsListShowPrune(t *testing.T) {

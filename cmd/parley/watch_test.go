@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
-	"github.com/parleyhq/parley/inbox"
 )
 
 // startWatch runs "parley watch" with args until the returned stop is
@@ -361,14 +360,7 @@ func TestWatchSaysWhatItSetAsideByItsCode(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	mustCLI(t, root, "", "agents", "add", "Bob")
-	tr, err := inbox.NewFileTransport(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tr.Adopt(context.Background(), "Bob", "session-1"); err != nil {
-		t.Fatal(err)
-	}
-	tr.Close()
+	adoptInbox(t, root, "Bob", "session-1")
 	mustCLI(t, root, "", "send", "--from", "Alice", "--to", "Bob", "for the earlier Bob")
 	out, errb, stop := startWatch(t, root, "--as", "Bob")
 	// Sent once the earlier holder's mail is set aside, so that it is not.
