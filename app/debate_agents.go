@@ -312,11 +312,14 @@ func (p *agentProcs) stop() {
 	for _, ap := range p.procs {
 		_ = ap.cmd.Process.Signal(syscall.SIGTERM)
 	}
-	deadline := time.After(5 * time.Second)
+	// One deadline for them all, which stays over once it is: each agent
+	// still running then is killed.
+	limit, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
 	for _, ap := range p.procs {
 		select {
 		case <-ap.exited:
-		case <-deadline:
+		case <-limit.Done():
 			_ = ap.cmd.Process.Kill()
 			<-ap.exited
 		}
