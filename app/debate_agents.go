@@ -12,11 +12,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
 )
@@ -126,6 +128,11 @@ type agentProcs struct {
 	procs []*agentProc
 	// failed are the agents whose process could not start, and why.
 	failed map[string]*debate.UnavailableError
+
+	once    sync.Once          // the SIGTERM to every agent
+	limit   context.Context    // ends interrupt.Grace after that SIGTERM
+	release context.CancelFunc // of limit
+	unwatch func() bool        // stops stopOn's watch of the debate's context
 }
 
 type agentProc struct {
@@ -196,6 +203,7 @@ func (a *App) startAgents(ctx context.Context, m Backend, store *transcripts.Sto
 		go func() { _ = cmd.Wait(); close(ap.exited) }()
 		procs.procs = append(procs.procs, ap)
 	}
+	procs.stopOn(ctx)
 	deadline := time.Now().Add(registerWait)
 	for _, ap := range procs.procs {
 		for {
@@ -269,6 +277,7 @@ func (e *ForeignAgentError) Error() string {
 // alive: an agent started by a coordinator that was killed stops by itself
 // (it watches its parent), but may not have yet. It is told to stop
 // (SIGTERM: it unregisters) and waited for until its process has ended,
+// interrupt.Grace, then killed and waited for as long again. Its process,
 // not only its registration: after an outage of the messenger it may have
 // unregistered with its hold on the inbox still standing (the hold could
 // not be released while the server was out of reach; it lapses when the
@@ -289,7 +298,7 @@ func (a *App) retire(ctx context.Context, m Backend, id, name string) error {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		_ = syscall.Kill(e.PID, sig)
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		for deadline := time.Now().Add(interrupt.Grace); time.Now().Before(deadline); {
 			if !registry.PIDAlive(e.PID) {
 				return nil
 			}
@@ -303,23 +312,40 @@ func (a *App) retire(ctx context.Context, m Backend, id, name string) error {
 	return fmt.Errorf("agent %s (pid %d) of an earlier run does not stop", name, e.PID)
 }
 
-// stop sends SIGTERM to every agent process (they unregister), waits up to
-// 5 s, then kills what is left.
+// stopOn tells the agents to stop (terminate) as soon as ctx ends, a stop
+// of the debate: they stop while its coordinator leaves, within the same
+// interrupt.Grace, rather than after it.
+func (p *agentProcs) stopOn(ctx context.Context) {
+	p.unwatch = context.AfterFunc(ctx, p.terminate)
+}
+
+// terminate sends SIGTERM to every agent process (they unregister), once;
+// they have interrupt.Grace from then to stop. Safe for concurrent use.
+func (p *agentProcs) terminate() {
+	p.once.Do(func() {
+		for _, ap := range p.procs {
+			_ = ap.cmd.Process.Signal(syscall.SIGTERM)
+		}
+		p.limit, p.release = interrupt.Cleanup(context.Background())
+	})
+}
+
+// stop tells every agent process to stop, if that was not done at the
+// debate's stop (stopOn), waits for them until interrupt.Grace after it,
+// then kills what is left.
 func (p *agentProcs) stop() {
 	if p == nil {
 		return
 	}
-	for _, ap := range p.procs {
-		_ = ap.cmd.Process.Signal(syscall.SIGTERM)
+	if p.unwatch != nil {
+		p.unwatch()
 	}
-	// One deadline for them all, which stays over once it is: each agent
-	// still running then is killed.
-	limit, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	p.terminate()
+	defer p.release()
 	for _, ap := range p.procs {
 		select {
 		case <-ap.exited:
-		case <-limit.Done():
+		case <-p.limit.Done():
 			_ = ap.cmd.Process.Kill()
 			<-ap.exited
 		}
