@@ -21,29 +21,66 @@ import (
 // ErrInterrupted ends a wait that Ctrl-C (or SIGTERM) cut short.
 var ErrInterrupted = errors.New("interrupted")
 
-// On returns a copy of parent that Ctrl-C, SIGTERM or a hang-up ends,
-// and the function that stops listening (as signal.NotifyContext does for
-// parley's signals, Signals). Once the first signal ended it, it stops
+// SignalError is the cause (context.Cause) of a context that On ended: the
+// signal that ended it.
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string { return "stopped by " + e.Signal.String() }
+
+// ExitCode is the exit status of a process the signal stopped before it
+// finished: 128 plus the signal's number, as a shell reports a process
+// the signal killed (130 for Ctrl-C, 143 for SIGTERM, 129 for a hang-up).
+func (e *SignalError) ExitCode() int {
+	if n, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+// Stopped returns err marked with the signal that ended ctx (a
+// *SignalError that errors.As finds in it), when a signal did (On);
+// otherwise err as it is. nil stays nil.
+func Stopped(ctx context.Context, err error) error {
+	var se *SignalError
+	if err == nil || !errors.As(context.Cause(ctx), &se) {
+		return err
+	}
+	return &stoppedError{err: err, sig: se}
+}
+
+// stoppedError is an error of work that a signal stopped: it reads as
+// the error, and unwraps to the error and the signal.
+type stoppedError struct {
+	err error
+	sig *SignalError
+}
+
+func (e *stoppedError) Error() string   { return e.err.Error() }
+func (e *stoppedError) Unwrap() []error { return []error{e.err, e.sig} }
+
+// On returns a copy of parent that Ctrl-C, SIGTERM or a hang-up ends, the
+// signal its cause (a *SignalError), and the function that stops
+// listening (as signal.NotifyContext does for parley's signals, Signals). Once the first signal ended it, it stops
 // listening: the work on the way out may take longer than the user will
 // wait (interrupt.Grace), and a second Ctrl-C (or SIGTERM) ends the
 // process at once, by the signal's default action, as it would any
 // program (the shell says 130 for Ctrl-C).
 func On(parent context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, Signals()...)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		select {
-		case <-ch:
+		case sig := <-ch:
 			signal.Stop(ch) // the next one is the signal's own
-			cancel()
+			cancel(&SignalError{Signal: sig})
 		case <-ctx.Done():
 		}
 	}()
 	return ctx, func() {
-		cancel()
+		cancel(nil)
 		<-done
 		signal.Stop(ch)
 	}

@@ -242,3 +242,37 @@ func TestASecondSignalEndsTheProcess(t *testing.T) {
 		t.Fatal("a second Ctrl-C did not end the process: the signal was swallowed")
 	}
 }
+
+// The signal that ended On's context is its cause, and says the exit
+// status of a process it stopped before it finished, as a shell reports
+// a process the signal killed; Stopped marks an error with it.
+func TestOnNamesTheSignal(t *testing.T) {
+	ctx, stop := On(context.Background())
+	defer stop()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGTERM did not end On's context")
+	}
+	var se *SignalError
+	if !errors.As(context.Cause(ctx), &se) || se.Signal != syscall.SIGTERM || se.ExitCode() != 143 {
+		t.Fatalf("cause %v, want SIGTERM (exit 143)", context.Cause(ctx))
+	}
+	err := Stopped(ctx, fmt.Errorf("waiting: %w", ErrInterrupted))
+	if !errors.Is(err, ErrInterrupted) || !errors.As(err, &se) || err.Error() != "waiting: interrupted" {
+		t.Fatalf("Stopped: %v", err)
+	}
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGHUP: 129} {
+		if got := (&SignalError{Signal: sig}).ExitCode(); got != want {
+			t.Errorf("%v: exit %d, want %d", sig, got, want)
+		}
+	}
+	plain, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Stopped(plain, ErrInterrupted); err != ErrInterrupted {
+		t.Fatalf("no signal ended the context, yet Stopped says %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -39,7 +40,8 @@ type Wording struct {
 //
 //   - missing or invalid input: a usage error (exit 2), with w.help
 //     suggested for a missing input or a bad budget;
-//   - interrupted: exit 130; a debate that cannot be continued
+//   - interrupted: exit 130, or 128 plus the number of the signal that
+//     stopped it (ExitCode); a debate that cannot be continued
 //     (tampered): blocked, exit 3;
 //   - any other (a file that cannot be used, no such agent, debate or
 //     record, an ambiguous prefix, a bad name, the messenger's trouble):
@@ -116,7 +118,9 @@ const (
 )
 
 // ExitInterrupted is the exit code of a command ended by Ctrl-C (SIGINT)
-// while it waited: 128 + the signal's number, as shells report it.
+// while it waited: 128 + the signal's number, as shells report it. One
+// that SIGTERM or a hang-up ended exits 143 or 129 (ExitCode), and one
+// whose context ended without a signal exits as Ctrl-C's.
 const ExitInterrupted = 130
 
 // UsageError is a mistake on the command line: exit 2.
@@ -155,6 +159,10 @@ func ExitCode(err error, stderr io.Writer) int {
 	msg := termsafe.Clean(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "), "")
 	fmt.Fprintf(stderr, "parley: %s\n", msg)
 	if errors.Is(err, ErrInterrupted) {
+		var sig *interrupt.SignalError
+		if errors.As(err, &sig) { // marked by Execute
+			return sig.ExitCode()
+		}
 		return ExitInterrupted
 	}
 	var ue UsageError

@@ -95,11 +95,13 @@ func helpTopics(help *cobra.Command) {
 // that names no command: cobra answers "parley agnets --help" with the
 // root's help and "parley agents lst -h" with the group's, and exits 0, so
 // that the slip goes unseen; here it is the error the same words without
-// --help give (exit 2, with the nearest names).
+// --help give (exit 2, with the nearest names). An error of a command that
+// a signal stopped (ctx's cause, interrupt.On) carries the signal, for
+// ExitCode.
 func Execute(ctx context.Context, root *cobra.Command) error {
 	var helpErr error
 	if err := root.ExecuteContext(context.WithValue(ctx, helpErrKey{}, &helpErr)); err != nil {
-		return err
+		return interrupt.Stopped(ctx, err) // ExitCode answers for the signal
 	}
 	return helpErr
 }
