@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -88,15 +89,23 @@ func On(parent context.Context) (context.Context, context.CancelFunc) {
 
 // Signals are the signals that stop a parley process the way Ctrl-C
 // does, letting it clean up (a watch unregisters, a debate can be
-// resumed): SIGINT, SIGTERM, and SIGHUP — its terminal closed — unless
-// the process was started to ignore it (nohup), which listening would undo.
-func Signals() []os.Signal {
-	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
-	if !signal.Ignored(syscall.SIGHUP) {
-		sigs = append(sigs, syscall.SIGHUP)
+// resumed): SIGINT, SIGTERM, and SIGHUP — its terminal closed. SIGINT and
+// SIGHUP are left out when the process was started to ignore them (a job
+// a non-interactive shell ran in the background, "cmd &", ignores SIGINT;
+// nohup ignores SIGHUP), as the Go runtime leaves them ignored: listening
+// (signal.Notify) would undo that. Decided once, before anything listens,
+// since signal.Ignored no longer tells once a signal was listened for.
+func Signals() []os.Signal { return slices.Clone(signals()) }
+
+var signals = sync.OnceValue(func() []os.Signal {
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
 	}
 	return sigs
-}
+})
 
 // Context is the context a command runs under: Ctrl-C (SIGINT) or SIGTERM
 // ends it. It listens for the signals from the moment anything could wait

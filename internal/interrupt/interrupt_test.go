@@ -276,3 +276,47 @@ func TestOnNamesTheSignal(t *testing.T) {
 		t.Fatalf("no signal ended the context, yet Stopped says %v", err)
 	}
 }
+
+// A process started to ignore SIGINT (a job that a non-interactive shell
+// ran in the background, "cmd &") keeps ignoring it, as it keeps ignoring
+// a hang-up under nohup: the first signal that stops it is SIGTERM.
+func TestAnIgnoredCtrlCStaysIgnored(t *testing.T) {
+	if os.Getenv("PARLEY_IGNORED_SIGINT_CHILD") == "1" {
+		ctx, stop := On(context.Background())
+		defer stop()
+		fmt.Println("listening")
+		<-ctx.Done()
+		fmt.Println(context.Cause(ctx))
+		return
+	}
+	t.Parallel()
+	// The shell ignores SIGINT, and the test binary inherits that.
+	cmd := exec.Command("sh", "-c", `trap "" INT; exec "$0" "$@"`, os.Args[0], "-test.run=^TestAnIgnoredCtrlCStaysIgnored$")
+	cmd.Env = append(os.Environ(), "PARLEY_IGNORED_SIGINT_CHILD=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	lines := bufio.NewScanner(out)
+	next := func() string {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("the child said nothing more: %v", lines.Err())
+		}
+		return lines.Text()
+	}
+	for next() != "listening" {
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := next(), (&SignalError{Signal: syscall.SIGTERM}).Error(); got != want {
+		t.Fatalf("the child stopped: %q; want %q (SIGINT ignored)", got, want)
+	}
+}

@@ -51,7 +51,8 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 		Short: "Register an agent and answer its turn requests until interrupted",
 		Long: "Registers NAME, heartbeats, answers every turn_request in its inbox, and\n" +
 			"unregisters on SIGINT (Ctrl-C), SIGTERM or SIGHUP (its terminal closed; not\n" +
-			"under nohup, which ignores it). --exec runs CMD per turn (the request as JSON\n" +
+			"under nohup, which ignores it; nor SIGINT in a job a script runs with &,\n" +
+			"which ignores that). --exec runs CMD per turn (the request as JSON\n" +
 			"on stdin; a debate_turn JSON object or plain text on stdout); --script\n" +
 			"answers from a JSON script (see docs/debates.md).",
 		RunE: func(cmd *cobra.Command, _ []string) error {
