@@ -27,8 +27,12 @@ func TestSharedCommandErrors(t *testing.T) {
 		{"debate list, no root", []string{"debate", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
 		{"transcripts list, no root", []string{"transcripts", "list"}, 0, "no debates: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
 		{"gate stats, no root", []string{"gate", "stats"}, 0, "no gate decisions: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n", ""},
-		{"debate list --json, no root", []string{"--json", "debate", "list"}, 0, "", ""},
-		{"transcripts list --json, no root", []string{"--json", "transcripts", "list"}, 0, "", ""},
+		// Under --json the list is empty (no line on stdout), and stderr
+		// says why, so that a mistyped --root is not silence.
+		{"debate list --json, no root", []string{"--json", "debate", "list"}, 0, "", "parley: warning: no debates: there is no parley root at " + noRoot + " (parley --root " + noRoot + " init makes one)\n"},
+		{"transcripts list --json, no root", []string{"--json", "transcripts", "list"}, 0, "", "parley: warning: no debates: there is no parley root at " + noRoot},
+		{"agents list --json, no root", []string{"--json", "agents", "list"}, 0, "", "parley: warning: no live agents: there is no parley root at " + noRoot},
+		{"consensus list --json, no root", []string{"--json", "consensus", "list"}, 0, "", "parley: warning: no consensus records: there is no parley root at " + noRoot},
 		{"debate status, no root", []string{"debate", "status", id}, cmdutil.ExitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
 		{"debate watch, no root", []string{"debate", "watch", id}, cmdutil.ExitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
 		{"debate resume, no root", []string{"debate", "resume", id}, cmdutil.ExitError, "", "no debate " + id + ": there is no parley root at " + noRoot},
@@ -52,6 +56,12 @@ func TestSharedCommandErrors(t *testing.T) {
 	// watch alike, and an unknown agent for agents show.
 	root := t.TempDir()
 	mustCLI(t, root, "", "init")
+	// A vault that is not there is said on stderr under --json too.
+	noVault := filepath.Join(t.TempDir(), "novault")
+	out, errs, code := cli(t, root, "", "--vault", noVault, "--json", "consensus", "list")
+	if want := "parley: warning: no consensus records: there is no vault at " + noVault; code != 0 || out != "" || !strings.HasPrefix(errs, want) {
+		t.Errorf("consensus list --json, no vault: exit %d, stdout %q, stderr %q; want 0, nothing, %q", code, out, errs, want)
+	}
 	for _, args := range [][]string{{"recv", "--as", "Nobody"}, {"watch", "--as", "Nobody"}, {"agents", "show", "Nobody"}} {
 		_, errs, code := cli(t, root, "", args...)
 		oneLineError(t, errs, code, `not_found: no agent "Nobody"`)

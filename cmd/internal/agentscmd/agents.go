@@ -54,10 +54,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*RootOptions) error) *cobra.Comman
 		list, err := f.Service().LiveAgents(ctx)
 		switch {
 		case errors.Is(err, app.ErrNoRoot):
-			if !f.JSON {
-				f.Printf("no live agents: there is no parley root at %s (%s makes one)\n", f.RootDir(), f.CmdLine("init"))
-			}
-			return nil
+			return f.NoRootNote("no live agents: ")
 		case err != nil:
 			return f.Fail(err, cmdutil.Wording{})
 		case f.JSON:

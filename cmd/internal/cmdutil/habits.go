@@ -331,12 +331,22 @@ func (a *Factory) NoRootError(what string) error {
 }
 
 // NoRootNote says, for a command that lists (what: "no debates: "), that
-// there is no root, except under --json: the list is empty, not an error.
+// there is no root: the list is empty, not an error (EmptyNote).
 func (a *Factory) NoRootNote(what string) error {
-	if !a.JSON {
-		a.Printf("%s\n", a.NoRootError(what))
-	}
+	a.EmptyNote(a.NoRootError(what).Error())
 	return nil
+}
+
+// EmptyNote says why a list is empty when there is nothing to list from
+// (no root, no vault): on standard output in place of the list, or,
+// under --json, as a warning on stderr, so that standard output stays
+// JSON Lines (none) and a mistyped --root is not silence.
+func (a *Factory) EmptyNote(note string) {
+	if a.JSON {
+		a.Warnf("%s", note)
+		return
+	}
+	a.Printf("%s\n", note)
 }
 
 // HaveRoot reports whether the root exists (as anything: a root that is

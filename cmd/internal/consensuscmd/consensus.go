@@ -89,9 +89,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	c, err := f.OpenConsensus()
 	if errors.Is(err, app.ErrNoVault) {
 		// As with no root: the list is empty, and the note says why.
-		if !f.JSON {
-			f.Printf("%s\n", err)
-		}
+		f.EmptyNote(err.Error())
 		return nil
 	}
 	if err != nil {
