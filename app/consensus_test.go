@@ -101,7 +101,8 @@ func TestShowResolvesNamesAndPrefixes(t *testing.T) {
 
 // A record's name is found in any case, as Obsidian finds a note by its
 // name ("[[Spec-Upload-Size-Cap]]" opens spec-upload-size-cap.md): by its
-// name, file name, wikilink, vault path, prefix or debate id. A name equal
+// name, file name (".md" in any case), wikilink, vault path, prefix or
+// debate id. A name equal
 // to one record ignoring case is that record, not a prefix of another.
 func TestShowIgnoresCase(t *testing.T) {
 	t.Parallel()
@@ -113,6 +114,9 @@ func TestShowIgnoresCase(t *testing.T) {
 	for _, arg := range []string{
 		"SPEC-UPLOAD-SIZE-CAP", "Spec-Upload-Size-Cap.md", "[[Spec-Upload-Size-Cap|the cap]]",
 		"wiki/consensus/Spec-Upload-Size-Cap.md", "20261201-SPEC-UPLOAD-SIZE-CAP-M4N5B6",
+		// The extension in any case too (a name typed with caps lock on,
+		// a link copied from a file manager that shows ".MD").
+		"spec-upload-size-cap.MD", "[[Spec-Upload-Size-Cap.MD]]", "wiki/consensus/SPEC-UPLOAD-SIZE-CAP.Md",
 	} {
 		p, err := c.Show(ctx, arg)
 		if err != nil {

@@ -317,7 +317,8 @@ func InRecordsFolder(s string) bool {
 
 // LinkName is the page name a wikilink, file name or vault path names:
 // "[[spec-x]]", "[[spec-x#Rationale|alias]]", "spec-x.md" and
-// "wiki/consensus/spec-x.md" all name "spec-x". Its case is kept.
+// "wiki/consensus/spec-x.md" all name "spec-x", and so does "spec-x.MD"
+// (the extension in any case). Its case is kept.
 func LinkName(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -326,7 +327,9 @@ func LinkName(s string) string {
 	if l, err := vault.ParseLink(s); err == nil {
 		s = l.Target
 	}
-	s = strings.TrimSuffix(s, ".md")
+	if n := len(s) - len(".md"); n >= 0 && strings.EqualFold(s[n:], ".md") {
+		s = s[:n]
+	}
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
 		s = s[i+1:]
 	}
