@@ -159,16 +159,22 @@ func TestATextThatStartsWithADashSaysToPutItAfterDashDash(t *testing.T) {
 	}
 }
 
-// A duration flag given what Go cannot read as a duration ("ninety", or
-// more hours than a duration holds) says what a duration is and its
-// bound, not only Go's "invalid duration".
+// A duration flag given what Go cannot read as a duration ("ninety",
+// more hours than a duration holds, a number without its unit, a unit Go
+// does not know) says what a duration is and its bound, not only Go's
+// "invalid duration" or "missing unit".
 func TestADurationFlagSaysWhatADurationIs(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	mustCLI(t, root, "", "agents", "add", "Bob")
-	for _, v := range []string{"ninety", "10000000h"} {
+	for v, goSays := range map[string]string{
+		"ninety":    `invalid duration "ninety"`,
+		"10000000h": `invalid duration "10000000h"`,
+		"1":         `missing unit in duration "1"`,
+		"2days":     `unknown unit "days" in duration "2days"`,
+	} {
 		_, stderr, code := cli(t, root, "", "recv", "--as", "Bob", "--wait", v)
-		want := `parley: invalid argument "` + v + `" for "--wait" flag: time: invalid duration "` + v + `": a duration is a number with a unit, ms, s, m or h (such as 30s, 2m or 1h30m), of at most 2562047h (see parley recv --help)` + "\n"
+		want := `parley: invalid argument "` + v + `" for "--wait" flag: time: ` + goSays + `: a duration is a number with a unit, ms, s, m or h (such as 30s, 2m or 1h30m), of at most 2562047h (see parley recv --help)` + "\n"
 		if code != cmdutil.ExitUsage || stderr != want {
 			t.Errorf("--wait %s: exit %d, stderr %q; want %d, %q", v, code, stderr, cmdutil.ExitUsage, want)
 		}

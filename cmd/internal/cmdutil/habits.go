@@ -283,9 +283,11 @@ func flagError(cmd *cobra.Command, err error) error {
 		return Usagef("%s is not a flag of %q: an argument that starts with '-' goes after -- (%s [flags] -- %s)",
 			suggest.Quote(termsafe.Clean(arg, "")), cmd.CommandPath(), cmd.CommandPath(), suggest.Quote(termsafe.Clean(arg, "")))
 	}
-	if strings.Contains(err.Error(), "time: invalid duration") {
-		// Go's words for "ninety" and for more than a duration holds
-		// ("10000000h") say nothing of what would do.
+	if msg := err.Error(); strings.Contains(msg, "time: ") && strings.Contains(msg, " duration \"") {
+		// Go's words for "ninety", for more than a duration holds
+		// ("10000000h"), for a bare number ("missing unit") and for a
+		// unit it lacks ("unknown unit \"days\"") say nothing of what
+		// would do.
 		return Usagef("%v: a duration is a number with a unit, ms, s, m or h (such as 30s, 2m or 1h30m), of at most %dh (see %s --help)",
 			err, math.MaxInt64/int64(time.Hour), cmd.CommandPath())
 	}
