@@ -9,14 +9,18 @@ import (
 	"time"
 )
 
+// ageHint ends a refusal of an age with what would do.
+const ageHint = "give a number with a unit, d, h, m or s (such as 7d, 12h or 90m)"
+
 // ParseAge is the age of what Collect removes as a person writes it:
 // time.ParseDuration's form ("12h", "90m") or a number of days ("7d").
-// A negative age, or one too large for a time.Duration, is refused.
+// A negative age, or one too large for a time.Duration, is refused; the
+// error says what an age is, never only Go's "unknown unit".
 func ParseAge(s string) (time.Duration, error) {
 	if n, ok := strings.CutSuffix(s, "d"); ok {
 		days, err := strconv.Atoi(n)
 		if err != nil || days < 0 {
-			return 0, errors.New("not a number of days")
+			return 0, errors.New("not a number of days: " + ageHint)
 		}
 		// A larger count would wrap around to a negative duration: a
 		// cut-off in the future, removing everything.
@@ -26,8 +30,11 @@ func ParseAge(s string) (time.Duration, error) {
 		return time.Duration(days) * 24 * time.Hour, nil
 	}
 	d, err := time.ParseDuration(s)
-	if err == nil && d < 0 {
-		err = errors.New("negative")
+	switch {
+	case err != nil:
+		return 0, errors.New("not an age: " + ageHint)
+	case d < 0:
+		return 0, errors.New("negative: " + ageHint)
 	}
-	return d, err
+	return d, nil
 }
