@@ -171,11 +171,13 @@ func (r SendRequest) Addressed() error {
 
 // message checks r and makes its message, encoded once so that one that
 // cannot be sent (over the limit once encoded) is refused before anything
-// is said about the recipient.
+// is said about the recipient. A byte order mark before the text (a file
+// saved by Notepad, PowerShell's UTF-8 piped in) is no part of it.
 func (r SendRequest) message() (*inbox.Message, error) {
 	if err := r.Addressed(); err != nil {
 		return nil, err
 	}
+	r.Text = strings.TrimPrefix(r.Text, "\ufeff")
 	if err := ValidName("from", r.From); err != nil {
 		return nil, err
 	}

@@ -334,6 +334,29 @@ func TestSendThroughTheApp(t *testing.T) {
 	}
 }
 
+// A byte order mark before the text (Notepad's, PowerShell's UTF-8 piped
+// into "parley send -") is not delivered as part of the message; a text
+// that is nothing else is nothing to send.
+func TestSendDropsAByteOrderMark(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newApp(t)
+	if _, err := a.AddAgent(ctx, "Quinn"); err != nil {
+		t.Fatal(err)
+	}
+	sent, err := a.Send(ctx, SendRequest{From: "cron", To: "Quinn", Text: "\ufeffnightly report ready\n"})
+	if err != nil || sent.Message.Text != "nightly report ready\n" {
+		t.Fatalf("send after a BOM: %+v, %v; want the text without it", sent, err)
+	}
+	var got []string
+	if _, err := a.Recv(ctx, "Quinn", ReceiveOptions{}, func(m *inbox.Message) error { got = append(got, m.Text); return nil }); err != nil || len(got) != 1 || got[0] != "nightly report ready\n" {
+		t.Fatalf("recv: %q, %v; want the text without the BOM", got, err)
+	}
+	if _, err := a.Send(ctx, SendRequest{From: "cron", To: "Quinn", Text: "\ufeff\n"}); !IsProblem(err, ProblemInvalid) {
+		t.Errorf("send of a BOM alone: %v; want nothing to send", err)
+	}
+}
+
 // A message the caller could not handle is not acknowledged: the next
 // receive gets it again. Max bounds a receive; an empty inbox is no error.
 func TestReceiveAcknowledgesOnlyWhatWasHandled(t *testing.T) {
