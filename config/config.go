@@ -231,7 +231,7 @@ func Parse(data []byte) (*Config, error) {
 	if len(data) == 0 {
 		return c, nil
 	}
-	if data[0] != '{' {
+	if data[0] != '{' && data[0] != '/' && data[0] != '#' { // a comment first is for the decoder to place
 		return nil, fmt.Errorf("%w: config.json holds one JSON object ({…})", ErrInvalid)
 	}
 	if dup, err := duplicateKey(data); err != nil || dup != "" {

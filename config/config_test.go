@@ -617,6 +617,10 @@ func TestParseErrorsNameTheKey(t *testing.T) {
 		{"\n{\n  \"debate\": {\n    \"budgets\": {\"spec\": {\"maxRounds\": 5,}}\n  }\n}\n", "invalid config: line 4, column 41: invalid character '}'"},
 		{"\ufeff{\"messenger\": {\"reconcileMs\": 1000}\n \"transport\": \"file\"}", "invalid config: line 2, column 2: invalid character '\"' after object key:value pair"},
 		{"{\n  \"messenger\": {\"reconcileMs\": 1000},\n", "invalid config: the file ends before its JSON is complete (a } or ] is missing?)"},
+		// A comment, as in a JSONC or YAML file, is named as one.
+		{"{\n  // faster wake-ups\n  \"messenger\": {\"reconcileMs\": 500}\n}", "invalid config: line 2, column 3: a comment: JSON has none, remove it"},
+		{"/* parley */ {}", "invalid config: line 1, column 1: a comment: JSON has none, remove it"},
+		{"# parley\n{}", "invalid config: line 1, column 1: a comment: JSON has none, remove it"},
 	} {
 		_, err := Parse([]byte(tc.in))
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "did you mean \"maxRounds\"?") && strings.Contains(tc.in, "\"maxRounds\"") {

@@ -132,8 +132,10 @@ func Keys(t reflect.Type) []string {
 // At is err, an error of decoding data[start:] (data being the whole file
 // a person edits), with where in data it is, so that a slip in a long file
 // can be found: a syntax error as "line 3, column 38: invalid character
-// '}' …", the file ending inside a value as "the file ends before its JSON
-// is complete (a } or ] is missing?)"; any other error as it is.
+// '}' …", a comment (// or /* */, or #, which JSON has none of) as "line
+// 1, column 3: a comment: JSON has none, remove it (invalid character
+// '/' …)", the file ending inside a value as "the file ends before its
+// JSON is complete (a } or ] is missing?)"; any other error as it is.
 func At(err error, data []byte, start int) error {
 	var se *json.SyntaxError
 	switch {
@@ -141,6 +143,9 @@ func At(err error, data []byte, start int) error {
 		at := start + int(se.Offset) - 1 // the byte the decoder stopped at
 		line := 1 + bytes.Count(data[:at], []byte("\n"))
 		col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:at], '\n')+1:at])
+		if rest := data[at:]; bytes.HasPrefix(rest, []byte("//")) || bytes.HasPrefix(rest, []byte("/*")) || rest[0] == '#' {
+			return fmt.Errorf("line %d, column %d: a comment: JSON has none, remove it (%w)", line, col, err)
+		}
 		return fmt.Errorf("line %d, column %d: %w", line, col, err)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("the file ends before its JSON is complete (a } or ] is missing?): %w", err)

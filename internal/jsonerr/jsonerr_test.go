@@ -85,6 +85,10 @@ func TestAtLocatesSyntaxErrors(t *testing.T) {
 		{"{\n  \"name\": \"a\"\n  \"turns\": []\n}", 0, "line 3, column 3: invalid character '\"' after object key:value pair"},
 		{"\n\n  {\"name\": \"é\", \"turns\": [}", 4, "line 3, column 27: invalid character '}'"},
 		{"{\"name\": \"a\",\n", 0, "the file ends before its JSON is complete (a } or ] is missing?)"},
+		// A comment, which JSON has none of, is named as one.
+		{"{\n  // the agent\n  \"name\": \"a\"\n}", 0, "line 2, column 3: a comment: JSON has none, remove it (invalid character '/'"},
+		{"{\"name\": \"a\" /* old: b */}", 0, "line 1, column 14: a comment: JSON has none, remove it (invalid character '/'"},
+		{"# turns of the critic\n{}", 0, "line 1, column 1: a comment: JSON has none, remove it (invalid character '#'"},
 	} {
 		var d doc
 		err := json.NewDecoder(strings.NewReader(tc.file[tc.start:])).Decode(&d)
