@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/gating"
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/transcripts"
 	"github.com/parleyhq/parley/vault"
@@ -141,22 +143,51 @@ func (a *App) Agent(ctx context.Context, name string) (*Agent, error) {
 	return out, err
 }
 
+// Added is what AddAgent did: where the inbox is, and what the caller
+// should know of the name (WarnOtherCase).
+type Added struct {
+	Inbox    string
+	Warnings []Warning
+}
+
 // AddAgent makes the inbox of an agent that will come later (and the root,
 // if it is new), so that messages can wait for it; the first session that
-// registers name receives them. It returns where the inbox is.
-func (a *App) AddAgent(ctx context.Context, name string) (string, error) {
+// registers name receives them. It returns where the inbox is, with a
+// WarnOtherCase warning when a known agent's name differs from name only
+// in case ("bob" beside "Bob"): names are case-sensitive, so that is
+// another agent, which is more often a slip than meant.
+func (a *App) AddAgent(ctx context.Context, name string) (Added, error) {
 	if err := ValidName("agent", name); err != nil {
-		return "", err
+		return Added{}, err
 	}
 	b, err := a.Messenger(ctx)
 	if err != nil {
-		return "", err
+		return Added{}, err
 	}
 	defer b.Close()
-	if err := b.Transport().Create(ctx, name); err != nil {
-		return "", Explain(err)
+	var twins []string
+	for _, n := range knownAgents(ctx, b.Transport(), b.Registry()) {
+		if n != name && strings.EqualFold(n, name) {
+			twins = append(twins, n)
+		}
 	}
-	return b.Location(name), nil
+	if err := b.Transport().Create(ctx, name); err != nil {
+		return Added{}, Explain(err)
+	}
+	out := Added{Inbox: b.Location(name)}
+	if len(twins) > 0 {
+		quoted := make([]string, len(twins))
+		for i, n := range twins {
+			quoted[i] = suggest.Quote(n)
+		}
+		known := "an agent named " + quoted[0] + " exists"
+		if len(twins) > 1 {
+			known = "agents named " + strings.Join(quoted, ", ") + " exist"
+		}
+		out.Warnings = append(out.Warnings, Warning{Code: WarnOtherCase, Agent: name,
+			Text: fmt.Sprintf("%s: %s is another agent, with an inbox of its own (names are case-sensitive)", known, name)})
+	}
+	return out, nil
 }
 
 // Pruned is an agent whose registration Prune removed: what "agents prune

@@ -273,3 +273,44 @@ func TestAgentWithARegistrationThatDoesNotRead(t *testing.T) {
 		}
 	}
 }
+
+// Adding an agent whose name differs from a known agent's only in case
+// ("bob" beside "Bob", whether Bob has an inbox or only a registration)
+// makes the inbox, and warns: names are case-sensitive, so it is another
+// agent. A name of its own case, or another name, warns of nothing.
+func TestAddAgentWarnsOfAnotherCase(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newApp(t)
+	for _, name := range []string{"Bob", "Bob", "Carol"} {
+		if added, err := a.AddAgent(ctx, name); err != nil || len(added.Warnings) != 0 {
+			t.Fatalf("AddAgent(%s) = %+v, %v; want no warning", name, added, err)
+		}
+	}
+	b, err := a.Messenger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Registry().Register(ctx, registry.Registration{Name: "Dana", PID: os.Getpid()}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	for _, tc := range []struct{ name, known string }{
+		{"bob", "an agent named Bob exists"},
+		{"BOB", "agents named Bob, bob exist"},
+		{"dana", "an agent named Dana exists"},
+	} {
+		name := tc.name
+		added, err := a.AddAgent(ctx, name)
+		if err != nil {
+			t.Fatalf("AddAgent(%s): %v", name, err)
+		}
+		if _, err := os.Stat(added.Inbox); err != nil {
+			t.Errorf("AddAgent(%s) made no inbox: %v", name, err)
+		}
+		if len(added.Warnings) != 1 || added.Warnings[0].Code != WarnOtherCase || added.Warnings[0].Agent != name ||
+			added.Warnings[0].Text != tc.known+": "+name+" is another agent, with an inbox of its own (names are case-sensitive)" {
+			t.Errorf("AddAgent(%s) warnings %+v; want one other_case saying %s", name, added.Warnings, tc.known)
+		}
+	}
+}

@@ -281,6 +281,23 @@ func UnknownAgent(name string) *Error {
 // pays nothing for it.
 func UnknownAgentNear(ctx context.Context, tr, reg any, name string) *Error {
 	e := UnknownAgent(name)
+	var near []string
+	for _, n := range knownAgents(ctx, tr, reg) {
+		if n != name && suggest.Near(name, n) && len(near) < 3 {
+			near = append(near, n)
+		}
+	}
+	if len(near) > 0 {
+		e.tmpl = strings.TrimSuffix(e.tmpl, ")") + "; did you mean %s?)"
+		e.args = append(e.args, suggest.OrList(near))
+	}
+	return e
+}
+
+// knownAgents are the names of the inboxes of tr and the registrations of
+// reg, where they can list them, sorted, each once. A listing that fails
+// leaves its names out: this is for hints, never a judgement.
+func knownAgents(ctx context.Context, tr, reg any) []string {
 	var known []string
 	if l, ok := tr.(interface {
 		Agents(context.Context) ([]string, error)
@@ -295,17 +312,7 @@ func UnknownAgentNear(ctx context.Context, tr, reg any, name string) *Error {
 		known = append(known, names...)
 	}
 	slices.Sort(known)
-	var near []string
-	for _, n := range slices.Compact(known) {
-		if n != name && suggest.Near(name, n) && len(near) < 3 {
-			near = append(near, n)
-		}
-	}
-	if len(near) > 0 {
-		e.tmpl = strings.TrimSuffix(e.tmpl, ")") + "; did you mean %s?)"
-		e.args = append(e.args, suggest.OrList(near))
-	}
-	return e
+	return slices.Compact(known)
 }
 
 // noRoot is the not_found of a call that looked for a root and found none.

@@ -45,7 +45,7 @@ type Warning struct {
 	// Code names the warning: WarnNotActive, WarnMovedAside,
 	// WarnRegistrationLost, WarnReregistered, WarnHeartbeatFailed,
 	// WarnHeartbeatRenewed, WarnUnregister, WarnNotRemoved,
-	// WarnQuarantined.
+	// WarnQuarantined, WarnOtherCase.
 	Code string
 	// Agent is the agent it concerns.
 	Agent string
@@ -86,6 +86,10 @@ const (
 	// not set it aside either and skipped it; the messages after it were
 	// read.
 	WarnQuarantined = "quarantined"
+	// WarnOtherCase: an agent was added whose name differs from a known
+	// agent's only in case ("bob" beside "Bob"): another agent, with an
+	// inbox of its own.
+	WarnOtherCase = "other_case"
 )
 
 // notifyQuarantine has r tell warn (WarnQuarantined) of each message it

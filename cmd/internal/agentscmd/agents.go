@@ -116,12 +116,15 @@ func NewCmdAdd(f *cmdutil.Factory, runF func(*NameOptions) error) *cobra.Command
 		Long: "Create inbox/NAME so that messages can be sent to an agent before it runs.\n" +
 			"The first session that registers NAME receives them.",
 	}, runF, func(ctx context.Context, opts *NameOptions) error {
-		dir, err := f.Service().AddAgent(ctx, opts.Name) // makes the root if it is new
+		added, err := f.Service().AddAgent(ctx, opts.Name) // makes the root if it is new
 		if err != nil {
 			return f.Fail(err, cmdutil.Wording{})
 		}
-		return f.Show(map[string]any{"agent": opts.Name, "inbox": dir}, func(w io.Writer) error {
-			_, err := fmt.Fprintf(w, "inbox of %s ready at %s\n", opts.Name, dir)
+		if err := f.Warn(added.Warnings...); err != nil {
+			return err
+		}
+		return f.Show(map[string]any{"agent": opts.Name, "inbox": added.Inbox}, func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "inbox of %s ready at %s\n", opts.Name, added.Inbox)
 			return err
 		})
 	})
