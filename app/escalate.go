@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/consensus"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/escalation"
 	"github.com/parleyhq/parley/gating"
@@ -167,7 +168,7 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		return st, err
 	}
 	e := &escalation.Escalator{
-		Ledger: ledger, Gate: gate, Debater: escalationDebater{a: a}, GateLog: gateLog,
+		Ledger: ledger, Gate: gate, Debater: escalationDebater{a: a}, Lookup: escalationDebater{a: a}, GateLog: gateLog,
 		Defender: a.rootRelativeSpec(cfg.Escalation.Defender), Attacker: a.rootRelativeSpec(cfg.Escalation.Attacker),
 		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.log, RetryUnavailable: o.RetryUnavailable,
 	}
@@ -262,7 +263,49 @@ func (a *App) rootRelativeSpec(spec string) string {
 // processes, the messenger, the transcript, the filer), with no progress.
 type escalationDebater struct{ a *App }
 
-var _ escalation.Debater = escalationDebater{}
+var (
+	_ escalation.Debater = escalationDebater{}
+	_ escalation.Lookup  = escalationDebater{}
+)
+
+// Settled is the outcome of the debate whose record settles s's question
+// (consensus check's active record of it, of the very same topic, binding
+// and verified against its debate's seal), nil when none does or when a
+// debate of s.ID exists (Debate resumes or reads it).
+func (d escalationDebater) Settled(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
+	store, err := d.a.debates(false)
+	if err != nil {
+		return nil, err
+	}
+	_, err = store.Session(s.ID)
+	store.Close()
+	if err == nil {
+		return nil, nil
+	}
+	if !errors.Is(err, transcripts.ErrNotFound) {
+		return nil, err
+	}
+	c, err := d.a.OpenConsensus()
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	res, err := c.Store().Check(ctx, s.Layer, s.Topic, s.OpeningPosition())
+	if err != nil {
+		return nil, err
+	}
+	rec := res.Record
+	if rec == nil || res.Status == consensus.CheckTampered || res.Unsealed != "" || !rec.Binding() ||
+		rec.Slug != consensus.TopicSlug(s.Topic) {
+		return nil, nil
+	}
+	o, err := d.a.LoadOutcome(ctx, rec.DebateID)
+	if err != nil {
+		return nil, err
+	}
+	o.Record = rec.Path
+	return o, nil
+}
 
 func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
 	store, err := d.a.debates(false)

@@ -448,3 +448,42 @@ func TestEscalateWarnsOfAChangedRecord(t *testing.T) {
 		t.Fatalf("stats %+v, warned %v; want line 2 of standard input said changed, nothing decided", st, warned)
 	}
 }
+
+// A later DRIFT on a task whose closure a debate settled, on the same
+// claims, is decided from the filed consensus: no second debate runs, and
+// the line names the record and the debate that settled it. Other claims
+// are a question of their own and are debated.
+func TestEscalateLooksUpTheSettledConsensusFirst(t *testing.T) {
+	t.Parallel()
+	a, dir, root := cacheEscalation(t)
+	record := func(ts, claim string) string {
+		return fmt.Sprintf(`{"timestamp":%q,"task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":[%q],"evidence_paths":["cache.go"]}`, ts, claim) + "\n"
+	}
+	run := func(name, lines string) escalation.Decision {
+		t.Helper()
+		var got []escalation.Decision
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if _, err := a.Escalate(ctx, EscalateOptions{Telemetry: write(t, filepath.Join(dir, name), lines),
+			Decided: func(d *escalation.Decision, _ []byte) error { got = append(got, *d); return nil }}); err != nil || len(got) != 1 {
+			t.Fatalf("decided %+v, %v", got, err)
+		}
+		return got[0]
+	}
+	first := run("one.jsonl", record("2026-06-02T09:00:00Z", "The cache evicts the least recently used entry"))
+	if first.Action != escalation.ActionProceed || first.DebateID == "" {
+		t.Fatalf("first record: %+v", first)
+	}
+	again := run("two.jsonl", record("2026-06-03T09:00:00Z", "The cache evicts the least recently used entry"))
+	if again.Action != escalation.ActionProceed || again.Reason != escalation.ReasonConsensus ||
+		again.DebateID != first.DebateID || again.Record != first.Record || !strings.Contains(again.Detail, "no new debate") {
+		t.Errorf("the same claims again: %+v; want proceed from debate %s, record %s, saying no new debate ran", again, first.DebateID, first.Record)
+	}
+	if ds, err := os.ReadDir(filepath.Join(root, "debates")); err != nil || len(ds) != 1 {
+		t.Errorf("debates after the same claims again: %v %v; want the first one only", ds, err)
+	}
+	other := run("three.jsonl", record("2026-06-04T09:00:00Z", "The cache evicts the most recently used entry"))
+	if other.DebateID == first.DebateID || other.DebateID == "" {
+		t.Errorf("other claims: %+v; want a debate of their own", other)
+	}
+}

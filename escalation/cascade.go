@@ -38,6 +38,21 @@ type Debater interface {
 	Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error)
 }
 
+// Lookup finds the filed consensus that already settles the question of
+// a record's debate, so that a record of a task whose closure a debate
+// settled is decided from that debate instead of a second one.
+type Lookup interface {
+	// Settled returns the closed outcome, with Record and Session set, of the debate
+	// whose record settles the question of s (its layer and topic): the
+	// question's active record, binding (consensus.Record.Binding), and
+	// verified against its debate's seal. It returns nil when none does
+	// (no record, an open question, a record that does not verify or whose
+	// debate is gone) and when a debate of s.ID exists already (the
+	// Debater's to resume or read). An error stops the record: nothing is
+	// decided.
+	Settled(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error)
+}
+
 // Escalator applies the cascade to records and records each decision in
 // its Ledger. Its fields are set before the first call and not changed
 // after; Escalate is called by one goroutine at a time.
@@ -45,6 +60,9 @@ type Escalator struct {
 	Ledger  *Ledger
 	Gate    Gate
 	Debater Debater
+	// Lookup, when set, is asked before each debate whether a filed
+	// consensus settles its question already; nil debates every time.
+	Lookup Lookup
 	// GateLog, when set, records the gate's decision on each record
 	// decided (gate.jsonl), once the record's decision is final and just
 	// before its ledger line: a run that stops on the record with an
@@ -181,6 +199,29 @@ func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decisi
 	}
 	var s *debate.DebateSession
 	var o *debate.Outcome
+	if e.Lookup != nil {
+		if s, err = sessionOf(id, r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now()); err != nil {
+			return nil, nil, err
+		}
+		if o, err = e.Lookup.Settled(ctx, s); err != nil {
+			return nil, nil, err
+		}
+		if o != nil && (o.Session == nil || debate.PositionHash(o.Session.OpeningPosition()) != debate.PositionHash(s.OpeningPosition())) {
+			// Settled for other claims: the claims as they are now are a
+			// question of their own, which a debate decides (its record
+			// supersedes the settled one).
+			o = nil
+		}
+		if o != nil {
+			// The question is settled: its debate's outcome decides, as a
+			// new debate's would (the claims as they stand now, the
+			// evidence as it is now), and no second debate runs.
+			d.Verdict, d.DebateID, d.Record = o.Verdict, o.DebateID, o.Record
+			d.Action, d.Reason, d.Detail = Judge(ctx, s, o, e.Workspace)
+			d.Detail = fmt.Sprintf("settled by the filed consensus %s (debate %s), so no new debate ran: %s", o.Record, o.DebateID, d.Detail)
+			return d, gated, nil
+		}
+	}
 	for {
 		if s, err = sessionOf(id, r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now()); err != nil {
 			return nil, nil, err
