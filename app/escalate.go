@@ -71,6 +71,11 @@ type EscalateOptions struct {
 	// the run and leaves that record undecided, for the next run to decide
 	// and give again (from its debate, when one ran: never a second).
 	Decided func(d *escalation.Decision, line []byte) error
+	// Already is told of each record already decided (by an earlier run,
+	// or earlier in this one) and unchanged since, with its line's number
+	// and the decision the ledger holds (without its detail): it is not
+	// decided again, and Decided is not called for it.
+	Already func(line int, d *escalation.Decision)
 	// Malformed is told of each line skipped, with its number.
 	Malformed func(line int, err error)
 	// Incomplete is told, when following, of a partial last line given up
@@ -172,7 +177,7 @@ func (a *App) Escalate(ctx context.Context, o EscalateOptions) (escalation.Stats
 		Defender: a.rootRelativeSpec(cfg.Escalation.Defender), Attacker: a.rootRelativeSpec(cfg.Escalation.Attacker),
 		Workspace: ws, Budget: cfg.Budget(debate.LayerVerify), Logger: a.log, RetryUnavailable: o.RetryUnavailable,
 	}
-	sink := escalation.Sink{Malformed: o.Malformed, Decided: o.Decided}
+	sink := escalation.Sink{Malformed: o.Malformed, Decided: o.Decided, Already: o.Already}
 	if o.Warn != nil {
 		sink.Changed = func(line int, err error) { o.Warn(fmt.Errorf("%s:%d: %w", o.Telemetry, line, err)) }
 	}

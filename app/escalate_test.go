@@ -487,3 +487,41 @@ func TestEscalateLooksUpTheSettledConsensusFirst(t *testing.T) {
 		t.Errorf("other claims: %+v; want a debate of their own", other)
 	}
 }
+
+// A record decided before is not decided again, and the caller is told
+// what its decision was, with the line it is on: a rerun that said nothing
+// left the user unable to tell what happened to it.
+func TestEscalateTellsWhatARecordDecidedBeforeWas(t *testing.T) {
+	t.Parallel()
+	a, dir, _ := cacheEscalation(t)
+	telemetry := write(t, filepath.Join(dir, "verifier.jsonl"),
+		`{"timestamp":"2026-06-02T09:00:00Z","task_id":"41","verdict":"CONFIRMED"}`+"\n"+
+			`{"timestamp":"2026-06-02T09:01:00Z","task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":["The cache evicts the least recently used entry"],"evidence_paths":["cache.go"]}`+"\n")
+	run := func() (decided map[string]escalation.Decision, already map[int]escalation.Decision) {
+		t.Helper()
+		decided, already = map[string]escalation.Decision{}, map[int]escalation.Decision{}
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if _, err := a.Escalate(ctx, EscalateOptions{Telemetry: telemetry,
+			Decided: func(d *escalation.Decision, _ []byte) error { decided[d.TaskID] = *d; return nil },
+			Already: func(n int, d *escalation.Decision) { already[n] = *d }}); err != nil {
+			t.Fatal(err)
+		}
+		return decided, already
+	}
+	first, already := run()
+	if len(first) != 2 || len(already) != 0 {
+		t.Fatalf("first run: decided %+v, already %+v", first, already)
+	}
+	again, already := run()
+	if len(again) != 0 {
+		t.Errorf("second run decided %+v again", again)
+	}
+	for n, task := range map[int]string{1: "41", 2: "40"} {
+		was, got := first[task], already[n]
+		if got.TaskID != task || got.Timestamp != was.Timestamp || got.Action != was.Action || got.Reason != was.Reason ||
+			got.DebateID != was.DebateID || got.Record != was.Record || got.Decided != was.Decided {
+			t.Errorf("line %d: told %+v, want the decision made before %+v", n, got, was)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
@@ -137,7 +138,8 @@ func OpenLedger(root *os.Root) (*Ledger, error) {
 // note records d's key as decided; l.mu is held or l not yet shared.
 func (l *Ledger) note(d *Decision) {
 	k := d.Key()
-	l.seen[k] = decidedFrom{verdict: d.TelemetryVerdict, priority: d.Priority, action: d.Action, reason: d.Reason}
+	l.seen[k] = decidedFrom{verdict: d.TelemetryVerdict, priority: d.Priority, action: d.Action, reason: d.Reason,
+		debateVerdict: d.Verdict, debateID: d.DebateID, record: d.Record, decided: d.Decided}
 	if d.Action == ActionHold && d.Reason == ReasonUnavailable {
 		l.unavailable[k]++
 	} else {
@@ -164,12 +166,31 @@ func (l *Ledger) Has(key string) bool {
 }
 
 // decidedFrom is what a decision was made from (the record's verdict and
-// priority, all the cascade reads before a debate) and what it was.
+// priority, all the cascade reads before a debate) and what it was (all
+// of its line but the detail).
 type decidedFrom struct {
-	verdict  string
-	priority Priority
-	action   Action
-	reason   Reason
+	verdict       string
+	priority      Priority
+	action        Action
+	reason        Reason
+	debateVerdict debate.Verdict
+	debateID      string
+	record        string
+	decided       string
+}
+
+// Decision is the latest decision of key in the ledger, without its
+// detail (the ledger's line has it); ok is false when key is undecided.
+func (l *Ledger) Decision(key string) (d Decision, ok bool) {
+	l.mu.Lock()
+	was, ok := l.seen[key]
+	l.mu.Unlock()
+	if !ok {
+		return d, false
+	}
+	task, ts, _ := strings.Cut(key, "\x00")
+	return Decision{TaskID: task, Timestamp: ts, Action: was.action, Verdict: was.debateVerdict, DebateID: was.debateID,
+		Record: was.record, Reason: was.reason, Priority: was.priority, TelemetryVerdict: was.verdict, Decided: was.decided}, true
 }
 
 // Changed returns a *ChangedError when r's key was decided from a record

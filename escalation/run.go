@@ -35,6 +35,10 @@ type Sink struct {
 	// Changed is told of each record already escalated that changed since
 	// (a *ChangedError), with its line's number; it is not decided again.
 	Changed func(line int, err error)
+	// Already is told of each record already escalated that did not
+	// change since, with its line's number and its decision as the ledger
+	// holds it (without its detail): it is not decided again.
+	Already func(line int, d *Decision)
 }
 
 // HandleLine parses one telemetry line and escalates its records (one,
@@ -94,6 +98,8 @@ func (e *Escalator) handleRecord(ctx context.Context, n int, text []byte, sink S
 			if sink.Changed != nil {
 				sink.Changed(n, err)
 			}
+		} else if was, ok := e.Ledger.Decision(r.Key()); ok && sink.Already != nil {
+			sink.Already(n, &was)
 		}
 		if _, held := e.Ledger.HeldUnavailable(r.Key()); held {
 			st.Unavailable++

@@ -73,7 +73,7 @@ func (a *factory) escalate(ctx context.Context, o app.EscalateOptions) error {
 		_, err := a.Stdout.Write(line)
 		return err
 	}
-	o.Malformed, o.Incomplete, o.Warn = notes.Malformed, notes.Incomplete, func(err error) { a.Warnf("%v", a.Fail(err, cmdutil.Wording{})) }
+	o.Malformed, o.Incomplete, o.Already, o.Warn = notes.Malformed, notes.Incomplete, notes.Already, func(err error) { a.Warnf("%v", a.Fail(err, cmdutil.Wording{})) }
 	if o.Follow {
 		o.Ready = notes.Following
 	}

@@ -154,12 +154,16 @@ func TestEscalateCLI(t *testing.T) {
 	if err != nil || string(ledger) != out {
 		t.Fatalf("the ledger differs from stdout: %v\n%s\n---\n%s", err, ledger, out)
 	}
-	// Idempotent: a second run prints nothing and debates nothing.
+	// Idempotent: a second run prints no line and debates nothing, and
+	// says on stderr what each record was decided.
 	before, _ := os.ReadDir(filepath.Join(root, "debates"))
 	out, errs, code = runT(t, "", "--root", root, "escalate", "--telemetry", telemetry)
 	after, _ := os.ReadDir(filepath.Join(root, "debates"))
 	if code != 0 || out != "" || !strings.Contains(errs, "0 decided, 5 already escalated") || len(after) != len(before) {
 		t.Fatalf("second run: exit %d, out %q, stderr %s, debates %d → %d", code, out, errs, len(before), len(after))
+	}
+	if want := fmt.Sprintf(": task %s at %s was decided on %s: proceed (consensus), debate %s, record %s;", d.TaskID, d.Timestamp, d.Decided, d.DebateID, d.Record); !strings.Contains(errs, want) {
+		t.Fatalf("second run: stderr does not say what the DRIFT was decided (%q):\n%s", want, errs)
 	}
 
 	// A crash after the debate closed but before its ledger line: the

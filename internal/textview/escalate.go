@@ -37,6 +37,25 @@ func (n EscalationNotes) Interrupted(err error) {
 	fmt.Fprintf(n.W, "parley: interrupted (%v); the next parley escalate takes the record up again\n", err)
 }
 
+// Already says line number line holds a record decided before, and what
+// its decision was: the run does not decide it again, and prints no line
+// for it on standard output (escalations.jsonl has its line).
+func (n EscalationNotes) Already(line int, d *escalation.Decision) {
+	what := fmt.Sprintf("%s (%s)", d.Action, d.Reason)
+	if d.DebateID != "" {
+		what += ", debate " + d.DebateID
+	}
+	if d.Record != "" {
+		what += ", record " + d.Record
+	}
+	when := ""
+	if d.Decided != "" {
+		when = " on " + d.Decided
+	}
+	fmt.Fprintf(n.W, "parley: %s:%d: task %s at %s was decided%s: %s; not decided again (%s holds its line)\n",
+		n.Telemetry, line, d.TaskID, d.Timestamp, when, what, escalation.LedgerName)
+}
+
 // Stats says what the run did: a last line not yet whole, the counts, and
 // the records held because their agents could not be had, with how to
 // decide them again (a later run leaves them as they are).
