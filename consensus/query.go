@@ -347,11 +347,14 @@ type searchBudget struct {
 	fraction          int64 // maxDF is docs / fraction, when larger
 	maxDF, fallbackDF int64
 	terms             int
+	// activeFirst ranks a question's active record before its superseded
+	// ones (activeFirst), whatever their scores.
+	activeFirst bool
 }
 
 var (
 	// fullSearch is "consensus search": thorough.
-	fullSearch = searchBudget{fraction: 5, maxDF: 50, fallbackDF: 1 << 62, terms: 8}
+	fullSearch = searchBudget{fraction: 5, maxDF: 50, fallbackDF: 1 << 62, terms: 8, activeFirst: true}
 	// relatedSearch is the related records of a check: cheap, so that a
 	// check stays within a millisecond on a large vault.
 	relatedSearch = searchBudget{maxDF: 50, fallbackDF: 200, terms: 3}
@@ -442,6 +445,9 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 			}
 			return ties(&out[i].Record, &out[j].Record) < 0
 		})
+		if budget.activeFirst {
+			out = activeFirst(out)
+		}
 		if len(out) > limit {
 			out = out[:limit]
 		}
@@ -454,6 +460,38 @@ func (s *Store) search(ctx context.Context, query string, limit int, keep func(*
 		}
 		return out
 	}
+}
+
+// activeFirst moves the active record of each question that has a
+// superseded record ranked above it to just before the first of those:
+// a reader looking up what was decided finds the question's answer now
+// before what it was, and a record that once answered the question never
+// outranks the one that answers it. The rest keeps its order.
+func activeFirst(hits []Hit) []Hit {
+	activeAt := map[string]int{}
+	for i := range hits {
+		if hits[i].Record.Status == StatusActive {
+			if _, ok := activeAt[hits[i].Record.key()]; !ok {
+				activeAt[hits[i].Record.key()] = i
+			}
+		}
+	}
+	out := make([]Hit, 0, len(hits))
+	placed := make([]bool, len(hits))
+	for i := range hits {
+		if placed[i] {
+			continue
+		}
+		if hits[i].Record.Status != StatusActive {
+			if j, ok := activeAt[hits[i].Record.key()]; ok && j > i && !placed[j] {
+				out = append(out, hits[j])
+				placed[j] = true
+			}
+		}
+		out = append(out, hits[i])
+		placed[i] = true
+	}
+	return out
 }
 
 // unrankedSearch lets a search whose terms are in few records read them
