@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 
 	json "github.com/goccy/go-json"
@@ -138,7 +137,7 @@ func OpenLedger(root *os.Root) (*Ledger, error) {
 // note records d's key as decided; l.mu is held or l not yet shared.
 func (l *Ledger) note(d *Decision) {
 	k := d.Key()
-	l.seen[k] = decidedFrom{verdict: d.TelemetryVerdict, priority: d.Priority, action: d.Action, reason: d.Reason,
+	l.seen[k] = decidedFrom{taskID: d.TaskID, timestamp: d.Timestamp, verdict: d.TelemetryVerdict, priority: d.Priority, action: d.Action, reason: d.Reason,
 		debateVerdict: d.Verdict, debateID: d.DebateID, record: d.Record, decided: d.Decided}
 	if d.Action == ActionHold && d.Reason == ReasonUnavailable {
 		l.unavailable[k]++
@@ -169,6 +168,8 @@ func (l *Ledger) Has(key string) bool {
 // priority, all the cascade reads before a debate) and what it was (all
 // of its line but the detail).
 type decidedFrom struct {
+	taskID        string
+	timestamp     string
 	verdict       string
 	priority      Priority
 	action        Action
@@ -188,8 +189,7 @@ func (l *Ledger) Decision(key string) (d Decision, ok bool) {
 	if !ok {
 		return d, false
 	}
-	task, ts, _ := strings.Cut(key, "\x00")
-	return Decision{TaskID: task, Timestamp: ts, Action: was.action, Verdict: was.debateVerdict, DebateID: was.debateID,
+	return Decision{TaskID: was.taskID, Timestamp: was.timestamp, Action: was.action, Verdict: was.debateVerdict, DebateID: was.debateID,
 		Record: was.record, Reason: was.reason, Priority: was.priority, TelemetryVerdict: was.verdict, Decided: was.decided}, true
 }
 

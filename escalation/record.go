@@ -77,12 +77,22 @@ type Record struct {
 	Line int `json:"-"`
 }
 
-// Key identifies a record for idempotency: its task id and timestamp, as
-// written.
+// Key identifies a record for idempotency: its task id and the instant
+// of its timestamp.
 func (r *Record) Key() string { return Key(r.TaskID, r.Timestamp) }
 
-// Key is the idempotency key of a task id and a timestamp.
-func Key(taskID, timestamp string) string { return taskID + "\x00" + timestamp }
+// Key is the idempotency key of a task id and a timestamp: the timestamp
+// counts as the instant it names, so that one record written again with
+// its time in another offset or precision (13:21:30+02:00, 11:21:30Z,
+// 11:21:30.000Z: a log normalised again in place) is the record decided
+// already, not a new one. A timestamp that does not parse counts as
+// written.
+func Key(taskID, timestamp string) string {
+	if t, err := parseTime(timestamp); err == nil {
+		timestamp = t.UTC().Format(time.RFC3339Nano)
+	}
+	return taskID + "\x00" + timestamp
+}
 
 // Time returns the record's timestamp as a time.
 func (r *Record) Time() time.Time {
