@@ -217,7 +217,9 @@ func (a *App) Prune(ctx context.Context) ([]Pruned, []Warning, error) {
 type Collected struct {
 	// Acked counts the acknowledged messages removed.
 	Acked int `json:"acked_removed"`
-	// Staging counts the staging files of crashed writers removed.
+	// Staging counts the leftovers of writers that crashed or failed
+	// removed: staging files, and the sender marks of the inboxes that no
+	// waiting message needs (a failed send's).
 	Staging int `json:"staging_removed"`
 	// Pruned names the dead registrations removed.
 	Pruned []string `json:"registrations_pruned"`
@@ -246,7 +248,7 @@ func (a *App) Collect(ctx context.Context, olderThan time.Duration) (Collected, 
 		out.RegistrationsOnly = !ok
 		if ok {
 			st, err := c.Collect(ctx, olderThan, time.Now())
-			out.Acked, out.Staging = st.Acked, st.Staging
+			out.Acked, out.Staging = st.Acked, st.Staging+st.Marks
 			ws, err := notCollected(err)
 			if err != nil {
 				return Explain(err)

@@ -21,3 +21,8 @@ func OnRearm(t *FileTransport, f func()) {
 	t.hub.rearming = f
 	t.hub.mu.Unlock()
 }
+
+// AfterMarkRead makes every send call f with the inbox-relative name of
+// its sender mark between reading the mark and raising it (nil: nothing).
+// Tests that set it must not run in parallel with other sends.
+func AfterMarkRead(f func(mark string)) { afterMarkRead = f }

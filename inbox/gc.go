@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/parleyhq/parley/internal/durable"
@@ -19,6 +20,7 @@ const StaleStaging = durable.StaleStaging
 type GCStats struct {
 	Acked   int // files removed from cur/
 	Staging int // stale staging files removed
+	Marks   int // sender marks removed that no waiting message needed
 }
 
 // Agents lists the names that have an inbox, sorted. Entries that are not
@@ -47,8 +49,9 @@ func (t *FileTransport) Agents(ctx context.Context) ([]string, error) {
 }
 
 // GC removes acknowledged messages older than olderThan from every cur/,
-// and staging files older than StaleStaging from every inbox and its cur/
-// and bad/. Unclaimed messages, quarantined files and mail moved aside are
+// staging files older than StaleStaging from every inbox and its cur/
+// and bad/, and the sender marks that no waiting message needs (see
+// gcMarks): a send that failed or was killed leaves its mark. Unclaimed messages, quarantined files and mail moved aside are
 // never removed. An acknowledged message's age is how long ago it was
 // acknowledged (its modification time, which Ack sets), not when it was
 // sent: a message handled late keeps its audit copy as long as any. A folder or a file it cannot
@@ -73,6 +76,11 @@ func (t *FileTransport) GC(ctx context.Context, olderThan time.Duration, now tim
 			if err != nil {
 				errs = append(errs, &DeliveryError{Op: "gc", Agent: a, Path: sub, Err: err})
 			}
+		}
+		n, err := t.gcMarks(dir, now.Add(-StaleStaging))
+		st.Marks += n
+		if err != nil {
+			errs = append(errs, &DeliveryError{Op: "gc", Agent: a, Path: dir, Err: err})
 		}
 	}
 	return st, errors.Join(errs...)
@@ -134,6 +142,78 @@ func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff t
 		err = fmt.Errorf("%w (and %d more files could not be removed)", err, failed-1)
 	}
 	return msgs, staging, err
+}
+
+// gcMarks removes from the inbox dir the sender marks (.from-<sender>,
+// see stampFor) that no waiting message needs, and returns how many.
+//
+// A mark orders its sender's next message above the sender's last one in
+// the inbox, which matters only while that message waits there: a mark is
+// its sender's last stamp, so when every waiting message's name is stamped
+// above it (or none waits), none of them is that sender's and the mark
+// can go; the next message from that sender then starts a new one. A
+// mark is kept while it is younger than cutoff (its modification time is
+// its stamp): a send in progress has just raised it, or a clock stepped
+// back put it ahead. A send that failed (a full disk) or was killed after
+// raising its mark, before its message was linked, leaves such a mark
+// behind with nothing of its own waiting. Only regular files with a mark's
+// name are removed; a failure is the folder's error, and the rest are
+// done.
+func (t *FileTransport) gcMarks(dir string, cutoff time.Time) (removed int, err error) {
+	d, err := t.root.Open(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, nil
+		}
+		return 0, err
+	}
+	defer d.Close()
+	ents, err := listDir(d)
+	if err != nil {
+		return 0, err
+	}
+	// The lowest stamp waiting: a mark at or above it may be its sender's.
+	lowMs, lowSeq, waiting := int64(0), 0, false
+	var marks []string
+	for _, e := range ents {
+		if e.kind == kindDir {
+			continue
+		}
+		if from, ok := strings.CutPrefix(e.name, markPrefix); ok {
+			if ValidateName(from) == nil {
+				marks = append(marks, e.name)
+			}
+			continue
+		}
+		if !IsMessageName(e.name) {
+			continue
+		}
+		fn, ok := ParseFileName(e.name)
+		if !ok {
+			continue // not stamped: sorts after every stamped name
+		}
+		seq := max(fn.Seq, 0)
+		if !waiting || fn.Millis < lowMs || (fn.Millis == lowMs && seq < lowSeq) {
+			lowMs, lowSeq, waiting = fn.Millis, seq, true
+		}
+	}
+	var errs []error
+	for _, name := range marks {
+		fi, err := t.root.Lstat(dir + "/" + name)
+		if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(cutoff) {
+			continue
+		}
+		ms, seq := markStamp(fi.ModTime())
+		if waiting && (ms > lowMs || (ms == lowMs && seq >= lowSeq)) {
+			continue // a waiting message may be this sender's last
+		}
+		if err := t.fsys.Remove(dir + "/" + name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		removed++
+	}
+	return removed, errors.Join(errs...)
 }
 
 // IsStagingName recognises internal/durable's staging names,

@@ -35,7 +35,8 @@ import (
 // same moment have no order between them to keep.
 
 // markPrefix starts a sender mark's name; the dot keeps it from ever being
-// read as a message, and gc leaves it alone (it is not a staging name).
+// read as a message. gc removes a mark once no waiting message needs it
+// (gcMarks).
 const markPrefix = ".from-"
 
 // maxMarkMillis bounds the stamps a mark holds: the stamp after it must
@@ -49,6 +50,10 @@ func senderMark(from string) string { return markPrefix + from }
 // markMu makes reading and raising a mark one step within this process,
 // so that a mark only moves up.
 var markMu sync.Mutex
+
+// afterMarkRead, when set (by tests), runs between reading a mark and
+// raising it: where a gc in another process may remove it.
+var afterMarkRead func(name string)
 
 // stampFor gives the next message from "from" into the inbox d its stamp
 // and raises the sender's mark there to it. Anything but a regular file in
@@ -72,6 +77,9 @@ func stampFor(d *os.Root, from string, now time.Time) (int64, int, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return 0, 0, err
 	}
+	if afterMarkRead != nil {
+		afterMarkRead(name)
+	}
 	// Above both the process's last stamp and the mark. The mark raises
 	// this message's stamp only, never the process's: a mark planted far
 	// ahead in one inbox moves nothing else the process sends.
@@ -83,19 +91,35 @@ func stampFor(d *os.Root, from string, now time.Time) (int64, int, error) {
 		}
 	}
 	if !exists {
-		f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
-		if err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := createMark(d, name); err != nil {
 			return 0, 0, err
-		}
-		if err == nil {
-			f.Close()
 		}
 	}
 	// The zero access time is left as it is.
-	if err := d.Chtimes(name, time.Time{}, markTime(ms, seq)); err != nil {
+	err := d.Chtimes(name, time.Time{}, markTime(ms, seq))
+	if errors.Is(err, fs.ErrNotExist) {
+		// gc removed it after it was read (no waiting message needed
+		// it): this stamp is above it all the same.
+		if err = createMark(d, name); err == nil {
+			err = d.Chtimes(name, time.Time{}, markTime(ms, seq))
+		}
+	}
+	if err != nil {
 		return 0, 0, err
 	}
 	return ms, seq, nil
+}
+
+// createMark creates the empty mark name in d, unless it exists.
+func createMark(d *os.Root, name string) error {
+	f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // markTime encodes a stamp as a modification time.

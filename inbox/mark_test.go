@@ -242,3 +242,73 @@ func TestSenderMarkAtTheEndOfTime(t *testing.T) {
 		t.Fatalf("a mark in Bob's inbox moved the stamp of a message to Carol: %s", names("Carol")[0])
 	}
 }
+
+// A send that fails after raising its sender's mark (a full disk) leaves
+// the mark, and nothing of its own, in the inbox: gc removes it once it is
+// stale, as it removes a killed writer's staging file. A mark that a
+// waiting message may need (one stamped at or below it waits) is kept
+// however old, and a fresh one is kept (a send in progress raised it). A
+// send after gc removed its mark delivers, above what waits.
+func TestGCRemovesTheMarkOfAFailedSend(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	ffs, tr := faultyInbox(t, root, "Bob", "Cy")
+	ctx := context.Background()
+	ffs.Fail("write", "inbox/Bob/", syscall.ENOSPC, 1)
+	if err := tr.Send(ctx, &inbox.Message{From: "Alice", To: "Bob", Text: "lost to a full disk"}); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Send = %v, want ENOSPC", err)
+	}
+	// Cy has a message from Alice waiting: her mark there stays.
+	mustSend(t, tr, "Alice", "Cy", "waiting")
+	bobMark := filepath.Join(root, "inbox", "Bob", ".from-Alice")
+	cyMark := filepath.Join(root, "inbox", "Cy", ".from-Alice")
+	for _, p := range []string{bobMark, cyMark} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Fatalf("no mark after the send: %v", err)
+		}
+	}
+	if st, err := tr.GC(ctx, time.Hour, time.Now()); err != nil || st.Marks != 0 {
+		t.Fatalf("GC now = %+v, %v; want the fresh marks kept", st, err)
+	}
+	later := time.Now().Add(inbox.StaleStaging + time.Minute)
+	if st, err := tr.GC(ctx, time.Hour, later); err != nil || st.Marks != 1 {
+		t.Fatalf("GC later = %+v, %v; want the failed send's mark removed", st, err)
+	}
+	if _, err := os.Lstat(bobMark); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the failed send's mark is still there: %v", err)
+	}
+	if _, err := os.Lstat(cyMark); err != nil {
+		t.Fatalf("the mark of a waiting message was removed: %v", err)
+	}
+	if waiting, _, _, err := tr.Count(ctx, "Cy"); err != nil || waiting != 1 {
+		t.Fatalf("Cy waiting = %d, %v; gc must not touch waiting mail", waiting, err)
+	}
+	mustSend(t, tr, "Alice", "Bob", "after gc")
+	if got := drainFor(t, mustListen(t, tr, "Bob"), 50*time.Millisecond); len(got) != 1 || got[0].Text != "after gc" {
+		t.Fatalf("Bob got %v, want the one message sent after gc", got)
+	}
+}
+
+// A gc in another process may remove a sender's mark between the moment a
+// send reads it and the moment it raises it: the send still delivers, and
+// leaves the mark raised to the message's stamp.
+func TestSendWhenGCRemovesTheMarkItJustRead(t *testing.T) {
+	root := t.TempDir()
+	tr := newFileAt(t, root)
+	mustCreate(t, tr, "Bob")
+	mustSend(t, tr, "Alice", "Bob", "first")
+	mark := filepath.Join(root, "inbox", "Bob", ".from-Alice")
+	inbox.AfterMarkRead(func(string) { os.Remove(mark) })
+	t.Cleanup(func() { inbox.AfterMarkRead(nil) })
+	if err := tr.Send(context.Background(), &inbox.Message{From: "Alice", To: "Bob", Text: "second"}); err != nil {
+		t.Fatalf("Send after its mark was removed = %v, want it delivered", err)
+	}
+	inbox.AfterMarkRead(nil)
+	if _, err := os.Lstat(mark); err != nil {
+		t.Fatalf("no mark after the send: %v", err)
+	}
+	got := drainFor(t, mustListen(t, tr, "Bob"), 50*time.Millisecond)
+	if len(got) != 2 || got[0].Text != "first" || got[1].Text != "second" {
+		t.Fatalf("Bob got %v, want first then second", got)
+	}
+}
