@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 	"time"
 
@@ -290,7 +291,7 @@ func (a *App) removeStaleStaging(ctx context.Context, now time.Time) (int, []War
 		st.Close()
 	}
 	if r, err := os.OpenRoot(a.root); err == nil {
-		m, err := durable.RemoveStale(r, gating.LabelDir, now.Add(-durable.StaleStaging))
+		m, err := durable.RemoveStaleMatching(r, gating.LabelDir, now.Add(-durable.StaleStaging), isGateLeftover)
 		n += m
 		if err != nil {
 			notRemoved("of the gate", err)
@@ -308,6 +309,14 @@ func (a *App) removeStaleStaging(ctx context.Context, now time.Time) (int, []War
 		v.Close()
 	}
 	return n, ws
+}
+
+// isGateLeftover says whether a file of the gate's folder is what a writer
+// killed mid-write left there: internal/durable's staging files, and the
+// temporary files of the model that renameio made when gate learn
+// installed it through renameio (.model.json<digits>).
+func isGateLeftover(name string) bool {
+	return durable.IsStagingName(name) || durable.IsLegacyStagingName(name, path.Base(gating.ModelName))
 }
 
 // notCollected turns the folders and files a collection could not clean

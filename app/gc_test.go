@@ -86,6 +86,8 @@ func TestCollectRemovesStaleStagingOfDebatesAndVault(t *testing.T) {
 		plant(filepath.Join(a.Vault(), "wiki", "consensus"), ".consensus-records.md.086d05c1643c.tmp", old),
 		plant(filepath.Join(a.Vault(), "wiki", "debates"), ".20261204-plan-x-ri62oe.md.39a2a7b509e4.tmp", old),
 		plant(filepath.Join(a.Root(), "gate"), ".model.json.5c0ffee0d00d.tmp", old),
+		// renameio's, from when gate learn installed the model through it
+		plant(filepath.Join(a.Root(), "gate"), ".model.json3870123456", old),
 	}
 	kept := []string{
 		plant(debateDir, ".session.json.fedcba987654.tmp", time.Now()),             // a live writer's
@@ -95,6 +97,11 @@ func TestCollectRemovesStaleStagingOfDebatesAndVault(t *testing.T) {
 		plant(filepath.Join(a.Vault(), "wiki", "consensus"), "x.md", old),
 		plant(filepath.Join(a.Root(), "gate"), "labels.jsonl", old),
 		plant(filepath.Join(a.Root(), "gate"), "model.json", old),
+		plant(filepath.Join(a.Root(), "gate"), ".model.json5551234", time.Now()), // a live writer's
+		plant(filepath.Join(a.Root(), "gate"), ".model.json", old),               // no digits
+		plant(filepath.Join(a.Root(), "gate"), ".model.json12x", old),            // not only digits
+		plant(filepath.Join(a.Root(), "gate"), ".labels.jsonl123", old),          // not the model's
+		plant(debateDir, ".session.json3870123456", old),                         // renameio never wrote here
 	}
 	target := plant(t.TempDir(), "precious", old)
 	link := filepath.Join(a.Vault(), "wiki", "debates", ".link.md.0123456789ab.tmp")

@@ -33,13 +33,38 @@ func IsStagingName(name string) bool {
 	return true
 }
 
+// IsLegacyStagingName reports whether name is a temporary file that
+// github.com/google/renameio (which parley used before internal/durable)
+// made beside a file called base: "." + base + a decimal random number,
+// such as .model.json3870123456 for model.json. A writer killed mid-write
+// (or mid-way through renameio's probe of the folder) left it behind.
+func IsLegacyStagingName(name, base string) bool {
+	digits, ok := strings.CutPrefix(name, "."+base)
+	if !ok || base == "" || digits == "" || len(digits) > 20 {
+		return false
+	}
+	for _, c := range []byte(digits) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // RemoveStale removes from the folder dir of r the staging files (by
 // IsStagingName) last modified before cutoff, and returns how many it
-// removed. Only regular files are taken: a symbolic link, a folder or
+// removed (RemoveStaleMatching with IsStagingName). Only regular files are taken: a symbolic link, a folder or
 // anything else with a staging name stays, and nothing is followed. A
 // missing folder is nothing to remove. A file it cannot remove does not
 // stop it: the rest are removed and every failure is returned, joined.
 func RemoveStale(r *os.Root, dir string, cutoff time.Time) (int, error) {
+	return RemoveStaleMatching(r, dir, cutoff, IsStagingName)
+}
+
+// RemoveStaleMatching is RemoveStale for the names that staging says are
+// a writer's leftovers (a folder where another writer, renameio, staged
+// its files under other names).
+func RemoveStaleMatching(r *os.Root, dir string, cutoff time.Time, staging func(name string) bool) (int, error) {
 	fi, err := r.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -62,7 +87,7 @@ func RemoveStale(r *os.Root, dir string, cutoff time.Time) (int, error) {
 	n := 0
 	var errs []error
 	for _, de := range des {
-		if !IsStagingName(de.Name()) {
+		if !staging(de.Name()) {
 			continue
 		}
 		p := dir + "/" + de.Name()
