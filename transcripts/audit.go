@@ -118,11 +118,16 @@ type Witnesses struct {
 // signature. A vault page or record that names a chain the transcript does
 // not have (lines cut after filing) is tampering, not an interruption.
 //
+// A debate whose own files (transcript.jsonl, session.json, verdict.json)
+// another program is rewriting in place is read again until they stand
+// still (ChangeGrace) before it is called tampered; files that keep
+// changing for ChangeLimit are ErrChanging, never a verdict.
+//
 // The Transcript is as Read returns it (with Integrity's Files and
 // Signature filled in on its view by Integrate). A debate with neither a
 // session.json nor a transcript is ErrNotFound.
 func (s *Store) Audit(ctx context.Context, id string, w Witnesses) (*Transcript, error) {
-	return s.audit(ctx, id, w, false)
+	return s.auditSettled(ctx, id, w)
 }
 
 // audit is Audit; nested says it checks a debate whose record a page of

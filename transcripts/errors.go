@@ -19,6 +19,10 @@ var (
 	ErrMalformed = errors.New("malformed transcript data")
 	// ErrTampered means a transcript whose hash chain does not verify.
 	ErrTampered = errors.New("transcript does not verify")
+	// ErrChanging means a debate's files kept being changed while an audit
+	// read them (another program rewriting them in place) for longer than
+	// ChangeLimit: what they say could not be told.
+	ErrChanging = errors.New("its files are being changed by another program")
 )
 
 // TamperError names the first bad line of a transcript.

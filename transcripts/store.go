@@ -57,6 +57,9 @@ type Store struct {
 	// now is the time a running debate's active time is read at; tests
 	// replace it.
 	now func() time.Time
+	// sleep waits between two looks at changing files (Audit); tests
+	// replace it.
+	sleep func(ctx context.Context, d time.Duration) error
 	// betweenLooks, when set (tests only), runs after seal's first look
 	// for verdict.json found none: a debate closes there.
 	betweenLooks func()
@@ -89,7 +92,7 @@ func OpenStore(root string, logger *slog.Logger) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Store{root: r, fs: durable.Root(r), log: logger, open: openAppend, now: time.Now}, nil
+	return &Store{root: r, fs: durable.Root(r), log: logger, open: openAppend, now: time.Now, sleep: sleepCtx}, nil
 }
 
 // Dir returns the parley root directory the store was opened on.
