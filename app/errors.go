@@ -213,7 +213,11 @@ func explainLeft(err error, left string, args ...any) error {
 		p, hint = ProblemTooLarge, "%v; send a shorter text or put the content in a file and send its path"
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
 		return resourceError(err, left, args, "free disk space and try again")
-	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EROFS):
+	case errors.Is(err, syscall.EROFS):
+		// No permission would let it write: the file system is mounted
+		// read-only.
+		return resourceError(err, left, args, "the messenger root is on a read-only file system: remount it read-write, or use a root elsewhere (--root)")
+	case errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EPERM):
 		return resourceError(err, left, args, "check the permissions of the messenger root")
 	case errors.Is(err, jetstream.ErrAuth):
 		hint = "%v (the credentials file is set by \"nats\".\"credentials\" in config.json, relative to --root)"

@@ -235,3 +235,24 @@ func TestABusyInboxNamesEveryReceiver(t *testing.T) {
 		}
 	}
 }
+
+// A write refused because the root is on a read-only file system says so,
+// and how to fix it; permissions, which it names for a refused permission,
+// are not its cause (root, who may write anything, gets it too).
+func TestAReadOnlyFileSystemIsNotAPermissionProblem(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	o := newOutbox()
+	o.inboxes["Ravi"] = nil
+	o.sendErr = &os.PathError{Op: "chtimesat", Path: ".from-deploy_bot", Err: syscall.EROFS}
+	_, err := Deliver(ctx, o, o, SendRequest{From: "deploy_bot", To: "Ravi", Text: "retry"})
+	msg := fmtErr(err)
+	if !errors.Is(err, syscall.EROFS) || !IsProblem(err, ProblemMessenger) || !strings.Contains(msg, "nothing was delivered") ||
+		!strings.Contains(msg, "read-only file system: remount it read-write") || strings.Contains(msg, "permissions") {
+		t.Errorf("a send on a read-only file system: %q; want it to say the file system is read-only and how to fix it", msg)
+	}
+	err = Explain(&os.PathError{Op: "open", Path: "inbox/Ravi/.lock", Err: syscall.EROFS})
+	if msg := fmtErr(err); !strings.Contains(msg, "read-only file system: remount it read-write") || strings.Contains(msg, "permissions") {
+		t.Errorf("a receive on a read-only file system: %q", msg)
+	}
+}
