@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -128,11 +127,6 @@ type agentProcs struct {
 	procs []*agentProc
 	// failed are the agents whose process could not start, and why.
 	failed map[string]*debate.UnavailableError
-
-	once    sync.Once          // the SIGTERM to every agent
-	limit   context.Context    // ends interrupt.Grace after that SIGTERM
-	release context.CancelFunc // of limit
-	unwatch func() bool        // stops stopOn's watch of the debate's context
 }
 
 type agentProc struct {
@@ -203,7 +197,6 @@ func (a *App) startAgents(ctx context.Context, m Backend, store *transcripts.Sto
 		go func() { _ = cmd.Wait(); close(ap.exited) }()
 		procs.procs = append(procs.procs, ap)
 	}
-	procs.stopOn(ctx)
 	deadline := time.Now().Add(registerWait)
 	for _, ap := range procs.procs {
 		for {
@@ -312,40 +305,25 @@ func (a *App) retire(ctx context.Context, m Backend, id, name string) error {
 	return fmt.Errorf("agent %s (pid %d) of an earlier run does not stop", name, e.PID)
 }
 
-// stopOn tells the agents to stop (terminate) as soon as ctx ends, a stop
-// of the debate: they stop while its coordinator leaves, within the same
-// interrupt.Grace, rather than after it.
-func (p *agentProcs) stopOn(ctx context.Context) {
-	p.unwatch = context.AfterFunc(ctx, p.terminate)
-}
-
-// terminate sends SIGTERM to every agent process (they unregister), once;
-// they have interrupt.Grace from then to stop. Safe for concurrent use.
-func (p *agentProcs) terminate() {
-	p.once.Do(func() {
-		for _, ap := range p.procs {
-			_ = ap.cmd.Process.Signal(syscall.SIGTERM)
-		}
-		p.limit, p.release = interrupt.Cleanup(context.Background())
-	})
-}
-
-// stop tells every agent process to stop, if that was not done at the
-// debate's stop (stopOn), waits for them until interrupt.Grace after it,
-// then kills what is left.
+// stop sends SIGTERM to every agent process (they unregister), waits for
+// them interrupt.Grace, then kills what is left. It is called once the
+// coordinator has left: an agent that stopped before would count as one
+// that died in the debate.
 func (p *agentProcs) stop() {
 	if p == nil {
 		return
 	}
-	if p.unwatch != nil {
-		p.unwatch()
+	for _, ap := range p.procs {
+		_ = ap.cmd.Process.Signal(syscall.SIGTERM)
 	}
-	p.terminate()
-	defer p.release()
+	// One deadline for them all, which stays over once it is: each agent
+	// still running then is killed.
+	limit, cancel := interrupt.Cleanup(context.Background())
+	defer cancel()
 	for _, ap := range p.procs {
 		select {
 		case <-ap.exited:
-		case <-p.limit.Done():
+		case <-limit.Done():
 			_ = ap.cmd.Process.Kill()
 			<-ap.exited
 		}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"os/exec"
 	"syscall"
@@ -62,47 +61,5 @@ func TestStopKillsEveryAgentThatDoesNotStop(t *testing.T) {
 		if ws, ok := ap.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL {
 			t.Errorf("%s ended %v, want killed", ap.name, ap.cmd.ProcessState)
 		}
-	}
-}
-
-// A debate that is stopped tells its agents to stop at once, so that they
-// stop while its coordinator leaves (within the one interrupt.Grace of the
-// stop), not after it.
-func TestAgentsAreToldToStopWhenTheDebateIs(t *testing.T) {
-	t.Parallel()
-	p := &agentProcs{}
-	cmd := exec.Command("sh", "-c", `trap 'echo term' TERM; echo ready; while :; do sleep 1; done`)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ap := &agentProc{name: "Attacker", cmd: cmd, log: nopCloser{}, exited: make(chan struct{})}
-	lines := make(chan string, 2)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		_ = cmd.Wait()
-		close(ap.exited)
-	}()
-	p.procs = append(p.procs, ap)
-	defer p.stop()
-	if l := <-lines; l != "ready" {
-		t.Fatalf("agent: %q", l)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	p.stopOn(ctx)
-	cancel() // the debate is stopped; its coordinator has yet to leave
-	select {
-	case l := <-lines:
-		if l != "term" {
-			t.Fatalf("agent: %q, want term", l)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the agent was not told to stop when the debate was")
 	}
 }
