@@ -405,8 +405,15 @@ type RelatedRecord struct {
 // Validate checks that in has every field and a layer that means
 // something; what is wrong is an *Error.
 func (in CheckInput) Validate() (debate.Layer, error) {
-	if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
-		return "", refuse(ProblemMissing, "", errors.New("layer, topic and position are all needed"))
+	// A refusal names what to add, not every input that is required.
+	var missing []string
+	for _, in := range []struct{ field, value string }{{"layer", in.Layer}, {"topic", in.Topic}, {"position", in.Position}} {
+		if strings.TrimSpace(in.value) == "" {
+			missing = append(missing, "{"+in.field+"}")
+		}
+	}
+	if len(missing) > 0 {
+		return "", newError(ProblemMissing, "", nil, "missing "+andList(missing))
 	}
 	l, err := debate.ParseLayer(in.Layer)
 	if err != nil {

@@ -139,10 +139,15 @@ func missingInputs(r DebateRequest) string {
 	if len(r.Agents) == 0 {
 		missing = append(missing, "{"+FieldAgent+"}")
 	}
-	if n := len(missing); n > 1 {
-		return strings.Join(missing[:n-1], ", ") + " and " + missing[n-1]
+	return andList(missing)
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if n := len(items); n > 1 {
+		return strings.Join(items[:n-1], ", ") + " and " + items[n-1]
 	}
-	return strings.Join(missing, "")
+	return strings.Join(items, "")
 }
 
 // participant is the participant arg (ROLE=SPEC) names; count numbers the

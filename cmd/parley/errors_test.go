@@ -174,7 +174,10 @@ func TestStandardInputAndUsageWording(t *testing.T) {
 		{[]string{"gate", "-"}, cmdutil.ExitError, "standard input: " + empty},
 		{[]string{"gate", "label", "-"}, cmdutil.ExitError, "standard input holds no labelled self-critique"},
 		{[]string{"debate", "run", "--layer", "plan", "--topic", "x", "--agent", "attacker=@Rook", "--agent", "defender=@Bishop", "--gate", "-"}, cmdutil.ExitError, "--gate: standard input: " + empty},
-		{[]string{"consensus", "check", "--layer", "plan"}, cmdutil.ExitUsage, "consensus check needs --layer, --topic and --position (see parley consensus check --help)"},
+		// What is missing, not every flag that is required.
+		{[]string{"consensus", "check", "--layer", "plan"}, cmdutil.ExitUsage, "missing --topic and --position (see parley consensus check --help)"},
+		{[]string{"consensus", "check", "--layer", "plan", "--topic", "Queue depth"}, cmdutil.ExitUsage, "missing --position (see parley consensus check --help)"},
+		{[]string{"consensus", "check", "--position", "Drain first"}, cmdutil.ExitUsage, "missing --layer and --topic (see parley consensus check --help)"},
 		{[]string{"consensus", "file"}, cmdutil.ExitUsage, "consensus file needs --from-debate ID (see parley consensus file --help)"},
 		{[]string{"gate", "train"}, cmdutil.ExitUsage, "gate train needs --out FILE (see parley gate train --help)"},
 		{[]string{"gate", "eval"}, cmdutil.ExitUsage, "gate eval needs --data FILE (see parley gate eval --help)"},

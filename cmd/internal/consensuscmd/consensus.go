@@ -230,12 +230,9 @@ func NewCmdCheck(f *cmdutil.Factory, runF func(*CheckOptions) error) *cobra.Comm
 			"              after filing (transcripts verify ID says which);\n" +
 			"              keys you add and CRLF line ends are no change",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			in := opts.In
-			if in.Layer == "" || strings.TrimSpace(in.Topic) == "" || strings.TrimSpace(in.Position) == "" {
-				return cmdutil.Usagef("consensus check needs --layer, --topic and --position (see parley consensus check --help)")
-			}
-			if _, err := in.Validate(); err != nil {
-				return f.Fail(err, cmdutil.Wording{})
+			// What is missing or wrong, before the vault is opened.
+			if _, err := opts.In.Validate(); err != nil {
+				return f.Fail(err, cmdutil.Wording{Help: "parley consensus check"})
 			}
 			return run(cmd)
 		},
