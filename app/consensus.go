@@ -268,7 +268,7 @@ func (in SearchInput) Validate() error {
 // parse is in's filter, or what is wrong with in.
 func (in SearchInput) parse() (consensus.Filter, error) {
 	if strings.TrimSpace(in.Query) == "" {
-		return consensus.Filter{}, refuse(ProblemMissing, "query", errors.New("is empty"))
+		return consensus.Filter{}, newError(ProblemMissing, "query", nil, "{query} is empty: give the words to look for in the records")
 	}
 	f, err := in.Filter()
 	if err != nil {
@@ -323,7 +323,7 @@ type RecordPage struct {
 // *Error of ProblemAmbiguous.
 func (c *Consensus) Show(ctx context.Context, name string) (*RecordPage, error) {
 	if strings.TrimSpace(name) == "" {
-		return nil, refuse(ProblemMissing, "name", errors.New("is empty"))
+		return nil, newError(ProblemMissing, "name", nil, "{name} is empty: give a record's name, file name, [[wikilink]] or debate id")
 	}
 	resolved, err := ResolveRecord(ctx, c.s, name)
 	if err != nil {

@@ -139,7 +139,8 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		{[]string{"gate", "label", "--decision", "beef", "--skip"}, cmdutil.ExitError, `no decision "beef" in gate.jsonl`},
 		{[]string{"gate", filepath.Join(dir, "gone.txt")}, cmdutil.ExitError, "gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
 		{debate("run", "--gate", filepath.Join(dir, "gone.txt")), cmdutil.ExitError, "--gate: open " + filepath.Join(dir, "gone.txt") + ": no such file or directory"},
-		{[]string{"consensus", "show", ""}, cmdutil.ExitUsage, "NAME: is empty"},
+		{[]string{"consensus", "show", ""}, cmdutil.ExitUsage, "NAME is empty: give a record's name, file name, [[wikilink]] or debate id"},
+		{[]string{"consensus", "search", " "}, cmdutil.ExitUsage, "QUERY is empty: give the words to look for in the records"},
 		{[]string{"escalate", "--telemetry", dir}, cmdutil.ExitError, "--telemetry: " + dir + " is a directory: name a file"},
 		{[]string{"escalate", "--telemetry", empty, "--workspace", filepath.Join(dir, "gone")}, cmdutil.ExitError, "the escalation workspace: " + filepath.Join(dir, "gone") + " is not a directory"},
 	} {
