@@ -360,21 +360,30 @@ type CheckInput struct {
 // open (the record bound nothing), tampered (the record does not verify
 // against its seal) or none.
 type CheckResult struct {
-	Status        consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), unclear (parley cannot tell: do not proceed without a person), open (the question is still open), tampered (the record does not verify against its debate's seal: do not proceed) or none"`
-	Record        string                `json:"record" jsonschema:"the active record's vault path, empty when none"`
-	File          string                `json:"file,omitempty" jsonschema:"the active record's file"`
-	Verdict       debate.Verdict        `json:"verdict,omitempty"`
-	RecordTopic   string                `json:"record_topic,omitempty" jsonschema:"the matched record's topic"`
-	TopicScore    float64               `json:"topic_score" jsonschema:"how surely the record asks the same question, 0 to 1"`
-	Score         float64               `json:"score" jsonschema:"how much content the positions share, 0 to 1"`
-	Differences   []string              `json:"differences" jsonschema:"what changed from the filed position, e.g. 5 minutes → 10 minutes"`
-	Judge         string                `json:"judge,omitempty" jsonschema:"the reason a model gave, when one decided"`
-	Warnings      []string              `json:"warnings,omitempty"`
-	FinalPosition string                `json:"final_position" jsonschema:"the position the record binds"`
-	Position      string                `json:"position"`
-	Related       []RelatedRecord       `json:"related" jsonschema:"other records ranked by relevance"`
-	Problem       string                `json:"problem,omitempty" jsonschema:"why a tampered record's seal fails"`
-	Unsealed      string                `json:"unsealed,omitempty" jsonschema:"why the record's seal could not be checked"`
+	Status consensus.CheckStatus `json:"status" jsonschema:"consistent, conflict (do not proceed), unclear (parley cannot tell: do not proceed without a person), open (the question is still open), tampered (the record does not verify against its debate's seal: do not proceed) or none"`
+	// Name, Path, Topic and DebateID are the active record's, under the
+	// names "consensus list/show/search --json" give them; "" when none.
+	Name     string `json:"name,omitempty" jsonschema:"the active record's name, as consensus list and show give it"`
+	Path     string `json:"path,omitempty" jsonschema:"the active record's vault path, as consensus list and show give it"`
+	Topic    string `json:"topic,omitempty" jsonschema:"the active record's topic"`
+	DebateID string `json:"debate_id,omitempty" jsonschema:"the debate the active record files"`
+	// Record and RecordTopic are Path and Topic under the names this
+	// answer first gave them, which docs/mcp.md documents for the
+	// clients of consensus_check: kept for them.
+	Record        string          `json:"record" jsonschema:"the active record's vault path, empty when none (the same as path)"`
+	File          string          `json:"file,omitempty" jsonschema:"the active record's file"`
+	Verdict       debate.Verdict  `json:"verdict,omitempty"`
+	RecordTopic   string          `json:"record_topic,omitempty" jsonschema:"the matched record's topic (the same as topic)"`
+	TopicScore    float64         `json:"topic_score" jsonschema:"how surely the record asks the same question, 0 to 1"`
+	Score         float64         `json:"score" jsonschema:"how much content the positions share, 0 to 1"`
+	Differences   []string        `json:"differences" jsonschema:"what changed from the filed position, e.g. 5 minutes → 10 minutes"`
+	Judge         string          `json:"judge,omitempty" jsonschema:"the reason a model gave, when one decided"`
+	Warnings      []string        `json:"warnings,omitempty"`
+	FinalPosition string          `json:"final_position" jsonschema:"the position the record binds"`
+	Position      string          `json:"position"`
+	Related       []RelatedRecord `json:"related" jsonschema:"other records ranked by relevance"`
+	Problem       string          `json:"problem,omitempty" jsonschema:"why a tampered record's seal fails"`
+	Unsealed      string          `json:"unsealed,omitempty" jsonschema:"why the record's seal could not be checked"`
 
 	// Check is the store's whole answer, for a front end that words it.
 	Check *consensus.CheckResult `json:"-"`
@@ -395,7 +404,11 @@ func (r *CheckResult) Blocks(lenient bool) bool {
 
 // RelatedRecord is a record related to a checked question.
 type RelatedRecord struct {
-	Record string  `json:"record"`
+	// Name and Path are the record's, as "consensus list --json" gives
+	// them; Record is Path under its first, documented name.
+	Name   string  `json:"name"`
+	Path   string  `json:"path"`
+	Record string  `json:"record" jsonschema:"the record's vault path (the same as path)"`
 	Score  float64 `json:"score"`
 	// TopicScore is how close the record came to being the question
 	// asked, 0 when it was not scored.
@@ -448,9 +461,10 @@ func (c *Consensus) Check(ctx context.Context, in CheckInput) (*CheckResult, err
 		out.File = c.File(res.Record)
 		out.Record, out.Verdict, out.FinalPosition = res.Record.Path, res.Record.Verdict, res.Record.FinalPosition
 		out.RecordTopic = res.Record.Topic
+		out.Name, out.Path, out.Topic, out.DebateID = res.Record.Name, res.Record.Path, res.Record.Topic, res.Record.DebateID
 	}
 	for _, h := range res.Related {
-		out.Related = append(out.Related, RelatedRecord{Record: h.Record.Path, Score: round3(h.Score), TopicScore: h.TopicScore})
+		out.Related = append(out.Related, RelatedRecord{Name: h.Record.Name, Path: h.Record.Path, Record: h.Record.Path, Score: round3(h.Score), TopicScore: h.TopicScore})
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -525,4 +526,66 @@ func TestShowOfAPathIntoAnotherVaultIsNoRecord(t *testing.T) {
 			t.Errorf("Show(%q) = %v, %v; want this vault's record", arg, p, err)
 		}
 	}
+}
+
+// check --json names the record it answers from as list, show and search
+// name a record: the same key holds the same thing in every answer about
+// a record, so a script reads the path of either the same way.
+func TestCheckNamesItsRecordAsListDoes(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := fileRecords(t, a,
+		outcome("20261201-spec-upload-size-cap-m4n5b6", "Upload size cap", "Uploads stop at 50 MB"),
+		outcome("20261201-spec-upload-formats-r2t5ya", "Which upload formats are accepted?", "PNG and JPEG only"))
+	ctx := context.Background()
+	recs, err := c.List(ctx, RecordQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]map[string]any{}
+	for _, r := range recs {
+		listed[r.Name] = jsonObject(t, r)
+	}
+	res, err := c.Check(ctx, CheckInput{Layer: "spec", Topic: "The upload size cap", Position: "Uploads stop at 80 MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := jsonObject(t, res)
+	want := listed["spec-upload-size-cap"]
+	for _, key := range []string{"name", "path", "topic", "debate_id", "verdict", "final_position"} {
+		if got[key] != want[key] || want[key] == nil {
+			t.Errorf("check --json %s = %v, list --json %s = %v", key, got[key], key, want[key])
+		}
+	}
+	if got["record"] != want["path"] || got["record_topic"] != want["topic"] {
+		t.Errorf("the documented record and record_topic changed: %v %v", got["record"], got["record_topic"])
+	}
+	miss, err := c.Check(ctx, CheckInput{Layer: "spec", Topic: "Download size cap", Position: "Downloads stop at 50 MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := jsonObject(t, miss)["related"].([]any)
+	if len(rel) == 0 {
+		t.Fatalf("no related records: %v", got)
+	}
+	for _, r := range rel {
+		r := r.(map[string]any)
+		name, _ := r["name"].(string)
+		if listed[name] == nil || r["path"] != listed[name]["path"] || r["record"] != r["path"] {
+			t.Errorf("related %v: want the name and path list gives", r)
+		}
+	}
+}
+
+func jsonObject(t testing.TB, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
