@@ -525,3 +525,36 @@ func TestEscalateTellsWhatARecordDecidedBeforeWas(t *testing.T) {
 		}
 	}
 }
+
+// A settled record edited by hand since its filing settles nothing: the
+// later DRIFT on the same claims is debated, never decided from the
+// edited page.
+func TestEscalateDoesNotDecideFromAnEditedSettledRecord(t *testing.T) {
+	t.Parallel()
+	a, dir, _ := cacheEscalation(t)
+	record := func(ts string) string {
+		return fmt.Sprintf(`{"timestamp":%q,"task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":["The cache evicts the least recently used entry"],"evidence_paths":["cache.go"]}`, ts) + "\n"
+	}
+	run := func(name, lines string) escalation.Decision {
+		t.Helper()
+		var got []escalation.Decision
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if _, err := a.Escalate(ctx, EscalateOptions{Telemetry: write(t, filepath.Join(dir, name), lines),
+			Decided: func(d *escalation.Decision, _ []byte) error { got = append(got, *d); return nil }}); err != nil || len(got) != 1 {
+			t.Fatalf("decided %+v, %v", got, err)
+		}
+		return got[0]
+	}
+	first := run("one.jsonl", record("2026-06-02T09:00:00Z"))
+	page := filepath.Join(a.Vault(), filepath.FromSlash(first.Record))
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, page, strings.Replace(string(data), "Doubter", "Someone", -1)+"\nEdited by hand.\n")
+	again := run("two.jsonl", record("2026-06-03T09:00:00Z"))
+	if again.DebateID == first.DebateID || strings.Contains(again.Detail, "settled by") {
+		t.Errorf("decided from a record edited by hand: %+v", again)
+	}
+}
