@@ -20,6 +20,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
 
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/filesig"
 	"github.com/parleyhq/parley/vault"
 )
 
@@ -38,26 +39,14 @@ const (
 )
 
 // RacyMargin is how close a file's modification time may be to the moment
-// it was read before its size and time stop proving it unchanged: a second
-// write within the file system's timestamp granularity can leave both
-// alike. Such files (and the folder) are checked again until they are
-// older than the margin. It is RacyMargin on a file system whose
-// timestamps are whole milliseconds or coarser (FAT, HFS+, some network
-// file systems) and fineMargin where they carry nanoseconds (ext4, XFS,
-// Btrfs, tmpfs, APFS: a kernel clock tick is at most 10 ms).
-const RacyMargin = 2 * time.Second
-
-const fineMargin = 20 * time.Millisecond
+// it was read before its size and time stop proving it unchanged (see
+// filesig.Margin, which judges it). Such files (and the folder) are
+// checked again until they are older than the margin.
+const RacyMargin = filesig.CoarseMargin
 
 // marginOf is the racy margin of a file system, told by one of its
-// modification times (a coarse one is a whole number of milliseconds;
-// a fine one is so by chance once in a million).
-func marginOf(modNs int64) int64 {
-	if modNs%int64(time.Millisecond) != 0 {
-		return int64(fineMargin)
-	}
-	return int64(RacyMargin)
-}
+// modification times (filesig.Margin).
+func marginOf(modNs int64) int64 { return int64(filesig.Margin(modNs)) }
 
 // entry is one Markdown file of the records folder as read.
 type entry struct {
@@ -1326,7 +1315,7 @@ func (s *Store) noteOwnWrites(ctx context.Context) {
 	}
 	sig := sigOf(info)
 	scanned := time.Now().UnixNano()
-	if m := marginOf(sig.ModNs); m == int64(fineMargin) {
+	if m := marginOf(sig.ModNs); m == int64(filesig.FineMargin) {
 		scanned = max(scanned, sig.ModNs+m)
 	}
 	if err := s.write(ctx, nil, nil, &sig, scanned); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parleyhq/parley/consensus/consensustest"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/filesig"
 )
 
 // agreed is a closed debate that agreed on position.
@@ -147,7 +148,7 @@ func TestFilingDoesNotScanTheFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustCheck(t, e.s, "Retry budget for queue 3", "Retry three times")
-	time.Sleep(2 * fineMargin)
+	time.Sleep(2 * filesig.FineMargin)
 	mustCheck(t, e.s, "Retry budget for queue 4", "Retry three times")
 	listed, reads := e.s.idx.listings, e.s.FilesRead()
 

@@ -700,7 +700,13 @@ func (s *Store) Running(id string) (bool, error) {
 	if err := debate.ValidateID(id); err != nil {
 		return false, err
 	}
-	f, err := openRead(s.root, fileOf(id, TranscriptFile))
+	return running(s.root, fileOf(id, TranscriptFile))
+}
+
+// running reports whether a process holds the lock of the transcript at
+// name under r.
+func running(r *os.Root, name string) (bool, error) {
+	f, err := openRead(r, name)
 	if err != nil {
 		return false, err
 	}
@@ -759,17 +765,26 @@ func (s *Store) Stamp(id string) (Stamp, error) {
 // planted in its place), is held by no one: the debate is listed, and its
 // audit says what is wrong, rather than left out of every listing.
 func (s *Store) unsealedState(id string) (State, error) {
+	if err := debate.ValidateID(id); err != nil {
+		return "", err
+	}
+	return s.unsealedStateIn(s.root, dirOf(id))
+}
+
+// unsealedStateIn is unsealedState of the debate whose directory is dir
+// under r ("." when r is the debate's directory).
+func (s *Store) unsealedStateIn(r *os.Root, dir string) (State, error) {
 	if s.betweenLooks != nil {
 		s.betweenLooks()
 	}
-	running, err := s.Running(id)
+	running, err := running(r, path.Join(dir, TranscriptFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrMalformed) {
 		return "", err
 	}
 	if running {
 		return StateRunning, nil
 	}
-	switch _, err := s.root.Stat(fileOf(id, VerdictFile)); {
+	switch _, err := r.Stat(path.Join(dir, VerdictFile)); {
 	case err == nil:
 		return StateClosed, nil
 	case !errors.Is(err, fs.ErrNotExist):
@@ -840,19 +855,12 @@ func (s *Store) List() ([]Summary, error) {
 
 // list is List; withProgress as for summary.
 func (s *Store) list(withProgress bool) ([]Summary, error) {
-	entries, err := fs.ReadDir(s.root.FS(), Dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	ids, err := s.debateIDs()
 	if err != nil {
 		return nil, err
 	}
 	var out []Summary
-	for _, e := range entries {
-		id := e.Name()
-		if !e.IsDir() || debate.ValidateID(id) != nil {
-			continue
-		}
+	for _, id := range ids {
 		sum, err := s.summary(id, withProgress)
 		if err != nil {
 			s.log.Warn("skipped a debate directory", "debate_id", id, "err", err)
@@ -860,13 +868,36 @@ func (s *Store) list(withProgress bool) ([]Summary, error) {
 		}
 		out = append(out, sum)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Created != out[j].Created {
-			return out[i].Created > out[j].Created
-		}
-		return out[i].DebateID > out[j].DebateID
-	})
+	sort.SliceStable(out, func(i, j int) bool { return newer(&out[i], &out[j]) })
 	return out, nil
+}
+
+// debateIDs are the names of the directories under debates/ that are valid
+// debate ids, in directory order; none when there is no debates/.
+func (s *Store) debateIDs() ([]string, error) {
+	entries, err := fs.ReadDir(s.root.FS(), Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range entries {
+		if id := e.Name(); e.IsDir() && debate.ValidateID(id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// newer is the order of a listing: newest first, by creation time, then
+// by id.
+func newer(a, b *Summary) bool {
+	if a.Created != b.Created {
+		return a.Created > b.Created
+	}
+	return a.DebateID > b.DebateID
 }
 
 // Summary summarises one debate. Its verdict, rounds and tokens come from

@@ -3,8 +3,10 @@ package web
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"syscall"
@@ -100,8 +102,8 @@ func (f *fixture) longDebate(rounds int) string {
 
 // benchDir is a directory for a generated root: in memory (/dev/shm) when
 // there is one, since generating the transcript fsyncs every turn and only
-// serving it is measured.
-func benchDir(b *testing.B) string {
+// serving it is measured (or searched).
+func benchDir(b testing.TB) string {
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 		if dir, err := os.MkdirTemp("/dev/shm", "parley-bench-"); err == nil {
 			b.Cleanup(func() { os.RemoveAll(dir) })
@@ -150,4 +152,46 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSearch1500Debates measures a search of the debates (GET
+// /search) over 1,500 debates of 3 rounds each (one in five never
+// sealed), for words that are in no topic and in few debates, so that
+// every debate's text is looked at.
+func BenchmarkSearch1500Debates(b *testing.B) {
+	f := newFixtureAt(b, benchDir(b))
+	rng := rand.New(rand.NewPCG(1, 2))
+	vocab := vocabulary(rng, 3000)
+	for i := range 1500 {
+		// Most debates are closed; one in ten stopped after its verdict,
+		// one in ten before.
+		end := endSealed
+		switch i % 10 {
+		case 3:
+			end = endVerdict
+		case 7:
+			end = endOpen
+		}
+		f.quickDebate(rng, vocab, 3, end)
+	}
+	q := vocab[7] + " " + vocab[11]
+	req := httptest.NewRequest(http.MethodGet, "/search?q="+url.QueryEscape(q), nil)
+	req.Host = "127.0.0.1:7420"
+	rec := httptest.NewRecorder()
+	f.srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "<h2>Debates") {
+		b.Fatalf("search: %d\n%s", rec.Code, rec.Body.String())
+	}
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		f.srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatal(rec.Code)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/search")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/search")
 }

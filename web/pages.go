@@ -640,7 +640,7 @@ func (s *Server) propValue(v any) template.HTML {
 type searchData struct {
 	Q       string
 	Hits    []consensus.Hit
-	Debates []debateHit
+	Debates []transcripts.SearchHit
 	// MoreHits: more records match than the best maxRecordHits shown.
 	// MoreDebates: the search of the debates stopped at its limits.
 	MoreHits, MoreDebates bool
@@ -661,7 +661,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		d.Hits, d.MoreHits = hits[:min(len(hits), maxRecordHits)], len(hits) > maxRecordHits
-		d.Debates, d.MoreDebates, err = s.searchDebates(d.Q)
+		d.Debates, d.MoreDebates, err = s.search.Search(r.Context(), d.Q)
 		if err != nil {
 			s.fail(w, r, "search", err)
 			return

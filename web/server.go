@@ -54,6 +54,7 @@ type Config struct {
 // concurrent use. Close releases its handle on the vault.
 type Server struct {
 	debates  *transcripts.Store
+	search   *transcripts.Searcher // the debates' search, kept current
 	vault    *vault.Vault
 	cs       *consensus.Store
 	pub      ed25519.PublicKey
@@ -82,7 +83,7 @@ func New(c Config) (*Server, error) {
 		return nil, fmt.Errorf("web: open the vault: %w", err)
 	}
 	s := &Server{
-		debates: c.Debates, vault: c.Vault, cs: c.Consensus, pub: c.PublicKey, vroot: vroot, log: c.Logger,
+		debates: c.Debates, search: transcripts.NewSearcher(c.Debates), vault: c.Vault, cs: c.Consensus, pub: c.PublicKey, vroot: vroot, log: c.Logger,
 		remote: c.AllowRemote, poll: c.LivePoll, stopping: make(chan struct{}), maxConns: c.MaxConns, budget: c.Budget,
 	}
 	if s.budget == nil {

@@ -1,0 +1,116 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/inbox"
+)
+
+// ending is how a generated debate ends.
+type ending int
+
+const (
+	endSealed  ending = iota // verdict event, seal, verdict.json
+	endVerdict               // verdict event, never sealed (interrupted)
+	endOpen                  // turns only (interrupted)
+)
+
+// wordsOf is n words drawn from vocab.
+func wordsOf(rng *rand.Rand, vocab []string, n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = vocab[rng.IntN(len(vocab))]
+	}
+	return strings.Join(w, " ")
+}
+
+// quickDebate journals a debate of rounds rounds between an attacker and a
+// defender through the real transcript journal, every text drawn from
+// vocab, and ends it as end says (without filing a record: search reads
+// the debates only). It returns the debate's id.
+func (f *fixture) quickDebate(rng *rand.Rand, vocab []string, rounds int, end ending) string {
+	f.t.Helper()
+	ctx := context.Background()
+	topic := wordsOf(rng, vocab, 2+rng.IntN(4))
+	id := debate.NewID(time.Now(), debate.LayerPlan, topic)
+	sess := &debate.DebateSession{
+		ID: id, Topic: topic, Layer: debate.LayerPlan, Position: wordsOf(rng, vocab, 4), Created: inbox.Now(), Coordinator: debate.CoordinatorName(id),
+		Budget:       debate.ConsensusBudget{MaxRounds: rounds, MaxTokens: 1 << 30, MaxTokensPerRound: 2000, MaxWallClockMs: 600000, ConvergenceRounds: 1},
+		Participants: []debate.Participant{{Name: "Critic", Role: debate.RoleAttacker}, {Name: "Proposer", Role: debate.RoleDefender}},
+		Workspace:    f.workspace,
+	}
+	log, err := f.debates.Create(ctx, sess)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer log.Close()
+	must := func(_ debate.Event, err error) {
+		if err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	must(log.Append(ctx, debate.EventOpen, 0, sess))
+	st, err := debate.Replay(log.Events())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	elapsed := int64(0)
+	for {
+		round, sp, attempt := st.Next()
+		if round > rounds {
+			break
+		}
+		elapsed += 3
+		reqID := debate.RequestID(id, round, sp, attempt)
+		must(log.Append(ctx, debate.EventRequest, elapsed, debate.RequestEvent{RequestID: reqID, MessageID: debate.RequestMessageID(reqID, ""), Round: round, Role: sp.Role, Agent: sp.Name, Attempt: attempt}))
+		pos := fmt.Sprintf("%s %d %s", sp.Role, round, wordsOf(rng, vocab, 3))
+		t := debate.TurnRecord{
+			Turn:  debate.Turn{DebateID: id, Round: round, Role: sp.Role, Position: pos, ConfidenceChange: -1, Tokens: 120, Text: wordsOf(rng, vocab, 40+rng.IntN(40))},
+			Agent: sp.Name, RequestID: reqID, MessageID: debate.RequestMessageID(reqID+":reply", ""), PositionHash: debate.PositionHash(pos),
+		}
+		if sp.Role == debate.RoleAttacker {
+			t.CounterTo = wordsOf(rng, vocab, 3)
+		}
+		e, err := log.Append(ctx, debate.EventTurn, elapsed, t)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if err := st.Apply(&e); err != nil {
+			f.t.Fatal(err)
+		}
+		if end == endOpen && round == rounds && sp.Role == debate.RoleDefender {
+			return id
+		}
+		if o, done := st.Judge(elapsed); done {
+			o.Closed = inbox.Now()
+			o.Reason = wordsOf(rng, vocab, 6)
+			must(log.Append(ctx, debate.EventVerdict, elapsed, o))
+			if end == endSealed {
+				if err := log.Seal(ctx, o, ""); err != nil {
+					f.t.Fatal(err)
+				}
+			}
+			return id
+		}
+	}
+	return id
+}
+
+// vocabulary is n made-up words, the same for a seed.
+func vocabulary(rng *rand.Rand, n int) []string {
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	out := make([]string, n)
+	for i := range out {
+		b := make([]byte, 3+rng.IntN(7))
+		for j := range b {
+			b[j] = letters[rng.IntN(len(letters))]
+		}
+		out[i] = string(b)
+	}
+	return out
+}
