@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/filesig"
@@ -287,15 +289,15 @@ func containsAll(text string, words []string) bool {
 	return true
 }
 
-// snippet is about 160 characters of text around the first place word is.
+// snippet is about 160 characters of text around the first place word
+// (lower-case) is, ignoring case as the search does.
 func snippet(text, word string) string {
 	text = strings.Join(strings.Fields(text), " ")
 	r := []rune(text)
-	i := strings.Index(strings.ToLower(text), word)
-	if i < 0 || i > len(text) || len(r) <= 160 {
+	at := foldIndex(text, word)
+	if at < 0 || len(r) <= 160 {
 		return clip.Line(text, 160)
 	}
-	at := len([]rune(text[:i]))
 	from := max(0, at-60)
 	to := min(len(r), from+160)
 	out := string(r[from:to])
@@ -306,4 +308,25 @@ func snippet(text, word string) string {
 		out += "…"
 	}
 	return out
+}
+
+// foldIndex is the index, in runes of text, of the rune where word first
+// is in strings.ToLower(text), -1 when it is not there. Lower-casing
+// changes the length of some runes (İ is 2 bytes, its lower case 1; the
+// Kelvin sign K 3, k 1; an invalid byte 1, U+FFFD 3), so a byte offset in
+// the lower-case text is not one in text: the runes' lower-case lengths
+// are summed up to it.
+func foldIndex(text, word string) int {
+	i := strings.Index(strings.ToLower(text), word)
+	if i < 0 {
+		return -1
+	}
+	n, k := 0, 0
+	for _, c := range text {
+		if n += utf8.RuneLen(unicode.ToLower(c)); n > i {
+			return k
+		}
+		k++
+	}
+	return k
 }

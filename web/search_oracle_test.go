@@ -108,15 +108,23 @@ func oracleContainsAll(text string, words []string) bool {
 	return true
 }
 
-// snippet is about 160 characters of text around the first place word is.
+// oracleSnippet is about 160 characters of text around the first place
+// word is (with the rune index of the match in the text itself, as the
+// Searcher's snippet has it since the fix for text whose lower case has
+// another length).
 func oracleSnippet(text, word string) string {
 	text = strings.Join(strings.Fields(text), " ")
 	r := []rune(text)
-	i := strings.Index(strings.ToLower(text), word)
-	if i < 0 || i > len(text) || len(r) <= 160 {
+	at := -1
+	for k := range r {
+		if strings.HasPrefix(strings.ToLower(string(r[k:])), word) {
+			at = k
+			break
+		}
+	}
+	if at < 0 || len(r) <= 160 {
 		return clip.Line(text, 160)
 	}
-	at := len([]rune(text[:i]))
 	from := max(0, at-60)
 	to := min(len(r), from+160)
 	out := string(r[from:to])
