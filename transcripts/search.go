@@ -37,14 +37,15 @@ type SearchHit struct {
 	Unverified bool
 }
 
-// Searcher searches the debates of a Store from what it read of them
-// before, kept current: every search stats each debate's session.json,
-// verdict.json and transcript.jsonl (and asks the lock of one without a
-// verdict whether it runs), and reads again only the debates whose files
-// changed, or that were written within the racy margin of the last look
-// (filesig). Its answers are those of reading every debate afresh. It
-// holds the searchable text of every debate in memory. A Searcher is safe
-// for concurrent use; searches run one at a time.
+// Searcher searches and lists the debates of a Store from what it read
+// of them before, kept current: every search or listing stats each
+// debate's session.json, verdict.json and transcript.jsonl (and asks the
+// lock of one without a verdict whether it runs), and reads again only
+// the debates whose files changed, or that were written within the racy
+// margin of the last look (filesig). Its answers are those of reading
+// every debate afresh (Store.Find for its listing). It holds the
+// searchable text of every debate in memory. A Searcher is safe for
+// concurrent use; its searches and listings run one at a time.
 type Searcher struct {
 	s  *Store
 	mu sync.Mutex
@@ -329,4 +330,22 @@ func foldIndex(text, word string) int {
 		k++
 	}
 	return k
+}
+
+// Find lists the debates the filter selects, newest first, as Store.Find
+// does, from what the Searcher read before, kept current as for Search.
+func (x *Searcher) Find(ctx context.Context, f Filter) ([]Summary, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	list, err := x.refresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Summary
+	for _, e := range list {
+		if f.Match(&e.sum) {
+			out = append(out, e.sum)
+		}
+	}
+	return out, nil
 }

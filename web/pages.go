@@ -75,7 +75,7 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 		d.F.State = transcripts.State(v)
 	}
 	d.Filtered = d.F != (transcripts.Filter{})
-	list, err := s.debates.Find(d.F)
+	list, err := s.search.Find(r.Context(), d.F)
 	if err != nil {
 		s.fail(w, r, "list", err)
 		return

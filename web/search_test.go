@@ -15,10 +15,10 @@ import (
 	"github.com/parleyhq/parley/transcripts"
 )
 
-// The search of the debates answers from what it read before
-// (transcripts.Searcher), exactly as reading every debate afresh does
-// (searchAfresh, the search as it was): over random vaults, for random
-// queries, and after each change made to the vault while the server runs
+// The search of the debates and the index's listing answer from what
+// was read before (transcripts.Searcher), exactly as reading every debate
+// afresh does (searchAfresh, the search as it was; Store.Find): over
+// random vaults, for random queries and filters, and after each change made to the vault while the server runs
 // (a debate added, removed, tampered with, its topic or verdict edited, a
 // coordinator letting go of a running debate).
 func TestSearchAnswersAsReadingAfresh(t *testing.T) {
@@ -58,6 +58,15 @@ func TestSearchAnswersAsReadingAfresh(t *testing.T) {
 					if !reflect.DeepEqual(got, want) || gotMore != wantMore || (gotErr == nil) != (wantErr == nil) {
 						t.Fatalf("%s, %q: the searcher found %d hits (more %v, %v), reading afresh %d (more %v, %v)\n%+v\n%+v",
 							when, q, len(got), gotMore, gotErr, len(want), wantMore, wantErr, got, want)
+					}
+				}
+				// The index's listing, from the same Searcher.
+				for _, flt := range []transcripts.Filter{{}, {Text: queries[rng.IntN(len(queries))]}, {State: transcripts.StateInterrupted},
+					{State: transcripts.StateRunning}, {Verdict: debate.BudgetExhausted}, {Layer: debate.LayerPlan, Text: "e"}} {
+					want, wantErr := f.debates.Find(flt)
+					got, gotErr := f.srv.search.Find(context.Background(), flt)
+					if (len(got)+len(want) > 0 && !reflect.DeepEqual(got, want)) || (gotErr == nil) != (wantErr == nil) {
+						t.Fatalf("%s, %+v: the searcher lists %d debates (%v), reading afresh %d (%v)\n%+v\n%+v", when, flt, len(got), gotErr, len(want), wantErr, got, want)
 					}
 				}
 			}
