@@ -116,8 +116,11 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "index", layoutData{Title: "Debates", Nav: "debates", Data: d})
 }
 
+// clipQuery is a search or filter text as the pages use and show it:
+// trimmed, invalid UTF-8 replaced (a page is UTF-8), at most maxQuery
+// runes.
 func clipQuery(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
 	if r := []rune(s); len(r) > maxQuery {
 		s = string(r[:maxQuery])
 	}

@@ -3,12 +3,14 @@ package web
 import (
 	"context"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
@@ -147,4 +149,17 @@ func (f *fixture) runningDebate(topic string) *transcripts.Log {
 		f.t.Fatal(err)
 	}
 	return log
+}
+
+// A query that is not UTF-8 is searched and shown as text with its bad
+// bytes replaced: every page is valid UTF-8, as its charset says.
+func TestQueryOfInvalidUTF8GivesAUTF8Page(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for _, target := range []string{"/search?q=%ff%fe", "/?q=%ff+keys", "/consensus?q=%c3"} {
+		resp, body := get(t, f.srv, target)
+		if resp.StatusCode != http.StatusOK || !utf8.ValidString(body) {
+			t.Errorf("%s: %d, valid UTF-8 %v", target, resp.StatusCode, utf8.ValidString(body))
+		}
+	}
 }
