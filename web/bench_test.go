@@ -15,6 +15,8 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/transcripts"
 )
 
 // longDebate records a debate of rounds rounds between one attacker and
@@ -28,27 +30,13 @@ import (
 func (f *fixture) longDebate(rounds int) string {
 	f.t.Helper()
 	ctx := context.Background()
-	id := debate.NewID(time.Now(), debate.LayerPlan, "A long debate")
-	sess := &debate.DebateSession{
-		ID: id, Topic: "A long debate", Layer: debate.LayerPlan, Position: "defender position 0", Created: inbox.Now(), Coordinator: debate.CoordinatorName(id),
-		Budget:       debate.ConsensusBudget{MaxRounds: rounds, MaxTokens: 1 << 30, MaxTokensPerRound: 2000, MaxWallClockMs: 600000, ConvergenceRounds: 1},
-		Participants: []debate.Participant{{Name: "Critic", Role: debate.RoleAttacker}, {Name: "Proposer", Role: debate.RoleDefender}},
-		Workspace:    f.workspace,
-	}
-	log, err := f.debates.Create(ctx, sess)
-	if err != nil {
-		f.t.Fatal(err)
-	}
+	sess, log, st := f.openDebate("A long debate", "defender position 0", rounds)
+	id := sess.ID
 	defer log.Close()
 	must := func(_ debate.Event, err error) {
 		if err != nil {
 			f.t.Fatal(err)
 		}
-	}
-	must(log.Append(ctx, debate.EventOpen, 0, sess))
-	st, err := debate.Replay(log.Events())
-	if err != nil {
-		f.t.Fatal(err)
 	}
 	arg := strings.Repeat("An argument of some length, as a model would write it. ", 6)
 	elapsed := int64(0)
@@ -86,7 +74,7 @@ func (f *fixture) longDebate(rounds int) string {
 			break
 		}
 	}
-	st, err = debate.Replay(log.Events())
+	st, err := debate.Replay(log.Events())
 	if err != nil || st.Verdict == nil {
 		f.t.Fatalf("replay: %v", err)
 	}
@@ -98,6 +86,36 @@ func (f *fixture) longDebate(rounds int) string {
 		f.t.Fatal(err)
 	}
 	return id
+}
+
+// openDebate journals the opening of a plan debate of rounds rounds
+// between Critic (attacker) and Proposer (defender) through the real
+// transcript journal: the session and its open event. The caller records
+// the rest and closes the log.
+func (f *fixture) openDebate(topic, position string, rounds int) (*debate.DebateSession, *transcripts.Log, *debate.State) {
+	f.t.Helper()
+	id := debate.NewID(time.Now(), debate.LayerPlan, topic)
+	sess := &debate.DebateSession{
+		ID: id, Topic: topic, Layer: debate.LayerPlan, Position: position, Created: inbox.Now(), Coordinator: debate.CoordinatorName(id),
+		Budget:       debate.ConsensusBudget{MaxRounds: rounds, MaxTokens: 1 << 30, MaxTokensPerRound: 2000, MaxWallClockMs: 600000, ConvergenceRounds: 1},
+		Participants: []debate.Participant{{Name: "Critic", Role: debate.RoleAttacker}, {Name: "Proposer", Role: debate.RoleDefender}},
+		Workspace:    f.workspace,
+	}
+	ctx := context.Background()
+	log, err := f.debates.Create(ctx, sess)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if _, err := log.Append(ctx, debate.EventOpen, 0, sess); err != nil {
+		log.Close()
+		f.t.Fatal(err)
+	}
+	st, err := debate.Replay(log.Events())
+	if err != nil {
+		log.Close()
+		f.t.Fatal(err)
+	}
+	return sess, log, st
 }
 
 // benchDir is a directory for a generated root: in memory (/dev/shm) when
@@ -120,29 +138,9 @@ func benchDir(b testing.TB) string {
 func BenchmarkDebatePage1000Turns(b *testing.B) {
 	f := newFixtureAt(b, benchDir(b))
 	id := f.longDebate(500)
-	req := httptest.NewRequest(http.MethodGet, "/debates/"+id, nil)
-	req.Host = "127.0.0.1:7420"
-	rec := httptest.NewRecorder()
-	f.srv.ServeHTTP(rec, req)
-	body := rec.Body.String()
-	if rec.Code != http.StatusOK || strings.Count(body, `<article class="turn `) != 1000 || !strings.Contains(body, `class="integrity ok"`) || !strings.Contains(body, "BUDGET_EXHAUSTED") {
-		b.Fatalf("the page of the 1000-turn debate: %d, %d turns", rec.Code, strings.Count(body, `<article class="turn `))
-	}
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	cpu0 := cpuTime()
-	b.ResetTimer()
-	for b.Loop() {
-		rec := httptest.NewRecorder()
-		f.srv.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			b.Fatal(rec.Code)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/page")
-	// The CPU time of the process per page (garbage collection included),
-	// which a machine loaded by other work inflates less than wall time.
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/page")
+	benchPage(b, f, "/debates/"+id, "page", func(body string) bool {
+		return strings.Count(body, `<article class="turn `) == 1000 && strings.Contains(body, `class="integrity ok"`) && strings.Contains(body, "BUDGET_EXHAUSTED")
+	})
 }
 
 // cpuTime is the user and system CPU time of the process so far.
@@ -160,7 +158,7 @@ func cpuTime() time.Duration {
 // every debate's text is looked at.
 func BenchmarkSearch1500Debates(b *testing.B) {
 	f, vocab := manyDebates(b, 1500)
-	benchPage(b, f, "/search?q="+url.QueryEscape(vocab[7]+" "+vocab[11]), "<h2>Debates", "search")
+	benchPage(b, f, "/search?q="+url.QueryEscape(vocab[7]+" "+vocab[11]), "search", func(body string) bool { return strings.Contains(body, "<h2>Debates") })
 }
 
 // BenchmarkIndex1500Debates measures the index (GET /?q=…) over the same
@@ -168,7 +166,7 @@ func BenchmarkSearch1500Debates(b *testing.B) {
 // audits of its rows (at most 100 a page, recomputed on every load).
 func BenchmarkIndex1500Debates(b *testing.B) {
 	f, vocab := manyDebates(b, 1500)
-	benchPage(b, f, "/?q="+url.QueryEscape(vocab[7]), "Debates", "page")
+	benchPage(b, f, "/?q="+url.QueryEscape(vocab[7]), "page", func(body string) bool { return strings.Contains(body, "Debates") })
 }
 
 // manyDebates journals n debates of 3 rounds: most closed, one in ten
@@ -190,16 +188,17 @@ func manyDebates(b *testing.B, n int) (*fixture, []string) {
 	return f, vocab
 }
 
-// benchPage serves target once (its body must hold want), then measures
+// benchPage serves target once (its body must be ok), then measures
 // serving it again, per unit.
-func benchPage(b *testing.B, f *fixture, target, want, unit string) {
+func benchPage(b *testing.B, f *fixture, target, unit string, ok func(body string) bool) {
 	req := httptest.NewRequest(http.MethodGet, target, nil)
 	req.Host = "127.0.0.1:7420"
 	rec := httptest.NewRecorder()
 	f.srv.ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), want) {
-		b.Fatalf("%s: %d\n%s", target, rec.Code, rec.Body.String())
+	if rec.Code != http.StatusOK || !ok(rec.Body.String()) {
+		b.Fatalf("%s: %d\n%s", target, rec.Code, clip.Bytes(rec.Body.String(), 2000))
 	}
+	b.SetBytes(int64(rec.Body.Len()))
 	b.ReportAllocs()
 	cpu0 := cpuTime()
 	b.ResetTimer()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
@@ -36,28 +35,13 @@ func wordsOf(rng *rand.Rand, vocab []string, n int) string {
 func (f *fixture) quickDebate(rng *rand.Rand, vocab []string, rounds int, end ending) string {
 	f.t.Helper()
 	ctx := context.Background()
-	topic := wordsOf(rng, vocab, 2+rng.IntN(4))
-	id := debate.NewID(time.Now(), debate.LayerPlan, topic)
-	sess := &debate.DebateSession{
-		ID: id, Topic: topic, Layer: debate.LayerPlan, Position: wordsOf(rng, vocab, 4), Created: inbox.Now(), Coordinator: debate.CoordinatorName(id),
-		Budget:       debate.ConsensusBudget{MaxRounds: rounds, MaxTokens: 1 << 30, MaxTokensPerRound: 2000, MaxWallClockMs: 600000, ConvergenceRounds: 1},
-		Participants: []debate.Participant{{Name: "Critic", Role: debate.RoleAttacker}, {Name: "Proposer", Role: debate.RoleDefender}},
-		Workspace:    f.workspace,
-	}
-	log, err := f.debates.Create(ctx, sess)
-	if err != nil {
-		f.t.Fatal(err)
-	}
+	sess, log, st := f.openDebate(wordsOf(rng, vocab, 2+rng.IntN(4)), wordsOf(rng, vocab, 4), rounds)
+	id := sess.ID
 	defer log.Close()
 	must := func(_ debate.Event, err error) {
 		if err != nil {
 			f.t.Fatal(err)
 		}
-	}
-	must(log.Append(ctx, debate.EventOpen, 0, sess))
-	st, err := debate.Replay(log.Events())
-	if err != nil {
-		f.t.Fatal(err)
 	}
 	elapsed := int64(0)
 	for {
