@@ -449,6 +449,26 @@ func TestEscalateWarnsOfAChangedRecord(t *testing.T) {
 	}
 }
 
+// cacheDrift is a DRIFT record of task 40 (the cache of cacheEscalation)
+// at ts, making claim.
+func cacheDrift(ts, claim string) string {
+	return fmt.Sprintf(`{"timestamp":%q,"task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":[%q],"evidence_paths":["cache.go"]}`, ts, claim) + "\n"
+}
+
+// decideOne escalates the records lines, written to the telemetry file
+// path, and returns the one decision they must give.
+func decideOne(t *testing.T, a *App, path, lines string) escalation.Decision {
+	t.Helper()
+	var got []escalation.Decision
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := a.Escalate(ctx, EscalateOptions{Telemetry: write(t, path, lines),
+		Decided: func(d *escalation.Decision, _ []byte) error { got = append(got, *d); return nil }}); err != nil || len(got) != 1 {
+		t.Fatalf("decided %+v, %v", got, err)
+	}
+	return got[0]
+}
+
 // A later DRIFT on a task whose closure a debate settled, on the same
 // claims, is decided from the filed consensus: no second debate runs, and
 // the line names the record and the debate that settled it. Other claims
@@ -456,20 +476,8 @@ func TestEscalateWarnsOfAChangedRecord(t *testing.T) {
 func TestEscalateLooksUpTheSettledConsensusFirst(t *testing.T) {
 	t.Parallel()
 	a, dir, root := cacheEscalation(t)
-	record := func(ts, claim string) string {
-		return fmt.Sprintf(`{"timestamp":%q,"task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":[%q],"evidence_paths":["cache.go"]}`, ts, claim) + "\n"
-	}
-	run := func(name, lines string) escalation.Decision {
-		t.Helper()
-		var got []escalation.Decision
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		if _, err := a.Escalate(ctx, EscalateOptions{Telemetry: write(t, filepath.Join(dir, name), lines),
-			Decided: func(d *escalation.Decision, _ []byte) error { got = append(got, *d); return nil }}); err != nil || len(got) != 1 {
-			t.Fatalf("decided %+v, %v", got, err)
-		}
-		return got[0]
-	}
+	record := cacheDrift
+	run := func(name, lines string) escalation.Decision { return decideOne(t, a, filepath.Join(dir, name), lines) }
 	first := run("one.jsonl", record("2026-06-02T09:00:00Z", "The cache evicts the least recently used entry"))
 	if first.Action != escalation.ActionProceed || first.DebateID == "" {
 		t.Fatalf("first record: %+v", first)
@@ -532,20 +540,8 @@ func TestEscalateTellsWhatARecordDecidedBeforeWas(t *testing.T) {
 func TestEscalateDoesNotDecideFromAnEditedSettledRecord(t *testing.T) {
 	t.Parallel()
 	a, dir, _ := cacheEscalation(t)
-	record := func(ts string) string {
-		return fmt.Sprintf(`{"timestamp":%q,"task_id":"40","verdict":"DRIFT","priority":"M","confidence":0.3,"reasons":["eviction looked random in one trace"],"claims":["The cache evicts the least recently used entry"],"evidence_paths":["cache.go"]}`, ts) + "\n"
-	}
-	run := func(name, lines string) escalation.Decision {
-		t.Helper()
-		var got []escalation.Decision
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		if _, err := a.Escalate(ctx, EscalateOptions{Telemetry: write(t, filepath.Join(dir, name), lines),
-			Decided: func(d *escalation.Decision, _ []byte) error { got = append(got, *d); return nil }}); err != nil || len(got) != 1 {
-			t.Fatalf("decided %+v, %v", got, err)
-		}
-		return got[0]
-	}
+	record := func(ts string) string { return cacheDrift(ts, "The cache evicts the least recently used entry") }
+	run := func(name, lines string) escalation.Decision { return decideOne(t, a, filepath.Join(dir, name), lines) }
 	first := run("one.jsonl", record("2026-06-02T09:00:00Z"))
 	page := filepath.Join(a.Vault(), filepath.FromSlash(first.Record))
 	data, err := os.ReadFile(page)
