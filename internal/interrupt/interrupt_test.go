@@ -34,14 +34,7 @@ func TestContextListensOnceAWaitCouldBegin(t *testing.T) {
 	if !c.Listening() {
 		t.Fatal("a derived context did not start the listening")
 	}
-	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-child.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("SIGTERM did not end the derived context")
-	}
+	sigterm(t, child, "the derived context")
 	if !errors.Is(child.Err(), context.Canceled) || !errors.Is(c.Err(), context.Canceled) {
 		t.Fatalf("after SIGTERM: child %v, parent %v", child.Err(), c.Err())
 	}
@@ -63,14 +56,7 @@ func TestArm(t *testing.T) {
 // On ends its context on SIGTERM, and its stop ends it without one.
 func TestOn(t *testing.T) {
 	ctx, stop := On(context.Background())
-	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-ctx.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("SIGTERM did not end On's context")
-	}
+	sigterm(t, ctx, "On's context")
 	stop()
 	ctx, stop = On(context.Background())
 	stop()
@@ -249,14 +235,7 @@ func TestASecondSignalEndsTheProcess(t *testing.T) {
 func TestOnNamesTheSignal(t *testing.T) {
 	ctx, stop := On(context.Background())
 	defer stop()
-	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-ctx.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("SIGTERM did not end On's context")
-	}
+	sigterm(t, ctx, "On's context")
 	var se *SignalError
 	if !errors.As(context.Cause(ctx), &se) || se.Signal != syscall.SIGTERM || se.ExitCode() != 143 {
 		t.Fatalf("cause %v, want SIGTERM (exit 143)", context.Cause(ctx))
@@ -318,5 +297,18 @@ func TestAnIgnoredCtrlCStaysIgnored(t *testing.T) {
 	}
 	if got, want := next(), (&SignalError{Signal: syscall.SIGTERM}).Error(); got != want {
 		t.Fatalf("the child stopped: %q; want %q (SIGINT ignored)", got, want)
+	}
+}
+
+// sigterm sends this process SIGTERM and waits for ctx (what) to end.
+func sigterm(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGTERM did not end " + what)
 	}
 }
