@@ -41,13 +41,11 @@ func (f *fixture) longDebate(rounds int) string {
 	arg := strings.Repeat("An argument of some length, as a model would write it. ", 6)
 	elapsed := int64(0)
 	for {
-		round, sp, attempt := st.Next()
-		if round > rounds {
+		elapsed += 3
+		round, sp, reqID, ok := f.request(log, st, rounds, elapsed)
+		if !ok {
 			break
 		}
-		elapsed += 3
-		reqID := debate.RequestID(id, round, sp, attempt)
-		must(log.Append(ctx, debate.EventRequest, elapsed, debate.RequestEvent{RequestID: reqID, MessageID: debate.RequestMessageID(reqID, ""), Round: round, Role: sp.Role, Agent: sp.Name, Attempt: attempt}))
 		pos := fmt.Sprintf("%s position %d", sp.Role, round)
 		t := debate.TurnRecord{
 			Turn: debate.Turn{DebateID: id, Round: round, Role: sp.Role, Position: pos, ConfidenceChange: -1, Tokens: 120, Text: arg,
@@ -58,13 +56,7 @@ func (f *fixture) longDebate(rounds int) string {
 		if sp.Role == debate.RoleAttacker {
 			t.CounterTo = fmt.Sprintf("defender position %d", round-1)
 		}
-		e, err := log.Append(ctx, debate.EventTurn, elapsed, t)
-		if err != nil {
-			f.t.Fatal(err)
-		}
-		if err := st.Apply(&e); err != nil {
-			f.t.Fatal(err)
-		}
+		f.turn(log, st, elapsed, t)
 		if o, done := st.Judge(elapsed); done {
 			if o.Verdict != debate.BudgetExhausted || round != rounds {
 				f.t.Fatalf("round %d: %s", round, o.Verdict)
@@ -116,6 +108,34 @@ func (f *fixture) openDebate(topic, position string, rounds int) (*debate.Debate
 		f.t.Fatal(err)
 	}
 	return sess, log, st
+}
+
+// request records, at elapsed, the request of st's next slot and returns
+// the slot and the request's id; ok is false once the rounds are over.
+func (f *fixture) request(log *transcripts.Log, st *debate.State, rounds int, elapsed int64) (round int, sp debate.Speaker, reqID string, ok bool) {
+	f.t.Helper()
+	round, sp, attempt := st.Next()
+	if round > rounds {
+		return round, sp, "", false
+	}
+	reqID = debate.RequestID(st.Session.ID, round, sp, attempt)
+	ev := debate.RequestEvent{RequestID: reqID, MessageID: debate.RequestMessageID(reqID, ""), Round: round, Role: sp.Role, Agent: sp.Name, Attempt: attempt}
+	if _, err := log.Append(context.Background(), debate.EventRequest, elapsed, ev); err != nil {
+		f.t.Fatal(err)
+	}
+	return round, sp, reqID, true
+}
+
+// turn records t at elapsed and applies it to st.
+func (f *fixture) turn(log *transcripts.Log, st *debate.State, elapsed int64, t debate.TurnRecord) {
+	f.t.Helper()
+	e, err := log.Append(context.Background(), debate.EventTurn, elapsed, t)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if err := st.Apply(&e); err != nil {
+		f.t.Fatal(err)
+	}
 }
 
 // benchDir is a directory for a generated root: in memory (/dev/shm) when

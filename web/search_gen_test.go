@@ -45,13 +45,11 @@ func (f *fixture) quickDebate(rng *rand.Rand, vocab []string, rounds int, end en
 	}
 	elapsed := int64(0)
 	for {
-		round, sp, attempt := st.Next()
-		if round > rounds {
+		elapsed += 3
+		round, sp, reqID, ok := f.request(log, st, rounds, elapsed)
+		if !ok {
 			break
 		}
-		elapsed += 3
-		reqID := debate.RequestID(id, round, sp, attempt)
-		must(log.Append(ctx, debate.EventRequest, elapsed, debate.RequestEvent{RequestID: reqID, MessageID: debate.RequestMessageID(reqID, ""), Round: round, Role: sp.Role, Agent: sp.Name, Attempt: attempt}))
 		pos := fmt.Sprintf("%s %d %s", sp.Role, round, wordsOf(rng, vocab, 3))
 		t := debate.TurnRecord{
 			Turn:  debate.Turn{DebateID: id, Round: round, Role: sp.Role, Position: pos, ConfidenceChange: -1, Tokens: 120, Text: wordsOf(rng, vocab, 40+rng.IntN(40))},
@@ -60,13 +58,7 @@ func (f *fixture) quickDebate(rng *rand.Rand, vocab []string, rounds int, end en
 		if sp.Role == debate.RoleAttacker {
 			t.CounterTo = wordsOf(rng, vocab, 3)
 		}
-		e, err := log.Append(ctx, debate.EventTurn, elapsed, t)
-		if err != nil {
-			f.t.Fatal(err)
-		}
-		if err := st.Apply(&e); err != nil {
-			f.t.Fatal(err)
-		}
+		f.turn(log, st, elapsed, t)
 		if end == endOpen && round == rounds && sp.Role == debate.RoleDefender {
 			return id
 		}
