@@ -5,15 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/internal/httpserve"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/mcpserver"
 )
 
@@ -122,9 +120,7 @@ func (a *factory) serveMCP(ctx context.Context, httpAddr string, o mcpserver.App
 		// a write fail (EPIPE), which ends the session so that the server
 		// leaves its debates and unregisters its participants, rather
 		// than SIGPIPE killing the process before it cleans up.
-		sigpipe := make(chan os.Signal, 1)
-		signal.Notify(sigpipe, syscall.SIGPIPE)
-		defer signal.Stop(sigpipe)
+		defer interrupt.OutliveReader()()
 		return srv.ServeStdio(ctx, a.Stdin, a.Stdout)
 	}
 	return a.serveMCPHTTP(ctx, httpAddr, srv, warn)

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -12,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/textview"
 )
 
@@ -111,9 +110,7 @@ func newWatchCmd(a *factory, runF func(context.Context, *watchOptions) error) *c
 // SIGPIPE is taken rather than left to kill the process): the watch then
 // ends quietly, that message unacknowledged, and unregisters as on Ctrl-C.
 func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
-	sigpipe := make(chan os.Signal, 1)
-	signal.Notify(sigpipe, syscall.SIGPIPE)
-	defer signal.Stop(sigpipe)
+	defer interrupt.OutliveReader()()
 	var printErr error
 	err := a.Service().Watch(ctx, app.WatchRequest{
 		As: o.As, Register: !o.NoRegister,

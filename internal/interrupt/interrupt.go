@@ -107,6 +107,18 @@ var signals = sync.OnceValue(func() []os.Signal {
 	return sigs
 })
 
+// OutliveReader makes a write to standard output or error whose reader
+// went away (a closed pipe: "parley watch | head -1", an MCP client that
+// quit) fail with EPIPE, as a write to any other file does, rather than
+// end the process by SIGPIPE before it cleans up, until release is
+// called. For a command that must leave properly when its reader leaves:
+// a watch unregisters, an MCP server leaves its debates.
+func OutliveReader() (release func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGPIPE)
+	return func() { signal.Stop(ch) }
+}
+
 // Context is the context a command runs under: Ctrl-C (SIGINT) or SIGTERM
 // ends it. It listens for the signals from the moment anything could wait
 // on it: its Done channel is asked for (a select, a context derived from

@@ -312,3 +312,48 @@ func sigterm(t *testing.T, ctx context.Context, what string) {
 		t.Fatal("SIGTERM did not end " + what)
 	}
 }
+
+// While OutliveReader holds, a write to standard output whose reader went
+// away fails with EPIPE and the process goes on (to clean up); once it is
+// released, such a write ends the process by SIGPIPE, as Go's runtime does
+// for standard output by default.
+func TestOutliveReader(t *testing.T) {
+	if mode := os.Getenv("PARLEY_OUTLIVE_READER_CHILD"); mode != "" {
+		release := OutliveReader()
+		if mode == "released" {
+			release()
+		}
+		_, err := os.Stdout.Write([]byte("to nobody\n"))
+		fmt.Fprintf(os.Stderr, "write: %v\n", err)
+		os.Exit(0) // before the test framework writes PASS to the closed pipe
+	}
+	t.Parallel()
+	for _, mode := range []string{"held", "released"} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = r.Close() // the reader is gone before the first write
+		var stderr bytes.Buffer
+		cmd := exec.Command(os.Args[0], "-test.run=^TestOutliveReader$")
+		cmd.Env = append(os.Environ(), "PARLEY_OUTLIVE_READER_CHILD="+mode)
+		cmd.Stdout, cmd.Stderr = w, &stderr
+		err = cmd.Run()
+		_ = w.Close()
+		switch mode {
+		case "held":
+			if err != nil || !strings.Contains(stderr.String(), "broken pipe") {
+				t.Errorf("held: the child ended with %v, said %q; want it to see EPIPE and go on", err, stderr.String())
+			}
+		case "released":
+			var ee *exec.ExitError
+			ws, ok := syscall.WaitStatus(0), false
+			if errors.As(err, &ee) {
+				ws, ok = ee.Sys().(syscall.WaitStatus)
+			}
+			if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
+				t.Errorf("released: the child ended with %v, said %q; want it killed by SIGPIPE", err, stderr.String())
+			}
+		}
+	}
+}
