@@ -2,7 +2,6 @@ package consensus
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -85,8 +84,6 @@ func (r rate) value() float64 {
 	return float64(r.ok) / float64(r.of)
 }
 
-// runMeaning files the records of file into a fresh vault and asks every
-// question, counting the answers.
 // meaningOutcome is the closed debate that files r under id: agreed on
 // its position, or a deadlock for an open question.
 func meaningOutcome(id string, r meaningRecord) *debate.Outcome {
@@ -110,18 +107,15 @@ func fileMeaning(t *testing.T, e *env, recs []meaningRecord) map[string]string {
 	return names
 }
 
+// runMeaning counts the answers to the questions of file, asked of a
+// vault of the set's own records (checkSet).
 func runMeaning(t *testing.T, file string) meaningFigures {
 	t.Helper()
-	ctx := context.Background()
-	e := newEnv(t)
-	recs, cases := loadMeaning(t, file)
-	names := fileMeaning(t, e, recs)
+	set := checkSet(t, file)
+	names := set.names
 	fig := meaningFigures{byCategory: map[string]*rate{}}
-	for _, c := range cases {
-		res, err := e.s.Check(ctx, c.layer, c.topic, c.position)
-		if err != nil {
-			t.Fatalf("line %d: %v", c.line, err)
-		}
+	for i, c := range set.cases {
+		res := set.answers[i]
 		got := string(res.Status)
 		ok := got == c.want
 		matched := ""

@@ -26,23 +26,18 @@ type foundFigures struct {
 	misses           []string
 }
 
-// runFound files the records of file into a fresh vault and asks every
-// question, counting which found their record.
+// runFound counts which of the questions of file found their record, in
+// a vault of the set's own records (checkSet).
 func runFound(t *testing.T, file string) foundFigures {
 	t.Helper()
-	ctx := context.Background()
-	e := newEnv(t)
-	recs, cases := loadMeaning(t, file)
-	names, topics := fileMeaning(t, e, recs), map[string]string{}
-	for _, r := range recs {
+	set := checkSet(t, file)
+	names, topics := set.names, map[string]string{}
+	for _, r := range set.recs {
 		topics[r.name] = r.topic
 	}
 	var f foundFigures
-	for _, c := range cases {
-		res, err := e.s.Check(ctx, c.layer, c.topic, c.position)
-		if err != nil {
-			t.Fatalf("line %d: %v", c.line, err)
-		}
+	for i, c := range set.cases {
+		res := set.answers[i]
 		got := ""
 		if res.Record != nil {
 			got = res.Record.Name
