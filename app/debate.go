@@ -117,12 +117,29 @@ func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSe
 		s.Context = append(s.Context, item)
 	}
 	if err := s.Validate(); err != nil {
+		var rc *debate.RoleCountError
+		if errors.As(err, &rc) {
+			return nil, roleRefusal(rc)
+		}
 		return nil, refuse(ProblemInvalid, "", err)
 	}
 	if err := s.CheckContext(); err != nil {
 		return nil, refuse(ProblemFile, FieldContext, err)
 	}
 	return s, nil
+}
+
+// roleRefusal is a session's role taken too few or too many times, with
+// what to change in the request's agents (as the front end names them:
+// "--agent defender=SPEC").
+func roleRefusal(rc *debate.RoleCountError) *Error {
+	if rc.Got < rc.Min {
+		return newError(ProblemInvalid, FieldAgent, rc, "%v; add one with {"+FieldAgent+"} %s=SPEC", rc, rc.Role)
+	}
+	if rc.Max == 1 {
+		return newError(ProblemInvalid, FieldAgent, rc, "%v; give {"+FieldAgent+"} %s=SPEC once", rc, rc.Role)
+	}
+	return newError(ProblemInvalid, FieldAgent, rc, "%v; give {"+FieldAgent+"} %s=SPEC at most %d times", rc, rc.Role, rc.Max)
 }
 
 // missingInputs names the required inputs r lacks, "{layer} and {topic}"

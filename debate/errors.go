@@ -41,6 +41,32 @@ var (
 	ErrStorage = errors.New("the coordinator cannot write to its disk")
 )
 
+// RoleCountError is ErrInvalidSession for a role taken by too few or too
+// many participants (its RoleSpec's Min and Max): which role, how many
+// took it, and what it allows, so that a front end can say which
+// participant to add or remove in its own terms.
+type RoleCountError struct {
+	Role     Role
+	Got      int
+	Min, Max int // Max 0: no upper bound
+}
+
+func (e *RoleCountError) Error() string {
+	switch {
+	case e.Min == 1 && e.Max == 1:
+		return fmt.Sprintf("%v: a debate needs exactly one %s, got %d", ErrInvalidSession, e.Role, e.Got)
+	case e.Got < e.Min && e.Min == 1:
+		return fmt.Sprintf("%v: a debate needs at least one %s", ErrInvalidSession, e.Role)
+	case e.Got < e.Min:
+		return fmt.Sprintf("%v: a debate needs at least %d %ss", ErrInvalidSession, e.Min, e.Role)
+	default:
+		return fmt.Sprintf("%v: a debate takes at most %d of role %s, got %d", ErrInvalidSession, e.Max, e.Role, e.Got)
+	}
+}
+
+// Unwrap makes a RoleCountError ErrInvalidSession.
+func (e *RoleCountError) Unwrap() error { return ErrInvalidSession }
+
 // StorageError is ErrStorage for one file: which, and what the disk said
 // (ENOSPC, EIO, EDQUOT, EROFS).
 type StorageError struct {

@@ -14,8 +14,8 @@ const MaxTopicLen = 1000
 // Validate reports a session that cannot be debated: a bad id, layer or
 // budget, an empty or oversized topic, a participant with an invalid name or
 // role, a name used twice, or not exactly one defender and at least one
-// attacker (or, for a registered role, outside its RoleSpec's Min and Max).
-// Every error wraps ErrInvalidSession, ErrInvalidID,
+// attacker (or, for a registered role, outside its RoleSpec's Min and Max:
+// a *RoleCountError). Every error wraps ErrInvalidSession, ErrInvalidID,
 // ErrUnknownLayer, ErrUnknownRole, ErrInvalidBudget or vocab.ErrInvalidName.
 func (s *DebateSession) Validate() error {
 	if err := ValidateID(s.ID); err != nil {
@@ -52,15 +52,8 @@ func (s *DebateSession) Validate() error {
 		count[p.Role]++
 	}
 	for _, r := range Roles() {
-		switch n := count[r.Name]; {
-		case r.Min == 1 && r.Max == 1 && n != 1:
-			return fmt.Errorf("%w: a debate needs exactly one %s, got %d", ErrInvalidSession, r.Name, n)
-		case n < r.Min && r.Min == 1:
-			return fmt.Errorf("%w: a debate needs at least one %s", ErrInvalidSession, r.Name)
-		case n < r.Min:
-			return fmt.Errorf("%w: a debate needs at least %d %ss", ErrInvalidSession, r.Min, r.Name)
-		case r.Max > 0 && n > r.Max:
-			return fmt.Errorf("%w: a debate takes at most %d of role %s, got %d", ErrInvalidSession, r.Max, r.Name, n)
+		if n := count[r.Name]; n < r.Min || (r.Max > 0 && n > r.Max) {
+			return &RoleCountError{Role: r.Name, Got: n, Min: r.Min, Max: r.Max}
 		}
 	}
 	if s.Created != "" {

@@ -48,6 +48,24 @@ func TestSessionValidate(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
+	// A role taken too few or too many times says which, how many and
+	// what the role allows, for a front end to name what to change.
+	for _, tc := range []struct {
+		name string
+		edit func(*DebateSession)
+		want RoleCountError
+	}{
+		{"no defender", func(s *DebateSession) { s.Participants = s.Participants[:2] }, RoleCountError{Role: RoleDefender, Got: 0, Min: 1, Max: 1}},
+		{"two defenders", func(s *DebateSession) { s.Participants[0].Role = RoleDefender }, RoleCountError{Role: RoleDefender, Got: 2, Min: 1, Max: 1}},
+		{"no attacker", func(s *DebateSession) { s.Participants = s.Participants[2:] }, RoleCountError{Role: RoleAttacker, Got: 0, Min: 1}},
+	} {
+		s := good()
+		tc.edit(s)
+		var rc *RoleCountError
+		if err := s.Validate(); !errors.As(err, &rc) || *rc != tc.want {
+			t.Errorf("%s: %v, want %+v", tc.name, err, tc.want)
+		}
+	}
 	if got := good().Order(); len(got) != 3 || got[0].Name != "A" || got[1].Name != "B" || got[2].Name != "D" || got[2].Index != 2 {
 		t.Errorf("speaking order %+v", got)
 	}

@@ -116,6 +116,13 @@ func TestRefusedInputsEndToEnd(t *testing.T) {
 		line string
 	}{
 		{[]string{"debate", "run", "--topic", "Queue depth"}, cmdutil.ExitUsage, "missing --layer and --agent (see parley debate run --help)"},
+		// A role missing or given twice: which --agent to add or drop.
+		{[]string{"debate", "run", "--layer", "plan", "--topic", "Queue depth", "--agent", "attacker=@Rook"}, cmdutil.ExitUsage,
+			"invalid session: a debate needs exactly one defender, got 0; add one with --agent defender=SPEC"},
+		{[]string{"debate", "start", "--layer", "plan", "--topic", "Queue depth", "--agent", "defender=@Bishop"}, cmdutil.ExitUsage,
+			"invalid session: a debate needs at least one attacker; add one with --agent attacker=SPEC"},
+		{[]string{"debate", "run", "--layer", "plan", "--topic", "Queue depth", "--agent", "attacker=@Rook", "--agent", "defender=@Bishop", "--agent", "defender=@Knight"}, cmdutil.ExitUsage,
+			"invalid session: a debate needs exactly one defender, got 2; give --agent defender=SPEC once"},
 		{[]string{"debate", "start", "--layer", "plan"}, cmdutil.ExitUsage, "missing --topic and --agent (see parley debate run --help)"},
 		{append([]string{"debate", "start", "--layer", "kanban", "--topic", "Queue depth"}, agents...), cmdutil.ExitUsage, `--layer: unknown layer: "kanban" (use spec, plan or verify)`},
 		{debate("run", "--context", dir), cmdutil.ExitError, "--context: " + dir + " is a directory: name a file"},
