@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
@@ -64,4 +66,27 @@ func TestBenchDebateOverBackends(t *testing.T) {
 	}
 	_, stderr, code := cli(t, t.TempDir(), "", "bench", "debate", "--backends", "nats", "--nats-url", "nats://127.0.0.1:1")
 	oneLineError(t, stderr, code, "nats-server")
+}
+
+// A bench started ignoring SIGINT (a script's background job, "parley bench
+// debate &") starts its agent processes ignoring it too: it stops them with
+// SIGTERM, and the run passes rather than killing them after a wait and
+// failing.
+func TestBenchDebateIgnoringCtrlC(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cmd := exec.Command("sh", "-c", `trap "" INT; exec "$0" "$@"`, os.Args[0], "--root", t.TempDir(), "--json", "bench", "debate",
+		"--debates", "1", "--concurrent", "1", "--rounds", "1", "--agent-pairs", "1", "--backends", "file", "--dir", dir)
+	cmd.Env = append(os.Environ(), "PARLEY_TEST_AS_CLI=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bench debate with SIGINT ignored: %v\n%s", err, stderr.String())
+	}
+	for _, o := range jsonLines(t, string(out)) {
+		if o["name"] == "processes_file" && o["pass"] != true {
+			t.Errorf("the run did not pass: %v", o)
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/parleyhq/parley/internal/sleep"
@@ -696,13 +697,14 @@ func (w *watcher) check(sent map[string]int, spans map[string]span) (lost, dup, 
 	return lost, dup, reordered, total
 }
 
-// stop ends the watcher: an interrupt first (parley's watch unregisters),
-// then a kill.
+// stop ends the watcher: SIGTERM first (parley's watch unregisters), then
+// a kill. Not SIGINT: a bench started with SIGINT ignored (a background
+// job of a script) starts its processes ignoring it too.
 func (w *watcher) stop() {
 	if w.cmd.Process == nil {
 		return
 	}
-	_ = w.cmd.Process.Signal(os.Interrupt)
+	_ = w.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-w.done:
 	case <-time.After(5 * time.Second):

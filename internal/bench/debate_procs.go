@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	json "github.com/goccy/go-json"
@@ -236,12 +237,14 @@ func (ap *agentProcs) start(ctx context.Context, o DebateOptions, root string, p
 	}
 }
 
-// stop interrupts every agent process (they unregister and exit), waits
-// for them, and returns the CPU time they used. It is idempotent.
+// stop sends SIGTERM to every agent process (they unregister and exit;
+// not SIGINT, which a bench started as a script's background job starts
+// them ignoring), waits for them, and returns the CPU time they used. It
+// is idempotent.
 func (ap *agentProcs) stop() (time.Duration, error) {
 	ap.once.Do(func() {
 		for _, p := range ap.procs {
-			_ = p.cmd.Process.Signal(os.Interrupt)
+			_ = p.cmd.Process.Signal(syscall.SIGTERM)
 		}
 		for _, p := range ap.procs {
 			c := p.cmd
