@@ -6,6 +6,7 @@ import (
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 	"github.com/parleyhq/parley/internal/interrupt"
+	"github.com/parleyhq/parley/internal/sigtest"
 )
 
 // TestMain lets the test binary stand in for the parley binary: with
@@ -20,5 +21,8 @@ func TestMain(m *testing.M) {
 		ctx.Release()
 		os.Exit(cmdutil.ExitCode(err, os.Stderr))
 	}
+	// The tests stop the parley processes they start by Ctrl-C, which
+	// they would ignore if this binary was started ignoring it.
+	sigtest.HearCtrlC()
 	os.Exit(m.Run())
 }
