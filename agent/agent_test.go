@@ -254,6 +254,7 @@ func TestExecKilledAtTheDeadline(t *testing.T) {
 type fakeRegistry struct {
 	mu    sync.Mutex
 	calls []string
+	busy  int // registrations refused with inbox.ErrBusy before one is taken
 }
 
 func (f *fakeRegistry) note(s string) {
@@ -263,7 +264,48 @@ func (f *fakeRegistry) note(s string) {
 }
 func (f *fakeRegistry) Register(ctx context.Context, name string, roles []debate.Role) error {
 	f.note("register " + name)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.busy > 0 {
+		f.busy--
+		return fmt.Errorf("register %s: inbox: adopt: %w (a receiver on here, pid 1)", name, inbox.ErrBusy)
+	}
 	return nil
+}
+
+// A Runner with BusyWait registers once an inbox held by another receiver
+// is given up within it; without, or with another error, it fails at once.
+func TestRunnerWaitsForABusyInbox(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	run := func(reg *fakeRegistry, wait time.Duration) (int, error) {
+		tr := inbox.NewMemTransport()
+		ready := make(chan struct{})
+		r := &Runner{Name: "Critic", Transport: tr, Registry: reg, BusyWait: wait, Ready: func() { close(ready) },
+			Responder: ResponderFunc(func(context.Context, *debate.TurnRequest) (*Reply, error) { return nil, errors.New("no turns here") })}
+		rctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- r.Run(rctx) }()
+		select {
+		case <-ready:
+			stop()
+			<-done
+			return len(reg.calls), nil
+		case err := <-done:
+			stop()
+			return len(reg.calls), err
+		}
+	}
+	if n, err := run(&fakeRegistry{busy: 3}, time.Minute); err != nil || n < 4 {
+		t.Errorf("busy 3 times, waiting: %v after %d calls; want registered on the 4th", err, n)
+	}
+	if n, err := run(&fakeRegistry{busy: 1}, 0); !errors.Is(err, inbox.ErrBusy) || n != 1 {
+		t.Errorf("busy, not waiting: %v after %d calls; want inbox.ErrBusy at once", err, n)
+	}
+	if _, err := run(&fakeRegistry{busy: 1000}, 200*time.Millisecond); !errors.Is(err, inbox.ErrBusy) {
+		t.Errorf("busy for longer than the wait: %v; want inbox.ErrBusy", err)
+	}
 }
 func (f *fakeRegistry) Heartbeat(ctx context.Context, name string) error {
 	f.note("heartbeat")

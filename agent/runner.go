@@ -57,6 +57,12 @@ type Runner struct {
 	Heartbeat time.Duration
 	// CacheSize overrides DefaultCacheSize.
 	CacheSize int
+	// BusyWait is how long registering keeps trying while the inbox is
+	// held by another receiver (inbox.ErrBusy): an earlier process of
+	// this agent on its way out, that could not give the inbox back while
+	// the messenger was out of reach and gives it up when its process
+	// ends. 0: it fails at once, as a second receiver should.
+	BusyWait time.Duration
 	// Ready, when set, is called once the agent is registered and
 	// listening.
 	Ready func()
@@ -64,6 +70,26 @@ type Runner struct {
 	// now is the clock that times a failed try against the turn's time
 	// left (time.Now when nil); a test's seam.
 	now func() time.Time
+}
+
+// register registers the agent, trying again for BusyWait while its
+// inbox is busy.
+func (r *Runner) register(ctx context.Context, log *slog.Logger) error {
+	deadline := time.Now().Add(r.BusyWait)
+	for said := false; ; said = true {
+		err := r.Registry.Register(ctx, r.Name, r.Roles)
+		if err == nil || !errors.Is(err, inbox.ErrBusy) || !time.Now().Before(deadline) {
+			return err
+		}
+		if !said {
+			log.Info("another receiver holds the inbox; waiting for it to give it up", "op", "register", "err", err, "for", r.BusyWait)
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // Run serves until ctx is done, then unregisters and returns nil. It
@@ -89,7 +115,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	// Register before listening: registering hands the inbox to this
 	// session, which it cannot do while a receiver holds it.
 	if r.Registry != nil {
-		if err := r.Registry.Register(ctx, r.Name, r.Roles); err != nil {
+		if err := r.register(ctx, log); err != nil {
 			return fmt.Errorf("register %s: %w", r.Name, err)
 		}
 		defer func() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
+	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -114,6 +115,11 @@ func (a *App) AgentRoot(agent string) error {
 	return nil
 }
 
+// agentBusyWait is how long an agent a debate started waits for its inbox
+// while another receiver holds it: the earlier process of its name gets
+// twice the grace of a stop, well within the debate's registerWait.
+const agentBusyWait = 2 * interrupt.Grace
+
 // ServeAgent registers r on backend b, heartbeats at HeartbeatEvery and
 // answers every turn request in its inbox until ctx ends (it then
 // unregisters and returns nil) or its parent ends. A parent already gone
@@ -144,6 +150,12 @@ func (a *App) ServeAgent(ctx context.Context, b Backend, r AgentRun) error {
 	run := &agent.Runner{
 		Name: r.Name, Roles: []debate.Role{r.Role}, Transport: b.Transport(), Registry: reg, Responder: r.Responder,
 		Logger: r.Logger, Heartbeat: a.HeartbeatEvery(), Ready: ready,
+	}
+	if r.Parent != 0 {
+		// Started by a debate, which retired the agent's earlier process
+		// by its registration: one that unregistered but has not ended
+		// yet may still hold the inbox (see retire).
+		run.BusyWait = agentBusyWait
 	}
 	err := run.Run(ctx)
 	if errors.Is(err, registry.ErrNameTaken) {

@@ -274,9 +274,10 @@ func (e *ForeignAgentError) Error() string {
 // not only its registration: after an outage of the messenger it may have
 // unregistered with its hold on the inbox still standing (the hold could
 // not be released while the server was out of reach; it lapses when the
-// process ends), and the new agent could not take the inbox until then. A
-// live agent of that name that the debate did not start is a
-// *ForeignAgentError.
+// process ends), and the new agent could not take the inbox until then.
+// One that unregistered before retire looked is not seen here: the new
+// agent waits for the inbox itself (agentBusyWait). A live agent of that
+// name that the debate did not start is a *ForeignAgentError.
 func (a *App) retire(ctx context.Context, m Backend, id, name string) error {
 	reg := m.Registry()
 	e, err := reg.Get(ctx, name)
