@@ -133,13 +133,14 @@ func (a *App) NewSession(ctx context.Context, r DebateRequest) (*debate.DebateSe
 // what to change in the request's agents (as the front end names them:
 // "--agent defender=SPEC").
 func roleRefusal(rc *debate.RoleCountError) *Error {
+	const field = "{" + FieldAgent + "}"
 	if rc.Got < rc.Min {
-		return newError(ProblemInvalid, FieldAgent, rc, "%v; add one with {"+FieldAgent+"} %s=SPEC", rc, rc.Role)
+		return newError(ProblemInvalid, FieldAgent, rc, field+": %s; add one with "+field+" %s=SPEC", rc.What(), rc.Role)
 	}
 	if rc.Max == 1 {
-		return newError(ProblemInvalid, FieldAgent, rc, "%v; give {"+FieldAgent+"} %s=SPEC once", rc, rc.Role)
+		return newError(ProblemInvalid, FieldAgent, rc, field+": %s; give "+field+" %s=SPEC once", rc.What(), rc.Role)
 	}
-	return newError(ProblemInvalid, FieldAgent, rc, "%v; give {"+FieldAgent+"} %s=SPEC at most %d times", rc, rc.Role, rc.Max)
+	return newError(ProblemInvalid, FieldAgent, rc, field+": %s; give "+field+" %s=SPEC at most %d times", rc.What(), rc.Role, rc.Max)
 }
 
 // missingInputs names the required inputs r lacks, "{layer} and {topic}"

@@ -81,7 +81,7 @@ func TestNewSessionNamesTheFieldAtFault(t *testing.T) {
 		"context too large":  {with(func(r *DebateRequest) { r.Context = parts }), FieldContext, "too large to hand to the agents", true},
 		"workspace a file":   {with(func(r *DebateRequest) { r.Workspace = aFile }), FieldWorkspace, "is not a directory", true},
 		"zero rounds":        {with(func(r *DebateRequest) { r.Budget.MaxRounds = &zero }), FieldBudget, "", false},
-		"no attacker":        {with(func(r *DebateRequest) { r.Agents = r.Agents[1:] }), "", "attacker", false},
+		"no attacker":        {with(func(r *DebateRequest) { r.Agents = r.Agents[1:] }), FieldAgent, "agents: a debate needs at least one attacker; add one with agents attacker=SPEC", false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, err := a.NewSession(context.Background(), tc.req)

@@ -51,16 +51,20 @@ type RoleCountError struct {
 	Min, Max int // Max 0: no upper bound
 }
 
-func (e *RoleCountError) Error() string {
+func (e *RoleCountError) Error() string { return ErrInvalidSession.Error() + ": " + e.What() }
+
+// What is the error without its "invalid session" prefix: "a debate needs
+// exactly one defender, got 0".
+func (e *RoleCountError) What() string {
 	switch {
 	case e.Min == 1 && e.Max == 1:
-		return fmt.Sprintf("%v: a debate needs exactly one %s, got %d", ErrInvalidSession, e.Role, e.Got)
+		return fmt.Sprintf("a debate needs exactly one %s, got %d", e.Role, e.Got)
 	case e.Got < e.Min && e.Min == 1:
-		return fmt.Sprintf("%v: a debate needs at least one %s", ErrInvalidSession, e.Role)
+		return fmt.Sprintf("a debate needs at least one %s", e.Role)
 	case e.Got < e.Min:
-		return fmt.Sprintf("%v: a debate needs at least %d %ss", ErrInvalidSession, e.Min, e.Role)
+		return fmt.Sprintf("a debate needs at least %d %ss", e.Min, e.Role)
 	default:
-		return fmt.Sprintf("%v: a debate takes at most %d of role %s, got %d", ErrInvalidSession, e.Max, e.Role, e.Got)
+		return fmt.Sprintf("a debate takes at most %d of role %s, got %d", e.Max, e.Role, e.Got)
 	}
 }
 
