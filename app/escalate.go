@@ -276,40 +276,50 @@ var (
 // Settled is the outcome of the debate whose record settles s's question
 // (consensus check's active record of it, of the very same topic, binding
 // and verified against its debate's seal), nil when none does or when a
-// debate of s.ID exists (Debate resumes or reads it).
-func (d escalationDebater) Settled(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {
+// debate of s.ID exists (Debate resumes or reads it). A record of the
+// question that fails its seal check, or whose seal cannot be checked,
+// decides nothing: passed names it and says why.
+func (d escalationDebater) Settled(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, string, error) {
 	store, err := d.a.debates(false)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	_, err = store.Session(s.ID)
 	store.Close()
 	if err == nil {
-		return nil, nil
+		return nil, "", nil
 	}
 	if !errors.Is(err, transcripts.ErrNotFound) {
-		return nil, err
+		return nil, "", err
 	}
 	c, err := d.a.OpenConsensus()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer c.Close()
 	res, err := c.Store().Check(ctx, s.Layer, s.Topic, s.OpeningPosition())
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	rec := res.Record
-	if rec == nil || res.Status == consensus.CheckTampered || res.Unsealed != "" || !rec.Binding() ||
-		rec.Slug != consensus.TopicSlug(s.Topic) {
-		return nil, nil
+	if rec == nil || rec.Slug != consensus.TopicSlug(s.Topic) {
+		return nil, "", nil
+	}
+	switch {
+	case res.Status == consensus.CheckTampered:
+		// Whatever the page says now (binding or not) is not to be trusted.
+		return nil, fmt.Sprintf("the filed consensus %s was not decided from: it does not verify against its debate's seal: %s", rec.Path, res.Problem), nil
+	case !rec.Binding():
+		return nil, "", nil
+	case res.Unsealed != "":
+		return nil, fmt.Sprintf("the filed consensus %s was not decided from: its seal cannot be checked: %s", rec.Path, res.Unsealed), nil
 	}
 	o, err := d.a.LoadOutcome(ctx, rec.DebateID)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	o.Record = rec.Path
-	return o, nil
+	return o, "", nil
 }
 
 func (d escalationDebater) Debate(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error) {

@@ -553,4 +553,10 @@ func TestEscalateDoesNotDecideFromAnEditedSettledRecord(t *testing.T) {
 	if again.DebateID == first.DebateID || strings.Contains(again.Detail, "settled by") {
 		t.Errorf("decided from a record edited by hand: %+v", again)
 	}
+	// The user who expected the filed consensus to decide is told why it
+	// did not, and what decided instead.
+	if want := "the filed consensus " + first.Record + " was not decided from: it does not verify against its debate's seal"; !strings.HasPrefix(again.Detail, want) ||
+		!strings.Contains(again.Detail, "; a new debate decided: ") {
+		t.Errorf("detail %q: want it to start %q and then say what the new debate decided", again.Detail, want)
+	}
 }

@@ -48,9 +48,12 @@ type Lookup interface {
 	// verified against its debate's seal. It returns nil when none does
 	// (no record, an open question, a record that does not verify or whose
 	// debate is gone) and when a debate of s.ID exists already (the
-	// Debater's to resume or read). An error stops the record: nothing is
-	// decided.
-	Settled(ctx context.Context, s *debate.DebateSession) (*debate.Outcome, error)
+	// Debater's to resume or read). When the question's record was found
+	// but does not verify (edited after its filing, its seal missing),
+	// passed says so, naming the record, and the record is debated anew:
+	// its decision tells why the filed consensus did not decide. An error
+	// stops the record: nothing is decided.
+	Settled(ctx context.Context, s *debate.DebateSession) (o *debate.Outcome, passed string, err error)
 }
 
 // Escalator applies the cascade to records and records each decision in
@@ -199,11 +202,12 @@ func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decisi
 	}
 	var s *debate.DebateSession
 	var o *debate.Outcome
+	var passed string // why the question's filed record did not decide
 	if e.Lookup != nil {
 		if s, err = sessionOf(id, r, e.Defender, e.Attacker, e.Workspace, e.Budget, e.now()); err != nil {
 			return nil, nil, err
 		}
-		if o, err = e.Lookup.Settled(ctx, s); err != nil {
+		if o, passed, err = e.Lookup.Settled(ctx, s); err != nil {
 			return nil, nil, err
 		}
 		if o != nil && (o.Session == nil || debate.PositionHash(o.Session.OpeningPosition()) != debate.PositionHash(s.OpeningPosition())) {
@@ -259,6 +263,11 @@ func (e *Escalator) decide(ctx context.Context, r *Record, attempt int) (*Decisi
 	}
 	d.Verdict, d.DebateID, d.Record = o.Verdict, o.DebateID, o.Record
 	d.Action, d.Reason, d.Detail = Judge(ctx, s, o, e.Workspace)
+	if passed != "" {
+		// A filed consensus the user would expect to decide did not: the
+		// decision says so before what the new debate decided.
+		d.Detail = passed + "; a new debate decided: " + d.Detail
+	}
 	return d, gated, nil
 }
 
