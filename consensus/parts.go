@@ -645,16 +645,27 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 			if t.key != "@dist" && t.key != "@coll" {
 				continue
 			}
+			sharing := t.key == "@dist" && sharedAmong(s, ts, i) // "shared by all teams"
+			if t.key == "@dist" && !sharing && surfaceWord(s, t) == "all" {
+				// "all instances" alone counts neither way: "all
+				// instances share it" is "shared across instances", "a
+				// limit for all tenants" may be each one's.
+				continue
+			}
 			for j := i + 1; j < len(ts) && j <= i+3; j++ {
 				u := ts[j]
 				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
 					continue
 				}
-				if old, ok := m[u.key]; ok && old.class != t.key && old.at != j {
+				class := t.key
+				if class == "@dist" && (sharing || sharedBy(s, ts, j)) {
+					class = "@coll" // "every instance shares it"
+				}
+				if old, ok := m[u.key]; ok && old.class != class && old.at != j {
 					both[u.key] = true // "across its members … any member"
 				}
-				if old, ok := m[u.key]; !ok || t.key == "@coll" && old.class != "@coll" {
-					m[u.key] = mark{t.key, strings.TrimRight(s[t.start:u.end], ".,;:"), j}
+				if old, ok := m[u.key]; !ok || class == "@coll" && old.class != "@coll" {
+					m[u.key] = mark{class, strings.TrimRight(s[t.start:u.end], ".,;:"), j}
 				}
 				break
 			}
@@ -668,6 +679,50 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 		}
 	}
 	return nil
+}
+
+// surfaceWord is the word of s that t stands for, in lower case, without
+// the punctuation around it.
+func surfaceWord(s string, t surfaceTok) string {
+	return strings.ToLower(strings.Trim(s[t.start:t.end], ".,;:!?()\"'"))
+}
+
+// sharedBy reports whether the thing of token j is said to share what it
+// counts, in the two words after it: "every instance shares it", "each
+// replica sharing one bucket".
+func sharedBy(s string, ts []surfaceTok, j int) bool {
+	for k := j + 1; k < len(ts) && k <= j+2; k++ {
+		if endsClause(s, ts[k-1]) {
+			return false // "inside each test; shared fixtures are not allowed"
+		}
+		switch surfaceWord(s, ts[k]) {
+		case "share", "shares", "shared", "sharing":
+			return true
+		}
+	}
+	return false
+}
+
+// endsClause reports whether the word of t ends a clause: a comma,
+// semicolon, colon or full stop after it.
+func endsClause(s string, t surfaceTok) bool {
+	return strings.ContainsAny(s[t.start:t.end], ",;:.!?") || t.end < len(s) && strings.IndexByte(",;:.!?", s[t.end]) >= 0
+}
+
+// sharedAmong reports whether the word of token i is said to be shared
+// among in the two words before it: "shared by all teams", "sharing
+// between every replica".
+func sharedAmong(s string, ts []surfaceTok, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-2; k-- {
+		if endsClause(s, ts[k]) {
+			return false
+		}
+		switch surfaceWord(s, ts[k]) {
+		case "shared", "sharing": // not "a share of each"
+			return true
+		}
+	}
+	return false
 }
 
 // compareOnlyAny finds a thing one side restricts with "only" and the
