@@ -685,6 +685,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	al.hard = append(al.hard, compareRemoval(a, position)...)
 	al.hard = append(al.hard, compareSwitch(a, position)...)
 	al.hard = append(al.hard, compareBasis(a, b, filed, position)...)
+	al.hard = append(al.hard, compareDays(filed, position)...)
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}

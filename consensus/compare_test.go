@@ -155,6 +155,15 @@ func TestComparePositionsMechanisms(t *testing.T) {
 		{"a share with a slash", "Refill the tank when it is down to a quarter.", "Refill the tank when it is down to 1/4.", Agree, ""},
 		{"an exception restated with a rule of its own", "Serve orders in the order they came, except rush orders, which go first.", "Orders are served in the order they came, but rush orders jump the queue.", Agree, ""},
 		{"a glued unit changed", "Boards are cut from 18 mm plywood.", "Boards are cut from 12mm plywood.", Disagree, "18 mm → 12 mm"},
+		{"a range of days changed in an edit", "Production deploys are allowed Monday to Thursday between 09:00 and 16:00; no deploys on Fridays or weekends.",
+			"Production deploys are allowed Monday to Friday between 09:00 and 16:00; no deploys on weekends.", Disagree, "Mon–Thu → Mon–Fri"},
+		{"a range of days said short, the rest ruled out", "Production deploys are allowed Monday to Thursday between 09:00 and 16:00; no deploys on Fridays or weekends.",
+			"We ship to prod Mon-Thu, 9am to 4pm. Fridays and weekends are off-limits.", Agree, ""},
+		{"weekdays less the day ruled out", "Production deploys are allowed Monday to Thursday between 09:00 and 16:00; no deploys on Fridays or weekends.",
+			"Deploys to production: weekdays 09:00-16:00, never on a Friday.", Agree, ""},
+		{"weekdays said as a range", "The help desk is staffed on weekdays from 8 to 6.", "Help desk hours: Mon–Fri, 8am–6pm.", Agree, ""},
+		{"a range of days over the weekend", "The help desk is staffed Friday to Monday.", "The help desk is staffed Saturday to Monday.", Disagree, "Mon, Fri–Sun → Mon, Sat, Sun"},
+		{"weekdays against a shorter range in other words", "Refunds are processed on weekdays.", "We process refunds Tuesday through Friday.", Disagree, "Mon–Fri → Tue–Fri"},
 	} {
 		got := ComparePositions(c.filed, c.position)
 		if got.Agreement != c.want {
