@@ -173,6 +173,12 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"consensus", "s"}, `unknown command "s" for "parley consensus" (see parley consensus --help)`},
 		{[]string{"bench", "mesenger"}, `did you mean 'parley bench messenger'?`},
 		{[]string{"agents", "lst"}, `did you mean 'parley agents list'?`},
+		// A subcommand of a group named without its group, and another
+		// word for a command.
+		{[]string{"verify", "some-id"}, `unknown command "verify" for "parley"; did you mean 'parley transcripts verify'?`},
+		{[]string{"lint"}, `unknown command "lint" for "parley"; did you mean 'parley vault lint' or 'parley init'?`},
+		{[]string{"run"}, `did you mean 'parley agent run' or 'parley debate run'?`},
+		{[]string{"web"}, `unknown command "web" for "parley"; did you mean 'parley serve'?`},
 		// A subcommand typed under the group named one letter apart.
 		{[]string{"agent", "list"}, `unknown command "list" for "parley agent"; did you mean 'parley agents list'?`},
 		{[]string{"agent", "show", "Rook"}, `did you mean 'parley agents show'?`},

@@ -23,8 +23,9 @@ func newServeCmd(a *factory) *cobra.Command {
 		allowRemote bool
 	)
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:7420] [--allow-remote]",
-		Short: "Serve read-only web pages of the debates, their integrity, the consensus records and the vault",
+		Use:        "serve [--addr 127.0.0.1:7420] [--allow-remote]",
+		SuggestFor: []string{"web", "ui", "server", "browse", "http"}, // what a newcomer looking for the pages may type
+		Short:      "Serve read-only web pages of the debates, their integrity, the consensus records and the vault",
 		Long: "Serves the debates (each re-verified on every load: the integrity badge), the\n" +
 			"consensus records and the vault's pages, with search, until Ctrl-C. It listens\n" +
 			"on a loopback address only, unless --allow-remote is given: the pages have no\n" +

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -176,7 +177,7 @@ func unknownCommand(cmd *cobra.Command, name string) error {
 	}
 	s := siblingCommands(cmd, name)
 	if len(s) == 0 {
-		s = SuggestCommands(cmd, name)
+		s = append(nestedCommands(cmd, name), SuggestCommands(cmd, name)...)
 	}
 	if len(s) > 0 {
 		msg += "; did you mean " + suggest.OrList(s) + "?"
@@ -210,8 +211,27 @@ func valueTaken(cmd *cobra.Command) (*pflag.Flag, string) {
 func SuggestCommands(cmd *cobra.Command, name string) []string {
 	var out []string
 	for _, s := range cmd.Commands() {
-		if s.IsAvailableCommand() && suggest.Near(name, s.Name()) {
+		if s.IsAvailableCommand() && (suggest.Near(name, s.Name()) || slices.Contains(s.SuggestFor, strings.ToLower(name))) {
 			out = append(out, cmd.CommandPath()+" "+s.Name())
+		}
+	}
+	return out
+}
+
+// nestedCommands names the commands name one level down, under cmd's
+// command groups: "parley verify" is "parley transcripts verify", "parley
+// lint" is "parley vault lint", "parley run" is "parley agent run" or
+// "parley debate run".
+func nestedCommands(cmd *cobra.Command, name string) []string {
+	var out []string
+	for _, g := range cmd.Commands() {
+		if !g.IsAvailableCommand() {
+			continue
+		}
+		for _, s := range g.Commands() {
+			if s.IsAvailableCommand() && s.Name() == name {
+				out = append(out, s.CommandPath())
+			}
 		}
 	}
 	return out
