@@ -22,3 +22,48 @@ func TestTheSameInstantWrittenOtherwiseIsTheSameRecord(t *testing.T) {
 		t.Fatalf("the same instant written otherwise: %+v, decided %+v; want only 11:21:30.5Z, another instant, decided", st, ds)
 	}
 }
+
+// Verifiers write their timestamps the way their language does: Python's
+// isoformat() of a naive datetime has no offset, its str() a space for
+// the T, time.time() and Date.now() a number. Each is read (without an
+// offset: UTC), and the same instant written in another of these forms is
+// the record decided already. A priority may be its word.
+func TestTimestampsAsVerifiersWriteThem(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		timestamp string // as written in the JSON line
+		want      string // the instant, in UTC
+	}{
+		{`"2026-06-02T09:00:00"`, "2026-06-02T09:00:00Z"},
+		{`"2026-06-02T09:00:00.123456"`, "2026-06-02T09:00:00.123456Z"},
+		{`"2026-06-02 09:00:00"`, "2026-06-02T09:00:00Z"},
+		{`"2026-06-02 11:00:00+02:00"`, "2026-06-02T09:00:00Z"},
+		{`1780390800`, "2026-06-02T09:00:00Z"},
+		{`1780390800.25`, "2026-06-02T09:00:00.25Z"},
+		{`1780390800250`, "2026-06-02T09:00:00.25Z"},
+	} {
+		r, err := ParseRecord([]byte(`{"timestamp":` + c.timestamp + `,"task_id":"T-8","verdict":"DRIFT","priority":"medium"}`))
+		if err != nil {
+			t.Errorf("timestamp %s: %v", c.timestamp, err)
+			continue
+		}
+		if got := r.Time().UTC().Format("2006-01-02T15:04:05.999999999Z07:00"); got != c.want || r.Priority != PriorityM {
+			t.Errorf("timestamp %s: read as %s, priority %q; want %s, M", c.timestamp, got, r.Priority, c.want)
+		}
+	}
+	for _, bad := range []string{`"02/06/2026 09:00"`, `"2026-06-02"`, `"yesterday"`, `-5`, `0`, `true`} {
+		if _, err := ParseRecord([]byte(`{"timestamp":` + bad + `,"task_id":"T-8","verdict":"DRIFT"}`)); err == nil {
+			t.Errorf("timestamp %s was read", bad)
+		}
+	}
+	f := newFixture(t)
+	rec := func(ts string) string {
+		return `{"timestamp":` + ts + `,"task_id":"T-9","verdict":"DRIFT","priority":"low","reasons":["the docs were not updated"]}` + "\n"
+	}
+	if st, _, _, _ := f.run(t, rec(`"2026-06-02 09:00:00"`)); st.Decided != 1 {
+		t.Fatalf("first run: %+v", st)
+	}
+	if st, ds, _, _ := f.run(t, rec(`"2026-06-02T09:00:00Z"`)+rec(`1780390800`)); st.Decided != 0 || st.Already != 2 {
+		t.Errorf("the same instant written otherwise: %+v, decided %+v; want it decided already", st, ds)
+	}
+}

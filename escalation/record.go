@@ -101,17 +101,55 @@ func (r *Record) Time() time.Time {
 }
 
 func parseTime(s string) (time.Time, error) {
-	return time.Parse(time.RFC3339Nano, s)
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err == nil {
+		return t, nil
+	}
+	for _, layout := range otherTimeLayouts {
+		if t, e := time.Parse(layout, s); e == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, err
+}
+
+// otherTimeLayouts are the forms of a timestamp read besides RFC 3339
+// (each with or without a fraction of a second): a space between the date
+// and the time (Python's str(datetime), SQL), and no offset at all
+// (Python's isoformat() of a naive datetime), read as UTC.
+var otherTimeLayouts = []string{
+	"2006-01-02 15:04:05Z07:00",
+	"2006-01-02T15:04:05",
+	"2006-01-02 15:04:05",
+}
+
+// epochTimestamp reads a timestamp written as a number: seconds since the
+// Unix epoch (Python's time.time()), or milliseconds (JavaScript's
+// Date.now()) when it is too large to be seconds of a year before 5000.
+// It is written again in RFC 3339, in UTC.
+func epochTimestamp(b json.RawMessage) (string, bool) {
+	var n float64
+	if json.Unmarshal(b, &n) != nil || n <= 0 || math.IsInf(n, 0) {
+		return "", false
+	}
+	if n >= 1e11 {
+		n /= 1000
+	}
+	sec, frac := math.Modf(n)
+	t := time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC()
+	return t.Format(time.RFC3339Nano), true
 }
 
 // ParseRecord decodes one telemetry line strictly where parley relies on a
 // field and tolerantly elsewhere: unknown fields are ignored, and so is a
 // value of latency_ms, cost_usd or fallback_used that does not read (a
 // number or boolean may be written as a string); task_id (a
-// string, or an integer written as a number), timestamp (RFC 3339) and
-// verdict are required; confidence, when present, is a number in [0, 1]
-// (or a string such as "0.8" or "80%"); priority is L, M, H or BLOCKER in
-// any case (empty or null: none); reasons, claims and evidence_paths are
+// string, or an integer written as a number), timestamp (RFC 3339; with a
+// space for the T; without an offset, read as UTC; or a number of seconds
+// or milliseconds since the Unix epoch) and verdict are required;
+// confidence, when present, is a number in [0, 1] (or a string such as
+// "0.8" or "80%"); priority is L, M, H or BLOCKER, or low, medium or high,
+// in any case (empty or null: none); reasons, claims and evidence_paths are
 // lists of strings (a single string is a list of one; blank items are
 // dropped) of at most MaxItems items of MaxItemLen bytes: reasons over
 // these bounds are cut, claims and evidence paths refused. A UTF-8 byte order mark before the object (a file saved by a
@@ -140,11 +178,13 @@ func ParseRecord(line []byte) (*Record, error) {
 	if r.TaskID, err = taskID(raw["task_id"]); err != nil {
 		return nil, err
 	}
-	if r.Timestamp, err = str(raw, "timestamp", true); err != nil {
+	if ts, ok := epochTimestamp(raw["timestamp"]); ok {
+		r.Timestamp = ts
+	} else if r.Timestamp, err = str(raw, "timestamp", true); err != nil {
 		return nil, err
 	}
 	if t, err := parseTime(r.Timestamp); err != nil {
-		return nil, fmt.Errorf("%w: timestamp %q is not RFC 3339 (e.g. 2026-05-14T13:18:42Z)", ErrMalformed, clip.Line(r.Timestamp, 61))
+		return nil, fmt.Errorf("%w: timestamp %q is not a date and time (e.g. 2026-05-14T13:18:42Z)", ErrMalformed, clip.Line(r.Timestamp, 61))
 	} else if y := t.UTC().Year(); y < 1 || y > 9999 {
 		// A debate id starts with the UTC date: year 0000 at +01:00 is
 		// the year -1 in UTC (found by FuzzParseRecord).
@@ -214,11 +254,18 @@ func wholeRecord(line []byte) bool {
 	return err == nil
 }
 
-// ParsePriority reads a priority in any case; "" is PriorityNone.
+// ParsePriority reads a priority in any case, its letter or its word
+// ("low", "medium", "high"); "" is PriorityNone.
 func ParsePriority(s string) (Priority, error) {
 	switch p := Priority(strings.ToUpper(strings.TrimSpace(s))); p {
 	case PriorityNone, PriorityL, PriorityM, PriorityH, PriorityBlocker:
 		return p, nil
+	case "LOW":
+		return PriorityL, nil
+	case "MEDIUM":
+		return PriorityM, nil
+	case "HIGH":
+		return PriorityH, nil
 	}
 	return "", fmt.Errorf("%w: priority %q (use L, M, H or BLOCKER)", ErrMalformed, clip.Line(s, 41))
 }
