@@ -67,6 +67,12 @@ func matchFold(arg string, names []string) []string {
 
 // ambiguous is the error of a prefix that several names start with.
 func ambiguous(what, arg string, names []string) *Error {
+	return ambiguousAs("the start", what, arg, names)
+}
+
+// ambiguousAs is ambiguous for an arg that is how ("the start", "part")
+// of each of names.
+func ambiguousAs(how, what, arg string, names []string) *Error {
 	shown := names
 	if len(shown) > maxCandidates {
 		shown = shown[:maxCandidates]
@@ -75,8 +81,8 @@ func ambiguous(what, arg string, names []string) *Error {
 	if len(names) > len(shown) {
 		more = fmt.Sprintf(" and %d more", len(names)-len(shown))
 	}
-	return newError(ProblemAmbiguous, "", fs.ErrNotExist, "%q is the start of %d %ss: %s%s; give more of it",
-		termsafe.Clean(arg, ""), len(names), what, strings.Join(shown, ", "), more)
+	return newError(ProblemAmbiguous, "", fs.ErrNotExist, "%q is %s of %d %ss: %s%s; give more of it",
+		termsafe.Clean(arg, ""), how, len(names), what, strings.Join(shown, ", "), more)
 }
 
 // DebateIDs lists the names under <root>/debates that are debate ids.
@@ -119,20 +125,48 @@ func (a *App) ResolveDebate(arg string) (string, error) {
 }
 
 // MatchDebate is the one debate of ids that arg names: the id itself, or
-// the one id it is a prefix of. None is ProblemNotFound (under names the
-// root the message names), several ProblemAmbiguous naming them.
+// the one id it is a prefix of; failing that, the one id it ends (the
+// random part, "4znt2r", which the agents' names carry too) or, of three
+// characters or more, is a part of ("rate-limiting"), in any case. None
+// is ProblemNotFound (under names the root the message names), several
+// ProblemAmbiguous naming them.
 func MatchDebate(arg string, ids []string, under string) (string, error) {
+	if lower := strings.ToLower(arg); !validPrefix(arg) && validPrefix(lower) {
+		arg = lower
+	}
 	if err := debate.ValidateID(arg); err != nil && !validPrefix(arg) {
 		return "", newError(ProblemNotFound, "", fs.ErrNotExist, "no debate %s: %v ({parley debate list} lists them)", termsafe.Clean(arg, ""), err)
 	}
-	m := MatchPrefix(arg, ids)
+	m, how := MatchPrefix(arg, ids), "the start"
+	if len(m) == 0 {
+		m, how = matchPart(arg, ids), "part"
+	}
 	switch len(m) {
 	case 1:
 		return m[0], nil
 	case 0:
 		return "", newError(ProblemNotFound, "", fs.ErrNotExist, "no debate %s under %s ({parley debate list} lists them)", termsafe.Clean(arg, ""), under)
 	}
-	return "", ambiguous("debate", arg, m)
+	return "", ambiguousAs(how, "debate", arg, m)
+}
+
+// matchPart is the ids that end with arg after a dash, else, for an arg
+// of three characters or more, the ids that hold it, sorted.
+func matchPart(arg string, ids []string) []string {
+	var ends, holds []string
+	for _, id := range ids {
+		switch {
+		case strings.HasSuffix(id, "-"+strings.TrimPrefix(arg, "-")):
+			ends = append(ends, id)
+		case len(arg) >= 3 && strings.Contains(id, arg):
+			holds = append(holds, id)
+		}
+	}
+	if len(ends) == 0 {
+		ends = holds
+	}
+	sort.Strings(ends)
+	return ends
 }
 
 // validPrefix reports whether s could start a debate id: the id's own

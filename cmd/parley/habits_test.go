@@ -584,4 +584,19 @@ func TestIDPrefixes(t *testing.T) {
 		!strings.Contains(errs, conceded) || !strings.Contains(errs, deadlocked) {
 		t.Errorf("an ambiguous prefix: exit %d %q", code, errs)
 	}
+	// The random end of the id (the agents' names carry it), a part of its
+	// topic in any case: the one debate they name.
+	for _, p := range []string{conceded[strings.LastIndexByte(conceded, '-')+1:], "IDEMPOTENCY"} {
+		out, errs, code := dcli(t, root, "--json", "transcripts", "verify", p)
+		if code != 0 || !strings.Contains(out, conceded) {
+			t.Errorf("transcripts verify %s: exit %d, %s\n%s", p, code, errs, out)
+		}
+	}
+	// A part of both ids (their layer is not, "-spec-" and "-verify-"):
+	// both named.
+	both := day[:8] + "-"
+	_, errs, code = dcli(t, root, "transcripts", "show", both[2:])
+	if code != cmdutil.ExitError || !strings.Contains(errs, fmt.Sprintf("%q is part of 2 debates: ", both[2:])) {
+		t.Errorf("an ambiguous part: exit %d %q", code, errs)
+	}
 }
