@@ -111,6 +111,9 @@ var (
 // ranges and "weekdays" not ruled out, less the days it rules out. said
 // reports whether it names any range or "weekdays" at all.
 func daysRuledOn(text string) (held daySet, said bool) {
+	if len(text) > maxAnalyzed {
+		text = text[:maxAnalyzed] // as much as the rest of the comparison reads
+	}
 	p := dayRE()
 	var in, out daySet
 	negated := func(at, end int) bool {
