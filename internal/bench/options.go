@@ -3,7 +3,9 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 
 	"github.com/parleyhq/parley/jetstream"
 )
@@ -90,10 +92,21 @@ func ParseBackends(names []string, natsURL string) ([]Backend, error) {
 
 // parley is the parley binary to measure: p, else this process's own.
 func parley(p string) (string, error) {
-	if p != "" {
-		return p, nil
+	if p == "" {
+		return os.Executable()
 	}
-	return os.Executable()
+	// Found before anything starts, and said as the flag that named it:
+	// not "parley agents add: fork/exec …" once the scratch root is made.
+	path, err := exec.LookPath(p)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		err = pe.Err // "no such file or directory", not "stat …: …"
+	} else if inner := errors.Unwrap(err); inner != nil {
+		err = inner
+	}
+	if err != nil {
+		return "", fmt.Errorf("--parley %s: %w", p, err)
+	}
+	return path, nil
 }
 
 // withHint adds to err what a person can do about it: start a NATS

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +97,29 @@ func TestConsensusWriteText(t *testing.T) {
 	broken := errors.New("pipe closed")
 	if err := r.WriteText(failingWriter{broken}); !errors.Is(err, broken) {
 		t.Errorf("to a failing writer: %v", err)
+	}
+}
+
+// A --parley that names no program is refused before anything starts,
+// saying so as the flag that named it.
+func TestParleyThatIsNoProgram(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notExec, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{
+		filepath.Join(dir, "missing"):    "no such file or directory",
+		notExec:                          "permission denied",
+		"parley-no-such-program-on-path": "not found",
+	} {
+		_, err := parley(p)
+		if err == nil || !strings.HasPrefix(err.Error(), "--parley "+p+": ") || !strings.Contains(err.Error(), want) {
+			t.Errorf("parley(%q) = %v; want an error saying --parley %s: … %s", p, err, p, want)
+		}
+	}
+	if self, err := parley(""); err != nil || self == "" {
+		t.Errorf("parley(\"\") = %q, %v; want this executable", self, err)
 	}
 }
