@@ -19,6 +19,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -26,9 +27,13 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/escalation"
+	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/suggest"
 	"github.com/parleyhq/parley/internal/trust"
 	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/transcripts"
 )
 
 // Options say where the App works. The zero value is the defaults: the
@@ -105,6 +110,9 @@ func New(o Options) *App {
 		}
 	}
 	a.root = config.ExpandHome(a.root)
+	if a.named[0] != "" || a.env[0] != "" {
+		a.root = rootWithin(a.root)
+	}
 	if a.vault == "" {
 		a.vault = os.Getenv("PARLEY_VAULT")
 		a.env[1] = a.vault
@@ -205,12 +213,53 @@ func (a *App) Config() (*config.Config, error) {
 	return cfg, nil
 }
 
-// HaveRoot reports whether the root exists (as anything: a root that is
-// not a directory is for what opens it to refuse). Calls that only read
-// never create one.
+// HaveRoot reports whether the root exists as one: a directory that
+// holds any of what a root holds (rootEntries), or an empty one (made for
+// it). A directory of other files (a project's, named with --root) is no
+// root, and calls that only read make none in it. Anything else at the
+// path (a file, a directory that cannot be read) is for what opens it to
+// refuse.
 func (a *App) HaveRoot() bool {
-	_, err := os.Lstat(a.root)
-	return !errors.Is(err, fs.ErrNotExist)
+	if _, err := os.Lstat(a.root); errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	for _, name := range rootEntries {
+		if _, err := os.Lstat(filepath.Join(a.root, name)); !errors.Is(err, fs.ErrNotExist) {
+			return true // the one stat of a root in use: its inbox
+		}
+	}
+	f, err := os.Open(a.root)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(1)
+	return len(names) == 0 && errors.Is(err, io.EOF)
+}
+
+// rootEntries are the names in a root, any of which makes a directory one:
+// the messenger's and the debates' (the first three), the settings, the
+// default vault, the lookup index, the gate's log and labels, and the
+// escalations' ledger.
+var rootEntries = []string{inbox.InboxDir, registry.Dir, transcripts.Dir, config.FileName, "vault", "cache",
+	gating.LogName, gating.LabelDir, escalation.LedgerName}
+
+// rootWithin is the root a named directory stands for: the directory
+// itself, or, when it holds a .parley directory and none of a root's
+// messenger and debates, that .parley. "--root ." in a project whose root
+// is ./.parley (where a bare "parley" finds it) is that root, not a
+// second, empty one beside it.
+func rootWithin(dir string) string {
+	inner := filepath.Join(dir, DefaultRoot)
+	if fi, err := os.Stat(inner); err != nil || !fi.IsDir() {
+		return dir
+	}
+	for _, name := range rootEntries[:3] {
+		if _, err := os.Lstat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+			return dir
+		}
+	}
+	return inner
 }
 
 // RegistrationTTL is how long a registration stays live without a

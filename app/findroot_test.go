@@ -57,3 +57,54 @@ func TestFindRoot(t *testing.T) {
 		})
 	}
 }
+
+// A directory named as the root (--root, $PARLEY_ROOT) that is a
+// project's, holding its .parley, stands for that .parley: "--root ." in
+// the project answers from the root a bare "parley" uses there, rather
+// than from a second, empty one made beside it. A directory of other files
+// is no root: commands that only read make nothing in it. An empty
+// directory is a root to be.
+func TestNamedRoot(t *testing.T) {
+	t.Parallel()
+	top := t.TempDir()
+	write := func(parts ...string) {
+		t.Helper()
+		p := filepath.Join(append([]string{top}, parts...)...)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("proj", ".parley", "inbox", "Bob", "keep")
+	write("proj", "README.md")
+	write("proj", "config.json") // the project's own settings, not parley's
+	write("both", ".parley", "inbox", "Bob", "keep")
+	write("both", "registry", "Bob.json")
+	write("other", "notes.txt")
+	write("root", "config.json")
+	if err := os.MkdirAll(filepath.Join(top, "empty"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir, root string
+		have      bool
+	}{
+		{"proj", "proj/.parley", true},
+		{"both", "both", true}, // a root itself, whatever it holds
+		{"other", "other", false},
+		{"root", "root", true},
+		{"empty", "empty", true},
+		{"missing", "missing", false},
+	} {
+		a := New(Options{Root: filepath.Join(top, tc.dir)})
+		if want := filepath.Join(top, filepath.FromSlash(tc.root)); a.Root() != want || a.HaveRoot() != tc.have {
+			t.Errorf("--root %s: root %s (a root: %v), want %s (%v)", tc.dir, a.Root(), a.HaveRoot(), want, tc.have)
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(top, "other"))
+	if err != nil || len(entries) != 1 {
+		t.Errorf("the directory of other files holds %v (%v), want notes.txt alone", entries, err)
+	}
+}
