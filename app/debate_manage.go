@@ -152,9 +152,30 @@ func (a *App) detach(store *transcripts.Store, id string) (int, error) {
 		return 0, fmt.Errorf("start the debate's process: %w", err)
 	}
 	p := cmd.Process
-	go func() { _, _ = p.Wait() }() // ends when the debate's process does
-	return p.Pid, nil
+	ended := make(chan struct{})
+	go func() { _, _ = p.Wait(); close(ended) }() // ends when the debate's process does
+	// Running from the moment its id is handed back: "debate status" at
+	// once must not read the debate as interrupted (and say to resume it)
+	// because its process has not taken it yet.
+	deadline := time.NewTimer(takeWait)
+	defer deadline.Stop()
+	for {
+		if st, err := store.Stamp(id); err != nil || st.State != transcripts.StateInterrupted {
+			return p.Pid, nil
+		}
+		select {
+		case <-ended: // it failed, or ran and let go: its log says which
+			return p.Pid, nil
+		case <-deadline.C:
+			return p.Pid, nil
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
+
+// takeWait bounds how long detach waits for the debate's process to take
+// the debate (its start-up: tens of milliseconds on a busy machine).
+const takeWait = 10 * time.Second
 
 // DebateStatus is where debate id stands: running, closed or interrupted;
 // round, tokens and time against its budget; its verdict once closed; and

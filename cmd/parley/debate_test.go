@@ -624,6 +624,11 @@ func TestDebateStartWatchStatus(t *testing.T) {
 	if debate.ValidateID(id) != nil {
 		t.Fatalf("debate start printed %q", out)
 	}
+	// Asked at once, the debate is running (its process took it before
+	// start printed its id), not interrupted with a hint to resume it.
+	if out, _, _ := dcli(t, root, "debate", "status", id); strings.Contains(out, "interrupted") || strings.Contains(out, "resume") {
+		t.Errorf("status right after start: %s", out)
+	}
 	out, errs, code := dcli(t, root, "--json", "debate", "watch", id)
 	if code != 0 {
 		t.Fatalf("watch: exit %d %s\n%s", code, errs, out)
