@@ -67,3 +67,27 @@ func TestTimestampsAsVerifiersWriteThem(t *testing.T) {
 		t.Errorf("the same instant written otherwise: %+v, decided %+v; want it decided already", st, ds)
 	}
 }
+
+// Python's json.dumps writes NaN and Infinity for a float it has no number
+// for: the record is read with that value as null (a confidence left out),
+// not skipped; the same words inside a string are text.
+func TestNonFiniteNumbersAsPythonWritesThem(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{
+		`{"timestamp":"2026-06-02T09:00:00Z","task_id":"N","verdict":"DRIFT","confidence":NaN,"latency_ms":Infinity,"cost_usd":-Infinity,"reasons":["NaN \"Infinity\" in text"]}`,
+		`{"timestamp": "2026-06-02T09:00:00Z", "task_id": "N", "verdict": "DRIFT", "confidence": NaN, "reasons": ["NaN \"Infinity\" in text"]}`,
+	} {
+		r, err := ParseRecord([]byte(line))
+		if err != nil {
+			t.Errorf("%s: %v", line, err)
+			continue
+		}
+		if r.Confidence != nil || r.LatencyMs != nil || len(r.Reasons) != 1 || r.Reasons[0] != `NaN "Infinity" in text` {
+			t.Errorf("%s: read as %+v", line, r)
+		}
+	}
+	// Not a value: still malformed.
+	if _, err := ParseRecord([]byte(`{"timestamp":"2026-06-02T09:00:00Z","task_id":"N","verdict":"DRIFT","confidence":NaNa}`)); err == nil {
+		t.Error("NaNa was read")
+	}
+}

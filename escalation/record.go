@@ -164,7 +164,18 @@ func ParseRecord(line []byte) (*Record, error) {
 	}
 	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(line))
-	if err := dec.Decode(&raw); err != nil || raw == nil {
+	err := dec.Decode(&raw)
+	if err != nil && bytes.ContainsAny(line, "NI") {
+		// Python's json.dumps writes NaN and Infinity for a float it has
+		// no number for (a confidence it could not compute): read as null,
+		// as any other value parley cannot use.
+		if nulled, ok := nonFinitesAsNull(line); ok {
+			raw = nil
+			dec = json.NewDecoder(bytes.NewReader(nulled))
+			err = dec.Decode(&raw)
+		}
+	}
+	if err != nil || raw == nil {
 		if err == nil {
 			err = fmt.Errorf("not an object")
 		}
@@ -174,7 +185,6 @@ func ParseRecord(line []byte) (*Record, error) {
 		return nil, fmt.Errorf("%w: trailing data after the JSON object", ErrMalformed)
 	}
 	r := &Record{}
-	var err error
 	if r.TaskID, err = taskID(raw["task_id"]); err != nil {
 		return nil, err
 	}
@@ -224,6 +234,50 @@ func ParseRecord(line []byte) (*Record, error) {
 		}
 	}
 	return r, nil
+}
+
+// nonFinitesAsNull is line with each NaN, Infinity and -Infinity that
+// stands as a value (outside strings) written null; false when it has
+// none.
+func nonFinitesAsNull(line []byte) ([]byte, bool) {
+	out := make([]byte, 0, len(line))
+	found, inString, escaped := false, false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			out = append(out, c)
+			continue
+		}
+		if c == '"' {
+			inString = true
+		}
+		if n := nonFiniteAt(line[i:]); n > 0 {
+			out, found = append(out, "null"...), true
+			i += n - 1
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, found
+}
+
+// nonFiniteAt is the length of the NaN, Infinity or -Infinity that b
+// starts with; 0 if none.
+func nonFiniteAt(b []byte) int {
+	for _, tok := range []string{"-Infinity", "Infinity", "NaN"} {
+		if bytes.HasPrefix(b, []byte(tok)) {
+			return len(tok)
+		}
+	}
+	return 0
 }
 
 // RecordTexts are the texts of the records a telemetry line holds: the
