@@ -671,6 +671,18 @@ func TestExecProbe(t *testing.T) {
 			}
 		}
 	}
+	// A relative path not found says where it was looked for: a command
+	// written for another directory (config.json's, a cron job's home).
+	for _, d := range []string{dir, ""} {
+		e := &Exec{Command: "./missing.sh --fast", Dir: d}
+		want := d
+		if d == "" {
+			want, _ = os.Getwd()
+		}
+		if err := e.Probe(context.Background()); err == nil || !strings.Contains(e.Unavailable(err).Detail, "looked for under "+want) {
+			t.Errorf("Dir %q: %v; want it to name %s", d, err, want)
+		}
+	}
 }
 
 // The prompt in an exec: command's input says how a command answers: on

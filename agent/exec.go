@@ -108,9 +108,20 @@ func (e *Exec) Probe(ctx context.Context) error {
 			path = filepath.Join(e.Dir, path)
 		}
 		if _, err := exec.LookPath(path); err != nil {
-			detail := fmt.Sprintf("the command %q cannot start (%v)", e.shown(), err)
+			where := ""
+			if strings.Contains(prog, "/") && !filepath.IsAbs(prog) {
+				// A relative path is the working directory's: say which,
+				// for a command written for another (config.json's
+				// directory, a cron job's home).
+				dir := e.Dir
+				if dir == "" {
+					dir, _ = os.Getwd()
+				}
+				where = ", looked for under " + dir
+			}
+			detail := fmt.Sprintf("the command %q cannot start (%v%s)", e.shown(), err, where)
 			if prog != strings.Fields(e.Command)[0] {
-				detail = fmt.Sprintf("the command %q cannot run %s (%v)", e.shown(), prog, err)
+				detail = fmt.Sprintf("the command %q cannot run %s (%v%s)", e.shown(), prog, err, where)
 			}
 			return &debate.UnavailableError{
 				Kind: debate.UnavailableNoStart, Err: err, Detail: detail,
