@@ -116,7 +116,7 @@ func watchRun(ctx context.Context, a *factory, o *watchOptions) error {
 		As: o.As, Register: !o.NoRegister,
 		Started: func() {
 			if !a.JSON {
-				textview.Watching(a.Stderr, o.As, !o.NoRegister)
+				textview.Watching(a.Stderr, o.As, !o.NoRegister, interrupt.HowToStop())
 			}
 		},
 		Warn: a.WarnLine,

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -96,6 +97,17 @@ func On(parent context.Context) (context.Context, context.CancelFunc) {
 // (signal.Notify) would undo that. Decided once, before anything listens,
 // since signal.Ignored no longer tells once a signal was listened for.
 func Signals() []os.Signal { return slices.Clone(signals()) }
+
+// HowToStop says how a person stops this process the way Ctrl-C does:
+// "Ctrl-C", or "kill PID" (SIGTERM) when it was started to ignore SIGINT
+// (a background job of a script, "parley agent run … &"), where Ctrl-C
+// and "kill -INT" do nothing.
+func HowToStop() string {
+	if slices.Contains(signals(), os.Interrupt) {
+		return "Ctrl-C"
+	}
+	return "kill " + strconv.Itoa(os.Getpid())
+}
 
 var signals = sync.OnceValue(func() []os.Signal {
 	var sigs []os.Signal

@@ -263,6 +263,7 @@ func TestAnIgnoredCtrlCStaysIgnored(t *testing.T) {
 	if os.Getenv("PARLEY_IGNORED_SIGINT_CHILD") == "1" {
 		ctx, stop := On(context.Background())
 		defer stop()
+		fmt.Println(HowToStop())
 		fmt.Println("listening")
 		<-ctx.Done()
 		fmt.Println(context.Cause(ctx))
@@ -288,6 +289,10 @@ func TestAnIgnoredCtrlCStaysIgnored(t *testing.T) {
 		}
 		return lines.Text()
 	}
+	// What it tells a person to do is what stops it: not Ctrl-C.
+	if got, want := next(), fmt.Sprintf("kill %d", cmd.Process.Pid); got != want {
+		t.Errorf("the child says to stop it with %q; want %q", got, want)
+	}
 	for next() != "listening" {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
@@ -297,6 +302,14 @@ func TestAnIgnoredCtrlCStaysIgnored(t *testing.T) {
 	}
 	if got, want := next(), (&SignalError{Signal: syscall.SIGTERM}).Error(); got != want {
 		t.Fatalf("the child stopped: %q; want %q (SIGINT ignored)", got, want)
+	}
+}
+
+// A process that hears Ctrl-C says to stop it with Ctrl-C.
+func TestHowToStop(t *testing.T) {
+	t.Parallel()
+	if got := HowToStop(); got != "Ctrl-C" {
+		t.Errorf("HowToStop() = %q; want Ctrl-C (the test binary hears SIGINT: its TestMain)", got)
 	}
 }
 

@@ -86,9 +86,11 @@ func Agent(w io.Writer, name string, ag *app.Agent, now time.Time) error {
 	return tw.Flush()
 }
 
-// AgentReady writes the line of an agent process that is listening.
-func AgentReady(w io.Writer, name string, role debate.Role, spec string) error {
-	_, err := fmt.Fprintf(w, "agent %s (%s, %s) is listening; stop it with Ctrl-C\n", name, role, spec)
+// AgentReady writes the line of an agent process that is listening, with
+// how to stop it (interrupt.HowToStop: "Ctrl-C", or "kill PID" where
+// Ctrl-C is ignored).
+func AgentReady(w io.Writer, name string, role debate.Role, spec, stop string) error {
+	_, err := fmt.Fprintf(w, "agent %s (%s, %s) is listening; stop it with %s\n", name, role, spec, stop)
 	return err
 }
 

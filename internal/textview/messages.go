@@ -48,13 +48,14 @@ func NoMessages(w io.Writer, as string) error {
 }
 
 // Watching is the line on stderr when a watch has started: whose inbox,
-// and whether it registered as a live agent.
-func Watching(w io.Writer, as string, registered bool) error {
+// whether it registered as a live agent, and how to stop it
+// (interrupt.HowToStop).
+func Watching(w io.Writer, as string, registered bool, stop string) error {
 	how := "registered as a live agent"
 	if !registered {
 		how = "not registered"
 	}
-	_, err := fmt.Fprintf(w, "parley: watching the inbox of %s, %s (Ctrl-C to stop)\n", as, how)
+	_, err := fmt.Fprintf(w, "parley: watching the inbox of %s, %s (%s to stop)\n", as, how, stop)
 	return err
 }
 

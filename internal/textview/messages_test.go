@@ -66,12 +66,12 @@ func TestMessageLines(t *testing.T) {
 	var b bytes.Buffer
 	Sent(&b, &app.Sent{Message: &inbox.Message{ID: "m-3"}}, "Harbor")
 	NoMessages(&b, "Harbor")
-	Watching(&b, "Harbor", true)
-	Watching(&b, "Quill", false)
+	Watching(&b, "Harbor", true, "Ctrl-C")
+	Watching(&b, "Quill", false, "kill 4242")
 	want := "sent m-3 to Harbor\n" +
 		"parley: no messages for Harbor\n" +
 		"parley: watching the inbox of Harbor, registered as a live agent (Ctrl-C to stop)\n" +
-		"parley: watching the inbox of Quill, not registered (Ctrl-C to stop)\n"
+		"parley: watching the inbox of Quill, not registered (kill 4242 to stop)\n"
 	if b.String() != want {
 		t.Errorf("got %q\nwant %q", b.String(), want)
 	}
@@ -80,7 +80,7 @@ func TestMessageLines(t *testing.T) {
 		"Message":    Message(closedPipe{broken}, &inbox.Message{}),
 		"Sent":       Sent(closedPipe{broken}, &app.Sent{Message: &inbox.Message{}}, "b"),
 		"NoMessages": NoMessages(closedPipe{broken}, "b"),
-		"Watching":   Watching(closedPipe{broken}, "b", true),
+		"Watching":   Watching(closedPipe{broken}, "b", true, "Ctrl-C"),
 	} {
 		if !errors.Is(err, broken) {
 			t.Errorf("%s to a failing writer: %v", name, err)

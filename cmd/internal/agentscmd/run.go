@@ -125,7 +125,7 @@ func agentRun(ctx context.Context, opts *RunOptions) error {
 		if f.JSON {
 			_ = f.Emit(map[string]any{"event": "ready", "agent": r.Name, "role": r.Role, "spec": r.Spec.String(), "pid": os.Getpid()})
 		} else {
-			_ = textview.AgentReady(f.Stdout, r.Name, r.Role, r.Spec.String())
+			_ = textview.AgentReady(f.Stdout, r.Name, r.Role, r.Spec.String(), interrupt.HowToStop())
 		}
 	}
 	switch err := f.Service().ServeAgent(ctx, m, r); {
