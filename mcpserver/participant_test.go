@@ -617,3 +617,52 @@ func TestParticipantThatLeftSaysWhy(t *testing.T) {
 		t.Errorf("a name that never joined: %q", msg)
 	}
 }
+
+// A participant answers its requests in the order they came: asked for
+// debate B while a request of debate A waits, debate_next_turn hands back
+// A's request with A's state (request and state agree), and a note that
+// says so; once A's is answered, B's comes.
+func TestMCPNextTurnForAnotherDebateSaysWhichComesFirst(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
+	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Proposer"})
+	sa := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
+	doneA := e.runDebate(t, sa)
+	var nt NextTurnOutput
+	for range 120 {
+		if nt = ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer", WaitSeconds: 0.5}); nt.Pending {
+			break
+		}
+	}
+	if !nt.Pending || nt.Request.DebateID != sa.ID {
+		t.Fatalf("debate A never asked: %+v", nt)
+	}
+	sb := session(t, "Retry budget", "Retry three times", "Critic", "Proposer")
+	doneB := e.runDebate(t, sb)
+	got := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer", DebateID: sb.ID})
+	if !got.Pending || got.Request.DebateID != sa.ID || got.Debate == nil || got.Debate.DebateID != sa.ID ||
+		!strings.Contains(got.Note, sa.ID) || !strings.Contains(got.Note, sb.ID) {
+		t.Fatalf("asked for B with A's request waiting: request %s, debate %+v, note %q; want A's request and state, and a note naming both",
+			got.Request.DebateID, got.Debate, got.Note)
+	}
+	// Answered, A goes on to close (its critic concedes), and B's request
+	// is the one handed for B, with no note.
+	e1 := mustScript(t, holdingDefender).Entry(1)
+	answer := func(req *debate.TurnRequest) {
+		t.Helper()
+		ok[SubmitOutput](t, e.client, "debate_submit_turn", SubmitInput{Name: "Proposer", RequestID: req.RequestID, Position: e1.Position, Text: e1.Text})
+	}
+	answer(got.Request)
+	wait(t, doneA)
+	for range 120 {
+		if got = ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer", WaitSeconds: 0.5, DebateID: sb.ID}); got.Pending {
+			break
+		}
+	}
+	if !got.Pending || got.Request.DebateID != sb.ID || got.Debate.DebateID != sb.ID || got.Note != "" {
+		t.Fatalf("asked for B once A closed: %+v", got)
+	}
+	answer(got.Request)
+	wait(t, doneB)
+}

@@ -60,10 +60,15 @@ type NextTurnOutput struct {
 	Request *debate.TurnRequest `json:"request,omitempty"`
 	// Prompt is the request rendered as Markdown (the message's text).
 	Prompt string `json:"prompt,omitempty"`
-	// Debate is where the participant's debate stands: the one asked for
+	// Debate is where the participant's debate stands: the request's
+	// debate when a request is pending, else the one asked for
 	// (debate_id), else the one joined or the latest that sent it a
 	// request, or a newer one that names it and is not closed yet.
 	Debate *DebateState `json:"debate,omitempty"`
+	// Note says why the request pending is not of the debate asked for:
+	// the participant answers its requests in the order they came, so
+	// another debate's request that came first is answered first.
+	Note string `json:"note,omitempty"`
 }
 
 // DebateState is a short status of a debate.
@@ -432,6 +437,15 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if id == "" {
 		id = p.lastDebate()
 	}
+	if req != nil && req.DebateID != id {
+		// The participant answers its requests in the order they came:
+		// one of another debate waits first, and the state given is its
+		// debate's, so that request and state agree.
+		if asked != "" {
+			out.Note = fmt.Sprintf("a turn request of debate %s came first and waits for its answer: answer it (debate_submit_turn), then call debate_next_turn again for debate %s", req.DebateID, asked)
+		}
+		id = req.DebateID
+	}
 	if id != "" {
 		if sum, err := s.cfg.Transcripts.Summary(id); err == nil {
 			out.Debate = &DebateState{DebateID: id, State: sum.State, Verdict: sum.Verdict, Action: sum.Action, Record: sum.Record,
@@ -439,6 +453,9 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 		}
 	}
 	if req != nil {
+		if out.Note != "" {
+			return textResult(out.Note + "\n\n" + out.Prompt), out, nil
+		}
 		return textResult(out.Prompt), out, nil
 	}
 	return nil, out, nil
