@@ -65,14 +65,27 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := indexData{Layers: debate.Layers, Verdicts: debate.Verdicts, States: states}
 	d.F.Text = clipQuery(q.Get("q"))
+	var bad []string
 	if v := q.Get("layer"); v != "" {
-		d.F.Layer, _ = debate.ParseLayer(v)
+		var err error
+		if d.F.Layer, err = debate.ParseLayer(v); err != nil {
+			bad = append(bad, unknownValue("layer", v, debate.Layers))
+		}
 	}
 	if v := q.Get("verdict"); v != "" {
-		d.F.Verdict, _ = debate.ParseVerdict(v)
+		var err error
+		if d.F.Verdict, err = debate.ParseVerdict(v); err != nil {
+			bad = append(bad, unknownValue("verdict", v, debate.Verdicts))
+		}
 	}
 	if v := q.Get("state"); slices.Contains(states, transcripts.State(v)) {
 		d.F.State = transcripts.State(v)
+	} else if v != "" {
+		bad = append(bad, unknownValue("state", v, states))
+	}
+	if len(bad) > 0 {
+		s.badFilter(w, r, "debates", "/", "All debates", bad)
+		return
 	}
 	d.Filtered = d.F != (transcripts.Filter{})
 	list, err := s.search.Find(r.Context(), d.F)
@@ -114,6 +127,19 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	d.GateChart = s.gateChart()
 	s.render(w, r, http.StatusOK, "index", layoutData{Title: "Debates", Nav: "debates", Data: d})
+}
+
+// unknownValue says that the filter key of a list page names no value of
+// its kind (v, clipped), and what to use.
+func unknownValue[T ~string](key, v string, valid []T) string {
+	if r := []rune(clipQuery(v)); len(r) > 40 {
+		v = string(r[:40]) + "…"
+	}
+	names := make([]string, len(valid))
+	for i, x := range valid {
+		names[i] = string(x)
+	}
+	return fmt.Sprintf("%s: unknown %s %q (use %s)", key, key, v, strings.Join(names, ", "))
 }
 
 // clipQuery is a search or filter text as the pages use and show it:
@@ -313,14 +339,28 @@ type recordsData struct {
 func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := recordsData{Layers: debate.Layers, Verdicts: debate.Verdicts}
+	var bad []string
 	if v := q.Get("layer"); v != "" {
-		d.F.Layer, _ = debate.ParseLayer(v)
+		var err error
+		if d.F.Layer, err = debate.ParseLayer(v); err != nil {
+			bad = append(bad, unknownValue("layer", v, debate.Layers))
+		}
 	}
 	if v := q.Get("verdict"); v != "" {
-		d.F.Verdict, _ = debate.ParseVerdict(v)
+		var err error
+		if d.F.Verdict, err = debate.ParseVerdict(v); err != nil {
+			bad = append(bad, unknownValue("verdict", v, debate.Verdicts))
+		}
 	}
 	if v := q.Get("status"); v != "" {
-		d.F.Status, _ = consensus.ParseStatus(v)
+		var err error
+		if d.F.Status, err = consensus.ParseStatus(v); err != nil {
+			bad = append(bad, unknownValue("status", v, []consensus.Status{consensus.StatusActive, consensus.StatusSuperseded}))
+		}
+	}
+	if len(bad) > 0 {
+		s.badFilter(w, r, "consensus", "/consensus", "All records", bad)
+		return
 	}
 	d.Filtered = d.F != (consensus.Filter{})
 	recs, err := s.cs.Records(r.Context(), d.F)

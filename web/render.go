@@ -140,6 +140,15 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusNotFound, "error", layoutData{Title: "Not found", Data: errorData{Title: "Not found", Message: "There is no page at this address."}})
 }
 
+// badFilter answers 400 for a list page whose filter names no value of
+// its kind ("?verdict=zz"): the list unfiltered, as if it were, would
+// mislead whoever followed the link. Each problem is said with the values
+// to use, and the page links to the list (link, named linkText).
+func (s *Server) badFilter(w http.ResponseWriter, r *http.Request, nav, link, linkText string, problems []string) {
+	s.render(w, r, http.StatusBadRequest, "error", layoutData{Title: "Unknown filter", Nav: nav, Data: errorData{
+		Title: "Unknown filter", Message: strings.Join(problems, "; ") + ".", Link: link, LinkText: linkText}})
+}
+
 // tooLarge answers 413 for the vault page p, which is over
 // vault.MaxPageBytes (err says so, with its size when readPage saw it):
 // the page exists, but is not read; an editor can open it.

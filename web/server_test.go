@@ -243,6 +243,29 @@ func TestDebatePages(t *testing.T) {
 		}
 	}
 
+	// A filter that names no value of its kind is refused (400, saying
+	// which and what to use), not ignored: the list unfiltered would read
+	// as filtered. "any" in a select is an empty value: no filter.
+	for target, want := range map[string][]string{
+		"/?verdict=zz":                                    {`verdict: unknown verdict`, "DEADLOCK"},
+		"/?layer=zz&state=zz":                             {`layer: `, `state: unknown state &#34;zz&#34; (use running, closed, interrupted)`},
+		"/consensus?status=zz&layer=zz":                   {`layer: `, `status: `},
+		"/consensus?verdict=" + strings.Repeat("x", 5000): {`verdict: `},
+	} {
+		res, body := get(t, f.srv, target)
+		if res.StatusCode != http.StatusBadRequest || strings.Contains(body, "/debates/"+id) {
+			t.Errorf("%.60s: %d, or it lists the debates", target, res.StatusCode)
+		}
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%.60s: the page lacks %q", target, w)
+			}
+		}
+	}
+	if res, body := get(t, f.srv, "/?verdict=&layer=&state="); res.StatusCode != 200 || !strings.Contains(body, "/debates/"+id) {
+		t.Errorf("empty filters: %d", res.StatusCode)
+	}
+
 	// The record: rendered Markdown, wikilinks as links, the chain.
 	_, body = get(t, f.srv, "/consensus/spec-idempotency-keys")
 	for _, want := range []string{"CONSENSUS_REACHED", `href="/debates/` + id + `"`, `<h2 id="final-position">Final Position</h2>`, "Use UUIDv7 keys with a 24h window"} {
