@@ -35,7 +35,7 @@ type SearchInput struct {
 	Layer   string `json:"layer,omitempty" jsonschema:"only this layer: spec, plan or verify"`
 	Verdict string `json:"verdict,omitempty" jsonschema:"only this verdict: CONSENSUS_REACHED, DEADLOCK, BUDGET_EXHAUSTED or TIMEOUT"`
 	Status  string `json:"status,omitempty" jsonschema:"only this status: active or superseded"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
+	Limit   *int   `json:"limit,omitempty" jsonschema:"at most this many results, 1 or more (default 10)"`
 }
 
 // SearchOutput is the result of consensus_search, best first.
@@ -110,9 +110,9 @@ func (s *Server) consensusSearch(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err := checkSize("query", in.Query); err != nil {
 		return nil, out, err
 	}
-	q := app.SearchInput{Query: in.Query, RecordQuery: app.RecordQuery{Layer: in.Layer, Verdict: in.Verdict, Status: in.Status}, Limit: in.Limit}
-	if q.Limit == 0 {
-		q.Limit = 10 // omitted
+	q := app.SearchInput{Query: in.Query, RecordQuery: app.RecordQuery{Layer: in.Layer, Verdict: in.Verdict, Status: in.Status}, Limit: 10}
+	if in.Limit != nil {
+		q.Limit = *in.Limit // 0 is refused, as the command line's --limit 0 is
 	}
 	hits, err := s.consensus().Search(ctx, q)
 	if err != nil {

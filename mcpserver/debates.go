@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -134,9 +135,13 @@ func (s *Server) debateStart(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 	return nil, out, nil
 }
 
-// resolveDebate is the debate a tool's argument names, as the command line
-// reads it: the id, or a unique prefix of one (app.MatchDebate).
-func (s *Server) resolveDebate(arg string) (string, error) {
+// resolveDebate is the debate the argument key of tool names, as the
+// command line reads it: the id, or a unique prefix or part of one
+// (app.MatchDebate).
+func (s *Server) resolveDebate(tool, key, arg string) (string, error) {
+	if strings.TrimSpace(arg) == "" {
+		return "", invalidf("%s needs %s: a debate id, or a unique prefix of one", tool, key)
+	}
 	root := s.cfg.Transcripts.Dir()
 	if debate.ValidateID(arg) == nil {
 		if _, err := os.Stat(filepath.Join(root, transcripts.Dir, arg)); err == nil {
@@ -169,7 +174,7 @@ func (s *Server) storeError(err error, id string) error {
 }
 
 func (s *Server) debateStatus(ctx context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, StatusOutput, error) {
-	id, err := s.resolveDebate(in.ID)
+	id, err := s.resolveDebate("debate_status", "id", in.ID)
 	if err != nil {
 		return nil, StatusOutput{}, err
 	}
@@ -205,7 +210,7 @@ func (s *Server) debateResume(ctx context.Context, _ *mcp.CallToolRequest, in ID
 	if !ok {
 		return nil, StartOutput{}, fmt.Errorf("debate_resume is %w (run %s)", ErrUnavailable, s.commandLine("debate", "resume", in.ID))
 	}
-	id, err := s.resolveDebate(in.ID)
+	id, err := s.resolveDebate("debate_resume", "id", in.ID)
 	if err != nil {
 		return nil, StartOutput{}, err
 	}
@@ -241,7 +246,7 @@ func (s *Server) resumeError(err error, id string) error {
 
 func (s *Server) transcriptShow(ctx context.Context, _ *mcp.CallToolRequest, in IDInput) (*mcp.CallToolResult, TranscriptOutput, error) {
 	var out TranscriptOutput
-	id, err := s.resolveDebate(in.ID)
+	id, err := s.resolveDebate("transcript_show", "id", in.ID)
 	if err != nil {
 		return nil, out, err
 	}

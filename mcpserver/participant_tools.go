@@ -164,7 +164,7 @@ func (s *Server) debateJoin(ctx context.Context, req *mcp.CallToolRequest, in Jo
 	}
 	if in.DebateID != "" {
 		// The id, or a unique prefix of one, as debate_status takes it.
-		if in.DebateID, err = s.resolveDebate(in.DebateID); err != nil {
+		if in.DebateID, err = s.resolveDebate("debate_join", "debate_id", in.DebateID); err != nil {
 			return nil, out, err
 		}
 		if name, err = s.seat(in.DebateID, role, name); err != nil {
@@ -410,7 +410,7 @@ func (s *Server) debateNextTurn(ctx context.Context, _ *mcp.CallToolRequest, in 
 	}
 	asked := in.DebateID
 	if asked != "" {
-		if asked, err = s.resolveDebate(asked); err != nil {
+		if asked, err = s.resolveDebate("debate_next_turn", "debate_id", asked); err != nil {
 			return nil, out, err
 		}
 	}

@@ -162,8 +162,12 @@ func TestConsensusTools(t *testing.T) {
 		{"consensus_check", map[string]any{"layer": "spec", "topic": "t", "position": "p", "extra": 1}, `consensus_check takes no argument "extra" (it takes layer, position, topic)`},
 		{"consensus_check", map[string]any{"layer": 3, "topic": "t", "position": "p"}, "layer: 3 is not a string"},
 		{"consensus_search", SearchInput{Query: "x", Verdict: "MAYBE"}, "verdict: unknown verdict"},
-		{"consensus_search", SearchInput{Query: "x", Limit: -1}, "limit: must be at least 1"},
+		{"consensus_search", map[string]any{"query": "x", "limit": -1}, "limit: must be at least 1"},
+		// 0 as the command line's --limit 0: refused, not read as "omitted".
+		{"consensus_search", map[string]any{"query": "x", "limit": 0}, "limit: must be at least 1"},
 		{"consensus_search", SearchInput{Query: "  "}, "consensus_search needs a query"},
+		{"debate_status", map[string]any{"id": ""}, "debate_status needs id: a debate id, or a unique prefix of one"},
+		{"transcript_show", map[string]any{"id": " "}, "transcript_show needs id"},
 		{"consensus_show", ShowInput{Name: "../../etc/passwd"}, "no such consensus record"},
 		{"consensus_show", ShowInput{Name: "spec-nothing"}, "no such consensus record"},
 		{"consensus_show", ShowInput{Name: "a\x00b"}, "no such consensus record"},
@@ -281,7 +285,7 @@ func TestDebateStartStatusAndTranscript(t *testing.T) {
 		{"debate_status", "20261130-spec-nothing-here-abcdef", "no debate 20261130-spec-nothing-here-abcdef under "},
 		{"debate_status", "2099", "no debate 2099 under "},
 		{"transcript_show", "20261130-spec-x-aaaaaa/../..", "invalid debate id"},
-		{"transcript_show", "", "invalid debate id"},
+		{"transcript_show", "", "transcript_show needs id"},
 	} {
 		if msg := fails(t, e.client, c.tool, IDInput{ID: c.id}); !strings.Contains(msg, c.want) {
 			t.Errorf("%s(%q): %q, want %q", c.tool, c.id, msg, c.want)
