@@ -10,6 +10,7 @@ import (
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/jsonscan"
 )
 
 // An agent that can only send plain messages (a pi-messenger agent, a
@@ -73,21 +74,12 @@ func firstObject(s string) (map[string]json.RawMessage, [2]int, bool) {
 // balanced returns the end (exclusive) of the JSON object that starts at
 // s[start] == '{', honouring strings and escapes, or -1.
 func balanced(s string, start int) int {
-	depth, inString, escaped := 0, false, false
+	depth := 0
+	var q jsonscan.Quoted
 	for i := start; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
+		case q.Step(c):
 		case c == '{' || c == '[':
 			depth++
 		case c == '}' || c == ']':

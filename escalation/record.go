@@ -12,6 +12,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/jsonscan"
 )
 
 // Limits of one telemetry record.
@@ -241,23 +242,13 @@ func ParseRecord(line []byte) (*Record, error) {
 // none.
 func nonFinitesAsNull(line []byte) ([]byte, bool) {
 	out := make([]byte, 0, len(line))
-	found, inString, escaped := false, false, false
+	found := false
+	var q jsonscan.Quoted
 	for i := 0; i < len(line); i++ {
 		c := line[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if q.Step(c) {
 			out = append(out, c)
 			continue
-		}
-		if c == '"' {
-			inString = true
 		}
 		if n := nonFiniteAt(line[i:]); n > 0 {
 			out, found = append(out, "null"...), true

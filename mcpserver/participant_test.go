@@ -19,6 +19,20 @@ import (
 	"github.com/parleyhq/parley/registry"
 )
 
+// awaitTurn asks debate_next_turn (in) until a request is pending, for up
+// to a minute, and returns the last answer: pending, or not if none came.
+func awaitTurn(t testing.TB, cs *mcp.ClientSession, in NextTurnInput) NextTurnOutput {
+	t.Helper()
+	in.WaitSeconds = 0.5
+	var nt NextTurnOutput
+	for range 120 {
+		if nt = ok[NextTurnOutput](t, cs, "debate_next_turn", in); nt.Pending {
+			break
+		}
+	}
+	return nt
+}
+
 // argue plays a participant through MCP: it fetches each turn request and
 // answers it with the script's entry for the round, until the debate is
 // closed. before, when set, is called with each request first (to try
@@ -401,14 +415,7 @@ func TestMCPAttackerWithoutCounterTo(t *testing.T) {
 	s := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
 	s.Budget.MaxRounds = 1
 	done := e.runDebate(t, s)
-	var req *debate.TurnRequest
-	for range 120 {
-		nt := ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Critic", WaitSeconds: 0.5})
-		if nt.Pending {
-			req = nt.Request
-			break
-		}
-	}
+	req := awaitTurn(t, e.client, NextTurnInput{Name: "Critic"}).Request
 	if req == nil {
 		t.Fatal("the attacker was never asked")
 	}
@@ -629,12 +636,7 @@ func TestMCPNextTurnForAnotherDebateSaysWhichComesFirst(t *testing.T) {
 	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Proposer"})
 	sa := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
 	doneA := e.runDebate(t, sa)
-	var nt NextTurnOutput
-	for range 120 {
-		if nt = ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer", WaitSeconds: 0.5}); nt.Pending {
-			break
-		}
-	}
+	nt := awaitTurn(t, e.client, NextTurnInput{Name: "Proposer"})
 	if !nt.Pending || nt.Request.DebateID != sa.ID {
 		t.Fatalf("debate A never asked: %+v", nt)
 	}
@@ -655,11 +657,7 @@ func TestMCPNextTurnForAnotherDebateSaysWhichComesFirst(t *testing.T) {
 	}
 	answer(got.Request)
 	wait(t, doneA)
-	for range 120 {
-		if got = ok[NextTurnOutput](t, e.client, "debate_next_turn", NextTurnInput{Name: "Proposer", WaitSeconds: 0.5, DebateID: sb.ID}); got.Pending {
-			break
-		}
-	}
+	got = awaitTurn(t, e.client, NextTurnInput{Name: "Proposer", DebateID: sb.ID})
 	if !got.Pending || got.Request.DebateID != sb.ID || got.Debate.DebateID != sb.ID || got.Note != "" {
 		t.Fatalf("asked for B once A closed: %+v", got)
 	}
