@@ -238,7 +238,7 @@ func (a *App) HaveRoot() bool {
 }
 
 // rootEntries are the names in a root, any of which makes a directory one:
-// the messenger's and the debates' (the first three), the settings, the
+// the messenger's and the debates', the settings (these four first), the
 // default vault, the lookup index, the gate's log and labels, and the
 // escalations' ledger.
 var rootEntries = []string{inbox.InboxDir, registry.Dir, transcripts.Dir, config.FileName, "vault", "cache",
@@ -246,15 +246,17 @@ var rootEntries = []string{inbox.InboxDir, registry.Dir, transcripts.Dir, config
 
 // rootWithin is the root a named directory stands for: the directory
 // itself, or, when it holds a .parley directory and none of a root's
-// messenger and debates, that .parley. "--root ." in a project whose root
-// is ./.parley (where a bare "parley" finds it) is that root, not a
-// second, empty one beside it.
+// messenger, debates and settings (config.json: an example's copy, which
+// a command run there without --root gave a .parley of its own, is still
+// the root), that .parley. "--root ." in a project whose root is ./.parley
+// (where a bare "parley" finds it) is that root, not a second, empty one
+// beside it.
 func rootWithin(dir string) string {
 	inner := filepath.Join(dir, DefaultRoot)
 	if fi, err := os.Stat(inner); err != nil || !fi.IsDir() {
 		return dir
 	}
-	for _, name := range rootEntries[:3] {
+	for _, name := range rootEntries[:4] {
 		if _, err := os.Lstat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
 			return dir
 		}

@@ -79,7 +79,8 @@ func TestNamedRoot(t *testing.T) {
 	}
 	write("proj", ".parley", "inbox", "Bob", "keep")
 	write("proj", "README.md")
-	write("proj", "config.json") // the project's own settings, not parley's
+	write("example", ".parley", "inbox", "Bob", "keep") // made by a command run there without --root
+	write("example", "config.json")
 	write("both", ".parley", "inbox", "Bob", "keep")
 	write("both", "registry", "Bob.json")
 	write("other", "notes.txt")
@@ -92,7 +93,8 @@ func TestNamedRoot(t *testing.T) {
 		have      bool
 	}{
 		{"proj", "proj/.parley", true},
-		{"both", "both", true}, // a root itself, whatever it holds
+		{"example", "example", true}, // its config.json: a root of its own
+		{"both", "both", true},       // a root itself, whatever it holds
 		{"other", "other", false},
 		{"root", "root", true},
 		{"empty", "empty", true},
