@@ -363,7 +363,10 @@ func ParseOutput(out []byte, req *debate.TurnRequest) (*Reply, error) {
 	}
 	if fields == nil {
 		var found bool
-		if fields, prose, found = turnObject(body); !found {
+		var err error
+		if fields, prose, found, err = turnObject(body); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrBadOutput, err)
+		} else if !found {
 			if body[0] == '{' {
 				var v any
 				err := json.Unmarshal([]byte(body), &v)

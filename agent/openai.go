@@ -370,7 +370,8 @@ func (o *OpenAIClient) Embed(ctx context.Context, texts []string) ([][]float32, 
 
 // decodeCompletion reads a chat-completions response tolerantly: the
 // first choice's message content as a string or a list of text parts (or a
-// legacy "text"), else its reasoning_content; usage when present; whether
+// legacy "text"), else its reasoning_content unless the reply was cut at
+// max_tokens (a draft, not an answer); usage when present; whether
 // it stopped at max_tokens (Truncated). A refusal with no content is
 // ErrRefused, the refusal quoted, and so is a reply a content filter
 // stopped before any text.
@@ -414,11 +415,19 @@ func decodeCompletion(data []byte) (ChatReply, error) {
 	if strings.TrimSpace(text) == "" && c.FinishReason == "content_filter" {
 		return ChatReply{Usage: readUsage(r.Usage)}, fmt.Errorf("%w: the provider's content filter stopped the reply (finish_reason \"content_filter\")", ErrRefused)
 	}
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" && c.FinishReason != "length" {
+		// A server that puts a finished answer in reasoning_content.
 		text = c.Message.ReasoningContent
 	}
 	if strings.TrimSpace(text) == "" && c.FinishReason == "length" {
-		return ChatReply{Usage: readUsage(r.Usage)}, fmt.Errorf("%w: %w: it was cut at max_tokens before any text (raise openai.maxTokens)", ErrMalformedReply, ErrEmptyReply)
+		// Cut while it was still thinking: its reasoning is a draft, not
+		// its answer (a draft that says what conceding would look like is
+		// no concession).
+		why := "it was cut at max_tokens before any text"
+		if strings.TrimSpace(c.Message.ReasoningContent) != "" {
+			why = "it was cut at max_tokens while still reasoning, before any answer"
+		}
+		return ChatReply{Usage: readUsage(r.Usage)}, fmt.Errorf("%w: %w: %s (raise openai.maxTokens)", ErrMalformedReply, ErrEmptyReply, why)
 	}
 	return ChatReply{Content: text, Usage: readUsage(r.Usage), Truncated: c.FinishReason == "length"}, nil
 }

@@ -430,7 +430,20 @@ func TestParseModelReply(t *testing.T) {
 		"reasoning before the answer is not the answer": {att, `<think>{"position":"draft"}</think>{"position":"p","counter_to":"c","confidence_change":-1}`,
 			debate.Turn{Position: "p", CounterTo: "c", ConfidenceChange: -1}, ""},
 		"a reply cut inside its reasoning has no answer": {att, `<think>I could say {"position":"draft","counter_to":"c","confidence_change":-1} but`, debate.Turn{}, "empty"},
-		"explicit concede":  {att, `{"position":"","counter_to":"","confidence_change":0,"text":"fine"}`, debate.Turn{Text: "fine"}, ""},
+		"explicit concede": {att, `{"position":"","counter_to":"","confidence_change":0,"text":"fine"}`, debate.Turn{Text: "fine"}, ""},
+		// A quoted example of the contract beside the answer: which one is
+		// meant cannot be told, so the model is asked again; the first
+		// object is not taken (a quoted concession read as conceding).
+		"a quoted concession before the objection": {att, "The contract says that to concede I would send {\"position\": \"\", \"counter_to\": \"\", \"confidence_change\": 0}. I do not concede. My turn:\n" +
+			`{"position": "Bursts across a Redis failover are not handled", "counter_to": "Use UUIDv7 keys", "confidence_change": -1}`, debate.Turn{}, "more than one JSON object"},
+		"an example format before the answer": {att, `Example format: {"position":"example","counter_to":"x","confidence_change":-1} My answer: {"position":"p","counter_to":"c","confidence_change":-1}`,
+			debate.Turn{}, "more than one JSON object"},
+		"a fenced answer beside a quoted example": {att, "Not {\"position\":\"\",\"counter_to\":\"\",\"confidence_change\":0} but:\n```json\n{\"position\":\"p\",\"counter_to\":\"c\",\"confidence_change\":-1}\n```",
+			debate.Turn{}, "more than one JSON object"},
+		"the same answer twice is one answer": {att, "```json\n{\"position\":\"p\",\"counter_to\":\"c\",\"confidence_change\":-1}\n```\nAgain: {\"position\": \"p\", \"confidence_change\": -1, \"counter_to\": \"c\"}",
+			debate.Turn{Position: "p", CounterTo: "c", ConfidenceChange: -1, Text: "Again: {\"position\": \"p\", \"confidence_change\": -1, \"counter_to\": \"c\"}"}, ""},
+		"an object inside the answer is the answer's": {att, `{"position":"p","counter_to":"c","confidence_change":-1,"text":"see {\"position\":\"q\"}"}`,
+			debate.Turn{Position: "p", CounterTo: "c", ConfidenceChange: -1, Text: `see {"position":"q"}`}, ""},
 		"string confidence": {att, `{"position":"p","counter_to":"c","confidence_change":"+1"}`, debate.Turn{Position: "p", CounterTo: "c", ConfidenceChange: 1}, ""},
 		"float confidence":  {att, `{"position":"p","counter_to":"c","confidence_change":-1.0}`, debate.Turn{Position: "p", CounterTo: "c", ConfidenceChange: -1}, ""},
 		"one ref string":    {att, `{"position":"p","evidence_refs":"a.go:3"}`, debate.Turn{Position: "p", CounterTo: "Use UUIDv7 keys", ConfidenceChange: -1, EvidenceRefs: []string{"a.go:3"}}, ""},
@@ -602,6 +615,24 @@ func TestOpenAIContentFilterIsARefusal(t *testing.T) {
 	rep, err := decodeCompletion([]byte(`{"choices":[{"message":{"content":"{\"position\":\"p\"}"},"finish_reason":"content_filter"}]}`))
 	if err != nil || rep.Content != `{"position":"p"}` {
 		t.Fatalf("%+v %v", rep, err)
+	}
+}
+
+// A reasoning model cut at max_tokens while still thinking (content
+// empty, finish_reason "length", a draft in reasoning_content) has given
+// no answer: the draft ("if I had no objection I would reply {…concede…}.
+// But … I must object") is not read as its turn. A finished reply whose
+// server put it in reasoning_content still is.
+func TestOpenAIReasoningCutAtMaxTokensIsNoAnswer(t *testing.T) {
+	t.Parallel()
+	draft := `The user wants one JSON object. If I had no objection I would reply {\"position\": \"\", \"counter_to\": \"\", \"confidence_change\": 0}. But the spec says nothing about bursts across a Redis failover, so I must object. Let me draft`
+	_, err := decodeCompletion([]byte(`{"choices":[{"message":{"content":"","reasoning_content":"` + draft + `"},"finish_reason":"length"}],"usage":{"completion_tokens":2000}}`))
+	if !errors.Is(err, ErrEmptyReply) || !strings.Contains(err.Error(), "while still reasoning") {
+		t.Fatalf("err = %v, want an empty reply cut while reasoning", err)
+	}
+	rep, err := decodeCompletion([]byte(`{"choices":[{"message":{"content":null,"reasoning_content":"{\"position\":\"p\"}"},"finish_reason":"stop"}]}`))
+	if err != nil || rep.Content != `{"position":"p"}` {
+		t.Fatalf("a finished answer in reasoning_content: %+v %v", rep, err)
 	}
 }
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -44,8 +45,10 @@ func ParseModelReply(content string, req *debate.TurnRequest) (*debate.Turn, err
 		return nil, fmt.Errorf("%w: the reply is longer than %d bytes", ErrMalformedReply, MaxModelReplyBytes)
 	}
 	content = replyText(content)
-	obj, prose, ok := turnObject(content)
+	obj, prose, ok, err := turnObject(content)
 	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%w: %w", ErrMalformedReply, err)
 	case ok:
 		return turnFromObject(obj, prose, req)
 	case strings.TrimSpace(content) == "":
@@ -69,13 +72,25 @@ func replyText(content string) string {
 // balanced object with a turn key) and returns it with the prose around it
 // (or its fence), trimmed. This is the one reading of where a reply's turn
 // is, for a model's reply and a command's output alike.
-func turnObject(text string) (obj map[string]json.RawMessage, prose string, ok bool) {
+//
+// A reply that holds another turn object, with other values, besides the
+// one found (a quoted example of the contract, a draft and its answer) is
+// ambiguous: errSeveralTurns, for the agent to be asked again, rather than
+// the first object taken as its answer (a quoted concession read as one).
+func turnObject(text string) (obj map[string]json.RawMessage, prose string, ok bool, err error) {
 	obj, span, ok := debate.FindTurnObject(text)
 	if !ok {
-		return nil, "", false
+		return nil, "", false, nil
 	}
-	return obj, strings.TrimSpace(text[:span[0]] + "\n" + text[span[1]:]), true
+	if debate.OtherTurnObject(text, span, obj) {
+		return nil, "", false, errSeveralTurns
+	}
+	return obj, strings.TrimSpace(text[:span[0]] + "\n" + text[span[1]:]), true, nil
 }
+
+// errSeveralTurns: the reply holds two or more JSON objects with turn
+// fields that differ, in words fit to show the model.
+var errSeveralTurns = errors.New("the reply holds more than one JSON object with turn fields, with different values (a quoted example and an answer?): reply with exactly one, your answer")
 
 func turnFromObject(obj map[string]json.RawMessage, prose string, req *debate.TurnRequest) (*debate.Turn, error) {
 	t := &debate.Turn{DebateID: req.DebateID, Round: req.Round, Role: req.Role, EvidenceRefs: []string{}}

@@ -47,19 +47,77 @@ func FindTurnObject(text string) (map[string]json.RawMessage, [2]int, bool) {
 	return firstObject(text)
 }
 
+// OtherTurnObject reports whether text holds, outside span (where
+// FindTurnObject found obj), another JSON object with a turn key whose
+// turn fields differ from obj's: an example of the contract quoted before
+// the answer ("to concede I would send {"position": ""…}. My turn: {…}"),
+// which makes the reply ambiguous rather than the first object its
+// answer. Objects inside span (obj's own) and repetitions of obj are not
+// counted.
+func OtherTurnObject(text string, span [2]int, obj map[string]json.RawMessage) bool {
+	want := turnFields(obj)
+	tried := 0
+	for start := strings.IndexByte(text, '{'); start >= 0 && tried < maxCandidates; tried++ {
+		next := start + 1
+		if start < span[0] || start >= span[1] {
+			if end := balanced(text, start); end > start {
+				if o, ok := turnObjectAt(text[start:end]); ok {
+					if end <= span[0] || start >= span[1] {
+						if turnFields(o) != want {
+							return true
+						}
+					}
+					next = end // past it: its inner braces are its own
+				}
+			}
+		} else {
+			next = span[1] // obj's own
+		}
+		i := strings.IndexByte(text[min(next, len(text)):], '{')
+		if i < 0 {
+			break
+		}
+		start = next + i
+	}
+	return false
+}
+
+// turnFields is the turn keys' values of obj, as one comparable string.
+func turnFields(obj map[string]json.RawMessage) string {
+	var b strings.Builder
+	for _, k := range turnKeys {
+		if v, ok := obj[k]; ok {
+			var x any
+			_ = json.Unmarshal(v, &x)
+			norm, _ := json.Marshal(x)
+			b.WriteString(k + "=" + string(norm) + "\x00")
+		}
+	}
+	return b.String()
+}
+
+// turnObjectAt decodes the balanced {…} s: an object with a turn key.
+func turnObjectAt(s string) (map[string]json.RawMessage, bool) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &obj) != nil || obj == nil {
+		return nil, false
+	}
+	for _, k := range turnKeys {
+		if _, ok := obj[k]; ok {
+			return obj, true
+		}
+	}
+	return nil, false
+}
+
 // firstObject finds the first balanced {…} in s that decodes to an object
 // with a turn key.
 func firstObject(s string) (map[string]json.RawMessage, [2]int, bool) {
 	tried := 0
 	for start := strings.IndexByte(s, '{'); start >= 0 && tried < maxCandidates; tried++ {
 		if end := balanced(s, start); end > start {
-			var obj map[string]json.RawMessage
-			if json.Unmarshal([]byte(s[start:end]), &obj) == nil && obj != nil {
-				for _, k := range turnKeys {
-					if _, ok := obj[k]; ok {
-						return obj, [2]int{start, end}, true
-					}
-				}
+			if obj, ok := turnObjectAt(s[start:end]); ok {
+				return obj, [2]int{start, end}, true
 			}
 		}
 		next := strings.IndexByte(s[start+1:], '{')
