@@ -781,6 +781,15 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 			Detail: "the reply broke off: " + unreachableCause(err),
 			Hint:   "the server (or a proxy in front of it) closed the connection while it answered: check the model server's log for a crash or restart and run again",
 		}
+	case errors.As(err, &ue) && !refused(ue.err) && (errors.Is(ue.err, syscall.ECONNRESET) || errors.Is(ue.err, io.EOF) || errors.Is(ue.err, io.ErrUnexpectedEOF)):
+		// The server took the connection, then closed it before any
+		// answer: it is there (a crash while it worked on the request, a
+		// proxy giving up), so no use starting it or moving the base URL.
+		return &debate.UnavailableError{
+			Kind: debate.UnavailableServer, URL: o.endpoint, Err: err,
+			Detail: "the connection closed before any answer: " + unreachableCause(err),
+			Hint:   "the server (or a proxy in front of it) took the request and closed the connection without answering: check the model server's log for a crash or restart and run again",
+		}
 	case errors.Is(err, ErrUnreachable):
 		return &debate.UnavailableError{
 			Kind: debate.UnavailableUnreachable, URL: o.endpoint, Err: err,

@@ -377,6 +377,23 @@ func TestOpenAISlowOrBrokenReplyIsNotAServerToStart(t *testing.T) {
 				conn.Close()
 			}
 		}, []string{"the reply broke off", "mid-response (HTTP 200)", "model server's log"}},
+		// The server took the request and closed the connection before
+		// any answer (it crashed while working on it): it is there.
+		{"a connection closed before any answer", func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+			}
+		}, []string{"the connection closed before any answer", "model server's log"}},
+		{"a connection reset before any answer", func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				if tc, ok := conn.(*net.TCPConn); ok {
+					_ = tc.SetLinger(0) // RST, not FIN
+				}
+				conn.Close()
+			}
+		}, []string{"the connection closed before any answer", "model server's log"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := httptest.NewServer(c.serve)
