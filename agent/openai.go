@@ -794,7 +794,7 @@ func (o *OpenAIClient) Unavailable(err error) *debate.UnavailableError {
 		return &debate.UnavailableError{
 			Kind: debate.UnavailableUnreachable, URL: o.endpoint, Err: err,
 			Detail: fmt.Sprintf("cannot reach %s: %s", o.endpoint, unreachableCause(err)),
-			Hint:   fmt.Sprintf("start the model server, or set openai.baseUrl in config.json to where it runs (now %s)", base),
+			Hint:   fmt.Sprintf("start the model server, or set openai.baseUrl in config.json to where it runs (now %s; a model's own openai.models.MODEL.baseUrl comes first)", base),
 		}
 	}
 	return nil
