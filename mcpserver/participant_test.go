@@ -19,6 +19,16 @@ import (
 	"github.com/parleyhq/parley/registry"
 )
 
+// proposerAgainstCritic is an env where the script agent Critic attacks
+// (conceding in round 2) and Proposer has joined this server as defender.
+func proposerAgainstCritic(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t)
+	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
+	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Proposer"})
+	return e
+}
+
 // awaitTurn asks debate_next_turn (in) until a request is pending, for up
 // to a minute, and returns the last answer: pending, or not if none came.
 func awaitTurn(t testing.TB, cs *mcp.ClientSession, in NextTurnInput) NextTurnOutput {
@@ -451,9 +461,7 @@ func TestMCPAttackerWithoutCounterTo(t *testing.T) {
 // and only one that asked for the closed debate by its id is told it is.
 func TestMCPNextTurnEndsWhenTheDebateCloses(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
-	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Proposer"})
+	e := proposerAgainstCritic(t)
 	s := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
 	done := e.runDebate(t, s)
 
@@ -631,9 +639,7 @@ func TestParticipantThatLeftSaysWhy(t *testing.T) {
 // says so; once A's is answered, B's comes.
 func TestMCPNextTurnForAnotherDebateSaysWhichComesFirst(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.scriptAgent(t, "Critic", debate.RoleAttacker, concedingCritic)
-	ok[JoinOutput](t, e.client, "debate_join", JoinInput{Role: "defender", Name: "Proposer"})
+	e := proposerAgainstCritic(t)
 	sa := session(t, "Idempotency keys", "Use UUIDv7 keys", "Critic", "Proposer")
 	doneA := e.runDebate(t, sa)
 	nt := awaitTurn(t, e.client, NextTurnInput{Name: "Proposer"})
