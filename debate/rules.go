@@ -113,8 +113,14 @@ func (t *Tally) neverValid() *UnavailableError {
 		if last.Forfeit.Detail == "" {
 			detail = fmt.Sprintf("no valid turn in %s: each reply was rejected", roundSpan(1, last.Round))
 		}
-		return &UnavailableError{Agent: sp.Name, Kind: UnavailableFailed, Detail: detail,
-			Hint: "make the agent answer each turn_request with a debate_turn (a JSON object with its position); its rejected replies are in the transcript"}
+		hint := "make the agent answer each turn_request with a debate_turn (a JSON object with its position); its rejected replies are in the transcript"
+		if strings.HasPrefix(sp.Agent, "openai:") {
+			// A model: what the user can change is the model's settings,
+			// not a protocol it never sees.
+			hint = "the model never wrote a valid turn (one JSON object with its position): set \"jsonMode\": true under openai in config.json, " +
+				"try another model, or adjust the prompts (openai.templates); its rejected replies are in the transcript"
+		}
+		return &UnavailableError{Agent: sp.Name, Kind: UnavailableFailed, Detail: detail, Hint: hint}
 	}
 	return nil
 }
