@@ -66,23 +66,9 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	d := indexData{Layers: debate.Layers, Verdicts: debate.Verdicts, States: states}
 	d.F.Text = clipQuery(q.Get("q"))
 	var bad []string
-	if v := q.Get("layer"); v != "" {
-		var err error
-		if d.F.Layer, err = debate.ParseLayer(v); err != nil {
-			bad = append(bad, unknownValue("layer", v, debate.Layers))
-		}
-	}
-	if v := q.Get("verdict"); v != "" {
-		var err error
-		if d.F.Verdict, err = debate.ParseVerdict(v); err != nil {
-			bad = append(bad, unknownValue("verdict", v, debate.Verdicts))
-		}
-	}
-	if v := q.Get("state"); slices.Contains(states, transcripts.State(v)) {
-		d.F.State = transcripts.State(v)
-	} else if v != "" {
-		bad = append(bad, unknownValue("state", v, states))
-	}
+	d.F.Layer = filterValue(q, "layer", debate.ParseLayer, debate.Layers, &bad)
+	d.F.Verdict = filterValue(q, "verdict", debate.ParseVerdict, debate.Verdicts, &bad)
+	d.F.State = filterValue(q, "state", parseState, states, &bad)
 	if len(bad) > 0 {
 		s.badFilter(w, r, "debates", "/", "All debates", bad)
 		return
@@ -127,6 +113,31 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	d.GateChart = s.gateChart()
 	s.render(w, r, http.StatusOK, "index", layoutData{Title: "Debates", Nav: "debates", Data: d})
+}
+
+// filterValue is the value of the filter key of a list page's query q,
+// read by parse; "" when it is not given. One that names no value of its
+// kind is "", and what is wrong with it, with the valid values to use, is
+// added to bad.
+func filterValue[T ~string](q url.Values, key string, parse func(string) (T, error), valid []T, bad *[]string) T {
+	v := q.Get(key)
+	if v == "" {
+		return ""
+	}
+	x, err := parse(v)
+	if err != nil {
+		*bad = append(*bad, unknownValue(key, v, valid))
+		return ""
+	}
+	return x
+}
+
+// parseState reads a debate's state as the index filters by it.
+func parseState(v string) (transcripts.State, error) {
+	if st := transcripts.State(v); slices.Contains(states, st) {
+		return st, nil
+	}
+	return "", fmt.Errorf("unknown state %q", v)
 }
 
 // unknownValue says that the filter key of a list page names no value of
@@ -340,24 +351,9 @@ func (s *Server) handleRecords(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := recordsData{Layers: debate.Layers, Verdicts: debate.Verdicts}
 	var bad []string
-	if v := q.Get("layer"); v != "" {
-		var err error
-		if d.F.Layer, err = debate.ParseLayer(v); err != nil {
-			bad = append(bad, unknownValue("layer", v, debate.Layers))
-		}
-	}
-	if v := q.Get("verdict"); v != "" {
-		var err error
-		if d.F.Verdict, err = debate.ParseVerdict(v); err != nil {
-			bad = append(bad, unknownValue("verdict", v, debate.Verdicts))
-		}
-	}
-	if v := q.Get("status"); v != "" {
-		var err error
-		if d.F.Status, err = consensus.ParseStatus(v); err != nil {
-			bad = append(bad, unknownValue("status", v, []consensus.Status{consensus.StatusActive, consensus.StatusSuperseded}))
-		}
-	}
+	d.F.Layer = filterValue(q, "layer", debate.ParseLayer, debate.Layers, &bad)
+	d.F.Verdict = filterValue(q, "verdict", debate.ParseVerdict, debate.Verdicts, &bad)
+	d.F.Status = filterValue(q, "status", consensus.ParseStatus, []consensus.Status{consensus.StatusActive, consensus.StatusSuperseded}, &bad)
 	if len(bad) > 0 {
 		s.badFilter(w, r, "consensus", "/consensus", "All records", bad)
 		return
