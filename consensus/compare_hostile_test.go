@@ -32,6 +32,7 @@ func hostilePositions() map[string]string {
 		"invalid utf-8": strings.Repeat("\xff\xfe\x00", 30000),
 		"one long word": strings.Repeat("a", 100<<10),
 		"number words":  strings.Repeat("twenty five hundred thousand million ", 3000),
+		"day ranges":    strings.Repeat("no deploys Monday to Friday, Mon-Thu; weekends off-limits but Sat–Sun ", 100<<10/72),
 		"huge numbers":  strings.Repeat("1e308 9999999999999999999999 ", 3000),
 		"symbols":       strings.Repeat(">=<=24/7->%/min ", 6000),
 		"clock times":   strings.Repeat("10:30pm 25:00 12:60 am 0:00am 13pm 1:00:00 99:99 pm a month at once, included; ", 1200),

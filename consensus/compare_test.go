@@ -207,3 +207,17 @@ func TestGuideIsNoGUID(t *testing.T) {
 		t.Errorf("a GUID read as %v", w)
 	}
 }
+
+// The days of the week are read in the first maxAnalyzed bytes of a
+// position, as the rest of the comparison reads it: a hostile position
+// naming thousands of days costs no more than that much.
+func TestDaysAreReadInTheStartOfAPosition(t *testing.T) {
+	t.Parallel()
+	filler := strings.Repeat("x ", maxAnalyzed/2)
+	if d, said := daysRuledOn(filler + "Deploys Monday to Friday."); said || d != 0 {
+		t.Errorf("a range past the first %d bytes was read: %v", maxAnalyzed, d)
+	}
+	if d, said := daysRuledOn("Deploys Monday to Friday. " + filler); !said || d != weekdaysSet {
+		t.Errorf("a range at the start: %v %v, want Mon–Fri", d, said)
+	}
+}
