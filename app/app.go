@@ -17,23 +17,16 @@
 package app
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/parleyhq/parley/config"
-	"github.com/parleyhq/parley/escalation"
-	"github.com/parleyhq/parley/gating"
-	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/rootdir"
 	"github.com/parleyhq/parley/internal/suggest"
-	"github.com/parleyhq/parley/internal/trust"
 	"github.com/parleyhq/parley/registry"
-	"github.com/parleyhq/parley/transcripts"
 )
 
 // Options say where the App works. The zero value is the defaults: the
@@ -97,27 +90,17 @@ type App struct {
 // New makes an App for the root and vault the options name.
 func New(o Options) *App {
 	a := &App{root: o.Root, vault: o.Vault, named: [2]string{o.Root, o.Vault}, log: o.Logger, notify: o.Notify, spawn: o.Spawn}
-	if a.root == "" {
-		a.root = os.Getenv("PARLEY_ROOT")
-		a.env[0] = a.root
-	}
-	if a.root == "" {
-		a.root = DefaultRoot
-		if !o.Here {
-			if wd, err := os.Getwd(); err == nil {
-				a.root = FindRoot(wd)
-			}
-		}
-	}
-	a.root = config.ExpandHome(a.root)
-	if a.named[0] != "" || a.env[0] != "" {
-		a.root = rootWithin(a.root)
+	env := os.Getenv("PARLEY_ROOT")
+	var fromEnv bool
+	a.root, fromEnv = rootdir.Named(o.Root, env, o.Here)
+	if fromEnv {
+		a.env[0] = env
 	}
 	if a.vault == "" {
 		a.vault = os.Getenv("PARLEY_VAULT")
 		a.env[1] = a.vault
 	}
-	a.vault = config.ExpandHome(a.vault)
+	a.vault = rootdir.ExpandHome(a.vault)
 	a.vaultNamed = a.vault != ""
 	if a.vault == "" {
 		a.vault = filepath.Join(a.root, "vault")
@@ -132,29 +115,7 @@ func New(o Options) *App {
 }
 
 // DefaultRoot is the root's name in the directory it belongs to.
-const DefaultRoot = ".parley"
-
-// FindRoot is the default root for the working directory wd: DefaultRoot
-// (relative, as the user would type it) when wd has one or when no
-// directory above wd has one, else the absolute path of the nearest
-// directory's above wd. A .parley above counts only when it is a directory
-// owned by the user running parley: any other would be refused
-// (TrustRoot), and a stranger's /tmp/.parley must not stand in the way of
-// a root of one's own.
-func FindRoot(wd string) string {
-	if _, err := os.Lstat(filepath.Join(wd, DefaultRoot)); err == nil {
-		return DefaultRoot
-	}
-	for dir := filepath.Dir(wd); ; dir = filepath.Dir(dir) {
-		p := filepath.Join(dir, DefaultRoot)
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() && trust.Mine(fi) {
-			return p
-		}
-		if dir == filepath.Dir(dir) {
-			return DefaultRoot
-		}
-	}
-}
+const DefaultRoot = rootdir.Default
 
 // CommandLine is the command line that runs parley args on this App's
 // root and vault, ready to paste: "parley", the --root and --vault its
@@ -219,50 +180,7 @@ func (a *App) Config() (*config.Config, error) {
 // root, and calls that only read make none in it. Anything else at the
 // path (a file, a directory that cannot be read) is for what opens it to
 // refuse.
-func (a *App) HaveRoot() bool {
-	if _, err := os.Lstat(a.root); errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	for _, name := range rootEntries {
-		if _, err := os.Lstat(filepath.Join(a.root, name)); !errors.Is(err, fs.ErrNotExist) {
-			return true // the one stat of a root in use: its inbox
-		}
-	}
-	f, err := os.Open(a.root)
-	if err != nil {
-		return true
-	}
-	defer f.Close()
-	names, err := f.Readdirnames(1)
-	return len(names) == 0 && errors.Is(err, io.EOF)
-}
-
-// rootEntries are the names in a root, any of which makes a directory one:
-// the messenger's and the debates', the settings (these four first), the
-// default vault, the lookup index, the gate's log and labels, and the
-// escalations' ledger.
-var rootEntries = []string{inbox.InboxDir, registry.Dir, transcripts.Dir, config.FileName, "vault", "cache",
-	gating.LogName, gating.LabelDir, escalation.LedgerName}
-
-// rootWithin is the root a named directory stands for: the directory
-// itself, or, when it holds a .parley directory and none of a root's
-// messenger, debates and settings (config.json: an example's copy, which
-// a command run there without --root gave a .parley of its own, is still
-// the root), that .parley. "--root ." in a project whose root is ./.parley
-// (where a bare "parley" finds it) is that root, not a second, empty one
-// beside it.
-func rootWithin(dir string) string {
-	inner := filepath.Join(dir, DefaultRoot)
-	if fi, err := os.Stat(inner); err != nil || !fi.IsDir() {
-		return dir
-	}
-	for _, name := range rootEntries[:4] {
-		if _, err := os.Lstat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
-			return dir
-		}
-	}
-	return inner
-}
+func (a *App) HaveRoot() bool { return rootdir.Have(a.root) }
 
 // RegistrationTTL is how long a registration stays live without a
 // heartbeat: config's messenger.heartbeatTtlMs, else registry.DefaultTTL.

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/parleyhq/parley/internal/sendcheck"
 	"github.com/parleyhq/parley/internal/userfile"
 )
 
@@ -29,12 +28,6 @@ func readInput(ctx context.Context, path string, max int) ([]byte, error) {
 	return b, nil
 }
 
-// isText reports whether s is text an agent or a person can read: valid
-// UTF-8 (encoding would turn every invalid byte into U+FFFD, so what
-// arrived would not be what was sent) without a NUL byte, which valid
-// UTF-8 allows but no text holds: a UTF-16 file without its byte order
-// mark, a file of zeros, most binaries. The one judgement of a message's
-// text and a debate's context.
-func isText(s string) bool {
-	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
-}
+// isText is sendcheck.IsText: the one judgement of a message's text and
+// a debate's context.
+func isText(s string) bool { return sendcheck.IsText(s) }

@@ -6,17 +6,15 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/internal/clip"
 	"github.com/parleyhq/parley/internal/interrupt"
+	"github.com/parleyhq/parley/internal/sendcheck"
 	"github.com/parleyhq/parley/registry"
 )
 
 // MaxReplyTo bounds the id a message answers.
-const MaxReplyTo = 200
+const MaxReplyTo = sendcheck.MaxReplyTo
 
 // SendRequest is one message to deliver.
 type SendRequest struct {
@@ -129,48 +127,19 @@ type Lookup interface {
 	Get(ctx context.Context, name string) (*registry.Entry, error)
 }
 
-// typeOK is the allowlist ^[a-z][a-z0-9_]{0,63}$ of message types, written
-// out so that sending compiles no regular expression.
-func typeOK(t string) bool {
-	if t == "" || len(t) > 64 || t[0] < 'a' || t[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(t); i++ {
-		if c := t[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
-			return false
-		}
-	}
-	return true
-}
-
-// replyToOK reports whether id can be the id of a message answered: ""
-// (none), or UTF-8 with no space or control character, not starting with
-// '-' (an id forgotten after --reply-to, whose next flag was taken as the
-// id). Ids are UUIDs, or another tool's tokens; none is a sentence.
-func replyToOK(id string) bool {
-	if strings.HasPrefix(id, "-") || !utf8.ValidString(id) {
-		return false
-	}
-	for _, c := range id {
-		if unicode.IsSpace(c) || !unicode.IsGraphic(c) {
-			return false
-		}
-	}
-	return true
-}
-
 // Addressed refuses a request without its sender or its recipient
 // (ProblemMissing): the check a front end can make before it reads the
 // text (a wait on standard input for a message that cannot be sent).
 func (r SendRequest) Addressed() error {
-	if r.From != "" && r.To != "" {
-		return nil
+	if f := sendcheck.Addressed(r.From, r.To); f != nil {
+		return fault(f)
 	}
-	field := "from"
-	if r.From != "" {
-		field = "to"
-	}
-	return newError(ProblemMissing, field, nil, "send needs {from} and {to}")
+	return nil
+}
+
+// fault is the *Error of a message sendcheck refused.
+func fault(f *sendcheck.Fault) *Error {
+	return newError(Problem(f.Problem), f.Field, f.Cause, f.Tmpl, f.Args...)
 }
 
 // message checks r and makes its message, encoded once so that one that
@@ -178,37 +147,13 @@ func (r SendRequest) Addressed() error {
 // is said about the recipient. A byte order mark before the text (a file
 // saved by Notepad, PowerShell's UTF-8 piped in) is no part of it.
 func (r SendRequest) message() (*inbox.Message, error) {
-	if err := r.Addressed(); err != nil {
-		return nil, err
-	}
 	r.Text = strings.TrimPrefix(r.Text, "\ufeff")
-	if err := ValidName("from", r.From); err != nil {
-		return nil, err
-	}
-	if err := ValidName("to", r.To); err != nil {
-		return nil, err
+	if f := sendcheck.Check(r.From, r.To, r.Type, r.ReplyTo, r.Text); f != nil {
+		return nil, fault(f)
 	}
 	typ := r.Type
 	if typ == "" {
 		typ = inbox.TypeText
-	}
-	if !typeOK(typ) {
-		return nil, newError(ProblemInvalid, "type", nil, "{type} %q: use lower-case letters, digits and '_', starting with a letter", clip.Runes(typ, 81))
-	}
-	if len(r.ReplyTo) > MaxReplyTo {
-		return nil, newError(ProblemInvalid, "reply_to", nil, "{reply_to}: an id is at most %d characters", MaxReplyTo)
-	}
-	if !replyToOK(r.ReplyTo) {
-		return nil, newError(ProblemInvalid, "reply_to", nil, "{reply_to} %q: give the id of the message answered (no spaces or control characters, not starting with '-')", clip.Runes(r.ReplyTo, 81))
-	}
-	if len(r.Text) > inbox.MaxMessageBytes {
-		return nil, newError(ProblemTooLarge, "text", inbox.ErrTooLarge, "%v: {text} is over %d bytes; send a shorter text or put the content in a file and send its path", inbox.ErrTooLarge, inbox.MaxMessageBytes)
-	}
-	if strings.TrimSpace(r.Text) == "" {
-		return nil, newError(ProblemInvalid, "text", nil, "nothing to send: {text} is empty")
-	}
-	if !isText(r.Text) {
-		return nil, newError(ProblemNotText, "text", inbox.ErrMalformed, "{text} is not UTF-8 text; nothing sent (send text, or put the content in a file and send its path)")
 	}
 	m := &inbox.Message{ID: inbox.NewID(), From: r.From, To: r.To, Text: r.Text, Timestamp: inbox.Now(), Type: typ, ReplyTo: r.ReplyTo}
 	if _, err := m.Encode(); err != nil {

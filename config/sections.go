@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/parleyhq/parley/agent"
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/rootdir"
 )
 
 // Escalation configures "parley escalate" (SPEC §9): the agents that argue
@@ -235,16 +235,7 @@ func Resolve(root, path string) string {
 // shell to expand it, and the "~" taken as it is names a directory called
 // "~" under the working directory. "~user" forms, and every path when the
 // home directory is not known, are returned as they are.
-func ExpandHome(path string) string {
-	if path != "~" && !strings.HasPrefix(path, "~/") {
-		return path
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return path
-	}
-	return filepath.Join(home, path[1:])
-}
+func ExpandHome(path string) string { return rootdir.ExpandHome(path) }
 
 // Effective returns the configuration in force: every section with its
 // defaults filled in, so that it reads as a complete config.json (it parses

@@ -1,4 +1,4 @@
-package app
+package rootdir
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 // one above it (as git finds .git), else .parley to be made here: a
 // command run from a subdirectory of a project uses the project's root
 // rather than making a second one beside the user.
-func TestFindRoot(t *testing.T) {
+func TestFind(t *testing.T) {
 	t.Parallel()
 	top := t.TempDir()
 	mkdir := func(parts ...string) string {
@@ -36,23 +36,23 @@ func TestFindRoot(t *testing.T) {
 	}
 	// Where no directory of the tree has one, the answer is whatever is
 	// above the test's directory: .parley, unless the machine has one.
-	none := FindRoot(top)
+	none := Find(top)
 	for _, tc := range []struct {
 		name, wd, want string
 	}{
-		{"the working directory's own", "proj", DefaultRoot},
+		{"the working directory's own", "proj", Default},
 		{"a subdirectory's parent's", "proj/sub", filepath.Join(top, "proj", ".parley")},
 		{"two levels up", "proj/sub/deep", filepath.Join(top, "proj", ".parley")},
 		{"the nearest of two", "proj/nested/below", filepath.Join(top, "proj", "nested", ".parley")},
 		{"inside the root itself", "proj/.parley", filepath.Join(top, "proj", ".parley")},
 		{"none anywhere: made here", "plain/sub", none},
-		{"a file named .parley here: the working directory's, for what opens it to refuse", "filed/sub", DefaultRoot},
+		{"a file named .parley here: the working directory's, for what opens it to refuse", "filed/sub", Default},
 		{"a file named .parley above is no root", "filed/sub/in", none},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got := FindRoot(filepath.Join(top, filepath.FromSlash(tc.wd))); got != tc.want {
-				t.Errorf("FindRoot(%s) = %q, want %q", tc.wd, got, tc.want)
+			if got := Find(filepath.Join(top, filepath.FromSlash(tc.wd))); got != tc.want {
+				t.Errorf("Find(%s) = %q, want %q", tc.wd, got, tc.want)
 			}
 		})
 	}
@@ -100,9 +100,9 @@ func TestNamedRoot(t *testing.T) {
 		{"empty", "empty", true},
 		{"missing", "missing", false},
 	} {
-		a := New(Options{Root: filepath.Join(top, tc.dir)})
-		if want := filepath.Join(top, filepath.FromSlash(tc.root)); a.Root() != want || a.HaveRoot() != tc.have {
-			t.Errorf("--root %s: root %s (a root: %v), want %s (%v)", tc.dir, a.Root(), a.HaveRoot(), want, tc.have)
+		root, _ := Named(filepath.Join(top, tc.dir), "", false)
+		if want := filepath.Join(top, filepath.FromSlash(tc.root)); root != want || Have(root) != tc.have {
+			t.Errorf("--root %s: root %s (a root: %v), want %s (%v)", tc.dir, root, Have(root), want, tc.have)
 		}
 	}
 	entries, err := os.ReadDir(filepath.Join(top, "other"))
