@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
+	// A plain send is sent, and the process ends, in its initialisation.
+	_ "github.com/parleyhq/parley/cmd/parley/internal/fastpath"
 	"github.com/parleyhq/parley/internal/interrupt"
 )
 

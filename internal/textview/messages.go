@@ -6,6 +6,7 @@ import (
 
 	"github.com/parleyhq/parley/app"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/quicksend"
 	"github.com/parleyhq/parley/internal/termsafe"
 )
 
@@ -26,20 +27,10 @@ func Message(w io.Writer, m *inbox.Message) error {
 
 // MessageJSON writes a message's wire form as one JSON line: what
 // "parley --json recv", "watch" and "send" print.
-func MessageJSON(w io.Writer, m *inbox.Message) error {
-	b, err := m.Encode()
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
+func MessageJSON(w io.Writer, m *inbox.Message) error { return quicksend.JSONLine(w, m) }
 
 // Sent writes the line "parley send" prints once a message is delivered.
-func Sent(w io.Writer, s *app.Sent, to string) error {
-	_, err := fmt.Fprintf(w, "sent %s to %s\n", s.Message.ID, to)
-	return err
-}
+func Sent(w io.Writer, s *app.Sent, to string) error { return quicksend.SentLine(w, s.Message.ID, to) }
 
 // NoMessages is the line on stderr of a receive that found nothing.
 func NoMessages(w io.Writer, as string) error {

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/quicksend"
+	"github.com/parleyhq/parley/registry"
+)
+
+// A send that the fast path takes (internal/quicksend, run in the
+// initialisation of cmd/parley/internal/fastpath) says and delivers what
+// the whole command does, and spares the rest of the initialisation;
+// the sends it leaves to the command are the command's alone.
+func TestFastPathSendsAsTheCommandDoes(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	mustCLI(t, root, "", "agents", "add", "Carol")
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	reg, err := registry.Open(root, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	if _, err := reg.Register(context.Background(), registry.Registration{Name: "Bob", PID: os.Getpid(), SessionID: "fast"}); err != nil {
+		t.Fatal(err)
+	}
+	ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	stamps := regexp.MustCompile(`"timestamp":"[^"]*"`)
+	run := func(fast bool, extraEnv string, args ...string) (stdout, stderr string, code int) {
+		t.Helper()
+		cmd := testBinary(t, append([]string{"--root", root}, args...)...)
+		if !fast {
+			cmd.Env = append(cmd.Env, "PARLEY_FASTPATH="+quicksend.Off)
+		}
+		if extraEnv != "" {
+			cmd.Env = append(cmd.Env, extraEnv)
+		}
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return stamps.ReplaceAllString(ids.ReplaceAllString(o.String(), "ID"), `"timestamp":"T"`), e.String(), code
+	}
+	for _, args := range [][]string{
+		{"send", "--from", "Alice", "--to", "Bob", "is the cache key per tenant?"},
+		{"send", "--json", "--from", "Alice", "--to", "Bob", "--type", "review", "--reply-to", "m-1", "see the diff"},
+		{"--json", "send", "--to=Bob", "--from=Alice", "--require-live", "flags after the text"},
+		{"send", "--from", "Alice", "--to", "Carol", "not running: a warning"},
+		{"send", "--from", "Alice", "--to", "Dave", "unknown: an error"},
+		{"send", "--from", "Alice", "--to", "Bob", "   "},
+		{"send", "--from", "Alice", "--to", "Bob", "two", "words"},
+	} {
+		before := len(waitingFor(t, root, "Bob")) + len(waitingFor(t, root, "Carol"))
+		fo, fe, fc := run(true, "", args...)
+		mid := len(waitingFor(t, root, "Bob")) + len(waitingFor(t, root, "Carol"))
+		so, se, sc := run(false, "", args...)
+		after := len(waitingFor(t, root, "Bob")) + len(waitingFor(t, root, "Carol"))
+		if fo != so || fe != se || fc != sc {
+			t.Errorf("parley %q:\nfast path: exit %d, stdout %q, stderr %q\ncommand:   exit %d, stdout %q, stderr %q", args, fc, fo, fe, sc, so, se)
+		}
+		if mid-before != after-mid {
+			t.Errorf("parley %q: the fast path delivered %d messages, the command %d", args, mid-before, after-mid)
+		}
+	}
+	msgs := waitingFor(t, root, "Bob")
+	if len(msgs) != 6 {
+		t.Fatalf("Bob's inbox holds %d messages, want 6", len(msgs))
+	}
+	if m := msgs[2]; m.From != "Alice" || m.Type != "review" || m.ReplyTo != "m-1" || m.Text != "see the diff" {
+		t.Errorf("the fast path delivered %+v", m)
+	}
+
+	// The whole point: a plain send initialises none of the packages only
+	// other commands use (goldmark, the MCP SDK, SQLite).
+	_, fe, _ := run(true, "GODEBUG=inittrace=1", "send", "--from", "Alice", "--to", "Bob", "traced")
+	_, se, _ := run(false, "GODEBUG=inittrace=1", "send", "--from", "Alice", "--to", "Bob", "traced")
+	for _, heavy := range []string{"github.com/yuin/goldmark", "github.com/modelcontextprotocol/go-sdk/mcp", "modernc.org/sqlite"} {
+		if strings.Contains(fe, "init "+heavy) {
+			t.Errorf("the fast path initialised %s", heavy)
+		}
+		if !strings.Contains(se, "init "+heavy) {
+			t.Errorf("the command did not initialise %s: the test no longer tells the paths apart", heavy)
+		}
+	}
+}
+
+// waitingFor is every message in agent's inbox under root, oldest first.
+func waitingFor(t *testing.T, root, agent string) []*inbox.Message {
+	t.Helper()
+	dir := filepath.Join(root, inbox.InboxDir, agent)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []*inbox.Message
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := inbox.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs
+}

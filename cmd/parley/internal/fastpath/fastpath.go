@@ -1,0 +1,29 @@
+// Package fastpath sends the plainest "parley send" before Go initialises
+// the rest of the program (internal/quicksend says which sends, and why).
+//
+// It is the one package whose initialisation does work, and it must be:
+// Go runs every package's initialisation before main, so only an init
+// function that runs first can spare a send the rest. main imports it;
+// it imports only what a send needs, so Go initialises it after those few
+// packages and before the heavy ones. For every other command line it does
+// nothing.
+package fastpath
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/parleyhq/parley/internal/quicksend"
+)
+
+func init() {
+	sent, err := quicksend.Run(os.Args[1:], os.Getenv, os.Stdout)
+	if !sent {
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "parley: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}

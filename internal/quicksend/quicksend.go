@@ -1,0 +1,207 @@
+// Package quicksend runs the plainest "parley send" before the rest of
+// parley is initialised.
+//
+// Go initialises every package a binary holds before main runs, and
+// parley's (goldmark, SQLite, the MCP SDK, NATS) cost a send three times
+// what its one durable write does. Run is called from the init of a
+// package that imports only what a send needs, which Go initialises before
+// those: when the command line is a send it can do alone, it sends and the
+// process exits without initialising the rest.
+//
+// It judges nothing of its own. It sends only what the whole command
+// would send without a word beside its result: a root with no settings
+// (no config.json: the file messenger, its default timings), trusted as
+// the command trusts one, a message sendcheck accepts, to an agent whose
+// inbox exists and whose registration is live. Anything else (another
+// form of the command line, standard input, a warning to give, an error
+// to word, a failed write, which leaves nothing behind) is left to the
+// whole command, which then does all of it, as if Run had not been
+// called.
+package quicksend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/rootdir"
+	"github.com/parleyhq/parley/internal/sendcheck"
+	"github.com/parleyhq/parley/internal/trust"
+	"github.com/parleyhq/parley/registry"
+)
+
+// Off is the value of $PARLEY_FASTPATH that leaves every send to the
+// whole command (to compare the two, or to rule this path out).
+const Off = "off"
+
+// request is a send's command line, as cobra would read it.
+type request struct {
+	root, from, to, typ, replyTo, text string
+	json                               bool
+}
+
+// Run sends the message of args (the command line without the program's
+// name) when it is a send this path can do alone, and writes what the
+// command writes to stdout. sent reports whether it did; err is an error
+// writing stdout after the message was sent (the command's exit status
+// 1). getenv reads the environment.
+func Run(args []string, getenv func(string) string, stdout io.Writer) (sent bool, err error) {
+	if getenv("PARLEY_FASTPATH") == Off || getenv("PARLEY_VAULT") != "" {
+		return false, nil
+	}
+	r, ok := parse(args)
+	if !ok {
+		return false, nil
+	}
+	r.text = strings.TrimPrefix(r.text, "\ufeff")
+	if sendcheck.Check(r.from, r.to, r.typ, r.replyTo, r.text) != nil {
+		return false, nil
+	}
+	root, _ := rootdir.Named(r.root, getenv("PARLEY_ROOT"), false)
+	if !plainRoot(root) {
+		return false, nil
+	}
+	m, ok := deliver(root, r)
+	if !ok {
+		return false, nil
+	}
+	if r.json {
+		return true, JSONLine(stdout, m)
+	}
+	return true, SentLine(stdout, m.ID, r.to)
+}
+
+// parse reads args as "send" with its flags and one text, in any order
+// cobra accepts (flags before and after the command and the text, "--flag
+// value" and "--flag=value", the last of a repeated flag): ok is false for
+// any other command line, and for the forms left to cobra (short flags,
+// "--", a text from standard input, --vault, --verbose, --help, a boolean
+// flag given a value).
+func parse(args []string) (r request, ok bool) {
+	r.typ = inbox.TypeText
+	var command, text bool
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			switch {
+			case !command && a == "send":
+				command = true
+			case command && !text && a != "-":
+				r.text, text = a, true
+			default:
+				return r, false
+			}
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !strings.HasPrefix(a, "--") || name == "" {
+			return r, false
+		}
+		var dst *string
+		switch name {
+		case "json", "require-live":
+			// --require-live asks for a live recipient, the only kind this
+			// path sends to.
+			if hasValue {
+				return r, false
+			}
+			if name == "json" {
+				r.json = true
+			}
+			continue
+		case "root":
+			dst = &r.root
+		case "from":
+			dst = &r.from
+		case "to":
+			dst = &r.to
+		case "type":
+			dst = &r.typ
+		case "reply-to":
+			dst = &r.replyTo
+		default:
+			return r, false
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return r, false
+			}
+			i++
+			value = args[i]
+		}
+		*dst = value
+	}
+	return r, command && text
+}
+
+// plainRoot reports whether root is a root the command would use without
+// a word: a trusted directory, holding a root's entries, with no
+// config.json and the default vault inside it.
+func plainRoot(root string) bool {
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return false
+	}
+	if trust.Path("the parley root", root) != nil || !rootdir.Have(root) {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(root, "config.json")); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(root, "vault"))
+	return errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()
+}
+
+// deliver sends r's message to a recipient whose inbox exists and whose
+// registration is live, through the file messenger: ok is false, with
+// nothing sent, for any other recipient and on any error.
+func deliver(root string, r request) (m *inbox.Message, ok bool) {
+	ctx := context.Background()
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		return nil, false
+	}
+	defer tr.Close()
+	reg, err := registry.Open(root, tr)
+	if err != nil {
+		return nil, false
+	}
+	defer reg.Close()
+	if has, err := tr.Exists(ctx, r.to); err != nil || !has {
+		return nil, false
+	}
+	if e, err := reg.Get(ctx, r.to); err != nil || !e.Alive {
+		return nil, false
+	}
+	m = &inbox.Message{ID: inbox.NewID(), From: r.from, To: r.to, Text: r.text, Timestamp: inbox.Now(), Type: r.typ, ReplyTo: r.replyTo}
+	if _, err := m.Encode(); err != nil {
+		return nil, false
+	}
+	if err := tr.Send(ctx, m); err != nil {
+		return nil, false
+	}
+	return m, true
+}
+
+// SentLine writes the line "parley send" prints once a message is
+// delivered.
+func SentLine(w io.Writer, id, to string) error {
+	_, err := fmt.Fprintf(w, "sent %s to %s\n", id, to)
+	return err
+}
+
+// JSONLine writes m's wire form on a line: what "parley send --json"
+// prints.
+func JSONLine(w io.Writer, m *inbox.Message) error {
+	b, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}

@@ -1,0 +1,242 @@
+package quicksend
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/registry"
+	"github.com/parleyhq/parley/registrytest"
+)
+
+// env is an environment of the given variables alone.
+func env(kv ...string) func(string) string {
+	return func(k string) string {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == k {
+				return kv[i+1]
+			}
+		}
+		return ""
+	}
+}
+
+// liveRoot is a root holding the inboxes of Bob (registered by this live
+// process) and Carol (an inbox, no registration).
+func liveRoot(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), ".parley")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	ctx := context.Background()
+	for _, name := range []string{"Bob", "Carol"} {
+		if err := tr.Create(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg, err := registry.Open(root, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	if _, err := reg.Register(ctx, registry.Registration{Name: "Bob", PID: os.Getpid(), SessionID: "s1"}); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// waiting is what the inboxes of root hold: every message file, by agent.
+func waiting(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	got := map[string][]string{}
+	dirs, _ := os.ReadDir(filepath.Join(root, inbox.InboxDir))
+	for _, d := range dirs {
+		files, _ := os.ReadDir(filepath.Join(root, inbox.InboxDir, d.Name()))
+		for _, f := range files {
+			if strings.HasSuffix(f.Name(), ".json") && !strings.HasPrefix(f.Name(), ".") {
+				got[d.Name()] = append(got[d.Name()], f.Name())
+			}
+		}
+	}
+	return got
+}
+
+// The command lines cobra reads as a send of one text, in the forms
+// scripts write them, are read as cobra reads them; every other form is
+// left to cobra.
+func TestParse(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want request
+		ok   bool
+	}{
+		{[]string{"send", "--from", "A", "--to", "B", "hi"}, request{from: "A", to: "B", typ: "text", text: "hi"}, true},
+		{[]string{"--root", "/r", "send", "--to=B", "hi", "--from=A", "--json"}, request{root: "/r", from: "A", to: "B", typ: "text", text: "hi", json: true}, true},
+		{[]string{"send", "--from", "A", "--to", "B", "--type", "review", "--reply-to", "x-1", "--require-live", "two words"}, request{from: "A", to: "B", typ: "review", replyTo: "x-1", text: "two words"}, true},
+		{[]string{"send", "--from", "A", "--from", "C", "--to", "B", "hi"}, request{from: "C", to: "B", typ: "text", text: "hi"}, true}, // the last wins, as in pflag
+		{[]string{"send", "--from", "A", "--to", "B", "--", "hi"}, request{}, false},
+		{[]string{"send", "--from", "A", "--to", "B", "-"}, request{}, false},
+		{[]string{"send", "--from", "A", "--to", "B"}, request{}, false},
+		{[]string{"send", "--from", "A", "--to", "B", "hi", "there"}, request{}, false},
+		{[]string{"send", "-v", "--from", "A", "--to", "B", "hi"}, request{}, false},
+		{[]string{"send", "--verbose", "--from", "A", "--to", "B", "hi"}, request{}, false},
+		{[]string{"send", "--vault", "v", "--from", "A", "--to", "B", "hi"}, request{}, false},
+		{[]string{"send", "--help"}, request{}, false},
+		{[]string{"send", "--json=false", "--from", "A", "--to", "B", "hi"}, request{}, false},
+		{[]string{"send", "--from", "A", "--to"}, request{}, false},
+		{[]string{"recv", "--as", "B"}, request{}, false},
+		{[]string{"hi", "send", "--from", "A", "--to", "B"}, request{}, false},
+		{[]string{"agents", "send"}, request{}, false},
+		{[]string{"--version"}, request{}, false},
+		{nil, request{}, false},
+	} {
+		got, ok := parse(tc.args)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("parse(%q) = %+v, %v; want %+v, %v", tc.args, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// A plain send to a live agent is sent here, durably, and says what the
+// command says; its JSON form is the message's wire form.
+func TestRunSendsToALiveAgent(t *testing.T) {
+	t.Parallel()
+	root := liveRoot(t)
+	var out bytes.Buffer
+	sent, err := Run([]string{"--root", root, "send", "--from", "Alice", "--to", "Bob", "--type", "review", "\ufeffis the key per tenant?"}, env(), &out)
+	if !sent || err != nil {
+		t.Fatalf("Run = %v, %v; want sent", sent, err)
+	}
+	msgs := waiting(t, root)
+	if len(msgs["Bob"]) != 1 {
+		t.Fatalf("inboxes hold %v, want one message for Bob", msgs)
+	}
+	b, err := os.ReadFile(filepath.Join(root, inbox.InboxDir, "Bob", msgs["Bob"][0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := inbox.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.From != "Alice" || m.To != "Bob" || m.Type != "review" || m.Text != "is the key per tenant?" {
+		t.Errorf("delivered %+v", m)
+	}
+	if want := "sent " + m.ID + " to Bob\n"; out.String() != want {
+		t.Errorf("printed %q, want %q", out.String(), want)
+	}
+
+	out.Reset()
+	sent, err = Run([]string{"send", "--json", "--from", "Alice", "--to", "Bob", "again"}, env("PARLEY_ROOT", root), &out)
+	if !sent || err != nil {
+		t.Fatalf("Run --json = %v, %v; want sent", sent, err)
+	}
+	j, err := inbox.Decode(bytes.TrimSuffix(out.Bytes(), []byte("\n")))
+	if err != nil || j.Text != "again" || !strings.HasSuffix(out.String(), "}\n") {
+		t.Errorf("--json printed %q (%v)", out.String(), err)
+	}
+}
+
+// Every send that the command would word (a warning, an error), or that
+// this path cannot judge alone, is left to the command, with nothing sent
+// and nothing printed.
+func TestRunLeavesTheRestToTheCommand(t *testing.T) {
+	t.Parallel()
+	send := func(extra ...string) []string {
+		return append([]string{"send", "--from", "Alice", "--to", "Bob"}, extra...)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		env   []string
+		setup func(t *testing.T, root string)
+	}{
+		{name: "turned off", args: send("hi"), env: []string{"PARLEY_FASTPATH", Off}},
+		{name: "a vault named", args: send("hi"), env: []string{"PARLEY_VAULT", "/elsewhere"}},
+		{name: "an agent known but not running (a not_active warning)", args: []string{"send", "--from", "Alice", "--to", "Carol", "hi"}},
+		{name: "an agent unknown (not_found)", args: []string{"send", "--from", "Alice", "--to", "Dave", "hi"}},
+		{name: "an invalid name", args: []string{"send", "--from", "Al ice", "--to", "Bob", "hi"}},
+		{name: "a blank text", args: send("  ")},
+		{name: "a text that is not UTF-8", args: send("\xff\xfe")},
+		{name: "an invalid type", args: send("--type", "Review", "hi")},
+		{name: "a reply id with a space", args: send("--reply-to", "a b", "hi")},
+		{name: "a text over the limit", args: send(strings.Repeat("x", inbox.MaxMessageBytes+1))},
+		{name: "settings (config.json)", args: send("hi"), setup: func(t *testing.T, root string) {
+			if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"transport":"file"}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a root others can write", args: send("hi"), setup: func(t *testing.T, root string) {
+			if err := os.Chmod(root, 0o777); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a vault that is a file", args: send("hi"), setup: func(t *testing.T, root string) {
+			if err := os.WriteFile(filepath.Join(root, "vault"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a vault linked out of the root", args: send("hi"), setup: func(t *testing.T, root string) {
+			if err := os.Symlink(t.TempDir(), filepath.Join(root, "vault")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a registration that does not read", args: send("hi"), setup: func(t *testing.T, root string) {
+			if err := os.WriteFile(filepath.Join(root, registry.Dir, "Bob.json"), []byte("{torn"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a registration of a process gone", args: send("hi"), setup: func(t *testing.T, root string) {
+			tr, err := inbox.NewFileTransport(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Close()
+			reg, err := registry.Open(root, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reg.Close()
+			dead := registrytest.DeadPID(t)
+			if err := reg.Update(context.Background(), "Bob", "s1", func(r *registry.Registration) { r.PID = dead }); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := liveRoot(t)
+			if tc.setup != nil {
+				tc.setup(t, root)
+			}
+			var out bytes.Buffer
+			sent, err := Run(append([]string{"--root", root}, tc.args...), env(tc.env...), &out)
+			if sent || err != nil || out.Len() > 0 {
+				t.Errorf("Run = %v, %v, printed %q; want it left to the command", sent, err, out.String())
+			}
+			if msgs := waiting(t, root); len(msgs) > 0 {
+				t.Errorf("left %v in the inboxes", msgs)
+			}
+		})
+	}
+	// No root at all: nothing is made.
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if sent, _ := Run([]string{"--root", filepath.Join(dir, "none"), "send", "--from", "A", "--to", "Bob", "hi"}, env(), &out); sent {
+		t.Error("sent without a root")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Errorf("made %v looking for a root", entries)
+	}
+}
