@@ -94,8 +94,9 @@ type CLIResult struct {
 	} `json:"parley_build"`
 	// Startup is the CPU time (user+system, median) of starting a process
 	// that does nothing: the floor program ("floor start") and parley
-	// ("parley --version"), measured in turn. parley's send minus its
-	// start-up is what the send itself costs.
+	// ("parley --version", which initialises every package parley links),
+	// measured in turn. A send that takes the fast path
+	// (internal/quicksend) initialises fewer, and can cost less than this.
 	Startup struct {
 		Runs               int     `json:"runs"`
 		FloorCPUMs         float64 `json:"floor_cpu_ms"`

@@ -74,7 +74,7 @@ func New(stdin io.Reader, stdout, stderr io.Writer) (a *Factory, flush func()) {
 }
 
 // RootDir is the messenger state directory: --root, $PARLEY_ROOT, or the
-// nearest .parley (app.FindRoot).
+// nearest .parley (rootdir.Find).
 func (a *Factory) RootDir() string { return a.Service().Root() }
 
 // VaultDir is the vault: --vault, $PARLEY_VAULT, or <root>/vault.
