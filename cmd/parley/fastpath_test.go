@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/quicksend"
+	"github.com/parleyhq/parley/internal/sendcheck"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -22,22 +24,8 @@ import (
 // the sends it leaves to the command are the command's alone.
 func TestFastPathSendsAsTheCommandDoes(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	mustCLI(t, root, "", "agents", "add", "Bob")
+	root := liveBob(t)
 	mustCLI(t, root, "", "agents", "add", "Carol")
-	tr, err := inbox.NewFileTransport(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	reg, err := registry.Open(root, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reg.Close()
-	if _, err := reg.Register(context.Background(), registry.Registration{Name: "Bob", PID: os.Getpid(), SessionID: "fast"}); err != nil {
-		t.Fatal(err)
-	}
 	ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	stamps := regexp.MustCompile(`"timestamp":"[^"]*"`)
 	run := func(fast bool, extraEnv string, args ...string) (stdout, stderr string, code int) {
@@ -101,6 +89,108 @@ func TestFastPathSendsAsTheCommandDoes(t *testing.T) {
 			t.Errorf("the command did not initialise %s: the test no longer tells the paths apart", heavy)
 		}
 	}
+}
+
+// liveBob is a root whose agent Bob has an inbox and is registered by
+// this live process.
+func liveBob(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	tr, err := inbox.NewFileTransport(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	reg, err := registry.Open(root, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	if _, err := reg.Register(context.Background(), registry.Registration{Name: "Bob", PID: os.Getpid(), SessionID: "fast"}); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// Every command line the fast path reads as a send (quicksend.Parse), the
+// command reads as the same send: run in this process (where the fast
+// path never runs), it delivers the message Parse read and prints it in
+// the form Parse read. The lines are drawn from the flags, values and
+// slips a script or a person writes, in any order.
+func TestFastPathReadsCommandLinesAsTheCommandDoes(t *testing.T) {
+	t.Parallel()
+	root := liveBob(t)
+	pick := func(rng *rand.Rand, xs ...[]string) []string { return xs[rng.IntN(len(xs))] }
+	slips := []string{"send", "--from", "--to", "--json", "Bob", "hi", "-", "--", "-v", "--json=true", "--require-live=false", "--to=", "--help", "--type"}
+	rng := rand.New(rand.NewPCG(5, 12))
+	read, checked := 0, 0
+	for range 1500 {
+		// The pieces of a send, in any order, some left out, some twice,
+		// and now and then a slip among them.
+		pieces := [][]string{
+			pick(rng, []string{"--from", "Alice"}, []string{"--from=Alice"}, []string{"--from", "ci-runner"}),
+			pick(rng, []string{"--to", "Bob"}, []string{"--to=Bob"}, []string{"--to", "bob"}),
+			pick(rng, []string{"hi there"}, []string{"é"}, []string{"--not a flag"}, []string{"x=y"}),
+		}
+		for _, opt := range [][]string{
+			pick(rng, []string{"--type", "review"}, []string{"--type=note"}, []string{"--type", "Bad"}),
+			pick(rng, []string{"--reply-to", "m-1"}, []string{"--reply-to=r-2"}, []string{"--reply-to", "--json"}),
+			{"--require-live"},
+			pick(rng, []string{"--from", "Carol"}, []string{"--to", "Bob"}, []string{"--type", "text"}),
+		} {
+			if rng.IntN(2) == 0 {
+				pieces = append(pieces, opt)
+			}
+		}
+		rng.Shuffle(len(pieces), func(i, j int) { pieces[i], pieces[j] = pieces[j], pieces[i] })
+		args := []string{"--root", root, "send"}
+		for _, p := range pieces {
+			args = append(args, p...)
+		}
+		if rng.IntN(2) == 0 { // the global --json, anywhere
+			k := 2 + rng.IntN(len(args)-1)
+			args = append(args[:k], append([]string{"--json"}, args[k:]...)...)
+		}
+		if rng.IntN(4) == 0 {
+			k := 2 + rng.IntN(len(args)-1)
+			args = append(args[:k], append([]string{slips[rng.IntN(len(slips))]}, args[k:]...)...)
+		}
+		r, ok := quicksend.Parse(args)
+		if !ok {
+			continue
+		}
+		read++
+		if r.Root != root || sendcheck.Check(r.From, r.To, r.Type, r.ReplyTo, r.Text) != nil || r.To != "Bob" {
+			continue // left to the command by Run (another root, a refusal, an agent not live)
+		}
+		checked++
+		before := len(waitingFor(t, root, "Bob"))
+		out, errs, code := runT(t, "", args...)
+		msgs := waitingFor(t, root, "Bob")
+		if code != 0 || errs != "" || len(msgs) != before+1 {
+			t.Fatalf("parley %q: Parse read %+v; the command: exit %d, stderr %q, %d delivered", args, r, code, errs, len(msgs)-before)
+		}
+		m := msgs[len(msgs)-1]
+		if m.From != r.From || m.To != r.To || m.Type != r.Type || m.ReplyTo != r.ReplyTo || m.Text != r.Text {
+			t.Fatalf("parley %q: Parse read %+v; the command delivered %+v", args, r, m)
+		}
+		want := "sent " + m.ID + " to Bob\n"
+		if r.JSON {
+			var b bytes.Buffer
+			if err := quicksend.JSONLine(&b, m); err != nil {
+				t.Fatal(err)
+			}
+			want = b.String()
+		}
+		if out != want {
+			t.Fatalf("parley %q: the command printed %q, Parse's form is %q", args, out, want)
+		}
+	}
+	if checked < 200 {
+		t.Fatalf("only %d of %d command lines Parse read were sends to check: the draw no longer tests the path", checked, read)
+	}
+	t.Logf("%d command lines read as sends, %d of them sent and compared", read, checked)
 }
 
 // waitingFor is every message in agent's inbox under root, oldest first.

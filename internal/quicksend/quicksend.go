@@ -40,10 +40,12 @@ import (
 // whole command (to compare the two, or to rule this path out).
 const Off = "off"
 
-// request is a send's command line, as cobra would read it.
-type request struct {
-	root, from, to, typ, replyTo, text string
-	json                               bool
+// Request is a send's command line, as cobra reads it: the flags' values
+// (Root empty when --root is not given; Type inbox.TypeText unless --type
+// is) and the text.
+type Request struct {
+	Root, From, To, Type, ReplyTo, Text string
+	JSON                                bool
 }
 
 // Run sends the message of args (the command line without the program's
@@ -55,15 +57,15 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (sent bool
 	if getenv("PARLEY_FASTPATH") == Off || getenv("PARLEY_VAULT") != "" {
 		return false, nil
 	}
-	r, ok := parse(args)
+	r, ok := Parse(args)
 	if !ok {
 		return false, nil
 	}
-	r.text = strings.TrimPrefix(r.text, "\ufeff")
-	if sendcheck.Check(r.from, r.to, r.typ, r.replyTo, r.text) != nil {
+	r.Text = strings.TrimPrefix(r.Text, "\ufeff")
+	if sendcheck.Check(r.From, r.To, r.Type, r.ReplyTo, r.Text) != nil {
 		return false, nil
 	}
-	root, _ := rootdir.Named(r.root, getenv("PARLEY_ROOT"), false)
+	root, _ := rootdir.Named(r.Root, getenv("PARLEY_ROOT"), false)
 	if !plainRoot(root) {
 		return false, nil
 	}
@@ -71,20 +73,21 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (sent bool
 	if !ok {
 		return false, nil
 	}
-	if r.json {
+	if r.JSON {
 		return true, JSONLine(stdout, m)
 	}
-	return true, SentLine(stdout, m.ID, r.to)
+	return true, SentLine(stdout, m.ID, r.To)
 }
 
-// parse reads args as "send" with its flags and one text, in any order
-// cobra accepts (flags before and after the command and the text, "--flag
-// value" and "--flag=value", the last of a repeated flag): ok is false for
+// Parse reads args as "send" with its flags and one text, in any order
+// cobra accepts (the global flags --root and --json before or after the
+// command, send's own after it, before or after the text, "--flag value"
+// and "--flag=value", the last of a repeated flag): ok is false for
 // any other command line, and for the forms left to cobra (short flags,
 // "--", a text from standard input, --vault, --verbose, --help, a boolean
 // flag given a value).
-func parse(args []string) (r request, ok bool) {
-	r.typ = inbox.TypeText
+func Parse(args []string) (r Request, ok bool) {
+	r.Type = inbox.TypeText
 	var command, text bool
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -93,7 +96,7 @@ func parse(args []string) (r request, ok bool) {
 			case !command && a == "send":
 				command = true
 			case command && !text && a != "-":
-				r.text, text = a, true
+				r.Text, text = a, true
 			default:
 				return r, false
 			}
@@ -102,6 +105,9 @@ func parse(args []string) (r request, ok bool) {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		if !strings.HasPrefix(a, "--") || name == "" {
 			return r, false
+		}
+		if !command && name != "json" && name != "root" {
+			return r, false // send's own flags go after "send"; only the global ones may come before
 		}
 		var dst *string
 		switch name {
@@ -112,19 +118,19 @@ func parse(args []string) (r request, ok bool) {
 				return r, false
 			}
 			if name == "json" {
-				r.json = true
+				r.JSON = true
 			}
 			continue
 		case "root":
-			dst = &r.root
+			dst = &r.Root
 		case "from":
-			dst = &r.from
+			dst = &r.From
 		case "to":
-			dst = &r.to
+			dst = &r.To
 		case "type":
-			dst = &r.typ
+			dst = &r.Type
 		case "reply-to":
-			dst = &r.replyTo
+			dst = &r.ReplyTo
 		default:
 			return r, false
 		}
@@ -160,7 +166,7 @@ func plainRoot(root string) bool {
 // deliver sends r's message to a recipient whose inbox exists and whose
 // registration is live, through the file messenger: ok is false, with
 // nothing sent, for any other recipient and on any error.
-func deliver(root string, r request) (m *inbox.Message, ok bool) {
+func deliver(root string, r Request) (m *inbox.Message, ok bool) {
 	ctx := context.Background()
 	tr, err := inbox.NewFileTransport(root)
 	if err != nil {
@@ -172,13 +178,13 @@ func deliver(root string, r request) (m *inbox.Message, ok bool) {
 		return nil, false
 	}
 	defer reg.Close()
-	if has, err := tr.Exists(ctx, r.to); err != nil || !has {
+	if has, err := tr.Exists(ctx, r.To); err != nil || !has {
 		return nil, false
 	}
-	if e, err := reg.Get(ctx, r.to); err != nil || !e.Alive {
+	if e, err := reg.Get(ctx, r.To); err != nil || !e.Alive {
 		return nil, false
 	}
-	m = &inbox.Message{ID: inbox.NewID(), From: r.from, To: r.to, Text: r.text, Timestamp: inbox.Now(), Type: r.typ, ReplyTo: r.replyTo}
+	m = &inbox.Message{ID: inbox.NewID(), From: r.From, To: r.To, Text: r.Text, Timestamp: inbox.Now(), Type: r.Type, ReplyTo: r.ReplyTo}
 	if _, err := m.Encode(); err != nil {
 		return nil, false
 	}

@@ -78,32 +78,33 @@ func TestParse(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		args []string
-		want request
+		want Request
 		ok   bool
 	}{
-		{[]string{"send", "--from", "A", "--to", "B", "hi"}, request{from: "A", to: "B", typ: "text", text: "hi"}, true},
-		{[]string{"--root", "/r", "send", "--to=B", "hi", "--from=A", "--json"}, request{root: "/r", from: "A", to: "B", typ: "text", text: "hi", json: true}, true},
-		{[]string{"send", "--from", "A", "--to", "B", "--type", "review", "--reply-to", "x-1", "--require-live", "two words"}, request{from: "A", to: "B", typ: "review", replyTo: "x-1", text: "two words"}, true},
-		{[]string{"send", "--from", "A", "--from", "C", "--to", "B", "hi"}, request{from: "C", to: "B", typ: "text", text: "hi"}, true}, // the last wins, as in pflag
-		{[]string{"send", "--from", "A", "--to", "B", "--", "hi"}, request{}, false},
-		{[]string{"send", "--from", "A", "--to", "B", "-"}, request{}, false},
-		{[]string{"send", "--from", "A", "--to", "B"}, request{}, false},
-		{[]string{"send", "--from", "A", "--to", "B", "hi", "there"}, request{}, false},
-		{[]string{"send", "-v", "--from", "A", "--to", "B", "hi"}, request{}, false},
-		{[]string{"send", "--verbose", "--from", "A", "--to", "B", "hi"}, request{}, false},
-		{[]string{"send", "--vault", "v", "--from", "A", "--to", "B", "hi"}, request{}, false},
-		{[]string{"send", "--help"}, request{}, false},
-		{[]string{"send", "--json=false", "--from", "A", "--to", "B", "hi"}, request{}, false},
-		{[]string{"send", "--from", "A", "--to"}, request{}, false},
-		{[]string{"recv", "--as", "B"}, request{}, false},
-		{[]string{"hi", "send", "--from", "A", "--to", "B"}, request{}, false},
-		{[]string{"agents", "send"}, request{}, false},
-		{[]string{"--version"}, request{}, false},
-		{nil, request{}, false},
+		{[]string{"send", "--from", "A", "--to", "B", "hi"}, Request{From: "A", To: "B", Type: "text", Text: "hi"}, true},
+		{[]string{"--root", "/r", "send", "--to=B", "hi", "--from=A", "--json"}, Request{Root: "/r", From: "A", To: "B", Type: "text", Text: "hi", JSON: true}, true},
+		{[]string{"send", "--from", "A", "--to", "B", "--type", "review", "--reply-to", "x-1", "--require-live", "two words"}, Request{From: "A", To: "B", Type: "review", ReplyTo: "x-1", Text: "two words"}, true},
+		{[]string{"send", "--from", "A", "--from", "C", "--to", "B", "hi"}, Request{From: "C", To: "B", Type: "text", Text: "hi"}, true}, // the last wins, as in pflag
+		{[]string{"--from", "A", "send", "--to", "B", "hi"}, Request{}, false}, // cobra: unknown flag --from for "parley"
+		{[]string{"send", "--from", "A", "--to", "B", "--", "hi"}, Request{}, false},
+		{[]string{"send", "--from", "A", "--to", "B", "-"}, Request{}, false},
+		{[]string{"send", "--from", "A", "--to", "B"}, Request{}, false},
+		{[]string{"send", "--from", "A", "--to", "B", "hi", "there"}, Request{}, false},
+		{[]string{"send", "-v", "--from", "A", "--to", "B", "hi"}, Request{}, false},
+		{[]string{"send", "--verbose", "--from", "A", "--to", "B", "hi"}, Request{}, false},
+		{[]string{"send", "--vault", "v", "--from", "A", "--to", "B", "hi"}, Request{}, false},
+		{[]string{"send", "--help"}, Request{}, false},
+		{[]string{"send", "--json=false", "--from", "A", "--to", "B", "hi"}, Request{}, false},
+		{[]string{"send", "--from", "A", "--to"}, Request{}, false},
+		{[]string{"recv", "--as", "B"}, Request{}, false},
+		{[]string{"hi", "send", "--from", "A", "--to", "B"}, Request{}, false},
+		{[]string{"agents", "send"}, Request{}, false},
+		{[]string{"--version"}, Request{}, false},
+		{nil, Request{}, false},
 	} {
-		got, ok := parse(tc.args)
+		got, ok := Parse(tc.args)
 		if ok != tc.ok || ok && got != tc.want {
-			t.Errorf("parse(%q) = %+v, %v; want %+v, %v", tc.args, got, ok, tc.want, tc.ok)
+			t.Errorf("Parse(%q) = %+v, %v; want %+v, %v", tc.args, got, ok, tc.want, tc.ok)
 		}
 	}
 }
