@@ -131,9 +131,10 @@ func TestFastPathReadsCommandLinesAsTheCommandDoes(t *testing.T) {
 		pieces := [][]string{
 			pick(rng, []string{"--from", "Alice"}, []string{"--from=Alice"}, []string{"--from", "ci-runner"}),
 			pick(rng, []string{"--to", "Bob"}, []string{"--to=Bob"}, []string{"--to", "bob"}),
-			pick(rng, []string{"hi there"}, []string{"é"}, []string{"--not a flag"}, []string{"x=y"}),
+			pick(rng, []string{"hi there"}, []string{"é"}, []string{"--not a flag"}, []string{"x=y"}, []string{"help"}, []string{"send"}, []string{"—from"}),
 		}
 		for _, opt := range [][]string{
+			pick(rng, []string{"--root", root}, []string{"--root=" + root}),
 			pick(rng, []string{"--type", "review"}, []string{"--type=note"}, []string{"--type", "Bad"}),
 			pick(rng, []string{"--reply-to", "m-1"}, []string{"--reply-to=r-2"}, []string{"--reply-to", "--json"}),
 			{"--require-live"},
