@@ -16,6 +16,9 @@ type Version struct {
 	Time     string `json:"time,omitempty"`
 	Modified bool   `json:"modified,omitempty"`
 	Go       string `json:"go"`
+	// Cgo says the build linked cgo (CGO_ENABLED=1: a dynamically linked
+	// binary, which starts more slowly than a static one).
+	Cgo bool `json:"cgo"`
 }
 
 // BuildVersion reads the build information the Go toolchain embedded. A
@@ -45,6 +48,8 @@ func versionFrom(bi *debug.BuildInfo, override string) Version {
 				v.Time = s.Value
 			case "vcs.modified":
 				v.Modified = s.Value == "true"
+			case "CGO_ENABLED":
+				v.Cgo = s.Value == "1"
 			}
 		}
 	}

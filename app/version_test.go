@@ -43,3 +43,21 @@ func TestVersionSetAtLinkTime(t *testing.T) {
 		t.Errorf("version %q", got)
 	}
 }
+
+// The version says whether the build linked cgo (a dynamically linked
+// binary starts more slowly): "parley bench cli" reads it to say so.
+func TestVersionSaysCgo(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		settings []debug.BuildSetting
+		want     bool
+	}{
+		{[]debug.BuildSetting{{Key: "CGO_ENABLED", Value: "1"}}, true},
+		{[]debug.BuildSetting{{Key: "CGO_ENABLED", Value: "0"}}, false},
+		{nil, false},
+	} {
+		if got := versionFrom(&debug.BuildInfo{Settings: tc.settings}, "").Cgo; got != tc.want {
+			t.Errorf("%v: cgo %v, want %v", tc.settings, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
@@ -55,6 +56,10 @@ func TestBenchCLIRuns(t *testing.T) {
 		if l, d, r := get(side, "lost"), get(side, "duplicated"), get(side, "reordered"); l+d+r != 0 {
 			t.Errorf("%s: %v lost, %v duplicated, %v reordered", side, l, d, r)
 		}
+	}
+	// The build is what the binary says of itself ("--json version").
+	if pb, _ := o["parley_build"].(map[string]any); pb == nil || pb["go"] != runtime.Version() {
+		t.Errorf("parley_build %v, want go %s", o["parley_build"], runtime.Version())
 	}
 	if get("startup", "runs") <= 0 || get("startup", "floor_cpu_ms") <= 0 || get("startup", "parley_version_cpu_ms") <= 0 {
 		t.Errorf("start-up: %v", o["startup"])

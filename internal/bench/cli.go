@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"debug/buildinfo"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,9 +84,10 @@ type CLIResult struct {
 	FileSystem string `json:"filesystem"`
 	CPUs       int    `json:"cpus"`
 	Senders    int    `json:"senders"`
-	// ParleyBuild says how the measured parley binary was built, as far
-	// as its build information tells: a cgo build is dynamically linked
-	// and starts more slowly (see docs/performance.md).
+	// ParleyBuild says how the measured parley binary was built, as its
+	// "--json version" tells (nothing from a parley too old to say): a cgo
+	// build is dynamically linked and starts more slowly (see
+	// docs/performance.md).
 	ParleyBuild struct {
 		Go         string `json:"go,omitempty"`
 		CgoEnabled bool   `json:"cgo_enabled"`
@@ -153,14 +153,7 @@ func runCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 		}
 	}
 	res := &CLIResult{Bench: "cli", Dir: o.Dir, FileSystem: FSType(o.Dir), CPUs: runtime.NumCPU(), Senders: o.Senders}
-	if bi, err := buildinfo.ReadFile(o.Parley); err == nil {
-		res.ParleyBuild.Go = bi.GoVersion
-		for _, st := range bi.Settings {
-			if st.Key == "CGO_ENABLED" {
-				res.ParleyBuild.CgoEnabled = st.Value == "1"
-			}
-		}
-	}
+	res.ParleyBuild.Go, res.ParleyBuild.CgoEnabled = parleyBuild(ctx, o.Parley)
 	root := filepath.Join(o.Dir, "root")
 	floorDir := filepath.Join(o.Dir, "floor-inbox")
 	if err := os.MkdirAll(floorDir, 0o700); err != nil {
@@ -257,6 +250,26 @@ func runCLI(ctx context.Context, o CLIOptions) (*CLIResult, error) {
 	rt.CPU = ratio(res.Parley.CPUPerSendMs, res.Floor.CPUPerSendMs)
 	rt.Throughput = ratio(res.Parley.ThroughputPerSec, res.Floor.ThroughputPerSec)
 	return res, nil
+}
+
+// parleyBuild is the Go version and the cgo setting the parley binary
+// reports of its build ("parley --json version"); empty and false when it
+// does not say. Asking the binary, rather than reading its build
+// information with debug/buildinfo, keeps debug/elf and debug/dwarf (and
+// their package initialisation) out of every parley command.
+func parleyBuild(ctx context.Context, parley string) (goVersion string, cgo bool) {
+	out, err := exec.CommandContext(ctx, parley, "--json", "version").Output()
+	if err != nil {
+		return "", false
+	}
+	var v struct {
+		Go  string `json:"go"`
+		Cgo bool   `json:"cgo"`
+	}
+	if json.Unmarshal(out, &v) != nil {
+		return "", false
+	}
+	return v.Go, v.Cgo
 }
 
 // startupRuns is how many times each do-nothing process is started.
