@@ -85,7 +85,7 @@ func TestParse(t *testing.T) {
 		{[]string{"--root", "/r", "send", "--to=B", "hi", "--from=A", "--json"}, Request{Root: "/r", From: "A", To: "B", Type: "text", Text: "hi", JSON: true}, true},
 		{[]string{"send", "--from", "A", "--to", "B", "--type", "review", "--reply-to", "x-1", "--require-live", "two words"}, Request{From: "A", To: "B", Type: "review", ReplyTo: "x-1", Text: "two words"}, true},
 		{[]string{"send", "--from", "A", "--from", "C", "--to", "B", "hi"}, Request{From: "C", To: "B", Type: "text", Text: "hi"}, true}, // the last wins, as in pflag
-		{[]string{"--from", "A", "send", "--to", "B", "hi"}, Request{}, false}, // cobra: unknown flag --from for "parley"
+		{[]string{"--from", "A", "send", "--to", "B", "hi"}, Request{}, false},                                                           // cobra: unknown flag --from for "parley"
 		{[]string{"send", "--from", "A", "--to", "B", "--", "hi"}, Request{}, false},
 		{[]string{"send", "--from", "A", "--to", "B", "-"}, Request{}, false},
 		{[]string{"send", "--from", "A", "--to", "B"}, Request{}, false},
