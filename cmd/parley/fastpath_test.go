@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/quicksend"
@@ -218,4 +222,79 @@ func waitingFor(t *testing.T, root, agent string) []*inbox.Message {
 		msgs = append(msgs, m)
 	}
 	return msgs
+}
+
+// Must show: every guarantee of the messenger holds for a send the fast
+// path takes. "parley send" processes to a live agent, each killed with
+// SIGKILL at a random point of its life (30 times, 200 under
+// PARLEY_LONG=1): every send that said "sent ID" is in the inbox once,
+// and no message file there is torn (a killed send leaves at most a
+// staging file, which starts with a dot).
+func TestFastPathSendKilledAtRandomPoints(t *testing.T) {
+	t.Parallel()
+	kills := 30
+	if os.Getenv("PARLEY_LONG") == "1" {
+		kills = 200
+	}
+	root := liveBob(t)
+	send := func(i int) *exec.Cmd {
+		cmd := testBinary(t, "--root", root, "send", "--from", "Killer", "--to", "Bob", "message "+strconv.Itoa(i))
+		cmd.Stderr = io.Discard
+		return cmd
+	}
+	// How long one send lives here (a race build starts slowly): the kills
+	// fall anywhere from its start to past its end.
+	start := time.Now()
+	if out, err := send(-1).Output(); err != nil || !strings.HasPrefix(string(out), "sent ") {
+		t.Fatalf("a send: %q, %v", out, err)
+	}
+	life := time.Since(start)
+	rng := rand.New(rand.NewPCG(7, uint64(time.Now().UnixNano())))
+	said := map[string]bool{}
+	killed := 0
+	for i := range kills {
+		cmd := send(i)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(life) * 5 / 4)))
+		if cmd.Process.Signal(syscall.SIGKILL) == nil {
+			killed++
+		}
+		if err := cmd.Wait(); err == nil {
+			id, ok := strings.CutPrefix(strings.TrimSpace(out.String()), "sent ")
+			id, _, _ = strings.Cut(id, " ")
+			if !ok {
+				t.Fatalf("send %d exited 0 saying %q", i, out.String())
+			}
+			said[id] = true
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(root, inbox.InboxDir, "Bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, e := range entries {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // the sender mark, staging files of killed sends
+		}
+		b, err := os.ReadFile(filepath.Join(root, inbox.InboxDir, "Bob", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := inbox.Decode(b)
+		if err != nil {
+			t.Fatalf("%s is torn: %v", e.Name(), err)
+		}
+		count[m.ID]++
+	}
+	for id := range said {
+		if count[id] != 1 {
+			t.Errorf("send %s said sent, and its message is in the inbox %d times", id, count[id])
+		}
+	}
+	t.Logf("%d sends, %d signalled, %d said sent, %d messages in the inbox (one send lives %v)", kills, killed, len(said), len(count), life)
 }
