@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -19,7 +18,6 @@ import (
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/quicksend"
 	"github.com/parleyhq/parley/internal/sendcheck"
-	"github.com/parleyhq/parley/registry"
 )
 
 // A send that the fast path takes (internal/quicksend, run in the
@@ -101,19 +99,7 @@ func liveBob(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	mustCLI(t, root, "", "agents", "add", "Bob")
-	tr, err := inbox.NewFileTransport(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	reg, err := registry.Open(root, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reg.Close()
-	if _, err := reg.Register(context.Background(), registry.Registration{Name: "Bob", PID: os.Getpid(), SessionID: "fast"}); err != nil {
-		t.Fatal(err)
-	}
+	register(t, root, "Bob", true)
 	return root
 }
 

@@ -33,26 +33,34 @@ func liveRoot(t *testing.T) string {
 	if err := os.Mkdir(root, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	withMessenger(t, root, func(ctx context.Context, tr *inbox.FileTransport, reg *registry.Registry) error {
+		for _, name := range []string{"Bob", "Carol"} {
+			if err := tr.Create(ctx, name); err != nil {
+				return err
+			}
+		}
+		_, err := reg.Register(ctx, registry.Registration{Name: "Bob", PID: os.Getpid(), SessionID: "s1"})
+		return err
+	})
+	return root
+}
+
+// withMessenger calls do with the file messenger of root open.
+func withMessenger(t *testing.T, root string, do func(context.Context, *inbox.FileTransport, *registry.Registry) error) {
+	t.Helper()
 	tr, err := inbox.NewFileTransport(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	ctx := context.Background()
-	for _, name := range []string{"Bob", "Carol"} {
-		if err := tr.Create(ctx, name); err != nil {
-			t.Fatal(err)
-		}
-	}
 	reg, err := registry.Open(root, tr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer reg.Close()
-	if _, err := reg.Register(ctx, registry.Registration{Name: "Bob", PID: os.Getpid(), SessionID: "s1"}); err != nil {
+	if err := do(context.Background(), tr, reg); err != nil {
 		t.Fatal(err)
 	}
-	return root
 }
 
 // waiting is what the inboxes of root hold: every message file, by agent.
@@ -199,20 +207,10 @@ func TestRunLeavesTheRestToTheCommand(t *testing.T) {
 			}
 		}},
 		{name: "a registration of a process gone", args: send("hi"), setup: func(t *testing.T, root string) {
-			tr, err := inbox.NewFileTransport(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tr.Close()
-			reg, err := registry.Open(root, tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer reg.Close()
 			dead := registrytest.DeadPID(t)
-			if err := reg.Update(context.Background(), "Bob", "s1", func(r *registry.Registration) { r.PID = dead }); err != nil {
-				t.Fatal(err)
-			}
+			withMessenger(t, root, func(ctx context.Context, _ *inbox.FileTransport, reg *registry.Registry) error {
+				return reg.Update(ctx, "Bob", "s1", func(r *registry.Registration) { r.PID = dead })
+			})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
