@@ -200,10 +200,15 @@ func explainLeft(err error, left string, args ...any) error {
 	var ae *Error
 	hint := ""
 	p := ProblemMessenger
+	var de *inbox.DeliveryError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &ae):
+		return err
+	case errors.As(err, &de) && de.Placed():
+		// Its message says what was left (the message, in the inbox),
+		// whatever failed: not left's "nothing was delivered".
 		return err
 	case errors.Is(err, inbox.ErrBusy):
 		hint = "%v; stop the other receiver (a 'parley watch', a waiting 'parley recv' or a running agent) and try again"

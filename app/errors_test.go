@@ -12,6 +12,7 @@ import (
 
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/registry"
 )
 
@@ -254,5 +255,26 @@ func TestAReadOnlyFileSystemIsNotAPermissionProblem(t *testing.T) {
 	err = Explain(&os.PathError{Op: "open", Path: "inbox/Ravi/.lock", Err: syscall.EROFS})
 	if msg := fmtErr(err); !strings.Contains(msg, "read-only file system: remount it read-write") || strings.Contains(msg, "permissions") {
 		t.Errorf("a receive on a read-only file system: %q", msg)
+	}
+}
+
+// A send that failed once its message was in the inbox is said as the
+// delivery error says it ("the message is in the inbox nonetheless"), not
+// with the disk-full or permission wording of a send that left nothing
+// ("nothing was delivered").
+func TestAPlacedSendIsNotSaidUndelivered(t *testing.T) {
+	t.Parallel()
+	for _, cause := range []error{syscall.ENOSPC, syscall.EIO, syscall.EACCES} {
+		err := &inbox.DeliveryError{Op: "send", Agent: "Bob", Path: "inbox/Bob/m.json",
+			Err: &durable.PathError{Op: "sync", Path: ".", Err: cause, Placed: true}}
+		got := explainLeft(err, leftNotSent).Error()
+		if strings.Contains(got, "nothing was delivered") || !strings.Contains(got, "in the inbox nonetheless") {
+			t.Errorf("%v: %q", cause, got)
+		}
+	}
+	// Not placed: the disk-full wording, as before.
+	err := &inbox.DeliveryError{Op: "send", Agent: "Bob", Err: &durable.PathError{Op: "create", Path: ".m", Err: syscall.ENOSPC}}
+	if got := explainLeft(err, leftNotSent).Error(); !strings.Contains(got, "nothing was delivered") {
+		t.Errorf("a send that left nothing: %q", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/vocab"
 )
 
@@ -41,10 +42,21 @@ type DeliveryError struct {
 }
 
 func (e *DeliveryError) Error() string {
+	s := fmt.Sprintf("%s %s: %v", e.Op, e.Agent, e.Err)
 	if e.Path != "" {
-		return fmt.Sprintf("%s %s (%s): %v", e.Op, e.Agent, e.Path, e.Err)
+		s = fmt.Sprintf("%s %s (%s): %v", e.Op, e.Agent, e.Path, e.Err)
 	}
-	return fmt.Sprintf("%s %s: %v", e.Op, e.Agent, e.Err)
+	if e.Placed() {
+		s += "; the message is in the inbox nonetheless (a crash before its directory is synced could undo that): do not send it again"
+	}
+	return s
+}
+
+// Placed reports whether a send failed once its message was in the inbox
+// (the directory's sync, the last step): a receiver may have it already.
+func (e *DeliveryError) Placed() bool {
+	var pe *durable.PathError
+	return e.Op == "send" && errors.As(e.Err, &pe) && pe.Placed
 }
 
 func (e *DeliveryError) Unwrap() error { return e.Err }

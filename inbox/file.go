@@ -242,7 +242,9 @@ const maxNameAttempts = 16
 // Send delivers m to the inbox of m.To as <ms13>-<seq6>-<rand4>.json. It
 // returns once the file and its directory entry are on disk. On error
 // nothing a reader would pick up is left behind (a staging file that could
-// not be removed starts with a dot and is pruned by gc).
+// not be removed starts with a dot and is pruned by gc), but for an error
+// that is Placed (DeliveryError.Placed): the directory's sync failed once
+// the message was in the inbox.
 //
 // The (ms13, seq6) stamp orders one sender's messages in that inbox, also
 // across processes and when the wall clock steps back: it is above the

@@ -82,7 +82,9 @@ func StagingName(name string) string {
 }
 
 // WriteFile atomically replaces name with data. On error nothing is left
-// behind: the staging file is removed and name keeps its previous content.
+// behind (the staging file is removed and name keeps its previous
+// content), but for an error that is Placed: the directory's sync failed
+// once name held data.
 func WriteFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
 	return write(fsys, name, data, perm, false)
 }
@@ -91,6 +93,8 @@ func WriteFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
 // existing file and then returns an error satisfying errors.Is(err,
 // fs.ErrExist). It is the race-free way to claim a name: of two concurrent
 // callers exactly one succeeds, and the file is complete when it appears.
+// On error nothing is left behind, but for an error that is Placed (see
+// WriteFile).
 func CreateFile(fsys FS, name string, data []byte, perm fs.FileMode) error {
 	return write(fsys, name, data, perm, true)
 }
@@ -127,7 +131,13 @@ func write(fsys FS, name string, data []byte, perm fs.FileMode, exclusive bool) 
 	} else if err = fsys.Rename(tmp, name); err != nil {
 		return &PathError{Op: "rename", Path: name, Err: err}
 	}
-	return SyncDir(fsys, path.Dir(name))
+	if err = SyncDir(fsys, path.Dir(name)); err != nil {
+		var pe *PathError
+		if errors.As(err, &pe) {
+			pe.Placed = true
+		}
+	}
+	return err
 }
 
 // SyncDir fsyncs a directory so that a rename or link in it survives a
@@ -152,6 +162,11 @@ type PathError struct {
 	Op   string // create, write, sync, close, link, rename, open
 	Path string
 	Err  error
+	// Placed says the file was already in place under its name when the
+	// step failed (the directory's sync, after the rename or link): a
+	// reader may have it, though a crash before the directory is synced
+	// could still undo it.
+	Placed bool
 }
 
 func (e *PathError) Error() string { return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err) }

@@ -300,3 +300,54 @@ func TestDirectorySyncFailureIsReported(t *testing.T) {
 		}
 	}
 }
+
+// failDirSync is a file system whose directories do not sync (EIO), as a
+// failing disk or a network file system may answer.
+type failDirSync struct{ durable.FS }
+
+func (f failDirSync) OpenFile(name string, flag int, perm fs.FileMode) (durable.File, error) {
+	file, err := f.FS.OpenFile(name, flag, perm)
+	if err != nil || flag != os.O_RDONLY {
+		return file, err
+	}
+	return eioSync{file}, nil
+}
+
+type eioSync struct{ durable.File }
+
+func (eioSync) Sync() error { return syscall.EIO }
+
+// A write whose last step (the directory's sync) fails has put the file
+// in place already: its error says so (Placed), so that a caller does not
+// say "nothing was written" or write it again. An error before the file
+// is in place is not Placed, and leaves nothing.
+func TestAFailedDirectorySyncIsPlaced(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		write func(durable.FS, string, []byte, fs.FileMode) error
+	}{
+		{"WriteFile", durable.WriteFile},
+		{"CreateFile", durable.CreateFile},
+	} {
+		dir := t.TempDir()
+		r, err := os.OpenRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		err = tc.write(failDirSync{durable.Root(r)}, "m.json", []byte("whole"), 0o600)
+		var pe *durable.PathError
+		if !errors.As(err, &pe) || !pe.Placed || !errors.Is(err, syscall.EIO) {
+			t.Errorf("%s: %v (%#v), want a Placed sync error", tc.name, err, pe)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "m.json")); err != nil || string(b) != "whole" {
+			t.Errorf("%s: the file holds %q (%v), want it in place", tc.name, b, err)
+		}
+		// Before the file is in place: nothing left, not Placed.
+		err = tc.write(durable.Root(r), "sub/m.json", []byte("x"), 0o600)
+		if !errors.As(err, &pe) || pe.Placed {
+			t.Errorf("%s into a missing directory: %v, want an error that is not Placed", tc.name, err)
+		}
+	}
+}

@@ -14,9 +14,11 @@
 // the command trusts one, a message sendcheck accepts, to an agent whose
 // inbox exists and whose registration is live. Anything else (another
 // form of the command line, standard input, a warning to give, an error
-// to word, a failed write, which leaves nothing behind) is left to the
-// whole command, which then does all of it, as if Run had not been
-// called.
+// to word, a failed write that left nothing behind) is left to the whole
+// command, which then does all of it, as if Run had not been called. The
+// one error it says itself is a send that failed once its message was in
+// the inbox (the directory's sync): the command would send it again, so
+// Run says it, in the words the command would use (the error's own).
 package quicksend
 
 import (
@@ -32,6 +34,7 @@ import (
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/rootdir"
 	"github.com/parleyhq/parley/internal/sendcheck"
+	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/internal/trust"
 	"github.com/parleyhq/parley/registry"
 )
@@ -50,10 +53,13 @@ type Request struct {
 
 // Run sends the message of args (the command line without the program's
 // name) when it is a send this path can do alone, and writes what the
-// command writes to stdout. sent reports whether it did; err is an error
-// writing stdout after the message was sent (the command's exit status
-// 1). getenv reads the environment.
-func Run(args []string, getenv func(string) string, stdout io.Writer) (sent bool, err error) {
+// command writes to stdout (through termsafe on a terminal, as the command
+// does). handled reports whether the command line was this path's: then
+// err, when not nil, is the command's error (exit status 1), said as the
+// command says it: a send that failed once its message was in the inbox
+// (which the command must not send again), or stdout that could not be
+// written. getenv reads the environment.
+func Run(args []string, getenv func(string) string, stdout io.Writer) (handled bool, err error) {
 	if getenv("PARLEY_FASTPATH") == Off || getenv("PARLEY_VAULT") != "" {
 		return false, nil
 	}
@@ -69,9 +75,21 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (sent bool
 	if !plainRoot(root) {
 		return false, nil
 	}
-	m, ok := deliver(root, r)
+	m, ok, err := deliver(root, r)
 	if !ok {
 		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	if termsafe.IsTerminal(stdout) {
+		w := termsafe.NewWriter(stdout)
+		defer func() {
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
+		}()
+		stdout = w
 	}
 	if r.JSON {
 		return true, JSONLine(stdout, m)
@@ -163,35 +181,46 @@ func plainRoot(root string) bool {
 	return errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()
 }
 
+// fileOptions are the file messenger's options of a send here: none but
+// in tests, which inject a failing file system.
+var fileOptions []inbox.FileOption
+
 // deliver sends r's message to a recipient whose inbox exists and whose
 // registration is live, through the file messenger: ok is false, with
-// nothing sent, for any other recipient and on any error.
-func deliver(root string, r Request) (m *inbox.Message, ok bool) {
+// nothing sent, for any other recipient and on any error but one. A send
+// that failed once its message was in the inbox (its directory's sync) is
+// ok, with that error: the command, run after it, would send the message
+// twice.
+func deliver(root string, r Request) (m *inbox.Message, ok bool, err error) {
 	ctx := context.Background()
-	tr, err := inbox.NewFileTransport(root)
+	tr, err := inbox.NewFileTransport(root, fileOptions...)
 	if err != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	defer tr.Close()
 	reg, err := registry.Open(root, tr)
 	if err != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	defer reg.Close()
 	if has, err := tr.Exists(ctx, r.To); err != nil || !has {
-		return nil, false
+		return nil, false, nil
 	}
 	if e, err := reg.Get(ctx, r.To); err != nil || !e.Alive {
-		return nil, false
+		return nil, false, nil
 	}
 	m = &inbox.Message{ID: inbox.NewID(), From: r.From, To: r.To, Text: r.Text, Timestamp: inbox.Now(), Type: r.Type, ReplyTo: r.ReplyTo}
 	if _, err := m.Encode(); err != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	if err := tr.Send(ctx, m); err != nil {
-		return nil, false
+		var de *inbox.DeliveryError
+		if errors.As(err, &de) && de.Placed() {
+			return m, true, err
+		}
+		return nil, false, nil
 	}
-	return m, true
+	return m, true, nil
 }
 
 // SentLine writes the line "parley send" prints once a message is

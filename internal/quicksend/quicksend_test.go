@@ -3,12 +3,20 @@ package quicksend
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
+	"github.com/creack/pty"
+
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/registrytest"
 )
@@ -237,5 +245,75 @@ func TestRunLeavesTheRestToTheCommand(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
 		t.Errorf("made %v looking for a root", entries)
+	}
+}
+
+// dirSyncFails is a file system whose directories stop syncing (EIO) once
+// armed, as a failing disk or a network file system may.
+type dirSyncFails struct {
+	durable.FS
+	armed *atomic.Bool
+}
+
+func (f dirSyncFails) OpenFile(name string, flag int, perm fs.FileMode) (durable.File, error) {
+	file, err := f.FS.OpenFile(name, flag, perm)
+	if err != nil || flag != os.O_RDONLY || !f.armed.Load() {
+		return file, err
+	}
+	return eioOnSync{file}, nil
+}
+
+type eioOnSync struct{ durable.File }
+
+func (eioOnSync) Sync() error { return syscall.EIO }
+
+// A send that failed once its message was in the inbox (the directory's
+// sync) is not left to the command, which would send the message a
+// second time: Run says the error itself. Not parallel: it sets the
+// package's file options, before the parallel tests run.
+func TestRunSaysASendThatFailedInTheInbox(t *testing.T) {
+	root := liveRoot(t)
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	armed := &atomic.Bool{}
+	fileOptions = []inbox.FileOption{inbox.WithFS(dirSyncFails{FS: durable.Root(rt), armed: armed})}
+	defer func() { fileOptions = nil }()
+	armed.Store(true)
+	var out bytes.Buffer
+	handled, err := Run([]string{"--root", root, "send", "--from", "Alice", "--to", "Bob", "hi"}, env(), &out)
+	if !handled || err == nil || !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "in the inbox nonetheless") {
+		t.Fatalf("Run = %v, %v; want it handled, saying the message is in the inbox", handled, err)
+	}
+	if out.Len() > 0 {
+		t.Errorf("printed %q beside the error", out.String())
+	}
+	if msgs := waiting(t, root); len(msgs["Bob"]) != 1 {
+		t.Errorf("inboxes hold %v, want the one message for Bob", msgs)
+	}
+}
+
+// On a terminal the line goes through termsafe, as the command's output
+// does: a text's bidirectional overrides and C1 controls, which JSON does
+// not escape, never reach the terminal raw.
+func TestRunWritesSafelyToATerminal(t *testing.T) {
+	t.Parallel()
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	root := liveRoot(t)
+	handled, err := Run([]string{"--root", root, "--json", "send", "--from", "Alice", "--to", "Bob", "x \u202e y \u0085 z \x7f"}, env(), tty)
+	if !handled || err != nil {
+		t.Fatalf("Run = %v, %v", handled, err)
+	}
+	tty.Close()
+	got, _ := io.ReadAll(ptm) // EIO once the terminal's side is closed
+	if strings.ContainsAny(string(got), "\u202e\u0085\x7f") || !strings.Contains(string(got), "\uFFFD") {
+		t.Errorf("the terminal got %q", got)
 	}
 }

@@ -12,17 +12,21 @@ package fastpath
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/parleyhq/parley/internal/quicksend"
+	"github.com/parleyhq/parley/internal/termsafe"
 )
 
 func init() {
-	sent, err := quicksend.Run(os.Args[1:], os.Getenv, os.Stdout)
-	if !sent {
+	handled, err := quicksend.Run(os.Args[1:], os.Getenv, os.Stdout)
+	if !handled {
 		return
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "parley: %v\n", err)
+		// As the command says an error (cmdutil.ExitCode): one line, safe
+		// on a terminal, exit status 1.
+		fmt.Fprintf(os.Stderr, "parley: %s\n", termsafe.Clean(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "), ""))
 		os.Exit(1)
 	}
 	os.Exit(0)

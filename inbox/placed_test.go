@@ -1,0 +1,69 @@
+package inbox_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/durable"
+)
+
+// dirSyncFails is a file system whose directories stop syncing (EIO) once
+// armed, as a failing disk or a network file system may.
+type dirSyncFails struct {
+	durable.FS
+	armed *atomic.Bool
+}
+
+func (f dirSyncFails) OpenFile(name string, flag int, perm fs.FileMode) (durable.File, error) {
+	file, err := f.FS.OpenFile(name, flag, perm)
+	if err != nil || flag != os.O_RDONLY || !f.armed.Load() {
+		return file, err
+	}
+	return eioOnSync{file}, nil
+}
+
+type eioOnSync struct{ durable.File }
+
+func (eioOnSync) Sync() error { return syscall.EIO }
+
+// A send whose last step (the inbox directory's sync) fails has put its
+// message in the inbox: the error says so (Placed, and in its words), so
+// that no caller says "nothing was delivered" or sends it again.
+func TestASendThatFailsOnceInTheInboxSaysSo(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	armed := &atomic.Bool{}
+	tr := newFileAt(t, root, inbox.WithFS(dirSyncFails{FS: durable.Root(rt), armed: armed}))
+	mustCreate(t, tr, "Bob")
+	armed.Store(true)
+	m := &inbox.Message{ID: inbox.NewID(), From: "Alice", To: "Bob", Text: "hello", Timestamp: inbox.Now(), Type: inbox.TypeText}
+	err = tr.Send(ctxT(t), m)
+	var de *inbox.DeliveryError
+	if !errors.As(err, &de) || !de.Placed() || !errors.Is(err, syscall.EIO) {
+		t.Fatalf("Send = %v, want a Placed delivery error", err)
+	}
+	if !strings.Contains(err.Error(), "the message is in the inbox nonetheless") {
+		t.Errorf("the error does not say the message is in the inbox: %q", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "inbox", "Bob", "*.json"))
+	if len(files) != 1 {
+		t.Errorf("the inbox holds %v, want the message", files)
+	}
+	// Another failure is not Placed: an inbox that is not there.
+	err = tr.Send(ctxT(t), &inbox.Message{ID: inbox.NewID(), From: "Alice", To: "Nobody", Text: "hi", Timestamp: inbox.Now(), Type: inbox.TypeText})
+	if errors.As(err, &de) && de.Placed() {
+		t.Errorf("a send to a missing inbox is Placed: %v", err)
+	}
+}
