@@ -286,6 +286,13 @@ func (r *Runner) send(ctx context.Context, log *slog.Logger, reply *inbox.Messag
 		if err == nil {
 			return true
 		}
+		var de *inbox.DeliveryError
+		if errors.As(err, &de) && de.Placed() {
+			// In the coordinator's inbox already (its directory's sync
+			// failed): sent again, it would only be dropped.
+			log.Warn("reply in the inbox, but its directory was not synced", "op", "send", "err", err)
+			return true
+		}
 		permanent := errors.Is(err, inbox.ErrNotFound) || errors.Is(err, inbox.ErrInvalidName) || errors.Is(err, inbox.ErrTooLarge)
 		if permanent || try == 3 {
 			log.Warn("reply not sent", "op", "send", "err", err)
