@@ -433,7 +433,12 @@ type tapTransport struct {
 
 func (t tapTransport) Send(ctx context.Context, m *inbox.Message) error {
 	err := t.Transport.Send(ctx, m)
-	t.p.delivered(m, err)
+	seen := err
+	var de *inbox.DeliveryError
+	if errors.As(err, &de) && de.Placed() {
+		seen = nil // in the coordinator's inbox (its directory's sync failed): delivered
+	}
+	t.p.delivered(m, seen)
 	return err
 }
 
