@@ -3,11 +3,10 @@ package agent
 import (
 	"context"
 	"log/slog"
-	"syscall"
 	"testing"
 
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/inboxtest"
 )
 
 // placedTransport says every send failed once its message was in the
@@ -20,8 +19,7 @@ type placedTransport struct {
 
 func (p *placedTransport) Send(_ context.Context, m *inbox.Message) error {
 	p.sends++
-	return &inbox.DeliveryError{Op: "send", Agent: m.To, Path: "inbox/" + m.To + "/m.json",
-		Err: &durable.PathError{Op: "sync", Path: ".", Err: syscall.EIO, Placed: true}}
+	return inboxtest.PlacedError(m)
 }
 
 // A reply whose send failed once it was in the coordinator's inbox is

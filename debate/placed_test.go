@@ -2,13 +2,12 @@ package debate_test
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/inboxtest"
 )
 
 // placedMessenger delivers every message, then says its send failed once
@@ -20,8 +19,7 @@ func (m placedMessenger) Send(ctx context.Context, msg *inbox.Message) error {
 	if err := m.Messenger.Send(ctx, msg); err != nil {
 		return err
 	}
-	return &inbox.DeliveryError{Op: "send", Agent: msg.To, Path: "inbox/" + msg.To + "/m.json",
-		Err: &durable.PathError{Op: "sync", Path: ".", Err: syscall.EIO, Placed: true}}
+	return inboxtest.PlacedError(msg)
 }
 
 // A request whose send failed once it was in the agent's inbox was

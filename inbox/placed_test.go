@@ -2,36 +2,16 @@ package inbox_test
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/inboxtest"
 	"github.com/parleyhq/parley/internal/durable"
 )
-
-// dirSyncFails is a file system whose directories stop syncing (EIO) once
-// armed, as a failing disk or a network file system may.
-type dirSyncFails struct {
-	durable.FS
-	armed *atomic.Bool
-}
-
-func (f dirSyncFails) OpenFile(name string, flag int, perm fs.FileMode) (durable.File, error) {
-	file, err := f.FS.OpenFile(name, flag, perm)
-	if err != nil || flag != os.O_RDONLY || !f.armed.Load() {
-		return file, err
-	}
-	return eioOnSync{file}, nil
-}
-
-type eioOnSync struct{ durable.File }
-
-func (eioOnSync) Sync() error { return syscall.EIO }
 
 // A send whose last step (the inbox directory's sync) fails has put its
 // message in the inbox: the error says so (Placed, and in its words), so
@@ -44,10 +24,10 @@ func TestASendThatFailsOnceInTheInboxSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close() })
-	armed := &atomic.Bool{}
-	tr := newFileAt(t, root, inbox.WithFS(dirSyncFails{FS: durable.Root(rt), armed: armed}))
+	fsys := &inboxtest.DirSyncFails{FS: durable.Root(rt)}
+	tr := newFileAt(t, root, inbox.WithFS(fsys))
 	mustCreate(t, tr, "Bob")
-	armed.Store(true)
+	fsys.Armed.Store(true)
 	m := &inbox.Message{ID: inbox.NewID(), From: "Alice", To: "Bob", Text: "hello", Timestamp: inbox.Now(), Type: inbox.TypeText}
 	err = tr.Send(ctxT(t), m)
 	var de *inbox.DeliveryError

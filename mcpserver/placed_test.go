@@ -3,11 +3,10 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"syscall"
 	"testing"
 
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/inboxtest"
 )
 
 // placedTransport says every send failed once its message was in the
@@ -16,8 +15,7 @@ import (
 type placedTransport struct{ Transport }
 
 func (placedTransport) Send(_ context.Context, m *inbox.Message) error {
-	return &inbox.DeliveryError{Op: "send", Agent: m.To, Path: "inbox/" + m.To + "/m.json",
-		Err: &durable.PathError{Op: "sync", Path: ".", Err: syscall.EIO, Placed: true}}
+	return inboxtest.PlacedError(m)
 }
 
 // A participant's reply that is in the coordinator's inbox, though its

@@ -5,17 +5,16 @@ import (
 	"context"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 
 	"github.com/creack/pty"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/inboxtest"
 	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/registry"
 	"github.com/parleyhq/parley/registrytest"
@@ -248,25 +247,6 @@ func TestRunLeavesTheRestToTheCommand(t *testing.T) {
 	}
 }
 
-// dirSyncFails is a file system whose directories stop syncing (EIO) once
-// armed, as a failing disk or a network file system may.
-type dirSyncFails struct {
-	durable.FS
-	armed *atomic.Bool
-}
-
-func (f dirSyncFails) OpenFile(name string, flag int, perm fs.FileMode) (durable.File, error) {
-	file, err := f.FS.OpenFile(name, flag, perm)
-	if err != nil || flag != os.O_RDONLY || !f.armed.Load() {
-		return file, err
-	}
-	return eioOnSync{file}, nil
-}
-
-type eioOnSync struct{ durable.File }
-
-func (eioOnSync) Sync() error { return syscall.EIO }
-
 // A send that failed once its message was in the inbox (the directory's
 // sync) is not left to the command, which would send the message a
 // second time: Run says the error itself. Not parallel: it sets the
@@ -278,10 +258,10 @@ func TestRunSaysASendThatFailedInTheInbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	armed := &atomic.Bool{}
-	fileOptions = []inbox.FileOption{inbox.WithFS(dirSyncFails{FS: durable.Root(rt), armed: armed})}
+	fsys := &inboxtest.DirSyncFails{FS: durable.Root(rt)}
+	fileOptions = []inbox.FileOption{inbox.WithFS(fsys)}
 	defer func() { fileOptions = nil }()
-	armed.Store(true)
+	fsys.Armed.Store(true)
 	var out bytes.Buffer
 	handled, err := Run([]string{"--root", root, "send", "--from", "Alice", "--to", "Bob", "hi"}, env(), &out)
 	if !handled || err == nil || !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "in the inbox nonetheless") {
