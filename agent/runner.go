@@ -286,8 +286,7 @@ func (r *Runner) send(ctx context.Context, log *slog.Logger, reply *inbox.Messag
 		if err == nil {
 			return true
 		}
-		var de *inbox.DeliveryError
-		if errors.As(err, &de) && de.Placed() {
+		if inbox.Placed(err) {
 			// In the coordinator's inbox already (its directory's sync
 			// failed): sent again, it would only be dropped.
 			log.Warn("reply in the inbox, but its directory was not synced", "op", "send", "err", err)

@@ -200,13 +200,12 @@ func explainLeft(err error, left string, args ...any) error {
 	var ae *Error
 	hint := ""
 	p := ProblemMessenger
-	var de *inbox.DeliveryError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &ae):
 		return err
-	case errors.As(err, &de) && de.Placed():
+	case inbox.Placed(err):
 		// Its message says what was left (the message, in the inbox),
 		// whatever failed: not left's "nothing was delivered".
 		return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
@@ -147,15 +146,10 @@ func fault(f *sendcheck.Fault) *Error {
 // is said about the recipient. A byte order mark before the text (a file
 // saved by Notepad, PowerShell's UTF-8 piped in) is no part of it.
 func (r SendRequest) message() (*inbox.Message, error) {
-	r.Text = strings.TrimPrefix(r.Text, "\ufeff")
-	if f := sendcheck.Check(r.From, r.To, r.Type, r.ReplyTo, r.Text); f != nil {
+	m, f := sendcheck.Message(r.From, r.To, r.Type, r.ReplyTo, r.Text)
+	if f != nil {
 		return nil, fault(f)
 	}
-	typ := r.Type
-	if typ == "" {
-		typ = inbox.TypeText
-	}
-	m := &inbox.Message{ID: inbox.NewID(), From: r.From, To: r.To, Text: r.Text, Timestamp: inbox.Now(), Type: typ, ReplyTo: r.ReplyTo}
 	if _, err := m.Encode(); err != nil {
 		return nil, Explain(err)
 	}

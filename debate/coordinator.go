@@ -531,8 +531,7 @@ func (c *Coordinator) send(ctx context.Context, p *pending) error {
 		sctx, cancel := context.WithTimeout(ctx, max(left, time.Millisecond))
 		defer cancel()
 		err := c.Messenger.Send(sctx, m)
-		var de *inbox.DeliveryError
-		if errors.As(err, &de) && de.Placed() {
+		if inbox.Placed(err) {
 			// The request is in the agent's inbox already (its directory's
 			// sync failed): the debate goes on as if the send had returned.
 			c.log.Warn("the request is in the agent's inbox, but its directory was not synced", "agent", p.sp.Name, "request_id", p.requestID, "err", err)

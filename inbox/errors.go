@@ -46,17 +46,23 @@ func (e *DeliveryError) Error() string {
 	if e.Path != "" {
 		s = fmt.Sprintf("%s %s (%s): %v", e.Op, e.Agent, e.Path, e.Err)
 	}
-	if e.Placed() {
+	if e.placed() {
 		s += "; the message is in the inbox nonetheless (a crash before its directory is synced could undo that): do not send it again"
 	}
 	return s
 }
 
-// Placed reports whether a send failed once its message was in the inbox
-// (the directory's sync, the last step): a receiver may have it already.
-func (e *DeliveryError) Placed() bool {
+func (e *DeliveryError) placed() bool {
 	var pe *durable.PathError
 	return e.Op == "send" && errors.As(e.Err, &pe) && pe.Placed
+}
+
+// Placed reports whether err is a send that failed once its message was in
+// the inbox (the directory's sync, the last step): a receiver may have it
+// already, so it is delivered, and sending it again would only be a copy.
+func Placed(err error) bool {
+	var de *DeliveryError
+	return errors.As(err, &de) && de.placed()
 }
 
 func (e *DeliveryError) Unwrap() error { return e.Err }

@@ -243,7 +243,7 @@ const maxNameAttempts = 16
 // returns once the file and its directory entry are on disk. On error
 // nothing a reader would pick up is left behind (a staging file that could
 // not be removed starts with a dot and is pruned by gc), but for an error
-// that is Placed (DeliveryError.Placed): the directory's sync failed once
+// that is Placed (inbox.Placed): the directory's sync failed once
 // the message was in the inbox.
 //
 // The (ms13, seq6) stamp orders one sender's messages in that inbox, also

@@ -31,7 +31,7 @@ func TestASendThatFailsOnceInTheInboxSaysSo(t *testing.T) {
 	m := &inbox.Message{ID: inbox.NewID(), From: "Alice", To: "Bob", Text: "hello", Timestamp: inbox.Now(), Type: inbox.TypeText}
 	err = tr.Send(ctxT(t), m)
 	var de *inbox.DeliveryError
-	if !errors.As(err, &de) || !de.Placed() || !errors.Is(err, syscall.EIO) {
+	if !errors.As(err, &de) || !inbox.Placed(err) || !errors.Is(err, syscall.EIO) {
 		t.Fatalf("Send = %v, want a Placed delivery error", err)
 	}
 	if !strings.Contains(err.Error(), "the message is in the inbox nonetheless") {
@@ -43,7 +43,7 @@ func TestASendThatFailsOnceInTheInboxSaysSo(t *testing.T) {
 	}
 	// Another failure is not Placed: an inbox that is not there.
 	err = tr.Send(ctxT(t), &inbox.Message{ID: inbox.NewID(), From: "Alice", To: "Nobody", Text: "hi", Timestamp: inbox.Now(), Type: inbox.TypeText})
-	if errors.As(err, &de) && de.Placed() {
+	if inbox.Placed(err) {
 		t.Errorf("a send to a missing inbox is Placed: %v", err)
 	}
 }

@@ -434,8 +434,7 @@ type tapTransport struct {
 func (t tapTransport) Send(ctx context.Context, m *inbox.Message) error {
 	err := t.Transport.Send(ctx, m)
 	seen := err
-	var de *inbox.DeliveryError
-	if errors.As(err, &de) && de.Placed() {
+	if inbox.Placed(err) {
 		seen = nil // in the coordinator's inbox (its directory's sync failed): delivered
 	}
 	t.p.delivered(m, seen)

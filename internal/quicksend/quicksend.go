@@ -67,15 +67,15 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (handled b
 	if !ok {
 		return false, nil
 	}
-	r.Text = strings.TrimPrefix(r.Text, "\ufeff")
-	if sendcheck.Check(r.From, r.To, r.Type, r.ReplyTo, r.Text) != nil {
+	m, f := sendcheck.Message(r.From, r.To, r.Type, r.ReplyTo, r.Text)
+	if f != nil {
 		return false, nil
 	}
 	root, _ := rootdir.Named(r.Root, getenv("PARLEY_ROOT"), false)
 	if !plainRoot(root) {
 		return false, nil
 	}
-	m, ok, err := deliver(root, r)
+	ok, err = deliver(root, m)
 	if !ok {
 		return false, nil
 	}
@@ -94,7 +94,7 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (handled b
 	if r.JSON {
 		return true, JSONLine(stdout, m)
 	}
-	return true, SentLine(stdout, m.ID, r.To)
+	return true, SentLine(stdout, m.ID, m.To)
 }
 
 // Parse reads args as "send" with its flags and one text, in any order
@@ -185,42 +185,35 @@ func plainRoot(root string) bool {
 // in tests, which inject a failing file system.
 var fileOptions []inbox.FileOption
 
-// deliver sends r's message to a recipient whose inbox exists and whose
+// deliver sends m to a recipient whose inbox exists and whose
 // registration is live, through the file messenger: ok is false, with
 // nothing sent, for any other recipient and on any error but one. A send
-// that failed once its message was in the inbox (its directory's sync) is
-// ok, with that error: the command, run after it, would send the message
-// twice.
-func deliver(root string, r Request) (m *inbox.Message, ok bool, err error) {
+// that failed once its message was in the inbox (inbox.Placed) is ok, with
+// that error: the command, run after it, would send the message twice.
+func deliver(root string, m *inbox.Message) (ok bool, err error) {
 	ctx := context.Background()
 	tr, err := inbox.NewFileTransport(root, fileOptions...)
 	if err != nil {
-		return nil, false, nil
+		return false, nil
 	}
 	defer tr.Close()
 	reg, err := registry.Open(root, tr)
 	if err != nil {
-		return nil, false, nil
+		return false, nil
 	}
 	defer reg.Close()
-	if has, err := tr.Exists(ctx, r.To); err != nil || !has {
-		return nil, false, nil
+	if has, err := tr.Exists(ctx, m.To); err != nil || !has {
+		return false, nil
 	}
-	if e, err := reg.Get(ctx, r.To); err != nil || !e.Alive {
-		return nil, false, nil
+	if e, err := reg.Get(ctx, m.To); err != nil || !e.Alive {
+		return false, nil
 	}
-	m = &inbox.Message{ID: inbox.NewID(), From: r.From, To: r.To, Text: r.Text, Timestamp: inbox.Now(), Type: r.Type, ReplyTo: r.ReplyTo}
-	if _, err := m.Encode(); err != nil {
-		return nil, false, nil
-	}
+	// A message over the limit once encoded is refused by Send, leaving
+	// nothing: the command words it.
 	if err := tr.Send(ctx, m); err != nil {
-		var de *inbox.DeliveryError
-		if errors.As(err, &de) && de.Placed() {
-			return m, true, err
-		}
-		return nil, false, nil
+		return inbox.Placed(err), err
 	}
-	return m, true, nil
+	return true, nil
 }
 
 // SentLine writes the line "parley send" prints once a message is

@@ -188,6 +188,7 @@ func TestRunLeavesTheRestToTheCommand(t *testing.T) {
 		{name: "an invalid type", args: send("--type", "Review", "hi")},
 		{name: "a reply id with a space", args: send("--reply-to", "a b", "hi")},
 		{name: "a text over the limit", args: send(strings.Repeat("x", inbox.MaxMessageBytes+1))},
+		{name: "a text over the limit once encoded", args: send(strings.Repeat("\x01", inbox.MaxMessageBytes/2))},
 		{name: "settings (config.json)", args: send("hi"), setup: func(t *testing.T, root string) {
 			if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"transport":"file"}`), 0o600); err != nil {
 				t.Fatal(err)

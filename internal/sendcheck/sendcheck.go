@@ -52,6 +52,21 @@ func Addressed(from, to string) *Fault {
 	return &Fault{Problem: Missing, Field: field, Tmpl: "send needs {from} and {to}"}
 }
 
+// Message is the message from sends to, of type typ (inbox.TypeText when
+// empty), answering replyTo, with text (less a leading byte order mark: a
+// file saved by Notepad, PowerShell's UTF-8 piped in), with a new id and
+// the time now; or the Fault that refuses it (Check).
+func Message(from, to, typ, replyTo, text string) (*inbox.Message, *Fault) {
+	text = strings.TrimPrefix(text, "\ufeff")
+	if f := Check(from, to, typ, replyTo, text); f != nil {
+		return nil, f
+	}
+	if typ == "" {
+		typ = inbox.TypeText
+	}
+	return &inbox.Message{ID: inbox.NewID(), From: from, To: to, Text: text, Timestamp: inbox.Now(), Type: typ, ReplyTo: replyTo}, nil
+}
+
 // Check is the fault of a message from, to, of type typ (inbox.TypeText
 // when empty), answering replyTo, with text (a leading byte order mark
 // already trimmed), or nil when it can be sent. The checks go in this

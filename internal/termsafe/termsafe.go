@@ -40,6 +40,14 @@ func Clean(s, keep string) string {
 	}, s)
 }
 
+// ErrorLine is the line that says err on a terminal or in a log: its
+// message on one line (newlines become spaces), every unsafe rune replaced:
+// an error can quote what it refused (a name, a line of a file), and must
+// never drive the terminal.
+func ErrorLine(err error) string {
+	return Clean(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "), "")
+}
+
 // CleanBytes is Clean of a byte slice: b itself when there is nothing to
 // replace, else a copy with every unsafe rune but those in keep replaced
 // by U+FFFD.

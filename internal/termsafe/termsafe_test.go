@@ -1,6 +1,7 @@
 package termsafe
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -149,5 +150,14 @@ func TestCleanBytes(t *testing.T) {
 	}
 	if got := string(CleanBytes([]byte("a\u202eb\x00c\r\nd"), "\n\r")); got != "a\uFFFDb\uFFFDc\r\nd" {
 		t.Errorf("CleanBytes = %q", got)
+	}
+}
+
+// An error is said on one line, and what it quotes never drives the
+// terminal.
+func TestErrorLine(t *testing.T) {
+	t.Parallel()
+	if got := ErrorLine(errors.New(" refused \"a\u202eb\"\nsecond line\x1b[2J \n")); got != "refused \"a\uFFFDb\" second line\uFFFD[2J" {
+		t.Errorf("ErrorLine = %q", got)
 	}
 }

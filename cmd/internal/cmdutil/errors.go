@@ -154,10 +154,7 @@ func ExitCode(err error, stderr io.Writer) int {
 		}
 		return ExitBlocked
 	}
-	// An error can quote what it refused (a name, a line of a file): it
-	// never drives the terminal.
-	msg := termsafe.Clean(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "), "")
-	fmt.Fprintf(stderr, "parley: %s\n", msg)
+	fmt.Fprintf(stderr, "parley: %s\n", termsafe.ErrorLine(err))
 	if errors.Is(err, ErrInterrupted) {
 		var sig *interrupt.SignalError
 		if errors.As(err, &sig) { // marked by Execute

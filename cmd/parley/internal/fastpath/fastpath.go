@@ -12,7 +12,6 @@ package fastpath
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/parleyhq/parley/internal/quicksend"
 	"github.com/parleyhq/parley/internal/termsafe"
@@ -26,7 +25,7 @@ func init() {
 	if err != nil {
 		// As the command says an error (cmdutil.ExitCode): one line, safe
 		// on a terminal, exit status 1.
-		fmt.Fprintf(os.Stderr, "parley: %s\n", termsafe.Clean(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "), ""))
+		fmt.Fprintf(os.Stderr, "parley: %s\n", termsafe.ErrorLine(err))
 		os.Exit(1)
 	}
 	os.Exit(0)
