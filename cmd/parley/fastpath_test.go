@@ -99,7 +99,7 @@ func liveBob(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	mustCLI(t, root, "", "agents", "add", "Bob")
-	register(t, root, "Bob", true)
+	registerLive(t, root, "Bob")
 	return root
 }
 

@@ -66,25 +66,54 @@ func jsonLines(t testing.TB, out string) []map[string]any {
 }
 
 // register registers name for this (live) process, or for a dead one.
-func register(t testing.TB, root, name string, alive bool) {
+func register(t testing.TB, root, name string, alive bool) { registerAs(t, root, name, alive, false) }
+
+// registerLive registers name for this process and renews the
+// registration until the test ends, however long the test runs (one left
+// to itself goes stale after registry.DefaultTTL: a test slowed down by
+// the race detector on a busy machine would find its agent not running).
+func registerLive(t testing.TB, root, name string) { registerAs(t, root, name, true, true) }
+
+func registerAs(t testing.TB, root, name string, alive, renew bool) {
 	t.Helper()
 	tr, err := inbox.NewFileTransport(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tr.Close()
 	reg, err := registry.Open(root, tr)
 	if err != nil {
+		tr.Close()
 		t.Fatal(err)
 	}
-	defer reg.Close()
+	closeAll := func() { reg.Close(); tr.Close() }
 	r := registry.Registration{Name: name}
 	if !alive {
 		r.PID = registrytest.DeadPID(t)
 	}
-	if _, err := reg.Register(context.Background(), r); err != nil {
+	got, err := reg.Register(context.Background(), r)
+	if err != nil {
+		closeAll()
 		t.Fatal(err)
 	}
+	if !renew {
+		closeAll()
+		return
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				_ = reg.Heartbeat(context.Background(), name, got.SessionID)
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-done; closeAll() })
 }
 
 func TestInitCreatesTheLayout(t *testing.T) {
