@@ -6,9 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/parleyhq/parley/config"
+	"github.com/parleyhq/parley/internal/rootdir"
 	"github.com/parleyhq/parley/internal/trust"
 )
 
@@ -24,7 +24,7 @@ func (a *App) TrustRoot(vaultNamed bool) error {
 	if err := config.CheckRoot(a.root); err != nil {
 		return err
 	}
-	if fi, err := os.Stat(a.vault); errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir() {
+	if rootdir.NotADirectory(a.vault) {
 		if !a.vaultNamed {
 			// The root's own vault: no --vault to correct, and init
 			// stops on it too.

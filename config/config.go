@@ -24,6 +24,7 @@ import (
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/jsonerr"
 	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/internal/rootdir"
 	"github.com/parleyhq/parley/internal/trust"
 )
 
@@ -132,8 +133,7 @@ func (c *Config) Budget(l debate.Layer) debate.ConsensusBudget {
 // ErrNotDirectory, saying what to give --root); a root that does not
 // exist, or cannot be looked at, is for what opens it to report.
 func CheckRoot(root string) error {
-	fi, err := os.Stat(root)
-	if errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir() {
+	if rootdir.NotADirectory(root) {
 		return notDirectory(root)
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/quicksend"
+	"github.com/parleyhq/parley/internal/rootdir"
 	"github.com/parleyhq/parley/internal/sendcheck"
 )
 
@@ -50,30 +51,42 @@ func TestFastPathSendsAsTheCommandDoes(t *testing.T) {
 		}
 		return stamps.ReplaceAllString(ids.ReplaceAllString(o.String(), "ID"), `"timestamp":"T"`), e.String(), code
 	}
-	for _, args := range [][]string{
-		{"send", "--from", "Alice", "--to", "Bob", "is the cache key per tenant?"},
-		{"send", "--json", "--from", "Alice", "--to", "Bob", "--type", "review", "--reply-to", "m-1", "see the diff"},
-		{"--json", "send", "--to=Bob", "--from=Alice", "--require-live", "flags after the text"},
-		{"send", "--from", "Alice", "--to", "Carol", "not running: a warning"},
-		{"send", "--from", "Alice", "--to", "Dave", "unknown: an error"},
-		{"send", "--from", "Alice", "--to", "Bob", "   "},
-		{"send", "--from", "Alice", "--to", "Bob", "two", "words"},
+	vault, notAVault := t.TempDir(), filepath.Join(t.TempDir(), "notes.md")
+	if err := os.WriteFile(notAVault, []byte("# notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		env  string
+		args []string
+	}{
+		{"", []string{"send", "--from", "Alice", "--to", "Bob", "is the cache key per tenant?"}},
+		{"", []string{"send", "--json", "--from", "Alice", "--to", "Bob", "--type", "review", "--reply-to", "m-1", "see the diff"}},
+		{"", []string{"--json", "send", "--to=Bob", "--from=Alice", "--require-live", "flags after the text"}},
+		{"", []string{"send", "--from", "Alice", "--to", "Carol", "not running: a warning"}},
+		{"", []string{"send", "--from", "Alice", "--to", "Dave", "unknown: an error"}},
+		{"", []string{"send", "--from", "Alice", "--to", "Bob", "   "}},
+		{"", []string{"send", "--from", "Alice", "--to", "Bob", "two", "words"}},
+		{"PARLEY_VAULT=" + vault, []string{"send", "--from", "Alice", "--to", "Bob", "with a vault of one's own"}},
+		{"", []string{"--vault", filepath.Join(vault, "not yet"), "send", "--from", "Alice", "--to", "Bob", "a vault not made yet"}},
+		{"PARLEY_VAULT=" + notAVault, []string{"send", "--from", "Alice", "--to", "Bob", "a vault that is a file: an error"}},
+		{"", []string{"send", "--from", "Alice", "--to", "Bob", "--vault", filepath.Join(notAVault, "x"), "through a file: an error"}},
 	} {
+		args := tc.args
 		before := len(waitingFor(t, root, "Bob")) + len(waitingFor(t, root, "Carol"))
-		fo, fe, fc := run(true, "", args...)
+		fo, fe, fc := run(true, tc.env, args...)
 		mid := len(waitingFor(t, root, "Bob")) + len(waitingFor(t, root, "Carol"))
-		so, se, sc := run(false, "", args...)
+		so, se, sc := run(false, tc.env, args...)
 		after := len(waitingFor(t, root, "Bob")) + len(waitingFor(t, root, "Carol"))
 		if fo != so || fe != se || fc != sc {
-			t.Errorf("parley %q:\nfast path: exit %d, stdout %q, stderr %q\ncommand:   exit %d, stdout %q, stderr %q", args, fc, fo, fe, sc, so, se)
+			t.Errorf("%s parley %q:\nfast path: exit %d, stdout %q, stderr %q\ncommand:   exit %d, stdout %q, stderr %q", tc.env, args, fc, fo, fe, sc, so, se)
 		}
 		if mid-before != after-mid {
-			t.Errorf("parley %q: the fast path delivered %d messages, the command %d", args, mid-before, after-mid)
+			t.Errorf("%s parley %q: the fast path delivered %d messages, the command %d", tc.env, args, mid-before, after-mid)
 		}
 	}
 	msgs := waitingFor(t, root, "Bob")
-	if len(msgs) != 6 {
-		t.Fatalf("Bob's inbox holds %d messages, want 6", len(msgs))
+	if len(msgs) != 10 {
+		t.Fatalf("Bob's inbox holds %d messages, want 10", len(msgs))
 	}
 	if m := msgs[2]; m.From != "Alice" || m.Type != "review" || m.ReplyTo != "m-1" || m.Text != "see the diff" {
 		t.Errorf("the fast path delivered %+v", m)
@@ -111,6 +124,10 @@ func liveBob(t *testing.T) string {
 func TestFastPathReadsCommandLinesAsTheCommandDoes(t *testing.T) {
 	t.Parallel()
 	root := liveBob(t)
+	vault, notAVault := t.TempDir(), filepath.Join(t.TempDir(), "notes.md")
+	if err := os.WriteFile(notAVault, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	pick := func(rng *rand.Rand, xs ...[]string) []string { return xs[rng.IntN(len(xs))] }
 	slips := []string{"send", "--from", "--to", "--json", "Bob", "hi", "-", "--", "-v", "--json=true", "--require-live=false", "--to=", "--help", "--type"}
 	rng := rand.New(rand.NewPCG(5, 12))
@@ -129,6 +146,8 @@ func TestFastPathReadsCommandLinesAsTheCommandDoes(t *testing.T) {
 			pick(rng, []string{"--reply-to", "m-1"}, []string{"--reply-to=r-2"}, []string{"--reply-to", "--json"}),
 			{"--require-live"},
 			pick(rng, []string{"--from", "Carol"}, []string{"--to", "Bob"}, []string{"--type", "text"}),
+			pick(rng, []string{"--vault", vault}, []string{"--vault=" + notAVault}, []string{"--vault", ""}, []string{"--vault=" + filepath.Join(notAVault, "x")}),
+			pick(rng, []string{"--vault", vault}, []string{"--vault", notAVault}),
 		} {
 			if rng.IntN(2) == 0 {
 				pieces = append(pieces, opt)
@@ -152,8 +171,8 @@ func TestFastPathReadsCommandLinesAsTheCommandDoes(t *testing.T) {
 			continue
 		}
 		read++
-		if r.Root != root || sendcheck.Check(r.From, r.To, r.Type, r.ReplyTo, r.Text) != nil || r.To != "Bob" {
-			continue // left to the command by Run (another root, a refusal, an agent not live)
+		if r.Root != root || sendcheck.Check(r.From, r.To, r.Type, r.ReplyTo, r.Text) != nil || r.To != "Bob" || rootdir.NotADirectory(r.Vault) {
+			continue // left to the command by Run (another root, a refusal, an agent not live, a vault that is a file)
 		}
 		checked++
 		before := len(waitingFor(t, root, "Bob"))

@@ -11,8 +11,10 @@
 // It judges nothing of its own. It sends only what the whole command
 // would send without a word beside its result: a root with no settings
 // (no config.json: the file messenger, its default timings), trusted as
-// the command trusts one, a message sendcheck accepts, to an agent whose
-// inbox exists and whose registration is live. Anything else (another
+// the command trusts one, with a vault the command takes (named by
+// --vault or $PARLEY_VAULT, which a send never opens, or the root's own),
+// a message sendcheck accepts, to an agent whose inbox exists and whose
+// registration is live. Anything else (another
 // form of the command line, standard input, a warning to give, an error
 // to word, a failed write that left nothing behind) is left to the whole
 // command, which then does all of it, as if Run had not been called. The
@@ -44,11 +46,11 @@ import (
 const Off = "off"
 
 // Request is a send's command line, as cobra reads it: the flags' values
-// (Root empty when --root is not given; Type inbox.TypeText unless --type
-// is) and the text.
+// (Root and Vault empty when --root and --vault are not given; Type
+// inbox.TypeText unless --type is) and the text.
 type Request struct {
-	Root, From, To, Type, ReplyTo, Text string
-	JSON                                bool
+	Root, Vault, From, To, Type, ReplyTo, Text string
+	JSON                                       bool
 }
 
 // Run sends the message of args (the command line without the program's
@@ -60,7 +62,7 @@ type Request struct {
 // (which the command must not send again), or stdout that could not be
 // written. getenv reads the environment.
 func Run(args []string, getenv func(string) string, stdout io.Writer) (handled bool, err error) {
-	if getenv("PARLEY_FASTPATH") == Off || getenv("PARLEY_VAULT") != "" {
+	if getenv("PARLEY_FASTPATH") == Off {
 		return false, nil
 	}
 	r, ok := Parse(args)
@@ -72,7 +74,11 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (handled b
 		return false, nil
 	}
 	root, _ := rootdir.Named(r.Root, getenv("PARLEY_ROOT"), false)
-	if !plainRoot(root) {
+	vault := r.Vault
+	if vault == "" {
+		vault = getenv("PARLEY_VAULT")
+	}
+	if !plainRoot(root, rootdir.ExpandHome(vault)) {
 		return false, nil
 	}
 	ok, err = deliver(root, m)
@@ -98,12 +104,12 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (handled b
 }
 
 // Parse reads args as "send" with its flags and one text, in any order
-// cobra accepts (the global flags --root and --json before or after the
-// command, send's own after it, before or after the text, "--flag value"
-// and "--flag=value", the last of a repeated flag): ok is false for
-// any other command line, and for the forms left to cobra (short flags,
-// "--", a text from standard input, --vault, --verbose, --help, a boolean
-// flag given a value).
+// cobra accepts (the global flags --root, --vault and --json before or
+// after the command, send's own after it, before or after the text,
+// "--flag value" and "--flag=value", the last of a repeated flag): ok is
+// false for any other command line, and for the forms left to cobra
+// (short flags, "--", a text from standard input, --verbose, --help, a
+// boolean flag given a value).
 func Parse(args []string) (r Request, ok bool) {
 	r.Type = inbox.TypeText
 	var command, text bool
@@ -124,7 +130,7 @@ func Parse(args []string) (r Request, ok bool) {
 		if !strings.HasPrefix(a, "--") || name == "" {
 			return r, false
 		}
-		if !command && name != "json" && name != "root" {
+		if !command && name != "json" && name != "root" && name != "vault" {
 			return r, false // send's own flags go after "send"; only the global ones may come before
 		}
 		var dst *string
@@ -141,6 +147,8 @@ func Parse(args []string) (r Request, ok bool) {
 			continue
 		case "root":
 			dst = &r.Root
+		case "vault":
+			dst = &r.Vault
 		case "from":
 			dst = &r.From
 		case "to":
@@ -164,10 +172,13 @@ func Parse(args []string) (r Request, ok bool) {
 	return r, command && text
 }
 
-// plainRoot reports whether root is a root the command would use without
-// a word: a trusted directory, holding a root's entries, with no
-// config.json and the default vault inside it.
-func plainRoot(root string) bool {
+// plainRoot reports whether root and vault (named, or "" for the
+// root's own) are a root and a vault the command would use without a
+// word: a trusted directory holding a root's entries, with no
+// config.json; a vault named that is not refused as no directory (a
+// send opens no vault, and the command checks a named one for that
+// alone), or the default vault inside the root.
+func plainRoot(root, vault string) bool {
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return false
 	}
@@ -176,6 +187,9 @@ func plainRoot(root string) bool {
 	}
 	if _, err := os.Lstat(filepath.Join(root, "config.json")); !errors.Is(err, fs.ErrNotExist) {
 		return false
+	}
+	if vault != "" {
+		return !rootdir.NotADirectory(vault)
 	}
 	fi, err := os.Lstat(filepath.Join(root, "vault"))
 	return errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()

@@ -107,7 +107,9 @@ func TestParse(t *testing.T) {
 		{[]string{"send", "--from", "A", "--to", "B", "hi", "there"}, Request{}, false},
 		{[]string{"send", "-v", "--from", "A", "--to", "B", "hi"}, Request{}, false},
 		{[]string{"send", "--verbose", "--from", "A", "--to", "B", "hi"}, Request{}, false},
-		{[]string{"send", "--vault", "v", "--from", "A", "--to", "B", "hi"}, Request{}, false},
+		{[]string{"send", "--vault", "v", "--from", "A", "--to", "B", "hi"}, Request{Vault: "v", From: "A", To: "B", Type: "text", Text: "hi"}, true},
+		{[]string{"--vault=~/notes", "send", "--from", "A", "--to", "B", "hi", "--vault", ""}, Request{From: "A", To: "B", Type: "text", Text: "hi"}, true}, // the last, empty: none named
+		{[]string{"send", "--from", "A", "--to", "B", "hi", "--vault"}, Request{}, false},
 		{[]string{"send", "--help"}, Request{}, false},
 		{[]string{"send", "--json=false", "--from", "A", "--to", "B", "hi"}, Request{}, false},
 		{[]string{"send", "--from", "A", "--to"}, Request{}, false},
@@ -164,6 +166,46 @@ func TestRunSendsToALiveAgent(t *testing.T) {
 	}
 }
 
+// A vault named by --vault or $PARLEY_VAULT (the flag first), which a
+// send never opens, leaves the send to this path unless the command
+// would refuse it as no directory: there or not yet, "~" for the home
+// directory.
+func TestRunSendsWithAVaultNamed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes")
+	if err := os.Mkdir(notes, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Under the home directory, a name no one has: a vault not made yet.
+	later := "~/.parley-test-vault-" + strings.TrimPrefix(filepath.Base(dir), "TestRunSendsWithAVaultNamed")
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  []string
+	}{
+		{"a vault that is there", []string{"--vault", notes}, nil},
+		{"a vault not made yet", []string{"--vault=" + filepath.Join(dir, "later")}, nil},
+		{"a vault in the environment", nil, []string{"PARLEY_VAULT", notes}},
+		{"a vault in the home directory", []string{"--vault", later}, nil},
+		{"a vault named over the environment's file", []string{"--vault", notes}, []string{"PARLEY_VAULT", "/dev/null"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := liveRoot(t)
+			var out bytes.Buffer
+			args := append(append([]string{"--root", root}, tc.args...), "send", "--from", "Alice", "--to", "Bob", "hi")
+			sent, err := Run(args, env(tc.env...), &out)
+			if !sent || err != nil {
+				t.Fatalf("Run = %v, %v; want it sent", sent, err)
+			}
+			if msgs := waiting(t, root); len(msgs["Bob"]) != 1 {
+				t.Errorf("inboxes hold %v, want one message for Bob", msgs)
+			}
+		})
+	}
+}
+
 // Every send that the command would word (a warning, an error), or that
 // this path cannot judge alone, is left to the command, with nothing sent
 // and nothing printed.
@@ -179,7 +221,9 @@ func TestRunLeavesTheRestToTheCommand(t *testing.T) {
 		setup func(t *testing.T, root string)
 	}{
 		{name: "turned off", args: send("hi"), env: []string{"PARLEY_FASTPATH", Off}},
-		{name: "a vault named", args: send("hi"), env: []string{"PARLEY_VAULT", "/elsewhere"}},
+		{name: "a vault named that is a file", args: send("hi"), env: []string{"PARLEY_VAULT", "/dev/null"}},
+		{name: "a vault named through a file", args: append([]string{"--vault", "/dev/null/notes"}, send("hi")...)},
+		{name: "a vault named that is a file, though $PARLEY_VAULT is a directory", args: send("--vault=/dev/null", "hi"), env: []string{"PARLEY_VAULT", "/"}},
 		{name: "an agent known but not running (a not_active warning)", args: []string{"send", "--from", "Alice", "--to", "Carol", "hi"}},
 		{name: "an agent unknown (not_found)", args: []string{"send", "--from", "Alice", "--to", "Dave", "hi"}},
 		{name: "an invalid name", args: []string{"send", "--from", "Al ice", "--to", "Bob", "hi"}},

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/parleyhq/parley/internal/trust"
 )
@@ -91,6 +92,19 @@ func Have(root string) bool {
 	defer f.Close()
 	names, err := f.Readdirnames(1)
 	return len(names) == 0 && errors.Is(err, io.EOF)
+}
+
+// NotADirectory reports whether path is there but no directory: a file
+// (or anything else but a directory, a link to one followed), or a path
+// through a file (ENOTDIR). It is the one test of a root or a vault that
+// parley refuses as "not a directory" (config.CheckRoot,
+// app.TrustRoot), and that the plainest send leaves to the command
+// (internal/quicksend). A path that is not there, or that cannot be
+// looked at (a directory above it that cannot be searched), is not one:
+// what opens it says why.
+func NotADirectory(path string) bool {
+	fi, err := os.Stat(path)
+	return errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir()
 }
 
 // ExpandHome replaces a leading "~" or "~/" with the user's home
