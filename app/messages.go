@@ -146,10 +146,11 @@ func fault(f *sendcheck.Fault) *Error {
 // is said about the recipient. A byte order mark before the text (a file
 // saved by Notepad, PowerShell's UTF-8 piped in) is no part of it.
 func (r SendRequest) message() (*inbox.Message, error) {
-	m, f := sendcheck.Message(r.From, r.To, r.Type, r.ReplyTo, r.Text)
+	h, f := sendcheck.Message(r.From, r.To, r.Type, r.ReplyTo, r.Text)
 	if f != nil {
 		return nil, fault(f)
 	}
+	m := inbox.FromHead(h)
 	if _, err := m.Encode(); err != nil {
 		return nil, Explain(err)
 	}

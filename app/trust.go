@@ -44,9 +44,31 @@ func (a *App) TrustRoot(vaultNamed bool) error {
 	if fi, err := os.Lstat(a.vault); errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 && filepath.Dir(a.vault) == filepath.Clean(a.root) {
 		return nil
 	}
-	inside, real, err := trust.Inside(a.root, a.vault)
+	inside, real, err := inside(a.root, a.vault)
 	if err == nil && !inside {
 		return fmt.Errorf("the vault %s is a symbolic link to %s, out of the root; give --vault %s to use it", a.vault, real, real)
 	}
 	return nil
+}
+
+// inside reports whether path, with every symbolic link resolved, is dir
+// or under it (dir's own links resolved too). A path that does not exist
+// is inside (nothing to follow).
+func inside(dir, path string) (bool, string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, path, nil
+	}
+	if err != nil {
+		return false, "", err
+	}
+	base, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false, "", err
+	}
+	rel, err := filepath.Rel(base, real)
+	if err != nil {
+		return false, real, nil
+	}
+	return rel == "." || filepath.IsLocal(rel), real, nil
 }

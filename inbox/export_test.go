@@ -1,5 +1,7 @@
 package inbox
 
+import "github.com/parleyhq/parley/internal/drop"
+
 // Test hooks for the package's external tests.
 
 // DropWatchEvents makes the transport's watcher lose every event while drop
@@ -25,4 +27,4 @@ func OnRearm(t *FileTransport, f func()) {
 // AfterMarkRead makes every send call f with the inbox-relative name of
 // its sender mark between reading the mark and raising it (nil: nothing).
 // Tests that set it must not run in parallel with other sends.
-func AfterMarkRead(f func(mark string)) { afterMarkRead = f }
+func AfterMarkRead(f func(mark string)) { drop.AfterMarkRead = f }

@@ -3,7 +3,6 @@ package inbox
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -12,8 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parleyhq/parley/internal/drop"
 	"github.com/parleyhq/parley/internal/durable"
-	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // DefaultReconcile is the default period of the reconciliation scan that
@@ -28,10 +27,10 @@ const DefaultQuarantineGrace = time.Second
 
 // Directory and file names inside an inbox.
 const (
-	InboxDir  = "inbox" // under the root: inbox/<Name>/
-	CurDir    = "cur"   // acknowledged messages
-	BadDir    = "bad"   // quarantined files and their .reason sidecars
-	AsideDir  = "aside" // mail of a name's previous holder, aside/<session>/
+	InboxDir  = drop.InboxDir // under the root: inbox/<Name>/
+	CurDir    = "cur"         // acknowledged messages
+	BadDir    = "bad"         // quarantined files and their .reason sidecars
+	AsideDir  = "aside"       // mail of a name's previous holder, aside/<session>/
 	lockFile  = ".lock"
 	ownerFile = ".owner"
 	// ReasonSuffix ends the sidecar that says why a file was quarantined.
@@ -185,21 +184,12 @@ func mkdirSafe(r *os.Root, fsys durable.FS, dir string) error {
 	return nil
 }
 
-func checkDir(r *os.Root, dir string) error {
-	fi, err := r.Lstat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return ErrNotFound
-	}
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%w: %s is %s, not a directory", ErrUnsafePath, dir, regfile.Kind(fi.Mode()))
-	}
-	return nil
-}
+// checkDir reports whether dir (relative to r) is a real directory
+// (drop.CheckDir): ErrNotFound when nothing is there, ErrUnsafePath for
+// anything else in its place.
+func checkDir(r *os.Root, dir string) error { return drop.CheckDir(r, dir) }
 
-func inboxPath(agent string) string { return InboxDir + "/" + agent }
+func inboxPath(agent string) string { return drop.InboxPath(agent) }
 
 // Create makes agent's inbox (with cur/ and bad/) exist. It is idempotent.
 func (t *FileTransport) Create(ctx context.Context, agent string) error {
@@ -234,23 +224,11 @@ func (t *FileTransport) Exists(ctx context.Context, agent string) (bool, error) 
 	}
 }
 
-// maxNameAttempts bounds the retries of a delivery whose file name was
-// taken (a collision of the 16-bit random tail within one millisecond and
-// sequence number, which needs two processes).
-const maxNameAttempts = 16
-
-// Send delivers m to the inbox of m.To as <ms13>-<seq6>-<rand4>.json. It
+// Send delivers m to the inbox of m.To (drop.Put, which says how). It
 // returns once the file and its directory entry are on disk. On error
-// nothing a reader would pick up is left behind (a staging file that could
-// not be removed starts with a dot and is pruned by gc), but for an error
-// that is Placed (inbox.Placed): the directory's sync failed once
-// the message was in the inbox.
-//
-// The (ms13, seq6) stamp orders one sender's messages in that inbox, also
-// across processes and when the wall clock steps back: it is above the
-// stamp the sender last left there (see stampFor). Send opens the inbox
-// directory once and does every step relative to it: no directory scan,
-// no lock, one fsync of the message and one of the directory.
+// nothing a reader would pick up is left behind, but for an error that is
+// Placed (inbox.Placed): the directory's sync failed once the message was
+// in the inbox.
 func (t *FileTransport) Send(ctx context.Context, m *Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -259,31 +237,9 @@ func (t *FileTransport) Send(ctx context.Context, m *Message) error {
 	if err != nil {
 		return err
 	}
-	dir := inboxPath(m.To)
-	if err := checkDir(t.root, dir); err != nil {
-		return &DeliveryError{Op: "send", Agent: m.To, Path: dir, Err: err}
-	}
-	d, err := t.root.OpenRoot(dir)
-	if err != nil {
-		return &DeliveryError{Op: "send", Agent: m.To, Path: dir, Err: err}
-	}
-	defer d.Close()
-	fsys := durable.Root(d)
+	var custom durable.FS
 	if t.customFS {
-		fsys = durable.Prefix(t.fsys, dir)
+		custom = t.fsys
 	}
-	ms, seq, err := stampFor(d, m.From, t.now())
-	if err != nil {
-		return &DeliveryError{Op: "send", Agent: m.To, Path: dir + "/" + senderMark(m.From), Err: err}
-	}
-	for attempt := 1; ; attempt++ {
-		name := formatFileName(ms, seq, rand4())
-		err := durable.CreateFile(fsys, name, data, 0o600)
-		if err == nil {
-			return nil
-		}
-		if !durable.IsExist(err) || attempt == maxNameAttempts {
-			return &DeliveryError{Op: "send", Agent: m.To, Path: dir + "/" + name, Err: err}
-		}
-	}
+	return drop.Put(t.root, custom, m.To, m.From, data, t.now())
 }

@@ -1,16 +1,14 @@
 package inbox
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
+
+	"github.com/parleyhq/parley/internal/drop"
 )
 
 // MessageSuffix ends every message file's name; staging files never end in it.
-const MessageSuffix = ".json"
+const MessageSuffix = drop.MessageSuffix
 
 // maxFileNameLen bounds the names the receiver will consider (a Linux file
 // name is at most 255 bytes).
@@ -85,57 +83,4 @@ func IsMessageName(name string) bool {
 	return len(name) > len(MessageSuffix) && len(name) <= maxFileNameLen &&
 		strings.HasSuffix(name, MessageSuffix) && name[0] != '.' &&
 		!strings.ContainsAny(name, "/\x00")
-}
-
-// stamp hands out the (millisecond, sequence) pairs of this process's
-// message names. The pair is strictly increasing even when the wall clock
-// steps back: the millisecond never decreases, and the sequence orders the
-// names given out within one millisecond.
-var stamp struct {
-	sync.Mutex
-	ms  int64
-	seq int
-}
-
-const maxSeq = 999999
-
-// nextStamp returns the process's next stamp.
-func nextStamp(now time.Time) (int64, int) {
-	ms := now.UnixMilli()
-	stamp.Lock()
-	defer stamp.Unlock()
-	if ms > stamp.ms {
-		stamp.ms, stamp.seq = ms, 0
-	} else if stamp.seq++; stamp.seq > maxSeq {
-		stamp.ms++
-		stamp.seq = 0
-	}
-	return stamp.ms, stamp.seq
-}
-
-// formatFileName renders <ms13>-<seq6>-<rand4>.json.
-func formatFileName(ms int64, seq int, rnd string) string {
-	var b strings.Builder
-	b.Grow(30)
-	s := strconv.FormatInt(ms, 10)
-	for i := len(s); i < 13; i++ {
-		b.WriteByte('0')
-	}
-	b.WriteString(s)
-	b.WriteByte('-')
-	q := strconv.Itoa(seq)
-	for i := len(q); i < 6; i++ {
-		b.WriteByte('0')
-	}
-	b.WriteString(q)
-	b.WriteByte('-')
-	b.WriteString(rnd)
-	b.WriteString(MessageSuffix)
-	return b.String()
-}
-
-func rand4() string {
-	var b [2]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

@@ -3,6 +3,8 @@ package inbox
 import (
 	"testing"
 	"time"
+
+	"github.com/parleyhq/parley/internal/drop"
 )
 
 // One process's names sort in the order they were made, even when the
@@ -12,8 +14,8 @@ func TestFileNamesSortInSendOrderWhenTheClockStepsBack(t *testing.T) {
 	clock := []time.Time{base, base, base.Add(time.Millisecond), base.Add(-time.Hour), base.Add(-time.Hour), base.Add(2 * time.Millisecond), base.Add(time.Millisecond)}
 	prev := ""
 	for i, now := range clock {
-		ms, seq := nextStamp(now)
-		name := formatFileName(ms, seq, rand4())
+		ms, seq := drop.NextStamp(now)
+		name := drop.FormatFileName(ms, seq, drop.Rand4())
 		if name <= prev {
 			t.Fatalf("step %d: %s does not sort after %s", i, name, prev)
 		}
@@ -85,7 +87,7 @@ func FuzzParseFileName(f *testing.F) {
 			t.Fatalf("%q: millis %d out of range", name, fn.Millis)
 		}
 		if fn.Parley {
-			if again := formatFileName(fn.Millis, fn.Seq, fn.Rand); again != name {
+			if again := drop.FormatFileName(fn.Millis, fn.Seq, fn.Rand); again != name {
 				t.Fatalf("%q re-formats as %q", name, again)
 			}
 		}

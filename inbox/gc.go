@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parleyhq/parley/internal/drop"
 	"github.com/parleyhq/parley/internal/durable"
 )
 
@@ -145,7 +146,7 @@ func (t *FileTransport) gcDir(dir string, acked bool, msgCutoff, stagingCutoff t
 }
 
 // gcMarks removes from the inbox dir the sender marks (.from-<sender>,
-// see stampFor) that no waiting message needs, and returns how many.
+// see drop.Stamp) that no waiting message needs, and returns how many.
 //
 // A mark orders its sender's next message above the sender's last one in
 // the inbox, which matters only while that message waits there: a mark is
@@ -179,7 +180,7 @@ func (t *FileTransport) gcMarks(dir string, cutoff time.Time) (removed int, err 
 		if e.kind == kindDir {
 			continue
 		}
-		if from, ok := strings.CutPrefix(e.name, markPrefix); ok {
+		if from, ok := strings.CutPrefix(e.name, drop.MarkPrefix); ok {
 			if ValidateName(from) == nil {
 				marks = append(marks, e.name)
 			}
@@ -203,7 +204,7 @@ func (t *FileTransport) gcMarks(dir string, cutoff time.Time) (removed int, err 
 		if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(cutoff) {
 			continue
 		}
-		ms, seq := markStamp(fi.ModTime())
+		ms, seq := drop.MarkStamp(fi.ModTime())
 		if waiting && (ms > lowMs || (ms == lowMs && seq >= lowSeq)) {
 			continue // a waiting message may be this sender's last
 		}

@@ -2,8 +2,6 @@ package inbox
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"time"
@@ -11,19 +9,20 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/parleyhq/parley/internal/drop"
 	"github.com/parleyhq/parley/vocab"
 )
 
 // MaxMessageBytes is the largest encoded message accepted, checked when a
 // message is written and enforced when one is read.
-const MaxMessageBytes = 1 << 20
+const MaxMessageBytes = drop.MaxMessageBytes
 
 // TimeLayout is the timestamp format of messages: RFC 3339, UTC,
 // milliseconds (vocab.TimeLayout).
 const TimeLayout = vocab.TimeLayout
 
 // TypeText is the type of a plain message; a message without "type" has it.
-const TypeText = "text"
+const TypeText = drop.TypeText
 
 // Message is one message between agents. On the wire it is a JSON object
 // with pi-messenger's six keys (id, from, to, text, timestamp, replyTo),
@@ -44,24 +43,8 @@ type Message struct {
 
 var reserved = map[string]bool{"id": true, "from": true, "to": true, "text": true, "timestamp": true, "replyTo": true, "type": true}
 
-// NewID returns a random (version 4) UUID.
-func NewID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	var s [36]byte
-	hex.Encode(s[0:8], b[0:4])
-	s[8] = '-'
-	hex.Encode(s[9:13], b[4:6])
-	s[13] = '-'
-	hex.Encode(s[14:18], b[6:8])
-	s[18] = '-'
-	hex.Encode(s[19:23], b[8:10])
-	s[23] = '-'
-	hex.Encode(s[24:], b[10:])
-	return string(s[:])
-}
+// NewID returns a random (version 4) UUID (drop.NewID).
+func NewID() string { return drop.NewID() }
 
 // Now returns the current time in TimeLayout.
 func Now() string { return time.Now().UTC().Format(TimeLayout) }
@@ -106,6 +89,16 @@ func (m *Message) DecodeFields(v any) error {
 	return nil
 }
 
+// Head is m's keys before its typed fields.
+func (m *Message) Head() drop.Head {
+	return drop.Head{ID: m.ID, From: m.From, To: m.To, Text: m.Text, Timestamp: m.Timestamp, ReplyTo: m.ReplyTo, Type: m.Type}
+}
+
+// FromHead is the message of h, with no typed fields.
+func FromHead(h drop.Head) *Message {
+	return &Message{ID: h.ID, From: h.From, To: h.To, Text: h.Text, Timestamp: h.Timestamp, ReplyTo: h.ReplyTo, Type: h.Type}
+}
+
 // Kind returns the message type, TypeText when none is set.
 func (m *Message) Kind() string {
 	if m.Type == "" {
@@ -115,7 +108,7 @@ func (m *Message) Kind() string {
 }
 
 // MaxIDLen is the longest message id accepted, on write and on read.
-const MaxIDLen = 200
+const MaxIDLen = drop.MaxIDLen
 
 // Encode returns the wire form of m: the six pi-messenger keys first, then
 // "type", then the typed fields in key order. It fails with ErrTooLarge
@@ -146,12 +139,9 @@ func (m *Message) encode() ([]byte, error) {
 	if len(m.ID) > MaxIDLen {
 		return nil, fmt.Errorf("%w: id is %d bytes, limit %d", ErrMalformed, len(m.ID), MaxIDLen)
 	}
-	var buf bytes.Buffer
-	buf.Grow(256 + len(m.Text))
-	put := func(key string, v any, first bool) error {
-		if !first {
-			buf.WriteByte(',')
-		}
+	buf := bytes.NewBuffer(drop.AppendHead(make([]byte, 0, 256+len(m.Text)), m.Head()))
+	put := func(key string, v any) error {
+		buf.WriteByte(',')
 		k, _ := json.Marshal(key)
 		buf.Write(k)
 		buf.WriteByte(':')
@@ -161,19 +151,6 @@ func (m *Message) encode() ([]byte, error) {
 		}
 		buf.Write(b)
 		return nil
-	}
-	buf.WriteByte('{')
-	var replyTo any
-	if m.ReplyTo != "" {
-		replyTo = m.ReplyTo
-	}
-	for i, kv := range []struct {
-		k string
-		v any
-	}{{"id", m.ID}, {"from", m.From}, {"to", m.To}, {"text", m.Text}, {"timestamp", m.Timestamp}, {"replyTo", replyTo}, {"type", m.Kind()}} {
-		if err := put(kv.k, kv.v, i == 0); err != nil {
-			return nil, err
-		}
 	}
 	keys := make([]string, 0, len(m.Fields))
 	for k := range m.Fields {
@@ -191,7 +168,7 @@ func (m *Message) encode() ([]byte, error) {
 		if !utf8.Valid(raw) {
 			return nil, fmt.Errorf("%w: typed field %q is not UTF-8", ErrMalformed, k)
 		}
-		if err := put(k, raw, false); err != nil {
+		if err := put(k, raw); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,8 @@ package registry
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/parleyhq/parley/internal/livereg"
 )
 
 // SetClock makes r read the time from now (tests of heartbeat age).
@@ -22,4 +24,4 @@ func SetNames(r *Registry, next func() string) { r.nextName = next }
 func FirstName(seed uint64) string { return MemorableName(rand.New(rand.NewPCG(seed, seed))) }
 
 // ZombieStat exposes the /proc/PID/stat state check.
-var ZombieStat = zombieStat
+var ZombieStat = livereg.ZombieStat

@@ -9,6 +9,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/livereg"
 	"github.com/parleyhq/parley/vocab"
 )
 
@@ -16,7 +17,7 @@ import (
 const Protocol = "parley/1"
 
 // MaxRegistrationBytes bounds a registration file, on write and on read.
-const MaxRegistrationBytes = 64 << 10
+const MaxRegistrationBytes = livereg.MaxRegistrationBytes
 
 // TimeLayout is the format of the registration's times (RFC 3339, UTC,
 // milliseconds), as in messages.

@@ -16,14 +16,15 @@ import (
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/internal/flock"
+	"github.com/parleyhq/parley/internal/livereg"
 	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // DefaultTTL is how old a heartbeat may be before its agent counts as dead.
-const DefaultTTL = 30 * time.Second
+const DefaultTTL = livereg.DefaultTTL
 
 // Dir is the registry's directory under the messenger root.
-const Dir = "registry"
+const Dir = livereg.Dir
 
 // lockName is the flock that serialises changes to existing registrations.
 const lockName = Dir + "/.lock"
@@ -106,7 +107,7 @@ func Open(root string, mail Mailboxes, opts ...Option) (*Registry, error) {
 		host:     host,
 		ttl:      DefaultTTL,
 		now:      time.Now,
-		pidAlive: pidAlive,
+		pidAlive: livereg.PIDAlive,
 		nextName: RandomName,
 	}
 	for _, o := range opts {
@@ -152,7 +153,7 @@ func (r *Registry) Close() error { return r.root.Close() }
 // Host is the host name this registry writes and PID-checks against.
 func (r *Registry) Host() string { return r.host }
 
-func regPath(name string) string { return Dir + "/" + name + ".json" }
+func regPath(name string) string { return livereg.Path(name) }
 
 // Registered is the result of Register.
 type Registered struct {

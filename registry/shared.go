@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/livereg"
 )
 
 // These helpers hold the rules every registry backend shares (the file
@@ -71,20 +72,11 @@ func Restoring(reg Registration, now time.Time) ([]byte, error) {
 // host without a heartbeat cannot be checked and counts as alive (parley
 // never prunes on a guess).
 func IsAlive(reg *Registration, host string, now time.Time, ttl time.Duration) bool {
-	return isAlive(reg, host, now, ttl, pidAlive)
+	return isAlive(reg, host, now, ttl, livereg.PIDAlive)
 }
 
 func isAlive(reg *Registration, host string, now time.Time, ttl time.Duration, pidAlive func(int) bool) bool {
-	if reg.HeartbeatAt != "" {
-		t, err := time.Parse(time.RFC3339Nano, reg.HeartbeatAt)
-		if err != nil || !Fresh(t, now, ttl) {
-			return false
-		}
-	}
-	if reg.Host != "" && reg.Host != host {
-		return true
-	}
-	return pidAlive(reg.PID)
+	return livereg.Alive(livereg.Head{Name: reg.Name, PID: reg.PID, Host: reg.Host, HeartbeatAt: reg.HeartbeatAt}, host, now, ttl, pidAlive)
 }
 
 // SameHolder reports whether reg, claiming a name that cur holds, comes
@@ -114,14 +106,11 @@ func Refusal(cur, reg *Registration) error {
 // the reader's beats as usual (the clocks must agree to well under the
 // TTL); a heartbeat further ahead (a clock far off, a hand edit) would
 // otherwise count as fresh for as long as it stays in the future.
-func Fresh(t, now time.Time, ttl time.Duration) bool {
-	age := now.Sub(t)
-	return age <= ttl && age >= -ttl
-}
+func Fresh(t, now time.Time, ttl time.Duration) bool { return livereg.Fresh(t, now, ttl) }
 
 // PIDAlive reports whether a process with this id runs on this host. A
 // process of another user counts as alive.
-func PIDAlive(pid int) bool { return pidAlive(pid) }
+func PIDAlive(pid int) bool { return livereg.PIDAlive(pid) }
 
 // memorableBases bounds how many base names a memorable claim draws.
 const memorableBases = 64

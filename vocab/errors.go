@@ -1,11 +1,15 @@
 package vocab
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/parleyhq/parley/vocab/wire"
+)
 
 var (
 	// ErrInvalidName means an agent name does not match the allowlist
 	// ^[a-zA-Z0-9_][a-zA-Z0-9_-]*$ or is longer than MaxNameLen.
-	ErrInvalidName = errors.New("invalid_name")
+	ErrInvalidName = wire.ErrInvalidName
 	// ErrInvalidID means a debate id that does not match the id pattern.
 	ErrInvalidID = errors.New("invalid debate id")
 	// ErrUnknownLayer means a layer other than spec, plan or verify.

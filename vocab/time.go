@@ -1,11 +1,11 @@
 package vocab
 
-import "time"
+import "github.com/parleyhq/parley/vocab/wire"
 
 // TimeLayout is the format of every timestamp parley writes (messages,
 // registrations, transcript events, sessions, decisions): RFC 3339, UTC,
-// milliseconds.
-const TimeLayout = "2006-01-02T15:04:05.000Z"
+// milliseconds (vocab/wire's).
+const TimeLayout = wire.TimeLayout
 
 // Now returns the current time in TimeLayout.
-func Now() string { return time.Now().UTC().Format(TimeLayout) }
+func Now() string { return wire.Now() }

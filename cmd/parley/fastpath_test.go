@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"go/build"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -93,10 +94,13 @@ func TestFastPathSendsAsTheCommandDoes(t *testing.T) {
 	}
 
 	// The whole point: a plain send initialises none of the packages only
-	// other commands use (goldmark, the MCP SDK, SQLite).
+	// other commands use (goldmark, the MCP SDK, SQLite), nor those that
+	// Go initialises before any package that waits for reflect or strings
+	// (gob, the JSON library, the cryptography).
 	_, fe, _ := run(true, "GODEBUG=inittrace=1", "send", "--from", "Alice", "--to", "Bob", "traced")
 	_, se, _ := run(false, "GODEBUG=inittrace=1", "send", "--from", "Alice", "--to", "Bob", "traced")
-	for _, heavy := range []string{"github.com/yuin/goldmark", "github.com/modelcontextprotocol/go-sdk/mcp", "modernc.org/sqlite"} {
+	for _, heavy := range []string{"github.com/yuin/goldmark", "github.com/modelcontextprotocol/go-sdk/mcp", "modernc.org/sqlite",
+		"encoding/gob @", "github.com/goccy/go-json @", "crypto/internal/fips140/edwards25519 @", "path/filepath @"} {
 		if strings.Contains(fe, "init "+heavy) {
 			t.Errorf("the fast path initialised %s", heavy)
 		}
@@ -188,7 +192,11 @@ func TestFastPathReadsCommandLinesAsTheCommandDoes(t *testing.T) {
 		want := "sent " + m.ID + " to Bob\n"
 		if r.JSON {
 			var b bytes.Buffer
-			if err := quicksend.JSONLine(&b, m); err != nil {
+			data, err := m.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := quicksend.JSONLine(&b, data); err != nil {
 				t.Fatal(err)
 			}
 			want = b.String()
@@ -302,4 +310,48 @@ func TestFastPathSendKilledAtRandomPoints(t *testing.T) {
 		}
 	}
 	t.Logf("%d sends, %d signalled, %d said sent, %d messages in the inbox (one send lives %v)", kills, killed, len(said), len(count), life)
+}
+
+// The fast path imports nothing that would make Go initialise the rest
+// first: no reflect (fmt, encoding/json, crypto, x/sys/unix need it), no
+// strings or path/filepath (internal/lean says why). Go initialises the
+// lexicographically first ready package next, and those are ready only
+// after packages that sort before parley's own.
+func TestFastPathImportsNothingThatWaits(t *testing.T) {
+	t.Parallel()
+	const top = "github.com/parleyhq/parley/cmd/parley/internal/fastpath"
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	via := map[string]string{top: ""}
+	queue := []string{top}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		pkg, err := build.Import(p, wd, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, im := range pkg.Imports {
+			if _, seen := via[im]; seen || im == "C" || im == "unsafe" {
+				continue
+			}
+			via[im] = p
+			queue = append(queue, im)
+		}
+	}
+	for _, banned := range []string{"reflect", "fmt", "strings", "path/filepath", "encoding/json", "log/slog", "golang.org/x/sys/unix"} {
+		if _, ok := via[banned]; !ok {
+			continue
+		}
+		chain := banned
+		for p := via[banned]; p != ""; p = via[p] {
+			chain = p + " → " + chain
+		}
+		t.Errorf("the fast path imports %s: %s", banned, chain)
+	}
+	if len(via) < 10 {
+		t.Fatalf("found only %d packages under %s: the walk no longer follows imports", len(via), top)
+	}
 }

@@ -9,8 +9,9 @@
 package clip
 
 import (
-	"strings"
 	"unicode/utf8"
+
+	"github.com/parleyhq/parley/internal/lean"
 )
 
 // Runes returns s when it has at most n runes, else its first n-1 runes
@@ -51,7 +52,7 @@ func OneLine(s string) string {
 	if single(s) {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return lean.Join(lean.Fields(s), " ")
 }
 
 // single reports ASCII text with no white space but single inner spaces;

@@ -8,12 +8,10 @@
 package durable
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 )
@@ -73,12 +71,27 @@ func (f prefixFS) Link(oldname, newname string) error {
 func (f prefixFS) Remove(name string) error { return f.fs.Remove(f.name(name)) }
 
 // StagingName returns a fresh staging name beside name: it starts with a dot
-// and ends in ".tmp", so that no reader of "*.json" ever picks it up.
+// and ends in ".tmp", so that no reader of "*.json" ever picks it up. Its
+// 48 random bits come from the runtime's generator (ChaCha8, seeded by the
+// system for each process): the name need only be one no other writer
+// picks, and the file is created exclusively all the same. The package
+// imports nothing that reflects (internal/quicksend).
 func StagingName(name string) string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
 	dir, base := path.Split(name)
-	return dir + "." + base + "." + hex.EncodeToString(b[:]) + ".tmp"
+	return dir + "." + base + "." + Hex(rand.Uint64(), 12) + ".tmp"
+}
+
+// Hex is the low n hexadecimal digits of x (n ≤ 16), lower case, zeros in
+// front: encoding/hex of random bytes, for the packages that must not
+// import it.
+func Hex(x uint64, n int) string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	for i := n - 1; i >= 0; i-- {
+		b[i] = digits[x&0xf]
+		x >>= 4
+	}
+	return string(b[:n])
 }
 
 // WriteFile atomically replaces name with data. On error nothing is left
@@ -169,7 +182,7 @@ type PathError struct {
 	Placed bool
 }
 
-func (e *PathError) Error() string { return fmt.Sprintf("%s %s: %v", e.Op, e.Path, e.Err) }
+func (e *PathError) Error() string { return e.Op + " " + e.Path + ": " + ErrorString(e.Err) }
 func (e *PathError) Unwrap() error { return e.Err }
 
 // IsExist reports whether err says that the target name already exists.
@@ -182,12 +195,32 @@ func OpenRoot(dir string) (*os.Root, error) {
 	r, err := os.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("create messenger root: %w", err)
+			return nil, Wrap("create messenger root", err)
 		}
 		r, err = os.OpenRoot(dir)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open messenger root: %w", err)
+		return nil, Wrap("open messenger root", err)
 	}
 	return r, nil
+}
+
+// Wrap is fmt.Errorf("%s: %w", what, err), for the packages that must not
+// import fmt (internal/quicksend).
+func Wrap(what string, err error) error { return &wrapError{what, err} }
+
+type wrapError struct {
+	what string
+	err  error
+}
+
+func (e *wrapError) Error() string { return e.what + ": " + ErrorString(e.err) }
+func (e *wrapError) Unwrap() error { return e.err }
+
+// ErrorString is err's message as fmt's %v writes it ("<nil>" for none).
+func ErrorString(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
 }

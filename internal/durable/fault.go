@@ -2,8 +2,9 @@ package durable
 
 import (
 	"io/fs"
-	"strings"
 	"sync"
+
+	"github.com/parleyhq/parley/internal/lean"
 )
 
 // FaultFS wraps an FS and fails chosen operations, for tests that inject
@@ -44,7 +45,7 @@ func (f *FaultFS) fault(op, name string) error {
 	defer f.mu.Unlock()
 	for i := range f.rules {
 		r := &f.rules[i]
-		if r.op != op || !strings.Contains(name, r.match) || r.times < 0 {
+		if r.op != op || !lean.Contains(name, r.match) || r.times < 0 {
 			continue
 		}
 		if r.times > 0 {

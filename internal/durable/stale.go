@@ -2,11 +2,11 @@ package durable
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
+
+	"github.com/parleyhq/parley/internal/lean"
 )
 
 // StaleStaging is how old a staging file must be before RemoveStale takes
@@ -17,11 +17,11 @@ const StaleStaging = 10 * time.Minute
 // IsStagingName reports whether name is one StagingName makes,
 // .<name>.<12 lowercase hex>.tmp: what a crashed writer leaves behind.
 func IsStagingName(name string) bool {
-	rest, ok := strings.CutSuffix(name, ".tmp")
-	if !ok || !strings.HasPrefix(rest, ".") {
+	rest, ok := lean.CutSuffix(name, ".tmp")
+	if !ok || !lean.HasPrefix(rest, ".") {
 		return false
 	}
-	i := strings.LastIndexByte(rest, '.')
+	i := lean.LastIndexByte(rest, '.')
 	if i <= 0 || len(rest)-i-1 != 12 {
 		return false
 	}
@@ -39,7 +39,7 @@ func IsStagingName(name string) bool {
 // such as .model.json3870123456 for model.json. A writer killed mid-write
 // (or mid-way through renameio's probe of the folder) left it behind.
 func IsLegacyStagingName(name, base string) bool {
-	digits, ok := strings.CutPrefix(name, "."+base)
+	digits, ok := lean.CutPrefix(name, "."+base)
 	if !ok || base == "" || digits == "" || len(digits) > 20 {
 		return false
 	}
@@ -96,7 +96,7 @@ func RemoveStaleMatching(r *os.Root, dir string, cutoff time.Time, staging func(
 			continue
 		}
 		if err := r.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("remove %s: %w", p, err))
+			errs = append(errs, Wrap("remove "+p, err))
 			continue
 		}
 		n++

@@ -24,21 +24,21 @@
 package quicksend
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
+	"path"
+	"time"
 
-	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/drop"
+	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/lean"
+	"github.com/parleyhq/parley/internal/livereg"
 	"github.com/parleyhq/parley/internal/rootdir"
 	"github.com/parleyhq/parley/internal/sendcheck"
 	"github.com/parleyhq/parley/internal/termsafe"
 	"github.com/parleyhq/parley/internal/trust"
-	"github.com/parleyhq/parley/registry"
 )
 
 // Off is the value of $PARLEY_FASTPATH that leaves every send to the
@@ -47,7 +47,7 @@ const Off = "off"
 
 // Request is a send's command line, as cobra reads it: the flags' values
 // (Root and Vault empty when --root and --vault are not given; Type
-// inbox.TypeText unless --type is) and the text.
+// drop.TypeText unless --type is) and the text.
 type Request struct {
 	Root, Vault, From, To, Type, ReplyTo, Text string
 	JSON                                       bool
@@ -98,7 +98,7 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (handled b
 		stdout = w
 	}
 	if r.JSON {
-		return true, JSONLine(stdout, m)
+		return true, JSONLine(stdout, Encode(m))
 	}
 	return true, SentLine(stdout, m.ID, m.To)
 }
@@ -111,11 +111,11 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (handled b
 // (short flags, "--", a text from standard input, --verbose, --help, a
 // boolean flag given a value).
 func Parse(args []string) (r Request, ok bool) {
-	r.Type = inbox.TypeText
+	r.Type = drop.TypeText
 	var command, text bool
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "-" || !strings.HasPrefix(a, "-") {
+		if a == "-" || !lean.HasPrefix(a, "-") {
 			switch {
 			case !command && a == "send":
 				command = true
@@ -126,8 +126,8 @@ func Parse(args []string) (r Request, ok bool) {
 			}
 			continue
 		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if !strings.HasPrefix(a, "--") || name == "" {
+		name, value, hasValue := lean.Cut(lean.TrimPrefix(a, "--"), "=")
+		if !lean.HasPrefix(a, "--") || name == "" {
 			return r, false
 		}
 		if !command && name != "json" && name != "root" && name != "vault" {
@@ -185,47 +185,65 @@ func plainRoot(root, vault string) bool {
 	if trust.Path("the parley root", root) != nil || !rootdir.Have(root) {
 		return false
 	}
-	if _, err := os.Lstat(filepath.Join(root, "config.json")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(path.Join(root, "config.json")); !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
 	if vault != "" {
 		return !rootdir.NotADirectory(vault)
 	}
-	fi, err := os.Lstat(filepath.Join(root, "vault"))
+	fi, err := os.Lstat(path.Join(root, "vault"))
 	return errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()
 }
 
-// fileOptions are the file messenger's options of a send here: none but
-// in tests, which inject a failing file system.
-var fileOptions []inbox.FileOption
+// customFS is the file system of a send here: none (the root's own) but
+// in tests, which inject a failing one.
+var customFS durable.FS
 
-// deliver sends m to a recipient whose inbox exists and whose
-// registration is live, through the file messenger: ok is false, with
-// nothing sent, for any other recipient and on any error but one. A send
-// that failed once its message was in the inbox (inbox.Placed) is ok, with
-// that error: the command, run after it, would send the message twice.
-func deliver(root string, m *inbox.Message) (ok bool, err error) {
-	ctx := context.Background()
-	tr, err := inbox.NewFileTransport(root, fileOptions...)
+// Encode is the wire form of a message without typed fields: what
+// inbox.Message.Encode writes for it (both write the keys with
+// drop.AppendHead).
+func Encode(h drop.Head) []byte {
+	return append(drop.AppendHead(make([]byte, 0, 256+len(h.Text)), h), '}')
+}
+
+// deliver sends h to a recipient whose inbox exists and whose
+// registration is live, as the file messenger does (drop.Put): ok is
+// false, with nothing sent, for any other recipient, for a message over
+// the limit once encoded and on any error but one. A send that failed
+// once its message was in the inbox (drop.Placed) is ok, with that error:
+// the command, run after it, would send the message twice.
+//
+// It reads the root as the command's messenger opens it (inbox.
+// NewFileTransport, registry.Open): the inboxes and registrations are
+// real directories, the recipient's inbox exists (FileTransport.Exists)
+// and its registration, read by livereg, is live by the registry's rule.
+// Anything it cannot tell is the command's to say.
+func deliver(root string, h drop.Head) (ok bool, err error) {
+	data := Encode(h)
+	if len(data) > drop.MaxMessageBytes {
+		return false, nil
+	}
+	abs, err := lean.Abs(root)
 	if err != nil {
 		return false, nil
 	}
-	defer tr.Close()
-	reg, err := registry.Open(root, tr)
+	r, err := os.OpenRoot(abs)
 	if err != nil {
 		return false, nil
 	}
-	defer reg.Close()
-	if has, err := tr.Exists(ctx, m.To); err != nil || !has {
+	defer r.Close()
+	for _, dir := range []string{drop.InboxDir, livereg.Dir, drop.InboxPath(h.To)} {
+		if drop.CheckDir(r, dir) != nil {
+			return false, nil
+		}
+	}
+	reg, ok := livereg.Load(r, h.To)
+	host, _ := os.Hostname()
+	if !ok || !livereg.Alive(reg, host, time.Now(), livereg.DefaultTTL, livereg.PIDAlive) {
 		return false, nil
 	}
-	if e, err := reg.Get(ctx, m.To); err != nil || !e.Alive {
-		return false, nil
-	}
-	// A message over the limit once encoded is refused by Send, leaving
-	// nothing: the command words it.
-	if err := tr.Send(ctx, m); err != nil {
-		return inbox.Placed(err), err
+	if err := drop.Put(r, customFS, h.To, h.From, data, time.Now()); err != nil {
+		return drop.Placed(err), err
 	}
 	return true, nil
 }
@@ -233,17 +251,13 @@ func deliver(root string, m *inbox.Message) (ok bool, err error) {
 // SentLine writes the line "parley send" prints once a message is
 // delivered.
 func SentLine(w io.Writer, id, to string) error {
-	_, err := fmt.Fprintf(w, "sent %s to %s\n", id, to)
+	_, err := io.WriteString(w, "sent "+id+" to "+to+"\n")
 	return err
 }
 
-// JSONLine writes m's wire form on a line: what "parley send --json"
-// prints.
-func JSONLine(w io.Writer, m *inbox.Message) error {
-	b, err := m.Encode()
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
+// JSONLine writes a message's wire form (data) on a line: what "parley
+// send --json" prints.
+func JSONLine(w io.Writer, data []byte) error {
+	_, err := w.Write(append(data[:len(data):len(data)], '\n'))
 	return err
 }

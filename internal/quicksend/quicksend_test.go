@@ -304,8 +304,8 @@ func TestRunSaysASendThatFailedInTheInbox(t *testing.T) {
 	}
 	defer rt.Close()
 	fsys := &inboxtest.DirSyncFails{FS: durable.Root(rt)}
-	fileOptions = []inbox.FileOption{inbox.WithFS(fsys)}
-	defer func() { fileOptions = nil }()
+	customFS = fsys
+	defer func() { customFS = nil }()
 	fsys.Armed.Store(true)
 	var out bytes.Buffer
 	handled, err := Run([]string{"--root", root, "send", "--from", "Alice", "--to", "Bob", "hi"}, env(), &out)

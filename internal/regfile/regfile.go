@@ -11,7 +11,6 @@ package regfile
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
@@ -30,7 +29,7 @@ type NotRegularError struct {
 }
 
 func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s is %s, %v", e.Name, Kind(e.Mode), ErrNotRegular)
+	return e.Name + " is " + Kind(e.Mode) + ", " + ErrNotRegular.Error()
 }
 
 func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }

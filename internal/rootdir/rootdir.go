@@ -9,10 +9,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
+	"path"
 	"syscall"
 
+	"github.com/parleyhq/parley/internal/lean"
 	"github.com/parleyhq/parley/internal/trust"
 )
 
@@ -38,15 +38,15 @@ var Entries = []string{"inbox", "registry", "debates", "config.json", "vault", "
 // (app.TrustRoot), and a stranger's /tmp/.parley must not stand in the way
 // of a root of one's own.
 func Find(wd string) string {
-	if _, err := os.Lstat(filepath.Join(wd, Default)); err == nil {
+	if _, err := os.Lstat(path.Join(wd, Default)); err == nil {
 		return Default
 	}
-	for dir := filepath.Dir(wd); ; dir = filepath.Dir(dir) {
-		p := filepath.Join(dir, Default)
+	for dir := path.Dir(wd); ; dir = path.Dir(dir) {
+		p := path.Join(dir, Default)
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() && trust.Mine(fi) {
 			return p
 		}
-		if dir == filepath.Dir(dir) {
+		if dir == path.Dir(dir) {
 			return Default
 		}
 	}
@@ -59,12 +59,12 @@ func Find(wd string) string {
 // that .parley. "--root ." in a project whose root is ./.parley (where a
 // bare "parley" finds it) is that root, not a second, empty one beside it.
 func Within(dir string) string {
-	inner := filepath.Join(dir, Default)
+	inner := path.Join(dir, Default)
 	if fi, err := os.Stat(inner); err != nil || !fi.IsDir() {
 		return dir
 	}
 	for _, name := range Entries[:4] {
-		if _, err := os.Lstat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(path.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
 			return dir
 		}
 	}
@@ -81,7 +81,7 @@ func Have(root string) bool {
 		return false
 	}
 	for _, name := range Entries {
-		if _, err := os.Lstat(filepath.Join(root, name)); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(path.Join(root, name)); !errors.Is(err, fs.ErrNotExist) {
 			return true // the one stat of a root in use: its inbox
 		}
 	}
@@ -109,15 +109,15 @@ func NotADirectory(path string) bool {
 
 // ExpandHome replaces a leading "~" or "~/" with the user's home
 // directory, as a shell would; any other path is returned as it is.
-func ExpandHome(path string) string {
-	if path != "~" && !strings.HasPrefix(path, "~/") {
-		return path
+func ExpandHome(p string) string {
+	if p != "~" && !lean.HasPrefix(p, "~/") {
+		return p
 	}
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
-		return path
+		return p
 	}
-	return filepath.Join(home, path[1:])
+	return path.Join(home, p[1:])
 }
 
 // Named is the root of a command line: named (--root) or else env

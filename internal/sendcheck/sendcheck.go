@@ -2,16 +2,18 @@
 // sent: its names, type, reply id and text. app.SendRequest words its
 // refusals from it, and the plainest "parley send" (internal/quicksend)
 // asks it before the rest of parley is initialised, so it imports nothing
-// of parley's but inbox and clip.
+// that reflects: of parley's, only drop (the send's wire form), vocab/wire
+// and clip.
 package sendcheck
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/clip"
+	"github.com/parleyhq/parley/internal/drop"
+	"github.com/parleyhq/parley/internal/lean"
+	"github.com/parleyhq/parley/vocab/wire"
 )
 
 // MaxReplyTo bounds the id a message answers.
@@ -52,22 +54,23 @@ func Addressed(from, to string) *Fault {
 	return &Fault{Problem: Missing, Field: field, Tmpl: "send needs {from} and {to}"}
 }
 
-// Message is the message from sends to, of type typ (inbox.TypeText when
+// Message is the message from sends to, of type typ (drop.TypeText when
 // empty), answering replyTo, with text (less a leading byte order mark: a
 // file saved by Notepad, PowerShell's UTF-8 piped in), with a new id and
-// the time now; or the Fault that refuses it (Check).
-func Message(from, to, typ, replyTo, text string) (*inbox.Message, *Fault) {
-	text = strings.TrimPrefix(text, "\ufeff")
+// the time now (inbox.FromHead makes it an inbox.Message); or the Fault
+// that refuses it (Check).
+func Message(from, to, typ, replyTo, text string) (drop.Head, *Fault) {
+	text = lean.TrimPrefix(text, "\ufeff")
 	if f := Check(from, to, typ, replyTo, text); f != nil {
-		return nil, f
+		return drop.Head{}, f
 	}
 	if typ == "" {
-		typ = inbox.TypeText
+		typ = drop.TypeText
 	}
-	return &inbox.Message{ID: inbox.NewID(), From: from, To: to, Text: text, Timestamp: inbox.Now(), Type: typ, ReplyTo: replyTo}, nil
+	return drop.Head{ID: drop.NewID(), From: from, To: to, Text: text, Timestamp: wire.Now(), Type: typ, ReplyTo: replyTo}, nil
 }
 
-// Check is the fault of a message from, to, of type typ (inbox.TypeText
+// Check is the fault of a message from, to, of type typ (drop.TypeText
 // when empty), answering replyTo, with text (a leading byte order mark
 // already trimmed), or nil when it can be sent. The checks go in this
 // order, so that the first fault a sender meets is the same whoever asks.
@@ -75,14 +78,14 @@ func Check(from, to, typ, replyTo, text string) *Fault {
 	if f := Addressed(from, to); f != nil {
 		return f
 	}
-	if err := inbox.ValidateName(from); err != nil {
+	if err := wire.ValidateName(from); err != nil {
 		return &Fault{Problem: Name, Field: "from", Cause: err, Tmpl: "{from}: %v", Args: []any{err}}
 	}
-	if err := inbox.ValidateName(to); err != nil {
+	if err := wire.ValidateName(to); err != nil {
 		return &Fault{Problem: Name, Field: "to", Cause: err, Tmpl: "{to}: %v", Args: []any{err}}
 	}
 	if typ == "" {
-		typ = inbox.TypeText
+		typ = drop.TypeText
 	}
 	if !TypeOK(typ) {
 		return &Fault{Problem: Invalid, Field: "type", Tmpl: "{type} %q: use lower-case letters, digits and '_', starting with a letter", Args: []any{clip.Runes(typ, 81)}}
@@ -93,14 +96,14 @@ func Check(from, to, typ, replyTo, text string) *Fault {
 	if !ReplyToOK(replyTo) {
 		return &Fault{Problem: Invalid, Field: "reply_to", Tmpl: "{reply_to} %q: give the id of the message answered (no spaces or control characters, not starting with '-')", Args: []any{clip.Runes(replyTo, 81)}}
 	}
-	if len(text) > inbox.MaxMessageBytes {
-		return &Fault{Problem: TooLarge, Field: "text", Cause: inbox.ErrTooLarge, Tmpl: "%v: {text} is over %d bytes; send a shorter text or put the content in a file and send its path", Args: []any{inbox.ErrTooLarge, inbox.MaxMessageBytes}}
+	if len(text) > drop.MaxMessageBytes {
+		return &Fault{Problem: TooLarge, Field: "text", Cause: drop.ErrTooLarge, Tmpl: "%v: {text} is over %d bytes; send a shorter text or put the content in a file and send its path", Args: []any{drop.ErrTooLarge, drop.MaxMessageBytes}}
 	}
-	if strings.TrimSpace(text) == "" {
+	if lean.TrimSpace(text) == "" {
 		return &Fault{Problem: Invalid, Field: "text", Tmpl: "nothing to send: {text} is empty"}
 	}
 	if !IsText(text) {
-		return &Fault{Problem: NotText, Field: "text", Cause: inbox.ErrMalformed, Tmpl: "{text} is not UTF-8 text; nothing sent (send text, or put the content in a file and send its path)"}
+		return &Fault{Problem: NotText, Field: "text", Cause: drop.ErrMalformed, Tmpl: "{text} is not UTF-8 text; nothing sent (send text, or put the content in a file and send its path)"}
 	}
 	return nil
 }
@@ -124,7 +127,7 @@ func TypeOK(t string) bool {
 // '-' (an id forgotten after --reply-to, whose next flag was taken as the
 // id). Ids are UUIDs, or another tool's tokens; none is a sentence.
 func ReplyToOK(id string) bool {
-	if strings.HasPrefix(id, "-") || !utf8.ValidString(id) {
+	if lean.HasPrefix(id, "-") || !utf8.ValidString(id) {
 		return false
 	}
 	for _, c := range id {
@@ -142,5 +145,5 @@ func ReplyToOK(id string) bool {
 // mark, a file of zeros, most binaries. The one judgement of a message's
 // text and a debate's context.
 func IsText(s string) bool {
-	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
+	return utf8.ValidString(s) && lean.IndexByte(s, 0) < 0
 }

@@ -2,11 +2,7 @@
 
 package termsafe
 
-import (
-	"os"
-
-	"golang.org/x/sys/unix"
-)
+import "os"
 
 // isTerminal asks the terminal driver for f's settings: only a tty has
 // them. Being a character device is not enough: /dev/null is one.
@@ -18,10 +14,7 @@ func isTerminal(f *os.File) bool {
 	tty := false
 	// Control rather than Fd, which would set the file to blocking mode
 	// (its deadlines would stop working).
-	if err := rc.Control(func(fd uintptr) {
-		_, terr := unix.IoctlGetTermios(int(fd), ioctlReadTermios)
-		tty = terr == nil
-	}); err != nil {
+	if err := rc.Control(func(fd uintptr) { tty = hasTermios(fd) }); err != nil {
 		return false
 	}
 	return tty

@@ -1,4 +1,4 @@
-//go:build aix || linux || solaris || zos
+//go:build aix || solaris || zos
 
 package termsafe
 

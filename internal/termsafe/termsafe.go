@@ -7,9 +7,10 @@ package termsafe
 
 import (
 	"bytes"
-	"fmt"
-	"strings"
+	"strconv"
 	"unicode/utf8"
+
+	"github.com/parleyhq/parley/internal/lean"
 )
 
 // Unsafe reports whether r must not reach a terminal as it is.
@@ -28,11 +29,11 @@ func Unsafe(r rune) bool {
 // Clean replaces every unsafe rune of s but those in keep (such as "\n\t")
 // with U+FFFD. It returns s itself when there is nothing to replace.
 func Clean(s, keep string) string {
-	bad := func(r rune) bool { return Unsafe(r) && !strings.ContainsRune(keep, r) }
-	if strings.IndexFunc(s, bad) < 0 {
+	bad := func(r rune) bool { return Unsafe(r) && !lean.ContainsRune(keep, r) }
+	if lean.IndexFunc(s, bad) < 0 {
 		return s
 	}
-	return strings.Map(func(r rune) rune {
+	return lean.Map(func(r rune) rune {
 		if bad(r) {
 			return '\uFFFD'
 		}
@@ -45,14 +46,14 @@ func Clean(s, keep string) string {
 // an error can quote what it refused (a name, a line of a file), and must
 // never drive the terminal.
 func ErrorLine(err error) string {
-	return Clean(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "), "")
+	return Clean(lean.ReplaceAll(lean.TrimSpace(err.Error()), "\n", " "), "")
 }
 
 // CleanBytes is Clean of a byte slice: b itself when there is nothing to
 // replace, else a copy with every unsafe rune but those in keep replaced
 // by U+FFFD.
 func CleanBytes(b []byte, keep string) []byte {
-	bad := func(r rune) bool { return Unsafe(r) && !strings.ContainsRune(keep, r) }
+	bad := func(r rune) bool { return Unsafe(r) && !lean.ContainsRune(keep, r) }
 	// A page is mostly printable ASCII: that is passed over byte by byte.
 	i := 0
 	for i < len(b) {
@@ -83,20 +84,33 @@ func CleanBytes(b []byte, keep string) []byte {
 // forge or reorder the lines around it. It returns s itself when there is
 // nothing to escape.
 func Escape(s, keep string) string {
-	bad := func(r rune) bool { return Unsafe(r) && !strings.ContainsRune(keep, r) }
-	if strings.IndexFunc(s, bad) < 0 {
+	bad := func(r rune) bool { return Unsafe(r) && !lean.ContainsRune(keep, r) }
+	if lean.IndexFunc(s, bad) < 0 {
 		return s
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	for _, r := range s {
 		switch {
 		case !bad(r):
 			b.WriteRune(r)
 		case r < 0x100:
-			fmt.Fprintf(&b, "\\x%02x", r)
+			b.WriteString(`\x`)
+			writeHex(&b, r, 2)
 		default:
-			fmt.Fprintf(&b, "\\u%04x", r)
+			b.WriteString(`\u`)
+			writeHex(&b, r, 4)
 		}
 	}
 	return b.String()
+}
+
+// writeHex writes r in lower-case hexadecimal, at least width digits
+// (fmt's %0*x, which this package, imported before the rest of parley is
+// initialised, does without: internal/quicksend).
+func writeHex(b *bytes.Buffer, r rune, width int) {
+	h := strconv.FormatInt(int64(r), 16)
+	for i := len(h); i < width; i++ {
+		b.WriteByte('0')
+	}
+	b.WriteString(h)
 }

@@ -27,7 +27,13 @@ func Message(w io.Writer, m *inbox.Message) error {
 
 // MessageJSON writes a message's wire form as one JSON line: what
 // "parley --json recv", "watch" and "send" print.
-func MessageJSON(w io.Writer, m *inbox.Message) error { return quicksend.JSONLine(w, m) }
+func MessageJSON(w io.Writer, m *inbox.Message) error {
+	b, err := m.Encode()
+	if err != nil {
+		return err
+	}
+	return quicksend.JSONLine(w, b)
+}
 
 // Sent writes the line "parley send" prints once a message is delivered.
 func Sent(w io.Writer, s *app.Sent, to string) error { return quicksend.SentLine(w, s.Message.ID, to) }

@@ -7,11 +7,11 @@ package trust
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
+	"strconv"
+
+	"github.com/parleyhq/parley/internal/lean"
 )
 
 // ErrUntrusted is what every refusal wraps.
@@ -25,7 +25,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s %s %s: %s", e.What, e.Path, e.Problem, e.Fix)
+	return e.What + " " + e.Path + " " + e.Problem + ": " + e.Fix
 }
 
 // Unwrap makes errors.Is(err, ErrUntrusted) true.
@@ -39,8 +39,9 @@ var euid = os.Geteuid
 // what names it in the message ("the parley root", "config.json").
 func Check(what, path string, fi fs.FileInfo) error {
 	if uid, ok := owner(fi); ok && uid != euid() {
-		return &Error{What: what, Path: path, Problem: fmt.Sprintf("is owned by uid %d, not by you (uid %d)", uid, euid()),
-			Fix: fmt.Sprintf("use one of your own, or if you trust it, run: chown %d %s", euid(), shellQuote(path))}
+		me := strconv.Itoa(euid())
+		return &Error{What: what, Path: path, Problem: "is owned by uid " + strconv.Itoa(uid) + ", not by you (uid " + me + ")",
+			Fix: "use one of your own, or if you trust it, run: chown " + me + " " + shellQuote(path)}
 	}
 	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
 		who := "group and others"
@@ -50,7 +51,9 @@ func Check(what, path string, fi fs.FileInfo) error {
 		case perm&0o002 == 0:
 			who = "its group"
 		}
-		return &Error{What: what, Path: path, Problem: fmt.Sprintf("is writable by %s (mode %04o)", who, perm),
+		mode := strconv.FormatUint(uint64(perm), 8)
+		mode = lean.Repeat("0", max(0, 4-len(mode))) + mode
+		return &Error{What: what, Path: path, Problem: "is writable by " + who + " (mode " + mode + ")",
 			Fix: "run: chmod go-w " + shellQuote(path)}
 	}
 	return nil
@@ -76,33 +79,11 @@ func Path(what, path string) error {
 	return Check(what, path, fi)
 }
 
-// Inside reports whether path, with every symbolic link resolved, is dir
-// or under it (dir's own links resolved too). A path that does not exist
-// is inside (nothing to follow).
-func Inside(dir, path string) (bool, string, error) {
-	real, err := filepath.EvalSymlinks(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return true, path, nil
-	}
-	if err != nil {
-		return false, "", err
-	}
-	base, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return false, "", err
-	}
-	rel, err := filepath.Rel(base, real)
-	if err != nil {
-		return false, real, nil
-	}
-	return rel == "." || filepath.IsLocal(rel), real, nil
-}
-
 func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+	if s != "" && lean.IndexFunc(s, func(r rune) bool {
 		return !(r == '/' || r == '.' || r == '-' || r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
 	}) < 0 {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return "'" + lean.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -53,16 +53,3 @@ func TestCheck(t *testing.T) {
 		t.Errorf("quoting: %v", err)
 	}
 }
-
-func TestInside(t *testing.T) {
-	t.Parallel()
-	root, out := t.TempDir(), t.TempDir()
-	os.Mkdir(filepath.Join(root, "vault"), 0o700)
-	os.Symlink(out, filepath.Join(root, "elsewhere"))
-	os.Symlink(filepath.Join(root, "vault"), filepath.Join(root, "alias"))
-	for name, want := range map[string]bool{"vault": true, "alias": true, "elsewhere": false, "missing": true} {
-		if in, _, err := Inside(root, filepath.Join(root, name)); err != nil || in != want {
-			t.Errorf("%s: inside %v %v, want %v", name, in, err, want)
-		}
-	}
-}

@@ -10,7 +10,6 @@
 package fastpath
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/parleyhq/parley/internal/quicksend"
@@ -25,7 +24,7 @@ func init() {
 	if err != nil {
 		// As the command says an error (cmdutil.ExitCode): one line, safe
 		// on a terminal, exit status 1.
-		fmt.Fprintf(os.Stderr, "parley: %s\n", termsafe.ErrorLine(err))
+		_, _ = os.Stderr.WriteString("parley: " + termsafe.ErrorLine(err) + "\n")
 		os.Exit(1)
 	}
 	os.Exit(0)

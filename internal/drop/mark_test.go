@@ -1,4 +1,4 @@
-package inbox
+package drop
 
 import (
 	"math/rand/v2"
@@ -11,15 +11,15 @@ import (
 func TestMarkTimeRoundTrip(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
-	stamps := [][2]int64{{0, 0}, {1, 0}, {999, maxSeq}, {1796136089631, 0}, {1796136089631, 1}, {maxMarkMillis, maxSeq}}
+	stamps := [][2]int64{{0, 0}, {1, 0}, {999, MaxSeq}, {1796136089631, 0}, {1796136089631, 1}, {MaxMarkMillis, MaxSeq}}
 	for range 10000 {
-		stamps = append(stamps, [2]int64{r.Int64N(maxMarkMillis + 1), int64(r.IntN(maxSeq + 1))})
+		stamps = append(stamps, [2]int64{r.Int64N(MaxMarkMillis + 1), int64(r.IntN(MaxSeq + 1))})
 	}
 	var prev time.Time
 	var prevStamp [2]int64
 	for i, s := range stamps {
-		mt := markTime(s[0], int(s[1]))
-		ms, seq := markStamp(mt)
+		mt := MarkTime(s[0], int(s[1]))
+		ms, seq := MarkStamp(mt)
 		if ms != s[0] || int64(seq) != s[1] {
 			t.Fatalf("stamp %v came back as (%d, %d) through %v", s, ms, seq, mt)
 		}
@@ -31,9 +31,9 @@ func TestMarkTimeRoundTrip(t *testing.T) {
 		}
 		prev, prevStamp = mt, s
 	}
-	for _, bad := range []time.Time{time.Unix(-1, 0), time.Unix(0, -1), time.UnixMilli(maxMarkMillis + 1)} {
-		if ms, seq := markStamp(bad); ms != 0 || seq != 0 {
-			t.Errorf("markStamp(%v) = (%d, %d), want nothing", bad, ms, seq)
+	for _, bad := range []time.Time{time.Unix(-1, 0), time.Unix(0, -1), time.UnixMilli(MaxMarkMillis + 1)} {
+		if ms, seq := MarkStamp(bad); ms != 0 || seq != 0 {
+			t.Errorf("MarkStamp(%v) = (%d, %d), want nothing", bad, ms, seq)
 		}
 	}
 }

@@ -1,8 +1,7 @@
-package inbox
+package drop
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -34,59 +33,60 @@ import (
 // before the next starts). Two processes sending as the same name at the
 // same moment have no order between them to keep.
 
-// markPrefix starts a sender mark's name; the dot keeps it from ever being
-// read as a message. gc removes a mark once no waiting message needs it
-// (gcMarks).
-const markPrefix = ".from-"
+// MarkPrefix starts a sender mark's name; the dot keeps it from ever being
+// read as a message. inbox's gc removes a mark once no waiting message
+// needs it.
+const MarkPrefix = ".from-"
 
-// maxMarkMillis bounds the stamps a mark holds: the stamp after it must
+// MaxMarkMillis bounds the stamps a mark holds: the stamp after it must
 // still be a modification time Go can set (nanoseconds since 1970 in an
 // int64, which end in April 2262), and within the 13 digits of a message
 // name. A mark beyond it (planted) is ignored.
-const maxMarkMillis = math.MaxInt64/1_000_000 - 1
+const MaxMarkMillis = math.MaxInt64/1_000_000 - 1
 
-func senderMark(from string) string { return markPrefix + from }
+// SenderMark is the name of from's sender mark in an inbox.
+func SenderMark(from string) string { return MarkPrefix + from }
 
 // markMu makes reading and raising a mark one step within this process,
 // so that a mark only moves up.
 var markMu sync.Mutex
 
-// afterMarkRead, when set (by tests), runs between reading a mark and
-// raising it: where a gc in another process may remove it.
-var afterMarkRead func(name string)
+// AfterMarkRead, when set (by inbox's tests), runs between reading a mark
+// and raising it: where a gc in another process may remove it.
+var AfterMarkRead func(name string)
 
-// stampFor gives the next message from "from" into the inbox d its stamp
+// Stamp gives the next message from "from" into the inbox d its stamp
 // and raises the sender's mark there to it. Anything but a regular file in
 // the mark's place (a planted symbolic link, a FIFO, an empty directory) is
 // removed, never followed; what cannot be removed fails the send.
-func stampFor(d *os.Root, from string, now time.Time) (int64, int, error) {
+func Stamp(d *os.Root, from string, now time.Time) (int64, int, error) {
 	markMu.Lock()
 	defer markMu.Unlock()
-	name := senderMark(from)
+	name := SenderMark(from)
 	var lastMs int64
 	var lastSeq int
 	exists := false
 	switch fi, err := d.Lstat(name); {
 	case err == nil && fi.Mode().IsRegular():
 		exists = true
-		lastMs, lastSeq = markStamp(fi.ModTime())
+		lastMs, lastSeq = MarkStamp(fi.ModTime())
 	case err == nil:
 		if rerr := d.Remove(name); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			return 0, 0, fmt.Errorf("%w: %s in place of the sender mark %s", ErrUnsafePath, regfile.Kind(fi.Mode()), name)
+			return 0, 0, unsafePath(regfile.Kind(fi.Mode()) + " in place of the sender mark " + name)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return 0, 0, err
 	}
-	if afterMarkRead != nil {
-		afterMarkRead(name)
+	if AfterMarkRead != nil {
+		AfterMarkRead(name)
 	}
 	// Above both the process's last stamp and the mark. The mark raises
 	// this message's stamp only, never the process's: a mark planted far
 	// ahead in one inbox moves nothing else the process sends.
-	ms, seq := nextStamp(now)
+	ms, seq := NextStamp(now)
 	if lastMs > ms || (lastMs == ms && lastSeq >= seq) {
 		ms, seq = lastMs, lastSeq+1
-		if seq > maxSeq {
+		if seq > MaxSeq {
 			ms, seq = ms+1, 0
 		}
 	}
@@ -96,12 +96,12 @@ func stampFor(d *os.Root, from string, now time.Time) (int64, int, error) {
 		}
 	}
 	// The zero access time is left as it is.
-	err := d.Chtimes(name, time.Time{}, markTime(ms, seq))
+	err := d.Chtimes(name, time.Time{}, MarkTime(ms, seq))
 	if errors.Is(err, fs.ErrNotExist) {
 		// gc removed it after it was read (no waiting message needed
 		// it): this stamp is above it all the same.
 		if err = createMark(d, name); err == nil {
-			err = d.Chtimes(name, time.Time{}, markTime(ms, seq))
+			err = d.Chtimes(name, time.Time{}, MarkTime(ms, seq))
 		}
 	}
 	if err != nil {
@@ -122,20 +122,20 @@ func createMark(d *os.Root, name string) error {
 	return f.Close()
 }
 
-// markTime encodes a stamp as a modification time.
-func markTime(ms int64, seq int) time.Time {
+// MarkTime encodes a stamp as a modification time.
+func MarkTime(ms int64, seq int) time.Time {
 	return time.Unix(ms/1000, (ms%1000)*1_000_000+int64(seq))
 }
 
-// markStamp decodes a modification time; a time that is no stamp of a
+// MarkStamp decodes a modification time; a time that is no stamp of a
 // message name (before 1970, past 13 digits) is zero.
-func markStamp(t time.Time) (int64, int) {
+func MarkStamp(t time.Time) (int64, int) {
 	sec, ns := t.Unix(), int64(t.Nanosecond())
-	if sec < 0 || sec > maxMarkMillis/1000 {
+	if sec < 0 || sec > MaxMarkMillis/1000 {
 		return 0, 0
 	}
 	ms := sec*1000 + ns/1_000_000
-	if ms > maxMarkMillis {
+	if ms > MaxMarkMillis {
 		return 0, 0
 	}
 	return ms, int(ns % 1_000_000)

@@ -1,26 +1,25 @@
 //go:build unix
 
-package registry
+package livereg
 
 import (
 	"bytes"
 	"errors"
 	"strconv"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 )
 
-// pidAlive reports whether a process with this id runs on this host. A
+// PIDAlive reports whether a process with this id runs on this host. A
 // process of another user (EPERM) counts as alive; a zombie (state Z in
 // /proc/PID/stat: it has exited and only waits for its parent to reap it)
 // does not. In a container without an init process a killed agent stays a
 // zombie until its parent exits, and it must not hold its name meanwhile.
-func pidAlive(pid int) bool {
+func PIDAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
-	err := unix.Kill(pid, 0)
-	if err != nil && !errors.Is(err, unix.EPERM) {
+	err := syscall.Kill(pid, 0)
+	if err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
 	return !zombie(pid)
@@ -31,26 +30,26 @@ func pidAlive(pid int) bool {
 func zombie(pid int) bool {
 	// Read with plain system calls: open, read, close (os.ReadFile adds an
 	// fstat and five calls that try the file on the network poller).
-	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return false
 	}
-	defer unix.Close(fd)
+	defer syscall.Close(fd)
 	// The state is the field after the pid and the command name (at most
 	// 16 bytes, in parentheses), and nothing after it holds a ')': the
 	// first 512 bytes of the line are enough.
 	var buf [512]byte
-	n, err := unix.Read(fd, buf[:])
+	n, err := syscall.Read(fd, buf[:])
 	if err != nil || n <= 0 {
 		return false
 	}
-	return zombieStat(buf[:n])
+	return ZombieStat(buf[:n])
 }
 
-// zombieStat reads the state field of a /proc/PID/stat line: the field
+// ZombieStat reads the state field of a /proc/PID/stat line: the field
 // after the command name, which is in parentheses and may itself hold
 // spaces and parentheses (so the last ')' ends it).
-func zombieStat(stat []byte) bool {
+func ZombieStat(stat []byte) bool {
 	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 {
 		return false
