@@ -6,7 +6,11 @@
 // what its one durable write does. Run is called from the init of a
 // package that imports only what a send needs, which Go initialises before
 // those: when the command line is a send it can do alone, it sends and the
-// process exits without initialising the rest.
+// process exits without initialising the rest. For Go to reach it first,
+// nothing this package imports may need reflect or strings (see
+// internal/lean), so it sends with the messenger's own pieces that need
+// neither: drop (the durable write into an inbox), livereg (a
+// registration's liveness) and sendcheck.
 //
 // It judges nothing of its own. It sends only what the whole command
 // would send without a word beside its result: a root with no settings
@@ -14,10 +18,11 @@
 // the command trusts one, with a vault the command takes (named by
 // --vault or $PARLEY_VAULT, which a send never opens, or the root's own),
 // a message sendcheck accepts, to an agent whose inbox exists and whose
-// registration is live. Anything else (another
-// form of the command line, standard input, a warning to give, an error
-// to word, a failed write that left nothing behind) is left to the whole
-// command, which then does all of it, as if Run had not been called. The
+// registration is live. Anything else (another form of the command line,
+// standard input, a warning to give, an error to word, a registration
+// livereg cannot read with certainty, a failed write that left nothing
+// behind) is left to the whole command, which then does all of it, as if
+// Run had not been called. The
 // one error it says itself is a send that failed once its message was in
 // the inbox (the directory's sync): the command would send it again, so
 // Run says it, in the words the command would use (the error's own).
