@@ -355,3 +355,43 @@ func TestFastPathImportsNothingThatWaits(t *testing.T) {
 		t.Fatalf("found only %d packages under %s: the walk no longer follows imports", len(via), top)
 	}
 }
+
+// A root named through "..", from a directory entered by a symbolic link
+// (the shell's $PWD is the link's path, the kernel's "." its target), is
+// one directory for the fast path and for every part of the command:
+// "../.parley" is the .parley beside the link, as the shell's "cd .."
+// would have it, not a second one beside the link's target.
+func TestFastPathAndCommandReadARootThroughDotDotAlike(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	home, data := filepath.Join(base, "home"), filepath.Join(base, "data")
+	root := filepath.Join(home, ".parley")
+	mustCLI(t, root, "", "agents", "add", "Bob")
+	registerLive(t, root, "Bob")
+	for _, dir := range []string{filepath.Join(data, "work"), filepath.Join(data, ".parley", "registry")} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(data, "work"), filepath.Join(home, "work")); err != nil {
+		t.Fatal(err)
+	}
+	for _, fast := range []bool{true, false} {
+		cmd := testBinary(t, "--root", "../.parley", "send", "--require-live", "--from", "Alice", "--to", "Bob", "through the link")
+		cmd.Dir = filepath.Join(home, "work")
+		cmd.Env = append(cmd.Env, "PWD="+cmd.Dir) // as a shell that entered it by the link says
+		if !fast {
+			cmd.Env = append(cmd.Env, "PARLEY_FASTPATH="+quicksend.Off)
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(out), "sent ") {
+			t.Errorf("fast path %v: %s(%v)", fast, out, err)
+		}
+	}
+	if n := len(waitingFor(t, root, "Bob")); n != 2 {
+		t.Errorf("Bob's inbox beside the link holds %d messages, want 2", n)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(data, ".parley")); len(entries) != 1 {
+		t.Errorf("the command made %d entries in the .parley beside the link's target", len(entries))
+	}
+}

@@ -5,6 +5,7 @@ package livereg
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strconv"
 	"syscall"
 )
@@ -14,8 +15,10 @@ import (
 // /proc/PID/stat: it has exited and only waits for its parent to reap it)
 // does not. In a container without an init process a killed agent stays a
 // zombie until its parent exits, and it must not hold its name meanwhile.
+// An id beyond a process id's 32 bits is no process: kill(2) would read
+// its low bits (2³² as 0, this process's group).
 func PIDAlive(pid int) bool {
-	if pid <= 0 {
+	if pid <= 0 || pid > math.MaxInt32 {
 		return false
 	}
 	err := syscall.Kill(pid, 0)

@@ -110,3 +110,28 @@ func TestNamedRoot(t *testing.T) {
 		t.Errorf("the directory of other files holds %v (%v), want notes.txt alone", entries, err)
 	}
 }
+
+// A root named with a ".." element is made absolute as the shell reads it
+// (the working directory's logical path, then the path cleaned), so that
+// every part of parley opens the one directory; any other root is kept
+// as it was given.
+func TestNamedRootThroughDotDot(t *testing.T) {
+	t.Parallel()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ named, want string }{
+		{"../x", filepath.Join(filepath.Dir(wd), "x")},
+		{"/srv/a/../b", "/srv/b"},
+		{"a/..", wd},
+		{"..x/y", "..x/y"},
+		{"x../y", "x../y"},
+		{"./r", "./r"},
+		{"/srv/r", "/srv/r"},
+	} {
+		if got, _ := Named(tc.named, "", false); got != tc.want {
+			t.Errorf("Named(%q) = %q, want %q", tc.named, got, tc.want)
+		}
+	}
+}

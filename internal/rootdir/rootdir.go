@@ -122,7 +122,8 @@ func ExpandHome(p string) string {
 
 // Named is the root of a command line: named (--root) or else env
 // ($PARLEY_ROOT), with "~" expanded and a project directory read as the
-// .parley it holds (Within); with neither, the nearest .parley (Find from
+// .parley it holds (Within), and made absolute when it has a ".." element
+// (throughDotDot); with neither, the nearest .parley (Find from
 // the working directory), or Default when here is set (a command that
 // makes its root where it runs: init, demo). fromEnv says the environment
 // chose it.
@@ -140,5 +141,25 @@ func Named(named, env string, here bool) (root string, fromEnv bool) {
 		}
 		return ExpandHome(root), false
 	}
-	return Within(ExpandHome(root)), fromEnv
+	return Within(throughDotDot(ExpandHome(root))), fromEnv
+}
+
+// throughDotDot is root made absolute, as the shell's "cd" reads it, when
+// it has a ".." element; root itself otherwise. The kernel reads ".."
+// after a symbolic link (or in a working directory entered by one) as the
+// link target's parent, the shell and filepath.Abs as the link's; every
+// part of parley (settings, registry, inboxes, the fast path) must open
+// the same directory, and the user means the one their prompt shows.
+func throughDotDot(root string) string {
+	for rest := root; rest != ""; {
+		var elem string
+		elem, rest, _ = lean.Cut(rest, "/")
+		if elem == ".." {
+			if abs, err := lean.Abs(root); err == nil {
+				return abs
+			}
+			break
+		}
+	}
+	return root
 }

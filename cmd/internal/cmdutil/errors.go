@@ -173,6 +173,6 @@ func ExitCode(err error, stderr io.Writer) int {
 func isCobraUsage(err error) bool {
 	s := err.Error()
 	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "unknown flag") ||
-		strings.HasPrefix(s, "unknown shorthand flag") || strings.Contains(s, "requires at least") ||
+		strings.HasPrefix(s, "unknown shorthand flag") || strings.HasPrefix(s, "requires at least") ||
 		strings.HasPrefix(s, "required flag")
 }
