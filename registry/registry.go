@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -315,30 +314,23 @@ func (r *Registry) read(name string) (*Registration, time.Time, error) {
 
 // errNotRegular is the cause of a registration that is not a regular file
 // (a directory, a symbolic link): never parley's, so never pruned.
-var errNotRegular = errors.New("not a regular file")
+var errNotRegular = livereg.ErrNotRegular
 
 // readRaw is read that also returns the file's bytes (nil when it is not a
-// regular file that could be read).
+// regular file that could be read). The file is read by livereg.ReadFile,
+// as the plainest send reads it.
 func (r *Registry) readRaw(name string) (*Registration, []byte, time.Time, error) {
 	path := regPath(name)
-	fi, err := r.root.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, fi, err := livereg.ReadFile(r.root, name)
+	switch {
+	case fi == nil && errors.Is(err, fs.ErrNotExist):
 		return nil, nil, time.Time{}, ErrNotRegistered
-	}
-	if err != nil {
+	case fi == nil:
 		return nil, nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: err}
-	}
-	if !fi.Mode().IsRegular() {
+	case errors.Is(err, errNotRegular):
 		// Never a writer in progress: replaceable at once (zero time).
 		return nil, nil, time.Time{}, &PathError{Op: "read", Name: name, Path: path, Err: fmt.Errorf("%w: %s, %w", ErrMalformed, regfile.Kind(fi.Mode()), errNotRegular)}
-	}
-	f, err := r.root.Open(path)
-	if err != nil {
-		return nil, nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxRegistrationBytes+1))
-	if err != nil {
+	case err != nil:
 		return nil, nil, fi.ModTime(), &PathError{Op: "read", Name: name, Path: path, Err: err}
 	}
 	reg, err := decodeAs(name, data)

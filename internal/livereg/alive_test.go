@@ -1,7 +1,11 @@
 package livereg
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,5 +49,49 @@ func TestAlive(t *testing.T) {
 		if got := Alive(tc.h, "here", now, DefaultTTL, running); got != tc.want {
 			t.Errorf("Alive(%+v) = %v, want %v", tc.h, got, tc.want)
 		}
+	}
+}
+
+// Load reads a registration as the registry reads the file, and reads
+// nothing from what the registry would refuse: something else in its
+// place, a file over the limit, a file naming another agent.
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, Dir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, Path(name)), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Bob", `{"name":"Bob","pid":42,"host":"h"}`)
+	write("Carol", `{"name":"Bob","pid":42}`)
+	write("Dave", `{"name":"Dave","pid":42}`+strings.Repeat(" ", MaxRegistrationBytes))
+	if err := os.Symlink(filepath.Join(dir, Path("Bob")), filepath.Join(dir, Path("Eve"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, Path("Fay")), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if h, ok := Load(r, "Bob"); !ok || h != (Head{Name: "Bob", PID: 42, Host: "h"}) {
+		t.Errorf("Load(Bob) = %+v, %v", h, ok)
+	}
+	for _, name := range []string{"Carol", "Dave", "Eve", "Fay", "Gus"} {
+		if h, ok := Load(r, name); ok {
+			t.Errorf("Load(%s) = %+v, read", name, h)
+		}
+	}
+	if _, _, err := ReadFile(r, "Eve"); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("ReadFile of a link: %v, want ErrNotRegular", err)
+	}
+	if _, fi, err := ReadFile(r, "Gus"); fi != nil || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile of none: %v, %v", fi, err)
 	}
 }

@@ -184,10 +184,8 @@ func Parse(args []string) (r Request, ok bool) {
 // send opens no vault, and the command checks a named one for that
 // alone), or the default vault inside the root.
 func plainRoot(root, vault string) bool {
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return false
-	}
-	if trust.Path("the parley root", root) != nil || !rootdir.Have(root) {
+	fi, err := os.Stat(root)
+	if err != nil || !fi.IsDir() || trust.Check("the parley root", root, fi) != nil || !rootdir.Have(root) {
 		return false
 	}
 	if _, err := os.Lstat(path.Join(root, "config.json")); !errors.Is(err, fs.ErrNotExist) {
@@ -196,7 +194,7 @@ func plainRoot(root, vault string) bool {
 	if vault != "" {
 		return !rootdir.NotADirectory(vault)
 	}
-	fi, err := os.Lstat(path.Join(root, "vault"))
+	fi, err = os.Lstat(path.Join(root, "vault"))
 	return errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()
 }
 
@@ -220,8 +218,9 @@ func Encode(h drop.Head) []byte {
 //
 // It reads the root as the command's messenger opens it (inbox.
 // NewFileTransport, registry.Open): the inboxes and registrations are
-// real directories, the recipient's inbox exists (FileTransport.Exists)
-// and its registration, read by livereg, is live by the registry's rule.
+// real directories, the recipient's inbox exists (FileTransport.Exists;
+// drop.Put checks it before anything is made) and its registration, read
+// by livereg, is live by the registry's rule.
 // Anything it cannot tell is the command's to say.
 func deliver(root string, h drop.Head) (ok bool, err error) {
 	data := Encode(h)
@@ -237,7 +236,9 @@ func deliver(root string, h drop.Head) (ok bool, err error) {
 		return false, nil
 	}
 	defer r.Close()
-	for _, dir := range []string{drop.InboxDir, livereg.Dir, drop.InboxPath(h.To)} {
+	// The recipient's inbox is drop.Put's to check: a send to none fails
+	// with nothing made, and is left to the command.
+	for _, dir := range []string{drop.InboxDir, livereg.Dir} {
 		if drop.CheckDir(r, dir) != nil {
 			return false, nil
 		}
