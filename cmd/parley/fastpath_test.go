@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -393,5 +394,75 @@ func TestFastPathAndCommandReadARootThroughDotDotAlike(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(data, ".parley")); len(entries) != 1 {
 		t.Errorf("the command made %d entries in the .parley beside the link's target", len(entries))
+	}
+}
+
+// "parley --version" and "parley version" print, on the fast path
+// (cmd/parley/internal/fastpath, reading the build record without
+// runtime/debug), what the command prints, for every form of the command
+// line the fast path reads; the forms it leaves to the command are the
+// command's alone. And the fast path's version initialises none of the
+// packages only other commands use.
+func TestFastPathPrintsTheVersionAsTheCommandDoes(t *testing.T) {
+	t.Parallel()
+	run := func(fast bool, extraEnv string, args ...string) (stdout, stderr string, code int) {
+		t.Helper()
+		cmd := testBinary(t, args...)
+		if !fast {
+			cmd.Env = append(cmd.Env, "PARLEY_FASTPATH="+quicksend.Off)
+		}
+		if extraEnv != "" {
+			cmd.Env = append(cmd.Env, extraEnv)
+		}
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return o.String(), e.String(), code
+	}
+	missing := filepath.Join(t.TempDir(), "no such root")
+	for _, args := range [][]string{
+		{"--version"},
+		{"version"},
+		{"--json", "--version"},
+		{"version", "--json"},
+		{"--root", missing, "version"},
+		{"--vault=" + missing, "--version", "--root=" + missing, "--json"},
+		// Left to the command: its errors and help.
+		{"--version", "--version"},
+		{"version", "--version"},
+		{"version", "extra"},
+		{"--version", "send"},
+		{"--root"},
+		{"--root", "--version"},
+		{"--json=false", "--version"},
+		{"-v", "--version"},
+		{"--version", "-h"},
+	} {
+		fo, fe, fc := run(true, "", args...)
+		so, se, sc := run(false, "", args...)
+		if fo != so || fe != se || fc != sc {
+			t.Errorf("parley %q:\nfast path: exit %d, stdout %q, stderr %q\ncommand:   exit %d, stdout %q, stderr %q", args, fc, fo, fe, sc, so, se)
+		}
+	}
+	if out, _, code := run(true, "", "--version"); code != 0 || !strings.HasPrefix(out, "parley ") || !strings.HasSuffix(out, runtime.Version()+"\n") {
+		t.Errorf("parley --version: exit %d, %q", code, out)
+	}
+
+	_, fe, _ := run(true, "GODEBUG=inittrace=1", "--version")
+	_, se, _ := run(false, "GODEBUG=inittrace=1", "--version")
+	for _, heavy := range []string{"github.com/yuin/goldmark", "github.com/modelcontextprotocol/go-sdk/mcp", "modernc.org/sqlite",
+		"encoding/gob @", "github.com/goccy/go-json @", "path/filepath @"} {
+		if strings.Contains(fe, "init "+heavy) {
+			t.Errorf("the fast path's version initialised %s", heavy)
+		}
+		if !strings.Contains(se, "init "+heavy) {
+			t.Errorf("the command did not initialise %s: the test no longer tells the paths apart", heavy)
+		}
 	}
 }

@@ -7,13 +7,11 @@ import (
 	"github.com/parleyhq/parley/cmd/internal/cmdutil"
 )
 
-// version, when set at link time (-ldflags "-X main.version=v1.2.3"),
-// overrides the module version the build recorded.
-var version string
-
-// printVersion prints the version as one line, or one JSON object under --json.
+// printVersion prints the version as one line, or one JSON object under
+// --json. (The fast path, cmd/parley/internal/fastpath, prints the same
+// before the rest of parley is initialised.)
 func printVersion(a *factory) error {
-	v := app.BuildVersion(version)
+	v := app.BuildVersion()
 	if a.JSON {
 		return a.Emit(v)
 	}

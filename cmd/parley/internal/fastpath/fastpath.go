@@ -1,5 +1,7 @@
-// Package fastpath sends the plainest "parley send" before Go initialises
-// the rest of the program (internal/quicksend says which sends, and why).
+// Package fastpath sends the plainest "parley send", and prints the
+// version, before Go initialises the rest of the program
+// (internal/quicksend says which sends, and why; internal/buildstamp how
+// the version is read without runtime/debug).
 //
 // It is the one package whose initialisation does work, and it must be:
 // Go runs every package's initialisation before main, so only an init
@@ -9,7 +11,8 @@
 // and those are ready only after most of the binary sorting before
 // parley: internal/lean says more), so Go initialises it after some twenty
 // packages of the runtime's and before the rest. For every other command
-// line it does nothing.
+// line it does nothing. $PARLEY_FASTPATH=off (quicksend.Off) leaves
+// everything to the command.
 package fastpath
 
 import (
@@ -20,6 +23,9 @@ import (
 )
 
 func init() {
+	if os.Getenv("PARLEY_FASTPATH") != quicksend.Off && printVersion(os.Args[1:], os.Stdout) {
+		os.Exit(0)
+	}
 	handled, err := quicksend.Run(os.Args[1:], os.Getenv, os.Stdout)
 	if !handled {
 		return
