@@ -61,7 +61,7 @@ func TestBenchCLIRuns(t *testing.T) {
 	if pb, _ := o["parley_build"].(map[string]any); pb == nil || pb["go"] != runtime.Version() {
 		t.Errorf("parley_build %v, want go %s", o["parley_build"], runtime.Version())
 	}
-	if get("startup", "runs") <= 0 || get("startup", "floor_cpu_ms") <= 0 || get("startup", "parley_version_cpu_ms") <= 0 {
+	if get("startup", "runs") <= 0 || get("startup", "floor_cpu_ms") <= 0 || get("startup", "parley_version_cpu_ms") <= 0 || get("startup", "parley_whole_cpu_ms") <= 0 {
 		t.Errorf("start-up: %v", o["startup"])
 	}
 	for _, r := range []string{"idle_p50", "idle_p99", "stream_p50", "stream_p99", "cpu_per_send", "throughput"} {

@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/parleyhq/parley/internal/quicksend"
 	"github.com/parleyhq/parley/internal/sleep"
 )
 
@@ -93,14 +94,17 @@ type CLIResult struct {
 		CgoEnabled bool   `json:"cgo_enabled"`
 	} `json:"parley_build"`
 	// Startup is the CPU time (user+system, median) of starting a process
-	// that does nothing: the floor program ("floor start") and parley
-	// ("parley --version", which initialises every package parley links),
-	// measured in turn. A send that takes the fast path
-	// (internal/quicksend) initialises fewer, and can cost less than this.
+	// that does next to nothing, measured in turn: the floor program
+	// ("floor start"); parley answering "--version" on its fast path
+	// (cmd/parley/internal/fastpath: the start-up no send from this binary
+	// can cost less than); and the same with the fast path off, which
+	// initialises every package parley links, as every command but a
+	// plain send and the version does.
 	Startup struct {
 		Runs               int     `json:"runs"`
 		FloorCPUMs         float64 `json:"floor_cpu_ms"`
 		ParleyVersionCPUMs float64 `json:"parley_version_cpu_ms"`
+		ParleyWholeCPUMs   float64 `json:"parley_whole_cpu_ms"`
 	} `json:"startup"`
 	Parley Side `json:"parley"`
 	Floor  Side `json:"floor"`
@@ -275,32 +279,37 @@ func parleyBuild(ctx context.Context, parley string) (goVersion string, cgo bool
 // startupRuns is how many times each do-nothing process is started.
 const startupRuns = 30
 
-// startup measures the CPU time of starting the floor program and parley
-// doing nothing, alternating.
+// startup measures the CPU time of starting the floor program, parley's
+// fast path and the whole of parley doing next to nothing, in turn (in a
+// rotating order, so that none is always first).
 func startup(ctx context.Context, res *CLIResult, floor, parley string) error {
-	var f, p []time.Duration
+	var cpu [3][]time.Duration
 	for i := range startupRuns {
-		for _, k := range ordered([2]int{0, 1}, i) {
-			argv := []string{floor, "start"}
-			if k == 1 {
+		for j := range 3 {
+			k := (i + j) % 3
+			argv, env := []string{floor, "start"}, []string(nil)
+			if k > 0 {
 				argv = []string{parley, "--version"}
 			}
+			if k == 2 {
+				env = append(os.Environ(), "PARLEY_FASTPATH="+quicksend.Off)
+			}
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+			cmd.Env = env
 			if out, err := cmd.CombinedOutput(); err != nil {
 				return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, bytes.TrimSpace(out))
 			}
-			if k == 0 {
-				f = append(f, processCPU(cmd.ProcessState))
-			} else {
-				p = append(p, processCPU(cmd.ProcessState))
-			}
+			cpu[k] = append(cpu[k], processCPU(cmd.ProcessState))
 		}
 	}
-	slices.Sort(f)
-	slices.Sort(p)
+	p50 := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return ms(pct(d, 50))
+	}
 	res.Startup.Runs = startupRuns
-	res.Startup.FloorCPUMs = ms(pct(f, 50))
-	res.Startup.ParleyVersionCPUMs = ms(pct(p, 50))
+	res.Startup.FloorCPUMs = p50(cpu[0])
+	res.Startup.ParleyVersionCPUMs = p50(cpu[1])
+	res.Startup.ParleyWholeCPUMs = p50(cpu[2])
 	return nil
 }
 
