@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
+	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/buildstamp"
+	"github.com/parleyhq/parley/internal/checkedconfig"
 	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/sendcheck"
 	"github.com/parleyhq/parley/registry"
@@ -171,12 +175,46 @@ func (a *App) Send(ctx context.Context, r SendRequest) (*Sent, error) {
 	if !a.HaveRoot() {
 		return nil, a.noRoot(r.To)
 	}
-	b, err := a.Messenger(ctx)
+	cfg, err := a.Config()
+	if err != nil {
+		return nil, err
+	}
+	b, err := a.openBackend(ctx, BackendName(cfg), cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
+	a.keepCheckedConfig(cfg)
 	return deliver(ctx, b.Transport(), b.Registry(), m, r.RequireLive)
+}
+
+// keepCheckedConfig keeps, for the next plain "parley send" in this root,
+// the config.json cfg was loaded from, with what a send over the file
+// messenger takes of it (internal/checkedconfig): that send then needs
+// neither to load it nor to start the rest of parley. It keeps nothing
+// for another messenger, a root without config.json, or a binary whose
+// build ID cannot be read; a copy that cannot be written is only logged
+// (the next send loads config.json itself, as this one did).
+func (a *App) keepCheckedConfig(cfg *config.Config) {
+	if BackendName(cfg) != config.TransportFile || cfg.Source() == nil {
+		return
+	}
+	build, ok := buildstamp.BuildID()
+	if !ok {
+		return
+	}
+	ttl := cfg.Messenger.HeartbeatTTL()
+	if ttl <= 0 {
+		ttl = registry.DefaultTTL
+	}
+	r, err := os.OpenRoot(a.root)
+	if err == nil {
+		err = checkedconfig.Keep(r, build, ttl, cfg.Source())
+		r.Close()
+	}
+	if err != nil {
+		a.log.Debug("config.json not kept for the next send", "err", err)
+	}
 }
 
 // Deliver is Send over a messenger the caller holds open (the MCP server

@@ -64,7 +64,14 @@ type Config struct {
 	NATS NATS `json:"nats"`
 	// Seal configures the signing of debate seals.
 	Seal Seal `json:"seal"`
+
+	// source is config.json's bytes, as Load read them (nil without one).
+	source []byte
 }
+
+// Source is the content of the config.json Load read this configuration
+// from: nil when the root has none, or when the Config was not loaded.
+func (c *Config) Source() []byte { return c.source }
 
 // The messenger transports.
 const (
@@ -216,6 +223,7 @@ func Load(root string) (*Config, error) {
 	}
 	c.NATS.Credentials = Resolve(abs, c.NATS.Credentials)
 	c.Seal.SigningKey = Resolve(abs, c.Seal.SigningKey)
+	c.source = data
 	return c, nil
 }
 

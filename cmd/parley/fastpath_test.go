@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"go/build"
 	"io"
 	"math/rand/v2"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/parleyhq/parley/inbox"
+	"github.com/parleyhq/parley/internal/checkedconfig"
 	"github.com/parleyhq/parley/internal/quicksend"
 	"github.com/parleyhq/parley/internal/rootdir"
 	"github.com/parleyhq/parley/internal/sendcheck"
@@ -464,5 +466,151 @@ func TestFastPathPrintsTheVersionAsTheCommandDoes(t *testing.T) {
 		if !strings.Contains(se, "init "+heavy) {
 			t.Errorf("the command did not initialise %s: the test no longer tells the paths apart", heavy)
 		}
+	}
+}
+
+// In a root with a config.json, the first send loads it (the command) and
+// keeps a copy with what a send over the file messenger takes of it
+// (internal/checkedconfig); the sends after it take the fast path while
+// config.json is that copy byte for byte, and say and deliver what the
+// command does, with the registration TTL config.json sets. Any change to
+// the file, or a copy another binary made, sends through the command
+// again.
+func TestFastPathSendsInAConfiguredRootAsTheCommandDoes(t *testing.T) {
+	t.Parallel()
+	root := liveBob(t)
+	config := filepath.Join(root, "config.json")
+	checked := filepath.Join(root, checkedconfig.FileName)
+	write := func(name, content string, mode os.FileMode) {
+		t.Helper()
+		if err := os.WriteFile(name, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(name, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What parley said, and whether the fast path said it (the command
+	// initialises goldmark; the fast path initialises none of it).
+	send := func(fast bool, text string) (out string, tookFastPath bool) {
+		t.Helper()
+		cmd := testBinary(t, "--root", root, "send", "--from", "Alice", "--to", "Bob", text)
+		cmd.Env = append(cmd.Env, "GODEBUG=inittrace=1")
+		if !fast {
+			cmd.Env = append(cmd.Env, "PARLEY_FASTPATH="+quicksend.Off)
+		}
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		code := 0
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		var said []string
+		for _, l := range strings.Split(e.String(), "\n") {
+			if l != "" && !strings.HasPrefix(l, "init ") {
+				said = append(said, l)
+			}
+		}
+		ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+		return fmt.Sprintf("exit %d, stdout %q, stderr %q", code, ids.ReplaceAllString(o.String(), "ID"), said),
+			!strings.Contains(e.String(), "init github.com/yuin/goldmark")
+	}
+	same := func(step, text string, wantFast bool) {
+		t.Helper()
+		fo, fast := send(true, text)
+		so, _ := send(false, text)
+		if fo != so {
+			t.Errorf("%s: fast path: %s\ncommand: %s", step, fo, so)
+		}
+		if fast != wantFast {
+			t.Errorf("%s: took the fast path: %v, want %v (%s)", step, fast, wantFast, fo)
+		}
+	}
+
+	settings := `{"messenger": {"heartbeatTtlMs": 120000}, "debate": {"budgets": {"spec": {"maxRounds": 3}}}}` + "\n"
+	write(config, settings, 0o600)
+	same("config.json never checked", "one", false)
+	copied, err := os.ReadFile(checked)
+	if err != nil {
+		t.Fatalf("the first send kept no copy of config.json: %v", err)
+	}
+	if !bytes.HasSuffix(copied, []byte(settings)) {
+		t.Fatalf("the copy does not end with config.json:\n%s", copied)
+	}
+	same("config.json checked", "two", true)
+
+	// The TTL is config.json's (120 s), not the default (30 s): Carol,
+	// whose process runs and whose heartbeat is a minute old, is live for
+	// both paths, and the fast path sends to her; with a heartbeat older
+	// than the TTL she is not, and the command warns.
+	mustCLI(t, root, "", "agents", "add", "Carol")
+	registerAs(t, root, "Carol", true, false)
+	carol := filepath.Join(root, "registry", "Carol.json")
+	reg, err := os.ReadFile(carol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := regexp.MustCompile(`"heartbeatAt": *"[^"]*"`)
+	if !at.Match(reg) {
+		t.Fatalf("no heartbeatAt in %s", reg)
+	}
+	for _, tc := range []struct {
+		age      time.Duration
+		wantFast bool
+	}{{time.Minute, true}, {200 * time.Second, false}} {
+		beat := time.Now().Add(-tc.age).UTC().Format(time.RFC3339Nano)
+		if err := os.WriteFile(carol, at.ReplaceAll(reg, []byte(`"heartbeatAt": "`+beat+`"`)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := func(fast bool) (string, bool) {
+			t.Helper()
+			c := testBinary(t, "--root", root, "send", "--from", "Alice", "--to", "Carol", "are you there?")
+			c.Env = append(c.Env, "GODEBUG=inittrace=1")
+			if !fast {
+				c.Env = append(c.Env, "PARLEY_FASTPATH="+quicksend.Off)
+			}
+			var o, e bytes.Buffer
+			c.Stdout, c.Stderr = &o, &e
+			if err := c.Run(); err != nil {
+				t.Fatalf("send to Carol: %v: %s", err, e.String())
+			}
+			warned := strings.Contains(e.String(), "not_active")
+			return fmt.Sprintf("warned %v, said %v", warned, strings.HasPrefix(o.String(), "sent ")), !strings.Contains(e.String(), "init github.com/yuin/goldmark")
+		}
+		fo, fast := cmd(true)
+		so, _ := cmd(false)
+		if fo != so || fast != tc.wantFast {
+			t.Errorf("a heartbeat %v old: fast path %s (took it: %v, want %v); command %s", tc.age, fo, fast, tc.wantFast, so)
+		}
+	}
+
+	for _, tc := range []struct {
+		step, config, copied string
+		mode                 os.FileMode
+		wantFast             bool
+	}{
+		{"config.json changed by a space", " " + settings, "", 0o600, false},
+		{"checked again", " " + settings, "", 0o600, true},
+		{"a copy of another build", " " + settings, "other-build", 0o600, false},
+		{"config.json writable by others", " " + settings, "", 0o666, false},
+		{"an unknown key: an error either way", `{"messenger": {"heartbeatTTL": 5}}`, "", 0o600, false},
+		{"an unknown transport: an error either way", `{"transport": "carrier-pigeon"}`, "", 0o600, false},
+		{"back to the settings", settings, "", 0o600, false},
+		{"and checked", settings, "", 0o600, true},
+	} {
+		write(config, tc.config, tc.mode)
+		if tc.copied != "" {
+			c, err := os.ReadFile(checked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := regexp.MustCompile(`(?m)^build .*$`)
+			write(checked, string(id.ReplaceAll(c, []byte("build "+tc.copied))), 0o600)
+		}
+		same(tc.step, tc.step, tc.wantFast)
 	}
 }

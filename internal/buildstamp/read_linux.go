@@ -40,43 +40,49 @@ const (
 
 // buildRecord is the build record in ELF file f.
 func buildRecord(f io.ReaderAt) (string, bool) {
+	data, ok := section(f, ".go.buildinfo", maxRecordBytes)
+	if !ok {
+		return "", false
+	}
+	return record(data)
+}
+
+// section is the content of the section named name in the little-endian
+// 64-bit ELF file f, refused when over limit bytes.
+func section(f io.ReaderAt, name string, limit int) ([]byte, bool) {
 	var h [64]byte
 	if _, err := f.ReadAt(h[:], 0); err != nil {
-		return "", false
+		return nil, false
 	}
 	// \x7fELF, 64-bit, little-endian, the current version.
 	if string(h[:4]) != "\x7fELF" || h[4] != 2 || h[5] != 1 || h[6] != 1 {
-		return "", false
+		return nil, false
 	}
 	shoff, shentsize, shnum, shstrndx := le64(h[0x28:]), int(le16(h[0x3a:])), int(le16(h[0x3c:])), int(le16(h[0x3e:]))
 	if shentsize != 64 || shnum == 0 || shnum > maxSections || shstrndx >= shnum {
-		return "", false
+		return nil, false
 	}
 	headers, ok := readSection(f, shoff, uint64(shnum*shentsize), maxSections*64)
 	if !ok {
-		return "", false
+		return nil, false
 	}
-	section := func(i int) (name uint32, off, size uint64) {
+	header := func(i int) (name uint32, off, size uint64) {
 		s := headers[i*shentsize:]
 		return le32(s), le64(s[0x18:]), le64(s[0x20:])
 	}
-	_, namesOff, namesSize := section(shstrndx)
+	_, namesOff, namesSize := header(shstrndx)
 	names, ok := readSection(f, namesOff, namesSize, maxNames)
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	for i := range shnum {
-		name, off, size := section(i)
-		if name >= uint32(len(names)) || !hasName(names[name:], ".go.buildinfo") {
+		n, off, size := header(i)
+		if n >= uint32(len(names)) || !hasName(names[n:], name) {
 			continue
 		}
-		data, ok := readSection(f, off, size, maxRecordBytes)
-		if !ok {
-			return "", false
-		}
-		return record(data)
+		return readSection(f, off, size, limit)
 	}
-	return "", false
+	return nil, false
 }
 
 // record reads the build record out of a .go.buildinfo section: after
@@ -133,3 +139,32 @@ func hasName(b []byte, name string) bool {
 func le16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
 func le32(b []byte) uint32 { return uint32(le16(b)) | uint32(le16(b[2:]))<<16 }
 func le64(b []byte) uint64 { return uint64(le32(b)) | uint64(le32(b[4:]))<<32 }
+
+// BuildID is this binary's Go build ID (what "go tool buildid" prints):
+// the hash of its content, so two executables with one build ID are the
+// same program. ok is false when it cannot be read (no such note, as
+// with -ldflags=-buildid=, or an executable Read could not read either).
+func BuildID() (string, bool) {
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	return buildID(f)
+}
+
+// buildID reads the Go build ID out of the .note.go.buildid section of
+// ELF file f: one note named "Go" (4 bytes with its NULs), of type 4,
+// whose description is the ID.
+func buildID(f io.ReaderAt) (string, bool) {
+	const noteType = 4
+	n, ok := section(f, ".note.go.buildid", 1<<12)
+	if !ok || len(n) < 16 {
+		return "", false
+	}
+	namesz, descsz, typ := le32(n), le32(n[4:]), le32(n[8:])
+	if namesz != 4 || typ != noteType || string(n[12:16]) != "Go\x00\x00" || uint64(descsz) > uint64(len(n)-16) || descsz == 0 {
+		return "", false
+	}
+	return string(n[16 : 16+descsz]), true
+}

@@ -3,6 +3,7 @@ package buildstamp
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -108,4 +109,30 @@ func FuzzBuildRecord(f *testing.F) {
 		buildRecord(bytes.NewReader(b)) // refuses or reads; never panics
 		record(b)
 	})
+}
+
+// The build ID read is the one the Go toolchain reads.
+func TestBuildIDAsTheToolchain(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "tool", "buildid", exe).Output()
+	if err != nil {
+		t.Fatalf("go tool buildid: %v", err)
+	}
+	got, ok := BuildID()
+	if want := strings.TrimSpace(string(out)); !ok || got != want {
+		t.Fatalf("BuildID: %q, %v; go tool buildid: %q", got, ok, want)
+	}
+	self, err := readSelf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 64, 4096} {
+		if id, ok := buildID(bytes.NewReader(self[:n])); ok {
+			t.Errorf("an executable cut to %d bytes has build ID %q", n, id)
+		}
+	}
 }

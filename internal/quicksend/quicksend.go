@@ -14,8 +14,9 @@
 //
 // It judges nothing of its own. It sends only what the whole command
 // would send without a word beside its result: a root with no settings
-// (no config.json: the file messenger, its default timings), trusted as
-// the command trusts one, with a vault the command takes (named by
+// (no config.json: the file messenger, its default timings), or with the
+// config.json this binary last loaded there for a send over the file
+// messenger (internal/checkedconfig), trusted as the command trusts one, with a vault the command takes (named by
 // --vault or $PARLEY_VAULT, which a send never opens, or the root's own),
 // a message sendcheck accepts, to an agent whose inbox exists and whose
 // registration is live. Anything else (another form of the command line,
@@ -36,6 +37,8 @@ import (
 	"path"
 	"time"
 
+	"github.com/parleyhq/parley/internal/buildstamp"
+	"github.com/parleyhq/parley/internal/checkedconfig"
 	"github.com/parleyhq/parley/internal/drop"
 	"github.com/parleyhq/parley/internal/durable"
 	"github.com/parleyhq/parley/internal/lean"
@@ -83,10 +86,11 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (handled b
 	if vault == "" {
 		vault = getenv("PARLEY_VAULT")
 	}
-	if !plainRoot(root, rootdir.ExpandHome(vault)) {
+	ttl, ok := plainRoot(root, rootdir.ExpandHome(vault))
+	if !ok {
 		return false, nil
 	}
-	ok, err = deliver(root, m)
+	ok, err = deliver(root, m, ttl)
 	if !ok {
 		return false, nil
 	}
@@ -179,23 +183,44 @@ func Parse(args []string) (r Request, ok bool) {
 
 // plainRoot reports whether root and vault (named, or "" for the
 // root's own) are a root and a vault the command would use without a
-// word: a trusted directory holding a root's entries, with no
-// config.json; a vault named that is not refused as no directory (a
-// send opens no vault, and the command checks a named one for that
-// alone), or the default vault inside the root.
-func plainRoot(root, vault string) bool {
+// word, and the registration TTL a send there uses: a trusted directory
+// holding a root's entries, with no config.json (the registry's default
+// TTL) or the one this binary last checked for a send over the file
+// messenger (checkedconfig: its TTL); a vault named that is not refused
+// as no directory (a send opens no vault, and the command checks a named
+// one for that alone), or the default vault inside the root.
+func plainRoot(root, vault string) (ttl time.Duration, ok bool) {
 	fi, err := os.Stat(root)
 	if err != nil || !fi.IsDir() || trust.Check("the parley root", root, fi) != nil || !rootdir.Have(root) {
-		return false
+		return 0, false
 	}
-	if _, err := os.Lstat(path.Join(root, "config.json")); !errors.Is(err, fs.ErrNotExist) {
-		return false
+	ttl = livereg.DefaultTTL
+	if _, err := os.Lstat(path.Join(root, checkedconfig.ConfigName)); !errors.Is(err, fs.ErrNotExist) {
+		if ttl, ok = checkedTTL(root); !ok {
+			return 0, false
+		}
 	}
 	if vault != "" {
-		return !rootdir.NotADirectory(vault)
+		return ttl, !rootdir.NotADirectory(vault)
 	}
 	fi, err = os.Lstat(path.Join(root, "vault"))
-	return errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()
+	return ttl, errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir()
+}
+
+// checkedTTL is the TTL of root's config.json, when it is the one this
+// binary last checked there (checkedconfig.TTL).
+func checkedTTL(root string) (time.Duration, bool) {
+	build, ok := buildstamp.BuildID()
+	if !ok {
+		return 0, false
+	}
+	// As config.Load opens the root: by the path given.
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return 0, false
+	}
+	defer r.Close()
+	return checkedconfig.TTL(r, build)
 }
 
 // customFS is the file system of a send here: none (the root's own) but
@@ -222,7 +247,7 @@ func Encode(h drop.Head) []byte {
 // drop.Put checks it before anything is made) and its registration, read
 // by livereg, is live by the registry's rule.
 // Anything it cannot tell is the command's to say.
-func deliver(root string, h drop.Head) (ok bool, err error) {
+func deliver(root string, h drop.Head, ttl time.Duration) (ok bool, err error) {
 	data := Encode(h)
 	if len(data) > drop.MaxMessageBytes {
 		return false, nil
@@ -245,7 +270,7 @@ func deliver(root string, h drop.Head) (ok bool, err error) {
 	}
 	reg, ok := livereg.Load(r, h.To)
 	host, _ := os.Hostname()
-	if !ok || !livereg.Alive(reg, host, time.Now(), livereg.DefaultTTL, livereg.PIDAlive) {
+	if !ok || !livereg.Alive(reg, host, time.Now(), ttl, livereg.PIDAlive) {
 		return false, nil
 	}
 	if err := drop.Put(r, customFS, h.To, h.From, data, time.Now()); err != nil {

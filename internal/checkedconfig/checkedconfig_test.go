@@ -1,0 +1,156 @@
+package checkedconfig
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func openRoot(t *testing.T) (string, *os.Root) {
+	t.Helper()
+	dir := t.TempDir()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return dir, r
+}
+
+func writeFile(t *testing.T, name, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(name, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const settings = `{"messenger": {"heartbeatTtlMs": 45000}}` + "\n"
+
+func TestKeptCopyGivesItsTTLWhileConfigIsIt(t *testing.T) {
+	t.Parallel()
+	dir, r := openRoot(t)
+	config := filepath.Join(dir, ConfigName)
+	writeFile(t, config, settings, 0o600)
+	if _, ok := TTL(r, "b1"); ok {
+		t.Fatal("a TTL without a copy")
+	}
+	if err := Keep(r, "b1", 45*time.Second, []byte(settings)); err != nil {
+		t.Fatal(err)
+	}
+	if ttl, ok := TTL(r, "b1"); !ok || ttl != 45*time.Second {
+		t.Fatalf("TTL: %v, %v", ttl, ok)
+	}
+	fi, err := os.Stat(filepath.Join(dir, FileName))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the copy: %v, %v", fi, err)
+	}
+
+	// Kept again as it is: not written again.
+	before := fi.ModTime()
+	time.Sleep(10 * time.Millisecond)
+	if err := Keep(r, "b1", 45*time.Second, []byte(settings)); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, FileName)); !fi.ModTime().Equal(before) {
+		t.Error("the same copy was written again")
+	}
+
+	for _, tc := range []struct {
+		name, config, build string
+	}{
+		{"another binary", settings, "b2"},
+		{"no build ID", settings, ""},
+		{"config.json changed", settings + " ", "b1"},
+		{"config.json cut short", settings[:10], "b1"},
+		{"config.json emptied", "", "b1"},
+	} {
+		writeFile(t, config, tc.config, 0o600)
+		if ttl, ok := TTL(r, tc.build); ok {
+			t.Errorf("%s: TTL %v", tc.name, ttl)
+		}
+	}
+	writeFile(t, config, settings, 0o600)
+	if _, ok := TTL(r, "b1"); !ok {
+		t.Fatal("config.json restored is not the copy")
+	}
+
+	// Either file untrusted, or not a regular file inside the root.
+	for _, tc := range []struct {
+		name  string
+		spoil func(t *testing.T)
+	}{
+		{"config.json writable by its group", func(t *testing.T) { writeFile(t, config, settings, 0o620) }},
+		{"the copy writable by others", func(t *testing.T) { os.Chmod(filepath.Join(dir, FileName), 0o602) }},
+		{"config.json a link out of the root", func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "config.json")
+			writeFile(t, out, settings, 0o600)
+			os.Remove(config)
+			if err := os.Symlink(out, config); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"config.json a named pipe", func(t *testing.T) {
+			os.Remove(config)
+			if err := syscall.Mkfifo(config, 0o600); err != nil {
+				t.Skip("no named pipes here")
+			}
+		}},
+	} {
+		tc.spoil(t)
+		if ttl, ok := TTL(r, "b1"); ok {
+			t.Errorf("%s: TTL %v", tc.name, ttl)
+		}
+		os.Remove(config)
+		writeFile(t, config, settings, 0o600)
+		if err := Keep(r, "b1", 45*time.Second, []byte(settings)); err != nil {
+			t.Fatalf("%s: keeping the copy again: %v", tc.name, err)
+		}
+		if _, ok := TTL(r, "b1"); !ok {
+			t.Fatalf("%s: the copy kept again is not read", tc.name)
+		}
+	}
+	if err := Keep(r, "", time.Second, []byte(settings)); err == nil {
+		t.Error("a copy kept without a build ID")
+	}
+	if err := Keep(r, "b1", 0, []byte(settings)); err == nil {
+		t.Error("a copy kept without a TTL")
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, FileName+".*"))
+	if len(left) != 0 {
+		t.Errorf("staging files left: %v", left)
+	}
+}
+
+// A copy that is not what Keep writes is not read: its header, its lines
+// and its TTL are checked.
+func TestDecodeRefusesWhatKeepDoesNotWrite(t *testing.T) {
+	t.Parallel()
+	good := string(encode("b1", time.Minute, []byte(settings)))
+	if ttl, config, ok := decode([]byte(good), "b1"); !ok || ttl != time.Minute || string(config) != settings {
+		t.Fatalf("decode(encode): %v, %q, %v", ttl, config, ok)
+	}
+	for _, bad := range []string{
+		"",
+		good[:len(header)-1],
+		strings.Replace(good, "parley:", "Parley:", 1),
+		strings.Replace(good, "build b1", "build  b1", 1),
+		strings.Replace(good, "build b1", "build b10", 1),
+		strings.Replace(good, "heartbeatTtlNs 60000000000", "heartbeatTtlNs 0", 1),
+		strings.Replace(good, "heartbeatTtlNs 60000000000", "heartbeatTtlNs -5", 1),
+		strings.Replace(good, "heartbeatTtlNs 60000000000", "heartbeatTtlNs 6e10", 1),
+		strings.Replace(good, "heartbeatTtlNs 60000000000", "heartbeatTtlNs 99999999999999999999", 1),
+		strings.Replace(good, "heartbeatTtlNs 60000000000\n\n", "heartbeatTtlNs 60000000000\n", 1),
+		strings.Replace(good, "heartbeatTtlNs", "heartbeatTTLNs", 1),
+		header + "build b1",
+	} {
+		if ttl, config, ok := decode([]byte(bad), "b1"); ok {
+			t.Errorf("decode(%q) = %v, %q", bad, ttl, config)
+		}
+	}
+}
