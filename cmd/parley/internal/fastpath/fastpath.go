@@ -23,10 +23,13 @@ import (
 )
 
 func init() {
-	if os.Getenv("PARLEY_FASTPATH") != quicksend.Off && printVersion(os.Args[1:], os.Stdout) {
-		os.Exit(0)
+	handled, err := false, error(nil)
+	if os.Getenv("PARLEY_FASTPATH") != quicksend.Off {
+		handled, err = printVersion(os.Args[1:], os.Stdout)
 	}
-	handled, err := quicksend.Run(os.Args[1:], os.Getenv, os.Stdout)
+	if !handled {
+		handled, err = quicksend.Run(os.Args[1:], os.Getenv, os.Stdout)
+	}
 	if !handled {
 		return
 	}

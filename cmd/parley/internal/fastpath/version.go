@@ -41,16 +41,17 @@ func versionLine(args []string) (json, ok bool) {
 // prints it (through termsafe on a terminal), when args ask for the
 // version and this binary's build record can be read without
 // runtime/debug (buildstamp.Read). handled is false, with nothing
-// written, otherwise, and when a --json line could not be written (the
-// command then tries, and says why it cannot).
-func printVersion(args []string, stdout io.Writer) (handled bool) {
+// written, otherwise. Once it has written, it has answered: err is the
+// error of a --json line that could not be written, which the command
+// says (exit status 1); the plain line's, the command ignores.
+func printVersion(args []string, stdout io.Writer) (handled bool, err error) {
 	json, ok := versionLine(args)
 	if !ok {
-		return false
+		return false, nil
 	}
 	info, ok := buildstamp.Read()
 	if !ok {
-		return false
+		return false, nil
 	}
 	var line []byte
 	if json {
@@ -61,14 +62,15 @@ func printVersion(args []string, stdout io.Writer) (handled bool) {
 	line = append(line, '\n')
 	if termsafe.IsTerminal(stdout) {
 		w := termsafe.NewWriter(stdout)
-		_, err := w.Write(line)
+		_, err = w.Write(line)
 		if ferr := w.Flush(); err == nil {
 			err = ferr
 		}
-		return err == nil || !json
+	} else {
+		_, err = stdout.Write(line)
 	}
-	_, err := stdout.Write(line)
-	// The command prints the line and ignores an error, but for a --json
-	// line, whose error it says.
-	return err == nil || !json
+	if !json {
+		return true, nil
+	}
+	return true, err
 }
