@@ -245,14 +245,35 @@ func waitingFor(t *testing.T, root, agent string) []*inbox.Message {
 // SIGKILL at a random point of its life (30 times, 200 under
 // PARLEY_LONG=1): every send that said "sent ID" is in the inbox once,
 // and no message file there is torn (a killed send leaves at most a
-// staging file, which starts with a dot).
+// staging file, which starts with a dot). In a root with a config.json,
+// changed every few sends so that the command sends (and keeps a new
+// copy of it, internal/checkedconfig) between the fast path's sends, the
+// kills also fall while the copy is written: the copy left is whole,
+// and the send after the kills takes the fast path again.
 func TestFastPathSendKilledAtRandomPoints(t *testing.T) {
 	t.Parallel()
+	t.Run("plain root", func(t *testing.T) { t.Parallel(); killSends(t, false) })
+	t.Run("configured root", func(t *testing.T) { t.Parallel(); killSends(t, true) })
+}
+
+func killSends(t *testing.T, configured bool) {
 	kills := 30
 	if os.Getenv("PARLEY_LONG") == "1" {
 		kills = 200
 	}
 	root := liveBob(t)
+	config := filepath.Join(root, "config.json")
+	settings := func(i int) {
+		t.Helper()
+		if !configured || i%5 != 0 {
+			return
+		}
+		s := fmt.Sprintf(`{"messenger": {"heartbeatTtlMs": %d}}`, 60000+i)
+		if err := os.WriteFile(config, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	settings(0)
 	send := func(i int) *exec.Cmd {
 		cmd := testBinary(t, "--root", root, "send", "--from", "Killer", "--to", "Bob", "message "+strconv.Itoa(i))
 		cmd.Stderr = io.Discard
@@ -269,6 +290,7 @@ func TestFastPathSendKilledAtRandomPoints(t *testing.T) {
 	said := map[string]bool{}
 	killed := 0
 	for i := range kills {
+		settings(i)
 		cmd := send(i)
 		var out bytes.Buffer
 		cmd.Stdout = &out
@@ -313,6 +335,27 @@ func TestFastPathSendKilledAtRandomPoints(t *testing.T) {
 		}
 	}
 	t.Logf("%d sends, %d signalled, %d said sent, %d messages in the inbox (one send lives %v)", kills, killed, len(said), len(count), life)
+	if !configured {
+		return
+	}
+	// The copy is whole (a killed send leaves at most a staging file); a
+	// send after the kills keeps it if need be, and the next one takes
+	// the fast path.
+	if b, err := os.ReadFile(filepath.Join(root, checkedconfig.FileName)); err == nil && !bytes.HasPrefix(b, []byte("parley: config.json as checked")) {
+		t.Errorf("the copy of config.json is torn: %q", b)
+	}
+	for i := range 2 {
+		cmd := send(kills + i)
+		cmd.Env = append(cmd.Env, "GODEBUG=inittrace=1")
+		var e bytes.Buffer
+		cmd.Stderr = &e
+		if out, err := cmd.Output(); err != nil || !strings.HasPrefix(string(out), "sent ") {
+			t.Fatalf("a send after the kills: %q, %v", out, err)
+		}
+		if i == 1 && strings.Contains(e.String(), "init github.com/yuin/goldmark") {
+			t.Errorf("the second send after the kills did not take the fast path")
+		}
+	}
 }
 
 // The fast path imports nothing that would make Go initialise the rest
