@@ -9,7 +9,6 @@ import (
 
 	"github.com/parleyhq/parley/config"
 	"github.com/parleyhq/parley/inbox"
-	"github.com/parleyhq/parley/internal/buildstamp"
 	"github.com/parleyhq/parley/internal/checkedconfig"
 	"github.com/parleyhq/parley/internal/interrupt"
 	"github.com/parleyhq/parley/internal/sendcheck"
@@ -192,14 +191,14 @@ func (a *App) Send(ctx context.Context, r SendRequest) (*Sent, error) {
 // the config.json cfg was loaded from, with what a send over the file
 // messenger takes of it (internal/checkedconfig): that send then needs
 // neither to load it nor to start the rest of parley. It keeps nothing
-// for another messenger, a root without config.json, or a binary whose
-// build ID cannot be read; a copy that cannot be written is only logged
+// for another messenger, a root without config.json, or a binary that
+// cannot tell what it is (checkedconfig.Self); a copy that cannot be written is only logged
 // (the next send loads config.json itself, as this one did).
 func (a *App) keepCheckedConfig(cfg *config.Config) {
 	if BackendName(cfg) != config.TransportFile || cfg.Source() == nil {
 		return
 	}
-	build, ok := buildstamp.BuildID()
+	self, ok := checkedconfig.Self(os.Getenv)
 	if !ok {
 		return
 	}
@@ -209,7 +208,7 @@ func (a *App) keepCheckedConfig(cfg *config.Config) {
 	}
 	r, err := os.OpenRoot(a.root)
 	if err == nil {
-		err = checkedconfig.Keep(r, build, ttl, cfg.Source())
+		err = checkedconfig.Keep(r, self, ttl, cfg.Source())
 		r.Close()
 	}
 	if err != nil {

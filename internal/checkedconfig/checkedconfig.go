@@ -8,16 +8,17 @@
 // (net/http and its TLS) bring back the start-up the fast path exists to
 // spare. So the command, once it has loaded a config.json and opened the
 // file messenger it selects for a send, keeps the file's bytes here with
-// the build ID of the binary that checked them and the registration TTL
-// they set (Keep). The fast path sends in such a root only when the
-// config.json it reads now is that copy byte for byte, checked by a
-// binary with its own build ID (a build ID is a hash of the binary's
-// content: the same program, which would load the file the same way), and
-// both files pass the checks the command makes of config.json (a regular
-// file, inside the root, owned by the user and writable by no one else);
-// anything else (no copy yet, another file, another binary) is left to
-// the command, which keeps the copy for the next send. The copy is a
-// cache: deleting it costs the next send its start-up, nothing more.
+// what made the check (Self: the binary's build ID and file, and
+// $GODEBUG, which changes what some checks accept) and the registration
+// TTL the file sets (Keep). The fast path sends in such a root only when
+// the config.json it reads now is that copy byte for byte, it is itself
+// that checker, and both files pass the checks the command makes of
+// config.json (a regular file, inside the root, owned by the user and
+// writable by no one else); anything else (no copy yet, another file,
+// another binary) is left to the command, which keeps the copy for the
+// next send. Deleting the copy costs the next send its start-up, nothing
+// more. It is trusted as config.json is: like config.json, it is the
+// user's own file, which parley writes and nobody should edit.
 package checkedconfig
 
 import (
@@ -44,25 +45,31 @@ const ConfigName = "config.json"
 // (config.MaxBytes), with room for the copy's header.
 const maxBytes = 1<<20 + 1<<12
 
-// header starts the copy; the build ID, the TTL and an empty line follow,
-// then config.json's bytes.
+// header starts the copy; the checker (Self), the TTL and an empty line
+// follow, then config.json's bytes.
 const header = "parley: config.json as checked for a send over the file messenger\n"
 
+// staleStaging is the age after which a staging file of Keep's is left
+// over by a process that died writing it, and Keep removes it.
+const staleStaging = time.Minute
+
 // Keep records that config (config.json's bytes, as config.Load read and
-// accepted them) was checked by the binary whose build ID is build, and
-// sets a registration TTL of ttl: it writes the copy into root (through
-// os.Root, so that it stays inside), unless the copy there already says
-// so. The write replaces the file whole (a new file renamed over it), so
-// that a reader sees the old copy or the new one.
-func Keep(r *os.Root, build string, ttl time.Duration, config []byte) error {
-	if build == "" || ttl <= 0 {
-		return errors.New("checkedconfig: no build ID or TTL to keep")
+// accepted them) was checked by self (Self) and sets a registration TTL of
+// ttl: it writes the copy into root (through os.Root, so that it stays
+// inside), unless the copy there already says so. The write replaces the
+// file whole (a new file renamed over it), so that a reader sees the old
+// copy or the new one; staging files that killed processes left are
+// removed.
+func Keep(r *os.Root, self string, ttl time.Duration, config []byte) error {
+	if self == "" || ttl <= 0 {
+		return errors.New("checkedconfig: no checker or TTL to keep")
 	}
-	want := encode(build, ttl, config)
+	want := encode(self, ttl, config)
 	if have, err := read(r, FileName, len(want)); err == nil && bytes.Equal(have, want) {
 		return nil
 	}
-	tmp := FileName + "." + drop.Rand4() + drop.Rand4() + ".tmp"
+	removeStale(r, time.Now())
+	tmp := FileName + "." + drop.Rand4() + drop.Rand4() + stagingSuffix
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
@@ -80,19 +87,39 @@ func Keep(r *os.Root, build string, ttl time.Duration, config []byte) error {
 	return err
 }
 
+const stagingSuffix = ".tmp"
+
+// removeStale removes Keep's staging files older than staleStaging.
+func removeStale(r *os.Root, now time.Time) {
+	d, err := r.Open(".")
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	for _, n := range names {
+		if len(n) <= len(FileName)+1+len(stagingSuffix) || n[:len(FileName)+1] != FileName+"." || n[len(n)-len(stagingSuffix):] != stagingSuffix {
+			continue
+		}
+		if fi, err := r.Lstat(n); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleStaging {
+			_ = r.Remove(n)
+		}
+	}
+}
+
 // TTL is the registration TTL a send in root uses, when root's config.json
-// is the copy Keep recorded for the binary with build ID build: ok is
-// false when it is not, when either file fails the command's checks of
-// config.json, or when build is empty.
-func TTL(r *os.Root, build string) (ttl time.Duration, ok bool) {
-	if build == "" {
+// is the copy Keep recorded for self: ok is false when it is not, when
+// either file fails the command's checks of config.json, or when self is
+// empty.
+func TTL(r *os.Root, self string) (ttl time.Duration, ok bool) {
+	if self == "" {
 		return 0, false
 	}
 	copied, err := read(r, FileName, maxBytes)
 	if err != nil {
 		return 0, false
 	}
-	ttl, config, ok := decode(copied, build)
+	ttl, config, ok := decode(copied, self)
 	if !ok {
 		return 0, false
 	}
@@ -104,25 +131,23 @@ func TTL(r *os.Root, build string) (ttl time.Duration, ok bool) {
 	return ttl, true
 }
 
-func encode(build string, ttl time.Duration, config []byte) []byte {
-	b := make([]byte, 0, len(header)+len(build)+len(config)+64)
-	b = append(b, header...)
-	b = append(append(append(b, "build "...), build...), '\n')
+func encode(self string, ttl time.Duration, config []byte) []byte {
+	b := make([]byte, 0, len(header)+len(self)+len(config)+64)
+	b = append(append(append(b, header...), self...), '\n')
 	b = append(strconv.AppendInt(append(b, "heartbeatTtlNs "...), int64(ttl), 10), '\n', '\n')
 	return append(b, config...)
 }
 
-// decode reads a copy written by Keep for build.
-func decode(b []byte, build string) (ttl time.Duration, config []byte, ok bool) {
+// decode reads a copy written by Keep for self.
+func decode(b []byte, self string) (ttl time.Duration, config []byte, ok bool) {
 	rest, ok := bytes.CutPrefix(b, []byte(header))
 	if !ok {
 		return 0, nil, false
 	}
-	line, rest, _ := bytes.Cut(rest, []byte{'\n'})
-	if id, ok := bytes.CutPrefix(line, []byte("build ")); !ok || string(id) != build {
+	if rest, ok = bytes.CutPrefix(rest, []byte(self+"\n")); !ok {
 		return 0, nil, false
 	}
-	line, config, ok = bytes.Cut(rest, []byte{'\n'})
+	line, config, ok := bytes.Cut(rest, []byte{'\n'})
 	ns, found := bytes.CutPrefix(line, []byte("heartbeatTtlNs "))
 	if !ok || !found || !bytes.HasPrefix(config, []byte{'\n'}) {
 		return 0, nil, false

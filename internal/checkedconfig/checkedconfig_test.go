@@ -3,6 +3,7 @@ package checkedconfig
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,18 +33,25 @@ func writeFile(t *testing.T, name, content string, mode os.FileMode) {
 
 const settings = `{"messenger": {"heartbeatTtlMs": 45000}}` + "\n"
 
+// Checkers, as Self writes them.
+const (
+	b1 = "build b1\nexecutable 1:2:3:4\ngodebug "
+	b2 = "build b1\nexecutable 1:2:3:5\ngodebug "
+	b3 = "build b1\nexecutable 1:2:3:4\ngodebug urlstrictcolons=0"
+)
+
 func TestKeptCopyGivesItsTTLWhileConfigIsIt(t *testing.T) {
 	t.Parallel()
 	dir, r := openRoot(t)
 	config := filepath.Join(dir, ConfigName)
 	writeFile(t, config, settings, 0o600)
-	if _, ok := TTL(r, "b1"); ok {
+	if _, ok := TTL(r, b1); ok {
 		t.Fatal("a TTL without a copy")
 	}
-	if err := Keep(r, "b1", 45*time.Second, []byte(settings)); err != nil {
+	if err := Keep(r, b1, 45*time.Second, []byte(settings)); err != nil {
 		t.Fatal(err)
 	}
-	if ttl, ok := TTL(r, "b1"); !ok || ttl != 45*time.Second {
+	if ttl, ok := TTL(r, b1); !ok || ttl != 45*time.Second {
 		t.Fatalf("TTL: %v, %v", ttl, ok)
 	}
 	fi, err := os.Stat(filepath.Join(dir, FileName))
@@ -54,7 +62,7 @@ func TestKeptCopyGivesItsTTLWhileConfigIsIt(t *testing.T) {
 	// Kept again as it is: not written again.
 	before := fi.ModTime()
 	time.Sleep(10 * time.Millisecond)
-	if err := Keep(r, "b1", 45*time.Second, []byte(settings)); err != nil {
+	if err := Keep(r, b1, 45*time.Second, []byte(settings)); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(filepath.Join(dir, FileName)); !fi.ModTime().Equal(before) {
@@ -64,11 +72,12 @@ func TestKeptCopyGivesItsTTLWhileConfigIsIt(t *testing.T) {
 	for _, tc := range []struct {
 		name, config, build string
 	}{
-		{"another binary", settings, "b2"},
-		{"no build ID", settings, ""},
-		{"config.json changed", settings + " ", "b1"},
-		{"config.json cut short", settings[:10], "b1"},
-		{"config.json emptied", "", "b1"},
+		{"another executable", settings, b2},
+		{"another GODEBUG", settings, b3},
+		{"no checker", settings, ""},
+		{"config.json changed", settings + " ", b1},
+		{"config.json cut short", settings[:10], b1},
+		{"config.json emptied", "", b1},
 	} {
 		writeFile(t, config, tc.config, 0o600)
 		if ttl, ok := TTL(r, tc.build); ok {
@@ -76,7 +85,7 @@ func TestKeptCopyGivesItsTTLWhileConfigIsIt(t *testing.T) {
 		}
 	}
 	writeFile(t, config, settings, 0o600)
-	if _, ok := TTL(r, "b1"); !ok {
+	if _, ok := TTL(r, b1); !ok {
 		t.Fatal("config.json restored is not the copy")
 	}
 
@@ -103,22 +112,22 @@ func TestKeptCopyGivesItsTTLWhileConfigIsIt(t *testing.T) {
 		}},
 	} {
 		tc.spoil(t)
-		if ttl, ok := TTL(r, "b1"); ok {
+		if ttl, ok := TTL(r, b1); ok {
 			t.Errorf("%s: TTL %v", tc.name, ttl)
 		}
 		os.Remove(config)
 		writeFile(t, config, settings, 0o600)
-		if err := Keep(r, "b1", 45*time.Second, []byte(settings)); err != nil {
+		if err := Keep(r, b1, 45*time.Second, []byte(settings)); err != nil {
 			t.Fatalf("%s: keeping the copy again: %v", tc.name, err)
 		}
-		if _, ok := TTL(r, "b1"); !ok {
+		if _, ok := TTL(r, b1); !ok {
 			t.Fatalf("%s: the copy kept again is not read", tc.name)
 		}
 	}
 	if err := Keep(r, "", time.Second, []byte(settings)); err == nil {
-		t.Error("a copy kept without a build ID")
+		t.Error("a copy kept without a checker")
 	}
-	if err := Keep(r, "b1", 0, []byte(settings)); err == nil {
+	if err := Keep(r, b1, 0, []byte(settings)); err == nil {
 		t.Error("a copy kept without a TTL")
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, FileName+".*"))
@@ -131,8 +140,8 @@ func TestKeptCopyGivesItsTTLWhileConfigIsIt(t *testing.T) {
 // and its TTL are checked.
 func TestDecodeRefusesWhatKeepDoesNotWrite(t *testing.T) {
 	t.Parallel()
-	good := string(encode("b1", time.Minute, []byte(settings)))
-	if ttl, config, ok := decode([]byte(good), "b1"); !ok || ttl != time.Minute || string(config) != settings {
+	good := string(encode(b1, time.Minute, []byte(settings)))
+	if ttl, config, ok := decode([]byte(good), b1); !ok || ttl != time.Minute || string(config) != settings {
 		t.Fatalf("decode(encode): %v, %q, %v", ttl, config, ok)
 	}
 	for _, bad := range []string{
@@ -141,16 +150,78 @@ func TestDecodeRefusesWhatKeepDoesNotWrite(t *testing.T) {
 		strings.Replace(good, "parley:", "Parley:", 1),
 		strings.Replace(good, "build b1", "build  b1", 1),
 		strings.Replace(good, "build b1", "build b10", 1),
+		strings.Replace(good, "godebug \n", "godebug x\n", 1),
+		strings.Replace(good, "executable 1:2:3:4\n", "", 1),
 		strings.Replace(good, "heartbeatTtlNs 60000000000", "heartbeatTtlNs 0", 1),
 		strings.Replace(good, "heartbeatTtlNs 60000000000", "heartbeatTtlNs -5", 1),
 		strings.Replace(good, "heartbeatTtlNs 60000000000", "heartbeatTtlNs 6e10", 1),
 		strings.Replace(good, "heartbeatTtlNs 60000000000", "heartbeatTtlNs 99999999999999999999", 1),
 		strings.Replace(good, "heartbeatTtlNs 60000000000\n\n", "heartbeatTtlNs 60000000000\n", 1),
 		strings.Replace(good, "heartbeatTtlNs", "heartbeatTTLNs", 1),
-		header + "build b1",
+		header + b1,
 	} {
-		if ttl, config, ok := decode([]byte(bad), "b1"); ok {
+		if ttl, config, ok := decode([]byte(bad), b1); ok {
 			t.Errorf("decode(%q) = %v, %q", bad, ttl, config)
+		}
+	}
+}
+
+// Self names this binary and its $GODEBUG; another $GODEBUG is another
+// checker, and one that cannot be written on its line is none.
+func TestSelf(t *testing.T) {
+	t.Parallel()
+	env := func(godebug string) func(string) string {
+		return func(k string) string {
+			if k == "GODEBUG" {
+				return godebug
+			}
+			return ""
+		}
+	}
+	a, ok := Self(env(""))
+	if runtime.GOOS != "linux" {
+		if ok {
+			t.Fatalf("Self: %q", a)
+		}
+		return
+	}
+	if !ok || !strings.HasPrefix(a, "build ") || !strings.Contains(a, "\nexecutable ") {
+		t.Fatalf("Self: %q, %v", a, ok)
+	}
+	if again, _ := Self(env("")); again != a {
+		t.Errorf("Self changed: %q then %q", a, again)
+	}
+	if b, ok := Self(env("urlstrictcolons=0")); !ok || b == a {
+		t.Errorf("another GODEBUG: %q, %v", b, ok)
+	}
+	if c, ok := Self(env("a=1\nb=2")); ok {
+		t.Errorf("a GODEBUG with a newline: %q", c)
+	}
+}
+
+// Staging files a killed process left are removed by the next Keep once
+// stale; a fresh one (another process writing now) is not.
+func TestKeepRemovesStaleStagingFiles(t *testing.T) {
+	t.Parallel()
+	dir, r := openRoot(t)
+	stale := filepath.Join(dir, FileName+".deadbeef.tmp")
+	fresh := filepath.Join(dir, FileName+".cafebabe.tmp")
+	other := filepath.Join(dir, "notes.tmp")
+	for _, p := range []string{stale, fresh, other} {
+		writeFile(t, p, "{", 0o600)
+	}
+	old := time.Now().Add(-time.Hour)
+	for _, p := range []string{stale, other} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Keep(r, b1, time.Minute, []byte(settings)); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{stale: false, fresh: true, other: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: there %v, want %v", filepath.Base(p), err == nil, want)
 		}
 	}
 }

@@ -37,7 +37,6 @@ import (
 	"path"
 	"time"
 
-	"github.com/parleyhq/parley/internal/buildstamp"
 	"github.com/parleyhq/parley/internal/checkedconfig"
 	"github.com/parleyhq/parley/internal/drop"
 	"github.com/parleyhq/parley/internal/durable"
@@ -86,7 +85,7 @@ func Run(args []string, getenv func(string) string, stdout io.Writer) (handled b
 	if vault == "" {
 		vault = getenv("PARLEY_VAULT")
 	}
-	ttl, ok := plainRoot(root, rootdir.ExpandHome(vault))
+	ttl, ok := plainRoot(root, rootdir.ExpandHome(vault), getenv)
 	if !ok {
 		return false, nil
 	}
@@ -189,14 +188,14 @@ func Parse(args []string) (r Request, ok bool) {
 // messenger (checkedconfig: its TTL); a vault named that is not refused
 // as no directory (a send opens no vault, and the command checks a named
 // one for that alone), or the default vault inside the root.
-func plainRoot(root, vault string) (ttl time.Duration, ok bool) {
+func plainRoot(root, vault string, getenv func(string) string) (ttl time.Duration, ok bool) {
 	fi, err := os.Stat(root)
 	if err != nil || !fi.IsDir() || trust.Check("the parley root", root, fi) != nil || !rootdir.Have(root) {
 		return 0, false
 	}
 	ttl = livereg.DefaultTTL
 	if _, err := os.Lstat(path.Join(root, checkedconfig.ConfigName)); !errors.Is(err, fs.ErrNotExist) {
-		if ttl, ok = checkedTTL(root); !ok {
+		if ttl, ok = checkedTTL(root, getenv); !ok {
 			return 0, false
 		}
 	}
@@ -208,9 +207,9 @@ func plainRoot(root, vault string) (ttl time.Duration, ok bool) {
 }
 
 // checkedTTL is the TTL of root's config.json, when it is the one this
-// binary last checked there (checkedconfig.TTL).
-func checkedTTL(root string) (time.Duration, bool) {
-	build, ok := buildstamp.BuildID()
+// binary, in this environment, last checked there (checkedconfig.TTL).
+func checkedTTL(root string, getenv func(string) string) (time.Duration, bool) {
+	self, ok := checkedconfig.Self(getenv)
 	if !ok {
 		return 0, false
 	}
@@ -220,7 +219,7 @@ func checkedTTL(root string) (time.Duration, bool) {
 		return 0, false
 	}
 	defer r.Close()
-	return checkedconfig.TTL(r, build)
+	return checkedconfig.TTL(r, self)
 }
 
 // customFS is the file system of a send here: none (the root's own) but
