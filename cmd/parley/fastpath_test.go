@@ -37,23 +37,8 @@ func TestFastPathSendsAsTheCommandDoes(t *testing.T) {
 	stamps := regexp.MustCompile(`"timestamp":"[^"]*"`)
 	run := func(fast bool, extraEnv string, args ...string) (stdout, stderr string, code int) {
 		t.Helper()
-		cmd := testBinary(t, append([]string{"--root", root}, args...)...)
-		if !fast {
-			cmd.Env = append(cmd.Env, "PARLEY_FASTPATH="+quicksend.Off)
-		}
-		if extraEnv != "" {
-			cmd.Env = append(cmd.Env, extraEnv)
-		}
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return stamps.ReplaceAllString(ids.ReplaceAllString(o.String(), "ID"), `"timestamp":"T"`), e.String(), code
+		o, e, code := runBoth(t, fast, extraEnv, append([]string{"--root", root}, args...)...)
+		return stamps.ReplaceAllString(ids.ReplaceAllString(o, "ID"), `"timestamp":"T"`), e, code
 	}
 	vault, notAVault := t.TempDir(), filepath.Join(t.TempDir(), "notes.md")
 	if err := os.WriteFile(notAVault, []byte("# notes\n"), 0o600); err != nil {
@@ -111,6 +96,30 @@ func TestFastPathSendsAsTheCommandDoes(t *testing.T) {
 			t.Errorf("the command did not initialise %s: the test no longer tells the paths apart", heavy)
 		}
 	}
+}
+
+// runBoth runs this test binary as parley with args, on the fast path or
+// with it off, with extraEnv ("NAME=value", or "") added to its
+// environment: what it printed and its exit status.
+func runBoth(t *testing.T, fast bool, extraEnv string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := testBinary(t, args...)
+	if !fast {
+		cmd.Env = append(cmd.Env, "PARLEY_FASTPATH="+quicksend.Off)
+	}
+	if extraEnv != "" {
+		cmd.Env = append(cmd.Env, extraEnv)
+	}
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
 }
 
 // liveBob is a root whose agent Bob has an inbox and is registered by
@@ -452,23 +461,7 @@ func TestFastPathPrintsTheVersionAsTheCommandDoes(t *testing.T) {
 	t.Parallel()
 	run := func(fast bool, extraEnv string, args ...string) (stdout, stderr string, code int) {
 		t.Helper()
-		cmd := testBinary(t, args...)
-		if !fast {
-			cmd.Env = append(cmd.Env, "PARLEY_FASTPATH="+quicksend.Off)
-		}
-		if extraEnv != "" {
-			cmd.Env = append(cmd.Env, extraEnv)
-		}
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return o.String(), e.String(), code
+		return runBoth(t, fast, extraEnv, args...)
 	}
 	missing := filepath.Join(t.TempDir(), "no such root")
 	for _, args := range [][]string{
@@ -538,30 +531,16 @@ func TestFastPathSendsInAConfiguredRootAsTheCommandDoes(t *testing.T) {
 	godebug := "inittrace=1"
 	send := func(fast bool, text string) (out string, tookFastPath bool) {
 		t.Helper()
-		cmd := testBinary(t, "--root", root, "send", "--from", "Alice", "--to", "Bob", text)
-		cmd.Env = append(cmd.Env, "GODEBUG="+godebug)
-		if !fast {
-			cmd.Env = append(cmd.Env, "PARLEY_FASTPATH="+quicksend.Off)
-		}
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		code := 0
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		o, e, code := runBoth(t, fast, "GODEBUG="+godebug, "--root", root, "send", "--from", "Alice", "--to", "Bob", text)
 		var said []string
-		for _, l := range strings.Split(e.String(), "\n") {
+		for _, l := range strings.Split(e, "\n") {
 			if l != "" && !strings.HasPrefix(l, "init ") {
 				said = append(said, l)
 			}
 		}
 		ids := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-		return fmt.Sprintf("exit %d, stdout %q, stderr %q", code, ids.ReplaceAllString(o.String(), "ID"), said),
-			!strings.Contains(e.String(), "init github.com/yuin/goldmark")
+		return fmt.Sprintf("exit %d, stdout %q, stderr %q", code, ids.ReplaceAllString(o, "ID"), said),
+			!strings.Contains(e, "init github.com/yuin/goldmark")
 	}
 	same := func(step, text string, wantFast bool) {
 		t.Helper()
@@ -612,18 +591,12 @@ func TestFastPathSendsInAConfiguredRootAsTheCommandDoes(t *testing.T) {
 		}
 		cmd := func(fast bool) (string, bool) {
 			t.Helper()
-			c := testBinary(t, "--root", root, "send", "--from", "Alice", "--to", "Carol", "are you there?")
-			c.Env = append(c.Env, "GODEBUG=inittrace=1")
-			if !fast {
-				c.Env = append(c.Env, "PARLEY_FASTPATH="+quicksend.Off)
+			o, e, code := runBoth(t, fast, "GODEBUG=inittrace=1", "--root", root, "send", "--from", "Alice", "--to", "Carol", "are you there?")
+			if code != 0 {
+				t.Fatalf("send to Carol: exit %d: %s", code, e)
 			}
-			var o, e bytes.Buffer
-			c.Stdout, c.Stderr = &o, &e
-			if err := c.Run(); err != nil {
-				t.Fatalf("send to Carol: %v: %s", err, e.String())
-			}
-			warned := strings.Contains(e.String(), "not_active")
-			return fmt.Sprintf("warned %v, said %v", warned, strings.HasPrefix(o.String(), "sent ")), !strings.Contains(e.String(), "init github.com/yuin/goldmark")
+			warned := strings.Contains(e, "not_active")
+			return fmt.Sprintf("warned %v, said %v", warned, strings.HasPrefix(o, "sent ")), !strings.Contains(e, "init github.com/yuin/goldmark")
 		}
 		fo, fast := cmd(true)
 		so, _ := cmd(false)
