@@ -192,8 +192,9 @@ func (a *App) Send(ctx context.Context, r SendRequest) (*Sent, error) {
 // messenger takes of it (internal/checkedconfig): that send then needs
 // neither to load it nor to start the rest of parley. It keeps nothing
 // for another messenger, a root without config.json, or a binary that
-// cannot tell what it is (checkedconfig.Self); a copy that cannot be written is only logged
-// (the next send loads config.json itself, as this one did).
+// cannot tell what it is (checkedconfig.Self); a copy that cannot be
+// written is only logged (the next send loads config.json itself, as
+// this one did).
 func (a *App) keepCheckedConfig(cfg *config.Config) {
 	if BackendName(cfg) != config.TransportFile || cfg.Source() == nil {
 		return

@@ -16,8 +16,9 @@
 // would send without a word beside its result: a root with no settings
 // (no config.json: the file messenger, its default timings), or with the
 // config.json this binary last loaded there for a send over the file
-// messenger (internal/checkedconfig), trusted as the command trusts one, with a vault the command takes (named by
-// --vault or $PARLEY_VAULT, which a send never opens, or the root's own),
+// messenger (internal/checkedconfig), trusted as the command trusts one,
+// with a vault the command takes (named by --vault or $PARLEY_VAULT,
+// which a send never opens, or the root's own),
 // a message sendcheck accepts, to an agent whose inbox exists and whose
 // registration is live. Anything else (another form of the command line,
 // standard input, a warning to give, an error to word, a registration
