@@ -38,7 +38,9 @@ import (
 // FileName is the copy's name in the root, beside config.json.
 const FileName = ".config.json.checked"
 
-// ConfigName is config.json's name in the root (config.FileName).
+// ConfigName is config.json's name in the root: config.FileName, written
+// out so that the fast path imports no config (app's tests hold the two
+// equal).
 const ConfigName = "config.json"
 
 // maxBytes bounds what is read of either file: config.json's own limit

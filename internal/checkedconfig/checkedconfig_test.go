@@ -225,3 +225,25 @@ func TestKeepRemovesStaleStagingFiles(t *testing.T) {
 		}
 	}
 }
+
+// A copy that cannot be written (here: a directory with an entry holds its
+// name, so the rename fails, as a full disk fails the write) is an error
+// that leaves no staging file, and nothing the fast path reads as a copy.
+func TestKeepThatFailsLeavesNothing(t *testing.T) {
+	t.Parallel()
+	dir, r := openRoot(t)
+	writeFile(t, filepath.Join(dir, ConfigName), settings, 0o600)
+	blocker := filepath.Join(dir, FileName)
+	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := Keep(r, b1, time.Minute, []byte(settings)); err == nil {
+		t.Fatal("Keep over a directory said nothing")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, FileName+".*")); len(left) != 0 {
+		t.Errorf("staging files left: %v", left)
+	}
+	if ttl, ok := TTL(r, b1); ok {
+		t.Errorf("TTL %v read through a copy never written", ttl)
+	}
+}
