@@ -184,22 +184,21 @@ func Load(root string) (*Config, error) {
 	defer r.Close()
 	name := filepath.Join(root, FileName)
 	// A named pipe planted as config.json must not block every command in
-	// open(2) (where not even SIGTERM gets it out): regfile refuses it.
-	f, fi, err := regfile.Open(r.OpenFile, FileName)
+	// open(2) (where not even SIGTERM gets it out): trust.Open refuses it,
+	// as it refuses a file someone else could have written.
+	f, err := trust.Open("config.json", r, FileName)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return &Config{}, nil
 	case errors.Is(err, regfile.ErrNotRegular):
 		return nil, fmt.Errorf("%w: %w; replace it with a JSON file or remove it", ErrInvalid, err)
+	case errors.Is(err, trust.ErrUntrusted):
+		return nil, err
 	case err != nil:
 		if li, lerr := r.Lstat(FileName); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
 			target, _ := os.Readlink(name)
 			return nil, fmt.Errorf("%w: %s is a symbolic link to %s, out of the root; copy the file into the root instead", ErrInvalid, name, target)
 		}
-		return nil, err
-	}
-	if err := trust.Check("config.json", name, fi); err != nil {
-		f.Close()
 		return nil, err
 	}
 	defer f.Close()

@@ -26,12 +26,10 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path"
 	"strconv"
 	"time"
 
 	"github.com/parleyhq/parley/internal/drop"
-	"github.com/parleyhq/parley/internal/regfile"
 	"github.com/parleyhq/parley/internal/trust"
 )
 
@@ -161,19 +159,14 @@ func decode(b []byte, self string) (ttl time.Duration, config []byte, ok bool) {
 	return time.Duration(n), config[1:], true
 }
 
-// read reads the file name in r as config.Load reads config.json: a
-// regular file (a named pipe must not block), followed only inside the
-// root, trusted as config.json is (trust.Check), of at most limit bytes
-// (a longer one is an error).
+// read reads the file name in r as config.Load reads config.json
+// (trust.Open), of at most limit bytes (a longer one is an error).
 func read(r *os.Root, name string, limit int) ([]byte, error) {
-	f, fi, err := regfile.Open(r.OpenFile, name)
+	f, err := trust.Open(name, r, name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if err := trust.Check(name, path.Join(r.Name(), name), fi); err != nil {
-		return nil, err
-	}
 	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
 		return nil, err

@@ -9,9 +9,11 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"strconv"
 
 	"github.com/parleyhq/parley/internal/lean"
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 // ErrUntrusted is what every refusal wraps.
@@ -57,6 +59,24 @@ func Check(what, path string, fi fs.FileInfo) error {
 			Fix: "run: chmod go-w " + shellQuote(path)}
 	}
 	return nil
+}
+
+// Open opens name inside r as parley opens a file that says what it runs
+// (config.json): a regular file (a named pipe planted there must not block
+// in open(2): regfile refuses it), followed only inside the root, and
+// refused by Check (what names it; its path is name under r.Name()). The
+// error is regfile's or os.Root's for a file it cannot open, an *Error
+// for one it does not trust.
+func Open(what string, r *os.Root, name string) (*os.File, error) {
+	f, fi, err := regfile.Open(r.OpenFile, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(what, path.Join(r.Name(), name), fi); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // Mine reports whether fi (a stat) is owned by the user running parley;

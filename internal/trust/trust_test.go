@@ -2,10 +2,14 @@ package trust
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/parleyhq/parley/internal/regfile"
 )
 
 func TestCheck(t *testing.T) {
@@ -51,5 +55,60 @@ func TestCheck(t *testing.T) {
 	os.Chmod(spaced, 0o777)
 	if err := Path("the parley root", spaced); err == nil || !strings.HasSuffix(err.Error(), "chmod go-w '"+spaced+"'") {
 		t.Errorf("quoting: %v", err)
+	}
+}
+
+// Open opens a regular, trusted file inside the root, and nothing else: a
+// named pipe (which would block open(2)), a file others may write (an
+// *Error naming its path under the root), a link out of the root.
+func TestOpen(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	write := func(name string, mode os.FileMode) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("{}"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ok.json", 0o600)
+	f, err := Open("config.json", r, "ok.json")
+	if err != nil {
+		t.Fatalf("a trusted file: %v", err)
+	}
+	f.Close()
+
+	write("open.json", 0o666)
+	_, err = Open("config.json", r, "open.json")
+	var te *Error
+	if !errors.As(err, &te) || !errors.Is(err, ErrUntrusted) || te.Path != filepath.Join(dir, "open.json") || te.What != "config.json" {
+		t.Errorf("a file others may write: %v", err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o600); err == nil {
+		if _, err := Open("config.json", r, "pipe.json"); !errors.Is(err, regfile.ErrNotRegular) {
+			t.Errorf("a named pipe: %v", err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out.json")
+	if err := os.WriteFile(out, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(out, filepath.Join(dir, "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Open("config.json", r, "link.json"); err == nil {
+		f.Close()
+		t.Error("a link out of the root was opened")
+	}
+	if _, err := Open("config.json", r, "missing.json"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
 	}
 }
