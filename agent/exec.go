@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -62,24 +63,28 @@ var (
 
 // shellWords are the shell's builtins and keywords a command may start
 // with: no program to look for.
-var shellWords = map[string]bool{
-	"!": true, ".": true, ":": true, "[": true, "{": true, "alias": true, "break": true, "case": true,
-	"cd": true, "command": true, "continue": true, "eval": true, "exec": true, "exit": true,
-	"export": true, "for": true, "getopts": true, "hash": true, "if": true, "local": true,
-	"read": true, "readonly": true, "return": true, "set": true, "shift": true, "test": true,
-	"times": true, "trap": true, "type": true, "ulimit": true, "umask": true, "unset": true,
-	"until": true, "wait": true, "while": true,
-	// Builtins of bash, which sh is on some systems.
-	"builtin": true, "declare": true, "dirs": true, "let": true, "popd": true, "pushd": true,
-	"shopt": true, "source": true, "time": true, "typeset": true,
-}
+var shellWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"!": true, ".": true, ":": true, "[": true, "{": true, "alias": true, "break": true, "case": true,
+		"cd": true, "command": true, "continue": true, "eval": true, "exec": true, "exit": true,
+		"export": true, "for": true, "getopts": true, "hash": true, "if": true, "local": true,
+		"read": true, "readonly": true, "return": true, "set": true, "shift": true, "test": true,
+		"times": true, "trap": true, "type": true, "ulimit": true, "umask": true, "unset": true,
+		"until": true, "wait": true, "while": true,
+		// Builtins of bash, which sh is on some systems.
+		"builtin": true, "declare": true, "dirs": true, "let": true, "popd": true, "pushd": true,
+		"shopt": true, "source": true, "time": true, "typeset": true,
+	}
+})
 
 // compoundWords are the reserved words of compound commands: a command
 // holding one has programs only the run can tell.
-var compoundWords = map[string]bool{
-	"case": true, "do": true, "done": true, "elif": true, "else": true, "esac": true, "fi": true,
-	"for": true, "if": true, "in": true, "then": true, "until": true, "while": true, "{": true, "}": true, "!": true,
-}
+var compoundWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"case": true, "do": true, "done": true, "elif": true, "else": true, "esac": true, "fi": true,
+		"for": true, "if": true, "in": true, "then": true, "until": true, "while": true, "{": true, "}": true, "!": true,
+	}
+})
 
 // shellSyntax are the characters of quoting, expansion, grouping,
 // redirection and patterns: with one, a word may not be what it looks.
@@ -159,8 +164,8 @@ func (e *Exec) programs() []string {
 	if len(fields) == 0 {
 		return nil
 	}
-	if strings.ContainsAny(e.Command, shellSyntax) || slices.ContainsFunc(fields, func(w string) bool { return compoundWords[w] }) {
-		if first := fields[0]; !shellWords[first] && !strings.ContainsAny(first, "=|&;"+shellSyntax) {
+	if strings.ContainsAny(e.Command, shellSyntax) || slices.ContainsFunc(fields, func(w string) bool { return compoundWords()[w] }) {
+		if first := fields[0]; !shellWords()[first] && !strings.ContainsAny(first, "=|&;"+shellSyntax) {
 			return []string{first}
 		}
 		return nil
@@ -185,7 +190,7 @@ func (e *Exec) programs() []string {
 		switch {
 		case prog == "cd" || prog == "pushd" || prog == "popd":
 			moved = true
-		case shellWords[prog]:
+		case shellWords()[prog]:
 		case moved && strings.Contains(prog, "/") && !filepath.IsAbs(prog):
 			// Relative to a directory the command moved to.
 		default:

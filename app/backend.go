@@ -93,7 +93,7 @@ type Opener func(ctx context.Context, a *App, cfg *config.Config) (Backend, erro
 
 var (
 	backendsMu sync.RWMutex
-	backends   = map[string]Opener{}
+	backends   map[string]Opener // made by the first RegisterBackend
 )
 
 // RegisterBackend makes a backend available under name, the value of
@@ -104,6 +104,9 @@ func RegisterBackend(name string, open Opener) {
 	defer backendsMu.Unlock()
 	if _, dup := backends[name]; dup {
 		panic("app: backend " + name + " registered twice")
+	}
+	if backends == nil {
+		backends = map[string]Opener{}
 	}
 	backends[name] = open
 }

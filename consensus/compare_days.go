@@ -24,9 +24,13 @@ var dayNames = []string{
 var dayShort = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
 
 // dayPatterns holds the expressions the comparison reads: a range of days,
-// one day by its full name, and the words for groups of days.
+// one day by its full name, and the words for groups of days; and what
+// rules a day out: negBefore, the words that do so before the day in its
+// clause, negAfter, after it in its part of the clause; clauseEnd ends the
+// clause a day is said in, partEnd the part a negation after it reaches.
 type dayPatterns struct {
-	rng, day, group *regexp.Regexp
+	rng, day, group                         *regexp.Regexp
+	negBefore, negAfter, clauseEnd, partEnd *regexp.Regexp
 }
 
 var dayRE = sync.OnceValue(func() dayPatterns {
@@ -36,6 +40,11 @@ var dayRE = sync.OnceValue(func() dayPatterns {
 		rng:   regexp.MustCompile(`(?i)\b` + name + `s?\.?\s*(?:to|through|thru|till|until|-|–|—)\s*` + name + `s?\b`),
 		day:   regexp.MustCompile(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b`),
 		group: regexp.MustCompile(`(?i)\b(weekdays?|weekends?)\b`),
+
+		negBefore: regexp.MustCompile(`(?i)\b(no|not|never|nothing|none|except|excluding|apart from|other than|without|forbidden|banned|prohibited|closed|cannot|can't|won't|don't|doesn't|isn't|aren't)\b|n't\b`),
+		negAfter:  regexp.MustCompile(`(?i)\b(off[- ]limits|excluded|forbidden|banned|prohibited|not allowed|not permitted|closed|frozen|blocked)\b`),
+		clauseEnd: regexp.MustCompile(`[;.!?\n]|\bbut\b`),
+		partEnd:   regexp.MustCompile(`[,;.!?\n]|\bbut\b`),
 	}
 })
 
@@ -96,17 +105,6 @@ const (
 	weekendSet  daySet = 0b1100000
 )
 
-// dayNegBefore are the words that, before a day in its clause, rule the
-// day out; dayNegAfter, after it in its part of the clause.
-var (
-	dayNegBefore = regexp.MustCompile(`(?i)\b(no|not|never|nothing|none|except|excluding|apart from|other than|without|forbidden|banned|prohibited|closed|cannot|can't|won't|don't|doesn't|isn't|aren't)\b|n't\b`)
-	dayNegAfter  = regexp.MustCompile(`(?i)\b(off[- ]limits|excluded|forbidden|banned|prohibited|not allowed|not permitted|closed|frozen|blocked)\b`)
-	// dayClauseEnd ends the clause a day is said in; dayPartEnd, the part
-	// a negation after it reaches.
-	dayClauseEnd = regexp.MustCompile(`[;.!?\n]|\bbut\b`)
-	dayPartEnd   = regexp.MustCompile(`[,;.!?\n]|\bbut\b`)
-)
-
 // daysRuledOn reads the days text holds its rule on: held, the days of its
 // ranges and "weekdays" not ruled out, less the days it rules out. said
 // reports whether it names any range or "weekdays" at all.
@@ -118,17 +116,17 @@ func daysRuledOn(text string) (held daySet, said bool) {
 	var in, out daySet
 	negated := func(at, end int) bool {
 		start := 0
-		for _, m := range dayClauseEnd.FindAllStringIndex(text[:at], -1) {
+		for _, m := range p.clauseEnd.FindAllStringIndex(text[:at], -1) {
 			start = m[1]
 		}
-		if dayNegBefore.MatchString(text[start:at]) {
+		if p.negBefore.MatchString(text[start:at]) {
 			return true
 		}
 		rest := text[end:]
-		if m := dayPartEnd.FindStringIndex(rest); m != nil {
+		if m := p.partEnd.FindStringIndex(rest); m != nil {
 			rest = rest[:m[0]]
 		}
-		return dayNegAfter.MatchString(rest)
+		return p.negAfter.MatchString(rest)
 	}
 	ranged := make([]bool, len(text)+1) // the bytes a range covers
 	for _, m := range p.rng.FindAllStringSubmatchIndex(text, -1) {

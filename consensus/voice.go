@@ -386,17 +386,6 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// falseValues and trueValues are the values that say whether the key
-// holds rather than what it is: "automerge: false" is "not automerge",
-// "cache.enabled = off" "no cache enabled", "commit_secrets: never"
-// "never commit secrets". "none" and "null" are not among them: they
-// name an option as often as they deny one ("SameSite=None",
-// "compression: none").
-var (
-	falseValues = map[string]string{"false": "not", "no": "no", "off": "no", "disabled": "no", "never": "never"}
-	trueValues  = map[string]string{"true": "", "yes": "", "on": "", "enabled": "", "always": "always"}
-)
-
 // configValues reads each configuration key and its value (`max_retries
 // = 5`, `log.format: json`, `--lockout=15m`, `cacheTTL: 60s`) as words:
 // the key's words ("max retries", "log format", "cache ttl", "lockout")
@@ -562,14 +551,24 @@ func keyNext(rest string) bool {
 }
 
 // yesNo is how a value that says yes or no reads before its key ("not",
-// "no", "never", "always" or ""), and whether it is one.
+// "no", "never", "always" or ""), and whether it is one. The values that
+// say whether the key holds rather than what it is: "automerge: false" is
+// "not automerge", "cache.enabled = off" "no cache enabled",
+// "commit_secrets: never" "never commit secrets". "none" and "null" are
+// not among them: they name an option as often as they deny one
+// ("SameSite=None", "compression: none").
 func yesNo(val string) (string, bool) {
-	v := strings.ToLower(strings.Trim(val, `"'`))
-	if say, ok := falseValues[v]; ok {
-		return say, true
-	}
-	if say, ok := trueValues[v]; ok {
-		return say, true
+	switch strings.ToLower(strings.Trim(val, `"'`)) {
+	case "false":
+		return "not", true
+	case "no", "off", "disabled":
+		return "no", true
+	case "never":
+		return "never", true
+	case "always":
+		return "always", true
+	case "true", "yes", "on", "enabled":
+		return "", true
 	}
 	return "", false
 }

@@ -17,8 +17,15 @@ var sectionLabelRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(^|[.!?\n])[ \t]*(assumptions?|context|background|rationale|reasoning|reasons?|because|why|justification|next[ \t]+(?:steps?|actions?)|evidence|sources?|rule|decision|answer|policy|conclusion)[ \t]*:`)
 })
 
-// ruleSections are the labels of the sections that state the rule.
-var ruleSections = map[string]bool{"rule": true, "decision": true, "answer": true, "policy": true, "conclusion": true}
+// isRuleSection reports whether a section's label (lower case) is one of
+// those that state the rule.
+func isRuleSection(label string) bool {
+	switch label {
+	case "rule", "decision", "answer", "policy", "conclusion":
+		return true
+	}
+	return false
+}
 
 // ruleSection keeps, of an answer in labelled sections, the sections that
 // state the rule, when it has one of them and another section beside it;
@@ -34,7 +41,7 @@ func ruleSection(s string) string {
 	}
 	rule, other := false, false
 	for _, m := range ms {
-		if ruleSections[strings.ToLower(strings.Join(strings.Fields(s[m[4]:m[5]]), " "))] {
+		if isRuleSection(strings.ToLower(strings.Join(strings.Fields(s[m[4]:m[5]]), " "))) {
 			rule = true
 		} else {
 			other = true
@@ -49,7 +56,7 @@ func ruleSection(s string) string {
 		if i+1 < len(ms) {
 			end = ms[i+1][0] + (ms[i+1][3] - ms[i+1][2]) // keep the sentence's end before the next label
 		}
-		if ruleSections[strings.ToLower(s[m[4]:m[5]])] {
+		if isRuleSection(strings.ToLower(s[m[4]:m[5]])) {
 			b.WriteString(strings.TrimSpace(s[m[1]:end]))
 			b.WriteByte(' ')
 		}

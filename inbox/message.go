@@ -41,7 +41,15 @@ type Message struct {
 	Fields map[string]json.RawMessage
 }
 
-var reserved = map[string]bool{"id": true, "from": true, "to": true, "text": true, "timestamp": true, "replyTo": true, "type": true}
+// reserved reports whether k is one of the keys a message's own fields
+// are written under.
+func reserved(k string) bool {
+	switch k {
+	case "id", "from", "to", "text", "timestamp", "replyTo", "type":
+		return true
+	}
+	return false
+}
 
 // NewID returns a random (version 4) UUID (drop.NewID).
 func NewID() string { return drop.NewID() }
@@ -154,7 +162,7 @@ func (m *Message) encode() ([]byte, error) {
 	}
 	keys := make([]string, 0, len(m.Fields))
 	for k := range m.Fields {
-		if !reserved[k] {
+		if !reserved(k) {
 			keys = append(keys, k)
 		}
 	}
@@ -235,7 +243,7 @@ func Decode(data []byte) (*Message, error) {
 		return nil, fmt.Errorf("%w: from: %v", ErrMalformed, err)
 	}
 	for k, v := range obj {
-		if reserved[k] {
+		if reserved(k) {
 			continue
 		}
 		if m.Fields == nil {

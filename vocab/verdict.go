@@ -34,17 +34,13 @@ func ParseVerdict(s string) (Verdict, error) {
 	return "", fmt.Errorf("%w: %q", ErrUnknownVerdict, s)
 }
 
-// unfiled lists the verdicts that are never filed as a consensus record,
-// and why: they are not debate outcomes. Every other verdict is filed.
-var unfiled = map[Verdict]string{
-	Unavailable: "an agent could not be reached: a configuration mistake, not a debate outcome",
-}
-
 // Filed reports whether a debate that ends with v is filed as a consensus
 // record; a verdict that is not keeps its transcript and verdict.json only.
+// The verdicts never filed are those that are not debate outcomes:
+// Unavailable (an agent could not be reached: a configuration mistake).
+// Every other verdict is filed.
 func (v Verdict) Filed() bool {
-	_, no := unfiled[v]
-	return !no
+	return v != Unavailable
 }
 
 // Action is what the caller should do with a verdict.

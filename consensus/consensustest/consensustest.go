@@ -5,7 +5,6 @@ package consensustest
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/parleyhq/parley/debate"
 )
@@ -53,11 +52,9 @@ func Outcome(id, topic string, l debate.Layer, v debate.Verdict, position, count
 }
 
 var (
-	adjectives = strings.Fields("durable atomic idempotent cached sharded encrypted versioned ordered retried batched signed compressed " +
-		"replicated streaming audited throttled layered pooled indexed scoped")
-	nouns = strings.Fields("key inbox transcript ledger queue token budget session record index vault message registry schema " +
-		"cursor snapshot checkpoint lease quota webhook gateway migration rollout timeout retry")
-	verbs = strings.Fields("store expire rotate validate reject accept replay compact shard encrypt sign retry batch stream audit")
+	adjectives = []string{"durable", "atomic", "idempotent", "cached", "sharded", "encrypted", "versioned", "ordered", "retried", "batched", "signed", "compressed", "replicated", "streaming", "audited", "throttled", "layered", "pooled", "indexed", "scoped"}
+	nouns      = []string{"key", "inbox", "transcript", "ledger", "queue", "token", "budget", "session", "record", "index", "vault", "message", "registry", "schema", "cursor", "snapshot", "checkpoint", "lease", "quota", "webhook", "gateway", "migration", "rollout", "timeout", "retry"}
+	verbs      = []string{"store", "expire", "rotate", "validate", "reject", "accept", "replay", "compact", "shard", "encrypt", "sign", "retry", "batch", "stream", "audit"}
 )
 
 // Outcomes generates n closed debates with realistic words, deterministic

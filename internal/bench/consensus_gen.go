@@ -14,12 +14,8 @@ import (
 // "which", a "should we"), with positions that carry numbers and units,
 // options and conditions.
 var (
-	genAreas = strings.Fields("billing checkout search catalogue inventory shipping payments auth onboarding " +
-		"notifications reporting analytics messaging uploads thumbnails exports imports invoices refunds ledger " +
-		"scheduler webhooks gateway registry sessions profiles comments reviews feeds media")
-	genThings = strings.Fields("token cache session key index queue job event log backup snapshot replica " +
-		"certificate secret cookie image thumbnail report export invoice receipt webhook retry lock lease " +
-		"cursor migration schema table partition shard bucket topic stream batch")
+	genAreas   = []string{"billing", "checkout", "search", "catalogue", "inventory", "shipping", "payments", "auth", "onboarding", "notifications", "reporting", "analytics", "messaging", "uploads", "thumbnails", "exports", "imports", "invoices", "refunds", "ledger", "scheduler", "webhooks", "gateway", "registry", "sessions", "profiles", "comments", "reviews", "feeds", "media"}
+	genThings  = []string{"token", "cache", "session", "key", "index", "queue", "job", "event", "log", "backup", "snapshot", "replica", "certificate", "secret", "cookie", "image", "thumbnail", "report", "export", "invoice", "receipt", "webhook", "retry", "lock", "lease", "cursor", "migration", "schema", "table", "partition", "shard", "bucket", "topic", "stream", "batch"}
 	genAspects = []string{"lifetime", "retention period", "rotation schedule", "storage format", "compression level",
 		"retry budget", "timeout", "page size", "batch size", "rate limit", "sort order", "naming scheme",
 		"encryption", "region", "ownership", "alert threshold", "cleanup cadence", "fallback", "versioning", "quota"}
@@ -27,7 +23,7 @@ var (
 		{"UTC", "local time"}, {"Postgres", "SQLite"}, {"push", "pull"}, {"hourly", "daily"}, {"soft delete", "hard delete"},
 		{"per tenant", "shared"}, {"optimistic locking", "pessimistic locking"}, {"cursor pagination", "offset pagination"}}
 	genUnits  = []string{"seconds", "minutes", "hours", "days", "weeks", "MB", "GB", "requests per second", "items", "percent"}
-	genVerbs  = strings.Fields("keep expire rotate store compress retry batch page encrypt archive purge cap limit")
+	genVerbs  = []string{"keep", "expire", "rotate", "store", "compress", "retry", "batch", "page", "encrypt", "archive", "purge", "cap", "limit"}
 	genUnless = []string{"the tenant is on the enterprise plan", "the request carries an idempotency key", "an operator overrides it",
 		"the region is under legal hold", "the job is marked urgent", "the client is a mobile app", "a replay is in progress"}
 )

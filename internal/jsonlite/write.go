@@ -12,18 +12,13 @@ import "unicode/utf8"
 
 const hexDigits = "0123456789abcdef"
 
-// plain holds the ASCII bytes a JSON string carries as they are: printable
-// ones other than the quote and the backslash, and other than '<', '>' and
-// '&', which goccy/go-json escapes for HTML by default. DEL is plain.
-var plain = func() (t [utf8.RuneSelf]bool) {
-	for c := ' '; c < utf8.RuneSelf; c++ {
-		t[c] = true
-	}
-	for _, c := range `"\<>&` {
-		t[c] = false
-	}
-	return t
-}()
+// plain reports whether a JSON string carries the ASCII byte c as it is:
+// a printable one other than the quote and the backslash, and other than
+// '<', '>' and '&', which goccy/go-json escapes for HTML by default. DEL is
+// plain.
+func plain(c byte) bool {
+	return c >= ' ' && c < utf8.RuneSelf && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+}
 
 // AppendString appends s to dst as a JSON string, byte for byte what
 // github.com/goccy/go-json's Marshal(s) returns with its default options
@@ -39,7 +34,7 @@ func AppendString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if plain[c] {
+			if plain(c) {
 				i++
 				continue
 			}

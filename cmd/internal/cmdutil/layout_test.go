@@ -18,35 +18,13 @@ import (
 // a command package (cmd/internal/*cmd) no other one.
 func TestOnlyTheCommandLineImportsCobra(t *testing.T) {
 	t.Parallel()
-	module := filepath.Join("..", "..", "..")
-	if _, err := os.Stat(filepath.Join(module, "go.mod")); err != nil {
-		t.Fatalf("the module's root is not %s: %v", module, err)
-	}
 	files := 0
-	err := filepath.WalkDir(module, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(module, path)
-		if d.IsDir() {
-			if name := d.Name(); rel != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	eachModuleFile(t, func(rel string, src []byte) error {
 		files++
-		src, err := os.ReadFile(path)
+		parsed, err := parser.ParseFile(token.NewFileSet(), rel, src, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
-		parsed, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
 		for _, im := range parsed.Imports {
 			imp, _ := strconv.Unquote(im.Path.Value)
 			switch {
@@ -65,10 +43,41 @@ func TestOnlyTheCommandLineImportsCobra(t *testing.T) {
 		}
 		return nil
 	})
+	if files < 100 {
+		t.Fatalf("read %d Go files: not the whole module", files)
+	}
+}
+
+// eachModuleFile calls fn with the path (slash-separated, from the
+// module's root) and the contents of each Go file of the module that is
+// not a test, outside testdata, node_modules and hidden directories.
+func eachModuleFile(t *testing.T, fn func(rel string, src []byte) error) {
+	t.Helper()
+	module := filepath.Join("..", "..", "..")
+	if _, err := os.Stat(filepath.Join(module, "go.mod")); err != nil {
+		t.Fatalf("the module's root is not %s: %v", module, err)
+	}
+	err := filepath.WalkDir(module, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(module, path)
+		if d.IsDir() {
+			if name := d.Name(); rel != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return fn(filepath.ToSlash(rel), src)
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if files < 100 {
-		t.Fatalf("read %d Go files under %s: not the whole module", files, module)
 	}
 }

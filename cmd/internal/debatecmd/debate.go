@@ -161,7 +161,9 @@ type RunOptions struct {
 // verdictExits says, in a command's short help, how a debate's verdict
 // ends it; made from the exit codes themselves, so that it cannot say
 // another.
-var verdictExits = fmt.Sprintf("(exit %d on CONSENSUS_REACHED, %d otherwise, UNAVAILABLE included)", cmdutil.ExitOK, cmdutil.ExitUnavailable)
+func verdictExits() string {
+	return fmt.Sprintf("(exit %d on CONSENSUS_REACHED, %d otherwise, UNAVAILABLE included)", cmdutil.ExitOK, cmdutil.ExitUnavailable)
+}
 
 // NewCmdRun is "parley debate run": a debate in this process, to its
 // verdict.
@@ -171,7 +173,7 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 	var budget budgetFlags
 	cmd := &cobra.Command{
 		Use:   "run --layer L --topic T --agent ROLE=SPEC... [budget flags]",
-		Short: "Run a debate to its verdict " + verdictExits,
+		Short: "Run a debate to its verdict " + verdictExits(),
 		Long: "Starts the agents it needs as separate processes (script:FILE, exec:COMMAND)\n" +
 			"or uses running ones (@NAME), runs the debate, files the verdict in the vault\n" +
 			"and prints it. Attackers speak in the order given, then the defender.\n" +

@@ -72,7 +72,7 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*IDOptions) error) *cobra.Comman
 // debate is found interrupted, or Ctrl-C.
 func NewCmdWatch(f *cmdutil.Factory, runF func(*IDOptions) error) *cobra.Command {
 	return newIDCmd(f, &cobra.Command{Use: "watch ID",
-		Short: "Follow a running or finished debate until its verdict " + verdictExits},
+		Short: "Follow a running or finished debate until its verdict " + verdictExits()},
 		runF, func(ctx context.Context, opts *IDOptions) error {
 			id, err := opts.resolve()
 			if err != nil {
