@@ -1,6 +1,7 @@
 package cmdutil_test
 
 import (
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -50,7 +51,8 @@ func TestOnlyTheCommandLineImportsCobra(t *testing.T) {
 
 // eachModuleFile calls fn with the path (slash-separated, from the
 // module's root) and the contents of each Go file of the module that is
-// not a test, outside testdata, node_modules and hidden directories.
+// not a test, outside testdata, node_modules and hidden directories, and
+// not kept out of every build by the "ignore" tag.
 func eachModuleFile(t *testing.T, fn func(rel string, src []byte) error) {
 	t.Helper()
 	module := filepath.Join("..", "..", "..")
@@ -75,9 +77,39 @@ func eachModuleFile(t *testing.T, fn func(rel string, src []byte) error) {
 		if err != nil {
 			return err
 		}
+		if ignored(src) {
+			return nil // "//go:build ignore": in no build (an example's own program)
+		}
 		return fn(filepath.ToSlash(rel), src)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// ignored reports whether src's build constraint keeps it out of every
+// build with the "ignore" tag.
+func ignored(src []byte) bool {
+	for line := range strings.Lines(string(src)) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "package ") {
+			return false
+		}
+		if !constraint.IsGoBuild(line) {
+			continue
+		}
+		expr, err := constraint.Parse(line)
+		if err != nil {
+			return false
+		}
+		// "ignore" named, and the file in no build without it: every other
+		// tag is taken to hold ("//go:build linux && !ignore" is built).
+		names := false
+		built := expr.Eval(func(tag string) bool {
+			names = names || tag == "ignore"
+			return tag != "ignore"
+		})
+		return names && !built
+	}
+	return false
 }
