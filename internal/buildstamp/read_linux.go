@@ -140,23 +140,14 @@ func le16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
 func le32(b []byte) uint32 { return uint32(le16(b)) | uint32(le16(b[2:]))<<16 }
 func le64(b []byte) uint64 { return uint64(le32(b)) | uint64(le32(b[4:]))<<32 }
 
-// BuildID is this binary's Go build ID (what "go tool buildid" prints):
-// the hash of its content, so two executables with one build ID are the
-// same program. ok is false when it cannot be read (no such note, as
-// with -ldflags=-buildid=, or an executable Read could not read either).
-func BuildID() (string, bool) {
-	f, err := os.Open("/proc/self/exe")
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	return buildID(f)
-}
-
-// buildID reads the Go build ID out of the .note.go.buildid section of
-// ELF file f: one note named "Go" (4 bytes with its NULs), of type 4,
-// whose description is the ID.
-func buildID(f io.ReaderAt) (string, bool) {
+// BuildID is the Go build ID (what "go tool buildid" prints) of the ELF
+// executable f, /proc/self/exe for this binary's: the hash of its
+// content, so two executables with one build ID are the same program. It
+// reads the .note.go.buildid section: one note named "Go" (4 bytes with
+// its NULs), of type 4, whose description is the ID. ok is false when it
+// cannot be read (no such note, as with -ldflags=-buildid=, or a file
+// Read could not read either).
+func BuildID(f io.ReaderAt) (string, bool) {
 	const noteType = 4
 	n, ok := section(f, ".note.go.buildid", 1<<12)
 	if !ok || len(n) < 16 {

@@ -122,7 +122,12 @@ func TestBuildIDAsTheToolchain(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go tool buildid: %v", err)
 	}
-	got, ok := BuildID()
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, ok := BuildID(f)
 	if want := strings.TrimSpace(string(out)); !ok || got != want {
 		t.Fatalf("BuildID: %q, %v; go tool buildid: %q", got, ok, want)
 	}
@@ -131,7 +136,7 @@ func TestBuildIDAsTheToolchain(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []int{0, 64, 4096} {
-		if id, ok := buildID(bytes.NewReader(self[:n])); ok {
+		if id, ok := BuildID(bytes.NewReader(self[:n])); ok {
 			t.Errorf("an executable cut to %d bytes has build ID %q", n, id)
 		}
 	}

@@ -6,6 +6,3 @@ package buildstamp
 // always false here, where the fast path does not read the executable
 // (the command answers, through runtime/debug).
 func Read() (Info, bool) { return Info{}, false }
-
-// BuildID is this binary's Go build ID: ok is always false here.
-func BuildID() (string, bool) { return "", false }

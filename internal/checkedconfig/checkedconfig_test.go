@@ -188,6 +188,10 @@ func TestSelf(t *testing.T) {
 	if !ok || !strings.HasPrefix(a, "build ") || !strings.Contains(a, "\nexecutable ") {
 		t.Fatalf("Self: %q, %v", a, ok)
 	}
+	// The executable line names this test binary's file, as stat(2) sees it.
+	if want := executableLine(t); !strings.Contains(a, want) {
+		t.Errorf("Self: %q, want it to hold %q", a, want)
+	}
 	if again, _ := Self(env("")); again != a {
 		t.Errorf("Self changed: %q then %q", a, again)
 	}

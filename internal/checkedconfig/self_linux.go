@@ -17,11 +17,18 @@ import (
 // it (which changes what some checks accept: url.Parse's, for one). ok is
 // false when any of it cannot be told, or $GODEBUG holds a newline.
 func Self(getenv func(string) string) (string, bool) {
-	build, ok := buildstamp.BuildID()
+	// One open of the executable for both, so that the ID and the file
+	// are one file's.
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	build, ok := buildstamp.BuildID(f)
 	if !ok || lean.ContainsRune(build, '\n') {
 		return "", false
 	}
-	fi, err := os.Stat("/proc/self/exe")
+	fi, err := f.Stat()
 	if err != nil {
 		return "", false
 	}
