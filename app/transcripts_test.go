@@ -15,6 +15,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/roottest"
 	"github.com/parleyhq/parley/transcripts"
 )
 
@@ -327,12 +328,7 @@ func TestWatchOfAVerdictNotFiledSaysToResume(t *testing.T) {
 // replace. Once the disk has room, the same file is written whole.
 func TestSealKeyWriteThatFailsLeavesNothing(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r, dir := roottest.Temp(t)
 	full := &durable.FaultFS{FS: durable.Root(r)}
 	full.Fail("write", "", syscall.ENOSPC, 0)
 	abs := filepath.Join(dir, "seal.key")

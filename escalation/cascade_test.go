@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/gating"
+	"github.com/parleyhq/parley/internal/roottest"
 )
 
 // fakeDebater answers each debate with the outcome its task's play
@@ -426,12 +427,7 @@ func TestConfidenceStringIsReadWhole(t *testing.T) {
 
 func TestLedgerLockAndTornLine(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root, dir := roottest.Temp(t)
 	good, _ := json.Marshal(Decision{TaskID: "1", Timestamp: "t", Action: ActionHold, Reason: ReasonLowPriority})
 	// A ledger whose last line was torn by a crash.
 	if err := os.WriteFile(filepath.Join(dir, LedgerName), append(append(good, '\n'), []byte(`{"task_id":"2","times`)...), 0o600); err != nil {

@@ -14,16 +14,12 @@ import (
 
 	"github.com/parleyhq/parley/debate"
 	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/internal/roottest"
 )
 
 func TestAppendAndReadLog(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root, dir := roottest.Temp(t)
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	inputs := []SelfCritique{
 		{Layer: debate.LayerSpec, Critique: "I think it might fail.", Question: "Q1"},

@@ -15,6 +15,7 @@ import (
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/roottest"
 )
 
 // newFile opens a FileTransport on a fresh directory, closed with the test.
@@ -158,12 +159,7 @@ func (l *syncLog) after(first, want string) bool {
 // a second fsync per message).
 func TestMovesAreDurable(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	rt, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
+	rt, root := roottest.Temp(t)
 	log := &syncLog{FS: durable.Root(rt)}
 	tr := newFileAt(t, root, inbox.WithFS(log), inbox.WithQuarantineGrace(0))
 	mustCreate(t, tr, "Bob")
@@ -202,12 +198,7 @@ func TestMovesAreDurable(t *testing.T) {
 // followed by an fsync of the parent.
 func TestCreatedDirectoriesAreDurable(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	rt, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
+	rt, root := roottest.Temp(t)
 	log := &syncLog{FS: durable.Root(rt)}
 	tr := newFileAt(t, root, inbox.WithFS(log))
 	mustCreate(t, tr, "Bob")

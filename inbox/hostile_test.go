@@ -19,6 +19,7 @@ import (
 
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/roottest"
 )
 
 // logBuffer is a concurrency-safe log sink for asserting what was logged.
@@ -581,12 +582,7 @@ func TestGCAgesAnAcknowledgedMessageFromItsAcknowledgement(t *testing.T) {
 // whatever moment gc looks.
 func TestGCDuringAnAcknowledgementKeepsItsAuditCopy(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
+	r, root := roottest.Temp(t)
 	ctx := context.Background()
 	hook := &renameHookFS{FS: durable.Root(r)}
 	tr := newFileAt(t, root, inbox.WithFS(hook))
@@ -596,6 +592,7 @@ func TestGCDuringAnAcknowledgementKeepsItsAuditCopy(t *testing.T) {
 	name := fileName(sent.UnixMilli(), "abcd")
 	plantAt(t, root, "Bob", name, []byte(m), sent)
 	var during inbox.GCStats
+	var err error
 	hook.after = func(newname string) {
 		if strings.Contains(newname, "/cur/") {
 			during, err = tr.GC(ctx, 7*24*time.Hour, time.Now())

@@ -2,7 +2,6 @@ package inbox_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -11,6 +10,7 @@ import (
 	"github.com/parleyhq/parley/inbox"
 	"github.com/parleyhq/parley/inboxtest"
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/roottest"
 )
 
 // A send whose last step (the inbox directory's sync) fails has put its
@@ -18,18 +18,13 @@ import (
 // that no caller says "nothing was delivered" or sends it again.
 func TestASendThatFailsOnceInTheInboxSaysSo(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	rt, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
+	rt, root := roottest.Temp(t)
 	fsys := &inboxtest.DirSyncFails{FS: durable.Root(rt)}
 	tr := newFileAt(t, root, inbox.WithFS(fsys))
 	mustCreate(t, tr, "Bob")
 	fsys.Armed.Store(true)
 	m := &inbox.Message{ID: inbox.NewID(), From: "Alice", To: "Bob", Text: "hello", Timestamp: inbox.Now(), Type: inbox.TypeText}
-	err = tr.Send(ctxT(t), m)
+	err := tr.Send(ctxT(t), m)
 	var de *inbox.DeliveryError
 	if !errors.As(err, &de) || !inbox.Placed(err) || !errors.Is(err, syscall.EIO) {
 		t.Fatalf("Send = %v, want a Placed delivery error", err)

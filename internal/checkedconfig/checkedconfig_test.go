@@ -8,18 +8,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func openRoot(t *testing.T) (string, *os.Root) {
-	t.Helper()
-	dir := t.TempDir()
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return dir, r
-}
+	"github.com/parleyhq/parley/internal/roottest"
+)
 
 func writeFile(t *testing.T, name, content string, mode os.FileMode) {
 	t.Helper()
@@ -42,7 +33,7 @@ const (
 
 func TestKeptCopyGivesItsTTLWhileConfigIsIt(t *testing.T) {
 	t.Parallel()
-	dir, r := openRoot(t)
+	r, dir := roottest.Temp(t)
 	config := filepath.Join(dir, ConfigName)
 	writeFile(t, config, settings, 0o600)
 	if _, ok := TTL(r, b1); ok {
@@ -207,7 +198,7 @@ func TestSelf(t *testing.T) {
 // stale; a fresh one (another process writing now) is not.
 func TestKeepRemovesStaleStagingFiles(t *testing.T) {
 	t.Parallel()
-	dir, r := openRoot(t)
+	r, dir := roottest.Temp(t)
 	stale := filepath.Join(dir, FileName+".deadbeef.tmp")
 	fresh := filepath.Join(dir, FileName+".cafebabe.tmp")
 	other := filepath.Join(dir, "notes.tmp")
@@ -235,7 +226,7 @@ func TestKeepRemovesStaleStagingFiles(t *testing.T) {
 // that leaves no staging file, and nothing the fast path reads as a copy.
 func TestKeepThatFailsLeavesNothing(t *testing.T) {
 	t.Parallel()
-	dir, r := openRoot(t)
+	r, dir := roottest.Temp(t)
 	writeFile(t, filepath.Join(dir, ConfigName), settings, 0o600)
 	blocker := filepath.Join(dir, FileName)
 	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o700); err != nil {

@@ -13,18 +13,8 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/durable"
+	"github.com/parleyhq/parley/internal/roottest"
 )
-
-func openRoot(t testing.TB) (*os.Root, string) {
-	t.Helper()
-	dir := t.TempDir()
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r, dir
-}
 
 func entries(t testing.TB, dir string) []string {
 	t.Helper()
@@ -41,7 +31,7 @@ func entries(t testing.TB, dir string) []string {
 
 func TestWriteFileReplacesAtomically(t *testing.T) {
 	t.Parallel()
-	r, dir := openRoot(t)
+	r, dir := roottest.Temp(t)
 	fsys := durable.Root(r)
 	if err := durable.WriteFile(fsys, "a.json", []byte("one"), 0o600); err != nil {
 		t.Fatal(err)
@@ -64,7 +54,7 @@ func TestWriteFileReplacesAtomically(t *testing.T) {
 
 func TestCreateFileExactlyOneWinner(t *testing.T) {
 	t.Parallel()
-	r, dir := openRoot(t)
+	r, dir := roottest.Temp(t)
 	fsys := durable.Root(r)
 	var wins, exists atomic.Int32
 	var wg sync.WaitGroup
@@ -98,7 +88,7 @@ func TestFaultsLeaveNothingBehind(t *testing.T) {
 		for _, errno := range []error{syscall.ENOSPC, syscall.EACCES} {
 			t.Run(op+"/"+errno.Error(), func(t *testing.T) {
 				t.Parallel()
-				r, dir := openRoot(t)
+				r, dir := roottest.Temp(t)
 				ffs := &durable.FaultFS{FS: durable.Root(r)}
 				if err := durable.WriteFile(ffs, "a.json", []byte("old"), 0o600); err != nil {
 					t.Fatal(err)
@@ -126,7 +116,7 @@ func TestFaultsLeaveNothingBehind(t *testing.T) {
 
 func TestRootRefusesEscape(t *testing.T) {
 	t.Parallel()
-	r, dir := openRoot(t)
+	r, dir := roottest.Temp(t)
 	outside := t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
@@ -217,7 +207,7 @@ func TestWriteStepsInOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r, dir := openRoot(t)
+			r, dir := roottest.Temp(t)
 			if err := r.Mkdir("sub", 0o700); err != nil {
 				t.Fatal(err)
 			}
@@ -258,7 +248,7 @@ func TestCreateFileFaultsLeaveNothingBehind(t *testing.T) {
 		for _, errno := range []error{syscall.ENOSPC, syscall.EACCES} {
 			t.Run(op+"/"+errno.Error(), func(t *testing.T) {
 				t.Parallel()
-				r, dir := openRoot(t)
+				r, dir := roottest.Temp(t)
 				ffs := &durable.FaultFS{FS: durable.Root(r)}
 				ffs.Fail(op, ".tmp", errno, 0)
 				if op == "link" {
@@ -282,7 +272,7 @@ func TestCreateFileFaultsLeaveNothingBehind(t *testing.T) {
 // the write as durable.
 func TestDirectorySyncFailureIsReported(t *testing.T) {
 	t.Parallel()
-	r, _ := openRoot(t)
+	r, _ := roottest.Temp(t)
 	if err := r.Mkdir("sub", 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -330,13 +320,8 @@ func TestAFailedDirectorySyncIsPlaced(t *testing.T) {
 		{"WriteFile", durable.WriteFile},
 		{"CreateFile", durable.CreateFile},
 	} {
-		dir := t.TempDir()
-		r, err := os.OpenRoot(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		err = tc.write(failDirSync{durable.Root(r)}, "m.json", []byte("whole"), 0o600)
+		r, dir := roottest.Temp(t)
+		err := tc.write(failDirSync{durable.Root(r)}, "m.json", []byte("whole"), 0o600)
 		var pe *durable.PathError
 		if !errors.As(err, &pe) || !pe.Placed || !errors.Is(err, syscall.EIO) {
 			t.Errorf("%s: %v (%#v), want a Placed sync error", tc.name, err, pe)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/parleyhq/parley/internal/regfile"
+	"github.com/parleyhq/parley/internal/roottest"
 )
 
 func TestCheck(t *testing.T) {
@@ -63,12 +64,7 @@ func TestCheck(t *testing.T) {
 // *Error naming its path under the root), a link out of the root.
 func TestOpen(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r, dir := roottest.Temp(t)
 	write := func(name string, mode os.FileMode) {
 		t.Helper()
 		p := filepath.Join(dir, name)
