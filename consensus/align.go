@@ -681,6 +681,15 @@ type alignment struct {
 	// swaps are the content words of each change, filed side and new
 	// side, in the order of changes.
 	swaps [][2][]string
+	// rephrased are the stretches of an edit where a phrase of more than
+	// maxSwapWords content words stands for another ("the studio
+	// technician" → "the two volunteers who teach the beginners
+	// class", "the caretaker" → "the person employed to look after the
+	// building"): another thing or the same in other words, which the
+	// words cannot tell. rephrasedSwaps are their content words, as
+	// swaps are of changes.
+	rephrased      []string
+	rephrasedSwaps [][2][]string
 	// hard are differences found beside the alignment that change the
 	// rule when the positions speak of the same things.
 	hard []string
@@ -805,7 +814,8 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
 			continue // "…, except X, which …" → "…. X …": compareConditions reads it
 		}
-		if residual(ga, gb, common >= strictShare*longer, ka, kb) && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
+		kind := residual(ga, gb, common >= strictShare*longer, ka, kb)
+		if kind != stretchKeeps && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
 			// A stretch of function words only is named with the word
 			// after it: "per legal" → "across all legal"; words only
 			// left out are named alone ("NVDA → (not said)").
@@ -817,8 +827,14 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 				// mastered" (the words that moved aside).
 				continue
 			}
+			swap := [2][]string{contentKeys(ga), contentKeys(gb)}
+			if kind == stretchRephrases {
+				al.rephrased = append(al.rephrased, from+" → "+to)
+				al.rephrasedSwaps = append(al.rephrasedSwaps, swap)
+				continue
+			}
 			al.changes = append(al.changes, from+" → "+to)
-			al.swaps = append(al.swaps, [2][]string{contentKeys(ga), contentKeys(gb)})
+			al.swaps = append(al.swaps, swap)
 		}
 	}
 	return al
@@ -1071,17 +1087,29 @@ func keep(ts []surfaceTok) []surfaceTok {
 	return out
 }
 
-// residual reports whether a stretch left outside the alignment of an
-// edit changes the rule: a function word of one class swapped for one of
-// another or left out ("per" → "across all", "to even" → "up"), or a few
-// words swapped for others that are not near in meaning ("finance" →
-// "support"). Words only added or only left out are a detail reworded
-// (compareClauses, compareItems and compareConditions judge dropped parts);
-// a long stretch is a phrase reworded.
+// stretchReading is what a stretch left outside the alignment of an edit
+// does to the rule (residual).
+type stretchReading int
+
+const (
+	stretchKeeps     stretchReading = iota // reworded, moved or said again
+	stretchChanges                         // the rule changed
+	stretchRephrases                       // a long phrase for another: cannot tell
+)
+
+// residual reads a stretch left outside the alignment of an edit. It
+// changes the rule when a function word of one class is swapped for one
+// of another or left out ("per" → "across all", "to even" → "up"), or a
+// few words are swapped for others that are not near in meaning
+// ("finance" → "support"). Words only added or only left out are a detail
+// reworded (compareClauses, compareItems and compareConditions judge
+// dropped parts). A phrase of more than maxSwapWords content words on
+// either side swapped for another rephrases: the same thing said at
+// length and another thing put in its place read alike by their words.
 //
 // A word only added that the other text says elsewhere ("every 400
 // flight hours" beside "the first 50 flight hours") is said again.
-func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
+func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) stretchReading {
 	lx := theLexicon()
 	split := func(g, all []surfaceTok) (map[string]int, []string) {
 		cls := map[string]int{}
@@ -1118,7 +1146,10 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 		for _, t := range append(append([]surfaceTok(nil), ga...), gb...) {
 			onlyIf = onlyIf && t.key == "@if"
 		}
-		return !onlyIf
+		if onlyIf {
+			return stretchKeeps
+		}
+		return stretchChanges
 	}
 	saidIn := func(ws []string, ts []surfaceTok) bool {
 		for _, w := range ws {
@@ -1129,22 +1160,23 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) bool {
 		return true
 	}
 	if len(ca) == 0 && len(cb) > 0 && strict && !saidIn(cb, ka) || len(cb) == 0 && len(ca) > 0 && strict && !saidIn(ca, kb) {
-		return true // something left out of, or added to, the same sentence
+		return stretchChanges // something left out of, or added to, the same sentence
 	}
-	if len(ca) == 0 || len(cb) == 0 || len(ca) > maxSwapWords || len(cb) > maxSwapWords {
-		return false
+	if len(ca) == 0 || len(cb) == 0 {
+		return stretchKeeps
 	}
-	for _, x := range ca {
-		if !slices.ContainsFunc(cb, func(y string) bool { return sameWord(x, y) }) {
-			return true
-		}
+	differs := slices.ContainsFunc(ca, func(x string) bool {
+		return !slices.ContainsFunc(cb, func(y string) bool { return sameWord(x, y) })
+	}) || slices.ContainsFunc(cb, func(y string) bool {
+		return !slices.ContainsFunc(ca, func(x string) bool { return sameWord(x, y) })
+	})
+	switch {
+	case !differs:
+		return stretchKeeps
+	case len(ca) > maxSwapWords || len(cb) > maxSwapWords:
+		return stretchRephrases
 	}
-	for _, y := range cb {
-		if !slices.ContainsFunc(ca, func(x string) bool { return sameWord(x, y) }) {
-			return true
-		}
-	}
-	return false
+	return stretchChanges
 }
 
 // negatedBefore reports whether a negation stands among the few tokens of
@@ -1163,7 +1195,7 @@ func negatedBefore(ts []surfaceTok, at int) bool {
 }
 
 // maxSwapWords is the most words a swap in an edit replaces: more is a
-// phrase reworded.
+// phrase that rephrases (residual).
 const maxSwapWords = 3
 
 // sameWord reports whether two folded words say the same in an edit: the
@@ -1227,19 +1259,22 @@ func contentKeys(g []surfaceTok) []string {
 	return out
 }
 
-// withoutObjectRenamed drops the changes of an edit that swap words of
-// the record's topic (what the rule is about) for words the topic does
-// not use: the question was matched to the record, so the position names
-// the same object in other words.
-func withoutObjectRenamed(al alignment, recordTopic string) []string {
+// withoutObjectRenamed drops the changes of an edit (with swaps, their
+// content words) that swap words of the record's topic (what the rule is
+// about) for words the topic does not use: the question was matched to
+// the record, so the position names the same object in other words.
+func withoutObjectRenamed(changes []string, swaps [][2][]string, recordTopic string) []string {
+	if len(changes) == 0 {
+		return changes
+	}
 	rt := map[string]bool{}
 	for _, t := range surfaceTokens(recordTopic) {
 		rt[t.key] = true
 	}
 	var out []string
-	for i, c := range al.changes {
-		if i < len(al.swaps) {
-			x, y := al.swaps[i][0], al.swaps[i][1]
+	for i, c := range changes {
+		if i < len(swaps) {
+			x, y := swaps[i][0], swaps[i][1]
 			if slices.ContainsFunc(x, measureWord) || slices.ContainsFunc(y, measureWord) {
 				// "14 respite nights" → "14 respite weeks": a measure
 				// changed, whatever the topic names; no object renamed.

@@ -668,10 +668,11 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 		// it differ where the rule does not, so no edit of the filed
 		// sentence is read from them.
 		a, b = a2, b2
-		al.edit, al.changes, al.swaps = false, nil, nil
+		al.edit, al.changes, al.swaps, al.rephrased, al.rephrasedSwaps = false, nil, nil, nil, nil
 	}
-	if recordTopic != "" && len(al.changes) > 0 {
-		al.changes = withoutObjectRenamed(al, recordTopic)
+	if recordTopic != "" {
+		al.changes = withoutObjectRenamed(al.changes, al.swaps, recordTopic)
+		al.rephrased = withoutObjectRenamed(al.rephrased, al.rephrasedSwaps, recordTopic)
 	}
 	// What carries meaning whatever the wording: a name of a choice
 	// changed, counting per thing turned into counting across all.
@@ -933,6 +934,11 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		// An edit of the filed sentence: whatever else it changed
 		// changes the rule.
 		hard = append(hard, al.changes...)
+	}
+	if len(hard) == 0 {
+		// A long phrase of the filed sentence put another way, or
+		// another thing put in its place: parley cannot tell which.
+		weak = append(weak, al.rephrased...)
 	}
 	hard = append(strong, hard...)
 	switch {

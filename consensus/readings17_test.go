@@ -1,0 +1,77 @@
+package consensus
+
+import (
+	"context"
+
+	"github.com/parleyhq/parley/debate"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLongPhraseSwapped: in an edit of the filed sentence, a phrase of
+// more than a few content words put where another stood is either the
+// same thing said at length or another thing put in its place, and the
+// words cannot tell which: unclear, with the two phrases named, rather
+// than consistent (an agent told so would act against the record) or
+// conflict. A swap of a few words stays a conflict, and a long phrase of
+// the same words stays consistent.
+func TestLongPhraseSwapped(t *testing.T) {
+	t.Parallel()
+	const kiln = "Pottery pieces are fired by the studio technician on Thursday nights, and members collect them from the shelf by the door after 24 hours."
+	const keys = "Spare keys to the community hall are held by the caretaker and signed out in the key book, and every key must be back within 2 days."
+	checkAgreements(t, []agreementCase{
+		// Another thing in the phrase's place: the code before this
+		// read each of these as consistent.
+		{kiln, "Pottery pieces are fired by the two volunteers who teach the beginners pottery class on Thursday nights, and members collect them from the shelf by the door after 24 hours.", Unsure},
+		{keys, "Spare keys to the community hall are held by whichever committee member lives closest to the building and signed out in the key book, and every key must be back within 2 days.", Unsure},
+		// The same thing at length.
+		{keys, "Spare keys to the community hall are held by the person employed to look after the building day to day and signed out in the key book, and every key must be back within 2 days.", Unsure},
+		// A swap of a few words is a conflict, as before.
+		{keys, "Spare keys to the community hall are held by the treasurer and signed out in the key book, and every key must be back within 2 days.", Disagree},
+		// Nothing swapped, the rule restated: consistent, as before.
+		{kiln, "Pottery pieces are fired by the studio technician on Thursday nights; members collect them from the shelf by the door after 24 hours.", Agree},
+	})
+	c := ComparePositions(kiln, "Pottery pieces are fired by the two volunteers who teach the beginners pottery class on Thursday nights, and members collect them from the shelf by the door after 24 hours.")
+	if !slices.ContainsFunc(c.Differences, func(d string) bool {
+		return strings.Contains(d, "studio technician") && strings.Contains(d, "→") && strings.Contains(d, "beginners pottery class")
+	}) {
+		t.Errorf("differences %q, want the two phrases named: studio technician → … beginners pottery class", c.Differences)
+	}
+}
+
+// TestLongPhraseNamesTheObject: a long phrase that names the record's
+// object in words of its own (the question was matched to the record) is
+// no difference, as a short one is not.
+func TestLongPhraseNamesTheObject(t *testing.T) {
+	t.Parallel()
+	const topic = "Guest wifi password rotation"
+	const filed = "The guest wifi password is changed every Monday morning by the office manager and written on the board at reception."
+	const position = "The password for the wireless internet access we give visitors is changed every Monday morning by the office manager and written on the board at reception."
+	if c := ComparePositionsOn(topic, filed, position); c.Agreement != Agree {
+		t.Errorf("asked about %q: %s %q, want consistent: the long phrase names the record's object", topic, c.Agreement, c.Differences)
+	}
+	// The same phrase swapped for another object is still unsure.
+	if c := ComparePositionsOn(topic, filed, "The guest wifi password is changed every Monday morning by whichever volunteer is looking after the front desk that week and written on the board at reception."); c.Agreement != Unsure {
+		t.Errorf("another person at length: %s %q, want unclear", c.Agreement, c.Differences)
+	}
+}
+
+// TestLongPhraseSwappedChecked: through Check, a filed consensus asked
+// about with a long phrase swapped answers unclear (exit 3 unless
+// --lenient) and names the phrases, rather than consistent.
+func TestLongPhraseSwappedChecked(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	const topic = "Where lost property goes"
+	const filed = "Lost property nobody claims within 30 days is given to the hospice charity shop on the high street, and phones and bank cards go to the police the same day."
+	e.fileRule(t, debate.LayerSpec, "20261205-spec-lost-property-aaaaaa", topic, filed)
+	res, err := e.s.Check(ctx, debate.LayerSpec, topic, "Lost property nobody claims within 30 days is sold in the staff auction at the summer party, and phones and bank cards go to the police the same day.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != CheckUnclear || len(res.Comparison.Differences) == 0 {
+		t.Fatalf("status %s, differences %q; want unclear with the phrases named", res.Status, res.Comparison.Differences)
+	}
+}
