@@ -761,6 +761,12 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			al.exchanges = []string{ex}
 			return al
 		}
+		if al.edit {
+			if ex := tradedBetween(a, b, ka, kb, gaps); ex != "" {
+				al.exchanges = []string{ex}
+				return al
+			}
+		}
 	}
 	if !al.edit {
 		return al
@@ -971,6 +977,27 @@ func traded(a, b string, ta, tb []surfaceTok) string {
 				continue
 			}
 			return spanText(a, x, nil, 0, false) + " ↔ " + spanText(a, y, nil, 0, false)
+		}
+	}
+	return ""
+}
+
+// tradedBetween finds, in an edit of the filed sentence whose other parts
+// changed too, two things that traded places between two of its gaps:
+// the stretch from the first gap to the second reads P X M Y S on one
+// side and P Y M X S on the other ("the submissions coordinator
+// recommends them and the festival director signs off" → "the festival
+// director recommends them and the submissions coordinator signs
+// off"), which the alignment shows as one of them only moved.
+func tradedBetween(a, b string, ka, kb []surfaceTok, gaps []gap) string {
+	for x := range gaps {
+		for y := x + 1; y < len(gaps); y++ {
+			gx, gy := gaps[x], gaps[y]
+			wa := ka[gx.nextA-len(gx.a) : gy.nextA]
+			wb := kb[gx.nextB-len(gx.b) : gy.nextB]
+			if ex := traded(a, b, wa, wb); ex != "" {
+				return ex
+			}
 		}
 	}
 	return ""

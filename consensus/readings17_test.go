@@ -75,3 +75,25 @@ func TestLongPhraseSwappedChecked(t *testing.T) {
 		t.Fatalf("status %s, differences %q; want unclear with the phrases named", res.Status, res.Comparison.Differences)
 	}
 }
+
+// TestTradedInAnEdit: in a position that keeps most of the filed
+// sentence but changes its wording elsewhere too, two parties that trade
+// places around the same verbs ("the programme officer recommends them
+// and the finance lead signs them off" → "the finance lead recommends
+// them and the programme officer signs them off") are a conflict, named
+// as the exchange; the same parties in the same roles said in the
+// passive are not.
+func TestTradedInAnEdit(t *testing.T) {
+	t.Parallel()
+	const grants = "Grant applications of up to 5,000 pounds may be approved only if the programme officer recommends them and the finance lead signs them off, and the decision is sent within 3 weeks."
+	checkAgreements(t, []agreementCase{
+		// The code before this read it as consistent: the alignment
+		// showed one of the two only moved.
+		{grants, "Small grants (max 5,000 pounds) can be approved only when the finance lead recommends them and the programme officer signs them off; decision within 3 weeks.", Disagree},
+		{grants, "Small grants (max 5,000 pounds) can be approved only when they are recommended by the programme officer and signed off by the finance lead; decision within 3 weeks.", Agree},
+	})
+	c := ComparePositions(grants, "Small grants (max 5,000 pounds) can be approved only when the finance lead recommends them and the programme officer signs them off; decision within 3 weeks.")
+	if !slices.Contains(c.Differences, "programme officer ↔ finance lead") {
+		t.Errorf("differences %q, want the exchange named: programme officer ↔ finance lead", c.Differences)
+	}
+}
