@@ -38,7 +38,14 @@ type term struct {
 	// own: negated by its own word ("closing" is not opening, "returned
 	// undamaged" not damaged), not by a negation before it: it turns
 	// that word only, not the words of its clause.
-	own  bool
+	own bool
+	// prefixed: negated by a prefix of its own ("non-controlled",
+	// "unaccompanied"), not by a word before it.
+	prefixed bool
+	// at is 1 + the index of its word among the text's words (0 for a
+	// term made of a number): two terms whose at differ by one stand
+	// next to each other.
+	at   int
 	text string // as written, for the differences
 	// reason: said in a reason given for the rule ("since machine picking
 	// bruises the berries"), not in the rule.
@@ -2202,17 +2209,18 @@ func analyze(text string) *analysis {
 			// "canning", "willing", "owned" are words of their own.
 			continue
 		}
-		neg, own := false, false
+		neg, own, prefixed := false, false, false
 		if pos, ok := lx.negVerb[w]; ok {
 			w, neg, own = pos, true, true
 			a.negs++
 		} else if p := negatedParticiple(lx, t.low); n == 1 && p != "" {
-			w, neg, own = p, true, true // "returned undamaged" is "not damaged"
+			w, neg, own, prefixed = p, true, true, true // "returned undamaged" is "not damaged"
 			a.negs++
 		}
 		negVerbal, byNone := false, false
 		if negPending >= 0 {
 			neg, own = !neg, false
+			prefixed = neg && negAt == i-1 && toks[negAt].low == "non"
 			negPending = -1
 			negVerbal = verbal
 			byNone = negAt >= 0 && noneCues()[toks[negAt].low]
@@ -2238,7 +2246,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)

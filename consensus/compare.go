@@ -203,7 +203,31 @@ const clashFactor = 0.5
 // ("daily rest" and "weekly rest"), or a word against its antonym
 // ("closing time" and "opening time").
 func topicClash(a, b *analysis) bool {
-	return boundsClash(a, b) || periodClash(a, b) || antonymClash(a, b) || antonymClash(b, a)
+	return boundsClash(a, b) || periodClash(a, b) || antonymClash(a, b) || antonymClash(b, a) || prefixClash(a, b) || prefixClash(b, a)
+}
+
+// prefixClash: a word a negates by its own prefix and puts right before
+// another ("non-controlled medicines", "unaccompanied minors") b says
+// plainly right before the same word ("controlled medicines",
+// "accompanied minors"): another kind of the same thing. A word negated
+// by "no", "not", "without" or "missing", or one said of no word after it
+// ("non-cultivation of plots"), may ask the same question, as
+// antonymClash says.
+func prefixClash(a, b *analysis) bool {
+	for i, t := range a.terms[:max(0, len(a.terms)-1)] {
+		next := a.terms[i+1]
+		if !t.prefixed || next.neg || next.at != t.at+1 {
+			continue
+		}
+		for j, u := range b.terms[:max(0, len(b.terms)-1)] {
+			// A topic as the index keeps it (wordsOnly) says nothing of
+			// negation, nor where its words stand.
+			if u.w == t.w && u.at > 0 && !u.neg && b.terms[j+1].w == next.w && b.terms[j+1].at == u.at+1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // periodClash: both topics recur, at no period in common.
