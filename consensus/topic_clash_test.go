@@ -8,8 +8,10 @@ import (
 
 // TestTopicClash: topics with the same words that ask different
 // questions, a lower limit against an upper one, one period against
-// another, a word against its antonym, score below the threshold; the
-// same question said otherwise does not.
+// another, a word against its antonym, a kind negated by its own prefix
+// against the kind said plainly, score below the threshold; the same
+// question said otherwise does not, nor does a negation said of no word
+// after it ("non-payment of rent").
 func TestTopicClash(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -21,6 +23,10 @@ func TestTopicClash(t *testing.T) {
 		{"Monthly fire alarm test", "Weekly fire alarm test", true},
 		{"Hourly meter readings", "Daily meter readings", true},
 		{"Closing time of the archive reading room", "Opening time of the archive reading room", true},
+		// A kind negated by its own prefix against the kind said plainly.
+		{"Overtime rates for non-union contractors", "Overtime rates for union contractors", true},
+		{"Handling unsigned delivery notes at goods-in", "Handling signed delivery notes at goods-in", true},
+		{"Seating unaccompanied children on coaches", "Seating accompanied children on coaches", true},
 		// The same question.
 		{"Minimum age for the climbing wall", "climbing wall age limit", false},
 		{"Weekly fire alarm test", "fire alarm test every week", false},
@@ -28,6 +34,8 @@ func TestTopicClash(t *testing.T) {
 		{"Closing time of the reading room", "When does the reading room close?", false},
 		{"Bills for flats with no meter reading", "Missing meter readings: billing of flats", false},
 		{"Unheated storage rooms", "Storage rooms without heating", false},
+		{"Overtime rates for non-union contractors", "non-union contractors: overtime rates", false},
+		{"Eviction for non-payment of rent", "Eviction for payment of rent", false},
 	} {
 		a, b := analyze(questionText(tc.a)), analyze(questionText(tc.b))
 		if got := topicClash(a, b) || topicClash(b, a); got != tc.clash {
