@@ -42,11 +42,11 @@ type term struct {
 	// prefixed: negated by a prefix of its own ("non-controlled",
 	// "unaccompanied"), not by a word before it.
 	prefixed bool
-	// at is 1 + the index of its word among the text's words (0 for a
-	// term made of a number): two terms whose at differ by one stand
-	// next to each other.
-	at   int
-	text string // as written, for the differences
+	// at and to are 1 + the index of its first and last word among the
+	// text's words (0 for a term made of a number): a term whose at is
+	// another's to + 1 stands right after it.
+	at, to int
+	text   string // as written, for the differences
 	// reason: said in a reason given for the rule ("since machine picking
 	// bruises the berries"), not in the rule.
 	reason bool
@@ -1997,6 +1997,7 @@ func analyze(text string) *analysis {
 		if n == 1 && (t.low == "until" || t.low == "till") && i+1 < len(toks) && toks[i+1].isNum && beforeEvent(toks, i+1) {
 			w = lx.fold("atleast") // "refunds until 48 hours before the ski date": the same deadline
 		}
+		first := i // a phrase of the lexicon ("access token") is one term
 		i += n - 1
 		if (w == lx.minute) && n == 1 && !(i > 0 && toks[i-1].isNum) && (t.low == "min" || t.low == "mins") {
 			w = lx.fold("atleast") // "min password length": a minimum, not minutes
@@ -2220,7 +2221,7 @@ func analyze(text string) *analysis {
 		negVerbal, byNone := false, false
 		if negPending >= 0 {
 			neg, own = !neg, false
-			prefixed = neg && negAt == i-1 && toks[negAt].low == "non"
+			prefixed = neg && negAt == first-1 && toks[negAt].low == "non"
 			negPending = -1
 			negVerbal = verbal
 			byNone = negAt >= 0 && noneCues()[toks[negAt].low]
@@ -2246,7 +2247,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)

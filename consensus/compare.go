@@ -216,13 +216,16 @@ func topicClash(a, b *analysis) bool {
 func prefixClash(a, b *analysis) bool {
 	for i, t := range a.terms[:max(0, len(a.terms)-1)] {
 		next := a.terms[i+1]
-		if !t.prefixed || next.neg || next.at != t.at+1 {
+		if !t.prefixed || next.neg || next.at != t.to+1 {
 			continue
+		}
+		if slices.ContainsFunc(a.terms, func(u term) bool { return u.w == t.w && !u.neg }) {
+			continue // "urgent and non-urgent repairs" names both kinds
 		}
 		for j, u := range b.terms[:max(0, len(b.terms)-1)] {
 			// A topic as the index keeps it (wordsOnly) says nothing of
 			// negation, nor where its words stand.
-			if u.w == t.w && u.at > 0 && !u.neg && b.terms[j+1].w == next.w && b.terms[j+1].at == u.at+1 {
+			if u.w == t.w && u.at > 0 && !u.neg && b.terms[j+1].w == next.w && b.terms[j+1].at == u.to+1 {
 				return true
 			}
 		}

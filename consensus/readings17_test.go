@@ -22,7 +22,8 @@ func TestLongPhraseSwapped(t *testing.T) {
 	const keys = "Spare keys to the community hall are held by the caretaker and signed out in the key book, and every key must be back within 2 days."
 	checkAgreements(t, []agreementCase{
 		// Another thing in the phrase's place: the code before this
-		// read each of these as consistent.
+		// read the second as consistent, and the first as unclear only
+		// for the number it adds (the differences below).
 		{kiln, "Pottery pieces are fired by the two volunteers who teach the beginners pottery class on Thursday nights, and members collect them from the shelf by the door after 24 hours.", Unsure},
 		{keys, "Spare keys to the community hall are held by whichever committee member lives closest to the building and signed out in the key book, and every key must be back within 2 days.", Unsure},
 		// The same thing at length.

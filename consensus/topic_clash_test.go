@@ -27,6 +27,7 @@ func TestTopicClash(t *testing.T) {
 		{"Overtime rates for non-union contractors", "Overtime rates for union contractors", true},
 		{"Handling unsigned delivery notes at goods-in", "Handling signed delivery notes at goods-in", true},
 		{"Seating unaccompanied children on coaches", "Seating accompanied children on coaches", true},
+		{"Rules for non-production access tokens", "Rules for production access tokens", true},
 		// The same question.
 		{"Minimum age for the climbing wall", "climbing wall age limit", false},
 		{"Weekly fire alarm test", "fire alarm test every week", false},
@@ -36,6 +37,8 @@ func TestTopicClash(t *testing.T) {
 		{"Unheated storage rooms", "Storage rooms without heating", false},
 		{"Overtime rates for non-union contractors", "non-union contractors: overtime rates", false},
 		{"Eviction for non-payment of rent", "Eviction for payment of rent", false},
+		{"Response times for urgent repairs", "Response times for urgent and non-urgent repairs", false},
+		{"Perishable food donations", "Perishable and non-perishable food donations", false},
 	} {
 		a, b := analyze(questionText(tc.a)), analyze(questionText(tc.b))
 		if got := topicClash(a, b) || topicClash(b, a); got != tc.clash {
