@@ -762,7 +762,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			return al
 		}
 		if al.edit {
-			if ex := tradedBetween(a, b, ka, kb, gaps); ex != "" {
+			if ex := tradedBetween(a, b, withSmallWords(ta), withSmallWords(tb), ka, kb, gaps); ex != "" {
 				al.exchanges = []string{ex}
 				return al
 			}
@@ -970,8 +970,16 @@ func traded(a, b string, ta, tb []surfaceTok) string {
 			if same(x, y) || !same(bm[:ly], y) || !same(bm[ly:n-lx], m) || !same(bm[n-lx:], x) || !hasContent(keep(x)) || !hasContent(keep(y)) {
 				continue
 			}
-			if !slices.ContainsFunc(m, func(t surfaceTok) bool { return t.key != "and" && t.key != "or" && t.key != "as" && t.key != "well" }) {
-				continue // "DHL and UPS" → "UPS and DHL": a list in another order
+			if !slices.ContainsFunc(m, func(t surfaceTok) bool {
+				return t.key != "and" && t.key != "or" && t.key != "as" && t.key != "well" && t.key != "against" && t.key != "versus" && t.key != "vs" &&
+					!slices.ContainsFunc(x, func(u surfaceTok) bool { return u.key == t.key }) && !slices.ContainsFunc(y, func(u surfaceTok) bool { return u.key == t.key })
+			}) {
+				// "DHL and UPS" → "UPS and DHL": a list in another order;
+				// "the invoice against the order" → "the order against
+				// the invoice": the same match; nor is a stretch between
+				// them that only says their words again a place of its
+				// own.
+				continue
 			}
 			if agentBefore(a, x[0].start)+agentBefore(a, y[0].start) != agentBefore(b, bm[0].start)+agentBefore(b, bm[n-lx].start) {
 				continue
@@ -989,13 +997,35 @@ func traded(a, b string, ta, tb []surfaceTok) string {
 // recommends them and the festival director signs off" → "the festival
 // director recommends them and the submissions coordinator signs
 // off"), which the alignment shows as one of them only moved.
-func tradedBetween(a, b string, ka, kb []surfaceTok, gaps []gap) string {
+//
+// The gaps are of the kept tokens ka and kb; the stretch is read in sa
+// and sb, the tokens with their small words, as traded reads whole texts.
+func tradedBetween(a, b string, sa, sb, ka, kb []surfaceTok, gaps []gap) string {
+	within := func(ts, kept []surfaceTok, from, to int) []surfaceTok {
+		if from >= to {
+			return nil
+		}
+		lo, hi := kept[from].start, kept[to-1].start
+		i := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start >= lo })
+		j := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start > hi })
+		if i < 0 {
+			return nil
+		}
+		if j < 0 {
+			j = len(ts)
+		}
+		return ts[i:j]
+	}
 	for x := range gaps {
 		for y := x + 1; y < len(gaps); y++ {
 			gx, gy := gaps[x], gaps[y]
-			wa := ka[gx.nextA-len(gx.a) : gy.nextA]
-			wb := kb[gx.nextB-len(gx.b) : gy.nextB]
-			if ex := traded(a, b, wa, wb); ex != "" {
+			fa, ea, fb, eb := gx.nextA-len(gx.a), gy.nextA, gx.nextB-len(gx.b), gy.nextB
+			if ex := traded(a, b, within(sa, ka, fa, ea), within(sb, kb, fb, eb)); ex != "" {
+				return ex
+			}
+			// Small words that differ around the same exchange ("cleaned
+			// with the pole" → "cleaned from ladders"): the kept words.
+			if ex := traded(a, b, ka[fa:ea], kb[fb:eb]); ex != "" {
 				return ex
 			}
 		}

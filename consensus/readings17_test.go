@@ -92,6 +92,15 @@ func TestTradedInAnEdit(t *testing.T) {
 		// showed one of the two only moved.
 		{grants, "Small grants (max 5,000 pounds) can be approved only when the finance lead recommends them and the programme officer signs them off; decision within 3 weeks.", Disagree},
 		{grants, "Small grants (max 5,000 pounds) can be approved only when they are recommended by the programme officer and signed off by the finance lead; decision within 3 weeks.", Agree},
+		// The small words read too: who trains and who signs off
+		// traded places around "by" and "with" (the code before read it
+		// as consistent) …
+		{"New volunteers are trained by the shift lead, with the site manager signing off each module, and training finishes within 4 weeks.", "New volunteers: trained by the site manager, with the shift lead signing off each module; training done within 4 weeks.", Disagree},
+		// … and two things matched against each other, either way
+		// round, are the same match (the code before read the first as
+		// a conflict).
+		{"Match the invoice against the purchase order before paying; payments run every Friday.", "Match the purchase order against the invoice before you pay, and payments run each Friday.", Agree},
+		{"Reconcile the card statement against the expense claims every month, and file the result.", "Every month, reconcile the expense claims against the card statement and file the result.", Agree},
 	})
 	c := ComparePositions(grants, "Small grants (max 5,000 pounds) can be approved only when the finance lead recommends them and the programme officer signs them off; decision within 3 weeks.")
 	if !slices.Contains(c.Differences, "programme officer ↔ finance lead") {
