@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -757,12 +758,13 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		// "approval by the controller and then by the CFO" → "by the
 		// CFO and then by the controller". Without those words, one of
 		// them only looks moved.
-		if ex := traded(a, b, withSmallWords(ta), withSmallWords(tb)); ex != "" {
+		sa, sb := withSmallWords(ta), withSmallWords(tb)
+		if ex := traded(a, b, sa, sb); ex != "" {
 			al.exchanges = []string{ex}
 			return al
 		}
 		if al.edit {
-			if ex := tradedBetween(a, b, withSmallWords(ta), withSmallWords(tb), ka, kb, gaps); ex != "" {
+			if ex := tradedBetween(a, b, sa, sb, ka, kb, gaps); ex != "" {
 				al.exchanges = []string{ex}
 				return al
 			}
@@ -970,10 +972,7 @@ func traded(a, b string, ta, tb []surfaceTok) string {
 			if same(x, y) || !same(bm[:ly], y) || !same(bm[ly:n-lx], m) || !same(bm[n-lx:], x) || !hasContent(keep(x)) || !hasContent(keep(y)) {
 				continue
 			}
-			if !slices.ContainsFunc(m, func(t surfaceTok) bool {
-				return t.key != "and" && t.key != "or" && t.key != "as" && t.key != "well" && t.key != "against" && t.key != "versus" && t.key != "vs" &&
-					!slices.ContainsFunc(x, func(u surfaceTok) bool { return u.key == t.key }) && !slices.ContainsFunc(y, func(u surfaceTok) bool { return u.key == t.key })
-			}) {
+			if !slices.ContainsFunc(m, func(t surfaceTok) bool { return !joinsOnly(t.key) && !saysKey(x, t.key) && !saysKey(y, t.key) }) {
 				// "DHL and UPS" → "UPS and DHL": a list in another order;
 				// "the invoice against the order" → "the order against
 				// the invoice": the same match; nor is a stretch between
@@ -1005,15 +1004,11 @@ func tradedBetween(a, b string, sa, sb, ka, kb []surfaceTok, gaps []gap) string 
 		if from >= to {
 			return nil
 		}
+		// ts is in text order: the tokens from the first kept one's
+		// word to the last one's.
 		lo, hi := kept[from].start, kept[to-1].start
-		i := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start >= lo })
-		j := slices.IndexFunc(ts, func(t surfaceTok) bool { return t.start > hi })
-		if i < 0 {
-			return nil
-		}
-		if j < 0 {
-			j = len(ts)
-		}
+		i := sort.Search(len(ts), func(k int) bool { return ts[k].start >= lo })
+		j := sort.Search(len(ts), func(k int) bool { return ts[k].start > hi })
 		return ts[i:j]
 	}
 	for x := range gaps {
@@ -1031,6 +1026,21 @@ func tradedBetween(a, b string, sa, sb, ka, kb []surfaceTok, gaps []gap) string 
 		}
 	}
 	return ""
+}
+
+// joinsOnly reports whether a word between two things joins them the same
+// either way round: "DHL and UPS", "the invoice against the order".
+func joinsOnly(key string) bool {
+	switch key {
+	case "and", "or", "as", "well", "against", "versus", "vs":
+		return true
+	}
+	return false
+}
+
+// saysKey reports whether one of ts has key.
+func saysKey(ts []surfaceTok, key string) bool {
+	return slices.ContainsFunc(ts, func(t surfaceTok) bool { return t.key == key })
 }
 
 // withSmallWords are the tokens of ts but articles: the small words that
@@ -1210,7 +1220,7 @@ func residual(ga, gb []surfaceTok, strict bool, ka, kb []surfaceTok) stretchRead
 	}
 	saidIn := func(ws []string, ts []surfaceTok) bool {
 		for _, w := range ws {
-			if !slices.ContainsFunc(ts, func(t surfaceTok) bool { return t.key == w }) {
+			if !saysKey(ts, w) {
 				return false
 			}
 		}
