@@ -2247,7 +2247,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == i-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)

@@ -133,3 +133,25 @@ func TestPrefixNegatedKind(t *testing.T) {
 		t.Errorf("asked about the same kind in other words: %s %v, want consistent", res.Status, res.Comparison.Differences)
 	}
 }
+
+// TestNegationBeforeAPhrase: a negation right before a phrase of the
+// lexicon ("without access tokens") reaches the whole phrase, which is
+// one term from its first word to its last, as it reaches one word.
+func TestNegationBeforeAPhrase(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"Agents may deploy without access tokens.", "Agents may deploy without tokens."} {
+		a := analyze(text)
+		i := slices.IndexFunc(a.terms, func(u term) bool { return u.w == "token" })
+		if i < 0 {
+			t.Fatalf("%q: no term for the tokens in %+v", text, a.terms)
+		}
+		if u := a.terms[i]; !u.neg || !u.without {
+			t.Errorf("%q: %q neg %v without %v, want both", text, u.text, u.neg, u.without)
+		}
+	}
+	a := analyze("Agents may deploy without access tokens.")
+	i := slices.IndexFunc(a.terms, func(u term) bool { return u.w == "token" })
+	if u := a.terms[i]; u.to != u.at+1 || a.terms[i-1].to+1 >= u.at {
+		t.Errorf("access tokens: words %d to %d after %q at %d; want two words, after a gap for \"without\"", u.at, u.to, a.terms[i-1].text, a.terms[i-1].to)
+	}
+}
