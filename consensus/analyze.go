@@ -1371,7 +1371,7 @@ func addsTo(total, v, w float64) bool {
 	}
 }
 
-// sharesOf reads "1 in 10", "one in twenty" and "3 out of (every) 4" as
+// sharesOf reads "1 in 10", "one in (every) twenty" and "3 out of (every) 4" as
 // the shares they are (0.1, 0.05, 0.75), as "10%" and "a quarter" are
 // read; not when a unit follows the second number ("3 in 5 days").
 func sharesOf(toks []rawTok) []rawTok {
@@ -1379,15 +1379,27 @@ func sharesOf(toks []rawTok) []rawTok {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		j := i + 1
+		// A word of what is counted may stand between: "1 record in
+		// every 100", "3 dentists out of 4"; it is kept, after the share.
+		mid := -1
+		if j+1 < len(toks) && t.isNum && !toks[j].isNum && toks[j].clause == t.clause && (toks[j+1].low == "in" || toks[j+1].low == "out") &&
+			!isUnitWord(toks[j].low) && !theLexicon().stop[stem(toks[j].low)] {
+			mid, j = j, j+1
+		}
 		switch {
 		case j < len(toks) && toks[j].low == "in":
 			j++
 		case j+1 < len(toks) && toks[j].low == "out" && toks[j+1].low == "of":
 			j += 2
-			if j < len(toks) && (toks[j].low == "every" || toks[j].low == "each") {
-				j++
-			}
 		default:
+			out = append(out, t)
+			continue
+		}
+		if j < len(toks) && (toks[j].low == "every" || toks[j].low == "each") {
+			// "one in every ten", "3 out of every 4".
+			j++
+		} else if mid >= 0 && toks[mid+1].low == "in" {
+			// "6 bar in 30 strokes", "3 strikes in 30 days": no share.
 			out = append(out, t)
 			continue
 		}
@@ -1397,10 +1409,15 @@ func sharesOf(toks []rawTok) []rawTok {
 			continue
 		}
 		texts := make([]string, 0, j-i+1)
-		for _, x := range toks[i : j+1] {
-			texts = append(texts, x.text)
+		for k, x := range toks[i : j+1] {
+			if i+k != mid {
+				texts = append(texts, x.text)
+			}
 		}
 		out = append(out, rawTok{num: t.num / toks[j].num, isNum: true, clause: t.clause, sentence: t.sentence, text: strings.Join(texts, " ")})
+		if mid >= 0 {
+			out = append(out, toks[mid])
+		}
 		i = j
 	}
 	return out

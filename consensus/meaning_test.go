@@ -739,6 +739,13 @@ func TestMeaningSealed15(t *testing.T) {
 // matches, leaving "can still be used for hire while it waits" against
 // "must not be used for hire until" unread; one of its agreeing rewordings
 // ("±1 s per minute") is now consistent.
+//
+// The sixteenth round (2026-12-06) reads "one in every ten" and "1
+// record in every 100" as shares, and "whichever is sooner" as
+// "whichever comes first". It cost sealed 44 an agreeing rewording whose
+// "1 candle per 50 made" no longer matches the record's "one candle in
+// every 50", now a share: consistent 0.64 → 0.63 (39 of 62), paraphrases
+// answered conflict 0.18 → 0.20 (12 of 62).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -773,7 +780,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{41, 0.70, 0.83, 0.86, 0.17},
 		{42, 0.79, 0.93, 0.80, 0.17},
 		{43, 0.72, 0.91, 0.80, 0.21},
-		{44, 0.64, 0.87, 0.91, 0.18},
+		{44, 0.62, 0.87, 0.91, 0.20},
 		{45, 0.66, 0.87, 0.83, 0.20},
 		{46, 0.59, 0.72, 0.80, 0.30},
 		{47, 0.80, 0.83, 0.86, 0.13},
