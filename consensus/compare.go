@@ -358,6 +358,12 @@ type questionCover struct {
 	// (at least minNumbers of them) that the question's position says
 	// too: a rule's numbers are its fingerprint.
 	numbers float64
+	// reworded: the question's position is not an edit of the record's
+	// final position (set by the caller, which has both texts, when
+	// foreign). known: each side's own words (foreign) include a word the
+	// lexicon has a meaning for ("memory", "disk"): two things it tells
+	// apart, not one named twice.
+	reworded, known bool
 }
 
 // minNumbers is how many numbers a record's final position must have for
@@ -409,7 +415,9 @@ func coverOf(q, qp, r, rf *analysis) questionCover {
 	}
 	c.q, c.r = coverShare(wq, wr, wrp), coverShare(wr, wq, wqp)
 	c.numbers = numberShare(rf, qp)
-	c.foreign = len(ownWords(wq, wqp, append(wr, wrp...))) > 0 && len(ownWords(wr, topicWords(rf), append(wq, wqp...))) > 0
+	ownQ, ownR := ownWords(wq, wqp, append(wr, wrp...)), ownWords(wr, topicWords(rf), append(wq, wqp...))
+	c.foreign = len(ownQ) > 0 && len(ownR) > 0
+	c.known = slices.ContainsFunc(ownQ, lx.known) && slices.ContainsFunc(ownR, lx.known)
 	return c
 }
 
@@ -517,9 +525,10 @@ func compound(a, b string) bool {
 // old chat messages around?"). A clash scores nothing, unless the
 // position states the record's rule and does not name the question's own
 // object; two sides that each name their own object throughout (foreign)
-// score nothing.
+// score nothing, unless the position restates the record's rule in words
+// of its own (restatesRule).
 func positionScore(c questionCover, ps float64) float64 {
-	if c.foreign || c.clash && (c.restated || ps < strongScore) || c.q == 0 || c.r == 0 {
+	if c.foreign && !c.restatesRule(ps) || c.clash && (c.restated || ps < strongScore) || c.q == 0 || c.r == 0 {
 		// A question that names nothing of the record's topic, or whose
 		// topic the record does not speak of (a topic of stop words), is
 		// not found by its position alone.
@@ -533,6 +542,19 @@ func positionScore(c questionCover, ps float64) float64 {
 		sc = max(sc, math.Sqrt(max(c.r, c.numbers)*max(c.q, ps)))
 	}
 	return sc
+}
+
+// restatesRule reports whether a question whose side and the record's
+// each name a word of their own throughout (foreign) is still the
+// record's question: its position states the record's rule (strongScore),
+// every number of it, in other words than the filed sentence, and the
+// lexicon knows no meaning of the words that would tell two objects
+// apart ("Linkspan hinge lubrication frequency" asked of "ferry ramp hinge
+// greasing interval"). A position that keeps the filed sentence and puts
+// its own object in it ("Depot service vans must go through the wash …"
+// for "Buses must …") is the same rule for another object.
+func (c questionCover) restatesRule(ps float64) bool {
+	return c.reworded && !c.known && ps >= strongScore && c.numbers == 1
 }
 
 // specificOnly are the non-generic words of ws missing from other.

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "57"
+const lexiconVersion = "58"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -212,7 +212,7 @@ depth deep nesting_depth
 timezone time_zone tz
 timestamp time_stamp
 date
-id identifier identify
+id identifier identify identification
 uuid guid uuidv4 uuid4 uuid_v4
 primary_key pk
 index indexes indices
@@ -263,7 +263,7 @@ translation localization localisation i18n l10n
 language locale
 currency money
 tax vat
-refund chargeback_refund
+refund chargeback_refund reimburse reimbursement repay repayment
 cart basket shopping_cart
 checkout check_out
 shipping delivery_cost postage
@@ -565,6 +565,37 @@ compensation pay paid salary wage remuneration
 provider vendor supplier
 reach talk_to talk communicate connect_to access
 rail train
+fee charge payment cost price
+late overdue belated
+pin passcode code
+fare ticket
+collect collection pick_up pickup
+inspect inspection examine examination check
+finish complete end conclude
+notify inform tell let_know
+help assist
+shop store retailer outlet
+clean wash cleanse
+dirty soiled stained filthy
+torn ripped
+broken damaged faulty defective
+injury harm hurt
+quiet silent silence
+home house dwelling residence household
+resident occupant
+visitor guest
+permit licence license
+fill complete
+reading result measurement
+appointment meeting visit
+hire rent lease
+allocation allocate allot assign
+transfer pass_on
+spacing gap interval
+gp doctor
+challenge appeal dispute contest
+bounce returned_unpaid return_unpaid
+grease lubricate
 `
 
 // actionWords are the verbs of a rule: leaving one out of a list of
@@ -838,6 +869,13 @@ func stemPhrase(p string) string {
 		words[i] = stem(w)
 	}
 	return strings.Join(words, "_")
+}
+
+// known reports whether the lexicon has a meaning for the folded word w:
+// it heads a synonym group, names an option of a choice or a unit.
+func (lx *lexicon) known(w string) bool {
+	_, unit := lx.units[w]
+	return lx.canon[w] != "" || lx.altGroup[w] > 0 || unit
 }
 
 // fold is the canonical form of a stemmed word or phrase.

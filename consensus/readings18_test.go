@@ -1,6 +1,10 @@
 package consensus
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
 
 // TestShareInEvery: "one in every twenty" and "1 invoice in every 50" are
 // the shares "1 in 20" and "1 in 50", whichever way round the counted
@@ -21,6 +25,28 @@ func TestShareInEvery(t *testing.T) {
 	})
 }
 
+// TestTopicFoundByRestatedRule: a question that names what it asks of in
+// words of its own ("audio" for the recorded calls, "TTL" for how long
+// they are kept), which its position says again, is found when the
+// position restates the record's rule in other words, every number of
+// it. A position that keeps the filed sentence and puts another object
+// in it is another question, and so is one where both objects are words
+// the lexicon knows apart (TestCheckQuestionBackedByItsPosition: memory
+// and disk).
+func TestTopicFoundByRestatedRule(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const calls = "Recorded support calls are kept for 18 months and then deleted, except calls tied to an open dispute, which are kept until 3 months after the dispute closes."
+	e.fileRule(t, debate.LayerVerify, "20261130-verify-calls-aaaaaa", "Retention period for recorded support calls", calls)
+	e.fileRule(t, debate.LayerVerify, "20261130-verify-wash-aaaaaa", "washing delivery trucks at the depot", "Delivery trucks go through the wash at least every 3 days with the water reclaim switched on; no washing when the air is below 2 °C.")
+	checkFound(t, e, debate.LayerVerify, []foundCase{
+		{"words of its own, rule restated", "Support call audio TTL",
+			"Support call audio is held 18 months, then auto-deleted; audio tied to an open dispute stays until 3 months after the dispute closes.", CheckConsistent, "verify-retention-period-for-recorded-support-calls"},
+		{"the filed sentence with another object", "washing depot forklifts",
+			"Depot forklifts go through the wash at least every 3 days with the water reclaim switched on; no washing when the air is below 2 °C.", CheckNone, ""},
+	})
+}
+
 // TestWhicheverComparative: "whichever is sooner" picks one of two
 // limits, as "whichever comes first" does; it sets no condition aside.
 // "whichever branch took it" still sets a condition aside.
@@ -32,5 +58,24 @@ func TestWhicheverComparative(t *testing.T) {
 		{filter, "Swap the intake filter at 300 running hours or 6 months, whichever is sooner, with the compressor isolated during the swap.", Agree},
 		{filter, "Swap the intake filter at 300 running hours or 6 months, whichever is the earlier, with the compressor isolated during the swap.", Agree},
 		{refund, "Deposits are refunded within 10 days, whichever branch took the booking, to the card used for it.", Agree},
+	})
+}
+
+// TestEverydayWordsNear: everyday words that rules swap for each other
+// ("late" and "overdue", "inspect" and "check", "fee" and "charge") name
+// no other object: a question in the one finds a record in the other.
+func TestEverydayWordsNear(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.fileRule(t, debate.LayerSpec, "20261130-spec-fines-aaaaaa", "Fees for overdue library books", "Overdue books are charged 20p per day, up to £5 per book.")
+	e.fileRule(t, debate.LayerSpec, "20261130-spec-ladder-aaaaaa", "Inspection of ladders before use", "Every ladder is inspected by the person using it before each use, and a damaged ladder is tagged out of service.")
+	e.fileRule(t, debate.LayerSpec, "20261130-spec-key-aaaaaa", "Fee for a lost locker key", "A lost locker key costs £15 to replace; the fee is waived for staff.")
+	checkFound(t, e, debate.LayerSpec, []foundCase{
+		{"late for overdue", "Charges on late library books",
+			"Late books: 20p for each day, capped at £5 a book.", CheckConsistent, "spec-fees-for-overdue-library-books"},
+		{"check for inspect", "Checking ladders before use",
+			"Whoever uses a ladder checks it before each use, and a damaged one is tagged out of service.", CheckConsistent, "spec-inspection-of-ladders-before-use"},
+		{"charge for fee", "Charge for a lost locker key",
+			"Losing a locker key is charged at £15 for the replacement, with no charge for staff.", CheckConsistent, "spec-fee-for-a-lost-locker-key"},
 	})
 }
