@@ -1036,6 +1036,18 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ",
 	"a.m.", "am ", "p.m.", "pm ",
+	// Which of two limits: "whichever is sooner" is "whichever comes
+	// first", "whichever is the later" "whichever comes last".
+	"whichever is the sooner", " whichever comes first ", "whichever is sooner", " whichever comes first ",
+	"whichever is the earlier", " whichever comes first ", "whichever is earlier", " whichever comes first ",
+	"whichever comes sooner", " whichever comes first ", "whichever comes earlier", " whichever comes first ",
+	"whichever happens sooner", " whichever comes first ", "whichever happens first", " whichever comes first ",
+	"whichever occurs first", " whichever comes first ", "whichever is first", " whichever comes first ",
+	"whichever is the later", " whichever comes last ", "whichever is later", " whichever comes last ",
+	"whichever comes later", " whichever comes last ", "whichever happens later", " whichever comes last ",
+	"whichever happens last", " whichever comes last ", "whichever occurs last", " whichever comes last ",
+	"whichever is the latest", " whichever comes last ", "whichever is latest", " whichever comes last ",
+	"whichever is last", " whichever comes last ",
 	// "a tenner", "a fiver": ten and five pounds, as British English says
 	// them ("two fivers" is left alone: it is no single amount).
 	"a tenner", " 10 pounds ", "a fiver", " 5 pounds ")

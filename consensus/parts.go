@@ -373,15 +373,15 @@ func disregards(text string) string {
 }
 
 // superlative reports whether a clause names a superlative ("lowest",
-// "most", "best"), or "sooner" or "earlier" ("whichever is sooner" is
-// "whichever comes first"): "wherever the ping is lowest" chooses a place
-// rather than setting the place aside.
+// "most", "best"), or "sooner", "earlier" or "later" ("whichever is
+// sooner" is "whichever comes first"): "wherever the ping is lowest"
+// chooses a place rather than setting the place aside.
 func superlative(clause string) bool {
 	for _, w := range strings.Fields(clause) {
 		w = strings.Trim(w, ".,;:!?()")
 		switch w {
 		case "most", "least", "best", "worst", "first", "last", "fewest",
-			"sooner", "earlier":
+			"sooner", "earlier", "later":
 			return true
 		}
 		if len(w) > 5 && strings.HasSuffix(w, "est") && !strings.HasSuffix(w, "rest") && !strings.HasSuffix(w, "quest") && !strings.HasSuffix(w, "gest") {

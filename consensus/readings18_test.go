@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/parleyhq/parley/debate"
@@ -48,8 +49,9 @@ func TestTopicFoundByRestatedRule(t *testing.T) {
 }
 
 // TestWhicheverComparative: "whichever is sooner" picks one of two
-// limits, as "whichever comes first" does; it sets no condition aside.
-// "whichever branch took it" still sets a condition aside.
+// limits, as "whichever comes first" does; it sets no condition aside,
+// and "whichever is later" picks the other limit. "whichever branch took
+// it" still sets a condition aside.
 func TestWhicheverComparative(t *testing.T) {
 	t.Parallel()
 	const filter = "Replace the intake filter every 300 running hours or every 6 months, whichever comes first, with the compressor isolated during the swap."
@@ -57,8 +59,16 @@ func TestWhicheverComparative(t *testing.T) {
 	checkAgreements(t, []agreementCase{
 		{filter, "Swap the intake filter at 300 running hours or 6 months, whichever is sooner, with the compressor isolated during the swap.", Agree},
 		{filter, "Swap the intake filter at 300 running hours or 6 months, whichever is the earlier, with the compressor isolated during the swap.", Agree},
+		// The other limit, read before as a condition set aside.
+		{filter, "Swap the intake filter at 300 running hours or 6 months, whichever is the later, with the compressor isolated during the swap.", Disagree},
+		{filter, "Replace the intake filter every 300 running hours or every 6 months, whichever is later, with the compressor isolated during the swap.", Disagree},
 		{refund, "Deposits are refunded within 10 days, whichever branch took the booking, to the card used for it.", Agree},
 	})
+	// The difference is the limit chosen, not a condition set aside.
+	c := ComparePositions(filter, "Replace the intake filter every 300 running hours or every 6 months, whichever is later, with the compressor isolated during the swap.")
+	if !slices.Contains(c.Differences, "first → last") {
+		t.Errorf("differences %q, want first → last", c.Differences)
+	}
 }
 
 // TestEverydayWordsNear: everyday words that rules swap for each other
