@@ -1383,21 +1383,21 @@ func addsTo(total, v, w float64) bool {
 	}
 }
 
-// sharesOf reads "1 in 10", "one in (every) twenty" and "3 out of (every) 4" as
-// the shares they are (0.1, 0.05, 0.75), as "10%" and "a quarter" are
-// read; not when a unit follows the second number ("3 in 5 days").
+// isMeasureAt reports whether toks[at] is a measure's unit ("m", "kg").
+func isMeasureAt(toks []rawTok, at int) bool {
+	_, ok := measureAt(toks, at)
+	return ok
+}
+
+// sharesOf reads "1 in 10", "one in (every) twenty" and "3 out of (every)
+// 4" as the shares they are (0.1, 0.05, 0.75), as "10%" and "a quarter"
+// are read; not when a unit or a measure follows the second number ("3
+// in 5 days", "1 in every 50 m").
 func sharesOf(toks []rawTok) []rawTok {
 	out := toks[:0]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		j := i + 1
-		// A word of what is counted may stand between: "1 record in
-		// every 100", "3 dentists out of 4"; it is kept, after the share.
-		mid := -1
-		if j+1 < len(toks) && t.isNum && !toks[j].isNum && toks[j].clause == t.clause && (toks[j+1].low == "in" || toks[j+1].low == "out") &&
-			!isUnitWord(toks[j].low) && !theLexicon().stop[stem(toks[j].low)] {
-			mid, j = j, j+1
-		}
 		switch {
 		case j < len(toks) && toks[j].low == "in":
 			j++
@@ -1408,28 +1408,18 @@ func sharesOf(toks []rawTok) []rawTok {
 			continue
 		}
 		if j < len(toks) && (toks[j].low == "every" || toks[j].low == "each") {
-			// "one in every ten", "3 out of every 4".
-			j++
-		} else if mid >= 0 && toks[mid+1].low == "in" {
-			// "6 bar in 30 strokes", "3 strikes in 30 days": no share.
-			out = append(out, t)
-			continue
+			j++ // "one in every ten", "3 out of every 4"
 		}
 		if !t.isNum || t.clock || j >= len(toks) || !toks[j].isNum || toks[j].clock || toks[j].clause != t.clause || toks[j-1].clause != t.clause ||
-			t.num < 1 || toks[j].num <= t.num || j+1 < len(toks) && toks[j+1].clause == t.clause && isUnitWord(toks[j+1].low) {
+			t.num < 1 || toks[j].num <= t.num || j+1 < len(toks) && toks[j+1].clause == t.clause && (isUnitWord(toks[j+1].low) || isMeasureAt(toks, j+1)) {
 			out = append(out, t)
 			continue
 		}
 		texts := make([]string, 0, j-i+1)
-		for k, x := range toks[i : j+1] {
-			if i+k != mid {
-				texts = append(texts, x.text)
-			}
+		for _, x := range toks[i : j+1] {
+			texts = append(texts, x.text)
 		}
 		out = append(out, rawTok{num: t.num / toks[j].num, isNum: true, clause: t.clause, sentence: t.sentence, text: strings.Join(texts, " ")})
-		if mid >= 0 {
-			out = append(out, toks[mid])
-		}
 		i = j
 	}
 	return out

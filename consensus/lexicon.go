@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "58"
+const lexiconVersion = "59"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -263,7 +263,7 @@ translation localization localisation i18n l10n
 language locale
 currency money
 tax vat
-refund chargeback_refund reimburse reimbursement repay repayment
+refund chargeback_refund reimburse reimbursement
 cart basket shopping_cart
 checkout check_out
 shipping delivery_cost postage
@@ -566,34 +566,24 @@ provider vendor supplier
 reach talk_to talk communicate connect_to access
 rail train
 fee charge payment cost price
-late overdue belated
-pin passcode code
-fare ticket
 collect collection pick_up pickup
 inspect inspection examine examination check
-finish complete end conclude
 notify inform tell let_know
 help assist
-shop store retailer outlet
 clean wash cleanse
-dirty soiled stained filthy
+dirty soiled filthy
 torn ripped
 broken damaged faulty defective
 injury harm hurt
-quiet silent silence
-home house dwelling residence household
 resident occupant
 visitor guest
-permit licence license
 fill complete
-reading result measurement
-appointment meeting visit
-hire rent lease
+appointment visit
 allocation allocate allot assign
 transfer pass_on
 spacing gap interval
 gp doctor
-challenge appeal dispute contest
+challenge appeal dispute
 bounce returned_unpaid return_unpaid
 grease lubricate
 `

@@ -740,27 +740,24 @@ func TestMeaningSealed15(t *testing.T) {
 // "must not be used for hire until" unread; one of its agreeing rewordings
 // ("±1 s per minute") is now consistent.
 //
-// The sixteenth round (2026-12-06) reads "one in every ten" and "1
-// record in every 100" as shares, and "whichever is sooner" as
-// "whichever comes first"; it finds a question by what its position
-// restates when each side names what it speaks of in a word of its own
-// (coverOf's foreign mark no longer keeps it out when the position states
-// the record's rule with every number of it, in other words than the
-// filed sentence, and the lexicon does not know both words apart:
-// restatesRule); and it knows some everyday words near in meaning ("fee"
-// and "charge", "inspect" and "check"). Over every set, 39 more agreeing
-// rewordings are consistent and two more near misses are found. It cost
-// three sets. Sealed 46 its two near misses ("roasting meat dishes at the
-// neighbourhood oven" for the bread the record bakes there, the opening
-// hours on a pharmacy's door for the duty pharmacy), each position a
-// rewording of the record's with every number of it: none 0.80 → 0.75
-// (27 of 36). Sealed 25 an agreeing rewording now found and answered
-// conflict ("Not on the manifest = no boarding" against "a passenger
-// missing from the manifest is refused boarding": a negation against a
-// word that means one): 0.30 → 0.31 (19 of 62). Sealed 44 an agreeing
-// rewording whose "1 candle per 50 made" no longer matches the record's
-// "one candle in every 50", now a share: 0.18 → 0.20 (12 of 62); another
-// of its rewordings is now found, and its consistent figure stays 0.65.
+// The sixteenth round (2026-12-06) reads "one in every ten" as the share
+// "1 in 10", and "whichever is sooner" as "whichever comes first"; it
+// finds a question by what its position restates when each side names
+// what it speaks of in a word of its own (coverOf's foreign mark no
+// longer keeps it out when the position states the record's rule with
+// every number of it, in other words than the filed sentence, and the
+// lexicon does not know both words apart: restatesRule); and it knows
+// some everyday words near in meaning ("fee" and "charge", "inspect" and
+// "check"). Over every set, 34 more agreeing rewordings are consistent
+// and two more near misses are found. It cost two sets. Sealed 46 its
+// two near misses ("roasting meat dishes at the neighbourhood oven" for
+// the bread the record bakes there, the opening hours on a pharmacy's
+// door for the duty pharmacy), each position a rewording of the record's
+// with every number of it: none 0.80 → 0.75 (27 of 36). Sealed 25 an
+// agreeing rewording now found and answered conflict ("Not on the
+// manifest = no boarding" against "a passenger missing from the manifest
+// is refused boarding": a negation against a word that means one): 0.30
+// → 0.31 (19 of 62).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -795,7 +792,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{41, 0.70, 0.83, 0.86, 0.17},
 		{42, 0.79, 0.93, 0.80, 0.17},
 		{43, 0.72, 0.91, 0.80, 0.21},
-		{44, 0.64, 0.87, 0.91, 0.20},
+		{44, 0.64, 0.87, 0.91, 0.18},
 		{45, 0.66, 0.87, 0.83, 0.20},
 		{46, 0.59, 0.72, 0.75, 0.30},
 		{47, 0.80, 0.83, 0.86, 0.13},

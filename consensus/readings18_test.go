@@ -7,22 +7,21 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-// TestShareInEvery: "one in every twenty" and "1 invoice in every 50" are
-// the shares "1 in 20" and "1 in 50", whichever way round the counted
-// word stands; "3 sessions in 30 days" is a count in a period, no share.
+// TestShareInEvery: "one in every twenty" is the share "1 in 20"; a
+// measure after the second number makes no share ("1 post in every 50 m"
+// is a post every 50 metres, and 50 km is another rule), nor does a
+// counted word before "in" ("1 bag in every 10" stays the numbers 1 and
+// 10, as "1 bag per 10" says them).
 func TestShareInEvery(t *testing.T) {
 	t.Parallel()
 	const audit = "Auditors sample 1 in 20 expense claims each month."
-	const rekey = "1 invoice in every 50 is re-keyed by a second clerk before payment."
-	const slot = "A member who misses 3 sessions in 30 days loses the Tuesday slot."
+	const posts = "Fit 1 post in every 50 m of footpath."
 	checkAgreements(t, []agreementCase{
-		{audit, "Each month the auditors sample one claim in every twenty.", Agree},
-		{audit, "Each month the auditors sample one claim in every ten.", Disagree},
-		{rekey, "Before payment a second clerk re-keys one in every fifty invoices.", Agree},
-		{rekey, "Before payment a second clerk re-keys 1 in every 50 invoices.", Agree},
-		{rekey, "Before payment a second clerk re-keys 1 in every 25 invoices.", Disagree},
-		{slot, "Miss 3 sessions within 30 days and the Tuesday slot goes.", Agree},
-		{slot, "A member who misses 3 sessions in 60 days loses the Tuesday slot.", Disagree},
+		{audit, "Each month the auditors sample one in every twenty claims.", Agree},
+		{audit, "Each month the auditors sample one in every ten claims.", Disagree},
+		{posts, "Fit 1 post in every 50 km of footpath.", Disagree},
+		{posts, "Fit one post in each 50 m of footpath.", Agree},
+		{"Customs opens 1 bag in every 10.", "Customs opens 1 bag per 10.", Agree},
 	})
 }
 
@@ -72,20 +71,33 @@ func TestWhicheverComparative(t *testing.T) {
 }
 
 // TestEverydayWordsNear: everyday words that rules swap for each other
-// ("late" and "overdue", "inspect" and "check", "fee" and "charge") name
+// ("refund" and "reimburse", "inspect" and "check", "fee" and "charge") name
 // no other object: a question in the one finds a record in the other.
 func TestEverydayWordsNear(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.fileRule(t, debate.LayerSpec, "20261130-spec-fines-aaaaaa", "Fees for overdue library books", "Overdue books are charged 20p per day, up to £5 per book.")
+	e.fileRule(t, debate.LayerSpec, "20261130-spec-class-aaaaaa", "Refunds for cancelled evening classes", "When an evening class is cancelled, every booked learner is refunded in full within 5 working days.")
 	e.fileRule(t, debate.LayerSpec, "20261130-spec-ladder-aaaaaa", "Inspection of ladders before use", "Every ladder is inspected by the person using it before each use, and a damaged ladder is tagged out of service.")
 	e.fileRule(t, debate.LayerSpec, "20261130-spec-key-aaaaaa", "Fee for a lost locker key", "A lost locker key costs £15 to replace; the fee is waived for staff.")
 	checkFound(t, e, debate.LayerSpec, []foundCase{
-		{"late for overdue", "Charges on late library books",
-			"Late books: 20p for each day, capped at £5 a book.", CheckConsistent, "spec-fees-for-overdue-library-books"},
+		{"reimburse for refund", "Reimbursement when an evening class is cancelled",
+			"A cancelled evening class means each learner who booked is reimbursed in full inside 5 working days.", CheckConsistent, "spec-refunds-for-cancelled-evening-classes"},
 		{"check for inspect", "Checking ladders before use",
 			"Whoever uses a ladder checks it before each use, and a damaged one is tagged out of service.", CheckConsistent, "spec-inspection-of-ladders-before-use"},
 		{"charge for fee", "Charge for a lost locker key",
 			"Losing a locker key is charged at £15 for the replacement, with no charge for staff.", CheckConsistent, "spec-fee-for-a-lost-locker-key"},
+	})
+}
+
+// TestEverydayWordsApart: words that look near but change the rule stay
+// apart: who pays back ("repay" and "refund"), how quiet a room is, a
+// contest against an appeal, a support ticket against a fare.
+func TestEverydayWordsApart(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Borrowers repay the hardship loan within 12 months.", "Borrowers are refunded the hardship loan within 12 months.", Disagree},
+		{"The second floor is a quiet study area after 6 pm.", "The second floor is a silent study area after 6 pm.", Disagree},
+		{"Members may enter the annual photo contest once.", "Members may enter the annual photo appeal once.", Disagree},
+		{"Support tickets are answered within 4 hours.", "Support fares are answered within 4 hours.", Disagree},
 	})
 }
