@@ -218,6 +218,13 @@ func surfaceTokens(text string) []surfaceTok {
 			ws = slices.Delete(ws, i+1, i+2)
 		}
 	}
+	// "missing from the list", "absent from school": not on it, not in it
+	// (symbols).
+	for i := 0; i+1 < len(ws); i++ {
+		if (ws[i].low == "missing" || ws[i].low == "absent") && ws[i+1].low == "from" {
+			ws[i].low, ws[i+1].low = "not", "on"
+		}
+	}
 	// "don't", "can't": the verb and a negation.
 	for i := 1; i < len(ws); i++ {
 		if ws[i].low == "t" && ws[i-1].start == ws[i].start && strings.HasSuffix(ws[i-1].low, "n") &&

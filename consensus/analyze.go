@@ -1036,6 +1036,8 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ",
 	"a.m.", "am ", "p.m.", "pm ",
+	// "missing from the manifest": not on it.
+	" missing from ", " not on ", " absent from ", " not on ",
 	// Which of two limits: "whichever is sooner" is "whichever comes
 	// first", "whichever is the later" "whichever comes last".
 	"whichever is the sooner", " whichever comes first ", "whichever is sooner", " whichever comes first ",

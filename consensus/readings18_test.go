@@ -101,3 +101,21 @@ func TestEverydayWordsApart(t *testing.T) {
 		{"Support tickets are answered within 4 hours.", "Support fares are answered within 4 hours.", Disagree},
 	})
 }
+
+// TestMissingFromIsNotOn: "missing from the list" and "absent from
+// school" say what "not on the list" and "not in school" say; the list
+// or the school said plainly is the other rule.
+func TestMissingFromIsNotOn(t *testing.T) {
+	t.Parallel()
+	const stock = "Any item missing from the stock list is reported to the duty manager."
+	const pupils = "Pupils absent from school for 3 days in a row get a call from the office."
+	const guest = "A guest missing from the list is turned away at the door."
+	checkAgreements(t, []agreementCase{
+		{stock, "Any item not on the stock list is reported to the duty manager.", Agree},
+		{stock, "Any item on the stock list is reported to the duty manager.", Disagree},
+		{pupils, "Pupils who are not in school for 3 days in a row get a call from the office.", Agree},
+		{pupils, "Pupils in school for 3 days in a row get a call from the office.", Disagree},
+		{guest, "If a guest isn't on the list, they are turned away at the door.", Agree},
+		{guest, "A guest on the list is turned away at the door.", Disagree},
+	})
+}
