@@ -1941,7 +1941,7 @@ func analyze(text string) *analysis {
 				a.any, a.anyAt = true, t.clause
 			}
 		case "any", "anyone", "anything", "anywhere", "whatever", "everything", "everyone":
-			if !a.any {
+			if !a.any && !negatedEarlier(toks, i) {
 				a.any, a.anyAt = true, t.clause
 			}
 		case "only", "solely", "exclusively":
@@ -2133,9 +2133,10 @@ func analyze(text string) *analysis {
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "a " + prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
-			} else if prev == "the" && oneRelative(toks, i-n+1, i) {
-				// "the day before" is a day before.
-				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause})
+			} else if prev == "the" && oneRelative(toks, i-n+1, i) || bareRelative(toks, i-n+1, i) {
+				// "the day before" is a day before, and so is "by 4 pm
+				// day before" in a note that leaves out its articles.
+				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "the " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
 			} else if (prev == "a" || prev == "an") && yearNamed(toks, i) {
@@ -2941,6 +2942,23 @@ func oneRelative(toks []rawTok, k, i int) bool {
 	return false
 }
 
+// bareRelative reports whether the length named by toks[k..i], one word
+// in the singular, is said once relative to another time without its
+// article, after a time of day or a preposition: "by 4 pm day before",
+// "on day before opening", "deadline 17:00 day before move".
+func bareRelative(toks []rawTok, k, i int) bool {
+	if k != i || k == 0 || strings.HasSuffix(toks[i].low, "s") || toks[k-1].clause != toks[i].clause ||
+		i+1 >= len(toks) || toks[i+1].clause != toks[i].clause || !slices.Contains(relativeWords, toks[i+1].low) {
+		return false
+	}
+	switch p := toks[k-1]; p.low {
+	case "on", "by", "from", "until", "till", "at", "to":
+		return true
+	default:
+		return p.clock
+	}
+}
+
 // countedDays reads the kind of days (or hours) a length counts when the
 // word at at names it before "day", "days", "hour" or "hours": "business"
 // (business, working, bank, court, trading days; business or office
@@ -3026,4 +3044,17 @@ func ofThing(toks []rawTok, end, at int) bool {
 		}
 	}
 	return true
+}
+
+// negatedEarlier reports whether a negation cue comes before toks[i] in
+// its clause: "will not pay any claim", "hasn't had any abuse flag" (any
+// under a negation opens nothing up).
+func negatedEarlier(toks []rawTok, i int) bool {
+	for j := i - 1; j >= 0 && toks[j].clause == toks[i].clause; j-- {
+		switch toks[j].low {
+		case "not", "never", "without", "nobody", "nothing", "none":
+			return true
+		}
+	}
+	return false
 }

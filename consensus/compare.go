@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -707,7 +708,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if recordTopic != "" {
 		rt = analyze(recordTopic)
 	}
-	position = dropLabel(position, a, rt)
+	position = dropReport(dropLabel(position, a, rt), a, rt)
 	b := analyze(position)
 	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed), newSide(position)
@@ -779,7 +780,7 @@ func onlyIfBoth(a, b *analysis) (*analysis, *analysis) {
 var preambles = []string{"bottom line", "tl;dr", "tldr", "tl dr", "in short", "short answer", "long story short", "in a nutshell", "in summary",
 	"summary", "to summarise", "to summarize", "to sum up", "to be clear", "for the record", "reminder", "remember", "note", "key rule", "main rule", "fyi", "update", "decision",
 	"answer", "the answer", "agreed", "rule", "the rule", "our rule", "rule of thumb", "heads up", "just to confirm", "to confirm",
-	"quick reminder", "friendly reminder", "just a reminder", "a reminder", "please note", "kindly note", "so", "basically", "ok", "okay", "yes", "yep", "correct", "right"}
+	"quick reminder", "friendly reminder", "just a reminder", "a reminder", "please note", "kindly note", "so", "basically", "ok", "okay", "yes", "yep", "yup", "yeah", "correct", "right"}
 
 // leadTicketRE matches a ticket reference that opens a position
 // ("HR-88:", "[OPS-12]", "LIC-3 -"), as ticketRE reads one in a question.
@@ -807,7 +808,7 @@ func ruleText(text string) string {
 				continue
 			}
 			next := t[len(p)]
-			if next == ':' || next == ',' || next == '-' || next == '.' || next == '!' || (next == ' ' && (p == "tl;dr" || p == "tldr" || p == "fyi")) {
+			if next == ':' || next == ',' || next == '-' || next == '.' || next == '!' || (next == ' ' && (p == "tl;dr" || p == "tldr" || p == "fyi" || p == "yep" || p == "yup")) {
 				t = t[len(p)+1:]
 				break
 			}
@@ -829,11 +830,14 @@ func ruleText(text string) string {
 // trimMarkers drops the spaces and list markers ("-", "*", "•", ">") that
 // open text, but not the minus sign of a number ("-16 LUFS").
 func trimMarkers(text string) string {
-	for text != "" && strings.IndexByte(" \t\n-*>", text[0]) >= 0 || strings.HasPrefix(text, "•") {
+	for text != "" {
+		r, n := utf8.DecodeRuneInString(text)
+		if !(strings.IndexByte(" \t\n-*>", text[0]) >= 0 || r == '•' || r == '\ufe0f' || r > 0x2000 && unicode.Is(unicode.So, r)) {
+			break // "📌", "☐", "✅": a mark, no word
+		}
 		if text[0] == '-' && len(text) > 1 && isDigit(text[1]) {
 			break
 		}
-		_, n := utf8.DecodeRuneInString(text)
 		text = text[n:]
 	}
 	return text

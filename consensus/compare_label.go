@@ -32,17 +32,78 @@ func dropLabel(position string, filed, topic *analysis) string {
 	if !ok {
 		return position
 	}
-	own := analyze(label).words()
+	if len(analyze(label).words()) == 0 || framesRule(label, filed, topic) {
+		return position
+	}
+	return after
+}
+
+// reportVerbs are the verbs of a report that frames what it reports:
+// "the clerk reported that …", "the docstring should say …".
+var reportVerbs = []string{"reported", "reports", "said", "says", "noted", "notes", "mentioned", "stated", "states", "wrote", "writes", "explained", "should say", "should read"}
+
+// dropReport drops the report that opens position ("the clerk reported
+// that …", "docstring should say …": one or two words naming who
+// reports, a verb of reportVerbs, and "that") when none of its words is
+// a word of the filed position or of the record's topic and at least
+// four words follow it. "The driver notes the reading in the log" keeps
+// its words when the filed rule is about the driver or the notes.
+func dropReport(position string, filed, topic *analysis) string {
+	f := strings.Fields(position)
+	if len(f) < 6 {
+		return position
+	}
+	start := 0
+	if w := strings.ToLower(f[0]); w == "the" || w == "our" || w == "your" {
+		start = 1
+	}
+	for k := start + 1; k <= start+2; k++ {
+		if !isLetters(strings.ToLower(f[k-1])) {
+			return position // "Drains: ", "the 2 vans": no name of who reports
+		}
+		for _, v := range reportVerbs {
+			vf := strings.Fields(v)
+			if k+len(vf) > len(f) || !strings.EqualFold(strings.Join(f[k:k+len(vf)], " "), v) {
+				continue
+			}
+			end := k + len(vf)
+			if end < len(f) && strings.EqualFold(f[end], "that") {
+				end++
+			}
+			if len(f)-end < 4 || framesRule(strings.Join(f[:end], " "), filed, topic) {
+				return position
+			}
+			return afterFields(position, end)
+		}
+	}
+	return position
+}
+
+// afterFields is s after its first n fields and the space that follows
+// them, the rest as written (its line breaks kept).
+func afterFields(s string, n int) string {
+	for range n {
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		if k := strings.IndexFunc(s, unicode.IsSpace); k >= 0 {
+			s = s[k:]
+		} else {
+			s = ""
+		}
+	}
+	return strings.TrimLeftFunc(s, unicode.IsSpace)
+}
+
+// framesRule reports whether a frame's words (a label, a report) are
+// words of the filed position or of the record's topic: a part of the
+// rule, not a frame around it.
+func framesRule(frame string, filed, topic *analysis) bool {
 	known := set(filed.words())
 	if topic != nil {
 		for _, w := range topic.words() {
 			known[w] = true
 		}
 	}
-	if len(own) == 0 || slices.ContainsFunc(own, func(w string) bool { return known[w] }) {
-		return position
-	}
-	return after
+	return slices.ContainsFunc(analyze(frame).words(), func(w string) bool { return known[w] })
 }
 
 // labelEnd is where a label that starts at s[from:] ends: the first
