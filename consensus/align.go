@@ -60,7 +60,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"only": "@only", "solely": "@only", "exclusively": "@only",
 		"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
 		"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
-		"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
+		"if": "@if", "means": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
 		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "the exception": "@unless", "an exception": "@unless", "apart from": "@unless", "by default": "@unless",
 		"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
 		"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
@@ -914,7 +914,7 @@ func exchanges(a, b string, gaps []gap) ([]string, []bool) {
 		for y := x + 1; y < len(gaps) && !used[x]; y++ {
 			gx, gy := gaps[x], gaps[y]
 			if !used[y] && len(gx.a) > 0 && len(gx.b) > 0 && sameKeys(gx.a, gy.b) && sameKeys(gx.b, gy.a) && !sameKeys(gx.a, gx.b) &&
-				!verbOnly(gx.a) && !verbOnly(gx.b) &&
+				!verbOnly(gx.a) && !verbOnly(gx.b) && hasContent(gx.a) == hasContent(gx.b) &&
 				agentBefore(a, gx.a[0].start)+agentBefore(a, gy.a[0].start) == agentBefore(b, gx.b[0].start)+agentBefore(b, gy.b[0].start) {
 				used[x], used[y] = true, true
 				out = append(out, spanText(a, gx.a, nil, 0, false)+" ↔ "+spanText(a, gy.a, nil, 0, false))

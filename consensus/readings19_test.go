@@ -1,6 +1,10 @@
 package consensus
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
 
 // TestReportFrames: a position that opens with who reports the rule ("the
 // caretaker said that …", "the handbook should say …"), an interjection
@@ -66,5 +70,48 @@ func TestBareDayBefore(t *testing.T) {
 		{van, "Bakery van orders must be in on day before delivery, 6 pm latest.", Agree},
 		{van, "Bakery van orders: must be in by 18:00 two days before delivery.", Disagree},
 		{van, "Bakery van orders must be in by 6 pm the day after delivery.", Disagree},
+	})
+}
+
+// TestTopicFoundByEditedRule: a question in words of its own whose
+// position is the filed sentence with the rule changed (another number)
+// or kept asks the record's question, even when its topic names a
+// qualifier where the record's topic has a word of its own ("the new
+// freezer", "the chest freezer"): it is found. One whose position puts
+// the question's own object in the filed sentence ("Freezers and ice
+// machines …"), or the question's object in place of the record's, is
+// another question.
+func TestTopicFoundByEditedRule(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const rule = "Freezers are defrosted every 3 months and their door seals are wiped with warm soapy water."
+	e.fileRule(t, debate.LayerSpec, "20261201-spec-freezer-aaaaaa", "Defrosting the chest freezer", rule)
+	const name = "spec-defrosting-the-chest-freezer"
+	checkFound(t, e, debate.LayerSpec, []foundCase{
+		{"the filed sentence, another number", "defrosting the new freezer",
+			"Freezers are defrosted every 6 months and their door seals are wiped with warm soapy water.", CheckConflict, name},
+		{"the same, asked otherwise", "asking for a new freezer clean",
+			"Freezers are defrosted every 6 months and their door seals are wiped with warm soapy water.", CheckConflict, name},
+		{"the filed sentence kept", "defrosting the new freezer", rule, CheckConsistent, name},
+		{"the question's own object put in", "defrosting the new ice machine",
+			"Freezers and ice machines are defrosted every 6 months and their door seals are wiped with warm soapy water.", CheckNone, ""},
+		{"the question's object in place of the record's", "defrosting the new ice machine",
+			"Ice machines are defrosted every 6 months and their door seals are wiped with warm soapy water.", CheckNone, ""},
+	})
+}
+
+// TestMeansIsACondition: "nozzle wear over 0.2 mm means the report is
+// flagged" says what "if nozzle wear exceeds 0.2 mm, the report is
+// flagged" says, even where the sentence before it was turned from the
+// passive to an order; another limit is another rule.
+func TestMeansIsACondition(t *testing.T) {
+	t.Parallel()
+	const burner = "After every boiler service, the removed burner is photographed and its nozzles measured; if nozzle wear exceeds 0.2 mm, the service report is flagged for review before sign-off."
+	checkAgreements(t, []agreementCase{
+		{burner, "After every boiler service: photograph the removed burner and measure its nozzles. Nozzle wear over 0.2 mm means the service report is flagged for review before it's signed off.", Agree},
+		{burner, "After every boiler service: photograph the removed burner and measure its nozzles. Nozzle wear over 0.3 mm means the service report is flagged for review before it's signed off.", Disagree},
+		// "When" and "cancelled" trade no places: a small word that says
+		// the condition stands where a content word stood.
+		{"When a swimming lesson is cancelled, every booked child is offered a free make-up lesson.", "A cancelled swimming lesson means every booked child is offered a free make-up lesson.", Agree},
 	})
 }
