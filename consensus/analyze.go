@@ -1971,6 +1971,13 @@ func analyze(text string) *analysis {
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(d, 'g', -1, 64) + "time", cond: cond, clause: t.clause, text: joinText(toks[i-1 : i+1])})
 			// The day is said too: "every Friday" names Friday.
 		}
+		if (dayParts()[t.low] || t.low == "afternoon") && (oneRelative(toks, i, i) || bareRelative(toks, i, i)) {
+			// "by 9 pm the night before", "at 8 am the morning after":
+			// the day before or after, said by its part.
+			a.qty = append(a.qty, quantity{value: units()["day"].scale, raw: 1, dim: "time", text: "the day", cond: cond, clause: t.clause})
+			lastQty = len(a.qty) - 1
+			continue
+		}
 		if p := prevLow(toks, i); t.low == "quarterly" || t.low == "quarter" && (p == "every" || p == "each" || p == "per" || p == "a") {
 			// "every quarter" is every three months.
 			a.qty = append(a.qty, quantity{value: 3 * units()["month"].scale, dim: "time", text: joinText(toks[max(0, i-1) : i+1]), cond: cond, clause: t.clause})
@@ -2133,9 +2140,11 @@ func analyze(text string) *analysis {
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "a " + prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
-			} else if prev == "the" && oneRelative(toks, i-n+1, i) || bareRelative(toks, i-n+1, i) {
+			} else if prev == "the" && oneRelative(toks, i-n+1, i) || bareRelative(toks, i-n+1, i) ||
+				raw == "day" && (prev == "next" || prev == "following") && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
 				// "the day before" is a day before, and so is "by 4 pm
-				// day before" in a note that leaves out its articles.
+				// day before" in a note that leaves out its articles, and
+				// "the next day after the study" the morning after it.
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "the " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
@@ -3048,11 +3057,16 @@ func ofThing(toks []rawTok, end, at int) bool {
 
 // negatedEarlier reports whether a negation cue comes before toks[i] in
 // its clause: "will not pay any claim", "hasn't had any abuse flag" (any
-// under a negation opens nothing up).
+// under a negation opens nothing up). A barrier negated on the way
+// ("nothing stops anyone", "not limited to members any more") opens it
+// up all the same.
 func negatedEarlier(toks []rawTok, i int) bool {
+	limitWords := map[string]bool{"limit": true, "limits": true, "limited": true, "restrict": true, "restricts": true, "stopping": true, "preventing": true}
 	for j := i - 1; j >= 0 && toks[j].clause == toks[i].clause; j-- {
-		switch toks[j].low {
-		case "not", "never", "without", "nobody", "nothing", "none":
+		switch w := toks[j].low; {
+		case barrierWords()[w] || limitWords[w]:
+			return false
+		case w == "not" || w == "never" || w == "without" || w == "nobody" || w == "nothing" || w == "none":
 			return true
 		}
 	}

@@ -429,16 +429,9 @@ func (s *Store) coverBelowThreshold(q *analysis, position string, cands []candid
 			ps = contentScore(qp, rf)
 		}
 		c := coverOf(q, qp, &cands[i].topic, rf)
-		// Aligned only when it can matter: a position that keeps the filed
-		// sentence names another object in it (restatesRule), or edits
-		// the rule and not the object of it (kept). Two objects the
-		// lexicon tells apart stay apart.
-		var al alignment
-		if c.foreign && !c.known || ps >= keptScore && c.clash {
-			al = alignTexts(r.FinalPosition, position)
-		}
-		c.reworded = c.foreign && !c.known && !al.edit
-		c.kept = ps >= keptScore && keepsObjects(al) && !addsOwnObject(qw, qpw, topicWords(&cands[i].topic), topicWords(rf))
+		// Aligned only when it can matter: a position that keeps the
+		// filed sentence names another object in it (restatesRule).
+		c.reworded = c.foreign && !c.known && !alignTexts(r.FinalPosition, position).edit
 		if sc := positionScore(c, ps); sc > scores[i] {
 			scores[i], raised[i] = sc, true
 		}

@@ -365,49 +365,6 @@ type questionCover struct {
 	// lexicon has a meaning for ("memory", "disk"): two things it tells
 	// apart, not one named twice.
 	reworded, known bool
-	// kept: the question's position is the record's final position
-	// edited where the rule is, not where its object is (keepsObjects),
-	// and says nearly all of it (keptScore). Set by the caller.
-	kept bool
-}
-
-// addsOwnObject reports whether a question's position says a word of the
-// question's topic (qw; qpw are the position's words) that neither the
-// record's topic (rw) nor its final position (rfw) names: "Effluent
-// samples must reach the laboratory …" asked as "transport of septic
-// effluent samples" of the record on borehole water samples names the
-// question's own object in the filed sentence.
-func addsOwnObject(qw, qpw, rw, rfw []string) bool {
-	lx := theLexicon()
-	filed := set(append(rw, rfw...))
-	said := set(qpw)
-	for _, w := range qw {
-		if said[w] && !filed[w] && !lx.generic[w] && !strings.HasPrefix(w, "#") {
-			return true
-		}
-	}
-	return false
-}
-
-// keptScore is the similarity from which a position that edits the
-// filed sentence without naming another object in it is the record's
-// question whatever its topic calls it.
-const keptScore = 0.85
-
-// keepsObjects reports whether an edit of the filed sentence keeps every
-// thing it speaks of: no stretch where a content word stands for another
-// ("Buses" → "Depot service vans"). Numbers, negations, bounds and
-// conditions changed are the rule changed for the same things.
-func keepsObjects(al alignment) bool {
-	if !al.edit || len(al.rephrased) > 0 {
-		return false
-	}
-	for _, sw := range al.swaps {
-		if len(sw[0]) > 0 && len(sw[1]) > 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // minNumbers is how many numbers a record's final position must have for
@@ -570,12 +527,9 @@ func compound(a, b string) bool {
 // position states the record's rule and does not name the question's own
 // object; two sides that each name their own object throughout (foreign)
 // score nothing, unless the position restates the record's rule in words
-// of its own (restatesRule). A position that is the filed sentence with
-// its rule edited and its objects kept (kept) asks the record's question
-// whatever the topics' words: it scores as one that states the rule.
+// of its own (restatesRule).
 func positionScore(c questionCover, ps float64) float64 {
-	apart := c.foreign && !c.restatesRule(ps) || c.clash && (c.restated || ps < strongScore)
-	if apart && !c.kept || c.q == 0 || c.r == 0 {
+	if c.foreign && !c.restatesRule(ps) || c.clash && (c.restated || ps < strongScore) || c.q == 0 || c.r == 0 {
 		// A question that names nothing of the record's topic, or whose
 		// topic the record does not speak of (a topic of stop words), is
 		// not found by its position alone.

@@ -39,8 +39,18 @@ func dropLabel(position string, filed, topic *analysis) string {
 }
 
 // reportVerbs are the verbs of a report that frames what it reports:
-// "the clerk reported that …", "the docstring should say …".
-var reportVerbs = []string{"reported", "reports", "said", "says", "noted", "notes", "mentioned", "stated", "states", "wrote", "writes", "explained", "should say", "should read"}
+// "the clerk reported that …", "the docstring should say …". Verbs that
+// are as often the rule's own action ("the tenant notes any damage",
+// "the secretary states the result") are not among them, nor are their
+// past forms without "that" (thatVerbs).
+var reportVerbs = []string{"reported", "said", "says", "mentioned", "wrote", "noted", "stated", "explained", "should say", "should read"}
+
+// thatVerbs are the reportVerbs that frame a report only before "that".
+var thatVerbs = []string{"noted", "stated", "explained"}
+
+// negatingWords are the words that deny a report ("nobody said that …",
+// "legal never said …"): a report denied is no frame to set aside.
+var negatingWords = []string{"never", "nobody", "no", "not", "none", "nothing", "noone", "neither", "nor", "hardly", "barely"}
 
 // dropReport drops the report that opens position ("the clerk reported
 // that …", "docstring should say …": one or two words naming who
@@ -58,8 +68,8 @@ func dropReport(position string, filed, topic *analysis) string {
 		start = 1
 	}
 	for k := start + 1; k <= start+2; k++ {
-		if !isLetters(strings.ToLower(f[k-1])) {
-			return position // "Drains: ", "the 2 vans": no name of who reports
+		if w := strings.ToLower(f[k-1]); !isLetters(w) || slices.Contains(negatingWords, w) {
+			return position // "Drains: ", "the 2 vans": no name of who reports; "nobody said": no report
 		}
 		for _, v := range reportVerbs {
 			vf := strings.Fields(v)
@@ -69,6 +79,8 @@ func dropReport(position string, filed, topic *analysis) string {
 			end := k + len(vf)
 			if end < len(f) && strings.EqualFold(f[end], "that") {
 				end++
+			} else if slices.Contains(thatVerbs, v) {
+				return position
 			}
 			if len(f)-end < 4 || framesRule(strings.Join(f[:end], " "), filed, topic) {
 				return position

@@ -1,10 +1,6 @@
 package consensus
 
-import (
-	"testing"
-
-	"github.com/parleyhq/parley/debate"
-)
+import "testing"
 
 // TestReportFrames: a position that opens with who reports the rule ("the
 // caretaker said that …", "the handbook should say …"), an interjection
@@ -22,6 +18,12 @@ func TestReportFrames(t *testing.T) {
 		{kiln, "📌 Reminder everyone: kiln shelves are vacuumed after every firing and kiln wash is reapplied every 10 firings.", Agree},
 		{kiln, "✅ Studio notice: kiln shelves are vacuumed after every firing and kiln wash is reapplied every 10 firings", Agree},
 		{kiln, "✅ Studio notice: kiln shelves are vacuumed after every firing and kiln wash is reapplied every 12 firings", Disagree},
+		// A verb that is the rule's own action, and a report denied, are
+		// no frame.
+		{"The chair announces the result of every vote before the meeting moves on.", "The secretary states the result of every vote before the meeting moves on.", Disagree},
+		{"The ward clerk records every transfer in the bed board within 15 minutes.", "The porter notes every transfer in the bed board within 15 minutes.", Disagree},
+		{"Bank holiday shifts are paid at double time.", "Nobody ever said bank holiday shifts are paid at double time.", Disagree},
+		{"Bank holiday shifts are paid at double time.", "Payroll never said that bank holiday shifts are paid at double time.", Disagree},
 	})
 }
 
@@ -57,6 +59,9 @@ func TestAnyUnderNegation(t *testing.T) {
 		{"Rate-limit increases are granted within 2 business days, only if the account has had no abuse flags in the last 90 days.",
 			"Rate-limit increases are granted inside two working days, provided the account hasn't picked up any abuse flag over the previous ninety days.", Agree},
 		{mower, "Any volunteer may drive the ride-on mower.", Disagree},
+		// A barrier negated lets anyone: "nothing stops anyone".
+		{mower, "Nothing stops anyone from driving the ride-on mower.", Disagree},
+		{mower, "We have never prevented anyone driving the ride-on mower.", Disagree},
 	})
 }
 
@@ -70,33 +75,11 @@ func TestBareDayBefore(t *testing.T) {
 		{van, "Bakery van orders must be in on day before delivery, 6 pm latest.", Agree},
 		{van, "Bakery van orders: must be in by 18:00 two days before delivery.", Disagree},
 		{van, "Bakery van orders must be in by 6 pm the day after delivery.", Disagree},
-	})
-}
-
-// TestTopicFoundByEditedRule: a question in words of its own whose
-// position is the filed sentence with the rule changed (another number)
-// or kept asks the record's question, even when its topic names a
-// qualifier where the record's topic has a word of its own ("the new
-// freezer", "the chest freezer"): it is found. One whose position puts
-// the question's own object in the filed sentence ("Freezers and ice
-// machines …"), or the question's object in place of the record's, is
-// another question.
-func TestTopicFoundByEditedRule(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	const rule = "Freezers are defrosted every 3 months and their door seals are wiped with warm soapy water."
-	e.fileRule(t, debate.LayerSpec, "20261201-spec-freezer-aaaaaa", "Defrosting the chest freezer", rule)
-	const name = "spec-defrosting-the-chest-freezer"
-	checkFound(t, e, debate.LayerSpec, []foundCase{
-		{"the filed sentence, another number", "defrosting the new freezer",
-			"Freezers are defrosted every 6 months and their door seals are wiped with warm soapy water.", CheckConflict, name},
-		{"the same, asked otherwise", "asking for a new freezer clean",
-			"Freezers are defrosted every 6 months and their door seals are wiped with warm soapy water.", CheckConflict, name},
-		{"the filed sentence kept", "defrosting the new freezer", rule, CheckConsistent, name},
-		{"the question's own object put in", "defrosting the new ice machine",
-			"Freezers and ice machines are defrosted every 6 months and their door seals are wiped with warm soapy water.", CheckNone, ""},
-		{"the question's object in place of the record's", "defrosting the new ice machine",
-			"Ice machines are defrosted every 6 months and their door seals are wiped with warm soapy water.", CheckNone, ""},
+		// The night before is the day before, said by its part; the
+		// morning after is the next day.
+		{"Match kit is packed by 9 pm the night before the fixture.", "Match kit packed by 21:00 day before the fixture.", Agree},
+		{"Loan laptops are returned to the library desk by 10 am the morning after the exam.", "Loan laptops back at the library desk by 10:00, the next day after the exam.", Agree},
+		{"Match kit is packed by 9 pm the night before the fixture.", "Match kit packed by 21:00 two days before the fixture.", Disagree},
 	})
 }
 
@@ -113,5 +96,8 @@ func TestMeansIsACondition(t *testing.T) {
 		// "When" and "cancelled" trade no places: a small word that says
 		// the condition stands where a content word stood.
 		{"When a swimming lesson is cancelled, every booked child is offered a free make-up lesson.", "A cancelled swimming lesson means every booked child is offered a free make-up lesson.", Agree},
+		// "X when Y" and "Y means X" put the same condition first or last:
+		// nothing traded places.
+		{"Volunteers must wear gloves when sorting donated clothes.", "Sorting donated clothes means volunteers must wear gloves.", Agree},
 	})
 }
