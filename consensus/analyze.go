@@ -3061,13 +3061,16 @@ func ofThing(toks []rawTok, end, at int) bool {
 // ("nothing stops anyone", "not limited to members any more") opens it
 // up all the same.
 func negatedEarlier(toks []rawTok, i int) bool {
-	limitWords := map[string]bool{"limit": true, "limits": true, "limited": true, "restrict": true, "restricts": true, "stopping": true, "preventing": true}
 	for j := i - 1; j >= 0 && toks[j].clause == toks[i].clause; j-- {
-		switch w := toks[j].low; {
-		case barrierWords()[w] || limitWords[w]:
+		switch w := toks[j].low; w {
+		case "limit", "limits", "limited", "restrict", "restricts", "stopping", "preventing":
 			return false
-		case w == "not" || w == "never" || w == "without" || w == "nobody" || w == "nothing" || w == "none":
+		case "not", "never", "without", "nobody", "nothing", "none":
 			return true
+		default:
+			if barrierWords()[w] {
+				return false
+			}
 		}
 	}
 	return false

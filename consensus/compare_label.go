@@ -41,8 +41,8 @@ func dropLabel(position string, filed, topic *analysis) string {
 // reportVerbs are the verbs of a report that frames what it reports:
 // "the clerk reported that …", "the docstring should say …". Verbs that
 // are as often the rule's own action ("the tenant notes any damage",
-// "the secretary states the result") are not among them, nor are their
-// past forms without "that" (thatVerbs).
+// "the secretary states the result") are not among them, and "noted",
+// "stated" and "explained" frame only before "that" (thatVerbs).
 var reportVerbs = []string{"reported", "said", "says", "mentioned", "wrote", "noted", "stated", "explained", "should say", "should read"}
 
 // thatVerbs are the reportVerbs that frame a report only before "that".
@@ -56,8 +56,9 @@ var negatingWords = []string{"never", "nobody", "no", "not", "none", "nothing", 
 // that …", "docstring should say …": one or two words naming who
 // reports, a verb of reportVerbs, and "that") when none of its words is
 // a word of the filed position or of the record's topic and at least
-// four words follow it. "The driver notes the reading in the log" keeps
-// its words when the filed rule is about the driver or the notes.
+// four words follow it. "The pilot said that …" keeps its words when the
+// filed rule is about the pilot, and a report denied ("nobody said …")
+// is kept whole.
 func dropReport(position string, filed, topic *analysis) string {
 	f := strings.Fields(position)
 	if len(f) < 6 {
