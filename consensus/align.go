@@ -60,7 +60,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"only": "@only", "solely": "@only", "exclusively": "@only",
 		"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
 		"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
-		"if": "@if", "means": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
+		"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
 		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "the exception": "@unless", "an exception": "@unless", "apart from": "@unless", "by default": "@unless",
 		"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
 		"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
@@ -990,38 +990,10 @@ func traded(a, b string, ta, tb []surfaceTok) string {
 			if agentBefore(a, x[0].start)+agentBefore(a, y[0].start) != agentBefore(b, bm[0].start)+agentBefore(b, bm[n-lx].start) {
 				continue
 			}
-			if reversedCondition(a, b, m, bm[ly:n-lx]) {
-				continue // "wear gloves when handling raw meat" → "handling raw meat means wearing gloves"
-			}
 			return spanText(a, x, nil, 0, false) + " ↔ " + spanText(a, y, nil, 0, false)
 		}
 	}
 	return ""
-}
-
-// reversedCondition reports whether the stretch between two things that
-// look traded is a condition word on each side, "means" on one of them:
-// "X when Y" and "Y means X" say the same, the condition put first.
-func reversedCondition(a, b string, ma, mb []surfaceTok) bool {
-	if len(ma) == 0 || len(ma) != len(mb) {
-		return false
-	}
-	word := func(s string, t surfaceTok) string {
-		return strings.ToLower(strings.Trim(s[t.start:t.end], ".,;:!?\"'()"))
-	}
-	means := 0
-	for k := range ma {
-		if ma[k].key != "@if" || mb[k].key != "@if" {
-			return false
-		}
-		if word(a, ma[k]) == "means" {
-			means++
-		}
-		if word(b, mb[k]) == "means" {
-			means++
-		}
-	}
-	return means == 1
 }
 
 // tradedBetween finds, in an edit of the filed sentence whose other parts

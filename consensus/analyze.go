@@ -1971,9 +1971,10 @@ func analyze(text string) *analysis {
 			a.terms = append(a.terms, term{w: "#" + strconv.FormatFloat(d, 'g', -1, 64) + "time", cond: cond, clause: t.clause, text: joinText(toks[i-1 : i+1])})
 			// The day is said too: "every Friday" names Friday.
 		}
-		if (dayParts()[t.low] || t.low == "afternoon") && (oneRelative(toks, i, i) || bareRelative(toks, i, i)) {
-			// "by 9 pm the night before", "at 8 am the morning after":
-			// the day before or after, said by its part.
+		if (dayParts()[t.low] || t.low == "afternoon") && oneRelative(toks, i, i) && !(i >= 2 && (toks[i-2].low == "in" || toks[i-2].low == "during")) {
+			// "by 9 pm the night before", "at 8 am the morning after
+			// checkout": the day before or after, said by its part ("in
+			// the morning before breakfast" is the same day).
 			a.qty = append(a.qty, quantity{value: units()["day"].scale, raw: 1, dim: "time", text: "the day", cond: cond, clause: t.clause})
 			lastQty = len(a.qty) - 1
 			continue
@@ -3055,17 +3056,26 @@ func ofThing(toks []rawTok, end, at int) bool {
 	return true
 }
 
-// negatedEarlier reports whether a negation cue comes before toks[i] in
-// its clause: "will not pay any claim", "hasn't had any abuse flag" (any
-// under a negation opens nothing up). A barrier negated on the way
-// ("nothing stops anyone", "not limited to members any more") opens it
-// up all the same.
+// negatedEarlier reports whether the "any" word at toks[i] stands under
+// a negation: right after "without" ("without anyone weaving on it"), or
+// as "any" a few words after a negated verb in its clause ("will not pay
+// any claim", "hasn't picked up any abuse flag": its object, which opens
+// nothing up). A barrier negated on the way ("nothing stops anyone", "not
+// limited to members any more") opens it up all the same, and a negation
+// that denies something else ("without a permit anyone may park",
+// "training isn't required and anyone can") is not its.
 func negatedEarlier(toks []rawTok, i int) bool {
-	for j := i - 1; j >= 0 && toks[j].clause == toks[i].clause; j-- {
+	if i > 0 && toks[i-1].low == "without" && toks[i-1].clause == toks[i].clause {
+		return true
+	}
+	if toks[i].low != "any" {
+		return false
+	}
+	for j := i - 1; j >= 0 && j >= i-4 && toks[j].clause == toks[i].clause; j-- {
 		switch w := toks[j].low; w {
-		case "limit", "limits", "limited", "restrict", "restricts", "stopping", "preventing":
+		case "limit", "limits", "limited", "restrict", "restricts", "stopping", "preventing", "and", "or", "but":
 			return false
-		case "not", "never", "without", "nobody", "nothing", "none":
+		case "not", "never":
 			return true
 		default:
 			if barrierWords()[w] {

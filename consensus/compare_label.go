@@ -52,6 +52,12 @@ var thatVerbs = []string{"noted", "stated", "explained"}
 // "legal never said …"): a report denied is no frame to set aside.
 var negatingWords = []string{"never", "nobody", "no", "not", "none", "nothing", "noone", "neither", "nor", "hardly", "barely"}
 
+// notReporters are words that cannot name who reports: a scope or a
+// condition before a participle ("only reported incidents", "anything
+// said in meetings", "if reported before noon").
+var notReporters = []string{"only", "every", "all", "any", "anything", "anyone", "everything", "everyone", "each", "some", "most", "few",
+	"if", "when", "unless", "once", "whatever", "whoever", "what", "as", "so"}
+
 // dropReport drops the report that opens position ("the clerk reported
 // that …", "docstring should say …": one or two words naming who
 // reports, a verb of reportVerbs, and "that") when none of its words is
@@ -69,8 +75,8 @@ func dropReport(position string, filed, topic *analysis) string {
 		start = 1
 	}
 	for k := start + 1; k <= start+2; k++ {
-		if w := strings.ToLower(f[k-1]); !isLetters(w) || slices.Contains(negatingWords, w) {
-			return position // "Drains: ", "the 2 vans": no name of who reports; "nobody said": no report
+		if w := strings.ToLower(f[k-1]); !isLetters(w) || slices.Contains(negatingWords, w) || slices.Contains(notReporters, w) {
+			return position // "Drains: ", "the 2 vans": no name of who reports; "nobody said": no report; "only reported incidents": a scope
 		}
 		for _, v := range reportVerbs {
 			vf := strings.Fields(v)

@@ -24,6 +24,8 @@ func TestReportFrames(t *testing.T) {
 		{"The ward clerk records every transfer in the bed board within 15 minutes.", "The porter notes every transfer in the bed board within 15 minutes.", Disagree},
 		{"Bank holiday shifts are paid at double time.", "Nobody ever said bank holiday shifts are paid at double time.", Disagree},
 		{"Bank holiday shifts are paid at double time.", "Payroll never said that bank holiday shifts are paid at double time.", Disagree},
+		// A scope before a participle names no one who reports.
+		{"Every fault is logged within 24 hours.", "Only reported faults are logged within 24 hours.", Disagree},
 	})
 }
 
@@ -62,6 +64,9 @@ func TestAnyUnderNegation(t *testing.T) {
 		// A barrier negated lets anyone: "nothing stops anyone".
 		{mower, "Nothing stops anyone from driving the ride-on mower.", Disagree},
 		{mower, "We have never prevented anyone driving the ride-on mower.", Disagree},
+		// A negation that denies something else leaves "anyone" open.
+		{mower, "Without a permit anyone may drive the ride-on mower.", Disagree},
+		{mower, "Training isn't required and anyone can drive the ride-on mower.", Disagree},
 	})
 }
 
@@ -80,24 +85,22 @@ func TestBareDayBefore(t *testing.T) {
 		{"Match kit is packed by 9 pm the night before the fixture.", "Match kit packed by 21:00 day before the fixture.", Agree},
 		{"Loan laptops are returned to the library desk by 10 am the morning after the exam.", "Loan laptops back at the library desk by 10:00, the next day after the exam.", Agree},
 		{"Match kit is packed by 9 pm the night before the fixture.", "Match kit packed by 21:00 two days before the fixture.", Disagree},
+		// A part of the day before a daily event is the same day.
+		{"Residents take one tablet each night before bed.", "Residents take one tablet at night before bed.", Agree},
+		{"Medication is taken before breakfast.", "Medication is taken in the morning before breakfast.", Agree},
 	})
 }
 
-// TestMeansIsACondition: "nozzle wear over 0.2 mm means the report is
-// flagged" says what "if nozzle wear exceeds 0.2 mm, the report is
-// flagged" says, even where the sentence before it was turned from the
-// passive to an order; another limit is another rule.
-func TestMeansIsACondition(t *testing.T) {
+// TestSmallWordsTradeNothing: a small word that says a condition ("if",
+// "when") does not trade places with a content word: "or sooner if the
+// lawn shows bare patches" and "or earlier when bare patches show on the
+// lawn" say the same; another limit is another rule.
+func TestSmallWordsTradeNothing(t *testing.T) {
 	t.Parallel()
-	const burner = "After every boiler service, the removed burner is photographed and its nozzles measured; if nozzle wear exceeds 0.2 mm, the service report is flagged for review before sign-off."
+	const mower = "The mower blades are sharpened every 25 cutting hours, or sooner if the lawn shows torn grass tips."
 	checkAgreements(t, []agreementCase{
-		{burner, "After every boiler service: photograph the removed burner and measure its nozzles. Nozzle wear over 0.2 mm means the service report is flagged for review before it's signed off.", Agree},
-		{burner, "After every boiler service: photograph the removed burner and measure its nozzles. Nozzle wear over 0.3 mm means the service report is flagged for review before it's signed off.", Disagree},
-		// "When" and "cancelled" trade no places: a small word that says
-		// the condition stands where a content word stood.
+		{mower, "Sharpen the mower blades every 25 cutting hours, or earlier when torn grass tips show on the lawn.", Agree},
+		{mower, "Sharpen the mower blades every 40 cutting hours, or earlier when torn grass tips show on the lawn.", Disagree},
 		{"When a swimming lesson is cancelled, every booked child is offered a free make-up lesson.", "A cancelled swimming lesson means every booked child is offered a free make-up lesson.", Agree},
-		// "X when Y" and "Y means X" put the same condition first or last:
-		// nothing traded places.
-		{"Volunteers must wear gloves when sorting donated clothes.", "Sorting donated clothes means volunteers must wear gloves.", Agree},
 	})
 }
