@@ -91,16 +91,16 @@ func TestBareDayBefore(t *testing.T) {
 	})
 }
 
-// TestSmallWordsTradeNothing: a small word that says a condition ("if",
-// "when") does not trade places with a content word: "or sooner if the
-// lawn shows bare patches" and "or earlier when bare patches show on the
-// lawn" say the same; another limit is another rule.
+// TestSmallWordsTradeNothing: a small word ("only", "if") does not trade
+// places with a content word: "the job is done by the yard foreman only"
+// and "only the yard foreman does the job" say the same; another limit
+// is another rule.
 func TestSmallWordsTradeNothing(t *testing.T) {
 	t.Parallel()
-	const mower = "The mower blades are sharpened every 25 cutting hours, or sooner if the lawn shows torn grass tips."
+	const chain = "The chain on the log splitter is replaced every 150 running hours, or sooner if the wood shows burn marks deeper than 2 mm; the job is done by the yard foreman only, never while the yard is open."
 	checkAgreements(t, []agreementCase{
-		{mower, "Sharpen the mower blades every 25 cutting hours, or earlier when torn grass tips show on the lawn.", Agree},
-		{mower, "Sharpen the mower blades every 40 cutting hours, or earlier when torn grass tips show on the lawn.", Disagree},
+		{chain, "Replace the chain on the log splitter every 150 running hours, or sooner when burn marks in the wood are deeper than 2 mm. Only the yard foreman does the job, never while the yard is open.", Agree},
+		{chain, "Replace the chain on the log splitter every 150 running hours, or sooner when burn marks in the wood are deeper than 4 mm. Only the yard foreman does the job, never while the yard is open.", Disagree},
 		{"When a swimming lesson is cancelled, every booked child is offered a free make-up lesson.", "A cancelled swimming lesson means every booked child is offered a free make-up lesson.", Agree},
 	})
 }
