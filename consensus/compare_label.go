@@ -43,7 +43,7 @@ func dropLabel(position string, filed, topic *analysis) string {
 // are as often the rule's own action ("the tenant notes any damage",
 // "the secretary states the result") are not among them, and "noted",
 // "stated" and "explained" frame only before "that" (thatVerbs).
-var reportVerbs = []string{"reported", "said", "says", "mentioned", "wrote", "noted", "stated", "explained", "should say", "should read"}
+var reportVerbs = [][]string{{"reported"}, {"said"}, {"says"}, {"mentioned"}, {"wrote"}, {"noted"}, {"stated"}, {"explained"}, {"should", "say"}, {"should", "read"}}
 
 // thatVerbs are the reportVerbs that frame a report only before "that".
 var thatVerbs = []string{"noted", "stated", "explained"}
@@ -66,7 +66,9 @@ var notReporters = []string{"only", "every", "all", "any", "anything", "anyone",
 // filed rule is about the pilot, and a report denied ("nobody said …")
 // is kept whole.
 func dropReport(position string, filed, topic *analysis) string {
-	f := strings.Fields(position)
+	// At most three words for who reports, two for the verb, "that",
+	// and four after: the rest of the position is never split.
+	f := leadFields(position, 10)
 	if len(f) < 6 {
 		return position
 	}
@@ -79,14 +81,13 @@ func dropReport(position string, filed, topic *analysis) string {
 			return position // "Drains: ", "the 2 vans": no name of who reports; "nobody said": no report; "only reported incidents": a scope
 		}
 		for _, v := range reportVerbs {
-			vf := strings.Fields(v)
-			if k+len(vf) > len(f) || !strings.EqualFold(strings.Join(f[k:k+len(vf)], " "), v) {
+			if k+len(v) > len(f) || !slices.EqualFunc(f[k:k+len(v)], v, strings.EqualFold) {
 				continue
 			}
-			end := k + len(vf)
+			end := k + len(v)
 			if end < len(f) && strings.EqualFold(f[end], "that") {
 				end++
-			} else if slices.Contains(thatVerbs, v) {
+			} else if len(v) == 1 && slices.Contains(thatVerbs, v[0]) {
 				return position
 			}
 			if len(f)-end < 4 || framesRule(strings.Join(f[:end], " "), filed, topic) {
@@ -96,6 +97,25 @@ func dropReport(position string, filed, topic *analysis) string {
 		}
 	}
 	return position
+}
+
+// leadFields are the first n whitespace-separated fields of s, or all of
+// them when s has fewer.
+func leadFields(s string, n int) []string {
+	out := make([]string, 0, n)
+	for len(out) < n {
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		if s == "" {
+			break
+		}
+		k := strings.IndexFunc(s, unicode.IsSpace)
+		if k < 0 {
+			out = append(out, s)
+			break
+		}
+		out, s = append(out, s[:k]), s[k:]
+	}
+	return out
 }
 
 // afterFields is s after its first n fields and the space that follows

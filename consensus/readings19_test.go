@@ -1,6 +1,10 @@
 package consensus
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestReportFrames: a position that opens with who reports the rule ("the
 // caretaker said that …", "the handbook should say …"), an interjection
@@ -103,4 +107,19 @@ func TestSmallWordsTradeNothing(t *testing.T) {
 		{chain, "Replace the chain on the log splitter every 150 running hours, or sooner when burn marks in the wood are deeper than 4 mm. Only the yard foreman does the job, never while the yard is open.", Disagree},
 		{"When a swimming lesson is cancelled, every booked child is offered a free make-up lesson.", "A cancelled swimming lesson means every booked child is offered a free make-up lesson.", Agree},
 	})
+}
+
+// TestLeadFields: leadFields are strings.Fields' first n, whatever the
+// spaces between them.
+func TestLeadFields(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "   ", "one", " one two\tthree\nfour  ", "a\u00a0b c", "x y z w v u t s r q p o n"} {
+		for n := 0; n <= 12; n++ {
+			want := strings.Fields(s)
+			want = want[:min(n, len(want))]
+			if got := leadFields(s, n); !slices.Equal(got, want) {
+				t.Errorf("leadFields(%q, %d) = %q, want %q", s, n, got, want)
+			}
+		}
+	}
 }
