@@ -218,6 +218,13 @@ func surfaceTokens(text string) []surfaceTok {
 			ws = slices.Delete(ws, i+1, i+2)
 		}
 	}
+	// "a couple of layers", "a pair of gloves": two of them (pairOf).
+	for i := 0; i+2 < len(ws); i++ {
+		if pairOf(ws[i].low, ws[i+1].low, ws[i+2].low) {
+			ws[i+1].low, ws[i+1].start = "two", ws[i].start
+			ws = slices.Delete(slices.Delete(ws, i+2, i+3), i, i+1)
+		}
+	}
 	// "missing from the list", "absent from school": not on it, not in it
 	// (symbols).
 	for i := 0; i+1 < len(ws); i++ {
@@ -525,7 +532,39 @@ func surfaceTokens(text string) []surfaceTok {
 		out = append(out, t)
 		i += n - 1
 	}
+	closingEnd(lx, out)
 	return out
+}
+
+// closingEnd sets aside the "closes" of "opens at 6 am and closes at 10
+// pm": the end of a span of opening hours, what "open from 6 am to 10 pm"
+// says with "to" (analyze's pairedOpposite).
+func closingEnd(lx *lexicon, ts []surfaceTok) {
+	open, closes := lx.fold(stem("open")), lx.fold(stem("close"))
+	// clockNext reports whether the next token that carries something
+	// after ts[k] is a number.
+	clockNext := func(k int) bool {
+		for j := k + 1; j < len(ts) && j <= k+3; j++ {
+			if ts[j].quant {
+				return true
+			}
+			if !ts[j].ignore {
+				return false
+			}
+		}
+		return false
+	}
+	for k, t := range ts {
+		if t.key != closes || !clockNext(k) {
+			continue
+		}
+		for j := k - 1; j >= 0 && j >= k-8; j-- {
+			if ts[j].key == open && clockNext(j) {
+				ts[k].ignore = true
+				break
+			}
+		}
+	}
 }
 
 // upperBoundAt reports whether the words from word(0) on open an upper

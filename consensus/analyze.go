@@ -156,6 +156,9 @@ type analysis struct {
 	// onlyAt, anyAt and everyAt are the clauses of the first "only",
 	// "any" and "every" (or "all").
 	onlyAt, anyAt, everyAt int
+	// onlyWord is 1 + the index of the first "only" among the text's
+	// words, as term.at counts them (0 when another part said it).
+	onlyWord int
 	// onlyWhen: the first "only" sets a time or a condition ("merged only
 	// after 2 approvals", "only if"), not the things the rule covers.
 	onlyWhen bool
@@ -536,6 +539,9 @@ func lex(text string) []rawTok {
 				k++
 			case suffix == "":
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
+			case ordinalSuffix(v, suffix) && ordinalName(v) != "":
+				// "3rd", "1st": the ordinal, as "third" and "first" are read.
+				out = append(out, rawTok{low: ordinalName(v), clause: clause, text: string(rs[i:k])})
 			case suffix == "s" && ageGroup(rs, i):
 				// "under-5s", "the over-65s": an age group, not seconds.
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
@@ -1038,6 +1044,9 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	"a.m.", "am ", "p.m.", "pm ",
 	// "missing from the manifest": not on it.
 	" missing from ", " not on ", " absent from ", " not on ",
+	// "the payroll cut-off": a time limit (near "deadline" and "limit"),
+	// not a cut; "cut off the supply" is.
+	"cut-off", "cutoff",
 	// Which of two limits: "whichever is sooner" is "whichever comes
 	// first", "whichever is the later" "whichever comes last".
 	"whichever is the sooner", " whichever comes first ", "whichever is sooner", " whichever comes first ",
@@ -1141,6 +1150,12 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				continue
 			}
 		}
+		if i+3 < len(in) && in[i+3].clause == t.clause && !in[i+3].isNum && pairOf(t.low, in[i+1].low, in[i+2].low) {
+			// "a couple of layers", "a pair of gloves": two of them.
+			out = append(out, rawTok{num: 2, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text + " " + in[i+1].text + " " + in[i+2].text})
+			i += 2
+			continue
+		}
 		if h, k, ok := halfHour(in, i); ok {
 			// "half six": half past six, as British English says it.
 			text := []string{t.text}
@@ -1161,7 +1176,7 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			continue
 		}
 		v, isWord := numberWords()[t.low]
-		if o := ordinalWords()[t.low]; o > 0 || t.low == "quarter" {
+		if o := ordinalOf(t.low); o > 0 || t.low == "quarter" {
 			if o > 0 {
 				v, isWord = o, true // "the fifth business day" is business day 5
 			} else {
@@ -1472,7 +1487,7 @@ func fractionOf(in []rawTok, i, j int, v float64) float64 {
 	w := in[j].low
 	plural := strings.HasSuffix(w, "s")
 	w = strings.TrimSuffix(w, "s")
-	o := ordinalWords()[w]
+	o := ordinalOf(w)
 	if w == "quarter" {
 		o = 4
 	}
@@ -1701,6 +1716,71 @@ var ordinalWords = sync.OnceValue(func() map[string]float64 {
 	}
 })
 
+// pairOf reports whether three words are "a couple of" or "a pair of":
+// two of what follows.
+func pairOf(a, b, c string) bool {
+	return a == "a" && (b == "couple" || b == "pair") && c == "of"
+}
+
+// ordinalOf is the number an ordinal counts, "third" or "3rd" alike, 0
+// for a word that is none. The word "first" is read apart; "1st", as
+// written, is 1. An ordinal in digits is read as one only when
+// ordinalName reads it ("18th" is a name: a hole, a day of the month).
+func ordinalOf(low string) float64 {
+	if o := ordinalWords()[low]; o > 0 {
+		return o
+	}
+	d := strings.TrimRightFunc(low, unicode.IsLetter)
+	if d == "" || len(d) > 2 || strings.TrimLeft(d, "0123456789") != "" {
+		return 0
+	}
+	v, err := strconv.Atoi(d)
+	if err != nil || !ordinalSuffix(float64(v), low[len(d):]) || ordinalName(float64(v)) == "" {
+		return 0
+	}
+	return float64(v)
+}
+
+// ordinalSuffix reports whether suffix, glued to the whole number v,
+// makes it an ordinal: "1st", "2nd", "3rd", "4th", "11th", "22nd".
+func ordinalSuffix(v float64, suffix string) bool {
+	if v < 1 || v != math.Trunc(v) || v > 9999 {
+		return false
+	}
+	n := int(v)
+	want := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			want = "st"
+		case 2:
+			want = "nd"
+		case 3:
+			want = "rd"
+		}
+	}
+	return suffix == want
+}
+
+// ordinalName is the word an ordinal written in digits reads as: "first"
+// for "1st", the word of ordinalWords for "3rd" to "12th" ("third"), else
+// "": "15th", "20th" and "25th" are as often a day of the month as a
+// count, and stay names, whatever their words are.
+func ordinalName(v float64) string {
+	if v == 1 {
+		return "first"
+	}
+	if v > 12 {
+		return ""
+	}
+	for w, o := range ordinalWords() {
+		if o == v {
+			return w
+		}
+	}
+	return ""
+}
+
 // notANumber reports whether the number word at in[i] is part of a phrase
 // of the lexicon ("two factor") or a pronoun ("the next one").
 func notANumber(in []rawTok, i int) bool {
@@ -1729,10 +1809,13 @@ func notANumber(in []rawTok, i int) bool {
 		}
 		return true
 	}
-	if in[i].low == "first" || ordinalWords()[in[i].low] > 0 {
+	if in[i].low == "first" || ordinalOf(in[i].low) > 0 {
 		// "after the first bounce" counts one; "lowest first" orders.
 		prev := prevLow(in, i)
 		determined := prev == "the" || in[i].low != "first" && (prev == "its" || prev == "their" || prev == "our" || prev == "your" || prev == "this" || prev == "that" || prev == "every" || prev == "each")
+		if determined && in[i].low != "first" {
+			return false // "by the fifth": a day of the month
+		}
 		return !determined || i+1 >= len(in) || in[i+1].clause != in[i].clause
 	}
 	if in[i].low != "one" {
@@ -1819,7 +1902,7 @@ func analyze(text string) *analysis {
 			// A unit follows: "5 minutes", "80 percent".
 			// An ordinal before a unit ("the first day") names a day, not a
 			// length of time.
-			ordinal := (t.text == "first" || ordinalWords()[t.text] > 0) && !firstStretch(toks, i)
+			ordinal := (t.text == "first" || ordinalOf(t.text) > 0) && !firstStretch(toks, i)
 			if !t.clock && !ordinal && i+1 < len(toks) && !toks[i+1].isNum && toks[i+1].clause == t.clause {
 				at := i + 1
 				if l := toks[at].low; (l == "whole" || l == "full" || l == "entire") && at+1 < len(toks) && !toks[at+1].isNum && toks[at+1].clause == t.clause {
@@ -1951,7 +2034,7 @@ func analyze(text string) *analysis {
 				}
 				return ""
 			}) {
-				a.only, a.onlyAt = true, t.clause
+				a.only, a.onlyAt, a.onlyWord = true, t.clause, i+1
 				a.onlyWhen = i+1 < len(toks) && toks[i+1].clause == t.clause && timingWords()[toks[i+1].low]
 			}
 		}

@@ -975,6 +975,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, anchorsUnlessEdit(a, b, al.edit)...)
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
+	hard = append(hard, compareJoined(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
 	hard = append(hard, compareInclusion(a, b)...)
 	if len(hard) == 0 {
@@ -1306,6 +1307,10 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
 			continue
 		}
+		if w := wholeSaid(b, a, x); w != "" {
+			hard = append(hard, x.text+" → "+w) // "50 % refund" → "refunded in full"
+			continue
+		}
 		if !bareOne(x) && !(whole(x) && saysWhole(b)) && !now(x) && !ratePeriod(x, qb) {
 			dropped = append(dropped, x.text+" → (not said)")
 		}
@@ -1319,6 +1324,10 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
 				hard = append(hard, "each → every "+y.text)
+				continue
+			}
+			if w := wholeSaid(a, b, y); w != "" {
+				hard = append(hard, w+" → "+y.text) // "refunded in full" → "half your money back"
 				continue
 			}
 			if bounded(b, y) {
@@ -1385,7 +1394,7 @@ var ordinalNames = sync.OnceValue(func() map[float64][]string {
 // said by x as the ordinal of the time it happens ("after the second
 // failed payment", "the 3rd retry").
 func ordinalSaid(q quantity, x *analysis) bool {
-	if q.dim != "" || q.per != "" || ordinalWords()[strings.ToLower(q.text)] > 0 {
+	if q.dim != "" || q.per != "" || ordinalOf(strings.ToLower(q.text)) > 0 {
 		return false // an ordinal itself: "the fifth business day"
 	}
 	names := ordinalNames()[q.value]
@@ -1559,6 +1568,31 @@ func saysWhole(x *analysis) bool {
 	}
 	lx := theLexicon()
 	return slices.ContainsFunc(x.terms, func(t term) bool { return slices.Contains(wholeWords(), t.w) && !lx.stop[t.w] })
+}
+
+// wholeSaid is how x says a whole share in a word ("full", "entire",
+// "whole") where the other side, which says none, has a share q of less
+// than all ("50%", "half") that x does not have: "" when it does not.
+// "refunded in full" and "half your money back" are two refunds.
+func wholeSaid(x, other *analysis, q quantity) string {
+	share := q.dim == "percent" && q.value > 0 && q.value < 100 || q.dim == "" && q.per == "" && !q.every && q.value > 0 && q.value < 1
+	if !share || slices.ContainsFunc(x.qty, func(r quantity) bool { return sameQuantity(q, r) }) {
+		return ""
+	}
+	tm := theLexicon().fold(stem("time"))
+	said := func(a *analysis) string {
+		for i, t := range a.terms {
+			if !slices.Contains(wholeWords(), t.w) || t.neg || i+1 < len(a.terms) && a.terms[i+1].w == tm && a.terms[i+1].at == t.to+1 {
+				continue // not "full-time"
+			}
+			return t.text
+		}
+		return ""
+	}
+	if said(other) != "" {
+		return ""
+	}
+	return said(x)
 }
 
 // wholeWords are "full", "entire" and "whole" as the lexicon folds them.
@@ -1863,6 +1897,67 @@ func compareScope(a, b *analysis) []string {
 	return nil
 }
 
+// compareJoined finds what a rule restricted with "only" ("read only by
+// the course lead", "only managers") names again on the other side with
+// something beside it in a list that the rule never names ("the course
+// lead and the dean", "managers or team leads"): the rule covers more.
+func compareJoined(a, b *analysis) []string {
+	var out []string
+	check := func(x, y *analysis) {
+		if !x.only || x.onlyWhen || x.onlyWord == 0 {
+			return
+		}
+		lx := theLexicon()
+		// What "only" restricts: the words right after it in its clause
+		// ("registered members", "the course lead").
+		named := func(t term) bool { return !strings.HasPrefix(t.w, "#") && !t.neg && !lx.light[t.w] }
+		k := slices.IndexFunc(x.terms, func(t term) bool { return t.at > x.onlyWord && t.clause == x.onlyAt })
+		if k < 0 || !named(x.terms[k]) {
+			return
+		}
+		only := []string{x.terms[k].w}
+		for j := k + 1; j < len(x.terms) && len(only) < 3 && x.terms[j].at == x.terms[j-1].to+1 && x.terms[j].clause == x.onlyAt && named(x.terms[j]); j++ {
+			only = append(only, x.terms[j].w)
+		}
+		said := set(x.words())
+		var texts string // for "SM" said of "the stage manager"
+		for _, t := range x.terms {
+			texts += " " + t.text
+		}
+		for i, t := range y.terms {
+			if !slices.Contains(only, t.w) || t.neg {
+				continue
+			}
+			// Its neighbour in a list: "managers and team leads", "the
+			// dean and the course lead".
+			for _, j := range []int{i - 1, i + 1} {
+				if j < 0 || j >= len(y.terms) {
+					continue
+				}
+				u := y.terms[j]
+				first, second := t, u
+				if j < i {
+					first, second = u, t
+				}
+				// The two with "and" or "or" between them, and an article
+				// at most ("the course lead and the dean").
+				if gap := second.at - first.to - 1; gap < 1 || gap > 2 {
+					continue
+				}
+				if u.clause != t.clause || !first.listed || !second.listed || strings.HasPrefix(u.w, "#") || u.neg || lx.action[u.w] || lx.light[u.w] || said[u.w] || len(u.text) <= 4 && spelled(strings.ToUpper(u.text), texts) ||
+					slices.ContainsFunc(x.terms, func(v term) bool { return lx.near(u.w, v.w) }) {
+					continue
+				}
+				out = append(out, "only "+strings.Join(x.sayAll(only), " ")+" → "+y.say(first.w)+" and "+y.say(second.w))
+				return
+			}
+		}
+	}
+	check(a, b)
+	check(b, a)
+	return out
+}
+
 // sameRule reports whether clause ca of a and clause cb of b share a
 // specific word: they state the same rule ("deploy only between 9 and 16"
 // and "security fixes may go out any time" do not).
@@ -2017,10 +2112,30 @@ func minus(a, b []string) []string {
 // span named by both its ends, which negates nothing else the clause
 // says.
 func pairedOpposite(x *analysis, t term) bool {
-	if !t.own || !t.listed {
+	if !t.own {
 		return false
 	}
-	return slices.ContainsFunc(x.terms, func(u term) bool { return u.w == t.w && u.clause == t.clause && !u.neg && u.listed })
+	if t.listed && slices.ContainsFunc(x.terms, func(u term) bool { return u.w == t.w && u.clause == t.clause && !u.neg && u.listed }) {
+		return true
+	}
+	// "opens at 6 am and closes at 10 pm": each end at its time of day.
+	i := slices.IndexFunc(x.terms, func(u term) bool { return u.at == t.at && u.w == t.w && u.neg })
+	if !clockAfter(x, i) {
+		return false
+	}
+	for j := range i {
+		u := x.terms[j]
+		if u.w == t.w && !u.neg && x.sentence(u.clause) == x.sentence(t.clause) && clockAfter(x, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// clockAfter reports whether the term after x.terms[i] is a time of day
+// in its clause.
+func clockAfter(x *analysis, i int) bool {
+	return i >= 0 && i+1 < len(x.terms) && x.terms[i+1].clause == x.terms[i].clause && strings.HasPrefix(x.terms[i+1].w, "#") && strings.HasSuffix(x.terms[i+1].w, "clock")
 }
 
 // allowWord is "allow" as the lexicon folds it: what "forbid",

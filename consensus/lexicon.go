@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "60"
+const lexiconVersion = "61"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -549,6 +549,8 @@ stale old outdated
 new fresh
 connection pool connection_pool
 timeout wait give_up
+cutoff timeout
+cutoff limit
 app client application
 format convention style standard encoding
 incident outage alert page on_call
@@ -616,6 +618,7 @@ avoid=use
 unavailable=available
 forbid=allow
 closed=open
+partial=full
 ignore=use
 ignored=use
 `

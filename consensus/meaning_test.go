@@ -755,6 +755,14 @@ func TestMeaningSealed15(t *testing.T) {
 // there, the opening hours on a pharmacy's door for the duty pharmacy),
 // each position a rewording of the record's with every number of it:
 // none 0.80 → 0.75 (27 of 36).
+//
+// The seventeenth round (2026-12-06, third session) reads "cut-off" as a
+// time limit (near "deadline" and "limit"), no longer as "cut", a
+// decrease. Over every set, eight answers are right that were not and
+// two are wrong that were right; both of those were found only because
+// "cut" and "drop-off" each read as "decrease". One is sealed 59's
+// "unaccompanied trailer cut-off at the port", asked of the record of
+// trailers dropped off at the port: conflict 0.87 → 0.85 (53 of 62).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -804,7 +812,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{56, 0.67, 0.87, 0.97, 0.21},
 		{57, 0.56, 1.00, 0.91, 0.30},
 		{58, 0.64, 0.80, 0.77, 0.25},
-		{59, 0.62, 0.87, 0.88, 0.23},
+		{59, 0.62, 0.85, 0.88, 0.23},
 		{60, 0.79, 0.72, 0.97, 0.13},
 		{61, 0.61, 0.88, 0.80, 0.21},
 		{62, 0.58, 0.80, 0.86, 0.17},

@@ -313,8 +313,13 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// With a question found by a position that restates the record's rule
 	// while each side names its object in a word of its own (coverOf's
 	// foreign mark), the sixteenth round: 4699/5711, 31, 2328/2532.
-	if reworded.ok < 4699 || wrong.ok > 31 || noneKept.ok < 2328 {
-		t.Errorf("in one vault: reworded found %v (floor 4699), another record %v (at most 31), none kept %v (floor 2328)", reworded, wrong, noneKept)
+	// With "cut-off" read as a time limit, the seventeenth: 4701/5711,
+	// 32, 2328/2532; the new "another record" answer is sealed 28's
+	// "Vintage cut-off for the offsets we claim", which finds sealed 17's
+	// "vintage limit for credits used in offsetting claims": much the
+	// same question.
+	if reworded.ok < 4701 || wrong.ok > 32 || noneKept.ok < 2328 {
+		t.Errorf("in one vault: reworded found %v (floor 4701), another record %v (at most 32), none kept %v (floor 2328)", reworded, wrong, noneKept)
 	}
 }
 

@@ -1,0 +1,137 @@
+package consensus
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
+
+// TestOrdinalsInDigits: "3rd", "5th" and "1st" are the ordinals "third",
+// "fifth" and "first", a count of the rule like them; "18th" and "25th"
+// stay names (a hole, a day of the month), as their words do.
+func TestOrdinalsInDigits(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Phones are switched to silent on the third floor of the library.", "Phones go on silent on the 3rd floor of the library.", Agree},
+		{"Phones are switched to silent on the 3rd floor of the library.", "On the third floor of the library, phones are on silent.", Agree},
+		{"Phones are switched to silent on the third floor of the library.", "Phones are switched to silent on the 4th floor of the library.", Disagree},
+		{"Every 5th nightly build runs the soak tests.", "The soak tests run on every fifth nightly build.", Agree},
+		{"Every 5th nightly build runs the soak tests.", "The soak tests run on every tenth nightly build.", Disagree},
+		{"Meter readings are taken on the first working day of each month.", "Meter readings: 1st working day of every month.", Agree},
+		{"Rent is due by the 5th of each month.", "Tenants pay rent by the fifth.", Agree},
+		// Not counts: the 18th hole, a day of the month.
+		{"Scores are entered within 30 minutes of finishing.", "Scores go in within half an hour of walking off the 18th.", Agree},
+	})
+	for _, c := range []struct {
+		text string
+		want float64
+	}{
+		{"3rd", 3}, {"5th", 5}, {"12th", 12}, {"1st", 1}, {"third", 3},
+		{"2nd", 0}, {"18th", 0}, {"21st", 0}, {"3th", 0}, {"first", 0}, {"4thly", 0},
+	} {
+		if got := ordinalOf(c.text); got != c.want {
+			t.Errorf("ordinalOf(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+// TestCoupleOf: "a couple of" and "a pair of" are two of what follows;
+// "the couple" is two people, not a number.
+func TestCoupleOf(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Glassware is wrapped in two sheets of tissue before boxing.", "Glassware is wrapped in a couple of sheets of tissue before boxing.", Agree},
+		{"Glassware is wrapped in two sheets of tissue before boxing.", "Before boxing, wrap glassware in a pair of tissue sheets.", Agree},
+		{"Glassware is wrapped in three sheets of tissue before boxing.", "Glassware is wrapped in a couple of sheets of tissue before boxing.", Disagree},
+	})
+	if q := analyze("The couple must sign the venue contract.").qty; len(q) != 0 {
+		t.Errorf(`"the couple" read as a number: %+v`, q)
+	}
+}
+
+// TestWholeAgainstShare: a refund (or fare, or team) said whole ("in
+// full", "the full fare") and the same said as a share ("half", "50%",
+// "partial") are two rules; "full-time" is no share, and "100%" is whole.
+func TestWholeAgainstShare(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Lessons cancelled by the instructor are refunded in full.", "If your instructor cancels, you get half the lesson fee back.", Disagree},
+		{"Lessons cancelled by the instructor are refunded in full.", "Lessons the instructor cancels are refunded at 50%.", Disagree},
+		{"Lessons cancelled by the instructor are refunded in full.", "Lessons the instructor cancels get a partial refund.", Disagree},
+		{"Lessons cancelled by the instructor are refunded in full.", "Lessons the instructor cancels get a 100% refund.", Agree},
+		{"Lessons cancelled by the instructor are refunded in full.", "If the instructor cancels a lesson, the whole fee is refunded.", Agree},
+		{"Students aged 16 to 18 pay half the adult fare.", "Students aged 16 to 18 pay the full adult fare.", Disagree},
+		{"Students aged 16 to 18 pay half the adult fare.", "16-18 year old students pay 50% of the adult fare.", Agree},
+		{"Full-time staff get 28 days of annual leave.", "Staff working full time get twenty-eight days' annual leave.", Agree},
+	})
+}
+
+// TestOnlyJoined: what a rule restricts with "only" said again with
+// something else beside it ("the duty nurse and the ward clerk") covers
+// more; the same thing alone, or with what the rule names too, does not.
+func TestOnlyJoined(t *testing.T) {
+	t.Parallel()
+	const drugs = "Only the duty nurse may open the controlled drugs cupboard."
+	const keys = "Only the bar manager and the head chef hold keys to the cellar."
+	checkAgreements(t, []agreementCase{
+		{drugs, "The duty nurse and the ward clerk may open the controlled drugs cupboard.", Disagree},
+		{drugs, "The controlled drugs cupboard is opened by the duty nurse or a healthcare assistant.", Disagree},
+		{drugs, "The controlled drugs cupboard is opened by the duty nurse alone.", Agree},
+		{drugs, "The controlled drugs cupboard may be opened by the duty nurse and nobody else.", Agree},
+		{drugs, "The controlled drugs cupboard is for the duty nurse to open, no one else.", Agree},
+		{"The cellar stock sheet is signed only by the bar manager.", "The bar manager and the owner sign the cellar stock sheet.", Disagree},
+		{"Parking permits are issued only to residents.", "Residents and their visitors are issued parking permits.", Disagree},
+		// The rule's own list, in another order or shortened.
+		{keys, "Cellar keys: head chef and bar manager, nobody else.", Agree},
+		{keys, "Two people hold cellar keys: the bar manager and the HC.", Agree},
+		{keys, "The bar manager, the head chef and the sous chef hold keys to the cellar.", Disagree},
+		// "and" with a verb after it lists no one.
+		{"Court bookings are open only to club members.", "Court bookings are for club members only, and members book and pay online.", Agree},
+	})
+}
+
+// TestOpeningHours: "opens at 6 and closes at 10" is the span "open from
+// 6 to 10": the closing is its end, no negation of opening.
+func TestOpeningHours(t *testing.T) {
+	t.Parallel()
+	const gym = "The gym is open from 6 am to 10 pm on weekdays."
+	checkAgreements(t, []agreementCase{
+		{gym, "On weekdays the gym opens at 6 am and closes at 10 pm.", Agree},
+		{gym, "Monday to Friday the gym opens at six in the morning and shuts at ten at night.", Agree},
+		{"The gym opens at 6 am and closes at 10 pm on weekdays.", gym, Agree},
+		{gym, "On weekdays the gym opens at 6 am and closes at 9 pm.", Disagree},
+		{gym, "The gym is closed on weekdays.", Disagree},
+		{"The café is open from 8 am to 4 pm and closed on Mondays.", "The café opens at 8 am and closes at 4 pm, and it is open on Mondays.", Disagree},
+		{"The café is open from 8 am to 4 pm and closed on Mondays.", "The café opens at 8 am and closes at 4 pm; Mondays closed.", Agree},
+	})
+}
+
+// TestCutOffIsALimit: "cut-off" is a time limit, near "deadline" and
+// "limit", so a question in those words finds the record of a cut-off;
+// "cut off the supply" is still a cut.
+func TestCutOffIsALimit(t *testing.T) {
+	t.Parallel()
+	lx := theLexicon()
+	cut := analyze("the payroll cut-off").words()
+	if !slices.Contains(cut, "cutoff") {
+		t.Fatalf(`"cut-off" read as %v`, cut)
+	}
+	for _, w := range []string{"deadline", "limit"} {
+		if !lx.near("cutoff", lx.fold(stem(w))) {
+			t.Errorf(`"cut-off" is not near %q`, w)
+		}
+	}
+	if lx.near(lx.fold(stem("deadline")), lx.fold(stem("limit"))) {
+		t.Error(`"deadline" and "limit" became near in meaning through "cut-off"`)
+	}
+	if slices.Contains(analyze("Cut off the water supply before draining.").words(), "cutoff") {
+		t.Error(`"cut off the supply" read as a cut-off`)
+	}
+	e := newEnv(t)
+	e.fileRule(t, debate.LayerSpec, "20261206-spec-cutoff-aaaaaa", "Payroll cut-off for expense claims",
+		"Expense claims must be approved by noon on the 20th to be paid with that month's salary.")
+	checkFound(t, e, debate.LayerSpec, []foundCase{
+		{"deadline", "Deadline for expense claims to reach payroll", "Expense claims must be approved by noon on the 20th to be paid with that month's salary.", CheckConsistent, "spec-payroll-cut-off-for-expense-claims"},
+	})
+}
