@@ -225,6 +225,14 @@ func surfaceTokens(text string) []surfaceTok {
 			ws = slices.Delete(slices.Delete(ws, i+2, i+3), i, i+1)
 		}
 	}
+	// "nobody but the duty nurse", "no one except members": only them
+	// (symbols).
+	for i := 0; i+1 < len(ws); i++ {
+		if n := exclusiveAt(ws, i); n > 0 {
+			ws[i].low, ws[i].end = "only", ws[i+n-1].end
+			ws = slices.Delete(ws, i+1, i+n)
+		}
+	}
 	// "missing from the list", "absent from school": not on it, not in it
 	// (symbols).
 	for i := 0; i+1 < len(ws); i++ {
@@ -534,6 +542,31 @@ func surfaceTokens(text string) []surfaceTok {
 	}
 	closingEnd(lx, out)
 	return out
+}
+
+// exclusiveAt is how many words at ws[i] say "only" as a negation with
+// an exception ("nobody but", "no one except", "no-one other than",
+// "nothing apart from"), 0 when they do not (analyze's symbols).
+func exclusiveAt(ws []word, i int) int {
+	n := 0
+	switch {
+	case ws[i].low == "nobody" || ws[i].low == "nothing" || ws[i].low == "none":
+		n = 1
+	case ws[i].low == "no" && i+1 < len(ws) && ws[i+1].low == "one":
+		n = 2
+	default:
+		return 0
+	}
+	if i+n >= len(ws) {
+		return 0
+	}
+	switch next := ws[i+n].low; {
+	case next == "but" || next == "except" || next == "besides" && ws[i].low != "nothing" && ws[i].low != "none":
+		return n + 1
+	case (next == "other" || next == "apart") && i+n+1 < len(ws) && (ws[i+n+1].low == "than" || ws[i+n+1].low == "from") && ws[i].low != "none":
+		return n + 2
+	}
+	return 0
 }
 
 // closingEnd sets aside the "closes" of "opens at 6 am and closes at 10

@@ -1044,6 +1044,12 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	"a.m.", "am ", "p.m.", "pm ",
 	// "missing from the manifest": not on it.
 	" missing from ", " not on ", " absent from ", " not on ",
+	// "Nobody but the duty nurse may open it", "no one except members":
+	// only they may (exclusives).
+	"nobody but ", " only ", "no one but ", " only ", "no-one but ", " only ", "none but ", " only ", "nothing but ", " only ",
+	"nobody except ", " only ", "no one except ", " only ", "no-one except ", " only ", "nothing except ", " only ",
+	"nobody other than ", " only ", "no one other than ", " only ", "no-one other than ", " only ", "nothing other than ", " only ",
+	"nobody apart from ", " only ", "no one apart from ", " only ", "no-one apart from ", " only ", "nobody besides ", " only ", "no one besides ", " only ",
 	// "the payroll cut-off": a time limit (near "deadline" and "limit"),
 	// not a cut; "cut off the supply" is.
 	"cut-off", "cutoff",

@@ -135,3 +135,21 @@ func TestCutOffIsALimit(t *testing.T) {
 		{"deadline", "Deadline for expense claims to reach payroll", "Expense claims must be approved by noon on the 20th to be paid with that month's salary.", CheckConsistent, "spec-payroll-cut-off-for-expense-claims"},
 	})
 }
+
+// TestExclusives: "nobody but", "no one except", "no-one other than",
+// "nothing but" say what "only" says, in the analysis and in an edit of
+// the filed sentence; "anyone but" does not.
+func TestExclusives(t *testing.T) {
+	t.Parallel()
+	const safe = "Only the shift supervisor may reset the cash safe code."
+	checkAgreements(t, []agreementCase{
+		{safe, "Nobody but the shift supervisor may reset the cash safe code.", Agree},
+		{safe, "No one except the shift supervisor may reset the cash safe code.", Agree},
+		{safe, "No-one other than the shift supervisor may reset the cash safe code.", Agree},
+		{safe, "Nobody but the store manager may reset the cash safe code.", Disagree},
+		{safe, "Anyone on shift may reset the cash safe code.", Disagree},
+		{"Only distilled water goes in the autoclave reservoir.", "Nothing but distilled water goes in the autoclave reservoir.", Agree},
+		{"Only members may use the climbing wall after 8 pm.", "After 8 pm nobody except members may use the climbing wall.", Agree},
+		{"Only members may use the climbing wall after 8 pm.", "After 8 pm anyone but members may use the climbing wall.", Disagree},
+	})
+}
