@@ -2358,7 +2358,7 @@ func analyze(text string) *analysis {
 		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
 		if negVerbal || neg && negAt >= 0 && negAt < i {
 			cue := toks[negAt].low
-			if k := lastNeg; cue == "without" && k >= 0 && a.terms[k].clause == t.clause && a.terms[k].neg && lastNegCue == "no" && cond < 0 && a.terms[k].cond < 0 {
+			if k := lastNeg; cue == "without" && k >= 0 && a.terms[k].clause == t.clause && a.terms[k].neg && (lastNegCue == "no" || lastNegCue == "nobody" || lastNegCue == "nothing" || lastNegCue == "none") && cond < 0 && a.terms[k].cond < 0 {
 				// "no stunt is filmed without a paramedic": two negations
 				// that cancel, every stunt is filmed with one.
 				a.terms[k].neg, a.terms[k].verbal, neg, negVerbal = false, false, false, false

@@ -153,3 +153,15 @@ func TestExclusives(t *testing.T) {
 		{"Only members may use the climbing wall after 8 pm.", "After 8 pm anyone but members may use the climbing wall.", Disagree},
 	})
 }
+
+// TestNobodyWithout: "nobody … without a helmet" is everyone with one, as
+// "no stunt … without a paramedic" was: the two negations cancel.
+func TestNobodyWithout(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Riders must wear a helmet on the track at all times.", "Nobody goes on the track without a helmet.", Agree},
+		{"Every pallet leaving the yard carries a signed delivery note.", "Nothing leaves the yard without a signed delivery note.", Agree},
+		{"Nobody enters the clean room without a gown.", "Visitors may enter the clean room without a gown.", Disagree},
+		{"Nobody enters the clean room without a gown.", "Everyone entering the clean room wears a gown.", Agree},
+	})
+}
