@@ -218,9 +218,14 @@ func surfaceTokens(text string) []surfaceTok {
 			ws = slices.Delete(ws, i+1, i+2)
 		}
 	}
-	// "a couple of layers", "a pair of gloves": two of them (pairOf).
-	for i := 0; i+2 < len(ws); i++ {
-		if pairOf(ws[i].low, ws[i+1].low, ws[i+2].low) {
+	// "a couple of layers", "a pair of interpreters": two of them
+	// (pairOf).
+	for i := 0; i+3 < len(ws); i++ {
+		var next []string
+		for k := i + 3; k < len(ws) && k < i+6; k++ {
+			next = append(next, ws[k].low)
+		}
+		if twoOf(ws[i].low, ws[i+1].low, ws[i+2].low, next) && !isDigit(ws[i+3].low[0]) {
 			ws[i+1].low, ws[i+1].start = "two", ws[i].start
 			ws = slices.Delete(slices.Delete(ws, i+2, i+3), i, i+1)
 		}
@@ -540,7 +545,6 @@ func surfaceTokens(text string) []surfaceTok {
 		out = append(out, t)
 		i += n - 1
 	}
-	closingEnd(lx, out)
 	return out
 }
 
@@ -570,13 +574,17 @@ func exclusiveAt(ws []word, i int) int {
 }
 
 // closingEnd sets aside the "closes" of "opens at 6 am and closes at 10
-// pm": the end of a span of opening hours, what "open from 6 am to 10 pm"
-// says with "to" (analyze's pairedOpposite).
-func closingEnd(lx *lexicon, ts []surfaceTok) {
+// pm" when the other side (other) says no closing at a time: the end of
+// a span of opening hours, what "open from 6 am to 10 pm" says with "to"
+// (analyze's pairedOpposite). "closed from 8 pm to 8 am" says the same
+// span from its other end, word for word; "closed on Mondays" is another
+// rule. It returns ts, or a copy with the closing set aside.
+func closingEnd(ts, other []surfaceTok) []surfaceTok {
+	lx := theLexicon()
 	open, closes := lx.fold(stem("open")), lx.fold(stem("close"))
 	// clockNext reports whether the next token that carries something
 	// after ts[k] is a number.
-	clockNext := func(k int) bool {
+	clockNext := func(ts []surfaceTok, k int) bool {
 		for j := k + 1; j < len(ts) && j <= k+3; j++ {
 			if ts[j].quant {
 				return true
@@ -587,17 +595,24 @@ func closingEnd(lx *lexicon, ts []surfaceTok) {
 		}
 		return false
 	}
+	for k, t := range other {
+		if t.key == closes && clockNext(other, k) {
+			return ts
+		}
+	}
 	for k, t := range ts {
-		if t.key != closes || !clockNext(k) {
+		if t.key != closes || !clockNext(ts, k) {
 			continue
 		}
 		for j := k - 1; j >= 0 && j >= k-8; j-- {
-			if ts[j].key == open && clockNext(j) {
+			if ts[j].key == open && clockNext(ts, j) {
+				ts = slices.Clone(ts)
 				ts[k].ignore = true
 				break
 			}
 		}
 	}
+	return ts
 }
 
 // upperBoundAt reports whether the words from word(0) on open an upper
@@ -807,6 +822,7 @@ func alignTexts(a, b string) alignment {
 
 // alignTokens is alignTexts on the texts' surface tokens.
 func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
+	ta, tb = closingEnd(ta, tb), closingEnd(tb, ta)
 	ka, kb := keep(ta), keep(tb)
 	n, m := len(ka), len(kb)
 	if n == 0 || m == 0 {

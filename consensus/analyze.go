@@ -539,9 +539,10 @@ func lex(text string) []rawTok {
 				k++
 			case suffix == "":
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
-			case ordinalSuffix(v, suffix) && ordinalName(v) != "":
-				// "3rd", "1st": the ordinal, as "third" and "first" are read.
-				out = append(out, rawTok{low: ordinalName(v), clause: clause, text: string(rs[i:k])})
+			case ordinalSuffix(v, suffix):
+				// "3rd", "21st": an ordinal, a word read as "third" is
+				// (ordinalOf), not a number with a unit.
+				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
 			case suffix == "s" && ageGroup(rs, i):
 				// "under-5s", "the over-65s": an age group, not seconds.
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: string(rs[i:k])})
@@ -1156,8 +1157,8 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 				continue
 			}
 		}
-		if i+3 < len(in) && in[i+3].clause == t.clause && !in[i+3].isNum && pairOf(t.low, in[i+1].low, in[i+2].low) {
-			// "a couple of layers", "a pair of gloves": two of them.
+		if pairOf(in, i) {
+			// "a couple of layers": two of them.
 			out = append(out, rawTok{num: 2, isNum: true, clause: t.clause, sentence: t.sentence, text: t.text + " " + in[i+1].text + " " + in[i+2].text})
 			i += 2
 			continue
@@ -1722,26 +1723,21 @@ var ordinalWords = sync.OnceValue(func() map[string]float64 {
 	}
 })
 
-// pairOf reports whether three words are "a couple of" or "a pair of":
-// two of what follows.
-func pairOf(a, b, c string) bool {
-	return a == "a" && (b == "couple" || b == "pair") && c == "of"
-}
-
-// ordinalOf is the number an ordinal counts, "third" or "3rd" alike, 0
-// for a word that is none. The word "first" is read apart; "1st", as
-// written, is 1. An ordinal in digits is read as one only when
-// ordinalName reads it ("18th" is a name: a hole, a day of the month).
+// ordinalOf is the number an ordinal counts: "third" and "3rd", "2nd"
+// and "21st" alike; 0 for a word that is none. The word "first" is read
+// apart (numberWords); "1st" is 1. Whether an ordinal counts, or names
+// ("fly 1st class", "1st line support"), the words around it tell
+// (notANumber), as they do for "third".
 func ordinalOf(low string) float64 {
 	if o := ordinalWords()[low]; o > 0 {
 		return o
 	}
 	d := strings.TrimRightFunc(low, unicode.IsLetter)
-	if d == "" || len(d) > 2 || strings.TrimLeft(d, "0123456789") != "" {
+	if d == "" || len(d) > 4 || strings.TrimLeft(d, "0123456789") != "" {
 		return 0
 	}
 	v, err := strconv.Atoi(d)
-	if err != nil || !ordinalSuffix(float64(v), low[len(d):]) || ordinalName(float64(v)) == "" {
+	if err != nil || !ordinalSuffix(float64(v), low[len(d):]) {
 		return 0
 	}
 	return float64(v)
@@ -1768,24 +1764,45 @@ func ordinalSuffix(v float64, suffix string) bool {
 	return suffix == want
 }
 
-// ordinalName is the word an ordinal written in digits reads as: "first"
-// for "1st", the word of ordinalWords for "3rd" to "12th" ("third"), else
-// "": "15th", "20th" and "25th" are as often a day of the month as a
-// count, and stay names, whatever their words are.
-func ordinalName(v float64) string {
-	if v == 1 {
-		return "first"
+// pairOf reports whether the words at in[i:] are "a couple of" or "a
+// pair of" before a word that is no number ("a couple of hundred" is two
+// hundred) and no thing that comes in one pair ("a pair of gloves" is one
+// thing; "a pair of interpreters" two people).
+func pairOf(in []rawTok, i int) bool {
+	if i+3 >= len(in) || in[i+3].clause != in[i].clause || in[i+3].isNum {
+		return false
 	}
-	if v > 12 {
-		return ""
+	var next []string
+	for k := i + 3; k < len(in) && k < i+6 && in[k].clause == in[i].clause; k++ {
+		next = append(next, in[k].low)
 	}
-	for w, o := range ordinalWords() {
-		if o == v {
-			return w
-		}
-	}
-	return ""
+	return twoOf(in[i].low, in[i+1].low, in[i+2].low, next)
 }
+
+// twoOf reports whether "a couple of" or "a pair of" (a, b, c) says two
+// of what the next words (at least one) name: "a pair of cut-resistant
+// gloves" is one thing.
+func twoOf(a, b, c string, next []string) bool {
+	if a != "a" || c != "of" || b != "couple" && b != "pair" {
+		return false
+	}
+	_, scale := numberScales()[next[0]]
+	_, num := numberWords()[next[0]]
+	return !scale && !num && !(b == "pair" && slices.ContainsFunc(next, func(w string) bool { return pairedThings()[w] }))
+}
+
+// pairedThings are the things that come as one pair: "a pair of gloves"
+// is one of them.
+var pairedThings = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`gloves mittens socks shoes boots trainers sandals slippers trousers jeans shorts pants tights
+		leggings overalls pyjamas glasses spectacles sunglasses goggles earrings earplugs earphones headphones binoculars scissors
+		shears pliers tongs tweezers clippers handcuffs crutches skis skates wellies waders braces cufflinks chopsticks dice
+		compasses calipers secateurs loppers snips cutters`) {
+		m[w] = true
+	}
+	return m
+})
 
 // notANumber reports whether the number word at in[i] is part of a phrase
 // of the lexicon ("two factor") or a pronoun ("the next one").

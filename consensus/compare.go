@@ -976,6 +976,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
 	hard = append(hard, compareJoined(a, b)...)
+	hard = append(hard, comparePartial(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
 	hard = append(hard, compareInclusion(a, b)...)
 	if len(hard) == 0 {
@@ -1264,9 +1265,11 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 				best = j
 				break
 			}
-			if best < 0 && (x.dim == "" || y.dim == "") && !(bareOne(x) && y.dim == "clock" || bareOne(y) && x.dim == "clock") {
+			if best < 0 && (x.dim == "" || y.dim == "") && !(bareOne(x) && y.dim == "clock" || bareOne(y) && x.dim == "clock") &&
+				!(x.every && ordinalOf(strings.ToLower(y.text)) > 0 || y.every && ordinalOf(strings.ToLower(x.text)) > 0) {
 				// A bare "one" is mostly an article ("in one shift"), never
-				// a time of day.
+				// a time of day; an ordinal ("the 18th") is no period
+				// ("monthly") changed.
 				// Two measures of different quantities ("2 years",
 				// "500 MB") are no value changed into another.
 				best = j
@@ -1579,20 +1582,55 @@ func wholeSaid(x, other *analysis, q quantity) string {
 	if !share || slices.ContainsFunc(x.qty, func(r quantity) bool { return sameQuantity(q, r) }) {
 		return ""
 	}
-	tm := theLexicon().fold(stem("time"))
-	said := func(a *analysis) string {
-		for i, t := range a.terms {
-			if !slices.Contains(wholeWords(), t.w) || t.neg || i+1 < len(a.terms) && a.terms[i+1].w == tm && a.terms[i+1].at == t.to+1 {
-				continue // not "full-time"
+	if wholeWordSaid(other) != "" {
+		return ""
+	}
+	return wholeWordSaid(x)
+}
+
+// comparePartial finds a whole said in a word on one side ("refunded in
+// full") and "partial" on the other ("a partial refund"), neither under
+// a negation ("partial payments are not accepted" asks for the whole).
+func comparePartial(a, b *analysis) []string {
+	partial := func(x *analysis) string {
+		for _, t := range x.terms {
+			if t.w != partialWord() || t.neg || slices.ContainsFunc(x.terms, func(u term) bool { return u.neg && u.clause == t.clause }) {
+				continue
 			}
 			return t.text
 		}
 		return ""
 	}
-	if said(other) != "" {
-		return ""
+	whole := func(x *analysis) string { return wholeWordSaid(x) }
+	switch pa, pb, wa, wb := partial(a), partial(b), whole(a), whole(b); {
+	case wa != "" && pb != "" && pa == "" && wb == "":
+		return []string{wa + " → " + pb}
+	case wb != "" && pa != "" && pb == "" && wa == "":
+		return []string{pa + " → " + wb}
 	}
-	return said(x)
+	return nil
+}
+
+// partialWord is "partial" (and "partially", "partly") as the lexicon
+// folds it.
+var partialWord = sync.OnceValue(func() string { return theLexicon().fold(stem("partial")) })
+
+// wholeWordSaid is how x says a whole share in a word ("in full", "the
+// whole fee"), not under a negation, "" when it says none: not "full-time"
+// or "full stop".
+func wholeWordSaid(x *analysis) string {
+	lx := theLexicon()
+	tm, stop := lx.fold(stem("time")), lx.fold(stem("stop"))
+	for i, t := range x.terms {
+		if !slices.Contains(wholeWords(), t.w) || t.neg {
+			continue
+		}
+		if i+1 < len(x.terms) && x.terms[i+1].at == t.to+1 && (x.terms[i+1].w == tm || x.terms[i+1].w == stop || strings.ToLower(x.terms[i+1].text) == "stop") {
+			continue // "full-time", "full stop"
+		}
+		return t.text
+	}
+	return ""
 }
 
 // wholeWords are "full", "entire" and "whole" as the lexicon folds them.
@@ -1925,7 +1963,18 @@ func compareJoined(a, b *analysis) []string {
 			texts += " " + t.text
 		}
 		for i, t := range y.terms {
-			if !slices.Contains(only, t.w) || t.neg {
+			r := slices.Index(only, t.w)
+			if r < 0 || t.neg {
+				continue
+			}
+			// The words of the restricted phrase before this one right
+			// before it too: "the course lead" in "the course lead and
+			// the dean", not "expenses" of "only managers approve
+			// expenses" in "travel and expenses".
+			if r > i || slices.ContainsFunc(only[:r], func(w string) bool {
+				k := i - r + slices.Index(only, w)
+				return y.terms[k].w != w || y.terms[k+1].at != y.terms[k].to+1
+			}) {
 				continue
 			}
 			// Its neighbour in a list: "managers and team leads", "the
@@ -1948,6 +1997,12 @@ func compareJoined(a, b *analysis) []string {
 					slices.ContainsFunc(x.terms, func(v term) bool { return lx.near(u.w, v.w) }) {
 					continue
 				}
+				if j+1 < len(y.terms) && j+1 != i && slices.Contains(only, y.terms[j+1].w) && y.terms[j+1].at == u.to+1 {
+					continue // "service dogs and guide dogs": a kind of what the rule names
+				}
+				if binomials()[strings.ToLower(first.text)+" "+strings.ToLower(second.text)] {
+					continue // "bed and breakfast": one thing
+				}
 				out = append(out, "only "+strings.Join(x.sayAll(only), " ")+" → "+y.say(first.w)+" and "+y.say(second.w))
 				return
 			}
@@ -1957,6 +2012,18 @@ func compareJoined(a, b *analysis) []string {
 	check(b, a)
 	return out
 }
+
+// binomials are pairs said with "and" that name one thing ("bed and
+// breakfast"), as written, first word and last.
+var binomials = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range strings.Split("bed breakfast,terms conditions,health safety,salt pepper,fish chips,q a,research development,"+
+		"food drink,food beverage,arts crafts,wear tear,trial error,pros cons,bread butter,board lodging,room board,bits pieces,"+
+		"odds ends,nuts bolts,pick mix,park ride,drag drop,plug play,sales marketing,hide seek,cut paste,copy paste", ",") {
+		m[p] = true
+	}
+	return m
+})
 
 // sameRule reports whether clause ca of a and clause cb of b share a
 // specific word: they state the same rule ("deploy only between 9 and 16"
@@ -2118,7 +2185,7 @@ func pairedOpposite(x *analysis, t term) bool {
 	if t.listed && slices.ContainsFunc(x.terms, func(u term) bool { return u.w == t.w && u.clause == t.clause && !u.neg && u.listed }) {
 		return true
 	}
-	// "opens at 6 am and closes at 10 pm": each end at its time of day.
+	// "opens at 6 am and closes at 10 pm": each end at its time.
 	i := slices.IndexFunc(x.terms, func(u term) bool { return u.at == t.at && u.w == t.w && u.neg })
 	if !clockAfter(x, i) {
 		return false
@@ -2133,9 +2200,9 @@ func pairedOpposite(x *analysis, t term) bool {
 }
 
 // clockAfter reports whether the term after x.terms[i] is a time of day
-// in its clause.
+// in its clause, or a number ("opens at 6").
 func clockAfter(x *analysis, i int) bool {
-	return i >= 0 && i+1 < len(x.terms) && x.terms[i+1].clause == x.terms[i].clause && strings.HasPrefix(x.terms[i+1].w, "#") && strings.HasSuffix(x.terms[i+1].w, "clock")
+	return i >= 0 && i+1 < len(x.terms) && x.terms[i+1].clause == x.terms[i].clause && strings.HasPrefix(x.terms[i+1].w, "#")
 }
 
 // allowWord is "allow" as the lexicon folds it: what "forbid",

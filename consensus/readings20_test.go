@@ -7,9 +7,10 @@ import (
 	"github.com/parleyhq/parley/debate"
 )
 
-// TestOrdinalsInDigits: "3rd", "5th" and "1st" are the ordinals "third",
-// "fifth" and "first", a count of the rule like them; "18th" and "25th"
-// stay names (a hole, a day of the month), as their words do.
+// TestOrdinalsInDigits: "3rd", "5th" and "21st" are ordinals read as
+// "third" is: a count where the words around them make it one ("the 3rd
+// floor", "every 5th build", "by the 5th"), a name where they do not
+// ("fly 1st class", "1st line support"); a name changed is a change.
 func TestOrdinalsInDigits(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -20,15 +21,22 @@ func TestOrdinalsInDigits(t *testing.T) {
 		{"Every 5th nightly build runs the soak tests.", "The soak tests run on every tenth nightly build.", Disagree},
 		{"Meter readings are taken on the first working day of each month.", "Meter readings: 1st working day of every month.", Agree},
 		{"Rent is due by the 5th of each month.", "Tenants pay rent by the fifth.", Agree},
-		// Not counts: the 18th hole, a day of the month.
-		{"Scores are entered within 30 minutes of finishing.", "Scores go in within half an hour of walking off the 18th.", Agree},
+		{"Rent is due on the 1st of the month.", "Rent is due on the 28th of the month.", Disagree},
+		{"Invoices are sent on the 1st.", "Invoices are sent on the 15th.", Disagree},
+		{"The canteen is on the 1st floor.", "The canteen is on the 2nd floor.", Disagree},
+		{"Team meetings are on the 2nd.", "Team meetings are on the 3rd.", Disagree},
+		// Names: a class of travel, a line of support, a place.
+		{"Directors fly 1st class.", "Directors fly business class.", Disagree},
+		{"Staff travel 2nd class.", "Staff travel 1st class.", Disagree},
+		{"Tickets go to 1st line support.", "Tickets go to 2nd line support.", Disagree},
+		{"1st place gets a trophy.", "3rd place gets a trophy.", Disagree},
 	})
 	for _, c := range []struct {
 		text string
 		want float64
 	}{
-		{"3rd", 3}, {"5th", 5}, {"12th", 12}, {"1st", 1}, {"third", 3},
-		{"2nd", 0}, {"18th", 0}, {"21st", 0}, {"3th", 0}, {"first", 0}, {"4thly", 0},
+		{"3rd", 3}, {"5th", 5}, {"12th", 12}, {"1st", 1}, {"third", 3}, {"2nd", 2}, {"21st", 21}, {"113th", 113},
+		{"3th", 0}, {"11st", 0}, {"first", 0}, {"4thly", 0}, {"th", 0},
 	} {
 		if got := ordinalOf(c.text); got != c.want {
 			t.Errorf("ordinalOf(%q) = %v, want %v", c.text, got, c.want)
@@ -36,14 +44,18 @@ func TestOrdinalsInDigits(t *testing.T) {
 	}
 }
 
-// TestCoupleOf: "a couple of" and "a pair of" are two of what follows;
-// "the couple" is two people, not a number.
+// TestCoupleOf: "a couple of" is two of what follows (not "a couple of
+// hundred"); "a pair of gloves" is one thing, and "the couple" two
+// people, not a number.
 func TestCoupleOf(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
 		{"Glassware is wrapped in two sheets of tissue before boxing.", "Glassware is wrapped in a couple of sheets of tissue before boxing.", Agree},
-		{"Glassware is wrapped in two sheets of tissue before boxing.", "Before boxing, wrap glassware in a pair of tissue sheets.", Agree},
 		{"Glassware is wrapped in three sheets of tissue before boxing.", "Glassware is wrapped in a couple of sheets of tissue before boxing.", Disagree},
+		{"Kitchen porters get one pair of gloves per shift.", "Kitchen porters get a pair of gloves per shift.", Agree},
+		{"Wear a pair of cut-resistant gloves on the slicer.", "Wear cut-resistant gloves on the slicer.", Agree},
+		{"The float is capped at a couple of hundred euros.", "The float is capped at 2 euros.", Disagree},
+		{"Hearings over 3 hours get two interpreters who take turns.", "Hearings over 3 hours get a pair of interpreters who take turns.", Agree},
 	})
 	if q := analyze("The couple must sign the venue contract.").qty; len(q) != 0 {
 		t.Errorf(`"the couple" read as a number: %+v`, q)
@@ -52,7 +64,9 @@ func TestCoupleOf(t *testing.T) {
 
 // TestWholeAgainstShare: a refund (or fare, or team) said whole ("in
 // full", "the full fare") and the same said as a share ("half", "50%",
-// "partial") are two rules; "full-time" is no share, and "100%" is whole.
+// "partial") are two rules; "full-time" and "full stop" are no whole,
+// "100%" is whole, and "partial payments are not accepted" asks for the
+// whole.
 func TestWholeAgainstShare(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -64,7 +78,11 @@ func TestWholeAgainstShare(t *testing.T) {
 		{"Students aged 16 to 18 pay half the adult fare.", "Students aged 16 to 18 pay the full adult fare.", Disagree},
 		{"Students aged 16 to 18 pay half the adult fare.", "16-18 year old students pay 50% of the adult fare.", Agree},
 		{"Full-time staff get 28 days of annual leave.", "Staff working full time get twenty-eight days' annual leave.", Agree},
+		{"Partial payments are not accepted.", "Payments must be made in full.", Agree},
 	})
+	if w := wholeWordSaid(analyze("Members get a discount on climbing classes, full stop.")); w != "" {
+		t.Errorf(`"full stop" read as a whole: %q`, w)
+	}
 }
 
 // TestOnlyJoined: what a rule restricts with "only" said again with
@@ -88,7 +106,15 @@ func TestOnlyJoined(t *testing.T) {
 		{keys, "The bar manager, the head chef and the sous chef hold keys to the cellar.", Disagree},
 		// "and" with a verb after it lists no one.
 		{"Court bookings are open only to club members.", "Court bookings are for club members only, and members book and pay online.", Agree},
+		// A kind of what the rule names, one thing said with "and", and
+		// the rule's object in a list of its own.
+		{"Only managers approve expenses.", "Line managers and senior managers approve expenses.", Agree},
+		{"Only service dogs are allowed in the dining room.", "Service dogs and guide dogs are allowed in the dining room.", Agree},
+		{"Guests at the inn get only breakfast, no dinner.", "The inn offers bed and breakfast, no dinner.", Agree},
 	})
+	if d := compareJoined(analyze("Only managers approve expenses."), analyze("Managers approve travel and expenses.")); len(d) > 0 {
+		t.Errorf(`"travel and expenses" read as what "only managers" restricts: %v`, d)
+	}
 }
 
 // TestOpeningHours: "opens at 6 and closes at 10" is the span "open from
@@ -104,6 +130,9 @@ func TestOpeningHours(t *testing.T) {
 		{gym, "The gym is closed on weekdays.", Disagree},
 		{"The café is open from 8 am to 4 pm and closed on Mondays.", "The café opens at 8 am and closes at 4 pm, and it is open on Mondays.", Disagree},
 		{"The café is open from 8 am to 4 pm and closed on Mondays.", "The café opens at 8 am and closes at 4 pm; Mondays closed.", Agree},
+		{"The pool opens at 6 and closes at 10.", "The pool is open from 6 to 10.", Agree},
+		// The same span from its other end: the closings line up.
+		{"The library opens at 8 am and closes at 8 pm.", "The library is closed from 8 pm to 8 am.", Agree},
 	})
 }
 
