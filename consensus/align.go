@@ -600,6 +600,15 @@ func closingEnd(ts, other []surfaceTok) []surfaceTok {
 			return ts
 		}
 	}
+	n := 0
+	for _, t := range ts {
+		if t.key == closes {
+			n++
+		}
+	}
+	if n != 1 {
+		return ts // two closings: "…, and closes at 1 on Fridays" is a rule of its own
+	}
 	for k, t := range ts {
 		if t.key != closes || !clockNext(ts, k) {
 			continue

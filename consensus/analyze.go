@@ -1836,6 +1836,11 @@ func notANumber(in []rawTok, i int) bool {
 		// "after the first bounce" counts one; "lowest first" orders.
 		prev := prevLow(in, i)
 		determined := prev == "the" || in[i].low != "first" && (prev == "its" || prev == "their" || prev == "our" || prev == "your" || prev == "this" || prev == "that" || prev == "every" || prev == "each")
+		if (prev == "and" || prev == "or") && i >= 2 && in[i-2].clause == in[i].clause && (ordinalOf(in[i-2].low) > 0 || in[i-2].low == "first") && prevLow(in, i-2) == "the" {
+			// "the 1st and 15th": the second of a list of ordinals
+			// counts as the first did.
+			determined = true
+		}
 		if determined && in[i].low != "first" {
 			return false // "by the fifth": a day of the month
 		}
@@ -1843,6 +1848,9 @@ func notANumber(in []rawTok, i int) bool {
 	}
 	if in[i].low != "one" {
 		return false
+	}
+	if andAHalf(in, i) {
+		return false // "every one and a half years"
 	}
 	if i+1 < len(in) && in[i+1].clause == in[i].clause && isUnitWord(in[i+1].low) {
 		return false // "last one week": a number of weeks
@@ -1881,6 +1889,7 @@ func analyze(text string) *analysis {
 	reasonClause := -1 // the clause of a reason given for the rule, from its cue on
 	lastNeg := -1      // the last term a negation cue negated
 	lastNegCue := ""   // and that cue
+	var cancelled []cancelledNegs
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
@@ -2325,8 +2334,15 @@ func analyze(text string) *analysis {
 				a.qty[lastQty].text += " " + raw
 				continue
 			}
-			// "hourly", "every hour": a period, as "every 1 hour" is.
-			a.qty = append(a.qty, quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause, every: true})
+			// "hourly", "every hour": a period, as "every 1 hour" is;
+			// "every year and a half" half of it more.
+			q := quantity{value: lx.units[p].scale, dim: "time", text: raw, cond: cond, clause: t.clause, every: true}
+			if andAHalf(toks, i) {
+				q.value += 0.5 * q.value
+				q.text += " and a half"
+				i += 3
+			}
+			a.qty = append(a.qty, q)
 			continue
 		}
 		off := t.low == "off" && !t.hyphened && (i+1 >= len(toks) || toks[i+1].clause != t.clause || isConj(toks[i+1].low))
@@ -2378,6 +2394,7 @@ func analyze(text string) *analysis {
 			if k := lastNeg; cue == "without" && k >= 0 && a.terms[k].clause == t.clause && a.terms[k].neg && (lastNegCue == "no" || lastNegCue == "nobody" || lastNegCue == "nothing" || lastNegCue == "none") && cond < 0 && a.terms[k].cond < 0 {
 				// "no stunt is filmed without a paramedic": two negations
 				// that cancel, every stunt is filmed with one.
+				cancelled = append(cancelled, cancelledNegs{k, len(a.terms), a.terms[k].verbal, negVerbal})
 				a.terms[k].neg, a.terms[k].verbal, neg, negVerbal = false, false, false, false
 				a.negs -= 2
 				lastNeg, noTerm = -1, -1
@@ -2407,6 +2424,7 @@ func analyze(text string) *analysis {
 			}
 		}
 	}
+	keepExcepted(a, cancelled)
 	a.otherwise = otherwiseBranches(a)
 	return a
 }
@@ -2533,6 +2551,30 @@ func cancelNoWithout(a *analysis, toks []rawTok, negAt, lastNeg int, lastNegCue 
 	t.neg, t.verbal = false, false
 	a.negs -= 2
 	return true
+}
+
+// cancelledNegs are two negations that cancel ("nobody enters without a
+// badge"): the terms, and whether each was a verb's negation.
+type cancelledNegs struct {
+	first, second         int
+	firstVerb, secondVerb bool
+}
+
+// keepExcepted puts back the negations of "nobody enters without a badge,
+// unless escorted": an exception to "nobody … without" is one who may do
+// without, which the rule said with both negations.
+func keepExcepted(a *analysis, cancelled []cancelledNegs) {
+	for _, c := range cancelled {
+		s := a.sentence(a.terms[c.first].clause)
+		if !slices.ContainsFunc(a.terms, func(t term) bool {
+			return t.cond >= 0 && a.conds[t.cond].kind == "unless" && a.sentence(t.clause) == s
+		}) {
+			continue // no exception in its sentence (by the words said in it)
+		}
+		a.terms[c.first].neg, a.terms[c.first].verbal = true, c.firstVerb
+		a.terms[c.second].neg, a.terms[c.second].verbal = true, c.secondVerb
+		a.negs += 2
+	}
 }
 
 // noneCues say that nothing or nobody does what follows.

@@ -977,6 +977,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, compareScope(a, b)...)
 	hard = append(hard, compareJoined(a, b)...)
 	hard = append(hard, comparePartial(a, b)...)
+	hard = append(hard, compareFree(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
 	hard = append(hard, compareInclusion(a, b)...)
 	if len(hard) == 0 {
@@ -1266,7 +1267,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 				break
 			}
 			if best < 0 && (x.dim == "" || y.dim == "") && !(bareOne(x) && y.dim == "clock" || bareOne(y) && x.dim == "clock") &&
-				!(x.every && ordinalOf(strings.ToLower(y.text)) > 0 || y.every && ordinalOf(strings.ToLower(x.text)) > 0) {
+				!(x.every && ordinalText(y) || y.every && ordinalText(x)) {
 				// A bare "one" is mostly an article ("in one shift"), never
 				// a time of day; an ordinal ("the 18th") is no period
 				// ("monthly") changed.
@@ -1602,6 +1603,12 @@ func comparePartial(a, b *analysis) []string {
 		return ""
 	}
 	whole := func(x *analysis) string { return wholeWordSaid(x) }
+	// Each side's subject ("Partial matches are flagged", "Full matches
+	// are approved"): two kinds of a thing, each with a rule of its own.
+	opens := func(x *analysis, w string) bool { return len(x.terms) > 0 && x.terms[0].w == w }
+	if (opens(a, partialWord()) || opens(b, partialWord())) && slices.ContainsFunc(wholeWords(), func(w string) bool { return opens(a, w) || opens(b, w) }) {
+		return nil
+	}
 	switch pa, pb, wa, wb := partial(a), partial(b), whole(a), whole(b); {
 	case wa != "" && pb != "" && pa == "" && wb == "":
 		return []string{wa + " → " + pb}
@@ -1610,6 +1617,60 @@ func comparePartial(a, b *analysis) []string {
 	}
 	return nil
 }
+
+// ordinalText reports whether q is said as an ordinal ("the 25th", "25th
+// each month", "the fifth").
+func ordinalText(q quantity) bool {
+	first, _, _ := strings.Cut(strings.ToLower(q.text), " ")
+	return ordinalOf(first) > 0
+}
+
+// compareFree finds a thing one side gives free ("Orders over $50 ship
+// free") that the other prices, with an amount the first never names ("for
+// a flat $5 fee"), and says free nowhere itself.
+func compareFree(a, b *analysis) []string {
+	free := theLexicon().fold(stem("free"))
+	says := func(x *analysis) string {
+		for i, t := range x.terms {
+			if t.w != free || t.neg || i > 0 && x.terms[i-1].to+1 == t.at && freeOfWords()[strings.ToLower(x.terms[i-1].text)] {
+				continue // "gluten-free", "hands-free": without it, not at no cost
+			}
+			return t.text
+		}
+		return ""
+	}
+	priced := func(x, y *analysis) string {
+		for _, q := range x.qty {
+			if money(q.dim) && q.value > 0 && !slices.ContainsFunc(y.qty, func(r quantity) bool { return sameQuantity(q, r) }) &&
+				!slices.ContainsFunc(x.terms, func(t term) bool { return t.neg && t.clause == q.clause }) { // not "won't cost a single lira"
+				return q.text
+			}
+		}
+		return ""
+	}
+	switch fa, fb := says(a), says(b); {
+	case fa != "" && fb == "":
+		if p := priced(b, a); p != "" {
+			return []string{fa + " → " + p}
+		}
+	case fb != "" && fa == "":
+		if p := priced(a, b); p != "" {
+			return []string{p + " → " + fb}
+		}
+	}
+	return nil
+}
+
+// freeOfWords are the words before "free" that it frees of them ("gluten
+// free", "smoke free"; analyze reads them so when hyphened).
+var freeOfWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`gluten sugar nut nuts dairy lactose alcohol fat latex lead smoke smoking hands error bug risk
+		stress scent fragrance dust meat egg soy wheat fur plastic cruelty drug crime paper cash lock toll`) {
+		m[w] = true
+	}
+	return m
+})
 
 // partialWord is "partial" (and "partially", "partly") as the lexicon
 // folds it.
@@ -1954,8 +2015,15 @@ func compareJoined(a, b *analysis) []string {
 			return
 		}
 		only := []string{x.terms[k].w}
-		for j := k + 1; j < len(x.terms) && len(only) < 3 && x.terms[j].at == x.terms[j-1].to+1 && x.terms[j].clause == x.onlyAt && named(x.terms[j]); j++ {
+		for j := k + 1; j < len(x.terms) && len(only) < 2 && x.terms[j].at == x.terms[j-1].to+1 && x.terms[j].clause == x.onlyAt && named(x.terms[j]); j++ {
 			only = append(only, x.terms[j].w)
+		}
+		// The rest of the restricted clause: what is done, and to what.
+		var rest []string
+		for _, t := range x.terms {
+			if t.clause == x.onlyAt && !slices.Contains(only, t.w) && !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && !t.neg {
+				rest = append(rest, t.w)
+			}
 		}
 		said := set(x.words())
 		var texts string // for "SM" said of "the stage manager"
@@ -1965,6 +2033,18 @@ func compareJoined(a, b *analysis) []string {
 		for i, t := range y.terms {
 			r := slices.Index(only, t.w)
 			if r < 0 || t.neg {
+				continue
+			}
+			// The same rule: the other side says the rest of it in the
+			// same clause ("Admins and mods can pin messages" is not
+			// "only admins can delete channels").
+			n := 0
+			for _, w := range rest {
+				if slices.ContainsFunc(y.terms, func(u term) bool { return u.clause == t.clause && (u.w == w || lx.near(u.w, w)) }) {
+					n++
+				}
+			}
+			if len(rest) > 0 && 4*n < 3*len(rest) {
 				continue
 			}
 			// The words of the restricted phrase before this one right
@@ -2185,9 +2265,15 @@ func pairedOpposite(x *analysis, t term) bool {
 	if t.listed && slices.ContainsFunc(x.terms, func(u term) bool { return u.w == t.w && u.clause == t.clause && !u.neg && u.listed }) {
 		return true
 	}
-	// "opens at 6 am and closes at 10 pm": each end at its time.
+	// "opens at 6 am and closes at 10 pm": each end at its time, and one
+	// closing only ("…, and closes at 1 on Fridays" is a rule of its own).
 	i := slices.IndexFunc(x.terms, func(u term) bool { return u.at == t.at && u.w == t.w && u.neg })
 	if !clockAfter(x, i) {
+		return false
+	}
+	if slices.ContainsFunc(x.terms, func(u term) bool {
+		return u.w == t.w && u.neg && u.at != t.at && x.sentence(u.clause) == x.sentence(t.clause)
+	}) {
 		return false
 	}
 	for j := range i {

@@ -30,6 +30,12 @@ func TestOrdinalsInDigits(t *testing.T) {
 		{"Staff travel 2nd class.", "Staff travel 1st class.", Disagree},
 		{"Tickets go to 1st line support.", "Tickets go to 2nd line support.", Disagree},
 		{"1st place gets a trophy.", "3rd place gets a trophy.", Disagree},
+		// A list of ordinals counts as its first does.
+		{"Stock is counted on the 1st and 15th of each month.", "Stock is counted on the 1st and the 15th of every month.", Agree},
+		{"Bins go out on the 2nd and 4th Monday of the month.", "Bins go out on the 2nd and the 4th Monday of the month.", Agree},
+		{"Stock is counted on the 1st and 15th of each month.", "Stock is counted on the 1st and 20th of each month.", Disagree},
+		// A day of the month is no period changed: a detail added.
+		{"Rent is collected monthly.", "Rent is collected on the 3rd of each month.", Unsure},
 	})
 	for _, c := range []struct {
 		text string
@@ -80,6 +86,15 @@ func TestWholeAgainstShare(t *testing.T) {
 		{"Full-time staff get 28 days of annual leave.", "Staff working full time get twenty-eight days' annual leave.", Agree},
 		{"Partial payments are not accepted.", "Payments must be made in full.", Agree},
 	})
+	// Two kinds of a thing, each the subject of a rule of its own.
+	for _, c := range [][2]string{
+		{"Partial refunds are approved by a supervisor.", "Full refunds are issued automatically."},
+		{"Partial shifts are paid by the hour.", "Full shifts are paid at the shift rate."},
+	} {
+		if d := comparePartial(analyze(c[0]), analyze(c[1])); len(d) > 0 {
+			t.Errorf("%q against %q: %v", c[1], c[0], d)
+		}
+	}
 	if w := wholeWordSaid(analyze("Members get a discount on climbing classes, full stop.")); w != "" {
 		t.Errorf(`"full stop" read as a whole: %q`, w)
 	}
@@ -112,8 +127,16 @@ func TestOnlyJoined(t *testing.T) {
 		{"Only service dogs are allowed in the dining room.", "Service dogs and guide dogs are allowed in the dining room.", Agree},
 		{"Guests at the inn get only breakfast, no dinner.", "The inn offers bed and breakfast, no dinner.", Agree},
 	})
-	if d := compareJoined(analyze("Only managers approve expenses."), analyze("Managers approve travel and expenses.")); len(d) > 0 {
-		t.Errorf(`"travel and expenses" read as what "only managers" restricts: %v`, d)
+	for _, c := range [][2]string{
+		{"Only managers approve expenses.", "Managers approve travel and expenses."},
+		{"Only managers approve refunds.", "Managers approve refunds and team leads process them."},
+		// Another rule of the same people: the rest of it differs.
+		{"Only staff may enter the plant room.", "Staff and visitors may enter the lobby."},
+		{"Only admins can delete channels.", "Admins and moderators can pin messages."},
+	} {
+		if d := compareJoined(analyze(c[0]), analyze(c[1])); len(d) > 0 {
+			t.Errorf("%q against %q: read as what \"only\" restricts said with more: %v", c[1], c[0], d)
+		}
 	}
 }
 
@@ -133,6 +156,9 @@ func TestOpeningHours(t *testing.T) {
 		{"The pool opens at 6 and closes at 10.", "The pool is open from 6 to 10.", Agree},
 		// The same span from its other end: the closings line up.
 		{"The library opens at 8 am and closes at 8 pm.", "The library is closed from 8 pm to 8 am.", Agree},
+		// A second closing is a rule of its own.
+		{"The clinic is open from 9 to 5 on weekdays.", "The clinic opens at 9 and closes at 5 on weekdays, and closes at 1 on Fridays.", Disagree},
+		{"The shop is open from 10 am to 6 pm every day.", "The shop opens at 10 am and closes at 6 pm, but closes at 4 pm on Sundays.", Disagree},
 	})
 }
 
@@ -192,5 +218,27 @@ func TestNobodyWithout(t *testing.T) {
 		{"Every pallet leaving the yard carries a signed delivery note.", "Nothing leaves the yard without a signed delivery note.", Agree},
 		{"Nobody enters the clean room without a gown.", "Visitors may enter the clean room without a gown.", Disagree},
 		{"Nobody enters the clean room without a gown.", "Everyone entering the clean room wears a gown.", Agree},
+		// An exception to "nobody … without" may do without.
+		{"Nobody enters the plant room without a permit, unless accompanied by the engineer.", "Anyone accompanied by the engineer may enter the plant room without a permit.", Agree},
+		{"Nothing is refunded without a receipt, except items that arrive broken.", "Items that arrive broken are refunded without a receipt.", Agree},
 	})
+}
+
+// TestFreeAgainstAPrice: a thing given free on one side and priced on the
+// other ("ship free" against "for a flat $5 fee") is a change; a price of
+// something else beside "free" on both sides, a price denied ("won't cost
+// a single lira") and "gluten-free" are none.
+func TestFreeAgainstAPrice(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Orders over $50 ship free.", "Orders over $50 ship for a flat $5 fee.", Disagree},
+		{"Returns are free within 30 days.", "Returns within 30 days cost £3.95.", Disagree},
+		{"Entry is free for members.", "Members pay £5 to get in.", Disagree},
+		{"Returns are free within 30 days.", "Returns within 30 days are free; after that a £3.95 fee applies.", Agree},
+		{"Entry is free for members.", "Members get in free; guests pay £5.", Agree},
+		{"The replacement card is free of charge.", "A replacement card won't cost you a single euro.", Agree},
+	})
+	if d := compareFree(analyze("Every lunch box is gluten-free."), analyze("Every lunch box costs £4.")); len(d) > 0 {
+		t.Errorf(`"gluten-free" read as at no cost: %v`, d)
+	}
 }
