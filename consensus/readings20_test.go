@@ -87,14 +87,10 @@ func TestWholeAgainstShare(t *testing.T) {
 		{"Partial payments are not accepted.", "Payments must be made in full.", Agree},
 	})
 	// Two kinds of a thing, each the subject of a rule of its own.
-	for _, c := range [][2]string{
+	findsNothing(t, comparePartial, [][2]string{
 		{"Partial refunds are approved by a supervisor.", "Full refunds are issued automatically."},
 		{"Partial shifts are paid by the hour.", "Full shifts are paid at the shift rate."},
-	} {
-		if d := comparePartial(analyze(c[0]), analyze(c[1])); len(d) > 0 {
-			t.Errorf("%q against %q: %v", c[1], c[0], d)
-		}
-	}
+	})
 	if w := wholeWordSaid(analyze("Members get a discount on climbing classes, full stop.")); w != "" {
 		t.Errorf(`"full stop" read as a whole: %q`, w)
 	}
@@ -127,17 +123,13 @@ func TestOnlyJoined(t *testing.T) {
 		{"Only service dogs are allowed in the dining room.", "Service dogs and guide dogs are allowed in the dining room.", Agree},
 		{"Guests at the inn get only breakfast, no dinner.", "The inn offers bed and breakfast, no dinner.", Agree},
 	})
-	for _, c := range [][2]string{
+	findsNothing(t, compareJoined, [][2]string{
 		{"Only managers approve expenses.", "Managers approve travel and expenses."},
 		{"Only managers approve refunds.", "Managers approve refunds and team leads process them."},
 		// Another rule of the same people: the rest of it differs.
 		{"Only staff may enter the plant room.", "Staff and visitors may enter the lobby."},
 		{"Only admins can delete channels.", "Admins and moderators can pin messages."},
-	} {
-		if d := compareJoined(analyze(c[0]), analyze(c[1])); len(d) > 0 {
-			t.Errorf("%q against %q: read as what \"only\" restricts said with more: %v", c[1], c[0], d)
-		}
-	}
+	})
 }
 
 // TestOpeningHours: "opens at 6 and closes at 10" is the span "open from
@@ -238,7 +230,16 @@ func TestFreeAgainstAPrice(t *testing.T) {
 		{"Entry is free for members.", "Members get in free; guests pay £5.", Agree},
 		{"The replacement card is free of charge.", "A replacement card won't cost you a single euro.", Agree},
 	})
-	if d := compareFree(analyze("Every lunch box is gluten-free."), analyze("Every lunch box costs £4.")); len(d) > 0 {
-		t.Errorf(`"gluten-free" read as at no cost: %v`, d)
+	findsNothing(t, compareFree, [][2]string{{"Every lunch box is gluten-free.", "Every lunch box costs £4."}})
+}
+
+// findsNothing checks that compare finds no difference between each pair
+// of filed rule and position.
+func findsNothing(t *testing.T, compare func(a, b *analysis) []string, pairs [][2]string) {
+	t.Helper()
+	for _, c := range pairs {
+		if d := compare(analyze(c[0]), analyze(c[1])); len(d) > 0 {
+			t.Errorf("%q against %q: %v", c[1], c[0], d)
+		}
 	}
 }
