@@ -939,6 +939,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 				// mastered" (the words that moved aside).
 				continue
 			}
+			if sameDays(from, to) {
+				continue // "Monday to Friday" → "weekdays": the same days (compareDays)
+			}
 			swap := [2][]string{contentKeys(ga), contentKeys(gb)}
 			if kind == stretchRephrases {
 				al.rephrased = append(al.rephrased, from+" → "+to)

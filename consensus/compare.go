@@ -1890,13 +1890,20 @@ func digits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789.,") == ""
 }
 
-// period reports whether x is a period ("every 6 months") that the rate y
-// states as a count per length of time ("twice a year").
+// period reports whether x is a period ("every 6 months", "every day")
+// that the rate y states as a count per length of time ("twice a year",
+// "7 days a week").
 func period(x, y quantity) bool {
-	if !x.every || x.dim != "time" || x.per != "" || y.dim != "" || y.per != "time" || y.value <= 0 {
+	if !x.every || x.dim != "time" || x.per != "" || y.per != "time" || y.value <= 0 {
 		return false
 	}
-	return math.Abs(x.value-y.perVal/y.value) <= calendarTolerance*x.value
+	if y.dim == "time" && y.raw > 0 {
+		// "7 days a week" is every day: as many of the unit as fit in
+		// the period, the unit being the period of x.
+		unit := y.value / y.raw
+		return math.Abs(x.value-y.perVal/y.raw) <= calendarTolerance*x.value && math.Abs(unit-x.value) <= calendarTolerance*x.value
+	}
+	return y.dim == "" && math.Abs(x.value-y.perVal/y.value) <= calendarTolerance*x.value
 }
 
 // speedTolerance is how far two speeds may differ and still be one, said

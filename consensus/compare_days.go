@@ -29,7 +29,7 @@ var dayShort = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
 // clause, negAfter, after it in its part of the clause; clauseEnd ends the
 // clause a day is said in, partEnd the part a negation after it reaches.
 type dayPatterns struct {
-	rng, day, group                         *regexp.Regexp
+	rng, day, group, whole                  *regexp.Regexp
 	negBefore, negAfter, clauseEnd, partEnd *regexp.Regexp
 }
 
@@ -40,6 +40,8 @@ var dayRE = sync.OnceValue(func() dayPatterns {
 		rng:   regexp.MustCompile(`(?i)\b` + name + `s?\.?\s*(?:to|through|thru|till|until|-|–|—)\s*` + name + `s?\b`),
 		day:   regexp.MustCompile(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b`),
 		group: regexp.MustCompile(`(?i)\b(weekdays?|weekends?)\b`),
+		// The whole week: "seven days a week", "every day of the week".
+		whole: regexp.MustCompile(`(?i)\b(?:seven|7)\s+days\s+(?:a|per|each|every)\s+week\b|\bevery\s+day\s+of\s+the\s+week\b`),
 
 		negBefore: regexp.MustCompile(`(?i)\b(no|not|never|nothing|none|except|excluding|apart from|other than|without|forbidden|banned|prohibited|closed|cannot|can't|won't|don't|doesn't|isn't|aren't)\b|n't\b`),
 		negAfter:  regexp.MustCompile(`(?i)\b(off[- ]limits|excluded|forbidden|banned|prohibited|not allowed|not permitted|closed|frozen|blocked)\b`),
@@ -106,8 +108,9 @@ const (
 )
 
 // daysRuledOn reads the days text holds its rule on: held, the days of its
-// ranges and "weekdays" not ruled out, less the days it rules out. said
-// reports whether it names any range or "weekdays" at all.
+// ranges, "weekdays" and the whole week ("seven days a week") not ruled
+// out, less the days it rules out. said reports whether it names any
+// range, "weekdays" or the whole week at all.
 func daysRuledOn(text string) (held daySet, said bool) {
 	if len(text) > maxAnalyzed {
 		text = text[:maxAnalyzed] // as much as the rest of the comparison reads
@@ -156,6 +159,12 @@ func daysRuledOn(text string) (held daySet, said bool) {
 			said = true
 		}
 	}
+	for _, m := range p.whole.FindAllStringIndex(text, -1) {
+		if !negated(m[0], m[1]) {
+			in |= weekdaysSet | weekendSet
+			said = true
+		}
+	}
 	for _, m := range p.day.FindAllStringSubmatchIndex(text, -1) {
 		if !ranged[m[0]] && negated(m[0], m[1]) {
 			out |= 1 << dayIndex(text[m[2]:m[3]])
@@ -174,4 +183,12 @@ func compareDays(filed, position string) []string {
 		return nil
 	}
 	return []string{a.String() + " → " + b.String()}
+}
+
+// sameDays reports whether two stretches of text each name days ("Monday
+// to Friday", "weekdays") and the same ones.
+func sameDays(a, b string) bool {
+	da, saidA := daysRuledOn(a)
+	db, saidB := daysRuledOn(b)
+	return saidA && saidB && da != 0 && da == db
 }

@@ -243,3 +243,18 @@ func findsNothing(t *testing.T, compare func(a, b *analysis) []string, pairs [][
 		}
 	}
 }
+
+// TestWholeWeek: "Monday to Friday" reworded as "weekdays" in an edit of
+// the filed sentence is no change; "seven days a week" is the whole week,
+// every day.
+func TestWholeWeek(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The pharmacy counter is staffed Monday to Friday.", "The pharmacy counter is staffed on weekdays.", Agree},
+		{"The pharmacy counter is staffed Monday to Friday.", "The pharmacy counter is staffed seven days a week.", Disagree},
+		{"The pharmacy counter is staffed 7 days a week.", "The pharmacy counter is staffed every day of the week.", Agree},
+		{"The pharmacy counter is staffed 7 days a week.", "The pharmacy counter is staffed on weekdays only.", Disagree},
+		{"The climbing wall is open 7 days a week from 10 am.", "The climbing wall opens at 10 am every day.", Agree},
+		{"The climbing wall is open 7 days a week from 10 am.", "The climbing wall opens at 10 am five days a week.", Disagree},
+	})
+}
