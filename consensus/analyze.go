@@ -2391,7 +2391,11 @@ func analyze(text string) *analysis {
 		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
 		if negVerbal || neg && negAt >= 0 && negAt < i {
 			cue := toks[negAt].low
-			if k := lastNeg; cue == "without" && k >= 0 && a.terms[k].clause == t.clause && a.terms[k].neg && (lastNegCue == "no" || lastNegCue == "nobody" || lastNegCue == "nothing" || lastNegCue == "none") && cond < 0 && a.terms[k].cond < 0 {
+			// "no laptop leaves the office unencrypted", "nobody works
+			// unsupervised": a negation of its own after the one "no" or
+			// "nobody" put on the subject or the verb.
+			unWord := own && prefixed && lastNeg >= 0 && (lastNegCue != "no" || lastNeg < len(a.terms)-1)
+			if k := lastNeg; (cue == "without" || unWord) && k >= 0 && a.terms[k].clause == t.clause && a.terms[k].neg && (lastNegCue == "no" || lastNegCue == "nobody" || lastNegCue == "nothing" || lastNegCue == "none") && cond < 0 && a.terms[k].cond < 0 {
 				// "no stunt is filmed without a paramedic": two negations
 				// that cancel, every stunt is filmed with one.
 				cancelled = append(cancelled, cancelledNegs{k, len(a.terms), a.terms[k].verbal, negVerbal})

@@ -202,7 +202,8 @@ func TestExclusives(t *testing.T) {
 }
 
 // TestNobodyWithout: "nobody … without a helmet" is everyone with one, as
-// "no stunt … without a paramedic" was: the two negations cancel.
+// "no stunt … without a paramedic" was, and "no laptop leaves …
+// unencrypted" every laptop encrypted: the two negations cancel.
 func TestNobodyWithout(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -210,6 +211,12 @@ func TestNobodyWithout(t *testing.T) {
 		{"Every pallet leaving the yard carries a signed delivery note.", "Nothing leaves the yard without a signed delivery note.", Agree},
 		{"Nobody enters the clean room without a gown.", "Visitors may enter the clean room without a gown.", Disagree},
 		{"Nobody enters the clean room without a gown.", "Everyone entering the clean room wears a gown.", Agree},
+		// "no … unencrypted", "nobody … unsupervised" cancel too.
+		{"Laptops are encrypted before they leave the office.", "No laptop leaves the office unencrypted.", Agree},
+		{"Laptops are encrypted before they leave the office.", "Laptops may leave the office unencrypted.", Disagree},
+		{"Work on the roof is always supervised.", "Nobody works unsupervised on the roof.", Agree},
+		{"Nobody works unsupervised on the roof.", "Staff may work unsupervised on the roof.", Disagree},
+		{"Unpaid invoices are never written off.", "No unpaid invoice is written off.", Agree},
 		// An exception to "nobody … without" may do without.
 		{"Nobody enters the plant room without a permit, unless accompanied by the engineer.", "Anyone accompanied by the engineer may enter the plant room without a permit.", Agree},
 		{"Nothing is refunded without a receipt, except items that arrive broken.", "Items that arrive broken are refunded without a receipt.", Agree},
