@@ -230,6 +230,18 @@ func surfaceTokens(text string) []surfaceTok {
 			ws = slices.Delete(slices.Delete(ws, i+2, i+3), i, i+1)
 		}
 	}
+	// "off by default", "on by default": disabled or enabled by default,
+	// as analyze reads them (symbols). Not "default on a loan".
+	for i := 0; i+2 < len(ws); i++ {
+		if ws[i+1].low == "by" && ws[i+2].low == "default" {
+			switch ws[i].low {
+			case "off":
+				ws[i].low = "disabled"
+			case "on":
+				ws[i].low = "enabled"
+			}
+		}
+	}
 	// "nobody but the duty nurse", "no one except members": only them
 	// (symbols).
 	for i := 0; i+1 < len(ws); i++ {

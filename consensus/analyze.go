@@ -1047,6 +1047,8 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	" missing from ", " not on ", " absent from ", " not on ",
 	// "Nobody but the duty nurse may open it", "no one except members":
 	// only they may (exclusives).
+	// "a feature flag, off by default": disabled until turned on.
+	" off by default", " disabled by default", " on by default", " enabled by default",
 	"nobody but ", " only ", "no one but ", " only ", "no-one but ", " only ", "none but ", " only ", "nothing but ", " only ",
 	"nobody except ", " only ", "no one except ", " only ", "no-one except ", " only ", "nothing except ", " only ",
 	"nobody other than ", " only ", "no one other than ", " only ", "no-one other than ", " only ", "nothing other than ", " only ",

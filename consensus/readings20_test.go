@@ -265,3 +265,19 @@ func TestWholeWeek(t *testing.T) {
 		{"The climbing wall is open 7 days a week from 10 am.", "The climbing wall opens at 10 am five days a week.", Disagree},
 	})
 }
+
+// TestOnOffByDefault: "off by default" is "disabled by default", and "on
+// by default" "enabled by default", in the analysis and in an edit;
+// "default on a loan" is no setting.
+func TestOnOffByDefault(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Location sharing is off by default.", "Location sharing is disabled by default.", Agree},
+		{"Location sharing is off by default.", "Location sharing is on by default.", Disagree},
+		{"New plugins ship behind a flag, off by default.", "Every new plugin is gated by a flag that is on by default.", Disagree},
+		{"Location sharing is enabled by default.", "Location sharing is on by default.", Agree},
+	})
+	if a := analyze("Borrowers who default on a loan lose the discount."); slices.Contains(a.words(), theLexicon().fold(stem("enable"))) {
+		t.Errorf(`"default on a loan" read as a setting: %v`, a.words())
+	}
+}
