@@ -231,15 +231,10 @@ func surfaceTokens(text string) []surfaceTok {
 		}
 	}
 	// "off by default", "on by default": disabled or enabled by default,
-	// as analyze reads them (symbols). Not "default on a loan".
+	// as analyze reads them (defaultStates). Not "default on a loan".
 	for i := 0; i+2 < len(ws); i++ {
-		if ws[i+1].low == "by" && ws[i+2].low == "default" {
-			switch ws[i].low {
-			case "off":
-				ws[i].low = "disabled"
-			case "on":
-				ws[i].low = "enabled"
-			}
+		if state := defaultStates[ws[i].low]; state != "" && ws[i+1].low == "by" && ws[i+2].low == "default" {
+			ws[i].low = state
 		}
 	}
 	// "nobody but the duty nurse", "no one except members": only them
@@ -560,30 +555,32 @@ func surfaceTokens(text string) []surfaceTok {
 	return out
 }
 
+// openCloseKeys are "open" and "close" as the lexicon folds them.
+var openCloseKeys = sync.OnceValues(func() (string, string) {
+	lx := theLexicon()
+	return lx.fold(stem("open")), lx.fold(stem("close"))
+})
+
 // exclusiveAt is how many words at ws[i] say "only" as a negation with
-// an exception ("nobody but", "no one except", "no-one other than",
-// "nothing apart from"), 0 when they do not (analyze's symbols).
+// an exception (exclusives: "nobody but", "no one except"; "no-one" is
+// two words here), 0 when they do not.
 func exclusiveAt(ws []word, i int) int {
-	n := 0
-	switch {
-	case ws[i].low == "nobody" || ws[i].low == "nothing" || ws[i].low == "none":
-		n = 1
-	case ws[i].low == "no" && i+1 < len(ws) && ws[i+1].low == "one":
-		n = 2
-	default:
-		return 0
-	}
-	if i+n >= len(ws) {
-		return 0
-	}
-	switch next := ws[i+n].low; {
-	case next == "but" || next == "except" || next == "besides" && ws[i].low != "nothing" && ws[i].low != "none":
-		return n + 1
-	case (next == "other" || next == "apart") && i+n+1 < len(ws) && (ws[i+n+1].low == "than" || ws[i+n+1].low == "from") && ws[i].low != "none":
-		return n + 2
+	for _, p := range exclusiveWords() {
+		if i+len(p) <= len(ws) && slices.EqualFunc(ws[i:i+len(p)], p, func(w word, low string) bool { return w.low == low }) {
+			return len(p)
+		}
 	}
 	return 0
 }
+
+// exclusiveWords are exclusives cut into words.
+var exclusiveWords = sync.OnceValue(func() [][]string {
+	out := make([][]string, len(exclusives))
+	for i, p := range exclusives {
+		out[i] = strings.Fields(p)
+	}
+	return out
+})
 
 // closingEnd sets aside the "closes" of "opens at 6 am and closes at 10
 // pm" when the other side (other) says no closing at a time: the end of
@@ -592,8 +589,7 @@ func exclusiveAt(ws []word, i int) int {
 // span from its other end, word for word; "closed on Mondays" is another
 // rule. It returns ts, or a copy with the closing set aside.
 func closingEnd(ts, other []surfaceTok) []surfaceTok {
-	lx := theLexicon()
-	open, closes := lx.fold(stem("open")), lx.fold(stem("close"))
+	open, closes := openCloseKeys()
 	// clockNext reports whether the next token that carries something
 	// after ts[k] is a number.
 	clockNext := func(ts []surfaceTok, k int) bool {

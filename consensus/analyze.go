@@ -541,7 +541,7 @@ func lex(text string) []rawTok {
 				out = append(out, rawTok{num: v, isNum: true, clause: clause, text: lit})
 			case ordinalSuffix(v, suffix):
 				// "3rd", "21st": an ordinal, a word read as "third" is
-				// (ordinalOf), not a number with a unit.
+				// (ordinalOf), before the units below ("1st" is no stone).
 				out = append(out, rawTok{low: string(rs[i:k]), clause: clause, text: string(rs[i:k])})
 			case suffix == "s" && ageGroup(rs, i):
 				// "under-5s", "the over-65s": an age group, not seconds.
@@ -1029,7 +1029,7 @@ func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 // a bound on how often read as the bound on the interval. A bound
 // written after its number ("4.5:1 or better") starts with a space,
 // so that "for older" is not read as one.
-var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
+var symbols = strings.NewReplacer(append(phraseSymbols(), "and nowhere else", " only ", "nowhere else", " only ",
 	// A tolerance, however it is written: "± 5%", "+/- 5%", "plus or
 	// minus 5%" (not "plus" and then "minus": neither is more or less).
 	"plus or minus", " plusminus ", "+/-", " plusminus ", "±", " plusminus ",
@@ -1045,14 +1045,6 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	"a.m.", "am ", "p.m.", "pm ",
 	// "missing from the manifest": not on it.
 	" missing from ", " not on ", " absent from ", " not on ",
-	// "Nobody but the duty nurse may open it", "no one except members":
-	// only they may (exclusives).
-	// "a feature flag, off by default": disabled until turned on.
-	" off by default", " disabled by default", " on by default", " enabled by default",
-	"nobody but ", " only ", "no one but ", " only ", "no-one but ", " only ", "none but ", " only ", "nothing but ", " only ",
-	"nobody except ", " only ", "no one except ", " only ", "no-one except ", " only ", "nothing except ", " only ",
-	"nobody other than ", " only ", "no one other than ", " only ", "no-one other than ", " only ", "nothing other than ", " only ",
-	"nobody apart from ", " only ", "no one apart from ", " only ", "no-one apart from ", " only ", "nobody besides ", " only ", "no one besides ", " only ",
 	// "the payroll cut-off": a time limit (near "deadline" and "limit"),
 	// not a cut; "cut off the supply" is.
 	"cut-off", "cutoff",
@@ -1070,7 +1062,7 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	"whichever is last", " whichever comes last ",
 	// "a tenner", "a fiver": ten and five pounds, as British English says
 	// them ("two fivers" is left alone: it is no single amount).
-	"a tenner", " 10 pounds ", "a fiver", " 5 pounds ")
+	"a tenner", " 10 pounds ", "a fiver", " 5 pounds ")...)
 
 // comparators are the signs read as comparisons ("> 30s").
 var comparators = sync.OnceValue(func() map[rune]string {
@@ -1764,6 +1756,39 @@ func ordinalSuffix(v float64, suffix string) bool {
 		}
 	}
 	return suffix == want
+}
+
+// exclusives are the phrases that say "only" as a negation with an
+// exception: "nobody but the duty nurse" is "only the duty nurse". Not
+// "none other than" (emphasis) nor "anyone but" (everyone else). Read by
+// analyze (symbols) and by the alignment (exclusiveAt) alike.
+var exclusives = []string{
+	"nobody but", "no one but", "none but", "nothing but",
+	"nobody except", "no one except", "nothing except",
+	"nobody other than", "no one other than", "nothing other than",
+	"nobody apart from", "no one apart from", "nothing apart from",
+	"nobody besides", "no one besides",
+}
+
+// defaultStates are the words a setting is left in by default ("off by
+// default"), as the words analyze and the alignment read them as.
+var defaultStates = map[string]string{"off": "disabled", "on": "enabled"}
+
+// phraseSymbols are the entries of symbols made from exclusives and
+// defaultStates: "nobody but " → " only ", "no-one but " too; " off by
+// default" → " disabled by default".
+func phraseSymbols() []string {
+	var out []string
+	for _, p := range exclusives {
+		out = append(out, p+" ", " only ")
+		if strings.HasPrefix(p, "no one ") {
+			out = append(out, "no-one"+p[len("no one"):]+" ", " only ")
+		}
+	}
+	for _, w := range []string{"off", "on"} {
+		out = append(out, " "+w+" by default", " "+defaultStates[w]+" by default")
+	}
+	return out
 }
 
 // pairOf reports whether the words at in[i:] are "a couple of" or "a

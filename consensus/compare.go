@@ -1567,11 +1567,7 @@ func whole(q quantity) bool { return q.dim == "percent" && q.value == 100 }
 // "every", "each", or "full", "entire", "whole" ("a full refund" is a
 // 100% refund).
 func saysWhole(x *analysis) bool {
-	if x.all {
-		return true
-	}
-	lx := theLexicon()
-	return slices.ContainsFunc(x.terms, func(t term) bool { return slices.Contains(wholeWords(), t.w) && !lx.stop[t.w] })
+	return x.all || wholeWordSaid(x) != ""
 }
 
 // wholeSaid is how x says a whole share in a word ("full", "entire",
@@ -1629,7 +1625,7 @@ func ordinalText(q quantity) bool {
 // free") that the other prices, with an amount the first never names ("for
 // a flat $5 fee"), and says free nowhere itself.
 func compareFree(a, b *analysis) []string {
-	free := theLexicon().fold(stem("free"))
+	free := freeWord()
 	says := func(x *analysis) string {
 		for i, t := range x.terms {
 			if t.w != free || t.neg || i > 0 && x.terms[i-1].to+1 == t.at && freeOfWords()[strings.ToLower(x.terms[i-1].text)] {
@@ -1672,6 +1668,9 @@ var freeOfWords = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// freeWord is "free" as the lexicon folds it.
+var freeWord = sync.OnceValue(func() string { return theLexicon().fold(stem("free")) })
+
 // partialWord is "partial" (and "partially", "partly") as the lexicon
 // folds it.
 var partialWord = sync.OnceValue(func() string { return theLexicon().fold(stem("partial")) })
@@ -1680,8 +1679,7 @@ var partialWord = sync.OnceValue(func() string { return theLexicon().fold(stem("
 // whole fee"), not under a negation, "" when it says none: not "full-time"
 // or "full stop".
 func wholeWordSaid(x *analysis) string {
-	lx := theLexicon()
-	tm, stop := lx.fold(stem("time")), lx.fold(stem("stop"))
+	tm, stop := timeStopWords()
 	for i, t := range x.terms {
 		if !slices.Contains(wholeWords(), t.w) || t.neg {
 			continue
@@ -1693,6 +1691,13 @@ func wholeWordSaid(x *analysis) string {
 	}
 	return ""
 }
+
+// timeStopWords are "time" and "stop" as the lexicon folds them: what
+// "full" names in "full-time" and "full stop".
+var timeStopWords = sync.OnceValues(func() (string, string) {
+	lx := theLexicon()
+	return lx.fold(stem("time")), lx.fold(stem("stop"))
+})
 
 // wholeWords are "full", "entire" and "whole" as the lexicon folds them.
 var wholeWords = sync.OnceValue(func() []string {

@@ -196,6 +196,8 @@ func TestExclusives(t *testing.T) {
 		{safe, "Nobody but the store manager may reset the cash safe code.", Disagree},
 		{safe, "Anyone on shift may reset the cash safe code.", Disagree},
 		{"Only distilled water goes in the autoclave reservoir.", "Nothing but distilled water goes in the autoclave reservoir.", Agree},
+		{"Only distilled water goes in the autoclave reservoir.", "Nothing apart from distilled water goes in the autoclave reservoir.", Agree},
+		{safe, "No-one apart from the shift supervisor may reset the cash safe code.", Agree},
 		{"Only members may use the climbing wall after 8 pm.", "After 8 pm nobody except members may use the climbing wall.", Agree},
 		{"Only members may use the climbing wall after 8 pm.", "After 8 pm anyone but members may use the climbing wall.", Disagree},
 	})
