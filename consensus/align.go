@@ -231,9 +231,9 @@ func surfaceTokens(text string) []surfaceTok {
 		}
 	}
 	// "off by default", "on by default": disabled or enabled by default,
-	// as analyze reads them (defaultStates). Not "default on a loan".
+	// as analyze reads them (defaultState). Not "default on a loan".
 	for i := 0; i+2 < len(ws); i++ {
-		if state := defaultStates[ws[i].low]; state != "" && ws[i+1].low == "by" && ws[i+2].low == "default" {
+		if state := defaultState(ws[i].low); state != "" && ws[i+1].low == "by" && ws[i+2].low == "default" {
 			ws[i].low = state
 		}
 	}

@@ -404,6 +404,7 @@ func lex(text string) []rawTok {
 	text = caseNames(text)
 	text = strings.ToLower(text)
 	text = contractions.Replace(text)
+	text = phraseSymbols().Replace(text)
 	text = symbols.Replace(text)
 	var out []rawTok
 	clause := 0
@@ -1029,7 +1030,7 @@ func isConj(w string) bool { return w == "and" || w == "or" || w == "nor" }
 // a bound on how often read as the bound on the interval. A bound
 // written after its number ("4.5:1 or better") starts with a space,
 // so that "for older" is not read as one.
-var symbols = strings.NewReplacer(append(phraseSymbols(), "and nowhere else", " only ", "nowhere else", " only ",
+var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", " only ",
 	// A tolerance, however it is written: "± 5%", "+/- 5%", "plus or
 	// minus 5%" (not "plus" and then "minus": neither is more or less).
 	"plus or minus", " plusminus ", "+/-", " plusminus ", "±", " plusminus ",
@@ -1062,7 +1063,7 @@ var symbols = strings.NewReplacer(append(phraseSymbols(), "and nowhere else", " 
 	"whichever is last", " whichever comes last ",
 	// "a tenner", "a fiver": ten and five pounds, as British English says
 	// them ("two fivers" is left alone: it is no single amount).
-	"a tenner", " 10 pounds ", "a fiver", " 5 pounds ")...)
+	"a tenner", " 10 pounds ", "a fiver", " 5 pounds ")
 
 // comparators are the signs read as comparisons ("> 30s").
 var comparators = sync.OnceValue(func() map[rune]string {
@@ -1770,26 +1771,35 @@ var exclusives = []string{
 	"nobody besides", "no one besides",
 }
 
-// defaultStates are the words a setting is left in by default ("off by
-// default"), as the words analyze and the alignment read them as.
-var defaultStates = map[string]string{"off": "disabled", "on": "enabled"}
+// defaultState is the word a setting left "off" or "on" by default is
+// read as ("disabled", "enabled"), by analyze and the alignment alike; ""
+// for another word.
+func defaultState(w string) string {
+	switch w {
+	case "off":
+		return "disabled"
+	case "on":
+		return "enabled"
+	}
+	return ""
+}
 
-// phraseSymbols are the entries of symbols made from exclusives and
-// defaultStates: "nobody but " → " only ", "no-one but " too; " off by
-// default" → " disabled by default".
-func phraseSymbols() []string {
-	var out []string
+// phraseSymbols reads exclusives and defaultState as symbols reads its
+// shorthands: "nobody but " → " only ", "no-one but " too; " off by
+// default" → " disabled by default". Built on first use.
+var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
+	var pairs []string
 	for _, p := range exclusives {
-		out = append(out, p+" ", " only ")
+		pairs = append(pairs, p+" ", " only ")
 		if strings.HasPrefix(p, "no one ") {
-			out = append(out, "no-one"+p[len("no one"):]+" ", " only ")
+			pairs = append(pairs, "no-one"+p[len("no one"):]+" ", " only ")
 		}
 	}
 	for _, w := range []string{"off", "on"} {
-		out = append(out, " "+w+" by default", " "+defaultStates[w]+" by default")
+		pairs = append(pairs, " "+w+" by default", " "+defaultState(w)+" by default")
 	}
-	return out
-}
+	return strings.NewReplacer(pairs...)
+})
 
 // pairOf reports whether the words at in[i:] are "a couple of" or "a
 // pair of" before a word that is no number ("a couple of hundred" is two
