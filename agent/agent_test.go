@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -307,6 +308,63 @@ func TestRunnerWaitsForABusyInbox(t *testing.T) {
 		t.Errorf("busy for longer than the wait: %v; want inbox.ErrBusy", err)
 	}
 }
+
+// adoptingRegistry claims the name and then takes the inbox, as the
+// registries do: a claim while another receiver holds the inbox is given
+// back, after the agent showed as registered for a moment (flaps).
+type adoptingRegistry struct {
+	fakeRegistry
+	tr    inbox.Transport
+	flaps atomic.Int32
+}
+
+func (a *adoptingRegistry) Register(ctx context.Context, name string, roles []debate.Role) error {
+	a.note("register " + name)
+	rcv, err := a.tr.Listen(ctx, name)
+	if err != nil {
+		a.flaps.Add(1)
+		return fmt.Errorf("register %s: inbox: adopt: %w", name, err)
+	}
+	return rcv.Close()
+}
+
+// While an earlier receiver holds the inbox, a Runner with BusyWait waits
+// without claiming its name: a debate that waits for the agent to register
+// must not see it live and then gone. It registers once the inbox is free.
+func TestRunnerWaitsForABusyInboxUnregistered(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tr := inbox.NewMemTransport()
+	if err := tr.Create(ctx, "Critic"); err != nil {
+		t.Fatal(err)
+	}
+	earlier, err := tr.Listen(ctx, "Critic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := &adoptingRegistry{tr: tr}
+	ready := make(chan struct{})
+	r := &Runner{Name: "Critic", Transport: tr, Registry: reg, BusyWait: time.Minute, Ready: func() { close(ready) },
+		Responder: ResponderFunc(func(context.Context, *debate.TurnRequest) (*Reply, error) { return nil, errors.New("no turns here") })}
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- r.Run(rctx) }()
+	time.Sleep(300 * time.Millisecond) // several tries against the held inbox
+	earlier.Close()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("the runner ended: %v", err)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := reg.flaps.Load(); n != 0 {
+		t.Fatalf("the name was claimed %d times while the inbox was held: %v", n, reg.calls)
+	}
+}
+
 func (f *fakeRegistry) Heartbeat(ctx context.Context, name string) error {
 	f.note("heartbeat")
 	return nil

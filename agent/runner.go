@@ -73,11 +73,19 @@ type Runner struct {
 }
 
 // register registers the agent, trying again for BusyWait while its
-// inbox is busy.
+// inbox is busy. While it waits, the name is not claimed: registering
+// claims the name before it takes the inbox and gives the name back when
+// the inbox is held, so a try against a held inbox would show the agent as
+// live for a moment, and a debate that waits for the agent to register
+// would take it as started and then as dead. With BusyWait, the inbox is
+// first seen to be free (inboxFree); only then is the name claimed.
 func (r *Runner) register(ctx context.Context, log *slog.Logger) error {
 	deadline := time.Now().Add(r.BusyWait)
 	for said := false; ; said = true {
-		err := r.Registry.Register(ctx, r.Name, r.Roles)
+		err := r.inboxFree(ctx)
+		if err == nil {
+			err = r.Registry.Register(ctx, r.Name, r.Roles)
+		}
 		if err == nil || !errors.Is(err, inbox.ErrBusy) || !time.Now().Before(deadline) {
 			return err
 		}
@@ -90,6 +98,25 @@ func (r *Runner) register(ctx context.Context, log *slog.Logger) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// inboxFree, with BusyWait, fails with inbox.ErrBusy while another
+// receiver holds the agent's inbox: it takes the inbox and gives it back
+// at once, reading nothing. Any other failure is left to Register, which
+// reports it in its own words; without BusyWait it does nothing.
+func (r *Runner) inboxFree(ctx context.Context) error {
+	if r.BusyWait <= 0 {
+		return nil
+	}
+	rcv, err := r.Transport.Listen(ctx, r.Name)
+	if err != nil {
+		if errors.Is(err, inbox.ErrBusy) {
+			return err
+		}
+		return nil
+	}
+	_ = rcv.Close()
+	return nil
 }
 
 // Run serves until ctx is done, then unregisters and returns nil. It
