@@ -690,12 +690,23 @@ func signWord(text string, i int) (string, int) {
 // symbolBound is the comparison word the symbol r at text[i:i+size]
 // stands for, or "": ">" and "<" right before a number are "over" and
 // "under", and a "+" right after a whole number and before no digit is
-// "at least" ("21+ days"). Arrows ("->", "=>"), sums ("2+2") and the
-// non-strict signs are none: "≥ 99%" is as often the "99%" a rule needs
-// as its "at least 99%".
+// "at least" ("21+ days"). The non-strict signs before a number ("≥",
+// "≤", ">=", "<=") are "minimum" and "maximum", which align with a bound
+// in words, but are a sign bound (signBound): "≥ 99%" is as often the
+// "99%" a rule needs as its "at least 99%". Arrows ("->", "=>") and sums
+// ("2+2") are none.
 func symbolBound(text string, i int, r rune, size int) string {
 	next := strings.TrimLeft(text[i+size:], " ")
 	digitNext := next != "" && isDigit(next[0])
+	if nonStrict, upper := nonStrictSign(text[i:]); nonStrict > 0 {
+		if after := strings.TrimLeft(text[i+nonStrict:], " "); after == "" || !isDigit(after[0]) || i > 0 && strings.ContainsRune("-=<>", rune(text[i-1])) {
+			return ""
+		}
+		if upper {
+			return "maximum"
+		}
+		return "minimum"
+	}
 	switch {
 	case r == '+':
 		if i > 0 && isDigit(text[i-1]) && !digitNext {
@@ -710,6 +721,43 @@ func symbolBound(text string, i int, r rune, size int) string {
 		}
 	}
 	return ""
+}
+
+// nonStrictSign is the length in bytes of the non-strict sign s starts
+// with ("≥", "≤", ">=", "<="; 0 when none) and whether it is an upper
+// bound.
+func nonStrictSign(s string) (int, bool) {
+	switch {
+	case strings.HasPrefix(s, "≥"):
+		return len("≥"), false
+	case strings.HasPrefix(s, "≤"):
+		return len("≤"), true
+	case strings.HasPrefix(s, ">="):
+		return 2, false
+	case strings.HasPrefix(s, "<="):
+		return 2, true
+	}
+	return 0, false
+}
+
+// withoutSignBounds is g without its bounds said by a non-strict sign in
+// text, when other, in its place, says no bound at all: "rating ≥ 4.5"
+// against "rating 4.5", "uptime ≥ 99.9%" against "uptime must be 99.9%"
+// (see symbolBound). Against a bound in words the sign is read as one.
+func withoutSignBounds(text string, g, other []surfaceTok) []surfaceTok {
+	bound := func(t surfaceTok) bool {
+		return t.key == "@least" || t.key == "@most" || t.key == "@above" || t.key == "@below"
+	}
+	if slices.ContainsFunc(other, bound) {
+		return g
+	}
+	return slices.DeleteFunc(slices.Clone(g), func(t surfaceTok) bool {
+		if !bound(t) || t.start < 0 || t.start >= len(text) {
+			return false
+		}
+		k, _ := nonStrictSign(text[t.start:])
+		return k > 0
+	})
 }
 
 // exceptionSetApart reports whether one side's "except" (gx: the
@@ -924,6 +972,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if boundShift(g.a, g.b) || boundShift(g.b, g.a) {
 			continue // "more than 4" is "5 or more"
 		}
+		g.a, g.b = withoutSignBounds(a, g.a, g.b), withoutSignBounds(b, g.b, g.a)
 		ga, gb := drop(g.a, movedA), drop(g.b, movedB)
 		if standsFor(b, gb, ga, kb) || standsFor(a, ga, gb, ka) {
 			continue // "refers larger items" → "refers the larger ones"

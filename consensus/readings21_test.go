@@ -1,0 +1,56 @@
+package consensus
+
+import "testing"
+
+// TestNonStrictSigns: "≥", "≤", ">=" and "<=" before a number say the
+// bound a word would ("at least", "at most", "or more"), and where the
+// other side says no bound at all they are the number a rule needs
+// ("uptime ≥ 99.9%" against "uptime must be 99.9%"). Against the other
+// bound, or another number, they change the rule.
+func TestNonStrictSigns(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A request is matched to a tutor with a subject rating of at least 4.5.", "Requests are matched to a tutor with a subject rating ≥ 4.5.", Agree},
+		{"A request is matched to a tutor with a subject rating of at least 4.5.", "Requests are matched to a tutor with a subject rating ≥4.5.", Agree},
+		{"Reviewers need a score of 4.5 or higher to approve.", "reviewers: approve only with score >= 4.5", Agree},
+		{"Each upload is at most 25 MB.", "each upload is ≤ 25 MB", Agree},
+		{"Each upload is at most 25 MB.", "Each upload is <= 25MB.", Agree},
+		{"Each upload is 25 MB at most.", "each upload ≤ 25 MB", Agree},
+		{"The service must keep 99.9% uptime each month.", "The service keeps ≥ 99.9% uptime each month.", Agree},
+		// The other bound, or another number.
+		{"A request is matched to a tutor with a subject rating of at least 4.5.", "Requests are matched to a tutor with a subject rating ≤ 4.5.", Disagree},
+		{"Each upload is at most 25 MB.", "each upload is ≥ 25 MB", Disagree},
+		{"Each upload is at most 25 MB.", "each upload is ≤ 50 MB", Disagree},
+		{"A request is matched to a tutor with a subject rating of at least 4.5.", "Requests are matched to a tutor with a subject rating >= 4.0.", Disagree},
+		{"Loans above 5000 EUR need a second signature.", "Loans ≥ 5000 EUR need a second signature.", Disagree},
+	})
+	for _, c := range []struct {
+		text  string
+		n     int
+		upper bool
+	}{
+		{"≥ 4", len("≥"), false}, {"≤4", len("≤"), true}, {">= 4", 2, false}, {"<=4", 2, true},
+		{"> 4", 0, false}, {"=> 4", 0, false}, {"4", 0, false}, {"", 0, false},
+	} {
+		if n, upper := nonStrictSign(c.text); n != c.n || upper != c.upper {
+			t.Errorf("nonStrictSign(%q) = %d, %v; want %d, %v", c.text, n, upper, c.n, c.upper)
+		}
+	}
+}
+
+// TestCentsOfOtherCurrencies: cents are the hundredth of the currency the
+// other side names, euros as dollars: "30 cents a kilometre" is "0.30 EUR
+// per kilometre", and "40 cents" or "30 euros" is not.
+func TestCentsOfOtherCurrencies(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Staff who carpool are reimbursed 0.30 EUR per kilometre, paid to the driver.", "The driver gets 30 cents a kilometre.", Agree},
+		{"Each bottle carries a deposit of 25 cents.", "Each bottle carries a deposit of €0.25.", Agree},
+		{"A text message costs 0.10 AUD.", "A text message costs 10 cents.", Agree},
+		{"Staff who carpool are reimbursed 0.30 EUR per kilometre, paid to the driver.", "The driver gets 40 cents a kilometre.", Disagree},
+		{"Each bottle carries a deposit of 25 cents.", "Each bottle carries a deposit of 25 euros.", Disagree},
+		{"Each bottle carries a deposit of 25 cents.", "Each bottle carries a deposit of €2.50.", Disagree},
+		// Pence are a pound's, not a euro's.
+		{"Each bottle carries a deposit of 20 pence.", "Each bottle carries a deposit of €0.20.", Disagree},
+	})
+}
