@@ -2288,16 +2288,21 @@ func analyze(text string) *analysis {
 		}
 		// A unit after "per", "every", "a" or alone ("daily"): a period.
 		if u, ok := lx.units[w]; ok && u.dim == "time" && !ordinalSecond(toks, i-n+1, n) {
-			if prev := prevLow(toks, i-n+1); (prev == "whole" || prev == "full" || prev == "entire") && (prevLow(toks, i-n) == "a" || prevLow(toks, i-n) == "one") {
-				// "a whole day" is one day.
+			if prev := prevLow(toks, i-n+1); (prev == "whole" || prev == "full" || prev == "entire" || prev == "rolling") && (prevLow(toks, i-n) == "a" || prevLow(toks, i-n) == "one") {
+				// "a whole day" is one day, and "a rolling day" one day
+				// that moves ("a rolling 24 hours").
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "a " + prev + " " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
 			} else if prev == "the" && oneRelative(toks, i-n+1, i) || bareRelative(toks, i-n+1, i) ||
+				(prev == "previous" || prev == "preceding") && prevLow(toks, i-n) == "the" && n == 1 && u.scale == units()["day"].scale && !strings.HasSuffix(raw, "s") ||
 				raw == "day" && (prev == "next" || prev == "following") && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
-				// "the day before" is a day before, and so is "by 4 pm
-				// day before" in a note that leaves out its articles, and
-				// "the next day after the study" the morning after it.
+				// "the day before" is a day before, and so are "the
+				// previous day" (not "the previous month": a month
+				// named, "the 25th of the preceding month") and "by 4 pm
+				// day before" in a note that leaves out its articles,
+				// and "the next day after the study" the morning after
+				// it.
 				a.qty = append(a.qty, quantity{value: u.scale, raw: 1, dim: "time", text: "the " + raw, cond: cond, clause: t.clause})
 				lastQty = len(a.qty) - 1
 				continue
@@ -3129,11 +3134,13 @@ func dayOfKind(lx *lexicon, toks []rawTok, w string, i, n int) (start int, kind 
 }
 
 // oneRelative reports whether the length named by toks[k..i] is said once,
-// relative to another time: "the next …", "the following …", "the …
-// before" ("the day before" is one day).
+// relative to another time: "the next …", "the following …", "the
+// previous …", "the … before" ("the day before" is one day).
 func oneRelative(toks []rawTok, k, i int) bool {
 	switch prevLow(toks, k) {
-	case "next", "following":
+	case "next", "following", "previous", "preceding":
+		// "the previous day", "the preceding working day": one day
+		// before, as "the day before" says it.
 		return true
 	case "the":
 		return i+1 < len(toks) && toks[i+1].clause == toks[i].clause && slices.Contains(relativeWords, toks[i+1].low)

@@ -54,3 +54,27 @@ func TestCentsOfOtherCurrencies(t *testing.T) {
 		{"Each bottle carries a deposit of 20 pence.", "Each bottle carries a deposit of €0.20.", Disagree},
 	})
 }
+
+// TestPreviousDay: "the previous day" and "the preceding working day"
+// are one day before, as "the day before" is; "a rolling day" is one
+// day, as "a rolling 24 hours" is. A month named ("the 25th of the
+// preceding month") is no length.
+func TestPreviousDay(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Remote speakers do their sound check by video call the day before.", "Speakers joining remotely do their sound check over a video call the previous day.", Agree},
+		{"Parcels must be booked by 3 pm on the working day before collection.", "Parcels are booked no later than 3 pm on the previous working day.", Agree},
+		{"Parcels must be booked by 3 pm on the working day before collection.", "Parcels are booked no later than 3 pm two working days before.", Disagree},
+		{"Parcels must be booked by 3 pm on the preceding working day.", "Parcels are booked by 3 pm two working days ahead.", Disagree},
+		{"The office phones vulnerable tenants the previous day.", "The office phones vulnerable tenants two days before.", Disagree},
+		{"The office phones vulnerable tenants the previous day.", "The office phones vulnerable tenants a week before.", Disagree},
+		{"More than 3 failed logins in a rolling 24 hours lock the account.", "Over three failed logins within a rolling day lock the account.", Agree},
+		{"More than 3 failed logins in a rolling 24 hours lock the account.", "Over three failed logins within a rolling week lock the account.", Disagree},
+	})
+	a := analyze("Subscribers skip a box before the billing cutoff on the 25th of the preceding month.")
+	for _, q := range a.qty {
+		if q.dim == "time" {
+			t.Errorf("%q read as a length of time in %q", q.text, "the 25th of the preceding month")
+		}
+	}
+}
