@@ -78,6 +78,13 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// wholeSpans are the stretches of time that "all" before them spans
+// whole: "all day" is the whole day, not every day.
+var wholeSpans = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"day": true, "night": true, "week": true, "weekend": true, "month": true, "year": true, "season": true,
+		"term": true, "summer": true, "winter": true, "spring": true, "autumn": true, "morning": true, "afternoon": true, "evening": true}
+})
+
 // untilNegations are the negations that "until" turns into "only
 // after" in an edit: "nothing ships until", "do not deploy until".
 var untilNegations = sync.OnceValue(func() map[string]bool {
@@ -243,6 +250,20 @@ func surfaceTokens(text string) []surfaceTok {
 		if n := exclusiveAt(ws, i); n > 0 {
 			ws[i].low, ws[i].end = "only", ws[i+n-1].end
 			ws = slices.Delete(ws, i+1, i+n)
+		}
+	}
+	// "all day", "all year (round)", "throughout the session": the whole
+	// of one stretch of time, as "the whole day" says it; "all days" are
+	// every day.
+	for i := 0; i < len(ws); i++ {
+		switch {
+		case ws[i].low == "throughout":
+			ws[i].low = "whole"
+		case ws[i].low == "all" && i+1 < len(ws) && wholeSpans()[ws[i+1].low]:
+			ws[i].low = "whole"
+		case ws[i].low == "round" && i > 0 && ws[i-1].low == "year" && ws[i-1].end <= ws[i].start:
+			ws = slices.Delete(ws, i, i+1) // "all year round", "year-round"
+			i--
 		}
 	}
 	// "missing from the list", "absent from school": not on it, not in it

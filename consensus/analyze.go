@@ -1786,7 +1786,8 @@ func defaultState(w string) string {
 
 // phraseSymbols reads exclusives and defaultState as symbols reads its
 // shorthands: "nobody but " → " only ", "no-one but " too; " off by
-// default" → " disabled by default". Built on first use.
+// default" → " disabled by default"; "throughout " → "whole ". Built on
+// first use.
 var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	var pairs []string
 	for _, p := range exclusives {
@@ -1798,6 +1799,9 @@ var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	for _, w := range []string{"off", "on"} {
 		pairs = append(pairs, " "+w+" by default", " "+defaultState(w)+" by default")
 	}
+	// "throughout the session" is "for the whole session" (surfaceTokens
+	// reads it so too).
+	pairs = append(pairs, "throughout ", "whole ")
 	return strings.NewReplacer(pairs...)
 })
 

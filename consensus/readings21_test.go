@@ -78,3 +78,22 @@ func TestPreviousDay(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeStretches: "all day", "all year (round)" and "throughout the
+// session" are the whole of one stretch of time, as "the whole day" and
+// "the entire day" say it; "all rooms" are every room. Another stretch,
+// or a part of it, is a change.
+func TestWholeStretches(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Members with a medical certificate may use buggies all year.", "Members with a medical certificate can use buggies the whole year.", Agree},
+		{"Members with a medical certificate may use buggies all year.", "Members with a medical certificate can use buggies all year round.", Agree},
+		{"The side gate stays open all day on Saturdays.", "On Saturdays the side gate stays open for the entire day.", Agree},
+		{"A game master watches each group on camera for the whole session.", "A game master watches each group on camera throughout the session.", Agree},
+		{"Phones stay switched off throughout the exam.", "Phones stay switched off for the whole exam.", Agree},
+		{"Dogs on a lead are welcome in all rooms of the pub.", "Dogs on a lead are welcome in every room of the pub.", Agree},
+		{"Phones stay switched off throughout the exam.", "Phones stay switched off for the first hour of the exam.", Disagree},
+		{"Members with a medical certificate may use buggies all year.", "Members with a medical certificate can use buggies in summer only.", Disagree},
+		{"The side gate stays open all day on Saturdays.", "The side gate stays open all morning on Saturdays.", Disagree},
+	})
+}
