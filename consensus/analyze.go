@@ -600,6 +600,16 @@ func lex(text string) []rawTok {
 				// "greenhouse no. 3", "(room no.)": a number, no "no".
 				w, j = "number", j+1
 			}
+			if v := numberWords()[w]; v > 1 && v == math.Trunc(v) {
+				if unit, end := hyphenPeriod(rs, j); unit != "" {
+					// "six-monthly", "two-weekly": every 6 months, every
+					// 2 weeks, as "6-monthly" is.
+					out = append(out, rawTok{low: "every", clause: clause, text: "every"}, rawTok{num: v, isNum: true, clause: clause, text: w},
+						rawTok{low: unit, clause: clause, text: string(rs[j+1 : end])})
+					i = end
+					continue
+				}
+			}
 			out = append(out, rawTok{low: w, clause: clause, text: string(rs[i:j]), hyphened: i > 0 && rs[i-1] == '-'})
 			i = j
 

@@ -97,3 +97,17 @@ func TestWholeStretches(t *testing.T) {
 		{"The side gate stays open all day on Saturdays.", "The side gate stays open all morning on Saturdays.", Disagree},
 	})
 }
+
+// TestNumberWordPeriods: "three-monthly" and "two-weekly" are every 3
+// months and every 2 weeks, as "3-monthly" is.
+func TestNumberWordPeriods(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Fire doors are inspected every 3 months.", "Fire doors get a three-monthly inspection.", Agree},
+		{"Filters are changed every two weeks.", "Filters are changed two-weekly.", Agree},
+		{"Patients attend a retainer review every 6 months.", "Patients attend a retainer review at six-monthly intervals.", Agree},
+		{"Fire doors are inspected every 3 months.", "Fire doors get a six-monthly inspection.", Disagree},
+		{"Filters are changed every two weeks.", "Filters are changed four-weekly.", Disagree},
+		{"Filters are changed two-weekly.", "Filters are changed monthly.", Disagree},
+	})
+}
