@@ -85,6 +85,23 @@ var wholeSpans = sync.OnceValue(func() map[string]bool {
 		"term": true, "summer": true, "winter": true, "spring": true, "autumn": true, "morning": true, "afternoon": true, "evening": true}
 })
 
+// spanAlone reports whether the stretch of time ws[k], after the word
+// before it, ends its phrase: nothing but spaces before it, and after it
+// the end of the text, a mark, "round" or a word that names nothing ("all
+// day on Saturdays", "all year.", "all week for the clean"), not a thing
+// of that stretch ("all summer interns").
+func spanAlone(text string, ws []word, k int) bool {
+	if k == 0 || strings.TrimSpace(text[min(ws[k-1].end, ws[k].start):ws[k].start]) != "" {
+		return false
+	}
+	if k+1 == len(ws) || strings.TrimSpace(text[min(ws[k].end, ws[k+1].start):ws[k+1].start]) != "" || ws[k].end > ws[k+1].start {
+		return true
+	}
+	next := ws[k+1].low
+	_, class := functionClasses()[next]
+	return next == "round" || class || theLexicon().stopWord[next]
+}
+
 // untilNegations are the negations that "until" turns into "only
 // after" in an edit: "nothing ships until", "do not deploy until".
 var untilNegations = sync.OnceValue(func() map[string]bool {
@@ -253,16 +270,24 @@ func surfaceTokens(text string) []surfaceTok {
 		}
 	}
 	// "all day", "all year (round)", "throughout the session": the whole
-	// of one stretch of time, as "the whole day" says it; "all days" are
-	// every day.
+	// of one stretch of time, as "the whole day" says it. Not "all days"
+	// (every day), nor a stretch that names a kind of thing ("all season
+	// tickets", "all day passes": every one of them), nor "them all. Day
+	// staff …".
 	for i := 0; i < len(ws); i++ {
 		switch {
-		case ws[i].low == "throughout":
+		case ws[i].low == "throughout" && !(i+2 < len(ws) && ws[i+1].low == "the" && (ws[i+2].low == "first" || ws[i+2].low == "last")):
+			ws[i].low = "whole" // not "throughout the first hour": for the first hour
+		case ws[i].low == "all" && i+1 < len(ws) && wholeSpans()[ws[i+1].low] && spanAlone(text, ws, i+1):
 			ws[i].low = "whole"
-		case ws[i].low == "all" && i+1 < len(ws) && wholeSpans()[ws[i+1].low]:
-			ws[i].low = "whole"
-		case ws[i].low == "round" && i > 0 && ws[i-1].low == "year" && ws[i-1].end <= ws[i].start:
-			ws = slices.Delete(ws, i, i+1) // "all year round", "year-round"
+		case ws[i].low == "round" && i > 0 && ws[i-1].low == "year":
+			// "all year round"; "year-round" is the whole year too.
+			if i < 2 || ws[i-2].low != "whole" && ws[i-2].low != "all" {
+				ws[i].low, ws[i].start = "year", ws[i-1].start
+				ws[i-1].low = "whole"
+				continue
+			}
+			ws = slices.Delete(ws, i, i+1)
 			i--
 		}
 	}

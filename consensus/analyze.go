@@ -600,10 +600,11 @@ func lex(text string) []rawTok {
 				// "greenhouse no. 3", "(room no.)": a number, no "no".
 				w, j = "number", j+1
 			}
-			if v := numberWords()[w]; v > 1 && v == math.Trunc(v) {
+			if v := numberWords()[w]; v > 1 && v == math.Trunc(v) && w != "twice" && w != "thrice" {
 				if unit, end := hyphenPeriod(rs, j); unit != "" {
 					// "six-monthly", "two-weekly": every 6 months, every
-					// 2 weeks, as "6-monthly" is.
+					// 2 weeks, as "6-monthly" is ("twice-daily" is twice a
+					// day).
 					out = append(out, rawTok{low: "every", clause: clause, text: "every"}, rawTok{num: v, isNum: true, clause: clause, text: w},
 						rawTok{low: unit, clause: clause, text: string(rs[j+1 : end])})
 					i = end
@@ -1796,8 +1797,7 @@ func defaultState(w string) string {
 
 // phraseSymbols reads exclusives and defaultState as symbols reads its
 // shorthands: "nobody but " → " only ", "no-one but " too; " off by
-// default" → " disabled by default"; "throughout " → "whole ". Built on
-// first use.
+// default" → " disabled by default". Built on first use.
 var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	var pairs []string
 	for _, p := range exclusives {
@@ -1809,9 +1809,6 @@ var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	for _, w := range []string{"off", "on"} {
 		pairs = append(pairs, " "+w+" by default", " "+defaultState(w)+" by default")
 	}
-	// "throughout the session" is "for the whole session" (surfaceTokens
-	// reads it so too).
-	pairs = append(pairs, "throughout ", "whole ")
 	return strings.NewReplacer(pairs...)
 })
 
@@ -2309,7 +2306,7 @@ func analyze(text string) *analysis {
 				lastQty = len(a.qty) - 1
 				continue
 			} else if prev == "the" && oneRelative(toks, i-n+1, i) || bareRelative(toks, i-n+1, i) ||
-				(prev == "previous" || prev == "preceding") && prevLow(toks, i-n) == "the" && n == 1 && u.scale == units()["day"].scale && !strings.HasSuffix(raw, "s") ||
+				(prev == "previous" || prev == "preceding") && prevLow(toks, i-n) == "the" && n == 1 && u.scale == units()["day"].scale && !strings.HasSuffix(raw, "s") && phraseEnds(toks, i) ||
 				raw == "day" && (prev == "next" || prev == "following") && i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low) {
 				// "the day before" is a day before, and so are "the
 				// previous day" (not "the previous month": a month
@@ -3152,14 +3149,27 @@ func dayOfKind(lx *lexicon, toks []rawTok, w string, i, n int) (start int, kind 
 // previous …", "the … before" ("the day before" is one day).
 func oneRelative(toks []rawTok, k, i int) bool {
 	switch prevLow(toks, k) {
-	case "next", "following", "previous", "preceding":
-		// "the previous day", "the preceding working day": one day
-		// before, as "the day before" says it.
+	case "next", "following":
 		return true
+	case "previous", "preceding":
+		// "the previous day", "the preceding working day": one day
+		// before, as "the day before" says it; not "the previous day's
+		// invoice" (the invoice of a day named).
+		return phraseEnds(toks, i)
 	case "the":
 		return i+1 < len(toks) && toks[i+1].clause == toks[i].clause && slices.Contains(relativeWords, toks[i+1].low)
 	}
 	return false
+}
+
+// phraseEnds reports whether the phrase ends with toks[i]: the end of
+// its clause, or a number or a word that names nothing next ("the
+// previous day by 5 pm"), not a thing ("the previous day's orders").
+func phraseEnds(toks []rawTok, i int) bool {
+	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause || toks[i+1].isNum {
+		return true
+	}
+	return theLexicon().stopWord[toks[i+1].low] || slices.Contains(relativeWords, toks[i+1].low)
 }
 
 // bareRelative reports whether the length named by toks[k..i], one word

@@ -1750,11 +1750,6 @@ func sameQuantity(x, y quantity) bool {
 	} else if y.dim == "percent" && multiplier(x) && x.per == y.per {
 		x.value, x.dim = 100*x.value, "percent"
 	}
-	if c, o, ok := centsAgainst(x, y); ok {
-		// "30 cents" against "0.30 EUR": the hundredth of the other
-		// side's currency.
-		return math.Abs(c.raw/100-o.value) <= 1e-9*max(1, math.Abs(o.value))
-	}
 	if x.dim != "" && y.dim != "" && (x.dim != y.dim || x.days != y.days) {
 		return false // "5 business days" are not 5 days
 	}
@@ -1817,24 +1812,6 @@ func poundAgainst(x, y quantity) (pound, other quantity, ok bool) {
 	case inPounds(x) && y.dim != "":
 		return x, y, true
 	case inPounds(y) && x.dim != "":
-		return y, x, true
-	}
-	return quantity{}, quantity{}, false
-}
-
-// centsAgainst finds an amount in cents (read as a dollar's, see
-// measures) against one in another currency whose hundredth is a cent
-// (euros, Canadian or Australian dollars).
-func centsAgainst(x, y quantity) (cents, other quantity, ok bool) {
-	inCents := func(q quantity) bool {
-		t := strings.ToLower(q.text)
-		return q.dim == "usd" && q.per == "" && (strings.HasSuffix(t, " cent") || strings.HasSuffix(t, " cents"))
-	}
-	centCurrency := func(q quantity) bool { return q.dim == "eur" || q.dim == "cad" || q.dim == "aud" }
-	switch {
-	case inCents(x) && centCurrency(y) && x.per == y.per:
-		return x, y, true
-	case inCents(y) && centCurrency(x) && x.per == y.per:
 		return y, x, true
 	}
 	return quantity{}, quantity{}, false

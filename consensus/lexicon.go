@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "71"
+const lexiconVersion = "72"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -688,7 +688,7 @@ what which how why who whom whose where
 let lets let's get gets got go goes going put puts make makes made
 all any each every some
 per via about approximately approx roughly circa up down between within out off again further more most other same own only both either
-whatever whichever many much through against everything everyone else back away once ever
+whatever whichever many much through throughout against everything everyone else back away once ever
 anything something individual particular respective certain
 s t d ll re ve m`
 

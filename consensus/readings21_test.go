@@ -38,27 +38,11 @@ func TestNonStrictSigns(t *testing.T) {
 	}
 }
 
-// TestCentsOfOtherCurrencies: cents are the hundredth of the currency the
-// other side names, euros as dollars: "30 cents a kilometre" is "0.30 EUR
-// per kilometre", and "40 cents" or "30 euros" is not.
-func TestCentsOfOtherCurrencies(t *testing.T) {
-	t.Parallel()
-	checkAgreements(t, []agreementCase{
-		{"Staff who carpool are reimbursed 0.30 EUR per kilometre, paid to the driver.", "The driver gets 30 cents a kilometre.", Agree},
-		{"Each bottle carries a deposit of 25 cents.", "Each bottle carries a deposit of €0.25.", Agree},
-		{"A text message costs 0.10 AUD.", "A text message costs 10 cents.", Agree},
-		{"Staff who carpool are reimbursed 0.30 EUR per kilometre, paid to the driver.", "The driver gets 40 cents a kilometre.", Disagree},
-		{"Each bottle carries a deposit of 25 cents.", "Each bottle carries a deposit of 25 euros.", Disagree},
-		{"Each bottle carries a deposit of 25 cents.", "Each bottle carries a deposit of €2.50.", Disagree},
-		// Pence are a pound's, not a euro's.
-		{"Each bottle carries a deposit of 20 pence.", "Each bottle carries a deposit of €0.20.", Disagree},
-	})
-}
-
 // TestPreviousDay: "the previous day" and "the preceding working day"
 // are one day before, as "the day before" is; "a rolling day" is one
 // day, as "a rolling 24 hours" is. A month named ("the 25th of the
-// preceding month") is no length.
+// preceding month") is no length, nor a day that names a thing ("the
+// previous day's invoice").
 func TestPreviousDay(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -68,6 +52,7 @@ func TestPreviousDay(t *testing.T) {
 		{"Parcels must be booked by 3 pm on the preceding working day.", "Parcels are booked by 3 pm two working days ahead.", Disagree},
 		{"The office phones vulnerable tenants the previous day.", "The office phones vulnerable tenants two days before.", Disagree},
 		{"The office phones vulnerable tenants the previous day.", "The office phones vulnerable tenants a week before.", Disagree},
+		{"The previous month's invoice is sent on the 3rd.", "The previous day's invoice is sent on the 3rd.", Disagree},
 		{"More than 3 failed logins in a rolling 24 hours lock the account.", "Over three failed logins within a rolling day lock the account.", Agree},
 		{"More than 3 failed logins in a rolling 24 hours lock the account.", "Over three failed logins within a rolling week lock the account.", Disagree},
 	})
@@ -79,10 +64,11 @@ func TestPreviousDay(t *testing.T) {
 	}
 }
 
-// TestWholeStretches: "all day", "all year (round)" and "throughout the
-// session" are the whole of one stretch of time, as "the whole day" and
-// "the entire day" say it; "all rooms" are every room. Another stretch,
-// or a part of it, is a change.
+// TestWholeStretches: "all day", "all year (round)", "year-round" and
+// "throughout the session" are the whole of one stretch of time, as "the
+// whole day" and "the entire day" say it; "all rooms" are every room, and
+// "all season tickets" every season ticket. Another stretch, or a part of
+// it, is a change.
 func TestWholeStretches(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -92,6 +78,14 @@ func TestWholeStretches(t *testing.T) {
 		{"A game master watches each group on camera for the whole session.", "A game master watches each group on camera throughout the session.", Agree},
 		{"Phones stay switched off throughout the exam.", "Phones stay switched off for the whole exam.", Agree},
 		{"Dogs on a lead are welcome in all rooms of the pub.", "Dogs on a lead are welcome in every room of the pub.", Agree},
+		{"The outdoor pool is open all year round.", "The outdoor pool is open year-round.", Agree},
+		{"Staff stay at the desk throughout the first hour.", "Staff stay at the desk for the first 60 minutes.", Agree},
+		// A stretch that names a kind of thing, or ends a sentence, is no
+		// whole stretch: every one of them.
+		{"All season tickets include parking.", "Every season ticket includes parking.", Agree},
+		{"All summer interns get a laptop on day one.", "Each summer intern gets a laptop on day one.", Agree},
+		{"Lock the doors and check them all. Day staff keep the keys.", "Lock the doors and check every one of them. Day staff keep the keys.", Agree},
+		{"Refunds are available throughout the first week.", "Refunds are available during the first 14 days.", Disagree},
 		{"Phones stay switched off throughout the exam.", "Phones stay switched off for the first hour of the exam.", Disagree},
 		{"Members with a medical certificate may use buggies all year.", "Members with a medical certificate can use buggies in summer only.", Disagree},
 		{"The side gate stays open all day on Saturdays.", "The side gate stays open all morning on Saturdays.", Disagree},
@@ -109,5 +103,7 @@ func TestNumberWordPeriods(t *testing.T) {
 		{"Fire doors are inspected every 3 months.", "Fire doors get a six-monthly inspection.", Disagree},
 		{"Filters are changed every two weeks.", "Filters are changed four-weekly.", Disagree},
 		{"Filters are changed two-weekly.", "Filters are changed monthly.", Disagree},
+		{"Vaccine fridge temperatures are logged twice daily.", "Vaccine fridge temperatures are logged twice-daily.", Agree},
+		{"Vaccine fridge temperatures are logged every two days.", "Vaccine fridge temperatures are logged twice-daily.", Disagree},
 	})
 }
