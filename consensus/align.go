@@ -737,15 +737,20 @@ func signWord(text string, i int) (string, int) {
 // stands for, or "": ">" and "<" right before a number are "over" and
 // "under", and a "+" right after a whole number and before no digit is
 // "at least" ("21+ days"). The non-strict signs before a number ("≥",
-// "≤", ">=", "<=") are "minimum" and "maximum", which align with a bound
-// in words, but are a sign bound (signBound): "≥ 99%" is as often the
-// "99%" a rule needs as its "at least 99%". Arrows ("->", "=>") and sums
+// "≤", ">=", "<=", and "≥ €50", "<= -18") are "minimum" and "maximum":
+// they align with a bound in words, and where the other side says none
+// they are left out (withoutSignBounds), "≥ 99%" being as often the "99%"
+// a rule needs as its "at least 99%". Arrows ("->", "=>") and sums
 // ("2+2") are none.
 func symbolBound(text string, i int, r rune, size int) string {
 	next := strings.TrimLeft(text[i+size:], " ")
 	digitNext := next != "" && isDigit(next[0])
 	if nonStrict, upper := nonStrictSign(text[i:]); nonStrict > 0 {
-		if after := strings.TrimLeft(text[i+nonStrict:], " "); after == "" || !isDigit(after[0]) || i > 0 && strings.ContainsRune("-=<>", rune(text[i-1])) {
+		after := strings.TrimLeft(text[i+nonStrict:], " ")
+		for _, sign := range []string{"€", "$", "£", "-", "−"} {
+			after = strings.TrimPrefix(after, sign) // "≥ €50", "<= -18 °C"
+		}
+		if after == "" || !isDigit(after[0]) || i > 0 && strings.ContainsRune("-=<>", rune(text[i-1])) {
 			return ""
 		}
 		if upper {

@@ -23,6 +23,12 @@ func TestNonStrictSigns(t *testing.T) {
 		{"Each upload is at most 25 MB.", "each upload is ≤ 50 MB", Disagree},
 		{"A request is matched to a tutor with a subject rating of at least 4.5.", "Requests are matched to a tutor with a subject rating >= 4.0.", Disagree},
 		{"Loans above 5000 EUR need a second signature.", "Loans ≥ 5000 EUR need a second signature.", Disagree},
+		// A currency sign or a minus between the sign and the number.
+		{"Orders of at least €50 ship free.", "orders ≥ €50 ship free", Agree},
+		{"Payouts of at most $200 need no second approval.", "payouts <= $200 need no second approval", Agree},
+		{"Freezers are kept at -18 °C or colder.", "freezer temp <= -18 °C", Agree},
+		{"Orders of at least €50 ship free.", "orders ≤ €50 ship free", Disagree},
+		{"Payouts of at most $200 need no second approval.", "payouts >= $200 need no second approval", Disagree},
 	})
 	for _, c := range []struct {
 		text  string
