@@ -113,3 +113,22 @@ func TestNumberWordPeriods(t *testing.T) {
 		{"Vaccine fridge temperatures are logged every two days.", "Vaccine fridge temperatures are logged twice-daily.", Disagree},
 	})
 }
+
+// TestOnlyAfterIsNoScope: an "only" that says what must come first ("only
+// after the keeper has locked the pen", "only if it is over £100") is the
+// "until" or the amount of the other side said from its other side, no
+// scope restricted against its "any" or "all". An "only" that adds a
+// thing of its own ("only after the captain asks" against "anyone may
+// ask") still restricts.
+func TestOnlyAfterIsNoScope(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"All visitors must stay behind the barrier until the keeper has locked the pen.", "Visitors may step past the barrier only after the keeper has locked the pen.", Agree},
+		{"Any refund over £100 needs a manager's approval.", "A refund needs a manager's approval only if it is over £100.", Agree},
+		{"When the danger level is 4 or higher, all off-piste gates are closed until the patrol has done control work.", "level >= 4 -> close off-piste gates; reopen only after patrol control work", Agree},
+		{"Hints are given only when the team captain asks.", "Anyone in the team can ask for a hint.", Disagree},
+		{"Anyone in the team can ask for a hint.", "Hints are given only after the captain asks.", Disagree},
+		{"Any member may book the hall.", "Members may book the hall only if they have paid their dues.", Disagree},
+		{"Allow cross-origin requests only from app.example.com.", "Allow cross-origin requests from any origin.", Disagree},
+	})
+}
