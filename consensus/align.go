@@ -291,6 +291,13 @@ func surfaceTokens(text string) []surfaceTok {
 			i--
 		}
 	}
+	// "on request", "upon request": if asked, as analyze reads them
+	// (phraseSymbols).
+	for i := 0; i+1 < len(ws); i++ {
+		if (ws[i].low == "on" || ws[i].low == "upon") && ws[i+1].low == "request" {
+			ws[i].low, ws[i+1].low = "if", "asked"
+		}
+	}
 	// "missing from the list", "absent from school": not on it, not in it
 	// (symbols).
 	for i := 0; i+1 < len(ws); i++ {

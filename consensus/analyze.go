@@ -1802,7 +1802,8 @@ func defaultState(w string) string {
 
 // phraseSymbols reads exclusives and defaultState as symbols reads its
 // shorthands: "nobody but " → " only ", "no-one but " too; " off by
-// default" → " disabled by default". Built on first use.
+// default" → " disabled by default"; " on request" → " if asked". Built
+// on first use.
 var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	var pairs []string
 	for _, p := range exclusives {
@@ -1814,6 +1815,8 @@ var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	for _, w := range []string{"off", "on"} {
 		pairs = append(pairs, " "+w+" by default", " "+defaultState(w)+" by default")
 	}
+	// "on request" is "if asked" (surfaceTokens reads it so too).
+	pairs = append(pairs, " on request", " if asked", " upon request", " if asked")
 	return strings.NewReplacer(pairs...)
 })
 

@@ -132,3 +132,20 @@ func TestOnlyAfterIsNoScope(t *testing.T) {
 		{"Allow cross-origin requests only from app.example.com.", "Allow cross-origin requests from any origin.", Disagree},
 	})
 }
+
+// TestOnRequest: "on request" and "upon request" are "if asked": "if you
+// ask", "when asked" and "if the family asks for it" say it again; to
+// everyone, or on another condition, is a change.
+func TestOnRequest(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Donors who gave less than 250 USD get a statement only on request.", "Donors whose total was under $250 get a statement only if they ask for it.", Agree},
+		{"Staff must show the full recipe sheet on request.", "Staff must show you the full recipe sheet if you ask.", Agree},
+		{"Bus drivers must let any passenger off between stops on request.", "Bus drivers must let any passenger off between stops when asked.", Agree},
+		{"Children aged 12 to 15 may use the escort service upon request.", "Twelve to fifteen year olds can have the escort service too if the family asks for it.", Agree},
+		{"Statements are sent on request.", "Statements are sent upon request.", Agree},
+		{"Staff must show the full recipe sheet on request.", "Staff must show the full recipe sheet to every customer.", Disagree},
+		{"Staff must show the full recipe sheet on request.", "Staff must show the full recipe sheet if the manager agrees.", Disagree},
+		{"Cul-de-sacs are cleared only on request.", "Cul-de-sacs are cleared every morning.", Disagree},
+	})
+}
