@@ -160,13 +160,8 @@ type analysis struct {
 	// words, as term.at counts them (0 when another part said it).
 	onlyWord int
 	// onlyWhen: the first "only" sets a time or a condition ("merged only
-	// after 2 approvals", "only if"), not the things the rule covers;
-	// onlyAfter: it says what must come first ("only after", "only
-	// once", "only if"), as "not … until" and "any … must" say it.
-	onlyWhen, onlyAfter bool
-	// until: says "until" or "till" (what must come first, said from its
-	// other side).
-	until bool
+	// after 2 approvals", "only if"), not the things the rule covers.
+	onlyWhen bool
 	// truncated: the text was longer than maxAnalyzed and only its start
 	// was read.
 	truncated bool
@@ -2115,8 +2110,6 @@ func analyze(text string) *analysis {
 			if !a.any && !negatedEarlier(toks, i) {
 				a.any, a.anyAt = true, t.clause
 			}
-		case "until", "till":
-			a.until = true
 		case "only", "solely", "exclusively":
 			if !a.only && prevLow(toks, i) != "not" && !upperBoundAt(func(k int) string {
 				if j := i + 1 + k; j < len(toks) && toks[j].clause == t.clause {
@@ -2126,7 +2119,6 @@ func analyze(text string) *analysis {
 			}) {
 				a.only, a.onlyAt, a.onlyWord = true, t.clause, i+1
 				a.onlyWhen = i+1 < len(toks) && toks[i+1].clause == t.clause && timingWords()[toks[i+1].low]
-				a.onlyAfter = a.onlyWhen && slices.Contains([]string{"after", "once", "if", "until", "till"}, toks[i+1].low)
 			}
 		}
 		other := prevLow(toks, i) == "other" && i >= 2 && toks[i-2].low == "every" && toks[i-2].clause == t.clause

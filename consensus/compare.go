@@ -1993,13 +1993,12 @@ func compareOptions(a, b *analysis, edit bool) []string {
 
 // compareScope finds a rule restricted with "only" on one side and opened
 // to "any" on the other, with no "only" of its own: "only from these
-// origins" → "from any origin". An "only" that says what must come first
-// ("only after", "only if") restricts no scope.
+// origins" → "from any origin".
 func compareScope(a, b *analysis) []string {
 	switch {
-	case a.only && !firstThing(a, b) && !b.only && b.any && !a.any && sameRule(a, a.onlyAt, b, b.anyAt):
+	case a.only && !b.only && b.any && !a.any && sameRule(a, a.onlyAt, b, b.anyAt):
 		return []string{"only → any"}
-	case b.only && !firstThing(b, a) && !a.only && a.any && !b.any && sameRule(b, b.onlyAt, a, a.anyAt):
+	case b.only && !a.only && a.any && !b.any && sameRule(b, b.onlyAt, a, a.anyAt):
 		return []string{"any → only"}
 	case b.only && !b.onlyWhen && !a.only && a.every && !b.all && !b.any && sameRule(b, b.onlyAt, a, a.everyAt):
 		return []string{"every → only"}
@@ -2007,15 +2006,6 @@ func compareScope(a, b *analysis) []string {
 		return []string{"only → every"}
 	}
 	return nil
-}
-
-// firstThing reports whether x's "only" says what must come first ("only
-// after", "only if") as the other side says it from its other side
-// ("until"), or with an amount ("only if it is worth over £50" against
-// "any gift over £50 must be entered"): no scope restricted. Not "hints
-// only after the captain asks" against "anyone may ask".
-func firstThing(x, other *analysis) bool {
-	return x.onlyAfter && (other.until || slices.ContainsFunc(x.qty, func(q quantity) bool { return q.clause == x.onlyAt }))
 }
 
 // compareJoined finds what a rule restricted with "only" ("read only by

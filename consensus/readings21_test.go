@@ -114,25 +114,6 @@ func TestNumberWordPeriods(t *testing.T) {
 	})
 }
 
-// TestOnlyAfterIsNoScope: an "only" that says what must come first ("only
-// after the keeper has locked the pen", "only if it is over £100") is the
-// "until" or the amount of the other side said from its other side, no
-// scope restricted against its "any" or "all". An "only" that adds a
-// thing of its own ("only after the captain asks" against "anyone may
-// ask") still restricts.
-func TestOnlyAfterIsNoScope(t *testing.T) {
-	t.Parallel()
-	checkAgreements(t, []agreementCase{
-		{"All visitors must stay behind the barrier until the keeper has locked the pen.", "Visitors may step past the barrier only after the keeper has locked the pen.", Agree},
-		{"Any refund over £100 needs a manager's approval.", "A refund needs a manager's approval only if it is over £100.", Agree},
-		{"When the danger level is 4 or higher, all off-piste gates are closed until the patrol has done control work.", "level >= 4 -> close off-piste gates; reopen only after patrol control work", Agree},
-		{"Hints are given only when the team captain asks.", "Anyone in the team can ask for a hint.", Disagree},
-		{"Anyone in the team can ask for a hint.", "Hints are given only after the captain asks.", Disagree},
-		{"Any member may book the hall.", "Members may book the hall only if they have paid their dues.", Disagree},
-		{"Allow cross-origin requests only from app.example.com.", "Allow cross-origin requests from any origin.", Disagree},
-	})
-}
-
 // TestOnRequest: "on request" and "upon request" are "if asked": "if you
 // ask", "when asked" and "if the family asks for it" say it again; to
 // everyone, or on another condition, is a change.
@@ -147,5 +128,21 @@ func TestOnRequest(t *testing.T) {
 		{"Staff must show the full recipe sheet on request.", "Staff must show the full recipe sheet to every customer.", Disagree},
 		{"Staff must show the full recipe sheet on request.", "Staff must show the full recipe sheet if the manager agrees.", Disagree},
 		{"Cul-de-sacs are cleared only on request.", "Cul-de-sacs are cleared every morning.", Disagree},
+	})
+}
+
+// TestOnlyAfterRestricts: an "only after", "only once" or "only if" on
+// one side against "any" on the other adds what must come first, even
+// where the other side says "until" of something else or the "only"
+// names a number (a reading that let them pass was reverted: it made
+// "only after 2 approvals" against "any PR can be merged" consistent).
+func TestOnlyAfterRestricts(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Any PR can be merged by its author.", "PRs can be merged only after 2 approvals.", Disagree},
+		{"Any cashier may open the till at the start of a shift.", "Cashiers may open the till only after a supervisor has logged in.", Disagree},
+		{"Any employee may work from home on Fridays.", "Employees may work from home on Fridays only after 6 months of service.", Disagree},
+		{"Any guest can use the kitchen until 11 pm.", "Guests can use the kitchen only after they ask reception, till 11 pm.", Disagree},
+		{"Anyone in the team can ask for a hint.", "Hints are given only after the captain asks.", Disagree},
 	})
 }
