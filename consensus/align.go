@@ -280,7 +280,7 @@ func surfaceTokens(text string) []surfaceTok {
 			ws[i].low = "whole" // not "throughout the first hour": for the first hour
 		case ws[i].low == "all" && i+1 < len(ws) && wholeSpans()[ws[i+1].low] && spanAlone(text, ws, i+1):
 			ws[i].low = "whole"
-		case ws[i].low == "round" && i > 0 && ws[i-1].low == "year":
+		case ws[i].low == "round" && i > 0 && ws[i-1].low == "year" && strings.Trim(text[min(ws[i-1].end, ws[i].start):ws[i].start], " -") == "":
 			// "all year round"; "year-round" is the whole year too.
 			if i < 2 || ws[i-2].low != "whole" && ws[i-2].low != "all" {
 				ws[i].low, ws[i].start = "year", ws[i-1].start

@@ -85,6 +85,7 @@ func TestWholeStretches(t *testing.T) {
 		{"Phones stay switched off throughout the exam.", "Phones stay switched off for the whole exam.", Agree},
 		{"Dogs on a lead are welcome in all rooms of the pub.", "Dogs on a lead are welcome in every room of the pub.", Agree},
 		{"The outdoor pool is open all year round.", "The outdoor pool is open year-round.", Agree},
+		{"The outdoor pool is open all year round.", "The outdoor pool is open year - round.", Agree},
 		{"Staff stay at the desk throughout the first hour.", "Staff stay at the desk for the first 60 minutes.", Agree},
 		// A stretch that names a kind of thing, or ends a sentence, is no
 		// whole stretch: every one of them.
