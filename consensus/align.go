@@ -291,11 +291,20 @@ func surfaceTokens(text string) []surfaceTok {
 			i--
 		}
 	}
-	// "on request", "upon request": if asked, as analyze reads them
-	// (phraseSymbols).
+	// "on request", "upon request": if asked where they end their phrase,
+	// as analyze reads them (onRequest).
 	for i := 0; i+1 < len(ws); i++ {
 		if (ws[i].low == "on" || ws[i].low == "upon") && ws[i+1].low == "request" {
-			ws[i].low, ws[i+1].low = "if", "asked"
+			next := ""
+			if i+2 < len(ws) && strings.TrimSpace(text[min(ws[i+1].end, ws[i+2].start):ws[i+2].start]) == "" {
+				next = ws[i+2].low
+				if isDigit(next[0]) {
+					next = "0"
+				}
+			}
+			if requestEnds(next) {
+				ws[i].low, ws[i+1].low = "if", "asked"
+			}
 		}
 	}
 	// "missing from the list", "absent from school": not on it, not in it

@@ -671,7 +671,7 @@ func lex(text string) []rawTok {
 			out[i+1].conj = true
 		}
 	}
-	return perFor(moneyAloud(numberWordsToNumbers(out)))
+	return perFor(moneyAloud(numberWordsToNumbers(onRequest(out))))
 }
 
 // signedShare reports whether the sign at rs[i] ("+", "-", "−") says a
@@ -1115,6 +1115,42 @@ func isUnitWord(s string) bool {
 	lx := theLexicon()
 	_, ok := lx.units[lx.fold(stem(s))]
 	return ok
+}
+
+// onRequest reads "on request" and "upon request" as "if asked" where
+// they end their phrase ("shown on request", "on request, a video link",
+// "on request within 14 days"; see requestEnds), not "on request forms",
+// "on request day" nor "on request of the board". surfaceTokens reads
+// them so too.
+func onRequest(in []rawTok) []rawTok {
+	for i := 0; i+1 < len(in); i++ {
+		if (in[i].low == "on" || in[i].low == "upon") && in[i+1].low == "request" && in[i+1].clause == in[i].clause {
+			next := ""
+			if i+2 < len(in) && in[i+2].clause == in[i].clause {
+				next = in[i+2].low
+				if in[i+2].isNum {
+					next = "0"
+				}
+			}
+			if requestEnds(next) {
+				in[i].low, in[i+1].low = "if", "asked"
+				in[i].text, in[i+1].text = "if", "asked"
+			}
+		}
+	}
+	return in
+}
+
+// requestEnds reports whether "on request" ends its phrase before the
+// word next ("" at the end of a clause): nothing, a number, a word that
+// names nothing but "of" ("on request of the board"), or the value of a
+// configuration key ("recipe_sheet_on_request: mandatory").
+func requestEnds(next string) bool {
+	switch next {
+	case "", "0", "mandatory", "required", "true", "yes", "allowed", "available", "optional":
+		return true
+	}
+	return next != "of" && theLexicon().stopWord[next]
 }
 
 // numberWordsToNumbers turns "twenty five" into 25, "a hundred" into 100
@@ -1797,8 +1833,7 @@ func defaultState(w string) string {
 
 // phraseSymbols reads exclusives and defaultState as symbols reads its
 // shorthands: "nobody but " → " only ", "no-one but " too; " off by
-// default" → " disabled by default"; " on request" → " if asked". Built
-// on first use.
+// default" → " disabled by default". Built on first use.
 var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	var pairs []string
 	for _, p := range exclusives {
@@ -1810,8 +1845,6 @@ var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	for _, w := range []string{"off", "on"} {
 		pairs = append(pairs, " "+w+" by default", " "+defaultState(w)+" by default")
 	}
-	// "on request" is "if asked" (surfaceTokens reads it so too).
-	pairs = append(pairs, " on request", " if asked", " upon request", " if asked")
 	return strings.NewReplacer(pairs...)
 })
 

@@ -115,9 +115,11 @@ func TestNumberWordPeriods(t *testing.T) {
 	})
 }
 
-// TestOnRequest: "on request" and "upon request" are "if asked": "if you
-// ask", "when asked" and "if the family asks for it" say it again; to
-// everyone, or on another condition, is a change.
+// TestOnRequest: "on request" and "upon request" are "if asked" where
+// they end their phrase: "if you ask", "when asked" and "if the family
+// asks for it" say it again; to everyone, or on another condition, is a
+// change. "on request forms" and "on request of the board" are no
+// condition.
 func TestOnRequest(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -129,6 +131,13 @@ func TestOnRequest(t *testing.T) {
 		{"Staff must show the full recipe sheet on request.", "Staff must show the full recipe sheet to every customer.", Disagree},
 		{"Staff must show the full recipe sheet on request.", "Staff must show the full recipe sheet if the manager agrees.", Disagree},
 		{"Cul-de-sacs are cleared only on request.", "Cul-de-sacs are cleared every morning.", Disagree},
+		{"Upon request, the hotel gives a late checkout.", "The hotel gives a late checkout if the guest asks.", Agree},
+		// "on request" that names a thing, or whose request is someone's,
+		// is no condition.
+		{"Leave must be filed on request forms.", "Leave must be filed on the request forms.", Agree},
+		{"The meeting is held on request of the board.", "The meeting is held at the request of the board.", Agree},
+		{"You may ask for a refund on request day.", "You may ask for a refund on any day.", Disagree},
+		{"The button on request page submits the form.", "The button on the request page deletes the form.", Disagree},
 	})
 }
 
