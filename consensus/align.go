@@ -294,17 +294,9 @@ func surfaceTokens(text string) []surfaceTok {
 	// "on request", "upon request": if asked where they end their phrase,
 	// as analyze reads them (onRequest).
 	for i := 0; i+1 < len(ws); i++ {
-		if (ws[i].low == "on" || ws[i].low == "upon") && ws[i+1].low == "request" {
-			next := ""
-			if i+2 < len(ws) && strings.TrimSpace(text[min(ws[i+1].end, ws[i+2].start):ws[i+2].start]) == "" {
-				next = ws[i+2].low
-				if isDigit(next[0]) {
-					next = "0"
-				}
-			}
-			if requestEnds(next) {
-				ws[i].low, ws[i+1].low = "if", "asked"
-			}
+		if (ws[i].low == "on" || ws[i].low == "upon") && ws[i+1].low == "request" &&
+			(i+2 == len(ws) || strings.TrimSpace(text[min(ws[i+1].end, ws[i+2].start):ws[i+2].start]) != "" || isDigit(ws[i+2].low[0]) || endsBefore(ws[i+2].low)) {
+			ws[i].low, ws[i+1].low = "if", "asked"
 		}
 	}
 	// "missing from the list", "absent from school": not on it, not in it

@@ -1119,38 +1119,17 @@ func isUnitWord(s string) bool {
 
 // onRequest reads "on request" and "upon request" as "if asked" where
 // they end their phrase ("shown on request", "on request, a video link",
-// "on request within 14 days"; see requestEnds), not "on request forms",
-// "on request day" nor "on request of the board". surfaceTokens reads
-// them so too.
+// "on request within 14 days"; phraseEnds), not "on request forms", "on
+// request day" nor "on request of the board". surfaceTokens reads them so
+// too.
 func onRequest(in []rawTok) []rawTok {
 	for i := 0; i+1 < len(in); i++ {
-		if (in[i].low == "on" || in[i].low == "upon") && in[i+1].low == "request" && in[i+1].clause == in[i].clause {
-			next := ""
-			if i+2 < len(in) && in[i+2].clause == in[i].clause {
-				next = in[i+2].low
-				if in[i+2].isNum {
-					next = "0"
-				}
-			}
-			if requestEnds(next) {
-				in[i].low, in[i+1].low = "if", "asked"
-				in[i].text, in[i+1].text = "if", "asked"
-			}
+		if (in[i].low == "on" || in[i].low == "upon") && in[i+1].low == "request" && in[i+1].clause == in[i].clause && phraseEnds(in, i+1) {
+			in[i].low, in[i+1].low = "if", "asked"
+			in[i].text, in[i+1].text = "if", "asked"
 		}
 	}
 	return in
-}
-
-// requestEnds reports whether "on request" ends its phrase before the
-// word next ("" at the end of a clause): nothing, a number, a word that
-// names nothing but "of" ("on request of the board"), or the value of a
-// configuration key ("recipe_sheet_on_request: mandatory").
-func requestEnds(next string) bool {
-	switch next {
-	case "", "0", "mandatory", "required", "true", "yes", "allowed", "available", "optional":
-		return true
-	}
-	return next != "of" && theLexicon().stopWord[next]
 }
 
 // numberWordsToNumbers turns "twenty five" into 25, "a hundred" into 100
@@ -3199,13 +3178,29 @@ func oneRelative(toks []rawTok, k, i int) bool {
 }
 
 // phraseEnds reports whether the phrase ends with toks[i]: the end of
-// its clause, or a number or a word that names nothing next ("the
-// previous day by 5 pm"), not a thing ("the previous day's orders").
+// its clause, or a number next (endsBefore).
 func phraseEnds(toks []rawTok, i int) bool {
 	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause || toks[i+1].isNum {
 		return true
 	}
-	return theLexicon().stopWord[toks[i+1].low] || slices.Contains(relativeWords, toks[i+1].low)
+	return endsBefore(toks[i+1].low)
+}
+
+// endsBefore reports whether a phrase ends before the word next: one that
+// names nothing ("the previous day by 5 pm", "on request within 14
+// days") or a time relative to it ("before"), but "of" ("on request of
+// the board", "the previous day of the course"); or the value of a
+// configuration key ("recipe_sheet_on_request: mandatory"). Not a thing
+// ("the previous day's orders", "on request forms"). Both readers judge
+// by it.
+func endsBefore(next string) bool {
+	switch next {
+	case "mandatory", "required", "true", "yes", "allowed", "available", "optional":
+		return true
+	case "of":
+		return false
+	}
+	return theLexicon().stopWord[next] || slices.Contains(relativeWords, next)
 }
 
 // bareRelative reports whether the length named by toks[k..i], one word
