@@ -1571,6 +1571,13 @@ func withoutObjectRenamed(changes []string, swaps [][2][]string, recordTopic str
 				out = append(out, c)
 				continue
 			}
+			if everyCase(c) {
+				// "Intimate examinations" → "All examinations", "after a
+				// bearing replacement" → "after any repair": the words of
+				// the topic left for every case, not the object renamed.
+				out = append(out, c)
+				continue
+			}
 			if len(x) > 0 && len(y) > 0 && !slices.ContainsFunc(x, func(w string) bool { return !rt[w] }) && !slices.ContainsFunc(y, func(w string) bool { return rt[w] }) {
 				continue
 			}
@@ -1583,6 +1590,25 @@ func withoutObjectRenamed(changes []string, swaps [][2][]string, recordTopic str
 		out = append(out, c)
 	}
 	return out
+}
+
+// everyCase reports whether the change c ("old → new") says of every case
+// ("all", "any", "every") what the filed side said of one it named.
+func everyCase(c string) bool {
+	old, new, ok := strings.Cut(c, " → ")
+	if !ok {
+		return false
+	}
+	universal := func(s string) bool {
+		return slices.ContainsFunc(strings.Fields(strings.ToLower(s)), func(w string) bool {
+			switch strings.Trim(w, ".,;:!?()\"'") {
+			case "all", "any", "every", "whatever", "whichever":
+				return true
+			}
+			return false
+		})
+	}
+	return universal(new) && !universal(old)
 }
 
 // sameReading reports whether two stretches of an edit read the same

@@ -2665,8 +2665,12 @@ func compareConditions(a, b *analysis) []string {
 				continue
 			}
 			in, of := 0, len(terms)
+			// Another form of a word the other side says ("if you react"
+			// and "any reaction") says it, unless the condition is one
+			// the rule holds in anyway ("even if inducted").
+			even := slices.ContainsFunc(x.terms, func(t term) bool { return t.cond == k && t.even })
 			for _, w := range terms {
-				if all[w] {
+				if all[w] || !even && kinIn(w, all) {
 					in++
 				}
 			}
@@ -3680,4 +3684,39 @@ func anchorsUnlessEdit(a, b *analysis, edit bool) []string {
 		return nil
 	}
 	return append(compareAnchors(a, b), compareConditioned(a, b)...)
+}
+
+// kinIn reports whether m holds a word of w's family that the stemmer
+// leaves apart: "react" and "reaction", "inspect" and "inspection",
+// "fact" and "factual", "play" and "player".
+func kinIn(w string, m map[string]bool) bool {
+	if len(w) < 4 || strings.HasPrefix(w, "#") || !isLetters(w) {
+		return false
+	}
+	for v := range m {
+		if kin(w, v) || kin(v, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// kin reports whether long is short with a suffix that makes a word of
+// the same family ("collect" + "ion", "fact" + "ual").
+func kin(short, long string) bool {
+	if len(short) < 4 || len(long) <= len(short) || !isLetters(long) {
+		return false
+	}
+	// The stem as it is, or without the vowel it may end in ("allergi"
+	// and "allergic").
+	for _, root := range [...]string{short, strings.TrimRight(short, "eiy")} {
+		if len(root) < 4 || !strings.HasPrefix(long, root) {
+			continue
+		}
+		switch long[len(root):] {
+		case "ion", "ive", "iv", "ual", "al", "er", "or", "ant", "ent", "ance", "ence", "ency", "ist", "ity", "ful", "ic", "ical", "ment":
+			return true
+		}
+	}
+	return false
 }

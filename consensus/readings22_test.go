@@ -1,0 +1,85 @@
+package consensus
+
+import "testing"
+
+// TestConditionInAnotherForm: a condition whose words the filed rule says
+// in another form of the same word ("a reaction" and "if you react",
+// "at collection" and "when it is collected", "the last players" and "the
+// last ones playing") is the rule said as a condition, not a condition
+// added. A condition with words of its own is still one.
+func TestConditionInAnotherForm(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A diner with any reaction to the tasting course is offered the plain menu for the rest of the evening.",
+			"If a diner reacts at all to the tasting course, they get the plain menu for the rest of the evening.", Agree},
+		{"Parcels that are more than 5 kg at collection are charged the heavy rate.",
+			"If a parcel weighs more than 5 kg when it is collected, it is charged the heavy rate.", Agree},
+		{"After every lift inspection the engineer signs the logbook in the plant room.",
+			"When they inspect a lift, the engineer signs the logbook in the plant room.", Agree},
+		{"The last players on the court must switch the floodlights off.",
+			"If you're the last ones playing on the court, switch the floodlights off.", Agree},
+		{"Factual errors are corrected in the corrections box of the next edition.",
+			"If we got a fact wrong, the fix goes in the next edition's corrections box.", Agree},
+		// Words of its own: a condition added or dropped.
+		{"A diner with any reaction to the tasting course is offered the plain menu for the rest of the evening.",
+			"If a diner complains to the manager, they get the plain menu for the rest of the evening.", Disagree},
+		{"The last players on the court must switch the floodlights off.",
+			"If it is raining, the last players on the court must switch the floodlights off.", Disagree},
+		{"After every lift inspection the engineer signs the logbook in the plant room.",
+			"After every lift inspection the engineer signs the logbook in the plant room, if the building manager is on site.", Disagree},
+		// A condition the rule holds in anyway ("even if") is no form of
+		// the rule's words.
+		{"Only members signed off on the kiln induction may fire the kiln, and they stay in the room while it heats.",
+			"Only full members signed off on the kiln induction may fire the kiln (associate members may not, even if inducted), and they stay in the room while it heats.", Disagree},
+	})
+	for _, c := range []struct {
+		short, long string
+		want        bool
+	}{
+		{"react", "reaction", true}, {"collect", "collection", true}, {"fact", "factual", true},
+		{"play", "player", true}, {"inspect", "inspector", true}, {"allergi", "allergic", true},
+		{"react", "reactor", true}, {"fact", "factory", false}, {"play", "playground", false},
+		{"lat", "later", false}, {"cost", "costume", false}, {"react", "react", false},
+	} {
+		if got := kin(c.short, c.long); got != c.want {
+			t.Errorf("kin(%q, %q) = %v, want %v", c.short, c.long, got, c.want)
+		}
+	}
+}
+
+// TestEveryCaseForTheTopicsOne: where the filed rule names the one case
+// the record's topic is about and a position says its rule of every case
+// ("intimate examinations" → "all examinations", "after a filter
+// change" → "after any repair"), the rule is widened, not the object
+// named in other words. Without "all", "any" or "every" the topic's
+// words are still only left out or named otherwise.
+func TestEveryCaseForTheTopicsOne(t *testing.T) {
+	t.Parallel()
+	checkAgreementsOn(t, "Supervision of evening pottery classes", []agreementCase{
+		{"Evening pottery classes must have a first-aider on site.", "All classes must have a first-aider on site.", Disagree},
+		{"Evening pottery classes must have a first-aider on site.", "Any class must have a first-aider on site.", Disagree},
+		{"Evening pottery classes must have a first-aider on site.", "Classes must have a first-aider on site.", Agree},
+		{"Evening pottery classes must have a first-aider on site.", "The evening sessions must have a first-aider on site.", Agree},
+		{"All evening pottery classes must have a first-aider on site.", "All classes in the evening must have a first-aider on site.", Agree},
+	})
+	checkAgreementsOn(t, "Leak test after changing a dishwasher pump", []agreementCase{
+		{"After a dishwasher pump change the technician runs a rinse cycle and checks for leaks.",
+			"After every repair on a dishwasher the technician runs a rinse cycle and checks for leaks.", Disagree},
+		{"After a dishwasher pump change the technician runs a rinse cycle and checks for leaks.",
+			"After the pump job the technician runs a rinse cycle and checks for leaks.", Agree},
+	})
+	for _, c := range []struct {
+		change string
+		want   bool
+	}{
+		{"Intimate examinations → All examinations", true},
+		{"overnight sailing → any sailing", true},
+		{"all staff → every staff member", false},
+		{"night shifts → shifts", false},
+		{"no arrow here", false},
+	} {
+		if got := everyCase(c.change); got != c.want {
+			t.Errorf("everyCase(%q) = %v, want %v", c.change, got, c.want)
+		}
+	}
+}
