@@ -61,7 +61,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
 		"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
 		"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
-		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "the exception": "@unless", "an exception": "@unless", "apart from": "@unless", "by default": "@unless",
+		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "the exception": "@unless", "an exception": "@unless", "apart from": "@unless", "not including": "@unless", "excluded": "@unless", "by default": "@unless",
 		"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
 		"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
 		"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
@@ -297,6 +297,18 @@ func surfaceTokens(text string) []surfaceTok {
 		if (ws[i].low == "on" || ws[i].low == "upon") && ws[i+1].low == "request" &&
 			(i+2 == len(ws) || strings.TrimSpace(text[min(ws[i+1].end, ws[i+2].start):ws[i+2].start]) != "" || isDigit(ws[i+2].low[0]) || endsBefore(ws[i+2].low)) {
 			ws[i].low, ws[i+1].low = "if", "asked"
+		}
+	}
+	// "…, save for tenants with an exemption", "…, save on the school
+	// run": an exception, as analyze reads it (saveExcept); "not
+	// counting" is "excluding".
+	for i := 1; i+1 < len(ws); i++ {
+		switch {
+		case ws[i].low == "save" && strings.TrimSpace(text[min(ws[i-1].end, ws[i].start):ws[i].start]) != "" && saveExceptNext(ws[i+1].low):
+			ws[i].low = "except"
+		case ws[i].low == "not" && ws[i+1].low == "counting":
+			ws[i].low, ws[i].end = "excluding", ws[i+1].end
+			ws = slices.Delete(ws, i+1, i+2)
 		}
 	}
 	// "missing from the list", "absent from school": not on it, not in it

@@ -671,7 +671,7 @@ func lex(text string) []rawTok {
 			out[i+1].conj = true
 		}
 	}
-	return perFor(moneyAloud(numberWordsToNumbers(onRequest(out))))
+	return perFor(moneyAloud(numberWordsToNumbers(onRequest(saveExcept(out)))))
 }
 
 // signedShare reports whether the sign at rs[i] ("+", "-", "−") says a
@@ -1122,6 +1122,34 @@ func isUnitWord(s string) bool {
 // "on request within 14 days"; phraseEnds), not "on request forms", "on
 // request day" nor "on request of the board". surfaceTokens reads them so
 // too.
+// saveExcept reads "save" that opens its clause before "for", "on",
+// "in", "at" or "during" as "except" ("…, save for tenants with a medical
+// exemption", "…, save on the school run"), as "save where" and "save
+// that" are read. Not "save on fuel" or "save for later" inside a clause.
+// "not counting" is "excluding" ("not counted towards" is no exception).
+func saveExcept(in []rawTok) []rawTok {
+	for i := 0; i+1 < len(in); i++ {
+		switch {
+		case in[i].low == "save" && i > 0 && in[i-1].clause != in[i].clause && in[i+1].clause == in[i].clause && saveExceptNext(in[i+1].low):
+			in[i].low, in[i].text = "except", "except"
+		case in[i].low == "not" && in[i+1].low == "counting" && in[i+1].clause == in[i].clause:
+			// "28 days NOT counting bank holidays": excluding them.
+			in[i].low, in[i].text = "excluding", "excluding"
+			in = slices.Delete(in, i+1, i+2)
+		}
+	}
+	return in
+}
+
+// saveExceptNext reports whether "save" before w may open an exception.
+func saveExceptNext(w string) bool {
+	switch w {
+	case "for", "on", "in", "at", "during":
+		return true
+	}
+	return false
+}
+
 func onRequest(in []rawTok) []rawTok {
 	for i := 0; i+1 < len(in); i++ {
 		if (in[i].low == "on" || in[i].low == "upon") && in[i+1].low == "request" && in[i+1].clause == in[i].clause && phraseEnds(in, i+1) {

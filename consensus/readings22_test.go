@@ -1,6 +1,9 @@
 package consensus
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestConditionInAnotherForm: a condition whose words the filed rule says
 // in another form of the same word ("a reaction" and "if you react",
@@ -80,6 +83,38 @@ func TestEveryCaseForTheTopicsOne(t *testing.T) {
 	} {
 		if got := everyCase(c.change); got != c.want {
 			t.Errorf("everyCase(%q) = %v, want %v", c.change, got, c.want)
+		}
+	}
+}
+
+// TestSaveAndNotCountingExcept: "save" that opens its clause before "for",
+// "on", "in", "at" or "during" is "except", as "save where" is; "not
+// counting" is "excluding". "save" inside a clause ("save on fuel") and
+// "not counted towards" are no exception.
+func TestSaveAndNotCountingExcept(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Lockers are emptied every Friday evening, except during the exam weeks.",
+			"Lockers are emptied each Friday evening, save during the exam weeks.", Agree},
+		{"The ferry sails every hour, except on public holidays.", "The ferry leaves hourly, save on public holidays.", Agree},
+		{"The ferry sails every hour, except on public holidays.", "The ferry leaves hourly, public holidays included.", Disagree},
+		{"Volunteers get 20 days of leave a year, public holidays excluded.", "volunteers: 20 days leave per year not counting public holidays", Agree},
+		{"Volunteers get 20 days of leave a year including public holidays.", "volunteers: 20 days leave per year not counting public holidays", Disagree},
+		{"Volunteers get 20 days of leave a year including public holidays.", "Volunteers get 20 days of leave a year, public holidays included.", Agree},
+	})
+	for _, c := range []struct {
+		text string
+		want bool // read as an exception
+	}{
+		{"Lockers are emptied on Fridays, save during exam weeks.", true},
+		{"Lockers are emptied on Fridays, save for the staff lockers.", true},
+		{"Drivers who save on fuel get a bonus.", false},
+		{"Leave is 20 days, not counting bank holidays.", true},
+		{"Sick days are not counted towards the 20 days.", false},
+	} {
+		a := analyze(c.text)
+		if got := slices.ContainsFunc(a.conds, func(cd condition) bool { return cd.kind == "unless" }); got != c.want {
+			t.Errorf("%q: an exception read %v, want %v (%+v)", c.text, got, c.want, a.conds)
 		}
 	}
 }
