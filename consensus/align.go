@@ -52,7 +52,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
 		"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
 		"unable to": "@neg", "not able to": "@neg", "fail to": "@neg", "fails to": "@neg", "failed to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
-		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg",
+		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg", "deferred from": "@neg", "deferral from": "@neg",
 		"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 		"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 		"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
@@ -1605,22 +1605,46 @@ func withoutObjectRenamed(changes []string, swaps [][2][]string, recordTopic str
 }
 
 // everyCase reports whether the change c ("old → new") says of every case
-// ("all", "any", "every") what the filed side said of one it named.
+// what the filed side said of one it named: the new side opens with
+// "all", "any", "every", "whatever" or "whichever" ("Intimate
+// examinations" → "All examinations"). Not a quantifier inside it ("the
+// eastern block, all floors"), "any number of" for "unlimited", nor an old
+// side that already spoke of the whole ("a full refund" → "all the
+// money").
 func everyCase(c string) bool {
 	old, new, ok := strings.Cut(c, " → ")
 	if !ok {
 		return false
 	}
-	universal := func(s string) bool {
-		return slices.ContainsFunc(strings.Fields(strings.ToLower(s)), func(w string) bool {
-			switch strings.Trim(w, ".,;:!?()\"'") {
-			case "all", "any", "every", "whatever", "whichever":
-				return true
+	words := func(s string) []string {
+		var out []string
+		for _, w := range strings.Fields(strings.ToLower(s)) {
+			if w = strings.Trim(w, ".,;:!?()\"'"); w != "" {
+				out = append(out, w)
 			}
-			return false
-		})
+		}
+		return out
 	}
-	return universal(new) && !universal(old)
+	nw, ow := words(new), words(old)
+	if len(nw) < 2 {
+		return false
+	}
+	switch nw[0] {
+	case "all", "any", "every", "whatever", "whichever":
+	default:
+		return false
+	}
+	switch nw[1] {
+	case "number", "amount", "kind", "sort", "type", "time", "times", "of", "other", "more":
+		return false
+	}
+	return !slices.ContainsFunc(ow, func(w string) bool {
+		switch w {
+		case "all", "any", "every", "each", "full", "whole", "entire", "complete", "unlimited", "blanket", "total":
+			return true
+		}
+		return false
+	})
 }
 
 // sameReading reports whether two stretches of an edit read the same

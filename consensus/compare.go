@@ -2666,13 +2666,24 @@ func compareConditions(a, b *analysis) []string {
 			}
 			in, of := 0, len(terms)
 			// Another form of a word the other side says ("if you react"
-			// and "any reaction") says it, unless the condition is one
-			// the rule holds in anyway ("even if inducted").
+			// and "any reaction") says it, when it says most words of the
+			// condition so: not a form of the rule's own subject ("when
+			// cleaning" in a rule about cleaners), nor a condition the
+			// rule holds in anyway ("even if inducted"), nor one of whose
+			// two words the other side says only one ("if the chair is
+			// informed" against "informal meetings").
 			even := slices.ContainsFunc(x.terms, func(t term) bool { return t.cond == k && t.even })
+			kinned := 0
 			for _, w := range terms {
-				if all[w] || !even && kinIn(w, all) {
+				switch {
+				case all[w]:
 					in++
+				case !even && !kinIn(w, main) && kinIn(w, all):
+					kinned++
 				}
+			}
+			if kinned > 0 && 2*(in+kinned) > len(terms) {
+				in += kinned
 			}
 			// A measure of the condition ("within 3 km") said again by
 			// the other side is a word of it said.

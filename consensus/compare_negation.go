@@ -20,7 +20,7 @@ var barrierWords = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"blocked": true, "prevented": true, "barred": true, "banned": true, "prohibited": true, "forbidden": true,
 		"stopped": true, "precluded": true, "restricted": true, "disallowed": true, "locked": true,
-		"suspended": true, "excluded": true, "disqualified": true, "debarred": true,
+		"suspended": true, "excluded": true, "disqualified": true, "debarred": true, "deferred": true, "deferral": true, "discouraged": true, "deterred": true,
 		"block": true, "prevent": true, "bar": true, "ban": true, "prohibit": true, "forbid": true, "stop": true,
 		"blocks": true, "prevents": true, "bars": true, "bans": true, "prohibits": true, "forbids": true, "stops": true,
 		"suspend": true, "suspends": true, "exclude": true, "excludes": true,

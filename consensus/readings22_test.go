@@ -21,8 +21,8 @@ func TestConditionInAnotherForm(t *testing.T) {
 			"When they inspect a lift, the engineer signs the logbook in the plant room.", Agree},
 		{"The last players on the court must switch the floodlights off.",
 			"If you're the last ones playing on the court, switch the floodlights off.", Agree},
-		{"Factual errors are corrected in the corrections box of the next edition.",
-			"If we got a fact wrong, the fix goes in the next edition's corrections box.", Agree},
+		{"Any objection to a planning notice is logged by the clerk.",
+			"If anyone objects to a planning notice, the clerk logs it.", Agree},
 		// Words of its own: a condition added or dropped.
 		{"A diner with any reaction to the tasting course is offered the plain menu for the rest of the evening.",
 			"If a diner complains to the manager, they get the plain menu for the rest of the evening.", Disagree},
@@ -30,11 +30,27 @@ func TestConditionInAnotherForm(t *testing.T) {
 			"If it is raining, the last players on the court must switch the floodlights off.", Disagree},
 		{"After every lift inspection the engineer signs the logbook in the plant room.",
 			"After every lift inspection the engineer signs the logbook in the plant room, if the building manager is on site.", Disagree},
+		// A form of the rule's own subject ("cleaners", "when cleaning"),
+		// or a condition with a word of its own beside the form, is a
+		// condition added.
+		{"Window cleaners wear a harness on the roof.", "Window cleaners wear a harness on the roof when cleaning skylights.", Disagree},
+		{"Drivers log their hours on the tablet.", "Drivers log their hours on the tablet if they drive abroad.", Disagree},
+		{"Officers carry a radio on patrol.", "Officers carry a radio on patrol when away from the office.", Disagree},
 		// A condition the rule holds in anyway ("even if") is no form of
 		// the rule's words.
 		{"Only members signed off on the kiln induction may fire the kiln, and they stay in the room while it heats.",
 			"Only full members signed off on the kiln induction may fire the kiln (associate members may not, even if inducted), and they stay in the room while it heats.", Disagree},
 	})
+	// One word of two said in another form ("informed" and "informal")
+	// does not say the condition.
+	for _, p := range [][2]string{
+		{"Informal meetings need no minutes.", "Meetings need no minutes if the chair is informed."},
+		{"Meetings need no minutes if the chair is informed.", "Informal meetings need no minutes."},
+	} {
+		if c := ComparePositions(p[0], p[1]); c.Agreement == Agree {
+			t.Errorf("%q against %q: %v, want no agreement", p[1], p[0], c.Agreement)
+		}
+	}
 	for _, c := range []struct {
 		short, long string
 		want        bool
@@ -78,6 +94,9 @@ func TestEveryCaseForTheTopicsOne(t *testing.T) {
 		{"Intimate examinations → All examinations", true},
 		{"overnight sailing → any sailing", true},
 		{"all staff → every staff member", false},
+		{"east wing → eastern block, all floors", false},
+		{"unlimited → any number", false},
+		{"full → all the money", false},
 		{"night shifts → shifts", false},
 		{"no arrow here", false},
 	} {
@@ -117,4 +136,17 @@ func TestSaveAndNotCountingExcept(t *testing.T) {
 			t.Errorf("%q: an exception read %v, want %v (%+v)", c.text, got, c.want, a.conds)
 		}
 	}
+}
+
+// TestDeferredFrom: "deferred from donating" and "a deferral from
+// donating" keep the donor from it, as "barred from" does: "cannot donate"
+// says the same, "may donate" changes it.
+func TestDeferredFrom(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Donors with a recent tattoo are deferred from donating for 4 months.", "If you've had a tattoo recently you can't donate for 4 months.", Agree},
+		{"Donors with a recent tattoo are deferred from donating for 4 months.", "Donors with a recent tattoo get a 4-month deferral from donating.", Agree},
+		{"Donors with a recent tattoo are deferred from donating for 4 months.", "Donors with a recent tattoo can donate straight away.", Disagree},
+		{"Pilots who fail the medical are deferred from flying until a review.", "A pilot who fails the medical may keep flying until a review.", Disagree},
+	})
 }
