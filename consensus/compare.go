@@ -2714,7 +2714,7 @@ func compareConditions(a, b *analysis) []string {
 			// ("but not for libraries" → "and for libraries").
 			// Unless the other side states them as a condition of their
 			// own ("only if it's travel, travel always needs one").
-			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && plainIn(terms, main, y) && !inCondition(terms, y) && !labelled(terms, y) &&
+			if cd.kind == "unless" && verb == "dropped" && countKind(y.conds, "unless") == 0 && (plainIn(terms, main, y) || includedIn(terms, y)) && !inCondition(terms, y) && !labelled(terms, y) &&
 				!ownRuleSaid(x, cd, y) {
 				out = append(out, fmt.Sprintf("exception dropped: unless %s", cd.text))
 				continue
@@ -2921,6 +2921,31 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 		}
 	}
 	return true
+}
+
+// includedIn reports whether x says every word of ws, none negated, in
+// one clause that says them included ("pens and calendars included",
+// "including the handling replicas", "even the special exhibitions"): an
+// exception said to be under the rule.
+func includedIn(ws []string, x *analysis) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	incl, even := theLexicon().fold(stem("included")), theLexicon().fold(stem("even"))
+	marked := map[int]bool{}
+	for _, t := range x.terms {
+		if !t.neg && (t.w == incl || t.w == even && !x.even) { // "even for …": compareEvenCovered
+			marked[t.clause] = true
+		}
+	}
+	for c := range marked {
+		if !slices.ContainsFunc(ws, func(w string) bool {
+			return !slices.ContainsFunc(x.terms, func(t term) bool { return t.w == w && t.clause == c && !t.neg && t.cond < 0 })
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // negatedIfs counts, for an exception, the conditions of x that say it

@@ -31,7 +31,7 @@ func TestComparePositionsRestated(t *testing.T) {
 			"Orders go with the standard carrier; when a parcel is oversized it goes by freight.", Agree, ""},
 		{"condition dropped", "", "Retry the upload if the server answers 503.", "Retry the upload.", Disagree, "condition dropped"},
 		{"exception put back", "", "Every service ships a health endpoint, except batch jobs.",
-			"Every service ships a health endpoint, including batch jobs.", Disagree, "including"},
+			"Every service ships a health endpoint, including batch jobs.", Disagree, "exception dropped"},
 		{"a reason hides no negation", "", "Never cache responses that set cookies.",
 			"Because it is faster, cache responses that set cookies.", Disagree, "→"},
 

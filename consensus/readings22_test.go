@@ -150,3 +150,24 @@ func TestDeferredFrom(t *testing.T) {
 		{"Pilots who fail the medical are deferred from flying until a review.", "A pilot who fails the medical may keep flying until a review.", Disagree},
 	})
 }
+
+// TestExceptionSaidIncluded: an exception of the filed rule that a
+// position names as included ("pens and calendars included", "including
+// the staff car park", "even the guide dogs") is dropped, as one stated
+// plainly in the rule is. Said as an exception again, or only mentioned
+// beside a negation, it stays.
+func TestExceptionSaidIncluded(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Every bag is searched at the gate; clear plastic bags are exempt.",
+			"Every bag, clear plastic bags included, is searched at the gate.", Disagree},
+		{"All vans are washed on Mondays, except the refrigerated vans.",
+			"All vans, including the refrigerated vans, are washed on Mondays.", Disagree},
+		{"Dogs are not allowed in the cafe, except guide dogs.",
+			"No dogs in the cafe at all, not even guide dogs.", Disagree},
+		{"Every bag is searched at the gate; clear plastic bags are exempt.",
+			"Bags get searched at the gate, but clear plastic ones are exempt.", Agree},
+		{"All vans are washed on Mondays, except the refrigerated vans.",
+			"Vans, including the ones on loan, are washed on Mondays, apart from the refrigerated vans.", Agree},
+	})
+}
