@@ -130,7 +130,7 @@ func TestNames(t *testing.T) {
 func TestDisregardsAndStrength(t *testing.T) {
 	for text, want := range map[string]string{
 		"Anyone over 21 can rent a car, whatever their licence date.": "whatever their licence date",
-		"Deleted after 90 days, open complaint or not.":               "or not",
+		"Deleted after 90 days, open complaint or not.":               "open complaint or not",
 		"Replace tyres at 3 mm; the mileage does not matter.":         "does not matter",
 		"Renew it whichever comes first.":                             "",
 		"Notes: notwithstanding nothing.":                             "",

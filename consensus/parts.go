@@ -366,8 +366,42 @@ func disregards(text string) string {
 			if (c == "wherever" || c == "whatever" || c == "whichever") && superlative(said) {
 				continue // "wherever the median ping is lowest" picks one
 			}
+			if c == "or not" {
+				// "cancelled or not", "special diet or not": what is set
+				// aside stands before the cue.
+				said = strings.TrimSpace(wordsBefore(low, k, 2) + " " + said)
+			}
 			return said
 		}
+	}
+	return orNoSame(low)
+}
+
+// wordsBefore is the last n words of s[:k] within its clause.
+func wordsBefore(s string, k, n int) string {
+	start := k
+	for start > 0 && !strings.ContainsRune(",;.!?:(\n", rune(s[start-1])) {
+		start--
+	}
+	ws := strings.Fields(s[start:k])
+	return strings.Join(ws[max(0, len(ws)-n):], " ")
+}
+
+// orNoSame finds "X or no X" in low ("notice or no notice", "receipt or
+// no receipt"): X set aside. It returns the phrase, or "".
+func orNoSame(low string) string {
+	for off := 0; off < len(low); {
+		k := strings.Index(low[off:], " or no ")
+		if k < 0 {
+			return ""
+		}
+		k += off
+		before := strings.Fields(wordsBefore(low, k, 1))
+		rest := low[k+len(" or no "):]
+		if len(before) == 1 && len(before[0]) > 2 && indexWord(rest, before[0]) == 0 {
+			return before[0] + " or no " + before[0]
+		}
+		off = k + 1
 	}
 	return ""
 }
@@ -420,7 +454,7 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 	if cue == "" || disregards(filed) != "" {
 		return nil
 	}
-	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only && !carveOutLost(a, b, position) {
+	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only && !carveOutLost(a, b, position) && !(plainlyAside(cue) && namesAside(a, cue)) {
 		return nil // nothing the filed rule sets that could be set aside
 	}
 	always := theLexicon().fold(stem("always"))
@@ -428,6 +462,33 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 		return nil // "islands always go by post" is "islands: post, whatever the weight"
 	}
 	return []string{"condition set aside: " + cue}
+}
+
+// plainlyAside reports whether the set-aside phrase said says in so many
+// words that a thing does not matter ("cancelled or not", "no matter
+// when", "regardless of the weather", "notice or no notice"), not a
+// "whatever" or "whichever" that may only name a thing ("whatever is left
+// over").
+func plainlyAside(said string) bool {
+	for _, c := range []string{"or not", "regardless", "irrespective", "no matter", " or no "} {
+		if strings.Contains(said, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesAside reports whether the filed rule a says a content word of the
+// phrase a position sets aside ("affected" of "affected or not", "notice"
+// of "notice or no notice"): the rule speaks of what the position says
+// does not matter ("customers whose data was affected are notified",
+// "a flat that has not given notice").
+func namesAside(a *analysis, said string) bool {
+	lx := theLexicon()
+	words := set(analyze(said).words())
+	return slices.ContainsFunc(a.terms, func(t term) bool {
+		return words[t.w] && !lx.generic[t.w] && !lx.light[t.w] && !strings.HasPrefix(t.w, "#")
+	})
 }
 
 // Modality: how strongly a rule binds. strongCues command; weakCues only

@@ -2,6 +2,7 @@ package consensus
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -170,4 +171,37 @@ func TestExceptionSaidIncluded(t *testing.T) {
 		{"All vans are washed on Mondays, except the refrigerated vans.",
 			"Vans, including the ones on loan, are washed on Mondays, apart from the refrigerated vans.", Agree},
 	})
+}
+
+// TestSetAsideWhatTheRuleNames: a position that says a thing the filed
+// rule speaks of does not matter ("booked or not", "whether or not it is
+// a weekend", "receipt or no receipt", "no matter when") sets the rule's
+// qualifier aside, though the rule states it with no condition word
+// ("members who have not booked", "weekday visits"). A "whatever" that
+// names a thing ("whatever is left over") sets nothing aside, nor a phrase
+// about a thing the rule does not speak of.
+func TestSetAsideWhatTheRuleNames(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A member who turns up without booking pays the drop-in rate of 8 pounds.",
+			"drop-in rate is 8 pounds for anyone who turns up, booked or not", Disagree},
+		{"Returns without a receipt get store credit only.",
+			"Returns get store credit only, receipt or no receipt.", Disagree},
+		{"Season tickets bought in the last 30 days are refunded in full.",
+			"Season tickets are refunded in full, no matter when they were bought.", Disagree},
+		{"Weekday visits to the archive need an appointment.",
+			"Visits to the archive need an appointment, whether or not it is a weekday.", Disagree},
+		{"Leftover soup is frozen in labelled tubs at the end of service.",
+			"At the end of service whatever soup is left over goes into labelled tubs in the freezer.", Agree},
+	})
+	for _, c := range []struct{ text, want string }{
+		{"the fee is 8 pounds, booked or not", "booked or not"},
+		{"store credit only, receipt or no receipt.", "receipt or no receipt"},
+		{"credit or no credit", "credit or no credit"},
+		{"a yes or no answer", ""},
+	} {
+		if got := disregards(c.text); !strings.HasSuffix(got, c.want) || c.want == "" && got != "" {
+			t.Errorf("disregards(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
 }
