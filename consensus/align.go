@@ -52,7 +52,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
 		"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
 		"unable to": "@neg", "not able to": "@neg", "fail to": "@neg", "fails to": "@neg", "failed to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
-		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg", "deferred from": "@neg", "deferral from": "@neg",
+		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg", "deferred from": "@neg",
 		"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 		"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 		"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
@@ -61,7 +61,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"must": "@must", "shall": "@must", "required": "@must", "mandatory": "@must", "has to": "@must", "have to": "@must", "needs to": "@must", "need to": "@must",
 		"should": "@should", "may": "@may", "can": "@may", "might": "@may", "optional": "@may", "allowed": "@may", "allow": "@may", "allows": "@may", "permitted": "@may",
 		"if": "@if", "when": "@if", "whenever": "@if", "while": "@if", "once": "@if", "as long as": "@if", "provided": "@if",
-		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "the exception": "@unless", "an exception": "@unless", "apart from": "@unless", "not including": "@unless", "excluded": "@unless", "by default": "@unless",
+		"unless": "@unless", "except": "@unless", "save where": "@unless", "save when": "@unless", "save if": "@unless", "save that": "@unless", "excluding": "@unless", "excepted": "@unless", "exempt": "@unless", "the exception": "@unless", "an exception": "@unless", "apart from": "@unless", "not including": "@unless", "excluded": "@unless", "exclude": "@unless", "excludes": "@unless", "by default": "@unless",
 		"above": "@above", "over": "@above", "beyond": "@above", "exceed": "@above", "exceeds": "@above", "exceeding": "@above", "exceeded": "@above", "in excess of": "@above", "older than": "@above", "younger than": "@below", "below": "@below", "under": "@below",
 		"more than": "@above", "greater than": "@above", "larger than": "@above", "less than": "@below", "fewer than": "@below", "smaller than": "@below",
 		"at least": "@least", "minimum": "@least", "or more": "@least", "or later": "@least", "and later": "@least",
@@ -77,6 +77,25 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
 	}
 })
+
+// notCountingBefore reports whether "not counting" after prev (joined:
+// no mark stands between them) and before next leaves next out: not
+// after a form of "be", "keep" or "stop" ("the meter is not counting
+// steps"), nor before "on", "towards", "to", "as", "down" or "up" ("not
+// counting towards the limit").
+func notCountingBefore(prev string, joined bool, next string) bool {
+	if joined {
+		switch prev {
+		case "is", "are", "was", "were", "be", "been", "being", "keep", "keeps", "kept", "stop", "stops", "stopped", "am", "but":
+			return false // "is counting entries but not counting exits"
+		}
+	}
+	switch next {
+	case "on", "towards", "toward", "to", "as", "down", "up":
+		return false
+	}
+	return true
+}
 
 // wholeSpans are the stretches of time that "all" before them spans
 // whole: "all day" is the whole day, not every day.
@@ -302,11 +321,20 @@ func surfaceTokens(text string) []surfaceTok {
 	// "…, save for tenants with an exemption", "…, save on the school
 	// run": an exception, as analyze reads it (saveExcept); "not
 	// counting" is "excluding".
+	// "a deferral from donating" bars the act, as analyze reads it
+	// (barrierAt); "a deferral from paying VAT" only puts it off.
+	for i := 0; i+2 < len(ws); i++ {
+		if ws[i].low == "deferral" && ws[i+1].low == "from" && deferredActs()[ws[i+2].low] {
+			ws[i].low = "barred"
+		}
+	}
+	gapBefore := func(k int) string { return strings.TrimSpace(text[min(ws[k-1].end, ws[k].start):ws[k].start]) }
 	for i := 1; i+1 < len(ws); i++ {
 		switch {
-		case ws[i].low == "save" && strings.TrimSpace(text[min(ws[i-1].end, ws[i].start):ws[i].start]) != "" && saveExceptNext(ws[i+1].low):
+		case ws[i].low == "save" && gapBefore(i) != "" && !strings.Contains(gapBefore(i), ":") && saveExceptNext(ws[i+1].low) &&
+			(i+2 == len(ws) || gapBefore(i+2) != "" || !saveVerbNext(ws[i+1].low, ws[i+2].low)):
 			ws[i].low = "except"
-		case ws[i].low == "not" && ws[i+1].low == "counting":
+		case ws[i].low == "not" && ws[i+1].low == "counting" && i+2 < len(ws) && gapBefore(i+2) == "" && notCountingBefore(ws[i-1].low, gapBefore(i) == "", ws[i+2].low):
 			ws[i].low, ws[i].end = "excluding", ws[i+1].end
 			ws = slices.Delete(ws, i+1, i+2)
 		}
@@ -1054,6 +1082,12 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
 			continue // "…, except X, which …" → "…. X …": compareConditions reads it
 		}
+		if len(gaps) == 1 && (len(g.a) == 0 && quantifierOnly(b, g.b) || len(g.b) == 0 && quantifierOnly(a, g.a)) {
+			// "Shops close at 8pm" → "All shops close at 8pm", nothing
+			// else changed: beside another change ("Laden tankers" → "All
+			// laden vessels") it may widen the rule.
+			continue
+		}
 		kind := residual(ga, gb, common >= strictShare*longer, ka, kb)
 		if kind != stretchKeeps && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
 			// A stretch of function words only is named with the word
@@ -1604,6 +1638,23 @@ func withoutObjectRenamed(changes []string, swaps [][2][]string, recordTopic str
 	return out
 }
 
+// quantifierOnly reports whether the tokens g of text are one "all",
+// "every", "any" or "each" alone, not before "of": said before a thing
+// that a rule names in the plural, it says no more than the plural does.
+func quantifierOnly(text string, g []surfaceTok) bool {
+	if len(g) != 1 {
+		return false
+	}
+	switch strings.ToLower(text[g[0].start:g[0].end]) {
+	case "all", "every", "any", "each":
+		// Not "any of our quiz shows": a share of a whole, which the
+		// other side may narrow ("this particular quiz show").
+		next := strings.Fields(strings.ToLower(text[g[0].end:]))
+		return len(next) == 0 || strings.Trim(next[0], ".,;:!?") != "of"
+	}
+	return false
+}
+
 // everyCase reports whether the change c ("old → new") says of every case
 // what the filed side said of one it named: the new side opens with
 // "all", "any", "every", "whatever" or "whichever" ("Intimate
@@ -1637,6 +1688,9 @@ func everyCase(c string) bool {
 	switch nw[1] {
 	case "number", "amount", "kind", "sort", "type", "time", "times", "of", "other", "more":
 		return false
+	}
+	if !slices.ContainsFunc(ow, func(w string) bool { return !slices.Contains(nw[1:], w) }) {
+		return false // "Shops" → "All shops": the same thing, every one of it
 	}
 	return !slices.ContainsFunc(ow, func(w string) bool {
 		switch w {

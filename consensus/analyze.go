@@ -228,6 +228,9 @@ type rawTok struct {
 	conj     bool   // follows "and", "or" or "nor"
 	clock    bool   // a time of day ("22:00", "10 pm"), num in hours
 	hyphened bool   // joined by a hyphen to the word before: the "off" of "take-off"
+	// opener is the mark that opened the token's clause (',', ':', ';'),
+	// 0 for the first clause.
+	opener rune
 }
 
 // clockAt reads a time of day at rs[i:j] (the digits of a number): "22:00",
@@ -409,8 +412,10 @@ func lex(text string) []rawTok {
 	var out []rawTok
 	clause := 0
 	sentenceOf := []int{0} // by clause
-	breakClause := func(sentenceEnd bool) {
+	openerOf := []rune{0}  // by clause
+	breakClause := func(sentenceEnd bool, mark rune) {
 		clause++
+		openerOf = append(openerOf, mark)
 		n := sentenceOf[len(sentenceOf)-1]
 		if sentenceEnd {
 			n++
@@ -649,14 +654,14 @@ func lex(text string) []rawTok {
 		case strings.ContainsRune(",;:.!?()[]{}\n—–", r):
 			// A period inside a word was handled above; here it ends a
 			// clause.
-			breakClause(strings.ContainsRune(";.!?\n", r))
+			breakClause(strings.ContainsRune(";.!?\n", r), r)
 			i++
 		case r == '-' && i+1 < len(rs) && rs[i+1] == '-':
-			breakClause(false)
+			breakClause(false, '-')
 			i += 2
 		case r == '-' && (i == 0 || rs[i-1] == ' ' || rs[i-1] == '\n') && (i+1 == len(rs) || rs[i+1] == ' '):
 			// "- islands: national postal service": a bullet.
-			breakClause(true)
+			breakClause(true, '-')
 			i++
 		default:
 			i++
@@ -665,7 +670,7 @@ func lex(text string) []rawTok {
 	out = degreesOf(out)
 	for i := range out {
 		if c := out[i].clause; c < len(sentenceOf) {
-			out[i].sentence = sentenceOf[c]
+			out[i].sentence, out[i].opener = sentenceOf[c], openerOf[c]
 		}
 		if i+1 < len(out) && isConj(out[i].low) {
 			out[i+1].conj = true
@@ -1122,17 +1127,22 @@ func isUnitWord(s string) bool {
 // "on request within 14 days"; phraseEnds), not "on request forms", "on
 // request day" nor "on request of the board". surfaceTokens reads them so
 // too.
-// saveExcept reads "save" that opens its clause before "for", "on",
-// "in", "at" or "during" as "except" ("…, save for tenants with a medical
-// exemption", "…, save on the school run"), as "save where" and "save
-// that" are read. Not "save on fuel" or "save for later" inside a clause.
-// "not counting" is "excluding" ("not counted towards" is no exception).
+// saveExcept reads "save" that opens a clause after a comma, a semicolon
+// or a dash, before "for", "on", "in", "at" or "during", as "except"
+// ("…, save for tenants with a medical exemption", "…, save on the school
+// run"), as "save where" and "save that" are read. Not "save on fuel"
+// inside a clause, "Staff: save in the shared drive" (an instruction
+// after a label), "save at least 10%" or "save for retirement".
+// "not counting" before what it leaves out is "excluding" ("28 days NOT
+// counting bank holidays"); not "the meter is not counting", "not
+// counting towards the limit".
 func saveExcept(in []rawTok) []rawTok {
 	for i := 0; i+1 < len(in); i++ {
 		switch {
-		case in[i].low == "save" && i > 0 && in[i-1].clause != in[i].clause && in[i+1].clause == in[i].clause && saveExceptNext(in[i+1].low):
+		case in[i].low == "save" && i > 0 && in[i-1].clause != in[i].clause && in[i].opener != ':' && in[i+1].clause == in[i].clause &&
+			saveExceptNext(in[i+1].low) && (i+2 == len(in) || !saveVerbNext(in[i+1].low, in[i+2].low)):
 			in[i].low, in[i].text = "except", "except"
-		case in[i].low == "not" && in[i+1].low == "counting" && in[i+1].clause == in[i].clause:
+		case in[i].low == "not" && in[i+1].low == "counting" && in[i+1].clause == in[i].clause && notCountingExcludes(in, i):
 			// "28 days NOT counting bank holidays": excluding them.
 			in[i].low, in[i].text = "excluding", "excluding"
 			in = slices.Delete(in, i+1, i+2)
@@ -1148,6 +1158,29 @@ func saveExceptNext(w string) bool {
 		return true
 	}
 	return false
+}
+
+// saveVerbNext reports whether "save" before prep and w is the verb:
+// "save at least 10%", "save for later", "save for retirement".
+func saveVerbNext(prep, w string) bool {
+	switch prep + " " + w {
+	case "at least", "at most", "for later", "for retirement", "for the future", "on costs", "on fuel", "on energy":
+		return true
+	}
+	return false
+}
+
+// notCountingExcludes reports whether "not counting" at in[i] leaves out
+// what follows it in its clause (notCountingBefore).
+func notCountingExcludes(in []rawTok, i int) bool {
+	if i+2 >= len(in) || in[i+2].clause != in[i].clause {
+		return false // "the meter is not counting."
+	}
+	prev := ""
+	if i > 0 {
+		prev = in[i-1].low
+	}
+	return notCountingBefore(prev, i > 0 && in[i-1].clause == in[i].clause, in[i+2].low)
 }
 
 func onRequest(in []rawTok) []rawTok {

@@ -20,7 +20,7 @@ var barrierWords = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"blocked": true, "prevented": true, "barred": true, "banned": true, "prohibited": true, "forbidden": true,
 		"stopped": true, "precluded": true, "restricted": true, "disallowed": true, "locked": true,
-		"suspended": true, "excluded": true, "disqualified": true, "debarred": true, "deferred": true, "deferral": true, "discouraged": true, "deterred": true,
+		"suspended": true, "excluded": true, "disqualified": true, "debarred": true, "deferred": true,
 		"block": true, "prevent": true, "bar": true, "ban": true, "prohibit": true, "forbid": true, "stop": true,
 		"blocks": true, "prevents": true, "bars": true, "bans": true, "prohibits": true, "forbids": true, "stops": true,
 		"suspend": true, "suspends": true, "exclude": true, "excludes": true,
@@ -38,8 +38,10 @@ func barrierAt(toks []rawTok, i int) int {
 	}
 	t, next, then := toks[i].low, toks[i+1].low, toks[i+2].low
 	switch {
-	case barrierWords()[t] && next == "from" && len(then) > 4 && strings.HasSuffix(then, "ing") && isLetters(then):
+	case barrierWords()[t] && next == "from" && len(then) > 4 && strings.HasSuffix(then, "ing") && isLetters(then) && !(t == "deferred" && movedTo(toks, i+3)):
 		return 2
+	case t == "deferral" && next == "from" && deferredActs()[then]:
+		return 2 // "a three-month deferral from donating"; not "from paying VAT until April"
 	case (t == "unable" || t == "incapable") && next == "to":
 		return 2
 	case (t == "fail" || t == "fails" || t == "failed" || t == "failing") && next == "to" && isLetters(then) && then != "the" && then != "a" && then != "an":
@@ -47,6 +49,28 @@ func barrierAt(toks []rawTok, i int) int {
 	}
 	return 0
 }
+
+// movedTo reports whether a "to" follows toks[k] within four tokens of
+// its clause: "deferred from opening day to the following Monday" moves a
+// date, it keeps no one from opening.
+func movedTo(toks []rawTok, k int) bool {
+	for j := k; j < len(toks) && j < k+4 && toks[j].clause == toks[k-1].clause; j++ {
+		if toks[j].low == "to" {
+			return true
+		}
+	}
+	return false
+}
+
+// deferredActs are the acts a deferral keeps someone from ("a deferral
+// from donating"), rather than puts off ("a deferral from paying VAT").
+var deferredActs = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("donating giving flying diving driving training serving enlisting competing playing working operating riding racing boxing swimming") {
+		m[w] = true
+	}
+	return m
+})
 
 // contrasted reports whether the condition k of x, opened by "while", is
 // a rule of its own set beside the first rather than a time the rule holds

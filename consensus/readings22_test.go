@@ -205,3 +205,48 @@ func TestSetAsideWhatTheRuleNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNotExceptionsAfterAll: the words these readings take for an
+// exception or a bar in their other uses. "save" as the verb (after a
+// label's colon, "save at least", "save for retirement"), "not counting"
+// as a verb ("the counter is not counting"), a deferral that puts a
+// payment off, "discouraged from" (a recommendation, not a bar), "all"
+// before a plural that says all already.
+func TestNotExceptionsAfterAll(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Reporters must save drafts in the newsroom folder, not on their laptops.",
+			"Reporters: save in the newsroom folder, never on your laptop.", Agree},
+		{"Members save at least 10% on tickets bought before May.",
+			"On tickets bought before May, members save at least 10%.", Agree},
+		{"The footfall counter stops counting when the doors are locked.",
+			"When the doors are locked the footfall counter is not counting.", Agree},
+		{"Sick days with a note do not count towards the absence limit.",
+			"Sick days with a note are not counting towards the absence limit.", Agree},
+		{"Course starts are deferred from the first Monday to the second Monday of term.",
+			"Courses start on the second Monday of term instead of the first.", Agree},
+		{"Visitors are discouraged from feeding the ducks.",
+			"Feeding the ducks is discouraged.", Agree},
+		{"Ferries leave every hour, except in January.", "All ferries leave every hour, save in January.", Agree},
+		{"Quotes exclude delivery.", "Quotes: delivery excluded.", Agree},
+		// The bars these readings do read.
+		{"Riders who fail the vet check are deferred from racing for 7 days.", "A rider who fails the vet check may race the next day.", Disagree},
+		{"Riders who fail the vet check get a deferral from racing for 7 days.", "Riders who fail the vet check are barred from racing for 7 days.", Agree},
+	})
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"a deferral from racing for 7 days", 2},
+		{"a deferral from paying business rates", 0},
+		{"deferred from donating for 3 months", 2},
+		{"deferred from opening day to the Monday", 0},
+		{"discouraged from feeding the ducks", 0},
+	} {
+		toks := lex(c.text)
+		i := slices.IndexFunc(toks, func(t rawTok) bool { return strings.HasPrefix(t.low, "defer") || t.low == "discouraged" })
+		if got := barrierAt(toks, i); got != c.want {
+			t.Errorf("barrierAt(%q) = %d, want %d", c.text, got, c.want)
+		}
+	}
+}
