@@ -996,6 +996,13 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 	common, longer := float64(c), float64(max(n, m))
 	var al alignment
 	if common < exchangeShare*longer {
+		// Two things of several words that traded places align too
+		// little to be read as an edit: "the housekeeping supervisor
+		// phones and enters with the duty manager" → "the duty manager
+		// phones and enters with the housekeeping supervisor".
+		if ex := traded(a, b, withSmallWords(ta), withSmallWords(tb)); ex != "" {
+			al.exchanges = []string{ex}
+		}
 		return al
 	}
 	// An edit: most of both sides align, or more than half of them with

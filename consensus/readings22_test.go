@@ -250,3 +250,20 @@ func TestNotExceptionsAfterAll(t *testing.T) {
 		}
 	}
 }
+
+// TestTradedNamesOfSeveralWords: two names of several words that trade
+// places ("the shift supervisor … the duty nurse" → "the duty nurse … the
+// shift supervisor") align too little to read as an edit, and were read as
+// a rewording; they trade roles as one-word names do.
+func TestTradedNamesOfSeveralWords(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The shift supervisor calls the ward and visits with the duty nurse.",
+			"The duty nurse calls the ward and visits with the shift supervisor.", Disagree},
+		{"The night porter locks the gate and checks it with the estates officer.",
+			"The estates officer locks the gate and checks it with the night porter.", Disagree},
+		{"The shift supervisor signs the controlled drugs book and the duty nurse countersigns it.",
+			"The controlled drugs book is signed by the shift supervisor and countersigned by the duty nurse.", Agree},
+		{"Tea and fresh coffee are served at the morning break.", "Fresh coffee and tea are served at the morning break.", Agree},
+	})
+}
