@@ -1089,7 +1089,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
 			continue // "…, except X, which …" → "…. X …": compareConditions reads it
 		}
-		if len(gaps) == 1 && (len(g.a) == 0 && quantifierOnly(b, g.b) || len(g.b) == 0 && quantifierOnly(a, g.a)) {
+		if len(gaps) == 1 && (len(g.a) == 0 && quantifierOnly(b, a, g.b) || len(g.b) == 0 && quantifierOnly(a, b, g.a)) {
 			// "Shops close at 8pm" → "All shops close at 8pm", nothing
 			// else changed: beside another change ("Laden tankers" → "All
 			// laden vessels") it may widen the rule.
@@ -1646,20 +1646,77 @@ func withoutObjectRenamed(changes []string, swaps [][2][]string, recordTopic str
 }
 
 // quantifierOnly reports whether the tokens g of text are one "all",
-// "every", "any" or "each" alone, not before "of": said before a thing
-// that a rule names in the plural, it says no more than the plural does.
-func quantifierOnly(text string, g []surfaceTok) bool {
+// "every", "any" or "each" that says no more than the plural the other
+// text (other) uses: "All shops close at 8pm" is "Shops close at 8pm",
+// "all the keys" is "the keys". Not "any of our shows" (a share), "pay 800
+// EUR each" or "the partners each hold 40%" (a count per item), "all"
+// under a condition or a negation ("when all alarms sound", "does not
+// cover all damage"), nor "any alarm" where the other side names one
+// ("the alarm").
+func quantifierOnly(text, other string, g []surfaceTok) bool {
 	if len(g) != 1 {
 		return false
 	}
-	switch strings.ToLower(text[g[0].start:g[0].end]) {
+	q := strings.ToLower(text[g[0].start:g[0].end])
+	switch q {
 	case "all", "every", "any", "each":
-		// Not "any of our quiz shows": a share of a whole, which the
-		// other side may narrow ("this particular quiz show").
-		next := strings.Fields(strings.ToLower(text[g[0].end:]))
-		return len(next) == 0 || strings.Trim(next[0], ".,;:!?") != "of"
+	default:
+		return false
 	}
-	return false
+	next := strings.Fields(strings.ToLower(text[g[0].end:]))
+	nx := ""
+	if len(next) > 0 {
+		nx = strings.Trim(next[0], ".,;:!?")
+	}
+	if nx == "of" {
+		return false
+	}
+	// The words before the quantifier, within its clause.
+	start := g[0].start
+	for start > 0 && !strings.ContainsRune(",;.!?:(\n", rune(text[start-1])) {
+		start--
+	}
+	before := strings.Fields(strings.ToLower(text[start:g[0].start]))
+	if q == "each" {
+		// Only where it opens its clause or follows a preposition ("for
+		// each guest"), and not at the end of one ("800 EUR each").
+		endsClause := len(next) == 0 || nx != strings.TrimRight(next[0], ".,;:!?")
+		if endsClause || len(before) > 0 && !slices.Contains([]string{"for", "to", "on", "at", "in", "from", "with", "by"}, before[len(before)-1]) {
+			return false
+		}
+	}
+	if q != "any" {
+		switch nx {
+		case "the", "these", "those", "our", "your", "their", "my", "his", "her", "its":
+			return true // "all the keys" is "the keys"
+		}
+		// "when all alarms sound", "staff who meet all targets", "does
+		// not cover all damage": under a condition or a negation "all"
+		// is not the bare plural.
+		for _, w := range before {
+			w = strings.Trim(w, ".,;:!?")
+			switch w {
+			case "if", "when", "whenever", "once", "unless", "until", "who", "that", "which", "where", "whose", "not", "never", "no", "without", "cannot":
+				return false
+			}
+			if strings.HasSuffix(w, "n't") {
+				return false
+			}
+		}
+	} else if nx != "" {
+		// "If the alarm sounds" → "If any alarm sounds": one named thing
+		// widened to whichever.
+		lo := strings.Fields(strings.ToLower(other))
+		for i := 1; i < len(lo); i++ {
+			if strings.Trim(lo[i], ".,;:!?") == nx {
+				switch lo[i-1] {
+				case "the", "a", "an", "this", "that", "our", "your":
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // everyCase reports whether the change c ("old → new") says of every case

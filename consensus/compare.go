@@ -2923,25 +2923,48 @@ func plainIn(ws []string, rule map[string]bool, x *analysis) bool {
 	return true
 }
 
-// includedIn reports whether x says every word of ws, none negated, in
-// one clause that says them included ("pens and calendars included",
-// "including the handling replicas", "even the special exhibitions"): an
-// exception said to be under the rule.
+// includedIn reports whether x says the exception whose words are ws
+// included in its rule: right after "including" or "even" ("including
+// the refrigerated vans", "even the special exhibitions"), or right
+// before a closing "included" ("pens and calendars included"), none of
+// its words negated or in a condition. Not "X including Y" or "included
+// in the headcount" (the words elsewhere in the clause), "even hours",
+// nor a mark that goes on about an exception its sentence states in a
+// clause of its own ("night staff skip it, even the night managers").
 func includedIn(ws []string, x *analysis) bool {
 	if len(ws) == 0 {
 		return false
 	}
 	incl, even := theLexicon().fold(stem("included")), theLexicon().fold(stem("even"))
-	marked := map[int]bool{}
-	for _, t := range x.terms {
-		if !t.neg && (t.w == incl || t.w == even && !x.even) { // "even for …": compareEvenCovered
-			marked[t.clause] = true
-		}
+	says := func(ts []term) bool {
+		return !slices.ContainsFunc(ws, func(w string) bool {
+			return !slices.ContainsFunc(ts, func(t term) bool { return t.w == w && !t.neg && t.cond < 0 })
+		})
 	}
-	for c := range marked {
-		if !slices.ContainsFunc(ws, func(w string) bool {
-			return !slices.ContainsFunc(x.terms, func(t term) bool { return t.w == w && t.clause == c && !t.neg && t.cond < 0 })
-		}) {
+	for i, m := range x.terms {
+		if m.neg || !(m.w == incl || m.w == even && !x.even) { // "even for …": compareEvenCovered
+			continue
+		}
+		var before, after []term // the clause's other terms, in order
+		restated := false
+		for j, t := range x.terms {
+			switch {
+			case j != i && t.clause == m.clause && t.at > m.at:
+				after = append(after, t)
+			case j != i && t.clause == m.clause:
+				before = append(before, t)
+			case t.clause != m.clause && x.sentence(t.clause) == x.sentence(m.clause) && !restated:
+				restated = says(slices.DeleteFunc(slices.Clone(x.terms), func(u term) bool { return u.clause != t.clause }))
+			}
+		}
+		if restated {
+			continue
+		}
+		closing := strings.HasSuffix(strings.ToLower(m.text), "ed") // "included", not "including"
+		if !closing && len(after) > 0 && after[0].at-m.to <= 3 && says(after[:min(len(after), len(ws)+2)]) {
+			return true
+		}
+		if (closing || m.w == even) && len(after) == 0 && len(before) > 0 && m.at-before[len(before)-1].to <= 3 && says(before) {
 			return true
 		}
 	}

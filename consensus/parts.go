@@ -369,7 +369,9 @@ func disregards(text string) string {
 			if c == "or not" {
 				// "cancelled or not", "special diet or not": what is set
 				// aside stands before the cue.
-				said = strings.TrimSpace(wordsBefore(low, k, 2) + " " + said)
+				if !strings.HasSuffix(strings.TrimSpace(low[:k]), "whether") {
+					said = strings.TrimSpace(wordsBefore(low, k, 2) + " " + said)
+				}
 			}
 			return said
 		}
@@ -454,7 +456,7 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 	if cue == "" || disregards(filed) != "" {
 		return nil
 	}
-	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only && !carveOutLost(a, b, position) && !(plainlyAside(cue) && namesAside(a, cue)) {
+	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only && !carveOutLost(a, b, position) && !(plainlyAside(cue) && namesAside(a, cue, filed, position)) {
 		return nil // nothing the filed rule sets that could be set aside
 	}
 	always := theLexicon().fold(stem("always"))
@@ -480,14 +482,60 @@ func plainlyAside(said string) bool {
 
 // namesAside reports whether the filed rule a says a content word of the
 // phrase a position sets aside ("affected" of "affected or not", "notice"
-// of "notice or no notice"): the rule speaks of what the position says
-// does not matter ("customers whose data was affected are notified",
-// "a flat that has not given notice").
-func namesAside(a *analysis, said string) bool {
+// of "notice or no notice", the two words after "regardless of"): the
+// rule speaks of what the position says does not matter ("customers
+// whose data was affected are notified", "a flat that has not given
+// notice"). Not a word the position says outside the phrase too (the
+// rule's subject: "every parcel, regardless of parcel size"), one of a
+// list ("members and non-members"), one the rule says of every case ("in
+// all weather"), nor one in a sentence of the rule the position does not
+// otherwise speak of.
+func namesAside(a *analysis, said, filed, position string) bool {
 	lx := theLexicon()
-	words := set(analyze(said).words())
+	// What is set aside: "X or not", "X or no X", or the few words after
+	// "regardless of", "irrespective of", "no matter" ("regardless of the
+	// weather the market opens at 8" sets aside the weather).
+	phrase := said
+	for _, c := range []string{"regardless of", "irrespective of", "regardless", "irrespective", "no matter"} {
+		if k := strings.Index(said, c); k >= 0 {
+			ws := strings.Fields(said[k+len(c):])
+			for len(ws) > 0 && slices.Contains([]string{"the", "a", "an", "their", "its", "his", "her", "your", "how", "when", "what", "whether", "who", "which", "where"}, ws[0]) {
+				ws = ws[1:]
+			}
+			phrase = strings.Join(ws[:min(len(ws), 2)], " ")
+			break
+		}
+	}
+	words := set(analyze(phrase).words())
+	// A word the position says outside the phrase is what the rule is
+	// about ("every parcel …, regardless of parcel size"), not its
+	// qualifier.
+	rest := strings.Replace(strings.ToLower(position), said, " ", 1)
+	outside := set(analyze(rest).words())
+	lowFiled := strings.ToLower(filed)
 	return slices.ContainsFunc(a.terms, func(t term) bool {
-		return words[t.w] && !lx.generic[t.w] && !lx.light[t.w] && !strings.HasPrefix(t.w, "#")
+		if !words[t.w] || lx.generic[t.w] || lx.light[t.w] || strings.HasPrefix(t.w, "#") || outside[t.w] || t.listed {
+			return false
+		}
+		// "…; in bad weather the stalls are covered": named in a sentence
+		// of the rule the position does not speak of.
+		if !slices.ContainsFunc(a.terms, func(u term) bool {
+			return u.w != t.w && a.sentence(u.clause) == a.sentence(t.clause) && outside[u.w]
+		}) {
+			return false
+		}
+		// "in all weather", "of every rank", "on every ride": the rule
+		// names every case of it.
+		if tt := strings.ToLower(t.text); tt != "" {
+			for _, p := range []string{"of ", "in ", "on ", "for ", "at ", "from "} {
+				for _, q := range []string{"all ", "every ", "any ", "each "} {
+					if strings.Contains(lowFiled, p+q+tt) {
+						return false
+					}
+				}
+			}
+		}
+		return true
 	})
 }
 

@@ -267,3 +267,28 @@ func TestTradedNamesOfSeveralWords(t *testing.T) {
 		{"Tea and fresh coffee are served at the morning break.", "Fresh coffee and tea are served at the morning break.", Agree},
 	})
 }
+
+// TestIncludedSetAsideAndAllWhereNot: what a third review found these
+// readings taking in. "including" and "even" mark the exception only
+// right before it, "included" only right after it at the end of its
+// clause; "regardless of" sets aside its next two words, not the rule's
+// own subject; "all" under a condition or a negation, "any" for a thing
+// the other side names, and "each" per item are changes.
+func TestIncludedSetAsideAndAllWhereNot(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		// "even" and "including" in other roles.
+		{"Trams run every 10 minutes, except on Sundays.", "Trams run every 10 minutes; on Sundays they run only at even hours.", Agree},
+		{"Every member may vote at the meeting, except honorary members.",
+			"Members vote at the meeting. Honorary members are included in the count but do not vote.", Agree},
+		// The rule's own subject, or a thing it says of every case.
+		{"Parcels are scanned at the depot before loading.", "Every parcel is scanned at the depot before loading, regardless of parcel size.", Agree},
+		{"The outdoor market opens at 8 in all weather.", "Regardless of the weather the outdoor market opens at 8.", Agree},
+		// "all", "any" and "each" that change the rule.
+		{"Evacuate the hall when the alarms sound.", "Evacuate the hall when all alarms sound.", Disagree},
+		{"The bot does not answer questions about refunds.", "The bot does not answer all questions about refunds.", Disagree},
+		{"If the fire alarm sounds, lifts return to the ground floor.", "If any fire alarm sounds, lifts return to the ground floor.", Disagree},
+		{"Guests must check out by 11 am.", "All guests must check out by 11 am.", Agree},
+		{"Drivers log the mileage of the vans.", "Drivers log the mileage of all the vans.", Agree},
+	})
+}
