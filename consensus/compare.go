@@ -2315,8 +2315,19 @@ var askWord = sync.OnceValue(func() string { return theLexicon().fold(stem("ask"
 func compareNegation(a, b *analysis) []string {
 	// pol counts the asserted and the negated uses of each word; obj are
 	// the words negated only as the object of a negated verb.
-	pol := func(x *analysis) (pos, neg map[string]int, obj map[string]bool) {
+	pol := func(x, y *analysis) (pos, neg map[string]int, obj map[string]bool) {
 		pos, neg, obj = map[string]int{}, map[string]int{}, map[string]bool{}
+		// An exception the other side states with its own rule ("except
+		// the BI warehouse, which suspends after an hour" against "the BI
+		// one gets a full hour") or labels as one ("Exception: entrapment
+		// releases are covered") is said again, not turned: its words
+		// count on neither side.
+		restated := map[int]bool{}
+		for k, cd := range x.conds {
+			if cd.kind == "unless" && (ownRuleSaid(x, cd, y) || labelled(cd.terms, y)) {
+				restated[k] = true
+			}
+		}
 		negClause := map[int]bool{}
 		for _, t := range x.terms {
 			if t.neg && !pairedOpposite(x, t) {
@@ -2384,6 +2395,9 @@ func compareNegation(a, b *analysis) []string {
 				// not retried" does not assert "permanent".
 				continue
 			}
+			if t.cond >= 0 && restated[t.cond] {
+				continue
+			}
 			// What an exception names is what the rule does not cover:
 			// "but not for libraries" says what "libraries do not" says.
 			if t.neg || objNeg[i] || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
@@ -2395,8 +2409,8 @@ func compareNegation(a, b *analysis) []string {
 		}
 		return pos, neg, obj
 	}
-	posA, negA, objA := pol(a)
-	posB, negB, objB := pol(b)
+	posA, negA, objA := pol(a, b)
+	posB, negB, objB := pol(b, a)
 	// A negation in a reason given for the rule is none of the rule's.
 	// Nor is a word that negates itself ("closed", "unpaid") that the
 	// other side never names: it turns nothing the other side says. A

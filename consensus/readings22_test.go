@@ -292,3 +292,31 @@ func TestIncludedSetAsideAndAllWhereNot(t *testing.T) {
 		{"Drivers log the mileage of the vans.", "Drivers log the mileage of all the vans.", Agree},
 	})
 }
+
+// TestExceptionRestatedWithItsRule: an exception whose own rule the other
+// side states ("except the staff car park, which is gritted by 6 am"
+// against "the staff car park gets gritted by 6 am") or which it labels
+// as one ("Exception: …") is said again, not turned by a negation. The
+// exception's thing put under the rule, or given another rule, still is.
+func TestExceptionRestatedWithItsRule(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Paths are gritted by 8 am on icy days, except the staff car park, which is gritted by 6 am.",
+			"On icy days we grit the paths by 8 am; the staff car park gets done earlier, by 6 am.", Agree},
+		{"Residents pay the full fee for garden waste bins, except pensioners, who pay half.",
+			"Garden waste bins cost residents the full fee. Exception: pensioners pay half.", Agree},
+		{"Every entrant pays the 20 EUR race fee, except club juniors, who run free.",
+			"entry fee 20 EUR for every runner; club juniors run free", Agree},
+		{"Parents must stop all cough syrups 3 days before the sleep study, except prescribed steroids, which are taken as normal.",
+			"sleep_study_prep: stop => ['cough syrups'], stop_days_before => 3, continue_as_normal => ['prescribed steroids']", Agree},
+		{"Every rider taps a card on the reader before boarding, except toddlers under 3, who ride free.",
+			"Before boarding every rider must tap the card on the reader; toddlers younger than three ride free and don't need it.", Agree},
+		// The exception's thing under the rule, or with another rule.
+		{"Lockers are emptied every Friday, except staff lockers, which are emptied monthly.",
+			"Lockers are emptied every Friday; staff lockers are emptied every Friday too.", Disagree},
+		{"Every entrant pays the 20 EUR race fee, except club juniors, who run free.",
+			"Every entrant pays the 20 EUR race fee, club juniors too.", Disagree},
+		{"Paths are gritted by 8 am on icy days, except the staff car park, which is gritted by 6 am.",
+			"On icy days we grit the paths by 8 am; the staff car park gets done by 10 am.", Disagree},
+	})
+}
