@@ -2324,7 +2324,7 @@ func compareNegation(a, b *analysis) []string {
 		// count on neither side.
 		restated := map[int]bool{}
 		for k, cd := range x.conds {
-			if cd.kind == "unless" && (ownRuleSaid(x, cd, y) || labelled(cd.terms, y)) {
+			if cd.kind == "unless" && restatedIn(x, cd, y) {
 				restated[k] = true
 			}
 		}
@@ -3792,4 +3792,39 @@ func kin(short, long string) bool {
 		}
 	}
 	return false
+}
+
+// restatedIn reports whether y says x's exception cd again: it labels
+// that very thing an exception (every word of it, not negated, in the
+// label's clause, or in the next one after a bare "Exception:"), or it
+// states the exception's own rule (ownRuleSaid) without labelling a
+// sibling instead ("Exception: club seniors run free" for "except club
+// juniors, who run free").
+func restatedIn(x *analysis, cd condition, y *analysis) bool {
+	lx := theLexicon()
+	exc := lx.fold("exception")
+	ws := set(cd.terms)
+	sibling := false
+	for _, t := range y.terms {
+		if t.w != exc || t.neg {
+			continue
+		}
+		c := t.clause
+		if !slices.ContainsFunc(y.terms, func(u term) bool { return u.clause == c && u.w != exc && !lx.generic[u.w] && !lx.light[u.w] }) {
+			c++ // "Exception: entrapment releases are covered"
+		}
+		got := map[string]bool{}
+		for _, u := range y.terms {
+			if u.clause == c && !u.neg && ws[u.w] {
+				got[u.w] = true
+			}
+		}
+		switch {
+		case len(ws) > 0 && len(got) == len(ws):
+			return true
+		case len(got) > 0:
+			sibling = true
+		}
+	}
+	return !sibling && ownRuleSaid(x, cd, y)
 }

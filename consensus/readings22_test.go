@@ -311,6 +311,12 @@ func TestExceptionRestatedWithItsRule(t *testing.T) {
 			"sleep_study_prep: stop => ['cough syrups'], stop_days_before => 3, continue_as_normal => ['prescribed steroids']", Agree},
 		{"Every rider taps a card on the reader before boarding, except toddlers under 3, who ride free.",
 			"Before boarding every rider must tap the card on the reader; toddlers younger than three ride free and don't need it.", Agree},
+		// A sibling labelled the exception instead, or the exception
+		// labelled but negated.
+		{"Every entrant pays the 20 EUR race fee, except club juniors, who run free.",
+			"Every entrant pays the 20 EUR race fee. Exception: club veterans run free; there's no discount for anyone else.", Disagree},
+		{"Stop all blood thinners 5 days before surgery, except low-dose aspirin, which is continued.",
+			"Stop all blood thinners 5 days before surgery. Exception: high-dose aspirin is continued, not the low-dose one.", Disagree},
 		// The exception's thing under the rule, or with another rule.
 		{"Lockers are emptied every Friday, except staff lockers, which are emptied monthly.",
 			"Lockers are emptied every Friday; staff lockers are emptied every Friday too.", Disagree},
