@@ -2702,11 +2702,21 @@ func compareConditions(a, b *analysis) []string {
 			// A measure of the condition ("within 3 km") said again by
 			// the other side is a word of it said.
 			for _, q := range x.qty {
-				if q.cond == k && q.dim != "" && q.dim != "time" && q.dim != "clock" {
+				said := slices.ContainsFunc(y.qty, func(r quantity) bool { return sameQuantity(q, r) })
+				switch {
+				case q.cond != k || q.dim == "":
+				case q.dim != "time" && q.dim != "clock":
 					of++
-					if slices.ContainsFunc(y.qty, func(r quantity) bool { return sameQuantity(q, r) }) {
+					if said {
 						in++
 					}
+				case said && len(terms) == 1 && !bareOne(q) && ageWords()[terms[0]] && !otherRole(q, k, x, y):
+					// An age said again beside the one word of its
+					// condition ("if he is younger than 16 years" against
+					// "anyone under 16"); not a time the other side gives
+					// another role ("if idle for 15 minutes" against
+					// "sessions expire after 15 minutes").
+					of, in = of+1, in+1
 				}
 			}
 			if float64(in)/float64(of) < 0.5 {
@@ -3827,4 +3837,24 @@ func restatedIn(x *analysis, cd condition, y *analysis) bool {
 		}
 	}
 	return !sibling && ownRuleSaid(x, cd, y)
+}
+
+// ageWords are the words that compare an age, as analyze folds them:
+// "older", "younger", "aged", "over", "under".
+var ageWords = sync.OnceValue(func() map[string]bool {
+	lx := theLexicon()
+	m := map[string]bool{}
+	for _, w := range strings.Fields("older younger old young aged age over under above below") {
+		m[lx.fold(stem(w))] = true
+	}
+	return m
+})
+
+// otherRole reports whether the quantities of y that say x's quantity q
+// (of its condition k) are a period ("every 30 days") or one x also
+// states outside that condition: the same time in another role.
+func otherRole(q quantity, k int, x, y *analysis) bool {
+	return slices.ContainsFunc(y.qty, func(r quantity) bool {
+		return sameQuantity(q, r) && (r.every || slices.ContainsFunc(x.qty, func(o quantity) bool { return o.cond != k && sameQuantity(o, r) }))
+	})
 }

@@ -326,3 +326,22 @@ func TestExceptionRestatedWithItsRule(t *testing.T) {
 			"On icy days we grit the paths by 8 am; the staff car park gets done by 10 am.", Disagree},
 	})
 }
+
+// TestConditionSaidByItsTime: a condition of one word and a length of
+// time ("if she is older than 65 years", "if younger than 5 years") whose
+// time the other side states is said again ("anyone over 65", "children
+// under 5"), as a measure of distance or weight was. Another time, or a
+// condition with words of its own, still changes the rule.
+func TestConditionSaidByItsTime(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Anyone over 65 gets the flu jab free at the pharmacy.",
+			"At the pharmacy, if she is older than 65 years, the flu jab is free.", Agree},
+		{"Children under 5 travel free on the ferry.",
+			"On the ferry, if a child is younger than 5 years, they travel free.", Agree},
+		{"Anyone over 65 gets the flu jab free at the pharmacy.",
+			"At the pharmacy, if she is older than 70 years, the flu jab is free.", Disagree},
+		{"Anyone over 65 gets the flu jab free at the pharmacy.",
+			"At the pharmacy, if she is older than 65 years and registered with the surgery, the flu jab is free.", Disagree},
+	})
+}
