@@ -318,9 +318,6 @@ func surfaceTokens(text string) []surfaceTok {
 			ws[i].low, ws[i+1].low = "if", "asked"
 		}
 	}
-	// "…, save for tenants with an exemption", "…, save on the school
-	// run": an exception, as analyze reads it (saveExcept); "not
-	// counting" is "excluding".
 	// "a deferral from donating" bars the act, as analyze reads it
 	// (barrierAt); "a deferral from paying VAT" only puts it off.
 	for i := 0; i+2 < len(ws); i++ {
@@ -328,6 +325,9 @@ func surfaceTokens(text string) []surfaceTok {
 			ws[i].low = "barred"
 		}
 	}
+	// "…, save for tenants with an exemption", "…, save on the school
+	// run": an exception, as analyze reads it (saveExcept); "not
+	// counting" is "excluding".
 	gapBefore := func(k int) string { return strings.TrimSpace(text[min(ws[k-1].end, ws[k].start):ws[k].start]) }
 	for i := 1; i+1 < len(ws); i++ {
 		switch {

@@ -1122,11 +1122,6 @@ func isUnitWord(s string) bool {
 	return ok
 }
 
-// onRequest reads "on request" and "upon request" as "if asked" where
-// they end their phrase ("shown on request", "on request, a video link",
-// "on request within 14 days"; phraseEnds), not "on request forms", "on
-// request day" nor "on request of the board". surfaceTokens reads them so
-// too.
 // saveExcept reads "save" that opens a clause after a comma, a semicolon
 // or a dash, before "for", "on", "in", "at" or "during", as "except"
 // ("…, save for tenants with a medical exemption", "…, save on the school
@@ -1183,6 +1178,11 @@ func notCountingExcludes(in []rawTok, i int) bool {
 	return notCountingBefore(prev, i > 0 && in[i-1].clause == in[i].clause, in[i+2].low)
 }
 
+// onRequest reads "on request" and "upon request" as "if asked" where
+// they end their phrase ("shown on request", "on request, a video link",
+// "on request within 14 days"; phraseEnds), not "on request forms", "on
+// request day" nor "on request of the board". surfaceTokens reads them so
+// too.
 func onRequest(in []rawTok) []rawTok {
 	for i := 0; i+1 < len(in); i++ {
 		if (in[i].low == "on" || in[i].low == "upon") && in[i+1].low == "request" && in[i+1].clause == in[i].clause && phraseEnds(in, i+1) {
