@@ -52,7 +52,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"ban": "@neg", "bans": "@neg", "banned": "@neg", "forbid": "@neg", "forbids": "@neg", "forbidden": "@neg", "prohibit": "@neg",
 		"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
 		"unable to": "@neg", "not able to": "@neg", "fail to": "@neg", "fails to": "@neg", "failed to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
-		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg", "deferred from": "@neg",
+		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg",
 		"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
 		"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 		"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
@@ -318,10 +318,17 @@ func surfaceTokens(text string) []surfaceTok {
 			ws[i].low, ws[i+1].low = "if", "asked"
 		}
 	}
-	// "a deferral from donating" bars the act, as analyze reads it
-	// (barrierAt); "a deferral from paying VAT" only puts it off.
+	// "deferred from donating", "a deferral from donating": barred from
+	// it (deferralBars, as analyze reads them).
 	for i := 0; i+2 < len(ws); i++ {
-		if ws[i].low == "deferral" && ws[i+1].low == "from" && deferredActs()[ws[i+2].low] {
+		if ws[i+1].low != "from" {
+			continue
+		}
+		moved := false
+		for j := i + 3; j < len(ws) && j < i+6 && strings.TrimSpace(text[min(ws[j-1].end, ws[j].start):ws[j].start]) == ""; j++ {
+			moved = moved || ws[j].low == "to"
+		}
+		if deferralBars(ws[i].low, ws[i+2].low, moved) {
 			ws[i].low = "barred"
 		}
 	}

@@ -20,7 +20,7 @@ var barrierWords = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"blocked": true, "prevented": true, "barred": true, "banned": true, "prohibited": true, "forbidden": true,
 		"stopped": true, "precluded": true, "restricted": true, "disallowed": true, "locked": true,
-		"suspended": true, "excluded": true, "disqualified": true, "debarred": true, "deferred": true,
+		"suspended": true, "excluded": true, "disqualified": true, "debarred": true,
 		"block": true, "prevent": true, "bar": true, "ban": true, "prohibit": true, "forbid": true, "stop": true,
 		"blocks": true, "prevents": true, "bars": true, "bans": true, "prohibits": true, "forbids": true, "stops": true,
 		"suspend": true, "suspends": true, "exclude": true, "excludes": true,
@@ -38,10 +38,10 @@ func barrierAt(toks []rawTok, i int) int {
 	}
 	t, next, then := toks[i].low, toks[i+1].low, toks[i+2].low
 	switch {
-	case barrierWords()[t] && next == "from" && len(then) > 4 && strings.HasSuffix(then, "ing") && isLetters(then) && !(t == "deferred" && movedTo(toks, i+3)):
+	case barrierWords()[t] && next == "from" && len(then) > 4 && strings.HasSuffix(then, "ing") && isLetters(then):
 		return 2
-	case t == "deferral" && next == "from" && deferredActs()[then]:
-		return 2 // "a three-month deferral from donating"; not "from paying VAT until April"
+	case next == "from" && deferralBars(t, then, movedTo(toks, i+3)):
+		return 2
 	case (t == "unable" || t == "incapable") && next == "to":
 		return 2
 	case (t == "fail" || t == "fails" || t == "failed" || t == "failing") && next == "to" && isLetters(then) && then != "the" && then != "a" && then != "an":
@@ -58,6 +58,23 @@ func movedTo(toks []rawTok, k int) bool {
 		if toks[j].low == "to" {
 			return true
 		}
+	}
+	return false
+}
+
+// deferralBars reports whether w ("deferred", "deferral") before "from"
+// and act keeps someone from the act, as "barred from" does: "deferred
+// from donating for 3 months", "a three-month deferral from donating".
+// Not a date moved ("deferred from opening day to the Monday": moved, a
+// "to" follows), nor a deferral that only puts a thing off ("a deferral
+// from paying VAT until April": a deferral bars only deferredActs). Both
+// readers judge by it (barrierAt, surfaceTokens).
+func deferralBars(w, act string, moved bool) bool {
+	switch w {
+	case "deferred":
+		return !moved && len(act) > 4 && strings.HasSuffix(act, "ing") && isLetters(act)
+	case "deferral":
+		return deferredActs()[act]
 	}
 	return false
 }

@@ -150,6 +150,22 @@ func TestDeferredFrom(t *testing.T) {
 		{"Donors with a recent tattoo are deferred from donating for 4 months.", "Donors with a recent tattoo can donate straight away.", Disagree},
 		{"Pilots who fail the medical are deferred from flying until a review.", "A pilot who fails the medical may keep flying until a review.", Disagree},
 	})
+	// Both readers judge a deferral alike (deferralBars): the surface
+	// tokens say the bar where the analysis does, and only there.
+	for _, c := range []struct {
+		text string
+		bars bool
+	}{
+		{"Donors are deferred from donating for 3 months.", true},
+		{"Donors get a deferral from donating for 3 months.", true},
+		{"Course starts are deferred from opening day to the Monday.", false},
+		{"Shops get a deferral from paying rates until April.", false},
+	} {
+		neg := slices.ContainsFunc(surfaceTokens(c.text), func(t surfaceTok) bool { return t.key == "@neg" })
+		if neg != c.bars {
+			t.Errorf("surfaceTokens(%q) reads a bar %v, want %v", c.text, neg, c.bars)
+		}
+	}
 }
 
 // TestExceptionSaidIncluded: an exception of the filed rule that a
