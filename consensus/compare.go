@@ -2965,9 +2965,21 @@ func includedIn(ws []string, x *analysis) bool {
 			return !slices.ContainsFunc(ts, func(t term) bool { return t.w == w && !t.neg && t.cond < 0 })
 		})
 	}
+	// The clauses that state the whole exception, read once.
+	var stated map[int]bool
 	for i, m := range x.terms {
 		if m.neg || !(m.w == incl || m.w == even && !x.even) { // "even for …": compareEvenCovered
 			continue
+		}
+		if stated == nil {
+			byClause := map[int][]term{}
+			for _, t := range x.terms {
+				byClause[t.clause] = append(byClause[t.clause], t)
+			}
+			stated = map[int]bool{}
+			for c, ts := range byClause {
+				stated[c] = says(ts)
+			}
 		}
 		var before, after []term // the clause's other terms, in order
 		restated := false
@@ -2977,8 +2989,8 @@ func includedIn(ws []string, x *analysis) bool {
 				after = append(after, t)
 			case j != i && t.clause == m.clause:
 				before = append(before, t)
-			case t.clause != m.clause && x.sentence(t.clause) == x.sentence(m.clause) && !restated:
-				restated = says(slices.DeleteFunc(slices.Clone(x.terms), func(u term) bool { return u.clause != t.clause }))
+			case t.clause != m.clause && x.sentence(t.clause) == x.sentence(m.clause):
+				restated = restated || stated[t.clause]
 			}
 		}
 		if restated {
