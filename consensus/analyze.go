@@ -156,6 +156,13 @@ type analysis struct {
 	// onlyAt, anyAt and everyAt are the clauses of the first "only",
 	// "any" and "every" (or "all").
 	onlyAt, anyAt, everyAt int
+	// anyBound: the first "any" carries a bound of its own ("anything
+	// over 8%", "any load above 2 t"): it picks out what the rule is
+	// about, as "only" would, and opens nothing up.
+	anyBound bool
+	// anyAll: the first "any" was said as "all" ("all doors"), of the
+	// things the rule covers rather than of a time or a condition.
+	anyAll bool
 	// onlyWord is 1 + the index of the first "only" among the text's
 	// words, as term.at counts them (0 when another part said it).
 	onlyWord int
@@ -2177,11 +2184,11 @@ func analyze(text string) *analysis {
 			}
 			a.all = true
 			if t.low == "all" && !a.any {
-				a.any, a.anyAt = true, t.clause
+				a.any, a.anyAt, a.anyAll = true, t.clause, true
 			}
 		case "any", "anyone", "anything", "anywhere", "whatever", "everything", "everyone":
 			if !a.any && !negatedEarlier(toks, i) {
-				a.any, a.anyAt = true, t.clause
+				a.any, a.anyAt, a.anyBound = true, t.clause, boundAfter(toks, i)
 			}
 		case "only", "solely", "exclusively":
 			if !a.only && prevLow(toks, i) != "not" && !upperBoundAt(func(k int) string {
@@ -2620,6 +2627,32 @@ func liftedDuty(toks []rawTok, at, i int) bool {
 	}
 	return false
 }
+
+// boundAfter reports whether the words after toks[i] set a bound with a
+// number, in the same clause and a few words on: "anything over 8%",
+// "any van heavier than 3.5 t", "anything pitched less than 40°".
+func boundAfter(toks []rawTok, i int) bool {
+	for j := i + 1; j < len(toks) && j <= i+5 && toks[j].clause == toks[i].clause; j++ {
+		if !boundWords()[toks[j].low] {
+			continue
+		}
+		for k := j + 1; k < len(toks) && k <= j+3 && toks[k].clause == toks[i].clause; k++ {
+			if toks[k].isNum {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boundWords set a bound when a number follows them.
+var boundWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("over above under below exceeding beyond more less fewer greater higher lower longer shorter older younger heavier lighter bigger larger smaller wider taller") {
+		m[w] = true
+	}
+	return m
+})
 
 // timingWords after "only" make it set a time or a condition: "only
 // after", "only once", "only if".

@@ -975,6 +975,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, anchorsUnlessEdit(a, b, al.edit)...)
 	hard = append(hard, compareDirections(a, b)...)
 	hard = append(hard, compareScope(a, b)...)
+	hard = append(hard, compareUntilBefore(a, b)...)
 	hard = append(hard, compareJoined(a, b)...)
 	hard = append(hard, comparePartial(a, b)...)
 	hard = append(hard, compareFree(a, b)...)
@@ -1996,9 +1997,9 @@ func compareOptions(a, b *analysis, edit bool) []string {
 // origins" → "from any origin".
 func compareScope(a, b *analysis) []string {
 	switch {
-	case a.only && !b.only && b.any && !a.any && sameRule(a, a.onlyAt, b, b.anyAt):
+	case a.only && !b.only && b.any && !a.any && opened(a, b) && sameRule(a, a.onlyAt, b, b.anyAt):
 		return []string{"only → any"}
-	case b.only && !a.only && a.any && !b.any && sameRule(b, b.onlyAt, a, a.anyAt):
+	case b.only && !a.only && a.any && !b.any && opened(b, a) && sameRule(b, b.onlyAt, a, a.anyAt):
 		return []string{"any → only"}
 	case b.only && !b.onlyWhen && !a.only && a.every && !b.all && !b.any && sameRule(b, b.onlyAt, a, a.everyAt):
 		return []string{"every → only"}
@@ -2006,6 +2007,74 @@ func compareScope(a, b *analysis) []string {
 		return []string{"only → every"}
 	}
 	return nil
+}
+
+// compareUntilBefore finds a thing one side bars until an event ("the
+// ambulance is not available until the checklist is signed off", "blocked
+// from leaving the depot until the wheel is turned") and the other side
+// allows before the same event ("can take calls before the checklist is
+// signed off"): what waited for the event no longer does.
+func compareUntilBefore(a, b *analysis) []string {
+	lx := theLexicon()
+	until, before := lx.fold(stem("until")), lx.fold(stem("before"))
+	// The words of the event: those after the relation word, in its
+	// clause.
+	event := func(x *analysis, i int, rel string) []string {
+		var out []string
+		seen := false
+		for _, t := range x.terms[i+1:] {
+			if t.clause != x.terms[i].clause {
+				break
+			}
+			switch {
+			case t.w == rel:
+				seen = true
+			case seen && !t.neg && !strings.HasPrefix(t.w, "#") && !lx.light[t.w] && !lx.generic[t.w]:
+				out = append(out, t.w)
+			}
+		}
+		return out
+	}
+	var out []string
+	check := func(x, y *analysis, fromX bool) {
+		ux, uy := untilLater(x), untilLater(y)
+		for i, t := range x.terms {
+			if !t.neg || t.lifted || t.own || t.prefixed || t.cond >= 0 || ux[i]&untilWord == 0 {
+				continue
+			}
+			ex := event(x, i, until)
+			for j, u := range y.terms {
+				if u.w != t.w || u.cond >= 0 || uy[j]&beforeWord == 0 || slices.ContainsFunc(y.terms, func(v term) bool { return v.clause == u.clause && v.neg }) {
+					continue // "is not allowed to be delivered before": barred too
+				}
+				ey := event(y, j, before)
+				if !slices.ContainsFunc(ex, func(w string) bool {
+					return slices.ContainsFunc(ey, func(v string) bool { return v == w || lx.near(v, w) })
+				}) {
+					continue
+				}
+				d := "not " + t.text + " until → " + u.text + " before"
+				if !fromX {
+					d = u.text + " before → not " + t.text + " until"
+				}
+				out = append(out, d)
+				return
+			}
+		}
+	}
+	check(a, b, true)
+	check(b, a, false)
+	return out
+}
+
+// opened reports whether y's "any" opens up what x's "only" restricts.
+// Not an "any" with a bound of its own, which picks things out as "only"
+// does ("anything over 8% goes out in a small glass" for "beers above 8%
+// are served only in small glasses"), nor "all" of the things covered
+// against an "only" that sets a time ("all doors closed" for "only after
+// every door is shut").
+func opened(x, y *analysis) bool {
+	return !y.anyBound && !(y.anyAll && x.onlyWhen)
 }
 
 // compareJoined finds what a rule restricted with "only" ("read only by
