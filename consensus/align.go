@@ -414,9 +414,8 @@ func surfaceTokens(text string) []surfaceTok {
 				only.low, ws[u].low = "only", "after"
 				ws = slices.Insert(slices.Delete(ws, j, j+1), u-1, only)
 				// "No area may reopen until …" is "an area reopens only
-				// after …", and so is "An area may not reopen until …":
-				// the permission went with the negation.
-				for k := max(j-1, 0); k < u-1; k++ {
+				// after …": the permission went with the negation.
+				for k := j; k < u-1; k++ {
 					if ws[k].low == "may" || ws[k].low == "can" {
 						ws = slices.Delete(ws, k, k+1)
 						u--

@@ -2018,6 +2018,7 @@ func analyze(text string) *analysis {
 	lastQtyTerm := -1  // the term of the last number read
 	evenClause := -1   // the clause of an "even for …": its words are covered
 	reasonClause := -1 // the clause of a reason given for the rule, from its cue on
+	asideAt := -1      // the sentence of an aside to the reader (asideSentence)
 	lastNeg := -1      // the last term a negation cue negated
 	lastNegCue := ""   // and that cue
 	var cancelled []cancelledNegs
@@ -2042,6 +2043,9 @@ func analyze(text string) *analysis {
 		}
 		if opensReason(toks, i) {
 			reasonClause = t.clause
+		}
+		if (i == 0 || toks[i-1].sentence != t.sentence) && asideSentence(toks, i) {
+			asideAt = t.sentence
 		}
 		if t.isNum && !t.clock && (referenceWords()[prevLow(toks, i)] || versionWords()[prevLow(toks, i)] && strings.Contains(t.text, ".")) {
 			continue // "Clause 4.1:", "PR #233": a reference, not a number of the rule
@@ -2184,7 +2188,10 @@ func analyze(text string) *analysis {
 			}
 			a.all = true
 			if t.low == "all" && !a.any {
-				a.any, a.anyAt, a.anyAll = true, t.clause, true
+				// "all day", "all year round": a time, not the things
+				// the rule covers.
+				a.any, a.anyAt = true, t.clause
+				a.anyAll = i+1 >= len(toks) || !timeNouns()[toks[i+1].low]
 			}
 		case "any", "anyone", "anything", "anywhere", "whatever", "everything", "everyone":
 			if !a.any && !negatedEarlier(toks, i) {
@@ -2329,7 +2336,8 @@ func analyze(text string) *analysis {
 				kind, negPending = "unless", -1
 				a.negs--
 			}
-			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: reasonBefore(toks, i), while: n == 1 && t.low == "while"})
+			aside := t.sentence == asideAt || kind == "if" && ownDoubt(toks, i+n)
+			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while"})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
@@ -2542,7 +2550,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || t.sentence == asideAt})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -2631,8 +2639,18 @@ func liftedDuty(toks []rawTok, at, i int) bool {
 // boundAfter reports whether the words after toks[i] set a bound with a
 // number, in the same clause and a few words on: "anything over 8%",
 // "any van heavier than 3.5 t", "anything pitched less than 40°".
+//
+// The bound follows the "any" or its one noun: in "any card works for
+// purchases under £10" the bound is the purchases', not the card's. An
+// "any" said again later ("anything over 8% goes in any glass") opens
+// something up after all.
 func boundAfter(toks []rawTok, i int) bool {
-	for j := i + 1; j < len(toks) && j <= i+5 && toks[j].clause == toks[i].clause; j++ {
+	for k := i + 1; k < len(toks); k++ {
+		if toks[k].low == "any" || toks[k].low == "anything" || toks[k].low == "anyone" {
+			return false
+		}
+	}
+	for j := i + 1; j < len(toks) && j <= i+2 && toks[j].clause == toks[i].clause; j++ {
 		if !boundWords()[toks[j].low] {
 			continue
 		}
@@ -2644,6 +2662,15 @@ func boundAfter(toks []rawTok, i int) bool {
 	}
 	return false
 }
+
+// timeNouns after "all" make it a stretch of time: "all day".
+var timeNouns = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("day days night nights week weeks month months year years season seasons morning afternoon evening hours times summer winter weekend") {
+		m[w] = true
+	}
+	return m
+})
 
 // boundWords set a bound when a number follows them.
 var boundWords = sync.OnceValue(func() map[string]bool {
@@ -2799,6 +2826,106 @@ func opensReason(toks []rawTok, i int) bool {
 	case "since":
 		n := next()
 		return first && n != "" && !toks[i+1].isNum && n != "the" && n != "last" && n != "then"
+	}
+	return false
+}
+
+// asideSentence reports whether the sentence that opens at toks[i] is an
+// offer of help to the reader, beside the rule: "Let me know if you need
+// the floor plan too", "Please ring if unsure", "If in doubt, give us a
+// shout". It asks for a word from the reader, and its condition is the
+// reader's need or doubt; "Ring the duty manager if a guest is hurt" is
+// a rule.
+func asideSentence(toks []rawTok, i int) bool {
+	var ws []string
+	for j := i; j < len(toks) && toks[j].sentence == toks[i].sentence; j++ {
+		ws = append(ws, toks[j].low)
+	}
+	if len(ws) > 16 {
+		return false
+	}
+	contact, doubt := false, false
+	for j, w := range ws {
+		first := j == 0 || toks[i+j-1].clause != toks[i+j].clause
+		for first && j < len(ws) && (ws[j] == "please" || ws[j] == "pls" || ws[j] == "just" || ws[j] == "do" || ws[j] == "and") {
+			j++
+		}
+		if first && j < len(ws) && contactWords()[ws[j]] {
+			rest := ws[j+1:]
+			switch ws[j] {
+			case "let":
+				contact = contact || len(rest) >= 2 && (rest[0] == "me" || rest[0] == "us") && rest[1] == "know"
+			case "give", "drop":
+				contact = contact || len(rest) >= 1 && (rest[0] == "me" || rest[0] == "us")
+			case "get":
+				contact = contact || len(rest) >= 2 && rest[0] == "in" && rest[1] == "touch"
+			case "reach":
+				contact = contact || len(rest) >= 1 && rest[0] == "out"
+			case "feel":
+				contact = contact || len(rest) >= 1 && rest[0] == "free"
+			default:
+				contact = true
+			}
+		}
+		if w == "if" && doubtAfter(ws[j+1:]) {
+			doubt = true
+		}
+	}
+	return contact && doubt
+}
+
+// doubtAfter reports whether the words after an "if" are the reader's
+// need or doubt: "unsure", "in doubt", "you need the floor plan", "you
+// have any questions", "anything is unclear".
+func doubtAfter(ws []string) bool {
+	for k, w := range ws[:min(len(ws), 4)] {
+		switch w {
+		case "unsure", "doubt", "stuck", "unclear", "confused", "question", "questions", "query", "queries":
+			return true
+		case "need", "needs", "want", "wants", "like":
+			return k <= 2
+		case "sure":
+			return k > 0 && ws[k-1] == "not"
+		}
+	}
+	return false
+}
+
+// contactWords open a request for a word from the reader.
+var contactWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("let lmk ring call phone email e-mail text message ping ask shout contact give drop get reach feel holler") {
+		m[w] = true
+	}
+	return m
+})
+
+// ownDoubt reports whether the condition whose words open at toks[i] is
+// the writer's hedge on what they say, not a case of the rule: "if I
+// understand right", "if I remember correctly", "if I'm not mistaken".
+func ownDoubt(toks []rawTok, i int) bool {
+	if i >= len(toks) {
+		return false
+	}
+	c := toks[i].clause
+	var ws []string
+	for j := i; j < len(toks) && toks[j].clause == c && len(ws) < 7; j++ {
+		ws = append(ws, toks[j].low)
+	}
+	if len(ws) == 0 || len(ws) > 5 || i+len(ws) < len(toks) && toks[i+len(ws)].clause == c {
+		return false // a longer clause: more than a hedge
+	}
+	if ws[0] == "memory" && len(ws) > 1 && ws[1] == "serves" {
+		return true
+	}
+	if ws[0] != "i" && ws[0] != "i'm" && ws[0] != "i've" && ws[0] != "im" {
+		return false
+	}
+	for _, w := range ws[1:] {
+		switch w {
+		case "understand", "understood", "remember", "recall", "read", "follow", "mistaken", "got":
+			return true
+		}
 	}
 	return false
 }

@@ -2017,23 +2017,47 @@ func compareScope(a, b *analysis) []string {
 func compareUntilBefore(a, b *analysis) []string {
 	lx := theLexicon()
 	until, before := lx.fold(stem("until")), lx.fold(stem("before"))
-	// The words of the event: those after the relation word, in its
-	// clause.
-	event := func(x *analysis, i int, rel string) []string {
-		var out []string
-		seen := false
-		for _, t := range x.terms[i+1:] {
-			if t.clause != x.terms[i].clause {
-				break
-			}
+	named := func(t term) bool {
+		return !strings.HasPrefix(t.w, "#") && !lx.light[t.w] && !lx.generic[t.w]
+	}
+	adverbs := map[string]bool{}
+	for _, w := range []string{"still", "also", "even", "just", "already", "always", "then", "now", "yet", "straight", "away"} {
+		adverbs[lx.fold(stem(w))] = true
+	}
+	// The words after the thing barred or allowed, in its clause: what is
+	// done to (to the relation word: "the depot") and the event (from
+	// it: "the wheel is turned"); the index of the relation word, -1 when
+	// the clause has none.
+	parts := func(x *analysis, i int, rel string) (object, event []string, at int) {
+		at = -1
+		for k := i + 1; k < len(x.terms) && x.terms[k].clause == x.terms[i].clause; k++ {
+			t := x.terms[k]
 			switch {
-			case t.w == rel:
-				seen = true
-			case seen && !t.neg && !strings.HasPrefix(t.w, "#") && !lx.light[t.w] && !lx.generic[t.w]:
-				out = append(out, t.w)
+			case t.w == rel && at < 0:
+				at = k
+			case at < 0 && named(t) && !lx.action[t.w] && !timeNames()[t.w] && !timeNouns()[t.w] && !adverbs[t.w]:
+				object = append(object, t.w) // not "still", nor "for one more day"
+			case at >= 0 && named(t) && !t.neg:
+				event = append(event, t.w)
 			}
 		}
-		return out
+		return object, event, at
+	}
+	// Every word of p said in q.
+	within := func(p, q []string) bool {
+		for _, w := range p {
+			if !slices.ContainsFunc(q, func(v string) bool { return v == w || lx.near(v, w) }) {
+				return false
+			}
+		}
+		return true
+	}
+	// Every word of the shorter list said in the longer one.
+	same := func(p, q []string) bool {
+		if len(p) > len(q) {
+			p, q = q, p
+		}
+		return within(p, q)
 	}
 	var out []string
 	check := func(x, y *analysis, fromX bool) {
@@ -2042,15 +2066,29 @@ func compareUntilBefore(a, b *analysis) []string {
 			if !t.neg || t.lifted || t.own || t.prefixed || t.cond >= 0 || ux[i]&untilWord == 0 {
 				continue
 			}
-			ex := event(x, i, until)
-			for j, u := range y.terms {
-				if u.w != t.w || u.cond >= 0 || uy[j]&beforeWord == 0 || slices.ContainsFunc(y.terms, func(v term) bool { return v.clause == u.clause && v.neg }) {
-					continue // "is not allowed to be delivered before": barred too
+			_, ex, _ := parts(x, i, until)
+			// The words of the barred clause, its subject's too: "a
+			// reactor batch is barred from discharging" names what
+			// "operators may discharge a reactor batch" does.
+			var ox []string
+			for _, v := range x.terms {
+				if v.clause == t.clause && named(v) {
+					ox = append(ox, v.w)
 				}
-				ey := event(y, j, before)
-				if !slices.ContainsFunc(ex, func(w string) bool {
-					return slices.ContainsFunc(ey, func(v string) bool { return v == w || lx.near(v, w) })
-				}) {
+			}
+			for j, u := range y.terms {
+				if u.w != t.w || u.cond >= 0 || uy[j]&beforeWord == 0 {
+					continue
+				}
+				oy, ey, at := parts(y, j, before)
+				if at < 0 || len(ex) == 0 || len(ey) == 0 || !same(ex, ey) || !within(oy, ox) {
+					// What is allowed before must be what was barred: not
+					// "the induction" for "work", nor "the windows" for
+					// "the gate".
+					continue
+				}
+				// "is not allowed to be delivered before": barred too.
+				if slices.ContainsFunc(y.terms[:at], func(v term) bool { return v.clause == u.clause && v.neg && !v.own && !v.prefixed }) {
 					continue
 				}
 				d := "not " + t.text + " until → " + u.text + " before"
@@ -2073,8 +2111,28 @@ func compareUntilBefore(a, b *analysis) []string {
 // are served only in small glasses"), nor "all" of the things covered
 // against an "only" that sets a time ("all doors closed" for "only after
 // every door is shut").
+//
+// The "all" side must set a time of its own ("until all doors are
+// closed"); "All contractors can use the lathe" against "only after
+// induction" drops the condition.
 func opened(x, y *analysis) bool {
-	return !y.anyBound && !(y.anyAll && x.onlyWhen)
+	return !y.anyBound && !(y.anyAll && x.onlyWhen && setsTime(y))
+}
+
+// setsTime reports whether x says when its rule holds: "until", "before",
+// "after", "once", "when" or "if".
+func setsTime(x *analysis) bool {
+	if len(x.conds) > 0 {
+		return true
+	}
+	lx := theLexicon()
+	for _, w := range []string{"until", "before", "after", "once", "when"} {
+		f := lx.fold(stem(w))
+		if slices.ContainsFunc(x.terms, func(t term) bool { return t.w == f }) {
+			return true
+		}
+	}
+	return false
 }
 
 // compareJoined finds what a rule restricted with "only" ("read only by

@@ -19,15 +19,24 @@ func TestAnyWithABoundPicksOut(t *testing.T) {
 			"Swimmers under 14 use the shallow lane only.", Agree},
 		{"Files larger than 2 GB are uploaded only through the bulk portal.",
 			"anything bigger than 2 GB: bulk portal, nothing else", Agree},
-		{"The crane may not slew until all hatches are shut.",
+		{"The crane must not slew until all hatches are shut.",
 			"The crane slews only after every hatch is shut.", Agree},
 		{"All visitors must wait in reception until a host collects them.",
 			"Visitors go beyond reception only once their host has collected them.", Agree},
 		{"Staff may not open the gate until every pupil is seated.",
-			"Staff open the gate only after all pupils are seated.", Agree},
-		{"Staff may not open the gate until every pupil is seated.",
 			"Staff may open the gate before the pupils are seated.", Disagree},
-		// "any" opening up what "only" restricted: widened.
+		// "any" opening up what "only" restricted: widened. So is "any"
+		// with a bound of another thing ("purchases under £10"), or said
+		// again ("in any glass"), and "all" of a time ("all day"), or
+		// against a time the "all" side does not set.
+		{"Only cash is accepted for purchases under £10.",
+			"Any card works for purchases under £10.", Disagree},
+		{"Beers above 8% ABV are served only in 2/3 pint measures.",
+			"Anything over 8% can be served in any glass.", Disagree},
+		{"Lifeguards are on duty only after 10 am.",
+			"Lifeguards are on duty all day.", Disagree},
+		{"Only after induction can contractors use the lathe.",
+			"All contractors can use the lathe.", Disagree},
 		{"Crates heavier than 20 kg are lifted only with the hoist.",
 			"Crates heavier than 20 kg are lifted with any hoist or by hand.", Disagree},
 		{"Only senior nurses over grade 6 may sign the controlled drugs book.",
@@ -64,5 +73,52 @@ func TestBarredUntilAllowedBefore(t *testing.T) {
 			"Hire bikes are not released before the rider has signed the helmet waiver.", Agree},
 		{"A reactor batch is barred from discharging until the lab confirms the assay.",
 			"no discharge of a reactor batch before the lab has confirmed the assay", Agree},
+		// Another thing allowed, or before another event: no turn.
+		{"Contractors cannot start work until the permit is signed.",
+			"Contractors can start the induction before the permit is signed.", Agree},
+		{"Staff must not open the gate until every pupil is seated.",
+			"Staff may open the windows before every pupil is seated.", Agree},
 	})
+}
+
+// TestAsidesToTheReader: an offer of help to the reader ("Let me know if
+// you need the floor plan too", "Please ring if unsure") and the writer's
+// hedge ("If I understand right") are no conditions of the rule. A
+// request whose condition is a case of the rule ("Ring the council if
+// your bin is missed") still is one.
+func TestAsidesToTheReader(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Lockers are cleared every Friday at 6 pm.",
+			"Heads up: lockers get emptied Fridays at 6pm. Give us a shout if you're unsure.", Agree},
+		{"Lockers are cleared every Friday at 6 pm.",
+			"Lockers get emptied Fridays at 6pm. Let me know if you need a spare key.", Agree},
+		{"Lockers are cleared every Friday at 6 pm.",
+			"If I've got this right, lockers get emptied every Friday at 6pm.", Agree},
+		{"Lockers are cleared every Friday at 6 pm.",
+			"If in doubt, ask at reception. Lockers get emptied every Friday at 6pm.", Agree},
+	})
+	// A condition of the rule said beside the same words is no aside.
+	for _, p := range []string{"Lockers get emptied every Friday at 6pm if the cleaner is in.", "Lockers get emptied every Friday at 6pm if I am on shift."} {
+		if c := ComparePositions("Lockers are cleared every Friday at 6 pm.", p); c.Agreement == Agree {
+			t.Errorf("%q: %v, want no agreement", p, c.Agreement)
+		}
+	}
+	for _, c := range []struct {
+		text  string
+		aside bool
+	}{
+		{"Let us know if you need a new bin.", true},
+		{"Please ring if unsure.", true},
+		{"Drop me a line if you have any questions.", true},
+		{"Ring the council if your bin is missed.", false},
+		{"Let us know by 1 May if you are coming.", false},
+		{"Call the supervisor if a guest is hurt.", false},
+	} {
+		a := analyze(c.text)
+		got := len(a.conds) > 0 && a.conds[0].reason
+		if got != c.aside {
+			t.Errorf("%q: condition an aside %v, want %v", c.text, got, c.aside)
+		}
+	}
 }

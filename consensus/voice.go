@@ -332,6 +332,11 @@ func dropFraming(s string) string {
 		if m[1] < len(rest) && m[1] > 0 && wordByte(rest[m[1]-1]) && wordByte(rest[m[1]]) {
 			return "", false
 		}
+		// "Let me know if …", "let us know by Friday": a request to the
+		// reader, not the writer's framing of what follows.
+		if after := asciiLower(rest[m[1]:]); strings.HasPrefix(after, "know") && (len(after) == 4 || !wordByte(after[4])) {
+			return "", false
+		}
 		return "", true
 	})
 }
