@@ -139,6 +139,8 @@ type condition struct {
 	// the rule of what the condition names ("except racing helmets,
 	// which are retired after 3 years").
 	then bool
+	// thenWord is the word that opens that clause.
+	thenWord string
 }
 
 // analysis is what analyze found in a text.
@@ -159,7 +161,8 @@ type analysis struct {
 	// anyBound: the first "any" carries a bound of its own ("anything
 	// over 8%", "any load above 2 t"): it picks out what the rule is
 	// about, as "only" would, and opens nothing up.
-	anyBound bool
+	anyBound    bool
+	anyBoundNum float64 // the number of that bound, as written
 	// anyAll: the first "any" was said as "all" ("all doors"), of the
 	// things the rule covers rather than of a time or a condition.
 	anyAll bool
@@ -2014,19 +2017,23 @@ func analyze(text string) *analysis {
 	cond := -1       // the open condition
 	condClause := -1
 	lastQty := -1
-	lastQtyEnd := -1   // the index of the last token of the last number read with its unit
-	lastQtyTerm := -1  // the term of the last number read
-	evenClause := -1   // the clause of an "even for …": its words are covered
-	reasonClause := -1 // the clause of a reason given for the rule, from its cue on
-	asideAt := -1      // the sentence of an aside to the reader (asideSentence)
-	lastNeg := -1      // the last term a negation cue negated
-	lastNegCue := ""   // and that cue
+	lastQtyEnd := -1          // the index of the last token of the last number read with its unit
+	lastQtyTerm := -1         // the term of the last number read
+	evenClause := -1          // the clause of an "even for …": its words are covered
+	reasonClause := -1        // the clause of a reason given for the rule, from its cue on
+	asideCl := map[int]bool{} // the clauses of an aside to the reader (asideSentence)
+	lastNeg := -1             // the last term a negation cue negated
+	lastNegCue := ""          // and that cue
 	var cancelled []cancelledNegs
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if cond >= 0 && t.clause != condClause {
-			if t.clause == condClause+1 && (t.low == "which" || t.low == "who" || t.low == "whose") {
-				a.conds[cond].then = true // "except racing helmets, which are retired after 3 years"
+			if t.clause == condClause+1 && (t.low == "which" || t.low == "who" || t.low == "whose" ||
+				(t.low == "where" || t.low == "when") && a.conds[cond].kind == "unless") {
+				// "except racing helmets, which are retired after 3
+				// years", "except at the trimming table, where every 15
+				// minutes is enough"
+				a.conds[cond].then, a.conds[cond].thenWord = true, t.low
 			}
 			cond = -1
 		}
@@ -2044,8 +2051,10 @@ func analyze(text string) *analysis {
 		if opensReason(toks, i) {
 			reasonClause = t.clause
 		}
-		if (i == 0 || toks[i-1].sentence != t.sentence) && asideSentence(toks, i) {
-			asideAt = t.sentence
+		if i == 0 || toks[i-1].sentence != t.sentence {
+			for _, c := range asideSentence(toks, i) {
+				asideCl[c] = true
+			}
 		}
 		if t.isNum && !t.clock && (referenceWords()[prevLow(toks, i)] || versionWords()[prevLow(toks, i)] && strings.Contains(t.text, ".")) {
 			continue // "Clause 4.1:", "PR #233": a reference, not a number of the rule
@@ -2195,7 +2204,8 @@ func analyze(text string) *analysis {
 			}
 		case "any", "anyone", "anything", "anywhere", "whatever", "everything", "everyone":
 			if !a.any && !negatedEarlier(toks, i) {
-				a.any, a.anyAt, a.anyBound = true, t.clause, boundAfter(toks, i)
+				a.any, a.anyAt = true, t.clause
+				a.anyBoundNum, a.anyBound = boundAfter(toks, i)
 			}
 		case "only", "solely", "exclusively":
 			if !a.only && prevLow(toks, i) != "not" && !upperBoundAt(func(k int) string {
@@ -2252,6 +2262,12 @@ func analyze(text string) *analysis {
 			continue
 		}
 		w, n := lx.match(toks, i)
+		if n == 1 && t.low == "where" && legalWhere(toks, i) {
+			w, _ = lx.match([]rawTok{{low: "if", text: "if"}}, 0)
+		}
+		if n == 1 && t.low == "past" && pastBound(toks, i) {
+			w, _ = lx.match([]rawTok{{low: "above", text: "above"}}, 0) // "runs past four hours": more than four hours
+		}
 		if n == 2 && t.low == "and" && toks[i+1].low == "up" && i+2 < len(toks) && toks[i+2].low == "to" {
 			continue // "over 160 cm and up to 250 cm": the bound is "up to"
 		}
@@ -2336,7 +2352,7 @@ func analyze(text string) *analysis {
 				kind, negPending = "unless", -1
 				a.negs--
 			}
-			aside := t.sentence == asideAt || kind == "if" && ownDoubt(toks, i+n)
+			aside := asideCl[t.clause] || kind == "if" && ownDoubt(toks, i+n)
 			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while"})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
@@ -2550,7 +2566,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || t.sentence == asideAt})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || asideCl[t.clause]})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -2644,10 +2660,10 @@ func liftedDuty(toks []rawTok, at, i int) bool {
 // purchases under £10" the bound is the purchases', not the card's. An
 // "any" said again later ("anything over 8% goes in any glass") opens
 // something up after all.
-func boundAfter(toks []rawTok, i int) bool {
+func boundAfter(toks []rawTok, i int) (float64, bool) {
 	for k := i + 1; k < len(toks); k++ {
 		if toks[k].low == "any" || toks[k].low == "anything" || toks[k].low == "anyone" {
-			return false
+			return 0, false
 		}
 	}
 	for j := i + 1; j < len(toks) && j <= i+2 && toks[j].clause == toks[i].clause; j++ {
@@ -2656,11 +2672,11 @@ func boundAfter(toks []rawTok, i int) bool {
 		}
 		for k := j + 1; k < len(toks) && k <= j+3 && toks[k].clause == toks[i].clause; k++ {
 			if toks[k].isNum {
-				return true
+				return toks[k].num, true
 			}
 		}
 	}
-	return false
+	return 0, false
 }
 
 // timeNouns after "all" make it a stretch of time: "all day".
@@ -2830,48 +2846,91 @@ func opensReason(toks []rawTok, i int) bool {
 	return false
 }
 
+// legalWhere reports whether the "where" at toks[i] opens a condition,
+// as it does in rules set down formally: "Where a handover is between two
+// companies, the receiving courier signs", "…; where a lane has no
+// marshal, it stays closed". It opens a sentence or a clause after a
+// semicolon or a colon and a thing follows; not "Where is your
+// technician", "Where possible", nor the clause after a comma ("except
+// road moves, where the registrar may waive it": the exception's rule).
+func legalWhere(toks []rawTok, i int) bool {
+	t := toks[i]
+	if i > 0 && toks[i-1].clause == t.clause || t.opener == ',' || i+1 >= len(toks) || toks[i+1].clause != t.clause {
+		return false
+	}
+	switch toks[i+1].low {
+	case "a", "an", "the", "any", "no", "this", "that", "these", "those", "there", "it", "they", "we", "you", "he", "she", "both", "either", "neither", "one", "two", "more", "less", "fewer":
+		return true
+	}
+	return false
+}
+
+// pastBound reports whether the "past" at toks[i] bounds a length from
+// below: "will run past four hours", "goes past 30 minutes". Not "the past
+// 12 months" nor "in the past 4 hours" (the last ones), nor a time of day
+// ("past 6 pm": after it, read as a time).
+func pastBound(toks []rawTok, i int) bool {
+	if i == 0 || i+1 >= len(toks) || !toks[i+1].isNum || toks[i+1].clock || toks[i+1].clause != toks[i].clause {
+		return false
+	}
+	switch toks[i-1].low {
+	case "run", "runs", "running", "ran", "go", "goes", "going", "went", "last", "lasts", "lasting", "lasted", "continue", "continues", "continuing",
+		"extend", "extends", "extending", "stretch", "stretches", "overrun", "overruns", "be", "is", "are", "was", "were", "gets", "get":
+		return true
+	}
+	return false
+}
+
 // asideSentence reports whether the sentence that opens at toks[i] is an
 // offer of help to the reader, beside the rule: "Let me know if you need
 // the floor plan too", "Please ring if unsure", "If in doubt, give us a
 // shout". It asks for a word from the reader, and its condition is the
 // reader's need or doubt; "Ring the duty manager if a guest is hurt" is
 // a rule.
-func asideSentence(toks []rawTok, i int) bool {
+func asideSentence(toks []rawTok, i int) []int {
 	var ws []string
 	for j := i; j < len(toks) && toks[j].sentence == toks[i].sentence; j++ {
 		ws = append(ws, toks[j].low)
 	}
 	if len(ws) > 16 {
-		return false
+		return nil
 	}
-	contact, doubt := false, false
+	contact, doubt := -1, -1
 	for j, w := range ws {
 		first := j == 0 || toks[i+j-1].clause != toks[i+j].clause
-		for first && j < len(ws) && (ws[j] == "please" || ws[j] == "pls" || ws[j] == "just" || ws[j] == "do" || ws[j] == "and") {
-			j++
+		k := j
+		for first && k < len(ws) && (ws[k] == "please" || ws[k] == "pls" || ws[k] == "just" || ws[k] == "do" || ws[k] == "and") {
+			k++
 		}
-		if first && j < len(ws) && contactWords()[ws[j]] {
-			rest := ws[j+1:]
-			switch ws[j] {
+		if first && k < len(ws) && contactWords()[ws[k]] {
+			rest := ws[k+1:]
+			ok := false
+			switch ws[k] {
 			case "let":
-				contact = contact || len(rest) >= 2 && (rest[0] == "me" || rest[0] == "us") && rest[1] == "know"
+				ok = len(rest) >= 2 && (rest[0] == "me" || rest[0] == "us") && rest[1] == "know"
 			case "give", "drop":
-				contact = contact || len(rest) >= 1 && (rest[0] == "me" || rest[0] == "us")
+				ok = len(rest) >= 1 && (rest[0] == "me" || rest[0] == "us")
 			case "get":
-				contact = contact || len(rest) >= 2 && rest[0] == "in" && rest[1] == "touch"
+				ok = len(rest) >= 2 && rest[0] == "in" && rest[1] == "touch"
 			case "reach":
-				contact = contact || len(rest) >= 1 && rest[0] == "out"
+				ok = len(rest) >= 1 && rest[0] == "out"
 			case "feel":
-				contact = contact || len(rest) >= 1 && rest[0] == "free"
+				ok = len(rest) >= 1 && rest[0] == "free"
 			default:
-				contact = true
+				ok = true
+			}
+			if ok && contact < 0 {
+				contact = toks[i+k].clause
 			}
 		}
-		if w == "if" && doubtAfter(ws[j+1:]) {
-			doubt = true
+		if w == "if" && doubtAfter(ws[j+1:]) && doubt < 0 {
+			doubt = toks[i+j].clause
 		}
 	}
-	return contact && doubt
+	if contact < 0 || doubt < 0 || doubt-contact > 1 || contact-doubt > 1 {
+		return nil
+	}
+	return []int{contact, doubt}
 }
 
 // doubtAfter reports whether the words after an "if" are the reader's
@@ -2883,7 +2942,7 @@ func doubtAfter(ws []string) bool {
 		case "unsure", "doubt", "stuck", "unclear", "confused", "question", "questions", "query", "queries":
 			return true
 		case "need", "needs", "want", "wants", "like":
-			return k <= 2
+			return k <= 2 && !(w == "like" && k+1 < len(ws) && ws[k+1] == "to")
 		case "sure":
 			return k > 0 && ws[k-1] == "not"
 		}
@@ -2921,11 +2980,12 @@ func ownDoubt(toks []rawTok, i int) bool {
 	if ws[0] != "i" && ws[0] != "i'm" && ws[0] != "i've" && ws[0] != "im" {
 		return false
 	}
-	for _, w := range ws[1:] {
-		switch w {
-		case "understand", "understood", "remember", "recall", "read", "follow", "mistaken", "got":
-			return true
-		}
+	last := ws[len(ws)-1]
+	switch last {
+	case "right", "rightly", "correctly", "properly", "mistaken", "wrong":
+		return true
+	case "remember", "recall", "understand":
+		return len(ws) == 2
 	}
 	return false
 }

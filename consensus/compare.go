@@ -2081,6 +2081,25 @@ func compareUntilBefore(a, b *analysis) []string {
 					continue
 				}
 				oy, ey, at := parts(y, j, before)
+				// Who or what is barred: the first thing named in the
+				// barred clause ("Trainees may not drive" is not
+				// "Supervisors may drive").
+				var sx, cy []string
+				for k, v := range x.terms {
+					if k < i && v.clause == t.clause && named(v) && !lx.action[v.w] {
+						sx = append(sx, v.w)
+						break
+					}
+				}
+				for k, v := range y.terms {
+					if v.clause == u.clause && named(v) && (at < 0 || k < at) {
+						cy = append(cy, v.w)
+					}
+				}
+				after := lx.fold(stem("after"))
+				if !within(sx, cy) || slices.ContainsFunc(x.terms[i:], func(v term) bool { return v.clause == t.clause && v.w == after }) {
+					continue // "Staff may use the pool" for "Guests may not"; "until 24 hours after"
+				}
 				if at < 0 || len(ex) == 0 || len(ey) == 0 || !same(ex, ey) || !within(oy, ox) {
 					// What is allowed before must be what was barred: not
 					// "the induction" for "work", nor "the windows" for
@@ -2116,7 +2135,25 @@ func compareUntilBefore(a, b *analysis) []string {
 // closed"); "All contractors can use the lathe" against "only after
 // induction" drops the condition.
 func opened(x, y *analysis) bool {
-	return !y.anyBound && !(y.anyAll && x.onlyWhen && setsTime(y))
+	bound := y.anyBound && slices.ContainsFunc(x.qty, func(q quantity) bool { return q.raw == y.anyBoundNum })
+	return !bound && !(y.anyAll && x.onlyWhen && setsTime(y) && sameTimeWords(x, y))
+}
+
+// sameTimeWords: most content words after x's "only" (its time: "after
+// every hatch is shut") are said in y.
+func sameTimeWords(x, y *analysis) bool {
+	lx := theLexicon()
+	n, said := 0, 0
+	for _, t := range x.terms {
+		if t.clause != x.onlyAt || t.at <= x.onlyWord || strings.HasPrefix(t.w, "#") || lx.light[t.w] || lx.generic[t.w] {
+			continue
+		}
+		n++
+		if slices.ContainsFunc(y.terms, func(u term) bool { return u.w == t.w || lx.near(u.w, t.w) }) {
+			said++
+		}
+	}
+	return 2*said > n
 }
 
 // setsTime reports whether x says when its rule holds: "until", "before",
@@ -2857,6 +2894,14 @@ func compareConditions(a, b *analysis) []string {
 				if countKind(x.conds, cd.kind) <= others+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind)+negatedExceptions(x, k, y)+elliptical(y, cd.kind) {
 					continue // the other side states a condition of its own: reworded
 				}
+				if verb == "added" && cd.kind == "if" && slices.ContainsFunc(y.conds, func(o condition) bool {
+					return o.kind == "unless" && overlap(o.terms, cd.terms) >= 0.5 && ownOutcome(y, o, x, cd)
+				}) {
+					// "where the tenant is over 75 the cap rises to £600"
+					// for "except tenants over 75, who may claim up to
+					// £600": the exception, said as the case of its rule.
+					continue
+				}
 				out = append(out, fmt.Sprintf("%s %s: %s %s", cd.label(), verb, cd.kind, cd.text))
 				continue
 			}
@@ -3222,6 +3267,15 @@ func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 			return true
 		}
 	}
+	// A measure said again in other words ("up to £300" and "three
+	// hundred pounds").
+	for _, q := range x.qty {
+		if q.clause == cd.clause+1 && q.dim != "" && slices.ContainsFunc(y.qty, func(r quantity) bool {
+			return (r.clause == other.clause || r.clause == other.clause+1) && sameQuantity(q, r)
+		}) {
+			return true
+		}
+	}
 	// "Skip it only if the patient has an infection", "the limit does not
 	// apply during live coverage": the rule set aside under the
 	// condition, as "unless" sets it aside.
@@ -3287,19 +3341,35 @@ func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
 			elsewhere[t.w] = true
 		}
 	}
-	var own, nums []string
+	// The clause's words, and a condition opened there ("except during
+	// a stock count, when 60 minutes inside is allowed").
+	inOwn := func(t term) bool {
+		return t.clause == cd.clause+1 && (t.cond < 0 || x.conds[t.cond].clause == cd.clause+1 && x.conds[t.cond].kind == "if") &&
+			!lx.generic[t.w] && !lx.light[t.w] && !slices.Contains(cd.terms, t.w)
+	}
+	var own, nums, every []string
 	for _, t := range x.terms {
-		if t.clause != cd.clause+1 || t.cond >= 0 || elsewhere[t.w] || lx.generic[t.w] || lx.light[t.w] || slices.Contains(cd.terms, t.w) {
+		if !inOwn(t) {
 			continue
 		}
-		if strings.HasPrefix(t.w, "#") {
+		every = append(every, t.w)
+		switch {
+		case elsewhere[t.w]:
+		case strings.HasPrefix(t.w, "#"):
 			nums = append(nums, t.w)
-		} else {
+		default:
 			own = append(own, t.w)
 		}
 	}
 	if len(nums) > 0 {
 		own = nil
+	}
+	// Every word of the own rule said elsewhere too ("which may run with
+	// 1 immunizer and 1 observer" beside "2 immunizers and 1 observer"):
+	// all of them together say it.
+	all := len(own)+len(nums) == 0
+	if all {
+		nums = every
 	}
 	if len(own)+len(nums) == 0 {
 		return false
@@ -3328,7 +3398,15 @@ func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
 		if len(nums) > 0 && !slices.ContainsFunc(nums, func(w string) bool { return !ws[w] }) {
 			return true
 		}
-		if slices.ContainsFunc(own, func(w string) bool { return ws[w] }) {
+		// After "where" or "when" the clause is a case as much as a rule
+		// ("where the registrar may waive the courier"): every word of it
+		// said, not the registrar's part given to the conservator.
+		said := func(w string) bool { return ws[w] }
+		if cd.thenWord == "where" || cd.thenWord == "when" {
+			if !slices.ContainsFunc(own, func(w string) bool { return !ws[w] }) {
+				return true
+			}
+		} else if slices.ContainsFunc(own, said) {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package consensus
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestAnyWithABoundPicksOut: an "any" with a bound of its own ("anything
 // over 8%", "any crate heavier than 20 kg") picks out what a rule is
@@ -119,6 +122,105 @@ func TestAsidesToTheReader(t *testing.T) {
 		got := len(a.conds) > 0 && a.conds[0].reason
 		if got != c.aside {
 			t.Errorf("%q: condition an aside %v, want %v", c.text, got, c.aside)
+		}
+	}
+}
+
+// TestExceptionsOwnRuleAfterWhereOrWhen: an exception's own rule in a
+// clause opened by "where" or "when" ("except during a shutdown, when they
+// are inspected daily") said again as a rule of its own is no exception
+// dropped, when every word of it is said; so is an own rule whose words
+// the main rule says too, said in full ("which may run with 1 nurse and 1
+// assistant"). Another person given the exception's part is not that.
+func TestExceptionsOwnRuleAfterWhereOrWhen(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Scaffold towers are inspected every 7 days, except during a shutdown, when they are inspected daily.",
+			"Scaffold towers: inspection every 7 days. During a shutdown they are inspected daily.", Agree},
+		{"Scaffold towers are inspected every 7 days, except during a shutdown, when they are inspected daily.",
+			"Scaffold towers: inspection every 7 days; during a shutdown they are inspected every 3 days.", Disagree},
+		{"Lorries are weighed at the gate, except at the night depot, where a ticket from the driver is enough.",
+			"Lorries get weighed at the gate. At the night depot a ticket from the driver is enough.", Agree},
+		{"Lorries are weighed at the gate, except at the night depot, where a ticket from the driver is enough.",
+			"Lorries get weighed at the gate, the night depot included.", Disagree},
+		{"Each ward is staffed with 2 nurses and 1 assistant for every 10 patients, except night shifts, which may run with 1 nurse and 1 assistant.",
+			"Ward staffing per 10 patients: 2 nurses + 1 assistant. Night shifts can run on 1 nurse and 1 assistant.", Agree},
+		{"Each ward is staffed with 2 nurses and 1 assistant for every 10 patients, except night shifts, which may run with 1 nurse and 1 assistant.",
+			"Ward staffing per 10 patients: 2 nurses + 1 assistant. Night shifts can run on 2 nurses and 1 assistant.", Disagree},
+		{"Grants are paid within 30 days, except research grants, where the trustee may extend the deadline.",
+			"Grants are paid within 30 days; for research grants the treasurer may extend the deadline.", Disagree},
+	})
+}
+
+// TestWhereOpensACondition: "where" opening a sentence or a clause after a
+// semicolon, before a thing, sets a condition as "if" does in formal
+// rules; "Where possible", "Where is …" and the clause after a comma do
+// not. "runs past four hours" is more than four hours; "the past 12
+// months" is no bound.
+func TestWhereOpensACondition(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"Where a handover is between two courier companies, the receiving courier signs the form.", 1},
+		{"Couriers sign the form; where the box is opened, the coordinator signs too.", 1},
+		{"Where possible, the receiving courier signs the form.", 0},
+		{"Where is the form? The receiving courier signs it.", 0},
+		{"Couriers sign at the depot, where the form is kept.", 0},
+	} {
+		if got := len(analyze(c.text).conds); got != c.want {
+			t.Errorf("%q: %d conditions, want %d", c.text, got, c.want)
+		}
+	}
+	checkAgreements(t, []agreementCase{
+		{"At every handover the receiving courier signs the chain-of-custody form.",
+			"Where a handover is between two different courier companies, the receiving courier shall sign the chain-of-custody form.", Disagree},
+		{"Residents get two weeks' written notice of any planned closure of the lift lasting more than 6 hours.",
+			"Where a planned lift closure will run past six hours, residents are told in writing two weeks ahead.", Agree},
+		{"Residents get two weeks' written notice of any planned closure of the lift lasting more than 6 hours.",
+			"Where a planned lift closure will run past two hours, residents are told in writing two weeks ahead.", Disagree},
+		// An exception's own measure said again in other words.
+		{"Each tenant may claim one repair grant of up to £400 a year, except tenants over 75, who may claim up to £600.",
+			"A tenant can claim a single repair grant a year, capped at four hundred pounds; where the tenant is over 75 the cap rises to six hundred pounds.", Agree},
+	})
+	for _, c := range []struct {
+		text  string
+		bound bool
+	}{
+		{"The meeting runs past two hours.", true},
+		{"Refunds cover the past 12 months.", false},
+		{"In the past 4 hours nobody called.", false},
+	} {
+		toks := numberWordsToNumbers(lex(c.text))
+		i := slices.IndexFunc(toks, func(t rawTok) bool { return t.low == "past" })
+		if got := pastBound(toks, i); got != c.bound {
+			t.Errorf("%q: past a bound %v, want %v", c.text, got, c.bound)
+		}
+	}
+}
+
+// TestAsidesAndBoundsNotTooWide: what the asides, the bounded "any" and
+// the bar lifted before its event must not take in: a hedge that names a
+// case ("if I've got cover"), a rule in the clause beside an aside, an
+// offer of another option ("if you'd like to pay in cash"), a bound on
+// another thing than the rule's, another actor allowed before the event.
+func TestAsidesAndBoundsNotTooWide(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Dogs are allowed in the orchard.",
+			"Dogs are not allowed in the orchard, ask the warden if you're unsure.", Disagree},
+		{"Trainees may not drive the forklift until they pass the test.",
+			"Supervisors may drive the forklift before the trainees pass the test.", Agree},
+		{"Only team leads can sign off expenses over £100.",
+			"Anyone above grade 5 can sign off expenses over £100.", Disagree},
+	})
+	for _, p := range [][2]string{
+		{"Staff may leave early on Fridays.", "I can leave early on Fridays if I've got cover."},
+		{"We accept card payments only.", "We take cards. Give us a ring if you'd like to pay in cash."},
+	} {
+		if c := ComparePositions(p[0], p[1]); c.Agreement == Agree {
+			t.Errorf("%q against %q: %v, want no agreement", p[1], p[0], c.Agreement)
 		}
 	}
 }
