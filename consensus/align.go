@@ -426,6 +426,22 @@ func surfaceTokens(text string) []surfaceTok {
 			}
 		}
 	}
+	// "No medicine is given unless there is a consent form": medicine is
+	// given only if there is one. The negation goes, "unless" is "only
+	// if", as analyze reads the rule (unlessLater).
+	for u := 1; u < len(ws); u++ {
+		if ws[u].low != "unless" {
+			continue
+		}
+		for j := u - 1; j >= 0 && j >= u-8 && !strings.ContainsAny(text[min(ws[j].end, ws[u].start):ws[u].start], ".;!?"); j-- {
+			if untilNegations()[ws[j].low] || ws[j].low == "don't" || ws[j].low == "doesn't" || ws[j].low == "won't" {
+				only := ws[u]
+				only.low, ws[u].low = "only", "if"
+				ws = slices.Insert(slices.Delete(ws, j, j+1), u-1, only)
+				break
+			}
+		}
+	}
 	// "no earlier than 24 hours before the trip" is no more than 24 hours
 	// before it, "no later than 8 weeks before" no less than 8 weeks
 	// before: the first or last moment, as analyze reads it.

@@ -29,6 +29,9 @@ type term struct {
 	// without: negated by "without" ("without asking for approval"): a
 	// verb's object is negated with it, as after "not".
 	without bool
+	// afterWithout: negated by a "without" before it, next to it or not
+	// ("without the shift lead").
+	afterWithout bool
 	// none: negated by "no", "nothing" or "nobody" ("nothing leaves the
 	// bond until …"), not by a verb's negation.
 	none bool
@@ -141,6 +144,10 @@ type condition struct {
 	then bool
 	// thenWord is the word that opens that clause.
 	thenWord string
+	// unless: opened by the word "unless", which sets a case aside ("no
+	// entry unless invited"), where "except" may set a thing aside
+	// ("dogs may not go upstairs, except assistance dogs").
+	unless bool
 }
 
 // analysis is what analyze found in a text.
@@ -2353,7 +2360,7 @@ func analyze(text string) *analysis {
 				a.negs--
 			}
 			aside := asideCl[t.clause] || kind == "if" && ownDoubt(toks, i+n)
-			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while"})
+			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while", unless: n == 1 && t.low == "unless"})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}
@@ -2566,7 +2573,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || asideCl[t.clause]})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", afterWithout: neg && negAt >= 0 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || asideCl[t.clause]})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -3600,14 +3607,14 @@ func negatedEarlier(toks []rawTok, i int) bool {
 	if i > 0 && toks[i-1].low == "without" && toks[i-1].clause == toks[i].clause {
 		return true
 	}
-	if toks[i].low != "any" {
+	if toks[i].low != "any" && toks[i].low != "anything" && toks[i].low != "anyone" {
 		return false
 	}
 	for j := i - 1; j >= 0 && j >= i-4 && toks[j].clause == toks[i].clause; j-- {
 		switch w := toks[j].low; w {
 		case "limit", "limits", "limited", "restrict", "restricts", "stopping", "preventing", "and", "or", "but":
 			return false
-		case "not", "never":
+		case "not", "never", "cannot", "can't", "don't", "doesn't", "won't", "mustn't":
 			return true
 		default:
 			if barrierWords()[w] {

@@ -2505,6 +2505,38 @@ func compareNegation(a, b *analysis) []string {
 		even, use, ask := lx.fold("even"), lx.fold("use"), askWord()
 		objNeg := make([]bool, len(x.terms))
 		until := untilLater(x)
+		unless := unlessLater(x)
+		// Under a negated rule, what "unless" or "without" names is what
+		// the rule needs: "no port-out goes through unless the PIN
+		// matches", "never relabel a product without the shift lead" ask
+		// for the PIN and the shift lead, as "only with" does, and the
+		// thing is done then.
+		need, withoutAfter := make([]bool, len(x.terms)), make([]bool, len(x.terms))
+		for i, t := range x.terms {
+			if !t.neg || !(t.verbal && !t.lifted) && !t.none || t.cond >= 0 {
+				continue
+			}
+			if unless[i] {
+				for j := i + 1; j < len(x.terms) && x.terms[j].clause-t.clause <= 1; j++ {
+					if u := x.terms[j]; u.cond >= 0 && x.conds[u.cond].unless {
+						need[j] = true
+					}
+				}
+			}
+			if !t.verbal {
+				continue
+			}
+			for j := i + 1; j < len(x.terms) && x.terms[j].clause == t.clause; j++ {
+				if !x.terms[j].afterWithout {
+					continue
+				}
+				withoutAfter[i] = true
+				for k := j; k < len(x.terms) && x.terms[k].clause == t.clause && x.terms[k].neg && x.terms[k].cond < 0; k++ {
+					need[k] = true
+				}
+				break
+			}
+		}
 		for i, t := range x.terms {
 			if lx.instead[t.w] {
 				// "rather than by row", "rather than using SQLite or
@@ -2529,7 +2561,7 @@ func compareNegation(a, b *analysis) []string {
 				}
 				continue
 			}
-			if !t.neg || !t.verbal && !(t.without && (lx.action[t.w] || lx.light[t.w] || t.w == ask)) || t.cond >= 0 || until[i] != 0 {
+			if !t.neg || !t.verbal && !(t.without && (lx.action[t.w] || lx.light[t.w] || t.w == ask)) || t.cond >= 0 || until[i] != 0 || unless[i] || withoutAfter[i] {
 				continue
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
@@ -2547,7 +2579,15 @@ func compareNegation(a, b *analysis) []string {
 			if x.otherwiseAt(t.cond) {
 				continue // "if it isn't paid, …": the rule not met, not the rule turned
 			}
-			if t.neg && (t.verbal && !t.lifted && until[i] != 0 || t.none && until[i]&untilWord != 0) {
+			if need[i] {
+				pos[t.w]++
+				continue
+			}
+			if t.neg && (t.verbal && !t.lifted && until[i] != 0 || t.none && until[i]&untilWord != 0) ||
+				t.neg && (t.verbal && !t.lifted || t.none) && unless[i] || t.neg && t.verbal && !t.lifted && withoutAfter[i] {
+				// "No port-out goes through unless the PIN matches", "don't
+				// reverse unless a crew member is banksman": the thing
+				// happens under the condition, what "only if" says.
 				// "does not reopen until the patrol has checked" reopens
 				// after it: what "reopens only after" says; so does
 				// "nothing leaves the bond until the duty has cleared".
@@ -2769,6 +2809,31 @@ func untilLater(x *analysis) []byte {
 			seen |= untilWord
 		case before:
 			seen |= beforeWord
+		}
+	}
+	return out
+}
+
+// unlessLater reports, for each term of x, whether it is negated in the
+// rule an exception sets aside, in the exception's clause or the one
+// before, before the exception: in
+// "No port-out goes through unless the PIN matches" the port-out goes
+// through when the PIN matches.
+func unlessLater(x *analysis) []bool {
+	out := make([]bool, len(x.terms))
+	for k, cd := range x.conds {
+		if !cd.unless || cd.reason {
+			continue // "dogs may not go upstairs, except assistance dogs": a thing set aside
+		}
+		at := slices.IndexFunc(x.terms, func(t term) bool { return t.cond == k })
+		if at < 0 {
+			continue
+		}
+		c := x.terms[at].clause
+		for i := at - 1; i >= 0 && c-x.terms[i].clause <= 1 && x.sentence(x.terms[i].clause) == x.sentence(c); i-- {
+			if x.terms[i].cond < 0 {
+				out[i] = true
+			}
 		}
 	}
 	return out

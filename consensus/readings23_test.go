@@ -224,3 +224,29 @@ func TestAsidesAndBoundsNotTooWide(t *testing.T) {
 		}
 	}
 }
+
+// TestBarredUnlessDoneOnlyThen: a thing barred "unless" a case holds, or never
+// done "without" something, is done only in that case or only with it:
+// "No port-out goes through unless the request quotes the PIN" is "every
+// port-out request must carry the PIN". "except" sets a thing aside, not a
+// case ("dogs may not go upstairs, except assistance dogs"), and another
+// case, or the bar dropped, is still a change.
+func TestBarredUnlessDoneOnlyThen(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Every port-out request must carry the port-out PIN issued to the account holder.",
+			"No port-out goes through unless the request quotes the PIN we issued to the account holder.", Agree},
+		{"Medicine is given to a pupil only with a signed consent form.",
+			"No medicine is given to a pupil unless there is a signed consent form.", Agree},
+		{"Staff never relabel a product without the shift lead.",
+			"Staff relabel products only when the shift lead is there.", Agree},
+		{"Staff are prevented from relabelling a product without the shift lead.",
+			"Staff can't relabel anything unless the shift lead is there.", Agree},
+		{"Staff never relabel a product without the shift lead.",
+			"Staff can relabel anything unless the shift lead is there.", Disagree},
+		{"Medicine is given to a pupil only with a signed consent form.",
+			"Medicine is not given to a pupil unless a teacher agrees.", Disagree},
+		{"Dogs must not go upstairs, except assistance dogs, which may go anywhere.",
+			"Dogs can't go upstairs. Assistance dogs are the exception, they can go anywhere.", Agree},
+	})
+}
