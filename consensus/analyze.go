@@ -2865,6 +2865,27 @@ func legalWhere(toks []rawTok, i int) bool {
 	if i > 0 && toks[i-1].clause == t.clause || t.opener == ',' || i+1 >= len(toks) || toks[i+1].clause != t.clause {
 		return false
 	}
+	be := func(w string) bool {
+		switch w {
+		case "is", "are", "was", "were", "depends", "varies", "matters":
+			return true
+		}
+		return false
+	}
+	for k := i + 1; k < len(toks) && toks[k].sentence == t.sentence; k++ {
+		if toks[k].clause != t.clause {
+			for k+1 < len(toks) && toks[k].isNum && toks[k+1].clause == toks[k].clause {
+				k++ // a number opening a clause carries no opener
+			}
+			if toks[k].opener == ':' {
+				return false // a heading: "Where the bins are kept: behind the shed"
+			}
+			break
+		}
+		if k+2 < len(toks) && toks[k+2].clause == t.clause && be(toks[k].low) && be(toks[k+2].low) {
+			return false // the subject of a sentence: "Where the meeting is held is up to the chair"
+		}
+	}
 	switch toks[i+1].low {
 	case "a", "an", "the", "any", "no", "this", "that", "these", "those", "there", "it", "they", "we", "you", "he", "she", "both", "either", "neither", "one", "two", "more", "less", "fewer":
 		return true

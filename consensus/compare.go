@@ -3327,8 +3327,17 @@ func ownOutcome(x *analysis, cd condition, y *analysis, other condition) bool {
 			region[t.w] = true
 		}
 	}
+	// A word x says of its exception only: not the rule's own verb
+	// ("visitors sign in with the duty nurse" for "…, when they sign in
+	// at the security lodge").
+	rest := map[string]bool{}
 	for _, t := range x.terms {
-		if t.clause == cd.clause+1 && !slices.Contains(cd.terms, t.w) && !lx.generic[t.w] && !lx.light[t.w] && region[t.w] {
+		if t.clause != cd.clause+1 {
+			rest[t.w] = true
+		}
+	}
+	for _, t := range x.terms {
+		if t.clause == cd.clause+1 && !slices.Contains(cd.terms, t.w) && !lx.generic[t.w] && !lx.light[t.w] && region[t.w] && !rest[t.w] {
 			return true
 		}
 	}
@@ -3375,12 +3384,24 @@ func outcomeFrees(x *analysis, cd condition, y *analysis, other condition) bool 
 			rule[t.w] = true
 		}
 	}
+	barred := map[string]bool{}
+	for _, t := range x.terms {
+		if t.cond < 0 && t.neg && t.clause == cd.clause-1 {
+			barred[t.w] = true
+		}
+	}
 	paid := rule[pay] || rule[fee] || slices.ContainsFunc(x.qty, func(q quantity) bool { return q.cond < 0 && money(q.dim) })
 	for _, t := range y.terms {
 		if t.clause != other.clause && t.clause != other.clause+1 || !t.neg && slices.Contains(cd.terms, t.w) {
 			continue
 		}
 		if t.neg && rule[t.w] && !lx.generic[t.w] && !lx.light[t.w] || paid && (t.w == free && !t.neg || t.neg && (t.w == pay || t.w == fee)) {
+			return true
+		}
+		// A bar of x's rule lifted under the condition: "pets are not
+		// allowed, except assistance dogs" against "where a dog is an
+		// assistance dog, it is allowed".
+		if !t.neg && t.clause == other.clause+1 && barred[t.w] && !slices.ContainsFunc(cd.terms, func(w string) bool { return !slices.Contains(other.terms, w) }) {
 			return true
 		}
 	}
@@ -3412,18 +3433,26 @@ func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
 		return t.clause == cd.clause+1 && (t.cond < 0 || x.conds[t.cond].clause == cd.clause+1 && x.conds[t.cond].kind == "if") &&
 			!lx.generic[t.w] && !lx.light[t.w] && !slices.Contains(cd.terms, t.w)
 	}
+	// A word is said with its polarity: "on match days, guests are
+	// allowed" does not say "when no guests are allowed".
+	key := func(t term) string {
+		if t.neg {
+			return "!" + t.w
+		}
+		return t.w
+	}
 	var own, nums, every []string
 	for _, t := range x.terms {
 		if !inOwn(t) {
 			continue
 		}
-		every = append(every, t.w)
+		every = append(every, key(t))
 		switch {
-		case elsewhere[t.w]:
+		case elsewhere[t.w] && !t.neg:
 		case strings.HasPrefix(t.w, "#"):
 			nums = append(nums, t.w)
 		default:
-			own = append(own, t.w)
+			own = append(own, key(t))
 		}
 	}
 	if len(nums) > 0 {
@@ -3435,6 +3464,13 @@ func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
 	all := len(own)+len(nums) == 0
 	if all {
 		nums = every
+		// with each number counting what it counts: "1 teacher and 2
+		// assistants" is not "2 teachers and 1 assistant".
+		for k, t := range x.terms {
+			if inOwn(t) && strings.HasPrefix(t.w, "#") && k+1 < len(x.terms) && x.terms[k+1].clause == t.clause && !strings.HasPrefix(x.terms[k+1].w, "#") {
+				nums = append(nums, t.w+">"+x.terms[k+1].w)
+			}
+		}
 	}
 	if len(own)+len(nums) == 0 {
 		return false
@@ -3443,9 +3479,6 @@ func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
 	// wagons: stopped at 40 mm." says the rule of its thing after a colon.
 	clauses := map[int]map[string]bool{}
 	for _, t := range y.terms {
-		if t.neg {
-			continue
-		}
 		for _, c := range []int{t.clause, t.clause - 1} {
 			if c < 0 || y.sentence(c) != y.sentence(t.clause) {
 				continue
@@ -3453,7 +3486,17 @@ func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
 			if clauses[c] == nil {
 				clauses[c] = map[string]bool{}
 			}
-			clauses[c][t.w] = true
+			clauses[c][key(t)] = true
+		}
+	}
+	for k, t := range y.terms {
+		if !strings.HasPrefix(t.w, "#") || k+1 >= len(y.terms) || y.terms[k+1].clause != t.clause {
+			continue
+		}
+		for _, c := range []int{t.clause, t.clause - 1} {
+			if clauses[c] != nil && y.sentence(c) == y.sentence(t.clause) {
+				clauses[c][t.w+">"+y.terms[k+1].w] = true
+			}
 		}
 	}
 	for _, ws := range clauses {

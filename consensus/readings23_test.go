@@ -250,3 +250,26 @@ func TestBarredUnlessDoneOnlyThen(t *testing.T) {
 			"Dogs can't go upstairs. Assistance dogs are the exception, they can go anywhere.", Agree},
 	})
 }
+
+// TestOwnRuleSaidWithItsPolarityAndCounts: an exception's own rule is said
+// again only with its negation ("when no visitors are allowed" is not "on
+// open days, visitors are allowed") and with each number counting what it
+// counted; a ban lifted under the exception's case says the exception; a
+// heading or a subject opened by "Where" is no condition.
+func TestOwnRuleSaidWithItsPolarityAndCounts(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Residents may have 3 visitors, except during an outbreak, when no visitors are allowed.",
+			"Residents can have three visitors. During an outbreak, visitors are allowed.", Disagree},
+		{"Each lab group has 2 demonstrators and 1 technician, except first-year groups, which have 1 demonstrator and 2 technicians.",
+			"Lab groups: 2 demonstrators and 1 technician. First-year groups have 2 demonstrators and 1 technician.", Disagree},
+		{"Each lab group has 2 demonstrators and 1 technician, except first-year groups, which have 1 demonstrator and 2 technicians.",
+			"Lab groups: 2 demonstrators and 1 technician. First-year groups have 1 demonstrator and 2 technicians.", Agree},
+		{"Bicycles are not allowed in the atrium, except folding bikes, which are always allowed.",
+			"No bicycles in the atrium. Where a bike is a folding bike, it is allowed.", Agree},
+		{"Half of all donations go to the hospice.",
+			"Where the money goes: half of all donations go to the hospice.", Agree},
+		{"Committee meetings are minuted by the clerk.",
+			"Where the meeting is held is up to the chair; the clerk minutes committee meetings.", Agree},
+	})
+}
