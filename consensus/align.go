@@ -517,6 +517,13 @@ func surfaceTokens(text string) []surfaceTok {
 			ws[u].low = "above"
 		}
 	}
+	// "runs past four hours" is more than four hours, as analyze reads it
+	// (pastBound); "the past 12 months" is not.
+	for u := 1; u+1 < len(ws); u++ {
+		if ws[u].low == "past" && pastVerbs()[ws[u-1].low] && (isDigit(ws[u+1].low[0]) || numberWords()[ws[u+1].low] > 0) {
+			ws[u].low = "above"
+		}
+	}
 	// "8 in the evening", "9 in morning": the "pm" or "am" of the hour.
 	for u := 1; u+1 < len(ws); u++ {
 		if !isDigit(ws[u-1].low[0]) || ws[u].low != "in" {

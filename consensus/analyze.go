@@ -2901,13 +2901,17 @@ func pastBound(toks []rawTok, i int) bool {
 	if i == 0 || i+1 >= len(toks) || !toks[i+1].isNum || toks[i+1].clock || toks[i+1].clause != toks[i].clause {
 		return false
 	}
-	switch toks[i-1].low {
-	case "run", "runs", "running", "ran", "go", "goes", "going", "went", "last", "lasts", "lasting", "lasted", "continue", "continues", "continuing",
-		"extend", "extends", "extending", "stretch", "stretches", "overrun", "overruns", "be", "is", "are", "was", "were", "gets", "get":
-		return true
-	}
-	return false
+	return pastVerbs()[toks[i-1].low]
 }
+
+// pastVerbs before "past" and a length make it a bound: "runs past".
+var pastVerbs = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("run runs running ran go goes going went last lasts lasting lasted continue continues continuing extend extends extending stretch stretches overrun overruns be is are was were gets get") {
+		m[w] = true
+	}
+	return m
+})
 
 // asideSentence reports whether the sentence that opens at toks[i] is an
 // offer of help to the reader, beside the rule: "Let me know if you need

@@ -180,6 +180,8 @@ func TestWhereOpensACondition(t *testing.T) {
 			"Where a planned lift closure will run past six hours, residents are told in writing two weeks ahead.", Agree},
 		{"Residents get two weeks' written notice of any planned closure of the lift lasting more than 6 hours.",
 			"Where a planned lift closure will run past two hours, residents are told in writing two weeks ahead.", Disagree},
+		{"A planned outage lasting more than 4 hours needs 48 hours' written notice.",
+			"A planned outage lasting past four hours needs 48 hours' written notice.", Agree},
 		// An exception's own measure said again in other words.
 		{"Each tenant may claim one repair grant of up to £400 a year, except tenants over 75, who may claim up to £600.",
 			"A tenant can claim a single repair grant a year, capped at four hundred pounds; where the tenant is over 75 the cap rises to six hundred pounds.", Agree},
