@@ -166,7 +166,14 @@ type word struct {
 // surfaceTokens cuts text into words (letters and digits; a hyphen, a dot
 // or an apostrophe splits), each with the span of the whitespace-delimited
 // word that holds it, for naming a change as it was written.
-func surfaceTokens(text string) []surfaceTok {
+func surfaceTokens(text string) []surfaceTok { return surfaceTokensOpt(text, true) }
+
+// surfaceTokensOpt is surfaceTokens; unlessOnly reads "no … unless" as
+// "only if", which is right only against a side that says "only": against
+// any other wording it makes an edit of what was none ("No loans above
+// £5,000 are approved unless a manager signs" against "Loans above £5,000
+// need a manager's signature").
+func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 	if len(text) > maxAnalyzed {
 		text = text[:maxAnalyzed]
 	}
@@ -429,7 +436,7 @@ func surfaceTokens(text string) []surfaceTok {
 	// "No medicine is given unless there is a consent form": medicine is
 	// given only if there is one. The negation goes, "unless" is "only
 	// if", as analyze reads the rule (unlessLater).
-	for u := 1; u < len(ws); u++ {
+	for u := 1; u < len(ws) && unlessOnly; u++ {
 		if ws[u].low != "unless" {
 			continue
 		}

@@ -712,6 +712,12 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	b := analyze(position)
 	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed), newSide(position)
+	if !saysOnly(sb.text) {
+		sa.toks = surfaceTokensOpt(sa.text, false)
+	}
+	if !saysOnly(sa.text) {
+		sb.toks = surfaceTokensOpt(sb.text, false)
+	}
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
 	if a2 != a || b2 != b {
 		// "not paid unless" read as "paid only when": the words that say
@@ -2505,7 +2511,62 @@ func compareNegation(a, b *analysis) []string {
 		even, use, ask := lx.fold("even"), lx.fold("use"), askWord()
 		objNeg := make([]bool, len(x.terms))
 		until := untilLater(x)
-		unless := unlessLater(x)
+		// The reading holds only when the other side names what the
+		// exception or "without" asks for, as it is said there: "unless
+		// a manager agrees" is no "only managers", "without the release
+		// manager's sign-off" no "only with the CTO's".
+		before := lx.fold(stem("before"))
+		said := func(w string) bool {
+			for i, u := range y.terms {
+				if !sameWord(u.w, w) && sharedPrefix(u.w, w) < 6 {
+					continue
+				}
+				// "may take off before the briefing is signed" names the
+				// briefing as what has not happened yet.
+				if !slices.ContainsFunc(y.terms[:i], func(v term) bool { return v.w == before && v.clause == u.clause }) {
+					return true
+				}
+			}
+			return false
+		}
+		// enough: more than half of the words that carry the case are
+		// said on the other side.
+		enough := func(idx []int) bool {
+			n, m := 0, 0
+			for _, k := range idx {
+				w := x.terms[k].w
+				elsewhere := false // said by the rule itself too ("never deploy … without the release manager's sign-off")
+				for j, u := range x.terms {
+					elsewhere = elsewhere || u.w == w && !slices.Contains(idx, j)
+				}
+				if !lx.light[w] && !elsewhere {
+					n++
+					if said(w) {
+						m++
+					}
+				}
+			}
+			return 2*m > n
+		}
+		yNeg := func(w string) bool {
+			return slices.ContainsFunc(y.terms, func(u term) bool { return u.w == w && u.neg })
+		}
+		unlessAny := unlessLater(x, nil)
+		unlessOK := unlessLater(x, func(k int) bool {
+			var idx []int
+			for j, t := range x.terms {
+				if t.cond == k {
+					idx = append(idx, j)
+				}
+			}
+			return enough(idx)
+		})
+		unless := make([]bool, len(x.terms))
+		for i, t := range x.terms {
+			// Against a side that bars the thing outright, the case
+			// dropped shows as the bar turned.
+			unless[i] = unlessOK[i] || unlessAny[i] && yNeg(t.w)
+		}
 		// Under a negated rule, what "unless" or "without" names is what
 		// the rule needs: "no port-out goes through unless the PIN
 		// matches", "never relabel a product without the shift lead" ask
@@ -2516,21 +2577,36 @@ func compareNegation(a, b *analysis) []string {
 			if !t.neg || !(t.verbal && !t.lifted) && !t.none || t.cond >= 0 {
 				continue
 			}
-			if unless[i] {
+			if unlessAny[i] {
+				// The case's own words are asserted even when the other
+				// side names another case: the bar itself then turns.
 				for j := i + 1; j < len(x.terms) && x.terms[j].clause-t.clause <= 1; j++ {
 					if u := x.terms[j]; u.cond >= 0 && x.conds[u.cond].unless {
 						need[j] = true
 					}
 				}
 			}
-			if !t.verbal {
-				continue
+			if !t.verbal || unlessAny[i] {
+				continue // "don't approve without a receipt unless under £10": the "without" is lifted
 			}
 			for j := i + 1; j < len(x.terms) && x.terms[j].clause == t.clause; j++ {
 				if !x.terms[j].afterWithout {
 					continue
 				}
-				withoutAfter[i] = true
+				var idx []int // what "without" names, with its object ("without checking the item is unused")
+				for k := j; k < len(x.terms) && x.terms[k].clause == t.clause && x.terms[k].cond < 0; k++ {
+					idx = append(idx, k)
+				}
+				// The thing is done with it only when the other side says
+				// so; what "without" names is asked for too when the other
+				// side also names a case under its bar ("shall not perform
+				// without the director's consent" against "do not sing,
+				// unless the director agrees").
+				withoutAfter[i] = enough(idx) || yNeg(t.w)
+				if !withoutAfter[i] && !slices.ContainsFunc(y.conds, func(c condition) bool { return c.unless }) &&
+					!slices.ContainsFunc(y.terms, func(u term) bool { return u.afterWithout }) {
+					break
+				}
 				for k := j; k < len(x.terms) && x.terms[k].clause == t.clause && x.terms[k].neg && x.terms[k].cond < 0; k++ {
 					need[k] = true
 				}
@@ -2580,7 +2656,11 @@ func compareNegation(a, b *analysis) []string {
 				continue // "if it isn't paid, …": the rule not met, not the rule turned
 			}
 			if need[i] {
-				pos[t.w]++
+				if t.neg && t.cond >= 0 {
+					neg[t.w]++ // "unless the guard is closed", "unless nobody has opened it": said as it is
+				} else {
+					pos[t.w]++
+				}
 				continue
 			}
 			if t.neg && (t.verbal && !t.lifted && until[i] != 0 || t.none && until[i]&untilWord != 0) ||
@@ -2819,11 +2899,14 @@ func untilLater(x *analysis) []byte {
 // before, before the exception: in
 // "No port-out goes through unless the PIN matches" the port-out goes
 // through when the PIN matches.
-func unlessLater(x *analysis) []bool {
+func unlessLater(x *analysis, keep func(k int) bool) []bool {
 	out := make([]bool, len(x.terms))
 	for k, cd := range x.conds {
 		if !cd.unless || cd.reason {
 			continue // "dogs may not go upstairs, except assistance dogs": a thing set aside
+		}
+		if keep != nil && !keep(k) {
+			continue
 		}
 		at := slices.IndexFunc(x.terms, func(t term) bool { return t.cond == k })
 		if at < 0 {
@@ -2831,6 +2914,9 @@ func unlessLater(x *analysis) []bool {
 		}
 		c := x.terms[at].clause
 		for i := at - 1; i >= 0 && c-x.terms[i].clause <= 1 && x.sentence(x.terms[i].clause) == x.sentence(c); i-- {
+			if x.terms[i].w == "but" {
+				break // "we don't do refunds but exchanges are fine unless …"
+			}
 			if x.terms[i].cond < 0 {
 				out[i] = true
 			}
@@ -4182,4 +4268,18 @@ func otherRole(q quantity, k int, x, y *analysis) bool {
 	return slices.ContainsFunc(y.qty, func(r quantity) bool {
 		return sameQuantity(q, r) && (r.every || slices.ContainsFunc(x.qty, func(o quantity) bool { return o.cond != k && sameQuantity(o, r) }))
 	})
+}
+
+// saysOnly reports whether text says "only" as a word.
+func saysOnly(text string) bool {
+	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool { return w == "only" })
+}
+
+// sharedPrefix is the length of the prefix a and b share.
+func sharedPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

@@ -275,3 +275,23 @@ func TestOwnRuleSaidWithItsPolarityAndCounts(t *testing.T) {
 			"Where the meeting is held is up to the chair; the clerk minutes committee meetings.", Agree},
 	})
 }
+
+// TestBarredUnlessOnlyWhenTheCaseIsSaid: "not … unless" and "never …
+// without" read as "only then" only where the other side names the same
+// case; another case, a bar lifted outright, or a case's own negation
+// ("unless the guard is closed") stay what they are.
+func TestBarredUnlessOnlyWhenTheCaseIsSaid(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Never open the cash office without the duty manager.",
+			"The cash office is opened only with a security guard present.", Disagree},
+		{"Parcels are not released without photo ID.",
+			"Parcels are released before ID is checked.", Disagree},
+		{"The press must not run unless the guard is closed.",
+			"The press runs only with the guard closed.", Agree},
+	})
+	if c := ComparePositions("No drones are flown over the site unless the safety officer approves.",
+		"Drones are flown over the site whenever the pilots like."); c.Agreement == Agree {
+		t.Errorf("the case dropped: %v, want no agreement", c.Agreement)
+	}
+}
