@@ -1796,6 +1796,9 @@ func sameQuantity(x, y quantity) bool {
 	}
 	tolerance := 1e-9
 	switch {
+	case x.dim == "time" && y.dim == "time" && weeksForMonths(x, y):
+		// "4 weeks" is said for "a month", "8 weeks" for "two months".
+		tolerance = weeksTolerance
 	case x.dim == "time" && y.dim == "time":
 		// Calendar lengths: 30 days is a month, 365 days a year.
 		tolerance = calendarTolerance
@@ -1805,6 +1808,23 @@ func sameQuantity(x, y quantity) bool {
 		tolerance = speedTolerance
 	}
 	return math.Abs(x.value-y.value) <= tolerance*math.Max(1, math.Abs(x.value))
+}
+
+// weeksTolerance is how far a length said in whole weeks may be from one
+// said in whole months and still be it: four weeks are 8% short of a
+// month, as eight are of two.
+const weeksTolerance = 0.09
+
+// weeksForMonths reports whether one of x and y is said in weeks and the
+// other in months, each a whole number and neither a rate nor a period
+// ("4 weeks" and "a month"; not "every 4 weeks" and "monthly", which are
+// 13 rounds a year against 12, nor "2 weeks" and "2 months", which the
+// tolerance keeps apart).
+func weeksForMonths(x, y quantity) bool {
+	in := func(q quantity, unit string) bool {
+		return q.per == "" && !q.every && q.raw >= 0 && q.raw == math.Trunc(q.raw) && strings.Contains(strings.ToLower(q.text), unit)
+	}
+	return in(x, "week") && in(y, "month") || in(x, "month") && in(y, "week")
 }
 
 // poundAgainst returns, of x and y, the number said in pounds without a

@@ -295,3 +295,19 @@ func TestBarredUnlessOnlyWhenTheCaseIsSaid(t *testing.T) {
 		t.Errorf("the case dropped: %v, want no agreement", c.Agreement)
 	}
 }
+
+// TestWeeksSaidForMonths: "8 weeks" is said for "two months" and "13
+// weeks" for "three months"; "2 weeks" against "a month", "8 weeks"
+// against "8 months" and "every 4 weeks" against "monthly" are changes.
+func TestWeeksSaidForMonths(t *testing.T) {
+	t.Parallel()
+	const filed = "Tools may be borrowed from the library for up to 8 weeks."
+	checkAgreements(t, []agreementCase{
+		{filed, "Tools can be borrowed from the library for two months at most.", Agree},
+		{"Tools may be borrowed from the library for up to 13 weeks.", "Tools can be borrowed from the library for three months at most.", Agree},
+		{filed, "Tools can be borrowed from the library for 8 months at most.", Disagree},
+		{"Tools may be borrowed from the library for up to 2 weeks.", "Tools can be borrowed from the library for a month at most.", Disagree},
+		{"Tools may be borrowed from the library for up to 6 weeks.", "Tools can be borrowed from the library for two months at most.", Disagree},
+		{"Gutters are cleared every 4 weeks.", "Gutters are cleared monthly.", Disagree},
+	})
+}
