@@ -4106,6 +4106,28 @@ func apart(x *analysis, w string, sb map[string]bool) bool {
 	return false
 }
 
+// ownClause reports whether x says w only outside its first clause and
+// its conditions, or under a negation or an exception: kept apart from
+// the rule, not named in it.
+func ownClause(x *analysis, w string) bool {
+	if len(x.terms) == 0 {
+		return false
+	}
+	first := x.terms[0].clause
+	for _, t := range x.terms {
+		if t.w != w {
+			continue
+		}
+		if t.neg || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
+			return true
+		}
+		if t.clause == first || t.cond >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func compareInclusion(a, b *analysis) []string {
 	lx := theLexicon()
 	inc := lx.fold(stem("include"))
@@ -4131,11 +4153,21 @@ func compareInclusion(a, b *analysis) []string {
 		if t.w != inc || t.neg {
 			continue
 		}
+		// "Route plans must include a daily rest", "the first tasting
+		// includes up to 4 flavours": what a thing holds, the rule
+		// itself. What it names is a case said to be covered only where
+		// the filed rule keeps it apart in a clause, a negation or an
+		// exception of its own ("the day rate covers lunch; drinks are
+		// charged separately"), not beside other words of its first
+		// clause or in a condition. (A setting that opens with it,
+		// "include lab samples: true", is a case covered.)
+		low := strings.ToLower(t.text)
+		finite := (low == "include" || low == "includes") && i > 0 && b.terms[i-1].clause == t.clause
 		// The things next to the cue: "billing jobs included",
 		// "including the invoices".
 		for j := max(0, i-2); j < min(len(b.terms), i+3); j++ {
 			u := b.terms[j]
-			if j != i && u.clause == t.clause && specific(u) && (!sa[u.w] || apart(a, u.w, sb)) {
+			if j != i && u.clause == t.clause && specific(u) && (!sa[u.w] || apart(a, u.w, sb) && (!finite || ownClause(a, u.w))) {
 				out = append(out, b.say(u.w)+" included")
 				break
 			}

@@ -311,3 +311,18 @@ func TestWeeksSaidForMonths(t *testing.T) {
 		{"Gutters are cleared every 4 weeks.", "Gutters are cleared monthly.", Disagree},
 	})
 }
+
+// TestIncludesWhatTheRuleHolds: "includes" said of what a thing holds
+// ("the first fitting includes up to 3 adjustments") states the rule; a
+// thing the filed rule keeps apart said to be included is still a change.
+func TestIncludesWhatTheRuleHolds(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Every new client gets one free fitting with up to 3 adjustments, booked at least a week ahead.",
+			"Your first fitting is free and includes up to 3 adjustments. Book it at least a week in advance.", Agree},
+		{"The day rate covers lunch; drinks are charged separately.",
+			"The day rate includes lunch and drinks.", Disagree},
+		{"Membership covers the gym and the pool, except the sauna.",
+			"Membership includes the gym, the pool and the sauna.", Disagree},
+	})
+}
