@@ -1824,7 +1824,22 @@ func weeksForMonths(x, y quantity) bool {
 	in := func(q quantity, unit string) bool {
 		return q.per == "" && !q.every && q.raw >= 0 && q.raw == math.Trunc(q.raw) && strings.Contains(strings.ToLower(q.text), unit)
 	}
-	return in(x, "week") && in(y, "month") || in(x, "month") && in(y, "week")
+	said := func(w, m quantity) bool {
+		// The weeks said for the months: 4 for one, 8 for two, 13 for
+		// three, 26 for six, 52 for twelve (52 weeks a year, rounded
+		// down); not "9 weeks" for two months, nor any for a calendar
+		// month.
+		if w.raw <= 0 {
+			return false
+		}
+		months := m.value / units()["month"].scale
+		if math.Abs(months*2-math.Round(months*2)) > 1e-6 {
+			return false
+		}
+		months = math.Round(months*2) / 2
+		return !strings.Contains(strings.ToLower(m.text), "calendar") && w.raw == math.Floor(months*52/12+1e-9)
+	}
+	return in(x, "week") && in(y, "month") && said(x, y) || in(x, "month") && in(y, "week") && said(y, x)
 }
 
 // poundAgainst returns, of x and y, the number said in pounds without a
@@ -4109,7 +4124,7 @@ func apart(x *analysis, w string, sb map[string]bool) bool {
 // ownClause reports whether x says w only outside its first clause and
 // its conditions, or under a negation or an exception: kept apart from
 // the rule, not named in it.
-func ownClause(x *analysis, w string) bool {
+func ownClause(x *analysis, w string, named bool) bool {
 	if len(x.terms) == 0 {
 		return false
 	}
@@ -4122,10 +4137,31 @@ func ownClause(x *analysis, w string) bool {
 			return true
 		}
 		if t.clause == first || t.cond >= 0 {
-			return false
+			return named && keptOut(x, t)
 		}
 	}
 	return true
+}
+
+// keptOut reports whether the clause of t says it is left out of what
+// the rule covers: a negated verb before it ("does not cover the
+// museum") or a word that sets it apart ("charged separately", "on top
+// of", "extra", "excluded", "skipped").
+func keptOut(x *analysis, t term) bool {
+	lx := theLexicon()
+	cues := map[string]bool{}
+	for _, c := range []string{"separately", "extra", "top", "exclude", "excluded", "additional", "skip", "skipped"} {
+		cues[lx.fold(stem(c))] = true
+	}
+	for _, u := range x.terms {
+		if u.clause != t.clause || u.cond != t.cond {
+			continue
+		}
+		if u.neg && u.verbal || cues[u.w] {
+			return true
+		}
+	}
+	return false
 }
 
 func compareInclusion(a, b *analysis) []string {
@@ -4167,7 +4203,7 @@ func compareInclusion(a, b *analysis) []string {
 		// "including the invoices".
 		for j := max(0, i-2); j < min(len(b.terms), i+3); j++ {
 			u := b.terms[j]
-			if j != i && u.clause == t.clause && specific(u) && (!sa[u.w] || apart(a, u.w, sb) && (!finite || ownClause(a, u.w))) {
+			if j != i && u.clause == t.clause && specific(u) && (!sa[u.w] || apart(a, u.w, sb) && (!finite || ownClause(a, u.w, j > i))) {
 				out = append(out, b.say(u.w)+" included")
 				break
 			}

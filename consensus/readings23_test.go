@@ -309,6 +309,9 @@ func TestWeeksSaidForMonths(t *testing.T) {
 		{"Tools may be borrowed from the library for up to 2 weeks.", "Tools can be borrowed from the library for a month at most.", Disagree},
 		{"Tools may be borrowed from the library for up to 6 weeks.", "Tools can be borrowed from the library for two months at most.", Disagree},
 		{"Gutters are cleared every 4 weeks.", "Gutters are cleared monthly.", Disagree},
+		// Only the weeks said for the months: not 9 for two, nor 24 for six.
+		{"Tools may be borrowed from the library for up to 9 weeks.", "Tools can be borrowed from the library for two months at most.", Disagree},
+		{"The trial period lasts 24 weeks.", "The trial period lasts six months.", Disagree},
 	})
 }
 
@@ -324,5 +327,10 @@ func TestIncludesWhatTheRuleHolds(t *testing.T) {
 			"The day rate includes lunch and drinks.", Disagree},
 		{"Membership covers the gym and the pool, except the sauna.",
 			"Membership includes the gym, the pool and the sauna.", Disagree},
+		// Kept out in the rule's own clause: "charged separately".
+		{"Parking is charged separately from the room rate.",
+			"The room rate includes parking.", Disagree},
+		{"Batteries are sold separately from the starter kit.",
+			"The starter kit includes batteries.", Disagree},
 	})
 }
