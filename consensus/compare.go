@@ -1737,6 +1737,7 @@ func clockAgainst(x, y quantity) (c, n quantity, ok bool) {
 func bareOne(q quantity) bool { return q.value == 1 && q.dim == "" && q.per == "" }
 
 func sameQuantity(x, y quantity) bool {
+	x, y = centsOf(x, y), centsOf(y, x)
 	if gluedMetres(x, y) || gluedMetres(y, x) {
 		return true
 	}
@@ -1840,6 +1841,20 @@ func weeksForMonths(x, y quantity) bool {
 		return !strings.Contains(strings.ToLower(m.text), "calendar") && w.raw == math.Floor(months*52/12+1e-9)
 	}
 	return in(x, "week") && in(y, "month") && said(x, y) || in(x, "month") && in(y, "week") && said(y, x)
+}
+
+// centsOf returns x, said in cents ("30 cents", read as a dollar's), as
+// cents of the currency y is said in when that currency has cents:
+// "30 cents a kilometre" against "0.30 EUR per kilometre".
+func centsOf(x, y quantity) quantity {
+	if x.dim != "usd" || !strings.Contains(strings.ToLower(x.text), "cent") {
+		return x
+	}
+	switch y.dim {
+	case "eur", "aud", "cad", "chf", "zar":
+		x.dim = y.dim
+	}
+	return x
 }
 
 // poundAgainst returns, of x and y, the number said in pounds without a

@@ -334,3 +334,16 @@ func TestIncludesWhatTheRuleHolds(t *testing.T) {
 			"The starter kit includes batteries.", Disagree},
 	})
 }
+
+// TestCentsOfTheOtherCurrency: "30 cents" is cents of the currency the
+// other side says, when it has cents ("0.30 EUR", "A$0.30"); another
+// amount is a change.
+func TestCentsOfTheOtherCurrency(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Volunteers who drive are paid 0.35 EUR per kilometre, paid to the driver only.",
+			"Volunteers who drive are paid 35 cents per kilometre, paid to the driver only.", Agree},
+		{"Volunteers who drive are paid 0.35 EUR per kilometre, paid to the driver only.",
+			"Volunteers who drive are paid 45 cents per kilometre, paid to the driver only.", Disagree},
+	})
+}
