@@ -89,7 +89,7 @@ func TestAlignHostile(t *testing.T) {
 				names(other)
 				disregards(other)
 				compareStrength(s, other)
-				compareBindings(newSide(s), newSide(other))
+				compareBindings(newSide(s, true), newSide(other, true))
 				if c := ComparePositions(s, other); c.Agreement != Agree && c.Agreement != Disagree && c.Agreement != Unsure {
 					t.Fatalf("agreement %q", c.Agreement)
 				}

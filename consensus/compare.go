@@ -711,13 +711,7 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	position = dropReport(dropLabel(position, a, rt), a, rt)
 	b := analyze(position)
 	a2, b2 := onlyIfBoth(a, b)
-	sa, sb := newSide(filed), newSide(position)
-	if !saysOnly(sb.text) {
-		sa.toks = surfaceTokensOpt(sa.text, false)
-	}
-	if !saysOnly(sa.text) {
-		sb.toks = surfaceTokensOpt(sb.text, false)
-	}
+	sa, sb := newSide(filed, b.only), newSide(position, a.only)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
 	if a2 != a || b2 != b {
 		// "not paid unless" read as "paid only when": the words that say
@@ -2076,10 +2070,6 @@ func compareUntilBefore(a, b *analysis) []string {
 	named := func(t term) bool {
 		return !strings.HasPrefix(t.w, "#") && !lx.light[t.w] && !lx.generic[t.w]
 	}
-	adverbs := map[string]bool{}
-	for _, w := range []string{"still", "also", "even", "just", "already", "always", "then", "now", "yet", "straight", "away"} {
-		adverbs[lx.fold(stem(w))] = true
-	}
 	// The words after the thing barred or allowed, in its clause: what is
 	// done to (to the relation word: "the depot") and the event (from
 	// it: "the wheel is turned"); the index of the relation word, -1 when
@@ -2091,7 +2081,7 @@ func compareUntilBefore(a, b *analysis) []string {
 			switch {
 			case t.w == rel && at < 0:
 				at = k
-			case at < 0 && named(t) && !lx.action[t.w] && !timeNames()[t.w] && !timeNouns()[t.w] && !adverbs[t.w]:
+			case at < 0 && named(t) && !lx.action[t.w] && !timeNames()[t.w] && !timeNouns()[t.w] && !objectAdverbs()[t.w]:
 				object = append(object, t.w) // not "still", nor "for one more day"
 			case at >= 0 && named(t) && !t.neg:
 				event = append(event, t.w)
@@ -4163,11 +4153,7 @@ func ownClause(x *analysis, w string, named bool) bool {
 // museum") or a word that sets it apart ("charged separately", "on top
 // of", "extra", "excluded", "skipped").
 func keptOut(x *analysis, t term) bool {
-	lx := theLexicon()
-	cues := map[string]bool{}
-	for _, c := range []string{"separately", "extra", "top", "exclude", "excluded", "additional", "skip", "skipped"} {
-		cues[lx.fold(stem(c))] = true
-	}
+	cues := keptOutCues()
 	for _, u := range x.terms {
 		if u.clause != t.clause || u.cond != t.cond {
 			continue
@@ -4177,6 +4163,28 @@ func keptOut(x *analysis, t term) bool {
 		}
 	}
 	return false
+}
+
+// keptOutCues are the words, folded, that set a thing apart from what
+// a rule covers (keptOut).
+var keptOutCues = sync.OnceValue(func() map[string]bool {
+	return foldedSet("separately", "extra", "top", "exclude", "excluded", "additional", "skip", "skipped")
+})
+
+// objectAdverbs, folded, are no part of what a rule allows or bars
+// (compareUntilBefore): "can still leave the depot".
+var objectAdverbs = sync.OnceValue(func() map[string]bool {
+	return foldedSet("still", "also", "even", "just", "already", "always", "then", "now", "yet", "straight", "away")
+})
+
+// foldedSet is the set of the words, stemmed and folded as terms are.
+func foldedSet(ws ...string) map[string]bool {
+	lx := theLexicon()
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[lx.fold(stem(w))] = true
+	}
+	return m
 }
 
 func compareInclusion(a, b *analysis) []string {
@@ -4371,11 +4379,6 @@ func otherRole(q quantity, k int, x, y *analysis) bool {
 	return slices.ContainsFunc(y.qty, func(r quantity) bool {
 		return sameQuantity(q, r) && (r.every || slices.ContainsFunc(x.qty, func(o quantity) bool { return o.cond != k && sameQuantity(o, r) }))
 	})
-}
-
-// saysOnly reports whether text says "only" as a word.
-func saysOnly(text string) bool {
-	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool { return w == "only" })
 }
 
 // sharedPrefix is the length of the prefix a and b share.

@@ -887,11 +887,13 @@ type side struct {
 	names []name
 }
 
-func newSide(text string) *side {
+// unlessOnly reads "no … unless" as "only if" (surfaceTokensOpt): right
+// when the other side restricts with "only" (analysis.only).
+func newSide(text string, unlessOnly bool) *side {
 	if len(text) > maxAnalyzed {
 		text = text[:maxAnalyzed]
 	}
-	return &side{text: text, toks: surfaceTokens(text), names: names(text)}
+	return &side{text: text, toks: surfaceTokensOpt(text, unlessOnly), names: names(text)}
 }
 
 // segments cuts a text into the parts that bind a thing to what is said
