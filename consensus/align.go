@@ -317,6 +317,59 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			i--
 		}
 	}
+	// "not needed when the lab collects them": except when it does, as
+	// analyze reads it (notNeededBefore).
+	for i := 0; i+2 < len(ws); i++ {
+		if ws[i].low == "not" && (ws[i+2].low == "when" || ws[i+2].low == "if") {
+			switch ws[i+1].low {
+			case "needed", "required", "necessary", "mandatory", "compulsory":
+				ws[i].low, ws[i].end = "except", ws[i+1].end
+				ws = slices.Delete(ws, i+1, i+2)
+			}
+		}
+	}
+	// "the only way out is if they have a certificate": unless they have
+	// one, as analyze reads it (exceptionCues).
+	for i := 0; i+4 < len(ws); i++ {
+		if ws[i].low != "only" || ws[i+1].low != "way" {
+			continue
+		}
+		k := i + 2
+		switch {
+		case ws[k].low == "out":
+			k++
+		case (ws[k].low == "round" || ws[k].low == "around") && ws[k+1].low == "it":
+			k += 2
+		default:
+			continue
+		}
+		if k+1 < len(ws) && ws[k].low == "is" && (ws[k+1].low == "if" || ws[k+1].low == "when" || ws[k+1].low == "to") {
+			ws[i].low, ws[i].end = "unless", ws[k+1].end
+			ws = slices.Delete(ws, i+1, k+2)
+		}
+	}
+	// "unless the customer paid for storage, in which case (then) we keep
+	// it 30 days": the case and its own outcome, as "if the customer paid
+	// for storage, we keep it 30 days" says it (caseOutcome).
+	for i := 0; i < len(ws); i++ {
+		if ws[i].low != "unless" && ws[i].low != "except" {
+			continue
+		}
+		for k := i + 1; k < len(ws); k++ {
+			gap := text[min(ws[k-1].end, ws[k].start):ws[k].start]
+			if strings.ContainsAny(gap, ".;!?") {
+				break
+			}
+			if n := outcomeWords(ws, k); n == 3 {
+				ws[i].low = "if"
+				break
+			} else if n > 0 && strings.Contains(gap, ",") {
+				ws[i].low = "if"
+				ws = slices.Delete(ws, k, k+n)
+				break
+			}
+		}
+	}
 	// "on request", "upon request": if asked where they end their phrase,
 	// as analyze reads them (onRequest).
 	for i := 0; i+1 < len(ws); i++ {
@@ -1120,6 +1173,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if standsFor(b, gb, ga, kb) || standsFor(a, ga, gb, ka) {
 			continue // "refers larger items" → "refers the larger ones"
 		}
+		if len(gb) == 0 && caseWordsOnly(a, g.a) || len(ga) == 0 && caseWordsOnly(b, g.b) {
+			continue // "…, in which case we keep it" → "…, we keep it": the case's outcome, read by the conditions
+		}
 		if setAsideFor(ga, b, gb, ka) || setAsideFor(gb, a, ga, kb) {
 			continue // "unless X" → "skip it only if X": compareConditions reads it
 		}
@@ -1592,6 +1648,36 @@ func comparative(x, y string) bool {
 	return len(x) >= 3 && (y == x+"er" || y == x+"r" || y == x+x[len(x)-1:]+"er")
 }
 
+// caseWordsOnly reports whether the stretch g of text s says "in which
+// case" and nothing else.
+func caseWordsOnly(s string, g []surfaceTok) bool {
+	if len(g) == 0 {
+		return false
+	}
+	text := strings.ToLower(strings.Join(strings.Fields(s[:g[len(g)-1].end]), " "))
+	span := strings.Fields(strings.ToLower(spanText(s, g, nil, 0, false)))
+	for _, w := range span {
+		if w != "in" && w != "which" && w != "case" {
+			return false
+		}
+	}
+	return strings.HasSuffix(text, "in which case")
+}
+
+// outcomeWords is how many words at ws[k] open the outcome of a case:
+// 3 for "in which case", 1 for "then", 2 for "and then"; 0 for none.
+func outcomeWords(ws []word, k int) int {
+	switch {
+	case k+2 < len(ws) && ws[k].low == "in" && ws[k+1].low == "which" && ws[k+2].low == "case":
+		return 3
+	case ws[k].low == "then":
+		return 1
+	case k+1 < len(ws) && ws[k].low == "and" && ws[k+1].low == "then":
+		return 2
+	}
+	return 0
+}
+
 // hasContent reports whether g holds a word that is not a function word.
 func hasContent(g []surfaceTok) bool {
 	for _, t := range g {
@@ -1905,7 +1991,12 @@ func standsFor(text string, y, x, all []surfaceTok) bool {
 // of y) as the rule set aside: "skip it only if", "the limit does not
 // apply during", "may deviate if".
 func setAsideFor(gx []surfaceTok, y string, gy, kx []surfaceTok) bool {
-	if len(gx) == 0 || slices.ContainsFunc(gx, func(t surfaceTok) bool { return t.key != "@unless" && !t.ignore }) {
+	if slices.ContainsFunc(gx, func(t surfaceTok) bool { return t.key != "@unless" && !t.ignore }) {
+		return false
+	}
+	if len(gx) == 0 && !slices.ContainsFunc(kx, func(t surfaceTok) bool { return t.key == "@unless" }) {
+		// The cue aligned elsewhere ("except when X" against "If X, none
+		// of this applies"): the side must still set a case aside.
 		return false
 	}
 	// What the other side names elsewhere may name the rule set aside:

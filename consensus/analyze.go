@@ -148,6 +148,9 @@ type condition struct {
 	// entry unless invited"), where "except" may set a thing aside
 	// ("dogs may not go upstairs, except assistance dogs").
 	unless bool
+	// outcome: an exception read as a case because an outcome of its own
+	// follows ("unless X, in which case …", "unless X, then …").
+	outcome bool
 }
 
 // analysis is what analyze found in a text.
@@ -637,7 +640,11 @@ func lex(text string) []rawTok {
 			i = j
 
 		case r == '%':
-			out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
+			// A share of the number before it; a "%" after no number is
+			// no share ("% no verbal opt-out": a comment's mark).
+			if len(out) > 0 && out[len(out)-1].isNum {
+				out = append(out, rawTok{low: "percent", clause: clause, text: "%"})
+			}
 			i++
 		case (r == '+' || r == '-' || r == '−') && signedShare(rs, i):
 			// "the base rate + 25%", "list price -10%": the share more or
@@ -2359,6 +2366,13 @@ func analyze(text string) *analysis {
 				kind, negPending = "unless", -1
 				a.negs--
 			}
+			if kind == "if" && negPending == t.clause && notNeededBefore(toks, negAt, i-n+1) {
+				// "…; this is not needed when the lab collects them": the
+				// rule set aside under the condition, as "except when"
+				// sets it aside.
+				kind, negPending = "unless", -1
+				a.negs--
+			}
 			aside := asideCl[t.clause] || kind == "if" && ownDoubt(toks, i+n)
 			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while", unless: n == 1 && t.low == "unless"})
 			cond, condClause = len(a.conds)-1, t.clause
@@ -2586,11 +2600,15 @@ func analyze(text string) *analysis {
 	}
 	// "unless a member's ping exceeds 120 ms, in which case the party
 	// chooses": a condition, not an exception.
-	for i := 0; i+2 < len(toks); i++ {
-		if toks[i].low == "in" && toks[i+1].low == "which" && toks[i+2].low == "case" {
+	// So is "unless the customer paid for storage, then we keep it 30
+	// days": the case's own outcome, opened by "then" (or "and then").
+	// An outcome that only negates ("…, then no gust inspection is
+	// needed") sets the rule aside: the exception stays one.
+	for i := range toks {
+		if caseOutcome(toks, i) && !slices.ContainsFunc(toks[i:], func(t rawTok) bool { return t.clause == toks[i].clause && untilNegations()[t.low] }) {
 			for k := range a.conds {
 				if a.conds[k].kind == "unless" && a.conds[k].clause == toks[i].clause-1 {
-					a.conds[k].kind = "if"
+					a.conds[k].kind, a.conds[k].outcome = "if", true
 				}
 			}
 		}
@@ -2598,6 +2616,39 @@ func analyze(text string) *analysis {
 	keepExcepted(a, cancelled)
 	a.otherwise = otherwiseBranches(a)
 	return a
+}
+
+// notNeededBefore reports whether the words from the negation at negAt
+// up to the condition cue at cue say that something is not needed: "not
+// needed", "not required", "not necessary".
+func notNeededBefore(toks []rawTok, negAt, cue int) bool {
+	if negAt < 0 || cue-negAt < 2 || cue-negAt > 3 || toks[negAt].low != "not" {
+		return false
+	}
+	for _, t := range toks[negAt+1 : cue] {
+		switch t.low {
+		case "needed", "required", "necessary", "mandatory", "compulsory":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// caseOutcome reports whether toks[i] opens a clause that gives the
+// outcome of the case before it: "in which case", or "then" (or "and
+// then") at the clause's start.
+func caseOutcome(toks []rawTok, i int) bool {
+	if i+2 < len(toks) && toks[i].low == "in" && toks[i+1].low == "which" && toks[i+2].low == "case" {
+		return true
+	}
+	if toks[i].low != "then" || i == 0 {
+		return false
+	}
+	if toks[i-1].clause != toks[i].clause {
+		return true
+	}
+	return toks[i-1].low == "and" && (i == 1 || toks[i-2].clause != toks[i-1].clause)
 }
 
 // asOnlyIf reads "a claim is not paid unless the receipt is attached"

@@ -2653,6 +2653,13 @@ func compareNegation(a, b *analysis) []string {
 				break
 			}
 		}
+		// "If the lab collects them, none of this applies": the case's
+		// words are what the rule does not cover, as an exception's are.
+		// Read so only against a side that sets the case aside too.
+		setAside := map[int]bool{}
+		for k, cd := range x.conds {
+			setAside[k] = cd.kind == "if" && setAsideUnder(x, cd) && plainException(y, cd)
+		}
 		for i, t := range x.terms {
 			if lx.instead[t.w] {
 				// "rather than by row", "rather than using SQLite or
@@ -2724,7 +2731,7 @@ func compareNegation(a, b *analysis) []string {
 			}
 			// What an exception names is what the rule does not cover:
 			// "but not for libraries" says what "libraries do not" says.
-			if t.neg || objNeg[i] || t.cond >= 0 && x.conds[t.cond].kind == "unless" {
+			if t.neg || objNeg[i] || t.cond >= 0 && (x.conds[t.cond].kind == "unless" || setAside[t.cond]) {
 				neg[t.w]++
 				obj[t.w] = objNeg[i] && !t.neg
 			} else {
@@ -3078,11 +3085,15 @@ func compareConditions(a, b *analysis) []string {
 				if restated(x, k, y, all, verb == "dropped") {
 					continue // said again without a cue: "on save of a rule", "at 1% methane"
 				}
-				others := countKind(y.conds, cd.kind)
-				if verb == "added" {
-					others = openConds(y, cd.kind, x)
+				kind := cd.kind
+				if cd.outcome {
+					kind = "unless" // counted as written (countKind)
 				}
-				if countKind(x.conds, cd.kind) <= others+implicitKind(y, cd.kind)+negatedIfs(y, cd.kind)+negatedExceptions(x, k, y)+elliptical(y, cd.kind) {
+				others := countKind(y.conds, kind)
+				if verb == "added" {
+					others = openConds(y, kind, x)
+				}
+				if countKind(x.conds, kind) <= others+implicitKind(y, kind)+negatedIfs(y, kind)+negatedExceptions(x, k, y)+elliptical(y, kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				if verb == "added" && cd.kind == "if" && slices.ContainsFunc(y.conds, func(o condition) bool {
@@ -3108,7 +3119,7 @@ func compareConditions(a, b *analysis) []string {
 			}
 			// Stated on both sides: the same kind?
 			for _, other := range y.conds {
-				if other.kind != cd.kind && overlap(cd.terms, other.terms) >= 0.5 && verb == "dropped" && !ownOutcome(x, cd, y, other) {
+				if other.kind != cd.kind && overlap(cd.terms, other.terms) >= 0.5 && verb == "dropped" && !ownOutcome(x, cd, y, other) && !cd.outcome && !other.outcome {
 					out = append(out, fmt.Sprintf("%s %s → %s %s", cd.kind, cd.text, other.kind, other.text))
 				}
 			}
@@ -3419,14 +3430,54 @@ var setAsideWords = sync.OnceValue(func() map[string]bool {
 // the one before ("skip it only if", "exception if wearing", "the limit
 // does not apply during").
 func setAsideUnder(x *analysis, cd condition) bool {
-	apply := theLexicon().fold(stem("apply"))
+	lx := theLexicon()
+	apply := lx.fold(stem("apply"))
+	// "If the lab collects them, none of this applies": the clause after
+	// a condition that opens its sentence is its rule too.
+	after := cd.clause > 0 && x.sentence(cd.clause-1) != x.sentence(cd.clause)
+	if cd.clause == 0 {
+		after = true
+	}
 	for _, t := range x.terms {
-		if t.cond < 0 && (t.clause == cd.clause || t.clause+1 == cd.clause) && (setAsideWords()[stem(strings.ToLower(t.text))] || t.neg && t.w == apply) {
+		if t.cond >= 0 || !(t.clause == cd.clause || t.clause+1 == cd.clause || after && t.clause == cd.clause+1 && x.sentence(t.clause) == x.sentence(cd.clause)) {
+			continue
+		}
+		if setAsideWords()[stem(strings.ToLower(t.text))] || t.neg && (t.w == apply || neededWords()[t.w]) {
 			return true
 		}
 	}
 	return false
 }
+
+// plainException reports whether y sets aside the case cd names with an
+// exception of its own ("except when the lab collects them") to a rule it
+// does not negate before it: not "a team not checked in is forfeited,
+// unless an admin approved a delay", which reads as "only if".
+func plainException(y *analysis, cd condition) bool {
+	for _, o := range y.conds {
+		if o.kind != "unless" || overlap(o.terms, cd.terms) < 0.5 {
+			continue
+		}
+		if !slices.ContainsFunc(y.terms, func(t term) bool {
+			return t.neg && t.cond < 0 && t.clause <= o.clause && y.sentence(t.clause) == y.sentence(o.clause)
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// neededWords say that a rule is needed ("required", "necessary"): said
+// negated under a condition ("not needed when the lab collects them"),
+// the rule set aside there.
+var neededWords = sync.OnceValue(func() map[string]bool {
+	lx := theLexicon()
+	m := map[string]bool{}
+	for _, w := range []string{"need", "needed", "require", "required", "necessary", "compulsory", "mandatory", "obligatory"} {
+		m[lx.fold(stem(w))] = true
+	}
+	return m
+})
 
 // ownOutcome reports whether y states the exception cd of x as a
 // condition with an outcome of its own: "A4 for all customers except
@@ -3670,7 +3721,9 @@ func without(ws []string, m map[string]bool) []string {
 func countKind(cs []condition, kind string) int {
 	n := 0
 	for _, c := range cs {
-		if c.kind == kind && len(c.terms) > 0 {
+		// An exception with an outcome of its own ("unless X, in which
+		// case …") is counted as the exception it was written as.
+		if (c.kind == kind && !c.outcome || c.outcome && kind == "unless") && len(c.terms) > 0 {
 			n++
 		}
 	}

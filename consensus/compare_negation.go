@@ -278,7 +278,7 @@ func openConds(y *analysis, kind string, x *analysis) int {
 	}
 	n := 0
 	for k, c := range y.conds {
-		if c.kind != kind || len(c.terms) == 0 {
+		if !(c.kind == kind && !c.outcome || c.outcome && kind == "unless") || len(c.terms) == 0 {
 			continue
 		}
 		if len(c.terms) >= 3 && overlapIn(c.terms, plain) >= 0.7 || plainNumbers(y, k, x) {

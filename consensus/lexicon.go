@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "81"
+const lexiconVersion = "82"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -630,7 +630,9 @@ const (
 	// ("security fixes are exempt").
 	exemptCues    = `exempt exempted excepted the_exception an_exception`
 	exceptionCues = `unless except except_for except_when except_if other_than excluding apart_from but_not save_for with_the_exception_of not_including
-	not_when not_if save_where save_when save_if save_that`
+	not_when not_if save_where save_when save_if save_that
+	only_way_out_is_if only_way_out_is_when only_way_round_it_is_if only_way_round_it_is_when only_way_around_it_is_if only_way_around_it_is_when
+	only_way_out_is_to only_way_round_it_is_to only_way_around_it_is_to`
 )
 
 // numberWords are the numbers written as words.

@@ -763,13 +763,23 @@ func TestMeaningSealed15(t *testing.T) {
 // "cut" and "drop-off" each read as "decrease". One is sealed 59's
 // "unaccompanied trailer cut-off at the port", asked of the record of
 // trailers dropped off at the port: conflict 0.87 → 0.85 (53 of 62).
+//
+// The eighteenth round (2026-12-06, seventh session) reads an exception
+// with an outcome of its own ("unless X, then …"), a rule said not to be
+// needed under a case, and "the only way out is if X". Eleven answers are
+// right that were not, none wrong that was right. One agreeing rewording
+// of sealed 52, a configuration whose "waived only if" was read as a
+// negated condition (unclear), now reads its condition and is answered
+// conflict for its comment "no verbal opt-out", which says again what
+// "declines in writing" says: paraphrases answered conflict 0.20 → 0.21
+// (13 of 62).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
 		n                                         int
 		consistent, conflict, none, paraphraseMax float64
 	}{
-		{16, 0.50, 0.64, 0.91, 0.10},
+		{16, 0.51, 0.64, 0.91, 0.09},
 		{17, 0.59, 0.62, 0.91, 0.05},
 		{18, 0.53, 0.53, 0.91, 0.05},
 		{19, 0.64, 0.62, 1.00, 0.10},
@@ -778,19 +788,19 @@ func TestMeaningSealedLater(t *testing.T) {
 		{22, 0.53, 0.74, 0.88, 0.15},
 		{23, 0.62, 0.67, 0.94, 0.13},
 		{24, 0.59, 0.70, 0.88, 0.20},
-		{25, 0.59, 0.66, 0.97, 0.28},
-		{26, 0.64, 0.70, 0.97, 0.18},
+		{25, 0.62, 0.66, 0.97, 0.25},
+		{26, 0.66, 0.70, 0.97, 0.17},
 		{27, 0.46, 0.74, 0.97, 0.33},
 		{28, 0.74, 0.72, 0.97, 0.07},
 		{29, 0.75, 0.74, 0.97, 0.09},
 		{30, 0.59, 0.80, 1.00, 0.26},
 		{31, 0.64, 0.77, 1.00, 0.20},
-		{32, 0.64, 0.77, 0.97, 0.17},
+		{32, 0.66, 0.77, 0.97, 0.15},
 		{33, 0.54, 0.82, 1.00, 0.20},
-		{34, 0.64, 0.88, 0.83, 0.25},
+		{34, 0.64, 0.90, 0.83, 0.25},
 		{35, 0.74, 0.88, 0.91, 0.21},
 		{36, 0.72, 0.93, 0.88, 0.17},
-		{37, 0.62, 0.87, 0.91, 0.17},
+		{37, 0.64, 0.87, 0.91, 0.15},
 		{38, 0.64, 0.87, 0.94, 0.23},
 		{39, 0.61, 0.90, 0.86, 0.25},
 		{40, 0.74, 0.90, 0.83, 0.10},
@@ -805,9 +815,9 @@ func TestMeaningSealedLater(t *testing.T) {
 		{49, 0.70, 0.67, 0.86, 0.23},
 		{50, 0.77, 0.79, 0.91, 0.20},
 		{51, 0.69, 0.83, 0.80, 0.13},
-		{52, 0.66, 0.87, 0.97, 0.20},
+		{52, 0.66, 0.87, 0.97, 0.21},
 		{53, 0.72, 1.00, 0.86, 0.20},
-		{54, 0.64, 0.90, 0.77, 0.25},
+		{54, 0.66, 0.90, 0.77, 0.23},
 		{55, 0.74, 0.90, 0.80, 0.21},
 		{56, 0.69, 0.87, 0.97, 0.21},
 		{57, 0.58, 1.00, 0.91, 0.28},
@@ -816,13 +826,13 @@ func TestMeaningSealedLater(t *testing.T) {
 		{60, 0.80, 0.72, 0.97, 0.13},
 		{61, 0.67, 0.88, 0.80, 0.18},
 		{62, 0.62, 0.80, 0.86, 0.13},
-		{63, 0.59, 0.69, 0.91, 0.21},
-		{64, 0.69, 0.79, 0.77, 0.12},
+		{63, 0.61, 0.69, 0.91, 0.20},
+		{64, 0.70, 0.79, 0.77, 0.10},
 		{65, 0.74, 0.98, 0.86, 0.09},
 		{66, 0.61, 0.85, 0.88, 0.26},
 		{67, 0.59, 0.98, 0.77, 0.23},
 		{68, 0.53, 0.77, 0.91, 0.26},
-		{69, 0.61, 0.82, 0.97, 0.33},
+		{69, 0.62, 0.82, 0.97, 0.31},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()

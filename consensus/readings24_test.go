@@ -1,0 +1,61 @@
+package consensus
+
+import "testing"
+
+// TestExceptionWithAnOutcome: an exception followed by an outcome of its
+// own ("unless X, in which case …", "unless X, then …") is the case of
+// that outcome, said either way; a rule said not to be needed, or not to
+// apply, under a case is the rule excepted there; and "the only way out
+// (round it) is if X" is "unless X". A number of the outcome changed, an
+// exception dropped or made part of the rule, or a case the rule never
+// set aside, is still a change.
+func TestExceptionWithAnOutcome(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Parcels are held for 7 days, unless the customer has paid for extended storage, in which case we keep them for 30 days.",
+			"Parcels are held for 7 days unless the customer paid for extended storage, then we keep them 30 days.", Agree},
+		{"Parcels are held for 7 days, unless the customer has paid for extended storage, in which case we keep them for 30 days.",
+			"Parcels are held for 7 days; if the customer paid for extended storage, we keep them 30 days.", Agree},
+		{"Books are due back in 21 days unless someone has reserved them, in which case they are due in 7 days.",
+			"Loans run 21 days; if another reader reserved the book, 7 days.", Agree},
+		{"Vans pay 12 pounds at the gate unless they carry a resident permit, in which case entry is free.",
+			"vans: £12 at the gate unless they've a resident permit, then it's free", Agree},
+		{"Samples go in the fridge within 1 hour of collection, except when the lab collects them directly.",
+			"Samples go in the fridge within 1 hour of collection; this is not needed when the lab collects them directly.", Agree},
+		{"Samples go in the fridge within 1 hour of collection, except when the lab collects them directly.",
+			"Samples go in the fridge within 1 hour of collection. If the lab collects them directly, none of this applies.", Agree},
+		{"Hard hats are required on the scaffold except while the crane is parked.",
+			"Hard hats on the scaffold; not needed when the crane is parked.", Agree},
+		{"Members pay a 5 euro late fee for returns after the due date, unless they have a medical certificate.",
+			"Members pay a 5 euro late fee for returns after the due date. The only way out is if they have a medical certificate.", Agree},
+		{"Overtime must be approved by a line manager in advance unless it is an emergency call-out.",
+			"Line manager approves overtime beforehand. Only way round it is if it's an emergency call-out.", Agree},
+		// An outcome that only negates keeps the exception one: "then no
+		// inspection is needed" is "unless".
+		{"Every mast is inspected within 48 hours of a storm, unless it is already fenced off for repair.",
+			"Masts get inspected within 48 h of a storm. unless it's already fenced off for repair, then no inspection needed.", Agree},
+
+		{"Parcels are held for 7 days, unless the customer has paid for extended storage, in which case we keep them for 30 days.",
+			"Parcels are held for 7 days unless the customer paid for extended storage, then we keep them 14 days.", Disagree},
+		{"Books are due back in 21 days unless someone has reserved them, in which case they are due in 7 days.",
+			"Loans run 21 days unless another reader reserved the book, and then it's 10 days.", Disagree},
+		{"Vans pay 12 pounds at the gate unless they carry a resident permit, in which case entry is free.",
+			"Vans pay £12 at the gate, resident permit or not.", Disagree},
+		{"Samples go in the fridge within 1 hour of collection, except when the lab collects them directly.",
+			"Samples go in the fridge within 1 hour of collection, even when the lab collects them directly.", Disagree},
+		{"Samples go in the fridge within 1 hour of collection, except when the lab collects them directly.",
+			"Samples go in the fridge within 1 hour of collection, and also when the lab collects them directly.", Disagree},
+		{"Hard hats are required on the scaffold at all times.",
+			"Hard hats are required on the scaffold, but not needed when the crane is parked.", Disagree},
+		{"Hard hats are required on the scaffold except while the crane is parked.",
+			"Hard hats on the scaffold at all times, including when the crane is parked.", Disagree},
+		{"Hard hats are required on the scaffold except while the crane is parked.",
+			"Hard hats on the scaffold. If the crane is parked, the rule applies all the same.", Disagree},
+		{"Members pay a 5 euro late fee for returns after the due date, unless they have a medical certificate.",
+			"Members pay a 5 euro late fee for returns after the due date, only if they have a medical certificate.", Disagree},
+		{"Members pay a 5 euro late fee for returns after the due date, unless they have a medical certificate.",
+			"Members pay a 5 euro late fee for returns after the due date; members with a medical certificate pay it too.", Disagree},
+		{"Overtime must be approved by a line manager in advance unless it is an emergency call-out.",
+			"Line manager approves overtime beforehand, emergency call-outs included.", Disagree},
+	})
+}
