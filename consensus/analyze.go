@@ -2373,6 +2373,15 @@ func analyze(text string) *analysis {
 				kind, negPending = "unless", -1
 				a.negs--
 			}
+			if k := len(a.terms) - 1; negPending == t.clause && negAt >= 0 && negAt < i-n+1 && k >= 0 && a.terms[k].at <= negAt &&
+				a.terms[k].clause == t.clause && a.terms[k].cond < 0 && !a.terms[k].neg && verbal {
+				// "Kayaks don't go out unless the wind is below 15 knots":
+				// the verb negated is no term ("go out"), and the negation
+				// is the rule's, not the condition's; it stands on the
+				// clause's last term, as on the verb it would.
+				a.terms[k].neg, a.terms[k].verbal = true, true
+				negPending = -1
+			}
 			aside := asideCl[t.clause] || kind == "if" && ownDoubt(toks, i+n)
 			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while", unless: n == 1 && t.low == "unless"})
 			cond, condClause = len(a.conds)-1, t.clause
@@ -2664,7 +2673,10 @@ func asOnlyIf(a *analysis) *analysis {
 		}
 		turned := -1
 		for i, t := range a.terms {
-			if t.cond >= 0 || a.sentence(t.clause) != a.sentence(cd.clause) || t.clause > cd.clause || !t.neg {
+			// "Unless the wind is under 15 knots, no kayak goes out": a
+			// condition that opens its sentence, the rule after it.
+			fronted := t.clause == cd.clause+1 && (cd.clause == 0 || a.sentence(cd.clause-1) != a.sentence(cd.clause))
+			if t.cond >= 0 || a.sentence(t.clause) != a.sentence(cd.clause) || t.clause > cd.clause && !fronted || !t.neg {
 				continue
 			}
 			if turned >= 0 || !(t.verbal || t.none) {

@@ -59,3 +59,35 @@ func TestExceptionWithAnOutcome(t *testing.T) {
 			"Line manager approves overtime beforehand, emergency call-outs included.", Disagree},
 	})
 }
+
+// TestNotUnlessWithoutAVerb: "Kayaks don't go out unless the wind is
+// below 15 knots" negates a verb that is no term of its own ("go out"):
+// the negation is the rule's, not the condition's, and the rule is
+// "kayaks go out only if the wind is below 15 knots"; so is a condition
+// that opens its sentence before a rule said with "no" ("Unless the wind
+// is under 15 knots, no kayak goes out"). Another bound, or the exception
+// with the rule not negated, is still a change.
+func TestNotUnlessWithoutAVerb(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Kayaks go out only if the wind is below 15 knots.",
+			"Kayaks don't go out unless the wind is below 15 knots.", Agree},
+		{"Kayaks go out only if the wind is below 15 knots.",
+			"Unless the wind is under 15 knots, no kayak goes out.", Agree},
+		{"The launch proceeds only when reviewer agreement is at least 0.8 Cohen's kappa.",
+			"Unless the reviewers' agreement reaches a Cohen's kappa of at least 0.8, the launch does not go ahead.", Agree},
+		{"Pupils leave the site at lunch only if a parent has signed the permission slip.",
+			"pupils don't go off site at lunch unless a parent signed the slip", Agree},
+
+		{"Kayaks go out only if the wind is below 15 knots.",
+			"Kayaks don't go out unless the wind is below 20 knots.", Disagree},
+		{"Kayaks go out only if the wind is below 15 knots.",
+			"Kayaks go out unless the wind is below 15 knots.", Disagree},
+		{"Production deploys happen only if two reviewers approve.",
+			"We don't ship to prod unless one reviewer approves.", Disagree},
+		{"Pupils leave the site at lunch only if a parent has signed the permission slip.",
+			"pupils don't go off site at lunch, even if a parent signed the slip", Disagree},
+		{"The kiln is opened only when it is below 50 °C.",
+			"Unless it's under 80 degrees, the kiln stays shut.", Disagree},
+	})
+}
