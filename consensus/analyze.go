@@ -148,6 +148,10 @@ type condition struct {
 	// entry unless invited"), where "except" may set a thing aside
 	// ("dogs may not go upstairs, except assistance dogs").
 	unless bool
+	// ownRule: opened by "when" right after an exception ("except on
+	// public holidays, when the limit is 8 hours"): the exception's own
+	// rule, not a condition of the rule.
+	ownRule bool
 	// outcome: an exception read as a case because an outcome of its own
 	// follows ("unless X, in which case …", "unless X, then …").
 	outcome bool
@@ -2383,7 +2387,11 @@ func analyze(text string) *analysis {
 				negPending = -1
 			}
 			aside := asideCl[t.clause] || kind == "if" && ownDoubt(toks, i+n)
-			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while", unless: n == 1 && t.low == "unless"})
+			// "except on public holidays, when the limit is 8 hours": the
+			// exception's own rule, as "where" opens it.
+			ownRule := kind == "if" && n == 1 && t.low == "when" && len(a.conds) > 0 && a.conds[len(a.conds)-1].thenWord == "when" &&
+				a.conds[len(a.conds)-1].clause == t.clause-1 && i > 0 && toks[i-1].clause != t.clause
+			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while", unless: n == 1 && t.low == "unless", ownRule: ownRule})
 			cond, condClause = len(a.conds)-1, t.clause
 			continue
 		}

@@ -1317,6 +1317,13 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			continue
 		}
 		if !bareOne(x) && !(whole(x) && saysWhole(b)) && !now(x) && !ratePeriod(x, qb) {
+			if exceptionOwnDropped(a, x, b) {
+				// "except in January, when 5 working days is allowed"
+				// against "January as well, no slack": the exception named,
+				// its own rule left out.
+				hard = append(hard, x.text+" → (not said)")
+				continue
+			}
 			dropped = append(dropped, x.text+" → (not said)")
 		}
 	}
@@ -1345,6 +1352,20 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		}
 	}
 	return hard, dropped, added
+}
+
+// exceptionOwnDropped reports whether the number x of a stands in an
+// exception's own rule (condition.ownRule) whose exception b names again
+// without the number: the exception's case kept, its rule gone.
+func exceptionOwnDropped(a *analysis, x quantity, b *analysis) bool {
+	if x.cond < 1 || !a.conds[x.cond].ownRule {
+		return false
+	}
+	exc := a.conds[x.cond-1]
+	if exc.kind != "unless" || len(exc.terms) == 0 {
+		return false
+	}
+	return overlapIn(exc.terms, set(b.words())) >= 0.5
 }
 
 // qtyKey is the term analyze makes of q.
@@ -3020,6 +3041,9 @@ func compareConditions(a, b *analysis) []string {
 		for k, cd := range x.conds {
 			if cd.reason {
 				continue // a reason given for the rule, not a part of it
+			}
+			if cd.ownRule {
+				continue // the exception's own rule: its numbers are read by compareQuantities
 			}
 			if freeChoice(cd) {
 				continue // "whenever you like", "if they choose": a permission, not a condition

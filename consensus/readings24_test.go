@@ -91,3 +91,34 @@ func TestNotUnlessWithoutAVerb(t *testing.T) {
 			"Unless it's under 80 degrees, the kiln stays shut.", Disagree},
 	})
 }
+
+// TestExceptionsOwnRuleAfterWhen: "except on public holidays, when the
+// limit is 8 hours" gives the exception's own rule after "when", as
+// "where" does: no condition of the rule, so a position that says the
+// holidays' 8 hours in words of its own keeps it. The exception dropped,
+// its own number changed or left out while the exception is named, or
+// the two numbers traded, is still a change.
+func TestExceptionsOwnRuleAfterWhen(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A technician must arrive within 4 hours of the booking, except on public holidays, when the limit is 8 hours.",
+			"Technician on site within 4 hours of booking (8 on public holidays).", Agree},
+		{"A technician must arrive within 4 hours of the booking, except on public holidays, when the limit is 8 hours.",
+			"On public holidays the tech has 8 hours; any other day 4 hours from booking.", Agree},
+		{"Sound at the nearest house must not exceed 65 dB between 23:00 and 07:00, except on New Year's Eve, when the limit applies from 01:00.",
+			"No more than 65 dB at the closest house from 11pm to 7am; on New Year's Eve the quiet window starts at 1am.", Agree},
+		{"Grazing stays between 4 and 8 sheep per hectare, except during lambing, when up to 12 sheep per hectare are accepted.",
+			"4 to 8 sheep a hectare; during lambing up to 12.", Agree},
+
+		{"A technician must arrive within 4 hours of the booking, except on public holidays, when the limit is 8 hours.",
+			"Technician on site within 4 hours of booking.", Disagree},
+		{"A technician must arrive within 4 hours of the booking, except on public holidays, when the limit is 8 hours.",
+			"Technician on site within 4 hours of booking, public holidays too, no extra time.", Disagree},
+		{"Sound at the nearest house must not exceed 65 dB between 23:00 and 07:00, except on New Year's Eve, when the limit applies from 01:00.",
+			"No more than 65 dB at the closest house from 11pm to 7am; on New Year's Eve the quiet window starts at 2am.", Disagree},
+		{"Grazing stays between 4 and 8 sheep per hectare, except during lambing, when up to 12 sheep per hectare are accepted.",
+			"4 to 12 sheep per hectare normally, and up to 8 per hectare during lambing.", Disagree},
+		{"The shop opens at 9 am, except on Sundays, when it opens at 11 am.",
+			"Opens 9am, Sundays 10am.", Disagree},
+	})
+}
