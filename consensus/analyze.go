@@ -2378,7 +2378,7 @@ func analyze(text string) *analysis {
 				a.negs--
 			}
 			if k := len(a.terms) - 1; negPending == t.clause && negAt >= 0 && negAt < i-n+1 && k >= 0 && a.terms[k].at <= negAt &&
-				a.terms[k].clause == t.clause && a.terms[k].cond < 0 && !a.terms[k].neg && verbal {
+				a.terms[k].clause == t.clause && a.terms[k].cond < 0 && !a.terms[k].neg && verbal && !dutyWordIn(toks[negAt+1:i-n+1]) {
 				// "Kayaks don't go out unless the wind is below 15 knots":
 				// the verb negated is no term ("go out"), and the negation
 				// is the rule's, not the condition's; it stands on the
@@ -2642,14 +2642,40 @@ func notNeededBefore(toks []rawTok, negAt, cue int) bool {
 	if negAt < 0 || cue-negAt < 2 || cue-negAt > 3 || toks[negAt].low != "not" {
 		return false
 	}
-	for _, t := range toks[negAt+1 : cue] {
-		switch t.low {
-		case "needed", "required", "necessary", "mandatory", "compulsory":
+	// Said of a rule stated before ("…; this is not needed when", "…, but
+	// not required if"), not a rule of its own ("Finance approval is not
+	// needed when an expense is under 500 dollars": only when it is not).
+	for j := negAt - 1; j >= 0 && toks[j].clause == toks[negAt].clause; j-- {
+		switch toks[j].low {
+		case "this", "that", "it", "these", "those", "they", "is", "are", "was", "be", "s", "but", "and", "though", "then", "also":
 		default:
+			return false
+		}
+		if j == 0 {
+			return false
+		}
+	}
+	if toks[negAt].clause == 0 {
+		return false
+	}
+	for _, t := range toks[negAt+1 : cue] {
+		if !dutyWordIn([]rawTok{t}) {
 			return false
 		}
 	}
 	return true
+}
+
+// dutyWordIn reports whether toks say a duty ("needed", "required"):
+// "not needed when" lifts a duty, it bars nothing.
+func dutyWordIn(toks []rawTok) bool {
+	return slices.ContainsFunc(toks, func(t rawTok) bool {
+		switch t.low {
+		case "needed", "required", "necessary", "mandatory", "compulsory":
+			return true
+		}
+		return false
+	})
 }
 
 // caseOutcome reports whether toks[i] opens a clause that gives the

@@ -3293,7 +3293,9 @@ func compareEvenCovered(a, b *analysis) []string {
 	}
 	var out []string
 	for _, cd := range a.conds {
-		if cd.kind != "unless" || len(cd.terms) == 0 {
+		// An exception with an outcome of its own ("unless X, then B")
+		// covered "even" loses its outcome just the same.
+		if cd.kind != "unless" && !cd.outcome || len(cd.terms) == 0 {
 			continue
 		}
 		n := 0

@@ -57,6 +57,16 @@ func TestExceptionWithAnOutcome(t *testing.T) {
 			"Members pay a 5 euro late fee for returns after the due date; members with a medical certificate pay it too.", Disagree},
 		{"Overtime must be approved by a line manager in advance unless it is an emergency call-out.",
 			"Line manager approves overtime beforehand, emergency call-outs included.", Disagree},
+		// An exception with an outcome covered "even" so; a rule of its
+		// own said not to be needed in the other case.
+		{"Servers are patched every Tuesday night unless a release freeze is on, then patching moves to the Friday after the freeze.",
+			"Servers are patched every Tuesday night, even during a release freeze.", Disagree},
+		{"Approval from finance is required when an expense exceeds 500 dollars.",
+			"Finance approval not needed when an expense is under 500 dollars.", Agree},
+		{"Staff in patient-facing roles must have a flu vaccination each year unless they have a medical exemption.",
+			"Patient-facing staff get a yearly flu jab unless a doctor has exempted them on medical grounds.", Agree},
+		{"Members pay a 2 dollar fine per day for late DVDs unless they have a hardship card.",
+			"Late DVDs cost members $2 a day unless they hold a hardship card.", Agree},
 	})
 }
 
