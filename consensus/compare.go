@@ -935,6 +935,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		}
 	}
 	hard, weak = append(hard, h...), append(weak, w...)
+	hard = append(hard, ownRuleTraded(a, b)...)
 	hard = append(hard, compareOptions(a, b, al.edit)...)
 	// A word negated on one side only and a condition said on one side
 	// only are found in rewordings too: a negation said by a word of its
@@ -1352,6 +1353,64 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		}
 	}
 	return hard, dropped, added
+}
+
+// ownRuleTraded finds the number of an exception's own rule in a
+// ("within 4 hours, except on weekends, when the limit is 8 hours") that
+// b says of the rule while it gives the exception the rule's number ("8
+// hours; 4 hours on weekends"): the two traded.
+func ownRuleTraded(a, b *analysis) []string {
+	var out []string
+	for _, x := range a.qty {
+		if x.cond < 1 || !a.conds[x.cond].ownRule || x.dim == "" {
+			continue
+		}
+		exc := a.conds[x.cond-1]
+		if exc.kind != "unless" || len(exc.terms) == 0 {
+			continue
+		}
+		// The clauses of b that name the exception.
+		named := map[int]bool{}
+		for c, ws := range wordsByClause(b) {
+			if overlapIn(exc.terms, set(ws)) >= 0.5 {
+				named[c] = true
+			}
+		}
+		if len(named) == 0 {
+			continue
+		}
+		var there, elsewhere []quantity
+		for _, y := range b.qty {
+			if y.dim != x.dim {
+				continue
+			}
+			if named[y.clause] {
+				there = append(there, y)
+			} else {
+				elsewhere = append(elsewhere, y)
+			}
+		}
+		if slices.ContainsFunc(there, func(y quantity) bool { return sameQuantity(x, y) }) ||
+			!slices.ContainsFunc(elsewhere, func(y quantity) bool { return sameQuantity(x, y) }) {
+			continue
+		}
+		for _, y := range there {
+			if slices.ContainsFunc(a.qty, func(r quantity) bool { return r.cond < 0 && sameQuantity(r, y) }) {
+				out = append(out, x.text+" ↔ "+y.text)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// wordsByClause are the words of each clause of x.
+func wordsByClause(x *analysis) map[int][]string {
+	out := map[int][]string{}
+	for _, t := range x.terms {
+		out[t.clause] = append(out[t.clause], t.w)
+	}
+	return out
 }
 
 // exceptionOwnDropped reports whether the number x of a stands in an
@@ -3634,7 +3693,7 @@ func ownRuleSaid(x *analysis, cd condition, y *analysis) bool {
 	// a stock count, when 60 minutes inside is allowed").
 	inOwn := func(t term) bool {
 		return t.clause == cd.clause+1 && (t.cond < 0 || x.conds[t.cond].clause == cd.clause+1 && x.conds[t.cond].kind == "if") &&
-			!lx.generic[t.w] && !lx.light[t.w] && !slices.Contains(cd.terms, t.w)
+			(!lx.generic[t.w] && !lx.light[t.w] || t.neg) && !slices.Contains(cd.terms, t.w)
 	}
 	// A word is said with its polarity: "on match days, guests are
 	// allowed" does not say "when no guests are allowed".

@@ -356,8 +356,11 @@ var (
 	// fullSearch is "consensus search": thorough.
 	fullSearch = searchBudget{fraction: 5, maxDF: 50, fallbackDF: 1 << 62, terms: 8, activeFirst: true}
 	// relatedSearch is the related records of a check: cheap, so that a
-	// check stays within a millisecond on a large vault.
-	relatedSearch = searchBudget{maxDF: 50, fallbackDF: 200, terms: 3}
+	// check stays within a millisecond on a large vault. Five terms find
+	// the record a question restates when its rarest words are noise
+	// (a greeting, a place name) at no measurable cost: warm check p50 at
+	// 100,000 records 425–462 µs against 455 µs with three, paired.
+	relatedSearch = searchBudget{maxDF: 50, fallbackDF: 200, terms: 5}
 )
 
 // searchOverfetch is how many more hits than asked a search reads, to

@@ -130,5 +130,13 @@ func TestExceptionsOwnRuleAfterWhen(t *testing.T) {
 			"4 to 12 sheep per hectare normally, and up to 8 per hectare during lambing.", Disagree},
 		{"The shop opens at 9 am, except on Sundays, when it opens at 11 am.",
 			"Opens 9am, Sundays 10am.", Disagree},
+		// The two numbers traded between the rule and the exception; an
+		// own rule that negates, dropped with the exception.
+		{"Technicians arrive within 4 hours, except on weekends, when the limit is 8 hours.",
+			"Tech on site in 8 hours; 4 hours on weekends.", Disagree},
+		{"Technicians arrive within 4 hours, except on weekends, when the limit is 8 hours.",
+			"Tech on site in 4 hours; 8 hours on weekends.", Agree},
+		{"Members may bring a guest, except on weekends, when guests are not allowed.",
+			"Members may bring a guest any day including weekends.", Disagree},
 	})
 }

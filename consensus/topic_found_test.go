@@ -317,9 +317,14 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// 32, 2328/2532; the new "another record" answer is sealed 28's
 	// "Vintage cut-off for the offsets we claim", which finds sealed 17's
 	// "vintage limit for credits used in offsetting claims": much the
-	// same question.
-	if reworded.ok < 4701 || wrong.ok > 32 || noneKept.ok < 2328 {
-		t.Errorf("in one vault: reworded found %v (floor 4701), another record %v (at most 32), none kept %v (floor 2328)", reworded, wrong, noneKept)
+	// same question. With the related records of a check found by the
+	// five rarest words of the question rather than three (relatedSearch),
+	// the eighteenth round: 4754/5711, 33, 2326/2532: 53 more reworded
+	// questions found (those whose three rarest words were in other
+	// records: a greeting, a place name) for one more "another record"
+	// and two more near misses found among the 5881 records.
+	if reworded.ok < 4754 || wrong.ok > 33 || noneKept.ok < 2326 {
+		t.Errorf("in one vault: reworded found %v (floor 4754), another record %v (at most 33), none kept %v (floor 2326)", reworded, wrong, noneKept)
 	}
 }
 
