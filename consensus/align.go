@@ -1173,6 +1173,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if standsFor(b, gb, ga, kb) || standsFor(a, ga, gb, ka) {
 			continue // "refers larger items" → "refers the larger ones"
 		}
+		if onlyAfterIf(ga, gb, ka, g.nextA) || onlyAfterIf(gb, ga, kb, g.nextB) {
+			continue // "depart only after the doors close" → "never depart unless they are closed": only if
+		}
 		if len(gb) == 0 && caseWordsOnly(a, g.a) || len(ga) == 0 && caseWordsOnly(b, g.b) {
 			continue // "…, in which case we keep it" → "…, we keep it": the case's outcome, read by the conditions
 		}
@@ -1646,6 +1649,18 @@ func sameWord(x, y string) bool {
 // "older".
 func comparative(x, y string) bool {
 	return len(x) >= 3 && (y == x+"er" || y == x+"r" || y == x+x[len(x)-1:]+"er")
+}
+
+// onlyAfterIf reports whether the stretch gx is the "after" of "only
+// after" (kx the side's tokens, next the aligned token after the stretch)
+// and gy an "if": "only after the doors close" is "only if they are
+// closed", as "never … unless" reads (unlessOnly).
+func onlyAfterIf(gx, gy, kx []surfaceTok, next int) bool {
+	if len(gx) != 1 || len(gy) != 1 || gx[0].key != "after" || gy[0].key != "@if" {
+		return false
+	}
+	at := next - 2 // the token before the stretch
+	return at >= 0 && at < len(kx) && kx[at].key == "@only"
 }
 
 // caseWordsOnly reports whether the stretch g of text s says "in which

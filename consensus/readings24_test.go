@@ -88,6 +88,15 @@ func TestNotUnlessWithoutAVerb(t *testing.T) {
 			"Unless the reviewers' agreement reaches a Cohen's kappa of at least 0.8, the launch does not go ahead.", Agree},
 		{"Pupils leave the site at lunch only if a parent has signed the permission slip.",
 			"pupils don't go off site at lunch unless a parent signed the slip", Agree},
+		// "only after" the event, as "never … unless" it has happened.
+		{"Trains depart only after the doors close.",
+			"Trains never depart unless the doors are closed.", Agree},
+		{"Cars board the ferry only after the ramp is lowered.",
+			"Cars don't board the ferry unless the ramp is lowered.", Agree},
+		{"Cars board the ferry only after the ramp is lowered.",
+			"Cars don't board the ferry unless the captain says so.", Disagree},
+		{"Articles go live only after the editor approves them.",
+			"Articles do not go live unless the legal team approves.", Disagree},
 
 		{"Kayaks go out only if the wind is below 15 knots.",
 			"Kayaks don't go out unless the wind is below 20 knots.", Disagree},
