@@ -413,6 +413,15 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			ws[i].low, ws[i+1].low = "not", "on"
 		}
 	}
+	// "dont", "doesnt": the same, written without the apostrophe.
+	for i := 0; i < len(ws); i++ {
+		if v, ok := bareNegations()[ws[i].low]; ok {
+			not := ws[i]
+			not.low, ws[i].low = "not", v
+			ws = slices.Insert(ws, i+1, not)
+			i++
+		}
+	}
 	// "don't", "can't": the verb and a negation.
 	for i := 1; i < len(ws); i++ {
 		if ws[i].low == "t" && ws[i-1].start == ws[i].start && strings.HasSuffix(ws[i-1].low, "n") &&

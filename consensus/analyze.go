@@ -431,6 +431,7 @@ func lex(text string) []rawTok {
 	text = caseNames(text)
 	text = strings.ToLower(text)
 	text = contractions.Replace(text)
+	text = bareContractions(text)
 	text = phraseSymbols().Replace(text)
 	text = symbols.Replace(text)
 	var out []rawTok
@@ -1137,6 +1138,49 @@ var contractions = strings.NewReplacer(
 	"can't", "can not", "cannot", "can not", "won't", "will not", "shan't", "shall not", "n't", " not",
 	"’", "'", "it's", "it is", "'s", "", "'re", " are", "'ll", " will", "'ve", " have", "'d", " would",
 )
+
+// bareNegations are the negated verbs written without their apostrophe
+// ("dont", "doesnt"), by the verb they negate.
+var bareNegations = sync.OnceValue(func() map[string]string {
+	return map[string]string{"dont": "do", "doesnt": "does", "didnt": "did", "isnt": "is", "arent": "are", "wasnt": "was",
+		"werent": "were", "shouldnt": "should", "mustnt": "must", "neednt": "need", "havent": "have", "hasnt": "has",
+		"couldnt": "could", "wouldnt": "would", "cant": "can", "wont": "will"}
+})
+
+// bareContractions writes the negated verbs of lower-case text that lack
+// their apostrophe ("we dont ship") in full ("we do not ship"), whole
+// words only ("parent" holds no "arent").
+func bareContractions(text string) string {
+	if !strings.Contains(text, "nt") {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(text); {
+		if !isLetterByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isLetterByte(text[j]) {
+			j++
+		}
+		if v, ok := bareNegations()[text[i:j]]; ok && (j == len(text) || text[j] < 0x80) && (i == 0 || text[i-1] < 0x80) {
+			b.WriteString(text[last:i])
+			b.WriteString(v + " not")
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// isLetterByte reports whether c is an ASCII letter.
+func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // shortUnits are the one-letter units written glued to a number ("30s").
 var shortUnits = sync.OnceValue(func() map[string]string {

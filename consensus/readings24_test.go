@@ -149,3 +149,33 @@ func TestExceptionsOwnRuleAfterWhen(t *testing.T) {
 			"Members may bring a guest any day including weekends.", Disagree},
 	})
 }
+
+// TestNegationsWithoutApostrophe: "dont", "cant", "doesnt" written
+// without the apostrophe negate as "don't" does; words that hold the
+// letters ("parent", "significant", "wonton") are left as they are.
+func TestNegationsWithoutApostrophe(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"kayaks dont go out":                  "kayaks do not go out",
+		"staff cant approve; it isnt allowed": "staff can not approve; it is not allowed",
+		"a parent or applicant":               "a parent or applicant",
+		"significant wonton cantilever":       "significant wonton cantilever",
+		"dont.":                               "do not.",
+	} {
+		if got := bareContractions(in); got != want {
+			t.Errorf("bareContractions(%q) = %q, want %q", in, got, want)
+		}
+	}
+	checkAgreements(t, []agreementCase{
+		{"Kayaks go out only if the wind is below 15 knots.",
+			"kayaks dont go out unless wind is under 15 knots", Agree},
+		{"Never commit secrets to the repository.",
+			"dont commit secrets to the repo", Agree},
+		{"Staff are not allowed to approve their own expenses.",
+			"Staff cant approve their own expenses.", Agree},
+		{"Staff are not allowed to approve their own expenses.",
+			"Staff can approve their own expenses.", Disagree},
+		{"Kayaks go out only if the wind is below 15 knots.",
+			"kayaks go out unless wind is under 15 knots", Disagree},
+	})
+}
