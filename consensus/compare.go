@@ -1869,6 +1869,9 @@ func sameQuantity(x, y quantity) bool {
 	if x.dim == "clock" && y.dim == "clock" && math.Abs(x.value-y.value) == 12 && (eitherHalf(x) || eitherHalf(y)) {
 		return true // "by 8:30" after "start at 8pm" is 20:30
 	}
+	if x.dim == "clock" && y.dim == "clock" && math.Abs(x.value-y.value) == 24 {
+		return true // "until midnight" is "until 24:00"
+	}
 	tolerance := 1e-9
 	switch {
 	case x.dim == "time" && y.dim == "time" && weeksForMonths(x, y):

@@ -179,3 +179,14 @@ func TestNegationsWithoutApostrophe(t *testing.T) {
 			"kayaks go out unless wind is under 15 knots", Disagree},
 	})
 }
+
+// TestMidnightIs2400: "midnight" is 00:00 and 24:00 alike.
+func TestMidnightIs2400(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The bar closes at midnight.", "Bar closes 24:00.", Agree},
+		{"The bar closes at midnight.", "Bar closes 00:00.", Agree},
+		{"The bar closes at midnight.", "Bar closes 23:00.", Disagree},
+		{"The bar closes at midnight.", "Bar closes at noon.", Disagree},
+	})
+}
