@@ -75,7 +75,17 @@ type quantity struct {
 	// 25%", "20% off", "80% of", "x 1.25" (relOver, relUnder, relOf,
 	// relTimes); 0 when it says none.
 	rel int8
+	// wait is how a length of time bounds when the rule acts: "after 30
+	// days" (waitAfter, once they have passed) or "within 30 days"
+	// (waitWithin, before they have); 0 when it says neither.
+	wait int8
 }
+
+// The bounds a length of time sets on when the rule acts (quantity.wait).
+const (
+	waitAfter = 1 + iota
+	waitWithin
+)
 
 // The relations of a quantity to an amount the rule names (quantity.rel).
 const (
@@ -2228,6 +2238,14 @@ func analyze(text string) *analysis {
 				}
 			}
 			q.rel = relation(toks, i0, i, q)
+			if q.dim == "time" && !q.every {
+				switch prevLow(toks, i0) {
+				case "after":
+					q.wait = waitAfter // "paid after 30 days": once they have passed
+				case "within", "inside":
+					q.wait = waitWithin // "paid within 30 days": before they have
+				}
+			}
 			a.qty = append(a.qty, q)
 			lastQty, lastQtyEnd = len(a.qty)-1, i
 			listNext = false

@@ -1241,6 +1241,11 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		for j, y := range qb {
 			if !usedB[j] && sameQuantity(x, y) {
 				usedB[j], found = true, true
+				if x.wait != 0 && y.wait != 0 && x.wait != y.wait && !negatedAt(a, x.clause) && !negatedAt(b, y.clause) {
+					// "paid after 30 days" → "paid within 30 days": the
+					// same length, the other side of it.
+					hard = append(hard, waitText(x)+" → "+waitText(y))
+				}
 				break
 			}
 		}
@@ -1411,6 +1416,21 @@ func wordsByClause(x *analysis) map[int][]string {
 		out[t.clause] = append(out[t.clause], t.w)
 	}
 	return out
+}
+
+// negatedAt reports whether the clause c of x holds a negation: "not
+// collected within 60 days" is "still not collected after 60 days".
+func negatedAt(x *analysis, c int) bool {
+	return slices.ContainsFunc(x.terms, func(t term) bool { return t.neg && t.clause == c })
+}
+
+// waitText names a length of time with the bound it sets ("after 30
+// days", "within 30 days").
+func waitText(q quantity) string {
+	if q.wait == waitAfter {
+		return "after " + q.text
+	}
+	return "within " + q.text
 }
 
 // exceptionOwnDropped reports whether the number x of a stands in an

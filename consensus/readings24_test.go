@@ -190,3 +190,21 @@ func TestMidnightIs2400(t *testing.T) {
 		{"The bar closes at midnight.", "Bar closes at noon.", Disagree},
 	})
 }
+
+// TestAfterOrWithin: the same length of time said "after" on one side
+// and "within" on the other bounds the rule from either side of it ("paid
+// after 30 days" waits them out, "within 30 days" pays before they end);
+// under a negation the two say the same ("not paid within 60 days" is
+// "still unpaid after 60 days").
+func TestAfterOrWithin(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Refunds are paid after 30 days.", "Refunds are paid within 30 days.", Disagree},
+		{"The deposit is returned within 14 days.", "The deposit is returned after 14 days.", Disagree},
+		{"Claims must be filed within 90 days.", "Claims must be filed after 90 days.", Disagree},
+		{"Leavers lose portal access after 30 days.", "Leavers lose portal access within 30 days.", Disagree},
+		{"Unpaid invoices are sent to collections after 60 days.", "Invoices not paid within 60 days go to collections.", Agree},
+		{"Drafts are deleted after 7 days without edits.", "Drafts with no edits within 7 days are deleted.", Agree},
+		{"Tickets are answered within 2 hours.", "Every ticket gets a reply inside 2 hours.", Agree},
+	})
+}
