@@ -415,7 +415,7 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 	}
 	// "dont", "doesnt": the same, written without the apostrophe.
 	for i := 0; i < len(ws); i++ {
-		if v, ok := bareNegations()[ws[i].low]; ok {
+		if v, ok := bareNegations()[ws[i].low]; ok && !(v == "will" && wontNoun(wordLow(ws, i-1), wordLow(ws, i+1))) {
 			not := ws[i]
 			not.low, ws[i].low = "not", v
 			ws = slices.Insert(ws, i+1, not)
@@ -1658,6 +1658,14 @@ func sameWord(x, y string) bool {
 // "older".
 func comparative(x, y string) bool {
 	return len(x) >= 3 && (y == x+"er" || y == x+"r" || y == x+x[len(x)-1:]+"er")
+}
+
+// wordLow is the lower-case form of ws[i], "" out of range.
+func wordLow(ws []word, i int) string {
+	if i < 0 || i >= len(ws) {
+		return ""
+	}
+	return ws[i].low
 }
 
 // onlyAfterIf reports whether the stretch gx is the "after" of "only

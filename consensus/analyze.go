@@ -440,8 +440,8 @@ func lex(text string) []rawTok {
 	}
 	text = caseNames(text)
 	text = strings.ToLower(text)
-	text = contractions.Replace(text)
 	text = bareContractions(text)
+	text = contractions.Replace(text)
 	text = phraseSymbols().Replace(text)
 	text = symbols.Replace(text)
 	var out []rawTok
@@ -1166,6 +1166,7 @@ func bareContractions(text string) string {
 	}
 	var b strings.Builder
 	last := 0
+	prevWord := ""
 	for i := 0; i < len(text); {
 		if !isLetterByte(text[i]) {
 			i++
@@ -1175,7 +1176,11 @@ func bareContractions(text string) string {
 		for j < len(text) && isLetterByte(text[j]) {
 			j++
 		}
-		if v, ok := bareNegations()[text[i:j]]; ok && (j == len(text) || text[j] < 0x80) && (i == 0 || text[i-1] < 0x80) {
+		w := text[i:j]
+		prev := prevWord
+		prevWord = w
+		if v, ok := bareNegations()[w]; ok && (j == len(text) || text[j] < 0x80) && (i == 0 || text[i-1] < 0x80) &&
+			!(w == "wont" && wontNoun(prev, nextLetters(text, j))) {
 			b.WriteString(text[last:i])
 			b.WriteString(v + " not")
 			last = j
@@ -1187,6 +1192,30 @@ func bareContractions(text string) string {
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// wontNoun reports whether "wont" between the words prev and next is
+// the noun or adjective ("as is the editor's wont", "she is wont to
+// ask"), not "won't".
+func wontNoun(prev, next string) bool {
+	switch prev {
+	case "s", "his", "her", "their", "its", "my", "our", "your", "the", "a":
+		return true
+	}
+	return next == "to"
+}
+
+// nextLetters is the run of ASCII letters that follows text[j:] after
+// spaces.
+func nextLetters(text string, j int) string {
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(text) && isLetterByte(text[k]) {
+		k++
+	}
+	return text[j:k]
 }
 
 // isLetterByte reports whether c is an ASCII letter.
@@ -2161,6 +2190,13 @@ func analyze(text string) *analysis {
 					at++
 				}
 				w, n := lx.match(toks, at)
+				if toks[at].low == "nights" && !(at+1 < len(toks) && toks[at+1].clause == t.clause && (rateWord(toks[at+1].low) ||
+					toks[at+1].low == "in" && at+2 < len(toks) && (rateWord(toks[at+2].low) || toks[at+2].low == "any" || toks[at+2].low == "one"))) {
+					// "a stay of 2 nights": counted in days; not "2 nights a
+					// week" or "3 nights in any 14-day period", a count of
+					// nights.
+					w, n = lx.fold(stem("days")), 1
+				}
 				if mu, ok := measureAt(toks, at); ok && speedOf(toks, at) == 0 {
 					// "1.8 m", "180 cm", "400 kg": one value in the base
 					// unit of its quantity.
@@ -2531,7 +2567,7 @@ func analyze(text string) *analysis {
 				article := prev == "a" || prev == "an"
 				// "30 days a year" is a rate; "a month before …, and again
 				// a week before" two lengths of time.
-				adjacent := lastQtyEnd == i-n-1 && !(i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low))
+				adjacent := (lastQtyEnd == i-n-1 || lastQtyEnd == i-n-2 && amountQualifier(toks[i-n-1].low)) && !(i+1 < len(toks) && toks[i+1].clause == t.clause && slices.Contains(relativeWords, toks[i+1].low))
 				// A count is a rate only next to its period, or with the
 				// thing counted between ("twice a week", "two weekends a
 				// month"), not "twice and older than a week".
@@ -3692,6 +3728,26 @@ func bareRelative(toks []rawTok, k, i int) bool {
 	}
 }
 
+// rateWord reports whether w opens the period of a rate: "a", "an",
+// "per", "each", "every".
+func rateWord(w string) bool {
+	switch w {
+	case "a", "an", "per", "each", "every":
+		return true
+	}
+	return false
+}
+
+// amountQualifier reports whether w, between an amount and its period,
+// leaves the rate whole: "£10 extra a week", "2 more a day".
+func amountQualifier(w string) bool {
+	switch w {
+	case "extra", "more", "each", "less", "off":
+		return true
+	}
+	return false
+}
+
 // countedDays reads the kind of days (or hours) a length counts when the
 // word at at names it before "day", "days", "hour" or "hours": "business"
 // (business, working, bank, court, trading days; business or office
@@ -3712,6 +3768,11 @@ func countedDays(toks []rawTok, at int) (kind string, ok bool) {
 		return "school", true
 	case "calendar":
 		return "", true
+	case "operating", "running", "engine", "flight", "flying", "machine", "labour", "labor", "contact", "billable", "duty":
+		// "200 operating hours": hours of their own count, hours still.
+		if toks[at+1].low == "hour" || toks[at+1].low == "hours" {
+			return "", true
+		}
 	}
 	return "", false
 }

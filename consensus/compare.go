@@ -1241,7 +1241,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		for j, y := range qb {
 			if !usedB[j] && sameQuantity(x, y) {
 				usedB[j], found = true, true
-				if x.wait != 0 && y.wait != 0 && x.wait != y.wait && !negatedAt(a, x.clause) && !negatedAt(b, y.clause) {
+				if x.wait != 0 && y.wait != 0 && x.wait != y.wait && !negatedAt(a, x.clause) && !negatedAt(b, y.clause) && sameClauseWords(a, x.clause, b, y.clause) {
 					// "paid after 30 days" → "paid within 30 days": the
 					// same length, the other side of it.
 					hard = append(hard, waitText(x)+" → "+waitText(y))
@@ -1422,6 +1422,34 @@ func wordsByClause(x *analysis) map[int][]string {
 // collected within 60 days" is "still not collected after 60 days".
 func negatedAt(x *analysis, c int) bool {
 	return slices.ContainsFunc(x.terms, func(t term) bool { return t.neg && t.clause == c })
+}
+
+// sameClauseWords reports whether the clause ca of a and cb of b say
+// much the same words (two thirds of the shorter one's), numbers aside:
+// "refunds are paid after 30 days" and "refunds are paid within 30 days",
+// not "passwords expire after 90 days" and "passwords must be changed
+// within 90 days" (another act).
+func sameClauseWords(a *analysis, ca int, b *analysis, cb int) bool {
+	words := func(x *analysis, c int) map[string]bool {
+		m := map[string]bool{}
+		for _, t := range x.terms {
+			if t.clause == c && !strings.HasPrefix(t.w, "#") && t.w != theLexicon().fold("after") {
+				m[t.w] = true
+			}
+		}
+		return m
+	}
+	wa, wb := words(a, ca), words(b, cb)
+	if len(wb) < len(wa) {
+		wa, wb = wb, wa
+	}
+	shared := 0
+	for w := range wa {
+		if wb[w] {
+			shared++
+		}
+	}
+	return shared > 0 && 3*shared >= 2*len(wa)
 }
 
 // waitText names a length of time with the bound it sets ("after 30

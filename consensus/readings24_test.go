@@ -161,6 +161,8 @@ func TestNegationsWithoutApostrophe(t *testing.T) {
 		"a parent or applicant":               "a parent or applicant",
 		"significant wonton cantilever":       "significant wonton cantilever",
 		"dont.":                               "do not.",
+		"as is the editor's wont":             "as is the editor's wont",
+		"she is wont to ask; i wont ask":      "she is wont to ask; i will not ask",
 	} {
 		if got := bareContractions(in); got != want {
 			t.Errorf("bareContractions(%q) = %q, want %q", in, got, want)
@@ -206,5 +208,22 @@ func TestAfterOrWithin(t *testing.T) {
 		{"Unpaid invoices are sent to collections after 60 days.", "Invoices not paid within 60 days go to collections.", Agree},
 		{"Drafts are deleted after 7 days without edits.", "Drafts with no edits within 7 days are deleted.", Agree},
 		{"Tickets are answered within 2 hours.", "Every ticket gets a reply inside 2 hours.", Agree},
+	})
+}
+
+// TestLengthsWithQualifiers: "200 operating hours" is 200 hours, "a stay
+// of 2 nights" two days (not "2 nights a week", a count), and "£10 extra
+// a week" a rate, as "£10 a week" is.
+func TestLengthsWithQualifiers(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The blade is replaced every 200 operating hours.", "The blade is replaced every 200 calendar days.", Disagree},
+		{"The blade is replaced every 200 operating hours.", "Blade swapped every 200 hours of operation.", Agree},
+		{"A single daily visit is allowed only for stays of 2 nights or fewer.", "1 visit a day only ok if the stay is 2 weeks or less", Disagree},
+		{"The en-suite tenant pays an extra £10 a month towards water.", "en-suite person pays £10 extra a week for water", Disagree},
+		{"The en-suite tenant pays an extra £10 a month towards water.", "en-suite person pays £10 extra a month for water", Agree},
+		{"Residents may host an overnight guest for at most 3 nights in any 14-day period.", "Residents may host an overnight guest for no more than 3 nights in any 14-day period.", Agree},
+		{"The lodger may have an overnight guest on at most 2 nights a week.", "The lodger may have an overnight guest on at most 2 nights per week.", Agree},
+		{"The lodger may have an overnight guest on at most 2 nights a week.", "The lodger may have an overnight guest on at most 3 nights per week.", Disagree},
 	})
 }
