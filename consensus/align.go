@@ -320,12 +320,9 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 	// "not needed when the lab collects them": except when it does, as
 	// analyze reads it (notNeededBefore).
 	for i := 0; i+2 < len(ws); i++ {
-		if ws[i].low == "not" && (ws[i+2].low == "when" || ws[i+2].low == "if") {
-			switch ws[i+1].low {
-			case "needed", "required", "necessary", "mandatory", "compulsory":
-				ws[i].low, ws[i].end = "except", ws[i+1].end
-				ws = slices.Delete(ws, i+1, i+2)
-			}
+		if ws[i].low == "not" && (ws[i+2].low == "when" || ws[i+2].low == "if") && dutyWord(ws[i+1].low) {
+			ws[i].low, ws[i].end = "except", ws[i+1].end
+			ws = slices.Delete(ws, i+1, i+2)
 		}
 	}
 	// "the only way out is if they have a certificate": unless they have

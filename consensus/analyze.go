@@ -2767,14 +2767,16 @@ func notNeededBefore(toks []rawTok, negAt, cue int) bool {
 // dutyWordIn reports whether toks say a duty ("needed", "required"):
 // "not needed when" lifts a duty, it bars nothing.
 func dutyWordIn(toks []rawTok) bool {
-	return slices.ContainsFunc(toks, func(t rawTok) bool {
-		switch t.low {
-		case "needed", "required", "necessary", "mandatory", "compulsory":
-			return true
-		}
-		return false
-	})
+	return slices.ContainsFunc(toks, func(t rawTok) bool { return dutyWord(t.low) })
 }
+
+// dutyWords say that something is needed, as written after "not" ("not
+// needed", "not required"). One list for analyze, the alignment
+// (surfaceTokensOpt) and the comparison (neededWords).
+var dutyWords = []string{"needed", "required", "necessary", "mandatory", "compulsory", "obligatory"}
+
+// dutyWord reports whether the lower-case word w is one of dutyWords.
+func dutyWord(w string) bool { return slices.Contains(dutyWords, w) }
 
 // caseOutcome reports whether toks[i] opens a clause that gives the
 // outcome of the case before it: "in which case", or "then" (or "and

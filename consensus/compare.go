@@ -3609,7 +3609,7 @@ func plainException(y *analysis, cd condition) bool {
 var neededWords = sync.OnceValue(func() map[string]bool {
 	lx := theLexicon()
 	m := map[string]bool{}
-	for _, w := range []string{"need", "needed", "require", "required", "necessary", "compulsory", "mandatory", "obligatory"} {
+	for _, w := range append([]string{"need", "require"}, dutyWords...) {
 		m[lx.fold(stem(w))] = true
 	}
 	return m
