@@ -1799,13 +1799,7 @@ var aboutOne = sync.OnceValue(func() map[string]bool {
 
 // afterTime are the words that may follow a time of day said without its
 // part of the day ("half six to ten", "till half seven on weekdays").
-var afterTime = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("to till til until and or on at in from every each sharp latest tonight today tomorrow then onwards onward weekdays weekends daily - –") {
-		m[w] = true
-	}
-	return m
-})
+var afterTime = wordSet("to till til until and or on at in from every each sharp latest tonight today tomorrow then onwards onward weekdays weekends daily - –")
 
 // ageGroup reports whether the number at rs[i] follows "under-" or
 // "over-": "under-5s", "over-60s" name the people of an age.
@@ -2028,16 +2022,10 @@ func twoOf(a, b, c string, next []string) bool {
 
 // pairedThings are the things that come as one pair: "a pair of gloves"
 // is one of them.
-var pairedThings = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`gloves mittens socks shoes boots trainers sandals slippers trousers jeans shorts pants tights
+var pairedThings = wordSet(`gloves mittens socks shoes boots trainers sandals slippers trousers jeans shorts pants tights
 		leggings overalls pyjamas glasses spectacles sunglasses goggles earrings earplugs earphones headphones binoculars scissors
 		shears pliers tongs tweezers clippers handcuffs crutches skis skates wellies waders braces cufflinks chopsticks dice
-		compasses calipers secateurs loppers snips cutters`) {
-		m[w] = true
-	}
-	return m
-})
+		compasses calipers secateurs loppers snips cutters`)
 
 // notANumber reports whether the number word at in[i] is part of a phrase
 // of the lexicon ("two factor") or a pronoun ("the next one").
@@ -2884,22 +2872,10 @@ func boundAfter(toks []rawTok, i int) (float64, bool) {
 }
 
 // timeNouns after "all" make it a stretch of time: "all day".
-var timeNouns = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("day days night nights week weeks month months year years season seasons morning afternoon evening hours times summer winter weekend") {
-		m[w] = true
-	}
-	return m
-})
+var timeNouns = wordSet("day days night nights week weeks month months year years season seasons morning afternoon evening hours times summer winter weekend")
 
 // boundWords set a bound when a number follows them.
-var boundWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("over above under below exceeding beyond more less fewer greater higher lower longer shorter older younger heavier lighter bigger larger smaller wider taller") {
-		m[w] = true
-	}
-	return m
-})
+var boundWords = wordSet("over above under below exceeding beyond more less fewer greater higher lower longer shorter older younger heavier lighter bigger larger smaller wider taller")
 
 // timingWords after "only" make it set a time or a condition: "only
 // after", "only once", "only if".
@@ -3102,13 +3078,7 @@ func pastBound(toks []rawTok, i int) bool {
 }
 
 // pastVerbs before "past" and a length make it a bound: "runs past".
-var pastVerbs = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("run runs running ran go goes going went last lasts lasting lasted continue continues continuing extend extends extending stretch stretches overrun overruns be is are was were gets get") {
-		m[w] = true
-	}
-	return m
-})
+var pastVerbs = wordSet("run runs running ran go goes going went last lasts lasting lasted continue continues continuing extend extends extending stretch stretches overrun overruns be is are was were gets get")
 
 // asideSentence reports whether the sentence that opens at toks[i] is an
 // offer of help to the reader, beside the rule: "Let me know if you need
@@ -3180,13 +3150,7 @@ func doubtAfter(ws []string) bool {
 }
 
 // contactWords open a request for a word from the reader.
-var contactWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("let lmk ring call phone email e-mail text message ping ask shout contact give drop get reach feel holler") {
-		m[w] = true
-	}
-	return m
-})
+var contactWords = wordSet("let lmk ring call phone email e-mail text message ping ask shout contact give drop get reach feel holler")
 
 // ownDoubt reports whether the condition whose words open at toks[i] is
 // the writer's hedge on what they say, not a case of the rule: "if I

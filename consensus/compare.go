@@ -1430,10 +1430,11 @@ func negatedAt(x *analysis, c int) bool {
 // not "passwords expire after 90 days" and "passwords must be changed
 // within 90 days" (another act).
 func sameClauseWords(a *analysis, ca int, b *analysis, cb int) bool {
+	after := theLexicon().fold("after")
 	words := func(x *analysis, c int) map[string]bool {
 		m := map[string]bool{}
 		for _, t := range x.terms {
-			if t.clause == c && !strings.HasPrefix(t.w, "#") && t.w != theLexicon().fold("after") {
+			if t.clause == c && !strings.HasPrefix(t.w, "#") && t.w != after {
 				m[t.w] = true
 			}
 		}
@@ -1788,14 +1789,8 @@ func compareFree(a, b *analysis) []string {
 
 // freeOfWords are the words before "free" that it frees of them ("gluten
 // free", "smoke free"; analyze reads them so when hyphened).
-var freeOfWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`gluten sugar nut nuts dairy lactose alcohol fat latex lead smoke smoking hands error bug risk
-		stress scent fragrance dust meat egg soy wheat fur plastic cruelty drug crime paper cash lock toll`) {
-		m[w] = true
-	}
-	return m
-})
+var freeOfWords = wordSet(`gluten sugar nut nuts dairy lactose alcohol fat latex lead smoke smoking hands error bug risk
+		stress scent fragrance dust meat egg soy wheat fur plastic cruelty drug crime paper cash lock toll`)
 
 // freeWord is "free" as the lexicon folds it.
 var freeWord = sync.OnceValue(func() string { return theLexicon().fold(stem("free")) })
@@ -4365,6 +4360,18 @@ var keptOutCues = sync.OnceValue(func() map[string]bool {
 var objectAdverbs = sync.OnceValue(func() map[string]bool {
 	return foldedSet("still", "also", "even", "just", "already", "always", "then", "now", "yet", "straight", "away")
 })
+
+// wordSet is the set of the whitespace-separated words of fields, built
+// on first use.
+func wordSet(fields string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(fields) {
+			m[w] = true
+		}
+		return m
+	})
+}
 
 // foldedSet is the set of the words, stemmed and folded as terms are.
 func foldedSet(ws ...string) map[string]bool {

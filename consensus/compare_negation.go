@@ -81,13 +81,7 @@ func deferralBars(w, act string, moved bool) bool {
 
 // deferredActs are the acts a deferral keeps someone from ("a deferral
 // from donating"), rather than puts off ("a deferral from paying VAT").
-var deferredActs = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("donating giving flying diving driving training serving enlisting competing playing working operating riding racing boxing swimming") {
-		m[w] = true
-	}
-	return m
-})
+var deferredActs = wordSet("donating giving flying diving driving training serving enlisting competing playing working operating riding racing boxing swimming")
 
 // contrasted reports whether the condition k of x, opened by "while", is
 // a rule of its own set beside the first rather than a time the rule holds

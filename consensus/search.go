@@ -2,7 +2,6 @@ package consensus
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -10,15 +9,9 @@ import (
 )
 
 // stopwords are English words too common to rank by (built on first use).
-var stopwords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by can do does for from had has have he her his how i if in into is it its
+var stopwords = wordSet(`a an and are as at be but by can do does for from had has have he her his how i if in into is it its
 		itself me my no nor not of on or our she should so than that the their them then there these they this those to too
-		was we were what when where which while who whom why will with would you your it's we'll must may`) {
-		m[w] = true
-	}
-	return m
-})
+		was we were what when where which while who whom why will with would you your it's we'll must may`)
 
 // tokenize splits text into search terms: letters and digits, lower case,
 // accents removed, English stopwords and one-letter words dropped, and a

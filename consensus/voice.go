@@ -527,13 +527,7 @@ func valueAt(s string, at int) (v, ve int) {
 
 // fieldTypes are the type names of a typed field's declaration
 // (Python, Kotlin, Scala, TypeScript, Rust), written lower case.
-var fieldTypes = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("int float str bool tuple list dict set decimal long double string boolean number duration i32 i64 u32 u64 f32 f64 usize") {
-		m[w] = true
-	}
-	return m
-})
+var fieldTypes = wordSet("int float str bool tuple list dict set decimal long double string boolean number duration i32 i64 u32 u64 f32 f64 usize")
 
 // keyNext reports whether rest, what follows a value, starts (after
 // spaces) with another key and its separator on the same line: "min_x =
