@@ -104,6 +104,10 @@ var wholeSpans = sync.OnceValue(func() map[string]bool {
 		"term": true, "summer": true, "winter": true, "spring": true, "autumn": true, "morning": true, "afternoon": true, "evening": true}
 })
 
+// wholeEvents are the things that last a while which "all the" spans as
+// "the whole" does: "all the film", "all the session".
+var wholeEvents = wordSet("film show session match game shift event journey trip visit performance lesson class meeting service ride flight stay concert race")
+
 // spanAlone reports whether the stretch of time ws[k], after the word
 // before it, ends its phrase: nothing but spaces before it, and after it
 // the end of the text, a mark, "round" or a word that names nothing ("all
@@ -306,6 +310,8 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			ws[i].low = "whole" // not "throughout the first hour": for the first hour
 		case ws[i].low == "all" && i+1 < len(ws) && wholeSpans()[ws[i+1].low] && spanAlone(text, ws, i+1):
 			ws[i].low = "whole"
+		case ws[i].low == "all" && wordLow(ws, i+1) == "the" && i+2 < len(ws) && (wholeSpans()[ws[i+2].low] || wholeEvents()[ws[i+2].low]) && spanAlone(text, ws, i+2):
+			ws[i].low = "whole" // "all the film" is the whole film
 		case ws[i].low == "round" && i > 0 && ws[i-1].low == "year" && strings.Trim(text[min(ws[i-1].end, ws[i].start):ws[i].start], " -") == "":
 			// "all year round"; "year-round" is the whole year too.
 			if i < 2 || ws[i-2].low != "whole" && ws[i-2].low != "all" {
@@ -315,6 +321,32 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			}
 			ws = slices.Delete(ws, i, i+1)
 			i--
+		}
+	}
+	// "inside 28 days", "in 3 days max", "in 2 working days at the
+	// latest": within them. "stored together with the chart" is "stored
+	// with the chart"; "as well" is "also".
+	for i := 0; i < len(ws); i++ {
+		next := wordLow(ws, i+1)
+		switch {
+		case ws[i].low == "together" && (next == "with" || withBefore(ws, i)):
+			ws = slices.Delete(ws, i, i+1)
+			i--
+		case ws[i].low == "as" && next == "well" && wordLow(ws, i+2) != "as":
+			// "their birth certificate as well": also (not "as well as",
+			// which lists).
+			ws[i].low, ws[i].end = "also", ws[i+1].end
+			ws = slices.Delete(ws, i+1, i+2)
+		case ws[i].low == "inside" && numberAt(ws, i+1):
+			ws[i].low = "within"
+		case ws[i].low == "in" && numberAt(ws, i+1):
+			for k := i + 3; k <= i+4 && k < len(ws); k++ {
+				if n := latestBound(ws, k); n > 0 {
+					ws[i].low = "within"
+					ws = slices.Delete(ws, k, k+n)
+					break
+				}
+			}
 		}
 	}
 	// "not needed when the lab collects them": except when it does, as
@@ -640,12 +672,15 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 				for x := range parts {
 					parts[x] = ws[i+x].low
 				}
-				if c, ok := functionClasses()[strings.Join(parts, " ")]; ok {
+				if c, ok := functionClasses()[strings.Join(parts, " ")]; ok && !upToPlace(ws, i, k) {
 					key, n = c, k
 				}
 			}
 		}
 		var t surfaceTok
+		if w.low == "up" && i+1 < len(ws) && upToPlace(ws, i, 2) {
+			continue // "goes up to the duty manager" goes to them
+		}
 		if (w.low == "right" || w.low == "immediately" || w.low == "directly" || w.low == "straight" || w.low == "just") && i+1 < len(ws) && (ws[i+1].low == "after" || ws[i+1].low == "before") {
 			continue // "right after an error" is "immediately after" it
 		}
@@ -1008,7 +1043,8 @@ func surfaceKey(lx *lexicon, low string, start, end int) surfaceTok {
 	}
 	t.key = w
 	switch {
-	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply" || low == "thereafter":
+	case low == "a" || low == "an" || low == "the" || low == "calendar" || low == "please" || low == "also" || low == "just" || low == "really" || low == "simply" || low == "thereafter" ||
+		low == "surely" || low == "certainly" || low == "definitely":
 		t.ignore = true
 	case isDigit(low[0]):
 		t.quant = true
@@ -1167,9 +1203,14 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		return out
 	}
 	negatedBounds(gaps, used)
+	startA, endA := courtesyBounds(a)
+	startB, endB := courtesyBounds(b)
 	for x, g := range gaps {
 		if used[x] {
 			continue
+		}
+		if len(g.a) == 0 && outsideRule(g.b, startB, endB) || len(g.b) == 0 && outsideRule(g.a, startA, endA) {
+			continue // "Dear Members, …", "… Thank you, Ioana": the message's, not the rule's
 		}
 		if boundShift(g.a, g.b) || boundShift(g.b, g.a) {
 			continue // "more than 4" is "5 or more"
@@ -1703,6 +1744,157 @@ func outcomeWords(ws []word, k int) int {
 		return 1
 	case k+1 < len(ws) && ws[k].low == "and" && ws[k+1].low == "then":
 		return 2
+	}
+	return 0
+}
+
+// spacedPreambles open a position without a mark after them and say
+// nothing of the rule: "Please note the kiln log is signed …". Longest
+// first, so that "that" goes with them.
+var spacedPreambles = []string{"please note that", "kindly note that", "please be aware that", "be aware that", "note that", "please note", "kindly note",
+	"just so you know", "just so you're aware", "for your information"}
+
+// greetingCues open a greeting: "Dear Members,", "Hi everyone!", "Good
+// morning team,". Lower case.
+var greetingCues = []string{"hi", "hello", "hey", "dear", "greetings", "hej", "hallo", "hola", "bonjour", "ciao", "good morning", "good afternoon", "good evening",
+	"morning all", "morning everyone", "evening all"}
+
+// maxGreetingWords is how long a greeting may be: its cue and a name or
+// an address ("Dear Mr Patel,", "Hello sisters!").
+const maxGreetingWords = 4
+
+// dropGreeting is text without the greeting that opens it, the cue
+// (greetingCues) and at most maxGreetingWords words in all, ended by a
+// comma, a "!", a colon or a dash: "Hi everyone! Borrowed tools …" is
+// "Borrowed tools …". A cue that opens the rule itself ("Hey is the
+// name of …") has no such end and is left.
+func dropGreeting(text string) string {
+	low := strings.ToLower(text[:min(len(text), 60)])
+	for _, cue := range greetingCues {
+		if !strings.HasPrefix(low, cue) || len(low) == len(cue) || low[len(cue)] != ' ' && !strings.ContainsRune(",!:", rune(low[len(cue)])) {
+			continue
+		}
+		k := strings.IndexAny(low, ",!:—")
+		if k < 0 || len(strings.Fields(low[:k])) > maxGreetingWords || strings.ContainsAny(low[:k], ".;?0123456789") {
+			return text
+		}
+		end := k + 1
+		if strings.HasPrefix(low[k:], "—") {
+			end = k + len("—")
+		}
+		if rest := strings.TrimSpace(text[end:]); len(strings.Fields(rest)) >= 4 {
+			return rest
+		}
+		return text
+	}
+	return text
+}
+
+// signOffCues open the sign-off that closes a message: "Thank you,
+// Ioana", "Regards, Anil", "Best, Maya (People Team)". Lower case.
+var signOffCues = []string{"thank you", "thanks", "many thanks", "with thanks", "regards", "kind regards", "warm regards", "best regards", "best wishes",
+	"best,", "cheers", "sincerely", "yours", "all the best", "take care"}
+
+// maxSignOffWords is how long a sign-off may be: its cue and a name.
+const maxSignOffWords = 6
+
+// courtesyBounds are where the rule in text starts and ends: after a
+// greeting and a label that says nothing ("Dear Team, please note …"),
+// before a sign-off in the last sentence ("… Thank you, Ioana"). The
+// alignment of two positions reads what lies outside as no part of the
+// rule, without counting it out of how much of them aligns: a greeting
+// does not make a rewording an edit of the filed sentence.
+func courtesyBounds(text string) (start, end int) {
+	t := text
+	for range 2 {
+		t = strings.TrimLeft(dropGreeting(t), " ")
+		low := strings.ToLower(t[:min(len(t), 40)])
+		for _, p := range spacedPreambles {
+			if strings.HasPrefix(low, p+" ") && len(t) > len(p)+1 {
+				t = t[len(p)+1:]
+				break
+			}
+		}
+	}
+	start, end = len(text)-len(t), len(text)
+	body := strings.TrimRight(text, " .!")
+	k := strings.LastIndexAny(body, ".!?")
+	if k < start {
+		return start, end
+	}
+	last := strings.TrimSpace(body[k+1:])
+	low := strings.ToLower(last)
+	for _, cue := range signOffCues {
+		if strings.HasPrefix(low, cue) && (len(low) == len(cue) || !unicode.IsLetter(rune(low[len(cue)]))) && len(strings.Fields(last)) <= maxSignOffWords {
+			return start, k + 1
+		}
+	}
+	return start, end
+}
+
+// outsideRule reports whether every token of g lies outside the rule of
+// its text (courtesyBounds start and end).
+func outsideRule(g []surfaceTok, start, end int) bool {
+	if len(g) == 0 {
+		return false
+	}
+	for _, t := range g {
+		if t.start < start && t.end > start || t.start >= start && t.start < end {
+			return false
+		}
+	}
+	return true
+}
+
+// upToPlace reports whether the k words at ws[i] are "up to" before no
+// amount: "go up to the finance lead", "up to you", where it bounds
+// nothing ("up to 3 bags", "up to a litre", "up to the first 10 days"
+// bound).
+func upToPlace(ws []word, i, k int) bool {
+	if k != 2 || ws[i].low != "up" || ws[i+1].low != "to" {
+		return false
+	}
+	next := wordLow(ws, i+2)
+	switch {
+	case numberAt(ws, i+2) || next == "a" || next == "an" || next == "half":
+		return false
+	case next == "the":
+		return !numberAt(ws, i+3) && !numberAt(ws, i+4)
+	}
+	return next != ""
+}
+
+// withBefore reports whether "with" is one of the three words before
+// ws[i] in its clause: "only with a member together".
+func withBefore(ws []word, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if ws[k].low == "with" {
+			return true
+		}
+	}
+	return false
+}
+
+// numberAt reports whether ws[k] is a number, in digits or a word.
+func numberAt(ws []word, k int) bool {
+	if k >= len(ws) || ws[k].low == "" {
+		return false
+	}
+	_, isWord := numberWords()[ws[k].low]
+	return isWord || isDigit(ws[k].low[0])
+}
+
+// latestBound is how many words at ws[k] bound a time from above after it
+// ("3 days max", "at the latest", "at most"), or 0.
+func latestBound(ws []word, k int) int {
+	at := func(i int, w string) bool { return k+i < len(ws) && ws[k+i].low == w }
+	switch {
+	case at(0, "max") || at(0, "maximum"):
+		return 1
+	case at(0, "at") && at(1, "most"):
+		return 2
+	case at(0, "at") && at(1, "the") && (at(2, "latest") || at(2, "most")):
+		return 3
 	}
 	return 0
 }

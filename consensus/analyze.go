@@ -443,6 +443,9 @@ func lex(text string) []rawTok {
 	text = bareContractions(text)
 	text = contractions.Replace(text)
 	text = phraseSymbols().Replace(text)
+	if t, ok := strings.CutSuffix(text, " as well"); ok {
+		text = t + " also"
+	}
 	text = symbols.Replace(text)
 	var out []rawTok
 	clause := 0
@@ -1315,6 +1318,17 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 			out = append(out, rawTok{num: h, isNum: true, clock: true, clause: t.clause, sentence: t.sentence, text: t.text})
 			continue
 		}
+		if v, k, ok := wordClock(in, i); ok {
+			// "twenty past eight", "ten to six", "at ten thirty": a time
+			// of day said in words.
+			text := make([]string, 0, k-i)
+			for _, n := range in[i:k] {
+				text = append(text, n.text)
+			}
+			out = append(out, rawTok{num: v, isNum: true, clock: true, clause: t.clause, sentence: t.sentence, text: strings.Join(text, " ")})
+			i = k - 1
+			continue
+		}
 		if past := t.low == "half" || t.low == "quarter"; past && i+2 < len(in) && (in[i+1].low == "past" || t.low == "quarter" && in[i+1].low == "to") && in[i+2].clause == t.clause {
 			// "half past three", "quarter to nine": a time of day.
 			h, ok := numberWords()[in[i+2].low]
@@ -1789,6 +1803,98 @@ func halfHour(in []rawTok, i int) (float64, int, bool) {
 	return h + 0.5, k, true
 }
 
+// clockMinutes are the minutes said before "past" or "to" in a time of
+// day ("twenty past eight", "ten to six").
+var clockMinutes = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{"five": 5, "ten": 10, "twenty": 20, "twenty-five": 25, "twentyfive": 25}
+})
+
+// clockAfterHour are the minutes said after the hour of a time of day
+// ("ten thirty", "six forty-five").
+var clockAfterHour = sync.OnceValue(func() map[string]float64 {
+	return map[string]float64{"fifteen": 15, "thirty": 30, "forty-five": 45, "fortyfive": 45, "fifty": 50}
+})
+
+// hourWords are the hours of a clock in words, in order.
+var hourWords = []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+
+// clockBefore are the words after which an hour and its minutes in words
+// ("at ten thirty") are a time of day, not two numbers.
+var clockBefore = wordSet("at from until till til by before after around about between and to")
+
+// wordClock reads a time of day said in words at in[i]: "twenty past
+// eight" (8:20), "ten to six" (5:50), "twenty-five past nine", "ten
+// minutes to five", and "at ten thirty" (10:30), with the part of the
+// day after it ("in the morning", "pm"; dayTime). It returns the time in
+// hours and the index after it.
+func wordClock(in []rawTok, i int) (float64, int, bool) {
+	if in[i].isNum {
+		return 0, 0, false
+	}
+	same := func(k int) bool { return k < len(in) && in[k].clause == in[i].clause }
+	hour := func(k int) (float64, bool) {
+		if !same(k) || in[k].isNum {
+			return 0, false
+		}
+		h := float64(slices.Index(hourWords, in[k].low) + 1)
+		return h, h > 0
+	}
+	finish := func(v float64, k int, h float64) (float64, int, bool) {
+		if hh, kk := dayTime(in, k, h); kk > k {
+			return v - h + hh, kk, true
+		}
+		return v, k, true
+	}
+	// "twenty past eight", "ten to six", "twenty five past nine".
+	m, ok := clockMinutes()[in[i].low]
+	k := i + 1
+	if in[i].low == "twenty" && same(k) && in[k].low == "five" {
+		m, k = 25, k+1
+	}
+	if ok {
+		if same(k) && (in[k].low == "minutes" || in[k].low == "mins") {
+			k++
+		}
+		// "five to ten" after "from" or "between", or before a thing
+		// counted ("ten to twelve people"), is a range.
+		toTime := func(j int) bool {
+			if p := prevLow(in, i); p == "from" || p == "between" {
+				return false
+			}
+			if _, kk := dayTime(in, j, 1); kk > j {
+				return true
+			}
+			return !same(j) || afterTime()[in[j].low]
+		}
+		if same(k) && (in[k].low == "past" || in[k].low == "to" && toTime(k+2)) {
+			if h, ok := hour(k + 1); ok {
+				v := h + m/60
+				if in[k].low == "to" {
+					v = h - m/60
+				}
+				return finish(v, k+2, h)
+			}
+		}
+	}
+	// "at ten thirty", "until six forty-five".
+	if !clockBefore()[prevLow(in, i)] {
+		return 0, 0, false
+	}
+	h, ok := hour(i)
+	if !ok || !same(i+1) {
+		return 0, 0, false
+	}
+	k = i + 2
+	m, ok = clockAfterHour()[in[i+1].low]
+	if in[i+1].low == "forty" && same(k) && in[k].low == "five" {
+		m, ok, k = 45, true, k+1
+	}
+	if !ok || same(k) && (in[k].low == "minutes" || in[k].low == "mins" || isUnitWord(in[k].low)) {
+		return 0, 0, false // "at ten thirty-minute intervals"
+	}
+	return finish(h+m/60, k, h)
+}
+
 // aboutOne are the words before "a metre", "a litre" that make it a
 // measure of one ("within a metre", "at least a kilo"), where elsewhere
 // "a metre" may be a price's unit ("5 euros a metre").
@@ -1989,6 +2095,13 @@ var phraseSymbols = sync.OnceValue(func() *strings.Replacer {
 	}
 	for _, w := range []string{"off", "on"} {
 		pairs = append(pairs, " "+w+" by default", " "+defaultState(w)+" by default")
+	}
+	// "their birth certificate as well" is "also their birth
+	// certificate"; "as well as" lists, as "and" does, and is left.
+	// "together with a member" is "with a member".
+	pairs = append(pairs, " as well as ", " as well as ", " together with ", " with ")
+	for _, end := range []string{" ", ".", ",", ";", ")", "!"} {
+		pairs = append(pairs, " as well"+end, " also"+end)
 	}
 	return strings.NewReplacer(pairs...)
 })

@@ -781,6 +781,28 @@ func TestMeaningSealed15(t *testing.T) {
 // none 0.91 → 0.89, 32 of 36), and sealed 25 an agreeing rewording found
 // and answered conflict rather than none ("so you don't have to" read
 // against the rule's binding words: paraphrases 0.25 → 0.26, 16 of 62).
+//
+// The nineteenth round (2026-12-06, eighth session) reads a greeting, a
+// label that says nothing ("Please note") and a sign-off around the rule
+// as no part of it; "inside 28 days", "in 3 days max" and "at the latest"
+// as within; "as well" as "also", "together with" as "with", "all the
+// film" as the whole film; a time of day in words ("twenty past eight",
+// "ten to six", "at ten thirty"); "better if" as a recommendation; and
+// "up to" before no amount as no bound. Over every set, eight more
+// agreeing rewordings are consistent, as many conflicts are found, and
+// eight fewer agreeing rewordings are answered conflict. Three sets lost
+// an answer each where a reading made two positions align as an edit of
+// one sentence and the edit left a word reworded that counts, or took
+// away what had made a conflict for the wrong reason: sealed 29 ("Cheers,
+// Mark" after the rule had been the only difference read in a position
+// that changes it: conflict 0.74 → 0.72, 45 of 62, now unclear), sealed
+// 40 ("inside 10 working days" now aligns, and the log label "Log, 0900:"
+// is read as words added: paraphrases 0.10 → 0.12, 7 of 62) and sealed
+// 67 ("inside 10 working days" now aligns, leaving "wind stronger than 25
+// mph" against "above 25 mph": consistent 0.59 → 0.58 and paraphrases
+// 0.23 → 0.25, 15 of 62). Reading "stronger than" as "above" mends sealed
+// 67 but made five other rewordings align as edits with a word left that
+// counts; it was left out.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -798,32 +820,32 @@ func TestMeaningSealedLater(t *testing.T) {
 		{24, 0.61, 0.70, 0.88, 0.20},
 		{25, 0.62, 0.66, 0.97, 0.26},
 		{26, 0.66, 0.70, 0.97, 0.17},
-		{27, 0.46, 0.75, 0.97, 0.33},
+		{27, 0.48, 0.75, 0.97, 0.31},
 		{28, 0.77, 0.72, 0.97, 0.07},
-		{29, 0.77, 0.74, 0.97, 0.09},
+		{29, 0.77, 0.72, 0.97, 0.09},
 		{30, 0.59, 0.80, 1.00, 0.26},
 		{31, 0.64, 0.77, 1.00, 0.20},
 		{32, 0.66, 0.77, 0.97, 0.15},
 		{33, 0.56, 0.82, 1.00, 0.20},
 		{34, 0.66, 0.90, 0.83, 0.25},
-		{35, 0.74, 0.88, 0.88, 0.21},
+		{35, 0.75, 0.88, 0.88, 0.20},
 		{36, 0.74, 0.93, 0.88, 0.15},
 		{37, 0.64, 0.87, 0.91, 0.15},
 		{38, 0.66, 0.87, 0.94, 0.23},
 		{39, 0.61, 0.90, 0.86, 0.25},
-		{40, 0.74, 0.91, 0.83, 0.10},
+		{40, 0.74, 0.91, 0.83, 0.12},
 		{41, 0.70, 0.87, 0.86, 0.15},
-		{42, 0.80, 0.93, 0.80, 0.13},
+		{42, 0.82, 0.93, 0.80, 0.12},
 		{43, 0.75, 0.91, 0.80, 0.18},
 		{44, 0.67, 0.90, 0.91, 0.18},
-		{45, 0.69, 0.87, 0.83, 0.17},
-		{46, 0.66, 0.75, 0.75, 0.28},
+		{45, 0.69, 0.88, 0.83, 0.17},
+		{46, 0.67, 0.75, 0.75, 0.26},
 		{47, 0.80, 0.83, 0.86, 0.13},
 		{48, 0.74, 0.93, 0.86, 0.15},
 		{49, 0.70, 0.70, 0.86, 0.23},
 		{50, 0.77, 0.79, 0.91, 0.20},
 		{51, 0.69, 0.83, 0.80, 0.13},
-		{52, 0.67, 0.87, 0.97, 0.21},
+		{52, 0.69, 0.87, 0.97, 0.20},
 		{53, 0.72, 1.00, 0.86, 0.20},
 		{54, 0.66, 0.91, 0.77, 0.23},
 		{55, 0.74, 0.90, 0.80, 0.21},
@@ -832,15 +854,15 @@ func TestMeaningSealedLater(t *testing.T) {
 		{58, 0.67, 0.82, 0.77, 0.21},
 		{59, 0.66, 0.87, 0.88, 0.17},
 		{60, 0.80, 0.72, 0.97, 0.13},
-		{61, 0.67, 0.88, 0.80, 0.18},
+		{61, 0.69, 0.88, 0.80, 0.17},
 		{62, 0.64, 0.80, 0.86, 0.13},
-		{63, 0.61, 0.69, 0.91, 0.20},
-		{64, 0.70, 0.79, 0.77, 0.10},
+		{63, 0.62, 0.69, 0.91, 0.18},
+		{64, 0.70, 0.79, 0.77, 0.09},
 		{65, 0.75, 1.00, 0.86, 0.09},
-		{66, 0.61, 0.85, 0.88, 0.26},
-		{67, 0.59, 0.98, 0.77, 0.23},
+		{66, 0.62, 0.85, 0.88, 0.25},
+		{67, 0.58, 0.98, 0.77, 0.25},
 		{68, 0.53, 0.77, 0.91, 0.26},
-		{69, 0.64, 0.82, 0.97, 0.30},
+		{69, 0.66, 0.82, 0.97, 0.28},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()

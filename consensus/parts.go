@@ -550,6 +550,7 @@ var (
 		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary",
 		"rather than mandatory", "rather than required", "rather than compulsory", "instead of mandatory", "instead of required",
 		"aim for", "aim to", "aims for", "aims to", "strive to", "strives to",
+		"better if", "is better", "it's better", "best if", "it is best", "it's best", "would be nice", "would be good",
 		"recommend", "recommends", "as a guideline", "as guidance", "is advised", "are advised", "advisable", "suggested", "we suggest",
 		"discretion", "if they choose", "if they wish", "up to them", "their judgement", "their judgment", "we encourage", "encourage", "where practical",
 		"if practical", "where practicable", "not strictly required", "not strictly necessary", "a guideline", "may ignore", "can ignore", "decide for themselves",

@@ -1,0 +1,187 @@
+package consensus
+
+import "testing"
+
+// TestCourtesiesAroundTheRule: a greeting that opens a position ("Dear
+// Members,", "Hi everyone!", "Good morning team,"), a label that says
+// nothing ("Please note", "Kindly note that") and a sign-off that closes
+// it ("Thank you, Ioana", "Regards, Anil") are the message's, not the
+// rule's; the rule inside them is compared as it is. A changed number or
+// a dropped duty inside them is still a change.
+func TestCourtesiesAroundTheRule(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
+			"Dear Members, borrowed tools must be returned within 7 days, and late returns pay 2 pounds a day.", Agree},
+		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
+			"Hi everyone! Borrowed tools have to come back within 7 days; a late return pays 2 pounds a day.", Agree},
+		{"The kiln log must be signed by the technician after every firing and kept for 2 years.",
+			"Please note the kiln log must be signed by the technician after every firing and kept for 2 years.", Agree},
+		{"The kiln log must be signed by the technician after every firing and kept for 2 years.",
+			"Kindly note that the kiln log must be signed by the technician after every firing and kept for 2 years.", Agree},
+		{"The yard gate is locked at 6 pm and the key goes back to reception.",
+			"Good evening all, the yard gate is locked at 6 pm and the key goes back to reception. Thank you, Ioana", Agree},
+		{"The yard gate is locked at 6 pm and the key goes back to reception.",
+			"The yard gate is locked at 6 pm and the key goes back to reception. Regards, Facilities", Agree},
+
+		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
+			"Dear Members, borrowed tools must be returned within 10 days, and late returns pay 2 pounds a day.", Disagree},
+		{"The kiln log must be signed by the technician after every firing and kept for 2 years.",
+			"Please note the kiln log must be signed by the technician after every firing and kept for 5 years.", Disagree},
+		{"Visitors must wear a badge at all times and be escorted by a member of staff.",
+			"Good morning team, visitors must wear a badge at all times but need not be escorted.", Disagree},
+		{"The yard gate is locked at 6 pm and the key goes back to reception.",
+			"Hello all, the yard gate is locked at 7 pm and the key goes back to reception. Thanks, Ioana", Disagree},
+	})
+}
+
+// TestCourtesyBounds: where the rule starts and ends in a message. A cue
+// word that opens the rule itself, with no end to a greeting after it,
+// leaves the text whole.
+func TestCourtesyBounds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ text, rule string }{
+		{"Dear Mr Patel, the gate is locked at 6 pm.", "the gate is locked at 6 pm."},
+		{"Hello sisters! Reminder: the pot is drawn by lot.", "Reminder: the pot is drawn by lot."},
+		{"Dear Team, please note leave must be booked 4 weeks ahead. Thank you, Ioana", "leave must be booked 4 weeks ahead."},
+		{"Good morning, kindly note that returns close at noon. Kind regards, Box Office", "returns close at noon."},
+		{"Hey is the name of the server that runs the nightly export.", "Hey is the name of the server that runs the nightly export."},
+		{"Dear customers of the 3 branches, we open at 9.", "Dear customers of the 3 branches, we open at 9."},
+		{"Hi, ok.", "Hi, ok."},
+		{"Thanks are due to the volunteers. Thanks to them the shop opens at 9 on Saturdays.", "Thanks are due to the volunteers. Thanks to them the shop opens at 9 on Saturdays."},
+	} {
+		start, end := courtesyBounds(tc.text)
+		if got := tc.text[start:end]; got != tc.rule {
+			t.Errorf("courtesyBounds(%q) = %q, want %q", tc.text, got, tc.rule)
+		}
+	}
+}
+
+// TestWithinSaidOtherwise: "inside 28 days", "in 7 days max", "in 7 days
+// at the latest" are within them; "surely", "definitely" only insist;
+// "as well" is "also"; "together with" is "with", before or after what it
+// goes with; "better if" only recommends. "after 7 days", "at the
+// earliest" and a thing kept together with another are still changes.
+func TestWithinSaidOtherwise(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
+			"Borrowed tools must be returned inside 7 days; late returns pay 2 pounds a day.", Agree},
+		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
+			"Borrowed tools must be returned in 7 days max; late returns pay 2 pounds a day.", Agree},
+		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
+			"Borrowed tools must be returned in 7 days at the latest; late returns pay 2 pounds a day.", Agree},
+		{"Disputed invoices are escalated to the finance lead within 2 working days.",
+			"disputed invoices get escalated to the finance lead inside two working days", Agree},
+		{"The kiln log must be signed by the technician after every firing and kept for 2 years.",
+			"The kiln log must surely be signed by the technician after every firing and kept for 2 years.", Agree},
+		{"The kiln log is signed by the technician and stored with the firing chart.",
+			"The kiln log is signed by the technician and stored together with the firing chart.", Agree},
+		{"Guests book only 3 days ahead and only together with a member.",
+			"Guests book only 3 days ahead and only with a member together", Agree},
+		{"Students bring their own apron and the studio provides gloves.",
+			"Students bring their own apron as well and the studio provides gloves.", Agree},
+
+		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
+			"Borrowed tools must be returned after 7 days; late returns pay 2 pounds a day.", Disagree},
+		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
+			"Borrowed tools must be returned in 7 days at the earliest; late returns pay 2 pounds a day.", Disagree},
+		{"Disputed invoices are escalated to the finance lead within 2 working days.",
+			"Disputed invoices are escalated to the finance lead inside 5 working days.", Disagree},
+		{"Assembly is offered for wardrobes and beds only, at £60 per item, and must be booked at the same time as the delivery.",
+			"Assembly is only for wardrobes and beds, £60 per item, and is better if the customer books it together with the delivery.", Disagree},
+	})
+}
+
+// TestTimeOfDayInWords: "twenty past eight", "ten to six", "five past
+// six in the morning" and "at ten thirty" are times of the day; "five to
+// ten people" and "from five to ten" are ranges, and "once thirty items"
+// no time at all.
+func TestTimeOfDayInWords(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Breakfast club opens at 7:45 am and breakfast is served until 8:20 am.",
+			"Breakfast club opens at quarter to eight and breakfast is served until twenty past eight.", Agree},
+		{"Breakfast club opens at 7:45 am and breakfast is served until 8:20 am.",
+			"doors open quarter to eight, food till twenty past eight", Agree},
+		{"Last orders are at 10:30 pm and the bar closes at 11 pm.",
+			"Last orders at ten thirty, bar shuts at eleven.", Agree},
+		{"The early shift starts at 5:50 am and ends at 2 pm.",
+			"Early shift: ten to six in the morning until two in the afternoon.", Agree},
+		{"The early shift starts at 6:05 am and ends at 2 pm.",
+			"Early shift: five past six in the morning until two in the afternoon.", Agree},
+		{"Groups are five to ten people.", "Groups are of five to ten people.", Agree},
+		{"Each session lasts ten to twelve minutes.", "Each session lasts 10 to 12 minutes.", Agree},
+		{"Each session accepts at most 30 items, with no more than 2 items per visitor.",
+			"Nobody may bring more than two things, and once thirty items are logged we stop taking any.", Agree},
+
+		{"Breakfast club opens at 7:45 am and breakfast is served until 8:20 am.",
+			"Breakfast club opens at quarter past seven and breakfast is served until twenty past eight.", Disagree},
+		{"Last orders are at 10:30 pm and the bar closes at 11 pm.",
+			"Last orders at ten forty-five, bar shuts at eleven.", Disagree},
+		{"The early shift starts at 5:45 am and ends at 2 pm.",
+			"Early shift: ten to six in the morning until two in the afternoon.", Disagree},
+		{"Groups are five to ten people.", "Groups are of five to twelve people.", Disagree},
+	})
+}
+
+// TestWordClockReadings: the value wordClock reads, in hours, or none.
+func TestWordClockReadings(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text string
+		want []float64
+	}{
+		{"open till twenty past eight", []float64{8 + 20.0/60}},
+		{"from ten to six in the evening", []float64{10, 18}},
+		{"arrive by ten to six", []float64{5 + 50.0/60}},
+		{"arrive by twenty five past nine", []float64{9 + 25.0/60}},
+		{"at ten thirty", []float64{10.5}},
+		{"until six forty-five pm", []float64{18.75}},
+		{"five to ten people", []float64{5, 10}},
+		{"at ten thirty-minute intervals", []float64{10, 1800}},
+	} {
+		var got []float64
+		for _, q := range analyze(tc.text).qty {
+			got = append(got, q.value)
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: values %v, want %v", tc.text, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if d := got[i] - tc.want[i]; d > 0.001 || d < -0.001 {
+				t.Errorf("%q: values %v, want %v", tc.text, got, tc.want)
+				break
+			}
+		}
+	}
+}
+
+// TestUpToAPlace: "up to" before no amount ("goes up to the duty
+// manager") is a direction, not a bound; before one ("up to 3 bags", "up
+// to the first 10 days") it bounds.
+func TestUpToAPlace(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Complaints not settled in 5 days go to the duty manager.",
+			"Complaints not settled in 5 days go up to the duty manager.", Agree},
+		{"Each guest may bring up to 3 bags.", "Each guest may bring at most three bags.", Agree},
+		{"Each guest may bring up to 3 bags.", "Each guest may bring at least 3 bags.", Disagree},
+	})
+}
+
+// TestAllTheSession: "all the session", "all the match" span the whole
+// of it, as "the whole session" does; "every session" is each of them.
+// "accompany" and "bring" are near for people taken along.
+func TestAllTheSession(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A parent stays in the pool area for the whole session; one parent may accompany up to 3 swimmers.",
+			"A parent stays in the pool area for all the session; one parent can bring maximum three swimmers.", Agree},
+		{"The physio stays pitchside for the whole match.", "The physio is pitchside for all the match.", Agree},
+		{"The physio stays pitchside for the whole match.", "The physio stays pitchside for every match.", Disagree},
+		{"A parent stays in the pool area for the whole session; one parent may accompany up to 3 swimmers.",
+			"A parent stays in the pool area for all the session; one parent can bring maximum five swimmers.", Disagree},
+	})
+}
