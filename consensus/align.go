@@ -469,6 +469,24 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			}
 		}
 	}
+	// "never price items or open the till": the negation carried over
+	// "or" to the verb after it (a word before a determiner), as analyze
+	// reads it (negatedAlternatives).
+	negated := false
+	for i := 0; i < len(ws); i++ {
+		if i > 0 && strings.ContainsAny(gapBefore(i), ".;:!?") {
+			negated = false
+		}
+		switch w := ws[i].low; {
+		case w == "not" || w == "never" || w == "cannot":
+			negated = true
+		case w == "or" && negated && i+2 < len(ws) && nounOpeners()[ws[i+2].low] && ws[i+1].low != "not" && ws[i+1].low != "never":
+			not := ws[i]
+			not.low = "not"
+			ws = slices.Insert(ws, i+1, not)
+			i++
+		}
+	}
 	// "…; otherwise flag the pass" is "…; if not, flag the pass": the
 	// rule said from its other side. Not "unless otherwise agreed".
 	for u := 0; u+1 < len(ws); u++ {
@@ -1863,6 +1881,10 @@ func upToPlace(ws []word, i, k int) bool {
 	}
 	return next != ""
 }
+
+// nounOpeners open a noun phrase: a word before one is a verb ("or open
+// the till").
+var nounOpeners = wordSet("the a an any their its his her your our my")
 
 // withBefore reports whether "with" is one of the three words before
 // ws[i] in its clause: "only with a member together".

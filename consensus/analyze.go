@@ -53,6 +53,10 @@ type term struct {
 	// reason: said in a reason given for the rule ("since machine picking
 	// bruises the berries"), not in the rule.
 	reason bool
+	// afterAux: right after "is", "are", "been" and the like ("… have not
+	// been paid are chased"): a verb of its own, no object of the verb
+	// before it.
+	afterAux bool
 }
 
 // quantity is a number with what it counts.
@@ -229,6 +233,20 @@ func (a *analysis) say(w string) string {
 		}
 	}
 	return w
+}
+
+// sayNot is how the text says w negated: "unpaid", "closing" as written
+// where a word of its own negates it, "not w" otherwise.
+func (a *analysis) sayNot(w string) string {
+	for _, t := range a.terms {
+		if t.w == w && t.text != "" {
+			if t.neg && t.own {
+				return strings.ToLower(t.text)
+			}
+			break
+		}
+	}
+	return "not " + a.say(w)
 }
 
 // sayAll is say for each word.
@@ -2576,6 +2594,22 @@ func analyze(text string) *analysis {
 				kind, negPending = "unless", -1
 				a.negs--
 			}
+			if k := len(a.terms) - 1; kind == "if" && k >= 0 && a.terms[k].clause == t.clause && a.terms[k].neg && a.terms[k].at == i-n+1 &&
+				toks[i-n].low == "apply" && notNeededBefore(toks, negAt, i-n+1) {
+				// "…; this does not apply if they are a professional": the
+				// same, said by the rule's not applying, which is no word
+				// of the rule.
+				kind = "unless"
+				a.terms = a.terms[:k]
+				a.negs--
+				// Nothing may point at the term taken out.
+				for _, idx := range []*int{&noTerm, &verbNegTerm, &lastQtyTerm, &lastNeg} {
+					if *idx >= k {
+						*idx = -1
+					}
+				}
+				cancelled = slices.DeleteFunc(cancelled, func(c cancelledNegs) bool { return c.first >= k || c.second >= k })
+			}
 			if k := len(a.terms) - 1; negPending == t.clause && negAt >= 0 && negAt < i-n+1 && k >= 0 && a.terms[k].at <= negAt &&
 				a.terms[k].clause == t.clause && a.terms[k].cond < 0 && !a.terms[k].neg && verbal && !dutyWordIn(toks[negAt+1:i-n+1]) {
 				// "Kayaks don't go out unless the wind is below 15 knots":
@@ -2803,7 +2837,7 @@ func analyze(text string) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", afterWithout: neg && negAt >= 0 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || asideCl[t.clause]})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", afterWithout: neg && negAt >= 0 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), afterAux: first > 0 && auxWords()[toks[first-1].low], cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || asideCl[t.clause]})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)
@@ -2830,8 +2864,29 @@ func analyze(text string) *analysis {
 		}
 	}
 	keepExcepted(a, cancelled)
+	negatedAlternatives(a, toks)
 	a.otherwise = otherwiseBranches(a)
 	return a
+}
+
+// negatedAlternatives carries a verb's negation over "or" to the verb
+// after it: "never close the account or change the address" changes no
+// address either, as "nor" would say.
+func negatedAlternatives(a *analysis, toks []rawTok) {
+	lx := theLexicon()
+	for i, t := range a.terms {
+		if !t.verbal || t.cond >= 0 || t.lifted {
+			continue // verbal and not negated: a verb of its own negation ("never close") said with "not"
+		}
+		for j := i + 1; j < len(a.terms) && a.terms[j].clause == t.clause && a.terms[j].cond < 0; j++ {
+			u := &a.terms[j]
+			if at := u.at - 2; u.neg || !lx.action[u.w] && !beforeDeterminer(toks, u.to) || at < 0 || at >= len(toks) || toks[at].low != "or" {
+				continue
+			}
+			u.neg, u.verbal = true, true
+			a.negs++ // as "and never open the till" would count it
+		}
+	}
 }
 
 // notNeededBefore reports whether the words from the negation at negAt
@@ -2846,7 +2901,8 @@ func notNeededBefore(toks []rawTok, negAt, cue int) bool {
 	// needed when an expense is under 500 dollars": only when it is not).
 	for j := negAt - 1; j >= 0 && toks[j].clause == toks[negAt].clause; j-- {
 		switch toks[j].low {
-		case "this", "that", "it", "these", "those", "they", "is", "are", "was", "be", "s", "but", "and", "though", "then", "also":
+		case "this", "that", "it", "these", "those", "they", "is", "are", "was", "be", "s", "but", "and", "though", "then", "also",
+			"does", "do", "will", "shall", "the", "rule", "requirement", "restriction", "limit":
 		default:
 			return false
 		}
@@ -2858,12 +2914,29 @@ func notNeededBefore(toks []rawTok, negAt, cue int) bool {
 		return false
 	}
 	for _, t := range toks[negAt+1 : cue] {
-		if !dutyWordIn([]rawTok{t}) {
+		if !liftWord(t.low) {
 			return false
 		}
 	}
 	return true
 }
+
+// beforeDeterminer reports whether toks[k] is a determiner of its
+// clause, what follows a verb rather than a noun ("or open the till").
+func beforeDeterminer(toks []rawTok, k int) bool {
+	if k <= 0 || k >= len(toks) || toks[k].clause != toks[k-1].clause {
+		return false
+	}
+	return nounOpeners()[toks[k].low]
+}
+
+// auxWords are the forms of "be" before a verb of its own: "are chased",
+// "is kept".
+var auxWords = wordSet("is are was were be been being")
+
+// liftWord reports whether w, after "not", lifts a rule stated before:
+// "not needed", "not required", "does not apply" (when, if …).
+func liftWord(w string) bool { return dutyWord(w) || w == "apply" }
 
 // dutyWordIn reports whether toks say a duty ("needed", "required"):
 // "not needed when" lifts a duty, it bars nothing.
@@ -3442,6 +3515,9 @@ func beforeEvent(toks []rawTok, i int) bool {
 // ("undamaged", "unsigned", "unencrypted"), or "" for a word that is not
 // one ("united", "understood", a word of the curated lists).
 func negatedParticiple(lx *lexicon, low string) string {
+	if unIrregular()[low] {
+		return lx.fold(stem(low[2:])) // "unpaid invoices": not paid
+	}
 	if len(low) < 7 || !strings.HasPrefix(low, "un") || !strings.HasSuffix(low, "ed") || strings.HasPrefix(low, "under") || !isLetters(low) {
 		return ""
 	}
@@ -3454,6 +3530,10 @@ func negatedParticiple(lx *lexicon, low string) string {
 	}
 	return lx.fold(stem(low[2:]))
 }
+
+// unIrregular are the participles in "un-" that do not end in "-ed":
+// "unpaid", "unsold", "unread".
+var unIrregular = wordSet("unpaid unsold unread unsent unspent unmet unworn unseen unbroken unwritten untaken unbuilt unheard unkept unlit unsung unsaid")
 
 // trailingNegation negates the last word of a clause that ends in its
 // negation ("libraries do not").

@@ -2815,8 +2815,8 @@ func compareNegation(a, b *analysis) []string {
 			}
 			for j, n := i+1, 0; j < len(x.terms) && n < 2; j, n = j+1, n+1 {
 				u := x.terms[j]
-				if u.clause != t.clause || u.neg || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") || timeNames()[u.w] {
-					break // "not opened from November to February": a time, not an object
+				if u.clause != t.clause || u.neg || u.cond >= 0 || lx.action[u.w] || lx.light[u.w] || lx.generic[u.w] || strings.HasPrefix(u.w, "#") || timeNames()[u.w] || u.afterAux {
+					break // "not opened from November to February": a time, not an object; "not been paid are chased": a verb of its own
 				}
 				objNeg[j] = true
 			}
@@ -2918,9 +2918,9 @@ func compareNegation(a, b *analysis) []string {
 		// both expiring).
 		switch {
 		case negA[w] > negB[w] && posB[w] > posA[w]:
-			add(w, "not "+a.say(w)+" → "+b.say(w))
+			add(w, a.sayNot(w)+" → "+b.say(w))
 		case posA[w] > posB[w] && negB[w] > negA[w]:
-			add(w, a.say(w)+" → not "+b.say(w))
+			add(w, a.say(w)+" → "+b.sayNot(w))
 		}
 	}
 	if len(out) == 0 {

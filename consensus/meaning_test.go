@@ -802,7 +802,17 @@ func TestMeaningSealed15(t *testing.T) {
 // mph" against "above 25 mph": consistent 0.59 → 0.58 and paraphrases
 // 0.23 → 0.25, 15 of 62). Reading "stronger than" as "above" mends sealed
 // 67 but made five other rewordings align as edits with a word left that
-// counts; it was left out.
+// counts; it was left out. The round then reads "this does not apply if
+// X" as "unless X", carries a negation over "or" to the verb after it
+// ("never close the account or change the address"), keeps a verb after
+// "are" or "is" out of the object of a negated verb before it, and reads
+// "unpaid", "unsold" and the like as negated: six more agreeing
+// rewordings consistent. It cost sealed 60 an agreeing rewording now
+// answered conflict rather than unclear: "it stays unlit" is now "not
+// lit", and "lit only when no fire-risk warning is posted" against "if
+// there's a fire-risk warning up, it stays unlit" reads as the negation
+// moved from the warning to the lighting (paraphrases 0.13 → 0.15, 9 of
+// 62).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -842,7 +852,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{46, 0.67, 0.75, 0.75, 0.26},
 		{47, 0.80, 0.83, 0.86, 0.13},
 		{48, 0.74, 0.93, 0.86, 0.15},
-		{49, 0.70, 0.70, 0.86, 0.23},
+		{49, 0.72, 0.70, 0.86, 0.21},
 		{50, 0.77, 0.79, 0.91, 0.20},
 		{51, 0.69, 0.83, 0.80, 0.13},
 		{52, 0.69, 0.87, 0.97, 0.20},
@@ -853,15 +863,15 @@ func TestMeaningSealedLater(t *testing.T) {
 		{57, 0.58, 1.00, 0.91, 0.28},
 		{58, 0.67, 0.82, 0.77, 0.21},
 		{59, 0.66, 0.87, 0.88, 0.17},
-		{60, 0.80, 0.72, 0.97, 0.13},
-		{61, 0.69, 0.88, 0.80, 0.17},
+		{60, 0.80, 0.72, 0.97, 0.15},
+		{61, 0.70, 0.88, 0.80, 0.17},
 		{62, 0.64, 0.80, 0.86, 0.13},
-		{63, 0.62, 0.69, 0.91, 0.18},
+		{63, 0.64, 0.69, 0.91, 0.18},
 		{64, 0.70, 0.79, 0.77, 0.09},
 		{65, 0.75, 1.00, 0.86, 0.09},
 		{66, 0.62, 0.85, 0.88, 0.25},
 		{67, 0.58, 0.98, 0.77, 0.25},
-		{68, 0.53, 0.77, 0.91, 0.26},
+		{68, 0.56, 0.77, 0.91, 0.25},
 		{69, 0.66, 0.82, 0.97, 0.28},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {

@@ -185,3 +185,41 @@ func TestAllTheSession(t *testing.T) {
 			"A parent stays in the pool area for all the session; one parent can bring maximum five swimmers.", Disagree},
 	})
 }
+
+// TestNegationCarriedOver: "this does not apply if X" sets the rule
+// aside under X, as "unless X" does; a negation carries over "or" to the
+// verb after it ("never close the account or change the address"); and
+// a verb after "are" or "is" is a verb of its own, no object of a
+// negated verb before it ("invoices that have not been paid are chased").
+func TestNegationCarriedOver(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A late fee of 5 pounds is charged on returns after the due date, except for members over 65.",
+			"Returns after the due date pay a 5 pound late fee; the fee does not apply if the member is over 65.", Agree},
+		{"Boats keep to 5 knots inside the harbour, except for the lifeboat on a shout.",
+			"Boats keep to 5 knots in the harbour. The limit doesn't apply when the lifeboat is on a shout.", Agree},
+		{"Contractors must not smoke or vape anywhere on site.",
+			"No smoking on site for contractors, and they must not vape either.", Agree},
+		{"Volunteers may sort donations but never price items or open the till.",
+			"Volunteers can sort the donations but they never price items and they never open the till.", Agree},
+		{"Unpaid invoices are chased after 30 days.",
+			"Invoices that have not been paid are chased after 30 days.", Agree},
+		{"Unsigned timesheets are returned to the team leader.",
+			"Timesheets that were not signed are returned to the team leader.", Agree},
+		{"Unsold tickets are released to the box office 2 hours before the show.",
+			"Tickets that have not been sold go back to the box office two hours before the show.", Agree},
+
+		{"A late fee of 5 pounds is charged on returns after the due date, except for members over 65.",
+			"Returns after the due date pay a 5 pound late fee; the fee does not apply if the member is over 70.", Disagree},
+		{"A late fee of 5 pounds is charged on returns after the due date.",
+			"Returns after the due date pay a 5 pound late fee; the fee does not apply if the member is over 65.", Disagree},
+		{"Volunteers may sort donations but never price items or open the till.",
+			"Volunteers may sort donations and open the till, but never price items.", Disagree},
+		{"Unpaid invoices are chased after 30 days.",
+			"Invoices that have been paid are chased after 30 days.", Disagree},
+		{"Staff must not delete the logs or rotate the keys.",
+			"Staff must not delete the logs, but may rotate the keys.", Disagree},
+		{"Unsold tickets are released to the box office 2 hours before the show.",
+			"Tickets that were sold are released to the box office 2 hours before the show.", Disagree},
+	})
+}
