@@ -324,7 +324,7 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		}
 	}
 	// "inside 28 days", "in 3 days max", "in 2 working days at the
-	// latest": within them. "stored together with the chart" is "stored
+	// latest": within them; "in 14 days at the earliest": after them. "stored together with the chart" is "stored
 	// with the chart"; "as well" is "also".
 	for i := 0; i < len(ws); i++ {
 		next := wordLow(ws, i+1)
@@ -344,6 +344,11 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 				if n := latestBound(ws, k); n > 0 {
 					ws[i].low = "within"
 					ws = slices.Delete(ws, k, k+n)
+					break
+				}
+				if wordLow(ws, k) == "at" && wordLow(ws, k+1) == "the" && wordLow(ws, k+2) == "earliest" {
+					ws[i].low = "after" // "in 14 days at the earliest": not before them
+					ws = slices.Delete(ws, k, k+3)
 					break
 				}
 			}
@@ -1828,8 +1833,8 @@ func courtesyBounds(text string) (start, end int) {
 		t = strings.TrimLeft(dropGreeting(t), " ")
 		low := strings.ToLower(t[:min(len(t), 40)])
 		for _, p := range spacedPreambles {
-			if strings.HasPrefix(low, p+" ") && len(t) > len(p)+1 {
-				t = t[len(p)+1:]
+			if strings.HasPrefix(low, p) && len(t) > len(p)+1 && strings.IndexByte(" ,:", low[len(p)]) >= 0 {
+				t = strings.TrimLeft(t[len(p)+1:], " ")
 				break
 			}
 		}
@@ -1867,7 +1872,9 @@ func outsideRule(g []surfaceTok, start, end int) bool {
 // upToPlace reports whether the k words at ws[i] are "up to" before no
 // amount: "go up to the finance lead", "up to you", where it bounds
 // nothing ("up to 3 bags", "up to a litre", "up to the first 10 days"
-// bound).
+// bound). Before a point in time or an age it bounds too: "free up to
+// midday", "changed up to the day before", "children up to the age of
+// 12", "up to Friday".
 func upToPlace(ws []word, i, k int) bool {
 	if k != 2 || ws[i].low != "up" || ws[i+1].low != "to" {
 		return false
@@ -1877,10 +1884,17 @@ func upToPlace(ws []word, i, k int) bool {
 	case numberAt(ws, i+2) || next == "a" || next == "an" || next == "half":
 		return false
 	case next == "the":
-		return !numberAt(ws, i+3) && !numberAt(ws, i+4)
+		return !numberAt(ws, i+3) && !numberAt(ws, i+4) && !upToTimes()[wordLow(ws, i+3)]
 	}
-	return next != ""
+	return next != "" && !upToTimes()[next]
 }
+
+// upToTimes are the points in time and the age that "up to" bounds
+// ("up to the day before", "up to noon", "up to the end of March").
+var upToTimes = wordSet("age day week month year term season end start beginning close last first final date deadline time hour minute moment " +
+	"midday noon midnight morning afternoon evening night weekend today tomorrow tonight " +
+	"monday tuesday wednesday thursday friday saturday sunday " +
+	"january february march april may june july august september october november december")
 
 // nounOpeners open a noun phrase: a word before one is a verb ("or open
 // the till").

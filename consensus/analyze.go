@@ -1840,6 +1840,23 @@ var hourWords = []string{"one", "two", "three", "four", "five", "six", "seven", 
 // ("at ten thirty") are a time of day, not two numbers.
 var clockBefore = wordSet("at from until till til by before after around about between and to")
 
+// clockTo are the words after which "ten to six" is a time of day, not
+// a range.
+var clockTo = wordSet("at by until till til before after around about approximately approx")
+
+// byChange reports whether a verb that changes an amount comes at most
+// three words before "by" at in[b], in its clause, so that "by" gives
+// the change ("increase the dose by five to ten"), not a time.
+func byChange(in []rawTok, b int) bool {
+	for k := b - 1; k >= 0 && k >= b-3 && in[k].clause == in[b].clause; k-- {
+		lx := theLexicon()
+		if f := lx.fold(stem(in[k].low)); f == lx.fold(stem("increase")) || f == lx.fold(stem("decrease")) {
+			return true
+		}
+	}
+	return false
+}
+
 // wordClock reads a time of day said in words at in[i]: "twenty past
 // eight" (8:20), "ten to six" (5:50), "twenty-five past nine", "ten
 // minutes to five", and "at ten thirty" (10:30), with the part of the
@@ -1875,12 +1892,20 @@ func wordClock(in []rawTok, i int) (float64, int, bool) {
 		}
 		// "five to ten" after "from" or "between", or before a thing
 		// counted ("ten to twelve people"), is a range.
+		// Without the part of the day after it, "ten to six" is a time
+		// only after a word that says one ("at", "by", "until"):
+		// "groups of five to ten", "aged ten to twelve", "five to ten
+		// on Saturday" are ranges, and so is "increase by five to ten".
 		toTime := func(j int) bool {
 			if p := prevLow(in, i); p == "from" || p == "between" {
 				return false
 			}
 			if _, kk := dayTime(in, j, 1); kk > j {
 				return true
+			}
+			p := prevLow(in, i)
+			if !clockTo()[p] || p == "by" && byChange(in, i-1) {
+				return false
 			}
 			return !same(j) || afterTime()[in[j].low]
 		}
@@ -2399,6 +2424,22 @@ func analyze(text string) *analysis {
 					q.wait = waitAfter // "paid after 30 days": once they have passed
 				case "within", "inside":
 					q.wait = waitWithin // "paid within 30 days": before they have
+				case "in":
+					// "paid in 14 days at the earliest": once they have
+					// passed; "in 14 days at the latest", "max": within.
+					next := func(k int) string {
+						if k < len(toks) && toks[k].clause == t.clause {
+							return toks[k].low
+						}
+						return ""
+					}
+					switch {
+					case next(i+1) == "at" && next(i+2) == "the" && next(i+3) == "earliest":
+						q.wait = waitAfter
+					case next(i+1) == "at" && (next(i+2) == "most" || next(i+2) == "the" && (next(i+3) == "latest" || next(i+3) == "most")),
+						next(i+1) == "max" || next(i+1) == "maximum":
+						q.wait = waitWithin
+					}
 				}
 			}
 			a.qty = append(a.qty, q)

@@ -812,7 +812,15 @@ func TestMeaningSealed15(t *testing.T) {
 // lit", and "lit only when no fire-risk warning is posted" against "if
 // there's a fire-risk warning up, it stays unlit" reads as the negation
 // moved from the warning to the lighting (paraphrases 0.13 → 0.15, 9 of
-// 62).
+// 62). A helper session's review of the round, with pairs of its own,
+// found "five to ten" read as a time where it was a range, and "up to
+// midday" as no bound; both were narrowed, "is better" no longer reads as
+// a recommendation ("lower is better"), and "bring" is no longer near
+// "accompany" ("Pupils must be accompanied" against "must bring a packed
+// lunch"). That gave back sealed 53's "one adult can bring maximum four
+// children" against "may accompany up to 4": consistent 0.72 → 0.70 and
+// paraphrases 0.20 → 0.21 (13 of 62). A name only in a greeting or a
+// sign-off is no name of the rule ("Kia ora, … Ruby").
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -836,7 +844,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{30, 0.59, 0.80, 1.00, 0.26},
 		{31, 0.64, 0.77, 1.00, 0.20},
 		{32, 0.66, 0.77, 0.97, 0.15},
-		{33, 0.56, 0.82, 1.00, 0.20},
+		{33, 0.58, 0.82, 1.00, 0.18},
 		{34, 0.66, 0.90, 0.83, 0.25},
 		{35, 0.75, 0.88, 0.88, 0.20},
 		{36, 0.74, 0.93, 0.88, 0.15},
@@ -856,7 +864,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{50, 0.77, 0.79, 0.91, 0.20},
 		{51, 0.69, 0.83, 0.80, 0.13},
 		{52, 0.69, 0.87, 0.97, 0.20},
-		{53, 0.72, 1.00, 0.86, 0.20},
+		{53, 0.70, 1.00, 0.86, 0.21},
 		{54, 0.66, 0.91, 0.77, 0.23},
 		{55, 0.74, 0.90, 0.80, 0.21},
 		{56, 0.70, 0.87, 0.97, 0.21},

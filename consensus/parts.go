@@ -249,14 +249,20 @@ func compareNames(a, b *side) []string {
 		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text)) || compactIn(n.text, text) ||
 			wordsSaid(n, keys) || spelled(n.text, text) || slices.ContainsFunc(names, func(m name) bool { return shortened(n, m) || shortened(m, n) || spelled(m.text, n.text) })
 	}
+	// A name only in a greeting or a sign-off ("Hi Sam,", "Thanks,
+	// Ioana") is the message's, no choice of the rule.
+	courteous := func(n name, text string) bool {
+		start, end := courtesyBounds(text)
+		return (start > 0 || end < len(text)) && !strings.Contains(text[start:end], n.text)
+	}
 	var gone, come []string
 	for _, n := range na {
-		if !mentioned(n, fb, position, nb) {
+		if !mentioned(n, fb, position, nb) && !courteous(n, filed) {
 			gone = append(gone, n.text)
 		}
 	}
 	for _, n := range nb {
-		if !mentioned(n, fa, filed, na) {
+		if !mentioned(n, fa, filed, na) && !courteous(n, position) {
 			come = append(come, n.text)
 		}
 	}
@@ -550,7 +556,7 @@ var (
 		"do not have to", "does not have to", "don't have to", "doesn't have to", "a recommendation", "at their discretion", "at the discretion", "discretionary", "voluntary",
 		"rather than mandatory", "rather than required", "rather than compulsory", "instead of mandatory", "instead of required",
 		"aim for", "aim to", "aims for", "aims to", "strive to", "strives to",
-		"better if", "is better", "it's better", "best if", "it is best", "it's best", "would be nice", "would be good",
+		"better if", "it is better", "it's better", "best if", "it is best", "it's best", "would be nice", "would be good",
 		"recommend", "recommends", "as a guideline", "as guidance", "is advised", "are advised", "advisable", "suggested", "we suggest",
 		"discretion", "if they choose", "if they wish", "up to them", "their judgement", "their judgment", "we encourage", "encourage", "where practical",
 		"if practical", "where practicable", "not strictly required", "not strictly necessary", "a guideline", "may ignore", "can ignore", "decide for themselves",

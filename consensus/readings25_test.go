@@ -23,6 +23,7 @@ func TestCourtesiesAroundTheRule(t *testing.T) {
 			"Good evening all, the yard gate is locked at 6 pm and the key goes back to reception. Thank you, Ioana", Agree},
 		{"The yard gate is locked at 6 pm and the key goes back to reception.",
 			"The yard gate is locked at 6 pm and the key goes back to reception. Regards, Facilities", Agree},
+		{"The kiln log is kept for 2 years.", "Just so you know, the kiln log is kept for 2 years.", Agree},
 
 		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
 			"Dear Members, borrowed tools must be returned within 10 days, and late returns pay 2 pounds a day.", Disagree},
@@ -48,6 +49,8 @@ func TestCourtesyBounds(t *testing.T) {
 		{"Hey is the name of the server that runs the nightly export.", "Hey is the name of the server that runs the nightly export."},
 		{"Dear customers of the 3 branches, we open at 9.", "Dear customers of the 3 branches, we open at 9."},
 		{"Hi, ok.", "Hi, ok."},
+		{"Just so you know, the gate is locked at 6 pm.", "the gate is locked at 6 pm."},
+		{"For your information: the gate is locked at 6 pm.", "the gate is locked at 6 pm."},
 		{"Thanks are due to the volunteers. Thanks to them the shop opens at 9 on Saturdays.", "Thanks are due to the volunteers. Thanks to them the shop opens at 9 on Saturdays."},
 	} {
 		start, end := courtesyBounds(tc.text)
@@ -88,6 +91,8 @@ func TestWithinSaidOtherwise(t *testing.T) {
 			"Borrowed tools must be returned in 7 days at the earliest; late returns pay 2 pounds a day.", Disagree},
 		{"Disputed invoices are escalated to the finance lead within 2 working days.",
 			"Disputed invoices are escalated to the finance lead inside 5 working days.", Disagree},
+		{"Deposits are returned within 14 days of check-out.",
+			"Deposits are returned in 14 days at the earliest after check-out.", Disagree},
 		{"Assembly is offered for wardrobes and beds only, at £60 per item, and must be booked at the same time as the delivery.",
 			"Assembly is only for wardrobes and beds, £60 per item, and is better if the customer books it together with the delivery.", Disagree},
 	})
@@ -139,6 +144,9 @@ func TestWordClockReadings(t *testing.T) {
 		{"at ten thirty", []float64{10.5}},
 		{"until six forty-five pm", []float64{18.75}},
 		{"five to ten people", []float64{5, 10}},
+		{"groups of five to ten", []float64{5, 10}},
+		{"we need ten to twelve on Saturday", []float64{10, 12}},
+		{"increase by five to ten", []float64{5, 10}},
 		{"at ten thirty-minute intervals", []float64{10, 1800}},
 	} {
 		var got []float64
@@ -168,21 +176,24 @@ func TestUpToAPlace(t *testing.T) {
 			"Complaints not settled in 5 days go up to the duty manager.", Agree},
 		{"Each guest may bring up to 3 bags.", "Each guest may bring at most three bags.", Agree},
 		{"Each guest may bring up to 3 bags.", "Each guest may bring at least 3 bags.", Disagree},
+		{"Children up to the age of 12 travel free.", "Children from the age of 12 travel free.", Disagree},
+		{"Parking is free up to midday.", "Parking is free from midday.", Disagree},
+		{"Bookings can be changed up to the day before the stay.", "Bookings can be changed on the day before the stay.", Disagree},
 	})
 }
 
 // TestAllTheSession: "all the session", "all the match" span the whole
 // of it, as "the whole session" does; "every session" is each of them.
-// "accompany" and "bring" are near for people taken along.
+// "accompany" and "escort" are near.
 func TestAllTheSession(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
 		{"A parent stays in the pool area for the whole session; one parent may accompany up to 3 swimmers.",
-			"A parent stays in the pool area for all the session; one parent can bring maximum three swimmers.", Agree},
+			"A parent stays in the pool area for all the session; one parent can escort maximum three swimmers.", Agree},
 		{"The physio stays pitchside for the whole match.", "The physio is pitchside for all the match.", Agree},
 		{"The physio stays pitchside for the whole match.", "The physio stays pitchside for every match.", Disagree},
 		{"A parent stays in the pool area for the whole session; one parent may accompany up to 3 swimmers.",
-			"A parent stays in the pool area for all the session; one parent can bring maximum five swimmers.", Disagree},
+			"A parent stays in the pool area for all the session; one parent can escort maximum five swimmers.", Disagree},
 	})
 }
 
@@ -222,4 +233,25 @@ func TestNegationCarriedOver(t *testing.T) {
 		{"Unsold tickets are released to the box office 2 hours before the show.",
 			"Tickets that were sold are released to the box office 2 hours before the show.", Disagree},
 	})
+}
+
+// TestNamesInCourtesies: a name said only in a greeting or a sign-off
+// is no name of the rule, set against one the filed rule names; a name
+// inside the rule still is.
+func TestNamesInCourtesies(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		filed, position string
+		changed         bool
+	}{
+		{"Deliveries use DPD on weekdays.", "Hi Ana, deliveries go by courier on weekdays. Thanks, Rob", false},
+		{"Deliveries use DPD on weekdays.", "Dear Mr Osei, deliveries go by courier on weekdays.", false},
+		{"Deliveries use DPD on weekdays.", "Hi Ana, deliveries use Evri on weekdays. Thanks, Rob", true},
+		{"Deliveries use DPD on weekdays.", "Deliveries use Evri on weekdays.", true},
+	} {
+		got := compareNames(newSide(tc.filed, false), newSide(tc.position, false))
+		if (len(got) > 0) != tc.changed {
+			t.Errorf("compareNames(%q, %q) = %v, want a change: %v", tc.filed, tc.position, got, tc.changed)
+		}
+	}
 }
