@@ -4152,6 +4152,26 @@ var courtesies = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// dayGreetings are the parts of the day a greeting names ("Good
+// morning all"), folded as terms are.
+var dayGreetings = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("morning afternoon evening good") {
+		m[theLexicon().fold(stem(w))] = true
+	}
+	return m
+})
+
+// messageLabels are the words of a label that opens a message ("small
+// reminder:", "quick update", "heads up"), folded as terms are.
+var messageLabels = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("reminder small quick friendly gentle heads up fyi psa announcement notice info") {
+		m[theLexicon().fold(stem(w))] = true
+	}
+	return m
+})
+
 // salutation reports whether the clause order[i] (its terms byClause)
 // greets or signs off a message: at the start, a greeting ("Hi Dave",
 // "Dear colleagues") or the thanks after it ("thanks for your ticket");
@@ -4160,23 +4180,39 @@ var courtesies = sync.OnceValue(func() map[string]bool {
 // at most two words other than courtesies (a name).
 func salutation(ts []term, i int, order []int, byClause map[int][]term) bool {
 	greeting := func(ts []term) bool {
-		cue, other := false, 0
+		cue, dayCue, other := false, false, 0
 		for _, t := range ts {
 			switch {
 			case salutationCues()[t.w]:
 				cue = true
 			case courtesies()[t.w]:
+			case dayGreetings()[t.w]:
+				dayCue = true
 			case strings.HasPrefix(t.w, "#"):
 				return false
 			default:
 				other++
 			}
 		}
-		return cue && other <= 2
+		// "Morning everyone", "Good afternoon all": a part of the day
+		// with courtesies only ("Morning shift" is none).
+		return cue && other <= 2 || dayCue && other == 0
+	}
+	// "small reminder:", "quick update": a label of the message after its
+	// greeting, or opening it.
+	label := func(ts []term) bool {
+		for _, t := range ts {
+			if !courtesies()[t.w] && !messageLabels()[t.w] {
+				return false
+			}
+		}
+		return len(ts) > 0
 	}
 	switch {
 	case i <= 1 && greeting(ts):
 		return i == 0 || greeting(byClause[order[0]])
+	case i == 1 && label(ts) && greeting(byClause[order[0]]), i == 0 && len(order) > 1 && label(ts) && slices.ContainsFunc(ts, func(t term) bool { return messageLabels()[t.w] }):
+		return true
 	case i >= len(order)-2 && greeting(ts):
 		return true
 	case i == len(order)-1 && i > 0 && len(ts) <= 3 && greeting(byClause[order[i-1]]):

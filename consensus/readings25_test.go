@@ -24,6 +24,10 @@ func TestCourtesiesAroundTheRule(t *testing.T) {
 		{"The yard gate is locked at 6 pm and the key goes back to reception.",
 			"The yard gate is locked at 6 pm and the key goes back to reception. Regards, Facilities", Agree},
 		{"The kiln log is kept for 2 years.", "Just so you know, the kiln log is kept for 2 years.", Agree},
+		{"Installers must arrive within the booked 2-hour window and phone the customer if they run late.",
+			"Morning everyone, gentle reminder: installers arrive inside the booked 2-hour window and phone the customer when they run late.", Agree},
+		{"Installers must arrive within the booked 2-hour window and phone the customer if they run late.",
+			"Morning everyone, gentle reminder: installers arrive inside the booked 3-hour window and phone the customer when they run late.", Disagree},
 
 		{"Borrowed tools must be returned within 7 days; late returns pay 2 pounds a day.",
 			"Dear Members, borrowed tools must be returned within 10 days, and late returns pay 2 pounds a day.", Disagree},
