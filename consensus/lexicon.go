@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "88"
+const lexiconVersion = "89"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -506,6 +506,12 @@ spa ssr ssg
 pass error
 english french german spanish italian portugues dutch chines japanes arabic russian polish welsh
 email sm letter mobil
+gross net
+morning afternoon evening
+refrigerated room_temperature frozen
+cash cheque bank_transfer paypal
+in_person online
+full partial
 `
 
 // lightWords are words that rewording swaps freely ("wait 5 minutes",
@@ -785,6 +791,7 @@ func buildLexicon() *lexicon {
 	}
 	for i, line := range strings.Split(alternativeGroups, "\n") {
 		for _, w := range strings.Fields(line) {
+			addPhrase(w) // "bank transfer", "room temperature": one option
 			lx.altGroup[lx.fold(stemPhrase(w))] = i + 1
 		}
 	}

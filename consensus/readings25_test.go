@@ -259,3 +259,29 @@ func TestNamesInCourtesies(t *testing.T) {
 		}
 	}
 }
+
+// TestEverydayOptions: options of everyday rules (gross or net, the part
+// of the day, chilled or at room temperature, how one pays, in person or
+// online, in full or in part) changed for another are a change; the same
+// options said again, or listed on both sides, are not.
+func TestEverydayOptions(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Tenants qualify if their gross annual income is under 30,000 pounds.",
+			"Tenants qualify when gross yearly income is below 30,000 pounds.", Agree},
+		{"Tenants qualify if their gross annual income is under 30,000 pounds.",
+			"Tenants qualify when net yearly income is below 30,000 pounds.", Disagree},
+		{"The evening cleaner mops the changing rooms every Friday.",
+			"Changing rooms get mopped by the evening cleaner each Friday.", Agree},
+		{"The evening cleaner mops the changing rooms every Friday.",
+			"Changing rooms get mopped by the morning cleaner each Friday.", Disagree},
+		{"Opened jars of pesto are kept refrigerated and used within 5 days.",
+			"Once opened, pesto jars are kept at room temperature and used within 5 days.", Disagree},
+		{"Deposits are paid by bank transfer or cheque.", "Deposits: cheque or bank transfer.", Agree},
+		{"Deposits are paid by bank transfer.", "Deposits are paid by cheque.", Disagree},
+		{"Renewals are accepted online or in person at the library.", "You can renew in person at the library or online.", Agree},
+		{"Renewals are accepted in person at the library.", "Renewals are accepted online.", Disagree},
+		{"Cancelled lessons are refunded in full.", "Cancelled lessons get a full refund.", Agree},
+		{"Cancelled lessons are refunded in full.", "Cancelled lessons get a partial refund.", Disagree},
+	})
+}
