@@ -511,7 +511,6 @@ morning afternoon evening
 refrigerated room_temperature frozen
 cash cheque bank_transfer paypal
 in_person online
-full partial
 `
 
 // lightWords are words that rewording swaps freely ("wait 5 minutes",
