@@ -477,15 +477,27 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 	// "never price items or open the till": the negation carried over
 	// "or" to the verb after it (a word before a determiner), as analyze
 	// reads it (negatedAlternatives).
-	negated := false
+	// Not past a verb of the rule after the negation ("who cannot attend
+	// should email … or call …"), nor past the comma that closes a
+	// condition ("If you can't come, email … or call …"); not before a
+	// preposition ("not on the verge or on the path").
+	negated, inCond := false, false
 	for i := 0; i < len(ws); i++ {
 		if i > 0 && strings.ContainsAny(gapBefore(i), ".;:!?") {
-			negated = false
+			negated, inCond = false, false
+		}
+		if i > 0 && inCond && strings.Contains(gapBefore(i), ",") {
+			negated, inCond = false, false
 		}
 		switch w := ws[i].low; {
 		case w == "not" || w == "never" || w == "cannot":
 			negated = true
-		case w == "or" && negated && i+2 < len(ws) && nounOpeners()[ws[i+2].low] && ws[i+1].low != "not" && ws[i+1].low != "never":
+		case carryCondCues()[w]:
+			inCond = true
+		case negated && modalWords()[w]:
+			negated = false
+		case w == "or" && negated && i+2 < len(ws) && nounOpeners()[ws[i+2].low] && ws[i+1].low != "not" && ws[i+1].low != "never" &&
+			!stopwords()[ws[i+1].low] && !carryPrepositions()[ws[i+1].low]:
 			not := ws[i]
 			not.low = "not"
 			ws = slices.Insert(ws, i+1, not)
@@ -1895,6 +1907,14 @@ var upToTimes = wordSet("age day week month year term season end start beginning
 	"midday noon midnight morning afternoon evening night weekend today tomorrow tonight " +
 	"monday tuesday wednesday thursday friday saturday sunday " +
 	"january february march april may june july august september october november december")
+
+// carryCondCues open a condition that a comma closes: a negation in it
+// is carried over no "or" after the comma.
+var carryCondCues = wordSet("if when whenever unless once while where")
+
+// carryPrepositions, after "or", start no verb ("not before 9 or after
+// the show").
+var carryPrepositions = wordSet("after before during under over across around through near behind beside inside outside within without past beyond against along onto upon via toward towards")
 
 // nounOpeners open a noun phrase: a word before one is a verb ("or open
 // the till").

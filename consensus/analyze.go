@@ -2921,8 +2921,14 @@ func negatedAlternatives(a *analysis, toks []rawTok) {
 		}
 		for j := i + 1; j < len(a.terms) && a.terms[j].clause == t.clause && a.terms[j].cond < 0; j++ {
 			u := &a.terms[j]
+			if !u.neg && lx.action[u.w] && u.at-2 >= 0 && u.at-2 < len(toks) && toks[u.at-2].low != "or" {
+				break // "…should read the minutes or watch the recording": "or" joins the verb asserted after the negation
+			}
 			if at := u.at - 2; u.neg || !lx.action[u.w] && !beforeDeterminer(toks, u.to) || at < 0 || at >= len(toks) || toks[at].low != "or" {
 				continue
+			}
+			if slices.ContainsFunc(toks[min(t.to, u.at-2):u.at-2], func(r rawTok) bool { return modalWords()[r.low] }) {
+				break // "those who cannot attend must email the office or call the desk": a verb of the rule after the negated one
 			}
 			u.neg, u.verbal = true, true
 			a.negs++ // as "and never open the till" would count it
@@ -2943,7 +2949,7 @@ func notNeededBefore(toks []rawTok, negAt, cue int) bool {
 	for j := negAt - 1; j >= 0 && toks[j].clause == toks[negAt].clause; j-- {
 		switch toks[j].low {
 		case "this", "that", "it", "these", "those", "they", "is", "are", "was", "be", "s", "but", "and", "though", "then", "also",
-			"does", "do", "will", "shall", "the", "rule", "requirement", "restriction", "limit":
+			"does", "do", "will", "shall", "the", "rule", "requirement", "restriction", "limit", "fee", "charge", "discount", "surcharge", "ban":
 		default:
 			return false
 		}
@@ -2970,6 +2976,10 @@ func beforeDeterminer(toks []rawTok, k int) bool {
 	}
 	return nounOpeners()[toks[k].low]
 }
+
+// modalWords open a verb of their own: a negation before one does not
+// reach past it ("who cannot attend should email … or call …").
+var modalWords = wordSet("must should can could may might will would shall")
 
 // auxWords are the forms of "be" before a verb of its own: "are chased",
 // "is kept".

@@ -2664,9 +2664,18 @@ func compareNegation(a, b *analysis) []string {
 				restated[k] = true
 			}
 		}
-		negClause := map[int]bool{}
-		for _, t := range x.terms {
+		negClause, prefNegTo := map[int]bool{}, map[int]int{}
+		for i, t := range x.terms {
 			if t.neg && !pairedOpposite(x, t) {
+				if t.own && t.prefixed {
+					// A word negated by its prefix ("unread", "unsigned")
+					// covers the words before it ("run unattended"); one
+					// after it that the other side bars as a verb is said
+					// as it is ("unread messages may be deleted" against
+					// "do not delete unread messages").
+					prefNegTo[t.clause] = i
+					continue
+				}
 				negClause[t.clause] = true
 			}
 		}
@@ -2713,6 +2722,10 @@ func compareNegation(a, b *analysis) []string {
 				}
 			}
 			return 2*m > n
+		}
+		// yBars: the other side bars w as a verb ("do not delete").
+		yBars := func(w string) bool {
+			return slices.ContainsFunc(y.terms, func(u term) bool { return u.w == w && u.neg && u.verbal && !u.lifted && u.cond < 0 })
 		}
 		yNeg := func(w string) bool {
 			return slices.ContainsFunc(y.terms, func(u term) bool { return u.w == w && u.neg })
@@ -2847,7 +2860,7 @@ func compareNegation(a, b *analysis) []string {
 				pos[t.w]++
 				continue
 			}
-			if negClause[t.clause] && !t.neg && !objNeg[i] {
+			if k, ok := prefNegTo[t.clause]; (negClause[t.clause] || ok && (i < k || !yBars(t.w))) && !t.neg && !objNeg[i] {
 				// A negation covers its clause: "permanent errors are
 				// not retried" does not assert "permanent".
 				continue

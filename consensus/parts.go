@@ -240,11 +240,14 @@ func startsUpper(w string) bool {
 // names something the filed one does not ("TMX → Excel", "Code 128 →
 // QR"). A name only added, or only left out, decides nothing here.
 func compareNames(a, b *side) []string {
-	filed, position, fa, fb := a.text, b.text, keysOf(a.toks), keysOf(b.toks)
 	na, nb := a.names, b.names
 	if len(na) == 0 || len(nb) == 0 {
 		return nil
 	}
+	// A name is said again only by the rule, not by a greeting or a
+	// sign-off around it ("Dear Finance team, invoices go to Legal").
+	filed, fa := ruleOnly(a)
+	position, fb := ruleOnly(b)
 	mentioned := func(n name, keys []string, text string, names []name) bool {
 		return slices.Contains(keys, n.key) || strings.Contains(strings.ToLower(text), strings.ToLower(n.text)) || compactIn(n.text, text) ||
 			wordsSaid(n, keys) || spelled(n.text, text) || slices.ContainsFunc(names, func(m name) bool { return shortened(n, m) || shortened(m, n) || spelled(m.text, n.text) })
@@ -252,17 +255,20 @@ func compareNames(a, b *side) []string {
 	// A name only in a greeting or a sign-off ("Hi Sam,", "Thanks,
 	// Ioana") is the message's, no choice of the rule.
 	courteous := func(n name, text string) bool {
-		start, end := courtesyBounds(text)
-		return (start > 0 || end < len(text)) && !strings.Contains(text[start:end], n.text)
+		return text != "" && !strings.Contains(text, n.text)
 	}
+	inRule := func(ns []name, text string) []name {
+		return slices.DeleteFunc(slices.Clone(ns), func(n name) bool { return courteous(n, text) })
+	}
+	ra, rb := inRule(na, filed), inRule(nb, position)
 	var gone, come []string
-	for _, n := range na {
-		if !mentioned(n, fb, position, nb) && !courteous(n, filed) {
+	for _, n := range ra {
+		if !mentioned(n, fb, position, rb) {
 			gone = append(gone, n.text)
 		}
 	}
-	for _, n := range nb {
-		if !mentioned(n, fa, filed, na) && !courteous(n, position) {
+	for _, n := range rb {
+		if !mentioned(n, fa, filed, ra) {
 			come = append(come, n.text)
 		}
 	}
@@ -270,6 +276,22 @@ func compareNames(a, b *side) []string {
 		return nil
 	}
 	return []string{strings.Join(gone, " ") + " → " + strings.Join(come, " ")}
+}
+
+// ruleOnly is the text of x within its courtesies (courtesyBounds) and
+// the keys of the tokens there.
+func ruleOnly(x *side) (string, []string) {
+	start, end := courtesyBounds(x.text)
+	if start == 0 && end == len(x.text) {
+		return x.text, keysOf(x.toks)
+	}
+	var keys []string
+	for _, t := range x.toks {
+		if t.start >= start && t.end <= end {
+			keys = append(keys, t.key)
+		}
+	}
+	return x.text[start:end], keys
 }
 
 // wordsSaid reports whether every word of a name of several words is

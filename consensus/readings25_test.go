@@ -240,8 +240,8 @@ func TestNegationCarriedOver(t *testing.T) {
 }
 
 // TestNamesInCourtesies: a name said only in a greeting or a sign-off
-// is no name of the rule, set against one the filed rule names; a name
-// inside the rule still is.
+// is no name of the rule, set against one the filed rule names, nor does
+// it say a name of the rule again; a name inside the rule still counts.
 func TestNamesInCourtesies(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -258,6 +258,13 @@ func TestNamesInCourtesies(t *testing.T) {
 			t.Errorf("compareNames(%q, %q) = %v, want a change: %v", tc.filed, tc.position, got, tc.changed)
 		}
 	}
+	// A name said in a greeting says nothing of the rule either way.
+	checkAgreements(t, []agreementCase{
+		{"Invoices go to Finance for approval.", "Dear Finance team, invoices go to Legal for approval.", Disagree},
+		{"Invoices go to Finance for approval.", "Dear Finance team, invoices go to Finance for approval.", Agree},
+		{"Leave requests go to Priya.", "Hi Priya, leave requests go to HR.", Disagree},
+		{"Leave requests go to Priya.", "Hi Sam, leave requests go to Priya. Thanks, Jen", Agree},
+	})
 }
 
 // TestEverydayOptions: options of everyday rules (gross or net, the part
@@ -281,5 +288,24 @@ func TestEverydayOptions(t *testing.T) {
 		{"Deposits are paid by bank transfer.", "Deposits are paid by cheque.", Disagree},
 		{"Renewals are accepted online or in person at the library.", "You can renew in person at the library or online.", Agree},
 		{"Renewals are accepted in person at the library.", "Renewals are accepted online.", Disagree},
+	})
+}
+
+// TestNegationNotCarried: the negation of a condition, or one before a
+// verb of the rule ("should", "must"), is not carried over "or"; nor to a
+// place after a preposition; and a word negated by its own prefix
+// ("unread") leaves a verb the other side bars said as it is.
+func TestNegationNotCarried(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"If you can't attend the induction, phone the site office or email the safety lead.",
+			"If you can't attend the induction, email the safety lead or phone the site office.", Agree},
+		{"Volunteers who cannot do the Saturday shift should swap with a colleague or tell the rota lead.",
+			"Volunteers who cannot do the Saturday shift should tell the rota lead or swap with a colleague.", Agree},
+		{"Do not store boxes in the corridor or by the fire door.",
+			"No boxes are stored in the corridor or by the fire door.", Agree},
+		{"Volunteers who cannot do the Saturday shift should swap with a colleague or tell the rota lead.",
+			"Volunteers who cannot do the Saturday shift should swap with a colleague; they must not tell the rota lead.", Disagree},
+		{"Do not archive unread tickets.", "Unread tickets may be archived.", Disagree},
 	})
 }
