@@ -324,8 +324,9 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		}
 	}
 	// "inside 28 days", "in 3 days max", "in 2 working days at the
-	// latest": within them; "in 14 days at the earliest": after them. "stored together with the chart" is "stored
-	// with the chart"; "as well" is "also".
+	// latest": within them; "in 14 days at the earliest": after them
+	// (waitBound). "stored together with the chart" is "stored with the
+	// chart"; "as well" is "also".
 	for i := 0; i < len(ws); i++ {
 		next := wordLow(ws, i+1)
 		switch {
@@ -341,14 +342,9 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			ws[i].low = "within"
 		case ws[i].low == "in" && numberAt(ws, i+1):
 			for k := i + 3; k <= i+4 && k < len(ws); k++ {
-				if n := latestBound(ws, k); n > 0 {
-					ws[i].low = "within"
+				if wait, n := waitBound(func(j int) string { return wordLow(ws, k+j) }); n > 0 {
+					ws[i].low = map[int8]string{waitWithin: "within", waitAfter: "after"}[wait]
 					ws = slices.Delete(ws, k, k+n)
-					break
-				}
-				if wordLow(ws, k) == "at" && wordLow(ws, k+1) == "the" && wordLow(ws, k+2) == "earliest" {
-					ws[i].low = "after" // "in 14 days at the earliest": not before them
-					ws = slices.Delete(ws, k, k+3)
 					break
 				}
 			}
@@ -1938,21 +1934,6 @@ func numberAt(ws []word, k int) bool {
 	}
 	_, isWord := numberWords()[ws[k].low]
 	return isWord || isDigit(ws[k].low[0])
-}
-
-// latestBound is how many words at ws[k] bound a time from above after it
-// ("3 days max", "at the latest", "at most"), or 0.
-func latestBound(ws []word, k int) int {
-	at := func(i int, w string) bool { return k+i < len(ws) && ws[k+i].low == w }
-	switch {
-	case at(0, "max") || at(0, "maximum"):
-		return 1
-	case at(0, "at") && at(1, "most"):
-		return 2
-	case at(0, "at") && at(1, "the") && (at(2, "latest") || at(2, "most")):
-		return 3
-	}
-	return 0
 }
 
 // hasContent reports whether g holds a word that is not a function word.

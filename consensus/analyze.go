@@ -1821,6 +1821,25 @@ func halfHour(in []rawTok, i int) (float64, int, bool) {
 	return h + 0.5, k, true
 }
 
+// waitBound reads the words after a length of time that say which way
+// it bounds when the rule acts (word(0) the first of them): "max",
+// "maximum", "at most", "at the latest" within it (waitWithin), "at the
+// earliest" after it (waitAfter). It returns the bound and how many
+// words say it, or 0 and 0. One reading for analyze and the alignment.
+func waitBound(word func(k int) string) (int8, int) {
+	switch {
+	case word(0) == "max" || word(0) == "maximum":
+		return waitWithin, 1
+	case word(0) == "at" && word(1) == "most":
+		return waitWithin, 2
+	case word(0) == "at" && word(1) == "the" && (word(2) == "latest" || word(2) == "most"):
+		return waitWithin, 3
+	case word(0) == "at" && word(1) == "the" && word(2) == "earliest":
+		return waitAfter, 3
+	}
+	return 0, 0
+}
+
 // clockMinutes are the minutes said before "past" or "to" in a time of
 // day ("twenty past eight", "ten to six").
 var clockMinutes = sync.OnceValue(func() map[string]float64 {
@@ -1848,9 +1867,10 @@ var clockTo = wordSet("at by until till til before after around about approximat
 // three words before "by" at in[b], in its clause, so that "by" gives
 // the change ("increase the dose by five to ten"), not a time.
 func byChange(in []rawTok, b int) bool {
+	lx := theLexicon()
+	up, down := lx.fold(stem("increase")), lx.fold(stem("decrease"))
 	for k := b - 1; k >= 0 && k >= b-3 && in[k].clause == in[b].clause; k-- {
-		lx := theLexicon()
-		if f := lx.fold(stem(in[k].low)); f == lx.fold(stem("increase")) || f == lx.fold(stem("decrease")) {
+		if f := lx.fold(stem(in[k].low)); f == up || f == down {
 			return true
 		}
 	}
@@ -1890,20 +1910,19 @@ func wordClock(in []rawTok, i int) (float64, int, bool) {
 		if same(k) && (in[k].low == "minutes" || in[k].low == "mins") {
 			k++
 		}
-		// "five to ten" after "from" or "between", or before a thing
-		// counted ("ten to twelve people"), is a range.
-		// Without the part of the day after it, "ten to six" is a time
-		// only after a word that says one ("at", "by", "until"):
-		// "groups of five to ten", "aged ten to twelve", "five to ten
-		// on Saturday" are ranges, and so is "increase by five to ten".
+		// "five to ten" after "from" or "between" is a range. Without
+		// the part of the day after it, "ten to six" is a time only after
+		// a word that says one ("at", "by", "until"): "groups of five to
+		// ten", "aged ten to twelve", "ten to twelve people" are ranges,
+		// and so is "increase by five to ten".
 		toTime := func(j int) bool {
-			if p := prevLow(in, i); p == "from" || p == "between" {
+			p := prevLow(in, i)
+			if p == "from" || p == "between" {
 				return false
 			}
 			if _, kk := dayTime(in, j, 1); kk > j {
 				return true
 			}
-			p := prevLow(in, i)
 			if !clockTo()[p] || p == "by" && byChange(in, i-1) {
 				return false
 			}
@@ -2427,19 +2446,12 @@ func analyze(text string) *analysis {
 				case "in":
 					// "paid in 14 days at the earliest": once they have
 					// passed; "in 14 days at the latest", "max": within.
-					next := func(k int) string {
-						if k < len(toks) && toks[k].clause == t.clause {
-							return toks[k].low
+					q.wait, _ = waitBound(func(k int) string {
+						if j := i + 1 + k; j < len(toks) && toks[j].clause == t.clause {
+							return toks[j].low
 						}
 						return ""
-					}
-					switch {
-					case next(i+1) == "at" && next(i+2) == "the" && next(i+3) == "earliest":
-						q.wait = waitAfter
-					case next(i+1) == "at" && (next(i+2) == "most" || next(i+2) == "the" && (next(i+3) == "latest" || next(i+3) == "most")),
-						next(i+1) == "max" || next(i+1) == "maximum":
-						q.wait = waitWithin
-					}
+					})
 				}
 			}
 			a.qty = append(a.qty, q)
