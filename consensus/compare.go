@@ -4145,45 +4145,21 @@ func measureWord(w string) bool {
 
 // salutationCues open or close a message: a clause that holds one and
 // otherwise only courtesies or names is no part of a rule.
-var salutationCues = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("hi hello hey dear greetings thanks thank regards cheers sincerely ladies gentlemen") {
-		m[theLexicon().fold(stem(w))] = true
-	}
-	return m
-})
+var salutationCues = foldedWordSet("hi hello hey dear greetings thanks thank regards cheers sincerely ladies gentlemen")
 
 // courtesies are the words a greeting or a sign-off is made of besides
 // its cue and a name: "thanks for your ticket", "warm regards", "dear
 // colleagues".
-var courtesies = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`best warm kind many all team everyone there folks colleagues friends
-		ticket message email mail note question touch raising reaching getting asking contacting writing patience`) {
-		m[theLexicon().fold(stem(w))] = true
-	}
-	return m
-})
+var courtesies = foldedWordSet(`best warm kind many all team everyone there folks colleagues friends
+		ticket message email mail note question touch raising reaching getting asking contacting writing patience`)
 
 // dayGreetings are the parts of the day a greeting names ("Good
 // morning all"), folded as terms are.
-var dayGreetings = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("morning afternoon evening good") {
-		m[theLexicon().fold(stem(w))] = true
-	}
-	return m
-})
+var dayGreetings = foldedWordSet("morning afternoon evening good")
 
 // messageLabels are the words of a label that opens a message ("small
 // reminder:", "quick update", "heads up"), folded as terms are.
-var messageLabels = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("reminder small quick friendly gentle heads up fyi psa announcement notice info") {
-		m[theLexicon().fold(stem(w))] = true
-	}
-	return m
-})
+var messageLabels = foldedWordSet("reminder small quick friendly gentle heads up fyi psa announcement notice info")
 
 // salutation reports whether the clause order[i] (its terms byClause)
 // greets or signs off a message: at the start, a greeting ("Hi Dave",
@@ -4420,6 +4396,12 @@ func wordSet(fields string) func() map[string]bool {
 		}
 		return m
 	})
+}
+
+// foldedWordSet is wordSet for words stemmed and folded as terms are:
+// built on first use.
+func foldedWordSet(fields string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool { return foldedSet(strings.Fields(fields)...) })
 }
 
 // foldedSet is the set of the words, stemmed and folded as terms are.

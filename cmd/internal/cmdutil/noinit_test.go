@@ -26,6 +26,7 @@ var atInit = map[string]allowedCall{
 	"sync.OnceFunc":        {why: "run on first use"},
 	"lazySet":              {why: "gating's sync.OnceValue of a word set", in: "gating"},
 	"wordSet":              {why: "consensus's sync.OnceValue of a word set", in: "consensus"},
+	"foldedWordSet":        {why: "consensus's sync.OnceValue of a set of folded words", in: "consensus"},
 	"strings.NewReplacer":  {why: "the standard library builds it on first use"},
 	"ast.NewNodeKind":      {why: "goldmark's node kinds: a number each, which goldmark has declared at initialisation"},
 	"parser.NewContextKey": {why: "goldmark's context keys: a number each"},
