@@ -2647,22 +2647,6 @@ func analyze(text string) *analysis {
 				kind, negPending = "unless", -1
 				a.negs--
 			}
-			if k := len(a.terms) - 1; kind == "if" && k >= 0 && a.terms[k].clause == t.clause && a.terms[k].neg && a.terms[k].at == i-n+1 &&
-				toks[i-n].low == "apply" && notNeededBefore(toks, negAt, i-n+1) {
-				// "…; this does not apply if they are a professional": the
-				// same, said by the rule's not applying, which is no word
-				// of the rule.
-				kind = "unless"
-				a.terms = a.terms[:k]
-				a.negs--
-				// Nothing may point at the term taken out.
-				for _, idx := range []*int{&noTerm, &verbNegTerm, &lastQtyTerm, &lastNeg} {
-					if *idx >= k {
-						*idx = -1
-					}
-				}
-				cancelled = slices.DeleteFunc(cancelled, func(c cancelledNegs) bool { return c.first >= k || c.second >= k })
-			}
 			if k := len(a.terms) - 1; negPending == t.clause && negAt >= 0 && negAt < i-n+1 && k >= 0 && a.terms[k].at <= negAt &&
 				a.terms[k].clause == t.clause && a.terms[k].cond < 0 && !a.terms[k].neg && verbal && !dutyWordIn(toks[negAt+1:i-n+1]) {
 				// "Kayaks don't go out unless the wind is below 15 knots":
@@ -2846,6 +2830,12 @@ func analyze(text string) *analysis {
 		if lx.stop[w] && (n > 1 || !lx.homograph[w] || lx.stopWord[t.low]) {
 			// A stop word, or an inflection of one ("does", "having");
 			// "canning", "willing", "owned" are words of their own.
+			continue
+		}
+		if t.low == "apply" && negPending == t.clause && i+1 < len(toks) && (toks[i+1].low == "if" || toks[i+1].low == "when") && notNeededBefore(toks, negAt, i+1) {
+			// "…; this does not apply if they are a professional": no word
+			// of the rule; the negation waits for the condition, which it
+			// turns into an exception as "not needed when" does.
 			continue
 		}
 		neg, own, prefixed := false, false, false

@@ -213,6 +213,8 @@ func TestNegationCarriedOver(t *testing.T) {
 			"Returns after the due date pay a 5 pound late fee; the fee does not apply if the member is over 65.", Agree},
 		{"Boats keep to 5 knots inside the harbour, except for the lifeboat on a shout.",
 			"Boats keep to 5 knots in the harbour. The limit doesn't apply when the lifeboat is on a shout.", Agree},
+		{"The certificate provider must have known the donor for at least 2 years, unless they are a professional such as a GP.",
+			"The certificate provider must have known the donor for 2 years or more. This doesn't apply when they're a professional, like a GP.", Agree},
 		{"Contractors must not smoke or vape anywhere on site.",
 			"No smoking on site for contractors, and they must not vape either.", Agree},
 		{"Volunteers may sort donations but never price items or open the till.",
