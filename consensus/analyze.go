@@ -2681,11 +2681,17 @@ func analyze(text string) *analysis {
 			a.negs++
 			continue
 		}
-		if c, ok := lx.negBound[w]; ok && negPending >= 0 {
+		// "no train below 75% is permitted", "nobody under 18 is treated":
+		// the bound says which trains or people, and the "no" is said of
+		// what they do, as "trains below 75% are not permitted" says it.
+		_, bound := lx.negBound[w]
+		boundsSubject := bound && (negPending >= 0 && negAt == i-n && noneCues()[toks[negAt].low] && toks[negAt].low != "no" ||
+			noTerm >= 0 && a.terms[noTerm].to == i-n+1 && a.terms[noTerm].clause == t.clause) && verbAfterBound(toks, i)
+		if c, ok := lx.negBound[w]; ok && negPending >= 0 && !boundsSubject {
 			// "not more than 20" is "at most 20".
 			w, negPending = c, -1
 			a.negs--
-		} else if ok && noTerm >= 0 && a.terms[noTerm].clause == t.clause && a.terms[noTerm].cond == cond {
+		} else if ok && noTerm >= 0 && !boundsSubject && a.terms[noTerm].clause == t.clause && a.terms[noTerm].cond == cond {
 			// "no tenant may have more than 4" is "every tenant at most
 			// 4": the "no" bounds the number, not the tenant.
 			a.terms[noTerm].neg = !a.terms[noTerm].neg
@@ -2847,7 +2853,7 @@ func analyze(text string) *analysis {
 			a.negs++
 		}
 		negVerbal, byNone := false, false
-		if negPending >= 0 {
+		if negPending >= 0 && !boundsSubject {
 			neg, own = !neg, false
 			prefixed = neg && negAt == first-1 && toks[negAt].low == "non"
 			negPending = -1
@@ -2910,6 +2916,18 @@ func analyze(text string) *analysis {
 	negatedAlternatives(a, toks)
 	a.otherwise = otherwiseBranches(a)
 	return a
+}
+
+// verbAfterBound reports whether a verb follows the bound at toks[i] and
+// what it bounds, in its clause: "under 18 is treated", "below 75% may
+// leave"; not "no loaf below 776 g", a bound said of a thing alone.
+func verbAfterBound(toks []rawTok, i int) bool {
+	for j := i + 1; j < len(toks) && j <= i+6 && toks[j].clause == toks[i].clause; j++ {
+		if auxWords()[toks[j].low] || modalWords()[toks[j].low] {
+			return true
+		}
+	}
+	return false
 }
 
 // negatedAlternatives carries a verb's negation over "or" to the verb
