@@ -718,6 +718,17 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		if w.low == "version" && i+1 < len(ws) && isDigit(ws[i+1].low[0]) {
 			continue // "version 1.2.3" is "v1.2.3"
 		}
+		if w.low == "advance" && i > 0 && ws[i-1].low == "in" {
+			w.low = "beforehand" // "in advance", as the lexicon reads the phrase
+		}
+		if k := windowBack(ws, i); k > 0 {
+			// "during the previous 60 days" is "in the last 60 days", as
+			// analyze reads it (lastPeriod).
+			if w.low == "during" {
+				continue
+			}
+			w.low = "last"
+		}
 		if len(w.low) > 1 && w.low[0] == 'v' && isDigit(w.low[1]) && strings.IndexFunc(w.low[1:], func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }) < 0 {
 			w.low = w.low[1:]
 		}
@@ -809,6 +820,36 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		i += n - 1
 	}
 	return out
+}
+
+// windowBack reports whether ws[i] opens a window counted back from now
+// ("during the previous 60 days", "past 12 months", "preceding 3 weeks"):
+// 1 for "during" before such a window, 2 for its word of time past, 0
+// otherwise.
+func windowBack(ws []word, i int) int {
+	j, k := i, 2
+	if ws[i].low == "during" {
+		j, k = i+1, 1
+		if j < len(ws) && ws[j].low == "the" {
+			j++
+		}
+	}
+	if j+2 >= len(ws) {
+		return 0
+	}
+	switch ws[j].low {
+	case "previous", "past", "preceding":
+	case "last":
+		if k == 2 {
+			return 0 // already the word
+		}
+	default:
+		return 0
+	}
+	if !isDigit(ws[j+1].low[0]) && numberWords()[ws[j+1].low] == 0 || !isUnitWord(ws[j+2].low) {
+		return 0
+	}
+	return k
 }
 
 // openCloseKeys are "open" and "close" as the lexicon folds them.

@@ -2612,8 +2612,8 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
-		if kind, ok := lx.condCue[w]; ok && kind == "if" && anyTime(lx, toks, i+1) {
-			continue // "during any month", "at any time of day": no time left out
+		if kind, ok := lx.condCue[w]; ok && kind == "if" && (anyTime(lx, toks, i+1) || n == 1 && t.low == "during" && lastPeriod(lx, toks, i+1)) {
+			continue // "during any month", "at any time of day": no time left out; "during the previous 60 days": a window
 		}
 		if kind, ok := lx.condCue[w]; ok && kind == "if" && n == 1 && i+1 < len(toks) && toks[i+1].clause == t.clause && (toks[i+1].low == "yes" || toks[i+1].low == "so") &&
 			(i+2 == len(toks) || toks[i+2].clause != t.clause) {
@@ -4033,6 +4033,30 @@ func anyTime(lx *lexicon, toks []rawTok, j int) bool {
 		return true
 	}
 	return n == "time" || n == "season" || n == "weekday" || weekdays()[n]
+}
+
+// lastPeriod reports whether toks[j:] open a length of time counted back
+// from now: "the previous 60 days", "the last 3 months": the window a
+// rule counts in, as "in the last 60 days" says it, not a case of the
+// rule ("during the first 2 weeks of July" is one).
+func lastPeriod(lx *lexicon, toks []rawTok, j int) bool {
+	if j < len(toks) && toks[j].low == "the" {
+		j++
+	}
+	if j >= len(toks) {
+		return false
+	}
+	switch toks[j].low {
+	case "previous", "last", "past", "preceding":
+		j++
+	default:
+		return false
+	}
+	if j+1 >= len(toks) || !toks[j].isNum || toks[j+1].clause != toks[j].clause {
+		return false
+	}
+	u, ok := lx.units[lx.fold(stem(strings.TrimSuffix(toks[j+1].low, "s")))]
+	return ok && u.dim == "time"
 }
 
 // percentAt reports whether toks[i] says "%" or "percent" of the number

@@ -3179,8 +3179,9 @@ func compareConditions(a, b *analysis) []string {
 			if own := without(cd.terms, main); len(own) > 0 {
 				terms = own
 			}
-			if len(terms) == 0 {
-				continue
+			if len(terms) == 0 || !slices.ContainsFunc(terms, func(w string) bool { return !happenings()[w] }) &&
+				!slices.ContainsFunc(x.qty, func(q quantity) bool { return q.cond == k }) {
+				continue // "when it comes in", "once it reaches the desk": the rule's moment, no case of its own
 			}
 			in, of := 0, len(terms)
 			// Another form of a word the other side says ("if you react"
@@ -4403,6 +4404,10 @@ func wordSet(fields string) func() map[string]bool {
 func foldedWordSet(fields string) func() map[string]bool {
 	return sync.OnceValue(func() map[string]bool { return foldedSet(strings.Fields(fields)...) })
 }
+
+// happenings are the verbs of a condition that only say a thing reaches
+// the rule ("when it comes in", "once the box reaches the desk").
+var happenings = foldedWordSet("come comes coming came reach reaches reached hold holds tell told receive received happen happens go goes get gets")
 
 // foldedSet is the set of the words, stemmed and folded as terms are.
 func foldedSet(ws ...string) map[string]bool {

@@ -828,7 +828,18 @@ func TestMeaningSealed15(t *testing.T) {
 // "trains below 75% are not allowed to leave" says it (a bound after "no"
 // and its noun, with a verb after it; "no loaf below 776 g" alone stays a
 // limit): three more agreeing rewordings consistent (sealed 27, 58, 64),
-// none lost.
+// none lost. It then reads "in advance" and "beforehand" as "before",
+// "during the previous 60 days" as the window "in the last 60 days" says
+// (no condition), and a condition that only says the thing reaches the
+// rule ("when it comes in", "once it reaches the office") as no case of
+// its own: nine more agreeing rewordings consistent and six fewer
+// answered conflict over every set. Two sets lost an answer, each where
+// "beforehand" now aligns a position as an edit of the filed sentence and
+// the words the edit leaves count: sealed 60 ("1840 bothy check.
+// Reminded party of two: …": consistent 0.80 → 0.79, paraphrases 0.15 →
+// 0.17, 10 of 62) and sealed 19 (an agreeing rewording answered conflict
+// rather than unclear, "any 14-day period" against "per fortnight":
+// paraphrases 0.10 → 0.12, 7 of 62).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -838,18 +849,18 @@ func TestMeaningSealedLater(t *testing.T) {
 		{16, 0.51, 0.64, 0.91, 0.09},
 		{17, 0.61, 0.62, 0.91, 0.05},
 		{18, 0.56, 0.54, 0.91, 0.05},
-		{19, 0.66, 0.62, 1.00, 0.10},
+		{19, 0.66, 0.62, 1.00, 0.12},
 		{20, 0.54, 0.54, 1.00, 0.09},
 		{21, 0.50, 0.54, 0.91, 0.13},
-		{22, 0.54, 0.74, 0.88, 0.13},
+		{22, 0.54, 0.75, 0.88, 0.13},
 		{23, 0.62, 0.67, 0.94, 0.13},
 		{24, 0.61, 0.70, 0.88, 0.20},
 		{25, 0.62, 0.66, 0.97, 0.26},
 		{26, 0.66, 0.70, 0.97, 0.17},
-		{27, 0.50, 0.77, 0.97, 0.30},
+		{27, 0.51, 0.77, 0.97, 0.28},
 		{28, 0.77, 0.72, 0.97, 0.07},
 		{29, 0.77, 0.72, 0.97, 0.09},
-		{30, 0.59, 0.80, 1.00, 0.26},
+		{30, 0.61, 0.80, 1.00, 0.25},
 		{31, 0.64, 0.77, 1.00, 0.20},
 		{32, 0.66, 0.79, 0.97, 0.15},
 		{33, 0.58, 0.82, 1.00, 0.18},
@@ -857,9 +868,9 @@ func TestMeaningSealedLater(t *testing.T) {
 		{35, 0.75, 0.90, 0.88, 0.20},
 		{36, 0.74, 0.93, 0.88, 0.15},
 		{37, 0.64, 0.87, 0.91, 0.15},
-		{38, 0.66, 0.87, 0.94, 0.23},
+		{38, 0.67, 0.87, 0.94, 0.21},
 		{39, 0.61, 0.90, 0.86, 0.25},
-		{40, 0.74, 0.91, 0.83, 0.12},
+		{40, 0.77, 0.91, 0.83, 0.09},
 		{41, 0.70, 0.87, 0.86, 0.15},
 		{42, 0.82, 0.93, 0.80, 0.12},
 		{43, 0.75, 0.91, 0.80, 0.18},
@@ -876,17 +887,17 @@ func TestMeaningSealedLater(t *testing.T) {
 		{54, 0.66, 0.91, 0.77, 0.23},
 		{55, 0.74, 0.90, 0.80, 0.21},
 		{56, 0.70, 0.87, 0.97, 0.21},
-		{57, 0.58, 1.00, 0.91, 0.28},
+		{57, 0.61, 1.00, 0.91, 0.25},
 		{58, 0.69, 0.82, 0.77, 0.20},
 		{59, 0.66, 0.87, 0.88, 0.17},
-		{60, 0.80, 0.72, 0.97, 0.15},
+		{60, 0.79, 0.72, 0.97, 0.17},
 		{61, 0.70, 0.88, 0.80, 0.17},
 		{62, 0.64, 0.80, 0.86, 0.13},
 		{63, 0.64, 0.69, 0.91, 0.18},
 		{64, 0.72, 0.79, 0.77, 0.09},
-		{65, 0.75, 1.00, 0.86, 0.09},
+		{65, 0.77, 1.00, 0.86, 0.07},
 		{66, 0.62, 0.85, 0.88, 0.25},
-		{67, 0.58, 0.98, 0.77, 0.25},
+		{67, 0.59, 0.98, 0.77, 0.25},
 		{68, 0.56, 0.79, 0.91, 0.25},
 		{69, 0.66, 0.83, 0.97, 0.28},
 	} {

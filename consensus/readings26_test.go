@@ -28,3 +28,62 @@ func TestNoneBoundedBySubject(t *testing.T) {
 		{"Every loaf must weigh at least 400 g.", "No loaf under 400 g.", Agree},
 	})
 }
+
+// TestInAdvanceIsBefore: "in advance", "beforehand" and "ahead" say what
+// "before" says of a length of time; "after" or another length still
+// changes the rule.
+func TestInAdvanceIsBefore(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Groups must book the museum tour at least 10 days ahead.", "Groups must book the museum tour at least 10 days in advance.", Agree},
+		{"Kayak hire must be paid 24 hours before the session.", "Kayak hire must be paid 24 hours in advance of the session.", Agree},
+		{"The venue must be told about dietary needs 3 days before the event.", "Tell the venue about dietary needs three days beforehand.", Agree},
+		{"Deposits are paid in advance.", "The deposit is paid beforehand.", Agree},
+
+		{"Groups must book the museum tour at least 10 days ahead.", "Groups must book the museum tour at least 7 days in advance.", Disagree},
+		{"Kayak hire must be paid 24 hours before the session.", "Kayak hire must be paid 24 hours after the session.", Disagree},
+		{"Deposits are paid in advance.", "Deposits are paid on arrival.", Disagree},
+	})
+}
+
+// TestWindowCountedBack: "during the previous 12 months", "during the past
+// 90 days" name the window a rule counts in, as "in the last 12 months"
+// does, not a case of the rule; another length is still a change, and a
+// window ahead ("during the first 2 weeks of July") stays a condition.
+func TestWindowCountedBack(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A driver with more than 2 late returns in the last 12 months loses priority booking.",
+			"A driver with more than 2 late returns during the previous 12 months loses priority booking.", Agree},
+		{"Refund claims are checked against purchases in the last 90 days.",
+			"During the past 90 days' purchases, refund claims are checked.", Agree},
+		{"A driver with more than 2 late returns in the last 12 months loses priority booking.",
+			"A driver with more than 2 late returns during the previous 6 months loses priority booking.", Disagree},
+	})
+	for _, text := range []string{"Vans are checked during the previous 3 days.", "During the last 2 weeks, no leave is booked."} {
+		if a := analyze(text); len(a.conds) != 0 {
+			t.Errorf("%q: conditions %v, want none", text, a.conds)
+		}
+	}
+	if a := analyze("During the first 2 weeks of July the pool is closed."); len(a.conds) != 1 {
+		t.Errorf("a window ahead: conditions %v, want one", a.conds)
+	}
+}
+
+// TestTheRulesMoment: a condition that only says the thing reaches the
+// rule ("when it comes in", "once the form reaches the office") is no case
+// of the rule's own; a condition with a word of its own ("when it comes in
+// damaged") still is.
+func TestTheRulesMoment(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Every returned book is checked for damage at the desk on return.",
+			"Desk staff look over each returned book for damage when it comes in.", Agree},
+		{"Each application form is date-stamped by the office on receipt.",
+			"Once an application form reaches the office, the office date-stamps it.", Agree},
+		// A case of its own said beside the moment: read, and weighed as
+		// a condition added (unclear, not consistent).
+		{"Every returned book is checked for damage at the desk on return.",
+			"Desk staff look over each returned book for damage when it comes in late.", Unsure},
+	})
+}
