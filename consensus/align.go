@@ -849,6 +849,9 @@ func windowBack(ws []word, i int) int {
 	if !isDigit(ws[j+1].low[0]) && numberWords()[ws[j+1].low] == 0 || !isUnitWord(ws[j+2].low) {
 		return 0
 	}
+	if j+3 < len(ws) && ws[j+3].low == "of" {
+		return 0 // "the last 2 weeks of August": a part of a named time
+	}
 	return k
 }
 

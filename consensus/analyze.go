@@ -169,6 +169,10 @@ type condition struct {
 	// outcome: an exception read as a case because an outcome of its own
 	// follows ("unless X, in which case …", "unless X, then …").
 	outcome bool
+	// again: the condition says its case comes round again ("if it
+	// happens again"), a case of its own even when its other words only
+	// say the thing reaches the rule.
+	again bool
 }
 
 // analysis is what analyze found in a text.
@@ -2663,6 +2667,7 @@ func analyze(text string) *analysis {
 				a.conds[len(a.conds)-1].clause == t.clause-1 && i > 0 && toks[i-1].clause != t.clause
 			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while", unless: n == 1 && t.low == "unless", ownRule: ownRule})
 			cond, condClause = len(a.conds)-1, t.clause
+			a.conds[cond].again = slices.ContainsFunc(toks[i+1:], func(u rawTok) bool { return u.clause == t.clause && u.low == "again" })
 			continue
 		}
 		if t.low == "no" && i == 0 && (len(toks) == 1 || toks[1].clause != t.clause) {
@@ -4054,6 +4059,9 @@ func lastPeriod(lx *lexicon, toks []rawTok, j int) bool {
 	}
 	if j+1 >= len(toks) || !toks[j].isNum || toks[j+1].clause != toks[j].clause {
 		return false
+	}
+	if j+2 < len(toks) && toks[j+2].low == "of" && toks[j+2].clause == toks[j+1].clause {
+		return false // "the last 2 weeks of August": a part of a named time, not a window counted back
 	}
 	u, ok := lx.units[lx.fold(stem(strings.TrimSuffix(toks[j+1].low, "s")))]
 	return ok && u.dim == "time"

@@ -3180,7 +3180,7 @@ func compareConditions(a, b *analysis) []string {
 				terms = own
 			}
 			if len(terms) == 0 || !slices.ContainsFunc(terms, func(w string) bool { return !happenings()[w] }) &&
-				!slices.ContainsFunc(x.qty, func(q quantity) bool { return q.cond == k }) {
+				!slices.ContainsFunc(x.qty, func(q quantity) bool { return q.cond == k }) && !cd.again {
 				continue // "when it comes in", "once it reaches the desk": the rule's moment, no case of its own
 			}
 			in, of := 0, len(terms)

@@ -832,8 +832,10 @@ func TestMeaningSealed15(t *testing.T) {
 // "during the previous 60 days" as the window "in the last 60 days" says
 // (no condition), and a condition that only says the thing reaches the
 // rule ("when it comes in", "once it reaches the office") as no case of
-// its own: nine more agreeing rewordings consistent and six fewer
-// answered conflict over every set. Two sets lost an answer, each where
+// its own: ten more agreeing rewordings consistent and seven fewer
+// answered conflict over every set (with a helper session's review: "the
+// last 3 days of the month" is no window counted back, "if it happens
+// again" a case of its own). Two sets lost an answer, each where
 // "beforehand" now aligns a position as an edit of the filed sentence and
 // the words the edit leaves count: sealed 60 ("1840 bothy check.
 // Reminded party of two: …": consistent 0.80 → 0.79, paraphrases 0.15 →
@@ -869,7 +871,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{36, 0.74, 0.93, 0.88, 0.15},
 		{37, 0.64, 0.87, 0.91, 0.15},
 		{38, 0.67, 0.87, 0.94, 0.21},
-		{39, 0.61, 0.90, 0.86, 0.25},
+		{39, 0.62, 0.90, 0.86, 0.23},
 		{40, 0.77, 0.91, 0.83, 0.09},
 		{41, 0.70, 0.87, 0.86, 0.15},
 		{42, 0.82, 0.93, 0.80, 0.12},

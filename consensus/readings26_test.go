@@ -65,8 +65,10 @@ func TestWindowCountedBack(t *testing.T) {
 			t.Errorf("%q: conditions %v, want none", text, a.conds)
 		}
 	}
-	if a := analyze("During the first 2 weeks of July the pool is closed."); len(a.conds) != 1 {
-		t.Errorf("a window ahead: conditions %v, want one", a.conds)
+	for _, text := range []string{"During the first 2 weeks of July the pool is closed.", "The shop is closed during the last 3 days of the month."} {
+		if a := analyze(text); len(a.conds) != 1 {
+			t.Errorf("%q, a window of a named time: conditions %v, want one", text, a.conds)
+		}
 	}
 }
 
@@ -85,5 +87,8 @@ func TestTheRulesMoment(t *testing.T) {
 		// a condition added (unclear, not consistent).
 		{"Every returned book is checked for damage at the desk on return.",
 			"Desk staff look over each returned book for damage when it comes in late.", Unsure},
+		// A case that comes round again is one of its own.
+		{"Members who miss a booked class pay a late fee.",
+			"If it happens again, a late fee is charged to the member.", Disagree},
 	})
 }
