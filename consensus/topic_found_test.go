@@ -322,9 +322,11 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// the eighteenth round: 4754/5711, 33, 2326/2532: 53 more reworded
 	// questions found (those whose three rarest words were in other
 	// records: a greeting, a place name) for one more "another record"
-	// and two more near misses found among the 5881 records.
-	if reworded.ok < 4754 || wrong.ok > 33 || noneKept.ok < 2326 {
-		t.Errorf("in one vault: reworded found %v (floor 4754), another record %v (at most 33), none kept %v (floor 2326)", reworded, wrong, noneKept)
+	// and two more near misses found among the 5881 records. The
+	// twentieth round ("in advance", a window counted back, the rule's
+	// moment): 4756/5711, 33, 2326/2532.
+	if reworded.ok < 4756 || wrong.ok > 33 || noneKept.ok < 2326 {
+		t.Errorf("in one vault: reworded found %v (floor 4756), another record %v (at most 33), none kept %v (floor 2326)", reworded, wrong, noneKept)
 	}
 }
 
