@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "93"
+const lexiconVersion = "94"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -413,6 +413,7 @@ local_time local
 canada canadian
 mexico mexican
 before ahead beforehand in_advance
+after afterwards afterward
 `
 
 // genericWords carry little of what a question is about: a topic may add

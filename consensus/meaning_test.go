@@ -835,7 +835,12 @@ func TestMeaningSealed15(t *testing.T) {
 // its own: ten more agreeing rewordings consistent and seven fewer
 // answered conflict over every set (with a helper session's review: "the
 // last 3 days of the month" is no window counted back, "if it happens
-// again" a case of its own). Two sets lost an answer, each where
+// again" a case of its own). "afterwards" read as "after" (so "48 hours
+// beforehand" against "48 hours afterwards" is a change, where it read as
+// the same) cost sealed 24 an answer: "resumed within 10 seconds after
+// it" against "no more than 10 seconds afterwards" now aligns as an edit,
+// and "confirms → checks" is left (consistent 0.61 → 0.59, paraphrases
+// 0.20 → 0.21, 13 of 62). Two sets lost an answer, each where
 // "beforehand" now aligns a position as an edit of the filed sentence and
 // the words the edit leaves count: sealed 60 ("1840 bothy check.
 // Reminded party of two: …": consistent 0.80 → 0.79, paraphrases 0.15 →
@@ -856,7 +861,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{21, 0.50, 0.54, 0.91, 0.13},
 		{22, 0.54, 0.75, 0.88, 0.13},
 		{23, 0.62, 0.67, 0.94, 0.13},
-		{24, 0.61, 0.70, 0.88, 0.20},
+		{24, 0.59, 0.70, 0.88, 0.21},
 		{25, 0.62, 0.66, 0.97, 0.26},
 		{26, 0.66, 0.70, 0.97, 0.17},
 		{27, 0.51, 0.77, 0.97, 0.28},

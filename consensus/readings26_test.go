@@ -30,8 +30,8 @@ func TestNoneBoundedBySubject(t *testing.T) {
 }
 
 // TestInAdvanceIsBefore: "in advance", "beforehand" and "ahead" say what
-// "before" says of a length of time; "after" or another length still
-// changes the rule.
+// "before" says of a length of time, and "afterwards" what "after" says;
+// "after" for "before" or another length still changes the rule.
 func TestInAdvanceIsBefore(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -43,6 +43,9 @@ func TestInAdvanceIsBefore(t *testing.T) {
 		{"Groups must book the museum tour at least 10 days ahead.", "Groups must book the museum tour at least 7 days in advance.", Disagree},
 		{"Kayak hire must be paid 24 hours before the session.", "Kayak hire must be paid 24 hours after the session.", Disagree},
 		{"Deposits are paid in advance.", "Deposits are paid on arrival.", Disagree},
+		// "afterwards" says "after", and so is no "beforehand".
+		{"Exam results are posted a week after the exam.", "Exam results are posted one week afterward.", Agree},
+		{"Changes to the menu must be agreed 48 hours beforehand.", "Changes to the menu can be agreed up to 48 hours afterwards.", Disagree},
 	})
 }
 
