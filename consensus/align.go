@@ -823,36 +823,22 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 }
 
 // windowBack reports whether ws[i] opens a window counted back from now
-// ("during the previous 60 days", "past 12 months", "preceding 3 weeks"):
-// 1 for "during" before such a window, 2 for its word of time past, 0
-// otherwise.
+// (windowCountedBack): 1 for "during" before one ("during the previous 60
+// days"), 2 for its word of time past ("past 12 months", "preceding 3
+// weeks"), 0 otherwise.
 func windowBack(ws []word, i int) int {
-	j, k := i, 2
-	if ws[i].low == "during" {
-		j, k = i+1, 1
-		if j < len(ws) && ws[j].low == "the" {
-			j++
+	from := func(j int) func(int) string { return func(k int) string { return wordLow(ws, j+k) } }
+	switch ws[i].low {
+	case "during":
+		if windowCountedBack(from(i + 1)) {
+			return 1
 		}
-	}
-	if j+2 >= len(ws) {
-		return 0
-	}
-	switch ws[j].low {
 	case "previous", "past", "preceding":
-	case "last":
-		if k == 2 {
-			return 0 // already the word
+		if windowCountedBack(from(i)) {
+			return 2
 		}
-	default:
-		return 0
 	}
-	if !isDigit(ws[j+1].low[0]) && numberWords()[ws[j+1].low] == 0 || !isUnitWord(ws[j+2].low) {
-		return 0
-	}
-	if j+3 < len(ws) && ws[j+3].low == "of" {
-		return 0 // "the last 2 weeks of August": a part of a named time
-	}
-	return k
+	return 0
 }
 
 // openCloseKeys are "open" and "close" as the lexicon folds them.

@@ -2616,7 +2616,7 @@ func analyze(text string) *analysis {
 				continue
 			}
 		}
-		if kind, ok := lx.condCue[w]; ok && kind == "if" && (anyTime(lx, toks, i+1) || n == 1 && t.low == "during" && lastPeriod(lx, toks, i+1)) {
+		if kind, ok := lx.condCue[w]; ok && kind == "if" && (anyTime(lx, toks, i+1) || n == 1 && t.low == "during" && lastPeriod(toks, i+1)) {
 			continue // "during any month", "at any time of day": no time left out; "during the previous 60 days": a window
 		}
 		if kind, ok := lx.condCue[w]; ok && kind == "if" && n == 1 && i+1 < len(toks) && toks[i+1].clause == t.clause && (toks[i+1].low == "yes" || toks[i+1].low == "so") &&
@@ -4040,30 +4040,43 @@ func anyTime(lx *lexicon, toks []rawTok, j int) bool {
 	return n == "time" || n == "season" || n == "weekday" || weekdays()[n]
 }
 
-// lastPeriod reports whether toks[j:] open a length of time counted back
-// from now: "the previous 60 days", "the last 3 months": the window a
-// rule counts in, as "in the last 60 days" says it, not a case of the
-// rule ("during the first 2 weeks of July" is one).
-func lastPeriod(lx *lexicon, toks []rawTok, j int) bool {
-	if j < len(toks) && toks[j].low == "the" {
-		j++
+// lastPeriod reports whether toks[j:] open a window counted back from
+// now, in their clause (windowCountedBack).
+func lastPeriod(toks []rawTok, j int) bool {
+	return windowCountedBack(func(k int) string {
+		switch t := j + k; {
+		case t >= len(toks) || t > j && toks[t].clause != toks[j].clause:
+			return ""
+		case toks[t].isNum:
+			return "0"
+		default:
+			return toks[t].low
+		}
+	})
+}
+
+// windowCountedBack reports whether the words from at(0) on ("" past
+// their end) open a length of time counted back from now: "the previous
+// 60 days", "the last 3 months", "past 12 months": the window a rule
+// counts in, as "in the last 60 days" says it, not a case of the rule.
+// A window ahead ("the first 2 weeks of July") is one, and so is a part
+// of a named time ("the last 2 weeks of August").
+func windowCountedBack(at func(int) string) bool {
+	k := 0
+	if at(k) == "the" {
+		k++
 	}
-	if j >= len(toks) {
-		return false
-	}
-	switch toks[j].low {
+	switch at(k) {
 	case "previous", "last", "past", "preceding":
-		j++
 	default:
 		return false
 	}
-	if j+1 >= len(toks) || !toks[j].isNum || toks[j+1].clause != toks[j].clause {
+	n, unit := at(k+1), at(k+2)
+	if n == "" || !isDigit(n[0]) && numberWords()[n] == 0 || at(k+3) == "of" {
 		return false
 	}
-	if j+2 < len(toks) && toks[j+2].low == "of" && toks[j+2].clause == toks[j+1].clause {
-		return false // "the last 2 weeks of August": a part of a named time, not a window counted back
-	}
-	u, ok := lx.units[lx.fold(stem(strings.TrimSuffix(toks[j+1].low, "s")))]
+	lx := theLexicon()
+	u, ok := lx.units[lx.fold(stem(strings.TrimSuffix(unit, "s")))]
 	return ok && u.dim == "time"
 }
 
