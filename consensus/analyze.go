@@ -177,13 +177,18 @@ type condition struct {
 
 // analysis is what analyze found in a text.
 type analysis struct {
-	terms []term
-	qty   []quantity
-	conds []condition
-	negs  int  // negation cues and negative verbs
-	all   bool // says "all", "every" or "each": as a share, 100%
-	only  bool // restricts with "only" (not "not only")
-	any   bool // opens up with "any" or "all"
+	// subjectBound: a bound said of the subject after "no" ("no train
+	// below 75% is permitted") was read as the subject's, with the "no"
+	// said of the verb; the same words also say a limit ("trains
+	// permitted are at least 75%"), which analyzeAsLimit reads.
+	subjectBound bool
+	terms        []term
+	qty          []quantity
+	conds        []condition
+	negs         int  // negation cues and negative verbs
+	all          bool // says "all", "every" or "each": as a share, 100%
+	only         bool // restricts with "only" (not "not only")
+	any          bool // opens up with "any" or "all"
 	// every: says "every" or "all" (not "at all"): the rule covers the
 	// whole of what it names.
 	every bool
@@ -2265,7 +2270,17 @@ func notANumber(in []rawTok, i int) bool {
 }
 
 // analyze finds the terms, quantities and conditions of a text.
-func analyze(text string) *analysis {
+func analyze(text string) *analysis { return analyzeAs(text, false) }
+
+// analyzeAsLimit reads text as analyze does, but a bound said of the
+// subject after "no" as the limit it also says: "no fee above 50 dollars
+// may be charged" is "fees charged are at most 50 dollars" (see
+// analysis.subjectBound).
+func analyzeAsLimit(text string) *analysis { return analyzeAs(text, true) }
+
+// analyzeAs is analyze; boundAsLimit reads a bound said of the subject
+// after "no" as a limit (analyzeAsLimit).
+func analyzeAs(text string, boundAsLimit bool) *analysis {
 	lx := theLexicon()
 	toks := lex(text)
 	a := &analysis{truncated: len(text) > maxAnalyzed}
@@ -2692,6 +2707,8 @@ func analyze(text string) *analysis {
 		_, bound := lx.negBound[w]
 		boundsSubject := bound && (negPending >= 0 && negAt == i-n && noneCues()[toks[negAt].low] && toks[negAt].low != "no" ||
 			noTerm >= 0 && a.terms[noTerm].to == i-n+1 && a.terms[noTerm].clause == t.clause) && verbAfterBound(toks, i)
+		a.subjectBound = a.subjectBound || boundsSubject
+		boundsSubject = boundsSubject && !boundAsLimit
 		if c, ok := lx.negBound[w]; ok && negPending >= 0 && !boundsSubject {
 			// "not more than 20" is "at most 20".
 			w, negPending = c, -1

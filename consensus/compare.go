@@ -702,14 +702,29 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
+	c := comparePositionsAs(recordTopic, filed, position, analyze)
+	if c.Agreement != Agree && (analyze(filed).subjectBound || analyze(position).subjectBound) {
+		// "No fee above 50 dollars may be charged" says both "fees above
+		// 50 dollars are not charged" and "fees charged are at most 50
+		// dollars": a position that agrees with either reading agrees.
+		if d := comparePositionsAs(recordTopic, filed, position, analyzeAsLimit); d.Agreement == Agree {
+			return d
+		}
+	}
+	return c
+}
+
+// comparePositionsAs is ComparePositionsOn with the two texts read by
+// read (analyze, or analyzeAsLimit).
+func comparePositionsAs(recordTopic, filed, position string, read func(string) *analysis) Comparison {
 	filed, position = cronWords(ruleText(filed)), cronWords(ruleText(position))
-	a := analyze(filed)
+	a := read(filed)
 	var rt *analysis // the record's topic, read once
 	if recordTopic != "" {
 		rt = analyze(recordTopic)
 	}
 	position = dropReport(dropLabel(position, a, rt), a, rt)
-	b := analyze(position)
+	b := read(position)
 	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed, b.only), newSide(position, a.only)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)

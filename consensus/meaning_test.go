@@ -840,7 +840,9 @@ func TestMeaningSealed15(t *testing.T) {
 // the same) cost sealed 24 an answer: "resumed within 10 seconds after
 // it" against "no more than 10 seconds afterwards" now aligns as an edit,
 // and "confirms → checks" is left (consistent 0.61 → 0.59, paraphrases
-// 0.20 → 0.21, 13 of 62). Two sets lost an answer, each where
+// 0.20 → 0.21, 13 of 62). A position that agrees with the limit the "no"
+// reading also says ("no fee above 50 dollars may be charged": at most 50)
+// agrees (a second comparison, analyzeAsLimit): no set's answer changed. Two sets lost an answer, each where
 // "beforehand" now aligns a position as an edit of the filed sentence and
 // the words the edit leaves count: sealed 60 ("1840 bothy check.
 // Reminded party of two: …": consistent 0.80 → 0.79, paraphrases 0.15 →

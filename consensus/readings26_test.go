@@ -7,7 +7,8 @@ import "testing"
 // people, and the "no" is said of what they do, as "dogs over 25 kg are
 // not allowed" says it. Another number, the other bound or the rule
 // turned is still a change; a bound said of a thing alone ("no parcel
-// over 30 kg") keeps its reading as a limit.
+// over 30 kg") keeps its reading as a limit, and the same words read as a
+// limit ("fees charged are at most 50 dollars") agree too.
 func TestNoneBoundedBySubject(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -26,6 +27,13 @@ func TestNoneBoundedBySubject(t *testing.T) {
 		{"Members under 16 must not use the lathe.", "Nobody over 16 may use the lathe.", Disagree},
 		// A bound said of a thing alone is a limit: every loaf at least 400 g.
 		{"Every loaf must weigh at least 400 g.", "No loaf under 400 g.", Agree},
+		// The same words say the limit too: "no fee above 50 dollars may
+		// be charged" is "fees charged are at most 50 dollars".
+		{"Fees charged must be at most 50 dollars.", "No fee above 50 dollars may be charged.", Agree},
+		{"Loans are capped at 5000 euros.", "No loan above 5000 euros is approved.", Agree},
+		{"Bookings are limited to 12 people.", "No booking over 12 people is taken.", Agree},
+		{"Loans are capped at 5000 euros.", "No loan above 8000 euros is approved.", Disagree},
+		{"Fees charged must be at most 50 dollars.", "No fee below 50 dollars may be charged.", Disagree},
 	})
 }
 
