@@ -721,7 +721,7 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		if w.low == "advance" && i > 0 && ws[i-1].low == "in" {
 			w.low = "beforehand" // "in advance", as the lexicon reads the phrase
 		}
-		if k := windowBack(ws, i); k > 0 {
+		if windowBack(ws, i) {
 			// "during the previous 60 days" is "in the last 60 days", as
 			// analyze reads it (lastPeriod).
 			if w.low == "during" {
@@ -822,23 +822,19 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 	return out
 }
 
-// windowBack reports whether ws[i] opens a window counted back from now
-// (windowCountedBack): 1 for "during" before one ("during the previous 60
-// days"), 2 for its word of time past ("past 12 months", "preceding 3
-// weeks"), 0 otherwise.
-func windowBack(ws []word, i int) int {
-	from := func(j int) func(int) string { return func(k int) string { return wordLow(ws, j+k) } }
+// windowBack reports whether ws[i] is "during" before a window counted
+// back from now ("during the previous 60 days"), or the window's word of
+// time past ("past 12 months", "preceding 3 weeks"; windowCountedBack).
+func windowBack(ws []word, i int) bool {
+	from := i
 	switch ws[i].low {
 	case "during":
-		if windowCountedBack(from(i + 1)) {
-			return 1
-		}
+		from = i + 1
 	case "previous", "past", "preceding":
-		if windowCountedBack(from(i)) {
-			return 2
-		}
+	default:
+		return false
 	}
-	return 0
+	return windowCountedBack(func(k int) string { return wordLow(ws, from+k) })
 }
 
 // openCloseKeys are "open" and "close" as the lexicon folds them.

@@ -2682,7 +2682,9 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				a.conds[len(a.conds)-1].clause == t.clause-1 && i > 0 && toks[i-1].clause != t.clause
 			a.conds = append(a.conds, condition{kind: kind, clause: t.clause, reason: aside || reasonBefore(toks, i), while: n == 1 && t.low == "while", unless: n == 1 && t.low == "unless", ownRule: ownRule})
 			cond, condClause = len(a.conds)-1, t.clause
-			a.conds[cond].again = slices.ContainsFunc(toks[i+1:], func(u rawTok) bool { return u.clause == t.clause && u.low == "again" })
+			for j := i + 1; j < len(toks) && toks[j].clause == t.clause && !a.conds[cond].again; j++ {
+				a.conds[cond].again = toks[j].low == "again"
+			}
 			continue
 		}
 		if t.low == "no" && i == 0 && (len(toks) == 1 || toks[1].clause != t.clause) {

@@ -702,12 +702,12 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 	if filed == position {
 		return Comparison{Agreement: Agree, Score: 1}
 	}
-	c := comparePositionsAs(recordTopic, filed, position, analyze)
-	if c.Agreement != Agree && (analyze(filed).subjectBound || analyze(position).subjectBound) {
+	c, bound := comparePositionsAs(recordTopic, filed, position, analyze)
+	if c.Agreement != Agree && bound {
 		// "No fee above 50 dollars may be charged" says both "fees above
 		// 50 dollars are not charged" and "fees charged are at most 50
 		// dollars": a position that agrees with either reading agrees.
-		if d := comparePositionsAs(recordTopic, filed, position, analyzeAsLimit); d.Agreement == Agree {
+		if d, _ := comparePositionsAs(recordTopic, filed, position, analyzeAsLimit); d.Agreement == Agree {
 			return d
 		}
 	}
@@ -715,8 +715,10 @@ func ComparePositionsOn(recordTopic, filed, position string) Comparison {
 }
 
 // comparePositionsAs is ComparePositionsOn with the two texts read by
-// read (analyze, or analyzeAsLimit).
-func comparePositionsAs(recordTopic, filed, position string, read func(string) *analysis) Comparison {
+// read (analyze, or analyzeAsLimit); bound reports whether either read a
+// bound said of its subject after "no" (analysis.subjectBound), which the
+// other reading reads as a limit.
+func comparePositionsAs(recordTopic, filed, position string, read func(string) *analysis) (c Comparison, bound bool) {
 	filed, position = cronWords(ruleText(filed)), cronWords(ruleText(position))
 	a := read(filed)
 	var rt *analysis // the record's topic, read once
@@ -725,6 +727,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	}
 	position = dropReport(dropLabel(position, a, rt), a, rt)
 	b := read(position)
+	bound = a.subjectBound || b.subjectBound
 	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed, b.only), newSide(position, a.only)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)
@@ -761,7 +764,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 			al.topic[qtyKey(q)] = true // "nightly" of "Batch size for the nightly sync"
 		}
 	}
-	return comparePositions(a, b, al, strong)
+	return comparePositions(a, b, al, strong), bound
 }
 
 // onlyIfBoth reads the side that says "not … unless" as "only if" when
@@ -4422,7 +4425,7 @@ func foldedWordSet(fields string) func() map[string]bool {
 
 // happenings are the verbs of a condition that only say a thing reaches
 // the rule ("when it comes in", "once the box reaches the desk").
-var happenings = foldedWordSet("come comes coming came reach reaches reached hold holds tell told receive received happen happens go goes get gets")
+var happenings = foldedWordSet("come came reach hold tell told receive happen go goes get")
 
 // foldedSet is the set of the words, stemmed and folded as terms are.
 func foldedSet(ws ...string) map[string]bool {
