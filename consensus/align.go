@@ -1295,6 +1295,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			// laden vessels") it may widen the rule.
 			continue
 		}
+		if len(gb) == 0 && boundSaidBefore(ga, b, g.b, kb, g.nextB) || len(ga) == 0 && boundSaidBefore(gb, a, g.a, ka, g.nextA) {
+			continue // "no more than 10 seconds" → "within 10 seconds"
+		}
 		kind := residual(ga, gb, common >= strictShare*longer, ka, kb)
 		if kind != stretchKeeps && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
 			// A stretch of function words only is named with the word
@@ -2381,6 +2384,80 @@ func measuredOf(text string, ws []word, i int) bool {
 			lx := theLexicon()
 			return !slices.ContainsFunc(ws[of+1:i], func(w word) bool { return lx.stop[stem(w.low)] }) // not "5 mm of rain within a day"
 		}
+	}
+	return false
+}
+
+// boundSaidBefore reports whether the stretch g of one text says only a
+// bound ("no more than", "maximum", "no later than") that the other text
+// says by the word before the same number: "within 10 seconds", "in 24
+// hours", "until 45 days after", "at the latest 2 days after", "by 12
+// noon"; and "by 14 days before
+// departure" for "no later than 14 days before" (at least 14 days before
+// it). other is the other text, og its stretch in the same place and ko
+// its kept tokens, next the index in ko of the token after og.
+func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int) bool {
+	cls := ""
+	before := theLexicon().fold(stem("before"))
+	for _, t := range g {
+		switch {
+		case cls != "":
+			return false
+		case t.key == "@most" || t.key == "@least":
+			cls = t.key
+		case t.key == before:
+			cls = "@most" // "before 7 am" is "by 7 am"; "before 21 days" is not said
+		default:
+			return false
+		}
+	}
+	at := slices.IndexFunc(og, func(t surfaceTok) bool { return t.quant })
+	var num []surfaceTok
+	switch {
+	case at >= 0:
+		num = og[at:]
+	case next >= 0 && next < len(ko) && ko[next].quant:
+		num = ko[next:]
+	default:
+		return false
+	}
+	prev := strings.Fields(strings.ToLower(other[:num[0].start]))
+	if len(prev) > 1 && prev[len(prev)-1] == "the" {
+		prev = prev[:len(prev)-1] // "by the 1st"
+	}
+	if cls == "" || len(prev) == 0 {
+		return false
+	}
+	ahead := slices.ContainsFunc(num[:min(len(num), 4)], func(t surfaceTok) bool {
+		return aheadWord(strings.Trim(strings.ToLower(other[t.start:t.end]), ",;:.()"))
+	})
+	after := strings.Fields(strings.ToLower(other[num[0].start:min(len(other), num[0].start+60)]))
+	if slices.Contains(after, "earliest") {
+		return false // "in 14 days at the earliest": once they have passed
+	}
+	// "by 12 noon", "by 5:30", "by 31 March", "by the 1st": a time, not
+	// an amount ("cut by 10%").
+	time := len(after) > 0 && (strings.Contains(after[0], ":") || strings.HasSuffix(after[0], "am") || strings.HasSuffix(after[0], "pm") || ordinalDay(after[0])) ||
+		len(after) > 1 && (after[1] == "am" || after[1] == "pm" || upToTimes()[strings.Trim(after[1], ",;.")])
+	switch strings.Trim(prev[len(prev)-1], ",;:(") {
+	case "within", "inside", "in", "until", "till", "latest":
+		return cls == "@most" && !ahead
+	case "by":
+		return cls == "@most" && !ahead && time || cls == "@least" && ahead
+	}
+	return false
+}
+
+// ordinalDay reports whether w is a day of the month said as an ordinal
+// in figures: "1st", "22nd", "3rd", "15th".
+func ordinalDay(w string) bool {
+	n := strings.TrimRight(w, ",;.")
+	if len(n) < 3 || !isDigit(n[0]) {
+		return false
+	}
+	switch n[len(n)-2:] {
+	case "st", "nd", "rd", "th":
+		return strings.IndexFunc(n[:len(n)-2], func(r rune) bool { return r < '0' || r > '9' }) < 0
 	}
 	return false
 }

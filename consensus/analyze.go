@@ -2457,21 +2457,10 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			}
 			q.rel = relation(toks, i0, i, q)
 			if q.dim == "time" && !q.every {
-				switch prevLow(toks, i0) {
-				case "after":
-					q.wait = waitAfter // "paid after 30 days": once they have passed
-				case "within", "inside":
-					q.wait = waitWithin // "paid within 30 days": before they have
-				case "in":
-					// "paid in 14 days at the earliest": once they have
-					// passed; "in 14 days at the latest", "max": within.
-					q.wait, _ = waitBound(func(k int) string {
-						if j := i + 1 + k; j < len(toks) && toks[j].clause == t.clause {
-							return toks[j].low
-						}
-						return ""
-					})
-				}
+				q.wait = lengthWait(toks, i0, i)
+			}
+			if q.dim == "clock" {
+				q.wait = clockWait(toks, i0, i)
 			}
 			a.qty = append(a.qty, q)
 			lastQty, lastQtyEnd = len(a.qty)-1, i
@@ -2780,7 +2769,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				if article && (lastQty < 0 || a.qty[lastQty].per != "" || a.qty[lastQty].dim != "" && !adjacent && !measured || a.qty[lastQty].dim == "" && !counted || a.qty[lastQty].clause != t.clause) {
 					// "a month ahead of expiry" is one month; "twice a
 					// month" a rate.
-					q := quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause}
+					q := quantity{value: u.scale, dim: "time", text: prev + " " + raw, cond: cond, clause: t.clause, wait: lengthWait(toks, i-1, i)}
 					if andAHalf(toks, i) {
 						q.value += 0.5 * u.scale // "an hour and a half"
 						q.text += " and a half"
@@ -4162,4 +4151,117 @@ func negatedEarlier(toks []rawTok, i int) bool {
 		}
 	}
 	return false
+}
+
+// lengthWait is how the length of time at toks[i0:i+1] bounds when the
+// rule acts (quantity.wait): "paid after 30 days" once they have passed,
+// "within 30 days" before they have, "in 14 days at the earliest" once
+// they have, "at least an hour after the curtain" once it has
+// (boundedDistance).
+func lengthWait(toks []rawTok, i0, i int) int8 {
+	if w := boundedDistance(toks, i0, i); w != 0 {
+		return w
+	}
+	switch prevLow(toks, i0) {
+	case "after":
+		return waitAfter
+	case "within", "inside":
+		return waitWithin
+	case "in":
+		// "paid in 14 days at the earliest": once they have passed; "in
+		// 14 days at the latest", "max": within.
+		w, _ := waitBound(func(k int) string {
+			if j := i + 1 + k; j < len(toks) && toks[j].clause == toks[i].clause {
+				return toks[j].low
+			}
+			return ""
+		})
+		return w
+	}
+	return 0
+}
+
+// clockWait is the side of a time of day at toks[i0:i+1] on which the
+// rule acts: "by 7:30", "before 7:30", "no later than 7:30", "7:30 at
+// the latest" up to it (waitWithin); "after 6 pm", "from 6 pm", "no
+// earlier than 6 pm", "not before 6 pm" from it (waitAfter). 0 when it is
+// not so said ("at 9 am").
+func clockWait(toks []rawTok, i0, i int) int8 {
+	c := toks[i0].clause
+	if _, named := clockWords()[strings.ToLower(toks[i0].text)]; named && i0 > 0 && toks[i0-1].isNum && toks[i0-1].clause == c {
+		i0-- // "by 12 noon"
+	}
+	w := func(k int) string {
+		if j := i0 - k; j >= 0 && toks[j].clause == c {
+			return toks[j].low
+		}
+		return ""
+	}
+	next := func(k int) string {
+		if j := i + k; j < len(toks) && toks[j].clause == c {
+			return toks[j].low
+		}
+		return ""
+	}
+	no := w(3) == "no" || w(3) == "not"
+	switch {
+	case w(1) == "before" && w(2) == "not", w(1) == "than" && no && (w(2) == "earlier" || w(2) == "sooner"):
+		return waitAfter
+	case w(1) == "than" && no && w(2) == "later":
+		return waitWithin
+	case w(1) == "by", w(1) == "before", w(1) == "until", w(1) == "till":
+		return waitWithin
+	case w(1) == "after", w(1) == "from":
+		return waitAfter
+	}
+	if next(1) == "at" && next(2) == "the" {
+		switch next(3) {
+		case "latest":
+			return waitWithin
+		case "earliest":
+			return waitAfter
+		}
+	}
+	return 0
+}
+
+// boundedDistance reads a length of time at toks[i0:i+1] bounded before
+// it and counted from an event after it: "at least an hour after the
+// curtain" once an hour has passed (waitAfter), "no more than 10 seconds
+// after it", "a maximum of 72 hours from arrival" before it has
+// (waitWithin), as "within 72 hours of arrival" says. 0 when it is not
+// so said.
+func boundedDistance(toks []rawTok, i0, i int) int8 {
+	c := toks[i0].clause
+	if i+1 >= len(toks) || toks[i+1].clause != c {
+		return 0
+	}
+	switch toks[i+1].low {
+	case "after", "afterwards", "later", "following", "from", "of":
+	default:
+		return 0
+	}
+	w := func(k int) string {
+		if j := i0 - k; j >= 0 && toks[j].clause == c {
+			return toks[j].low
+		}
+		return ""
+	}
+	k := 1
+	if w(k) == "an" || w(k) == "a" {
+		k++ // "at least an hour", when the number is the unit's alone
+	}
+	if w(k) == "of" {
+		k++ // "a minimum of 72 hours"
+	}
+	no := w(k+2) == "no" || w(k+2) == "not"
+	switch {
+	case w(k) == "least" && w(k+1) == "at", w(k) == "minimum", w(k) == "min",
+		w(k) == "than" && no && (w(k+1) == "less" || w(k+1) == "earlier" || w(k+1) == "sooner" || w(k+1) == "shorter"):
+		return waitAfter
+	case w(k) == "most" && w(k+1) == "at", w(k) == "maximum", w(k) == "max", w(k) == "to" && w(k+1) == "up",
+		w(k) == "than" && no && (w(k+1) == "more" || w(k+1) == "later" || w(k+1) == "longer"):
+		return waitWithin
+	}
+	return 0
 }

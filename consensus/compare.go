@@ -1471,11 +1471,14 @@ func sameClauseWords(a *analysis, ca int, b *analysis, cb int) bool {
 	return shared > 0 && 3*shared >= 2*len(wa)
 }
 
-// waitText names a length of time with the bound it sets ("after 30
-// days", "within 30 days").
+// waitText names a length of time or a time of day with the bound it
+// sets ("after 30 days", "within 30 days", "by 7:30 am").
 func waitText(q quantity) string {
-	if q.wait == waitAfter {
+	switch {
+	case q.wait == waitAfter:
 		return "after " + q.text
+	case q.dim == "clock":
+		return "by " + q.text
 	}
 	return "within " + q.text
 }

@@ -1,0 +1,50 @@
+package consensus
+
+import "testing"
+
+// TestDeadlineSaidByItsWord: "within 10 seconds", "in 24 hours", "by 12
+// noon", "until 45 days after" say the bound that "no more than", "a
+// maximum of" and "no later than" say, and "by 14 days before" the "at
+// least" of "no later than 14 days before". The other bound, an amount
+// ("cut by 10%") or a time counted from ("in 14 days at the earliest")
+// is still a change.
+func TestDeadlineSaidByItsWord(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The lift engineer must arrive within 4 hours of a breakdown call.", "The lift engineer must arrive no more than 4 hours after a breakdown call.", Agree},
+		{"The lift engineer must arrive within 4 hours of a breakdown call.", "The lift engineer must arrive a maximum of 4 hours after a breakdown call.", Agree},
+		{"Marked scripts go back to the exams office by 3 pm on Friday.", "Marked scripts go back to the exams office no later than 3 pm on Friday.", Agree},
+		{"Timesheets are signed off by 17:00 on the last working day.", "Timesheets are signed off not later than 17:00 on the last working day.", Agree},
+		{"Rent is paid by the 5th of each month.", "Rent is paid no later than the 5th of each month.", Agree},
+		{"Entries must reach the judges no later than 21 days before the show.", "Entries must reach the judges by 21 days before the show.", Agree},
+		{"Complaints get a written answer in 10 working days.", "Complaints get a written answer in no more than ten working days.", Agree},
+
+		{"The lift engineer must arrive within 4 hours of a breakdown call.", "The lift engineer must arrive at least 4 hours after a breakdown call.", Disagree},
+		{"The lift engineer must arrive within 4 hours of a breakdown call.", "The lift engineer must arrive no more than 6 hours after a breakdown call.", Disagree},
+		{"Marked scripts go back to the exams office by 3 pm on Friday.", "Marked scripts go back to the exams office after 3 pm on Friday.", Disagree},
+		{"Marked scripts go back to the exams office by 3 pm on Friday.", "Marked scripts go back to the exams office no earlier than 3 pm on Friday.", Disagree},
+		{"Entries must reach the judges no later than 21 days before the show.", "Entries must reach the judges within 21 days before the show.", Disagree},
+		// An amount is no deadline.
+		{"Season tickets go up by 8% next year.", "Season tickets go up no more than 8% next year.", Disagree},
+		// "at the earliest" counts from the time, not up to it.
+		{"Deposits are returned in 30 days at the earliest.", "Deposits are returned no more than 30 days after check-out.", Disagree},
+	})
+}
+
+// TestClockTimeSide: "by 7:30", "before 7:30", "until 7:30", "7:30 at
+// the latest" act up to a time of day; "after", "from", "no earlier
+// than" and "not before" it act from it.
+func TestClockTimeSide(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Recycling boxes must be out by 7 am on collection day.", "Recycling boxes must be out before 7 am on collection day.", Agree},
+		{"Recycling boxes must be out by 7 am on collection day.", "Recycling boxes must be out at 7 am at the latest on collection day.", Agree},
+		{"Quiet hours start after 10 pm.", "Quiet hours start from 10 pm.", Agree},
+
+		{"Recycling boxes must be out by 7 am on collection day.", "Recycling boxes must be out after 7 am on collection day.", Disagree},
+		{"Recycling boxes must be out by 7 am on collection day.", "Recycling boxes must be out from 7 am on collection day.", Disagree},
+		{"Guests check out by 11:00.", "Guests check out not before 11:00.", Disagree},
+		{"The car park gates lock after midnight.", "The car park gates lock by midnight.", Disagree},
+		{"Payments reach the seller by 12 noon on completion day.", "Payments reach the seller after 12 noon on completion day.", Disagree},
+	})
+}
