@@ -849,6 +849,16 @@ func TestMeaningSealed15(t *testing.T) {
 // 0.17, 10 of 62) and sealed 19 (an agreeing rewording answered conflict
 // rather than unclear, "any 14-day period" against "per fortnight":
 // paraphrases 0.10 → 0.12, 7 of 62).
+//
+// The twenty-first round (2026-12-06, tenth session) reads a deadline said
+// by its word ("within 72 hours of arrival", "by 12 noon", "in 24 hours")
+// as the bound "a maximum of 72 hours after", "no later than 12 noon" and
+// "no more than 24 hours" say in words, and "by 14 days before departure"
+// as "no later than 14 days before" (at least 14 days before): four more
+// agreeing rewordings consistent (sealed 34, 43, 45, 66), none lost. A
+// time of day is read with its side ("by 7 am" against "after 7 am") and
+// "at least an hour after the curtain" against "within an hour of it":
+// no set's answer changed; the tests of readings27_test.go hold the cases.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -873,7 +883,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{31, 0.64, 0.77, 1.00, 0.20},
 		{32, 0.66, 0.79, 0.97, 0.15},
 		{33, 0.58, 0.82, 1.00, 0.18},
-		{34, 0.66, 0.90, 0.83, 0.25},
+		{34, 0.67, 0.90, 0.83, 0.23},
 		{35, 0.75, 0.90, 0.88, 0.20},
 		{36, 0.74, 0.93, 0.88, 0.15},
 		{37, 0.64, 0.87, 0.91, 0.15},
@@ -882,9 +892,9 @@ func TestMeaningSealedLater(t *testing.T) {
 		{40, 0.77, 0.91, 0.83, 0.09},
 		{41, 0.70, 0.87, 0.86, 0.15},
 		{42, 0.82, 0.93, 0.80, 0.12},
-		{43, 0.75, 0.91, 0.80, 0.18},
+		{43, 0.77, 0.91, 0.80, 0.17},
 		{44, 0.69, 0.90, 0.91, 0.17},
-		{45, 0.69, 0.88, 0.83, 0.17},
+		{45, 0.70, 0.88, 0.83, 0.15},
 		{46, 0.67, 0.75, 0.75, 0.26},
 		{47, 0.80, 0.83, 0.86, 0.13},
 		{48, 0.74, 0.93, 0.86, 0.15},
@@ -905,7 +915,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{63, 0.64, 0.69, 0.91, 0.18},
 		{64, 0.72, 0.79, 0.77, 0.09},
 		{65, 0.77, 1.00, 0.86, 0.07},
-		{66, 0.62, 0.85, 0.88, 0.25},
+		{66, 0.64, 0.85, 0.88, 0.23},
 		{67, 0.59, 0.98, 0.77, 0.25},
 		{68, 0.56, 0.79, 0.91, 0.25},
 		{69, 0.66, 0.83, 0.97, 0.28},
