@@ -2430,6 +2430,13 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 					// a configuration key ends with.
 					q.value *= u.scale
 					q.dim = u.dim
+					if n := len(a.qty) - 1; n >= 0 && n != lastQty && u.dim == "time" && a.qty[n].every && a.qty[n].text == "every "+toks[i0-1].text && i0 >= 2 && toks[i0-2].low == "every" {
+						// "renew every months 12": every 12 months, not
+						// monthly and a length of 12 months.
+						a.qty = a.qty[:n]
+						q.every = true
+						q.text = "every " + q.text + " " + toks[i0-1].text
+					}
 				}
 			}
 			if q.dim == "time" && t.num == 1 && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" &&

@@ -48,3 +48,22 @@ func TestClockTimeSide(t *testing.T) {
 		{"Payments reach the seller by 12 noon on completion day.", "Payments reach the seller after 12 noon on completion day.", Disagree},
 	})
 }
+
+// TestPeriodInAKey: a configuration key that says "every" and a unit
+// ("rotate_every_days: 90", "CheckEveryHours = 4") with its number after
+// it says one period, "every 90 days", not a daily period and a length of
+// 90 days beside it. Another number or unit is still a change.
+func TestPeriodInAKey(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"API keys are rotated every 90 days.", `{"api_keys": {"rotate_every_days": 90}}`, Agree},
+		{"API keys are rotated every 90 days.", "ROTATE_EVERY_DAYS=90", Agree},
+		{"The cold room alarm is tested every 4 hours.", "const ( AlarmTestEveryHours = 4 )", Agree},
+		{"Fire extinguishers are serviced every 12 months.", "extinguisher: { service_every_months: 12, by: contractor }", Agree},
+
+		{"API keys are rotated every 90 days.", `{"api_keys": {"rotate_every_days": 30}}`, Disagree},
+		{"API keys are rotated every 90 days.", "ROTATE_EVERY_HOURS=90", Disagree},
+		{"The cold room alarm is tested every 4 hours.", "const ( AlarmTestEveryHours = 8 )", Disagree},
+		{"Fire extinguishers are serviced monthly.", "extinguisher: { service_every_months: 12, by: contractor }", Disagree},
+	})
+}
