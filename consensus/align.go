@@ -594,14 +594,14 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		}
 	}
 	// "until 24 hours before", "till 5 pm": the "up to" of a time; the
-	// end of a range ("from 10 until 14", "Monday until Friday") is its
-	// "to".
+	// end of a range ("from 10 until 14", "Monday until Friday", "3 June
+	// until 9 June") is its "to".
 	for u := 0; u+1 < len(ws); u++ {
 		if ws[u].low != "until" && ws[u].low != "till" {
 			continue
 		}
 		switch {
-		case u > 0 && (isDigit(ws[u-1].low[0]) || ws[u-1].low == "am" || ws[u-1].low == "pm" || weekdays()[strings.TrimSuffix(ws[u-1].low, "s")]):
+		case u > 0 && (isDigit(ws[u-1].low[0]) || ws[u-1].low == "am" || ws[u-1].low == "pm" || weekdays()[strings.TrimSuffix(ws[u-1].low, "s")] || monthName(ws[u-1].low)):
 			ws[u].low = "to"
 		case isDigit(ws[u+1].low[0]):
 			ws[u].low = "max"
@@ -2432,15 +2432,22 @@ func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int
 		return aheadWord(strings.Trim(strings.ToLower(other[t.start:t.end]), ",;:.()"))
 	})
 	after := strings.Fields(strings.ToLower(other[num[0].start:min(len(other), num[0].start+60)]))
+	for i, w := range after {
+		after[i] = strings.TrimRight(w, ",;.") // "by 6 am." ends the sentence
+	}
 	if slices.Contains(after, "earliest") {
 		return false // "in 14 days at the earliest": once they have passed
 	}
 	// "by 12 noon", "by 5:30", "by 31 March", "by the 1st": a time, not
 	// an amount ("cut by 10%").
 	time := len(after) > 0 && (strings.Contains(after[0], ":") || strings.HasSuffix(after[0], "am") || strings.HasSuffix(after[0], "pm") || ordinalDay(after[0])) ||
-		len(after) > 1 && (after[1] == "am" || after[1] == "pm" || upToTimes()[strings.Trim(after[1], ",;.")])
+		len(after) > 1 && (after[1] == "am" || after[1] == "pm" || upToTimes()[after[1]] && !timeUnit(after[1]))
+	// "in 10 working days", not "in 4 groups": a length of time.
+	span := slices.ContainsFunc(after[min(len(after), 1):min(len(after), 3)], timeUnit)
 	switch strings.Trim(prev[len(prev)-1], ",;:(") {
-	case "within", "inside", "in", "until", "till", "latest":
+	case "in":
+		return cls == "@most" && !ahead && (span || time)
+	case "within", "inside", "until", "till", "latest":
 		return cls == "@most" && !ahead
 	case "by":
 		return cls == "@most" && !ahead && time || cls == "@least" && ahead

@@ -2469,6 +2469,16 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			if q.dim == "clock" {
 				q.wait = clockWait(toks, i0, i)
 			}
+			if q.dim == "" && q.per == "" && q.value >= 1 && q.value <= 31 && q.value == math.Trunc(q.value) {
+				// "by 31 March", "after March 31": a date, read with its
+				// side as a time of day is.
+				switch {
+				case i+1 < len(toks) && toks[i+1].clause == t.clause && monthName(toks[i+1].low):
+					q.wait = clockWait(toks, i0, i)
+				case i0 > 0 && toks[i0-1].clause == t.clause && monthName(toks[i0-1].low):
+					q.wait = clockWait(toks, i0-1, i)
+				}
+			}
 			a.qty = append(a.qty, q)
 			lastQty, lastQtyEnd = len(a.qty)-1, i
 			listNext = false
@@ -4271,4 +4281,17 @@ func boundedDistance(toks []rawTok, i0, i int) int8 {
 		return waitWithin
 	}
 	return 0
+}
+
+// monthName reports whether w names a month, in full or shortened
+// ("march", "sept", "oct").
+func monthName(w string) bool {
+	w = strings.TrimSuffix(w, ".")
+	for _, m := range monthNames {
+		m = strings.ToLower(m)
+		if w == m || len(w) >= 3 && len(w) < len(m) && strings.HasPrefix(m, w) && (len(w) == 3 || w == "sept") {
+			return true
+		}
+	}
+	return false
 }

@@ -1471,13 +1471,13 @@ func sameClauseWords(a *analysis, ca int, b *analysis, cb int) bool {
 	return shared > 0 && 3*shared >= 2*len(wa)
 }
 
-// waitText names a length of time or a time of day with the bound it
-// sets ("after 30 days", "within 30 days", "by 7:30 am").
+// waitText names a length of time, a time of day or a date with the
+// bound it sets ("after 30 days", "within 30 days", "by 7:30 am").
 func waitText(q quantity) string {
 	switch {
 	case q.wait == waitAfter:
 		return "after " + q.text
-	case q.dim == "clock":
+	case q.dim == "clock" || q.dim == "":
 		return "by " + q.text
 	}
 	return "within " + q.text

@@ -24,16 +24,19 @@ func TestDeadlineSaidByItsWord(t *testing.T) {
 		{"Marked scripts go back to the exams office by 3 pm on Friday.", "Marked scripts go back to the exams office after 3 pm on Friday.", Disagree},
 		{"Marked scripts go back to the exams office by 3 pm on Friday.", "Marked scripts go back to the exams office no earlier than 3 pm on Friday.", Disagree},
 		{"Entries must reach the judges no later than 21 days before the show.", "Entries must reach the judges within 21 days before the show.", Disagree},
-		// An amount is no deadline.
+		// An amount is no deadline, nor a count after "in".
 		{"Season tickets go up by 8% next year.", "Season tickets go up no more than 8% next year.", Disagree},
+		{"The rota moves forward by 1 week in August.", "The rota moves forward by no more than 1 week in August.", Disagree},
+		{"Volunteers are split in 5 teams.", "Volunteers are split in at most 5 teams.", Disagree},
+		{"Night bookings close by 6 pm.", "Night bookings close no later than 6 pm.", Agree},
 		// "at the earliest" counts from the time, not up to it.
 		{"Deposits are returned in 30 days at the earliest.", "Deposits are returned no more than 30 days after check-out.", Disagree},
 	})
 }
 
 // TestClockTimeSide: "by 7:30", "before 7:30", "until 7:30", "7:30 at
-// the latest" act up to a time of day; "after", "from", "no earlier
-// than" and "not before" it act from it.
+// the latest" act up to a time of day or a date; "after", "from", "no
+// earlier than" and "not before" it act from it.
 func TestClockTimeSide(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{
@@ -46,6 +49,12 @@ func TestClockTimeSide(t *testing.T) {
 		{"Guests check out by 11:00.", "Guests check out not before 11:00.", Disagree},
 		{"The car park gates lock after midnight.", "The car park gates lock by midnight.", Disagree},
 		{"Payments reach the seller by 12 noon on completion day.", "Payments reach the seller after 12 noon on completion day.", Disagree},
+		// A date is read so too.
+		{"Grant reports are sent by 30 September.", "Grant reports are sent no later than 30 September.", Agree},
+		{"Grant reports are sent by 30 September.", "Grant reports are sent before 30 Sept.", Agree},
+		{"Grant reports are sent by 30 September.", "Grant reports are sent after 30 September.", Disagree},
+		{"Grant reports are sent by September 30.", "Grant reports are sent from September 30.", Disagree},
+		{"The pool is closed from 4 August until 18 August.", "The pool is closed from 4 August to 18 August.", Agree},
 	})
 }
 
