@@ -52,6 +52,7 @@ type voiceRule struct {
 // the configuration syntax.
 var voiceRules = []voiceRule{
 	{"markup", true, true, false, dropMarkup},
+	{"log frames", false, true, false, logFrames},
 	{"agent trace", false, true, false, agentAnswer},
 	{"agent confidence", false, true, false, dropConfidence},
 	{"agent sections", false, true, false, ruleSection},
