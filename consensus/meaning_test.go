@@ -862,6 +862,8 @@ func TestMeaningSealed15(t *testing.T) {
 // A configuration key that says "every" and a unit with its number after
 // it ("replace_every_months: 6") is then read as one period: five more
 // agreeing rewordings consistent (sealed 36, 37, 39, 45), none lost.
+// A rule given as a syslog line (RFC 5424) or after a step counter is
+// read without them: three more (sealed 69), none lost.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -921,7 +923,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{66, 0.64, 0.85, 0.88, 0.23},
 		{67, 0.59, 0.98, 0.77, 0.25},
 		{68, 0.56, 0.79, 0.91, 0.25},
-		{69, 0.66, 0.83, 0.97, 0.28},
+		{69, 0.70, 0.83, 0.97, 0.21},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()
