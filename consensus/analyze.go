@@ -474,6 +474,7 @@ func lex(text string) []rawTok {
 		text = t + " also"
 	}
 	text = symbols.Replace(text)
+	text = sizesApart(text)
 	var out []rawTok
 	clause := 0
 	sentenceOf := []int{0} // by clause
@@ -4294,4 +4295,41 @@ func monthName(w string) bool {
 		}
 	}
 	return false
+}
+
+// sizesApart writes a size's numbers apart, "60x40x40 cm" as "60 × 40 × 40
+// cm", as a size written with spaces reads; not a hexadecimal "0x1f".
+func sizesApart(text string) string {
+	if !strings.ContainsAny(text, "x×") {
+		return text
+	}
+	var b strings.Builder
+	start := -1 // where the number being read starts, or -1
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= '0' && c <= '9' || c == '.' && start >= 0:
+			if start < 0 && (i == 0 || !isWordByte(text[i-1])) {
+				start = i
+			}
+		case start >= 0 && i > start && text[i-1] != '.' && text[start:i] != "0":
+			n := 0
+			if c == 'x' {
+				n = 1
+			} else if strings.HasPrefix(text[i:], "×") {
+				n = len("×")
+			}
+			if n > 0 && i+n < len(text) && text[i+n] >= '0' && text[i+n] <= '9' {
+				b.WriteString(" × ")
+				i += n - 1
+				start = i + 1 // the next number starts after the sign
+				continue
+			}
+			start = -1
+		default:
+			start = -1
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -105,3 +105,25 @@ func TestLogFrames(t *testing.T) {
 		{"Scaffold tags are checked every 7 days.", "[step 1/4] applying rule: scaffold tags checked every 14 days", Disagree},
 	})
 }
+
+// TestSizeWrittenTogether: "30x20x10 cm" is the size "30 × 20 × 10 cm"
+// says; another side of it is still a change, and a hexadecimal "0x1f"
+// or a multiplier "2x" is no size.
+func TestSizeWrittenTogether(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"boxes of 30x20x10 cm", "boxes of 30 × 20 × 10 cm"},
+		{"a 2.5×1.2 m banner", "a 2.5 × 1.2 m banner"},
+		{"flag 0x1f, 2x the rate, ab3x4", "flag 0x1f, 2x the rate, ab3x4"},
+	} {
+		if got := sizesApart(tc.in); got != tc.want {
+			t.Errorf("sizesApart(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	checkAgreements(t, []agreementCase{
+		{"Small parcels are up to 30 × 20 × 10 cm and 2 kg.", "small parcel: max 30x20x10 cm, 2 kg", Agree},
+		{"Event banners are printed at 2.5 × 1.2 m.", "Banners: 2.5x1.2 m print size.", Agree},
+		{"Small parcels are up to 30 × 20 × 10 cm and 2 kg.", "small parcel: max 30x20x15 cm, 2 kg", Disagree},
+		{"Event banners are printed at 2.5 × 1.2 m.", "Banners: 3x1.2 m print size.", Disagree},
+	})
+}
