@@ -4300,7 +4300,11 @@ func monthName(w string) bool {
 // sizesApart writes a size's numbers apart, "60x40x40 cm" as "60 × 40 × 40
 // cm", as a size written with spaces reads; not a hexadecimal "0x1f".
 func sizesApart(text string) string {
-	if !strings.ContainsAny(text, "x×") {
+	found := false
+	for i := 1; i+1 < len(text) && !found; i++ {
+		found = text[i] == 'x' && isDigit(text[i-1]) && isDigit(text[i+1])
+	}
+	if !found && !strings.Contains(text, "×") {
 		return text
 	}
 	var b strings.Builder
