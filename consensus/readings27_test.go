@@ -1,6 +1,10 @@
 package consensus
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
 
 // TestDeadlineSaidByItsWord: "within 10 seconds", "in 24 hours", "by 12
 // noon", "until 45 days after" say the bound that "no more than", "a
@@ -126,4 +130,85 @@ func TestSizeWrittenTogether(t *testing.T) {
 		{"Small parcels are up to 30 × 20 × 10 cm and 2 kg.", "small parcel: max 30x20x15 cm, 2 kg", Disagree},
 		{"Event banners are printed at 2.5 × 1.2 m.", "Banners: 3x1.2 m print size.", Disagree},
 	})
+}
+
+// TestCheckFindsQuestionAskedAlike: a question asked in words of its own,
+// whose topic shares little with the record's but names something of it,
+// is found when its position says much the same as the record's, and a
+// change in that position is then a conflict. A topic of stop words, or
+// another object named in the topic and said again in the position,
+// stays none.
+func TestCheckFindsQuestionAskedAlike(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	file := func(id, topic, position string) { e.fileRule(t, debate.LayerSpec, id, topic, position) }
+	file("20261206-spec-kiln-aaaaaa", "Cooling of the glaze kiln before unloading",
+		"The glaze kiln is opened only once it has cooled below 60 °C, and pots are unloaded with heat-proof gloves.")
+	file("20261206-spec-lost-aaaaaa", "Unclaimed items in the lost property cupboard",
+		"Lost property is kept for 30 days and then given to charity; phones and wallets go to the police after 7 days.")
+	file("20261206-spec-hedge-aaaaaa", "Cutting back the boundary hedges",
+		"Boundary hedges are cut once a year between September and February, and never while birds are nesting.")
+	file("20261206-spec-floor-aaaaaa", "Drying time for freshly oiled floors",
+		"Furniture goes back on freshly oiled wooden boards after 24 hours, and rugs after 72 hours.")
+	file("20261206-spec-loom-aaaaaa", "Limits on members' loom bookings",
+		"Members may book a studio loom for at most 3 sessions a week, each of up to 4 hours.")
+	file("20261206-spec-sample-aaaaaa", "Retention of soil samples after analysis",
+		"Soil samples are kept in the cold store for 6 months after the report is issued, then disposed of as inert waste.")
+	file("20261206-spec-jab-aaaaaa", "Tetanus proof at riding lesson sign-up",
+		"Before a rider's first lesson, staff must see proof of a tetanus jab given within the last 10 years.")
+	file("20261206-spec-sign-aaaaaa", "Signed screenings timetable",
+		"Every new release gets at least 2 BSL-signed screenings a month, one of them on a Saturday; signed screenings are never put in screen 5.")
+	file("20261206-spec-scan-aaaaaa", "Pressure test of new gas pipework",
+		"Before the meter is fitted, new gas pipework passes only if a pressure test holding 20 mbar for 2 minutes shows no drop on the gauge.")
+	const (
+		jab    = "spec-tetanus-proof-at-riding-lesson-sign-up"
+		sign   = "spec-signed-screenings-timetable"
+		scan   = "spec-pressure-test-of-new-gas-pipework"
+		floor  = "spec-drying-time-for-freshly-oiled-floors"
+		loom   = "spec-limits-on-members-loom-bookings"
+		sample = "spec-retention-of-soil-samples-after-analysis"
+		kiln   = "spec-cooling-of-the-glaze-kiln-before-unloading"
+		lost   = "spec-unclaimed-items-in-the-lost-property-cupboard"
+		hedge  = "spec-cutting-back-the-boundary-hedges"
+	)
+	for _, tc := range []struct {
+		name, topic, pos string
+		want             CheckStatus
+		record           string
+	}{
+		{"kiln asked in other words", "when can we take the pots out of the kiln?",
+			"Only open the glaze kiln when it is under 60 °C, and wear heat-proof gloves to take the pots out.", CheckConsistent, kiln},
+		{"kiln, another temperature", "when can we take the pots out of the kiln?",
+			"Only open the glaze kiln when it is under 100 °C, and wear heat-proof gloves to take the pots out.", CheckConflict, kiln},
+		{"lost property asked in other words", "how long do we hold on to lost stuff?",
+			"Lost property stays for 30 days before it goes to charity, except phones and wallets, which go to the police after 7 days.", CheckConsistent, lost},
+		{"hedges asked in other words", "when are we allowed to trim the hedges round the field?",
+			"Boundary hedges get cut once a year, between September and February, and never when birds are nesting.", CheckConsistent, hedge},
+		{"boards, asked by what the record says of them", "when can the boards take furniture again?",
+			"Wooden boards that were just oiled can take furniture after 24 hours; rugs wait until 72 hours.", CheckConsistent, floor},
+		{"boards, another wait", "when can the boards take furniture again?",
+			"Wooden boards that were just oiled can take furniture after 12 hours; rugs wait until 72 hours.", CheckConflict, floor},
+		{"looms, asked by what the record says of them", "how many sessions a week can I have on the studio looms?",
+			"A member can book a studio loom for no more than 3 sessions a week, 4 hours each at most.", CheckConsistent, loom},
+		{"samples, asked by what the record says of them", "how long does the cold store hold soil once the report is out?",
+			"Soil samples stay in the cold store for six months after the report is issued and are then disposed of as inert waste.", CheckConsistent, sample},
+		{"tetanus, asked in other words", "What tetanus proof do we need before a new rider's first lesson?",
+			"Proof of a tetanus jab from the last 10 years, seen before the first lesson.", CheckConsistent, jab},
+		{"tetanus, another period", "What tetanus proof do we need before a new rider's first lesson?",
+			"Proof of a tetanus jab from the last 5 years, seen before the first lesson.", CheckConflict, jab},
+		{"signed screenings, asked in other words", "how many signed screenings does each new film get?",
+			"Each new release must have at least two BSL-signed shows per month, one of them on a Saturday. Signed shows never go in screen 5.", CheckConsistent, sign},
+		{"signed screenings, another count", "how many signed screenings does each new film get?",
+			"Each new release must have at least one BSL-signed show per month, on a Saturday. Signed shows never go in screen 5.", CheckConflict, sign},
+		{"gas pipework, asked in other words", "leak check on new gas pipes before the meter goes in",
+			"Before the meter goes on we pressure test the new gas pipework: 20 mbar held for 2 minutes. It only passes if the gauge shows no drop.", CheckConsistent, scan},
+		{"another kind of screening, said again", "how many audio-described screenings does each new film get?",
+			"Each new release must have at least two audio-described shows per month, one of them on a Saturday. Audio-described shows never go in screen 5.", CheckNone, ""},
+		{"stop words only", "what is it that we do here?",
+			"Boundary hedges get cut once a year, some time between September and February, and never when birds are nesting.", CheckNone, ""},
+		{"another object, said again", "when are we allowed to trim the roadside verges?",
+			"Roadside verges get cut once a year, some time between September and February, and never when birds are nesting.", CheckNone, ""},
+	} {
+		checkAnswers(t, e, tc.name, debate.LayerSpec, tc.topic, tc.pos, tc.want, tc.record)
+	}
 }

@@ -53,6 +53,12 @@ const (
 	// rewordedShare: the question names at least this share of the
 	// record's distinctive vocabulary.
 	rewordedShare = 0.15
+	// alikeSimilarity: the positions of a question asked in words of its
+	// own share at least this much of their content (contentScore): half
+	// of it, so that what the question's topic names or leaves out
+	// ("what do we do with old laptops and phones?" for "Disposal of
+	// electronic waste") no longer decides alone.
+	alikeSimilarity = 0.5
 )
 
 // toldNumbers is the share of a record's numbers (it has at least
@@ -90,6 +96,13 @@ const positionMargin = 0.1
 //     the record's asked in words of its own (rewordedQuestion), names no
 //     object of its own (ownObject), and clears the lower bars
 //     rewordedSimilarity and rewordedShare: then it is found as reworded;
+//   - or the question is asked in words of its own (TopicScore against
+//     the record's topic below rewordedTopic), names no object of its
+//     own and nothing foreign, and its position shares at least
+//     alikeSimilarity of its content with the record's final position:
+//     found as the record's question, even when its topic names nothing
+//     of the record's ("fixing broken specs in store" for "frame repairs
+//     at the practice");
 //   - or its position says the record's numbers in words of its own
 //     (numbersTold), though each side names things the other does not,
 //     and the question names evidenceShare of the record's distinctive
@@ -140,8 +153,12 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 	asked := !c.foreign && !(c.clash && (c.restated || ps < backedScore)) && c.q > 0 && ps >= evidenceSimilarity &&
 		!(ps < backedScore && ownObject(q, qp, rt, position, r.FinalPosition))
 	// Or as the record's question in words of its own.
-	reworded := rewordedQuestion(q, rt, c, ps) && !ownObject(q, qp, rt, position, r.FinalPosition)
-	if !asked && !reworded && !numbered {
+	own := ownObject(q, qp, rt, position, r.FinalPosition)
+	reworded := rewordedQuestion(q, rt, c, ps) && !own
+	// Or asked in words of its own with a position that says much the
+	// same as the record's, whatever its topic names.
+	alike := !c.foreign && !own && c.q > 0 && ps >= alikeSimilarity && topicScore(q, rt) < rewordedTopic
+	if !asked && !reworded && !numbered && !alike {
 		return evidence{}
 	}
 	share := s.distinctShare(ctx, topic+"\n"+position, r.Topic+"\n"+r.FinalPosition)
@@ -151,6 +168,8 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 		return ev
 	case reworded && share >= rewordedShare, numbered && share >= evidenceShare:
 		ev.reworded = true
+		return ev
+	case alike && share >= evidenceShare:
 		return ev
 	}
 	return evidence{}
