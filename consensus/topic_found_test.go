@@ -324,9 +324,11 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// records: a greeting, a place name) for one more "another record"
 	// and two more near misses found among the 5881 records. The
 	// twentieth round ("in advance", a window counted back, the rule's
-	// moment): 4756/5711, 33, 2326/2532.
-	if reworded.ok < 4756 || wrong.ok > 33 || noneKept.ok < 2326 {
-		t.Errorf("in one vault: reworded found %v (floor 4756), another record %v (at most 33), none kept %v (floor 2326)", reworded, wrong, noneKept)
+	// moment): 4756/5711, 33, 2326/2532. The twenty-first, a question
+	// asked in words of its own found by a position that says much the
+	// same as the record's (alikeSimilarity): 4794/5711, 33, 2326/2532.
+	if reworded.ok < 4794 || wrong.ok > 33 || noneKept.ok < 2326 {
+		t.Errorf("in one vault: reworded found %v (floor 4794), another record %v (at most 33), none kept %v (floor 2326)", reworded, wrong, noneKept)
 	}
 }
 
