@@ -718,6 +718,13 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		if w.low == "version" && i+1 < len(ws) && isDigit(ws[i+1].low[0]) {
 			continue // "version 1.2.3" is "v1.2.3"
 		}
+		if w.low == "period" && (i > 0 && timeUnit(ws[i-1].low) || i+2 < len(ws) && ws[i+1].low == "of" && numberAt(ws, i+2)) ||
+			w.low == "of" && i > 0 && ws[i-1].low == "period" && numberAt(ws, i+1) ||
+			w.low == "any" && numberAt(ws, i+1) && i+2 < len(ws) && timeUnit(ws[i+2].low) {
+			// "a 12-month period", "a period of 12 months", "any 12
+			// months": 12 months, as analyze reads them.
+			continue
+		}
 		if w.low == "advance" && i > 0 && ws[i-1].low == "in" {
 			w.low = "beforehand" // "in advance", as the lexicon reads the phrase
 		}

@@ -212,3 +212,18 @@ func TestCheckFindsQuestionAskedAlike(t *testing.T) {
 		checkAnswers(t, e, tc.name, debate.LayerSpec, tc.topic, tc.pos, tc.want, tc.record)
 	}
 }
+
+// TestPeriodSaidAsAPeriod: "a 12-month period", "a period of 12 months"
+// and "any 12 months" say the same length; another length is a change.
+func TestPeriodSaidAsAPeriod(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Volunteers may claim travel expenses of up to 200 pounds in any 6 months.", "Volunteers may claim travel expenses of up to 200 pounds in a 6-month period.", Agree},
+		{"Volunteers may claim travel expenses of up to 200 pounds in any 6 months.", "Volunteers may claim travel expenses of up to 200 pounds in a 6 month period.", Agree},
+		{"A tenant may sublet a room for at most 90 nights in a 12-month period.", "A tenant may sublet a room for at most 90 nights in 12 months.", Agree},
+		{"A tenant may sublet a room for at most 90 nights in a 12-month period.", "A tenant may sublet a room for at most 90 nights in a period of 12 months.", Agree},
+
+		{"Volunteers may claim travel expenses of up to 200 pounds in any 6 months.", "Volunteers may claim travel expenses of up to 200 pounds in a 3-month period.", Disagree},
+		{"A tenant may sublet a room for at most 90 nights in a 12-month period.", "A tenant may sublet a room for at most 90 nights in a period of 6 months.", Disagree},
+	})
+}
