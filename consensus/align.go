@@ -1753,10 +1753,17 @@ const maxSwapWords = 3
 
 // sameWord reports whether two folded words say the same in an edit: the
 // same, near in meaning ("cache", "keep"), a comparative ("old",
-// "older") or a shortening ("repo", "repository").
+// "older"), the word done again ("reissued", "issued") or a shortening
+// ("repo", "repository").
 func sameWord(x, y string) bool {
-	return x == y || comparative(x, y) || comparative(y, x) || theLexicon().near(x, y) ||
+	return x == y || comparative(x, y) || comparative(y, x) || theLexicon().near(x, y) || again(x, y) || again(y, x) ||
 		len(x) >= 3 && len(y) > len(x) && strings.HasPrefix(y, x) || len(y) >= 3 && len(x) > len(y) && strings.HasPrefix(x, y)
+}
+
+// again reports whether y is x done again: "issu", "reissu"; "test",
+// "retest".
+func again(x, y string) bool {
+	return len(x) >= 4 && len(y) == len(x)+2 && strings.HasPrefix(y, "re") && strings.HasSuffix(y, x)
 }
 
 // comparative reports whether y is x with a comparative ending: "old",

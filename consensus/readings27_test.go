@@ -227,3 +227,14 @@ func TestPeriodSaidAsAPeriod(t *testing.T) {
 		{"A tenant may sublet a room for at most 90 nights in a 12-month period.", "A tenant may sublet a room for at most 90 nights in a period of 6 months.", Disagree},
 	})
 }
+
+// TestDoneAgain: "rechecked" in an edit of the filed sentence says what
+// "checked again" or "checked" says of a reading already taken; another
+// verb is still a change.
+func TestDoneAgain(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Any pH reading outside the range is rechecked after 15 minutes.", "If a pH reading is outside the range, we check it after 15 minutes.", Agree},
+		{"Any pH reading outside the range is rechecked after 15 minutes.", "Any pH reading outside the range is logged after 15 minutes.", Disagree},
+	})
+}
