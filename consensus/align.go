@@ -2406,10 +2406,10 @@ func measuredOf(text string, ws []word, i int) bool {
 // bound ("no more than", "maximum", "no later than") that the other text
 // says by the word before the same number: "within 10 seconds", "in 24
 // hours", "until 45 days after", "at the latest 2 days after", "by 12
-// noon"; and "by 14 days before
-// departure" for "no later than 14 days before" (at least 14 days before
-// it). other is the other text, og its stretch in the same place and ko
-// its kept tokens, next the index in ko of the token after og.
+// noon"; "by 14 days before departure" for "no later than 14 days
+// before" (at least 14 days before it); "from 9 am" for "no earlier than
+// 9 am". other is the other text, og its stretch in the same place and
+// ko its kept tokens, next the index in ko of the token after og.
 func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int) bool {
 	cls := ""
 	before := theLexicon().fold(stem("before"))
@@ -2465,6 +2465,8 @@ func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int
 		return cls == "@most" && !ahead
 	case "by":
 		return cls == "@most" && !ahead && time || cls == "@least" && ahead
+	case "from", "after":
+		return cls == "@least" && !ahead && time // "from 9 am": "no earlier than 9 am"
 	}
 	return false
 }

@@ -414,6 +414,7 @@ canada canadian
 mexico mexican
 before ahead beforehand in_advance
 after afterwards afterward
+until till
 `
 
 // genericWords carry little of what a question is about: a topic may add

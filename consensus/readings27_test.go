@@ -52,6 +52,11 @@ func TestClockTimeSide(t *testing.T) {
 		{"Recycling boxes must be out by 7 am on collection day.", "Recycling boxes must be out from 7 am on collection day.", Disagree},
 		{"Guests check out by 11:00.", "Guests check out not before 11:00.", Disagree},
 		{"The car park gates lock after midnight.", "The car park gates lock by midnight.", Disagree},
+		// "from" a time is "no earlier than" it; "till" is "until".
+		{"The hall can be set up from 4 pm.", "The hall can be set up no earlier than 4 pm.", Agree},
+		{"The hall can be set up from 4 pm.", "The hall can be set up no later than 4 pm.", Disagree},
+		{"The bar serves food until 9 pm.", "The bar serves food till 9 pm.", Agree},
+		{"The bar serves food until 9 pm.", "The bar serves food till 8 pm.", Disagree},
 		{"Payments reach the seller by 12 noon on completion day.", "Payments reach the seller after 12 noon on completion day.", Disagree},
 		// A date is read so too.
 		{"Grant reports are sent by 30 September.", "Grant reports are sent no later than 30 September.", Agree},
