@@ -868,7 +868,16 @@ func TestMeaningSealed15(t *testing.T) {
 // record's, naming something of it and no object of its own, is then
 // found: eighteen more agreeing rewordings consistent and four more
 // conflicts found over every set, no near miss found (floors raised in
-// sealed 17, 21, 22, 23, 27, 28, 29, 31, 38, 43, 52, 53, 56, 58).
+// sealed 17, 21, 22, 23, 27, 28, 29, 31, 38, 43, 52, 53, 56, 58). A
+// helper session's review with 233 questions of its own (118 near
+// misses) found three near misses the path let through ("can I go
+// overdrawn on my savings account?" for a current account's rule: the
+// record's word a qualifier, so no object of the record's stands where
+// the question's does). The path then also asks that the question's
+// topic name no word, said again in its position, that the record never
+// names (namesOwn): the three kept out, its two gains kept; on the sets
+// two answers went back to none (sealed 22 conflict 0.77 → 0.75, sealed
+// 38 consistent 0.69 → 0.67).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -881,7 +890,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{19, 0.66, 0.62, 1.00, 0.12},
 		{20, 0.54, 0.54, 1.00, 0.09},
 		{21, 0.51, 0.54, 0.91, 0.13},
-		{22, 0.56, 0.77, 0.88, 0.13},
+		{22, 0.56, 0.75, 0.88, 0.13},
 		{23, 0.64, 0.67, 0.94, 0.13},
 		{24, 0.59, 0.70, 0.88, 0.21},
 		{25, 0.62, 0.66, 0.97, 0.26},
@@ -897,7 +906,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{35, 0.75, 0.90, 0.88, 0.20},
 		{36, 0.75, 0.93, 0.88, 0.15},
 		{37, 0.66, 0.87, 0.91, 0.15},
-		{38, 0.69, 0.87, 0.94, 0.21},
+		{38, 0.67, 0.87, 0.94, 0.21},
 		{39, 0.66, 0.90, 0.86, 0.23},
 		{40, 0.77, 0.91, 0.83, 0.09},
 		{41, 0.70, 0.87, 0.86, 0.15},

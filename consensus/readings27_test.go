@@ -165,7 +165,10 @@ func TestCheckFindsQuestionAskedAlike(t *testing.T) {
 		"Every new release gets at least 2 BSL-signed screenings a month, one of them on a Saturday; signed screenings are never put in screen 5.")
 	file("20261206-spec-scan-aaaaaa", "Pressure test of new gas pipework",
 		"Before the meter is fitted, new gas pipework passes only if a pressure test holding 20 mbar for 2 minutes shows no drop on the gauge.")
+	file("20261206-spec-gym-aaaaaa", "Guest passes for current members",
+		"Members may bring a guest up to 4 times a month; each guest pays 5 pounds and signs the waiver at the desk.")
 	const (
+		gym    = "spec-guest-passes-for-current-members"
 		jab    = "spec-tetanus-proof-at-riding-lesson-sign-up"
 		sign   = "spec-signed-screenings-timetable"
 		scan   = "spec-pressure-test-of-new-gas-pipework"
@@ -209,6 +212,12 @@ func TestCheckFindsQuestionAskedAlike(t *testing.T) {
 			"Before the meter goes on we pressure test the new gas pipework: 20 mbar held for 2 minutes. It only passes if the gauge shows no drop.", CheckConsistent, scan},
 		{"another kind of screening, said again", "how many audio-described screenings does each new film get?",
 			"Each new release must have at least two audio-described shows per month, one of them on a Saturday. Audio-described shows never go in screen 5.", CheckNone, ""},
+		{"guests, asked in other words", "how often can I bring a mate to the gym?",
+			"A member can bring a guest up to four times a month; the guest pays 5 pounds and signs the waiver at the desk.", CheckConsistent, gym},
+		// The record's topic word is a qualifier ("current"): the
+		// question's own object, said again, is still another object.
+		{"lapsed members, said again", "can lapsed members bring a guest?",
+			"Lapsed members may bring a guest up to 4 times a month; each guest pays 5 pounds and signs the waiver at the desk.", CheckNone, ""},
 		{"stop words only", "what is it that we do here?",
 			"Boundary hedges get cut once a year, some time between September and February, and never when birds are nesting.", CheckNone, ""},
 		{"another object, said again", "when are we allowed to trim the roadside verges?",

@@ -98,7 +98,9 @@ const positionMargin = 0.1
 //     rewordedSimilarity and rewordedShare: then it is found as reworded;
 //   - or the question is asked in words of its own (TopicScore against
 //     the record's topic below rewordedTopic), names no object of its
-//     own and nothing foreign, and its position shares at least
+//     own and nothing foreign (nor, in its topic and again in its
+//     position, a word the record never names: namesOwn), and its
+//     position shares at least
 //     alikeSimilarity of its content with the record's final position:
 //     found as the record's question, even when its topic names nothing
 //     of the record's ("fixing broken specs in store" for "frame repairs
@@ -157,7 +159,8 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 	reworded := rewordedQuestion(q, rt, c, ps) && !own
 	// Or asked in words of its own with a position that says much the
 	// same as the record's, whatever its topic names.
-	alike := !c.foreign && !own && c.q > 0 && ps >= alikeSimilarity && topicScore(q, rt) < rewordedTopic
+	alike := !c.foreign && !own && c.q > 0 && ps >= alikeSimilarity && topicScore(q, rt) < rewordedTopic &&
+		!namesOwn(q, qp, rt, rf)
 	if !asked && !reworded && !numbered && !alike {
 		return evidence{}
 	}
@@ -173,6 +176,36 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 		return ev
 	}
 	return evidence{}
+}
+
+// namesOwn reports whether the question's topic q names a specific word,
+// said again in its position qp (as itself or in another form of it),
+// that the record (its topic r and final position rf) never names, nor a
+// word near it: the question's side of c.foreign.
+// ownObject sees another object only where the record's topic has a
+// specific word of its own in the same place; when the record's word is
+// a qualifier ("current accounts", folded to "new") there is none, and a
+// question that names its own object throughout ("savings account" asked
+// and said, "joint account", "postgrads" and "postgraduates") is about
+// that object whatever its position copies of the record's rule.
+func namesOwn(q, qp, r, rf *analysis) bool {
+	lx := theLexicon()
+	wqp, other := topicWords(qp), append(topicWords(r), topicWords(rf)...)
+	seen := set(other)
+	for w := range set(askLimit(topicWords(q), r)) {
+		if seen[w] || lx.generic[w] || strings.HasPrefix(w, "#") {
+			continue
+		}
+		// Said again, as itself or in another form of it ("postgrads",
+		// "postgraduates"), as coverOf reads c.restated.
+		if !slices.ContainsFunc(wqp, func(v string) bool { return v == w || compound(w, v) }) {
+			continue
+		}
+		if !slices.ContainsFunc(other, func(v string) bool { return lx.near(w, v) || compound(w, v) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // evidence is what evidenceMatch found: the question's key ("" when none

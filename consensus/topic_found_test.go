@@ -326,9 +326,12 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// twentieth round ("in advance", a window counted back, the rule's
 	// moment): 4756/5711, 33, 2326/2532. The twenty-first, a question
 	// asked in words of its own found by a position that says much the
-	// same as the record's (alikeSimilarity): 4794/5711, 33, 2326/2532.
-	if reworded.ok < 4794 || wrong.ok > 33 || noneKept.ok < 2326 {
-		t.Errorf("in one vault: reworded found %v (floor 4794), another record %v (at most 33), none kept %v (floor 2326)", reworded, wrong, noneKept)
+	// same as the record's (alikeSimilarity): 4794/5711, 33, 2326/2532;
+	// and naming no word of its own that the record never names (namesOwn,
+	// after a review found near misses it let through): 4790/5711, 33,
+	// 2326/2532.
+	if reworded.ok < 4790 || wrong.ok > 33 || noneKept.ok < 2326 {
+		t.Errorf("in one vault: reworded found %v (floor 4790), another record %v (at most 33), none kept %v (floor 2326)", reworded, wrong, noneKept)
 	}
 }
 
