@@ -329,9 +329,12 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// same as the record's (alikeSimilarity): 4794/5711, 33, 2326/2532;
 	// and naming no word of its own that the record never names (namesOwn,
 	// after a review found near misses it let through): 4790/5711, 33,
-	// 2326/2532.
-	if reworded.ok < 4790 || wrong.ok > 33 || noneKept.ok < 2326 {
-		t.Errorf("in one vault: reworded found %v (floor 4790), another record %v (at most 33), none kept %v (floor 2326)", reworded, wrong, noneKept)
+	// 2326/2532. With the review's own set beside them (review21, 57
+	// records, 118 near misses among its questions): 4855/5824, 39,
+	// 2432/2650: six more questions answered with another record, where
+	// the new set's records and questions meet the other sets'.
+	if reworded.ok < 4855 || wrong.ok > 39 || noneKept.ok < 2432 {
+		t.Errorf("in one vault: reworded found %v (floor 4855), another record %v (at most 39), none kept %v (floor 2432)", reworded, wrong, noneKept)
 	}
 }
 
