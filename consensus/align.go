@@ -72,7 +72,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"no longer than": "@most", "not longer than": "@most", "no later than": "@most", "not later than": "@most", "no higher than": "@most",
 		"not higher than": "@most", "no greater than": "@most", "not greater than": "@most", "no larger than": "@most", "no bigger than": "@most",
 		"not exceeding": "@most", "not to exceed": "@most", "capped at": "@most", "limited to": "@most", "no lower than": "@least", "not lower than": "@least", "no shorter than": "@least", "no fewer than": "@least",
-		"not fewer than": "@least", "no earlier than": "@least", "no sooner than": "@least", "no smaller than": "@least", "no younger than": "@least",
+		"not fewer than": "@least", "no earlier than": "@least", "no sooner than": "@least", "not before": "@least", "not after": "@most", "no smaller than": "@least", "no younger than": "@least",
 		"no older than": "@most", "not older than": "@most", "exempt from": "@neg",
 		"included": "@incl", "including": "@incl", "too": "@incl", "even": "@incl", "as well": "@incl",
 	}

@@ -1566,7 +1566,25 @@ func numberWordsToNumbers(in []rawTok) []rawTok {
 		}
 		i = j - 1
 	}
-	return belowZero(clockRanges(sharesOf(out)))
+	return notSide(belowZero(clockRanges(sharesOf(out))))
+}
+
+// notSide reads "not before" a number as "from" it and "not after" it as
+// "by" it: "collected not before 2 pm" is "from 2 pm", "out not after 7
+// am" is "by 7 am". surfaceTokens reads them as the bounds they are.
+func notSide(in []rawTok) []rawTok {
+	for i := 0; i+2 < len(in); i++ {
+		if in[i].low != "not" || in[i+1].clause != in[i].clause || in[i+2].clause != in[i].clause || !in[i+2].isNum {
+			continue
+		}
+		side := map[string]string{"before": "from", "after": "by"}[in[i+1].low]
+		if side == "" {
+			continue
+		}
+		in[i+1].low, in[i+1].text = side, "not "+in[i+1].text
+		in = slices.Delete(in, i, i+1)
+	}
+	return in
 }
 
 // belowZero reads a number below zero said in words: "minus 20", "20 °C
@@ -4202,8 +4220,9 @@ func lengthWait(toks []rawTok, i0, i int) int8 {
 // clockWait is the side of a time of day at toks[i0:i+1] on which the
 // rule acts: "by 7:30", "before 7:30", "no later than 7:30", "7:30 at
 // the latest" up to it (waitWithin); "after 6 pm", "from 6 pm", "no
-// earlier than 6 pm", "not before 6 pm" from it (waitAfter). 0 when it is
-// not so said ("at 9 am").
+// earlier than 6 pm" from it (waitAfter); "not before" and "not after"
+// are read as "from" and "by" (notSide). 0 when it is not so said ("at
+// 9 am").
 func clockWait(toks []rawTok, i0, i int) int8 {
 	c := toks[i0].clause
 	if _, named := clockWords()[strings.ToLower(toks[i0].text)]; named && i0 > 0 && toks[i0-1].isNum && toks[i0-1].clause == c {
@@ -4223,7 +4242,7 @@ func clockWait(toks []rawTok, i0, i int) int8 {
 	}
 	no := w(3) == "no" || w(3) == "not"
 	switch {
-	case w(1) == "before" && w(2) == "not", w(1) == "than" && no && (w(2) == "earlier" || w(2) == "sooner"):
+	case w(1) == "than" && no && (w(2) == "earlier" || w(2) == "sooner"):
 		return waitAfter
 	case w(1) == "than" && no && w(2) == "later":
 		return waitWithin

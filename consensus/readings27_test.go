@@ -57,6 +57,11 @@ func TestClockTimeSide(t *testing.T) {
 		{"The hall can be set up from 4 pm.", "The hall can be set up no later than 4 pm.", Disagree},
 		{"The bar serves food until 9 pm.", "The bar serves food till 9 pm.", Agree},
 		{"The bar serves food until 9 pm.", "The bar serves food till 8 pm.", Disagree},
+		// "not before" is "from", "not after" is "by".
+		{"Keys can be collected from 3 pm.", "Keys can be collected not before 3 pm.", Agree},
+		{"Keys can be collected from 3 pm.", "Keys can be collected not after 3 pm.", Disagree},
+		{"Meter readings are sent by 9 am.", "Meter readings are sent not after 9 am.", Agree},
+		{"Meter readings are sent by 9 am.", "Meter readings are sent not before 9 am.", Disagree},
 		{"Payments reach the seller by 12 noon on completion day.", "Payments reach the seller after 12 noon on completion day.", Disagree},
 		// A date is read so too.
 		{"Grant reports are sent by 30 September.", "Grant reports are sent no later than 30 September.", Agree},
