@@ -2425,6 +2425,9 @@ func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int
 			return false
 		}
 	}
+	if cls == "" {
+		return false
+	}
 	at := slices.IndexFunc(og, func(t surfaceTok) bool { return t.quant })
 	var num []surfaceTok
 	switch {
@@ -2439,7 +2442,7 @@ func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int
 	if len(prev) > 1 && prev[len(prev)-1] == "the" {
 		prev = prev[:len(prev)-1] // "by the 1st"
 	}
-	if cls == "" || len(prev) == 0 {
+	if len(prev) == 0 {
 		return false
 	}
 	ahead := slices.ContainsFunc(num[:min(len(num), 4)], func(t surfaceTok) bool {
@@ -2454,19 +2457,19 @@ func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int
 	}
 	// "by 12 noon", "by 5:30", "by 31 March", "by the 1st": a time, not
 	// an amount ("cut by 10%").
-	time := len(after) > 0 && (strings.Contains(after[0], ":") || strings.HasSuffix(after[0], "am") || strings.HasSuffix(after[0], "pm") || ordinalDay(after[0])) ||
+	moment := len(after) > 0 && (strings.Contains(after[0], ":") || strings.HasSuffix(after[0], "am") || strings.HasSuffix(after[0], "pm") || ordinalDay(after[0])) ||
 		len(after) > 1 && (after[1] == "am" || after[1] == "pm" || upToTimes()[after[1]] && !timeUnit(after[1]))
 	// "in 10 working days", not "in 4 groups": a length of time.
 	span := slices.ContainsFunc(after[min(len(after), 1):min(len(after), 3)], timeUnit)
 	switch strings.Trim(prev[len(prev)-1], ",;:(") {
 	case "in":
-		return cls == "@most" && !ahead && (span || time)
+		return cls == "@most" && !ahead && (span || moment)
 	case "within", "inside", "until", "till", "latest":
 		return cls == "@most" && !ahead
 	case "by":
-		return cls == "@most" && !ahead && time || cls == "@least" && ahead
+		return cls == "@most" && !ahead && moment || cls == "@least" && ahead
 	case "from", "after":
-		return cls == "@least" && !ahead && time // "from 9 am": "no earlier than 9 am"
+		return cls == "@least" && !ahead && moment // "from 9 am": "no earlier than 9 am"
 	}
 	return false
 }

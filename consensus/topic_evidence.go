@@ -97,14 +97,15 @@ const positionMargin = 0.1
 //     object of its own (ownObject), and clears the lower bars
 //     rewordedSimilarity and rewordedShare: then it is found as reworded;
 //   - or the question is asked in words of its own (TopicScore against
-//     the record's topic below rewordedTopic), names no object of its
-//     own and nothing foreign (nor, in its topic and again in its
-//     position, a word the record never names: namesOwn), and its
-//     position shares at least
+//     the record's topic below rewordedTopic), its topic names something
+//     of the record's, it names no object of its own and nothing foreign
+//     (nor, in its topic and again in its position, a word the record
+//     never names: namesOwn), and its position shares at least
 //     alikeSimilarity of its content with the record's final position:
-//     found as the record's question, even when its topic names nothing
-//     of the record's ("fixing broken specs in store" for "frame repairs
-//     at the practice");
+//     found as the record's question, even where a word of its topic
+//     stands in the place of one of the record's topic ("What vaccination
+//     proof do we need before grooming a new dog?" for "Vaccination proof
+//     at grooming check-in");
 //   - or its position says the record's numbers in words of its own
 //     (numbersTold), though each side names things the other does not,
 //     and the question names evidenceShare of the record's distinctive
@@ -158,7 +159,7 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 	own := ownObject(q, qp, rt, position, r.FinalPosition)
 	reworded := rewordedQuestion(q, rt, c, ps) && !own
 	// Or asked in words of its own with a position that says much the
-	// same as the record's, whatever its topic names.
+	// same as the record's.
 	alike := !c.foreign && !own && c.q > 0 && ps >= alikeSimilarity && topicScore(q, rt) < rewordedTopic &&
 		!namesOwn(q, qp, rt, rf)
 	if !asked && !reworded && !numbered && !alike {
@@ -181,8 +182,8 @@ func (s *Store) evidenceMatch(ctx context.Context, l debate.Layer, q *analysis, 
 // namesOwn reports whether the question's topic q names a specific word,
 // said again in its position qp (as itself or in another form of it),
 // that the record (its topic r and final position rf) never names, nor a
-// word near it: the question's side of c.foreign.
-// ownObject sees another object only where the record's topic has a
+// word near it: the question's side of c.foreign. ownObject sees
+// another object only where the record's topic has a
 // specific word of its own in the same place; when the record's word is
 // a qualifier ("current accounts", folded to "new") there is none, and a
 // question that names its own object throughout ("savings account" asked
