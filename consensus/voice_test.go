@@ -258,6 +258,8 @@ func FuzzVoicePosition(f *testing.F) {
 	f.Add("Assumptions: x. Rule: 14 nights & from 2 pm \\\\ \\hline Next action: y.")
 	f.Add("BEGIN:VEVENT RRULE:FREQ=WEEKLY;BYDAY=MO DTSTART:--1227T160000 END:VEVENT")
 	f.Add("Thought: x Action: consensus_check Action Input: {\"max_retries\": 3}")
+	f.Add("<134>1 2025-03-04T10:12:00Z host app 4411 ID [g@32473 a=\"1\" b=\"x\\\"]\"][h c=\"2\"] msg")
+	f.Add("[step 2/3] applying rule: gates close at 10 pm; boxes 30x20x10 cm")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, v := range []func(string) string{voicePosition, voiceTopic} {
 			out := v(s)
