@@ -2408,8 +2408,9 @@ func measuredOf(text string, ws []word, i int) bool {
 // hours", "until 45 days after", "at the latest 2 days after", "by 12
 // noon"; "by 14 days before departure" for "no later than 14 days
 // before" (at least 14 days before it); "from 9 am" for "no earlier than
-// 9 am". other is the other text, og its stretch in the same place and
-// ko its kept tokens, next the index in ko of the token after og.
+// 9 am"; or by the words after it: "9 am at the earliest", "4 pm at the
+// latest". other is the other text, og its stretch in the same place
+// and ko its kept tokens, next the index in ko of the token after og.
 func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int) bool {
 	cls := ""
 	before := theLexicon().fold(stem("before"))
@@ -2452,8 +2453,15 @@ func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int
 	for i, w := range after {
 		after[i] = strings.TrimRight(w, ",;.") // "by 6 am." ends the sentence
 	}
-	if slices.Contains(after, "earliest") {
-		return false // "in 14 days at the earliest": once they have passed
+	// "9 am at the earliest", "in 14 days at the earliest": no earlier;
+	// "5 pm at the latest": no later.
+	if i := slices.Index(after, "the"); i > 0 && i < 5 && after[i-1] == "at" && i+1 < len(after) {
+		switch after[i+1] {
+		case "earliest":
+			return cls == "@least" && !ahead
+		case "latest":
+			return cls == "@most" && !ahead
+		}
 	}
 	// "by 12 noon", "by 5:30", "by 31 March", "by the 1st": a time, not
 	// an amount ("cut by 10%").

@@ -57,6 +57,12 @@ func TestClockTimeSide(t *testing.T) {
 		{"The hall can be set up from 4 pm.", "The hall can be set up no later than 4 pm.", Disagree},
 		{"The bar serves food until 9 pm.", "The bar serves food till 9 pm.", Agree},
 		{"The bar serves food until 9 pm.", "The bar serves food till 8 pm.", Disagree},
+		// "at the earliest" after a time is "no earlier than" it, "at the
+		// latest" "no later than".
+		{"Stalls may set up no earlier than 6 am.", "Stalls may set up at 6 am at the earliest.", Agree},
+		{"Stalls may set up no earlier than 6 am.", "Stalls may set up at 6 am at the latest.", Disagree},
+		{"Stalls must be cleared no later than 4 pm.", "Stalls must be cleared at 4 pm at the latest.", Agree},
+		{"Stalls must be cleared no later than 4 pm.", "Stalls must be cleared at 4 pm at the earliest.", Disagree},
 		// "not before" is "from", "not after" is "by".
 		{"Keys can be collected from 3 pm.", "Keys can be collected not before 3 pm.", Agree},
 		{"Keys can be collected from 3 pm.", "Keys can be collected not after 3 pm.", Disagree},
