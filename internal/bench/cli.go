@@ -543,7 +543,7 @@ func (w *watcher) await(ctx context.Context, ch <-chan time.Time) (time.Time, bo
 			return at, true, nil
 		default:
 		}
-		return time.Time{}, false, fmt.Errorf("the watcher process ended: %s", strings.TrimSpace(w.stderrText()))
+		return time.Time{}, false, fmt.Errorf("the watcher process ended: %s", w.lastWords())
 	case <-ctx.Done():
 		return time.Time{}, false, ctx.Err()
 	}
@@ -586,6 +586,7 @@ type watcher struct {
 	seen    map[string]int      // text → times seen
 	order   map[string][]string // "kind sender" → message texts in arrival order
 	stderr  *lockedBuffer
+	wait    sync.Once // cmd.Wait, once: by stop or by lastWords
 }
 
 // lockedBuffer is the watcher's stderr, written by exec's copying
@@ -606,6 +607,27 @@ func (w *watcher) stderrText() string {
 	defer w.stderr.mu.Unlock()
 	return w.stderr.b.String()
 }
+
+// lastWords is what the watcher wrote to stderr before it ended: its
+// stdout is closed (done), and waiting for the process lets exec's
+// copying goroutine finish what it was still writing (on a busy machine
+// stdout's end can be read first). A process that closed its stdout and
+// lives on is waited for no more than lastWordsWait.
+func (w *watcher) lastWords() string {
+	exited := make(chan struct{})
+	go func() {
+		w.wait.Do(func() { _ = w.cmd.Wait() })
+		close(exited)
+	}()
+	select {
+	case <-exited:
+	case <-time.After(lastWordsWait):
+	}
+	return strings.TrimSpace(w.stderrText())
+}
+
+// lastWordsWait bounds how long lastWords waits for the watcher to exit.
+const lastWordsWait = 5 * time.Second
 
 // startWatcher starts a watcher process; saysReady: it prints "ready"
 // once armed (the floor's), else it is ready at once (parley's watch finds
@@ -630,7 +652,7 @@ func startWatcher(ctx context.Context, saysReady bool, argv0 string, args ...str
 	case <-w.ready:
 		return w, nil
 	case <-w.done:
-		return nil, fmt.Errorf("%s ended: %s", argv0, strings.TrimSpace(w.stderrText()))
+		return nil, fmt.Errorf("%s ended: %s", argv0, w.lastWords())
 	case <-time.After(30 * time.Second):
 		w.stop()
 		return nil, errors.New("the floor's watcher did not start")
@@ -734,5 +756,5 @@ func (w *watcher) stop() {
 		_ = w.cmd.Process.Kill()
 		<-w.done
 	}
-	_ = w.cmd.Wait()
+	w.wait.Do(func() { _ = w.cmd.Wait() })
 }
