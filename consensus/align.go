@@ -2439,7 +2439,7 @@ func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int
 	default:
 		return false
 	}
-	prev := strings.Fields(strings.ToLower(other[:num[0].start]))
+	prev := strings.Fields(strings.ToLower(other[max(0, num[0].start-lookBack):num[0].start]))
 	if len(prev) > 1 && prev[len(prev)-1] == "the" {
 		prev = prev[:len(prev)-1] // "by the 1st"
 	}
@@ -2481,6 +2481,10 @@ func boundSaidBefore(g []surfaceTok, other string, og, ko []surfaceTok, next int
 	}
 	return false
 }
+
+// lookBack is how many bytes before a number boundSaidBefore reads for
+// the word that bounds it: two words and more.
+const lookBack = 40
 
 // ordinalDay reports whether w is a day of the month said as an ordinal
 // in figures: "1st", "22nd", "3rd", "15th".

@@ -1577,8 +1577,13 @@ func notSide(in []rawTok) []rawTok {
 		if in[i].low != "not" || in[i+1].clause != in[i].clause || in[i+2].clause != in[i].clause || !in[i+2].isNum {
 			continue
 		}
-		side := map[string]string{"before": "from", "after": "by"}[in[i+1].low]
-		if side == "" {
+		var side string
+		switch in[i+1].low {
+		case "before":
+			side = "from"
+		case "after":
+			side = "by"
+		default:
 			continue
 		}
 		in[i+1].low, in[i+1].text = side, "not "+in[i+1].text
@@ -4206,12 +4211,7 @@ func lengthWait(toks []rawTok, i0, i int) int8 {
 	case "in":
 		// "paid in 14 days at the earliest": once they have passed; "in
 		// 14 days at the latest", "max": within.
-		w, _ := waitBound(func(k int) string {
-			if j := i + 1 + k; j < len(toks) && toks[j].clause == toks[i].clause {
-				return toks[j].low
-			}
-			return ""
-		})
+		w, _ := waitBound(func(k int) string { return lowIn(toks, i+1+k, toks[i].clause) })
 		return w
 	}
 	return 0
@@ -4228,18 +4228,8 @@ func clockWait(toks []rawTok, i0, i int) int8 {
 	if _, named := clockWords()[strings.ToLower(toks[i0].text)]; named && i0 > 0 && toks[i0-1].isNum && toks[i0-1].clause == c {
 		i0-- // "by 12 noon"
 	}
-	w := func(k int) string {
-		if j := i0 - k; j >= 0 && toks[j].clause == c {
-			return toks[j].low
-		}
-		return ""
-	}
-	next := func(k int) string {
-		if j := i + k; j < len(toks) && toks[j].clause == c {
-			return toks[j].low
-		}
-		return ""
-	}
+	w := func(k int) string { return lowIn(toks, i0-k, c) }
+	next := func(k int) string { return lowIn(toks, i+k, c) }
 	no := w(3) == "no" || w(3) == "not"
 	switch {
 	case w(1) == "than" && no && (w(2) == "earlier" || w(2) == "sooner"):
@@ -4278,12 +4268,7 @@ func boundedDistance(toks []rawTok, i0, i int) int8 {
 	default:
 		return 0
 	}
-	w := func(k int) string {
-		if j := i0 - k; j >= 0 && toks[j].clause == c {
-			return toks[j].low
-		}
-		return ""
-	}
+	w := func(k int) string { return lowIn(toks, i0-k, c) }
 	k := 1
 	if w(k) == "an" || w(k) == "a" {
 		k++ // "at least an hour", when the number is the unit's alone
@@ -4303,18 +4288,21 @@ func boundedDistance(toks []rawTok, i0, i int) int8 {
 	return 0
 }
 
+// lowIn is toks[j].low when j is a token of clause c, else "".
+func lowIn(toks []rawTok, j, c int) string {
+	if j >= 0 && j < len(toks) && toks[j].clause == c {
+		return toks[j].low
+	}
+	return ""
+}
+
 // monthName reports whether w names a month, in full or shortened
 // ("march", "sept", "oct").
-func monthName(w string) bool {
-	w = strings.TrimSuffix(w, ".")
-	for _, m := range monthNames {
-		m = strings.ToLower(m)
-		if w == m || len(w) >= 3 && len(w) < len(m) && strings.HasPrefix(m, w) && (len(w) == 3 || w == "sept") {
-			return true
-		}
-	}
-	return false
-}
+func monthName(w string) bool { return monthWords()[strings.TrimSuffix(w, ".")] }
+
+// monthWords are the months' names, in full and shortened.
+var monthWords = wordSet("january february march april may june july august september october november december " +
+	"jan feb mar apr jun jul aug sep sept oct nov dec")
 
 // sizesApart writes a size's numbers apart, "60x40x40 cm" as "60 × 40 × 40
 // cm", as a size written with spaces reads; not a hexadecimal "0x1f".
