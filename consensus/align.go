@@ -1284,6 +1284,9 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if standsFor(b, gb, ga, kb) || standsFor(a, ga, gb, ka) {
 			continue // "refers larger items" → "refers the larger ones"
 		}
+		if negatedOther(ga, gb) || negatedOther(gb, ga) {
+			continue // "requests are rejected" → "requests are not accepted"
+		}
 		if onlyAfterIf(ga, gb, ka, g.nextA) || onlyAfterIf(gb, ga, kb, g.nextB) {
 			continue // "depart only after the doors close" → "never depart unless they are closed": only if
 		}
@@ -2267,6 +2270,21 @@ func verbOnly(g []surfaceTok) bool {
 		n++
 	}
 	return n > 0
+}
+
+// negatedOther reports whether the stretch x says one word that y says
+// as "not" and the word it negates: "rejected" and "not accepted",
+// "disabled" and "not enabled", "excluded" and "not included" (see
+// lexicon.negates).
+func negatedOther(x, y []surfaceTok) bool {
+	kx, ky := contentKeys(x), contentKeys(y)
+	if len(kx) != 1 || len(ky) != 1 || !slices.ContainsFunc(y, func(t surfaceTok) bool { return t.key == "@neg" }) {
+		return false
+	}
+	if slices.ContainsFunc(x, func(t surfaceTok) bool { return t.key == "@neg" }) {
+		return false
+	}
+	return theLexicon().negates(kx[0], ky[0])
 }
 
 // standsFor reports whether the stretch y of text is the pronoun "one"

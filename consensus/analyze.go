@@ -3752,6 +3752,7 @@ var irregular = sync.OnceValue(func() map[string]string {
 		"wrote": "writ", "written": "writ", "writing": "writ", "writes": "writ", "write": "writ",
 		"sent": "send", "kept": "keep", "held": "hold", "chose": "choos", "chosen": "choos",
 		"took": "take", "taken": "take", "taking": "take", "gave": "giv", "given": "giv",
+		"forbidden": "forbid", "forbade": "forbid",
 		"did": "do", "done": "do", "does": "do", "doing": "do",
 		"has": "have", "had": "have", "having": "have",
 		"is": "is", "was": "was", "this": "this", "its": "its", "us": "us", "yes": "yes",

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "95"
+const lexiconVersion = "96"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -718,6 +718,7 @@ type lexicon struct {
 	generic     map[string]bool
 	light       map[string]bool
 	altGroup    map[string]int
+	altPair     map[string]string // each option of a choice of two → the other ("accept", "reject")
 	negCue      map[string]bool
 	negVerb     map[string]string // stemmed negative verb → canonical positive
 	condCue     map[string]string // cue (joined) → "if" or "unless"
@@ -751,11 +752,18 @@ func (lx *lexicon) near(a, b string) bool {
 	return false
 }
 
+// negates reports whether the canonical word x says "not y": a negative
+// verb of y ("disable" of "enable", "exclude" of "include") or the other
+// option of a choice of two ("reject" of "accept").
+func (lx *lexicon) negates(x, y string) bool {
+	return x != "" && y != "" && (lx.negVerb[x] == y || lx.altPair[x] == y)
+}
+
 var theLexicon = sync.OnceValue(buildLexicon)
 
 func buildLexicon() *lexicon {
 	lx := &lexicon{canon: map[string]string{}, phrases: map[string][]string{}, generic: map[string]bool{}, light: nil,
-		altGroup: map[string]int{}, negCue: map[string]bool{}, negVerb: map[string]string{}, condCue: map[string]string{}, stop: map[string]bool{},
+		altGroup: map[string]int{}, altPair: map[string]string{}, negCue: map[string]bool{}, negVerb: map[string]string{}, condCue: map[string]string{}, stop: map[string]bool{},
 		stopWord: map[string]bool{}, homograph: map[string]bool{}}
 	addPhrase := func(p string) {
 		words := strings.Split(p, "_")
@@ -794,6 +802,10 @@ func buildLexicon() *lexicon {
 		for _, w := range strings.Fields(line) {
 			addPhrase(w) // "bank transfer", "room temperature": one option
 			lx.altGroup[lx.fold(stemPhrase(w))] = i + 1
+		}
+		if ws := strings.Fields(line); len(ws) == 2 {
+			x, y := lx.fold(stemPhrase(ws[0])), lx.fold(stemPhrase(ws[1]))
+			lx.altPair[x], lx.altPair[y] = y, x
 		}
 	}
 	for _, w := range strings.Fields(negationCues) {
