@@ -475,6 +475,7 @@ func lex(text string) []rawTok {
 	}
 	text = symbols.Replace(text)
 	text = sizesApart(text)
+	text = ampersandsApart(text)
 	var out []rawTok
 	clause := 0
 	sentenceOf := []int{0} // by clause
@@ -4304,6 +4305,24 @@ func monthName(w string) bool { return monthWords()[strings.TrimSuffix(w, ".")] 
 // monthWords are the months' names, in full and shortened.
 var monthWords = wordSet("january february march april may june july august september october november december " +
 	"jan feb mar apr jun jul aug sep sept oct nov dec")
+
+// ampersandsApart writes "&" between two letters as the word it stands
+// for: "A&E" is "a and e", as the lexicon names it ("a_and_e"), "R&D"
+// "r and d". An "&" with a space beside it is left.
+func ampersandsApart(text string) string {
+	if !strings.Contains(text, "&") {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] == '&' && i > 0 && i+1 < len(text) && isLetterByte(text[i-1]) && isLetterByte(text[i+1]) {
+			b.WriteString(" and ")
+			continue
+		}
+		b.WriteByte(text[i])
+	}
+	return b.String()
+}
 
 // sizesApart writes a size's numbers apart, "60x40x40 cm" as "60 × 40 × 40
 // cm", as a size written with spaces reads; not a hexadecimal "0x1f".

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "96"
+const lexiconVersion = "98"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -84,6 +84,34 @@ endpoint route api_route url_path
 server backend back_end
 frontend front_end ui user_interface client_side
 documentation docs doc
+medication meds medicine medicines
+generator genny
+kindergarten kindy
+paediatric paeds pediatric peds paediatrics pediatrics
+prescription rx
+veterinary vet veterinarian vets
+department dept
+manager mgr
+quantity qty
+approximately approx
+government govt
+university uni
+communication comms
+specification specs spec
+physiotherapy physio
+laboratory lab
+television tv telly
+refrigerator fridge
+bicycle bike
+motorcycle motorbike
+advertisement advert
+examination exam
+mathematics maths math
+gymnasium gym
+appointment appt
+demonstration demo
+registered_nurse rn
+emergency_department a_and_e emergency_room
 configuration config conf config_file configuration_file
 environment env
 production prod

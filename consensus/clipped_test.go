@@ -1,0 +1,54 @@
+package consensus
+
+import "testing"
+
+// TestClippedWordsAskTheSameQuestion: a word cut short in everyday use
+// ("meds", "paeds", "genny", "Rx", "uni", "fridge") asks what the full
+// word asks; another short word still asks about another thing.
+func TestClippedWordsAskTheSameQuestion(t *testing.T) {
+	t.Parallel()
+	same := [][2]string{
+		{"paeds ward visiting hours", "Visiting hours on the paediatric ward"},
+		{"Rx refills for controlled drugs", "Refills of prescriptions for controlled drugs"},
+		{"evening meds round", "Evening medication round"},
+		{"genny fuel check", "Generator fuel check"},
+		{"uni library opening hours", "University library opening hours"},
+		{"fridge temperature log", "Refrigerator temperature log"},
+		{"lab coat laundering", "Laundering of laboratory coats"},
+		{"booking a physio appt", "Booking a physiotherapy appointment"},
+		{"A&E waiting times", "Emergency department waiting times"},
+	}
+	for _, p := range same {
+		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
+			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
+		}
+	}
+	apart := [][2]string{
+		{"lab opening hours", "Gym opening hours"},
+		{"evening meds round", "Evening meals round"},
+		{"paeds ward visiting hours", "Visiting hours on the maternity ward"},
+		{"fridge temperature log", "Freezer temperature log"},
+	}
+	for _, p := range apart {
+		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
+			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
+		}
+	}
+}
+
+// TestAmpersandsApart: "&" between two letters is the "and" it stands
+// for; beside a space it is left as written.
+func TestAmpersandsApart(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"a&e waiting times", "a and e waiting times"},
+		{"r&d budget; t&cs apply", "r and d budget; t and cs apply"},
+		{"fish & chips", "fish & chips"},
+		{"&e and a&", "&e and a&"},
+		{"no ampersand", "no ampersand"},
+	} {
+		if got := ampersandsApart(tc.in); got != tc.want {
+			t.Errorf("ampersandsApart(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
