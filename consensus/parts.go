@@ -394,6 +394,9 @@ func disregards(text string) string {
 			if (c == "wherever" || c == "whatever" || c == "whichever") && superlative(said) {
 				continue // "wherever the median ping is lowest" picks one
 			}
+			if c == "whatever" && remainder(said[len(c):]) {
+				continue // "whatever's left goes to the rag merchant": what remains
+			}
 			if c == "or not" {
 				// "cancelled or not", "special diet or not": what is set
 				// aside stands before the cue.
@@ -436,13 +439,31 @@ func orNoSame(low string) string {
 	return ""
 }
 
+// remainder reports whether the words after "whatever" (after) make it
+// the subject of what remains: "whatever's left", "whatever is left
+// over", "whatever remains". It names a thing, and sets nothing aside.
+func remainder(after string) bool {
+	ws := strings.Fields(strings.NewReplacer("'s ", " is ", "’s ", " is ").Replace(after + " "))
+	if len(ws) > 0 && (ws[0] == "is" || ws[0] == "was" || ws[0] == "are") {
+		ws = ws[1:]
+	}
+	if len(ws) == 0 {
+		return false
+	}
+	switch strings.Trim(ws[0], ".,;:!?()") {
+	case "left", "remains", "remaining", "over", "unsold", "unused", "leftover":
+		return true
+	}
+	return false
+}
+
 // superlative reports whether a clause names a superlative ("lowest",
 // "most", "best"), or "sooner", "earlier" or "later" ("whichever is
 // sooner" is "whichever comes first"): "wherever the ping is lowest"
 // chooses a place rather than setting the place aside.
 func superlative(clause string) bool {
 	for _, w := range strings.Fields(clause) {
-		w = strings.Trim(w, ".,;:!?()")
+		w = strings.Trim(w, ".,;:!?()[]{}\"'")
 		switch w {
 		case "most", "least", "best", "worst", "first", "last", "fewest",
 			"sooner", "earlier", "later":

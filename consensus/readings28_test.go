@@ -28,3 +28,28 @@ func TestRefusalSaidAsNotItsOther(t *testing.T) {
 		{"Thumbnails are served as JPEG.", "Thumbnails are not served as WebP.", Disagree},
 	})
 }
+
+// TestWhateverRemains: "whatever's left", "whatever is left over" and
+// "whatever remains" name what is left, and set no condition aside;
+// "whatever the amount" still does, and "whichever comes first" in
+// brackets or quotes picks one.
+func TestWhateverRemains(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Donated books that have not sold after 4 weeks on the shelf are passed to the textbook recycler.", "Four weeks on our shelf, then whatever's left gets passed to the textbook recycler.", Agree},
+		{"Surplus sandwiches from the conference lunch are given to the night shelter at 3 pm.", "At 3 pm whatever is left over from the conference lunch goes to the night shelter.", Agree},
+		{"Seedlings that have not sold after 2 weekends move to the half-price table for 1 more weekend, and anything still unsold then goes to the allotment society.", "2 weekends at full price, then 1 weekend on the half-price table, then whatever's left goes to the allotment society.", Agree},
+
+		{"Every expense over £20 needs an itemised receipt.", "Every expense needs an itemised receipt, whatever the amount.", Disagree},
+	})
+	for _, tc := range []struct{ text, want string }{
+		{`[Policy(Trigger = "whichever comes first")]`, ""},
+		{"then whatever is left over goes to the rag merchant", ""},
+		{"every parcel goes by courier, whatever its weight", "whatever its weight"},
+		{"whatever's the cost, we pay it", "whatever's the cost"},
+	} {
+		if got := disregards(tc.text); got != tc.want {
+			t.Errorf("disregards(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
