@@ -1333,6 +1333,12 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		}
 	}
 	for _, x := range restA {
+		if r, ok := windowRate(x, qa, qb); ok {
+			if r.perVal != x.value {
+				hard = append(hard, x.text+" → "+r.text) // "14 day → 3 per week"
+			}
+			continue // "3 nights in any 14-day period" is "3 nights per fortnight"
+		}
 		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
 			continue
 		}
@@ -1356,6 +1362,12 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
+		if r, ok := windowRate(y, qb, qa); ok && !pairedB[j] {
+			if r.perVal != y.value {
+				hard = append(hard, r.text+" → "+y.text) // "3 per fortnight → 7 day"
+			}
+			continue
+		}
 		if !pairedB[j] && !restated && !bareOne(y) && !(whole(y) && saysWhole(a)) && !now(y) && !ratePeriod(y, qa) && !wordSaid(y, a) && !inName(y, a) && !restatedAs(y, qa) && !weekdaySaid(y, a) {
 			if y.every && y.dim == "" && y.per == "" && y.raw >= 2 && a.all {
 				// "after every third deploy" against "after each deploy".
@@ -1376,6 +1388,28 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		}
 	}
 	return hard, dropped, added
+}
+
+// windowRate finds, for a length of time w said beside a count on its
+// side (counts: "3 nights in any 14-day period"), the same count said
+// per a period on the other side (rates: "3 nights per fortnight", "3 a
+// week"): the window said as the rate's period. The caller compares the
+// period with the window.
+func windowRate(w quantity, counts, rates []quantity) (quantity, bool) {
+	if w.dim != "time" || w.per != "" || w.every || w.wait != 0 {
+		return quantity{}, false
+	}
+	for _, r := range rates {
+		if r.per != "time" || r.perVal <= 0 || r.dim != "" {
+			continue // a count per a period, not an amount ("20 % per hour")
+		}
+		if slices.ContainsFunc(counts, func(c quantity) bool {
+			return c.clause == w.clause && c.per == "" && !c.every && c.dim == "" && c.value == r.value
+		}) {
+			return r, true
+		}
+	}
+	return quantity{}, false
 }
 
 // ownRuleTraded finds the number of an exception's own rule in a

@@ -53,3 +53,20 @@ func TestWhateverRemains(t *testing.T) {
 		}
 	}
 }
+
+// TestCountInAWindow: a count said in a window of time ("3 nights in any
+// 14-day period") is the same count per that period ("3 nights per
+// fortnight", "twice a week" for "2 in any 7 days"); per another period
+// it changed, named with the window.
+func TestCountInAWindow(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A member may book the squash court at most 3 times in any 7-day period.", "Squash court: 3 bookings a week max per member.", Agree},
+		{"Volunteers work no more than 4 shifts in any 14-day period.", "No volunteer does more than 4 shifts per fortnight.", Agree},
+		{"Each flat may use the guest parking bay for 2 nights in any 7-day period.", "Each flat gets the guest parking bay 2 nights a week at most.", Agree},
+
+		{"A member may book the squash court at most 3 times in any 7-day period.", "Squash court: 3 bookings a fortnight max per member.", Disagree},
+		{"Volunteers work no more than 4 shifts in any 14-day period.", "No volunteer does more than 4 shifts per week.", Disagree},
+		{"Volunteers work no more than 4 shifts in any 14-day period.", "No volunteer does more than 5 shifts per fortnight.", Disagree},
+	})
+}
