@@ -2274,10 +2274,21 @@ func verbOnly(g []surfaceTok) bool {
 
 // negatedOther reports whether the stretch x says one word that y says
 // as "not" and the word it negates: "rejected" and "not accepted",
-// "disabled" and "not enabled", "excluded" and "not included" (see
-// lexicon.negates).
+// "disabled" and "not enabled", "denied entry" and "not allowed entry"
+// (see lexicon.negates).
 func negatedOther(x, y []surfaceTok) bool {
 	kx, ky := contentKeys(x), contentKeys(y)
+	// A word both stretches hold stays the same: "denied entry" and "not
+	// allowed entry".
+	for i := 0; i < len(kx); i++ {
+		if j := slices.Index(ky, kx[i]); j >= 0 {
+			kx, ky = slices.Delete(kx, i, i+1), slices.Delete(ky, j, j+1)
+			i--
+		}
+	}
+	if len(ky) == 0 && slices.ContainsFunc(y, func(t surfaceTok) bool { return t.key == "@may" }) {
+		ky = []string{allowWord()} // "not allowed", "not permitted": a permission's class
+	}
 	if len(kx) != 1 || len(ky) != 1 || !slices.ContainsFunc(y, func(t surfaceTok) bool { return t.key == "@neg" }) {
 		return false
 	}

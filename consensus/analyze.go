@@ -3754,6 +3754,8 @@ var irregular = sync.OnceValue(func() map[string]string {
 		"sent": "send", "kept": "keep", "held": "hold", "chose": "choos", "chosen": "choos",
 		"took": "take", "taken": "take", "taking": "take", "gave": "giv", "given": "giv",
 		"forbidden": "forbid", "forbade": "forbid",
+		// Vetting someone checks them; a vet is a veterinary surgeon.
+		"vetting": "vetting", "vetted": "vetting",
 		"did": "do", "done": "do", "does": "do", "doing": "do",
 		"has": "have", "had": "have", "having": "have",
 		"is": "is", "was": "was", "this": "this", "its": "its", "us": "us", "yes": "yes",

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "100"
+const lexiconVersion = "101"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -87,7 +87,7 @@ documentation docs doc
 medication meds medicine medicines
 generator genny
 kindergarten kindy
-paediatric paeds pediatric peds paediatrics pediatrics
+paediatric paeds pediatric paediatrics pediatrics
 prescription rx
 veterinary vet veterinarian vets
 department dept
@@ -109,8 +109,7 @@ examination exam
 mathematics maths math
 gymnasium gym
 appointment appt
-demonstration demo
-registered_nurse rn
+registered_nurse
 emergency_department a_and_e emergency_room
 configuration config conf config_file configuration_file
 environment env

@@ -896,7 +896,10 @@ func TestMeaningSealed15(t *testing.T) {
 // period") then read as the same count per that period ("per
 // fortnight"), and per another period as changed: one more agreeing
 // rewording consistent (sealed 19) and one more conflict found (sealed
-// 24: "20 a week" against "20 a month"), floors raised, none lost.
+// 24: "20 a week" against "20 a month"), floors raised, none lost. A
+// review of the clipped words with pairs of its own took "rn", "peds"
+// and "demo" out of them, and "vetting" out of "vet": sealed 42 back to
+// 12%.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -929,7 +932,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{39, 0.66, 0.90, 0.86, 0.23},
 		{40, 0.77, 0.91, 0.83, 0.09},
 		{41, 0.70, 0.87, 0.86, 0.15},
-		{42, 0.82, 0.93, 0.80, 0.13},
+		{42, 0.82, 0.93, 0.80, 0.12},
 		{43, 0.77, 0.93, 0.80, 0.17},
 		{44, 0.69, 0.90, 0.91, 0.17},
 		{45, 0.72, 0.88, 0.83, 0.15},

@@ -17,6 +17,8 @@ func TestRefusalSaidAsNotItsOther(t *testing.T) {
 		{"Swimwear is forbidden in the bar after 6 pm.", "Swimwear is not allowed in the bar after 6 pm.", Agree},
 		{"Dogs are forbidden in the dining room.", "Dogs are not permitted in the dining room.", Agree},
 		{"Dogs are not allowed in the dining room.", "Dogs are forbidden in the dining room.", Agree},
+		{"Students are denied entry after 9 am without a note.", "Students are not allowed entry after 9 am without a note.", Agree},
+		{"Students are denied entry after 9 am without a note.", "Staff are not allowed entry after 9 am without a note.", Disagree},
 
 		{"Access requests without a manager's approval are rejected.", "Access requests without a manager's approval are accepted.", Disagree},
 		{"Access requests without a manager's approval are rejected.", "Access requests without a manager's approval are not rejected.", Disagree},
