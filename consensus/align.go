@@ -340,6 +340,15 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			ws = slices.Delete(ws, i+1, i+2)
 		case ws[i].low == "inside" && numberAt(ws, i+1):
 			ws[i].low = "within"
+		case ws[i].low == "not" && (next == "optional" || next == "voluntary"):
+			// "not optional" is "required", and "not required" or "not
+			// mandatory" is "optional", as analyze reads them
+			// (liftedAsOptional).
+			ws[i].low, ws[i].end = "required", ws[i+1].end
+			ws = slices.Delete(ws, i+1, i+2)
+		case ws[i].low == "not" && (next == "required" || next == "mandatory" || next == "compulsory" || next == "obligatory"):
+			ws[i].low, ws[i].end = "optional", ws[i+1].end
+			ws = slices.Delete(ws, i+1, i+2)
 		case ws[i].low == "in" && numberAt(ws, i+1):
 			for k := i + 3; k <= i+4 && k < len(ws); k++ {
 				if wait, n := waitBound(func(j int) string { return wordLow(ws, k+j) }); n > 0 {

@@ -2973,6 +2973,79 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 	return a
 }
 
+// optionalBoth reads a duty lifted on one side as the choice the other
+// side names: against "the report is optional", "need not file the
+// report", "do not have to file it", "are not required to file it", "is
+// not mandatory" and "no report is required" say "optional"; against "required", "not optional"
+// says "required". Each side is left as written otherwise: a duty lifted
+// for a case of its own ("under-2s don't need a ticket") is the rule's
+// exception, not its choice.
+func optionalBoth(a, b *analysis, filed, position string) (*analysis, *analysis) {
+	lx := theLexicon()
+	require := lx.fold(stem("require"))
+	says := func(x *analysis, w string) bool {
+		return slices.ContainsFunc(x.terms, func(t term) bool { return t.w == w && !t.neg })
+	}
+	lifted := func(x *analysis, to string) *analysis {
+		var y *analysis
+		for i, t := range x.terms {
+			if to == lx.optional && t.w == require && !t.neg && i > 0 && x.terms[i-1].neg && x.terms[i-1].none && x.terms[i-1].clause == t.clause && x.terms[i-1].cond == t.cond {
+				// "no deposit is required": the deposit is optional.
+				if y == nil {
+					c := *x
+					c.terms = slices.Clone(x.terms)
+					y = &c
+				}
+				y.terms[i-1].neg, y.terms[i-1].none, y.terms[i].w = false, false, lx.optional
+				y.negs--
+				continue
+			}
+			if !t.neg || t.own || t.prefixed || !t.verbal || !(to == lx.optional && (t.lifted || t.w == require) || to == require && t.w == lx.optional) {
+				continue
+			}
+			if y == nil {
+				c := *x
+				c.terms = slices.Clone(x.terms)
+				y = &c
+			}
+			u := &y.terms[i]
+			if u.lifted {
+				u.lifted = false
+				// The verb is said as it is, with "optional" beside it (at
+				// the end of the terms: their indices are kept).
+				y.terms = append(y.terms, term{w: lx.optional, cond: u.cond, clause: u.clause, at: u.at, to: u.to, text: "optional", reason: u.reason})
+				u = &y.terms[i]
+			} else {
+				u.w = to
+			}
+			u.neg, u.verbal = false, false
+			y.negs--
+		}
+		if y == nil {
+			return x
+		}
+		return y
+	}
+	// Only a side whose rule is all choice ("optional", no "must" beside
+	// it) or all duty reads the other so: "must show advice over £30,000;
+	// below it advice is optional" against "advice is not compulsory"
+	// lifts the duty the filed rule keeps.
+	la, lb := strings.ToLower(filed), strings.ToLower(position)
+	switch {
+	case says(a, lx.optional) && !says(b, lx.optional) && strongCue(la) == "":
+		b = lifted(b, lx.optional)
+	case says(b, lx.optional) && !says(a, lx.optional) && strongCue(lb) == "":
+		a = lifted(a, lx.optional)
+	}
+	switch {
+	case says(a, require) && !says(b, require) && weakCue(la) == "":
+		b = lifted(b, require)
+	case says(b, require) && !says(a, require) && weakCue(lb) == "":
+		a = lifted(a, require)
+	}
+	return a, b
+}
+
 // verbAfterBound reports whether a verb follows the bound at toks[i] and
 // what it bounds, in its clause: "under 18 is treated", "below 75% may
 // leave"; not "no loaf below 776 g", a bound said of a thing alone.

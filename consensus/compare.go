@@ -728,6 +728,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	position = dropReport(dropLabel(position, a, rt), a, rt)
 	b := read(position)
 	bound = a.subjectBound || b.subjectBound
+	a, b = optionalBoth(a, b, filed, position)
 	a2, b2 := onlyIfBoth(a, b)
 	sa, sb := newSide(filed, b.only), newSide(position, a.only)
 	al := alignTokens(sa.text, sb.text, sa.toks, sb.toks)

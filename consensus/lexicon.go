@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "101"
+const lexiconVersion = "102"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -30,7 +30,7 @@ fetch retrieve load read pull
 create add generate
 update modify change edit alter upgrade
 forbid prohibit ban disallow
-require mandate enforce demand must_pass must_have need_to_pass
+require mandate enforce demand must_pass must_have need_to_pass mandatory compulsory obligatory obliged obligated
 allow permit let enable_for
 reject refuse decline
 accept take admit

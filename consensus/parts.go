@@ -591,7 +591,9 @@ func namesAside(a *analysis, said, filed, position string) bool {
 // Modality: how strongly a rule binds. strongCues command; weakCues only
 // recommend or allow. Lower case, matched at word boundaries.
 var (
-	strongCues = []string{"must", "shall", "required", "mandatory", "compulsory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception"}
+	strongCues = []string{"must", "shall", "required", "mandatory", "compulsory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception",
+		// A choice said not to be one.
+		"not optional", "not voluntary", "not discretionary", "no longer optional"}
 	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort",
 		"soft target", "soft limit", "soft cap", "advisory", "non-blocking", "not enforced", "not blocking", "only a warning", "just a warning", "a warning only",
 		// A requirement said not to be one.
@@ -639,6 +641,36 @@ func strongCue(low string) string {
 	return hasCue(low, strongCues)
 }
 
+// negatedWeak are the strong cues that hold a weak one: "not optional".
+var negatedWeak = sync.OnceValue(func() []string {
+	var out []string
+	for _, w := range strongCues {
+		if hasCue(w, weakCues) != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+})
+
+// weakCue is the first of weakCues low says outside a strong cue ("not
+// optional" binds), or "".
+func weakCue(low string) string {
+	c := hasCue(low, weakCues)
+	if c == "" {
+		return ""
+	}
+	blanked := false
+	for _, w := range negatedWeak() {
+		if strings.Contains(w, c) && strings.Contains(low, w) {
+			low, blanked = strings.ReplaceAll(low, w, strings.Repeat(" ", len(w))), true
+		}
+	}
+	if !blanked {
+		return c
+	}
+	return hasCue(low, weakCues)
+}
+
 func hasCue(low string, cues []string) string {
 	for _, c := range cues {
 		if indexWord(low, c) >= 0 {
@@ -670,7 +702,7 @@ func compareStrength(filed, position string) []string {
 	}
 	// The position's weak cue first: most positions have none, and then
 	// the filed rule need not be read.
-	weak := hasCue(lb, weakCues)
+	weak := weakCue(lb)
 	if weak == "" && (rfcWord(filed, "MUST") || rfcWord(filed, "SHALL") || rfcWord(position, "SHOULD")) && indexWord(lb, "should") >= 0 {
 		// "should" recommends where a rule is written in the words of
 		// requirements ("MUST" against "SHOULD"); elsewhere it is often
@@ -684,7 +716,7 @@ func compareStrength(filed, position string) []string {
 	unhyphened := strings.ReplaceAll(la, "-", " ")
 	var paWords []map[string]bool // the filed parts' words, read once when a weak part needs them
 	for _, part := range strengthParts(lb) {
-		w := hasCue(part, weakCues)
+		w := weakCue(part)
 		if w == "" && weak == "should" && indexWord(part, "should") >= 0 {
 			w = "should"
 		}
@@ -697,7 +729,7 @@ func compareStrength(filed, position string) []string {
 			}
 		}
 		fa := nearestPart(pa, paWords, partWords(part))
-		if hasCue(fa, weakCues) != "" {
+		if weakCue(fa) != "" {
 			continue
 		}
 		strong := strongCue(fa)

@@ -72,3 +72,31 @@ func TestCountInAWindow(t *testing.T) {
 		{"Volunteers work no more than 4 shifts in any 14-day period.", "No volunteer does more than 5 shifts per fortnight.", Disagree},
 	})
 }
+
+// TestOptionalSaidAsADutyLifted: "optional" says what "need not", "do
+// not have to", "not required", "not mandatory", "not obliged" and "no X
+// is required" say, and "not optional" what "required" says. A duty
+// kept, another case or another day is still a change.
+func TestOptionalSaidAsADutyLifted(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The reflective log is optional for placement students.", "Placement students do not have to write the reflective log.", Agree},
+		{"The reflective log is optional for placement students.", "Placement students need not write the reflective log.", Agree},
+		{"The reflective log is optional for placement students.", "Placement students are not required to write the reflective log.", Agree},
+		{"The reflective log is optional for placement students.", "For placement students the reflective log is not mandatory.", Agree},
+		{"The flu jab is optional for office staff.", "Office staff are not obliged to have the flu jab.", Agree},
+		{"A deposit is optional for bookings under £500.", "For bookings under £500 no deposit is required.", Agree},
+		{"Hi-vis vests are required in the loading yard.", "Hi-vis vests are not optional in the loading yard.", Agree},
+		{"Hi-vis vests are required in the loading yard.", "In the loading yard a hi-vis vest is not optional.", Agree},
+
+		{"The reflective log is optional for placement students.", "Placement students must write the reflective log.", Disagree},
+		{"The reflective log is optional for placement students.", "Placement students must not write the reflective log.", Disagree},
+		{"Hi-vis vests are required in the loading yard.", "Hi-vis vests are optional in the loading yard.", Disagree},
+		{"Hi-vis vests are required in the loading yard.", "Hi-vis vests are not optional in the car park.", Disagree},
+		{"Uniform is optional on Fridays.", "Uniform is not required on Mondays.", Disagree},
+		{"A deposit is optional for bookings under £500.", "For bookings under £1,000 no deposit is required.", Disagree},
+		{"Sign-in is mandatory for all visitors.", "Visitors do not have to sign in.", Disagree},
+		// A duty the filed rule keeps beside its choice is not lifted.
+		{"Advice is mandatory for transfers over £30,000; below that it is optional.", "Advice is not compulsory for transfers over £30,000.", Disagree},
+	})
+}
