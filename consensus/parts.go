@@ -594,7 +594,7 @@ var (
 	strongCues = []string{"must", "shall", "required", "mandatory", "compulsory", "have to", "has to", "need to", "needs to", "always", "at all times", "obligatory", "without exception",
 		// A choice said not to be one.
 		"not optional", "not voluntary", "not discretionary", "no longer optional"}
-	weakCues   = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort",
+	weakCues = []string{"where possible", "if possible", "when possible", "ideally", "recommended", "encouraged", "preferably", "optional", "try to", "nice to have", "if feasible", "best effort",
 		"soft target", "soft limit", "soft cap", "advisory", "non-blocking", "not enforced", "not blocking", "only a warning", "just a warning", "a warning only",
 		// A requirement said not to be one.
 		"not required", "not mandatory", "not compulsory", "not obligatory", "not a must", "no need to", "need not", "needn't",
