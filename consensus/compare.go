@@ -756,6 +756,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	al.hard = append(al.hard, compareSwitch(a, position)...)
 	al.hard = append(al.hard, compareBasis(a, b, filed, position)...)
 	al.hard = append(al.hard, compareDays(filed, position)...)
+	al.hard = append(al.hard, compareWidened(filed, position)...)
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}

@@ -899,7 +899,10 @@ func TestMeaningSealed15(t *testing.T) {
 // 24: "20 a week" against "20 a month"), floors raised, none lost. A
 // review of the clipped words with pairs of its own took "rn", "peds"
 // and "demo" out of them, and "vetting" out of "vet": sealed 42 back to
-// 12%.
+// 12%. The kind a rule names of a thing said beside another ("a student
+// card" against "a student or staff card") then read as the rule
+// widened: five more conflicts found (sealed 17, 50, 64 twice, 69;
+// floors raised), none lost.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -907,7 +910,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		consistent, conflict, none, paraphraseMax float64
 	}{
 		{16, 0.51, 0.62, 0.91, 0.09},
-		{17, 0.64, 0.64, 0.91, 0.05},
+		{17, 0.64, 0.66, 0.91, 0.05},
 		{18, 0.58, 0.54, 0.91, 0.05},
 		{19, 0.67, 0.62, 1.00, 0.10},
 		{20, 0.54, 0.54, 1.00, 0.09},
@@ -940,7 +943,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{47, 0.80, 0.83, 0.86, 0.13},
 		{48, 0.74, 0.93, 0.86, 0.15},
 		{49, 0.72, 0.70, 0.86, 0.21},
-		{50, 0.77, 0.79, 0.91, 0.20},
+		{50, 0.77, 0.80, 0.91, 0.20},
 		{51, 0.69, 0.85, 0.80, 0.15},
 		{52, 0.72, 0.87, 0.97, 0.20},
 		{53, 0.72, 1.00, 0.86, 0.21},
@@ -954,12 +957,12 @@ func TestMeaningSealedLater(t *testing.T) {
 		{61, 0.70, 0.88, 0.80, 0.17},
 		{62, 0.64, 0.80, 0.86, 0.13},
 		{63, 0.64, 0.69, 0.91, 0.18},
-		{64, 0.74, 0.79, 0.77, 0.09},
+		{64, 0.74, 0.82, 0.77, 0.09},
 		{65, 0.77, 1.00, 0.86, 0.07},
 		{66, 0.64, 0.87, 0.88, 0.23},
 		{67, 0.59, 0.98, 0.77, 0.25},
 		{68, 0.56, 0.79, 0.91, 0.25},
-		{69, 0.70, 0.83, 0.97, 0.21},
+		{69, 0.70, 0.85, 0.97, 0.21},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()

@@ -100,3 +100,31 @@ func TestOptionalSaidAsADutyLifted(t *testing.T) {
 		{"Advice is mandatory for transfers over £30,000; below that it is optional.", "Advice is not compulsory for transfers over £30,000.", Disagree},
 	})
 }
+
+// TestKindWidened: the kind a rule names of a thing ("adult reader",
+// "student card", "hire bikes") said beside another kind ("adult or
+// child", "student or staff card") widens the rule, and the other way
+// round narrows it. A kind the rule itself names in a list, another form
+// of a word it says, or "or" between words of no kind, changes nothing.
+func TestKindWidened(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Each adult member may bring 2 guests to the pool.", "Every member, adult or junior, may bring 2 guests to the pool.", Disagree},
+		{"A lost staff badge is cancelled within 1 hour.", "A lost staff or contractor badge is cancelled within 1 hour.", Disagree},
+		{"Hire bikes must be back at the depot by 6 pm.", "Bikes, hire or private, must be back at the depot by 6 pm.", Disagree},
+		{"Diesel or petrol vans are parked in bay C.", "Diesel vans are parked in bay C.", Disagree},
+
+		{"Each adult member may bring 2 guests to the pool.", "Adult members can bring two guests each to the pool.", Agree},
+		{"Masons must use water suppression or on-tool extraction when cutting stone.", "When cutting stone, masons use wet or on-tool extraction.", Agree},
+		{"The records are released or a written refusal is issued within 20 days.", "Within 20 days the records are released or refused in writing.", Agree},
+		{"Riders must be 122 cm tall to ride.", "Riders must be 122 cm or taller to ride.", Agree},
+	})
+	for _, tc := range []struct{ rule, other, want string }{
+		{"each adult reader", "every reader, adult or child", "adult reader → adult or child"},
+		{"frozen ground or where an ecologist found no nests", `exceptions = ["frozen_ground", "ecologist_found_no_nests"]`, ""},
+	} {
+		if got := kindWidened(tc.rule, tc.other); got != tc.want {
+			t.Errorf("kindWidened(%q, %q) = %q, want %q", tc.rule, tc.other, got, tc.want)
+		}
+	}
+}
