@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "103"
+const lexiconVersion = "104"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -540,6 +540,11 @@ morning afternoon evening
 refrigerated room_temperature frozen
 cash cheque bank_transfer paypal
 in_person online
+summer winter autumn
+male female
+men women
+boys girls
+adult child
 `
 
 // lightWords are words that rewording swaps freely ("wait 5 minutes",

@@ -128,3 +128,21 @@ func TestKindWidened(t *testing.T) {
 		}
 	}
 }
+
+// TestSeasonsAndPeopleAreOptions: a season, a sex, adults or children
+// named on one side and another on the other change the rule, in other
+// words as in the same ones; named alike they do not.
+func TestSeasonsAndPeopleAreOptions(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Dogs may use the main beach in winter only.", "Dogs are welcome on the main beach in summer.", Disagree},
+		{"The lido opens at 6 am in summer.", "In autumn the lido opens its gates at 6 am.", Disagree},
+		{"Female patients are seen by a female nurse on request.", "Male patients can ask to be seen by a male nurse.", Disagree},
+		{"The 9 pm swim is for women only.", "Only men may use the pool at the 9 pm session.", Disagree},
+		{"Adult tickets cost £12 at the door.", "At the door, children pay £12 a ticket.", Disagree},
+
+		{"Adult tickets cost £12 at the door.", "A ticket for an adult is £12 at the door.", Agree},
+		{"Boys and girls train together until age 11.", "Mixed training for boys and girls up to age 11.", Agree},
+		{"Children under 8 must be supervised by an adult at all times.", "Kids under 8 must have an adult with them at all times.", Agree},
+	})
+}
