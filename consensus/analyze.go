@@ -3031,10 +3031,13 @@ func optionalBoth(a, b *analysis, filed, position string) (*analysis, *analysis)
 	// below it advice is optional" against "advice is not compulsory"
 	// lifts the duty the filed rule keeps.
 	la, lb := strings.ToLower(filed), strings.ToLower(position)
+	// Nor is a duty lifted on a side that keeps one beside it: "managers
+	// need not fill it in, but everyone else must".
+	commands := func(low string) bool { return indexWord(low, "must") >= 0 || indexWord(low, "shall") >= 0 }
 	switch {
-	case says(a, lx.optional) && !says(b, lx.optional) && strongCue(la) == "":
+	case says(a, lx.optional) && !says(b, lx.optional) && strongCue(la) == "" && !commands(lb):
 		b = lifted(b, lx.optional)
-	case says(b, lx.optional) && !says(a, lx.optional) && strongCue(lb) == "":
+	case says(b, lx.optional) && !says(a, lx.optional) && strongCue(lb) == "" && !commands(la):
 		a = lifted(a, lx.optional)
 	}
 	switch {

@@ -1335,7 +1335,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		}
 	}
 	for _, x := range restA {
-		if r, ok := windowRate(x, qa, qb); ok {
+		if r, ok := windowRate(x, qa, qb, a); ok {
 			if r.perVal != x.value {
 				hard = append(hard, x.text+" → "+r.text) // "14 day → 3 per week"
 			}
@@ -1364,7 +1364,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		// ("above 25 EUR …; below that" → "over €25 …, under €25") is
 		// no number added.
 		restated := slices.ContainsFunc(qa, func(x quantity) bool { return sameQuantity(x, y) })
-		if r, ok := windowRate(y, qb, qa); ok && !pairedB[j] {
+		if r, ok := windowRate(y, qb, qa, b); ok && !pairedB[j] {
 			if r.perVal != y.value {
 				hard = append(hard, r.text+" → "+y.text) // "3 per fortnight → 7 day"
 			}
@@ -1397,8 +1397,16 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 // per a period on the other side (rates: "3 nights per fortnight", "3 a
 // week"): the window said as the rate's period. The caller compares the
 // period with the window.
-func windowRate(w quantity, counts, rates []quantity) (quantity, bool) {
+func windowRate(w quantity, counts, rates []quantity, x *analysis) (quantity, bool) {
 	if w.dim != "time" || w.per != "" || w.every || w.wait != 0 {
+		return quantity{}, false
+	}
+	// A window that starts at an event ("in the 14 days after discharge",
+	// "in the first 14 days") is said once, not in every such period.
+	lx := theLexicon()
+	after, following := lx.fold("after"), lx.fold(stem("following"))
+	if slices.ContainsFunc(x.terms, func(t term) bool { return t.clause == w.clause && (t.w == after || t.w == following) }) ||
+		slices.ContainsFunc(counts, func(c quantity) bool { return c.clause == w.clause && strings.EqualFold(c.text, "first") }) {
 		return quantity{}, false
 	}
 	for _, r := range rates {

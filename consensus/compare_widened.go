@@ -12,8 +12,8 @@ import (
 // intelligent pig run" against "every pig run, cleaning or intelligent".
 // The filed rule names one kind of a thing (the word right before it);
 // the other side names that kind and another, joined by "or", beside the
-// same thing. The rule then covers a kind it did not, or the other way
-// round.
+// same thing, and says it of every kind ("every", "any", "whether"). The
+// rule then covers a kind it did not, or the other way round.
 
 // widenStop are the words that name no kind of a thing: articles,
 // quantifiers, relations and the like. Written lower case.
@@ -63,7 +63,7 @@ func kindWidened(rule, other string) string {
 	}
 	for i := 0; i+2 < len(ot); i++ {
 		a, b := ot[i], ot[i+2]
-		if ot[i+1] != "or" || !kindOf(a) || !kindOf(b) || a == b {
+		if ot[i+1] != "or" || !kindOf(a) || !kindOf(b) || a == b || !everyKind(ot, i) {
 			continue
 		}
 		near := set(append(slices.Clone(ot[max(0, i-5):i]), ot[i+3:min(len(ot), i+5)]...))
@@ -88,6 +88,22 @@ func kindWidened(rule, other string) string {
 		}
 	}
 	return ""
+}
+
+// everyKind reports whether the words before ws[i] (the first of "x or
+// y") say the rule covers every kind: "every reader, adult or child",
+// "games of any kind, rated or casual", "no deploys to production or
+// staging", "whether full-time or part-time". Without such a word, "x or
+// y" is as often one kind said twice ("sick or unwell", "a bank or public
+// holiday", "night or overnight shifts").
+func everyKind(ws []string, i int) bool {
+	for _, w := range ws[max(0, i-6):i] {
+		switch w {
+		case "any", "every", "all", "each", "whether", "both", "either", "no", "whatever", "whichever", "regardless":
+			return true
+		}
+	}
+	return false
 }
 
 // kindWords are the words of text, lower case, as compareWidened reads

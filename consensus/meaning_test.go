@@ -902,7 +902,11 @@ func TestMeaningSealed15(t *testing.T) {
 // 12%. The kind a rule names of a thing said beside another ("a student
 // card" against "a student or staff card") then read as the rule
 // widened: five more conflicts found (sealed 17, 50, 64 twice, 69;
-// floors raised), none lost.
+// floors raised), none lost. A review with pairs of its own found it
+// read one kind said twice as two ("sick or unwell pupils", "a bank or
+// public holiday"); it now asks for a word that covers every kind
+// ("every", "any", "whether", "no") before the two, and two of the five
+// went back to consistent (sealed 50 0.80 → 0.79, 64 0.82 → 0.80).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -943,7 +947,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{47, 0.80, 0.83, 0.86, 0.13},
 		{48, 0.74, 0.93, 0.86, 0.15},
 		{49, 0.72, 0.70, 0.86, 0.21},
-		{50, 0.77, 0.80, 0.91, 0.20},
+		{50, 0.77, 0.79, 0.91, 0.20},
 		{51, 0.69, 0.85, 0.80, 0.15},
 		{52, 0.72, 0.87, 0.97, 0.20},
 		{53, 0.72, 1.00, 0.86, 0.21},
@@ -957,7 +961,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{61, 0.70, 0.88, 0.80, 0.17},
 		{62, 0.64, 0.80, 0.86, 0.13},
 		{63, 0.64, 0.69, 0.91, 0.18},
-		{64, 0.74, 0.82, 0.77, 0.09},
+		{64, 0.74, 0.80, 0.77, 0.09},
 		{65, 0.77, 1.00, 0.86, 0.07},
 		{66, 0.64, 0.87, 0.88, 0.23},
 		{67, 0.59, 0.98, 0.77, 0.25},
