@@ -26,23 +26,29 @@ var widenStop = wordSet("a an the of to in on at by for with or and is are be it
 // position names beside another ("adult reader" → "adult or child"), or
 // the other way round.
 func compareWidened(filed, position string) []string {
-	if d := kindWidened(filed, position); d != "" {
+	if !strings.Contains(filed, "or") && !strings.Contains(position, "or") && !strings.Contains(filed, "OR") && !strings.Contains(position, "OR") {
+		return nil // no "or" on either side: most positions
+	}
+	ft, pt := kindWords(filed), kindWords(position)
+	if d := widenedIn(ft, pt); d != "" {
 		return []string{d}
 	}
-	if d := kindWidened(position, filed); d != "" {
+	if d := widenedIn(pt, ft); d != "" {
 		from, to, _ := strings.Cut(d, " → ")
 		return []string{to + " → " + from}
 	}
 	return nil
 }
 
-// kindWidened is the difference ("adult reader → adult or child") when rule
-// names a kind of a thing (x right before h) that other says beside
-// another kind y ("x or y", "y or x") near h, a kind rule never names, or
-// "".
-func kindWidened(rule, other string) string {
-	rt, ot := kindWords(rule), kindWords(other)
-	if len(rt) > maxSurface || len(ot) > maxSurface {
+// kindWidened is widenedIn on two texts.
+func kindWidened(rule, other string) string { return widenedIn(kindWords(rule), kindWords(other)) }
+
+// widenedIn is the difference ("adult reader → adult or child") when the
+// words of a rule rt name a kind of a thing (x right before h) that the
+// words of another side ot say beside another kind y ("x or y", "y or x")
+// near h, a kind the rule never names, or "".
+func widenedIn(rt, ot []string) string {
+	if len(rt) > maxSurface || len(ot) > maxSurface || !slices.Contains(ot, "or") {
 		return ""
 	}
 	said := set(rt)
