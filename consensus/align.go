@@ -172,6 +172,24 @@ type word struct {
 // word that holds it, for naming a change as it was written.
 func surfaceTokens(text string) []surfaceTok { return surfaceTokensOpt(text, true) }
 
+// slashWith reads note-taking's "w/o" and "w/out" (without) and "w/"
+// (with) at text[i:], as analyze does: the word and its length, or 0.
+func slashWith(text string, i int) (string, int) {
+	if i+2 > len(text) || text[i] != 'w' && text[i] != 'W' || text[i+1] != '/' || i > 0 && isLetterByte(text[i-1]) {
+		return "", 0
+	}
+	rest := strings.ToLower(text[i+2 : min(len(text), i+6)])
+	for _, f := range [...]struct {
+		tail, word string
+	}{{"out", "without"}, {"o", "without"}, {"", "with"}} {
+		n := 2 + len(f.tail)
+		if strings.HasPrefix(rest, f.tail) && (i+n == len(text) || !isLetterByte(text[i+n]) && text[i+n] != '/') {
+			return f.word, n
+		}
+	}
+	return "", 0
+}
+
 // surfaceTokensOpt is surfaceTokens; unlessOnly reads "no … unless" as
 // "only if", which is right only against a side that says "only": against
 // any other wording it makes an edit of what was none ("No loans above
@@ -217,6 +235,12 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			}
 			slash = r == '/'
 			i += size
+			continue
+		}
+		if w, n := slashWith(text, i); n > 0 {
+			ws = append(ws, word{low: w, start: i, end: i + n})
+			i += n
+			wordStart = i
 			continue
 		}
 		j := i

@@ -1131,6 +1131,8 @@ var symbols = strings.NewReplacer("and nowhere else", " only ", "nowhere else", 
 	" or better", " atleast ", " or higher", " atleast ", " or more", " atleast ", " or above", " atleast ", " or greater", " atleast ", " or longer", " atleast ", " or older", " atleast ",
 	" or less", " atmost ", " or fewer", " atmost ", " or lower", " atmost ", " or below", " atmost ", " or shorter", " atmost ", " or smaller", " atmost ", " or younger", " atmost ", "24/7", " always ", "24x7", " always ", ">=", " atleast ", "<=", " atmost ", "=>", " ", "->", " ", "<-", " ",
 	"a.m.", "am ", "p.m.", "pm ",
+	// Note-taking's "w/o" and "w/": without and with.
+	"w/o ", " without ", "w/out ", " without ", "w/ ", " with ",
 	// "missing from the manifest": not on it.
 	" missing from ", " not on ", " absent from ", " not on ",
 	// "the payroll cut-off": a time limit (near "deadline" and "limit"),

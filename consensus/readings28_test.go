@@ -156,3 +156,32 @@ func TestSeasonsAndPeopleAreOptions(t *testing.T) {
 		{"Children under 8 must be supervised by an adult at all times.", "Kids under 8 must have an adult with them at all times.", Agree},
 	})
 }
+
+// TestNoteTakingWith: "w/o" and "w/out" say "without", and "w/" says
+// "with", in a note as in a sentence; "w/e" is none of them.
+func TestNoteTakingWith(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Tickets without ID are refused at the door.", "Tickets w/o ID are refused at the door.", Agree},
+		{"Guests without a booking are turned away after 9 pm.", "after 9pm guests w/out booking get turned away", Agree},
+		{"Children under 12 must swim with an adult.", "kids <12 swim w/ an adult only", Agree},
+
+		{"Tickets without ID are refused at the door.", "Tickets w/ ID are refused at the door.", Disagree},
+		{"Children under 12 must swim with an adult.", "kids <12 can swim w/o an adult", Disagree},
+	})
+	for _, tc := range []struct {
+		text string
+		word string
+		n    int
+	}{
+		{"w/o ID", "without", 3}, {"W/out a ticket", "without", 5}, {"w/ an adult", "with", 2}, {"w/e", "", 0}, {"kw/o", "", 0}, {"w/", "with", 2},
+	} {
+		at := 0
+		if tc.text == "kw/o" {
+			at = 1
+		}
+		if w, n := slashWith(tc.text, at); w != tc.word || n != tc.n {
+			t.Errorf("slashWith(%q, %d) = %q, %d, want %q, %d", tc.text, at, w, n, tc.word, tc.n)
+		}
+	}
+}
