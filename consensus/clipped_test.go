@@ -17,6 +17,9 @@ func TestClippedWordsAskTheSameQuestion(t *testing.T) {
 		{"lab coat laundering", "Laundering of laboratory coats"},
 		{"booking a physio appt", "Booking a physiotherapy appointment"},
 		{"A&E waiting times", "Emergency department waiting times"},
+		{"mgmt sign-off for refunds", "Management sign-off for refunds"},
+		{"txn limits on new accts", "Transaction limits on new accounts"},
+		{"max ppl in the lift", "Maximum people in the lift"},
 	}
 	for _, p := range same {
 		if s := TopicScore(p[0], p[1]); s < TopicThreshold {

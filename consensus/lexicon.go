@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "106"
+const lexiconVersion = "107"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -54,7 +54,7 @@ typescript ts
 authentication authn auth sign_in signin log_in login logon
 authorization authz permission permissions access_control
 password passphrase passwd pwd
-user account member customer client_account viewer visitor end_user
+user account member customer client_account viewer visitor end_user acct
 administrator admin admins superuser operator
 credential secret
 token access_token bearer_token
@@ -64,7 +64,7 @@ disable switch_off turn_off deactivate switched_off turned_off to_off
 at_a_time
 response_time time_to_respond time_to_acknowledge how_fast how_quickly turnaround
 thumbnail thumb preview_image thumbnail_image
-image picture img photo
+image picture img photo pic pics
 browser user_agent web_browser
 old older legacy outdated ancient
 new newer modern recent current
@@ -109,6 +109,10 @@ examination exam
 mathematics maths math
 gymnasium gym
 appointment appt
+people ppl
+management mgmt
+amount amt
+transaction txn
 registered_nurse
 emergency_department a_and_e emergency_room
 configuration config conf config_file configuration_file
@@ -120,7 +124,7 @@ rollback roll_back revert
 version release_number
 log logging logfile log_file
 monitor monitoring observe observability
-metric metrics measurement statistics
+metric metrics measurement statistics stats
 dashboard panel
 backup back_up snapshot
 restore recover
