@@ -608,59 +608,42 @@ var (
 		"is preferred", "are preferred"}
 )
 
-// negatedStrong are the weak cues that hold a strong one: "not
-// required", "no need to".
-var negatedStrong = sync.OnceValue(func() []string {
+// holding are the cues of outer that hold one of inner: the weak cues
+// "not required" and "no need to" hold the strong "required" and "need
+// to"; the strong cue "not optional" holds the weak "optional".
+func holding(outer, inner []string) []string {
 	var out []string
-	for _, w := range weakCues {
-		if hasCue(w, strongCues) != "" {
+	for _, w := range outer {
+		if hasCue(w, inner) != "" {
 			out = append(out, w)
 		}
 	}
 	return out
-})
+}
+
+var (
+	negatedStrong = sync.OnceValue(func() []string { return holding(weakCues, strongCues) })
+	negatedWeak   = sync.OnceValue(func() []string { return holding(strongCues, weakCues) })
+)
 
 // strongCue is the first of strongCues low says outside a weak cue ("not
 // required" recommends), or "".
-func strongCue(low string) string {
-	c := hasCue(low, strongCues)
-	if c == "" {
-		return ""
-	}
-	blanked := false
-	for _, w := range negatedStrong() {
-		// Only the weak cues that hold a strong one found ("required" in
-		// "not required") can hide it.
-		if strings.Contains(w, c) && strings.Contains(low, w) {
-			low, blanked = strings.ReplaceAll(low, w, strings.Repeat(" ", len(w))), true
-		}
-	}
-	if !blanked {
-		return c
-	}
-	return hasCue(low, strongCues)
-}
-
-// negatedWeak are the strong cues that hold a weak one: "not optional".
-var negatedWeak = sync.OnceValue(func() []string {
-	var out []string
-	for _, w := range strongCues {
-		if hasCue(w, weakCues) != "" {
-			out = append(out, w)
-		}
-	}
-	return out
-})
+func strongCue(low string) string { return cueOutside(low, strongCues, negatedStrong()) }
 
 // weakCue is the first of weakCues low says outside a strong cue ("not
 // optional" binds), or "".
-func weakCue(low string) string {
-	c := hasCue(low, weakCues)
+func weakCue(low string) string { return cueOutside(low, weakCues, negatedWeak()) }
+
+// cueOutside is the first of cues low says outside the phrases of
+// holders that hold it, or "". Only a holder that holds the cue found
+// ("required" in "not required") can hide it.
+func cueOutside(low string, cues, holders []string) string {
+	c := hasCue(low, cues)
 	if c == "" {
 		return ""
 	}
 	blanked := false
-	for _, w := range negatedWeak() {
+	for _, w := range holders {
 		if strings.Contains(w, c) && strings.Contains(low, w) {
 			low, blanked = strings.ReplaceAll(low, w, strings.Repeat(" ", len(w))), true
 		}
@@ -668,7 +651,7 @@ func weakCue(low string) string {
 	if !blanked {
 		return c
 	}
-	return hasCue(low, weakCues)
+	return hasCue(low, cues)
 }
 
 func hasCue(low string, cues []string) string {
