@@ -366,8 +366,8 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			ws[i].low = "within"
 		case ws[i].low == "not" && (next == "optional" || next == "voluntary"):
 			// "not optional" is "required", and "not required" or "not
-			// mandatory" is "optional", as analyze reads them
-			// (liftedAsOptional).
+			// mandatory" is "optional", as the comparison reads them
+			// (optionalBoth).
 			ws[i].low, ws[i].end = "required", ws[i+1].end
 			ws = slices.Delete(ws, i+1, i+2)
 		case ws[i].low == "not" && (next == "required" || next == "mandatory" || next == "compulsory" || next == "obligatory"):

@@ -2978,10 +2978,10 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 // optionalBoth reads a duty lifted on one side as the choice the other
 // side names: against "the report is optional", "need not file the
 // report", "do not have to file it", "are not required to file it", "is
-// not mandatory" and "no report is required" say "optional"; against "required", "not optional"
-// says "required". Each side is left as written otherwise: a duty lifted
-// for a case of its own ("under-2s don't need a ticket") is the rule's
-// exception, not its choice.
+// not mandatory" and "no report is required" say "optional"; against
+// "required", "not optional" says "required". Each side is left as
+// written otherwise: a duty lifted for a case of its own ("under-2s don't
+// need a ticket") is the rule's exception, not its choice.
 func optionalBoth(a, b *analysis, filed, position string) (*analysis, *analysis) {
 	lx := theLexicon()
 	require := lx.fold(stem("require"))
