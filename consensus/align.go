@@ -1980,8 +1980,7 @@ func upToPlace(ws []word, i, k int) bool {
 // ("up to the day before", "up to noon", "up to the end of March").
 var upToTimes = wordSet("age day week month year term season end start beginning close last first final date deadline time hour minute moment " +
 	"midday noon midnight morning afternoon evening night weekend today tomorrow tonight " +
-	"monday tuesday wednesday thursday friday saturday sunday " +
-	"january february march april may june july august september october november december")
+	weekdayNames + " " + monthNames)
 
 // carryCondCues open a condition that a comma closes: a negation in it
 // is carried over no "or" after the comma.

@@ -3597,9 +3597,7 @@ var dayParts = sync.OnceValue(func() map[string]bool {
 })
 
 // weekdays after "every" are a week each: "every Monday" is weekly.
-var weekdays = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true}
-})
+var weekdays = wordSet(weekdayNames)
 
 // relativeWords after a length of time make it a distance in time ("a
 // day before"), not a period.
@@ -4383,8 +4381,7 @@ func lowIn(toks []rawTok, j, c int) string {
 func monthName(w string) bool { return monthWords()[strings.TrimSuffix(w, ".")] }
 
 // monthWords are the months' names, in full and shortened.
-var monthWords = wordSet("january february march april may june july august september october november december " +
-	"jan feb mar apr jun jul aug sep sept oct nov dec")
+var monthWords = wordSet(monthNames + " jan feb mar apr jun jul aug sep sept oct nov dec")
 
 // ampersandsApart writes "&" between two letters as the word it stands
 // for: "A&E" is "a and e", as the lexicon names it ("a_and_e"), "R&D"

@@ -3452,12 +3452,13 @@ func inCondition(ws []string, x *analysis) bool {
 }
 
 // timeNames are the months and days, folded: a time a negated verb is
-// set in, not its object.
+// set in, not its object. Not "may", a modal as often as a month.
 var timeNames = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`january february march april june july august september october november december
-		monday tuesday wednesday thursday friday saturday sunday weekend weekends`) {
-		m[theLexicon().fold(stem(w))] = true
+	for _, w := range strings.Fields(monthNames + " " + weekdayNames + " weekend weekends") {
+		if w != "may" {
+			m[theLexicon().fold(stem(w))] = true
+		}
 	}
 	return m
 })

@@ -643,6 +643,13 @@ whole full
 const actionWords = `use serve store delete fetch create update forbid require allow reject accept retry run keep
 send write read make give take put set apply start stop enable disable follow stay remain`
 
+// monthNames and weekdayNames are the months and the days of the week,
+// in full and lower case: the one list the readings that name them use.
+const (
+	monthNames   = "january february march april may june july august september october november december"
+	weekdayNames = "monday tuesday wednesday thursday friday saturday sunday"
+)
+
 // negationCues turn the meaning of what follows them.
 const negationCues = `not no never none nor neither nothing nobody nowhere cannot without nolonger`
 

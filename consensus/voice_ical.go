@@ -128,8 +128,8 @@ func icalRule(v string) string {
 		case "BYMONTH":
 			var ms []string
 			for _, m := range strings.Split(val, ",") {
-				if n, err := strconv.Atoi(m); err == nil && n >= 1 && n <= 12 && !slices.Contains(ms, monthNames[n-1]) {
-					ms = append(ms, monthNames[n-1])
+				if n, err := strconv.Atoi(m); err == nil && n >= 1 && n <= 12 && !slices.Contains(ms, monthTitles()[n-1]) {
+					ms = append(ms, monthTitles()[n-1])
 				}
 			}
 			months = strings.Join(ms, ", ")
@@ -172,8 +172,15 @@ func icalRule(v string) string {
 	return strings.Join(out, " ")
 }
 
-// monthNames are the months, January first.
-var monthNames = [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+// monthTitles are the months as a sentence writes them, January first
+// (from the lexicon's monthNames).
+var monthTitles = sync.OnceValue(func() []string {
+	out := strings.Fields(monthNames)
+	for i, m := range out {
+		out[i] = strings.ToUpper(m[:1]) + m[1:]
+	}
+	return out
+})
 
 // icalWhen reads a DTSTART or DTEND value, a date and a time or either
 // ("20261227T160000", "--1227T160000", "T090000"), after word.
@@ -186,7 +193,7 @@ func icalWhen(word, v string) string {
 		m, _ := strconv.Atoi(md[:2])
 		d, _ := strconv.Atoi(md[2:])
 		if m >= 1 && m <= 12 && d >= 1 && d <= 31 {
-			s := strconv.Itoa(d) + " " + monthNames[m-1]
+			s := strconv.Itoa(d) + " " + monthTitles()[m-1]
 			if len(date) == 8 {
 				s += " " + date[:4]
 			}
