@@ -3032,20 +3032,25 @@ func optionalBoth(a, b *analysis, filed, position string) (*analysis, *analysis)
 	// it) or all duty reads the other so: "must show advice over £30,000;
 	// below it advice is optional" against "advice is not compulsory"
 	// lifts the duty the filed rule keeps.
+	oa, ob, ra, rb := says(a, lx.optional), says(b, lx.optional), says(a, require), says(b, require)
+	if oa == ob && ra == rb {
+		return a, b // most positions: neither names a choice or a duty the other does not
+	}
 	la, lb := strings.ToLower(filed), strings.ToLower(position)
 	// Nor is a duty lifted on a side that keeps one beside it: "managers
 	// need not fill it in, but everyone else must".
 	commands := func(low string) bool { return indexWord(low, "must") >= 0 || indexWord(low, "shall") >= 0 }
 	switch {
-	case says(a, lx.optional) && !says(b, lx.optional) && strongCue(la) == "" && !commands(lb):
+	case oa && !ob && strongCue(la) == "" && !commands(lb):
 		b = lifted(b, lx.optional)
-	case says(b, lx.optional) && !says(a, lx.optional) && strongCue(lb) == "" && !commands(la):
+	case ob && !oa && strongCue(lb) == "" && !commands(la):
 		a = lifted(a, lx.optional)
 	}
-	switch {
-	case says(a, require) && !says(b, require) && weakCue(la) == "":
+	// Read again: the first switch may have made one side say it.
+	switch ra, rb = says(a, require), says(b, require); {
+	case ra && !rb && weakCue(la) == "":
 		b = lifted(b, require)
-	case says(b, require) && !says(a, require) && weakCue(lb) == "":
+	case rb && !ra && weakCue(lb) == "":
 		a = lifted(a, require)
 	}
 	return a, b
