@@ -1332,10 +1332,11 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
 			continue // "…, except X, which …" → "…. X …": compareConditions reads it
 		}
-		if len(gaps) == 1 && (len(g.a) == 0 && quantifierOnly(b, a, g.b) || len(g.b) == 0 && quantifierOnly(a, b, g.a)) {
-			// "Shops close at 8pm" → "All shops close at 8pm", nothing
-			// else changed: beside another change ("Laden tankers" → "All
-			// laden vessels") it may widen the rule.
+		if len(g.a) == 0 && quantifierOnly(b, a, g.b) && headKept(b, kb, gaps, x, func(g gap) ([]surfaceTok, int) { return g.b, g.nextB }) ||
+			len(g.b) == 0 && quantifierOnly(a, b, g.a) && headKept(a, ka, gaps, x, func(g gap) ([]surfaceTok, int) { return g.a, g.nextA }) {
+			// "Shops close at 8pm" → "All shops close at 8pm": beside a
+			// change to what it heads ("Laden tankers" → "All laden
+			// vessels") it may widen the rule.
 			continue
 		}
 		if len(gb) == 0 && boundSaidBefore(ga, b, g.b, kb, g.nextB) || len(ga) == 0 && boundSaidBefore(gb, a, g.a, ka, g.nextA) {
@@ -2176,6 +2177,36 @@ func quantifierOnly(text, other string, g []surfaceTok) bool {
 		}
 	}
 	return true
+}
+
+// headKept reports whether the words a quantifier standing alone in gap x
+// heads are the same on both sides: the text of the side holding it
+// (text, its kept tokens ks, side picking that side's tokens and next
+// common token of a gap) goes on unchanged for at least headRun kept
+// tokens, or to the end of its clause, before the next gap. "any handset
+// below 30% battery" → "handsets under 30% battery", not "All laden
+// vessels" → "Laden tankers" nor "All gutters are" → "Gutters above two
+// storeys are".
+func headKept(text string, ks []surfaceTok, gaps []gap, x int, side func(gap) ([]surfaceTok, int)) bool {
+	const headRun = 3
+	if x+1 >= len(gaps) {
+		return true
+	}
+	_, from := side(gaps[x])
+	nextToks, nextAt := side(gaps[x+1])
+	to := nextAt - len(nextToks) // where the next gap starts on this side
+	if to-from >= headRun || from >= len(ks) {
+		return true
+	}
+	if to <= from {
+		return false
+	}
+	// A clause ends between the common words and the next gap.
+	end := len(text)
+	if to < len(ks) {
+		end = ks[to].start
+	}
+	return strings.ContainsAny(text[ks[from].start:end], ",;.:!?")
 }
 
 // everyCase reports whether the change c ("old → new") says of every case

@@ -1,0 +1,24 @@
+package consensus
+
+import "testing"
+
+// TestQuantifierBesideOtherRewording: "all", "every", "any" or "each"
+// before words the other side says unchanged is the bare plural, even
+// where the rest of the sentence is reworded too. Beside a change to the
+// words it heads ("Laden trucks" → "All trucks", "Gutters above two
+// storeys" → "All gutters") it widens the rule.
+func TestQuantifierBesideOtherRewording(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Returned kayaks are hosed down with fresh water and hung on the rack before the shed is locked.", "Any returned kayak gets hosed down with fresh water and hung up on the rack before the shed is locked.", Agree},
+		{"Any parcel heavier than 30 kg is sent by pallet courier and the customer is told the day before.", "Parcels heavier than 30 kg go by pallet courier, and the customer is told on the day before.", Agree},
+		{"Unclaimed lost property is kept for 30 days and then donated to the charity shop.", "Any unclaimed lost property gets kept for 30 days, after which it is donated to the charity shop.", Agree},
+		{"Damaged library books are withdrawn from loan and sent for repair within a week.", "All damaged library books get withdrawn from loan and are sent off for repair within a week.", Agree},
+
+		{"Damaged library books are withdrawn from loan and sent for repair within a week.", "All library books get withdrawn from loan and are sent off for repair within a week.", Disagree},
+		{"Laden trucks over 12 tonnes use the north gate and must book a slot a day ahead.", "All trucks over 12 tonnes use the north gate and have to book a slot a day ahead.", Disagree},
+		{"Refrigerated containers at the quay are checked every 4 hours and logged.", "All containers at the quay get checked every 4 hours and are logged.", Disagree},
+		{"Hired bikes with electric assist are charged overnight and inspected each morning.", "All hired bikes are charged overnight and get inspected every morning.", Disagree},
+		{"All school minibuses must be inspected every month and logged by the transport lead.", "School minibuses used for trips abroad must be inspected every month and logged by the transport lead.", Disagree},
+	})
+}
