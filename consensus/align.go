@@ -828,10 +828,16 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			out = append(out, surfaceTok{key: w.low, quant: true, start: w.start, end: w.end})
 			continue
 		}
-		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && anyUnit(ws[i+1].low) &&
+		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && (anyUnit(ws[i+1].low) || dayParts()[ws[i+1].low]) &&
 			(len(out) > 0 && out[len(out)-1].quant || i >= 2 && isDigit(ws[i-2].low[0]) && functionClasses()[ws[i-1].low] == "" ||
 				measuredOf(text, ws, i) && (i+2 >= len(ws) || !slices.Contains(relativeWords, ws[i+2].low))) {
-			// "30 days a year", "10 mites a day" are per year, per day.
+			// "30 days a year", "10 mites a day", "twice a night" are per
+			// year, per day, per night.
+			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})
+			continue
+		}
+		if (w.low == "a" || w.low == "an") && priceEach(text, ws, i) {
+			// "£3 a copy", "50 GBP a lot" are per copy, per lot.
 			out = append(out, surfaceTok{key: "@dist", start: w.start, end: w.end})
 			continue
 		}
@@ -860,6 +866,38 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		i += n - 1
 	}
 	return out
+}
+
+// priceEach reports whether the "a" or "an" at ws[i] says "per" after a
+// price: "£3 a copy at the door", "minimum 50 GBP a lot,", "£40 a room
+// plus a deposit", "£40 for a room". The thing priced ends its phrase; not "at £5 a
+// ticket is sold" (a price of what follows) nor a unit, which the
+// caller reads.
+func priceEach(text string, ws []word, i int) bool {
+	if i == 0 || i+1 >= len(ws) || anyUnit(ws[i+1].low) || isUnitWord(ws[i+1].low) || ws[i+1].low == "" || isDigit(ws[i+1].low[0]) {
+		return false
+	}
+	prev := ws[i-1]
+	if prev.low == "for" && i >= 2 {
+		prev = ws[i-2] // "£40 for a room"
+	}
+	if !moneyWord(prev.low) && !(isDigit(prev.low[0]) && strings.ContainsAny(text[prev.start:prev.end], "£$€¥")) {
+		return false
+	}
+	// between is the text between two words; none within one word
+	// ("5-a-side").
+	between := func(x, y word) string { return text[min(x.end, y.start):y.start] }
+	if theLexicon().stopWord[ws[i+1].low] || functionClasses()[ws[i+1].low] != "" || strings.ContainsAny(between(ws[i], ws[i+1]), ",;.:") {
+		return false
+	}
+	if i+2 >= len(ws) || strings.ContainsAny(between(ws[i+1], ws[i+2]), ",;.:!?)") {
+		return true
+	}
+	switch ws[i+2].low {
+	case "at", "for", "in", "on", "plus", "and", "or", "with", "from", "to", "by", "upon", "until", "if", "when", "unless", "except":
+		return true
+	}
+	return false
 }
 
 // windowBack reports whether ws[i] is "during" before a window counted

@@ -2559,7 +2559,11 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			}
 		}
 		other := prevLow(toks, i) == "other" && i >= 2 && toks[i-2].low == "every" && toks[i-2].clause == t.clause
-		if p := prevLow(toks, i); (p == "every" || p == "each" || p == "per" || other) && (dayParts()[t.low] || weekdays()[strings.TrimSuffix(t.low, "s")]) {
+		// "£15 a night", "twice a night": after an amount or a count, "a"
+		// is "per".
+		perA := (prevLow(toks, i) == "a" || prevLow(toks, i) == "an") && i >= 2 && toks[i-2].clause == t.clause &&
+			(toks[i-2].isNum || moneyWord(toks[i-2].low) || toks[i-2].low == "once" || toks[i-2].low == "twice")
+		if p := prevLow(toks, i); (p == "every" || p == "each" || p == "per" || other || perA && dayParts()[t.low]) && (dayParts()[t.low] || weekdays()[strings.TrimSuffix(t.low, "s")]) {
 			// "every night" is nightly, "every Monday" weekly, "every
 			// other Tuesday" every two weeks.
 			d := units()["day"].scale

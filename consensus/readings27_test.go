@@ -271,10 +271,15 @@ func TestDoneAgain(t *testing.T) {
 // direction, shift or season. Before the round it answered 28/57
 // consistent, 38/58 conflict, 102/118 none; with the round's first form
 // of the path, 29, 39, 99 (three near misses found); with namesOwn, 29,
-// 39, 102. Its floors are those figures.
+// 39, 102. Its floors are those figures. The ceiling on agreeing
+// answered conflict was raised from 0.09 to 0.11 when "£15 a night" came
+// to read as "£15 per night" (2026-12-07): "allowed on the ground floor
+// for £15 a night" against "ground floor only, £15 per night" then
+// aligns as an edit, and the "only" it adds reads as a change, where it
+// had been unclear.
 func TestMeaningReview21(t *testing.T) {
 	t.Parallel()
 	f := runMeaning(t, "testdata/meaning/review21.txt")
 	f.log(t, "review21 set")
-	f.guard(t, "review21", "the round's figures", 0.5, 0.67, 0.86, 0.09)
+	f.guard(t, "review21", "the round's figures", 0.5, 0.67, 0.86, 0.11)
 }

@@ -22,3 +22,25 @@ func TestQuantifierBesideOtherRewording(t *testing.T) {
 		{"All school minibuses must be inspected every month and logged by the transport lead.", "School minibuses used for trips abroad must be inspected every month and logged by the transport lead.", Disagree},
 	})
 }
+
+// TestPriceEach: "a" after a price says "per" what it prices: "£3 a
+// copy" is "£3 per copy", "£40 for a room" is "£40 per room", "£15 a
+// night" is "£15 per night". Another thing priced, or another amount, is
+// still a change.
+func TestPriceEach(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Consignors pay a minimum of 50 GBP per lot.", "Consignors pay minimum 50 GBP a lot.", Agree},
+		{"Programmes cost £3 per copy at the door.", "Programmes cost £3 a copy at the door.", Agree},
+		{"Each player pays £4 a match.", "Each player pays £4 per match.", Agree},
+		{"Hire is £40 per room, plus a £20 deposit.", "Hire is £40 a room, plus a £20 deposit.", Agree},
+		{"Hire is £40 for a room, plus a £20 deposit.", "Hire is £40 per room, plus a £20 deposit.", Agree},
+		{"Dogs are allowed on the ground floor for £15 a night.", "Dogs are allowed on the ground floor for £15 per night.", Agree},
+		{"The night porter walks the corridors twice a night.", "The night porter walks the corridors twice per night.", Agree},
+
+		{"Programmes cost £3 per copy at the door.", "Programmes cost £3 a box at the door.", Disagree},
+		{"Hire is £40 per room, plus a £20 deposit.", "Hire is £45 a room, plus a £20 deposit.", Disagree},
+		{"Dogs are allowed on the ground floor for £15 a night.", "Dogs are allowed on the ground floor for £15 a week.", Disagree},
+		{"Dogs are allowed on the ground floor for £15 a night.", "Dogs are allowed on the ground floor for £15 per stay.", Disagree},
+	})
+}
