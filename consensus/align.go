@@ -828,7 +828,7 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			out = append(out, surfaceTok{key: w.low, quant: true, start: w.start, end: w.end})
 			continue
 		}
-		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && (anyUnit(ws[i+1].low) || dayParts()[ws[i+1].low]) &&
+		if (w.low == "a" || w.low == "an") && i+1 < len(ws) && (anyUnit(ws[i+1].low) || dayParts()[ws[i+1].low] && endsPhrase(text, ws, i+1)) &&
 			(len(out) > 0 && out[len(out)-1].quant || i >= 2 && isDigit(ws[i-2].low[0]) && functionClasses()[ws[i-1].low] == "" ||
 				measuredOf(text, ws, i) && (i+2 >= len(ws) || !slices.Contains(relativeWords, ws[i+2].low))) {
 			// "30 days a year", "10 mites a day", "twice a night" are per
@@ -890,15 +890,22 @@ func priceEach(text string, ws []word, i int) bool {
 	if theLexicon().stopWord[ws[i+1].low] || functionClasses()[ws[i+1].low] != "" || strings.ContainsAny(between(ws[i], ws[i+1]), ",;.:") {
 		return false
 	}
-	if i+2 >= len(ws) || strings.ContainsAny(between(ws[i+1], ws[i+2]), ",;.:!?)") {
-		return true
-	}
-	switch ws[i+2].low {
-	case "at", "for", "in", "on", "plus", "and", "or", "with", "from", "to", "by", "upon", "until", "if", "when", "unless", "except":
-		return true
-	}
-	return false
+	return endsPhrase(text, ws, i+1)
 }
+
+// endsPhrase reports whether ws[j] ends its phrase: the text ends or
+// breaks after it, or a preposition or conjunction follows ("£3 a copy
+// at the door", "twice a night in winter"), not a noun it names the kind
+// of ("a night nurse").
+func endsPhrase(text string, ws []word, j int) bool {
+	if j+1 >= len(ws) || strings.ContainsAny(text[min(ws[j].end, ws[j+1].start):ws[j+1].start], ",;.:!?)") {
+		return true
+	}
+	return phraseEnders()[ws[j+1].low]
+}
+
+// phraseEnders are the words after which a phrase before them has ended.
+var phraseEnders = wordSet("at for in on plus and or with from to by upon until if when unless except")
 
 // windowBack reports whether ws[i] is "during" before a window counted
 // back from now ("during the previous 60 days"), or the window's word of
@@ -1370,8 +1377,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 		if exceptionSetApart(b, ga, gb, kb, g.nextB) || exceptionSetApart(a, gb, ga, ka, g.nextA) {
 			continue // "…, except X, which …" → "…. X …": compareConditions reads it
 		}
-		if len(g.a) == 0 && quantifierOnly(b, a, g.b) && headKept(b, kb, gaps, x, func(g gap) ([]surfaceTok, int) { return g.b, g.nextB }) ||
-			len(g.b) == 0 && quantifierOnly(a, b, g.a) && headKept(a, ka, gaps, x, func(g gap) ([]surfaceTok, int) { return g.a, g.nextA }) {
+		if (len(g.a) == 0 && quantifierOnly(b, a, g.b) || len(g.b) == 0 && quantifierOnly(a, b, g.a)) && headKept(a, b, ka, kb, gaps, x) {
 			// "Shops close at 8pm" → "All shops close at 8pm": beside a
 			// change to what it heads ("Laden tankers" → "All laden
 			// vessels") it may widen the rule.
@@ -2218,33 +2224,35 @@ func quantifierOnly(text, other string, g []surfaceTok) bool {
 }
 
 // headKept reports whether the words a quantifier standing alone in gap x
-// heads are the same on both sides: the text of the side holding it
-// (text, its kept tokens ks, side picking that side's tokens and next
-// common token of a gap) goes on unchanged for at least headRun kept
-// tokens, or to the end of its clause, before the next gap. "any handset
+// heads are the same on both sides (a and b, their kept tokens ka and
+// kb): they go on unchanged for at least headRun kept tokens, or to the
+// end of their clause on both sides, before the next gap. "any handset
 // below 30% battery" → "handsets under 30% battery", not "All laden
-// vessels" → "Laden tankers" nor "All gutters are" → "Gutters above two
-// storeys are".
-func headKept(text string, ks []surfaceTok, gaps []gap, x int, side func(gap) ([]surfaceTok, int)) bool {
+// vessels" → "Laden tankers", "All gutters are" → "Gutters above two
+// storeys are" nor "All staff, and cleaners" → "Staff on the night
+// shift, and cleaners" (the clause ends after the change on one side).
+func headKept(a, b string, ka, kb []surfaceTok, gaps []gap, x int) bool {
 	const headRun = 3
 	if x+1 >= len(gaps) {
 		return true
 	}
-	_, from := side(gaps[x])
-	nextToks, nextAt := side(gaps[x+1])
-	to := nextAt - len(nextToks) // where the next gap starts on this side
-	if to-from >= headRun || from >= len(ks) {
-		return true
+	// clauseEnds: on one side, a clause ends between the common words
+	// and the next gap.
+	clauseEnds := func(text string, ks []surfaceTok, from int, next []surfaceTok, nextAt int) bool {
+		to := nextAt - len(next) // where the next gap starts on this side
+		if to-from >= headRun || from >= len(ks) {
+			return true
+		}
+		if to <= from {
+			return false
+		}
+		end := len(text)
+		if to < len(ks) {
+			end = ks[to].start
+		}
+		return strings.ContainsAny(text[ks[from].start:end], ",;.:!?")
 	}
-	if to <= from {
-		return false
-	}
-	// A clause ends between the common words and the next gap.
-	end := len(text)
-	if to < len(ks) {
-		end = ks[to].start
-	}
-	return strings.ContainsAny(text[ks[from].start:end], ",;.:!?")
+	return clauseEnds(a, ka, gaps[x].nextA, gaps[x+1].a, gaps[x+1].nextA) && clauseEnds(b, kb, gaps[x].nextB, gaps[x+1].b, gaps[x+1].nextB)
 }
 
 // everyCase reports whether the change c ("old → new") says of every case

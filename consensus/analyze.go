@@ -2562,7 +2562,8 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 		// "£15 a night", "twice a night": after an amount or a count, "a"
 		// is "per".
 		perA := (prevLow(toks, i) == "a" || prevLow(toks, i) == "an") && i >= 2 && toks[i-2].clause == t.clause &&
-			(toks[i-2].isNum || moneyWord(toks[i-2].low) || toks[i-2].low == "once" || toks[i-2].low == "twice")
+			(toks[i-2].isNum && !toks[i-2].clock || moneyWord(toks[i-2].low) || toks[i-2].low == "once" || toks[i-2].low == "twice") &&
+			(i+1 >= len(toks) || toks[i+1].clause != t.clause || phraseEnders()[toks[i+1].low]) // not "ward 7 a night nurse"
 		if p := prevLow(toks, i); (p == "every" || p == "each" || p == "per" || other || perA && dayParts()[t.low]) && (dayParts()[t.low] || weekdays()[strings.TrimSuffix(t.low, "s")]) {
 			// "every night" is nightly, "every Monday" weekly, "every
 			// other Tuesday" every two weeks.

@@ -20,6 +20,9 @@ func TestQuantifierBesideOtherRewording(t *testing.T) {
 		{"Refrigerated containers at the quay are checked every 4 hours and logged.", "All containers at the quay get checked every 4 hours and are logged.", Disagree},
 		{"Hired bikes with electric assist are charged overnight and inspected each morning.", "All hired bikes are charged overnight and get inspected every morning.", Disagree},
 		{"All school minibuses must be inspected every month and logged by the transport lead.", "School minibuses used for trips abroad must be inspected every month and logged by the transport lead.", Disagree},
+		// The clause ends after the change on the filed side only.
+		{"Staff on the night shift, and cleaners, must wear badges at all times.", "All staff, and cleaners, have to wear badges at all times.", Disagree},
+		{"Trainees on probation, and agency workers, are escorted in the lab.", "All trainees, and agency workers, are escorted in the lab.", Disagree},
 	})
 }
 
@@ -42,5 +45,10 @@ func TestPriceEach(t *testing.T) {
 		{"Hire is £40 per room, plus a £20 deposit.", "Hire is £45 a room, plus a £20 deposit.", Disagree},
 		{"Dogs are allowed on the ground floor for £15 a night.", "Dogs are allowed on the ground floor for £15 a week.", Disagree},
 		{"Dogs are allowed on the ground floor for £15 a night.", "Dogs are allowed on the ground floor for £15 per stay.", Disagree},
+		// A part of the day that names the kind of a thing, after a
+		// number that is no amount of it.
+		{"On ward 7 a night nurse checks the drips hourly.", "On ward 7 the night nurse checks the drips hourly.", Agree},
+		{"In room 4 a morning class runs on Saturdays.", "In room 4 the morning class runs on Saturdays.", Agree},
+		{"Rooms are £15 a night, bedding included.", "Rooms are £15 per night, bedding included.", Agree},
 	})
 }
