@@ -757,6 +757,9 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	al.hard = append(al.hard, compareBasis(a, b, filed, position)...)
 	al.hard = append(al.hard, compareDays(filed, position)...)
 	al.hard = append(al.hard, compareWidened(filed, position)...)
+	if !al.edit {
+		al.hard = append(al.hard, compareOnlyOr(sa, sb)...) // an edit names the thing added itself
+	}
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}

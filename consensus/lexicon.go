@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "108"
+const lexiconVersion = "109"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -542,7 +542,7 @@ email sm letter mobil
 gross net
 morning afternoon evening
 refrigerated room_temperature frozen
-cash cheque bank_transfer paypal
+cash cheque bank_transfer paypal card contactless
 in_person online
 summer winter autumn
 male female

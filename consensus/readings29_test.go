@@ -52,3 +52,26 @@ func TestPriceEach(t *testing.T) {
 		{"Rooms are £15 a night, bedding included.", "Rooms are £15 per night, bedding included.", Agree},
 	})
 }
+
+// TestOnlyAgainstAChoice: a thing one side restricts with "only" that the
+// other offers beside another thing, joined by "or", changes the rule in
+// a rewording too, either way round. "and" joins clauses and names
+// single things ("bed and breakfast") as often, and the other thing named
+// on both sides is no change.
+func TestOnlyAgainstAChoice(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Parking is £5, cash only.", "Parking costs £5 and you can pay by card or cash.", Disagree},
+		{"Entries are accepted by email only.", "You can send your entry by email or post.", Disagree},
+		{"The survey is in English or Welsh.", "The survey is available in English only.", Disagree},
+		{"Deliveries are made on weekdays only.", "Deliveries arrive on weekdays or Saturdays.", Disagree},
+		{"Lockers cost £2 a day, payable by card only.", "Lockers are £2 a day and we only take cash.", Disagree},
+
+		{"Entries are accepted by email only.", "Entries must be sent by email.", Agree},
+		{"Only members may use the pool, on weekdays or at weekends.", "The pool is for members, weekdays or weekends.", Agree},
+		{"Payment by bank transfer only.", "You pay by bank transfer, or by bank transfer in instalments.", Agree},
+		{"Lockers cost £2 a day, payable by card only.", "Lockers are £2 a day, paid by card.", Agree},
+		{"Show your membership card at the door and pay in cash.", "Pay cash at the door and show your membership card.", Agree},
+		{"Telecommands may be uplinked only while the spacecraft is above 15° elevation and the station has confirmed carrier lock.", "Only above 15° elevation, and only after the station has confirmed carrier lock.", Agree},
+	})
+}
