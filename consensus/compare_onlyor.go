@@ -116,3 +116,111 @@ func listedWith(s *side, k string, other *side) string {
 	}
 	return ""
 }
+
+// compareOnlyNarrowed finds a thing one side names, that the other
+// restricts with "only" to a kind the first never names: "every session
+// of 4 hours or more needs a deposit" against "a deposit, but only for
+// weekend sessions of 4 hours or more"; "points machines on running
+// lines" against "only on the main lines"; "First-time candidates only:".
+// Either way round: a rule narrowed, or widened.
+func compareOnlyNarrowed(a, b *side) []string {
+	if c := onlyNarrowed(a, b); c != "" {
+		return []string{c}
+	}
+	if c := onlyNarrowed(b, a); c != "" {
+		return []string{c}
+	}
+	return nil
+}
+
+// onlyNarrowed is how s restricts with "only" a thing other names to a
+// kind other never names: the new words and the thing, after "only"
+// (past small words) or before an "only" that ends its phrase; "" when
+// it restricts none so. Not where other says "only" of the thing too.
+func onlyNarrowed(s, other *side) string {
+	ts := s.toks
+	content := func(t surfaceTok) bool {
+		return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && t.key != ""
+	}
+	// kind reports whether ts[from:to] is new words and then a word of
+	// other: "weekend sessions", "main lines", "first-time candidates".
+	kind := func(from, to int) bool {
+		newWords, shared := 0, false
+		for j := from; j < to; j++ {
+			switch {
+			case ts[j].ignore:
+				if newWords > 0 {
+					return false // "only for weekend, the sessions": no kind of it
+				}
+			case !content(ts[j]):
+				return false
+			case saysKey(other.toks, ts[j].key):
+				if newWords == 0 || j != to-1 || !everyOf(other.toks, ts[j].key) {
+					return false
+				}
+				shared = true
+			default:
+				newWords++
+			}
+		}
+		return shared
+	}
+	onlyThere := func(key string) bool {
+		for i, t := range other.toks {
+			if t.key == "@only" && slices.ContainsFunc(other.toks[max(0, i-3):min(len(other.toks), i+4)], func(u surfaceTok) bool { return u.key == key }) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, t := range ts {
+		if t.key != "@only" {
+			continue
+		}
+		// "only for weekend sessions": small words, then the kind.
+		j := i + 1
+		for j < len(ts) && ts[j].ignore && !endsClause(s.text, ts[j]) {
+			j++
+		}
+		for k := j + 1; k < len(ts) && k <= j+3; k++ {
+			if kind(j, k+1) && !onlyThere(ts[k].key) && (k+1 >= len(ts) || endsClause(s.text, ts[k]) || !content(ts[k+1]) || keptStop()[surfaceWord(s.text, ts[k+1])]) {
+				return strings.TrimRight(s.text[t.start:ts[k].end], ".,;:!?")
+			}
+			if endsClause(s.text, ts[k]) {
+				break
+			}
+		}
+		// "First-time candidates only:", "the main pool only.": not "lend
+		// objects only for exhibitions", where "only" is of what follows.
+		if i+1 >= len(ts) || endsClause(s.text, t) {
+			for j := i - 2; j >= 0 && j >= i-4; j-- {
+				if j > 0 && endsClause(s.text, ts[j-1]) || j == 0 {
+					if kind(j, i) && !onlyThere(ts[i-1].key) {
+						return strings.TrimRight(s.text[ts[j].start:t.end], ".,;:!?")
+					}
+				}
+				if kind(j, i) && !onlyThere(ts[i-1].key) && (ts[j-1].ignore || !content(ts[j-1])) {
+					return strings.TrimRight(s.text[ts[j].start:t.end], ".,;:!?")
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// everyOf reports whether ts say "every", "each", "all" or "any" of the
+// thing of key, one or two words before it: "every session", "all
+// running lines".
+func everyOf(ts []surfaceTok, key string) bool {
+	for i, t := range ts {
+		if t.key != key {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-2; j-- {
+			if ts[j].key == "@dist" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -75,3 +75,25 @@ func TestOnlyAgainstAChoice(t *testing.T) {
 		{"Telecommands may be uplinked only while the spacecraft is above 15° elevation and the station has confirmed carrier lock.", "Only above 15° elevation, and only after the station has confirmed carrier lock.", Agree},
 	})
 }
+
+// TestOnlyOfAKind: a rule said of every thing of a kind, against a side
+// that says "only" of a narrower kind the first never names ("every
+// locker" against "only the ground-floor lockers", "every order over £50"
+// against "UK orders only"), is narrowed, in a rewording too; the other
+// way round, widened. "only" of a condition ("only then", "only by the
+// security team") or of the same things is no change.
+func TestOnlyOfAKind(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Every locker is emptied and cleaned at the end of term.", "Lockers get emptied and cleaned at end of term, but only the ground-floor lockers.", Disagree},
+		{"Every visitor signs the fire register at reception.", "Reception: fire register signed by weekend visitors only.", Disagree},
+		{"Each rental bike is inspected before it goes out.", "We inspect only electric bikes before they go out.", Disagree},
+		{"Every order over £50 ships free.", "Free shipping on any order over £50, UK orders only.", Disagree},
+		{"Only occupied rooms are cleaned daily.", "Each room gets cleaned every day.", Disagree},
+
+		{"Each rental bike is inspected before it goes out.", "Bikes get checked before every hire, every single bike.", Agree},
+		{"Every parcel is scanned at the gate.", "Scan each parcel at the gate; only then can it go in.", Agree},
+		{"Every parcel is scanned at the gate.", "All parcels get scanned at the gate, only by the security team.", Agree},
+		{"Objects are lent to other museums only for exhibitions, and a courier accompanies every object worth more than 1 million EUR.", "We lend objects only for exhibitions at other museums. Any object valued above EUR 1 million travels with a courier.", Agree},
+	})
+}
