@@ -45,7 +45,16 @@ func onlyOf(s *side) map[string]string {
 		if t.key != "@only" || t.end > len(s.text) {
 			continue
 		}
-		if i+1 >= len(ts) || endsClause(s.text, t) {
+		// "card only now", "cash only please": nothing but small words
+		// follow it to the end of its clause.
+		trailing := true
+		for j := i + 1; j < len(ts) && trailing; j++ {
+			trailing = ts[j].ignore && !ts[j].quant
+			if endsClause(s.text, ts[j]) {
+				break
+			}
+		}
+		if i+1 >= len(ts) || endsClause(s.text, t) || trailing {
 			for j := i - 1; j >= 0 && j >= i-2; j-- {
 				if endsClause(s.text, ts[j]) {
 					break
@@ -90,6 +99,13 @@ func listedWith(s *side, k string, other *side) string {
 	ends := func(j int) bool {
 		if j+1 >= len(ts) || endsClause(s.text, ts[j]) {
 			return true
+		}
+		// "card or cash now", "cash or card please": small words only to
+		// the end of the clause.
+		for n := j + 1; n < len(ts) && ts[n].ignore && !ts[n].quant; n++ {
+			if n+1 >= len(ts) || endsClause(s.text, ts[n]) {
+				return true
+			}
 		}
 		return phraseEnders()[surfaceWord(s.text, ts[j+1])] && surfaceWord(s.text, ts[j+1]) != "or"
 	}

@@ -66,6 +66,10 @@ func TestOnlyAgainstAChoice(t *testing.T) {
 		{"The survey is in English or Welsh.", "The survey is available in English only.", Disagree},
 		{"Deliveries are made on weekdays only.", "Deliveries arrive on weekdays or Saturdays.", Disagree},
 		{"Lockers cost £2 a day, payable by card only.", "Lockers are £2 a day and we only take cash.", Disagree},
+		// Small words after the "only" or the other thing, to the end of
+		// the clause.
+		{"fyi we're card only now", "fyi we take card or cash now", Disagree},
+		{"Cash only please.", "Cash or card please.", Disagree},
 
 		{"Entries are accepted by email only.", "Entries must be sent by email.", Agree},
 		{"Only members may use the pool, on weekdays or at weekends.", "The pool is for members, weekdays or weekends.", Agree},
