@@ -42,7 +42,7 @@ func onlyOf(s *side) map[string]string {
 		return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && t.key != ""
 	}
 	for i, t := range ts {
-		if t.key != "@only" || t.end > len(s.text) {
+		if t.key != "@only" || t.end > len(s.text) || !restricts(s, i) {
 			continue
 		}
 		// "card only now", "cash only please": nothing but small words
@@ -189,9 +189,26 @@ func onlyNarrowed(s, other *side) string {
 		}
 		return false
 	}
+	// ends reports whether nothing but small words follow ts[k] to the end
+	// of its clause: "but only on UK orders.", "only weekend sessions
+	// please"; not "only corner rooms have two".
+	ends := func(k int) bool {
+		for ; k < len(ts); k++ {
+			if endsClause(s.text, ts[k]) {
+				return true
+			}
+			if k+1 < len(ts) && (!ts[k+1].ignore || ts[k+1].quant) {
+				return false
+			}
+		}
+		return true
+	}
 	for i, t := range ts {
 		if t.key != "@only" {
 			continue
+		}
+		if !restricts(s, i) {
+			continue // "not only foreign guests", "the only spare lockers"
 		}
 		// "only for weekend sessions": small words, then the kind.
 		j := i + 1
@@ -199,7 +216,11 @@ func onlyNarrowed(s, other *side) string {
 			j++
 		}
 		for k := j + 1; k < len(ts) && k <= j+3; k++ {
-			if kind(j, k+1) && !onlyThere(ts[k].key) && (k+1 >= len(ts) || endsClause(s.text, ts[k]) || !content(ts[k+1]) || keptStop()[surfaceWord(s.text, ts[k+1])]) {
+			// A side that says the rule of every one of the things itself
+			// narrows it only in a phrase of its own: "any order over
+			// £50, but only UK orders"; not "every room has one; only
+			// corner rooms have two", which says more of some.
+			if kind(j, k+1) && !onlyThere(ts[k].key) && (k+1 >= len(ts) || endsClause(s.text, ts[k]) || !content(ts[k+1]) || keptStop()[surfaceWord(s.text, ts[k+1])]) && (!everyOf(ts, ts[k].key) || ends(k)) {
 				return strings.TrimRight(s.text[t.start:ts[k].end], ".,;:!?")
 			}
 			if endsClause(s.text, ts[k]) {
@@ -239,4 +260,114 @@ func everyOf(ts []surfaceTok, key string) bool {
 		}
 	}
 	return false
+}
+
+// compareOnlyWhen finds a time the rule holds that one side restricts
+// with "only" and the other never names: "single kayaks are not rented
+// in winds above 15 knots" against "…, but only on weekends and bank
+// holidays"; "vans must leave by 07:00" against "by 07:00 on Saturdays
+// only". The rule said of fewer days than the other side's.
+func compareOnlyWhen(a, b *side) []string {
+	if c := onlyWhen(b, a); c != "" {
+		return []string{"condition added: " + c}
+	}
+	if c := onlyWhen(a, b); c != "" {
+		return []string{"condition dropped: " + c}
+	}
+	return nil
+}
+
+// onlyWhen is how s restricts with "only" the days, seasons or parts of
+// the day its rule holds ("only on weekends", "on Saturdays only", "only
+// in summer"), in words other never uses; "" when it does not.
+func onlyWhen(s, other *side) string {
+	ts := s.toks
+	when := func(t surfaceTok) bool {
+		w := strings.TrimSuffix(surfaceWord(s.text, t), "s")
+		return weekdays()[w] || monthWords()[w] || dayParts()[w] || whenWords()[w]
+	}
+	// times reports whether ts[from:to] are small words and times of
+	// the rule, at least one, that other never names.
+	times := func(from, to int) bool {
+		n := 0
+		for j := from; j < to; j++ {
+			switch {
+			case ts[j].ignore:
+			case !when(ts[j]) || saysKey(other.toks, ts[j].key):
+				return false // "Saturday mornings only" against "Saturday AM only": the other names the day
+			default:
+				n++
+			}
+		}
+		return n > 0
+	}
+	for i, t := range ts {
+		if t.key != "@only" || !restricts(s, i) {
+			continue
+		}
+		// "only on weekends and bank holidays", to the end of the clause.
+		end := i + 1
+		for end < len(ts) && !endsClause(s.text, ts[end]) {
+			end++
+		}
+		if end < len(ts) {
+			end++
+		}
+		if end > i+1 && end-i <= 7 && times(i+1, end) {
+			return strings.TrimRight(s.text[t.start:ts[end-1].end], ".,;:!?")
+		}
+		// "on Saturdays only", "weekdays only though": the clause's last
+		// words before it.
+		if i+1 >= len(ts) || endsClause(s.text, t) || asideAfter(s, i) {
+			start := i
+			for start > 0 && i-start < 4 && !endsClause(s.text, ts[start-1]) && (ts[start-1].ignore || when(ts[start-1])) {
+				start--
+			}
+			// After "on", "in", "at" or "during", or opening its stretch
+			// ("barrier up - weekdays only").
+			opens := start == 0 || strings.ContainsAny(s.text[min(ts[start-1].end, ts[start].start):ts[start].start], ",;:.!?-–(")
+			if start < i && (opens || slices.Contains([]string{"on", "in", "at", "during"}, surfaceWord(s.text, ts[start]))) {
+				if times(start, i) {
+					return strings.TrimRight(s.text[ts[start].start:t.end], ".,;:!?")
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// whenWords are the other words that name when a rule holds: "weekends",
+// "weekdays", "bank holidays", "school holidays", the seasons.
+var whenWords = wordSet("weekend weekday holiday bank public school summer winter autumn spring term termtime")
+
+// asideAfter reports whether what follows s.toks[i] to the end of its
+// clause is an aside that says nothing of the rule: "weekdays only
+// though", "cash only please".
+func asideAfter(s *side, i int) bool {
+	ts := s.toks
+	for j := i + 1; j < len(ts); j++ {
+		if !ts[j].ignore && !asides()[surfaceWord(s.text, ts[j])] {
+			return false
+		}
+		if endsClause(s.text, ts[j]) || j+1 == len(ts) {
+			return true
+		}
+	}
+	return false
+}
+
+// asides are the words that close a clause without saying anything of
+// the rule.
+var asides = wordSet("though tho please pls mind thanks ta")
+
+// onlyDeterminers before "only" make it "sole": "the only spare lockers",
+// "their only exit".
+var onlyDeterminers = wordSet("the a an its their our my your his her whose")
+
+// restricts reports whether the "only" at s.toks[i] restricts what it
+// is said of: not "not only foreign guests" (that and more) nor "the only
+// spare lockers" (the sole ones).
+func restricts(s *side, i int) bool {
+	ts := s.toks
+	return i == 0 || endsClause(s.text, ts[i-1]) || ts[i-1].key != "@neg" && !onlyDeterminers()[surfaceWord(s.text, ts[i-1])]
 }

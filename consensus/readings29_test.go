@@ -99,5 +99,32 @@ func TestOnlyOfAKind(t *testing.T) {
 		{"Every parcel is scanned at the gate.", "Scan each parcel at the gate; only then can it go in.", Agree},
 		{"Every parcel is scanned at the gate.", "All parcels get scanned at the gate, only by the security team.", Agree},
 		{"Objects are lent to other museums only for exhibitions, and a courier accompanies every object worth more than 1 million EUR.", "We lend objects only for exhibitions at other museums. Any object valued above EUR 1 million travels with a courier.", Agree},
+		// "not only" and "the only" restrict nothing; a side that says
+		// the rule of every one itself says more of some.
+		{"Every guest must show ID at check-in.", "Not only foreign guests: every guest shows ID at check-in.", Agree},
+		{"Each pupil gets a free lunch.", "Each pupil gets a free lunch, not only low-income pupils.", Agree},
+		{"Every locker has its own key.", "Each locker has its own key - the only spare lockers are on floor 2.", Agree},
+		{"Every room has a smoke alarm.", "Every room has a smoke alarm; only corner rooms have two.", Agree},
+		{"All bags are searched at the door.", "All bags searched at the door, but only large bags go through the scanner.", Agree},
+	})
+}
+
+// TestOnlyOnSomeDays: a rule one side restricts with "only" to days,
+// seasons or parts of the day the other never names ("but only on
+// Mondays and Tuesdays", "weekdays only though") holds less often, in a
+// rewording too. The same days said both ways, or "only" of something
+// else, is no change.
+func TestOnlyOnSomeDays(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The car park barrier stays up for free exit after 6 pm.", "Free exit after 6pm, barrier up - weekdays only though.", Disagree},
+		{"Guests may bring their own wine for a £10 corkage fee.", "BYO wine, £10 corkage, but only on Mondays and Tuesdays.", Disagree},
+		{"Single kayaks are not rented when gusts exceed 22 knots.", "No single kayak goes out in gusts above 22 knots, but only on weekends and bank holidays.", Disagree},
+
+		{"The outdoor pool opens at 7 am in summer only.", "In the summer months the outdoor pool opens at 7 am, and only then.", Agree},
+		{"Bins are collected on Tuesdays only.", "Collection day for bins is Tuesday, no other day.", Agree},
+		{"The café serves breakfast until 11 am.", "Breakfast is served until 11, only in the café.", Agree},
+		{"Staff may work from home on Fridays.", "Working from home is allowed, but only on Fridays.", Agree},
+		{"Monitoring scans are offered on Saturday mornings only.", "Saturday AM only for monitoring scans.", Agree},
 	})
 }
