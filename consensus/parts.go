@@ -2,7 +2,9 @@ package consensus
 
 import (
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -999,6 +1001,11 @@ func segments(x *side) (segs []map[string]bool, things map[string]string) {
 			}
 			continue
 		}
+		if v, ok := numberWords()[surfaceWord(text, t)]; ok && t.quant && v >= 2 && v == math.Trunc(v) {
+			// "two streams" binds as "2 streams" does; not "one", which
+			// as often counts nothing ("the one on the left").
+			t.key = strconv.Itoa(int(v))
+		}
 		if t.key != "" && !t.ignore && !strings.HasPrefix(t.key, "@") && (!t.quant || isDigit(t.key[0])) {
 			if t.quant && things[t.key] == "" {
 				things[t.key] = t.key
@@ -1054,9 +1061,18 @@ func compareBindings(a, b *side) []string {
 			}
 			// A word said with x1 on the filed side and with x2 on the
 			// other, and one the other way round.
+			// A number moved between two names, or a name between two
+			// numbers, is a word said of them: "Standard at most 2 and
+			// Premium at most 4" against "Premium two and Standard four".
+			said := func(w string) bool {
+				if thA[w] == "" && thB[w] == "" {
+					return true
+				}
+				return thA[w] != "" && isDigit(w[0]) != isDigit(x1[0]) && isDigit(x1[0]) == isDigit(x2[0])
+			}
 			moved := func(from, to map[string]bool, other1, other2 map[string]bool) bool {
 				for w := range from {
-					if thA[w] == "" && thB[w] == "" && to[w] && !other1[w] && !other2[w] && where(sa, w) >= 0 && where(sb, w) >= 0 {
+					if said(w) && to[w] && !other1[w] && !other2[w] && where(sa, w) >= 0 && where(sb, w) >= 0 {
 						return true
 					}
 				}

@@ -128,3 +128,22 @@ func TestOnlyOnSomeDays(t *testing.T) {
 		{"Monitoring scans are offered on Saturday mornings only.", "Saturday AM only for monitoring scans.", Agree},
 	})
 }
+
+// TestNumbersTradedInWords: two things that traded their numbers, one
+// side writing them in words ("Premium two and Standard four" against
+// "Standard at most 2 and Premium at most 4"), or their names traded
+// between two numbers, change the rule in a rewording; the same numbers
+// kept with the same things do not.
+func TestNumbersTradedInWords(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A Standard plan account may play at most 2 streams at the same time and a Premium account at most 4.", "Premium households can have two streams going at once and Standard ones four.", Disagree},
+		{"Bisque firings are charged £6 per shelf and glaze firings £8 per shelf.", "Bisque is eight pounds a shelf and glaze is six.", Disagree},
+		{"Adults pay 12 euros and students pay 8 euros.", "Students pay twelve euros, adults eight.", Disagree},
+		{"The Basic tier allows 3 users and the Team tier 10 users.", "Team tier: three users. Basic tier: ten users.", Disagree},
+
+		{"Adults pay 12 euros and students pay 8 euros.", "Students pay eight euros, adults twelve.", Agree},
+		{"The Basic tier allows 3 users and the Team tier 10 users.", "Basic gets three seats, Team gets ten.", Agree},
+		{"Bisque firings are charged £6 per shelf and glaze firings £8 per shelf.", "Glaze is eight pounds a shelf and bisque is six.", Agree},
+	})
+}
