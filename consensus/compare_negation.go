@@ -235,11 +235,57 @@ func emphatic(a, b *analysis, filed, position string) string {
 	if countKind(a.conds, "unless") == 0 && !carveOutLost(a, b, position) {
 		return ""
 	}
-	low := strings.ToLower(readPart(position))
-	if hasCue(strings.ToLower(readPart(filed)), emphaticCues) != "" {
+	low, filedLow := strings.ToLower(readPart(position)), strings.ToLower(readPart(filed))
+	if hasCue(filedLow, emphaticCues) != "" {
 		return ""
 	}
-	return hasCue(low, emphaticCues)
+	if c := hasCue(low, emphaticCues); c != "" {
+		return c
+	}
+	if hasCue(filedLow, deniedCues) != "" {
+		return "" // "never reused, even for cancelled invoices": the filed rule says it too
+	}
+	for _, c := range deniedCues {
+		if k := indexWord(low, c); k >= 0 && namesException(a, clauseAround(low, k, len(c))) {
+			return c
+		}
+	}
+	return ""
+}
+
+// clauseAround is the clause of low that holds low[k:k+n]: from the mark
+// before it to the mark after it, and the clause before that too where
+// the cue opens its own ("double-depth graves count as two plots, like
+// everywhere else").
+func clauseAround(low string, k, n int) string {
+	start, end := k, k+n
+	for start > 0 && !strings.ContainsRune(",;.!?:\n", rune(low[start-1])) {
+		start--
+	}
+	if strings.TrimSpace(low[start:k]) == "" && start > 0 {
+		for start--; start > 0 && !strings.ContainsRune(",;.!?:\n", rune(low[start-1])); start-- {
+		}
+	}
+	for end < len(low) && !strings.ContainsRune(",;.!?:\n", rune(low[end])) {
+		end++
+	}
+	return low[start:end]
+}
+
+// namesException reports whether clause says a word of an exception of
+// the filed rule a ("unless the borrower is in hospital", "except
+// contractors with a site pass").
+func namesException(a *analysis, clause string) bool {
+	words := set(analyze(clause).words())
+	for _, c := range a.conds {
+		if c.kind != "unless" {
+			continue
+		}
+		if slices.ContainsFunc(c.terms, func(w string) bool { return words[w] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // elliptical counts the conditions of x of kind that say no word of their

@@ -379,6 +379,15 @@ var disregardCues = []string{"regardless", "irrespective", "no matter", "whateve
 // exceptions" is "dogs only with a certificate" said again).
 var emphaticCues = []string{"no exceptions", "no exception", "without exception", "no special cases", "no special case", "across the board", "not even"}
 
+// deniedCues deny an exception the filed rule makes when their clause
+// names it: "no exemption", "no yearly waiver", "self-employed jurors are
+// no different", "being in hospital makes no difference", "islands
+// included, like any other address", "even if both captains agree". Not
+// where their clause names nothing of it ("£5 a session, even on
+// weekends" beside "except juniors").
+var deniedCues = []string{"no exemption", "no exemptions", "not exempt", "no waiver", "no different", "no difference", "like any other", "like everything else",
+	"like everyone else", "like everywhere else", "like the rest", "same as the rest", "same as everyone", "even if", "even when", "even though", "even for", "even on"}
+
 // disregards returns the cue by which text sets a condition aside, or "".
 func disregards(text string) string {
 	if len(text) > maxAnalyzed {

@@ -147,3 +147,24 @@ func TestNumbersTradedInWords(t *testing.T) {
 		{"Bisque firings are charged £6 per shelf and glaze firings £8 per shelf.", "Glaze is eight pounds a shelf and bisque is six.", Agree},
 	})
 }
+
+// TestExceptionDenied: a side that names the filed rule's exception and
+// denies it ("being in hospital makes no difference", "contractors are no
+// different", "even if the room is damaged", "like everywhere else")
+// drops the exception, in a rewording too. A denial that names nothing
+// of the exception ("even on weekends" beside "except juniors"), or a
+// filed rule that says "even" itself, is no change.
+func TestExceptionDenied(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Late returns are fined £1 a day, unless the borrower is in hospital.", "Late returns cost £1 a day; being in hospital makes no difference.", Disagree},
+		{"All visitors sign in at reception, except contractors with a site pass.", "Everyone signs in at reception; contractors are no different, pass or not.", Disagree},
+		{"The deposit is refunded in full unless the room is damaged.", "Full refund of the deposit, even if the room is damaged.", Disagree},
+		{"Households may reserve at most 4 plots, except in the double-depth section, where a double grave counts as one plot.", "At most 4 plots per household; double-depth graves count as two plots, like everywhere else.", Disagree},
+		{"Beginners do a walk test in the shop unless they decline in writing.", "Beginners must do the walk test in the shop, and a written refusal does not exempt them.", Disagree},
+
+		{"The deposit is refunded in full unless the room is damaged.", "Full refund of the deposit, unless there is damage to the room.", Agree},
+		{"Members pay £5 per session, except juniors, who pay £3.", "£5 a session for members, even on weekends; juniors pay £3.", Agree},
+		{"Invoice numbers are never reused, even for cancelled invoices, except on the test ledger.", "A number stays used even when the invoice is cancelled, except on the test ledger.", Agree},
+	})
+}
