@@ -723,8 +723,8 @@ func compareStrength(filed, position string) []string {
 			}
 		}
 		fa := nearestPart(pa, paWords, partWords(part))
-		if weakCue(fa) != "" {
-			continue
+		if weakCue(fa) != "" || liftedIn(pa, paWords, partWords(part)) {
+			continue // "baby milk is exempt from the 100 ml limit" → "baby milk doesn't have to meet it"
 		}
 		strong := strongCue(fa)
 		if strong == "" {
@@ -737,13 +737,13 @@ func compareStrength(filed, position string) []string {
 
 // strengthParts splits lower-case text into the parts a duty is said in:
 // sentences (a full stop before a space or the end, not the point of
-// "2.5 hours"), and clauses after ";", ", and" or ", but".
+// "2.5 hours"), and clauses after ";", ", and", ", but" or ", though".
 func strengthParts(low string) []string {
 	low = strings.ReplaceAll(strings.TrimSuffix(low, "."), ". ", "; ")
 	parts := strings.FieldsFunc(low, func(r rune) bool { return r == ';' || r == '!' || r == '?' || r == '\n' })
 	var out []string
 	for _, p := range parts {
-		for _, sep := range []string{", and ", ", but ", " but "} {
+		for _, sep := range []string{", and ", ", but ", " but ", ", though "} {
 			p = strings.ReplaceAll(p, sep, "\x00")
 		}
 		for _, q := range strings.Split(p, "\x00") {
@@ -791,6 +791,33 @@ func nearestPart(parts []string, words []map[string]bool, want map[string]bool) 
 		}
 	}
 	return best
+}
+
+// dutyLiftedCues are the words of a filed part that lifts a duty as "need
+// not" does: the same part said with "don't have to" or "needn't" is no
+// rule made optional.
+var dutyLiftedCues = []string{"exempt", "do not need", "does not need", "don't need", "doesn't need", "no need", "not required", "not needed", "not obliged"}
+
+// liftedIn reports whether a part of the filed rule (parts, their words
+// in words) lifts a duty (dutyLiftedCues) and shares two content words
+// or more with the position's part (want): the part that says "needn't"
+// or "don't have to" says it of the same case.
+func liftedIn(parts []string, words []map[string]bool, want map[string]bool) bool {
+	for i, p := range parts {
+		if hasCue(p, dutyLiftedCues) == "" {
+			continue
+		}
+		n := 0
+		for w := range want {
+			if words[i][w] {
+				n++
+			}
+		}
+		if n >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // exemptionSaid reports whether the weak cue of the position (lower

@@ -168,3 +168,20 @@ func TestExceptionDenied(t *testing.T) {
 		{"Invoice numbers are never reused, even for cancelled invoices, except on the test ledger.", "A number stays used even when the invoice is cancelled, except on the test ledger.", Agree},
 	})
 }
+
+// TestDutyLiftedSaidAgain: "don't have to" or "needn't" said of the case
+// the filed rule exempts ("baby milk is exempt from the 100 ml limit",
+// "parents looking after their own child do not need a licence") says
+// the exemption again; said of the rule itself it still makes the rule
+// optional.
+func TestDutyLiftedSaidAgain(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"A licensed chaperone may look after no more than 12 performing children at once; parents chaperoning only their own child do not need a licence.", "Twelve performing children is the ceiling for any one licensed chaperone at a time, though a parent who is only looking after their own child needn't be licensed.", Agree},
+		{"Liquids in cabin bags must be in containers of 100 ml or less; baby milk and prescribed medicines are exempt from the 100 ml limit.", "Every container has to be 100ml or under. Baby milk and prescription medicines don't have to meet the 100ml limit.", Agree},
+		{"Staff must complete the fire module every year; new starters in their first month are not required to.", "Everyone does the fire module yearly, though new starters needn't in their first month.", Agree},
+
+		{"Staff must complete the fire module every year; new starters in their first month are not required to.", "Staff needn't do the fire module every year.", Disagree},
+		{"Visitors must wear a hard hat on site; delivery drivers who stay in their cab are exempt.", "Visitors don't have to wear a hard hat on site; drivers in the cab neither.", Disagree},
+	})
+}
