@@ -246,11 +246,26 @@ func emphatic(a, b *analysis, filed, position string) string {
 		return "" // "never reused, even for cancelled invoices": the filed rule says it too
 	}
 	for _, c := range deniedCues {
-		if k := indexWord(low, c); k >= 0 && namesException(a, clauseAround(low, k, len(c))) {
-			return c
+		if k := indexWord(low, c); k >= 0 {
+			if cl := clauseAround(low, k, len(c)); namesException(a, cl) && !exceptionKept(a, b, cl) {
+				return c
+			}
 		}
 	}
 	return ""
+}
+
+// exceptionKept reports whether position b makes the exception of the
+// filed rule a outside the clause of its denial, cl: "even if your flight
+// is late, unless you've booked late checkout"; not "a medical
+// certificate does not exempt you", where the denial says it.
+func exceptionKept(a, b *analysis, cl string) bool {
+	for _, c := range b.conds {
+		if c.kind == "unless" && saysException(a, set(c.terms)) && !strings.Contains(cl, strings.ToLower(c.text)) {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseAround is the clause of low that holds low[k:k+n]: from the mark
@@ -258,25 +273,67 @@ func emphatic(a, b *analysis, filed, position string) string {
 // the cue opens its own ("double-depth graves count as two plots, like
 // everywhere else").
 func clauseAround(low string, k, n int) string {
+	// markEnds reports whether a mark ends at i, markAt whether one
+	// starts there: a dash set apart by spaces ("10% off - online orders
+	// are no different - but") marks a clause too.
+	dashed := func(i int) bool {
+		return low[i] == '-' && (i > 0 && low[i-1] == ' ' || i+1 < len(low) && low[i+1] == ' ')
+	}
+	markEnds := func(i int) bool {
+		return strings.ContainsRune(",;.!?:\n", rune(low[i-1])) || dashed(i-1) || strings.HasSuffix(low[:i], "—") || strings.HasSuffix(low[:i], "–")
+	}
+	markAt := func(i int) bool {
+		return strings.ContainsRune(",;.!?:\n", rune(low[i])) || dashed(i) || strings.HasPrefix(low[i:], "—") || strings.HasPrefix(low[i:], "–")
+	}
 	start, end := k, k+n
-	for start > 0 && !strings.ContainsRune(",;.!?:\n", rune(low[start-1])) {
+	for start > 0 && !markEnds(start) {
 		start--
 	}
 	if strings.TrimSpace(low[start:k]) == "" && start > 0 {
-		for start--; start > 0 && !strings.ContainsRune(",;.!?:\n", rune(low[start-1])); start-- {
+		for start -= len(dashOrMark(low[:start])); start > 0 && !markEnds(start); start-- {
 		}
 	}
-	for end < len(low) && !strings.ContainsRune(",;.!?:\n", rune(low[end])) {
+	for end < len(low) && !markAt(end) {
 		end++
 	}
 	return low[start:end]
+}
+
+// dashOrMark is the mark that ends s: a long dash or one byte.
+func dashOrMark(s string) string {
+	for _, d := range []string{"—", "–"} {
+		if strings.HasSuffix(s, d) {
+			return d
+		}
+	}
+	return s[len(s)-1:]
 }
 
 // namesException reports whether clause says a word of an exception of
 // the filed rule a ("unless the borrower is in hospital", "except
 // contractors with a site pass").
 func namesException(a *analysis, clause string) bool {
-	words := set(analyze(clause).words())
+	return saysException(a, set(analyze(clause).words()))
+}
+
+// saysException reports whether words hold a word of an exception of the
+// filed rule a.
+func saysException(a *analysis, words map[string]bool) bool {
+	// Not a word the rule says outside its conditions and their own rules
+	// ("except in the double-depth section, where one double-depth grave
+	// counts as a single plot"): "on site" of "hard hats on site unless in
+	// the site office".
+	own := map[int]bool{}
+	for _, c := range a.conds {
+		if c.then || c.ownRule {
+			own[c.clause+1] = true
+		}
+	}
+	for _, t := range a.terms {
+		if t.cond < 0 && !own[t.clause] {
+			delete(words, t.w)
+		}
+	}
 	for _, c := range a.conds {
 		if c.kind != "unless" {
 			continue

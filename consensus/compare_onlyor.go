@@ -286,15 +286,26 @@ func onlyWhen(s, other *side) string {
 		w := strings.TrimSuffix(surfaceWord(s.text, t), "s")
 		return weekdays()[w] || monthWords()[w] || dayParts()[w] || whenWords()[w]
 	}
+	otherDays := daysNamed(other.text)
+	otherAM, otherPM := clockHalves(other.text)
 	// times reports whether ts[from:to] are small words and times of
 	// the rule, at least one, that other never names.
 	times := func(from, to int) bool {
+		// The same days in other words: "at weekends only" against
+		// "Saturdays and Sundays", "only Monday through Friday" against
+		// "weekdays".
+		sameDays := otherDays != 0 && daysNamed(s.text[ts[from].start:ts[to-1].end]) == otherDays
 		n := 0
 		for j := from; j < to; j++ {
+			w := strings.TrimSuffix(surfaceWord(s.text, ts[j]), "s")
 			switch {
 			case ts[j].ignore:
 			case !when(ts[j]) || saysKey(other.toks, ts[j].key):
 				return false // "Saturday mornings only" against "Saturday AM only": the other names the day
+			case sameDays && (weekdays()[w] || w == "weekend" || w == "weekday"):
+				return false
+			case w == "morning" && otherAM, (w == "evening" || w == "night") && otherPM:
+				return false // "mornings only" against "from 7 to 10 am"
 			default:
 				n++
 			}
@@ -313,7 +324,7 @@ func onlyWhen(s, other *side) string {
 		if end < len(ts) {
 			end++
 		}
-		if end > i+1 && end-i <= 7 && times(i+1, end) {
+		if !endsClause(s.text, t) && end > i+1 && end-i <= 7 && times(i+1, end) { // not "evenings only, Monday to Friday"
 			return strings.TrimRight(s.text[t.start:ts[end-1].end], ".,;:!?")
 		}
 		// "on Saturdays only", "weekdays only though": the clause's last
@@ -370,4 +381,42 @@ var onlyDeterminers = wordSet("the a an its their our my your his her whose")
 func restricts(s *side, i int) bool {
 	ts := s.toks
 	return i == 0 || endsClause(s.text, ts[i-1]) || ts[i-1].key != "@neg" && !onlyDeterminers()[surfaceWord(s.text, ts[i-1])]
+}
+
+// daysNamed is the set of days of the week text names by name, by a
+// range ("Mon–Fri") or as "weekdays" or "weekends", whatever it says of
+// them.
+func daysNamed(text string) daySet {
+	p := dayRE()
+	var d daySet
+	for _, m := range p.rng.FindAllStringSubmatchIndex(text, -1) {
+		if a, b := dayIndex(text[m[2]:m[3]]), dayIndex(text[m[4]:m[5]]); a >= 0 && b >= 0 {
+			d |= spanOf(a, b)
+		}
+	}
+	for _, m := range p.group.FindAllStringSubmatchIndex(text, -1) {
+		if strings.HasPrefix(strings.ToLower(text[m[2]:m[3]]), "weekday") {
+			d |= weekdaysSet
+		} else {
+			d |= weekendSet
+		}
+	}
+	for _, m := range p.day.FindAllStringSubmatchIndex(text, -1) {
+		d |= 1 << dayIndex(text[m[2]:m[3]])
+	}
+	return d
+}
+
+// clockHalves reports whether text names a time of day in the morning
+// (noon too: "before noon") and one in the afternoon or at night
+// (midnight too), as the analysis reads times of day.
+func clockHalves(text string) (am, pm bool) {
+	for _, q := range analyze(text).qty {
+		if q.dim != "clock" {
+			continue
+		}
+		am = am || q.value > 0 && q.value <= 12
+		pm = pm || q.value >= 12 || q.value == 0
+	}
+	return am, pm
 }

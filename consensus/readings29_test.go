@@ -126,6 +126,13 @@ func TestOnlyOnSomeDays(t *testing.T) {
 		{"The café serves breakfast until 11 am.", "Breakfast is served until 11, only in the café.", Agree},
 		{"Staff may work from home on Fridays.", "Working from home is allowed, but only on Fridays.", Agree},
 		{"Monitoring scans are offered on Saturday mornings only.", "Saturday AM only for monitoring scans.", Agree},
+		// The same days or part of the day in other words.
+		{"The climbing wall is open to the public on Saturdays and Sundays.", "Public climbing wall sessions at weekends only.", Agree},
+		{"Breakfast is served from 7 to 10 am.", "Breakfast 7-10am, mornings only.", Agree},
+		{"Quiet hours run from 10 pm to 7 am.", "quiet hours are 10pm–7am, so at night only", Agree},
+		{"The tennis courts can be booked between 6 and 9 pm on weekdays.", "Courts bookable 6-9pm, but only Monday through Friday.", Agree},
+		{"Parking is free on weekends.", "Free parking on Saturdays and Sundays only.", Agree},
+		{"Parking is free on weekends.", "Free parking on Sundays only.", Disagree},
 	})
 }
 
@@ -166,6 +173,10 @@ func TestExceptionDenied(t *testing.T) {
 		{"The deposit is refunded in full unless the room is damaged.", "Full refund of the deposit, unless there is damage to the room.", Agree},
 		{"Members pay £5 per session, except juniors, who pay £3.", "£5 a session for members, even on weekends; juniors pay £3.", Agree},
 		{"Invoice numbers are never reused, even for cancelled invoices, except on the test ledger.", "A number stays used even when the invoice is cancelled, except on the test ledger.", Agree},
+		// "like any other" as a comparison, and the exception kept.
+		{"Library books are loaned for 3 weeks unless another reader has reserved them.", "Three-week loans, like any other library - unless someone else has reserved the book.", Agree},
+		{"Staff must wear hard hats on site unless they are in the site office.", "Hard hats on site at all times, even for visitors, except inside the site office.", Agree},
+		{"Students pay half price except during exam week.", "Students pay half price — like any other cinema — except in exam week.", Agree},
 	})
 }
 
