@@ -223,7 +223,18 @@ func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
 		}
 		return nil, err
 	}
-	if ok, err := flock.Try(f, flock.Exclusive); err != nil || !ok {
+	ok, err := flock.Try(f, flock.Exclusive)
+	// A coordinator holds the lock for as long as it runs; a reader asking
+	// whether one does (running) holds it shared for an instant, longer
+	// on a busy machine. So a refused lock is tried again for a short
+	// grace before the debate counts as busy: the process "debate start"
+	// hands a debate to must not be turned away because its caller polls
+	// the debate's state meanwhile.
+	for deadline := time.Now().Add(busyGrace); err == nil && !ok && time.Now().Before(deadline) && ctx.Err() == nil; {
+		time.Sleep(5 * time.Millisecond)
+		ok, err = flock.Try(f, flock.Exclusive)
+	}
+	if err != nil || !ok {
 		f.Close()
 		if err == nil {
 			return nil, fmt.Errorf("%w: %s", ErrBusy, id)
@@ -246,6 +257,10 @@ func (s *Store) Open(ctx context.Context, id string) (*Log, error) {
 	}
 	return l, nil
 }
+
+// busyGrace is how long Open tries again for a debate's lock that
+// another process refused before it answers ErrBusy.
+const busyGrace = time.Second
 
 // Log is one debate's transcript opened for writing; it implements
 // debate.Journal. It is used by one goroutine at a time (the coordinator's).
