@@ -870,9 +870,9 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 
 // priceEach reports whether the "a" or "an" at ws[i] says "per" after a
 // price: "£3 a copy at the door", "minimum 50 GBP a lot,", "£40 a room
-// plus a deposit", "£40 for a room". The thing priced ends its phrase; not "at £5 a
-// ticket is sold" (a price of what follows) nor a unit, which the
-// caller reads.
+// plus a deposit", "£40 for a room". The thing priced ends its phrase:
+// not "at £5 a ticket is sold" (a price of what follows), nor a unit,
+// which the caller reads.
 func priceEach(text string, ws []word, i int) bool {
 	if i == 0 || i+1 >= len(ws) || anyUnit(ws[i+1].low) || isUnitWord(ws[i+1].low) || ws[i+1].low == "" || isDigit(ws[i+1].low[0]) {
 		return false

@@ -231,12 +231,8 @@ func onlyNarrowed(s, other *side) string {
 		// objects only for exhibitions", where "only" is of what follows.
 		if i+1 >= len(ts) || endsClause(s.text, t) {
 			for j := i - 2; j >= 0 && j >= i-4; j-- {
-				if j > 0 && endsClause(s.text, ts[j-1]) || j == 0 {
-					if kind(j, i) && !onlyThere(ts[i-1].key) {
-						return strings.TrimRight(s.text[ts[j].start:t.end], ".,;:!?")
-					}
-				}
-				if kind(j, i) && !onlyThere(ts[i-1].key) && (ts[j-1].ignore || !content(ts[j-1])) {
+				// The kind opens its clause or follows small words.
+				if kind(j, i) && !onlyThere(ts[i-1].key) && (j == 0 || endsClause(s.text, ts[j-1]) || ts[j-1].ignore || !content(ts[j-1])) {
 					return strings.TrimRight(s.text[ts[j].start:t.end], ".,;:!?")
 				}
 			}
