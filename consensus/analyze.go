@@ -2101,7 +2101,7 @@ var clockWords = sync.OnceValue(func() map[string]float64 {
 // apart from them, as "80 mm" is.
 var measureSuffixes = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"mm": true, "cm": true, "km": true, "kg": true, "mg": true, "ml": true, "kwh": true, "kw": true,
-		"mah": true, "hz": true, "khz": true, "mhz": true, "ghz": true, "db": true, "lufs": true, "ft": true, "lb": true, "lbs": true, "oz": true, "mph": true, "kmh": true}
+		"mah": true, "µg": true, "μg": true, "mcg": true, "µl": true, "μl": true, "hz": true, "khz": true, "mhz": true, "ghz": true, "db": true, "lufs": true, "ft": true, "lb": true, "lbs": true, "oz": true, "mph": true, "kmh": true}
 })
 
 // ordinalWords are the ordinals read as the numbers they count ("the

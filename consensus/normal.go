@@ -29,9 +29,13 @@ var measures = sync.OnceValue(func() map[string]unit {
 		"mi": {"length", 1609.344}, "mile": {"length", 1609.344}, "miles": {"length", 1609.344},
 		"yd": {"length", 0.9144}, "yds": {"length", 0.9144}, "yard": {"length", 0.9144}, "yards": {"length", 0.9144},
 		"mg": {"mass", 0.001}, "milligram": {"mass", 0.001}, "milligrams": {"mass", 0.001},
+		// The micro sign and the Greek mu are two letters that look alike.
+		"µg": {"mass", 1e-6}, "μg": {"mass", 1e-6}, "mcg": {"mass", 1e-6}, "ug": {"mass", 1e-6}, "microgram": {"mass", 1e-6}, "micrograms": {"mass", 1e-6},
+		"ounce": {"mass", 28.349523125}, "ounces": {"mass", 28.349523125},
 		"g": {"mass", 1}, "gram": {"mass", 1}, "grams": {"mass", 1}, "gramme": {"mass", 1}, "grammes": {"mass", 1},
 		"kg": {"mass", 1000}, "kilo": {"mass", 1000}, "kilos": {"mass", 1000}, "kilogram": {"mass", 1000}, "kilograms": {"mass", 1000},
 		"tonne": {"mass", 1e6}, "tonnes": {"mass", 1e6}, "lb": {"mass", 453.59237}, "lbs": {"mass", 453.59237}, "oz": {"mass", 28.349523125},
+		"µl": {"volume", 0.001}, "μl": {"volume", 0.001}, "microlitre": {"volume", 0.001}, "microlitres": {"volume", 0.001}, "microliter": {"volume", 0.001}, "microliters": {"volume", 0.001},
 		"ml": {"volume", 1}, "millilitre": {"volume", 1}, "millilitres": {"volume", 1}, "milliliter": {"volume", 1}, "milliliters": {"volume", 1},
 		"l": {"volume", 1000}, "litre": {"volume", 1000}, "litres": {"volume", 1000}, "liter": {"volume", 1000}, "liters": {"volume", 1000},
 		// Money, each currency a dimension of its own: "15 USD" is not "15%"

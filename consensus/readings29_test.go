@@ -196,3 +196,19 @@ func TestDutyLiftedSaidAgain(t *testing.T) {
 		{"Visitors must wear a hard hat on site; delivery drivers who stay in their cab are exempt.", "Visitors don't have to wear a hard hat on site; drivers in the cab neither.", Disagree},
 	})
 }
+
+// TestMicrogramsAndOunces: "µg" (the micro sign or the Greek mu), "mcg"
+// and "micrograms" weigh a millionth of a gram, "µl" a thousandth of a
+// millilitre, and "ounces" weigh as "oz" does: against milligrams or
+// grams they change the rule, said again in their own unit they do not.
+func TestMicrogramsAndOunces(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"Samples are submitted as dried digests of at least 1 µg per sample.", "Dried digests, minimum 1 mg per sample.", Disagree},
+		{"Samples are submitted as dried digests of at least 1 µg per sample.", "Dried digests, at least 1 microgram each.", Agree},
+		{"Each dose holds 50 mcg of the vitamin.", "Each dose holds 0.05 mg of the vitamin.", Agree},
+		{"Load 5 µl of each sample into the well.", "Put 5 ml of every sample into the well.", Disagree},
+		{"Its gas cylinder must weigh within 2 grams of the printed weight, checked every year.", "Every year the cylinder is checked, and it has to be within 2 ounces of the printed weight.", Disagree},
+		{"Its gas cylinder must weigh within 2 oz of the printed weight, checked every year.", "Every year the cylinder is checked, and it has to be within 2 ounces of the printed weight.", Agree},
+	})
+}
