@@ -760,7 +760,7 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	if !al.edit {
 		al.hard = append(al.hard, compareOnlyOr(sa, sb)...) // an edit names the thing added itself
 		al.hard = append(al.hard, compareOnlyNarrowed(sa, sb)...)
-		al.hard = append(al.hard, compareOnlyWhen(sa, sb)...)
+		al.hard = append(al.hard, compareOnlyWhen(a, b, sa, sb)...)
 	}
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)

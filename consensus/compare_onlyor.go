@@ -38,9 +38,6 @@ func compareOnlyOr(a, b *side) []string {
 func onlyOf(s *side) map[string]string {
 	out := map[string]string{}
 	ts := s.toks
-	thing := func(t surfaceTok) bool {
-		return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && t.key != ""
-	}
 	for i, t := range ts {
 		if t.key != "@only" || t.end > len(s.text) || !restricts(s, i) {
 			continue
@@ -91,7 +88,7 @@ func listedWith(s *side, k string, other *side) string {
 	// and breakfast").
 	join := func(t surfaceTok) bool { return surfaceWord(s.text, t) == "or" }
 	named := func(t surfaceTok) bool {
-		return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && t.key != "" && t.key != k && !saysKey(other.toks, t.key)
+		return thing(t) && t.key != k && !saysKey(other.toks, t.key)
 	}
 	// ends reports whether the thing of ts[j] ends its phrase: "card or
 	// cash.", "email or post within 7 days"; not "the bar or take it
@@ -155,9 +152,6 @@ func compareOnlyNarrowed(a, b *side) []string {
 // it restricts none so. Not where other says "only" of the thing too.
 func onlyNarrowed(s, other *side) string {
 	ts := s.toks
-	content := func(t surfaceTok) bool {
-		return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && t.key != ""
-	}
 	// kind reports whether ts[from:to] is new words and then a word of
 	// other: "weekend sessions", "main lines", "first-time candidates".
 	kind := func(from, to int) bool {
@@ -168,7 +162,7 @@ func onlyNarrowed(s, other *side) string {
 				if newWords > 0 {
 					return false // "only for weekend, the sessions": no kind of it
 				}
-			case !content(ts[j]):
+			case !thing(ts[j]):
 				return false
 			case saysKey(other.toks, ts[j].key):
 				if newWords == 0 || j != to-1 || !everyOf(other.toks, ts[j].key) {
@@ -220,7 +214,7 @@ func onlyNarrowed(s, other *side) string {
 			// narrows it only in a phrase of its own: "any order over
 			// £50, but only UK orders"; not "every room has one; only
 			// corner rooms have two", which says more of some.
-			if kind(j, k+1) && !onlyThere(ts[k].key) && (k+1 >= len(ts) || endsClause(s.text, ts[k]) || !content(ts[k+1]) || keptStop()[surfaceWord(s.text, ts[k+1])]) && (!everyOf(ts, ts[k].key) || ends(k)) {
+			if kind(j, k+1) && !onlyThere(ts[k].key) && (k+1 >= len(ts) || endsClause(s.text, ts[k]) || !thing(ts[k+1]) || keptStop()[surfaceWord(s.text, ts[k+1])]) && (!everyOf(ts, ts[k].key) || ends(k)) {
 				return strings.TrimRight(s.text[t.start:ts[k].end], ".,;:!?")
 			}
 			if endsClause(s.text, ts[k]) {
@@ -232,7 +226,7 @@ func onlyNarrowed(s, other *side) string {
 		if i+1 >= len(ts) || endsClause(s.text, t) {
 			for j := i - 2; j >= 0 && j >= i-4; j-- {
 				// The kind opens its clause or follows small words.
-				if kind(j, i) && !onlyThere(ts[i-1].key) && (j == 0 || endsClause(s.text, ts[j-1]) || ts[j-1].ignore || !content(ts[j-1])) {
+				if kind(j, i) && !onlyThere(ts[i-1].key) && (j == 0 || endsClause(s.text, ts[j-1]) || ts[j-1].ignore || !thing(ts[j-1])) {
 					return strings.TrimRight(s.text[ts[j].start:t.end], ".,;:!?")
 				}
 			}
@@ -262,12 +256,13 @@ func everyOf(ts []surfaceTok, key string) bool {
 // with "only" and the other never names: "single kayaks are not rented
 // in winds above 15 knots" against "…, but only on weekends and bank
 // holidays"; "vans must leave by 07:00" against "by 07:00 on Saturdays
-// only". The rule said of fewer days than the other side's.
-func compareOnlyWhen(a, b *side) []string {
-	if c := onlyWhen(b, a); c != "" {
+// only". The rule said of fewer days than the other side's. a and b are
+// the two sides' analyses, whose times of day it reads.
+func compareOnlyWhen(a, b *analysis, sa, sb *side) []string {
+	if c := onlyWhen(sb, sa, a); c != "" {
 		return []string{"condition added: " + c}
 	}
-	if c := onlyWhen(a, b); c != "" {
+	if c := onlyWhen(sa, sb, b); c != "" {
 		return []string{"condition dropped: " + c}
 	}
 	return nil
@@ -275,21 +270,30 @@ func compareOnlyWhen(a, b *side) []string {
 
 // onlyWhen is how s restricts with "only" the days, seasons or parts of
 // the day its rule holds ("only on weekends", "on Saturdays only", "only
-// in summer"), in words other never uses; "" when it does not.
-func onlyWhen(s, other *side) string {
+// in summer"), in words other never uses; "" when it does not. otherA is
+// other's analysis.
+func onlyWhen(s, other *side, otherA *analysis) string {
 	ts := s.toks
 	when := func(t surfaceTok) bool {
 		w := strings.TrimSuffix(surfaceWord(s.text, t), "s")
 		return weekdays()[w] || monthWords()[w] || dayParts()[w] || whenWords()[w]
 	}
-	otherDays := daysNamed(other.text)
-	otherAM, otherPM := clockHalves(other.text)
+	// What other says of days and times of day is read only once a time
+	// after "only" asks for it: most positions say "only" of no time.
+	var otherDays daySet
+	var otherAM, otherPM, read bool
+	readOther := func() {
+		if !read {
+			otherDays, otherAM, otherPM, read = daysNamed(other.text), clockHalves(otherA, true), clockHalves(otherA, false), true
+		}
+	}
 	// times reports whether ts[from:to] are small words and times of
 	// the rule, at least one, that other never names.
 	times := func(from, to int) bool {
 		// The same days in other words: "at weekends only" against
 		// "Saturdays and Sundays", "only Monday through Friday" against
 		// "weekdays".
+		readOther()
 		sameDays := otherDays != 0 && daysNamed(s.text[ts[from].start:ts[to-1].end]) == otherDays
 		n := 0
 		for j := from; j < to; j++ {
@@ -403,16 +407,23 @@ func daysNamed(text string) daySet {
 	return d
 }
 
-// clockHalves reports whether text names a time of day in the morning
-// (noon too: "before noon") and one in the afternoon or at night
-// (midnight too), as the analysis reads times of day.
-func clockHalves(text string) (am, pm bool) {
-	for _, q := range analyze(text).qty {
+// clockHalves reports whether the analysis a reads a time of day in the
+// morning (noon too: "before noon"), or with morning false one in the
+// afternoon or at night (midnight too).
+func clockHalves(a *analysis, morning bool) bool {
+	for _, q := range a.qty {
 		if q.dim != "clock" {
 			continue
 		}
-		am = am || q.value > 0 && q.value <= 12
-		pm = pm || q.value >= 12 || q.value == 0
+		if morning && q.value > 0 && q.value <= 12 || !morning && (q.value >= 12 || q.value == 0) {
+			return true
+		}
 	}
-	return am, pm
+	return false
+}
+
+// thing reports whether t names something: a word that is no small word,
+// number or function word ("@only", "@neg").
+func thing(t surfaceTok) bool {
+	return !t.ignore && !t.quant && !strings.HasPrefix(t.key, "@") && t.key != ""
 }
