@@ -121,6 +121,7 @@ func FuzzComparePositions(f *testing.F) {
 	f.Add("No entry unless unless not never only only: all every at all", "Week 6 log: : : only after every")
 	f.Add("Keys by 12 noon, not after 7 am, from 31 March until 3 June; 60x40x40 cm 0x1f", "within 72 hours of arrival, a maximum of 72 hours after; not before 9; by 14 days before; renew_every_months: 12")
 	f.Add("Each adult reader: 3 nights in any 14-day period; the log is optional; whatever's left goes; A&E meds", "Every reader, adult or child, 3 per fortnight; need not keep the log, not optional, no log is required; rejected, not accepted")
+	f.Add("Every session costs £3 a copy, £40 for a room, 1 µg, 2 ounces; except juniors, unless in hospital", "only weekend sessions, card or cash only though; being in hospital makes no difference - like any other, even if; Saturdays only, 7-10am")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c := ComparePositionsOn(b, a, b)
 		switch c.Agreement {
