@@ -3853,7 +3853,21 @@ var irregular = sync.OnceValue(func() map[string]string {
 		"children": "child", "indices": "index", "indexes": "index", "criteria": "criterion",
 		"lives": "live", "leaves": "leave", "caches": "cache", "cached": "cache", "caching": "cache",
 		"logging": "log", "logged": "log", "logs": "log", "timestamps": "timestamp",
-		"times": "time", "timing": "time", "timed": "time",
+		"time": "time", "times": "time", "timing": "time", "timed": "time", "timings": "time",
+		// One word, one root: the suffix rules leave "added" an ad,
+		// "businesses" apart from "business".
+		"added": "add", "adding": "add", "businesses": "business",
+		// Words the suffix rules would cut down to another word: care is
+		// no car, wine no win, a wedding no Wednesday, fried food no
+		// Friday, a comment no coming, mining no minute, a secure strap
+		// no second, a site no sitting, manure no man.
+		"care": "care", "cares": "care", "cared": "care", "caring": "care",
+		"wine": "wine", "wines": "wine", "wedding": "wedding", "weddings": "wedding", "fried": "fry",
+		"comment": "comment", "comments": "comment", "commented": "comment", "commenting": "comment",
+		"come": "come", "comes": "come", "coming": "come", "came": "come",
+		"mine": "mine", "mines": "mine", "mining": "mine", "mined": "mine",
+		"secure": "secur", "secured": "secur", "securely": "secur", "secures": "secur", "securing": "secur",
+		"site": "site", "sites": "site", "manure": "manure",
 		"sizes": "size", "sized": "size", "sizing": "size",
 		"during": "during", "thing": "thing", "string": "string", "strings": "string", "nothing": "nothing",
 		"anything": "anything", "everything": "everything", "something": "something", "ping": "ping", "bring": "bring",
