@@ -3856,7 +3856,11 @@ var irregular = sync.OnceValue(func() map[string]string {
 		"time": "time", "times": "time", "timing": "time", "timed": "time", "timings": "time",
 		// One word, one root: the suffix rules leave "added" an ad,
 		// "businesses" apart from "business".
-		"added": "add", "adding": "add", "businesses": "business",
+		"added": "add", "adding": "add", "businesses": "business", "size": "size", "speeds": "speed",
+		"ceilings": "ceiling", "timetable": "timetabl", "timetables": "timetabl",
+		"configure": "config", "configures": "config", "configured": "config", "configuring": "config",
+		"breed": "breed", "breeds": "breed", "bred": "breed",
+		"proposals": "propos", "refusals": "refus", "retrievals": "retriev", "withdrawals": "withdraw",
 		// Words the suffix rules would cut down to another word: care is
 		// no car, wine no win, a wedding no Wednesday, fried food no
 		// Friday, a comment no coming, mining no minute, a secure strap
@@ -3897,7 +3901,7 @@ var britishWords = sync.OnceValue(func() map[string]string {
 		"artefact": "artifact", "artefacts": "artifacts", "enrol": "enroll", "enrols": "enrolls", "enrolment": "enrollment",
 		"enrolments": "enrollments", "fulfil": "fulfill", "fulfils": "fulfills", "fulfilment": "fulfillment",
 		"instalment": "installment", "instalments": "installments", "skilful": "skillful", "plough": "plow",
-		"sulphur": "sulfur", "enquiry": "inquiry", "enquiries": "inquiries", "enquire": "inquire", "enquired": "inquired", "manoeuvre": "maneuver", "jewellery": "jewelry", "storey": "story", "storeys": "stories",
+		"sulphur": "sulfur", "moulded": "molded", "moulding": "molding", "moulds": "molds", "ploughed": "plowed", "ploughing": "plowing", "ploughs": "plows", "enquiry": "inquiry", "enquiries": "inquiries", "enquire": "inquire", "enquired": "inquired", "manoeuvre": "maneuver", "jewellery": "jewelry", "storey": "story", "storeys": "stories",
 	}
 })
 
@@ -3985,6 +3989,8 @@ func stem(w string) string {
 	switch {
 	case strings.HasSuffix(w, "ied") && n > 4:
 		w = w[:n-3] + "i"
+	case strings.HasSuffix(w, "eed") && n-1 >= 5 && !strings.HasSuffix(w, "ceed"):
+		w = w[:n-1] // "agreed", "guaranteed": "agree", "guarantee"
 	case strings.HasSuffix(w, "ing") && n-3 >= 3 && hasVowel(w[:n-3]):
 		w = undouble(w[:n-3])
 	case strings.HasSuffix(w, "ed") && n-2 >= 3 && hasVowel(w[:n-2]) && !strings.HasSuffix(w, "ceed"): // not "exceed"
@@ -4033,7 +4039,7 @@ func hasVowel(w string) bool { return strings.ContainsAny(w, "aeiouy") }
 // "install", "pass", "buzz").
 func undouble(w string) string {
 	n := len(w)
-	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouylsz", rune(w[n-1])) {
+	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouylszf", rune(w[n-1])) { // "staffed": "staff"
 		return w[:n-1]
 	}
 	return w

@@ -16,6 +16,9 @@ func TestOneWordOneRoot(t *testing.T) {
 		{"add", "added"}, {"adding", "adds"},
 		{"business", "businesses"},
 		{"care", "caring"}, {"wine", "wines"}, {"comment", "comments"}, {"mine", "mining"}, {"site", "sites"},
+		{"agree", "agreed"}, {"guarantee", "guaranteed"}, {"staff", "staffed"}, {"staff", "staffing"}, {"size", "sizes"},
+		{"timetable", "timetabled"}, {"mould", "moulded"}, {"plough", "ploughing"}, {"breed", "breeding"},
+		{"configure", "configured"}, {"proposal", "proposals"}, {"ceiling", "ceilings"}, {"speed", "speeds"},
 	}
 	for _, p := range same {
 		if a, b := analyze(p[0]).words(), analyze(p[1]).words(); !slices.Equal(a, b) {

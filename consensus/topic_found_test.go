@@ -332,9 +332,14 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// 2326/2532. With the review's own set beside them (review21, 57
 	// records, 118 near misses among its questions): 4855/5824, 39,
 	// 2432/2650: six more questions answered with another record, where
-	// the new set's records and questions meet the other sets'.
-	if reworded.ok < 4855 || wrong.ok > 39 || noneKept.ok < 2432 {
-		t.Errorf("in one vault: reworded found %v (floor 4855), another record %v (at most 39), none kept %v (floor 2432)", reworded, wrong, noneKept)
+	// the new set's records and questions meet the other sets'. With the
+	// forms of one word read as one ("ploughing" and "plough", "times"
+	// and "time"): 4866/5824, 40, 2432/2650; the new "another record"
+	// answer is "Plough call-out trigger", which now finds another set's
+	// "Contractor call-out trigger for car park ploughing" rather than
+	// its own "When ploughs are dispatched": a neighbouring question.
+	if reworded.ok < 4866 || wrong.ok > 40 || noneKept.ok < 2432 {
+		t.Errorf("in one vault: reworded found %v (floor 4866), another record %v (at most 40), none kept %v (floor 2432)", reworded, wrong, noneKept)
 	}
 }
 
