@@ -170,6 +170,11 @@ func topicWords(a *analysis) []string {
 			// "e-book" is "ebook", "e-mail" "email".
 			w += ws[i+1]
 			i++
+		case ordinalWords()[w] > 0:
+			// An ordinal names its number whether or not the analysis
+			// counts with it: "sixth form" is "the sixth form". ("first"
+			// orders as often as it counts: "shut first", "first-time".)
+			w = "#" + strconv.FormatFloat(ordinalWords()[w], 'g', -1, 64)
 		}
 		out = append(out, w)
 	}

@@ -921,7 +921,9 @@ func TestMeaningSealed15(t *testing.T) {
 // 0.92 → 0.90 ("a secure floor" dropped from a rule was a change only
 // while "secure" read as a second), sealed 65 6% → 8% (an elector rule
 // written as a Tcl dict, unclear before, now a conflict on "not
-// matched").
+// matched"). An ordinal in a topic then read as its number with or
+// without "the" before it ("sixth form study centre noise"): one more
+// conflict found (sealed 64; floor raised), none lost.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -976,7 +978,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{61, 0.72, 0.88, 0.80, 0.15},
 		{62, 0.64, 0.80, 0.86, 0.13},
 		{63, 0.64, 0.72, 0.91, 0.18},
-		{64, 0.74, 0.82, 0.77, 0.09},
+		{64, 0.74, 0.83, 0.77, 0.09},
 		{65, 0.77, 1.00, 0.86, 0.09},
 		{66, 0.64, 0.88, 0.88, 0.23},
 		{67, 0.59, 0.98, 0.77, 0.25},

@@ -67,3 +67,26 @@ func TestOneWordOneRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestOrdinalInATopic: an ordinal in a topic names its number whether or
+// not "the" comes before it; another ordinal is another question.
+func TestOrdinalInATopic(t *testing.T) {
+	t.Parallel()
+	for _, p := range [][2]string{
+		{"sixth form study centre noise", "Noise rules in the sixth form study centre"},
+		{"fifth floor kitchen cleaning", "Cleaning of the kitchen on the fifth floor"},
+		{"Third party cookie consent", "Consent for the third party cookies"},
+	} {
+		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
+			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
+		}
+	}
+	for _, p := range [][2]string{
+		{"fifth floor kitchen cleaning", "Cleaning of the kitchen on the sixth floor"},
+		{"sixth form study centre noise", "Noise rules in the fifth form study centre"},
+	} {
+		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
+			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
+		}
+	}
+}

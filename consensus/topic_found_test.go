@@ -338,8 +338,10 @@ func TestTopicFoundInOneVault(t *testing.T) {
 	// answer is "Plough call-out trigger", which now finds another set's
 	// "Contractor call-out trigger for car park ploughing" rather than
 	// its own "When ploughs are dispatched": a neighbouring question.
-	if reworded.ok < 4866 || wrong.ok > 40 || noneKept.ok < 2432 {
-		t.Errorf("in one vault: reworded found %v (floor 4866), another record %v (at most 40), none kept %v (floor 2432)", reworded, wrong, noneKept)
+	// With an ordinal read as its number in a topic ("sixth form"):
+	// 4867/5824, 40, 2432/2650.
+	if reworded.ok < 4867 || wrong.ok > 40 || noneKept.ok < 2432 {
+		t.Errorf("in one vault: reworded found %v (floor 4867), another record %v (at most 40), none kept %v (floor 2432)", reworded, wrong, noneKept)
 	}
 }
 
