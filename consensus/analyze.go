@@ -3872,6 +3872,7 @@ var irregular = sync.OnceValue(func() map[string]string {
 		"mine": "mine", "mines": "mine", "mining": "mine", "mined": "mine",
 		"secure": "secur", "secured": "secur", "securely": "secur", "secures": "secur", "securing": "secur",
 		"site": "site", "sites": "site", "manure": "manure",
+		"state": "state", "states": "state", "stated": "state", "stating": "state", "statement": "statement", "statements": "statement",
 		"sizes": "size", "sized": "size", "sizing": "size",
 		"during": "during", "thing": "thing", "string": "string", "strings": "string", "nothing": "nothing",
 		"anything": "anything", "everything": "everything", "something": "something", "ping": "ping", "bring": "bring",
