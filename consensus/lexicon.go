@@ -583,7 +583,7 @@ reject refuse deny block forbid drop
 expire stop_working invalidate end lapse
 status http code status_code http_status
 run execute perform do
-check test verify validate
+check test verify validate confirm
 write log record emit
 accept take receive
 create open start

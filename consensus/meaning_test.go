@@ -923,7 +923,9 @@ func TestMeaningSealed15(t *testing.T) {
 // written as a Tcl dict, unclear before, now a conflict on "not
 // matched"). An ordinal in a topic then read as its number with or
 // without "the" before it ("sixth form study centre noise"): one more
-// conflict found (sealed 64; floor raised), none lost.
+// conflict found (sealed 64; floor raised), none lost. "confirms that"
+// then read as near "checks that": one more agreeing rewording
+// consistent (sealed 24; floors raised), none lost.
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -938,7 +940,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{21, 0.53, 0.54, 0.91, 0.12},
 		{22, 0.56, 0.75, 0.88, 0.13},
 		{23, 0.64, 0.67, 0.94, 0.13},
-		{24, 0.59, 0.72, 0.88, 0.21},
+		{24, 0.61, 0.72, 0.88, 0.20},
 		{25, 0.62, 0.66, 0.97, 0.26},
 		{26, 0.66, 0.72, 0.97, 0.17},
 		{27, 0.54, 0.77, 0.97, 0.28},

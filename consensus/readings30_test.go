@@ -92,3 +92,18 @@ func TestOrdinalInATopic(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirmIsACheck: to confirm that something holds is to check that
+// it does; what is checked, when and how still count.
+func TestConfirmIsACheck(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The duty nurse checks that the drug fridge is between 2 and 8 °C every morning.", "Every morning the duty nurse confirms the drug fridge is between 2 and 8 °C.", Agree},
+		{"Before release, QA confirms that every batch record is signed by two people.", "Before release QA checks every batch record has been signed by two people.", Agree},
+		{"Each week QA samples 40 calls and confirms the agent read the cancellation terms aloud.", "Every week QA samples 40 calls and checks that the agent read out the cancellation terms.", Agree},
+
+		{"The duty nurse checks that the drug fridge is between 2 and 8 °C every morning.", "Every evening the duty nurse confirms the drug fridge is between 2 and 8 °C.", Disagree},
+		{"Before release, QA confirms that every batch record is signed by two people.", "Before release QA checks every batch record has been signed by one person.", Disagree},
+		{"The front desk confirms every group booking by phone two days before arrival.", "Two days ahead of arrival, front desk checks each group booking by email.", Disagree},
+	})
+}
