@@ -858,6 +858,17 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 			t = surfaceTok{key: key, start: w.start, end: ws[i+n-1].end}
 		} else {
 			t = surfaceKey(lx, w.low, w.start, w.end)
+			if t.key == "confirm" && confirmsArrangement(func(j int) (string, bool) {
+				if j < 0 || j >= len(ws) {
+					return "", false
+				}
+				if from, to := ws[min(i, j)].end, ws[max(i, j)].start; from < to && strings.ContainsAny(text[from:to], ",;:.!?") {
+					return "", false // another clause
+				}
+				return ws[j].low, true
+			}, i) {
+				t.key = "confirm_arrangement" // as analyze reads it
+			}
 			if (w.low == "times" || w.low == "time") && i > 0 && len(out) > 0 && out[len(out)-1].quant {
 				t.quant = true // "3 times": a count
 			}

@@ -3821,8 +3821,77 @@ func (lx *lexicon) match(toks []rawTok, i int) (string, int) {
 	if _, cue := lx.condCue[first]; cue && !toks[i].isNum {
 		return first, 1 // "except" opens an exception, whatever it folds to
 	}
+	if first == "confirm" && confirmsArrangement(func(j int) (string, bool) {
+		if j < 0 || j >= len(toks) || toks[j].clause != toks[i].clause {
+			return "", false
+		}
+		return toks[j].low, true
+	}, i) {
+		return "confirm_arrangement", 1
+	}
 	return lx.fold(first), 1
 }
+
+// confirmsArrangement reports whether the "confirm" that is word i makes
+// an arrangement definite ("confirms every group booking", "orders are
+// confirmed by email", "confirmed in post") rather than checks that
+// something holds ("confirms the fridge is between 2 and 8 °C", "confirms
+// that the batch record is signed"): only the second is near a check.
+// word(j) is word j in lower case, and whether it is in word i's clause.
+func confirmsArrangement(word func(j int) (string, bool), i int) bool {
+	arranged := func(low string) bool { return confirmedThings()[strings.TrimSuffix(low, "s")] }
+forward:
+	for j := i + 1; j <= i+4; j++ {
+		low, ok := word(j)
+		switch {
+		case !ok:
+			break forward
+		case low == "that" || low == "whether" || low == "if" || clauseVerbs()[low]:
+			return false
+		case low == "for" || low == "of" || low == "on" || low == "at" || low == "by" || low == "with" || low == "before" || low == "after" || low == "within":
+			break forward // "confirm their ID for every booking"
+		case arranged(low):
+			// "confirms the booking", not "confirms the booking is paid"
+			next, ok := word(j + 1)
+			return !ok || !clauseVerbs()[next]
+		}
+	}
+	// "orders are confirmed", "each booking will be confirmed"
+	if be, ok := word(i - 1); !ok || !clauseVerbs()[be] && be != "being" && be != "get" {
+		return false
+	}
+	for j := i - 2; j >= i-4; j-- {
+		low, ok := word(j)
+		if !ok {
+			break
+		}
+		if arranged(low) {
+			return true
+		}
+	}
+	return false
+}
+
+// confirmedThings are the arrangements one confirms to make them
+// definite, in the singular.
+var confirmedThings = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`booking appointment reservation order offer place seat slot date attendance
+		registration enrolment enrollment upgrade ticket interview visit meeting post`) {
+		m[w] = true
+	}
+	return m
+})
+
+// clauseVerbs are the verbs that, after "confirm" and a noun, make what
+// follows a clause to check ("confirms the fridge is cold").
+var clauseVerbs = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("is are was were be been has have had can will must should may might could would does do did gets got") {
+		m[w] = true
+	}
+	return m
+})
 
 // irregular are words the suffix rules would get wrong.
 var irregular = sync.OnceValue(func() map[string]string {
@@ -3871,9 +3940,23 @@ var irregular = sync.OnceValue(func() map[string]string {
 		"come": "come", "comes": "come", "coming": "come", "came": "come",
 		"mine": "mine", "mines": "mine", "mining": "mine", "mined": "mine",
 		"secure": "secur", "secured": "secur", "securely": "secur", "secures": "secur", "securing": "secur",
-		"site": "site", "sites": "site", "manure": "manure",
+		"site": "site", "sites": "site", "sited": "site", "siting": "site", "manure": "manure",
+		// French fries are no Friday, rooms freed are free; a word of
+		// three letters in "-y" keeps it ("tried" is a try).
+		"fries": "fry", "freed": "free", "tries": "try", "tried": "try",
 		"state": "state", "states": "state", "stated": "state", "stating": "state", "statement": "statement", "statements": "statement",
 		"sizes": "size", "sized": "size", "sizing": "size",
+		// "-ure" is read as "-ur" ("measure", "measured" and "measuring",
+		// "ensure" and "ensuring" alike; a posture is no post, a venture
+		// no vent, a texture no text); nouns in "-ure" of the verbs they
+		// name keep the verb's root.
+		"closure": "clos", "closures": "clos", "exposure": "expos", "exposures": "expos", "departure": "depart", "departures": "depart",
+		"pressure": "press", "pressures": "press", "seizure": "seiz", "seizures": "seiz", "disclosure": "disclos", "disclosures": "disclos",
+		"enclosure": "enclos", "enclosures": "enclos", "erasure": "eras", "moisture": "moist", "failure": "fail", "failures": "fail",
+		"forfeiture": "forfeit", "forfeitures": "forfeit",
+		// A final "l" doubled before "-ed" and "-ing" that the root keeps
+		// single ("controlled", "patrolling"): "ll" is kept for "called".
+		"controlled": "control", "controlling": "control", "patrolled": "patrol", "patrolling": "patrol",
 		"during": "during", "thing": "thing", "string": "string", "strings": "string", "nothing": "nothing",
 		"anything": "anything", "everything": "everything", "something": "something", "ping": "ping", "bring": "bring",
 		"spring": "spring", "king": "king", "ring": "ring", "sing": "sing", "wing": "wing", "ceiling": "ceiling",
@@ -3883,6 +3966,7 @@ var irregular = sync.OnceValue(func() map[string]string {
 		"removal": "remov", "approval": "approv", "approvals": "approv", "renewal": "renew", "arrival": "arriv", "refusal": "refus",
 		"proposal": "propos", "disposal": "dispos", "reversal": "revers", "withdrawal": "withdraw", "retrieval": "retriev",
 		"denial": "deni", "dismissal": "dismiss", "renewals": "renew", "removals": "remov",
+		"disposals": "dispos", "reversals": "revers", "denials": "deni", "dismissals": "dismiss",
 		"locale": "locale", "locales": "locale", // not "local"
 		"only": "only", "early": "earli", "reply": "repli", "apply": "appli", "supply": "suppli",
 	}
@@ -3903,6 +3987,9 @@ var britishWords = sync.OnceValue(func() map[string]string {
 		"enrolments": "enrollments", "fulfil": "fulfill", "fulfils": "fulfills", "fulfilment": "fulfillment",
 		"instalment": "installment", "instalments": "installments", "skilful": "skillful", "plough": "plow",
 		"sulphur": "sulfur", "moulded": "molded", "moulding": "molding", "moulds": "molds", "ploughed": "plowed", "ploughing": "plowing", "ploughs": "plows", "enquiry": "inquiry", "enquiries": "inquiries", "enquire": "inquire", "enquired": "inquired", "manoeuvre": "maneuver", "jewellery": "jewelry", "storey": "story", "storeys": "stories",
+		"signalled": "signaled", "signalling": "signaling", "totalled": "totaled", "totalling": "totaling", "dialled": "dialed", "dialling": "dialing",
+		"marshalled": "marshaled", "marshalling": "marshaling", "counselled": "counseled", "counselling": "counseling", "counsellor": "counselor", "counsellors": "counselors",
+		"focussed": "focused", "focussing": "focusing",
 	}
 })
 
@@ -3997,7 +4084,7 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "ed") && n-2 >= 3 && hasVowel(w[:n-2]) && !strings.HasSuffix(w, "ceed"): // not "exceed"
 		w = undouble(w[:n-2])
 	}
-	for _, s := range [...][2]string{{"ization", "iz"}, {"isation", "iz"}, {"ation", "at"}, {"ition", "it"}, {"ment", ""}, {"ness", ""}, {"ure", ""}, {"able", ""}, {"ible", ""}, {"ise", "iz"}, {"ize", "iz"}} {
+	for _, s := range [...][2]string{{"ization", "iz"}, {"isation", "iz"}, {"ation", "at"}, {"ition", "it"}, {"ment", ""}, {"ness", ""}, {"ure", "ur"}, {"able", ""}, {"ible", ""}, {"ise", "iz"}, {"ize", "iz"}} {
 		if strings.HasSuffix(w, s[0]) && len(w)-len(s[0]) >= 3 {
 			w = w[:len(w)-len(s[0])] + s[1]
 			break

@@ -162,7 +162,7 @@ func (s *Store) check(ctx context.Context, l debate.Layer, topic, position strin
 	for _, t := range queryTerms(query) {
 		keys = append(keys, "s:"+t)
 	}
-	for _, t := range specificTokens(q.words()) {
+	for _, t := range specificTokens(placeWords(q)) {
 		keys = append(keys, "t:"+t)
 	}
 	s.prefetchDF(ctx, keys)
@@ -309,7 +309,7 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 	if key := string(l) + "/" + TopicSlug(topic); s.active(key) != nil {
 		return topicMatch{key: key, score: 1, scored: map[string]float64{key: 1}}
 	}
-	cands := s.topicCandidates(ctx, l, q.words(), topicCandidates)
+	cands := s.topicCandidates(ctx, l, placeWords(q), topicCandidates)
 	var fromHits []int
 	for _, h := range hits {
 		r := &h.Record
@@ -378,7 +378,7 @@ func (s *Store) clashes(q *analysis, key string) bool {
 // wordsOnly is a as the index keeps a topic: its canonical words alone.
 func wordsOnly(a *analysis) *analysis {
 	out := &analysis{}
-	for _, w := range a.words() {
+	for _, w := range placeWords(a) {
 		out.terms = append(out.terms, term{w: w, cond: -1})
 	}
 	return out

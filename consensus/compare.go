@@ -159,7 +159,7 @@ func questionText(topic string) string {
 // sets: "maximum upload size" asks what "upload size limit" asks, and an
 // "e" joined to the word after it ("e-book", "ebook").
 func topicWords(a *analysis) []string {
-	ws := a.words()
+	ws := placeWords(a)
 	out := ws[:0]
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
@@ -170,15 +170,31 @@ func topicWords(a *analysis) []string {
 			// "e-book" is "ebook", "e-mail" "email".
 			w += ws[i+1]
 			i++
-		case ordinalWords()[w] > 0:
-			// An ordinal names its number whether or not the analysis
-			// counts with it: "sixth form" is "the sixth form". ("first"
-			// orders as often as it counts: "shut first", "first-time".)
-			w = "#" + strconv.FormatFloat(ordinalWords()[w], 'g', -1, 64)
 		}
 		out = append(out, w)
 	}
 	return out
+}
+
+// placeWords are a topic's words with each ordinal read as the place it
+// names, whether or not the analysis counts with it, in words or in
+// figures: "sixth form", "the sixth form" and "6th form" are "#6th
+// form". A place is no count: the third shift is not three shifts, the
+// fourth quarter not four quarters. ("first" and "second" order or
+// measure as often as they count: "shut first", "a second".) The lookup
+// index stores a record's topic in these words.
+func placeWords(a *analysis) []string {
+	ws := a.words()
+	for i, w := range ws {
+		o := ordinalOf(w)
+		if o == 0 && strings.HasPrefix(w, "#") && i < len(a.terms) && a.terms[i].text != "" {
+			o = ordinalOf(strings.ToLower(a.terms[i].text))
+		}
+		if o >= 3 {
+			ws[i] = "#" + strconv.FormatFloat(o, 'g', -1, 64) + "th"
+		}
+	}
+	return ws
 }
 
 // boundsClash reports whether one topic asks for a lower limit and the

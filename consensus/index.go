@@ -81,7 +81,7 @@ func (e *entry) prepare() error {
 	if err != nil {
 		return err
 	}
-	ws := analyze(r.Topic).words()
+	ws := placeWords(analyze(r.Topic))
 	x := &row{rec: string(b), words: strings.Join(ws, " "), spec: specKey(ws)}
 	x.terms, x.nterms = searchTerms(e.Text)
 	x.topic = topicTokens(r.Layer, x.words)

@@ -14,7 +14,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "113"
+const lexiconVersion = "114"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -147,7 +147,7 @@ above over more_than greater_than exceed higher_than larger_than bigger_than lon
 low lowest cheapest cheap least_expensive
 high highest priciest most_expensive
 selfhost self_host self_hosted host_ourselves own_server
-thirdparty third_party external_provider
+thirdparty third_party 3rd_party external_provider
 os operating_system
 order purchase
 product item article sku

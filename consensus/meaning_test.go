@@ -926,6 +926,20 @@ func TestMeaningSealed15(t *testing.T) {
 // conflict found (sealed 64; floor raised), none lost. "confirms that"
 // then read as near "checks that": one more agreeing rewording
 // consistent (sealed 24; floors raised), none lost.
+//
+// A review of those readings then read "-ure" as "-ur" ("measure" and
+// "measured", "ensure" and "ensuring" alike; a posture no post),
+// "freed" as free, "patrolled" as patrol, an ordinal in a topic as a
+// place (the third shift is not three shifts) and "confirm" with a
+// booking or an offer as no check: two more agreeing rewordings
+// consistent and one more conflict found over every set (floors raised:
+// sealed 18, 24, 55), and one floor lowered, a miss that had been right
+// by the wrong reading: sealed 69 0.70 → 0.69, paraphrases answered
+// conflict 0.21 → 0.23 (the checkout SLO "measured at the load balancer
+// and excluding requests rejected with 4xx" against "we measure it at
+// the load balancer and don't count the requests …": "measured" and
+// "measure" now read alike, and "excluding" against "don't count" is
+// read as a change).
 func TestMeaningSealedLater(t *testing.T) {
 	t.Parallel()
 	for _, set := range []struct {
@@ -934,13 +948,13 @@ func TestMeaningSealedLater(t *testing.T) {
 	}{
 		{16, 0.51, 0.62, 0.91, 0.09},
 		{17, 0.64, 0.66, 0.91, 0.05},
-		{18, 0.58, 0.54, 0.91, 0.05},
+		{18, 0.59, 0.54, 0.91, 0.05},
 		{19, 0.67, 0.64, 1.00, 0.10},
 		{20, 0.54, 0.54, 1.00, 0.09},
 		{21, 0.53, 0.54, 0.91, 0.12},
 		{22, 0.56, 0.75, 0.88, 0.13},
 		{23, 0.64, 0.67, 0.94, 0.13},
-		{24, 0.61, 0.72, 0.88, 0.20},
+		{24, 0.62, 0.74, 0.88, 0.20},
 		{25, 0.62, 0.66, 0.97, 0.26},
 		{26, 0.66, 0.72, 0.97, 0.17},
 		{27, 0.54, 0.77, 0.97, 0.28},
@@ -971,7 +985,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{52, 0.72, 0.87, 0.97, 0.20},
 		{53, 0.72, 1.00, 0.86, 0.21},
 		{54, 0.66, 0.90, 0.77, 0.23},
-		{55, 0.74, 0.90, 0.80, 0.21},
+		{55, 0.75, 0.90, 0.80, 0.21},
 		{56, 0.74, 0.87, 0.97, 0.21},
 		{57, 0.61, 1.00, 0.91, 0.25},
 		{58, 0.70, 0.83, 0.77, 0.20},
@@ -985,7 +999,7 @@ func TestMeaningSealedLater(t *testing.T) {
 		{66, 0.64, 0.88, 0.88, 0.23},
 		{67, 0.59, 0.98, 0.77, 0.25},
 		{68, 0.56, 0.80, 0.91, 0.25},
-		{69, 0.70, 0.85, 0.97, 0.21},
+		{69, 0.69, 0.85, 0.97, 0.23},
 	} {
 		t.Run(fmt.Sprintf("sealed%d", set.n), func(t *testing.T) {
 			t.Parallel()
