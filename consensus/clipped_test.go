@@ -21,11 +21,7 @@ func TestClippedWordsAskTheSameQuestion(t *testing.T) {
 		{"txn limits on new accts", "Transaction limits on new accounts"},
 		{"max ppl in the lift", "Maximum people in the lift"},
 	}
-	for _, p := range same {
-		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
+	topicsFound(t, same)
 	apart := [][2]string{
 		{"lab opening hours", "Gym opening hours"},
 		{"evening meds round", "Evening meals round"},
@@ -37,11 +33,7 @@ func TestClippedWordsAskTheSameQuestion(t *testing.T) {
 		{"need approval rn for overtime", "Registered nurse approval for overtime"},
 		{"demo permit for the old garage", "Demonstration permit for the old garage"},
 	}
-	for _, p := range apart {
-		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
+	topicsApart(t, apart)
 }
 
 // TestAmpersandsApart: "&" between two letters is the "and" it stands

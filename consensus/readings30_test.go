@@ -21,21 +21,13 @@ func TestOneWordOneRoot(t *testing.T) {
 		{"timetable", "timetabled"}, {"mould", "moulded"}, {"plough", "ploughing"}, {"breed", "breeding"},
 		{"configure", "configured"}, {"proposal", "proposals"}, {"ceiling", "ceilings"}, {"speed", "speeds"},
 	}
-	for _, p := range same {
-		if a, b := analyze(p[0]).words(), analyze(p[1]).words(); !slices.Equal(a, b) {
-			t.Errorf("%q reads %v, %q reads %v: want one reading", p[0], a, p[1], b)
-		}
-	}
+	readAlike(t, same)
 	apart := [][2]string{
 		{"care", "car"}, {"caring", "cars"}, {"wine", "win"}, {"wedding", "Wednesday"}, {"fried", "Friday"},
 		{"comment", "come"}, {"mining", "minute"}, {"secure", "second"}, {"site", "sitting"}, {"manure", "man"},
 		{"states", "stats"}, {"stated", "statistics"},
 	}
-	for _, p := range apart {
-		if a, b := analyze(p[0]).words(), analyze(p[1]).words(); slices.Equal(a, b) {
-			t.Errorf("%q and %q both read %v", p[0], p[1], a)
-		}
-	}
+	readApart(t, apart)
 	// "secure" is no "sec": two secure straps are no two seconds.
 	for _, q := range analyze("Every pallet is tied down with 2 secure straps before the lorry leaves.").qty {
 		if q.dim == "time" {
@@ -49,11 +41,7 @@ func TestOneWordOneRoot(t *testing.T) {
 		{"polling station closing time", "Closing times of polling stations"},
 		{"ward round timings", "Timing of ward rounds"},
 	}
-	for _, p := range found {
-		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
+	topicsFound(t, found)
 	notFound := [][2]string{
 		{"Caterer deliveries on Wednesdays", "Caterer deliveries for weddings"},
 		{"Comments on merge requests", "What comes in merge requests"},
@@ -63,34 +51,22 @@ func TestOneWordOneRoot(t *testing.T) {
 		{"Wine tasting bookings", "Win bookings"},
 		{"Visiting the care home", "Visiting the car pound"},
 	}
-	for _, p := range notFound {
-		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
+	topicsApart(t, notFound)
 }
 
 // TestOrdinalInATopic: an ordinal in a topic names its number whether or
 // not "the" comes before it; another ordinal is another question.
 func TestOrdinalInATopic(t *testing.T) {
 	t.Parallel()
-	for _, p := range [][2]string{
+	topicsFound(t, [][2]string{
 		{"sixth form study centre noise", "Noise rules in the sixth form study centre"},
 		{"fifth floor kitchen cleaning", "Cleaning of the kitchen on the fifth floor"},
 		{"Third party cookie consent", "Consent for the third party cookies"},
-	} {
-		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
-	for _, p := range [][2]string{
+	})
+	topicsApart(t, [][2]string{
 		{"fifth floor kitchen cleaning", "Cleaning of the kitchen on the sixth floor"},
 		{"sixth form study centre noise", "Noise rules in the fifth form study centre"},
-	} {
-		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
+	})
 }
 
 // TestConfirmIsACheck: to confirm that something holds is to check that
@@ -126,23 +102,15 @@ func TestOneRootReviewed(t *testing.T) {
 		{"insure", "insured"}, {"figure", "figured"}, {"disposal", "disposals"}, {"dismissal", "dismissals"},
 		{"closure", "close"}, {"failure", "fail"}, {"departure", "depart"}, {"forfeiture", "forfeit"},
 	}
-	for _, p := range same {
-		if a, b := analyze(p[0]).words(), analyze(p[1]).words(); !slices.Equal(a, b) {
-			t.Errorf("%q reads %v, %q reads %v: want one reading", p[0], a, p[1], b)
-		}
-	}
+	readAlike(t, same)
 	apart := [][2]string{
 		{"siting", "sitting"}, {"fries", "Friday"}, {"posture", "post"}, {"pasture", "past"}, {"venture", "vent"}, {"culture", "cult"},
 		{"texture", "text"}, {"denture", "dent"}, {"mature", "mat"}, {"tenure", "ten"}, {"creature", "create"}, {"feature", "feat"},
 		{"figure", "fig"}, {"endure", "end"},
 	}
-	for _, p := range apart {
-		if a, b := analyze(p[0]).words(), analyze(p[1]).words(); slices.Equal(a, b) {
-			t.Errorf("%q and %q both read %v", p[0], p[1], a)
-		}
-	}
+	readApart(t, apart)
 
-	for _, p := range [][2]string{
+	topicsFound(t, [][2]string{
 		{"siting of phone masts", "phone mast sites"},
 		{"ensuring fire exits stay clear", "ensure fire exits stay clear"},
 		{"Ensure fire doors are closed", "ensuring fire doors are closed"},
@@ -158,12 +126,8 @@ func TestOneRootReviewed(t *testing.T) {
 		{"expenses totalling rules", "rules for expense totals"},
 		{"number of password tries before lockout", "how many times a user may try a password before lockout"},
 		{"disposals of old laptops", "disposal of old laptops"},
-	} {
-		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
-	for _, p := range [][2]string{
+	})
+	topicsApart(t, [][2]string{
 		{"fries on the kids menu", "Friday kids menu"},
 		{"French fries portion size", "Friday portion size"},
 		{"siting of new benches", "sitting on new benches"},
@@ -176,11 +140,7 @@ func TestOneRootReviewed(t *testing.T) {
 		{"mature students fees", "mat students fees"},
 		{"texture modified diets in care homes", "text modified diets in care homes"},
 		{"denture cleaning on the ward", "dent cleaning on the ward"},
-	} {
-		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
+	})
 	checkAgreements(t, []agreementCase{
 		{"Fish is served with fries.", "Fish is served on Fridays.", Disagree},
 	})
@@ -191,26 +151,18 @@ func TestOneRootReviewed(t *testing.T) {
 // question (the third shift is not three shifts).
 func TestOrdinalIsAPlace(t *testing.T) {
 	t.Parallel()
-	for _, p := range [][2]string{
+	topicsFound(t, [][2]string{
 		{"4th floor printer access", "printer access on the fourth floor"},
 		{"3rd party cookie banner", "cookie banner for the third party"},
 		{"sixth form uniform", "uniform rules for the 6th form"},
-	} {
-		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
-	for _, p := range [][2]string{
+	})
+	topicsApart(t, [][2]string{
 		{"fourth quarter sales target", "sales target over four quarters"},
 		{"third shift staffing levels", "staffing levels for three shifts"},
 		{"fire wardens for the tenth floor", "fire wardens for ten floors"},
 		{"fifth wheel caravan pitches", "five wheel caravan pitches"},
 		{"tenth grade field trips", "field trips for ten grades"},
-	} {
-		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
-		}
-	}
+	})
 }
 
 // TestConfirmAnArrangement: to confirm a booking, an appointment or an
@@ -232,4 +184,46 @@ func TestConfirmAnArrangement(t *testing.T) {
 		{"Door staff confirm ID for every booking over 10 people.", "For every booking over 10 people door staff check ID.", Agree},
 		{"Each booking is confirmed by phone within 24 hours.", "Every booking gets confirmed by phone within 24h.", Agree},
 	})
+}
+
+// readAlike fails t for each pair of words that analyze reads apart.
+func readAlike(t *testing.T, pairs [][2]string) {
+	t.Helper()
+	for _, p := range pairs {
+		if a, b := analyze(p[0]).words(), analyze(p[1]).words(); !slices.Equal(a, b) {
+			t.Errorf("%q reads %v, %q reads %v: want one reading", p[0], a, p[1], b)
+		}
+	}
+}
+
+// readApart fails t for each pair of words that analyze reads alike.
+func readApart(t *testing.T, pairs [][2]string) {
+	t.Helper()
+	for _, p := range pairs {
+		if a, b := analyze(p[0]).words(), analyze(p[1]).words(); slices.Equal(a, b) {
+			t.Errorf("%q and %q both read %v", p[0], p[1], a)
+		}
+	}
+}
+
+// topicsFound fails t for each pair of topics that score below
+// TopicThreshold: the same question asked in other words.
+func topicsFound(t *testing.T, pairs [][2]string) {
+	t.Helper()
+	for _, p := range pairs {
+		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
+			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
+		}
+	}
+}
+
+// topicsApart fails t for each pair of topics that score at or above
+// TopicThreshold: another question.
+func topicsApart(t *testing.T, pairs [][2]string) {
+	t.Helper()
+	for _, p := range pairs {
+		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
+			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
+		}
+	}
 }
