@@ -668,6 +668,11 @@ func lex(text string) []rawTok {
 				i = j
 				continue
 			}
+			if i > 0 && rs[i-1] == '-' && (w == "ins" || w == "ons") {
+				// "walk-ins", "add-ons": the plural of "walk-in", "add-on"
+				// (alone, "ins" may name something else).
+				w = w[:2]
+			}
 			if w == "no" && numberAbbrev(string(rs[j:min(j+4, len(rs))])) {
 				// "greenhouse no. 3", "(room no.)": a number, no "no".
 				w, j = "number", j+1
@@ -3919,7 +3924,7 @@ var irregular = sync.OnceValue(func() map[string]string {
 		"series": "series", "species": "species", "ios": "ios", "macos": "macos", "windows": "windows", "canvas": "canvas",
 		"bus": "bus", "less": "less", "unless": "unless", "across": "across", "access": "access", "process": "process",
 		"address": "address", "business": "business", "success": "success", "progress": "progress", "class": "class",
-		"children": "child", "indices": "index", "indexes": "index", "criteria": "criterion",
+		"children": "child", "apis": "api", "indices": "index", "indexes": "index", "criteria": "criterion",
 		"lives": "live", "leaves": "leave", "caches": "cache", "cached": "cache", "caching": "cache",
 		"logging": "log", "logged": "log", "logs": "log", "timestamps": "timestamp",
 		"time": "time", "times": "time", "timing": "time", "timed": "time", "timings": "time",

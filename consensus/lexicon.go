@@ -1,6 +1,7 @@
 package consensus
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -14,7 +15,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "114"
+const lexiconVersion = "115"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -62,7 +63,7 @@ api_key apikey api_keys
 enable switch_on turn_on activate switched_on turned_on to_on
 disable switch_off turn_off deactivate switched_off turned_off to_off
 at_a_time
-response_time time_to_respond time_to_acknowledge how_fast how_quickly turnaround
+response_time time_to_respond time_to_acknowledge how_fast how_quickly turnaround how_soon
 thumbnail thumb preview_image thumbnail_image
 image picture img photo pic pics
 browser user_agent web_browser
@@ -133,7 +134,7 @@ hash hashing digest checksum
 compress compression gzip_compress zip
 upload upload_file
 download
-file document attachment
+file document attachment paperwork
 folder directory dir
 payment charge billing
 invoice
@@ -192,8 +193,8 @@ gigabyte gb gib gigabytes
 terabyte tb tib terabytes
 percent pct percentage per_cent %
 quality q qual
-width w_px
-height h_px
+width w_px how_wide
+height h_px how_tall how_high
 pixel px pixels
 atmost max maximum at_most up_to no_longer_than not_longer_than no_more_than not_more_than upper_bound no_greater_than highest_allowed no_later_than not_later_than no_higher_than not_higher_than not_greater_than no_larger_than no_bigger_than not_exceeding capped_at capped_to limited_to not_to_exceed no_older_than not_older_than
 atleast minimum no_earlier_than not_earlier_than no_sooner_than at_least no_less_than not_less_than no_fewer_than lower_bound and_later or_later and_newer or_newer and_above or_above or_higher and_up or_more and_more or_greater no_lower_than not_lower_than no_shorter_than not_fewer_than no_smaller_than no_younger_than
@@ -239,7 +240,7 @@ vendor vendoring
 utc coordinated_universal_time gmt zulu
 local_time own_timezone own_time_zone their_timezone their_own_timezone local_timezone in_local_time
 malware virus viruses malicious_software
-depth deep nesting_depth
+depth deep nesting_depth how_deep
 timezone time_zone tz
 timestamp time_stamp
 date
@@ -419,8 +420,28 @@ lawyer solicitor attorney
 real_estate_agent estate_agent realtor
 public_holiday bank_holiday
 start begin commence
+adult grown_up grownup grown_ups grownups
+age how_old
+size how_big how_large
+distance how_far how_close how_far_away
+weight how_heavy
 close shut
 regardless irrespective
+`
+
+// topicGroups: each line is one meaning in a topic (topicWords), its
+// first word the form every other is folded into, as synonymGroups are.
+// They are kept apart from synonymGroups so that the comparison of
+// positions reads as before: a topic's "auto-retry" asks what "automatic
+// retries" asks, and "O2 alarm levels" what "oxygen alarm levels" asks,
+// while a position's wording is compared as written. Written before
+// stemming.
+const topicGroups = `
+automatic auto automatically automated
+oxygen o2
+methane ch4
+ammonia nh3
+nitrogen ln2
 `
 
 // comparisonSynonyms are synonym groups read as synonymGroups are, kept
@@ -634,6 +655,12 @@ grease lubricate
 swap exchange
 accompany escort
 previous past prior
+late delay overdue
+time hour
+fix repair mend
+correction amend amendment fix
+alarm alert
+book reservation
 whole full
 `
 
@@ -783,6 +810,7 @@ type lexicon struct {
 	quantity   string            // the canonical "how many"
 	optional   string            // the canonical "optional"
 	negBound   map[string]string // negatedBound in canonical forms
+	topicCanon map[string]string // canonical word → its topicGroups canonical
 }
 
 // near reports whether two canonical words share a line of looseGroups.
@@ -916,6 +944,24 @@ func buildLexicon() *lexicon {
 	for _, w := range strings.Fields(relationalWords) {
 		lx.relational[lx.fold(stemPhrase(w))] = true
 	}
+	lx.topicCanon = map[string]string{}
+	for _, line := range strings.Split(topicGroups, "\n") {
+		f := strings.Fields(line)
+		for _, w := range f {
+			lx.topicCanon[lx.fold(stem(w))] = lx.fold(stem(f[0]))
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(lx.loose)) {
+		// A word a topic reads as another (topicFold: "notify" as
+		// "notification") is near what the word is near.
+		if f := lx.topicFold(w); f != w {
+			for _, g := range lx.loose[w] {
+				if !slices.Contains(lx.loose[f], g) {
+					lx.loose[f] = append(lx.loose[f], g)
+				}
+			}
+		}
+	}
 	lx.period = make(map[string]string, len(periodWords()))
 	for w, u := range periodWords() {
 		lx.period[lx.fold(stem(w))] = lx.fold(stem(u))
@@ -938,6 +984,43 @@ func (lx *lexicon) known(w string) bool {
 	_, unit := lx.units[w]
 	return lx.canon[w] != "" || lx.altGroup[w] > 0 || unit
 }
+
+// topicFold is the canonical form of a topic's canonical word w: the one
+// topicGroups gives it, else the word of the act a derived noun names
+// ("attendance" of "attend", "deductions" of "deducting", "promotion" of
+// "promoting") and the noun of a verb in -ify ("notify" of
+// "notification"), so that a topic may name the act either way. A generic
+// word, one a looseGroups line already relates to its other forms
+// ("inspection", "collection") and the nouns of tionNouns keep their
+// reading.
+func (lx *lexicon) topicFold(w string) string {
+	if c, ok := lx.topicCanon[w]; ok {
+		return c
+	}
+	n := len(w)
+	switch {
+	case n-3 >= 5 && strings.HasSuffix(w, "anc") && !lx.generic[w] && !lx.generic[w[:n-3]] && lx.canon[w[:n-3]] == "":
+		// "assistance", "attendance", "clearance" (stemmed "assistanc"):
+		// not into a word of the lexicon ("acceptance" is no "accept").
+		return w[:n-3]
+	case n >= 5 && strings.HasSuffix(w, "ifi") && w != "certifi":
+		// "notify", "verify" (stemmed "notifi"): their nouns; not
+		// "certify", whose "certificate" is a document.
+		return w + "cat"
+	case n-3 >= 4 && strings.HasSuffix(w, "tion") && !strings.ContainsRune("ai", rune(w[n-5])) &&
+		!tionNouns[w] && !lx.generic[w] && len(lx.loose[w]) == 0:
+		// "deduction", "completion", "distribution" ("-ation" and
+		// "-ition" are stemmed already).
+		return w[:n-3]
+	}
+	return w
+}
+
+// tionNouns are the nouns in -tion that name no act of the word their
+// letters would cut them down to: "production" is no "product", a
+// "portion" no "port", an "abortion" no cancelling.
+var tionNouns = map[string]bool{"production": true, "correction": true, "distinction": true, "objection": true, "faction": true,
+	"contraction": true, "abstraction": true, "direction": true, "portion": true, "abortion": true}
 
 // fold is the canonical form of a stemmed word or phrase.
 func (lx *lexicon) fold(w string) string {
