@@ -156,13 +156,16 @@ func questionText(topic string) string {
 }
 
 // topicWords are the words of a topic, a bound read as the limit it
-// sets: "maximum upload size" asks what "upload size limit" asks, and an
-// "e" joined to the word after it ("e-book", "ebook").
+// sets: "maximum upload size" asks what "upload size limit" asks, an
+// "e" joined to the word after it ("e-book", "ebook"), and each word as
+// a topic reads it (topicFold: "auto" is "automatic", "attendance" is
+// "attend").
 func topicWords(a *analysis) []string {
+	lx := theLexicon()
 	ws := placeWords(a)
 	out := ws[:0]
 	for i := 0; i < len(ws); i++ {
-		w := ws[i]
+		w := lx.topicFold(ws[i])
 		switch {
 		case w == "atmost" || w == "atleast" || w == "oldest":
 			w = "limit"
