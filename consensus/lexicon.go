@@ -1008,7 +1008,7 @@ func (lx *lexicon) topicFold(w string) string {
 		// "certify", whose "certificate" is a document.
 		return w + "cat"
 	case n-3 >= 4 && strings.HasSuffix(w, "tion") && !strings.ContainsRune("ai", rune(w[n-5])) &&
-		!tionNouns[w] && !lx.generic[w] && len(lx.loose[w]) == 0:
+		!tionNouns()[w] && !lx.generic[w] && len(lx.loose[w]) == 0:
 		// "deduction", "completion", "distribution" ("-ation" and
 		// "-ition" are stemmed already).
 		return w[:n-3]
@@ -1019,8 +1019,10 @@ func (lx *lexicon) topicFold(w string) string {
 // tionNouns are the nouns in -tion that name no act of the word their
 // letters would cut them down to: "production" is no "product", a
 // "portion" no "port", an "abortion" no cancelling.
-var tionNouns = map[string]bool{"production": true, "correction": true, "distinction": true, "objection": true, "faction": true,
-	"contraction": true, "abstraction": true, "direction": true, "portion": true, "abortion": true}
+var tionNouns = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"production": true, "correction": true, "distinction": true, "objection": true, "faction": true,
+		"contraction": true, "abstraction": true, "direction": true, "portion": true, "abortion": true}
+})
 
 // fold is the canonical form of a stemmed word or phrase.
 func (lx *lexicon) fold(w string) string {
