@@ -212,7 +212,7 @@ func topicsFound(t *testing.T, pairs [][2]string) {
 	t.Helper()
 	for _, p := range pairs {
 		if s := TopicScore(p[0], p[1]); s < TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want at least %.2f", p[0], p[1], s, TopicThreshold)
+			t.Errorf("%q against %q: %.2f, want at least %.2f (%v | %v)", p[0], p[1], s, TopicThreshold, topicReading(p[0]), topicReading(p[1]))
 		}
 	}
 }
@@ -223,7 +223,13 @@ func topicsApart(t *testing.T, pairs [][2]string) {
 	t.Helper()
 	for _, p := range pairs {
 		if s := TopicScore(p[0], p[1]); s >= TopicThreshold {
-			t.Errorf("%q against %q: %.2f, want below %.2f", p[0], p[1], s, TopicThreshold)
+			t.Errorf("%q against %q: %.2f, want below %.2f (%v | %v)", p[0], p[1], s, TopicThreshold, topicReading(p[0]), topicReading(p[1]))
 		}
 	}
+}
+
+// topicReading is the words a topic or question is scored by, for a
+// failure's message.
+func topicReading(topic string) []string {
+	return topicWords(analyze(questionText(topic)))
 }
