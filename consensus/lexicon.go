@@ -434,14 +434,27 @@ regardless irrespective
 // They are kept apart from synonymGroups so that the comparison of
 // positions reads as before: a topic's "auto-retry" asks what "automatic
 // retries" asks, and "O2 alarm levels" what "oxygen alarm levels" asks,
-// while a position's wording is compared as written. Written before
-// stemming.
+// while a position's wording is compared as written. A line of one word
+// keeps the word as it is: the nouns in -tion that name no act of the
+// word their letters would cut them down to (topicFold): "production" is
+// no "product", a "portion" no "port", an "abortion" no cancelling.
+// Written before stemming.
 const topicGroups = `
 automatic auto automatically automated
 oxygen o2
 methane ch4
 ammonia nh3
 nitrogen ln2
+production
+correction
+distinction
+objection
+faction
+contraction
+abstraction
+direction
+portion
+abortion
 `
 
 // comparisonSynonyms are synonym groups read as synonymGroups are, kept
@@ -991,8 +1004,8 @@ func (lx *lexicon) known(w string) bool {
 // "promoting") and the noun of a verb in -ify ("notify" of
 // "notification"), so that a topic may name the act either way. A generic
 // word, one a looseGroups line already relates to its other forms
-// ("inspection", "collection") and the nouns of tionNouns keep their
-// reading.
+// ("inspection", "collection") and the words of a topicGroups line of
+// their own keep their reading.
 func (lx *lexicon) topicFold(w string) string {
 	if c, ok := lx.topicCanon[w]; ok {
 		return c
@@ -1008,21 +1021,13 @@ func (lx *lexicon) topicFold(w string) string {
 		// "certify", whose "certificate" is a document.
 		return w + "cat"
 	case n-3 >= 4 && strings.HasSuffix(w, "tion") && !strings.ContainsRune("ai", rune(w[n-5])) &&
-		!tionNouns()[w] && !lx.generic[w] && len(lx.loose[w]) == 0:
+		!lx.generic[w] && len(lx.loose[w]) == 0:
 		// "deduction", "completion", "distribution" ("-ation" and
 		// "-ition" are stemmed already).
 		return w[:n-3]
 	}
 	return w
 }
-
-// tionNouns are the nouns in -tion that name no act of the word their
-// letters would cut them down to: "production" is no "product", a
-// "portion" no "port", an "abortion" no cancelling.
-var tionNouns = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"production": true, "correction": true, "distinction": true, "objection": true, "faction": true,
-		"contraction": true, "abstraction": true, "direction": true, "portion": true, "abortion": true}
-})
 
 // fold is the canonical form of a stemmed word or phrase.
 func (lx *lexicon) fold(w string) string {
