@@ -543,25 +543,19 @@ func surfaceTokensOpt(text string, unlessOnly bool) []surfaceTok {
 		ws[u].low, not.low = "if", "not"
 		ws = slices.Insert(ws, u+1, not)
 	}
-	// "not allowed at all", "no dogs whatsoever": the negation said
-	// with force, no other rule.
+	// "not allowed at all", "no dogs whatsoever", "cannot be claimed at
+	// any time": the negation said with force, no other rule
+	// (negationForce).
 	for u := 1; u < len(ws); u++ {
-		n := 0
-		switch {
-		case ws[u].low == "whatsoever":
-			n = 1
-		case ws[u].low == "at" && u+1 < len(ws) && ws[u+1].low == "all":
-			n = 2
-		}
-		if n == 0 {
-			continue
-		}
-		for j := u - 1; j >= 0 && j >= u-8 && !strings.ContainsAny(text[min(ws[j].end, ws[u].start):ws[u].start], ".;!?"); j-- {
-			if untilNegations()[ws[j].low] || ws[j].low == "without" {
-				ws = slices.Delete(ws, u, u+n)
-				u--
-				break
+		n := negationForce(func(j int) (string, bool) {
+			if j < 0 || j >= len(ws) || strings.ContainsAny(text[min(ws[min(j, u)].end, ws[max(j, u)].start):ws[max(j, u)].start], ".;!?") {
+				return "", false
 			}
+			return ws[j].low, true
+		}, u)
+		if n > 0 {
+			ws = slices.Delete(ws, u, u+n)
+			u--
 		}
 	}
 	// "No visitor enters until they have signed": visitors enter only

@@ -752,7 +752,7 @@ func lex(text string) []rawTok {
 			out[i+1].conj = true
 		}
 	}
-	return perFor(moneyAloud(numberWordsToNumbers(onRequest(saveExcept(out)))))
+	return perFor(moneyAloud(numberWordsToNumbers(onRequest(saveExcept(withoutForce(out))))))
 }
 
 // signedShare reports whether the sign at rs[i] ("+", "-", "−") says a
@@ -1270,6 +1270,70 @@ func isUnitWord(s string) bool {
 	lx := theLexicon()
 	_, ok := lx.units[lx.fold(stem(s))]
 	return ok
+}
+
+// withoutForce leaves out the words that only say a negation with
+// force (negationForce): "cannot be claimed at any time" is "cannot be
+// claimed", "must not be used under any circumstances" "must not be
+// used".
+func withoutForce(in []rawTok) []rawTok {
+	out := in[:0]
+	for i := 0; i < len(in); i++ {
+		n := negationForce(func(j int) (string, bool) {
+			if j < 0 || j >= len(in) || in[j].clause != in[i].clause {
+				return "", false
+			}
+			return in[j].low, true
+		}, i)
+		if n == 0 {
+			out = append(out, in[i])
+		}
+		i += max(n-1, 0)
+	}
+	return out
+}
+
+// negationForce is how many words at i say a negation with force: "not
+// allowed at all", "no dogs whatsoever", "cannot be claimed at any
+// time", "must not be propped open at any point", "won't ever be
+// refunded", "may not be used under any circumstances" or "for any
+// reason". They name no time, reach or bound of the rule, only the
+// "never" of a negation said before them; 0 when the words at i say no
+// such thing or no negation comes before them. word(j) is word j in
+// lower case, and whether it is in word i's clause.
+func negationForce(word func(j int) (string, bool), i int) int {
+	at := func(k int) string {
+		w, _ := word(i + k)
+		return w
+	}
+	n := 0
+	switch first := at(0); {
+	case first == "whatsoever" || first == "ever" || first == "anytime":
+		n = 1
+	case first == "at" && at(1) == "all":
+		if next, ok := word(i + 2); ok && !theLexicon().stopWord[next] {
+			return 0 // "not at all sites": the places it names
+		}
+		n = 2
+	case first == "at" && at(1) == "any" && (at(2) == "time" || at(2) == "point" || at(2) == "stage"),
+		(first == "under" || first == "in") && at(1) == "any" && at(2) == "circumstances",
+		first == "for" && at(1) == "any" && at(2) == "reason":
+		n = 3
+	case first == "any" && at(1) == "time":
+		n = 2
+	default:
+		return 0
+	}
+	for j := i - 1; j >= i-8; j-- {
+		w, ok := word(j)
+		if !ok {
+			break
+		}
+		if untilNegations()[w] || w == "without" {
+			return n
+		}
+	}
+	return 0
 }
 
 // saveExcept reads "save" that opens a clause after a comma, a semicolon

@@ -1,0 +1,38 @@
+package consensus
+
+import "testing"
+
+// TestNegationWithForce: "at any time", "at any point", "ever", "under
+// any circumstances" and "for any reason" after a negation only say the
+// negation with force: "cannot be claimed at any time" is "never
+// claimable", "may not be used under any circumstances" no bound ("not
+// under"), while a permission "at any time" and a negation of "always"
+// stay what they were.
+func TestNegationWithForce(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The normal commute is never claimable.", "The normal commute cannot be claimed at any time.", Agree},
+		{"Fire doors must never be propped open.", "Fire doors must not be propped open at any point.", Agree},
+		{"Staff must not share passwords at any time.", "Staff must never share passwords.", Agree},
+		{"Company cards are never used for personal purchases.", "Company cards may not be used for personal purchases under any circumstances.", Agree},
+		{"Deposits are non-refundable.", "Deposits won't ever be refunded, for any reason.", Agree},
+		{"pls never leave the till open", "the till must not be left open at any time!!", Agree},
+		{"Do not call customers after 8 pm.", "Don't ring customers at any point after 8pm.", Agree},
+
+		{"The normal commute is never claimable.", "The normal commute can be claimed at any time.", Disagree},
+		{"Staff must not share passwords at any time.", "Staff may share passwords at any time.", Disagree},
+		{"Company cards are never used for personal purchases.", "Company cards may be used for personal purchases in any circumstances.", Disagree},
+		{"The normal commute is not always claimable.", "The normal commute cannot be claimed at any time.", Disagree},
+		{"Do not call customers after 8 pm.", "Don't ring customers at any point after 9pm.", Disagree},
+	})
+	// "not under any circumstances" is no bound: nothing is at least
+	// anything.
+	for _, q := range analyze("Company cards may not be used under any circumstances.").qty {
+		t.Errorf("read a quantity %q", q.text)
+	}
+	for _, w := range analyze("Company cards may not be used under any circumstances.").words() {
+		if w == "atleast" || w == "circumstanc" {
+			t.Errorf("read %q", w)
+		}
+	}
+}
