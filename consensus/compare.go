@@ -71,12 +71,16 @@ func topicScore(a, b *analysis) float64 {
 	// A word near in meaning to one the other topic has (looseGroups:
 	// "connection" and "pool") counts for most of a shared one.
 	hasNear := func(w string) bool { return len(lx.loose[w]) > 0 }
+	// So does another word of its family that the stemmer leaves apart
+	// (kin: "eligible" and "eligibility", "drivers" and "who may drive"),
+	// but for the words a topic keeps as they are (production is no
+	// product).
+	family := func(x, y string) bool {
+		return (kin(x, y) || kin(y, x)) && !lx.topicKeeps(x) && !lx.topicKeeps(y)
+	}
 	for _, x := range slices.Sorted(maps.Keys(onlyA)) {
-		if !hasNear(x) {
-			continue
-		}
 		for _, y := range slices.Sorted(maps.Keys(onlyB)) {
-			if lx.near(x, y) {
+			if hasNear(x) && lx.near(x, y) || family(x, y) {
 				common += 2 * nearWeight
 				delete(onlyA, x)
 				delete(onlyB, y)
@@ -4646,7 +4650,7 @@ func kin(short, long string) bool {
 			continue
 		}
 		switch long[len(root):] {
-		case "ion", "ive", "iv", "ual", "al", "er", "or", "ant", "ent", "ance", "ence", "ency", "ist", "ity", "ful", "ic", "ical", "ment":
+		case "ion", "ive", "iv", "ual", "al", "er", "or", "ant", "ent", "ance", "ence", "ency", "ist", "ity", "iti", "ibiliti", "abiliti", "ship", "ful", "ic", "ical", "ment":
 			return true
 		}
 	}

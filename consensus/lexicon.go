@@ -824,6 +824,7 @@ type lexicon struct {
 	optional   string            // the canonical "optional"
 	negBound   map[string]string // negatedBound in canonical forms
 	topicCanon map[string]string // canonical word → its topicGroups canonical
+	topicKept  map[string]bool   // the words of a topicGroups line of their own: kept as they are
 }
 
 // near reports whether two canonical words share a line of looseGroups.
@@ -957,11 +958,14 @@ func buildLexicon() *lexicon {
 	for _, w := range strings.Fields(relationalWords) {
 		lx.relational[lx.fold(stemPhrase(w))] = true
 	}
-	lx.topicCanon = map[string]string{}
+	lx.topicCanon, lx.topicKept = map[string]string{}, map[string]bool{}
 	for _, line := range strings.Split(topicGroups, "\n") {
 		f := strings.Fields(line)
 		for _, w := range f {
 			lx.topicCanon[lx.fold(stem(w))] = lx.fold(stem(f[0]))
+		}
+		if len(f) == 1 {
+			lx.topicKept[lx.fold(stem(f[0]))] = true
 		}
 	}
 	for _, w := range slices.Sorted(maps.Keys(lx.loose)) {
@@ -1028,6 +1032,10 @@ func (lx *lexicon) topicFold(w string) string {
 	}
 	return w
 }
+
+// topicKeeps reports whether a topic keeps the canonical word w as it is:
+// a topicGroups line of its own ("production", "portion").
+func (lx *lexicon) topicKeeps(w string) bool { return lx.topicKept[w] }
 
 // fold is the canonical form of a stemmed word or phrase.
 func (lx *lexicon) fold(w string) string {

@@ -36,3 +36,29 @@ func TestNegationWithForce(t *testing.T) {
 		}
 	}
 }
+
+// TestTopicWordFamilies: a topic may name the people of an act or the
+// act ("minibus drivers", "who may drive the minibus"; "leavers",
+// "when leaving"), a quality or the thing that has it ("eligibility",
+// "who is eligible"; "seasonal staff", "staff for the season"): another
+// word of one family counts for most of a shared one. Another object is
+// still another question.
+func TestTopicWordFamilies(t *testing.T) {
+	t.Parallel()
+	topicsFound(t, [][2]string{
+		{"who may drive the minibus", "minibus drivers"},
+		{"when are owners reminded about the MOT renewal", "reminders for MOT renewal"},
+		{"who is eligible for the hardship fund", "eligibility for the hardship fund"},
+		{"season staff contracts", "seasonal staff contracts"},
+		{"key return for leavers", "returning keys when leaving"},
+		{"is the venue accessible", "accessibility of the venue"},
+		{"photography at weddings", "photographers at weddings"},
+		{"pay for shearers", "what we pay for shearing"},
+	})
+	topicsApart(t, [][2]string{
+		{"who may drive the minibus", "minibus parking"},
+		{"eligibility for the hardship fund", "eligibility for the travel fund"},
+		{"reminders for MOT renewal", "reminders for insurance renewal"},
+		{"minimum age for minibus drivers", "maximum age for minibus drivers"},
+	})
+}
