@@ -4638,9 +4638,25 @@ func kinIn(w string, m map[string]bool) bool {
 }
 
 // kin reports whether long is short with a suffix that makes a word of
-// the same family ("collect" + "ion", "fact" + "ual").
+// the same family ("collect" + "ion", "fact" + "ual"), or the two end in
+// the endings of a verb and its noun or an adjective and its noun after
+// one stem (derivedEndings: "extend" and "extension", "describe" and
+// "description", "compliant" and "compliance").
 func kin(short, long string) bool {
-	if len(short) < 4 || len(long) <= len(short) || !isLetters(long) {
+	if len(short) < 4 || !isLetters(long) {
+		return false
+	}
+	for _, e := range derivedEndings() {
+		for _, p := range [2][2]string{{short, long}, {long, short}} {
+			x, y := p[0], p[1]
+			// Three letters before endings this long ("tenant" and
+			// "tenancy", "weigh" and "weight"), four before short ones.
+			if base, ok := strings.CutSuffix(x, e[0]); ok && (len(base) >= 4 || len(base) == 3 && len(e[0])+len(e[1]) >= 5) && y == base+e[1] {
+				return true
+			}
+		}
+	}
+	if len(long) <= len(short) {
 		return false
 	}
 	// The stem as it is, or without the vowel it may end in ("allergi"
@@ -4656,6 +4672,22 @@ func kin(short, long string) bool {
 	}
 	return false
 }
+
+// derivedEndings are the endings, as stem leaves them, of a verb and its
+// noun or of an adjective and its noun that share the letters before
+// them: "respond" and "response", "suspend" and "suspension", "submit"
+// and "submission", "supervise" and "supervision", "prescribe" and
+// "prescription", "explain" and "explanation", "publish" and
+// "publication", "frequent" and "frequency", "tenant" and "tenancy",
+// "enter" and "entry", "recover" and "recovery", "complain" and
+// "complaint", "receive" and "receipt".
+var derivedEndings = sync.OnceValue(func() [][2]string {
+	return [][2]string{
+		{"d", "s"}, {"d", "sion"}, {"t", "ssion"}, {"z", "sion"}, {"b", "ption"}, {"b", "pt"},
+		{"ain", "anat"}, {"ain", "enanc"}, {"ain", "en"}, {"ain", "aint"}, {"ish", "icat"}, {"et", "etit"},
+		{"ent", "enc"}, {"ent", "enci"}, {"ant", "anc"}, {"ant", "anci"}, {"er", "ri"}, {"er", "eri"}, {"gh", "ght"}, {"iv", "ipt"},
+	}
+})
 
 // restatedIn reports whether y says x's exception cd again: it labels
 // that very thing an exception (every word of it, not negated, in the

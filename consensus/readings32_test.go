@@ -62,3 +62,37 @@ func TestTopicWordFamilies(t *testing.T) {
 		{"minimum age for minibus drivers", "maximum age for minibus drivers"},
 	})
 }
+
+// TestTopicVerbAndNoun: a verb and its noun whose letters part after
+// one stem ("extend" and "extension", "respond" and "response",
+// "supervise" and "supervision", "describe" and "description",
+// "explain" and "explanation", "publish" and "publication") and an
+// adjective and its noun ("compliant" and "compliance", "urgent" and
+// "urgency") are one family in a topic; "plan" and "plant", "star" and
+// "start", "public" and "publish" are not.
+func TestTopicVerbAndNoun(t *testing.T) {
+	t.Parallel()
+	topicsFound(t, [][2]string{
+		{"who can extend a library loan", "library loan extensions"},
+		{"how fast we respond to noise complaints", "response to noise complaints"},
+		{"who supervises the climbing wall", "supervision of the climbing wall"},
+		{"how to describe lost property in the log", "lost property descriptions in the log"},
+		{"when a referee must explain a red card", "referee explanation of red cards"},
+		{"when do we publish exam results", "publication of exam results"},
+		{"are the food vans compliant with hygiene rules", "food van compliance with hygiene rules"},
+		{"tenant deposit protection", "tenancy deposit protection"},
+		{"how much may a checked bag weigh", "checked bag weight"},
+		{"who is allowed to submit expense claims late", "late submission of expense claims"},
+	})
+	topicsApart(t, [][2]string{
+		{"star ratings for volunteer drivers", "start times for volunteer drivers"},
+		{"public access to the archive", "publishing the archive"},
+		{"who can extend a library loan", "who can renew a library card"},
+		{"supervision of the climbing wall", "booking the climbing wall"},
+	})
+	for _, p := range [][2]string{{"plan", "plant"}, {"star", "start"}, {"public", "publish"}, {"contact", "contract"}, {"process", "procedure"}} {
+		if kin(p[0], p[1]) || kin(p[1], p[0]) {
+			t.Errorf("%q and %q read as one family", p[0], p[1])
+		}
+	}
+}
