@@ -324,8 +324,12 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 		cands = append(cands, candidate{key: r.key(), topic: *wordsOnly(analyze(r.Topic))})
 	}
 	scores := make([]float64, len(cands))
+	qt := questionText(topic)
 	for i := range cands {
 		scores[i] = topicScore(q, &cands[i].topic)
+		if sc := s.spelledScore(qt, cands[i].key); sc > scores[i] {
+			scores[i] = sc
+		}
 	}
 	raised := s.coverBelowThreshold(q, position, cands, scores, fromHits)
 	m := topicMatch{scored: map[string]float64{}}
@@ -366,6 +370,22 @@ func (s *Store) matchTopic(ctx context.Context, l debate.Layer, q *analysis, top
 		m.key = ""
 	}
 	return m
+}
+
+// spelledScore is the topic score of the question qt (questionText) and
+// the active record key read with the acronyms one spells out in the
+// other as their words (spelledTopics), or 0 when neither holds one the
+// other spells. Callers hold s.mu.
+func (s *Store) spelledScore(qt, key string) float64 {
+	r := s.active(key)
+	if r == nil || !hasAcronym(qt) && !hasAcronym(r.Topic) {
+		return 0
+	}
+	q2, r2, ok := spelledTopics(qt, questionText(r.Topic))
+	if !ok {
+		return 0
+	}
+	return topicScore(analyze(q2), wordsOnly(analyze(r2)))
 }
 
 // clashes reports whether the question q and the topic of the active

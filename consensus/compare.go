@@ -39,9 +39,11 @@ const genericWeight = 0.3
 // a is the question asked and b the record's topic: a question that adds a
 // specific word ("idempotency key rotation" against "idempotency key
 // design") asks something narrower and scores lower than one that leaves
-// a word out.
+// a word out. An acronym one topic spells out in the other ("DLQ" and
+// "dead letter queue") reads as its words.
 func TopicScore(a, b string) float64 {
-	return topicScore(analyze(questionText(a)), analyze(questionText(b)))
+	qa, qb, _ := spelledTopics(questionText(a), questionText(b))
+	return topicScore(analyze(qa), analyze(qb))
 }
 
 func topicScore(a, b *analysis) float64 {

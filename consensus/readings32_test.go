@@ -1,6 +1,10 @@
 package consensus
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/parleyhq/parley/debate"
+)
 
 // TestNegationWithForce: "at any time", "at any point", "ever", "under
 // any circumstances" and "for any reason" after a negation only say the
@@ -95,4 +99,59 @@ func TestTopicVerbAndNoun(t *testing.T) {
 			t.Errorf("%q and %q read as one family", p[0], p[1])
 		}
 	}
+}
+
+// TestAcronymSpelledOut: an acronym one topic spells out in the other
+// asks about the words it stands for ("TOIL" and "time off in lieu",
+// "DBS checks" and "Disclosure and Barring Service checks", "MTTR" and
+// "mean time to recovery"); letters joined to a number or a reference
+// ("LN2", "2FA", "PJ-20931") stay as they are, and so do two letters
+// the lexicon reads as a word of its own.
+func TestAcronymSpelledOut(t *testing.T) {
+	t.Parallel()
+	topicsFound(t, [][2]string{
+		{"TOIL usage", "using time off in lieu"},
+		{"KIT days on maternity leave", "keeping-in-touch days during maternity leave"},
+		{"AED checks at the pavilion", "automated external defibrillator checks at the pavilion"},
+		{"PPE for the paint shop", "personal protective equipment in the paint shop"},
+		{"DBS checks for volunteers", "Disclosure and Barring Service checks for volunteers"},
+		{"RTC callouts on the motorway", "road traffic collision callouts on the motorway"},
+		{"checkout MTTR goal", "mean time to recovery target for the checkout service"},
+		{"road traffic collision callouts on the motorway", "RTC callouts on the motorway"},
+		{"when do SEN pupils get a taxi escort", "taxi escorts for special educational needs pupils"},
+	})
+	topicsApart(t, [][2]string{
+		{"TOIL usage", "using time off for illness"},
+		{"PPE for the paint shop", "personal protective equipment in the print shop"},
+		{"RTC callouts on the motorway", "RTC callouts on the A-roads"},
+	})
+	for _, p := range [][2]string{
+		{"LN2 level checks - embryo tanks", "liquid nitrogen level checks on embryo tanks"},
+		{"Do admins need 2FA?", "Two-factor authentication for admins"},
+		{"Cancellation of my charter flight, booking ref PJ-20931", "Cancellation charges for private jet charter bookings"},
+		{"COVID-19 testing for crew", "crew vaccination"},
+		{"UK delivery times", "upgrade kit delivery times"},
+	} {
+		if got, changed := spellOut(p[0], p[1]); changed {
+			t.Errorf("%q against %q spelled out as %q", p[0], p[1], got)
+		}
+	}
+}
+
+// TestCheckFindsAnAcronym: a question that names a record's topic by its
+// acronym finds it in a vault of other records, whether the record or
+// the question spells it out; a question whose letters spell another
+// record's words finds that one.
+func TestCheckFindsAnAcronym(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	file := func(id, topic, position string) { e.fileRule(t, debate.LayerSpec, id, topic, position) }
+	file("20261130-spec-dlq-aaaaaa", "Retention in the dead letter queue of the payments consumer", "Events in the payments dead letter queue are kept for 14 days, then deleted.")
+	file("20261130-spec-toil-aaaaaa", "TOIL for weekend call-outs", "Each weekend call-out earns time off in lieu equal to the hours worked, to be taken within 3 months.")
+	file("20261130-spec-queue-aaaaaa", "Retention of the payments audit log", "The payments audit log is kept for 7 years.")
+	file("20261130-spec-leave-aaaaaa", "Carrying over annual leave", "Up to 5 days of annual leave may be carried into the next year.")
+	checkFound(t, e, debate.LayerSpec, []foundCase{
+		{"the question's acronym", "payments DLQ retention", "Payment events in the DLQ are kept for 14 days and then deleted.", CheckConsistent, "spec-retention-in-the-dead-letter-queue-of-the-payments-consumer"},
+		{"the record's acronym", "time off in lieu for weekend call-outs", "Lieu hours match the hours worked and expire after 6 months.", CheckConflict, "spec-toil-for-weekend-call-outs"},
+	})
 }
