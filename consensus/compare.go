@@ -997,7 +997,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	// own ("exempt", "zero grace", "false") or a condition folded into
 	// the rule. Alone, between positions that share little, they leave
 	// the rule unsure rather than changed (see softOnly).
-	negs, conds := compareNegation(a, b), compareConditions(a, b)
+	negs, conds := compareNegation(a, b), compareConditions(a, b, al.topic)
 	hard = append(hard, negs...)
 	hard = append(hard, conds...)
 	var soft []string
@@ -1041,7 +1041,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 		hard = append(hard, compareItems(a, b, al.edit, al.topic)...)
 	}
 	if len(hard) == 0 {
-		hard = append(hard, compareClauses(a, b)...)
+		hard = append(hard, compareClauses(a, b, al.topic)...)
 	}
 	if len(hard) == 0 {
 		// An edit of the filed sentence: whatever else it changed
@@ -3245,8 +3245,8 @@ func movedNegation(a, b *analysis, posA, negA, posB, negB map[string]int) []stri
 
 // compareConditions finds a condition or exception one side states and
 // the other does not (not even in other words), or an "if" turned into an
-// "unless".
-func compareConditions(a, b *analysis) []string {
+// "unless". topic holds the words of the record's topic.
+func compareConditions(a, b *analysis, topic map[string]bool) []string {
 	var out []string
 	check := func(x, y *analysis, verb string) {
 		all := set(y.words())
@@ -3272,6 +3272,9 @@ func compareConditions(a, b *analysis) []string {
 			if x.otherwiseAt(k) {
 				continue // "…; if it isn't paid, the date is released": the rule's other side
 			}
+			if verb == "dropped" && framedBy(x, k, topic) {
+				continue // "Mowing when the rain sensor triggers": the topic states the case the answer is given in
+			}
 			// What the condition adds to the rule: its words that the rule
 			// itself does not say ("unless a service account" adds
 			// "service" to a rule about accounts).
@@ -3282,6 +3285,9 @@ func compareConditions(a, b *analysis) []string {
 			if len(terms) == 0 || !slices.ContainsFunc(terms, func(w string) bool { return !happenings()[w] }) &&
 				!slices.ContainsFunc(x.qty, func(q quantity) bool { return q.cond == k }) && !cd.again {
 				continue // "when it comes in", "once it reaches the desk": the rule's moment, no case of its own
+			}
+			if !slices.ContainsFunc(cd.terms, func(w string) bool { return !saidHolds()[w] }) && !slices.ContainsFunc(x.qty, func(q quantity) bool { return q.cond == k }) {
+				continue // "when this is over", "only if all of this is met": what was said before, holding
 			}
 			in, of := 0, len(terms)
 			// Another form of a word the other side says ("if you react"
@@ -3335,8 +3341,11 @@ func compareConditions(a, b *analysis) []string {
 				others := countKind(y.conds, kind)
 				if verb == "added" {
 					others = openConds(y, kind, x)
+					if cd.kind == "if" && !cd.outcome && otherwiseAsIf(y, x, k) {
+						others++ // "otherwise nobody is charged" said "if it falls short, your card is never charged"
+					}
 				}
-				if countKind(x.conds, kind) <= others+implicitKind(y, kind)+negatedIfs(y, kind)+negatedExceptions(x, k, y)+elliptical(y, kind) {
+				if countKind(x.conds, kind) <= others+implicitKind(y, kind)+negatedIfs(y, kind)+negatedExceptions(x, k, y)+elliptical(y, kind)+exceptedRefusals(y, kind) {
 					continue // the other side states a condition of its own: reworded
 				}
 				if verb == "added" && cd.kind == "if" && slices.ContainsFunc(y.conds, func(o condition) bool {
@@ -3361,7 +3370,10 @@ func compareConditions(a, b *analysis) []string {
 				continue
 			}
 			// Stated on both sides: the same kind?
-			for _, other := range y.conds {
+			for j, other := range y.conds {
+				if cd.kind == "if" && refusedUnless(y, j) || cd.kind == "unless" && refusedUnless(x, k) {
+					continue // "only when the leader invites them": "no child steps in unless the leader asks"
+				}
 				if other.kind != cd.kind && overlap(cd.terms, other.terms) >= 0.5 && verb == "dropped" && !ownOutcome(x, cd, y, other) && !cd.outcome && !other.outcome {
 					out = append(out, fmt.Sprintf("%s %s → %s %s", cd.kind, cd.text, other.kind, other.text))
 				}
@@ -3371,6 +3383,74 @@ func compareConditions(a, b *analysis) []string {
 	check(a, b, "dropped")
 	check(b, a, "added")
 	return out
+}
+
+// framedBy reports whether the record's topic (its words) states the
+// condition k of x: two of its words or more, half of them at least:
+// "Mowing behaviour when the rain sensor triggers", "Isolating a
+// compromised laptop" for "when EDR flags a laptop as compromised". A
+// position given on that topic speaks in that case. Not a condition with
+// a number of its own ("if it stays above 8 °C for 30 minutes"), a
+// "while" ("while flour is being tipped"), which bound the rule more
+// than they name its case, nor one said with a negation ("if no meter
+// read is available"), which the rule may turn.
+func framedBy(x *analysis, k int, topic map[string]bool) bool {
+	cd := x.conds[k]
+	if len(topic) == 0 || cd.kind != "if" || cd.while || negatedAround(x, k) || slices.ContainsFunc(x.qty, func(q quantity) bool { return q.cond == k }) {
+		return false
+	}
+	lx := theLexicon()
+	n, of := 0, 0
+	for _, w := range cd.terms {
+		if lx.generic[w] || lx.light[w] || strings.HasPrefix(w, "#") {
+			continue
+		}
+		of++
+		if topic[w] {
+			n++
+		}
+	}
+	return n >= 2 && 2*n >= of
+}
+
+// otherwiseAsIf reports whether the condition k of x may be the
+// "otherwise" of y said as a case of its own: y states its rule's other
+// side with "otherwise" at one end of a clause ("…; otherwise every
+// pledge is cancelled and nobody is charged", "and in economy
+// otherwise"), x says no "otherwise", and the clause of the condition, or
+// the one after it, says a word of that other side ("if it falls short,
+// your pledge is dropped", "if they split it stays an overvote"). Not an
+// "otherwise" inside its clause ("when a chair would otherwise leave half
+// empty"): a word of its rule.
+func otherwiseAsIf(y, x *analysis, k int) bool {
+	lx := theLexicon()
+	other := lx.fold(stem("otherwise"))
+	if slices.ContainsFunc(x.terms, func(t term) bool { return t.w == other }) {
+		return false
+	}
+	side := map[string]bool{}
+	for i, t := range y.terms {
+		if t.w != other || t.cond >= 0 {
+			continue
+		}
+		first := i == 0 || y.terms[i-1].clause != t.clause
+		last := i == len(y.terms)-1 || y.terms[i+1].clause != t.clause
+		if !first && !last {
+			continue
+		}
+		for _, u := range y.terms {
+			if u.clause == t.clause && u.w != other && !lx.generic[u.w] && !lx.light[u.w] && !lx.stop[u.w] && !strings.HasPrefix(u.w, "#") {
+				side[u.w] = true
+			}
+		}
+	}
+	if len(side) == 0 {
+		return false
+	}
+	c := x.conds[k].clause
+	return slices.ContainsFunc(x.terms, func(t term) bool {
+		return (t.clause == c || t.clause == c+1) && side[t.w]
+	})
 }
 
 // compareConditionParts finds, in an edit of the filed sentence, a
@@ -3454,18 +3534,20 @@ func overlapIn(ws []string, m map[string]bool) float64 {
 }
 
 // labelled reports whether x states the words ws in a clause it labels
-// an exception ("exception: migrations that drop a column").
+// an exception ("exception: migrations that drop a column") or exempt
+// ("replicas used for handling: exempt"), not "not exempt".
 func labelled(ws []string, x *analysis) bool {
 	lx := theLexicon()
-	exc := lx.fold("exception")
+	exc, exempt := lx.fold("exception"), lx.fold(stem("exempt"))
 	for _, t := range x.terms {
-		if t.w != exc {
+		if t.w != exc && (t.w != exempt || t.neg) {
 			continue
 		}
 		n := 0
 		for _, u := range x.terms {
-			// The label's clause, or the one after it ("exception: …").
-			if (u.clause == t.clause || u.clause == t.clause+1) && slices.Contains(ws, u.w) {
+			// The label's clause, or the one after it ("exception: …"),
+			// or for "exempt" the one before it ("…: exempt").
+			if (u.clause == t.clause || u.clause == t.clause+1 || t.w == exempt && u.clause == t.clause-1) && slices.Contains(ws, u.w) {
 				n++
 			}
 		}
@@ -3642,6 +3724,36 @@ func negatedIfs(x *analysis, kind string) int {
 		}
 	}
 	return n
+}
+
+// exceptedRefusals counts, for a condition, the exceptions x opens with
+// "unless" in a clause it negates: "no child steps into the circle
+// unless the leader asks them in" says "children enter only when the
+// leader invites them", a condition in other words.
+func exceptedRefusals(x *analysis, kind string) int {
+	if kind != "if" {
+		return 0
+	}
+	n := 0
+	for k := range x.conds {
+		if refusedUnless(x, k) {
+			n++
+		}
+	}
+	return n
+}
+
+// refusedUnless reports whether the condition k of x is an "unless" in a
+// clause x negates ("no child steps in unless the leader asks"), not an
+// exception read onto a rule said before ("…must not park there; blue
+// badge holders are exempt").
+func refusedUnless(x *analysis, k int) bool {
+	c := x.conds[k]
+	if c.kind != "unless" || !c.unless || c.outcome || len(c.terms) == 0 {
+		return false
+	}
+	at := slices.IndexFunc(x.terms, func(t term) bool { return t.cond == k })
+	return at >= 0 && slices.ContainsFunc(x.terms, func(t term) bool { return t.neg && t.cond < 0 && t.clause == x.terms[at].clause })
 }
 
 // negatedAround reports whether the condition k of x, or the clause it
@@ -4325,8 +4437,9 @@ const clauseWords = 2
 // "…; larger jobs need approval from the platform team") that the new
 // one leaves out, none of its specific words said, while saying nothing
 // the filed one does not: the rule lost a part. And the other way round:
-// a part added.
-func compareClauses(a, b *analysis) []string {
+// a part added. A condition that the record's topic states (topic, its
+// words) is no part left out: the position speaks in that case.
+func compareClauses(a, b *analysis, topic map[string]bool) []string {
 	lx := theLexicon()
 	specific := func(t term) bool {
 		return !strings.HasPrefix(t.w, "#") && !lx.generic[t.w] && !lx.light[t.w] && !lx.stop[t.w]
@@ -4367,6 +4480,9 @@ func compareClauses(a, b *analysis) []string {
 			}
 			if salutation(ts, i, order, byClause) {
 				continue // "Hi Dave", "thanks for your ticket", "Kind regards, Box Office": the message's, not the rule's
+			}
+			if k := ts[0].cond; verb == "dropped" && k >= 0 && !slices.ContainsFunc(ts, func(t term) bool { return t.cond != k }) && framedBy(x, k, topic) {
+				continue // "When a company phone is reported stolen," on the topic "Locking a stolen company phone"
 			}
 			// A number of the clause that the other side states in other
 			// words ("once an hour" for "every 60 minutes").
@@ -4509,6 +4625,11 @@ func foldedWordSet(fields string) func() map[string]bool {
 // happenings are the verbs of a condition that only say a thing reaches
 // the rule ("when it comes in", "once the box reaches the desk").
 var happenings = foldedWordSet("come came reach hold tell told receive happen go goes get")
+
+// saidHolds are the words of a condition that says only that what was
+// said before holds or has run its course ("when this is over", "if all
+// of that is met", "once that's done").
+var saidHolds = foldedWordSet("over met done finished fulfilled satisfied true")
 
 // foldedSet is the set of the words, stemmed and folded as terms are.
 func foldedSet(ws ...string) map[string]bool {

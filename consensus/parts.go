@@ -516,6 +516,9 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 	if cue == "" || disregards(filed) != "" {
 		return nil
 	}
+	if everyAlready(a, cue, filed, position) {
+		return nil // "no confetti of any kind" said "no confetti whatever the type"
+	}
 	if len(a.conds) == 0 && len(a.qty) <= len(b.qty) && !a.only && !carveOutLost(a, b, position) && !(plainlyAside(cue) && namesAside(a, cue, filed, position)) {
 		return nil // nothing the filed rule sets that could be set aside
 	}
@@ -524,6 +527,90 @@ func compareDisregard(a, b *analysis, filed, position string) []string {
 		return nil // "islands always go by post" is "islands: post, whatever the weight"
 	}
 	return []string{"condition set aside: " + cue}
+}
+
+// everyAlready reports whether the position sets aside, right after a
+// thing ("no confetti whatever the type", "any customer data, of whatever
+// size"), what the filed rule does not speak of at all, of a thing the
+// filed rule already takes whole: "no confetti of any kind", "when any
+// customer data is exposed", with no number in its clause and nothing
+// after it that narrows it. Not "any circuit above 50 volts" against "any
+// circuit, whatever its voltage", nor "every lot valued over £5,000"
+// against "every lot, whatever its value".
+func everyAlready(a *analysis, said, filed, position string) bool {
+	var rest string
+	for _, c := range []string{"whatever", "regardless of", "irrespective of", "no matter"} {
+		if strings.HasPrefix(said, c) {
+			rest = said[len(c):]
+		}
+	}
+	low := strings.ToLower(position)
+	k := strings.Index(low, said)
+	if rest == "" || k < 0 {
+		return false
+	}
+	// The thing right before the cue, a comma and an "of" aside:
+	// "confetti", "data".
+	before := strings.Fields(low[max(0, k-80):k])
+	for len(before) > 0 && (before[len(before)-1] == "of" || before[len(before)-1] == ",") {
+		before = before[:len(before)-1]
+	}
+	if len(before) == 0 || strings.ContainsAny(before[len(before)-1], ";:.!?()") {
+		return false
+	}
+	thing := stem(strings.Trim(before[len(before)-1], ",\"'"))
+	// Nothing the cue sets aside is said by the filed rule.
+	lx := theLexicon()
+	filedWords := set(a.words())
+	for _, w := range analyze(rest).words() {
+		if filedWords[w] && !lx.generic[w] && !lx.light[w] && !lx.stop[w] {
+			return false
+		}
+	}
+	// The filed rule says the thing whole: "any", "every", "all" or "no"
+	// up to two words before it, then a verb, the end of the clause, or
+	// "of any kind".
+	ws := strings.FieldsFunc(strings.ToLower(filed), func(r rune) bool { return r == ' ' || r == '\n' || r == '\t' })
+	ends := func(i int) bool {
+		if i >= len(ws) {
+			return true
+		}
+		switch strings.Trim(ws[i], "\"'()") {
+		case "is", "are", "was", "were", "may", "must", "can", "shall", "will", "should", "of", "whatsoever":
+			return i+1 >= len(ws) || ws[i] != "of" || ws[i+1] == "any" || ws[i+1] == "every" || ws[i+1] == "all"
+		}
+		return false
+	}
+	for i, w := range ws {
+		if w != "any" && w != "every" && w != "all" && w != "no" {
+			continue
+		}
+		for j := i + 1; j < len(ws) && j <= i+3; j++ {
+			word := strings.TrimRight(ws[j], ".,;:!?)")
+			if stem(word) != thing {
+				if word != ws[j] {
+					break // the clause ends before the thing
+				}
+				continue
+			}
+			if word == ws[j] && !ends(j+1) {
+				break // "any circuit above 50 volts": narrowed
+			}
+			// No number in the clause the thing stands in.
+			from, to := i, j
+			for from > 0 && !strings.ContainsAny(ws[from-1], ",;:.") {
+				from--
+			}
+			for to < len(ws)-1 && !strings.ContainsAny(ws[to], ",;:.") {
+				to++
+			}
+			if !strings.ContainsAny(strings.Join(ws[from:to+1], " "), "0123456789") {
+				return true
+			}
+			break
+		}
+	}
+	return false
 }
 
 // plainlyAside reports whether the set-aside phrase said says in so many
