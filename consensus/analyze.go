@@ -57,6 +57,9 @@ type term struct {
 	// been paid are chased"): a verb of its own, no object of the verb
 	// before it.
 	afterAux bool
+	// afterConj: the first term after "and", "or" or "nor" in its clause
+	// ("the referee keeps time and the fourth official …": "fourth").
+	afterConj bool
 }
 
 // quantity is a number with what it counts.
@@ -748,11 +751,16 @@ func lex(text string) []rawTok {
 		if c := out[i].clause; c < len(sentenceOf) {
 			out[i].sentence, out[i].opener = sentenceOf[c], openerOf[c]
 		}
+	}
+	// Marked once the number words are numbers: "and one long siren"
+	// follows "and" as "and 1" does.
+	out = perFor(moneyAloud(numberWordsToNumbers(onRequest(saveExcept(withoutForce(out))))))
+	for i := range out {
 		if i+1 < len(out) && isConj(out[i].low) {
 			out[i+1].conj = true
 		}
 	}
-	return perFor(moneyAloud(numberWordsToNumbers(onRequest(saveExcept(withoutForce(out))))))
+	return out
 }
 
 // signedShare reports whether the sign at rs[i] ("+", "-", "−") says a
@@ -2577,9 +2585,10 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			}
 			a.qty = append(a.qty, q)
 			lastQty, lastQtyEnd = len(a.qty)-1, i
+			afterConj := listNext
 			listNext = false
 			lastQtyTerm = len(a.terms)
-			a.terms = append(a.terms, term{w: qtyKey(q), cond: cond, clause: t.clause, text: q.text})
+			a.terms = append(a.terms, term{w: qtyKey(q), cond: cond, clause: t.clause, text: q.text, afterConj: afterConj})
 			if q.dim == "temperature" || q.dim == "temperature_f" {
 				// The scale is a word of the rule too, as "°C" was before
 				// it was read as a unit: two rules said in degrees share it.
@@ -2998,6 +3007,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 			}
 		}
 		listed := listNext || i+1 < len(toks) && toks[i+1].clause == t.clause && isConj(toks[i+1].low)
+		afterConj := listNext
 		listNext = false
 		by := i+1 < len(toks) && toks[i+1].clause == t.clause && toks[i+1].low == "by"
 		if negVerbal || neg && negAt >= 0 && negAt < i {
@@ -3017,7 +3027,7 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				lastNeg, lastNegCue = len(a.terms), cue
 			}
 		}
-		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", afterWithout: neg && negAt >= 0 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), afterAux: first > 0 && auxWords()[toks[first-1].low], cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || asideCl[t.clause]})
+		a.terms = append(a.terms, term{w: w, neg: neg, verbal: negVerbal, without: neg && negAt >= 0 && negAt == first-1 && toks[negAt].low == "without", afterWithout: neg && negAt >= 0 && toks[negAt].low == "without", none: neg && byNone, own: neg && own, prefixed: neg && prefixed, at: first + 1, to: i + 1, lifted: negVerbal && neg && liftedDuty(toks, negAt, i), afterAux: first > 0 && auxWords()[toks[first-1].low], afterConj: afterConj, cond: cond, clause: t.clause, listed: listed, by: by, text: raw, even: evenClause == t.clause, reason: reasonClause == t.clause || asideCl[t.clause]})
 		if cond >= 0 {
 			a.conds[cond].terms = append(a.conds[cond].terms, w)
 			a.conds[cond].text = strings.TrimSpace(a.conds[cond].text + " " + raw)

@@ -1037,6 +1037,7 @@ func comparePositions(a, b *analysis, al alignment, strong []string) Comparison 
 	hard = append(hard, compareFree(a, b)...)
 	hard = append(hard, compareModality(a, b)...)
 	hard = append(hard, compareInclusion(a, b)...)
+	hard = append(hard, compareCrossed(a, b)...)
 	if len(hard) == 0 {
 		hard = append(hard, compareItems(a, b, al.edit, al.topic)...)
 	}
@@ -2243,13 +2244,21 @@ func compareOptions(a, b *analysis, edit bool) []string {
 	}
 	for _, g := range groups {
 		onlyA, onlyB := unsaid(minus(pa[g], pb[g]), b), unsaid(minus(pb[g], pa[g]), a)
-		// Only in an edit: a rewording says an option again where it
+		// An option said fewer times where another is said in its
+		// place: in an edit, a rewording says an option again where it
 		// leaves out another ("before reading their feedback" → "write
-		// it before you peek at theirs").
-		if len(onlyA) == 0 && len(onlyB) > 0 && edit {
+		// it before you peek at theirs"). Outside an edit, only among
+		// three or more options (ways to pay, formats) named as often
+		// on both sides: one of their uses traded for another ("a lost
+		// ID card … at the card office, payable by card only" → "…, only
+		// cash is accepted"), the others standing in names of things.
+		// Two options ("accept", "reject"; "read", "write") are said in
+		// turns of phrase.
+		traded := edit || !lx.relational[pa[g][0]] && lx.altPair[pa[g][0]] == "" && sum(ua, pa[g]) == sum(ub, pb[g])
+		if len(onlyA) == 0 && len(onlyB) > 0 && traded {
 			onlyA = fewer(pa[g], ua, ub)
 		}
-		if len(onlyB) == 0 && len(onlyA) > 0 && edit {
+		if len(onlyB) == 0 && len(onlyA) > 0 && traded {
 			onlyB = fewer(pb[g], ub, ua)
 		}
 		if len(onlyA) == 1 && len(onlyB) == 1 && lx.relational[onlyA[0]] && reversed(a, onlyA[0], b, onlyB[0]) {
@@ -2266,6 +2275,15 @@ func compareOptions(a, b *analysis, edit bool) []string {
 		}
 	}
 	return out
+}
+
+// sum is how many times a side says the words ws, by its uses.
+func sum(uses map[string]int, ws []string) int {
+	n := 0
+	for _, w := range ws {
+		n += uses[w]
+	}
+	return n
 }
 
 // compareScope finds a rule restricted with "only" on one side and opened

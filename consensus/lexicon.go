@@ -15,7 +15,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "116"
+const lexiconVersion = "117"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -200,6 +200,8 @@ atmost max maximum at_most up_to no_longer_than not_longer_than no_more_than not
 atleast minimum no_earlier_than not_earlier_than no_sooner_than at_least no_less_than not_less_than no_fewer_than lower_bound and_later or_later and_newer or_newer and_above or_above or_higher and_up or_more and_more or_greater no_lower_than not_lower_than no_shorter_than not_fewer_than no_smaller_than no_younger_than
 fallback fall_back
 replace substitute swap_out
+discard throw_away throw_out dispose_of thrown_away thrown_out
+video_call by_video over_video
 nolonger no_longer not_anymore not_any_longer
 support supported handle handles
 lack lacks lacking missing without_support unsupported cannot_handle no_support no_show noshow
@@ -572,12 +574,12 @@ gzip brotli zstd
 spa ssr ssg
 pass error
 english french german spanish italian portugues dutch chines japanes arabic russian polish welsh
-email sm letter mobil
+email sm letter mobil in_person online video_call
 gross net
 morning afternoon evening
 refrigerated room_temperature frozen
 cash cheque bank_transfer paypal card contactless
-in_person online
+compost donate discard
 summer winter autumn
 male female
 men women
