@@ -1,67 +1,63 @@
 package consensus
 
-import (
-	"strings"
-	"unicode"
-)
+import "strings"
 
 // An acronym in one topic that the other topic spells out asks about the
 // words it stands for: "DLQ retention" is a question about the "dead
 // letter queue for the payment events consumer", "TOIL usage" one about
 // "using time off in lieu", "checkout MTTR goal" one about the "mean time
-// to recovery target for the checkout service". The lexicon knows the
-// acronyms of software and a few more; the others are read from the
-// topic they are asked of.
-
-// maxAcronym is the most letters an acronym read so has.
-const maxAcronym = 6
+// to recovery target for the checkout service". Check rewrites the
+// question into the words of the record it most likely asks about
+// (bridge); TopicScore and the scoring of each candidate read the same
+// acronyms either way round: a record's "TOIL" is spelled out by a
+// question's "time off in lieu" too.
 
 // spellOut returns text with each acronym in it that other spells out
-// (the initials of a run of other's words, with or without the small
-// words between them: "Mean Time To Recovery", "Disclosure and Barring
-// Service") replaced by the words of that run, and whether it replaced
-// any. An acronym other also writes as one is left alone, and so is a
-// two-letter one the lexicon reads as a word of its own ("UK", "PM",
-// "ID"), or whose run holds a small word: two letters spell some run of
-// words in most topics.
+// replaced by other's words, as bridge reads them (isAbbreviation,
+// expandAbbreviation), and whether it replaced any. An acronym that other
+// also writes is left alone, and so is one of two letters the lexicon
+// reads as a word of its own ("CI", "UK", "PM"): two letters spell a run
+// of words in many topics ("CI bots" and "customer integrations"), and
+// bridge trusts them only of the one record the question most likely
+// asks about.
 func spellOut(text, other string) (string, bool) {
 	if !hasAcronym(text) {
 		return text, false
 	}
-	runs := otherWords(other)
-	var b strings.Builder
-	changed := false
-	last := 0
-	for _, sp := range letterSpans(text) {
-		word := text[sp[0]:sp[1]]
-		letters, ok := acronymLetters(word)
-		if !ok || !standsAlone(text, sp) || containsWord(runs, letters) {
-			continue
-		}
-		run := spelledBy(runs, letters)
-		if run == "" {
-			continue
-		}
-		b.WriteString(text[last:sp[0]])
-		b.WriteString(run)
-		last, changed = sp[1], true
+	rw := bridgeWords(other)
+	has := make(map[string]bool, len(rw))
+	for _, w := range rw {
+		has[w] = true
 	}
-	if !changed {
+	var b strings.Builder
+	last := 0
+	for _, sp := range bridgeSpans(text) {
+		w := text[sp[0]:sp[1]]
+		if !isAbbreviation(w) || knownPair(w) {
+			continue
+		}
+		if x := expandAbbreviation(w, rw, has); x != "" {
+			b.WriteString(text[last:sp[0]])
+			b.WriteString(x)
+			last = sp[1]
+		}
+	}
+	if last == 0 {
 		return text, false
 	}
 	b.WriteString(text[last:])
 	return b.String(), true
 }
 
-// standsAlone reports whether the letters at sp are a word of their own:
-// not joined to a digit ("LN2", "2FA") or by a hyphen to a number or to
-// other letters ("PJ-20931", "COVID-19", "anti-CSRF").
-func standsAlone(text string, sp [2]int) bool {
-	digit := func(i int) bool { return i >= 0 && i < len(text) && text[i] >= '0' && text[i] <= '9' }
-	if digit(sp[0]-1) || digit(sp[1]) || sp[0] > 0 && text[sp[0]-1] == '-' {
+// knownPair reports whether the abbreviation w is two letters the
+// lexicon reads as a word ("CI", "UK", "ID"), or a stop word ("US").
+func knownPair(w string) bool {
+	low := strings.ToLower(strings.TrimSuffix(w, "s"))
+	if len(low) != 2 {
 		return false
 	}
-	return !(sp[1] < len(text) && text[sp[1]] == '-' && (digit(sp[1]+1) || sp[1]+1 < len(text) && unicode.IsLetter(rune(text[sp[1]+1]))))
+	lx := theLexicon()
+	return lx.stopWord[low] || lx.known(lx.fold(stem(low)))
 }
 
 // hasAcronym reports whether text holds two capital letters in a row, the
@@ -73,113 +69,6 @@ func hasAcronym(text string) bool {
 		}
 	}
 	return false
-}
-
-// acronymLetters are the letters of word, in lower case, when it is an
-// acronym: two to maxAcronym capitals, with a plural "s" after them or
-// not ("CDRs", "MVs").
-func acronymLetters(word string) (string, bool) {
-	w := strings.TrimSuffix(word, "s")
-	if len(w) < 2 || len(w) > maxAcronym {
-		return "", false
-	}
-	for _, r := range w {
-		if r < 'A' || r > 'Z' {
-			return "", false
-		}
-	}
-	low := strings.ToLower(w)
-	if len(low) == 2 {
-		lx := theLexicon()
-		if lx.stopWord[low] || lx.known(lx.fold(stem(low))) || shortUnits()[low] != "" || isUnitWord(low) {
-			return "", false
-		}
-	}
-	return low, true
-}
-
-// otherWords are the words of a topic in lower case, split at every mark
-// ("keeping-in-touch" is three words, "debt-to-income" three).
-func otherWords(text string) []string {
-	var out []string
-	for _, sp := range letterSpans(text) {
-		out = append(out, strings.ToLower(text[sp[0]:sp[1]]))
-	}
-	return out
-}
-
-// letterSpans are the byte spans of the runs of letters in text.
-func letterSpans(text string) [][2]int {
-	var out [][2]int
-	start := -1
-	for i, r := range text {
-		switch {
-		case unicode.IsLetter(r) && start < 0:
-			start = i
-		case !unicode.IsLetter(r) && start >= 0:
-			out = append(out, [2]int{start, i})
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, [2]int{start, len(text)})
-	}
-	return out
-}
-
-// containsWord reports whether ws holds w.
-func containsWord(ws []string, w string) bool {
-	for _, x := range ws {
-		if x == w {
-			return true
-		}
-	}
-	return false
-}
-
-// spelledBy is the run of ws whose initials are letters, every word's or
-// every word's but the small words' between them ("time off in lieu",
-// "disclosure and barring service"), joined by spaces; "" when there is
-// none. A two-letter acronym counts only a run of two words that are not
-// small ones.
-func spelledBy(ws []string, letters string) string {
-	stop := theLexicon().stopWord
-	for i := range ws {
-		if ws[i][0] != letters[0] || stop[ws[i]] && len(letters) == 2 {
-			continue
-		}
-		// Every word's initial.
-		if i+len(letters) <= len(ws) && len(letters) > 2 {
-			ok := true
-			for k := range len(letters) {
-				if ws[i+k][0] != letters[k] {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				return strings.Join(ws[i:i+len(letters)], " ")
-			}
-		}
-		// The initials of the words that are not small ones.
-		k, j := 0, i
-		for ; j < len(ws) && k < len(letters); j++ {
-			if stop[ws[j]] {
-				if len(letters) == 2 {
-					break
-				}
-				continue
-			}
-			if ws[j][0] != letters[k] {
-				break
-			}
-			k++
-		}
-		if k == len(letters) {
-			return strings.Join(ws[i:j], " ")
-		}
-	}
-	return ""
 }
 
 // spelledTopics are the question q and the record's topic r with each
