@@ -1285,7 +1285,7 @@ func isUnitWord(s string) bool {
 // claimed", "must not be used under any circumstances" "must not be
 // used".
 func withoutForce(in []rawTok) []rawTok {
-	out := in[:0]
+	out := make([]rawTok, 0, len(in))
 	for i := 0; i < len(in); i++ {
 		n := negationForce(func(j int) (string, bool) {
 			if j < 0 || j >= len(in) || in[j].clause != in[i].clause {
