@@ -1285,18 +1285,27 @@ func isUnitWord(s string) bool {
 // claimed", "must not be used under any circumstances" "must not be
 // used".
 func withoutForce(in []rawTok) []rawTok {
-	out := make([]rawTok, 0, len(in))
-	for i := 0; i < len(in); i++ {
-		n := negationForce(func(j int) (string, bool) {
+	force := func(i int) int {
+		return negationForce(func(j int) (string, bool) {
 			if j < 0 || j >= len(in) || in[j].clause != in[i].clause {
 				return "", false
 			}
 			return in[j].low, true
 		}, i)
-		if n == 0 {
+	}
+	var out []rawTok // nil until a word is left out: most texts say none
+	for i := 0; i < len(in); i++ {
+		n := force(i)
+		if n > 0 && out == nil {
+			out = append(make([]rawTok, 0, len(in)), in[:i]...)
+		}
+		if n == 0 && out != nil {
 			out = append(out, in[i])
 		}
 		i += max(n-1, 0)
+	}
+	if out == nil {
+		return in
 	}
 	return out
 }
