@@ -15,7 +15,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "117"
+const lexiconVersion = "118"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -215,7 +215,7 @@ commit
 review code_review
 approve sign_off approval
 pass succeed green
-always no_exception no_exceptions without_exception without_exceptions in_all_cases every_time around_the_clock day_or_night at_any_hour at_all_times any_time anytime
+always no_exception no_exceptions without_exception without_exceptions in_all_cases every_time each_time all_the_time around_the_clock day_or_night at_any_hour at_all_times any_time anytime
 merge
 squash
 rebase
