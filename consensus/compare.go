@@ -787,6 +787,8 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	al.hard = append(al.hard, compareBasis(a, b, filed, position)...)
 	al.hard = append(al.hard, compareDays(filed, position)...)
 	al.hard = append(al.hard, compareWidened(filed, position)...)
+	al.hard = append(al.hard, compareNotOnly(filed, position)...)
+	al.hard = append(al.hard, compareOutOfScope(filed, position)...)
 	if !al.edit {
 		al.hard = append(al.hard, compareOnlyOr(sa, sb)...) // an edit names the thing added itself
 		al.hard = append(al.hard, compareOnlyNarrowed(sa, sb)...)
