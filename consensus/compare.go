@@ -4789,15 +4789,8 @@ func kin(short, long string) bool {
 	if len(short) < 4 || !isLetters(long) {
 		return false
 	}
-	for _, e := range derivedEndings() {
-		for _, p := range [2][2]string{{short, long}, {long, short}} {
-			x, y := p[0], p[1]
-			// Three letters before endings this long ("tenant" and
-			// "tenancy", "weigh" and "weight"), four before short ones.
-			if base, ok := strings.CutSuffix(x, e[0]); ok && (len(base) >= 4 || len(base) == 3 && len(e[0])+len(e[1]) >= 5) && y == base+e[1] {
-				return true
-			}
-		}
+	if derived(short, long) {
+		return true
 	}
 	if len(long) <= len(short) {
 		return false
@@ -4810,6 +4803,27 @@ func kin(short, long string) bool {
 		}
 		switch long[len(root):] {
 		case "ion", "ive", "iv", "ual", "al", "er", "or", "ant", "ent", "ance", "ence", "ency", "ist", "ity", "iti", "ibiliti", "abiliti", "ship", "ful", "ic", "ical", "ment":
+			return true
+		}
+	}
+	return false
+}
+
+// derived reports whether x and y end in the two endings of one line of
+// derivedEndings after the same stem: three letters before endings five
+// letters long together ("tenant" and "tenancy", "weigh" and "weight"),
+// four before shorter ones.
+func derived(x, y string) bool {
+	if len(x) < 4 || len(y) < 4 || x[:3] != y[:3] {
+		return false
+	}
+	ends := func(x, y, ex, ey string) bool {
+		base := len(x) - len(ex)
+		return (base >= 4 || base == 3 && len(ex)+len(ey) >= 5) && len(y) == base+len(ey) &&
+			strings.HasSuffix(x, ex) && strings.HasSuffix(y, ey) && x[:base] == y[:base]
+	}
+	for _, e := range derivedEndings() {
+		if ends(x, y, e[0], e[1]) || ends(y, x, e[0], e[1]) {
 			return true
 		}
 	}

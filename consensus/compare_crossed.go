@@ -81,8 +81,10 @@ func compareCrossed(a, b *analysis) []string {
 			}
 		}
 	}
-	if len(shared) > maxCrossedWords {
-		return nil // a text of hundreds of words: its parts are not read pairwise
+	if len(shared) < 4 || len(shared) > maxCrossedWords {
+		// Two things and a word beside each are four words; a text of
+		// hundreds of words: its parts are not read pairwise.
+		return nil
 	}
 	inShared := set(shared)
 	// The rank of each shared word's clause among the clauses that hold
