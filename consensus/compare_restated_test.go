@@ -11,11 +11,7 @@ import (
 // a reason), a value written in another form, a negation moved within a
 // paraphrase, an option set aside with "instead of" or "rather than".
 func TestComparePositionsRestated(t *testing.T) {
-	for _, c := range []struct {
-		why, topic, filed, position string
-		want                        Agreement
-		diff                        string // a substring of one difference, for conflicts
-	}{
+	checkComparisons(t, []comparisonCase{
 		// Conditions and exceptions said again without their cue.
 		{"condition as a phrase", "", "When a customer cancels an order, refund the card within 3 days.",
 			"On cancellation of an order by the customer: card refunded within three days.", Agree, ""},
@@ -80,7 +76,24 @@ func TestComparePositionsRestated(t *testing.T) {
 		{"both set the same option aside", "", "Nightly jobs read from the replica instead of the primary.",
 			"Nightly jobs read from the replica rather than the primary.", Agree, ""},
 		{"every against only", "", "Lint every commit in CI.", "Lint only commits that touch Go files in CI.", Disagree, "only"},
-	} {
+	})
+}
+
+// comparisonCase is a position compared with the filed rule of a record
+// whose topic is topic ("" for none).
+type comparisonCase struct {
+	why, topic, filed, position string
+	want                        Agreement
+	diff                        string // a substring of one difference, for conflicts
+}
+
+// checkComparisons compares each case's position with its filed rule
+// (ComparePositionsOn), in a subtest named by why, and reports an answer
+// that differs, and a conflict found without the difference diff names
+// or without any.
+func checkComparisons(t *testing.T, cases []comparisonCase) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(c.why, func(t *testing.T) {
 			got := ComparePositionsOn(c.topic, c.filed, c.position)
 			if got.Agreement != c.want {

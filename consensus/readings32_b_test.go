@@ -1,9 +1,6 @@
 package consensus
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestConditionSaidAnotherWay: a condition or exception one side states
 // in words the other side's reading counts as no condition at all: the
@@ -15,11 +12,7 @@ import (
 // "otherwise", an exemption denied, a limit set aside, an "unless" said
 // of another rule.
 func TestConditionSaidAnotherWay(t *testing.T) {
-	for _, c := range []struct {
-		why, topic, filed, position string
-		want                        Agreement
-		diff                        string // a substring of one difference, for conflicts
-	}{
+	checkComparisons(t, []comparisonCase{
 		// The rule's other side, said as a case.
 		{"otherwise as an if", "", "The booking deposit is refunded in full if the guest cancels at least 14 days before arrival; otherwise the deposit is kept by the hotel.",
 			"Deposit policy: guest cancels 14+ days before arrival -> full deposit refund. If they cancel later than that, the hotel keeps the deposit.", Agree, ""},
@@ -71,15 +64,5 @@ func TestConditionSaidAnotherWay(t *testing.T) {
 			"IT locks it remotely within 1 hour and wipes it after 24 hours.", Disagree, ""},
 		{"a case with a number of its own", "Temperature alarm on vending machines", "If a vending machine stays above 8 °C for more than 30 minutes, it blocks sales and alerts the driver.",
 			"The machine blocks sales and alerts the driver.", Disagree, "condition dropped"},
-	} {
-		t.Run(c.why, func(t *testing.T) {
-			got := ComparePositionsOn(c.topic, c.filed, c.position)
-			if got.Agreement != c.want {
-				t.Fatalf("%q against %q: %s %v, want %s", c.position, c.filed, got.Agreement, got.Differences, c.want)
-			}
-			if c.want == Disagree && !strings.Contains(strings.Join(got.Differences, " | "), c.diff) {
-				t.Errorf("%q against %q: differences %q, want one with %q", c.position, c.filed, got.Differences, c.diff)
-			}
-		})
-	}
+	})
 }
