@@ -141,8 +141,8 @@ func TestAcronymSpelledOut(t *testing.T) {
 
 // TestCheckFindsAnAcronym: a question that names a record's topic by its
 // acronym finds it in a vault of other records, whether the record or
-// the question spells it out; a question whose letters spell another
-// record's words finds that one.
+// the question spells it out, and not the record beside it that shares
+// its other words ("Retention of the payments audit log").
 func TestCheckFindsAnAcronym(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
