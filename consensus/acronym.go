@@ -24,29 +24,7 @@ func spellOut(text, other string) (string, bool) {
 	if !hasAcronym(text) {
 		return text, false
 	}
-	rw := bridgeWords(other)
-	has := make(map[string]bool, len(rw))
-	for _, w := range rw {
-		has[w] = true
-	}
-	var b strings.Builder
-	last := 0
-	for _, sp := range bridgeSpans(text) {
-		w := text[sp[0]:sp[1]]
-		if !isAbbreviation(w) || knownPair(w) {
-			continue
-		}
-		if x := expandAbbreviation(w, rw, has); x != "" {
-			b.WriteString(text[last:sp[0]])
-			b.WriteString(x)
-			last = sp[1]
-		}
-	}
-	if last == 0 {
-		return text, false
-	}
-	b.WriteString(text[last:])
-	return b.String(), true
+	return rewriteInWords(text, other, true)
 }
 
 // knownPair reports whether the abbreviation w is two letters the

@@ -29,12 +29,20 @@ const maxBridgeRun = 5
 // record's words (rec: the record's topic and final position) written as
 // the record writes them.
 func bridge(text, rec string) string {
+	out, _ := rewriteInWords(text, rec, false)
+	return out
+}
+
+// rewriteInWords is bridge's reading, and whether it changed text; with
+// acronymsOnly it rewrites the acronyms alone, and none of two letters
+// the lexicon reads as a word of its own (knownPair), as spellOut wants.
+func rewriteInWords(text, rec string, acronymsOnly bool) (string, bool) {
 	if text == "" || rec == "" {
-		return text
+		return text, false
 	}
 	rw := bridgeWords(rec)
 	if len(rw) == 0 {
-		return text
+		return text, false
 	}
 	has := make(map[string]bool, len(rw))
 	for _, w := range rw {
@@ -53,7 +61,10 @@ func bridge(text, rec string) string {
 		switch {
 		case has[lw]:
 		case isAbbreviation(w):
-			repl = expandAbbreviation(w, rw, has)
+			if !acronymsOnly || !knownPair(w) {
+				repl = expandAbbreviation(w, rw, has)
+			}
+		case acronymsOnly:
 		case strings.Contains(w, "-") && isAbbreviation(w[:strings.IndexByte(w, '-')]):
 			// "PR-based stories": the abbreviation before the hyphen.
 			head := w[:strings.IndexByte(w, '-')]
@@ -95,10 +106,10 @@ func bridge(text, rec string) string {
 		changed = true
 	}
 	if !changed {
-		return text
+		return text, false
 	}
 	b.WriteString(text[last:])
-	return b.String()
+	return b.String(), true
 }
 
 // bridgeSpans are the byte spans of the words of s: letters and digits,
