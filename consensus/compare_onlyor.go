@@ -325,7 +325,7 @@ func onlyWhen(s, other *side, otherA *analysis) string {
 			end++
 		}
 		if !endsClause(s.text, t) && end > i+1 && end-i <= 7 && times(i+1, end) { // not "evenings only, Monday to Friday"
-			return strings.TrimRight(s.text[t.start:ts[end-1].end], ".,;:!?")
+			return strings.TrimLeft(strings.TrimRight(s.text[t.start:ts[end-1].end], ".,;:!?"), "(")
 		}
 		// "on Saturdays only", "weekdays only though": the clause's last
 		// words before it.
@@ -336,10 +336,13 @@ func onlyWhen(s, other *side, otherA *analysis) string {
 			}
 			// After "on", "in", "at" or "during", or opening its stretch
 			// ("barrier up - weekdays only").
-			opens := start == 0 || strings.ContainsAny(s.text[min(ts[start-1].end, ts[start].start):ts[start].start], ",;:.!?-–(")
+			// A bracket opening the stretch is part of its first token
+			// ("(weekdays only)").
+			opens := start == 0 || strings.ContainsAny(s.text[min(ts[start-1].end, ts[start].start):ts[start].start], ",;:.!?-–(") ||
+				strings.HasPrefix(s.text[ts[start].start:], "(")
 			if start < i && (opens || slices.Contains([]string{"on", "in", "at", "during"}, surfaceWord(s.text, ts[start]))) {
 				if times(start, i) {
-					return strings.TrimRight(s.text[ts[start].start:t.end], ".,;:!?")
+					return strings.TrimLeft(strings.TrimRight(s.text[ts[start].start:t.end], ".,;:!?"), "(")
 				}
 			}
 		}
