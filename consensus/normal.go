@@ -179,6 +179,14 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 			return unit{}, false // "within_business_days: 2": keyDays reads it
 		}
 	}
+	if i >= 3 && toks[i-2].low == "per" && toks[i-3].clause == toks[i].clause {
+		// "residue_above_mg_per_kg: 0.01" is 0.01 mg a kg, the unit before
+		// "per", as "0.01 mg/kg" reads (a rate in time is keyRate's).
+		if u, ok := measures()[toks[i-3].low]; ok && len(toks[i-3].low) > 1 {
+			return u, true
+		}
+		return unit{}, false
+	}
 	low := toks[i-1].low
 	if u, ok := measures()[low]; ok && (low != "m" || i >= 2 && lengthWords()[toks[i-2].low]) && low != "l" {
 		// "m" is metres after a word of length ("max_height_m: 120"),
@@ -253,8 +261,12 @@ var dayNumbers = sync.OnceValue(func() map[string]bool {
 // 15 km/h", "we waited 11 minutes" against "within 15 minutes". Of one
 // measured dimension only: a bare count ("after the
 // first attempt" against "up to 3 attempts") states a rule of its own.
+// The bound's own number in another unit ("gusts exceed 50 km/h" against
+// "gusts top 50 knots", "more than 14 days" against "within 14 weeks")
+// is the bound changed, not a value it allows.
 func withinBound(a *analysis, x quantity, b *analysis, y quantity) bool {
-	if x.dim == "" || x.dim != y.dim || x.per != y.per || boundOf(b, y) != "" || comparedBy(b, y) != "" {
+	if x.dim == "" || x.dim != y.dim || x.per != y.per || boundOf(b, y) != "" || comparedBy(b, y) != "" ||
+		x.raw != 0 && x.raw == y.raw && x.value != y.value {
 		return false
 	}
 	lx := theLexicon()

@@ -27,3 +27,37 @@ func TestOnlyWhenInBrackets(t *testing.T) {
 		{"Bins go out on weekdays only.", "Bins go out Monday to Friday (weekdays only).", Agree},
 	})
 }
+
+// TestBoundInAnotherUnit: the number of a bound said again in another
+// unit of its kind ("exceed 50 km/h" → "top 50 knots", "more than 14
+// days after" → "within 14 weeks of") is the bound changed, not a value
+// the bound allows; a value that only falls inside the bound ("wind 9
+// km/h" under "below 15 km/h") stays what it was.
+func TestBoundInAnotherUnit(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"The dome closes when wind gusts exceed 50 km/h.", "The dome closes when gusts top 50 knots.", Disagree},
+		{"Illness claims are covered only for conditions that start more than 14 days after the policy start date.", "An illness claim for a condition that started within 14 weeks of the start date is declined.", Disagree},
+		{"A manual read more than 50% above or below the 12-month average is flagged for a re-read within 5 working days.", "Flag any manual reading that is more than 50% off the 12-week average and re-read it within 5 working days.", Disagree},
+		{"Stop the crane when the wind is above 20 m/s.", "crane stops once wind goes past 20 mph", Disagree},
+		{"Reply to every complaint in no more than 3 days.", "complaints get an answer within 3 weeks", Disagree},
+
+		{"The dome closes when wind gusts exceed 50 km/h.", "Dome shuts once gusts go over 50 kph.", Agree},
+		{"Illness claims are covered only for conditions that start more than 14 days after the policy start date.", "An illness claim for a condition that started within 14 days of the start date is declined.", Agree},
+		{"Reply to every complaint in no more than 3 days.", "complaints get an answer within 72 hours", Agree},
+	})
+}
+
+// TestKeyUnitBeforePer: a configuration key that ends in a unit per a
+// unit that is no period ("above_mg_per_kg: 0.01", "dose_mg_per_kg = 5")
+// gives its value the unit before "per", as "0.01 mg/kg" is read; the
+// unit after it is no unit of the value.
+func TestKeyUnitBeforePer(t *testing.T) {
+	t.Parallel()
+	checkAgreements(t, []agreementCase{
+		{"An extra unannounced visit is required when any sample shows a residue above 0.01 mg/kg.", "unannounced_visit_if_any_residue_above_mg_per_kg: float = 0.01", Agree},
+		{"Give 5 mg/kg of paracetamol.", `{"paracetamol_dose_mg_per_kg": 5}`, Agree},
+		{"Give 5 mg/kg of paracetamol.", `{"paracetamol_dose_mg_per_kg": 15}`, Disagree},
+		{"Fertiliser is spread at no more than 40 g per square metre.", "max_fertiliser_g_per_m2 = 40", Agree},
+	})
+}
