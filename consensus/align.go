@@ -40,11 +40,11 @@ const maxSurface = 160
 const editShare = 0.75
 
 // functionClasses are the function words whose swap for another of the
-// same class rewords the rule ("per" and "each", "not" and "rather
-// than"), and whose swap for one of another class, or whose loss, changes
-// it ("per" → "across all"). The other stop words carry nothing in an
-// edit, but for keptStop. Written before stemming; two-word entries are
-// read before one-word ones.
+// same class rewords the rule ("per" and "each", "any day" and "a given
+// day", "not" and "rather than"), and whose swap for one of another
+// class, or whose loss, changes it ("per" → "across all"). The other
+// stop words carry nothing in an edit, but for keptStop. Written before
+// stemming; two-word entries are read before one-word ones.
 var functionClasses = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"not": "@neg", "no": "@neg", "non": "@neg", "never": "@neg", "missing": "@neg", "lacking": "@neg", "without": "@neg", "nor": "@neg", "none": "@neg", "cannot": "@neg",
@@ -53,7 +53,7 @@ var functionClasses = sync.OnceValue(func() map[string]string {
 		"prohibits": "@neg", "prohibited": "@neg", "disallow": "@neg", "disallowed": "@neg",
 		"unable to": "@neg", "not able to": "@neg", "fail to": "@neg", "fails to": "@neg", "failed to": "@neg", "blocked from": "@neg", "barred from": "@neg", "prevented from": "@neg", "precluded from": "@neg",
 		"suspended from": "@neg", "excluded from": "@neg", "disqualified from": "@neg", "debarred from": "@neg",
-		"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "always": "@dist",
+		"per": "@dist", "each": "@dist", "every": "@dist", "all": "@dist", "any": "@dist", "a piece": "@dist", "a given": "@dist", "any given": "@dist", "always": "@dist",
 		"everything": "@dist", "everyone": "@dist", "everybody": "@dist", "at all times": "@dist",
 		"across": "@coll", "whole": "@coll", "entire": "@coll", "global": "@coll", "overall": "@coll", "combined": "@coll", "in total": "@coll",
 		"away from": "@away", "leave": "@away", "leaves": "@away", "leaving": "@away",

@@ -2635,6 +2635,9 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 				a.anyBoundNum, a.anyBound = boundAfter(toks, i)
 			}
 		case "only", "solely", "exclusively":
+			if onlyCounts(toks, i) {
+				break // "used once only", "only twice a year": a count, as "single-use" says, not a restriction
+			}
 			if !a.only && prevLow(toks, i) != "not" && !upperBoundAt(func(k int) string {
 				if j := i + 1 + k; j < len(toks) && toks[j].clause == t.clause {
 					return toks[j].low
@@ -3364,6 +3367,27 @@ var timeNouns = wordSet("day days night nights week weeks month months year year
 
 // boundWords set a bound when a number follows them.
 var boundWords = wordSet("over above under below exceeding beyond more less fewer greater higher lower longer shorter older younger heavier lighter bigger larger smaller wider taller")
+
+// onlyCounts reports whether the "only" at toks[i] bounds a count of
+// times ("used once only", "only twice", "only once a week"), as
+// "single-use" does, rather than restricting what the rule covers. Not
+// "only once a pole support is fitted": "once" opening a time.
+func onlyCounts(toks []rawTok, i int) bool {
+	t := toks[i]
+	said := func(k int, ws ...string) bool {
+		return k >= 0 && k < len(toks) && toks[k].clause == t.clause && slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(toks[k].text, w) })
+	}
+	switch {
+	case said(i-1, "once", "twice"), said(i+1, "twice"):
+		return true
+	case said(i+1, "once"):
+		if i+2 >= len(toks) || toks[i+2].clause != t.clause {
+			return true // "only once."
+		}
+		return said(i+2, "a", "an", "per", "every", "each", "in") && i+3 < len(toks) && toks[i+3].clause == t.clause && isUnitWord(toks[i+3].low)
+	}
+	return false
+}
 
 // timingWords after "only" make it set a time or a condition: "only
 // after", "only once", "only if".

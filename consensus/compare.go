@@ -1360,6 +1360,9 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 		if sameBound(a, x, b, ub[best]) {
 			continue // "more than 2" is "3 or more"
 		}
+		if weekdaysPerWeek(x, a, ub[best]) || weekdaysPerWeek(ub[best], b, x) {
+			continue // "every Tuesday and Friday" is "twice a week, Tuesdays and Fridays"
+		}
 		if withinBound(a, x, b, ub[best]) {
 			// "wind 9 km/h" under "when the wind is below 15 km/h": a
 			// case the rule allows, or another rule; parley cannot tell.
@@ -1701,6 +1704,32 @@ func weekdaySaid(q quantity, x *analysis) bool {
 	}
 	day := theLexicon().fold(stem(strings.TrimSuffix(f[len(f)-1], "s")))
 	return slices.ContainsFunc(x.terms, func(t term) bool { return t.w == day && !t.neg })
+}
+
+// weekdaysPerWeek reports whether q, "every Tuesday" read as weekly,
+// names with the other weekdays of its clause in x as many days as y
+// counts per week: "every Tuesday and Friday" is "twice a week".
+func weekdaysPerWeek(q quantity, x *analysis, y quantity) bool {
+	week := units()["week"].scale
+	if !q.every || q.dim != "time" || q.value != week || y.dim != "" || y.per != "time" || y.perVal != week || y.value < 2 {
+		return false
+	}
+	f := strings.Fields(strings.ToLower(q.text))
+	if len(f) == 0 || !weekdays()[strings.TrimSuffix(f[len(f)-1], "s")] {
+		return false
+	}
+	lx := theLexicon()
+	days := map[string]bool{}
+	for d := range weekdays() {
+		days[lx.fold(stem(d))] = true
+	}
+	named := map[string]bool{}
+	for _, t := range x.terms {
+		if t.clause == q.clause && days[t.w] && !t.neg {
+			named[t.w] = true
+		}
+	}
+	return float64(len(named)) == y.value
 }
 
 // dailyAt reports whether x is "daily" or "nightly" said by qa with a

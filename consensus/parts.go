@@ -946,7 +946,14 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 			if t.key != "@dist" && t.key != "@coll" {
 				continue
 			}
-			sharing := t.key == "@dist" && sharedAmong(s, ts, i) // "shared by all teams"
+			if t.key == "@coll" && spanWords()[surfaceWord(s, t)] || t.key == "@dist" && coveredBy(s, ts, i) {
+				// "for the whole event", "the entire session": all of
+				// one, which "per event" and "every session" say too;
+				// not a count summed across them. "Covering every row"
+				// counts neither way (coveredBy).
+				continue
+			}
+			sharing := t.key == "@dist" && (sharedAmong(s, ts, i) || countedOver(s, ts, i)) // "shared by all teams", "counting every clinic"
 			if t.key == "@dist" && !sharing && surfaceWord(s, t) == "all" {
 				// "all instances" alone counts neither way: "all
 				// instances share it" is "shared across instances", "a
@@ -955,6 +962,9 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 			}
 			for j := i + 1; j < len(ts) && j <= i+3; j++ {
 				u := ts[j]
+				if endsClause(s, ts[j-1]) {
+					break // "all year round; every paddler"
+				}
 				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
 					continue
 				}
@@ -981,6 +991,52 @@ func compareCounting(filed, position string, ta, tb []surfaceTok) []string {
 	}
 	return nil
 }
+
+// spanWords are the words of the collective class that say all of one
+// thing ("the whole event", "the entire session", "all day"), not a sum
+// across many.
+var spanWords = wordSet("whole entire full all throughout")
+
+// countedOver reports whether the "every" or "all" of token i follows a
+// word that counts what it names, in the word before it (or the two of
+// "counted over"): "counting every clinic", "summed over all sites" sum
+// across them, as "across all clinics" does.
+func countedOver(s string, ts []surfaceTok, i int) bool {
+	if i == 0 || endsClause(s, ts[i-1]) || !quantifierWord(s, ts[i]) {
+		return false
+	}
+	switch w := surfaceWord(s, ts[i-1]); {
+	case countWords()[w]:
+		return true
+	case w == "over" && i >= 2 && !endsClause(s, ts[i-2]):
+		return countWords()[surfaceWord(s, ts[i-2])] // "counted over every clinic", not "looks them all over every Friday"
+	}
+	return false
+}
+
+// coveredBy reports whether the "every" or "all" of token i follows a
+// word that says what a thing covers: "covering every row", "coverage:
+// every area". It names what is included, counted neither per thing nor
+// across them, so it matches "across every row" and "every area" alike.
+func coveredBy(s string, ts []surfaceTok, i int) bool {
+	if i == 0 || !quantifierWord(s, ts[i]) {
+		return false
+	}
+	switch surfaceWord(s, ts[i-1]) {
+	case "cover", "covers", "covered", "covering", "coverage", "spanning", "spans", "span":
+		return true
+	}
+	return false
+}
+
+// quantifierWord reports whether t is the word "every" or "all".
+func quantifierWord(s string, t surfaceTok) bool {
+	w := surfaceWord(s, t)
+	return w == "every" || w == "all"
+}
+
+// countWords count what follows them: "counting every clinic".
+var countWords = wordSet("counting counted count counts summed summing totalled totaled totalling totaling pooled")
 
 // surfaceWord is the word of s that t stands for, in lower case, without
 // the punctuation around it.
@@ -1041,6 +1097,12 @@ func compareOnlyAny(a, b *side) []string {
 			}
 			for j := i + 1; j < len(ts) && j <= i+3; j++ {
 				u := ts[j]
+				if isAny && endsClause(s.text, ts[j-1]) || strings.ContainsAny(s.text[min(ts[j-1].end, u.start):u.start], "│|") {
+					break // "every week; customers", "only │ Defects"
+				}
+				if !isAny && u.key == "@dist" {
+					break // "only when all worksites": not some of them
+				}
 				if u.ignore || strings.HasPrefix(u.key, "@") || u.quant {
 					continue
 				}
