@@ -179,14 +179,6 @@ func keyUnit(toks []rawTok, i int) (unit, bool) {
 			return unit{}, false // "within_business_days: 2": keyDays reads it
 		}
 	}
-	if i >= 3 && toks[i-2].low == "per" && toks[i-3].clause == toks[i].clause {
-		// "residue_above_mg_per_kg: 0.01" is 0.01 mg a kg, the unit before
-		// "per", as "0.01 mg/kg" reads (a rate in time is keyRate's).
-		if u, ok := measures()[toks[i-3].low]; ok && len(toks[i-3].low) > 1 {
-			return u, true
-		}
-		return unit{}, false
-	}
 	low := toks[i-1].low
 	if u, ok := measures()[low]; ok && (low != "m" || i >= 2 && lengthWords()[toks[i-2].low]) && low != "l" {
 		// "m" is metres after a word of length ("max_height_m: 120"),

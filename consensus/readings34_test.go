@@ -50,8 +50,8 @@ func TestBoundInAnotherUnit(t *testing.T) {
 
 // TestKeyUnitBeforePer: a configuration key that ends in a unit per a
 // unit that is no period ("above_mg_per_kg: 0.01", "dose_mg_per_kg = 5")
-// gives its value the unit before "per", as "0.01 mg/kg" is read; the
-// unit after it is no unit of the value.
+// says its value as a rule says it, "0.01 mg/kg": the unit after "per" is
+// no unit of the value.
 func TestKeyUnitBeforePer(t *testing.T) {
 	t.Parallel()
 	checkAgreements(t, []agreementCase{

@@ -65,6 +65,7 @@ var voiceRules = []voiceRule{
 	{"calendar entries", false, true, false, icalWords},
 	{"spreadsheet times", false, true, false, sheetTimes},
 	{"linked data", false, true, false, turtleValues},
+	{"file labels", false, true, false, dropFileLabel},
 	{"config values", false, true, false, configValues},
 	{"topic labels", true, false, false, dropTopicLabels},
 	{"task verb", true, false, false, dropTaskVerb},
@@ -392,6 +393,28 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
+// fileLabelRE: a comment that names the file a configuration is written
+// in, at the start of the text ("# gallery-lighting.toml", "// privacy.js",
+// "-- site.lua:"): where the rule is kept, not a word of it.
+var fileLabelRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[ \t]*(?:#|//|--|;)[ \t]*[\w.-]+\.(?:toml|ya?ml|json|ini|cfg|conf|env|properties|xml|jsx?|tsx?|py|lua|rb|php|go|rs|kt|java|cs|swift|sql|tf|hcl|sh)[ \t]*:?(?:[ \t]+|$)`)
+})
+
+// dropFileLabel drops the file's name fileLabelRE finds.
+func dropFileLabel(s string) string {
+	if !strings.ContainsAny(s, "#/-;") {
+		return s
+	}
+	if loc := fileLabelRE().FindStringIndex(s); loc != nil && loc[1] < len(s) {
+		switch nextLetters(s, loc[1]) {
+		case "for", "in", "of", "on", "from", "at", "to":
+			return s // "# values.yaml for routing-svc": the comment says more
+		}
+		return s[loc[1]:]
+	}
+	return s
+}
+
 // configValues reads each configuration key and its value (`max_retries
 // = 5`, `log.format: json`, `--lockout=15m`, `cacheTTL: 60s`) as words:
 // the key's words ("max retries", "log format", "cache ttl", "lockout")
@@ -482,6 +505,19 @@ func configValues(s string) string {
 		if !identifier && (!yn || !itemStart) {
 			continue
 		}
+		words := keyWords(key)
+		if who, end, ok := exemptList(words, s, v); ok {
+			// "exempt_from_weekly_cap: [facility_staff]" is "facility
+			// staff exempt from weekly cap", as a rule says who is
+			// exempt before what from.
+			b.WriteString(s[last:start])
+			b.WriteString(who + " " + words)
+			if keyNext(s[end:]) {
+				b.WriteString(";")
+			}
+			last, i = end, end-1
+			continue
+		}
 		b.WriteString(s[last:start])
 		switch {
 		case yn && say == "":
@@ -489,7 +525,7 @@ func configValues(s string) string {
 		case yn:
 			b.WriteString(say + " " + keyWords(key))
 		default:
-			b.WriteString(keyWords(key) + " " + strings.Trim(val, `"'`))
+			b.WriteString(keyValueWords(words, strings.Trim(val, `"'`)))
 		}
 		if keyNext(s[ve:]) {
 			// Another key follows on the line ("max_fill_pct = 50
@@ -504,6 +540,119 @@ func configValues(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// exemptList reads the value of a key that says what its value is exempt
+// from ("exempt_from_limit", "exemptFromDeduction"): a word or a list of
+// them at s[v:] ("[staff]", "['pass/fail modules', visitors]"). It
+// returns the words of the list and where the value ends.
+func exemptList(words, s string, v int) (who string, end int, ok bool) {
+	if !strings.HasPrefix(words, "exempt from ") || v >= len(s) {
+		return "", 0, false
+	}
+	if s[v] != '[' {
+		ve := v
+		for ve < len(s) && ve-v < 64 && (wordByte(s[ve]) || s[ve] == '-' || s[ve] == ':') {
+			ve++
+		}
+		if ve == v {
+			return "", 0, false
+		}
+		return strings.ReplaceAll(strings.Trim(s[v:ve], ":"), "_", " "), ve, true
+	}
+	e := strings.IndexByte(s[v:min(len(s), v+96)], ']')
+	if e < 0 || strings.ContainsAny(s[v+1:v+e], "[{}()=") {
+		return "", 0, false
+	}
+	var items []string
+	for _, it := range strings.Split(s[v+1:v+e], ",") {
+		if it = strings.Trim(it, " \t\"':"); it != "" {
+			items = append(items, strings.ReplaceAll(it, "_", " "))
+		}
+	}
+	if len(items) == 0 {
+		return "", 0, false
+	}
+	return strings.Join(items, ", "), v + e + 1, true
+}
+
+// keyValueWords reads a key's words and its value as a sentence says
+// them. A zero that says the key's thing is not there is "no" before it:
+// "grace_period_minutes = 0" is "no grace period minutes",
+// "cancellation_fee_gbp: 0" "no cancellation fee gbp", as a rule says
+// "no grace period" (not a bound's zero, "min_stock: 0", nor a point on a
+// scale, "start_hour: 0", "temp_c: 0"). A unit of one measure per another
+// that the key ends with is written after the value, as a rule writes it:
+// "max_wind_m_s: 20" is "max wind 20 m/s", "chlorine_min_mgl = 1.0"
+// "chlorine min 1.0 mg/l".
+func keyValueWords(words, val string) string {
+	if zeroValue(val) && !slices.ContainsFunc(strings.Fields(words), func(w string) bool { return zeroKeeps()[w] || strings.ContainsAny(w, "0123456789") }) {
+		return "no " + words
+	}
+	if rest, u, ok := compoundUnit(words); ok && val != "" && val[0] >= '0' && val[0] <= '9' {
+		return rest + " " + val + " " + u
+	}
+	return words + " " + val
+}
+
+// zeroValue reports whether a value is the number zero ("0", "0.00").
+func zeroValue(v string) bool {
+	if v == "" || v[0] != '0' {
+		return false
+	}
+	v = strings.TrimLeft(v, "0")
+	if v == "" {
+		return true
+	}
+	return v[0] == '.' && len(v) > 1 && strings.Trim(v[1:], "0") == ""
+}
+
+// zeroKeeps are the words of a key whose zero is a value, not an absence:
+// a bound ("max_retries: 0", "min_age: 0": the limit is a number), a point
+// on a scale or in time ("start_hour: 0", "utc_offset: 0", "temp_c: 0"),
+// a number that names ("version: 0", "port: 0"), a time before or
+// after which something happens ("alert_after_minutes: 0" is at once)
+// and a count of so many per another ("h100_per_region = 0", as a rule
+// says "0 H100 GPUs per region"). Nor a key with a digit ("h100: 0"):
+// it names what is counted.
+var zeroKeeps = wordSet("min minimum max maximum limit cap threshold floor ceiling lt gt lte gte le ge below above under over " +
+	"from until to at start end begin offset index idx id version level priority rank order tier position seed port code status exit " +
+	"hour minute second day month year time weekday clock utc tz timezone lat lon latitude longitude x y z " +
+	"c f temp temperature celsius fahrenheit degrees deg after before within trigger reorder score balance default initial base shift per")
+
+// compoundUnit reads the unit of one measure per another that key words
+// end with ("mm s", "m s", "km h", "mg l", "mg per kg", "mgl") and
+// returns the words before it and the unit as a rule writes it ("mm/s");
+// so too percentage points ("discount_pp" is "0.25 percentage points", a
+// rate's change, not a share). Not "l min": a key's "min" is as often a
+// minimum ("tank_l_min = 200").
+func compoundUnit(words string) (rest, u string, ok bool) {
+	f := strings.Fields(words)
+	n := len(f)
+	if n >= 2 && f[n-1] == "mgl" {
+		return strings.Join(f[:n-1], " "), "mg/l", true
+	}
+	per := func(w string) bool {
+		switch w {
+		case "s", "sec", "h", "hr", "l", "kg", "g", "ml", "m", "km", "cm", "ha":
+			return true
+		}
+		return false
+	}
+	num := func(w string) bool {
+		m, ok := measures()[w]
+		return ok && m.dim != "" && len(w) <= 3
+	}
+	if n >= 2 && f[n-1] == "pp" {
+		return strings.Join(f[:n-1], " "), "percentage points", true
+	}
+	switch {
+	case n >= 4 && f[n-2] == "per" && num(f[n-3]) && per(f[n-1]):
+		return strings.Join(f[:n-3], " "), f[n-3] + "/" + f[n-1], true
+	case n >= 3 && num(f[n-2]) && per(f[n-1]) && f[n-2] != f[n-1]:
+		return strings.Join(f[:n-2], " "), f[n-2] + "/" + f[n-1], true
+	}
+	return "", "", false
 }
 
 // valueAt is where the configuration value that starts at s[at] (after at
@@ -558,7 +707,14 @@ func keyNext(rest string) bool {
 // not among them: they name an option as often as they deny one
 // ("SameSite=None", "compression: none").
 func yesNo(val string) (string, bool) {
-	switch strings.ToLower(strings.Trim(val, `"'`)) {
+	v := strings.Trim(val, `"'`)
+	// PowerShell's "$false", Objective-C's "@NO", Fortran's ".TRUE.".
+	if len(v) > 2 && (v[0] == '$' || v[0] == '@') {
+		v = v[1:]
+	} else if len(v) > 2 && v[0] == '.' && v[len(v)-1] == '.' {
+		v = v[1 : len(v)-1]
+	}
+	switch strings.ToLower(v) {
 	case "false":
 		return "not", true
 	case "no", "off", "disabled":
