@@ -1392,6 +1392,13 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 			continue // "no more than 10 seconds" → "within 10 seconds"
 		}
 		kind := residual(ga, gb, common >= strictShare*longer, ka, kb)
+		// Words only added with a number among them ("training for Year 6
+		// pupils"), in the same sentence otherwise, narrow what the rule is
+		// said of, though the words besides the number are said elsewhere
+		// ("every 6 pupils").
+		if kind == stretchKeeps && common >= strictShare*longer && (len(g.a) == 0 && len(gb) > 0 && hasQuant(g.b) || len(g.b) == 0 && len(ga) > 0 && hasQuant(g.a)) {
+			kind = stretchChanges
+		}
 		if kind != stretchKeeps && !spelled(spanText(a, g.a, ka, 0, false), spanText(b, g.b, kb, 0, false)) && !spelled(spanText(b, g.b, kb, 0, false), spanText(a, g.a, ka, 0, false)) {
 			// A stretch of function words only is named with the word
 			// after it: "per legal" → "across all legal"; words only

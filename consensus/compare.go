@@ -787,6 +787,13 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	al.hard = append(al.hard, compareBasis(a, b, filed, position)...)
 	al.hard = append(al.hard, compareDays(filed, position)...)
 	al.hard = append(al.hard, compareWidened(filed, position)...)
+	if len(al.hard) == 0 {
+		// A kind joined to the rule's ("student or staff card"), unless
+		// a reading above named the change already.
+		al.hard = append(al.hard, compareKindJoined(filed, position)...)
+	}
+	al.hard = append(al.hard, compareListSplit(filed, position)...)
+	al.hard = append(al.hard, compareListWidened(filed, position)...)
 	al.hard = append(al.hard, compareNotOnly(filed, position)...)
 	al.hard = append(al.hard, compareOutOfScope(filed, position)...)
 	if !al.edit {

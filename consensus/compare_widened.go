@@ -1,8 +1,10 @@
 package consensus
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -72,15 +74,22 @@ func widenedIn(rt, ot []string) string {
 		if ot[i+1] != "or" || !kindOf(a) || !kindOf(b) || a == b || !everyKind(ot, i) {
 			continue
 		}
-		near := set(append(slices.Clone(ot[max(0, i-5):i]), ot[i+3:min(len(ot), i+5)]...))
+		// The words near, five before and four after, in any form ("any
+		// plant at all, indoor or outdoor" of "outdoor plants"; "any
+		// game, adults or kids, where a team" of "an adult team").
+		near := map[string]bool{}
+		for _, w := range append(slices.Clone(ot[max(0, i-5):i]), ot[i+3:min(len(ot), i+7)]...) {
+			near[lx.fold(stem(w))] = true
+		}
 		for _, p := range [][2]string{{a, b}, {b, a}} {
 			x, y := p[0], p[1]
-			if !said[x] || !unnamed(y) {
+			fx := lx.fold(stem(x))
+			if !folded[fx] || !unnamed(y) {
 				continue
 			}
 			for j := 0; j+1 < len(rt); j++ {
 				h := rt[j+1]
-				if rt[j] != x || h == y || !kindOf(h) || !near[h] {
+				if lx.fold(stem(rt[j])) != fx || h == y || !kindOf(h) || !near[lx.fold(stem(h))] {
 					continue
 				}
 				// A kind the rule names in a list of its own ("water
@@ -89,7 +98,7 @@ func widenedIn(rt, ot []string) string {
 				if slices.Contains(rt[max(0, j-2):j], "or") || slices.Contains(rt[max(0, j-2):j], "and") || j+2 < len(rt) && rt[j+2] == "or" {
 					continue
 				}
-				return x + " " + h + " → " + a + " or " + b
+				return rt[j] + " " + h + " → " + a + " or " + b
 			}
 		}
 	}
@@ -367,3 +376,383 @@ var ruleWord = wordSet("rule rules check checks policy gate process requirement 
 // itself ("servers are excluded", "oak is exempt", "except for", "out
 // of scope").
 var scopeAside = wordSet("not no never except excluded exempt exempted excepted exclude excludes excluding unless other instead apart neither nor none outside scope")
+
+// compareKindJoined reads a kind of a thing the position joins to the one
+// the filed rule names, right before the thing they share: "a student
+// card" against "a student or staff card", "night shifts" against "night
+// or weekend shifts", "criminal hearings" against "criminal and family
+// hearings". Where compareWidened needs a word that says the rule covers
+// every kind ("any", "whether"), here the two kinds stand together before
+// the one thing, so the second is a kind of it the rule did not reach.
+// Only that way round: a position that names one kind of a list the rule
+// joins ("knife and bow-saw work" → "knife work") often names the other
+// in a word of its own ("bow saws").
+func compareKindJoined(filed, position string) []string {
+	low := strings.ToLower(position + " " + filed)
+	if !strings.Contains(low, " or ") && !strings.Contains(low, " and ") {
+		return nil // most positions
+	}
+	ft, pt := kindWords(filed), kindWords(position)
+	if d := kindJoinedIn(ft, pt); d != "" {
+		return []string{d}
+	}
+	return nil
+}
+
+// kindJoinedIn is the difference ("student card → student or staff card")
+// when the words ot of one side say "x or y h" or "x and y h" where the
+// words rt of the rule say "x h" (in any form of the words) and never name
+// y, nor a word of x's meaning ("sick or unwell", "night or overnight
+// shifts"); "" otherwise.
+func kindJoinedIn(rt, ot []string) string {
+	if len(rt) > maxSurface || len(ot) > maxSurface {
+		return ""
+	}
+	lx := theLexicon()
+	fold := func(w string) string { return lx.fold(stem(w)) }
+	folded := map[string]bool{}
+	for _, w := range rt {
+		folded[fold(w)] = true
+	}
+	unnamed := func(y string) bool {
+		if folded[fold(y)] {
+			return false
+		}
+		return !slices.ContainsFunc(rt, func(w string) bool { return len(w) >= 5 && len(y) >= 5 && w[:5] == y[:5] })
+	}
+	kindOf := func(w string) bool {
+		return w != "|" && !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w) && !notOnlyVerb()[w]
+	}
+	// A thing the rule says of every kind itself ("both nurses sign",
+	// "all trials") is not narrowed by the kind it names elsewhere.
+	allOf := func(h string) bool {
+		for j := 1; j < len(rt); j++ {
+			if fold(rt[j]) == h {
+				switch rt[j-1] {
+				case "both", "all", "every", "each", "any":
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := 0; i+3 < len(ot); i++ {
+		// "every chilled and every frozen delivery": the word that says
+		// every kind said again.
+		at := i + 2
+		if (ot[at] == "every" || ot[at] == "each" || ot[at] == "all" || ot[at] == "any") && at+2 < len(ot) {
+			at++
+		}
+		x, y, h := ot[i], ot[at], ot[at+1]
+		if ot[i+1] != "or" && ot[i+1] != "and" || !kindOf(x) || !kindOf(y) || !kindOf(h) || x == y || !unnamed(y) {
+			continue
+		}
+		// Not a word of x's meaning, nor one with x in it ("night or
+		// overnight shifts").
+		fx, fy := fold(x), fold(y)
+		if fx == fy || lx.near(fx, fy) || strings.Contains(y, x) || strings.Contains(x, y) || !folded[fx] || !folded[fold(h)] || allOf(fold(h)) {
+			continue
+		}
+		for j := 0; j+1 < len(rt); j++ {
+			if fold(rt[j]) != fx || fold(rt[j+1]) != fold(h) {
+				continue
+			}
+			// A kind the rule names in a list of its own ("teachers and
+			// support staff") is said of the list.
+			if slices.Contains(rt[max(0, j-2):j], "or") || slices.Contains(rt[max(0, j-2):j], "and") {
+				continue
+			}
+			return x + " " + h + " → " + strings.Join(ot[i:at+2], " ")
+		}
+	}
+	// "contractors and delivery drivers must", "members and staff who
+	// refer": a thing the rule names at the end of its phrase, joined to
+	// things the rule never names, before what is said of them. A word the
+	// rule says before another ("referring member earns") may be a kind
+	// rather than the thing.
+	headIn := func(w string) bool {
+		for j, r := range rt {
+			if fold(r) == w && (j+1 == len(rt) || !kindOf(rt[j+1])) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i+2 < len(ot); i++ {
+		x := ot[i]
+		if ot[i+1] != "or" && ot[i+1] != "and" || !kindOf(x) || !headIn(fold(x)) {
+			continue
+		}
+		k := i + 2
+		e := k
+		for e < len(ot) && e < k+3 && kindOf(ot[e]) {
+			e++
+		}
+		if e == k || e == len(ot) || !joinedVerb()[ot[e]] {
+			continue
+		}
+		// Not the thing said again of another kind ("service dogs and
+		// guide dogs" of "service dogs"), as often one kind of the other.
+		ys := ot[k:e]
+		if slices.ContainsFunc(ys, func(y string) bool { return !unnamed(y) || fold(y) == fold(x) || lx.near(fold(x), fold(y)) }) {
+			continue
+		}
+		return x + " → " + strings.Join(ot[i:e], " ")
+	}
+	return ""
+}
+
+// joinedVerb are the words that follow the things a rule is said of:
+// "contractors and delivery drivers must", "members and staff who refer".
+var joinedVerb = wordSet("must may can shall should will need needs are get who")
+
+// clauseBreakRE splits a text into the clauses compareListSplit reads: at
+// a semicolon, a full stop, a colon or a dash between words.
+var clauseBreakRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[;.:!?]\s|\s[-–—]\s|\n`)
+})
+
+// compareListSplit reads a kind of a thing the filed rule joins to
+// another in one list, that the position lets off: "the main pool and the
+// learner pool are closed" against "close the main pool only, learner pool
+// stays in use"; "a vet must be on site for every performance and slack"
+// against "for the main performances; slack runs can go ahead without a
+// vet"; "a new datastore or a new external service needs an ADR" against
+// "a new datastore needs one; new external services do not". The position
+// says "only" beside the first kind in a phrase without the second, or
+// says "not" of the second in a clause of its own without the first. A
+// position that says both kinds in one phrase again, or a rule that says
+// "not" or "only" of its list itself ("PVC and vinyl are never cut"), is
+// no change of this kind.
+func compareListSplit(filed, position string) []string {
+	low := strings.ToLower(filed)
+	if !strings.Contains(low, " and ") && !strings.Contains(low, " or ") {
+		return nil // most rules
+	}
+	ft := kindWords(filed)
+	if len(ft) > maxSurface || len(kindWords(position)) > maxSurface {
+		return nil
+	}
+	lx := theLexicon()
+	fold := func(w string) string { return lx.fold(stem(w)) }
+	kindOf := func(w string) bool {
+		return w != "|" && !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w) && !notOnlyVerb()[w]
+	}
+	// clausesOf are the clauses of text in folded words; split at commas
+	// too when commas is set ("the main pool only, learner pool stays").
+	clausesOf := func(text string, commas bool) [][]string {
+		var out [][]string
+		for _, c := range clauseBreakRE().Split(text, -1) {
+			parts := []string{c}
+			if commas {
+				parts = strings.Split(c, ", ")
+			}
+			for _, p := range parts {
+				var ws []string
+				for _, w := range kindWords(p) {
+					ws = append(ws, fold(w))
+				}
+				out = append(out, ws)
+			}
+		}
+		return out
+	}
+	has := func(ws []string, w string) bool { return slices.Contains(ws, w) }
+	// onlyBy reports whether "only" stands beside w in c: "the main pool
+	// only", "only for the main unit".
+	onlyBy := func(c []string, w string) bool {
+		at := slices.Index(c, w)
+		return at >= 0 && has(c[max(0, at-3):min(len(c), at+3)], "only")
+	}
+	negated := func(c []string) bool { return slices.ContainsFunc(c, func(w string) bool { return splitNeg()[w] }) }
+	clauses, phrases := clausesOf(position, false), clausesOf(position, true)
+	filedClauses, filedPhrases := clausesOf(filed, false), clausesOf(filed, true)
+	for i := 1; i+2 < len(ft); i++ {
+		if ft[i] != "and" && ft[i] != "or" || !kindOf(ft[i-1]) {
+			continue
+		}
+		// The second kind: the words after the joining word, past "the",
+		// up to three.
+		k := i + 1
+		for k < len(ft) && k < i+4 && (ft[k] == "the" || ft[k] == "a" || ft[k] == "an" || ft[k] == "every" || ft[k] == "any" || ft[k] == "all") {
+			k++
+		}
+		e := k
+		for e < len(ft) && e < k+3 && kindOf(ft[e]) {
+			e++
+		}
+		if e == k {
+			continue
+		}
+		// The first kind: the word before the joining word, or the word
+		// before that when both kinds end in one thing ("main pool and the
+		// learner pool"); the second, its first word the first does not
+		// say ("new datastore or a new external service").
+		x, shared := fold(ft[i-1]), false
+		for m := k + 1; m < e; m++ {
+			if fold(ft[m]) == x && i >= 2 && kindOf(ft[i-2]) {
+				x, shared, e = fold(ft[i-2]), true, m+1
+				break
+			}
+		}
+		before := map[string]bool{}
+		for _, w := range ft[max(0, i-3):i] {
+			before[fold(w)] = true
+		}
+		y := ""
+		for _, w := range ft[k:e] {
+			if !before[fold(w)] {
+				y = fold(w)
+				break
+			}
+		}
+		if y == "" || y == x || lx.near(x, y) {
+			continue
+		}
+		// A list the rule itself says "not" or "only" of ("PVC and vinyl
+		// are never cut", "the scanner only") is let off or narrowed by
+		// the rule: the position saying so again is no change.
+		if slices.ContainsFunc(filedClauses, func(c []string) bool { return has(c, x) && has(c, y) && (negated(c) || has(c, "only")) }) ||
+			slices.ContainsFunc(filedPhrases, func(c []string) bool { return onlyBy(c, x) }) {
+			continue
+		}
+		if slices.ContainsFunc(phrases, func(c []string) bool { return has(c, x) && has(c, y) }) {
+			continue // both kinds in one phrase again
+		}
+		// "Only" beside the first of two kinds of one thing, where the
+		// position speaks of the second in a phrase of its own ("learner
+		// pool stays in use").
+		only := shared && slices.ContainsFunc(phrases, func(c []string) bool { return has(c, x) && onlyBy(c, x) }) &&
+			slices.ContainsFunc(phrases, func(c []string) bool { return has(c, y) && !has(c, x) })
+		// The second kind opens a clause that lets it off ("slack runs can
+		// go ahead without a vet", "new external services do not need
+		// one"), which the rule does not say itself ("fruit eaten in the
+		// field is not charged").
+		free := !slices.ContainsFunc(filedClauses, func(c []string) bool { return has(c, y) && !has(c, x) && negated(c) }) &&
+			slices.ContainsFunc(clauses, func(c []string) bool {
+				at := slices.Index(c, y)
+				return at >= 0 && at < 4 && !has(c, x) && slices.ContainsFunc(c[at+1:], func(w string) bool { return splitNeg()[w] })
+			})
+		if only || free {
+			first := ft[i-1]
+			if shared {
+				first = ft[i-2] + " " + first
+			}
+			return []string{first + " " + ft[i] + " " + strings.Join(ft[k:e], " ") + " → " + first + " only"}
+		}
+	}
+	return nil
+}
+
+// splitNeg are the words by which a clause of its own lets a kind off:
+// "not", "without", "do not need", "doesn't" (the apostrophe a mark).
+// Not "no", as often of another thing ("at no cost"), nor "except",
+// read with the words folded as "exempt", which opens an exception of the
+// rule itself ("except fixes to legal text").
+var splitNeg = wordSet("not never without nor cannot don doesn isn aren")
+
+// compareListWidened reads a rule said of one kind that the position
+// says of every one of a larger thing, listing that kind beside others:
+// "snowmobiles need 60 cm of ice" against "60 cm for any vehicle,
+// snowmobiles, quads and Hägglunds alike"; "every pod with a stove"
+// against "every unit on site, pods, bell tents and shepherd's huts";
+// "an active leak" against "any emergency call-out, whether an active
+// leak, a blocked toilet or a boiler". The larger thing ("vehicle") the
+// filed rule never names; a thing it names ("every pinsetter, on lanes
+// 1 to 12") is the rule said again.
+func compareListWidened(filed, position string) []string {
+	ft, pt := kindWords(filed), kindWords(position)
+	if len(ft) > maxSurface || len(pt) > maxSurface {
+		return nil
+	}
+	lx := theLexicon()
+	fold := func(w string) string { return lx.fold(stem(w)) }
+	folded := map[string]bool{}
+	for _, w := range ft {
+		folded[fold(w)] = true
+	}
+	named := func(w string) bool {
+		return folded[fold(w)] || slices.ContainsFunc(ft, func(r string) bool { return len(r) >= 5 && len(w) >= 5 && r[:5] == w[:5] })
+	}
+	kindOf := func(w string) bool {
+		return w != "|" && !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w) && !notOnlyVerb()[w]
+	}
+	for i := 0; i+3 < len(pt); i++ {
+		switch pt[i] {
+		case "any", "every", "all", "each":
+		default:
+			continue
+		}
+		// The larger thing: the kind words after "any", which the filed
+		// rule never names.
+		k := i + 1
+		for k < len(pt) && k < i+3 && kindOf(pt[k]) {
+			k++
+		}
+		if k == i+1 || slices.ContainsFunc(pt[i+1:k], named) {
+			continue
+		}
+		larger := strings.Join(pt[i:k], " ")
+		// Past at most two words to the mark that opens the list ("on
+		// site,", "at all,"), or "whether".
+		for n := 0; n < 2 && k < len(pt) && pt[k] != "|" && pt[k] != "whether"; n++ {
+			k++
+		}
+		if k >= len(pt) || pt[k] != "|" && pt[k] != "whether" {
+			continue
+		}
+		if k+1 < len(pt) && pt[k] == "|" && pt[k+1] == "whether" {
+			k++
+		}
+		k++
+		// The items, parted by marks, and the last by "and" or "or": each
+		// one to three kind words, after "a" or "the".
+		var items [][]string
+		var cur []string
+		last, ok := false, true
+		for ; k < len(pt); k++ {
+			w := pt[k]
+			if w == "|" || w == "and" || w == "or" {
+				if len(cur) == 0 || last {
+					break
+				}
+				items = append(items, cur)
+				cur = nil
+				last = w != "|"
+				continue
+			}
+			switch {
+			case w == "a" || w == "an" || w == "the":
+				if len(cur) > 0 {
+					ok = false
+				}
+			case kindOf(w) && len(cur) < 3:
+				cur = append(cur, w)
+			default:
+				ok = ok && last && len(cur) > 0 // the last item ends at a word of another kind
+			}
+			if !ok || last && len(cur) > 0 && !kindOf(w) {
+				break
+			}
+		}
+		if len(cur) > 0 && last {
+			items = append(items, cur)
+		}
+		if !ok || !last || len(items) < 2 {
+			continue
+		}
+		said, other := "", ""
+		for _, it := range items {
+			switch {
+			case said == "" && named(it[len(it)-1]):
+				said = strings.Join(it, " ")
+			case other == "" && !slices.ContainsFunc(it, named):
+				other = strings.Join(it, " ")
+			}
+		}
+		if said != "" && other != "" {
+			return []string{said + " → " + larger + ", " + other}
+		}
+	}
+	return nil
+}
