@@ -1415,7 +1415,7 @@ func alignTokens(a, b string, ta, tb []surfaceTok) alignment {
 				continue // "Monday to Friday" → "weekdays": the same days (compareDays)
 			}
 			swap := [2][]string{contentKeys(ga), contentKeys(gb)}
-			if kind == stretchRephrases {
+			if kind == stretchRephrases && !(nothingShared(swap[0], swap[1]) && namesAThing(a, g.a) && namesAThing(b, g.b)) {
 				al.rephrased = append(al.rephrased, from+" → "+to)
 				al.rephrasedSwaps = append(al.rephrasedSwaps, swap)
 				continue
@@ -1839,6 +1839,55 @@ func negatedBefore(ts []surfaceTok, at int) bool {
 	}
 	return false
 }
+
+// nothingShared reports whether the content words x of a phrase and y
+// of the phrase put in its place share nothing, not even a word near in
+// meaning or shortened: "depot duty office" → "city-centre control room",
+// "fireproof strongroom" → "safe deposit box at the bank". Between two
+// phrases that name a thing (namesAThing), in a sentence otherwise kept,
+// that is another place or thing put in the same slot, not the same one
+// said at length ("the on-call engineer" → "the engineer on call that
+// week" keeps "engineer").
+func nothingShared(x, y []string) bool {
+	if len(x) == 0 || len(y) == 0 {
+		return false
+	}
+	for _, v := range x {
+		if slices.ContainsFunc(y, func(w string) bool { return sameWord(v, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesAThing reports whether the stretch g of text names a thing by
+// nouns and their modifiers ("the main dojo", "a safe deposit box at the
+// bank"), not by what someone does: a clause ("whichever committee member
+// lives closest"), a verb ("the person employed to look after", "is given
+// to the hospice shop") describes a person or an act, which may be the
+// filed one said at length.
+func namesAThing(text string, g []surfaceTok) bool {
+	if len(g) == 0 {
+		return false
+	}
+	if prev := strings.Fields(strings.ToLower(text[:g[0].start])); len(prev) > 0 && beWords()[prev[len(prev)-1]] {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(text[g[0].start:g[len(g)-1].end])) {
+		w = strings.Trim(w, ",;.:!?()\"'")
+		if describingWords()[w] || beWords()[w] || len(w) > 5 && strings.HasSuffix(w, "ing") || len(w) > 4 && strings.HasSuffix(w, "ed") {
+			return false
+		}
+	}
+	return true
+}
+
+// describingWords open a clause that describes a thing by what it does: "the
+// volunteers who teach", "whichever member lives closest".
+var describingWords = wordSet("who whom whose which that whichever whoever whatever where when while")
+
+// beWords are the forms of "be": "is given to", "are looking after".
+var beWords = wordSet("is are was were be been being")
 
 // maxSwapWords is the most words a swap in an edit replaces: more is a
 // phrase that rephrases (residual).

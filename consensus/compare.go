@@ -804,6 +804,9 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	if len(al.exchanges) == 0 {
 		al.hard = append(al.hard, compareBindings(sa, sb)...)
 	}
+	if !al.edit {
+		al.hard = append(al.hard, compareSlots(sa, sb)...) // an edit names the slot's words itself
+	}
 	if rt != nil {
 		al.topic = set(rt.words())
 		for _, q := range rt.qty {

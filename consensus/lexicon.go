@@ -15,7 +15,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "121"
+const lexiconVersion = "122"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -23,6 +23,9 @@ const lexiconVersion = "121"
 // same thing in a software decision belong on one line: "format" and
 // "type" do not (a file type is not a serialisation format).
 const synonymGroups = `
+fifo first_in_first_out
+fefo first_expiry_first_out first_expired_first_out first_expiring_first_out
+lifo last_in_first_out
 use employ adopt utilise utilize pick choose go_with standardise_on standardize_on rely_on opt_for
 serve deliver return send emit respond_with hand_out give
 store save persist keep write_to storage retention retain keep_for retain_for hold_on_to
@@ -571,6 +574,7 @@ rfc3339 epoch
 ipv4 ipv6
 linux windows macos
 gzip brotli zstd
+fifo fefo lifo
 spa ssr ssg
 pass error
 english french german spanish italian portugues dutch chines japanes arabic russian polish welsh
