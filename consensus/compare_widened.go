@@ -1,10 +1,8 @@
 package consensus
 
 import (
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -506,11 +504,36 @@ func kindJoinedIn(rt, ot []string) string {
 // "contractors and delivery drivers must", "members and staff who refer".
 var joinedVerb = wordSet("must may can shall should will need needs are get who")
 
-// clauseBreakRE splits a text into the clauses compareListSplit reads: at
-// a semicolon, a full stop, a colon or a dash between words.
-var clauseBreakRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`[;.:!?]\s|\s[-–—]\s|\n`)
-})
+// clauseBreaks cuts text into the clauses compareListSplit reads: after
+// a semicolon, a full stop, a colon, "!" or "?" before a space, at a dash
+// between spaces, and at a new line.
+func clauseBreaks(text string) []string {
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		n := 0
+		switch c := text[i]; {
+		case strings.IndexByte(";.:!?", c) >= 0 && i+1 < len(text) && space(text[i+1]):
+			n = 2
+		case space(c):
+			for _, d := range [...]string{"-", "–", "—"} {
+				if e := i + 1 + len(d); e < len(text) && strings.HasPrefix(text[i+1:], d) && space(text[e]) {
+					n = 2 + len(d)
+				}
+			}
+			if n == 0 && c == '\n' {
+				n = 1
+			}
+		}
+		if n > 0 {
+			out = append(out, text[start:i])
+			start = i + n
+			i = start - 1
+		}
+	}
+	return append(out, text[start:])
+}
 
 // compareListSplit reads a kind of a thing the filed rule joins to
 // another in one list, that the position lets off: "the main pool and the
@@ -540,22 +563,28 @@ func compareListSplit(filed, position string) []string {
 	}
 	// clausesOf are the clauses of text in folded words; split at commas
 	// too when commas is set ("the main pool only, learner pool stays").
-	clausesOf := func(text string, commas bool) [][]string {
-		var out [][]string
-		for _, c := range clauseBreakRE().Split(text, -1) {
-			parts := []string{c}
-			if commas {
-				parts = strings.Split(c, ", ")
+	// clausesOf are the clauses of text in folded words, and its phrases:
+	// the clauses split at commas too ("the main pool only, learner pool
+	// stays").
+	clausesOf := func(text string) (clauses, phrases [][]string) {
+		words := func(p string) []string {
+			var ws []string
+			for _, w := range kindWords(p) {
+				ws = append(ws, fold(w))
 			}
-			for _, p := range parts {
-				var ws []string
-				for _, w := range kindWords(p) {
-					ws = append(ws, fold(w))
-				}
-				out = append(out, ws)
+			return ws
+		}
+		for _, c := range clauseBreaks(text) {
+			clauses = append(clauses, words(c))
+			if !strings.Contains(c, ", ") {
+				phrases = append(phrases, clauses[len(clauses)-1])
+				continue
+			}
+			for _, p := range strings.Split(c, ", ") {
+				phrases = append(phrases, words(p))
 			}
 		}
-		return out
+		return clauses, phrases
 	}
 	has := func(ws []string, w string) bool { return slices.Contains(ws, w) }
 	// onlyBy reports whether "only" stands beside w in c: "the main pool
@@ -565,8 +594,10 @@ func compareListSplit(filed, position string) []string {
 		return at >= 0 && has(c[max(0, at-3):min(len(c), at+3)], "only")
 	}
 	negated := func(c []string) bool { return slices.ContainsFunc(c, func(w string) bool { return splitNeg()[w] }) }
-	clauses, phrases := clausesOf(position, false), clausesOf(position, true)
-	filedClauses, filedPhrases := clausesOf(filed, false), clausesOf(filed, true)
+	// The clauses and phrases of both sides, read once a list asks for
+	// them: most lists name no kind the position could let off.
+	var clauses, phrases, filedClauses, filedPhrases [][]string
+	read := false
 	for i := 1; i+2 < len(ft); i++ {
 		if ft[i] != "and" && ft[i] != "or" || !kindOf(ft[i-1]) {
 			continue
@@ -608,6 +639,11 @@ func compareListSplit(filed, position string) []string {
 		}
 		if y == "" || y == x || lx.near(x, y) {
 			continue
+		}
+		if !read {
+			clauses, phrases = clausesOf(position)
+			filedClauses, filedPhrases = clausesOf(filed)
+			read = true
 		}
 		// A list the rule itself says "not" or "only" of ("PVC and vinyl
 		// are never cut", "the scanner only") is let off or narrowed by

@@ -1,6 +1,9 @@
 package consensus
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestOnlyWhenInBrackets: a time the rule holds said with "only" in
 // brackets ("(weekdays only)", "(only on weekdays)") narrows the rule as
@@ -60,4 +63,27 @@ func TestKeyUnitBeforePer(t *testing.T) {
 		{"Give 5 mg/kg of paracetamol.", `{"paracetamol_dose_mg_per_kg": 15}`, Disagree},
 		{"Fertiliser is spread at no more than 40 g per square metre.", "max_fertiliser_g_per_m2 = 40", Agree},
 	})
+}
+
+// TestClauseBreaks: the clauses a list is read in are cut where a
+// clause ends (after ";", ".", ":", "!" or "?" before a space, at a dash
+// between spaces, at a new line), and nowhere else: not in "2.5 kg",
+// "10:30", "e-mail" or "well-known".
+func TestClauseBreaks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"The main pool and the learner pool close; the hydro pool stays open.", []string{"The main pool and the learner pool close", "the hydro pool stays open."}},
+		{"Close the main pool only - learner pool stays in use", []string{"Close the main pool only", "learner pool stays in use"}},
+		{"vets: on site — slack runs go ahead\nno vet needed", []string{"vets", "on site", "slack runs go ahead", "no vet needed"}},
+		{"Bags up to 2.5 kg at 10:30, by e-mail or well-known couriers!", []string{"Bags up to 2.5 kg at 10:30, by e-mail or well-known couriers!"}},
+		{"Really? Yes. Done", []string{"Really", "Yes", "Done"}},
+		{"", []string{""}},
+	} {
+		if got := clauseBreaks(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("clauseBreaks(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
 }
