@@ -51,19 +51,10 @@ func widenedIn(rt, ot []string) string {
 	if len(rt) > maxSurface || len(ot) > maxSurface || !slices.Contains(ot, "or") {
 		return ""
 	}
-	said := set(rt)
 	lx := theLexicon()
-	folded := map[string]bool{}
-	for _, w := range rt {
-		folded[lx.fold(stem(w))] = true
-	}
+	folded := formsOf(rt)
 	// A kind the rule does not name, in no other form of its words.
-	unnamed := func(y string) bool {
-		if said[y] || folded[lx.fold(stem(y))] {
-			return false
-		}
-		return !slices.ContainsFunc(rt, func(w string) bool { return len(w) >= 5 && len(y) >= 5 && w[:5] == y[:5] })
-	}
+	unnamed := func(y string) bool { return !namedIn(rt, folded, y) }
 	kindOf := func(w string) bool {
 		return !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w)
 	}
@@ -185,9 +176,6 @@ func compareNotOnly(filed, position string) []string {
 			return nil
 		}
 	}
-	kindOf := func(w string) bool {
-		return w != "|" && !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w) && !notOnlyVerb()[w]
-	}
 	// kinds are the words naming kinds from ws[j] on, up to a mark or
 	// "but".
 	kinds := func(ws []string) []string {
@@ -196,7 +184,7 @@ func compareNotOnly(filed, position string) []string {
 			if w == "|" || w == "but" {
 				break
 			}
-			if kindOf(w) && w != "too" && w != "also" && w != "well" {
+			if kindWord(w) && w != "too" && w != "also" && w != "well" {
 				out = append(out, w)
 			}
 		}
@@ -216,7 +204,7 @@ func compareNotOnly(filed, position string) []string {
 			if w == "|" {
 				break
 			}
-			if kindOf(w) {
+			if kindWord(w) {
 				x = w
 				break
 			}
@@ -408,19 +396,8 @@ func kindJoinedIn(rt, ot []string) string {
 	}
 	lx := theLexicon()
 	fold := func(w string) string { return lx.fold(stem(w)) }
-	folded := map[string]bool{}
-	for _, w := range rt {
-		folded[fold(w)] = true
-	}
-	unnamed := func(y string) bool {
-		if folded[fold(y)] {
-			return false
-		}
-		return !slices.ContainsFunc(rt, func(w string) bool { return len(w) >= 5 && len(y) >= 5 && w[:5] == y[:5] })
-	}
-	kindOf := func(w string) bool {
-		return w != "|" && !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w) && !notOnlyVerb()[w]
-	}
+	folded := formsOf(rt)
+	unnamed := func(y string) bool { return !namedIn(rt, folded, y) }
 	// A thing the rule says of every kind itself ("both nurses sign",
 	// "all trials") is not narrowed by the kind it names elsewhere.
 	allOf := func(h string) bool {
@@ -442,7 +419,7 @@ func kindJoinedIn(rt, ot []string) string {
 			at++
 		}
 		x, y, h := ot[i], ot[at], ot[at+1]
-		if ot[i+1] != "or" && ot[i+1] != "and" || !kindOf(x) || !kindOf(y) || !kindOf(h) || x == y || !unnamed(y) {
+		if ot[i+1] != "or" && ot[i+1] != "and" || !kindWord(x) || !kindWord(y) || !kindWord(h) || x == y || !unnamed(y) {
 			continue
 		}
 		// Not a word of x's meaning, nor one with x in it ("night or
@@ -470,7 +447,7 @@ func kindJoinedIn(rt, ot []string) string {
 	// rather than the thing.
 	headIn := func(w string) bool {
 		for j, r := range rt {
-			if fold(r) == w && (j+1 == len(rt) || !kindOf(rt[j+1])) {
+			if fold(r) == w && (j+1 == len(rt) || !kindWord(rt[j+1])) {
 				return true
 			}
 		}
@@ -478,12 +455,12 @@ func kindJoinedIn(rt, ot []string) string {
 	}
 	for i := 0; i+2 < len(ot); i++ {
 		x := ot[i]
-		if ot[i+1] != "or" && ot[i+1] != "and" || !kindOf(x) || !headIn(fold(x)) {
+		if ot[i+1] != "or" && ot[i+1] != "and" || !kindWord(x) || !headIn(fold(x)) {
 			continue
 		}
 		k := i + 2
 		e := k
-		for e < len(ot) && e < k+3 && kindOf(ot[e]) {
+		for e < len(ot) && e < k+3 && kindWord(ot[e]) {
 			e++
 		}
 		if e == k || e == len(ot) || !joinedVerb()[ot[e]] {
@@ -503,6 +480,31 @@ func kindJoinedIn(rt, ot []string) string {
 // joinedVerb are the words that follow the things a rule is said of:
 // "contractors and delivery drivers must", "members and staff who refer".
 var joinedVerb = wordSet("must may can shall should will need needs are get who")
+
+// kindWord reports whether w, a word of kindWords, may name a kind of a
+// thing: not a mark ("|"), a small word, a number, a unit, nor a verb
+// that starts a clause ("does", "must").
+func kindWord(w string) bool {
+	return w != "|" && !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w) && !notOnlyVerb()[w]
+}
+
+// formsOf are the words ws folded, any form of a word as one ("plant"
+// and "plants"), as namedIn reads them.
+func formsOf(ws []string) map[string]bool {
+	lx := theLexicon()
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[lx.fold(stem(w))] = true
+	}
+	return m
+}
+
+// namedIn reports whether the words ws of a side (forms, their formsOf)
+// name w in any form: folded alike, or a word of five letters or more
+// that starts as w does ("contractors'", "contractor").
+func namedIn(ws []string, forms map[string]bool, w string) bool {
+	return forms[theLexicon().fold(stem(w))] || slices.ContainsFunc(ws, func(r string) bool { return len(r) >= 5 && len(w) >= 5 && r[:5] == w[:5] })
+}
 
 // clauseBreaks cuts text into the clauses compareListSplit reads: after
 // a semicolon, a full stop, a colon, "!" or "?" before a space, at a dash
@@ -558,11 +560,6 @@ func compareListSplit(filed, position string) []string {
 	}
 	lx := theLexicon()
 	fold := func(w string) string { return lx.fold(stem(w)) }
-	kindOf := func(w string) bool {
-		return w != "|" && !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w) && !notOnlyVerb()[w]
-	}
-	// clausesOf are the clauses of text in folded words; split at commas
-	// too when commas is set ("the main pool only, learner pool stays").
 	// clausesOf are the clauses of text in folded words, and its phrases:
 	// the clauses split at commas too ("the main pool only, learner pool
 	// stays").
@@ -599,7 +596,7 @@ func compareListSplit(filed, position string) []string {
 	var clauses, phrases, filedClauses, filedPhrases [][]string
 	read := false
 	for i := 1; i+2 < len(ft); i++ {
-		if ft[i] != "and" && ft[i] != "or" || !kindOf(ft[i-1]) {
+		if ft[i] != "and" && ft[i] != "or" || !kindWord(ft[i-1]) {
 			continue
 		}
 		// The second kind: the words after the joining word, past "the",
@@ -609,7 +606,7 @@ func compareListSplit(filed, position string) []string {
 			k++
 		}
 		e := k
-		for e < len(ft) && e < k+3 && kindOf(ft[e]) {
+		for e < len(ft) && e < k+3 && kindWord(ft[e]) {
 			e++
 		}
 		if e == k {
@@ -621,7 +618,7 @@ func compareListSplit(filed, position string) []string {
 		// say ("new datastore or a new external service").
 		x, shared := fold(ft[i-1]), false
 		for m := k + 1; m < e; m++ {
-			if fold(ft[m]) == x && i >= 2 && kindOf(ft[i-2]) {
+			if fold(ft[m]) == x && i >= 2 && kindWord(ft[i-2]) {
 				x, shared, e = fold(ft[i-2]), true, m+1
 				break
 			}
@@ -701,18 +698,8 @@ func compareListWidened(filed, position string) []string {
 	if len(ft) > maxSurface || len(pt) > maxSurface {
 		return nil
 	}
-	lx := theLexicon()
-	fold := func(w string) string { return lx.fold(stem(w)) }
-	folded := map[string]bool{}
-	for _, w := range ft {
-		folded[fold(w)] = true
-	}
-	named := func(w string) bool {
-		return folded[fold(w)] || slices.ContainsFunc(ft, func(r string) bool { return len(r) >= 5 && len(w) >= 5 && r[:5] == w[:5] })
-	}
-	kindOf := func(w string) bool {
-		return w != "|" && !widenStop()[w] && !isDigit(w[0]) && !anyUnit(w) && !notOnlyVerb()[w]
-	}
+	folded := formsOf(ft)
+	named := func(w string) bool { return namedIn(ft, folded, w) }
 	for i := 0; i+3 < len(pt); i++ {
 		switch pt[i] {
 		case "any", "every", "all", "each":
@@ -722,7 +709,7 @@ func compareListWidened(filed, position string) []string {
 		// The larger thing: the kind words after "any", which the filed
 		// rule never names.
 		k := i + 1
-		for k < len(pt) && k < i+3 && kindOf(pt[k]) {
+		for k < len(pt) && k < i+3 && kindWord(pt[k]) {
 			k++
 		}
 		if k == i+1 || slices.ContainsFunc(pt[i+1:k], named) {
@@ -762,12 +749,12 @@ func compareListWidened(filed, position string) []string {
 				if len(cur) > 0 {
 					ok = false
 				}
-			case kindOf(w) && len(cur) < 3:
+			case kindWord(w) && len(cur) < 3:
 				cur = append(cur, w)
 			default:
 				ok = ok && last && len(cur) > 0 // the last item ends at a word of another kind
 			}
-			if !ok || last && len(cur) > 0 && !kindOf(w) {
+			if !ok || last && len(cur) > 0 && !kindWord(w) {
 				break
 			}
 		}
