@@ -786,16 +786,17 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	al.hard = append(al.hard, compareSwitch(a, position)...)
 	al.hard = append(al.hard, compareBasis(a, b, filed, position)...)
 	al.hard = append(al.hard, compareDays(filed, position)...)
-	al.hard = append(al.hard, compareWidened(filed, position)...)
+	kt := &kindTexts{filed: filed, position: position} // their words read once for the readings of kinds
+	al.hard = append(al.hard, compareWidened(kt)...)
 	if len(al.hard) == 0 {
 		// A kind joined to the rule's ("student or staff card"), unless
 		// a reading above named the change already.
-		al.hard = append(al.hard, compareKindJoined(filed, position)...)
+		al.hard = append(al.hard, compareKindJoined(kt)...)
 	}
-	al.hard = append(al.hard, compareListSplit(filed, position)...)
-	al.hard = append(al.hard, compareListWidened(filed, position)...)
-	al.hard = append(al.hard, compareNotOnly(filed, position)...)
-	al.hard = append(al.hard, compareOutOfScope(filed, position)...)
+	al.hard = append(al.hard, compareListSplit(kt)...)
+	al.hard = append(al.hard, compareListWidened(kt)...)
+	al.hard = append(al.hard, compareNotOnly(kt)...)
+	al.hard = append(al.hard, compareOutOfScope(kt)...)
 	if !al.edit {
 		al.hard = append(al.hard, compareOnlyOr(sa, sb)...) // an edit names the thing added itself
 		al.hard = append(al.hard, compareOnlyNarrowed(sa, sb)...)

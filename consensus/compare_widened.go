@@ -25,11 +25,12 @@ var widenStop = wordSet("a an the of to in on at by for with or and is are be it
 // compareWidened finds the kind of a thing the filed rule names that the
 // position names beside another ("adult reader" → "adult or child"), or
 // the other way round.
-func compareWidened(filed, position string) []string {
+func compareWidened(k *kindTexts) []string {
+	filed, position := k.filed, k.position
 	if !strings.Contains(filed, "or") && !strings.Contains(position, "or") && !strings.Contains(filed, "OR") && !strings.Contains(position, "OR") {
 		return nil // no "or" on either side: most positions
 	}
-	ft, pt := kindWords(filed), kindWords(position)
+	ft, pt := k.words()
 	if d := widenedIn(ft, pt); d != "" {
 		return []string{d}
 	}
@@ -38,6 +39,23 @@ func compareWidened(filed, position string) []string {
 		return []string{to + " → " + from}
 	}
 	return nil
+}
+
+// kindTexts are the two texts the readings of a kind widened, joined or
+// split compare, with their kindWords read once, by the first reading
+// that gets past its own cheap test.
+type kindTexts struct {
+	filed, position string
+	ft, pt          []string
+	read            bool
+}
+
+// words are the kindWords of the filed text and of the position.
+func (k *kindTexts) words() (ft, pt []string) {
+	if !k.read {
+		k.ft, k.pt, k.read = kindWords(k.filed), kindWords(k.position), true
+	}
+	return k.ft, k.pt
 }
 
 // kindWidened is widenedIn on two texts.
@@ -156,12 +174,13 @@ func kindWords(text string) []string {
 // says "not only" or "including" itself ("every vehicle, not just cars"),
 // nor when what the position adds beside it ("but also vans", "vans too")
 // is named in the filed rule already.
-func compareNotOnly(filed, position string) []string {
+func compareNotOnly(k *kindTexts) []string {
+	position := k.position
 	low := strings.ToLower(position)
 	if !strings.Contains(low, "not only") && !strings.Contains(low, "not just") {
 		return nil // most positions
 	}
-	ft, pt := kindWords(filed), kindWords(position)
+	ft, pt := k.words()
 	if len(ft) > maxSurface || len(pt) > maxSurface {
 		return nil
 	}
@@ -255,12 +274,13 @@ var notOnlyVerb = wordSet("does do did is was were has have had can will would s
 // that sets nothing aside, where "servers are excluded and are moved by
 // the contractor" against "servers are not part of that" is the rule said
 // again.
-func compareOutOfScope(filed, position string) []string {
+func compareOutOfScope(k *kindTexts) []string {
+	position := k.position
 	low := strings.ToLower(position)
 	if !strings.Contains(low, "part of") && !strings.Contains(low, "scope") && !strings.Contains(low, "covered") && !strings.Contains(low, "rule") {
 		return nil // most positions
 	}
-	ft, pt := kindWords(filed), kindWords(position)
+	ft, pt := k.words()
 	if len(ft) > maxSurface || len(pt) > maxSurface {
 		return nil
 	}
@@ -373,12 +393,13 @@ var scopeAside = wordSet("not no never except excluded exempt exempted excepted 
 // Only that way round: a position that names one kind of a list the rule
 // joins ("knife and bow-saw work" → "knife work") often names the other
 // in a word of its own ("bow saws").
-func compareKindJoined(filed, position string) []string {
+func compareKindJoined(k *kindTexts) []string {
+	filed, position := k.filed, k.position
 	low := strings.ToLower(position + " " + filed)
 	if !strings.Contains(low, " or ") && !strings.Contains(low, " and ") {
 		return nil // most positions
 	}
-	ft, pt := kindWords(filed), kindWords(position)
+	ft, pt := k.words()
 	if d := kindJoinedIn(ft, pt); d != "" {
 		return []string{d}
 	}
@@ -549,13 +570,14 @@ func clauseBreaks(text string) []string {
 // position that says both kinds in one phrase again, or a rule that says
 // "not" or "only" of its list itself ("PVC and vinyl are never cut"), is
 // no change of this kind.
-func compareListSplit(filed, position string) []string {
+func compareListSplit(k *kindTexts) []string {
+	filed, position := k.filed, k.position
 	low := strings.ToLower(filed)
 	if !strings.Contains(low, " and ") && !strings.Contains(low, " or ") {
 		return nil // most rules
 	}
-	ft := kindWords(filed)
-	if len(ft) > maxSurface || len(kindWords(position)) > maxSurface {
+	ft, pt := k.words()
+	if len(ft) > maxSurface || len(pt) > maxSurface {
 		return nil
 	}
 	lx := theLexicon()
@@ -693,8 +715,8 @@ var splitNeg = wordSet("not never without nor cannot don doesn isn aren")
 // leak, a blocked toilet or a boiler". The larger thing ("vehicle") the
 // filed rule never names; a thing it names ("every pinsetter, on lanes
 // 1 to 12") is the rule said again.
-func compareListWidened(filed, position string) []string {
-	ft, pt := kindWords(filed), kindWords(position)
+func compareListWidened(k *kindTexts) []string {
+	ft, pt := k.words()
 	if len(ft) > maxSurface || len(pt) > maxSurface {
 		return nil
 	}

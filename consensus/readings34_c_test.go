@@ -43,7 +43,7 @@ func TestKindJoinedBeforeItsThing(t *testing.T) {
 		{"the rule says both itself", "Handover happens at the bedside and both nurses sign the sheet before the outgoing nurse leaves.",
 			"Bedside handover; outgoing and incoming nurse both sign the sheet, and the outgoing nurse stays until then.", Agree},
 	})
-	textFindsNothing(t, compareKindJoined, [][2]string{
+	textFindsNothing(t, onTexts(compareKindJoined), [][2]string{
 		// One kind said again of another: as often a kind of it.
 		{"Only service dogs are allowed in the dining room.", "Service dogs and guide dogs are allowed in the dining room."},
 		// The kind the rule names in a list of its own.
@@ -75,7 +75,7 @@ func TestListSplitLetsOneOff(t *testing.T) {
 		{"the rule lets the list off itself", "Glass bottles and jars are never put in the paper bin.",
 			"Never put glass bottles in the paper bin; jars don't go there either.", Agree},
 	})
-	textFindsNothing(t, compareListSplit, [][2]string{
+	textFindsNothing(t, onTexts(compareListSplit), [][2]string{
 		// A list in the position parted by commas.
 		{"Every application is logged with product, dose and greenhouse number.", "every application gets logged (product, dose, greenhouse no.)"},
 		// "no" of another thing, "except" of the rule's own exception.
@@ -121,7 +121,7 @@ func TestListWidenedToEveryKind(t *testing.T) {
 		{"the one kind, reworded", "Snowmobiles may cross the lake only when the ice is at least 40 cm thick.",
 			"snowmobiles: lake crossing only on ice 40 cm thick or more", Agree},
 	})
-	textFindsNothing(t, compareListWidened, [][2]string{
+	textFindsNothing(t, onTexts(compareListWidened), [][2]string{
 		// The kinds the rule names, or kinds of the thing it names.
 		{"Snowmobiles and quads may cross the lake only when the ice is at least 40 cm thick.",
 			"Any vehicle, snowmobiles or quads, may cross the lake only when the ice is at least 40 cm thick."},
@@ -153,4 +153,11 @@ func TestQualifierWithNumber(t *testing.T) {
 		{"the same sentence", "Level 2 road training runs with at least 1 instructor for every 6 riders; playground sessions run at 1 for every 12 riders.",
 			"Level 2 road training runs with at least one instructor for every 6 riders; playground sessions run at 1 for every 12 riders.", Agree},
 	})
+}
+
+// onTexts is a reading of kinds called on two texts.
+func onTexts(read func(*kindTexts) []string) func(filed, position string) []string {
+	return func(filed, position string) []string {
+		return read(&kindTexts{filed: filed, position: position})
+	}
 }
