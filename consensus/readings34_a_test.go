@@ -2,22 +2,6 @@ package consensus
 
 import "testing"
 
-// compareEach runs each case of cases as a subtest: the position against
-// the filed rule must come out as want.
-func compareEach(t *testing.T, cases []struct {
-	why, filed, position string
-	want                 Agreement
-}) {
-	t.Helper()
-	for _, c := range cases {
-		t.Run(c.why, func(t *testing.T) {
-			if got := ComparePositionsOn("", c.filed, c.position); got.Agreement != c.want {
-				t.Errorf("%q against %q: %s %v, want %s", c.position, c.filed, got.Agreement, got.Differences, c.want)
-			}
-		})
-	}
-}
-
 // TestWholeOfOneIsEachOne: "for the whole event" is all of one event, as
 // "per event" and "every session" say, not a count summed across them;
 // "counting every clinic" sums across them as "across all clinics" does,
@@ -25,29 +9,26 @@ func compareEach(t *testing.T, cases []struct {
 // one summed across them stays a change.
 func TestWholeOfOneIsEachOne(t *testing.T) {
 	t.Parallel()
-	compareEach(t, []struct {
-		why, filed, position string
-		want                 Agreement
-	}{
-		{"one per event, one for the whole event", "Changes after the lock need admin approval and are limited to one per event.",
-			"After the lock any change needs an admin to approve it, and you only get one change for the whole event.", Agree},
-		{"every session, the whole session each time", "A parent must stay in the room for every session with a child under 8.",
-			"For a child under 8, a parent must be in the room for the whole session, every time.", Agree},
-		{"each point, the entire race", "Each crossing point is staffed by a marshal for the whole race.",
-			"There is a marshal at every crossing point for the entire race.", Agree},
-		{"counting every branch", "Donations are capped at 500 GBP per donor per year, counted across all branches.",
-			"The cap is £500 a year for each donor, counting every branch together.", Agree},
-		{"covering every field", "Soil samples are taken across every field of the farm before sowing.",
-			"Before sowing we take soil samples covering every field on the farm.", Agree},
-		{"summed over all stands", "The club may sell at most 300 season tickets, counted across all stands.",
-			"Max 300 season tickets, summed over every stand in the ground.", Agree},
-		{"shared across all projects", "Each project gets 50 GB of storage.", "50 GB of storage is shared across all projects.", Disagree},
-		{"each branch its own count", "Donations are capped at 500 GBP per donor per year, counted across all branches.",
-			"Each branch may take up to 500 GBP per donor per year.", Disagree},
-		{"summed over its keys", "The API allows 60 requests per minute per API key.",
-			"Count the 60 requests per minute per account, summed over all of its API keys.", Disagree},
-		{"only the first point", "Each crossing point is staffed by a marshal for the whole race.",
-			"Only the first crossing point has a marshal for the race.", Disagree},
+	checkComparisons(t, []comparisonCase{
+		{"one per event, one for the whole event", "", "Changes after the lock need admin approval and are limited to one per event.",
+			"After the lock any change needs an admin to approve it, and you only get one change for the whole event.", Agree, ""},
+		{"every session, the whole session each time", "", "A parent must stay in the room for every session with a child under 8.",
+			"For a child under 8, a parent must be in the room for the whole session, every time.", Agree, ""},
+		{"each point, the entire race", "", "Each crossing point is staffed by a marshal for the whole race.",
+			"There is a marshal at every crossing point for the entire race.", Agree, ""},
+		{"counting every branch", "", "Donations are capped at 500 GBP per donor per year, counted across all branches.",
+			"The cap is £500 a year for each donor, counting every branch together.", Agree, ""},
+		{"covering every field", "", "Soil samples are taken across every field of the farm before sowing.",
+			"Before sowing we take soil samples covering every field on the farm.", Agree, ""},
+		{"summed over all stands", "", "The club may sell at most 300 season tickets, counted across all stands.",
+			"Max 300 season tickets, summed over every stand in the ground.", Agree, ""},
+		{"shared across all projects", "", "Each project gets 50 GB of storage.", "50 GB of storage is shared across all projects.", Disagree, ""},
+		{"each branch its own count", "", "Donations are capped at 500 GBP per donor per year, counted across all branches.",
+			"Each branch may take up to 500 GBP per donor per year.", Disagree, ""},
+		{"summed over its keys", "", "The API allows 60 requests per minute per API key.",
+			"Count the 60 requests per minute per account, summed over all of its API keys.", Disagree, ""},
+		{"only the first point", "", "Each crossing point is staffed by a marshal for the whole race.",
+			"Only the first crossing point has a marshal for the race.", Disagree, ""},
 	})
 }
 
@@ -57,18 +38,15 @@ func TestWholeOfOneIsEachOne(t *testing.T) {
 // bar of a table ends what "only" restricts.
 func TestQuantifierStaysInItsClause(t *testing.T) {
 	t.Parallel()
-	compareEach(t, []struct {
-		why, filed, position string
-		want                 Agreement
-	}{
-		{"every week; customers", "Houses are cleaned every 4 weeks and shop fronts every week; customers with ground-floor windows only can choose every 8 weeks instead.",
-			"Houses: every 4 weeks · Shop fronts: every week · Ground-floor-only customers: may choose every 8 weeks", Agree},
-		{"each half year, lifts", "Passenger lifts are inspected every 6 months, goods-only lifts every 12 months.",
-			"Lifts carrying passengers: inspection each half year, lifts for goods only once per year.", Agree},
-		{"only once all units", "Worktops are templated only once all base units are fixed and levelled.",
-			"Nobody templates the worktops until every base unit is fixed and level.", Agree},
-		{"any against only some", "Members may play at any club in the league.", "Members may only play at their own club in the league.", Disagree},
-		{"every against only some", "Every rider must wear a helmet on the trail.", "Only riders under 16 need a helmet on the trail.", Disagree},
+	checkComparisons(t, []comparisonCase{
+		{"every week; customers", "", "Houses are cleaned every 4 weeks and shop fronts every week; customers with ground-floor windows only can choose every 8 weeks instead.",
+			"Houses: every 4 weeks · Shop fronts: every week · Ground-floor-only customers: may choose every 8 weeks", Agree, ""},
+		{"each half year, lifts", "", "Passenger lifts are inspected every 6 months, goods-only lifts every 12 months.",
+			"Lifts carrying passengers: inspection each half year, lifts for goods only once per year.", Agree, ""},
+		{"only once all units", "", "Worktops are templated only once all base units are fixed and levelled.",
+			"Nobody templates the worktops until every base unit is fixed and level.", Agree, ""},
+		{"any against only some", "", "Members may play at any club in the league.", "Members may only play at their own club in the league.", Disagree, ""},
+		{"every against only some", "", "Every rider must wear a helmet on the trail.", "Only riders under 16 need a helmet on the trail.", Disagree, ""},
 	})
 }
 
@@ -77,15 +55,12 @@ func TestQuantifierStaysInItsClause(t *testing.T) {
 // "Only once a support is fitted" is a time, and stays one.
 func TestOnceOnlyIsACount(t *testing.T) {
 	t.Parallel()
-	compareEach(t, []struct {
-		why, filed, position string
-		want                 Agreement
-	}{
-		{"once only", "Every needle is single-use and opened in front of the client.",
-			"Needles are used once only and unwrapped while the client watches.", Agree},
-		{"only from sealed packs", "Every needle is single-use.", "Only needles from sealed packs are used.", Disagree},
-		{"only once a support is fitted", "Before anyone climbs a wooden pole it must be hammer-tested; poles older than 40 years may be climbed only once a pole support is fitted.",
-			"Before a man goes up a wooden pole he must test it with the hammer. If the pole is more than 40 years old, first the pole support must be fitted, only then he may climb.", Agree},
+	checkComparisons(t, []comparisonCase{
+		{"once only", "", "Every needle is single-use and opened in front of the client.",
+			"Needles are used once only and unwrapped while the client watches.", Agree, ""},
+		{"only from sealed packs", "", "Every needle is single-use.", "Only needles from sealed packs are used.", Disagree, ""},
+		{"only once a support is fitted", "", "Before anyone climbs a wooden pole it must be hammer-tested; poles older than 40 years may be climbed only once a pole support is fitted.",
+			"Before a man goes up a wooden pole he must test it with the hammer. If the pole is more than 40 years old, first the pole support must be fitted, only then he may climb.", Agree, ""},
 	})
 	for _, c := range []struct {
 		text string
@@ -108,15 +83,12 @@ func TestOnceOnlyIsACount(t *testing.T) {
 // is another rule.
 func TestWeekdaysCountedPerWeek(t *testing.T) {
 	t.Parallel()
-	compareEach(t, []struct {
-		why, filed, position string
-		want                 Agreement
-	}{
-		{"twice a week, the days named", "Town-centre glass bins are emptied every Tuesday and Friday before 07:00.",
-			"The glass bins in the centre of town get emptied twice a week, Tuesdays and Fridays, always before 7 am.", Agree},
-		{"three times a week", "Glass bins are emptied every Tuesday and Friday.", "Glass bins are emptied three times a week.", Disagree},
-		{"once a week", "Glass bins are emptied every Tuesday and Friday.", "Glass bins are emptied once a week.", Disagree},
-		{"one day, twice a week", "Glass bins are emptied every Tuesday.", "Glass bins are emptied twice a week.", Disagree},
+	checkComparisons(t, []comparisonCase{
+		{"twice a week, the days named", "", "Town-centre glass bins are emptied every Tuesday and Friday before 07:00.",
+			"The glass bins in the centre of town get emptied twice a week, Tuesdays and Fridays, always before 7 am.", Agree, ""},
+		{"three times a week", "", "Glass bins are emptied every Tuesday and Friday.", "Glass bins are emptied three times a week.", Disagree, ""},
+		{"once a week", "", "Glass bins are emptied every Tuesday and Friday.", "Glass bins are emptied once a week.", Disagree, ""},
+		{"one day, twice a week", "", "Glass bins are emptied every Tuesday.", "Glass bins are emptied twice a week.", Disagree, ""},
 	})
 }
 
@@ -124,13 +96,10 @@ func TestWeekdaysCountedPerWeek(t *testing.T) {
 // day of another kind stays a change.
 func TestAGivenDayIsAnyDay(t *testing.T) {
 	t.Parallel()
-	compareEach(t, []struct {
-		why, filed, position string
-		want                 Agreement
-	}{
-		{"a given day", "The sections are reset on a rotation so that no more than one of the five sections is closed on any day.",
-			"The sections are reset on a rotation so that no more than one of the five sections is closed on a given day.", Agree},
-		{"any given day", "No more than two rooms are booked for exams on any day.", "No more than two rooms are booked for exams on any given day.", Agree},
-		{"a weekday", "No more than one lane may be closed on any day.", "No more than one lane may be closed on a weekday.", Disagree},
+	checkComparisons(t, []comparisonCase{
+		{"a given day", "", "The sections are reset on a rotation so that no more than one of the five sections is closed on any day.",
+			"The sections are reset on a rotation so that no more than one of the five sections is closed on a given day.", Agree, ""},
+		{"any given day", "", "No more than two rooms are booked for exams on any day.", "No more than two rooms are booked for exams on any given day.", Agree, ""},
+		{"a weekday", "", "No more than one lane may be closed on any day.", "No more than one lane may be closed on a weekday.", Disagree, ""},
 	})
 }
