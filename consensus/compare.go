@@ -3833,11 +3833,13 @@ func negatedExceptions(x *analysis, k int, y *analysis) int {
 }
 
 // setAsideWords say that a rule is set aside ("skip it if", "may deviate
-// when", "waived if"), stemmed as written (the lexicon reads "skip" as
-// "run" negated).
+// when", "waived if", "the limit is lifted when", "paging suppressed
+// during", "bypassed if", "overridden when"), stemmed as written (the
+// lexicon reads "skip" as "run" negated).
 var setAsideWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range []string{"skip", "skipped", "deviate", "waive", "waived", "exempt", "exemption", "exception", "suspend", "suspended"} {
+	for _, w := range []string{"skip", "skipped", "deviate", "waive", "waived", "exempt", "exemption", "exception", "suspend", "suspended",
+		"lift", "lifted", "override", "overridden", "suppress", "suppressed", "bypass", "bypassed", "excluded"} {
 		m[stem(w)] = true
 	}
 	return m
