@@ -115,6 +115,9 @@ func daysRuledOn(text string) (held daySet, said bool) {
 	if len(text) > maxAnalyzed {
 		text = text[:maxAnalyzed] // as much as the rest of the comparison reads
 	}
+	if !mayNameDays(text) {
+		return 0, false
+	}
 	p := dayRE()
 	var in, out daySet
 	negated := func(at, end int) bool {
@@ -171,6 +174,21 @@ func daysRuledOn(text string) (held daySet, said bool) {
 		}
 	}
 	return in &^ out, said
+}
+
+// mayNameDays reports whether text holds what every expression of dayRE
+// needs: the start of a day's name ("mon", "thu") or "week". Most texts
+// name no day, and this spares them the expressions. (The expressions
+// fold a long "ſ" to "s", but only at the start of "ſaturday" or "ſunday",
+// where their word boundary, read in ASCII, does not hold.)
+func mayNameDays(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range [...]string{"mon", "tue", "wed", "thu", "fri", "sat", "sun", "week"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // compareDays finds a rule held on other days of the week: "Monday to

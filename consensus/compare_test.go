@@ -1,6 +1,9 @@
 package consensus
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -219,5 +222,40 @@ func TestDaysAreReadInTheStartOfAPosition(t *testing.T) {
 	}
 	if d, said := daysRuledOn("Deploys Monday to Friday. " + filler); !said || d != weekdaysSet {
 		t.Errorf("a range at the start: %v %v, want Mon–Fri", d, said)
+	}
+}
+
+// A text spared the expressions of the days (mayNameDays) is one none of
+// them would match: every line of the meaning sets, and words that fold
+// to a day's name only under the expressions' case folding.
+func TestDaysSparedOnlyWhenNoneNamed(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/meaning/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no meaning sets: %v", err)
+	}
+	texts := []string{"Open ſaturdays", "open SUNDAYS", "MON–THU", "seven days a WEEK", "Deploys any day", "ＭＯＮ"}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, strings.Split(string(b), "\n")...)
+	}
+	p := dayRE()
+	spared := 0
+	for _, text := range texts {
+		if mayNameDays(text) {
+			continue
+		}
+		spared++
+		for _, re := range []*regexp.Regexp{p.rng, p.day, p.group, p.whole} {
+			if m := re.FindString(text); m != "" {
+				t.Errorf("%q was spared, but %v matches %q", text, re, m)
+			}
+		}
+	}
+	if spared == 0 {
+		t.Error("no text spared")
 	}
 }
