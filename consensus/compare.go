@@ -796,6 +796,8 @@ func comparePositionsAs(recordTopic, filed, position string, read func(string) *
 	al.hard = append(al.hard, compareListSplit(kt)...)
 	al.hard = append(al.hard, compareListWidened(kt)...)
 	al.hard = append(al.hard, compareNotOnly(kt)...)
+	al.hard = append(al.hard, compareButNot(kt)...)
+	al.hard = append(al.hard, compareAnyOther(kt)...)
 	al.hard = append(al.hard, compareOutOfScope(kt)...)
 	if !al.edit {
 		al.hard = append(al.hard, compareOnlyOr(sa, sb)...) // an edit names the thing added itself

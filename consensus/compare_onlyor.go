@@ -165,10 +165,12 @@ func onlyNarrowed(s, other *side) string {
 			case !thing(ts[j]):
 				return false
 			case saysKey(other.toks, ts[j].key):
-				if newWords == 0 || j != to-1 || !everyOf(other.toks, ts[j].key) {
+				if newWords == 0 || j != to-1 || !everyOf(other.toks, ts[j].key) && !generalOf(other, surfaceWord(s.text, ts[j])) {
 					return false
 				}
 				shared = true
+			case slices.ContainsFunc(other.toks, func(u surfaceTok) bool { return kin(ts[j].key, u.key) || kin(u.key, ts[j].key) }):
+				return false // "inducted members only" of "members … only after the induction"
 			default:
 				newWords++
 			}
@@ -251,6 +253,31 @@ func everyOf(ts []surfaceTok, key string) bool {
 	}
 	return false
 }
+
+// generalOf reports whether s says the thing written w as a bare plural
+// that opens its clause and is said of as a whole: "Candidates show photo
+// ID", "Boats may stay on the fuel berth"; not "Boats under 10 m may
+// stay", a kind of them, nor "the boats", some.
+func generalOf(s *side, w string) bool {
+	ts := s.toks
+	if !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") {
+		return false
+	}
+	for i, t := range ts {
+		if surfaceWord(s.text, t) != w || i > 0 && !endsClause(s.text, ts[i-1]) || endsClause(s.text, t) {
+			continue
+		}
+		if i+1 < len(ts) && kindBounds()[surfaceWord(s.text, ts[i+1])] {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// kindBounds are the words after a thing that open what bounds it to a
+// kind: "boats under 10 m", "staff who joined", "lots from one supplier".
+var kindBounds = wordSet("who whom whose that which with without from in on at of under over above below aged between except but other")
 
 // compareOnlyWhen finds a time the rule holds that one side restricts
 // with "only" and the other never names: "single kayaks are not rented

@@ -1,8 +1,10 @@
 package consensus
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -800,4 +802,130 @@ func compareListWidened(k *kindTexts) []string {
 		}
 	}
 	return nil
+}
+
+// compareButNot reads a thing moved across the "but not" of a rule that
+// lists what it covers and then what it does not: "gift cards pay for
+// tickets and concessions, but not for private screenings or the
+// deposit" against "… for tickets, concessions and private screenings,
+// but not for the deposit". Both sides say the rule so; a thing the one
+// sets aside after "but not" the other covers before it, and never sets
+// aside: the rule's reach changed.
+func compareButNot(k *kindTexts) []string {
+	fl, pl := strings.ToLower(k.filed), strings.ToLower(k.position)
+	if !strings.Contains(fl, "but not") || !strings.Contains(pl, "but not") {
+		return nil // most positions
+	}
+	fs, ps := butNotParts(fl), butNotParts(pl)
+	for _, f := range fs {
+		for _, p := range ps {
+			if !slices.ContainsFunc(f.in, func(w string) bool { return slices.Contains(p.in, w) }) {
+				continue // two rules, not one said twice
+			}
+			if d := movedAcross(f, p); d != "" {
+				return []string{"not " + d + " → " + d}
+			}
+			if d := movedAcross(p, f); d != "" {
+				return []string{d + " → not " + d}
+			}
+		}
+	}
+	return nil
+}
+
+// butNot is a sentence of a rule split at its "but not": the words of
+// what it covers (in) and of what it sets aside (out), stemmed and
+// folded, with the first form each was written in.
+type butNot struct {
+	in, out []string
+	written map[string]string
+}
+
+// butNotParts are the sentences of low (lower case) that say "but not",
+// each split there.
+func butNotParts(low string) []butNot {
+	lx := theLexicon()
+	words := func(s string, b *butNot) []string {
+		var out []string
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
+			if widenStop()[w] || !kindWord(w) {
+				continue
+			}
+			k := lx.fold(stem(w))
+			if _, ok := b.written[k]; !ok {
+				b.written[k] = w
+			}
+			out = append(out, k)
+		}
+		return out
+	}
+	var out []butNot
+	for _, s := range strings.FieldsFunc(low, func(r rune) bool { return r == '.' || r == ';' || r == '!' || r == '?' || r == '\n' }) {
+		before, after, ok := strings.Cut(s, "but not")
+		if !ok || strings.Contains(after, "but not") {
+			continue
+		}
+		b := butNot{written: map[string]string{}}
+		b.in, b.out = words(before, &b), words(after, &b)
+		out = append(out, b)
+	}
+	return out
+}
+
+// movedAcross is the first word x sets aside after its "but not" that y
+// covers before its own and sets aside nowhere; "" when there is none.
+func movedAcross(x, y butNot) string {
+	for _, w := range x.out {
+		if !slices.Contains(x.in, w) && slices.Contains(y.in, w) && !slices.Contains(y.out, w) {
+			return x.written[w]
+		}
+	}
+	return ""
+}
+
+// anyOtherRE finds a thing opened to every other of its kind: "at harvest
+// or at any other time", "firm employees or anyone else present".
+var anyOtherRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([\pL-]+),? or (?:(?:at|in|on|for|to|from|by) )?(?:any other|anyone else|anybody else|anything else|anywhere else|someone else|somebody else)\b`)
+})
+
+// compareAnyOther reads a thing the one side names that the other names
+// with "or any other" beside it: "harvest gifts" against "food donations,
+// at harvest or at any other time of year"; "two witnesses who are firm
+// employees" against "they can be firm employees or anyone else present".
+// The rule reaches past the thing it named. Not when the rule said so
+// itself ("phones or other devices").
+func compareAnyOther(k *kindTexts) []string {
+	if d := anyOtherIn(k.position, k.filed); d != "" {
+		return []string{d + " → " + d + " or any other"}
+	}
+	if d := anyOtherIn(k.filed, k.position); d != "" {
+		return []string{d + " or any other → " + d}
+	}
+	return nil
+}
+
+// anyOtherIn is the thing wide opens with "or any other" that narrow
+// names too and opens to nothing else; "" when there is none.
+func anyOtherIn(wide, narrow string) string {
+	low, nl := strings.ToLower(wide), strings.ToLower(narrow)
+	if !strings.Contains(low, " else") && !strings.Contains(low, "any other") {
+		return "" // most sides
+	}
+	for _, w := range []string{"other", "else", "whatever", "whoever", "wherever", "whichever"} {
+		if slices.Contains(strings.FieldsFunc(nl, func(r rune) bool { return !unicode.IsLetter(r) }), w) {
+			return ""
+		}
+	}
+	lx := theLexicon()
+	forms := map[string]bool{}
+	for _, w := range strings.FieldsFunc(nl, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
+		forms[lx.fold(stem(w))] = true
+	}
+	for _, m := range anyOtherRE().FindAllStringSubmatch(low, -1) {
+		if w := m[1]; kindWord(w) && forms[lx.fold(stem(w))] {
+			return w
+		}
+	}
+	return ""
 }

@@ -15,7 +15,7 @@ import (
 // reads them. The lookup index stores each topic's analysed words, so a
 // change here that changes any analysis must change lexiconVersion: an
 // index of another version is rebuilt from the vault.
-const lexiconVersion = "122"
+const lexiconVersion = "123"
 
 // synonymGroups: each line is one meaning; the first word is the form every
 // other is folded into. Words are written before stemming and may be
@@ -285,6 +285,9 @@ idempotency idempotent idempotency_key
 duplicate dupe
 unique distinct
 mobile phone smartphone
+letter by_post
+first_class 1st_class
+second_class 2nd_class
 desktop pc
 app application
 font typeface
@@ -578,7 +581,7 @@ fifo fefo lifo
 spa ssr ssg
 pass error
 english french german spanish italian portugues dutch chines japanes arabic russian polish welsh
-email sm letter mobil in_person online video_call
+email sm letter mobil in_person online video_call portal fax whatsapp
 gross net
 morning afternoon evening
 refrigerated room_temperature frozen
@@ -589,6 +592,7 @@ male female
 men women
 boys girls
 adult child
+economy premium_economy business_class first_class second_class
 `
 
 // lightWords are words that rewording swaps freely ("wait 5 minutes",
