@@ -502,10 +502,24 @@ func configValues(s string) string {
 		itemStart := p == 0 || strings.IndexByte(";,({\n", s[p-1]) >= 0
 		identifier := dashes > 0 || strings.ContainsAny(key, "_.") || camel(key) || c == '=' || quoted && itemStart
 		say, yn := yesNo(val)
+		words := keyWords(key)
+		if words == "exempt" && (identifier || itemStart) && !yn {
+			if who, end, ok := listValue(s, v, true); ok {
+				// "exempt: ['medical bag', 'baby-changing bag']" is
+				// "except medical bag, baby-changing bag", as a rule
+				// names what its rule is not for.
+				b.WriteString(s[last:start])
+				b.WriteString("except " + who)
+				if keyNext(s[end:]) {
+					b.WriteString(";")
+				}
+				last, i = end, end-1
+				continue
+			}
+		}
 		if !identifier && (!yn || !itemStart) {
 			continue
 		}
-		words := keyWords(key)
 		if who, end, ok := exemptList(words, s, v); ok {
 			// "exempt_from_weekly_cap: [facility_staff]" is "facility
 			// staff exempt from weekly cap", as a rule says who is
@@ -519,6 +533,19 @@ func configValues(s string) string {
 			continue
 		}
 		b.WriteString(s[last:start])
+		if ex, ok := setAsideKey(words); ok && (say != "not" && say != "no" && say != "never" || !yn) {
+			// "limitsExemptDuring=live_sports_coverage" is "limits
+			// except during live sports coverage".
+			b.WriteString(ex)
+			if !yn {
+				b.WriteString(" " + strings.Trim(val, `"'`))
+			}
+			if keyNext(s[ve:]) {
+				b.WriteString(";")
+			}
+			last, i = ve, ve-1
+			continue
+		}
 		switch {
 		case yn && say == "":
 			b.WriteString(keyWords(key))
@@ -547,8 +574,33 @@ func configValues(s string) string {
 // them at s[v:] ("[staff]", "['pass/fail modules', visitors]"). It
 // returns the words of the list and where the value ends.
 func exemptList(words, s string, v int) (who string, end int, ok bool) {
-	if !strings.HasPrefix(words, "exempt from ") || v >= len(s) {
+	if !strings.HasPrefix(words, "exempt from ") {
 		return "", 0, false
+	}
+	return listValue(s, v, false)
+}
+
+// listValue reads a value of one word or a list of them at s[v:]
+// ("[staff]", "['pass/fail modules', visitors]", ":puppies", and with
+// quoted true a quoted phrase, "'medical bag'") and returns its words and
+// where it ends. With quoted true an item written in camelCase is read as
+// its words too ("pregnantFemales" is "pregnant females").
+func listValue(s string, v int, quoted bool) (who string, end int, ok bool) {
+	if v >= len(s) {
+		return "", 0, false
+	}
+	item := func(it string) string {
+		if quoted && camel(it) && !strings.ContainsAny(it, " \t") {
+			return keyWords(it)
+		}
+		return strings.ReplaceAll(it, "_", " ")
+	}
+	if quoted && (s[v] == '"' || s[v] == '\'') {
+		e := strings.IndexByte(s[v+1:min(len(s), v+97)], s[v])
+		if e <= 0 || strings.ContainsAny(s[v+1:v+1+e], "[]{}()=") {
+			return "", 0, false
+		}
+		return item(s[v+1 : v+1+e]), v + e + 2, true
 	}
 	if s[v] != '[' {
 		ve := v
@@ -558,7 +610,7 @@ func exemptList(words, s string, v int) (who string, end int, ok bool) {
 		if ve == v {
 			return "", 0, false
 		}
-		return strings.ReplaceAll(strings.Trim(s[v:ve], ":"), "_", " "), ve, true
+		return item(strings.Trim(s[v:ve], ":")), ve, true
 	}
 	e := strings.IndexByte(s[v:min(len(s), v+96)], ']')
 	if e < 0 || strings.ContainsAny(s[v+1:v+e], "[{}()=") {
@@ -567,7 +619,7 @@ func exemptList(words, s string, v int) (who string, end int, ok bool) {
 	var items []string
 	for _, it := range strings.Split(s[v+1:v+e], ",") {
 		if it = strings.Trim(it, " \t\"':"); it != "" {
-			items = append(items, strings.ReplaceAll(it, "_", " "))
+			items = append(items, item(it))
 		}
 	}
 	if len(items) == 0 {
@@ -575,6 +627,40 @@ func exemptList(words, s string, v int) (who string, end int, ok bool) {
 	}
 	return strings.Join(items, ", "), v + e + 1, true
 }
+
+// setAsideKey reads a key that sets its rule aside in a case it names
+// ("limitsExemptDuring", "SUPPRESS_ALERT_DURING_SCHEDULED_CLEANING",
+// "bypassWhenRaining", "override_if") as the exception a rule writes:
+// "limits except during live sports coverage", "alert except during
+// scheduled cleaning", "except when raining". The word that sets the
+// rule aside comes before "if", "when", "during" or "while", with at
+// most one word between ("suppress alert during"). Not "skip_if" nor
+// "waived_if": the reader takes "skip it if" and "waived if" as the rule
+// set aside as they are written.
+func setAsideKey(words string) (string, bool) {
+	f := strings.Fields(words)
+	for i, w := range f {
+		if !setAsideKeyWords()[w] {
+			continue
+		}
+		for j := i + 1; j < len(f) && j <= i+2; j++ {
+			switch f[j] {
+			case "if", "when", "during", "while":
+				if j == i+2 && (setAsideKeyWords()[f[i+1]] || f[i+1] == "only") {
+					return "", false
+				}
+				out := append(append(append([]string{}, f[:i]...), f[i+1:j]...), "except")
+				return strings.Join(append(out, f[j:]...), " "), true
+			}
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// setAsideKeyWords are the words of a key that set its rule aside in the
+// case after them (setAsideKey).
+var setAsideKeyWords = wordSet("exempt exempted bypass bypassed suppress suppressed override")
 
 // keyValueWords reads a key's words and its value as a sentence says
 // them. A zero that says the key's thing is not there is "no" before it:
@@ -592,7 +678,70 @@ func keyValueWords(words, val string) string {
 	if rest, u, ok := compoundUnit(words); ok && val != "" && val[0] >= '0' && val[0] <= '9' {
 		return rest + " " + val + " " + u
 	}
+	if before, per, ok := unitPer(words); ok && plainNumber(val) {
+		// "eur_per_linear_metre = 2" is "2 eur per linear metre", not
+		// "eur per linear metre 2" (2 metres).
+		return strings.TrimLeft(before+" "+val+" "+per, " ")
+	}
+	if rest, u, ok := unitInside(words); ok && plainNumber(val) {
+		// "KYC_REFRESH_MONTHS_HIGH=12" is "kyc refresh high 12
+		// months", as a rule writes the number before its unit.
+		return rest + " " + val + " " + u
+	}
 	return words + " " + val
+}
+
+// unitInside reads a unit of time a key says before one or two words
+// that qualify it ("refresh months high", "dwell hours pharmacy") and
+// returns the key's words without it and the unit. Not a unit before a
+// word that ties it to another thing ("minutes from home", "hours per
+// day", "days before start").
+func unitInside(words string) (rest, u string, ok bool) {
+	f := strings.Fields(words)
+	n := len(f)
+	for i := 1; i < n-1 && i >= n-3; i++ {
+		if _, unit := keyUnits()[f[i]]; !unit || f[i] == "s" || f[i] == "h" || f[i] == "ms" {
+			continue
+		}
+		for _, w := range f[i+1:] {
+			if unitTies()[w] {
+				return "", "", false
+			}
+			if _, unit := keyUnits()[w]; unit {
+				return "", "", false
+			}
+		}
+		return strings.Join(append(append([]string{}, f[:i]...), f[i+1:]...), " "), f[i], true
+	}
+	return "", "", false
+}
+
+// unitTies are the words after a unit that tie it to another thing
+// (unitInside).
+var unitTies = wordSet("per before after ahead from of since until till to in between within while if when during each every max min maximum minimum over under above below lt gt at or and percent")
+
+// unitPer reads a unit of measures said of so much per another thing
+// that key words hold ("eur per linear metre", "price gbp per night",
+// "free kg per passenger") and returns the words before the unit and the
+// unit with what follows it: the number a rule writes before the unit.
+func unitPer(words string) (before, per string, ok bool) {
+	f := strings.Fields(words)
+	for p := 1; p+1 < len(f); p++ {
+		if f[p] != "per" {
+			continue
+		}
+		if _, unit := measures()[f[p-1]]; !unit || strings.ContainsAny(f[p-1], "0123456789") {
+			return "", "", false
+		}
+		return strings.Join(f[:p-1], " "), strings.Join(f[p-1:], " "), true
+	}
+	return "", "", false
+}
+
+// plainNumber reports whether a value is a number and nothing else
+// ("2", "0.25").
+func plainNumber(v string) bool {
+	return v != "" && v[0] >= '0' && v[0] <= '9' && strings.Trim(v, "0123456789.") == "" && strings.Count(v, ".") <= 1
 }
 
 // zeroValue reports whether a value is the number zero ("0", "0.00").
