@@ -86,6 +86,10 @@ type quantity struct {
 	// days" (waitAfter, once they have passed) or "within 30 days"
 	// (waitWithin, before they have); 0 when it says neither.
 	wait int8
+	// back: a bare number after "the" that ends its words ("none of the
+	// five is below 776 g", "add to the ten") or follows "of the" ("one of
+	// the three leaks"): the number of things said before, not a new one.
+	back bool
 }
 
 // The bounds a length of time sets on when the rule acts (quantity.wait).
@@ -2338,6 +2342,11 @@ func notANumber(in []rawTok, i int) bool {
 	if (in[i].low == "double" || in[i].low == "single") && i+1 < len(in) && in[i+1].low == "precision" {
 		return true // "double precision" is a number format
 	}
+	if (in[i].low == "double" || in[i].low == "single" || in[i].low == "triple") && i+1 < len(in) && in[i+1].hyphened && !in[i+1].isNum {
+		// "double-check", "a single-deck bus", "double-depth graves": a
+		// kind of the thing or of the act, no count of them.
+		return true
+	}
 	if in[i].low == "once" {
 		if prevLow(in, i) == "at" {
 			return true // "at once"
@@ -2500,6 +2509,13 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 					q.text += " " + toks[at].text
 					i = at
 					w, n = "", 0
+					if c, ok := metreCentimetres(toks, at); ok && q.raw == math.Trunc(q.raw) && q.raw >= 1 && q.raw <= 3 {
+						// "one metre eighty-five" is 1.85 m, as a height
+						// is said aloud.
+						q.value += c / 100
+						q.text += " " + toks[at+1].text
+						i = at + 1
+					}
 				} else if sp, k := speedAt(toks, at); k > 0 {
 					// "1.0 m/s", "2 km/h", "5 mph": a speed, in metres per second.
 					q.value *= sp
@@ -2551,6 +2567,10 @@ func analyzeAs(text string, boundAsLimit bool) *analysis {
 						q.text = "every " + q.text + " " + toks[i0-1].text
 					}
 				}
+			}
+			if q.dim == "" && q.per == "" && !t.clock && !ordinal && prevLow(toks, i0) == "the" && i0 == i &&
+				(i+1 >= len(toks) || toks[i+1].clause != t.clause || lx.stop[stem(toks[i+1].low)] || i0 >= 2 && prevLow(toks, i0-1) == "of") {
+				q.back = true // "none of the five is …", "if one of the three leaks"
 			}
 			if q.dim == "time" && t.num == 1 && lastQty >= 0 && a.qty[lastQty].per == "" && a.qty[lastQty].dim != "time" &&
 				a.qty[lastQty].clause == t.clause && slices.Contains([]string{"in", "within", "per", "every", "each", "a"}, prevLow(toks, i0)) {
@@ -3803,6 +3823,35 @@ func andOver(toks []rawTok, i int) bool {
 func yearNamed(toks []rawTok, i int) bool {
 	return i+2 < len(toks) && toks[i+1].isNum && !toks[i+1].clock && toks[i+1].clause == toks[i].clause &&
 		toks[i+2].clause == toks[i].clause && !toks[i+2].isNum && !isUnitWord(toks[i+2].low)
+}
+
+// metreCentimetres reads the centimetres said after "metre" at toks[i]
+// without a unit of their own, as a height is said aloud: the 85 of "one
+// metre eighty-five", "1 metre 80 tall"; not "2 metres 30 cm", a length
+// of its own, nor a time of day.
+func metreCentimetres(toks []rawTok, i int) (float64, bool) {
+	switch toks[i].low {
+	case "metre", "metres", "meter", "meters":
+	default:
+		return 0, false
+	}
+	if i+1 >= len(toks) || toks[i+1].clause != toks[i].clause || !toks[i+1].isNum || toks[i+1].clock || toks[i+1].hyphened {
+		return 0, false
+	}
+	c := toks[i+1].num
+	if c < 1 || c > 99 || c != math.Trunc(c) {
+		return 0, false
+	}
+	if i+2 < len(toks) && toks[i+2].clause == toks[i].clause && (toks[i+2].isNum || isUnitWord(toks[i+2].low) || measureWordAt(toks, i+2)) {
+		return 0, false
+	}
+	return c, true
+}
+
+// measureWordAt reports whether toks[at] is a unit of measure ("cm", "kg").
+func measureWordAt(toks []rawTok, at int) bool {
+	_, ok := measureAt(toks, at)
+	return ok
 }
 
 // firstStretch reports whether the "first" at toks[i] opens a stretch of

@@ -1330,7 +1330,11 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			ub = append(ub, y)
 		}
 	}
-	ua = slices.DeleteFunc(ua, func(x quantity) bool { return ordinalSaid(x, b) })
+	ua = slices.DeleteFunc(ua, func(x quantity) bool { return ordinalSaid(x, b) || ordinalWordSaid(x, b) })
+	ub = slices.DeleteFunc(ub, func(y quantity) bool { return ordinalWordSaid(y, a) || saidBack(y, qa) })
+	ua = slices.DeleteFunc(ua, func(x quantity) bool { return saidBack(x, qb) })
+	ua, ub = splitSaid(ua, ub, qb, b)
+	ub, ua = splitSaid(ub, ua, qa, a)
 	// Pair what is left: the same dimension first, then in order.
 	pairedB := make([]bool, len(ub))
 	var restA []quantity
@@ -1345,9 +1349,11 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 				break
 			}
 			if best < 0 && (x.dim == "" || y.dim == "") && !(bareOne(x) && y.dim == "clock" || bareOne(y) && x.dim == "clock") &&
+				!(bareOne(x) && aUnit(y) || bareOne(y) && aUnit(x)) &&
 				!(x.every && ordinalText(y) || y.every && ordinalText(x)) {
 				// A bare "one" is mostly an article ("in one shift"), never
-				// a time of day; an ordinal ("the 18th") is no period
+				// a time of day, nor a unit said with "a" ("one is used on
+				// a day with no lesson"); an ordinal ("the 18th") is no period
 				// ("monthly") changed.
 				// Two measures of different quantities ("2 years",
 				// "500 MB") are no value changed into another.
@@ -1395,7 +1401,7 @@ func compareQuantities(a, b *analysis, topic map[string]bool) (hard, dropped, ad
 			}
 			continue // "3 nights in any 14-day period" is "3 nights per fortnight"
 		}
-		if topic[qtyKey(x)] || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
+		if topic[qtyKey(x)] || periodSaid(x, b) || echoed(x, qa, qb) || enumerated(x, qa, qb) || dailyAt(x, qa, qb) || wordSaid(x, b) || inName(x, b) || restatedAs(x, qb) || weekdaySaid(x, b) {
 			continue
 		}
 		if w := wholeSaid(b, a, x); w != "" {
@@ -1654,6 +1660,155 @@ func ordinalSaid(q quantity, x *analysis) bool {
 	return len(names) > 0 && slices.ContainsFunc(x.terms, func(t term) bool {
 		return slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(t.text, n) })
 	})
+}
+
+// ordinalWordSaid reports whether q, an ordinal read as the count it
+// makes ("the first reprint" counts one), is the ordinal x says without
+// counting it: "your first replacement", "1st replacement", "for first
+// time". Either side names the same one of them, unless a count is said
+// beside the ordinal ("your first two requests").
+func ordinalWordSaid(q quantity, x *analysis) bool {
+	if q.dim != "" || q.per != "" {
+		return false
+	}
+	low := strings.ToLower(q.text)
+	if low != "first" && ordinalOf(low) == 0 {
+		return false
+	}
+	for k, t := range x.terms {
+		if strings.HasPrefix(t.w, "#") {
+			continue
+		}
+		l := strings.ToLower(t.text)
+		if (l != "first" || q.value != 1) && ordinalOf(l) != q.value {
+			continue
+		}
+		// "your first two requests" counts two: the ordinal orders the
+		// number said next to it.
+		if k+1 < len(x.terms) && x.terms[k+1].clause == t.clause && strings.HasPrefix(x.terms[k+1].w, "#") {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// aUnit reports whether q is one of a unit said without a number of its
+// own ("on a day with no lesson", "monthly", "the day of"): as a bare
+// "one" mostly is an article, the two are no value changed ("one is used
+// on a day"). "Day one" against "the first week", or "one further year"
+// against "1 year", stay a length each.
+func aUnit(q quantity) bool {
+	if q.dim == "" || q.dim == "clock" || q.raw > 1 || strings.ContainsAny(q.text, "0123456789") {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(q.text)) {
+		if w == "one" || w == "first" || w == "single" || w == "once" {
+			return false
+		}
+	}
+	return true
+}
+
+// splitSaid takes out of xs each rate or share that the other side (ys,
+// of y) says in two pieces, each read apart: "4 hours per week" as "four
+// booked hours a week", "5 day passes per calendar month" as "up to five
+// in any calendar month", "3 out of every 4" as "three market days in
+// every four". The count is the rate's own number, its period said
+// beside it (a rate of the same period among all, the other side's
+// numbers, says it too: "one fast day each week … fed on the other six");
+// the pieces are dropped from ys with it.
+func splitSaid(xs, ys, all []quantity, y *analysis) ([]quantity, []quantity) {
+	bare := func(q quantity) bool { return q.dim == "" && q.per == "" && !q.back }
+	gone := make([]bool, len(ys))
+	xs = slices.DeleteFunc(xs, func(x quantity) bool {
+		switch {
+		case x.per == "time" && x.raw > 1 && x.raw == math.Trunc(x.raw) && x.dim != "clock":
+			n := slices.IndexFunc(ys, func(q quantity) bool { return bare(q) && !q.every && q.raw == x.raw })
+			if n < 0 || gone[n] {
+				return false
+			}
+			p := slices.IndexFunc(ys, func(q quantity) bool {
+				return q.dim == "time" && q.per == "" && q.raw <= 1 && math.Abs(q.value-x.perVal) <= calendarTolerance*x.perVal
+			})
+			if p < 0 && !unitNamed(x.perVal, y) && !slices.ContainsFunc(all, func(q quantity) bool { return q.per == "time" && q.perVal == x.perVal }) {
+				return false
+			}
+			gone[n] = true
+			if p >= 0 {
+				gone[p] = true // "a week": the rate's period
+			}
+			return true
+		case x.dim == "" && x.per == "" && x.value > 0 && x.value < 1 && strings.Contains(x.text, " out of "):
+			for i, c := range ys {
+				for j, w := range ys {
+					if i != j && !gone[i] && !gone[j] && bare(c) && !c.every && w.dim == "" && w.per == "" && w.raw > c.raw && math.Abs(c.raw/w.raw-x.value) < 1e-9 {
+						gone[i], gone[j] = true, true
+						return true
+					}
+				}
+			}
+		}
+		return false
+	})
+	var rest []quantity
+	for i, q := range ys {
+		if !gone[i] {
+			rest = append(rest, q)
+		}
+	}
+	return xs, rest
+}
+
+// unitNamed reports whether x names, without a number, the unit of time
+// of the length v: "in any calendar month" for a month.
+func unitNamed(v float64, x *analysis) bool {
+	lx := theLexicon()
+	for w, u := range units() {
+		if u.dim == "time" && u.scale == v {
+			f := lx.fold(stem(w))
+			if slices.ContainsFunc(x.terms, func(t term) bool { return t.w == f && !t.neg }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// saidBack reports whether q names again, as "the five" does, a number
+// of things the other side states (qs): "5 loaves … none of the five"
+// against "5 loaves … no single loaf". It is no number of its own to pair
+// with another.
+func saidBack(q quantity, qs []quantity) bool {
+	return q.back && slices.ContainsFunc(qs, func(o quantity) bool { return sameQuantity(o, q) })
+}
+
+// periodSaid reports whether q, one of a unit of time said without a
+// number ("monthly", "nightly", "every hour", "the day before"), is
+// said by x as the unit itself: "the forecast for the month", "your
+// normal day rate", "{:every :hour}", "day before". The one is the
+// unit's, left implied on both sides.
+func periodSaid(q quantity, x *analysis) bool {
+	if q.dim != "time" || q.raw > 1 || strings.ContainsAny(q.text, "0123456789") || strings.Contains(strings.ToLower(q.text), "one") {
+		return false
+	}
+	lx := theLexicon()
+	for w, u := range units() {
+		if u.dim != "time" || u.scale != q.value {
+			continue
+		}
+		names := []string{w}
+		if w == "day" {
+			names = append(names, "night") // "nightly", "the night before"
+		}
+		for _, n := range names {
+			f := lx.fold(stem(n))
+			if slices.ContainsFunc(x.terms, func(t term) bool { return t.w == f && !t.neg }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // restatedAs reports whether the number q, said on one side only, says
@@ -2223,6 +2378,11 @@ func digits(s string) bool {
 func period(x, y quantity) bool {
 	if !x.every || x.dim != "time" || x.per != "" || y.per != "time" || y.value <= 0 {
 		return false
+	}
+	if y.dim == "time" && y.raw == 1 && y.value == units()["day"].scale && strings.HasPrefix(strings.ToLower(x.text), "once ") {
+		// "one day off a week" is off "once a week": a day is one
+		// time of the week ("every week" alone says no day).
+		return math.Abs(x.value-y.perVal) <= calendarTolerance*x.value
 	}
 	if y.dim == "time" && y.raw > 0 {
 		// "7 days a week" is every day: as many of the unit as fit in
